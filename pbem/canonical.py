@@ -1,0 +1,217 @@
+"""Canonical msgpack: one byte string for one value, on every machine.
+
+Every signed body, every snapshot and every digest goes through :func:`encode`.  The
+reader, :func:`decode`, is strict in the order ARCHITECTURE section 4 gives: it bounds the
+size and nesting *before* msgpack builds any object (a pre-scan of the type bytes), refuses
+floats and every ext type (the msgpack Timestamp, ext -1, included) at that stage, then
+decodes with duplicate map keys refused, and finally re-encodes and requires the very same
+bytes.  So two different byte strings can never decode to the same value, which is what
+lets a body hash stand for the body.
+
+Allowed values: ``None``, ``bool``, ``int`` (-2**63 .. 2**64-1), ``str``, ``bytes``,
+``list``/``tuple`` (encoded as arrays), and ``dict`` with ``str`` keys (sorted by their
+UTF-8 bytes).  ``fractions.Fraction`` has no msgpack form: use :func:`frac` / :func:`unfrac`.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import struct
+from collections.abc import Mapping, Sequence
+from fractions import Fraction
+from typing import Any
+
+import msgpack
+
+from pbem.errors import FormatError
+
+#: the largest body any pbem file may carry (a 1,000-file transcript save is well below)
+MAX_SIZE = 64 * 1024 * 1024
+MAX_DEPTH = 32
+#: largest number of elements any one array or map may declare
+MAX_CONTAINER = 1_000_000
+
+Value = Any  # the JSON-like subset above; msgpack's own typing is Any
+
+
+def _normalize(value: Value, depth: int) -> Value:
+    if depth > MAX_DEPTH:
+        raise FormatError(f"value nested deeper than {MAX_DEPTH} levels")
+    if value is None or isinstance(value, (bool, str, bytes)):
+        return value
+    if isinstance(value, int):
+        if not -(2**63) <= value < 2**64:
+            raise FormatError(f"integer {value} does not fit msgpack's 64 bits")
+        return value
+    if isinstance(value, float):
+        raise FormatError("floats are not allowed in canonical data (use a Fraction pair)")
+    if isinstance(value, Mapping):
+        out: dict[str, Value] = {}
+        for key in sorted(value, key=_key_bytes):
+            out[key] = _normalize(value[key], depth + 1)
+        return out
+    if isinstance(value, (list, tuple)):
+        return [_normalize(v, depth + 1) for v in value]
+    if isinstance(value, (bytearray, memoryview)):
+        return bytes(value)
+    raise FormatError(f"type {type(value).__name__} has no canonical encoding")
+
+
+def _key_bytes(key: object) -> bytes:
+    if not isinstance(key, str):
+        raise FormatError(f"map key {key!r} is not a string")
+    return key.encode("utf-8")
+
+
+def encode(value: Value) -> bytes:
+    """The canonical bytes of ``value`` (sorted keys, shortest forms, bin for bytes)."""
+    packed = msgpack.packb(_normalize(value, 0), use_bin_type=True)
+    assert isinstance(packed, bytes)
+    return packed
+
+
+def digest(value: Value) -> bytes:
+    """SHA-256 of the canonical encoding: the state digest and body hash of the protocol."""
+    return hashlib.sha256(encode(value)).digest()
+
+
+# --- the strict reader ---------------------------------------------------------------
+
+# Fixed widths of the msgpack formats that carry a payload length in the next n bytes.
+_LEN_STR = {0xD9: 1, 0xDA: 2, 0xDB: 4}
+_LEN_BIN = {0xC4: 1, 0xC5: 2, 0xC6: 4}
+_FIXED = {0xCC: 1, 0xCD: 2, 0xCE: 4, 0xCF: 8, 0xD0: 1, 0xD1: 2, 0xD2: 4, 0xD3: 8}
+_ARRAY = {0xDC: 2, 0xDD: 4}
+_MAP = {0xDE: 2, 0xDF: 4}
+_FORBIDDEN = {
+    0xC1: "the reserved type byte 0xc1",
+    0xCA: "a float",
+    0xCB: "a float",
+    0xC7: "an ext type",
+    0xC8: "an ext type",
+    0xC9: "an ext type",
+    0xD4: "an ext type",
+    0xD5: "an ext type",
+    0xD6: "an ext type (the msgpack Timestamp is one)",
+    0xD7: "an ext type (the msgpack Timestamp is one)",
+    0xD8: "an ext type",
+}
+
+
+def _prescan(data: bytes) -> None:
+    """Walk the type bytes without building objects: bound depth and sizes, ban types."""
+    pos = 0
+    end = len(data)
+    # stack of remaining element counts of the open containers
+    stack: list[int] = [1]
+
+    def take(n: int) -> int:
+        nonlocal pos
+        if pos + n > end:
+            raise FormatError("msgpack data ends in the middle of a value")
+        start = pos
+        pos += n
+        return start
+
+    while stack:
+        if stack[-1] == 0:
+            stack.pop()
+            continue
+        stack[-1] -= 1
+        b = data[take(1)]
+        if b <= 0x7F or b >= 0xE0 or b in (0xC0, 0xC2, 0xC3):
+            continue
+        count = -1
+        if 0x80 <= b <= 0x8F:
+            count = 2 * (b & 0x0F)
+        elif 0x90 <= b <= 0x9F:
+            count = b & 0x0F
+        elif 0xA0 <= b <= 0xBF:
+            take(b & 0x1F)
+            continue
+        elif b in _FIXED:
+            take(_FIXED[b])
+            continue
+        elif b in _LEN_STR or b in _LEN_BIN:
+            width = _LEN_STR.get(b) or _LEN_BIN[b]
+            n = int.from_bytes(data[take(width) : pos], "big")
+            take(n)
+            continue
+        elif b in _ARRAY:
+            count = int.from_bytes(data[take(_ARRAY[b]) : pos], "big")
+        elif b in _MAP:
+            count = 2 * int.from_bytes(data[take(_MAP[b]) : pos], "big")
+        elif b in _FORBIDDEN:
+            raise FormatError(f"{_FORBIDDEN[b]} at byte {pos - 1} is not allowed")
+        else:  # pragma: no cover - every byte value is classified above
+            raise FormatError(f"unknown msgpack type byte 0x{b:02x} at {pos - 1}")
+        if count > 2 * MAX_CONTAINER:
+            raise FormatError(f"container of {count} elements at byte {pos} is too large")
+        if count > end - pos:
+            raise FormatError("container declares more elements than there are bytes")
+        stack.append(count)
+        if len(stack) > MAX_DEPTH + 1:
+            raise FormatError(f"value nested deeper than {MAX_DEPTH} levels")
+    if pos != end:
+        raise FormatError(f"{end - pos} trailing bytes after the value")
+
+
+def _pairs(pairs: Sequence[tuple[Any, Any]]) -> dict[Any, Any]:
+    out: dict[Any, Any] = {}
+    for key, val in pairs:
+        if not isinstance(key, str):
+            raise FormatError(f"map key {key!r} is not a string")
+        if key in out:
+            raise FormatError(f"duplicate map key {key!r}")
+        out[key] = val
+    return out
+
+
+def decode(data: bytes, *, max_size: int = MAX_SIZE) -> Value:
+    """Decode canonical bytes, refusing anything another encoder could have written."""
+    if len(data) > max_size:
+        raise FormatError(f"{len(data)} bytes is larger than the limit of {max_size}")
+    _prescan(data)
+    try:
+        value = msgpack.unpackb(
+            data,
+            raw=False,
+            use_list=True,
+            strict_map_key=True,
+            object_pairs_hook=_pairs,
+            max_buffer_size=max(len(data), 1),
+        )
+    except FormatError:
+        raise
+    except Exception as exc:  # msgpack raises several unrelated types for bad input
+        raise FormatError(f"not valid msgpack ({exc.__class__.__name__}: {exc})") from None
+    try:
+        again = encode(value)
+    except FormatError as exc:
+        raise FormatError(f"not canonical: {exc}") from None
+    if again != data:
+        raise FormatError("not canonical: re-encoding gives other bytes (key order or width)")
+    return value
+
+
+# --- exact numbers ---------------------------------------------------------------------
+
+
+def frac(x: Fraction) -> list[int]:
+    """A Fraction as the [numerator, denominator] pair snapshots store."""
+    return [x.numerator, x.denominator]
+
+
+def unfrac(pair: Sequence[int]) -> Fraction:
+    """Inverse of :func:`frac`, refusing a pair that is not in lowest terms."""
+    if len(pair) != 2 or not all(isinstance(p, int) for p in pair):
+        raise FormatError(f"fraction must be [num, den], got {pair!r}")
+    x = Fraction(pair[0], pair[1])
+    if [x.numerator, x.denominator] != list(pair):
+        raise FormatError(f"fraction {pair!r} is not in lowest terms")
+    return x
+
+
+def u32(n: int) -> bytes:
+    """Four big-endian bytes: the width every counter in the protocol uses."""
+    return struct.pack(">I", n)

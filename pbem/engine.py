@@ -1,0 +1,473 @@
+"""The engine contract: a game is a state machine with explicit chance nodes.
+
+Modeled on OpenSpiel's ``State`` (``current_player()`` is a side, :data:`CHANCE`, or
+nobody; chance outcomes go through the same door as moves) and on python-chess (actions
+are small frozen values with a text notation both ways).
+
+A game writes a subclass of :class:`Engine` and one of :class:`State`, implementing only
+the ``_hooks``.  The base class owns the public methods, the checks that every engine
+would otherwise repeat (is it that side's turn, is the outcome well formed, is the
+notation canonical), the history, snapshots and digests.
+
+Rules of the contract (the session and the standard engine suite rely on each):
+
+* Determinism.  The same snapshot plus the same actions and outcomes gives the same
+  digest on every machine: no floats, no clock, no environment, no randomness, no
+  iteration over unordered collections without sorting.
+* Every random thing is a :class:`ChanceRequest`.  The engine never rolls; the session
+  resolves the request from the dice stream and calls :meth:`State.apply_outcome`.
+* Actions are atomic and finite to list.  ``legal_actions()`` must list every action
+  that ``apply()`` would accept, except that an engine may leave out actions that are
+  only parameter variants of listed ones when the list would be huge (it must then
+  still accept them); a random bot choosing among the listed actions must be able to
+  finish every scenario.
+* ``apply()`` refuses an illegal action with :class:`~pbem.errors.IllegalAction` naming
+  the rule, and leaves the state unchanged when it does (validate, then mutate).
+"""
+
+from __future__ import annotations
+
+import copy
+import hashlib
+from abc import ABC, abstractmethod
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass, field
+from importlib.resources.abc import Traversable
+from typing import Any, ClassVar, Final, Literal
+
+from pbem import canonical
+from pbem.errors import ActionSyntaxError, IllegalAction, MismatchError, NotYourTurn
+from pbem.view import BoardView
+
+#: ``current_player()`` returns this while the state waits for a chance outcome.
+CHANCE: Final = "<chance>"
+
+Outcome = tuple[int, ...] | tuple[str, ...]
+Snapshot = dict[str, Any]
+
+
+# --- values exchanged with the session --------------------------------------------------
+
+
+class Action:
+    """Base of every engine's actions.
+
+    Subclasses are frozen dataclasses.  :meth:`notation` is the canonical text that goes
+    into turn files; ``State.parse_action(a.notation()) == a`` must hold.
+    """
+
+    def notation(self) -> str:
+        raise NotImplementedError(f"{type(self).__name__} must define notation()")
+
+    def __str__(self) -> str:
+        return self.notation()
+
+
+@dataclass(frozen=True)
+class TextAction(Action):
+    """An action that is just its words (``"end movement"``), for engines that need no more."""
+
+    text: str
+
+    def notation(self) -> str:
+        return self.text
+
+
+@dataclass(frozen=True)
+class ChanceRequest:
+    """What the state needs from chance, with its purpose in words.
+
+    ``kind="dice"``: ``dice`` lists the sides of each die (``(6, 6)`` is 2d6); the
+    outcome is one face per die, each 1..sides, recorded separately.
+    ``kind="draw"``: ``count`` items drawn without replacement from the cup named
+    ``cup`` whose contents are ``contents`` (a multiset, in any order: the dice protocol
+    sorts it); the outcome is the drawn items in draw order.
+    """
+
+    kind: Literal["dice", "draw"]
+    purpose: str
+    dice: tuple[int, ...] = ()
+    cup: str = ""
+    contents: tuple[str, ...] = ()
+    count: int = 0
+    #: the rule that calls for the roll ("Rule 14", "8.2.1"), shown in the audit
+    rule: str = ""
+
+    def __post_init__(self) -> None:
+        if self.kind == "dice":
+            if not self.dice or any(not 2 <= s <= 1_000_000 for s in self.dice):
+                raise ValueError(f"bad dice {self.dice!r} for {self.purpose!r}")
+        elif self.kind == "draw":
+            if not 1 <= self.count <= len(self.contents):
+                raise ValueError(f"cannot draw {self.count} from {len(self.contents)} items")
+        else:
+            raise ValueError(f"unknown chance kind {self.kind!r}")
+
+    @staticmethod
+    def roll(purpose: str, *dice: int, rule: str = "") -> ChanceRequest:
+        return ChanceRequest("dice", purpose, dice=tuple(dice), rule=rule)
+
+    @staticmethod
+    def draw(purpose: str, cup: str, contents: Sequence[str], count: int = 1,
+             rule: str = "") -> ChanceRequest:
+        return ChanceRequest("draw", purpose, cup=cup, contents=tuple(contents), count=count,
+                             rule=rule)
+
+    def describe(self) -> str:
+        if self.kind == "dice":
+            return _dice_text(self.dice)
+        return f"draw {self.count} from {self.cup} ({len(self.contents)} in the cup)"
+
+    def check(self, outcome: Outcome) -> None:
+        """Refuse an outcome this request could not have produced."""
+        if self.kind == "dice":
+            if len(outcome) != len(self.dice) or not all(
+                isinstance(f, int) and not isinstance(f, bool) and 1 <= f <= s
+                for f, s in zip(outcome, self.dice, strict=False)
+            ):
+                raise IllegalAction(f"{outcome!r} is not a roll of {self.describe()}")
+        else:
+            pool = sorted(self.contents)
+            if len(outcome) != self.count:
+                raise IllegalAction(f"{outcome!r} is not a draw of {self.count}")
+            for item in outcome:
+                if not isinstance(item, str) or item not in pool:
+                    raise IllegalAction(f"{item!r} is not in cup {self.cup}")
+                pool.remove(item)
+
+
+def _dice_text(dice: tuple[int, ...]) -> str:
+    if len(set(dice)) == 1:
+        return f"{len(dice)}d{dice[0]}"
+    return "+".join(f"d{s}" for s in dice)
+
+
+@dataclass(frozen=True)
+class Decision:
+    """What the side to act is deciding, as data a default or standing order can answer.
+
+    ``kind`` is a stable identifier (``"defensive-fire"``, ``"retreat-choice"``,
+    ``"impulse-mps"``); ``prompt`` says it to a person ("the German player must allocate
+    defensive fire against 3 assaults"); ``options`` lists the actions when they are few
+    enough to show, else is empty and ``legal_actions()`` is the list; ``default`` is the
+    rulebook's default answer where it names one (White Death "Default Actions").
+    """
+
+    side: str
+    kind: str
+    prompt: str
+    options: tuple[Action, ...] = ()
+    default: Action | None = None
+    rule: str = ""
+
+
+@dataclass(frozen=True)
+class Event:
+    """Something that happened, in words, for the sides entitled to see it.
+
+    ``visible_to`` empty means everyone.  ``hexes`` and ``units`` let the replay
+    highlight where it happened.  ``kind`` groups events for narration: ``move``,
+    ``attack``, ``roll``, ``loss``, ``retreat``, ``morale``, ``phase``, ``info``.
+    """
+
+    text: str
+    kind: str = "info"
+    visible_to: tuple[str, ...] = ()
+    hexes: tuple[str, ...] = ()
+    units: tuple[str, ...] = ()
+
+    def visible(self, side: str | None) -> bool:
+        return side is None or not self.visible_to or side in self.visible_to
+
+
+@dataclass(frozen=True)
+class Result:
+    """How a game ended.  ``winner`` is a side, or ``None`` for a draw."""
+
+    winner: str | None
+    reason: str  # "rules", "resign", "draw"
+    text: str
+    #: margin of victory where the rules grade it ("decisive", "marginal", VP totals)
+    level: str = ""
+
+    def to_data(self) -> dict[str, Any]:
+        return {"winner": self.winner, "reason": self.reason, "text": self.text,
+                "level": self.level}
+
+    @staticmethod
+    def from_data(data: Mapping[str, Any]) -> Result:
+        return Result(data["winner"], data["reason"], data["text"], data.get("level", ""))
+
+
+@dataclass(frozen=True)
+class ScenarioInfo:
+    """A scenario the engine offers, with the data files whose digest an invite pins."""
+
+    id: str
+    title: str
+    description: str = ""
+    files: tuple[Traversable, ...] = ()
+    #: first and last game turn, for status and selfplay caps
+    turns: tuple[int, int] = (1, 1)
+
+
+@dataclass(frozen=True)
+class OptionSpec:
+    """An option chosen at game creation (``pbem new ... --option KEY=VALUE``)."""
+
+    key: str
+    description: str
+    choices: tuple[str, ...] = ("off", "on")
+    default: str = "off"
+
+
+# --- the state ----------------------------------------------------------------------------
+
+
+class State(ABC):
+    """One game position.  Subclasses implement the ``_hooks``; callers use the rest."""
+
+    engine: Engine
+    scenario: str
+    options: dict[str, str]
+
+    def __init__(self, engine: Engine, scenario: str, options: Mapping[str, str]) -> None:
+        self.engine = engine
+        self.scenario = scenario
+        self.options = dict(sorted(options.items()))
+
+    # -- hooks an engine writes ------------------------------------------------------
+
+    @abstractmethod
+    def _current_player(self) -> str | None:
+        """A side, :data:`CHANCE`, or ``None`` once the game is over."""
+
+    @abstractmethod
+    def _legal_actions(self) -> list[Action]:
+        """Every action the side to act may take now (see the module docstring)."""
+
+    @abstractmethod
+    def _apply_action(self, action: Action) -> list[Event]:
+        """Validate (raise IllegalAction naming the rule, state untouched), then apply."""
+
+    def _chance_request(self) -> ChanceRequest:
+        raise NotImplementedError(f"{self.engine.id} never reaches a chance node")
+
+    def _apply_outcome(self, outcome: Outcome) -> list[Event]:
+        raise NotImplementedError(f"{self.engine.id} never reaches a chance node")
+
+    @abstractmethod
+    def _decision(self) -> Decision:
+        """What the side to act is deciding (only called when a side is to act)."""
+
+    @abstractmethod
+    def _result(self) -> Result | None:
+        """The result by the rules, once the game is over."""
+
+    @abstractmethod
+    def _snapshot(self) -> Snapshot:
+        """Everything that defines the position, as canonical data (see pbem.canonical)."""
+
+    @abstractmethod
+    def _view(self, side: str | None) -> BoardView:
+        """What ``side`` may see; ``None`` is the referee's view of everything."""
+
+    @abstractmethod
+    def parse_action(self, text: str) -> Action:
+        """Parse the engine's notation; raise ActionSyntaxError naming the bad text."""
+
+    # -- the public API ----------------------------------------------------------------
+
+    def current_player(self) -> str | None:
+        return self._current_player()
+
+    def is_terminal(self) -> bool:
+        return self._current_player() is None
+
+    def is_chance(self) -> bool:
+        return self._current_player() == CHANCE
+
+    def decision(self) -> Decision | None:
+        player = self._current_player()
+        if player is None or player == CHANCE:
+            return None
+        return self._decision()
+
+    def legal_actions(self) -> list[Action]:
+        player = self._current_player()
+        if player is None or player == CHANCE:
+            return []
+        return self._legal_actions()
+
+    def apply(self, action: Action | str, *, side: str | None = None) -> list[Event]:
+        """Apply one action of the side to act (``side``, when given, must be that side)."""
+        player = self._current_player()
+        if player is None:
+            raise NotYourTurn("the game is over")
+        if player == CHANCE:
+            raise NotYourTurn("the game is waiting for a die roll, not an action")
+        if side is not None and side != player:
+            raise NotYourTurn(f"it is the {player} player's decision, not the {side} player's")
+        if isinstance(action, str):
+            action = self.parse_canonical(action)
+        return self._apply_action(action)
+
+    def parse_canonical(self, text: str) -> Action:
+        """Parse ``text`` and require it to be the canonical notation (as in turn files)."""
+        action = self.parse_action(text)
+        if action.notation() != text:
+            raise ActionSyntaxError(
+                f"{text!r} is not in canonical notation (expected {action.notation()!r})")
+        return action
+
+    def chance_request(self) -> ChanceRequest:
+        if self._current_player() != CHANCE:
+            raise NotYourTurn("no die roll is pending")
+        return self._chance_request()
+
+    def apply_outcome(self, outcome: Outcome) -> list[Event]:
+        request = self.chance_request()
+        request.check(tuple(outcome))
+        return self._apply_outcome(tuple(outcome))  # type: ignore[arg-type]
+
+    def result(self) -> Result | None:
+        return self._result() if self.is_terminal() else None
+
+    def view(self, side: str | None) -> BoardView:
+        if side is not None and side not in self.engine.sides:
+            raise ValueError(f"unknown side {side!r}")
+        return self._view(side)
+
+    def snapshot(self) -> Snapshot:
+        """The canonical snapshot: engine identity plus the engine's own body."""
+        return {
+            "engine": self.engine.id,
+            "rules_version": self.engine.rules_version,
+            "scenario": self.scenario,
+            "options": dict(self.options),
+            "body": self._snapshot(),
+        }
+
+    def digest(self) -> bytes:
+        """SHA-256 of the canonical snapshot: the value both players' files sign."""
+        return canonical.digest(self.snapshot())
+
+    def clone(self) -> State:
+        return copy.deepcopy(self)
+
+
+# --- the engine -----------------------------------------------------------------------------
+
+
+class Engine(ABC):
+    """A game: its identity, sides, scenarios and options; makes and restores states."""
+
+    id: ClassVar[str]
+    title: ClassVar[str]
+    #: bump whenever a rule change could change what a recorded game replays to
+    rules_version: ClassVar[str]
+    #: in the order the rules name them; the first is not necessarily the first to act
+    sides: ClassVar[tuple[str, ...]]
+
+    @abstractmethod
+    def scenarios(self) -> list[ScenarioInfo]: ...
+
+    def options(self) -> list[OptionSpec]:
+        return []
+
+    @abstractmethod
+    def _new_state(self, scenario: str, options: Mapping[str, str]) -> State: ...
+
+    @abstractmethod
+    def _restore(self, snapshot: Snapshot) -> State:
+        """Rebuild a state from the ``body`` of a snapshot (the rest is checked here)."""
+
+    # -- public API ------------------------------------------------------------------
+
+    def scenario(self, scenario_id: str) -> ScenarioInfo:
+        for info in self.scenarios():
+            if info.id == scenario_id:
+                return info
+        names = ", ".join(s.id for s in self.scenarios())
+        raise MismatchError(f"{self.id} has no scenario {scenario_id!r} (it has: {names})")
+
+    def resolve_options(self, given: Mapping[str, str]) -> dict[str, str]:
+        """Every option with its value: the given ones checked, the rest defaulted."""
+        specs = {o.key: o for o in self.options()}
+        for key, value in given.items():
+            if key not in specs:
+                known = ", ".join(sorted(specs)) or "none"
+                raise MismatchError(f"{self.id} has no option {key!r} (options: {known})")
+            if value not in specs[key].choices:
+                raise MismatchError(
+                    f"option {key}={value!r}: choose one of {', '.join(specs[key].choices)}")
+        return {k: given.get(k, specs[k].default) for k in sorted(specs)}
+
+    def new_state(self, scenario: str, options: Mapping[str, str] | None = None) -> State:
+        self.scenario(scenario)
+        return self._new_state(scenario, self.resolve_options(options or {}))
+
+    def restore(self, snapshot: Snapshot) -> State:
+        if snapshot.get("engine") != self.id:
+            raise MismatchError(f"snapshot is for engine {snapshot.get('engine')!r}, not {self.id}")
+        if snapshot.get("rules_version") != self.rules_version:
+            raise MismatchError(
+                f"snapshot needs {self.id} rules_version {snapshot.get('rules_version')}, "
+                f"installed is {self.rules_version}")
+        state = self._restore(snapshot)
+        if canonical.encode(state.snapshot()) != canonical.encode(snapshot):
+            raise MismatchError(f"{self.id} did not restore the snapshot faithfully")
+        return state
+
+    def scenario_digest(self, scenario_id: str) -> bytes:
+        """SHA-256 over the scenario's data files (names and bytes), as the invite pins."""
+        h = hashlib.sha256(b"pbem/v1/scenario\0")
+        for f in sorted(self.scenario(scenario_id).files, key=lambda t: t.name):
+            data = f.read_bytes()
+            h.update(canonical.encode([f.name, hashlib.sha256(data).digest()]))
+        return h.digest()
+
+    def scenario_files(self, scenario_id: str) -> dict[str, bytes]:
+        """File name to SHA-256, for telling a joiner exactly which data file differs."""
+        return {f.name: hashlib.sha256(f.read_bytes()).digest()
+                for f in sorted(self.scenario(scenario_id).files, key=lambda t: t.name)}
+
+    def check_scenarios(self) -> list[str]:
+        """Problems found in the shipped data (``pbem scenario check``); empty when sound.
+
+        Engines override this to load every scenario and check every hex number the
+        rulebook names; the default only builds each scenario's initial state.
+        """
+        problems: list[str] = []
+        for info in self.scenarios():
+            try:
+                self.new_state(info.id)
+            except Exception as exc:  # report every scenario, not just the first failure
+                problems.append(f"{self.id}/{info.id}: {exc}")
+        return problems
+
+
+@dataclass
+class Commitment:
+    """A secret plan committed now and revealed later (48th Panzer Korps' written plan).
+
+    The engine stores ``digest`` in its state when the plan is committed (the action
+    carries only the digest) and, when the reveal action arrives with the plan and the
+    salt, calls :meth:`check`.  The salt must be 32 random bytes the committing side's
+    program derives from its dice secret, so it can be rebuilt like everything else.
+    """
+
+    side: str
+    label: str
+    digest: bytes = field(default=b"")
+
+    @staticmethod
+    def make(side: str, label: str, plan: Any, salt: bytes) -> bytes:
+        return hashlib.sha256(
+            b"pbem/v1/commit\0" + canonical.encode([side, label, plan, salt])).digest()
+
+    def check(self, plan: Any, salt: bytes, *, rule: str = "") -> None:
+        if Commitment.make(self.side, self.label, plan, salt) != self.digest:
+            raise IllegalAction(
+                f"the revealed {self.label} does not match what the {self.side} player "
+                "committed", rule=rule or "commitment")

@@ -1,0 +1,108 @@
+"""One exception class per kind of failure, each with its exit code.
+
+Every message is meant to be shown to a person as one line: it names the file (or game,
+turn, hex) and the cause.  The CLI maps ``exit_code`` to the process status so a script
+can tell a tampered file from a rules violation without parsing text.
+"""
+
+from __future__ import annotations
+
+
+class PbemError(Exception):
+    """Root of every error pbem raises on purpose."""
+
+    exit_code = 1
+
+    def __init__(self, message: str, *, path: str | None = None) -> None:
+        self.path = path
+        super().__init__(f"{path}: {message}" if path else message)
+
+
+class UsageError(PbemError):
+    """The command line or a configuration value is wrong."""
+
+    exit_code = 2
+
+
+class FormatError(PbemError):
+    """Bytes that are not a well-formed pbem file (size, msgpack, canonical form, fields)."""
+
+    exit_code = 3
+
+
+class SignatureError(PbemError):
+    """A signature does not verify, or the key is malformed or not the one pinned."""
+
+    exit_code = 4
+
+
+class ChainError(PbemError):
+    """The file does not fit the game's chain: gap, rollback, other game, fork."""
+
+    exit_code = 5
+
+    def __init__(self, message: str, *, path: str | None = None, reason: str = "chain") -> None:
+        #: machine-readable cause: missing, duplicate, rollback, other-game, fork, key, version
+        self.reason = reason
+        super().__init__(message, path=path)
+
+
+class DuplicateFile(ChainError):
+    """A file already accepted arrived again: nothing to do, nothing changed."""
+
+    exit_code = 0
+
+    def __init__(self, message: str, *, path: str | None = None) -> None:
+        super().__init__(message, path=path, reason="duplicate")
+
+
+class MismatchError(PbemError):
+    """Engine id, rules_version or scenario data differ from what the game pins."""
+
+    exit_code = 6
+
+
+class DiceError(PbemError):
+    """A reveal does not hash to the committed link, or a recorded roll is not re-derivable."""
+
+    exit_code = 7
+
+
+class DesyncError(PbemError):
+    """Replaying the sender's actions gave a state digest other than the one they signed."""
+
+    exit_code = 8
+
+
+class IllegalAction(PbemError):
+    """The rules forbid this action now.  ``rule`` names the rule that forbids it."""
+
+    exit_code = 9
+
+    def __init__(self, message: str, *, rule: str | None = None) -> None:
+        self.rule = rule
+        super().__init__(f"{rule}: {message}" if rule else message)
+
+
+class ActionSyntaxError(PbemError):
+    """The text of an action cannot be parsed in the engine's notation."""
+
+    exit_code = 9
+
+
+class NotYourTurn(PbemError):
+    """The local side has nothing to decide now (or the file is sealed)."""
+
+    exit_code = 10
+
+
+class KeyStoreError(PbemError):
+    """No identity, a wrong passphrase, or unsafe permissions on the key file."""
+
+    exit_code = 11
+
+
+class ScenarioError(PbemError):
+    """Scenario data failed validation; the message names the file, the key and the line."""
+
+    exit_code = 12

@@ -1,0 +1,51 @@
+"""Finding engines: the ``pbem.engines`` entry-point group, plus ``PBEM_ENGINES``.
+
+``PBEM_ENGINES=module:attribute,...`` adds engines for development and tests (the test
+engine in ``tests/`` is registered this way).  The attribute may be an :class:`Engine`
+instance or class.  Engines are loaded lazily, so ``pbem --help`` stays fast.
+"""
+
+from __future__ import annotations
+
+import importlib
+import os
+from importlib.metadata import entry_points
+
+from pbem.engine import Engine
+from pbem.errors import MismatchError, UsageError
+
+GROUP = "pbem.engines"
+
+
+def _load(spec: str, origin: str) -> Engine:
+    module_name, _, attr = spec.partition(":")
+    if not module_name or not attr:
+        raise UsageError(f"{origin}: {spec!r} is not of the form module:attribute")
+    try:
+        obj = getattr(importlib.import_module(module_name), attr)
+    except (ImportError, AttributeError) as exc:
+        raise UsageError(f"{origin}: cannot load engine {spec!r}: {exc}") from None
+    engine = obj() if isinstance(obj, type) else obj
+    if not isinstance(engine, Engine):
+        raise UsageError(f"{origin}: {spec!r} is not a pbem Engine")
+    return engine
+
+
+def engines() -> dict[str, Engine]:
+    """Every installed engine by id, sorted by id."""
+    found: dict[str, Engine] = {}
+    for ep in entry_points(group=GROUP):
+        engine = _load(ep.value, f"entry point {ep.name}")
+        found[engine.id] = engine
+    for spec in filter(None, (s.strip() for s in os.environ.get("PBEM_ENGINES", "").split(","))):
+        engine = _load(spec, "PBEM_ENGINES")
+        found[engine.id] = engine
+    return dict(sorted(found.items()))
+
+
+def get(engine_id: str) -> Engine:
+    found = engines()
+    if engine_id not in found:
+        known = ", ".join(found) or "none installed"
+        raise MismatchError(f"no engine {engine_id!r} is installed (engines: {known})")
+    return found[engine_id]

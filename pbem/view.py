@@ -1,0 +1,119 @@
+"""The generic board description an engine hands to the display.
+
+``State.view(side)`` returns a :class:`BoardView`: everything the terminal board, the SVG
+picture and the replay narration need, and nothing that side may not see (White Death
+Rule 4C: the opponent sees only the top unit of a stack).  The display code in ``pbem``
+draws any game from this without importing the game.
+
+Coordinates: a hex is named by its id string as the rulebook prints it (``"2510"``) and
+placed by ``col``/``row`` on a grid whose geometry ``Layout`` fixes.  Everything here is
+plain, frozen and ordered so a view can be compared in tests and serialized.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Literal
+
+Orientation = Literal["flat", "pointy"]
+#: which columns (flat-top) or rows (pointy-top) are pushed half a hex down/right
+OffsetParity = Literal["odd", "even"]
+
+
+@dataclass(frozen=True)
+class Layout:
+    """Grid geometry: flat-top hexes in columns (most wargame maps) or pointy-top in rows."""
+
+    orientation: Orientation = "flat"
+    #: flat-top: columns whose number has this parity are shifted half a hex down
+    offset: OffsetParity = "even"
+    #: first and last column and row numbers present on the map (inclusive)
+    cols: tuple[int, int] = (1, 1)
+    rows: tuple[int, int] = (1, 1)
+
+
+@dataclass(frozen=True)
+class TerrainStyle:
+    """How to draw one terrain class: a name, a fill color, and a one-cell glyph."""
+
+    name: str
+    color: str  # "#rrggbb"
+    glyph: str = " "
+
+
+@dataclass(frozen=True)
+class Cell:
+    """One map hex."""
+
+    hex: str
+    col: int
+    row: int
+    terrain: str
+    #: a short name to print on the hex (town name), if any
+    label: str = ""
+
+
+@dataclass(frozen=True)
+class Edge:
+    """A hexside feature between two adjacent hexes (river, slope, bridge...)."""
+
+    a: str
+    b: str
+    feature: str
+    color: str = "#3060c0"
+
+
+@dataclass(frozen=True)
+class Line:
+    """A feature that runs through hex centers: road, railroad, trail."""
+
+    feature: str
+    hexes: tuple[str, ...]
+    color: str = "#806040"
+
+
+@dataclass(frozen=True)
+class Piece:
+    """A unit or marker as one side may see it.
+
+    ``hidden`` pieces are stack members the viewer knows exist but may not identify; the
+    display shows them as a count under the top piece.
+    """
+
+    id: str
+    side: str
+    label: str  # what the counter shows: "2-4-6", "83 ID", "?"
+    location: str  # a hex id or an off-map box name
+    name: str = ""
+    markers: tuple[str, ...] = ()
+    hidden: bool = False
+    color: str = "#c0c0c0"
+
+
+@dataclass(frozen=True)
+class Box:
+    """An off-map box: holding box, Baku, administrative movement box."""
+
+    name: str
+    title: str
+
+
+@dataclass(frozen=True)
+class BoardView:
+    """What one side (or a referee, ``side=None``) may see of the board right now."""
+
+    title: str
+    side: str | None
+    layout: Layout
+    terrain: tuple[TerrainStyle, ...]
+    cells: tuple[Cell, ...]
+    edges: tuple[Edge, ...] = ()
+    lines: tuple[Line, ...] = ()
+    pieces: tuple[Piece, ...] = ()
+    boxes: tuple[Box, ...] = ()
+    #: one line: turn, phase, impulse, MPs left, what is awaited
+    status: str = ""
+    #: hexes to emphasize (reachable set for ``legal UNIT``, hexes of the last event)
+    highlights: tuple[str, ...] = ()
+    #: extra per-hex markers for overlays, e.g. {"zoc:german": ("0101", ...)}
+    overlays: tuple[tuple[str, tuple[str, ...]], ...] = field(default=())
