@@ -1,0 +1,506 @@
+"""Who signs: Ed25519 identities, their public cards, fingerprints, and where keys live.
+
+A player is an Ed25519 key pair.  The public half travels in a :class:`Card` (name,
+email, key) inside the invite and the accept, and is pinned per game and per
+correspondent, so a later file signed by another key is refused.  Two people compare
+:func:`fingerprint` strings aloud (on the phone, at the club) to be sure the card they
+pinned is really their opponent's.
+
+Why :func:`check_public_key` exists at all: the ``cryptography`` package (OpenSSL) does
+not reject public keys of small order.  Under the identity point every message has the
+same "signature" (R = the identity, S = 0), so a card carrying such a key would let
+anyone forge that player's files.  We decode the point and multiply it by the cofactor
+8 in plain Python integers, and refuse the key when the result is the identity; we also
+refuse every non-canonical encoding, so one key has exactly one byte string.
+
+The private key is kept in ``<home>/identity/key.pem`` (PKCS#8, encrypted when a
+passphrase is given) with 0600 permissions; the card beside it in ``card.json`` is
+readable without the passphrase.  Pinned correspondents live in ``<home>/contacts.json``.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import os
+import stat
+import sys
+import unicodedata
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+from cryptography.exceptions import InvalidSignature
+from cryptography.hazmat.primitives import serialization
+from cryptography.hazmat.primitives.asymmetric.ed25519 import (
+    Ed25519PrivateKey,
+    Ed25519PublicKey,
+)
+
+from pbem.atomic import write_atomic
+from pbem.errors import FormatError, KeyStoreError, SignatureError
+
+__all__ = [
+    "Card",
+    "Identity",
+    "KeyStore",
+    "check_public_key",
+    "fingerprint",
+    "home_dir",
+    "passphrase_from_env",
+    "verify",
+]
+
+KEY_SIZE = 32
+SIGNATURE_SIZE = 64
+NAME_MAX = 100
+EMAIL_MAX = 254
+FINGERPRINT_DOMAIN = b"pbem/v1/fingerprint\0"
+
+# --- where things live -------------------------------------------------------------------
+
+
+def home_dir() -> Path:
+    """The folder holding identities, contacts and games.
+
+    ``PBEM_HOME`` wins (tests and CI point it at a temporary folder); otherwise the
+    platform's per-user application-data folder, found without extra dependencies.
+    """
+    env = os.environ.get("PBEM_HOME")
+    if env:
+        return Path(env).expanduser()
+    if sys.platform == "win32":
+        appdata = os.environ.get("APPDATA")
+        base = Path(appdata) if appdata else Path.home() / "AppData" / "Roaming"
+        return base / "pbem"
+    if sys.platform == "darwin":
+        return Path.home() / "Library" / "Application Support" / "pbem"
+    xdg = os.environ.get("XDG_DATA_HOME")
+    # the XDG spec says a relative value is invalid and must be ignored
+    base = Path(xdg) if xdg and Path(xdg).is_absolute() else Path.home() / ".local" / "share"
+    return base / "pbem"
+
+
+def passphrase_from_env() -> bytes | None:
+    """``PBEM_PASSPHRASE`` as UTF-8 bytes, for scripts and CI (empty or unset: None)."""
+    value = os.environ.get("PBEM_PASSPHRASE")
+    return value.encode("utf-8") if value else None
+
+
+# --- Ed25519 point checks, in plain integers ----------------------------------------------
+
+_P = 2**255 - 19
+_D = -121665 * pow(121666, -1, _P) % _P
+_SQRT_M1 = pow(2, (_P - 1) // 4, _P)
+_IDENTITY = (0, 1)
+
+
+def _decode_point(key: bytes) -> tuple[int, int] | None:
+    """RFC 8032 section 5.1.3 decoding, strict: None for every invalid encoding.
+
+    Strict means: y must be below p (no second encoding of small y values), and x = 0
+    must come with the sign bit clear (no second encoding of the points with x = 0).
+    """
+    if len(key) != KEY_SIZE:
+        return None
+    n = int.from_bytes(key, "little")
+    sign = n >> 255
+    y = n & ((1 << 255) - 1)
+    if y >= _P:
+        return None
+    u = (y * y - 1) % _P
+    v = (_D * y * y + 1) % _P
+    # candidate root of u/v: (u v^3) (u v^7)^((p-5)/8), RFC 8032 step 3
+    x = u * pow(v, 3, _P) * pow(u * pow(v, 7, _P), (_P - 5) // 8, _P) % _P
+    vxx = v * x * x % _P
+    if vxx == u:
+        pass
+    elif vxx == (-u) % _P:
+        x = x * _SQRT_M1 % _P
+    else:
+        return None  # u/v is not a square: no point has this y
+    if x == 0 and sign:
+        return None
+    if x & 1 != sign:
+        x = _P - x
+    return x, y
+
+
+def _add(a: tuple[int, int], b: tuple[int, int]) -> tuple[int, int]:
+    """Affine addition on -x^2 + y^2 = 1 + d x^2 y^2 (complete: d is not a square)."""
+    x1, y1 = a
+    x2, y2 = b
+    t = _D * x1 * x2 * y1 * y2 % _P
+    x3 = (x1 * y2 + y1 * x2) * pow(1 + t, -1, _P) % _P
+    y3 = (y1 * y2 + x1 * x2) * pow(1 - t, -1, _P) % _P
+    return x3, y3
+
+
+def _times_cofactor(point: tuple[int, int]) -> tuple[int, int]:
+    """[8]P by three doublings."""
+    for _ in range(3):
+        point = _add(point, point)
+    return point
+
+
+def check_public_key(key: bytes) -> None:
+    """Refuse anything but the one canonical encoding of a point not of small order.
+
+    Raises :class:`SignatureError` for: a length other than 32, y >= p, x = 0 with the
+    sign bit set, a y with no point on the curve, and every point P with [8]P = identity
+    (the eight small-order points, which make forged signatures trivial).
+    """
+    if not isinstance(key, bytes) or len(key) != KEY_SIZE:
+        raise SignatureError(f"a public key must be {KEY_SIZE} bytes")
+    point = _decode_point(key)
+    if point is None:
+        raise SignatureError("public key is not a canonical Ed25519 point encoding")
+    if _times_cofactor(point) == _IDENTITY:
+        raise SignatureError("public key is a small-order point (forgeable); refused")
+
+
+def verify(key: bytes, message: bytes, signature: bytes) -> None:
+    """Check an Ed25519 signature, refusing degenerate keys first.
+
+    Every failure raises the same :class:`SignatureError`, so a caller (or an attacker
+    watching the messages) learns nothing about *why* it failed.
+    """
+    try:
+        check_public_key(key)
+        if not isinstance(signature, bytes) or len(signature) != SIGNATURE_SIZE:
+            raise SignatureError("bad signature")
+        Ed25519PublicKey.from_public_bytes(key).verify(signature, message)
+    except (SignatureError, InvalidSignature, ValueError, TypeError):
+        raise SignatureError("signature does not verify") from None
+
+
+def fingerprint(key: bytes) -> str:
+    """Thirty decimal digits in six groups of five, to read aloud and compare.
+
+    SHA-256 over ``b"pbem/v1/fingerprint\\0" + key``; the first 30 bytes of the digest
+    are cut into six 5-byte big-endian integers, each taken mod 100000 and written with
+    five digits.  Digits because they are unambiguous on the phone; about 99.7 bits
+    survive (each group keeps log2(100000) = 16.6 bits), plenty against a second key
+    matching by chance or by a brute-force search.
+    """
+    digest = hashlib.sha256(FINGERPRINT_DOMAIN + bytes(key)).digest()
+    groups = (int.from_bytes(digest[i : i + 5], "big") % 100_000 for i in range(0, 30, 5))
+    return " ".join(f"{g:05d}" for g in groups)
+
+
+def _normalize_fingerprint(text: str) -> str:
+    """Digits only, so "04213-99810..." or "0421399810..." match the spaced form."""
+    return "".join(ch for ch in text if ch.isdigit())
+
+
+# --- cards ---------------------------------------------------------------------------------
+
+# Characters that could hide or reorder what a person reads: the C0/C1 controls, line and
+# paragraph separators, and the bidirectional overrides and isolates (U+202E can make a
+# name display backwards).
+_BIDI = set("\u061c\u200e\u200f\u202a\u202b\u202c\u202d\u202e\u2066\u2067\u2068\u2069")
+
+
+def _check_text(field: str, value: object, low: int, high: int) -> str:
+    if not isinstance(value, str):
+        raise FormatError(f"card {field} must be a string, got {type(value).__name__}")
+    if not low <= len(value) <= high:
+        raise FormatError(f"card {field} must be {low}..{high} characters, got {len(value)}")
+    for ch in value:
+        if unicodedata.category(ch) in ("Cc", "Zl", "Zp", "Cs") or ch in _BIDI:
+            raise FormatError(f"card {field} contains the control character U+{ord(ch):04X}")
+    return value
+
+
+@dataclass(frozen=True)
+class Card:
+    """The public face of an identity: what an invite carries and a contact pins."""
+
+    name: str
+    email: str
+    key: bytes
+
+    @property
+    def fingerprint(self) -> str:
+        return fingerprint(self.key)
+
+    def to_data(self) -> dict[str, Any]:
+        """The canonical-msgpack form (key as raw bytes)."""
+        return {"name": self.name, "email": self.email, "key": self.key}
+
+    @staticmethod
+    def from_data(data: Any) -> Card:
+        """Validate a card read from a file: FormatError for shape, SignatureError for key.
+
+        Unknown fields are refused: a card is signed data and must mean one thing.
+        """
+        if not isinstance(data, dict):
+            raise FormatError(f"a card must be a map, got {type(data).__name__}")
+        if set(data) != {"name", "email", "key"}:
+            raise FormatError(f"a card has fields name, email, key; got {sorted(data)}")
+        name = _check_text("name", data["name"], 1, NAME_MAX)
+        email = _check_text("email", data["email"], 0, EMAIL_MAX)
+        key = data["key"]
+        if not isinstance(key, bytes):
+            raise FormatError(f"card key must be bytes, got {type(key).__name__}")
+        check_public_key(key)
+        return Card(name, email, key)
+
+    def to_json(self) -> dict[str, str]:
+        """The human-readable form of ``card.json`` and ``contacts.json``."""
+        return {
+            "name": self.name,
+            "email": self.email,
+            "key": self.key.hex(),
+            "fingerprint": self.fingerprint,
+        }
+
+    @staticmethod
+    def from_json(data: Any) -> Card:
+        """Inverse of :meth:`to_json`; the stored fingerprint must match the key."""
+        if not isinstance(data, dict) or not isinstance(data.get("key"), str):
+            raise FormatError("a card in JSON needs a hex 'key' field")
+        try:
+            key = bytes.fromhex(data["key"])
+        except ValueError:
+            raise FormatError("card key is not hexadecimal") from None
+        card = Card.from_data({"name": data.get("name"), "email": data.get("email"), "key": key})
+        stated = data.get("fingerprint")
+        if stated is not None and stated != card.fingerprint:
+            raise FormatError("card fingerprint does not match its key")
+        return card
+
+
+# --- identities ----------------------------------------------------------------------------
+
+
+class Identity:
+    """A private key together with the card that names it.  Signs; never leaves the host."""
+
+    def __init__(self, private_key: Ed25519PrivateKey, card: Card) -> None:
+        public = private_key.public_key().public_bytes_raw()
+        if public != card.key:
+            raise KeyStoreError("the card's key is not this private key's public key")
+        self._private = private_key
+        self.card = card
+
+    @staticmethod
+    def generate(name: str, email: str = "") -> Identity:
+        """A fresh key pair from the operating system's random source."""
+        private = Ed25519PrivateKey.generate()
+        key = private.public_key().public_bytes_raw()
+        return Identity(private, Card.from_data({"name": name, "email": email, "key": key}))
+
+    @staticmethod
+    def from_secret(secret: bytes, name: str, email: str = "") -> Identity:
+        """An identity from a 32-byte raw private key (tests inject fixed keys this way)."""
+        private = Ed25519PrivateKey.from_private_bytes(secret)
+        key = private.public_key().public_bytes_raw()
+        return Identity(private, Card.from_data({"name": name, "email": email, "key": key}))
+
+    @property
+    def public_key(self) -> bytes:
+        return self.card.key
+
+    @property
+    def private_key(self) -> Ed25519PrivateKey:
+        return self._private
+
+    def sign(self, message: bytes) -> bytes:
+        """An Ed25519 signature (64 bytes).  Never use it as randomness: it is not unique."""
+        return self._private.sign(message)
+
+    def secret_bytes(self) -> bytes:
+        """The 32-byte raw private key: only ever HKDF input for the dice secret."""
+        return self._private.private_bytes_raw()
+
+    def __repr__(self) -> str:  # never print the secret
+        return f"Identity({self.card.name!r}, {self.card.fingerprint!r})"
+
+
+# --- the key store -------------------------------------------------------------------------
+
+
+class KeyStore:
+    """The identity and pinned contacts under one home folder."""
+
+    def __init__(self, home: Path) -> None:
+        self.home = Path(home)
+        self.identity_dir = self.home / "identity"
+        self.key_path = self.identity_dir / "key.pem"
+        self.card_path = self.identity_dir / "card.json"
+        self.contacts_path = self.home / "contacts.json"
+
+    # identity
+
+    def exists(self) -> bool:
+        """True once ``key.pem`` is written (it is written last, so it marks completion)."""
+        return self.key_path.exists()
+
+    def create(self, name: str, email: str, passphrase: bytes | None) -> Identity:
+        """Make a new identity; refuse to replace one (a lost key loses every game)."""
+        if self.exists():
+            raise KeyStoreError(
+                "an identity already exists; refusing to overwrite it", path=str(self.key_path)
+            )
+        identity = Identity.generate(name, email)
+        self.identity_dir.mkdir(parents=True, exist_ok=True, mode=0o700)
+        encryption: serialization.KeySerializationEncryption
+        if passphrase:
+            encryption = serialization.BestAvailableEncryption(passphrase)
+        else:
+            encryption = serialization.NoEncryption()
+        pem = identity.private_key.private_bytes(
+            serialization.Encoding.PEM, serialization.PrivateFormat.PKCS8, encryption
+        )
+        write_atomic(self.card_path, _json_bytes(identity.card.to_json()), mode=0o644)
+        write_atomic(self.key_path, pem, mode=0o600)
+        return identity
+
+    def is_encrypted(self) -> bool:
+        """Whether ``key.pem`` needs a passphrase (so the CLI knows whether to prompt)."""
+        return b"-----BEGIN ENCRYPTED PRIVATE KEY-----" in self._read_key()
+
+    def _read_key(self) -> bytes:
+        try:
+            return self.key_path.read_bytes()
+        except FileNotFoundError:
+            raise KeyStoreError(
+                "no identity here; create one with `pbem id new NAME`", path=str(self.key_path)
+            ) from None
+        except OSError as exc:
+            raise KeyStoreError(f"cannot read: {exc.strerror}", path=str(self.key_path)) from None
+
+    def _check_permissions(self) -> None:
+        if os.name != "posix":
+            return
+        mode = stat.S_IMODE(self.key_path.stat().st_mode)
+        if mode & 0o077:
+            raise KeyStoreError(
+                f"permissions {mode:04o} let others read the private key; "
+                f"run `chmod 600 {self.key_path}`",
+                path=str(self.key_path),
+            )
+
+    def load(self, passphrase: bytes | None) -> Identity:
+        """Unlock the identity.  Every failure names ``key.pem`` and says what to do."""
+        pem = self._read_key()
+        self._check_permissions()
+        path = str(self.key_path)
+        encrypted = b"-----BEGIN ENCRYPTED PRIVATE KEY-----" in pem
+        if encrypted and not passphrase:
+            raise KeyStoreError(
+                "the key is protected by a passphrase; give it (or set PBEM_PASSPHRASE)",
+                path=path,
+            )
+        try:
+            private = serialization.load_pem_private_key(
+                pem, password=passphrase if encrypted else None
+            )
+        except ValueError:
+            if encrypted:
+                raise KeyStoreError("wrong passphrase", path=path) from None
+            raise KeyStoreError("not a valid private key file", path=path) from None
+        except Exception as exc:  # TypeError, UnsupportedAlgorithm: not a key we can use
+            raise KeyStoreError(f"cannot load the key ({exc})", path=path) from None
+        if not isinstance(private, Ed25519PrivateKey):
+            raise KeyStoreError("the key is not an Ed25519 key", path=path)
+        card = self.card()
+        if private.public_key().public_bytes_raw() != card.key:
+            raise KeyStoreError(
+                "card.json names another key than key.pem holds", path=str(self.card_path)
+            )
+        return Identity(private, card)
+
+    def card(self) -> Card:
+        """The public card, readable without the passphrase."""
+        return _read_card(self.card_path)
+
+    # contacts
+
+    def contacts(self) -> list[Card]:
+        """Every pinned correspondent, in the order they were first pinned."""
+        if not self.contacts_path.exists():
+            return []
+        data = _read_json(self.contacts_path)
+        entries = data.get("contacts") if isinstance(data, dict) else None
+        if not isinstance(entries, list):
+            raise KeyStoreError('expected {"contacts": [...]}', path=str(self.contacts_path))
+        try:
+            return [Card.from_json(entry) for entry in entries]
+        except (FormatError, SignatureError) as exc:
+            raise KeyStoreError(f"bad contact: {exc}", path=str(self.contacts_path)) from None
+
+    def pin_contact(self, card: Card) -> None:
+        """Remember a correspondent's key (trust on first use).
+
+        Pinning the same key again updates its name and email.  Pinning a *different*
+        key under a name already pinned is refused: that is exactly the substitution the
+        pin is there to catch; remove the old one first with :meth:`unpin_contact`.
+        """
+        check_public_key(card.key)
+        cards = self.contacts()
+        for i, old in enumerate(cards):
+            if old.key == card.key:
+                cards[i] = card
+                break
+        else:
+            for old in cards:
+                if old.name == card.name:
+                    raise KeyStoreError(
+                        f"{card.name!r} is already pinned with fingerprint {old.fingerprint}; "
+                        f"the new card has {card.fingerprint}",
+                        path=str(self.contacts_path),
+                    )
+            cards.append(card)
+        self._write_contacts(cards)
+
+    def unpin_contact(self, fingerprint_or_name: str) -> Card:
+        """Forget one contact (for a correspondent who really changed keys)."""
+        card = self.contact(fingerprint_or_name)
+        if card is None:
+            raise KeyStoreError(f"no contact {fingerprint_or_name!r}", path=str(self.contacts_path))
+        self._write_contacts([c for c in self.contacts() if c.key != card.key])
+        return card
+
+    def contact(self, fingerprint_or_name: str) -> Card | None:
+        """The pinned card with this fingerprint (spacing ignored) or exact name, or None."""
+        cards = self.contacts()
+        digits = _normalize_fingerprint(fingerprint_or_name)
+        if len(digits) == 30:
+            for card in cards:
+                if _normalize_fingerprint(card.fingerprint) == digits:
+                    return card
+        named = [card for card in cards if card.name == fingerprint_or_name]
+        if len(named) > 1:  # cannot happen through pin_contact, but the file is editable
+            raise KeyStoreError(
+                f"several contacts are named {fingerprint_or_name!r}; use a fingerprint",
+                path=str(self.contacts_path),
+            )
+        return named[0] if named else None
+
+    def _write_contacts(self, cards: list[Card]) -> None:
+        self.home.mkdir(parents=True, exist_ok=True)
+        data = {"contacts": [card.to_json() for card in cards]}
+        write_atomic(self.contacts_path, _json_bytes(data), mode=0o644)
+
+
+def _json_bytes(data: Any) -> bytes:
+    return (json.dumps(data, indent=2, ensure_ascii=False) + "\n").encode("utf-8")
+
+
+def _read_json(path: Path) -> Any:
+    try:
+        return json.loads(path.read_text(encoding="utf-8"))
+    except FileNotFoundError:
+        raise KeyStoreError("missing", path=str(path)) from None
+    except (OSError, ValueError) as exc:
+        raise KeyStoreError(f"cannot read: {exc}", path=str(path)) from None
+
+
+def _read_card(path: Path) -> Card:
+    data = _read_json(path)
+    try:
+        return Card.from_json(data)
+    except (FormatError, SignatureError) as exc:
+        raise KeyStoreError(f"bad card: {exc}", path=str(path)) from None
