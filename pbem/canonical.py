@@ -179,7 +179,6 @@ def decode(data: bytes, *, max_size: int = MAX_SIZE) -> Value:
             use_list=True,
             strict_map_key=True,
             object_pairs_hook=_pairs,
-            max_buffer_size=max(len(data), 1),
         )
     except FormatError:
         raise

@@ -1,0 +1,123 @@
+"""The standard engine suite every game passes (OpenSpiel's ``games_sim_test`` idea).
+
+A random playout chooses among ``legal_actions()`` and resolves chance requests, and at
+many points checks what the protocol relies on: the snapshot is canonical data, restoring
+it gives the same digest and the same legal actions, and replaying the whole history from
+the initial state reproduces the live state exactly.
+
+The "random" choices come from SHA-256 over a seed and a counter, never Python's
+``random``, so a failing playout is reproduced by its seed alone on any machine.
+"""
+
+from __future__ import annotations
+
+import hashlib
+from dataclasses import dataclass, field
+
+from pbem import canonical
+from pbem.engine import Action, ChanceRequest, Engine, Outcome, State
+
+
+class Chooser:
+    """Deterministic pseudo-random choices from a seed (for bots and tests only)."""
+
+    def __init__(self, seed: int | bytes | str) -> None:
+        self._seed = seed if isinstance(seed, bytes) else str(seed).encode()
+        self._counter = 0
+
+    def below(self, n: int) -> int:
+        if n <= 0:
+            raise ValueError("nothing to choose from")
+        self._counter += 1
+        word = hashlib.sha256(self._seed + self._counter.to_bytes(8, "big")).digest()
+        return int.from_bytes(word[:8], "big") % n
+
+    def pick(self, items: list[Action]) -> Action:
+        return items[self.below(len(items))]
+
+    def outcome(self, request: ChanceRequest) -> Outcome:
+        if request.kind == "dice":
+            return tuple(self.below(s) + 1 for s in request.dice)
+        pool = sorted(request.contents)
+        drawn: list[str] = []
+        for _ in range(request.count):
+            drawn.append(pool.pop(self.below(len(pool))))
+        return tuple(drawn)
+
+
+@dataclass
+class PlayoutReport:
+    steps: int = 0
+    actions: int = 0
+    rolls: int = 0
+    terminal: bool = False
+    result: str = ""
+    digest: str = ""
+    history: list[tuple[str, object]] = field(default_factory=list)
+
+
+def check_snapshot(engine: Engine, state: State) -> None:
+    """The snapshot is canonical, restores to the same digest and the same choices."""
+    snap = state.snapshot()
+    data = canonical.encode(snap)
+    assert canonical.decode(data) == canonical.decode(canonical.encode(canonical.decode(data)))
+    restored = engine.restore(canonical.decode(data))
+    assert restored.digest() == state.digest(), "restore changed the digest"
+    assert restored.current_player() == state.current_player()
+    assert [a.notation() for a in restored.legal_actions()] == [
+        a.notation() for a in state.legal_actions()
+    ], "restore changed the legal actions"
+
+
+def replay(engine: Engine, scenario: str, options: dict[str, str],
+           history: list[tuple[str, object]]) -> State:
+    """Rebuild a state from its history: ("action", text) and ("outcome", tuple) records."""
+    state = engine.new_state(scenario, options)
+    for kind, value in history:
+        if kind == "action":
+            assert isinstance(value, str)
+            state.apply(value)
+        else:
+            assert isinstance(value, tuple)
+            state.apply_outcome(value)
+    return state
+
+
+def random_playout(engine: Engine, scenario: str, seed: int, *, max_steps: int = 2000,
+                   options: dict[str, str] | None = None, check_every: int = 50,
+                   check_replay: bool = True) -> PlayoutReport:
+    """Play ``scenario`` with random legal choices, checking the contract as it goes."""
+    options = engine.resolve_options(options or {})
+    state = engine.new_state(scenario, options)
+    choose = Chooser(f"{engine.id}/{scenario}/{seed}")
+    report = PlayoutReport()
+    while not state.is_terminal() and report.steps < max_steps:
+        if report.steps % check_every == 0:
+            check_snapshot(engine, state)
+        if state.is_chance():
+            outcome = choose.outcome(state.chance_request())
+            state.apply_outcome(outcome)
+            report.history.append(("outcome", outcome))
+            report.rolls += 1
+        else:
+            legal = state.legal_actions()
+            side = state.current_player()
+            assert legal, f"{engine.id}/{scenario}: no legal action for {side} at step {report.steps}"
+            decision = state.decision()
+            assert decision is not None and decision.side == side
+            action = choose.pick(legal)
+            text = action.notation()
+            assert state.parse_canonical(text) == action, f"notation does not round-trip: {text!r}"
+            state.apply(action, side=side)
+            report.history.append(("action", text))
+            report.actions += 1
+        report.steps += 1
+    check_snapshot(engine, state)
+    report.terminal = state.is_terminal()
+    result = state.result()
+    report.result = result.text if result else ""
+    report.digest = state.digest().hex()
+    if check_replay:
+        again = replay(engine, scenario, options, report.history)
+        assert again.digest() == state.digest(), "replaying the history gave another digest"
+    return report

@@ -1,0 +1,41 @@
+"""The standard engine suite on the test engine, plus its own rules."""
+
+from __future__ import annotations
+
+import pytest
+from toy_engine import ENGINE
+
+from pbem.errors import IllegalAction, NotYourTurn
+from pbem.testing import random_playout
+
+
+@pytest.mark.parametrize("seed", range(20))
+def test_random_playouts_finish_and_replay(seed: int) -> None:
+    report = random_playout(ENGINE, "short", seed, check_every=3)
+    assert report.terminal
+    assert report.result
+
+
+def test_illegal_move_names_rule() -> None:
+    state = ENGINE.new_state("short")
+    state.apply_outcome(("calm",))
+    state.apply("move b")
+    with pytest.raises(IllegalAction, match="Skirmish 2.1"):
+        state.apply("move c")
+
+
+def test_wrong_side_refused() -> None:
+    state = ENGINE.new_state("short")
+    state.apply_outcome(("calm",))
+    with pytest.raises(NotYourTurn, match="red player's decision"):
+        state.apply("pass", side="blue")
+
+
+def test_outcome_out_of_range_refused() -> None:
+    state = ENGINE.new_state("short")
+    with pytest.raises(IllegalAction, match="not in cup"):
+        state.apply_outcome(("hail",))
+    state.apply_outcome(("calm",))
+    state.apply("attack 2")
+    with pytest.raises(IllegalAction, match="not a roll of 2d6"):
+        state.apply_outcome((7, 1))
