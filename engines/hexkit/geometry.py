@@ -1,0 +1,283 @@
+"""Flat-top hex geometry on cube coordinates, after Red Blob Games' hex algorithms.
+
+Wargame maps number flat-top hexes in columns, with every other column pushed half a
+hex down.  Which columns are pushed is a property of the printed map, so both offset
+parities are supported and named as Red Blob names them: ``"odd"`` (odd-q: odd
+columns shifted down) and ``"even"`` (even-q: even columns shifted down).  Every
+computation is done on cube coordinates (``q + r + s == 0``) with integers only; the
+one place that needs fractions (points along a line) uses :class:`fractions.Fraction`
+so that a line of sight is the same on every machine.
+
+Neighbor order is fixed and documented because callers iterate it and game state may
+depend on the order: north, northeast, southeast, south, southwest, northwest
+(clockwise from the top of the printed map), see :data:`DIRECTIONS`.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from dataclasses import dataclass, field
+from fractions import Fraction
+from typing import Literal, NamedTuple
+
+from engines.hexkit.hexid import FOUR_DIGIT, HexId, Numbering
+
+Parity = Literal["odd", "even"]
+
+#: a hexside: the two hexes it separates, sorted, so both sides name it the same way
+Hexside = tuple[HexId, HexId]
+
+
+class Cube(NamedTuple):
+    """A hex in cube coordinates; ``q`` grows east, ``r`` grows south-west."""
+
+    q: int
+    r: int
+    s: int
+
+    def __add__(self, other: object) -> Cube:  # type: ignore[override,unused-ignore]
+        if not isinstance(other, Cube):
+            return NotImplemented
+        return Cube(self.q + other.q, self.r + other.r, self.s + other.s)
+
+    def __sub__(self, other: Cube) -> Cube:
+        return Cube(self.q - other.q, self.r - other.r, self.s - other.s)
+
+    def scale(self, k: int) -> Cube:
+        return Cube(self.q * k, self.r * k, self.s * k)
+
+
+#: direction names in the fixed neighbor order
+DIRECTION_NAMES: tuple[str, ...] = ("N", "NE", "SE", "S", "SW", "NW")
+#: cube offsets in the same order as :data:`DIRECTION_NAMES`
+DIRECTIONS: tuple[Cube, ...] = (
+    Cube(0, -1, 1),
+    Cube(1, -1, 0),
+    Cube(1, 0, -1),
+    Cube(0, 1, -1),
+    Cube(-1, 1, 0),
+    Cube(-1, 0, 1),
+)
+
+
+def cube(q: int, r: int) -> Cube:
+    return Cube(q, r, -q - r)
+
+
+def oddq_to_cube(col: int, row: int) -> Cube:
+    """Odd columns shifted down (Red Blob's odd-q)."""
+    q = col
+    r = row - (col - (col & 1)) // 2
+    return Cube(q, r, -q - r)
+
+
+def cube_to_oddq(c: Cube) -> tuple[int, int]:
+    return c.q, c.r + (c.q - (c.q & 1)) // 2
+
+
+def evenq_to_cube(col: int, row: int) -> Cube:
+    """Even columns shifted down (Red Blob's even-q)."""
+    q = col
+    r = row - (col + (col & 1)) // 2
+    return Cube(q, r, -q - r)
+
+
+def cube_to_evenq(c: Cube) -> tuple[int, int]:
+    return c.q, c.r + (c.q + (c.q & 1)) // 2
+
+
+def offset_to_cube(parity: Parity, col: int, row: int) -> Cube:
+    return oddq_to_cube(col, row) if parity == "odd" else evenq_to_cube(col, row)
+
+
+def cube_to_offset(parity: Parity, c: Cube) -> tuple[int, int]:
+    return cube_to_oddq(c) if parity == "odd" else cube_to_evenq(c)
+
+
+def cube_distance(a: Cube, b: Cube) -> int:
+    return (abs(a.q - b.q) + abs(a.r - b.r) + abs(a.s - b.s)) // 2
+
+
+def cube_ring(center: Cube, radius: int) -> list[Cube]:
+    """Hexes exactly ``radius`` away, starting due north of ``center``, going clockwise."""
+    if radius < 0:
+        raise ValueError(f"negative radius {radius}")
+    if radius == 0:
+        return [center]
+    out: list[Cube] = []
+    h = center + DIRECTIONS[0].scale(radius)
+    # walking from the north corner clockwise: first leg goes southeast, and so on
+    for leg in range(6):
+        step = DIRECTIONS[(leg + 2) % 6]
+        for _ in range(radius):
+            out.append(h)
+            h = h + step
+    return out
+
+
+def _cube_round(q: Fraction, r: Fraction, s: Fraction) -> Cube:
+    """Red Blob's cube rounding, exact.  Ties are resolved by the caller's nudge."""
+    rq, rr, rs = round(q), round(r), round(s)
+    dq, dr, ds = abs(rq - q), abs(rr - r), abs(rs - s)
+    if dq > dr and dq > ds:
+        rq = -rr - rs
+    elif dr > ds:
+        rr = -rq - rs
+    else:
+        rs = -rq - rr
+    return Cube(int(rq), int(rr), int(rs))
+
+
+def cube_line(a: Cube, b: Cube) -> list[tuple[Cube, ...]]:
+    """The hexes a straight line between two hex centers passes through.
+
+    One entry per step from ``a`` to ``b`` (``distance + 1`` entries).  An entry holds one
+    hex, or two when the line runs exactly along the hexside between them at that step:
+    the rules of each game decide what such a line means (White Death's blocking
+    terrain on either side, say), so the kit reports both rather than picking one.
+
+    The point is nudged by an exact tiny epsilon in both directions; the two nudges give
+    the same hex unless the point lies on a hexside.  Pairs are in cube order.
+    """
+    n = cube_distance(a, b)
+    if n == 0:
+        return [(a,)]
+    eps = Fraction(1, 1000 * n)
+    out: list[tuple[Cube, ...]] = []
+    for i in range(n + 1):
+        t = Fraction(i, n)
+        q = a.q + (b.q - a.q) * t
+        r = a.r + (b.r - a.r) * t
+        s = a.s + (b.s - a.s) * t
+        plus = _cube_round(q + eps, r + 2 * eps, s - 3 * eps)
+        minus = _cube_round(q - eps, r - 2 * eps, s + 3 * eps)
+        out.append((plus,) if plus == minus else tuple(sorted((plus, minus))))
+    return out
+
+
+def hexside(a: HexId, b: HexId) -> Hexside:
+    """The one value naming the hexside between ``a`` and ``b`` from either side."""
+    if a == b:
+        raise ValueError(f"a hexside needs two different hexes, got {a} twice")
+    return (a, b) if a < b else (b, a)
+
+
+@dataclass(frozen=True)
+class HexGrid:
+    """The rectangular numbering grid of a map: parity, digit widths and bounds.
+
+    Irregular maps (coasts, a missing corner) are a :class:`~engines.hexkit.hexmap.HexMap`
+    on top of a grid; the grid answers geometry questions for any id inside its bounds.
+    """
+
+    parity: Parity = "even"
+    cols: tuple[int, int] = (1, 1)
+    rows: tuple[int, int] = (1, 1)
+    numbering: Numbering = FOUR_DIGIT
+    _cubes: dict[HexId, Cube] = field(default_factory=dict, init=False, repr=False,
+                                      compare=False, hash=False)
+
+    def __post_init__(self) -> None:
+        if self.parity not in ("odd", "even"):
+            raise ValueError(f"parity must be 'odd' or 'even', not {self.parity!r}")
+        if self.cols[0] > self.cols[1] or self.rows[0] > self.rows[1]:
+            raise ValueError(f"empty grid: columns {self.cols}, rows {self.rows}")
+        for c, r in self.coords():
+            h = self.numbering.format(c, r)
+            self._cubes[h] = offset_to_cube(self.parity, c, r)
+
+    def coords(self) -> Iterator[tuple[int, int]]:
+        for c in range(self.cols[0], self.cols[1] + 1):
+            for r in range(self.rows[0], self.rows[1] + 1):
+                yield c, r
+
+    def ids(self) -> list[HexId]:
+        """Every id on the grid, sorted."""
+        return sorted(self._cubes)
+
+    def contains(self, h: HexId) -> bool:
+        return h in self._cubes
+
+    def hex_id(self, col: int, row: int) -> HexId:
+        return self.numbering.format(col, row)
+
+    def coords_of(self, h: HexId) -> tuple[int, int]:
+        return self.numbering.parse(h)
+
+    def to_cube(self, h: HexId) -> Cube:
+        c = self._cubes.get(h)
+        if c is None:
+            col, row = self.numbering.parse(h)
+            return offset_to_cube(self.parity, col, row)
+        return c
+
+    def from_cube(self, c: Cube) -> HexId | None:
+        """The id of a cube position, or ``None`` when it falls outside the grid."""
+        col, row = cube_to_offset(self.parity, c)
+        if not (self.cols[0] <= col <= self.cols[1] and self.rows[0] <= row <= self.rows[1]):
+            return None
+        return self.numbering.format(col, row)
+
+    def neighbor(self, h: HexId, direction: int) -> HexId | None:
+        return self.from_cube(self.to_cube(h) + DIRECTIONS[direction % 6])
+
+    def neighbors(self, h: HexId) -> list[HexId]:
+        """On-grid neighbors in the fixed order N, NE, SE, S, SW, NW."""
+        c = self.to_cube(h)
+        out = []
+        for d in DIRECTIONS:
+            n = self.from_cube(c + d)
+            if n is not None:
+                out.append(n)
+        return out
+
+    def direction(self, a: HexId, b: HexId) -> int:
+        """Index into :data:`DIRECTIONS` of the step from ``a`` to adjacent ``b``."""
+        d = self.to_cube(b) - self.to_cube(a)
+        try:
+            return DIRECTIONS.index(d)
+        except ValueError:
+            raise ValueError(f"{a} and {b} are not adjacent") from None
+
+    def adjacent(self, a: HexId, b: HexId) -> bool:
+        return cube_distance(self.to_cube(a), self.to_cube(b)) == 1
+
+    def distance(self, a: HexId, b: HexId) -> int:
+        return cube_distance(self.to_cube(a), self.to_cube(b))
+
+    def hexside(self, a: HexId, b: HexId) -> Hexside:
+        if not self.adjacent(a, b):
+            raise ValueError(f"{a} and {b} are not adjacent, so share no hexside")
+        return hexside(a, b)
+
+    def ring(self, center: HexId, radius: int) -> list[HexId]:
+        """On-grid hexes exactly ``radius`` away, clockwise from due north."""
+        out = []
+        for c in cube_ring(self.to_cube(center), radius):
+            h = self.from_cube(c)
+            if h is not None:
+                out.append(h)
+        return out
+
+    def within(self, center: HexId, radius: int) -> list[HexId]:
+        """On-grid hexes at distance ``<= radius``, sorted by id."""
+        c0 = self.to_cube(center)
+        out = []
+        for dq in range(-radius, radius + 1):
+            for dr in range(max(-radius, -dq - radius), min(radius, -dq + radius) + 1):
+                h = self.from_cube(Cube(c0.q + dq, c0.r + dr, c0.s - dq - dr))
+                if h is not None:
+                    out.append(h)
+        return sorted(out)
+
+    def line(self, a: HexId, b: HexId) -> list[tuple[HexId, ...]]:
+        """:func:`cube_line` in ids: each step one id, or two (sorted) on a hexside.
+
+        Hexes off the grid are left out of a step (a line between two on-grid hexes
+        can graze a missing corner only in a two-hex step).
+        """
+        out: list[tuple[HexId, ...]] = []
+        for step in cube_line(self.to_cube(a), self.to_cube(b)):
+            ids = sorted(h for h in (self.from_cube(c) for c in step) if h is not None)
+            out.append(tuple(ids))
+        return out

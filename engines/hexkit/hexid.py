@@ -1,0 +1,75 @@
+"""Hex numbers as the rulebooks print them: column digits then row digits (``2510``).
+
+A hex id is kept as the printed string everywhere (state, actions, views, TOML) so
+that what a player reads on the map is what the program stores.  The width of each
+part is a property of the map (a 60-column map needs three column digits on some
+published games), so parsing and formatting go through a :class:`Numbering`.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+
+#: a hex id string, e.g. ``"2510"``
+HexId = str
+
+_RANGE = re.compile(r"^\s*(\d+)\s*-\s*(\d+)\s*$")
+
+
+@dataclass(frozen=True)
+class Numbering:
+    """How many digits the column and the row take in a hex id."""
+
+    col_digits: int = 2
+    row_digits: int = 2
+
+    def __post_init__(self) -> None:
+        if self.col_digits < 1 or self.row_digits < 1:
+            raise ValueError(f"digit widths must be positive, got {self!r}")
+
+    @property
+    def width(self) -> int:
+        return self.col_digits + self.row_digits
+
+    def format(self, col: int, row: int) -> HexId:
+        """The printed id of column ``col``, row ``row``; refuses what does not fit."""
+        if col < 0 or row < 0 or col >= 10**self.col_digits or row >= 10**self.row_digits:
+            raise ValueError(
+                f"column {col}, row {row} does not fit {self.col_digits}+{self.row_digits} digits")
+        return f"{col:0{self.col_digits}d}{row:0{self.row_digits}d}"
+
+    def parse(self, text: str) -> tuple[int, int]:
+        """``(column, row)`` of a printed id; the id must have exactly the map's width."""
+        if len(text) != self.width or not text.isascii() or not text.isdigit():
+            raise ValueError(f"{text!r} is not a {self.width}-digit hex number")
+        return int(text[: self.col_digits]), int(text[self.col_digits :])
+
+    def is_id(self, text: str) -> bool:
+        return len(text) == self.width and text.isascii() and text.isdigit()
+
+    def parse_range(self, text: str) -> list[HexId]:
+        """Expand ``"3201-3221"`` (column 32, rows 1..21) or ``"0105-3205"`` (row 5).
+
+        A single id expands to itself.  Both ends must share the column or the row, as
+        rulebooks print map edges and entry areas ("hexes 3201-3221").  The result is in
+        order from the first end to the second, inclusive, whichever way it runs.
+        """
+        text = text.strip()
+        if self.is_id(text):
+            return [text]
+        m = _RANGE.match(text)
+        if not m:
+            raise ValueError(f"{text!r} is neither a hex number nor a range like 3201-3221")
+        (c1, r1), (c2, r2) = self.parse(m.group(1)), self.parse(m.group(2))
+        if c1 == c2:
+            step = 1 if r2 >= r1 else -1
+            return [self.format(c1, r) for r in range(r1, r2 + step, step)]
+        if r1 == r2:
+            step = 1 if c2 >= c1 else -1
+            return [self.format(c, r1) for c in range(c1, c2 + step, step)]
+        raise ValueError(f"range {text!r} must keep either the column or the row fixed")
+
+
+#: the four-digit numbering every rulebook in this project uses
+FOUR_DIGIT = Numbering(2, 2)

@@ -1,0 +1,302 @@
+"""The map: terrain per hex, hexside features, road and rail networks, places, areas.
+
+A :class:`HexMap` is built once from scenario data and never changes: game state
+refers to hexes by id and looks the map up, so two players holding the same data
+files hold the same map.  Every collection is exposed sorted (or as a mapping looked
+up by key) so nothing that feeds game state depends on set or dict iteration order.
+
+Three kinds of hexside data are kept apart because the rules treat them apart:
+
+* *features* (``river``, ``minor_river``, ``lake``, ``prohibited``, ``bridge``...), a
+  set of names per hexside;
+* *directional* features (``slope``), which also record the hex they rise toward;
+* *networks* (``road``, ``railroad``, ``trail``), connections between hex centres that
+  a unit uses only when it moves along them (White Death Rule 7).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Mapping
+from dataclasses import dataclass, field
+from functools import cached_property
+from types import MappingProxyType
+from typing import Any
+
+from engines.hexkit.geometry import HexGrid, Hexside, hexside
+from engines.hexkit.hexid import HexId
+
+_EMPTY: frozenset[str] = frozenset()
+
+
+@dataclass(frozen=True)
+class TerrainClass:
+    """One terrain type from the map legend: its name, grid character and look.
+
+    ``attrs`` carries the legend's extra keys verbatim (``blocks_los = true``,
+    ``high = true``...) so a game can give terrain properties in data rather than code.
+    """
+
+    name: str
+    char: str
+    color: str = "#d8d0b0"
+    glyph: str = " "
+    attrs: Mapping[str, Any] = field(default_factory=lambda: MappingProxyType({}))
+
+    def flag(self, key: str) -> bool:
+        return bool(self.attrs.get(key, False))
+
+
+@dataclass(frozen=True)
+class OffMapBox:
+    """A holding box off the map (Baku, an administrative movement box)."""
+
+    name: str
+    title: str
+    #: map hexes from which the box is entered, sorted
+    entry: tuple[HexId, ...] = ()
+
+
+@dataclass(frozen=True)
+class HexMap:
+    """An immutable map.  Build it with :meth:`build`, which validates every reference."""
+
+    title: str
+    grid: HexGrid
+    terrain: Mapping[HexId, str]
+    legend: tuple[TerrainClass, ...]
+    hex_features: Mapping[HexId, frozenset[str]]
+    hexsides: Mapping[Hexside, frozenset[str]]
+    #: (feature, hexside) -> the hex the feature rises or faces toward (slope: high hex)
+    facing: Mapping[tuple[str, Hexside], HexId]
+    networks: Mapping[str, frozenset[Hexside]]
+    places: Mapping[str, tuple[HexId, ...]]
+    areas: Mapping[str, tuple[HexId, ...]]
+    boxes: Mapping[str, OffMapBox]
+    #: colors for hexside features and networks by name, for the display
+    styles: Mapping[str, str]
+
+    # -- construction ----------------------------------------------------------------
+
+    @staticmethod
+    def build(
+        *,
+        grid: HexGrid,
+        terrain: Mapping[HexId, str],
+        legend: Iterable[TerrainClass],
+        title: str = "",
+        hex_features: Mapping[str, Iterable[HexId]] | None = None,
+        hexsides: Mapping[str, Iterable[Hexside]] | None = None,
+        facing: Mapping[str, Iterable[tuple[HexId, HexId]]] | None = None,
+        networks: Mapping[str, Iterable[Hexside]] | None = None,
+        places: Mapping[str, Iterable[HexId]] | None = None,
+        areas: Mapping[str, Iterable[HexId]] | None = None,
+        boxes: Iterable[OffMapBox] = (),
+        styles: Mapping[str, str] | None = None,
+    ) -> HexMap:
+        """Check and freeze map data; raises ``ValueError`` naming the bad item.
+
+        ``facing`` maps a directional feature to ``(from, toward)`` pairs: the feature
+        lies on hexside ``from/toward`` and rises toward ``toward``; the feature's name is
+        also added to that hexside's feature set.
+        """
+        legend_t = tuple(legend)
+        names = {t.name for t in legend_t}
+        if len(names) != len(legend_t):
+            raise ValueError("terrain legend names a terrain twice")
+        for h, t in terrain.items():
+            if not grid.contains(h):
+                raise ValueError(f"hex {h} is outside the map grid")
+            if t not in names:
+                raise ValueError(f"hex {h} has terrain {t!r}, which the legend does not define")
+        on_map = terrain.keys()
+
+        def check_hex(h: HexId, what: str) -> None:
+            if h not in on_map:
+                raise ValueError(f"{what}: hex {h} is not on the map")
+
+        def check_side(side: Hexside, what: str) -> Hexside:
+            a, b = side
+            check_hex(a, what)
+            check_hex(b, what)
+            if not grid.adjacent(a, b):
+                raise ValueError(f"{what}: {a} and {b} are not adjacent")
+            return hexside(a, b)
+
+        feats: dict[HexId, set[str]] = {}
+        for name, hexes in (hex_features or {}).items():
+            for h in hexes:
+                check_hex(h, name)
+                feats.setdefault(h, set()).add(name)
+        sides: dict[Hexside, set[str]] = {}
+        for name, pairs in (hexsides or {}).items():
+            for pair in pairs:
+                sides.setdefault(check_side(pair, name), set()).add(name)
+        face: dict[tuple[str, Hexside], HexId] = {}
+        for name, pairs in (facing or {}).items():
+            for a, b in pairs:
+                side = check_side((a, b), name)
+                if face.get((name, side), b) != b:
+                    raise ValueError(f"{name} {a}/{b} is given facing both ways")
+                face[(name, side)] = b
+                sides.setdefault(side, set()).add(name)
+        nets: dict[str, frozenset[Hexside]] = {}
+        for name, pairs in (networks or {}).items():
+            nets[name] = frozenset(check_side(p, name) for p in pairs)
+        pl: dict[str, tuple[HexId, ...]] = {}
+        for name, hexes in (places or {}).items():
+            hs = sorted(set(hexes))
+            for h in hs:
+                check_hex(h, f"place {name!r}")
+            pl[name] = tuple(hs)
+        ar: dict[str, tuple[HexId, ...]] = {}
+        for name, hexes in (areas or {}).items():
+            hs = sorted(set(hexes))
+            for h in hs:
+                check_hex(h, f"area {name!r}")
+            ar[name] = tuple(hs)
+        bx: dict[str, OffMapBox] = {}
+        for box in boxes:
+            for h in box.entry:
+                check_hex(h, f"box {box.name!r}")
+            bx[box.name] = OffMapBox(box.name, box.title, tuple(sorted(box.entry)))
+        return HexMap(
+            title=title,
+            grid=grid,
+            terrain=MappingProxyType(dict(sorted(terrain.items()))),
+            legend=legend_t,
+            hex_features=MappingProxyType({h: frozenset(v) for h, v in sorted(feats.items())}),
+            hexsides=MappingProxyType({s: frozenset(v) for s, v in sorted(sides.items())}),
+            facing=MappingProxyType(dict(sorted(face.items()))),
+            networks=MappingProxyType(dict(sorted(nets.items()))),
+            places=MappingProxyType(dict(sorted(pl.items()))),
+            areas=MappingProxyType(dict(sorted(ar.items()))),
+            boxes=MappingProxyType(dict(sorted(bx.items()))),
+            styles=MappingProxyType(dict(sorted((styles or {}).items()))),
+        )
+
+    # -- hexes -------------------------------------------------------------------------
+
+    @cached_property
+    def ids(self) -> tuple[HexId, ...]:
+        """Every hex on the map, sorted; positions in this tuple are the map's indices."""
+        return tuple(self.terrain)
+
+    @cached_property
+    def index(self) -> Mapping[HexId, int]:
+        return MappingProxyType({h: i for i, h in enumerate(self.ids)})
+
+    @cached_property
+    def adjacency(self) -> tuple[tuple[int, ...], ...]:
+        """Per hex index, the on-map neighbor indices in the fixed N..NW order."""
+        idx = self.index
+        return tuple(
+            tuple(idx[n] for n in self.grid.neighbors(h) if n in idx) for h in self.ids)
+
+    def hexes(self) -> tuple[HexId, ...]:
+        return self.ids
+
+    def __contains__(self, h: object) -> bool:
+        return h in self.terrain
+
+    def require(self, h: HexId) -> HexId:
+        """``h`` itself, or ``KeyError`` with a message naming the hex and the map."""
+        if h not in self.terrain:
+            raise KeyError(f"hex {h} is not on the map {self.title!r}")
+        return h
+
+    def terrain_of(self, h: HexId) -> str:
+        return self.terrain[self.require(h)]
+
+    @cached_property
+    def terrain_classes(self) -> Mapping[str, TerrainClass]:
+        return MappingProxyType({t.name: t for t in self.legend})
+
+    def terrain_class(self, h: HexId) -> TerrainClass:
+        return self.terrain_classes[self.terrain_of(h)]
+
+    def features_of(self, h: HexId) -> frozenset[str]:
+        return self.hex_features.get(h, _EMPTY)
+
+    def has_feature(self, h: HexId, feature: str) -> bool:
+        return feature in self.hex_features.get(h, _EMPTY)
+
+    def neighbors(self, h: HexId) -> list[HexId]:
+        """On-map neighbors in the fixed order N, NE, SE, S, SW, NW."""
+        ids = self.ids
+        return [ids[j] for j in self.adjacency[self.index[self.require(h)]]]
+
+    def distance(self, a: HexId, b: HexId) -> int:
+        return self.grid.distance(a, b)
+
+    def within(self, center: HexId, radius: int) -> list[HexId]:
+        return [h for h in self.grid.within(center, radius) if h in self.terrain]
+
+    def ring(self, center: HexId, radius: int) -> list[HexId]:
+        return [h for h in self.grid.ring(center, radius) if h in self.terrain]
+
+    # -- hexsides ----------------------------------------------------------------------
+
+    def side_features(self, a: HexId, b: HexId) -> frozenset[str]:
+        return self.hexsides.get(hexside(a, b), _EMPTY)
+
+    def has_side(self, a: HexId, b: HexId, feature: str) -> bool:
+        return feature in self.hexsides.get(hexside(a, b), _EMPTY)
+
+    def faces_toward(self, feature: str, a: HexId, b: HexId) -> HexId | None:
+        """For a directional feature on ``a/b``: the hex it rises toward, else ``None``."""
+        return self.facing.get((feature, hexside(a, b)))
+
+    def sides_with(self, feature: str) -> list[Hexside]:
+        return [s for s, f in self.hexsides.items() if feature in f]
+
+    # -- networks ----------------------------------------------------------------------
+
+    def connected(self, network: str, a: HexId, b: HexId) -> bool:
+        """Whether ``network`` (road, railroad...) runs directly from ``a`` to ``b``."""
+        return hexside(a, b) in self.networks.get(network, frozenset())
+
+    def network_neighbors(self, network: str, h: HexId) -> list[HexId]:
+        """Hexes one step from ``h`` along ``network``, in neighbor order."""
+        links = self.networks.get(network, frozenset())
+        return [n for n in self.neighbors(h) if hexside(h, n) in links]
+
+    def network_hexes(self, network: str) -> list[HexId]:
+        return sorted({h for side in self.networks.get(network, frozenset()) for h in side})
+
+    # -- names -------------------------------------------------------------------------
+
+    def place(self, name: str) -> tuple[HexId, ...]:
+        try:
+            return self.places[name]
+        except KeyError:
+            raise KeyError(f"map {self.title!r} has no place named {name!r}") from None
+
+    @cached_property
+    def _places_by_hex(self) -> Mapping[HexId, tuple[str, ...]]:
+        by: dict[HexId, list[str]] = {}
+        for name, hexes in self.places.items():
+            for h in hexes:
+                by.setdefault(h, []).append(name)
+        return MappingProxyType({h: tuple(sorted(v)) for h, v in sorted(by.items())})
+
+    def places_at(self, h: HexId) -> tuple[str, ...]:
+        return self._places_by_hex.get(h, ())
+
+    def area(self, name: str) -> tuple[HexId, ...]:
+        try:
+            return self.areas[name]
+        except KeyError:
+            raise KeyError(f"map {self.title!r} has no area named {name!r}") from None
+
+    def in_area(self, name: str, h: HexId) -> bool:
+        return h in self._area_sets[name]
+
+    @cached_property
+    def _area_sets(self) -> Mapping[str, frozenset[HexId]]:
+        return MappingProxyType({k: frozenset(v) for k, v in self.areas.items()})
+
+    def box(self, name: str) -> OffMapBox:
+        try:
+            return self.boxes[name]
+        except KeyError:
+            raise KeyError(f"map {self.title!r} has no off-map box {name!r}") from None

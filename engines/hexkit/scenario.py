@@ -1,0 +1,597 @@
+"""Loading scenario data: TOML files under ``scenarios/<engine-id>/``, checked once.
+
+Data files are what a player edits (to replace a stand-in chart with the printed one,
+or to correct a hex), so every error names the file, the key and, where it can be
+found, the line; the message is a :class:`~pbem.errors.ScenarioError`.  The format is
+described for players in ``docs/scenario-format.md``; this module is its reference.
+
+What the kit interprets: ``[map]`` (exactly one file holds it), ``[tables.*]`` (any
+file), ``[scenario]`` (one per playable scenario file) and every ``stand_in`` key
+anywhere.  Everything else (order of battle, setup, schedules, turn track, victory) is
+the engine's, read through :class:`Doc` so its errors carry the same file/key/line.
+"""
+
+from __future__ import annotations
+
+import functools
+import itertools
+import re
+import tomllib
+from collections.abc import Iterator, Mapping, Sequence
+from dataclasses import dataclass, field
+from importlib.resources import files
+from importlib.resources.abc import Traversable
+from pathlib import Path
+from types import MappingProxyType
+from typing import Any, TypeVar
+
+from engines.hexkit.geometry import HexGrid, Hexside
+from engines.hexkit.hexid import HexId, Numbering
+from engines.hexkit.hexmap import HexMap, OffMapBox, TerrainClass
+from engines.hexkit.tables import (
+    KINDS,
+    DifferentialCRT,
+    OddsCRT,
+    Table,
+    TerrainChart,
+    typed,
+)
+from pbem.errors import ScenarioError
+
+Key = str | int
+T = TypeVar("T")
+_MISSING: Any = object()
+
+_HEADER = re.compile(r"^\s*(\[\[?)\s*(.+?)\s*\]\]?\s*(#.*)?$")
+_KEYTOK = re.compile(r'"((?:[^"\\]|\\.)*)"|\'([^\']*)\'|([A-Za-z0-9_-]+)')
+_TOML_LINE = re.compile(r"at line (\d+)")
+
+
+def _split_keys(text: str) -> list[str]:
+    """Split a dotted TOML key (``a."b c".d``) into its parts."""
+    out = []
+    for m in _KEYTOK.finditer(text):
+        out.append(next(g for g in m.groups() if g is not None))
+    return out
+
+
+def _fmt_key(path: Sequence[Key]) -> str:
+    out = ""
+    for k in path:
+        if isinstance(k, int):
+            out += f"[{k}]"
+        elif re.fullmatch(r"[A-Za-z0-9_-]+", k):
+            out += ("." if out else "") + k
+        else:
+            out += ("." if out else "") + f'"{k}"'
+    return out or "(top level)"
+
+
+@dataclass(frozen=True)
+class Doc:
+    """One parsed TOML file, with what is needed to point at a key in it."""
+
+    name: str
+    text: str
+    data: Mapping[str, Any]
+
+    # -- pointing at keys --------------------------------------------------------------
+
+    @functools.cached_property
+    def _lines(self) -> list[str]:
+        return self.text.splitlines()
+
+    def line_of(self, path: Sequence[Key]) -> int | None:
+        """Best-effort 1-based line of ``path``: its table header, then its ``key =`` line.
+
+        tomllib keeps no positions, so this scans headers and keys; it finds what a
+        hand-written file contains (tables, arrays of tables, dotted and quoted keys) and
+        falls back to the nearest enclosing table.
+        """
+        strs = [k for k in path if isinstance(k, str)]
+        aot_counts: dict[tuple[str, ...], int] = {}
+        # the array-of-tables index wanted right after each prefix, if any
+        want_index: dict[tuple[str, ...], int] = {}
+        prefix: list[str] = []
+        for k in path:
+            if isinstance(k, int):
+                want_index[tuple(prefix)] = k
+            else:
+                prefix.append(k)
+        best_line: int | None = None
+        best_len = -1
+        current: tuple[str, ...] = ()
+        current_ok = True
+        for i, line in enumerate(self._lines, 1):
+            m = _HEADER.match(line)
+            if m and not line.lstrip().startswith("#"):
+                parts = tuple(_split_keys(m.group(2)))
+                current = parts
+                current_ok = True
+                if m.group(1) == "[[":
+                    n = aot_counts.get(parts, 0)
+                    aot_counts[parts] = n + 1
+                    if parts in want_index and want_index[parts] != n:
+                        current_ok = False
+                if current_ok and tuple(strs[: len(parts)]) == parts and len(parts) > best_len:
+                    best_line, best_len = i, len(parts)
+                continue
+            if not current_ok or "=" not in line or line.lstrip().startswith("#"):
+                continue
+            lhs = line.split("=", 1)[0]
+            keys = current + tuple(_split_keys(lhs))
+            n = len(keys)
+            if n > best_len and tuple(strs[:n]) == keys and keys[-1:] == tuple(strs[n - 1:n]):
+                best_line, best_len = i, n
+        return best_line
+
+    def error(self, path: Sequence[Key], message: str) -> ScenarioError:
+        """A ScenarioError pointing at ``path`` in this file."""
+        line = self.line_of(path)
+        where = f"{self.name}:{line}" if line else self.name
+        return ScenarioError(f"{_fmt_key(path)}: {message}", path=where)
+
+    # -- reading values ----------------------------------------------------------------
+
+    def has(self, *path: Key) -> bool:
+        try:
+            self._walk(path)
+        except (KeyError, IndexError, TypeError):
+            return False
+        return True
+
+    def _walk(self, path: Sequence[Key]) -> Any:
+        node: Any = self.data
+        for k in path:
+            node = node[k]
+        return node
+
+    def get(self, *path: Key, default: Any = _MISSING) -> Any:
+        """The value at ``path``; a missing key is an error naming it unless defaulted."""
+        try:
+            return self._walk(path)
+        except (KeyError, IndexError, TypeError):
+            if default is not _MISSING:
+                return default
+            raise self.error(path[:-1] if len(path) > 1 else path,
+                             f"missing key {_fmt_key(path)!r}") from None
+
+    def typed(self, kind: type[T], *path: Key, default: Any = _MISSING) -> T:
+        """The value at ``path``, required to be of ``kind`` (bool is not an int here)."""
+        value = self.get(*path, default=default)
+        if value is default and default is not _MISSING:
+            return value  # type: ignore[no-any-return]
+        bad = not isinstance(value, kind) or (kind is int and isinstance(value, bool))
+        if bad:
+            raise self.error(path, f"expected {kind.__name__}, got {value!r}")
+        result: T = value
+        return result
+
+    def get_str(self, *path: Key, default: Any = _MISSING) -> str:
+        return self.typed(str, *path, default=default)
+
+    def get_int(self, *path: Key, default: Any = _MISSING) -> int:
+        return self.typed(int, *path, default=default)
+
+    def get_bool(self, *path: Key, default: Any = _MISSING) -> bool:
+        return self.typed(bool, *path, default=default)
+
+    def get_list(self, *path: Key, default: Any = _MISSING) -> list[Any]:
+        return self.typed(list, *path, default=default)
+
+    def get_table(self, *path: Key, default: Any = _MISSING) -> dict[str, Any]:
+        return self.typed(dict, *path, default=default)
+
+    def hexes(self, hexmap: HexMap, *path: Key) -> list[HexId]:
+        """A hex, range or list of them at ``path``, each checked to be on ``hexmap``."""
+        value = self.get(*path)
+        items = value if isinstance(value, list) else [value]
+        out: list[HexId] = []
+        for i, item in enumerate(items):
+            sub = [*path, i] if isinstance(value, list) else list(path)
+            out.extend(_expand_hexes(self, sub, item, hexmap.grid.numbering, hexmap))
+        return out
+
+    def hex(self, hexmap: HexMap, *path: Key) -> HexId:
+        value = self.get_str(*path)
+        if value not in hexmap:
+            raise self.error(path, f"hex {value} is not on the map")
+        return value
+
+
+def _expand_hexes(doc: Doc, path: Sequence[Key], item: Any, numbering: Numbering,
+                  hexmap: HexMap | None = None, grid: HexGrid | None = None) -> list[HexId]:
+    if not isinstance(item, str):
+        raise doc.error(path, f"expected a hex number or range, got {item!r}")
+    try:
+        hexes = numbering.parse_range(item)
+    except ValueError as exc:
+        raise doc.error(path, str(exc)) from None
+    for h in hexes:
+        if hexmap is not None and h not in hexmap:
+            raise doc.error(path, f"hex {h} is not on the map")
+        if grid is not None and not grid.contains(h):
+            raise doc.error(path, f"hex {h} is outside the map's columns and rows")
+    return hexes
+
+
+def parse_doc(name: str, raw: bytes) -> Doc:
+    """Parse one TOML file; syntax errors become ScenarioError with the parser's line."""
+    try:
+        text = raw.decode("utf-8")
+    except UnicodeDecodeError as exc:
+        raise ScenarioError(f"not UTF-8 text ({exc.reason} at byte {exc.start})",
+                            path=name) from None
+    try:
+        data = tomllib.loads(text)
+    except tomllib.TOMLDecodeError as exc:
+        m = _TOML_LINE.search(str(exc))
+        where = f"{name}:{m.group(1)}" if m else name
+        raise ScenarioError(f"TOML syntax: {exc}", path=where) from None
+    return Doc(name, text, MappingProxyType(data))
+
+
+# --- the map ---------------------------------------------------------------------------
+
+
+def _pair(doc: Doc, path: Sequence[Key]) -> tuple[int, int]:
+    v = doc.get(*path)
+    if (not isinstance(v, list) or len(v) != 2
+            or not all(isinstance(x, int) and not isinstance(x, bool) for x in v)):
+        raise doc.error(path, f"expected [first, last] as two integers, got {v!r}")
+    return v[0], v[1]
+
+
+def parse_map(doc: Doc) -> HexMap:
+    """Build the :class:`HexMap` from ``doc``'s ``[map]`` table (see the format page)."""
+    m: tuple[Key, ...] = ("map",)
+    offset = doc.get_str(*m, "offset")
+    if offset not in ("odd", "even"):
+        raise doc.error((*m, "offset"), f"must be \"odd\" or \"even\", not {offset!r}")
+    digits = _pair(doc, (*m, "digits")) if doc.has(*m, "digits") else (2, 2)
+    try:
+        numbering = Numbering(*digits)
+        grid = HexGrid("odd" if offset == "odd" else "even", _pair(doc, (*m, "cols")),
+                       _pair(doc, (*m, "rows")), numbering)
+    except ValueError as exc:
+        raise doc.error(m, str(exc)) from None
+
+    # legend
+    legend: list[TerrainClass] = []
+    by_char: dict[str, TerrainClass | None] = {}
+    for char, spec in doc.get_table(*m, "legend").items():
+        path = (*m, "legend", char)
+        if len(char) != 1 or char.isspace() or char.isdigit():
+            raise doc.error(path, "legend keys must be one character, not a digit or space")
+        if not isinstance(spec, dict):
+            raise doc.error(path, "expected a table like { name = \"clear\", color = \"#e0d8b0\" }")
+        if spec.get("off_map") is True:
+            by_char[char] = None
+            continue
+        name = doc.get_str(*path, "name")
+        color = doc.get_str(*path, "color", default="#d8d0b0")
+        if not re.fullmatch(r"#[0-9a-fA-F]{6}", color):
+            raise doc.error((*path, "color"), f"expected a color like \"#a0b0c0\", got {color!r}")
+        glyph = doc.get_str(*path, "glyph", default=" ")
+        attrs = {k: v for k, v in spec.items() if k not in ("name", "color", "glyph")}
+        tc = TerrainClass(name, char, color, glyph, MappingProxyType(attrs))
+        if any(t.name == name for t in legend):
+            raise doc.error((*path, "name"), f"terrain {name!r} is already in the legend")
+        legend.append(tc)
+        by_char[char] = tc
+    names = {t.name for t in legend}
+
+    # terrain grid
+    tpath = (*m, "terrain")
+    by = doc.get_str(*tpath, "by", default="row")
+    if by not in ("row", "column"):
+        raise doc.error((*tpath, "by"), f"must be \"row\" or \"column\", not {by!r}")
+    gpath = (*tpath, "grid")
+    text = doc.get_str(*gpath)
+    first_line = doc.line_of(gpath)
+    terrain: dict[HexId, str] = {}
+    outer, inner = (grid.rows, grid.cols) if by == "row" else (grid.cols, grid.rows)
+    seen: set[int] = set()
+    for i, line in enumerate(text.split("\n")):
+        if not line.strip():
+            continue
+        where = f"{doc.name}:{first_line + 1 + i}" if first_line else doc.name
+        label, _, chars = line.strip().partition(" ")
+        if not label.isdigit():
+            raise ScenarioError(
+                f"{_fmt_key(gpath)}: each line must start with its {by} number, got {line!r}",
+                path=where)
+        n = int(label)
+        if not outer[0] <= n <= outer[1] or n in seen:
+            raise ScenarioError(f"{_fmt_key(gpath)}: {by} {n} is outside {outer} or repeated",
+                                path=where)
+        seen.add(n)
+        chars = "".join(chars.split())
+        want = inner[1] - inner[0] + 1
+        if len(chars) != want:
+            raise ScenarioError(
+                f"{_fmt_key(gpath)}: {by} {n} has {len(chars)} hexes, the map needs {want}",
+                path=where)
+        for k, ch in enumerate(chars):
+            if ch not in by_char:
+                raise ScenarioError(
+                    f"{_fmt_key(gpath)}: {by} {n}: character {ch!r} is not in the legend",
+                    path=where)
+            cls = by_char[ch]
+            if cls is None:
+                continue
+            col, row = (inner[0] + k, n) if by == "row" else (n, inner[0] + k)
+            terrain[numbering.format(col, row)] = cls.name
+    missing = sorted(set(range(outer[0], outer[1] + 1)) - seen)
+    if missing:
+        raise doc.error(gpath, f"no line for {by}s {missing}")
+    for key, tname in doc.get_table(*tpath, "overrides", default={}).items():
+        opath = (*tpath, "overrides", key)
+        if tname not in names:
+            raise doc.error(opath, f"terrain {tname!r} is not in the legend")
+        for h in _expand_hexes(doc, opath, key, numbering, grid=grid):
+            terrain[h] = tname
+
+    def hex_list(path: tuple[Key, ...], value: Any) -> list[HexId]:
+        items = value if isinstance(value, list) else [value]
+        out: list[HexId] = []
+        for i, item in enumerate(items):
+            sub = (*path, i) if isinstance(value, list) else path
+            for h in _expand_hexes(doc, sub, item, numbering, grid=grid):
+                if h not in terrain:
+                    raise doc.error(sub, f"hex {h} is off the map (no terrain)")
+                out.append(h)
+        return out
+
+    hex_features = {name: hex_list((*m, "hex_features", name), v)
+                    for name, v in doc.get_table(*m, "hex_features", default={}).items()}
+    places = {name: hex_list((*m, "places", name), v)
+              for name, v in doc.get_table(*m, "places", default={}).items()}
+    areas = {name: hex_list((*m, "areas", name), v)
+             for name, v in doc.get_table(*m, "areas", default={}).items()}
+
+    def side_of(path: tuple[Key, ...], a: str, b: str) -> Hexside:
+        for h in (a, b):
+            if not numbering.is_id(h) or h not in terrain:
+                raise doc.error(path, f"{h!r} is not a hex on the map")
+        if not grid.adjacent(a, b):
+            raise doc.error(path, f"{a} and {b} are not adjacent")
+        return (a, b)
+
+    sides: dict[str, list[Hexside]] = {}
+    facing: dict[str, list[tuple[HexId, HexId]]] = {}
+    for name, entries in doc.get_table(*m, "hexsides", default={}).items():
+        spath = (*m, "hexsides", name)
+        if not isinstance(entries, list):
+            raise doc.error(spath, "expected a list like [\"1203/1204\", \"1204->1305\"]")
+        for i, e in enumerate(entries):
+            if not isinstance(e, str):
+                raise doc.error((*spath, i), f"expected \"A/B\" or \"A->B\", got {e!r}")
+            if "->" in e:
+                a, b = (x.strip() for x in e.split("->", 1))
+                facing.setdefault(name, []).append(side_of((*spath, i), a, b))
+            elif "/" in e:
+                a, b = (x.strip() for x in e.split("/", 1))
+                sides.setdefault(name, []).append(side_of((*spath, i), a, b))
+            else:
+                raise doc.error((*spath, i), f"expected \"A/B\" or \"A->B\", got {e!r}")
+
+    networks: dict[str, list[Hexside]] = {}
+    for name, entries in doc.get_table(*m, "networks", default={}).items():
+        npath = (*m, "networks", name)
+        if not isinstance(entries, list):
+            raise doc.error(npath, "expected a list of paths like [\"0101 0102 0203\"]")
+        links = networks.setdefault(name, [])
+        for i, e in enumerate(entries):
+            if not isinstance(e, str):
+                raise doc.error((*npath, i), f"expected a path of hexes, got {e!r}")
+            chain = e.replace("/", " ").split()
+            if len(chain) < 2:
+                raise doc.error((*npath, i), f"a path needs two hexes or more, got {e!r}")
+            for a, b in itertools.pairwise(chain):
+                links.append(side_of((*npath, i), a, b))
+
+    boxes: list[OffMapBox] = []
+    for name, spec in doc.get_table(*m, "boxes", default={}).items():
+        bpath = (*m, "boxes", name)
+        if not isinstance(spec, dict):
+            raise doc.error(bpath, "expected a table like { title = \"Baku\", entry = [\"2434\"] }")
+        entry = hex_list((*bpath, "entry"), spec.get("entry", []))
+        boxes.append(OffMapBox(name, doc.get_str(*bpath, "title", default=name), tuple(entry)))
+
+    styles = doc.get_table(*m, "styles", default={})
+    for sname, v in styles.items():
+        if not isinstance(v, str) or not re.fullmatch(r"#[0-9a-fA-F]{6}", v):
+            raise doc.error((*m, "styles", sname), f"expected a color like \"#3060c0\", got {v!r}")
+    try:
+        return HexMap.build(
+            grid=grid, terrain=terrain, legend=legend, title=doc.get_str(*m, "title", default=""),
+            hex_features=hex_features, hexsides=sides, facing=facing, networks=networks,
+            places=places, areas=areas, boxes=boxes, styles=styles)
+    except ValueError as exc:
+        raise doc.error(m, str(exc)) from None
+
+
+# --- tables ---------------------------------------------------------------------------
+
+
+def parse_table(doc: Doc, name: str) -> Table:
+    path: tuple[Key, ...] = ("tables", name)
+    spec = doc.get_table(*path)
+    kind = doc.get_str(*path, "kind")
+    if kind not in KINDS:
+        raise doc.error((*path, "kind"), f"unknown kind {kind!r} (one of {', '.join(KINDS)})")
+    stand_in = doc.get_str(*path, "stand_in", default=None)
+    where = f"{doc.name} [{_fmt_key(path)}]"
+    extra = {k: v for k, v in spec.items() if k not in ("kind", "columns", "rows", "stand_in")}
+    if kind == "lookup" and "columns" not in spec:
+        return Table(name, kind, (), (), stand_in, where, MappingProxyType(extra))
+    columns = doc.get_list(*path, "columns")
+    for j, c in enumerate(columns):
+        if not isinstance(c, str):
+            raise doc.error((*path, "columns", j), f"column labels are strings, got {c!r}")
+    rows: list[tuple[str, tuple[Any, ...]]] = []
+    for key, values in doc.get_table(*path, "rows").items():
+        rpath = (*path, "rows", key)
+        if not isinstance(values, list) or len(values) != len(columns):
+            raise doc.error(rpath, f"expected a list of {len(columns)} values (one per column),"
+                                   f" got {values!r}")
+        for j, v in enumerate(values):
+            if isinstance(v, float):
+                raise doc.error((*rpath, j), f"{v!r} is a float; write \"3/2\" or an integer")
+        rows.append((key, tuple(values)))
+    table = Table(name, kind, tuple(columns), tuple(rows), stand_in, where,
+                  MappingProxyType(extra))
+    try:
+        typed(table)
+    except ValueError as exc:
+        raise doc.error(path, str(exc)) from None
+    return table
+
+
+# --- stand-ins -------------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class StandIn:
+    """Data the project made up where a rulebook lacks it, with the reason it gives."""
+
+    file: str
+    key: str
+    reason: str
+
+
+def _find_stand_ins(doc: Doc, node: Any, path: tuple[Key, ...]) -> Iterator[StandIn]:
+    if isinstance(node, Mapping):
+        if "stand_in" in node:
+            reason = node["stand_in"]
+            if not isinstance(reason, str) or not reason.strip():
+                raise doc.error((*path, "stand_in"), "must say why, as a non-empty string")
+            yield StandIn(doc.name, _fmt_key(path), reason)
+        for k in sorted(node):
+            yield from _find_stand_ins(doc, node[k], (*path, k))
+    elif isinstance(node, list):
+        for i, item in enumerate(node):
+            yield from _find_stand_ins(doc, item, (*path, i))
+
+
+# --- the whole directory ---------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class ScenarioSet:
+    """Every data file of one engine, parsed and checked."""
+
+    source: str
+    docs: Mapping[str, Doc]
+    files: tuple[Traversable, ...]
+    map_doc: str | None
+    tables: Mapping[str, Table]
+    stand_ins: tuple[StandIn, ...]
+    scenarios: Mapping[str, str] = field(default_factory=lambda: MappingProxyType({}))
+
+    @functools.cached_property
+    def map(self) -> HexMap:
+        if self.map_doc is None:
+            raise ScenarioError("no file has a [map] table", path=self.source)
+        return parse_map(self.docs[self.map_doc])
+
+    def doc(self, name: str) -> Doc:
+        try:
+            return self.docs[name]
+        except KeyError:
+            raise ScenarioError(f"no data file {name} (have: {', '.join(self.docs)})",
+                                path=self.source) from None
+
+    def scenario(self, scenario_id: str) -> Doc:
+        """The file whose ``[scenario]`` table has this id."""
+        try:
+            return self.docs[self.scenarios[scenario_id]]
+        except KeyError:
+            raise ScenarioError(f"no scenario {scenario_id!r} (have: "
+                                f"{', '.join(self.scenarios)})", path=self.source) from None
+
+    def table(self, name: str) -> Table:
+        try:
+            return self.tables[name]
+        except KeyError:
+            raise ScenarioError(f"no table [tables.{name}] in any file",
+                                path=self.source) from None
+
+    def odds_crt(self, name: str) -> OddsCRT:
+        return self._typed(name, "odds", OddsCRT)
+
+    def differential_crt(self, name: str) -> DifferentialCRT:
+        return self._typed(name, "differential", DifferentialCRT)
+
+    def chart(self, name: str) -> TerrainChart:
+        return self._typed(name, "chart", TerrainChart)
+
+    def _typed(self, name: str, kind: str, cls: type[T]) -> T:
+        table = self.table(name)
+        if table.kind != kind:
+            raise ScenarioError(f"[tables.{name}] is kind {table.kind!r}, expected {kind!r}",
+                                path=table.where)
+        result = typed(table)
+        assert isinstance(result, cls)
+        return result
+
+
+def _toml_files(root: Traversable, prefix: str = "") -> Iterator[tuple[str, Traversable]]:
+    for entry in sorted(root.iterdir(), key=lambda t: t.name):
+        if entry.is_dir():
+            if not entry.name.startswith(("_", ".")):
+                yield from _toml_files(entry, f"{prefix}{entry.name}/")
+        elif entry.name.endswith(".toml"):
+            yield f"{prefix}{entry.name}", entry
+
+
+def load_scenario_path(path: str | Path | Traversable, label: str | None = None) -> ScenarioSet:
+    """Load and check every ``*.toml`` under ``path`` (tests, or a player's own copy)."""
+    root: Traversable = Path(path) if isinstance(path, str | Path) else path
+    source = label or str(path)
+    if not root.is_dir():
+        raise ScenarioError("not a directory of scenario files", path=source)
+    docs: dict[str, Doc] = {}
+    traversables: list[Traversable] = []
+    for name, t in _toml_files(root):
+        docs[name] = parse_doc(f"{source.rstrip('/')}/{name}", t.read_bytes())
+        traversables.append(t)
+    if not docs:
+        raise ScenarioError("no .toml files", path=source)
+    map_docs = [n for n, d in docs.items() if "map" in d.data]
+    if len(map_docs) > 1:
+        raise ScenarioError(f"[map] appears in {', '.join(map_docs)}; keep one map file",
+                            path=source)
+    tables: dict[str, Table] = {}
+    scenarios: dict[str, str] = {}
+    stand_ins: list[StandIn] = []
+    for name, d in docs.items():
+        if "tables" in d.data:
+            for tname in d.get_table("tables"):
+                if tname in tables:
+                    raise d.error(("tables", tname),
+                                  f"table already defined in {tables[tname].where}")
+                tables[tname] = parse_table(d, tname)
+        if "scenario" in d.data:
+            sid = d.get_str("scenario", "id", default=Path(name).stem)
+            if sid in scenarios:
+                raise d.error(("scenario", "id"), f"scenario {sid!r} is also {scenarios[sid]}")
+            d.get_str("scenario", "title")
+            if d.has("scenario", "turns"):
+                _pair(d, ("scenario", "turns"))
+            scenarios[sid] = name
+        stand_ins.extend(_find_stand_ins(d, d.data, ()))
+    result = ScenarioSet(source, MappingProxyType(docs), tuple(traversables),
+                         map_docs[0] if map_docs else None, MappingProxyType(tables),
+                         tuple(stand_ins), MappingProxyType(dict(sorted(scenarios.items()))))
+    if result.map_doc is not None:
+        _ = result.map  # check the map now, so a bad map fails at load, not mid-game
+    return result
+
+
+@functools.cache
+def load_scenario_dir(engine_id: str) -> ScenarioSet:
+    """The shipped data of ``engine_id`` (``scenarios/<engine_id>/``), loaded once."""
+    root = files("scenarios") / engine_id
+    return load_scenario_path(root, label=f"scenarios/{engine_id}")

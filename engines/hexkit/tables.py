@@ -1,0 +1,247 @@
+"""Rule tables read from scenario data: odds CRTs, differential CRTs, terrain charts.
+
+Tables are data, never code, because several rulebooks ship without their charts: the
+project fills the gap with a stand-in (marked ``stand_in = "why"``) that a player who
+owns the printed game replaces by editing TOML.  A :class:`Table` is the table as
+written (columns, rows keyed by die roll or terrain name); the typed views
+(:class:`OddsCRT`, :class:`DifferentialCRT`, :class:`TerrainChart`) add the lookups.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass, field
+from fractions import Fraction
+from types import MappingProxyType
+from typing import Any
+
+from engines.hexkit.odds import (
+    Column,
+    Number,
+    differential_column,
+    odds_column,
+    parse_differential,
+    parse_odds,
+    shift_column,
+)
+
+#: table kinds the loader knows how to check
+KINDS = ("odds", "differential", "chart", "lookup")
+
+_ROLL_KEY = re.compile(r"^\s*(?:(-?\d+)\s*-\s*(-?\d+)|(-?\d+)\s*\+|(?:<=|≤)\s*(-?\d+)|(-?\d+))\s*$")
+
+
+def parse_roll_key(key: str) -> tuple[int | None, int | None]:
+    """Inclusive roll bounds of a row key: ``"4"``, ``"2-3"``, ``"10+"``, ``"<=0"``."""
+    m = _ROLL_KEY.match(key)
+    if not m:
+        raise ValueError(f"row {key!r} is not a die roll like '4', '2-3', '10+' or '<=0'")
+    lo, hi, plus, le, one = m.groups()
+    if lo is not None and hi is not None:
+        a, b = int(lo), int(hi)
+        if a > b:
+            raise ValueError(f"row {key!r} runs backward")
+        return a, b
+    if plus is not None:
+        return int(plus), None
+    if le is not None:
+        return None, int(le)
+    return int(one), int(one)
+
+
+@dataclass(frozen=True)
+class Table:
+    """A table as the data file gives it.  ``where`` names the file and key for messages."""
+
+    name: str
+    kind: str
+    columns: tuple[str, ...]
+    rows: tuple[tuple[str, tuple[Any, ...]], ...]
+    stand_in: str | None = None
+    where: str = ""
+    #: keys of the TOML table other than kind/columns/rows/stand_in (notes, die size...)
+    extra: Mapping[str, Any] = field(default_factory=lambda: MappingProxyType({}))
+
+    def row(self, key: str) -> tuple[Any, ...]:
+        for k, values in self.rows:
+            if k == key:
+                return values
+        raise KeyError(f"{self.where or self.name}: no row {key!r}")
+
+    def cell(self, row: str, column: str) -> Any:
+        try:
+            j = self.columns.index(column)
+        except ValueError:
+            raise KeyError(f"{self.where or self.name}: no column {column!r}") from None
+        return self.row(row)[j]
+
+
+class _RollTable:
+    """Shared die-roll row lookup of the CRT kinds."""
+
+    table: Table
+    _bounds: tuple[tuple[int | None, int | None], ...]
+
+    def _init_rows(self) -> None:
+        self._bounds = tuple(parse_roll_key(k) for k, _ in self.table.rows)
+        seen: list[tuple[int | None, int | None]] = []
+        for b in self._bounds:
+            for o in seen:
+                if _overlap(b, o):
+                    raise ValueError(f"{self.table.where}: die-roll rows {b} and {o} overlap")
+            seen.append(b)
+
+    def row_for(self, roll: int) -> tuple[Any, ...]:
+        for (lo, hi), (_, values) in zip(self._bounds, self.table.rows, strict=True):
+            if (lo is None or roll >= lo) and (hi is None or roll <= hi):
+                return values
+        raise KeyError(f"{self.table.where or self.table.name}: no row for a roll of {roll}")
+
+    @property
+    def lowest_roll(self) -> int | None:
+        los = [lo for lo, _ in self._bounds]
+        return None if None in los else min(lo for lo in los if lo is not None)
+
+    @property
+    def highest_roll(self) -> int | None:
+        his = [hi for _, hi in self._bounds]
+        return None if None in his else max(hi for hi in his if hi is not None)
+
+
+def _overlap(a: tuple[int | None, int | None], b: tuple[int | None, int | None]) -> bool:
+    lo = max(x for x in (a[0], b[0], -(10**9)) if x is not None)
+    hi = min(x for x in (a[1], b[1], 10**9) if x is not None)
+    return lo <= hi
+
+
+class OddsCRT(_RollTable):
+    """An odds combat results table (columns ``"1:3" ... "7:1+"``, rows by die roll)."""
+
+    def __init__(self, table: Table) -> None:
+        self.table = table
+        self.labels = table.columns
+        self.ratios: tuple[Fraction, ...] = tuple(parse_odds(c) for c in table.columns)
+        if list(self.ratios) != sorted(set(self.ratios)):
+            raise ValueError(f"{table.where}: odds columns must increase left to right")
+        self._init_rows()
+
+    def column(self, attack: Number, defense: Number, shift: int = 0) -> Column:
+        """The column after rounding for the defender and then shifting (8.2)."""
+        return shift_column(odds_column(attack, defense, self.labels), shift, self.labels)
+
+    def result(self, column: Column | str, roll: int) -> Any:
+        j = column.index if isinstance(column, Column) else self.labels.index(column)
+        return self.row_for(roll)[j]
+
+
+class DifferentialCRT(_RollTable):
+    """A differential CRT (columns ``"-3" ... "+6"``: attack minus defense)."""
+
+    def __init__(self, table: Table) -> None:
+        self.table = table
+        self.labels = table.columns
+        self.values: tuple[int, ...] = tuple(parse_differential(c) for c in table.columns)
+        if list(self.values) != sorted(set(self.values)):
+            raise ValueError(f"{table.where}: differential columns must increase")
+        self._init_rows()
+
+    def column(self, attack: Number, defense: Number, shift: int = 0) -> Column:
+        return shift_column(differential_column(attack, defense, self.labels), shift,
+                            self.labels)
+
+    def result(self, column: Column | str, roll: int) -> Any:
+        j = column.index if isinstance(column, Column) else self.labels.index(column)
+        return self.row_for(roll)[j]
+
+
+Cost = int | Fraction
+_FRACTION = re.compile(r"^\s*(\d+)\s*/\s*(\d+)\s*$")
+
+
+def parse_cost(value: Any) -> Cost | None:
+    """A chart cell as a cost: ``2`` -> 2, ``"1/2"`` -> Fraction(1, 2), ``"P"`` -> None.
+
+    ``None`` means prohibited (the charts print P).  Floats are refused: a chart that
+    says 1.5 must be written ``"3/2"`` so no float can reach game state.
+    """
+    if isinstance(value, bool):
+        raise ValueError(f"{value!r} is not a cost")
+    if isinstance(value, int):
+        return value
+    if isinstance(value, str):
+        text = value.strip()
+        if text.upper() == "P":
+            return None
+        if text.lstrip("-").isdigit():
+            return int(text)
+        m = _FRACTION.match(text)
+        if m and int(m.group(2)) != 0:
+            f = Fraction(int(m.group(1)), int(m.group(2)))
+            return f.numerator if f.denominator == 1 else f
+    raise ValueError(f"{value!r} is not a cost (write 2, \"1/2\" or \"P\")")
+
+
+def parse_enter_leave(value: Any) -> tuple[Cost | None, Cost]:
+    """White Death Rule 7's ``"1-2"`` cells: cost to enter, then cost to leave the type."""
+    if isinstance(value, str) and "-" in value.strip().lstrip("-"):
+        enter, leave = value.split("-", 1)
+        lv = parse_cost(leave)
+        if lv is None:
+            raise ValueError(f"{value!r}: a leaving cost cannot be prohibited")
+        return parse_cost(enter), lv
+    return parse_cost(value), 0
+
+
+class TerrainChart:
+    """A terrain effects chart: rows are terrain (or hexside) names, columns are effects.
+
+    ``chart.cost("forest", "leg")`` reads a movement cost; ``chart.value`` reads any
+    other cell as written (defense values, column shifts, die-roll modifiers).
+    """
+
+    def __init__(self, table: Table) -> None:
+        self.table = table
+        self._rows = {k: v for k, v in table.rows}
+        if len(self._rows) != len(table.rows):
+            raise ValueError(f"{table.where}: a terrain row appears twice")
+
+    @property
+    def terrains(self) -> tuple[str, ...]:
+        return tuple(k for k, _ in self.table.rows)
+
+    def has(self, terrain: str) -> bool:
+        return terrain in self._rows
+
+    def value(self, terrain: str, column: str) -> Any:
+        if terrain not in self._rows:
+            raise KeyError(f"{self.table.where}: no row for terrain {terrain!r}")
+        return self.table.cell(terrain, column)
+
+    def cost(self, terrain: str, column: str) -> Cost | None:
+        return parse_cost(self.value(terrain, column))
+
+    def column_map(self, column: str) -> dict[str, Any]:
+        """Every row's value in one column, e.g. the entry costs of one mobility class."""
+        j = self.table.columns.index(column)
+        return {k: v[j] for k, v in self.table.rows}
+
+
+def typed(table: Table) -> OddsCRT | DifferentialCRT | TerrainChart | Table:
+    """The typed view matching the table's ``kind`` (a plain lookup stays a Table)."""
+    if table.kind == "odds":
+        return OddsCRT(table)
+    if table.kind == "differential":
+        return DifferentialCRT(table)
+    if table.kind == "chart":
+        return TerrainChart(table)
+    return table
+
+
+def rows_as_mapping(table: Table) -> Mapping[str, tuple[Any, ...]]:
+    return MappingProxyType(dict(table.rows))
+
+
+def column_values(table: Table, column: str) -> Sequence[Any]:
+    j = table.columns.index(column)
+    return [v[j] for _, v in table.rows]
