@@ -272,6 +272,10 @@ class State(ABC):
     def _view(self, side: str | None) -> BoardView:
         """What ``side`` may see; ``None`` is the referee's view of everything."""
 
+    def turn_number(self) -> int:
+        """The game turn now (for status lines and selfplay caps); 0 if the game has none."""
+        return 0
+
     @abstractmethod
     def parse_action(self, text: str) -> Action:
         """Parse the engine's notation; raise ActionSyntaxError naming the bad text."""

@@ -1,0 +1,133 @@
+"""The signed envelope every pbem file travels in.
+
+Binary form: the canonical msgpack array ``["pbem", 1, kind, key, signature, body]`` where
+``key`` is the signer's 32-byte Ed25519 public key, ``signature`` the 64-byte Ed25519
+signature over ``b"pbem/v1/" + kind + b"\\0" + body`` and ``body`` the canonical msgpack
+bytes of the kind's map, carried as an opaque ``bin`` so the envelope can be parsed and the
+signature checked before a single byte of the body is interpreted.
+
+Reading, in the order ARCHITECTURE section 4 fixes: cap the size; parse only the envelope
+(the strict reader refuses anything non-canonical); check the key is a sound Ed25519 point
+and verify the signature over the exact body bytes; only then decode the body (strictly,
+again).  The caller checks the key against the one pinned for the game and side.
+"""
+
+from __future__ import annotations
+
+import hashlib
+from dataclasses import dataclass
+from typing import Any
+
+from pbem import FORMAT_VERSION, canonical
+from pbem.errors import FormatError, SignatureError
+from pbem.identity import Identity, verify
+
+MAGIC = "pbem"
+#: kinds two players exchange, and the local ones
+EXCHANGED = ("invite", "accept", "turn")
+KINDS = (*EXCHANGED, "save", "card")
+#: an exchanged file larger than this is refused unread (a long turn is a few kB)
+MAX_EXCHANGED = 4 * 1024 * 1024
+MAX_SAVE = canonical.MAX_SIZE
+
+
+def signing_message(kind: str, body: bytes) -> bytes:
+    """The bytes an Ed25519 signature covers: domain-separated by format and kind."""
+    return b"pbem/v1/" + kind.encode("ascii") + b"\0" + body
+
+
+def body_hash(body: bytes) -> bytes:
+    """SHA-256 of a body: the game id (of an invite) and every chain link."""
+    return hashlib.sha256(body).digest()
+
+
+@dataclass(frozen=True)
+class Envelope:
+    """A verified envelope: the signature over ``body`` by ``key`` has been checked."""
+
+    kind: str
+    key: bytes
+    signature: bytes
+    body: bytes
+    raw: bytes
+
+    @property
+    def hash(self) -> bytes:
+        return body_hash(self.body)
+
+    def decode(self) -> dict[str, Any]:
+        """The body as a map, strictly decoded (only after the signature verified)."""
+        value = canonical.decode(self.body)
+        if not isinstance(value, dict):
+            raise FormatError(f"{self.kind} body is not a map")
+        if value.get("kind") != self.kind:
+            raise FormatError(f"body says kind {value.get('kind')!r}, envelope says {self.kind}")
+        return value
+
+
+def seal(identity: Identity, kind: str, body: dict[str, Any]) -> bytes:
+    """Encode ``body`` canonically, sign it, and wrap it: the bytes of a pbem file."""
+    if kind not in KINDS:
+        raise ValueError(f"unknown kind {kind!r}")
+    body_bytes = canonical.encode({**body, "kind": kind})
+    signature = identity.sign(signing_message(kind, body_bytes))
+    return canonical.encode([MAGIC, FORMAT_VERSION, kind, identity.public_key, signature,
+                             body_bytes])
+
+
+def _parse(data: bytes, max_size: int) -> tuple[str, bytes, bytes, bytes]:
+    if len(data) > max_size:
+        raise FormatError(f"file of {len(data)} bytes is larger than the limit of {max_size}")
+    if not data:
+        raise FormatError("file is empty")
+    value = canonical.decode(data, max_size=max_size)
+    if not isinstance(value, list) or len(value) != 6 or value[0] != MAGIC:
+        raise FormatError("not a pbem file (no pbem envelope)")
+    _, version, kind, key, signature, body = value
+    if version != FORMAT_VERSION:
+        raise FormatError(f"format version {version!r} is not supported (this is {FORMAT_VERSION})")
+    if kind not in KINDS:
+        raise FormatError(f"unknown file kind {kind!r}")
+    if not isinstance(key, bytes) or len(key) != 32:
+        raise FormatError("signer key is not 32 bytes")
+    if not isinstance(signature, bytes) or len(signature) != 64:
+        raise FormatError("signature is not 64 bytes")
+    if not isinstance(body, bytes):
+        raise FormatError("body is not a byte string")
+    return kind, key, signature, body
+
+
+def open_envelope(data: bytes, *, max_size: int = MAX_EXCHANGED,
+                  kinds: tuple[str, ...] = EXCHANGED) -> Envelope:
+    """Parse and verify: the returned envelope's signature is good for its own key."""
+    kind, key, signature, body = _parse(data, max_size)
+    if kind not in kinds:
+        raise FormatError(f"a {kind} file is not accepted here (expected {' or '.join(kinds)})")
+    try:
+        verify(key, signing_message(kind, body), signature)
+    except SignatureError:
+        raise SignatureError(f"the signature on this {kind} file does not verify") from None
+    return Envelope(kind, key, signature, body, data)
+
+
+@dataclass(frozen=True)
+class FileInfo:
+    """Enough to name and route a file, read without any key (nothing here is verified)."""
+
+    kind: str
+    game_id: bytes
+    seq: int
+    side: str
+    signer: bytes
+
+
+def peek(data: bytes) -> FileInfo:
+    """Route a file by its claims: signature verified, but not yet the pinned key or chain."""
+    env = open_envelope(data)
+    body = env.decode()
+    if env.kind == "invite":
+        return FileInfo("invite", env.hash, 0, str(body.get("creator_side", "")), env.key)
+    game, seq, side = body.get("game"), body.get("seq"), body.get("side")
+    if not isinstance(game, bytes) or not isinstance(seq, int) or not isinstance(side, str):
+        raise FormatError(f"{env.kind} file lacks game, seq or side")
+    return FileInfo(env.kind, game, seq, side, env.key)

@@ -1,0 +1,672 @@
+"""A player's home: identity, saved games, and the loop of receive, act, seal.
+
+A game is kept in one signed save file (``games/<name>.pbsave`` under the home): every
+exchanged file of the game in order (the transcript), a cache of the verified state (so
+loading does not replay a long game), and the local actions not yet sealed.  Each change
+writes a new save atomically (temp file, fsync, rename), so a crash leaves the last good
+save, and a refused file leaves the save byte for byte as it was.
+
+The turn loop (ARCHITECTURE section 3): while the next decision is the local side's, the
+player acts; the chance requests that follow an action are resolved at once from the
+open-dice seed of the file being written; when the next decision is the opponent's (or the
+game ends) the file is *sealed*: signed, checked by the same :class:`Verifier` that checks
+incoming files, and stored.  Undo goes back one action, never past a roll or a seal.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import os
+import re
+import time
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+from pbem import __version__, canonical, dice
+from pbem.atomic import write_atomic
+from pbem.engine import CHANCE, Decision, Engine, Event, Result, State
+from pbem.envelope import MAX_SAVE, Envelope, open_envelope, seal
+from pbem.errors import (
+    ChainError,
+    DuplicateFile,
+    FormatError,
+    KeyStoreError,
+    MismatchError,
+    NotYourTurn,
+    PbemError,
+    SignatureError,
+    UsageError,
+)
+from pbem.identity import Card, Identity, KeyStore, passphrase_from_env
+from pbem.registry import get as get_engine
+from pbem.transcript import Accepted, RollRecord, Verifier, load_envelope
+
+SAVE_SUFFIX = ".pbsave"
+DEFAULT_CHAIN = 4096
+_NAME = re.compile(r"^[A-Za-z0-9][A-Za-z0-9._-]{0,79}$")
+
+Clock = Callable[[], int]
+
+
+def _default_clock() -> int:
+    fixed = os.environ.get("PBEM_CLOCK")
+    return int(fixed) if fixed else int(time.time())
+
+
+def short_id(game_id: bytes) -> str:
+    return game_id.hex()[:12]
+
+
+@dataclass
+class ReceiveReport:
+    """What importing one file did, for the person who imported it."""
+
+    game_name: str
+    seq: int
+    kind: str
+    side: str
+    text: str
+    events: list[Event] = field(default_factory=list)
+    rolls: list[RollRecord] = field(default_factory=list)
+    message: str = ""
+    result: Result | None = None
+    #: the sequence number of a file this import caused the local side to seal at once
+    sealed: int | None = None
+
+
+class Home:
+    """One player's folder: identity, contacts, games, evidence."""
+
+    def __init__(self, path: Path, *, clock: Clock = _default_clock,
+                 passphrase: Callable[[], bytes | None] | None = None) -> None:
+        self.path = Path(path)
+        self.keys = KeyStore(self.path)
+        self.clock = clock
+        self._passphrase = passphrase or passphrase_from_env
+        self._identity: Identity | None = None
+
+    # -- identity ------------------------------------------------------------------------
+
+    @property
+    def games_dir(self) -> Path:
+        return self.path / "games"
+
+    @property
+    def evidence_dir(self) -> Path:
+        return self.path / "evidence"
+
+    def card(self) -> Card:
+        if not self.keys.exists():
+            raise KeyStoreError(f"no identity in {self.path}: run 'pbem id new NAME' first")
+        return self.keys.card()
+
+    def identity(self) -> Identity:
+        if self._identity is None:
+            self.card()
+            passphrase = self._passphrase() if self.keys.is_encrypted() else None
+            self._identity = self.keys.load(passphrase)
+        return self._identity
+
+    # -- games ---------------------------------------------------------------------------------
+
+    def save_paths(self) -> list[Path]:
+        if not self.games_dir.is_dir():
+            return []
+        return sorted(self.games_dir.glob(f"*{SAVE_SUFFIX}"))
+
+    def games(self) -> list[Game]:
+        return [Game.load(self, p) for p in self.save_paths()]
+
+    def game(self, ref: str) -> Game:
+        """A game by name, by (a prefix of) its id, or by the path of its save."""
+        path = Path(ref)
+        if ref.endswith(SAVE_SUFFIX) and path.is_file():
+            return Game.load(self, path)
+        direct = self.games_dir / f"{ref}{SAVE_SUFFIX}"
+        if direct.is_file():
+            return Game.load(self, direct)
+        matches = [g for g in self.games() if g.game_id.hex().startswith(ref.lower())] \
+            if re.fullmatch(r"[0-9a-fA-F]{4,64}", ref) else []
+        if len(matches) == 1:
+            return matches[0]
+        if len(matches) > 1:
+            raise UsageError(f"{ref!r} matches {len(matches)} games; give more of the id")
+        names = ", ".join(p.stem for p in self.save_paths()) or "none"
+        raise UsageError(f"no game {ref!r} in {self.games_dir} (games: {names})")
+
+    def game_by_id(self, game_id: bytes) -> Game | None:
+        for path in self.save_paths():
+            game = Game.load(self, path)
+            if game.game_id == game_id:
+                return game
+        return None
+
+    def _unique_name(self, wanted: str | None, default: str) -> str:
+        name = wanted or default
+        if not _NAME.match(name):
+            raise UsageError(f"game name {name!r}: use letters, digits, '.', '_' or '-'")
+        if (self.games_dir / f"{name}{SAVE_SUFFIX}").exists():
+            raise UsageError(f"a game named {name!r} already exists in {self.games_dir}")
+        return name
+
+    def new_game(self, engine_id: str, scenario: str, side: str, *,
+                 options: dict[str, str] | None = None, dice_mode: str = "open",
+                 name: str | None = None, chain_length: int = DEFAULT_CHAIN,
+                 nonce: bytes | None = None) -> Game:
+        """Create a game and its invite (file 0), to be sent to the opponent."""
+        if dice_mode == "sealed":
+            raise UsageError("--dice sealed is not available yet (it comes with the sealed-dice "
+                             "issue); use --dice open")
+        if dice_mode != "open":
+            raise UsageError(f"unknown dice mode {dice_mode!r} (open or sealed)")
+        engine = get_engine(engine_id)
+        if side not in engine.sides:
+            raise UsageError(f"{engine.id} has sides {', '.join(engine.sides)}, not {side!r}")
+        info = engine.scenario(scenario)
+        resolved = engine.resolve_options(options or {})
+        identity = self.identity()
+        nonce = nonce or os.urandom(32)
+        chain = dice.HashChain(identity.secret_bytes(), nonce, side, 0, chain_length)
+        initial = engine.new_state(info.id, resolved)
+        body = {
+            "engine": engine.id,
+            "rules_version": engine.rules_version,
+            "scenario": info.id,
+            "scenario_digest": engine.scenario_digest(info.id),
+            "scenario_files": engine.scenario_files(info.id),
+            "options": resolved,
+            "sides": list(engine.sides),
+            "creator_side": side,
+            "creator": identity.card.to_data(),
+            "dice_mode": dice_mode,
+            "chain_length": chain_length,
+            "anchor": chain.anchor,
+            "nonce": nonce,
+            "initial_digest": initial.digest(),
+            "software": f"pbem {__version__}",
+        }
+        invite = seal(identity, "invite", body)
+        env = open_envelope(invite)
+        verifier = Verifier(engine, env)
+        name = self._unique_name(name, f"{engine.id}-{info.id}-{short_id(env.hash)[:8]}")
+        game = Game(self, self.games_dir / f"{name}{SAVE_SUFFIX}", name, side, engine,
+                    [invite], verifier)
+        game.log.append({"seq": 0, "dir": "out", "time": self.clock()})
+        game.write()
+        return game
+
+    def join(self, data: bytes, source: str, *, name: str | None = None) -> Game:
+        """Accept an invite: check it, pin the creator, write the accept (file 1)."""
+        env = load_envelope(data, source)
+        if env.kind != "invite":
+            raise FormatError(f"this is a {env.kind} file, not an invite", path=source)
+        identity = self.identity()
+        if env.key == identity.public_key:
+            raise UsageError(f"{source}: this is your own invite; send it to your opponent")
+        from pbem.transcript import parse_invite
+
+        setup = parse_invite(env)
+        engine = get_engine(setup.engine_id)
+        try:
+            verifier = Verifier(engine, env)
+        except MismatchError as exc:
+            raise MismatchError(f"cannot join: {exc}", path=source) from None
+        if self.game_by_id(setup.game_id) is not None:
+            raise DuplicateFile(f"{source}: you have already joined this game")
+        side = setup.joiner_side
+        chain = dice.HashChain(identity.secret_bytes(), setup.nonce, side, 0,
+                               setup.chain_length)
+        body = {
+            "game": setup.game_id,
+            "seq": 1,
+            "prev": env.hash,
+            "side": side,
+            "joiner": identity.card.to_data(),
+            "anchor": chain.anchor,
+            "rules_version": engine.rules_version,
+            "scenario_digest": engine.scenario_digest(setup.scenario),
+            "initial_digest": verifier.state.digest(),
+            "software": f"pbem {__version__}",
+        }
+        accept = seal(identity, "accept", body)
+        verifier.add(open_envelope(accept))
+        name = self._unique_name(name, f"{engine.id}-{setup.scenario}-"
+                                       f"{short_id(setup.game_id)[:8]}")
+        game = Game(self, self.games_dir / f"{name}{SAVE_SUFFIX}", name, side, engine,
+                    [data if data[:1] == b"\x96" else env.raw, accept], verifier)
+        game.log += [{"seq": 0, "dir": "in", "time": self.clock()},
+                     {"seq": 1, "dir": "out", "time": self.clock()}]
+        game.write()
+        return game
+
+    def receive(self, data: bytes, source: str) -> ReceiveReport:
+        """Verify one incoming file and import it into its game; nothing changes on error."""
+        env = load_envelope(data, source)
+        if env.kind == "invite":
+            raise UsageError(f"{source} is an invite: use 'pbem join {source}'")
+        body = env.decode()
+        game_id = body.get("game")
+        if not isinstance(game_id, bytes):
+            raise FormatError("file names no game", path=source)
+        game = self.game_by_id(game_id)
+        if game is None:
+            raise ChainError(f"this file is for game {game_id.hex()[:12]}, which is not in "
+                             f"{self.games_dir}", path=source, reason="other-game")
+        try:
+            return game.receive(env, source)
+        except DuplicateFile as exc:
+            raise DuplicateFile(str(exc), path=source) from None
+        except ChainError as exc:
+            raise ChainError(str(exc), path=source, reason=exc.reason) from None
+        except PbemError as exc:
+            if exc.path is None:
+                exc.path = source
+                exc.args = (f"{source}: {exc.args[0]}",)
+            raise
+
+    def keep_evidence(self, game: Game, seq: int, files: list[tuple[str, bytes]]) -> Path:
+        folder = self.evidence_dir / game.name
+        folder.mkdir(parents=True, exist_ok=True)
+        for label, data in files:
+            digest = hashlib.sha256(data).hexdigest()[:12]
+            write_atomic(folder / f"seq{seq:05d}-{label}-{digest}.pbem", data, 0o644)
+        return folder
+
+
+class Game:
+    """One saved game of this home: verified transcript, working state, pending actions."""
+
+    def __init__(self, home: Home, path: Path, name: str, side: str, engine: Engine,
+                 files: list[bytes], verifier: Verifier) -> None:
+        self.home = home
+        self.path = path
+        self.name = name
+        self.side = side
+        self.engine = engine
+        self.files = files
+        self.verifier = verifier
+        self.pending: list[list[Any]] = []
+        self.message = ""
+        self.draw_offer = False
+        self.log: list[dict[str, Any]] = []
+        self.state: State = verifier.state.clone()
+        self._chain: dice.HashChain | None = None
+
+    # -- persistence ---------------------------------------------------------------------------
+
+    @classmethod
+    def load(cls, home: Home, path: Path) -> Game:
+        try:
+            data = path.read_bytes()
+        except OSError as exc:
+            raise UsageError(f"cannot read {path}: {exc.strerror}") from None
+        try:
+            env = open_envelope(data, max_size=MAX_SAVE, kinds=("save",))
+        except (FormatError, SignatureError) as exc:
+            raise type(exc)(f"save file is damaged or was altered: {exc}", path=str(path)) \
+                from None
+        if env.key != home.card().key:
+            raise SignatureError("save file was not signed by this home's identity",
+                                 path=str(path))
+        body = env.decode()
+        files = [bytes(f) for f in body["files"]]
+        invite = open_envelope(files[0])
+        engine = get_engine(body["engine"])
+        try:
+            verifier = Verifier.from_cache(engine, invite, body["cache"])
+        except MismatchError as exc:
+            raise MismatchError(str(exc), path=str(path)) from None
+        game = cls(home, path, body["name"], body["side"], engine, files, verifier)
+        game.message = body["message"]
+        game.draw_offer = body["draw_offer"]
+        game.log = list(body["log"])
+        game.pending = []
+        for record in body["pending"]:
+            # our own signed save: its recorded rolls are replayed without the dice key,
+            # so status and show need no passphrase
+            game._replay_pending(record, derive=False)
+        return game
+
+    def write(self) -> None:
+        body = {
+            "name": self.name,
+            "side": self.side,
+            "engine": self.engine.id,
+            "files": self.files,
+            "cache": self.verifier.to_data(),
+            "pending": self.pending,
+            "message": self.message,
+            "draw_offer": self.draw_offer,
+            "log": self.log,
+        }
+        data = seal(self.home.identity(), "save", body)
+        self.path.parent.mkdir(parents=True, exist_ok=True)
+        write_atomic(self.path, data)
+
+    # -- facts -------------------------------------------------------------------------------------
+
+    @property
+    def game_id(self) -> bytes:
+        return self.verifier.game_id
+
+    @property
+    def opponent_side(self) -> str:
+        return self.verifier.setup.other(self.side)
+
+    def opponent(self) -> Card | None:
+        return self.verifier.cards.get(self.opponent_side)
+
+    @property
+    def result(self) -> Result | None:
+        return self.verifier.result
+
+    def has_pen(self) -> bool:
+        """Whether the next file of the game is ours to write."""
+        if self.result is not None:
+            return False
+        try:
+            return self.verifier.expected_sender() == self.side
+        except ChainError:
+            return False
+
+    def my_decision(self) -> Decision | None:
+        if not self.has_pen() or self.state.current_player() != self.side:
+            return None
+        return self.state.decision()
+
+    def awaiting(self) -> str:
+        """What the game waits for, in words."""
+        if self.result is not None:
+            return f"game over: {self.result.text}"
+        if self.verifier.seq == 0:
+            return "waiting for the opponent to join (send them the invite)"
+        decision = self.state.decision()
+        if self.has_pen():
+            if decision is not None and decision.side == self.side:
+                return f"your decision: {decision.prompt}"
+            return "your file is ready to seal"
+        nxt = self.verifier.seq + 1
+        who = decision.prompt if decision else f"the {self.opponent_side} player's file"
+        return f"waiting for file {nxt} from the opponent ({who})"
+
+    def sealed_files(self) -> list[tuple[int, bytes]]:
+        """Every file this side wrote, by sequence number (invite or accept included)."""
+        me = self.home.card().key
+        # the signer field of a stored (already verified) envelope; no need to verify again
+        return [(seq, data) for seq, data in enumerate(self.files)
+                if canonical.decode(data)[3] == me]
+
+    def file(self, seq: int | None = None) -> tuple[int, bytes]:
+        """The latest file this side sealed, or file ``seq`` (any file, byte for byte)."""
+        if seq is None:
+            own = self.sealed_files()
+            if not own:
+                raise NotYourTurn(f"{self.name}: nothing sealed to send yet")
+            return own[-1]
+        if not 0 <= seq < len(self.files):
+            raise UsageError(f"{self.name} has files 0..{len(self.files) - 1}, not {seq}")
+        return seq, self.files[seq]
+
+    def status(self) -> dict[str, Any]:
+        setup = self.verifier.setup
+        opp = self.opponent()
+        decision = self.state.decision()
+        last_in = max((e["time"] for e in self.log if e["dir"] == "in"), default=None)
+        last_out = max((e["time"] for e in self.log if e["dir"] == "out"), default=None)
+        return {
+            "name": self.name,
+            "game_id": self.game_id.hex(),
+            "engine": setup.engine_id,
+            "scenario": setup.scenario,
+            "side": self.side,
+            "opponent": opp.name if opp else None,
+            "opponent_fingerprint": opp.fingerprint if opp else None,
+            "seq": self.verifier.seq,
+            "turn": self.state.turn_number(),
+            "position": self.state.view(self.side).status,
+            "to_act": decision.side if decision else None,
+            "decision": decision.prompt if decision else None,
+            "your_move": self.my_decision() is not None,
+            "pending_actions": sum(1 for r in self.pending if r[0] == "a"),
+            "awaiting": self.awaiting(),
+            "result": self.result.to_data() if self.result else None,
+            "last_in": last_in,
+            "last_out": last_out,
+            "dice": setup.dice_mode,
+        }
+
+    # -- dice --------------------------------------------------------------------------------------
+
+    def _my_chain(self, generation: int) -> dice.HashChain:
+        if self._chain is None or self._chain.generation != generation:
+            self._chain = dice.HashChain(self.home.identity().secret_bytes(),
+                                         self.verifier.setup.nonce, self.side, generation,
+                                         self.verifier.setup.chain_length)
+        return self._chain
+
+    def _next_link(self) -> tuple[int, int, bytes]:
+        pos = self.verifier.chains[self.side]
+        return pos.generation, pos.index + 1, self._my_chain(pos.generation).link(pos.index + 1)
+
+    def _seed(self) -> bytes:
+        _, _, link = self._next_link()
+        return self.verifier.seed_for(self.verifier.seq + 1, self.side, link)
+
+    def _roll_count(self) -> int:
+        return sum(1 for r in self.pending if r[0] == "r")
+
+    # -- the turn loop ---------------------------------------------------------------------------
+
+    def _replay_pending(self, record: list[Any], *, derive: bool = True) -> list[Event]:
+        if record[0] == "a":
+            events = self.state.apply(record[1], side=self.side)
+        elif derive:
+            roll = dice.check_roll(self._seed(), record[1], self.state.chance_request(),
+                                   record[2])
+            events = self.state.apply_outcome(roll.outcome)
+        else:
+            events = self.state.apply_outcome(tuple(record[2]))
+        self.pending.append(record)
+        return events
+
+    def _resolve_chance(self, out: list[Event], rolls: list[RollRecord]) -> None:
+        seq = self.verifier.seq + 1
+        seed = self._seed() if self.state.is_chance() else b""
+        while self.state.is_chance():
+            request = self.state.chance_request()
+            index = self._roll_count()
+            roll = dice.resolve(seed, index, request)
+            last = next((r[1] for r in reversed(self.pending) if r[0] == "a"), "(start)")
+            out += self._replay_pending(["r", index, list(roll.outcome)], derive=False)
+            rolls.append(RollRecord(seq, index, self.side, request.purpose, request.rule,
+                                    request.describe(), roll.outcome, seed, last, roll))
+
+    def advance(self) -> tuple[list[Event], list[RollRecord], int | None]:
+        """Resolve due rolls, then seal if the next decision is the opponent's."""
+        events: list[Event] = []
+        rolls: list[RollRecord] = []
+        if not self.has_pen():
+            return events, rolls, None
+        self._resolve_chance(events, rolls)
+        player = self.state.current_player()
+        if player != self.side:
+            return events, rolls, self._seal("rules" if player is None else "")
+        return events, rolls, None
+
+    def act(self, text: str) -> tuple[list[Event], list[RollRecord], int | None]:
+        """Apply one action of ours, resolve its rolls, seal if the opponent decides next."""
+        if self.result is not None:
+            raise NotYourTurn(f"{self.name}: the game is over ({self.result.text})")
+        if not self.has_pen():
+            raise NotYourTurn(f"{self.name}: {self.awaiting()}")
+        player = self.state.current_player()
+        if player != self.side:
+            raise NotYourTurn(f"{self.name}: it is not your decision now")
+        action = self.state.parse_action(text.strip())
+        canonical_text = action.notation()
+        events = self.state.apply(action, side=self.side)
+        self.pending.append(["a", canonical_text])
+        more, rolls, sealed = self.advance()
+        if sealed is None:
+            self.write()
+        return events + more, rolls, sealed
+
+    def undo(self) -> str:
+        """Take back our last action, unless a die was rolled after it or the file is sealed."""
+        if not self.pending:
+            if self.has_pen():
+                raise NotYourTurn(f"{self.name}: nothing to undo in this file")
+            raise NotYourTurn(f"{self.name}: file {len(self.files) - 1} is sealed; undo is "
+                              "refused once a file is sealed")
+        last = self.pending[-1]
+        if last[0] == "r":
+            name = dice.roll_name(self.verifier.seq + 1, last[1])
+            raise NotYourTurn(f"{self.name}: cannot undo past die roll {name}")
+        records = self.pending[:-1]
+        self.state = self.verifier.state.clone()
+        self.pending = []
+        for record in records:
+            self._replay_pending(record)
+        self.write()
+        return str(last[1])
+
+    def say(self, text: str) -> None:
+        if len(text) > 4000:
+            raise UsageError("a message is at most 4000 characters")
+        self.message = text
+        self.write()
+
+    def resign(self) -> int:
+        if self.result is not None:
+            raise NotYourTurn(f"{self.name}: the game is already over")
+        if not self.has_pen():
+            raise NotYourTurn(f"{self.name}: you can resign when the next file is yours to "
+                              f"write ({self.awaiting()})")
+        return self._seal("resign")
+
+    def draw(self) -> tuple[str, int | None]:
+        """Accept the opponent's standing offer, or offer a draw with our next file."""
+        if self.result is not None:
+            raise NotYourTurn(f"{self.name}: the game is already over")
+        if self.verifier.draw_offered_by == self.opponent_side and self.has_pen():
+            return "accepted", self._seal("draw")
+        self.draw_offer = True
+        self.write()
+        return "offered", None
+
+    def _seal(self, end: str) -> int:
+        generation, index, link = self._next_link()
+        seq = self.verifier.seq + 1
+        next_anchor = None
+        if index >= self.verifier.setup.chain_length:
+            next_anchor = self._my_chain(generation + 1).anchor
+        player = self.state.current_player()
+        body: dict[str, Any] = {
+            "game": self.game_id,
+            "seq": seq,
+            "prev": self.verifier.last_hash,
+            "side": self.side,
+            "generation": generation,
+            "link_index": index,
+            "reveal": link,
+            "records": self.pending,
+            "digest": self.state.digest(),
+            "to_act": "" if end in ("resign", "draw") or player in (None, CHANCE) else player,
+            "message": self.message,
+            "clock": self.home.clock(),
+            "draw": "offer" if self.draw_offer and end == "" else "",
+            "end": end,
+            "result": None,
+            "next_anchor": next_anchor,
+        }
+        if end == "rules":
+            result = self.state.result()
+            body["result"] = result.to_data() if result else None
+        elif end == "resign":
+            body["result"] = Result(self.opponent_side, "resign",
+                                    f"the {self.side} player resigned; "
+                                    f"{self.opponent_side} wins").to_data()
+        elif end == "draw":
+            body["result"] = Result(None, "draw", "drawn by agreement").to_data()
+        data = seal(self.home.identity(), "turn", body)
+        # our own file passes the same checks as the opponent's will
+        self.verifier.add(open_envelope(data))
+        self.files.append(data)
+        self.pending = []
+        self.message = ""
+        self.draw_offer = False
+        self.state = self.verifier.state.clone()
+        self.log.append({"seq": seq, "dir": "out", "time": self.home.clock()})
+        self.write()
+        return seq
+
+    def receive(self, env: Envelope, source: str) -> ReceiveReport:
+        if env.key == self.home.card().key:
+            raise DuplicateFile(f"{source} is one of your own files: nothing to import")
+        if self.pending:
+            raise ChainError(f"a file from the opponent arrived while you hold unsealed "
+                             f"actions in {self.name}", reason="out-of-turn")
+        known = dict(enumerate(self.files))
+        try:
+            accepted: Accepted = self.verifier.add(env, known)
+        except ChainError as exc:
+            if exc.reason == "fork":
+                body = env.decode()
+                seq = body.get("seq") if isinstance(body.get("seq"), int) else -1
+                ours = [("kept", self.files[seq])] if 0 <= seq < len(self.files) else []
+                folder = self.home.keep_evidence(self, seq, [*ours, ("incoming", env.raw)])
+                raise ChainError(f"{exc} (in {folder})", reason="fork") from None
+            raise
+        self.files.append(env.raw)
+        self.state = self.verifier.state.clone()
+        self.log.append({"seq": accepted.seq, "dir": "in", "time": self.home.clock()})
+        events = [e for e in accepted.events if e.visible(self.side)]
+        _, rolls, sealed = self.advance()
+        if sealed is None:
+            self.write()
+        what = "accepted the invitation" if accepted.kind == "accept" else \
+            f"{len(accepted.actions)} actions, {len(accepted.rolls)} rolls"
+        text = f"{self.name}: file {accepted.seq} from the {accepted.side} player: {what}"
+        if accepted.draw == "offer":
+            text += "; the opponent offers a draw (pbem draw to accept)"
+        if self.result is not None:
+            text += f"; game over: {self.result.text}"
+        return ReceiveReport(self.name, accepted.seq, accepted.kind, accepted.side, text, events,
+                             accepted.rolls + rolls, accepted.message, self.result, sealed)
+
+
+def rebuild(home: Home, datas: list[tuple[str, bytes]], *, name: str | None = None) -> Game:
+    """A save made anew from the exchanged files and this home's key (a lost save)."""
+    envs = [load_envelope(d, src) for src, d in datas]
+    invites = [e for e in envs if e.kind == "invite"]
+    if len(invites) != 1:
+        raise FormatError(f"rebuilding needs exactly one invite among the files, "
+                          f"found {len(invites)}")
+    from pbem.transcript import parse_invite
+
+    setup = parse_invite(invites[0])
+    engine = get_engine(setup.engine_id)
+    verifier = Verifier(engine, invites[0])
+    me = home.card().key
+    rest = sorted((e for e in envs if e.kind != "invite"),
+                  key=lambda e: int(canonical.decode(e.body)["seq"]))
+    files = [invites[0].raw]
+    for env in rest:
+        try:
+            verifier.add(env, dict(enumerate(files)))
+        except DuplicateFile:
+            continue
+        files.append(env.raw)
+    if setup.creator.key == me:
+        side = setup.creator_side
+    elif verifier.cards.get(setup.joiner_side) and verifier.cards[setup.joiner_side].key == me:
+        side = setup.joiner_side
+    else:
+        raise SignatureError("this home's identity is neither player of that game")
+    name = home._unique_name(name, f"{engine.id}-{setup.scenario}-{short_id(setup.game_id)[:8]}")
+    game = Game(home, home.games_dir / f"{name}{SAVE_SUFFIX}", name, side, engine, files,
+                verifier)
+    game.write()
+    return game

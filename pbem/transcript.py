@@ -1,0 +1,542 @@
+"""Verifying a game's files in order and replaying them: one code path for everything.
+
+The receiver importing a file, the sender sealing its own file (checked before it is
+stored), ``pbem audit`` on a folder of exchanged files and ``pbem rebuild`` all run the
+same :class:`Verifier`.  It holds what the chain has fixed so far (the pinned keys of both
+sides, the highest sequence, the hash of the last body, each side's dice chain position)
+and the engine state after the last accepted file.
+
+:meth:`Verifier.add` either accepts a file whole or raises and changes nothing: it works
+on a copy and commits the copy only at the end.
+
+Body fields by kind (all maps, canonical msgpack; docs/protocol.md is the reference):
+
+invite  kind, engine, rules_version, scenario, scenario_digest, scenario_files, options,
+        sides, creator_side, creator (card), dice_mode, chain_length, anchor, nonce,
+        initial_digest, software
+accept  kind, game, seq=1, prev, side, joiner (card), anchor, rules_version,
+        scenario_digest, initial_digest, software
+turn    kind, game, seq>=2, prev, side, generation, link_index, reveal, records, digest,
+        to_act, message, clock, draw, end, result, next_anchor
+"""
+
+from __future__ import annotations
+
+import copy
+from dataclasses import dataclass, field
+from typing import Any
+
+from pbem import dice
+from pbem.engine import CHANCE, Engine, Event, Result, State
+from pbem.envelope import Envelope, open_envelope
+from pbem.errors import (
+    ChainError,
+    DesyncError,
+    DiceError,
+    DuplicateFile,
+    FormatError,
+    MismatchError,
+    PbemError,
+    SignatureError,
+)
+from pbem.identity import Card
+
+DICE_MODES = ("open",)
+MAX_RECORDS = 100_000
+MAX_MESSAGE = 4000
+
+
+# --- field checks ----------------------------------------------------------------------------
+
+
+def _need(body: dict[str, Any], key: str, kind: type | tuple[type, ...], what: str) -> Any:
+    if key not in body:
+        raise FormatError(f"{what} lacks the field {key!r}")
+    value = body[key]
+    if not isinstance(value, kind) or (isinstance(value, bool) and kind is int):
+        raise FormatError(f"{what} field {key!r} has the wrong type")
+    return value
+
+
+def _need_hash(body: dict[str, Any], key: str, what: str) -> bytes:
+    value: bytes = _need(body, key, bytes, what)
+    if len(value) != 32:
+        raise FormatError(f"{what} field {key!r} is not 32 bytes")
+    return value
+
+
+def check_fields(body: dict[str, Any], allowed: set[str], what: str) -> None:
+    extra = sorted(set(body) - allowed)
+    if extra:
+        raise FormatError(f"{what} has unknown fields: {', '.join(extra)}")
+
+
+INVITE_FIELDS = {"kind", "engine", "rules_version", "scenario", "scenario_digest",
+                 "scenario_files", "options", "sides", "creator_side", "creator", "dice_mode",
+                 "chain_length", "anchor", "nonce", "initial_digest", "software"}
+ACCEPT_FIELDS = {"kind", "game", "seq", "prev", "side", "joiner", "anchor", "rules_version",
+                 "scenario_digest", "initial_digest", "software"}
+TURN_FIELDS = {"kind", "game", "seq", "prev", "side", "generation", "link_index", "reveal",
+               "records", "digest", "to_act", "message", "clock", "draw", "end", "result",
+               "next_anchor"}
+
+
+# --- what the verifier keeps ------------------------------------------------------------
+
+
+@dataclass
+class ChainPos:
+    """Where one side's dice chain stands."""
+
+    generation: int = 0
+    index: int = 0
+    #: the value the next link must hash to (the anchor, or the last revealed link)
+    prev: bytes = b""
+    #: the latest value this side has revealed (its anchor until its first reveal)
+    latest: bytes = b""
+
+    def to_data(self) -> list[Any]:
+        return [self.generation, self.index, self.prev, self.latest]
+
+    @staticmethod
+    def from_data(data: list[Any]) -> ChainPos:
+        return ChainPos(int(data[0]), int(data[1]), bytes(data[2]), bytes(data[3]))
+
+
+@dataclass(frozen=True)
+class RollRecord:
+    """One roll as the audit shows it."""
+
+    seq: int
+    index: int
+    side: str
+    purpose: str
+    rule: str
+    request: str
+    outcome: tuple[Any, ...]
+    seed: bytes
+    after_action: str
+    roll: dice.Roll | None = None
+
+    @property
+    def name(self) -> str:
+        return dice.roll_name(self.seq, self.index)
+
+
+@dataclass
+class Accepted:
+    """What one accepted file did: for narration, status and the audit table."""
+
+    seq: int
+    kind: str
+    side: str
+    hash: bytes
+    events: list[Event] = field(default_factory=list)
+    actions: list[str] = field(default_factory=list)
+    rolls: list[RollRecord] = field(default_factory=list)
+    message: str = ""
+    draw: str = ""
+    end: str = ""
+    clock: int = 0
+
+
+@dataclass
+class Setup:
+    """The invite's promises, checked against what is installed here."""
+
+    game_id: bytes
+    engine_id: str
+    rules_version: str
+    scenario: str
+    scenario_digest: bytes
+    scenario_files: dict[str, bytes]
+    options: dict[str, str]
+    sides: tuple[str, str]
+    creator_side: str
+    creator: Card
+    dice_mode: str
+    chain_length: int
+    nonce: bytes
+    anchor: bytes
+    initial_digest: bytes
+
+    @property
+    def joiner_side(self) -> str:
+        return self.sides[1] if self.creator_side == self.sides[0] else self.sides[0]
+
+    def other(self, side: str) -> str:
+        return self.sides[1] if side == self.sides[0] else self.sides[0]
+
+
+def parse_invite(env: Envelope) -> Setup:
+    if env.kind != "invite":
+        raise FormatError(f"expected an invite, got a {env.kind} file")
+    body = env.decode()
+    what = "invite"
+    check_fields(body, INVITE_FIELDS, what)
+    sides = _need(body, "sides", list, what)
+    if len(sides) != 2 or not all(isinstance(s, str) and s for s in sides) or sides[0] == sides[1]:
+        raise FormatError("invite must name two different sides")
+    creator = Card.from_data(_need(body, "creator", dict, what))
+    if creator.key != env.key:
+        raise SignatureError("invite is not signed by the creator it names")
+    creator_side = _need(body, "creator_side", str, what)
+    if creator_side not in sides:
+        raise FormatError(f"creator side {creator_side!r} is not one of the sides")
+    mode = _need(body, "dice_mode", str, what)
+    if mode not in DICE_MODES:
+        raise FormatError(f"dice mode {mode!r} is not supported by this version")
+    length = _need(body, "chain_length", int, what)
+    if not 2 <= length <= dice.MAX_CHAIN_LENGTH:
+        raise FormatError(f"chain length {length} is out of range")
+    options = _need(body, "options", dict, what)
+    files = _need(body, "scenario_files", dict, what)
+    if not all(isinstance(v, str) for v in options.values()):
+        raise FormatError("invite options must be strings")
+    if not all(isinstance(v, bytes) for v in files.values()):
+        raise FormatError("invite scenario_files must map names to hashes")
+    nonce = _need_hash(body, "nonce", what)
+    return Setup(
+        game_id=env.hash,
+        engine_id=_need(body, "engine", str, what),
+        rules_version=_need(body, "rules_version", str, what),
+        scenario=_need(body, "scenario", str, what),
+        scenario_digest=_need_hash(body, "scenario_digest", what),
+        scenario_files=dict(files),
+        options=dict(options),
+        sides=(sides[0], sides[1]),
+        creator_side=creator_side,
+        creator=creator,
+        dice_mode=mode,
+        chain_length=length,
+        nonce=nonce,
+        anchor=_need_hash(body, "anchor", what),
+        initial_digest=_need_hash(body, "initial_digest", what),
+    )
+
+
+def check_installed(setup: Setup, engine: Engine) -> None:
+    """Refuse a game whose engine or data differ from what is installed, saying exactly how."""
+    problems: list[str] = []
+    if engine.rules_version != setup.rules_version:
+        problems.append(f"the game needs {setup.engine_id} rules_version {setup.rules_version}, "
+                        f"installed is {engine.rules_version}")
+    try:
+        installed = engine.scenario_files(setup.scenario)
+    except MismatchError as exc:
+        raise MismatchError(str(exc)) from None
+    if list(engine.sides) != list(setup.sides):
+        problems.append(f"sides differ: game {setup.sides}, installed {engine.sides}")
+    for name in sorted(set(installed) | set(setup.scenario_files)):
+        mine, theirs = installed.get(name), setup.scenario_files.get(name)
+        if mine is None:
+            problems.append(f"scenario file {name} is missing here")
+        elif theirs is None:
+            problems.append(f"scenario file {name} is here but not in the game")
+        elif mine != theirs:
+            problems.append(f"scenario file {name} differs (game {theirs.hex()[:12]}, "
+                            f"here {mine.hex()[:12]})")
+    if not problems and engine.scenario_digest(setup.scenario) != setup.scenario_digest:
+        problems.append("scenario digest differs")
+    if problems:
+        raise MismatchError("; ".join(problems))
+
+
+class Verifier:
+    """A game's verified chain and replayed state; :meth:`add` takes the next file."""
+
+    def __init__(self, engine: Engine, invite: Envelope, *, keep_rolls: bool = False) -> None:
+        self.engine = engine
+        self.setup = parse_invite(invite)
+        if self.setup.engine_id != engine.id:
+            raise MismatchError(f"the game is for engine {self.setup.engine_id}, not {engine.id}")
+        check_installed(self.setup, engine)
+        self.state: State = engine.new_state(self.setup.scenario, self.setup.options)
+        if self.state.digest() != self.setup.initial_digest:
+            raise MismatchError("the initial position here differs from the invite's "
+                                "(same versions, different engine behaviour)")
+        self.keys: dict[str, bytes] = {self.setup.creator_side: self.setup.creator.key}
+        self.cards: dict[str, Card] = {self.setup.creator_side: self.setup.creator}
+        self.chains: dict[str, ChainPos] = {
+            self.setup.creator_side: ChainPos(0, 0, self.setup.anchor, self.setup.anchor)}
+        self.seq = 0
+        self.last_hash = invite.hash
+        self.hashes: list[bytes] = [invite.hash]
+        self.result: Result | None = None
+        self.draw_offered_by = ""
+        self.keep_rolls = keep_rolls
+        self.rolls: list[RollRecord] = []
+
+    # -- cache for the save file -----------------------------------------------------------
+
+    def to_data(self) -> dict[str, Any]:
+        return {
+            "snapshot": self.state.snapshot(),
+            "keys": dict(self.keys),
+            "cards": {s: c.to_data() for s, c in self.cards.items()},
+            "chains": {s: c.to_data() for s, c in self.chains.items()},
+            "seq": self.seq,
+            "hashes": list(self.hashes),
+            "result": self.result.to_data() if self.result else None,
+            "draw_offered_by": self.draw_offered_by,
+        }
+
+    @classmethod
+    def from_cache(cls, engine: Engine, invite: Envelope, data: dict[str, Any]) -> Verifier:
+        self = cls.__new__(cls)
+        self.engine = engine
+        self.setup = parse_invite(invite)
+        check_installed(self.setup, engine)
+        self.state = engine.restore(data["snapshot"])
+        self.keys = dict(data["keys"])
+        self.cards = {s: Card.from_data(c) for s, c in data["cards"].items()}
+        self.chains = {s: ChainPos.from_data(c) for s, c in data["chains"].items()}
+        self.seq = int(data["seq"])
+        self.hashes = list(data["hashes"])
+        self.last_hash = self.hashes[-1]
+        self.result = Result.from_data(data["result"]) if data["result"] else None
+        self.draw_offered_by = str(data["draw_offered_by"])
+        self.keep_rolls = False
+        self.rolls = []
+        return self
+
+    # -- helpers ---------------------------------------------------------------------------------
+
+    @property
+    def game_id(self) -> bytes:
+        return self.setup.game_id
+
+    def expected_sender(self) -> str:
+        """Whose file comes next: the joiner's accept, the creator's first turn, then by state."""
+        if self.seq == 0:
+            return self.setup.joiner_side
+        if self.seq == 1:
+            return self.setup.creator_side
+        player = self.state.current_player()
+        if player is None or player == CHANCE:
+            raise ChainError("the game is over: no file may follow", reason="over")
+        return player
+
+    def seed_for(self, seq: int, side: str, link: bytes) -> bytes:
+        return dice.open_seed(self.game_id, seq, link, self.chains[self.setup.other(side)].latest)
+
+    def classify(self, env: Envelope, body: dict[str, Any], known: dict[int, bytes]) -> None:
+        """Raise the precise chain error for a file that is not the next one."""
+        game = body.get("game")
+        seq = body.get("seq")
+        if game != self.game_id:
+            raise ChainError(
+                f"this file belongs to another game ({game.hex()[:16] if isinstance(game, bytes) else '?'}, "
+                f"not {self.game_id.hex()[:16]})", reason="other-game")
+        if not isinstance(seq, int) or isinstance(seq, bool) or seq < 1:
+            raise FormatError("sequence number is missing or not a positive integer")
+        if seq > self.seq + 1:
+            raise ChainError(
+                f"file {seq} arrived but file {self.seq + 1} is missing: ask the opponent to "
+                f"send it again (pbem send GAME --seq {self.seq + 1})", reason="missing")
+        if seq <= self.seq:
+            stored = known.get(seq)
+            if stored is not None and stored == env.raw:
+                if seq == self.seq:
+                    raise DuplicateFile(f"file {seq} was already imported: nothing changed")
+                raise DuplicateFile(
+                    f"file {seq} is older than the latest file {self.seq} (a rollback): "
+                    "it was already imported, nothing changed")
+            raise ChainError(
+                f"two different files claim place {seq} in this game (equivocation): "
+                "both kept as evidence", reason="fork")
+
+    # -- the checks and the replay -----------------------------------------------------------
+
+    def add(self, env: Envelope, known: dict[int, bytes] | None = None) -> Accepted:
+        """Check ``env`` is the next file of this game and replay it; all or nothing."""
+        if env.kind not in ("accept", "turn"):
+            raise FormatError(f"a {env.kind} file cannot follow in a game")
+        body = env.decode()
+        seq = body.get("seq")
+        if (env.kind == "accept") != (seq == 1):
+            raise FormatError(f"a {env.kind} file cannot be file {seq!r} of a game")
+        if body.get("game") != self.game_id or not isinstance(seq, int) or seq != self.seq + 1:
+            self.classify(env, body, known or {})
+        if self.result is not None:
+            raise ChainError(f"the game is over ({self.result.text}): no file may follow",
+                             reason="over")
+        prev = _need_hash(body, "prev", env.kind)
+        if prev != self.last_hash:
+            raise ChainError(
+                f"file {seq} follows a different file {seq - 1} than the one this game holds "
+                "(a fork of the chain): kept as evidence", reason="fork")
+        side = _need(body, "side", str, env.kind)
+        expected = self.expected_sender()
+        if side != expected:
+            raise ChainError(f"file {seq} is from the {side} side, but the {expected} side "
+                             "was to send it", reason="out-of-turn")
+        work = copy.copy(self)
+        work.state = self.state.clone()
+        work.keys = dict(self.keys)
+        work.cards = dict(self.cards)
+        work.chains = {s: copy.copy(c) for s, c in self.chains.items()}
+        work.hashes = [*self.hashes, env.hash]
+        work.rolls = list(self.rolls)
+        accepted = work._accept(env, body) if env.kind == "accept" else work._turn(env, body)
+        work.seq = seq
+        work.last_hash = env.hash
+        self.__dict__.update(work.__dict__)
+        return accepted
+
+    def _accept(self, env: Envelope, body: dict[str, Any]) -> Accepted:
+        what = "accept"
+        check_fields(body, ACCEPT_FIELDS, what)
+        joiner = Card.from_data(_need(body, "joiner", dict, what))
+        if joiner.key != env.key:
+            raise SignatureError("accept is not signed by the joiner it names")
+        if joiner.key == self.setup.creator.key:
+            raise SignatureError("the joiner's key is the creator's own key")
+        if _need(body, "rules_version", str, what) != self.setup.rules_version:
+            raise MismatchError(f"the joiner runs rules_version {body['rules_version']}, the "
+                                f"game needs {self.setup.rules_version}")
+        if _need_hash(body, "scenario_digest", what) != self.setup.scenario_digest:
+            raise MismatchError("the joiner's scenario data differ from the invite's")
+        if _need_hash(body, "initial_digest", what) != self.setup.initial_digest:
+            raise MismatchError("the joiner's initial position differs from the invite's")
+        side = self.setup.joiner_side
+        anchor = _need_hash(body, "anchor", what)
+        self.keys[side] = joiner.key
+        self.cards[side] = joiner
+        self.chains[side] = ChainPos(0, 0, anchor, anchor)
+        return Accepted(1, "accept", side, env.hash)
+
+    def _turn(self, env: Envelope, body: dict[str, Any]) -> Accepted:
+        what = f"turn {body['seq']}"
+        check_fields(body, TURN_FIELDS, what)
+        seq: int = body["seq"]
+        side: str = body["side"]
+        if env.key != self.keys.get(side):
+            raise SignatureError(f"{what} is signed by a key that is not the one pinned for "
+                                 f"the {side} side")
+        # the dice chain: the next link, in order
+        chain = self.chains[side]
+        generation = _need(body, "generation", int, what)
+        index = _need(body, "link_index", int, what)
+        reveal = _need_hash(body, "reveal", what)
+        if (generation, index) != (chain.generation, chain.index + 1):
+            raise DiceError(f"{what} reveals link {generation}/{index}, expected "
+                            f"{chain.generation}/{chain.index + 1}")
+        if not dice.verify_link(self.setup.nonce, side, generation, index, reveal, chain.prev):
+            raise DiceError(f"{what}: the revealed dice link does not hash to the committed one")
+        seed = self.seed_for(seq, side, reveal)
+        chain.index, chain.prev, chain.latest = index, reveal, reveal
+        accepted = Accepted(seq, "turn", side, env.hash, clock=_need(body, "clock", int, what))
+        message = _need(body, "message", str, what)
+        if len(message) > MAX_MESSAGE:
+            raise FormatError(f"{what}: message longer than {MAX_MESSAGE} characters")
+        accepted.message = message
+        records = _need(body, "records", list, what)
+        if len(records) > MAX_RECORDS:
+            raise FormatError(f"{what} has more than {MAX_RECORDS} records")
+        self.replay_records(seq, side, seed, records, accepted)
+        # the end of the file: whose decision is next
+        draw = _need(body, "draw", str, what)
+        end = _need(body, "end", str, what)
+        if draw not in ("", "offer"):
+            raise FormatError(f"{what}: draw must be '' or 'offer'")
+        if end not in ("", "resign", "draw", "rules"):
+            raise FormatError(f"{what}: end must be '', resign, draw or rules")
+        if self.state.is_chance():
+            raise ChainError(f"{what} stops at an unresolved die roll", reason="incomplete")
+        player = self.state.current_player()
+        if end == "":
+            if player is None:
+                raise ChainError(f"{what}: the game ended by the rules but the file does not "
+                                 "say so", reason="incomplete")
+            if player == side:
+                raise ChainError(f"{what} stops while it is still the {side} player's decision",
+                                 reason="incomplete")
+        elif end == "rules":
+            if player is not None:
+                raise ChainError(f"{what} claims the game ended by the rules, but it has not",
+                                 reason="incomplete")
+            self.result = self.state.result()
+        elif end == "resign":
+            winner = self.setup.other(side)
+            self.result = Result(winner, "resign", f"the {side} player resigned; {winner} wins")
+        elif end == "draw":
+            if self.draw_offered_by != self.setup.other(side):
+                raise ChainError(f"{what} accepts a draw nobody offered", reason="draw")
+            self.result = Result(None, "draw", "drawn by agreement")
+        self.draw_offered_by = side if draw == "offer" else ""
+        signed_result = body.get("result")
+        if (self.result.to_data() if self.result else None) != signed_result:
+            raise DesyncError(f"{what}: the signed result {signed_result!r} is not the result "
+                              "here")
+        to_act = _need(body, "to_act", str, what)
+        here = "" if self.result or player is None or player == CHANCE else player
+        if to_act != here:
+            raise DesyncError(f"{what} says the {to_act or 'nobody'} side acts next; here it is "
+                              f"{here or 'nobody'}")
+        digest = _need_hash(body, "digest", what)
+        if digest != self.state.digest():
+            raise DesyncError(
+                f"{what}: replaying the {side} player's actions gives state "
+                f"{self.state.digest().hex()[:16]}, but the file signs "
+                f"{digest.hex()[:16]} (desync)")
+        next_anchor = body.get("next_anchor")
+        if index >= self.setup.chain_length:
+            if not isinstance(next_anchor, bytes) or len(next_anchor) != 32:
+                raise DiceError(f"{what} uses the last link of its dice chain and must commit "
+                                "a new anchor")
+            chain.generation, chain.index, chain.prev = generation + 1, 0, next_anchor
+        elif next_anchor is not None:
+            raise DiceError(f"{what} commits a new anchor before its chain ran out")
+        accepted.draw, accepted.end = draw, end
+        return accepted
+
+    def replay_records(self, seq: int, side: str, seed: bytes, records: list[Any],
+                       accepted: Accepted) -> None:
+        """Apply the sender's actions and re-derive each roll from the seed."""
+        roll_index = 0
+        last_action = "(start of file)"
+        for n, record in enumerate(records):
+            where = f"file {seq} record {n}"
+            if not isinstance(record, list) or not record or record[0] not in ("a", "r"):
+                raise FormatError(f"{where} is neither an action nor a roll")
+            if record[0] == "a":
+                if len(record) != 2 or not isinstance(record[1], str):
+                    raise FormatError(f"{where}: an action record is ['a', text]")
+                player = self.state.current_player()
+                if player != side:
+                    raise ChainError(f"{where}: action {record[1]!r} by the {side} player when "
+                                     f"it is {player or 'nobody'}'s turn", reason="out-of-turn")
+                try:
+                    accepted.events += self.state.apply(record[1], side=side)
+                except PbemError as exc:
+                    raise DesyncError(f"{where}: {record[1]!r} is refused here: {exc}") from None
+                accepted.actions.append(record[1])
+                last_action = record[1]
+            else:
+                if len(record) != 3 or record[1] != roll_index or not isinstance(record[2], list):
+                    raise FormatError(f"{where}: a roll record is ['r', {roll_index}, outcome]")
+                if not self.state.is_chance():
+                    raise DesyncError(f"{where}: a roll where the rules call for none")
+                request = self.state.chance_request()
+                roll = dice.check_roll(seed, roll_index, request, record[2])
+                accepted.events += self.state.apply_outcome(roll.outcome)
+                rec = RollRecord(seq, roll_index, side, request.purpose, request.rule,
+                                 request.describe(), roll.outcome, seed, last_action,
+                                 roll if self.keep_rolls else None)
+                accepted.rolls.append(rec)
+                if self.keep_rolls:
+                    self.rolls.append(rec)
+                roll_index += 1
+
+
+def load_envelope(data: bytes, source: str) -> Envelope:
+    """Open an exchanged file (binary or armored), naming ``source`` in any error."""
+    from pbem.armor import read_any
+
+    try:
+        return open_envelope(read_any(data))
+    except FormatError as exc:
+        raise FormatError(str(exc), path=source) from None
+    except SignatureError as exc:
+        raise SignatureError(str(exc), path=source) from None
