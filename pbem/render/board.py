@@ -1,0 +1,747 @@
+r"""The board in the terminal: any engine's :class:`~pbem.view.BoardView` drawn as text.
+
+Each hex is drawn with its outline, the way a printed map shows it (here without color)::
+
+     /0103.\......./0303♣\♣♣♣♣♣♣♣/*0503\
+    /.......\_____/[6-4-8]\_____/.......\
+    \......./0203.\+1 OoS /*0403\......./
+     \_____=.......=_____=[3-3-6]=Orsha=.
+
+Drawing real outlines (rather than colored bricks) keeps the map readable with no color
+at all (``NO_COLOR``, a log file, a screen reader's copy): terrain then shows as the
+terrain's glyph, rivers as ``~`` on the hexsides they follow, roads as ``=`` where they
+cross a hexside.  With color the hex interiors take the terrain fill and counters their
+side's color.
+
+A 1,500-hex map does not fit a screen, so the renderable draws a :class:`Window` of
+columns and rows (pan by moving it, zoom by choosing the cell size) and, without one, as
+many columns as the console is wide.  Everything shown comes from the view, so limited
+intelligence (White Death Rule 4C) is the engine's business: hidden stack members arrive
+as ``hidden`` pieces and are only counted here.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Iterator, Sequence
+from dataclasses import dataclass, replace
+
+from rich.console import Console, ConsoleOptions, Group, RenderResult
+from rich.segment import Segment
+from rich.style import Style
+from rich.text import Text
+
+from pbem.render import colors
+from pbem.render.theme import style as named_style
+from pbem.view import BoardView, Cell, Edge, Layout, Piece
+
+#: zoom levels: 0 is an overview (one short line per hex), 2 shows two counters per hex
+ZOOMS = (0, 1, 2)
+
+#: how well-known markers are abbreviated on a counter; others use their initials
+MARKER_ABBREVIATIONS: dict[str, str] = {
+    "out of supply": "OoS",
+    "unsupplied": "OoS",
+    "isolated": "Iso",
+    "deployed": "Dep",
+    "routed": "Rt",
+    "disrupted": "Dis",
+    "disorganized": "Dsg",
+    "demoralized": "Dem",
+    "broken": "Brk",
+    "pinned": "Pin",
+    "suppressed": "Sup",
+    "entrenched": "Ent",
+    "dug in": "DI",
+    "fortified": "Fort",
+    "depleted": "Dpl",
+    "reduced": "Red",
+    "spent": "Sp",
+    "fired": "Fir",
+    "moved": "Mov",
+    "used": "Usd",
+    "exhausted": "Exh",
+    "ski": "Ski",
+}
+
+
+def abbreviate_marker(marker: str) -> str:
+    """A marker's short form for a counter: known names, else initials, else 3 letters."""
+    key = marker.strip().lower()
+    if key in MARKER_ABBREVIATIONS:
+        return MARKER_ABBREVIATIONS[key]
+    words = [w for w in key.replace("-", " ").split() if w]
+    if len(words) > 1:
+        return "".join(w[0] for w in words).upper()
+    return marker.strip()[:3].capitalize() if key else "?"
+
+
+_WATER = ("river", "stream", "creek", "canal", "lake", "sea", "water", "brook", "ford")
+_HEIGHT = ("slope", "escarpment", "ridge", "cliff", "crest", "bluff")
+
+
+def edge_glyph(feature: str) -> str:
+    """The character a hexside feature is drawn with: ``~`` water, ``^`` heights."""
+    name = feature.lower()
+    if any(w in name for w in _WATER):
+        return "~"
+    if any(w in name for w in _HEIGHT):
+        return "^"
+    return name[:1] or "!"
+
+
+def line_glyph(feature: str) -> str:
+    """The character a road-like feature shows where it crosses a hexside."""
+    name = feature.lower()
+    if "rail" in name:
+        return "#"
+    if "trail" in name or "track" in name or "path" in name:
+        return ":"
+    return "="
+
+
+# --- windows ------------------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class Window:
+    """The part of the map on screen: ``cols`` columns from ``col0``, ``rows`` rows from ``row0``.
+
+    Columns and rows are the map's own numbers (``Layout.cols``/``rows``), so a window
+    reads like the hex ids printed on the map.
+    """
+
+    col0: int
+    row0: int
+    cols: int
+    rows: int
+
+    def contains(self, col: int, row: int) -> bool:
+        return (self.col0 <= col < self.col0 + self.cols
+                and self.row0 <= row < self.row0 + self.rows)
+
+    def clamp(self, layout: Layout) -> Window:
+        """The same size window moved (and shrunk if need be) to lie on the map."""
+        (c_lo, c_hi), (r_lo, r_hi) = layout.cols, layout.rows
+        cols = max(1, min(self.cols, c_hi - c_lo + 1))
+        rows = max(1, min(self.rows, r_hi - r_lo + 1))
+        col0 = max(c_lo, min(self.col0, c_hi - cols + 1))
+        row0 = max(r_lo, min(self.row0, r_hi - rows + 1))
+        return Window(col0, row0, cols, rows)
+
+    def pan(self, dcols: int, drows: int, layout: Layout) -> Window:
+        """Moved by whole columns and rows, stopping at the map's edge."""
+        return replace(self, col0=self.col0 + dcols, row0=self.row0 + drows).clamp(layout)
+
+    @staticmethod
+    def whole(layout: Layout) -> Window:
+        (c_lo, c_hi), (r_lo, r_hi) = layout.cols, layout.rows
+        return Window(c_lo, r_lo, c_hi - c_lo + 1, r_hi - r_lo + 1)
+
+    @staticmethod
+    def centered(view: BoardView, hex_id: str, cols: int, rows: int) -> Window:
+        """A ``cols`` x ``rows`` window with ``hex_id`` as near its middle as the map allows."""
+        cell = _cell_index(view).get(hex_id)
+        if cell is None:
+            raise KeyError(f"no hex {hex_id!r} on the map of {view.title!r}")
+        return Window(cell.col - (cols - 1) // 2, cell.row - (rows - 1) // 2, cols,
+                      rows).clamp(view.layout)
+
+    def describe(self) -> str:
+        return (f"columns {self.col0}-{self.col0 + self.cols - 1}, "
+                f"rows {self.row0}-{self.row0 + self.rows - 1}")
+
+
+def fit_window(view: BoardView, width: int, height: int | None = None, *, zoom: int = 1,
+               center: str | None = None) -> Window:
+    """The largest window that fits ``width`` columns (and ``height`` lines) of a console.
+
+    Centered on the hex ``center`` when given (the replay follows the action this way),
+    else starting at the map's first column and row.  ``height`` counts only the map's
+    own lines; leave room for title and status yourself.
+    """
+    geometry = _Geometry.make(view.layout.orientation, zoom)
+    cols, rows = geometry.capacity(width, height)
+    whole = Window.whole(view.layout)
+    cols, rows = min(cols, whole.cols), min(rows, whole.rows)
+    if center is not None:
+        return Window.centered(view, center, cols, rows)
+    return Window(whole.col0, whole.row0, cols, rows)
+
+
+# --- geometry ------------------------------------------------------------------------------
+
+Stroke = tuple[int, int, str]  # dx, dy, character
+
+
+@dataclass(frozen=True)
+class _Geometry:
+    """Where the outline and the text lines of one hex fall, relative to its origin.
+
+    Flat-top hexes have ``d`` lines per slanted side and ``s`` underscores on top and
+    bottom; pointy-top hexes have ``d`` lines per slanted side and ``v`` lines of
+    vertical side.  The slots name the interior lines the content goes on.
+    """
+
+    orientation: str
+    d: int
+    s: int
+    v: int
+    #: direction -> strokes of that hexside
+    outline: dict[str, tuple[Stroke, ...]]
+    #: every interior span (dy, x0, width): filled with the terrain
+    interior: tuple[tuple[int, int, int], ...]
+    #: content name -> span; "place_edge" means the flat bottom edge carries the name
+    slots: dict[str, tuple[int, int, int]]
+
+    @staticmethod
+    def make(orientation: str, zoom: int) -> _Geometry:
+        if zoom not in ZOOMS:
+            raise ValueError(f"zoom must be one of {ZOOMS}, not {zoom}")
+        if orientation == "pointy":
+            a, v = ((1, 1), (3, 2), (4, 3))[zoom]
+            return _Geometry._pointy(a, v, zoom)
+        d, s = ((1, 3), (2, 5), (3, 7))[zoom]
+        return _Geometry._flat(d, s, zoom)
+
+    @staticmethod
+    def _flat(d: int, s: int, zoom: int) -> _Geometry:
+        outline = {
+            "N": tuple((d + k, -1, "_") for k in range(s)),
+            "NW": tuple((d - 1 - i, i, "/") for i in range(d)),
+            "NE": tuple((s + d + i, i, "\\") for i in range(d)),
+            "SW": tuple((i, d + i, "\\") for i in range(d)),
+            "SE": tuple((s + 2 * d - 1 - i, d + i, "/") for i in range(d)),
+            "S": tuple((d + k, 2 * d - 1, "_") for k in range(s)),
+        }
+        interior = [(i, d - i, s + 2 * i) for i in range(d)]
+        interior += [(d + i, i + 1, s + 2 * d - 2 - 2 * i) for i in range(d - 1)]
+        spans = {dy: (dy, x0, w) for dy, x0, w in interior}
+        bottom = (2 * d - 1, d, s)
+        if zoom == 0:
+            slots = {"piece": spans[0], "place_edge": bottom}
+        elif zoom == 1:
+            slots = {"id": spans[0], "piece": spans[1], "info": spans[2], "place_edge": bottom}
+        else:
+            slots = {"id": spans[0], "place": spans[1], "piece": spans[2], "info": spans[3],
+                     "piece2": spans[4]}
+        return _Geometry("flat", d, s, 0, outline, tuple(interior), slots)
+
+    @staticmethod
+    def _pointy(a: int, v: int, zoom: int) -> _Geometry:
+        w = 2 * a + 2
+        outline = {
+            "NW": tuple((a - i, i, "/") for i in range(a)),
+            "NE": tuple((a + 2 + i, i, "\\") for i in range(a)),
+            "W": tuple((0, a + k, "|") for k in range(v)),
+            "E": tuple((w, a + k, "|") for k in range(v)),
+            "SW": tuple((1 + i, a + v + i, "\\") for i in range(a)),
+            "SE": tuple((w - 1 - i, a + v + i, "/") for i in range(a)),
+        }
+        top = [(i, a - i + 1, 2 * i + 1) for i in range(a)]
+        middle = [(a + k, 1, 2 * a + 1) for k in range(v)]
+        bottom = [(a + v + i, 2 + i, 2 * a - 1 - 2 * i) for i in range(a)]
+        interior = top + middle + bottom
+        if zoom == 0:
+            slots = {"piece": middle[0]}
+        elif zoom == 1:
+            slots = {"id": top[-1], "piece": middle[0], "info": middle[1], "place": bottom[0]}
+        else:
+            slots = {"id": top[-1], "place": middle[0], "piece": middle[1], "info": middle[2],
+                     "piece2": bottom[0]}
+        return _Geometry("pointy", a, 0, v, outline, tuple(interior), slots)
+
+    # -- placement --------------------------------------------------------------------
+
+    @property
+    def pitch(self) -> tuple[int, int]:
+        if self.orientation == "pointy":
+            return 2 * self.d + 2, self.d + self.v
+        return self.s + self.d, 2 * self.d
+
+    def size(self, cols: int, rows: int) -> tuple[int, int]:
+        """Characters and lines needed for a window of ``cols`` x ``rows`` hexes."""
+        px, py = self.pitch
+        if self.orientation == "pointy":
+            return cols * px + self.d + 2, rows * py + self.d
+        return cols * px + self.d, 1 + rows * py + self.d
+
+    def capacity(self, width: int, height: int | None) -> tuple[int, int]:
+        """How many columns and rows fit in ``width`` x ``height`` (at least one each)."""
+        px, py = self.pitch
+        extra_w, extra_h = self.size(0, 0)
+        cols = max(1, (width - extra_w) // px)
+        rows = 10_000 if height is None else max(1, (height - extra_h) // py)
+        return cols, rows
+
+    def origin(self, ci: int, ri: int, shifted: bool) -> tuple[int, int]:
+        px, py = self.pitch
+        if self.orientation == "pointy":
+            return ci * px + (self.d + 1 if shifted else 0), ri * py
+        return ci * px, 1 + ri * py + (self.d if shifted else 0)
+
+
+def _shifted(layout: Layout, col: int, row: int) -> bool:
+    """Whether this hex's column (flat) or row (pointy) is the half-hex-shifted one."""
+    n = row if layout.orientation == "pointy" else col
+    return (n % 2 == 0) == (layout.offset == "even")
+
+
+def neighbor(layout: Layout, col: int, row: int, direction: str) -> tuple[int, int]:
+    """The (col, row) across the hexside ``direction`` in an offset grid."""
+    shifted = _shifted(layout, col, row)
+    if layout.orientation == "pointy":
+        table = {
+            "E": (1, 0), "W": (-1, 0),
+            "NE": (1, -1) if shifted else (0, -1), "SE": (1, 1) if shifted else (0, 1),
+            "NW": (0, -1) if shifted else (-1, -1), "SW": (0, 1) if shifted else (-1, 1),
+        }
+    else:
+        table = {
+            "N": (0, -1), "S": (0, 1),
+            "NE": (1, 0) if shifted else (1, -1), "SE": (1, 1) if shifted else (1, 0),
+            "NW": (-1, 0) if shifted else (-1, -1), "SW": (-1, 1) if shifted else (-1, 0),
+        }
+    dc, dr = table[direction]
+    return col + dc, row + dr
+
+
+# --- what is where ------------------------------------------------------------------------
+
+
+def _cell_index(view: BoardView) -> dict[str, Cell]:
+    return {c.hex: c for c in view.cells}
+
+
+def stacks(view: BoardView) -> dict[str, list[Piece]]:
+    """Pieces by location, top of the stack first (the view's own order)."""
+    found: dict[str, list[Piece]] = {}
+    for piece in view.pieces:
+        found.setdefault(piece.location, []).append(piece)
+    return found
+
+
+def top_piece(stack: Sequence[Piece]) -> Piece:
+    """The counter that shows: the first the viewer may identify, else the first."""
+    return next((p for p in stack if not p.hidden), stack[0])
+
+
+def zoc_hexes(view: BoardView, show_zoc: str | None) -> frozenset[str]:
+    """Hexes of the ZOC overlay asked for: a side name, an overlay key, or ``"all"``."""
+    if not show_zoc:
+        return frozenset()
+    found: set[str] = set()
+    for key, hexes in view.overlays:
+        if (key == show_zoc or key == f"zoc:{show_zoc}"
+                or (show_zoc in ("all", "*") and key.startswith("zoc"))):
+            found.update(hexes)
+    return frozenset(found)
+
+
+#: how counters of each side are bracketed when there is no color to tell them apart
+BRACKETS = (("[", "]"), ("(", ")"), ("<", ">"), ("{", "}"))
+
+
+def side_marks(view: BoardView) -> dict[str, tuple[str, str]]:
+    """Brackets per side, sides in name order, so the same side reads the same every turn."""
+    sides = sorted({p.side for p in view.pieces})
+    return {side: BRACKETS[i % len(BRACKETS)] for i, side in enumerate(sides)}
+
+
+# --- the canvas -----------------------------------------------------------------------------
+
+
+class _Canvas:
+    """A grid of characters, each with an optional text style and background color."""
+
+    def __init__(self, width: int, height: int) -> None:
+        self.width, self.height = width, height
+        self.chars = [[" "] * width for _ in range(height)]
+        self.fg: list[list[Style | None]] = [[None] * width for _ in range(height)]
+        self.bg: list[list[str | None]] = [[None] * width for _ in range(height)]
+
+    def put(self, x: int, y: int, ch: str, fg: Style | None = None,
+            bg: str | None = None) -> None:
+        if 0 <= x < self.width and 0 <= y < self.height:
+            self.chars[y][x] = ch
+            self.fg[y][x] = fg
+            if bg is not None:
+                self.bg[y][x] = bg
+
+    def text(self, x: int, y: int, text: str, fg: Style | None = None,
+             bg: str | None = None) -> None:
+        for i, ch in enumerate(text):
+            self.put(x + i, y, ch, fg, bg)
+
+    def lines(self, base: Style) -> Iterator[list[Segment]]:
+        for y in range(self.height):
+            segments: list[Segment] = []
+            run, run_style = "", None
+            for x in range(self.width):
+                fg, bg = self.fg[y][x], self.bg[y][x]
+                cell_style = base + (fg or Style.null()) + (
+                    Style(bgcolor=bg) if bg else Style.null())
+                if cell_style != run_style and run:
+                    segments.append(Segment(run, run_style))
+                    run = ""
+                run += self.chars[y][x]
+                run_style = cell_style
+            if run:
+                segments.append(Segment(run.rstrip() if run_style == base else run, run_style))
+            yield segments
+
+
+def _center(text: str, width: int) -> str:
+    text = text[:width]
+    left = (width - len(text)) // 2
+    return " " * left + text + " " * (width - len(text) - left)
+
+
+# --- the renderable ----------------------------------------------------------------------
+
+
+class BoardRenderable:
+    """A window of the board as one side sees it; print it on any rich console.
+
+    ``window=None`` draws from the map's first column and row as much as the console's
+    width allows; a window wider than the console is cut to fit (pan to see the rest).
+    ``show_zoc`` names a side (or an overlay key, or ``"all"``) whose zones of control
+    are marked with ``z``.  Without color (``NO_COLOR``, ``Console(no_color=True)``, or
+    no color system) terrain is drawn with its glyph and highlighted hexes get a ``*``.
+    """
+
+    def __init__(self, view: BoardView, window: Window | None = None, zoom: int = 1,
+                 show_zoc: str | None = None) -> None:
+        self.view = view
+        self.window = window
+        self.zoom = zoom
+        self.show_zoc = show_zoc
+        self.geometry = _Geometry.make(view.layout.orientation, zoom)
+        self.marks = side_marks(view)
+
+    def visible_window(self, width: int) -> Window:
+        """The window actually drawn on a console ``width`` characters wide."""
+        whole = Window.whole(self.view.layout)
+        cols, _ = self.geometry.capacity(width, None)
+        window = self.window or whole
+        window = Window(window.col0, window.row0, min(window.cols, cols), window.rows)
+        return window.clamp(self.view.layout)
+
+    def __rich_console__(self, console: Console, options: ConsoleOptions) -> RenderResult:
+        window = self.visible_window(options.max_width)
+        plain = console.no_color or console.color_system is None
+        canvas = self._draw(console, window, plain)
+        base = named_style(console, "board.background")
+        for segments in canvas.lines(base):
+            yield from segments
+            yield Segment.line()
+        whole = Window.whole(self.view.layout)
+        if window != whole:
+            yield Text(f"map {whole.describe()}; showing {window.describe()}",
+                       style=named_style(console, "board.ruler"))
+
+    def __rich_measure__(self, console: Console, options: ConsoleOptions) -> object:
+        from rich.measure import Measurement
+
+        window = self.visible_window(options.max_width)
+        width, _ = self.geometry.size(window.cols, window.rows)
+        return Measurement(min(width, options.max_width), min(width, options.max_width))
+
+    # -- drawing ---------------------------------------------------------------------
+
+    def _draw(self, console: Console, window: Window, plain: bool) -> _Canvas:
+        view, g = self.view, self.geometry
+        layout = view.layout
+        width, height = g.size(window.cols, window.rows)
+        canvas = _Canvas(width, height)
+        cells = [c for c in view.cells if window.contains(c.col, c.row)]
+        by_pos = {(c.col, c.row): c for c in view.cells}
+        terrain = {t.name: t for t in view.terrain}
+        edges: dict[frozenset[str], Edge] = {frozenset((e.a, e.b)): e for e in view.edges}
+        crossings: dict[frozenset[str], tuple[str, str]] = {}
+        for line in view.lines:
+            for a, b in zip(line.hexes, line.hexes[1:], strict=False):
+                crossings[frozenset((a, b))] = (line_glyph(line.feature), line.color)
+        highlights = frozenset(view.highlights)
+        zoc = zoc_hexes(view, self.show_zoc)
+        pile = stacks(view)
+
+        grid = named_style(console, "board.grid")
+        hl_style = named_style(console, "board.highlight")
+        hl_fg = Style(color=hl_style.color, bold=hl_style.bold)
+        hl_tint = hl_style.bgcolor.get_truecolor().hex if hl_style.bgcolor else "#ffe000"
+
+        def origin(cell: Cell) -> tuple[int, int]:
+            return g.origin(cell.col - window.col0, cell.row - window.row0,
+                            _shifted(layout, cell.col, cell.row))
+
+        def fill_of(cell: Cell) -> str:
+            fill = terrain[cell.terrain].color if cell.terrain in terrain else "#d0d0d0"
+            return colors.mix(fill, hl_tint, 0.45) if cell.hex in highlights else fill
+
+        # interiors first, then outlines (plain before highlighted, so a highlighted hex
+        # shows its whole outline), so shared hexsides are drawn once, consistently
+        for cell in cells:
+            x, y = origin(cell)
+            fill = fill_of(cell)
+            style = terrain.get(cell.terrain)
+            glyph = style.glyph if style and style.glyph.strip() else " "
+            texture = Style(color=colors.mix(fill, colors.contrast(fill), 0.35))
+            textured = plain or glyph not in (" ", ".")
+            for dy, x0, w in g.interior:
+                for k in range(w):
+                    ch = glyph if textured and (plain or dy == g.interior[-1][0]) else " "
+                    canvas.put(x + x0 + k, y + dy, ch, texture, fill)
+            if g.orientation == "flat":
+                for dx, dy, _ in g.outline["S"]:
+                    canvas.put(x + dx, y + dy, "_", grid, fill)
+
+        for cell in sorted(cells, key=lambda c: c.hex in highlights):
+            x, y = origin(cell)
+            lit = cell.hex in highlights
+            for direction, strokes in g.outline.items():
+                other = by_pos.get(neighbor(layout, cell.col, cell.row, direction))
+                pair = frozenset((cell.hex, other.hex)) if other else frozenset()
+                edge = edges.get(pair)
+                road = crossings.get(pair)
+                for i, (dx, dy, ch) in enumerate(strokes):
+                    fg = hl_fg if lit else grid
+                    if edge is not None:
+                        ch = edge_glyph(edge.feature)
+                        fg = Style(color=edge.color, bold=True)
+                    if road is not None and i == len(strokes) // 2:
+                        ch, fg = road[0], Style(color=road[1], bold=True)
+                    canvas.put(x + dx, y + dy, ch, fg)
+
+        for cell in cells:
+            self._content(console, canvas, cell, origin(cell), fill_of(cell), plain,
+                          cell.hex in highlights, cell.hex in zoc, pile.get(cell.hex, []))
+        return canvas
+
+    def _content(self, console: Console, canvas: _Canvas, cell: Cell, at: tuple[int, int],
+                 fill: str, plain: bool, lit: bool, in_zoc: bool,
+                 stack: list[Piece]) -> None:
+        g = self.geometry
+        x, y = at
+        ink = colors.contrast(fill)
+        id_style = Style(color=colors.mix(fill, ink, 0.6))
+        place_style = named_style(console, "board.place") + Style(color=ink)
+        slots = g.slots
+
+        if "id" in slots:
+            mark = "*" if lit and plain else ""
+            _text_span(canvas, x, y, slots["id"], mark + cell.hex, id_style, fill)
+
+        place_slot = None
+        if cell.label:
+            if "place" in slots:
+                place_slot = "place"
+            elif not stack and "piece" in slots and "place_edge" not in slots:
+                place_slot = "piece"
+        if stack:
+            top = top_piece(stack)
+            marks = self.marks if plain else {}
+            self._counter(console, canvas, x, y, slots["piece"], top,
+                          lit and plain and "id" not in slots, marks)
+            if "piece2" in slots and len(stack) > 1:
+                self._counter(console, canvas, x, y, slots["piece2"], stack[1], False, marks)
+            if "info" in slots:
+                self._info(console, canvas, x, y, slots["info"], stack, top, fill, in_zoc)
+        elif "info" in slots and in_zoc:
+            self._info(console, canvas, x, y, slots["info"], [], None, fill, in_zoc)
+        elif lit and plain and "id" not in slots:
+            dy, x0, _ = slots["piece"]
+            canvas.put(x + x0, y + dy, "*", id_style)
+        if cell.label:
+            if place_slot is not None:
+                _text_span(canvas, x, y, slots[place_slot], cell.label, place_style, fill)
+            elif "place_edge" in slots:
+                dy, x0, w = slots["place_edge"]
+                edge_text = cell.label[:w]
+                canvas.text(x + x0, y + dy, edge_text,
+                            place_style + Style(underline=True), fill)
+            elif not stack and "info" in slots:
+                _text_span(canvas, x, y, slots["info"], cell.label, place_style, fill)
+
+    def _counter(self, console: Console, canvas: _Canvas, x: int, y: int,
+                 span: tuple[int, int, int], piece: Piece, star: bool,
+                 marks: dict[str, tuple[str, str]]) -> None:
+        dy, x0, w = span
+        if piece.hidden:
+            style = named_style(console, "board.hidden")
+            label = "?"
+        else:
+            ink = colors.contrast(piece.color)
+            style = Style(color=ink, bgcolor=piece.color, bold=True)
+            label = piece.label or "?"
+        if star:
+            label = "*" + label
+        opening, closing = marks.get(piece.side, (" ", " "))
+        body = label[:w]
+        if len(body) + 2 <= w:
+            body = f"{opening}{body}{closing}"
+        left = (w - len(body)) // 2
+        canvas.text(x + x0 + left, y + dy, body, style, style.bgcolor.get_truecolor().hex
+                    if style.bgcolor else None)
+
+    def _info(self, console: Console, canvas: _Canvas, x: int, y: int,
+              span: tuple[int, int, int], stack: list[Piece], top: Piece | None,
+              fill: str, in_zoc: bool) -> None:
+        """Stack count, markers and the ZOC mark on one line, dropped right to left."""
+        dy, x0, w = span
+        ink = colors.contrast(fill)
+        parts: list[tuple[str, Style]] = []
+        if len(stack) > 1:
+            parts.append((f"+{len(stack) - 1}", named_style(console, "board.stack")
+                          + Style(color=ink)))
+        if top is not None and top.markers:
+            text = ",".join(abbreviate_marker(m) for m in top.markers)
+            parts.append((text, named_style(console, "board.marker")))
+        room = w - (1 if in_zoc else 0)
+        if parts:
+            canvas.text(x + x0, y + dy, " " * room, Style(color=ink), fill)
+        pos = 0
+        for text, style in parts:
+            if pos and pos < room:
+                pos += 1
+            chunk = text[: max(0, room - pos)]
+            canvas.text(x + x0 + pos, y + dy, chunk, style)
+            pos += len(chunk)
+        if in_zoc:
+            canvas.put(x + x0 + w - 1, y + dy, "z", named_style(console, "board.zoc"))
+
+
+def _text_span(canvas: _Canvas, x: int, y: int, span: tuple[int, int, int], text: str,
+               style: Style, fill: str) -> None:
+    """Centered text on a span, the terrain texture left around it."""
+    dy, x0, w = span
+    body = text[:w]
+    left = (w - len(body)) // 2
+    canvas.text(x + x0 + left, y + dy, body, style, fill)
+
+
+# --- legend, status, boxes -------------------------------------------------------------------
+
+
+class StatusLine:
+    """One line under the board: title, the side viewing, and the engine's status."""
+
+    def __init__(self, view: BoardView) -> None:
+        self.view = view
+
+    def __rich_console__(self, console: Console, options: ConsoleOptions) -> RenderResult:
+        view = self.view
+        text = Text(no_wrap=True, overflow="ellipsis")
+        text.append(view.title, named_style(console, "board.title"))
+        text.append(f"  [{view.side or 'referee'}]", named_style(console, "board.ruler"))
+        if view.status:
+            text.append("  " + view.status, named_style(console, "board.status"))
+        yield text
+
+
+class Legend:
+    """A compact key to what is on the map: terrain, hexsides, roads, counters, markers.
+
+    Lists only what this view uses, so the key stays a few lines long on any map.
+    """
+
+    def __init__(self, view: BoardView, show_zoc: str | None = None) -> None:
+        self.view = view
+        self.show_zoc = show_zoc
+
+    def entries(self, plain: bool) -> list[tuple[str, Style, str]]:
+        """(symbol, symbol style, meaning) for everything the view uses."""
+        view = self.view
+        used = {c.terrain for c in view.cells}
+        out: list[tuple[str, Style, str]] = []
+        for t in view.terrain:
+            if t.name in used:
+                glyph = t.glyph if t.glyph.strip() else " "
+                symbol = glyph * 2 if plain else f"{glyph}{glyph}"
+                out.append((symbol, Style(color=colors.contrast(t.color), bgcolor=t.color),
+                            t.name))
+        seen: set[str] = set()
+        for e in view.edges:
+            if e.feature not in seen:
+                seen.add(e.feature)
+                out.append((edge_glyph(e.feature), Style(color=e.color, bold=True), e.feature))
+        for line in view.lines:
+            if line.feature not in seen:
+                seen.add(line.feature)
+                out.append((line_glyph(line.feature), Style(color=line.color, bold=True),
+                            line.feature))
+        sides: dict[str, str] = {}
+        for p in view.pieces:
+            if not p.hidden:
+                sides.setdefault(p.side, p.color)
+        marks = side_marks(view)
+        for side, color in sorted(sides.items()):
+            opening, closing = marks[side]
+            out.append((f"{opening}{closing}" if plain else "  ", Style(bgcolor=color), side))
+        markers = sorted({m for p in view.pieces for m in p.markers})
+        for m in markers:
+            out.append((abbreviate_marker(m), Style(bold=True), m))
+        if any(p.hidden for p in view.pieces):
+            out.append(("?", Style(bold=True), "unidentified"))
+        if len(stacks(view)) < len(view.pieces):
+            out.append(("+n", Style(bold=True), "more in stack"))
+        if view.highlights:
+            out.append(("*" if plain else "  ", Style(bgcolor="#ffe000"), "highlighted"))
+        if self.show_zoc and zoc_hexes(view, self.show_zoc):
+            out.append(("z", Style(color="#c00000", bold=True), f"ZOC ({self.show_zoc})"))
+        return out
+
+    def __rich_console__(self, console: Console, options: ConsoleOptions) -> RenderResult:
+        plain = console.no_color or console.color_system is None
+        text = Text(justify="left")
+        for i, (symbol, symbol_style, meaning) in enumerate(self.entries(plain)):
+            if i:
+                text.append("  ")
+            text.append(symbol, symbol_style)
+            text.append(" " + meaning, named_style(console, "legend.name"))
+        yield text
+
+
+class BoxesRenderable:
+    """The off-map boxes and what each holds, as lines under the board."""
+
+    def __init__(self, view: BoardView) -> None:
+        self.view = view
+
+    def __rich_console__(self, console: Console, options: ConsoleOptions) -> RenderResult:
+        pile = stacks(self.view)
+        for box in self.view.boxes:
+            text = Text(no_wrap=False)
+            text.append(box.title + ": ", named_style(console, "legend.title"))
+            held = pile.get(box.name, [])
+            if not held:
+                text.append("empty", named_style(console, "board.ruler"))
+            for i, piece in enumerate(held):
+                if i:
+                    text.append(" ")
+                if piece.hidden:
+                    text.append(" ? ", named_style(console, "board.hidden"))
+                else:
+                    text.append(f" {piece.label} ", Style(color=colors.contrast(piece.color),
+                                                         bgcolor=piece.color, bold=True))
+                    if piece.markers:
+                        text.append(
+                            "[" + ",".join(abbreviate_marker(m) for m in piece.markers) + "]",
+                            named_style(console, "board.marker"))
+            yield text
+
+
+def board_screen(view: BoardView, window: Window | None = None, zoom: int = 1,
+                 show_zoc: str | None = None, *, legend: bool = True) -> Group:
+    """What ``pbem show`` prints: status line, board window, off-map boxes, legend."""
+    parts: list[object] = [StatusLine(view), BoardRenderable(view, window, zoom, show_zoc)]
+    if view.boxes:
+        parts.append(BoxesRenderable(view))
+    if legend:
+        parts.append(Legend(view, show_zoc))
+    return Group(*parts)  # type: ignore[arg-type]
+
+
+def hexes_in(view: BoardView, window: Window) -> Iterable[str]:
+    """The hex ids a window shows, in column then row order."""
+    return (c.hex for c in sorted(view.cells, key=lambda c: (c.col, c.row))
+            if window.contains(c.col, c.row))
