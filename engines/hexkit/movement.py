@@ -1,0 +1,422 @@
+"""Movement costs, least-cost paths and reachable sets.
+
+A game describes how a mobility class pays for movement as data (a
+:class:`MoveClass`, typically one column of the terrain chart), the kit compiles it
+against a map once (:class:`MoveCosts`) and then answers per unit: where can it go
+with this allowance, this enemy ZOC, these occupied hexes.
+
+Costs are ints or :class:`~fractions.Fraction` (White Death's half-MP road hexes).
+Inside the search every cost is scaled to an integer by the common denominator, so the
+search is exact and fast; results come back in the caller's units.
+
+Ties between equally cheap paths are broken by hex id (the predecessor with the lowest
+id wins), so a path shown to one player is the path the other player's program finds.
+"""
+
+from __future__ import annotations
+
+import heapq
+import itertools
+import math
+from collections import deque
+from collections.abc import Callable, Iterable, Mapping, Sequence
+from dataclasses import dataclass, field
+from fractions import Fraction
+from types import MappingProxyType
+
+from engines.hexkit.geometry import hexside
+from engines.hexkit.hexid import HexId
+from engines.hexkit.hexmap import HexMap
+from engines.hexkit.zoc import IGNORE_ZOC, ZocPolicy
+
+Cost = int | Fraction
+
+
+def _no_costs() -> Mapping[str, Cost | None]:
+    return MappingProxyType({})
+
+
+def _no_extras() -> Mapping[str, Cost]:
+    return MappingProxyType({})
+
+
+def _no_negation() -> Mapping[str, Sequence[str]]:
+    return MappingProxyType({})
+
+
+@dataclass(frozen=True)
+class MoveClass:
+    """How one mobility class pays to move (leg, mech, ski...).
+
+    * ``enter[terrain]``: cost to enter a hex of that terrain; ``None`` or absent is
+      prohibited.
+    * ``leave[terrain]``: extra cost to move out of that terrain into a different one
+      (White Death Rule 7's creek "1-2": 2 MP to leave the creek, nothing to move along it).
+    * ``hexside[feature]``: extra cost to cross a hexside with that feature (For the
+      Motherland! 5.1: minor and major rivers); ``None`` prohibits the crossing.
+    * ``networks[name]``: the cost per hex moving *along* that network (road, rail), in
+      place of the terrain (White Death Rule 7: only hex to hex along the road).
+    * ``negated_by[feature]``: hexside features that cancel this one's cost and
+      prohibition (``{"river": ["bridge"]}``; White Death Rule 20).
+    * ``network_crosses``: when moving along a network, hexside costs are ignored
+      (the road has its own bridge); otherwise they still apply unless negated.
+    * ``hex_features[feature]``: extra cost to enter a hex with that feature.
+    """
+
+    name: str
+    enter: Mapping[str, Cost | None]
+    leave: Mapping[str, Cost] = field(default_factory=_no_extras)
+    hexside: Mapping[str, Cost | None] = field(default_factory=_no_costs)
+    networks: Mapping[str, Cost] = field(default_factory=_no_extras)
+    negated_by: Mapping[str, Sequence[str]] = field(default_factory=_no_negation)
+    network_crosses: bool = False
+    hex_features: Mapping[str, Cost | None] = field(default_factory=_no_costs)
+
+    def step_cost(self, hexmap: HexMap, a: HexId, b: HexId) -> Cost | None:
+        """Cost to move from ``a`` into adjacent ``b`` ignoring units; ``None`` if barred."""
+        ta, tb = hexmap.terrain[a], hexmap.terrain[b]
+        feats = hexmap.hexsides.get(hexside(a, b), frozenset())
+        along = [self.networks[n] for n in self.networks if hexmap.connected(n, a, b)]
+        total: Cost
+        if along:
+            total = min(along)
+        else:
+            base = self.enter.get(tb)
+            if base is None:
+                return None
+            total = base
+            if ta != tb:
+                total += self.leave.get(ta, 0)
+            for f in sorted(hexmap.features_of(b)):
+                if f in self.hex_features:
+                    extra = self.hex_features[f]
+                    if extra is None:
+                        return None
+                    total += extra
+        if not (along and self.network_crosses):
+            for f in sorted(feats):
+                if f not in self.hexside:
+                    continue
+                if any(n in feats for n in self.negated_by.get(f, ())):
+                    continue
+                extra = self.hexside[f]
+                if extra is None:
+                    return None
+                total += extra
+        return total
+
+
+def _denominator(values: Iterable[Cost | None]) -> int:
+    d = 1
+    for v in values:
+        if isinstance(v, Fraction):
+            d = math.lcm(d, v.denominator)
+        elif v is not None and not isinstance(v, int):
+            raise TypeError(f"movement costs must be int or Fraction, not {v!r}")
+    return d
+
+
+class MoveCosts:
+    """A :class:`MoveClass` compiled against one map: every directed step's cost.
+
+    Build once per (map, class) and keep it (engines cache it beside the map); each
+    query then only adds what changes per move: allowance, ZOC, occupied hexes.
+    """
+
+    def __init__(self, hexmap: HexMap, move_class: MoveClass,
+                 adjust: Callable[[HexId, HexId, Cost], Cost | None] | None = None) -> None:
+        """``adjust(a, b, cost)`` lets a game amend a step's cost for rules the data
+        cannot say; it returns the new cost or ``None`` to forbid the step."""
+        self.map = hexmap
+        self.move_class = move_class
+        ids = hexmap.ids
+        raw: list[list[tuple[int, Cost | None]]] = []
+        for i, a in enumerate(ids):
+            row: list[tuple[int, Cost | None]] = []
+            for j in hexmap.adjacency[i]:
+                b = ids[j]
+                c = move_class.step_cost(hexmap, a, b)
+                if c is not None and adjust is not None:
+                    c = adjust(a, b, c)
+                if c is not None and c < 0:
+                    raise ValueError(f"{move_class.name}: negative cost {c} from {a} to {b}")
+                row.append((j, c))
+            raw.append(row)
+        self.scale = _denominator(c for row in raw for _, c in row)
+        #: per hex index: (neighbor index, scaled int cost or -1 when prohibited)
+        self.steps: tuple[tuple[tuple[int, int], ...], ...] = tuple(
+            tuple((j, -1 if c is None else int(c * self.scale)) for j, c in row) for row in raw)
+
+    def cost(self, a: HexId, b: HexId) -> Cost | None:
+        """The compiled cost of one step (no units considered)."""
+        i, j = self.map.index[a], self.map.index[b]
+        for n, c in self.steps[i]:
+            if n == j:
+                return None if c < 0 else _unscale(c, self.scale)
+        raise ValueError(f"{a} and {b} are not adjacent on the map")
+
+
+def _unscale(v: int, scale: int) -> Cost:
+    f = Fraction(v, scale)
+    return f.numerator if f.denominator == 1 else f
+
+
+@dataclass(frozen=True)
+class Reach:
+    """The result of a movement search from one hex.
+
+    ``cost`` holds every hex the unit can be in along a legal move, with its least
+    cost (including hexes it may pass but not stop in); ``ends`` the hexes it may end
+    in (sorted, start excluded); ``prev`` the chosen predecessor for :meth:`path_to`.
+    """
+
+    start: HexId
+    cost: Mapping[HexId, Cost]
+    prev: Mapping[HexId, HexId]
+    ends: tuple[HexId, ...]
+    #: hexes where movement must stop (entered an enemy ZOC, the one-hex minimum move)
+    stops: frozenset[HexId]
+
+    def path_to(self, h: HexId) -> list[HexId]:
+        if h not in self.cost:
+            raise KeyError(f"{h} is not reachable from {self.start}")
+        path = [h]
+        while path[-1] != self.start:
+            path.append(self.prev[path[-1]])
+        path.reverse()
+        return path
+
+
+def _as_set(x: Iterable[HexId] | None) -> frozenset[HexId]:
+    return frozenset(x) if x is not None else frozenset()
+
+
+def reachable(
+    costs: MoveCosts,
+    start: HexId,
+    allowance: Cost,
+    *,
+    zoc: Iterable[HexId] | None = None,
+    policy: ZocPolicy = IGNORE_ZOC,
+    blocked: Iterable[HexId] | Callable[[HexId], bool] | None = None,
+    can_end: Callable[[HexId], bool] | None = None,
+    min_one_hex: bool = False,
+    goal: HexId | None = None,
+) -> Reach:
+    """Dijkstra from ``start`` spending at most ``allowance``.
+
+    ``zoc`` is the set of hexes in enemy ZOC and ``policy`` what they do.  ``blocked``
+    hexes may not be entered (enemy units).  ``can_end`` is the game's stacking check:
+    a hex failing it may be passed through but not ended in (White Death Rule 4).
+    ``min_one_hex`` is "a unit may always move one hex" (For the Motherland! 5.1.3):
+    an adjacent hex the unit could enter but cannot afford is reachable for the whole
+    allowance, and the move ends there.  With ``goal`` the search stops once the goal's
+    cost is final.
+    """
+    hexmap = costs.map
+    ids, index = hexmap.ids, hexmap.index
+    if start not in index:
+        raise KeyError(f"{start} is not on the map")
+    zset = _as_set(zoc)
+    if callable(blocked):
+        is_blocked = blocked
+    else:
+        bset = _as_set(blocked)
+        is_blocked = bset.__contains__
+    scale = math.lcm(costs.scale, _denominator([allowance, policy.exit_cost]))
+    k = scale // costs.scale
+    budget = int(Fraction(allowance) * scale)
+    exit_extra = int(Fraction(policy.exit_cost) * scale)
+    in_zoc = [ids[i] in zset for i in range(len(ids))] if zset else None
+
+    s = index[start]
+    best: dict[int, int] = {s: 0}
+    prev: dict[int, int] = {}
+    stops: set[int] = set()
+    heap: list[tuple[int, HexId, int]] = [(0, start, s)]
+    done: set[int] = set()
+    goal_i = index.get(goal) if goal is not None else None
+    while heap:
+        c, _, i = heapq.heappop(heap)
+        if i in done or c != best.get(i):
+            continue
+        done.add(i)
+        if i == goal_i:
+            break
+        if i != s and i in stops:
+            continue
+        here_zoc = in_zoc is not None and in_zoc[i]
+        for j, step in costs.steps[i]:
+            if step < 0:
+                continue
+            there_zoc = in_zoc is not None and in_zoc[j]
+            if there_zoc and not policy.may_enter:
+                continue
+            if here_zoc and there_zoc and not policy.zoc_to_zoc:
+                continue
+            if is_blocked(ids[j]):
+                continue
+            nc = c + step * k + (exit_extra if here_zoc else 0)
+            stop = there_zoc and policy.stop_on_entry
+            if nc > budget:
+                if not (min_one_hex and i == s):
+                    continue
+                nc, stop = budget, True
+            old = best.get(j)
+            if old is None or nc < old or (nc == old and j != s and ids[i] < ids[prev[j]]):
+                best[j] = nc
+                prev[j] = i
+                if stop:
+                    stops.add(j)
+                else:
+                    stops.discard(j)
+                if j not in done:
+                    heapq.heappush(heap, (nc, ids[j], j))
+    cost = {ids[i]: _unscale(v, scale) for i, v in sorted(best.items(), key=lambda t: ids[t[0]])
+            if goal_i is None or i in done}
+    ends = tuple(h for h in sorted(cost) if h != start and (can_end is None or can_end(h)))
+    return Reach(
+        start,
+        MappingProxyType(cost),
+        MappingProxyType({ids[j]: ids[i] for j, i in sorted(prev.items())}),
+        ends,
+        frozenset(ids[i] for i in stops),
+    )
+
+
+def least_cost_path(
+    costs: MoveCosts,
+    start: HexId,
+    goal: HexId,
+    allowance: Cost | None = None,
+    **kwargs: object,
+) -> tuple[list[HexId], Cost] | None:
+    """The cheapest legal path and its cost, or ``None`` when ``goal`` is out of reach.
+
+    Takes the same keywords as :func:`reachable`; ``allowance=None`` means unlimited.
+    """
+    budget: Cost = allowance if allowance is not None else _unbounded(costs)
+    reach = reachable(costs, start, budget, goal=goal, **kwargs)  # type: ignore[arg-type]
+    if goal not in reach.cost:
+        return None
+    return reach.path_to(goal), reach.cost[goal]
+
+
+def _unbounded(costs: MoveCosts) -> int:
+    top = max((c for row in costs.steps for _, c in row), default=1)
+    return (max(top, 1) * (len(costs.map.ids) + 1)) // costs.scale + 1
+
+
+def walk(
+    costs: MoveCosts,
+    path: Sequence[HexId],
+    *,
+    zoc: Iterable[HexId] | None = None,
+    policy: ZocPolicy = IGNORE_ZOC,
+    blocked: Iterable[HexId] | None = None,
+) -> Cost:
+    """The cost of moving along ``path`` step by step, or ``ValueError`` naming the step.
+
+    This is the check for a move given as a path, and the place where
+    ``policy.on_exit`` is called for each enemy ZOC hex left (White Death Rule 3A).
+    """
+    zset, bset = _as_set(zoc), _as_set(blocked)
+    total: Cost = 0
+    for n, (a, b) in enumerate(itertools.pairwise(path)):
+        if n > 0 and a in zset and policy.stop_on_entry:
+            raise ValueError(f"{a} is in an enemy ZOC: the move must stop there")
+        step = costs.cost(a, b)
+        if step is None:
+            raise ValueError(f"{costs.move_class.name} units may not move from {a} to {b}")
+        if b in bset:
+            raise ValueError(f"{b} is occupied by the enemy")
+        if b in zset and not policy.may_enter:
+            raise ValueError(f"{b} is in an enemy ZOC, which this unit may not enter")
+        if a in zset:
+            if b in zset and not policy.zoc_to_zoc:
+                raise ValueError(f"may not move from enemy ZOC {a} straight into enemy ZOC {b}")
+            total += policy.exit_cost
+            if policy.on_exit is not None:
+                policy.on_exit(a, b)
+        total += step
+    return total
+
+
+def network_reach(
+    hexmap: HexMap,
+    network: str,
+    start: HexId,
+    *,
+    passable: Callable[[HexId], bool] | None = None,
+    max_steps: int | None = None,
+) -> dict[HexId, int]:
+    """Hexes reachable along ``network`` (railroad...) from ``start``, with step counts.
+
+    Breadth-first, neighbors in the fixed order, so the counts and the result's order
+    are the same everywhere.  ``passable`` excludes hexes (enemy units or ZOC for For
+    the Motherland! rail moves, White Death Rule 8).
+    """
+    return _bfs(hexmap, start, network, passable, max_steps)[0]
+
+
+def trace(
+    hexmap: HexMap,
+    start: HexId,
+    targets: Iterable[HexId] | Callable[[HexId], bool],
+    *,
+    network: str | None = None,
+    passable: Callable[[HexId], bool] | None = None,
+    max_steps: int | None = None,
+) -> list[HexId] | None:
+    """The shortest hex path from ``start`` to any target (supply lines), else ``None``.
+
+    Counts hexes, not movement points, as supply rules do; ``network`` restricts the
+    path to that network's connections.  Among equally short paths, the one through
+    the lowest hex ids is returned.
+    """
+    is_target = targets if callable(targets) else _as_set(targets).__contains__
+    _, parent, found = _bfs(hexmap, start, network, passable, max_steps, is_target)
+    if found is None:
+        return None
+    path = [found]
+    while path[-1] != start:
+        path.append(parent[path[-1]])
+    return path[::-1]
+
+
+def _bfs(
+    hexmap: HexMap,
+    start: HexId,
+    network: str | None,
+    passable: Callable[[HexId], bool] | None,
+    max_steps: int | None,
+    is_target: Callable[[HexId], bool] | None = None,
+) -> tuple[dict[HexId, int], dict[HexId, HexId], HexId | None]:
+    hexmap.require(start)
+    links = hexmap.networks.get(network, frozenset()) if network is not None else None
+    dist = {start: 0}
+    parent: dict[HexId, HexId] = {}
+    if is_target is not None and is_target(start):
+        return dist, parent, start
+    queue = deque([start])
+    found: HexId | None = None
+    while queue:
+        h = queue.popleft()
+        d = dist[h]
+        if max_steps is not None and d >= max_steps:
+            continue
+        # sorted neighbors: equal-length paths prefer lower ids
+        for n in sorted(hexmap.neighbors(h)):
+            if n in dist:
+                continue
+            if links is not None and hexside(h, n) not in links:
+                continue
+            if passable is not None and not passable(n):
+                continue
+            dist[n] = d + 1
+            parent[n] = h
+            if is_target is not None and is_target(n) and found is None:
+                found = n
+                return dist, parent, found
+            queue.append(n)
+    return dict(sorted(dist.items())), parent, found

@@ -1,0 +1,100 @@
+"""Zones of control: which hexes an enemy controls, and what that does to movement.
+
+What a ZOC is (the six hexes around a unit, not across a sea or lake hexside) and what
+it does differ between games, so the extent is computed here from data and the effect
+on movement is a :class:`ZocPolicy` value the movement search consults:
+
+* White Death Rule 3: stop on entering; pay 1 MP to leave; AFVs need not stop, but
+  every enemy unit whose ZOC they leave may fire (``on_exit``); ski units pay 1 MP per
+  ZOC left instead of stopping.
+* For the Motherland! 4.2: no stop; +2 MP to leave; no moving ZOC to ZOC except German
+  Panzers (5.1.4); some units may not enter an enemy ZOC at all (4.2.3).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Iterable, Mapping
+from dataclasses import dataclass, field
+from fractions import Fraction
+from types import MappingProxyType
+
+from engines.hexkit.geometry import hexside
+from engines.hexkit.hexid import HexId
+from engines.hexkit.hexmap import HexMap
+
+Cost = int | Fraction
+
+
+@dataclass(frozen=True)
+class ZocMap:
+    """The hexes in a side's ZOC and, for each, the units exerting it (sorted ids)."""
+
+    sources: Mapping[HexId, tuple[str, ...]]
+
+    @property
+    def hexes(self) -> frozenset[HexId]:
+        return frozenset(self.sources)
+
+    def __contains__(self, h: object) -> bool:
+        return h in self.sources
+
+    def exerted_by(self, h: HexId) -> tuple[str, ...]:
+        return self.sources.get(h, ())
+
+
+def zoc_map(
+    hexmap: HexMap,
+    units: Mapping[str, HexId] | Iterable[tuple[str, HexId]],
+    *,
+    blocking_sides: Iterable[str] = (),
+    blocks: Callable[[HexId, HexId], bool] | None = None,
+    include_own_hex: bool = False,
+) -> ZocMap:
+    """The ZOC of ``units`` (unit id -> hex; pass only units that exert one).
+
+    A unit's ZOC covers its on-map neighbors except across a hexside carrying any of
+    ``blocking_sides`` (``["sea", "lake"]`` for For the Motherland! 4.1) or where
+    ``blocks(unit_hex, neighbor)`` says so.  ``include_own_hex`` adds the unit's hex.
+    """
+    items = units.items() if isinstance(units, Mapping) else units
+    blocking = frozenset(blocking_sides)
+    index, adjacency, ids, sides = hexmap.index, hexmap.adjacency, hexmap.ids, hexmap.hexsides
+    acc: dict[HexId, list[str]] = {}
+    for unit, h in items:
+        if include_own_hex:
+            acc.setdefault(h, []).append(unit)
+        for j in adjacency[index[h]]:
+            n = ids[j]
+            if blocking and blocking & sides.get(hexside(h, n), frozenset()):
+                continue
+            if blocks is not None and blocks(h, n):
+                continue
+            acc.setdefault(n, []).append(unit)
+    return ZocMap(MappingProxyType({h: tuple(sorted(set(v))) for h, v in sorted(acc.items())}))
+
+
+@dataclass(frozen=True)
+class ZocPolicy:
+    """What entering, leaving and crossing enemy ZOCs does to a moving unit.
+
+    ``on_exit(from_hex, to_hex)`` is called by :func:`engines.hexkit.movement.walk` once
+    per ZOC hex the unit leaves along a concrete path (White Death Rule 3A: each exit
+    lets the units exerting that ZOC fire at an AFV); the searches do not call it,
+    because they explore moves nobody has made.
+    """
+
+    #: entering an enemy ZOC hex ends the move (White Death Rule 3)
+    stop_on_entry: bool = True
+    #: extra cost to leave an enemy ZOC hex (White Death 1, For the Motherland! 2)
+    exit_cost: Cost = 0
+    #: may move straight from one enemy ZOC hex into another
+    zoc_to_zoc: bool = True
+    #: may enter an enemy ZOC hex at all (For the Motherland! 4.2.3 says no for some)
+    may_enter: bool = True
+    on_exit: Callable[[HexId, HexId], None] | None = field(default=None, compare=False)
+
+
+#: no ZOC effect at all (strategic moves check their own conditions)
+IGNORE_ZOC = ZocPolicy(stop_on_entry=False)
+#: the common rule: stop on entering
+STOP_ON_ENTRY = ZocPolicy()
