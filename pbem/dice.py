@@ -305,13 +305,15 @@ def draw_items(sampler: Sampler, contents: Sequence[str], count: int) -> tuple[s
     in; duplicates are kept (a cup is a multiset).  For k in 0..count-1:
     ``j = k + uniform(len - k)``, swap items k and j; the outcome is items[:count].
     """
-    items = sorted(contents, key=lambda item: item.encode("utf-8"))
+    # Python orders str by code point, and UTF-8 preserves code-point order, so this is
+    # the UTF-8 byte order (unlike UTF-16 order, which puts U+10000.. before U+E000..).
+    items = sorted(contents)
     size = len(items)
     if not 1 <= count <= size:
         raise ValueError(f"cannot draw {count} from {size} items")
+    record = sampler.record
     for k in range(count):
-        what = f"draw {k + 1} of {count}: swap item {k} with item {k} + result"
-        what = what if sampler.record else ""
+        what = f"draw {k + 1} of {count}: swap item {k} with item {k} + result" if record else ""
         j = k + sampler.uniform(size - k, what)
         items[k], items[j] = items[j], items[k]
     return tuple(items[:count])

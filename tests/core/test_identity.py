@@ -1,0 +1,506 @@
+"""Identities: the strict public-key check, signatures, fingerprints, cards, the key store."""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import os
+import stat
+import sys
+from pathlib import Path
+
+import pytest
+from cryptography.hazmat.primitives.asymmetric.ed25519 import (
+    Ed25519PrivateKey,
+    Ed25519PublicKey,
+)
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from pbem import canonical
+from pbem.errors import FormatError, KeyStoreError, SignatureError
+from pbem.identity import (
+    Card,
+    Identity,
+    KeyStore,
+    check_public_key,
+    fingerprint,
+    home_dir,
+    passphrase_from_env,
+    verify,
+)
+
+DATA = Path(__file__).resolve().parent.parent / "data"
+VECTORS = json.loads((DATA / "ed25519_vectors.json").read_text())
+P = 2**255 - 19
+L = 2**252 + 27742317777372353535851937790883648493  # order of the base point
+
+IDENTITY_POINT = (1).to_bytes(32, "little")
+
+
+def enc(y: int, sign: int = 0) -> bytes:
+    """A raw 32-byte encoding of y with the given sign bit, canonical or not."""
+    return (y | (sign << 255)).to_bytes(32, "little")
+
+
+def real_key(seed: int = 0) -> bytes:
+    secret = hashlib.sha256(b"test key %d" % seed).digest()
+    return Ed25519PrivateKey.from_private_bytes(secret).public_key().public_bytes_raw()
+
+
+# --- check_public_key -------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize("entry", VECTORS["refused_keys"], ids=lambda e: e["key"][:8])
+def test_small_order_blocklist_refused(entry: dict[str, str]) -> None:
+    with pytest.raises(SignatureError):
+        check_public_key(bytes.fromhex(entry["key"]))
+
+
+def test_blocklist_covers_eight_points_and_six_other_encodings() -> None:
+    keys = {bytes.fromhex(e["key"]) for e in VECTORS["refused_keys"]}
+    assert len(keys) == 14
+    # canonical: y < p and not (x == 0 with the sign bit); x == 0 exactly when y is 1 or p-1
+    canonical_keys = set()
+    for key in keys:
+        n = int.from_bytes(key, "little")
+        y, sign = n & ((1 << 255) - 1), n >> 255
+        if y < P and not (y in (1, P - 1) and sign):
+            canonical_keys.add(key)
+    assert len(canonical_keys) == 8  # the eight points of order dividing 8
+
+
+def test_small_order_points_by_their_order() -> None:
+    # the identity, the order-2 point (0, -1), the two order-4 points (y = 0)
+    for key in (enc(1), enc(P - 1), enc(0, 0), enc(0, 1)):
+        with pytest.raises(SignatureError, match="small-order"):
+            check_public_key(key)
+
+
+@pytest.mark.parametrize("length", [0, 1, 31, 33, 64])
+def test_wrong_length_refused(length: int) -> None:
+    with pytest.raises(SignatureError, match="32 bytes"):
+        check_public_key(b"\x09" * length)
+
+
+def test_not_bytes_refused() -> None:
+    with pytest.raises(SignatureError):
+        check_public_key(bytearray(real_key()))  # type: ignore[arg-type]
+
+
+@pytest.mark.parametrize("y", range(P, 2**255))
+@pytest.mark.parametrize("sign", [0, 1])
+def test_y_at_or_above_p_refused(y: int, sign: int) -> None:
+    with pytest.raises(SignatureError, match="canonical"):
+        check_public_key(enc(y, sign))
+
+
+def test_x_zero_with_sign_bit_refused() -> None:
+    for y in (1, P - 1):
+        with pytest.raises(SignatureError, match="canonical"):
+            check_public_key(enc(y, 1))
+
+
+def test_off_curve_refused() -> None:
+    # y = 2 gives x^2 = 3 / (4d + 1), not a square mod p: no point has y = 2
+    with pytest.raises(SignatureError, match="canonical"):
+        check_public_key(enc(2))
+    # and some y values in general: about half of all y are off the curve
+    refused = 0
+    for y in range(3, 60):
+        try:
+            check_public_key(enc(y))
+        except SignatureError:
+            refused += 1
+    assert 10 < refused < 50
+
+
+def test_off_curve_agrees_with_cryptography() -> None:
+    """Keys we call off the curve, OpenSSL cannot load either (and vice versa)."""
+    for y in range(2, 40):
+        key = enc(y)
+        try:
+            Ed25519PublicKey.from_public_bytes(key)
+            loads = True
+        except ValueError:
+            loads = False
+        try:
+            check_public_key(key)
+            ours = True
+        except SignatureError:
+            ours = False
+        if ours:
+            assert loads
+
+
+@settings(max_examples=200, deadline=None)
+@given(st.binary(min_size=32, max_size=32))
+def test_real_keys_accepted(secret: bytes) -> None:
+    key = Ed25519PrivateKey.from_private_bytes(secret).public_key().public_bytes_raw()
+    check_public_key(key)
+
+
+def test_degenerate_signature_under_identity_point_why_we_check() -> None:
+    """The reason check_public_key exists: OpenSSL accepts this forgery for any message."""
+    forged = IDENTITY_POINT + bytes(32)  # R = encoding of the identity, S = 0
+    for message in (b"", b"I resign", b"pbem/v1/turn\0anything"):
+        Ed25519PublicKey.from_public_bytes(IDENTITY_POINT).verify(forged, message)  # no raise
+        with pytest.raises(SignatureError):
+            verify(IDENTITY_POINT, message, forged)
+
+
+# --- signatures: RFC 8032 vectors -------------------------------------------------------------
+
+
+@pytest.mark.parametrize("vector", VECTORS["vectors"], ids=lambda v: v["name"])
+def test_rfc8032_vectors(vector: dict[str, str]) -> None:
+    secret = bytes.fromhex(vector["secret_key"])
+    public = bytes.fromhex(vector["public_key"])
+    message = bytes.fromhex(vector["message"])
+    signature = bytes.fromhex(vector["signature"])
+    check_public_key(public)
+    verify(public, message, signature)
+    ident = Identity.from_secret(secret, "rfc")
+    assert ident.public_key == public
+    assert ident.sign(message) == signature  # Ed25519 is deterministic
+    assert ident.secret_bytes() == secret
+    assert fingerprint(public) == vector["fingerprint"]
+
+
+@pytest.mark.parametrize("vector", VECTORS["vectors"], ids=lambda v: v["name"])
+def test_rfc8032_tampering_refused(vector: dict[str, str]) -> None:
+    public = bytes.fromhex(vector["public_key"])
+    message = bytes.fromhex(vector["message"])
+    signature = bytes.fromhex(vector["signature"])
+    bad_sigs = [
+        bytes([signature[0] ^ 1]) + signature[1:],
+        signature[:-1] + bytes([signature[-1] ^ 0x01]),
+        signature[:63],
+        signature + b"\0",
+        b"",
+    ]
+    s = int.from_bytes(signature[32:], "little")
+    if s + L < 2**256:  # a non-canonical S (S + L) must be refused, not accepted as S
+        bad_sigs.append(signature[:32] + (s + L).to_bytes(32, "little"))
+    for sig in bad_sigs:
+        with pytest.raises(SignatureError, match=r"^signature does not verify$"):
+            verify(public, message, sig)
+    with pytest.raises(SignatureError, match=r"^signature does not verify$"):
+        verify(public, message + b"x", signature)
+    other = bytes.fromhex(
+        VECTORS["vectors"][(VECTORS["vectors"].index(vector) + 1) % 3]["public_key"]
+    )
+    with pytest.raises(SignatureError, match=r"^signature does not verify$"):
+        verify(other, message, signature)
+    with pytest.raises(SignatureError, match=r"^signature does not verify$"):
+        verify(public[:31], message, signature)
+
+
+# --- fingerprints -----------------------------------------------------------------------------
+
+
+def independent_fingerprint(key: bytes) -> str:
+    digest = hashlib.sha256(b"pbem/v1/fingerprint\x00" + key).digest()
+    parts = []
+    for g in range(6):
+        value = 0
+        for byte in digest[5 * g : 5 * g + 5]:
+            value = value * 256 + byte
+        parts.append(str(value % 100000).rjust(5, "0"))
+    return " ".join(parts)
+
+
+@settings(max_examples=50)
+@given(st.binary(min_size=32, max_size=32))
+def test_fingerprint_matches_definition(key: bytes) -> None:
+    text = fingerprint(key)
+    assert text == independent_fingerprint(key)
+    groups = text.split(" ")
+    assert len(groups) == 6 and all(len(g) == 5 and g.isdigit() for g in groups)
+
+
+def test_fingerprint_is_domain_separated() -> None:
+    key = real_key()
+    plain = hashlib.sha256(key).digest()
+    naive = " ".join(
+        f"{int.from_bytes(plain[i : i + 5], 'big') % 100000:05d}" for i in range(0, 30, 5)
+    )
+    assert fingerprint(key) != naive
+
+
+# --- cards ------------------------------------------------------------------------------------
+
+
+def test_card_round_trip_through_canonical() -> None:
+    card = Card("Mannerheim", "cgem@example.fi", real_key())
+    data = canonical.decode(canonical.encode(card.to_data()))
+    assert data == {"name": "Mannerheim", "email": "cgem@example.fi", "key": card.key}
+    assert Card.from_data(data) == card
+    assert card.fingerprint == fingerprint(card.key)
+    assert Card.from_json(card.to_json()) == card
+
+
+@pytest.mark.parametrize(
+    ("change", "error"),
+    [
+        ({"name": ""}, FormatError),
+        ({"name": "x" * 101}, FormatError),
+        ({"name": 7}, FormatError),
+        ({"name": "tab\there"}, FormatError),
+        ({"name": "new\nline"}, FormatError),
+        ({"name": "bidi \u202e evil"}, FormatError),
+        ({"name": "del\x7f"}, FormatError),
+        ({"email": "e" * 255}, FormatError),
+        ({"email": None}, FormatError),
+        ({"email": "nul\x00@x"}, FormatError),
+        ({"key": "00" * 32}, FormatError),
+        ({"key": b"\x01" * 31}, SignatureError),
+        ({"key": IDENTITY_POINT}, SignatureError),
+        ({"extra": 1}, FormatError),
+    ],
+)
+def test_card_validation(change: dict[str, object], error: type[Exception]) -> None:
+    data: dict[str, object] = {"name": "Ok", "email": "ok@example.org", "key": real_key()}
+    data.update(change)
+    with pytest.raises(error):
+        Card.from_data(data)
+
+
+def test_card_limits_accepted() -> None:
+    key = real_key()
+    Card.from_data({"name": "x" * 100, "email": "e" * 254, "key": key})
+    Card.from_data({"name": "Ääkkönen 芬兰", "email": "", "key": key})
+    with pytest.raises(FormatError):
+        Card.from_data({"name": "x", "email": "", "key": key, "fingerprint": "1"})
+    with pytest.raises(FormatError):
+        Card.from_data(["x", "", key])
+    bad = Card("x", "", key).to_json()
+    bad["fingerprint"] = "00000 00000 00000 00000 00000 00000"
+    with pytest.raises(FormatError, match="fingerprint"):
+        Card.from_json(bad)
+
+
+# --- identities -------------------------------------------------------------------------------
+
+
+def test_identity_signs_and_verifies() -> None:
+    ident = Identity.generate("Alice", "alice@example.org")
+    sig = ident.sign(b"message")
+    assert len(sig) == 64
+    verify(ident.card.key, b"message", sig)
+    assert len(ident.secret_bytes()) == 32
+    assert Identity.from_secret(ident.secret_bytes(), "Alice").public_key == ident.public_key
+    assert ident.secret_bytes().hex() not in repr(ident)
+    assert ident.card.fingerprint in repr(ident)
+
+
+def test_identity_refuses_a_foreign_card() -> None:
+    ident = Identity.generate("Alice")
+    with pytest.raises(KeyStoreError):
+        Identity(ident.private_key, Card("Alice", "", real_key()))
+
+
+# --- home and environment ---------------------------------------------------------------------
+
+
+def test_home_dir(monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> None:
+    monkeypatch.setenv("PBEM_HOME", str(tmp_path / "h"))
+    assert home_dir() == tmp_path / "h"
+    monkeypatch.delenv("PBEM_HOME")
+    monkeypatch.setattr(sys, "platform", "linux")
+    monkeypatch.setenv("XDG_DATA_HOME", str(tmp_path / "xdg"))
+    assert home_dir() == tmp_path / "xdg" / "pbem"
+    monkeypatch.setenv("XDG_DATA_HOME", "relative/ignored")
+    assert home_dir() == Path.home() / ".local" / "share" / "pbem"
+    monkeypatch.delenv("XDG_DATA_HOME")
+    assert home_dir() == Path.home() / ".local" / "share" / "pbem"
+    monkeypatch.setattr(sys, "platform", "darwin")
+    assert home_dir() == Path.home() / "Library" / "Application Support" / "pbem"
+    monkeypatch.setattr(sys, "platform", "win32")
+    monkeypatch.setenv("APPDATA", str(tmp_path / "roaming"))
+    assert home_dir() == tmp_path / "roaming" / "pbem"
+
+
+def test_passphrase_from_env(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.delenv("PBEM_PASSPHRASE", raising=False)
+    assert passphrase_from_env() is None
+    monkeypatch.setenv("PBEM_PASSPHRASE", "")
+    assert passphrase_from_env() is None
+    monkeypatch.setenv("PBEM_PASSPHRASE", "sisu ≠ luck")
+    assert passphrase_from_env() == "sisu ≠ luck".encode()
+
+
+# --- the key store ----------------------------------------------------------------------------
+
+posix_only = pytest.mark.skipif(os.name != "posix", reason="POSIX permissions")
+
+
+@posix_only
+def test_create_writes_0600_key_and_readable_card(tmp_path: Path) -> None:
+    store = KeyStore(tmp_path)
+    assert not store.exists()
+    ident = store.create("Alice", "alice@example.org", None)
+    assert store.exists()
+    assert stat.S_IMODE(store.key_path.stat().st_mode) == 0o600
+    assert stat.S_IMODE(store.card_path.stat().st_mode) == 0o644
+    card_json = json.loads(store.card_path.read_text())
+    assert card_json == {
+        "name": "Alice",
+        "email": "alice@example.org",
+        "key": ident.public_key.hex(),
+        "fingerprint": ident.card.fingerprint,
+    }
+    assert store.card() == ident.card
+    assert not store.is_encrypted()
+    assert not list(store.identity_dir.glob("*.tmp"))
+
+
+def test_passphrase_round_trip(tmp_path: Path) -> None:
+    store = KeyStore(tmp_path)
+    ident = store.create("Bob", "", b"correct horse")
+    assert store.is_encrypted()
+    assert b"ENCRYPTED PRIVATE KEY" in store.key_path.read_bytes()
+    loaded = store.load(b"correct horse")
+    assert loaded.card == ident.card
+    assert loaded.secret_bytes() == ident.secret_bytes()
+    assert store.card() == ident.card  # no passphrase needed for the card
+
+
+def test_wrong_passphrase_names_the_file(tmp_path: Path) -> None:
+    store = KeyStore(tmp_path)
+    store.create("Bob", "", b"correct horse")
+    with pytest.raises(KeyStoreError, match="wrong passphrase") as info:
+        store.load(b"battery staple")
+    assert str(store.key_path) in str(info.value)
+    assert info.value.path == str(store.key_path)
+
+
+def test_missing_passphrase_says_so(tmp_path: Path) -> None:
+    store = KeyStore(tmp_path)
+    store.create("Bob", "", b"pw")
+    with pytest.raises(KeyStoreError, match="PBEM_PASSPHRASE") as info:
+        store.load(None)
+    assert str(store.key_path) in str(info.value)
+
+
+def test_unencrypted_load_ignores_a_passphrase(tmp_path: Path) -> None:
+    store = KeyStore(tmp_path)
+    ident = store.create("Carol", "", None)
+    assert store.load(None).secret_bytes() == ident.secret_bytes()
+    # PBEM_PASSPHRASE may be set for other keys; an unencrypted key still loads
+    assert store.load(b"whatever").secret_bytes() == ident.secret_bytes()
+
+
+def test_refuses_to_overwrite(tmp_path: Path) -> None:
+    store = KeyStore(tmp_path)
+    ident = store.create("Alice", "", None)
+    before = store.key_path.read_bytes()
+    with pytest.raises(KeyStoreError, match="already exists"):
+        store.create("Mallory", "", None)
+    assert store.key_path.read_bytes() == before
+    assert store.load(None).card == ident.card
+
+
+def test_missing_identity_names_the_file(tmp_path: Path) -> None:
+    store = KeyStore(tmp_path)
+    with pytest.raises(KeyStoreError, match="pbem id new") as info:
+        store.load(None)
+    assert str(store.key_path) in str(info.value)
+    with pytest.raises(KeyStoreError):
+        store.is_encrypted()
+    with pytest.raises(KeyStoreError, match=r"card\.json"):
+        store.card()
+
+
+@posix_only
+def test_loose_permissions_refused(tmp_path: Path) -> None:
+    store = KeyStore(tmp_path)
+    store.create("Alice", "", None)
+    os.chmod(store.key_path, 0o644)
+    with pytest.raises(KeyStoreError, match="chmod 600") as info:
+        store.load(None)
+    assert str(store.key_path) in str(info.value)
+    os.chmod(store.key_path, 0o600)
+    store.load(None)
+
+
+def test_mismatched_card_refused(tmp_path: Path) -> None:
+    store = KeyStore(tmp_path)
+    store.create("Alice", "", None)
+    other = Card("Alice", "", real_key())
+    store.card_path.write_text(json.dumps(other.to_json()))
+    with pytest.raises(KeyStoreError, match=r"card\.json"):
+        store.load(None)
+
+
+def test_garbage_key_file(tmp_path: Path) -> None:
+    store = KeyStore(tmp_path)
+    store.create("Alice", "", None)
+    store.key_path.write_bytes(b"-----BEGIN PRIVATE KEY-----\nAAAA\n-----END PRIVATE KEY-----\n")
+    with pytest.raises(KeyStoreError) as info:
+        store.load(None)
+    assert str(store.key_path) in str(info.value)
+
+
+# --- contacts ---------------------------------------------------------------------------------
+
+
+def test_contact_pinning_round_trip(tmp_path: Path) -> None:
+    store = KeyStore(tmp_path)
+    assert store.contacts() == []
+    alice = Card("Alice", "alice@example.org", real_key(1))
+    bob = Card("Bob", "", real_key(2))
+    store.pin_contact(alice)
+    store.pin_contact(bob)
+    again = KeyStore(tmp_path)
+    assert again.contacts() == [alice, bob]
+    assert again.contact(alice.fingerprint) == alice
+    assert again.contact(alice.fingerprint.replace(" ", "")) == alice
+    assert again.contact(alice.fingerprint.replace(" ", "-")) == alice
+    assert again.contact("Bob") == bob
+    assert again.contact("Nobody") is None
+    assert again.contact("00000 00000 00000 00000 00000 00000") is None
+    data = json.loads(store.contacts_path.read_text())
+    assert data["contacts"][0]["fingerprint"] == alice.fingerprint
+
+
+def test_repinning_same_key_updates_name(tmp_path: Path) -> None:
+    store = KeyStore(tmp_path)
+    alice = Card("Alice", "", real_key(1))
+    store.pin_contact(alice)
+    renamed = Card("Alice K.", "alice@example.org", alice.key)
+    store.pin_contact(renamed)
+    assert store.contacts() == [renamed]
+
+
+def test_pinning_a_new_key_under_a_known_name_is_refused(tmp_path: Path) -> None:
+    store = KeyStore(tmp_path)
+    alice = Card("Alice", "", real_key(1))
+    store.pin_contact(alice)
+    impostor = Card("Alice", "", real_key(666))
+    with pytest.raises(KeyStoreError, match=alice.fingerprint):
+        store.pin_contact(impostor)
+    assert store.contacts() == [alice]
+    assert store.unpin_contact("Alice") == alice
+    store.pin_contact(impostor)
+    assert store.contacts() == [impostor]
+    with pytest.raises(KeyStoreError):
+        store.unpin_contact("Alice B.")
+
+
+def test_pinning_a_bad_key_is_refused(tmp_path: Path) -> None:
+    store = KeyStore(tmp_path)
+    with pytest.raises(SignatureError):
+        store.pin_contact(Card("Eve", "", IDENTITY_POINT))
+    assert not store.contacts_path.exists()
+
+
+def test_damaged_contacts_file_named(tmp_path: Path) -> None:
+    store = KeyStore(tmp_path)
+    store.contacts_path.write_text("{not json")
+    with pytest.raises(KeyStoreError) as info:
+        store.contacts()
+    assert str(store.contacts_path) in str(info.value)
+    store.contacts_path.write_text('{"contacts": [{"name": "x", "email": "", "key": "00"}]}')
+    with pytest.raises(KeyStoreError, match="bad contact"):
+        store.contacts()
