@@ -495,8 +495,12 @@ class Game:
             return events, rolls, self._seal("rules" if player is None else "")
         return events, rolls, None
 
-    def act(self, text: str) -> tuple[list[Event], list[RollRecord], int | None]:
-        """Apply one action of ours, resolve its rolls, seal if the opponent decides next."""
+    def act(self, text: str, *, save: bool = True) -> tuple[list[Event], list[RollRecord],
+                                                            int | None]:
+        """Apply one action of ours, resolve its rolls, seal if the opponent decides next.
+
+        ``save=False`` leaves the save file to the seal (bots acting many times a file).
+        """
         if self.result is not None:
             raise NotYourTurn(f"{self.name}: the game is over ({self.result.text})")
         if not self.has_pen():
@@ -509,7 +513,7 @@ class Game:
         events = self.state.apply(action, side=self.side)
         self.pending.append(["a", canonical_text])
         more, rolls, sealed = self.advance()
-        if sealed is None:
+        if sealed is None and save:
             self.write()
         return events + more, rolls, sealed
 

@@ -1,0 +1,203 @@
+"""Auditing a transcript from the exchanged files alone: no save, no private key.
+
+A referee (or either player) gives the files of a game, in any order, binary or armored.
+Every signature is checked with the key the envelope names and then against the key the
+invite and accept pinned for that side; every link of the chain; every dice reveal against
+the committed chain; every action replayed through the engine; every roll re-derived from
+its seed; every signed state digest compared.  The first failure stops the replay (what
+follows it cannot be checked) and is the verdict.  Two different files for one place are
+reported as equivocation, with both named.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+from pbem import canonical, dice
+from pbem.armor import read_any
+from pbem.envelope import Envelope, open_envelope
+from pbem.errors import PbemError
+from pbem.identity import fingerprint
+from pbem.registry import get as get_engine
+from pbem.transcript import RollRecord, Verifier, parse_invite
+
+ARMOR_SUFFIXES = (".pbem", ".asc", ".txt")
+
+
+@dataclass
+class FileRow:
+    source: str
+    seq: int | None
+    kind: str
+    side: str
+    signer: str
+    signature: str = "ok"
+    chain: str = "-"
+    dice: str = "-"
+    replay: str = "-"
+    note: str = ""
+
+
+@dataclass
+class AuditReport:
+    files: list[FileRow] = field(default_factory=list)
+    rolls: list[RollRecord] = field(default_factory=list)
+    problems: list[str] = field(default_factory=list)
+    game_id: bytes = b""
+    engine: str = ""
+    scenario: str = ""
+    result: str = ""
+    exit_code: int = 0
+    verifier: Verifier | None = None
+
+    @property
+    def clean(self) -> bool:
+        return not self.problems
+
+    def verdict(self) -> str:
+        if self.clean:
+            return (f"CLEAN: {len(self.files)} files, {len(self.rolls)} rolls, every signature, "
+                    "link, reveal, roll and digest verified")
+        return f"NOT CLEAN: {self.problems[0]}" + (
+            f" (+{len(self.problems) - 1} more)" if len(self.problems) > 1 else "")
+
+    def to_json(self) -> dict[str, Any]:
+        return {
+            "clean": self.clean,
+            "verdict": self.verdict(),
+            "game_id": self.game_id.hex(),
+            "engine": self.engine,
+            "scenario": self.scenario,
+            "result": self.result,
+            "problems": self.problems,
+            "files": [vars(f) for f in self.files],
+            "rolls": [
+                {"roll": r.name, "side": r.side, "purpose": r.purpose, "rule": r.rule,
+                 "dice": r.request, "outcome": list(r.outcome), "after": r.after_action}
+                for r in self.rolls
+            ],
+        }
+
+
+def collect(paths: list[Path]) -> list[tuple[str, bytes]]:
+    """Files to audit: every file given, and every .pbem file in a folder given."""
+    out: list[tuple[str, bytes]] = []
+    for path in paths:
+        if path.is_dir():
+            for child in sorted(path.iterdir()):
+                if child.is_file() and child.suffix in ARMOR_SUFFIXES:
+                    out.append((str(child), child.read_bytes()))
+        else:
+            out.append((str(path), path.read_bytes()))
+    return out
+
+
+def audit(datas: list[tuple[str, bytes]]) -> AuditReport:
+    report = AuditReport()
+    envs: list[tuple[str, Envelope, dict[str, Any]]] = []
+    for source, data in datas:
+        try:
+            env = open_envelope(read_any(data))
+            body = env.decode()
+        except PbemError as exc:
+            report.files.append(FileRow(source, None, "?", "?", "?", signature="BAD",
+                                        note=str(exc)))
+            report.problems.append(f"{source}: {exc}")
+            report.exit_code = report.exit_code or exc.exit_code
+            continue
+        envs.append((source, env, body))
+    invites = [(s, e) for s, e, _ in envs if e.kind == "invite"]
+    if len(invites) != 1:
+        report.problems.append(f"a transcript needs exactly one invite; found {len(invites)}")
+        report.exit_code = report.exit_code or 5
+        return report
+    source, invite = invites[0]
+    try:
+        setup = parse_invite(invite)
+        verifier = Verifier(get_engine(setup.engine_id), invite, keep_rolls=True)
+    except PbemError as exc:
+        report.problems.append(f"{source}: {exc}")
+        report.exit_code = exc.exit_code
+        return report
+    report.verifier = verifier
+    report.game_id, report.engine, report.scenario = setup.game_id, setup.engine_id, setup.scenario
+    report.files.append(FileRow(source, 0, "invite", setup.creator_side,
+                                fingerprint(invite.key), chain="anchor", dice="anchor",
+                                replay="ok"))
+    rest = sorted(((s, e, b) for s, e, b in envs if e.kind != "invite"),
+                  key=lambda t: (t[2].get("seq") if isinstance(t[2].get("seq"), int) else -1, t[0]))
+    seen: dict[int, tuple[str, bytes]] = {0: (source, invite.raw)}
+    broken = False
+    for src, env, body in rest:
+        seq = body.get("seq") if isinstance(body.get("seq"), int) else None
+        row = FileRow(src, seq, env.kind, str(body.get("side", "?")), fingerprint(env.key))
+        report.files.append(row)
+        if seq is not None and seq in seen:
+            if seen[seq][1] == env.raw:
+                row.note = f"duplicate of {seen[seq][0]}"
+                continue
+            row.chain = "FORK"
+            msg = (f"equivocation: {seen[seq][0]} and {src} are two different files "
+                   f"for place {seq}")
+            row.note = msg
+            report.problems.append(msg)
+            report.exit_code = report.exit_code or 5
+            continue
+        if broken:
+            row.chain = row.dice = row.replay = "not checked"
+            row.note = "after an earlier failure"
+            continue
+        try:
+            accepted = verifier.add(env, {k: v[1] for k, v in seen.items()})
+        except PbemError as exc:
+            row.chain = "FAIL"
+            row.note = str(exc)
+            report.problems.append(f"{src}: {exc}")
+            report.exit_code = report.exit_code or exc.exit_code
+            broken = True
+            continue
+        assert seq is not None
+        seen[seq] = (src, env.raw)
+        row.chain = "ok"
+        row.dice = "ok" if env.kind == "turn" else "anchor"
+        row.replay = f"ok ({len(accepted.actions)} actions, {len(accepted.rolls)} rolls)"
+        if accepted.message:
+            row.note = f"message: {accepted.message}"
+    report.rolls = list(verifier.rolls)
+    if verifier.result:
+        report.result = verifier.result.text
+    return report
+
+
+def explain_roll(report: AuditReport, name: str) -> list[str]:
+    """Step by step, how roll ``SEQ.INDEX`` came out as it did, from the files alone."""
+    seq, index = dice.parse_roll_name(name)
+    verifier = report.verifier
+    for roll in report.rolls:
+        if (roll.seq, roll.index) != (seq, index) or verifier is None:
+            continue
+        setup = verifier.setup
+        lines = [
+            f"roll {roll.name}: {roll.purpose}" + (f" ({roll.rule})" if roll.rule else ""),
+            f"  made by the {roll.side} player in file {seq}, after action {roll.after_action!r}",
+            f"  request: {roll.request}",
+            f"  seed = SHA-256(canonical ['pbem/v1/open', game {setup.game_id.hex()[:16]}..., "
+            f"{seq}, {roll.side}'s link revealed in file {seq}, the opponent's latest link])",
+            f"  seed = {roll.seed.hex()}",
+            f"  words from HMAC-SHA256(seed, u32({index}) || u32(j)), j = 0, 1, ...:",
+        ]
+        if roll.roll is not None:
+            lines += ["    " + step for step in roll.roll.explain()]
+        lines.append(f"  result: {', '.join(str(o) for o in roll.outcome)}")
+        return lines
+    known = ", ".join(r.name for r in report.rolls[:20])
+    return [f"no roll {name} in this transcript (rolls: {known}{'...' if len(report.rolls) > 20 else ''})"]
+
+
+def body_summary(data: bytes) -> dict[str, Any]:
+    """The decoded body of a stored file (for ``pbem log``)."""
+    body = canonical.decode(canonical.decode(data)[5])
+    assert isinstance(body, dict)
+    return body

@@ -1,0 +1,699 @@
+"""The ``pbem`` command: thin click commands over the library, rich output.
+
+Every failure is a :class:`~pbem.errors.PbemError` shown as one line that names the file
+or game and the cause, with the error class's exit code (a duplicate file is not an
+error: exit 0).  ``--json`` output is for scripts and is stable.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import sys
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
+from pathlib import Path
+from typing import Any, NoReturn
+
+import click
+from rich.console import Console
+from rich.table import Table
+
+from pbem import __version__
+from pbem.errors import DuplicateFile, KeyStoreError, PbemError, UsageError
+
+console = Console(highlight=False, soft_wrap=True)
+errors = Console(stderr=True, highlight=False, soft_wrap=True)
+
+
+def _fail(exc: PbemError) -> NoReturn:
+    if isinstance(exc, DuplicateFile):
+        errors.print(f"pbem: note: {exc}", markup=False)
+        sys.exit(0)
+    errors.print(f"pbem: error: {exc}", markup=False)
+    sys.exit(exc.exit_code)
+
+
+@contextmanager
+def handled() -> Iterator[None]:
+    try:
+        yield
+    except PbemError as exc:
+        _fail(exc)
+
+
+def _passphrase_prompt() -> Callable[[], bytes | None]:
+    def ask() -> bytes | None:
+        env = os.environ.get("PBEM_PASSPHRASE")
+        if env is not None:
+            return env.encode()
+        if not sys.stdin.isatty():
+            raise KeyStoreError("the key is protected by a passphrase: set PBEM_PASSPHRASE "
+                                "or run in a terminal")
+        return str(click.prompt("Passphrase for your pbem key", hide_input=True)).encode()
+    return ask
+
+
+def home_of(ctx: click.Context) -> Any:
+    from pbem.identity import home_dir
+    from pbem.session import Home
+
+    obj = ctx.ensure_object(dict)
+    if "home" not in obj:
+        path = obj.get("home_path") or home_dir()
+        obj["home"] = Home(Path(path), passphrase=_passphrase_prompt())
+    return obj["home"]
+
+
+def _write_out(path: Path, data: bytes, armored: bool) -> None:
+    from pbem.armor import armor
+    from pbem.atomic import write_atomic
+
+    payload = armor(data).encode() if armored else data
+    write_atomic(path, payload, 0o644)
+
+
+def file_name(game_id: bytes, seq: int, side: str) -> str:
+    """The name a turn file travels under: game, sequence and side."""
+    return f"{game_id.hex()[:12]}-{seq:04d}-{side}.pbem"
+
+
+def _print_events(events: list[Any], rolls: list[Any], side: str | None) -> None:
+    for event in events:
+        if event.visible(side):
+            console.print(f"  {event.text}", markup=False)
+    for roll in rolls:
+        outcome = ", ".join(str(o) for o in roll.outcome)
+        console.print(f"  roll {roll.name}: {roll.purpose}: {roll.request} -> {outcome}",
+                      markup=False)
+
+
+def _sealed_note(game: Any, seq: int) -> None:
+    console.print(f"sealed file {seq} of {game.name}: {game.awaiting()}", markup=False)
+    console.print(f"  send it with: pbem send {game.name} -o {file_name(game.game_id, seq, game.side)}",
+                  markup=False)
+
+
+@click.group(context_settings={"help_option_names": ["-h", "--help"]})
+@click.version_option(__version__, prog_name="pbem")
+@click.option("--home", "home_path", type=click.Path(file_okay=False, path_type=Path),
+              envvar="PBEM_HOME", help="Folder with your identity and games (env PBEM_HOME).")
+@click.pass_context
+def main(ctx: click.Context, home_path: Path | None) -> None:
+    """Play hex-and-counter wargames by passing signed turn files.
+
+    Start with 'pbem demo', or 'pbem id new NAME' then 'pbem new ENGINE SCENARIO --side SIDE'.
+    """
+    ctx.ensure_object(dict)["home_path"] = home_path
+
+
+# --- identities -----------------------------------------------------------------------------
+
+
+@main.group("id")
+def id_group() -> None:
+    """Your identity (an Ed25519 key) and your correspondents' public cards."""
+
+
+@id_group.command("new")
+@click.argument("name")
+@click.option("--email", default="", help="Shown on your card.")
+@click.option("--passphrase/--no-passphrase", default=False,
+              help="Protect the key with a passphrase (prompted, or PBEM_PASSPHRASE).")
+@click.pass_context
+def id_new(ctx: click.Context, name: str, email: str, passphrase: bool) -> None:
+    """Create your identity."""
+    with handled():
+        home = home_of(ctx)
+        secret = None
+        if passphrase:
+            env = os.environ.get("PBEM_PASSPHRASE")
+            secret = env.encode() if env is not None else str(click.prompt(
+                "New passphrase", hide_input=True, confirmation_prompt=True)).encode()
+        identity = home.keys.create(name, email, secret)
+        console.print(f"identity {identity.card.name} created in {home.path}", markup=False)
+        console.print(f"fingerprint: {identity.card.fingerprint}", markup=False)
+
+
+@id_group.command("show")
+@click.option("--json", "as_json", is_flag=True)
+@click.pass_context
+def id_show(ctx: click.Context, as_json: bool) -> None:
+    """Your name, email and fingerprint (read it aloud to your opponent)."""
+    with handled():
+        card = home_of(ctx).card()
+        if as_json:
+            click.echo(json.dumps({"name": card.name, "email": card.email,
+                                   "key": card.key.hex(), "fingerprint": card.fingerprint}))
+            return
+        console.print(f"{card.name} <{card.email}>\nfingerprint: {card.fingerprint}",
+                      markup=False)
+
+
+@id_group.command("export")
+@click.option("-o", "output", type=click.Path(dir_okay=False, path_type=Path))
+@click.pass_context
+def id_export(ctx: click.Context, output: Path | None) -> None:
+    """Your public card, signed, as armored text (stdout or -o FILE)."""
+    from pbem.armor import armor
+    from pbem.envelope import seal
+
+    with handled():
+        identity = home_of(ctx).identity()
+        text = armor(seal(identity, "card", {"card": identity.card.to_data()}))
+        if output:
+            _write_out(output, text.encode(), armored=False)
+            console.print(f"card written to {output}", markup=False)
+        else:
+            click.echo(text, nl=False)
+
+
+@id_group.command("import")
+@click.argument("card_file", type=click.Path(exists=True, dir_okay=False, path_type=Path))
+@click.option("--yes", is_flag=True, help="Pin without asking (you compared the fingerprint).")
+@click.pass_context
+def id_import(ctx: click.Context, card_file: Path, yes: bool) -> None:
+    """Pin a correspondent's card after comparing its fingerprint."""
+    from pbem.armor import read_any
+    from pbem.envelope import open_envelope
+    from pbem.identity import Card
+
+    with handled():
+        try:
+            env = open_envelope(read_any(card_file.read_bytes()), kinds=("card",))
+            card = Card.from_data(env.decode()["card"])
+        except PbemError as exc:
+            raise type(exc)(str(exc), path=str(card_file)) from None
+        except KeyError:
+            raise UsageError(f"{card_file}: not a pbem card") from None
+        if card.key != env.key:
+            raise UsageError(f"{card_file}: the card is not signed by its own key")
+        console.print(f"{card.name} <{card.email}>\nfingerprint: {card.fingerprint}",
+                      markup=False)
+        if not yes and not click.confirm("Does this fingerprint match what they told you?"):
+            raise UsageError("not pinned")
+        home_of(ctx).keys.pin_contact(card)
+        console.print(f"pinned {card.name}", markup=False)
+
+
+# --- engines and scenarios --------------------------------------------------------------------
+
+
+@main.command("engines")
+@click.option("--json", "as_json", is_flag=True)
+def engines_cmd(as_json: bool) -> None:
+    """Installed games and their scenarios."""
+    from pbem.registry import engines
+
+    with handled():
+        found = engines()
+        if as_json:
+            click.echo(json.dumps([
+                {"id": e.id, "title": e.title, "rules_version": e.rules_version,
+                 "sides": list(e.sides),
+                 "scenarios": [{"id": s.id, "title": s.title, "turns": list(s.turns)}
+                               for s in e.scenarios()],
+                 "options": [{"key": o.key, "choices": list(o.choices), "default": o.default,
+                              "description": o.description} for o in e.options()]}
+                for e in found.values()], indent=2))
+            return
+        table = Table("engine", "title", "sides", "scenarios", title="installed engines")
+        for e in found.values():
+            table.add_row(e.id, e.title, " / ".join(e.sides),
+                          "\n".join(f"{s.id}: {s.title}" for s in e.scenarios()))
+        console.print(table)
+
+
+@main.group("scenario")
+def scenario_group() -> None:
+    """Scenario data: check what is installed."""
+
+
+@scenario_group.command("check")
+@click.argument("engine_id", required=False)
+@click.argument("scenario", required=False)
+def scenario_check(engine_id: str | None, scenario: str | None) -> None:
+    """Load and validate every scenario, and every hex the rulebook names."""
+    from pbem.registry import engines, get
+
+    with handled():
+        chosen = [get(engine_id)] if engine_id else list(engines().values())
+        problems: list[str] = []
+        for engine in chosen:
+            found = [p for p in engine.check_scenarios()
+                     if scenario is None or f"/{scenario}" in p or scenario in p]
+            if scenario:
+                engine.new_state(scenario)
+            problems += found
+            status = "ok" if not found else f"{len(found)} problems"
+            console.print(f"{engine.id}: {len(engine.scenarios())} scenarios, {status}",
+                          markup=False)
+        for p in problems:
+            console.print(f"  {p}", markup=False)
+        if problems:
+            sys.exit(12)
+
+
+# --- starting a game ---------------------------------------------------------------------------
+
+
+def _parse_options(values: tuple[str, ...]) -> dict[str, str]:
+    out: dict[str, str] = {}
+    for item in values:
+        key, sep, value = item.partition("=")
+        if not sep or not key:
+            raise UsageError(f"--option {item!r}: write KEY=VALUE")
+        out[key] = value
+    return out
+
+
+@main.command("new")
+@click.argument("engine_id")
+@click.argument("scenario")
+@click.option("--side", required=True, help="The side you play.")
+@click.option("--option", "options", multiple=True, help="KEY=VALUE, repeatable.")
+@click.option("--dice", "dice_mode", type=click.Choice(["open", "sealed"]), default="open")
+@click.option("--name", help="A name for the game (default: engine-scenario-id).")
+@click.option("-o", "output", type=click.Path(dir_okay=False, path_type=Path),
+              help="Where to write the invite (default: in the current folder).")
+@click.option("--armor", "armored", is_flag=True, help="Write the armored text form.")
+@click.pass_context
+def new_cmd(ctx: click.Context, engine_id: str, scenario: str, side: str,
+            options: tuple[str, ...], dice_mode: str, name: str | None, output: Path | None,
+            armored: bool) -> None:
+    """Create a game and write the invite to send to your opponent."""
+    with handled():
+        game = home_of(ctx).new_game(engine_id, scenario, side,
+                                     options=_parse_options(options), dice_mode=dice_mode,
+                                     name=name)
+        path = output or Path(file_name(game.game_id, 0, side))
+        _write_out(path, game.files[0], armored)
+        console.print(f"game {game.name} created: you play {side}", markup=False)
+        console.print(f"invite written to {path}: send it to your opponent", markup=False)
+
+
+@main.command("join")
+@click.argument("invite", type=click.Path(exists=True, dir_okay=False, path_type=Path))
+@click.option("--name", help="A name for the game.")
+@click.option("-o", "output", type=click.Path(dir_okay=False, path_type=Path))
+@click.option("--armor", "armored", is_flag=True)
+@click.pass_context
+def join_cmd(ctx: click.Context, invite: Path, name: str | None, output: Path | None,
+             armored: bool) -> None:
+    """Accept an invite; writes the reply file to send back."""
+    with handled():
+        game = home_of(ctx).join(invite.read_bytes(), str(invite), name=name)
+        opp = game.opponent()
+        setup = game.verifier.setup
+        console.print(f"joined {game.name}: {setup.engine_id} / {setup.scenario}, you play "
+                      f"{game.side}", markup=False)
+        if opp:
+            console.print(f"opponent: {opp.name} <{opp.email}>, fingerprint {opp.fingerprint}",
+                          markup=False)
+        path = output or Path(file_name(game.game_id, 1, game.side))
+        _write_out(path, game.files[1], armored)
+        console.print(f"reply written to {path}: send it back", markup=False)
+
+
+# --- the turn loop -----------------------------------------------------------------------------
+
+
+def _read_incoming(path: Path) -> list[tuple[str, bytes]]:
+    """Files in PATH: a .pbem (binary or armored), or mail (.eml, mbox, Maildir) when the
+    mail transport is installed."""
+    try:
+        from pbem.transport import mail
+    except ImportError:  # the transport package is optional at this layer
+        mail = None  # type: ignore[assignment]
+    if mail is not None and hasattr(mail, "files_from_path"):
+        found = mail.files_from_path(path)
+        if found is not None:
+            return list(found)
+    return [(str(path), path.read_bytes())]
+
+
+@main.command("receive")
+@click.argument("files", nargs=-1, required=True,
+                type=click.Path(exists=True, path_type=Path))
+@click.pass_context
+def receive_cmd(ctx: click.Context, files: tuple[Path, ...]) -> None:
+    """Verify and replay files from your opponent (no acting)."""
+    home = None
+    status = 0
+    with handled():
+        home = home_of(ctx)
+    assert home is not None
+    for path in files:
+        try:
+            for source, data in _read_incoming(path):
+                try:
+                    report = home.receive(data, source)
+                except DuplicateFile as exc:
+                    errors.print(f"pbem: note: {exc}", markup=False)
+                    continue
+                console.print(report.text, markup=False)
+                if report.message:
+                    console.print(f"  message from your opponent: {report.message}",
+                                  markup=False)
+                game = home.game(report.game_name)
+                _print_events(report.events, report.rolls, game.side)
+                if report.sealed is not None:
+                    _sealed_note(game, report.sealed)
+                else:
+                    console.print(f"  {game.awaiting()}", markup=False)
+        except PbemError as exc:
+            errors.print(f"pbem: error: {exc}", markup=False)
+            status = status or exc.exit_code
+    sys.exit(status)
+
+
+@main.command("act")
+@click.argument("game_ref")
+@click.argument("actions", nargs=-1, required=True)
+@click.pass_context
+def act_cmd(ctx: click.Context, game_ref: str, actions: tuple[str, ...]) -> None:
+    """Apply actions in the engine's notation, one argument each."""
+    with handled():
+        home = home_of(ctx)
+        game = home.game(game_ref)
+        for text in actions:
+            events, rolls, sealed = game.act(text)
+            console.print(f"{text}", markup=False)
+            _print_events(events, rolls, game.side)
+            if sealed is not None:
+                _sealed_note(game, sealed)
+                break
+        else:
+            console.print(f"  {game.awaiting()}", markup=False)
+
+
+@main.command("legal")
+@click.argument("game_ref")
+@click.argument("focus", required=False)
+@click.option("--json", "as_json", is_flag=True)
+@click.pass_context
+def legal_cmd(ctx: click.Context, game_ref: str, focus: str | None, as_json: bool) -> None:
+    """What you may do now (optionally only actions naming UNIT or HEX)."""
+    with handled():
+        game = home_of(ctx).game(game_ref)
+        decision = game.my_decision()
+        actions = [a.notation() for a in game.state.legal_actions()] if decision else []
+        if focus:
+            actions = [a for a in actions if focus in a.split()]
+        if as_json:
+            click.echo(json.dumps({
+                "game": game.name, "your_move": decision is not None,
+                "decision": decision.kind if decision else None,
+                "prompt": decision.prompt if decision else game.awaiting(),
+                "default": decision.default.notation() if decision and decision.default else None,
+                "actions": actions}, indent=2))
+            return
+        if decision is None:
+            console.print(game.awaiting(), markup=False)
+            return
+        console.print(f"{decision.prompt}" + (f" ({decision.rule})" if decision.rule else ""),
+                      markup=False)
+        for text in actions:
+            console.print(f"  {text}", markup=False)
+
+
+@main.command("undo")
+@click.argument("game_ref")
+@click.pass_context
+def undo_cmd(ctx: click.Context, game_ref: str) -> None:
+    """Take back your last action (never past a die roll or a sealed file)."""
+    with handled():
+        game = home_of(ctx).game(game_ref)
+        console.print(f"undone: {game.undo()}", markup=False)
+
+
+@main.command("say")
+@click.argument("game_ref")
+@click.argument("text")
+@click.pass_context
+def say_cmd(ctx: click.Context, game_ref: str, text: str) -> None:
+    """A message to your opponent, carried in your next file."""
+    with handled():
+        home_of(ctx).game(game_ref).say(text)
+        console.print("message kept for your next file", markup=False)
+
+
+@main.command("send")
+@click.argument("game_ref")
+@click.option("--seq", type=int, help="Send an earlier file again, byte for byte.")
+@click.option("-o", "output", type=click.Path(dir_okay=False, path_type=Path))
+@click.option("--armor", "armored", is_flag=True, help="Write the armored text form.")
+@click.option("--folder", type=click.Path(file_okay=False, path_type=Path),
+              help="Deliver into a shared folder (Dropbox, Syncthing, a network drive).")
+@click.option("--eml", type=click.Path(dir_okay=False, path_type=Path),
+              help="Write an email message for your own mail client.")
+@click.option("--email", "by_email", is_flag=True, help="Send by SMTP (pbem mail setup).")
+@click.pass_context
+def send_cmd(ctx: click.Context, game_ref: str, seq: int | None, output: Path | None,
+             armored: bool, folder: Path | None, eml: Path | None, by_email: bool) -> None:
+    """Deliver your sealed file (or file --seq N) to a file, folder or mail."""
+    with handled():
+        game = home_of(ctx).game(game_ref)
+        number, data = game.file(seq)
+        if folder or eml or by_email:
+            from pbem.transport import cli as transport_cli
+
+            transport_cli.deliver(game, number, data, folder=folder, eml=eml,
+                                  by_email=by_email, console=console)
+            return
+        path = output or Path(file_name(game.game_id, number, game.side))
+        _write_out(path, data, armored)
+        console.print(f"file {number} of {game.name} written to {path}", markup=False)
+
+
+@main.command("resign")
+@click.argument("game_ref")
+@click.option("--yes", is_flag=True, help="Do not ask for confirmation.")
+@click.pass_context
+def resign_cmd(ctx: click.Context, game_ref: str, yes: bool) -> None:
+    """Resign the game (signed; the file goes to your opponent)."""
+    with handled():
+        game = home_of(ctx).game(game_ref)
+        if not yes and not click.confirm(f"Resign {game.name}?"):
+            raise UsageError("not resigned")
+        seq = game.resign()
+        console.print(f"you resigned {game.name}", markup=False)
+        _sealed_note(game, seq)
+
+
+@main.command("draw")
+@click.argument("game_ref")
+@click.pass_context
+def draw_cmd(ctx: click.Context, game_ref: str) -> None:
+    """Offer a draw with your next file, or accept the opponent's offer."""
+    with handled():
+        game = home_of(ctx).game(game_ref)
+        what, seq = game.draw()
+        if what == "accepted":
+            console.print(f"draw accepted: {game.name} is drawn", markup=False)
+            assert seq is not None
+            _sealed_note(game, seq)
+        else:
+            console.print("draw offered: it goes with your next file", markup=False)
+
+
+# --- looking at games ---------------------------------------------------------------------------
+
+
+def _when(t: int | None) -> str:
+    if t is None:
+        return "-"
+    import datetime as dt
+
+    return dt.datetime.fromtimestamp(t, dt.UTC).strftime("%Y-%m-%d %H:%M")
+
+
+@main.command("status")
+@click.argument("game_ref", required=False)
+@click.option("--json", "as_json", is_flag=True)
+@click.pass_context
+def status_cmd(ctx: click.Context, game_ref: str | None, as_json: bool) -> None:
+    """Whose decision it is, the turn and phase, and what you should do next."""
+    with handled():
+        home = home_of(ctx)
+        games = [home.game(game_ref)] if game_ref else home.games()
+        data = [g.status() for g in games]
+        if as_json:
+            click.echo(json.dumps(data if not game_ref else data[0], indent=2))
+            return
+        if not data:
+            console.print(f"no games in {home.games_dir}", markup=False)
+        for s in data:
+            console.print(f"{s['name']}: {s['engine']} / {s['scenario']}, you play {s['side']} "
+                          f"against {s['opponent'] or '(not joined yet)'}", markup=False)
+            if s["position"]:
+                console.print(f"  {s['position']}", markup=False)
+            console.print(f"  file {s['seq']}; last in {_when(s['last_in'])}, last out "
+                          f"{_when(s['last_out'])}", markup=False)
+            console.print(f"  {s['awaiting']}", markup=False)
+
+
+@main.command("list")
+@click.option("--json", "as_json", is_flag=True)
+@click.pass_context
+def list_cmd(ctx: click.Context, as_json: bool) -> None:
+    """Every game in your home, one line each."""
+    with handled():
+        data = [g.status() for g in home_of(ctx).games()]
+        if as_json:
+            click.echo(json.dumps(data, indent=2))
+            return
+        table = Table("game", "engine / scenario", "side", "opponent", "file", "next")
+        for s in data:
+            table.add_row(s["name"], f"{s['engine']} / {s['scenario']}", s["side"],
+                          s["opponent"] or "-", str(s["seq"]),
+                          "YOU" if s["your_move"] else s["awaiting"])
+        console.print(table)
+
+
+@main.command("log")
+@click.argument("game_ref")
+@click.pass_context
+def log_cmd(ctx: click.Context, game_ref: str) -> None:
+    """The game's history, file by file."""
+    from pbem.audit import body_summary
+    from pbem.dice import roll_name
+
+    with handled():
+        game = home_of(ctx).game(game_ref)
+        for seq, data in enumerate(game.files):
+            body = body_summary(data)
+            if seq == 0:
+                console.print(f"file 0: invite by {body['creator']['name']} "
+                              f"({body['creator_side']}): {body['engine']} / {body['scenario']}",
+                              markup=False)
+                continue
+            if seq == 1:
+                console.print(f"file 1: {body['joiner']['name']} joins as {body['side']}",
+                              markup=False)
+                continue
+            console.print(f"file {seq}: {body['side']}", markup=False)
+            for record in body["records"]:
+                if record[0] == "a":
+                    console.print(f"  {record[1]}", markup=False)
+                else:
+                    outcome = ", ".join(str(o) for o in record[2])
+                    console.print(f"  roll {roll_name(seq, record[1])}: {outcome}", markup=False)
+            if body["message"]:
+                console.print(f"  message: {body['message']}", markup=False)
+            if body["end"]:
+                console.print(f"  end: {body['end']} ({body['result']['text']})", markup=False)
+        if game.pending:
+            console.print(f"unsealed: {len(game.pending)} records", markup=False)
+
+
+@main.command("show")
+@click.argument("game_ref")
+@click.option("--svg", type=click.Path(dir_okay=False, path_type=Path),
+              help="Write the whole board as an SVG picture.")
+@click.pass_context
+def show_cmd(ctx: click.Context, game_ref: str, svg: Path | None) -> None:
+    """The board as your side may see it."""
+    with handled():
+        game = home_of(ctx).game(game_ref)
+        view = game.state.view(game.side)
+        if svg:
+            from pbem.render.svg import board_svg
+
+            _write_out(svg, board_svg(view).encode(), armored=False)
+            console.print(f"board written to {svg}", markup=False)
+            return
+        from pbem.render.board import BoardRenderable
+
+        console.print(BoardRenderable(view, None))
+        console.print(view.status, markup=False)
+
+
+# --- audit, rebuild, selfplay ---------------------------------------------------------------------
+
+
+@main.command("audit")
+@click.argument("paths", nargs=-1, required=True, type=click.Path(exists=True, path_type=Path))
+@click.option("--roll", "roll", help="Explain one roll, SEQ.INDEX (e.g. 17.3).")
+@click.option("--json", "as_json", is_flag=True)
+def audit_cmd(paths: tuple[Path, ...], roll: str | None, as_json: bool) -> None:
+    """Verify a transcript from the exchanged files alone (no save, no key needed)."""
+    from pbem.audit import audit, collect, explain_roll
+
+    with handled():
+        report = audit(collect(list(paths)))
+        if as_json:
+            click.echo(json.dumps(report.to_json(), indent=2))
+            sys.exit(0 if report.clean else report.exit_code or 1)
+        if roll:
+            for line in explain_roll(report, roll):
+                console.print(line, markup=False)
+            sys.exit(0 if report.clean else report.exit_code or 1)
+        table = Table("seq", "kind", "side", "signer", "sig", "chain", "dice", "replay", "note",
+                      title=f"game {report.game_id.hex()[:16]} {report.engine} / "
+                            f"{report.scenario}")
+        for row in report.files:
+            table.add_row("?" if row.seq is None else str(row.seq), row.kind, row.side,
+                          row.signer[:11], row.signature, row.chain, row.dice, row.replay,
+                          row.note)
+        console.print(table)
+        rolls = Table("roll", "side", "purpose", "dice", "result", "after action",
+                      title=f"{len(report.rolls)} rolls")
+        for r in report.rolls:
+            rolls.add_row(r.name, r.side, r.purpose + (f" ({r.rule})" if r.rule else ""),
+                          r.request, ", ".join(str(o) for o in r.outcome), r.after_action)
+        console.print(rolls)
+        if report.result:
+            console.print(f"result: {report.result}", markup=False)
+        console.print(report.verdict(), markup=False)
+        sys.exit(0 if report.clean else report.exit_code or 1)
+
+
+@main.command("rebuild")
+@click.argument("paths", nargs=-1, required=True, type=click.Path(exists=True, path_type=Path))
+@click.option("--name", help="Name for the rebuilt game.")
+@click.pass_context
+def rebuild_cmd(ctx: click.Context, paths: tuple[Path, ...], name: str | None) -> None:
+    """Make a lost save anew from the exchanged files and your key."""
+    from pbem.audit import collect
+    from pbem.session import rebuild
+
+    with handled():
+        game = rebuild(home_of(ctx), collect(list(paths)), name=name)
+        console.print(f"rebuilt {game.name} from {len(game.files)} files: {game.awaiting()}",
+                      markup=False)
+
+
+@main.command("selfplay")
+@click.argument("engine_id")
+@click.argument("scenario")
+@click.option("--seed", type=int, required=True)
+@click.option("--dir", "directory", type=click.Path(file_okay=False, path_type=Path),
+              required=True)
+@click.option("--max-turns", type=int, help="Stop after this game turn.")
+@click.option("--option", "options", multiple=True, help="KEY=VALUE, repeatable.")
+def selfplay_cmd(engine_id: str, scenario: str, seed: int, directory: Path,
+                 max_turns: int | None, options: tuple[str, ...]) -> None:
+    """Two random bots play a scenario through real files in DIR."""
+    from pbem.selfplay import selfplay
+
+    with handled():
+        result = selfplay(engine_id, scenario, seed, directory, max_turns=max_turns,
+                          options=_parse_options(options))
+        click.echo(result.line())
+        sys.exit(1 if result.desyncs else 0)
+
+
+def _attach_optional() -> None:
+    """Commands from packages that may be absent in a partial install."""
+    try:
+        from pbem.transport.cli import register
+    except ImportError:
+        return
+    register(main)
+
+
+_attach_optional()
+
+if __name__ == "__main__":  # pragma: no cover
+    main()

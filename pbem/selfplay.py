@@ -1,0 +1,130 @@
+"""Two random bots play a scenario by writing and reading real files.
+
+Each bot has its own home and identity under DIR; every file goes to DIR/files and is read
+back from disk by the other side, so selfplay exercises exactly what two players do:
+sign, seal, write, read, verify, replay, compare digests.  A desync stops the game and is
+counted (it must be 0).  Choices come from :class:`pbem.testing.Chooser` (SHA-256 of the
+seed and a counter), so a run is reproduced by its seed.
+"""
+
+from __future__ import annotations
+
+import time
+from collections.abc import Callable
+from dataclasses import dataclass
+from pathlib import Path
+
+from pbem.atomic import write_atomic
+from pbem.errors import DesyncError
+from pbem.registry import get as get_engine
+from pbem.session import Game, Home
+from pbem.testing import Chooser
+
+
+@dataclass
+class SelfplayResult:
+    engine: str
+    scenario: str
+    files: int = 0
+    actions: int = 0
+    rolls: int = 0
+    result: str = ""
+    desyncs: int = 0
+    seconds: float = 0.0
+    digest: str = ""
+
+    def line(self) -> str:
+        return (f"selfplay: {self.engine} {self.scenario} files={self.files} "
+                f"actions={self.actions} rolls={self.rolls} result={self.result} "
+                f"desyncs={self.desyncs} seconds={self.seconds:.2f}")
+
+
+def selfplay(engine_id: str, scenario: str, seed: int, directory: Path, *,
+             max_turns: int | None = None, options: dict[str, str] | None = None,
+             on_file: Callable[[int], None] | None = None,
+             clock: Callable[[], float] = time.perf_counter) -> SelfplayResult:
+    start = clock()
+    engine = get_engine(engine_id)
+    directory.mkdir(parents=True, exist_ok=True)
+    files_dir = directory / "files"
+    files_dir.mkdir(exist_ok=True)
+    homes = []
+    for label, name in (("a", "Bot A"), ("b", "Bot B")):
+        home = Home(directory / f"home-{label}", clock=lambda: 0)
+        if not home.keys.exists():
+            home.keys.create(name, f"bot-{label}@selfplay.invalid", None)
+        homes.append(home)
+    creator, joiner = homes
+    out = SelfplayResult(engine.id, scenario)
+    game = creator.new_game(engine.id, scenario, engine.sides[0], options=options,
+                            name=f"selfplay-{seed}")
+
+    def ship(game: Game, seq: int) -> Path:
+        _, data = game.file(seq)
+        path = files_dir / f"{seq:05d}-{game.side}.pbem"
+        write_atomic(path, data, 0o644)
+        out.files += 1
+        if on_file:
+            on_file(out.files)
+        return path
+
+    path = ship(game, 0)
+    other = joiner.join(path.read_bytes(), str(path), name=f"selfplay-{seed}")
+    path = ship(other, 1)
+    report = creator.receive(path.read_bytes(), str(path))
+    if report.sealed is not None:
+        path = ship(creator.game(game.name), report.sealed)
+        joiner.receive(path.read_bytes(), str(path))
+    choosers = {side: Chooser(f"{seed}/{side}") for side in engine.sides}
+    games = {creator: game.name, joiner: other.name}
+    while True:
+        current = {home: home.game(name) for home, name in games.items()}
+        first = next(iter(current.values()))
+        if first.result is not None:
+            out.result = first.result.text
+            break
+        if max_turns is not None and first.state.turn_number() > max_turns:
+            out.result = f"capped after turn {max_turns}"
+            break
+        mover = next((h for h, g in current.items() if g.my_decision() is not None), None)
+        if mover is None:
+            raise RuntimeError(f"nobody can act: {first.awaiting()}")
+        g = current[mover]
+        chooser = choosers[g.side]
+        sealed = None
+        while sealed is None:
+            action = chooser.pick(g.state.legal_actions())
+            _, rolls, sealed = g.act(action.notation(), save=False)
+            out.actions += 1
+            if max_turns is not None and sealed is None and g.state.turn_number() > max_turns:
+                break
+        if sealed is None:
+            g.write()
+            out.result = f"capped after turn {max_turns}"
+            break
+        path = ship(g, sealed)
+        receiver = joiner if mover is creator else creator
+        try:
+            receiver.receive(path.read_bytes(), str(path))
+        except DesyncError:
+            out.desyncs += 1
+            out.result = "desync"
+            break
+    # both homes must hold the same verified position (pending actions of a capped
+    # game are not part of it)
+    final = {home.game(name).verifier.state.digest() for home, name in games.items()}
+    if len(final) != 1 and out.result != "desync":
+        out.desyncs += 1
+    out.rolls = sum(len(r) for r in _rolls(creator.game(game.name)))
+    out.digest = next(iter(final)).hex()
+    out.seconds = clock() - start
+    return out
+
+
+def _rolls(game: Game) -> list[list[object]]:
+    from pbem.audit import body_summary
+
+    out = []
+    for data in game.files[2:]:
+        out.append([r for r in body_summary(data)["records"] if r[0] == "r"])
+    return out
