@@ -167,7 +167,7 @@ ROLL_CASES: list[tuple[str, int, dict[str, Any]]] = [
     ),
     ("shuffle 4", 6, {"kind": "draw", "contents": ["d", "c", "b", "a"], "count": 4}),
     (
-        "draw 3 of 7, UTF-8 order",
+        "draw 3 of 9, UTF-8 order",
         7,
         {
             "kind": "draw",
