@@ -1,0 +1,75 @@
+"""Two players, each with a home of their own, playing the test engine through files."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from pathlib import Path
+
+import pytest
+
+from pbem.session import Game, Home
+from pbem.testing import Chooser
+
+
+@dataclass
+class Table:
+    """Alice (red, the creator) and Bob (blue) with one game between them."""
+
+    alice: Home
+    bob: Home
+    name: str
+    folder: Path
+    chooser: Chooser
+
+    def game(self, home: Home) -> Game:
+        return home.game(self.name)
+
+    def mover(self) -> Home | None:
+        for home in (self.alice, self.bob):
+            if self.game(home).my_decision() is not None:
+                return home
+        return None
+
+    def other(self, home: Home) -> Home:
+        return self.bob if home is self.alice else self.alice
+
+    def play_file(self) -> tuple[Home, int, bytes]:
+        """The side to act plays random legal actions until its file is sealed."""
+        home = self.mover()
+        assert home is not None, "nobody to act"
+        game = self.game(home)
+        sealed = None
+        while sealed is None:
+            action = self.chooser.pick(game.state.legal_actions())
+            _, _, sealed = game.act(action.notation())
+        seq, data = game.file(sealed)
+        (self.folder / f"{seq:04d}.pbem").write_bytes(data)
+        return home, seq, data
+
+    def exchange(self, files: int = 1) -> None:
+        for _ in range(files):
+            home, seq, data = self.play_file()
+            self.other(home).receive(data, f"{seq:04d}.pbem")
+
+    def save_bytes(self, home: Home) -> bytes:
+        return self.game(home).path.read_bytes()
+
+
+def make_home(root: Path, name: str) -> Home:
+    home = Home(root / name.lower(), clock=lambda: 1_700_000_000)
+    home.keys.create(name, f"{name.lower()}@example.org", None)
+    return home
+
+
+@pytest.fixture
+def table(tmp_path: Path) -> Table:
+    """A joined Skirmish game: invite and accept exchanged, red to act."""
+    alice, bob = make_home(tmp_path, "Alice"), make_home(tmp_path, "Bob")
+    folder = tmp_path / "shared"
+    folder.mkdir()
+    game = alice.new_game("skirmish", "long", "red", name="duel")
+    (folder / "0000.pbem").write_bytes(game.files[0])
+    joined = bob.join(game.files[0], "0000.pbem", name="duel")
+    (folder / "0001.pbem").write_bytes(joined.files[1])
+    alice.receive(joined.files[1], "0001.pbem")
+    return Table(alice, bob, "duel", folder, Chooser("table"))

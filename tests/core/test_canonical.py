@@ -1,0 +1,123 @@
+"""Canonical msgpack: one value, one byte string; everything else refused."""
+
+from __future__ import annotations
+
+import struct
+from fractions import Fraction
+from typing import Any
+
+import msgpack
+import pytest
+from hypothesis import given
+from hypothesis import strategies as st
+
+from pbem import canonical
+from pbem.errors import FormatError
+
+values = st.recursive(
+    st.none() | st.booleans() | st.integers(-(2**63), 2**64 - 1) | st.text(max_size=20)
+    | st.binary(max_size=20),
+    lambda children: st.lists(children, max_size=5)
+    | st.dictionaries(st.text(max_size=8), children, max_size=5),
+    max_leaves=30,
+)
+
+
+@given(values)
+def test_round_trip(value: Any) -> None:
+    data = canonical.encode(value)
+    assert canonical.decode(data) == value
+    assert canonical.encode(canonical.decode(data)) == data
+
+
+@given(st.dictionaries(st.text(max_size=6), st.integers(-1000, 1000), min_size=2, max_size=6))
+def test_key_order_does_not_matter(mapping: dict[str, int]) -> None:
+    reversed_map = dict(reversed(list(mapping.items())))
+    assert canonical.encode(mapping) == canonical.encode(reversed_map)
+
+
+def test_unsorted_keys_refused() -> None:
+    data = b"\x82\xa1b\x01\xa1a\x02"  # {"b": 1, "a": 2} in written order
+    with pytest.raises(FormatError, match="not canonical"):
+        canonical.decode(data)
+
+
+def test_duplicate_keys_refused() -> None:
+    data = b"\x82\xa1a\x01\xa1a\x02"
+    with pytest.raises(FormatError, match="duplicate map key"):
+        canonical.decode(data)
+
+
+@pytest.mark.parametrize("data", [
+    b"\xcc\x05",  # 5 as uint8 instead of a positive fixint
+    b"\xcd\x00\x05",  # 5 as uint16
+    b"\xd0\x01",  # 1 as int8
+    b"\xd9\x01a",  # "a" as str8 instead of fixstr
+    b"\xdc\x00\x01\x01",  # [1] as array16
+    b"\xc4\x01a\xc0",  # trailing byte
+])
+def test_non_shortest_forms_refused(data: bytes) -> None:
+    with pytest.raises(FormatError):
+        canonical.decode(data)
+
+
+def test_float_refused_on_both_sides() -> None:
+    with pytest.raises(FormatError, match="float"):
+        canonical.encode({"x": 0.5})
+    with pytest.raises(FormatError, match="float"):
+        canonical.decode(b"\xcb" + struct.pack(">d", 0.5))
+    with pytest.raises(FormatError, match="float"):
+        canonical.decode(b"\xca" + struct.pack(">f", 0.5))
+
+
+def test_timestamp_and_ext_refused() -> None:
+    stamp = msgpack.packb(msgpack.Timestamp(1, 0))
+    with pytest.raises(FormatError, match="Timestamp"):
+        canonical.decode(stamp)
+    ext = msgpack.packb(msgpack.ExtType(5, b"abcd"))
+    with pytest.raises(FormatError, match="ext type"):
+        canonical.decode(ext)
+
+
+def test_depth_bounded_before_decoding() -> None:
+    deep = b"\x91" * (canonical.MAX_DEPTH + 5) + b"\xc0"
+    with pytest.raises(FormatError, match="nested deeper"):
+        canonical.decode(deep)
+
+
+def test_size_bounded() -> None:
+    with pytest.raises(FormatError, match="larger than the limit"):
+        canonical.decode(b"\xc0" * 11, max_size=10)
+
+
+def test_container_claiming_more_than_present() -> None:
+    with pytest.raises(FormatError):
+        canonical.decode(b"\xdd\xff\xff\xff\xff")
+
+
+def test_invalid_utf8_refused() -> None:
+    with pytest.raises(FormatError):
+        canonical.decode(b"\xa2\xff\xfe")
+
+
+def test_non_string_keys_refused() -> None:
+    with pytest.raises(FormatError):
+        canonical.encode({1: 2})
+    with pytest.raises(FormatError):
+        canonical.decode(b"\x81\x01\x02")
+
+
+def test_fractions_as_pairs() -> None:
+    assert canonical.frac(Fraction(29, 10)) == [29, 10]
+    assert canonical.unfrac([29, 10]) == Fraction(29, 10)
+    with pytest.raises(FormatError, match="lowest terms"):
+        canonical.unfrac([4, 2])
+
+
+@given(st.binary(max_size=64))
+def test_arbitrary_bytes_never_crash(data: bytes) -> None:
+    try:
+        value = canonical.decode(data)
+    except FormatError:
+        return
+    assert canonical.encode(value) == data
