@@ -513,13 +513,17 @@ class BoardRenderable:
                     canvas.put(x + dx, y + dy, ch, fg)
 
         for cell in cells:
+            below = by_pos.get(neighbor(layout, cell.col, cell.row, "S")) if (
+                g.orientation == "flat") else None
+            pair = frozenset((cell.hex, below.hex)) if below else frozenset()
             self._content(console, canvas, cell, origin(cell), fill_of(cell), plain,
-                          cell.hex in highlights, cell.hex in zoc, pile.get(cell.hex, []))
+                          cell.hex in highlights, cell.hex in zoc, pile.get(cell.hex, []),
+                          pair in edges or pair in crossings)
         return canvas
 
     def _content(self, console: Console, canvas: _Canvas, cell: Cell, at: tuple[int, int],
                  fill: str, plain: bool, lit: bool, in_zoc: bool,
-                 stack: list[Piece]) -> None:
+                 stack: list[Piece], edge_busy: bool) -> None:
         g = self.geometry
         x, y = at
         ink = colors.contrast(fill)
@@ -531,12 +535,6 @@ class BoardRenderable:
             mark = "*" if lit and plain else ""
             _text_span(canvas, x, y, slots["id"], mark + cell.hex, id_style, fill)
 
-        place_slot = None
-        if cell.label:
-            if "place" in slots:
-                place_slot = "place"
-            elif not stack and "piece" in slots and "place_edge" not in slots:
-                place_slot = "piece"
         if stack:
             top = top_piece(stack)
             marks = self.marks if plain else {}
@@ -551,16 +549,22 @@ class BoardRenderable:
         elif lit and plain and "id" not in slots:
             dy, x0, _ = slots["piece"]
             canvas.put(x + x0, y + dy, "*", id_style)
-        if cell.label:
-            if place_slot is not None:
-                _text_span(canvas, x, y, slots[place_slot], cell.label, place_style, fill)
-            elif "place_edge" in slots:
-                dy, x0, w = slots["place_edge"]
-                edge_text = cell.label[:w]
-                canvas.text(x + x0, y + dy, edge_text,
-                            place_style + Style(underline=True), fill)
-            elif not stack and "info" in slots:
-                _text_span(canvas, x, y, slots["info"], cell.label, place_style, fill)
+        if not cell.label:
+            return
+        # the name goes where it hides nothing: its own line, else the bottom hexside
+        # unless a river or road is drawn there, else a free line inside the hex
+        if "place" in slots:
+            _text_span(canvas, x, y, slots["place"], cell.label, place_style, fill)
+        elif "place_edge" in slots and not edge_busy:
+            dy, x0, w = slots["place_edge"]
+            canvas.text(x + x0, y + dy, cell.label[:w], place_style + Style(underline=True),
+                        fill)
+        elif not stack and "info" in slots:
+            dy, x0, w = slots["info"]
+            room = w - 1 if in_zoc else w
+            _text_span(canvas, x, y, (dy, x0, room), cell.label, place_style, fill)
+        elif not stack and "piece" in slots:
+            _text_span(canvas, x, y, slots["piece"], cell.label, place_style, fill)
 
     def _counter(self, console: Console, canvas: _Canvas, x: int, y: int,
                  span: tuple[int, int, int], piece: Piece, star: bool,
@@ -692,13 +696,20 @@ class Legend:
 
     def __rich_console__(self, console: Console, options: ConsoleOptions) -> RenderResult:
         plain = console.no_color or console.color_system is None
-        text = Text(justify="left")
-        for i, (symbol, symbol_style, meaning) in enumerate(self.entries(plain)):
-            if i:
+        name_style = named_style(console, "legend.name")
+        text = Text(no_wrap=True, overflow="crop")
+        for symbol, symbol_style, meaning in self.entries(plain):
+            # entries never break inside: wrap between them, by hand
+            size = len(symbol) + 1 + len(meaning)
+            if text.cell_len and text.cell_len + 2 + size > options.max_width:
+                yield text
+                text = Text(no_wrap=True, overflow="crop")
+            if text.cell_len:
                 text.append("  ")
             text.append(symbol, symbol_style)
-            text.append(" " + meaning, named_style(console, "legend.name"))
-        yield text
+            text.append(" " + meaning, name_style)
+        if text.cell_len:
+            yield text
 
 
 class BoxesRenderable:

@@ -46,8 +46,9 @@ def _terrain(col: int, row: int) -> str:
     return "clear"
 
 
-RIVER = (("0504", "0604"), ("0505", "0605"), ("0506", "0606"), ("0507", "0607"),
-         ("0503", "0604"), ("0508", "0607"))
+#: a river along the seam between columns 5 and 6, from the top of 0503 to the map edge
+RIVER = tuple(pair for r in range(3, 9)
+              for pair in ((hex_id(5, r), hex_id(6, r - 1)), (hex_id(5, r), hex_id(6, r))))
 ROAD = ("0104", "0204", "0304", "0404", "0504", "0604", "0704", "0804", "0904", "1004")
 RAIL = ("0501", "0502", "0503", "0504", "0505", "0506", "0507", "0508")
 PLACES = {"0204": "Kiev", "0504": "Orsha", "0907": "Minsk"}

@@ -1,0 +1,289 @@
+"""Replay narration: what happened, told to one side, paced on the board.
+
+The receiver of a turn file watches the sender's turn play out: the board redrawn as
+events happen, with each event the receiver is entitled to see (``Event.visible``) told
+in words.  Events an engine marked for the other side only (a hidden unit's move under
+White Death's limited intelligence) are never narrated, not even as "something moved".
+
+Pacing, skipping and stepping go through injectable functions (``sleep``, ``poll_key``,
+``input_fn``) so that the same driver runs in a terminal and in a test with a fake clock.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import os
+import select
+import sys
+import time
+from collections.abc import Callable, Iterator, Sequence
+from dataclasses import dataclass, replace
+from typing import Any
+
+from rich.console import Console, ConsoleOptions, RenderResult
+from rich.rule import Rule
+from rich.text import Text
+
+from pbem.engine import Decision, Event
+from pbem.render.board import board_screen, fit_window
+from pbem.render.theme import style as named_style
+from pbem.view import BoardView
+
+#: the event kinds the contract names, each with a style ``narrate.<kind>`` and a tag
+KIND_TAGS: dict[str, str] = {
+    "phase": "==",
+    "move": "->",
+    "attack": "!!",
+    "roll": "d6",
+    "loss": "xx",
+    "retreat": "<-",
+    "morale": "??",
+    "info": "..",
+}
+
+#: keys that skip a paced replay to its end, and that quit a stepped one
+SKIP_KEYS = ("s", "\n", "\r", " ")
+QUIT_KEYS = ("q",)
+
+
+@dataclass(frozen=True)
+class NarrationLine:
+    """One event told to one side: a rich renderable with its kind's style."""
+
+    kind: str
+    text: str
+    hexes: tuple[str, ...] = ()
+
+    def __rich_console__(self, console: Console, options: ConsoleOptions) -> RenderResult:
+        kind = self.kind if self.kind in KIND_TAGS else "info"
+        line = Text()
+        if kind == "phase":
+            line.append(self.text, named_style(console, "narrate.phase"))
+        else:
+            line.append(f" {KIND_TAGS[kind]} ", named_style(console, f"narrate.{kind}"))
+            line.append(self.text, named_style(console, f"narrate.{kind}"))
+        if self.hexes:
+            line.append(f"  ({', '.join(self.hexes)})", named_style(console, "narrate.prompt"))
+        yield line
+
+
+def narrate(events: Sequence[Event], side: str | None) -> list[NarrationLine]:
+    """The lines ``side`` may read for ``events``, in order; ``None`` is the referee."""
+    return [NarrationLine(e.kind, e.text, e.hexes) for e in events if e.visible(side)]
+
+
+class DecisionPrompt:
+    """What the side to act must decide, with its options and the rulebook default."""
+
+    def __init__(self, decision: Decision) -> None:
+        self.decision = decision
+
+    def __rich_console__(self, console: Console, options: ConsoleOptions) -> RenderResult:
+        d = self.decision
+        head = Text()
+        head.append(f"{d.side}: ", named_style(console, "narrate.header"))
+        head.append(d.prompt)
+        if d.rule:
+            head.append(f"  ({d.rule})", named_style(console, "narrate.prompt"))
+        yield head
+        for i, option in enumerate(d.options, 1):
+            line = Text(f"  {i:>2}. {option.notation()}")
+            if d.default is not None and option == d.default:
+                line.append("  (default)", named_style(console, "narrate.prompt"))
+            yield line
+        if d.default is not None and d.default not in d.options:
+            yield Text(f"  default: {d.default.notation()}", named_style(console,
+                                                                         "narrate.prompt"))
+
+
+# --- keys ------------------------------------------------------------------------------------
+
+
+class KeyPoller:
+    """Non-blocking single-key reads from a terminal, for "press a key to skip".
+
+    On a terminal (POSIX) the input is put in cbreak mode for the duration of the
+    ``with`` block, so a key counts without Enter; elsewhere (a pipe, Windows without a
+    console) :meth:`poll` always answers ``None`` and the replay simply runs to the end.
+    """
+
+    def __init__(self, fd: int | None = None) -> None:
+        self.fd = sys.stdin.fileno() if fd is None else fd
+        self._saved: list[Any] | None = None
+        self.active = False
+
+    def __enter__(self) -> KeyPoller:
+        try:
+            import termios
+            import tty
+
+            if os.isatty(self.fd):
+                self._saved = termios.tcgetattr(self.fd)
+                tty.setcbreak(self.fd)
+                self.active = True
+        except (ImportError, OSError, ValueError):
+            self.active = False
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        if self._saved is not None:
+            import termios
+
+            termios.tcsetattr(self.fd, termios.TCSADRAIN, self._saved)
+            self._saved = None
+        self.active = False
+
+    def poll(self) -> str | None:
+        """The key pressed since the last poll, if any; never waits."""
+        if not self.active:
+            return None
+        with contextlib.suppress(OSError, ValueError):
+            ready, _, _ = select.select([self.fd], [], [], 0)
+            if ready:
+                data = os.read(self.fd, 1)
+                return data.decode("utf-8", "replace") if data else None
+        return None
+
+
+# --- the replay driver --------------------------------------------------------------------------
+
+Frame = tuple[BoardView, Sequence[Event]]
+
+
+@dataclass(frozen=True)
+class ReplayResult:
+    """How a replay went: frames shown with the board, whether skipped or quit."""
+
+    frames: int
+    boards: int
+    lines: int
+    skipped: bool
+    quit: bool
+
+
+def _event_hexes(view: BoardView, events: Sequence[Event], side: str | None) -> tuple[str, ...]:
+    """Hexes to light up for a frame: the events' hexes and the hexes of their units."""
+    on_map = {c.hex for c in view.cells}
+    where = {p.id: p.location for p in view.pieces}
+    found: list[str] = []
+    for e in events:
+        if not e.visible(side):
+            continue
+        for h in (*e.hexes, *(where.get(u, "") for u in e.units)):
+            if h in on_map and h not in found:
+                found.append(h)
+    return tuple(found)
+
+
+def replay(console: Console, frames: Sequence[Frame], *, pace: float = 0.8,
+           fast: bool = False, step: bool = False,
+           input_fn: Callable[[str], str] = input,
+           sleep: Callable[[float], None] = time.sleep,
+           poll_key: Callable[[], str | None] | None = None,
+           side: str | None = None, zoom: int = 1, tick: float = 0.05,
+           clear: bool | None = None, final: bool = True) -> ReplayResult:
+    """Play ``frames`` out on ``console``: each a board view and the events that led to it.
+
+    Each frame draws the board with the events' hexes highlighted, then tells the events
+    ``side`` may see (``side`` defaults to each view's own side), waiting ``pace`` seconds
+    after each line.  ``fast`` tells everything at once and draws only the final board.
+    A key from ``poll_key`` (any of Enter, space, ``s``) during a pause skips to the end:
+    the remaining events are told without pauses or boards.  ``step`` waits for
+    ``input_fn`` after every frame: Enter goes on, ``s`` skips to the end, ``q`` stops.
+    ``final`` draws the last frame's board once more, without highlights, at the end.
+    """
+    if clear is None:
+        clear = console.is_terminal and not fast
+    skipped = quit_ = False
+    boards = lines = 0
+
+    def pause(seconds: float) -> bool:
+        """Wait, watching for the skip key; True when the viewer asked to skip."""
+        if poll_key is None:
+            sleep(seconds)
+            return False
+        waited = 0.0
+        while waited < seconds:
+            key = poll_key()
+            if key is not None and key.lower() in SKIP_KEYS:
+                return True
+            chunk = min(tick, seconds - waited)
+            sleep(chunk)
+            waited += chunk
+        key = poll_key()
+        return key is not None and key.lower() in SKIP_KEYS
+
+    def draw(view: BoardView, highlights: tuple[str, ...], caption: str) -> None:
+        nonlocal boards
+        shown = replace(view, highlights=highlights)
+        window = fit_window(view, console.width, _map_height(console), zoom=zoom,
+                            center=highlights[0] if highlights else None)
+        if clear:
+            console.clear()
+        console.print(Rule(caption, style=named_style(console, "narrate.header")))
+        console.print(board_screen(shown, window, zoom, legend=False))
+        boards += 1
+
+    total = len(frames)
+    for index, (view, events) in enumerate(frames, 1):
+        viewer = side if side is not None else view.side
+        told = narrate(events, viewer)
+        live = not fast and not skipped
+        if live:
+            draw(view, _event_hexes(view, events, viewer), f"replay {index}/{total}")
+        for line in told:
+            console.print(line)
+            lines += 1
+            if live and not skipped and pause(pace):
+                skipped = True
+                console.print(Text("skipping to the end", named_style(console,
+                                                                     "narrate.prompt")))
+        if step and not fast and not skipped and index < total:
+            answer = input_fn("Enter: next  s: skip to the end  q: stop ").strip().lower()
+            if answer in QUIT_KEYS:
+                quit_ = True
+                break
+            if answer == "s":
+                skipped = True
+    if final and frames and not quit_:
+        view = frames[-1][0]
+        if clear and (fast or skipped):
+            console.clear()
+        console.print(Rule("now", style=named_style(console, "narrate.header")))
+        window = fit_window(view, console.width, _map_height(console), zoom=zoom)
+        console.print(board_screen(view, window, zoom, legend=False))
+        boards += 1
+    return ReplayResult(frames=total, boards=boards, lines=lines, skipped=skipped,
+                        quit=quit_)
+
+
+def _map_height(console: Console) -> int | None:
+    """Lines the map may use: a terminal's height less title, status and narration room;
+    unlimited when printing to a file (a log or a test)."""
+    return max(8, console.height - 8) if console.is_terminal else None
+
+
+@contextlib.contextmanager
+def terminal_keys(console: Console) -> Iterator[Callable[[], str | None] | None]:
+    """A key poller for ``replay`` when the console is a terminal, else ``None``.
+
+    ``with terminal_keys(console) as keys: replay(console, frames, poll_key=keys)``
+    """
+    if not console.is_terminal or not sys.stdin.isatty():
+        yield None
+        return
+    with KeyPoller() as poller:
+        yield poller.poll if poller.active else None
+
+
+__all__ = [
+    "KIND_TAGS",
+    "DecisionPrompt",
+    "Frame",
+    "KeyPoller",
+    "NarrationLine",
+    "ReplayResult",
+    "narrate",
+    "replay",
+    "terminal_keys",
+]

@@ -1,0 +1,360 @@
+"""The board as a picture: a standalone SVG of the whole map, for sharing or printing.
+
+Drawn only from the :class:`~pbem.view.BoardView` (so a side's picture shows what that
+side may see, no more): hex polygons filled with the terrain color, hexside features as
+strokes on the shared edge, roads and railroads as lines through hex centers, place
+names, counters in their side's color with markers and stack depth, off-map boxes beside
+the map, and a legend.
+
+The output is deterministic: the same view gives the same bytes (coordinates rounded to
+one decimal, elements in the view's order), so a picture can be compared in a test or
+attached twice without churning.
+
+No PNG here: rasterizing SVG well needs a real renderer (cairo through ``cairosvg`` is a
+system library most users lack; a headless browser is far too heavy for a game tool).
+An SVG opens in every browser and prints from there.
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Iterable
+from dataclasses import dataclass
+from xml.sax.saxutils import escape, quoteattr
+
+from pbem.render import colors
+from pbem.render.board import (
+    Window,
+    abbreviate_marker,
+    stacks,
+    top_piece,
+    zoc_hexes,
+)
+from pbem.view import BoardView, Cell, Piece
+
+SQRT3 = math.sqrt(3)
+FONT = "DejaVu Sans, Verdana, Arial, sans-serif"
+BACKGROUND = "#f4f1e8"
+INK = "#202020"
+GRID = "#6b6b6b"
+HIGHLIGHT = "#ffd800"
+ZOC = "#c00000"
+MARKER = "#b00000"
+
+
+def _n(value: float) -> str:
+    """A coordinate as text: one decimal, always, so output is byte-stable."""
+    text = f"{value:.1f}"
+    return "0.0" if text == "-0.0" else text
+
+
+def _attr(value: str) -> str:
+    return quoteattr(value)
+
+
+@dataclass(frozen=True)
+class SvgGeometry:
+    """Where each hex of a view lands in the picture: centers, corners, overall size.
+
+    Public so tests (and anything overlaying the picture) can find a hex's pixel.
+    """
+
+    view: BoardView
+    scale: float
+    #: top-left of the map area inside the picture
+    left: float
+    top: float
+
+    @property
+    def flat(self) -> bool:
+        return self.view.layout.orientation != "pointy"
+
+    def _shifted(self, cell: Cell) -> bool:
+        layout = self.view.layout
+        n = cell.col if self.flat else cell.row
+        return (n % 2 == 0) == (layout.offset == "even")
+
+    def center(self, cell: Cell) -> tuple[float, float]:
+        r = self.scale
+        c0, r0 = self.view.layout.cols[0], self.view.layout.rows[0]
+        half = 0.5 if self._shifted(cell) else 0.0
+        if self.flat:
+            h = SQRT3 * r
+            return (self.left + r + (cell.col - c0) * 1.5 * r,
+                    self.top + h / 2 + (cell.row - r0 + half) * h)
+        w = SQRT3 * r
+        return (self.left + w / 2 + (cell.col - c0 + half) * w,
+                self.top + r + (cell.row - r0) * 1.5 * r)
+
+    def corners(self, cell: Cell, shrink: float = 1.0) -> list[tuple[float, float]]:
+        cx, cy = self.center(cell)
+        start = 0 if self.flat else 30
+        r = self.scale * shrink
+        return [(cx + r * math.cos(math.radians(start + 60 * k)),
+                 cy + r * math.sin(math.radians(start + 60 * k))) for k in range(6)]
+
+    def map_size(self) -> tuple[float, float]:
+        whole = Window.whole(self.view.layout)
+        r = self.scale
+        if self.flat:
+            return (2 * r + (whole.cols - 1) * 1.5 * r,
+                    SQRT3 * r * (whole.rows + (0.5 if whole.cols > 1 else 0)))
+        return (SQRT3 * r * (whole.cols + (0.5 if whole.rows > 1 else 0)),
+                2 * r + (whole.rows - 1) * 1.5 * r)
+
+    def shared_edge(self, a: Cell, b: Cell) -> tuple[tuple[float, float], tuple[float, float]]:
+        """The two corners of ``a`` on the side facing ``b``: the edge nearest b's center."""
+        bx, by = self.center(b)
+        pts = self.corners(a)
+        best = min(range(6), key=lambda k: (
+            ((pts[k][0] + pts[(k + 1) % 6][0]) / 2 - bx) ** 2
+            + ((pts[k][1] + pts[(k + 1) % 6][1]) / 2 - by) ** 2))
+        return pts[best], pts[(best + 1) % 6]
+
+
+def svg_geometry(view: BoardView, *, scale: int = 36) -> SvgGeometry:
+    """The placement :func:`board_svg` uses for ``view`` at ``scale``."""
+    margin = scale * 0.5
+    return SvgGeometry(view, float(scale), margin, margin + scale * 1.6)
+
+
+def _points(pts: Iterable[tuple[float, float]]) -> str:
+    return " ".join(f"{_n(x)},{_n(y)}" for x, y in pts)
+
+
+def _text(x: float, y: float, text: str, *, size: float, fill: str = INK,
+          anchor: str = "middle", weight: str = "normal", halo: str | None = None,
+          cls: str = "") -> str:
+    extra = ""
+    if halo:
+        extra = (f' stroke={_attr(halo)} stroke-width="{_n(size * 0.28)}" '
+                 'stroke-linejoin="round" paint-order="stroke"')
+    klass = f" class={_attr(cls)}" if cls else ""
+    return (f'<text x="{_n(x)}" y="{_n(y)}" font-size="{_n(size)}" fill={_attr(fill)} '
+            f'text-anchor="{anchor}" font-weight="{weight}"{extra}{klass}>'
+            f"{escape(text)}</text>")
+
+
+def _counter(x: float, y: float, size: float, piece: Piece, depth: int,
+             cls: str = "counter") -> list[str]:
+    """One counter centered at (x, y), with up to three edges showing the stack beneath."""
+    out: list[str] = []
+    half = size / 2
+    step = size * 0.09
+    fill = piece.color if not piece.hidden else colors.mix(piece.color, "#404040", 0.5)
+    for k in range(min(depth, 3), 0, -1):
+        out.append(f'<rect x="{_n(x - half + k * step)}" y="{_n(y - half - k * step)}" '
+                   f'width="{_n(size)}" height="{_n(size)}" rx="{_n(size * 0.08)}" '
+                   f'fill={_attr(colors.mix(fill, "#000000", 0.25))} stroke="#000000" '
+                   'stroke-width="0.6"/>')
+    out.append(f'<rect x="{_n(x - half)}" y="{_n(y - half)}" width="{_n(size)}" '
+               f'height="{_n(size)}" rx="{_n(size * 0.08)}" fill={_attr(fill)} '
+               f'stroke="#000000" stroke-width="0.9" class={_attr(cls)} '
+               f'data-piece={_attr(piece.id)} data-side={_attr(piece.side)}/>')
+    ink = colors.contrast(fill)
+    label = "?" if piece.hidden else (piece.label or "?")
+    font = size * (0.30 if len(label) <= 5 else 0.24)
+    if piece.name and not piece.hidden:
+        out.append(_text(x, y - size * 0.16, piece.name[:9], size=size * 0.21, fill=ink))
+        out.append(_text(x, y + size * 0.16, label, size=font, fill=ink, weight="bold"))
+    else:
+        out.append(_text(x, y + font * 0.35, label, size=font * 1.2, fill=ink, weight="bold"))
+    if piece.markers and not piece.hidden:
+        text = ",".join(abbreviate_marker(m) for m in piece.markers)
+        out.append(f'<rect x="{_n(x - half)}" y="{_n(y + half * 0.48)}" width="{_n(size)}" '
+                   f'height="{_n(half * 0.52)}" fill="{MARKER}" class="marker"/>')
+        out.append(_text(x, y + half * 0.9, text, size=size * 0.19, fill="#ffffff",
+                         weight="bold"))
+    return out
+
+
+def board_svg(view: BoardView, *, scale: int = 36, show_zoc: str | None = None,
+              legend: bool = True) -> str:
+    """The whole map of ``view`` as a standalone SVG document (UTF-8 text).
+
+    ``scale`` is the hex radius in pixels (36 makes a 10x8 map about 560 px wide).
+    ``show_zoc`` marks the zones of control of a side, as on the terminal board.
+    """
+    g = svg_geometry(view, scale=scale)
+    r = g.scale
+    map_w, map_h = g.map_size()
+    cells = sorted(view.cells, key=lambda c: (c.col, c.row))
+    by_id = {c.hex: c for c in view.cells}
+    terrain = {t.name: t for t in view.terrain}
+    pile = stacks(view)
+    zoc = zoc_hexes(view, show_zoc)
+
+    # off-map boxes beside the map, one row of counters each
+    box_x = g.left + map_w + r * 0.8
+    counter = r * 0.95
+    box_w = max((counter * 1.15 * max(3, len(pile.get(b.name, []))) + r * 0.6
+                 for b in view.boxes), default=0.0)
+    box_h = counter + r * 1.1
+    width = (box_x + box_w + r * 0.5) if view.boxes else g.left * 2 + map_w
+    legend_entries = _legend(view, zoc) if legend else []
+    legend_h = r * 0.9 * ((len(legend_entries) + 3) // 4) + r * 0.4 if legend_entries else 0
+    height = max(g.top + map_h, g.top + len(view.boxes) * (box_h + r * 0.4)) + r * 0.5
+    status_y = height + r * 0.2
+    height = status_y + legend_h + r * 0.2
+
+    out: list[str] = [
+        '<?xml version="1.0" encoding="UTF-8"?>',
+        f'<svg xmlns="http://www.w3.org/2000/svg" width="{_n(width)}" height="{_n(height)}" '
+        f'viewBox="0 0 {_n(width)} {_n(height)}" font-family={_attr(FONT)}>',
+        f"<title>{escape(view.title)}</title>",
+        f'<rect x="0" y="0" width="{_n(width)}" height="{_n(height)}" fill="{BACKGROUND}"/>',
+        _text(g.left, r * 0.75, view.title, size=r * 0.6, anchor="start", weight="bold",
+              cls="title"),
+        _text(g.left, r * 1.35, f"{view.status}  [{view.side or 'referee'}]".strip(),
+              size=r * 0.38, anchor="start", cls="status"),
+    ]
+
+    out.append('<g id="hexes">')
+    for cell in cells:
+        fill = terrain[cell.terrain].color if cell.terrain in terrain else "#d0d0d0"
+        out.append(f"<polygon points={_attr(_points(g.corners(cell)))} fill={_attr(fill)} "
+                   f'stroke="{GRID}" stroke-width="{_n(r * 0.03)}" '
+                   f"data-hex={_attr(cell.hex)} data-terrain={_attr(cell.terrain)}/>")
+    out.append("</g>")
+
+    out.append('<g id="highlights">')
+    for hex_id in view.highlights:
+        lit = by_id.get(hex_id)
+        if lit is not None:
+            out.append(f"<polygon points={_attr(_points(g.corners(lit, 0.9)))} "
+                       f'fill="{HIGHLIGHT}" fill-opacity="0.35" stroke="{HIGHLIGHT}" '
+                       f'stroke-width="{_n(r * 0.1)}" data-hex={_attr(hex_id)}/>')
+    out.append("</g>")
+
+    out.append('<g id="hex-ids">')
+    for cell in cells:
+        fill = terrain[cell.terrain].color if cell.terrain in terrain else "#d0d0d0"
+        cx, cy = g.center(cell)
+        out.append(_text(cx, cy - r * 0.55, cell.hex, size=r * 0.26,
+                         fill=colors.mix(fill, colors.contrast(fill), 0.55)))
+    out.append("</g>")
+
+    out.append('<g id="lines" fill="none" stroke-linecap="round" stroke-linejoin="round">')
+    for line in view.lines:
+        pts = [g.center(by_id[h]) for h in line.hexes if h in by_id]
+        if len(pts) < 2:
+            continue
+        name = line.feature.lower()
+        attrs = f"points={_attr(_points(pts))} data-feature={_attr(line.feature)}"
+        if "rail" in name:
+            out.append(f'<polyline {attrs} stroke={_attr(line.color)} '
+                       f'stroke-width="{_n(r * 0.08)}"/>')
+            out.append(f'<polyline points={_attr(_points(pts))} stroke={_attr(line.color)} '
+                       f'stroke-width="{_n(r * 0.26)}" stroke-dasharray="{_n(r * 0.05)} '
+                       f'{_n(r * 0.2)}" stroke-linecap="butt"/>')
+        elif "trail" in name or "track" in name or "path" in name:
+            out.append(f'<polyline {attrs} stroke={_attr(line.color)} '
+                       f'stroke-width="{_n(r * 0.08)}" stroke-dasharray="{_n(r * 0.2)} '
+                       f'{_n(r * 0.12)}"/>')
+        else:
+            out.append(f'<polyline {attrs} stroke={_attr(line.color)} '
+                       f'stroke-width="{_n(r * 0.13)}"/>')
+    out.append("</g>")
+
+    out.append('<g id="edges" stroke-linecap="round">')
+    for edge in view.edges:
+        a, b = by_id.get(edge.a), by_id.get(edge.b)
+        if a is None or b is None:
+            continue
+        (x1, y1), (x2, y2) = g.shared_edge(a, b)
+        out.append(f'<line x1="{_n(x1)}" y1="{_n(y1)}" x2="{_n(x2)}" y2="{_n(y2)}" '
+                   f'stroke={_attr(edge.color)} stroke-width="{_n(r * 0.2)}" '
+                   f"data-edge={_attr(edge.a + '-' + edge.b)} "
+                   f"data-feature={_attr(edge.feature)}/>")
+    out.append("</g>")
+
+    if zoc:
+        out.append('<g id="zoc">')
+        for hex_id in sorted(zoc):
+            zone = by_id.get(hex_id)
+            if zone is None:
+                continue
+            cx, cy = g.center(zone)
+            out.append(_text(cx + r * 0.6, cy + r * 0.12, "Z", size=r * 0.32, fill=ZOC,
+                             weight="bold", cls="zoc"))
+        out.append("</g>")
+
+    out.append('<g id="places">')
+    for cell in cells:
+        if cell.label:
+            cx, cy = g.center(cell)
+            out.append(_text(cx, cy + r * 0.78, cell.label, size=r * 0.32, weight="bold",
+                             halo="#ffffff", cls="place"))
+    out.append("</g>")
+
+    out.append('<g id="counters">')
+    for cell in cells:
+        stack = pile.get(cell.hex)
+        if not stack:
+            continue
+        cx, cy = g.center(cell)
+        out.extend(_counter(cx, cy + r * 0.05, r * 0.92, top_piece(stack), len(stack) - 1))
+        if len(stack) > 1:
+            out.append(_text(cx + r * 0.62, cy - r * 0.3, f"+{len(stack) - 1}",
+                             size=r * 0.28, weight="bold", halo="#ffffff", cls="stack"))
+    out.append("</g>")
+
+    if view.boxes:
+        out.append('<g id="boxes">')
+        for i, box in enumerate(view.boxes):
+            y = g.top + i * (box_h + r * 0.4)
+            out.append(f'<rect x="{_n(box_x)}" y="{_n(y)}" width="{_n(box_w)}" '
+                       f'height="{_n(box_h)}" fill="#ffffff" stroke="{INK}" '
+                       f'stroke-width="1" data-box={_attr(box.name)}/>')
+            out.append(_text(box_x + r * 0.3, y + r * 0.42, box.title, size=r * 0.3,
+                             anchor="start", weight="bold"))
+            for k, piece in enumerate(pile.get(box.name, [])):
+                px = box_x + r * 0.3 + counter / 2 + k * counter * 1.15
+                out.extend(_counter(px, y + r * 0.65 + counter / 2, counter, piece, 0))
+        out.append("</g>")
+
+    out.append(_text(g.left, status_y, f"{len(view.cells)} hexes, "
+                     f"{sum(1 for p in view.pieces if p.location in by_id)} counters on the "
+                     "map", size=r * 0.28, anchor="start", fill=GRID, cls="summary"))
+    if legend_entries:
+        out.append('<g id="legend">')
+        col_w = (width - 2 * g.left) / 4
+        for k, (kind, color, name) in enumerate(legend_entries):
+            x = g.left + (k % 4) * col_w
+            y = status_y + r * 0.35 + (k // 4) * r * 0.9
+            if kind == "fill":
+                out.append(f'<rect x="{_n(x)}" y="{_n(y)}" width="{_n(r * 0.9)}" '
+                           f'height="{_n(r * 0.6)}" fill={_attr(color)} stroke="{GRID}"/>')
+            else:
+                out.append(f'<line x1="{_n(x)}" y1="{_n(y + r * 0.3)}" x2="{_n(x + r * 0.9)}" '
+                           f'y2="{_n(y + r * 0.3)}" stroke={_attr(color)} '
+                           f'stroke-width="{_n(r * 0.16)}"/>')
+            out.append(_text(x + r * 1.1, y + r * 0.45, name, size=r * 0.3, anchor="start"))
+        out.append("</g>")
+    out.append("</svg>")
+    return "\n".join(out) + "\n"
+
+
+def _legend(view: BoardView, zoc: frozenset[str]) -> list[tuple[str, str, str]]:
+    """(kind, color, name) for the terrain, hexsides, lines and sides this view shows."""
+    used = {c.terrain for c in view.cells}
+    out = [("fill", t.color, t.name) for t in view.terrain if t.name in used]
+    seen: set[str] = set()
+    for e in view.edges:
+        if e.feature not in seen:
+            seen.add(e.feature)
+            out.append(("line", e.color, e.feature))
+    for line in view.lines:
+        if line.feature not in seen:
+            seen.add(line.feature)
+            out.append(("line", line.color, line.feature))
+    sides: dict[str, str] = {}
+    for p in view.pieces:
+        if not p.hidden:
+            sides.setdefault(p.side, p.color)
+    out.extend(("fill", color, side) for side, color in sorted(sides.items()))
+    if view.highlights:
+        out.append(("fill", colors.mix("#ffffff", HIGHLIGHT, 0.6), "highlighted"))
+    if zoc:
+        out.append(("line", ZOC, "zone of control (Z)"))
+    return out
