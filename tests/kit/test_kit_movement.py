@@ -1,0 +1,276 @@
+"""Movement: path costs, reachable sets, brute-force agreement, ZOC policies, networks."""
+
+from __future__ import annotations
+
+from fractions import Fraction
+
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from engines.hexkit.geometry import HexGrid, Hexside, hexside
+from engines.hexkit.hexmap import HexMap
+from engines.hexkit.movement import (
+    Cost,
+    MoveClass,
+    MoveCosts,
+    least_cost_path,
+    network_reach,
+    reachable,
+    trace,
+    walk,
+)
+from engines.hexkit.zoc import IGNORE_ZOC, STOP_ON_ENTRY, ZocPolicy, zoc_map
+from kit.helpers import make_map
+
+LEG = MoveClass(
+    "leg",
+    enter={"clear": 1, "forest": 2, "rough": 3, "swamp": None},
+    hexside={"river": 2, "lake_edge": None},
+    networks={"road": Fraction(1, 2)},
+    negated_by={"river": ["bridge"]},
+)
+
+TERRAINS = ["clear", "clear", "forest", "rough", "swamp"]
+SMALL = HexGrid("even", (1, 4), (1, 3))
+SIDES: list[Hexside] = sorted({hexside(a, b) for a in SMALL.ids() for b in SMALL.neighbors(a)})
+
+
+@st.composite
+def small_worlds(draw: st.DrawFn) -> tuple[HexMap, str, Cost, frozenset[str], ZocPolicy]:
+    parity = draw(st.sampled_from(["odd", "even"]))
+    grid = HexGrid(parity, (1, 4), (1, 3))
+    ids = grid.ids()
+    sides = sorted({hexside(a, b) for a in ids for b in grid.neighbors(a)})
+    terrain = {h: draw(st.sampled_from(TERRAINS)) for h in ids}
+    rivers = draw(st.lists(st.sampled_from(sides), max_size=5, unique=True))
+    roads = draw(st.lists(st.sampled_from(sides), max_size=5, unique=True))
+    m = make_map(4, 3, terrain, parity=parity, hexsides={"river": rivers},
+                 networks={"road": roads})
+    start = draw(st.sampled_from(ids))
+    allowance = draw(st.sampled_from([1, 2, 3, 4, Fraction(7, 2), 5]))
+    zoc = frozenset(draw(st.lists(st.sampled_from(ids), max_size=4)))
+    policy = ZocPolicy(
+        stop_on_entry=draw(st.booleans()),
+        exit_cost=draw(st.sampled_from([0, 1, 2])),
+        zoc_to_zoc=draw(st.booleans()),
+        may_enter=draw(st.booleans()),
+    )
+    return m, start, allowance, zoc, policy
+
+
+def brute_force(m: HexMap, start: str, allowance: Cost, zoc: frozenset[str],
+                policy: ZocPolicy) -> dict[str, Cost]:
+    """Every simple path, enumerated, with the rules applied step by step from scratch."""
+    best: dict[str, Cost] = {start: 0}
+
+    def go(path: list[str], spent: Cost) -> None:
+        here = path[-1]
+        if len(path) > 1 and here in zoc and policy.stop_on_entry:
+            return
+        for n in m.grid.neighbors(here):
+            if n in path or n not in m:
+                continue
+            step = LEG.step_cost(m, here, n)
+            if step is None:
+                continue
+            if n in zoc and not policy.may_enter:
+                continue
+            if here in zoc and n in zoc and not policy.zoc_to_zoc:
+                continue
+            total = spent + step + (policy.exit_cost if here in zoc else 0)
+            if total > allowance:
+                continue
+            if n not in best or total < best[n]:
+                best[n] = total
+            go([*path, n], total)
+
+    go([start], 0)
+    return best
+
+
+@settings(max_examples=60, deadline=None)
+@given(small_worlds())
+def test_dijkstra_equals_brute_force(world: tuple[HexMap, str, Cost, frozenset[str],
+                                                  ZocPolicy]) -> None:
+    m, start, allowance, zoc, policy = world
+    reach = reachable(MoveCosts(m, LEG), start, allowance, zoc=zoc, policy=policy)
+    assert dict(reach.cost) == brute_force(m, start, allowance, zoc, policy)
+
+
+@settings(max_examples=60, deadline=None)
+@given(small_worlds())
+def test_path_cost_is_sum_of_steps_and_prefixes_are_reachable(
+        world: tuple[HexMap, str, Cost, frozenset[str], ZocPolicy]) -> None:
+    m, start, allowance, zoc, policy = world
+    costs = MoveCosts(m, LEG)
+    reach = reachable(costs, start, allowance, zoc=zoc, policy=policy)
+    for h, c in reach.cost.items():
+        path = reach.path_to(h)
+        assert path[0] == start and path[-1] == h
+        # the cost is exactly the sum of the steps, as the step-by-step walk counts them
+        assert walk(costs, path, zoc=zoc, policy=policy) == c
+        assert c <= allowance
+        # closed under prefixes: every hex on the way is reachable, no dearer, and its
+        # own cost is that of the prefix (a least-cost path's prefix is least-cost)
+        for i, p in enumerate(path):
+            assert p in reach.cost and reach.cost[p] <= c
+            assert walk(costs, path[: i + 1], zoc=zoc, policy=policy) == reach.cost[p]
+    assert set(reach.ends) == set(reach.cost) - {start}
+    assert list(reach.ends) == sorted(reach.ends)
+
+
+@settings(max_examples=30, deadline=None)
+@given(small_worlds())
+def test_least_cost_path_agrees_with_reachable(
+        world: tuple[HexMap, str, Cost, frozenset[str], ZocPolicy]) -> None:
+    m, start, allowance, zoc, policy = world
+    costs = MoveCosts(m, LEG)
+    reach = reachable(costs, start, allowance, zoc=zoc, policy=policy)
+    for goal in m.ids:
+        found = least_cost_path(costs, start, goal, allowance, zoc=zoc, policy=policy)
+        if goal in reach.cost:
+            assert found is not None and found[1] == reach.cost[goal]
+            assert found[0] == reach.path_to(goal)
+        else:
+            assert found is None
+
+
+def line_map(terrain: str = "....", **kw: object) -> HexMap:
+    names = {".": "clear", "f": "forest", "r": "rough", "s": "swamp"}
+    # a 4x1 strip plus a second row, even parity: 0101 0201 0301 0401 / 0102 ...
+    t = {f"0{i + 1}01": names[c] for i, c in enumerate(terrain)}
+    return make_map(4, 2, t, **kw)  # type: ignore[arg-type]
+
+
+def test_road_rate_only_along_the_road() -> None:
+    # White Death Rule 7: a unit entering a forest/road hex from a non-road hex pays
+    # forest; moving road hex to road hex pays the road rate
+    m = line_map(".ff.", networks={"road": [("0201", "0301")]})
+    costs = MoveCosts(m, LEG)
+    assert costs.cost("0101", "0201") == 2  # onto the road from off it: forest
+    assert costs.cost("0201", "0301") == Fraction(1, 2)  # along the road
+    assert costs.cost("0301", "0401") == 1
+    assert least_cost_path(costs, "0101", "0401") == (
+        ["0101", "0201", "0301", "0401"], Fraction(7, 2))
+
+
+def test_river_bridge_and_prohibited_hexsides() -> None:
+    m = line_map(hexsides={"river": [("0101", "0201"), ("0201", "0301")],
+                           "bridge": [("0201", "0301")],
+                           "lake_edge": [("0301", "0401")]})
+    costs = MoveCosts(m, LEG)
+    assert costs.cost("0101", "0201") == 3  # clear 1 + river 2
+    assert costs.cost("0201", "0301") == 1  # bridged
+    assert costs.cost("0301", "0401") is None
+    assert "0401" not in reachable(costs, "0301", 1).cost
+
+
+def test_leave_costs_are_paid_only_when_leaving_the_terrain() -> None:
+    # White Death Rule 7: creek "1-2": 1 to enter, 1 along the creek, +2 to leave it
+    mc = MoveClass("draft", enter={"clear": 1, "swamp": 1}, leave={"swamp": 2})
+    m = line_map(".ss.")
+    costs = MoveCosts(m, mc)
+    assert costs.cost("0101", "0201") == 1
+    assert costs.cost("0201", "0301") == 1
+    assert costs.cost("0301", "0401") == 3
+
+
+def test_prohibited_terrain_and_may_always_move_one_hex() -> None:
+    m = line_map(".r.s")
+    costs = MoveCosts(m, LEG)
+    assert "0201" not in reachable(costs, "0101", 2).cost
+    one = reachable(costs, "0101", 2, min_one_hex=True)
+    assert one.cost["0201"] == 2 and "0201" in one.stops
+    assert "0301" not in one.cost  # the one-hex move ends the move
+    assert "0401" not in reachable(costs, "0301", 5, min_one_hex=True).cost
+
+
+def test_zoc_stop_on_entry_and_exit_cost() -> None:
+    m = line_map()
+    costs = MoveCosts(m, LEG)
+    # an enemy in 0402 (even columns shifted down) controls 0401 and 0302
+    assert zoc_map(m, {"enemy": "0402"}).hexes == {"0401", "0302"}
+    zoc = frozenset({"0301", "0302"})
+    stop = reachable(costs, "0101", 6, zoc=zoc, policy=STOP_ON_ENTRY)
+    assert "0301" in stop.stops and "0401" not in stop.cost
+    # starting in a ZOC: leaving costs extra (White Death 1 MP, Motherland 2)
+    wd = ZocPolicy(stop_on_entry=True, exit_cost=1)
+    r = reachable(costs, "0301", 3, zoc=zoc, policy=wd)
+    assert r.cost["0201"] == 2
+    ftm = ZocPolicy(stop_on_entry=False, exit_cost=2, zoc_to_zoc=False)
+    r = reachable(costs, "0301", 4, zoc=zoc, policy=ftm)
+    assert r.cost["0201"] == 3
+    # not straight from ZOC 0301 into ZOC 0302: only around, through free 0401
+    assert r.path_to("0302") == ["0301", "0401", "0302"] and r.cost["0302"] == 4
+    assert "0302" not in reachable(costs, "0301", 3, zoc=zoc, policy=ftm).cost
+    panzer = ZocPolicy(stop_on_entry=False, exit_cost=2, zoc_to_zoc=True)
+    assert reachable(costs, "0301", 4, zoc=zoc, policy=panzer).cost["0401"] == 3
+    barred = ZocPolicy(may_enter=False)
+    assert not (set(reachable(costs, "0101", 6, zoc=zoc, policy=barred).cost) & zoc)
+
+
+def test_afv_transit_calls_back_per_zoc_exit() -> None:
+    m = make_map(6, 1)
+    costs = MoveCosts(m, LEG)
+    zoc = frozenset({"0201", "0301", "0501"})
+    exits: list[tuple[str, str]] = []
+    afv = ZocPolicy(stop_on_entry=False, on_exit=lambda a, b: exits.append((a, b)))
+    path = ["0101", "0201", "0301", "0401", "0501", "0601"]
+    assert walk(costs, path, zoc=zoc, policy=afv) == 5
+    assert exits == [("0201", "0301"), ("0301", "0401"), ("0501", "0601")]
+    with pytest.raises(ValueError, match="must stop"):
+        walk(costs, path, zoc=zoc, policy=STOP_ON_ENTRY)
+
+
+def test_blocked_hexes_and_stacking_callback() -> None:
+    m = line_map()
+    costs = MoveCosts(m, LEG)
+    r = reachable(costs, "0101", 4, blocked={"0201"})
+    assert "0201" not in r.cost and r.path_to("0301") == ["0101", "0102", "0202", "0302", "0301"]
+    # full stack in 0201: may pass through, may not stop there
+    r = reachable(costs, "0101", 3, can_end=lambda h: h != "0201")
+    assert "0201" in r.cost and "0201" not in r.ends and "0301" in r.ends
+
+
+def test_ties_break_toward_lower_hex_ids() -> None:
+    # 0101 to 0301 on a clear map: via 0201 or 0202? (even parity: 0201 and 0202 both
+    # touch 0101 and 0301) equal cost; the lower id wins, every time
+    m = make_map(3, 3)
+    costs = MoveCosts(m, LEG)
+    path, cost = least_cost_path(costs, "0101", "0302") or ([], 0)
+    assert cost == 2
+    assert path == ["0101", "0201", "0302"]
+    assert reachable(costs, "0101", 9).path_to("0303") == ["0101", "0102", "0202", "0303"]
+
+
+def test_fractions_and_ints_mix_exactly() -> None:
+    m = line_map(networks={"road": [("0101", "0201"), ("0201", "0301")]})
+    costs = MoveCosts(m, LEG)
+    r = reachable(costs, "0101", Fraction(3, 2))
+    assert r.cost["0301"] == 1 and isinstance(r.cost["0301"], int)
+    assert r.cost["0201"] == Fraction(1, 2)
+    assert "0401" not in r.cost
+
+
+def test_networks_and_traces() -> None:
+    m = make_map(5, 3, networks={"railroad": [("0101", "0201"), ("0201", "0301"),
+                                              ("0301", "0401"), ("0401", "0501")]})
+    assert network_reach(m, "railroad", "0101") == {
+        "0101": 0, "0201": 1, "0301": 2, "0401": 3, "0501": 4}
+    assert network_reach(m, "railroad", "0101", passable=lambda h: h != "0301") == {
+        "0101": 0, "0201": 1}
+    assert network_reach(m, "railroad", "0101", max_steps=2) == {
+        "0101": 0, "0201": 1, "0301": 2}
+    assert trace(m, "0101", {"0501"}, network="railroad") == [
+        "0101", "0201", "0301", "0401", "0501"]
+    assert trace(m, "0101", {"0501"}, network="railroad", passable=lambda h: h != "0401") is None
+    overland = trace(m, "0101", lambda h: h == "0503")
+    assert overland is not None and len(overland) == m.distance("0101", "0503") + 1
+    assert trace(m, "0101", {"0503"}, max_steps=2) is None
+
+
+def test_negative_costs_refused() -> None:
+    with pytest.raises(ValueError, match="negative"):
+        MoveCosts(line_map(), MoveClass("odd", {"clear": -1}))
+    assert IGNORE_ZOC.stop_on_entry is False
