@@ -26,8 +26,9 @@ parity = st.sampled_from(["odd", "even"])
 GRIDS = {p: HexGrid(p, (1, 12), (1, 10)) for p in ("odd", "even")}  # type: ignore[misc]
 
 
-def cubes() -> st.SearchStrategy[Cube]:
-    return st.builds(lambda q, r: Cube(q, r, -q - r), coord, coord)
+def cubes(span: int = 200) -> st.SearchStrategy[Cube]:
+    c = st.integers(-span, span)
+    return st.builds(lambda q, r: Cube(q, r, -q - r), c, c)
 
 
 def grid_hex(p: str) -> st.SearchStrategy[str]:
@@ -184,7 +185,7 @@ def test_within_and_ring_on_grid() -> None:
     assert set(g.within("0101", 1)) == {"0101", "0201", "0102"}
 
 
-@given(cubes(), cubes())
+@given(cubes(25), cubes(25))
 def test_line_properties(a: Cube, b: Cube) -> None:
     steps = cube_line(a, b)
     n = cube_distance(a, b)
