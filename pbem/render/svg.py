@@ -200,9 +200,9 @@ def board_svg(view: BoardView, *, scale: int = 36, show_zoc: str | None = None,
     out: list[str] = [
         '<?xml version="1.0" encoding="UTF-8"?>',
         f'<svg xmlns="http://www.w3.org/2000/svg" width="{_n(width)}" height="{_n(height)}" '
-        f'viewBox="0 0 {_n(width)} {_n(height)}" font-family={_attr(FONT)}>',
+        f'viewBox="0.0 0.0 {_n(width)} {_n(height)}" font-family={_attr(FONT)}>',
         f"<title>{escape(view.title)}</title>",
-        f'<rect x="0" y="0" width="{_n(width)}" height="{_n(height)}" fill="{BACKGROUND}"/>',
+        f'<rect x="0.0" y="0.0" width="{_n(width)}" height="{_n(height)}" fill="{BACKGROUND}"/>',
         _text(g.left, r * 0.75, view.title, size=r * 0.6, anchor="start", weight="bold",
               cls="title"),
         _text(g.left, r * 1.35, f"{view.status}  [{view.side or 'referee'}]".strip(),
@@ -305,7 +305,7 @@ def board_svg(view: BoardView, *, scale: int = 36, show_zoc: str | None = None,
             y = g.top + i * (box_h + r * 0.4)
             out.append(f'<rect x="{_n(box_x)}" y="{_n(y)}" width="{_n(box_w)}" '
                        f'height="{_n(box_h)}" fill="#ffffff" stroke="{INK}" '
-                       f'stroke-width="1" data-box={_attr(box.name)}/>')
+                       f'stroke-width="1.0" data-box={_attr(box.name)}/>')
             out.append(_text(box_x + r * 0.3, y + r * 0.42, box.title, size=r * 0.3,
                              anchor="start", weight="bold"))
             for k, piece in enumerate(pile.get(box.name, [])):
