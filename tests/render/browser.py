@@ -57,7 +57,7 @@ class Image:
     width: int
     height: int
     rows: list[bytes]  # RGB, 3 bytes per pixel
-    
+
     def pixel(self, x: float, y: float) -> tuple[int, int, int]:
         row = self.rows[int(y)]
         i = int(x) * 3

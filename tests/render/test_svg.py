@@ -8,7 +8,6 @@ import xml.etree.ElementTree as ET
 from dataclasses import replace
 from pathlib import Path
 
-import pytest
 from browser import read_png, screenshot
 from render_maps import COLORS, GERMAN, RIVER, SOVIET, large_view, small_view
 
