@@ -75,7 +75,7 @@ def check_named_hexes(hexmap: HexMap, expectations: Iterable[Expectation]) -> li
             label = f"hexside {a}/{b}"
         else:
             if where not in hexmap:
-                problems.append(f"{rule}: hex {where} ({name}) is not on the map")
+                problems.append(f"{rule}: hex {where} ({what}) is not on the map")
                 continue
             facts = _hex_facts(hexmap, where)
             label = f"hex {where}"
