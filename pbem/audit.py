@@ -193,7 +193,8 @@ def explain_roll(report: AuditReport, name: str) -> list[str]:
         lines.append(f"  result: {', '.join(str(o) for o in roll.outcome)}")
         return lines
     known = ", ".join(r.name for r in report.rolls[:20])
-    return [f"no roll {name} in this transcript (rolls: {known}{'...' if len(report.rolls) > 20 else ''})"]
+    more = "..." if len(report.rolls) > 20 else ""
+    return [f"no roll {name} in this transcript (rolls: {known}{more})"]
 
 
 def body_summary(data: bytes) -> dict[str, Any]:

@@ -90,8 +90,8 @@ def _print_events(events: list[Any], rolls: list[Any], side: str | None) -> None
 
 def _sealed_note(game: Any, seq: int) -> None:
     console.print(f"sealed file {seq} of {game.name}: {game.awaiting()}", markup=False)
-    console.print(f"  send it with: pbem send {game.name} -o {file_name(game.game_id, seq, game.side)}",
-                  markup=False)
+    name = file_name(game.game_id, seq, game.side)
+    console.print(f"  send it with: pbem send {game.name} -o {name}", markup=False)
 
 
 @click.group(context_settings={"help_option_names": ["-h", "--help"]})

@@ -331,8 +331,9 @@ class State(ABC):
 
     def apply_outcome(self, outcome: Outcome) -> list[Event]:
         request = self.chance_request()
-        request.check(tuple(outcome))
-        return self._apply_outcome(tuple(outcome))  # type: ignore[arg-type]
+        outcome = tuple(outcome)  # type: ignore[assignment]  # a list from a file is fine
+        request.check(outcome)
+        return self._apply_outcome(outcome)
 
     def result(self) -> Result | None:
         return self._result() if self.is_terminal() else None

@@ -337,13 +337,19 @@ class KeyStore:
         """True once ``key.pem`` is written (it is written last, so it marks completion)."""
         return self.key_path.exists()
 
-    def create(self, name: str, email: str, passphrase: bytes | None) -> Identity:
-        """Make a new identity; refuse to replace one (a lost key loses every game)."""
+    def create(self, name: str, email: str, passphrase: bytes | None, *,
+               secret: bytes | None = None) -> Identity:
+        """Make a new identity; refuse to replace one (a lost key loses every game).
+
+        ``secret`` restores a known 32-byte key (a backup, or the fixed keys of the
+        protocol test vectors) instead of generating one.
+        """
         if self.exists():
             raise KeyStoreError(
                 "an identity already exists; refusing to overwrite it", path=str(self.key_path)
             )
-        identity = Identity.generate(name, email)
+        identity = (Identity.from_secret(secret, name, email) if secret is not None
+                    else Identity.generate(name, email))
         self.identity_dir.mkdir(parents=True, exist_ok=True, mode=0o700)
         encryption: serialization.KeySerializationEncryption
         if passphrase:

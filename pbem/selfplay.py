@@ -94,7 +94,7 @@ def selfplay(engine_id: str, scenario: str, seed: int, directory: Path, *,
         sealed = None
         while sealed is None:
             action = chooser.pick(g.state.legal_actions())
-            _, rolls, sealed = g.act(action.notation(), save=False)
+            _, _, sealed = g.act(action.notation(), save=False)
             out.actions += 1
             if max_turns is not None and sealed is None and g.state.turn_number() > max_turns:
                 break

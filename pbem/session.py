@@ -617,8 +617,8 @@ class Game:
             accepted: Accepted = self.verifier.add(env, known)
         except ChainError as exc:
             if exc.reason == "fork":
-                body = env.decode()
-                seq = body.get("seq") if isinstance(body.get("seq"), int) else -1
+                claimed = env.decode().get("seq")
+                seq = claimed if isinstance(claimed, int) else -1
                 ours = [("kept", self.files[seq])] if 0 <= seq < len(self.files) else []
                 folder = self.home.keep_evidence(self, seq, [*ours, ("incoming", env.raw)])
                 raise ChainError(f"{exc} (in {folder})", reason="fork") from None

@@ -102,7 +102,7 @@ def random_playout(engine: Engine, scenario: str, seed: int, *, max_steps: int =
         else:
             legal = state.legal_actions()
             side = state.current_player()
-            assert legal, f"{engine.id}/{scenario}: no legal action for {side} at step {report.steps}"
+            assert legal, f"{engine.id}/{scenario}: no legal action for {side} at {report.steps}"
             decision = state.decision()
             assert decision is not None and decision.side == side
             action = choose.pick(legal)

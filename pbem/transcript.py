@@ -326,7 +326,8 @@ class Verifier:
         seq = body.get("seq")
         if game != self.game_id:
             raise ChainError(
-                f"this file belongs to another game ({game.hex()[:16] if isinstance(game, bytes) else '?'}, "
+                f"this file belongs to another game "
+                f"({game.hex()[:16] if isinstance(game, bytes) else '?'}, "
                 f"not {self.game_id.hex()[:16]})", reason="other-game")
         if not isinstance(seq, int) or isinstance(seq, bool) or seq < 1:
             raise FormatError("sequence number is missing or not a positive integer")
@@ -358,6 +359,7 @@ class Verifier:
             raise FormatError(f"a {env.kind} file cannot be file {seq!r} of a game")
         if body.get("game") != self.game_id or not isinstance(seq, int) or seq != self.seq + 1:
             self.classify(env, body, known or {})
+        assert isinstance(seq, int)
         if self.result is not None:
             raise ChainError(f"the game is over ({self.result.text}): no file may follow",
                              reason="over")

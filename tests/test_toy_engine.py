@@ -20,7 +20,7 @@ def test_illegal_move_names_rule() -> None:
     state = ENGINE.new_state("short")
     state.apply_outcome(("calm",))
     state.apply("move b")
-    with pytest.raises(IllegalAction, match="Skirmish 2.1"):
+    with pytest.raises(IllegalAction, match=r"Skirmish 2\.1"):
         state.apply("move c")
 
 

@@ -86,6 +86,10 @@ def edge_glyph(feature: str) -> str:
         return "~"
     if any(w in name for w in _HEIGHT):
         return "^"
+    if "bridge" in name:
+        return "="
+    if "prohibit" in name or "impass" in name or "border" in name:
+        return "X"
     return name[:1] or "!"
 
 
@@ -308,6 +312,25 @@ def neighbor(layout: Layout, col: int, row: int, direction: str) -> tuple[int, i
 # --- what is where ------------------------------------------------------------------------
 
 
+def _edge_index(view: BoardView) -> dict[frozenset[str], tuple[Edge | None, Edge | None]]:
+    """Per hexside: the feature to draw along it (water first) and a bridge across it.
+
+    A hexside can carry several features (a river and its bridge, a river on a border);
+    one character wide, the side shows the one that matters most for movement.
+    """
+    found: dict[frozenset[str], list[Edge]] = {}
+    for e in view.edges:
+        found.setdefault(frozenset((e.a, e.b)), []).append(e)
+    out: dict[frozenset[str], tuple[Edge | None, Edge | None]] = {}
+    for pair, features in found.items():
+        bridge = next((e for e in features if "bridge" in e.feature.lower()), None)
+        rest = [e for e in features if e is not bridge]
+        water = [e for e in rest if edge_glyph(e.feature) == "~"]
+        main = (water or rest)[0] if (water or rest) else None
+        out[pair] = (main, bridge)
+    return out
+
+
 def _cell_index(view: BoardView) -> dict[str, Cell]:
     return {c.hex: c for c in view.cells}
 
@@ -456,7 +479,7 @@ class BoardRenderable:
         cells = [c for c in view.cells if window.contains(c.col, c.row)]
         by_pos = {(c.col, c.row): c for c in view.cells}
         terrain = {t.name: t for t in view.terrain}
-        edges: dict[frozenset[str], Edge] = {frozenset((e.a, e.b)): e for e in view.edges}
+        edges = _edge_index(view)
         crossings: dict[frozenset[str], tuple[str, str]] = {}
         for line in view.lines:
             for a, b in zip(line.hexes, line.hexes[1:], strict=False):
@@ -501,8 +524,10 @@ class BoardRenderable:
             for direction, strokes in g.outline.items():
                 other = by_pos.get(neighbor(layout, cell.col, cell.row, direction))
                 pair = frozenset((cell.hex, other.hex)) if other else frozenset()
-                edge = edges.get(pair)
+                edge, bridge = edges.get(pair, (None, None))
                 road = crossings.get(pair)
+                if bridge is not None:
+                    road = ("=", bridge.color)
                 for i, (dx, dy, ch) in enumerate(strokes):
                     fg = hl_fg if lit else grid
                     if edge is not None:
@@ -720,6 +745,8 @@ class BoxesRenderable:
 
     def __rich_console__(self, console: Console, options: ConsoleOptions) -> RenderResult:
         pile = stacks(self.view)
+        plain = console.no_color or console.color_system is None
+        marks = side_marks(self.view) if plain else {}
         for box in self.view.boxes:
             text = Text(no_wrap=False)
             text.append(box.title + ": ", named_style(console, "legend.title"))
@@ -732,7 +759,9 @@ class BoxesRenderable:
                 if piece.hidden:
                     text.append(" ? ", named_style(console, "board.hidden"))
                 else:
-                    text.append(f" {piece.label} ", Style(color=colors.contrast(piece.color),
+                    opening, closing = marks.get(piece.side, (" ", " "))
+                    text.append(f"{opening}{piece.label}{closing}",
+                                Style(color=colors.contrast(piece.color),
                                                          bgcolor=piece.color, bold=True))
                     if piece.markers:
                         text.append(

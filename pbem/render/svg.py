@@ -26,6 +26,7 @@ from pbem.render import colors
 from pbem.render.board import (
     Window,
     abbreviate_marker,
+    edge_glyph,
     stacks,
     top_piece,
     zoc_hexes,
@@ -257,13 +258,23 @@ def board_svg(view: BoardView, *, scale: int = 36, show_zoc: str | None = None,
     out.append("</g>")
 
     out.append('<g id="edges" stroke-linecap="round">')
-    for edge in view.edges:
+    # water under everything else on the same hexside; bridges across, not along
+    for edge in sorted(view.edges, key=lambda e: ("bridge" in e.feature.lower(),
+                                                 edge_glyph(e.feature) != "~")):
         a, b = by_id.get(edge.a), by_id.get(edge.b)
         if a is None or b is None:
             continue
         (x1, y1), (x2, y2) = g.shared_edge(a, b)
+        if "bridge" in edge.feature.lower():
+            (ax, ay), (bx, by) = g.center(a), g.center(b)
+            mx, my = (x1 + x2) / 2, (y1 + y2) / 2
+            dx, dy = (bx - ax) / 2 * 0.45, (by - ay) / 2 * 0.45
+            x1, y1, x2, y2 = mx - dx, my - dy, mx + dx, my + dy
+            width_ = r * 0.16
+        else:
+            width_ = r * (0.2 if edge_glyph(edge.feature) == "~" else 0.14)
         out.append(f'<line x1="{_n(x1)}" y1="{_n(y1)}" x2="{_n(x2)}" y2="{_n(y2)}" '
-                   f'stroke={_attr(edge.color)} stroke-width="{_n(r * 0.2)}" '
+                   f'stroke={_attr(edge.color)} stroke-width="{_n(width_)}" '
                    f"data-edge={_attr(edge.a + '-' + edge.b)} "
                    f"data-feature={_attr(edge.feature)}/>")
     out.append("</g>")

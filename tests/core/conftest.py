@@ -67,7 +67,7 @@ def table(tmp_path: Path) -> Table:
     alice, bob = make_home(tmp_path, "Alice"), make_home(tmp_path, "Bob")
     folder = tmp_path / "shared"
     folder.mkdir()
-    game = alice.new_game("skirmish", "long", "red", name="duel")
+    game = alice.new_game("skirmish", "long", "red", name="duel", nonce=b"\x07" * 32)
     (folder / "0000.pbem").write_bytes(game.files[0])
     joined = bob.join(game.files[0], "0000.pbem", name="duel")
     (folder / "0001.pbem").write_bytes(joined.files[1])

@@ -1,0 +1,35 @@
+#!/usr/bin/env bash
+# Install everything the test suite needs, from nothing, and run it.
+#
+# System packages (real mail servers for the transport tests, Chromium for the SVG
+# rendering tests) come from Debian through the .ci/install-*.sh scripts; Python
+# packages go into a fresh virtual environment (.venv, or $PBEM_VENV).
+set -euo pipefail
+cd "$(dirname "$0")/.."
+
+if command -v apt-get >/dev/null 2>&1; then
+    SUDO=""
+    if [ "$(id -u)" != "0" ]; then SUDO="sudo"; fi
+    for script in .ci/install-*.sh; do
+        [ -f "$script" ] || continue
+        echo "== $script"
+        $SUDO bash "$script"
+    done
+else
+    echo "warning: no apt-get: install the packages named in .ci/install-*.sh yourself" >&2
+fi
+
+VENV="${PBEM_VENV:-.venv}"
+PY="${PYTHON:-python3}"
+if [ ! -x "$VENV/bin/python" ]; then
+    "$PY" -m venv "$VENV"
+fi
+"$VENV/bin/python" -m pip install -q --upgrade pip >/dev/null
+"$VENV/bin/python" -m pip install -q ".[test]"
+
+echo "== ruff"
+"$VENV/bin/ruff" check pbem engines tests bench
+echo "== mypy --strict pbem"
+"$VENV/bin/mypy" pbem
+echo "== pytest"
+"$VENV/bin/python" -m pytest "$@"
