@@ -4,7 +4,9 @@ Ed25519 signatures are deterministic, so a game played with fixed keys, a fixed 
 fixed clock and fixed choices produces byte-identical files on every machine.  The files
 in ``tests/data/transcript/`` and the facts in ``transcript.json`` (game id, body hashes,
 state digests, every roll) let a second implementation check its envelope, chain, seeds and
-rolls against ours.  Regenerate with ``PBEM_WRITE_VECTORS=1 pytest tests/core/test_vectors.py`` only when the format changes on purpose (and bump the format version).
+rolls against ours.  Regenerate with
+``PBEM_WRITE_VECTORS=1 pytest tests/core/test_vectors.py`` only when the format changes on
+purpose (and bump the format version).
 """
 
 from __future__ import annotations
@@ -60,7 +62,8 @@ def facts(files: list[bytes]) -> dict[str, Any]:
         env = canonical.decode(data)
         body = canonical.decode(env[5])
         out["files"].append({"kind": env[2], "seq": body.get("seq", 0),
-                             "signer": env[3].hex(), "body_sha256": hashlib.sha256(env[5]).hexdigest(),
+                             "signer": env[3].hex(),
+                             "body_sha256": hashlib.sha256(env[5]).hexdigest(),
                              "digest": (body.get("digest") or body.get("initial_digest")
                                         or b"").hex()})
     for roll in report.rolls:
