@@ -24,7 +24,7 @@ from rich.console import Console, ConsoleOptions, RenderResult
 from rich.rule import Rule
 from rich.text import Text
 
-from pbem.engine import Decision, Event
+from pbem.engine import ChanceRequest, Decision, Event, State
 from pbem.render.board import board_screen, fit_window
 from pbem.render.theme import style as named_style
 from pbem.view import BoardView
@@ -94,6 +94,67 @@ class DecisionPrompt:
         if d.default is not None and d.default not in d.options:
             yield Text(f"  default: {d.default.notation()}", named_style(console,
                                                                          "narrate.prompt"))
+
+
+# --- frames from a file's records -----------------------------------------------------------
+
+
+def roll_event(purpose: str, request: str, outcome: Sequence[object], *, name: str = "",
+               rule: str = "") -> Event:
+    """An event telling one roll: its name, the dice, the result, and what it was for.
+
+    ``roll 17.3: 2d6 rolled 3+5 = 8 for CRT 3:1 against 2514 (Rule 14)``.  Dice are
+    public in the files, so the event is visible to every side.
+    """
+    faces = [str(o) for o in outcome]
+    ints = [o for o in outcome if isinstance(o, int) and not isinstance(o, bool)]
+    if request.startswith("draw"):
+        result = "drew " + ", ".join(faces)
+    elif len(ints) == len(faces) > 1:
+        result = f"rolled {'+'.join(faces)} = {sum(ints)}"
+    else:
+        result = "rolled " + ", ".join(faces)
+    head = f"roll {name}: " if name else ""
+    tail = f" ({rule})" if rule else ""
+    return Event(f"{head}{request} {result} for {purpose}{tail}", "roll")
+
+
+def frames_from_records(state: State, records: Sequence[Sequence[Any]], side: str | None, *,
+                        seq: int | None = None, tell_rolls: bool = True) -> list[Frame]:
+    """Replay a file's records on a copy of ``state`` and cut them into replay frames.
+
+    ``records`` are the session's ``["a", notation]`` (an action) and ``["r", index,
+    outcome]`` (a roll); ``state`` is the position before the first one and is left
+    untouched.  Each action starts a frame, the rolls it leads to join it, and each frame
+    carries ``side``'s view after its last record.  With ``tell_rolls`` every roll is
+    told with its purpose (named ``seq.index`` when ``seq`` is given), before the events
+    the engine reports for its result.
+    """
+    work = state.clone()
+    frames: list[Frame] = []
+    events: list[Event] = []
+    started = False
+    for record in records:
+        kind = record[0]
+        if kind == "a":
+            if started:
+                frames.append((work.view(side), events))
+            events, started = [], True
+            events += work.apply(str(record[1]))
+        elif kind == "r":
+            request: ChanceRequest = work.chance_request()
+            outcome = tuple(record[2])
+            if tell_rolls:
+                name = f"{seq}.{record[1]}" if seq is not None else ""
+                events.append(roll_event(request.purpose, request.describe(), outcome,
+                                         name=name, rule=request.rule))
+            events += work.apply_outcome(outcome)
+            started = True
+        else:
+            raise ValueError(f"unknown record kind {kind!r}")
+    if started:
+        frames.append((work.view(side), events))
+    return frames
 
 
 # --- keys ------------------------------------------------------------------------------------
@@ -283,7 +344,9 @@ __all__ = [
     "KeyPoller",
     "NarrationLine",
     "ReplayResult",
+    "frames_from_records",
     "narrate",
     "replay",
+    "roll_event",
     "terminal_keys",
 ]

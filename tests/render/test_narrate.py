@@ -217,3 +217,45 @@ def test_key_poller_reads_single_keys_from_a_terminal(pty_pair: tuple[int, int])
     finally:
         os.close(read)
         os.close(write)
+
+
+def test_roll_events_tell_dice_result_and_purpose() -> None:
+    from pbem.render.narrate import roll_event
+
+    e = roll_event("CRT 3:1 against 2514", "2d6", (3, 5), name="17.3", rule="Rule 14")
+    assert e.text == "roll 17.3: 2d6 rolled 3+5 = 8 for CRT 3:1 against 2514 (Rule 14)"
+    assert e.kind == "roll" and e.visible("german") and e.visible("soviet")
+    assert roll_event("loss", "1d6", (4,)).text == "1d6 rolled 4 for loss"
+    drawn = roll_event("event for round 1", "draw 1 from events (5 in the cup)", ("fog",))
+    assert "drew fog" in drawn.text
+
+
+def test_frames_from_a_real_engines_records_and_their_replay() -> None:
+    """The test engine's state through the contract: frames per action, rolls told."""
+    from toy_engine import ENGINE
+
+    from pbem.render.narrate import frames_from_records
+
+    state = ENGINE.new_state("short")
+    before = state.digest()
+    records = [["r", 0, ["calm"]], ["a", "attack 2"], ["r", 1, [4, 5]], ["a", "absorb"],
+               ["r", 2, [6]]]
+    frames = frames_from_records(state, records, "blue", seq=5)
+    assert state.digest() == before  # the caller's state is untouched
+    assert len(frames) == 3
+    texts = [[e.text for e in events] for _, events in frames]
+    assert texts[0][0].startswith("roll 5.0: draw 1 from events") and "round 1: calm" in texts[0]
+    assert texts[1][0] == "red attacks with 2"
+    assert texts[1][1] == "roll 5.1: 2d6 rolled 4+5 = 9 for attack by red with 2 (Skirmish 2.2)"
+    assert texts[2][-1].endswith(" loses 3")
+    assert all(view.side == "blue" for view, _ in frames)
+    assert "round 1/4" in frames[-1][0].status
+    console = plain_console()
+    result = replay(console, frames, pace=0.0, sleep=lambda _s: None)  # type: ignore[arg-type]
+    assert result.lines == sum(len(t) for t in texts)
+    out = output(console)
+    assert "loses 3" in out and "(Skirmish 3)" in out and "replay 3/3" in out
+    untold = frames_from_records(state, records, "blue", tell_rolls=False)
+    assert not any(e.text.startswith("roll") for _, events in untold for e in events)
+    with pytest.raises(ValueError, match="record kind"):
+        frames_from_records(state, [["x"]], "blue")
