@@ -259,3 +259,27 @@ def test_frames_from_a_real_engines_records_and_their_replay() -> None:
     assert not any(e.text.startswith("roll") for _, events in untold for e in events)
     with pytest.raises(ValueError, match="record kind"):
         frames_from_records(state, [["x"]], "blue")
+
+
+def test_a_key_skips_a_replay_in_a_real_terminal() -> None:
+    """End to end on a pseudo-terminal: 40 lines at 3 s each, skipped by one key press."""
+    import sys
+    import time
+    from pathlib import Path
+
+    import pexpect
+
+    script = Path(__file__).parent / "replay_demo.py"
+    child = pexpect.spawn(sys.executable, [str(script)], encoding="utf-8", timeout=30,
+                          dimensions=(50, 100), env={**os.environ, "NO_COLOR": "1"})
+    try:
+        child.expect("step 0 of a long turn")
+        started = time.monotonic()
+        child.send("s")
+        child.expect("skipping to the end")
+        child.expect("DONE skipped=True")
+        assert time.monotonic() - started < 10
+        child.expect(pexpect.EOF)
+    finally:
+        child.close(force=True)
+    assert child.exitstatus == 0
