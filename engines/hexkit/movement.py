@@ -27,6 +27,7 @@ from types import MappingProxyType
 from engines.hexkit.geometry import hexside
 from engines.hexkit.hexid import HexId
 from engines.hexkit.hexmap import HexMap
+from engines.hexkit.tables import TerrainChart, parse_cost, parse_enter_leave
 from engines.hexkit.zoc import IGNORE_ZOC, ZocPolicy
 
 Cost = int | Fraction
@@ -420,3 +421,62 @@ def _bfs(
                 return dist, parent, found
             queue.append(n)
     return dict(sorted(dist.items())), parent, found
+
+
+def move_class_from_chart(
+    name: str,
+    chart: TerrainChart,
+    column: str,
+    hexmap: HexMap,
+    *,
+    negated_by: Mapping[str, Sequence[str]] | None = None,
+    network_crosses: bool = False,
+    skip: Iterable[str] = (),
+) -> MoveClass:
+    """A :class:`MoveClass` from one column of a terrain chart, rows sorted by kind.
+
+    Each chart row is matched against the map: a legend terrain becomes an entry cost
+    (``"1-2"`` cells give entry and leaving costs), a network name (road) the rate along
+    it, a hexside feature an extra crossing cost, a hex feature an extra entry cost.
+    Rows that are none of these (combat-only rows) and rows in ``skip`` are ignored; a
+    cell that is not a cost raises ``ValueError`` naming the row and column.
+    """
+    terrains = set(hexmap.terrain_classes)
+    side_feats = {f for fs in hexmap.hexsides.values() for f in fs}
+    hex_feats = {f for fs in hexmap.hex_features.values() for f in fs}
+    enter: dict[str, Cost | None] = {t: None for t in terrains}
+    leave: dict[str, Cost] = {}
+    sides: dict[str, Cost | None] = {}
+    nets: dict[str, Cost] = {}
+    feats: dict[str, Cost | None] = {}
+    skipped = set(skip)
+    for row in chart.terrains:
+        if row in skipped:
+            continue
+        cell = chart.value(row, column)
+        try:
+            if row in terrains:
+                enter[row], lv = parse_enter_leave(cell)
+                if lv:
+                    leave[row] = lv
+            elif row in hexmap.networks:
+                rate = parse_cost(cell)
+                if rate is not None:
+                    nets[row] = rate
+            elif row in side_feats:
+                sides[row] = parse_cost(cell)
+            elif row in hex_feats:
+                feats[row] = parse_cost(cell)
+        except ValueError as exc:
+            raise ValueError(f"{chart.table.where}: row {row!r}, column {column!r}: {exc}") \
+                from None
+    return MoveClass(
+        name,
+        enter=MappingProxyType(dict(sorted(enter.items()))),
+        leave=MappingProxyType(dict(sorted(leave.items()))),
+        hexside=MappingProxyType(dict(sorted(sides.items()))),
+        networks=MappingProxyType(dict(sorted(nets.items()))),
+        negated_by=MappingProxyType(dict(negated_by or {})),
+        network_crosses=network_crosses,
+        hex_features=MappingProxyType(dict(sorted(feats.items()))),
+    )

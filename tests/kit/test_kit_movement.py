@@ -275,3 +275,20 @@ def test_negative_costs_refused() -> None:
     with pytest.raises(ValueError, match="negative"):
         MoveCosts(line_map(), MoveClass("odd", {"clear": -1}))
     assert IGNORE_ZOC.stop_on_entry is False
+
+
+def test_move_class_from_the_terrain_chart() -> None:
+    from engines.hexkit.movement import move_class_from_chart
+    from engines.hexkit.scenario import load_scenario_path
+    from kit.helpers import DATA
+
+    s = load_scenario_path(DATA / "tiny")
+    m = s.map
+    mech = move_class_from_chart("mech", s.chart("tec"), "mech", m)
+    assert mech.enter["forest"] == 3 and mech.enter["town"] == Fraction(1, 2)
+    assert mech.enter["lake"] is None and mech.enter["hill"] == 3
+    assert mech.hexside == {"river": 2}
+    costs = MoveCosts(m, mech, adjust=None)
+    assert costs.cost("0401", "0301") == 3 + 2  # forest, across the river
+    assert costs.cost("0302", "0401") == 1 + 2  # clear + river
+    assert costs.cost("0104", "0105") == 1  # the lake edge has no chart row: free
