@@ -35,7 +35,9 @@ from pbem.view import BoardView, Cell, Layout, Piece, TerrainStyle
 
 SIDES = ("red", "blue")
 COLUMNS = ("a", "b", "c")
-ROUNDS = {"short": 4, "long": 12}
+ROUNDS = {"short": 4, "long": 12, "marathon": 400}
+#: starting strength: the marathon must not end early, it exists to make long transcripts
+STRENGTH = {"short": 10, "long": 10, "marathon": 100_000}
 CUP = ("calm", "calm", "fog", "rally", "storm")
 
 
@@ -75,7 +77,7 @@ class SkirmishState(State):
         self.phasing = "red"
         # step: event (chance draw), orders, attack-roll (chance), defend, loss-roll (chance)
         self.step = "event"
-        self.strength = {"red": 10, "blue": 10}
+        self.strength = {"red": STRENGTH[scenario], "blue": STRENGTH[scenario]}
         self.column = {"red": "a", "blue": "c"}
         self.moved = False
         self.committed = 0
@@ -185,7 +187,7 @@ class SkirmishState(State):
             self.round += 1
             if self.weather == "rally":
                 for s in SIDES:
-                    self.strength[s] = min(10, self.strength[s] + 1)
+                    self.strength[s] = min(STRENGTH[self.scenario], self.strength[s] + 1)
         self.phasing = other(self.phasing)
         self.step = "event"
 
@@ -195,6 +197,9 @@ class SkirmishState(State):
             return Result(None, "rules", f"drawn at {red} each")
         winner = "red" if red > blue else "blue"
         return Result(winner, "rules", f"{winner} wins {max(red, blue)} to {min(red, blue)}")
+
+    def turn_number(self) -> int:
+        return self.round
 
     def _hex(self, side: str) -> str:
         return f"0{COLUMNS.index(self.column[side]) + 1}0{1 if side == 'red' else 2}"
@@ -240,6 +245,8 @@ class SkirmishEngine(Engine):
                          (1, 4)),
             ScenarioInfo("long", "Long skirmish", "twelve rounds", (data / "long.toml",),
                          (1, 12)),
+            ScenarioInfo("marathon", "Marathon", "400 rounds, for benchmarks",
+                         (data / "marathon.toml",), (1, 400)),
         ]
 
     def options(self) -> list[OptionSpec]:
