@@ -194,6 +194,22 @@ class KeyPoller:
             self._saved = None
         self.active = False
 
+    def read(self) -> str:
+        """Wait for a key; arrow keys come back as ``"up"``, ``"down"``, ``"left"``,
+        ``"right"`` and a lone Escape as ``"escape"``.  Without a terminal: ``"q"``."""
+        if not self.active:
+            return "q"
+        select.select([self.fd], [], [])
+        data = os.read(self.fd, 1)
+        if data == b"\x1b":
+            ready, _, _ = select.select([self.fd], [], [], 0.05)
+            if not ready:
+                return "escape"
+            data += os.read(self.fd, 2)
+            return {b"\x1b[A": "up", b"\x1b[B": "down", b"\x1b[C": "right",
+                    b"\x1b[D": "left"}.get(data, "escape")
+        return data.decode("utf-8", "replace")
+
     def poll(self) -> str | None:
         """The key pressed since the last poll, if any; never waits."""
         if not self.active:
