@@ -1,0 +1,336 @@
+"""White Death's data: tables, unit types, order of battle, schedules and scenarios.
+
+Everything here is read once from ``scenarios/white-death/*.toml`` (through the hex
+kit's loader, so errors name the file, key and line) and then never changes; game state
+refers to it by keys.  Numbers the manual does not print are stand-ins marked in the
+files (``stand_in = "..."``).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from dataclasses import dataclass, field
+from fractions import Fraction
+from typing import Any
+
+from engines.hexkit.hexmap import HexMap
+from engines.hexkit.scenario import Doc, ScenarioSet
+from pbem.errors import ScenarioError
+
+SIDES = ("soviet", "german")
+MOBILITIES = ("s", "l", "d", "w", "t", "m", "h")
+#: terrain names the Terrain Effects Chart knows, best defense last is not implied
+TEC_TERRAIN = ("clear", "road", "town", "forest", "swamp", "high", "creek", "river")
+#: map terrain names the chart reads under another name
+ALIASES = {"city": "town", "village": "town", "woods": "forest", "wood": "forest",
+           "marsh": "swamp", "bog": "swamp", "hill": "high", "high ground": "high",
+           "high_ground": "high", "minor_river": "creek", "stream": "creek",
+           "rough": "high", "lake": "clear"}
+
+
+def frac(text: Any) -> Fraction:
+    """A table number: an integer or a string like ``"1/2"`` (never a float)."""
+    if isinstance(text, bool) or isinstance(text, float):
+        raise ValueError(f"{text!r} is not an integer or a fraction string")
+    return Fraction(text)
+
+
+@dataclass(frozen=True)
+class Cost:
+    """Movement cost of a terrain for one mobility: to enter, to leave (creek/river)."""
+
+    enter: Fraction | None  # None: prohibited (P)
+    leave: Fraction = Fraction(0)
+
+
+@dataclass(frozen=True)
+class UnitType:
+    key: str
+    cls: str  # P, L, H, A
+    cf: Fraction
+    cf_defensive_only: bool
+    atf: Fraction
+    morale: int
+    mob: str
+    size: str
+    defense: int = 0
+    range: int = 0
+    barrage: int = 0
+    support: int = 0
+    flags: frozenset[str] = frozenset()
+
+    @property
+    def afv(self) -> bool:
+        return self.cls == "A"
+
+    @property
+    def weapons(self) -> bool:
+        return self.cls in ("L", "H")
+
+    @property
+    def personnel(self) -> bool:
+        return self.cls == "P"
+
+    @property
+    def artillery(self) -> bool:
+        return self.barrage > 0 or self.support > 0
+
+
+#: Intrinsic Garrisons (manual): a personnel unit of one strength point, combat factor 4
+GARRISON_TYPE = UnitType("intrinsic-garrison", "P", Fraction(4), False, Fraction(0), 3, "l", "I",
+                         flags=frozenset({"intrinsic"}))
+
+
+@dataclass(frozen=True)
+class UnitDef:
+    uid: str
+    side: str
+    type: UnitType
+    div: str
+    strength: int
+
+
+@dataclass(frozen=True)
+class Group:
+    """Units placed together near a place or area (a setup or an opening group)."""
+
+    side: str
+    units: tuple[str, ...]
+    near: str
+    within: int
+    garrison: str = ""
+
+
+@dataclass(frozen=True)
+class Reinforcement:
+    turn: int
+    side: str
+    units: tuple[str, ...]
+    area: str
+
+
+@dataclass(frozen=True)
+class Objective:
+    place: str
+    points: Mapping[str, int]
+
+
+@dataclass(frozen=True)
+class ScenarioDef:
+    id: str
+    title: str
+    turns: tuple[int, int]
+    groups: tuple[Group, ...]
+    reduced: Mapping[str, int]
+    objectives: tuple[Objective, ...]
+    opening: bool
+    player_setup: bool
+    file: str
+
+
+@dataclass(frozen=True)
+class Tables:
+    movement: Mapping[str, Mapping[str, Cost]]
+    lake: Mapping[str, Mapping[str, Fraction | None]]
+    defense: Mapping[str, Mapping[str, int]]
+    columns: tuple[tuple[int, int], ...]
+    conventional: tuple[tuple[int | None, ...], ...]  # None = MC with no number
+    antitank: tuple[tuple[int, ...], ...]
+    barrage_columns: tuple[int, ...]
+    barrage: tuple[tuple[int, ...], ...]
+    barrage_terrain: Mapping[str, int]
+    barrage_bunker: int
+    barrage_afv: int
+    weather: tuple[tuple[int, int, tuple[str, ...]], ...]
+    points_per_sp: int
+
+
+@dataclass(frozen=True)
+class Catalog:
+    """All of White Death's data, checked."""
+
+    data: ScenarioSet
+    tables: Tables
+    types: Mapping[str, UnitType]
+    units: Mapping[str, UnitDef]
+    names: Mapping[str, tuple[str, ...]]
+    supply: Mapping[str, tuple[int, ...]]
+    replacements: Mapping[str, tuple[int, ...]]
+    rail_sp: int
+    bunkers: tuple[int, ...]
+    reinforcements: tuple[Reinforcement, ...]
+    opening: tuple[Group, ...]
+    scenarios: Mapping[str, ScenarioDef]
+    flieger_turn: int
+    flieger_single: tuple[str, ...]
+    flieger_division: tuple[str, ...]
+    flieger_area: str
+    soviet_answer: tuple[tuple[tuple[str, ...], str, int], ...]
+    extra: Mapping[str, Any] = field(default_factory=dict)
+
+    @property
+    def map(self) -> HexMap:
+        return self.data.map
+
+    def resolve(self, name: str) -> tuple[str, ...]:
+        """Hexes of a place or area by this data's name, via the [names] aliases."""
+        m = self.map
+        for candidate in (name, *self.names.get(name, ())):
+            if candidate in m.places:
+                return m.places[candidate]
+            if candidate in m.areas:
+                return m.areas[candidate]
+        raise ScenarioError(f"the map names no place or area {name!r} "
+                            f"(tried {', '.join((name, *self.names.get(name, ())))})",
+                            path=self.data.source)
+
+    def has_name(self, name: str) -> bool:
+        try:
+            self.resolve(name)
+        except ScenarioError:
+            return False
+        return True
+
+
+def _find(data: ScenarioSet, key: str) -> Doc:
+    for doc in data.docs.values():
+        if key in doc.data:
+            return doc
+    raise ScenarioError(f"no data file has [{key}]", path=data.source)
+
+
+def _cost(doc: Doc, path: tuple[str, ...], text: Any) -> Cost:
+    if not isinstance(text, str):
+        raise doc.error(path, f"expected a cost string like \"1\", \"1/2\", \"1-2\" or \"P\", "
+                              f"got {text!r}")
+    if text == "P":
+        return Cost(None)
+    try:
+        if "-" in text:
+            a, b = text.split("-", 1)
+            return Cost(frac(a), frac(b))
+        return Cost(frac(text))
+    except (ValueError, ZeroDivisionError):
+        raise doc.error(path, f"bad cost {text!r}") from None
+
+
+def _tables(doc: Doc) -> Tables:
+    movement: dict[str, dict[str, Cost]] = {}
+    for terr in TEC_TERRAIN:
+        row = doc.get_table("movement", terr)
+        movement[terr] = {m: _cost(doc, ("movement", terr, m), row.get(m)) for m in MOBILITIES}
+    lake: dict[str, dict[str, Fraction | None]] = {}
+    for key in ("full_frozen", "partial_frozen", "full_thaw", "partial_thaw"):
+        row = doc.get_table("lake_hexside", key)
+        lake[key] = {m: _cost(doc, ("lake_hexside", key, m), row.get(m)).enter
+                     for m in MOBILITIES}
+    defense: dict[str, dict[str, int]] = {}
+    for terr, row in doc.get_table("defense").items():
+        if terr == "stand_in":
+            continue
+        defense[terr] = {k: int(v) for k, v in row.items()}
+    columns = []
+    for c in doc.get_list("odds", "columns"):
+        a, b = str(c).split(":")
+        columns.append((int(a), int(b)))
+    conv: list[tuple[int | None, ...]] = []
+    for row in doc.get_list("conventional_crt", "rows"):
+        if len(row) != len(columns):
+            raise doc.error(("conventional_crt", "rows"), "one entry per odds column")
+        conv.append(tuple(None if e == "MC" else int(str(e)[2:]) for e in row))
+    at = tuple(tuple(int(x) for x in row) for row in doc.get_list("antitank_table", "rows"))
+    bcols = tuple(int(x) for x in doc.get_list("barrage_table", "columns"))
+    brows = tuple(tuple(int(x) for x in row) for row in doc.get_list("barrage_table", "rows"))
+    weather = []
+    for key, row in doc.get_table("weather").items():
+        if key == "stand_in":
+            continue
+        _, a, b = key.split("_")
+        weather.append((int(a), int(b), tuple(str(x) for x in row)))
+    mods = doc.get_table("barrage_modifiers")
+    return Tables(movement, lake, defense, tuple(columns), tuple(conv), at, bcols, brows,
+                  {k: int(v) for k, v in mods["terrain"].items()}, int(mods["bunker"]),
+                  int(mods["afv"]), tuple(weather), doc.get_int("victory", "points_per_sp"))
+
+
+def _group(doc: Doc, path: tuple[Any, ...], spec: Mapping[str, Any]) -> Group:
+    side = spec.get("side")
+    if side not in SIDES:
+        raise doc.error((*path, "side"), f"side must be soviet or german, not {side!r}")
+    return Group(side, tuple(spec["units"]), str(spec["near"]), int(spec.get("within", 0)),
+                 str(spec.get("garrison", "")))
+
+
+def load_catalog(data: ScenarioSet) -> Catalog:
+    tdoc = _find(data, "conventional_crt")
+    tables = _tables(tdoc)
+    udoc = _find(data, "types")
+    types: dict[str, UnitType] = {}
+    for key, spec in udoc.get_table("types").items():
+        if key == "stand_in":
+            continue
+        cf_text = str(spec["cf"])
+        types[key] = UnitType(
+            key, spec["cls"], frac(cf_text.lstrip("*")), cf_text.startswith("*"),
+            frac(str(spec["atf"])), int(spec["morale"]), spec["mob"], spec["size"],
+            int(spec.get("def", 0)), int(spec.get("range", 0)), int(spec.get("barrage", 0)),
+            int(spec.get("support", 0)), frozenset(spec.get("flags", [])))
+        if types[key].cls not in ("P", "L", "H", "A") or types[key].mob not in MOBILITIES:
+            raise udoc.error(("types", key), "bad cls or mob")
+    units: dict[str, UnitDef] = {}
+    for side in SIDES:
+        for uid, (tkey, div, strength) in udoc.get_table(side).items():
+            if tkey not in types:
+                raise udoc.error((side, uid), f"unknown unit type {tkey!r}")
+            if " " in uid or uid in units:
+                raise udoc.error((side, uid), "unit ids are unique and have no spaces")
+            units[uid] = UnitDef(uid, side, types[tkey], str(div), int(strength))
+    sdoc = _find(data, "common")
+    common = sdoc.get_table("common")
+    names = {k: tuple(v) for k, v in sdoc.get_table("names").items()}
+    reinf = tuple(
+        Reinforcement(int(r["turn"]), units[r["units"][0]].side, tuple(r["units"]), r["area"])
+        for r in sdoc.get_list("reinforcement"))
+    opening = tuple(_group(sdoc, ("opening", i), g)
+                    for i, g in enumerate(sdoc.get_list("opening")))
+    scenarios: dict[str, ScenarioDef] = {}
+    for sid, fname in data.scenarios.items():
+        doc = data.docs[fname]
+        sc = doc.get_table("scenario")
+        groups = tuple(_group(doc, ("setup", i), g)
+                       for i, g in enumerate(doc.get_list("setup", default=[])))
+        objectives = tuple(Objective(o["place"], {s: int(o.get(s, 0)) for s in SIDES})
+                           for o in sc.get("objectives", []))
+        t = sc["turns"]
+        scenarios[sid] = ScenarioDef(
+            sid, sc["title"], (int(t[0]), int(t[1])), groups,
+            {k: int(v) for k, v in doc.get_table("reduced", default={}).items()},
+            objectives, bool(sc.get("opening", False)), bool(sc.get("player_setup", False)),
+            fname)
+    answer = tuple((tuple(a["units"]), str(a["area"]), int(a["roll"]))
+                   for a in common["soviet_answer"])
+    cat = Catalog(
+        data, tables, types, units, names,
+        {s: tuple(int(x) for x in common["supply"][s]) for s in SIDES},
+        {s: tuple(int(x) for x in common["replacements"][s]) for s in SIDES},
+        int(common["rail_sp"]), tuple(int(x) for x in common["bunkers"]), reinf, opening,
+        scenarios, int(common["flieger_turn"]), tuple(common["flieger_single"]),
+        tuple(common["flieger_division"]), str(common["flieger_area"]), answer)
+    _check(cat)
+    return cat
+
+
+def _check(cat: Catalog) -> None:
+    for sc in cat.scenarios.values():
+        for g in (*sc.groups, *(cat.opening if sc.opening else ())):
+            for uid in g.units:
+                if uid not in cat.units:
+                    raise ScenarioError(f"scenario {sc.id}: unknown unit {uid!r}",
+                                        path=sc.file)
+                if cat.units[uid].side != g.side:
+                    raise ScenarioError(f"scenario {sc.id}: {uid} is not {g.side}", path=sc.file)
+    for r in cat.reinforcements:
+        for uid in r.units:
+            if uid not in cat.units:
+                raise ScenarioError(f"reinforcement: unknown unit {uid!r}",
+                                    path=cat.data.source)

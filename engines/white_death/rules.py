@@ -1,0 +1,174 @@
+"""Pure rule arithmetic: odds, table lookups, morale bands, losses, stacking, releases.
+
+Kept free of game state so the manual's own numbers can be tested directly (29 against
+10 is 2:1; MC 3 on a strength-3 unit loses one point and checks at +3).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from fractions import Fraction
+
+from engines.white_death.data import Tables, UnitDef, UnitType
+
+
+def odds_column(tables: Tables, value: Fraction, defense: Fraction | int) -> int:
+    """Index of the odds column, rounded in the defender's favor; -1 below the first.
+
+    Rule 9.C.3: "fractions always rounded in favor of the defender. Thus 29 conventional
+    fire factors firing against a unit with a defense value of 10 would become 2:1".
+    """
+    if defense <= 0:
+        return len(tables.columns) - 1
+    ratio = Fraction(value) / Fraction(defense)
+    best = -1
+    for i, (a, b) in enumerate(tables.columns):
+        if ratio >= Fraction(a, b):
+            best = i
+    return best
+
+
+def column_label(tables: Tables, col: int) -> str:
+    if col < 0:
+        return "below 1:4"
+    a, b = tables.columns[col]
+    return f"{a}:{b}"
+
+
+def needed_for(tables: Tables, col: int, defense: int | Fraction) -> Fraction:
+    """The least fire value reaching column ``col`` against ``defense``."""
+    a, b = tables.columns[col]
+    return Fraction(defense) * a / b
+
+
+def conventional_result(tables: Tables, col: int, roll: int) -> int:
+    """The number after MC (0 for a bare MC), Rule 9.C.4."""
+    n = tables.conventional[roll - 1][col]
+    return 0 if n is None else n
+
+
+def antitank_result(tables: Tables, col: int, roll: int) -> int:
+    return tables.antitank[roll - 1][col]
+
+
+def conventional_loss(n: int, strength: int) -> int:
+    """Strength points lost to an MC n result (Rule 9.C.4).
+
+    "A unit is never required to lose more than half its remaining strength due to a
+    conventional fire attack unless its remaining strength is 1."  Half is rounded down.
+    """
+    if strength <= 1:
+        return min(n, strength)
+    return min(n, strength // 2)
+
+
+def barrage_column(tables: Tables, value: Fraction) -> int:
+    best = -1
+    for i, low in enumerate(tables.barrage_columns):
+        if value >= low:
+            best = i
+    return best
+
+
+def split_barrage(tables: Tables, value: Fraction) -> list[int]:
+    """Column indices of the attacks a barrage value is run as (Rule 11.B.2.A).
+
+    Whole attacks at the top column, then one attack with the rest: 80 is one attack at
+    60+ and one at 20-29, as the manual's example has it.
+    """
+    top = tables.barrage_columns[-1]
+    out: list[int] = []
+    rest = Fraction(value)
+    while rest >= top * 2 or (rest >= top and rest - top >= tables.barrage_columns[0]):
+        out.append(len(tables.barrage_columns) - 1)
+        rest -= top
+    col = barrage_column(tables, rest)
+    if col >= 0:
+        out.append(col)
+    return out
+
+
+def barrage_result(tables: Tables, col: int, modified_roll: int) -> int:
+    if modified_roll > 6:
+        return 0
+    return tables.barrage[max(modified_roll, 1) - 1][col]
+
+
+def morale_band(modified_roll: int, morale: int) -> str:
+    """Rule 14: pass if <= morale, fail if 1 or 2 higher, rout if 3 or more higher."""
+    over = modified_roll - morale
+    if over <= 0:
+        return "pass"
+    if over <= 2:
+        return "fail"
+    return "rout"
+
+
+def garrison_released(turn: int, roll: int) -> bool:
+    """Rule 22: turn 2 on a 1, turn 3 on 1-2, turn 4 on 1-3, and so on."""
+    return turn >= 2 and roll <= turn - 1
+
+
+def airdrop_received(weather: str, roll: int) -> bool:
+    """Rule 15.D.1: received on 1-4 in clear/frost and thaw, on 1-2 in snow."""
+    return roll <= (2 if weather == "snow" else 4)
+
+
+def _battalion_equivalents(units: Sequence[UnitDef]) -> Fraction:
+    total = Fraction(0)
+    for u in units:
+        total += {"I": Fraction(1, 2), "II": Fraction(1), "III": Fraction(3),
+                  "X": Fraction(3)}.get(u.type.size, Fraction(1))
+    return total
+
+
+def german_stack_ok(units: Sequence[UnitDef]) -> bool:
+    """Rule 4.A: three battalion equivalents (four if all of one division), plus a company."""
+    units = [u for u in units if "intrinsic" not in u.type.flags]
+    if len(units) <= 1:
+        return True
+    options: list[list[UnitDef]] = [list(units)]
+    for i, u in enumerate(units):
+        if u.type.size == "I":
+            options.append(units[:i] + units[i + 1:])
+    for rest in options:
+        be = _battalion_equivalents(rest)
+        if be <= 3:
+            return True
+        if be <= 4 and len({u.div for u in rest}) == 1:
+            return True
+    return False
+
+
+def soviet_stack_ok(units: Sequence[UnitDef]) -> bool:
+    """Rule 4.B: one brigade's units, or two non-divisional artillery units, or one
+    regiment and one battalion; plus any one engineer brigade."""
+    units = list(units)
+    if len(units) <= 1:
+        return True
+    options: list[list[UnitDef]] = [units]
+    for i, u in enumerate(units):
+        if "engineer" in u.type.flags and u.type.size == "X":
+            options.append(units[:i] + units[i + 1:])
+    for rest in options:
+        if len(rest) <= 1:
+            return True
+        divs = {u.div for u in rest}
+        if len(divs) == 1 and all(u.type.size in ("II", "I") for u in rest):
+            return True  # the units of a single brigade
+        if len(rest) <= 2 and all("nondiv" in u.type.flags for u in rest):
+            return True
+        regiments = [u for u in rest if u.type.size in ("III", "X")]
+        battalions = [u for u in rest if u.type.size in ("II", "I")]
+        if len(rest) == 2 and len(regiments) <= 1 and len(battalions) <= 1:
+            return True
+    return False
+
+
+def stack_ok(side: str, units: Sequence[UnitDef]) -> bool:
+    return german_stack_ok(units) if side == "german" else soviet_stack_ok(units)
+
+
+def fright_immune_type(t: UnitType, side: str) -> bool:
+    """Rule 14.C.2: German AFV, antitank and heavy antiaircraft units."""
+    return side == "german" and (t.afv or "fright-immune" in t.flags)
