@@ -250,3 +250,30 @@ def test_output_is_stable(request: pytest.FixtureRequest) -> None:
     golden = request.path.parent / "data" / "small_zoom1.txt"
     out = plain(board_screen(small_view(), show_zoc="soviet"))
     assert out == golden.read_text(encoding="utf-8")
+
+
+def test_bridges_and_several_features_on_one_hexside() -> None:
+    from pbem.view import Edge
+
+    view = small_view(lines=(), edges=(Edge("0506", "0606", "bridge", "#404040"),
+                                       Edge("0506", "0606", "river"),
+                                       Edge("0507", "0607", "slope", "#805020"),
+                                       Edge("0507", "0606", "prohibited", "#c02020")))
+    out = plain(BoardRenderable(view))
+    assert out.count("~") == 1 and out.count("=") == 1  # river under its bridge
+    assert out.count("^") == 2 and out.count("X") == 2
+    assert "38;2;64;64;64" in colored(BoardRenderable(view))  # the bridge's own color
+
+
+def test_irregular_and_odd_views_do_not_break_the_board() -> None:
+    view = small_view()
+    holes = tuple(c for c in view.cells if (c.col + c.row) % 5)
+    lost = Piece("zz", "german", "1-1-1", "nowhere", color=GERMAN)
+    odd = replace(view, cells=holes, pieces=(*view.pieces, lost),
+                  highlights=("9999", "0101"), overlays=(("zoc:soviet", ("9999",)),))
+    odd = replace(odd, cells=(*odd.cells[:-1], replace(odd.cells[-1], terrain="unknown")))
+    for zoom in (0, 1, 2):
+        out = plain(board_screen(odd, zoom=zoom, show_zoc="soviet"))
+        assert "Synthetic Front" in out
+    empty = replace(view, cells=(), pieces=(), edges=(), lines=(), highlights=(), boxes=())
+    assert "Synthetic Front" in plain(board_screen(empty))

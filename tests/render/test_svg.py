@@ -139,3 +139,16 @@ def test_chromium_draws_the_map_as_specified(tmp_path: Path) -> None:
     whole_w, _ = g.map_size()
     assert close(image.pixel(g.left + whole_w + g.scale * 2.8, g.top + g.scale * 1.3),
                  "#ffffff", 6)
+
+
+def test_a_bridge_crosses_its_river() -> None:
+    from pbem.view import Edge
+
+    view = small_view(edges=(Edge("0506", "0606", "bridge", "#404040"),
+                             Edge("0506", "0606", "river")))
+    lines = group(parse(board_svg(view)), "edges").findall("s:line", NS)
+    assert [ln.attrib["data-feature"] for ln in lines] == ["river", "bridge"]
+    river, bridge = (((float(ln.attrib["x2"]) - float(ln.attrib["x1"])),
+                      (float(ln.attrib["y2"]) - float(ln.attrib["y1"]))) for ln in lines)
+    dot = river[0] * bridge[0] + river[1] * bridge[1]
+    assert abs(dot) < 1.0  # at right angles: across the river, not along it
