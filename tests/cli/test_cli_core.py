@@ -1,0 +1,236 @@
+"""The command line, through click's CliRunner: every command and its error paths."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+from click.testing import CliRunner, Result
+
+from pbem.cli import main
+
+
+@pytest.fixture
+def run(tmp_path: Path, monkeypatch: pytest.MonkeyPatch):  # type: ignore[no-untyped-def]
+    monkeypatch.chdir(tmp_path)
+    monkeypatch.setenv("COLUMNS", "100")
+    monkeypatch.setenv("PBEM_CLOCK", "1800000000")
+    monkeypatch.delenv("PBEM_PASSPHRASE", raising=False)
+    runner = CliRunner()
+
+    def invoke(home: str | None, *args: str, input: str | None = None) -> Result:
+        argv = (["--home", str(tmp_path / home)] if home else []) + list(args)
+        return runner.invoke(main, argv, input=input, catch_exceptions=False)
+
+    return invoke
+
+
+def start(run, tmp_path: Path) -> None:  # type: ignore[no-untyped-def]
+    assert run("a", "id", "new", "Alice", "--email", "alice@example.org").exit_code == 0
+    assert run("b", "id", "new", "Bob").exit_code == 0
+    r = run("a", "new", "skirmish", "long", "--side", "red", "--name", "g", "-o", "inv.pbem")
+    assert r.exit_code == 0, r.output
+    r = run("b", "join", "inv.pbem", "--name", "g", "-o", "acc.pbem")
+    assert r.exit_code == 0, r.output
+    assert "Alice" in r.output and "fingerprint" in r.output
+    r = run("a", "receive", "acc.pbem")
+    assert r.exit_code == 0, r.output
+
+
+def test_help_and_version(run) -> None:  # type: ignore[no-untyped-def]
+    r = run(None, "--help")
+    assert r.exit_code == 0 and "turn files" in r.output
+    for command in ("id", "engines", "new", "join", "receive", "act", "legal", "undo", "say",
+                    "send", "resign", "draw", "status", "list", "log", "audit", "selfplay"):
+        assert command in r.output
+    assert run(None, "--version").output.startswith("pbem, version")
+
+
+def test_identity_commands(run, tmp_path: Path) -> None:  # type: ignore[no-untyped-def]
+    r = run("a", "id", "new", "Alice", "--email", "alice@example.org")
+    assert r.exit_code == 0 and "fingerprint:" in r.output
+    again = run("a", "id", "new", "Alice")
+    assert again.exit_code == 11 and "refusing to overwrite" in again.output
+    shown = json.loads(run("a", "id", "show", "--json").output)
+    assert shown["name"] == "Alice" and len(shown["fingerprint"].split()) == 6
+    assert run("a", "id", "export", "-o", "alice.card").exit_code == 0
+    assert "BEGIN PBEM FILE" in (tmp_path / "alice.card").read_text()
+    run("b", "id", "new", "Bob")
+    r = run("b", "id", "import", "alice.card", input="n\n")
+    assert r.exit_code == 2 and "not pinned" in r.output
+    r = run("b", "id", "import", "alice.card", "--yes")
+    assert r.exit_code == 0 and shown["fingerprint"] in r.output
+    card = (tmp_path / "alice.card").read_text()
+    (tmp_path / "bad.card").write_text(card.replace("Kind: card", "Kind: turn"))
+    bad = run("b", "id", "import", "bad.card", "--yes")
+    assert bad.exit_code == 3 and "bad.card" in bad.output
+
+
+def test_passphrase_protected_key(run, monkeypatch: pytest.MonkeyPatch) -> None:  # type: ignore[no-untyped-def]
+    monkeypatch.setenv("PBEM_PASSPHRASE", "correct horse")
+    assert run("a", "id", "new", "Alice", "--passphrase").exit_code == 0
+    r = run("a", "new", "skirmish", "short", "--side", "red", "-o", "inv.pbem")
+    assert r.exit_code == 0, r.output
+    monkeypatch.setenv("PBEM_PASSPHRASE", "wrong")
+    r = run("a", "new", "skirmish", "short", "--side", "red", "-o", "inv2.pbem")
+    assert r.exit_code == 11 and "wrong passphrase" in r.output and "key.pem" in r.output
+
+
+def test_engines_json(run) -> None:  # type: ignore[no-untyped-def]
+    data = json.loads(run(None, "engines", "--json").output)
+    toy = next(e for e in data if e["id"] == "skirmish")
+    assert [s["id"] for s in toy["scenarios"]][:2] == ["short", "long"]
+    assert toy["sides"] == ["red", "blue"]
+
+
+def test_new_refuses_bad_requests(run) -> None:  # type: ignore[no-untyped-def]
+    run("a", "id", "new", "Alice")
+    r = run("a", "new", "nosuch", "x", "--side", "red")
+    assert r.exit_code == 6 and "no engine 'nosuch'" in r.output
+    r = run("a", "new", "skirmish", "nosuch", "--side", "red")
+    assert r.exit_code == 6 and "no scenario" in r.output
+    r = run("a", "new", "skirmish", "short", "--side", "green")
+    assert r.exit_code == 2 and "red, blue" in r.output
+    r = run("a", "new", "skirmish", "short", "--side", "red", "--option", "fog")
+    assert r.exit_code == 2 and "KEY=VALUE" in r.output
+    r = run("a", "new", "skirmish", "short", "--side", "red", "--option", "fog=maybe")
+    assert r.exit_code == 6 and "choose one of" in r.output
+    r = run("a", "new", "skirmish", "short", "--side", "red", "--dice", "sealed")
+    assert r.exit_code == 2 and "not available yet" in r.output
+
+
+def test_a_game_at_the_command_line(run, tmp_path: Path) -> None:  # type: ignore[no-untyped-def]
+    start(run, tmp_path)
+    legal = json.loads(run("a", "legal", "g", "--json").output)
+    assert legal["your_move"] and "pass" in legal["actions"] and legal["default"] == "pass"
+    assert run("a", "legal", "g", "b").output.split() == ["the", "red", "player", "gives",
+                                                           "orders", "for", "round", "1",
+                                                           "(Skirmish", "2)", "move", "b"]
+    r = run("b", "act", "g", "pass")
+    assert r.exit_code == 10 and "waiting for file" in r.output
+    r = run("a", "act", "g", "fly away")
+    assert r.exit_code == 9 and "cannot read" in r.output
+    assert run("a", "act", "g", "move b").exit_code == 0
+    r = run("a", "act", "g", "move c")
+    assert r.exit_code == 9 and "Skirmish 2.1" in r.output
+    assert run("a", "undo", "g").output.strip() == "undone: move b"
+    assert run("a", "say", "g", "hello Bob").exit_code == 0
+    r = run("a", "act", "g", "pass")
+    assert r.exit_code == 0 and "sealed file 2" in r.output and "pbem send g" in r.output
+    r = run("a", "undo", "g")
+    assert r.exit_code == 10 and "sealed" in r.output
+    assert run("a", "send", "g", "-o", "t2.pbem").exit_code == 0
+    assert run("a", "send", "g", "--seq", "0", "-o", "again.pbem").exit_code == 0
+    assert (tmp_path / "again.pbem").read_bytes() == (tmp_path / "inv.pbem").read_bytes()
+    r = run("b", "receive", "t2.pbem")
+    assert r.exit_code == 0 and "hello Bob" in r.output and "your decision" in r.output
+    r = run("b", "receive", "t2.pbem")
+    assert r.exit_code == 0 and "already imported" in r.output
+    status = json.loads(run("b", "status", "g", "--json").output)
+    assert status["your_move"] and status["seq"] == 2 and status["opponent"] == "Alice"
+    listing = run("a", "list").output
+    assert "g" in listing and "skirmish / long" in listing
+    log = run("b", "log", "g").output
+    assert "file 0: invite by Alice" in log and "roll 2.0" in log and "hello Bob" in log
+    r = run("b", "act", "g", "pass")
+    assert r.exit_code == 0
+    run("b", "send", "g", "-o", "t3.pbem")
+    assert run("a", "receive", "t3.pbem").exit_code == 0
+    audit = run(None, "audit", "inv.pbem", "acc.pbem", "t2.pbem", "t3.pbem")
+    assert audit.exit_code == 0 and "CLEAN" in audit.output
+    roll = run(None, "audit", "inv.pbem", "acc.pbem", "t2.pbem", "--roll", "2.0")
+    assert roll.exit_code == 0 and "seed =" in roll.output and "block 0 word 0" in roll.output
+    data = json.loads(run(None, "audit", "inv.pbem", "acc.pbem", "t2.pbem", "--json").output)
+    assert data["clean"] and data["rolls"][0]["roll"] == "2.0"
+
+
+def test_tampered_and_garbage_files_refused(run, tmp_path: Path) -> None:  # type: ignore[no-untyped-def]
+    start(run, tmp_path)
+    run("a", "act", "g", "pass")
+    run("a", "send", "g", "-o", "t2.pbem")
+    data = bytearray((tmp_path / "t2.pbem").read_bytes())
+    data[-5] ^= 0xFF
+    (tmp_path / "bad.pbem").write_bytes(bytes(data))
+    r = run("b", "receive", "bad.pbem")
+    assert r.exit_code == 4 and "bad.pbem" in r.output and "signature" in r.output
+    (tmp_path / "junk.pbem").write_bytes(b"this is not a turn file")
+    r = run("b", "receive", "junk.pbem")
+    assert r.exit_code == 3 and "junk.pbem" in r.output
+    audit = run(None, "audit", "inv.pbem", "acc.pbem", "bad.pbem")
+    assert audit.exit_code != 0 and "NOT CLEAN" in audit.output
+    r = run("b", "status", "nosuch")
+    assert r.exit_code == 2 and "no game 'nosuch'" in r.output
+
+
+def test_armored_files_accepted_everywhere(run, tmp_path: Path) -> None:  # type: ignore[no-untyped-def]
+    run("a", "id", "new", "Alice")
+    run("b", "id", "new", "Bob")
+    run("a", "new", "skirmish", "short", "--side", "blue", "--name", "g", "-o", "inv.txt",
+        "--armor")
+    assert (tmp_path / "inv.txt").read_text().startswith("-----BEGIN PBEM FILE-----")
+    assert run("b", "join", "inv.txt", "--name", "g", "-o", "acc.txt", "--armor").exit_code == 0
+    r = run("a", "receive", "acc.txt")
+    # Blue (the creator) does not act first: its first file seals at once with no actions
+    assert r.exit_code == 0 and "sealed file 2" in r.output
+    assert run("a", "send", "g", "-o", "t2.txt", "--armor").exit_code == 0
+    assert run("b", "receive", "t2.txt").exit_code == 0
+    assert run(None, "audit", "inv.txt", "acc.txt", "t2.txt").exit_code == 0
+
+
+def test_resign_and_draw(run, tmp_path: Path) -> None:  # type: ignore[no-untyped-def]
+    start(run, tmp_path)
+    assert "draw offered" in run("a", "draw", "g").output
+    run("a", "act", "g", "pass")
+    run("a", "send", "g", "-o", "t2.pbem")
+    assert "offers a draw" in run("b", "receive", "t2.pbem").output
+    r = run("b", "draw", "g")
+    assert r.exit_code == 0 and "draw accepted" in r.output
+    run("b", "send", "g", "-o", "t3.pbem")
+    r = run("a", "receive", "t3.pbem")
+    assert "drawn by agreement" in r.output
+    assert json.loads(run("a", "status", "g", "--json").output)["result"]["winner"] is None
+    r = run("a", "resign", "g", "--yes")
+    assert r.exit_code == 10 and "already over" in r.output
+
+
+def test_resign(run, tmp_path: Path) -> None:  # type: ignore[no-untyped-def]
+    start(run, tmp_path)
+    r = run("a", "resign", "g", input="y\n")
+    assert r.exit_code == 0 and "you resigned" in r.output
+    run("a", "send", "g", "-o", "t2.pbem")
+    r = run("b", "receive", "t2.pbem")
+    assert "the red player resigned; blue wins" in r.output
+
+
+def test_rebuild(run, tmp_path: Path) -> None:  # type: ignore[no-untyped-def]
+    start(run, tmp_path)
+    run("a", "act", "g", "pass")
+    run("a", "send", "g", "-o", "t2.pbem")
+    run("b", "receive", "t2.pbem")
+    before = json.loads(run("b", "status", "g", "--json").output)
+    (tmp_path / "b" / "games" / "g.pbsave").unlink()
+    r = run("b", "rebuild", "inv.pbem", "acc.pbem", "t2.pbem", "--name", "g")
+    assert r.exit_code == 0 and "rebuilt g from 3 files" in r.output
+    after = json.loads(run("b", "status", "g", "--json").output)
+    assert {k: v for k, v in after.items() if k not in ("last_in", "last_out")} == \
+        {k: v for k, v in before.items() if k not in ("last_in", "last_out")}
+
+
+def test_selfplay_line(run, tmp_path: Path) -> None:  # type: ignore[no-untyped-def]
+    r = run(None, "selfplay", "skirmish", "short", "--seed", "3", "--dir", "sp")
+    assert r.exit_code == 0, r.output
+    line = r.output.strip().splitlines()[-1]
+    assert line.startswith("selfplay: skirmish short files=")
+    assert " desyncs=0 " in line and "result=" in line and "seconds=" in line
+    files = sorted((tmp_path / "sp" / "files").iterdir())
+    assert f"files={len(files)}" in line
+    audit = run(None, "audit", "sp/files")
+    assert audit.exit_code == 0, audit.output
+
+
+def test_selfplay_capped(run, tmp_path: Path) -> None:  # type: ignore[no-untyped-def]
+    r = run(None, "selfplay", "skirmish", "marathon", "--seed", "1", "--dir", "sp",
+            "--max-turns", "3")
+    assert r.exit_code == 0, r.output
+    assert "result=capped after turn 3" in r.output
