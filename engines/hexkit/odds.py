@@ -118,6 +118,21 @@ def differential_column(attack: Number, defense: Number, labels: Sequence[str]) 
     return _pick(Fraction(math.floor(diff)), keys, labels)
 
 
+def threshold_column(value: Number, bounds: Sequence[Number],
+                     labels: Sequence[str] | None = None) -> Column:
+    """The column whose lower bound is the highest not above ``value``.
+
+    For tables indexed by a total rather than a ratio: White Death's Barrage Table by
+    total barrage value (Rule 11.B.2.A: "the 20-29 column"), given by each column's
+    lowest value (``[1, 3, 6, 10, 20, 30]``).
+    """
+    keys = [_exact(b, "bound") for b in bounds]
+    names = list(labels) if labels is not None else [str(b) for b in bounds]
+    if len(names) != len(keys):
+        raise ValueError(f"{len(names)} labels for {len(keys)} columns")
+    return _pick(_exact(value, "value"), keys, names)
+
+
 def shift_column(column: Column, shift: int, labels: Sequence[str]) -> Column:
     """Move ``shift`` columns right (positive, toward the attacker) or left, clamped.
 

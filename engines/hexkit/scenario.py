@@ -123,7 +123,36 @@ class Doc:
             n = len(keys)
             if n > best_len and tuple(strs[:n]) == keys and keys[-1:] == tuple(strs[n - 1:n]):
                 best_line, best_len = i, n
+        if best_line is not None and best_len == len(strs) and path and isinstance(path[-1], int):
+            item = self._array_item_line(best_line, path)
+            if item is not None:
+                return item
         return best_line
+
+    def _array_item_line(self, key_line: int, path: Sequence[Key]) -> int | None:
+        """The line of element ``path[-1]`` of an array of strings written over many lines
+        (a long ``river = [...]``), found by counting its quoted strings."""
+        try:
+            array = self._walk(path[:-1])
+        except (KeyError, IndexError, TypeError):
+            return None
+        index = path[-1]
+        if not isinstance(array, list) or not isinstance(index, int) or index >= len(array):
+            return None
+        if not all(isinstance(x, str) and '"' not in x for x in array[: index + 1]):
+            return None
+        seen = -1
+        started = False
+        for n, line in enumerate(self._lines[key_line - 1:], key_line):
+            text = line.split("=", 1)[1] if not started and "=" in line else line
+            started = True
+            for m in re.finditer(r'"[^"]*"|#', text):
+                if m.group() == "#":
+                    break
+                seen += 1
+                if seen == index:
+                    return n
+        return None
 
     def error(self, path: Sequence[Key], message: str) -> ScenarioError:
         """A ScenarioError pointing at ``path`` in this file."""
@@ -367,14 +396,15 @@ def parse_map(doc: Doc) -> HexMap:
         for i, e in enumerate(entries):
             if not isinstance(e, str):
                 raise doc.error((*spath, i), f"expected \"A/B\" or \"A->B\", got {e!r}")
-            if "->" in e:
-                a, b = (x.strip() for x in e.split("->", 1))
-                facing.setdefault(name, []).append(side_of((*spath, i), a, b))
-            elif "/" in e:
-                a, b = (x.strip() for x in e.split("/", 1))
-                sides.setdefault(name, []).append(side_of((*spath, i), a, b))
-            else:
+            # "A/B", or a fan "A/B,C,D" (the hexsides of A with each of B, C, D, as a
+            # river bending around A); "A->B" and "A->B,C" for directional features
+            sep = "->" if "->" in e else "/" if "/" in e else None
+            if sep is None:
                 raise doc.error((*spath, i), f"expected \"A/B\" or \"A->B\", got {e!r}")
+            a, rest = (x.strip() for x in e.split(sep, 1))
+            for b in (x.strip() for x in rest.split(",")):
+                pair = side_of((*spath, i), a, b)
+                (facing if sep == "->" else sides).setdefault(name, []).append(pair)
 
     networks: dict[str, list[Hexside]] = {}
     for name, entries in doc.get_table(*m, "networks", default={}).items():
@@ -415,8 +445,10 @@ def parse_map(doc: Doc) -> HexMap:
 # --- tables ---------------------------------------------------------------------------
 
 
-def parse_table(doc: Doc, name: str) -> Table:
-    path: tuple[Key, ...] = ("tables", name)
+def parse_table(doc: Doc, name: str, path: Sequence[Key] | None = None) -> Table:
+    """The table ``[tables.NAME]`` of ``doc``, checked; ``path`` reads one kept elsewhere
+    (an engine's own ``[crt]``) with the same rules and error messages."""
+    path = tuple(path) if path is not None else ("tables", name)
     spec = doc.get_table(*path)
     kind = doc.get_str(*path, "kind")
     if kind not in KINDS:

@@ -143,3 +143,15 @@ def test_cost_cells() -> None:
     assert parse_enter_leave("P-2") == (None, 2)
     with pytest.raises(ValueError):
         parse_cost("lots")
+
+
+def test_threshold_columns_for_totals() -> None:
+    from engines.hexkit.odds import threshold_column
+
+    bounds = [1, 3, 6, 10, 20, 30]
+    labels = ["1-2", "3-5", "6-9", "10-19", "20-29", "30+"]
+    assert threshold_column(25, bounds, labels).label == "20-29"
+    assert threshold_column(Fraction(59, 2), bounds, labels).label == "20-29"
+    assert threshold_column(0, bounds, labels).below
+    assert threshold_column(80, bounds, labels).label == "30+"
+    assert threshold_column(10, bounds).label == "10"

@@ -214,3 +214,77 @@ def test_loads_are_cached_per_engine() -> None:
         except ScenarioError:
             continue  # another engine's data in progress; not this kit's to judge
         assert load_scenario_dir(engine) is first
+
+
+MINIMAL_MAP = """
+[map]
+offset = "odd"
+cols = [1, 4]
+rows = [1, 3]
+
+[map.legend]
+"." = { name = "clear" }
+
+[map.terrain]
+by = "column"
+grid = \"\"\"
+01 ...
+02 ...
+03 ...
+04 ...
+\"\"\"
+"""
+
+
+def test_stand_in_round_trip(tmp_path: Path) -> None:
+    root = tmp_path / "game"
+    root.mkdir()
+    (root / "map.toml").write_text(MINIMAL_MAP)
+    table = ('[tables.weather]\nkind = "lookup"\n{}\n'
+             'turns = {{ "1" = "clear", "2" = "snow" }}\n')
+    reason = "weather by turn is not in the rules text; taken from the history"
+    (root / "tables.toml").write_text(table.format(f'stand_in = "{reason}"'))
+    s = load_scenario_path(root)
+    assert [(Path(x.file).name, x.key, x.reason) for x in s.stand_ins] == [
+        ("tables.toml", "tables.weather", reason)]
+    assert s.table("weather").stand_in == reason
+    assert s.table("weather").extra["turns"] == {"1": "clear", "2": "snow"}
+    # the player replaces the stand-in with the printed chart and deletes the marker
+    (root / "tables.toml").write_text(table.format(""))
+    s = load_scenario_path(root)
+    assert s.stand_ins == () and s.table("weather").stand_in is None
+
+
+def test_columns_grid_odd_offset_and_hexside_fans(tmp_path: Path) -> None:
+    root = tmp_path / "game"
+    root.mkdir()
+    (root / "map.toml").write_text(MINIMAL_MAP + """
+[map.hexsides]
+river = ["0202/0201,0102,0302"]
+slope = ["0103->0203,0102"]
+""")
+    m = load_scenario_path(root).map
+    assert m.grid.parity == "odd" and len(m.ids) == 12
+    # odd columns shifted down: 0202's neighbors include 0102 and 0302 (its SW and SE)
+    assert sorted(m.sides_with("river")) == [("0102", "0202"), ("0201", "0202"),
+                                             ("0202", "0302")]
+    assert m.faces_toward("slope", "0103", "0203") == "0203"
+    assert m.faces_toward("slope", "0102", "0103") == "0102"
+
+
+def test_error_line_points_into_a_long_list(tmp_path: Path) -> None:
+    root = tmp_path / "game"
+    root.mkdir()
+    (root / "map.toml").write_text(MINIMAL_MAP + """
+[map.hexsides]
+river = [
+    "0101/0102",
+    "0102/0103",  # "quoted" comment
+    "0103/0303",
+]
+""")
+    with pytest.raises(ScenarioError) as info:
+        load_scenario_path(root)
+    msg = str(info.value)
+    assert f"map.toml:{_line(root / 'map.toml', '0103/0303')}:" in msg
+    assert "map.hexsides.river[2]: 0103 and 0303 are not adjacent" in msg
