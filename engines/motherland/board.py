@@ -1,0 +1,66 @@
+"""The BoardView of a For the Motherland! position (no hidden information: 6.6)."""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+from pbem.view import BoardView, Box, Cell, Edge, Layout, Line, Piece, TerrainStyle
+
+if TYPE_CHECKING:
+    from engines.motherland.state import MotherlandState
+
+_SIDE_COLORS = {"axis": "#a0a8b0", "soviet": "#d06050"}
+_EDGE_COLORS = {"minor_river": "#5080d0", "major_river": "#2040b0", "sea": "#3060c0",
+                "lake": "#3060c0", "frozen_access": "#d02020", "rail_bridge": "#404040",
+                "strait": "#2040b0", "out_of_play": "#806040"}
+_BOXES = {"track": "Turn Record Track", "elim": "Eliminated", "removed": "Out of play",
+          "conv": "Conversion Holding Box", "osm": "OSM Waiting Box",
+          "evac": "Evacuated Factories Box", "assets": "Eliminated Economic Assets",
+          "pool": "Reinforcements", "baku": "Baku"}
+
+
+def build_view(state: MotherlandState, side: str | None) -> BoardView:
+    data = state.data
+    hm = data.hexmap
+    grid = hm.grid
+    terrain = tuple(TerrainStyle(t.name, t.color, t.glyph) for t in hm.legend)
+    names = data.place_names
+    cells = tuple(Cell(h, *grid.coords_of(h), hm.terrain[h], names.get(h, ""))
+                  for h in hm.ids)
+    edges = tuple(Edge(a, b, f, _EDGE_COLORS.get(f, "#3060c0"))
+                  for (a, b), feats in sorted(hm.hexsides.items()) for f in sorted(feats))
+    lines = tuple(Line("railroad", (a, b), "#404040")
+                  for a, b in sorted(hm.networks.get("railroad", frozenset())))
+    pieces = []
+    for uid, u in sorted(state.s["units"].items()):
+        c = state.c(uid)
+        loc = u["hex"] or u["box"]
+        if loc in ("out",):
+            continue
+        markers = []
+        if u["sup"]:
+            markers.append(f"{u['sup']} of supply")
+        if u["chit"]:
+            a, d = state.factors(uid)[:2]
+            markers.append(f"chit {u['chit']} ({a}-{d})")
+        a, d, m = state.factors(uid)
+        label = f"{a}-{d}-{m}" if c.type not in ("combined_arms", "guards", "shock", "tank",
+                                                  "mech_group", "fortress") or u["chit"] \
+            else f"{c.letter}-{m}"
+        pieces.append(Piece(uid, c.side, label, loc, state.label(uid), tuple(markers),
+                            False, _SIDE_COLORS[c.side]))
+    for p, h in sorted(state.s["partisans"].items()):
+        if h:
+            pieces.append(Piece(f"partisan:{p}", "soviet", "P", h, p, (), False, "#60a060"))
+    if state.s["stalin"] == "moscow":
+        pieces.append(Piece("stalin", "soviet", "Stalin", "2113", "Stalin", (), False,
+                            "#c02020"))
+    control = state.s["control"]
+    overlays = tuple((f"control:{s}", tuple(sorted(h for h, v in control.items() if v == s)))
+                     for s in ("axis", "soviet"))
+    return BoardView(
+        title=f"For the Motherland! - {state.sc.title}", side=side,
+        layout=Layout("flat", grid.parity, grid.cols, grid.rows), terrain=terrain,
+        cells=cells, edges=edges, lines=lines, pieces=tuple(pieces),
+        boxes=tuple(Box(k, v) for k, v in sorted(_BOXES.items())), status=state.status(),
+        overlays=overlays)

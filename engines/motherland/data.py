@@ -1,0 +1,326 @@
+"""The For the Motherland! data: counters, tables, turn track, scenarios, and the map.
+
+Everything is read once from ``scenarios/for-the-motherland/`` through the hex kit's
+loader (so errors name the file, key and line) and frozen here.  The state refers to
+counters by id and looks their fixed properties up in :class:`GameData`.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from dataclasses import dataclass, field
+from functools import cached_property
+from importlib.resources import files
+from importlib.resources.abc import Traversable
+from pathlib import Path
+from typing import Any
+
+from engines.hexkit.hexmap import HexMap
+from engines.hexkit.scenario import Doc, ScenarioSet, load_scenario_path, parse_doc, parse_map
+from pbem.errors import ScenarioError
+
+ENGINE_ID = "for-the-motherland"
+
+#: unit types that are Mechanized for movement (5.1.2)
+MECH_TYPES = frozenset({"panzer", "ss_panzer", "tank", "mech_group", "supply_base"})
+#: German three-step corps types (8.5.2): front, back, Kampfgruppe
+CORPS_TYPES = frozenset({"panzer", "infantry", "mountain", "ss_panzer"})
+#: Soviet units whose factors come from a Strength Chit (11.0)
+CHIT_TYPES = frozenset({"combined_arms", "guards", "shock", "tank", "mech_group", "fortress"})
+#: units that exert no ZOC (4.1)
+NO_ZOC_TYPES = frozenset({"supply_base", "air_base", "railroad_gun", "offensive_support",
+                          "economic"})
+#: "Panzer" for 5.1.4, 5.4.1, 7.2.4, 8.6.3, 8.7.1 (Panzer Corps, SS Panzer Corps, their KGs)
+ARMOR_TYPES = frozenset({"panzer", "ss_panzer", "tank", "mech_group"})
+#: Soviet armies for 6.3/6.4 stacking and 20.6 deductions
+SOVIET_ARMY_TYPES = frozenset({"combined_arms", "guards", "shock", "tank", "mech_group"})
+ALLIED_NATIONS = frozenset({"romanian", "hungarian", "italian", "finnish"})
+
+
+@dataclass(frozen=True)
+class Counter:
+    id: str
+    side: str
+    name: str
+    type: str
+    nation: str = "soviet"
+    letter: str = ""
+    asset: str = ""
+    #: [attack, defense, movement] by remaining steps, highest step first
+    factors: tuple[tuple[int, int, int], ...] = ()
+
+    @property
+    def max_steps(self) -> int:
+        if self.type in CHIT_TYPES:
+            return 2
+        return len(self.factors)
+
+    @property
+    def mech(self) -> bool:
+        return self.type in MECH_TYPES
+
+    @property
+    def exerts_zoc(self) -> bool:
+        return self.type not in NO_ZOC_TYPES
+
+    @property
+    def is_combat(self) -> bool:
+        """Combat units for stacking, supply effects, partisans and the like."""
+        return self.type not in NO_ZOC_TYPES
+
+
+@dataclass(frozen=True)
+class Chit:
+    id: str
+    letter: str
+    front: tuple[int, int]
+    back: tuple[int, int]
+    setup: int
+
+    @property
+    def starred(self) -> bool:
+        return self.id.endswith("*")
+
+
+@dataclass(frozen=True)
+class TurnInfo:
+    turn: int
+    date: str
+    weather: str
+    first_winter: bool = False
+    replacements: tuple[int, int] = (0, 0)
+    production: bool = False
+    air_withdrawal: bool = False
+    soviet: tuple[str, ...] = ()
+    axis: tuple[str, ...] = ()
+    chits: tuple[str, ...] = ()
+    general: str = ""
+    partisan: str = ""
+
+
+@dataclass(frozen=True)
+class ScenarioData:
+    id: str
+    title: str
+    first: int
+    last: int
+    doc: Doc
+    rules: Mapping[str, Any]
+    victory: Mapping[str, Any]
+    axis: tuple[tuple[str, str], ...]
+    soviet: tuple[tuple[str, str], ...]
+    eliminated_assets: tuple[str, ...]
+    axis_control: tuple[str, ...]
+    soviet_recaptured: tuple[str, ...]
+
+
+@dataclass(frozen=True)
+class Terrain:
+    leg: int
+    mech: int
+    shift: int
+    prohibited_except: str = ""
+
+
+@dataclass
+class GameData:
+    """The loaded data set: one per engine instance."""
+
+    files: tuple[Traversable, ...]
+    hexmap: HexMap
+    counters: dict[str, Counter]
+    chits: dict[str, Chit]
+    empty_cup: dict[str, str]
+    turns: dict[int, TurnInfo]
+    scenarios: dict[str, ScenarioData]
+    crt_columns: tuple[str, ...]
+    crt_rows: tuple[tuple[str, ...], ...]
+    tec: dict[str, Terrain]
+    minor_river_mp: int
+    major_river_mp: int
+    isolation: tuple[int, ...]
+    partisan_table: tuple[int, ...]
+    production: tuple[int, ...]
+    max_os: int
+    stand_ins: tuple[str, ...] = field(default=())
+
+    # -- derived map facts, computed once ---------------------------------------------
+
+    @cached_property
+    def neighbors(self) -> dict[str, tuple[str, ...]]:
+        return {h: tuple(self.hexmap.neighbors(h)) for h in self.hexmap.ids}
+
+    def area(self, name: str) -> frozenset[str]:
+        return frozenset(self.hexmap.areas.get(name, ()))
+
+    @cached_property
+    def country(self) -> dict[str, str]:
+        out: dict[str, str] = {}
+        for name in ("germany", "finland", "hungary", "romania", "turkey"):
+            for h in self.hexmap.areas.get(name, ()):
+                out[h] = name
+        return out
+
+    def country_of(self, h: str) -> str:
+        return self.country.get(h, "soviet_union")
+
+    @cached_property
+    def cities(self) -> frozenset[str]:
+        fm = self.hexmap.hex_features
+        return frozenset(h for h, f in fm.items() if "city" in f or "port" in f)
+
+    @cached_property
+    def fortified(self) -> frozenset[str]:
+        return frozenset(h for h, f in self.hexmap.hex_features.items() if "fortified" in f)
+
+    @cached_property
+    def ports(self) -> dict[str, str]:
+        """Port hex -> body of water (baltic, black, azov)."""
+        out: dict[str, str] = {}
+        for h, f in sorted(self.hexmap.hex_features.items()):
+            for body in ("baltic", "black", "azov"):
+                if f"port_{body}" in f:
+                    out[h] = body
+        return out
+
+    @cached_property
+    def rail(self) -> dict[str, tuple[str, ...]]:
+        links = self.hexmap.networks.get("railroad", frozenset())
+        out: dict[str, list[str]] = {}
+        for a, b in sorted(links):
+            out.setdefault(a, []).append(b)
+            out.setdefault(b, []).append(a)
+        return {h: tuple(sorted(v)) for h, v in sorted(out.items())}
+
+    def side_features(self, a: str, b: str) -> frozenset[str]:
+        return self.hexmap.side_features(a, b)
+
+    @cached_property
+    def place_names(self) -> dict[str, str]:
+        out: dict[str, str] = {}
+        for name, hexes in sorted(self.hexmap.places.items()):
+            for h in hexes:
+                out.setdefault(h, name)
+        return out
+
+    def hex_name(self, h: str) -> str:
+        name = self.place_names.get(h)
+        return f"{h} ({name})" if name else h
+
+
+# --- loading -----------------------------------------------------------------------------
+
+
+def _ints(doc: Doc, value: Any, path: tuple[str | int, ...], n: int) -> tuple[int, ...]:
+    if not isinstance(value, list) or len(value) != n or not all(
+            isinstance(v, int) and not isinstance(v, bool) for v in value):
+        raise doc.error(path, f"expected a list of {n} integers, got {value!r}")
+    return tuple(value)
+
+
+def _counters(doc: Doc) -> dict[str, Counter]:
+    factors: dict[str, tuple[tuple[int, int, int], ...]] = {}
+    for kind, rows in doc.get_table("factors").items():
+        if kind == "stand_in":
+            continue
+        factors[kind] = tuple(
+            _ints(doc, r, ("factors", kind, i), 3) for i, r in enumerate(rows))  # type: ignore[misc]
+    out: dict[str, Counter] = {}
+    for side in ("axis", "soviet"):
+        for i, spec in enumerate(doc.get_list(side)):
+            t = spec.get("type", "")
+            if t not in factors:
+                raise doc.error((side, i, "type"), f"unknown unit type {t!r}")
+            c = Counter(id=spec["id"], side=side, name=spec.get("name", spec["id"]), type=t,
+                        nation=spec.get("nation", "soviet"), letter=spec.get("letter", ""),
+                        asset=spec.get("asset", ""), factors=factors[t])
+            if c.id in out:
+                raise doc.error((side, i, "id"), f"counter {c.id} is listed twice")
+            out[c.id] = c
+    return out
+
+
+def _scenario(doc: Doc, counters: Mapping[str, Counter], hexmap: HexMap) -> ScenarioData:
+    turns = doc.get_list("scenario", "turns")
+    setup = doc.get_table("setup")
+
+    def places(side: str) -> tuple[tuple[str, str], ...]:
+        out = []
+        for i, pair in enumerate(setup.get(side, [])):
+            if not (isinstance(pair, list) and len(pair) == 2):
+                raise doc.error(("setup", side, i), "expected [unit, hex]")
+            uid, h = pair
+            if uid not in counters or counters[uid].side != side:
+                raise doc.error(("setup", side, i), f"{uid!r} is not a {side} counter")
+            if h not in hexmap:
+                raise doc.error(("setup", side, i), f"hex {h} is not on the map")
+            out.append((uid, h))
+        return tuple(out)
+
+    return ScenarioData(
+        id=doc.get_str("scenario", "id"), title=doc.get_str("scenario", "title"),
+        first=int(turns[0]), last=int(turns[1]), doc=doc,
+        rules=doc.get_table("rules", default={}), victory=doc.get_table("victory"),
+        axis=places("axis"), soviet=places("soviet"),
+        eliminated_assets=tuple(setup.get("eliminated_assets", [])),
+        axis_control=tuple(setup.get("axis_control", [])),
+        soviet_recaptured=tuple(setup.get("soviet_recaptured", [])))
+
+
+def load(root: Traversable | Path | None = None, map_file: Path | None = None) -> GameData:
+    """Load the shipped data (or ``root``); ``map_file`` replaces the map (tests)."""
+    if root is None:
+        root = files("scenarios") / ENGINE_ID
+    sset: ScenarioSet = load_scenario_path(root, label=f"scenarios/{ENGINE_ID}")
+    files_t = sset.files
+    if map_file is not None:
+        hexmap = parse_map(parse_doc(str(map_file), map_file.read_bytes()))
+        files_t = (*files_t, map_file)  # type: ignore[assignment]
+    else:
+        hexmap = sset.map
+    d = sset.doc
+    counters = _counters(d("counters.toml"))
+    cdoc = d("chits.toml")
+    chits = {}
+    for cid, spec in cdoc.get_table("chit").items():
+        chits[cid] = Chit(cid, cid[0], tuple(spec["front"]), tuple(spec["back"]),  # type: ignore[arg-type]
+                          int(spec["setup"]))
+    tdoc = d("turns.toml")
+    turns = {}
+    for spec in tdoc.get_list("turn"):
+        t = TurnInfo(turn=spec["turn"], date=spec["date"], weather=spec["weather"],
+                     first_winter=spec.get("first_winter", False),
+                     replacements=tuple(spec.get("replacements", (0, 0))),  # type: ignore[arg-type]
+                     production=spec.get("production", False),
+                     air_withdrawal=spec.get("air_withdrawal", False),
+                     soviet=tuple(spec.get("soviet", ())), axis=tuple(spec.get("axis", ())),
+                     chits=tuple(spec.get("chits", ())), general=spec.get("general", ""),
+                     partisan=spec.get("partisan", ""))
+        for uid in (*t.soviet, *t.axis):
+            if uid not in counters:
+                raise tdoc.error(("turn",), f"turn {t.turn}: unknown counter {uid}")
+        turns[t.turn] = t
+    tables = d("tables.toml")
+    tec = {}
+    for name, spec in tables.get_table("tec").items():
+        if isinstance(spec, dict):
+            tec[name] = Terrain(spec["leg"], spec["mech"], spec["shift"],
+                                spec.get("prohibited_except", ""))
+    scenarios = {}
+    for name in sorted(sset.scenarios):
+        sd = _scenario(sset.scenario(name), counters, hexmap)
+        scenarios[sd.id] = sd
+    if not scenarios:
+        raise ScenarioError("no scenario files", path=str(root))
+    return GameData(
+        files=tuple(files_t), hexmap=hexmap, counters=counters, chits=chits,
+        empty_cup=dict(cdoc.get_table("empty_cup")), turns=turns, scenarios=scenarios,
+        crt_columns=tuple(tables.get_list("crt", "columns")),
+        crt_rows=tuple(tuple(r) for r in tables.get_list("crt", "rows")),
+        tec=tec, minor_river_mp=tables.get_int("tec", "minor_river_mp"),
+        major_river_mp=tables.get_int("tec", "major_river_mp"),
+        isolation=tuple(tables.get_list("isolation", "steps")),
+        partisan_table=tuple(tables.get_list("partisans", "markers")),
+        production=tuple(tables.get_list("production", "numbers")),
+        max_os=tables.get_int("production", "max_offensive_support_on_map"),
+        stand_ins=tuple(f"{s.file}: {s.key}: {s.reason}" for s in sset.stand_ins))

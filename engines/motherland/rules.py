@@ -1,0 +1,86 @@
+"""Pure rule helpers of For the Motherland!: results, odds, stacking, step structures.
+
+Kept apart from the state machine so each can be tested with the book's examples on
+its own (odds rounding 15:4 and 11:12, column shifts from the end columns, the capped
+die roll, the D2 example's three ways, the advance examples).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from engines.hexkit.odds import Column, modified_roll, odds_column, shift_column
+
+
+@dataclass(frozen=True)
+class Outcome:
+    """One CRT cell decoded: per side mandatory steps, numeric result, elimination."""
+
+    code: str
+    att_mandatory: int = 0
+    def_mandatory: int = 0
+    att_n: int = 0
+    def_n: int = 0
+    att_elim: bool = False
+    def_elim: bool = False
+
+
+def decode(code: str) -> Outcome:
+    """``A1 A2 AE D1 D2 D3 DE`` and mandatory ``m/n`` (attacker/defender, 8.5)."""
+    code = code.strip()
+    if code == "AE":
+        return Outcome(code, att_elim=True)
+    if code == "DE":
+        return Outcome(code, def_elim=True)
+    if "/" in code:
+        a, d = code.split("/")
+        return Outcome(code, att_mandatory=int(a), def_mandatory=int(d))
+    if code[:1] == "A" and code[1:].isdigit():
+        return Outcome(code, att_n=int(code[1:]))
+    if code[:1] == "D" and code[1:].isdigit():
+        return Outcome(code, def_n=int(code[1:]))
+    raise ValueError(f"unknown combat result {code!r}")
+
+
+def column(attack: int, defense: int, columns: tuple[str, ...], shift: int) -> Column:
+    """8.1 step 2 odds rounded for the defender, then 8.2 shifts from the end columns."""
+    col = odds_column(attack, defense, columns)
+    return shift_column(col, shift, columns)
+
+
+def final_roll(die: int, modifiers: list[int]) -> int:
+    """8.2.1: modifiers are cumulative; a modified roll above 9 is 9 (and never below 1)."""
+    return modified_roll(die, modifiers, low=1, high=9)
+
+
+def half_up(n: int) -> int:
+    """9.5 halving, rounded up."""
+    return (n + 1) // 2
+
+
+def split_options(n: int, can_retreat: bool, must_retreat: bool) -> list[tuple[int, int]]:
+    """The ways (steps, retreats) to take a numeric result of ``n`` (8.5).
+
+    A unit that cannot retreat takes it all as steps (8.5, 8.5.1); on a Snow Turn the
+    Axis must retreat (18.2.3), steps only being taken where a retreat is impossible.
+    """
+    if not can_retreat:
+        return [(n, 0)]
+    if must_retreat:
+        return [(0, n)]
+    return [(s, n - s) for s in range(n, -1, -1)]
+
+
+def advance_allowance(result_n: int, steps_taken: int, eliminated: bool) -> int:
+    """8.7: the loser's result minus its step losses, at most 2; an AE/DE allows 2.
+
+    ``eliminated`` means eliminated by an AE or DE result (8.7.1's "have been
+    eliminated"); units that die of step losses give only what the formula gives.
+
+    Example 1 (D3, one step, two hexes back) gives 2; Example 2 (mandatory 1/1 that
+    eliminates the one-step attacker) gives the defender 0; Example 3 (D2, one step, one
+    hex back) gives 1.
+    """
+    if eliminated:
+        return 2
+    return max(0, min(2, result_n - steps_taken))
