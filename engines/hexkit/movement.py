@@ -345,7 +345,7 @@ def walk(
 
 def network_reach(
     hexmap: HexMap,
-    network: str,
+    network: str | None,
     start: HexId,
     *,
     passable: Callable[[HexId], bool] | None = None,
@@ -353,7 +353,9 @@ def network_reach(
 ) -> dict[HexId, int]:
     """Hexes reachable along ``network`` (railroad...) from ``start``, with step counts.
 
-    Breadth-first, neighbors in the fixed order, so the counts and the result's order
+    ``network=None`` counts hexes overland (For the Motherland! 5.3: strategic movement
+    of up to 15 hexes regardless of terrain, with ``passable`` keeping two hexes clear
+    of the enemy).  Breadth-first, neighbors in the fixed order, so the counts and the result's order
     are the same everywhere.  ``passable`` excludes hexes (enemy units or ZOC for For
     the Motherland! rail moves, White Death Rule 8).
     """

@@ -292,3 +292,13 @@ def test_move_class_from_the_terrain_chart() -> None:
     assert costs.cost("0401", "0301") == 3 + 2  # forest, across the river
     assert costs.cost("0302", "0401") == 1 + 2  # clear + river
     assert costs.cost("0104", "0105") == 1  # the lake edge has no chart row: free
+
+
+def test_overland_hex_counts() -> None:
+    m = make_map(7, 7)
+    counts = network_reach(m, None, "0404", max_steps=2)
+    assert set(counts) == set(m.within("0404", 2))
+    assert all(counts[h] == m.distance("0404", h) for h in counts)
+    enemy_near = set(m.within("0407", 2))
+    safe = network_reach(m, None, "0401", passable=lambda h: h not in enemy_near)
+    assert not set(safe) & enemy_near
