@@ -355,9 +355,9 @@ def network_reach(
 
     ``network=None`` counts hexes overland (For the Motherland! 5.3: strategic movement
     of up to 15 hexes regardless of terrain, with ``passable`` keeping two hexes clear
-    of the enemy).  Breadth-first, neighbors in the fixed order, so the counts and the result's order
-    are the same everywhere.  ``passable`` excludes hexes (enemy units or ZOC for For
-    the Motherland! rail moves, White Death Rule 8).
+    of the enemy).  Breadth-first, neighbors in a fixed order, so the counts and the
+    result's order are the same everywhere.  ``passable`` excludes hexes (enemy units or
+    ZOC for For the Motherland! rail moves, White Death Rule 8).
     """
     return _bfs(hexmap, start, network, passable, max_steps)[0]
 
