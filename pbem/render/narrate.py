@@ -34,11 +34,21 @@ KIND_TAGS: dict[str, str] = {
     "phase": "==",
     "move": "->",
     "attack": "!!",
+    "barrage": "**",
     "roll": "d6",
     "loss": "xx",
     "retreat": "<-",
     "morale": "??",
     "info": "..",
+}
+
+#: kinds engines use beyond the contract's list, told in the style of the kind they mean
+KIND_ALIASES: dict[str, str] = {
+    "assault": "attack", "fire": "attack", "combat": "attack", "bombard": "barrage",
+    "advance": "move", "rail": "move", "enter": "move", "setup": "move",
+    "eliminated": "loss", "elimination": "loss", "step-loss": "loss",
+    "rout": "morale", "rally": "morale", "dice": "roll", "draw": "roll",
+    "turn": "phase", "impulse": "phase",
 }
 
 #: keys that skip a paced replay to its end, and that quit a stepped one
@@ -55,7 +65,8 @@ class NarrationLine:
     hexes: tuple[str, ...] = ()
 
     def __rich_console__(self, console: Console, options: ConsoleOptions) -> RenderResult:
-        kind = self.kind if self.kind in KIND_TAGS else "info"
+        kind = KIND_ALIASES.get(self.kind, self.kind)
+        kind = kind if kind in KIND_TAGS else "info"
         line = Text()
         if kind == "phase":
             line.append(self.text, named_style(console, "narrate.phase"))
@@ -128,7 +139,8 @@ def frames_from_records(state: State, records: Sequence[Sequence[Any]], side: st
     untouched.  Each action starts a frame, the rolls it leads to join it, and each frame
     carries ``side``'s view after its last record.  With ``tell_rolls`` every roll is
     told with its purpose (named ``seq.index`` when ``seq`` is given), before the events
-    the engine reports for its result.
+    the engine reports for its result; when the engine tells a roll itself (an event of
+    kind ``roll``), its words are kept and only the name is added.
     """
     work = state.clone()
     frames: list[Frame] = []
@@ -144,11 +156,16 @@ def frames_from_records(state: State, records: Sequence[Sequence[Any]], side: st
         elif kind == "r":
             request: ChanceRequest = work.chance_request()
             outcome = tuple(record[2])
-            if tell_rolls:
-                name = f"{seq}.{record[1]}" if seq is not None else ""
-                events.append(roll_event(request.purpose, request.describe(), outcome,
-                                         name=name, rule=request.rule))
-            events += work.apply_outcome(outcome)
+            told = work.apply_outcome(outcome)
+            name = f"{seq}.{record[1]}" if seq is not None else ""
+            if tell_rolls and any(e.kind == "roll" for e in told):
+                # the engine tells its own rolls: only give them their names
+                told = [replace(e, text=f"roll {name}: {e.text}") if e.kind == "roll"
+                        and name else e for e in told]
+            elif tell_rolls:
+                told = [roll_event(request.purpose, request.describe(), outcome, name=name,
+                                   rule=request.rule), *told]
+            events += told
             started = True
         else:
             raise ValueError(f"unknown record kind {kind!r}")

@@ -39,6 +39,7 @@ STYLES: dict[str, str] = {
     # the replay narration, by event kind
     "narrate.move": "#6fa8dc",
     "narrate.attack": "bold #e06666",
+    "narrate.barrage": "bold #ff9900",
     "narrate.roll": "#f1c232",
     "narrate.loss": "bold #cc0000",
     "narrate.retreat": "#e69138",

@@ -246,7 +246,9 @@ def test_frames_from_a_real_engines_records_and_their_replay() -> None:
     texts = [[e.text for e in events] for _, events in frames]
     assert texts[0][0].startswith("roll 5.0: draw 1 from events") and "round 1: calm" in texts[0]
     assert texts[1][0] == "red attacks with 2"
-    assert texts[1][1] == "roll 5.1: 2d6 rolled 4+5 = 9 for attack by red with 2 (Skirmish 2.2)"
+    assert texts[1][1] == "roll 5.1: attack roll [4, 5] total 11: hit"  # the engine's words
+    # the loss roll the engine does not tell itself: the session's words, with purpose
+    assert texts[2][-2] == "roll 5.2: 1d6 rolled 6 for loss for blue (Skirmish 3)"
     assert texts[2][-1].endswith(" loses 3")
     assert all(view.side == "blue" for view, _ in frames)
     assert "round 1/4" in frames[-1][0].status
@@ -283,3 +285,28 @@ def test_a_key_skips_a_replay_in_a_real_terminal() -> None:
     finally:
         child.close(force=True)
     assert child.exitstatus == 0
+
+
+def test_engine_roll_events_are_named_not_repeated() -> None:
+    from toy_engine import ENGINE
+
+    from pbem.render.narrate import frames_from_records
+
+    state = ENGINE.new_state("short")
+    records = [["r", 0, ["calm"]], ["a", "attack 2"], ["r", 1, [4, 5]]]
+    frames = frames_from_records(state, records, "blue", seq=7)
+    attack = [e.text for e in frames[1][1]]
+    # the test engine tells its attack roll itself: named 7.1, not told twice
+    assert attack == ["red attacks with 2", "roll 7.1: attack roll [4, 5] total 11: hit"]
+
+
+def test_kind_aliases_take_their_meanings_style() -> None:
+    console = Console(file=io.StringIO(), width=100, color_system="truecolor",
+                      force_terminal=True, theme=console_theme())
+    console.print(NarrationLine("assault", "2 GR assaults 2514"))
+    console.print(NarrationLine("barrage", "artillery barrages 2514"))
+    out = output(console)
+    assert "38;2;224;102;102" in out  # narrate.attack
+    assert "38;2;255;153;0" in out  # narrate.barrage
+    text = re.sub(r"\x1b\[[0-9;]*m", "", out)
+    assert " !! 2 GR assaults 2514" in text and " ** artillery barrages" in text
