@@ -148,6 +148,31 @@ class MoveCosts:
         self.steps: tuple[tuple[tuple[int, int], ...], ...] = tuple(
             tuple((j, -1 if c is None else int(c * self.scale)) for j, c in row) for row in raw)
 
+    @staticmethod
+    def slowest(members: Sequence[MoveCosts]) -> MoveCosts:
+        """Costs for a stack moving together: each step costs what its slowest member
+        pays, and is barred if barred to any member."""
+        if not members:
+            raise ValueError("a stack needs at least one member")
+        first = members[0]
+        if any(m.map is not first.map for m in members):
+            raise ValueError("stack members' costs were compiled for different maps")
+        scale = math.lcm(*(m.scale for m in members))
+        out = object.__new__(MoveCosts)
+        out.map = first.map
+        out.move_class = MoveClass("+".join(m.move_class.name for m in members), {})
+        out.scale = scale
+        steps = []
+        for i, row in enumerate(first.steps):
+            merged = []
+            for k, (j, _) in enumerate(row):
+                vals = [m.steps[i][k][1] * (scale // m.scale) for m in members]
+                merged.append((j, -1 if min(m.steps[i][k][1] for m in members) < 0
+                               else max(vals)))
+            steps.append(tuple(merged))
+        out.steps = tuple(steps)
+        return out
+
     def cost(self, a: HexId, b: HexId) -> Cost | None:
         """The compiled cost of one step (no units considered)."""
         i, j = self.map.index[a], self.map.index[b]

@@ -145,10 +145,6 @@ def shift_column(column: Column, shift: int, labels: Sequence[str]) -> Column:
     return Column(i, labels[i])
 
 
-def total_shift(shifts: Iterable[int]) -> int:
-    return sum(shifts)
-
-
 def modified_roll(roll: int, modifiers: Iterable[int] = (), *, low: int | None = None,
                   high: int | None = None) -> int:
     """A die roll plus cumulative modifiers, capped at ``low``/``high`` where the rule says.

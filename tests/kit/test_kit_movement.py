@@ -302,3 +302,20 @@ def test_overland_hex_counts() -> None:
     enemy_near = set(m.within("0407", 2))
     safe = network_reach(m, None, "0401", passable=lambda h: h not in enemy_near)
     assert not set(safe) & enemy_near
+
+
+def test_a_stack_moves_at_its_slowest_members_cost() -> None:
+    m = line_map(".fs.", networks={"road": [("0101", "0201")]})
+    mech = MoveClass("mech", {"clear": 1, "forest": 3, "swamp": 2},
+                     networks={"road": Fraction(1, 3)})
+    leg_costs, mech_costs = MoveCosts(m, LEG), MoveCosts(m, mech)
+    stack = MoveCosts.slowest([leg_costs, mech_costs])
+    assert stack.cost("0101", "0201") == Fraction(1, 2)  # road: leg 1/2, mech 1/3
+    assert stack.cost("0201", "0101") == Fraction(1, 2)
+    assert stack.cost("0102", "0201") == 3  # forest: leg 2, mech 3
+    assert stack.cost("0201", "0301") is None  # swamp barred to leg units
+    for a in m.ids:
+        for b in m.neighbors(a):
+            costs = [leg_costs.cost(a, b), mech_costs.cost(a, b)]
+            expect = None if None in costs else max(c for c in costs if c is not None)
+            assert stack.cost(a, b) == expect
