@@ -684,6 +684,96 @@ def selfplay_cmd(engine_id: str, scenario: str, seed: int, directory: Path,
         sys.exit(1 if result.desyncs else 0)
 
 
+def _pacing(fast: bool, step: bool, pace: float) -> Any:
+    from pbem.play import Pacing
+
+    return Pacing(pace=0.0 if fast else pace, fast=fast, step=step)
+
+
+@main.command("play")
+@click.argument("game_ref", required=False)
+@click.argument("files", nargs=-1, type=click.Path(exists=True, path_type=Path))
+@click.option("--fast", is_flag=True, help="Tell the replay at once, no pauses.")
+@click.option("--step", is_flag=True, help="Wait for Enter after each action of the replay.")
+@click.option("--pace", type=float, default=0.8, show_default=True,
+              help="Seconds between replayed events.")
+@click.pass_context
+def play_cmd(ctx: click.Context, game_ref: str | None, files: tuple[Path, ...], fast: bool,
+             step: bool, pace: float) -> None:
+    """Receive FILES, watch them replayed, then act at a prompt until the file seals.
+
+    GAME may be omitted when the files name it; press Enter or 's' to skip a replay.
+    """
+    from pbem.play import Prompt, key_poller, receive_and_replay
+
+    with handled():
+        home = home_of(ctx)
+        datas: list[tuple[str, bytes]] = []
+        if game_ref and Path(game_ref).is_file() and not game_ref.endswith(".pbsave"):
+            files = (Path(game_ref), *files)
+            game_ref = None
+        for path in files:
+            datas += _read_incoming(path)
+        pacing = _pacing(fast, step, pace)
+        with key_poller() as poller:
+            reports = receive_and_replay(console, home, datas, pacing,
+                                         poller.poll if poller.active else None)
+        names = {r.game_name for r in reports}
+        if game_ref is None:
+            if len(names) == 1:
+                game_ref = names.pop()
+            else:
+                mine = [g for g in home.games() if g.my_decision() is not None]
+                if len(mine) != 1:
+                    raise UsageError("name the game to play (pbem list shows them)")
+                game_ref = mine[0].name
+        Prompt(console, home.game(game_ref), pacing=pacing).run()
+
+
+@main.command("replay")
+@click.argument("game_ref")
+@click.option("--from", "start", type=int, default=2, show_default=True,
+              help="First file to replay.")
+@click.option("--fast", is_flag=True)
+@click.option("--step", is_flag=True)
+@click.option("--pace", type=float, default=0.8, show_default=True)
+@click.pass_context
+def replay_cmd(ctx: click.Context, game_ref: str, start: int, fast: bool, step: bool,
+               pace: float) -> None:
+    """The whole game, or from file --from on, replayed on your side's board."""
+    from pbem.play import key_poller, replay_game
+
+    with handled():
+        game = home_of(ctx).game(game_ref)
+        with key_poller() as poller:
+            shown = replay_game(console, game, start=start, pacing=_pacing(fast, step, pace),
+                                poll=poller.poll if poller.active else None)
+        console.print(f"replayed {shown} files of {game.name}", markup=False)
+
+
+@main.command("demo")
+@click.option("--engine", "engine_id", help="Game to demonstrate (default: White Death).")
+@click.option("--scenario", help="Scenario (default: the engine's first).")
+@click.option("--files", type=int, default=6, show_default=True,
+              help="How many turn files to exchange.")
+@click.option("--fast", is_flag=True, help="No pauses.")
+@click.option("--dir", "directory", type=click.Path(file_okay=False, path_type=Path),
+              help="Where the two homes and the transcript go (default: a new temp folder).")
+def demo_cmd(engine_id: str | None, scenario: str | None, files: int, fast: bool,
+             directory: Path | None) -> None:
+    """Two players, a real game, files exchanged and replayed, then an audit."""
+    import tempfile
+
+    from pbem.play import demo
+
+    with handled():
+        root = directory or Path(tempfile.mkdtemp(prefix="pbem-demo-"))
+        root.mkdir(parents=True, exist_ok=True)
+        code = demo(console, root, engine_id=engine_id, scenario=scenario, files=files,
+                    pacing=_pacing(fast, False, 0.35))
+        sys.exit(code)
+
+
 def _attach_optional() -> None:
     """Commands from packages that may be absent in a partial install."""
     try:

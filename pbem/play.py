@@ -1,0 +1,382 @@
+"""Playing at the keyboard: the replay of what arrived, then a prompt until the file seals.
+
+White Death's telephone mode is the model: when a file arrives, the opponent's actions play
+out on the receiver's board as though the opponent were there (only what the receiver may
+see); then the receiver plays their part at a prompt until the opponent must decide, and
+the program writes the signed file and says how to send it.  Every action is saved as it is
+taken, so Ctrl-C or a closed terminal loses nothing.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import shlex
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+from rich.console import Console
+
+from pbem.atomic import write_atomic
+from pbem.audit import body_summary
+from pbem.engine import State
+from pbem.errors import DuplicateFile, PbemError
+from pbem.render import board_screen, fit_window
+from pbem.render.narrate import DecisionPrompt, KeyPoller, frames_from_records, replay
+from pbem.session import Game, Home, ReceiveReport
+from pbem.transcript import Verifier
+from pbem.view import BoardView
+
+HELP = """\
+commands:
+  <action>          an action in the game's notation (Tab completes; 'legal' lists them)
+  legal [WORD]      what you may do now, or only the actions naming a unit or hex
+  show [HEX]        the board (centered on HEX)
+  undo              take back your last action (never past a die roll)
+  status            turn, phase and what is awaited
+  say TEXT          a message to your opponent, sent with this file
+  draw              offer a draw with this file (or accept the opponent's offer)
+  resign            resign the game
+  done / quit       leave; your actions are saved and you can go on later
+"""
+
+
+@dataclass
+class Pacing:
+    pace: float = 0.6
+    fast: bool = False
+    step: bool = False
+
+
+def outbox_path(game: Game, seq: int) -> Path:
+    """Where a sealed file is written for the player to send (inside the home)."""
+    from pbem.cli import file_name
+
+    return game.home.path / "outbox" / file_name(game.game_id, seq, game.side)
+
+
+def write_outbox(game: Game, seq: int) -> Path:
+    path = outbox_path(game, seq)
+    path.parent.mkdir(parents=True, exist_ok=True)
+    write_atomic(path, game.file(seq)[1], 0o644)
+    return path
+
+
+def file_frames(before: State, data: bytes, seq: int, side: str) -> list[Any]:
+    """The replay frames of one turn file, as ``side`` may see them."""
+    body = body_summary(data)
+    if body.get("kind") != "turn":
+        return []
+    return frames_from_records(before, body["records"], side, seq=seq)
+
+
+def show_frames(console: Console, frames: Sequence[Any], pacing: Pacing, side: str,
+                poll: Callable[[], str | None] | None = None,
+                input_fn: Callable[[str], str] = input) -> None:
+    if not frames:
+        return
+    replay(console, frames, pace=pacing.pace, fast=pacing.fast, step=pacing.step, side=side,
+           poll_key=poll, input_fn=input_fn)
+
+
+def receive_and_replay(console: Console, home: Home, datas: Sequence[tuple[str, bytes]],
+                       pacing: Pacing, poll: Callable[[], str | None] | None = None
+                       ) -> list[ReceiveReport]:
+    """Import each file, then play out what it did on the receiver's board."""
+    reports = []
+    for source, data in datas:
+        from pbem.transcript import load_envelope
+
+        env = load_envelope(data, source)
+        body = env.decode()
+        game = home.game_by_id(body.get("game", b"")) if env.kind != "invite" else None
+        before = game.verifier.state.clone() if game else None
+        try:
+            report = home.receive(data, source)
+        except DuplicateFile as exc:
+            console.print(f"[dim]{exc}[/]")
+            continue
+        reports.append(report)
+        game = home.game(report.game_name)
+        console.rule(f"file {report.seq} from the {report.side} player")
+        if report.message:
+            console.print(f"[bold]message from your opponent:[/] {report.message}")
+        if before is not None and report.kind == "turn":
+            show_frames(console, file_frames(before, env.raw, report.seq, game.side), pacing,
+                        game.side, poll)
+        console.print(report.text, markup=False)
+        if report.sealed is not None:
+            path = write_outbox(game, report.sealed)
+            console.print(f"your file {report.sealed} was sealed at once ({game.awaiting()}); "
+                          f"it is in {path}", markup=False)
+    return reports
+
+
+def situation(game: Game) -> str:
+    status = game.state.view(game.side).status
+    parts = [f"[bold]{game.name}[/]", status] if status else [f"[bold]{game.name}[/]"]
+    pending = sum(1 for r in game.pending if r[0] == "a")
+    if pending:
+        parts.append(f"{pending} actions in this file")
+    return " | ".join(parts)
+
+
+class Prompt:
+    """The interactive loop for one game: act until the file seals or the player leaves."""
+
+    def __init__(self, console: Console, game: Game, *,
+                 input_fn: Callable[[str], str] = input, pacing: Pacing | None = None) -> None:
+        self.console = console
+        self.game = game
+        self.input_fn = input_fn
+        self.pacing = pacing or Pacing()
+
+    def _complete(self, text: str, index: int) -> str | None:
+        options = [a.notation() for a in self.game.state.legal_actions()]
+        options += ["legal", "show", "undo", "status", "say ", "draw", "resign", "done", "help"]
+        matches = [o for o in options if o.startswith(text)]
+        return matches[index] if index < len(matches) else None
+
+    def _install_completion(self) -> None:
+        with contextlib.suppress(ImportError):
+            import readline
+
+            readline.set_completer(self._complete)
+            readline.set_completer_delims("")
+            readline.parse_and_bind("tab: complete")
+
+    def show(self, focus: str | None = None) -> None:
+        view: BoardView = self.game.state.view(self.game.side)
+        if focus and not any(c.hex == focus for c in view.cells):
+            self.console.print(f"no hex {focus} on this map", markup=False)
+            return
+        window = fit_window(view, self.console.width, 24, center=focus) if view.cells else None
+        self.console.print(board_screen(view, window, legend=False))
+
+    def legal(self, word: str | None) -> None:
+        decision = self.game.my_decision()
+        if decision is None:
+            self.console.print(self.game.awaiting(), markup=False)
+            return
+        actions = [a.notation() for a in self.game.state.legal_actions()]
+        if word:
+            actions = [a for a in actions if word in a.split()]
+        self.console.print(DecisionPrompt(decision))
+        if not decision.options or word:
+            for text in actions[:200]:
+                self.console.print(f"  {text}", markup=False)
+            if len(actions) > 200:
+                self.console.print(f"  ... and {len(actions) - 200} more; narrow with "
+                                   "'legal UNIT' or 'legal HEX'")
+
+    def sealed(self, seq: int) -> None:
+        path = write_outbox(self.game, seq)
+        result = self.game.result
+        if result is not None:
+            self.console.print(f"[bold]game over:[/] {result.text}")
+        else:
+            self.console.print(f"[bold]{self.game.awaiting().capitalize()}.[/]")
+        self.console.print(f"file {seq} is sealed and signed: {path}", markup=False)
+        self.console.print(f"send it: attach it to a mail, or 'pbem send {self.game.name} "
+                           "--folder DIR' / '--eml FILE' / '--email'", markup=False)
+
+    def run(self) -> str:
+        """Returns 'sealed', 'left' or 'waiting'."""
+        game = self.game
+        if game.my_decision() is None:
+            self.console.print(game.awaiting(), markup=False)
+            return "waiting"
+        self._install_completion()
+        self.console.print(situation(game))
+        self.legal(None)
+        while True:
+            try:
+                line = self.input_fn(f"{game.side}> ").strip()
+            except (EOFError, KeyboardInterrupt):
+                self.console.print("\nleaving: your actions are saved; go on with "
+                                   f"'pbem play {game.name}'", markup=False)
+                return "left"
+            if not line:
+                continue
+            word, _, rest = line.partition(" ")
+            rest = rest.strip()
+            try:
+                if word in ("done", "quit", "exit"):
+                    self.console.print("your actions are saved", markup=False)
+                    return "left"
+                if word in ("help", "?"):
+                    self.console.print(HELP, markup=False)
+                elif word == "legal":
+                    self.legal(rest or None)
+                elif word == "show":
+                    self.show(rest or None)
+                elif word == "status":
+                    self.console.print(situation(game))
+                    self.console.print(game.awaiting(), markup=False)
+                elif word == "undo":
+                    self.console.print(f"undone: {game.undo()}", markup=False)
+                elif word == "say":
+                    game.say(shlex.split(rest)[0] if rest.startswith(('"', "'")) else rest)
+                    self.console.print("message kept for this file", markup=False)
+                elif word == "draw":
+                    what, seq = game.draw()
+                    self.console.print(f"draw {what}", markup=False)
+                    if seq is not None:
+                        self.sealed(seq)
+                        return "sealed"
+                elif word == "resign":
+                    answer = self.input_fn("resign this game? [y/N] ").strip().lower()
+                    if answer in ("y", "yes"):
+                        self.sealed(game.resign())
+                        return "sealed"
+                else:
+                    events, rolls, seq = game.act(line)
+                    for event in events:
+                        if event.visible(game.side):
+                            self.console.print(f"  {event.text}", markup=False)
+                    for roll in rolls:
+                        outcome = ", ".join(str(o) for o in roll.outcome)
+                        self.console.print(f"  roll {roll.name}: {roll.purpose}: "
+                                           f"{roll.request} -> {outcome}", markup=False)
+                    if seq is not None:
+                        self.sealed(seq)
+                        return "sealed"
+                    if game.state.current_player() == game.side:
+                        decision = game.my_decision()
+                        if decision is not None:
+                            self.console.print(f"[dim]{decision.prompt}[/]")
+            except PbemError as exc:
+                self.console.print(f"[red]refused:[/] {exc}")
+
+
+def replay_game(console: Console, game: Game, *, start: int = 2,
+                pacing: Pacing | None = None, poll: Callable[[], str | None] | None = None,
+                input_fn: Callable[[str], str] = input) -> int:
+    """The whole game (or from file ``start`` on) replayed on this side's board."""
+    from pbem.envelope import open_envelope
+
+    pacing = pacing or Pacing()
+    verifier = Verifier(game.engine, open_envelope(game.files[0]))
+    shown = 0
+    for seq, data in enumerate(game.files[1:], start=1):
+        before = verifier.state.clone()
+        verifier.add(open_envelope(data), dict(enumerate(game.files)))
+        if seq < start:
+            continue
+        frames = file_frames(before, data, seq, game.side)
+        if frames:
+            side = body_summary(data).get("side", "?")
+            console.rule(f"file {seq}: the {side} player")
+            show_frames(console, frames, pacing, game.side, poll, input_fn)
+            shown += 1
+    return shown
+
+
+def key_poller() -> KeyPoller:
+    return KeyPoller()
+
+
+# --- the demo ------------------------------------------------------------------------------------
+
+DEMO_ENGINES = (("white-death", None), ("for-the-motherland", None))
+
+
+def demo(console: Console, root: Path, *, engine_id: str | None = None,
+         scenario: str | None = None, files: int = 6, pacing: Pacing | None = None,
+         seed: int = 1942) -> int:
+    """Two players, one game, a few exchanges replayed on screen, then a referee's audit."""
+    from pbem.audit import audit
+    from pbem.registry import engines
+    from pbem.testing import Chooser
+
+    pacing = pacing or Pacing(pace=0.4)
+    installed = engines()
+    if engine_id is None:
+        engine_id = next((e for e, _ in DEMO_ENGINES if e in installed), None)
+        if engine_id is None:
+            engine_id = next(iter(installed), None)
+    if engine_id is None:
+        raise PbemError("no game engine is installed")
+    engine = installed[engine_id]
+    info = engine.scenarios()[0] if scenario is None else engine.scenario(scenario)
+    console.rule(f"[bold]pbem demo: {engine.title}, scenario {info.title}")
+    homes = []
+    for label, name in (("first", "Erich"), ("second", "Ivan")):
+        home = Home(root / label)
+        home.keys.create(name, f"{name.lower()}@example.org", None)
+        homes.append(home)
+        console.print(f"{name}'s identity, fingerprint {home.card().fingerprint}",
+                      markup=False)
+    creator, joiner = homes
+    side = engine.sides[1] if len(engine.sides) > 1 else engine.sides[0]
+    game = creator.new_game(engine.id, info.id, side, name="demo")
+    transcript = root / "transcript"
+    transcript.mkdir()
+
+    def keep(g: Game, seq: int) -> tuple[str, bytes]:
+        from pbem.cli import file_name
+
+        data = g.file(seq)[1]
+        path = transcript / file_name(g.game_id, seq, g.side)
+        write_atomic(path, data, 0o644)
+        return str(path), data
+
+    console.print(f"\n{creator.card().name} invites {joiner.card().name} to {engine.title} "
+                  f"({info.id}), playing {side}.", markup=False)
+    source, data = keep(game, 0)
+    joined = joiner.join(data, source, name="demo")
+    console.print(f"{joiner.card().name} joins as {joined.side}: both copies pin the same "
+                  "rules version and scenario data.", markup=False)
+    source, data = keep(joined, 1)
+    names = {creator: creator.card().name, joiner: joiner.card().name}
+
+    def travel(sender: Home, seq: int) -> None:
+        """File ``seq`` goes to the other player, who may seal a file of its own at once."""
+        receiver = joiner if sender is creator else creator
+        src, payload = keep(sender.game("demo"), seq)
+        console.print(f"[dim]file {seq} travels to {names[receiver]} ({len(payload)} bytes, "
+                      "signed)[/]")
+        for report in receive_and_replay(console, receiver, [(src, payload)], pacing):
+            if report.sealed is not None:
+                travel(receiver, report.sealed)
+
+    for report in receive_and_replay(console, creator, [(source, data)], pacing):
+        if report.sealed is not None:
+            travel(creator, report.sealed)
+    chooser = Chooser(f"demo/{seed}")
+    sent = 0
+    while sent < files:
+        current = {h: h.game("demo") for h in homes}
+        if current[creator].result is not None:
+            break
+        mover = next((h for h, g in current.items() if g.my_decision() is not None), None)
+        if mover is None:
+            break
+        g = current[mover]
+        console.rule(f"{names[mover]} ({g.side}) acts")
+        sealed = None
+        count = 0
+        while sealed is None:
+            decision = g.my_decision()
+            assert decision is not None
+            legal = g.state.legal_actions()
+            pick = chooser.pick(legal)
+            _, _, sealed = g.act(pick.notation(), save=False)
+            count += 1
+        console.print(f"{names[mover]} took {count} actions; {g.awaiting()}", markup=False)
+        travel(mover, sealed)
+        sent += 1
+    console.rule("[bold]the referee's audit")
+    audited = audit([(p.name, p.read_bytes()) for p in sorted(transcript.iterdir())])
+    for row in audited.files:
+        console.print(f"  file {row.seq}: {row.kind:6} {row.side:10} signature {row.signature}, "
+                      f"chain {row.chain}, dice {row.dice}, replay {row.replay}", markup=False)
+    console.print(f"  {len(audited.rolls)} rolls re-derived from the files alone", markup=False)
+    console.print(f"[bold]{audited.verdict()}[/]")
+    a, b = (h.game("demo").verifier.state.digest().hex()[:16] for h in homes)
+    console.print(f"state digest: {names[creator]} {a}, {names[joiner]} {b}: "
+                  f"{'identical' if a == b else 'DIFFERENT'}", markup=False)
+    console.print(f"the transcript is in {transcript}; try: pbem audit {transcript} --roll "
+                  f"{audited.rolls[0].name if audited.rolls else '2.0'}", markup=False)
+    return 0 if audited.clean and a == b else 1
