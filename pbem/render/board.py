@@ -94,8 +94,14 @@ def edge_glyph(feature: str) -> str:
 
 
 def line_glyph(feature: str) -> str:
-    """The character a road-like feature shows where it crosses a hexside."""
+    """The character a line feature shows where it crosses a hexside.
+
+    Most lines are roads and railroads; a river an engine draws through hex centers
+    (rivers inside hexes, as on White Death's map) is water and reads as such.
+    """
     name = feature.lower()
+    if any(w in name for w in _WATER):
+        return "~"
     if "rail" in name:
         return "#"
     if "trail" in name or "track" in name or "path" in name:
@@ -481,7 +487,8 @@ class BoardRenderable:
         terrain = {t.name: t for t in view.terrain}
         edges = _edge_index(view)
         crossings: dict[frozenset[str], tuple[str, str]] = {}
-        for line in view.lines:
+        # water first, so a road crossing the same hexside shows on top (a bridge)
+        for line in sorted(view.lines, key=lambda ln: line_glyph(ln.feature) != "~"):
             for a, b in zip(line.hexes, line.hexes[1:], strict=False):
                 crossings[frozenset((a, b))] = (line_glyph(line.feature), line.color)
         highlights = frozenset(view.highlights)

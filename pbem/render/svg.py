@@ -27,6 +27,7 @@ from pbem.render.board import (
     Window,
     abbreviate_marker,
     edge_glyph,
+    line_glyph,
     stacks,
     top_piece,
     zoc_hexes,
@@ -236,7 +237,7 @@ def board_svg(view: BoardView, *, scale: int = 36, show_zoc: str | None = None,
     out.append("</g>")
 
     out.append('<g id="lines" fill="none" stroke-linecap="round" stroke-linejoin="round">')
-    for line in view.lines:
+    for line in sorted(view.lines, key=lambda ln: line_glyph(ln.feature) != "~"):
         pts = [g.center(by_id[h]) for h in line.hexes if h in by_id]
         if len(pts) < 2:
             continue
@@ -248,6 +249,9 @@ def board_svg(view: BoardView, *, scale: int = 36, show_zoc: str | None = None,
             out.append(f'<polyline points={_attr(_points(pts))} stroke={_attr(line.color)} '
                        f'stroke-width="{_n(r * 0.26)}" stroke-dasharray="{_n(r * 0.05)} '
                        f'{_n(r * 0.2)}" stroke-linecap="butt"/>')
+        elif line_glyph(line.feature) == "~":
+            out.append(f'<polyline {attrs} stroke={_attr(line.color)} '
+                       f'stroke-width="{_n(r * 0.22)}" stroke-opacity="0.9"/>')
         elif "trail" in name or "track" in name or "path" in name:
             out.append(f'<polyline {attrs} stroke={_attr(line.color)} '
                        f'stroke-width="{_n(r * 0.08)}" stroke-dasharray="{_n(r * 0.2)} '

@@ -277,3 +277,12 @@ def test_irregular_and_odd_views_do_not_break_the_board() -> None:
         assert "Synthetic Front" in out
     empty = replace(view, cells=(), pieces=(), edges=(), lines=(), highlights=(), boxes=())
     assert "Synthetic Front" in plain(board_screen(empty))
+
+
+def test_a_river_drawn_through_hex_centers_reads_as_water() -> None:
+    from pbem.view import Line
+
+    view = small_view(edges=(), lines=(Line("river", ("0201", "0202", "0203"), "#3060c0"),
+                                        Line("road", ("0202", "0203"), "#7a4a20")))
+    out = plain(BoardRenderable(view))
+    assert out.count("~") == 1 and out.count("=") == 1  # the road bridges the river
