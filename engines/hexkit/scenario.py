@@ -271,9 +271,22 @@ def _pair(doc: Doc, path: Sequence[Key]) -> tuple[int, int]:
     return v[0], v[1]
 
 
+def _refuse_floats(doc: Doc, node: Any, path: tuple[Key, ...]) -> None:
+    """Map data feeds game state, where a float would differ between machines."""
+    if isinstance(node, float):
+        raise doc.error(path, f"{node!r} is a float; write an integer or a fraction \"3/2\"")
+    if isinstance(node, Mapping):
+        for k in sorted(node):
+            _refuse_floats(doc, node[k], (*path, k))
+    elif isinstance(node, list):
+        for i, item in enumerate(node):
+            _refuse_floats(doc, item, (*path, i))
+
+
 def parse_map(doc: Doc) -> HexMap:
     """Build the :class:`HexMap` from ``doc``'s ``[map]`` table (see the format page)."""
     m: tuple[Key, ...] = ("map",)
+    _refuse_floats(doc, doc.get_table(*m), m)
     offset = doc.get_str(*m, "offset")
     if offset not in ("odd", "even"):
         raise doc.error((*m, "offset"), f"must be \"odd\" or \"even\", not {offset!r}")

@@ -288,3 +288,12 @@ river = [
     msg = str(info.value)
     assert f"map.toml:{_line(root / 'map.toml', '0103/0303')}:" in msg
     assert "map.hexsides.river[2]: 0103 and 0303 are not adjacent" in msg
+
+
+def test_error_float_in_map_data(tmp_path: Path) -> None:
+    root = _copy(tmp_path)
+    _edit(root / "map.toml", '"h" = { name = "hill", color = "#b09060", high = true }',
+          '"h" = { name = "hill", color = "#b09060", height = 1.5 }')
+    msg = _error(root)
+    assert f"map.toml:{_line(root / 'map.toml', 'height = 1.5')}:" in msg
+    assert "map.legend.h.height" in msg and "float" in msg
