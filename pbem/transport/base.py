@@ -191,6 +191,9 @@ class Router:
         if known[info.game_id] == info.side:
             return outcome("own", f"{source}: your own file {info.seq} of game {short}; "
                                   f"left alone")
+        if info.kind == "invite":
+            return outcome("duplicate", f"{source}: the invitation to game {short}, which you "
+                                        f"have already joined or created")
         if info.kind == "accept" and self.is_pinned is not None \
                 and not self.is_pinned(info.signer):
             card = _card_of(data)

@@ -1,0 +1,457 @@
+"""The transport commands: ``pbem inbox``, ``watch``, ``fetch``, ``mail setup|show|test|send``,
+and :func:`deliver`, which ``pbem send --folder/--eml/--email`` calls.
+
+The main group (``pbem.cli``) attaches these with :func:`register`.  Everything here is
+thin: it parses, calls :mod:`pbem.transport.folder` / :mod:`pbem.transport.mail`, and prints
+one line per file.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import sys
+import time
+from pathlib import Path
+from typing import Any
+
+import click
+
+from pbem.errors import PbemError, UsageError
+from pbem.transport import config as mailconfig
+from pbem.transport.base import Outcome, Router, TransportError, file_name
+from pbem.transport.folder import deliver_folder, scan_folder, watch_folder
+from pbem.transport.mail import (
+    compose,
+    fetch_imap,
+    send_smtp,
+    write_eml,
+)
+from pbem.transport.state import HandledState
+
+__all__ = ["deliver", "describe", "register"]
+
+
+# --- what a message says ------------------------------------------------------------------------
+
+
+def describe(game: Any, seq: int, data: bytes) -> tuple[str, str]:
+    """Subject and plain-text summary for file ``seq`` of ``game`` (the sender's view)."""
+    from pbem.armor import read_any
+    from pbem.envelope import open_envelope, peek
+
+    info = peek(read_any(data))
+    body = open_envelope(read_any(data)).decode()
+    status = game.status()
+    me = game.home.card()
+    opp = game.opponent()
+    opp_name = opp.name if opp is not None else "your opponent"
+    setup = f"{status.get('engine')} / {status.get('scenario')}"
+    short = info.game_id.hex()[:8]
+    tag = f"[pbem {short}] {game.name}"
+    latest = seq == len(game.files) - 1
+    lines: list[str] = []
+    if info.kind == "invite":
+        other = next((s for s in body.get("sides", []) if s != info.side), "the other side")
+        subject = f"{tag}: invitation to {setup}, you would play {other}"
+        lines += [
+            f"{me.name} invites you to a game of {setup} by pbem.",
+            f"{me.name} plays {info.side}; you would play {other}.",
+            "",
+            f"Fingerprint of {me.name}'s key: {me.fingerprint}",
+            "Compare it with them (by phone, in person) before you join.",
+            "",
+            "To accept: save the attachment and run 'pbem join <file>', then send the reply",
+            "file back ('pbem send <game> --email', or attach it to a reply).",
+        ]
+        return subject, "\n".join(lines)
+    to_act = str(body.get("to_act") or "")
+    if info.kind == "accept":
+        subject = f"{tag}: {me.name} joined as {info.side} (file 1)"
+        lines += [
+            f"{me.name} accepted your invitation to {setup} and plays {info.side}.",
+            f"Fingerprint of {me.name}'s key: {me.fingerprint}",
+            "pbem shows it to you on import; confirm it only if it matches what they told you.",
+            "",
+            "Awaited: your first file (import this one, then play: pbem play <game>).",
+        ]
+        return subject, "\n".join(lines)
+    result = body.get("result")
+    who = "nobody (the game is over)" if result else \
+        (f"{to_act} ({opp_name})" if to_act == game.opponent_side else to_act or "nobody")
+    subject = f"{tag}: turn {status.get('turn')}, file {seq} from {info.side} — " + (
+        "game over" if result else f"{to_act or 'nobody'} to act")
+    records = body.get("records")
+    count = len(records) if isinstance(records, list) else 0
+    lines.append(f"{me.name} ({info.side}) sends file {seq} of {setup} (game {short}), "
+                 f"turn {status.get('turn')}.")
+    if latest and status.get("position"):
+        lines.append(f"Position: {status.get('position')}")
+    lines.append(f"This file holds {count} recorded actions and chance results"
+                 + ("" if latest else " (sent again: a later file exists)") + ".")
+    message = body.get("message")
+    if isinstance(message, str) and message:
+        lines.append(f"Message from {me.name}: {message}")
+    if body.get("draw") == "offer":
+        lines.append(f"{me.name} offers a draw: 'pbem draw <game>' accepts it.")
+    if isinstance(result, dict):
+        lines.append(f"Game over: {result.get('text') or result}")
+    else:
+        decision = status.get("decision") if latest else None
+        lines.append(f"Awaited: {who} must act" + (f": {decision}." if decision else "."))
+    return subject, "\n".join(lines)
+
+
+def _addresses(game: Any, to: str | None, account: mailconfig.MailAccount | None) \
+        -> tuple[str, str]:
+    me = game.home.card()
+    sender_addr = account.address if account is not None else me.email
+    sender = f"{me.name} <{sender_addr}>" if sender_addr else me.name
+    opp = game.opponent()
+    recipient = to or (f"{opp.name} <{opp.email}>" if opp is not None and opp.email else "")
+    return sender, recipient
+
+
+def deliver(game: Any, number: int, data: bytes, *, folder: Path | None = None,
+            eml: Path | None = None, by_email: bool = False, to: str | None = None,
+            console: Any = None) -> list[str]:
+    """Deliver file ``number`` of ``game`` by the ways asked; returns one line per way.
+
+    ``to`` overrides the recipient (needed for an invite: the opponent is not known yet).
+    """
+    from pbem.armor import read_any
+    from pbem.envelope import peek
+
+    info = peek(read_any(data))
+    done: list[str] = []
+    if folder is not None:
+        path = deliver_folder(data, folder, info)
+        done.append(f"file {number} of {game.name} delivered to {path}")
+    if eml is not None or by_email:
+        account = mailconfig.load_account(game.home.path) if by_email else None
+        sender, recipient = _addresses(game, to, account)
+        subject, summary = describe(game, number, data)
+        if eml is not None:
+            write_eml(data, eml, info, sender=sender, recipient=recipient, subject=subject,
+                      summary=summary)
+            done.append(f"file {number} of {game.name} written as a mail message to {eml}"
+                        + ("" if recipient else " (fill in the recipient)"))
+        if by_email:
+            assert account is not None
+            if not recipient:
+                raise UsageError(f"{game.name}: no address for the opponent yet (an invite): "
+                                 f"use 'pbem mail send {game.name} --to ADDRESS'")
+            msg = compose(data, info, sender=sender, recipient=recipient, subject=subject,
+                          summary=summary)
+            send_smtp(account, mailconfig.password_for(game.home.path, account), msg)
+            done.append(f"file {number} of {game.name} mailed to {recipient}")
+    if console is not None:
+        for line in done:
+            console.print(line, markup=False)
+    return done
+
+
+# --- showing outcomes --------------------------------------------------------------------------
+
+
+def _confirm_with(yes: bool) -> Any:
+    def confirm(info: Any, card: Any) -> bool:
+        if yes:
+            return True
+        if not sys.stdin.isatty():
+            return False
+        from pbem.identity import fingerprint
+
+        who = f"{card.name} <{card.email}>" if card is not None else "the joiner"
+        return click.confirm(f"{who} joined with fingerprint {fingerprint(info.signer)}. "
+                             f"Does it match what they told you?", default=False)
+    return confirm
+
+
+def _show(outcomes: list[Outcome], home: Any, as_json: bool) -> None:
+    from pbem import cli as core
+
+    if as_json:
+        click.echo(json.dumps([_json_outcome(o) for o in outcomes], indent=2))
+        return
+    for outcome in outcomes:
+        if outcome.status != "imported":
+            core.errors.print(f"pbem: note: {outcome.note}", markup=False)
+            continue
+        core.console.print(outcome.note, markup=False)
+        report = outcome.report
+        if report is None or not hasattr(report, "game_name"):
+            continue
+        message = getattr(report, "message", "")
+        if message:
+            core.console.print(f"  message from your opponent: {message}", markup=False)
+        try:
+            game = home.game(report.game_name)
+        except PbemError:
+            continue
+        core._print_events(list(getattr(report, "events", [])),
+                           list(getattr(report, "rolls", [])), game.side)
+        sealed = getattr(report, "sealed", None)
+        if sealed is not None:
+            core._sealed_note(game, sealed)
+        else:
+            core.console.print(f"  {game.awaiting()}", markup=False)
+
+
+def _json_outcome(o: Outcome) -> dict[str, Any]:
+    return {"source": o.source, "status": o.status, "note": o.note,
+            "game": o.info.game_id.hex() if o.info else None,
+            "seq": o.info.seq if o.info else None, "side": o.info.side if o.info else None,
+            "kind": o.info.kind if o.info else None}
+
+
+def _reply_to_folder(outcomes: list[Outcome], home: Any, folder: Path) -> None:
+    """After an import made the local side seal at once, put that file in the folder too."""
+    from pbem import cli as core
+
+    for outcome in outcomes:
+        sealed = getattr(outcome.report, "sealed", None)
+        name = getattr(outcome.report, "game_name", None)
+        if sealed is None or name is None:
+            continue
+        game = home.game(name)
+        number, data = game.file(sealed)
+        lines = deliver(game, number, data, folder=folder)
+        for line in lines:
+            core.console.print(f"  {line}", markup=False)
+
+
+# --- commands ----------------------------------------------------------------------------------
+
+
+@click.command("inbox")
+@click.argument("directory", type=click.Path(file_okay=False, path_type=Path))
+@click.option("--yes", is_flag=True, help="Confirm first-contact fingerprints without asking.")
+@click.option("--reply", is_flag=True,
+              help="Put a file sealed at once by an import into the folder too.")
+@click.option("--json", "as_json", is_flag=True)
+@click.pass_context
+def inbox_cmd(ctx: click.Context, directory: Path, yes: bool, reply: bool, as_json: bool) -> None:
+    """Import every new file for your games from a shared folder (once)."""
+    from pbem import cli as core
+
+    with core.handled():
+        home = core.home_of(ctx)
+        router = Router.for_home(home, confirm=_confirm_with(yes))
+        outcomes = scan_folder(directory, router, HandledState.of_home(home.path))
+        _show(outcomes, home, as_json)
+        if reply:
+            _reply_to_folder(outcomes, home, directory)
+        if not outcomes and not as_json:
+            core.console.print(f"nothing new in {directory}", markup=False)
+
+
+@click.command("watch")
+@click.argument("directory", type=click.Path(file_okay=False, path_type=Path))
+@click.option("--interval", type=click.FloatRange(0.05, 3600), default=2.0, show_default=True,
+              help="Seconds between two looks at the folder.")
+@click.option("--for", "duration", type=click.FloatRange(0), default=None,
+              help="Stop after this many seconds (default: run until interrupted).")
+@click.option("--yes", is_flag=True, help="Confirm first-contact fingerprints without asking.")
+@click.option("--reply", is_flag=True,
+              help="Put a file sealed at once by an import into the folder too.")
+@click.pass_context
+def watch_cmd(ctx: click.Context, directory: Path, interval: float, duration: float | None,
+              yes: bool, reply: bool) -> None:
+    """Import new files from a shared folder as they arrive, until interrupted."""
+    from pbem import cli as core
+
+    with core.handled():
+        home = core.home_of(ctx)
+        router = Router.for_home(home, confirm=_confirm_with(yes))
+        end = None if duration is None else time.monotonic() + duration
+        core.errors.print(f"watching {directory} every {interval:g} s (Ctrl-C to stop)",
+                          markup=False)
+
+        def show(outcome: Outcome) -> None:
+            _show([outcome], home, False)
+            if reply:
+                _reply_to_folder([outcome], home, directory)
+
+        try:
+            watch_folder(directory, router, HandledState.of_home(home.path), show,
+                         interval=interval,
+                         stop=None if end is None else (lambda: time.monotonic() >= end))
+        except KeyboardInterrupt:
+            core.errors.print("stopped", markup=False)
+
+
+@click.command("fetch")
+@click.option("--mailbox", help="IMAP folder to read (default: the account's, INBOX).")
+@click.option("--all", "every_message", is_flag=True,
+              help="Look into every message not yet handled, not only pbem-looking ones.")
+@click.option("--yes", is_flag=True, help="Confirm first-contact fingerprints without asking.")
+@click.option("--json", "as_json", is_flag=True)
+@click.pass_context
+def fetch_cmd(ctx: click.Context, mailbox: str | None, every_message: bool, yes: bool,
+              as_json: bool) -> None:
+    """Import turn files for your games from new mail (IMAP over TLS)."""
+    from pbem import cli as core
+
+    with core.handled():
+        home = core.home_of(ctx)
+        account = mailconfig.load_account(home.path)
+        router = Router.for_home(home, confirm=_confirm_with(yes))
+        report = fetch_imap(account, mailconfig.password_for(home.path, account), router,
+                            HandledState.of_home(home.path), mailbox_name=mailbox,
+                            every_message=every_message)
+        _show(report.outcomes, home, as_json)
+        if not as_json:
+            core.errors.print(f"fetched {account.address}: {report.handled} messages handled, "
+                              f"{len(report.outcomes)} files looked at", markup=False)
+
+
+@click.group("mail")
+def mail_group() -> None:
+    """Your mail account for 'pbem send --email' and 'pbem fetch'."""
+
+
+@mail_group.command("setup")
+@click.option("--provider", type=click.Choice(sorted(mailconfig.PROVIDERS)),
+              help="Fill in servers and ports for a common provider.")
+@click.option("--address", required=True, help="Your email address.")
+@click.option("--username", default="", help="Login name, if not the address.")
+@click.option("--smtp-host")
+@click.option("--smtp-port", type=int)
+@click.option("--smtp-security", type=click.Choice(mailconfig.SECURITY))
+@click.option("--imap-host")
+@click.option("--imap-port", type=int)
+@click.option("--imap-security", type=click.Choice(mailconfig.SECURITY))
+@click.option("--mailbox", default="INBOX", show_default=True)
+@click.option("--ca-file", type=click.Path(exists=True, dir_okay=False), default="",
+              help="Trust this CA bundle (a self-hosted server).")
+@click.option("--password-command", default="",
+              help="A command that prints the password (a password manager).")
+@click.option("--password-stdin", is_flag=True, help="Read the password from standard input.")
+@click.option("--no-password", is_flag=True,
+              help=f"Store none: it comes from {mailconfig.PASSWORD_ENV} or the command.")
+@click.pass_context
+def mail_setup_cmd(ctx: click.Context, provider: str | None, address: str, username: str,
+                   smtp_host: str | None, smtp_port: int | None, smtp_security: str | None,
+                   imap_host: str | None, imap_port: int | None, imap_security: str | None,
+                   mailbox: str, ca_file: str, password_command: str, password_stdin: bool,
+                   no_password: bool) -> None:
+    """Configure the mail account once; the password is kept apart (0600), never in saves."""
+    import shlex
+
+    from pbem import cli as core
+
+    with core.handled():
+        home = core.home_of(ctx)
+        preset: dict[str, Any] = dict(mailconfig.PROVIDERS.get(provider or "", {}))
+        given = {"smtp_host": smtp_host, "smtp_port": smtp_port, "smtp_security": smtp_security,
+                 "imap_host": imap_host, "imap_port": imap_port, "imap_security": imap_security}
+        preset.update({k: v for k, v in given.items() if v is not None})
+        for needed in ("smtp_host", "imap_host"):
+            if needed not in preset:
+                raise UsageError(f"give --{needed.replace('_', '-')} or --provider")
+        account = mailconfig.MailAccount(
+            address=address, username=username, mailbox=mailbox, ca_file=ca_file,
+            password_command=shlex.split(password_command), **preset)
+        password: str | None = None
+        if password_stdin:
+            password = sys.stdin.readline().rstrip("\r\n")
+            if not password:
+                raise UsageError("no password on standard input")
+        elif not (no_password or password_command or os.environ.get(mailconfig.PASSWORD_ENV)):
+            if not sys.stdin.isatty():
+                raise UsageError("give --password-stdin, --password-command or --no-password "
+                                 "(no terminal to ask in)")
+            password = str(click.prompt("Mail password (an app password)", hide_input=True))
+        path = mailconfig.save_account(home.path, account, password)
+        core.console.print(f"mail account {account.address} saved in {path}", markup=False)
+        core.console.print(f"  SMTP {account.smtp_host}:{account.smtp_port} "
+                           f"({account.smtp_security}), IMAP {account.imap_host}:"
+                           f"{account.imap_port} ({account.imap_security})", markup=False)
+
+
+@mail_group.command("show")
+@click.pass_context
+def mail_show_cmd(ctx: click.Context) -> None:
+    """The account (never the password), and where the password comes from."""
+    from pbem import cli as core
+
+    with core.handled():
+        home = core.home_of(ctx)
+        account = mailconfig.load_account(home.path)
+        click.echo(json.dumps(account.to_json(), indent=2))
+        if os.environ.get(mailconfig.PASSWORD_ENV):
+            source = f"environment variable {mailconfig.PASSWORD_ENV}"
+        elif account.password_command:
+            source = f"command {account.password_command[0]}"
+        elif mailconfig.secret_path(home.path).exists():
+            source = f"file {mailconfig.secret_path(home.path)}"
+        else:
+            source = "none set"
+        click.echo(f"password: {source}")
+
+
+@mail_group.command("test")
+@click.pass_context
+def mail_test_cmd(ctx: click.Context) -> None:
+    """Log in to the SMTP and IMAP servers (sends nothing, imports nothing)."""
+    import imaplib
+    import smtplib
+
+    from pbem import cli as core
+
+    with core.handled():
+        home = core.home_of(ctx)
+        account = mailconfig.load_account(home.path)
+        password = mailconfig.password_for(home.path, account)
+        try:
+            if account.smtp_security == "tls":
+                smtp: smtplib.SMTP = smtplib.SMTP_SSL(account.smtp_host, account.smtp_port,
+                                                      timeout=30, context=account.ssl_context())
+            else:
+                smtp = smtplib.SMTP(account.smtp_host, account.smtp_port, timeout=30)
+                smtp.starttls(context=account.ssl_context())
+            smtp.login(account.login, password)
+            smtp.quit()
+        except (smtplib.SMTPException, OSError) as exc:
+            raise TransportError(f"SMTP {account.smtp_host}:{account.smtp_port}: "
+                                 f"{' '.join(str(exc).split())}") from None
+        core.console.print(f"SMTP {account.smtp_host}:{account.smtp_port}: login ok",
+                           markup=False)
+        from pbem.transport.mail import _imap_connect
+
+        try:
+            conn = _imap_connect(account, 30)
+            conn.login(account.login, password)
+            conn.logout()
+        except (imaplib.IMAP4.error, OSError) as exc:
+            raise TransportError(f"IMAP {account.imap_host}:{account.imap_port}: "
+                                 f"{' '.join(str(exc).split())}") from None
+        core.console.print(f"IMAP {account.imap_host}:{account.imap_port}: login ok",
+                           markup=False)
+
+
+@mail_group.command("send")
+@click.argument("game_ref")
+@click.option("--to", "to", required=True, help="Recipient address (an invite needs one).")
+@click.option("--seq", type=int, help="Send an earlier file again, byte for byte.")
+@click.pass_context
+def mail_send_cmd(ctx: click.Context, game_ref: str, to: str, seq: int | None) -> None:
+    """Mail your sealed file (or file --seq N) to an address you name."""
+    from pbem import cli as core
+
+    with core.handled():
+        game = core.home_of(ctx).game(game_ref)
+        number, data = game.file(seq)
+        deliver(game, number, data, by_email=True, to=to, console=core.console)
+
+
+def register(group: click.Group) -> None:
+    """Attach the transport commands to the main ``pbem`` group."""
+    for command in (inbox_cmd, watch_cmd, fetch_cmd, mail_group):
+        group.add_command(command)
+
+
+def default_file_name(game_id: bytes, seq: int, side: str) -> str:
+    """The name files travel under (shared with ``pbem send -o``)."""
+    return file_name(game_id, seq, side)
