@@ -17,10 +17,10 @@ import pytest
 
 sys.path.insert(0, str(Path(__file__).parent))
 
-from mailserver import MailServerError, MailServers, start_servers  # noqa: E402
+from mailserver import MailServerError, MailServers, start_servers
 
-from pbem.session import Game, Home  # noqa: E402
-from pbem.testing import Chooser  # noqa: E402
+from pbem.session import Game, Home
+from pbem.testing import Chooser
 
 
 def make_home(root: Path, name: str) -> Home:

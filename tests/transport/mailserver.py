@@ -73,8 +73,8 @@ class MailServers:
     # --- setup ---------------------------------------------------------------------------
 
     def start(self) -> None:
-        missing = [name for name in ("postfix", "dovecot", "openssl") if shutil.which(name) is None
-                   and not Path("/usr/sbin", name).exists()]
+        missing = [name for name in ("postfix", "dovecot", "openssl")
+                   if shutil.which(name) is None and not Path("/usr/sbin", name).exists()]
         if missing or not (POSTFIX_DAEMONS / "master").exists():
             raise MailServerError(
                 f"mail servers not installed ({', '.join(missing) or 'postfix daemons'} missing): "
@@ -85,7 +85,8 @@ class MailServers:
         self.root.chmod(0o755)
         self.submission_port, self.smtps_port, self.imaps_port = _free_ports(3)
         for user in ("alice", "bob", "carol"):
-            self.accounts[user] = Account(user, f"{user}@{DOMAIN}", f"pw-{user}-{os.urandom(6).hex()}")
+            password = f"pw-{user}-{os.urandom(6).hex()}"
+            self.accounts[user] = Account(user, f"{user}@{DOMAIN}", password)
         self._make_cert()
         self._make_maildirs()
         self._write_dovecot()
@@ -122,7 +123,8 @@ class MailServers:
                                   check=False, timeout=120)
         if proc.returncode != 0:
             raise MailServerError(f"{what} failed to start: "
-                                  f"{out_path.read_text(errors='replace').strip()}\n{self.logs()}")
+                                  f"{out_path.read_text(errors='replace').strip()}\n"
+                                  f"{self.logs()}")
 
     def logs(self) -> str:
         out = []
