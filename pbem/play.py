@@ -274,7 +274,14 @@ def replay_game(console: Console, game: Game, *, start: int = 2,
 
 
 def key_poller() -> KeyPoller:
-    return KeyPoller()
+    """A skip-key poller on stdin, inert when stdin is not a real file (a pipe, a test)."""
+    import sys
+
+    try:
+        fd = sys.stdin.fileno()
+    except (AttributeError, OSError, ValueError):
+        fd = -1
+    return KeyPoller(fd)
 
 
 # --- the demo ------------------------------------------------------------------------------------

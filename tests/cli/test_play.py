@@ -1,0 +1,111 @@
+"""pbem play / replay / demo: through CliRunner, and one whole exchange on a real pty."""
+
+from __future__ import annotations
+
+import os
+import sys
+from pathlib import Path
+
+import pexpect
+import pytest
+from click.testing import CliRunner
+
+from pbem.cli import main
+
+
+@pytest.fixture
+def cli(tmp_path: Path, monkeypatch: pytest.MonkeyPatch):  # type: ignore[no-untyped-def]
+    monkeypatch.chdir(tmp_path)
+    monkeypatch.setenv("COLUMNS", "100")
+    runner = CliRunner()
+
+    def invoke(home: str | None, *args: str, input: str | None = None):  # type: ignore[no-untyped-def]
+        argv = (["--home", str(tmp_path / home)] if home else []) + list(args)
+        return runner.invoke(main, argv, input=input, catch_exceptions=False)
+
+    invoke("a", "id", "new", "Alice")
+    invoke("b", "id", "new", "Bob")
+    invoke("a", "new", "skirmish", "long", "--side", "red", "--name", "g", "-o", "inv.pbem")
+    invoke("b", "join", "inv.pbem", "--name", "g", "-o", "acc.pbem")
+    return invoke
+
+
+def test_play_receives_replays_and_prompts_until_sealed(cli, tmp_path: Path) -> None:  # type: ignore[no-untyped-def]
+    r = cli("a", "play", "g", "acc.pbem", "--fast", input="help\nlegal\nmove b\nundo\npass\n")
+    assert r.exit_code == 0, r.output
+    assert "file 1 from the blue player" in r.output
+    assert "commands:" in r.output and "gives orders for round 1" in r.output
+    assert "undone: move b" in r.output
+    assert "file 2 is sealed and signed" in r.output
+    outbox = list((tmp_path / "a" / "outbox").iterdir())
+    assert len(outbox) == 1 and outbox[0].name.endswith("-0002-red.pbem")
+    r = cli("b", "play", str(outbox[0]), "--fast", input="status\nbogus move\ndone\n")
+    assert r.exit_code == 0, r.output
+    # the replay told Bob what Alice did, with the roll named by file and index
+    assert "red passes" in r.output and "roll 2.0" in r.output
+    assert "refused:" in r.output and "cannot read" in r.output
+    assert "your actions are saved" in r.output
+
+
+def test_play_refuses_a_bad_file_and_keeps_the_game(cli, tmp_path: Path) -> None:  # type: ignore[no-untyped-def]
+    (tmp_path / "bad.pbem").write_bytes(b"\x96garbage")
+    r = cli("a", "play", "g", "bad.pbem", "--fast")
+    assert r.exit_code == 3 and "bad.pbem" in r.output
+
+
+def test_replay_whole_game(cli, tmp_path: Path) -> None:  # type: ignore[no-untyped-def]
+    cli("a", "receive", "acc.pbem")
+    assert cli("a", "act", "g", "pass").exit_code == 0
+    cli("a", "send", "g", "-o", "t2.pbem")
+    cli("b", "receive", "t2.pbem")
+    r = cli("b", "replay", "g", "--fast")
+    assert r.exit_code == 0 and "red passes" in r.output and "replayed 1 files" in r.output
+
+
+def test_demo_runs_and_audits(tmp_path: Path) -> None:
+    r = CliRunner().invoke(main, ["demo", "--engine", "skirmish", "--fast", "--files", "4",
+                                  "--dir", str(tmp_path / "demo")], catch_exceptions=False)
+    assert r.exit_code == 0, r.output
+    assert "CLEAN" in r.output and "identical" in r.output
+    assert len(list((tmp_path / "demo" / "transcript").iterdir())) >= 6
+
+
+def test_play_on_a_real_terminal(tmp_path: Path) -> None:
+    """One whole exchange typed at a pseudo-terminal, as a person would."""
+    env = {**os.environ, "PBEM_CLOCK": "1800000000", "COLUMNS": "100", "TERM": "dumb"}
+    pbem = str(Path(sys.executable).with_name("pbem"))
+
+    def run(*args: str) -> None:
+        child = pexpect.spawn(pbem, list(args), cwd=str(tmp_path), env=env, timeout=60,
+                              encoding="utf-8")
+        child.expect(pexpect.EOF)
+        child.close()
+        assert child.exitstatus == 0, child.before
+
+    run("--home", "a", "id", "new", "Alice")
+    run("--home", "b", "id", "new", "Bob")
+    run("--home", "a", "new", "skirmish", "long", "--side", "red", "--name", "g", "-o",
+        "inv.pbem")
+    run("--home", "b", "join", "inv.pbem", "--name", "g", "-o", "acc.pbem")
+    alice = pexpect.spawn(pbem, ["--home", "a", "play", "g", "acc.pbem", "--pace", "0.01"],
+                          cwd=str(tmp_path), env=env, timeout=60, encoding="utf-8")
+    alice.expect("red> ")
+    alice.sendline("legal")
+    alice.expect("attack 3")
+    alice.expect("red> ")
+    alice.send("pa\t")  # Tab completes to "pass"
+    alice.sendline("")
+    alice.expect("file 2 is sealed and signed: (\\S+)")
+    sealed = alice.match.group(1)
+    alice.expect(pexpect.EOF)
+    alice.close()
+    assert alice.exitstatus == 0
+    bob = pexpect.spawn(pbem, ["--home", "b", "play", "g", sealed, "--pace", "0.01"],
+                        cwd=str(tmp_path), env=env, timeout=60, encoding="utf-8")
+    bob.expect("red passes")
+    bob.expect("blue> ")
+    bob.sendline("pass")
+    bob.expect("file 3 is sealed and signed")
+    bob.expect(pexpect.EOF)
+    bob.close()
+    assert bob.exitstatus == 0
