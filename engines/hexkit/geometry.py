@@ -21,6 +21,7 @@ from fractions import Fraction
 from typing import Literal, NamedTuple
 
 from engines.hexkit.hexid import FOUR_DIGIT, HexId, Numbering
+from engines.hexkit.shared import Shared
 
 Parity = Literal["odd", "even"]
 
@@ -163,7 +164,7 @@ def hexside(a: HexId, b: HexId) -> Hexside:
 
 
 @dataclass(frozen=True)
-class HexGrid:
+class HexGrid(Shared):
     """The rectangular numbering grid of a map: parity, digit widths and bounds.
 
     Irregular maps (coasts, a missing corner) are a :class:`~engines.hexkit.hexmap.HexMap`

@@ -24,12 +24,13 @@ from typing import Any
 
 from engines.hexkit.geometry import HexGrid, Hexside, hexside
 from engines.hexkit.hexid import HexId
+from engines.hexkit.shared import Shared
 
 _EMPTY: frozenset[str] = frozenset()
 
 
 @dataclass(frozen=True)
-class TerrainClass:
+class TerrainClass(Shared):
     """One terrain type from the map legend: its name, grid character and look.
 
     ``attrs`` carries the legend's extra keys verbatim (``blocks_los = true``,
@@ -47,7 +48,7 @@ class TerrainClass:
 
 
 @dataclass(frozen=True)
-class OffMapBox:
+class OffMapBox(Shared):
     """A holding box off the map (Baku, an administrative movement box)."""
 
     name: str
@@ -57,7 +58,7 @@ class OffMapBox:
 
 
 @dataclass(frozen=True)
-class HexMap:
+class HexMap(Shared):
     """An immutable map.  Build it with :meth:`build`, which validates every reference."""
 
     title: str

@@ -27,6 +27,7 @@ from types import MappingProxyType
 from engines.hexkit.geometry import hexside
 from engines.hexkit.hexid import HexId
 from engines.hexkit.hexmap import HexMap
+from engines.hexkit.shared import Shared
 from engines.hexkit.tables import TerrainChart, parse_cost, parse_enter_leave
 from engines.hexkit.zoc import IGNORE_ZOC, ZocPolicy
 
@@ -46,7 +47,7 @@ def _no_negation() -> Mapping[str, Sequence[str]]:
 
 
 @dataclass(frozen=True)
-class MoveClass:
+class MoveClass(Shared):
     """How one mobility class pays to move (leg, mech, ski...).
 
     * ``enter[terrain]``: cost to enter a hex of that terrain; ``None`` or absent is
@@ -117,7 +118,7 @@ def _denominator(values: Iterable[Cost | None]) -> int:
     return d
 
 
-class MoveCosts:
+class MoveCosts(Shared):
     """A :class:`MoveClass` compiled against one map: every directed step's cost.
 
     Build once per (map, class) and keep it (engines cache it beside the map); each
@@ -188,7 +189,7 @@ def _unscale(v: int, scale: int) -> Cost:
 
 
 @dataclass(frozen=True)
-class Reach:
+class Reach(Shared):
     """The result of a movement search from one hex.
 
     ``cost`` holds every hex the unit can be in along a legal move, with its least

@@ -28,6 +28,7 @@ from typing import Any, TypeVar
 from engines.hexkit.geometry import HexGrid, Hexside
 from engines.hexkit.hexid import HexId, Numbering
 from engines.hexkit.hexmap import HexMap, OffMapBox, TerrainClass
+from engines.hexkit.shared import Shared
 from engines.hexkit.tables import (
     KINDS,
     DifferentialCRT,
@@ -68,7 +69,7 @@ def _fmt_key(path: Sequence[Key]) -> str:
 
 
 @dataclass(frozen=True)
-class Doc:
+class Doc(Shared):
     """One parsed TOML file, with what is needed to point at a key in it."""
 
     name: str
@@ -498,7 +499,7 @@ def parse_table(doc: Doc, name: str, path: Sequence[Key] | None = None) -> Table
 
 
 @dataclass(frozen=True)
-class StandIn:
+class StandIn(Shared):
     """Data the project made up where a rulebook lacks it, with the reason it gives."""
 
     file: str
@@ -524,7 +525,7 @@ def _find_stand_ins(doc: Doc, node: Any, path: tuple[Key, ...]) -> Iterator[Stan
 
 
 @dataclass(frozen=True)
-class ScenarioSet:
+class ScenarioSet(Shared):
     """Every data file of one engine, parsed and checked."""
 
     source: str

@@ -25,6 +25,7 @@ from engines.hexkit.odds import (
     parse_odds,
     shift_column,
 )
+from engines.hexkit.shared import Shared
 
 #: table kinds the loader knows how to check
 KINDS = ("odds", "differential", "chart", "lookup")
@@ -51,7 +52,7 @@ def parse_roll_key(key: str) -> tuple[int | None, int | None]:
 
 
 @dataclass(frozen=True)
-class Table:
+class Table(Shared):
     """A table as the data file gives it.  ``where`` names the file and key for messages."""
 
     name: str
@@ -77,7 +78,7 @@ class Table:
         return self.row(row)[j]
 
 
-class _RollTable:
+class _RollTable(Shared):
     """Shared die-roll row lookup of the CRT kinds."""
 
     table: Table
@@ -193,7 +194,7 @@ def parse_enter_leave(value: Any) -> tuple[Cost | None, Cost]:
     return parse_cost(value), 0
 
 
-class TerrainChart:
+class TerrainChart(Shared):
     """A terrain effects chart: rows are terrain (or hexside) names, columns are effects.
 
     ``chart.cost("forest", "leg")`` reads a movement cost; ``chart.value`` reads any

@@ -21,12 +21,13 @@ from types import MappingProxyType
 from engines.hexkit.geometry import hexside
 from engines.hexkit.hexid import HexId
 from engines.hexkit.hexmap import HexMap
+from engines.hexkit.shared import Shared
 
 Cost = int | Fraction
 
 
 @dataclass(frozen=True)
-class ZocMap:
+class ZocMap(Shared):
     """The hexes in a side's ZOC and, for each, the units exerting it (sorted ids)."""
 
     sources: Mapping[HexId, tuple[str, ...]]
@@ -74,7 +75,7 @@ def zoc_map(
 
 
 @dataclass(frozen=True)
-class ZocPolicy:
+class ZocPolicy(Shared):
     """What entering, leaving and crossing enemy ZOCs does to a moving unit.
 
     ``on_exit(from_hex, to_hex)`` is called by :func:`engines.hexkit.movement.walk` once

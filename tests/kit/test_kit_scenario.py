@@ -297,3 +297,16 @@ def test_error_float_in_map_data(tmp_path: Path) -> None:
     msg = _error(root)
     assert f"map.toml:{_line(root / 'map.toml', 'height = 1.5')}:" in msg
     assert "map.legend.h.height" in msg and "float" in msg
+
+
+def test_kit_objects_are_shared_not_copied_by_state_clones() -> None:
+    import copy
+
+    from engines.hexkit.movement import MoveClass, MoveCosts
+
+    s = load_scenario_path(TINY)
+    costs = MoveCosts(s.map, MoveClass("leg", {"clear": 1}))
+    state = {"map": s.map, "data": s, "costs": costs, "units": {"u1": "0101"}}
+    clone = copy.deepcopy(state)
+    assert clone["map"] is s.map and clone["data"] is s and clone["costs"] is costs
+    assert clone["units"] == state["units"] and clone["units"] is not state["units"]

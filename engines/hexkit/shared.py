@@ -1,0 +1,23 @@
+"""Sharing immutable kit objects instead of copying them.
+
+``State.clone()`` deep-copies a game state.  A state that keeps a reference to its map,
+its compiled movement costs or its scenario data must not copy them: they never change,
+they are large, and their read-only mappings cannot be deep-copied at all.  Classes
+that mix in :class:`Shared` are returned as themselves by ``copy`` and ``deepcopy``.
+"""
+
+from __future__ import annotations
+
+from typing import Any, Self
+
+
+class Shared:
+    """Mixin: ``copy.copy(x) is x`` and ``copy.deepcopy(x) is x``."""
+
+    __slots__ = ()
+
+    def __copy__(self) -> Self:
+        return self
+
+    def __deepcopy__(self, memo: dict[int, Any]) -> Self:
+        return self
