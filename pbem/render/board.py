@@ -109,6 +109,40 @@ def line_glyph(feature: str) -> str:
     return "="
 
 
+#: terrain names that stay blank when the engine gives no glyph: the open ground
+_OPEN = ("clear", "open", "plain", "plains", "flat", "grass", "field", "fields")
+
+
+def terrain_glyphs(view: BoardView) -> dict[str, tuple[str, bool]]:
+    """The character each terrain is drawn with without color, and whether it is the
+    engine's own (``True``) or made up here (``False``).
+
+    An engine may leave glyphs blank; without color every terrain would then look the
+    same, so each blank one but the open ground (a name like "clear", else the most
+    common terrain) gets the first free letter of its name.
+    """
+    counts: dict[str, int] = {}
+    for c in view.cells:
+        counts[c.terrain] = counts.get(c.terrain, 0) + 1
+    blank = [t.name for t in view.terrain if not t.glyph.strip()]
+    open_ground = next((n for n in blank if n.lower() in _OPEN), None)
+    if open_ground is None and blank:
+        open_ground = max(blank, key=lambda n: (counts.get(n, 0), n == blank[0]))
+    taken = {t.glyph for t in view.terrain if t.glyph.strip()}
+    out: dict[str, tuple[str, bool]] = {}
+    for t in view.terrain:
+        if t.glyph.strip():
+            out[t.name] = (t.glyph[0], True)
+        elif t.name == open_ground:
+            out[t.name] = (" ", False)
+        else:
+            letters = [ch for ch in t.name.lower() if ch.isalpha()] or ["?"]
+            pick = next((ch for ch in letters if ch not in taken), letters[0])
+            taken.add(pick)
+            out[t.name] = (pick, False)
+    return out
+
+
 # --- windows ------------------------------------------------------------------------------
 
 
@@ -485,6 +519,7 @@ class BoardRenderable:
         cells = [c for c in view.cells if window.contains(c.col, c.row)]
         by_pos = {(c.col, c.row): c for c in view.cells}
         terrain = {t.name: t for t in view.terrain}
+        glyphs = terrain_glyphs(view)
         edges = _edge_index(view)
         crossings: dict[frozenset[str], tuple[str, str]] = {}
         # water first, so a road crossing the same hexside shows on top (a bridge)
@@ -513,10 +548,11 @@ class BoardRenderable:
         for cell in cells:
             x, y = origin(cell)
             fill = fill_of(cell)
-            style = terrain.get(cell.terrain)
-            glyph = style.glyph if style and style.glyph.strip() else " "
+            glyph, own = glyphs.get(cell.terrain, (" ", False))
             texture = Style(color=colors.mix(fill, colors.contrast(fill), 0.35))
-            textured = plain or glyph not in (" ", ".")
+            # with color only an engine's own glyphs texture the hex (made-up letters
+            # would be noise); without color every glyph is needed to tell terrain apart
+            textured = plain or (own and glyph not in (" ", "."))
             for dy, x0, w in g.interior:
                 for k in range(w):
                     ch = glyph if textured and (plain or dy == g.interior[-1][0]) else " "
@@ -689,10 +725,11 @@ class Legend:
         view = self.view
         used = {c.terrain for c in view.cells}
         out: list[tuple[str, Style, str]] = []
+        glyphs = terrain_glyphs(view)
         for t in view.terrain:
             if t.name in used:
-                glyph = t.glyph if t.glyph.strip() else " "
-                symbol = glyph * 2 if plain else f"{glyph}{glyph}"
+                glyph, own = glyphs[t.name]
+                symbol = glyph * 2 if plain or own else "  "
                 out.append((symbol, Style(color=colors.contrast(t.color), bgcolor=t.color),
                             t.name))
         seen: set[str] = set()

@@ -286,3 +286,23 @@ def test_a_river_drawn_through_hex_centers_reads_as_water() -> None:
                                         Line("road", ("0202", "0203"), "#7a4a20")))
     out = plain(BoardRenderable(view))
     assert out.count("~") == 1 and out.count("=") == 1  # the road bridges the river
+
+
+def test_terrain_without_glyphs_gets_letters_so_no_color_stays_readable() -> None:
+    from pbem.render.board import terrain_glyphs
+    from pbem.view import TerrainStyle
+
+    terrain = (TerrainStyle("clear", "#e8e0c0"), TerrainStyle("forest", "#508040"),
+               TerrainStyle("fen", "#90a890"), TerrainStyle("town", "#a0a0a0", "#"))
+    view = small_view(terrain=terrain, cells=tuple(
+        replace(c, terrain=("clear", "forest", "fen", "town")[c.col % 4]) for c in
+        small_view().cells))
+    glyphs = terrain_glyphs(view)
+    assert glyphs == {"clear": (" ", False), "forest": ("f", False), "fen": ("e", False),
+                      "town": ("#", True)}
+    out = plain(BoardRenderable(view))
+    assert "fffffff" in out and "eeeeeee" in out
+    colored_out = ANSI.sub("", colored(BoardRenderable(view)))
+    assert "fffffff" not in colored_out  # made-up letters stay out of the color map
+    no_clear = replace(view, terrain=terrain[1:])
+    assert terrain_glyphs(no_clear)["forest"][0] in (" ", "f")
