@@ -15,7 +15,8 @@ One module per thing it owns:
 * :mod:`~engines.hexkit.retreat` and :mod:`~engines.hexkit.los` - retreat choice and
   line of sight;
 * :mod:`~engines.hexkit.board` - the :class:`pbem.view.BoardView` of a map;
-* :mod:`~engines.hexkit.checks` - rulebook hex-number checks for ``pbem scenario check``.
+* :mod:`~engines.hexkit.checks` - rulebook hex-number checks for ``pbem scenario check``;
+* :mod:`~engines.hexkit.shared` - why kit objects survive ``State.clone()`` uncopied.
 
 Nothing here uses floats or iterates an unordered collection into a result: every
 value a game stores comes out the same on every machine.

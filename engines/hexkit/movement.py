@@ -24,7 +24,7 @@ from dataclasses import dataclass, field
 from fractions import Fraction
 from types import MappingProxyType
 
-from engines.hexkit.geometry import hexside
+from engines.hexkit.geometry import Hexside, hexside
 from engines.hexkit.hexid import HexId
 from engines.hexkit.hexmap import HexMap
 from engines.hexkit.shared import Shared
@@ -508,3 +508,18 @@ def move_class_from_chart(
         network_crosses=network_crosses,
         hex_features=MappingProxyType(dict(sorted(feats.items()))),
     )
+
+
+def crossings(hexmap: HexMap, path: Sequence[HexId], features: Iterable[str]) -> list[Hexside]:
+    """The hexsides along ``path`` that carry any of ``features``, in path order.
+
+    For rules that act per hexside crossed: White Death Rule 13 (one ice roll per AFV
+    per lake hexside), For the Motherland! 8.6.3 (a step lost retreating across a river).
+    """
+    wanted = frozenset(features)
+    out: list[Hexside] = []
+    for a, b in itertools.pairwise(path):
+        side = hexside(a, b)
+        if wanted & hexmap.hexsides.get(side, frozenset()):
+            out.append(side)
+    return out

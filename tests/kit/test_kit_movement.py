@@ -319,3 +319,13 @@ def test_a_stack_moves_at_its_slowest_members_cost() -> None:
             costs = [leg_costs.cost(a, b), mech_costs.cost(a, b)]
             expect = None if None in costs else max(c for c in costs if c is not None)
             assert stack.cost(a, b) == expect
+
+
+def test_crossings_along_a_path() -> None:
+    from engines.hexkit.movement import crossings
+
+    m = line_map(hexsides={"river": [("0101", "0201")], "lake_edge": [("0301", "0401")]})
+    path = ["0101", "0201", "0301", "0401"]
+    assert crossings(m, path, ["river"]) == [("0101", "0201")]
+    assert crossings(m, path, ["river", "lake_edge"]) == [("0101", "0201"), ("0301", "0401")]
+    assert crossings(m, path[1:3], ["river"]) == []
