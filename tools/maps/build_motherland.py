@@ -41,6 +41,9 @@ SIGMA = 2.0  # width of the rubber-sheet correction around the anchors, in hexes
 
 # --- hand adjustments: place key -> (hex, reason) ----------------------------------------
 ADJUST: dict[str, tuple[str, str]] = {
+    "sevastopol": ("0926", "fitted hex; a third land (the Chersonese tip), made land for the port"),
+    "odessa": ("0722", "the fitted hex 0723 is three-quarters sea: the coastal hex beside it"),
+    "memel": ("0606", "fitted hex; a third land (the Memel coast), made land for the port"),
     "kerch": ("1227", "the book's Kerch Strait is 1227/1327: Kerch is on the Crimean side"),
 }
 
@@ -196,6 +199,8 @@ def country_of(lat: float, lon: float) -> str:
 
 #: hexes whose land/water the book fixes, with the reason
 FORCE_LAND = {
+    "0926": "Sevastopol's fitted hex, a third land: made land for the port",
+    "0606": "Memel's fitted hex, a third land: made land for the port",
     "1227": "Kerch Strait hexside 1227/1327 (8.4.2): Kerch peninsula",
     "1327": "Kerch Strait hexside 1227/1327 (8.4.2): Taman peninsula",
     "1125": "Chongar railroad bridge 1125-1025 (16.7): Chongar peninsula",
@@ -207,9 +212,25 @@ FORCE_LAND = {
     "1625": "hexsides 1526/1625, 1625/1626, 1625/1726 are all-sea (5.1.9): 1625 is land",
     "1726": "Rostov",
 }
-#: out-of-play / all-sea hexsides (5.1.9): the book's three ("for example"), plus the
-#: Karkinit Bay west of Perekop, the Sivash east of it, and Kerch-Taman north of the strait
-ALL_SEA = ["1526/1625", "1625/1626", "1625/1726", "0925/1024", "1125/1126", "1226/1327"]
+#: out-of-play hexsides (5.1.9): the book's three ("for example")
+OUT_OF_PLAY = ["1526/1625", "1625/1626", "1625/1726"]
+#: water hexsides between two land hexes: the Karkinit Bay west of Perekop, the Sivash east
+#: of it, and the Sea of Azov north of the Kerch Strait
+WATER_SIDES = ["0925/1024", "1125/1126", "1226/1327"]
+
+
+def sea_sides(res: dict, kind: str) -> list[str]:
+    """Land/water hexsides of ``kind`` (sea or lake), plus the hand-set water hexsides."""
+    terrain, water = res["terrain"], res["water"]
+    out = set(WATER_SIDES) if kind == "sea" else set()
+    for h in terrain:
+        if h in water:
+            continue
+        for n in neighbors(*parse(h)):
+            m = hid(*n)
+            if m in water and terrain[m] == kind:
+                out.add("/".join(sorted((h, m))))
+    return sorted(out)
 FORCE_COUNTRY = {"1535": "turkey", "1634": "turkey", "1735": "turkey"}
 
 
@@ -419,17 +440,22 @@ def areas(res: dict) -> dict[str, list[str]]:
     out["edge_east"] = [h for h in land if "east" in edge(h)]
     out["edge_north"] = [h for h in land if "north" in edge(h)]
     out["edge_south"] = [h for h in land if "south" in edge(h)]
-    out["supply_W"] = [h for h in out["edge_west"] if country[h] in ("germany", "poland")]
-    out["supply_H"] = [h for h in out["edge_west"] if country[h] in ("hungary", "slovakia")]
-    out["supply_R"] = [h for h in out["edge_west"] if country[h] == "romania"]
-    out["supply_F"] = sorted({h for h in out["edge_north"] + out["edge_west"]
+    out["source_W"] = [h for h in out["edge_west"]
+                       if country[h] in ("germany", "poland", "slovakia")]
+    out["source_H"] = [h for h in out["edge_west"] if country[h] == "hungary"]
+    out["source_R"] = [h for h in out["edge_west"] if country[h] == "romania"]
+    out["source_F"] = sorted({h for h in out["edge_north"] + out["edge_west"]
                               if country[h] == "finland"})
-    out["supply_E"] = sorted({h for h in out["edge_east"] if country[h] == "soviet_union"}
+    out["source_E"] = sorted({h for h in out["edge_east"] if country[h] == "soviet_union"}
                              | {h for h in out["edge_north"]
                                 if country[h] == "soviet_union" and parse(h)[0] >= 23})
-    out["supply_S"] = [h for h in out["edge_south"]
+    out["source_S"] = [h for h in out["edge_south"]
                        if country[h] == "soviet_union" and parse(h)[0] >= 17]
-    out["supply_T"] = ["1535", "1634", "1735"]
+    out["turkey_source"] = ["1535", "1634", "1735"]
+    # the German-ruled General Government and Slovakia count as Germany for the rules
+    # (5.2.1, 20.6); they are also listed under their own names
+    out["germany"] = sorted(set(out.get("germany", [])) | set(out.get("poland", []))
+                            | set(out.get("slovakia", [])))
     line = ["1632", "1733", "1833", "1934", "2034"]
     out["turkey_trigger_line"] = line
     south = []
@@ -444,11 +470,16 @@ def areas(res: dict) -> dict[str, list[str]]:
     bodies: dict[str, list[str]] = {}
     for h, name in water.items():
         bodies.setdefault(name, []).append(h)
+    short = {"Baltic Sea": "baltic", "Black Sea": "black", "Sea of Azov": "azov",
+             "Caspian Sea": "caspian"}
     for name, hs in sorted(bodies.items()):
         key = name.lower().replace(" ", "_")
         out[key] = sorted(hs)
         coast = sorted({hid(*n) for h in hs for n in neighbors(*parse(h)) if hid(*n) not in water})
-        out["coast_" + key] = coast
+        if name in short:
+            out["coast_" + short[name]] = coast
+    # 19.2: "any coastal hex of the Black Sea (including the Sea of Azov)"
+    out["coast_black"] = sorted(set(out.get("coast_black", [])) | set(out.get("coast_azov", [])))
     return out
 
 
@@ -543,12 +574,14 @@ def write_toml(res: dict) -> str:
     a("")
     # hex features
     a("[map.hex_features]")
-    feats: dict[str, list[str]] = {"city": [], "port": [], "fortified": [],
+    feats: dict[str, list[str]] = {"city": [], "port": [], "port_baltic": [], "port_black": [],
+                                   "port_azov": [], "port_caspian": [], "fortified": [],
                                    "objective": []}
     for key, p in places.items():
         feats["city"].append(p["hex"])
         if p["kind"] == "port":
             feats["port"].append(p["hex"])
+            feats["port_" + p["sea"]].append(p["hex"])
         if key in G.FORTIFIED:
             feats["fortified"].append(p["hex"])
         if key in ("leningrad", "moscow", "voronezh", "rostov", "stalingrad"):
@@ -558,8 +591,8 @@ def write_toml(res: dict) -> str:
         a(f"{name} = {toml_list(sorted(hs))}")
     a("")
     a("[map.places]")
-    for key in sorted(places):
-        a(f'{key} = "{places[key]["hex"]}"')
+    for key in sorted(places, key=lambda k: places[k]["title"]):
+        a(f'{toml_str(places[key]["title"])} = "{places[key]["hex"]}"')
     a("")
     a("[map.areas]")
     a("# countries (borders of 22 June 1941); supply sources: the land hexes along the map edge")
@@ -575,14 +608,17 @@ def write_toml(res: dict) -> str:
                     for seg in r["segments"] for s in seg} - set(major))
     a(f"major_river = {toml_list(major, 8)}")
     a(f"minor_river = {toml_list(minor, 8)}")
-    a("# 8.4.2: treated as a Major River for combat; tanks and mechanized may not attack across")
-    a('kerch_strait = ["1227/1327"]')
+    a("# 8.4.2: the Kerch Strait, a Major River for combat; tanks and mechanized may not attack")
+    a('strait = ["1227/1327"]')
     a("# 16.7: the Chongar railroad bridge: strategic movement and supply only")
     a('rail_bridge = ["1025/1125"]')
     a("# 5.1.9: brown out-of-play portions, treated as all-sea hexsides")
-    a("# the book's three, and three more that keep the Crimea's only land link at Perekop")
-    a("# (1024/1025) and Taman's at the Kerch Strait (1227/1327)")
-    a(f"all_sea = {toml_list(ALL_SEA, 8)}")
+    a(f"out_of_play = {toml_list(OUT_OF_PLAY, 8)}")
+    a("# water between two land hexes and every land/sea hexside: the Karkinit Bay west of")
+    a("# Perekop, the Sivash east of it and the water north of the Kerch Strait keep the")
+    a("# Crimea's land link at Perekop (1024/1025) and Taman's at the strait (1227/1327)")
+    a(f"sea = {toml_list(sea_sides(res, 'sea'), 8)}")
+    a(f"lake = {toml_list(sea_sides(res, 'lake'), 8)}")
     a("# 5.1.7 / 18.2.2: red arrows (Frozen Access) across sea and lake hexsides")
     fa = frozen_access(res)
     a(f"frozen_access = {toml_list(fa, 8)}")
@@ -600,9 +636,11 @@ def write_toml(res: dict) -> str:
     a("[map.styles]")
     a('major_river = "#2050c0"')
     a('minor_river = "#5080e0"')
-    a('kerch_strait = "#2050c0"')
+    a('strait = "#2050c0"')
     a('rail_bridge = "#303030"')
-    a('all_sea = "#8a6a40"')
+    a('out_of_play = "#8a6a40"')
+    a('sea = "#6f9fd8"')
+    a('lake = "#8cb8e8"')
     a('frozen_access = "#d02020"')
     a('railroad = "#404040"')
     a("")
@@ -612,15 +650,15 @@ def write_toml(res: dict) -> str:
     a("[map_info]")
     a("scale_km = 74")
     a(f"transform = {toml_str(transform_text(w))}")
-    a('supply_sources = { W = "supply_W", H = "supply_H", R = "supply_R", F = "supply_F", '
-      'E = "supply_E", S = "supply_S", T = "supply_T" }')
+    a('supply_sources = { W = "source_W", H = "source_H", R = "source_R", F = "source_F", '
+      'E = "source_E", S = "source_S", T = "turkey_source" }')
     a('sea_bodies = { baltic = ["baltic_sea"], black = ["black_sea"], azov = ["sea_of_azov"], '
       'caspian = ["caspian_sea"] }')
     a("")
-    for key in sorted(places):
+    for key in sorted(places, key=lambda k: places[k]["title"]):
         p = places[key]
-        a(f"[place_info.{key}]")
-        a(f"title = {toml_str(p['title'])}")
+        a(f"[place_info.{toml_str(p['title'])}]")
+        a(f'id = "{key}"')
         a(f'kind = "{p["kind"]}"')
         if p["sea"]:
             a(f'sea = "{p["sea"]}"')

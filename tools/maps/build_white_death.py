@@ -284,15 +284,15 @@ def areas(res: dict) -> dict[str, list[str]]:
     lovat_south = max(parse(h)[0] for h in south if h in river)
     lovat_north = max(parse(h)[0] for h in north if h in river)
     # Rule 17 A: Soviet entry areas
-    out["soviet_entry_northeastern"] = [h for h in north if parse(h)[0] > lovat_north]
-    out["soviet_entry_eastern"] = east_edge
+    out["soviet-northeast"] = [h for h in north if parse(h)[0] > lovat_north]
+    out["soviet-east"] = east_edge
     ger_south = [hid(c, G.ROWS) for c in range(lovat_south + 1, lovat_south + 11)]
     # the third area the rule promises but does not define: the "extreme southeastern
     # edge" that Rule 15 B makes friendly to the Soviets (stand-in)
-    out["soviet_entry_southeastern"] = [hid(c, G.ROWS) for c in
+    out["soviet-southeast"] = [hid(c, G.ROWS) for c in
                                         range(lovat_south + 11, G.COLS + 1)]
     # Rule 17 B: German entry areas
-    out["german_entry_southern"] = ger_south
+    out["german-south"] = ger_south
     rails = res["rails"]
     exits_w = sorted({p[-1] for p in rails.values() if p[-1] in west_edge}
                      | {p[0] for p in rails.values() if p[0] in west_edge})
@@ -300,16 +300,16 @@ def areas(res: dict) -> dict[str, list[str]]:
     western = min(exits_w, key=lambda h: abs(parse(h)[1] - nowo_row))
     southern_exits = sorted(h for h in exits_w if parse(h)[1] > parse(western)[1])
     rows = [parse(h)[1] for h in southern_exits]
-    out["german_entry_southwestern"] = [hid(1, r) for r in range(min(rows), max(rows) + 1)]
-    out["german_entry_western"] = edge_run(west_edge, western, 4)
+    out["german-southwest"] = [hid(1, r) for r in range(min(rows), max(rows) + 1)]
+    out["german-west"] = edge_run(west_edge, western, 4)
     nw_exit = sorted({p[-1] for p in rails.values() if p[-1] in north})
     corner_ring = list(reversed(west_edge)) + north[1:]  # up the west edge, along the north
-    out["german_entry_northwestern"] = edge_run(corner_ring, nw_exit[0], 4)
+    out["german-northwest"] = edge_run(corner_ring, nw_exit[0], 4)
     out["rail_exit_western"] = [western]
     out["rail_exits_southwestern"] = southern_exits
     out["rail_exit_northwestern"] = nw_exit
     # friendly edges (Rules 8 and 15 B)
-    soviet_edge = sorted(set(east_edge) | set(out["soviet_entry_southeastern"]))
+    soviet_edge = sorted(set(east_edge) | set(out["soviet-southeast"]))
     out["soviet_friendly_edge"] = soviet_edge
     out["german_friendly_edge"] = sorted(set(north + south + west_edge) - set(soviet_edge))
     # banks and the river
@@ -336,7 +336,7 @@ def areas(res: dict) -> dict[str, list[str]]:
             soviet.append(h)
     out["german_setup_front"] = sorted(front)
     out["soviet_setup"] = sorted(soviet)
-    out["guschtschino_tschemosjom_line"] = relief_line(res)
+    out["guschtschino_tschernosjom_line"] = relief_line(res)
     return out
 
 
@@ -353,7 +353,7 @@ def bunker_sites(res: dict) -> list[str]:
 
 def relief_line(res: dict) -> list[str]:
     a = parse(res["places"]["guschtschino"]["hex"])
-    b = parse(res["places"]["tschemosjom"]["hex"])
+    b = parse(res["places"]["tschernosjom"]["hex"])
     seg = H.hex_path(a, b, PARITY, lambda x: on_grid(*x), lambda x: neighbors(*x))
     return [hid(*x) for x in seg]
 
@@ -425,21 +425,23 @@ def write_toml(res: dict) -> str:
     a(f"intrinsic_garrison = {tl(ar['intrinsic_garrison'])}")
     a("")
     a("[map.places]")
-    a(f"velikiye_luki = {tl(res['city'])}")
-    a(f'citadel = "{res["places"]["citadel"]["hex"]}"')
-    a(f"nowossokoljniki = {tl(sorted(res['towns']['nowossokoljniki']))}")
-    a(f"isotcha = {tl(res['towns']['isotcha'])}")
-    a(f'guschtschino = "{res["places"]["guschtschino"]["hex"]}"')
-    a(f'tschemosjom = "{res["places"]["tschemosjom"]["hex"]}"')
+    a("# the manual's spellings; the Velikiye Luki garrison's city, the towns with garrisons,")
+    a("# the relief drive's start line, the Citadel and the four standing bridges")
+    a(f'"Velikiye Luki" = {tl(res["city"])}')
+    a(f'"Citadel" = "{res["places"]["citadel"]["hex"]}"')
+    a(f'"Nowossokoljniki" = {tl(sorted(res["towns"]["nowossokoljniki"]))}')
+    a(f'"Isotcha" = {tl(res["towns"]["isotcha"])}')
+    a(f'"Guschtschino" = "{res["places"]["guschtschino"]["hex"]}"')
+    a(f'"Tschernosjom" = "{res["places"]["tschernosjom"]["hex"]}"')
     names = bridge_names(res)
     for key, h in names.items():
-        a(f'{key} = "{h}"')
+        a(f'"{key}" = "{h}"')
     a("")
     a("[map.areas]")
     for name, hs in ar.items():
         if name in ("high_ground", "bunker_sites"):
             continue
-        a(f"{name} = {tl(compress(hs), 8)}")
+        a(f"{json.dumps(name)} = {tl(compress(hs), 8)}")
     a("")
     a("[map.hexsides]")
     full = sorted({s for lk in res["lakes"].values() for s in lk["full"]})
@@ -477,26 +479,25 @@ def write_toml(res: dict) -> str:
     a("[map_info]")
     a("scale_miles = 1")
     a(f'frame = "hex 0101 centre at {G.NORTH}N {G.WEST}E; one mile across the flats; north up"')
-    a('entry_areas = { soviet = ["soviet_entry_northeastern", "soviet_entry_eastern", '
-      '"soviet_entry_southeastern"], german = ["german_entry_southern", '
-      '"german_entry_southwestern", "german_entry_western", "german_entry_northwestern"] }')
-    a('soviet_entry_southeastern = { stand_in = "Rule 17 A promises three Soviet entry areas '
+    a('entry_areas = { soviet = ["soviet-northeast", "soviet-east", '
+      '"soviet-southeast"], german = ["german-south", '
+      '"german-southwest", "german-west", "german-northwest"] }')
+    a('soviet_southeast = { stand_in = "Rule 17 A promises three Soviet entry areas '
       'and defines two; the third is the extreme south-eastern edge, which Rule 15 B makes '
       'friendly to the Soviets: the southern edge east of the German Southern Entry Area" }')
     a('setup = { stand_in = "german_setup_front and soviet_setup follow the front of 24 '
       'November 1942 roughly; bunker_site lists the Citadel and the six city hexes nearest it" }')
     a("")
     for key, p in res["places"].items():
-        a(f"[place_info.{key}]")
-        a(f"title = {json.dumps(p['title'], ensure_ascii=False)}")
+        a(f"[place_info.{json.dumps(p['title'])}]")
+        a(f'id = "{key}"')
         a(f'kind = "{p["kind"]}"')
         a(f"lat = {p['lat']}")
         a(f"lon = {p['lon']}")
         a(f'position = "{p["sure"]}"')
         a("")
     for key, h in names.items():
-        a(f"[place_info.{key}]")
-        a(f'title = "{key.replace("_", " ").title()}"')
+        a(f"[place_info.{json.dumps(key)}]")
         a('kind = "bridge"')
         a("")
     for name in sorted(res["rails"]):

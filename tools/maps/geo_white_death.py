@@ -42,7 +42,8 @@ PLACES: dict[str, tuple[str, float, float, str, str]] = {
     "nowossokoljniki": ("Nowossokoljniki", 56.340, 30.150, "town", "real"),
     "isotcha": ("Isotcha", 56.195, 30.255, "town", "real place (Izocha station), approximate"),
     "guschtschino": ("Guschtschino", 56.150, 30.130, "village", "stand-in position"),
-    "tschemosjom": ("Tschemosjom", 56.120, 30.330, "village", "stand-in position"),
+    "tschernosjom": ("Tschernosjom", 56.120, 30.330, "village",
+                     "stand-in position; the manual's text prints Tschemosjom"),
 }
 
 #: the city's extent (hexes whose centre is within this many km of the centre are town)
@@ -54,16 +55,16 @@ CITY_EAST = (56.342, 30.548)
 #: the four standing bridges over the Lowatj (Rule 20), as latitudes where a road or the
 #: railroad crosses: south of the city, the road and the rail bridge in it, north of it
 BRIDGES: dict[str, float] = {
-    "lowatj_bridge_south": 56.215,
-    "lowatj_road_bridge": 56.338,
-    "lowatj_rail_bridge": 56.325,
-    "lowatj_bridge_north": 56.425,
+    "Lowatj bridge (south)": 56.215,
+    "Lowatj road bridge": 56.338,
+    "Lowatj rail bridge": 56.325,
+    "Lowatj bridge (north)": 56.425,
 }
 
 #: railroads: (lat, lon) waypoints, place keys allowed; ends beyond the edge are clipped
 RAILROADS: dict[str, list[str | tuple[float, float]]] = {
     "Moscow-Riga (Nelidovo-Velikiye Luki-Nowossokoljniki-Pustoshka)": [
-        (56.30, 31.10), (56.325, 30.80), "city_e", "lowatj_rail_bridge", "city_w",
+        (56.30, 31.10), (56.325, 30.80), "city_e", "Lowatj rail bridge", "city_w",
         (56.34, 30.35),
         "nowossokoljniki", (56.33, 29.90)],
     "Bologoye-Velikiye Luki (to Toropets)": [
@@ -82,13 +83,13 @@ ROADS: dict[str, list[str | tuple[float, float]]] = {
     "Nowossokoljniki-Nevel": ["nowossokoljniki", (56.20, 30.08), (56.05, 29.92)],
     "Velikiye Luki-Isotcha-Nevel": ["city_w", (56.27, 30.38), "isotcha", (56.10, 30.05),
                                     (56.06, 29.90)],
-    "Velikiye Luki-Usvyaty": ["city_w", (56.27, 30.48), "lowatj_bridge_south",
+    "Velikiye Luki-Usvyaty": ["city_w", (56.27, 30.48), "Lowatj bridge (south)",
                               (56.10, 30.60), (55.85, 30.65)],
     "Velikiye Luki-Nelidovo": ["city_e", (56.31, 30.75), (56.27, 31.10)],
     "Velikiye Luki-Toropets": ["city_e", (56.40, 30.70), (56.46, 31.10)],
-    "Velikiye Luki-Kholm": ["city_e", (56.39, 30.57), "lowatj_bridge_north", (56.47, 30.50),
+    "Velikiye Luki-Kholm": ["city_e", (56.39, 30.57), "Lowatj bridge (north)", (56.47, 30.50),
                             (56.60, 30.48)],
-    "city bridge": ["city_w", "lowatj_road_bridge", "city_e"],
+    "city bridge": ["city_w", "Lowatj road bridge", "city_e"],
 }
 
 #: frozen lakes as (lat, lon) axis lines: their hexsides are lake hexsides (Rule 13)
