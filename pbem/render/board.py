@@ -577,7 +577,11 @@ class BoardRenderable:
                         ch = edge_glyph(edge.feature)
                         fg = Style(color=edge.color, bold=True)
                     if road is not None and i == len(strokes) // 2:
-                        ch, fg = road[0], Style(color=road[1], bold=True)
+                        # on the hex's own fill: a road's dark ink must not vanish
+                        # into a dark terminal between the hexes
+                        canvas.put(x + dx, y + dy, road[0], Style(color=road[1], bold=True),
+                                   fill_of(cell))
+                        continue
                     canvas.put(x + dx, y + dy, ch, fg)
 
         for cell in cells:
@@ -732,16 +736,24 @@ class Legend:
                 symbol = glyph * 2 if plain or own else "  "
                 out.append((symbol, Style(color=colors.contrast(t.color), bgcolor=t.color),
                             t.name))
+        # features shown on the commonest terrain, as on the map (a railroad's black
+        # would vanish on a dark terminal)
+        counts: dict[str, int] = {}
+        for c in view.cells:
+            counts[c.terrain] = counts.get(c.terrain, 0) + 1
+        common = max(counts, key=lambda n: counts[n], default="")
+        ground = next((t.color for t in view.terrain if t.name == common), None)
         seen: set[str] = set()
         for e in view.edges:
             if e.feature not in seen:
                 seen.add(e.feature)
-                out.append((edge_glyph(e.feature), Style(color=e.color, bold=True), e.feature))
+                out.append((edge_glyph(e.feature), Style(color=e.color, bold=True,
+                                                         bgcolor=ground), e.feature))
         for line in view.lines:
             if line.feature not in seen:
                 seen.add(line.feature)
-                out.append((line_glyph(line.feature), Style(color=line.color, bold=True),
-                            line.feature))
+                out.append((line_glyph(line.feature), Style(color=line.color, bold=True,
+                                                            bgcolor=ground), line.feature))
         sides: dict[str, str] = {}
         for p in view.pieces:
             if not p.hidden:
