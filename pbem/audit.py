@@ -11,6 +11,7 @@ reported as equivocation, with both named.
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -94,7 +95,9 @@ def collect(paths: list[Path]) -> list[tuple[str, bytes]]:
     return out
 
 
-def audit(datas: list[tuple[str, bytes]]) -> AuditReport:
+def audit(datas: list[tuple[str, bytes]],
+          progress: Callable[[int, int], None] | None = None) -> AuditReport:
+    """Verify ``datas`` as one game; ``progress(done, total)`` is told after each file."""
     report = AuditReport()
     envs: list[tuple[str, Envelope, dict[str, Any]]] = []
     for source, data in datas:
@@ -130,7 +133,9 @@ def audit(datas: list[tuple[str, bytes]]) -> AuditReport:
                   key=lambda t: (t[2].get("seq") if isinstance(t[2].get("seq"), int) else -1, t[0]))
     seen: dict[int, tuple[str, bytes]] = {0: (source, invite.raw)}
     broken = False
-    for src, env, body in rest:
+    for done, (src, env, body) in enumerate(rest, start=1):
+        if progress is not None:
+            progress(done, len(rest))
         seq = body.get("seq") if isinstance(body.get("seq"), int) else None
         row = FileRow(src, seq, env.kind, str(body.get("side", "?")), fingerprint(env.key))
         report.files.append(row)

@@ -13,7 +13,7 @@ import sys
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from pathlib import Path
-from typing import Any, NoReturn
+from typing import Any, ClassVar, NoReturn
 
 import click
 from rich.console import Console
@@ -24,6 +24,24 @@ from pbem.errors import DuplicateFile, KeyStoreError, PbemError, UsageError
 
 console = Console(highlight=False, soft_wrap=True)
 errors = Console(stderr=True, highlight=False, soft_wrap=True)
+
+
+@contextmanager
+def progress_bar(what: str) -> Iterator[Callable[[int, int], None]]:
+    """A rich progress bar on stderr for long work; silent when stderr is not a terminal."""
+    if not errors.is_terminal:
+        yield lambda done, total: None
+        return
+    from rich.progress import BarColumn, MofNCompleteColumn, Progress, TimeElapsedColumn
+
+    with Progress(f"[bold]{what}", BarColumn(), MofNCompleteColumn(), TimeElapsedColumn(),
+                  console=errors, transient=True) as bar:
+        task = bar.add_task(what, total=None)
+
+        def update(done: int, total: int) -> None:
+            bar.update(task, completed=done, total=total or None)
+
+        yield update
 
 
 def _fail(exc: PbemError) -> NoReturn:
@@ -94,7 +112,33 @@ def _sealed_note(game: Any, seq: int) -> None:
     console.print(f"  send it with: pbem send {game.name} -o {name}", markup=False)
 
 
-@click.group(context_settings={"help_option_names": ["-h", "--help"]})
+class LazyGroup(click.Group):
+    """Commands from heavier modules load only when used (keeps ``pbem status`` fast)."""
+
+    lazy: ClassVar[dict[str, str]] = {
+        "inbox": "pbem.transport.cli:inbox_cmd",
+        "watch": "pbem.transport.cli:watch_cmd",
+        "fetch": "pbem.transport.cli:fetch_cmd",
+        "mail": "pbem.transport.cli:mail_group",
+    }
+
+    def list_commands(self, ctx: click.Context) -> list[str]:
+        return sorted({*super().list_commands(ctx), *self.lazy})
+
+    def get_command(self, ctx: click.Context, cmd_name: str) -> click.Command | None:
+        if cmd_name in self.lazy and cmd_name not in self.commands:
+            import importlib
+
+            module, _, attr = self.lazy[cmd_name].partition(":")
+            try:
+                command = getattr(importlib.import_module(module), attr)
+            except (ImportError, AttributeError):
+                return None
+            self.add_command(command, cmd_name)
+        return super().get_command(ctx, cmd_name)
+
+
+@click.group(cls=LazyGroup, context_settings={"help_option_names": ["-h", "--help"]})
 @click.version_option(__version__, prog_name="pbem")
 @click.option("--home", "home_path", type=click.Path(file_okay=False, path_type=Path),
               envvar="PBEM_HOME", help="Folder with your identity and games (env PBEM_HOME).")
@@ -620,8 +664,9 @@ def audit_cmd(paths: tuple[Path, ...], roll: str | None, as_json: bool) -> None:
     """Verify a transcript from the exchanged files alone (no save, no key needed)."""
     from pbem.audit import audit, collect, explain_roll
 
+    with handled(), progress_bar("verifying") as progress:
+        report = audit(collect(list(paths)), progress)
     with handled():
-        report = audit(collect(list(paths)))
         if as_json:
             click.echo(json.dumps(report.to_json(), indent=2))
             sys.exit(0 if report.clean else report.exit_code or 1)
@@ -658,8 +703,8 @@ def rebuild_cmd(ctx: click.Context, paths: tuple[Path, ...], name: str | None) -
     from pbem.audit import collect
     from pbem.session import rebuild
 
-    with handled():
-        game = rebuild(home_of(ctx), collect(list(paths)), name=name)
+    with handled(), progress_bar("rebuilding") as progress:
+        game = rebuild(home_of(ctx), collect(list(paths)), name=name, progress=progress)
         console.print(f"rebuilt {game.name} from {len(game.files)} files: {game.awaiting()}",
                       markup=False)
 
@@ -677,9 +722,10 @@ def selfplay_cmd(engine_id: str, scenario: str, seed: int, directory: Path,
     """Two random bots play a scenario through real files in DIR."""
     from pbem.selfplay import selfplay
 
-    with handled():
+    with handled(), progress_bar(f"selfplay {engine_id} {scenario}") as progress:
         result = selfplay(engine_id, scenario, seed, directory, max_turns=max_turns,
-                          options=_parse_options(options))
+                          options=_parse_options(options),
+                          on_file=lambda n: progress(n, 0))
         click.echo(result.line())
         sys.exit(1 if result.desyncs else 0)
 
@@ -773,17 +819,6 @@ def demo_cmd(engine_id: str | None, scenario: str | None, files: int, fast: bool
                     pacing=_pacing(fast, False, 0.35))
         sys.exit(code)
 
-
-def _attach_optional() -> None:
-    """Commands from packages that may be absent in a partial install."""
-    try:
-        from pbem.transport.cli import register
-    except ImportError:
-        return
-    register(main)
-
-
-_attach_optional()
 
 if __name__ == "__main__":  # pragma: no cover
     main()

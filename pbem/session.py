@@ -641,7 +641,8 @@ class Game:
                              accepted.rolls + rolls, accepted.message, self.result, sealed)
 
 
-def rebuild(home: Home, datas: list[tuple[str, bytes]], *, name: str | None = None) -> Game:
+def rebuild(home: Home, datas: list[tuple[str, bytes]], *, name: str | None = None,
+            progress: Callable[[int, int], None] | None = None) -> Game:
     """A save made anew from the exchanged files and this home's key (a lost save)."""
     envs = [load_envelope(d, src) for src, d in datas]
     invites = [e for e in envs if e.kind == "invite"]
@@ -657,7 +658,9 @@ def rebuild(home: Home, datas: list[tuple[str, bytes]], *, name: str | None = No
     rest = sorted((e for e in envs if e.kind != "invite"),
                   key=lambda e: int(canonical.decode(e.body)["seq"]))
     files = [invites[0].raw]
-    for env in rest:
+    for done, env in enumerate(rest, start=1):
+        if progress is not None:
+            progress(done, len(rest))
         try:
             verifier.add(env, dict(enumerate(files)))
         except DuplicateFile:
