@@ -323,7 +323,7 @@ def mail_group() -> None:
 @click.option("--imap-port", type=int)
 @click.option("--imap-security", type=click.Choice(mailconfig.SECURITY))
 @click.option("--mailbox", default="INBOX", show_default=True)
-@click.option("--ca-file", type=click.Path(exists=True, dir_okay=False), default="",
+@click.option("--ca-file", type=click.Path(exists=True, dir_okay=False), default=None,
               help="Trust this CA bundle (a self-hosted server).")
 @click.option("--password-command", default="",
               help="A command that prints the password (a password manager).")
@@ -334,7 +334,7 @@ def mail_group() -> None:
 def mail_setup_cmd(ctx: click.Context, provider: str | None, address: str, username: str,
                    smtp_host: str | None, smtp_port: int | None, smtp_security: str | None,
                    imap_host: str | None, imap_port: int | None, imap_security: str | None,
-                   mailbox: str, ca_file: str, password_command: str, password_stdin: bool,
+                   mailbox: str, ca_file: str | None, password_command: str, password_stdin: bool,
                    no_password: bool) -> None:
     """Configure the mail account once; the password is kept apart (0600), never in saves."""
     import shlex
@@ -351,7 +351,8 @@ def mail_setup_cmd(ctx: click.Context, provider: str | None, address: str, usern
             if needed not in preset:
                 raise UsageError(f"give --{needed.replace('_', '-')} or --provider")
         account = mailconfig.MailAccount(
-            address=address, username=username, mailbox=mailbox, ca_file=ca_file,
+            address=address, username=username, mailbox=mailbox,
+            ca_file=str(Path(ca_file).resolve()) if ca_file else "",
             password_command=shlex.split(password_command), **preset)
         password: str | None = None
         if password_stdin:

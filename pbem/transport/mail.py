@@ -195,6 +195,7 @@ def extract(raw: bytes, label: str) -> MessageScan:
     if subject:
         scan.label = label = f"{label} ({subject[:60]!r})"
     seen: set[bytes] = set()
+    texts: list[Message] = []
     parts = 0
     for part in msg.walk():
         parts += 1
@@ -234,25 +235,29 @@ def extract(raw: bytes, label: str) -> MessageScan:
                 seen.add(data)
                 scan.files.append(Extracted(f"{label} {what}", data, "attachment"))
             continue
-        if part.get_content_maintype() == "text" and not filename:
-            try:
-                text = part.get_content()
-            except (LookupError, ValueError, AssertionError):
-                payload = part.get_payload(decode=True)
-                text = payload.decode("utf-8", "replace") if isinstance(payload, bytes) else ""
-            if not isinstance(text, str) or not is_armored(text):
-                continue
-            if ctype == "text/html":
-                continue  # the plain-text part carries the same block
-            try:
-                blocks = dearmor_all(text)
-            except PbemError as exc:
-                _refuse(scan, "armored text in the body", str(exc))
-                continue
-            for data in blocks:
-                if data not in seen:
-                    seen.add(data)
-                    scan.files.append(Extracted(f"{label} armored body", data, "armored body"))
+        if part.get_content_maintype() == "text" and ctype != "text/html" and not filename:
+            texts.append(part)
+    # the armored fallback, after the attachments so that a file carried both ways is
+    # named by its attachment
+    for text_part in texts:
+        try:
+            if not isinstance(text_part, EmailMessage):
+                raise ValueError("not parsed with the default policy")
+            text = text_part.get_content()
+        except (LookupError, ValueError, AssertionError):
+            payload = text_part.get_payload(decode=True)
+            text = payload.decode("utf-8", "replace") if isinstance(payload, bytes) else ""
+        if not isinstance(text, str) or not is_armored(text):
+            continue
+        try:
+            blocks = dearmor_all(text)
+        except PbemError as exc:
+            _refuse(scan, "armored text in the body", str(exc))
+            continue
+        for data in blocks:
+            if data not in seen:
+                seen.add(data)
+                scan.files.append(Extracted(f"{label} armored body", data, "armored body"))
     return scan
 
 
