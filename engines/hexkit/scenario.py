@@ -37,6 +37,7 @@ from engines.hexkit.tables import (
     TerrainChart,
     typed,
 )
+from pbem.engine import ScenarioInfo
 from pbem.errors import ScenarioError
 
 Key = str | int
@@ -556,6 +557,34 @@ class ScenarioSet(Shared):
         except KeyError:
             raise ScenarioError(f"no scenario {scenario_id!r} (have: "
                                 f"{', '.join(self.scenarios)})", path=self.source) from None
+
+    def files_for(self, scenario_id: str) -> tuple[Traversable, ...]:
+        """The files a game of ``scenario_id`` depends on: its own file and every file
+        that is not another scenario's (map, tables, units, schedules).  An invitation
+        pins exactly these, so editing one scenario's setup leaves the others' games
+        joinable."""
+        own = self.scenarios.get(scenario_id)
+        if own is None:
+            raise ScenarioError(f"no scenario {scenario_id!r}", path=self.source)
+        others = set(self.scenarios.values()) - {own}
+        return tuple(t for name, t in zip(self.docs, self.files, strict=True)
+                     if name not in others)
+
+    def infos(self) -> list[ScenarioInfo]:
+        """A :class:`pbem.engine.ScenarioInfo` per ``[scenario]`` file, in id order,
+        from its ``id``, ``title``, ``description`` and ``turns`` keys."""
+        out = []
+        for sid, name in self.scenarios.items():
+            doc = self.docs[name]
+            turns = _pair(doc, ("scenario", "turns")) if doc.has("scenario", "turns") else (1, 1)
+            out.append(ScenarioInfo(
+                id=sid,
+                title=doc.get_str("scenario", "title"),
+                description=doc.get_str("scenario", "description", default=""),
+                files=self.files_for(sid),
+                turns=turns,
+            ))
+        return out
 
     def table(self, name: str) -> Table:
         try:

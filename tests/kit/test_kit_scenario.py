@@ -310,3 +310,17 @@ def test_kit_objects_are_shared_not_copied_by_state_clones() -> None:
     clone = copy.deepcopy(state)
     assert clone["map"] is s.map and clone["data"] is s and clone["costs"] is costs
     assert clone["units"] == state["units"] and clone["units"] is not state["units"]
+
+
+def test_scenario_infos_pin_shared_files_and_their_own(tmp_path: Path) -> None:
+    root = _copy(tmp_path)
+    (root / "other.toml").write_text(
+        '[scenario]\nid = "other"\ntitle = "Other"\ndescription = "A second one"\n')
+    s = load_scenario_path(root)
+    infos = s.infos()
+    assert [i.id for i in infos] == ["basic", "other"]
+    basic, other = infos
+    assert basic.title == "Basic test scenario" and basic.turns == (1, 4)
+    assert other.description == "A second one" and other.turns == (1, 1)
+    assert sorted(f.name for f in basic.files) == ["basic.toml", "map.toml", "tables.toml"]
+    assert sorted(f.name for f in other.files) == ["map.toml", "other.toml", "tables.toml"]
