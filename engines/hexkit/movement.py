@@ -316,14 +316,20 @@ def least_cost_path(
     start: HexId,
     goal: HexId,
     allowance: Cost | None = None,
-    **kwargs: object,
+    *,
+    zoc: Iterable[HexId] | None = None,
+    policy: ZocPolicy = IGNORE_ZOC,
+    blocked: Iterable[HexId] | Callable[[HexId], bool] | None = None,
+    min_one_hex: bool = False,
 ) -> tuple[list[HexId], Cost] | None:
     """The cheapest legal path and its cost, or ``None`` when ``goal`` is out of reach.
 
-    Takes the same keywords as :func:`reachable`; ``allowance=None`` means unlimited.
+    The keywords mean what they mean for :func:`reachable`; ``allowance=None`` is
+    unlimited (a path across the map for a supply or strategic-move check).
     """
     budget: Cost = allowance if allowance is not None else _unbounded(costs)
-    reach = reachable(costs, start, budget, goal=goal, **kwargs)  # type: ignore[arg-type]
+    reach = reachable(costs, start, budget, zoc=zoc, policy=policy, blocked=blocked,
+                      min_one_hex=min_one_hex, goal=goal)
     if goal not in reach.cost:
         return None
     return reach.path_to(goal), reach.cost[goal]

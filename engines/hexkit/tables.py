@@ -10,7 +10,7 @@ written (columns, rows keyed by die roll or terrain name); the typed views
 from __future__ import annotations
 
 import re
-from collections.abc import Mapping, Sequence
+from collections.abc import Mapping
 from dataclasses import dataclass, field
 from fractions import Fraction
 from types import MappingProxyType
@@ -237,12 +237,3 @@ def typed(table: Table) -> OddsCRT | DifferentialCRT | TerrainChart | Table:
     if table.kind == "chart":
         return TerrainChart(table)
     return table
-
-
-def rows_as_mapping(table: Table) -> Mapping[str, tuple[Any, ...]]:
-    return MappingProxyType(dict(table.rows))
-
-
-def column_values(table: Table, column: str) -> Sequence[Any]:
-    j = table.columns.index(column)
-    return [v[j] for _, v in table.rows]
