@@ -122,6 +122,7 @@ class WDState(State):
         self.over = False
         self.final: dict[str, Any] = {}
         self._cache: dict[str, Any] = {}
+        self._static: dict[Any, Any] = {}
 
     # ------------------------------------------------------------------ catalog access
 
@@ -172,6 +173,14 @@ class WDState(State):
 
     def terrain(self, h: str) -> set[str]:
         """The Terrain Effects Chart names of a hex: its terrain and hex features."""
+        key = ("terrain", h)
+        got = self._static.get(key)
+        if got is None:
+            got = self._static[key] = self._terrain(h)
+        out: set[str] = got
+        return out
+
+    def _terrain(self, h: str) -> set[str]:
         m = self.map
         base = m.terrain_of(h)
         out = {ALIASES.get(base, base)}
@@ -198,15 +207,30 @@ class WDState(State):
         return "river" if "river" in t else "creek" if "creek" in t else ""
 
     def road(self, a: str, b: str) -> bool:
-        m = self.map
-        return any(m.connected(n, a, b) for n in ("road", "railroad", "rail"))
+        key = ("road", a, b)
+        got = self._static.get(key)
+        if got is None:
+            m = self.map
+            got = self._static[key] = any(m.connected(n, a, b)
+                                          for n in ("road", "railroad", "rail"))
+        return bool(got)
 
     def rail(self, a: str, b: str) -> bool:
-        return self.map.connected("railroad", a, b) or self.map.connected("rail", a, b)
+        key = ("rail", a, b)
+        got = self._static.get(key)
+        if got is None:
+            got = self._static[key] = (self.map.connected("railroad", a, b)
+                                       or self.map.connected("rail", a, b))
+        return bool(got)
 
     def rail_hex(self, h: str) -> bool:
-        m = self.map
-        return bool(m.network_neighbors("railroad", h) or m.network_neighbors("rail", h))
+        key = ("railhex", h)
+        got = self._static.get(key)
+        if got is None:
+            m = self.map
+            got = self._static[key] = bool(m.network_neighbors("railroad", h)
+                                           or m.network_neighbors("rail", h))
+        return bool(got)
 
     def vl_hexes(self) -> tuple[str, ...]:
         if "vl" not in self._cache:
@@ -226,7 +250,7 @@ class WDState(State):
         """Friendly board edges (Rules 8, 15): east and extreme southeast for the Soviets,
         every other edge for the Germans."""
         key = f"edge:{side}"
-        if key not in self._cache:
+        if key not in self._static:
             g = self.map.grid
             (c0, c1), (r0, r1) = g.cols, g.rows
             out = set()
@@ -238,8 +262,8 @@ class WDState(State):
                     continue
                 if (side == "soviet") == east:
                     out.add(h)
-            self._cache[key] = out
-        edges: set[str] = self._cache[key]
+            self._static[key] = out
+        edges: set[str] = self._static[key]
         return edges
 
     # ------------------------------------------------------------------ ZOC, isolation
@@ -270,7 +294,11 @@ class WDState(State):
         return z
 
     def enemy_hexes(self, side: str) -> set[str]:
-        return {self.units[u].loc for u in self.side_units(other(side))}
+        key = f"enemy:{side}"
+        if key not in self._cache:
+            self._cache[key] = {self.units[u].loc for u in self.side_units(other(side))}
+        got: set[str] = self._cache[key]
+        return got
 
     def _free(self, side: str) -> set[str]:
         key = f"free:{side}"
@@ -596,11 +624,14 @@ class WDState(State):
         return None if any(c is None for c in costs) else Fraction(1)
 
     def _auto_place(self, g: Group) -> None:
+        rings: dict[int, list[str]] = {}
         for uid in g.units:
             if self.units[uid].loc != "setup":
                 continue
             for extra in range(0, 12):
-                spot = next((h for h in self.group_hexes(g, extra) if self.placeable(uid, h)),
+                if extra not in rings:
+                    rings[extra] = self.group_hexes(g, extra)
+                spot = next((h for h in rings[extra] if self.placeable(uid, h)),
                             None)
                 if spot is not None:
                     self._put(uid, spot)
@@ -878,6 +909,9 @@ class WDState(State):
         return out
 
     def _legal_actions(self) -> list[Action]:
+        if "legal" in self._cache:
+            cached: list[Action] = self._cache["legal"]
+            return list(cached)
         out: list[Action] = []
         for a in self._candidates():
             try:
@@ -885,7 +919,8 @@ class WDState(State):
             except IllegalAction:
                 continue
             out.append(a)
-        return out
+        self._cache["legal"] = out
+        return list(out)
 
     def _movement_candidates(self) -> list[WDAction]:
         s = self.phasing
@@ -897,9 +932,11 @@ class WDState(State):
                 for h in self.rail_destinations(uid):
                     out.append(act("rail", uid, h))
                 continue
-            if not u.stopped and u.assault == "":
+            if not u.stopped and u.assault == "" and self.left(uid) > 0:
+                enemy = self.enemy_hexes(s)
                 for n in self.map.neighbors(u.loc):
-                    out.append(act("move", uid, n, u.loc))
+                    if n not in enemy:
+                        out.append(act("move", uid, n, u.loc))
             if t.artillery and not u.deployed:
                 out.append(act("deploy", uid))
             if self.rail_hex(u.loc) and self.turn_rail_left(s) >= u.strength:
@@ -1432,9 +1469,11 @@ class WDState(State):
 
     def _check_hq(self, a: WDAction) -> None:
         self._combat_turn()
-        if a.unit not in self.involved_divisions():
-            raise IllegalAction(f"{a.unit} is not a division or brigade in this combat",
-                                rule="Rule 11.A.1")
+        if a.unit not in self.involved_divisions() or len(self.involved_divisions()) < 2:
+            raise IllegalAction(f"{a.unit} is not one of two or more divisions or brigades in "
+                                "this combat", rule="Rule 11.A.1")
+        if self.combat.get("hq") == a.unit:
+            raise IllegalAction(f"{a.unit} is already the headquarters", rule="Rule 11.A.1")
         if self.combat.get("support"):
             raise IllegalAction("choose the headquarters before adding support",
                                 rule="Rule 11.A.1")

@@ -1,0 +1,277 @@
+"""White Death rules as a player meets them: what is allowed, what is refused and why."""
+
+from __future__ import annotations
+
+import pytest
+
+from engines.white_death.engine import WhiteDeath
+from engines.white_death.state import WDState
+from pbem.errors import IllegalAction
+
+from .conftest import clear_board, put, roll, settle
+
+
+def fresh(engine: WhiteDeath, scenario: str = "woehler", weather: int = 1) -> WDState:
+    """A state at the first Soviet decision, board cleared (weather roll ``weather``)."""
+    s = engine.new_state(scenario)
+    assert isinstance(s, WDState)
+    roll(s, weather)
+    settle(s)
+    clear_board(s)
+    s.supply = {"soviet": 5, "german": 5, "vl": 5}
+    return s
+
+
+def refused(s: WDState, text: str, rule: str) -> IllegalAction:
+    before = s.digest()
+    with pytest.raises(IllegalAction) as exc:
+        s.apply(text)
+    assert exc.value.rule == rule, str(exc.value)
+    assert s.digest() == before  # refused actions leave the state unchanged
+    return exc.value
+
+
+def test_soviet_moves_first_and_decides_mps(engine: WhiteDeath) -> None:
+    s = fresh(engine)
+    d = s.decision()
+    assert d is not None and d.side == "soviet" and d.kind == "impulse-mps"
+    assert [a.notation() for a in s.legal_actions()] == [f"impulse {k}" for k in range(1, 11)]
+    refused(s, "impulse 11", "Rule 5")
+
+
+def test_impulses_alternate_until_one_side_is_spent(engine: WhiteDeath) -> None:
+    s = fresh(engine)
+    put(s, "1188/357", "2010")
+    put(s, "I/504", "0510")
+    s.apply("impulse 10")
+    s.apply("end movement")
+    assert s.current_player() == "german" and s.phase == "decision"
+    s.apply("impulse 4")
+    s.apply("end movement")
+    assert s.current_player() == "german"  # the Soviet side is spent: consecutive impulses
+    s.apply("impulse 6")
+    s.apply("end movement")
+    assert s.is_chance()  # next turn: weather
+    assert s.turn == 6
+    roll(s, 1)
+    settle(s)
+    assert s.current_player() == "soviet" and s.mps == {"soviet": 10, "german": 10}
+
+
+def test_zoc_stops_movement_and_leaving_costs_one(engine: WhiteDeath) -> None:
+    s = fresh(engine)
+    put(s, "1188/357", "1810")
+    put(s, "I/504", "1510")
+    s.apply("impulse 5")
+    s.apply("move 1188/357 1810 1710")  # 1710 is next to 1510's neighbours? no: 1610 is
+    s.apply("move 1188/357 1710 1610")  # 1610 is adjacent to 1510: enemy ZOC
+    e = refused(s, "move 1188/357 1610 1710", "Rule 3")
+    assert "enemy ZOC" in str(e)
+    # next impulse it may leave, paying one extra MP (Rule 3, Rule 6.B.1)
+    s.apply("end movement")
+    s.apply("impulse 1")
+    s.apply("end movement")
+    s.apply("impulse 1")
+    assert s.units["1188/357"].zoc_start
+    assert s.move_cost("1188/357", "1610", "1710") == 2
+    refused(s, "move 1188/357 1610 1710", "Rule 6.A")
+
+
+def test_enemy_hex_and_prohibited_terrain(engine: WhiteDeath) -> None:
+    s = fresh(engine)
+    put(s, "tk/18M", "1810")
+    put(s, "I/504", "1510")
+    s.apply("impulse 5")
+    refused(s, "move tk/18M 1810 1811", "Rule 7")  # forest is P for track units
+    refused(s, "move tk/18M 1810 1910", "Rule 6.A") if False else None
+
+
+def test_weapons_unit_may_not_enter_zoc_alone(engine: WhiteDeath) -> None:
+    s = fresh(engine)
+    put(s, "at/3S", "1710")
+    put(s, "I/504", "1510")
+    s.apply("impulse 5")
+    refused(s, "move at/3S 1710 1610", "Rule 3.C")
+    put(s, "1190/357", "1610")
+    s.apply("move at/3S 1710 1610")
+    assert s.units["at/3S"].loc == "1610"
+
+
+def test_afv_transit_draws_antitank_fire(engine: WhiteDeath) -> None:
+    s = fresh(engine)
+    put(s, "tk/18M", "1709")
+    put(s, "Pzjg/LIX", "1509")
+    put(s, "I/504", "1509")
+    s.apply("impulse 6")
+    s.apply("move tk/18M 1709 1609")  # into the ZOC: AFVs need not stop (Rule 3.A)
+    assert not s.units["tk/18M"].stopped and not s.is_chance()
+    out = next(n for n in s.map.neighbors("1609") if n not in s.ezoc("soviet"))
+    s.apply(f"move tk/18M 1609 {out}")  # leaving 1609 (in the ZOC) draws antitank fire
+    req = s.chance_request()
+    assert req.rule == "Rule 3.A" and "tk/18M" in req.purpose
+    s.apply_outcome((1,))  # a hit: loss and a morale check
+    assert s.units["tk/18M"].strength < 5
+    req = s.chance_request()
+    assert req.rule == "Rule 14"
+    s.apply_outcome((6,))  # fails badly: the move ends (Rule 3.A), rout retreats
+    assert s.units["tk/18M"].loc != out
+
+
+def test_soviet_needs_three_mps_to_assault_german_one(engine: WhiteDeath) -> None:
+    s = fresh(engine)
+    put(s, "1188/357", "1610")
+    put(s, "I/504", "1510")
+    s.apply("impulse 2")
+    refused(s, "assault 1510 with 1188/357", "Rule 5")
+    s.apply("end movement")
+    s.apply("impulse 1")
+    s.apply("assault 1610 with I/504")  # the German assaults with one MP
+    assert s.supply["german"] == 4  # Rule 15.A.1: one point for all assaults
+    assert s.units["I/504"].spent == 1  # Rule 6.B.3
+
+
+def test_assault_sequence_and_decision_points(engine: WhiteDeath) -> None:
+    s = fresh(engine)
+    put(s, "1188/357", "1610")
+    put(s, "1/31R", "1609")
+    put(s, "I/504", "1510")
+    s.apply("impulse 3")
+    s.apply("assault 1510 with 1188/357")
+    s.apply("assault 1510 with 1/31R")
+    assert s.supply["soviet"] == 4
+    s.apply("end movement")
+    # no deployed artillery: barrage is skipped; the German decides defensive fire
+    d = s.decision()
+    assert d is not None and d.side == "german" and d.kind == "defensive-fire"
+    assert "german player must allocate defensive fire" in d.prompt
+    assert d.default is not None and d.default.notation() == "done firing"
+    notations = [a.notation() for a in s.legal_actions()]
+    assert "fire 8 at 1188/357" in notations  # I/504: 2 x 4 = 8
+    s.apply("fire 8 at 1188/357")
+    refused(s, "fire 1 at 1188/357", "Rule 9.C.3")  # once per phase
+    s.apply("done firing")
+    # 8 against personnel in clear (6): 1:1
+    req = s.chance_request()
+    assert "1:1" in req.purpose and req.rule == "Rule 9"
+    s.apply_outcome((6,))  # bare MC
+    s.apply_outcome((1,))  # passes
+    d = s.decision()
+    assert d is not None and d.side == "soviet" and d.kind == "assault-fire"
+    s.apply("done firing")  # default allocation of all assault fire
+    assert s.is_chance()
+    settle(s, 1)
+    # 1188/357 (12) + 1/31R (8) = 20 against 6: 3:1; die 1 is MC3 -> the defender
+    # loses 2 of 4 and checks morale: I/504 is hit hard
+    assert s.units["I/504"].strength <= 2 or not s.on_map("I/504")
+
+
+def test_weapons_units_fired_at_last_and_no_better(engine: WhiteDeath) -> None:
+    s = fresh(engine)
+    put(s, "1188/357", "1610")
+    put(s, "I/504", "1510")
+    put(s, "Pzjg/LIX", "1510")
+    s.apply("impulse 3")
+    s.apply("assault 1510 with 1188/357")
+    s.apply("end movement")
+    s.apply("done firing")
+    while s.is_chance():  # defensive fire: a bare MC, passed
+        s.apply_outcome((6,) if "fire" in s.chance_request().purpose else (1,))
+    assert s.phase == "assault"
+    refused(s, "fire 6 at Pzjg/LIX", "Rule 9.C.3")  # personnel not yet fired at
+    s.apply("fire 3 at I/504")  # 3 against 6: 1:2
+    refused(s, "fire 4 at Pzjg/LIX", "Rule 9.C.3")  # 4 against 4 is 1:1, better than 1:2
+    s.apply("fire 2 at Pzjg/LIX")  # 2 against 4 is 1:2
+
+
+def test_tank_fright(engine: WhiteDeath) -> None:
+    s = fresh(engine)
+    put(s, "tk/18M", "1610")
+    put(s, "mr/18M", "1610")
+    put(s, "I/504", "1510")
+    s.apply("impulse 3")
+    s.apply("assault 1510 with tk/18M")
+    s.apply("end movement")
+    s.apply("done firing")
+    while s.is_chance():
+        s.apply_outcome((6,) if "fire" in s.chance_request().purpose else (1,))
+    s.apply("done firing")
+    # conventional fire first, then a morale check one level worse (Rule 14.C.2)
+    purposes = []
+    while s.is_chance():
+        purposes.append(s.chance_request().purpose)
+        s.apply_outcome((6,))
+    assert any("morale check for I/504" in p and "+1" in p for p in purposes) or any(
+        "tank fright" in p for p in purposes)
+
+
+def test_garrisons_rule_22(engine: WhiteDeath) -> None:
+    s = engine.new_state("purkayev")
+    assert isinstance(s, WDState)
+    roll(s, 1)
+    settle(s)
+    s.apply("impulse 10")
+    s.apply("end movement")
+    settle(s)
+    vl_unit = next(x for x in s.side_units("german") if s.units[x].garrison == "vl")
+    h = s.units[vl_unit].loc
+    s.apply("impulse 5")
+    n = s.map.neighbors(h)[0]
+    refused(s, f"move {vl_unit} {h} {n}", "Rule 22")  # garrisons may not move on turn 1
+
+
+def test_intrinsic_garrisons_west_of_the_lowatj(engine: WhiteDeath) -> None:
+    s = engine.new_state("purkayev")
+    assert isinstance(s, WDState)
+    garrisons = sorted(x for x in s.units if x.startswith("garrison/"))
+    # test map: towns with a railroad west of the Lowatj (column 12), not Velikiye Luki
+    assert garrisons == ["garrison/0312", "garrison/0704"]
+    g = s.udef("garrison/0312")
+    assert g.type.cf == 4 and g.strength == 1 and g.type.personnel
+    # the Soviet player does not see it on the map
+    view = s.view("soviet")
+    assert not any(p.id.startswith("garrison/") for p in view.pieces)
+
+
+def test_limited_intelligence(engine: WhiteDeath) -> None:
+    s = fresh(engine)
+    put(s, "I/504", "1510")
+    put(s, "I/505", "1510")
+    put(s, "1188/357", "2010")
+    soviet = s.view("soviet")
+    at = [p for p in soviet.pieces if p.location == "1510"]
+    assert len([p for p in at if not p.hidden]) == 1  # only the top unit
+    assert len([p for p in at if p.hidden]) == 1
+    german = s.view("german")
+    assert len([p for p in german.pieces if p.location == "1510" and not p.hidden]) == 2
+
+
+def test_bunker_spares_morale_checks(engine: WhiteDeath) -> None:
+    s = fresh(engine)
+    put(s, "I/277", "1207")
+    s.bunkers = [["1207", 10]]
+    assert s.morale_exempt("I/277", "assault")
+    s.bunkers = [["1207", 2]]
+    assert not s.morale_exempt("I/277", "assault")
+
+
+def test_rail_movement(engine: WhiteDeath) -> None:
+    s = fresh(engine)
+    put(s, "I/504", "0312")
+    s.apply("impulse 1")
+    s.apply("end movement")
+    s.apply("impulse 2")
+    s.apply("entrain I/504")
+    assert s.rail_used["german"] == 4
+    dests = [a.hex for a in s.legal_actions() if a.kind == "rail"]
+    assert "0301" in dests and "1207" in dests
+    s.apply("rail I/504 0301")
+    assert s.units["I/504"].loc == "0301"
+
+
+def test_notation_round_trip(engine: WhiteDeath) -> None:
+    s = fresh(engine)
+    for text in ("impulse 4", "move 1188/357 2405 2404", "assault 1305 with 1188/357",
+                 "fire 7/2 at I/277", "fire antitank 3 at tk/18M", "done firing",
+                 "end movement", "barrage 1305 with hvy/KF", "advance 1188/357 1305",
+                 "support with 918A/357", "hq 357", "spend vl supply"):
+        assert s.parse_action(text).notation() == text
