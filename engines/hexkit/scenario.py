@@ -214,7 +214,8 @@ class Doc(Shared):
         return self.typed(dict, *path, default=default)
 
     def hexes(self, hexmap: HexMap, *path: Key) -> list[HexId]:
-        """A hex, range or list of them at ``path``, each checked to be on ``hexmap``."""
+        """A hex, range, area or place name, or a list of them, at ``path``, expanded
+        in order and each checked to be on ``hexmap``."""
         value = self.get(*path)
         items = value if isinstance(value, list) else [value]
         out: list[HexId] = []
@@ -234,6 +235,13 @@ def _expand_hexes(doc: Doc, path: Sequence[Key], item: Any, numbering: Numbering
                   hexmap: HexMap | None = None, grid: HexGrid | None = None) -> list[HexId]:
     if not isinstance(item, str):
         raise doc.error(path, f"expected a hex number or range, got {item!r}")
+    if hexmap is not None and not item[:1].isdigit():
+        # a name: setups and schedules say "entry area G" or "Velikiye Luki"
+        if item in hexmap.areas:
+            return list(hexmap.areas[item])
+        if item in hexmap.places:
+            return list(hexmap.places[item])
+        raise doc.error(path, f"{item!r} is not a hex number, range, area or place on the map")
     try:
         hexes = numbering.parse_range(item)
     except ValueError as exc:

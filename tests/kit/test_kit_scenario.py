@@ -324,3 +324,21 @@ def test_scenario_infos_pin_shared_files_and_their_own(tmp_path: Path) -> None:
     assert other.description == "A second one" and other.turns == (1, 1)
     assert sorted(f.name for f in basic.files) == ["basic.toml", "map.toml", "tables.toml"]
     assert sorted(f.name for f in other.files) == ["map.toml", "other.toml", "tables.toml"]
+
+
+def test_doc_hexes_expand_ranges_areas_and_places(tmp_path: Path) -> None:
+    root = _copy(tmp_path)
+    with (root / "basic.toml").open("a") as f:
+        f.write('\n[setup]\nblue = ["0101", "0102-0103", "east edge", "Twin Farms"]\n'
+                'red = "south edge"\nbad = ["0101", "nowhere"]\noff = ["0604"]\n')
+    s = load_scenario_path(root)
+    doc = s.scenario("basic")
+    assert doc.hexes(s.map, "setup", "blue") == [
+        "0101", "0102", "0103", "0601", "0602", "0603", "0605", "0201", "0202"]
+    assert doc.hexes(s.map, "setup", "red")[0] == "0105"
+    with pytest.raises(ScenarioError) as info:
+        doc.hexes(s.map, "setup", "bad")
+    assert "setup.bad[1]: 'nowhere' is not a hex number" in str(info.value)
+    assert f"basic.toml:{_line(root / 'basic.toml', 'bad = [')}:" in str(info.value)
+    with pytest.raises(ScenarioError, match=r"setup.off\[0\]: hex 0604 is not on the map"):
+        doc.hexes(s.map, "setup", "off")
