@@ -406,8 +406,8 @@ def trace(
     """The shortest hex path from ``start`` to any target (supply lines), else ``None``.
 
     Counts hexes, not movement points, as supply rules do; ``network`` restricts the
-    path to that network's connections.  Among equally short paths, the one through
-    the lowest hex ids is returned.
+    path to that network's connections.  Neighbors are explored in id order, so among
+    equally short paths the same one is returned on every machine.
     """
     is_target = targets if callable(targets) else _as_set(targets).__contains__
     _, parent, found = _bfs(hexmap, start, network, passable, max_steps, is_target)
