@@ -20,6 +20,7 @@ from engines.hexkit.scenario import Doc, ScenarioSet, load_scenario_path, parse_
 from pbem.errors import ScenarioError
 
 ENGINE_ID = "for-the-motherland"
+_NONE: frozenset[str] = frozenset()
 
 #: unit types that are Mechanized for movement (5.1.2)
 MECH_TYPES = frozenset({"panzer", "ss_panzer", "tank", "mech_group", "supply_base"})
@@ -147,8 +148,31 @@ class GameData:
     # -- derived map facts, computed once ---------------------------------------------
 
     @cached_property
-    def neighbors(self) -> dict[str, tuple[str, ...]]:
+    def water(self) -> frozenset[str]:
+        """Sea and lake hexes (terrain classes marked ``water``): no unit stands there."""
+        wet = {t.name for t in self.hexmap.legend if t.flag("water")}
+        return frozenset(h for h, t in self.hexmap.terrain.items() if t in wet)
+
+    @cached_property
+    def all_neighbors(self) -> dict[str, tuple[str, ...]]:
         return {h: tuple(self.hexmap.neighbors(h)) for h in self.hexmap.ids}
+
+    @cached_property
+    def neighbors(self) -> dict[str, tuple[str, ...]]:
+        """Land neighbors of every hex (water hexes are entered only by Frozen Access)."""
+        wet = self.water
+        return {h: tuple(n for n in ns if n not in wet) for h, ns in self.all_neighbors.items()}
+
+    @cached_property
+    def land(self) -> tuple[str, ...]:
+        return tuple(h for h in self.hexmap.ids if h not in self.water)
+
+    @cached_property
+    def open_neighbors(self) -> dict[str, tuple[str, ...]]:
+        """Neighbors not across a sea, lake or out-of-play hexside (supply lines, 9.2)."""
+        closed = {"sea", "lake", "out_of_play"}
+        return {h: tuple(n for n in ns if not (self.side_features(h, n) & closed))
+                for h, ns in self.neighbors.items()}
 
     def area(self, name: str) -> frozenset[str]:
         return frozenset(self.hexmap.areas.get(name, ()))
@@ -156,13 +180,20 @@ class GameData:
     @cached_property
     def country(self) -> dict[str, str]:
         out: dict[str, str] = {}
-        for name in ("germany", "finland", "hungary", "romania", "turkey"):
+        for name in ("soviet_union", "bulgaria", "germany", "finland", "hungary", "romania",
+                     "turkey"):
             for h in self.hexmap.areas.get(name, ()):
                 out[h] = name
         return out
 
     def country_of(self, h: str) -> str:
+        """The country of a hex (5.2.1); a map without a Soviet Union area means it."""
         return self.country.get(h, "soviet_union")
+
+    @cached_property
+    def coast_black(self) -> frozenset[str]:
+        """19.2: the Black Sea coast including the Sea of Azov."""
+        return self.area("coast_black") | self.area("coast_azov")
 
     @cached_property
     def cities(self) -> frozenset[str]:
@@ -192,8 +223,16 @@ class GameData:
             out.setdefault(b, []).append(a)
         return {h: tuple(sorted(v)) for h, v in sorted(out.items())}
 
+    @cached_property
+    def _sides(self) -> dict[tuple[str, str], frozenset[str]]:
+        out: dict[tuple[str, str], frozenset[str]] = {}
+        for (a, b), f in self.hexmap.hexsides.items():
+            out[(a, b)] = f
+            out[(b, a)] = f
+        return out
+
     def side_features(self, a: str, b: str) -> frozenset[str]:
-        return self.hexmap.side_features(a, b)
+        return self._sides.get((a, b), _NONE)
 
     @cached_property
     def place_names(self) -> dict[str, str]:

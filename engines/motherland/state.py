@@ -74,6 +74,8 @@ class MotherlandState(State):
         self.sc = data.scenarios[scenario]
         self._events: list[Event] = []
         self._cache: dict[Any, Any] = {}
+        #: results that are pure functions of their (full) keys, kept across changes
+        self._pcache: dict[Any, Any] = {}
         if body is not None:
             self.s = body
             return
@@ -201,6 +203,17 @@ class MotherlandState(State):
     def _touch(self) -> None:
         """Forget every cached fact about the position (call after any change)."""
         self._cache.clear()
+        if len(self._pcache) > 20_000:
+            self._pcache.clear()
+
+    def sig(self, side: str) -> tuple[str, ...]:
+        """Where ``side``'s units are: the key of caches that depend on them only."""
+        key = ("sig", side)
+        hit = self._cache.get(key)
+        if hit is None:
+            hit = tuple(sorted(f"{x}@{self.s['units'][x]['hex']}" for x in self.on_map(side)))
+            self._cache[key] = hit
+        return hit  # type: ignore[no-any-return]
 
     def units_at(self, h: str, side: str | None = None) -> list[str]:
         return [x for x in self.occ().get(h, []) if side is None or self.c(x).side == side]
@@ -508,7 +521,7 @@ class MotherlandState(State):
             enemy = other(side)
             ez = self.zoc(enemy)
             out = set()
-            for h in self.data.hexmap.ids:
+            for h in self.data.land:
                 if self.has_enemy(h, side):
                     out.add(h)
                 elif h in ez and not self.has_friend(h, side):
@@ -533,17 +546,17 @@ class MotherlandState(State):
             if best.get(h, -1) < b:
                 best[h] = b
                 queue.append(h)
+        nbrs = self.data.open_neighbors
+        pop, push, get = queue.popleft, queue.append, best.get
         while queue:
-            h = queue.popleft()
-            b = best[h]
-            if b <= 0:
+            h = pop()
+            b = best[h] - 1
+            if b < 0:
                 continue
-            for n in self.data.neighbors[h]:
-                if n in blocked or not self._passable(h, n):
-                    continue
-                if best.get(n, -1) < b - 1:
-                    best[n] = b - 1
-                    queue.append(n)
+            for n in nbrs[h]:
+                if get(n, -1) < b and n not in blocked:
+                    best[n] = b
+                    push(n)
         return best
 
     def _rail_from(self, starts: Iterable[str], blocked: frozenset[str]) -> set[str]:
@@ -848,6 +861,8 @@ class MotherlandState(State):
 
     def _terrain_cost(self, uid: str, h: str) -> int | None:
         c = self.c(uid)
+        if h in self.data.water:
+            return None
         name = self.data.hexmap.terrain.get(h, "clear")
         if name == "swamp" and self.snow:
             name = "woods"  # 5.1.8, 18.2.1
@@ -890,7 +905,17 @@ class MotherlandState(State):
         side = c.side
         if self.has_enemy(b, side) or not self._may_enter_country(uid, b):
             return None
-        tc = self._terrain_cost(uid, b)
+        water = self.data.water
+        if a in water or b in water:
+            # 5.1.7: Soviet infantry cross Frozen Access hexsides on Snow Turns
+            if not (self.snow and self._soviet_infantry(uid)
+                    and "frozen_access" in self.data.side_features(a, b)):
+                return None
+            tc = 0 if b in water else self._terrain_cost(uid, b)
+            if b in water:
+                tc = self.data.tec["clear"].leg
+        else:
+            tc = self._terrain_cost(uid, b)
         sc = self._side_cost(uid, a, b)
         if tc is None or sc is None:
             return None
@@ -922,15 +947,17 @@ class MotherlandState(State):
 
     def reach(self, uid: str, exploit: bool = False) -> dict[str, tuple[str, ...]]:
         """Every hex the unit can move to now, with one least-cost path to each."""
-        key = ("reach", uid, exploit)
-        hit = self._cache.get(key)
+        u, c = self.u(uid), self.c(uid)
+        key = ("reach", uid, exploit, u["hex"], u["mp"], u["mv"], u["mode"], u["sup"],
+               self.s["late"], self.turn, self.s["phase"], self.sig(other(c.side)),
+               self.s["turkey"])
+        hit = self._pcache.get(key)
         if hit is not None:
             return hit  # type: ignore[no-any-return]
-        u, c = self.u(uid), self.c(uid)
         start = u["hex"]
         out: dict[str, tuple[str, ...]] = {}
         if not self._can_move(uid, exploit):
-            self._cache[key] = out
+            self._pcache[key] = out
             return out
         if c.type == "railroad_gun":
             ez = self.zoc(AXIS if c.side == SOVIET else SOVIET)
@@ -951,7 +978,7 @@ class MotherlandState(State):
                     while prev[path[-1]]:
                         path.append(prev[path[-1]])
                     out[h] = tuple(reversed(path))
-            self._cache[key] = out
+            self._pcache[key] = out
             return out
         one_hex = u["mv"] == 0 and (u["mode"] == "one" or (not exploit and
                                                             self.factors(uid)[2] >= 1))
@@ -960,17 +987,19 @@ class MotherlandState(State):
         best: dict[str, int] = {start: 0}
         back: dict[str, str] = {}
         heap = [(0, start)]
+        nbrs = self.data.all_neighbors if (self.snow and self._soviet_infantry(uid)) \
+            else self.data.neighbors
         while heap:
             cost, h = heapq.heappop(heap)
             if cost > best.get(h, 1 << 30):
                 continue
-            for n in self.data.neighbors[h]:
+            for n in nbrs[h]:
                 step = self._step_cost(uid, h, n, exploit, ignore)
                 if step is None:
                     continue
                 total = cost + step
                 if total > mp:
-                    if h == start and one_hex and n not in best:
+                    if h == start and one_hex and n not in best and n not in self.data.water:
                         out[n] = (start, n)  # 5.1.3: may always move one hex
                     continue
                 if total < best.get(n, 1 << 30):
@@ -978,13 +1007,13 @@ class MotherlandState(State):
                     back[n] = h
                     heapq.heappush(heap, (total, n))
         for h in best:
-            if h == start:
-                continue
+            if h == start or h in self.data.water:
+                continue  # no move ends on the ice
             path = [h]
             while path[-1] != start:
                 path.append(back[path[-1]])
             out[h] = tuple(reversed(path))
-        self._cache[key] = out
+        self._pcache[key] = out
         return out
 
     def _path_cost(self, uid: str, path: tuple[str, ...], exploit: bool) -> int:
@@ -998,8 +1027,10 @@ class MotherlandState(State):
             return 0
         ignore = path[0] if u["mode"] == "ovr" else ""
         total = 0
+        if path[-1] in self.data.water:
+            raise IllegalAction("a move cannot end in a Sea or Lake hex", rule="5.1.7")
         for a, b in zip(path, path[1:], strict=False):
-            if b not in self.data.neighbors.get(a, ()):
+            if b not in self.data.all_neighbors.get(a, ()):
                 raise IllegalAction(f"{a} and {b} are not adjacent", rule="5.1")
             step = self._step_cost(uid, a, b, exploit, ignore)
             if step is None:
@@ -1137,18 +1168,26 @@ class MotherlandState(State):
                 spots += [h for h in self.s["partisans"].values() if h]
             for h in spots:
                 near.update(grid.within(h, 2))
-            hit = frozenset(h for h in self.data.hexmap.ids if h not in near)
+            hit = frozenset(h for h in self.data.land if h not in near)
             self._cache[key] = hit
         return hit  # type: ignore[no-any-return]
 
     def _strategic_reach(self, uid: str) -> dict[str, tuple[str, ...]]:
-        key = ("sreach", uid)
-        hit = self._cache.get(key)
-        if hit is not None:
-            return hit  # type: ignore[no-any-return]
+        side = self.c(uid).side
+        start = self.u(uid)["hex"]
+        near = self.supply_net(side, "F" if self.c(uid).nation == "finnish" else "")[0]
+        key = ("sreach", uid, start, self.sig(other(side)), tuple(sorted(
+            self.s["control"].items())), tuple(sorted(self.s["partisans"].items())),
+            self.s["turkey"])
+        hit = self._pcache.get(key)
+        if hit is None:
+            hit = self._strategic_bfs(uid, start)
+            self._pcache[key] = hit
+        return {h: p for h, p in hit.items() if h in near}
+
+    def _strategic_bfs(self, uid: str, start: str) -> dict[str, tuple[str, ...]]:
         side = self.c(uid).side
         free = self._strategic_free(side)
-        start = self.u(uid)["hex"]
         out: dict[str, tuple[str, ...]] = {}
         if start in free:
             prev = {start: ""}
@@ -1164,15 +1203,13 @@ class MotherlandState(State):
                     prev[n] = h
                     depth[n] = depth[h] + 1
                     queue.append(n)
-            near = self.supply_net(side, "F" if self.c(uid).nation == "finnish" else "")[0]
             for h in prev:
-                if h == start or h not in near:
+                if h == start:
                     continue
                 path = [h]
                 while prev[path[-1]]:
                     path.append(prev[path[-1]])
                 out[h] = tuple(reversed(path))
-        self._cache[key] = out
         return out
 
     def _strategic_step_ok(self, uid: str, a: str, b: str, free: frozenset[str]) -> bool:
@@ -2318,8 +2355,9 @@ class MotherlandState(State):
         for uid in sorted(self.on_map(AXIS)):
             if not self.german(uid) or not self.c(uid).is_combat:
                 continue
-            col, row = self.data.hexmap.grid.coords_of(self.u(uid)["hex"])
-            if 16 <= col <= 20 and row > 32 + (col - 16) // 2:  # south of 1632-2034
+            h = self.u(uid)["hex"]
+            south = self.data.area("south_of_turkey_trigger_line")
+            if h in south:  # 21.2.1: south of the trigger line 1632-2034
                 rolls.append({"k": "roll", "who": CHANCE, "then": "turkey", "unit": uid,
                               "supplied": self.in_supply(uid), "rule": "21.2.1",
                               "purpose": f"Turkish entry ({uid})"})
@@ -2355,10 +2393,10 @@ class MotherlandState(State):
         """19.2: hexes missing from ``side``'s best Baltic-to-Black-Sea front line."""
         enemy = other(side)
         z = self.zoc(side)
-        good = {h for h in self.data.hexmap.ids if not self.has_enemy(h, side)
+        good = {h for h in self.data.land if not self.has_enemy(h, side)
                 and (self.has_friend(h, side) or h in z)}
         starts = self.data.area("coast_baltic")
-        goals = self.data.area("coast_black")
+        goals = self.data.coast_black
         if not starts or not goals:
             return 0
         best: dict[str, int] = {}

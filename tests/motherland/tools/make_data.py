@@ -115,8 +115,8 @@ SETUP_1941_SOVIET = {
     "1017": ["19A", "FacKEV"], "1312": ["20A"], "1215": ["21A"], "1310": ["22A"],
     "0615": ["16A"], "0909": ["MG1"], "0713": ["MG2"], "0415": ["MG3"], "0519": ["MG4"],
     "1705": ["FLNG", "FacLNG"], "2113": ["FMOS", "FacMOS"], "0926": ["FSEV"],
-    "1620": ["FacKHA"], "1623": ["FacSLN"], "2424": ["FacSTG"], "2015": ["FacTUL"],
-    "1919": ["FacVOR"], "2614": ["FacGOR"], "1629": ["OilMAI"], "2234": ["OilGRO"],
+    "1520": ["FacKHA"], "1623": ["FacSLN"], "2424": ["FacSTG"], "2015": ["FacTUL"],
+    "1919": ["FacVOR"], "2614": ["FacGOR"], "1629": ["OilMAI"], "2233": ["OilGRO"],
     "2132": ["PipeMOZ"], "1724": ["CoalDON"], "1122": ["OreKRI"], "1223": ["OreNIK"],
     "1011": ["OS1"], "1017 ": [],
 }
@@ -140,7 +140,7 @@ SETUP_1942 = {  # Fall Blau, turn 8 (May-June 1942)
         "1720": ["28A"], "1721": ["38A"], "1722": ["6A"], "1723": ["9A"], "1724": ["37A", "CoalDON"],
         "1726": ["56A"], "1327": ["51A"], "0926": ["FSEV", "44A"], "2113": ["FMOS", "FacMOS"],
         "1919": ["FacVOR", "60A"], "2424": ["FacSTG"], "2015": ["FacTUL"], "2614": ["FacGOR"],
-        "1629": ["OilMAI"], "2234": ["OilGRO"], "2132": ["PipeMOZ"], "1903": ["23A"], "2004": ["7A"],
+        "1629": ["OilMAI"], "2233": ["OilGRO"], "2132": ["PipeMOZ"], "1903": ["23A"], "2004": ["7A"],
         "1915": ["OS1"], "1821": ["OS2"],
     },
     "eliminated_assets": ["FacKEV", "FacKHA", "FacSLN", "OreKRI", "OreNIK"],
@@ -165,7 +165,7 @@ SETUP_1942_URANUS = {  # Operation Uranus, turn 12 (November-December 1942)
         "1920": ["40A"], "2022": ["6A"], "2123": ["63A", "OS2"], "2224": ["21A", "5T"],
         "2323": ["65A"], "2423": ["24A"], "2524": ["66A"], "2425": ["62A"], "2525": ["64A", "OS3"],
         "2426": ["57A"], "2427": ["51A"], "2113": ["FMOS", "FacMOS"], "2015": ["FacTUL"],
-        "2614": ["FacGOR"], "2234": ["OilGRO", "44A"], "2133": ["9A"], "1930": ["37A"],
+        "2614": ["FacGOR"], "2233": ["OilGRO", "44A"], "2133": ["9A"], "1930": ["37A"],
         "1830": ["56A"], "1629": ["47A"], "1903": ["23A"], "2004": ["7A"], "2424 ": [],
     },
     "eliminated_assets": ["FacKEV", "FacKHA", "FacSLN", "OreKRI", "OreNIK", "OilMAI", "CoalDON", "FacSTG"],
@@ -190,7 +190,7 @@ SETUP_1943 = {  # Zitadelle, turn 16 (July 1943)
         "1723": ["6Gd", "OS3"], "1724": ["7Gd"], "1725": ["57A"], "1826": ["2Gd"],
         "1827": ["28A"], "1727": ["44A"], "1428": ["56A"], "1327": ["18A"], "1919": ["FacVOR", "5Gd"],
         "1920": ["27A", "5T"], "2113": ["FMOS", "FacMOS"], "2015": ["FacTUL"], "2614": ["FacGOR"],
-        "2424": ["FacSTG"], "2234": ["OilGRO"], "1629": ["OilMAI"], "1903": ["23A"], "2004": ["7A"],
+        "2424": ["FacSTG"], "2233": ["OilGRO"], "1629": ["OilMAI"], "1903": ["23A"], "2004": ["7A"],
         "1925": ["47A"], "1620 ": [],
     },
     "eliminated_assets": ["FacKEV", "FacKHA", "FacSLN", "OreKRI", "OreNIK", "CoalDON"],
@@ -335,7 +335,55 @@ def emit_chits() -> None:
     (OUT / "chits.toml").write_text("\n".join(lines))
 
 
-def placements(d: dict[str, list[str]]) -> list[tuple[str, str]]:
+MAP = Path(__file__).resolve().parents[3] / "scenarios" / "for-the-motherland" / "map.toml"
+
+
+def _map() -> tuple[object, dict[str, str], set[str]]:
+    from engines.hexkit.scenario import parse_doc, parse_map
+
+    hm = parse_map(parse_doc("map.toml", MAP.read_bytes()))
+    country: dict[str, str] = {}
+    for name in ("soviet_union", "bulgaria", "germany", "finland", "hungary", "romania",
+                 "turkey"):
+        for h in hm.areas.get(name, ()):
+            country[h] = name
+    wet = {t.name for t in hm.legend if t.flag("water")}
+    land = {h for h, t in hm.terrain.items() if t not in wet}
+    return hm, country, land
+
+
+HM, COUNTRY, LAND = _map()
+FIXES: list[str] = []
+
+
+def snap(u: str, h: str, side: str, start_1941: bool) -> str:
+    """The hex itself when valid, else the nearest valid land hex (logged)."""
+    def ok(x: str) -> bool:
+        if x not in LAND:
+            return False
+        if not start_1941:
+            return True
+        c = COUNTRY.get(x, "")
+        if side == "soviet":
+            return c == "soviet_union"
+        if u.startswith("Fin"):
+            return c == "finland"
+        if u.startswith("Rom"):
+            return c == "romania"
+        return c in ("germany", "romania")
+    if ok(h):
+        return h
+    grid = HM.grid  # type: ignore[attr-defined]
+    for r in range(1, 8):
+        ring = sorted(x for x in grid.within(h, r) if ok(x))
+        if ring:
+            FIXES.append(f"{u}: {h} -> {ring[0]}")
+            return ring[0]
+    raise SystemExit(f"no valid hex near {h} for {u}")
+
+
+def placements(d: dict[str, list[str]], side: str = "", start_1941: bool = False
+               ) -> list[tuple[str, str]]:
     seen: set[str] = set()
     out: list[tuple[str, str]] = []
     for h, units in d.items():
@@ -343,7 +391,7 @@ def placements(d: dict[str, list[str]]) -> list[tuple[str, str]]:
             u = u.strip()
             if u and u not in seen:
                 seen.add(u)
-                out.append((u, h.strip()))
+                out.append((u, snap(u, h.strip(), side, start_1941)))
     return out
 
 
@@ -359,10 +407,10 @@ SCENARIOS = [
 CITY_VP = {  # city hex: (name, VP held by the Axis at the end, VP if recaptured by the Soviets)
     "2113": ("Moscow", 10, 5), "1705": ("Leningrad", 8, 4), "2424": ("Stalingrad", 6, 3),
     "1017": ("Kiev", 4, 2), "1726": ("Rostov", 4, 2), "1919": ("Voronezh", 3, 1),
-    "1620": ("Kharkov", 3, 1), "0926": ("Sevastopol", 3, 1), "1512": ("Smolensk", 2, 1),
+    "1520": ("Kharkov", 3, 1), "0926": ("Sevastopol", 3, 1), "1512": ("Smolensk", 2, 1),
     "1011": ("Minsk", 2, 1), "0722": ("Odessa", 2, 1), "1006": ("Riga", 1, 0),
     "2015": ("Tula", 3, 1), "2614": ("Gorky", 6, 3), "1629": ("Maikop", 3, 1),
-    "2234": ("Grozny", 4, 2), "1623": ("Stalino", 2, 1),
+    "2233": ("Grozny", 4, 2), "1623": ("Stalino", 2, 1),
 }
 AXIS_CITIES = {"0307": "Danzig", "0507": "Konigsberg", "0325": "Constanta",
                "1402": "Helsinki", "0311": "Warsaw", "0123": "Bucharest"}
@@ -374,16 +422,16 @@ LEVELS_SOVIET = [[5, "Axis Strategic Victory"], [9, "Axis Operational Victory"],
                  [29, "Soviet Operational Victory"], [9999, "Soviet Strategic Victory"]]
 
 
-AXIS_CONTROL = {"1941": [], "1942": ["1017", "1011", "1512", "1006", "0722", "1620", "1623"],
-                "uranus": ["1017", "1011", "1512", "1006", "0722", "1620", "1623", "1726",
+AXIS_CONTROL = {"1941": [], "1942": ["1017", "1011", "1512", "1006", "0722", "1520", "1623"],
+                "uranus": ["1017", "1011", "1512", "1006", "0722", "1520", "1623", "1726",
                            "0926", "1629", "2424"],
-                "1943": ["1017", "1011", "1512", "1006", "0722", "1620", "1623", "0926"]}
+                "1943": ["1017", "1011", "1512", "1006", "0722", "1520", "1623", "0926"]}
 SOVIET_RECAPTURED = {"1941": [], "1942": [], "uranus": [], "1943": ["1726", "1629", "2424"]}
 
 
 SOVIET_SCORED_CITIES = {
-    "uranus": ["2424", "1726", "1620", "1623", "1629", "1919", "1017", "1512"],
-    "1943": ["1620", "1623", "1017", "1512", "1011", "0722", "0926", "1006"],
+    "uranus": ["2424", "1726", "1520", "1623", "1629", "1919", "1017", "1512"],
+    "1943": ["1520", "1623", "1017", "1512", "1011", "0722", "0926", "1006"],
 }
 
 
@@ -458,13 +506,14 @@ def emit_scenarios() -> None:
         lines.append(f"axis_control = {q(AXIS_CONTROL[setup])}")
         lines.append(f"soviet_recaptured = {q(SOVIET_RECAPTURED[setup])}")
         lines.append("axis = [")
-        for u, h in placements(axis):
+        first = setup == "1941"
+        for u, h in placements(axis, "axis", first):
             lines.append(f'  ["{u}", "{h}"],')
-        for h, u in bases.items():
+        for u, h in placements({h: [u] for h, u in bases.items()}, "axis", first):
             lines.append(f'  ["{u}", "{h}"],')
         lines.append("]")
         lines.append("soviet = [")
-        for u, h in placements(soviet):
+        for u, h in placements(soviet, "soviet", first):
             lines.append(f'  ["{u}", "{h}"],')
         lines.append("]")
         lines.append("")
@@ -476,3 +525,4 @@ if __name__ == "__main__":
     emit_turns()
     emit_chits()
     emit_scenarios()
+    print("\n".join(sorted(set(FIXES))))
