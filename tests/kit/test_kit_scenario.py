@@ -342,3 +342,26 @@ def test_doc_hexes_expand_ranges_areas_and_places(tmp_path: Path) -> None:
     assert f"basic.toml:{_line(root / 'basic.toml', 'bad = [')}:" in str(info.value)
     with pytest.raises(ScenarioError, match=r"setup.off\[0\]: hex 0604 is not on the map"):
         doc.hexes(s.map, "setup", "off")
+
+
+def test_parse_table_at_an_engines_own_key() -> None:
+    from engines.hexkit.scenario import parse_doc, parse_table
+    from engines.hexkit.tables import OddsCRT
+
+    doc = parse_doc("crt.toml", b"""
+[crt]
+kind = "odds"
+stand_in = "made up"
+columns = ["1:2", "1:1", "2:1"]
+notes = "anything else is kept"
+[crt.rows]
+"1-3" = ["A1", "D1", "D2"]
+"4-6" = ["A2", "A1", "D1"]
+""")
+    table = parse_table(doc, "crt", ("crt",))
+    assert table.stand_in == "made up" and table.extra["notes"] == "anything else is kept"
+    assert table.where == "crt.toml [crt]"
+    crt = OddsCRT(table)
+    assert crt.result(crt.column(5, 2), 2) == "D2"
+    with pytest.raises(ScenarioError, match=r"crt.toml:\d+: crt.kind: unknown kind"):
+        parse_table(parse_doc("crt.toml", b'[crt]\nkind = "magic"\n'), "crt", ("crt",))
