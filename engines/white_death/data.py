@@ -30,7 +30,7 @@ ALIASES = {"city": "town", "village": "town", "woods": "forest", "wood": "forest
 
 def frac(text: Any) -> Fraction:
     """A table number: an integer or a string like ``"1/2"`` (never a float)."""
-    if isinstance(text, bool) or isinstance(text, float):
+    if isinstance(text, (bool, float)):
         raise ValueError(f"{text!r} is not an integer or a fraction string")
     return Fraction(text)
 

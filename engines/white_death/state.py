@@ -17,6 +17,7 @@ from dataclasses import dataclass, field
 from fractions import Fraction
 from typing import Any
 
+from engines.hexkit.hexmap import HexMap
 from engines.white_death import rules
 from engines.white_death.actions import WDAction, act, fmt_amount, parse
 from engines.white_death.data import (
@@ -127,7 +128,7 @@ class WDState(State):
     # ------------------------------------------------------------------ catalog access
 
     @property
-    def map(self) -> Any:
+    def map(self) -> HexMap:
         return self.cat.map
 
     def udef(self, uid: str) -> UnitDef:
@@ -250,6 +251,9 @@ class WDState(State):
         """Friendly board edges (Rules 8, 15): east and extreme southeast for the Soviets,
         every other edge for the Germans."""
         key = f"edge:{side}"
+        named = f"{side}_friendly_edge"
+        if key not in self._static and named in self.map.areas:
+            self._static[key] = set(self.map.areas[named])
         if key not in self._static:
             g = self.map.grid
             (c0, c1), (r0, r1) = g.cols, g.rows
@@ -554,6 +558,9 @@ class WDState(State):
             self.map, "hex_features") else ())
         self.bridges = {h for h in self.map.ids if self.map.has_feature(h, "bridge")}
         vl = self.vl_hexes()
+        sites = [h for h in self.map.ids if self.map.has_feature(h, "bunker_site")]
+        if sites:
+            vl = tuple(sites)
         if vl and self.sc.turns[0] < 12:
             strengths = cat.bunkers if self.sc.opening else cat.bunkers[:max(
                 1, len(cat.bunkers) - (self.sc.turns[0] // 3))]
@@ -580,6 +587,11 @@ class WDState(State):
 
     def _intrinsic_garrisons(self) -> None:
         """Intrinsic Garrisons: towns west of the Lowatj with a railroad."""
+        marked = [h for h in self.map.ids if self.map.has_feature(h, "intrinsic_garrison")]
+        if marked:
+            for h in marked:
+                self._add_garrison(h)
+            return
         try:
             lowatj = self.cat.resolve("Lowatj")
         except ScenarioError:
@@ -594,9 +606,12 @@ class WDState(State):
             c, r = g.coords_of(h)
             near = [g.coords_of(x)[0] for x in lowatj if abs(g.coords_of(x)[1] - r) <= 2]
             if near and c < min(near):
-                uid = f"garrison/{h}"
-                self.garrison_types[uid] = UnitDef(uid, "german", GARRISON_TYPE, "garrison", 1)
-                self.units[uid] = U(uid, h, 1, garrison="intrinsic")
+                self._add_garrison(h)
+
+    def _add_garrison(self, h: str) -> None:
+        uid = f"garrison/{h}"
+        self.garrison_types[uid] = UnitDef(uid, "german", GARRISON_TYPE, "garrison", 1)
+        self.units[uid] = U(uid, h, 1, garrison="intrinsic")
 
     def group_hexes(self, g: Group, extra: int = 0) -> list[str]:
         base = self.cat.resolve(g.near)
@@ -1171,6 +1186,12 @@ class WDState(State):
             if not vl:
                 return True
             vrow = max(g.coords_of(h)[1] for h in vl)
+            east = self.map.areas.get("east_of_lowatj")
+            if east is not None:
+                east_set = set(east)
+                return any(self.units[x].loc in east_set
+                           and g.coords_of(self.units[x].loc)[1] > vrow
+                           for x in self.side_units("german"))
             try:
                 lcol = min(g.coords_of(h)[0] for h in self.cat.resolve("Lowatj"))
             except ScenarioError:
@@ -1598,14 +1619,14 @@ class WDState(State):
         self._put(a.unit, a.hex)
         self.setup_raster.remove(a.unit)
         return [Event(f"{a.unit} sets up in {a.hex}", "move", visible_to=(self.setup_side,),
-                      hexes=(a.hex,))] + self._setup_next()
+                      hexes=(a.hex,)), *self._setup_next()]
 
     def _do_act_auto_setup(self, a: WDAction) -> list[Event]:
         for uid in list(self.setup_raster):
             self._auto_place(self.group_of(uid))
         self.setup_raster = []
-        return [Event(f"The {self.setup_side} setup is completed automatically", "info")] + \
-            self._setup_next()
+        return [Event(f"The {self.setup_side} setup is completed automatically", "info"),
+                *self._setup_next()]
 
     def _setup_next(self) -> list[Event]:
         if self.setup_raster:
@@ -1648,7 +1669,7 @@ class WDState(State):
 
     def _do_act_move(self, a: WDAction) -> list[Event]:
         uid = a.unit
-        u = self.units[uid]
+        self.units[uid]
         s = self.phasing
         cost = self.move_cost(uid, a.frm, a.hex)
         assert cost is not None
@@ -2118,9 +2139,8 @@ class WDState(State):
         side = self.side_of(uid)
         if self.is_town(self.units[uid].loc):
             return False
-        if any(rules.fright_immune_type(self.utype(x), side) for x in self.units_at(h, side)):
-            return False
-        return True
+        return not any(rules.fright_immune_type(self.utype(x), side)
+                       for x in self.units_at(h, side))
 
     def _morale(self, uid: str, mod: int, stage: str, h: str) -> None:
         if self.morale_exempt(uid, stage):
@@ -2263,8 +2283,7 @@ class WDState(State):
             frontier = frontier[:400]
         if best is None:
             events = self._lose(uid, u.strength, "no retreat route")
-            return [Event(f"{uid} cannot retreat from {start}", "retreat", hexes=(start,))] + \
-                events
+            return [Event(f"{uid} cannot retreat from {start}", "retreat", hexes=(start,)), *events]
         path = best[-1]
         events = []
         if best[1]:

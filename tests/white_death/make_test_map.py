@@ -35,7 +35,7 @@ for h in ["0604", "0704"]:
 towns = {"Velikiye Luki": ["1106", "1107", "1206", "1207", "1306", "1307"],
          "Nowossokoljniki": ["0312"], "Isotcha": ["0704"], "Guschtschino": ["0815"],
          "Tschernosjom": ["1115"], "Gorki": ["1810"]}
-for name, hs in towns.items():
+for hs in towns.values():
     for h in hs:
         terrain[h] = "t"
 terrain["0704"] = "t"
