@@ -23,13 +23,14 @@ from __future__ import annotations
 import json
 import math
 import sys
-from collections import deque
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 
-import geo_motherland as G  # noqa: E402
-import hexgeo as H  # noqa: E402
+import itertools
+
+import geo_motherland as G
+import hexgeo as H
 
 ROOT = Path(__file__).resolve().parents[2]
 OUT = ROOT / "scenarios" / "for-the-motherland" / "map.toml"
@@ -122,10 +123,10 @@ def parse(h: str) -> tuple[int, int]:
 def polyline_dist_km(lat: float, lon: float, line: list[tuple[float, float]]) -> float:
     p = H.local_km(lat, lon, LAT0, LON0)
     pts = [H.local_km(a, b, LAT0, LON0) for a, b in line]
-    return min(H.seg_dist(p, a, b) for a, b in zip(pts, pts[1:], strict=False))
+    return min(H.seg_dist(p, a, b) for a, b in itertools.pairwise(pts))
 
 
-def build() -> dict:  # noqa: C901 - one straight recipe
+def build() -> dict:
     w = World()
     cells = [(c, r) for c in range(COLS[0], COLS[1] + 1) for r in range(ROWS[0], ROWS[1] + 1)
              if on_grid(c, r)]
@@ -262,7 +263,7 @@ def place_places(res: dict) -> None:
     for key in order:
         title, lat, lon, kind, sea = G.PLACES[key]
         x, y = w.to_hex(lat, lon)
-        c, r, d = H.nearest(x, y, PARITY)
+        c, r, _d = H.nearest(x, y, PARITY)
         snapped = hid(c, r)
         note = ""
         if key in G.ANCHORS:
@@ -290,7 +291,7 @@ def place_places(res: dict) -> None:
                 note = f"{h} is {places[taken[h]]['title']}: next nearest free hex"
                 h = h2
         if h in res["water"]:
-            print(f"WARNING {key} lands on water hex {h}"); continue
+            raise SystemExit(f"{key} lands on water hex {h}")
         taken[h] = key
         # a city hex belongs to the city's own country, whatever its centre falls in
         res["country"][h] = country_of(lat, lon)
@@ -307,7 +308,8 @@ def place_places(res: dict) -> None:
 
 def rivers(res: dict) -> dict[str, dict]:
     w: World = res["world"]
-    cells = [(c, r) for c in range(COLS[0] - 1, COLS[1] + 2) for r in range(ROWS[0] - 1, ROWS[1] + 2)]
+    cells = [(c, r) for c in range(COLS[0] - 1, COLS[1] + 2)
+             for r in range(ROWS[0] - 1, ROWS[1] + 2)]
     g = H.VertexGraph(cells, PARITY)
     water = res["water"]
     out: dict[str, dict] = {}
@@ -316,7 +318,7 @@ def rivers(res: dict) -> dict[str, dict]:
         walk = g.chain(path)
         segments: list[list[str]] = []
         cur: list[str] = []
-        for a, b in zip(walk, walk[1:], strict=False):
+        for a, b in itertools.pairwise(walk):
             hexes = g.side_hexes.get(frozenset((a, b)), [])
             ok = (len(hexes) == 2 and all(on_grid(*x) for x in hexes)
                   and not any(hid(*x) in water for x in hexes))
@@ -386,7 +388,7 @@ def rails(res: dict) -> dict[str, dict]:
             if found is not None:
                 hexes.append(found)
         chain: list[str] = []
-        for a, b in zip(hexes, hexes[1:], strict=False):
+        for a, b in itertools.pairwise(hexes):
             if a == b:
                 continue
             seg = H.hex_path(parse(a), parse(b), PARITY, land, lambda x: neighbors(*x), pen)
@@ -478,6 +480,14 @@ def areas(res: dict) -> dict[str, list[str]]:
         coast = sorted({hid(*n) for h in hs for n in neighbors(*parse(h)) if hid(*n) not in water})
         if name in short:
             out["coast_" + short[name]] = coast
+    # hand-set water hexsides make coasts too (Rostov's on Taganrog Bay, 5.1.9)
+    w: World = res["world"]
+    for side in OUT_OF_PLAY + WATER_SIDES:
+        a, b = side.split("/")
+        pa, pb = H.center(*parse(a), PARITY), H.center(*parse(b), PARITY)
+        lat, lon = w.to_latlon(((pa[0] + pb[0]) / 2, (pa[1] + pb[1]) / 2))
+        key = "coast_" + short[sea_name(lat, lon)]
+        out[key] = sorted(set(out.get(key, [])) | {a, b})
     # 19.2: "any coastal hex of the Black Sea (including the Sea of Azov)"
     out["coast_black"] = sorted(set(out.get("coast_black", [])) | set(out.get("coast_azov", [])))
     return out
@@ -520,7 +530,7 @@ def compress(hexes: list[str]) -> list[str]:
     out = []
     for c, rows in sorted(by_col.items()):
         start = prev = rows[0]
-        for r in rows[1:] + [None]:  # type: ignore[list-item]
+        for r in [*rows[1:], None]:  # type: ignore[list-item]
             if r is not None and r == prev + 1:
                 prev = r
                 continue
@@ -532,7 +542,7 @@ def compress(hexes: list[str]) -> list[str]:
 
 def write_toml(res: dict) -> str:
     w: World = res["world"]
-    terrain, water = res["terrain"], res["water"]
+    terrain, _water = res["terrain"], res["water"]
     places, rvs, rls = res["places"], res["rivers"], res["rails"]
     ar = areas(res)
     L: list[str] = []

@@ -22,8 +22,10 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 
-import geo_white_death as G  # noqa: E402
-import hexgeo as H  # noqa: E402
+import itertools
+
+import geo_white_death as G
+import hexgeo as H
 
 ROOT = Path(__file__).resolve().parents[2]
 OUT = ROOT / "scenarios" / "white-death" / "map.toml"
@@ -88,7 +90,7 @@ def line_hexes(points: list[tuple[float, float]]) -> list[tuple[int, int]]:
     """Adjacent hexes along a (lat, lon) polyline, clipped to the map."""
     out: list[tuple[int, int]] = []
     pts = [to_hex(*p) for p in points]
-    for a, b in zip(pts, pts[1:], strict=False):
+    for a, b in itertools.pairwise(pts):
         n = max(2, int(math.dist(a, b) * 8))
         for k in range(n + 1):
             t = k / n
@@ -113,7 +115,7 @@ def line_hexes(points: list[tuple[float, float]]) -> list[tuple[int, int]]:
     return clean
 
 
-def build() -> dict:  # noqa: C901
+def build() -> dict:
     cells = [(c, r) for c in range(1, G.COLS + 1) for r in range(1, G.ROWS + 1)]
     terrain: dict[str, str] = {}
     for c, r in cells:
@@ -195,7 +197,7 @@ def build() -> dict:  # noqa: C901
         for name, wps in lines.items():
             hexes = [resolve(wp) for wp in wps]
             chain: list[tuple[int, int]] = [hexes[0]]
-            for a, b in zip(hexes, hexes[1:], strict=False):
+            for a, b in itertools.pairwise(hexes):
                 if a == b:
                     continue
                 seg = H.hex_path(a, b, PARITY, lambda x: hid(*x) not in river,
@@ -221,7 +223,7 @@ def build() -> dict:  # noqa: C901
     for name, pts in G.LAKES.items():
         walk = g.chain([to_hex(*p) for p in pts])
         full, partial = [], []
-        for a, b in zip(walk, walk[1:], strict=False):
+        for a, b in itertools.pairwise(walk):
             hs = g.side_hexes.get(frozenset((a, b)), [])
             if len(hs) == 2 and all(on_grid(*x) for x in hs):
                 full.append("/".join(sorted(hid(*x) for x in hs)))
@@ -241,7 +243,8 @@ def build() -> dict:  # noqa: C901
     high_set = {h for hs in high.values() for h in hs}
     slopes = sorted({(hid(*n), h) for h in high_set for n in neighbors(*parse(h))
                      if hid(*n) not in high_set})
-    return {"bridge_hex": bridge_hex, "terrain": terrain, "city": city, "lovat": lovat, "creeks": creeks,
+    return {"bridge_hex": bridge_hex, "terrain": terrain, "city": city, "lovat": lovat,
+            "creeks": creeks,
             "places": places, "hubs": hubs, "towns": towns, "rails": rails, "roads": roads,
             "bridges": bridges, "lakes": lakes, "high": high, "slopes": slopes}
 
@@ -329,7 +332,7 @@ def areas(res: dict) -> dict[str, list[str]]:
     # setup (stand-ins): the German outpost line and the Soviet start area
     front, soviet = [], []
     for h in res["terrain"]:
-        lat, lon = center_ll(*parse(h))
+        _lat, lon = center_ll(*parse(h))
         if G.FRONT_LON[0] <= lon < G.FRONT_LON[1] and h in set(east):
             front.append(h)
         elif lon >= G.FRONT_LON[1] and h in set(east):
@@ -496,7 +499,7 @@ def write_toml(res: dict) -> str:
         a(f"lon = {p['lon']}")
         a(f'position = "{p["sure"]}"')
         a("")
-    for key, h in names.items():
+    for key in names:
         a(f"[place_info.{json.dumps(key)}]")
         a('kind = "bridge"')
         a("")

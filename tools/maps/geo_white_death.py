@@ -95,8 +95,8 @@ ROADS: dict[str, list[str | tuple[float, float]]] = {
 #: frozen lakes as (lat, lon) axis lines: their hexsides are lake hexsides (Rule 13)
 LAKES: dict[str, list[tuple[float, float]]] = {
     "lake_north_flank_1": [(56.265, 30.205), (56.280, 30.265)],
-    "lake_north_flank_2": [(56.235, 30.300), (56.255, 30.340), (56.262, 30.375)],
-    "lake_north_flank_3": [(56.300, 30.330), (56.312, 30.375)],
+    "lake_north_flank_2": [(56.275, 30.305), (56.290, 30.350)],
+    "lake_north_flank_3": [(56.305, 30.390), (56.318, 30.430)],
     "lake_northern_swamps": [(56.420, 30.290), (56.438, 30.345)],
     "lake_southeast": [(56.120, 30.620), (56.140, 30.680)],
 }

@@ -102,7 +102,7 @@ def local_km_inverse(x: float, y: float, lat0: float, lon0: float) -> tuple[floa
 
 def solve3(a: list[list[float]], b: list[float]) -> list[float]:
     """Solve a 3x3 linear system by Gaussian elimination with pivoting."""
-    m = [row[:] + [bv] for row, bv in zip(a, b, strict=True)]
+    m = [[*row[:], bv] for row, bv in zip(a, b, strict=True)]
     n = 3
     for i in range(n):
         p = max(range(i, n), key=lambda k: abs(m[k][i]))
@@ -149,7 +149,7 @@ def invert_affine(ax: Sequence[float], ay: Sequence[float]) -> tuple[list[float]
 def solve(a: list[list[float]], b: list[float]) -> list[float]:
     """Solve a small dense linear system by Gaussian elimination with pivoting."""
     n = len(b)
-    m = [row[:] + [bv] for row, bv in zip(a, b, strict=True)]
+    m = [[*row[:], bv] for row, bv in zip(a, b, strict=True)]
     for i in range(n):
         p = max(range(i, n), key=lambda k: abs(m[k][i]))
         m[i], m[p] = m[p], m[i]
@@ -206,8 +206,8 @@ class Raster:
 
     def __init__(self, lon0: float, lat0: float, lon1: float, lat1: float, step: float) -> None:
         self.lon0, self.lat0, self.step = lon0, lat0, step
-        self.nx = int(math.ceil((lon1 - lon0) / step))
-        self.ny = int(math.ceil((lat1 - lat0) / step))
+        self.nx = math.ceil((lon1 - lon0) / step)
+        self.ny = math.ceil((lat1 - lat0) / step)
         self.cells = [bytearray(self.nx) for _ in range(self.ny)]
 
     def fill(self, ring: Sequence[Sequence[float]], value: int) -> None:
@@ -225,8 +225,8 @@ class Raster:
             xs.sort()
             row = self.cells[j]
             for a, b in zip(xs[::2], xs[1::2], strict=False):
-                i0 = max(0, int(math.ceil((a - self.lon0) / self.step - 0.5)))
-                i1 = min(self.nx - 1, int(math.floor((b - self.lon0) / self.step - 0.5)))
+                i0 = max(0, math.ceil((a - self.lon0) / self.step - 0.5))
+                i1 = min(self.nx - 1, math.floor((b - self.lon0) / self.step - 0.5))
                 for i in range(i0, i1 + 1):
                     row[i] = value
 
@@ -271,7 +271,7 @@ class VertexGraph:
                 self.side_hexes.setdefault(frozenset((a, b)), []).append((col, row))
 
     def nearest_vertex(self, p: Point) -> tuple[int, int]:
-        return min(self.pos, key=lambda k: (self.pos[k][0] - p[0]) ** 2 + (self.pos[k][1] - p[1]) ** 2)
+        return min(self.pos, key=lambda k: math.dist(self.pos[k], p))
 
     def path(self, a: tuple[int, int], b: tuple[int, int], guide: tuple[Point, Point],
              avoid: Callable[[frozenset[tuple[int, int]]], bool] | None = None,
