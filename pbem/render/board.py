@@ -113,25 +113,35 @@ def line_glyph(feature: str) -> str:
 _OPEN = ("clear", "open", "plain", "plains", "flat", "grass", "field", "fields")
 
 
-def terrain_glyphs(view: BoardView) -> dict[str, tuple[str, bool]]:
-    """The character each terrain is drawn with without color, and whether it is the
-    engine's own (``True``) or made up here (``False``).
+#: characters the board itself uses for features and marks
+RESERVED = frozenset("~^=#:X*z?+|/\\_")
+
+
+def terrain_glyphs(view: BoardView, plain: bool = True) -> dict[str, tuple[str, bool]]:
+    """The character each terrain is drawn with, and whether it is the engine's own
+    (``True``) or made up here (``False``).
 
     An engine may leave glyphs blank; without color every terrain would then look the
     same, so each blank one but the open ground (a name like "clear", else the most
-    common terrain) gets the first free letter of its name.
+    common terrain) gets the first free letter of its name.  Without color an engine's
+    glyph that the board uses for something else (``~`` is a river here, ``#`` a
+    railroad crossing) is replaced the same way; with color the fill tells them apart
+    and the engine's glyph stays.
     """
     counts: dict[str, int] = {}
     for c in view.cells:
         counts[c.terrain] = counts.get(c.terrain, 0) + 1
-    blank = [t.name for t in view.terrain if not t.glyph.strip()]
+    def usable(glyph: str) -> bool:
+        return bool(glyph.strip()) and not (plain and glyph[0] in RESERVED)
+
+    blank = [t.name for t in view.terrain if not usable(t.glyph)]
     open_ground = next((n for n in blank if n.lower() in _OPEN), None)
     if open_ground is None and blank:
         open_ground = max(blank, key=lambda n: (counts.get(n, 0), n == blank[0]))
-    taken = {t.glyph for t in view.terrain if t.glyph.strip()}
+    taken = {t.glyph[0] for t in view.terrain if usable(t.glyph)}
     out: dict[str, tuple[str, bool]] = {}
     for t in view.terrain:
-        if t.glyph.strip():
+        if usable(t.glyph):
             out[t.name] = (t.glyph[0], True)
         elif t.name == open_ground:
             out[t.name] = (" ", False)
@@ -519,7 +529,7 @@ class BoardRenderable:
         cells = [c for c in view.cells if window.contains(c.col, c.row)]
         by_pos = {(c.col, c.row): c for c in view.cells}
         terrain = {t.name: t for t in view.terrain}
-        glyphs = terrain_glyphs(view)
+        glyphs = terrain_glyphs(view, plain)
         edges = _edge_index(view)
         crossings: dict[frozenset[str], tuple[str, str]] = {}
         # water first, so a road crossing the same hexside shows on top (a bridge)
@@ -729,7 +739,7 @@ class Legend:
         view = self.view
         used = {c.terrain for c in view.cells}
         out: list[tuple[str, Style, str]] = []
-        glyphs = terrain_glyphs(view)
+        glyphs = terrain_glyphs(view, plain)
         for t in view.terrain:
             if t.name in used:
                 glyph, own = glyphs[t.name]

@@ -298,8 +298,10 @@ def test_terrain_without_glyphs_gets_letters_so_no_color_stays_readable() -> Non
         replace(c, terrain=("clear", "forest", "fen", "town")[c.col % 4]) for c in
         small_view().cells))
     glyphs = terrain_glyphs(view)
+    # "#" is the board's railroad crossing: without color the town takes a letter
     assert glyphs == {"clear": (" ", False), "forest": ("f", False), "fen": ("e", False),
-                      "town": ("#", True)}
+                      "town": ("t", False)}
+    assert terrain_glyphs(view, plain=False)["town"] == ("#", True)
     out = plain(BoardRenderable(view))
     assert "fffffff" in out and "eeeeeee" in out
     colored_out = ANSI.sub("", colored(BoardRenderable(view)))
