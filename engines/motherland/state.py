@@ -698,9 +698,11 @@ class MotherlandState(State):
     def _call_supply_status(self, t: dict[str, Any]) -> None:
         self._touch()
         changes = []
-        for uid in sorted(self.on_map()):
+        # 9.1: both sides judge supply at once, from the position as it stands
+        supplied = {uid: self.in_supply(uid) for uid in sorted(self.on_map())}
+        for uid in sorted(supplied):
             u, c = self.u(uid), self.c(uid)
-            if self.in_supply(uid):
+            if supplied[uid]:
                 u["sup"] = ""
                 continue
             if c.type in ("air_base", "offensive_support"):

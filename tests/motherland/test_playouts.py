@@ -1,0 +1,42 @@
+"""Random playouts of every scenario through the standard engine suite (pbem.testing):
+snapshots canonical and restorable at many points, the history replays to the same digest.
+"""
+
+from __future__ import annotations
+
+import os
+import time
+
+import pytest
+
+from engines.motherland import MotherlandEngine
+from pbem.testing import random_playout
+
+FULL = ["1-barbarossa", "3-fall-blau", "4-uranus", "5-zitadelle"]
+LONG = ["2-road-to-stalingrad", "6-for-the-motherland"]
+
+
+@pytest.mark.parametrize("scenario", FULL)
+def test_random_playout_to_the_end(engine: MotherlandEngine, scenario: str) -> None:
+    t0 = time.monotonic()
+    report = random_playout(engine, scenario, seed=1, max_steps=20_000, check_every=97)
+    assert report.terminal, f"{scenario} did not finish in {report.steps} steps"
+    assert report.result
+    print(f"{scenario}: {report.actions} actions, {report.rolls} rolls, "
+          f"{time.monotonic() - t0:.1f}s, {report.result[:60]}")
+
+
+@pytest.mark.parametrize("scenario", LONG)
+def test_long_scenarios(engine: MotherlandEngine, scenario: str) -> None:
+    """To the end when PBEM_SLOW is set; otherwise the first ~5 turns."""
+    full = bool(os.environ.get("PBEM_SLOW"))
+    report = random_playout(engine, scenario, seed=2, max_steps=50_000 if full else 700,
+                            check_every=151)
+    assert report.terminal or not full
+    assert report.actions > 300
+
+
+def test_options_playout(engine: MotherlandEngine) -> None:
+    report = random_playout(engine, "3-fall-blau", seed=3, max_steps=20_000,
+                            options={"baku": "on", "turkey": "on"}, check_every=211)
+    assert report.terminal

@@ -1,0 +1,389 @@
+"""For the Motherland! rules, with the book's own examples where it gives them."""
+
+from __future__ import annotations
+
+import pytest
+
+from engines.motherland import MotherlandEngine, rules
+from engines.motherland.actions import Take, Word, parse
+from engines.motherland.state import MotherlandState
+from pbem.engine import CHANCE
+from pbem.errors import ActionSyntaxError, IllegalAction
+
+from .conftest import position
+
+COLS = ("1:3", "1:2", "1:1", "2:1", "3:1", "4:1", "5:1", "6:1", "7:1")
+
+
+def notations(st: MotherlandState) -> list[str]:
+    return [a.notation() for a in st.legal_actions()]
+
+
+def draw(st: MotherlandState, *chits: str) -> None:
+    for cid in chits:
+        assert st.is_chance() and st.chance_request().kind == "draw"
+        st.apply_outcome((cid,))
+
+
+def roll(st: MotherlandState, die: int) -> list[str]:
+    assert st.is_chance() and st.chance_request().kind == "dice", st.s["tasks"][:1]
+    return [e.text for e in st.apply_outcome((die,))]
+
+
+# --- 8.1, 8.2: odds, shifts, the capped die ------------------------------------------------
+
+
+def test_odds_round_for_the_defender_book_example() -> None:
+    assert rules.column(15, 4, COLS, 0).label == "3:1"  # 8.1 step 2
+    assert rules.column(11, 12, COLS, 0).label == "1:2"
+
+
+def test_column_shifts_start_on_the_end_columns_book_examples() -> None:
+    assert rules.column(9, 1, COLS, -2).label == "5:1"  # 9:1, 2 left
+    assert rules.column(1, 5, COLS, 2).label == "1:1"  # 1:5, 2 right
+    assert rules.column(3, 1, COLS, -1).label == "2:1"
+
+
+def test_modified_die_roll_is_capped_at_nine() -> None:
+    assert rules.final_roll(6, [3, 4]) == 9  # 8.2.1
+    assert rules.final_roll(2, [3]) == 5
+
+
+def test_results_decode() -> None:
+    assert rules.decode("D2").def_n == 2
+    assert rules.decode("1/1").att_mandatory == 1 and rules.decode("1/1").def_mandatory == 1
+    assert rules.decode("AE").att_elim and rules.decode("DE").def_elim
+
+
+def test_advance_allowance_book_examples() -> None:
+    assert rules.advance_allowance(3, 1, False) == 2  # example 1
+    assert rules.advance_allowance(1, 1, False) == 0  # example 2
+    assert rules.advance_allowance(2, 1, False) == 1  # example 3
+    assert rules.advance_allowance(0, 0, True) == 2  # DE
+
+
+# --- the D2 example (8.5) and advance example 3 (8.7) -----------------------------------------
+
+
+def d2_position(eng: MotherlandEngine) -> MotherlandState:
+    """Soviet attack on a stack of two German Corps that gets a D2 (8.5 example)."""
+    st = position(eng, 3, "combat", "soviet",
+                  {"9K": "1214", "10K": "1214", "5A": "1315", "16A": "1215", "19A": "1115",
+                   "OS1": "1216"})
+    st.s["cups"]["A"] = ["A8-6", "A8-6", "A8-6"]
+    st.apply("attack 1214 with 16A 19A 5A".replace("16A 19A 5A", "16A 19A 5A"))
+    draw(st, "A8-6", "A8-6", "A8-6")
+    texts = roll(st, 4)  # 24 to 14 = 1:1, die 4 +3 Offensive Support = 7: D2
+    assert any("D2" in t for t in texts)
+    assert st.current_player() == "axis"
+    return st
+
+
+def test_the_d2_example_offers_three_ways(rules_engine: MotherlandEngine) -> None:
+    st = d2_position(rules_engine)
+    d = st.decision()
+    assert d is not None and d.kind == "result-choice" and d.side == "axis"
+    assert notations(st) == ["take D2 as 2 step 0 retreat", "take D2 as 1 step 1 retreat",
+                             "take D2 as 0 step 2 retreat"]
+
+
+def test_d2_a_one_step_on_each_corps(rules_engine: MotherlandEngine) -> None:
+    st = d2_position(rules_engine)
+    st.apply("take D2 as 2 step 0 retreat")
+    assert notations(st) == ["lose 10K", "lose 9K"]
+    st.apply("lose 9K")  # 8.5.1: the second loss must go to 10K, applied at once
+    assert st.u("9K")["steps"] == 2 and st.u("10K")["steps"] == 2
+    assert st.u("9K")["hex"] == "1214"
+    assert st.current_player() == "soviet" and st.decision().kind == "combat"  # no advance
+
+
+def test_d2_b_retreat_both_two_hexes_by_priority(rules_engine: MotherlandEngine) -> None:
+    st = d2_position(rules_engine)
+    st.apply("take D2 as 0 step 2 retreat")
+    # 1314 and 1114 are in Soviet ZOC; 1213 is not: 8.6.1 priority 1 is the only choice
+    assert {a.notation().split()[-1] for a in st.legal_actions()} == {"1213"}
+    with pytest.raises(IllegalAction, match="8.6.1"):
+        st.apply("retreat 9K 10K to 1314")
+    st.apply("retreat 10K 9K to 1213".replace("10K 9K", "9K 10K"))
+    assert st.current_player() == "axis" and st.decision().kind == "retreat-choice"
+    dest = st.legal_actions()[0].notation().split()[-1]
+    st.apply(f"retreat 9K 10K to {dest}")
+    assert st.u("9K")["steps"] == 3 and st.u("9K")["hex"] == dest
+    assert st.decision().kind == "advance" and st.decision().side == "soviet"
+
+
+def test_d2_c_one_step_and_both_retreat_one_hex_then_advance_one(
+        rules_engine: MotherlandEngine) -> None:
+    st = d2_position(rules_engine)
+    st.apply("take D2 as 1 step 1 retreat")
+    st.apply("lose 10K")
+    st.apply("retreat 9K 10K to 1213")
+    assert st.u("10K")["steps"] == 2 and st.u("9K")["steps"] == 3
+    # advance example 3: the attacker may advance one hex only
+    d = st.decision()
+    assert d is not None and d.kind == "advance" and d.side == "soviet"
+    assert "advance 16A 1214" in notations(st)
+    st.apply("advance 16A 1214")
+    assert not any(a.notation().startswith("advance 16A") for a in st.legal_actions())
+    st.apply("end advance")
+    assert st.decision().kind == "combat"
+
+
+def test_snow_turn_axis_must_retreat(rules_engine: MotherlandEngine) -> None:
+    st = position(rules_engine, 5, "combat", "soviet",
+                  {"9K": "1214", "10K": "1214", "5A": "1315", "16A": "1215", "19A": "1115"})
+    st.s["cups"]["A"] = ["A8-6", "A8-6", "A8-6"]
+    st.apply("attack 1214 with 16A 19A 5A")
+    draw(st, "A8-6", "A8-6", "A8-6")
+    texts = roll(st, 4)
+    assert any("+3 Soviet winter attack" in t for t in texts)  # 18.2.4 first winter
+    assert notations(st) == ["take D2 as 0 step 2 retreat"] or st.decision().kind != "result-choice"
+
+
+def test_second_winter_soviet_modifier_is_plus_one(rules_engine: MotherlandEngine) -> None:
+    st = position(rules_engine, 12, "combat", "soviet",
+                  {"9K": "1214", "5A": "1315"})
+    st.s["cups"]["A"] = ["A8-6"]
+    st.apply("attack 1214 with 5A")
+    draw(st, "A8-6")
+    texts = roll(st, 1)
+    assert any("+1 Soviet winter attack" in t for t in texts)
+
+
+# --- chits (11.0), generals (16.5) -------------------------------------------------------------
+
+
+def test_starred_chit_leaves_the_game_unstarred_returns(rules_engine: MotherlandEngine) -> None:
+    st = position(rules_engine, 3, "combat", "axis", {"5A": "1214", "16A": "1216"},
+                  **{"5A": {"chit": "A4-3*"}, "16A": {"chit": "A6-5"}})
+    before = list(st.s["cups"]["A"])
+    st._drop_chit("5A")
+    st._drop_chit("16A")
+    assert st.s["removed_chits"] == ["A4-3*"]
+    assert sorted(st.s["cups"]["A"]) == sorted([*before, "A6-5"])  # 11.2 note
+
+
+def test_chit_drawn_before_combat_and_flipped_on_loss(rules_engine: MotherlandEngine) -> None:
+    st = position(rules_engine, 3, "combat", "axis", {"5A": "1214", "41Pz": "1314"})
+    st.apply("attack 1214 with 41Pz")
+    req = st.chance_request()
+    assert req.kind == "draw" and req.cup == "A" and req.rule == "11.1.1"
+    st.apply_outcome(("A5-4*",))
+    assert st.u("5A")["chit"] == "A5-4*" and st.factors("5A")[:2] == (5, 4)
+    st._lose_step("5A", "test")
+    assert st.factors("5A")[:2] == (3, 2)  # the back of the chit
+
+
+def test_general_draws_two_and_the_soviet_keeps_one(rules_engine: MotherlandEngine) -> None:
+    st = position(rules_engine, 3, "combat", "axis", {"5A": "1214", "41Pz": "1314"})
+    st.s["generals"] = {"Zhukov": "ready"}
+    st.s["cups"]["A"] = ["A4-3*", "A6-5"]
+    st.apply("attack 1214 with 41Pz")
+    d = st.decision()
+    assert d is not None and d.side == "soviet" and d.kind == "generals"
+    assert notations(st) == ["general Zhukov for 5A", "end generals"]
+    st.apply("general Zhukov for 5A")
+    req = st.chance_request()
+    assert req.count == 2
+    st.apply_outcome(("A6-5", "A4-3*"))
+    assert notations(st) == ["keep A4-3* for 5A", "keep A6-5 for 5A"]
+    st.apply("keep A6-5 for 5A")
+    assert st.u("5A")["chit"] == "A6-5"
+    assert "A4-3*" in st.s["removed_chits"]  # a discarded starred chit leaves the game
+    assert st.s["generals"]["Zhukov"] == "used"
+
+
+def test_admin_phase_returns_chits_of_units_not_adjacent(rules_engine: MotherlandEngine) -> None:
+    st = position(rules_engine, 2, "admin", "", {"5A": "1214", "16A": "2020", "9K": "1314"},
+                  **{"16A": {"chit": "A6-5"}})
+    # 5A is next to 9K and has no chit: it must draw (11.1.2); 16A is alone: its chit goes back
+    assert st.is_chance() and st.chance_request().rule == "11.1.2"
+    assert st.u("16A")["chit"] == "" and "A6-5" in st.s["cups"]["A"]
+
+
+# --- Stalin (16.6), production (12.1) --------------------------------------------------------
+
+
+def test_stalin_escapes_on_one_to_four(rules_engine: MotherlandEngine) -> None:
+    st = position(rules_engine, 3, "move", "axis", {"41Pz": "2013"})
+    st.apply("move 41Pz 2013 2113")
+    req = st.chance_request()
+    assert req.rule == "16.6"
+    st.apply_outcome((4,))
+    assert st.s["stalin"] == "evacuated" and st.s["control"]["2113"] == "axis"
+
+
+def test_stalin_killed_then_surrender_roll(rules_engine: MotherlandEngine) -> None:
+    st = position(rules_engine, 3, "move", "axis", {"41Pz": "2013", "5A": "0920"})
+    st.apply("move 41Pz 2013 2113")
+    st.apply_outcome((5,))
+    assert st.s["stalin"] == "dead"
+    assert st.chance_request().rule == "20.2 rule 4"
+    st.apply_outcome((6,))
+    assert st.is_terminal()
+    result = st.result()
+    assert result is not None and result.winner == "axis"
+    assert result.level == "Axis Strategic Victory"
+
+
+def test_production_roll_and_placement(rules_engine: MotherlandEngine) -> None:
+    st = position(rules_engine, 3, "admin", "", {"5A": "2020"})
+    st.s["units"]["OS2"]["box"] = "osm"
+    assert st.chance_request().rule == "12.1"
+    st.apply_outcome((5,))  # production number 5 with no assets lost
+    d = st.decision()
+    assert d is not None and d.kind == "production"
+    assert notations(st) == ["produce OS2 at 2020"]
+    st.apply("produce OS2 at 2020")
+    assert st.u("OS2")["hex"] == "2020"
+
+
+def test_production_fails_above_the_number(rules_engine: MotherlandEngine) -> None:
+    st = position(rules_engine, 3, "admin", "", {"5A": "2020"})
+    st.s["units"]["OS2"]["box"] = "osm"
+    st.s["eliminated_assets"] = ["FacKEV", "FacKHA", "FacSLN", "OreKRI"]  # number 4
+    st.apply_outcome((5,))
+    assert st.u("OS2")["box"] == "osm"
+
+
+# --- movement (4.0, 5.0) and overrun (7.0) ----------------------------------------------------
+
+
+def test_zoc_to_zoc_only_for_panzers(rules_engine: MotherlandEngine) -> None:
+    # 5A at 1214 exerts ZOC on its six neighbors; 1213 and 1314 are both in it
+    st = position(rules_engine, 3, "move", "axis",
+                  {"5A": "1214", "9K": "1213", "41Pz": "1213"})
+    with pytest.raises(IllegalAction, match="4.2"):
+        st.apply("move 9K 1213 1314")
+    st.apply("move 41Pz 1213 1314")  # 4.2 note, 5.1.4
+    assert st.u("41Pz")["mp"] == 7 - 3  # 1 MP clear + 2 to leave the ZOC
+
+
+def test_may_always_move_one_hex(rules_engine: MotherlandEngine) -> None:
+    st = position(rules_engine, 3, "move", "axis", {"9K": "1714"},
+                  **{"9K": {"sup": "out"}})
+    assert st.factors("9K")[2] == 2  # Out of Supply halves the Movement Factor (9.5)
+    st.apply("move 9K 1714 1713")  # mountain costs 2 leg MP: fine; now one-hex rule
+    st2 = position(rules_engine, 3, "move", "axis", {"41Pz": "1812"},
+                   **{"41Pz": {"sup": "out"}})
+    st2.u("41Pz")["mp"] = 1
+    st2._touch()
+    assert "move 41Pz 1812 1813" in notations(st2)  # swamp costs 3 mech MP (5.1.3)
+
+
+def test_german_units_cannot_enter_finland(rules_engine: MotherlandEngine) -> None:
+    st = position(rules_engine, 3, "move", "axis", {"9K": "1403"})
+    with pytest.raises(IllegalAction, match="5.2.1"):
+        st.apply("move 9K 1403 1402")
+
+
+def test_overrun_below_one_to_three_is_automatic_a2(rules_engine: MotherlandEngine) -> None:
+    st = position(rules_engine, 8, "move", "soviet",
+                  {"5A": "1215", "41Pz": "1214", "47Pz": "1214", "9K": "1214"},
+                  **{"5A": {"chit": "A4-3*"}})
+    st.apply("overrun 1214 with 5A")
+    assert not st.is_chance()  # no roll: 4 to 22 is below 1:3 (7.1)
+    assert st.u("5A")["mp"] == 4 - 3
+    assert st.decision().kind == "result-choice" and st.decision().side == "soviet"
+
+
+def test_soviet_overrun_costs_two_in_snow(rules_engine: MotherlandEngine) -> None:
+    st = position(rules_engine, 12, "move", "soviet",
+                  {"1T": "1215", "9K": "1214"}, **{"1T": {"chit": "A8-6"}})
+    st.apply("overrun 1214 with 1T")
+    assert st.u("1T")["mp"] == 6 - 2  # 7.2.5
+
+
+def test_no_overrun_across_a_major_river(rules_engine: MotherlandEngine) -> None:
+    st = position(rules_engine, 3, "move", "axis", {"41Pz": "1519", "5A": "1619"})
+    with pytest.raises(IllegalAction, match="7.2"):
+        st.apply("overrun 1619 with 41Pz")
+
+
+def test_attack_across_the_sea_is_refused(rules_engine: MotherlandEngine) -> None:
+    st = position(rules_engine, 3, "combat", "axis", {"9K": "1010", "5A": "1011"})
+    assert not any(a.notation().startswith("attack") for a in st.legal_actions())
+    with pytest.raises(IllegalAction, match="8.3.9"):
+        st.apply("attack 1011 with 9K")
+
+
+def test_river_doubles_defense(rules_engine: MotherlandEngine) -> None:
+    st = position(rules_engine, 3, "combat", "axis", {"41Pz": "1519", "5A": "1619"},
+                  **{"5A": {"chit": "A4-3*"}})
+    texts = [e.text for e in st.apply("attack 1619 with 41Pz")]
+    assert any("9 to 6" in t and "Major River" in t for t in texts)
+
+
+# --- stacking (6.0), sequence of play (3.0) -------------------------------------------------
+
+
+def test_overstacking_is_removed_by_the_opponent(rules_engine: MotherlandEngine) -> None:
+    st = position(rules_engine, 3, "move", "axis",
+                  {"1K": "2020", "2K": "2020", "4K": "2020", "5K": "2021", "5A": "0920"})
+    st.apply("move 5K 2021 2020")
+    st.apply("end movement")
+    d = st.decision()
+    assert d is not None and d.side == "soviet" and d.kind == "stacking"
+    assert notations(st) == ["eliminate 1K", "eliminate 2K", "eliminate 4K", "eliminate 5K"]
+    st.apply("eliminate 2K")
+    assert st.u("2K")["box"] == "elim"
+
+
+def test_sequence_of_play_flips_after_turn_eleven(engine: MotherlandEngine) -> None:
+    st = engine.new_state("4-uranus")
+    assert isinstance(st, MotherlandState)
+    assert st.phases()[1] == ("move", "soviet") and st.phases()[3] == ("exploit", "soviet")
+    st1 = engine.new_state("1-barbarossa")
+    assert isinstance(st1, MotherlandState)
+    assert st1.phases()[1] == ("move", "axis") and st1.phases()[3] == ("exploit", "axis")
+
+
+# --- supply (9.0) ------------------------------------------------------------------------------
+
+
+def test_supply_lack_then_out_then_isolation(rules_engine: MotherlandEngine) -> None:
+    units = {"9K": "1010", "5A": "1112", "16A": "0911", "19A": "0909", "20A": "1109",
+             "31A": "1210"}
+    st = position(rules_engine, 3, "supply", "", units)
+    assert st.u("9K")["sup"] == "lack"  # cut off by ZOC: Lack first (9.1)
+    st.s["phase"] = 0
+    st.s["tasks"] = []
+    st._push_phase()
+    st._run()
+    assert st.u("9K")["sup"] == "out"
+    assert st.is_chance() and st.chance_request().rule == "9.1.3"
+
+
+def test_units_near_a_source_are_in_supply(rules_engine: MotherlandEngine) -> None:
+    st = position(rules_engine, 3, "supply", "", {"9K": "0510", "5A": "2410"})
+    assert st.u("9K")["sup"] == "" and st.u("5A")["sup"] == ""
+
+
+# --- notation ------------------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize("text", [
+    "move 4A 1017 1117 1118", "strategic 4A 1017 1118", "attack 1219 with 4A 5A",
+    "attack 1219 with 41Pz and air and railroad gun", "overrun 1219 with 41Pz and air",
+    "take D2 as 1 step 1 retreat", "retreat 4A 5A to 1320", "advance 4A 1219",
+    "end movement", "keep C3-3* for 12A", "general Zhukov for 12A"])
+def test_notation_round_trips(text: str) -> None:
+    assert parse(text).notation() == text
+
+
+def test_bad_notation_is_a_syntax_error() -> None:
+    with pytest.raises(ActionSyntaxError):
+        parse("move 4A")
+    with pytest.raises(ActionSyntaxError):
+        parse("overrun 1219 with 41Pz and railroad gun")
+    assert parse("take D2 as 1 step 1 retreat") == Take("D2", 1, 1)
+    assert parse("end combat") == Word("end combat")
+
+
+def test_chance_nodes_name_their_rule(rules_engine: MotherlandEngine) -> None:
+    st = position(rules_engine, 3, "combat", "axis", {"5A": "1214", "41Pz": "1314"},
+                  **{"5A": {"chit": "A4-3*"}})
+    st.apply("attack 1214 with 41Pz")
+    assert st.current_player() == CHANCE
+    req = st.chance_request()
+    assert req.rule == "8.2" and "1214" in req.purpose
