@@ -136,18 +136,27 @@ class WDState(State):
         return d if d is not None else self.garrison_types[uid]
 
     def utype(self, uid: str) -> UnitType:
-        return self.udef(uid).type
+        d = self.cat.units.get(uid)
+        return (d if d is not None else self.garrison_types[uid]).type
 
     def side_of(self, uid: str) -> str:
-        return self.udef(uid).side
+        d = self.cat.units.get(uid)
+        return (d if d is not None else self.garrison_types[uid]).side
 
     def on_map(self, uid: str) -> bool:
         u = self.units.get(uid)
         return u is not None and u.loc not in BOXES
 
     def units_at(self, h: str, side: str | None = None) -> list[str]:
-        return self._by_hex().get(h, []) if side is None else [
-            x for x in self._by_hex().get(h, []) if self.side_of(x) == side]
+        if side is None:
+            return self._by_hex().get(h, [])
+        key = ("at", h, side)
+        got = self._cache.get(key)
+        if got is None:
+            got = self._cache[key] = [x for x in self._by_hex().get(h, [])
+                                      if self.side_of(x) == side]
+        out: list[str] = got
+        return out
 
     def _by_hex(self) -> dict[str, list[str]]:
         key = "byhex"
@@ -384,10 +393,14 @@ class WDState(State):
     # ------------------------------------------------------------------ stacking
 
     def stack_ok_with(self, h: str, uid: str, leaving: Iterable[str] = ()) -> bool:
-        side = self.side_of(uid)
-        gone = set(leaving)
-        here = [self.udef(x) for x in self.units_at(h, side) if x != uid and x not in gone]
-        return rules.stack_ok(side, [*here, self.udef(uid)])
+        gone = tuple(sorted(leaving))
+        key = ("stack", h, uid, gone)
+        got = self._cache.get(key)
+        if got is None:
+            side = self.side_of(uid)
+            here = [self.udef(x) for x in self.units_at(h, side) if x != uid and x not in gone]
+            got = self._cache[key] = rules.stack_ok(side, [*here, self.udef(uid)])
+        return bool(got)
 
     # ------------------------------------------------------------------ movement costs
 
@@ -442,7 +455,10 @@ class WDState(State):
         return bool(feats & {"lake", "partial_lake", "lake_partial"})
 
     def left(self, uid: str) -> Fraction:
-        return self.impulse_mp - self.units[uid].spent
+        spent = self.units[uid].spent
+        if not spent:
+            return Fraction(self.impulse_mp)
+        return Fraction(self.impulse_mp) - spent
 
     # ------------------------------------------------------------------ combat values
 
@@ -928,9 +944,21 @@ class WDState(State):
             cached: list[Action] = self._cache["legal"]
             return list(cached)
         out: list[Action] = []
+        movable: dict[str, U | None] = {}
         for a in self._candidates():
             try:
-                self._validate(a)
+                if a.kind == "move":  # the per-unit checks once per unit
+                    if a.unit not in movable:
+                        try:
+                            movable[a.unit] = self._movable(a.unit)
+                        except IllegalAction:
+                            movable[a.unit] = None
+                    u = movable[a.unit]
+                    if u is None:
+                        continue
+                    self._move_checks(a, u)
+                else:
+                    self._validate(a)
             except IllegalAction:
                 continue
             out.append(a)
@@ -1036,8 +1064,15 @@ class WDState(State):
 
     # setup
     def setup_hexes(self, uid: str) -> list[str]:
-        g = self.group_of(uid)
-        return [h for h in self.group_hexes(g) if self.placeable(uid, h)]
+        key = ("setup", uid)
+        if key not in self._cache:
+            g = self.group_of(uid)
+            gkey = ("group", g.near, g.within)
+            if gkey not in self._static:
+                self._static[gkey] = self.group_hexes(g)
+            self._cache[key] = [h for h in self._static[gkey] if self.placeable(uid, h)]
+        out: list[str] = self._cache[key]
+        return out
 
     def _check_place(self, a: WDAction) -> None:
         self._need_phase("setup", rule="Rule 22")
@@ -1086,7 +1121,9 @@ class WDState(State):
         return u
 
     def _check_move(self, a: WDAction) -> None:
-        u = self._movable(a.unit)
+        self._move_checks(a, self._movable(a.unit))
+
+    def _move_checks(self, a: WDAction, u: U) -> None:
         uid = a.unit
         s = self.phasing
         t = self.utype(uid)
