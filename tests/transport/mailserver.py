@@ -108,11 +108,11 @@ class MailServers:
                            stderr=subprocess.DEVNULL, check=False, timeout=60)
         self._started.clear()
         # wait for the master processes to go, so the next session can bind the ports
+        pids = [_pid(self.postfix_dir / "queue" / "pid" / "master.pid"),
+                _pid(self.root / "dovecot" / "run" / "master.pid")]
         deadline = time.monotonic() + 20
-        while time.monotonic() < deadline and (
-                (self.postfix_dir / "queue" / "pid" / "master.pid").exists()
-                or (self.root / "dovecot" / "run" / "master.pid").exists()):
-            time.sleep(0.1)
+        while time.monotonic() < deadline and any(_alive(p) for p in pids):
+            time.sleep(0.05)
 
     def _run(self, argv: list[str], what: str) -> None:
         # The daemons inherit stdout and stderr: give them a file, never a pipe, or the
@@ -179,6 +179,8 @@ ssl_key = <{self.root}/tls/key.pem
 ssl_min_protocol = TLSv1.2
 auth_mechanisms = plain login
 disable_plaintext_auth = yes
+# tests try wrong passwords on purpose: no failure delay, no penalty tracking
+auth_failure_delay = 0
 first_valid_uid = 100
 mail_location = maildir:~
 mail_privileged_group =
@@ -200,6 +202,11 @@ service imap-login {{
     address = {self.host}
     port = {self.imaps_port}
     ssl = yes
+  }}
+}}
+service anvil {{
+  unix_listener anvil-auth-penalty {{
+    mode = 0
   }}
 }}
 service auth {{
@@ -247,6 +254,7 @@ alias_database =
 local_recipient_maps =
 biff = no
 smtputf8_enable = no
+smtpd_error_sleep_time = 0s
 append_dot_mydomain = no
 virtual_mailbox_domains = {DOMAIN}
 virtual_mailbox_maps = texthash:{p}/vmailbox
@@ -319,6 +327,30 @@ postlog unix-dgram n - n - 1 postlogd
                 last = exc
                 time.sleep(0.2)
         raise MailServerError(f"mail servers did not answer within 30 s: {last}\n{self.logs()}")
+
+
+def _pid(path: Path) -> int | None:
+    try:
+        return int(path.read_text().split()[0])
+    except (OSError, ValueError, IndexError):
+        return None
+
+
+def _alive(pid: int | None) -> bool:
+    if pid is None:
+        return False
+    try:
+        os.kill(pid, 0)
+    except ProcessLookupError:
+        return False
+    except PermissionError:
+        return True
+    # a zombie (not yet reaped by its parent) counts as gone
+    try:
+        with open(f"/proc/{pid}/stat") as handle:
+            return handle.read().split(") ")[-1][:1] != "Z"
+    except OSError:
+        return False
 
 
 def _free_ports(count: int) -> list[int]:
