@@ -314,7 +314,7 @@ def load(root: Traversable | Path | None = None, map_file: Path | None = None) -
     files_t = sset.files
     if map_file is not None:
         hexmap = parse_map(parse_doc(str(map_file), map_file.read_bytes()))
-        files_t = (*files_t, map_file)  # type: ignore[assignment]
+        files_t = (*files_t, map_file)
     else:
         hexmap = sset.map
     d = sset.doc
@@ -322,14 +322,14 @@ def load(root: Traversable | Path | None = None, map_file: Path | None = None) -
     cdoc = d("chits.toml")
     chits = {}
     for cid, spec in cdoc.get_table("chit").items():
-        chits[cid] = Chit(cid, cid[0], tuple(spec["front"]), tuple(spec["back"]),  # type: ignore[arg-type]
+        chits[cid] = Chit(cid, cid[0], tuple(spec["front"]), tuple(spec["back"]),
                           int(spec["setup"]))
     tdoc = d("turns.toml")
     turns = {}
     for spec in tdoc.get_list("turn"):
         t = TurnInfo(turn=spec["turn"], date=spec["date"], weather=spec["weather"],
                      first_winter=spec.get("first_winter", False),
-                     replacements=tuple(spec.get("replacements", (0, 0))),  # type: ignore[arg-type]
+                     replacements=tuple(spec.get("replacements", (0, 0))),
                      production=spec.get("production", False),
                      air_withdrawal=spec.get("air_withdrawal", False),
                      soviet=tuple(spec.get("soviet", ())), axis=tuple(spec.get("axis", ())),

@@ -13,6 +13,7 @@ isolation losses) is simply a task whose actor is that player.
 from __future__ import annotations
 
 import heapq
+import itertools
 from collections import deque
 from collections.abc import Iterable
 from typing import Any
@@ -184,7 +185,7 @@ class MotherlandState(State):
                 ("combat", b), ("admin", "")]
 
     def phase(self) -> tuple[str, str]:
-        return self.phases()[self.s["phase"]]
+        return self.phases()[int(self.s["phase"])]
 
     def on_map(self, side: str | None = None) -> list[str]:
         return [uid for uid, u in self.s["units"].items()
@@ -198,7 +199,7 @@ class MotherlandState(State):
                 if u["hex"]:
                     hit.setdefault(u["hex"], []).append(uid)
             self._cache["occ"] = hit
-        return hit  # type: ignore[no-any-return]
+        return hit
 
     def _touch(self) -> None:
         """Forget every cached fact about the position (call after any change)."""
@@ -213,7 +214,7 @@ class MotherlandState(State):
         if hit is None:
             hit = tuple(sorted(f"{x}@{self.s['units'][x]['hex']}" for x in self.on_map(side)))
             self._cache[key] = hit
-        return hit  # type: ignore[no-any-return]
+        return hit
 
     def units_at(self, h: str, side: str | None = None) -> list[str]:
         return [x for x in self.occ().get(h, []) if side is None or self.c(x).side == side]
@@ -240,7 +241,7 @@ class MotherlandState(State):
                         out.add(n)
             hit = frozenset(out)
             self._cache[key] = hit
-        return hit  # type: ignore[no-any-return]
+        return hit
 
     def ezoc(self, side: str, h: str) -> bool:
         return h in self.zoc(other(side))
@@ -387,7 +388,8 @@ class MotherlandState(State):
     def _phase_title(self) -> str:
         name, side = self.phase()
         titles = {"supply": "Mutual Supply Phase", "admin": "Administrative Phase",
-                  "move": f"{side.title()} Movement Phase", "combat": f"{side.title()} Combat Phase",
+                  "move": f"{side.title()} Movement Phase",
+                  "combat": f"{side.title()} Combat Phase",
                   "exploit": f"{side.title()} Exploitation Movement Phase"}
         return titles[name]
 
@@ -439,7 +441,7 @@ class MotherlandState(State):
 
     def controls(self, side: str, h: str) -> bool:
         """Whether ``side`` controls the city or port ``h`` (19.1)."""
-        mark = self.s["control"].get(h)
+        mark: str | None = self.s["control"].get(h)
         if self.data.country_of(h) == "soviet_union":
             return (mark == AXIS) if side == AXIS else (mark != AXIS)
         return (mark != SOVIET) if side == AXIS else (mark == SOVIET)
@@ -522,16 +524,14 @@ class MotherlandState(State):
             ez = self.zoc(enemy)
             out = set()
             for h in self.data.land:
-                if self.has_enemy(h, side):
-                    out.add(h)
-                elif h in ez and not self.has_friend(h, side):
+                if self.has_enemy(h, side) or (h in ez and not self.has_friend(h, side)):
                     out.add(h)
             for h, mark in self.s["control"].items():
                 if mark == enemy and not self.has_friend(h, side):
                     out.add(h)
             hit = frozenset(out)
             self._cache[key] = hit
-        return hit  # type: ignore[no-any-return]
+        return hit
 
     def _passable(self, a: str, b: str) -> bool:
         return not (self.data.side_features(a, b) & {"sea", "lake", "out_of_play"})
@@ -768,10 +768,10 @@ class MotherlandState(State):
                 and uid not in self.s.get("expended", [])]
 
     def air_available(self) -> int:
-        total = self.s["air"]["total"]
+        total = int(self.s["air"]["total"])
         if self.mud:
             total //= 2  # 14.3
-        return max(0, total - self.s["air"]["used"])
+        return max(0, total - int(self.s["air"]["used"]))
 
     def _air_bases(self) -> list[str]:
         return [self.u(x)["hex"] for x in sorted(self.on_map(AXIS))
@@ -942,9 +942,9 @@ class MotherlandState(State):
         if self.s["late"] and c.type not in ("air_base", "offensive_support"):
             return False  # 5.2.3: air bases and offensive support move last
         if exploit:
-            return u["mp"] > 0 or (u["mode"] == "one" and u["mv"] == 0)
+            return bool(u["mp"] > 0 or (u["mode"] == "one" and u["mv"] == 0))
         if c.type == "railroad_gun":
-            return u["mv"] == 0
+            return bool(u["mv"] == 0)
         return u["mp"] > 0 or (u["mv"] == 0 and self.factors(uid)[2] >= 1)
 
     def reach(self, uid: str, exploit: bool = False) -> dict[str, tuple[str, ...]]:
@@ -1031,7 +1031,7 @@ class MotherlandState(State):
         total = 0
         if path[-1] in self.data.water:
             raise IllegalAction("a move cannot end in a Sea or Lake hex", rule="5.1.7")
-        for a, b in zip(path, path[1:], strict=False):
+        for a, b in itertools.pairwise(path):
             if b not in self.data.all_neighbors.get(a, ()):
                 raise IllegalAction(f"{a} and {b} are not adjacent", rule="5.1")
             step = self._step_cost(uid, a, b, exploit, ignore)
@@ -1050,7 +1050,7 @@ class MotherlandState(State):
 
     def _rail_path_ok(self, uid: str, path: tuple[str, ...]) -> bool:
         ez = self.zoc(other(self.c(uid).side))
-        for a, b in zip(path, path[1:], strict=False):
+        for a, b in itertools.pairwise(path):
             if b not in self.data.rail.get(a, ()) or b in ez or self.has_enemy(b, AXIS):
                 return False
         return True
@@ -1172,7 +1172,7 @@ class MotherlandState(State):
                 near.update(grid.within(h, 2))
             hit = frozenset(h for h in self.data.land if h not in near)
             self._cache[key] = hit
-        return hit  # type: ignore[no-any-return]
+        return hit
 
     def _strategic_reach(self, uid: str) -> dict[str, tuple[str, ...]]:
         side = self.c(uid).side
@@ -1238,10 +1238,10 @@ class MotherlandState(State):
             raise IllegalAction(why.split(": ", 1)[1], rule=why.split(":")[0])
         if len(a.path) - 1 > 15:
             raise IllegalAction("Strategic Movement is at most 15 hexes", rule="5.3")
-        free = self._strategic_free(u and self.c(uid).side)
+        free = self._strategic_free(self.c(uid).side)
         if a.path[0] not in free:
             raise IllegalAction(f"{uid} starts within two hexes of an enemy unit", rule="5.3.1")
-        for x, y in zip(a.path, a.path[1:], strict=False):
+        for x, y in itertools.pairwise(a.path):
             if y not in self.data.neighbors.get(x, ()):
                 raise IllegalAction(f"{x} and {y} are not adjacent", rule="5.3")
             if not self._strategic_step_ok(uid, x, y, free):
@@ -1370,7 +1370,7 @@ class MotherlandState(State):
         if hit is not None:
             return hit  # type: ignore[no-any-return]
         ez = self.zoc(other(side))
-        near, _, rail_ok = self.supply_net(side)
+        rail_ok = self.supply_net(side)[2]
         cands: set[str] = set()
         if side == AXIS:
             bases = [self.u(x)["hex"] for x in sorted(self.on_map(AXIS))
@@ -1387,7 +1387,7 @@ class MotherlandState(State):
             for h in rail_ok:
                 cands.add(h)
         out = sorted(h for h in cands if h not in ez and not self.has_enemy(h, side)
-                     and not (self.s["control"].get(h) == other(side))
+                     and self.s["control"].get(h) != other(side)
                      and self._may_enter_country(uid, h)
                      and self._terrain_cost(uid, h) is not None)
         self._cache[key] = out
@@ -1450,9 +1450,8 @@ class MotherlandState(State):
             self.c(x).type == "fortress" for x in self.units_at(target))
         if not fort or self.data.hexmap.grid.distance(h, target) > 2:
             return False
-        if self.ezoc(AXIS, h) and len(self.units_at(h, AXIS)) < 2:
-            return False  # 16.2.2
-        return True
+        # 16.2.2: not from an enemy ZOC unless stacked with another friendly unit
+        return not (self.ezoc(AXIS, h) and len(self.units_at(h, AXIS)) < 2)
 
     def _air_ok(self, target: str, units: Iterable[str]) -> bool:
         return (self.air_available() > 0 and not self.snow and self._in_air_range(target)
@@ -1570,7 +1569,8 @@ class MotherlandState(State):
             return "7.2", f"no overrun across the {h}/{target} hexside"
         ter = self.data.hexmap.terrain.get(target, "clear")
         if ter in ("mountain", "high_mountain") or target in self.data.cities:
-            return "7.2", f"no overrun into a {'city' if ter not in ('mountain', 'high_mountain') else ter} hex"
+            what = ter if ter in ("mountain", "high_mountain") else "city"
+            return "7.2", f"no overrun into a {what} hex"
         if ter == "swamp" and not self.snow:
             return "7.2", "no overrun into a Swamp hex except on Snow Turns"
         if any(self.c(x).type == "fortress" for x in self.units_at(target)):
@@ -2284,9 +2284,9 @@ class MotherlandState(State):
             c, u = self.c(uid), self.u(uid)
             if u["sup"] or u["steps"] >= c.max_steps:
                 continue  # 15.1.1
-            if c.type in ("infantry", "mountain") and t["i"] > 0 or \
-                    c.type in ("panzer", "ss_panzer") and t["p"] > 0 or \
-                    c.nation == "finnish" and t["i"] > 0 and not t["fin"]:
+            if (c.type in ("infantry", "mountain") and t["i"] > 0) or \
+                    (c.type in ("panzer", "ss_panzer") and t["p"] > 0) or \
+                    (c.nation == "finnish" and t["i"] > 0 and not t["fin"]):
                 out.append(Word(f"replace {uid}"))
         return out
 
@@ -2516,20 +2516,20 @@ class MotherlandState(State):
 
     def _side(self) -> str:
         t = self._top()
-        return t["who"] if t else ""  # type: ignore[no-any-return]
+        return t["who"] if t else ""
 
     def _current_player(self) -> str | None:
         if self.s["result"] is not None:
             return None
         t = self._top()
-        return None if t is None else t["who"]  # type: ignore[no-any-return]
+        return None if t is None else t["who"]
 
     def _move_options(self, t: dict[str, Any]) -> list[Action]:
         side = t["who"]
         exploit = t["exploit"]
         out: list[Action] = []
         for uid in sorted(self.on_map(side)):
-            for dest, path in sorted(self.reach(uid, exploit).items()):
+            for _dest, path in sorted(self.reach(uid, exploit).items()):
                 out.append(Move(uid, path))
         out += self._overrun_options(exploit)
         if not exploit:
@@ -2557,7 +2557,7 @@ class MotherlandState(State):
     def _task_options(self, t: dict[str, Any]) -> list[Action]:
         k = t["k"]
         side = t["who"]
-        done = [Word(DONE[k])] if k in DONE else []
+        done: list[Action] = [Word(DONE[k])] if k in DONE else []
         if k == "move":
             return self._move_options(t)
         if k == "combat":

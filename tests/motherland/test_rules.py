@@ -102,7 +102,7 @@ def test_d2_b_retreat_both_two_hexes_by_priority(rules_engine: MotherlandEngine)
     st.apply("take D2 as 0 step 2 retreat")
     # 1314 and 1114 are in Soviet ZOC; 1213 is not: 8.6.1 priority 1 is the only choice
     assert {a.notation().split()[-1] for a in st.legal_actions()} == {"1213"}
-    with pytest.raises(IllegalAction, match="8.6.1"):
+    with pytest.raises(IllegalAction, match=r"8\.6\.1"):
         st.apply("retreat 9K 10K to 1314")
     st.apply("retreat 10K 9K to 1213".replace("10K 9K", "9K 10K"))
     assert st.current_player() == "axis" and st.decision().kind == "retreat-choice"
@@ -253,7 +253,7 @@ def test_zoc_to_zoc_only_for_panzers(rules_engine: MotherlandEngine) -> None:
     # 5A at 1214 exerts ZOC on its six neighbors; 1213 and 1314 are both in it
     st = position(rules_engine, 3, "move", "axis",
                   {"5A": "1214", "9K": "1213", "41Pz": "1213"})
-    with pytest.raises(IllegalAction, match="4.2"):
+    with pytest.raises(IllegalAction, match=r"4\.2"):
         st.apply("move 9K 1213 1314")
     st.apply("move 41Pz 1213 1314")  # 4.2 note, 5.1.4
     assert st.u("41Pz")["mp"] == 7 - 3  # 1 MP clear + 2 to leave the ZOC
@@ -273,7 +273,7 @@ def test_may_always_move_one_hex(rules_engine: MotherlandEngine) -> None:
 
 def test_german_units_cannot_enter_finland(rules_engine: MotherlandEngine) -> None:
     st = position(rules_engine, 3, "move", "axis", {"9K": "1403"})
-    with pytest.raises(IllegalAction, match="5.2.1"):
+    with pytest.raises(IllegalAction, match=r"5\.2\.1"):
         st.apply("move 9K 1403 1402")
 
 
@@ -296,14 +296,14 @@ def test_soviet_overrun_costs_two_in_snow(rules_engine: MotherlandEngine) -> Non
 
 def test_no_overrun_across_a_major_river(rules_engine: MotherlandEngine) -> None:
     st = position(rules_engine, 3, "move", "axis", {"41Pz": "1519", "5A": "1619"})
-    with pytest.raises(IllegalAction, match="7.2"):
+    with pytest.raises(IllegalAction, match=r"7\.2"):
         st.apply("overrun 1619 with 41Pz")
 
 
 def test_attack_across_the_sea_is_refused(rules_engine: MotherlandEngine) -> None:
     st = position(rules_engine, 3, "combat", "axis", {"9K": "1010", "5A": "1011"})
     assert not any(a.notation().startswith("attack") for a in st.legal_actions())
-    with pytest.raises(IllegalAction, match="8.3.9"):
+    with pytest.raises(IllegalAction, match=r"8\.3\.9"):
         st.apply("attack 1011 with 9K")
 
 

@@ -1,3 +1,4 @@
+# ruff: noqa: E501
 """Offline generator of the For the Motherland! counter mix, turn track and setups.
 
 Run once; its output (scenarios/for-the-motherland/*.toml) is the committed data.  The

@@ -1,3 +1,4 @@
+# ruff: noqa: E501, RUF017
 """A coarse stand-in map of the whole For the Motherland! area for tests and playouts.
 
 Written while the real ``scenarios/for-the-motherland/map.toml`` was being built; it
