@@ -11,9 +11,24 @@ from collections.abc import Mapping
 from functools import cached_property
 from pathlib import Path
 
+from engines.hexkit.checks import check_named_hexes
 from engines.motherland.data import ENGINE_ID, GameData, load
 from engines.motherland.state import MotherlandState
 from pbem.engine import Engine, OptionSpec, ScenarioInfo, Snapshot, State
+
+
+#: (hex or hexside, what the book says is there, rule) for every hex number in the book
+BOOK_HEXES = [
+    ("0307", "place:Danzig", "5.5"), ("0507", "place:Königsberg", "5.5"),
+    ("0325", "place:Constanta", "5.5"), ("1705", "place:Leningrad", "20.2"),
+    ("2113", "place:Moscow", "19.1"), ("1919", "place:Voronezh", "20.2"),
+    ("1726", "place:Rostov", "20.2"), ("2424", "place:Stalingrad", "20.3"),
+    ("1017", "place:Kiev", "19.1.1"), ("1025/1125", "feature:rail_bridge", "16.7"),
+    ("1227/1327", "feature:strait", "8.4.2"), ("2434", "box:baku", "21.1.1"),
+    ("1535", "area:turkey_source", "21.2.2"), ("1634", "area:turkey_source", "21.2.2"),
+    ("1735", "area:turkey_source", "21.2.2"), ("1526/1625", "feature:out_of_play", "5.1.9"),
+    ("1625/1626", "feature:out_of_play", "5.1.9"), ("1625/1726", "feature:out_of_play", "5.1.9"),
+]
 
 
 class MotherlandEngine(Engine):
@@ -42,6 +57,21 @@ class MotherlandEngine(Engine):
     def options(self) -> list[OptionSpec]:
         return [OptionSpec("baku", "21.1 Baku: German Panzers may raid the Baku box"),
                 OptionSpec("turkey", "21.2 Turkish Front: Turkey may join the Axis")]
+
+    def check_scenarios(self) -> list[str]:
+        """Every hex the book names where the book says, and legal setups (``pbem scenario
+        check``)."""
+        problems = check_named_hexes(self.data.hexmap, BOOK_HEXES)
+        problems += super().check_scenarios()
+        for info in self.scenarios():
+            st = self.new_state(info.id)
+            assert isinstance(st, MotherlandState)
+            for h in sorted(st.occ()):
+                if st._over_limit(h):
+                    problems.append(f"{info.id}: the setup overstacks {h} (6.0)")
+                if h in self.data.water:
+                    problems.append(f"{info.id}: a unit starts in the water at {h}")
+        return problems
 
     def _new_state(self, scenario: str, options: Mapping[str, str]) -> State:
         return MotherlandState(self, scenario, dict(options), self.data)

@@ -387,3 +387,32 @@ def test_chance_nodes_name_their_rule(rules_engine: MotherlandEngine) -> None:
     assert st.current_player() == CHANCE
     req = st.chance_request()
     assert req.rule == "8.2" and "1214" in req.purpose
+
+
+# --- data ------------------------------------------------------------------------------------
+
+
+def test_book_hexes_and_setups_check_clean(engine: MotherlandEngine) -> None:
+    assert engine.check_scenarios() == []
+
+
+def test_every_stand_in_is_marked(engine: MotherlandEngine) -> None:
+    marked = " ".join(engine.data.stand_ins)
+    for what in ("crt", "tec", "isolation", "partisans", "production", "chits.toml",
+                 "turns.toml", "counters.toml"):
+        assert what in marked
+
+
+def test_turn_track_weather_from_the_book(engine: MotherlandEngine) -> None:
+    turns = engine.data.turns
+    assert [t for t in turns if turns[t].weather == "mud"] == [4, 7, 11, 14, 18, 21]
+    assert [t for t in turns if turns[t].weather == "snow"] == [5, 6, 12, 13, 19, 20]
+    assert turns[7].replacements == (7, 3)  # 15.1 example i7/p3
+    assert [t for t in turns if turns[t].air_withdrawal] == [6, 13, 16, 20]
+
+
+def test_scenario_lengths(engine: MotherlandEngine) -> None:
+    got = {s.id: s.turns for s in engine.scenarios()}
+    assert got == {"1-barbarossa": (1, 7), "2-road-to-stalingrad": (1, 12),
+                   "3-fall-blau": (8, 17), "4-uranus": (12, 14), "5-zitadelle": (16, 22),
+                   "6-for-the-motherland": (1, 22)}

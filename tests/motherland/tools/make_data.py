@@ -470,7 +470,7 @@ def emit_scenarios() -> None:
         lines.append(f'scores = "{vp_side}"')
         lines.append('stand_in = "VP values and levels lost in extraction except Moscow 10/5 (19.1),'
                      ' scenario 2 levels and scenario 5 levels (20.2, 20.5), the -2 per Axis front '
-                     'line hex and the 6.0 Soviet-army deductions (20.6)"')
+                     'line hex and the Soviet-army deductions (20.6)"')
         lines.append("economic_asset_vp = 1" if vp_side == "axis" else "economic_asset_vp = 0")
         lines.append("front_line_missing_soviet = 1")
         lines.append("front_line_missing_axis = -2")
