@@ -188,14 +188,21 @@ def explain_roll(report: AuditReport, name: str) -> list[str]:
             f"roll {roll.name}: {roll.purpose}" + (f" ({roll.rule})" if roll.rule else ""),
             f"  made by the {roll.side} player in file {seq}, after action {roll.after_action!r}",
             f"  request: {roll.request}",
-            f"  seed = SHA-256(canonical ['pbem/v1/open', game {setup.game_id.hex()[:16]}..., "
-            f"{seq}, {roll.side}'s link revealed in file {seq}, the opponent's latest link])",
-            f"  seed = {roll.seed.hex()}",
+            f"  game id     {setup.game_id.hex()}",
+            f"  {roll.side}'s link revealed in file {seq} (link checked against the chain):",
+            f"              {roll.actor_link.hex()}",
+            "  the opponent's latest revealed link (its anchor before any reveal):",
+            f"              {roll.opponent_link.hex()}",
+            f"  seed = SHA-256(canonical ['pbem/v1/open', game id, {seq}, {roll.side}'s link, "
+            "opponent's link])",
+            f"       = {roll.seed.hex()}",
             f"  words from HMAC-SHA256(seed, u32({index}) || u32(j)), j = 0, 1, ...:",
         ]
         if roll.roll is not None:
             lines += ["    " + step for step in roll.roll.explain()]
         lines.append(f"  result: {', '.join(str(o) for o in roll.outcome)}")
+        if roll.rule:
+            lines.append(f"  this roll decided: {roll.purpose} ({roll.rule})")
         return lines
     known = ", ".join(r.name for r in report.rolls[:20])
     more = "..." if len(report.rolls) > 20 else ""

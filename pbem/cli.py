@@ -240,6 +240,33 @@ def id_import(ctx: click.Context, card_file: Path, yes: bool) -> None:
         console.print(f"pinned {card.name}", markup=False)
 
 
+@id_group.command("contacts")
+@click.option("--json", "as_json", is_flag=True)
+@click.pass_context
+def id_contacts(ctx: click.Context, as_json: bool) -> None:
+    """The correspondents whose keys you have pinned."""
+    with handled():
+        cards = home_of(ctx).keys.contacts()
+        if as_json:
+            click.echo(json.dumps([{"name": c.name, "email": c.email,
+                                    "fingerprint": c.fingerprint} for c in cards], indent=2))
+            return
+        for card in cards:
+            console.print(f"{card.name} <{card.email}>  {card.fingerprint}", markup=False)
+        if not cards:
+            console.print("no contacts pinned yet", markup=False)
+
+
+@id_group.command("forget")
+@click.argument("who")
+@click.pass_context
+def id_forget(ctx: click.Context, who: str) -> None:
+    """Unpin a correspondent (by name or fingerprint), e.g. after they changed keys."""
+    with handled():
+        card = home_of(ctx).keys.unpin_contact(who)
+        console.print(f"forgot {card.name} ({card.fingerprint})", markup=False)
+
+
 # --- engines and scenarios --------------------------------------------------------------------
 
 

@@ -215,6 +215,7 @@ class Home:
             raise MismatchError(f"cannot join: {exc}", path=source) from None
         if self.game_by_id(setup.game_id) is not None:
             raise DuplicateFile(f"{source}: you have already joined this game")
+        self.pin(setup.creator, source)
         side = setup.joiner_side
         chain = dice.HashChain(identity.secret_bytes(), setup.nonce, side, 0,
                                setup.chain_length)
@@ -265,6 +266,18 @@ class Home:
                 exc.path = source
                 exc.args = (f"{source}: {exc.args[0]}",)
             raise
+
+    def pin(self, card: Card, source: str) -> None:
+        """Trust on first use: remember the correspondent's key; refuse a changed one.
+
+        A card whose name is pinned with another key is refused (impersonation, or a
+        correspondent who really changed keys: ``pbem id forget NAME`` after checking).
+        """
+        try:
+            self.keys.pin_contact(card)
+        except KeyStoreError as exc:
+            raise SignatureError(f"{source}: {card.name} signs with a key other than the one "
+                                 f"pinned for that name ({exc})") from None
 
     def keep_evidence(self, game: Game, seq: int, files: list[tuple[str, bytes]]) -> Path:
         folder = self.evidence_dir / game.name
@@ -623,6 +636,8 @@ class Game:
                 folder = self.home.keep_evidence(self, seq, [*ours, ("incoming", env.raw)])
                 raise ChainError(f"{exc} (in {folder})", reason="fork") from None
             raise
+        if accepted.kind == "accept":
+            self.home.pin(self.verifier.cards[accepted.side], source)
         self.files.append(env.raw)
         self.state = self.verifier.state.clone()
         self.log.append({"seq": accepted.seq, "dir": "in", "time": self.home.clock()})

@@ -117,6 +117,9 @@ class RollRecord:
     seed: bytes
     after_action: str
     roll: dice.Roll | None = None
+    #: the two links the seed mixes: the actor's, revealed in this file, and the opponent's
+    actor_link: bytes = b""
+    opponent_link: bytes = b""
 
     @property
     def name(self) -> str:
@@ -427,6 +430,7 @@ class Verifier:
         if not dice.verify_link(self.setup.nonce, side, generation, index, reveal, chain.prev):
             raise DiceError(f"{what}: the revealed dice link does not hash to the committed one")
         seed = self.seed_for(seq, side, reveal)
+        links = (reveal, self.chains[self.setup.other(side)].latest)
         chain.index, chain.prev, chain.latest = index, reveal, reveal
         accepted = Accepted(seq, "turn", side, env.hash, clock=_need(body, "clock", int, what))
         message = _need(body, "message", str, what)
@@ -436,7 +440,7 @@ class Verifier:
         records = _need(body, "records", list, what)
         if len(records) > MAX_RECORDS:
             raise FormatError(f"{what} has more than {MAX_RECORDS} records")
-        self.replay_records(seq, side, seed, records, accepted)
+        self.replay_records(seq, side, seed, records, accepted, links)
         # the end of the file: whose decision is next
         draw = _need(body, "draw", str, what)
         end = _need(body, "end", str, what)
@@ -494,7 +498,7 @@ class Verifier:
         return accepted
 
     def replay_records(self, seq: int, side: str, seed: bytes, records: list[Any],
-                       accepted: Accepted) -> None:
+                       accepted: Accepted, links: tuple[bytes, bytes] = (b"", b"")) -> None:
         """Apply the sender's actions and re-derive each roll from the seed."""
         roll_index = 0
         last_action = "(start of file)"
@@ -525,7 +529,7 @@ class Verifier:
                 accepted.events += self.state.apply_outcome(roll.outcome)
                 rec = RollRecord(seq, roll_index, side, request.purpose, request.rule,
                                  request.describe(), roll.outcome, seed, last_action,
-                                 roll if self.keep_rolls else None)
+                                 roll if self.keep_rolls else None, *links)
                 accepted.rolls.append(rec)
                 if self.keep_rolls:
                     self.rolls.append(rec)

@@ -91,7 +91,7 @@ def test_play_on_a_real_terminal(tmp_path: Path) -> None:
                           cwd=str(tmp_path), env=env, timeout=60, encoding="utf-8")
     alice.expect("red> ")
     alice.sendline("legal")
-    alice.expect("attack 3")
+    alice.expect("move b")
     alice.expect("red> ")
     alice.send("pa\t")  # Tab completes to "pass"
     alice.sendline("")

@@ -424,3 +424,15 @@ def test_audit_reports_equivocation(table: Any, tmp_path: Path) -> None:
     report = audit([*files, ("twin.pbem", twin)])
     assert not report.clean
     assert any("equivocation" in p for p in report.problems)
+
+
+def test_impersonation_of_a_pinned_name_refused(table: Any, tmp_path: Path) -> None:
+    # Bob pinned Alice's key when he joined; Mallory now invites him as "Alice"
+    mallory = Home(tmp_path / "mallory")
+    mallory.keys.create("Alice", "alice@example.org", None)
+    invite = mallory.new_game("skirmish", "short", "red").files[0]
+    with pytest.raises(SignatureError, match="other than the one pinned"):
+        table.bob.join(invite, "fake-invite.pbem")
+    assert [c.name for c in table.bob.keys.contacts()] == ["Alice"]
+    # and Alice pinned Bob's key when his accept arrived
+    assert [c.key for c in table.alice.keys.contacts()] == [table.bob.card().key]
