@@ -446,20 +446,30 @@ class _Canvas:
             self.put(x + i, y, ch, fg, bg)
 
     def lines(self, base: Style) -> Iterator[list[Segment]]:
+        combined: dict[tuple[Style | None, str | None], Style] = {}
+
+        def style_of(fg: Style | None, bg: str | None) -> Style:
+            key = (fg, bg)
+            found = combined.get(key)
+            if found is None:
+                found = base + (fg or Style.null()) + (
+                    Style(bgcolor=bg) if bg else Style.null())
+                combined[key] = found
+            return found
+
         for y in range(self.height):
             segments: list[Segment] = []
-            run, run_style = "", None
-            for x in range(self.width):
-                fg, bg = self.fg[y][x], self.bg[y][x]
-                cell_style = base + (fg or Style.null()) + (
-                    Style(bgcolor=bg) if bg else Style.null())
-                if cell_style != run_style and run:
-                    segments.append(Segment(run, run_style))
-                    run = ""
-                run += self.chars[y][x]
-                run_style = cell_style
-            if run:
-                segments.append(Segment(run.rstrip() if run_style == base else run, run_style))
+            chars, fgs, bgs = self.chars[y], self.fg[y], self.bg[y]
+            start = 0
+            for x in range(1, self.width + 1):
+                if x == self.width or fgs[x] is not fgs[start] or bgs[x] != bgs[start]:
+                    run_style = style_of(fgs[start], bgs[start])
+                    run = "".join(chars[start:x])
+                    if x == self.width and fgs[start] is None and bgs[start] is None:
+                        run = run.rstrip()
+                    if run:
+                        segments.append(Segment(run, run_style))
+                    start = x
             yield segments
 
 

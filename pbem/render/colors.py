@@ -6,6 +6,8 @@ fill and tints for highlights, so both renderers agree on the same few formulas 
 
 from __future__ import annotations
 
+from functools import lru_cache
+
 RGB = tuple[int, int, int]
 
 
@@ -35,12 +37,14 @@ def normalize(color: str) -> str:
     return hex_of(parse(color))
 
 
+@lru_cache(maxsize=4096)
 def mix(a: str, b: str, t: float) -> str:
     """``a`` moved a fraction ``t`` of the way towards ``b``."""
     ra, rb = parse(a), parse(b)
     return hex_of(tuple(round(x + (y - x) * t) for x, y in zip(ra, rb, strict=True)))  # type: ignore[arg-type]
 
 
+@lru_cache(maxsize=4096)
 def luminance(color: str) -> float:
     """Relative luminance (sRGB, WCAG formula), 0 for black to 1 for white."""
 
