@@ -870,7 +870,7 @@ class WDState(State):
             nxt = self.setup_raster[0] if self.setup_raster else ""
             return Decision(side, "setup", f"the {side} player must set up {nxt} "
                             f"({len(self.setup_raster)} units left to place)", opts,
-                            act("auto-setup"), "Rule 22")
+                            act("auto-setup"), "Campaign setup")
         if ph == "decision":
             return Decision(side, "impulse-mps",
                             f"the {side} player must decide how many of his {self.mps[side]} "
@@ -2243,11 +2243,8 @@ class WDState(State):
             if uid not in checked and self.fright(uid, h) and not self.morale_exempt(
                     uid, "assault"):
                 self._push("mc", f"tank fright check for {uid} at {h}", "Rule 14.C.2",
-                           uid=uid, mod=0, stage="assault-fright", hex=h)
+                           uid=uid, mod=0, stage="assault", hex=h)
         return []
-
-    def _job_mc_fright(self, job: dict[str, Any], roll: int) -> list[Event]:
-        return self._job_mc({**job, "stage": "assault"}, roll)
 
     def _do_assault_done(self, h: str) -> list[Event]:
         if self.defenders(h):

@@ -275,3 +275,72 @@ def test_notation_round_trip(engine: WhiteDeath) -> None:
                  "end movement", "barrage 1305 with hvy/KF", "advance 1188/357 1305",
                  "support with 918A/357", "hq 357", "spend vl supply"):
         assert s.parse_action(text).notation() == text
+
+
+def test_tank_fright_without_fire_is_an_unmodified_check(engine: WhiteDeath) -> None:
+    s = fresh(engine)
+    put(s, "tk/18M", "1610")
+    put(s, "mr/18M", "1610")
+    put(s, "I/504", "1510")
+    put(s, "I/505", "1510")
+    s.apply("impulse 3")
+    s.apply("assault 1510 with tk/18M")
+    s.apply("assault 1510 with mr/18M")
+    s.apply("end movement")
+    s.apply("done firing")
+    while s.is_chance():
+        s.apply_outcome((6,) if "fire" in s.chance_request().purpose else (1,))
+    s.apply("fire 10 at I/504")  # I/505 is not fired at
+    s.apply("done firing")  # the default gives I/505 the rest; then fright checks
+    purposes = []
+    while s.is_chance():
+        req = s.chance_request()
+        purposes.append((req.purpose, req.rule))
+        s.apply_outcome((6,))
+    assert any("morale check for I/504" in p and "(+" in p for p, _ in purposes)
+
+
+def test_barrage_costs_supply_and_rolls_per_unit(engine: WhiteDeath) -> None:
+    s = fresh(engine)
+    put(s, "hvy/KF", "1810")
+    put(s, "1188/357", "1610")  # observes for the non-divisional regiment (Rule 11.B.3.A)
+    put(s, "I/504", "1510")
+    put(s, "Pzjg/LIX", "1510")
+    s.apply("impulse 3")
+    s.apply("deploy hvy/KF")
+    s.apply("end movement")
+    assert s.phase == "barrage"
+    s.apply("barrage 1510 with hvy/KF")
+    s.apply("fire barrage")
+    assert s.supply["soviet"] == 3  # Rule 15.A.2: two points
+    rolls = []
+    while s.is_chance():
+        req = s.chance_request()
+        rolls.append(req.purpose)
+        s.apply_outcome((1,))
+    assert sum("barrage on" in p for p in rolls) == 2  # one die per unit in the hex
+    assert any(p.startswith("morale check") for p in rolls)  # losses force a check
+
+
+def test_observation_and_line_of_sight(engine: WhiteDeath) -> None:
+    s = fresh(engine)
+    put(s, "1188/357", "2010")
+    put(s, "I/504", "1810")  # 1810 is a town: a unit in it may be seen
+    assert s.sees("1188/357", "1810")
+    s.weather = "snow"  # Rule 11.B.3.E: only adjacent units
+    assert not s.sees("1188/357", "1810")
+
+
+def test_isolation_halves_fire_and_worsens_morale(engine: WhiteDeath) -> None:
+    s = fresh(engine)
+    put(s, "I/504", "1010")
+    assert not s.isolated("I/504")
+    # ring the unit with Soviet ZOCs: Soviet units on the second ring around it
+    uids = ["1188/357", "1190/357", "1192/357", "948/257", "943/257", "953/257", "18G/9G",
+            "31G/9G", "40G/9G", "176G/46G", "182G/46G", "184G/46G"]
+    ring = s.map.ring("1010", 2)
+    for uid, h in zip(uids, ring, strict=False):
+        put(s, uid, h)
+    assert s.isolated("I/504")
+    assert s.fire_value("I/504", "conv", "1110", False) == 4  # 2 x 4 halved
+    assert s.morale_modifiers("I/504", 0) == 1
