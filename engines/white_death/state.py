@@ -122,7 +122,7 @@ class WDState(State):
         self.seq = 0
         self.over = False
         self.final: dict[str, Any] = {}
-        self._cache: dict[str, Any] = {}
+        self._cache: dict[Any, Any] = {}
         self._static: dict[Any, Any] = {}
 
     # ------------------------------------------------------------------ catalog access
