@@ -42,7 +42,7 @@ PLACES: dict[str, tuple[str, float, float, str, str]] = {
     "nowossokoljniki": ("Nowossokoljniki", 56.340, 30.150, "town", "real"),
     "isotcha": ("Isotcha", 56.195, 30.255, "town", "real place (Izocha station), approximate"),
     "guschtschino": ("Guschtschino", 56.150, 30.130, "village", "stand-in position"),
-    "tschernosjom": ("Tschernosjom", 56.120, 30.330, "village",
+    "tschernosjom": ("Tschernosjom", 56.140, 30.300, "village",
                      "stand-in position; the manual's text prints Tschemosjom"),
 }
 
