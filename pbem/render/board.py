@@ -75,22 +75,25 @@ def abbreviate_marker(marker: str) -> str:
     return marker.strip()[:3].capitalize() if key else "?"
 
 
-_WATER = ("river", "stream", "creek", "canal", "lake", "sea", "water", "brook", "ford")
+_WATER = ("river", "stream", "creek", "canal", "lake", "sea", "water", "brook", "ford",
+          "strait")
 _HEIGHT = ("slope", "escarpment", "ridge", "cliff", "crest", "bluff")
 
 
 def edge_glyph(feature: str) -> str:
-    """The character a hexside feature is drawn with: ``~`` water, ``^`` heights."""
+    """The character a hexside feature is drawn with: ``~`` water, ``^`` heights,
+    ``=`` a bridge, ``X`` a side that may not be crossed, else its initial in capitals
+    (terrain letters are lower case, so the two never read alike)."""
     name = feature.lower()
+    if "bridge" in name:  # before the heights: "bridge" contains "ridge"
+        return "="
     if any(w in name for w in _WATER):
         return "~"
     if any(w in name for w in _HEIGHT):
         return "^"
-    if "bridge" in name:
-        return "="
-    if "prohibit" in name or "impass" in name or "border" in name:
+    if any(w in name for w in ("prohibit", "impass", "border", "out_of_play", "out of play")):
         return "X"
-    return name[:1] or "!"
+    return name[:1].upper() or "!"
 
 
 def line_glyph(feature: str) -> str:

@@ -308,3 +308,15 @@ def test_terrain_without_glyphs_gets_letters_so_no_color_stays_readable() -> Non
     assert "fffffff" not in colored_out  # made-up letters stay out of the color map
     no_clear = replace(view, terrain=terrain[1:])
     assert terrain_glyphs(no_clear)["forest"][0] in (" ", "f")
+
+
+def test_hexside_feature_glyphs() -> None:
+    from pbem.render.board import edge_glyph, line_glyph
+
+    assert edge_glyph("major_river") == "~" and edge_glyph("strait") == "~"
+    assert edge_glyph("rail_bridge") == "=" and edge_glyph("bridge") == "="
+    assert edge_glyph("slope") == "^" and edge_glyph("ridge") == "^"
+    assert edge_glyph("out_of_play") == "X" and edge_glyph("prohibited") == "X"
+    assert edge_glyph("frozen_access") == "F"
+    assert line_glyph("railroad") == "#" and line_glyph("road") == "="
+    assert line_glyph("trail") == ":" and line_glyph("river") == "~"
