@@ -105,10 +105,10 @@ def line_glyph(feature: str) -> str:
     name = feature.lower()
     if any(w in name for w in _WATER):
         return "~"
+    if "trail" in name or "track" in name or "path" in name:  # before "rail": t-rail
+        return ":"
     if "rail" in name:
         return "#"
-    if "trail" in name or "track" in name or "path" in name:
-        return ":"
     return "="
 
 

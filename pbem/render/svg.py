@@ -241,18 +241,18 @@ def board_svg(view: BoardView, *, scale: int = 36, show_zoc: str | None = None,
         pts = [g.center(by_id[h]) for h in line.hexes if h in by_id]
         if len(pts) < 2:
             continue
-        name = line.feature.lower()
+        kind = line_glyph(line.feature)  # the same reading as the terminal board's
         attrs = f"points={_attr(_points(pts))} data-feature={_attr(line.feature)}"
-        if "rail" in name:
+        if kind == "#":
             out.append(f'<polyline {attrs} stroke={_attr(line.color)} '
                        f'stroke-width="{_n(r * 0.08)}"/>')
             out.append(f'<polyline points={_attr(_points(pts))} stroke={_attr(line.color)} '
                        f'stroke-width="{_n(r * 0.26)}" stroke-dasharray="{_n(r * 0.05)} '
                        f'{_n(r * 0.2)}" stroke-linecap="butt"/>')
-        elif line_glyph(line.feature) == "~":
+        elif kind == "~":
             out.append(f'<polyline {attrs} stroke={_attr(line.color)} '
                        f'stroke-width="{_n(r * 0.22)}" stroke-opacity="0.9"/>')
-        elif "trail" in name or "track" in name or "path" in name:
+        elif kind == ":":
             out.append(f'<polyline {attrs} stroke={_attr(line.color)} '
                        f'stroke-width="{_n(r * 0.08)}" stroke-dasharray="{_n(r * 0.2)} '
                        f'{_n(r * 0.12)}"/>')
