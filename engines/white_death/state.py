@@ -17,6 +17,7 @@ from dataclasses import dataclass, field
 from fractions import Fraction
 from typing import Any
 
+from engines.hexkit.board import board_view
 from engines.hexkit.hexmap import HexMap
 from engines.white_death import rules
 from engines.white_death.actions import WDAction, act, fmt_amount, parse
@@ -33,7 +34,7 @@ from engines.white_death.data import (
 from pbem import canonical
 from pbem.engine import CHANCE, Action, ChanceRequest, Decision, Engine, Event, Result, State
 from pbem.errors import IllegalAction, ScenarioError
-from pbem.view import BoardView, Cell, Edge, Layout, Line, Piece, TerrainStyle
+from pbem.view import BoardView, Piece
 
 BOXES = ("pending", "raster", "dead", "refit", "setup")
 SIDE_COLOR = {"soviet": "#c03030", "german": "#303030"}
@@ -2400,18 +2401,7 @@ class WDState(State):
     # ------------------------------------------------------------------ view
 
     def _view(self, side: str | None) -> BoardView:
-        m = self.map
-        g = m.grid
-        terrain = tuple(TerrainStyle(t.name, t.color, t.glyph) for t in m.legend)
-        cells = []
-        for h in m.ids:
-            c, r = g.coords_of(h)
-            names = m.places_at(h)
-            cells.append(Cell(h, c, r, m.terrain_of(h), names[0] if names else ""))
-        edges = tuple(Edge(a, b, f, m.styles.get(f, "#3060c0"))
-                      for (a, b), feats in m.hexsides.items() for f in sorted(feats))
-        lines = tuple(Line(net, (a, b), m.styles.get(net, "#806040"))
-                      for net, sides in m.networks.items() for a, b in sorted(sides))
+        """The board as ``side`` may see it (Rule 4.C), drawn by the kit's builder."""
         pieces: list[Piece] = []
         revealed = set(self.assaults) if (side == self.phasing and self.phase in (
             "barrage", "defense", "assault", "advance")) else set()
@@ -2446,9 +2436,11 @@ class WDState(State):
         if side is not None:
             status = status.replace(f" {other(side).capitalize()} {self.supply[other(side)]}",
                                     "")
-        return BoardView(f"White Death: {self.sc.title}", side,
-                         Layout("flat", g.parity, g.cols, g.rows), terrain, tuple(cells), edges,
-                         lines, tuple(pieces), (), status)
+        overlays = {}
+        if side is not None:
+            overlays[f"zoc:{other(side)}"] = sorted(self.ezoc(side))
+        return board_view(self.map, pieces, side=side, title=f"White Death: {self.sc.title}",
+                          status=status, highlights=sorted(self.assaults), overlays=overlays)
 
     def parse_action(self, text: str) -> Action:
         return parse(text)
