@@ -323,3 +323,12 @@ def test_fitted_places_land_within_the_residual(ftm: Map) -> None:
         assert err <= limit, (name, h, round(err, 2))
         if "note" not in info:
             assert info["fitted"] == h, name
+
+
+def test_railroads_stay_on_land(ftm: Map) -> None:
+    """No railroad runs into a sea or lake hex or across water; the Chongar bridge aside."""
+    m, _ = ftm
+    for a, b in m.networks["railroad"]:
+        assert m.terrain[a] not in ("sea", "lake") and m.terrain[b] not in ("sea", "lake")
+        feats = m.side_features(a, b)
+        assert not feats & {"sea", "lake", "out_of_play", "strait"}, (a, b, feats)

@@ -39,6 +39,11 @@ COLS = (1, 28)
 ROWS = (1, 35)
 LAT0, LON0 = 52.0, 30.0
 SIGMA = 2.0  # width of the rubber-sheet correction around the anchors, in hexes
+#: a hex at least this much lake (by area) is a lake hex even when half of it is land
+#: (Lake Peipus, Lake Onega)
+LAKE_SHARE = 0.42
+#: lakes smaller than a hex, drawn as a lake hexside between the two shores
+LAKE_SIDES = {"1707/1708": "Lake Ilmen, between Novgorod and Staraya Russa"}
 
 # --- hand adjustments: place key -> (hex, reason) ----------------------------------------
 ADJUST: dict[str, tuple[str, str]] = {
@@ -143,6 +148,12 @@ def build() -> dict:
             counts[v] = counts.get(v, 0) + 1
         land = counts.get(1, 0) / len(pts)
         lat, lon = w.to_latlon(H.center(c, r, PARITY))
+        lake = max((k for k in counts if k >= 2), key=lambda k: counts[k], default=0)
+        if land >= 0.5 and lake and counts[lake] / len(pts) >= LAKE_SHARE:
+            # a named lake covering most of what is not land keeps its hex
+            terrain[h] = "lake"
+            water[h] = w.lake_names[lake - 2]
+            continue
         if land < 0.5:
             v = max((k for k in counts if k != 1), key=lambda k: counts[k])
             if v >= 2:
@@ -223,7 +234,7 @@ WATER_SIDES = ["0925/1024", "1125/1126", "1226/1327"]
 def sea_sides(res: dict, kind: str) -> list[str]:
     """Land/water hexsides of ``kind`` (sea or lake), plus the hand-set water hexsides."""
     terrain, water = res["terrain"], res["water"]
-    out = set(WATER_SIDES) if kind == "sea" else set()
+    out = set(WATER_SIDES) if kind == "sea" else set(LAKE_SIDES)
     for h in terrain:
         if h in water:
             continue
@@ -711,26 +722,20 @@ def write_toml(res: dict) -> str:
 
 
 def frozen_access(res: dict) -> list[str]:
-    """Stand-in red arrows: hexsides of the Ladoga ice road, Lake Ilmen, the Sivash and
-    Taganrog Bay, where the Red Army crossed the ice in the war's winters."""
+    """Stand-in red arrows (the rulebook's map prints them; the text does not list them):
+    the Ladoga ice road from Leningrad to the east shore, Lake Ilmen between Novgorod and
+    Staraya Russa, and the Sivash, where the Red Army crossed the ice in the war's winters."""
     water = res["water"]
-    out = []
     places = res["places"]
-    for name, lake in (("leningrad", "Lake Ladoga"), ("novgorod", "Lake Ilmen"),
-                       ("staraya_russa", "Lake Ilmen"), ("taganrog", "Sea of Azov")):
-        h = places[name]["hex"] if name in places else None
-        if h is None:
-            continue
-        for n in neighbors(*parse(h)):
-            if water.get(hid(*n)) == lake:
-                a, b = sorted((h, hid(*n)))
-                out.append(f"{a}/{b}")
-                # and across the water to the far shore
-                for m in neighbors(*n):
-                    if hid(*m) not in water and hid(*m) != h:
-                        a2, b2 = sorted((hid(*n), hid(*m)))
-                        out.append(f"{a2}/{b2}")
-    return sorted(set(out))
+    out = set(LAKE_SIDES) | {"1125/1126"}
+    h = places["leningrad"]["hex"]
+    for n in neighbors(*parse(h)):
+        if water.get(hid(*n)) == "Lake Ladoga":
+            out.add("/".join(sorted((h, hid(*n)))))
+            for m in neighbors(*n):
+                if hid(*m) not in water and hid(*m) != h:
+                    out.add("/".join(sorted((hid(*n), hid(*m)))))
+    return sorted(out)
 
 
 def transform_text(w: World) -> str:
