@@ -135,7 +135,24 @@ class _ChainHasher:
 
     def __call__(self, i: int, link: bytes) -> bytes:
         _check_link(i, link)
-        return hashlib.sha256(self._prefix + canonical.encode(i) + canonical.encode(link)).digest()
+        return self.step(i, link)
+
+    def step(self, i: int, link: bytes) -> bytes:
+        """The hash without argument checks, for links this module made itself.
+
+        The shortest msgpack forms of a positive int up to 100,000 and of a 32-byte bin
+        are written directly: building a chain of 4,096 links this way takes milliseconds
+        instead of the tenth of a second ``canonical.encode`` would.
+        """
+        if i < 0x80:
+            index = bytes((i,))
+        elif i < 0x100:
+            index = b"\xcc" + bytes((i,))
+        elif i < 0x10000:
+            index = b"\xcd" + i.to_bytes(2, "big")
+        else:
+            index = b"\xce" + i.to_bytes(4, "big")
+        return hashlib.sha256(self._prefix + index + b"\xc4\x20" + link).digest()
 
 
 class HashChain:
@@ -156,7 +173,7 @@ class HashChain:
         links = [b""] * (length + 1)
         links[length] = chain_secret(secret, nonce, side, generation)
         for i in range(length, 0, -1):
-            links[i - 1] = step(i, links[i])
+            links[i - 1] = step.step(i, links[i])
         self._links = links
 
     @property

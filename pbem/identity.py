@@ -20,6 +20,7 @@ readable without the passphrase.  Pinned correspondents live in ``<home>/contact
 
 from __future__ import annotations
 
+import functools
 import hashlib
 import json
 import os
@@ -152,11 +153,20 @@ def check_public_key(key: bytes) -> None:
     """
     if not isinstance(key, bytes) or len(key) != KEY_SIZE:
         raise SignatureError(f"a public key must be {KEY_SIZE} bytes")
+    problem = _key_problem(key)
+    if problem:
+        raise SignatureError(problem)
+
+
+@functools.lru_cache(maxsize=256)
+def _key_problem(key: bytes) -> str:
+    """The point checks, remembered per key: a game has two keys and thousands of files."""
     point = _decode_point(key)
     if point is None:
-        raise SignatureError("public key is not a canonical Ed25519 point encoding")
+        return "public key is not a canonical Ed25519 point encoding"
     if _times_cofactor(point) == _IDENTITY:
-        raise SignatureError("public key is a small-order point (forgeable); refused")
+        return "public key is a small-order point (forgeable); refused"
+    return ""
 
 
 def verify(key: bytes, message: bytes, signature: bytes) -> None:

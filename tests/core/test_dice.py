@@ -807,3 +807,9 @@ if __name__ == "__main__":
     else:
         print("usage: python tests/core/test_dice.py --write", file=sys.stderr)
         sys.exit(2)
+
+
+@given(st.integers(1, 100_000), st.binary(min_size=32, max_size=32))
+def test_fast_chain_step_equals_canonical_encoding(i: int, link: bytes) -> None:
+    hasher = dice._ChainHasher(b"n" * 32, "german", 3)
+    assert hasher.step(i, link) == dice.chain_step(b"n" * 32, "german", 3, i, link)
