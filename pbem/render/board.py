@@ -638,7 +638,11 @@ class BoardRenderable:
             if "piece2" in slots and len(stack) > 1:
                 self._counter(console, canvas, x, y, slots["piece2"], stack[1], False, marks)
             if "info" in slots:
-                self._info(console, canvas, x, y, slots["info"], stack, top, fill, in_zoc)
+                # an occupied town keeps its name where the line has room left
+                crowded = cell.label and "place" not in slots and (
+                    "place_edge" not in slots or edge_busy)
+                self._info(console, canvas, x, y, slots["info"], stack, top, fill, in_zoc,
+                           (cell.label, place_style) if crowded else None)
         elif "info" in slots and in_zoc:
             self._info(console, canvas, x, y, slots["info"], [], None, fill, in_zoc)
         elif lit and plain and "id" not in slots:
@@ -684,8 +688,8 @@ class BoardRenderable:
 
     def _info(self, console: Console, canvas: _Canvas, x: int, y: int,
               span: tuple[int, int, int], stack: list[Piece], top: Piece | None,
-              fill: str, in_zoc: bool) -> None:
-        """Stack count, markers and the ZOC mark on one line, dropped right to left."""
+              fill: str, in_zoc: bool, place: tuple[str, Style] | None = None) -> None:
+        """Stack count, markers, what fits of the place name, and the ZOC mark."""
         dy, x0, w = span
         ink = colors.contrast(fill)
         parts: list[tuple[str, Style]] = []
@@ -695,6 +699,8 @@ class BoardRenderable:
         if top is not None and top.markers:
             text = ",".join(abbreviate_marker(m) for m in top.markers)
             parts.append((text, named_style(console, "board.marker")))
+        if place is not None:
+            parts.append(place)
         room = w - (1 if in_zoc else 0)
         if parts:
             canvas.text(x + x0, y + dy, " " * room, Style(color=ink), fill)
@@ -702,6 +708,8 @@ class BoardRenderable:
         for text, style in parts:
             if pos and pos < room:
                 pos += 1
+            if (text, style) == place and room - pos < min(3, len(text)):
+                break  # two letters of a name say nothing
             chunk = text[: max(0, room - pos)]
             canvas.text(x + x0 + pos, y + dy, chunk, style)
             pos += len(chunk)

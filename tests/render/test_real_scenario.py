@@ -158,3 +158,24 @@ def test_replay_of_real_records(state: State) -> None:
                 if not e.visible(side):
                     assert e.text not in out
     assert Window.centered(state.view(None), town(state.view(None)), 5, 5).cols == 5
+
+
+def test_for_the_motherland_boxes_and_whole_map() -> None:
+    """The other real engine: 966 hexes, sea and river hexsides, nine off-map boxes."""
+    fm = pytest.importorskip("engines.motherland")
+    state = fm.ENGINE.new_state("1-barbarossa")
+    view = state.view("soviet")
+    out = plain(board_screen(view, fit_window(view, 100, 30, center=town_of(view, "Moscow"))))
+    assert "+2 Mosc" in out  # an occupied city keeps what fits of its name
+    for box in view.boxes:
+        assert f"{box.title}:" in out
+    root = ET.fromstring(board_svg(view).encode())
+    boxes = [r.attrib["data-box"] for r in root.iter(f"{SVG}rect") if "data-box" in r.attrib]
+    assert boxes == [b.name for b in view.boxes]
+    features = {ln.attrib["data-feature"] for ln in root.iter(f"{SVG}line")
+                if "data-feature" in ln.attrib}
+    assert {"sea", "major_river"} <= features
+
+
+def town_of(view: BoardView, name: str) -> str:
+    return next(c.hex for c in view.cells if c.label == name)
