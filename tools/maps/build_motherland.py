@@ -363,6 +363,12 @@ def rails(res: dict) -> dict[str, dict]:
         t = res["terrain"].get(hid(*x), "clear")
         return {"high_mountain": 3.0, "mountain": 1.0, "swamp": 0.5}.get(t, 0.0)
 
+    blocked = set(OUT_OF_PLAY) | set(WATER_SIDES) | set(LAKE_SIDES) | {"1227/1327"}
+
+    def rail_neighbors(x: tuple[int, int]) -> list[tuple[int, int]]:
+        h = hid(*x)
+        return [n for n in neighbors(*x) if "/".join(sorted((h, hid(*n)))) not in blocked]
+
     for name, wps in G.RAILROADS.items():
         pts: list[H.Point] = []
         fixed: list[str | None] = []
@@ -402,7 +408,7 @@ def rails(res: dict) -> dict[str, dict]:
         for a, b in itertools.pairwise(hexes):
             if a == b:
                 continue
-            seg = H.hex_path(parse(a), parse(b), PARITY, land, lambda x: neighbors(*x), pen)
+            seg = H.hex_path(parse(a), parse(b), PARITY, land, rail_neighbors, pen)
             ids = [hid(*x) for x in seg]
             if chain and chain[-1] == ids[0]:
                 ids = ids[1:]
