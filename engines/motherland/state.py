@@ -56,6 +56,7 @@ DONE = {  # the words that end each waiting task
     "evacuate": "end evacuation",
 }
 BLOCKING_SIDES = frozenset({"sea", "lake", "out_of_play", "rail_bridge"})
+_NO_STRATEGIC = frozenset({"sea", "lake", "out_of_play", "frozen_access"})
 
 
 def other(side: str) -> str:
@@ -207,12 +208,21 @@ class MotherlandState(State):
         if len(self._pcache) > 20_000:
             self._pcache.clear()
 
-    def sig(self, side: str) -> tuple[str, ...]:
+    def sig(self, side: str) -> str:
         """Where ``side``'s units are: the key of caches that depend on them only."""
         key = ("sig", side)
         hit = self._cache.get(key)
         if hit is None:
-            hit = tuple(sorted(f"{x}@{self.s['units'][x]['hex']}" for x in self.on_map(side)))
+            hit = "|".join(sorted(f"{x}@{self.s['units'][x]['hex']}" for x in self.on_map(side)))
+            self._cache[key] = hit
+        return str(hit)
+
+    def occupied(self, side: str) -> frozenset[str]:
+        """Hexes holding at least one of ``side``'s units."""
+        key = ("occupied", side)
+        hit = self._cache.get(key)
+        if hit is None:
+            hit = frozenset(self.s["units"][x]["hex"] for x in self.on_map(side))
             self._cache[key] = hit
         return hit
 
@@ -220,10 +230,10 @@ class MotherlandState(State):
         return [x for x in self.occ().get(h, []) if side is None or self.c(x).side == side]
 
     def has_enemy(self, h: str, side: str) -> bool:
-        return any(self.c(x).side != side for x in self.occ().get(h, []))
+        return h in self.occupied(SOVIET if side == AXIS else AXIS)
 
     def has_friend(self, h: str, side: str) -> bool:
-        return any(self.c(x).side == side for x in self.occ().get(h, []))
+        return h in self.occupied(side)
 
     def zoc(self, side: str) -> frozenset[str]:
         """Hexes in the ZOC of ``side``'s units (4.1): not across sea, lake, out-of-play
@@ -1215,15 +1225,13 @@ class MotherlandState(State):
         return out
 
     def _strategic_step_ok(self, uid: str, a: str, b: str, free: frozenset[str]) -> bool:
-        side = self.c(uid).side
-        if b not in free or not self._may_enter_country(uid, b):
+        if b not in free:
             return False
-        if self._terrain_cost(uid, b) is None:
+        if self.s["control"].get(b) == other(self.c(uid).side) and b in self.data.cities:
             return False
-        if self.s["control"].get(b) == other(side) and b in self.data.cities:
-            return False
-        f = self.data.side_features(a, b)
-        return not (f & {"sea", "lake", "out_of_play", "frozen_access"})  # 5.3.3 bridge ok
+        if self.data.side_features(a, b) & _NO_STRATEGIC:
+            return False  # 5.3.3: the Chongar bridge is open
+        return self._may_enter_country(uid, b) and self._terrain_cost(uid, b) is not None
 
     def _apply_strategic(self, a: Strategic) -> None:
         uid = a.unit
