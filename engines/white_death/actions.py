@@ -26,6 +26,7 @@ FORMS: dict[str, tuple[str, str]] = {
     "impulse": ("impulse {n}", rf"impulse {_N}"),
     "vl-supply": ("spend vl supply", r"spend vl supply"),
     "move": ("move {unit} {frm} {hex}", rf"move {_U} {_F} {_H}"),
+    "lead": ("lead {unit} {frm} {hex}", rf"lead {_U} {_F} {_H}"),
     "enter": ("enter {unit} {hex}", rf"enter {_U} {_H}"),
     "deploy": ("deploy {unit}", rf"deploy {_U}"),
     "entrain": ("entrain {unit}", rf"entrain {_U}"),

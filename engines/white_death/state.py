@@ -981,6 +981,10 @@ class WDState(State):
                 for n in self.map.neighbors(u.loc):
                     if n not in enemy:
                         out.append(act("move", uid, n, u.loc))
+            if ("brandenburg" in t.flags and not u.stopped and not u.assault
+                    and len(self.units_at(u.loc, s)) > 1):
+                for n in self.map.neighbors(u.loc):
+                    out.append(act("lead", uid, n, u.loc))
             if t.artillery and not u.deployed:
                 out.append(act("deploy", uid))
             if self.rail_hex(u.loc) and self.turn_rail_left(s) >= u.strength:
@@ -1158,6 +1162,56 @@ class WDState(State):
                                 "a personnel or AFV unit is there", rule="Rule 3.C")
         if not self.stack_ok_with(a.hex, uid):
             raise IllegalAction(f"{uid} may not stack in {a.hex}", rule="Rule 4")
+
+    def escorts(self, leader: str) -> list[str]:
+        """Rule 21.B: the units stacked with a Brandenburg unit, which move with it."""
+        h = self.units[leader].loc
+        return [x for x in self.units_at(h, "german") if x != leader
+                and "intrinsic" not in self.utype(x).flags]
+
+    def _check_lead(self, a: WDAction) -> None:
+        u = self._movable(a.unit)
+        if "brandenburg" not in self.utype(a.unit).flags:
+            raise IllegalAction(f"{a.unit} is not a Brandenburg commando unit", rule="Rule 21.B")
+        group = self.escorts(a.unit)
+        if not group:
+            raise IllegalAction(f"no unit is stacked with {a.unit} to lead", rule="Rule 21.B")
+        self._move_checks(a, u)
+        for x in group:
+            ux = self._movable(x)
+            if ux.stopped or ux.assault or ux.entrained:
+                raise IllegalAction(f"{x} may not move with {a.unit} now", rule="Rule 21.B")
+            cost = self.move_cost(x, a.frm, a.hex)
+            if cost is None or cost > self.left(x):
+                raise IllegalAction(f"{x} cannot pay to enter {a.hex}", rule="Rule 21.B")
+            if ux.garrison == "vl" and not self.vl_released and a.hex not in self.vl_hexes():
+                raise IllegalAction("the Velikiye Luki garrison may not leave the city until "
+                                    "released", rule="Rule 22")
+        here = [self.udef(x) for x in self.units_at(a.hex, "german")]
+        if not rules.stack_ok("german", [*here, *(self.udef(x) for x in [a.unit, *group])]):
+            raise IllegalAction(f"the stack may not enter {a.hex} over the stacking limit",
+                                rule="Rule 4")
+
+    def _do_act_lead(self, a: WDAction) -> list[Event]:
+        group = [a.unit, *self.escorts(a.unit)]
+        in_zoc = a.frm in self.ezoc("german")
+        for x in group:
+            cost = self.move_cost(x, a.frm, a.hex)
+            assert cost is not None
+            u = self.units[x]
+            if in_zoc:
+                u.marks.add("left-zoc")
+            u.spent += cost
+            u.deployed = False
+            self._put(x, a.hex)
+        events = [Event(f"{a.unit} leads {len(group) - 1} units from {a.frm} to {a.hex}", "move",
+                        visible_to=("german",), hexes=(a.frm, a.hex), units=tuple(group))]
+        if a.hex in self.ezoc("german"):
+            n = len([x for x in group if "brandenburg" not in self.utype(x).flags])
+            self._push("brandenburg", f"Brandenburg detection for {a.unit} and {n} escorted "
+                       f"units at {a.hex} (-{n})", "Rule 21.B", uid=a.unit, hex=a.hex,
+                       group=group, mod=n)
+        return events
 
     def move_cost(self, uid: str, frm: str, to: str) -> Fraction | None:
         """Terrain cost plus Rule 3 / 6.B.1 ZOC costs."""
@@ -1767,9 +1821,12 @@ class WDState(State):
         return events
 
     def _job_brandenburg(self, job: dict[str, Any], roll: int) -> list[Event]:
-        if roll <= 1:
-            self.units[job["uid"]].stopped = True
-            return [Event(f"{job['uid']} is found out and stops", "info")]
+        if roll - job.get("mod", 0) <= 1:
+            for x in job.get("group", [job["uid"]]):
+                if self.on_map(x):
+                    self.units[x].stopped = True
+            return [Event(f"{job['uid']} is found out and stops at {job['hex']}", "info",
+                          hexes=(job["hex"],))]
         return [Event(f"{job['uid']} slips through", "info", visible_to=("german",))]
 
     def _job_ice(self, job: dict[str, Any], roll: int) -> list[Event]:

@@ -344,3 +344,24 @@ def test_isolation_halves_fire_and_worsens_morale(engine: WhiteDeath) -> None:
     assert s.isolated("I/504")
     assert s.fire_value("I/504", "conv", "1110", False) == 4  # 2 x 4 halved
     assert s.morale_modifiers("I/504", 0) == 1
+
+
+def test_brandenburgers_lead_a_stack_through_zocs(engine: WhiteDeath) -> None:
+    s = fresh(engine)
+    put(s, "1/Br803", "1310")
+    put(s, "I/277", "1310")
+    put(s, "1188/357", "1510")
+    s.apply("impulse 1")
+    s.apply("end movement")
+    s.apply("impulse 6")
+    s.apply("lead 1/Br803 1310 1410")  # 1410 is in the Soviet ZOC
+    req = s.chance_request()
+    assert req.rule == "Rule 21.B" and "(-1)" in req.purpose
+    s.apply_outcome((3,))  # 3 - 1 = 2: not found out
+    assert not s.units["I/277"].stopped and s.units["I/277"].loc == "1410"
+    nxt = next(n for n in s.map.neighbors("1410")
+               if n in s.ezoc("german") and not s.units_at(n) and n != "1310")
+    s.apply(f"lead 1/Br803 1410 {nxt}")
+    s.apply_outcome((2,))  # 2 - 1 = 1: found out, the whole stack stops
+    assert s.units["I/277"].stopped and s.units["1/Br803"].stopped
+    refused(s, f"move I/277 {nxt} {s.map.neighbors(nxt)[0]}", "Rule 3")
