@@ -351,10 +351,11 @@ def replay(console: Console, frames: Sequence[Frame], *, pace: float = 0.8,
                         quit=quit_)
 
 
-def _map_height(console: Console) -> int | None:
+def _map_height(console: Console) -> int:
     """Lines the map may use: a terminal's height less title, status and narration room;
-    unlimited when printing to a file (a log or a test)."""
-    return max(8, console.height - 8) if console.is_terminal else None
+    40 lines when printing to a file (a log, a test), enough to follow the action
+    without printing a 1,500-hex map whole at every step."""
+    return max(12, console.height - 8) if console.is_terminal else 40
 
 
 @contextlib.contextmanager
