@@ -1717,7 +1717,9 @@ class MotherlandState(State):
         target = cb["target"]
         notes: list[str] = []
         att_units = [x for x in cb["att"] if self.u(x)["hex"]]
-        def_units = [x for x in cb["def"] if self.u(x)["hex"] == target]
+        # 8.6.5: units that retreated into the hex earlier this phase do not defend
+        def_units = [x for x in cb["def"] if self.u(x)["hex"] == target
+                     and not self.u(x)["rin"]]
         overrun = cb["kind"] == "overrun"
         axis_snow = overrun and self.snow
 
@@ -2300,19 +2302,26 @@ class MotherlandState(State):
 
     def _call_admin_chits(self, t: dict[str, Any]) -> None:
         axis_hexes = {self.u(x)["hex"] for x in self.on_map(AXIS)}
-        draws = []
+        need = []
         for uid in sorted(self.on_map(SOVIET)):
             if self.c(uid).type not in CHIT_TYPES:
                 continue
             near = any(n in axis_hexes for n in self.data.neighbors[self.u(uid)["hex"]])
             if near and not self.u(uid)["chit"]:
-                d = self._draw_task(uid, 1, "11.1.2")
-                if d:
-                    draws.append(d)
+                need.append(uid)  # 11.1.2
             elif not near and self.u(uid)["chit"]:
-                self._drop_chit(uid)
+                self._drop_chit(uid)  # 11.2.1
                 self.u(uid)["steps"] = 2
-        self._push(*draws)
+        tasks: list[dict[str, Any]] = []
+        if need and self._generals_ready():
+            tasks.append({"k": "generals", "who": SOVIET, "units": need})  # 16.5
+        tasks.append({"k": "call", "fn": "admin_draws", "units": need})
+        self._push(*tasks)
+
+    def _call_admin_draws(self, t: dict[str, Any]) -> None:
+        draws = [self._draw_task(uid, 1, "11.1.2") for uid in t["units"]
+                 if self.u(uid)["hex"] and not self.u(uid)["chit"]]
+        self._push(*[d for d in draws if d])
 
     def _call_recovery(self, t: dict[str, Any]) -> None:
         self.s["air"]["used"] = 0  # 14.0

@@ -416,3 +416,27 @@ def test_scenario_lengths(engine: MotherlandEngine) -> None:
     assert got == {"1-barbarossa": (1, 7), "2-road-to-stalingrad": (1, 12),
                    "3-fall-blau": (8, 17), "4-uranus": (12, 14), "5-zitadelle": (16, 22),
                    "6-for-the-motherland": (1, 22)}
+
+
+def test_units_retreated_into_a_hex_do_not_defend_and_die_on_a_result(
+        rules_engine: MotherlandEngine) -> None:
+    st = position(rules_engine, 3, "combat", "axis",
+                  {"41Pz": "1314", "5A": "1214", "16A": "1214"},
+                  **{"5A": {"chit": "A8-6"}, "16A": {"chit": "A4-3*"}})
+    st.u("5A")["rin"] = True  # it retreated here earlier this phase
+    texts = [e.text for e in st.apply("attack 1214 with 41Pz")]
+    assert any(t.startswith("Odds 9 to 3 (3:1)") for t in texts)  # 8.6.5: 5A does not defend
+    texts = roll(st, 3)  # 3:1, die 3: D1
+    assert st.u("5A")["box"] == "track"  # eliminated by 8.6.5, back in three turns (17.1.2)
+    assert any("8.6.5" in t for t in texts)
+
+
+def test_generals_also_serve_the_administrative_draws(rules_engine: MotherlandEngine) -> None:
+    st = position(rules_engine, 2, "admin", "", {"5A": "1214", "9K": "1314"})
+    # no general has arrived by turn 2: give one and run the chit step again
+    st.s["generals"] = {"Konev": "ready"}
+    st.s["tasks"] = [{"k": "call", "fn": "admin_chits"}]
+    st._run()
+    assert st.decision() is not None and st.decision().kind == "generals"
+    st.apply("general Konev for 5A")
+    assert st.chance_request().count == 2
