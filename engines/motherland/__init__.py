@@ -16,7 +16,6 @@ from engines.motherland.data import ENGINE_ID, GameData, load
 from engines.motherland.state import MotherlandState
 from pbem.engine import Engine, OptionSpec, ScenarioInfo, Snapshot, State
 
-
 #: (hex or hexside, what the book says is there, rule) for every hex number in the book
 BOOK_HEXES = [
     ("0307", "place:Danzig", "5.5"), ("0507", "place:Königsberg", "5.5"),
