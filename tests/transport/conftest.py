@@ -10,7 +10,6 @@ from __future__ import annotations
 import os
 import sys
 from collections.abc import Iterator
-from dataclasses import dataclass
 from pathlib import Path
 
 import pytest
@@ -18,44 +17,9 @@ import pytest
 sys.path.insert(0, str(Path(__file__).parent))
 
 from mailserver import MailServerError, MailServers, start_servers
+from transport_helpers import Pair, make_home
 
-from pbem.session import Game, Home
 from pbem.testing import Chooser
-
-
-def make_home(root: Path, name: str) -> Home:
-    home = Home(root / name.lower())
-    home.keys.create(name, f"{name.lower()}@pbem.test", None)
-    return home
-
-
-def play_until_sealed(game: Game, chooser: Chooser) -> tuple[int, bytes]:
-    """The local side plays legal actions until its file is sealed."""
-    sealed = None
-    while sealed is None:
-        action = chooser.pick(game.state.legal_actions())
-        _, _, sealed = game.act(action.notation())
-    return game.file(sealed)
-
-
-@dataclass
-class Pair:
-    """Alice and Bob, each with a home of their own, under one temporary folder."""
-
-    root: Path
-    alice: Home
-    bob: Home
-    chooser: Chooser
-
-    def other(self, home: Home) -> Home:
-        return self.bob if home is self.alice else self.alice
-
-    def mover(self, name: str) -> Home | None:
-        for home in (self.alice, self.bob):
-            game = home.game(name)
-            if game.my_decision() is not None:
-                return home
-        return None
 
 
 @pytest.fixture

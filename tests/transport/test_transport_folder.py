@@ -13,7 +13,7 @@ from pathlib import Path
 
 import pytest
 from click.testing import CliRunner
-from conftest import Pair, make_home, play_until_sealed
+from transport_helpers import Pair, make_home, play_until_sealed
 
 from pbem.envelope import peek
 from pbem.session import Home

@@ -12,7 +12,7 @@ from pathlib import Path
 
 import pytest
 from click.testing import CliRunner
-from conftest import Pair, make_home, play_until_sealed
+from transport_helpers import Pair, make_home, play_until_sealed
 
 from pbem.armor import armor
 from pbem.envelope import peek

@@ -12,8 +12,8 @@ from pathlib import Path
 
 import pytest
 from click.testing import CliRunner
-from conftest import Pair, play_until_sealed
 from mailserver import MailServers
+from transport_helpers import Pair, play_until_sealed
 
 from pbem.envelope import peek
 from pbem.session import Home

@@ -1,0 +1,45 @@
+"""Helpers shared by the transport tests (a module of its own: every test folder has a
+``conftest`` module, so importing from ``conftest`` would be ambiguous)."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from pathlib import Path
+
+from pbem.session import Game, Home
+from pbem.testing import Chooser
+
+
+def make_home(root: Path, name: str) -> Home:
+    home = Home(root / name.lower())
+    home.keys.create(name, f"{name.lower()}@pbem.test", None)
+    return home
+
+
+def play_until_sealed(game: Game, chooser: Chooser) -> tuple[int, bytes]:
+    """The local side plays legal actions until its file is sealed."""
+    sealed = None
+    while sealed is None:
+        action = chooser.pick(game.state.legal_actions())
+        _, _, sealed = game.act(action.notation())
+    return game.file(sealed)
+
+
+@dataclass
+class Pair:
+    """Alice and Bob, each with a home of their own, under one temporary folder."""
+
+    root: Path
+    alice: Home
+    bob: Home
+    chooser: Chooser
+
+    def other(self, home: Home) -> Home:
+        return self.bob if home is self.alice else self.alice
+
+    def mover(self, name: str) -> Home | None:
+        for home in (self.alice, self.bob):
+            game = home.game(name)
+            if game.my_decision() is not None:
+                return home
+        return None
