@@ -11,6 +11,7 @@ what happens after the dice is kept in ``todo`` so a snapshot can stop anywhere.
 
 from __future__ import annotations
 
+import itertools
 from collections import deque
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
@@ -1465,9 +1466,10 @@ class WDState(State):
         pools = {self.pool_of(x) for x in self.bar.get("units", [])}
         if pools and pool not in pools:
             raise IllegalAction("one barrage draws on one supply pool", rule="Rule 15.D.2")
-        if f"barrage:{pool}" not in self.paid and self.supply[pool] < 2:
-            raise IllegalAction(f"a barrage costs 2 supply points; the {pool} pool has "
-                                f"{self.supply[pool]}", rule="Rule 15.A.2")
+        already = 1 if f"assault:{pool}" in self.paid else 0
+        if f"barrage:{pool}" not in self.paid and self.supply[pool] < 2 - already:
+            raise IllegalAction(f"a barrage costs 2 supply points (the assault point counts); "
+                                f"the {pool} pool has {self.supply[pool]}", rule="Rule 15.A.2")
 
     def _check_fire_barrage(self, a: WDAction) -> None:
         self._need_phase("barrage", rule="Rule 11.B")
@@ -1951,8 +1953,10 @@ class WDState(State):
         high_obs = "high" in self.terrain(h)
         if high_obs and "high" not in self.terrain(target):
             rng = 3
-        if any(self.map.faces_toward("slope", h, n) == h for n in self.map.neighbors(h)):
-            rng = 3
+        line = self.map.grid.line(h, target)
+        if len(line) > 1 and len(line[1]) == 1 and self.map.faces_toward(
+                "slope", h, line[1][0]) == h:
+            rng = 3  # on the high side of a slope hexside the line crosses
         if any("guards-rocket" in self.utype(x).flags and self.units[x].deployed
                for x in self.units_at(target)):
             rng += 1
@@ -1963,11 +1967,18 @@ class WDState(State):
         return d <= rng and self.los(h, target)
 
     def los(self, a: str, b: str) -> bool:
-        """Rule 11.B.3.C: towns and forests block between the ends, never at them."""
-        steps = self.map.grid.line(a, b)[1:-1]
-        for step in steps:
+        """Rule 11.B.3.C: towns and forests block between the ends, never at them; a line
+        may go down across a slope hexside only from a unit adjacent to that hexside."""
+        line = self.map.grid.line(a, b)
+        for step in line[1:-1]:
             hexes = [h for h in step if h in self.map]
             if hexes and all(self.is_town_or_forest(h) for h in hexes):
+                return False
+        for prev, step in itertools.pairwise(line):
+            if len(prev) != 1 or len(step) != 1:
+                continue
+            p, q = prev[0], step[0]
+            if p != a and self.map.faces_toward("slope", p, q) == p:
                 return False
         return True
 
@@ -1977,13 +1988,20 @@ class WDState(State):
         pool = self.pool_of(arts[0])
         events = []
         if f"barrage:{pool}" not in self.paid:
+            # Rule 15.A.2-3: 2 points (3 for full German rockets) cover assaults and
+            # barrages alike, so an assault point already spent counts toward them
+            already = 1 if f"assault:{pool}" in self.paid else 0
             rocket = any("rocket" in self.utype(x).flags for x in arts)
-            cost = 3 if (rocket and self.phasing == "german" and self.supply[pool] >= 3) else 2
+            total = 3 if (rocket and self.phasing == "german"
+                          and self.supply[pool] >= 3 - already) else 2
+            cost = total - already
             self.supply[pool] -= cost
             self.paid.add(f"barrage:{pool}")
-            if cost == 3:
+            self.paid.add(f"assault:{pool}")
+            if total == 3:
                 self.paid.add(f"rocket:{pool}")
-            events.append(Event(f"{cost} supply points ({pool}) are spent to barrage", "info",
+            events.append(Event(f"{cost} more supply point{'s' if cost != 1 else ''} ({pool}) "
+                                f"spent: {total} this impulse for barrages and assaults", "info",
                                 visible_to=(self.phasing,)))
         value = Fraction(0)
         farthest = 0

@@ -365,3 +365,33 @@ def test_brandenburgers_lead_a_stack_through_zocs(engine: WhiteDeath) -> None:
     s.apply_outcome((2,))  # 2 - 1 = 1: found out, the whole stack stops
     assert s.units["I/277"].stopped and s.units["1/Br803"].stopped
     refused(s, f"move I/277 {nxt} {s.map.neighbors(nxt)[0]}", "Rule 3")
+
+
+def test_barrage_supply_counts_the_assault_point(engine: WhiteDeath) -> None:
+    s = fresh(engine)
+    put(s, "hvy/KF", "1810")
+    put(s, "1188/357", "1610")
+    put(s, "I/504", "1510")
+    s.units["hvy/KF"].deployed = True
+    s.apply("impulse 3")
+    s.apply("assault 1510 with 1188/357")
+    assert s.supply["soviet"] == 4
+    s.apply("end movement")
+    s.apply("barrage 1510 with hvy/KF")
+    s.apply("fire barrage")
+    assert s.supply["soviet"] == 3  # Rule 15.A.2: two points in all for both
+
+
+def test_slopes_and_observation(engine: WhiteDeath) -> None:
+    s = fresh(engine)
+    # test map: 0604 is high ground; slopes rise from 0504 and 0603 into 0604
+    put(s, "I/504", "0604")
+    put(s, "1188/357", "0304")
+    assert s.map.faces_toward("slope", "0504", "0604") == "0604"
+    # a unit on high ground observes low hexes three away (Rule 11.B.3.B)
+    assert s.map.distance("0604", "0304") == 3
+    assert s.sees("I/504", "0304")
+    # from low ground the range is two
+    put(s, "I/505", "0404")
+    put(s, "1190/357", "0104")
+    assert s.map.distance("0404", "0104") == 3 and not s.sees("I/505", "0104")
