@@ -33,7 +33,7 @@ from pbem.render.narrate import (
     roll_event,
     terminal_keys,
 )
-from pbem.render.svg import board_svg, svg_geometry
+from pbem.render.svg import board_png, board_svg, svg_geometry
 from pbem.render.theme import console_theme
 
 __all__ = [
@@ -46,6 +46,7 @@ __all__ = [
     "ReplayResult",
     "StatusLine",
     "Window",
+    "board_png",
     "board_screen",
     "board_svg",
     "browse",

@@ -8,6 +8,7 @@ import xml.etree.ElementTree as ET
 from dataclasses import replace
 from pathlib import Path
 
+import pytest
 from browser import read_png, screenshot
 from render_maps import COLORS, GERMAN, RIVER, SOVIET, large_view, small_view
 
@@ -153,3 +154,39 @@ def test_a_bridge_crosses_its_river() -> None:
     dot = river[0] * bridge[0] + river[1] * bridge[1]
     norms = math.hypot(*river) * math.hypot(*bridge)
     assert abs(dot) / norms < 0.05  # at right angles: across the river, not along it
+
+
+def test_png_through_resvg_matches_the_geometry(tmp_path: Path) -> None:
+    """``board_png`` (optional resvg-py): same pixels where the terrain is."""
+    pytest.importorskip("resvg_py", reason="resvg-py is the optional PNG renderer")
+    from pbem.render.svg import board_png
+
+    view = small_view()
+    png = tmp_path / "board.png"
+    png.write_bytes(board_png(view))
+    image = read_png(png)
+    root = parse(board_svg(view))
+    assert (image.width, image.height) == (math.ceil(float(root.attrib["width"])),
+                                           math.ceil(float(root.attrib["height"])))
+    g = svg_geometry(view)
+    cells = {c.hex: c for c in view.cells}
+    for hex_id, terrain in (("0101", "clear"), ("0302", "woods"), ("1001", "lake")):
+        assert close(image.pixel(*g.center(cells[hex_id])), COLORS[terrain]), hex_id
+
+
+def test_png_without_resvg_says_what_to_install(monkeypatch: pytest.MonkeyPatch) -> None:
+    import importlib
+
+    from pbem.errors import UsageError
+    from pbem.render import svg
+
+    real = importlib.import_module
+
+    def missing(name: str, package: str | None = None) -> object:
+        if name == "resvg_py":
+            raise ImportError(name)
+        return real(name, package)
+
+    monkeypatch.setattr(svg.importlib, "import_module", missing)
+    with pytest.raises(UsageError, match="resvg-py"):
+        svg.board_png(small_view())
