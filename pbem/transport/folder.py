@@ -223,13 +223,20 @@ def watch_folder(directory: Path, router: Router, state: HandledState | None,
 
     Polling, not file-system events: it works the same on a local disk, a network drive
     and every sync client, costs one directory listing per interval, and needs no extra
-    package.  A note is passed on once, not at every poll, unless it changes.
+    package.  A note is passed on once, not at every poll, unless it changes.  A folder
+    that cannot be read (a network drive gone) is noted and watched on.
     Returns the number of files imported.
     """
     last_note: dict[str, str] = {}
     imported = 0
     while True:
-        for outcome in scan_folder(directory, router, state):
+        try:
+            outcomes = scan_folder(directory, router, state)
+        except TransportError as exc:
+            # a network drive that went away, a sync client that replaced the folder:
+            # say so once, and keep watching
+            outcomes = [Outcome(str(directory), "unavailable", f"{exc}; still watching")]
+        for outcome in outcomes:
             if last_note.get(outcome.source) != outcome.note:
                 last_note[outcome.source] = outcome.note
                 on_outcome(outcome)

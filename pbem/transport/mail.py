@@ -103,7 +103,9 @@ def compose(data: bytes, info: FileInfo, *, sender: str, recipient: str, subject
         f"'pbem receive' also takes this whole message saved as a file.\n\n"
         f"{armor(data)}"
     )
-    msg.set_content(body, subtype="plain", charset="utf-8", cte="quoted-printable")
+    # the transfer encoding is chosen by the content: 7bit for plain ASCII, so the armored
+    # block reads as it is even in a mail program that shows the raw message
+    msg.set_content(body, subtype="plain", charset="utf-8")
     msg.add_attachment(data, maintype=MAINTYPE, subtype=SUBTYPE, filename=name)
     return msg
 
@@ -493,7 +495,7 @@ def fetch_imap(account: MailAccount, password: str, router: Router,
         criteria = ["UNKEYWORD", KEYWORD] if can_keyword else ["ALL"]
         if not every_message:
             criteria += ["OR", "OR", "HEADER", "X-Pbem-Kind", '""', "BODY",
-                         '"-----BEGIN PBEM FILE-----"', "SUBJECT", "pbem"]
+                         '"BEGIN PBEM FILE"', "SUBJECT", "pbem"]
         typ, data = conn.uid("SEARCH", *criteria)
         _check(typ, data, "search")
         uids = data[0].split() if data and isinstance(data[0], bytes) else []

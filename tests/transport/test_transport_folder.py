@@ -358,3 +358,56 @@ def test_cli_send_folder_inbox_and_watch(pair: Pair, tmp_path: Path) -> None:
     assert pair.alice.game(name).verifier.seq == seq
     res = runner.invoke(main, ["--home", str(pair.alice.path), "inbox", str(folder)])
     assert res.exit_code == 0 and "nothing new" in res.output
+
+
+def test_a_conflict_copy_that_forks_the_game_is_kept_as_evidence(pair: Pair,
+                                                                 tmp_path: Path) -> None:
+    folder = tmp_path / "shared"
+    folder.mkdir()
+    name = start_game(pair, folder)
+    # Alice's home is copied (a second machine); each copy seals its own file 2, so two
+    # different signed files claim the same place and the sync tool keeps both
+    twin_path = tmp_path / "alice-laptop"
+    shutil.copytree(pair.alice.path, twin_path)
+    twin = Home(twin_path)
+    _, path = take_turn(pair, folder, name)
+    twin.game(name).say("sent from the laptop")
+    seq, other = play_until_sealed(twin.game(name), pair.chooser)
+    assert other != path.read_bytes() and peek(other).seq == peek(path.read_bytes()).seq
+    copy = folder / f"{path.stem}.sync-conflict-20240501-101010-LAPTOP1.pbem"
+    copy.write_bytes(other)
+    outcomes = {o.source: o for o in scan(pair.bob, folder)}
+    assert outcomes[str(path)].status == "imported"
+    forked = outcomes[str(copy)]
+    assert forked.status == "refused"
+    assert "Syncthing conflict copy" in forked.note and "different bytes" in forked.note
+    save = pair.bob.game(name).path.read_bytes()
+    evidence = list((pair.bob.path / "evidence").rglob("*.pbem"))
+    assert sorted(p.read_bytes() for p in evidence) == sorted([path.read_bytes(), other])
+    # looked at once: the next scan does not refuse it again, and the save is unchanged
+    assert scan(pair.bob, folder) == []
+    assert pair.bob.game(name).path.read_bytes() == save
+
+
+def test_watch_survives_a_folder_that_goes_away(pair: Pair, tmp_path: Path) -> None:
+    folder = tmp_path / "netdrive"
+    folder.mkdir()
+    name = start_game(pair, folder)
+    seq, data = play_until_sealed(pair.alice.game(name), pair.chooser)
+    moved = tmp_path / "netdrive-offline"
+    seen: list[str] = []
+    polls: list[int] = []
+
+    def sleep(_: float) -> None:
+        polls.append(1)
+        if len(polls) == 1:
+            folder.rename(moved)  # the drive disconnects
+        elif len(polls) == 3:
+            moved.rename(folder)  # and comes back, with the opponent's file
+            deliver_folder(data, folder, peek(data))
+
+    watch_folder(folder, router(pair.bob), HandledState.of_home(pair.bob.path),
+                 lambda o: seen.append(o.status), interval=0.01,
+                 stop=lambda: len(polls) >= 5, sleep=sleep)
+    assert "unavailable" in seen and "imported" in seen
+    assert pair.bob.game(name).verifier.seq == seq
