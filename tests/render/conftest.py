@@ -1,4 +1,4 @@
-"""Make the render tests' helper modules (``render_maps``, ``browser``) importable."""
+"""Make the render tests' helper modules (``render_maps``, ``render_browser``) importable."""
 
 from __future__ import annotations
 

@@ -15,7 +15,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from browser import read_png, screenshot
+from render_browser import read_png, screenshot
 from rich.console import Console
 
 from pbem.engine import State

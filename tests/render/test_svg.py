@@ -9,7 +9,7 @@ from dataclasses import replace
 from pathlib import Path
 
 import pytest
-from browser import read_png, screenshot
+from render_browser import read_png, screenshot
 from render_maps import COLORS, GERMAN, RIVER, SOVIET, large_view, small_view
 
 from pbem.render import colors
