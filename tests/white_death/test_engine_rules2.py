@@ -1,0 +1,290 @@
+"""More rules, one test each: 8, 11.A, 12.C, 13, 14.C, 15.D, 16, 17, 18, 19, 20, 21.A, victory."""
+
+from __future__ import annotations
+
+from fractions import Fraction
+
+from engines.white_death.engine import WhiteDeath
+from engines.white_death.state import WDState
+
+from .conftest import put, roll, settle
+from .test_engine_rules import fresh, refused
+
+
+def german_turn(s: WDState, mps: int = 5) -> None:
+    """Pass the Soviet impulse (1 MP) and open a German impulse of ``mps``."""
+    s.apply("impulse 1")
+    s.apply("end movement")
+    s.apply(f"impulse {mps}")
+
+
+def test_rail_capacity_is_25_strength_points_a_turn(engine: WhiteDeath) -> None:
+    s = fresh(engine)
+    put(s, "I/504", "0312")
+    s.rail_used["german"] = 22
+    german_turn(s)
+    refused(s, "entrain I/504", "Rule 8")  # 4 more would make 26
+    s.rail_used["german"] = 21
+    s.apply("entrain I/504")
+    assert s.rail_used["german"] == 25
+
+
+def test_weapons_units_entrain_only_in_towns(engine: WhiteDeath) -> None:
+    s = fresh(engine)
+    put(s, "Hvy/LIX", "0313")  # a railroad hex, not a town
+    german_turn(s)
+    refused(s, "entrain Hvy/LIX", "Rule 8")
+
+
+def test_soviet_support_only_from_own_division(engine: WhiteDeath) -> None:
+    s = fresh(engine)
+    put(s, "1188/357", "1610")
+    put(s, "918A/357", "1810")
+    put(s, "788A/257", "1809")
+    put(s, "I/504", "1510")
+    s.units["918A/357"].deployed = True
+    s.units["788A/257"].deployed = True
+    s.apply("impulse 3")
+    s.apply("assault 1510 with 1188/357")
+    s.apply("end movement")
+    s.apply("end barrage")
+    s.apply("done firing")
+    while s.is_chance():
+        s.apply_outcome((6,) if "fire" in s.chance_request().purpose else (1,))
+    assert s.phase == "assault"
+    refused(s, "support with 788A/257", "Rule 11.A.1")  # another division
+    before = s.pool("conv")
+    s.apply("support with 918A/357")
+    # 2 x 5 = 10 at distance 2 of range 6: full value
+    assert s.pool("conv") == before + 10
+
+
+def test_afv_defense_is_one_less_in_town(engine: WhiteDeath) -> None:
+    s = fresh(engine)
+    put(s, "tk/34M", "1810")  # 1810 is a town on the test map
+    assert s.defense("tk/34M", "at") == 1  # T-70: 2, one less in a town (Rule 12.C)
+    put(s, "tk/18M", "2010")
+    assert s.defense("tk/18M", "at") == 4
+
+
+def test_close_combat_units_double_in_towns(engine: WhiteDeath) -> None:
+    s = fresh(engine)
+    put(s, "Pi/83", "1810")
+    put(s, "I/504", "1910")
+    assert s.fire_value("Pi/83", "conv", "1810", False) == 18  # 3 x 3 x 2 (Rule 21.A)
+    assert s.fire_value("I/504", "conv", "1910", False) == 8
+
+
+def test_ice_roll_for_afvs_on_lakes(engine: WhiteDeath) -> None:
+    s = fresh(engine)
+    put(s, "tk/18M", "0909")
+    s.apply("impulse 5")
+    s.apply("move tk/18M 0909 0910")  # a full lake hexside, frozen
+    req = s.chance_request()
+    assert req.rule == "Rule 13"
+    s.apply_outcome((1,))
+    assert s.units["tk/18M"].strength == 4
+
+
+def test_thaw_closes_full_lake_hexsides_to_afvs(engine: WhiteDeath) -> None:
+    s = fresh(engine, weather=6)  # turns 5-9: 6 is thaw
+    assert s.weather == "thaw"
+    put(s, "tk/18M", "0909")
+    s.apply("impulse 5")
+    refused(s, "move tk/18M 0909 0910", "Rule 7")
+
+
+def test_thaw_rivers_are_left_on_the_side_entered(engine: WhiteDeath) -> None:
+    s = fresh(engine, weather=6)
+    put(s, "tk/18M", "1305")
+    s.apply("impulse 10")
+    s.apply("move tk/18M 1305 1205")  # into the Lowatj (a river hex, no bridge)
+    assert s.units["tk/18M"].via == "1305"
+    refused(s, "move tk/18M 1205 1105", "Rule 7")  # across: not in thaw (Rule 16.B)
+
+
+def test_morale_modifiers_routs_eliminations_snow(engine: WhiteDeath) -> None:
+    s = fresh(engine)
+    put(s, "I/504", "1510")
+    s.counts = {"rout:1510": 1, "elim:1510": 2}
+    assert s.morale_modifiers("I/504", 1) == 4  # Rules 14.C.4 and 14.C.7
+    s.weather = "snow"
+    assert s.morale_modifiers("I/504", 1) == 5  # Rule 14.C.5 (not in a town)
+    put(s, "I/505", "1810")
+    s.counts = {}
+    assert s.morale_modifiers("I/505", 0) == 0  # towns are spared the snow modifier
+
+
+def test_retreat_through_zoc_costs_one_point(engine: WhiteDeath) -> None:
+    s = fresh(engine)
+    put(s, "I/504", "1510")
+    for uid, h in zip(["1188/357", "1190/357", "1192/357", "948/257", "943/257"],
+                      ["1610", "1609", "1410", "1409", "1511"], strict=False):
+        put(s, uid, h)
+    strength = s.units["I/504"].strength
+    events = s._retreat("I/504")
+    assert any(e.kind == "retreat" for e in events)
+    if s.on_map("I/504"):
+        assert s.units["I/504"].strength == strength - 1
+        assert s.map.distance("1510", s.units["I/504"].loc) >= 2
+
+
+def test_air_drops_when_velikiye_luki_is_cut_off(engine: WhiteDeath) -> None:
+    s = fresh(engine)
+    vl = s.vl_hexes()
+    put(s, "I/277", vl[0])
+    ring = [h for h in s.map.ids if min(s.map.distance(h, v) for v in vl) == 2]
+    soviets = [u for u in s.cat.units if s.cat.units[u].side == "soviet"]
+    for uid, h in zip(soviets, ring, strict=False):
+        put(s, uid, h)
+    assert not any(s.traced("german", h) for h in vl)
+    s.supply["vl"] = 0
+    s.mps = {"soviet": 0, "german": 0}
+    s.todo.append("end-impulse")
+    s._settle()
+    roll(s, 1)  # weather: clear on turn 6
+    purposes = []
+    while s.is_chance():
+        purposes.append(s.chance_request().purpose)
+        s.apply_outcome((4,))  # 4: received in clear weather (Rule 15.D.1)
+    due = s.cat.supply["german"][s.turn - 1]
+    assert sum("air drop" in p for p in purposes) == due
+    assert s.supply["vl"] == due
+
+
+def test_velikiye_luki_may_buy_off_isolation(engine: WhiteDeath) -> None:
+    s = fresh(engine)
+    vl = s.vl_hexes()
+    put(s, "I/277", vl[0])
+    ring = [h for h in s.map.ids if min(s.map.distance(h, v) for v in vl) == 2]
+    soviets = [u for u in s.cat.units if s.cat.units[u].side == "soviet"]
+    for uid, h in zip(soviets, ring, strict=False):
+        put(s, uid, h)
+    assert s.isolated("I/277")
+    s.apply("impulse 1")
+    s.apply("end movement")
+    assert "spend vl supply" in [a.notation() for a in s.legal_actions()]
+    s.apply("spend vl supply")
+    assert not s.isolated("I/277") and s.supply["vl"] == 4
+
+
+def test_reinforcements_arrive_at_the_second_impulse(engine: WhiteDeath) -> None:
+    s = engine.new_state("woehler")
+    assert isinstance(s, WDState)
+    roll(s, 1)
+    settle(s)
+    # 27E/7E is due on turn 5 at the eastern entry area
+    assert s.units["27E/7E"].loc == "pending"
+    s.apply("impulse 2")
+    s.apply("end movement")
+    settle(s)
+    if s.phase == "advance":
+        s.apply("end advance")
+    s.apply("impulse 1")
+    s.apply("end movement")
+    settle(s)
+    assert s.units["27E/7E"].loc == "raster"  # the second Soviet impulse
+    s.apply("impulse 2")
+    entries = [a for a in s.legal_actions() if a.kind == "enter" and a.unit == "27E/7E"]
+    assert entries and all(h in s.cat.resolve("soviet-east") for h in (a.hex for a in entries))
+    s.apply(entries[0])
+    assert s.units["27E/7E"].loc == entries[0].hex
+
+
+def test_closed_german_entry_zones(engine: WhiteDeath) -> None:
+    s = fresh(engine)
+    assert not s._entry_open("german-south")  # no German south of the city, east of Lowatj
+    assert not s._entry_open("german-southwest")
+    put(s, "I/504", "1518")
+    assert s._entry_open("german-south") and s._entry_open("german-southwest")
+
+
+def test_replacements_and_afv_repair(engine: WhiteDeath) -> None:
+    s = fresh(engine)
+    put(s, "1188/357", "2010", strength=3)
+    put(s, "tk/18M", "2110", strength=2)
+    s.repl["soviet"] = 1
+    s.apply("impulse 3")
+    s.apply("replace 1188/357")
+    assert s.units["1188/357"].strength == 4
+    refused(s, "replace 1188/357", "Rule 18")  # no points left
+    s.apply("repair tk/18M")  # turn 5: one AFV strength point a turn
+    refused(s, "repair tk/18M", "Rule 18")
+    refused(s, "replace tk/18M", "Rule 18")  # replacements are for personnel units
+
+
+def test_bunkers_lose_barrage_points_without_the_cap(engine: WhiteDeath) -> None:
+    s = fresh(engine)
+    put(s, "I/277", "1207")
+    s.bunkers = [["1207", 10]]
+    job = {"t": "barrage", "uid": "bunker:0", "col": 9, "mod": 0, "hex": "1207",
+           "purpose": "x", "rule": "Rule 19"}
+    s._job_barrage(job, 1)
+    assert s.bunkers[0][1] == 6  # 4 lost of 10: no half-strength cap (Rule 11.B.2.B)
+    assert s.defense("I/277", "conv") == 20  # the bunker's defense value
+
+
+def test_bridges_built_and_destroyed(engine: WhiteDeath) -> None:
+    s = fresh(engine)
+    put(s, "1/2E", "1209")  # a Lowatj river hex without a bridge
+    s.apply("impulse 5")
+    s.apply("build bridge 1/2E")
+    assert "1209" in s.bridges
+    refused(s, "build bridge 1/2E", "Rule 20.B")  # one bridge each
+    s.apply("demolish bridge 1/2E")
+    assert "1209" not in s.bridges
+
+
+def test_advance_after_clearing_a_hex(engine: WhiteDeath) -> None:
+    s = fresh(engine)
+    put(s, "1188/357", "1610")
+    put(s, "Sich/Iso", "1510", strength=1)
+    s.apply("impulse 3")
+    s.apply("assault 1510 with 1188/357")
+    s.apply("end movement")
+    s.apply("done firing")
+    while s.is_chance():
+        s.apply_outcome((6,) if "fire" in s.chance_request().purpose else (1,))
+    s.apply("done firing")
+    settle(s, 1)  # MC3 on strength 1: eliminated
+    assert not s.on_map("Sich/Iso")
+    assert s.phase == "advance"
+    s.apply("advance 1188/357 1510")
+    assert s.units["1188/357"].loc == "1510"
+
+
+def test_victory_points_at_the_end(engine: WhiteDeath) -> None:
+    s = fresh(engine, "final-relief")
+    put(s, "I/277", s.vl_hexes()[0])
+    s.losses = {"soviet": 9, "german": 3}
+    s._finish()
+    r = s.result()
+    assert r is not None
+    # German: Velikiye Luki (10) + 9 Soviet SP / 3 = 13; Soviet: 3 / 3 = 1
+    assert r.winner == "german" and r.level == "1-13"
+
+
+def test_flieger_roll_on_turn_12(engine: WhiteDeath) -> None:
+    s = engine.new_state("final-relief")
+    assert isinstance(s, WDState)
+    roll(s, 1)
+    settle(s)
+    s.apply("impulse 1")
+    s.apply("end movement")
+    req = s.chance_request()
+    assert req.rule == "Rule 17.F"
+    s.apply_outcome((6,))  # the whole division
+    assert all(s.units[u].loc == "raster" for u in ("III/1FJ", "I/1FJ", "II/1FJ", "I/2FJ"))
+    assert s.flieger == "answer-due"
+    s.apply("impulse 1")
+    s.apply("end movement")
+    settle(s)
+    # the Soviet answer at the start of his next impulse: 47th automatically
+    assert s.units["1/47"].loc == "raster"
+
+
+def test_fractions_are_exact(engine: WhiteDeath) -> None:
+    s = fresh(engine)
+    put(s, "1188/357", "2010", strength=5)
+    # 1/4 x 5 = 5/4 antitank, halved when isolated: never rounded
+    assert s.fire_value("1188/357", "at", "1910", False) == Fraction(5, 4)
