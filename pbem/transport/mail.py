@@ -56,6 +56,7 @@ __all__ = [
     "files_from_path",
     "message_bytes",
     "messages_from_path",
+    "send_email",
     "send_smtp",
     "write_eml",
 ]
@@ -399,6 +400,15 @@ def send_smtp(account: MailAccount, password: str, msg: EmailMessage, *,
                 smtp.quit()
             except (smtplib.SMTPException, OSError):
                 smtp.close()
+
+
+def send_email(data: bytes, info: FileInfo, account: MailAccount, password: str, *,
+               recipient: str, subject: str, summary: str, sender: str | None = None) -> bytes:
+    """Compose the message for one file and send it; returns the bytes that were sent."""
+    msg = compose(data, info, sender=sender or account.address, recipient=recipient,
+                  subject=subject, summary=summary)
+    send_smtp(account, password, msg)
+    return message_bytes(msg)
 
 
 # --- IMAP -------------------------------------------------------------------------------------

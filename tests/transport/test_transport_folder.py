@@ -411,3 +411,33 @@ def test_watch_survives_a_folder_that_goes_away(pair: Pair, tmp_path: Path) -> N
                  stop=lambda: len(polls) >= 5, sleep=sleep)
     assert "unavailable" in seen and "imported" in seen
     assert pair.bob.game(name).verifier.seq == seq
+
+
+def test_first_contact_prompt_in_a_terminal(pair: Pair, tmp_path: Path) -> None:
+    import pexpect
+
+    folder = tmp_path / "shared"
+    folder.mkdir()
+    game = pair.alice.new_game("skirmish", "short", "red", name="g")
+    joined = pair.bob.join(game.files[0], "invite", name="g")
+    deliver_folder(joined.files[1], folder, peek(joined.files[1]))
+    env = {**os.environ, "NO_COLOR": "1", "COLUMNS": "200"}
+    pbem = str(Path(sys.executable).parent / "pbem")
+    # without a terminal, and without --yes: held, with the fingerprint shown
+    res = subprocess.run([pbem, "--home", str(pair.alice.path), "inbox", str(folder)],
+                         capture_output=True, text=True, env=env, stdin=subprocess.DEVNULL,
+                         timeout=120, check=False)
+    assert res.returncode == 0, res.stderr
+    assert "first contact" in res.stderr and pair.bob.card().fingerprint in res.stderr
+    assert pair.alice.game("g").verifier.seq == 0
+    # in a terminal: asked; "n" keeps it held, "y" imports and pins
+    for answer, seq in (("n", 0), ("y", 1)):
+        child = pexpect.spawn(pbem, ["--home", str(pair.alice.path), "inbox", str(folder)],
+                              env=env, encoding="utf-8", timeout=60, dimensions=(50, 200))
+        child.expect("Does it match what they told you")
+        child.sendline(answer)
+        child.expect(pexpect.EOF)
+        child.close()
+        assert child.exitstatus == 0
+        assert pair.alice.game("g").verifier.seq == seq
+    assert [c.key for c in pair.alice.keys.contacts()] == [pair.bob.card().key]

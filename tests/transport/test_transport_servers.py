@@ -20,7 +20,14 @@ from pbem.session import Home
 from pbem.transport.base import Outcome, Router, TransportError
 from pbem.transport.cli import describe
 from pbem.transport.config import MailAccount
-from pbem.transport.mail import KEYWORD, FetchReport, compose, fetch_imap, send_smtp
+from pbem.transport.mail import (
+    KEYWORD,
+    FetchReport,
+    compose,
+    fetch_imap,
+    send_email,
+    send_smtp,
+)
 from pbem.transport.state import HandledState
 
 pytestmark = pytest.mark.mail
@@ -245,10 +252,13 @@ def test_whole_game_between_two_accounts_through_the_servers(
                     assert servers.accounts[user].password.encode() not in path.read_bytes()
 
 
-def test_outcome_lines_are_one_line(servers: MailServers, pair: Pair) -> None:
+def test_send_email_and_one_line_outcomes(servers: MailServers, pair: Pair) -> None:
     seq, data = joined(pair)
-    send_smtp(account(servers, "alice"), servers.accounts["alice"].password,
-              turn_message(pair, "duel", seq, data))
+    subject, summary = describe(pair.alice.game("duel"), seq, data)
+    sent = send_email(data, peek(data), account(servers, "alice", "tls"),
+                      servers.accounts["alice"].password, recipient="bob@pbem.test",
+                      subject=subject, summary=summary)
+    assert 1000 < len(sent) < 20000
     wait_for_mail(servers, "bob", 1)
     report = fetch(servers, pair.bob, "bob")
     assert all(isinstance(o, Outcome) and "\n" not in o.note for o in report.outcomes)
