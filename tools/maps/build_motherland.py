@@ -102,8 +102,14 @@ class World:
         return H.local_km_inverse(x, y, LAT0, LON0)
 
 
+#: land hexes of countries the printed map leaves out (Sweden): off the map
+OFF_MAP: set[tuple[int, int]] = set()
+
+
 def on_grid(col: int, row: int) -> bool:
     if not (COLS[0] <= col <= COLS[1] and ROWS[0] <= row <= ROWS[1]):
+        return False
+    if (col, row) in OFF_MAP:
         return False
     # the printed map's bottom edge: pushed-down (even) columns end a row early
     return not (col % 2 == 0 and row == ROWS[1])
@@ -164,8 +170,12 @@ def build() -> dict:
                 terrain[h] = "sea"
                 water[h] = sea_name(lat, lon)
             continue
+        ctry = country_of(lat, lon)
+        if ctry in G.NOT_ON_MAP:
+            OFF_MAP.add((c, r))
+            continue
         terrain[h] = land_terrain(lat, lon)
-        country[h] = country_of(lat, lon)
+        country[h] = ctry
     result = {"terrain": terrain, "water": water, "country": country, "world": w}
     apply_special_terrain(result)
     place_places(result)

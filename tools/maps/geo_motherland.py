@@ -302,7 +302,11 @@ MOUNTAINS: dict[str, tuple[str, float, list[tuple[float, float]]]] = {
 
 # --- borders of 22 June 1941 (lon, lat rings); land outside all of them is Soviet ----------
 
+#: countries the book's list leaves out (2.2): their land is off the map
+NOT_ON_MAP = ("sweden",)
+
 COUNTRIES: dict[str, list[tuple[float, float]]] = {
+    "sweden": [(10.0, 55.3), (19.2, 55.3), (19.2, 61.0), (17.5, 66.0), (10.0, 66.0)],
     "finland": [(19.0, 59.7), (27.8, 60.45), (27.8, 60.55), (28.65, 61.0), (29.3, 61.35),
                 (29.9, 61.7), (30.7, 62.0), (31.3, 62.5), (30.6, 63.5), (30.0, 66.0),
                 (19.0, 66.0)],
