@@ -27,6 +27,11 @@ from pathlib import Path
 
 DOMAIN = "pbem.test"
 POSTFIX_DAEMONS = Path("/usr/lib/postfix/sbin")
+# absolute paths: a CI shell's PATH may lack /usr/sbin
+POSTFIX = shutil.which("postfix") or "/usr/sbin/postfix"
+DOVECOT = shutil.which("dovecot") or "/usr/sbin/dovecot"
+DOVEADM = shutil.which("doveadm") or "/usr/bin/doveadm"
+OPENSSL = shutil.which("openssl") or "/usr/bin/openssl"
 VMAIL_UID = 65534  # nobody: owns the Maildirs, for both Postfix's virtual agent and Dovecot
 VMAIL_GID = 65534
 
@@ -73,8 +78,8 @@ class MailServers:
     # --- setup ---------------------------------------------------------------------------
 
     def start(self) -> None:
-        missing = [name for name in ("postfix", "dovecot", "openssl")
-                   if shutil.which(name) is None and not Path("/usr/sbin", name).exists()]
+        missing = [Path(path).name for path in (POSTFIX, DOVECOT, DOVEADM, OPENSSL)
+                   if not Path(path).exists()]
         if missing or not (POSTFIX_DAEMONS / "master").exists():
             raise MailServerError(
                 f"mail servers not installed ({', '.join(missing) or 'postfix daemons'} missing): "
@@ -91,19 +96,19 @@ class MailServers:
         self._make_maildirs()
         self._write_dovecot()
         self._write_postfix()
-        self._run(["dovecot", "-c", str(self.dovecot_conf)], "dovecot")
+        self._run([DOVECOT, "-c", str(self.dovecot_conf)], "dovecot")
         self._started.append("dovecot")
-        self._run(["postfix", "-c", str(self.postfix_dir), "start"], "postfix")
+        self._run([POSTFIX, "-c", str(self.postfix_dir), "start"], "postfix")
         self._started.append("postfix")
         self._wait_ready()
 
     def stop(self) -> None:
         if "postfix" in self._started:
-            subprocess.run(["postfix", "-c", str(self.postfix_dir), "stop"],
+            subprocess.run([POSTFIX, "-c", str(self.postfix_dir), "stop"],
                            stdin=subprocess.DEVNULL, stdout=subprocess.DEVNULL,
                            stderr=subprocess.DEVNULL, check=False, timeout=60)
         if "dovecot" in self._started:
-            subprocess.run(["doveadm", "-c", str(self.dovecot_conf), "stop"],
+            subprocess.run([DOVEADM, "-c", str(self.dovecot_conf), "stop"],
                            stdin=subprocess.DEVNULL, stdout=subprocess.DEVNULL,
                            stderr=subprocess.DEVNULL, check=False, timeout=60)
         self._started.clear()
@@ -138,7 +143,7 @@ class MailServers:
         tls = self.root / "tls"
         tls.mkdir()
         subprocess.run(
-            ["openssl", "req", "-x509", "-newkey", "ec", "-pkeyopt", "ec_paramgen_curve:P-256",
+            [OPENSSL, "req", "-x509", "-newkey", "ec", "-pkeyopt", "ec_paramgen_curve:P-256",
              "-nodes", "-days", "2", "-subj", "/CN=localhost",
              "-addext", "subjectAltName=DNS:localhost,IP:127.0.0.1",
              "-keyout", str(tls / "key.pem"), "-out", str(tls / "cert.pem")],
