@@ -22,10 +22,11 @@ as ``hidden`` pieces and are only counted here.
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Iterator, Sequence
+from collections.abc import Iterator, Sequence
 from dataclasses import dataclass, replace
 
 from rich.console import Console, ConsoleOptions, Group, RenderResult
+from rich.measure import Measurement
 from rich.segment import Segment
 from rich.style import Style
 from rich.text import Text
@@ -476,12 +477,6 @@ class _Canvas:
             yield segments
 
 
-def _center(text: str, width: int) -> str:
-    text = text[:width]
-    left = (width - len(text)) // 2
-    return " " * left + text + " " * (width - len(text) - left)
-
-
 # --- the renderable ----------------------------------------------------------------------
 
 
@@ -525,9 +520,7 @@ class BoardRenderable:
             yield Text(f"map {whole.describe()}; showing {window.describe()}",
                        style=named_style(console, "board.ruler"))
 
-    def __rich_measure__(self, console: Console, options: ConsoleOptions) -> object:
-        from rich.measure import Measurement
-
+    def __rich_measure__(self, console: Console, options: ConsoleOptions) -> Measurement:
         window = self.visible_window(options.max_width)
         width, _ = self.geometry.size(window.cols, window.rows)
         return Measurement(min(width, options.max_width), min(width, options.max_width))
@@ -866,9 +859,3 @@ def board_screen(view: BoardView, window: Window | None = None, zoom: int = 1,
     if legend:
         parts.append(Legend(view, show_zoc))
     return Group(*parts)  # type: ignore[arg-type]
-
-
-def hexes_in(view: BoardView, window: Window) -> Iterable[str]:
-    """The hex ids a window shows, in column then row order."""
-    return (c.hex for c in sorted(view.cells, key=lambda c: (c.col, c.row))
-            if window.contains(c.col, c.row))

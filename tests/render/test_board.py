@@ -320,3 +320,13 @@ def test_hexside_feature_glyphs() -> None:
     assert edge_glyph("frozen_access") == "F"
     assert line_glyph("railroad") == "#" and line_glyph("road") == "="
     assert line_glyph("trail") == ":" and line_glyph("river") == "~"
+
+
+def test_the_board_measures_itself_inside_other_renderables() -> None:
+    from rich.panel import Panel
+
+    out = plain(Panel.fit(BoardRenderable(small_view()), title="map"), width=80)
+    lines = out.splitlines()
+    assert max(len(line) for line in lines) <= 80
+    assert lines[0].startswith("╭") and "map" in lines[0]
+    assert "0101" in out and "1008" in out
