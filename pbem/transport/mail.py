@@ -194,7 +194,10 @@ def extract(raw: bytes, label: str) -> MessageScan:
                                  f"turn message may have")
         return scan
     msg = email.message_from_bytes(raw, policy=email.policy.default)
-    subject = str(msg.get("Subject", "") or "")
+    try:
+        subject = " ".join(str(msg.get("Subject", "") or "").split())
+    except Exception:  # a header the parser cannot decode: the label does without it
+        subject = ""
     if subject:
         scan.label = label = f"{label} ({subject[:60]!r})"
     seen: set[bytes] = set()

@@ -336,3 +336,29 @@ def test_base64_line_breaks_are_tolerated_but_not_garbage(pair: Pair) -> None:
            f"{wrapped}\r\n--XX--\r\n").encode()
     scan = extract(raw, "m")
     assert [f.data for f in scan.files] == [data] and scan.refused == []
+
+
+def test_extract_never_raises_on_mangled_mail(pair: Pair) -> None:
+    from hypothesis import HealthCheck, given, settings
+    from hypothesis import strategies as st
+
+    name, seq, data = joined(pair)
+    raw = message_bytes(message_for(pair, name, seq, data))
+
+    @settings(max_examples=300, deadline=None,
+              suppress_health_check=[HealthCheck.function_scoped_fixture])
+    @given(st.lists(st.tuples(st.integers(0, len(raw) - 1), st.binary(min_size=0, max_size=8)),
+                    max_size=6),
+           st.binary(max_size=200))
+    def check(edits: list[tuple[int, bytes]], junk: bytes) -> None:
+        mangled = bytearray(raw)
+        for at, chunk in edits:
+            mangled[at:at + len(chunk)] = chunk
+        for candidate in (bytes(mangled), junk, bytes(mangled[: len(mangled) // 2])):
+            scan = extract(candidate, "fuzz")
+            for found in scan.files:
+                assert len(found.data) <= MAX_ATTACHMENT
+            for refused in scan.refused:
+                assert refused.status == "refused" and "\n" not in refused.note
+
+    check()
