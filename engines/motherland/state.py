@@ -389,7 +389,8 @@ class MotherlandState(State):
         elif name == "exploit":
             for uid in self.on_map(side):
                 u = self.u(uid)
-                u.update(mv=0, mode="", mp=self._exploit_mp(uid))
+                u.update(mv=0, mode="")
+                u["mp"] = self._exploit_mp(uid)  # may set mode "one" or "done" (5.4)
             self._push({"k": "move", "who": side, "exploit": True}, front=False)
         else:
             self._push(*self._admin_tasks(), front=False)

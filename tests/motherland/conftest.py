@@ -53,8 +53,9 @@ def rules_map_text() -> str:
            '"m" = { name = "mountain" }', '"s" = { name = "swamp" }',
            '"~" = { name = "sea", water = true }', "",
            "[map.terrain]", 'grid = """', *rows, '"""', "", "[map.hex_features]",
-           'city = ["1612", "1610", "2113", "1705", "0926"]', 'fortified = ["1610", "2113"]',
-           'port = ["0926", "1705"]', 'port_black = ["0926"]', 'port_baltic = ["1705"]', "",
+           'city = ["1612", "1610", "2113", "1705", "0926", "1530"]', 'fortified = ["1610", "2113"]',
+           'port = ["0926", "1705", "1530"]', 'port_black = ["0926", "1530"]',
+           'port_baltic = ["1705"]', "",
            "[map.areas]",
            f"source_W = {q([h for h in land if col[h][0] == 1])}",
            f"source_E = {q([h for h in land if col[h][0] == 28])}",
@@ -78,6 +79,7 @@ def rules_engine(tmp_path_factory: pytest.TempPathFactory) -> MotherlandEngine:
 
 def position(engine: MotherlandEngine, turn: int, phase: str, side: str,
              units: dict[str, str], scenario: str = "6-for-the-motherland",
+             partisans: dict[str, str] | None = None,
              **unit_fields: dict[str, Any]) -> MotherlandState:
     """A position with only ``units`` on the map, at the start of ``phase`` of ``turn``."""
     st = engine.new_state(scenario)
@@ -86,8 +88,9 @@ def position(engine: MotherlandEngine, turn: int, phase: str, side: str,
         u.update(hex="", box="out", chit="", sup="", ret=0)
     for uid, h in units.items():
         st.s["units"][uid].update(hex=h, box="", steps=st.c(uid).max_steps)
-        st.s["units"][uid].update(unit_fields.get(uid, {}))
-    st.s.update(turn=turn, tasks=[], control={}, partisans={}, combat=None)
+    for uid, fields in unit_fields.items():
+        st.s["units"][uid].update(fields)
+    st.s.update(turn=turn, tasks=[], control={}, partisans=partisans or {}, combat=None)
     names = st.phases()
     st.s["phase"] = names.index((phase, side))
     st._touch()

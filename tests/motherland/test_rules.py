@@ -440,3 +440,146 @@ def test_generals_also_serve_the_administrative_draws(rules_engine: MotherlandEn
     assert st.decision() is not None and st.decision().kind == "generals"
     st.apply("general Konev for 5A")
     assert st.chance_request().count == 2
+
+
+# --- strategic movement (5.3), sea transport (5.5), exploitation (5.4) -----------------------
+
+
+ROW20 = " ".join(f"{c:02d}20" for c in range(24, 8, -1))  # 2420 ... 0920, 15 hexes of rail
+
+
+def test_strategic_movement_fifteen_hexes_in_supply(rules_engine: MotherlandEngine) -> None:
+    st = position(rules_engine, 3, "move", "soviet", {"5A": "2420", "9K": "0305"})
+    st.apply(f"strategic 5A {ROW20}")
+    assert st.u("5A")["hex"] == "0920" and st.u("5A")["mode"] == "strat"
+    with pytest.raises(IllegalAction, match=r"5\.3"):
+        st.apply("move 5A 0920 0820")  # 5.3: no regular move after a strategic one
+
+
+def test_strategic_movement_keeps_two_hexes_from_the_enemy(
+        rules_engine: MotherlandEngine) -> None:
+    st = position(rules_engine, 3, "move", "soviet", {"5A": "2420", "9K": "1622"})
+    with pytest.raises(IllegalAction, match=r"5\.3\.1"):
+        st.apply(f"strategic 5A {ROW20}")
+
+
+def test_no_strategic_movement_on_turn_one(rules_engine: MotherlandEngine) -> None:
+    st = position(rules_engine, 1, "move", "soviet", {"5A": "2420", "9K": "0305"})
+    with pytest.raises(IllegalAction, match=r"20\.1"):
+        st.apply(f"strategic 5A {ROW20}")
+
+
+def test_sea_transport_needs_sevastopol_on_the_black_sea(rules_engine: MotherlandEngine) -> None:
+    st = position(rules_engine, 3, "move", "soviet", {"5A": "1530", "9K": "0305"})
+    assert "ship 5A to 0926" in notations(st)
+    st.apply("ship 5A to 0926")
+    assert st.u("5A")["hex"] == "0926" and st.s["sea_used"]
+    st2 = position(rules_engine, 3, "move", "soviet", {"5A": "1530", "9K": "0305"})
+    st2.s["control"]["0926"] = "axis"  # 5.5.4: the Axis holds Sevastopol
+    st2._touch()
+    assert not any(a.notation().startswith("ship") for a in st2.legal_actions())
+
+
+def test_exploitation_panzers_full_infantry_one_hex(rules_engine: MotherlandEngine) -> None:
+    st = position(rules_engine, 3, "exploit", "axis",
+                  {"41Pz": "1213", "9K": "1010", "10K": "1315", "5A": "1214"})
+    moves = notations(st)
+    # 9K is clear of ZOC: one hex; 10K starts in 5A's ZOC: it may not move (5.4.1)
+    assert "move 9K 1010 1009" in moves and not any(m.startswith("move 9K 1010 1009 ")
+                                                    for m in moves)
+    assert not any(m.startswith("move 10K") for m in moves)
+    # 41Pz starts in ZOC and moves with its full MF, but never ZOC to ZOC (5.1.4)
+    with pytest.raises(IllegalAction, match=r"4\.2"):
+        st.apply("move 41Pz 1213 1314")
+    st.apply("move 41Pz 1213 1212 1211")
+    assert st.u("41Pz")["mp"] == 7 - 4
+
+
+# --- administrative phase: KG (15.2), replacements (15.1), conversion (17.2) ----------------
+
+
+def test_two_kampfgruppen_combine_into_a_corps(rules_engine: MotherlandEngine) -> None:
+    st = position(rules_engine, 3, "admin", "", {"1K": "2020", "2K": "2020"},
+                  **{"1K": {"steps": 1}, "2K": {"steps": 1}})
+    assert "combine 1K 2K" in notations(st)
+    st.apply("combine 1K 2K")
+    assert st.u("1K")["steps"] == 3 and st.u("2K")["box"] == "elim"
+    assert st.factors("1K") == (5, 7, 4)  # 15.2.1 two 2-3-5 KGs make a 5-7-4 corps
+
+
+def test_mud_turn_replacements(rules_engine: MotherlandEngine) -> None:
+    st = position(rules_engine, 4, "admin", "", {"1K": "2020", "41Pz": "2120"},
+                  **{"1K": {"steps": 1}, "41Pz": {"steps": 2}})
+    d = st.decision()
+    assert d is not None and d.kind == "replacements" and "i4/p2" in d.prompt
+    st.apply("replace 41Pz")
+    st.apply("replace 41Pz") if "replace 41Pz" in notations(st) else None
+    assert st.u("41Pz")["steps"] == 3
+
+
+def test_guards_conversion_draws_a_fresh_b_chit(rules_engine: MotherlandEngine) -> None:
+    st = position(rules_engine, 7, "admin", "", {"5A": "2020"},
+                  **{"5A": {"chit": "A4-3*", "steps": 1}, "1Gd": {"box": "conv"}})
+    assert notations(st) == ["convert 5A to 1Gd", "end conversions"]
+    st.apply("convert 5A to 1Gd")
+    req = st.chance_request()
+    assert req.cup == "B" and req.rule == "17.2.1"
+    st.apply_outcome(("B4-3*",))
+    assert st.u("1Gd")["hex"] == "2020" and st.u("1Gd")["steps"] == 2
+    assert st.u("5A")["box"] == "removed"
+
+
+# --- supports: Railroad Gun (16.2), air (14.1) ----------------------------------------------
+
+
+def test_railroad_gun_adds_four_against_a_fortified_city(rules_engine: MotherlandEngine) -> None:
+    st = position(rules_engine, 9, "combat", "axis",
+                  {"41Pz": "1710", "RRGun": "1810", "5A": "1610"},
+                  **{"5A": {"chit": "A4-3*"}})
+    st.apply("attack 1610 with 41Pz and railroad gun")
+    texts = roll(st, 1)
+    assert any("+4 Railroad Gun" in t for t in texts)
+    assert st.u("RRGun")["box"] == "removed"  # used once (16.2 note)
+
+
+def test_air_support_shifts_two_right_not_in_snow(rules_engine: MotherlandEngine) -> None:
+    st = position(rules_engine, 3, "combat", "axis",
+                  {"41Pz": "1314", "5A": "1214", "AB1": "1412"}, **{"5A": {"chit": "A8-6"}})
+    texts = [e.text for e in st.apply("attack 1214 with 41Pz and air")]
+    assert any("(1:1), shift +2 -> 3:1" in t for t in texts)
+    assert st.s["air"]["used"] == 1
+    st2 = position(rules_engine, 5, "combat", "axis",
+                   {"41Pz": "1314", "5A": "1214", "AB1": "1412"}, **{"5A": {"chit": "A8-6"}})
+    with pytest.raises(IllegalAction, match=r"14\.1"):
+        st2.apply("attack 1214 with 41Pz and air")  # 14.3 Snow: no Air Support
+
+
+# --- partisans (10.1), special rules (16.3, 16.4) -------------------------------------------
+
+
+def test_partisans_mark_the_nearest_german_units(rules_engine: MotherlandEngine) -> None:
+    st = position(rules_engine, 3, "supply", "",
+                  {"SB1": "1010", "9K": "1009", "10K": "1212", "5A": "2420"},
+                  partisans={"Kovpak": "1010"})
+    while st.current_player() == "axis":  # expending, air supply: nothing to do
+        st.apply(st.legal_actions()[-1])
+    req = st.chance_request()
+    assert req.rule == "10.1"
+    texts = [e.text for e in st.apply_outcome((6,))]  # stand-in table: 3 markers
+    marks = [t for t in texts if t.startswith("Partisans: ")]
+    # nearest first (9K is 1 hex from the base, 10K 2); one choice each, so applied at once
+    assert marks == ["Partisans: 9K is Out of Supply (10.1)",
+                     "Partisans: 10K is Out of Supply (10.1)"]
+    assert st.u("9K")["sup"] == "out" and st.u("SB1")["sup"] == ""
+
+
+def test_mech_groups_leave_after_turn_four(rules_engine: MotherlandEngine) -> None:
+    st = position(rules_engine, 4, "admin", "", {"MG1": "2020", "9K": "0305"},
+                  **{"21A": {"box": "track", "ret": 7}})
+    while not st.is_terminal() and st.s["turn"] == 4:
+        if st.is_chance():
+            st.apply_outcome((1,) if st.chance_request().kind == "dice" else
+                             (st.chance_request().contents[0],))
+        else:
+            st.apply(st.legal_actions()[-1])
+    assert st.u("MG1")["box"] == "removed" and st.u("21A")["hex"] == "2020"  # 16.4
