@@ -61,8 +61,8 @@ def describe(game: Any, seq: int, data: bytes) -> tuple[str, str]:
             f"Fingerprint of {me.name}'s key: {me.fingerprint}",
             "Compare it with them (by phone, in person) before you join.",
             "",
-            "To accept: save the attachment and run 'pbem join <file>', then send the reply",
-            "file back ('pbem send <game> --email', or attach it to a reply).",
+            "To accept, join the game (below), then send the reply file back:",
+            "'pbem send <game> --email', or attach it to a reply.",
         ]
         return subject, "\n".join(lines)
     to_act = str(body.get("to_act") or "")

@@ -28,6 +28,7 @@ import mailbox
 import re
 import smtplib
 import ssl
+import textwrap
 from collections.abc import Iterator, Sequence
 from dataclasses import dataclass, field
 from email.message import EmailMessage, Message
@@ -95,13 +96,20 @@ def compose(data: bytes, info: FileInfo, *, sender: str, recipient: str, subject
     msg["X-Pbem-Game"] = info.game_id.hex()
     msg["X-Pbem-Seq"] = str(info.seq)
     msg["X-Pbem-Side"] = info.side
+    verb = "join" if info.kind == "invite" else "receive"
+    # lines of at most 76 characters keep the body in 7bit, so the armored block reads
+    # as it is even where a program shows or saves the raw message
+    wrapped = "\n".join(textwrap.fill(line, 76, subsequent_indent="  ",
+                                       break_long_words=False, break_on_hyphens=False)
+                        if len(line) > 76 else line for line in summary.rstrip().splitlines())
     body = (
-        f"{summary.rstrip()}\n\n"
-        f"The file is attached as {name}. To import it, save the attachment and run\n"
-        f"    pbem receive {name}\n"
-        f"or let 'pbem fetch' pick it up from your mailbox.\n\n"
-        f"If your mail program removed the attachment, the same file follows as text:\n"
-        f"'pbem receive' also takes this whole message saved as a file.\n\n"
+        f"{wrapped}\n\n"
+        f"The file is attached as {name}.\n"
+        f"To import it, save the attachment and run\n"
+        f"    pbem {verb} {name}\n"
+        + ("" if info.kind == "invite" else "or let 'pbem fetch' pick it up from your mailbox.\n")
+        + "\nIf your mail program removed the attachment, the same file follows as\n"
+        f"text: 'pbem {verb}' also takes this whole message saved as a file.\n\n"
         f"{armor(data)}"
     )
     # the transfer encoding is chosen by the content: 7bit for plain ASCII, so the armored

@@ -362,3 +362,23 @@ def test_extract_never_raises_on_mangled_mail(pair: Pair) -> None:
                 assert refused.status == "refused" and "\n" not in refused.note
 
     check()
+
+
+def test_body_stays_7bit_so_a_saved_invite_message_can_be_joined(pair: Pair,
+                                                                  tmp_path: Path) -> None:
+    from pbem.cli import main
+
+    game = pair.alice.new_game("skirmish", "short", "red", name="inv")
+    subject, summary = describe(game, 0, game.files[0])
+    long_summary = summary + "\n" + "A very long line of summary text " * 8
+    msg = compose(game.files[0], peek(game.files[0]), sender="alice@pbem.test",
+                  recipient="bob@pbem.test", subject=subject, summary=long_summary)
+    body = msg.get_body(preferencelist=("plain",))
+    assert body is not None and body["Content-Transfer-Encoding"] == "7bit"
+    assert max(len(line) for line in body.get_content().splitlines()) <= 76
+    saved = tmp_path / "invite.eml"
+    saved.write_bytes(message_bytes(msg))
+    res = CliRunner().invoke(main, ["--home", str(pair.bob.path), "join", str(saved),
+                                    "--name", "inv", "-o", str(tmp_path / "reply.pbem")])
+    assert res.exit_code == 0, res.output
+    assert pair.alice.card().fingerprint in res.output
