@@ -131,7 +131,19 @@ class WDState(State):
 
     @property
     def map(self) -> HexMap:
-        return self.cat.map
+        m = self._static.get("map")
+        if m is None:
+            m = self._static["map"] = self.cat.map
+        out: HexMap = m
+        return out
+
+    def nbrs(self, h: str) -> list[str]:
+        key = ("nbrs", h)
+        got = self._static.get(key)
+        if got is None:
+            got = self._static[key] = self.map.neighbors(h)
+        out: list[str] = got
+        return out
 
     def udef(self, uid: str) -> UnitDef:
         d = self.cat.units.get(uid)
@@ -303,7 +315,7 @@ class WDState(State):
                     continue
                 if ski_only and self.utype(uid).mob != "s":
                     continue
-                out.update(self.map.neighbors(self.units[uid].loc))
+                out.update(self.nbrs(self.units[uid].loc))
             self._cache[key] = out
         z: set[str] = self._cache[key]
         return z
@@ -332,7 +344,7 @@ class WDState(State):
             todo = deque(sorted(seen))
             while todo:
                 h = todo.popleft()
-                for n in self.map.neighbors(h):
+                for n in self.nbrs(h):
                     if n in free and n not in seen:
                         seen.add(n)
                         todo.append(n)
@@ -342,7 +354,7 @@ class WDState(State):
 
     def traced(self, side: str, h: str) -> bool:
         reach = self._reach(side)
-        return h in reach or any(n in reach for n in self.map.neighbors(h)) or (
+        return h in reach or any(n in reach for n in self.nbrs(h)) or (
             h in self.edge_hexes(side))
 
     def isolated(self, uid: str) -> bool:
@@ -367,7 +379,7 @@ class WDState(State):
             todo = deque(sorted(roads))
             while todo:
                 h = todo.popleft()
-                for n in self.map.neighbors(h):
+                for n in self.nbrs(h):
                     if n in free and n not in roads and self.road(h, n):
                         roads.add(n)
                         todo.append(n)
@@ -377,14 +389,14 @@ class WDState(State):
                 h = todo.popleft()
                 if dist[h] >= 7:
                     continue
-                for n in self.map.neighbors(h):
+                for n in self.nbrs(h):
                     if n in free and n not in dist:
                         dist[n] = dist[h] + 1
                         todo.append(n)
             self._cache[key] = dist
         d: dict[str, int] = self._cache[key]
         h = self.units[uid].loc
-        return h in d or any(d.get(n, 99) <= 6 for n in self.map.neighbors(h))
+        return h in d or any(d.get(n, 99) <= 6 for n in self.nbrs(h))
 
     def pool_of(self, uid: str) -> str:
         """Rule 15.D.2: troops in Velikiye Luki draw on the city's own supply."""
@@ -979,28 +991,31 @@ class WDState(State):
                 continue
             if not u.stopped and u.assault == "" and self.left(uid) > 0:
                 enemy = self.enemy_hexes(s)
-                for n in self.map.neighbors(u.loc):
+                for n in self.nbrs(u.loc):
                     if n not in enemy:
                         out.append(act("move", uid, n, u.loc))
             if ("brandenburg" in t.flags and not u.stopped and not u.assault
                     and len(self.units_at(u.loc, s)) > 1):
-                for n in self.map.neighbors(u.loc):
+                for n in self.nbrs(u.loc):
                     out.append(act("lead", uid, n, u.loc))
             if t.artillery and not u.deployed:
                 out.append(act("deploy", uid))
             if self.rail_hex(u.loc) and self.turn_rail_left(s) >= u.strength:
                 out.append(act("entrain", uid))
             if not u.assault:
-                for n in self.map.neighbors(u.loc):
+                for n in self.nbrs(u.loc):
                     if self.units_at(n, other(s)):
                         out.append(act("assault", uid, n))
             if "bridge" in t.flags:
                 out.append(act("build", uid))
             if "engineer" in t.flags:
                 out.append(act("demolish", uid))
-            if u.strength < self.cat.units[uid].strength if uid in self.cat.units else False:
-                out.append(act("replace", uid))
-                out.append(act("repair", uid))
+            full = self.cat.units[uid].strength if uid in self.cat.units else 0
+            if u.strength < full:
+                if t.personnel and self.repl[s] > 0 and self.impulses[s] == 1:
+                    out.append(act("replace", uid))
+                if t.afv and self.turn >= 5 and not self.repaired[s]:
+                    out.append(act("repair", uid))
         for uid in sorted(self.units):
             if self.units[uid].loc == "raster" and self.side_of(uid) == s:
                 for h in self.entry_hexes(uid):
@@ -1244,6 +1259,13 @@ class WDState(State):
             raise IllegalAction(f"{a.unit} cannot pay to enter {a.hex}", rule="Rule 17.C")
 
     def entry_hexes(self, uid: str) -> list[str]:
+        key = ("entry", uid)
+        if key not in self._cache:
+            self._cache[key] = self._entry_hexes(uid)
+        out: list[str] = self._cache[key]
+        return out
+
+    def _entry_hexes(self, uid: str) -> list[str]:
         u = self.units[uid]
         side = self.side_of(uid)
         areas = [u.entry] if u.entry else []
@@ -1331,6 +1353,13 @@ class WDState(State):
                                 rule="Rule 8")
 
     def rail_destinations(self, uid: str, check_only: bool = False) -> list[str]:
+        key = ("rail", uid, check_only)
+        if key not in self._cache:
+            self._cache[key] = self._rail_destinations(uid, check_only)
+        out: list[str] = self._cache[key]
+        return out
+
+    def _rail_destinations(self, uid: str, check_only: bool = False) -> list[str]:
         s = self.side_of(uid)
         start = self.units[uid].loc
         bad = self.enemy_hexes(s) | self.ezoc(s)
@@ -1338,7 +1367,7 @@ class WDState(State):
         todo = deque([start])
         while todo:
             h = todo.popleft()
-            for n in self.map.neighbors(h):
+            for n in self.nbrs(h):
                 if n not in seen and n not in bad and self.rail(h, n):
                     seen.add(n)
                     todo.append(n)
@@ -1770,7 +1799,7 @@ class WDState(State):
         t = self.utype(uid)
         # Rule 3.A: an AFV leaving an enemy ZOC draws antitank fire first
         if t.afv and a.frm in self.ezoc(s):
-            firers = [x for n in self.map.neighbors(a.frm) for x in self.units_at(n, other(s))
+            firers = [x for n in self.nbrs(a.frm) for x in self.units_at(n, other(s))
                       if self.has_zoc(x) and self.utype(x).atf > 0]
             value = sum((self.fire_value(x, "at", a.frm, False) for x in sorted(set(firers))),
                         Fraction(0))
@@ -2371,7 +2400,7 @@ class WDState(State):
         for depth in range(1, 6):
             nxt: list[list[str]] = []
             for p in frontier:
-                for n in self.map.neighbors(p[-1]):
+                for n in self.nbrs(p[-1]):
                     if n in p or not passable(n):
                         continue
                     nxt.append([*p, n])
