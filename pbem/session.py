@@ -304,7 +304,9 @@ class Game:
         self.message = ""
         self.draw_offer = False
         self.log: list[dict[str, Any]] = []
-        self.state: State = verifier.state.clone()
+        #: the working position (with unsealed actions) once it differs from the verified
+        #: one; until then the verified state serves, so loading a game copies nothing
+        self._state: State | None = None
         self._chain: dice.HashChain | None = None
 
     # -- persistence ---------------------------------------------------------------------------
@@ -359,6 +361,16 @@ class Game:
         write_atomic(self.path, data)
 
     # -- facts -------------------------------------------------------------------------------------
+
+    @property
+    def state(self) -> State:
+        """The position now, unsealed actions included (read only: use act/undo)."""
+        return self._state if self._state is not None else self.verifier.state
+
+    def _writable(self) -> State:
+        if self._state is None:
+            self._state = self.verifier.state.clone()
+        return self._state
 
     @property
     def game_id(self) -> bytes:
@@ -473,14 +485,14 @@ class Game:
     # -- the turn loop ---------------------------------------------------------------------------
 
     def _replay_pending(self, record: list[Any], *, derive: bool = True) -> list[Event]:
+        state = self._writable()
         if record[0] == "a":
-            events = self.state.apply(record[1], side=self.side)
+            events = state.apply(record[1], side=self.side)
         elif derive:
-            roll = dice.check_roll(self._seed(), record[1], self.state.chance_request(),
-                                   record[2])
-            events = self.state.apply_outcome(roll.outcome)
+            roll = dice.check_roll(self._seed(), record[1], state.chance_request(), record[2])
+            events = state.apply_outcome(roll.outcome)
         else:
-            events = self.state.apply_outcome(tuple(record[2]))
+            events = state.apply_outcome(tuple(record[2]))
         self.pending.append(record)
         return events
 
@@ -521,9 +533,10 @@ class Game:
         player = self.state.current_player()
         if player != self.side:
             raise NotYourTurn(f"{self.name}: it is not your decision now")
-        action = self.state.parse_action(text.strip())
+        state = self._writable()
+        action = state.parse_action(text.strip())
         canonical_text = action.notation()
-        events = self.state.apply(action, side=self.side)
+        events = state.apply(action, side=self.side)
         self.pending.append(["a", canonical_text])
         more, rolls, sealed = self.advance()
         if sealed is None and save:
@@ -542,7 +555,7 @@ class Game:
             name = dice.roll_name(self.verifier.seq + 1, last[1])
             raise NotYourTurn(f"{self.name}: cannot undo past die roll {name}")
         records = self.pending[:-1]
-        self.state = self.verifier.state.clone()
+        self._state = None
         self.pending = []
         for record in records:
             self._replay_pending(record)
@@ -608,13 +621,14 @@ class Game:
         elif end == "draw":
             body["result"] = Result(None, "draw", "drawn by agreement").to_data()
         data = seal(self.home.identity(), "turn", body)
-        # our own file passes the same checks as the opponent's will
-        self.verifier.add(open_envelope(data))
+        # our own file passes the same checks as the opponent's will (not transactional:
+        # a failure here is a bug, and the exception leaves the save file untouched)
+        self.verifier.add(open_envelope(data), transactional=False)
         self.files.append(data)
         self.pending = []
         self.message = ""
         self.draw_offer = False
-        self.state = self.verifier.state.clone()
+        self._state = None
         self.log.append({"seq": seq, "dir": "out", "time": self.home.clock()})
         self.write()
         return seq
@@ -627,7 +641,9 @@ class Game:
                              f"actions in {self.name}", reason="out-of-turn")
         known = dict(enumerate(self.files))
         try:
-            accepted: Accepted = self.verifier.add(env, known)
+            # not transactional: on any error this Game is dropped, the save is untouched,
+            # and the next import loads the game afresh from its save
+            accepted: Accepted = self.verifier.add(env, known, transactional=False)
         except ChainError as exc:
             if exc.reason == "fork":
                 claimed = env.decode().get("seq")
@@ -639,7 +655,7 @@ class Game:
         if accepted.kind == "accept":
             self.home.pin(self.verifier.cards[accepted.side], source)
         self.files.append(env.raw)
-        self.state = self.verifier.state.clone()
+        self._state = None
         self.log.append({"seq": accepted.seq, "dir": "in", "time": self.home.clock()})
         events = [e for e in accepted.events if e.visible(self.side)]
         _, rolls, sealed = self.advance()

@@ -352,8 +352,14 @@ class Verifier:
 
     # -- the checks and the replay -----------------------------------------------------------
 
-    def add(self, env: Envelope, known: dict[int, bytes] | None = None) -> Accepted:
-        """Check ``env`` is the next file of this game and replay it; all or nothing."""
+    def add(self, env: Envelope, known: dict[int, bytes] | None = None, *,
+            transactional: bool = True) -> Accepted:
+        """Check ``env`` is the next file of this game and replay it; all or nothing.
+
+        ``transactional=False`` skips the copy that makes a refusal leave this verifier
+        as it was: for callers that throw the verifier away on any error (the session
+        reloads its game from the save file for every import).
+        """
         if env.kind not in ("accept", "turn"):
             raise FormatError(f"a {env.kind} file cannot follow in a game")
         body = env.decode()
@@ -376,17 +382,21 @@ class Verifier:
         if side != expected:
             raise ChainError(f"file {seq} is from the {side} side, but the {expected} side "
                              "was to send it", reason="out-of-turn")
-        work = copy.copy(self)
-        work.state = self.state.clone()
-        work.keys = dict(self.keys)
-        work.cards = dict(self.cards)
-        work.chains = {s: copy.copy(c) for s, c in self.chains.items()}
-        work.hashes = [*self.hashes, env.hash]
-        work.rolls = list(self.rolls)
+        if transactional:
+            work = copy.copy(self)
+            work.state = self.state.clone()
+            work.keys = dict(self.keys)
+            work.cards = dict(self.cards)
+            work.chains = {s: copy.copy(c) for s, c in self.chains.items()}
+            work.rolls = list(self.rolls)
+        else:
+            work = self
         accepted = work._accept(env, body) if env.kind == "accept" else work._turn(env, body)
+        work.hashes = [*work.hashes, env.hash]
         work.seq = seq
         work.last_hash = env.hash
-        self.__dict__.update(work.__dict__)
+        if work is not self:
+            self.__dict__.update(work.__dict__)
         return accepted
 
     def _accept(self, env: Envelope, body: dict[str, Any]) -> Accepted:
