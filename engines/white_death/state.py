@@ -1129,12 +1129,12 @@ class WDState(State):
                                 "while the city is cut off and has a point", rule="Rule 15.D.2")
 
     # movement
-    def _movable(self, uid: str, rail: bool = False) -> U:
+    def _movable(self, uid: str, moving: bool = True) -> U:
         self._need_phase("movement", rule="Rule 6")
         u = self._need_map(uid)
         if "intrinsic" in self.utype(uid).flags:
             raise IllegalAction("an intrinsic garrison never moves", rule="Intrinsic Garrisons")
-        if self.sc.opening and self.turn == 1 and u.garrison:
+        if moving and self.sc.opening and self.turn == 1 and u.garrison:
             raise IllegalAction(f"{uid} is a garrison unit and may not move on the first turn",
                                 rule="Rule 22")
         if self.sc.opening and u.garrison == "town" and self.turn < 2:
@@ -1320,7 +1320,7 @@ class WDState(State):
         return True
 
     def _check_deploy(self, a: WDAction) -> None:
-        u = self._movable(a.unit)
+        u = self._movable(a.unit, moving=False)  # deploying is not moving (Rule 22)
         if not self.utype(a.unit).artillery:
             raise IllegalAction(f"{a.unit} is not artillery", rule="Rule 6.B.2")
         if u.deployed:
@@ -1338,9 +1338,9 @@ class WDState(State):
             raise IllegalAction(f"{a.unit} may not entrain now", rule="Rule 8")
         if not self.rail_hex(u.loc):
             raise IllegalAction(f"{u.loc} has no railroad", rule="Rule 8")
-        if not t.personnel and not self.is_town(u.loc):
-            raise IllegalAction("weapons and AFV units entrain only in a town on a railroad",
-                                rule="Rule 8")
+        if not t.personnel and not self.is_town(u.loc) and "entered" not in u.marks:
+            raise IllegalAction("weapons and AFV units entrain only in a town on a railroad "
+                                "(except reinforcements as they enter)", rule="Rule 8")
         if self.left(a.unit) < 1:
             raise IllegalAction("entraining costs one movement point", rule="Rule 8")
         if u.strength > self.turn_rail_left(self.phasing):
@@ -1833,6 +1833,7 @@ class WDState(State):
             u.via = frm
         u.spent += cost
         u.deployed = False
+        u.marks.discard("entered")
         self._put(uid, to)
         events = [Event(f"{uid} moves {frm} to {to}", "move", visible_to=(s,),
                         hexes=(frm, to), units=(uid,))]
@@ -1871,6 +1872,7 @@ class WDState(State):
         u = self.units[a.unit]
         u.spent = cost
         u.zoc_start = False
+        u.marks.add("entered")
         self._put(a.unit, a.hex)
         if a.hex in self.ezoc(self.phasing) and not self.utype(a.unit).afv:
             u.stopped = True
@@ -1895,6 +1897,7 @@ class WDState(State):
         u = self.units[a.unit]
         frm = u.loc
         u.entrained = False
+        u.marks.discard("entered")
         self._put(a.unit, a.hex)
         return [Event(f"{a.unit} moves by rail from {frm} to {a.hex}", "move",
                       visible_to=(self.phasing,), hexes=(frm, a.hex))]

@@ -288,3 +288,17 @@ def test_fractions_are_exact(engine: WhiteDeath) -> None:
     put(s, "1188/357", "2010", strength=5)
     # 1/4 x 5 = 5/4 antitank, halved when isolated: never rounded
     assert s.fire_value("1188/357", "at", "1910", False) == Fraction(5, 4)
+
+
+def test_garrison_artillery_may_deploy_on_turn_one(engine: WhiteDeath) -> None:
+    s = engine.new_state("purkayev")
+    assert isinstance(s, WDState)
+    roll(s, 1)
+    settle(s)
+    s.apply("impulse 10")
+    s.apply("end movement")
+    settle(s)
+    s.apply("impulse 5")
+    art = next(x for x in s.side_units("german") if s.utype(x).artillery)
+    s.apply(f"deploy {art}")  # Rule 22 forbids moving, not deploying
+    assert s.units[art].deployed
