@@ -1137,8 +1137,6 @@ class WDState(State):
         if moving and self.sc.opening and self.turn == 1 and u.garrison:
             raise IllegalAction(f"{uid} is a garrison unit and may not move on the first turn",
                                 rule="Rule 22")
-        if self.sc.opening and u.garrison == "town" and self.turn < 2:
-            raise IllegalAction(f"{uid} is not yet released", rule="Rule 22")
         return u
 
     def _check_move(self, a: WDAction) -> None:
