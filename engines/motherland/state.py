@@ -2036,9 +2036,9 @@ class MotherlandState(State):
                  [src, a.dest], units)
         for uid in units:
             self._claim(uid, a.dest)
-        if zoc_loss:
-            victim = sorted(units, key=lambda x: (-self.steps_of(x), x))[0]
-            self._lose_step(victim, "retreated into an enemy ZOC (4.2.1, 8.6.2)")
+        if zoc_loss:  # one step for the stack, the owner choosing the unit
+            self._push({"k": "lose", "who": side, "n": 1, "units": units, "taken": {},
+                        "why": "retreated into an enemy ZOC (4.2.1, 8.6.2)"})
         if river:
             for uid in units:
                 if self.c(uid).type in ARMOR_TYPES and self.u(uid)["hex"]:
@@ -2722,7 +2722,7 @@ class MotherlandState(State):
             uid = parts[1]
             t["taken"][uid] = t["taken"].get(uid, 0) + 1
             t["n"] -= 1
-            self._lose_step(uid, "combat result (8.5)")
+            self._lose_step(uid, t.get("why", "combat result (8.5)"))
             if t["n"] <= 0:
                 self.s["tasks"].remove(t)
         elif k == "generals":

@@ -583,3 +583,21 @@ def test_mech_groups_leave_after_turn_four(rules_engine: MotherlandEngine) -> No
         else:
             st.apply(st.legal_actions()[-1])
     assert st.u("MG1")["box"] == "removed" and st.u("21A")["hex"] == "2020"  # 16.4
+
+
+def test_retreat_into_enemy_zoc_costs_the_stack_one_step(rules_engine: MotherlandEngine) -> None:
+    st = position(rules_engine, 3, "combat", "soviet",
+                  {"9K": "1214", "10K": "1214", "5A": "1315", "16A": "1215", "19A": "1115",
+                   "OS1": "1216", "31A": "1212"})
+    st.s["cups"]["A"] = ["A8-6", "A8-6", "A8-6"]
+    st.apply("attack 1214 with 16A 19A 5A")
+    draw(st, "A8-6", "A8-6", "A8-6")
+    roll(st, 4)
+    st.apply("take D2 as 0 step 2 retreat")
+    # every free neighbor is in Soviet ZOC now: all are priority 4, the owner picks
+    assert {a.notation().split()[-1] for a in st.legal_actions()} == {"1114", "1213", "1314"}
+    st.apply("retreat 9K 10K to 1213")
+    d = st.decision()
+    assert d is not None and d.kind == "step-loss" and d.side == "axis"  # 4.2.1: one step
+    st.apply("lose 10K")
+    assert st.u("10K")["steps"] == 2 and st.u("9K")["steps"] == 3
