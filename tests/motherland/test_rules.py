@@ -601,3 +601,24 @@ def test_retreat_into_enemy_zoc_costs_the_stack_one_step(rules_engine: Motherlan
     assert d is not None and d.kind == "step-loss" and d.side == "axis"  # 4.2.1: one step
     st.apply("lose 10K")
     assert st.u("10K")["steps"] == 2 and st.u("9K")["steps"] == 3
+
+
+# --- victory (19.0) ------------------------------------------------------------------------------
+
+
+def test_front_line_counts_the_missing_hexes(rules_engine: MotherlandEngine) -> None:
+    st = position(rules_engine, 3, "combat", "axis", {"SB1": "2020", "5A": "2820"})
+    # 36 rows to cross; the supply base's own hex counts (occupied), its ZOC does not (4.1)
+    assert st.front_line_gap("axis") == 35
+    st2 = position(rules_engine, 3, "combat", "axis", {"9K": "1002", "5A": "2820"})
+    assert st2.front_line_gap("axis") == 33  # 1001-1003 held by the unit and its ZOC
+
+
+def test_moscow_ten_points_held_five_recaptured(rules_engine: MotherlandEngine) -> None:
+    st = position(rules_engine, 3, "combat", "axis", {"9K": "2113", "5A": "2820"})
+    st.s["control"] = {"2113": "axis"}  # 19.1 example
+    st._touch()
+    assert "Moscow held: 10" in st.victory_points()[1]
+    st.s["control"] = {"2113": "soviet"}
+    st._touch()
+    assert "Moscow recaptured: 5" in st.victory_points()[1]
