@@ -222,6 +222,9 @@ class Router:
             return outcome("refused", f"{source}: refused: {_cause(exc)}")
         except PbemError as exc:
             return outcome("refused", f"{source}: refused: {_cause(exc)}")
+        except Exception as exc:  # a file that trips a bug must not stop the other files
+            return outcome("refused", f"{source}: refused: internal error while importing "
+                                      f"({type(exc).__name__}: {exc}); please report it")
         text = getattr(report, "text", None)
         return outcome("imported", f"{source}: {text}" if isinstance(text, str) else
                        f"{source}: imported file {info.seq} of game {short}", report)

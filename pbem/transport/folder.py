@@ -110,17 +110,21 @@ class _Seen:
     status: str
 
 
-def _read_capped(path: Path) -> bytes | None:
-    """The file's bytes, or None for anything that is not a regular file of sane size."""
+def _read_capped(path: Path) -> bytes | str:
+    """The file's bytes, or why not: only regular files (never a link) of sane size."""
     try:
         flags = os.O_RDONLY | getattr(os, "O_NOFOLLOW", 0) | getattr(os, "O_NONBLOCK", 0)
         fd = os.open(path, flags)
-    except OSError:
-        return None
+    except OSError as exc:
+        if path.is_symlink():
+            return "a symbolic link, not a file (links are never followed)"
+        return f"cannot be read ({exc.strerror})"
     try:
         st = os.fstat(fd)
-        if not stat.S_ISREG(st.st_mode) or st.st_size > MAX_READ:
-            return None
+        if not stat.S_ISREG(st.st_mode):
+            return "not a regular file"
+        if st.st_size > MAX_READ:
+            return f"{st.st_size} bytes, too large for a pbem file"
         chunks = []
         remaining = MAX_READ + 1
         while remaining > 0:
@@ -130,7 +134,9 @@ def _read_capped(path: Path) -> bytes | None:
             chunks.append(chunk)
             remaining -= len(chunk)
         data = b"".join(chunks)
-        return data if len(data) <= MAX_READ else None
+        return data if len(data) <= MAX_READ else "grew too large while being read"
+    except OSError as exc:
+        return f"cannot be read ({exc.strerror})"
     finally:
         os.close(fd)
 
@@ -170,13 +176,8 @@ def scan_folder(directory: Path, router: Router, state: HandledState | None = No
             continue
         data = _read_capped(path)
         source = str(path)
-        if data is None:
-            if not stat.S_ISREG(st.st_mode):
-                outcomes.append(Outcome(source, "ignored", f"{source}: not a regular file "
-                                                           f"(a link or a folder); left alone"))
-            else:
-                outcomes.append(Outcome(source, "refused", f"{source}: {st.st_size} bytes, too "
-                                                           f"large for a pbem file; left alone"))
+        if isinstance(data, str):
+            outcomes.append(Outcome(source, "refused", f"{source}: {data}; left alone"))
             seen[name] = [st.st_size, st.st_mtime_ns, "", "refused"]
             continue
         sha = digest(data)
@@ -188,6 +189,8 @@ def scan_folder(directory: Path, router: Router, state: HandledState | None = No
             original, tool = conflict
             orig_path = directory / original
             orig = _read_capped(orig_path) if orig_path.exists() else None
+            if isinstance(orig, str):
+                orig = None
             if orig == data:
                 outcomes.append(Outcome(source, "duplicate",
                                         f"{source}: {tool} conflict copy of {original} with the "

@@ -441,3 +441,42 @@ def test_first_contact_prompt_in_a_terminal(pair: Pair, tmp_path: Path) -> None:
         assert child.exitstatus == 0
         assert pair.alice.game("g").verifier.seq == seq
     assert [c.key for c in pair.alice.keys.contacts()] == [pair.bob.card().key]
+
+
+def test_links_and_folders_named_like_turn_files_are_not_followed(pair: Pair,
+                                                                  tmp_path: Path) -> None:
+    folder = tmp_path / "shared"
+    folder.mkdir()
+    name = start_game(pair, folder)
+    _, staged = take_turn(pair, tmp_path, name)  # a real file, outside the folder
+    link = folder / staged.name
+    link.symlink_to(staged)
+    (folder / "dir.pbem").mkdir()
+    outcomes = {Path(o.source).name: o for o in scan(pair.bob, folder)}
+    assert outcomes[staged.name].status == "refused"
+    assert "symbolic link" in outcomes[staged.name].note
+    assert outcomes["dir.pbem"].status == "refused"
+    assert "not a regular file" in outcomes["dir.pbem"].note
+    assert pair.bob.game(name).verifier.seq == 1
+
+
+def test_a_file_that_trips_a_bug_does_not_stop_the_others(pair: Pair, tmp_path: Path) -> None:
+    folder = tmp_path / "shared"
+    folder.mkdir()
+    names = [start_game(pair, folder, f"g{i}") for i in range(2)]
+    for n in names:
+        take_turn(pair, folder, n)
+    calls: list[str] = []
+
+    def importer(data: bytes, source: str) -> object:
+        calls.append(source)
+        if len(calls) == 1:
+            raise KeyError("boom")
+        return pair.bob.receive(data, source)
+
+    known = {g.game_id: g.side for g in pair.bob.games()}
+    r = Router(importer, lambda: known)
+    outcomes = [o for o in scan_folder(folder, r, None) if o.info and o.info.seq == 2]
+    assert sorted(o.status for o in outcomes) == ["imported", "refused"]
+    [bad] = [o for o in outcomes if o.status == "refused"]
+    assert "internal error" in bad.note and "KeyError" in bad.note
