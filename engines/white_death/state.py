@@ -2209,6 +2209,8 @@ class WDState(State):
         stage = "df" if self.phase == "defense" else "assault"
         for tgt, kind, amt in sorted(c["alloc"], key=lambda al: (al[1], al[0])):
             value = canonical.unfrac(amt)
+            if stage == "df" and self.map.faces_toward("slope", h, self.units[tgt].loc) == h:
+                value *= 2  # Rule 12.B: the defenders fire down a slope hexside
             d = self.target_defense(tgt, kind)
             col = rules.odds_column(tables, value, d)
             label = rules.column_label(tables, col)

@@ -302,3 +302,16 @@ def test_garrison_artillery_may_deploy_on_turn_one(engine: WhiteDeath) -> None:
     art = next(x for x in s.side_units("german") if s.utype(x).artillery)
     s.apply(f"deploy {art}")  # Rule 22 forbids moving, not deploying
     assert s.units[art].deployed
+
+
+def test_defensive_fire_down_a_slope_is_doubled(engine: WhiteDeath) -> None:
+    s = fresh(engine)
+    # test map: the slope 0504->0604 rises toward 0604
+    put(s, "I/504", "0604")
+    put(s, "1188/357", "0504")
+    s.apply("impulse 3")
+    s.apply("assault 0604 with 1188/357")
+    s.apply("end movement")
+    s.apply("fire 3 at 1188/357")  # 3 doubled = 6 against 6 in clear: 1:1, not 1:2
+    s.apply("done firing")
+    assert "1:1" in s.chance_request().purpose
