@@ -18,6 +18,7 @@ from collections import deque
 from collections.abc import Iterable
 from typing import Any
 
+from engines.hexkit.retreat import retreat_options
 from engines.motherland import rules
 from engines.motherland.actions import (
     Advance,
@@ -1937,37 +1938,39 @@ class MotherlandState(State):
     # -- retreat (8.6) ----------------------------------------------------------------------
 
     def _retreat_targets(self, units: list[str], center: str) -> list[str]:
-        """Hexes the group may retreat into now, best 8.6.1 priority class only."""
+        """Hexes the group may retreat into now, best 8.6.1 priority class only.
+
+        One hex at a time through the kit's :func:`retreat_options`: farther from the
+        combat hex, the hexside allowed (8.6.4), ranked by 8.6.1.
+        """
         if not units:
             return []
         side = self.c(units[0]).side
         a = self.u(units[0])["hex"]
-        grid = self.data.hexmap.grid
         ez = self.zoc(other(side))
-        here = grid.distance(center, a)
         oos = any(self.u(x)["sup"] == "out" for x in units)
         gun = any(self.c(x).type == "railroad_gun" for x in units)
-        classes: dict[int, list[str]] = {}
-        for n in self.data.neighbors[a]:
-            if grid.distance(center, n) <= here or self.has_enemy(n, side):
-                continue
-            f = self.data.side_features(a, n)
-            if f & (BLOCKING_SIDES | {"frozen_access"}):
-                continue  # 8.6.4
-            if gun and n not in self.data.rail.get(a, ()):
-                continue
+
+        def rank(_path: tuple[str, ...], n: str) -> int | None:
+            if self.has_enemy(n, side):
+                return None  # 8.6.4
             if any(self._terrain_cost(x, n) is None or not self._may_enter_country(x, n)
                    for x in units):
-                continue
+                return None
             friend = self.has_friend(n, side)
             z = n in ez
             if oos and z and not friend:
-                continue  # 8.6.2, 4.2.2
-            cls = 1 if not z and not friend else 2 if not z else 3 if friend else 4
-            classes.setdefault(cls, []).append(n)
-        if not classes:
-            return []
-        return sorted(classes[min(classes)])
+                return None  # 8.6.2, 4.2.2
+            return 0 if not z and not friend else 1 if not z else 2 if friend else 3
+
+        def may_cross(x: str, y: str) -> bool:
+            if self.data.side_features(x, y) & (BLOCKING_SIDES | {"frozen_access"}):
+                return False  # 8.6.4, 16.7
+            return not gun or y in self.data.rail.get(x, ())  # 8.6.4 Railroad Gun
+
+        found = retreat_options(self.data.hexmap, a, 1, rank, away_from=center,
+                                may_cross=may_cross)
+        return list(found.hexes) if found.complete else []
 
     def _retreat_groups(self, t: dict[str, Any]) -> dict[str, list[str]]:
         groups: dict[str, list[str]] = {}
