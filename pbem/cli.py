@@ -662,22 +662,44 @@ def log_cmd(ctx: click.Context, game_ref: str) -> None:
 @click.argument("game_ref")
 @click.option("--svg", type=click.Path(dir_okay=False, path_type=Path),
               help="Write the whole board as an SVG picture.")
+@click.option("--png", type=click.Path(dir_okay=False, path_type=Path),
+              help="Write the whole board as a PNG picture (needs the png extra).")
+@click.option("--center", help="Center the window on this hex.")
+@click.option("--zoom", type=click.IntRange(0, 2), default=1, show_default=True,
+              help="0 overview, 1 normal, 2 two counters per hex.")
+@click.option("--zoc", "show_zoc", help="Overlay a side's zones of control (or 'all').")
+@click.option("--browse", is_flag=True, help="Pan and zoom with the keys (arrows, +/-, q).")
 @click.pass_context
-def show_cmd(ctx: click.Context, game_ref: str, svg: Path | None) -> None:
-    """The board as your side may see it."""
+def show_cmd(ctx: click.Context, game_ref: str, svg: Path | None, png: Path | None,
+             center: str | None, zoom: int, show_zoc: str | None, browse: bool) -> None:
+    """The board as your side may see it (limited intelligence applies)."""
     with handled():
         game = home_of(ctx).game(game_ref)
         view = game.state.view(game.side)
-        if svg:
-            from pbem.render.svg import board_svg
+        if svg or png:
+            from pbem.render.svg import board_png, board_svg
 
-            _write_out(svg, board_svg(view).encode(), armored=False)
-            console.print(f"board written to {svg}", markup=False)
+            if svg:
+                _write_out(svg, board_svg(view, show_zoc=show_zoc).encode(), armored=False)
+                console.print(f"board written to {svg}", markup=False)
+            if png:
+                _write_out(png, board_png(view, show_zoc=show_zoc), armored=False)
+                console.print(f"board written to {png}", markup=False)
             return
-        from pbem.render.board import BoardRenderable
+        from pbem.render import board_screen, fit_window
 
-        console.print(BoardRenderable(view, None))
-        console.print(view.status, markup=False)
+        if center and not any(c.hex == center for c in view.cells):
+            raise UsageError(f"no hex {center!r} on the map of {view.title}")
+        if browse and console.is_terminal:
+            from pbem.play import key_poller
+            from pbem.render import browse as browse_board
+
+            with key_poller() as keys:
+                browse_board(console, view, read_key=keys.read, zoom=zoom, show_zoc=show_zoc)
+            return
+        height = console.height - 8 if console.is_terminal else None
+        window = fit_window(view, console.width, height, zoom=zoom, center=center)
+        console.print(board_screen(view, window, zoom, show_zoc))
 
 
 # --- audit, rebuild, selfplay ---------------------------------------------------------------------

@@ -234,3 +234,16 @@ def test_selfplay_capped(run, tmp_path: Path) -> None:  # type: ignore[no-untype
             "--max-turns", "3")
     assert r.exit_code == 0, r.output
     assert "result=capped after turn 3" in r.output
+
+
+def test_show_board_text_svg_png(run, tmp_path: Path) -> None:  # type: ignore[no-untyped-def]
+    start(run, tmp_path)
+    r = run("a", "show", "g")
+    assert r.exit_code == 0 and "0101" in r.output and "round 1/12" in r.output
+    r = run("a", "show", "g", "--center", "0202", "--zoom", "2")
+    assert r.exit_code == 0 and "0202" in r.output
+    r = run("a", "show", "g", "--center", "9999")
+    assert r.exit_code == 2 and "no hex '9999'" in r.output
+    assert run("a", "show", "g", "--svg", "b.svg", "--png", "b.png").exit_code == 0
+    assert (tmp_path / "b.svg").read_text().startswith("<svg")
+    assert (tmp_path / "b.png").read_bytes()[:8] == b"\x89PNG\r\n\x1a\n"

@@ -174,11 +174,11 @@ class SkirmishState(State):
                 return [Event(f"attack roll {faces} total {total}: hit", "roll")]
             self._end_orders()
             return [Event(f"attack roll {faces} total {total}: miss", "roll")]
-        loss = min(self.strength[other(self.phasing)], (faces[0] + 1) // 2)
-        self.strength[other(self.phasing)] -= loss
+        defender = other(self.phasing)
+        loss = min(self.strength[defender], (faces[0] + 1) // 2)
+        self.strength[defender] -= loss
         self._end_orders()
-        return [Event(f"{other(self.phasing)} loses {loss}", "loss",
-                      visible_to=(), units=(other(self.phasing),))]
+        return [Event(f"{defender} loses {loss}", "loss", units=(defender,))]
 
     def _end_orders(self) -> None:
         self.moved = False
