@@ -54,6 +54,8 @@ class MailServers:
     submission_port: int = 0  # STARTTLS, login required
     smtps_port: int = 0  # implicit TLS, login required
     imaps_port: int = 0
+    imap_port: int = 0  # IMAP with STARTTLS required before login
+    cleartext_port: int = 0  # SMTP that offers no TLS at all: a client must refuse to log in
     accounts: dict[str, Account] = field(default_factory=dict)
     _started: list[str] = field(default_factory=list)
 
@@ -88,7 +90,8 @@ class MailServers:
             raise MailServerError("the mail server fixtures start Postfix and Dovecot and must "
                                   "run as root")
         self.root.chmod(0o755)
-        self.submission_port, self.smtps_port, self.imaps_port = _free_ports(3)
+        (self.submission_port, self.smtps_port, self.imaps_port, self.imap_port,
+         self.cleartext_port) = _free_ports(5)
         for user in ("alice", "bob", "carol"):
             password = f"pw-{user}-{os.urandom(6).hex()}"
             self.accounts[user] = Account(user, f"{user}@{DOMAIN}", password)
@@ -201,7 +204,8 @@ userdb {{
 }}
 service imap-login {{
   inet_listener imap {{
-    port = 0
+    address = {self.host}
+    port = {self.imap_port}
   }}
   inet_listener imaps {{
     address = {self.host}
@@ -286,7 +290,10 @@ smtpd_recipient_restrictions = permit_sasl_authenticated, reject_unauth_destinat
   -o smtpd_tls_security_level=encrypt
 {sub}{self.host}:{self.smtps_port} inet n - n - - smtpd
   -o smtpd_tls_wrappermode=yes
-{sub}pickup unix n - n 60 1 pickup
+{sub}{self.host}:{self.cleartext_port} inet n - n - - smtpd
+  -o smtpd_tls_security_level=none
+  -o smtpd_client_restrictions=permit_sasl_authenticated,reject
+pickup unix n - n 60 1 pickup
 cleanup unix n - n - 0 cleanup
 qmgr unix n - n 300 1 qmgr
 tlsmgr unix - - n 1000? 1 tlsmgr

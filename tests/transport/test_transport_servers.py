@@ -263,3 +263,21 @@ def test_send_email_and_one_line_outcomes(servers: MailServers, pair: Pair) -> N
     report = fetch(servers, pair.bob, "bob")
     assert all(isinstance(o, Outcome) and "\n" not in o.note for o in report.outcomes)
     assert "message" in report.outcomes[0].source and "imap" not in report.outcomes[0].source
+
+
+def test_imap_starttls_fetch(servers: MailServers, pair: Pair) -> None:
+    seq, data = joined(pair)
+    send_smtp(account(servers, "alice"), servers.accounts["alice"].password,
+              turn_message(pair, "duel", seq, data))
+    wait_for_mail(servers, "bob", 1)
+    bob = account(servers, "bob")
+    bob.imap_port, bob.imap_security = servers.imap_port, "starttls"
+    report = fetch_imap(bob, servers.accounts["bob"].password, router(pair.bob))
+    assert [o.status for o in report.outcomes] == ["imported"]
+
+
+def test_a_server_without_tls_gets_no_password(servers: MailServers, pair: Pair) -> None:
+    a = account(servers, "alice")
+    a.smtp_port = servers.cleartext_port
+    with pytest.raises(TransportError, match="does not offer STARTTLS; refusing to log in"):
+        send_smtp(a, servers.accounts["alice"].password, other_mail("alice@pbem.test", "x"))
