@@ -315,3 +315,66 @@ def test_defensive_fire_down_a_slope_is_doubled(engine: WhiteDeath) -> None:
     s.apply("fire 3 at 1188/357")  # 3 doubled = 6 against 6 in clear: 1:1, not 1:2
     s.apply("done firing")
     assert "1:1" in s.chance_request().purpose
+
+
+def test_campaign_setup_german_first_then_soviet(engine: WhiteDeath) -> None:
+    s = engine.new_state("campaign")
+    assert isinstance(s, WDState)
+    d = s.decision()
+    assert d is not None and d.side == "german" and d.kind == "setup"
+    assert "german player must set up" in d.prompt
+    first = s.setup_raster[0]
+    places = [a for a in s.legal_actions() if a.kind == "place"]
+    assert places and all(a.unit == first for a in places)
+    vl = set(s.vl_hexes())
+    assert all(a.hex in vl for a in places)  # the city garrison sets up in the city
+    refused(s, f"place {first} 2010", "Rule 4")
+    s.apply(places[0])
+    s.apply("auto setup")
+    d = s.decision()
+    assert d is not None and d.side == "soviet"
+    s.apply("auto setup")
+    assert s.is_chance() and s.chance_request().rule == "Rule 16"
+
+
+def test_failed_defensive_fire_check_cancels_the_assault(engine: WhiteDeath) -> None:
+    s = fresh(engine)
+    put(s, "1188/357", "1610")
+    put(s, "I/504", "1510")
+    s.apply("impulse 3")
+    s.apply("assault 1510 with 1188/357")
+    s.apply("end movement")
+    s.apply("done firing")
+    s.apply_outcome((6,))  # bare MC
+    events = s.apply_outcome((5,))  # morale 3: 5 fails (Rule 14.B.2)
+    assert any("fail" in e.text for e in events)
+    # no assault fire follows: the impulse is over and I/504 untouched
+    assert s.phase == "decision" and s.current_player() == "german"
+    assert s.units["I/504"].strength == 4
+
+
+def test_failed_barrage_check_silences_defensive_fire(engine: WhiteDeath) -> None:
+    s = fresh(engine)
+    s.units["I/504"].marks.add("no-df")
+    put(s, "I/504", "1510")
+    put(s, "I/505", "1510")
+    put(s, "1188/357", "1610")
+    s.apply("impulse 3")
+    s.apply("assault 1510 with 1188/357")
+    s.apply("end movement")
+    s.units["I/504"].marks.add("no-df")  # failed its barrage check (Rule 14.B.1)
+    s._moved()
+    assert s.firers("conv") == ["I/505"]
+    assert s.pool("conv") == 8
+
+
+def test_afvs_take_only_antitank_fire(engine: WhiteDeath) -> None:
+    s = fresh(engine)
+    put(s, "tk/18M", "1610")
+    put(s, "I/504", "1510")
+    s.apply("impulse 3")
+    s.apply("assault 1510 with tk/18M")
+    s.apply("end movement")
+    refused(s, "fire 8 at tk/18M", "Rule 9.B")  # AFVs are never fired at conventionally
+    assert s.targets("at") == ["tk/18M"]
+    assert s.pool("at") == 1  # I/504: 1/4 x 4
