@@ -128,7 +128,7 @@ _WORDS = re.compile(
     rf"general [A-Za-z]+ for {_ID}|general [A-Za-z]+ replaces chit of {_ID}|"
     rf"keep {_ID} for {_ID}|expend {_ID}|air supply {_ID}|out of supply {_ID}|"
     rf"partisan [A-Za-z]+ to {_ID}|convert {_ID} to {_ID}|combine {_ID} {_ID}|"
-    rf"replace {_ID}|produce {_ID} at {_HEX}|evacuate {_ID}|baku factory {_ID}|"
+    rf"replace {_ID}|produce {_ID} at {_HEX}|evacuate {_ID}|baku factory {_ID}|baku {_ID}|"
     rf"isolation loss {_ID})$")
 
 

@@ -80,10 +80,10 @@ def rules_engine(tmp_path_factory: pytest.TempPathFactory) -> MotherlandEngine:
 
 def position(engine: MotherlandEngine, turn: int, phase: str, side: str,
              units: dict[str, str], scenario: str = "6-for-the-motherland",
-             partisans: dict[str, str] | None = None,
+             partisans: dict[str, str] | None = None, options: dict[str, str] | None = None,
              **unit_fields: dict[str, Any]) -> MotherlandState:
     """A position with only ``units`` on the map, at the start of ``phase`` of ``turn``."""
-    st = engine.new_state(scenario)
+    st = engine.new_state(scenario, options)
     assert isinstance(st, MotherlandState)
     for u in st.s["units"].values():
         u.update(hex="", box="out", chit="", sup="", ret=0)

@@ -622,3 +622,33 @@ def test_moscow_ten_points_held_five_recaptured(rules_engine: MotherlandEngine) 
     st.s["control"] = {"2113": "soviet"}
     st._touch()
     assert "Moscow recaptured: 5" in st.victory_points()[1]
+
+
+# --- optional rules (21.0) -------------------------------------------------------------------
+
+
+def test_baku_raid_can_end_the_war(rules_engine: MotherlandEngine) -> None:
+    st = position(rules_engine, 9, "move", "axis", {"41Pz": "2434", "5A": "1010"},
+                  options={"baku": "on"})
+    assert "baku 41Pz" in notations(st)
+    st.apply("baku 41Pz")
+    assert st.chance_request().rule == "21.1.2"
+    st.apply_outcome((3,))
+    result = st.result()
+    assert result is not None and result.winner == "axis"
+
+
+def test_baku_needs_the_option(rules_engine: MotherlandEngine) -> None:
+    st = position(rules_engine, 9, "move", "axis", {"41Pz": "2434", "5A": "1010"})
+    assert "baku 41Pz" not in notations(st)
+    with pytest.raises(IllegalAction, match=r"21\.1\.1"):
+        st.apply("baku 41Pz")
+
+
+def test_turkey_enters_on_a_low_roll(engine: MotherlandEngine) -> None:
+    south = sorted(engine.data.area("south_of_turkey_trigger_line") - engine.data.water)
+    st = position(engine, 9, "admin", "", {"41Pz": south[0], "5A": "2113"},
+                  options={"turkey": "on"})
+    assert st.chance_request().rule == "21.2.1"
+    st.apply_outcome((1,))
+    assert st.s["turkey"] and st.u("Tur1")["hex"] == "1735"
