@@ -263,9 +263,9 @@ SWAMP: dict[str, list[tuple[float, float]]] = {
 
 WOODS: dict[str, list[tuple[float, float]]] = {
     "northern forest": [(29.6, 59.1), (33.5, 58.5), (38.0, 58.6), (42.0, 58.3), (47.0, 58.0),
-                        (47.0, 63.0), (29.6, 63.0)],
-    "Karelian forest": [(20.0, 60.5), (27.8, 60.6), (28.8, 60.9), (30.0, 61.3), (30.0, 63.0),
-                        (20.0, 63.0)],
+                        (47.0, 66.0), (29.6, 66.0)],
+    "Karelian forest": [(20.0, 60.5), (27.8, 60.6), (28.8, 60.9), (30.0, 61.3), (30.0, 66.0),
+                        (20.0, 66.0)],
     "Valdai and Toropets forests": [(29.8, 56.0), (33.5, 56.2), (34.8, 57.2), (33.5, 58.2),
                                     (31.0, 57.4), (29.8, 57.0)],
     "Bryansk forest": [(33.0, 52.6), (35.2, 52.8), (35.4, 53.8), (33.8, 54.2), (32.8, 53.6)],
@@ -368,7 +368,9 @@ RAILROADS: dict[str, list[str | tuple[float, float]]] = {
                                              (56.34, 30.15), (56.02, 29.93), "vitebsk"],
     "Leningrad-Tikhvin-Vologda": ["leningrad", (59.92, 32.33), "tikhvin", (59.5, 35.5),
                                   (59.4, 38.0), "vologda"],
-    "Volkhov-Petrozavodsk": [(59.92, 32.33), (60.73, 33.55), "petrozavodsk"],
+    "Volkhov-Petrozavodsk-Murmansk": [(59.92, 32.33), (60.73, 33.55), "petrozavodsk",
+                                      (62.90, 34.45), (64.52, 34.77)],
+    "Vologda-Arkhangelsk": ["vologda", (60.97, 40.22), (64.54, 40.54)],
     "Moscow-Yaroslavl-Vologda": ["moscow", (56.3, 38.13), "yaroslavl", "vologda"],
     "Vologda-east": ["vologda", (59.1, 42.0), (58.9, 46.0)],
     "Moscow-Gorky": ["moscow", (56.13, 40.4), "gorky"],
