@@ -174,6 +174,9 @@ def test_railroads_connect_their_ends(wd: Map) -> None:
     nevel = raw["railroad_lines"]["nevel_nowossokoljniki_leningrad"]
     path = trace(m, nevel["from"], [nevel["to"]], network="railroad")
     assert path is not None and set(path) & set(m.place("Nowossokoljniki"))
+    objective = set(m.area("nevel_leningrad_railroad"))
+    assert {nevel["from"], nevel["to"]} <= objective
+    assert objective & set(m.place("Nowossokoljniki"))
 
 
 def test_roads_connect_their_ends(wd: Map) -> None:

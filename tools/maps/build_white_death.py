@@ -340,6 +340,8 @@ def areas(res: dict) -> dict[str, list[str]]:
     out["german_setup_front"] = sorted(front)
     out["soviet_setup"] = sorted(soviet)
     out["guschtschino_tschernosjom_line"] = relief_line(res)
+    # the 3rd Shock Army's objective: the Nevel-Leningrad (Vitebsk-Leningrad) railroad
+    out["nevel_leningrad_railroad"] = sorted(res["rails"]["Nevel-Nowossokoljniki-Leningrad"])
     return out
 
 
