@@ -286,6 +286,32 @@ def key_poller() -> KeyPoller:
 
 # --- the demo ------------------------------------------------------------------------------------
 
+#: how much more often the demo's players pick an action whose notation has these words;
+#: random bots mostly shuffle units about and pass, which is dull to watch
+DEMO_WEIGHTS = (
+    (("assault", "attack", "fire", "barrage", "overrun", "declare", "advance"), 12),
+    (("move", "retreat", "rail", "entrain"), 3),
+)
+
+
+def demo_pick(chooser: Any, actions: Sequence[Any]) -> Any:
+    """A weighted pick: combat first, then movement, then ending a phase."""
+    weights = []
+    for action in actions:
+        words = action.notation().split()
+        weight = 1
+        for keys, value in DEMO_WEIGHTS:
+            if any(key in words or (words and words[0].startswith(key)) for key in keys):
+                weight = value
+                break
+        weights.append(weight)
+    ticket = chooser.below(sum(weights))
+    for action, weight in zip(actions, weights, strict=True):
+        if ticket < weight:
+            return action
+        ticket -= weight
+    return actions[-1]
+
 DEMO_ENGINES = (("white-death", None), ("for-the-motherland", None))
 
 
@@ -364,13 +390,20 @@ def demo(console: Console, root: Path, *, engine_id: str | None = None,
         console.rule(f"{names[mover]} ({g.side}) acts")
         sealed = None
         count = 0
+        told: list[str] = []
         while sealed is None:
             decision = g.my_decision()
             assert decision is not None
-            legal = g.state.legal_actions()
-            pick = chooser.pick(legal)
-            _, _, sealed = g.act(pick.notation(), save=False)
+            pick = demo_pick(chooser, g.state.legal_actions())
+            events, rolls, sealed = g.act(pick.notation(), save=False)
             count += 1
+            told += [f"  {e.text}" for e in events if e.visible(g.side)]
+            told += [f"  roll {r.name}: {r.purpose} -> {', '.join(map(str, r.outcome))}"
+                     for r in rolls]
+        for line in told[:14]:
+            console.print(line, markup=False)
+        if len(told) > 14:
+            console.print(f"  ... and {len(told) - 14} more", markup=False)
         console.print(f"{names[mover]} took {count} actions; {g.awaiting()}", markup=False)
         travel(mover, sealed)
         sent += 1

@@ -319,9 +319,11 @@ def replay(console: Console, frames: Sequence[Frame], *, pace: float = 0.8,
         boards += 1
 
     total = len(frames)
+    focus: str | None = None
     for index, (view, events) in enumerate(frames, 1):
         viewer = side if side is not None else view.side
         told = narrate(events, viewer)
+        focus = next(iter(_event_hexes(view, events, viewer)), focus)
         live = not fast and not skipped
         if live:
             draw(view, _event_hexes(view, events, viewer), f"replay {index}/{total}")
@@ -344,7 +346,14 @@ def replay(console: Console, frames: Sequence[Frame], *, pace: float = 0.8,
         if clear and (fast or skipped):
             console.clear()
         console.print(Rule("now", style=named_style(console, "narrate.header")))
-        window = fit_window(view, console.width, _map_height(console), zoom=zoom)
+        # the final board follows the action: the last hex an event named, else the
+        # viewer's own forces, so a big map does not open on an empty corner
+        cells = {c.hex for c in view.cells}
+        if focus not in cells:
+            focus = next((p.location for p in view.pieces
+                          if p.side == (side or view.side) and p.location in cells), None)
+        window = fit_window(view, console.width, _map_height(console), zoom=zoom,
+                            center=focus)
         console.print(board_screen(view, window, zoom, legend=False))
         boards += 1
     return ReplayResult(frames=total, boards=boards, lines=lines, skipped=skipped,
