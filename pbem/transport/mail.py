@@ -513,11 +513,17 @@ def fetch_imap(account: MailAccount, password: str, router: Router,
             record.clear()
             record["uidvalidity"] = validity
         done: dict[str, str] = record.setdefault("uids", {})
-        criteria = ["UNKEYWORD", KEYWORD] if can_keyword else ["ALL"]
-        if not every_message:
-            criteria += ["OR", "OR", "HEADER", "X-Pbem-Kind", '""', "BODY",
-                         '"BEGIN PBEM FILE"', "SUBJECT", "pbem"]
-        typ, data = conn.uid("SEARCH", *criteria)
+        base = ["UNKEYWORD", KEYWORD] if can_keyword else ["ALL"]
+        narrow = ["OR", "OR", "HEADER", "X-Pbem-Kind", '""', "BODY", '"BEGIN PBEM FILE"',
+                  "SUBJECT", "pbem"]
+        try:
+            typ, data = conn.uid("SEARCH", *base, *([] if every_message else narrow))
+        except imaplib.IMAP4.error:
+            typ, data = "NO", []
+        if typ != "OK" and not every_message:
+            # a server whose search cannot do HEADER or BODY: look at every unhandled
+            # message instead (the home's record keeps it from reading them twice)
+            typ, data = conn.uid("SEARCH", *base)
         _check(typ, data, "search")
         uids = data[0].split() if data and isinstance(data[0], bytes) else []
         report.searched = len(uids)

@@ -140,6 +140,13 @@ def test_send_and_fetch_imports_once_and_leaves_other_mail_alone(
     # the other mail keeps exactly its flags (none); the second fetch imports nothing
     again = fetch(servers, pair.bob, "bob")
     assert again.outcomes == [] and again.handled == 0
+    # looking into every message (--all) reads the other mail, but leaves it untouched
+    everything = fetch_imap(account(servers, "bob"), servers.accounts["bob"].password,
+                            router(pair.bob), HandledState.of_home(pair.bob.path),
+                            every_message=True)
+    # "pbem club meeting" was looked into once already (its subject says pbem)
+    assert everything.outcomes == [] and everything.searched == 2 and everything.other == 1
+    assert flags(servers, "bob") == marks
     # even a fresh record (a new machine) does not import twice: the keyword is on the server
     (pair.bob.path / "transport" / "handled.json").unlink()
     assert fetch(servers, pair.bob, "bob").outcomes == []
