@@ -480,3 +480,34 @@ def test_a_file_that_trips_a_bug_does_not_stop_the_others(pair: Pair, tmp_path: 
     assert sorted(o.status for o in outcomes) == ["imported", "refused"]
     [bad] = [o for o in outcomes if o.status == "refused"]
     assert "internal error" in bad.note and "KeyError" in bad.note
+
+
+def test_cli_invite_and_accept_through_the_folder(pair: Pair, tmp_path: Path) -> None:
+    from pbem.cli import main
+
+    folder = tmp_path / "Sync"
+    folder.mkdir()
+    runner = CliRunner()
+
+    def run(home: Home, *args: str) -> str:
+        res = runner.invoke(main, ["--home", str(home.path), *args])
+        assert res.exit_code == 0, res.output
+        return res.output
+
+    run(pair.alice, "new", "skirmish", "short", "--side", "red", "--name", "club",
+        "-o", str(tmp_path / "invite.pbem"))
+    run(pair.alice, "send", "club", "--folder", str(folder))
+    out = run(pair.bob, "inbox", str(folder))
+    assert "an invitation from Alice" in out and pair.alice.card().fingerprint in out
+    invite = re.search(r"pbem join (\S+)", out)
+    assert invite is not None and Path(invite.group(1)).parent == folder
+    run(pair.bob, "join", invite.group(1), "--name", "club", "-o", str(tmp_path / "acc.pbem"))
+    run(pair.bob, "send", "club", "--folder", str(folder))
+    out = run(pair.alice, "inbox", str(folder), "--yes", "--reply")
+    assert "accepted the invitation" in out
+    assert pair.alice.game("club").verifier.seq == 1
+    seq, _ = play_until_sealed(pair.alice.game("club"), pair.chooser)
+    run(pair.alice, "send", "club", "--folder", str(folder))
+    out = run(pair.bob, "inbox", str(folder))
+    assert f"file {seq} from the red player" in out
+    assert pair.bob.game("club").files == pair.alice.game("club").files
