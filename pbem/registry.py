@@ -44,6 +44,12 @@ def engines() -> dict[str, Engine]:
 
 
 def get(engine_id: str) -> Engine:
+    """One engine by id, loading only its entry point when it is named after the id."""
+    if not os.environ.get("PBEM_ENGINES"):
+        for ep in entry_points(group=GROUP, name=engine_id):
+            engine = _load(ep.value, f"entry point {ep.name}")
+            if engine.id == engine_id:
+                return engine
     found = engines()
     if engine_id not in found:
         known = ", ".join(found) or "none installed"
