@@ -670,14 +670,16 @@ class WDState(State):
 
     def _auto_place(self, g: Group) -> None:
         rings: dict[int, list[str]] = {}
-        for uid in g.units:
-            if self.units[uid].loc != "setup":
-                continue
+        todo = [u for u in g.units if self.units[u].loc == "setup"]
+        for i, uid in enumerate(todo):
             for extra in range(0, 12):
                 if extra not in rings:
                     rings[extra] = self.group_hexes(g, extra)
-                spot = next((h for h in rings[extra] if self.placeable(uid, h)),
-                            None)
+                ring = rings[extra]
+                # spread the group along its area: the i-th unit tries the i-th share first
+                start = (i * len(ring)) // max(len(todo), 1) if extra == 0 else 0
+                order = ring[start:] + ring[:start]
+                spot = next((h for h in order if self.placeable(uid, h)), None)
                 if spot is not None:
                     self._put(uid, spot)
                     break

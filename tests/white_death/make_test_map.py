@@ -61,6 +61,8 @@ areas = {
     "german-southwest": [hx(1, r) for r in range(14, ROWS + 1)],
     "german-west": [hx(1, r) for r in range(8, 17)],
     "german-northwest": [hx(1, r) for r in range(1, 6)] + [hx(c, 1) for c in range(2, 6)],
+    "german_setup_front": [hx(c, r) for c in (18, 19) for r in range(3, 19)],
+    "soviet_setup": [hx(c, r) for c in (21, 22, 23, 24) for r in range(1, 21)],
 }
 
 
