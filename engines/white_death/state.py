@@ -1462,8 +1462,9 @@ class WDState(State):
             raise IllegalAction("the tank brigade refit is taken in the first Soviet impulse of "
                                 "turn 10", rule="Rule 18")
         members = [x for x in self.side_units("soviet") if self.udef(x).div == a.unit]
-        if not members or not any(self.utype(x).afv for x in members) or not a.unit.endswith("T"):
-            raise IllegalAction(f"{a.unit} is not a tank brigade in play", rule="Rule 18")
+        brigade = all(self.utype(x).size in ("I", "II") for x in members)
+        if not members or not brigade or not any(self.utype(x).afv for x in members):
+            raise IllegalAction(f"{a.unit} is not a brigade with tanks in play", rule="Rule 18")
         if any(self.units[x].spent or self.units[x].assault for x in members):
             raise IllegalAction("the brigade has already acted this turn", rule="Rule 18")
         if any(self.units[x].loc == "refit" for x in self.units):

@@ -378,3 +378,23 @@ def test_afvs_take_only_antitank_fire(engine: WhiteDeath) -> None:
     refused(s, "fire 8 at tk/18M", "Rule 9.B")  # AFVs are never fired at conventionally
     assert s.targets("at") == ["tk/18M"]
     assert s.pool("at") == 1  # I/504: 1/4 x 4
+
+
+def test_turn_10_tank_brigade_refit(engine: WhiteDeath) -> None:
+    s = engine.new_state("second-relief")
+    assert isinstance(s, WDState)
+    roll(s, 1)
+    settle(s)
+    s.units["tk/18M"].strength = 1
+    s.apply("impulse 5")
+    refused(s, "refit 357", "Rule 18")  # a rifle division is not a tank brigade
+    s.apply("refit 18M")
+    assert s.units["tk/18M"].loc == "refit" and s.units["mr/18M"].loc == "refit"
+    assert s.units["tk/18M"].strength == 5
+    refused(s, "refit 34M", "Rule 18")  # one brigade only
+    # back at the start of turn 11, at the eastern edge
+    s.mps = {"soviet": 0, "german": 0}
+    s.apply("end movement")
+    settle(s)
+    assert s.turn == 11
+    assert s.units["tk/18M"].loc == "raster" and s.units["tk/18M"].entry == "soviet-east"
