@@ -101,7 +101,7 @@ def test_ports_touch_their_sea(ftm: Map) -> None:
 def test_the_book_ports_sit_on_the_right_seas(ftm: Map) -> None:
     m, _ = ftm
     ports = {"Danzig": "baltic", "Königsberg": "baltic", "Leningrad": "baltic",
-             "Helsinki": "baltic", "Constanta": "black", "Odessa": "black",
+             "Constanta": "black", "Odessa": "black",
              "Sevastopol": "black", "Novorossiysk": "black", "Tuapse": "black"}
     for name, sea in ports.items():
         assert m.has_feature(m.place(name)[0], f"port_{sea}"), name
@@ -118,6 +118,15 @@ def test_crimea_is_joined_to_the_mainland_only_at_perekop(ftm: Map) -> None:
     links = {(a, b) for a in crimea for b in m.neighbors(a)
              if b not in crimea and m.terrain[b] not in ("sea", "lake") and passable_side(a, b)}
     assert links == {("1025", "1024")}
+
+
+def test_the_only_axis_ports_are_the_three_the_book_names(ftm: Map) -> None:
+    """5.5: the Axis holds Danzig, Königsberg, Constanta; "all other ports" are Soviet."""
+    m, _ = ftm
+    soviet = set(m.area("soviet_union"))
+    ports = {h for h, f in m.hex_features.items() if "port" in f}
+    outside = {h for h in ports if h not in soviet}
+    assert outside == {"0307", "0507", "0325"}
 
 
 def test_kerch_and_chongar_hexes_are_land(ftm: Map) -> None:

@@ -27,7 +27,10 @@ ANCHORS: dict[str, tuple[float, float, str]] = {
 
 # --- places ------------------------------------------------------------------------------
 # key -> (title, lat, lon, kind, sea or "")
-# kind: "city" or "port" (a port is also a city for control and victory purposes);
+# kind: "city" or "port" (a port is also a city for control and victory purposes). 5.5:
+# "the Axis player controls the ports of Danzig, Königsberg and Constanta. All other ports
+# begin under Soviet control": so the only ports outside the Soviet Union are those three,
+# and Helsinki, Memel, Varna and the Turkish coast towns are cities, not ports;
 # sea: body of water for sea transport (5.5): baltic (Baltic Sea, Gulf of Riga and Gulf of
 # Finland are one body), black (Black Sea), azov (Sea of Azov), caspian.
 
@@ -43,13 +46,13 @@ PLACES: dict[str, tuple[str, float, float, str, str]] = {
     "stalingrad": ("Stalingrad", 48.71, 44.51, "city", ""),
     "kiev": ("Kiev", 50.45, 30.52, "city", ""),
     # named in the book's text without a hex
-    "helsinki": ("Helsinki", 60.17, 24.94, "port", "baltic"),
+    "helsinki": ("Helsinki", 60.17, 24.94, "city", ""),
     "odessa": ("Odessa", 46.48, 30.72, "port", "black"),
     "sevastopol": ("Sevastopol", 44.62, 33.52, "port", "black"),
     "novorossiysk": ("Novorossiysk", 44.72, 37.77, "port", "black"),
     "tuapse": ("Tuapse", 44.10, 39.07, "port", "black"),
     # other cities and ports of the theatre
-    "memel": ("Memel", 55.71, 21.13, "port", "baltic"),
+    "memel": ("Memel", 55.71, 21.13, "city", ""),
     "libau": ("Libau", 56.51, 21.01, "port", "baltic"),
     "riga": ("Riga", 56.95, 24.11, "port", "baltic"),
     "tallinn": ("Tallinn", 59.44, 24.75, "port", "baltic"),
@@ -95,8 +98,8 @@ PLACES: dict[str, tuple[str, float, float, str, str]] = {
     "galati": ("Galati", 45.44, 28.05, "city", ""),
     "bucharest": ("Bucharest", 44.43, 26.10, "city", ""),
     "ploesti": ("Ploesti", 44.94, 26.02, "city", ""),
-    "varna": ("Varna", 43.21, 27.91, "port", "black"),
-    "istanbul": ("Istanbul", 41.01, 28.98, "port", "black"),
+    "varna": ("Varna", 43.21, 27.91, "city", ""),
+    "istanbul": ("Istanbul", 41.01, 28.98, "city", ""),
     "nikolaev": ("Nikolaev", 46.97, 32.00, "city", ""),
     "kherson": ("Kherson", 46.64, 32.61, "port", "black"),
     "uman": ("Uman", 48.75, 30.22, "city", ""),
@@ -123,8 +126,8 @@ PLACES: dict[str, tuple[str, float, float, str, str]] = {
     "elista": ("Elista", 46.31, 44.26, "city", ""),
     "saratov": ("Saratov", 51.53, 46.03, "city", ""),
     "sukhumi": ("Sukhumi", 43.00, 41.02, "port", "black"),
-    "trabzon": ("Trabzon", 41.00, 39.72, "port", "black"),
-    "samsun": ("Samsun", 41.29, 36.33, "port", "black"),
+    "trabzon": ("Trabzon", 41.00, 39.72, "city", ""),
+    "samsun": ("Samsun", 41.29, 36.33, "city", ""),
     "kalach": ("Kalach", 48.69, 43.53, "city", ""),
     "millerovo": ("Millerovo", 48.92, 40.40, "city", ""),
     "tambov": ("Tambov", 52.72, 41.45, "city", ""),
