@@ -106,3 +106,9 @@ class ScenarioError(PbemError):
     """Scenario data failed validation; the message names the file, the key and the line."""
 
     exit_code = 12
+
+
+class ConcurrencyError(PbemError):
+    """Another pbem process saved the same game meanwhile; nothing was written."""
+
+    exit_code = 13

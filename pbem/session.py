@@ -15,11 +15,12 @@ incoming files, and stored.  Undo goes back one action, never past a roll or a s
 
 from __future__ import annotations
 
+import contextlib
 import hashlib
 import os
 import re
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -30,6 +31,7 @@ from pbem.engine import CHANCE, Decision, Engine, Event, Result, State
 from pbem.envelope import MAX_SAVE, Envelope, open_envelope, seal
 from pbem.errors import (
     ChainError,
+    ConcurrencyError,
     DuplicateFile,
     FormatError,
     KeyStoreError,
@@ -53,6 +55,23 @@ Clock = Callable[[], int]
 def _default_clock() -> int:
     fixed = os.environ.get("PBEM_CLOCK")
     return int(fixed) if fixed else int(time.time())
+
+
+@contextlib.contextmanager
+def _locked(path: Path) -> Iterator[None]:
+    """An exclusive lock next to a save while it is checked and replaced (POSIX flock)."""
+    try:
+        import fcntl
+    except ImportError:  # Windows: the optimistic check alone
+        yield
+        return
+    lock = path.with_name(path.name + ".lock")
+    with open(lock, "a+b") as handle:
+        fcntl.flock(handle.fileno(), fcntl.LOCK_EX)
+        try:
+            yield
+        finally:
+            fcntl.flock(handle.fileno(), fcntl.LOCK_UN)
 
 
 def short_id(game_id: bytes) -> str:
@@ -308,6 +327,8 @@ class Game:
         #: one; until then the verified state serves, so loading a game copies nothing
         self._state: State | None = None
         self._chain: dice.HashChain | None = None
+        #: hash of the save file as loaded (None: a new game, no file yet)
+        self._loaded: bytes | None = None
 
     # -- persistence ---------------------------------------------------------------------------
 
@@ -334,6 +355,7 @@ class Game:
         except MismatchError as exc:
             raise MismatchError(str(exc), path=str(path)) from None
         game = cls(home, path, body["name"], body["side"], engine, files, verifier)
+        game._loaded = hashlib.sha256(data).digest()
         game.message = body["message"]
         game.draw_offer = body["draw_offer"]
         game.log = list(body["log"])
@@ -358,7 +380,19 @@ class Game:
         }
         data = seal(self.home.identity(), "save", body)
         self.path.parent.mkdir(parents=True, exist_ok=True)
-        write_atomic(self.path, data)
+        with _locked(self.path):
+            # another pbem (a 'watch' importing mail, a second window) may have saved this
+            # game since we loaded it: writing now would silently undo its work
+            try:
+                on_disk: bytes | None = hashlib.sha256(self.path.read_bytes()).digest()
+            except FileNotFoundError:
+                on_disk = None
+            if on_disk != self._loaded:
+                raise ConcurrencyError(
+                    f"{self.name} was changed by another pbem command while this one ran; "
+                    "nothing was written: run the command again", path=str(self.path))
+            write_atomic(self.path, data)
+        self._loaded = hashlib.sha256(data).digest()
 
     # -- facts -------------------------------------------------------------------------------------
 

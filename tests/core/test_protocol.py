@@ -14,6 +14,7 @@ from pbem.audit import audit
 from pbem.envelope import open_envelope, seal
 from pbem.errors import (
     ChainError,
+    ConcurrencyError,
     DesyncError,
     DiceError,
     DuplicateFile,
@@ -436,3 +437,13 @@ def test_impersonation_of_a_pinned_name_refused(table: Any, tmp_path: Path) -> N
     assert [c.name for c in table.bob.keys.contacts()] == ["Alice"]
     # and Alice pinned Bob's key when his accept arrived
     assert [c.key for c in table.alice.keys.contacts()] == [table.bob.card().key]
+
+
+def test_concurrent_write_refused_not_lost(table: Any) -> None:
+    # two commands load the same game; the first saves; the second must not undo it
+    first = table.game(table.alice)
+    second = table.game(table.alice)
+    first.say("from the first window")
+    with pytest.raises(ConcurrencyError, match="changed by another pbem"):
+        second.say("from the second window")
+    assert table.game(table.alice).message == "from the first window"
