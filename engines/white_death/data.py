@@ -279,7 +279,10 @@ def load_catalog(data: ScenarioSet) -> Catalog:
             raise udoc.error(("types", key), "bad cls or mob")
     units: dict[str, UnitDef] = {}
     for side in SIDES:
-        for uid, (tkey, div, strength) in udoc.get_table(side).items():
+        for uid, spec in udoc.get_table(side).items():
+            if uid == "stand_in":
+                continue
+            tkey, div, strength = spec
             if tkey not in types:
                 raise udoc.error((side, uid), f"unknown unit type {tkey!r}")
             if " " in uid or uid in units:
