@@ -40,3 +40,23 @@ def test_options_playout(engine: MotherlandEngine) -> None:
     report = random_playout(engine, "3-fall-blau", seed=3, max_steps=20_000,
                             options={"baku": "on", "turkey": "on"}, check_every=211)
     assert report.terminal
+
+
+def test_every_listed_action_round_trips_and_is_accepted(engine: MotherlandEngine) -> None:
+    """Each listed action parses back to itself; a sample of them is applied on clones."""
+    from pbem.testing import Chooser
+
+    st = engine.new_state("4-uranus", {"baku": "on", "turkey": "on"})
+    choose = Chooser("ftm/roundtrip")
+    steps = 0
+    while not st.is_terminal() and steps < 400:
+        steps += 1
+        if st.is_chance():
+            st.apply_outcome(choose.outcome(st.chance_request()))
+            continue
+        legal = st.legal_actions()
+        for a in legal:
+            assert st.parse_canonical(a.notation()) == a
+        for a in legal[:: max(1, len(legal) // 3)]:
+            st.clone().apply(a)  # listed means accepted
+        st.apply(choose.pick(legal))
