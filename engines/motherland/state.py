@@ -388,6 +388,7 @@ class MotherlandState(State):
                 self.u(uid).update(atk=False, dfd=False, rin=False)
             self._push({"k": "combat", "who": side}, front=False)
         elif name == "exploit":
+            self.s["late"] = False
             for uid in self.on_map(side):
                 u = self.u(uid)
                 u.update(mv=0, mode="")
@@ -1553,6 +1554,8 @@ class MotherlandState(State):
         if not self.has_enemy(target, side):
             return "7.1", f"{target} holds no enemy unit"
         cost = self._overrun_cost(side)
+        if self.s["late"]:
+            return "5.2.3", "air bases or offensive support have moved: no more movement"
         for uid in units:
             c, u = self.c(uid), self.u(uid)
             if c.side != side:

@@ -652,3 +652,16 @@ def test_turkey_enters_on_a_low_roll(engine: MotherlandEngine) -> None:
     assert st.chance_request().rule == "21.2.1"
     st.apply_outcome((1,))
     assert st.s["turkey"] and st.u("Tur1")["hex"] == "1735"
+
+
+def test_air_bases_move_last_then_exploitation_is_free_again(
+        rules_engine: MotherlandEngine) -> None:
+    st = position(rules_engine, 3, "move", "axis",
+                  {"AB1": "1010", "41Pz": "1213", "9K": "0808", "5A": "2420"})
+    st.apply("move AB1 1010 1009")
+    with pytest.raises(IllegalAction, match=r"5\.2\.3"):
+        st.apply("move 41Pz 1213 1212")
+    st.apply("end movement")
+    while st.phase() != ("exploit", "axis"):
+        st.apply(st.legal_actions()[-1]) if not st.is_chance() else st.apply_outcome((6,))
+    assert any(a.notation().startswith("move 41Pz") for a in st.legal_actions())
