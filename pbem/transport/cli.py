@@ -82,13 +82,13 @@ def describe(game: Any, seq: int, data: bytes) -> tuple[str, str]:
     subject = f"{tag}: turn {status.get('turn')}, file {seq} from {info.side} — " + (
         "game over" if result else f"{to_act or 'nobody'} to act")
     records = body.get("records")
-    count = len(records) if isinstance(records, list) else 0
+    records = records if isinstance(records, list) else []
     lines.append(f"{me.name} ({info.side}) sends file {seq} of {setup} (game {short}), "
-                 f"turn {status.get('turn')}.")
+                 f"turn {status.get('turn')}" + ("" if latest else
+                                                 " (sent again: a later file exists)") + ".")
     if latest and status.get("position"):
         lines.append(f"Position: {status.get('position')}")
-    lines.append(f"This file holds {count} recorded actions and chance results"
-                 + ("" if latest else " (sent again: a later file exists)") + ".")
+    lines += _what_happened(seq, records)
     message = body.get("message")
     if isinstance(message, str) and message:
         lines.append(f"Message from {me.name}: {message}")
@@ -100,6 +100,24 @@ def describe(game: Any, seq: int, data: bytes) -> tuple[str, str]:
         decision = status.get("decision") if latest else None
         lines.append(f"Awaited: {who} must act" + (f": {decision}." if decision else "."))
     return subject, "\n".join(lines)
+
+
+def _what_happened(seq: int, records: list[Any], limit: int = 12) -> list[str]:
+    """The file's actions and rolls in the engine's notation (the opponent's pbem replays
+    and narrates them in full on import)."""
+    actions = [str(r[1]) for r in records
+               if isinstance(r, list) and len(r) >= 2 and r[0] == "a"]
+    rolls = [f"{seq}.{r[1]}: {', '.join(str(x) for x in r[2])}" for r in records
+             if isinstance(r, list) and len(r) >= 3 and r[0] == "r" and isinstance(r[2], list)]
+    out = []
+    for label, items in (("Actions", actions), ("Rolls", rolls)):
+        if items:
+            shown = "; ".join(items[:limit])
+            more = f"; and {len(items) - limit} more" if len(items) > limit else ""
+            out.append(f"{label}: {shown}{more}.")
+    if not out:
+        out.append("No actions in this file (it passes the turn on).")
+    return out
 
 
 def _addresses(game: Any, to: str | None, account: mailconfig.MailAccount | None) \

@@ -75,6 +75,7 @@ def test_composed_message_is_standard_and_complete(pair: Pair) -> None:
     assert attachment.get_content() == data
     text = msg.get_body(preferencelist=("plain",)).get_content()  # type: ignore[union-attr]
     assert "Awaited: blue (Bob) must act" in text
+    assert "Actions: " in text and f"Rolls: {seq}.0: " in text  # what happened, briefly
     assert "-----BEGIN PBEM FILE-----" in text and armor(data).splitlines()[-2] in text
     scan = extract(raw, "msg")
     assert [f.via for f in scan.files] == ["attachment"]  # the armored copy is the same file
