@@ -121,6 +121,7 @@ class WDState(State):
         self.setup_side = ""
         self.setup_raster: list[str] = []
         self.flieger = ""  # "", "rolled", "answer-due"
+        self.passing = ""  # a unit moving through a full hex (Rule 4)
         self.seq = 0
         self.over = False
         self.final: dict[str, Any] = {}
@@ -963,6 +964,8 @@ class WDState(State):
         movable: dict[str, U | None] = {}
         for a in self._candidates():
             try:
+                if self.passing and a.unit != self.passing:
+                    continue
                 if a.kind == "move":  # the per-unit checks once per unit
                     if a.unit not in movable:
                         try:
@@ -1061,6 +1064,9 @@ class WDState(State):
     # ------------------------------------------------------------------ validation
 
     def _validate(self, a: WDAction) -> None:
+        if self.passing and not (a.kind == "move" and a.unit == self.passing):
+            raise IllegalAction(f"{self.passing} must first move on out of the full hex "
+                                f"{self.units[self.passing].loc}", rule="Rule 4")
         fn: Callable[[WDAction], None] | None = getattr(
             self, "_check_" + a.kind.replace("-", "_"), None)
         if fn is None:
@@ -1176,8 +1182,38 @@ class WDState(State):
                 for x in self.units_at(a.hex, s)):
             raise IllegalAction(f"{uid} is a weapons unit and may not enter an enemy ZOC unless "
                                 "a personnel or AFV unit is there", rule="Rule 3.C")
-        if not self.stack_ok_with(a.hex, uid):
-            raise IllegalAction(f"{uid} may not stack in {a.hex}", rule="Rule 4")
+        if not self.stack_ok_with(a.hex, uid) and not self.can_pass(uid, a.frm, a.hex, cost):
+            raise IllegalAction(f"{uid} may not end its move in {a.hex} (stacking) and could not "
+                                "move on from it", rule="Rule 4")
+
+    def can_pass(self, uid: str, frm: str, to: str, cost: Fraction) -> bool:
+        """Rule 4: a unit may move through a full hex, though not end its move there.
+
+        Allowed when nothing can stop it there (no enemy ZOC, no die to roll) and it can
+        still move on to a hex where it may stop; it must then move on at once.
+        """
+        s = self.side_of(uid)
+        t = self.utype(uid)
+        if to in self.ezoc(s) or (t.afv and frm in self.ezoc(s)) or self.lake_roll_due(
+                uid, frm, to):
+            return False
+        rest = self.left(uid) - cost
+        enemy = self.enemy_hexes(s)
+        for n in self.nbrs(to):
+            if n in enemy or n == to:
+                continue
+            c = self.enter_cost(uid, to, n)
+            if c is None or c > rest:
+                continue
+            if not self.stack_ok_with(n, uid):
+                continue  # it must be able to stop there
+            if t.weapons and n in self.ezoc(s):
+                continue
+            if self.units[uid].garrison == "vl" and not self.vl_released and (
+                    n not in self.vl_hexes()):
+                continue
+            return True
+        return False
 
     def escorts(self, leader: str) -> list[str]:
         """Rule 21.B: the units stacked with a Brandenburg unit, which move with it."""
@@ -1836,6 +1872,7 @@ class WDState(State):
         u.deployed = False
         u.marks.discard("entered")
         self._put(uid, to)
+        self.passing = "" if self.stack_ok_with(to, uid) else uid
         events = [Event(f"{uid} moves {frm} to {to}", "move", visible_to=(s,),
                         hexes=(frm, to), units=(uid,))]
         if to in self.ezoc(s):
@@ -2464,7 +2501,8 @@ class WDState(State):
             "queue": [_canon(j) for j in self.queue], "todo": list(self.todo),
             "counts": dict(sorted(self.counts.items())), "losses": dict(self.losses),
             "setup_side": self.setup_side, "setup_raster": list(self.setup_raster),
-            "flieger": self.flieger, "seq": self.seq, "over": self.over,
+            "flieger": self.flieger, "passing": self.passing, "seq": self.seq,
+            "over": self.over,
             "final": _canon(self.final),
         }
 
@@ -2503,6 +2541,7 @@ class WDState(State):
         self.setup_side = b["setup_side"]
         self.setup_raster = list(b["setup_raster"])
         self.flieger = b["flieger"]
+        self.passing = b["passing"]
         self.seq = b["seq"]
         self.over = b["over"]
         self.final = _uncanon(b["final"])

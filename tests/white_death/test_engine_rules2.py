@@ -398,3 +398,28 @@ def test_turn_10_tank_brigade_refit(engine: WhiteDeath) -> None:
     settle(s)
     assert s.turn == 11
     assert s.units["tk/18M"].loc == "raster" and s.units["tk/18M"].entry == "soviet-east"
+
+
+def test_moving_through_a_full_hex(engine: WhiteDeath) -> None:
+    s = fresh(engine)
+    put(s, "1188/357", "2010")
+    put(s, "1190/357", "2110")
+    s.apply("impulse 5")
+    # two regiments may not stack (Rule 4.B), but one may pass through the other's hex
+    s.apply("move 1188/357 2010 2110")
+    assert s.passing == "1188/357"
+    refused(s, "end movement", "Rule 4")  # it may not end its move there
+    moves = {a.notation() for a in s.legal_actions()}
+    assert moves and all(m.startswith("move 1188/357 2110 ") for m in moves)
+    s.apply(sorted(moves)[0])
+    assert s.passing == ""
+    s.apply("end movement")
+
+
+def test_no_passing_into_a_full_hex_in_an_enemy_zoc(engine: WhiteDeath) -> None:
+    s = fresh(engine)
+    put(s, "1188/357", "1710")
+    put(s, "1190/357", "1610")
+    put(s, "I/504", "1510")
+    s.apply("impulse 5")
+    refused(s, "move 1188/357 1710 1610", "Rule 4")  # it would have to stop there
