@@ -1603,7 +1603,7 @@ class WDState(State):
             for x in self.defenders(h):
                 u = self.units[x]
                 t = self.utype(x)
-                if "no-df" in u.marks or x in self.combat.get("support", []):
+                if "no-df" in u.marks or "support:defense" in u.marks:  # Rules 14.B.1, 11.A.1
                     continue
                 if t.weapons and t.atf > 0 and t.cf > 0:  # Rule 10.D: one or the other
                     use = "at" if afv_targets else "conv"
@@ -2108,8 +2108,10 @@ class WDState(State):
                     mod += tables.barrage_afv
                 elif self.bunker(h) > 0 and self.side_of(x) == "german":
                     mod += tables.barrage_bunker
+                # cumulative, except that AFVs never get the bunker's modifier and the
+                # bunkers themselves get only theirs (Rule 11.B.2.B)
                 mod += max((tables.barrage_terrain.get(tt, 0) for tt in self.terrain(h)),
-                           default=0) if not (self.bunker(h) and not t.afv) else 0
+                           default=0)
                 self._push("barrage", f"barrage on {x} at {h}", "Rule 11.B.2",
                            uid=x, col=col, mod=mod, hex=h)
             for i, b in enumerate(self.bunkers):
