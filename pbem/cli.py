@@ -7,11 +7,11 @@ error: exit 0).  ``--json`` output is for scripts and is stable.
 
 from __future__ import annotations
 
+import contextlib
 import json
 import os
 import sys
 from collections.abc import Callable, Iterator
-from contextlib import contextmanager
 from pathlib import Path
 from typing import Any, ClassVar, NoReturn
 
@@ -26,7 +26,7 @@ console = Console(highlight=False, soft_wrap=True)
 errors = Console(stderr=True, highlight=False, soft_wrap=True)
 
 
-@contextmanager
+@contextlib.contextmanager
 def progress_bar(what: str) -> Iterator[Callable[[int, int], None]]:
     """A rich progress bar on stderr for long work; silent when stderr is not a terminal."""
     if not errors.is_terminal:
@@ -52,7 +52,7 @@ def _fail(exc: PbemError) -> NoReturn:
     sys.exit(exc.exit_code)
 
 
-@contextmanager
+@contextlib.contextmanager
 def handled() -> Iterator[None]:
     try:
         yield
@@ -363,17 +363,46 @@ def new_cmd(ctx: click.Context, engine_id: str, scenario: str, side: str,
         console.print(f"invite written to {path}: send it to your opponent", markup=False)
 
 
+def confirm_first_contact(home: Any, card: Any, what: str, yes: bool) -> None:
+    """Show a new correspondent's fingerprint and have the player confirm it.
+
+    The key is pinned from then on (trust on first use), so this is the moment to compare
+    the fingerprint with the one the correspondent reads out by phone or in person.
+    """
+    known = home.keys.contact(card.fingerprint)
+    if known is not None and known.key == card.key:
+        return
+    console.print(f"first contact: {what} is signed by {card.name} <{card.email}>",
+                  markup=False)
+    console.print(f"  fingerprint {card.fingerprint}", markup=False)
+    console.print(f"  compare it with the one {card.name} tells you (phone, in person)",
+                  markup=False)
+    if yes:
+        return
+    if not sys.stdin.isatty():
+        raise UsageError("confirm the fingerprint: run again with --yes once it matches")
+    if not click.confirm("Does it match?"):
+        raise UsageError("not confirmed: nothing was written")
+
+
 @main.command("join")
 @click.argument("invite", type=click.Path(exists=True, dir_okay=False, path_type=Path))
 @click.option("--name", help="A name for the game.")
 @click.option("-o", "output", type=click.Path(dir_okay=False, path_type=Path))
 @click.option("--armor", "armored", is_flag=True)
+@click.option("--yes", is_flag=True, help="You compared the creator's fingerprint already.")
 @click.pass_context
 def join_cmd(ctx: click.Context, invite: Path, name: str | None, output: Path | None,
-             armored: bool) -> None:
+             armored: bool, yes: bool) -> None:
     """Accept an invite; writes the reply file to send back."""
+    from pbem.transcript import load_envelope, parse_invite
+
     with handled():
-        game = home_of(ctx).join(invite.read_bytes(), str(invite), name=name)
+        home = home_of(ctx)
+        data = invite.read_bytes()
+        setup = parse_invite(load_envelope(data, str(invite)))
+        confirm_first_contact(home, setup.creator, f"the invite {invite}", yes)
+        game = home.join(data, str(invite), name=name)
         opp = game.opponent()
         setup = game.verifier.setup
         console.print(f"joined {game.name}: {setup.engine_id} / {setup.scenario}, you play "
@@ -403,11 +432,39 @@ def _read_incoming(path: Path) -> list[tuple[str, bytes]]:
     return [(str(path), path.read_bytes())]
 
 
+def _screen(home: Any, path: Path, source: str, data: bytes, yes: bool) -> bool:
+    """Before importing: an invite is for 'pbem join'; an accept is a first contact."""
+    from pbem.armor import read_any
+    from pbem.envelope import open_envelope
+    from pbem.identity import Card
+
+    try:
+        env = open_envelope(read_any(data))
+        body = env.decode()
+    except PbemError:
+        return True  # the import names the problem
+    if env.kind == "invite":
+        errors.print(f"pbem: note: {source} is an invite from "
+                     f"{body.get('creator', {}).get('name', '?')}: join it with "
+                     f"'pbem join {path}'", markup=False)
+        return False
+    if env.kind == "accept" and isinstance(body.get("joiner"), dict):
+        try:
+            card = Card.from_data(body["joiner"])
+        except PbemError:
+            return True  # the import names the problem
+        if home.game_by_id(body.get("game", b"")) is not None:
+            confirm_first_contact(home, card, f"the reply {source}", yes)
+    return True
+
+
 @main.command("receive")
 @click.argument("files", nargs=-1, required=True,
                 type=click.Path(exists=True, path_type=Path))
+@click.option("--yes", is_flag=True,
+              help="Pin a new opponent's key without asking (you compared the fingerprint).")
 @click.pass_context
-def receive_cmd(ctx: click.Context, files: tuple[Path, ...]) -> None:
+def receive_cmd(ctx: click.Context, files: tuple[Path, ...], yes: bool) -> None:
     """Verify and replay files from your opponent (no acting)."""
     home = None
     status = 0
@@ -417,6 +474,8 @@ def receive_cmd(ctx: click.Context, files: tuple[Path, ...]) -> None:
     for path in files:
         try:
             for source, data in _read_incoming(path):
+                if not _screen(home, path, source, data, yes):
+                    continue
                 try:
                     report = home.receive(data, source)
                 except DuplicateFile as exc:
@@ -519,9 +578,11 @@ def say_cmd(ctx: click.Context, game_ref: str, text: str) -> None:
 @click.option("--eml", type=click.Path(dir_okay=False, path_type=Path),
               help="Write an email message for your own mail client.")
 @click.option("--email", "by_email", is_flag=True, help="Send by SMTP (pbem mail setup).")
+@click.option("--to", "to", help="The recipient's address (needed for an invite).")
 @click.pass_context
 def send_cmd(ctx: click.Context, game_ref: str, seq: int | None, output: Path | None,
-             armored: bool, folder: Path | None, eml: Path | None, by_email: bool) -> None:
+             armored: bool, folder: Path | None, eml: Path | None, by_email: bool,
+             to: str | None) -> None:
     """Deliver your sealed file (or file --seq N) to a file, folder or mail."""
     with handled():
         game = home_of(ctx).game(game_ref)
@@ -530,7 +591,7 @@ def send_cmd(ctx: click.Context, game_ref: str, seq: int | None, output: Path | 
             from pbem.transport import cli as transport_cli
 
             transport_cli.deliver(game, number, data, folder=folder, eml=eml,
-                                  by_email=by_email, console=console)
+                                  by_email=by_email, to=to, console=console)
             return
         path = output or Path(file_name(game.game_id, number, game.side))
         _write_out(path, data, armored)
@@ -792,9 +853,11 @@ def _pacing(fast: bool, step: bool, pace: float) -> Any:
 @click.option("--step", is_flag=True, help="Wait for Enter after each action of the replay.")
 @click.option("--pace", type=float, default=0.8, show_default=True,
               help="Seconds between replayed events.")
+@click.option("--yes", is_flag=True,
+              help="Pin a new opponent's key without asking (you compared the fingerprint).")
 @click.pass_context
 def play_cmd(ctx: click.Context, game_ref: str | None, files: tuple[Path, ...], fast: bool,
-             step: bool, pace: float) -> None:
+             step: bool, pace: float, yes: bool) -> None:
     """Receive FILES, watch them replayed, then act at a prompt until the file seals.
 
     GAME may be omitted when the files name it; press Enter or 's' to skip a replay.
@@ -808,7 +871,8 @@ def play_cmd(ctx: click.Context, game_ref: str | None, files: tuple[Path, ...], 
             files = (Path(game_ref), *files)
             game_ref = None
         for path in files:
-            datas += _read_incoming(path)
+            datas += [(src, d) for src, d in _read_incoming(path)
+                      if _screen(home, path, src, d, yes)]
         pacing = _pacing(fast, step, pace)
         with key_poller() as poller:
             reports = receive_and_replay(console, home, datas, pacing,

@@ -31,10 +31,10 @@ def start(run, tmp_path: Path) -> None:  # type: ignore[no-untyped-def]
     assert run("b", "id", "new", "Bob").exit_code == 0
     r = run("a", "new", "skirmish", "long", "--side", "red", "--name", "g", "-o", "inv.pbem")
     assert r.exit_code == 0, r.output
-    r = run("b", "join", "inv.pbem", "--name", "g", "-o", "acc.pbem")
+    r = run("b", "join", "inv.pbem", "--name", "g", "-o", "acc.pbem", "--yes")
     assert r.exit_code == 0, r.output
     assert "Alice" in r.output and "fingerprint" in r.output
-    r = run("a", "receive", "acc.pbem")
+    r = run("a", "receive", "acc.pbem", "--yes")
     assert r.exit_code == 0, r.output
 
 
@@ -169,8 +169,9 @@ def test_armored_files_accepted_everywhere(run, tmp_path: Path) -> None:  # type
     run("a", "new", "skirmish", "short", "--side", "blue", "--name", "g", "-o", "inv.txt",
         "--armor")
     assert (tmp_path / "inv.txt").read_text().startswith("-----BEGIN PBEM FILE-----")
-    assert run("b", "join", "inv.txt", "--name", "g", "-o", "acc.txt", "--armor").exit_code == 0
-    r = run("a", "receive", "acc.txt")
+    assert run("b", "join", "inv.txt", "--name", "g", "-o", "acc.txt", "--armor",
+               "--yes").exit_code == 0
+    r = run("a", "receive", "acc.txt", "--yes")
     # Blue (the creator) does not act first: its first file seals at once with no actions
     assert r.exit_code == 0 and "sealed file 2" in r.output
     assert run("a", "send", "g", "-o", "t2.txt", "--armor").exit_code == 0
@@ -247,3 +248,29 @@ def test_show_board_text_svg_png(run, tmp_path: Path) -> None:  # type: ignore[n
     assert run("a", "show", "g", "--svg", "b.svg", "--png", "b.png").exit_code == 0
     assert "<svg xmlns" in (tmp_path / "b.svg").read_text()[:200]
     assert (tmp_path / "b.png").read_bytes()[:8] == b"\x89PNG\r\n\x1a\n"
+
+
+def test_first_contact_needs_a_confirmed_fingerprint(run, tmp_path: Path) -> None:  # type: ignore[no-untyped-def]
+    run("a", "id", "new", "Alice")
+    run("b", "id", "new", "Bob")
+    run("a", "new", "skirmish", "short", "--side", "red", "--name", "g", "-o", "inv.pbem")
+    r = run("b", "join", "inv.pbem", "--name", "g", "-o", "acc.pbem")
+    assert r.exit_code == 2 and "first contact" in r.output and "--yes" in r.output
+    assert not (tmp_path / "acc.pbem").exists()
+    alice = json.loads(run("a", "id", "show", "--json").output)["fingerprint"]
+    assert alice in r.output
+    assert run("b", "join", "inv.pbem", "--name", "g", "-o", "acc.pbem", "--yes").exit_code == 0
+    r = run("a", "receive", "acc.pbem")
+    assert r.exit_code == 2 and "first contact" in r.output
+    assert run("a", "receive", "acc.pbem", "--yes").exit_code == 0
+    # once pinned, no more questions
+    names = [c["name"] for c in json.loads(run("a", "id", "contacts", "--json").output)]
+    assert names == ["Bob"]
+
+
+def test_receive_points_an_invite_to_join(run, tmp_path: Path) -> None:  # type: ignore[no-untyped-def]
+    run("a", "id", "new", "Alice")
+    run("b", "id", "new", "Bob")
+    run("a", "new", "skirmish", "short", "--side", "red", "-o", "inv.pbem")
+    r = run("b", "receive", "inv.pbem")
+    assert "is an invite from Alice" in r.output and "pbem join inv.pbem" in r.output

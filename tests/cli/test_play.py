@@ -26,12 +26,13 @@ def cli(tmp_path: Path, monkeypatch: pytest.MonkeyPatch):  # type: ignore[no-unt
     invoke("a", "id", "new", "Alice")
     invoke("b", "id", "new", "Bob")
     invoke("a", "new", "skirmish", "long", "--side", "red", "--name", "g", "-o", "inv.pbem")
-    invoke("b", "join", "inv.pbem", "--name", "g", "-o", "acc.pbem")
+    invoke("b", "join", "inv.pbem", "--name", "g", "-o", "acc.pbem", "--yes")
     return invoke
 
 
 def test_play_receives_replays_and_prompts_until_sealed(cli, tmp_path: Path) -> None:  # type: ignore[no-untyped-def]
-    r = cli("a", "play", "g", "acc.pbem", "--fast", input="help\nlegal\nmove b\nundo\npass\n")
+    r = cli("a", "play", "g", "acc.pbem", "--fast", "--yes",
+            input="help\nlegal\nmove b\nundo\npass\n")
     assert r.exit_code == 0, r.output
     assert "file 1 from the blue player" in r.output
     assert "commands:" in r.output and "gives orders for round 1" in r.output
@@ -54,7 +55,7 @@ def test_play_refuses_a_bad_file_and_keeps_the_game(cli, tmp_path: Path) -> None
 
 
 def test_replay_whole_game(cli, tmp_path: Path) -> None:  # type: ignore[no-untyped-def]
-    cli("a", "receive", "acc.pbem")
+    cli("a", "receive", "acc.pbem", "--yes")
     assert cli("a", "act", "g", "pass").exit_code == 0
     cli("a", "send", "g", "-o", "t2.pbem")
     cli("b", "receive", "t2.pbem")
@@ -86,9 +87,11 @@ def test_play_on_a_real_terminal(tmp_path: Path) -> None:
     run("--home", "b", "id", "new", "Bob")
     run("--home", "a", "new", "skirmish", "long", "--side", "red", "--name", "g", "-o",
         "inv.pbem")
-    run("--home", "b", "join", "inv.pbem", "--name", "g", "-o", "acc.pbem")
+    run("--home", "b", "join", "inv.pbem", "--name", "g", "-o", "acc.pbem", "--yes")
     alice = pexpect.spawn(pbem, ["--home", "a", "play", "g", "acc.pbem", "--pace", "0.01"],
                           cwd=str(tmp_path), env=env, timeout=60, encoding="utf-8")
+    alice.expect("Does it match")  # first contact: Bob's fingerprint, confirmed at the prompt
+    alice.sendline("y")
     alice.expect("red> ")
     alice.sendline("legal")
     alice.expect("move b")

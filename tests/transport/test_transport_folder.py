@@ -501,7 +501,8 @@ def test_cli_invite_and_accept_through_the_folder(pair: Pair, tmp_path: Path) ->
     assert "an invitation from Alice" in out and pair.alice.card().fingerprint in out
     invite = re.search(r"pbem join (\S+)", out)
     assert invite is not None and Path(invite.group(1)).parent == folder
-    run(pair.bob, "join", invite.group(1), "--name", "club", "-o", str(tmp_path / "acc.pbem"))
+    run(pair.bob, "join", invite.group(1), "--name", "club", "-o", str(tmp_path / "acc.pbem"),
+        "--yes")
     run(pair.bob, "send", "club", "--folder", str(folder))
     out = run(pair.alice, "inbox", str(folder), "--yes", "--reply")
     assert "accepted the invitation" in out

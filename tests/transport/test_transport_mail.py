@@ -380,6 +380,7 @@ def test_body_stays_7bit_so_a_saved_invite_message_can_be_joined(pair: Pair,
     saved = tmp_path / "invite.eml"
     saved.write_bytes(message_bytes(msg))
     res = CliRunner().invoke(main, ["--home", str(pair.bob.path), "join", str(saved),
-                                    "--name", "inv", "-o", str(tmp_path / "reply.pbem")])
+                                    "--name", "inv", "-o", str(tmp_path / "reply.pbem"),
+                                    "--yes"])
     assert res.exit_code == 0, res.output
     assert pair.alice.card().fingerprint in res.output

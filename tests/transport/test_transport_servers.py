@@ -230,7 +230,7 @@ def test_whole_game_between_two_accounts_through_the_servers(
     match = re.search(r"pbem join (\S+)", out)
     assert match is not None
     run(runner, pair.bob.path, "join", match.group(1), "--name", "duel", "-o",
-        str(tmp_path / "accept.pbem"))
+        str(tmp_path / "accept.pbem"), "--yes")
     run(runner, pair.bob.path, "send", "duel", "--email")
     out = fetch_until(runner, pair.alice.path, lambda o: "accepted the invitation" in o,
                       "--yes")
