@@ -639,9 +639,13 @@ class WDState(State):
             if near and c < min(near):
                 self._add_garrison(h)
 
+    def garrison_type(self) -> UnitType:
+        """The intrinsic garrison's type: from units.toml, else the manual's 1 SP, factor 4."""
+        return self.cat.types.get("intrinsic-garrison", GARRISON_TYPE)
+
     def _add_garrison(self, h: str) -> None:
         uid = f"garrison/{h}"
-        self.garrison_types[uid] = UnitDef(uid, "german", GARRISON_TYPE, "garrison", 1)
+        self.garrison_types[uid] = UnitDef(uid, "german", self.garrison_type(), "garrison", 1)
         self.units[uid] = U(uid, h, 1, garrison="intrinsic")
 
     def group_hexes(self, g: Group, extra: int = 0) -> list[str]:
@@ -2366,6 +2370,8 @@ class WDState(State):
         u = self.units[uid]
         if band == "pass":
             return events
+        if "intrinsic" in t.flags:  # a garrison cannot leave its town
+            return events + self._lose(uid, u.strength, "garrison broken")
         if band == "rout":
             self.counts[f"rout:{h}"] = self.counts.get(f"rout:{h}", 0) + 1
             if not t.afv:
@@ -2527,7 +2533,7 @@ class WDState(State):
         self.bridges = set(b["bridges"])
         self.builders = set(b["builders"])
         for h in b["garrisons"]:
-            self.garrison_types[h] = UnitDef(h, "german", GARRISON_TYPE, "garrison", 1)
+            self.garrison_types[h] = UnitDef(h, "german", self.garrison_type(), "garrison", 1)
         self.units = {d["uid"]: U.from_data(d) for d in b["units"]}
         self.schedule = [list(r) for r in b["schedule"]]
         self.assaults = {k: list(v) for k, v in b["assaults"].items()}
