@@ -174,6 +174,18 @@ class GameData:
         return {h: tuple(n for n in ns if not (self.side_features(h, n) & closed))
                 for h, ns in self.neighbors.items()}
 
+    @cached_property
+    def ice_neighbors(self) -> dict[str, tuple[str, ...]]:
+        """Supply neighbors for Soviet infantry on Snow Turns (9.2.1): also across Frozen
+        Access hexsides, into and out of the sea or lake hexes they border."""
+        out: dict[str, tuple[str, ...]] = {}
+        for h, ns in self.all_neighbors.items():
+            base = () if h in self.water else self.open_neighbors[h]
+            ice = tuple(n for n in ns if "frozen_access" in self.side_features(h, n)
+                        and n not in base)
+            out[h] = base + ice
+        return out
+
     def area(self, name: str) -> frozenset[str]:
         return frozenset(self.hexmap.areas.get(name, ()))
 

@@ -549,7 +549,8 @@ class MotherlandState(State):
     def _passable(self, a: str, b: str) -> bool:
         return not (self.data.side_features(a, b) & {"sea", "lake", "out_of_play"})
 
-    def _spread(self, starts: dict[str, int], blocked: frozenset[str]) -> dict[str, int]:
+    def _spread(self, starts: dict[str, int], blocked: frozenset[str],
+                nbrs: dict[str, tuple[str, ...]] | None = None) -> dict[str, int]:
         """Multi-source search: hex -> the most budget left on reaching it."""
         best: dict[str, int] = {}
         queue: deque[str] = deque()
@@ -559,7 +560,8 @@ class MotherlandState(State):
             if best.get(h, -1) < b:
                 best[h] = b
                 queue.append(h)
-        nbrs = self.data.open_neighbors
+        if nbrs is None:
+            nbrs = self.data.open_neighbors
         pop, push, get = queue.popleft, queue.append, best.get
         while queue:
             h = pop()
@@ -625,8 +627,9 @@ class MotherlandState(State):
             rail_ok = self._rail_from(sources, blocked)
             starts = {h: 4 for h in sources | rail_ok}
             far = {h: big for h in starts}
-        near = self._spread(starts, blocked)
-        anylen = self._spread(far, blocked)
+        nbrs = self.data.ice_neighbors if net == "ice" else None  # 9.2.1
+        near = self._spread(starts, blocked, nbrs)
+        anylen = self._spread(far, blocked, nbrs)
         hit = (near, anylen, rail_ok)
         self._cache[key] = hit
         return hit
@@ -677,6 +680,8 @@ class MotherlandState(State):
         near, _, _ = self.supply_net(SOVIET)
         if h in near:
             return True
+        if self.snow and self._soviet_infantry(uid) and h in self.supply_net(SOVIET, "ice")[0]:
+            return True  # 9.2.1 across Frozen Access
         return c.type != "offensive_support" and h in self._sea_supply(SOVIET)
 
     def isolated(self, uid: str) -> bool:
@@ -687,7 +692,8 @@ class MotherlandState(State):
         if c.side == AXIS:
             net = "F" if c.nation == "finnish" else "T" if c.nation == "turkish" else ""
             return h not in self.supply_net(AXIS, net)[1]
-        return h not in self.supply_net(SOVIET)[1]
+        net = "ice" if self.snow and self._soviet_infantry(uid) else ""
+        return h not in self.supply_net(SOVIET, net)[1]
 
     def _soviet_distance(self, h: str) -> int:
         """Hexes to the nearest Soviet unit not Out of Supply (9.3.3)."""

@@ -665,3 +665,17 @@ def test_air_bases_move_last_then_exploitation_is_free_again(
     while st.phase() != ("exploit", "axis"):
         st.apply(st.legal_actions()[-1]) if not st.is_chance() else st.apply_outcome((6,))
     assert any(a.notation().startswith("move 41Pz") for a in st.legal_actions())
+
+
+def test_soviet_infantry_trace_supply_over_the_ice_in_snow(
+        rules_engine: MotherlandEngine) -> None:
+    """9.2.1: 0405 -> 0505 -> 0506 -> 0606 over the frozen water, for Soviet infantry only."""
+    st = position(rules_engine, 5, "combat", "axis", {"5A": "0606", "9K": "2020"})
+    hexmap_land = st.data.neighbors["0405"]
+    assert "0505" not in hexmap_land  # water: no land route that way
+    ice = st.data.ice_neighbors
+    assert "0505" in ice["0405"] and "0506" in ice["0505"] and "0606" in ice["0506"]
+    # every other land hex blocked (enemy units or ZOC): only the ice connects them
+    blocked = frozenset(st.data.land) - {"0405", "0606"}
+    assert st._spread({"0405": 3}, blocked, ice).get("0606") == 0
+    assert "0606" not in st._spread({"0405": 3}, blocked)
