@@ -1,0 +1,114 @@
+"""Ski units, roads, default allocation, garrison release, weather, Rule 5's 'all remaining'."""
+
+from __future__ import annotations
+
+from fractions import Fraction
+
+from engines.white_death.engine import WhiteDeath
+from engines.white_death.state import WDState
+
+from .conftest import put, roll, settle
+from .test_engine_rules import fresh, refused
+
+
+def test_ski_units_pay_to_slip_through_zocs(engine: WhiteDeath) -> None:
+    s = fresh(engine)
+    put(s, "ski/31R", "1710")
+    put(s, "I/504", "1510")
+    s.apply("impulse 6")
+    s.apply("move ski/31R 1710 1610")  # into a non-ski ZOC: no stop (Rule 3.B)
+    assert not s.units["ski/31R"].stopped
+    nxt = next(n for n in s.map.neighbors("1610") if n not in s.ezoc("soviet")
+               and not s.units_at(n))
+    assert s.move_cost("ski/31R", "1610", nxt) == s.enter_cost("ski/31R", "1610", nxt) + 1
+    s.apply(f"move ski/31R 1610 {nxt}")
+
+
+def test_ski_units_stop_in_enemy_ski_zocs(engine: WhiteDeath) -> None:
+    s = fresh(engine)
+    put(s, "ski/31R", "1710")
+    put(s, "Ski/3Geb", "1510")
+    s.apply("impulse 6")
+    s.apply("move ski/31R 1710 1610")
+    assert s.units["ski/31R"].stopped
+
+
+def test_road_rate_only_along_the_road(engine: WhiteDeath) -> None:
+    s = fresh(engine)
+    put(s, "1188/357", "1307")
+    road_next = s.map.network_neighbors("road", "1307")
+    assert road_next
+    assert s.enter_cost("1188/357", "1307", road_next[0]) == Fraction(1, 2)  # leg on a road
+    off = next(n for n in s.map.neighbors("1307") if not s.road("1307", n)
+               and "clear" in s.terrain(n) and len(s.terrain(n)) == 1)
+    assert s.enter_cost("1188/357", "1307", off) == 1
+
+
+def test_default_allocation_is_the_decision_default(engine: WhiteDeath) -> None:
+    s = fresh(engine)
+    put(s, "1188/357", "1610")
+    put(s, "1/31R", "1609")
+    put(s, "I/504", "1510")
+    s.apply("impulse 3")
+    s.apply("assault 1510 with 1188/357")
+    s.apply("assault 1510 with 1/31R")
+    s.apply("end movement")
+    d = s.decision()
+    assert d is not None and d.default is not None
+    shares = s.default_allocation()
+    # 8 conventional points shared equally by the two assaulting personnel units
+    assert sorted((t, k, v) for t, k, v in shares) == [
+        ("1/31R", "conv", Fraction(4)), ("1188/357", "conv", Fraction(4))]
+    events = s.apply(d.default)
+    assert sum("Default allocation" in e.text for e in events) == 2
+
+
+def test_soviet_may_assault_with_all_remaining_mps(engine: WhiteDeath) -> None:
+    s = fresh(engine)
+    put(s, "1188/357", "1610")
+    put(s, "I/504", "1510")
+    s.mps["soviet"] = 2
+    s.apply("impulse 2")  # fewer than 3 left: all of them will do (Rule 5)
+    s.apply("assault 1510 with 1188/357")
+
+
+def test_velikiye_luki_garrison_moves_within_the_city(engine: WhiteDeath) -> None:
+    s = engine.new_state("purkayev")
+    assert isinstance(s, WDState)
+    roll(s, 1)  # turn 1 weather
+    settle(s)
+    s.apply("impulse 10")
+    s.apply("end movement")
+    settle(s)
+    s.apply("impulse 10")
+    s.apply("end movement")
+    roll(s, 1)  # turn 2 weather
+    roll(s, 2)  # release roll on turn 2: only a 1 releases (Rule 22)
+    settle(s)
+    assert s.turn == 2 and not s.vl_released
+    s.apply("impulse 1")
+    s.apply("end movement")
+    settle(s)
+    s.apply("impulse 5")
+    vl = set(s.vl_hexes())
+    uid = next(x for x in s.side_units("german") if s.units[x].garrison == "vl"
+               and s.utype(x).mob == "l")
+    h = s.units[uid].loc
+    inside = [n for n in s.map.neighbors(h) if n in vl and s.stack_ok_with(n, uid)]
+    outside = [n for n in s.map.neighbors(h) if n not in vl and not s.units_at(n, "soviet")]
+    if outside:
+        refused(s, f"move {uid} {h} {outside[0]}", "Rule 22")
+    if inside:
+        s.apply(f"move {uid} {h} {inside[0]}")
+    # the town garrisons are free from turn 2
+    town = next(x for x in s.side_units("german") if s.units[x].garrison == "town")
+    assert [a for a in s.legal_actions() if a.unit == town]
+
+
+def test_weather_table_by_turn(engine: WhiteDeath) -> None:
+    t = engine.catalog().tables
+    rows = {(a, b): r for a, b, r in t.weather}
+    assert set(rows[(1, 4)]) <= {"clear", "snow", "thaw"}
+    assert rows[(10, 13)].count("thaw") == 0  # deep January: never thaw in the stand-in
+    s = fresh(engine, "woehler", weather=3)
+    assert s.weather == "snow"
