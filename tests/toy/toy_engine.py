@@ -35,7 +35,7 @@ from pbem.view import BoardView, Cell, Layout, Piece, TerrainStyle
 
 SIDES = ("red", "blue")
 COLUMNS = ("a", "b", "c")
-ROUNDS = {"short": 4, "long": 12, "marathon": 400}
+ROUNDS = {"short": 4, "long": 12, "marathon": 520}
 #: starting strength: the marathon must not end early, it exists to make long transcripts
 STRENGTH = {"short": 10, "long": 10, "marathon": 100_000}
 CUP = ("calm", "calm", "fog", "rally", "storm")
@@ -245,7 +245,7 @@ class SkirmishEngine(Engine):
                          (1, 4)),
             ScenarioInfo("long", "Long skirmish", "twelve rounds", (data / "long.toml",),
                          (1, 12)),
-            ScenarioInfo("marathon", "Marathon", "400 rounds, for benchmarks",
+            ScenarioInfo("marathon", "Marathon", "520 rounds, for benchmarks",
                          (data / "marathon.toml",), (1, 400)),
         ]
 
