@@ -11,7 +11,6 @@ what happens after the dice is kept in ``todo`` so a snapshot can stop anywhere.
 
 from __future__ import annotations
 
-import itertools
 from collections import deque
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
@@ -20,6 +19,7 @@ from typing import Any
 
 from engines.hexkit.board import board_view
 from engines.hexkit.hexmap import HexMap
+from engines.hexkit.los import line_of_sight
 from engines.white_death import rules
 from engines.white_death.actions import WDAction, act, fmt_amount, parse
 from engines.white_death.data import (
@@ -2041,20 +2041,16 @@ class WDState(State):
         return d <= rng and self.los(h, target)
 
     def los(self, a: str, b: str) -> bool:
-        """Rule 11.B.3.C: towns and forests block between the ends, never at them; a line
-        may go down across a slope hexside only from a unit adjacent to that hexside."""
-        line = self.map.grid.line(a, b)
-        for step in line[1:-1]:
-            hexes = [h for h in step if h in self.map]
-            if hexes and all(self.is_town_or_forest(h) for h in hexes):
-                return False
-        for prev, step in itertools.pairwise(line):
-            if len(prev) != 1 or len(step) != 1:
-                continue
-            p, q = prev[0], step[0]
-            if p != a and self.map.faces_toward("slope", p, q) == p:
-                return False
-        return True
+        """Rule 11.B.3.C through the kit: towns and forests block between the ends, never at
+        them; a line may go down across a slope hexside only from a unit adjacent to it.
+        A line along a hexside is blocked only if blocked on both sides."""
+        key = ("los", a, b)
+        got = self._static.get(key)
+        if got is None:
+            got = self._static[key] = line_of_sight(
+                self.map, a, b, blocks=self.is_town_or_forest, hexside_rule="both",
+                slope="slope").clear
+        return bool(got)
 
     def _do_act_fire_barrage(self, a: WDAction) -> list[Event]:
         h = self.bar["hex"]
