@@ -354,13 +354,17 @@ class MotherlandState(State):
         if k in ("advance", "generals", "airsupply", "expend", "partisan_place", "convert",
                  "combine", "replace", "evacuate", "reinf", "produce", "keep"):
             opts = self._task_options(t)
-            if k == "produce" and not opts:
+            if not opts:
                 self.s["tasks"].pop(0)
                 return True
-            if len(opts) <= 1 and k != "produce" and k != "keep":
-                self.s["tasks"].pop(0)
-                if k == "reinf":
-                    self._reinf_leftover()
+            if len(opts) == 1 and k not in ("produce", "keep"):
+                only = opts[0].notation()
+                if only.startswith("end "):
+                    self.s["tasks"].pop(0)
+                    if k == "reinf":
+                        self._reinf_leftover()
+                else:  # a forced choice (10.2 a marker with one Supply Base to go to)
+                    self._apply_word(t, only)
                 return True
         return False
 
@@ -2622,7 +2626,12 @@ class MotherlandState(State):
         if k == "partisan_oos":
             return [Word(f"out of supply {x}") for x in self._partisan_targets(t["hex"])]
         if k == "partisan_place":
-            return [*(Word(f"partisan {p} to {b}") for p, b in self._partisan_moves(t)), *done]
+            moves = self._partisan_moves(t)
+            bases = self._base_hexes()
+            # 10.2: markers not on a Supply Base must be placed when they can be
+            loose = {p for p, h in self.s["partisans"].items() if h not in bases}
+            must = any(p in loose for p, _ in moves)
+            return [*(Word(f"partisan {p} to {b}") for p, b in moves), *([] if must else done)]
         if k == "isolation":
             return [Word(f"isolation loss {x}") for x in sorted(self.units_at(t["hex"], side))
                     if self.isolated(x)]

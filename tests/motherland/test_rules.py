@@ -679,3 +679,24 @@ def test_soviet_infantry_trace_supply_over_the_ice_in_snow(
     blocked = frozenset(st.data.land) - {"0405", "0606"}
     assert st._spread({"0405": 3}, blocked, ice).get("0606") == 0
     assert "0606" not in st._spread({"0405": 3}, blocked)
+
+
+def test_new_partisans_must_be_placed_on_a_supply_base(rules_engine: MotherlandEngine) -> None:
+    st = position(rules_engine, 3, "supply", "",
+                  {"SB1": "1010", "SB2": "2010", "9K": "1009", "5A": "2420"},
+                  partisans={"Kovpak": ""})
+    while st.current_player() == "axis":
+        st.apply(st.legal_actions()[-1])
+    d = st.decision()
+    assert d is not None and d.kind == "partisan-placement"
+    assert notations(st) == ["partisan Kovpak to SB1", "partisan Kovpak to SB2"]  # no end
+    st.apply("partisan Kovpak to SB2")
+    assert st.s["partisans"]["Kovpak"] == "2010"
+
+
+def test_a_forced_partisan_placement_is_applied(rules_engine: MotherlandEngine) -> None:
+    st = position(rules_engine, 3, "supply", "",
+                  {"SB1": "1010", "9K": "1009", "5A": "2420"}, partisans={"Kovpak": ""})
+    while st.current_player() == "axis" and st.phase()[0] == "supply":
+        st.apply(st.legal_actions()[-1])
+    assert st.s["partisans"]["Kovpak"] == "1010"
