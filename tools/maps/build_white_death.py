@@ -548,25 +548,6 @@ def bridge_names(res: dict) -> dict[str, str]:
     return dict(res["bridge_hex"])
 
 
-def _old_bridge_names(res: dict) -> dict[str, str]:
-    river = res["lovat"]
-    order = sorted(res["bridges"], key=lambda h: river.index(h))
-    rail_hexes = {h for p in res["rails"].values() for h in p}
-    city = set(res["city"])
-    out: dict[str, str] = {}
-    for h in order:
-        if h in city:
-            key = "lowatj_rail_bridge" if h in rail_hexes else "lowatj_road_bridge"
-        elif river.index(h) < river.index(next(x for x in river if x in city)):
-            key = "lowatj_bridge_south"
-        else:
-            key = "lowatj_bridge_north"
-        while key in out:
-            key += "_2"
-        out[key] = h
-    return out
-
-
 def compress(hexes: list[str]) -> list[str]:
     by_col: dict[int, list[int]] = {}
     for h in sorted(set(hexes)):
