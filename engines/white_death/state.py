@@ -884,36 +884,37 @@ class WDState(State):
     def _decision(self) -> Decision:
         side = self._current_player()
         assert side is not None and side != CHANCE
+        who = side.capitalize()
         legal = self._legal_actions()
         opts = tuple(legal) if len(legal) <= 12 else ()
         ph = self.phase
         if ph == "setup":
             nxt = self.setup_raster[0] if self.setup_raster else ""
-            return Decision(side, "setup", f"the {side} player must set up {nxt} "
+            return Decision(side, "setup", f"the {who} player must set up {nxt} "
                             f"({len(self.setup_raster)} units left to place)", opts,
                             act("auto-setup"), "Campaign setup")
         if ph == "decision":
             return Decision(side, "impulse-mps",
-                            f"the {side} player must decide how many of his {self.mps[side]} "
+                            f"the {who} player must decide how many of his {self.mps[side]} "
                             f"movement points to spend in this impulse (turn {self.turn})",
                             opts, act("impulse", n=self.mps[side]), "Rule 5")
         if ph == "movement":
-            return Decision(side, "movement", f"the {side} player moves and declares assaults "
+            return Decision(side, "movement", f"the {who} player moves and declares assaults "
                             f"({self.impulse_mp} MPs this impulse)", opts,
                             act("end-movement"), "Rule 6")
         if ph == "barrage":
-            return Decision(side, "barrage", f"the {side} player may fire barrages", opts,
+            return Decision(side, "barrage", f"the {who} player may fire barrages", opts,
                             act("end-barrage"), "Rule 11.B")
         if ph in ("defense", "assault"):
             h = self.combat.get("hex", "")
             n = len(self.assaults)
             what = "defensive fire" if ph == "defense" else "assault fire"
             return Decision(side, "defensive-fire" if ph == "defense" else "assault-fire",
-                            f"the {side} player must allocate {what} at {h} "
-                            f"({n} assault{'s' if n != 1 else ''} this impulse)", opts,
+                            f"the {who} player must allocate {what} against "
+                            f"{n} assault{'s' if n != 1 else ''} (now at {h})", opts,
                             act("done"), "Rule 9" if ph == "assault" else "Rule 5")
         if ph == "advance":
-            return Decision(side, "advance", f"the {side} player may advance into "
+            return Decision(side, "advance", f"the {who} player may advance into "
                             f"{', '.join(sorted(self.advance))}", opts, act("end-advance"),
                             "Rule 9.D")
         raise AssertionError(ph)

@@ -143,7 +143,7 @@ def test_assault_sequence_and_decision_points(engine: WhiteDeath) -> None:
     # no deployed artillery: barrage is skipped; the German decides defensive fire
     d = s.decision()
     assert d is not None and d.side == "german" and d.kind == "defensive-fire"
-    assert "german player must allocate defensive fire" in d.prompt
+    assert "German player must allocate defensive fire against 1 assault" in d.prompt
     assert d.default is not None and d.default.notation() == "done firing"
     notations = [a.notation() for a in s.legal_actions()]
     assert "fire 8 at 1188/357" in notations  # I/504: 2 x 4 = 8

@@ -322,7 +322,7 @@ def test_campaign_setup_german_first_then_soviet(engine: WhiteDeath) -> None:
     assert isinstance(s, WDState)
     d = s.decision()
     assert d is not None and d.side == "german" and d.kind == "setup"
-    assert "german player must set up" in d.prompt
+    assert "German player must set up" in d.prompt
     first = s.setup_raster[0]
     places = [a for a in s.legal_actions() if a.kind == "place"]
     assert places and all(a.unit == first for a in places)
