@@ -2037,8 +2037,8 @@ class WDState(State):
             rng += 1
         if "obs" in self.utype(obs).flags and any(
                 self.utype(x).artillery and self.units[x].deployed
-                for x in self.units_at(target, other(self.side_of(obs)))):
-            rng = max(rng, 7)
+                for x in self.units_at(target, other(self.side_of(obs)))) and d <= 7:
+            return True  # Rule 11.B.3.D: sound and flash ranging need no line of sight
         return d <= rng and self.los(h, target)
 
     def los(self, a: str, b: str) -> bool:

@@ -112,3 +112,14 @@ def test_weather_table_by_turn(engine: WhiteDeath) -> None:
     assert rows[(10, 13)].count("thaw") == 0  # deep January: never thaw in the stand-in
     s = fresh(engine, "woehler", weather=3)
     assert s.weather == "snow"
+
+
+def test_observation_battalion_finds_deployed_artillery(engine: WhiteDeath) -> None:
+    s = fresh(engine)
+    put(s, "17Obs", "1207")
+    put(s, "918A/357", "1807")
+    assert not s.sees("17Obs", "1807")  # concentrated: an ordinary two-hex observer
+    s.units["918A/357"].deployed = True
+    assert s.map.distance("1207", "1807") <= 7 and s.sees("17Obs", "1807")  # Rule 11.B.3.D
+    s.weather = "snow"
+    assert not s.sees("17Obs", "1807")  # Rule 11.B.3.E
