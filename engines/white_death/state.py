@@ -2583,13 +2583,14 @@ class WDState(State):
                     elif "intrinsic" not in t.flags:
                         pieces.append(Piece(f"{s}-{h}-{i}", s, "?", h, "", (), True,
                                             SIDE_COLOR[s]))
-        status = (f"Turn {self.turn}/{self.last_turn} {self.weather}; {self.phasing} "
-                  f"{self.phase}; MPs Soviet {self.mps['soviet']} German {self.mps['german']}; "
-                  f"supply Soviet {self.supply['soviet']} German {self.supply['german']} "
-                  f"VL {self.supply['vl']}")
-        if side is not None:
-            status = status.replace(f" {other(side).capitalize()} {self.supply[other(side)]}",
-                                    "")
+        # MPs left are public (the impulse screen); supply points are each side's own
+        supply = {"soviet": f"Soviet {self.supply['soviet']}",
+                  "german": f"German {self.supply['german']}, Velikiye Luki "
+                            f"{self.supply['vl']}"}
+        shown = " ".join(supply[x] for x in SIDES if side is None or x == side)
+        status = (f"Turn {self.turn}/{self.last_turn}, {self.weather}; {self.phasing} "
+                  f"{self.phase}; MPs left Soviet {self.mps['soviet']}, German "
+                  f"{self.mps['german']}; supply {shown}")
         overlays = {}
         if side is not None:
             overlays[f"zoc:{other(side)}"] = sorted(self.ezoc(side))
