@@ -2587,10 +2587,10 @@ class WDState(State):
         supply = {"soviet": f"Soviet {self.supply['soviet']}",
                   "german": f"German {self.supply['german']}, Velikiye Luki "
                             f"{self.supply['vl']}"}
-        shown = " ".join(supply[x] for x in SIDES if side is None or x == side)
+        own = " ".join(supply[x] for x in SIDES if side is None or x == side)
         status = (f"Turn {self.turn}/{self.last_turn}, {self.weather}; {self.phasing} "
                   f"{self.phase}; MPs left Soviet {self.mps['soviet']}, German "
-                  f"{self.mps['german']}; supply {shown}")
+                  f"{self.mps['german']}; supply {own}")
         overlays = {}
         if side is not None:
             overlays[f"zoc:{other(side)}"] = sorted(self.ezoc(side))
