@@ -704,3 +704,38 @@ def test_a_forced_partisan_placement_is_applied(rules_engine: MotherlandEngine) 
     while st.current_player() == "axis" and st.phase()[0] == "supply":
         st.apply(st.legal_actions()[-1])
     assert st.s["partisans"]["Kovpak"] == "1010"
+
+
+def test_advance_example_one_tanks_go_two_hexes(rules_engine: MotherlandEngine) -> None:
+    """8.7 example 1: D3, one step lost, two hexes of retreat: advance up to two hexes."""
+    st = position(rules_engine, 15, "combat", "soviet",
+                  {"9K": "1214", "1T": "1315", "2T": "1215", "5A": "1115", "OS1": "1216"})
+    st.s["cups"]["A"] = ["A8-6", "A8-6", "A8-6"]
+    st.apply("attack 1214 with 2T 5A 1T")
+    draw(st, "A8-6", "A8-6", "A8-6")
+    texts = roll(st, 4)  # 24 to 7 = 3:1, die 4 +3 Offensive Support = 7: D3
+    assert any(t.endswith(": D3") for t in texts)
+    st.apply("take D3 as 1 step 2 retreat")
+    while st.decision().kind == "retreat-choice":
+        st.apply(st.legal_actions()[0])
+    assert st.decision().kind == "advance" and st.decision().side == "soviet"
+    st.apply("advance 1T 1214")
+    second = [a.notation() for a in st.legal_actions() if a.notation().startswith("advance 1T")]
+    assert second  # a tank may take a second hex (8.7.1)
+    st.apply(second[0])
+    assert not any(a.notation().startswith("advance 1T") for a in st.legal_actions())
+    st.apply("end advance")
+
+
+def test_advance_example_two_no_advance_after_a_mandatory_exchange(
+        rules_engine: MotherlandEngine) -> None:
+    """8.7 example 2: a one-step attacker dies of a mandatory 1/1; the defender stays."""
+    st2 = position(rules_engine, 3, "combat", "axis", {"1K": "1315", "5A": "1214"},
+                   **{"5A": {"chit": "B4-4"}, "1K": {"steps": 1}})  # 1K is a Kampfgruppe
+    st2.apply("attack 1214 with 1K")
+    st2.s["tasks"].pop(0)  # the die roll is replaced by the example's result
+    st2._combat_result("1/1")
+    st2._run()
+    assert st2.u("1K")["box"] == "elim"  # the attacker's one step is gone
+    assert st2.u("5A")["steps"] == 1  # the defender lost one step
+    assert st2.decision().kind == "combat"  # and no advance was offered (1 - 1 = 0)
