@@ -1629,8 +1629,8 @@ class WDState(State):
         attacking = self.phase == "assault"
         total = sum((self.fire_value(x, kind, h, attacking) for x in self.firers(kind)),
                     Fraction(0))
-        if self.phase == "defense":
-            total += sum((Fraction(self.bunker(h)) for _ in [0] if self.bunker(h)), Fraction(0))
+        if self.phase == "defense" and self.phasing == "soviet":
+            total += self.bunker(h)  # Rule 19: German bunkers fire defensively, factor 1
         if kind == "conv":
             total += sum((self.support_value(x) for x in c.get("support", [])), Fraction(0))
         used = sum((canonical.unfrac(al[2]) for al in c.get("alloc", []) if al[1] == kind),
