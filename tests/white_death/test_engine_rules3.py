@@ -123,3 +123,14 @@ def test_observation_battalion_finds_deployed_artillery(engine: WhiteDeath) -> N
     assert s.map.distance("1207", "1807") <= 7 and s.sees("17Obs", "1807")  # Rule 11.B.3.D
     s.weather = "snow"
     assert not s.sees("17Obs", "1807")  # Rule 11.B.3.E
+
+
+def test_bunkers_add_their_strength_to_defensive_fire(engine: WhiteDeath) -> None:
+    s = fresh(engine)
+    put(s, "I/277", "1207")
+    s.bunkers = [["1207", 10]]
+    put(s, "1188/357", "1307")
+    s.apply("impulse 3")
+    s.apply("assault 1207 with 1188/357")
+    s.apply("end movement")
+    assert s.pool("conv") == 8 + 10  # I/277 (2 x 4) and the bunker (1 x 10), Rule 19
