@@ -97,7 +97,7 @@ class MotherlandState(State):
             c = d.counters[uid]
             return {"hex": "", "box": "out", "steps": c.max_steps, "chit": "", "sup": "",
                     "mp": 0, "mv": 0, "mode": "", "atk": False, "dfd": False, "rin": False,
-                    "ret": 0, "back": False}
+                    "ret": 0, "back": False, "start": ""}
 
         for uid in sorted(d.counters):
             units[uid] = blank(uid)
@@ -381,7 +381,7 @@ class MotherlandState(State):
         elif name == "move":
             for uid in self.on_map(side):
                 u = self.u(uid)
-                u.update(mv=0, mode="", mp=self.factors(uid)[2])
+                u.update(mv=0, mode="", mp=self.factors(uid)[2], start=u["hex"])
             self.s["sea_used"] = False
             self.s["late"] = False
             self._push({"k": "call", "fn": "arrivals", "side": side},
@@ -395,7 +395,7 @@ class MotherlandState(State):
             self.s["late"] = False
             for uid in self.on_map(side):
                 u = self.u(uid)
-                u.update(mv=0, mode="")
+                u.update(mv=0, mode="", start=u["hex"])
                 u["mp"] = self._exploit_mp(uid)  # may set mode "one" or "done" (5.4)
             self._push({"k": "move", "who": side, "exploit": True}, front=False)
         else:
@@ -1583,6 +1583,9 @@ class MotherlandState(State):
                 return "7.2.4", "only Panzer and Tank units overrun in exploitation"
         if len({self.c(x).mech for x in units}) > 1:
             return "7.2.6", "leg and mechanized units cannot overrun together"
+        if len({self.u(x).get("start", "") for x in units}) > 1:
+            return "7.1", "units overrun together only as a stack that began the phase in one " \
+                          "hex (5.1)"
         why = self._attack_group_ok(units)
         if why:
             return why, "allied units attack only beside German units"
@@ -1612,10 +1615,10 @@ class MotherlandState(State):
             if u["mp"] >= cost and c.is_combat and u["mode"] not in ("strat", "sea", "done"):
                 by_hex.setdefault(u["hex"], []).append(uid)
         for h, units in sorted(by_hex.items()):
-            for mech in (False, True):
-                group = [x for x in units if self.c(x).mech == mech]
-                if not group:
-                    continue
+            keys = sorted({(self.c(x).mech, self.u(x).get("start", "")) for x in units})
+            for mech, start in keys:
+                group = [x for x in units if self.c(x).mech == mech
+                         and self.u(x).get("start", "") == start]
                 for target in self.data.neighbors[h]:
                     if not self.has_enemy(target, side):
                         continue
@@ -2735,6 +2738,7 @@ class MotherlandState(State):
         if k == "reinf":
             uid, h = parts[1], parts[2]
             self.u(uid).update(hex=h, box="", sup="", mp=self.factors(uid)[2], mv=0, mode="",
+                               start=h,
                                steps=self.c(uid).max_steps)
             self._touch()
             self._claim(uid, h)

@@ -739,3 +739,14 @@ def test_advance_example_two_no_advance_after_a_mandatory_exchange(
     assert st2.u("1K")["box"] == "elim"  # the attacker's one step is gone
     assert st2.u("5A")["steps"] == 1  # the defender lost one step
     assert st2.decision().kind == "combat"  # and no advance was offered (1 - 1 = 0)
+
+
+def test_overrun_together_only_as_a_stack(rules_engine: MotherlandEngine) -> None:
+    """7.1 with 5.1: units from two start hexes meeting in one hex are not one stack."""
+    st = position(rules_engine, 3, "move", "axis",
+                  {"41Pz": "1212", "47Pz": "1113", "5A": "1214"}, **{"5A": {"chit": "C1-2*"}})
+    st.apply("move 47Pz 1113 1213")
+    st.apply("move 41Pz 1212 1213")
+    with pytest.raises(IllegalAction, match=r"7\.1"):
+        st.apply("overrun 1214 with 41Pz 47Pz")
+    assert "overrun 1214 with 41Pz" in notations(st)
