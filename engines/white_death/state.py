@@ -1448,9 +1448,9 @@ class WDState(State):
         if s == "soviet" and self.impulse_mp < min(3, self.impulse_left_before):
             raise IllegalAction("the Soviet player must spend 3 MPs (or all remaining) in an "
                                 "impulse to assault", rule="Rule 5")
-        if self.enter_cost_terrain(a.unit, a.hex) is None and not self.road(u.loc, a.hex):
-            raise IllegalAction(f"{a.unit} may not assault into prohibited terrain",
-                                rule="Rule 12.A")
+        if self.enter_cost(a.unit, u.loc, a.hex) is None:
+            raise IllegalAction(f"{a.unit} may not assault across a prohibited hexside or into "
+                                "a prohibited hex", rule="Rule 12.A")
         pool = self.pool_of(a.unit)
         if f"assault:{pool}" not in self.paid and self.supply[pool] < 1:
             raise IllegalAction(f"no supply point is left in the {pool} pool to assault",
@@ -2402,7 +2402,8 @@ class WDState(State):
     def _do_assault_done(self, h: str) -> list[Event]:
         if self.defenders(h):
             return []
-        movers = [x for x in self.attackers(h) if self.enter_cost_terrain(x, h) is not None]
+        movers = [x for x in self.attackers(h)
+                  if self.enter_cost(x, self.units[x].loc, h) is not None]
         if movers:
             self.advance[h] = movers
         return [Event(f"{h} is cleared of defenders", "info", hexes=(h,))]

@@ -134,3 +134,11 @@ def test_bunkers_add_their_strength_to_defensive_fire(engine: WhiteDeath) -> Non
     s.apply("assault 1207 with 1188/357")
     s.apply("end movement")
     assert s.pool("conv") == 8 + 10  # I/277 (2 x 4) and the bunker (1 x 10), Rule 19
+
+
+def test_no_assault_into_prohibited_terrain(engine: WhiteDeath) -> None:
+    s = fresh(engine)
+    put(s, "tk/18M", "1810")
+    put(s, "I/504", "1811")  # forest: prohibited to track units off the road (Rule 12.A)
+    s.apply("impulse 3")
+    refused(s, "assault 1811 with tk/18M", "Rule 12.A")
