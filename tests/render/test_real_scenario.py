@@ -11,6 +11,7 @@ from __future__ import annotations
 import io
 import math
 import xml.etree.ElementTree as ET
+from dataclasses import replace
 from pathlib import Path
 from typing import Any
 
@@ -57,8 +58,16 @@ def test_terminal_board_of_each_side_around_velikiye_luki(state: State) -> None:
         assert town(view) in out and "Velik" in out
         assert f"showing {window.describe()}" in out
     soviet = state.view("soviet")
+    center = town(soviet)
+    if not any(p.hidden for p in soviet.pieces):
+        # the scenario's setup may stack nothing the Soviet cannot see: put an unknown
+        # German unit under a visible one, as limited intelligence would show it
+        top = next(p for p in soviet.pieces if p.side == "german")
+        extra = replace(top, id=top.id + "-under", label="?", name="", hidden=True)
+        soviet = replace(soviet, pieces=(*soviet.pieces, extra))
+        center = top.location
     assert any(p.hidden for p in soviet.pieces)
-    window = fit_window(soviet, 100, 40, center=town(soviet))
+    window = fit_window(soviet, 100, 40, center=center)
     where = {c.hex: (c.col, c.row) for c in soviet.cells}
     out = plain(BoardRenderable(soviet, window))
     for hex_id, stack in stacks(soviet).items():
