@@ -274,3 +274,31 @@ def test_receive_points_an_invite_to_join(run, tmp_path: Path) -> None:  # type:
     run("a", "new", "skirmish", "short", "--side", "red", "-o", "inv.pbem")
     r = run("b", "receive", "inv.pbem")
     assert "is an invite from Alice" in r.output and "pbem join inv.pbem" in r.output
+
+
+def test_id_forget(run, tmp_path: Path) -> None:  # type: ignore[no-untyped-def]
+    start(run, tmp_path)
+    r = run("b", "id", "forget", "Alice")
+    assert r.exit_code == 0 and "forgot Alice" in r.output
+    assert json.loads(run("b", "id", "contacts", "--json").output) == []
+    r = run("b", "id", "forget", "Nobody")
+    assert r.exit_code == 11
+
+
+def test_scenario_check(run) -> None:  # type: ignore[no-untyped-def]
+    r = run(None, "scenario", "check", "skirmish")
+    assert r.exit_code == 0 and "skirmish: 3 scenarios, ok" in r.output
+    r = run(None, "scenario", "check", "nosuch")
+    assert r.exit_code == 6
+
+
+def test_scenario_check_reports_broken_data(run, monkeypatch: pytest.MonkeyPatch) -> None:  # type: ignore[no-untyped-def]
+    from toy_engine import SkirmishEngine
+
+    def broken(self, scenario, options):  # type: ignore[no-untyped-def]
+        raise ValueError("map.toml: key terrain.0101: unknown terrain 'lava'")
+
+    monkeypatch.setattr(SkirmishEngine, "_new_state", broken)
+    r = run(None, "scenario", "check", "skirmish")
+    assert r.exit_code == 12
+    assert "skirmish/short: map.toml: key terrain.0101: unknown terrain 'lava'" in r.output
