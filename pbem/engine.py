@@ -427,15 +427,22 @@ class Engine(ABC):
     def scenario_digest(self, scenario_id: str) -> bytes:
         """SHA-256 over the scenario's data files (names and bytes), as the invite pins."""
         h = hashlib.sha256(b"pbem/v1/scenario\0")
-        for f in sorted(self.scenario(scenario_id).files, key=lambda t: t.name):
-            data = f.read_bytes()
-            h.update(canonical.encode([f.name, hashlib.sha256(data).digest()]))
+        for name, digest in self.scenario_files(scenario_id).items():
+            h.update(canonical.encode([name, digest]))
         return h.digest()
 
     def scenario_files(self, scenario_id: str) -> dict[str, bytes]:
-        """File name to SHA-256, for telling a joiner exactly which data file differs."""
-        return {f.name: hashlib.sha256(f.read_bytes()).digest()
+        """File name to SHA-256, sorted by name: what a joiner is told differs.
+
+        Read once per engine and scenario: every game load checks them, and the data
+        cannot change under a running process without changing the game it belongs to.
+        """
+        cache: dict[str, dict[str, bytes]] = self.__dict__.setdefault("_scenario_files", {})
+        if scenario_id not in cache:
+            cache[scenario_id] = {
+                f.name: hashlib.sha256(f.read_bytes()).digest()
                 for f in sorted(self.scenario(scenario_id).files, key=lambda t: t.name)}
+        return dict(cache[scenario_id])
 
     def check_scenarios(self) -> list[str]:
         """Problems found in the shipped data (``pbem scenario check``); empty when sound.
