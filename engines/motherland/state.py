@@ -333,6 +333,21 @@ class MotherlandState(State):
     def _auto_resolve(self, t: dict[str, Any]) -> bool:
         """Drop a waiting task that has nothing left to decide (or decide a forced one)."""
         if t["who"] == CHANCE:
+            if t["k"] != "draw":
+                return False
+            # a queued draw meets the cup as it is now: earlier draws may have emptied it
+            uid, cup = t["unit"], self.s["cups"][t["letter"]]
+            if not self.u(uid)["hex"] or (self.u(uid)["chit"] and t["rule"] != "16.5"):
+                self.s["tasks"].pop(0)
+                return True
+            if not cup:
+                self.s["tasks"].pop(0)
+                fallback = self.data.empty_cup[t["letter"]]
+                self.u(uid).update(chit=fallback, steps=2)
+                self.say(f"Cup {t['letter']} is empty: {uid} takes the stand-in chit {fallback}")
+                self._touch()
+                return True
+            t["count"] = min(t["count"], len(cup))
             return False
         k = t["k"]
         if k in ("lose", "isolation", "partisan_oos", "stack", "baku_factories"):

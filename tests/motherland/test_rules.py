@@ -750,3 +750,16 @@ def test_overrun_together_only_as_a_stack(rules_engine: MotherlandEngine) -> Non
     with pytest.raises(IllegalAction, match=r"7\.1"):
         st.apply("overrun 1214 with 41Pz 47Pz")
     assert "overrun 1214 with 41Pz" in notations(st)
+
+
+def test_queued_draws_meet_an_empty_cup(rules_engine: MotherlandEngine) -> None:
+    """Two units need chits but the cup holds one: the second takes the stand-in chit."""
+    st = position(rules_engine, 3, "combat", "axis",
+                  {"41Pz": "1314", "5A": "1214", "16A": "1214"})
+    st.s["cups"]["A"] = ["A6-5"]
+    st.apply("attack 1214 with 41Pz")
+    assert st.chance_request().count == 1
+    texts = [e.text for e in st.apply_outcome(("A6-5",))]
+    assert any("Cup A is empty" in t for t in texts)
+    # the first in order drew the chit, the other has the weakest A chit (empty_cup)
+    assert {st.u("16A")["chit"], st.u("5A")["chit"]} == {"A6-5", "A4-3*"}
