@@ -2146,7 +2146,7 @@ class WDState(State):
             lost = rules.conventional_loss(n, start)
             events += self._lose(uid, lost, "barrage")
             if self.on_map(uid):
-                self._morale(uid, n, "barrage", h)
+                self._morale(uid, lost, "barrage", h)  # the actual loss (Rule 11.B.2.B)
         self.bar = {}
         return events
 
