@@ -2291,7 +2291,7 @@ class WDState(State):
         lost = min(n, self.units[uid].strength)
         events = self._lose(uid, lost, "antitank fire")
         if self.on_map(uid):
-            self._morale(uid, n, job["stage"], self.units[uid].loc)
+            self._morale(uid, lost, job["stage"], self.units[uid].loc)
         return events
 
     def _lose(self, uid: str, n: int, why: str) -> list[Event]:
