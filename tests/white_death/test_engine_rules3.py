@@ -142,3 +142,37 @@ def test_no_assault_into_prohibited_terrain(engine: WhiteDeath) -> None:
     put(s, "I/504", "1811")  # forest: prohibited to track units off the road (Rule 12.A)
     s.apply("impulse 3")
     refused(s, "assault 1811 with tk/18M", "Rule 12.A")
+
+
+def test_deploying_costs_one_mp_and_moving_concentrates(engine: WhiteDeath) -> None:
+    s = fresh(engine)
+    put(s, "918A/357", "2010")
+    s.apply("impulse 3")
+    s.apply("deploy 918A/357")
+    assert s.units["918A/357"].deployed and s.left("918A/357") == 2  # Rule 6.B.2
+    refused(s, "deploy 918A/357", "Rule 6.B.2")
+    nxt = next(n for n in s.map.neighbors("2010") if not s.units_at(n)
+               and s.move_cost("918A/357", "2010", n) is not None
+               and s.move_cost("918A/357", "2010", n) <= 2)
+    s.apply(f"move 918A/357 2010 {nxt}")
+    assert not s.units["918A/357"].deployed
+
+
+def test_alternate_german_entry_zones(engine: WhiteDeath) -> None:
+    s = fresh(engine)
+    put(s, "I/504", "1518")  # keeps the southern zones open (Rule 17.E)
+    put(s, "I/SS8", "2010")
+    s.units["I/SS8"].loc = "raster"
+    s.units["I/SS8"].entry = "german-south"
+    s.schedule = [[s.turn, "I/SS8", "german-south"]]
+    s.apply("impulse 1")
+    s.apply("end movement")
+    s.apply("impulse 5")
+    west_only = set(s.cat.resolve("german-west")) - set(s.cat.resolve("german-southwest"))
+    south_side = set(s.cat.resolve("german-south")) | set(s.cat.resolve("german-southwest"))
+    offered = set(s.entry_hexes("I/SS8"))
+    assert offered & set(s.cat.resolve("german-southwest"))  # the same turn (Rule 17.D)
+    assert offered <= south_side and not offered & west_only
+    s.schedule = [[s.turn - 1, "I/SS8", "german-south"]]
+    s._moved()
+    assert set(s.entry_hexes("I/SS8")) & west_only  # a turn late: the western zone too
