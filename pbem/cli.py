@@ -13,29 +13,60 @@ import os
 import sys
 from collections.abc import Callable, Iterator
 from pathlib import Path
-from typing import Any, ClassVar, NoReturn
+from typing import TYPE_CHECKING, Any, ClassVar, NoReturn, cast
 
 import click
-from rich.console import Console
-from rich.table import Table
+
+if TYPE_CHECKING:
+    from rich.console import Console
 
 from pbem import __version__
 from pbem.errors import DuplicateFile, KeyStoreError, PbemError, UsageError
 
-console = Console(highlight=False, soft_wrap=True)
-errors = Console(stderr=True, highlight=False, soft_wrap=True)
+
+class _LazyConsole:
+    """A rich Console made on first use: most commands print plain text, and importing
+    rich costs more than the rest of ``pbem status``."""
+
+    def __init__(self, stderr: bool) -> None:
+        self._stderr = stderr
+        self._console: Console | None = None
+
+    def get(self) -> Console:
+        if self._console is None:
+            from rich.console import Console
+
+            self._console = Console(stderr=self._stderr, highlight=False, soft_wrap=True)
+        return self._console
+
+    def __getattr__(self, name: str) -> Any:
+        return getattr(self.get(), name)
+
+
+console = cast("Console", _LazyConsole(stderr=False))
+errors = cast("Console", _LazyConsole(stderr=True))
+
+
+def rich_console(stderr: bool = False) -> Console:
+    """The real Console, for rich objects that insist on one (progress bars, replays)."""
+    proxy = cast(_LazyConsole, errors if stderr else console)
+    return proxy.get()
+
+
+def echo_err(text: str) -> None:
+    click.echo(text, err=True)
 
 
 @contextlib.contextmanager
 def progress_bar(what: str) -> Iterator[Callable[[int, int], None]]:
     """A rich progress bar on stderr for long work; silent when stderr is not a terminal."""
-    if not errors.is_terminal:
+    if not sys.stderr.isatty():
         yield lambda done, total: None
         return
     from rich.progress import BarColumn, MofNCompleteColumn, Progress, TimeElapsedColumn
 
     with Progress(f"[bold]{what}", BarColumn(), MofNCompleteColumn(), TimeElapsedColumn(),
-                  console=errors, transient=True) as bar:
+                  console=rich_console(stderr=True), transient=True) as bar:
         task = bar.add_task(what, total=None)
 
         def update(done: int, total: int) -> None:
@@ -44,11 +75,16 @@ def progress_bar(what: str) -> Iterator[Callable[[int, int], None]]:
         yield update
 
 
+def echo(text: str = "") -> None:
+    """Plain text to stdout: most commands print only this, and need no rich import."""
+    click.echo(text)
+
+
 def _fail(exc: PbemError) -> NoReturn:
     if isinstance(exc, DuplicateFile):
-        errors.print(f"pbem: note: {exc}", markup=False)
+        echo_err(f"pbem: note: {exc}")
         sys.exit(0)
-    errors.print(f"pbem: error: {exc}", markup=False)
+    echo_err(f"pbem: error: {exc}")
     sys.exit(exc.exit_code)
 
 
@@ -99,17 +135,16 @@ def file_name(game_id: bytes, seq: int, side: str) -> str:
 def _print_events(events: list[Any], rolls: list[Any], side: str | None) -> None:
     for event in events:
         if event.visible(side):
-            console.print(f"  {event.text}", markup=False)
+            echo(f"  {event.text}")
     for roll in rolls:
         outcome = ", ".join(str(o) for o in roll.outcome)
-        console.print(f"  roll {roll.name}: {roll.purpose}: {roll.request} -> {outcome}",
-                      markup=False)
+        echo(f"  roll {roll.name}: {roll.purpose}: {roll.request} -> {outcome}")
 
 
 def _sealed_note(game: Any, seq: int) -> None:
-    console.print(f"sealed file {seq} of {game.name}: {game.awaiting()}", markup=False)
+    echo(f"sealed file {seq} of {game.name}: {game.awaiting()}")
     name = file_name(game.game_id, seq, game.side)
-    console.print(f"  send it with: pbem send {game.name} -o {name}", markup=False)
+    echo(f"  send it with: pbem send {game.name} -o {name}")
 
 
 class LazyGroup(click.Group):
@@ -175,8 +210,8 @@ def id_new(ctx: click.Context, name: str, email: str, passphrase: bool) -> None:
             secret = env.encode() if env is not None else str(click.prompt(
                 "New passphrase", hide_input=True, confirmation_prompt=True)).encode()
         identity = home.keys.create(name, email, secret)
-        console.print(f"identity {identity.card.name} created in {home.path}", markup=False)
-        console.print(f"fingerprint: {identity.card.fingerprint}", markup=False)
+        echo(f"identity {identity.card.name} created in {home.path}")
+        echo(f"fingerprint: {identity.card.fingerprint}")
 
 
 @id_group.command("show")
@@ -190,8 +225,7 @@ def id_show(ctx: click.Context, as_json: bool) -> None:
             click.echo(json.dumps({"name": card.name, "email": card.email,
                                    "key": card.key.hex(), "fingerprint": card.fingerprint}))
             return
-        console.print(f"{card.name} <{card.email}>\nfingerprint: {card.fingerprint}",
-                      markup=False)
+        echo(f"{card.name} <{card.email}>\nfingerprint: {card.fingerprint}")
 
 
 @id_group.command("export")
@@ -207,7 +241,7 @@ def id_export(ctx: click.Context, output: Path | None) -> None:
         text = armor(seal(identity, "card", {"card": identity.card.to_data()}))
         if output:
             _write_out(output, text.encode(), armored=False)
-            console.print(f"card written to {output}", markup=False)
+            echo(f"card written to {output}")
         else:
             click.echo(text, nl=False)
 
@@ -232,12 +266,11 @@ def id_import(ctx: click.Context, card_file: Path, yes: bool) -> None:
             raise UsageError(f"{card_file}: not a pbem card") from None
         if card.key != env.key:
             raise UsageError(f"{card_file}: the card is not signed by its own key")
-        console.print(f"{card.name} <{card.email}>\nfingerprint: {card.fingerprint}",
-                      markup=False)
+        echo(f"{card.name} <{card.email}>\nfingerprint: {card.fingerprint}")
         if not yes and not click.confirm("Does this fingerprint match what they told you?"):
             raise UsageError("not pinned")
         home_of(ctx).keys.pin_contact(card)
-        console.print(f"pinned {card.name}", markup=False)
+        echo(f"pinned {card.name}")
 
 
 @id_group.command("contacts")
@@ -252,9 +285,9 @@ def id_contacts(ctx: click.Context, as_json: bool) -> None:
                                     "fingerprint": c.fingerprint} for c in cards], indent=2))
             return
         for card in cards:
-            console.print(f"{card.name} <{card.email}>  {card.fingerprint}", markup=False)
+            echo(f"{card.name} <{card.email}>  {card.fingerprint}")
         if not cards:
-            console.print("no contacts pinned yet", markup=False)
+            echo("no contacts pinned yet")
 
 
 @id_group.command("forget")
@@ -264,7 +297,7 @@ def id_forget(ctx: click.Context, who: str) -> None:
     """Unpin a correspondent (by name or fingerprint), e.g. after they changed keys."""
     with handled():
         card = home_of(ctx).keys.unpin_contact(who)
-        console.print(f"forgot {card.name} ({card.fingerprint})", markup=False)
+        echo(f"forgot {card.name} ({card.fingerprint})")
 
 
 # --- engines and scenarios --------------------------------------------------------------------
@@ -288,6 +321,8 @@ def engines_cmd(as_json: bool) -> None:
                               "description": o.description} for o in e.options()]}
                 for e in found.values()], indent=2))
             return
+        from rich.table import Table
+
         table = Table("engine", "title", "sides", "scenarios", title="installed engines")
         for e in found.values():
             table.add_row(e.id, e.title, " / ".join(e.sides),
@@ -317,10 +352,9 @@ def scenario_check(engine_id: str | None, scenario: str | None) -> None:
                 engine.new_state(scenario)
             problems += found
             status = "ok" if not found else f"{len(found)} problems"
-            console.print(f"{engine.id}: {len(engine.scenarios())} scenarios, {status}",
-                          markup=False)
+            echo(f"{engine.id}: {len(engine.scenarios())} scenarios, {status}")
         for p in problems:
-            console.print(f"  {p}", markup=False)
+            echo(f"  {p}")
         if problems:
             sys.exit(12)
 
@@ -359,8 +393,8 @@ def new_cmd(ctx: click.Context, engine_id: str, scenario: str, side: str,
                                      name=name)
         path = output or Path(file_name(game.game_id, 0, side))
         _write_out(path, game.files[0], armored)
-        console.print(f"game {game.name} created: you play {side}", markup=False)
-        console.print(f"invite written to {path}: send it to your opponent", markup=False)
+        echo(f"game {game.name} created: you play {side}")
+        echo(f"invite written to {path}: send it to your opponent")
 
 
 def confirm_first_contact(home: Any, card: Any, what: str, yes: bool) -> None:
@@ -372,11 +406,9 @@ def confirm_first_contact(home: Any, card: Any, what: str, yes: bool) -> None:
     known = home.keys.contact(card.fingerprint)
     if known is not None and known.key == card.key:
         return
-    console.print(f"first contact: {what} is signed by {card.name} <{card.email}>",
-                  markup=False)
-    console.print(f"  fingerprint {card.fingerprint}", markup=False)
-    console.print(f"  compare it with the one {card.name} tells you (phone, in person)",
-                  markup=False)
+    echo(f"first contact: {what} is signed by {card.name} <{card.email}>")
+    echo(f"  fingerprint {card.fingerprint}")
+    echo(f"  compare it with the one {card.name} tells you (phone, in person)")
     if yes:
         return
     if not sys.stdin.isatty():
@@ -405,14 +437,13 @@ def join_cmd(ctx: click.Context, invite: Path, name: str | None, output: Path | 
         game = home.join(data, str(invite), name=name)
         opp = game.opponent()
         setup = game.verifier.setup
-        console.print(f"joined {game.name}: {setup.engine_id} / {setup.scenario}, you play "
-                      f"{game.side}", markup=False)
+        echo(f"joined {game.name}: {setup.engine_id} / {setup.scenario}, you play "
+                      f"{game.side}")
         if opp:
-            console.print(f"opponent: {opp.name} <{opp.email}>, fingerprint {opp.fingerprint}",
-                          markup=False)
+            echo(f"opponent: {opp.name} <{opp.email}>, fingerprint {opp.fingerprint}")
         path = output or Path(file_name(game.game_id, 1, game.side))
         _write_out(path, game.files[1], armored)
-        console.print(f"reply written to {path}: send it back", markup=False)
+        echo(f"reply written to {path}: send it back")
 
 
 # --- the turn loop -----------------------------------------------------------------------------
@@ -444,9 +475,9 @@ def _screen(home: Any, path: Path, source: str, data: bytes, yes: bool) -> bool:
     except PbemError:
         return True  # the import names the problem
     if env.kind == "invite":
-        errors.print(f"pbem: note: {source} is an invite from "
+        echo_err(f"pbem: note: {source} is an invite from "
                      f"{body.get('creator', {}).get('name', '?')}: join it with "
-                     f"'pbem join {path}'", markup=False)
+                     f"'pbem join {path}'")
         return False
     if env.kind == "accept" and isinstance(body.get("joiner"), dict):
         try:
@@ -479,20 +510,19 @@ def receive_cmd(ctx: click.Context, files: tuple[Path, ...], yes: bool) -> None:
                 try:
                     report = home.receive(data, source)
                 except DuplicateFile as exc:
-                    errors.print(f"pbem: note: {exc}", markup=False)
+                    echo_err(f"pbem: note: {exc}")
                     continue
-                console.print(report.text, markup=False)
+                echo(report.text)
                 if report.message:
-                    console.print(f"  message from your opponent: {report.message}",
-                                  markup=False)
+                    echo(f"  message from your opponent: {report.message}")
                 game = home.game(report.game_name)
                 _print_events(report.events, report.rolls, game.side)
                 if report.sealed is not None:
                     _sealed_note(game, report.sealed)
                 else:
-                    console.print(f"  {game.awaiting()}", markup=False)
+                    echo(f"  {game.awaiting()}")
         except PbemError as exc:
-            errors.print(f"pbem: error: {exc}", markup=False)
+            echo_err(f"pbem: error: {exc}")
             status = status or exc.exit_code
     sys.exit(status)
 
@@ -508,13 +538,13 @@ def act_cmd(ctx: click.Context, game_ref: str, actions: tuple[str, ...]) -> None
         game = home.game(game_ref)
         for text in actions:
             events, rolls, sealed = game.act(text)
-            console.print(f"{text}", markup=False)
+            echo(f"{text}")
             _print_events(events, rolls, game.side)
             if sealed is not None:
                 _sealed_note(game, sealed)
                 break
         else:
-            console.print(f"  {game.awaiting()}", markup=False)
+            echo(f"  {game.awaiting()}")
 
 
 @main.command("legal")
@@ -539,12 +569,11 @@ def legal_cmd(ctx: click.Context, game_ref: str, focus: str | None, as_json: boo
                 "actions": actions}, indent=2))
             return
         if decision is None:
-            console.print(game.awaiting(), markup=False)
+            echo(game.awaiting())
             return
-        console.print(f"{decision.prompt}" + (f" ({decision.rule})" if decision.rule else ""),
-                      markup=False)
+        echo(f"{decision.prompt}" + (f" ({decision.rule})" if decision.rule else ""))
         for text in actions:
-            console.print(f"  {text}", markup=False)
+            echo(f"  {text}")
 
 
 @main.command("undo")
@@ -554,7 +583,7 @@ def undo_cmd(ctx: click.Context, game_ref: str) -> None:
     """Take back your last action (never past a die roll or a sealed file)."""
     with handled():
         game = home_of(ctx).game(game_ref)
-        console.print(f"undone: {game.undo()}", markup=False)
+        echo(f"undone: {game.undo()}")
 
 
 @main.command("say")
@@ -565,7 +594,7 @@ def say_cmd(ctx: click.Context, game_ref: str, text: str) -> None:
     """A message to your opponent, carried in your next file."""
     with handled():
         home_of(ctx).game(game_ref).say(text)
-        console.print("message kept for your next file", markup=False)
+        echo("message kept for your next file")
 
 
 @main.command("send")
@@ -595,7 +624,7 @@ def send_cmd(ctx: click.Context, game_ref: str, seq: int | None, output: Path | 
             return
         path = output or Path(file_name(game.game_id, number, game.side))
         _write_out(path, data, armored)
-        console.print(f"file {number} of {game.name} written to {path}", markup=False)
+        echo(f"file {number} of {game.name} written to {path}")
 
 
 @main.command("resign")
@@ -609,7 +638,7 @@ def resign_cmd(ctx: click.Context, game_ref: str, yes: bool) -> None:
         if not yes and not click.confirm(f"Resign {game.name}?"):
             raise UsageError("not resigned")
         seq = game.resign()
-        console.print(f"you resigned {game.name}", markup=False)
+        echo(f"you resigned {game.name}")
         _sealed_note(game, seq)
 
 
@@ -622,11 +651,11 @@ def draw_cmd(ctx: click.Context, game_ref: str) -> None:
         game = home_of(ctx).game(game_ref)
         what, seq = game.draw()
         if what == "accepted":
-            console.print(f"draw accepted: {game.name} is drawn", markup=False)
+            echo(f"draw accepted: {game.name} is drawn")
             assert seq is not None
             _sealed_note(game, seq)
         else:
-            console.print("draw offered: it goes with your next file", markup=False)
+            echo("draw offered: it goes with your next file")
 
 
 # --- looking at games ---------------------------------------------------------------------------
@@ -654,15 +683,15 @@ def status_cmd(ctx: click.Context, game_ref: str | None, as_json: bool) -> None:
             click.echo(json.dumps(data if not game_ref else data[0], indent=2))
             return
         if not data:
-            console.print(f"no games in {home.games_dir}", markup=False)
+            echo(f"no games in {home.games_dir}")
         for s in data:
-            console.print(f"{s['name']}: {s['engine']} / {s['scenario']}, you play {s['side']} "
-                          f"against {s['opponent'] or '(not joined yet)'}", markup=False)
+            echo(f"{s['name']}: {s['engine']} / {s['scenario']}, you play {s['side']} "
+                          f"against {s['opponent'] or '(not joined yet)'}")
             if s["position"]:
-                console.print(f"  {s['position']}", markup=False)
-            console.print(f"  file {s['seq']}; last in {_when(s['last_in'])}, last out "
-                          f"{_when(s['last_out'])}", markup=False)
-            console.print(f"  {s['awaiting']}", markup=False)
+                echo(f"  {s['position']}")
+            echo(f"  file {s['seq']}; last in {_when(s['last_in'])}, last out "
+                          f"{_when(s['last_out'])}")
+            echo(f"  {s['awaiting']}")
 
 
 @main.command("list")
@@ -675,6 +704,8 @@ def list_cmd(ctx: click.Context, as_json: bool) -> None:
         if as_json:
             click.echo(json.dumps(data, indent=2))
             return
+        from rich.table import Table
+
         table = Table("game", "engine / scenario", "side", "opponent", "file", "next")
         for s in data:
             table.add_row(s["name"], f"{s['engine']} / {s['scenario']}", s["side"],
@@ -696,27 +727,25 @@ def log_cmd(ctx: click.Context, game_ref: str) -> None:
         for seq, data in enumerate(game.files):
             body = body_summary(data)
             if seq == 0:
-                console.print(f"file 0: invite by {body['creator']['name']} "
-                              f"({body['creator_side']}): {body['engine']} / {body['scenario']}",
-                              markup=False)
+                echo(f"file 0: invite by {body['creator']['name']} "
+                              f"({body['creator_side']}): {body['engine']} / {body['scenario']}")
                 continue
             if seq == 1:
-                console.print(f"file 1: {body['joiner']['name']} joins as {body['side']}",
-                              markup=False)
+                echo(f"file 1: {body['joiner']['name']} joins as {body['side']}")
                 continue
-            console.print(f"file {seq}: {body['side']}", markup=False)
+            echo(f"file {seq}: {body['side']}")
             for record in body["records"]:
                 if record[0] == "a":
-                    console.print(f"  {record[1]}", markup=False)
+                    echo(f"  {record[1]}")
                 else:
                     outcome = ", ".join(str(o) for o in record[2])
-                    console.print(f"  roll {roll_name(seq, record[1])}: {outcome}", markup=False)
+                    echo(f"  roll {roll_name(seq, record[1])}: {outcome}")
             if body["message"]:
-                console.print(f"  message: {body['message']}", markup=False)
+                echo(f"  message: {body['message']}")
             if body["end"]:
-                console.print(f"  end: {body['end']} ({body['result']['text']})", markup=False)
+                echo(f"  end: {body['end']} ({body['result']['text']})")
         if game.pending:
-            console.print(f"unsealed: {len(game.pending)} records", markup=False)
+            echo(f"unsealed: {len(game.pending)} records")
 
 
 @main.command("show")
@@ -742,10 +771,10 @@ def show_cmd(ctx: click.Context, game_ref: str, svg: Path | None, png: Path | No
 
             if svg:
                 _write_out(svg, board_svg(view, show_zoc=show_zoc).encode(), armored=False)
-                console.print(f"board written to {svg}", markup=False)
+                echo(f"board written to {svg}")
             if png:
                 _write_out(png, board_png(view, show_zoc=show_zoc), armored=False)
-                console.print(f"board written to {png}", markup=False)
+                echo(f"board written to {png}")
             return
         from pbem.render import board_screen, fit_window
 
@@ -756,7 +785,7 @@ def show_cmd(ctx: click.Context, game_ref: str, svg: Path | None, png: Path | No
             from pbem.render import browse as browse_board
 
             with key_poller() as keys:
-                browse_board(console, view, read_key=keys.read, zoom=zoom, show_zoc=show_zoc)
+                browse_board(rich_console(), view, read_key=keys.read, zoom=zoom, show_zoc=show_zoc)
             return
         height = console.height - 8 if console.is_terminal else None
         window = fit_window(view, console.width, height, zoom=zoom, center=center)
@@ -782,8 +811,10 @@ def audit_cmd(paths: tuple[Path, ...], roll: str | None, as_json: bool) -> None:
             sys.exit(0 if report.clean else report.exit_code or 1)
         if roll:
             for line in explain_roll(report, roll):
-                console.print(line, markup=False)
+                echo(line)
             sys.exit(0 if report.clean else report.exit_code or 1)
+        from rich.table import Table
+
         table = Table("seq", "kind", "side", "signer", "sig", "chain", "dice", "replay", "note",
                       title=f"game {report.game_id.hex()[:16]} {report.engine} / "
                             f"{report.scenario}")
@@ -799,8 +830,8 @@ def audit_cmd(paths: tuple[Path, ...], roll: str | None, as_json: bool) -> None:
                           r.request, ", ".join(str(o) for o in r.outcome), r.after_action)
         console.print(rolls)
         if report.result:
-            console.print(f"result: {report.result}", markup=False)
-        console.print(report.verdict(), markup=False)
+            echo(f"result: {report.result}")
+        echo(report.verdict())
         sys.exit(0 if report.clean else report.exit_code or 1)
 
 
@@ -815,8 +846,7 @@ def rebuild_cmd(ctx: click.Context, paths: tuple[Path, ...], name: str | None) -
 
     with handled(), progress_bar("rebuilding") as progress:
         game = rebuild(home_of(ctx), collect(list(paths)), name=name, progress=progress)
-        console.print(f"rebuilt {game.name} from {len(game.files)} files: {game.awaiting()}",
-                      markup=False)
+        echo(f"rebuilt {game.name} from {len(game.files)} files: {game.awaiting()}")
 
 
 @main.command("selfplay")
@@ -875,7 +905,7 @@ def play_cmd(ctx: click.Context, game_ref: str | None, files: tuple[Path, ...], 
                       if _screen(home, path, src, d, yes)]
         pacing = _pacing(fast, step, pace)
         with key_poller() as poller:
-            reports = receive_and_replay(console, home, datas, pacing,
+            reports = receive_and_replay(rich_console(), home, datas, pacing,
                                          poller.poll if poller.active else None)
         names = {r.game_name for r in reports}
         if game_ref is None:
@@ -886,7 +916,7 @@ def play_cmd(ctx: click.Context, game_ref: str | None, files: tuple[Path, ...], 
                 if len(mine) != 1:
                     raise UsageError("name the game to play (pbem list shows them)")
                 game_ref = mine[0].name
-        Prompt(console, home.game(game_ref), pacing=pacing).run()
+        Prompt(rich_console(), home.game(game_ref), pacing=pacing).run()
 
 
 @main.command("replay")
@@ -905,9 +935,9 @@ def replay_cmd(ctx: click.Context, game_ref: str, start: int, fast: bool, step: 
     with handled():
         game = home_of(ctx).game(game_ref)
         with key_poller() as poller:
-            shown = replay_game(console, game, start=start, pacing=_pacing(fast, step, pace),
+            shown = replay_game(rich_console(), game, start=start, pacing=_pacing(fast, step, pace),
                                 poll=poller.poll if poller.active else None)
-        console.print(f"replayed {shown} files of {game.name}", markup=False)
+        echo(f"replayed {shown} files of {game.name}")
 
 
 @main.command("demo")
@@ -928,7 +958,7 @@ def demo_cmd(engine_id: str | None, scenario: str | None, files: int, fast: bool
     with handled():
         root = directory or Path(tempfile.mkdtemp(prefix="pbem-demo-"))
         root.mkdir(parents=True, exist_ok=True)
-        code = demo(console, root, engine_id=engine_id, scenario=scenario, files=files,
+        code = demo(rich_console(), root, engine_id=engine_id, scenario=scenario, files=files,
                     pacing=_pacing(fast, False, 0.35))
         sys.exit(code)
 
