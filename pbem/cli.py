@@ -759,13 +759,27 @@ def log_cmd(ctx: click.Context, game_ref: str) -> None:
               help="0 overview, 1 normal, 2 two counters per hex.")
 @click.option("--zoc", "show_zoc", help="Overlay a side's zones of control (or 'all').")
 @click.option("--browse", is_flag=True, help="Pan and zoom with the keys (arrows, +/-, q).")
+@click.option("--where", "where_token", metavar="UNIT",
+              help="Highlight the hexes UNIT may move to or act on now.")
 @click.pass_context
 def show_cmd(ctx: click.Context, game_ref: str, svg: Path | None, png: Path | None,
-             center: str | None, zoom: int, show_zoc: str | None, browse: bool) -> None:
+             center: str | None, zoom: int, show_zoc: str | None, browse: bool,
+             where_token: str | None) -> None:
     """The board as your side may see it (limited intelligence applies)."""
+    import dataclasses
+
     with handled():
         game = home_of(ctx).game(game_ref)
         view = game.state.view(game.side)
+        if where_token:
+            from pbem.play import where
+
+            hexes = where(game.state, game.side, where_token) if game.my_decision() else ()
+            if not hexes:
+                raise UsageError(f"no legal action takes {where_token} anywhere now")
+            view = dataclasses.replace(view, highlights=hexes)
+            center = center or hexes[0]
+            echo(f"{where_token} may go to or act on: {' '.join(hexes)}")
         if svg or png:
             from pbem.render.svg import board_png, board_svg
 

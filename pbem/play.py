@@ -12,7 +12,7 @@ from __future__ import annotations
 import contextlib
 import shlex
 from collections.abc import Callable, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import Any
 
@@ -33,6 +33,7 @@ commands:
   <action>          an action in the game's notation (Tab completes; 'legal' lists them)
   legal [WORD]      what you may do now, or only the actions naming a unit or hex
   show [HEX]        the board (centered on HEX)
+  where UNIT        the board with the hexes UNIT may go to or act on highlighted
   undo              take back your last action (never past a die roll)
   status            turn, phase and what is awaited
   say TEXT          a message to your opponent, sent with this file
@@ -113,6 +114,23 @@ def receive_and_replay(console: Console, home: Home, datas: Sequence[tuple[str, 
     return reports
 
 
+def where(state: State, side: str, token: str) -> tuple[str, ...]:
+    """The hexes the legal actions naming ``token`` (a unit or a hex) lead to: "Where".
+
+    Engine-agnostic: any word of such an action that is a hex of the map counts, except
+    the unit's own hex, so a move, an assault or a rail destination all light up.
+    """
+    view = state.view(side)
+    cells = {c.hex for c in view.cells}
+    here = {p.location for p in view.pieces if p.id == token or p.name == token}
+    found: set[str] = set()
+    for action in state.legal_actions():
+        words = action.notation().split()
+        if token in words:
+            found.update(w for w in words if w in cells and w not in here and w != token)
+    return tuple(sorted(found))
+
+
 def situation(game: Game) -> str:
     status = game.state.view(game.side).status
     parts = [f"[bold]{game.name}[/]", status] if status else [f"[bold]{game.name}[/]"]
@@ -153,6 +171,16 @@ class Prompt:
             return
         window = fit_window(view, self.console.width, 24, center=focus) if view.cells else None
         self.console.print(board_screen(view, window, legend=False))
+
+    def where(self, token: str) -> None:
+        hexes = where(self.game.state, self.game.side, token)
+        if not hexes:
+            self.console.print(f"no legal action takes {token} anywhere now", markup=False)
+            return
+        view = replace(self.game.state.view(self.game.side), highlights=hexes)
+        window = fit_window(view, self.console.width, 24, center=hexes[0])
+        self.console.print(board_screen(view, window, legend=False))
+        self.console.print(f"{token}: {' '.join(hexes)}", markup=False)
 
     def legal(self, word: str | None) -> None:
         decision = self.game.my_decision()
@@ -211,6 +239,8 @@ class Prompt:
                     self.legal(rest or None)
                 elif word == "show":
                     self.show(rest or None)
+                elif word == "where":
+                    self.where(rest)
                 elif word == "status":
                     self.console.print(situation(game))
                     self.console.print(game.awaiting(), markup=False)

@@ -112,3 +112,33 @@ def test_play_on_a_real_terminal(tmp_path: Path) -> None:
     bob.expect(pexpect.EOF)
     bob.close()
     assert bob.exitstatus == 0
+
+
+def test_where_highlights_a_units_destinations_on_a_real_map(tmp_path: Path) -> None:
+    """White Death: the hexes a unit's legal actions lead to, as the old game's "Where"."""
+    from pbem.play import where
+    from pbem.session import Home
+
+    erich, ivan = Home(tmp_path / "erich"), Home(tmp_path / "ivan")
+    erich.keys.create("Erich", "", None)
+    ivan.keys.create("Ivan", "", None)
+    game = erich.new_game("white-death", "purkayev", "german", name="luki")
+    joined = ivan.join(game.files[0], "invite", name="luki")
+    report = erich.receive(joined.files[1], "reply")
+    assert report.sealed == 2  # the Soviet player moves first
+    ivan.receive(erich.game("luki").file(2)[1], "file 2")
+    soviet = ivan.game("luki")
+    soviet.act("impulse 4")
+    moves = [a.notation().split() for a in soviet.state.legal_actions()
+             if a.notation().startswith("move ")]
+    unit, origin = moves[0][1], moves[0][2]
+    hexes = where(soviet.state, "soviet", unit)
+    assert {m[3] for m in moves if m[1] == unit} <= set(hexes)
+    assert origin not in hexes
+    r = CliRunner().invoke(main, ["--home", str(tmp_path / "ivan"), "show", "luki", "--where",
+                                  unit], catch_exceptions=False, env={"COLUMNS": "100"})
+    assert r.exit_code == 0 and f"{unit} may go to or act on: " in r.output
+    assert f"*{hexes[0]}" in r.output  # highlighted on the board
+    r = CliRunner().invoke(main, ["--home", str(tmp_path / "ivan"), "show", "luki", "--where",
+                                  "no-such-unit"], catch_exceptions=False)
+    assert r.exit_code == 2 and "no legal action takes no-such-unit" in r.output
