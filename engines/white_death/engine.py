@@ -54,6 +54,33 @@ class WhiteDeath(Engine):
                                     (int(t[0]), int(t[1]))))
         return out
 
+    def check_scenarios(self) -> list[str]:
+        """Every scenario loads, and the places and areas the manual names are on the map.
+
+        The manual prints no hex numbers, so the check is by name and feature: the four
+        Lowatj bridges (Rule 20), the city's bunker hexes (Rule 19), the towns west of the
+        Lowatj with a railroad and their intrinsic garrisons ("Intrinsic Garrisons"), and
+        the entry areas of Rule 17.
+        """
+        problems = super().check_scenarios()
+        m = self._data().map
+        for name, feature, rule in BOOK_PLACES:
+            if name not in m.places:
+                problems.append(f"{self.id}: {rule}: no place {name!r} on the map")
+            elif feature and not any(m.has_feature(h, feature) for h in m.place(name)):
+                problems.append(f"{self.id}: {rule}: {name} ({', '.join(m.place(name))}) "
+                                f"has no {feature}")
+        for area, rule in BOOK_AREAS:
+            if not m.areas.get(area):
+                problems.append(f"{self.id}: {rule}: no area {area!r} on the map")
+        if len(m.place("Velikiye Luki")) < 2:
+            problems.append(f"{self.id}: Rule 19: Velikiye Luki should span several hexes")
+        bridges = [h for h in m.area("lowatj") if m.has_feature(h, "bridge")]
+        if len(bridges) < 4:
+            problems.append(f"{self.id}: Rule 20: {len(bridges)} bridges over the Lowatj, "
+                            "the manual says four")
+        return problems
+
     def _new_state(self, scenario: str, options: Mapping[str, str]) -> State:
         state = WDState(self, scenario, dict(options), self.catalog())
         state.setup_initial()
@@ -64,6 +91,32 @@ class WhiteDeath(Engine):
         body: dict[str, Any] = snapshot["body"]
         state.restore_from(body)
         return state
+
+
+#: places the manual names, with the feature each must carry, and the rule that needs it
+BOOK_PLACES = (
+    ("Velikiye Luki", "bunker_site", "Rule 19"),
+    ("Citadel", "citadel", "Rule 19"),
+    ("Lowatj bridge (south)", "bridge", "Rule 20"),
+    ("Lowatj road bridge", "bridge", "Rule 20"),
+    ("Lowatj rail bridge", "bridge", "Rule 20"),
+    ("Lowatj bridge (north)", "bridge", "Rule 20"),
+    ("Nowossokoljniki", "intrinsic_garrison", "Intrinsic Garrisons"),
+    ("Isotcha", "intrinsic_garrison", "Intrinsic Garrisons"),
+)
+#: areas the rules refer to (Rule 17's entry areas: three Soviet, the third a stand-in)
+BOOK_AREAS = (
+    ("soviet-northeast", "Rule 17.A"),
+    ("soviet-east", "Rule 17.A"),
+    ("soviet-southeast", "Rule 17.A (stand-in third area)"),
+    ("german-south", "Rule 17.B"),
+    ("german-southwest", "Rule 17.B"),
+    ("german-west", "Rule 17.B"),
+    ("german-northwest", "Rule 17.B"),
+    ("lowatj", "Rule 7"),
+    ("west_of_lowatj", "Intrinsic Garrisons"),
+    ("nevel_leningrad_railroad", "Rule 8"),
+)
 
 
 @functools.cache

@@ -1262,7 +1262,9 @@ class WDState(State):
             u.deployed = False
             self._put(x, a.hex)
         events = [Event(f"{a.unit} leads {len(group) - 1} units from {a.frm} to {a.hex}", "move",
-                        visible_to=("german",), hexes=(a.frm, a.hex), units=tuple(group))]
+                        visible_to=("german",), hexes=(a.frm, a.hex), units=tuple(group)),
+                  Event(f"a german stack moves {a.frm} to {a.hex}", "move",
+                        visible_to=("soviet",), hexes=(a.frm, a.hex))]
         if a.hex in self.ezoc("german"):
             n = len([x for x in group if "brandenburg" not in self.utype(x).flags])
             self._push("brandenburg", f"Brandenburg detection for {a.unit} and {n} escorted "
@@ -1878,8 +1880,11 @@ class WDState(State):
         u.marks.discard("entered")
         self._put(uid, to)
         self.passing = "" if self.stack_ok_with(to, uid) else uid
+        # Rule 4.C: the opponent sees a counter move, not which unit it is
         events = [Event(f"{uid} moves {frm} to {to}", "move", visible_to=(s,),
-                        hexes=(frm, to), units=(uid,))]
+                        hexes=(frm, to), units=(uid,)),
+                  Event(f"a {s} unit moves {frm} to {to}", "move",
+                        visible_to=(other(s),), hexes=(frm, to))]
         if to in self.ezoc(s):
             if "brandenburg" in t.flags and s == "german":
                 self._push("brandenburg", f"Brandenburg detection for {uid} at {to}",

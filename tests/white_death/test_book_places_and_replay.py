@@ -1,0 +1,33 @@
+"""The map holds what the manual names; a replay shows the opponent's moves anonymously."""
+
+from __future__ import annotations
+
+import pytest
+
+from engines.white_death import ENGINE
+from engines.white_death import engine as wd_engine
+
+
+def test_shipped_map_has_every_place_the_manual_names() -> None:
+    assert ENGINE.check_scenarios() == []
+
+
+def test_check_names_a_missing_place(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setattr(wd_engine, "BOOK_PLACES",
+                        (*wd_engine.BOOK_PLACES, ("Kholm", "bridge", "Rule 20")))
+    assert ENGINE.check_scenarios() == ["white-death: Rule 20: no place 'Kholm' on the map"]
+
+
+def test_opponent_sees_a_unit_move_but_not_which() -> None:
+    state = ENGINE.new_state("purkayev")
+    while state.is_chance():
+        state.apply_outcome((1,) * len(state.chance_request().dice))
+    state.apply("impulse 4")
+    move = next(a for a in state.legal_actions() if a.notation().startswith("move "))
+    _, unit, frm, to = move.notation().split()
+    events = state.apply(move)
+    soviet = [e.text for e in events if e.visible("soviet")]
+    german = [e.text for e in events if e.visible("german")]
+    assert f"{unit} moves {frm} to {to}" in soviet
+    assert f"a soviet unit moves {frm} to {to}" in german
+    assert not any(unit in text for text in german)
