@@ -1,0 +1,64 @@
+"""Selfplay through real files: every scenario of an engine, many seeds, desyncs must be 0.
+
+    python bench/bench_selfplay.py ENGINE [--seeds 20] [--first-seed 1]
+                                   [--scenario ID ...] [--max-turns T] [--jobs 2]
+
+Each game is `pbem selfplay`: two bots with their own homes and keys write, sign, read,
+verify and replay every file.  Prints one line per game and, per scenario, the totals and
+means of files, actions, rolls and seconds, and the number of desyncs (must be 0).
+"""
+
+from __future__ import annotations
+
+import argparse
+import statistics
+import sys
+import tempfile
+from concurrent.futures import ProcessPoolExecutor
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parent.parent
+sys.path.insert(0, str(ROOT))
+
+from pbem.registry import get  # noqa: E402
+from pbem.selfplay import SelfplayResult, selfplay  # noqa: E402
+
+
+def one(engine: str, scenario: str, seed: int, max_turns: int | None) -> SelfplayResult:
+    with tempfile.TemporaryDirectory() as tmp:
+        return selfplay(engine, scenario, seed, Path(tmp), max_turns=max_turns)
+
+
+def main() -> int:
+    p = argparse.ArgumentParser()
+    p.add_argument("engine")
+    p.add_argument("--seeds", type=int, default=20)
+    p.add_argument("--first-seed", type=int, default=1)
+    p.add_argument("--scenario", action="append")
+    p.add_argument("--max-turns", type=int)
+    p.add_argument("--jobs", type=int, default=1)
+    args = p.parse_args()
+    scenarios = args.scenario or [s.id for s in get(args.engine).scenarios()]
+    seeds = range(args.first_seed, args.first_seed + args.seeds)
+    jobs = [(args.engine, s, seed, args.max_turns) for s in scenarios for seed in seeds]
+    results: dict[str, list[SelfplayResult]] = {s: [] for s in scenarios}
+    with ProcessPoolExecutor(max_workers=args.jobs) as pool:
+        for (_, scenario, seed, _), result in zip(jobs, pool.map(one, *zip(*jobs, strict=True)),
+                                                  strict=True):
+            print(f"seed {seed}: {result.line()}", flush=True)
+            results[scenario].append(result)
+    print("\nscenario                  games desyncs  files(mean) actions(mean) rolls(mean) "
+          "seconds(mean)")
+    bad = 0
+    for scenario, rs in results.items():
+        bad += sum(r.desyncs for r in rs)
+        print(f"{scenario:25} {len(rs):5} {sum(r.desyncs for r in rs):7} "
+              f"{statistics.mean(r.files for r in rs):12.1f} "
+              f"{statistics.mean(r.actions for r in rs):13.1f} "
+              f"{statistics.mean(r.rolls for r in rs):11.1f} "
+              f"{statistics.mean(r.seconds for r in rs):13.1f}")
+    return 1 if bad else 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())
