@@ -82,7 +82,7 @@ def rules_engine(tmp_path_factory: pytest.TempPathFactory) -> MotherlandEngine:
 def position(engine: MotherlandEngine, turn: int, phase: str, side: str,
              units: dict[str, str], scenario: str = "6-for-the-motherland",
              partisans: dict[str, str] | None = None, options: dict[str, str] | None = None,
-             **unit_fields: dict[str, Any]) -> MotherlandState:
+             fields: dict[str, dict[str, Any]] | None = None) -> MotherlandState:
     """A position with only ``units`` on the map, at the start of ``phase`` of ``turn``."""
     st = engine.new_state(scenario, options)
     assert isinstance(st, MotherlandState)
@@ -90,8 +90,8 @@ def position(engine: MotherlandEngine, turn: int, phase: str, side: str,
         u.update(hex="", box="out", chit="", sup="", ret=0)
     for uid, h in units.items():
         st.s["units"][uid].update(hex=h, box="", steps=st.c(uid).max_steps)
-    for uid, fields in unit_fields.items():
-        st.s["units"][uid].update(fields)
+    for uid, extra in (fields or {}).items():
+        st.s["units"][uid].update(extra)
     st.s.update(turn=turn, tasks=[], control={}, partisans=partisans or {}, combat=None)
     names = st.phases()
     st.s["phase"] = names.index((phase, side))

@@ -7,12 +7,18 @@ import pytest
 from engines.motherland import MotherlandEngine, rules
 from engines.motherland.actions import Take, Word, parse
 from engines.motherland.state import MotherlandState
-from pbem.engine import CHANCE
+from pbem.engine import CHANCE, Decision
 from pbem.errors import ActionSyntaxError, IllegalAction
 
 from .conftest import position
 
 COLS = ("1:3", "1:2", "1:1", "2:1", "3:1", "4:1", "5:1", "6:1", "7:1")
+
+
+def dec(st: MotherlandState) -> Decision:
+    d = st.decision()
+    assert d is not None
+    return d
 
 
 def notations(st: MotherlandState) -> list[str]:
@@ -94,7 +100,7 @@ def test_d2_a_one_step_on_each_corps(rules_engine: MotherlandEngine) -> None:
     st.apply("lose 9K")  # 8.5.1: the second loss must go to 10K, applied at once
     assert st.u("9K")["steps"] == 2 and st.u("10K")["steps"] == 2
     assert st.u("9K")["hex"] == "1214"
-    assert st.current_player() == "soviet" and st.decision().kind == "combat"  # no advance
+    assert st.current_player() == "soviet" and dec(st).kind == "combat"  # no advance
 
 
 def test_d2_b_retreat_both_two_hexes_by_priority(rules_engine: MotherlandEngine) -> None:
@@ -105,11 +111,11 @@ def test_d2_b_retreat_both_two_hexes_by_priority(rules_engine: MotherlandEngine)
     with pytest.raises(IllegalAction, match=r"8\.6\.1"):
         st.apply("retreat 9K 10K to 1314")
     st.apply("retreat 9K 10K to 1213")
-    assert st.current_player() == "axis" and st.decision().kind == "retreat-choice"
+    assert st.current_player() == "axis" and dec(st).kind == "retreat-choice"
     dest = st.legal_actions()[0].notation().split()[-1]
     st.apply(f"retreat 9K 10K to {dest}")
     assert st.u("9K")["steps"] == 3 and st.u("9K")["hex"] == dest
-    assert st.decision().kind == "advance" and st.decision().side == "soviet"
+    assert dec(st).kind == "advance" and dec(st).side == "soviet"
 
 
 def test_d2_c_one_step_and_both_retreat_one_hex_then_advance_one(
@@ -126,7 +132,7 @@ def test_d2_c_one_step_and_both_retreat_one_hex_then_advance_one(
     st.apply("advance 16A 1214")
     assert not any(a.notation().startswith("advance 16A") for a in st.legal_actions())
     st.apply("end advance")
-    assert st.decision().kind == "combat"
+    assert dec(st).kind == "combat"
 
 
 def test_snow_turn_axis_must_retreat(rules_engine: MotherlandEngine) -> None:
@@ -139,7 +145,7 @@ def test_snow_turn_axis_must_retreat(rules_engine: MotherlandEngine) -> None:
     assert any("+3 Soviet winter attack" in t for t in texts)  # 18.2.4 first winter
     # 18.2.3: against Axis units the result is a retreat, the only way offered (so applied)
     assert any("takes D2 as 0 step loss(es) and 2 hex(es) of retreat" in t for t in texts)
-    assert st.decision().kind == "retreat-choice"
+    assert dec(st).kind == "retreat-choice"
 
 
 def test_second_winter_soviet_modifier_is_plus_one(rules_engine: MotherlandEngine) -> None:
@@ -157,7 +163,7 @@ def test_second_winter_soviet_modifier_is_plus_one(rules_engine: MotherlandEngin
 
 def test_starred_chit_leaves_the_game_unstarred_returns(rules_engine: MotherlandEngine) -> None:
     st = position(rules_engine, 3, "combat", "axis", {"5A": "1214", "16A": "1216"},
-                  **{"5A": {"chit": "A4-3*"}, "16A": {"chit": "A6-5"}})
+                  fields={"5A": {"chit": "A4-3*"}, "16A": {"chit": "A6-5"}})
     before = list(st.s["cups"]["A"])
     st._drop_chit("5A")
     st._drop_chit("16A")
@@ -197,7 +203,7 @@ def test_general_draws_two_and_the_soviet_keeps_one(rules_engine: MotherlandEngi
 
 def test_admin_phase_returns_chits_of_units_not_adjacent(rules_engine: MotherlandEngine) -> None:
     st = position(rules_engine, 2, "admin", "", {"5A": "1214", "16A": "2020", "9K": "1314"},
-                  **{"16A": {"chit": "A6-5"}})
+                  fields={"16A": {"chit": "A6-5"}})
     # 5A is next to 9K and has no chit: it must draw (11.1.2); 16A is alone: its chit goes back
     assert st.is_chance() and st.chance_request().rule == "11.1.2"
     assert st.u("16A")["chit"] == "" and "A6-5" in st.s["cups"]["A"]
@@ -263,11 +269,11 @@ def test_zoc_to_zoc_only_for_panzers(rules_engine: MotherlandEngine) -> None:
 
 def test_may_always_move_one_hex(rules_engine: MotherlandEngine) -> None:
     st = position(rules_engine, 3, "move", "axis", {"9K": "1714"},
-                  **{"9K": {"sup": "out"}})
+                  fields={"9K": {"sup": "out"}})
     assert st.factors("9K")[2] == 2  # Out of Supply halves the Movement Factor (9.5)
     st.apply("move 9K 1714 1713")  # mountain costs 2 leg MP: fine; now one-hex rule
     st2 = position(rules_engine, 3, "move", "axis", {"41Pz": "1812"},
-                   **{"41Pz": {"sup": "out"}})
+                   fields={"41Pz": {"sup": "out"}})
     st2.u("41Pz")["mp"] = 1
     st2._touch()
     assert "move 41Pz 1812 1813" in notations(st2)  # swamp costs 3 mech MP (5.1.3)
@@ -282,16 +288,16 @@ def test_german_units_cannot_enter_finland(rules_engine: MotherlandEngine) -> No
 def test_overrun_below_one_to_three_is_automatic_a2(rules_engine: MotherlandEngine) -> None:
     st = position(rules_engine, 8, "move", "soviet",
                   {"5A": "1215", "41Pz": "1214", "47Pz": "1214", "9K": "1214"},
-                  **{"5A": {"chit": "A4-3*"}})
+                  fields={"5A": {"chit": "A4-3*"}})
     st.apply("overrun 1214 with 5A")
     assert not st.is_chance()  # no roll: 4 to 22 is below 1:3 (7.1)
     assert st.u("5A")["mp"] == 4 - 3
-    assert st.decision().kind == "result-choice" and st.decision().side == "soviet"
+    assert dec(st).kind == "result-choice" and dec(st).side == "soviet"
 
 
 def test_soviet_overrun_costs_two_in_snow(rules_engine: MotherlandEngine) -> None:
     st = position(rules_engine, 12, "move", "soviet",
-                  {"1T": "1215", "9K": "1214"}, **{"1T": {"chit": "A8-6"}})
+                  {"1T": "1215", "9K": "1214"}, fields={"1T": {"chit": "A8-6"}})
     st.apply("overrun 1214 with 1T")
     assert st.u("1T")["mp"] == 6 - 2  # 7.2.5
 
@@ -311,7 +317,7 @@ def test_attack_across_the_sea_is_refused(rules_engine: MotherlandEngine) -> Non
 
 def test_river_doubles_defense(rules_engine: MotherlandEngine) -> None:
     st = position(rules_engine, 3, "combat", "axis", {"41Pz": "1519", "5A": "1619"},
-                  **{"5A": {"chit": "A4-3*"}})
+                  fields={"5A": {"chit": "A4-3*"}})
     texts = [e.text for e in st.apply("attack 1619 with 41Pz")]
     assert any("9 to 6" in t and "Major River" in t for t in texts)
 
@@ -384,7 +390,7 @@ def test_bad_notation_is_a_syntax_error() -> None:
 
 def test_chance_nodes_name_their_rule(rules_engine: MotherlandEngine) -> None:
     st = position(rules_engine, 3, "combat", "axis", {"5A": "1214", "41Pz": "1314"},
-                  **{"5A": {"chit": "A4-3*"}})
+                  fields={"5A": {"chit": "A4-3*"}})
     st.apply("attack 1214 with 41Pz")
     assert st.current_player() == CHANCE
     req = st.chance_request()
@@ -424,7 +430,7 @@ def test_units_retreated_into_a_hex_do_not_defend_and_die_on_a_result(
         rules_engine: MotherlandEngine) -> None:
     st = position(rules_engine, 3, "combat", "axis",
                   {"41Pz": "1314", "5A": "1214", "16A": "1214"},
-                  **{"5A": {"chit": "A8-6"}, "16A": {"chit": "A4-3*"}})
+                  fields={"5A": {"chit": "A8-6"}, "16A": {"chit": "A4-3*"}})
     st.u("5A")["rin"] = True  # it retreated here earlier this phase
     texts = [e.text for e in st.apply("attack 1214 with 41Pz")]
     assert any(t.startswith("Odds 9 to 3 (3:1)") for t in texts)  # 8.6.5: 5A does not defend
@@ -439,7 +445,7 @@ def test_generals_also_serve_the_administrative_draws(rules_engine: MotherlandEn
     st.s["generals"] = {"Konev": "ready"}
     st.s["tasks"] = [{"k": "call", "fn": "admin_chits"}]
     st._run()
-    assert st.decision() is not None and st.decision().kind == "generals"
+    assert st.decision() is not None and dec(st).kind == "generals"
     st.apply("general Konev for 5A")
     assert st.chance_request().count == 2
 
@@ -502,7 +508,7 @@ def test_exploitation_panzers_full_infantry_one_hex(rules_engine: MotherlandEngi
 
 def test_two_kampfgruppen_combine_into_a_corps(rules_engine: MotherlandEngine) -> None:
     st = position(rules_engine, 3, "admin", "", {"1K": "2020", "2K": "2020"},
-                  **{"1K": {"steps": 1}, "2K": {"steps": 1}})
+                  fields={"1K": {"steps": 1}, "2K": {"steps": 1}})
     assert "combine 1K 2K" in notations(st)
     st.apply("combine 1K 2K")
     assert st.u("1K")["steps"] == 3 and st.u("2K")["box"] == "elim"
@@ -511,7 +517,7 @@ def test_two_kampfgruppen_combine_into_a_corps(rules_engine: MotherlandEngine) -
 
 def test_mud_turn_replacements(rules_engine: MotherlandEngine) -> None:
     st = position(rules_engine, 4, "admin", "", {"1K": "2020", "41Pz": "2120"},
-                  **{"1K": {"steps": 1}, "41Pz": {"steps": 2}})
+                  fields={"1K": {"steps": 1}, "41Pz": {"steps": 2}})
     d = st.decision()
     assert d is not None and d.kind == "replacements" and "i4/p2" in d.prompt
     st.apply("replace 41Pz")  # one Panzer step (p), back to full strength
@@ -523,7 +529,7 @@ def test_mud_turn_replacements(rules_engine: MotherlandEngine) -> None:
 
 def test_guards_conversion_draws_a_fresh_b_chit(rules_engine: MotherlandEngine) -> None:
     st = position(rules_engine, 7, "admin", "", {"5A": "2020"},
-                  **{"5A": {"chit": "A4-3*", "steps": 1}, "1Gd": {"box": "conv"}})
+                  fields={"5A": {"chit": "A4-3*", "steps": 1}, "1Gd": {"box": "conv"}})
     assert notations(st) == ["convert 5A to 1Gd", "end conversions"]
     st.apply("convert 5A to 1Gd")
     req = st.chance_request()
@@ -539,7 +545,7 @@ def test_guards_conversion_draws_a_fresh_b_chit(rules_engine: MotherlandEngine) 
 def test_railroad_gun_adds_four_against_a_fortified_city(rules_engine: MotherlandEngine) -> None:
     st = position(rules_engine, 9, "combat", "axis",
                   {"41Pz": "1710", "RRGun": "1810", "5A": "1610"},
-                  **{"5A": {"chit": "A4-3*"}})
+                  fields={"5A": {"chit": "A4-3*"}})
     st.apply("attack 1610 with 41Pz and railroad gun")
     texts = roll(st, 1)
     assert any("+4 Railroad Gun" in t for t in texts)
@@ -548,12 +554,12 @@ def test_railroad_gun_adds_four_against_a_fortified_city(rules_engine: Motherlan
 
 def test_air_support_shifts_two_right_not_in_snow(rules_engine: MotherlandEngine) -> None:
     st = position(rules_engine, 3, "combat", "axis",
-                  {"41Pz": "1314", "5A": "1214", "AB1": "1412"}, **{"5A": {"chit": "A8-6"}})
+                  {"41Pz": "1314", "5A": "1214", "AB1": "1412"}, fields={"5A": {"chit": "A8-6"}})
     texts = [e.text for e in st.apply("attack 1214 with 41Pz and air")]
     assert any("(1:1), shift +2 -> 3:1" in t for t in texts)
     assert st.s["air"]["used"] == 1
     st2 = position(rules_engine, 5, "combat", "axis",
-                   {"41Pz": "1314", "5A": "1214", "AB1": "1412"}, **{"5A": {"chit": "A8-6"}})
+                   {"41Pz": "1314", "5A": "1214", "AB1": "1412"}, fields={"5A": {"chit": "A8-6"}})
     with pytest.raises(IllegalAction, match=r"14\.1"):
         st2.apply("attack 1214 with 41Pz and air")  # 14.3 Snow: no Air Support
 
@@ -579,7 +585,7 @@ def test_partisans_mark_the_nearest_german_units(rules_engine: MotherlandEngine)
 
 def test_mech_groups_leave_after_turn_four(rules_engine: MotherlandEngine) -> None:
     st = position(rules_engine, 4, "admin", "", {"MG1": "2020", "9K": "0305"},
-                  **{"21A": {"box": "track", "ret": 7}})
+                  fields={"21A": {"box": "track", "ret": 7}})
     while not st.is_terminal() and st.s["turn"] == 4:
         if st.is_chance():
             st.apply_outcome((1,) if st.chance_request().kind == "dice" else
@@ -716,9 +722,9 @@ def test_advance_example_one_tanks_go_two_hexes(rules_engine: MotherlandEngine) 
     texts = roll(st, 4)  # 24 to 7 = 3:1, die 4 +3 Offensive Support = 7: D3
     assert any(t.endswith(": D3") for t in texts)
     st.apply("take D3 as 1 step 2 retreat")
-    while st.decision().kind == "retreat-choice":
+    while dec(st).kind == "retreat-choice":
         st.apply(st.legal_actions()[0])
-    assert st.decision().kind == "advance" and st.decision().side == "soviet"
+    assert dec(st).kind == "advance" and dec(st).side == "soviet"
     st.apply("advance 1T 1214")
     second = [a.notation() for a in st.legal_actions() if a.notation().startswith("advance 1T")]
     assert second  # a tank may take a second hex (8.7.1)
@@ -731,20 +737,20 @@ def test_advance_example_two_no_advance_after_a_mandatory_exchange(
         rules_engine: MotherlandEngine) -> None:
     """8.7 example 2: a one-step attacker dies of a mandatory 1/1; the defender stays."""
     st2 = position(rules_engine, 3, "combat", "axis", {"1K": "1315", "5A": "1214"},
-                   **{"5A": {"chit": "B4-4"}, "1K": {"steps": 1}})  # 1K is a Kampfgruppe
+                   fields={"5A": {"chit": "B4-4"}, "1K": {"steps": 1}})  # 1K is a Kampfgruppe
     st2.apply("attack 1214 with 1K")
     st2.s["tasks"].pop(0)  # the die roll is replaced by the example's result
     st2._combat_result("1/1")
     st2._run()
     assert st2.u("1K")["box"] == "elim"  # the attacker's one step is gone
     assert st2.u("5A")["steps"] == 1  # the defender lost one step
-    assert st2.decision().kind == "combat"  # and no advance was offered (1 - 1 = 0)
+    assert dec(st2).kind == "combat"  # and no advance was offered (1 - 1 = 0)
 
 
 def test_overrun_together_only_as_a_stack(rules_engine: MotherlandEngine) -> None:
     """7.1 with 5.1: units from two start hexes meeting in one hex are not one stack."""
     st = position(rules_engine, 3, "move", "axis",
-                  {"41Pz": "1212", "47Pz": "1113", "5A": "1214"}, **{"5A": {"chit": "C1-2*"}})
+                  {"41Pz": "1212", "47Pz": "1113", "5A": "1214"}, fields={"5A": {"chit": "C1-2*"}})
     st.apply("move 47Pz 1113 1213")
     st.apply("move 41Pz 1212 1213")
     with pytest.raises(IllegalAction, match=r"7\.1"):

@@ -1,4 +1,5 @@
 # ruff: noqa: E501
+# mypy: ignore-errors
 """Offline generator of the For the Motherland! counter mix, turn track and setups.
 
 Run once; its output (scenarios/for-the-motherland/*.toml) is the committed data.  The

@@ -1,4 +1,5 @@
 # ruff: noqa: E501, RUF017
+# mypy: ignore-errors
 """A coarse stand-in map of the whole For the Motherland! area for tests and playouts.
 
 Written while the real ``scenarios/for-the-motherland/map.toml`` was being built; it
