@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import os
 import time
+from pathlib import Path
 
 import pytest
 
@@ -60,3 +61,14 @@ def test_every_listed_action_round_trips_and_is_accepted(engine: MotherlandEngin
         for a in legal[:: max(1, len(legal) // 3)]:
             st.clone().apply(a)  # listed means accepted
         st.apply(choose.pick(legal))
+
+
+def test_selfplay_through_real_signed_files(tmp_path: Path,
+                                            monkeypatch: pytest.MonkeyPatch) -> None:
+    """Two bots play Operation Uranus through real files: sign, seal, verify, replay."""
+    from pbem.selfplay import selfplay
+
+    monkeypatch.setenv("PBEM_ENGINES", "engines.motherland:ENGINE")
+    out = selfplay("for-the-motherland", "4-uranus", 1, tmp_path, max_turns=12)
+    assert out.desyncs == 0
+    assert out.files > 2 and out.actions > 20
