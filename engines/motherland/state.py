@@ -2010,6 +2010,10 @@ class MotherlandState(State):
                 groups.setdefault(self.u(uid)["hex"], []).append(uid)
         return groups
 
+    def _retreat_left(self, t: dict[str, Any]) -> str:
+        left = t.get("left", {})
+        return ", ".join(f"{x} {n} hex(es)" for x, n in sorted(left.items()) if n > 0)
+
     def _retreat_options(self, t: dict[str, Any]) -> list[Action]:
         out: list[Action] = []
         for _, units in sorted(self._retreat_groups(t).items()):
@@ -2903,13 +2907,17 @@ class MotherlandState(State):
                                              "chits are drawn"),
             "keep": ("chit-choice", "16.5", f"the Soviet player keeps one of two chits for "
                                             f"{t.get('unit')}"),
-            "take": ("result-choice", "8.5", f"the {side} player takes {t.get('code')} as step "
-                                              "losses and retreats"),
+            "take": ("result-choice", "8.5", f"the {side} player takes {t.get('code')} on "
+                                              f"{' '.join(t.get('units', []))} as step losses "
+                                              "and hexes of retreat"),
             "lose": ("step-loss", "8.5.1", f"the {side} player allocates {t.get('n')} step "
-                                            "loss(es)"),
-            "retreat": ("retreat-choice", "8.6.1", f"the {side} player retreats (equal-priority "
-                                                   "hexes only)"),
-            "advance": ("advance", "8.7", f"the {side} player may advance after combat"),
+                                            f"loss(es) among {' '.join(t.get('units', []))}"),
+            "retreat": ("retreat-choice", "8.6.1", f"the {side} player retreats "
+                                                   f"{self._retreat_left(t)} away from "
+                                                   f"{t.get('center')} (equal-priority hexes "
+                                                   "only)"),
+            "advance": ("advance", "8.7", f"the {side} player may advance up to {t.get('n')} "
+                                          f"hex(es) into {' '.join(t.get('first', []))}"),
             "stack": ("stacking", "6.0", f"the {side} player eliminates the opponent's excess "
                                          f"units at {t.get('hex')}"),
             "expend": ("expend-base", "9.3.4", "the Axis player may expend Supply Bases"),
