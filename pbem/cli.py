@@ -706,11 +706,13 @@ def list_cmd(ctx: click.Context, as_json: bool) -> None:
             return
         from rich.table import Table
 
-        table = Table("game", "engine / scenario", "side", "opponent", "file", "next")
+        table = Table("game", "engine / scenario", "side", "opponent", "position", "file",
+                      "in / out", "next")
         for s in data:
             table.add_row(s["name"], f"{s['engine']} / {s['scenario']}", s["side"],
-                          s["opponent"] or "-", str(s["seq"]),
-                          "YOU" if s["your_move"] else s["awaiting"])
+                          s["opponent"] or "-", s["position"] or "-", str(s["seq"]),
+                          f"{_when(s['last_in'])}\n{_when(s['last_out'])}",
+                          f"YOU: {s['decision']}" if s["your_move"] else s["awaiting"])
         console.print(table)
 
 

@@ -130,7 +130,7 @@ def test_a_game_at_the_command_line(run, tmp_path: Path) -> None:  # type: ignor
     status = json.loads(run("b", "status", "g", "--json").output)
     assert status["your_move"] and status["seq"] == 2 and status["opponent"] == "Alice"
     listing = run("a", "list").output
-    assert "g" in listing and "skirmish / long" in listing
+    assert "skirmish" in listing and "long" in listing and "Bob" in listing
     log = run("b", "log", "g").output
     assert "file 0: invite by Alice" in log and "roll 2.0" in log and "hello Bob" in log
     r = run("b", "act", "g", "pass")
