@@ -272,6 +272,14 @@ class State(ABC):
     def _view(self, side: str | None) -> BoardView:
         """What ``side`` may see; ``None`` is the referee's view of everything."""
 
+    def status_line(self, side: str | None) -> str:
+        """The one-line situation (turn, phase, points left) ``side`` may see.
+
+        Defaults to the view's status; an engine whose view is costly to build (a whole
+        map) overrides this, since ``pbem status`` and ``pbem list`` need only the line.
+        """
+        return self.view(side).status
+
     def turn_number(self) -> int:
         """The game turn now (for status lines and selfplay caps); 0 if the game has none."""
         return 0

@@ -435,13 +435,14 @@ class Game:
             return None
         return self.state.decision()
 
-    def awaiting(self) -> str:
-        """What the game waits for, in words."""
+    def awaiting(self, decision: Decision | None = None) -> str:
+        """What the game waits for, in words (``decision``: the state's, if already known)."""
         if self.result is not None:
             return f"game over: {self.result.text}"
         if self.verifier.seq == 0:
             return "waiting for the opponent to join (send them the invite)"
-        decision = self.state.decision()
+        if decision is None:
+            decision = self.state.decision()
         if self.has_pen():
             if decision is not None and decision.side == self.side:
                 return f"your decision: {decision.prompt}"
@@ -471,7 +472,9 @@ class Game:
     def status(self) -> dict[str, Any]:
         setup = self.verifier.setup
         opp = self.opponent()
+        # one call: an engine may build the decision's options from its legal actions
         decision = self.state.decision()
+        mine = decision is not None and decision.side == self.side and self.has_pen()
         last_in = max((e["time"] for e in self.log if e["dir"] == "in"), default=None)
         last_out = max((e["time"] for e in self.log if e["dir"] == "out"), default=None)
         return {
@@ -484,12 +487,12 @@ class Game:
             "opponent_fingerprint": opp.fingerprint if opp else None,
             "seq": self.verifier.seq,
             "turn": self.state.turn_number(),
-            "position": self.state.view(self.side).status,
+            "position": self.state.status_line(self.side),
             "to_act": decision.side if decision else None,
             "decision": decision.prompt if decision else None,
-            "your_move": self.my_decision() is not None,
+            "your_move": mine,
             "pending_actions": sum(1 for r in self.pending if r[0] == "a"),
-            "awaiting": self.awaiting(),
+            "awaiting": self.awaiting(decision),
             "result": self.result.to_data() if self.result else None,
             "last_in": last_in,
             "last_out": last_out,

@@ -22,7 +22,7 @@ from functools import cached_property
 from types import MappingProxyType
 from typing import Any
 
-from engines.hexkit.geometry import HexGrid, Hexside, hexside
+from engines.hexkit.geometry import DIRECTIONS, HexGrid, Hexside, hexside
 from engines.hexkit.hexid import HexId
 from engines.hexkit.shared import Shared
 
@@ -188,10 +188,20 @@ class HexMap(Shared):
 
     @cached_property
     def adjacency(self) -> tuple[tuple[int, ...], ...]:
-        """Per hex index, the on-map neighbor indices in the fixed N..NW order."""
-        idx = self.index
-        return tuple(
-            tuple(idx[n] for n in self.grid.neighbors(h) if n in idx) for h in self.ids)
+        """Per hex index, the on-map neighbor indices in the fixed N..NW order.
+
+        Built from cube coordinates looked up in one table rather than by formatting
+        each neighbor's id: every process that loads a map pays this once, and on a
+        1,700-hex map the id route took a third of a second.
+        """
+        cubes = [self.grid.to_cube(h) for h in self.ids]
+        at = {(c.q, c.r): i for i, c in enumerate(cubes)}
+        steps = [(d.q, d.r) for d in DIRECTIONS]
+        out = []
+        for c in cubes:
+            near = (at.get((c.q + dq, c.r + dr)) for dq, dr in steps)
+            out.append(tuple(j for j in near if j is not None))
+        return tuple(out)
 
     def hexes(self) -> tuple[HexId, ...]:
         return self.ids

@@ -2560,6 +2560,17 @@ class WDState(State):
 
     # ------------------------------------------------------------------ view
 
+    def status_line(self, side: str | None) -> str:
+        """Turn, weather, phase, MPs left, and the supply points ``side`` may know."""
+        # MPs left are public (the impulse screen); supply points are each side's own
+        supply = {"soviet": f"Soviet {self.supply['soviet']}",
+                  "german": f"German {self.supply['german']}, Velikiye Luki "
+                            f"{self.supply['vl']}"}
+        own = " ".join(supply[x] for x in SIDES if side is None or x == side)
+        return (f"Turn {self.turn}/{self.last_turn}, {self.weather}; {self.phasing} "
+                f"{self.phase}; MPs left Soviet {self.mps['soviet']}, German "
+                f"{self.mps['german']}; supply {own}")
+
     def _view(self, side: str | None) -> BoardView:
         """The board as ``side`` may see it (Rule 4.C), drawn by the kit's builder."""
         pieces: list[Piece] = []
@@ -2589,14 +2600,7 @@ class WDState(State):
                     elif "intrinsic" not in t.flags:
                         pieces.append(Piece(f"{s}-{h}-{i}", s, "?", h, "", (), True,
                                             SIDE_COLOR[s]))
-        # MPs left are public (the impulse screen); supply points are each side's own
-        supply = {"soviet": f"Soviet {self.supply['soviet']}",
-                  "german": f"German {self.supply['german']}, Velikiye Luki "
-                            f"{self.supply['vl']}"}
-        own = " ".join(supply[x] for x in SIDES if side is None or x == side)
-        status = (f"Turn {self.turn}/{self.last_turn}, {self.weather}; {self.phasing} "
-                  f"{self.phase}; MPs left Soviet {self.mps['soviet']}, German "
-                  f"{self.mps['german']}; supply {own}")
+        status = self.status_line(side)
         overlays = {}
         if side is not None:
             overlays[f"zoc:{other(side)}"] = sorted(self.ezoc(side))
