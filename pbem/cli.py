@@ -677,8 +677,7 @@ def status_cmd(ctx: click.Context, game_ref: str | None, as_json: bool) -> None:
     """Whose decision it is, the turn and phase, and what you should do next."""
     with handled():
         home = home_of(ctx)
-        games = [home.game(game_ref)] if game_ref else home.games()
-        data = [g.status() for g in games]
+        data = home.statuses(game_ref)
         if as_json:
             click.echo(json.dumps(data if not game_ref else data[0], indent=2))
             return
@@ -700,7 +699,7 @@ def status_cmd(ctx: click.Context, game_ref: str | None, as_json: bool) -> None:
 def list_cmd(ctx: click.Context, as_json: bool) -> None:
     """Every game in your home, one line each."""
     with handled():
-        data = [g.status() for g in home_of(ctx).games()]
+        data = home_of(ctx).statuses()
         if as_json:
             click.echo(json.dumps(data, indent=2))
             return

@@ -74,6 +74,31 @@ def _locked(path: Path) -> Iterator[None]:
             fcntl.flock(handle.fileno(), fcntl.LOCK_UN)
 
 
+def read_save(home: Home, path: Path, data: bytes | None = None) -> dict[str, Any]:
+    """The body of a save, checked: the right kind, signed by this home's own key."""
+    try:
+        if data is None or not data:
+            data = path.read_bytes()
+    except OSError as exc:
+        raise UsageError(f"cannot read {path}: {exc.strerror}") from None
+    try:
+        env = open_envelope(data, max_size=MAX_SAVE, kinds=("save",))
+    except (FormatError, SignatureError) as exc:
+        raise type(exc)(f"save file is damaged or was altered: {exc}", path=str(path)) \
+            from None
+    if env.key != home.card().key:
+        raise SignatureError("save file was not signed by this home's identity",
+                             path=str(path))
+    return env.decode()
+
+
+def with_times(status: dict[str, Any], log: list[dict[str, Any]]) -> dict[str, Any]:
+    """A summary with the times the last file came in and went out (from the save's log)."""
+    status["last_in"] = max((e["time"] for e in log if e["dir"] == "in"), default=None)
+    status["last_out"] = max((e["time"] for e in log if e["dir"] == "out"), default=None)
+    return status
+
+
 def short_id(game_id: bytes) -> str:
     return game_id.hex()[:12]
 
@@ -154,6 +179,31 @@ class Home:
             raise UsageError(f"{ref!r} matches {len(matches)} games; give more of the id")
         names = ", ".join(p.stem for p in self.save_paths()) or "none"
         raise UsageError(f"no game {ref!r} in {self.games_dir} (games: {names})")
+
+    def statuses(self, ref: str | None = None) -> list[dict[str, Any]]:
+        """``pbem status`` / ``pbem list``: each game's signed summary, read without loading
+        its engine (a save written before summaries existed is loaded the long way)."""
+        out = []
+        for path in self.save_paths():
+            status = self._read_summary(path)
+            if ref is not None and ref not in (status["name"], str(path)) and not (
+                    re.fullmatch(r"[0-9a-fA-F]{4,64}", ref)
+                    and status["game_id"].startswith(ref.lower())):
+                continue
+            out.append(status)
+        if ref is not None and not out:
+            if ref.endswith(SAVE_SUFFIX) and Path(ref).is_file():
+                return [self._read_summary(Path(ref))]
+            self.game(ref)  # raises the error that names the known games
+        if ref is not None and len(out) > 1:
+            raise UsageError(f"{ref!r} matches {len(out)} games; give more of the id")
+        return out
+
+    def _read_summary(self, path: Path) -> dict[str, Any]:
+        body = read_save(self, path)
+        if "summary" not in body:
+            return Game.load(self, path).status()
+        return with_times(dict(body["summary"]), body["log"])
 
     def game_by_id(self, game_id: bytes) -> Game | None:
         for path in self.save_paths():
@@ -329,24 +379,16 @@ class Game:
         self._chain: dice.HashChain | None = None
         #: hash of the save file as loaded (None: a new game, no file yet)
         self._loaded: bytes | None = None
+        #: the state's decision, asked once per position (an engine may build its options
+        #: from the legal actions); ``False`` means not asked yet
+        self._decision: Decision | bool | None = False
 
     # -- persistence ---------------------------------------------------------------------------
 
     @classmethod
     def load(cls, home: Home, path: Path) -> Game:
-        try:
-            data = path.read_bytes()
-        except OSError as exc:
-            raise UsageError(f"cannot read {path}: {exc.strerror}") from None
-        try:
-            env = open_envelope(data, max_size=MAX_SAVE, kinds=("save",))
-        except (FormatError, SignatureError) as exc:
-            raise type(exc)(f"save file is damaged or was altered: {exc}", path=str(path)) \
-                from None
-        if env.key != home.card().key:
-            raise SignatureError("save file was not signed by this home's identity",
-                                 path=str(path))
-        body = env.decode()
+        data = path.read_bytes() if path.is_file() else b""
+        body = read_save(home, path, data)
         files = [bytes(f) for f in body["files"]]
         invite = open_envelope(files[0])
         engine = get_engine(body["engine"])
@@ -377,6 +419,7 @@ class Game:
             "message": self.message,
             "draw_offer": self.draw_offer,
             "log": self.log,
+            "summary": self.summary(),
         }
         data = seal(self.home.identity(), "save", body)
         self.path.parent.mkdir(parents=True, exist_ok=True)
@@ -404,7 +447,20 @@ class Game:
     def _writable(self) -> State:
         if self._state is None:
             self._state = self.verifier.state.clone()
+        self._decision = False  # the caller is about to change the position
         return self._state
+
+    def _reset_state(self) -> None:
+        """The working position is the verified one again (after a seal, import or undo)."""
+        self._state = None
+        self._decision = False
+
+    def decision(self) -> Decision | None:
+        """The decision of the position now (whoever's it is), asked of the engine once."""
+        if self._decision is False:
+            self._decision = self.state.decision()
+        assert self._decision is not True
+        return self._decision
 
     @property
     def game_id(self) -> bytes:
@@ -433,7 +489,7 @@ class Game:
     def my_decision(self) -> Decision | None:
         if not self.has_pen() or self.state.current_player() != self.side:
             return None
-        return self.state.decision()
+        return self.decision()
 
     def awaiting(self, decision: Decision | None = None) -> str:
         """What the game waits for, in words (``decision``: the state's, if already known)."""
@@ -442,7 +498,7 @@ class Game:
         if self.verifier.seq == 0:
             return "waiting for the opponent to join (send them the invite)"
         if decision is None:
-            decision = self.state.decision()
+            decision = self.decision()
         if self.has_pen():
             if decision is not None and decision.side == self.side:
                 return f"your decision: {decision.prompt}"
@@ -469,14 +525,14 @@ class Game:
             raise UsageError(f"{self.name} has files 0..{len(self.files) - 1}, not {seq}")
         return seq, self.files[seq]
 
-    def status(self) -> dict[str, Any]:
+    def summary(self) -> dict[str, Any]:
+        """Where the game stands, as ``pbem status`` and ``pbem list`` show it.
+
+        Kept (signed) in the save file, so that listing games needs no engine at all.
+        """
         setup = self.verifier.setup
         opp = self.opponent()
-        # one call: an engine may build the decision's options from its legal actions
-        decision = self.state.decision()
-        mine = decision is not None and decision.side == self.side and self.has_pen()
-        last_in = max((e["time"] for e in self.log if e["dir"] == "in"), default=None)
-        last_out = max((e["time"] for e in self.log if e["dir"] == "out"), default=None)
+        decision = self.decision()
         return {
             "name": self.name,
             "game_id": self.game_id.hex(),
@@ -490,14 +546,16 @@ class Game:
             "position": self.state.status_line(self.side),
             "to_act": decision.side if decision else None,
             "decision": decision.prompt if decision else None,
-            "your_move": mine,
+            "your_move": decision is not None and decision.side == self.side
+            and self.has_pen(),
             "pending_actions": sum(1 for r in self.pending if r[0] == "a"),
             "awaiting": self.awaiting(decision),
             "result": self.result.to_data() if self.result else None,
-            "last_in": last_in,
-            "last_out": last_out,
             "dice": setup.dice_mode,
         }
+
+    def status(self) -> dict[str, Any]:
+        return with_times(self.summary(), self.log)
 
     # -- dice --------------------------------------------------------------------------------------
 
@@ -592,7 +650,7 @@ class Game:
             name = dice.roll_name(self.verifier.seq + 1, last[1])
             raise NotYourTurn(f"{self.name}: cannot undo past die roll {name}")
         records = self.pending[:-1]
-        self._state = None
+        self._reset_state()
         self.pending = []
         for record in records:
             self._replay_pending(record)
@@ -665,7 +723,7 @@ class Game:
         self.pending = []
         self.message = ""
         self.draw_offer = False
-        self._state = None
+        self._reset_state()
         self.log.append({"seq": seq, "dir": "out", "time": self.home.clock()})
         self.write()
         return seq
@@ -692,7 +750,7 @@ class Game:
         if accepted.kind == "accept":
             self.home.pin(self.verifier.cards[accepted.side], source)
         self.files.append(env.raw)
-        self._state = None
+        self._reset_state()
         self.log.append({"seq": accepted.seq, "dir": "in", "time": self.home.clock()})
         events = [e for e in accepted.events if e.visible(self.side)]
         _, rolls, sealed = self.advance()

@@ -447,3 +447,24 @@ def test_concurrent_write_refused_not_lost(table: Any) -> None:
     with pytest.raises(ConcurrencyError, match="changed by another pbem"):
         second.say("from the second window")
     assert table.game(table.alice).message == "from the first window"
+
+
+def test_status_comes_from_the_signed_summary_without_the_engine(
+        table: Any, monkeypatch: Any) -> None:
+    table.exchange(2)
+    expected = table.game(table.bob).status()
+    import pbem.session as session
+
+    def no_engine(engine_id: str) -> Any:
+        raise AssertionError("listing games must not load an engine")
+
+    monkeypatch.setattr(session, "get_engine", no_engine)
+    assert table.bob.statuses("duel") == [expected]
+    assert table.bob.statuses()[0]["awaiting"] == expected["awaiting"]
+    # and an altered save is still refused when only its summary is read
+    path = table.bob.games_dir / "duel.pbsave"
+    data = bytearray(path.read_bytes())
+    data[-40] ^= 1
+    path.write_bytes(bytes(data))
+    with pytest.raises((FormatError, SignatureError)):
+        table.bob.statuses()
