@@ -187,7 +187,10 @@ class MotherlandState(State):
                 ("combat", b), ("admin", "")]
 
     def phase(self) -> tuple[str, str]:
-        return self.phases()[int(self.s["phase"])]
+        phases = self.phases()
+        index = int(self.s["phase"])
+        # past the last phase of the last turn the game is over (the view still works)
+        return phases[index] if index < len(phases) else ("over", "")
 
     def on_map(self, side: str | None = None) -> list[str]:
         return [uid for uid, u in self.s["units"].items()
@@ -422,7 +425,8 @@ class MotherlandState(State):
         titles = {"supply": "Mutual Supply Phase", "admin": "Administrative Phase",
                   "move": f"{side.title()} Movement Phase",
                   "combat": f"{side.title()} Combat Phase",
-                  "exploit": f"{side.title()} Exploitation Movement Phase"}
+                  "exploit": f"{side.title()} Exploitation Movement Phase",
+                  "over": "game over"}
         return titles[name]
 
     def _next_phase(self) -> None:
