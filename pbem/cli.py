@@ -870,7 +870,7 @@ def rebuild_cmd(ctx: click.Context, paths: tuple[Path, ...], name: str | None) -
 @click.option("--seed", type=int, required=True)
 @click.option("--dir", "directory", type=click.Path(file_okay=False, path_type=Path),
               required=True)
-@click.option("--max-turns", type=int, help="Stop after this game turn.")
+@click.option("--max-turns", type=int, help="Stop after this many game turns.")
 @click.option("--option", "options", multiple=True, help="KEY=VALUE, repeatable.")
 def selfplay_cmd(engine_id: str, scenario: str, seed: int, directory: Path,
                  max_turns: int | None, options: tuple[str, ...]) -> None:

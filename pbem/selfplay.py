@@ -77,14 +77,17 @@ def selfplay(engine_id: str, scenario: str, seed: int, directory: Path, *,
         joiner.receive(path.read_bytes(), str(path))
     choosers = {side: Chooser(f"{seed}/{side}") for side in engine.sides}
     games = {creator: game.name, joiner: other.name}
+    # --max-turns counts turns played: a scenario may start on turn 5 of the game
+    last_turn = None if max_turns is None else \
+        creator.game(game.name).state.turn_number() + max_turns - 1
     while True:
         current = {home: home.game(name) for home, name in games.items()}
         first = next(iter(current.values()))
         if first.result is not None:
             out.result = first.result.text
             break
-        if max_turns is not None and first.state.turn_number() > max_turns:
-            out.result = f"capped after turn {max_turns}"
+        if last_turn is not None and first.state.turn_number() > last_turn:
+            out.result = f"capped after {max_turns} turns"
             break
         mover = next((h for h, g in current.items() if g.my_decision() is not None), None)
         if mover is None:
@@ -96,11 +99,11 @@ def selfplay(engine_id: str, scenario: str, seed: int, directory: Path, *,
             action = chooser.pick(g.state.legal_actions())
             _, _, sealed = g.act(action.notation(), save=False)
             out.actions += 1
-            if max_turns is not None and sealed is None and g.state.turn_number() > max_turns:
+            if last_turn is not None and sealed is None and g.state.turn_number() > last_turn:
                 break
         if sealed is None:
             g.write()
-            out.result = f"capped after turn {max_turns}"
+            out.result = f"capped after {max_turns} turns"
             break
         path = ship(g, sealed)
         receiver = joiner if mover is creator else creator

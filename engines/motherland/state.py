@@ -2972,6 +2972,9 @@ class MotherlandState(State):
         return (f"Turn {self.turn} {self.data.turns[self.turn].date} ({self.weather}), "
                 f"{self._phase_title()}{waiting}")
 
+    def turn_number(self) -> int:
+        return int(self.turn)
+
     def status_line(self, side: str | None) -> str:
         """The same line for both sides; no need to build the board for it."""
         return self.status()

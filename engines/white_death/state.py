@@ -2560,6 +2560,9 @@ class WDState(State):
 
     # ------------------------------------------------------------------ view
 
+    def turn_number(self) -> int:
+        return int(self.turn)
+
     def status_line(self, side: str | None) -> str:
         """Turn, weather, phase, MPs left, and the supply points ``side`` may know."""
         # MPs left are public (the impulse screen); supply points are each side's own

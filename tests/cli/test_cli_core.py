@@ -234,7 +234,7 @@ def test_selfplay_capped(run, tmp_path: Path) -> None:  # type: ignore[no-untype
     r = run(None, "selfplay", "skirmish", "marathon", "--seed", "1", "--dir", "sp",
             "--max-turns", "3")
     assert r.exit_code == 0, r.output
-    assert "result=capped after turn 3" in r.output
+    assert "result=capped after 3 turns" in r.output
 
 
 def test_show_board_text_svg_png(run, tmp_path: Path) -> None:  # type: ignore[no-untyped-def]

@@ -1,0 +1,28 @@
+"""Every scenario of every shipped engine, played by two bots through real signed files.
+
+CI plays each game capped after its first turn (the whole games, 20 seeds each, are in
+``bench/bench_selfplay.py``); every file is then audited from the files alone.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from pbem.audit import audit, collect
+from pbem.registry import get
+from pbem.selfplay import selfplay
+
+GAMES = [(engine, s.id) for engine in ("white-death", "for-the-motherland")
+         for s in get(engine).scenarios()]
+
+
+@pytest.mark.parametrize(("engine", "scenario"), GAMES)
+def test_capped_selfplay_through_files(engine: str, scenario: str, tmp_path: Path) -> None:
+    result = selfplay(engine, scenario, 7, tmp_path, max_turns=1)
+    assert result.desyncs == 0
+    assert result.files >= 3 and result.actions > 0
+    report = audit(collect([tmp_path / "files"]))
+    assert report.clean, report.problems
+    assert len(report.rolls) == result.rolls
