@@ -13,13 +13,14 @@ from __future__ import annotations
 
 from collections import deque
 from collections.abc import Callable, Iterable
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from fractions import Fraction
 from typing import Any
 
 from engines.hexkit.board import board_view
 from engines.hexkit.hexmap import HexMap
 from engines.hexkit.los import line_of_sight
+from engines.hexkit.scenario import ScenarioSet
 from engines.white_death import rules
 from engines.white_death.actions import WDAction, act, fmt_amount, parse
 from engines.white_death.data import (
@@ -35,10 +36,24 @@ from engines.white_death.data import (
 from pbem import canonical
 from pbem.engine import CHANCE, Action, ChanceRequest, Decision, Engine, Event, Result, State
 from pbem.errors import IllegalAction, ScenarioError
-from pbem.view import BoardView, Piece
+from pbem.view import BoardView, Line, Piece
 
 BOXES = ("pending", "raster", "dead", "refit", "setup")
 SIDE_COLOR = {"soviet": "#c03030", "german": "#303030"}
+
+
+_RIVERS: dict[int, tuple[Line, ...]] = {}
+
+
+def river_lines(data: ScenarioSet) -> tuple[Line, ...]:
+    """Each river's course from the map file's ``[rivers]`` table, for drawing."""
+    if id(data) not in _RIVERS:
+        rivers = data.doc(data.map_doc).get_table("rivers", default={}) \
+            if data.map_doc is not None else {}
+        _RIVERS[id(data)] = tuple(
+            Line("river", tuple(str(h) for h in river["hexes"]), "#3a6fd0")
+            for _, river in sorted(rivers.items()) if river.get("hexes"))
+    return _RIVERS[id(data)]
 
 
 def other(side: str) -> str:
@@ -2607,8 +2622,10 @@ class WDState(State):
         overlays = {}
         if side is not None:
             overlays[f"zoc:{other(side)}"] = sorted(self.ezoc(side))
-        return board_view(self.map, pieces, side=side, title=f"White Death: {self.sc.title}",
+        view = board_view(self.map, pieces, side=side, title=f"White Death: {self.sc.title}",
                           status=status, highlights=sorted(self.assaults), overlays=overlays)
+        # the Lowatj is hex terrain (Rule 7), so the display gets its course as a line
+        return replace(view, lines=(*view.lines, *river_lines(self.cat.data)))
 
     def parse_action(self, text: str) -> Action:
         return parse(text)
