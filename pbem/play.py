@@ -48,6 +48,8 @@ class Pacing:
     pace: float = 0.6
     fast: bool = False
     step: bool = False
+    #: at most this long for one file's replay: a long turn is told faster
+    max_seconds: float | None = None
 
 
 def outbox_path(game: Game, seq: int) -> Path:
@@ -77,7 +79,11 @@ def show_frames(console: Console, frames: Sequence[Any], pacing: Pacing, side: s
                 input_fn: Callable[[str], str] = input) -> None:
     if not frames:
         return
-    replay(console, frames, pace=pacing.pace, fast=pacing.fast, step=pacing.step, side=side,
+    pace = pacing.pace
+    if pacing.max_seconds is not None:
+        lines = sum(1 for _, events in frames for e in events if e.visible(side))
+        pace = min(pace, pacing.max_seconds / max(lines, 1))
+    replay(console, frames, pace=pace, fast=pacing.fast, step=pacing.step, side=side,
            poll_key=poll, input_fn=input_fn)
 
 
@@ -354,6 +360,7 @@ def demo(console: Console, root: Path, *, engine_id: str | None = None,
     from pbem.testing import Chooser
 
     pacing = pacing or Pacing(pace=0.4)
+    pacing.max_seconds = pacing.max_seconds or 10.0
     installed = engines()
     if engine_id is None:
         engine_id = next((e for e, _ in DEMO_ENGINES if e in installed), None)
