@@ -29,6 +29,30 @@ def one(engine: str, scenario: str, seed: int, max_turns: int | None) -> Selfpla
         return selfplay(engine, scenario, seed, Path(tmp), max_turns=max_turns)
 
 
+def profiled(engine: str, scenario: str, seed: int, max_turns: int | None) -> SelfplayResult:
+    """One game under cProfile: engine time (code under engines/) against the protocol's."""
+    import cProfile
+    import io
+    import pstats
+
+    prof = cProfile.Profile()
+    prof.enable()
+    result = one(engine, scenario, seed, max_turns)
+    prof.disable()
+    stats = pstats.Stats(prof)
+    raw: dict[tuple[str, int, str], tuple[int, int, float, float, object]] = \
+        stats.stats  # type: ignore[attr-defined]
+    engine_time = sum(tt for (fn, _, _), (_, _, tt, _, _) in raw.items() if "/engines/" in fn)
+    total = stats.total_tt  # type: ignore[attr-defined]
+    print(f"profile seed {seed}: {total:.1f} s profiled, engine (engines/) {engine_time:.1f} s "
+          f"= {100 * engine_time / total:.0f}%, protocol and the rest "
+          f"{total - engine_time:.1f} s")
+    out = io.StringIO()
+    pstats.Stats(prof, stream=out).sort_stats("tottime").print_stats(10)
+    print(out.getvalue().split("\n\n", 2)[-1])
+    return result
+
+
 def main() -> int:
     p = argparse.ArgumentParser()
     p.add_argument("engine")
@@ -37,16 +61,21 @@ def main() -> int:
     p.add_argument("--scenario", action="append")
     p.add_argument("--max-turns", type=int)
     p.add_argument("--jobs", type=int, default=1)
+    p.add_argument("--profile", action="store_true",
+                   help="profile each game in this process: engine time against protocol time")
     args = p.parse_args()
     scenarios = args.scenario or [s.id for s in get(args.engine).scenarios()]
     seeds = range(args.first_seed, args.first_seed + args.seeds)
     jobs = [(args.engine, s, seed, args.max_turns) for s in scenarios for seed in seeds]
     results: dict[str, list[SelfplayResult]] = {s: [] for s in scenarios}
-    with ProcessPoolExecutor(max_workers=args.jobs) as pool:
-        for (_, scenario, seed, _), result in zip(jobs, pool.map(one, *zip(*jobs, strict=True)),
-                                                  strict=True):
-            print(f"seed {seed}: {result.line()}", flush=True)
-            results[scenario].append(result)
+    if args.profile:
+        done = [profiled(*job) for job in jobs]
+    else:
+        with ProcessPoolExecutor(max_workers=args.jobs) as pool:
+            done = list(pool.map(one, *zip(*jobs, strict=True)))
+    for (_, scenario, seed, _), result in zip(jobs, done, strict=True):
+        print(f"seed {seed}: {result.line()}", flush=True)
+        results[scenario].append(result)
     print("\nscenario                  games desyncs  files(mean) actions(mean) rolls(mean) "
           "seconds(mean)")
     bad = 0
