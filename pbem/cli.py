@@ -127,11 +127,6 @@ def _write_out(path: Path, data: bytes, armored: bool) -> None:
     write_atomic(path, payload, 0o644)
 
 
-def file_name(game_id: bytes, seq: int, side: str) -> str:
-    """The name a turn file travels under: game, sequence and side."""
-    return f"{game_id.hex()[:12]}-{seq:04d}-{side}.pbem"
-
-
 def _print_events(events: list[Any], rolls: list[Any], side: str | None) -> None:
     for event in events:
         if event.visible(side):
@@ -142,6 +137,8 @@ def _print_events(events: list[Any], rolls: list[Any], side: str | None) -> None
 
 
 def _sealed_note(game: Any, seq: int) -> None:
+    from pbem.envelope import file_name
+
     echo(f"sealed file {seq} of {game.name}: {game.awaiting()}")
     name = file_name(game.game_id, seq, game.side)
     echo(f"  send it with: pbem send {game.name} -o {name}")
@@ -391,6 +388,8 @@ def new_cmd(ctx: click.Context, engine_id: str, scenario: str, side: str,
         game = home_of(ctx).new_game(engine_id, scenario, side,
                                      options=_parse_options(options), dice_mode=dice_mode,
                                      name=name)
+        from pbem.envelope import file_name
+
         path = output or Path(file_name(game.game_id, 0, side))
         _write_out(path, game.files[0], armored)
         echo(f"game {game.name} created: you play {side}")
@@ -441,6 +440,8 @@ def join_cmd(ctx: click.Context, invite: Path, name: str | None, output: Path | 
                       f"{game.side}")
         if opp:
             echo(f"opponent: {opp.name} <{opp.email}>, fingerprint {opp.fingerprint}")
+        from pbem.envelope import file_name
+
         path = output or Path(file_name(game.game_id, 1, game.side))
         _write_out(path, game.files[1], armored)
         echo(f"reply written to {path}: send it back")
@@ -622,6 +623,8 @@ def send_cmd(ctx: click.Context, game_ref: str, seq: int | None, output: Path | 
             transport_cli.deliver(game, number, data, folder=folder, eml=eml,
                                   by_email=by_email, to=to, console=console)
             return
+        from pbem.envelope import file_name
+
         path = output or Path(file_name(game.game_id, number, game.side))
         _write_out(path, data, armored)
         echo(f"file {number} of {game.name} written to {path}")

@@ -36,6 +36,16 @@ def signing_message(kind: str, body: bytes) -> bytes:
     return b"pbem/v1/" + kind.encode("ascii") + b"\0" + body
 
 
+def file_name(game_id: bytes, seq: int, side: str) -> str:
+    """The name a file travels under: ``<game-short-id>-<seq:04d>-<side>.pbem``.
+
+    For people and folders only: nothing is trusted from a name.  The side is reduced to
+    safe characters so a name can never point outside the folder it is written to.
+    """
+    safe_side = "".join(c if c.isalnum() or c in "_-" else "_" for c in side) or "side"
+    return f"{game_id.hex()[:12]}-{seq:04d}-{safe_side}.pbem"
+
+
 def body_hash(body: bytes) -> bytes:
     """SHA-256 of a body: the game id (of an invite) and every chain link."""
     return hashlib.sha256(body).digest()

@@ -21,6 +21,7 @@ from rich.console import Console
 from pbem.atomic import write_atomic
 from pbem.audit import body_summary
 from pbem.engine import State
+from pbem.envelope import file_name
 from pbem.errors import DuplicateFile, PbemError
 from pbem.render import board_screen, fit_window
 from pbem.render.narrate import DecisionPrompt, KeyPoller, frames_from_records, replay
@@ -54,8 +55,6 @@ class Pacing:
 
 def outbox_path(game: Game, seq: int) -> Path:
     """Where a sealed file is written for the player to send (inside the home)."""
-    from pbem.cli import file_name
-
     return game.home.path / "outbox" / file_name(game.game_id, seq, game.side)
 
 
@@ -385,8 +384,6 @@ def demo(console: Console, root: Path, *, engine_id: str | None = None,
     transcript.mkdir()
 
     def keep(g: Game, seq: int) -> tuple[str, bytes]:
-        from pbem.cli import file_name
-
         data = g.file(seq)[1]
         path = transcript / file_name(g.game_id, seq, g.side)
         write_atomic(path, data, 0o644)

@@ -25,6 +25,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, Protocol
 
+from pbem.envelope import file_name
 from pbem.errors import ChainError, DuplicateFile, PbemError
 
 if TYPE_CHECKING:
@@ -84,12 +85,6 @@ class Transport(Protocol):
     def deliver(self, data: bytes, info: FileInfo) -> str: ...
 
     def collect(self, router: Router) -> list[Outcome]: ...
-
-
-def file_name(game_id: bytes, seq: int, side: str) -> str:
-    """``<game-short-id>-<seq:04d>-<side>.pbem``: game, sequence and side, sortable."""
-    safe_side = "".join(c if c.isalnum() or c in "_-" else "_" for c in side) or "side"
-    return f"{game_id.hex()[:12]}-{seq:04d}-{safe_side}.pbem"
 
 
 def digest(data: bytes) -> str:

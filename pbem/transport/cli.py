@@ -19,7 +19,7 @@ import click
 
 from pbem.errors import PbemError, UsageError
 from pbem.transport import config as mailconfig
-from pbem.transport.base import Outcome, Router, TransportError, file_name
+from pbem.transport.base import Outcome, Router, TransportError
 from pbem.transport.folder import deliver_folder, scan_folder, watch_folder
 from pbem.transport.mail import (
     compose,
@@ -470,7 +470,3 @@ def register(group: click.Group) -> None:
     for command in (inbox_cmd, watch_cmd, fetch_cmd, mail_group):
         group.add_command(command)
 
-
-def default_file_name(game_id: bytes, seq: int, side: str) -> str:
-    """The name files travel under (shared with ``pbem send -o``)."""
-    return file_name(game_id, seq, side)
