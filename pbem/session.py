@@ -28,7 +28,7 @@ from typing import Any
 from pbem import __version__, canonical, dice
 from pbem.atomic import write_atomic
 from pbem.engine import CHANCE, Decision, Engine, Event, Result, State
-from pbem.envelope import MAX_SAVE, Envelope, open_envelope, seal
+from pbem.envelope import MAX_SAVE, Envelope, body_hash, open_envelope, seal
 from pbem.errors import (
     ChainError,
     ConcurrencyError,
@@ -74,11 +74,10 @@ def _locked(path: Path) -> Iterator[None]:
             fcntl.flock(handle.fileno(), fcntl.LOCK_UN)
 
 
-def read_save(home: Home, path: Path, data: bytes | None = None) -> dict[str, Any]:
-    """The body of a save, checked: the right kind, signed by this home's own key."""
+def read_save(home: Home, path: Path) -> tuple[bytes, dict[str, Any]]:
+    """A save's bytes and body, checked: the right kind, signed by this home's own key."""
     try:
-        if data is None or not data:
-            data = path.read_bytes()
+        data = path.read_bytes()
     except OSError as exc:
         raise UsageError(f"cannot read {path}: {exc.strerror}") from None
     try:
@@ -89,7 +88,7 @@ def read_save(home: Home, path: Path, data: bytes | None = None) -> dict[str, An
     if env.key != home.card().key:
         raise SignatureError("save file was not signed by this home's identity",
                              path=str(path))
-    return env.decode()
+    return data, env.decode()
 
 
 def with_times(status: dict[str, Any], log: list[dict[str, Any]]) -> dict[str, Any]:
@@ -200,16 +199,18 @@ class Home:
         return out
 
     def _read_summary(self, path: Path) -> dict[str, Any]:
-        body = read_save(self, path)
+        _, body = read_save(self, path)
         if "summary" not in body:
             return Game.load(self, path).status()
         return with_times(dict(body["summary"]), body["log"])
 
     def game_by_id(self, game_id: bytes) -> Game | None:
+        """The game with that id; only its save is loaded the whole way (engine included)."""
         for path in self.save_paths():
-            game = Game.load(self, path)
-            if game.game_id == game_id:
-                return game
+            _, body = read_save(self, path)
+            # the game id is the hash of the invite's body, the first file of every save
+            if body_hash(canonical.decode(body["files"][0])[5]) == game_id:
+                return Game.load(self, path)
         return None
 
     def _unique_name(self, wanted: str | None, default: str) -> str:
@@ -387,8 +388,7 @@ class Game:
 
     @classmethod
     def load(cls, home: Home, path: Path) -> Game:
-        data = path.read_bytes() if path.is_file() else b""
-        body = read_save(home, path, data)
+        data, body = read_save(home, path)
         files = [bytes(f) for f in body["files"]]
         invite = open_envelope(files[0])
         engine = get_engine(body["engine"])
