@@ -35,14 +35,38 @@ Value = Any  # the JSON-like subset above; msgpack's own typing is Any
 
 
 def _normalize(value: Value, depth: int) -> Value:
-    if depth > MAX_DEPTH:
-        raise FormatError(f"value nested deeper than {MAX_DEPTH} levels")
-    if value is None or isinstance(value, (bool, str, bytes)):
+    # exact types first (the hot path: snapshots are mostly dicts, lists, str and int);
+    # subclasses and the rarer types go the long way below
+    kind = type(value)
+    if kind is str or kind is bool or value is None or kind is bytes:
         return value
-    if isinstance(value, int):
+    if kind is int:
         if not -(2**63) <= value < 2**64:
             raise FormatError(f"integer {value} does not fit msgpack's 64 bits")
         return value
+    if depth >= MAX_DEPTH and (kind is dict or kind is list or kind is tuple) and value:
+        # its elements would sit deeper than MAX_DEPTH
+        raise FormatError(f"value nested deeper than {MAX_DEPTH} levels")
+    if kind is dict:
+        for key in value:
+            if type(key) is not str:
+                _key_bytes(key)  # raises with the key named
+        # code-point order of str is the UTF-8 byte order (UTF-8 keeps code-point order)
+        inner = depth + 1
+        return {key: _normalize(value[key], inner) for key in sorted(value)}
+    if kind is list or kind is tuple:
+        inner = depth + 1
+        return [_normalize(v, inner) for v in value]
+    return _normalize_other(value, depth)
+
+
+def _normalize_other(value: Value, depth: int) -> Value:
+    if depth > MAX_DEPTH:
+        raise FormatError(f"value nested deeper than {MAX_DEPTH} levels")
+    if isinstance(value, (bool, str, bytes)):
+        return value
+    if isinstance(value, int):
+        return _normalize(int(value), depth)
     if isinstance(value, float):
         raise FormatError("floats are not allowed in canonical data (use a Fraction pair)")
     if isinstance(value, Mapping):

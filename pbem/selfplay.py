@@ -4,11 +4,13 @@ Each bot has its own home and identity under DIR; every file goes to DIR/files a
 back from disk by the other side, so selfplay exercises exactly what two players do:
 sign, seal, write, read, verify, replay, compare digests.  A desync stops the game and is
 counted (it must be 0).  Choices come from :class:`pbem.testing.Chooser` (SHA-256 of the
-seed and a counter), so a run is reproduced by its seed.
+seed and a counter), and the bots' keys and the game's nonce (hence every die) come from
+the seed, so a run is reproduced by its seed on any machine.
 """
 
 from __future__ import annotations
 
+import hashlib
 import time
 from collections.abc import Callable
 from dataclasses import dataclass
@@ -52,12 +54,15 @@ def selfplay(engine_id: str, scenario: str, seed: int, directory: Path, *,
     for label, name in (("a", "Bot A"), ("b", "Bot B")):
         home = Home(directory / f"home-{label}", clock=lambda: 0)
         if not home.keys.exists():
-            home.keys.create(name, f"bot-{label}@selfplay.invalid", None)
+            # keys and game nonce from the seed: the dice follow from them, so the same
+            # seed replays the same game on any machine (bots' keys guard nothing)
+            home.keys.create(name, f"bot-{label}@selfplay.invalid", None,
+                             secret=_derive(seed, f"key {label}"))
         homes.append(home)
     creator, joiner = homes
     out = SelfplayResult(engine.id, scenario)
     game = creator.new_game(engine.id, scenario, engine.sides[0], options=options,
-                            name=f"selfplay-{seed}")
+                            name=f"selfplay-{seed}", nonce=_derive(seed, "nonce"))
 
     def ship(game: Game, seq: int) -> Path:
         _, data = game.file(seq)
@@ -71,18 +76,19 @@ def selfplay(engine_id: str, scenario: str, seed: int, directory: Path, *,
     path = ship(game, 0)
     other = joiner.join(path.read_bytes(), str(path), name=f"selfplay-{seed}")
     path = ship(other, 1)
-    report = creator.receive(path.read_bytes(), str(path))
+    report = creator.receive(path.read_bytes(), str(path), loaded=game)
     if report.sealed is not None:
-        path = ship(creator.game(game.name), report.sealed)
-        joiner.receive(path.read_bytes(), str(path))
+        path = ship(game, report.sealed)
+        joiner.receive(path.read_bytes(), str(path), loaded=other)
     choosers = {side: Chooser(f"{seed}/{side}") for side in engine.sides}
-    games = {creator: game.name, joiner: other.name}
+    # Each bot keeps its game in memory, as one long-running pbem would; every file still
+    # goes through the disk and the full import (signature, chain, replay, digest), and
+    # every change is saved.  The saves are loaded back and compared at the end.
+    current = {creator: game, joiner: other}
     # --max-turns counts turns played: a scenario may start on turn 5 of the game
-    last_turn = None if max_turns is None else \
-        creator.game(game.name).state.turn_number() + max_turns - 1
+    last_turn = None if max_turns is None else game.state.turn_number() + max_turns - 1
     while True:
-        current = {home: home.game(name) for home, name in games.items()}
-        first = next(iter(current.values()))
+        first = game
         if first.result is not None:
             out.result = first.result.text
             break
@@ -108,20 +114,26 @@ def selfplay(engine_id: str, scenario: str, seed: int, directory: Path, *,
         path = ship(g, sealed)
         receiver = joiner if mover is creator else creator
         try:
-            receiver.receive(path.read_bytes(), str(path))
+            receiver.receive(path.read_bytes(), str(path), loaded=current[receiver])
         except DesyncError:
             out.desyncs += 1
             out.result = "desync"
             break
-    # both homes must hold the same verified position (pending actions of a capped
-    # game are not part of it)
-    final = {home.game(name).verifier.state.digest() for home, name in games.items()}
+    # both saves, loaded afresh, must hold the same verified position as the games in
+    # memory (pending actions of a capped game are not part of it)
+    final = {home.game(name).verifier.state.digest() for home, name in
+             ((creator, game.name), (joiner, other.name))}
+    final |= {g.verifier.state.digest() for g in current.values()}
     if len(final) != 1 and out.result != "desync":
         out.desyncs += 1
-    out.rolls = sum(len(r) for r in _rolls(creator.game(game.name)))
+    out.rolls = sum(len(r) for r in _rolls(game))
     out.digest = next(iter(final)).hex()
     out.seconds = clock() - start
     return out
+
+
+def _derive(seed: int, what: str) -> bytes:
+    return hashlib.sha256(f"pbem selfplay/{seed}/{what}".encode()).digest()
 
 
 def _rolls(game: Game) -> list[list[object]]:

@@ -312,8 +312,13 @@ class Home:
         game.write()
         return game
 
-    def receive(self, data: bytes, source: str) -> ReceiveReport:
-        """Verify one incoming file and import it into its game; nothing changes on error."""
+    def receive(self, data: bytes, source: str, *, loaded: Game | None = None) -> ReceiveReport:
+        """Verify one incoming file and import it into its game; nothing changes on error.
+
+        ``loaded``: the game as a long-running caller (selfplay) already holds it, used when
+        the file is for that game instead of loading it from its save again; after an
+        error it must be dropped (the save on disk is what stays good).
+        """
         env = load_envelope(data, source)
         if env.kind == "invite":
             raise UsageError(f"{source} is an invite: use 'pbem join {source}'")
@@ -321,7 +326,8 @@ class Home:
         game_id = body.get("game")
         if not isinstance(game_id, bytes):
             raise FormatError("file names no game", path=source)
-        game = self.game_by_id(game_id)
+        game = loaded if loaded is not None and loaded.game_id == game_id \
+            else self.game_by_id(game_id)
         if game is None:
             raise ChainError(f"this file is for game {game_id.hex()[:12]}, which is not in "
                              f"{self.games_dir}", path=source, reason="other-game")

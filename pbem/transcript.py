@@ -26,7 +26,7 @@ import copy
 from dataclasses import dataclass, field
 from typing import Any
 
-from pbem import dice
+from pbem import canonical, dice
 from pbem.engine import CHANCE, Engine, Event, Result, State
 from pbem.envelope import Envelope, open_envelope
 from pbem.errors import (
@@ -274,7 +274,8 @@ class Verifier:
 
     def to_data(self) -> dict[str, Any]:
         return {
-            "snapshot": self.state.snapshot(),
+            # the encoding the digest hashes, as bytes: no second encoding to save
+            "snapshot": self.state.encoded(),
             "keys": dict(self.keys),
             "cards": {s: c.to_data() for s, c in self.cards.items()},
             "chains": {s: c.to_data() for s, c in self.chains.items()},
@@ -290,7 +291,10 @@ class Verifier:
         self.engine = engine
         self.setup = parse_invite(invite)
         check_installed(self.setup, engine)
-        self.state = engine.restore(data["snapshot"])
+        snapshot = data["snapshot"]
+        # bytes (the canonical encoding); a map in saves written before that change
+        self.state = engine.restore(canonical.decode(snapshot) if isinstance(snapshot, bytes)
+                                    else snapshot)
         self.keys = dict(data["keys"])
         self.cards = {s: Card.from_data(c) for s, c in data["cards"].items()}
         self.chains = {s: ChainPos.from_data(c) for s, c in data["chains"].items()}

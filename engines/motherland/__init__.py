@@ -6,7 +6,6 @@ Register with ``PBEM_ENGINES=engines.motherland:ENGINE``.  The rules-coverage ta
 
 from __future__ import annotations
 
-import copy
 from collections.abc import Mapping
 from functools import cached_property
 from pathlib import Path
@@ -14,7 +13,7 @@ from pathlib import Path
 from engines.hexkit.checks import check_named_hexes
 from engines.motherland.data import ENGINE_ID, GameData, load
 from engines.motherland.state import MotherlandState
-from pbem.engine import Engine, OptionSpec, ScenarioInfo, Snapshot, State
+from pbem.engine import Engine, OptionSpec, ScenarioInfo, Snapshot, State, copy_data
 
 #: (hex or hexside, what the book says is there, rule) for every hex number in the book
 BOOK_HEXES = [
@@ -77,7 +76,7 @@ class MotherlandEngine(Engine):
 
     def _restore(self, snapshot: Snapshot) -> State:
         return MotherlandState(self, snapshot["scenario"], dict(snapshot["options"]), self.data,
-                               body=copy.deepcopy(snapshot["body"]))
+                               body=copy_data(snapshot["body"]))
 
 
 ENGINE = MotherlandEngine()

@@ -17,6 +17,7 @@ from typing import Any
 
 from engines.hexkit.hexmap import HexMap
 from engines.hexkit.scenario import Doc, ScenarioSet, load_scenario_path, parse_doc, parse_map
+from engines.hexkit.shared import Shared
 from pbem.errors import ScenarioError
 
 ENGINE_ID = "for-the-motherland"
@@ -124,8 +125,8 @@ class Terrain:
 
 
 @dataclass
-class GameData:
-    """The loaded data set: one per engine instance."""
+class GameData(Shared):
+    """The loaded data set: one per engine instance, shared (not copied) by every state."""
 
     files: tuple[Traversable, ...]
     hexmap: HexMap

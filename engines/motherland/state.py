@@ -40,7 +40,17 @@ from engines.motherland.data import (
     Counter,
     GameData,
 )
-from pbem.engine import CHANCE, Action, ChanceRequest, Decision, Event, Result, Snapshot, State
+from pbem.engine import (
+    CHANCE,
+    Action,
+    ChanceRequest,
+    Decision,
+    Event,
+    Result,
+    Snapshot,
+    State,
+    copy_data,
+)
 from pbem.errors import IllegalAction
 from pbem.view import BoardView
 
@@ -84,6 +94,17 @@ class MotherlandState(State):
             return
         self.s = self._setup()
         self._run()
+
+    def clone(self) -> State:
+        """A copy for the session's working position: the data and the pure-function
+        cache are shared (both hold only facts that never change), the body is copied."""
+        twin = object.__new__(MotherlandState)
+        twin.__dict__.update(self.__dict__)
+        twin.options = dict(self.options)
+        twin._events = list(self._events)
+        twin._cache = {}
+        twin.s = copy_data(self.s)
+        return twin
 
     # ================================================================================
     # setup

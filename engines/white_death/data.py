@@ -15,6 +15,7 @@ from typing import Any
 
 from engines.hexkit.hexmap import HexMap
 from engines.hexkit.scenario import Doc, ScenarioSet
+from engines.hexkit.shared import Shared
 from pbem.errors import ScenarioError
 
 SIDES = ("soviet", "german")
@@ -146,8 +147,8 @@ class Tables:
 
 
 @dataclass(frozen=True)
-class Catalog:
-    """All of White Death's data, checked."""
+class Catalog(Shared):
+    """All of White Death's data, checked; shared (not copied) by every state."""
 
     data: ScenarioSet
     tables: Tables

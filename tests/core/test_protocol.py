@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import hashlib
 import shutil
 from pathlib import Path
 from typing import Any
@@ -302,6 +303,23 @@ def test_rules_version_change_refuses_to_load_save(table: Any, monkeypatch: Any)
     monkeypatch.setattr(SkirmishEngine, "rules_version", "9")
     with pytest.raises(MismatchError, match="rules_version 1"):
         table.alice.game("duel")
+
+
+def test_save_keeps_the_digested_encoding_and_old_saves_still_load(table: Any) -> None:
+    """The save holds the position as the very bytes its digest hashes (no second
+    encoding per write); a save from before that change (a map) loads to the same game."""
+    table.exchange(3)
+    game = table.game(table.alice)
+    body = canonical.decode(canonical.decode(game.path.read_bytes())[5])
+    snapshot = body["cache"]["snapshot"]
+    assert isinstance(snapshot, bytes)
+    assert hashlib.sha256(snapshot).digest() == game.verifier.state.digest()
+    body["cache"]["snapshot"] = canonical.decode(snapshot)
+    identity = table.alice.identity()
+    game.path.write_bytes(seal(identity, "save", body))
+    old = table.alice.game("duel")
+    assert old.verifier.state.digest() == game.verifier.state.digest()
+    assert old.status()["awaiting"] == game.status()["awaiting"]
 
 
 def test_undo_never_past_a_roll_or_a_seal(table: Any) -> None:

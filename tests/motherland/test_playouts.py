@@ -72,3 +72,17 @@ def test_selfplay_through_real_signed_files(tmp_path: Path,
     out = selfplay("for-the-motherland", "4-uranus", 1, tmp_path, max_turns=12)
     assert out.desyncs == 0
     assert out.files > 2 and out.actions > 20
+
+
+def test_clone_shares_the_data_and_copies_the_position() -> None:
+    """The session's working position is a clone: it must not copy the map and tables
+    (that cost 50 ms a file) and must not leak changes back into the verified state."""
+    from engines.motherland import ENGINE
+
+    state = ENGINE.new_state("6-for-the-motherland")
+    before = state.digest()
+    twin = state.clone()
+    assert twin.engine is state.engine and twin.data is state.data  # type: ignore[attr-defined]
+    twin.apply(twin.legal_actions()[0])
+    assert state.digest() == before != twin.digest()
+    assert ENGINE.restore(state.snapshot()).digest() == before
