@@ -14,6 +14,7 @@ import argparse
 import statistics
 import sys
 import tempfile
+import time
 from concurrent.futures import ProcessPoolExecutor
 from pathlib import Path
 
@@ -68,14 +69,14 @@ def main() -> int:
     seeds = range(args.first_seed, args.first_seed + args.seeds)
     jobs = [(args.engine, s, seed, args.max_turns) for s in scenarios for seed in seeds]
     results: dict[str, list[SelfplayResult]] = {s: [] for s in scenarios}
-    if args.profile:
-        done = [profiled(*job) for job in jobs]
-    else:
-        with ProcessPoolExecutor(max_workers=args.jobs) as pool:
-            done = list(pool.map(one, *zip(*jobs, strict=True)))
-    for (_, scenario, seed, _), result in zip(jobs, done, strict=True):
-        print(f"seed {seed}: {result.line()}", flush=True)
-        results[scenario].append(result)
+    start = time.perf_counter()
+    with ProcessPoolExecutor(max_workers=args.jobs) as pool:
+        # lines as games finish (in job order), so a long run shows its progress
+        done = (profiled(*job) for job in jobs) if args.profile else \
+            pool.map(one, *zip(*jobs, strict=True))
+        for (_, scenario, seed, _), result in zip(jobs, done, strict=True):
+            print(f"seed {seed}: {result.line()}", flush=True)
+            results[scenario].append(result)
     print("\nscenario                  games desyncs  files(mean) actions(mean) rolls(mean) "
           "seconds(mean)")
     bad = 0
@@ -86,6 +87,9 @@ def main() -> int:
               f"{statistics.mean(r.actions for r in rs):13.1f} "
               f"{statistics.mean(r.rolls for r in rs):11.1f} "
               f"{statistics.mean(r.seconds for r in rs):13.1f}")
+    games = sum(len(rs) for rs in results.values())
+    print(f"\n{games} games, desyncs={bad}, wall {time.perf_counter() - start:.0f} s "
+          f"with {args.jobs} job(s)")
     return 1 if bad else 0
 
 

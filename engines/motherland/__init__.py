@@ -27,6 +27,13 @@ BOOK_HEXES = [
     ("1735", "area:turkey_source", "21.2.2"), ("1526/1625", "feature:out_of_play", "5.1.9"),
     ("1625/1626", "feature:out_of_play", "5.1.9"), ("1625/1726", "feature:out_of_play", "5.1.9"),
 ]
+#: hexes the engine's rules refer to that the book does not number: the map's places must
+#: sit there (the sea-supply ports of 9.6, Sevastopol of 5.5.4, Helsinki of 9.3.2)
+ENGINE_HEXES = [
+    ("0926", "place:Sevastopol", "5.5.4"), ("0722", "place:Odessa", "9.6.1"),
+    ("1428", "place:Novorossiysk", "9.6.3"), ("1530", "place:Tuapse", "9.6.3"),
+    ("1402", "place:Helsinki", "9.3.2"),
+]
 
 
 class MotherlandEngine(Engine):
@@ -34,7 +41,7 @@ class MotherlandEngine(Engine):
 
     id = ENGINE_ID
     title = "For the Motherland! Eastern Front 1941-44"
-    rules_version = "1"
+    rules_version = "2"
     sides = ("axis", "soviet")
 
     def __init__(self, root: Path | None = None, map_file: Path | None = None) -> None:
@@ -59,7 +66,7 @@ class MotherlandEngine(Engine):
     def check_scenarios(self) -> list[str]:
         """Every hex the book names where the book says, and legal setups (``pbem scenario
         check``)."""
-        problems = check_named_hexes(self.data.hexmap, BOOK_HEXES)
+        problems = check_named_hexes(self.data.hexmap, BOOK_HEXES + ENGINE_HEXES)
         problems += super().check_scenarios()
         for info in self.scenarios():
             st = self.new_state(info.id)

@@ -57,6 +57,9 @@ from pbem.view import BoardView
 AXIS, SOVIET = "axis", "soviet"
 SIDES = (AXIS, SOVIET)
 MOSCOW, LENINGRAD, KONIGSBERG, SEVASTOPOL, HELSINKI = "2113", "1705", "0507", "0926", "1402"
+# ports the sea-supply rules name (9.6.1-9.6.3); the map's places must agree
+# (``pbem scenario check`` compares them: ENGINE_HEXES in engines/motherland/__init__.py)
+DANZIG, ODESSA, NOVOROSSIYSK, TUAPSE = "0307", "0722", "1428", "1530"
 BAKU_ENTRY = "2434"
 TURKEY_ENTRY = "1735"
 DONE = {  # the words that end each waiting task
@@ -199,6 +202,8 @@ class MotherlandState(State):
 
     def first_side(self) -> str:
         """3.0: the Axis moves first on turns 1-11, the Soviets on turns 12-22."""
+        if self.turn in self.sc.rules.get("axis_first_turns", ()):
+            return AXIS  # 20.5 rule 2 (a stand-in, see the scenario file)
         return AXIS if self.turn <= 11 else SOVIET
 
     def phases(self) -> list[tuple[str, str]]:
@@ -571,6 +576,9 @@ class MotherlandState(State):
         self.s["generals"] = dict(sorted(self.s["generals"].items()))
         self.s["partisans"] = dict(sorted(self.s["partisans"].items()))
         self.s["expended"] = []
+        # 9.6.1 note, judged as the phase begins (see _sea_supply)
+        self.s["odessa_closed"] = any(self.c(uid).side == AXIS
+                                      for uid in self.occ().get(SEVASTOPOL, []))
 
     def _blocked(self, side: str) -> frozenset[str]:
         """Hexes a supply line of ``side`` cannot enter (9.2)."""
@@ -679,26 +687,28 @@ class MotherlandState(State):
         return hit
 
     def _sea_supply(self, side: str) -> dict[str, int]:
-        """9.6: two-hex lines to ports of a sea the side supplies by ship."""
+        """9.6: two-hex lines to the side's own ports of a sea it supplies by ship."""
         key = ("sea", side)
         hit = self._cache.get(key)
         if hit is not None:
             return hit  # type: ignore[no-any-return]
         _, _, rail_ok = self.supply_net(side)
         ports = self.data.ports
-        starts: dict[str, int] = {}
+        bodies: list[str] = []
         if side == AXIS:
-            pairs = {"black": ("0722", SEVASTOPOL), "baltic": ("0307", KONIGSBERG)}
-            for body, (p1, p2) in pairs.items():
-                if all(self.controls(AXIS, p) and p in rail_ok for p in (p1, p2)):
-                    for h, b in ports.items():
-                        if b == body:
-                            starts[h] = 2
-        else:
-            if any(self.controls(SOVIET, p) and p in rail_ok for p in ("1529", "1428")):
-                for h, b in ports.items():
-                    if b == "black":
-                        starts[h] = 2
+            pairs = {"black": (ODESSA, SEVASTOPOL), "baltic": (DANZIG, KONIGSBERG)}  # 9.6.1-2
+            bodies = [body for body, both in pairs.items()
+                      if all(self.controls(AXIS, p) and p in rail_ok for p in both)]
+        elif any(self.controls(SOVIET, p) and p in rail_ok for p in (TUAPSE, NOVOROSSIYSK)):
+            bodies = ["black"]  # 9.6.3
+        # a line is traced to a port of one's own (5.5: ports are controlled like cities);
+        # the Sea of Azov is a body of its own and never counts (9.6.1, 9.6.3)
+        starts = {h: 2 for h, b in ports.items() if b in bodies and self.controls(side, h)}
+        if side == SOVIET and self.s.get("odessa_closed") and \
+                not self.controls(SOVIET, SEVASTOPOL):
+            # 9.6.1 note: an Axis unit in Sevastopol as the Mutual Supply Phase began shuts
+            # Odessa to Soviet sea supply until the Soviets recapture Sevastopol
+            starts.pop(ODESSA, None)
         hit = self._spread(starts, self._blocked(side)) if starts else {}
         self._cache[key] = hit
         return hit

@@ -691,6 +691,79 @@ def test_soviet_infantry_trace_supply_over_the_ice_in_snow(
     assert "0606" not in st._spread({"0405": 3}, blocked)
 
 
+def _besieged(engine: MotherlandEngine, side: str, port: str, unit: str,
+              extra: dict[str, str] | None = None) -> tuple[MotherlandState, dict[str, str]]:
+    """``unit`` in ``port``, every land hex two away held by the enemy: no land line."""
+    hexmap = engine.data.hexmap
+    ring = [h for h in hexmap.ring(port, 2)
+            if h in hexmap and not hexmap.terrain_class(h).flag("water")]
+    enemy = sorted(u for u, c in engine.data.counters.items()
+                   if c.side != side and c.type in ("infantry", "combined_arms")
+                   and c.nation in ("german", "soviet"))
+    units = {unit: port, **dict(zip(enemy, ring, strict=False)), **(extra or {})}
+    st = position(engine, 3, "supply", "", units)
+    assert port not in st.supply_net(side)[0]  # cut off by land
+    return st, units
+
+
+def _supply_phase_again(st: MotherlandState) -> None:
+    st.s.update(phase=0, tasks=[])
+    st._touch()
+    st._push_phase()
+    st._run()
+
+
+def test_soviet_sea_supply_through_tuapse_or_novorossiysk(engine: MotherlandEngine) -> None:
+    """9.6.3: a besieged Soviet port on the Black Sea is supplied by ship while Tuapse or
+    Novorossiysk is Soviet and railed to a source; the Sea of Azov does not count."""
+    st, _ = _besieged(engine, "soviet", "0722", "10A")  # Odessa
+    assert st.in_supply("10A") and st.u("10A")["sup"] == ""
+    st.s["control"].update({"1428": "axis"})  # Novorossiysk lost, Tuapse left
+    st._touch()
+    assert st.in_supply("10A")
+    st.s["control"].update({"1530": "axis"})
+    st._touch()
+    assert not st.in_supply("10A")
+
+
+def test_axis_in_sevastopol_closes_odessa_to_soviet_sea_supply(
+        engine: MotherlandEngine) -> None:
+    """9.6.1 note: an Axis unit in Sevastopol as the Mutual Supply Phase begins: no Soviet
+    sea supply from Odessa; once the Soviets recapture Sevastopol, it is open again."""
+    st, _ = _besieged(engine, "soviet", "0722", "10A", {"29K": "0926"})
+    st.s["control"]["0926"] = "axis"
+    _supply_phase_again(st)
+    assert st.s["odessa_closed"] and not st.in_supply("10A")
+    assert st.u("10A")["sup"] == "lack"
+    st.s["control"]["0926"] = "soviet"  # recaptured (19.1)
+    st._touch()
+    assert st.in_supply("10A")
+
+
+def test_an_empty_axis_held_sevastopol_does_not_close_odessa(engine: MotherlandEngine) -> None:
+    st, _ = _besieged(engine, "soviet", "0722", "10A")
+    st.s["control"]["0926"] = "axis"
+    _supply_phase_again(st)
+    assert not st.s["odessa_closed"] and st.in_supply("10A")
+
+
+def test_german_sea_supply_on_the_baltic_needs_danzig_and_konigsberg(
+        engine: MotherlandEngine) -> None:
+    """9.6.2: a German corps besieged in Axis-held Riga is supplied by ship while the Axis
+    holds Danzig and Königsberg; with Königsberg lost it is not."""
+    st, _ = _besieged(engine, "axis", "1006", "9K")
+    st.s["control"]["1006"] = "axis"
+    st._touch()
+    assert st.in_supply("9K")
+    st.s["control"]["0507"] = "soviet"
+    st._touch()
+    assert not st.in_supply("9K")
+    st.s["control"].pop("0507")
+    st.s["control"]["1006"] = "soviet"  # a port of the enemy's is no supply point
+    st._touch()
+    assert not st.in_supply("9K")
+
+
 def test_new_partisans_must_be_placed_on_a_supply_base(rules_engine: MotherlandEngine) -> None:
     st = position(rules_engine, 3, "supply", "",
                   {"SB1": "1010", "SB2": "2010", "9K": "1009", "5A": "2420"},
@@ -769,3 +842,23 @@ def test_queued_draws_meet_an_empty_cup(rules_engine: MotherlandEngine) -> None:
     assert any("Cup A is empty" in t for t in texts)
     # the first in order drew the chit, the other has the weakest A chit (empty_cup)
     assert {st.u("16A")["chit"], st.u("5A")["chit"]} == {"A6-5", "A4-3*"}
+
+
+def test_zitadelle_opens_with_the_axis_moving_first_then_soviets_lead(
+        engine: MotherlandEngine) -> None:
+    """20.5 rule 2 (stand-in for the lost list): the Axis moves first on turn 16 of
+    scenario 5 only; from turn 17 the 12-22 sequence (Soviets first, 3.0) applies, and
+    turn 16 of the campaign keeps the Soviets first."""
+    st = engine.new_state("5-zitadelle")
+    assert isinstance(st, MotherlandState)
+    assert st.turn == 16 and st.phases()[1:4] == [("move", "axis"), ("combat", "axis"),
+                                                  ("exploit", "axis")]
+    st.s["turn"] = 17
+    assert st.phases()[1] == ("move", "soviet")
+    campaign = engine.new_state("6-for-the-motherland")
+    assert isinstance(campaign, MotherlandState)
+    campaign.s["turn"] = 16
+    assert campaign.phases()[1] == ("move", "soviet")
+    # marked as a stand-in, so the engine page and 'pbem scenario check' list it
+    assert any("scenario-5-zitadelle.toml: rules" in s and "20.5 rule 2" in s
+               for s in engine.data.stand_ins)
