@@ -2,10 +2,14 @@
 
     python bench/bench_selfplay.py ENGINE [--seeds 20] [--first-seed 1]
                                    [--scenario ID ...] [--max-turns T] [--jobs 2]
+                                   [--split | --profile]
 
 Each game is `pbem selfplay`: two bots with their own homes and keys write, sign, read,
 verify and replay every file.  Prints one line per game and, per scenario, the totals and
 means of files, actions, rolls and seconds, and the number of desyncs (must be 0).
+``--split`` times the engine's hooks in each game (engine time against everything else:
+signing, verifying, encoding, files); ``--profile`` runs cProfile and lists where the
+engine and the protocol spend their time (slower: the profiler's own cost).
 """
 
 from __future__ import annotations
@@ -15,8 +19,10 @@ import statistics
 import sys
 import tempfile
 import time
+from collections.abc import Callable, Iterable
 from concurrent.futures import ProcessPoolExecutor
 from pathlib import Path
+from typing import Any
 
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
@@ -30,8 +36,48 @@ def one(engine: str, scenario: str, seed: int, max_turns: int | None) -> Selfpla
         return selfplay(engine, scenario, seed, Path(tmp), max_turns=max_turns)
 
 
+#: the engine's side of the contract: every hook the core calls (pbem.engine)
+STATE_HOOKS = ("_current_player", "_legal_actions", "_apply_action", "_chance_request",
+               "_apply_outcome", "_decision", "_result", "_snapshot", "_view", "status_line",
+               "turn_number", "parse_action", "clone")
+ENGINE_HOOKS = ("_new_state", "_restore")
+_clock = {"depth": 0, "engine": 0.0}
+
+
+def _timed(fn: Callable[..., Any]) -> Callable[..., Any]:
+    def wrapper(*args: Any, **kwargs: Any) -> Any:
+        if _clock["depth"]:
+            return fn(*args, **kwargs)  # an engine hook calling another: counted once
+        _clock["depth"] = 1
+        start = time.perf_counter()
+        try:
+            return fn(*args, **kwargs)
+        finally:
+            _clock["engine"] += time.perf_counter() - start
+            _clock["depth"] = 0
+    wrapper.timed = True  # type: ignore[attr-defined]
+    return wrapper
+
+
+def split(engine: str, scenario: str, seed: int, max_turns: int | None) -> SelfplayResult:
+    """One game with the engine's hooks timed (no profiler): engine against protocol."""
+    eng = get(engine)
+    for cls, names in ((type(eng.new_state(scenario)), STATE_HOOKS), (type(eng), ENGINE_HOOKS)):
+        for name in names:
+            fn = getattr(cls, name)
+            if not getattr(fn, "timed", False):
+                setattr(cls, name, _timed(fn))
+    _clock["engine"] = 0.0
+    result = one(engine, scenario, seed, max_turns)
+    engine_s = float(_clock["engine"])
+    print(f"split seed {seed}: {result.seconds:.1f} s, engine {engine_s:.1f} s "
+          f"({100 * engine_s / result.seconds:.0f}%), protocol and files "
+          f"{result.seconds - engine_s:.1f} s", flush=True)
+    return result
+
+
 def profiled(engine: str, scenario: str, seed: int, max_turns: int | None) -> SelfplayResult:
-    """One game under cProfile: engine time (code under engines/) against the protocol's."""
+    """One game under cProfile: where the engine (code under engines/) spends its time."""
     import cProfile
     import io
     import pstats
@@ -48,9 +94,11 @@ def profiled(engine: str, scenario: str, seed: int, max_turns: int | None) -> Se
     print(f"profile seed {seed}: {total:.1f} s profiled, engine (engines/) {engine_time:.1f} s "
           f"= {100 * engine_time / total:.0f}%, protocol and the rest "
           f"{total - engine_time:.1f} s")
-    out = io.StringIO()
-    pstats.Stats(prof, stream=out).sort_stats("tottime").print_stats(10)
-    print(out.getvalue().split("\n\n", 2)[-1])
+    for label, pattern in (("engine", "/engines/"), ("protocol", "/pbem/")):
+        out = io.StringIO()
+        pstats.Stats(prof, stream=out).sort_stats("tottime").print_stats(pattern, 12)
+        print(f"-- top {label} functions by own time --")
+        print(out.getvalue().split("\n\n", 2)[-1].strip())
     return result
 
 
@@ -63,7 +111,9 @@ def main() -> int:
     p.add_argument("--max-turns", type=int)
     p.add_argument("--jobs", type=int, default=1)
     p.add_argument("--profile", action="store_true",
-                   help="profile each game in this process: engine time against protocol time")
+                   help="profile each game in this process: where the engine spends its time")
+    p.add_argument("--split", action="store_true",
+                   help="time the engine's hooks (no profiler): engine time against protocol")
     args = p.parse_args()
     scenarios = args.scenario or [s.id for s in get(args.engine).scenarios()]
     seeds = range(args.first_seed, args.first_seed + args.seeds)
@@ -72,8 +122,10 @@ def main() -> int:
     start = time.perf_counter()
     with ProcessPoolExecutor(max_workers=args.jobs) as pool:
         # lines as games finish (in job order), so a long run shows its progress
-        done = (profiled(*job) for job in jobs) if args.profile else \
-            pool.map(one, *zip(*jobs, strict=True))
+        if args.profile:
+            done: Iterable[SelfplayResult] = (profiled(*job) for job in jobs)
+        else:
+            done = pool.map(split if args.split else one, *zip(*jobs, strict=True))
         for (_, scenario, seed, _), result in zip(jobs, done, strict=True):
             print(f"seed {seed}: {result.line()}", flush=True)
             results[scenario].append(result)

@@ -219,8 +219,15 @@ class MotherlandState(State):
         return phases[index] if index < len(phases) else ("over", "")
 
     def on_map(self, side: str | None = None) -> list[str]:
-        return [uid for uid, u in self.s["units"].items()
-                if u["hex"] and (side is None or self.c(uid).side == side)]
+        # asked thousands of times per file while every counter of the game (most of
+        # them off the map) sits in s["units"]: kept until the next change
+        key = ("on_map", side)
+        hit: tuple[str, ...] | None = self._cache.get(key)
+        if hit is None:
+            hit = tuple(uid for uid, u in self.s["units"].items()
+                        if u["hex"] and (side is None or self.c(uid).side == side))
+            self._cache[key] = hit
+        return list(hit)
 
     def occ(self) -> dict[str, list[str]]:
         hit = self._cache.get("occ")
@@ -1251,9 +1258,12 @@ class MotherlandState(State):
         side = self.c(uid).side
         start = self.u(uid)["hex"]
         near = self.supply_net(side, "F" if self.c(uid).nation == "finnish" else "")[0]
-        key = ("sreach", uid, start, self.sig(other(side)), tuple(sorted(
-            self.s["control"].items())), tuple(sorted(self.s["partisans"].items())),
-            self.s["turkey"])
+        marks = self._cache.get("marks")
+        if marks is None:
+            marks = (tuple(sorted(self.s["control"].items())),
+                     tuple(sorted(self.s["partisans"].items())), self.s["turkey"])
+            self._cache["marks"] = marks
+        key = ("sreach", uid, start, self.sig(other(side)), marks)
         hit = self._pcache.get(key)
         if hit is None:
             hit = self._strategic_bfs(uid, start)
