@@ -99,12 +99,15 @@ def receive_and_replay(console: Console, home: Home, datas: Sequence[tuple[str, 
         game = home.game_by_id(body.get("game", b"")) if env.kind != "invite" else None
         before = game.verifier.state.clone() if game else None
         try:
-            report = home.receive(data, source)
+            # the game loaded above serves the import too (one load per file, not three);
+            # after a refused file it is dropped with the exception, the save untouched
+            report = home.receive(data, source, loaded=game)
         except DuplicateFile as exc:
             console.print(f"[dim]{exc}[/]")
             continue
         reports.append(report)
-        game = home.game(report.game_name)
+        if game is None or game.name != report.game_name:
+            game = home.game(report.game_name)
         console.rule(f"file {report.seq} from the {report.side} player")
         if report.message:
             console.print(f"[bold]message from your opponent:[/] {report.message}")
