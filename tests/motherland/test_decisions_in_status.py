@@ -1,0 +1,53 @@
+"""Issue 5: the defender's decisions inside the attacker's turn are opponent decision
+points; `pbem status` (the signed summary, read without the engine) shows them to both
+players, with the rule that asks for them."""
+
+from __future__ import annotations
+
+import hashlib
+from pathlib import Path
+
+from pbem.session import Game, Home
+from pbem.testing import Chooser
+
+
+def _home(root: Path, name: str) -> Home:
+    home = Home(root / name, clock=lambda: 1_700_000_000)
+    home.keys.create(name, f"{name}@example.org", None,
+                     secret=hashlib.sha256(f"status test {name}".encode()).digest())
+    return home
+
+
+def test_result_choice_is_shown_to_both_players(tmp_path: Path) -> None:
+    axis, soviet = _home(tmp_path, "axis"), _home(tmp_path, "soviet")
+    game = axis.new_game("for-the-motherland", "6-for-the-motherland", "axis", name="g",
+                         nonce=bytes(32))
+    other = soviet.join(game.file(0)[1], "invite", name="g")
+    axis.receive(other.file(1)[1], "accept", loaded=game)
+    games: dict[str, Game] = {"axis": game, "soviet": other}
+    homes = {"axis": axis, "soviet": soviet}
+    chooser = Chooser("status test")
+    for _ in range(40):
+        mover = next(side for side, g in games.items() if g.my_decision() is not None)
+        g = games[mover]
+        sealed = None
+        while sealed is None:
+            _, _, sealed = g.act(chooser.pick(g.state.legal_actions()).notation())
+        receiver = "soviet" if mover == "axis" else "axis"
+        homes[receiver].receive(g.file(sealed)[1], f"file {sealed}", loaded=games[receiver])
+        decision = games[receiver].decision()
+        if decision is not None and decision.kind == "result-choice":
+            break
+    else:
+        raise AssertionError("no combat result for the defender to choose in 40 files")
+    defender = receiver
+    attacker = mover
+    mine = homes[defender].statuses("g")[0]
+    theirs = homes[attacker].statuses("g")[0]
+    assert mine["your_move"] and mine["to_act"] == defender
+    assert mine["awaiting"].startswith("your decision: the soviet player takes ")
+    assert "as step losses and hexes of retreat" in mine["decision"]
+    assert not theirs["your_move"] and theirs["to_act"] == defender
+    assert theirs["awaiting"] == (f"waiting for file {theirs['seq'] + 1} from the opponent "
+                                  f"({mine['decision']})")
+    assert decision.rule == "8.5" and decision.default is not None  # a policy can answer
