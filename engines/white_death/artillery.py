@@ -1,0 +1,237 @@
+"""Rule 11.B: barrages, with observation and line of sight (11.B.3) and their supply
+cost (15.A.2-3).
+
+Artillery support in an assault (11.A) belongs to that combat and is in
+:mod:`engines.white_death.assault`.
+"""
+
+from __future__ import annotations
+
+from fractions import Fraction
+from typing import Any
+
+from engines.hexkit.los import line_of_sight
+from engines.white_death import rules
+from engines.white_death.actions import WDAction, act, fmt_amount
+from engines.white_death.base import other
+from engines.white_death.combat import CombatState
+from pbem.engine import Event
+from pbem.errors import IllegalAction
+
+
+class ArtilleryState(CombatState):
+    """Barrages and the observation they need (Rule 11.B)."""
+
+    # ------------------------------------------------------------------ barrage
+
+    def _barrage_candidates(self) -> list[WDAction]:
+        out = [act("end-barrage")]
+        if self.bar.get("units"):
+            out.append(act("fire-barrage"))
+        for uid in self.side_units(self.phasing):
+            t = self.utype(uid)
+            if t.barrage <= 0 or not self.units[uid].deployed:
+                continue
+            for h in sorted(self.enemy_hexes(self.phasing)):
+                if self.map.distance(h, self.units[uid].loc) <= t.range:
+                    out.append(act("barrage", uid, h))
+        return out
+
+    def _check_barrage(self, a: WDAction) -> None:
+        self._need_phase("barrage", rule="Rule 11.B")
+        u = self._need_map(a.unit)
+        t = self.utype(a.unit)
+        if t.barrage <= 0 or not u.deployed:
+            raise IllegalAction(f"{a.unit} is not deployed artillery with a barrage factor",
+                                rule="Rule 11.B")
+        if "barraged" in u.marks or a.unit in self.bar.get("units", []):
+            raise IllegalAction(f"{a.unit} has already barraged this impulse", rule="Rule 11.B")
+        if self.bar and self.bar.get("hex") not in ("", a.hex) and self.bar.get("units"):
+            raise IllegalAction(f"fire the barrage on {self.bar['hex']} first", rule="Rule 11.B")
+        if not self.units_at(a.hex, other(self.phasing)):
+            raise IllegalAction(f"{a.hex} holds no enemy unit", rule="Rule 11.B")
+        if self.map.distance(u.loc, a.hex) > t.range:
+            raise IllegalAction(f"{a.hex} is beyond {a.unit}'s range of {t.range}",
+                                rule="Rule 11.B.2.A")
+        if not self.art_supplied(a.unit):
+            raise IllegalAction(f"{a.unit} cannot trace artillery supply", rule="Rule 15.B")
+        pool = self.pool_of(a.unit)
+        pools = {self.pool_of(x) for x in self.bar.get("units", [])}
+        if pools and pool not in pools:
+            raise IllegalAction("one barrage draws on one supply pool", rule="Rule 15.D.2")
+        already = 1 if f"assault:{pool}" in self.paid else 0
+        if f"barrage:{pool}" not in self.paid and self.supply[pool] < 2 - already:
+            raise IllegalAction(f"a barrage costs 2 supply points (the assault point counts); "
+                                f"the {pool} pool has {self.supply[pool]}", rule="Rule 15.A.2")
+
+    def _check_fire_barrage(self, a: WDAction) -> None:
+        self._need_phase("barrage", rule="Rule 11.B")
+        if not self.bar.get("units"):
+            raise IllegalAction("no artillery is assigned to a barrage", rule="Rule 11.B")
+
+    def _check_end_barrage(self, a: WDAction) -> None:
+        self._need_phase("barrage", rule="Rule 11.B")
+
+    def _do_act_barrage(self, a: WDAction) -> list[Event]:
+        if not self.bar.get("units"):
+            self.bar = {"hex": a.hex, "units": []}
+        self.bar["units"].append(a.unit)
+        return [Event(f"{a.unit} is assigned to barrage {a.hex}", "info",
+                      visible_to=(self.phasing,))]
+
+    def _do_act_fire_barrage(self, a: WDAction) -> list[Event]:
+        h = self.bar["hex"]
+        arts = list(self.bar["units"])
+        pool = self.pool_of(arts[0])
+        events = []
+        if f"barrage:{pool}" not in self.paid:
+            # Rule 15.A.2-3: 2 points (3 for full German rockets) cover assaults and
+            # barrages alike, so an assault point already spent counts toward them
+            already = 1 if f"assault:{pool}" in self.paid else 0
+            rocket = any("rocket" in self.utype(x).flags for x in arts)
+            total = 3 if (rocket and self.phasing == "german"
+                          and self.supply[pool] >= 3 - already) else 2
+            cost = total - already
+            self.supply[pool] -= cost
+            self.paid.add(f"barrage:{pool}")
+            self.paid.add(f"assault:{pool}")
+            if total == 3:
+                self.paid.add(f"rocket:{pool}")
+            events.append(Event(f"{cost} more supply point{'s' if cost != 1 else ''} ({pool}) "
+                                f"spent: {total} this impulse for barrages and assaults", "info",
+                                visible_to=(self.phasing,)))
+        value = Fraction(0)
+        farthest = 0
+        unobserved = False
+        for x in arts:
+            t = self.utype(x)
+            u = self.units[x]
+            u.marks.add("barraged")
+            v = Fraction(t.barrage * u.strength)
+            d = self.map.distance(u.loc, h)
+            if d * 2 > t.range:
+                v /= 2
+            if "rocket" in t.flags and f"rocket:{pool}" not in self.paid:
+                v /= 2
+            value += v
+            farthest = max(farthest, d)
+            if not self.observed_for(x, h):
+                unobserved = True
+        obs_mod = (farthest + 1) // 2 if unobserved else 0
+        attacks = rules.split_barrage(self.cat.tables, value)
+        events.append(Event(f"Barrage of {fmt_amount(value)} on {h} "
+                            f"({len(attacks)} attack{'s' if len(attacks) != 1 else ''}"
+                            f"{', unobserved +' + str(obs_mod) if obs_mod else ''})", "attack",
+                            hexes=(h,)))
+        targets = self.units_at(h, other(self.phasing))
+        self.bar = {"hex": h, "units": [], "loss": {}, "start": {
+            x: self.units[x].strength for x in targets}}
+        tables = self.cat.tables
+        for col in attacks:
+            for x in targets:
+                t = self.utype(x)
+                mod = obs_mod
+                if t.afv:
+                    mod += tables.barrage_afv
+                elif self.bunker(h) > 0 and self.side_of(x) == "german":
+                    mod += tables.barrage_bunker
+                # cumulative, except that AFVs never get the bunker's modifier and the
+                # bunkers themselves get only theirs (Rule 11.B.2.B)
+                mod += max((tables.barrage_terrain.get(tt, 0) for tt in self.terrain(h)),
+                           default=0)
+                self._push("barrage", f"barrage on {x} at {h}", "Rule 11.B.2",
+                           uid=x, col=col, mod=mod, hex=h)
+            for i, b in enumerate(self.bunkers):
+                if b[0] == h and b[1] > 0:
+                    self._push("barrage", f"barrage on the bunker at {h}", "Rule 19",
+                               uid=f"bunker:{i}", col=col, mod=obs_mod + tables.barrage_bunker,
+                               hex=h)
+        self.todo.insert(0, f"barrage-done:{h}")
+        return events
+
+    def _job_barrage(self, job: dict[str, Any], roll: int) -> list[Event]:
+        n = rules.barrage_result(self.cat.tables, job["col"], roll + job["mod"])
+        uid = job["uid"]
+        if uid.startswith("bunker:"):
+            i = int(uid.split(":")[1])
+            self.bunkers[i][1] = max(0, self.bunkers[i][1] - n)
+            return [Event(f"The bunker at {job['hex']} loses {n} (now {self.bunkers[i][1]})",
+                          "loss", hexes=(job["hex"],))] if n else []
+        loss = self.bar.setdefault("loss", {})
+        loss[uid] = loss.get(uid, 0) + n
+        return []
+
+    def _do_barrage_done(self, h: str) -> list[Event]:
+        events: list[Event] = []
+        self.counts = {}
+        for uid in sorted(self.bar.get("loss", {})):
+            n = self.bar["loss"][uid]
+            if n <= 0 or not self.on_map(uid):
+                continue
+            start = self.bar["start"].get(uid, self.units[uid].strength)
+            lost = rules.conventional_loss(n, start)
+            events += self._lose(uid, lost, "barrage")
+            if self.on_map(uid):
+                self._morale(uid, lost, "barrage", h)  # the actual loss (Rule 11.B.2.B)
+        self.bar = {}
+        return events
+
+    def _do_act_end_barrage(self, a: WDAction) -> list[Event]:
+        self.bar = {}
+        self.combat_hexes = sorted(self.assaults)
+        self.counts = {}
+        if self.combat_hexes:
+            self.phase = "defense"
+            self.todo.append("next-combat")
+            return [Event(f"Defensive fire against {len(self.combat_hexes)} assaulted hexes",
+                          "phase")]
+        self.phase = "end"
+        self.todo.append("end-impulse")
+        return []
+
+    # ------------------------------------------------------------------ observation
+
+    def observed_for(self, art: str, target: str) -> bool:
+        """Rule 11.B.3: is the target hex observed by or for this artillery unit?"""
+        s = self.side_of(art)
+        if s == "german":
+            observers = self.side_units("german")
+        else:
+            t = self.utype(art)
+            observers = [x for x in self.side_units("soviet") if x == art or "nondiv" in t.flags
+                         or self.udef(x).div == self.udef(art).div]
+        return any(self.sees(o, target) for o in observers)
+
+    def sees(self, obs: str, target: str) -> bool:
+        h = self.units[obs].loc
+        d = self.map.distance(h, target)
+        if self.weather == "snow":
+            return d <= 1
+        rng = 2
+        high_obs = "high" in self.terrain(h)
+        if high_obs and "high" not in self.terrain(target):
+            rng = 3
+        line = self.map.grid.line(h, target)
+        if len(line) > 1 and len(line[1]) == 1 and self.map.faces_toward(
+                "slope", h, line[1][0]) == h:
+            rng = 3  # on the high side of a slope hexside the line crosses
+        if any("guards-rocket" in self.utype(x).flags and self.units[x].deployed
+               for x in self.units_at(target)):
+            rng += 1
+        if "obs" in self.utype(obs).flags and any(
+                self.utype(x).artillery and self.units[x].deployed
+                for x in self.units_at(target, other(self.side_of(obs)))) and d <= 7:
+            return True  # Rule 11.B.3.D: sound and flash ranging need no line of sight
+        return d <= rng and self.los(h, target)
+
+    def los(self, a: str, b: str) -> bool:
+        """Rule 11.B.3.C through the kit: towns and forests block between the ends, never at
+        them; a line may go down across a slope hexside only from a unit adjacent to it.
+        A line along a hexside is blocked only if blocked on both sides."""
+        key = ("los", a, b)
+        got = self._static.get(key)
+        if got is None:
+            got = self._static[key] = line_of_sight(
+                self.map, a, b, blocks=self.is_town_or_forest, hexside_rule="both",
+                slope="slope").clear
+        return bool(got)

@@ -1,0 +1,438 @@
+"""Rules 9, 10 and 11.A: the fire at each assaulted hex, and the advance (9.D).
+
+The non-phasing player's defensive fire, then the phasing player's assault fire, hex by
+hex: the controlling headquarters and artillery support (11.A), high intensity support
+(15.A.4), the allocation of fire (9.C.3, with the Default Actions stand-in), the Combat
+Results Table, and the advance into hexes the defenders have left.
+"""
+
+from __future__ import annotations
+
+from fractions import Fraction
+from typing import Any
+
+from engines.white_death import rules
+from engines.white_death.actions import WDAction, act, fmt_amount
+from engines.white_death.base import other
+from engines.white_death.combat import CombatState
+from pbem import canonical
+from pbem.engine import Event
+from pbem.errors import IllegalAction
+
+
+class AssaultState(CombatState):
+    """Defensive and assault fire at each assaulted hex, and the advance."""
+
+    # ------------------------------------------------------------------ participants
+
+    def involved_divisions(self) -> list[str]:
+        h = self.combat.get("hex", "")
+        if self.phase == "defense":
+            uids = self.units_at(h, other(self.phasing))
+        else:
+            uids = self.attackers(h)
+        return sorted({self.udef(x).div for x in uids if "intrinsic" not in self.utype(x).flags})
+
+    def hq(self) -> str:
+        c = self.combat
+        if c.get("hq"):
+            hq: str = c["hq"]
+            return hq
+        divs = self.involved_divisions()
+        if not divs:
+            return ""
+        h = c["hex"]
+        uids = self.defenders(h) if self.phase == "defense" else self.attackers(h)
+        return max(divs, key=lambda d: (sum(1 for x in uids if self.udef(x).div == d),
+                                        [-ord(ch) for ch in d]))
+
+    # ------------------------------------------------------------------ fire values
+
+    def support_value(self, uid: str) -> Fraction:
+        """Rule 11.A.2 with Rules 15.A.4 and 15.B."""
+        t = self.utype(uid)
+        u = self.units[uid]
+        h = self.combat["hex"]
+        factor = t.support
+        if not self.art_supplied(uid):
+            factor = 1
+        if self.phase == "defense" and f"high:{self.pool_of(uid)}" not in self.paid:
+            factor = 1
+        v = Fraction(factor * u.strength)
+        if self.phase == "defense":
+            dist = self.map.distance(u.loc, h)
+        else:
+            dist = min((self.map.distance(u.loc, self.units[x].loc) for x in self.attackers(h)),
+                       default=99)
+        if dist * 2 > t.range:
+            v /= 2
+        return v
+
+    def firers(self, kind: str) -> list[str]:
+        h = self.combat["hex"]
+        if self.phase == "defense":
+            out = []
+            afv_targets = any(self.utype(x).afv for x in self.attackers(h))
+            for x in self.defenders(h):
+                u = self.units[x]
+                t = self.utype(x)
+                if "no-df" in u.marks or "support:defense" in u.marks:  # Rules 14.B.1, 11.A.1
+                    continue
+                if t.weapons and t.atf > 0 and t.cf > 0:  # Rule 10.D: one or the other
+                    use = "at" if afv_targets else "conv"
+                    if use != kind:
+                        continue
+                out.append(x)
+            return out
+        if kind == "at":
+            return [x for x in self.attackers(h) if self.utype(x).afv]
+        return self.attackers(h)
+
+    def pool(self, kind: str) -> Fraction:
+        """The fire value still to allocate at the current combat hex."""
+        c = self.combat
+        if not c:
+            return Fraction(0)
+        h = c["hex"]
+        attacking = self.phase == "assault"
+        total = sum((self.fire_value(x, kind, h, attacking) for x in self.firers(kind)),
+                    Fraction(0))
+        if self.phase == "defense" and self.phasing == "soviet":
+            total += self.bunker(h)  # Rule 19: German bunkers fire defensively, factor 1
+        if kind == "conv":
+            total += sum((self.support_value(x) for x in c.get("support", [])), Fraction(0))
+        used = sum((canonical.unfrac(al[2]) for al in c.get("alloc", []) if al[1] == kind),
+                   Fraction(0))
+        return total - used
+
+    def targets(self, kind: str) -> list[str]:
+        h = self.combat["hex"]
+        cand = self.attackers(h) if self.phase == "defense" else self.defenders(h)
+        return [x for x in cand if self.utype(x).afv == (kind == "at")]
+
+    def target_defense(self, uid: str, kind: str) -> int:
+        h = self.combat["hex"]
+        if self.phase == "defense":
+            return self.defense(uid, kind, at_hex=h)
+        return self.defense(uid, kind)
+
+    # ------------------------------------------------------------------ allocating fire
+
+    def _combat_candidates(self) -> list[WDAction]:
+        out = [act("done")]
+        c = self.combat
+        if not c:
+            return out
+        side = self._current_player()
+        assert side is not None
+        h = c["hex"]
+        for div in self.involved_divisions():
+            out.append(act("hq", div))
+        if self.phase == "defense":
+            out.append(act("high"))
+        for uid in self.side_units(side):
+            if self.utype(uid).support > 0:
+                out.append(act("support", uid))
+        for kind in ("conv", "at"):
+            pool = self.pool(kind)
+            if pool <= 0:
+                continue
+            for tgt in self.targets(kind):
+                d = self.target_defense(tgt, kind)
+                amounts = {pool}
+                for col in range(len(self.cat.tables.columns)):
+                    need = rules.needed_for(self.cat.tables, col, d)
+                    if need <= pool:
+                        amounts.add(need)
+                for amt in sorted(amounts):
+                    out.append(act("fire" if kind == "conv" else "fire-at", tgt, n=amt))
+        del h
+        return out
+
+    def _combat_turn(self) -> None:
+        self._need_phase("defense", "assault", rule="Rule 5")
+        if not self.combat:
+            raise IllegalAction("no combat is open", rule="Rule 5")
+
+    def _check_hq(self, a: WDAction) -> None:
+        self._combat_turn()
+        if a.unit not in self.involved_divisions() or len(self.involved_divisions()) < 2:
+            raise IllegalAction(f"{a.unit} is not one of two or more divisions or brigades in "
+                                "this combat", rule="Rule 11.A.1")
+        if self.combat.get("hq") == a.unit:
+            raise IllegalAction(f"{a.unit} is already the headquarters", rule="Rule 11.A.1")
+        if self.combat.get("support"):
+            raise IllegalAction("choose the headquarters before adding support",
+                                rule="Rule 11.A.1")
+
+    def _check_high(self, a: WDAction) -> None:
+        self._combat_turn()
+        if self.phase != "defense":
+            raise IllegalAction("high intensity support is the defender's", rule="Rule 15.A.4")
+        defenders = self.defenders(self.combat["hex"])
+        pool = self.pool_of(defenders[0]) if defenders else other(self.phasing)
+        if f"high:{pool}" in self.paid or self.supply[pool] < 1:
+            raise IllegalAction("high intensity support needs one supply point (once an impulse)",
+                                rule="Rule 15.A.4")
+
+    def _check_support(self, a: WDAction) -> None:
+        self._combat_turn()
+        side = self._current_player()
+        u = self._need_unit(a.unit, side)
+        t = self.utype(a.unit)
+        h = self.combat["hex"]
+        if not self.on_map(a.unit) or t.support <= 0 or not u.deployed:
+            raise IllegalAction(f"{a.unit} is not deployed artillery with a support factor",
+                                rule="Rule 11.A")
+        if "barraged" in u.marks or f"support:{self.phase}" in u.marks:
+            raise IllegalAction(f"{a.unit} has already fired this phase", rule="Rule 11.A.1")
+        if u.loc == h or u.assault:
+            raise IllegalAction(f"{a.unit} is in the combat itself", rule="Rule 11.A.1")
+        if self.phase == "defense" and "no-df" in u.marks:
+            raise IllegalAction(f"{a.unit} failed a barrage morale check", rule="Rule 14.B.1")
+        if side == "soviet" and self.udef(a.unit).div != self.hq():
+            raise IllegalAction(f"{a.unit} may support only its own division or brigade "
+                                f"(headquarters: {self.hq()})", rule="Rule 11.A.1")
+        if self.phase == "defense":
+            dist = self.map.distance(u.loc, h)
+        else:
+            dist = min((self.map.distance(u.loc, self.units[x].loc) for x in self.attackers(h)),
+                       default=99)
+        if dist > t.range:
+            raise IllegalAction(f"{a.unit} is out of range", rule="Rule 11.A.2")
+
+    def _check_fire(self, a: WDAction, kind: str = "conv") -> None:
+        self._combat_turn()
+        tgt = a.unit
+        if tgt not in self.targets(kind):
+            raise IllegalAction(f"{tgt} may not be fired at with "
+                                f"{'conventional' if kind == 'conv' else 'antitank'} fire here",
+                                rule="Rule 9.B" if kind == "conv" else "Rule 10.B")
+        alloc = self.combat.get("alloc", [])
+        if any(al[0] == tgt for al in alloc):
+            raise IllegalAction(f"{tgt} has already been fired at this phase", rule="Rule 9.C.3")
+        if a.amount > self.pool(kind):
+            raise IllegalAction(f"only {fmt_amount(self.pool(kind))} fire points are left",
+                                rule="Rule 9.C.3")
+        if kind == "conv":
+            self._weapons_limit(tgt, a.amount)
+
+    def _weapons_limit(self, tgt: str, amount: Fraction) -> None:
+        """Rule 9.C.3: weapons units never at better odds than any personnel unit, and
+        only once every personnel unit is fired at."""
+        alloc = {al[0]: canonical.unfrac(al[2]) for al in self.combat.get("alloc", [])
+                 if al[1] == "conv"}
+        targets = self.targets("conv")
+        personnel = [x for x in targets if self.utype(x).personnel]
+        weapons = [x for x in targets if self.utype(x).weapons]
+
+        def ratio(x: str, v: Fraction) -> Fraction:
+            return v / self.target_defense(x, "conv")
+
+        if self.utype(tgt).weapons:
+            if any(p not in alloc for p in personnel):
+                raise IllegalAction("a weapons unit may be fired at only once every personnel "
+                                    "unit is", rule="Rule 9.C.3")
+            if personnel:
+                floor_ = min(ratio(p, alloc[p]) for p in personnel)
+                tables = self.cat.tables
+                if rules.odds_column(tables, amount, self.target_defense(tgt, "conv")) > \
+                        rules.odds_column(tables, floor_, 1):
+                    raise IllegalAction("a weapons unit may not be fired at with higher odds "
+                                        "than a personnel unit", rule="Rule 9.C.3")
+        else:
+            tables = self.cat.tables
+            col = rules.odds_column(tables, amount, self.target_defense(tgt, "conv"))
+            for w in weapons:
+                if w in alloc and rules.odds_column(
+                        tables, alloc[w], self.target_defense(w, "conv")) > col:
+                    raise IllegalAction("a personnel unit may not be fired at with lower odds "
+                                        "than a weapons unit", rule="Rule 9.C.3")
+
+    def _check_fire_at(self, a: WDAction) -> None:
+        self._check_fire(a, "at")
+
+    def _check_done(self, a: WDAction) -> None:
+        self._need_phase("defense", "assault", rule="Rule 5")
+
+    def _do_act_hq(self, a: WDAction) -> list[Event]:
+        self.combat["hq"] = a.unit
+        return [Event(f"{a.unit} is the controlling headquarters at {self.combat['hex']}",
+                      "info")]
+
+    def _do_act_high(self, a: WDAction) -> list[Event]:
+        defenders = self.defenders(self.combat["hex"])
+        pool = self.pool_of(defenders[0]) if defenders else other(self.phasing)
+        self.supply[pool] -= 1
+        self.paid.add(f"high:{pool}")
+        return [Event("One supply point is spent for high intensity defensive support", "info")]
+
+    def _do_act_support(self, a: WDAction) -> list[Event]:
+        self.combat["support"].append(a.unit)
+        self.units[a.unit].marks.add(f"support:{self.phase}")
+        return [Event(f"{a.unit} supports at {self.combat['hex']} "
+                      f"(+{fmt_amount(self.support_value(a.unit))})", "info")]
+
+    def _do_act_fire(self, a: WDAction, kind: str = "conv") -> list[Event]:
+        self.combat["alloc"].append([a.unit, kind, canonical.frac(a.amount)])
+        return [Event(f"{a.n} {'conventional' if kind == 'conv' else 'antitank'} fire points at "
+                      f"{a.unit}", "attack", visible_to=(self._current_player() or "",))]
+
+    def _do_act_fire_at(self, a: WDAction) -> list[Event]:
+        return self._do_act_fire(a, "at")
+
+    # ------------------------------------------------------------------ resolving fire
+
+    def _do_next_combat(self, arg: str) -> list[Event]:
+        while self.combat_hexes:
+            h = self.combat_hexes.pop(0)
+            if self.attackers(h) and self.defenders(h):
+                self.combat = {"hex": h, "hq": "", "support": [], "alloc": []}
+                return [Event(f"{'Defensive' if self.phase == 'defense' else 'Assault'} fire at "
+                              f"{h}", "phase", hexes=(h,))]
+        self.combat = {}
+        if self.phase == "defense":
+            self.phase = "assault"
+            self.combat_hexes = sorted(self.assaults)
+            self.counts = {}
+            self.todo.append("next-combat")
+            return [Event("The assault phase begins", "phase")]
+        if self.advance:
+            self.phase = "advance"
+            return []
+        self.phase = "end"
+        self.todo.append("end-impulse")
+        return []
+
+    def default_allocation(self) -> list[tuple[str, str, Fraction]]:
+        """Default Actions (stand-in): unallocated fire is shared equally among the targets
+        not yet fired at: antitank among AFVs; conventional among personnel units first,
+        weapons units only when no personnel unit is left, never at better odds."""
+        out: list[tuple[str, str, Fraction]] = []
+        fired = {al[0] for al in self.combat.get("alloc", [])}
+        for kind in ("at", "conv"):
+            pool = self.pool(kind)
+            if pool <= 0:
+                continue
+            free = [x for x in self.targets(kind) if x not in fired]
+            if kind == "conv":
+                pers = [x for x in free if not self.utype(x).weapons]
+                personnel_all = [x for x in self.targets(kind) if not self.utype(x).weapons]
+                if pers or personnel_all:
+                    free = pers
+            if not free:
+                continue
+            share = pool / len(free)
+            for x in free:
+                out.append((x, kind, share))
+        return out
+
+    def _do_act_done(self, a: WDAction) -> list[Event]:
+        c = self.combat
+        events: list[Event] = []
+        if not c:
+            self.todo.append("next-combat")
+            return events
+        h = c["hex"]
+        for tgt, kind, amt in self.default_allocation():
+            try:
+                if kind == "conv":
+                    self._weapons_limit(tgt, amt)
+                c["alloc"].append([tgt, kind, canonical.frac(amt)])
+                events.append(Event(f"Default allocation: {fmt_amount(amt)} at {tgt}", "attack"))
+            except IllegalAction:
+                continue
+        tables = self.cat.tables
+        stage = "df" if self.phase == "defense" else "assault"
+        for tgt, kind, amt in sorted(c["alloc"], key=lambda al: (al[1], al[0])):
+            value = canonical.unfrac(amt)
+            if stage == "df" and self.map.faces_toward("slope", h, self.units[tgt].loc) == h:
+                value *= 2  # Rule 12.B: the defenders fire down a slope hexside
+            d = self.target_defense(tgt, kind)
+            col = rules.odds_column(tables, value, d)
+            label = rules.column_label(tables, col)
+            if col < 0:
+                events.append(Event(f"{fmt_amount(value)} against {tgt} (defense {d}) is below "
+                                    "the table: no effect", "attack", hexes=(h,)))
+                continue
+            self._push("crt", f"{'conventional' if kind == 'conv' else 'antitank'} fire "
+                       f"{label} against {tgt} at {self.units[tgt].loc}",
+                       "Rule 9" if kind == "conv" else "Rule 10", kind=kind, uid=tgt, col=col,
+                       stage=stage, hex=self.units[tgt].loc)
+        if stage == "assault":
+            self.todo.insert(0, f"fright:{h}")
+            self.todo.insert(1, f"assault-done:{h}")
+        self.todo.append("next-combat")
+        c["checked"] = []
+        return events
+
+    def _job_crt(self, job: dict[str, Any], roll: int) -> list[Event]:
+        uid = job["uid"]
+        if not self.on_map(uid):
+            return []
+        tables = self.cat.tables
+        if job["kind"] == "conv":
+            n = rules.conventional_result(tables, job["col"], roll)
+            lost = rules.conventional_loss(n, self.units[uid].strength)
+            events = [Event(f"{uid}: MC{n if n else ''}", "attack", units=(uid,))]
+            events += self._lose(uid, lost, "conventional fire")
+            if self.on_map(uid):
+                self._morale(uid, n, job["stage"], self.units[uid].loc)
+            return events
+        n = rules.antitank_result(tables, job["col"], roll)
+        if n <= 0:
+            return [Event(f"antitank fire at {uid}: miss", "attack", units=(uid,))]
+        lost = min(n, self.units[uid].strength)
+        events = self._lose(uid, lost, "antitank fire")
+        if self.on_map(uid):
+            self._morale(uid, lost, job["stage"], self.units[uid].loc)
+        return events
+
+    def _do_assault_done(self, h: str) -> list[Event]:
+        if self.defenders(h):
+            return []
+        movers = [x for x in self.attackers(h)
+                  if self.enter_cost(x, self.units[x].loc, h) is not None]
+        if movers:
+            self.advance[h] = movers
+        return [Event(f"{h} is cleared of defenders", "info", hexes=(h,))]
+
+    # ------------------------------------------------------------------ advance
+
+    def _advance_candidates(self) -> list[WDAction]:
+        out = [act("end-advance")]
+        for h, uids in sorted(self.advance.items()):
+            out += [act("advance", uid, h) for uid in uids]
+        return out
+
+    def _check_advance(self, a: WDAction) -> None:
+        self._need_phase("advance", rule="Rule 9.D")
+        if a.unit not in self.advance.get(a.hex, []):
+            raise IllegalAction(f"{a.unit} did not assault {a.hex} or may not advance",
+                                rule="Rule 9.D")
+        if self.units_at(a.hex, other(self.phasing)):
+            raise IllegalAction(f"{a.hex} is not vacated", rule="Rule 9.D")
+        if not self.stack_ok_with(a.hex, a.unit):
+            raise IllegalAction(f"advancing {a.unit} would break the stacking limit",
+                                rule="Rule 14.B.3")
+
+    def _check_end_advance(self, a: WDAction) -> None:
+        self._need_phase("advance", rule="Rule 9.D")
+
+    def _do_act_advance(self, a: WDAction) -> list[Event]:
+        frm = self.units[a.unit].loc
+        self._put(a.unit, a.hex)
+        self.advance[a.hex] = [x for x in self.advance[a.hex] if x != a.unit]
+        if not self.advance[a.hex]:
+            del self.advance[a.hex]
+        if not self.advance:
+            self.phase = "end"
+            self.todo.append("end-impulse")
+        return [Event(f"{a.unit} advances from {frm} into {a.hex}", "move",
+                      hexes=(frm, a.hex), units=(a.unit,))]
+
+    def _do_act_end_advance(self, a: WDAction) -> list[Event]:
+        self.advance = {}
+        self.phase = "end"
+        self.todo.append("end-impulse")
+        return []

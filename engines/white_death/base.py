@@ -1,0 +1,271 @@
+"""The White Death position and the lookups every rule module uses.
+
+:class:`BaseState` holds the whole changing position (what a snapshot saves) and answers
+what every rule asks: which units are where, whose they are, what the catalog says of
+them, and whether a stack is legal (Rule 4). It also runs the game between decisions:
+every die is a :class:`ChanceRequest` taken from ``queue``, and what happens after the
+dice waits in ``todo``, so a snapshot can stop anywhere.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+from dataclasses import dataclass, field
+from fractions import Fraction
+from typing import Any
+
+from engines.hexkit.hexmap import HexMap
+from engines.white_death import rules
+from engines.white_death.data import GARRISON_TYPE, Catalog, ScenarioDef, UnitDef, UnitType
+from pbem import canonical
+from pbem.engine import CHANCE, ChanceRequest, Engine, Event, State
+from pbem.errors import IllegalAction
+
+BOXES = ("pending", "raster", "dead", "refit", "setup")
+
+
+def other(side: str) -> str:
+    return "german" if side == "soviet" else "soviet"
+
+
+@dataclass
+class U:
+    """A unit's changing state (its fixed data is in the catalog)."""
+
+    uid: str
+    loc: str
+    strength: int
+    deployed: bool = False
+    spent: Fraction = Fraction(0)
+    stopped: bool = False
+    zoc_start: bool = False
+    entrained: bool = False
+    via: str = ""
+    garrison: str = ""
+    seq: int = 0
+    assault: str = ""
+    entry: str = ""
+    marks: set[str] = field(default_factory=set)
+
+    def to_data(self) -> dict[str, Any]:
+        return {"uid": self.uid, "loc": self.loc, "strength": self.strength,
+                "deployed": self.deployed, "spent": canonical.frac(self.spent),
+                "stopped": self.stopped, "zoc_start": self.zoc_start,
+                "entrained": self.entrained, "via": self.via, "garrison": self.garrison,
+                "seq": self.seq, "assault": self.assault, "entry": self.entry,
+                "marks": sorted(self.marks)}
+
+    @staticmethod
+    def from_data(d: dict[str, Any]) -> U:
+        return U(d["uid"], d["loc"], d["strength"], d["deployed"], canonical.unfrac(d["spent"]),
+                 d["stopped"], d["zoc_start"], d["entrained"], d["via"], d["garrison"],
+                 d["seq"], d["assault"], d["entry"], set(d["marks"]))
+
+
+class BaseState(State):
+    """The position, the lookups on it, and the dice queue every rule module shares."""
+
+    cat: Catalog
+
+    def __init__(self, engine: Engine, scenario: str, options: dict[str, str],
+                 cat: Catalog) -> None:
+        super().__init__(engine, scenario, options)
+        self.cat = cat
+        self.sc: ScenarioDef = cat.scenarios[scenario]
+        self.turn = self.sc.turns[0]
+        self.last_turn = self.sc.turns[1]
+        self.phase = "start"
+        self.phasing = "soviet"
+        self.mps = {"soviet": 10, "german": 10}
+        self.impulse_mp = 0
+        self.impulse_left_before = 0
+        self.impulses = {"soviet": 0, "german": 0}
+        self.weather = "clear"
+        self.supply = {"soviet": 0, "german": 0, "vl": 0}
+        self.repl = {"soviet": 0, "german": 0}
+        self.rail_used = {"soviet": 0, "german": 0}
+        self.repaired = {"soviet": False, "german": False}
+        self.vl_released = not self.sc.opening
+        self.vl_avoid = False
+        self.bunkers: list[list[Any]] = []
+        self.bridges: set[str] = set()
+        self.builders: set[str] = set()
+        self.units: dict[str, U] = {}
+        self.garrison_types: dict[str, UnitDef] = {}
+        self.schedule: list[list[Any]] = []  # [turn, uid, area] still to come
+        self.assaults: dict[str, list[str]] = {}
+        self.combat: dict[str, Any] = {}
+        self.combat_hexes: list[str] = []
+        self.paid: set[str] = set()
+        self.bar: dict[str, Any] = {}
+        self.advance: dict[str, list[str]] = {}
+        self.queue: list[dict[str, Any]] = []
+        self.todo: list[str] = []
+        self.counts: dict[str, int] = {}
+        self.losses = {"soviet": 0, "german": 0}
+        self.setup_side = ""
+        self.setup_raster: list[str] = []
+        self.flieger = ""  # "", "rolled", "answer-due"
+        self.passing = ""  # a unit moving through a full hex (Rule 4)
+        self.seq = 0
+        self.over = False
+        self.final: dict[str, Any] = {}
+        self._cache: dict[Any, Any] = {}
+        self._static: dict[Any, Any] = {}
+
+    # ------------------------------------------------------------------ catalog access
+
+    @property
+    def map(self) -> HexMap:
+        m = self._static.get("map")
+        if m is None:
+            m = self._static["map"] = self.cat.map
+        out: HexMap = m
+        return out
+
+    def nbrs(self, h: str) -> list[str]:
+        key = ("nbrs", h)
+        got = self._static.get(key)
+        if got is None:
+            got = self._static[key] = self.map.neighbors(h)
+        out: list[str] = got
+        return out
+
+    def udef(self, uid: str) -> UnitDef:
+        d = self.cat.units.get(uid)
+        return d if d is not None else self.garrison_types[uid]
+
+    def utype(self, uid: str) -> UnitType:
+        d = self.cat.units.get(uid)
+        return (d if d is not None else self.garrison_types[uid]).type
+
+    def side_of(self, uid: str) -> str:
+        d = self.cat.units.get(uid)
+        return (d if d is not None else self.garrison_types[uid]).side
+
+    def on_map(self, uid: str) -> bool:
+        u = self.units.get(uid)
+        return u is not None and u.loc not in BOXES
+
+    def units_at(self, h: str, side: str | None = None) -> list[str]:
+        if side is None:
+            return self._by_hex().get(h, [])
+        key = ("at", h, side)
+        got = self._cache.get(key)
+        if got is None:
+            got = self._cache[key] = [x for x in self._by_hex().get(h, [])
+                                      if self.side_of(x) == side]
+        out: list[str] = got
+        return out
+
+    def _by_hex(self) -> dict[str, list[str]]:
+        key = "byhex"
+        if key not in self._cache:
+            d: dict[str, list[str]] = {}
+            for uid in sorted(self.units):
+                u = self.units[uid]
+                if u.loc not in BOXES:
+                    d.setdefault(u.loc, []).append(uid)
+            for h in d:
+                d[h].sort(key=lambda x: (self.units[x].seq, x))
+            self._cache[key] = d
+        by: dict[str, list[str]] = self._cache[key]
+        return by
+
+    def _moved(self) -> None:
+        self._cache.clear()
+
+    def side_units(self, side: str) -> list[str]:
+        return [uid for uid in sorted(self.units)
+                if self.side_of(uid) == side and self.on_map(uid)]
+
+    def garrison_type(self) -> UnitType:
+        """The intrinsic garrison's type: from units.toml, else the manual's 1 SP, factor 4."""
+        return self.cat.types.get("intrinsic-garrison", GARRISON_TYPE)
+
+    # ------------------------------------------------------------------ position
+
+    def _put(self, uid: str, h: str) -> None:
+        self.seq += 1
+        self.units[uid].loc = h
+        self.units[uid].seq = self.seq
+        self._moved()
+
+    def bunker(self, h: str) -> int:
+        return max((b[1] for b in self.bunkers if b[0] == h), default=0)
+
+    def stack_ok_with(self, h: str, uid: str, leaving: Iterable[str] = ()) -> bool:
+        gone = tuple(sorted(leaving))
+        key = ("stack", h, uid, gone)
+        got = self._cache.get(key)
+        if got is None:
+            side = self.side_of(uid)
+            here = [self.udef(x) for x in self.units_at(h, side) if x != uid and x not in gone]
+            got = self._cache[key] = rules.stack_ok(side, [*here, self.udef(uid)])
+        return bool(got)
+
+    # ------------------------------------------------------------------ dice and waiting steps
+
+    def _current_player(self) -> str | None:
+        if self.over:
+            return None
+        if self.queue:
+            return CHANCE
+        if self.phase == "setup":
+            return self.setup_side
+        if self.phase == "defense":
+            return other(self.phasing)
+        return self.phasing
+
+    def _chance_request(self) -> ChanceRequest:
+        job = self.queue[0]
+        return ChanceRequest.roll(job["purpose"], 6, rule=job["rule"])
+
+    def _apply_outcome(self, outcome: Any) -> list[Event]:
+        job = self.queue.pop(0)
+        roll = int(outcome[0])
+        events = [Event(f"{job['purpose']}: rolled {roll}", "roll",
+                        hexes=tuple(x for x in [job.get("hex", "")] if x))]
+        events += getattr(self, "_job_" + job["t"].replace("-", "_"))(job, roll)
+        events += self._settle()
+        self._moved()
+        return events
+
+    def _push(self, t: str, purpose: str, rule: str, front: bool = False,
+              **kw: Any) -> None:
+        job = {"t": t, "purpose": purpose, "rule": rule, **kw}
+        if front:
+            self.queue.insert(0, job)
+        else:
+            self.queue.append(job)
+
+    def _settle(self) -> list[Event]:
+        """Run what waits for no one until a die or a player is needed."""
+        events: list[Event] = []
+        while not self.queue and self.todo and not self.over:
+            token = self.todo.pop(0)
+            name, _, arg = token.partition(":")
+            self._moved()
+            events += getattr(self, "_do_" + name.replace("-", "_"))(arg)
+        self._moved()
+        return events
+
+    # ------------------------------------------------------------------ validation helpers
+
+    def _need_phase(self, *phases: str, rule: str = "Rule 5") -> None:
+        if self.phase not in phases:
+            raise IllegalAction(f"that is done in the {' or '.join(phases)} phase, and this is "
+                                f"the {self.phase} phase", rule=rule)
+
+    def _need_unit(self, uid: str, side: str | None = None) -> U:
+        if uid not in self.units:
+            raise IllegalAction(f"there is no unit {uid!r}", rule="Rule 2")
+        if side is not None and self.side_of(uid) != side:
+            raise IllegalAction(f"{uid} is not a {side} unit", rule="Rule 6.A")
+        return self.units[uid]
+
+    def _need_map(self, uid: str) -> U:
+        u = self._need_unit(uid, self.phasing)
+        if not self.on_map(uid):
+            raise IllegalAction(f"{uid} is not on the map", rule="Rule 6.A")
+        return u

@@ -1,0 +1,237 @@
+"""What every kind of fire shares: fire and defense values (Rules 9.C, 10.C, 12),
+losses, morale checks (Rule 14) and retreats.
+
+Antitank fire at an AFV leaving a ZOC (Rule 3.A), barrages (Rule 11.B) and the fire at an
+assaulted hex (Rules 9, 10) all end here, so movement, artillery and assault build on it.
+"""
+
+from __future__ import annotations
+
+from fractions import Fraction
+from typing import Any
+
+from engines.white_death import rules
+from engines.white_death.base import other
+from engines.white_death.supply import SupplyState
+from pbem.engine import Event
+
+
+class CombatState(SupplyState):
+    """Fire and defense values, losses, morale and retreats (Rules 9, 10, 12, 14)."""
+
+    # ------------------------------------------------------------------ combat values
+
+    def is_close(self, uid: str) -> bool:
+        return "close" in self.utype(uid).flags
+
+    def fire_value(self, uid: str, kind: str, target_hex: str, attacking: bool) -> Fraction:
+        """Rules 9.C.1 / 10.C.1: factor x remaining strength, with Rules 12.B, 15.C, 21.A."""
+        t = self.utype(uid)
+        u = self.units[uid]
+        factor = t.cf if kind == "conv" else t.atf
+        if factor <= 0:
+            return Fraction(0)
+        if kind == "conv" and attacking and t.cf_defensive_only:
+            return Fraction(0)
+        v = factor * u.strength
+        place = target_hex if attacking else u.loc
+        if self.is_close(uid) and self.is_town_or_forest(place):
+            v *= 2
+        if attacking and self.map.faces_toward("slope", u.loc, target_hex) == u.loc:
+            v *= 2  # Rule 12.B: firing down a slope hexside
+        if self.isolated(uid):
+            v /= 2
+        return v
+
+    def defense(self, uid: str, against: str, at_hex: str | None = None) -> int:
+        """Rule 9.C.2 / 10.C.2 / 12: defense of a unit in (or assaulting into) a hex."""
+        t = self.utype(uid)
+        h = self.units[uid].loc
+        if against == "at" or t.afv:
+            d = t.defense
+            if self.is_town_or_forest(h) or (at_hex is not None and self.is_town_or_forest(at_hex)):
+                d -= 1  # Rule 12.C
+            return max(d, 1)
+        table = self.cat.tables.defense
+        best = 0
+        for terr in self.terrain(h):
+            best = max(best, table[terr][t.cls])
+        if self.bunker(h) > 0 and self.side_of(uid) == "german" and at_hex is None:
+            best = max(best, table["bunker"][t.cls])
+        return best
+
+    # ------------------------------------------------------------------ who fights
+
+    def attackers(self, h: str) -> list[str]:
+        return [x for x in self.assaults.get(h, []) if self.on_map(x)
+                and self.units[x].assault == h and "no-assault" not in self.units[x].marks
+                and self.map.grid.adjacent(self.units[x].loc, h)]
+
+    def defenders(self, h: str) -> list[str]:
+        return self.units_at(h, other(self.phasing))
+
+    # ------------------------------------------------------------------ losses and morale
+
+    def _lose(self, uid: str, n: int, why: str) -> list[Event]:
+        if n <= 0 or not self.on_map(uid):
+            return []
+        u = self.units[uid]
+        h = u.loc
+        n = min(n, u.strength)
+        u.strength -= n
+        side = self.side_of(uid)
+        self.losses[side] += n
+        if u.strength <= 0 or "intrinsic" in self.utype(uid).flags:
+            u.loc = "dead"
+            self.counts[f"elim:{h}"] = self.counts.get(f"elim:{h}", 0) + 1
+            self._moved()
+            return [Event(f"{uid} is eliminated at {h} ({why})", "loss", hexes=(h,),
+                          units=(uid,))]
+        return [Event(f"{uid} loses {n} strength point{'s' if n > 1 else ''} at {h} ({why})",
+                      "loss", hexes=(h,), units=(uid,))]
+
+    def morale_exempt(self, uid: str, stage: str) -> bool:
+        """Rule 14.C.6 / 19: a bunker of 3 or more shields non-AFVs not assaulting out."""
+        t = self.utype(uid)
+        h = self.units[uid].loc
+        if t.afv or self.side_of(uid) != "german":
+            return False
+        return self.bunker(h) >= 3 and not (stage == "df" and self.units[uid].assault)
+
+    def fright(self, uid: str, h: str) -> bool:
+        """Rule 14.C.2: is this defender frightened by enemy AFVs assaulting it?"""
+        if not any(self.utype(x).afv for x in self.attackers(h)):
+            return False
+        side = self.side_of(uid)
+        if self.is_town(self.units[uid].loc):
+            return False
+        return not any(rules.fright_immune_type(self.utype(x), side)
+                       for x in self.units_at(h, side))
+
+    def _morale(self, uid: str, mod: int, stage: str, h: str) -> None:
+        if self.morale_exempt(uid, stage):
+            return
+        if stage == "assault":
+            if self.fright(uid, h):
+                mod += 1
+            if self.combat:
+                self.combat.setdefault("checked", []).append(uid)
+        self._push("mc", f"morale check for {uid} at {h} (+{mod})", "Rule 14", front=True,
+                   uid=uid, mod=mod, stage=stage, hex=h)
+
+    def morale_modifiers(self, uid: str, base: int) -> int:
+        h = self.units[uid].loc
+        t = self.utype(uid)
+        mod = base
+        if self.isolated(uid):
+            mod += 1  # Rule 14.C.3 / 15.C
+        if self.weather == "snow" and not t.afv and not self.is_town(h):
+            mod += 1  # Rule 14.C.5
+        mod += self.counts.get(f"rout:{h}", 0)  # Rule 14.C.4
+        mod += self.counts.get(f"elim:{h}", 0)  # Rule 14.C.7
+        return mod
+
+    def _job_mc(self, job: dict[str, Any], roll: int) -> list[Event]:
+        uid = job["uid"]
+        if not self.on_map(uid):
+            return []
+        mod = self.morale_modifiers(uid, job["mod"])
+        t = self.utype(uid)
+        band = rules.morale_band(roll + mod, t.morale)
+        h = self.units[uid].loc
+        events = [Event(f"{uid} morale {t.morale}: {roll}+{mod} = {roll + mod}, {band}",
+                        "morale", hexes=(h,), units=(uid,))]
+        stage = job["stage"]
+        u = self.units[uid]
+        if band == "pass":
+            return events
+        if "intrinsic" in t.flags:  # a garrison cannot leave its town
+            return events + self._lose(uid, u.strength, "garrison broken")
+        if band == "rout":
+            self.counts[f"rout:{h}"] = self.counts.get(f"rout:{h}", 0) + 1
+            if not t.afv:
+                events += self._lose(uid, 1, "rout")
+            if self.on_map(uid):
+                events += self._retreat(uid)
+            if stage == "df":
+                u.marks.add("no-assault")
+            if stage == "move":
+                u.stopped = True
+            return events
+        if stage == "barrage":
+            u.marks.add("no-df")
+        elif stage == "df":
+            u.marks.add("no-assault")
+        elif stage == "assault":
+            events += self._retreat(uid)
+        elif stage == "move":
+            u.stopped = True
+        return events
+
+    def _do_fright(self, h: str) -> list[Event]:
+        checked = set(self.combat.get("checked", []))
+        for uid in self.defenders(h):
+            if uid not in checked and self.fright(uid, h) and not self.morale_exempt(
+                    uid, "assault"):
+                self._push("mc", f"tank fright check for {uid} at {h}", "Rule 14.C.2",
+                           uid=uid, mod=0, stage="assault", hex=h)
+        return []
+
+    # ------------------------------------------------------------------ retreat
+
+    def _retreat(self, uid: str) -> list[Event]:
+        """Rule 14.B/C.1: two hexes generally away from the enemy, through ZOCs at the cost
+        of one strength point, farther while it would end in an enemy ZOC or overstack."""
+        s = self.side_of(uid)
+        u = self.units[uid]
+        start = u.loc
+        enemies = sorted(self.enemy_hexes(s))
+        ez = self.ezoc(s)
+        bad = set(enemies)
+
+        def passable(h: str) -> bool:
+            return h not in bad and self.enter_cost_terrain(uid, h) is not None
+
+        def away(h: str) -> int:
+            return min((self.map.distance(h, e) for e in enemies), default=99)
+
+        best: tuple[Any, ...] | None = None
+        frontier: list[list[str]] = [[start]]
+        for depth in range(1, 6):
+            nxt: list[list[str]] = []
+            for p in frontier:
+                for n in self.nbrs(p[-1]):
+                    if n in p or not passable(n):
+                        continue
+                    nxt.append([*p, n])
+            frontier = nxt
+            if depth < 2:
+                continue
+            for p in frontier:
+                end = p[-1]
+                if self.map.distance(start, end) < 2:
+                    continue
+                if end in ez or not self.stack_ok_with(end, uid):
+                    continue
+                through = any(x in ez for x in p[1:])
+                key = (depth, through, -away(end), end, p)
+                if best is None or key < best:
+                    best = key
+            if best is not None:
+                break
+            frontier = frontier[:400]
+        if best is None:
+            events = self._lose(uid, u.strength, "no retreat route")
+            return [Event(f"{uid} cannot retreat from {start}", "retreat", hexes=(start,)), *events]
+        path = best[-1]
+        events = []
+        if best[1]:
+            events += self._lose(uid, 1, "retreat through an enemy ZOC")
+        if self.on_map(uid):
+            self._put(uid, path[-1])
+            u.assault = ""
+            u.deployed = False
+            u.stopped = True
+            events.append(Event(f"{uid} retreats {' '.join(path)}", "retreat",
+                                hexes=tuple(path), units=(uid,)))
+        return events

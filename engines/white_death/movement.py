@@ -1,0 +1,495 @@
+"""The movement phase (Rules 3-8, 13, 20, 21.B): moves, Brandenburg leads, deployment,
+rail movement, assault declarations and bridges.
+
+Moves are one hex at a time, so each step's ZOC effects (a stop, +1 MP to leave, antitank
+fire on an AFV's exit, ski costs, Brandenburg detection, ice) happen where it is taken.
+"""
+
+from __future__ import annotations
+
+from collections import deque
+from fractions import Fraction
+from typing import Any
+
+from engines.white_death import rules
+from engines.white_death.actions import WDAction, act, fmt_amount
+from engines.white_death.artillery import ArtilleryState
+from engines.white_death.base import U, other
+from engines.white_death.reinforcements import ReinforcementState
+from pbem.engine import Event
+from pbem.errors import IllegalAction
+
+
+class MovementState(ArtilleryState, ReinforcementState):
+    """The phasing player's movement phase."""
+
+    # ------------------------------------------------------------------ candidates
+
+    def _movement_candidates(self) -> list[WDAction]:
+        s = self.phasing
+        out = [act("end-movement")]
+        for uid in self.side_units(s):
+            u = self.units[uid]
+            t = self.utype(uid)
+            if u.entrained:
+                for h in self.rail_destinations(uid):
+                    out.append(act("rail", uid, h))
+                continue
+            if not u.stopped and u.assault == "" and self.left(uid) > 0:
+                enemy = self.enemy_hexes(s)
+                for n in self.nbrs(u.loc):
+                    if n not in enemy:
+                        out.append(act("move", uid, n, u.loc))
+            if ("brandenburg" in t.flags and not u.stopped and not u.assault
+                    and len(self.units_at(u.loc, s)) > 1):
+                for n in self.nbrs(u.loc):
+                    out.append(act("lead", uid, n, u.loc))
+            if t.artillery and not u.deployed:
+                out.append(act("deploy", uid))
+            if self.rail_hex(u.loc) and self.turn_rail_left(s) >= u.strength:
+                out.append(act("entrain", uid))
+            if not u.assault:
+                for n in self.nbrs(u.loc):
+                    if self.units_at(n, other(s)):
+                        out.append(act("assault", uid, n))
+            if "bridge" in t.flags:
+                out.append(act("build", uid))
+            if "engineer" in t.flags:
+                out.append(act("demolish", uid))
+            full = self.cat.units[uid].strength if uid in self.cat.units else 0
+            if u.strength < full:
+                if t.personnel and self.repl[s] > 0 and self.impulses[s] == 1:
+                    out.append(act("replace", uid))
+                if t.afv and self.turn >= 5 and not self.repaired[s]:
+                    out.append(act("repair", uid))
+        for uid in sorted(self.units):
+            if self.units[uid].loc == "raster" and self.side_of(uid) == s:
+                for h in self.entry_hexes(uid):
+                    out.append(act("enter", uid, h))
+        if s == "soviet" and self.turn == 10:
+            for div in sorted({self.udef(x).div for x in self.side_units(s)}):
+                out.append(act("refit", div))
+        return out
+
+    # ------------------------------------------------------------------ moving
+
+    def left(self, uid: str) -> Fraction:
+        spent = self.units[uid].spent
+        if not spent:
+            return Fraction(self.impulse_mp)
+        return Fraction(self.impulse_mp) - spent
+
+    def move_cost(self, uid: str, frm: str, to: str) -> Fraction | None:
+        """Terrain cost plus Rule 3 / 6.B.1 ZOC costs."""
+        cost = self.enter_cost(uid, frm, to)
+        if cost is None:
+            return None
+        u = self.units[uid]
+        t = self.utype(uid)
+        s = self.side_of(uid)
+        if frm in self.ezoc(s):
+            if t.mob == "s" and not u.zoc_start:
+                cost += 1  # Rule 3.B: ski units pay for each enemy ZOC exited
+            elif u.zoc_start and "left-zoc" not in u.marks:
+                cost += 1  # Rule 3 / 6.B.1
+            elif not u.zoc_start and t.afv:
+                pass
+        return cost
+
+    def _movable(self, uid: str, moving: bool = True) -> U:
+        self._need_phase("movement", rule="Rule 6")
+        u = self._need_map(uid)
+        if "intrinsic" in self.utype(uid).flags:
+            raise IllegalAction("an intrinsic garrison never moves", rule="Intrinsic Garrisons")
+        if moving and self.sc.opening and self.turn == 1 and u.garrison:
+            raise IllegalAction(f"{uid} is a garrison unit and may not move on the first turn",
+                                rule="Rule 22")
+        return u
+
+    def _check_move(self, a: WDAction) -> None:
+        self._move_checks(a, self._movable(a.unit))
+
+    def _move_checks(self, a: WDAction, u: U) -> None:
+        uid = a.unit
+        s = self.phasing
+        t = self.utype(uid)
+        if u.loc != a.frm:
+            raise IllegalAction(f"{uid} is in {u.loc}, not {a.frm}", rule="Rule 6.A")
+        if a.hex not in self.map or not self.map.grid.adjacent(a.frm, a.hex):
+            raise IllegalAction(f"{a.hex} is not next to {a.frm}", rule="Rule 6.A")
+        if u.entrained:
+            raise IllegalAction(f"{uid} is entrained: use rail", rule="Rule 8")
+        if u.stopped:
+            raise IllegalAction(f"{uid} entered an enemy ZOC and may not move farther this "
+                                "movement phase", rule="Rule 3")
+        if u.assault:
+            raise IllegalAction(f"{uid} has declared an assault on {u.assault}", rule="Rule 6.B.3")
+        if self.units_at(a.hex, other(s)):
+            raise IllegalAction(f"{a.hex} is occupied by the enemy", rule="Rule 6.A")
+        if (u.garrison == "vl" and not self.vl_released and a.hex not in self.vl_hexes()):
+            raise IllegalAction("the Velikiye Luki garrison may not leave the city until released",
+                                rule="Rule 22")
+        cost = self.move_cost(uid, a.frm, a.hex)
+        if cost is None:
+            raise IllegalAction(f"{a.hex} is prohibited terrain for {uid} from {a.frm}",
+                                rule="Rule 7")
+        if cost > self.left(uid):
+            raise IllegalAction(f"{uid} needs {fmt_amount(cost)} MPs to enter {a.hex} and has "
+                                f"{fmt_amount(self.left(uid))}", rule="Rule 6.A")
+        if t.weapons and a.hex in self.ezoc(s) and not any(
+                self.utype(x).personnel or self.utype(x).afv
+                for x in self.units_at(a.hex, s)):
+            raise IllegalAction(f"{uid} is a weapons unit and may not enter an enemy ZOC unless "
+                                "a personnel or AFV unit is there", rule="Rule 3.C")
+        if not self.stack_ok_with(a.hex, uid) and not self.can_pass(uid, a.frm, a.hex, cost):
+            raise IllegalAction(f"{uid} may not end its move in {a.hex} (stacking) and could not "
+                                "move on from it", rule="Rule 4")
+
+    def can_pass(self, uid: str, frm: str, to: str, cost: Fraction) -> bool:
+        """Rule 4: a unit may move through a full hex, though not end its move there.
+
+        Allowed when nothing can stop it there (no enemy ZOC, no die to roll) and it can
+        still move on to a hex where it may stop; it must then move on at once.
+        """
+        s = self.side_of(uid)
+        t = self.utype(uid)
+        if to in self.ezoc(s) or (t.afv and frm in self.ezoc(s)) or self.lake_roll_due(
+                uid, frm, to):
+            return False
+        rest = self.left(uid) - cost
+        enemy = self.enemy_hexes(s)
+        for n in self.nbrs(to):
+            if n in enemy or n == to:
+                continue
+            c = self.enter_cost(uid, to, n)
+            if c is None or c > rest:
+                continue
+            if not self.stack_ok_with(n, uid):
+                continue  # it must be able to stop there
+            if t.weapons and n in self.ezoc(s):
+                continue
+            if self.units[uid].garrison == "vl" and not self.vl_released and (
+                    n not in self.vl_hexes()):
+                continue
+            return True
+        return False
+
+    def _do_act_move(self, a: WDAction) -> list[Event]:
+        uid = a.unit
+        self.units[uid]
+        s = self.phasing
+        cost = self.move_cost(uid, a.frm, a.hex)
+        assert cost is not None
+        t = self.utype(uid)
+        # Rule 3.A: an AFV leaving an enemy ZOC draws antitank fire first
+        if t.afv and a.frm in self.ezoc(s):
+            firers = [x for n in self.nbrs(a.frm) for x in self.units_at(n, other(s))
+                      if self.has_zoc(x) and self.utype(x).atf > 0]
+            value = sum((self.fire_value(x, "at", a.frm, False) for x in sorted(set(firers))),
+                        Fraction(0))
+            col = rules.odds_column(self.cat.tables, value, self.defense(uid, "at"))
+            if col >= 0:
+                self._push("crt", f"antitank fire at {uid} leaving {a.frm} "
+                           f"({fmt_amount(value)} at {rules.column_label(self.cat.tables, col)})",
+                           "Rule 3.A", kind="at", uid=uid, col=col, stage="move", hex=a.frm)
+                self.todo.insert(0, f"finish-move:{uid} {a.frm} {a.hex} "
+                                 f"{fmt_amount(cost)}")
+                return [Event(f"{uid} tries to leave the enemy ZOC at {a.frm}", "move",
+                              hexes=(a.frm,), units=(uid,))]
+        return self._finish_move(uid, a.frm, a.hex, cost)
+
+    def _do_finish_move(self, arg: str) -> list[Event]:
+        uid, frm, to, cost = arg.split(" ")
+        u = self.units[uid]
+        if not self.on_map(uid) or u.loc != frm or u.stopped:
+            return [Event(f"{uid} ends its movement at {u.loc}", "move", units=(uid,))]
+        if self.units_at(to, other(self.side_of(uid))) or not self.stack_ok_with(to, uid):
+            return []
+        return self._finish_move(uid, frm, to, Fraction(cost))
+
+    def _finish_move(self, uid: str, frm: str, to: str, cost: Fraction) -> list[Event]:
+        u = self.units[uid]
+        s = self.side_of(uid)
+        t = self.utype(uid)
+        if frm in self.ezoc(s):
+            u.marks.add("left-zoc")
+        if self.river_at(to) == "river" and self.river_at(frm) != "river":
+            u.via = frm
+        u.spent += cost
+        u.deployed = False
+        u.marks.discard("entered")
+        self._put(uid, to)
+        self.passing = "" if self.stack_ok_with(to, uid) else uid
+        # Rule 4.C: the opponent sees a counter move, not which unit it is
+        events = [Event(f"{uid} moves {frm} to {to}", "move", visible_to=(s,),
+                        hexes=(frm, to), units=(uid,)),
+                  Event(f"a {s} unit moves {frm} to {to}", "move",
+                        visible_to=(other(s),), hexes=(frm, to))]
+        if to in self.ezoc(s):
+            if "brandenburg" in t.flags and s == "german":
+                self._push("brandenburg", f"Brandenburg detection for {uid} at {to}",
+                           "Rule 21.B", uid=uid, hex=to)
+            elif t.afv:
+                pass  # Rule 3.A: AFVs need not stop
+            elif t.mob == "s" and to not in self.ezoc(s, ski_only=True):
+                pass  # Rule 3.B
+            else:
+                u.stopped = True
+        if self.lake_roll_due(uid, frm, to):
+            self._push("ice", f"ice collapse under {uid} crossing {frm}/{to}", "Rule 13",
+                       uid=uid, hex=to)
+        return events
+
+    def _job_ice(self, job: dict[str, Any], roll: int) -> list[Event]:
+        if roll == 1:
+            return self._lose(job["uid"], 1, "the ice gives way")
+        return []
+
+    # ------------------------------------------------------------ Brandenburg commandos (Rule 21.B)
+
+    def escorts(self, leader: str) -> list[str]:
+        """Rule 21.B: the units stacked with a Brandenburg unit, which move with it."""
+        h = self.units[leader].loc
+        return [x for x in self.units_at(h, "german") if x != leader
+                and "intrinsic" not in self.utype(x).flags]
+
+    def _check_lead(self, a: WDAction) -> None:
+        u = self._movable(a.unit)
+        if "brandenburg" not in self.utype(a.unit).flags:
+            raise IllegalAction(f"{a.unit} is not a Brandenburg commando unit", rule="Rule 21.B")
+        group = self.escorts(a.unit)
+        if not group:
+            raise IllegalAction(f"no unit is stacked with {a.unit} to lead", rule="Rule 21.B")
+        self._move_checks(a, u)
+        for x in group:
+            ux = self._movable(x)
+            if ux.stopped or ux.assault or ux.entrained:
+                raise IllegalAction(f"{x} may not move with {a.unit} now", rule="Rule 21.B")
+            cost = self.move_cost(x, a.frm, a.hex)
+            if cost is None or cost > self.left(x):
+                raise IllegalAction(f"{x} cannot pay to enter {a.hex}", rule="Rule 21.B")
+            if ux.garrison == "vl" and not self.vl_released and a.hex not in self.vl_hexes():
+                raise IllegalAction("the Velikiye Luki garrison may not leave the city until "
+                                    "released", rule="Rule 22")
+        here = [self.udef(x) for x in self.units_at(a.hex, "german")]
+        if not rules.stack_ok("german", [*here, *(self.udef(x) for x in [a.unit, *group])]):
+            raise IllegalAction(f"the stack may not enter {a.hex} over the stacking limit",
+                                rule="Rule 4")
+
+    def _do_act_lead(self, a: WDAction) -> list[Event]:
+        group = [a.unit, *self.escorts(a.unit)]
+        in_zoc = a.frm in self.ezoc("german")
+        for x in group:
+            cost = self.move_cost(x, a.frm, a.hex)
+            assert cost is not None
+            u = self.units[x]
+            if in_zoc:
+                u.marks.add("left-zoc")
+            u.spent += cost
+            u.deployed = False
+            self._put(x, a.hex)
+        events = [Event(f"{a.unit} leads {len(group) - 1} units from {a.frm} to {a.hex}", "move",
+                        visible_to=("german",), hexes=(a.frm, a.hex), units=tuple(group)),
+                  Event(f"a german stack moves {a.frm} to {a.hex}", "move",
+                        visible_to=("soviet",), hexes=(a.frm, a.hex))]
+        if a.hex in self.ezoc("german"):
+            n = len([x for x in group if "brandenburg" not in self.utype(x).flags])
+            self._push("brandenburg", f"Brandenburg detection for {a.unit} and {n} escorted "
+                       f"units at {a.hex} (-{n})", "Rule 21.B", uid=a.unit, hex=a.hex,
+                       group=group, mod=n)
+        return events
+
+    def _job_brandenburg(self, job: dict[str, Any], roll: int) -> list[Event]:
+        if roll - job.get("mod", 0) <= 1:
+            for x in job.get("group", [job["uid"]]):
+                if self.on_map(x):
+                    self.units[x].stopped = True
+            return [Event(f"{job['uid']} is found out and stops at {job['hex']}", "info",
+                          hexes=(job["hex"],))]
+        return [Event(f"{job['uid']} slips through", "info", visible_to=("german",))]
+
+    # ------------------------------------------------------------------ deployment (Rule 6.B.2)
+
+    def _check_deploy(self, a: WDAction) -> None:
+        u = self._movable(a.unit, moving=False)  # deploying is not moving (Rule 22)
+        if not self.utype(a.unit).artillery:
+            raise IllegalAction(f"{a.unit} is not artillery", rule="Rule 6.B.2")
+        if u.deployed:
+            raise IllegalAction(f"{a.unit} is already deployed", rule="Rule 6.B.2")
+        if self.left(a.unit) < 1:
+            raise IllegalAction("deploying costs one movement point", rule="Rule 6.B.2")
+
+    def _do_act_deploy(self, a: WDAction) -> list[Event]:
+        u = self.units[a.unit]
+        u.spent += 1
+        u.deployed = True
+        return [Event(f"{a.unit} deploys", "info", visible_to=(self.phasing,))]
+
+    # ------------------------------------------------------------------ rail (Rule 8)
+
+    def turn_rail_left(self, side: str) -> int:
+        return self.cat.rail_sp - self.rail_used[side]
+
+    def _check_entrain(self, a: WDAction) -> None:
+        u = self._movable(a.unit)
+        t = self.utype(a.unit)
+        if u.entrained or u.stopped or u.assault:
+            raise IllegalAction(f"{a.unit} may not entrain now", rule="Rule 8")
+        if not self.rail_hex(u.loc):
+            raise IllegalAction(f"{u.loc} has no railroad", rule="Rule 8")
+        if not t.personnel and not self.is_town(u.loc) and "entered" not in u.marks:
+            raise IllegalAction("weapons and AFV units entrain only in a town on a railroad "
+                                "(except reinforcements as they enter)", rule="Rule 8")
+        if self.left(a.unit) < 1:
+            raise IllegalAction("entraining costs one movement point", rule="Rule 8")
+        if u.strength > self.turn_rail_left(self.phasing):
+            raise IllegalAction(f"only {self.turn_rail_left(self.phasing)} strength points of "
+                                "rail movement are left this turn", rule="Rule 8")
+        if u.loc in self.ezoc(self.phasing):
+            raise IllegalAction("rail movement may not start in an enemy ZOC", rule="Rule 8")
+        if not self.rail_destinations(a.unit, check_only=True):
+            raise IllegalAction("the railroad cannot be traced to a friendly edge from here",
+                                rule="Rule 8")
+
+    def rail_destinations(self, uid: str, check_only: bool = False) -> list[str]:
+        key = ("rail", uid, check_only)
+        if key not in self._cache:
+            self._cache[key] = self._rail_destinations(uid, check_only)
+        out: list[str] = self._cache[key]
+        return out
+
+    def _rail_destinations(self, uid: str, check_only: bool = False) -> list[str]:
+        s = self.side_of(uid)
+        start = self.units[uid].loc
+        bad = self.enemy_hexes(s) | self.ezoc(s)
+        seen = {start}
+        todo = deque([start])
+        while todo:
+            h = todo.popleft()
+            for n in self.nbrs(h):
+                if n not in seen and n not in bad and self.rail(h, n):
+                    seen.add(n)
+                    todo.append(n)
+        if not seen & self.edge_hexes(s):
+            return []
+        if check_only:
+            return [start]
+        t = self.utype(uid)
+        return sorted(h for h in seen if h != start and (t.personnel or self.is_town(h))
+                      and self.stack_ok_with(h, uid))
+
+    def _check_rail(self, a: WDAction) -> None:
+        self._need_phase("movement", rule="Rule 8")
+        u = self._need_map(a.unit)
+        if not u.entrained:
+            raise IllegalAction(f"{a.unit} is not entrained", rule="Rule 8")
+        if a.hex not in self.rail_destinations(a.unit):
+            raise IllegalAction(f"{a.unit} cannot reach {a.hex} by rail", rule="Rule 8")
+
+    def _do_act_entrain(self, a: WDAction) -> list[Event]:
+        u = self.units[a.unit]
+        u.spent += 1
+        u.entrained = True
+        u.deployed = False
+        self.rail_used[self.phasing] += u.strength
+        return [Event(f"{a.unit} entrains at {u.loc}", "move", visible_to=(self.phasing,))]
+
+    def _do_act_rail(self, a: WDAction) -> list[Event]:
+        u = self.units[a.unit]
+        frm = u.loc
+        u.entrained = False
+        u.marks.discard("entered")
+        self._put(a.unit, a.hex)
+        return [Event(f"{a.unit} moves by rail from {frm} to {a.hex}", "move",
+                      visible_to=(self.phasing,), hexes=(frm, a.hex))]
+
+    # ------------------------------------------------------------ assault declarations (Rule 6.B.3)
+
+    def _check_assault(self, a: WDAction) -> None:
+        self._need_phase("movement", rule="Rule 5")
+        u = self._need_map(a.unit)
+        s = self.phasing
+        t = self.utype(a.unit)
+        if u.assault:
+            raise IllegalAction(f"{a.unit} already assaults {u.assault}", rule="Rule 6.B.3")
+        if u.entrained:
+            raise IllegalAction(f"{a.unit} is entrained", rule="Rule 8")
+        if not self.units_at(a.hex, other(s)) or not self.map.grid.adjacent(u.loc, a.hex):
+            raise IllegalAction(f"{a.hex} is not an adjacent enemy hex", rule="Rule 6.B.3")
+        if self.left(a.unit) < 1:
+            raise IllegalAction("assaulting costs one movement point", rule="Rule 6.B.3")
+        if not t.afv and (t.cf <= 0 or t.cf_defensive_only):
+            raise IllegalAction(f"{a.unit} may only fire defensively", rule="Rule 9.A")
+        if "no-assault" in u.marks:
+            raise IllegalAction(f"{a.unit} may not assault this impulse", rule="Rule 14.B.2")
+        if s == "soviet" and self.impulse_mp < min(3, self.impulse_left_before):
+            raise IllegalAction("the Soviet player must spend 3 MPs (or all remaining) in an "
+                                "impulse to assault", rule="Rule 5")
+        if self.enter_cost(a.unit, u.loc, a.hex) is None:
+            raise IllegalAction(f"{a.unit} may not assault across a prohibited hexside or into "
+                                "a prohibited hex", rule="Rule 12.A")
+        pool = self.pool_of(a.unit)
+        if f"assault:{pool}" not in self.paid and self.supply[pool] < 1:
+            raise IllegalAction(f"no supply point is left in the {pool} pool to assault",
+                                rule="Rule 15.A.1")
+
+    def _do_act_assault(self, a: WDAction) -> list[Event]:
+        u = self.units[a.unit]
+        pool = self.pool_of(a.unit)
+        events = []
+        if f"assault:{pool}" not in self.paid:
+            self.paid.add(f"assault:{pool}")
+            self.supply[pool] -= 1
+            events.append(Event(f"One supply point ({pool}) is spent to assault", "info",
+                                visible_to=(self.phasing,)))
+        u.spent += 1
+        u.assault = a.hex
+        self.assaults.setdefault(a.hex, []).append(a.unit)
+        events.append(Event(f"{a.unit} will assault {a.hex}", "attack", hexes=(a.hex,),
+                            units=(a.unit,)))
+        return events
+
+    # ------------------------------------------------------------------ bridges (Rule 20)
+
+    def _check_build(self, a: WDAction) -> None:
+        u = self._movable(a.unit)
+        if "bridge" not in self.utype(a.unit).flags or a.unit in self.builders:
+            raise IllegalAction(f"{a.unit} cannot build a bridge (one each)", rule="Rule 20.B")
+        if "river" not in self.terrain(u.loc) or u.loc in self.bridges:
+            raise IllegalAction(f"{u.loc} is not an unbridged river hex", rule="Rule 20.B")
+        if self.left(a.unit) < 1:
+            raise IllegalAction("building costs one movement point", rule="Rule 20.B")
+
+    def _check_demolish(self, a: WDAction) -> None:
+        u = self._movable(a.unit)
+        if "engineer" not in self.utype(a.unit).flags or u.loc not in self.bridges:
+            raise IllegalAction(f"{a.unit} is not an engineer on a bridge", rule="Rule 20.A")
+        if self.left(a.unit) < 1:
+            raise IllegalAction("demolishing costs one movement point", rule="Rule 20.A")
+
+    def _do_act_build(self, a: WDAction) -> list[Event]:
+        u = self.units[a.unit]
+        u.spent += 1
+        self.bridges.add(u.loc)
+        self.builders.add(a.unit)
+        return [Event(f"{a.unit} builds a bridge at {u.loc}", "info", hexes=(u.loc,))]
+
+    def _do_act_demolish(self, a: WDAction) -> list[Event]:
+        u = self.units[a.unit]
+        u.spent += 1
+        self.bridges.discard(u.loc)
+        return [Event(f"{a.unit} destroys the bridge at {u.loc}", "info", hexes=(u.loc,))]
+
+    # ------------------------------------------------------------------ end of movement
+
+    def _check_end_movement(self, a: WDAction) -> None:
+        self._need_phase("movement", rule="Rule 5")
+
+    def _do_act_end_movement(self, a: WDAction) -> list[Event]:
+        self.phase = "barrage"
+        events = [Event(f"The {self.phasing} movement phase ends; "
+                        f"{len(self.assaults)} hexes to be assaulted", "phase")]
+        if not any(self.utype(x).barrage > 0 and self.units[x].deployed
+                   for x in self.side_units(self.phasing)):
+            events += self._do_act_end_barrage(act("end-barrage"))
+        return events

@@ -1,0 +1,198 @@
+"""Setting up: the scenario's groups, the bunkers (Rule 19), the intrinsic garrisons
+("Intrinsic Garrisons"), and the campaign's setup by the players (Rule 22).
+"""
+
+from __future__ import annotations
+
+from engines.white_death.actions import WDAction, act
+from engines.white_death.base import U, other
+from engines.white_death.data import Group, UnitDef
+from engines.white_death.terrain import TerrainState
+from pbem.engine import Event
+from pbem.errors import IllegalAction, ScenarioError
+
+
+class PlacementState(TerrainState):
+    """The scenario setup and the campaign's player setup."""
+
+    # ------------------------------------------------------------------ initial setup
+
+    def setup_initial(self) -> list[Event]:
+        cat = self.cat
+        events: list[Event] = []
+        groups = list(self.sc.groups)
+        if self.sc.opening:
+            groups = list(cat.opening) + groups
+        placed: set[str] = set()
+        for g in groups:
+            for uid in g.units:
+                self.units[uid] = U(uid, "setup", cat.units[uid].strength, garrison=g.garrison)
+                if uid in self.sc.reduced:
+                    self.units[uid].strength = self.sc.reduced[uid]
+                placed.add(uid)
+        for r in cat.reinforcements:
+            for uid in r.units:
+                if uid not in placed and self.sc.turns[0] <= r.turn <= self.sc.turns[1]:
+                    self.units[uid] = U(uid, "pending", cat.units[uid].strength, entry=r.area)
+                    self.schedule.append([r.turn, uid, r.area])
+        self.bridges = set(self.map.hex_features.get("bridge", ()) if hasattr(
+            self.map, "hex_features") else ())
+        self.bridges = {h for h in self.map.ids if self.map.has_feature(h, "bridge")}
+        vl = self.vl_hexes()
+        sites = [h for h in self.map.ids if self.map.has_feature(h, "bunker_site")]
+        if sites:
+            vl = tuple(sites)
+        if vl and self.sc.turns[0] < 12:
+            strengths = cat.bunkers if self.sc.opening else cat.bunkers[:max(
+                1, len(cat.bunkers) - (self.sc.turns[0] // 3))]
+            for i, s in enumerate(strengths):
+                self.bunkers.append([vl[i % len(vl)], s])
+        if self.sc.opening:
+            self._intrinsic_garrisons()
+        if self.sc.player_setup:
+            self.phase = "setup"
+            self.setup_side = "german"
+            self.setup_raster = [u for g in groups if g.side == "german" for u in g.units]
+            events.append(Event("Campaign setup: the German player sets up first", "phase"))
+        else:
+            for g in groups:
+                if g.side == "german":
+                    self._auto_place(g)
+            for g in groups:
+                if g.side == "soviet":
+                    self._auto_place(g)
+            self.todo.append("start-turn:first")
+            events += self._settle()
+        self._moved()
+        return events
+
+    def _intrinsic_garrisons(self) -> None:
+        """Intrinsic Garrisons: towns west of the Lowatj with a railroad."""
+        marked = [h for h in self.map.ids if self.map.has_feature(h, "intrinsic_garrison")]
+        if marked:
+            for h in marked:
+                self._add_garrison(h)
+            return
+        try:
+            lowatj = self.cat.resolve("Lowatj")
+        except ScenarioError:
+            lowatj = tuple(h for h in self.map.ids if "river" in self.terrain(h))
+        if not lowatj:
+            return
+        g = self.map.grid
+        vl = set(self.vl_hexes())
+        for h in self.map.ids:
+            if not self.is_town(h) or not self.rail_hex(h) or h in vl:
+                continue
+            c, r = g.coords_of(h)
+            near = [g.coords_of(x)[0] for x in lowatj if abs(g.coords_of(x)[1] - r) <= 2]
+            if near and c < min(near):
+                self._add_garrison(h)
+
+    def _add_garrison(self, h: str) -> None:
+        uid = f"garrison/{h}"
+        self.garrison_types[uid] = UnitDef(uid, "german", self.garrison_type(), "garrison", 1)
+        self.units[uid] = U(uid, h, 1, garrison="intrinsic")
+
+    def group_hexes(self, g: Group, extra: int = 0) -> list[str]:
+        base = self.cat.resolve(g.near)
+        radius = g.within + extra
+        seen: dict[str, int] = {}
+        for b in base:
+            for h in self.map.within(b, radius):
+                d = min(self.map.distance(h, x) for x in base)
+                if h not in seen or d < seen[h]:
+                    seen[h] = d
+        return sorted(seen, key=lambda h: (seen[h], h))
+
+    def placeable(self, uid: str, h: str) -> bool:
+        side = self.side_of(uid)
+        if self.units_at(h, other(side)):
+            return False
+        if self.enter_cost(uid, None, h) is None and self.enter_cost_terrain(uid, h) is None:
+            return False
+        return self.stack_ok_with(h, uid)
+
+    def _auto_place(self, g: Group) -> None:
+        rings: dict[int, list[str]] = {}
+        todo = [u for u in g.units if self.units[u].loc == "setup"]
+        for i, uid in enumerate(todo):
+            for extra in range(0, 12):
+                if extra not in rings:
+                    rings[extra] = self.group_hexes(g, extra)
+                ring = rings[extra]
+                # spread the group along its area: the i-th unit tries the i-th share first
+                start = (i * len(ring)) // max(len(todo), 1) if extra == 0 else 0
+                order = ring[start:] + ring[:start]
+                spot = next((h for h in order if self.placeable(uid, h)), None)
+                if spot is not None:
+                    self._put(uid, spot)
+                    break
+            else:
+                raise ScenarioError(f"no room to place {uid} near {g.near}", path=self.sc.file)
+
+    def group_of(self, uid: str) -> Group:
+        groups = list(self.sc.groups) + (list(self.cat.opening) if self.sc.opening else [])
+        for g in groups:
+            if uid in g.units:
+                return g
+        raise KeyError(uid)
+
+    # ------------------------------------------------------------------ campaign setup
+
+    def _setup_candidates(self) -> list[WDAction]:
+        # only the next unit of the raster is offered (as the computer game deals them);
+        # a placement of any other unit still waiting is accepted all the same
+        out = [act("auto-setup")]
+        if self.setup_raster:
+            uid = self.setup_raster[0]
+            for h in self.setup_hexes(uid):
+                out.append(act("place", uid, h))
+        return out
+
+    def setup_hexes(self, uid: str) -> list[str]:
+        key = ("setup", uid)
+        if key not in self._cache:
+            g = self.group_of(uid)
+            gkey = ("group", g.near, g.within)
+            if gkey not in self._static:
+                self._static[gkey] = self.group_hexes(g)
+            self._cache[key] = [h for h in self._static[gkey] if self.placeable(uid, h)]
+        out: list[str] = self._cache[key]
+        return out
+
+    def _check_place(self, a: WDAction) -> None:
+        self._need_phase("setup", rule="Rule 22")
+        if a.unit not in self.setup_raster:
+            raise IllegalAction(f"{a.unit} is not waiting to be set up", rule="Rule 22")
+        if a.hex not in self.setup_hexes(a.unit):
+            raise IllegalAction(f"{a.unit} may not set up in {a.hex}: outside its setup area or "
+                                "over the stacking limit", rule="Rule 4")
+
+    def _check_auto_setup(self, a: WDAction) -> None:
+        self._need_phase("setup", rule="Rule 22")
+
+    def _do_act_place(self, a: WDAction) -> list[Event]:
+        self._put(a.unit, a.hex)
+        self.setup_raster.remove(a.unit)
+        return [Event(f"{a.unit} sets up in {a.hex}", "move", visible_to=(self.setup_side,),
+                      hexes=(a.hex,)), *self._setup_next()]
+
+    def _do_act_auto_setup(self, a: WDAction) -> list[Event]:
+        for uid in list(self.setup_raster):
+            self._auto_place(self.group_of(uid))
+        self.setup_raster = []
+        return [Event(f"The {self.setup_side} setup is completed automatically", "info"),
+                *self._setup_next()]
+
+    def _setup_next(self) -> list[Event]:
+        if self.setup_raster:
+            return []
+        if self.setup_side == "german":
+            self.setup_side = "soviet"
+            groups = list(self.cat.opening) + list(self.sc.groups)
+            self.setup_raster = [u for g in groups if g.side == "soviet" for u in g.units]
+            return [Event("The Soviet player sets up", "phase")]
+        self.phase = "start"
+        self.todo.append("start-turn:first")
+        return []

@@ -1,0 +1,212 @@
+"""Rules 3 and 15: zones of control, and the supply lines they cut; supply points.
+
+ZOCs live here, below movement, because isolation (15.C), artillery supply (15.B), rail
+movement (Rule 8) and retreats all trace through hexes free of enemy units and their ZOCs.
+The supply points each side receives, the air drops into a cut-off Velikiye Luki (15.D.1)
+and the city's point spent against isolation (15.D.2) are here too.
+"""
+
+from __future__ import annotations
+
+from collections import deque
+from typing import Any
+
+from engines.white_death import rules
+from engines.white_death.actions import WDAction
+from engines.white_death.base import other
+from engines.white_death.data import SIDES
+from engines.white_death.terrain import TerrainState
+from pbem.engine import Event
+from pbem.errors import IllegalAction
+
+
+class SupplyState(TerrainState):
+    """ZOCs, supply lines and supply points (Rules 3, 15)."""
+
+    # ------------------------------------------------------------------ friendly edges
+
+    def edge_hexes(self, side: str) -> set[str]:
+        """Friendly board edges (Rules 8, 15): east and extreme southeast for the Soviets,
+        every other edge for the Germans."""
+        key = f"edge:{side}"
+        named = f"{side}_friendly_edge"
+        if key not in self._static and named in self.map.areas:
+            self._static[key] = set(self.map.areas[named])
+        if key not in self._static:
+            g = self.map.grid
+            (c0, c1), (r0, r1) = g.cols, g.rows
+            out = set()
+            for h in self.map.ids:
+                c, r = g.coords_of(h)
+                east = c == c1 or (r == r1 and c >= c1 - 3)
+                edge = c in (c0, c1) or r in (r0, r1)
+                if not edge:
+                    continue
+                if (side == "soviet") == east:
+                    out.add(h)
+            self._static[key] = out
+        edges: set[str] = self._static[key]
+        return edges
+
+    # ------------------------------------------------------------------ ZOC, isolation
+
+    def has_zoc(self, uid: str) -> bool:
+        """Rule 3: every unit but unstacked German weapons companies (and the intrinsic
+        garrisons, which are not counters)."""
+        t = self.utype(uid)
+        if "intrinsic" in t.flags:
+            return False
+        if self.side_of(uid) == "german" and t.weapons and t.size == "I":
+            return len(self.units_at(self.units[uid].loc, "german")) > 1
+        return True
+
+    def ezoc(self, side: str, ski_only: bool = False) -> set[str]:
+        """Hexes in the ZOC of ``side``'s enemies (ski_only: of enemy ski units)."""
+        key = f"ezoc:{side}:{ski_only}"
+        if key not in self._cache:
+            out: set[str] = set()
+            for uid in self.side_units(other(side)):
+                if not self.has_zoc(uid):
+                    continue
+                if ski_only and self.utype(uid).mob != "s":
+                    continue
+                out.update(self.nbrs(self.units[uid].loc))
+            self._cache[key] = out
+        z: set[str] = self._cache[key]
+        return z
+
+    def enemy_hexes(self, side: str) -> set[str]:
+        key = f"enemy:{side}"
+        if key not in self._cache:
+            self._cache[key] = {self.units[u].loc for u in self.side_units(other(side))}
+        got: set[str] = self._cache[key]
+        return got
+
+    def _free(self, side: str) -> set[str]:
+        key = f"free:{side}"
+        if key not in self._cache:
+            bad = self.enemy_hexes(side) | self.ezoc(side)
+            self._cache[key] = {h for h in self.map.ids if h not in bad}
+        free: set[str] = self._cache[key]
+        return free
+
+    def _reach(self, side: str) -> set[str]:
+        """Hexes joined to a friendly edge through hexes free of enemies and their ZOCs."""
+        key = f"reach:{side}"
+        if key not in self._cache:
+            free = self._free(side)
+            seen = {h for h in self.edge_hexes(side) if h in free}
+            todo = deque(sorted(seen))
+            while todo:
+                h = todo.popleft()
+                for n in self.nbrs(h):
+                    if n in free and n not in seen:
+                        seen.add(n)
+                        todo.append(n)
+            self._cache[key] = seen
+        reach: set[str] = self._cache[key]
+        return reach
+
+    def traced(self, side: str, h: str) -> bool:
+        reach = self._reach(side)
+        return h in reach or any(n in reach for n in self.nbrs(h)) or (
+            h in self.edge_hexes(side))
+
+    def isolated(self, uid: str) -> bool:
+        """Rule 15.C (and 15.D.2: Velikiye Luki troops may avoid it with a supply point)."""
+        if not self.on_map(uid):
+            return False
+        side = self.side_of(uid)
+        h = self.units[uid].loc
+        if side == "german" and self.vl_avoid and h in self.vl_hexes():
+            return False
+        return not self.traced(side, h)
+
+    def art_supplied(self, uid: str) -> bool:
+        """Rule 15.B: seven hexes or less to a road or railroad running back to a friendly
+        edge, all free of enemy units and ZOCs."""
+        side = self.side_of(uid)
+        key = f"artsup:{side}"
+        if key not in self._cache:
+            free = self._free(side)
+            roads = {h for h in self.edge_hexes(side) if h in free and (
+                self.map.network_neighbors("road", h) or self.rail_hex(h))}
+            todo = deque(sorted(roads))
+            while todo:
+                h = todo.popleft()
+                for n in self.nbrs(h):
+                    if n in free and n not in roads and self.road(h, n):
+                        roads.add(n)
+                        todo.append(n)
+            dist = {h: 0 for h in roads}
+            todo = deque(sorted(roads))
+            while todo:
+                h = todo.popleft()
+                if dist[h] >= 7:
+                    continue
+                for n in self.nbrs(h):
+                    if n in free and n not in dist:
+                        dist[n] = dist[h] + 1
+                        todo.append(n)
+            self._cache[key] = dist
+        d: dict[str, int] = self._cache[key]
+        h = self.units[uid].loc
+        return h in d or any(d.get(n, 99) <= 6 for n in self.nbrs(h))
+
+    def pool_of(self, uid: str) -> str:
+        """Rule 15.D.2: troops in Velikiye Luki draw on the city's own supply."""
+        if self.side_of(uid) == "german" and self.units[uid].loc in self.vl_hexes():
+            return "vl"
+        return self.side_of(uid)
+
+    # ------------------------------------------------------------------ supply points
+
+    def _do_supply(self, arg: str) -> list[Event]:
+        i = self.turn - 1
+        events = []
+        for s in SIDES:
+            got = self.cat.supply[s][min(i, len(self.cat.supply[s]) - 1)]
+            self.supply[s] += got
+            self.repl[s] += self.cat.replacements[s][min(i, len(self.cat.replacements[s]) - 1)]
+            events.append(Event(f"The {s} player receives {got} supply points", "info"))
+        vl = self.vl_hexes()
+        got = self.cat.supply["german"][min(i, len(self.cat.supply["german"]) - 1)]
+        if vl and any(self.units_at(h, "german") for h in vl):
+            if any(self.traced("german", h) for h in vl):
+                self.supply["vl"] += got
+                events.append(Event(f"Velikiye Luki receives {got} supply points", "info"))
+            else:
+                for k in range(got):
+                    self._push("airdrop", f"air drop {k + 1} of {got} into Velikiye Luki",
+                               "Rule 15.D.1")
+        for uid in sorted(self.units):
+            u = self.units[uid]
+            if u.loc == "refit" and self.turn >= 11:
+                u.loc = "raster"
+                u.entry = "soviet-east"
+        return events
+
+    def _job_airdrop(self, job: dict[str, Any], roll: int) -> list[Event]:
+        if rules.airdrop_received(self.weather, roll):
+            self.supply["vl"] += 1
+            return [Event("A supply point is dropped into Velikiye Luki", "info")]
+        return [Event("The air drop is lost", "info")]
+
+    def _vl_avoid_possible(self) -> bool:
+        return (self.phase == "decision" and self.phasing == "german"
+                and self.impulses["german"] == 0 and not self.vl_avoid
+                and self.supply["vl"] >= 1
+                and any(self.units_at(h, "german") for h in self.vl_hexes())
+                and not any(self.traced("german", h) for h in self.vl_hexes()))
+
+    def _check_vl_supply(self, a: WDAction) -> None:
+        if not self._vl_avoid_possible():
+            raise IllegalAction("Velikiye Luki may spend a supply point against isolation only "
+                                "at the start of the German player's first impulse of a turn, "
+                                "while the city is cut off and has a point", rule="Rule 15.D.2")
+
+    def _do_act_vl_supply(self, a: WDAction) -> list[Event]:
+        self.supply["vl"] -= 1
+        self.vl_avoid = True
+        return [Event("Velikiye Luki spends a supply point to avoid isolation this turn",
+                      "info", visible_to=("german",))]

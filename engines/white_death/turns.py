@@ -1,0 +1,186 @@
+"""The turn sequence (Rule 5): weather (Rule 16) and the Velikiye Luki garrison
+release (Rule 22) as a turn starts, impulses alternating, each opened by the phasing
+player's decision, and the end of the game with its victory points.
+"""
+
+from __future__ import annotations
+
+from fractions import Fraction
+from typing import Any
+
+from engines.white_death import rules
+from engines.white_death.actions import WDAction, act
+from engines.white_death.base import other
+from engines.white_death.data import SIDES
+from engines.white_death.reinforcements import ReinforcementState
+from pbem.engine import Event, Result
+from pbem.errors import IllegalAction, ScenarioError
+
+
+class TurnState(ReinforcementState):
+    """Turns, impulses and the end of the game (Rule 5)."""
+
+    # ------------------------------------------------------------------ turn
+
+    def _do_start_turn(self, arg: str) -> list[Event]:
+        if arg != "first":
+            self.turn += 1
+        self.mps = {"soviet": 10, "german": 10}
+        self.impulses = {"soviet": 0, "german": 0}
+        self.rail_used = {"soviet": 0, "german": 0}
+        self.repaired = {"soviet": False, "german": False}
+        self.vl_avoid = False
+        self.phase = "start"
+        events = [Event(f"Turn {self.turn} begins", "phase")]
+        self._push("weather", f"weather for turn {self.turn}", "Rule 16")
+        if self.sc.opening and not self.vl_released and self.turn >= 2:
+            self._push("release", f"Velikiye Luki garrison release on turn {self.turn}",
+                       "Rule 22")
+        self.todo += ["supply", "start-impulse"]
+        return events
+
+    def _job_weather(self, job: dict[str, Any], roll: int) -> list[Event]:
+        for a, b, row in self.cat.tables.weather:
+            if a <= self.turn <= b:
+                self.weather = row[roll - 1]
+        return [Event(f"Weather for turn {self.turn}: {self.weather}", "info")]
+
+    def _job_release(self, job: dict[str, Any], roll: int) -> list[Event]:
+        if rules.garrison_released(self.turn, roll):
+            self.vl_released = True
+            return [Event("The Velikiye Luki garrison is released (Rule 22)", "info")]
+        return [Event("The Velikiye Luki garrison is not released this turn (Rule 22)", "info")]
+
+    # ------------------------------------------------------------------ impulses
+
+    def _impulse_candidates(self, side: str) -> list[WDAction]:
+        out: list[WDAction] = []
+        if self._vl_avoid_possible():
+            out.append(act("vl-supply"))
+        out += [act("impulse", n=k) for k in range(1, self.mps[side] + 1)]
+        return out
+
+    def _check_impulse(self, a: WDAction) -> None:
+        self._need_phase("decision")
+        k = int(a.amount)
+        if a.amount.denominator != 1 or not 1 <= k <= self.mps[self.phasing]:
+            raise IllegalAction(f"the {self.phasing} player may spend 1 to "
+                                f"{self.mps[self.phasing]} movement points, not {a.n}",
+                                rule="Rule 5")
+
+    def _do_act_impulse(self, a: WDAction) -> list[Event]:
+        s = self.phasing
+        k = int(a.amount)
+        self.impulse_left_before = self.mps[s]
+        self.impulse_mp = k
+        self.mps[s] -= k
+        self.impulses[s] += 1
+        ez = self.ezoc(s)
+        for uid in self.side_units(s):
+            u = self.units[uid]
+            u.spent = Fraction(0)
+            u.stopped = False
+            u.zoc_start = u.loc in ez
+            u.via = ""
+        for uid in self.units:
+            if self.units[uid].loc == "raster" and self.side_of(uid) == s:
+                self.units[uid].spent = Fraction(0)
+        self.phase = "movement"
+        return [Event(f"The {s} player spends {k} movement points in this impulse "
+                      f"({self.mps[s]} left this turn)", "phase")]
+
+    def _do_start_impulse(self, arg: str) -> list[Event]:
+        s = self.phasing
+        events = [Event(f"Turn {self.turn}: the {s} player's impulse", "phase")]
+        for row in self.schedule:
+            turn, uid, area = row
+            u = self.units[uid]
+            if u.loc == "pending" and (turn < self.turn or (
+                    turn == self.turn and self.impulses[s] >= 1)) and self.side_of(uid) == s:
+                u.loc = "raster"
+                u.entry = area
+                events.append(Event(f"{uid} is ready to enter at {area}", "info",
+                                    visible_to=(s,)))
+        if (s == "german" and self.turn == self.cat.flieger_turn and not self.flieger
+                and self.sc.turns[0] <= self.turn <= self.sc.turns[1]
+                and all(x in self.cat.units for x in self.cat.flieger_single)):
+            self.flieger = "rolled"
+            self._push("flieger", "7th Flieger Division commitment", "Rule 17.F")
+        if s == "soviet" and self.flieger == "answer-due":
+            self.flieger = "answered"
+            for units, area, need in self.cat.soviet_answer:
+                if need >= 6:
+                    self._reinforce(units, area)
+                else:
+                    self._push("answer", f"Soviet reserve {units[0].split('/')[-1]} "
+                               f"(received on 1-{need})", "Rule 17.F", units=list(units),
+                               area=area, need=need)
+        self.phase = "decision"
+        return events
+
+    def _do_end_impulse(self, arg: str) -> list[Event]:
+        s = self.phasing
+        for uid in self.units:
+            u = self.units[uid]
+            u.assault = ""
+            u.marks.clear()
+            u.stopped = False
+            u.entrained = False
+        self.assaults = {}
+        self.combat = {}
+        self.combat_hexes = []
+        self.paid = set()
+        self.bar = {}
+        self.advance = {}
+        self.counts = {}
+        nxt = other(s)
+        if self.mps[nxt] > 0:
+            self.phasing = nxt
+        elif self.mps[s] > 0:
+            self.phasing = s
+        else:
+            if self.turn >= self.last_turn:
+                return self._finish()
+            self.phasing = "soviet"
+            self.todo += ["start-turn:", ]
+            return []
+        self.todo.append("start-impulse")
+        return []
+
+    # ------------------------------------------------------------------ end of the game
+
+    def _finish(self) -> list[Event]:
+        score = {"soviet": 0, "german": 0}
+        held = {}
+        for obj in self.sc.objectives:
+            try:
+                hexes = self.cat.resolve(obj.place)
+            except ScenarioError:
+                continue
+            present = {self.side_of(x) for h in hexes for x in self.units_at(h)}
+            holder = "german" if not present else (present.pop() if len(present) == 1 else "")
+            held[obj.place] = holder
+            if holder:
+                score[holder] += obj.points[holder]
+        per = self.cat.tables.points_per_sp
+        for s in SIDES:
+            score[s] += self.losses[other(s)] // per
+        self.over = True
+        self.final = {"score": score, "held": held}
+        held_text = ", ".join(f"{k}: {v or 'contested'}" for k, v in held.items())
+        text = (f"Soviet {score['soviet']}, German {score['german']} "
+                f"(objectives: {held_text};"
+                f" strength points lost: Soviet {self.losses['soviet']}, German "
+                f"{self.losses['german']})")
+        return [Event(f"Game over after turn {self.turn}: {text}", "phase")]
+
+    def _result(self) -> Result | None:
+        if not self.over:
+            return None
+        score = self.final["score"]
+        s, g = score["soviet"], score["german"]
+        text = f"Soviet {s}, German {g} (stand-in victory points)"
+        if s == g:
+            return Result(None, "rules", "Draw: " + text, f"{s}-{g}")
+        winner = "soviet" if s > g else "german"
+        return Result(winner, "rules", f"{winner.capitalize()} victory: " + text, f"{s}-{g}")
