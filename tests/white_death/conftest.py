@@ -9,6 +9,7 @@ import pytest
 
 from engines.white_death import WhiteDeath
 from engines.white_death.state import U, WDState
+from pbem.errors import IllegalAction
 
 HERE = Path(__file__).parent
 DATA = HERE.parent.parent / "scenarios" / "white-death"
@@ -36,9 +37,13 @@ def roll(state: WDState, *faces: int) -> None:
         state.apply_outcome((f,))
 
 
-def settle(state: WDState, face: int = 3) -> None:
+def settle(state: WDState, face: int = 3) -> list[str]:
+    """Answer every pending die with ``face``; the purposes of the rolls, in order."""
+    purposes = []
     while state.is_chance():
+        purposes.append(state.chance_request().purpose)
         state.apply_outcome((face,))
+    return purposes
 
 
 def clear_board(state: WDState) -> None:
@@ -56,3 +61,79 @@ def put(state: WDState, uid: str, hex_: str, strength: int | None = None) -> Non
     state._put(uid, hex_)
     if strength is not None:
         state.units[uid].strength = strength
+
+
+def refused(s: WDState, text: str, rule: str) -> IllegalAction:
+    """Apply ``text``, which must be refused under ``rule`` and leave the state as it was."""
+    before = s.digest()
+    with pytest.raises(IllegalAction) as exc:
+        s.apply(text)
+    assert exc.value.rule == rule, str(exc.value)
+    assert s.digest() == before  # refused actions leave the state unchanged
+    return exc.value
+
+
+# Positions. The rules tests build their positions by hand on the test map, from a game
+# whose opening dice are rolled: these are the starts they share.
+def started(engine: WhiteDeath, scenario: str = "woehler", weather: int = 1) -> WDState:
+    """A new game past its opening dice (weather roll ``weather``, the others 3)."""
+    s = engine.new_state(scenario)
+    assert isinstance(s, WDState)
+    roll(s, weather)
+    settle(s)
+    return s
+
+
+def fresh(engine: WhiteDeath, scenario: str = "woehler", weather: int = 1) -> WDState:
+    """A state at the first Soviet decision, board cleared (weather roll ``weather``)."""
+    s = started(engine, scenario, weather)
+    clear_board(s)
+    s.supply = {"soviet": 5, "german": 5, "vl": 5}
+    return s
+
+
+def purkayev_german_decision(engine: WhiteDeath) -> WDState:
+    """Purkayev, turn 1, the Soviet player's 10 MPs spent without a move: the German
+    player decides his first impulse, his garrisons still bound by Rule 22."""
+    s = started(engine, "purkayev")
+    s.apply("impulse 10")
+    s.apply("end movement")
+    settle(s)
+    return s
+
+
+def cut_off_velikiye_luki(s: WDState) -> tuple[str, ...]:
+    """I/277 in Velikiye Luki, ringed by Soviet units two hexes out, whose ZOCs cut the
+    city off from every friendly edge; the city's hexes."""
+    vl = s.vl_hexes()
+    put(s, "I/277", vl[0])
+    ring = [h for h in s.map.ids if min(s.map.distance(h, v) for v in vl) == 2]
+    soviets = [u for u in s.cat.units if s.cat.units[u].side == "soviet"]
+    for uid, h in zip(soviets, ring, strict=False):
+        put(s, uid, h)
+    return vl
+
+
+# Impulses.
+def german_turn(s: WDState, mps: int = 5) -> None:
+    """Pass the Soviet impulse (1 MP) and open a German impulse of ``mps``."""
+    s.apply("impulse 1")
+    s.apply("end movement")
+    s.apply(f"impulse {mps}")
+
+
+def declare_assault(s: WDState, target: str, *attackers: str, mps: int = 3) -> None:
+    """Open an impulse of ``mps`` (3: the Soviet minimum to assault, Rule 5), declare
+    ``attackers`` against ``target`` and end the movement phase."""
+    s.apply(f"impulse {mps}")
+    for uid in attackers:
+        s.apply(f"assault {target} with {uid}")
+    s.apply("end movement")
+
+
+def survive_defensive_fire(s: WDState) -> None:
+    """The defender fires by default; each fire roll is a 6 (a bare MC) and each morale
+    check a 1 (passed), so the assault goes on to the attacker's fire unharmed."""
+    s.apply("done firing")
+    while s.is_chance():
+        s.apply_outcome((6,) if "fire" in s.chance_request().purpose else (1,))

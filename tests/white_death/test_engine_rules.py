@@ -2,33 +2,20 @@
 
 from __future__ import annotations
 
-import pytest
-
 from engines.white_death.engine import WhiteDeath
 from engines.white_death.state import WDState
-from pbem.errors import IllegalAction
 
-from .conftest import clear_board, put, roll, settle
-
-
-def fresh(engine: WhiteDeath, scenario: str = "woehler", weather: int = 1) -> WDState:
-    """A state at the first Soviet decision, board cleared (weather roll ``weather``)."""
-    s = engine.new_state(scenario)
-    assert isinstance(s, WDState)
-    roll(s, weather)
-    settle(s)
-    clear_board(s)
-    s.supply = {"soviet": 5, "german": 5, "vl": 5}
-    return s
-
-
-def refused(s: WDState, text: str, rule: str) -> IllegalAction:
-    before = s.digest()
-    with pytest.raises(IllegalAction) as exc:
-        s.apply(text)
-    assert exc.value.rule == rule, str(exc.value)
-    assert s.digest() == before  # refused actions leave the state unchanged
-    return exc.value
+from .conftest import (
+    declare_assault,
+    fresh,
+    german_turn,
+    purkayev_german_decision,
+    put,
+    refused,
+    roll,
+    settle,
+    survive_defensive_fire,
+)
 
 
 def test_soviet_moves_first_and_decides_mps(engine: WhiteDeath) -> None:
@@ -170,12 +157,8 @@ def test_weapons_units_fired_at_last_and_no_better(engine: WhiteDeath) -> None:
     put(s, "1188/357", "1610")
     put(s, "I/504", "1510")
     put(s, "Pzjg/LIX", "1510")
-    s.apply("impulse 3")
-    s.apply("assault 1510 with 1188/357")
-    s.apply("end movement")
-    s.apply("done firing")
-    while s.is_chance():  # defensive fire: a bare MC, passed
-        s.apply_outcome((6,) if "fire" in s.chance_request().purpose else (1,))
+    declare_assault(s, "1510", "1188/357")
+    survive_defensive_fire(s)
     assert s.phase == "assault"
     refused(s, "fire 6 at Pzjg/LIX", "Rule 9.C.3")  # personnel not yet fired at
     s.apply("fire 3 at I/504")  # 3 against 6: 1:2
@@ -188,30 +171,17 @@ def test_tank_fright(engine: WhiteDeath) -> None:
     put(s, "tk/18M", "1610")
     put(s, "mr/18M", "1610")
     put(s, "I/504", "1510")
-    s.apply("impulse 3")
-    s.apply("assault 1510 with tk/18M")
-    s.apply("end movement")
-    s.apply("done firing")
-    while s.is_chance():
-        s.apply_outcome((6,) if "fire" in s.chance_request().purpose else (1,))
+    declare_assault(s, "1510", "tk/18M")
+    survive_defensive_fire(s)
     s.apply("done firing")
     # conventional fire first, then a morale check one level worse (Rule 14.C.2)
-    purposes = []
-    while s.is_chance():
-        purposes.append(s.chance_request().purpose)
-        s.apply_outcome((6,))
+    purposes = settle(s, 6)
     assert any("morale check for I/504" in p and "+1" in p for p in purposes) or any(
         "tank fright" in p for p in purposes)
 
 
 def test_garrisons_rule_22(engine: WhiteDeath) -> None:
-    s = engine.new_state("purkayev")
-    assert isinstance(s, WDState)
-    roll(s, 1)
-    settle(s)
-    s.apply("impulse 10")
-    s.apply("end movement")
-    settle(s)
+    s = purkayev_german_decision(engine)
     vl_unit = next(x for x in s.side_units("german") if s.units[x].garrison == "vl")
     h = s.units[vl_unit].loc
     s.apply("impulse 5")
@@ -257,9 +227,7 @@ def test_bunker_spares_morale_checks(engine: WhiteDeath) -> None:
 def test_rail_movement(engine: WhiteDeath) -> None:
     s = fresh(engine)
     put(s, "I/504", "0312")
-    s.apply("impulse 1")
-    s.apply("end movement")
-    s.apply("impulse 2")
+    german_turn(s, 2)
     s.apply("entrain I/504")
     assert s.rail_used["german"] == 4
     dests = [a.hex for a in s.legal_actions() if a.kind == "rail"]
@@ -283,21 +251,12 @@ def test_tank_fright_without_fire_is_an_unmodified_check(engine: WhiteDeath) -> 
     put(s, "mr/18M", "1610")
     put(s, "I/504", "1510")
     put(s, "I/505", "1510")
-    s.apply("impulse 3")
-    s.apply("assault 1510 with tk/18M")
-    s.apply("assault 1510 with mr/18M")
-    s.apply("end movement")
-    s.apply("done firing")
-    while s.is_chance():
-        s.apply_outcome((6,) if "fire" in s.chance_request().purpose else (1,))
+    declare_assault(s, "1510", "tk/18M", "mr/18M")
+    survive_defensive_fire(s)
     s.apply("fire 10 at I/504")  # I/505 is not fired at
     s.apply("done firing")  # the default gives I/505 the rest; then fright checks
-    purposes = []
-    while s.is_chance():
-        req = s.chance_request()
-        purposes.append((req.purpose, req.rule))
-        s.apply_outcome((6,))
-    assert any("morale check for I/504" in p and "(+" in p for p, _ in purposes)
+    purposes = settle(s, 6)
+    assert any("morale check for I/504" in p and "(+" in p for p in purposes)
 
 
 def test_barrage_costs_supply_and_rolls_per_unit(engine: WhiteDeath) -> None:
@@ -313,11 +272,7 @@ def test_barrage_costs_supply_and_rolls_per_unit(engine: WhiteDeath) -> None:
     s.apply("barrage 1510 with hvy/KF")
     s.apply("fire barrage")
     assert s.supply["soviet"] == 3  # Rule 15.A.2: two points
-    rolls = []
-    while s.is_chance():
-        req = s.chance_request()
-        rolls.append(req.purpose)
-        s.apply_outcome((1,))
+    rolls = settle(s, 1)
     assert sum("barrage on" in p for p in rolls) == 2  # one die per unit in the hex
     assert any(p.startswith("morale check") for p in rolls)  # losses force a check
 
@@ -351,9 +306,7 @@ def test_brandenburgers_lead_a_stack_through_zocs(engine: WhiteDeath) -> None:
     put(s, "1/Br803", "1310")
     put(s, "I/277", "1310")
     put(s, "1188/357", "1510")
-    s.apply("impulse 1")
-    s.apply("end movement")
-    s.apply("impulse 6")
+    german_turn(s, 6)
     s.apply("lead 1/Br803 1310 1410")  # 1410 is in the Soviet ZOC
     req = s.chance_request()
     assert req.rule == "Rule 21.B" and "(-1)" in req.purpose

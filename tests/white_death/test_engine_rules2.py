@@ -7,15 +7,19 @@ from fractions import Fraction
 from engines.white_death.engine import WhiteDeath
 from engines.white_death.state import WDState
 
-from .conftest import put, roll, settle
-from .test_engine_rules import fresh, refused
-
-
-def german_turn(s: WDState, mps: int = 5) -> None:
-    """Pass the Soviet impulse (1 MP) and open a German impulse of ``mps``."""
-    s.apply("impulse 1")
-    s.apply("end movement")
-    s.apply(f"impulse {mps}")
+from .conftest import (
+    cut_off_velikiye_luki,
+    declare_assault,
+    fresh,
+    german_turn,
+    purkayev_german_decision,
+    put,
+    refused,
+    roll,
+    settle,
+    started,
+    survive_defensive_fire,
+)
 
 
 def test_rail_capacity_is_25_strength_points_a_turn(engine: WhiteDeath) -> None:
@@ -44,13 +48,9 @@ def test_soviet_support_only_from_own_division(engine: WhiteDeath) -> None:
     put(s, "I/504", "1510")
     s.units["918A/357"].deployed = True
     s.units["788A/257"].deployed = True
-    s.apply("impulse 3")
-    s.apply("assault 1510 with 1188/357")
-    s.apply("end movement")
+    declare_assault(s, "1510", "1188/357")
     s.apply("end barrage")
-    s.apply("done firing")
-    while s.is_chance():
-        s.apply_outcome((6,) if "fire" in s.chance_request().purpose else (1,))
+    survive_defensive_fire(s)
     assert s.phase == "assault"
     refused(s, "support with 788A/257", "Rule 11.A.1")  # another division
     before = s.pool("conv")
@@ -131,22 +131,14 @@ def test_retreat_through_zoc_costs_one_point(engine: WhiteDeath) -> None:
 
 def test_air_drops_when_velikiye_luki_is_cut_off(engine: WhiteDeath) -> None:
     s = fresh(engine)
-    vl = s.vl_hexes()
-    put(s, "I/277", vl[0])
-    ring = [h for h in s.map.ids if min(s.map.distance(h, v) for v in vl) == 2]
-    soviets = [u for u in s.cat.units if s.cat.units[u].side == "soviet"]
-    for uid, h in zip(soviets, ring, strict=False):
-        put(s, uid, h)
+    vl = cut_off_velikiye_luki(s)
     assert not any(s.traced("german", h) for h in vl)
     s.supply["vl"] = 0
     s.mps = {"soviet": 0, "german": 0}
     s.todo.append("end-impulse")
     s._settle()
     roll(s, 1)  # weather: clear on turn 6
-    purposes = []
-    while s.is_chance():
-        purposes.append(s.chance_request().purpose)
-        s.apply_outcome((4,))  # 4: received in clear weather (Rule 15.D.1)
+    purposes = settle(s, 4)  # 4: received in clear weather (Rule 15.D.1)
     due = s.cat.supply["german"][s.turn - 1]
     assert sum("air drop" in p for p in purposes) == due
     assert s.supply["vl"] == due
@@ -154,12 +146,7 @@ def test_air_drops_when_velikiye_luki_is_cut_off(engine: WhiteDeath) -> None:
 
 def test_velikiye_luki_may_buy_off_isolation(engine: WhiteDeath) -> None:
     s = fresh(engine)
-    vl = s.vl_hexes()
-    put(s, "I/277", vl[0])
-    ring = [h for h in s.map.ids if min(s.map.distance(h, v) for v in vl) == 2]
-    soviets = [u for u in s.cat.units if s.cat.units[u].side == "soviet"]
-    for uid, h in zip(soviets, ring, strict=False):
-        put(s, uid, h)
+    cut_off_velikiye_luki(s)
     assert s.isolated("I/277")
     s.apply("impulse 1")
     s.apply("end movement")
@@ -169,10 +156,7 @@ def test_velikiye_luki_may_buy_off_isolation(engine: WhiteDeath) -> None:
 
 
 def test_reinforcements_arrive_at_the_second_impulse(engine: WhiteDeath) -> None:
-    s = engine.new_state("woehler")
-    assert isinstance(s, WDState)
-    roll(s, 1)
-    settle(s)
+    s = started(engine, "woehler")
     # 27E/7E is due on turn 5 at the eastern entry area
     assert s.units["27E/7E"].loc == "pending"
     s.apply("impulse 2")
@@ -239,12 +223,8 @@ def test_advance_after_clearing_a_hex(engine: WhiteDeath) -> None:
     s = fresh(engine)
     put(s, "1188/357", "1610")
     put(s, "Sich/Iso", "1510", strength=1)
-    s.apply("impulse 3")
-    s.apply("assault 1510 with 1188/357")
-    s.apply("end movement")
-    s.apply("done firing")
-    while s.is_chance():
-        s.apply_outcome((6,) if "fire" in s.chance_request().purpose else (1,))
+    declare_assault(s, "1510", "1188/357")
+    survive_defensive_fire(s)
     s.apply("done firing")
     settle(s, 1)  # MC3 on strength 1: eliminated
     assert not s.on_map("Sich/Iso")
@@ -265,10 +245,7 @@ def test_victory_points_at_the_end(engine: WhiteDeath) -> None:
 
 
 def test_flieger_roll_on_turn_12(engine: WhiteDeath) -> None:
-    s = engine.new_state("final-relief")
-    assert isinstance(s, WDState)
-    roll(s, 1)
-    settle(s)
+    s = started(engine, "final-relief")
     s.apply("impulse 1")
     s.apply("end movement")
     req = s.chance_request()
@@ -291,13 +268,7 @@ def test_fractions_are_exact(engine: WhiteDeath) -> None:
 
 
 def test_garrison_artillery_may_deploy_on_turn_one(engine: WhiteDeath) -> None:
-    s = engine.new_state("purkayev")
-    assert isinstance(s, WDState)
-    roll(s, 1)
-    settle(s)
-    s.apply("impulse 10")
-    s.apply("end movement")
-    settle(s)
+    s = purkayev_german_decision(engine)
     s.apply("impulse 5")
     art = next(x for x in s.side_units("german") if s.utype(x).artillery)
     s.apply(f"deploy {art}")  # Rule 22 forbids moving, not deploying
@@ -309,9 +280,7 @@ def test_defensive_fire_down_a_slope_is_doubled(engine: WhiteDeath) -> None:
     # test map: the slope 0504->0604 rises toward 0604
     put(s, "I/504", "0604")
     put(s, "1188/357", "0504")
-    s.apply("impulse 3")
-    s.apply("assault 0604 with 1188/357")
-    s.apply("end movement")
+    declare_assault(s, "0604", "1188/357")
     s.apply("fire 3 at 1188/357")  # 3 doubled = 6 against 6 in clear: 1:1, not 1:2
     s.apply("done firing")
     assert "1:1" in s.chance_request().purpose
@@ -341,9 +310,7 @@ def test_failed_defensive_fire_check_cancels_the_assault(engine: WhiteDeath) -> 
     s = fresh(engine)
     put(s, "1188/357", "1610")
     put(s, "I/504", "1510")
-    s.apply("impulse 3")
-    s.apply("assault 1510 with 1188/357")
-    s.apply("end movement")
+    declare_assault(s, "1510", "1188/357")
     s.apply("done firing")
     s.apply_outcome((6,))  # bare MC
     events = s.apply_outcome((5,))  # morale 3: 5 fails (Rule 14.B.2)
@@ -359,9 +326,7 @@ def test_failed_barrage_check_silences_defensive_fire(engine: WhiteDeath) -> Non
     put(s, "I/504", "1510")
     put(s, "I/505", "1510")
     put(s, "1188/357", "1610")
-    s.apply("impulse 3")
-    s.apply("assault 1510 with 1188/357")
-    s.apply("end movement")
+    declare_assault(s, "1510", "1188/357")
     s.units["I/504"].marks.add("no-df")  # failed its barrage check (Rule 14.B.1)
     s._moved()
     assert s.firers("conv") == ["I/505"]
@@ -372,19 +337,14 @@ def test_afvs_take_only_antitank_fire(engine: WhiteDeath) -> None:
     s = fresh(engine)
     put(s, "tk/18M", "1610")
     put(s, "I/504", "1510")
-    s.apply("impulse 3")
-    s.apply("assault 1510 with tk/18M")
-    s.apply("end movement")
+    declare_assault(s, "1510", "tk/18M")
     refused(s, "fire 8 at tk/18M", "Rule 9.B")  # AFVs are never fired at conventionally
     assert s.targets("at") == ["tk/18M"]
     assert s.pool("at") == 1  # I/504: 1/4 x 4
 
 
 def test_turn_10_tank_brigade_refit(engine: WhiteDeath) -> None:
-    s = engine.new_state("second-relief")
-    assert isinstance(s, WDState)
-    roll(s, 1)
-    settle(s)
+    s = started(engine, "second-relief")
     s.units["tk/18M"].strength = 1
     s.apply("impulse 5")
     refused(s, "refit 357", "Rule 18")  # a rifle division is not a tank brigade

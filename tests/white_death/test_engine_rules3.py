@@ -5,10 +5,17 @@ from __future__ import annotations
 from fractions import Fraction
 
 from engines.white_death.engine import WhiteDeath
-from engines.white_death.state import WDState
 
-from .conftest import put, roll, settle
-from .test_engine_rules import fresh, refused
+from .conftest import (
+    declare_assault,
+    fresh,
+    german_turn,
+    purkayev_german_decision,
+    put,
+    refused,
+    roll,
+    settle,
+)
 
 
 def test_ski_units_pay_to_slip_through_zocs(engine: WhiteDeath) -> None:
@@ -49,10 +56,7 @@ def test_default_allocation_is_the_decision_default(engine: WhiteDeath) -> None:
     put(s, "1188/357", "1610")
     put(s, "1/31R", "1609")
     put(s, "I/504", "1510")
-    s.apply("impulse 3")
-    s.apply("assault 1510 with 1188/357")
-    s.apply("assault 1510 with 1/31R")
-    s.apply("end movement")
+    declare_assault(s, "1510", "1188/357", "1/31R")
     d = s.decision()
     assert d is not None and d.default is not None
     shares = s.default_allocation()
@@ -73,13 +77,7 @@ def test_soviet_may_assault_with_all_remaining_mps(engine: WhiteDeath) -> None:
 
 
 def test_velikiye_luki_garrison_moves_within_the_city(engine: WhiteDeath) -> None:
-    s = engine.new_state("purkayev")
-    assert isinstance(s, WDState)
-    roll(s, 1)  # turn 1 weather
-    settle(s)
-    s.apply("impulse 10")
-    s.apply("end movement")
-    settle(s)
+    s = purkayev_german_decision(engine)  # turn 1, the German impulse next
     s.apply("impulse 10")
     s.apply("end movement")
     roll(s, 1)  # turn 2 weather
@@ -130,9 +128,7 @@ def test_bunkers_add_their_strength_to_defensive_fire(engine: WhiteDeath) -> Non
     put(s, "I/277", "1207")
     s.bunkers = [["1207", 10]]
     put(s, "1188/357", "1307")
-    s.apply("impulse 3")
-    s.apply("assault 1207 with 1188/357")
-    s.apply("end movement")
+    declare_assault(s, "1207", "1188/357")
     assert s.pool("conv") == 8 + 10  # I/277 (2 x 4) and the bunker (1 x 10), Rule 19
 
 
@@ -165,9 +161,7 @@ def test_alternate_german_entry_zones(engine: WhiteDeath) -> None:
     s.units["I/SS8"].loc = "raster"
     s.units["I/SS8"].entry = "german-south"
     s.schedule = [[s.turn, "I/SS8", "german-south"]]
-    s.apply("impulse 1")
-    s.apply("end movement")
-    s.apply("impulse 5")
+    german_turn(s)
     west_only = set(s.cat.resolve("german-west")) - set(s.cat.resolve("german-southwest"))
     south_side = set(s.cat.resolve("german-south")) | set(s.cat.resolve("german-southwest"))
     offered = set(s.entry_hexes("I/SS8"))
