@@ -19,7 +19,7 @@ from collections.abc import Iterable
 from typing import Any
 
 from engines.hexkit.retreat import retreat_options
-from engines.motherland import rules
+from engines.motherland import rules, search
 from engines.motherland.actions import (
     Advance,
     Attack,
@@ -30,6 +30,26 @@ from engines.motherland.actions import (
     Take,
     Word,
     parse,
+)
+from engines.motherland.const import (
+    _NO_STRATEGIC,
+    AXIS,
+    BAKU_ENTRY,
+    BLOCKING_SIDES,
+    DANZIG,
+    DONE,
+    HELSINKI,
+    KONIGSBERG,
+    LENINGRAD,
+    MOSCOW,
+    NOVOROSSIYSK,
+    ODESSA,
+    SEVASTOPOL,
+    SIDES,
+    SOVIET,
+    TUAPSE,
+    TURKEY_ENTRY,
+    other,
 )
 from engines.motherland.data import (
     ALLIED_NATIONS,
@@ -54,27 +74,12 @@ from pbem.engine import (
 from pbem.errors import IllegalAction
 from pbem.view import BoardView
 
-AXIS, SOVIET = "axis", "soviet"
-SIDES = (AXIS, SOVIET)
-MOSCOW, LENINGRAD, KONIGSBERG, SEVASTOPOL, HELSINKI = "2113", "1705", "0507", "0926", "1402"
-# ports the sea-supply rules name (9.6.1-9.6.3); the map's places must agree
-# (``pbem scenario check`` compares them: ENGINE_HEXES in engines/motherland/__init__.py)
-DANZIG, ODESSA, NOVOROSSIYSK, TUAPSE = "0307", "0722", "1428", "1530"
-BAKU_ENTRY = "2434"
-TURKEY_ENTRY = "1735"
-DONE = {  # the words that end each waiting task
-    "move": "end movement", "exploit": "end exploitation", "combat": "end combat",
-    "reinf": "end reinforcements", "advance": "end advance", "generals": "end generals",
-    "expend": "end expending", "airsupply": "end air supply", "partisan_place": "end partisans",
-    "convert": "end conversions", "combine": "end combining", "replace": "end replacements",
-    "evacuate": "end evacuation",
-}
-BLOCKING_SIDES = frozenset({"sea", "lake", "out_of_play", "rail_bridge"})
-_NO_STRATEGIC = frozenset({"sea", "lake", "out_of_play", "frozen_access"})
-
-
-def other(side: str) -> str:
-    return SOVIET if side == AXIS else AXIS
+# the shared names moved to const.py; importers of this module keep finding them here
+__all__ = [
+    "AXIS", "BAKU_ENTRY", "BLOCKING_SIDES", "DANZIG", "DONE", "HELSINKI", "KONIGSBERG",
+    "LENINGRAD", "MOSCOW", "NOVOROSSIYSK", "ODESSA", "SEVASTOPOL", "SIDES", "SOVIET", "TUAPSE",
+    "TURKEY_ENTRY", "_NO_STRATEGIC", "MotherlandState", "other",
+]
 
 
 class MotherlandState(State):
@@ -611,39 +616,12 @@ class MotherlandState(State):
     def _spread(self, starts: dict[str, int], blocked: frozenset[str],
                 nbrs: dict[str, tuple[str, ...]] | None = None) -> dict[str, int]:
         """Multi-source search: hex -> the most budget left on reaching it."""
-        best: dict[str, int] = {}
-        queue: deque[str] = deque()
-        for h, b in sorted(starts.items()):
-            if h in blocked:
-                continue
-            if best.get(h, -1) < b:
-                best[h] = b
-                queue.append(h)
         if nbrs is None:
             nbrs = self.data.open_neighbors
-        pop, push, get = queue.popleft, queue.append, best.get
-        while queue:
-            h = pop()
-            b = best[h] - 1
-            if b < 0:
-                continue
-            for n in nbrs[h]:
-                if get(n, -1) < b and n not in blocked:
-                    best[n] = b
-                    push(n)
-        return best
+        return search.spread(starts, blocked, nbrs)
 
     def _rail_from(self, starts: Iterable[str], blocked: frozenset[str]) -> set[str]:
-        rail = self.data.rail
-        seen = {h for h in starts if h in rail and h not in blocked}
-        queue = deque(sorted(seen))
-        while queue:
-            h = queue.popleft()
-            for n in rail.get(h, ()):
-                if n not in seen and n not in blocked:
-                    seen.add(n)
-                    queue.append(n)
-        return seen
+        return search.rail_from(self.data.rail, starts, blocked)
 
     def supply_net(self, side: str, net: str = "") -> tuple[dict[str, int], dict[str, int],
                                                             set[str]]:
