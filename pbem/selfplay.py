@@ -38,7 +38,7 @@ class SelfplayResult:
     def line(self) -> str:
         return (f"selfplay: {self.engine} {self.scenario} files={self.files} "
                 f"actions={self.actions} rolls={self.rolls} result={self.result} "
-                f"desyncs={self.desyncs} seconds={self.seconds:.2f}")
+                f"desyncs={self.desyncs} digest={self.digest[:16]} seconds={self.seconds:.2f}")
 
 
 def selfplay(engine_id: str, scenario: str, seed: int, directory: Path, *,

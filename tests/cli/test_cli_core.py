@@ -316,3 +316,8 @@ def test_selfplay_is_reproduced_by_its_seed(run, tmp_path: Path) -> None:  # typ
 
     assert files("one") == files("two")
     assert files("one") != files("three")
+    # the line names the final position, so two runs compare at a glance
+    digests = [run(None, "selfplay", "skirmish", "short", "--seed", seed, "--dir", folder)
+               .output.split(" digest=")[1][:16] for folder, seed in (("four", "5"),
+                                                                       ("five", "6"))]
+    assert digests[0] != digests[1] and all(len(d) == 16 for d in digests)
