@@ -1,0 +1,104 @@
+"""The Administrative Phase: its tasks in order, Soviet production and factory evacuation
+(12.0) and the end-of-turn recovery (14.0, 16.3, 16.4, 16.5, 21.1.3, the 20.2 check).
+
+The phase's other choices live with their rules: conversions, combining and replacements
+in ``reinforcements.py``, Strength Chits in ``chits.py``, Turkey in ``optional.py``.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from engines.motherland.const import AXIS, BAKU_ENTRY, SOVIET
+from engines.motherland.core import MotherlandCore
+from pbem.engine import CHANCE
+
+
+class AdminMixin(MotherlandCore):
+    """The Administrative Phase's tasks and the Soviet economy (12.0)."""
+
+    # ================================================================================
+    # administrative phase
+    # ================================================================================
+
+    def _admin_tasks(self) -> list[dict[str, Any]]:
+        info = self.data.turns[self.turn]
+        tasks: list[dict[str, Any]] = [{"k": "call", "fn": "turkey"},
+                                       {"k": "convert", "who": SOVIET},
+                                       {"k": "combine", "who": AXIS}]
+        if self.mud and info.replacements != (0, 0):
+            i, p = info.replacements
+            tasks.append({"k": "replace", "who": AXIS, "i": i, "p": p, "fin": False})
+        if info.production:
+            tasks.append({"k": "roll", "who": CHANCE, "then": "production", "rule": "12.1",
+                          "purpose": f"Soviet production (number {self.production_number()})"})
+            tasks.append({"k": "evacuate", "who": SOVIET})
+        tasks.append({"k": "call", "fn": "admin_chits"})
+        tasks.append({"k": "call", "fn": "recovery"})
+        return tasks
+
+    def production_number(self) -> int:
+        table = self.data.production
+        n = len(self.s["eliminated_assets"])
+        return table[min(n, len(table) - 1)]
+
+    def _on_production(self, t: dict[str, Any], roll: int) -> None:
+        num = self.production_number()
+        on_map = sum(1 for x in self.on_map(SOVIET) if self.c(x).type == "offensive_support")
+        waiting = [x for x in sorted(self.s["units"]) if self.u(x)["box"] == "osm"]
+        if roll <= num and waiting and on_map < self.data.max_os:
+            self.say(f"Production succeeds (rolled {roll} against {num}): one Offensive "
+                     "Support unit (12.1)")
+            self._push({"k": "produce", "who": SOVIET, "unit": waiting[0]})
+        else:
+            self.say(f"No production (rolled {roll} against {num}, 12.1)")
+
+    def _produce_hexes(self) -> list[str]:
+        near = self.supply_net(SOVIET)[0]
+        ez = self.zoc(AXIS)
+        return sorted({self.u(x)["hex"] for x in self.on_map(SOVIET)
+                       if self.u(x)["hex"] in near and self.u(x)["hex"] not in ez})
+
+    def _evacuable(self) -> list[str]:
+        sources = self.data.area("source_E") | self.data.area("source_S")
+        rail_ok = self._rail_from(sources, self._blocked(SOVIET))
+        ez = self.zoc(AXIS)
+        return [x for x in sorted(self.on_map(SOVIET)) if self.c(x).asset == "factory"
+                and self.u(x)["hex"] in rail_ok and self.u(x)["hex"] not in ez]
+
+    def _call_recovery(self, t: dict[str, Any]) -> None:
+        self.s["air"]["used"] = 0  # 14.0
+        for g in self.s["generals"]:
+            self.s["generals"][g] = "ready"  # 16.5
+        if self.turn == 4:
+            self._mech_groups_go()
+        if self.turn == 17 and self.u("Ita8")["hex"]:
+            self.u("Ita8").update(hex="", box="removed")
+            self.say("Italy surrenders: the Italian 8th Army leaves the map (16.3)")
+        for uid in sorted(self.s["units"]):
+            if self.u(uid)["box"] == "baku":
+                self.u(uid).update(box="", hex=BAKU_ENTRY)
+                self.say(f"{uid} returns from Baku to {BAKU_ENTRY} (21.1.3)")
+        self._touch()
+        if self.turn in self.sc.rules.get("sudden_death_turns", []):
+            cities = self.sc.rules.get("sudden_death_cities", [])
+            if all(self.controls(SOVIET, h) for h in cities):
+                self._push({"k": "roll", "who": CHANCE, "then": "sudden_death", "rule": "20.2",
+                            "purpose": "Soviet Strategic Victory check: 1-2 wins"})
+
+    def _mech_groups_go(self) -> None:
+        """16.4: at the end of turn 4 Mechanized Groups give way to eliminated armies."""
+        for mg in sorted(x for x in self.on_map(SOVIET) if self.c(x).type == "mech_group"):
+            h = self.u(mg)["hex"]
+            self._drop_chit(mg)
+            self.u(mg).update(hex="", box="removed")
+            for due in (7, 6, 5):
+                cands = [x for x in sorted(self.s["units"]) if self.u(x)["box"] == "track"
+                         and self.u(x)["ret"] == due and self.c(x).type == "combined_arms"]
+                if cands:
+                    self.u(cands[0]).update(hex=h, box="", ret=0, back=False, steps=2)
+                    self.say(f"{mg} is replaced by {cands[0]} at {h} (16.4)")
+                    break
+            else:
+                self.say(f"{mg} is removed (16.4)")
+        self._touch()

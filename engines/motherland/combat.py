@@ -1,0 +1,400 @@
+"""Combat (8.0): declaring attacks, the combat record, odds and the die roll, results,
+step losses and elimination.  Overruns (7.0) are declared in ``overrun.py`` and resolved
+here through the same record; retreats and advances are in ``retreat.py``.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+from typing import Any
+
+from engines.motherland import rules
+from engines.motherland.actions import Attack, Take, Word
+from engines.motherland.const import AXIS, BLOCKING_SIDES, SOVIET, other
+from engines.motherland.core import MotherlandCore
+from engines.motherland.data import ALLIED_NATIONS, CHIT_TYPES, CORPS_TYPES
+from pbem.engine import CHANCE, Action
+from pbem.errors import IllegalAction
+
+
+class CombatMixin(MotherlandCore):
+    """Attacks and the resolution of every combat, overruns included (7.0, 8.0)."""
+
+    # ================================================================================
+    # combat (7.0 overrun, 8.0 combat)
+    # ================================================================================
+
+    def _attack_side_ok(self, uid: str, a: str, b: str) -> str:
+        """Why ``uid`` at ``a`` may not attack into ``b`` across their hexside ("" if it may)."""
+        f = self.data.side_features(a, b)
+        if "frozen_access" in f:
+            if not (self.snow and self._soviet_infantry(uid)):
+                return "8.3.9"  # 8.4.3: only Soviet infantry on Snow Turns
+        elif f & BLOCKING_SIDES:
+            return "8.3.9" if "rail_bridge" not in f else "16.7"
+        if "strait" in f and self.c(uid).mech:
+            return "8.4.2"
+        return ""
+
+    def _attack_group_ok(self, units: list[str]) -> str:
+        """8.3.7: allies fight beside Germans, never beside another nationality."""
+        nations = {self.c(x).nation for x in units}
+        allies = nations & ALLIED_NATIONS
+        if len(allies) > 1 or ("turkish" in nations and len(nations) > 1):
+            return "8.3.7"
+        return ""
+
+    def _attackers_for(self, target: str, side: str) -> list[str]:
+        out = []
+        for n in self.data.neighbors[target]:
+            for uid in self.units_at(n, side):
+                c, u = self.c(uid), self.u(uid)
+                if u["atk"] or u["rin"] or not c.is_combat or c.type == "fortress":
+                    continue
+                if self._turn1_frozen(uid):
+                    continue
+                if c.type not in CHIT_TYPES and self.factors(uid)[0] <= 0:
+                    continue  # 8.3.8
+                if self._attack_side_ok(uid, n, target):
+                    continue
+                out.append(uid)
+        return sorted(out)
+
+    def _rrgun_ok(self, target: str) -> bool:
+        gun = [x for x in self.on_map(AXIS) if self.c(x).type == "railroad_gun"]
+        if not gun:
+            return False
+        h = self.u(gun[0])["hex"]
+        fort = target in self.data.fortified or any(
+            self.c(x).type == "fortress" for x in self.units_at(target))
+        if not fort or self.data.hexmap.grid.distance(h, target) > 2:
+            return False
+        # 16.2.2: not from an enemy ZOC unless stacked with another friendly unit
+        return not (self.ezoc(AXIS, h) and len(self.units_at(h, AXIS)) < 2)
+
+    def _air_ok(self, target: str, units: Iterable[str]) -> bool:
+        return (self.air_available() > 0 and not self.snow and self._in_air_range(target)
+                and all(self.german(x) for x in units))
+
+    def _attack_options(self) -> list[Action]:
+        side = self._side()
+        out: list[Action] = []
+        done = set(self.s.get("hit", []))
+        for target in sorted({self.u(x)["hex"] for x in self.on_map(other(side))}):
+            if target in done:
+                continue
+            units = self._attackers_for(target, side)
+            if self._attack_group_ok(units):
+                units = [x for x in units if not self.is_allied(x) and
+                         self.c(x).nation != "turkish"]
+            if not units:
+                continue
+            groups = [tuple(units)]
+            by_hex: dict[str, list[str]] = {}
+            for x in units:
+                by_hex.setdefault(self.u(x)["hex"], []).append(x)
+            if len(by_hex) > 1:
+                groups += [tuple(v) for _, v in sorted(by_hex.items())]
+            for g in groups:
+                out.append(Attack(target, g))
+                if side == AXIS and self._air_ok(target, g):
+                    out.append(Attack(target, g, air=True))
+                if side == AXIS and self._rrgun_ok(target):
+                    out.append(Attack(target, g, rrgun=True))
+        return out
+
+    def _apply_attack(self, a: Attack) -> None:
+        side = self._side()
+        target = a.target
+        if not self.has_enemy(target, side):
+            raise IllegalAction(f"{target} holds no enemy unit", rule="8.0")
+        if target in self.s.get("hit", []):
+            raise IllegalAction(f"{target} was already attacked this phase", rule="8.3.1")
+        if len(set(a.units)) != len(a.units):
+            raise IllegalAction("a unit is named twice", rule="8.3.5")
+        eligible = set(self._attackers_for(target, side))
+        for uid in a.units:
+            if uid not in self.s["units"] or self.c(uid).side != side or not self.u(uid)["hex"]:
+                raise IllegalAction(f"{uid} is not one of your units on the map", rule="8.0")
+            if uid not in eligible:
+                rule = "8.3.4"
+                h = self.u(uid)["hex"]
+                if target not in self.data.neighbors.get(h, ()):
+                    rule = "8.0"
+                elif self.c(uid).type == "fortress":
+                    rule = "8.3.6"
+                elif self._turn1_frozen(uid):
+                    rule = "20.1"
+                elif self._attack_side_ok(uid, h, target):
+                    rule = self._attack_side_ok(uid, h, target)
+                elif self.c(uid).type not in CHIT_TYPES and self.factors(uid)[0] <= 0:
+                    rule = "8.3.8"
+                raise IllegalAction(f"{uid} cannot attack {target}", rule=rule)
+        why = self._attack_group_ok(list(a.units))
+        if why:
+            raise IllegalAction("allied units attack only beside German units", rule=why)
+        if a.air and (side != AXIS or not self._air_ok(target, a.units)):
+            raise IllegalAction("no Air Support: needs a free Air Unit, German attackers only, "
+                                "a target within four hexes of an Air Base, no Snow",
+                                rule="14.1")
+        if a.rrgun and (side != AXIS or not self._rrgun_ok(target)):
+            raise IllegalAction("the Railroad Gun supports only attacks on a Fortified City or a "
+                                "Fortress within two hexes", rule="16.2")
+        for uid in a.units:
+            self.u(uid)["atk"] = True
+        self.s["hit"] = sorted({*self.s.get("hit", []), target})
+        self._start_combat("attack", target, list(a.units), a.air, a.rrgun)
+
+    # -- the combat record ------------------------------------------------------------------
+
+    def _start_combat(self, kind: str, target: str, attackers: list[str], air: bool,
+                      rrgun: bool) -> None:
+        side = self._side()
+        defenders = sorted(self.units_at(target, other(side)))
+        for uid in defenders:
+            self.u(uid)["dfd"] = True
+        orig = {uid: self.u(uid)["hex"] for uid in (*attackers, *defenders)}
+        if air:
+            self.s["air"]["used"] += 1
+        self.s["combat"] = {"kind": kind, "target": target, "att": sorted(attackers),
+                            "def": defenders, "side": side, "air": air, "rrgun": rrgun,
+                            "orig": dict(sorted(orig.items())), "result": "", "adv": {},
+                            "elim": {}}
+        word = "overruns" if kind == "overrun" else "attacks"
+        self.say(f"{', '.join(self.label(x) for x in sorted(attackers))} {word} "
+                 f"{self.data.hex_name(target)} ({', '.join(self.label(x) for x in defenders)})",
+                 "attack", [target, *sorted({orig[x] for x in attackers})], attackers)
+        soviets = [x for x in (*attackers, *defenders)
+                   if self.c(x).side == SOVIET and self.c(x).type in CHIT_TYPES]
+        tasks: list[dict[str, Any]] = []
+        if soviets and self._generals_ready():
+            tasks.append({"k": "generals", "who": SOVIET, "units": sorted(soviets)})
+        tasks.append({"k": "call", "fn": "combat_chits", "units": sorted(soviets)})
+        tasks.append({"k": "call", "fn": "combat_resolve"})
+        self._push(*tasks)
+
+    def _combat_strengths(self) -> tuple[int, int, list[str]]:
+        """Attack and defense totals with river (8.4.1), Kerch (8.4.2) and snow (18.2.3)."""
+        cb = self.s["combat"]
+        target = cb["target"]
+        notes: list[str] = []
+        att_units = [x for x in cb["att"] if self.u(x)["hex"]]
+        # 8.6.5: units that retreated into the hex earlier this phase do not defend
+        def_units = [x for x in cb["def"] if self.u(x)["hex"] == target
+                     and not self.u(x)["rin"]]
+        overrun = cb["kind"] == "overrun"
+        axis_snow = overrun and self.snow
+
+        def adj(uid: str, val: int, attack: bool) -> int:
+            if not (axis_snow and self.c(uid).side == AXIS):
+                return val
+            if self.data.turns[self.turn].first_winter:
+                return val // 4 if attack else val // 2
+            return max(0, val - 1)
+
+        attack = sum(adj(x, self.factors(x)[0], True) for x in att_units)
+        defense = sum(adj(x, self.factors(x)[1], False) for x in def_units)
+        if axis_snow:
+            notes.append("Snow: Axis factors reduced in the overrun (18.2.3)")
+        sides = [self.data.side_features(self.u(x)["hex"], target) for x in att_units]
+        if sides and all(f & {"minor_river", "major_river", "strait"} for f in sides):
+            if any(f & {"major_river", "strait"} for f in sides):
+                defense *= 2
+                notes.append("all across a Major River: defense doubled (8.4.1)")
+            else:
+                defense += 2
+                notes.append("all across a Minor River: defense +2 (8.4.1)")
+        elif sides and all("frozen_access" in f for f in sides):
+            defense += 2
+            notes.append("across Frozen Access: as a Minor River (8.4.3)")
+        return attack, defense, notes
+
+    def _terrain_shift(self, target: str) -> int:
+        tec = self.data.tec
+        if target in self.data.fortified and "fortified_city" in tec:
+            return tec["fortified_city"].shift
+        if target in self.data.cities and "city" in tec:
+            return tec["city"].shift
+        name = self.data.hexmap.terrain.get(target, "clear")
+        return (tec.get(name) or tec["clear"]).shift
+
+    def _call_combat_resolve(self, t: dict[str, Any]) -> None:
+        cb = self.s["combat"]
+        attack, defense, notes = self._combat_strengths()
+        cols = self.data.crt_columns
+        shift = (2 if cb["air"] else 0) - self._terrain_shift(cb["target"])
+        base = rules.column(attack, defense, cols, 0) if defense else None
+        col = rules.column(attack, defense, cols, shift)
+        cb.update(attack=attack, defense=defense, column=col.label, shift=shift)
+        text = (f"{attack} to {defense}" + (f" ({base.label})" if base else "")
+                + f", shift {shift:+d} -> {col.label}" + ("; " + "; ".join(notes) if notes else ""))
+        self.say(f"Odds {text}", "attack", [cb["target"]])
+        if cb["kind"] == "overrun" and base is not None and base.below:
+            self.say("Overrun below 1:3: automatic A2 (7.1)", "attack", [cb["target"]])
+            self._combat_result("A2")
+            return
+        self._push({"k": "roll", "who": CHANCE, "then": "crt", "rule": "8.2",
+                    "purpose": f"CRT {col.label} against {cb['target']}"})
+
+    def _die_modifiers(self) -> list[tuple[int, str]]:
+        cb = self.s["combat"]
+        mods: list[tuple[int, str]] = []
+        if cb["side"] == SOVIET:
+            grid = self.data.hexmap.grid
+            if any(self.c(x).type == "offensive_support" and
+                   grid.distance(self.u(x)["hex"], cb["target"]) <= 3
+                   for x in self.on_map(SOVIET)):
+                mods.append((3, "Offensive Support (13.0)"))
+            if self.snow:
+                first = self.data.turns[self.turn].first_winter
+                mods.append((3 if first else 1, "Soviet winter attack (18.2.4)"))
+        if cb["rrgun"]:
+            mods.append((4, "Railroad Gun (16.2)"))
+        return mods
+
+    def _on_crt(self, t: dict[str, Any], roll: int) -> None:
+        mods = self._die_modifiers()
+        final = rules.final_roll(roll, [m for m, _ in mods])
+        cb = self.s["combat"]
+        col = self.data.crt_columns.index(cb["column"])
+        code = self.data.crt_rows[final - 1][col]
+        why = "".join(f" {m:+d} {w}" for m, w in mods)
+        self.say(f"Die {roll}{why} = {final}: {code}", "roll", [cb["target"]])
+        if cb["rrgun"]:
+            for x in self.on_map(AXIS):
+                if self.c(x).type == "railroad_gun":
+                    self.u(x).update(hex="", box="removed")
+                    self.say("The Railroad Gun is used up and removed (16.2)")
+                    self._touch()
+        self._combat_result(code)
+
+    def _combat_result(self, code: str) -> None:
+        cb = self.s["combat"]
+        cb["result"] = code
+        out = rules.decode(code)
+        att, dfn = cb["side"], other(cb["side"])
+        self._push(
+            {"k": "call", "fn": "apply_side", "side": att, "role": "att",
+             "mand": out.att_mandatory, "n": out.att_n, "elim": out.att_elim},
+            {"k": "call", "fn": "advance_start", "role": "def"},
+            {"k": "call", "fn": "apply_side", "side": dfn, "role": "def",
+             "mand": out.def_mandatory, "n": out.def_n, "elim": out.def_elim},
+            {"k": "call", "fn": "advance_start", "role": "att"},
+            {"k": "call", "fn": "combat_end"})
+
+    # -- results (8.5), step losses (8.5.1-8.5.3) -----------------------------------------
+
+    def _alive_in_combat(self, role: str) -> list[str]:
+        cb = self.s["combat"]
+        return [x for x in cb[role] if self.u(x)["hex"] and self.u(x)["hex"] == cb["orig"][x]]
+
+    def _call_apply_side(self, t: dict[str, Any]) -> None:
+        cb = self.s["combat"]
+        role, side = t["role"], t["side"]
+        units = self._alive_in_combat(role)
+        hit = t["mand"] or t["n"] or t["elim"]
+        if hit:
+            for uid in [x for x in units if self.u(x)["rin"]]:
+                self._eliminate(uid, "retreated into a hex attacked again (8.6.5)")
+            units = [x for x in units if self.u(x)["hex"]]
+        if not units or not hit:
+            return
+        if t["elim"]:
+            for uid in units:
+                self._eliminate(uid, f"{cb['result']} (8.5)")
+            cb["elim"][role] = True
+            return
+        tasks: list[dict[str, Any]] = []
+        if t["mand"]:
+            tasks.append({"k": "lose", "who": side, "n": t["mand"], "units": units, "taken": {}})
+        if t["n"]:
+            n = t["n"]
+            stuck = [x for x in units if not self._can_retreat_at_all(x)]
+            movable = [x for x in units if x not in stuck]
+            for uid in stuck:
+                for _ in range(n):
+                    if self.u(uid)["hex"]:
+                        self._lose_step(uid, "cannot retreat (8.5)")
+            if movable:
+                tasks.append({"k": "take", "who": side, "n": n, "units": movable, "role": role,
+                              "code": cb["result"]})
+        self._push(*tasks)
+
+    def _can_retreat_at_all(self, uid: str) -> bool:
+        c = self.c(uid)
+        if c.type == "railroad_gun":
+            return True
+        return c.factors[0][2] > 0 and c.type not in ("fortress", "economic")
+
+    def _take_options(self, t: dict[str, Any]) -> list[Action]:
+        must = t["who"] == AXIS and self.snow  # 18.2.3
+        return [Take(t["code"], s, r) for s, r in rules.split_options(t["n"], True, must)]
+
+    def _apply_take(self, t: dict[str, Any], a: Take) -> None:
+        if (a.steps, a.retreats) not in [(o.steps, o.retreats) for o in self._take_options(t)
+                                         if isinstance(o, Take)] or a.result != t["code"]:
+            rule = "18.2.3" if t["who"] == AXIS and self.snow else "8.5"
+            raise IllegalAction(f"{a.notation()} is not a way to take {t['code']}", rule=rule)
+        self.s["tasks"].pop(0)
+        cb = self.s["combat"]
+        cb.setdefault("took", {})[t["role"]] = [t["n"], a.steps]
+        self.say(f"The {t['who']} player takes {t['code']} as {a.steps} step loss(es) and "
+                 f"{a.retreats} hex(es) of retreat", "loss")
+        tasks: list[dict[str, Any]] = []
+        if a.steps:
+            tasks.append({"k": "lose", "who": t["who"], "n": a.steps, "units": t["units"],
+                          "taken": {}})
+        if a.retreats:
+            tasks.append({"k": "retreat", "who": t["who"], "center": cb["target"],
+                          "left": {x: a.retreats for x in t["units"]}})
+        self._push(*tasks)
+
+    def _lose_options(self, t: dict[str, Any]) -> list[Word]:
+        alive = [x for x in t["units"] if self.u(x)["hex"]]
+        if not alive:
+            return []
+        least = min(t["taken"].get(x, 0) for x in alive)
+        return [Word(f"lose {x}") for x in alive if t["taken"].get(x, 0) == least]  # 8.5.1
+
+    def _lose_step(self, uid: str, why: str) -> None:
+        u, c = self.u(uid), self.c(uid)
+        h = u["hex"]
+        u["steps"] -= 1
+        if u["steps"] <= 0:
+            self._eliminate(uid, why)
+            return
+        note = ""
+        if c.type in CORPS_TYPES and u["steps"] == 1:
+            note = " and becomes a Kampfgruppe (8.5.2)"
+        elif c.type == "allied_army" and u["steps"] == 1:
+            note = " and becomes its * army (8.5.2)"
+        elif c.type in CHIT_TYPES:
+            note = " (chit flipped, 11.3)"
+        self._touch()
+        self.say(f"{uid} loses a step{note}: {why}", "loss", [h], [uid])
+
+    def _eliminate(self, uid: str, why: str) -> None:
+        u, c = self.u(uid), self.c(uid)
+        h = u["hex"]
+        self._drop_chit(uid)
+        u.update(hex="", sup="", mp=0, mv=0, mode="", rin=False, steps=c.max_steps)
+        if c.type == "economic":
+            u["box"] = "assets"
+            self.s["eliminated_assets"].append(uid)
+        elif c.side == SOVIET and c.type in ("combined_arms", "guards", "shock",
+                                              "offensive_support"):
+            u.update(box="track", ret=self.turn + 3, back=True)  # 17.1.2
+        elif c.type == "tank":
+            u.update(box="track", ret=self.turn + 5, back=True)  # 17.1.3
+        elif c.type in ("air_base", "supply_base"):
+            u.update(box="track", ret=self.turn + 3, back=False)  # 17.1.1
+        elif c.type == "mech_group":
+            u["box"] = "removed"  # 16.4
+        else:
+            u["box"] = "elim"
+        self._touch()
+        self.say(f"{uid} is eliminated at {h}: {why}", "loss", [h], [uid])
+
+    def _call_combat_end(self, t: dict[str, Any]) -> None:
+        self.s["combat"] = None
+        self._touch()

@@ -1,0 +1,337 @@
+"""The base every part of the For the Motherland! state builds on.
+
+:class:`MotherlandCore` holds what all the rules read: the position's attributes, the
+small accessors with their per-position cache (``_cache``, forgotten by ``_touch`` after
+every change), the event log and the task queue's two primitives.  The rules themselves
+are mixins over this base (see ``engines/motherland/state.py`` for the list).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+from typing import TYPE_CHECKING, Any
+
+from engines.motherland import rules
+from engines.motherland.actions import (
+    Advance,
+    Attack,
+    Move,
+    Overrun,
+    Retreat,
+    Strategic,
+    Take,
+    Word,
+)
+from engines.motherland.const import AXIS, BLOCKING_SIDES, SOVIET, other
+from engines.motherland.data import (
+    ALLIED_NATIONS,
+    CHIT_TYPES,
+    CORPS_TYPES,
+    Counter,
+    GameData,
+    ScenarioData,
+)
+from pbem.engine import Action, Event, State
+
+
+class MotherlandCore(State):
+    """What every rule reads: attributes, accessors, caches, events, the task queue."""
+
+    data: GameData
+    s: dict[str, Any]
+    sc: ScenarioData
+    _events: list[Event]
+    #: facts about the position as it stands, cleared by ``_touch`` after any change
+    _cache: dict[Any, Any]
+    #: results that are pure functions of their (full) keys, kept across changes
+    _pcache: dict[Any, Any]
+
+    # ================================================================================
+    # small accessors
+    # ================================================================================
+
+    def c(self, uid: str) -> Counter:
+        return self.data.counters[uid]
+
+    def u(self, uid: str) -> dict[str, Any]:
+        return self.s["units"][uid]  # type: ignore[no-any-return]
+
+    @property
+    def turn(self) -> int:
+        return int(self.s["turn"])
+
+    @property
+    def weather(self) -> str:
+        return self.data.turns[self.turn].weather
+
+    @property
+    def snow(self) -> bool:
+        return self.weather == "snow"
+
+    @property
+    def mud(self) -> bool:
+        return self.weather == "mud"
+
+    def first_side(self) -> str:
+        """3.0: the Axis moves first on turns 1-11, the Soviets on turns 12-22."""
+        if self.turn in self.sc.rules.get("axis_first_turns", ()):
+            return AXIS  # 20.5 rule 2 (a stand-in, see the scenario file)
+        return AXIS if self.turn <= 11 else SOVIET
+
+    def phases(self) -> list[tuple[str, str]]:
+        a = self.first_side()
+        b = other(a)
+        return [("supply", ""), ("move", a), ("combat", a), ("exploit", a), ("move", b),
+                ("combat", b), ("admin", "")]
+
+    def phase(self) -> tuple[str, str]:
+        phases = self.phases()
+        index = int(self.s["phase"])
+        # past the last phase of the last turn the game is over (the view still works)
+        return phases[index] if index < len(phases) else ("over", "")
+
+    def on_map(self, side: str | None = None) -> list[str]:
+        # asked thousands of times per file while every counter of the game (most of
+        # them off the map) sits in s["units"]: kept until the next change
+        key = ("on_map", side)
+        hit: tuple[str, ...] | None = self._cache.get(key)
+        if hit is None:
+            hit = tuple(uid for uid, u in self.s["units"].items()
+                        if u["hex"] and (side is None or self.c(uid).side == side))
+            self._cache[key] = hit
+        return list(hit)
+
+    def occ(self) -> dict[str, list[str]]:
+        hit = self._cache.get("occ")
+        if hit is None:
+            hit = {}
+            for uid, u in self.s["units"].items():
+                if u["hex"]:
+                    hit.setdefault(u["hex"], []).append(uid)
+            self._cache["occ"] = hit
+        return hit
+
+    def _touch(self) -> None:
+        """Forget every cached fact about the position (call after any change)."""
+        self._cache.clear()
+        if len(self._pcache) > 20_000:
+            self._pcache.clear()
+
+    def sig(self, side: str) -> str:
+        """Where ``side``'s units are: the key of caches that depend on them only."""
+        key = ("sig", side)
+        hit = self._cache.get(key)
+        if hit is None:
+            hit = "|".join(sorted(f"{x}@{self.s['units'][x]['hex']}" for x in self.on_map(side)))
+            self._cache[key] = hit
+        return str(hit)
+
+    def occupied(self, side: str) -> frozenset[str]:
+        """Hexes holding at least one of ``side``'s units."""
+        key = ("occupied", side)
+        hit = self._cache.get(key)
+        if hit is None:
+            hit = frozenset(self.s["units"][x]["hex"] for x in self.on_map(side))
+            self._cache[key] = hit
+        return hit
+
+    def units_at(self, h: str, side: str | None = None) -> list[str]:
+        return [x for x in self.occ().get(h, []) if side is None or self.c(x).side == side]
+
+    def has_enemy(self, h: str, side: str) -> bool:
+        return h in self.occupied(SOVIET if side == AXIS else AXIS)
+
+    def has_friend(self, h: str, side: str) -> bool:
+        return h in self.occupied(side)
+
+    def zoc(self, side: str) -> frozenset[str]:
+        """Hexes in the ZOC of ``side``'s units (4.1): not across sea, lake, out-of-play
+        hexsides or the Chongar rail bridge (16.7)."""
+        key = ("zoc", side)
+        hit = self._cache.get(key)
+        if hit is None:
+            out: set[str] = set()
+            for uid in self.on_map(side):
+                if not self.c(uid).exerts_zoc:
+                    continue
+                h = self.u(uid)["hex"]
+                for n in self.data.neighbors[h]:
+                    if not (self.data.side_features(h, n) & BLOCKING_SIDES):
+                        out.add(n)
+            hit = frozenset(out)
+            self._cache[key] = hit
+        return hit
+
+    def ezoc(self, side: str, h: str) -> bool:
+        return h in self.zoc(other(side))
+
+    def steps_of(self, uid: str) -> int:
+        return int(self.u(uid)["steps"])
+
+    def factors(self, uid: str) -> tuple[int, int, int]:
+        """Attack, defense, movement after supply effects (9.5) and chits (11.0)."""
+        c, u = self.c(uid), self.u(uid)
+        if c.type in CHIT_TYPES:
+            mf = c.factors[0][2]
+            chit = self.data.chits.get(u["chit"])
+            if chit is None:
+                a, d = 0, 0
+            else:
+                a, d = chit.front if u["steps"] >= 2 else chit.back
+            if c.type == "fortress":
+                a = 0  # 8.3.6, 11.3.1
+        else:
+            idx = max(0, len(c.factors) - u["steps"])
+            a, d, mf = c.factors[min(idx, len(c.factors) - 1)]
+        if u["sup"] in ("lack", "out"):
+            a, mf = rules.half_up(a), rules.half_up(mf)
+        if u["sup"] == "out":
+            d = rules.half_up(d)
+        return a, d, mf
+
+    def label(self, uid: str) -> str:
+        c, u = self.c(uid), self.u(uid)
+        if c.type in CORPS_TYPES and u["steps"] == 1:
+            return f"{uid}(KG)"
+        if c.type == "allied_army" and u["steps"] == 1:
+            return f"{uid}*"
+        return uid
+
+    def say(self, text: str, kind: str = "info", hexes: Iterable[str] = (),
+            units: Iterable[str] = ()) -> None:
+        self._events.append(Event(text, kind, (), tuple(hexes), tuple(units)))
+
+    def is_allied(self, uid: str) -> bool:
+        return self.c(uid).nation in ALLIED_NATIONS
+
+    def german(self, uid: str) -> bool:
+        return self.c(uid).nation == "german"
+
+    # ================================================================================
+    # the task queue
+    # ================================================================================
+
+    def _push(self, *tasks: dict[str, Any], front: bool = True) -> None:
+        if front:
+            self.s["tasks"][0:0] = list(tasks)
+        else:
+            self.s["tasks"].extend(tasks)
+
+    def _top(self) -> dict[str, Any] | None:
+        return self.s["tasks"][0] if self.s["tasks"] else None
+
+    def _side(self) -> str:
+        t = self._top()
+        return t["who"] if t else ""
+
+    # ================================================================================
+    # what one mixin calls in another: declared here for the type checker only, so
+    # each mixin checks on its own; at run time the names resolve to the mixins'
+    # definitions in MotherlandState
+    # ================================================================================
+
+    if TYPE_CHECKING:
+        # sequence.py
+        def _run(self) -> None: ...
+
+        # victory.py
+        def _claim(self, uid: str, h: str, quiet: bool = False) -> None: ...
+        def controls(self, side: str, h: str) -> bool: ...
+        def _end_game(self) -> None: ...
+        def _finish(self, winner: str | None, text: str, level: str) -> None: ...
+
+        # supply.py
+        def _supply_tasks(self) -> list[dict[str, Any]]: ...
+        def _blocked(self, side: str) -> frozenset[str]: ...
+        def _passable(self, a: str, b: str) -> bool: ...
+        def _spread(self, starts: dict[str, int], blocked: frozenset[str],
+                    nbrs: dict[str, tuple[str, ...]] | None = None) -> dict[str, int]: ...
+        def _rail_from(self, starts: Iterable[str], blocked: frozenset[str]) -> set[str]: ...
+        def supply_net(self, side: str, net: str = "") -> tuple[dict[str, int], dict[str, int],
+                                                                set[str]]: ...
+        def in_supply(self, uid: str) -> bool: ...
+        def isolated(self, uid: str) -> bool: ...
+        def _expendable(self) -> list[str]: ...
+        def air_available(self) -> int: ...
+        def _in_air_range(self, h: str) -> bool: ...
+
+        # partisans.py
+        def _base_hexes(self) -> dict[str, str]: ...
+        def _partisan_targets(self, base: str) -> list[str]: ...
+        def _partisan_moves(self, t: dict[str, Any]) -> list[tuple[str, str]]: ...
+
+        # movement.py
+        def _turn1_frozen(self, uid: str) -> bool: ...
+        def _may_enter_country(self, uid: str, h: str) -> bool: ...
+        def _terrain_cost(self, uid: str, h: str) -> int | None: ...
+        def _soviet_infantry(self, uid: str) -> bool: ...
+        def _exploit_mp(self, uid: str) -> int: ...
+        def _enter(self, uid: str, path: Iterable[str]) -> None: ...
+        def _apply_move(self, a: Move, exploit: bool) -> None: ...
+        def _move_options(self, t: dict[str, Any]) -> list[Action]: ...
+
+        # strategic.py
+        def _strategic_ok_unit(self, uid: str) -> str: ...
+        def _strategic_reach(self, uid: str) -> dict[str, tuple[str, ...]]: ...
+        def _apply_strategic(self, a: Strategic) -> None: ...
+        def _ship_options(self) -> list[Word]: ...
+        def _apply_ship(self, text: str) -> None: ...
+
+        # reinforcements.py
+        def _reinf_hexes(self, uid: str) -> list[str]: ...
+        def _reinf_pool(self, side: str) -> list[str]: ...
+        def _reinf_leftover(self) -> None: ...
+        def _convert_options(self) -> list[Word]: ...
+        def _combine_options(self) -> list[Word]: ...
+        def _replace_options(self, t: dict[str, Any]) -> list[Word]: ...
+
+        # combat.py
+        def _attack_group_ok(self, units: list[str]) -> str: ...
+        def _air_ok(self, target: str, units: Iterable[str]) -> bool: ...
+        def _attack_options(self) -> list[Action]: ...
+        def _apply_attack(self, a: Attack) -> None: ...
+        def _start_combat(self, kind: str, target: str, attackers: list[str], air: bool,
+                          rrgun: bool) -> None: ...
+        def _alive_in_combat(self, role: str) -> list[str]: ...
+        def _take_options(self, t: dict[str, Any]) -> list[Action]: ...
+        def _apply_take(self, t: dict[str, Any], a: Take) -> None: ...
+        def _lose_options(self, t: dict[str, Any]) -> list[Word]: ...
+        def _lose_step(self, uid: str, why: str) -> None: ...
+        def _eliminate(self, uid: str, why: str) -> None: ...
+
+        # overrun.py
+        def _overrun_options(self, exploit: bool) -> list[Action]: ...
+        def _apply_overrun(self, a: Overrun, exploit: bool) -> None: ...
+
+        # retreat.py
+        def _retreat_left(self, t: dict[str, Any]) -> str: ...
+        def _retreat_options(self, t: dict[str, Any]) -> list[Action]: ...
+        def _retreat_auto(self, t: dict[str, Any]) -> bool: ...
+        def _apply_retreat(self, t: dict[str, Any], a: Retreat) -> None: ...
+        def _advance_options(self, t: dict[str, Any]) -> list[Action]: ...
+        def _apply_advance(self, t: dict[str, Any], a: Advance) -> None: ...
+
+        # chits.py
+        def _generals_ready(self) -> list[str]: ...
+        def _draw_task(self, uid: str, count: int, rule: str) -> dict[str, Any] | None: ...
+        def _on_chits(self, t: dict[str, Any], drawn: tuple[str, ...]) -> None: ...
+        def _give_chit(self, uid: str, cid: str) -> None: ...
+        def _drop_chit(self, uid: str) -> None: ...
+        def _generals_options(self, t: dict[str, Any]) -> list[Word]: ...
+        def _apply_general(self, t: dict[str, Any], text: str) -> None: ...
+
+        # stacking.py
+        def _over_limit(self, h: str) -> list[str]: ...
+
+        # admin.py
+        def _admin_tasks(self) -> list[dict[str, Any]]: ...
+        def _produce_hexes(self) -> list[str]: ...
+        def _evacuable(self) -> list[str]: ...
+
+        # optional.py
+        def _baku_options(self, t: dict[str, Any]) -> list[Word]: ...
+        def _apply_baku(self, t: dict[str, Any], text: str) -> None: ...
+
+        # decisions.py
+        def _task_options(self, t: dict[str, Any]) -> list[Action]: ...
+        def _apply_word(self, t: dict[str, Any], text: str) -> None: ...

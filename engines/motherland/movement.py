@@ -1,0 +1,341 @@
+"""Movement (5.0) and zones of control in movement (4.2): what a unit may enter, at what
+cost, the hexes it can reach, and exploitation movement (5.4).
+"""
+
+from __future__ import annotations
+
+import heapq
+import itertools
+from collections import deque
+from collections.abc import Iterable
+from typing import Any
+
+from engines.motherland.actions import Move, Strategic, Word
+from engines.motherland.const import AXIS, BLOCKING_SIDES, DONE, SOVIET, other
+from engines.motherland.core import MotherlandCore
+from pbem.engine import Action
+from pbem.errors import IllegalAction
+
+
+class MovementMixin(MotherlandCore):
+    """Regular and exploitation movement (5.0, 5.4) and the movement phase's options."""
+
+    # ================================================================================
+    # movement (5.0)
+    # ================================================================================
+
+    def _turn1_frozen(self, uid: str) -> bool:
+        """20.1 rule 2: units in Romania and Finland cannot move or attack on turn 1."""
+        return bool(self.turn == 1 and self.sc.rules.get("turn1_rules")
+                    and self.c(uid).side == AXIS
+                    and self.data.country_of(self.u(uid)["hex"]) in ("romania", "finland"))
+
+    def _may_enter_country(self, uid: str, h: str) -> bool:
+        """5.2.1 movement restrictions by country."""
+        c = self.c(uid)
+        country = self.data.country_of(h)
+        if c.side == SOVIET:
+            return country != "turkey" or self.s["turkey"]
+        if c.nation == "german":
+            return country not in ("finland", "turkey")
+        allowed = {"romanian": "romania", "hungarian": "hungary", "italian": "germany",
+                   "finnish": "finland", "turkish": "turkey"}
+        return country in ("soviet_union", allowed.get(c.nation, ""))
+
+    def _terrain_cost(self, uid: str, h: str) -> int | None:
+        c = self.c(uid)
+        if h in self.data.water:
+            return None
+        name = self.data.hexmap.terrain.get(h, "clear")
+        if name == "swamp" and self.snow:
+            name = "woods"  # 5.1.8, 18.2.1
+        ter = self.data.tec.get(name) or self.data.tec["clear"]
+        if ter.prohibited_except:
+            if c.type != ter.prohibited_except:
+                return None  # 5.1.5 High Mountain
+            return ter.leg
+        cost = ter.mech if c.mech else ter.leg
+        if c.type == "mountain" and name == "mountain":
+            cost = max(1, cost - 1)  # 5.1.5
+        return cost
+
+    def _soviet_infantry(self, uid: str) -> bool:
+        return self.c(uid).type in ("combined_arms", "guards", "shock")
+
+    def _side_cost(self, uid: str, a: str, b: str, *, moving: bool = True) -> int | None:
+        """Hexside cost for regular movement, or None when the hexside is closed."""
+        f = self.data.side_features(a, b)
+        if not f:
+            return 0
+        if "frozen_access" in f:
+            if self.snow and self._soviet_infantry(uid):
+                return self.data.minor_river_mp  # 5.1.7
+            return None
+        if f & BLOCKING_SIDES:
+            return None  # 5.1.9, 16.7
+        cost = 0
+        if "major_river" in f or "strait" in f:
+            cost = self.data.major_river_mp
+        elif "minor_river" in f:
+            ignore = (self.turn == 1 and self.sc.rules.get("turn1_rules")
+                      and self.phase() == ("move", AXIS) and self.german(uid))
+            cost = 0 if ignore else self.data.minor_river_mp  # 20.1 rule 1
+        return cost
+
+    def _step_cost(self, uid: str, a: str, b: str, exploit: bool, ignore_zoc_at: str = ""
+                   ) -> int | None:
+        c = self.c(uid)
+        side = c.side
+        if self.has_enemy(b, side) or not self._may_enter_country(uid, b):
+            return None
+        water = self.data.water
+        if a in water or b in water:
+            # 5.1.7: Soviet infantry cross Frozen Access hexsides on Snow Turns
+            if not (self.snow and self._soviet_infantry(uid)
+                    and "frozen_access" in self.data.side_features(a, b)):
+                return None
+            tc = 0 if b in water else self._terrain_cost(uid, b)
+            if b in water:
+                tc = self.data.tec["clear"].leg
+        else:
+            tc = self._terrain_cost(uid, b)
+        sc = self._side_cost(uid, a, b)
+        if tc is None or sc is None:
+            return None
+        ez = self.zoc(other(side))
+        cost = tc + sc
+        if b in ez and c.type in ("supply_base", "air_base", "railroad_gun", "offensive_support"):
+            return None  # 4.2.3
+        if a in ez and a != ignore_zoc_at:
+            cost += 2  # 4.2
+            if b in ez:
+                panzer = c.type in ("panzer", "ss_panzer") and not exploit
+                if not panzer:
+                    return None  # 4.2, 5.1.4
+        return cost
+
+    def _can_move(self, uid: str, exploit: bool) -> bool:
+        u, c = self.u(uid), self.c(uid)
+        if not u["hex"] or u["mode"] in ("strat", "sea", "done"):
+            return False
+        if self._turn1_frozen(uid) or c.type == "economic":
+            return False
+        if self.s["late"] and c.type not in ("air_base", "offensive_support"):
+            return False  # 5.2.3: air bases and offensive support move last
+        if exploit:
+            return bool(u["mp"] > 0 or (u["mode"] == "one" and u["mv"] == 0))
+        if c.type == "railroad_gun":
+            return bool(u["mv"] == 0)
+        return u["mp"] > 0 or (u["mv"] == 0 and self.factors(uid)[2] >= 1)
+
+    def reach(self, uid: str, exploit: bool = False) -> dict[str, tuple[str, ...]]:
+        """Every hex the unit can move to now, with one least-cost path to each."""
+        u, c = self.u(uid), self.c(uid)
+        key = ("reach", uid, exploit, u["hex"], u["mp"], u["mv"], u["mode"], u["sup"],
+               self.s["late"], self.turn, self.s["phase"], self.sig(other(c.side)),
+               self.s["turkey"])
+        hit = self._pcache.get(key)
+        if hit is not None:
+            return hit  # type: ignore[no-any-return]
+        start = u["hex"]
+        out: dict[str, tuple[str, ...]] = {}
+        if not self._can_move(uid, exploit):
+            self._pcache[key] = out
+            return out
+        if c.type == "railroad_gun":
+            ez = self.zoc(AXIS if c.side == SOVIET else SOVIET)
+            prev: dict[str, str] = {start: ""}
+            queue = deque([start])
+            while queue:
+                h = queue.popleft()
+                for n in self.data.rail.get(h, ()):
+                    if n in prev or n in ez or self.has_enemy(n, c.side):
+                        continue
+                    if not self._may_enter_country(uid, n):
+                        continue
+                    prev[n] = h
+                    queue.append(n)
+            for h in prev:
+                if h != start:
+                    path = [h]
+                    while prev[path[-1]]:
+                        path.append(prev[path[-1]])
+                    out[h] = tuple(reversed(path))
+            self._pcache[key] = out
+            return out
+        one_hex = u["mv"] == 0 and (u["mode"] == "one" or (not exploit and
+                                                            self.factors(uid)[2] >= 1))
+        mp = u["mp"] if u["mode"] != "one" else 0
+        ignore = start if u["mode"] == "ovr" else ""
+        best: dict[str, int] = {start: 0}
+        back: dict[str, str] = {}
+        heap = [(0, start)]
+        nbrs = self.data.all_neighbors if (self.snow and self._soviet_infantry(uid)) \
+            else self.data.neighbors
+        while heap:
+            cost, h = heapq.heappop(heap)
+            if cost > best.get(h, 1 << 30):
+                continue
+            for n in nbrs[h]:
+                step = self._step_cost(uid, h, n, exploit, ignore)
+                if step is None:
+                    continue
+                total = cost + step
+                if total > mp:
+                    if h == start and one_hex and n not in best and n not in self.data.water:
+                        out[n] = (start, n)  # 5.1.3: may always move one hex
+                    continue
+                if total < best.get(n, 1 << 30):
+                    best[n] = total
+                    back[n] = h
+                    heapq.heappush(heap, (total, n))
+        for h in best:
+            if h == start or h in self.data.water:
+                continue  # no move ends on the ice
+            path = [h]
+            while path[-1] != start:
+                path.append(back[path[-1]])
+            out[h] = tuple(reversed(path))
+        self._pcache[key] = out
+        return out
+
+    def _path_cost(self, uid: str, path: tuple[str, ...], exploit: bool) -> int:
+        """Validate a movement path step by step; the MP it costs (IllegalAction if not)."""
+        u, c = self.u(uid), self.c(uid)
+        if c.type == "railroad_gun":
+            if path not in (self.reach(uid, exploit).get(path[-1]),) and not self._rail_path_ok(
+                    uid, path):
+                raise IllegalAction(f"{uid} moves only along connected Railroad hexes and never "
+                                    "into an enemy ZOC", rule="5.1.6")
+            return 0
+        ignore = path[0] if u["mode"] == "ovr" else ""
+        total = 0
+        if path[-1] in self.data.water:
+            raise IllegalAction("a move cannot end in a Sea or Lake hex", rule="5.1.7")
+        for a, b in itertools.pairwise(path):
+            if b not in self.data.all_neighbors.get(a, ()):
+                raise IllegalAction(f"{a} and {b} are not adjacent", rule="5.1")
+            step = self._step_cost(uid, a, b, exploit, ignore)
+            if step is None:
+                raise IllegalAction(self._why_not(uid, a, b, exploit), rule=self._why_rule(
+                    uid, a, b))
+            total += step
+            ignore = ""
+        one_hex = len(path) == 2 and u["mv"] == 0 and (
+            u["mode"] == "one" or (not exploit and self.factors(uid)[2] >= 1))
+        mp = u["mp"] if u["mode"] != "one" else 0
+        if total > mp and not one_hex:
+            raise IllegalAction(f"{uid} needs {total} MP for {' '.join(path)} but has {mp}",
+                                rule="5.0")
+        return min(total, mp)
+
+    def _rail_path_ok(self, uid: str, path: tuple[str, ...]) -> bool:
+        ez = self.zoc(other(self.c(uid).side))
+        for a, b in itertools.pairwise(path):
+            if b not in self.data.rail.get(a, ()) or b in ez or self.has_enemy(b, AXIS):
+                return False
+        return True
+
+    def _why_not(self, uid: str, a: str, b: str, exploit: bool) -> str:
+        c = self.c(uid)
+        if self.has_enemy(b, c.side):
+            return f"{b} holds enemy units; only an overrun attacks it (5.2.2)"
+        if not self._may_enter_country(uid, b):
+            return f"{c.name} may not enter {self.data.country_of(b).replace('_', ' ')} ({b})"
+        if self._terrain_cost(uid, b) is None:
+            return f"{b} is prohibited terrain for {uid}"
+        if self._side_cost(uid, a, b) is None:
+            return f"the hexside {a}/{b} cannot be crossed"
+        ez = self.zoc(other(c.side))
+        if b in ez and c.type in ("supply_base", "air_base", "railroad_gun", "offensive_support"):
+            return f"{uid} cannot enter the enemy ZOC at {b}"
+        return f"{uid} cannot move from one enemy ZOC hex ({a}) directly to another ({b})"
+
+    def _why_rule(self, uid: str, a: str, b: str) -> str:
+        c = self.c(uid)
+        if self.has_enemy(b, c.side):
+            return "5.2.2"
+        if not self._may_enter_country(uid, b):
+            return "5.2.1"
+        if self._terrain_cost(uid, b) is None:
+            return "5.1.5"
+        if self._side_cost(uid, a, b) is None:
+            return "5.1.9"
+        ez = self.zoc(other(c.side))
+        if b in ez and c.type in ("supply_base", "air_base", "railroad_gun", "offensive_support"):
+            return "4.2.3"
+        return "4.2"
+
+    def _exploit_mp(self, uid: str) -> int:
+        c, u = self.c(uid), self.u(uid)
+        side = c.side
+        if side == AXIS and c.type in ("panzer", "ss_panzer"):
+            return self.factors(uid)[2]  # 5.4.1 full Movement Factor
+        if side == SOVIET and c.type == "tank":
+            return self.factors(uid)[2]  # 5.4.2
+        one = {AXIS: ("infantry", "mountain", "supply_base", "allied_army", "turkish"),
+               SOVIET: ("combined_arms", "guards", "shock")}[side]
+        if c.type in one and not self.ezoc(side, u["hex"]):
+            u["mode"] = "one"
+            return 0
+        u["mode"] = "done"
+        return 0
+
+    def _enter(self, uid: str, path: Iterable[str]) -> None:
+        for h in path:
+            self._claim(uid, h)
+
+    def _apply_move(self, a: Move, exploit: bool) -> None:
+        uid = a.unit
+        if uid not in self.s["units"] or self.c(uid).side != self._side():
+            raise IllegalAction(f"{uid} is not one of your units", rule="5.0")
+        u = self.u(uid)
+        if u["hex"] != a.path[0]:
+            raise IllegalAction(f"{uid} is at {u['hex'] or 'no hex'}, not {a.path[0]}",
+                                rule="5.0")
+        if not self._can_move(uid, exploit):
+            why = "5.4" if exploit else "5.0"
+            if self._turn1_frozen(uid):
+                why = "20.1"
+            elif self.s["late"]:
+                why = "5.2.3"
+            elif u["mode"] in ("strat", "sea"):
+                why = "5.3"
+            raise IllegalAction(f"{uid} cannot move now", rule=why)
+        cost = self._path_cost(uid, a.path, exploit)
+        u["hex"] = a.path[-1]
+        u["mp"] = max(0, u["mp"] - cost) if u["mode"] != "one" else 0
+        u["mv"] = 1
+        if u["mode"] in ("ovr", "one"):
+            u["mode"] = "" if u["mode"] == "ovr" else "done"
+        if self.c(uid).type in ("railroad_gun",):
+            u["mode"] = "done"
+        if u["mp"] == 0 and u["mode"] == "":
+            u["mode"] = "done"
+        if self.c(uid).type in ("air_base", "offensive_support"):
+            self.s["late"] = True
+        self._touch()
+        self._enter(uid, a.path[1:])
+        self.say(f"{self.label(uid)} moves {' '.join(a.path)}", "move", a.path, [uid])
+
+    # -- the movement phase's options ------------------------------------------------------
+
+    def _move_options(self, t: dict[str, Any]) -> list[Action]:
+        side = t["who"]
+        exploit = t["exploit"]
+        out: list[Action] = []
+        for uid in sorted(self.on_map(side)):
+            for _dest, path in sorted(self.reach(uid, exploit).items()):
+                out.append(Move(uid, path))
+        out += self._overrun_options(exploit)
+        if not exploit:
+            for uid in sorted(self.on_map(side)):
+                if self._strategic_ok_unit(uid):
+                    continue
+                for dest, path in sorted(self._strategic_reach(uid).items()):
+                    if dest in self.data.cities:
+                        out.append(Strategic(uid, path))
+            out += self._ship_options()
+        out += self._baku_options(t)
+        out.append(Word(DONE["exploit" if exploit else "move"]))
+        return out

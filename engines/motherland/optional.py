@@ -1,0 +1,80 @@
+"""The optional rules (21.0): the Baku raid (21.1) and the Turkish Front (21.2).
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from engines.motherland.actions import Word
+from engines.motherland.const import AXIS, BAKU_ENTRY, TURKEY_ENTRY
+from engines.motherland.core import MotherlandCore
+from pbem.engine import CHANCE
+from pbem.errors import IllegalAction
+
+
+class OptionalRulesMixin(MotherlandCore):
+    """Baku (21.1) and the Turkish Front (21.2), each on only with its option."""
+
+    # -- Baku (21.1) -----------------------------------------------------------------------
+
+    def _baku_options(self, t: dict[str, Any]) -> list[Word]:
+        if self.options.get("baku") != "on" or self.s["baku_done"] or t["who"] != AXIS:
+            return []
+        out = []
+        for uid in self.units_at(BAKU_ENTRY, AXIS):
+            if self.c(uid).type in ("panzer", "ss_panzer") and self.u(uid)["mp"] >= 5 and \
+                    self.u(uid)["mode"] not in ("strat", "sea", "done", "one"):
+                out.append(Word(f"baku {uid}"))
+        return out
+
+    def _apply_baku(self, t: dict[str, Any], text: str) -> None:
+        legal = {w.text for w in self._baku_options(t)}
+        if text not in legal:
+            raise IllegalAction("only a German Panzer unit in 2434 with 5 MP left may enter "
+                                "Baku, once per game, with the Baku option", rule="21.1.1")
+        uid = text.split()[1]
+        self.u(uid).update(hex="", box="baku", mp=0, mode="done")
+        self.s["baku_done"] = True
+        self._touch()
+        self.say(f"{uid} enters the Baku box (21.1)")
+        self._push({"k": "roll", "who": CHANCE, "then": "baku", "rule": "21.1.2",
+                    "purpose": "Soviet surrender at Baku: 1-4 surrenders"})
+
+    def _on_baku(self, t: dict[str, Any], roll: int) -> None:
+        if roll <= 4:
+            self._finish(AXIS, f"German Panzers in Baku: the Soviet Union surrenders "
+                               f"(rolled {roll})", "Axis Strategic Victory")
+        else:
+            self.say(f"Baku: no surrender (rolled {roll}); factories will be destroyed")
+            self._push({"k": "roll", "who": CHANCE, "then": "baku_factories", "rule": "21.1.2",
+                        "purpose": "factories destroyed by the Baku raid"})
+
+    def _on_baku_factories(self, t: dict[str, Any], roll: int) -> None:
+        self._push({"k": "baku_factories", "who": AXIS, "n": roll})
+
+    # -- the Turkish Front (21.2) ----------------------------------------------------------
+
+    def _call_turkey(self, t: dict[str, Any]) -> None:
+        if self.options.get("turkey") != "on" or self.s["turkey"]:
+            return
+        rolls = []
+        for uid in sorted(self.on_map(AXIS)):
+            if not self.german(uid) or not self.c(uid).is_combat:
+                continue
+            h = self.u(uid)["hex"]
+            south = self.data.area("south_of_turkey_trigger_line")
+            if h in south:  # 21.2.1: south of the trigger line 1632-2034
+                rolls.append({"k": "roll", "who": CHANCE, "then": "turkey", "unit": uid,
+                              "supplied": self.in_supply(uid), "rule": "21.2.1",
+                              "purpose": f"Turkish entry ({uid})"})
+        self._push(*rolls)
+
+    def _on_turkey(self, t: dict[str, Any], roll: int) -> None:
+        if self.s["turkey"]:
+            return
+        if roll <= (3 if t["supplied"] else 1):
+            self.s["turkey"] = True
+            for uid in ("Tur1", "Tur2"):
+                self.u(uid).update(hex=TURKEY_ENTRY, box="")
+            self._touch()
+            self.say(f"Turkey enters the war (21.2, rolled {roll})")

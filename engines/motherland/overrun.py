@@ -1,0 +1,112 @@
+"""Overrun (7.0): which stacks may overrun which hexes, during movement and exploitation.
+"""
+
+from __future__ import annotations
+
+from engines.motherland.actions import Overrun
+from engines.motherland.const import AXIS, SOVIET
+from engines.motherland.core import MotherlandCore
+from engines.motherland.data import ARMOR_TYPES, CHIT_TYPES
+from pbem.engine import Action
+from pbem.errors import IllegalAction
+
+
+class OverrunMixin(MotherlandCore):
+    """Overruns declared during movement (7.0)."""
+
+    def _overrun_cost(self, side: str) -> int:
+        return 2 if side == SOVIET and self.snow else 3  # 7.1, 7.2.5
+
+    def _overrun_why(self, target: str, units: list[str], exploit: bool) -> tuple[str, str]:
+        """(rule, reason) forbidding this overrun, or ("", "")."""
+        side = self._side()
+        if not units:
+            return "7.1", "no units"
+        hexes = {self.u(x)["hex"] for x in units}
+        if len(hexes) != 1:
+            return "7.1", "overrunning units must stand together in one hex"
+        h = hexes.pop()
+        if target not in self.data.neighbors.get(h, ()):
+            return "7.1", f"{target} is not adjacent to {h}"
+        if not self.has_enemy(target, side):
+            return "7.1", f"{target} holds no enemy unit"
+        cost = self._overrun_cost(side)
+        if self.s["late"]:
+            return "5.2.3", "air bases or offensive support have moved: no more movement"
+        for uid in units:
+            c, u = self.c(uid), self.u(uid)
+            if c.side != side:
+                return "7.1", f"{uid} is not yours"
+            if not c.is_combat or c.type == "fortress" or (
+                    c.type not in CHIT_TYPES and self.factors(uid)[0] <= 0):
+                return "8.3.8", f"{uid} cannot attack"
+            if u["mode"] in ("strat", "sea", "done", "one") or self._turn1_frozen(uid):
+                return "7.1", f"{uid} cannot move now"
+            if u["mp"] < cost:
+                return "7.1", f"{uid} has {u['mp']} MP, an overrun costs {cost}"
+            if u["sup"]:
+                return "7.2.1", f"{uid} is {u['sup']} of supply"
+            if exploit and c.type not in ARMOR_TYPES:
+                return "7.2.4", "only Panzer and Tank units overrun in exploitation"
+        if len({self.c(x).mech for x in units}) > 1:
+            return "7.2.6", "leg and mechanized units cannot overrun together"
+        if len({self.u(x).get("start", "") for x in units}) > 1:
+            return "7.1", "units overrun together only as a stack that began the phase in one " \
+                          "hex (5.1)"
+        why = self._attack_group_ok(units)
+        if why:
+            return why, "allied units attack only beside German units"
+        f = self.data.side_features(h, target)
+        if f & {"major_river", "sea", "lake", "frozen_access", "out_of_play", "rail_bridge",
+                "strait"}:
+            return "7.2", f"no overrun across the {h}/{target} hexside"
+        ter = self.data.hexmap.terrain.get(target, "clear")
+        if ter in ("mountain", "high_mountain") or target in self.data.cities:
+            what = ter if ter in ("mountain", "high_mountain") else "city"
+            return "7.2", f"no overrun into a {what} hex"
+        if ter == "swamp" and not self.snow:
+            return "7.2", "no overrun into a Swamp hex except on Snow Turns"
+        if any(self.c(x).type == "fortress" for x in self.units_at(target)):
+            return "7.2", "no overrun into a hex holding a Fortress"
+        if self._over_limit(h):
+            return "7.2.1", f"{h} is over the stacking limit"
+        return "", ""
+
+    def _overrun_options(self, exploit: bool) -> list[Action]:
+        side = self._side()
+        out: list[Action] = []
+        cost = self._overrun_cost(side)
+        by_hex: dict[str, list[str]] = {}
+        for uid in sorted(self.on_map(side)):
+            u, c = self.u(uid), self.c(uid)
+            if u["mp"] >= cost and c.is_combat and u["mode"] not in ("strat", "sea", "done"):
+                by_hex.setdefault(u["hex"], []).append(uid)
+        for h, units in sorted(by_hex.items()):
+            keys = sorted({(self.c(x).mech, self.u(x).get("start", "")) for x in units})
+            for mech, start in keys:
+                group = [x for x in units if self.c(x).mech == mech
+                         and self.u(x).get("start", "") == start]
+                for target in self.data.neighbors[h]:
+                    if not self.has_enemy(target, side):
+                        continue
+                    g = [x for x in group if not self._overrun_why(target, [x], exploit)[0]]
+                    if not g or self._overrun_why(target, g, exploit)[0]:
+                        continue
+                    out.append(Overrun(target, tuple(g)))
+                    if side == AXIS and self._air_ok(target, g):
+                        out.append(Overrun(target, tuple(g), air=True))
+        return out
+
+    def _apply_overrun(self, a: Overrun, exploit: bool) -> None:
+        for uid in a.units:
+            if uid not in self.s["units"] or not self.u(uid)["hex"]:
+                raise IllegalAction(f"{uid} is not a unit on the map", rule="7.1")
+        rule, why = self._overrun_why(a.target, list(a.units), exploit)
+        if rule:
+            raise IllegalAction(why, rule=rule)
+        if a.air and not self._air_ok(a.target, a.units):
+            raise IllegalAction("no Air Support available for this overrun", rule="7.2.3")
+        cost = self._overrun_cost(self._side())
+        for uid in a.units:
+            self.u(uid)["mp"] -= cost
+        self._start_combat("overrun", a.target, list(a.units), a.air, False)

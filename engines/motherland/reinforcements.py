@@ -1,0 +1,137 @@
+"""Reinforcements (17.0), the return of eliminated units (17.1), Guards and Shock
+conversions (17.2) and Axis replacements and Kampfgruppen (15.0).
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from engines.motherland.actions import Word
+from engines.motherland.const import AXIS, SOVIET, other
+from engines.motherland.core import MotherlandCore
+from engines.motherland.data import CORPS_TYPES
+from pbem.engine import CHANCE
+
+
+class ReinforcementMixin(MotherlandCore):
+    """Arrivals and placement of reinforcements (17.0) and rebuilding units (15.0, 17.2)."""
+
+    # -- reinforcements (17.0) ------------------------------------------------------------
+
+    def _call_arrivals(self, t: dict[str, Any]) -> None:
+        side = t["side"]
+        rolls = []
+        for uid in sorted(self.s["units"]):
+            u = self.u(uid)
+            if self.c(uid).side != side or u["box"] != "track" or u["ret"] > self.turn:
+                continue
+            if u["back"] and side == SOVIET:
+                rolls.append({"k": "roll", "who": CHANCE, "then": "returning", "unit": uid,
+                              "rule": "17.1.4", "purpose": f"return of {uid} (17.1.4)"})
+            else:
+                self._arrive(uid)
+        self._push(*rolls)
+
+    def _arrive(self, uid: str) -> None:
+        c = self.c(uid)
+        u = self.u(uid)
+        if c.type in ("guards", "shock"):
+            u.update(box="conv", ret=0, back=False)  # 17.2
+            self.say(f"{uid} enters the Conversion Holding Box (17.2)")
+        elif c.type == "offensive_support" and u["back"]:
+            u.update(box="pool", ret=0, back=False)
+        else:
+            u.update(box="pool", ret=0, back=False)
+
+    def _on_returning(self, t: dict[str, Any], roll: int) -> None:
+        uid = t["unit"]
+        u = self.u(uid)
+        if roll <= 3:
+            self._arrive(uid)
+            self.say(f"{uid} returns as a reinforcement (17.1.4, rolled {roll})")
+        elif roll <= 5:
+            u["ret"] = self.turn + 1
+            self.say(f"{uid} is delayed to turn {self.turn + 1} (17.1.4, rolled {roll})")
+        else:
+            u.update(box="removed", ret=0)
+            self.say(f"{uid} is removed permanently (17.1.4, rolled {roll})")
+
+    def _reinf_hexes(self, uid: str) -> list[str]:
+        side = self.c(uid).side
+        key = ("rhex", side, self.c(uid).nation if side == AXIS else "")
+        hit = self._cache.get(key)
+        if hit is not None:
+            return hit  # type: ignore[no-any-return]
+        ez = self.zoc(other(side))
+        rail_ok = self.supply_net(side)[2]
+        cands: set[str] = set()
+        if side == AXIS:
+            bases = [self.u(x)["hex"] for x in sorted(self.on_map(AXIS))
+                     if self.c(x).type == "supply_base"]
+            partisans = set(self.s["partisans"].values())
+            for h in bases:
+                if h in rail_ok and h not in partisans:  # 10.4
+                    cands.add(h)
+                    cands.update(self.data.neighbors[h])
+            if not cands:  # stand-in: with no qualifying base, the supply-source hexes
+                src = "source_F" if self.c(uid).nation == "finnish" else "source_W"
+                cands.update(self.data.area(src))
+        else:
+            for h in rail_ok:
+                cands.add(h)
+        out = sorted(h for h in cands if h not in ez and not self.has_enemy(h, side)
+                     and self.s["control"].get(h) != other(side)
+                     and self._may_enter_country(uid, h)
+                     and self._terrain_cost(uid, h) is not None)
+        self._cache[key] = out
+        return out
+
+    def _reinf_pool(self, side: str) -> list[str]:
+        return [x for x in sorted(self.s["units"]) if self.c(x).side == side
+                and self.u(x)["box"] == "pool"]
+
+    def _reinf_leftover(self) -> None:
+        for uid in self._reinf_pool(self._side()):
+            self.u(uid).update(box="track", ret=self.turn + 1)
+
+    # -- conversions (17.2), Kampfgruppen (15.2), replacements (15.1) ----------------------
+
+    def _convert_options(self) -> list[Word]:
+        pool = [x for x in sorted(self.s["units"]) if self.u(x)["box"] == "conv"]
+        if not pool:
+            return []
+        ez = self.zoc(AXIS)
+        out = []
+        for uid in sorted(self.on_map(SOVIET)):
+            u = self.u(uid)
+            if self.c(uid).type != "combined_arms" or u["sup"]:
+                continue  # 17.2.2, 9.5.1
+            if u["hex"] in ez and not self.mud:
+                continue
+            for g in pool:
+                out.append(Word(f"convert {uid} to {g}"))
+        return out
+
+    def _combine_options(self) -> list[Word]:
+        ez = self.zoc(SOVIET)
+        out = []
+        units = [x for x in sorted(self.on_map(AXIS)) if self.c(x).type in CORPS_TYPES
+                 and self.steps_of(x) == 1 and not self.u(x)["sup"]
+                 and (self.mud or self.u(x)["hex"] not in ez)]
+        for i, a in enumerate(units):
+            for b in units[i + 1:]:
+                if self.u(a)["hex"] == self.u(b)["hex"] and self.c(a).type == self.c(b).type:
+                    out.append(Word(f"combine {a} {b}"))
+        return out
+
+    def _replace_options(self, t: dict[str, Any]) -> list[Word]:
+        out = []
+        for uid in sorted(self.on_map(AXIS)):
+            c, u = self.c(uid), self.u(uid)
+            if u["sup"] or u["steps"] >= c.max_steps:
+                continue  # 15.1.1
+            if (c.type in ("infantry", "mountain") and t["i"] > 0) or \
+                    (c.type in ("panzer", "ss_panzer") and t["p"] > 0) or \
+                    (c.nation == "finnish" and t["i"] > 0 and not t["fin"]):
+                out.append(Word(f"replace {uid}"))
+        return out

@@ -1,0 +1,211 @@
+"""Strategic Movement (5.3) and Sea Transport (5.5).
+"""
+
+from __future__ import annotations
+
+import itertools
+from collections import deque
+
+from engines.motherland.actions import Strategic, Word
+from engines.motherland.const import (
+    _NO_STRATEGIC,
+    AXIS,
+    KONIGSBERG,
+    LENINGRAD,
+    SEVASTOPOL,
+    SOVIET,
+    other,
+)
+from engines.motherland.core import MotherlandCore
+from pbem.errors import IllegalAction
+
+
+class StrategicMixin(MotherlandCore):
+    """Strategic Movement (5.3) and Sea Transport (5.5)."""
+
+    # -- strategic movement (5.3) and sea transport (5.5) ---------------------------------
+
+    def _strategic_ok_unit(self, uid: str) -> str:
+        """Why ``uid`` may not use Strategic Movement now ("" when it may)."""
+        c, u = self.c(uid), self.u(uid)
+        if self.turn == 1 and self.sc.rules.get("turn1_rules"):
+            return "20.1 rule 3: no strategic movement on turn 1"
+        if u["mv"] or u["mode"]:
+            return "5.3: the unit has already moved this phase"
+        if c.type in ("air_base", "fortress", "economic", "railroad_gun", "offensive_support"):
+            return f"5.3.2: {c.type.replace('_', ' ')} units cannot use Strategic Movement"
+        if c.type == "supply_base" and not self.mud:
+            return "5.3.2: Supply Bases use Strategic Movement on Mud Turns only"
+        if u["sup"]:
+            return "5.3.2: Lack of Supply and Out of Supply units cannot use Strategic Movement"
+        if self._turn1_frozen(uid):
+            return "20.1 rule 2: units in Romania and Finland cannot move on turn 1"
+        if self.s["late"]:
+            return "5.2.3: air bases and offensive support have already moved"
+        return ""
+
+    def _strategic_free(self, side: str) -> frozenset[str]:
+        """Hexes at least three hexes from every enemy unit (5.3.1; partisans count)."""
+        key = ("stratfree", side)
+        hit = self._cache.get(key)
+        if hit is None:
+            grid = self.data.hexmap.grid
+            near: set[str] = set()
+            spots = [self.u(x)["hex"] for x in self.on_map(other(side))]
+            if side == AXIS:
+                spots += [h for h in self.s["partisans"].values() if h]
+            for h in spots:
+                near.update(grid.within(h, 2))
+            hit = frozenset(h for h in self.data.land if h not in near)
+            self._cache[key] = hit
+        return hit
+
+    def _strategic_reach(self, uid: str) -> dict[str, tuple[str, ...]]:
+        side = self.c(uid).side
+        start = self.u(uid)["hex"]
+        near = self.supply_net(side, "F" if self.c(uid).nation == "finnish" else "")[0]
+        marks = self._cache.get("marks")
+        if marks is None:
+            marks = (tuple(sorted(self.s["control"].items())),
+                     tuple(sorted(self.s["partisans"].items())), self.s["turkey"])
+            self._cache["marks"] = marks
+        key = ("sreach", uid, start, self.sig(other(side)), marks)
+        hit = self._pcache.get(key)
+        if hit is None:
+            hit = self._strategic_bfs(uid, start)
+            self._pcache[key] = hit
+        return {h: p for h, p in hit.items() if h in near}
+
+    def _strategic_bfs(self, uid: str, start: str) -> dict[str, tuple[str, ...]]:
+        side = self.c(uid).side
+        free = self._strategic_free(side)
+        out: dict[str, tuple[str, ...]] = {}
+        if start in free:
+            prev = {start: ""}
+            depth = {start: 0}
+            queue = deque([start])
+            while queue:
+                h = queue.popleft()
+                if depth[h] >= 15:
+                    continue
+                for n in self.data.neighbors[h]:
+                    if n in prev or not self._strategic_step_ok(uid, h, n, free):
+                        continue
+                    prev[n] = h
+                    depth[n] = depth[h] + 1
+                    queue.append(n)
+            for h in prev:
+                if h == start:
+                    continue
+                path = [h]
+                while prev[path[-1]]:
+                    path.append(prev[path[-1]])
+                out[h] = tuple(reversed(path))
+        return out
+
+    def _strategic_step_ok(self, uid: str, a: str, b: str, free: frozenset[str]) -> bool:
+        if b not in free:
+            return False
+        if self.s["control"].get(b) == other(self.c(uid).side) and b in self.data.cities:
+            return False
+        if self.data.side_features(a, b) & _NO_STRATEGIC:
+            return False  # 5.3.3: the Chongar bridge is open
+        return self._may_enter_country(uid, b) and self._terrain_cost(uid, b) is not None
+
+    def _apply_strategic(self, a: Strategic) -> None:
+        uid = a.unit
+        if uid not in self.s["units"] or self.c(uid).side != self._side():
+            raise IllegalAction(f"{uid} is not one of your units", rule="5.3")
+        u = self.u(uid)
+        if u["hex"] != a.path[0]:
+            raise IllegalAction(f"{uid} is at {u['hex'] or 'no hex'}, not {a.path[0]}",
+                                rule="5.3")
+        why = self._strategic_ok_unit(uid)
+        if why:
+            raise IllegalAction(why.split(": ", 1)[1], rule=why.split(":")[0])
+        if len(a.path) - 1 > 15:
+            raise IllegalAction("Strategic Movement is at most 15 hexes", rule="5.3")
+        free = self._strategic_free(self.c(uid).side)
+        if a.path[0] not in free:
+            raise IllegalAction(f"{uid} starts within two hexes of an enemy unit", rule="5.3.1")
+        for x, y in itertools.pairwise(a.path):
+            if y not in self.data.neighbors.get(x, ()):
+                raise IllegalAction(f"{x} and {y} are not adjacent", rule="5.3")
+            if not self._strategic_step_ok(uid, x, y, free):
+                raise IllegalAction(f"{uid} cannot pass {x}->{y} by Strategic Movement (within "
+                                    "two hexes of an enemy, enemy city, prohibited or sea)",
+                                    rule="5.3.1")
+        near = self.supply_net(self.c(uid).side,
+                               "F" if self.c(uid).nation == "finnish" else "")[0]
+        if a.path[-1] not in near:
+            raise IllegalAction(f"{uid} must end Strategic Movement in supply", rule="5.3.1")
+        u.update(hex=a.path[-1], mp=0, mv=1, mode="strat")
+        self._touch()
+        self._enter(uid, a.path[1:])
+        self.say(f"{self.label(uid)} moves strategically {a.path[0]} -> {a.path[-1]}", "move",
+                 (a.path[0], a.path[-1]), [uid])
+
+    def _sea_body(self, h: str) -> str:
+        body = self.data.ports.get(h, "")
+        return "black" if body == "azov" else body
+
+    def _sea_ok(self, side: str, body: str) -> bool:
+        if body == "black":
+            return self.controls(side, SEVASTOPOL)  # 5.5.4
+        if side == SOVIET:
+            return self.controls(SOVIET, LENINGRAD)  # 5.5.5
+        return self.controls(AXIS, KONIGSBERG)  # 5.5.6
+
+    def _shippable(self, uid: str) -> bool:
+        c = self.c(uid)
+        return (c.type in ("infantry", "supply_base") and c.nation == "german") or \
+            c.nation == "romanian" or c.type in ("combined_arms", "guards", "shock")
+
+    def _ship_options(self) -> list[Word]:
+        side = self._side()
+        if self.s["sea_used"] or self.phase()[0] != "move" or self.s["late"]:
+            return []
+        out = []
+        ports = self.data.ports
+        for uid in sorted(self.on_map(side)):
+            u = self.u(uid)
+            h = u["hex"]
+            if h not in ports or u["mv"] or u["mode"] or not self._shippable(uid):
+                continue
+            if not self.controls(side, h) or self._turn1_frozen(uid):
+                continue
+            body = self._sea_body(h)
+            if not self._sea_ok(side, body):
+                continue
+            for dest in sorted(ports):
+                if dest == h or self._sea_body(dest) != body or not self.controls(side, dest):
+                    continue
+                if self.has_enemy(dest, side) or not self._may_enter_country(uid, dest):
+                    continue
+                if self.c(uid).type == "supply_base" and dest not in (KONIGSBERG, LENINGRAD):
+                    continue  # 5.5.1
+                out.append(Word(f"ship {uid} to {dest}"))
+        return out
+
+    def _apply_ship(self, text: str) -> None:
+        parts = text.split()
+        units, dest = parts[1:-2], parts[-1]
+        legal = {w.text for w in self._ship_options()}
+        if len(units) == 2:
+            kgs = all(self.c(x).type == "infantry" and self.steps_of(x) == 1 for x in units)
+            if not kgs:
+                raise IllegalAction("only two German Infantry Kampfgruppen may share one sea "
+                                    "transport", rule="5.5.2")
+            if not all(f"ship {x} to {dest}" in legal for x in units):
+                raise IllegalAction(f"{text} is not allowed", rule="5.5")
+        elif text not in legal:
+            raise IllegalAction(f"{text} is not allowed (ports, control, body of water, unit "
+                                "type or the phase's one transport)", rule="5.5")
+        for x in units:
+            self.u(x).update(hex=dest, mp=0, mv=1, mode="sea")
+        self.s["sea_used"] = True
+        self._touch()
+        for x in units:
+            self._claim(x, dest)
+        self.say(f"{' '.join(units)} shipped to {self.data.hex_name(dest)} (5.5)", "move",
+                 [dest], units)

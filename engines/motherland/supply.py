@@ -1,0 +1,316 @@
+"""Supply (9.0): supply networks and lines, supply status, isolation attrition
+(9.1.3), expended Supply Bases (9.3.4), sea supply (9.6) and Air Supply range (14.2).
+
+The networks and blocked hexes are cached per position (``_cache``): besides the Mutual
+Supply Phase, reinforcements, Strategic Movement and the victory check read them.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+from typing import Any
+
+from engines.motherland import search
+from engines.motherland.const import (
+    AXIS,
+    DANZIG,
+    HELSINKI,
+    KONIGSBERG,
+    NOVOROSSIYSK,
+    ODESSA,
+    SEVASTOPOL,
+    SOVIET,
+    TUAPSE,
+    other,
+)
+from engines.motherland.core import MotherlandCore
+from pbem.engine import CHANCE
+
+
+class SupplyMixin(MotherlandCore):
+    """The Mutual Supply Phase and the supply lines every other rule reads (9.0)."""
+
+    # ================================================================================
+    # supply (9.0)
+    # ================================================================================
+
+    def _supply_tasks(self) -> list[dict[str, Any]]:
+        return [{"k": "call", "fn": "supply_start"},
+                {"k": "expend", "who": AXIS},
+                {"k": "call", "fn": "supply_status"},
+                {"k": "airsupply", "who": AXIS},
+                {"k": "call", "fn": "partisan_effects"},
+                {"k": "partisan_place", "who": SOVIET, "moved": []},
+                {"k": "call", "fn": "isolation"},
+                {"k": "call", "fn": "remove_expended"}]
+
+    def _call_supply_start(self, t: dict[str, Any]) -> None:
+        info = self.data.turns[self.turn]
+        if info.air_withdrawal and self.s["air"]["total"] > 0 and self.turn > self.sc.first - 1:
+            self.s["air"]["total"] -= 1
+            self.say("The Axis withdraws one German Air Unit (14.0)")
+        if info.chits and self.turn > self.sc.first - 1:
+            for cid in info.chits:
+                self.s["cups"][cid[0]].append(cid)
+            for k in self.s["cups"]:
+                self.s["cups"][k].sort()
+            self.say(f"{len(info.chits)} Strength Chits join the cups (17.3)")
+        if info.general and info.general not in self.s["generals"]:
+            self.s["generals"][info.general] = "ready"
+            self.say(f"General {info.general} arrives (16.5)")
+        if info.partisan and info.partisan not in self.s["partisans"]:
+            self.s["partisans"][info.partisan] = ""
+            self.say(f"Partisan marker {info.partisan} arrives (10.0)")
+        self.s["generals"] = dict(sorted(self.s["generals"].items()))
+        self.s["partisans"] = dict(sorted(self.s["partisans"].items()))
+        self.s["expended"] = []
+        # 9.6.1 note, judged as the phase begins (see _sea_supply)
+        self.s["odessa_closed"] = any(self.c(uid).side == AXIS
+                                      for uid in self.occ().get(SEVASTOPOL, []))
+
+    def _blocked(self, side: str) -> frozenset[str]:
+        """Hexes a supply line of ``side`` cannot enter (9.2)."""
+        key = ("blocked", side)
+        hit = self._cache.get(key)
+        if hit is None:
+            enemy = other(side)
+            ez = self.zoc(enemy)
+            out = set()
+            for h in self.data.land:
+                if self.has_enemy(h, side) or (h in ez and not self.has_friend(h, side)):
+                    out.add(h)
+            for h, mark in self.s["control"].items():
+                if mark == enemy and not self.has_friend(h, side):
+                    out.add(h)
+            hit = frozenset(out)
+            self._cache[key] = hit
+        return hit
+
+    def _passable(self, a: str, b: str) -> bool:
+        return not (self.data.side_features(a, b) & {"sea", "lake", "out_of_play"})
+
+    def _spread(self, starts: dict[str, int], blocked: frozenset[str],
+                nbrs: dict[str, tuple[str, ...]] | None = None) -> dict[str, int]:
+        """Multi-source search: hex -> the most budget left on reaching it."""
+        if nbrs is None:
+            nbrs = self.data.open_neighbors
+        return search.spread(starts, blocked, nbrs)
+
+    def _rail_from(self, starts: Iterable[str], blocked: frozenset[str]) -> set[str]:
+        return search.rail_from(self.data.rail, starts, blocked)
+
+    def supply_net(self, side: str, net: str = "") -> tuple[dict[str, int], dict[str, int],
+                                                            set[str]]:
+        """(hexes within a supply line, hexes with a line of any length, connected rail).
+
+        ``net`` is ``""`` for the side's main network, ``"F"`` for the Finns (9.3.1),
+        ``"T"`` for the Turks (21.2.2).
+        """
+        key = ("net", side, net)
+        hit = self._cache.get(key)
+        if hit is not None:
+            return hit  # type: ignore[no-any-return]
+        blocked = self._blocked(side)
+        big = 10_000
+        if side == AXIS:
+            if net == "F":
+                sources = set() if self.s["control"].get(HELSINKI) == SOVIET else set(
+                    self.data.area("source_F"))
+            elif net == "T":
+                sources = set(self.data.area("turkey_source") or {"1535", "1634", "1735"})
+            else:
+                sources = set(self.data.area("source_W") | self.data.area("source_H")
+                              | self.data.area("source_R"))
+            rail_ok = self._rail_from(sources, blocked)
+            starts = {h: 4 for h in sources if h in self.data.hexmap}
+            far = {h: big for h in starts}
+            if net == "":
+                for uid in self.on_map(AXIS):
+                    if self.c(uid).type != "supply_base":
+                        continue
+                    h = self.u(uid)["hex"]
+                    expended = uid in self.s.get("expended", [])
+                    if h in rail_ok or expended:
+                        partisan = h in self.s["partisans"].values()
+                        radius = 3 if (expended and partisan) else 4  # 10.3
+                        starts[h] = max(starts.get(h, 0), radius)
+                        far[h] = big
+        else:
+            sources = set(self.data.area("source_E") | self.data.area("source_S"))
+            rail_ok = self._rail_from(sources, blocked)
+            starts = {h: 4 for h in sources | rail_ok}
+            far = {h: big for h in starts}
+        nbrs = self.data.ice_neighbors if net == "ice" else None  # 9.2.1
+        near = self._spread(starts, blocked, nbrs)
+        anylen = self._spread(far, blocked, nbrs)
+        hit = (near, anylen, rail_ok)
+        self._cache[key] = hit
+        return hit
+
+    def _sea_supply(self, side: str) -> dict[str, int]:
+        """9.6: two-hex lines to the side's own ports of a sea it supplies by ship."""
+        key = ("sea", side)
+        hit = self._cache.get(key)
+        if hit is not None:
+            return hit  # type: ignore[no-any-return]
+        _, _, rail_ok = self.supply_net(side)
+        ports = self.data.ports
+        bodies: list[str] = []
+        if side == AXIS:
+            pairs = {"black": (ODESSA, SEVASTOPOL), "baltic": (DANZIG, KONIGSBERG)}  # 9.6.1-2
+            bodies = [body for body, both in pairs.items()
+                      if all(self.controls(AXIS, p) and p in rail_ok for p in both)]
+        elif any(self.controls(SOVIET, p) and p in rail_ok for p in (TUAPSE, NOVOROSSIYSK)):
+            bodies = ["black"]  # 9.6.3
+        # a line is traced to a port of one's own (5.5: ports are controlled like cities);
+        # the Sea of Azov is a body of its own and never counts (9.6.1, 9.6.3)
+        starts = {h: 2 for h, b in ports.items() if b in bodies and self.controls(side, h)}
+        if side == SOVIET and self.s.get("odessa_closed") and \
+                not self.controls(SOVIET, SEVASTOPOL):
+            # 9.6.1 note: an Axis unit in Sevastopol as the Mutual Supply Phase began shuts
+            # Odessa to Soviet sea supply until the Soviets recapture Sevastopol
+            starts.pop(ODESSA, None)
+        hit = self._spread(starts, self._blocked(side)) if starts else {}
+        self._cache[key] = hit
+        return hit
+
+    def in_supply(self, uid: str) -> bool:
+        """Whether the unit can trace a Supply Line now (9.2-9.4, 9.6)."""
+        c, h = self.c(uid), self.u(uid)["hex"]
+        if c.type in ("supply_base", "economic"):
+            return True  # 9.1 note, 12.0
+        if c.side == AXIS:
+            if c.nation == "finnish":
+                return h in self.supply_net(AXIS, "F")[0]
+            if c.nation == "turkish":
+                return h in self.supply_net(AXIS, "T")[0]
+            near, anylen, _ = self.supply_net(AXIS)
+            if h in near:
+                return True
+            if h in anylen and self._soviet_distance(h) >= 6:  # 9.3.3
+                return True
+            if c.nation == "german" and c.type not in ("air_base",):
+                return h in self._sea_supply(AXIS)
+            return False
+        near, _, _ = self.supply_net(SOVIET)
+        if h in near:
+            return True
+        if self.snow and self._soviet_infantry(uid) and h in self.supply_net(SOVIET, "ice")[0]:
+            return True  # 9.2.1 across Frozen Access
+        return c.type != "offensive_support" and h in self._sea_supply(SOVIET)
+
+    def isolated(self, uid: str) -> bool:
+        """9.1.3: Out of Supply and no Supply Line of any length."""
+        c, h = self.c(uid), self.u(uid)["hex"]
+        if self.u(uid)["sup"] != "out":
+            return False
+        if c.side == AXIS:
+            net = "F" if c.nation == "finnish" else "T" if c.nation == "turkish" else ""
+            return h not in self.supply_net(AXIS, net)[1]
+        net = "ice" if self.snow and self._soviet_infantry(uid) else ""
+        return h not in self.supply_net(SOVIET, net)[1]
+
+    def _soviet_distance(self, h: str) -> int:
+        """Hexes to the nearest Soviet unit not Out of Supply (9.3.3)."""
+        grid = self.data.hexmap.grid
+        best = 99
+        for uid in self.on_map(SOVIET):
+            if self.u(uid)["sup"] == "out" or self.c(uid).type == "economic":
+                continue
+            best = min(best, grid.distance(h, self.u(uid)["hex"]))
+        return best
+
+    def _near_factory(self, h: str) -> bool:
+        for uid in self.on_map(SOVIET):
+            c = self.c(uid)
+            if c.type == "economic" and c.asset == "factory":
+                fh = self.u(uid)["hex"]
+                if fh == h or fh in self.data.neighbors[h]:
+                    return True
+        return False
+
+    def _call_supply_status(self, t: dict[str, Any]) -> None:
+        self._touch()
+        changes = []
+        # 9.1: both sides judge supply at once, from the position as it stands
+        supplied = {uid: self.in_supply(uid) for uid in sorted(self.on_map())}
+        for uid in sorted(supplied):
+            u, c = self.u(uid), self.c(uid)
+            if supplied[uid]:
+                u["sup"] = ""
+                continue
+            if c.type in ("air_base", "offensive_support"):
+                self._remove_to_track(uid, 3, "cannot trace a Supply Line (9.1.1)")
+                continue
+            new = "lack" if u["sup"] == "" else "out"
+            if new == "out" and c.side == SOVIET and c.type != "offensive_support" and \
+                    self._near_factory(u["hex"]):
+                new = "lack"  # 9.1.2
+            u["sup"] = new
+            changes.append(f"{uid} {new}")
+        self._touch()
+        if changes:
+            self.say("Supply: " + ", ".join(changes), "info")
+
+    def _call_remove_expended(self, t: dict[str, Any]) -> None:
+        for uid in sorted(self.s.get("expended", [])):
+            if self.u(uid)["hex"]:
+                self._remove_to_track(uid, 3, "expended Supply Base removed (9.3.4)")
+        self.s["expended"] = []
+
+    def _remove_to_track(self, uid: str, turns: int, why: str) -> None:
+        u = self.u(uid)
+        h = u["hex"]
+        self._drop_chit(uid)
+        u.update(hex="", box="track", ret=self.turn + turns, back=self.c(uid).side == SOVIET,
+                 sup="", steps=self.c(uid).max_steps)
+        self._touch()
+        self.say(f"{uid} leaves {h}: {why}; returns on turn {self.turn + turns}", "loss", [h],
+                 [uid])
+
+    # -- isolation (9.1.3) ---------------------------------------------------------------
+
+    def _call_isolation(self, t: dict[str, Any]) -> None:
+        self._touch()
+        by_hex: dict[str, list[str]] = {}
+        for uid in sorted(self.on_map()):
+            if self.isolated(uid):
+                by_hex.setdefault(self.u(uid)["hex"], []).append(uid)
+        tasks = []
+        for h in sorted(by_hex):
+            tasks.append({"k": "roll", "who": CHANCE, "then": "isolation", "hex": h,
+                          "rule": "9.1.3", "purpose": f"isolation attrition at {h}"})
+        self._push(*tasks)
+
+    def _on_isolation(self, t: dict[str, Any], roll: int) -> None:
+        h = t["hex"]
+        n = self.data.isolation[roll - 1]
+        units = sorted(x for x in self.units_at(h) if self.isolated(x))
+        if not units:
+            return
+        owner = self.c(units[0]).side
+        self.say(f"Isolated units at {h} lose {n} step(s) (9.1.3, rolled {roll})", "loss", [h])
+        if n:
+            self._push({"k": "isolation", "who": owner, "hex": h, "n": n})
+
+    # -- expending bases, air supply (9.3.4, 14.2) ---------------------------------------
+
+    def _expendable(self) -> list[str]:
+        _, _, rail_ok = self.supply_net(AXIS)
+        return [uid for uid in sorted(self.on_map(AXIS))
+                if self.c(uid).type == "supply_base" and self.u(uid)["hex"] not in rail_ok
+                and uid not in self.s.get("expended", [])]
+
+    def air_available(self) -> int:
+        total = int(self.s["air"]["total"])
+        if self.mud:
+            total //= 2  # 14.3
+        return max(0, total - int(self.s["air"]["used"]))
+
+    def _air_bases(self) -> list[str]:
+        return [self.u(x)["hex"] for x in sorted(self.on_map(AXIS))
+                if self.c(x).type == "air_base"]
+
+    def _in_air_range(self, h: str) -> bool:
+        grid = self.data.hexmap.grid
+        return any(grid.distance(h, b) <= 4 for b in self._air_bases())
