@@ -150,15 +150,21 @@ class MotherlandCore(State):
         key = ("zoc", side)
         hit = self._cache.get(key)
         if hit is None:
-            out: set[str] = set()
-            for uid in self.on_map(side):
-                if not self.c(uid).exerts_zoc:
-                    continue
-                h = self.u(uid)["hex"]
-                for n in self.data.neighbors[h]:
-                    if not (self.data.side_features(h, n) & BLOCKING_SIDES):
-                        out.add(n)
-            hit = frozenset(out)
+            # a function of where side's units stand (which exert a ZOC is fixed by type):
+            # kept across the other side's moves, which would otherwise recompute it
+            lasting = ("zoc", self.sig(side))
+            hit = self._pcache.get(lasting)
+            if hit is None:
+                out: set[str] = set()
+                for uid in self.on_map(side):
+                    if not self.c(uid).exerts_zoc:
+                        continue
+                    h = self.u(uid)["hex"]
+                    for n in self.data.neighbors[h]:
+                        if not (self.data.side_features(h, n) & BLOCKING_SIDES):
+                            out.add(n)
+                hit = frozenset(out)
+                self._pcache[lasting] = hit
             self._cache[key] = hit
         return hit
 

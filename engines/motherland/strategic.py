@@ -49,14 +49,19 @@ class StrategicMixin(MotherlandCore):
         key = ("stratfree", side)
         hit = self._cache.get(key)
         if hit is None:
-            grid = self.data.hexmap.grid
-            near: set[str] = set()
-            spots = [self.u(x)["hex"] for x in self.on_map(other(side))]
-            if side == AXIS:
-                spots += [h for h in self.s["partisans"].values() if h]
-            for h in spots:
-                near.update(grid.within(h, 2))
-            hit = frozenset(h for h in self.data.land if h not in near)
+            # depends on the enemy's units (and partisans) only: kept across own moves
+            partisans = tuple(sorted(self.s["partisans"].values())) if side == AXIS else ()
+            lasting = ("stratfree", side, self.sig(other(side)), partisans)
+            hit = self._pcache.get(lasting)
+            if hit is None:
+                grid = self.data.hexmap.grid
+                near: set[str] = set()
+                spots = [self.u(x)["hex"] for x in self.on_map(other(side))]
+                spots += [h for h in partisans if h]
+                for h in spots:
+                    near.update(grid.within(h, 2))
+                hit = frozenset(h for h in self.data.land if h not in near)
+                self._pcache[lasting] = hit
             self._cache[key] = hit
         return hit
 
