@@ -598,6 +598,52 @@ def say_cmd(ctx: click.Context, game_ref: str, text: str) -> None:
         echo("message kept for your next file")
 
 
+@main.command("orders")
+@click.argument("game_ref")
+@click.option("--set", "set_kinds", multiple=True, metavar="KIND[=default]",
+              help="Answer this kind of decision with the rulebook's default (repeatable).")
+@click.option("--clear", "clear_kinds", multiple=True, metavar="KIND",
+              help="Stop answering this kind in advance (repeatable).")
+@click.option("--all", "all_kinds", is_flag=True, help="Answer every kind the game allows.")
+@click.option("--none", "none", is_flag=True, help="Withdraw every standing order.")
+@click.pass_context
+def orders_cmd(ctx: click.Context, game_ref: str, set_kinds: tuple[str, ...],
+               clear_kinds: tuple[str, ...], all_kinds: bool, none: bool) -> None:
+    """Standing orders: decisions you answer in advance, so your opponent plays on.
+
+    With no option, lists the decisions the game allows orders for and the orders in
+    force. A change travels in your next file and holds from its end on.
+    """
+    from pbem import orders
+
+    with handled():
+        game = home_of(ctx).game(game_ref)
+        mine = game.verifier.orders.get(game.side, {})
+        base = game.orders_pending if game.orders_pending is not None else mine
+        if set_kinds or clear_kinds or all_kinds or none:
+            new = orders.edit(game.engine, base, set_kinds=set_kinds,
+                              clear_kinds=clear_kinds, all_kinds=all_kinds, none=none)
+            game.set_orders(new)
+            echo(f"standing orders for your next file: {_orders_text(new)}")
+            return
+        specs = game.engine.standing_orders()
+        if not specs:
+            echo(f"{game.engine.id} has no decisions that can be answered in advance")
+            return
+        theirs = game.verifier.orders.get(game.opponent_side, {})
+        for spec in specs:
+            flags = [label for label, held in (("yours", spec.kind in mine),
+                                               ("opponent's", spec.kind in theirs)) if held]
+            echo(f"{spec.kind} ({spec.rule}): {spec.text}"
+                 + (f"  [in force: {', '.join(flags)}]" if flags else ""))
+        if game.orders_pending is not None:
+            echo(f"to be sent with your next file: {_orders_text(game.orders_pending)}")
+
+
+def _orders_text(orders_map: dict[str, str]) -> str:
+    return ", ".join(f"{k}={v}" for k, v in orders_map.items()) or "none"
+
+
 @main.command("send")
 @click.argument("game_ref")
 @click.option("--seq", type=int, help="Send an earlier file again, byte for byte.")
@@ -694,6 +740,13 @@ def status_cmd(ctx: click.Context, game_ref: str | None, as_json: bool) -> None:
             echo(f"  file {s['seq']}; last in {_when(s['last_in'])}, last out "
                           f"{_when(s['last_out'])}")
             echo(f"  {s['awaiting']}")
+            for label, key in (("your standing orders", "orders"),
+                               ("opponent's standing orders", "opponent_orders")):
+                if s.get(key):
+                    echo(f"  {label}: {_orders_text(s[key])}")
+            if s.get("orders_pending") is not None:
+                echo(f"  orders to send with your next file: "
+                     f"{_orders_text(s['orders_pending'])}")
 
 
 @main.command("list")
@@ -741,6 +794,8 @@ def log_cmd(ctx: click.Context, game_ref: str) -> None:
             for record in body["records"]:
                 if record[0] == "a":
                     echo(f"  {record[1]}")
+                elif record[0] == "o":
+                    echo(f"  {record[1]}  (standing order of the other side)")
                 else:
                     outcome = ", ".join(str(o) for o in record[2])
                     echo(f"  roll {roll_name(seq, record[1])}: {outcome}")
@@ -875,15 +930,19 @@ def rebuild_cmd(ctx: click.Context, paths: tuple[Path, ...], name: str | None) -
               required=True)
 @click.option("--max-turns", type=int, help="Stop after this many game turns.")
 @click.option("--option", "options", multiple=True, help="KEY=VALUE, repeatable.")
+@click.option("--standing-orders", is_flag=True,
+              help="Both bots answer in advance every decision the engine allows.")
 def selfplay_cmd(engine_id: str, scenario: str, seed: int, directory: Path,
-                 max_turns: int | None, options: tuple[str, ...]) -> None:
+                 max_turns: int | None, options: tuple[str, ...],
+                 standing_orders: bool) -> None:
     """Two random bots play a scenario through real files in DIR."""
     from pbem.selfplay import selfplay
 
     with handled(), progress_bar(f"selfplay {engine_id} {scenario}") as progress:
         result = selfplay(engine_id, scenario, seed, directory, max_turns=max_turns,
                           options=_parse_options(options),
-                          on_file=lambda n: progress(n, 0))
+                          on_file=lambda n: progress(n, 0),
+                          standing_orders=standing_orders)
         click.echo(result.line())
         sys.exit(1 if result.desyncs else 0)
 

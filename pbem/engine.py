@@ -221,6 +221,21 @@ class OptionSpec:
     default: str = "off"
 
 
+@dataclass(frozen=True)
+class OrderSpec:
+    """A decision a side may answer in advance with a standing order (ARCHITECTURE 9).
+
+    ``kind`` is the :attr:`Decision.kind` it answers: one the rules put to a side inside
+    the opponent's turn (a defender's losses, its defensive fire...), never a side's own
+    phase.  The order's one policy is the decision's :attr:`Decision.default`, the
+    default the rulebook names; ``text`` says in words what that default does.
+    """
+
+    kind: str
+    rule: str
+    text: str
+
+
 # --- the state ----------------------------------------------------------------------------
 
 
@@ -420,6 +435,10 @@ class Engine(ABC):
     def scenarios(self) -> list[ScenarioInfo]: ...
 
     def options(self) -> list[OptionSpec]:
+        return []
+
+    def standing_orders(self) -> list[OrderSpec]:
+        """The decisions a side may answer in advance (none unless the engine says)."""
         return []
 
     @abstractmethod

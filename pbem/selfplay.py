@@ -16,6 +16,7 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
 
+from pbem import orders
 from pbem.atomic import write_atomic
 from pbem.errors import DesyncError
 from pbem.registry import get as get_engine
@@ -44,6 +45,7 @@ class SelfplayResult:
 def selfplay(engine_id: str, scenario: str, seed: int, directory: Path, *,
              max_turns: int | None = None, options: dict[str, str] | None = None,
              on_file: Callable[[int], None] | None = None,
+             standing_orders: bool = False,
              clock: Callable[[], float] = time.perf_counter) -> SelfplayResult:
     start = clock()
     engine = get_engine(engine_id)
@@ -80,6 +82,11 @@ def selfplay(engine_id: str, scenario: str, seed: int, directory: Path, *,
     if report.sealed is not None:
         path = ship(game, report.sealed)
         joiner.receive(path.read_bytes(), str(path), loaded=other)
+    if standing_orders:
+        # both bots answer in advance every decision the engine allows (pbem.orders): the
+        # game then needs fewer files
+        for g in (game, other):
+            g.set_orders(orders.edit(engine, {}, all_kinds=True))
     choosers = {side: Chooser(f"{seed}/{side}") for side in engine.sides}
     # Each bot keeps its game in memory, as one long-running pbem would; every file still
     # goes through the disk and the full import (signature, chain, replay, digest), and

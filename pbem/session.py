@@ -25,7 +25,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from pbem import __version__, canonical, dice
+from pbem import __version__, canonical, dice, orders
 from pbem.atomic import write_atomic
 from pbem.engine import CHANCE, Decision, Engine, Event, Result, State
 from pbem.envelope import MAX_SAVE, Envelope, body_hash, open_envelope, seal
@@ -379,6 +379,8 @@ class Game:
         self.pending: list[list[Any]] = []
         self.message = ""
         self.draw_offer = False
+        #: standing orders to publish with our next file (None: no change)
+        self.orders_pending: orders.Orders | None = None
         self.log: list[dict[str, Any]] = []
         #: the working position (with unsealed actions) once it differs from the verified
         #: one; until then the verified state serves, so loading a game copies nothing
@@ -406,6 +408,8 @@ class Game:
         game._loaded = hashlib.sha256(data).digest()
         game.message = body["message"]
         game.draw_offer = body["draw_offer"]
+        pending_orders = body.get("orders_pending")
+        game.orders_pending = dict(pending_orders) if pending_orders is not None else None
         game.log = list(body["log"])
         game.pending = []
         for record in body["pending"]:
@@ -424,6 +428,7 @@ class Game:
             "pending": self.pending,
             "message": self.message,
             "draw_offer": self.draw_offer,
+            "orders_pending": self.orders_pending,
             "log": self.log,
             "summary": self.summary(),
         }
@@ -558,6 +563,9 @@ class Game:
             "awaiting": self.awaiting(decision),
             "result": self.result.to_data() if self.result else None,
             "dice": setup.dice_mode,
+            "orders": dict(self.verifier.orders.get(self.side, {})),
+            "opponent_orders": dict(self.verifier.orders.get(self.opponent_side, {})),
+            "orders_pending": self.orders_pending,
         }
 
     def status(self) -> dict[str, Any]:
@@ -589,6 +597,8 @@ class Game:
         state = self._writable()
         if record[0] == "a":
             events = state.apply(record[1], side=self.side)
+        elif record[0] == "o":
+            events = state.apply(record[1], side=self.opponent_side)
         elif derive:
             roll = dice.check_roll(self._seed(), record[1], state.chance_request(), record[2])
             events = state.apply_outcome(roll.outcome)
@@ -604,7 +614,8 @@ class Game:
             request = self.state.chance_request()
             index = self._roll_count()
             roll = dice.resolve(seed, index, request)
-            last = next((r[1] for r in reversed(self.pending) if r[0] == "a"), "(start)")
+            last = next((r[1] for r in reversed(self.pending) if r[0] in ("a", "o")),
+                        "(start)")
             out += self._replay_pending(["r", index, list(roll.outcome)], derive=False)
             rolls.append(RollRecord(seq, index, self.side, request.purpose, request.rule,
                                     request.describe(), roll.outcome, seed, last, roll))
@@ -616,6 +627,10 @@ class Game:
         if not self.has_pen():
             return events, rolls, None
         self._resolve_chance(events, rolls)
+        # the opponent's standing orders answer its decisions here, and play goes on
+        while (due := orders.answer(self.state, self.side, self.verifier.orders)) is not None:
+            events += self._replay_pending(["o", due])
+            self._resolve_chance(events, rolls)
         player = self.state.current_player()
         if player != self.side:
             return events, rolls, self._seal("rules" if player is None else "")
@@ -651,11 +666,18 @@ class Game:
                 raise NotYourTurn(f"{self.name}: nothing to undo in this file")
             raise NotYourTurn(f"{self.name}: file {len(self.files) - 1} is sealed; undo is "
                               "refused once a file is sealed")
-        last = self.pending[-1]
+        records = list(self.pending)
+        # the opponent's standing orders answered what our last action led to: they go
+        # back with it (they would answer the same way again)
+        while records and records[-1][0] == "o":
+            records.pop()
+        if not records:
+            raise NotYourTurn(f"{self.name}: only the opponent's standing orders were played "
+                              "in this file; nothing of yours to undo")
+        last = records.pop()
         if last[0] == "r":
             name = dice.roll_name(self.verifier.seq + 1, last[1])
             raise NotYourTurn(f"{self.name}: cannot undo past die roll {name}")
-        records = self.pending[:-1]
         self._reset_state()
         self.pending = []
         for record in records:
@@ -667,6 +689,11 @@ class Game:
         if len(text) > 4000:
             raise UsageError("a message is at most 4000 characters")
         self.message = text
+        self.write()
+
+    def set_orders(self, new: orders.Orders) -> None:
+        """Standing orders to publish with our next file (they hold from its end on)."""
+        self.orders_pending = orders.edit(self.engine, new)
         self.write()
 
     def resign(self) -> int:
@@ -712,6 +739,8 @@ class Game:
             "result": None,
             "next_anchor": next_anchor,
         }
+        if self.orders_pending is not None:
+            body["orders"] = self.orders_pending
         if end == "rules":
             result = self.state.result()
             body["result"] = result.to_data() if result else None
@@ -729,6 +758,7 @@ class Game:
         self.pending = []
         self.message = ""
         self.draw_offer = False
+        self.orders_pending = None
         self._reset_state()
         self.log.append({"seq": seq, "dir": "out", "time": self.home.clock()})
         self.write()

@@ -26,7 +26,7 @@ import copy
 from dataclasses import dataclass, field
 from typing import Any
 
-from pbem import canonical, dice
+from pbem import canonical, dice, orders
 from pbem.engine import CHANCE, Engine, Event, Result, State
 from pbem.envelope import Envelope, open_envelope
 from pbem.errors import (
@@ -78,7 +78,7 @@ ACCEPT_FIELDS = {"kind", "game", "seq", "prev", "side", "joiner", "anchor", "rul
                  "scenario_digest", "initial_digest", "software"}
 TURN_FIELDS = {"kind", "game", "seq", "prev", "side", "generation", "link_index", "reveal",
                "records", "digest", "to_act", "message", "clock", "draw", "end", "result",
-               "next_anchor"}
+               "next_anchor", "orders"}
 
 
 # --- what the verifier keeps ------------------------------------------------------------
@@ -141,6 +141,10 @@ class Accepted:
     draw: str = ""
     end: str = ""
     clock: int = 0
+    #: the actions among ``actions`` played by the receiver's own standing orders
+    ordered: list[str] = field(default_factory=list)
+    #: the sender's standing orders, when this file changes them
+    orders: dict[str, str] | None = None
 
 
 @dataclass
@@ -269,6 +273,8 @@ class Verifier:
         self.draw_offered_by = ""
         self.keep_rolls = keep_rolls
         self.rolls: list[RollRecord] = []
+        #: each side's standing orders in force (pbem.orders), from its latest file
+        self.orders: dict[str, orders.Orders] = {}
 
     # -- cache for the save file -----------------------------------------------------------
 
@@ -283,6 +289,7 @@ class Verifier:
             "hashes": list(self.hashes),
             "result": self.result.to_data() if self.result else None,
             "draw_offered_by": self.draw_offered_by,
+            "orders": {side: dict(o) for side, o in sorted(self.orders.items())},
         }
 
     @classmethod
@@ -303,6 +310,7 @@ class Verifier:
         self.last_hash = self.hashes[-1]
         self.result = Result.from_data(data["result"]) if data["result"] else None
         self.draw_offered_by = str(data["draw_offered_by"])
+        self.orders = {str(k): dict(v) for k, v in data.get("orders", {}).items()}
         self.keep_rolls = False
         self.rolls = []
         return self
@@ -393,6 +401,7 @@ class Verifier:
             work.cards = dict(self.cards)
             work.chains = {s: copy.copy(c) for s, c in self.chains.items()}
             work.rolls = list(self.rolls)
+            work.orders = dict(self.orders)
         else:
             work = self
         accepted = work._accept(env, body) if env.kind == "accept" else work._turn(env, body)
@@ -472,6 +481,10 @@ class Verifier:
             if player == side:
                 raise ChainError(f"{what} stops while it is still the {side} player's decision",
                                  reason="incomplete")
+            if orders.answer(self.state, side, self.orders) is not None:
+                raise ChainError(f"{what} stops at a decision the {player} player's standing "
+                                 "orders answer: the sender must apply them and play on",
+                                 reason="incomplete")
         elif end == "rules":
             if player is not None:
                 raise ChainError(f"{what} claims the game ended by the rules, but it has not",
@@ -508,6 +521,11 @@ class Verifier:
             chain.generation, chain.index, chain.prev = generation + 1, 0, next_anchor
         elif next_anchor is not None:
             raise DiceError(f"{what} commits a new anchor before its chain ran out")
+        if "orders" in body:
+            # in force from the end of this file: they answer the sender's decisions in
+            # the opponent's files to come
+            self.orders[side] = orders.parse(self.engine, body["orders"], what)
+            accepted.orders = dict(self.orders[side])
         accepted.draw, accepted.end = draw, end
         return accepted
 
@@ -518,9 +536,26 @@ class Verifier:
         last_action = "(start of file)"
         for n, record in enumerate(records):
             where = f"file {seq} record {n}"
-            if not isinstance(record, list) or not record or record[0] not in ("a", "r"):
-                raise FormatError(f"{where} is neither an action nor a roll")
-            if record[0] == "a":
+            if not isinstance(record, list) or not record or record[0] not in ("a", "r", "o"):
+                raise FormatError(f"{where} is neither an action, a roll nor an order")
+            if record[0] == "o":
+                if len(record) != 2 or not isinstance(record[1], str):
+                    raise FormatError(f"{where}: an order record is ['o', text]")
+                player = self.state.current_player()
+                due = orders.answer(self.state, side, self.orders)
+                if due is None:
+                    raise ChainError(f"{where}: {record[1]!r} is played as a standing order of "
+                                     f"the {player or 'nobody'} side, but no order of that "
+                                     "side answers this decision", reason="out-of-turn")
+                if record[1] != due:
+                    raise DesyncError(f"{where}: the {player} side's standing order answers "
+                                      f"{due!r} here, not {record[1]!r}")
+                assert isinstance(player, str)
+                accepted.events += self.state.apply(record[1], side=player)
+                accepted.actions.append(record[1])
+                accepted.ordered.append(record[1])
+                last_action = record[1]
+            elif record[0] == "a":
                 if len(record) != 2 or not isinstance(record[1], str):
                     raise FormatError(f"{where}: an action record is ['a', text]")
                 player = self.state.current_player()

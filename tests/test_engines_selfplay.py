@@ -26,3 +26,14 @@ def test_capped_selfplay_through_files(engine: str, scenario: str, tmp_path: Pat
     report = audit(collect([tmp_path / "files"]))
     assert report.clean, report.problems
     assert len(report.rolls) == result.rolls
+
+
+@pytest.mark.parametrize(("engine", "scenario"), GAMES)
+def test_capped_selfplay_with_standing_orders(engine: str, scenario: str,
+                                              tmp_path: Path) -> None:
+    """Both bots answer every decision their engine allows in advance: the opponent's
+    files apply those answers, the receivers check them, and the files are audited."""
+    result = selfplay(engine, scenario, 7, tmp_path, max_turns=1, standing_orders=True)
+    assert result.desyncs == 0 and result.actions > 0
+    report = audit(collect([tmp_path / "files"]))
+    assert report.clean, report.problems

@@ -13,7 +13,15 @@ from pathlib import Path
 from engines.hexkit.checks import check_named_hexes
 from engines.motherland.data import ENGINE_ID, GameData, load
 from engines.motherland.state import MotherlandState
-from pbem.engine import Engine, OptionSpec, ScenarioInfo, Snapshot, State, copy_data
+from pbem.engine import (
+    Engine,
+    OptionSpec,
+    OrderSpec,
+    ScenarioInfo,
+    Snapshot,
+    State,
+    copy_data,
+)
 
 #: (hex or hexside, what the book says is there, rule) for every hex number in the book
 BOOK_HEXES = [
@@ -62,6 +70,26 @@ class MotherlandEngine(Engine):
     def options(self) -> list[OptionSpec]:
         return [OptionSpec("baku", "21.1 Baku: German Panzers may raid the Baku box"),
                 OptionSpec("turkey", "21.2 Turkish Front: Turkey may join the Axis")]
+
+    def standing_orders(self) -> list[OrderSpec]:
+        # the decisions the rules give a side inside the other's turn or in the mutual
+        # phases (issue 5's list); each answered by the default _decision names
+        first = "the first choice in the engine's listed order"
+        return [
+            OrderSpec("result-choice", "8.5", "take a combat result as retreats where "
+                                              "possible, step losses for the rest"),
+            OrderSpec("step-loss", "8.5.1", f"allocate step losses: {first}"),
+            OrderSpec("retreat-choice", "8.6.1", f"among equal-priority retreat hexes: {first}"),
+            OrderSpec("advance", "8.7", "no advance after combat (8.1 step 5: the defender's "
+                                        "own advance when the attacker retreats or dies)"),
+            OrderSpec("generals", "16.5", "use no General when chits are drawn in the other "
+                                          "side's file"),
+            OrderSpec("chit-choice", "16.5", f"which of a General's two chits to keep: {first}"),
+            OrderSpec("stacking", "6.0", f"eliminate the opponent's excess units: {first}"),
+            OrderSpec("partisan-markers", "10.1", f"Out of Supply markers from partisans, "
+                                                  f"nearest units first: {first}"),
+            OrderSpec("isolation-losses", "9.1.3", f"isolation losses: {first}"),
+        ]
 
     def check_scenarios(self) -> list[str]:
         """Every hex the book names where the book says, and legal setups (``pbem scenario

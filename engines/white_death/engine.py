@@ -10,7 +10,7 @@ from typing import Any
 from engines.hexkit.scenario import ScenarioSet, load_scenario_dir, load_scenario_path
 from engines.white_death.data import Catalog, load_catalog
 from engines.white_death.state import WDState
-from pbem.engine import Engine, ScenarioInfo, Snapshot, State
+from pbem.engine import Engine, OrderSpec, ScenarioInfo, Snapshot, State
 
 #: the order the manual presents them in
 ORDER = ("purkayev", "woehler", "first-relief", "second-relief", "final-relief", "campaign")
@@ -38,6 +38,14 @@ class WhiteDeath(Engine):
 
     def catalog(self) -> Catalog:
         return _catalog(self._data())
+
+    def standing_orders(self) -> list[OrderSpec]:
+        # the manual's "Default Actions": fire not allocated is allocated automatically
+        # (no artillery); the defender's fire is the one decision inside the other
+        # side's impulse
+        return [OrderSpec("defensive-fire", "Rule 5",
+                          "defensive fire allocated automatically (the manual's Default "
+                          "Actions; no artillery)")]
 
     def scenarios(self) -> list[ScenarioInfo]:
         data = self._data()

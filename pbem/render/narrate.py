@@ -134,7 +134,8 @@ def frames_from_records(state: State, records: Sequence[Sequence[Any]], side: st
                         seq: int | None = None, tell_rolls: bool = True) -> list[Frame]:
     """Replay a file's records on a copy of ``state`` and cut them into replay frames.
 
-    ``records`` are the session's ``["a", notation]`` (an action) and ``["r", index,
+    ``records`` are the session's ``["a", notation]`` (an action), ``["o", notation]``
+    (the other side's standing order answering its decision) and ``["r", index,
     outcome]`` (a roll); ``state`` is the position before the first one and is left
     untouched.  Each action starts a frame, the rolls it leads to join it, and each frame
     carries ``side``'s view after its last record.  With ``tell_rolls`` every roll is
@@ -148,10 +149,15 @@ def frames_from_records(state: State, records: Sequence[Sequence[Any]], side: st
     started = False
     for record in records:
         kind = record[0]
-        if kind == "a":
+        if kind in ("a", "o"):
             if started:
                 frames.append((work.view(side), events))
             events, started = [], True
+            if kind == "o":
+                # the decider's side, taken before the action changes whose turn it is
+                who = work.current_player()
+                events.append(Event(f"by the {who} player's standing order: {record[1]}",
+                                    "info"))
             events += work.apply(str(record[1]))
         elif kind == "r":
             request: ChanceRequest = work.chance_request()

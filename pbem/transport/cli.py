@@ -106,7 +106,7 @@ def _what_happened(seq: int, records: list[Any], limit: int = 12) -> list[str]:
     """The file's actions and rolls in the engine's notation (the opponent's pbem replays
     and narrates them in full on import)."""
     actions = [str(r[1]) for r in records
-               if isinstance(r, list) and len(r) >= 2 and r[0] == "a"]
+               if isinstance(r, list) and len(r) >= 2 and r[0] in ("a", "o")]
     rolls = [f"{seq}.{r[1]}: {', '.join(str(x) for x in r[2])}" for r in records
              if isinstance(r, list) and len(r) >= 3 and r[0] == "r" and isinstance(r[2], list)]
     out = []

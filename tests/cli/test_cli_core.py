@@ -321,3 +321,20 @@ def test_selfplay_is_reproduced_by_its_seed(run, tmp_path: Path) -> None:  # typ
                .output.split(" digest=")[1][:16] for folder, seed in (("four", "5"),
                                                                        ("five", "6"))]
     assert digests[0] != digests[1] and all(len(d) == 16 for d in digests)
+
+
+def test_standing_orders_command(run, tmp_path: Path) -> None:  # type: ignore[no-untyped-def]
+    start(run, tmp_path)
+    r = run("b", "orders", "g")
+    assert r.exit_code == 0 and "take-result (Skirmish 3): absorb the attack" in r.output
+    assert "in force" not in r.output
+    r = run("b", "orders", "g", "--set", "surrender")
+    assert r.exit_code == 2 and "no standing order for 'surrender'" in r.output
+    r = run("b", "orders", "g", "--all")
+    assert r.exit_code == 0 and "take-result=default" in r.output
+    status = run("b", "status", "g")
+    assert "orders to send with your next file: take-result=default" in status.output
+    assert json.loads(run("b", "status", "g", "--json").output)["orders_pending"] == \
+        {"take-result": "default"}
+    r = run("b", "orders", "g", "--clear", "take-result")
+    assert r.exit_code == 0 and "standing orders for your next file: none" in r.output

@@ -24,6 +24,7 @@ from pbem.engine import (
     Engine,
     Event,
     OptionSpec,
+    OrderSpec,
     Outcome,
     Result,
     ScenarioInfo,
@@ -251,6 +252,9 @@ class SkirmishEngine(Engine):
 
     def options(self) -> list[OptionSpec]:
         return [OptionSpec("fog", "fog of war (unused by the rules; tests option pinning)")]
+
+    def standing_orders(self) -> list[OrderSpec]:
+        return [OrderSpec("take-result", "Skirmish 3", "absorb the attack")]
 
     def _new_state(self, scenario: str, options: Mapping[str, str]) -> State:
         return SkirmishState(self, scenario, options)

@@ -1,0 +1,92 @@
+"""Standing orders: a side answers some of its decisions in advance (ARCHITECTURE 9).
+
+By email, every decision the rules give the defender inside the attacker's turn (how to
+take a combat result, its defensive fire, ...) costs a round trip. A side may instead
+publish standing orders in a signed turn file: for each decision kind its engine allows
+(:meth:`pbem.engine.Engine.standing_orders`), "answer with the rulebook's default". From
+the end of that file on, the opponent's program answers such a decision on its behalf,
+writing the answer into its own file as an order record ``["o", action]``, and plays on.
+
+Nobody chooses anything: the answer is the engine's :attr:`Decision.default` for the
+position, which the receiver's verifier computes again and compares. The acting side may
+not skip an order either: a file that stops at a decision the opponent's orders answer is
+refused as incomplete, so the order cannot be applied or withheld as the dice suit.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from typing import Any
+
+from pbem.engine import CHANCE, Engine, State
+from pbem.errors import FormatError, UsageError
+
+#: the one policy there is: the default the rulebook names for that decision
+DEFAULT = "default"
+POLICIES = (DEFAULT,)
+
+Orders = dict[str, str]
+
+
+def kinds(engine: Engine) -> dict[str, str]:
+    """Decision kind -> the rule that asks it, for the kinds the engine allows."""
+    return {spec.kind: spec.rule for spec in engine.standing_orders()}
+
+
+def parse(engine: Engine, value: Any, what: str) -> Orders:
+    """The ``orders`` field of a turn body, checked: known kinds, known policies."""
+    if not isinstance(value, dict):
+        raise FormatError(f"{what}: orders must be a map of decision kind to policy")
+    allowed = kinds(engine)
+    out: Orders = {}
+    for kind, policy in value.items():
+        if kind not in allowed:
+            raise FormatError(f"{what}: {engine.id} allows no standing order for decision "
+                              f"kind {kind!r} (it allows: {', '.join(sorted(allowed)) or 'none'})")
+        if policy not in POLICIES:
+            raise FormatError(f"{what}: unknown standing-order policy {policy!r} for {kind} "
+                              f"(policies: {', '.join(POLICIES)})")
+        out[kind] = policy
+    return dict(sorted(out.items()))
+
+
+def answer(state: State, acting: str, orders: Mapping[str, Orders]) -> str | None:
+    """The action a standing order gives now, or ``None``.
+
+    Only a decision of the side *not* writing the file (``acting`` writes it) is answered,
+    only for a kind that side ordered, and only when the engine names a default.
+    """
+    player = state.current_player()
+    if player is None or player in (CHANCE, acting):
+        return None
+    mine = orders.get(player, {})
+    if not mine:
+        return None
+    decision = state.decision()
+    if decision is None or decision.kind not in mine or decision.default is None:
+        return None
+    return decision.default.notation()
+
+
+def edit(engine: Engine, current: Mapping[str, str], *, set_kinds: tuple[str, ...] = (),
+         clear_kinds: tuple[str, ...] = (), all_kinds: bool = False,
+         none: bool = False) -> Orders:
+    """A side's orders after a change asked on the command line (refusing unknown kinds)."""
+    allowed = kinds(engine)
+    out = {} if none else dict(current)
+    if all_kinds:
+        out.update({k: DEFAULT for k in allowed})
+    for given in set_kinds:
+        kind, _, policy = given.partition("=")
+        policy = policy or DEFAULT
+        if kind not in allowed:
+            raise UsageError(f"{engine.id} allows no standing order for {kind!r} "
+                             f"(it allows: {', '.join(sorted(allowed)) or 'none'})")
+        if policy not in POLICIES:
+            raise UsageError(f"unknown policy {policy!r} (policies: {', '.join(POLICIES)})")
+        out[kind] = policy
+    for kind in clear_kinds:
+        if kind not in allowed:
+            raise UsageError(f"{engine.id} allows no standing order for {kind!r}")
+        out.pop(kind, None)
+    return dict(sorted(out.items()))
