@@ -2,7 +2,7 @@
 
     python bench/bench_selfplay.py ENGINE [--seeds 20] [--first-seed 1]
                                    [--scenario ID ...] [--max-turns T] [--jobs 2]
-                                   [--split | --profile]
+                                   [--split | --profile] [--standing-orders]
 
 Each game is `pbem selfplay`: two bots with their own homes and keys write, sign, read,
 verify and replay every file.  Prints one line per game and, per scenario, the totals and
@@ -30,10 +30,13 @@ sys.path.insert(0, str(ROOT))
 from pbem.registry import get  # noqa: E402
 from pbem.selfplay import SelfplayResult, selfplay  # noqa: E402
 
+ORDERS = {"on": False}
+
 
 def one(engine: str, scenario: str, seed: int, max_turns: int | None) -> SelfplayResult:
     with tempfile.TemporaryDirectory() as tmp:
-        return selfplay(engine, scenario, seed, Path(tmp), max_turns=max_turns)
+        return selfplay(engine, scenario, seed, Path(tmp), max_turns=max_turns,
+                        standing_orders=ORDERS["on"])
 
 
 #: the engine's side of the contract: every hook the core calls (pbem.engine)
@@ -114,7 +117,10 @@ def main() -> int:
                    help="profile each game in this process: where the engine spends its time")
     p.add_argument("--split", action="store_true",
                    help="time the engine's hooks (no profiler): engine time against protocol")
+    p.add_argument("--standing-orders", action="store_true",
+                   help="both bots answer in advance every decision the engine allows")
     args = p.parse_args()
+    ORDERS["on"] = args.standing_orders  # set before the pool forks its workers
     scenarios = args.scenario or [s.id for s in get(args.engine).scenarios()]
     seeds = range(args.first_seed, args.first_seed + args.seeds)
     jobs = [(args.engine, s, seed, args.max_turns) for s in scenarios for seed in seeds]
