@@ -18,6 +18,7 @@ from typing import Any
 
 from rich.console import Console
 
+from pbem import orders
 from pbem.atomic import write_atomic
 from pbem.audit import body_summary
 from pbem.engine import State
@@ -38,6 +39,9 @@ commands:
   undo              take back your last action (never past a die roll)
   status            turn, phase and what is awaited
   say TEXT          a message to your opponent, sent with this file
+  orders [all|none|KIND...]
+                    standing orders: the questions you answer in advance with the
+                    rulebook's default (no argument: list them), sent with this file
   draw              offer a draw with this file (or accept the opponent's offer)
   resign            resign the game
   done / quit       leave; your actions are saved and you can go on later
@@ -160,7 +164,8 @@ class Prompt:
 
     def _complete(self, text: str, index: int) -> str | None:
         options = [a.notation() for a in self.game.state.legal_actions()]
-        options += ["legal", "show", "undo", "status", "say ", "draw", "resign", "done", "help"]
+        options += ["legal", "show", "undo", "status", "say ", "orders", "draw", "resign",
+                    "done", "help"]
         matches = [o for o in options if o.startswith(text)]
         return matches[index] if index < len(matches) else None
 
@@ -179,6 +184,25 @@ class Prompt:
             return
         window = fit_window(view, self.console.width, 24, center=focus) if view.cells else None
         self.console.print(board_screen(view, window, legend=False))
+
+    def orders(self, words: list[str]) -> None:
+        """List the standing orders the game allows, or change ours (pbem.orders)."""
+        game = self.game
+        mine = game.verifier.orders.get(game.side, {})
+        base = game.orders_pending if game.orders_pending is not None else mine
+        if words:
+            new = orders.edit(game.engine, base, all_kinds=words == ["all"],
+                              none=words == ["none"],
+                              set_kinds=() if words in (["all"], ["none"]) else tuple(words))
+            game.set_orders(new)
+            shown = ", ".join(new) or "none"
+            self.console.print(f"standing orders sent with this file: {shown}", markup=False)
+            return
+        for spec in game.engine.standing_orders():
+            held = " [in force]" if spec.kind in base else ""
+            self.console.print(f"  {spec.kind} ({spec.rule}): {spec.text}{held}", markup=False)
+        if not game.engine.standing_orders():
+            self.console.print("this game has no decisions to answer in advance", markup=False)
 
     def where(self, token: str) -> None:
         hexes = where(self.game.state, self.game.side, token)
@@ -257,6 +281,8 @@ class Prompt:
                 elif word == "say":
                     game.say(shlex.split(rest)[0] if rest.startswith(('"', "'")) else rest)
                     self.console.print("message kept for this file", markup=False)
+                elif word == "orders":
+                    self.orders(rest.split())
                 elif word == "draw":
                     what, seq = game.draw()
                     self.console.print(f"draw {what}", markup=False)

@@ -48,6 +48,20 @@ def test_play_receives_replays_and_prompts_until_sealed(cli, tmp_path: Path) -> 
     assert "your actions are saved" in r.output
 
 
+def test_standing_orders_at_the_play_prompt(cli, tmp_path: Path) -> None:  # type: ignore[no-untyped-def]
+    r = cli("a", "play", "g", "acc.pbem", "--fast", "--yes", input="pass\n")
+    assert r.exit_code == 0, r.output
+    outbox = list((tmp_path / "a" / "outbox").iterdir())
+    r = cli("b", "play", str(outbox[0]), "--fast",
+            input="orders\norders bogus\norders all\ndone\n")
+    assert r.exit_code == 0, r.output
+    assert "take-result (Skirmish 3): absorb the attack" in r.output
+    assert "refused:" in r.output and "no standing order for 'bogus'" in r.output
+    assert "standing orders sent with this file: take-result" in r.output
+    status = cli("b", "status", "g")
+    assert "orders to send with your next file: take-result=default" in status.output
+
+
 def test_play_refuses_a_bad_file_and_keeps_the_game(cli, tmp_path: Path) -> None:  # type: ignore[no-untyped-def]
     (tmp_path / "bad.pbem").write_bytes(b"\x96garbage")
     r = cli("a", "play", "g", "bad.pbem", "--fast")
