@@ -186,15 +186,32 @@ def explain_roll(report: AuditReport, name: str) -> list[str]:
         setup = verifier.setup
         lines = [
             f"roll {roll.name}: {roll.purpose}" + (f" ({roll.rule})" if roll.rule else ""),
-            f"  made by the {roll.side} player in file {seq}, after action {roll.after_action!r}",
             f"  request: {roll.request}",
             f"  game id     {setup.game_id.hex()}",
-            f"  {roll.side}'s link revealed in file {seq} (link checked against the chain):",
-            f"              {roll.actor_link.hex()}",
-            "  the opponent's latest revealed link (its anchor before any reveal):",
-            f"              {roll.opponent_link.hex()}",
-            f"  seed = SHA-256(canonical ['pbem/v1/open', game id, {seq}, {roll.side}'s link, "
-            "opponent's link])",
+        ]
+        if setup.dice_mode == "sealed":
+            lines += [
+                f"  asked for by file {seq - 1}, which ended at this roll; finalized in file "
+                f"{seq} by the {roll.side} player's link (sealed dice)",
+                f"  body hash of file {seq - 1}:",
+                f"              {roll.opponent_link.hex()}",
+                f"  {roll.side}'s link revealed in file {seq} (link checked against the chain):",
+                f"              {roll.actor_link.hex()}",
+                f"  seed = SHA-256(canonical ['pbem/v1/sealed', game id, {seq - 1}, body hash, "
+                f"{roll.side}'s link])",
+            ]
+        else:
+            lines += [
+                f"  made by the {roll.side} player in file {seq}, after action "
+                f"{roll.after_action!r}",
+                f"  {roll.side}'s link revealed in file {seq} (link checked against the chain):",
+                f"              {roll.actor_link.hex()}",
+                "  the opponent's latest revealed link (its anchor before any reveal):",
+                f"              {roll.opponent_link.hex()}",
+                f"  seed = SHA-256(canonical ['pbem/v1/open', game id, {seq}, {roll.side}'s "
+                "link, opponent's link])",
+            ]
+        lines += [
             f"       = {roll.seed.hex()}",
             f"  words from HMAC-SHA256(seed, u32({index}) || u32(j)), j = 0, 1, ...:",
         ]

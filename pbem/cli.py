@@ -932,9 +932,11 @@ def rebuild_cmd(ctx: click.Context, paths: tuple[Path, ...], name: str | None) -
 @click.option("--option", "options", multiple=True, help="KEY=VALUE, repeatable.")
 @click.option("--standing-orders", is_flag=True,
               help="Both bots answer in advance every decision the engine allows.")
+@click.option("--dice", "dice_mode", type=click.Choice(["open", "sealed"]), default="open",
+              show_default=True)
 def selfplay_cmd(engine_id: str, scenario: str, seed: int, directory: Path,
                  max_turns: int | None, options: tuple[str, ...],
-                 standing_orders: bool) -> None:
+                 standing_orders: bool, dice_mode: str) -> None:
     """Two random bots play a scenario through real files in DIR."""
     from pbem.selfplay import selfplay
 
@@ -942,7 +944,7 @@ def selfplay_cmd(engine_id: str, scenario: str, seed: int, directory: Path,
         result = selfplay(engine_id, scenario, seed, directory, max_turns=max_turns,
                           options=_parse_options(options),
                           on_file=lambda n: progress(n, 0),
-                          standing_orders=standing_orders)
+                          standing_orders=standing_orders, dice_mode=dice_mode)
         click.echo(result.line())
         sys.exit(1 if result.desyncs else 0)
 

@@ -1,4 +1,4 @@
-"""The open-dice protocol: hash chains, seeds, and unbiased rolls, byte for byte.
+"""The dice protocol: hash chains, seeds, and unbiased rolls, byte for byte.
 
 Neither player may choose or bias a roll, and anyone holding the transcript must be able
 to re-derive every roll.  So each side commits, at the start, to the anchor ``c_0`` of a
@@ -6,8 +6,9 @@ one-way hash chain it derived from its own key (:class:`HashChain`) and reveals 
 per file, in order.  The rolls of a file are drawn from a seed that mixes the actor's
 fresh link with the opponent's latest revealed one (:func:`open_seed`); neither side
 knew the other's link when it committed, so neither can steer the seed.  (The actor
-*can* foresee the rolls of its own file before sending it and choose which attack gets
-which roll; sealed dice, a later mode, removes that.  It is not implemented here.)
+*can* foresee the rolls of its open-dice file before sending it and choose which attack
+gets which roll.  Sealed dice (:func:`sealed_seed`) remove that: a roll is finalized by
+the opponent's next, still unrevealed link, in the opponent's next file.)
 
 Every hash is SHA-256 over the canonical msgpack encoding (:func:`pbem.canonical.encode`)
 of an array whose first element is a domain string, so no hash of one kind can be
@@ -65,6 +66,7 @@ __all__ = [
 DOMAIN_SECRET = "pbem/v1/dice-secret"
 DOMAIN_CHAIN = "pbem/v1/chain"
 DOMAIN_OPEN = "pbem/v1/open"
+DOMAIN_SEALED = "pbem/v1/sealed"
 
 LINK_SIZE = 32
 #: longest chain one anchor may commit to; a longer game re-anchors in a signed turn
@@ -217,6 +219,20 @@ def open_seed(game_id: bytes, seq: int, actor_link: bytes, opponent_link: bytes)
     """
     return hashlib.sha256(
         canonical.encode([DOMAIN_OPEN, game_id, seq, actor_link, opponent_link])
+    ).digest()
+
+
+def sealed_seed(game_id: bytes, seq: int, body_hash: bytes, resolver_link: bytes) -> bytes:
+    """The seed of the rolls file ``seq`` asked for, in sealed-dice mode.
+
+    SHA-256(encode(["pbem/v1/sealed", game_id, seq, body_hash, resolver_link])): file
+    ``seq`` (body hash ``body_hash``) ended at a chance node; the other side finalizes its
+    rolls with the link its next file reveals.  The roller never held that link, so it
+    cannot foresee or order its rolls; the resolver cannot know ``body_hash`` before
+    the roller's file arrives, so it cannot foresee them either.
+    """
+    return hashlib.sha256(
+        canonical.encode([DOMAIN_SEALED, game_id, seq, body_hash, resolver_link])
     ).digest()
 
 

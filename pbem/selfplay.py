@@ -45,7 +45,7 @@ class SelfplayResult:
 def selfplay(engine_id: str, scenario: str, seed: int, directory: Path, *,
              max_turns: int | None = None, options: dict[str, str] | None = None,
              on_file: Callable[[int], None] | None = None,
-             standing_orders: bool = False,
+             standing_orders: bool = False, dice_mode: str = "open",
              clock: Callable[[], float] = time.perf_counter) -> SelfplayResult:
     start = clock()
     engine = get_engine(engine_id)
@@ -64,7 +64,8 @@ def selfplay(engine_id: str, scenario: str, seed: int, directory: Path, *,
     creator, joiner = homes
     out = SelfplayResult(engine.id, scenario)
     game = creator.new_game(engine.id, scenario, engine.sides[0], options=options,
-                            name=f"selfplay-{seed}", nonce=_derive(seed, "nonce"))
+                            name=f"selfplay-{seed}", nonce=_derive(seed, "nonce"),
+                            dice_mode=dice_mode)
 
     def ship(game: Game, seq: int) -> Path:
         _, data = game.file(seq)
@@ -118,10 +119,17 @@ def selfplay(engine_id: str, scenario: str, seed: int, directory: Path, *,
             g.write()
             out.result = f"capped after {max_turns} turns"
             break
-        path = ship(g, sealed)
-        receiver = joiner if mover is creator else creator
         try:
-            receiver.receive(path.read_bytes(), str(path), loaded=current[receiver])
+            # an import may seal a file at once (sealed dice: the receiver finalizes the
+            # rolls and hands the pen back): it travels the same way
+            sender = mover
+            next_seq: int | None = sealed
+            while next_seq is not None:
+                path = ship(current[sender], next_seq)
+                receiver = joiner if sender is creator else creator
+                report = receiver.receive(path.read_bytes(), str(path),
+                                          loaded=current[receiver])
+                sender, next_seq = receiver, report.sealed
         except DesyncError:
             out.desyncs += 1
             out.result = "desync"

@@ -226,10 +226,7 @@ class Home:
                  name: str | None = None, chain_length: int = DEFAULT_CHAIN,
                  nonce: bytes | None = None) -> Game:
         """Create a game and its invite (file 0), to be sent to the opponent."""
-        if dice_mode == "sealed":
-            raise UsageError("--dice sealed is not available yet (it comes with the sealed-dice "
-                             "issue); use --dice open")
-        if dice_mode != "open":
+        if dice_mode not in ("open", "sealed"):
             raise UsageError(f"unknown dice mode {dice_mode!r} (open or sealed)")
         engine = get_engine(engine_id)
         if side not in engine.sides:
@@ -588,6 +585,10 @@ class Game:
         _, _, link = self._next_link()
         return self.verifier.seed_for(self.verifier.seq + 1, self.side, link)
 
+    def _acted(self) -> bool:
+        """Whether this file holds an action yet (sealed dice: rolls only come before)."""
+        return any(r[0] in ("a", "o") for r in self.pending)
+
     def _roll_count(self) -> int:
         return sum(1 for r in self.pending if r[0] == "r")
 
@@ -626,10 +627,16 @@ class Game:
         rolls: list[RollRecord] = []
         if not self.has_pen():
             return events, rolls, None
+        sealed = self.verifier.sealed
+        if self.state.is_chance() and sealed and self._acted():
+            # sealed dice: what our actions ask for, the opponent's next link finalizes
+            return events, rolls, self._seal("")
         self._resolve_chance(events, rolls)
         # the opponent's standing orders answer its decisions here, and play goes on
         while (due := orders.answer(self.state, self.side, self.verifier.orders)) is not None:
             events += self._replay_pending(["o", due])
+            if sealed and self.state.is_chance():
+                return events, rolls, self._seal("")
             self._resolve_chance(events, rolls)
         player = self.state.current_player()
         if player != self.side:
@@ -731,7 +738,8 @@ class Game:
             "reveal": link,
             "records": self.pending,
             "digest": self.state.digest(),
-            "to_act": "" if end in ("resign", "draw") or player in (None, CHANCE) else player,
+            "to_act": "" if end in ("resign", "draw") or player is None else
+            self.opponent_side if player == CHANCE else player,
             "message": self.message,
             "clock": self.home.clock(),
             "draw": "offer" if self.draw_offer and end == "" else "",

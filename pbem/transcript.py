@@ -41,7 +41,7 @@ from pbem.errors import (
 )
 from pbem.identity import Card
 
-DICE_MODES = ("open",)
+DICE_MODES = ("open", "sealed")
 MAX_RECORDS = 100_000
 MAX_MESSAGE = 4000
 
@@ -141,6 +141,8 @@ class Accepted:
     draw: str = ""
     end: str = ""
     clock: int = 0
+    #: whether the file played any action (sealed dice: its rolls all come before)
+    acted: bool = False
     #: the actions among ``actions`` played by the receiver's own standing orders
     ordered: list[str] = field(default_factory=list)
     #: the sender's standing orders, when this file changes them
@@ -267,6 +269,9 @@ class Verifier:
         self.chains: dict[str, ChainPos] = {
             self.setup.creator_side: ChainPos(0, 0, self.setup.anchor, self.setup.anchor)}
         self.seq = 0
+        #: who sent the latest file (in sealed mode, a file that ends at a chance node
+        #: hands the pen to the other side, who finalizes its rolls)
+        self.last_side = ""
         self.last_hash = invite.hash
         self.hashes: list[bytes] = [invite.hash]
         self.result: Result | None = None
@@ -286,6 +291,7 @@ class Verifier:
             "cards": {s: c.to_data() for s, c in self.cards.items()},
             "chains": {s: c.to_data() for s, c in self.chains.items()},
             "seq": self.seq,
+            "last_side": self.last_side,
             "hashes": list(self.hashes),
             "result": self.result.to_data() if self.result else None,
             "draw_offered_by": self.draw_offered_by,
@@ -306,6 +312,7 @@ class Verifier:
         self.cards = {s: Card.from_data(c) for s, c in data["cards"].items()}
         self.chains = {s: ChainPos.from_data(c) for s, c in data["chains"].items()}
         self.seq = int(data["seq"])
+        self.last_side = str(data.get("last_side", ""))
         self.hashes = list(data["hashes"])
         self.last_hash = self.hashes[-1]
         self.result = Result.from_data(data["result"]) if data["result"] else None
@@ -328,11 +335,22 @@ class Verifier:
         if self.seq == 1:
             return self.setup.creator_side
         player = self.state.current_player()
+        if player == CHANCE and self.sealed and self.last_side:
+            # the rolls the last file asked for: the other side finalizes them
+            return self.setup.other(self.last_side)
         if player is None or player == CHANCE:
             raise ChainError("the game is over: no file may follow", reason="over")
         return player
 
+    @property
+    def sealed(self) -> bool:
+        return self.setup.dice_mode == "sealed"
+
     def seed_for(self, seq: int, side: str, link: bytes) -> bytes:
+        """The seed of file ``seq``'s rolls, whose sender reveals ``link`` (this verifier
+        holds the game up to file ``seq - 1``)."""
+        if self.sealed:
+            return dice.sealed_seed(self.game_id, seq - 1, self.last_hash, link)
         return dice.open_seed(self.game_id, seq, link, self.chains[self.setup.other(side)].latest)
 
     def classify(self, env: Envelope, body: dict[str, Any], known: dict[int, bytes]) -> None:
@@ -453,7 +471,8 @@ class Verifier:
         if not dice.verify_link(self.setup.nonce, side, generation, index, reveal, chain.prev):
             raise DiceError(f"{what}: the revealed dice link does not hash to the committed one")
         seed = self.seed_for(seq, side, reveal)
-        links = (reveal, self.chains[self.setup.other(side)].latest)
+        links = (reveal, self.last_hash if self.sealed else
+                 self.chains[self.setup.other(side)].latest)
         chain.index, chain.prev, chain.latest = index, reveal, reveal
         accepted = Accepted(seq, "turn", side, env.hash, clock=_need(body, "clock", int, what))
         message = _need(body, "message", str, what)
@@ -471,7 +490,7 @@ class Verifier:
             raise FormatError(f"{what}: draw must be '' or 'offer'")
         if end not in ("", "resign", "draw", "rules"):
             raise FormatError(f"{what}: end must be '', resign, draw or rules")
-        if self.state.is_chance():
+        if self.state.is_chance() and not (self.sealed and accepted.acted):
             raise ChainError(f"{what} stops at an unresolved die roll", reason="incomplete")
         player = self.state.current_player()
         if end == "":
@@ -481,6 +500,8 @@ class Verifier:
             if player == side:
                 raise ChainError(f"{what} stops while it is still the {side} player's decision",
                                  reason="incomplete")
+            if player == CHANCE:
+                player = self.setup.other(side)  # sealed: the opponent finalizes the rolls
             if orders.answer(self.state, side, self.orders) is not None:
                 raise ChainError(f"{what} stops at a decision the {player} player's standing "
                                  "orders answer: the sender must apply them and play on",
@@ -527,13 +548,14 @@ class Verifier:
             self.orders[side] = orders.parse(self.engine, body["orders"], what)
             accepted.orders = dict(self.orders[side])
         accepted.draw, accepted.end = draw, end
+        self.last_side = side
         return accepted
 
     def replay_records(self, seq: int, side: str, seed: bytes, records: list[Any],
                        accepted: Accepted, links: tuple[bytes, bytes] = (b"", b"")) -> None:
         """Apply the sender's actions and re-derive each roll from the seed."""
         roll_index = 0
-        last_action = "(start of file)"
+        last_action = f"(asked for by file {seq - 1})" if self.sealed else "(start of file)"
         for n, record in enumerate(records):
             where = f"file {seq} record {n}"
             if not isinstance(record, list) or not record or record[0] not in ("a", "r", "o"):
@@ -555,6 +577,7 @@ class Verifier:
                 accepted.actions.append(record[1])
                 accepted.ordered.append(record[1])
                 last_action = record[1]
+                accepted.acted = True
             elif record[0] == "a":
                 if len(record) != 2 or not isinstance(record[1], str):
                     raise FormatError(f"{where}: an action record is ['a', text]")
@@ -567,12 +590,17 @@ class Verifier:
                 except PbemError as exc:
                     raise DesyncError(f"{where}: {record[1]!r} is refused here: {exc}") from None
                 accepted.actions.append(record[1])
+                accepted.acted = True
                 last_action = record[1]
             else:
                 if len(record) != 3 or record[1] != roll_index or not isinstance(record[2], list):
                     raise FormatError(f"{where}: a roll record is ['r', {roll_index}, outcome]")
                 if not self.state.is_chance():
                     raise DesyncError(f"{where}: a roll where the rules call for none")
+                if self.sealed and accepted.acted:
+                    raise DiceError(f"{where}: with sealed dice the rolls an action asks for "
+                                    "are finalized by the opponent's next file, not by the "
+                                    "sender")
                 request = self.state.chance_request()
                 roll = dice.check_roll(seed, roll_index, request, record[2])
                 accepted.events += self.state.apply_outcome(roll.outcome)

@@ -37,3 +37,14 @@ def test_capped_selfplay_with_standing_orders(engine: str, scenario: str,
     assert result.desyncs == 0 and result.actions > 0
     report = audit(collect([tmp_path / "files"]))
     assert report.clean, report.problems
+
+
+@pytest.mark.parametrize("engine", ["white-death", "for-the-motherland"])
+def test_capped_selfplay_with_sealed_dice(engine: str, tmp_path: Path) -> None:
+    """Sealed dice on a real engine: every roll finalized by the other side's next file."""
+    scenario = get(engine).scenarios()[-1].id
+    result = selfplay(engine, scenario, 3, tmp_path, max_turns=1, dice_mode="sealed",
+                      standing_orders=True)
+    assert result.desyncs == 0 and result.rolls > 0
+    report = audit(collect([tmp_path / "files"]))
+    assert report.clean, report.problems

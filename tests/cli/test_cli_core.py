@@ -96,8 +96,12 @@ def test_new_refuses_bad_requests(run) -> None:  # type: ignore[no-untyped-def]
     assert r.exit_code == 2 and "KEY=VALUE" in r.output
     r = run("a", "new", "skirmish", "short", "--side", "red", "--option", "fog=maybe")
     assert r.exit_code == 6 and "choose one of" in r.output
-    r = run("a", "new", "skirmish", "short", "--side", "red", "--dice", "sealed")
-    assert r.exit_code == 2 and "not available yet" in r.output
+    r = run("a", "new", "skirmish", "short", "--side", "red", "--dice", "loaded")
+    assert r.exit_code == 2 and "'open', 'sealed'" in r.output
+    r = run("a", "new", "skirmish", "short", "--side", "red", "--dice", "sealed", "--name",
+            "s", "-o", "s.pbem")
+    assert r.exit_code == 0, r.output
+    assert json.loads(run("a", "status", "s", "--json").output)["dice"] == "sealed"
 
 
 def test_a_game_at_the_command_line(run, tmp_path: Path) -> None:  # type: ignore[no-untyped-def]
