@@ -44,6 +44,7 @@ from pbem.dice import (
     resolve_words,
     roll_dice,
     roll_name,
+    sealed_seed,
     verify_link,
 )
 from pbem.engine import ChanceRequest
@@ -302,9 +303,23 @@ def build_dice_vectors() -> dict[str, Any]:
             {"kind": "dice", "dice": [1_000_000]},
         )
     )
+    # sealed dice: file 3 (the joiner's) ended at a chance node; the creator's file 4
+    # finalizes its rolls with soviet link 2 (a made-up body hash stands for file 3's)
+    body_3 = hashlib.sha256(b"the body of file 3").digest()
+    sealed_seeds = [
+        {
+            "game_id": GAME_ID.hex(),
+            "seq": 3,
+            "body_hash": body_3.hex(),
+            "resolver_link": soviet.link(2).hex(),
+            "preimage": canonical.encode(["pbem/v1/sealed", GAME_ID, 3, body_3,
+                                          soviet.link(2)]).hex(),
+            "seed": sealed_seed(GAME_ID, 3, body_3, soviet.link(2)).hex(),
+        }
+    ]
     return {
         "description": (
-            "Open dice (docs/protocol-crypto.md). Seeds from the chains of "
+            "Open and sealed dice (docs/protocol-crypto.md 3.3, 3.3.1). Seeds from the chains of "
             "chain_vectors.json (soviet: TEST 1 key, german: TEST 2 key, generation 0, "
             "length 8). Each roll: block_0 = HMAC-SHA256(seed, u32be(index) || u32be(0)); "
             "first_words = block_0 as eight big-endian u32; steps = [block j, word position, "
@@ -313,6 +328,7 @@ def build_dice_vectors() -> dict[str, Any]:
         ),
         "nonce": NONCE.hex(),
         "seeds": seeds,
+        "sealed_seeds": sealed_seeds,
         "blocks": blocks,
         "rolls": rolls,
     }
@@ -361,6 +377,11 @@ def test_dice_vectors_match_independent_implementation() -> None:
         args = (H(s["game_id"]), s["seq"], H(s["actor_link"]), H(s["opponent_link"]))
         assert ref_pack(["pbem/v1/open", *args]).hex() == s["preimage"]
         assert ref_seed(*args).hex() == s["seed"]
+    for s in data["sealed_seeds"]:
+        packed = ref_pack(["pbem/v1/sealed", H(s["game_id"]), s["seq"], H(s["body_hash"]),
+                           H(s["resolver_link"])])
+        assert packed.hex() == s["preimage"]
+        assert hashlib.sha256(packed).hexdigest() == s["seed"]
     for b in data["blocks"]:
         msg = b["index"].to_bytes(4, "big") + b["j"].to_bytes(4, "big")
         assert msg.hex() == b["message"]
