@@ -3,6 +3,7 @@
     python bench/bench_selfplay.py ENGINE [--seeds 20] [--first-seed 1]
                                    [--scenario ID ...] [--max-turns T] [--jobs 2]
                                    [--split | --profile] [--standing-orders]
+                                   [--dice open|sealed]
 
 Each game is `pbem selfplay`: two bots with their own homes and keys write, sign, read,
 verify and replay every file.  Prints one line per game and, per scenario, the totals and
@@ -31,12 +32,13 @@ from pbem.registry import get  # noqa: E402
 from pbem.selfplay import SelfplayResult, selfplay  # noqa: E402
 
 ORDERS = {"on": False}
+DICE = {"mode": "open"}
 
 
 def one(engine: str, scenario: str, seed: int, max_turns: int | None) -> SelfplayResult:
     with tempfile.TemporaryDirectory() as tmp:
         return selfplay(engine, scenario, seed, Path(tmp), max_turns=max_turns,
-                        standing_orders=ORDERS["on"])
+                        standing_orders=ORDERS["on"], dice_mode=DICE["mode"])
 
 
 #: the engine's side of the contract: every hook the core calls (pbem.engine)
@@ -119,8 +121,10 @@ def main() -> int:
                    help="time the engine's hooks (no profiler): engine time against protocol")
     p.add_argument("--standing-orders", action="store_true",
                    help="both bots answer in advance every decision the engine allows")
+    p.add_argument("--dice", choices=("open", "sealed"), default="open")
     args = p.parse_args()
     ORDERS["on"] = args.standing_orders  # set before the pool forks its workers
+    DICE["mode"] = args.dice
     scenarios = args.scenario or [s.id for s in get(args.engine).scenarios()]
     seeds = range(args.first_seed, args.first_seed + args.seeds)
     jobs = [(args.engine, s, seed, args.max_turns) for s in scenarios for seed in seeds]
