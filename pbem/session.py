@@ -512,6 +512,10 @@ class Game:
                 return f"your decision: {decision.prompt}"
             return "your file is ready to seal"
         nxt = self.verifier.seq + 1
+        if self.verifier.sealed and self.state.is_chance():
+            request = self.state.chance_request()
+            return (f"waiting for file {nxt} from the opponent, whose dice link finalizes "
+                    f"the roll for {request.purpose} (sealed dice)")
         who = decision.prompt if decision else f"the {self.opponent_side} player's file"
         return f"waiting for file {nxt} from the opponent ({who})"
 

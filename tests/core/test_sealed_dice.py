@@ -94,6 +94,7 @@ def test_the_asker_may_not_roll_for_itself(sealed: Table) -> None:
         receiver.receive(resign_body(home.identity(), body), "self-roll.pbem")
     assert sealed.save_bytes(receiver) == before
     assert game.state.is_chance()
+    assert "whose dice link finalizes the roll for" in game.status()["awaiting"]
 
 
 def test_the_resolver_must_resolve_and_cannot_change_the_roll(sealed: Table) -> None:
