@@ -13,9 +13,13 @@ from __future__ import annotations
 
 import hashlib
 from dataclasses import dataclass, field
+from typing import TYPE_CHECKING
 
 from pbem import canonical
 from pbem.engine import Action, ChanceRequest, Engine, Outcome, State
+
+if TYPE_CHECKING:
+    from pbem.session import Game
 
 
 class Chooser:
@@ -121,3 +125,11 @@ def random_playout(engine: Engine, scenario: str, seed: int, *, max_steps: int =
         again = replay(engine, scenario, options, report.history)
         assert again.digest() == state.digest(), "replaying the history gave another digest"
     return report
+
+
+def play_file(game: Game, chooser: Chooser) -> int:
+    """Random legal actions of ``game``'s side until its file seals; that file's number."""
+    sealed = None
+    while sealed is None:
+        _, _, sealed = game.act(chooser.pick(game.state.legal_actions()).notation())
+    return sealed

@@ -22,7 +22,7 @@ from pbem.envelope import seal
 from pbem.errors import PbemError
 from pbem.registry import get
 from pbem.session import Game, Home
-from pbem.testing import Chooser
+from pbem.testing import Chooser, play_file
 
 GAMES = [("skirmish", "long"), ("white-death", "final-relief"),
          ("for-the-motherland", "4-uranus")]
@@ -49,9 +49,7 @@ class Position:
         for n in range(5):
             mover = next(h for h, g in games.items() if g.my_decision() is not None)
             g = games[mover]
-            sealed = None
-            while sealed is None:
-                _, _, sealed = g.act(chooser.pick(g.state.legal_actions()).notation())
+            sealed = play_file(g, chooser)
             data = g.file(sealed)[1]
             self.sender, self.receiver = mover, (self.b if mover is self.a else self.a)
             if n == 4:

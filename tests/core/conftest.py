@@ -8,7 +8,7 @@ from pathlib import Path
 import pytest
 
 from pbem.session import Game, Home
-from pbem.testing import Chooser
+from pbem.testing import Chooser, play_file
 
 
 @dataclass
@@ -38,11 +38,7 @@ class Table:
         home = self.mover()
         assert home is not None, "nobody to act"
         game = self.game(home)
-        sealed = None
-        while sealed is None:
-            action = self.chooser.pick(game.state.legal_actions())
-            _, _, sealed = game.act(action.notation())
-        seq, data = game.file(sealed)
+        seq, data = game.file(play_file(game, self.chooser))
         (self.folder / f"{seq:04d}.pbem").write_bytes(data)
         return home, seq, data
 

@@ -8,7 +8,7 @@ import hashlib
 from pathlib import Path
 
 from pbem.session import Game, Home
-from pbem.testing import Chooser
+from pbem.testing import Chooser, play_file
 
 
 def _home(root: Path, name: str) -> Home:
@@ -30,9 +30,7 @@ def test_result_choice_is_shown_to_both_players(tmp_path: Path) -> None:
     for _ in range(40):
         mover = next(side for side, g in games.items() if g.my_decision() is not None)
         g = games[mover]
-        sealed = None
-        while sealed is None:
-            _, _, sealed = g.act(chooser.pick(g.state.legal_actions()).notation())
+        sealed = play_file(g, chooser)
         receiver = "soviet" if mover == "axis" else "axis"
         homes[receiver].receive(g.file(sealed)[1], f"file {sealed}", loaded=games[receiver])
         decision = games[receiver].decision()
