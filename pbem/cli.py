@@ -636,6 +636,8 @@ def orders_cmd(ctx: click.Context, game_ref: str, set_kinds: tuple[str, ...],
                                                ("opponent's", spec.kind in theirs)) if held]
             echo(f"{spec.kind} ({spec.rule}): {spec.text}"
                  + (f"  [in force: {', '.join(flags)}]" if flags else ""))
+            for name, text in spec.policies:
+                echo(f"    or {spec.kind}={name}: {text}")
         if game.orders_pending is not None:
             echo(f"to be sent with your next file: {_orders_text(game.orders_pending)}")
 

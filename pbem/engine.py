@@ -227,13 +227,15 @@ class OrderSpec:
 
     ``kind`` is the :attr:`Decision.kind` it answers: one the rules put to a side inside
     the opponent's turn (a defender's losses, its defensive fire...), never a side's own
-    phase.  The order's one policy is the decision's :attr:`Decision.default`, the
-    default the rulebook names; ``text`` says in words what that default does.
+    phase.  Policy ``default`` answers with the decision's :attr:`Decision.default`, the
+    default the rulebook names (``text`` says what it does); ``policies`` names further
+    answers, as (name, what it does), that :meth:`State.order_answer` gives.
     """
 
     kind: str
     rule: str
     text: str
+    policies: tuple[tuple[str, str], ...] = ()
 
 
 # --- the state ----------------------------------------------------------------------------
@@ -290,6 +292,17 @@ class State(ABC):
     @abstractmethod
     def _view(self, side: str | None) -> BoardView:
         """What ``side`` may see; ``None`` is the referee's view of everything."""
+
+    def order_answer(self, decision: Decision, policy: str) -> Action | None:
+        """The action a standing order with ``policy`` gives for ``decision`` (pbem.orders);
+        ``None``: the order does not answer it here, and the side decides itself."""
+        if policy == "default":
+            return decision.default
+        return self._order_answer(decision, policy)
+
+    def _order_answer(self, decision: Decision, policy: str) -> Action | None:
+        """An engine's further policies (see :class:`OrderSpec`); none by default."""
+        return None
 
     def status_line(self, side: str | None) -> str:
         """The one-line situation (turn, phase, points left) ``side`` may see.

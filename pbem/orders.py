@@ -3,12 +3,15 @@
 By email, every decision the rules give the defender inside the attacker's turn (how to
 take a combat result, its defensive fire, ...) costs a round trip. A side may instead
 publish standing orders in a signed turn file: for each decision kind its engine allows
-(:meth:`pbem.engine.Engine.standing_orders`), "answer with the rulebook's default". From
-the end of that file on, the opponent's program answers such a decision on its behalf,
-writing the answer into its own file as an order record ``["o", action]``, and plays on.
+(:meth:`pbem.engine.Engine.standing_orders`), a policy: ``default`` (the rulebook's
+default) or one the engine names (For the Motherland!'s ``losses``: step losses rather
+than retreats). From the end of that file on, the opponent's program answers such a
+decision on its behalf, writing the answer into its own file as an order record
+``["o", action]``, and plays on.
 
-Nobody chooses anything: the answer is the engine's :attr:`Decision.default` for the
-position, which the receiver's verifier computes again and compares. The acting side may
+Nobody chooses anything: the answer is what the engine's :meth:`State.order_answer` gives
+for the position and the policy, which the receiver's verifier computes again and
+compares. The acting side may
 not skip an order either: a file that stops at a decision the opponent's orders answer is
 refused as incomplete, so the order cannot be applied or withheld as the dice suit.
 """
@@ -21,16 +24,16 @@ from typing import Any
 from pbem.engine import CHANCE, Engine, State
 from pbem.errors import FormatError, UsageError
 
-#: the one policy there is: the default the rulebook names for that decision
+#: the policy every kind has: the default the rulebook names for that decision
 DEFAULT = "default"
-POLICIES = (DEFAULT,)
 
 Orders = dict[str, str]
 
 
-def kinds(engine: Engine) -> dict[str, str]:
-    """Decision kind -> the rule that asks it, for the kinds the engine allows."""
-    return {spec.kind: spec.rule for spec in engine.standing_orders()}
+def kinds(engine: Engine) -> dict[str, tuple[str, ...]]:
+    """Decision kind -> its policies, for the kinds the engine allows."""
+    return {spec.kind: (DEFAULT, *(name for name, _ in spec.policies))
+            for spec in engine.standing_orders()}
 
 
 def parse(engine: Engine, value: Any, what: str) -> Orders:
@@ -43,9 +46,9 @@ def parse(engine: Engine, value: Any, what: str) -> Orders:
         if kind not in allowed:
             raise FormatError(f"{what}: {engine.id} allows no standing order for decision "
                               f"kind {kind!r} (it allows: {', '.join(sorted(allowed)) or 'none'})")
-        if policy not in POLICIES:
+        if policy not in allowed[kind]:
             raise FormatError(f"{what}: unknown standing-order policy {policy!r} for {kind} "
-                              f"(policies: {', '.join(POLICIES)})")
+                              f"(policies: {', '.join(allowed[kind])})")
         out[kind] = policy
     return dict(sorted(out.items()))
 
@@ -54,7 +57,7 @@ def answer(state: State, acting: str, orders: Mapping[str, Orders]) -> str | Non
     """The action a standing order gives now, or ``None``.
 
     Only a decision of the side *not* writing the file (``acting`` writes it) is answered,
-    only for a kind that side ordered, and only when the engine names a default.
+    only for a kind that side ordered, and only when its policy gives an answer there.
     """
     player = state.current_player()
     if player is None or player in (CHANCE, acting):
@@ -63,9 +66,10 @@ def answer(state: State, acting: str, orders: Mapping[str, Orders]) -> str | Non
     if not mine:
         return None
     decision = state.decision()
-    if decision is None or decision.kind not in mine or decision.default is None:
+    if decision is None or decision.kind not in mine:
         return None
-    return decision.default.notation()
+    action = state.order_answer(decision, mine[decision.kind])
+    return None if action is None else action.notation()
 
 
 def edit(engine: Engine, current: Mapping[str, str], *, set_kinds: tuple[str, ...] = (),
@@ -82,8 +86,9 @@ def edit(engine: Engine, current: Mapping[str, str], *, set_kinds: tuple[str, ..
         if kind not in allowed:
             raise UsageError(f"{engine.id} allows no standing order for {kind!r} "
                              f"(it allows: {', '.join(sorted(allowed)) or 'none'})")
-        if policy not in POLICIES:
-            raise UsageError(f"unknown policy {policy!r} (policies: {', '.join(POLICIES)})")
+        if policy not in allowed[kind]:
+            raise UsageError(f"{kind} has no policy {policy!r} (policies: "
+                             f"{', '.join(allowed[kind])})")
         out[kind] = policy
     for kind in clear_kinds:
         if kind not in allowed:

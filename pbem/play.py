@@ -39,9 +39,10 @@ commands:
   undo              take back your last action (never past a die roll)
   status            turn, phase and what is awaited
   say TEXT          a message to your opponent, sent with this file
-  orders [all|none|KIND...]
-                    standing orders: the questions you answer in advance with the
-                    rulebook's default (no argument: list them), sent with this file
+  orders [all|none|KIND[=POLICY]...]
+                    standing orders: the questions you answer in advance (the rulebook's
+                    default, or a policy the game names; no argument: list them), sent
+                    with this file
   draw              offer a draw with this file (or accept the opponent's offer)
   resign            resign the game
   done / quit       leave; your actions are saved and you can go on later
@@ -201,6 +202,8 @@ class Prompt:
         for spec in game.engine.standing_orders():
             held = " [in force]" if spec.kind in base else ""
             self.console.print(f"  {spec.kind} ({spec.rule}): {spec.text}{held}", markup=False)
+            for name, text in spec.policies:
+                self.console.print(f"      or {spec.kind}={name}: {text}", markup=False)
         if not game.engine.standing_orders():
             self.console.print("this game has no decisions to answer in advance", markup=False)
 

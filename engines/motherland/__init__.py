@@ -77,7 +77,9 @@ class MotherlandEngine(Engine):
         first = "the first choice in the engine's listed order"
         return [
             OrderSpec("result-choice", "8.5", "take a combat result as retreats where "
-                                              "possible, step losses for the rest"),
+                                              "possible, step losses for the rest",
+                      (("losses", "as step losses where possible, retreats for the rest "
+                                  "(holding the ground)"),)),
             OrderSpec("step-loss", "8.5.1", f"allocate step losses: {first}"),
             OrderSpec("retreat-choice", "8.6.1", f"among equal-priority retreat hexes: {first}"),
             OrderSpec("advance", "8.7", "no advance after combat (8.1 step 5: the defender's "

@@ -107,6 +107,14 @@ class DecisionMixin(MotherlandCore):
         assert t is not None
         return self._task_options(t)
 
+    def _order_answer(self, decision: Decision, policy: str) -> Action | None:
+        # 8.5: of the ways to take a result, the one with the most step losses (the
+        # options run from all losses to all retreats; ties keep the listed order)
+        if (decision.kind, policy) != ("result-choice", "losses"):
+            return None
+        takes = [a for a in self._legal_actions() if isinstance(a, Take)]
+        return max(takes, key=lambda a: a.steps, default=None)
+
     def parse_action(self, text: str) -> Action:
         return parse(text)
 

@@ -139,3 +139,18 @@ def test_orders_survive_a_reload_and_can_be_withdrawn(table: Any) -> None:
         if home is table.bob:
             break
     assert table.game(table.alice).status()["opponent_orders"] == {}
+
+
+def test_a_named_policy_answers_differently_from_the_default(table: Any) -> None:
+    """Skirmish names a second policy for its defender: retreat instead of absorbing."""
+    table.game(table.bob).set_orders({"take-result": "retreat"})
+    while True:
+        home, seq, data = table.play_file()
+        table.other(home).receive(data, f"{seq:04d}.pbem")
+        if home is table.bob:
+            break
+    home, seq, data = file_with_order(table)
+    assert ["o", "retreat"] in body_of(data)["records"]
+    table.other(home).receive(data, f"{seq:04d}.pbem")
+    digests = {table.game(h).verifier.state.digest() for h in (table.alice, table.bob)}
+    assert len(digests) == 1

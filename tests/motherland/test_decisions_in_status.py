@@ -49,3 +49,32 @@ def test_result_choice_is_shown_to_both_players(tmp_path: Path) -> None:
     assert theirs["awaiting"] == (f"waiting for file {theirs['seq'] + 1} from the opponent "
                                   f"({mine['decision']})")
     assert decision.rule == "8.5" and decision.default is not None  # a policy can answer
+
+
+def test_losses_policy_takes_the_most_step_losses() -> None:
+    """8.5 by standing order: 'default' retreats where possible, 'losses' holds ground."""
+    from engines.motherland import ENGINE
+    from engines.motherland.actions import Take
+    from pbem import dice, orders
+
+    state = ENGINE.new_state("4-uranus")
+    chooser = Chooser("losses policy")
+    for step in range(3000):
+        decision = state.decision()
+        if decision is not None and decision.kind == "result-choice":
+            takes = [a for a in state.legal_actions() if isinstance(a, Take)]
+            if len({a.steps for a in takes}) > 1:
+                break
+        if state.is_chance():
+            seed = hashlib.sha256(f"losses {step}".encode()).digest()
+            state.apply_outcome(dice.resolve(seed, 0, state.chance_request()).outcome)
+        else:
+            state.apply(chooser.pick(state.legal_actions()))
+    else:
+        raise AssertionError("no combat result with a choice in 3000 steps")
+    attacker = "axis" if decision.side == "soviet" else "soviet"
+    most = max(a.steps for a in takes)
+    held = orders.answer(state, attacker, {decision.side: {"result-choice": "losses"}})
+    assert held is not None and f"as {most} step" in held
+    default = orders.answer(state, attacker, {decision.side: {"result-choice": "default"}})
+    assert default == decision.default.notation() != held

@@ -118,6 +118,10 @@ class SkirmishState(State):
         return Decision(side, "orders", f"the {side} player gives orders for round {self.round}",
                         tuple(self._legal_actions()), Word("pass"), rule="Skirmish 2")
 
+    def _order_answer(self, decision: Decision, policy: str) -> Action | None:
+        return Word("retreat") if (decision.kind, policy) == ("take-result", "retreat") \
+            else None
+
     def _apply_action(self, action: Action) -> list[Event]:
         side = self.phasing if self.step == "orders" else other(self.phasing)
         if self.step == "defend":
@@ -254,7 +258,8 @@ class SkirmishEngine(Engine):
         return [OptionSpec("fog", "fog of war (unused by the rules; tests option pinning)")]
 
     def standing_orders(self) -> list[OrderSpec]:
-        return [OrderSpec("take-result", "Skirmish 3", "absorb the attack")]
+        return [OrderSpec("take-result", "Skirmish 3", "absorb the attack",
+                          (("retreat", "retreat from the attack"),))]
 
     def _new_state(self, scenario: str, options: Mapping[str, str]) -> State:
         return SkirmishState(self, scenario, options)
