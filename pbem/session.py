@@ -806,6 +806,8 @@ class Game:
             self.write()
         what = "accepted the invitation" if accepted.kind == "accept" else \
             f"{len(accepted.actions)} actions, {len(accepted.rolls)} rolls"
+        if accepted.ordered:
+            what += f" ({len(accepted.ordered)} answered by your standing orders)"
         text = f"{self.name}: file {accepted.seq} from the {accepted.side} player: {what}"
         if accepted.draw == "offer":
             text += "; the opponent offers a draw (pbem draw to accept)"

@@ -55,7 +55,7 @@ def test_orders_travel_and_answer_the_defender_inside_the_attackers_file(table: 
             for e in events]
     assert "by the blue player's standing order: absorb" in told
     report = table.bob.receive(data, f"{seq:04d}.pbem")
-    assert report.seq == seq
+    assert report.seq == seq and "answered by your standing orders" in report.text
     assert any("absorbs the attack" in e.text for e in report.events)
     digests = {table.game(h).verifier.state.digest() for h in (table.alice, table.bob)}
     assert len(digests) == 1
