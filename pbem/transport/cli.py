@@ -223,8 +223,10 @@ def _json_outcome(o: Outcome) -> dict[str, Any]:
             "kind": o.info.kind if o.info else None}
 
 
-def _reply_to_folder(outcomes: list[Outcome], home: Any, folder: Path) -> None:
-    """After an import made the local side seal at once, put that file in the folder too."""
+def _reply_to_folder(outcomes: list[Outcome], home: Any, folder: Path | None = None, *,
+                     by_email: bool = False) -> None:
+    """After an import made the local side seal at once (sealed dice finalized, or nothing
+    left to decide), send that file back the way asked: into the folder, or by mail."""
     from pbem import cli as core
 
     for outcome in outcomes:
@@ -234,7 +236,7 @@ def _reply_to_folder(outcomes: list[Outcome], home: Any, folder: Path) -> None:
             continue
         game = home.game(name)
         number, data = game.file(sealed)
-        lines = deliver(game, number, data, folder=folder)
+        lines = deliver(game, number, data, folder=folder, by_email=by_email)
         for line in lines:
             core.console.print(f"  {line}", markup=False)
 
@@ -304,10 +306,12 @@ def watch_cmd(ctx: click.Context, directory: Path, interval: float, duration: fl
 @click.option("--all", "every_message", is_flag=True,
               help="Look into every message not yet handled, not only pbem-looking ones.")
 @click.option("--yes", is_flag=True, help="Confirm first-contact fingerprints without asking.")
+@click.option("--reply", is_flag=True,
+              help="Mail back a file an import sealed at once (e.g. sealed dice finalized).")
 @click.option("--json", "as_json", is_flag=True)
 @click.pass_context
 def fetch_cmd(ctx: click.Context, mailbox: str | None, every_message: bool, yes: bool,
-              as_json: bool) -> None:
+              reply: bool, as_json: bool) -> None:
     """Import turn files for your games from new mail (IMAP over TLS)."""
     from pbem import cli as core
 
@@ -319,6 +323,8 @@ def fetch_cmd(ctx: click.Context, mailbox: str | None, every_message: bool, yes:
                             HandledState.of_home(home.path), mailbox_name=mailbox,
                             every_message=every_message)
         _show(report.outcomes, home, as_json)
+        if reply:
+            _reply_to_folder(report.outcomes, home, by_email=True)
         if not as_json:
             core.errors.print(f"fetched {account.address}: {report.handled} messages handled, "
                               f"{len(report.outcomes)} files looked at", markup=False)

@@ -259,6 +259,51 @@ def test_whole_game_between_two_accounts_through_the_servers(
                     assert servers.accounts[user].password.encode() not in path.read_bytes()
 
 
+def test_sealed_dice_by_mail_with_fetch_reply(servers: MailServers, pair: Pair,
+                                              tmp_path: Path) -> None:
+    """Sealed dice over real mail: a file that ends at a roll goes out; the opponent's
+    'pbem fetch --reply' finalizes it and, when the decision is back with the asker, mails
+    the rolls-only file back at once, with nobody typing."""
+    runner = CliRunner()
+    for home, user in ((pair.alice, "alice"), (pair.bob, "bob")):
+        a = servers.accounts[user]
+        run(runner, home.path, "mail", "setup", "--address", a.address,
+            "--smtp-host", servers.host, "--smtp-port", str(servers.submission_port),
+            "--smtp-security", "starttls", "--imap-host", servers.host,
+            "--imap-port", str(servers.imaps_port), "--imap-security", "tls",
+            "--ca-file", str(servers.ca_file), "--password-stdin", input=a.password + "\n")
+    run(runner, pair.alice.path, "new", "skirmish", "short", "--side", "red", "--name", "duel",
+        "--dice", "sealed", "-o", str(tmp_path / "invite.pbem"))
+    run(runner, pair.bob.path, "join", str(tmp_path / "invite.pbem"), "--name", "duel", "-o",
+        str(tmp_path / "accept.pbem"), "--yes")
+    run(runner, pair.alice.path, "receive", str(tmp_path / "accept.pbem"), "--yes")
+    homes = (pair.alice, pair.bob)
+
+    def latest() -> int:
+        return max(len(h.game("duel").files) for h in homes) - 1
+
+    replies = 0
+    while True:
+        behind = [h for h in homes if len(h.game("duel").files) - 1 < latest()]
+        if not behind and pair.alice.game("duel").result is not None:
+            break
+        if behind:  # a file is on its way: import it, replying at once if it seals one
+            home, target = behind[0], latest()
+            out = fetch_until(runner, home.path,
+                              lambda o, h=home, t=target: len(h.game("duel").files) - 1 >= t,
+                              "--reply")
+            replies += "mailed to" in out
+            continue
+        mover = pair.mover("duel")
+        assert mover is not None, "nobody to act and no file in flight"
+        play_until_sealed(mover.game("duel"), pair.chooser)
+        run(runner, mover.path, "send", "duel", "--email")
+        assert latest() < 150
+    a, b = pair.alice.game("duel"), pair.bob.game("duel")
+    assert a.files == b.files and a.result == b.result
+    assert replies, "no file was sealed at once and mailed back by fetch --reply"
+
+
 def test_send_email_and_one_line_outcomes(servers: MailServers, pair: Pair) -> None:
     seq, data = joined(pair)
     subject, summary = describe(pair.alice.game("duel"), seq, data)
