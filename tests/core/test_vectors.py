@@ -4,7 +4,9 @@ Ed25519 signatures are deterministic, so a game played with fixed keys, a fixed 
 fixed clock and fixed choices produces byte-identical files on every machine.  The files
 in ``tests/data/transcript/`` and the facts in ``transcript.json`` (game id, body hashes,
 state digests, every roll) let a second implementation check its envelope, chain, seeds and
-rolls against ours.  Regenerate with
+rolls against ours.  ``transcript-orders/`` is a game in which Bob orders every attack on
+him answered by retreating (order records, the ``orders`` field); ``transcript-sealed/``
+one with sealed dice (the sealed seed, rolls-only replies).  Regenerate with
 ``PBEM_WRITE_VECTORS=1 pytest tests/core/test_vectors.py`` only when the format changes on
 purpose (and bump the format version).
 """
@@ -17,38 +19,48 @@ import os
 from pathlib import Path
 from typing import Any
 
+import pytest
+
 from pbem import canonical
 from pbem.audit import audit
 from pbem.session import Home
-from pbem.testing import Chooser
+from pbem.testing import Chooser, play_file
 
 DATA = Path(__file__).parent.parent / "data" / "transcript"
+ORDERS = Path(__file__).parent.parent / "data" / "transcript-orders"
+SEALED = Path(__file__).parent.parent / "data" / "transcript-sealed"
+VARIANTS = [(DATA, False, False), (ORDERS, False, True), (SEALED, True, False)]
+IDS = ["open", "orders", "sealed"]
 ALICE = bytes(range(32))
 BOB = bytes(range(32, 64))
 NONCE = bytes.fromhex("5e" * 32)
 
 
-def play(root: Path) -> list[bytes]:
+def play(root: Path, *, sealed_dice: bool = False, orders: bool = False) -> list[bytes]:
     alice = Home(root / "alice", clock=lambda: 1_800_000_000)
     bob = Home(root / "bob", clock=lambda: 1_800_000_000)
     alice.keys.create("Alice", "alice@example.org", None, secret=ALICE)
     bob.keys.create("Bob", "bob@example.org", None, secret=BOB)
-    game = alice.new_game("skirmish", "short", "red", name="v", nonce=NONCE, chain_length=8)
+    game = alice.new_game("skirmish", "short", "red", name="v", nonce=NONCE, chain_length=8,
+                          dice_mode="sealed" if sealed_dice else "open")
     files = [game.files[0]]
     joined = bob.join(files[0], "0", name="v")
     files.append(joined.files[1])
     alice.receive(files[1], "1")
+    if orders:
+        bob.game("v").set_orders({"take-result": "retreat"})
     chooser = Chooser("vectors")
     while alice.game("v").result is None:
         for home, other in ((alice, bob), (bob, alice)):
             g = home.game("v")
             if g.my_decision() is None:
                 continue
-            sealed = None
-            while sealed is None:
-                _, _, sealed = g.act(chooser.pick(g.state.legal_actions()).notation())
-            files.append(g.file(sealed)[1])
-            other.receive(files[-1], str(sealed))
+            seq = play_file(g, chooser)
+            # an import may seal a reply at once (sealed dice): it is part of the game
+            while seq is not None:
+                files.append(home.game("v").file(seq)[1])
+                report = other.receive(files[-1], str(seq))
+                seq, home, other = report.sealed, other, home
             break
     return files
 
@@ -72,21 +84,42 @@ def facts(files: list[bytes]) -> dict[str, Any]:
     return out
 
 
-def test_transcript_vectors(tmp_path: Path) -> None:
-    files = play(tmp_path)
+@pytest.mark.parametrize(("folder", "sealed_dice", "orders"), VARIANTS, ids=IDS)
+def test_transcript_vectors(tmp_path: Path, folder: Path, sealed_dice: bool,
+                            orders: bool) -> None:
+    files = play(tmp_path, sealed_dice=sealed_dice, orders=orders)
     expected = facts(files)
     if os.environ.get("PBEM_WRITE_VECTORS"):
-        DATA.mkdir(parents=True, exist_ok=True)
+        folder.mkdir(parents=True, exist_ok=True)
         for i, data in enumerate(files):
-            (DATA / f"{i:04d}.pbem").write_bytes(data)
-        (DATA / "transcript.json").write_text(json.dumps(expected, indent=1) + "\n")
-    stored = sorted(DATA.glob("*.pbem"))
+            (folder / f"{i:04d}.pbem").write_bytes(data)
+        (folder / "transcript.json").write_text(json.dumps(expected, indent=1) + "\n")
+    stored = sorted(folder.glob("*.pbem"))
     assert [p.read_bytes() for p in stored] == files, "file bytes differ from the vectors"
-    assert json.loads((DATA / "transcript.json").read_text()) == expected
+    assert json.loads((folder / "transcript.json").read_text()) == expected
 
 
-def test_stored_vectors_audit_clean() -> None:
-    files = [(p.name, p.read_bytes()) for p in sorted(DATA.glob("*.pbem"))]
+@pytest.mark.parametrize("folder", [v[0] for v in VARIANTS], ids=IDS)
+def test_stored_vectors_audit_clean(folder: Path) -> None:
+    files = [(p.name, p.read_bytes()) for p in sorted(folder.glob("*.pbem"))]
     report = audit(files)
     assert report.clean and len(files) >= 6
-    assert report.result == json.loads((DATA / "transcript.json").read_text())["result"]
+    assert report.result == json.loads((folder / "transcript.json").read_text())["result"]
+
+
+def _bodies(folder: Path) -> list[dict[str, Any]]:
+    return [canonical.decode(canonical.decode(p.read_bytes())[5])
+            for p in sorted(folder.glob("*.pbem"))[2:]]
+
+
+def test_the_vectors_hold_what_they_are_for() -> None:
+    """Order records and the orders field; sealed rolls-only replies, rolls first."""
+    orders = _bodies(ORDERS)
+    assert ["o", "retreat"] in [r for b in orders for r in b["records"]]
+    assert any(b.get("orders") == {"take-result": "retreat"} for b in orders)
+    sealed = _bodies(SEALED)
+    assert any(b["records"] and all(r[0] == "r" for r in b["records"]) for b in sealed)
+    for b in sealed:
+        kinds = [r[0] for r in b["records"]]
+        assert "r" not in kinds[next((i for i, k in enumerate(kinds) if k != "r"),
+                                     len(kinds)):]
