@@ -704,7 +704,11 @@ class Game:
 
     def set_orders(self, new: orders.Orders) -> None:
         """Standing orders to publish with our next file (they hold from its end on)."""
-        self.orders_pending = orders.edit(self.engine, new)
+        try:
+            # the same check the opponent's verifier makes, so our file cannot fail it
+            self.orders_pending = orders.parse(self.engine, dict(new), "standing orders")
+        except FormatError as exc:
+            raise UsageError(str(exc)) from None
         self.write()
 
     def resign(self) -> int:

@@ -154,3 +154,14 @@ def test_a_named_policy_answers_differently_from_the_default(table: Any) -> None
     table.other(home).receive(data, f"{seq:04d}.pbem")
     digests = {table.game(h).verifier.state.digest() for h in (table.alice, table.bob)}
     assert len(digests) == 1
+
+
+def test_orders_are_checked_when_set_not_when_sealed(table: Any) -> None:
+    from pbem.errors import UsageError
+
+    bob = table.game(table.bob)
+    with pytest.raises(UsageError, match="no standing order for decision kind 'bogus'"):
+        bob.set_orders({"bogus": "default"})
+    with pytest.raises(UsageError, match="unknown standing-order policy 'charge'"):
+        bob.set_orders({"take-result": "charge"})
+    assert table.game(table.bob).orders_pending is None
