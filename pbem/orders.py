@@ -18,10 +18,10 @@ refused as incomplete, so the order cannot be applied or withheld as the dice su
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from typing import Any
 
-from pbem.engine import CHANCE, Engine, State
+from pbem.engine import CHANCE, Decision, Engine, State
 from pbem.errors import FormatError, UsageError
 
 #: the policy every kind has: the default the rulebook names for that decision
@@ -53,7 +53,8 @@ def parse(engine: Engine, value: Any, what: str) -> Orders:
     return dict(sorted(out.items()))
 
 
-def answer(state: State, acting: str, orders: Mapping[str, Orders]) -> str | None:
+def answer(state: State, acting: str, orders: Mapping[str, Orders],
+           decide: Callable[[], Decision | None] | None = None) -> str | None:
     """The action a standing order gives now, or ``None``.
 
     Only a decision of the side *not* writing the file (``acting`` writes it) is answered,
@@ -65,7 +66,9 @@ def answer(state: State, acting: str, orders: Mapping[str, Orders]) -> str | Non
     mine = orders.get(player, {})
     if not mine:
         return None
-    decision = state.decision()
+    # ``decide``: the caller's memo of state.decision() (an engine may build a decision's
+    # options from its legal actions, so asking twice per position costs)
+    decision = decide() if decide is not None else state.decision()
     if decision is None or decision.kind not in mine:
         return None
     action = state.order_answer(decision, mine[decision.kind])

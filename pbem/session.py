@@ -637,7 +637,8 @@ class Game:
             return events, rolls, self._seal("")
         self._resolve_chance(events, rolls)
         # the opponent's standing orders answer its decisions here, and play goes on
-        while (due := orders.answer(self.state, self.side, self.verifier.orders)) is not None:
+        while (due := orders.answer(self.state, self.side, self.verifier.orders,
+                                    self.decision)) is not None:
             events += self._replay_pending(["o", due])
             if sealed and self.state.is_chance():
                 return events, rolls, self._seal("")
