@@ -814,6 +814,9 @@ class Game:
         if accepted.ordered:
             what += f" ({len(accepted.ordered)} answered by your standing orders)"
         text = f"{self.name}: file {accepted.seq} from the {accepted.side} player: {what}"
+        if accepted.orders is not None:
+            shown = ", ".join(f"{k}={v}" for k, v in accepted.orders.items()) or "none"
+            text += f"; the opponent's standing orders are now: {shown}"
         if accepted.draw == "offer":
             text += "; the opponent offers a draw (pbem draw to accept)"
         if self.result is not None:

@@ -20,8 +20,9 @@ def publish_blue_orders(table: Any) -> None:
     table.game(table.bob).set_orders(ORDERS)
     while True:
         home, seq, data = table.play_file()
-        table.other(home).receive(data, f"{seq:04d}.pbem")
+        report = table.other(home).receive(data, f"{seq:04d}.pbem")
         if home is table.bob:
+            assert "standing orders are now: take-result=default" in report.text
             return
 
 
