@@ -167,9 +167,16 @@ def audit(datas: list[tuple[str, bytes]],
         seen[seq] = (src, env.raw)
         row.chain = "ok"
         row.dice = "ok" if env.kind == "turn" else "anchor"
-        row.replay = f"ok ({len(accepted.actions)} actions, {len(accepted.rolls)} rolls)"
+        by_order = f", {len(accepted.ordered)} by standing order" if accepted.ordered else ""
+        row.replay = (f"ok ({len(accepted.actions)} actions{by_order}, "
+                      f"{len(accepted.rolls)} rolls)")
+        notes = []
+        if accepted.orders is not None:
+            notes.append("standing orders: " + (", ".join(
+                f"{k}={v}" for k, v in accepted.orders.items()) or "none"))
         if accepted.message:
-            row.note = f"message: {accepted.message}"
+            notes.append(f"message: {accepted.message}")
+        row.note = "; ".join(notes)
     report.rolls = list(verifier.rolls)
     if verifier.result:
         report.result = verifier.result.text

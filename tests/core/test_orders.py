@@ -63,6 +63,10 @@ def test_orders_travel_and_answer_the_defender_inside_the_attackers_file(table: 
     files = [(f"{n:04d}", d) for n, d in enumerate(table.game(table.bob).files)]
     report_audit = audit(files)
     assert report_audit.clean, report_audit.problems
+    # a referee sees which answers were the defender's orders, and when they were given
+    assert any("1 by standing order" in row.replay for row in report_audit.files)
+    assert any("standing orders: take-result=default" in row.note
+               for row in report_audit.files)
 
 
 def test_an_order_record_must_be_the_orders_answer(table: Any) -> None:
