@@ -16,7 +16,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from pbem import canonical, dice
+from pbem import canonical, dice, orders
 from pbem.armor import read_any
 from pbem.envelope import Envelope, open_envelope
 from pbem.errors import PbemError
@@ -172,8 +172,7 @@ def audit(datas: list[tuple[str, bytes]],
                       f"{len(accepted.rolls)} rolls)")
         notes = []
         if accepted.orders is not None:
-            notes.append("standing orders: " + (", ".join(
-                f"{k}={v}" for k, v in accepted.orders.items()) or "none"))
+            notes.append(f"standing orders: {orders.text(accepted.orders)}")
         if accepted.message:
             notes.append(f"message: {accepted.message}")
         row.note = "; ".join(notes)

@@ -618,32 +618,17 @@ def orders_cmd(ctx: click.Context, game_ref: str, set_kinds: tuple[str, ...],
 
     with handled():
         game = home_of(ctx).game(game_ref)
-        mine = game.verifier.orders.get(game.side, {})
-        base = game.orders_pending if game.orders_pending is not None else mine
         if set_kinds or clear_kinds or all_kinds or none:
-            new = orders.edit(game.engine, base, set_kinds=set_kinds,
+            new = orders.edit(game.engine, game.orders_to_come(), set_kinds=set_kinds,
                               clear_kinds=clear_kinds, all_kinds=all_kinds, none=none)
             game.set_orders(new)
-            echo(f"standing orders for your next file: {_orders_text(new)}")
+            echo(f"standing orders for your next file: {orders.text(new)}")
             return
-        specs = game.engine.standing_orders()
-        if not specs:
-            echo(f"{game.engine.id} has no decisions that can be answered in advance")
-            return
-        theirs = game.verifier.orders.get(game.opponent_side, {})
-        for spec in specs:
-            flags = [label for label, held in (("yours", spec.kind in mine),
-                                               ("opponent's", spec.kind in theirs)) if held]
-            echo(f"{spec.kind} ({spec.rule}): {spec.text}"
-                 + (f"  [in force: {', '.join(flags)}]" if flags else ""))
-            for name, text in spec.policies:
-                echo(f"    or {spec.kind}={name}: {text}")
+        for line in orders.listing(game.engine, game.verifier.orders.get(game.side, {}),
+                                   game.verifier.orders.get(game.opponent_side, {})):
+            echo(line)
         if game.orders_pending is not None:
-            echo(f"to be sent with your next file: {_orders_text(game.orders_pending)}")
-
-
-def _orders_text(orders_map: dict[str, str]) -> str:
-    return ", ".join(f"{k}={v}" for k, v in orders_map.items()) or "none"
+            echo(f"to be sent with your next file: {orders.text(game.orders_pending)}")
 
 
 @main.command("send")
@@ -742,13 +727,14 @@ def status_cmd(ctx: click.Context, game_ref: str | None, as_json: bool) -> None:
             echo(f"  file {s['seq']}; last in {_when(s['last_in'])}, last out "
                           f"{_when(s['last_out'])}")
             echo(f"  {s['awaiting']}")
+            from pbem import orders  # only here: status stays light to start
+
             for label, key in (("your standing orders", "orders"),
                                ("opponent's standing orders", "opponent_orders")):
                 if s.get(key):
-                    echo(f"  {label}: {_orders_text(s[key])}")
+                    echo(f"  {label}: {orders.text(s[key])}")
             if s.get("orders_pending") is not None:
-                echo(f"  orders to send with your next file: "
-                     f"{_orders_text(s['orders_pending'])}")
+                echo(f"  orders to send with your next file: {orders.text(s['orders_pending'])}")
 
 
 @main.command("list")

@@ -75,6 +75,24 @@ def answer(state: State, acting: str, orders: Mapping[str, Orders],
     return None if action is None else action.notation()
 
 
+def text(orders: Mapping[str, str]) -> str:
+    """A side's orders in one line, as every command shows them."""
+    return ", ".join(f"{k}={v}" for k, v in orders.items()) or "none"
+
+
+def listing(engine: Engine, mine: Mapping[str, str], theirs: Mapping[str, str]) -> list[str]:
+    """The decisions ``engine`` lets a side answer in advance, with their policies and
+    which side has ordered them (``pbem orders`` and the play prompt)."""
+    out = []
+    for spec in engine.standing_orders():
+        flags = [who for who, held in (("yours", spec.kind in mine),
+                                       ("opponent's", spec.kind in theirs)) if held]
+        out.append(f"{spec.kind} ({spec.rule}): {spec.text}"
+                   + (f"  [in force: {', '.join(flags)}]" if flags else ""))
+        out += [f"    or {spec.kind}={name}: {what}" for name, what in spec.policies]
+    return out or [f"{engine.id} has no decisions that can be answered in advance"]
+
+
 def edit(engine: Engine, current: Mapping[str, str], *, set_kinds: tuple[str, ...] = (),
          clear_kinds: tuple[str, ...] = (), all_kinds: bool = False,
          none: bool = False) -> Orders:

@@ -189,23 +189,17 @@ class Prompt:
     def orders(self, words: list[str]) -> None:
         """List the standing orders the game allows, or change ours (pbem.orders)."""
         game = self.game
-        mine = game.verifier.orders.get(game.side, {})
-        base = game.orders_pending if game.orders_pending is not None else mine
         if words:
-            new = orders.edit(game.engine, base, all_kinds=words == ["all"],
+            new = orders.edit(game.engine, game.orders_to_come(), all_kinds=words == ["all"],
                               none=words == ["none"],
                               set_kinds=() if words in (["all"], ["none"]) else tuple(words))
             game.set_orders(new)
-            shown = ", ".join(new) or "none"
-            self.console.print(f"standing orders sent with this file: {shown}", markup=False)
+            self.console.print(f"standing orders sent with this file: {orders.text(new)}",
+                               markup=False)
             return
-        for spec in game.engine.standing_orders():
-            held = " [in force]" if spec.kind in base else ""
-            self.console.print(f"  {spec.kind} ({spec.rule}): {spec.text}{held}", markup=False)
-            for name, text in spec.policies:
-                self.console.print(f"      or {spec.kind}={name}: {text}", markup=False)
-        if not game.engine.standing_orders():
-            self.console.print("this game has no decisions to answer in advance", markup=False)
+        for line in orders.listing(game.engine, game.orders_to_come(),
+                                   game.verifier.orders.get(game.opponent_side, {})):
+            self.console.print(f"  {line}", markup=False)
 
     def where(self, token: str) -> None:
         hexes = where(self.game.state, self.game.side, token)

@@ -703,6 +703,12 @@ class Game:
         self.message = text
         self.write()
 
+    def orders_to_come(self) -> orders.Orders:
+        """Our orders as the next file leaves them: the pending change, else those in force."""
+        if self.orders_pending is not None:
+            return self.orders_pending
+        return dict(self.verifier.orders.get(self.side, {}))
+
     def set_orders(self, new: orders.Orders) -> None:
         """Standing orders to publish with our next file (they hold from its end on)."""
         try:
@@ -815,8 +821,7 @@ class Game:
             what += f" ({len(accepted.ordered)} answered by your standing orders)"
         text = f"{self.name}: file {accepted.seq} from the {accepted.side} player: {what}"
         if accepted.orders is not None:
-            shown = ", ".join(f"{k}={v}" for k, v in accepted.orders.items()) or "none"
-            text += f"; the opponent's standing orders are now: {shown}"
+            text += f"; the opponent's standing orders are now: {orders.text(accepted.orders)}"
         if accepted.draw == "offer":
             text += "; the opponent offers a draw (pbem draw to accept)"
         if self.result is not None:
