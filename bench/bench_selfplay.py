@@ -22,6 +22,7 @@ import tempfile
 import time
 from collections.abc import Callable, Iterable
 from concurrent.futures import ProcessPoolExecutor
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
@@ -31,14 +32,23 @@ sys.path.insert(0, str(ROOT))
 from pbem.registry import get  # noqa: E402
 from pbem.selfplay import SelfplayResult, selfplay  # noqa: E402
 
-ORDERS = {"on": False}
-DICE = {"mode": "open"}
+
+@dataclass(frozen=True)
+class Job:
+    """One game to play; everything a worker process needs, whatever its start method."""
+
+    engine: str
+    scenario: str
+    seed: int
+    max_turns: int | None = None
+    standing_orders: bool = False
+    dice_mode: str = "open"
 
 
-def one(engine: str, scenario: str, seed: int, max_turns: int | None) -> SelfplayResult:
+def one(job: Job) -> SelfplayResult:
     with tempfile.TemporaryDirectory() as tmp:
-        return selfplay(engine, scenario, seed, Path(tmp), max_turns=max_turns,
-                        standing_orders=ORDERS["on"], dice_mode=DICE["mode"])
+        return selfplay(job.engine, job.scenario, job.seed, Path(tmp), max_turns=job.max_turns,
+                        standing_orders=job.standing_orders, dice_mode=job.dice_mode)
 
 
 #: the engine's side of the contract: every hook the core calls (pbem.engine)
@@ -64,24 +74,25 @@ def _timed(fn: Callable[..., Any]) -> Callable[..., Any]:
     return wrapper
 
 
-def split(engine: str, scenario: str, seed: int, max_turns: int | None) -> SelfplayResult:
+def split(job: Job) -> SelfplayResult:
     """One game with the engine's hooks timed (no profiler): engine against protocol."""
-    eng = get(engine)
-    for cls, names in ((type(eng.new_state(scenario)), STATE_HOOKS), (type(eng), ENGINE_HOOKS)):
+    eng = get(job.engine)
+    for cls, names in ((type(eng.new_state(job.scenario)), STATE_HOOKS),
+                       (type(eng), ENGINE_HOOKS)):
         for name in names:
             fn = getattr(cls, name)
             if not getattr(fn, "timed", False):
                 setattr(cls, name, _timed(fn))
     _clock["engine"] = 0.0
-    result = one(engine, scenario, seed, max_turns)
+    result = one(job)
     engine_s = float(_clock["engine"])
-    print(f"split seed {seed}: {result.seconds:.1f} s, engine {engine_s:.1f} s "
+    print(f"split seed {job.seed}: {result.seconds:.1f} s, engine {engine_s:.1f} s "
           f"({100 * engine_s / result.seconds:.0f}%), protocol and files "
           f"{result.seconds - engine_s:.1f} s", flush=True)
     return result
 
 
-def profiled(engine: str, scenario: str, seed: int, max_turns: int | None) -> SelfplayResult:
+def profiled(job: Job) -> SelfplayResult:
     """One game under cProfile: where the engine (code under engines/) spends its time."""
     import cProfile
     import io
@@ -89,14 +100,14 @@ def profiled(engine: str, scenario: str, seed: int, max_turns: int | None) -> Se
 
     prof = cProfile.Profile()
     prof.enable()
-    result = one(engine, scenario, seed, max_turns)
+    result = one(job)
     prof.disable()
     stats = pstats.Stats(prof)
     raw: dict[tuple[str, int, str], tuple[int, int, float, float, object]] = \
         stats.stats  # type: ignore[attr-defined]
     engine_time = sum(tt for (fn, _, _), (_, _, tt, _, _) in raw.items() if "/engines/" in fn)
     total = stats.total_tt  # type: ignore[attr-defined]
-    print(f"profile seed {seed}: {total:.1f} s profiled, engine (engines/) {engine_time:.1f} s "
+    print(f"profile seed {job.seed}: {total:.1f} s profiled, engine (engines/) {engine_time:.1f} s "
           f"= {100 * engine_time / total:.0f}%, protocol and the rest "
           f"{total - engine_time:.1f} s")
     for label, pattern in (("engine", "/engines/"), ("protocol", "/pbem/")):
@@ -123,22 +134,21 @@ def main() -> int:
                    help="both bots answer in advance every decision the engine allows")
     p.add_argument("--dice", choices=("open", "sealed"), default="open")
     args = p.parse_args()
-    ORDERS["on"] = args.standing_orders  # set before the pool forks its workers
-    DICE["mode"] = args.dice
     scenarios = args.scenario or [s.id for s in get(args.engine).scenarios()]
     seeds = range(args.first_seed, args.first_seed + args.seeds)
-    jobs = [(args.engine, s, seed, args.max_turns) for s in scenarios for seed in seeds]
+    jobs = [Job(args.engine, s, seed, args.max_turns, args.standing_orders, args.dice)
+            for s in scenarios for seed in seeds]
     results: dict[str, list[SelfplayResult]] = {s: [] for s in scenarios}
     start = time.perf_counter()
     with ProcessPoolExecutor(max_workers=args.jobs) as pool:
         # lines as games finish (in job order), so a long run shows its progress
         if args.profile:
-            done: Iterable[SelfplayResult] = (profiled(*job) for job in jobs)
+            done: Iterable[SelfplayResult] = (profiled(job) for job in jobs)
         else:
-            done = pool.map(split if args.split else one, *zip(*jobs, strict=True))
-        for (_, scenario, seed, _), result in zip(jobs, done, strict=True):
-            print(f"seed {seed}: {result.line()}", flush=True)
-            results[scenario].append(result)
+            done = pool.map(split if args.split else one, jobs)
+        for job, result in zip(jobs, done, strict=True):
+            print(f"seed {job.seed}: {result.line()}", flush=True)
+            results[job.scenario].append(result)
     print("\nscenario                  games desyncs  files(mean) actions(mean) rolls(mean) "
           "seconds(mean)")
     bad = 0
