@@ -4,9 +4,10 @@ A save file, a key or a pinned contact list that is cut short by a crash or a fu
 would lose a game or an identity.  So every write goes to a temporary file in the same
 directory (a rename is atomic only within one file system), is flushed and fsynced,
 gets its permissions *before* it becomes visible under the real name, and then replaces
-the target with :func:`os.replace`.  The directory is fsynced afterwards so the rename
-itself survives a power cut.  If anything fails on the way, the temporary file is
-removed and the old file is left exactly as it was.
+the target with :func:`os.replace` (tried again for a moment on Windows, where a virus
+scanner or sync client holding the old file open makes it fail).  The directory is
+fsynced afterwards so the rename itself survives a power cut.  If anything fails on the
+way, the temporary file is removed and the old file is left exactly as it was.
 """
 
 from __future__ import annotations
@@ -15,6 +16,8 @@ import contextlib
 import os
 import tempfile
 from pathlib import Path
+
+from pbem.portable import replace_file
 
 __all__ = ["write_atomic"]
 
@@ -50,7 +53,7 @@ def write_atomic(path: Path, data: bytes, mode: int = 0o600) -> None:
             handle.flush()
             os.fsync(handle.fileno())
         os.chmod(tmp, mode)
-        os.replace(tmp, path)
+        replace_file(tmp, path)
     except BaseException:
         with contextlib.suppress(OSError):
             tmp.unlink()

@@ -14,8 +14,10 @@ anyone forge that player's files.  We decode the point and multiply it by the co
 refuse every non-canonical encoding, so one key has exactly one byte string.
 
 The private key is kept in ``<home>/identity/key.pem`` (PKCS#8, encrypted when a
-passphrase is given) with 0600 permissions; the card beside it in ``card.json`` is
-readable without the passphrase.  Pinned correspondents live in ``<home>/contacts.json``.
+passphrase is given), private to its owner: 0600 permissions on POSIX, the user's own
+profile folder on Windows (:func:`pbem.portable.private_file_problem`); the card beside
+it in ``card.json`` is readable without the passphrase.  Pinned correspondents live in
+``<home>/contacts.json``.
 """
 
 from __future__ import annotations
@@ -24,8 +26,6 @@ import functools
 import hashlib
 import json
 import os
-import stat
-import sys
 import unicodedata
 from dataclasses import dataclass
 from pathlib import Path
@@ -38,6 +38,7 @@ from cryptography.hazmat.primitives.asymmetric.ed25519 import (
     Ed25519PublicKey,
 )
 
+from pbem import portable
 from pbem.atomic import write_atomic
 from pbem.errors import FormatError, KeyStoreError, SignatureError
 
@@ -62,24 +63,9 @@ FINGERPRINT_DOMAIN = b"pbem/v1/fingerprint\0"
 
 
 def home_dir() -> Path:
-    """The folder holding identities, contacts and games.
-
-    ``PBEM_HOME`` wins (tests and CI point it at a temporary folder); otherwise the
-    platform's per-user application-data folder, found without extra dependencies.
-    """
-    env = os.environ.get("PBEM_HOME")
-    if env:
-        return Path(env).expanduser()
-    if sys.platform == "win32":
-        appdata = os.environ.get("APPDATA")
-        base = Path(appdata) if appdata else Path.home() / "AppData" / "Roaming"
-        return base / "pbem"
-    if sys.platform == "darwin":
-        return Path.home() / "Library" / "Application Support" / "pbem"
-    xdg = os.environ.get("XDG_DATA_HOME")
-    # the XDG spec says a relative value is invalid and must be ignored
-    base = Path(xdg) if xdg and Path(xdg).is_absolute() else Path.home() / ".local" / "share"
-    return base / "pbem"
+    """The folder holding identities, contacts and games: ``PBEM_HOME``, else the
+    platform's per-user application-data folder (see :func:`pbem.portable.home_dir`)."""
+    return portable.home_dir()
 
 
 def passphrase_from_env() -> bytes | None:
@@ -387,23 +373,18 @@ class KeyStore:
         except OSError as exc:
             raise KeyStoreError(f"cannot read: {exc.strerror}", path=str(self.key_path)) from None
 
-    def _check_permissions(self) -> None:
-        if os.name != "posix":
-            return
-        mode = stat.S_IMODE(self.key_path.stat().st_mode)
-        if mode & 0o077:
-            raise KeyStoreError(
-                f"permissions {mode:04o} let others read the private key; "
-                f"run `chmod 600 {self.key_path}`",
-                path=str(self.key_path),
-            )
+    def _check_permissions(self, encrypted: bool) -> None:
+        problem = portable.private_file_problem(self.key_path, encrypted=encrypted)
+        if problem:
+            raise KeyStoreError(f"the private key is not private: {problem}",
+                                path=str(self.key_path))
 
     def load(self, passphrase: bytes | None) -> Identity:
         """Unlock the identity.  Every failure names ``key.pem`` and says what to do."""
         pem = self._read_key()
-        self._check_permissions()
-        path = str(self.key_path)
         encrypted = b"-----BEGIN ENCRYPTED PRIVATE KEY-----" in pem
+        self._check_permissions(encrypted)
+        path = str(self.key_path)
         if encrypted and not passphrase:
             raise KeyStoreError(
                 "the key is protected by a passphrase; give it (or set PBEM_PASSPHRASE)",

@@ -171,6 +171,10 @@ class Prompt:
         return matches[index] if index < len(matches) else None
 
     def _install_completion(self) -> None:
+        import sys
+
+        if sys.platform == "win32":  # no readline there; the prompt works without completion
+            return
         with contextlib.suppress(ImportError):
             import readline
 

@@ -20,12 +20,12 @@ import hashlib
 import os
 import re
 import time
-from collections.abc import Callable, Iterator
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from pbem import __version__, canonical, dice, orders
+from pbem import __version__, canonical, dice, orders, portable
 from pbem.atomic import write_atomic
 from pbem.engine import CHANCE, Decision, Engine, Event, Result, State
 from pbem.envelope import MAX_SAVE, Envelope, body_hash, open_envelope, seal
@@ -57,21 +57,9 @@ def _default_clock() -> int:
     return int(fixed) if fixed else int(time.time())
 
 
-@contextlib.contextmanager
-def _locked(path: Path) -> Iterator[None]:
-    """An exclusive lock next to a save while it is checked and replaced (POSIX flock)."""
-    try:
-        import fcntl
-    except ImportError:  # Windows: the optimistic check alone
-        yield
-        return
-    lock = path.with_name(path.name + ".lock")
-    with open(lock, "a+b") as handle:
-        fcntl.flock(handle.fileno(), fcntl.LOCK_EX)
-        try:
-            yield
-        finally:
-            fcntl.flock(handle.fileno(), fcntl.LOCK_UN)
+def _locked(path: Path) -> contextlib.AbstractContextManager[None]:
+    """An exclusive lock next to a save while it is checked and replaced (every platform)."""
+    return portable.lock_file(path.with_name(path.name + ".lock"))
 
 
 def read_save(home: Home, path: Path) -> tuple[bytes, dict[str, Any]]:
@@ -217,6 +205,11 @@ class Home:
         name = wanted or default
         if not _NAME.match(name):
             raise UsageError(f"game name {name!r}: use letters, digits, '.', '_' or '-'")
+        # the name becomes a save's and an evidence folder's name, which must survive a
+        # copy to Windows (a sync client, a backup) whatever this machine allows
+        problem = portable.file_name_problem(name)
+        if problem:
+            raise UsageError(f"game name {name!r}: {problem}")
         if (self.games_dir / f"{name}{SAVE_SUFFIX}").exists():
             raise UsageError(f"a game named {name!r} already exists in {self.games_dir}")
         return name

@@ -183,45 +183,107 @@ def frames_from_records(state: State, records: Sequence[Sequence[Any]], side: st
 # --- keys ------------------------------------------------------------------------------------
 
 
+#: the second character Windows' console sends after ``\x00``/``\xe0`` for an arrow key
+_WINDOWS_ARROWS = {"H": "up", "P": "down", "K": "left", "M": "right"}
+_POSIX_ARROWS = {b"\x1b[A": "up", b"\x1b[B": "down", b"\x1b[C": "right", b"\x1b[D": "left"}
+
+
 class KeyPoller:
     """Non-blocking single-key reads from a terminal, for "press a key to skip".
 
-    On a terminal (POSIX) the input is put in cbreak mode for the duration of the
-    ``with`` block, so a key counts without Enter; elsewhere (a pipe, Windows without a
-    console) :meth:`poll` always answers ``None`` and the replay simply runs to the end.
+    Inside the ``with`` block :attr:`mode` says how keys are read:
+
+    - ``"posix"``: a terminal on Linux or macOS, put in cbreak mode (``termios``) for the
+      duration, so a key counts without Enter;
+    - ``"windows"``: a Windows console, read with ``msvcrt.kbhit``/``getwch``, which need
+      no mode change;
+    - ``"line"``: neither (a pipe, a terminal emulator that is not a Windows console, a
+      platform with no ``termios``): Enter-only.  :meth:`poll` answers ``None``, so a
+      replay runs to its end (step mode still asks for Enter through ``input``), and
+      :meth:`read` takes a line and answers its first character (Enter alone: ``"\n"``).
+
+    :attr:`active` is true when single keys are read (the first two modes).
     """
 
-    def __init__(self, fd: int | None = None) -> None:
+    def __init__(self, fd: int | None = None, *,
+                 line_input: Callable[[str], str] = input) -> None:
         self.fd = sys.stdin.fileno() if fd is None else fd
+        self.line_input = line_input
         self._saved: list[Any] | None = None
+        self.mode = "line"
         self.active = False
+        self._entered = False
 
     def __enter__(self) -> KeyPoller:
+        self._entered = True
+        self.mode = "line"
         try:
-            import termios
-            import tty
+            tty_fd = os.isatty(self.fd)
+        except (OSError, ValueError):
+            tty_fd = False
+        if not tty_fd:
+            pass
+        elif sys.platform == "win32":
+            try:
+                import msvcrt  # noqa: F401  (present on every CPython for Windows)
 
-            if os.isatty(self.fd):
+                self.mode = "windows"
+            except ImportError:
+                pass
+        else:
+            try:
+                import termios
+                import tty
+
                 self._saved = termios.tcgetattr(self.fd)
                 tty.setcbreak(self.fd)
-                self.active = True
-        except (ImportError, OSError, ValueError):
-            self.active = False
+                self.mode = "posix"
+            except (ImportError, OSError, ValueError):
+                self._saved = None
+        self.active = self.mode != "line"
         return self
 
     def __exit__(self, *exc: object) -> None:
-        if self._saved is not None:
+        if self._saved is not None and sys.platform != "win32":
             import termios
 
             termios.tcsetattr(self.fd, termios.TCSADRAIN, self._saved)
-            self._saved = None
+        self._saved = None
         self.active = False
+        self._entered = False
+        self.mode = "line"
 
     def read(self) -> str:
         """Wait for a key; arrow keys come back as ``"up"``, ``"down"``, ``"left"``,
-        ``"right"`` and a lone Escape as ``"escape"``.  Without a terminal: ``"q"``."""
-        if not self.active:
+        ``"right"`` and a lone Escape as ``"escape"``.  Outside the ``with`` block, or at
+        the end of the input: ``"q"``."""
+        if not self._entered:
             return "q"
+        if self.mode == "windows":
+            return self._read_windows()
+        if self.mode == "posix":
+            return self._read_posix()
+        try:
+            line = self.line_input("")
+        except (EOFError, OSError, KeyboardInterrupt):
+            return "q"
+        return line.strip()[:1] or "\n"
+
+    def poll(self) -> str | None:
+        """The key pressed since the last poll, if any; never waits."""
+        if self.mode == "windows" and sys.platform == "win32":
+            import msvcrt
+
+            return self._read_windows() if msvcrt.kbhit() else None
+        if self.mode == "posix":
+            with contextlib.suppress(OSError, ValueError):
+                ready, _, _ = select.select([self.fd], [], [], 0)
+                if ready:
+                    data = os.read(self.fd, 1)
+                    return data.decode("utf-8", "replace") if data else None
+        return None
+
+    def _read_posix(self) -> str:
         select.select([self.fd], [], [])
         data = os.read(self.fd, 1)
         if data == b"\x1b":
@@ -229,20 +291,26 @@ class KeyPoller:
             if not ready:
                 return "escape"
             data += os.read(self.fd, 2)
-            return {b"\x1b[A": "up", b"\x1b[B": "down", b"\x1b[C": "right",
-                    b"\x1b[D": "left"}.get(data, "escape")
+            return _POSIX_ARROWS.get(data, "escape")
         return data.decode("utf-8", "replace")
 
-    def poll(self) -> str | None:
-        """The key pressed since the last poll, if any; never waits."""
-        if not self.active:
-            return None
-        with contextlib.suppress(OSError, ValueError):
-            ready, _, _ = select.select([self.fd], [], [], 0)
-            if ready:
-                data = os.read(self.fd, 1)
-                return data.decode("utf-8", "replace") if data else None
-        return None
+    def _read_windows(self) -> str:
+        if sys.platform != "win32":
+            return "q"
+        import msvcrt
+
+        while True:
+            key = msvcrt.getwch()
+            if key in ("\x00", "\xe0"):
+                # a function or arrow key: two characters; only arrows mean anything here
+                name = _WINDOWS_ARROWS.get(msvcrt.getwch())
+                if name:
+                    return name
+                continue
+            if key == "\x1b":
+                return "escape"
+            # Enter is a carriage return in a Windows console, a line feed on POSIX
+            return "\n" if key == "\r" else key
 
 
 # --- the replay driver --------------------------------------------------------------------------

@@ -14,13 +14,13 @@ from __future__ import annotations
 import json
 import os
 import ssl
-import stat
 import subprocess
 from dataclasses import asdict, dataclass, field
 from pathlib import Path
 from typing import Any
 
 from pbem.atomic import write_atomic
+from pbem.portable import private_file_problem
 from pbem.transport.base import TransportError
 
 __all__ = [
@@ -153,11 +153,15 @@ def password_for(home: Path, account: MailAccount) -> str:
         return env
     if account.password_command:
         try:
-            proc = subprocess.run(account.password_command, capture_output=True, text=True,
+            proc = subprocess.run(account.password_command, capture_output=True,
+                                  encoding="utf-8", errors="strict",
                                   timeout=60, check=False, stdin=subprocess.DEVNULL)
         except OSError as exc:
             raise TransportError(f"password command {account.password_command[0]!r} could "
                                  f"not run ({exc.strerror})") from None
+        except UnicodeDecodeError:
+            raise TransportError(f"password command {account.password_command[0]!r} printed "
+                                 f"something that is not UTF-8 text") from None
         if proc.returncode != 0:
             # its stderr may say why; its stdout might hold a secret and is never shown
             raise TransportError(f"password command {account.password_command[0]!r} failed "
@@ -172,8 +176,7 @@ def password_for(home: Path, account: MailAccount) -> str:
     if not path.exists():
         raise TransportError(f"no mail password: set {PASSWORD_ENV}, or run 'pbem mail setup' "
                              f"again to store one", path=str(path))
-    mode = stat.S_IMODE(path.stat().st_mode)
-    if mode & 0o077:
-        raise TransportError(f"the password file is readable by others (mode {mode:o}); "
-                             f"run: chmod 600 {path}", path=str(path))
+    problem = private_file_problem(path)
+    if problem:
+        raise TransportError(f"the password file is not private: {problem}", path=str(path))
     return path.read_text("utf-8").rstrip("\r\n")

@@ -113,7 +113,11 @@ class _Seen:
 def _read_capped(path: Path) -> bytes | str:
     """The file's bytes, or why not: only regular files (never a link) of sane size."""
     try:
-        flags = os.O_RDONLY | getattr(os, "O_NOFOLLOW", 0) | getattr(os, "O_NONBLOCK", 0)
+        if path.is_symlink():  # Windows has no O_NOFOLLOW: look before opening there
+            return "a symbolic link, not a file (links are never followed)"
+        # O_BINARY: without it Windows opens in text mode and turns CR LF into LF
+        flags = (os.O_RDONLY | getattr(os, "O_NOFOLLOW", 0) | getattr(os, "O_NONBLOCK", 0)
+                 | getattr(os, "O_BINARY", 0))
         fd = os.open(path, flags)
     except OSError as exc:
         if path.is_symlink():

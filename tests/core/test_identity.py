@@ -417,7 +417,7 @@ def test_loose_permissions_refused(tmp_path: Path) -> None:
     store = KeyStore(tmp_path)
     store.create("Alice", "", None)
     os.chmod(store.key_path, 0o644)
-    with pytest.raises(KeyStoreError, match="chmod 600") as info:
+    with pytest.raises(KeyStoreError, match=r"0644 let others read it.*chmod 600") as info:
         store.load(None)
     assert str(store.key_path) in str(info.value)
     os.chmod(store.key_path, 0o600)

@@ -312,7 +312,7 @@ def test_mail_setup_keeps_the_password_apart(pair: Pair, tmp_path: Path) -> None
     assert mailconfig.password_for(pair.alice.path, account) == "from-command"
     account.password_command = []
     secret_file.chmod(0o644)
-    with pytest.raises(TransportError, match="readable by others"):
+    with pytest.raises(TransportError, match="not private: permissions 0644 let others read it"):
         mailconfig.password_for(pair.alice.path, account)
 
 
