@@ -89,7 +89,7 @@ def median_ms(fn: Callable[[], object], runs: int) -> float:
 def main() -> None:
     text = map_toml()
     with tempfile.TemporaryDirectory() as tmp:
-        (Path(tmp) / "map.toml").write_text(text)
+        (Path(tmp) / "map.toml").write_text(text, encoding="utf-8")
         load_ms = median_ms(lambda: load_scenario_path(tmp).map, 5)
         hexmap = load_scenario_path(tmp).map
     n_sides = len(hexmap.hexsides)

@@ -55,14 +55,14 @@ def test_identity_commands(run, tmp_path: Path) -> None:  # type: ignore[no-unty
     shown = json.loads(run("a", "id", "show", "--json").output)
     assert shown["name"] == "Alice" and len(shown["fingerprint"].split()) == 6
     assert run("a", "id", "export", "-o", "alice.card").exit_code == 0
-    assert "BEGIN PBEM FILE" in (tmp_path / "alice.card").read_text()
+    assert "BEGIN PBEM FILE" in (tmp_path / "alice.card").read_text(encoding="utf-8")
     run("b", "id", "new", "Bob")
     r = run("b", "id", "import", "alice.card", input="n\n")
     assert r.exit_code == 2 and "not pinned" in r.output
     r = run("b", "id", "import", "alice.card", "--yes")
     assert r.exit_code == 0 and shown["fingerprint"] in r.output
-    card = (tmp_path / "alice.card").read_text()
-    (tmp_path / "bad.card").write_text(card.replace("Kind: card", "Kind: turn"))
+    card = (tmp_path / "alice.card").read_text(encoding="utf-8")
+    (tmp_path / "bad.card").write_text(card.replace("Kind: card", "Kind: turn"), encoding="utf-8")
     bad = run("b", "id", "import", "bad.card", "--yes")
     assert bad.exit_code == 3 and "bad.card" in bad.output
 
@@ -172,7 +172,8 @@ def test_armored_files_accepted_everywhere(run, tmp_path: Path) -> None:  # type
     run("b", "id", "new", "Bob")
     run("a", "new", "skirmish", "short", "--side", "blue", "--name", "g", "-o", "inv.txt",
         "--armor")
-    assert (tmp_path / "inv.txt").read_text().startswith("-----BEGIN PBEM FILE-----")
+    armored = (tmp_path / "inv.txt").read_text(encoding="utf-8")
+    assert armored.startswith("-----BEGIN PBEM FILE-----")
     assert run("b", "join", "inv.txt", "--name", "g", "-o", "acc.txt", "--armor",
                "--yes").exit_code == 0
     r = run("a", "receive", "acc.txt", "--yes")
@@ -250,7 +251,7 @@ def test_show_board_text_svg_png(run, tmp_path: Path) -> None:  # type: ignore[n
     r = run("a", "show", "g", "--center", "9999")
     assert r.exit_code == 2 and "no hex '9999'" in r.output
     assert run("a", "show", "g", "--svg", "b.svg", "--png", "b.png").exit_code == 0
-    assert "<svg xmlns" in (tmp_path / "b.svg").read_text()[:200]
+    assert "<svg xmlns" in (tmp_path / "b.svg").read_text(encoding="utf-8")[:200]
     assert (tmp_path / "b.png").read_bytes()[:8] == b"\x89PNG\r\n\x1a\n"
 
 

@@ -31,7 +31,7 @@ from pbem.identity import (
 )
 
 DATA = Path(__file__).resolve().parent.parent / "data"
-VECTORS = json.loads((DATA / "ed25519_vectors.json").read_text())
+VECTORS = json.loads((DATA / "ed25519_vectors.json").read_text(encoding="utf-8"))
 P = 2**255 - 19
 L = 2**252 + 27742317777372353535851937790883648493  # order of the base point
 
@@ -343,7 +343,7 @@ def test_create_writes_0600_key_and_readable_card(tmp_path: Path) -> None:
     assert store.exists()
     assert stat.S_IMODE(store.key_path.stat().st_mode) == 0o600
     assert stat.S_IMODE(store.card_path.stat().st_mode) == 0o644
-    card_json = json.loads(store.card_path.read_text())
+    card_json = json.loads(store.card_path.read_text(encoding="utf-8"))
     assert card_json == {
         "name": "Alice",
         "email": "alice@example.org",
@@ -428,7 +428,7 @@ def test_mismatched_card_refused(tmp_path: Path) -> None:
     store = KeyStore(tmp_path)
     store.create("Alice", "", None)
     other = Card("Alice", "", real_key())
-    store.card_path.write_text(json.dumps(other.to_json()))
+    store.card_path.write_text(json.dumps(other.to_json()), encoding="utf-8")
     with pytest.raises(KeyStoreError, match=r"card\.json"):
         store.load(None)
 
@@ -460,7 +460,7 @@ def test_contact_pinning_round_trip(tmp_path: Path) -> None:
     assert again.contact("Bob") == bob
     assert again.contact("Nobody") is None
     assert again.contact("00000 00000 00000 00000 00000 00000") is None
-    data = json.loads(store.contacts_path.read_text())
+    data = json.loads(store.contacts_path.read_text(encoding="utf-8"))
     assert data["contacts"][0]["fingerprint"] == alice.fingerprint
 
 
@@ -497,10 +497,11 @@ def test_pinning_a_bad_key_is_refused(tmp_path: Path) -> None:
 
 def test_damaged_contacts_file_named(tmp_path: Path) -> None:
     store = KeyStore(tmp_path)
-    store.contacts_path.write_text("{not json")
+    store.contacts_path.write_text("{not json", encoding="utf-8")
     with pytest.raises(KeyStoreError) as info:
         store.contacts()
     assert str(store.contacts_path) in str(info.value)
-    store.contacts_path.write_text('{"contacts": [{"name": "x", "email": "", "key": "00"}]}')
+    store.contacts_path.write_text('{"contacts": [{"name": "x", "email": "", "key": "00"}]}',
+                                   encoding="utf-8")
     with pytest.raises(KeyStoreError, match="bad contact"):
         store.contacts()

@@ -93,10 +93,11 @@ def test_transcript_vectors(tmp_path: Path, folder: Path, sealed_dice: bool,
         folder.mkdir(parents=True, exist_ok=True)
         for i, data in enumerate(files):
             (folder / f"{i:04d}.pbem").write_bytes(data)
-        (folder / "transcript.json").write_text(json.dumps(expected, indent=1) + "\n")
+        (folder / "transcript.json").write_text(json.dumps(expected, indent=1) + "\n",
+                                                encoding="utf-8")
     stored = sorted(folder.glob("*.pbem"))
     assert [p.read_bytes() for p in stored] == files, "file bytes differ from the vectors"
-    assert json.loads((folder / "transcript.json").read_text()) == expected
+    assert json.loads((folder / "transcript.json").read_text(encoding="utf-8")) == expected
 
 
 @pytest.mark.parametrize("folder", [v[0] for v in VARIANTS], ids=IDS)
@@ -104,7 +105,8 @@ def test_stored_vectors_audit_clean(folder: Path) -> None:
     files = [(p.name, p.read_bytes()) for p in sorted(folder.glob("*.pbem"))]
     report = audit(files)
     assert report.clean and len(files) >= 6
-    assert report.result == json.loads((folder / "transcript.json").read_text())["result"]
+    recorded = json.loads((folder / "transcript.json").read_text(encoding="utf-8"))
+    assert report.result == recorded["result"]
 
 
 def _bodies(folder: Path) -> list[dict[str, Any]]:

@@ -79,13 +79,13 @@ def _copy(tmp_path: Path) -> Path:
 
 
 def _edit(path: Path, old: str, new: str) -> None:
-    text = path.read_text()
+    text = path.read_text(encoding="utf-8")
     assert old in text, old
-    path.write_text(text.replace(old, new, 1))
+    path.write_text(text.replace(old, new, 1), encoding="utf-8")
 
 
 def _line(path: Path, needle: str) -> int:
-    for i, line in enumerate(path.read_text().splitlines(), 1):
+    for i, line in enumerate(path.read_text(encoding="utf-8").splitlines(), 1):
         if needle in line:
             return i
     raise AssertionError(needle)
@@ -179,10 +179,10 @@ def test_error_overlapping_roll_rows(tmp_path: Path) -> None:
 
 def test_error_duplicate_table_and_bad_stand_in(tmp_path: Path) -> None:
     root = _copy(tmp_path)
-    (root / "zz_more.toml").write_text('[tables.crt]\nkind = "lookup"\n')
+    (root / "zz_more.toml").write_text('[tables.crt]\nkind = "lookup"\n', encoding="utf-8")
     msg = _error(root)
     assert "zz_more.toml:1:" in msg and "already defined" in msg and "tables.toml" in msg
-    (root / "zz_more.toml").write_text('[oob]\nstand_in = ""\n')
+    (root / "zz_more.toml").write_text('[oob]\nstand_in = ""\n', encoding="utf-8")
     msg = _error(root)
     assert "zz_more.toml:2:" in msg and "oob.stand_in" in msg
 
@@ -191,7 +191,7 @@ def test_doc_line_of_array_of_tables(tmp_path: Path) -> None:
     s = load_scenario_path(TINY)
     doc = s.doc("basic.toml")
     path = TINY / "basic.toml"
-    lines = path.read_text().splitlines()
+    lines = path.read_text(encoding="utf-8").splitlines()
     second_hex = [i for i, line in enumerate(lines, 1) if line.startswith("hex =")][1]
     assert doc.line_of(("oob", "units", 1, "hex")) == second_hex
     with pytest.raises(ScenarioError) as info:
@@ -239,18 +239,18 @@ grid = \"\"\"
 def test_stand_in_round_trip(tmp_path: Path) -> None:
     root = tmp_path / "game"
     root.mkdir()
-    (root / "map.toml").write_text(MINIMAL_MAP)
+    (root / "map.toml").write_text(MINIMAL_MAP, encoding="utf-8")
     table = ('[tables.weather]\nkind = "lookup"\n{}\n'
              'turns = {{ "1" = "clear", "2" = "snow" }}\n')
     reason = "weather by turn is not in the rules text; taken from the history"
-    (root / "tables.toml").write_text(table.format(f'stand_in = "{reason}"'))
+    (root / "tables.toml").write_text(table.format(f'stand_in = "{reason}"'), encoding="utf-8")
     s = load_scenario_path(root)
     assert [(Path(x.file).name, x.key, x.reason) for x in s.stand_ins] == [
         ("tables.toml", "tables.weather", reason)]
     assert s.table("weather").stand_in == reason
     assert s.table("weather").extra["turns"] == {"1": "clear", "2": "snow"}
     # the player replaces the stand-in with the printed chart and deletes the marker
-    (root / "tables.toml").write_text(table.format(""))
+    (root / "tables.toml").write_text(table.format(""), encoding="utf-8")
     s = load_scenario_path(root)
     assert s.stand_ins == () and s.table("weather").stand_in is None
 
@@ -262,7 +262,7 @@ def test_columns_grid_odd_offset_and_hexside_fans(tmp_path: Path) -> None:
 [map.hexsides]
 river = ["0202/0201,0102,0302"]
 slope = ["0103->0203,0102"]
-""")
+""", encoding="utf-8")
     m = load_scenario_path(root).map
     assert m.grid.parity == "odd" and len(m.ids) == 12
     # odd columns shifted down: 0202's neighbors include 0102 and 0302 (its SW and SE)
@@ -282,7 +282,7 @@ river = [
     "0102/0103",  # "quoted" comment
     "0103/0303",
 ]
-""")
+""", encoding="utf-8")
     with pytest.raises(ScenarioError) as info:
         load_scenario_path(root)
     msg = str(info.value)
@@ -315,7 +315,8 @@ def test_kit_objects_are_shared_not_copied_by_state_clones() -> None:
 def test_scenario_infos_pin_shared_files_and_their_own(tmp_path: Path) -> None:
     root = _copy(tmp_path)
     (root / "other.toml").write_text(
-        '[scenario]\nid = "other"\ntitle = "Other"\ndescription = "A second one"\n')
+        '[scenario]\nid = "other"\ntitle = "Other"\ndescription = "A second one"\n',
+        encoding="utf-8")
     s = load_scenario_path(root)
     infos = s.infos()
     assert [i.id for i in infos] == ["basic", "other"]
@@ -328,7 +329,7 @@ def test_scenario_infos_pin_shared_files_and_their_own(tmp_path: Path) -> None:
 
 def test_doc_hexes_expand_ranges_areas_and_places(tmp_path: Path) -> None:
     root = _copy(tmp_path)
-    with (root / "basic.toml").open("a") as f:
+    with (root / "basic.toml").open("a", encoding="utf-8") as f:
         f.write('\n[setup]\nblue = ["0101", "0102-0103", "east edge", "Twin Farms"]\n'
                 'red = "south edge"\nbad = ["0101", "nowhere"]\noff = ["0604"]\n')
     s = load_scenario_path(root)

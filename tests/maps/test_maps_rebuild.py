@@ -27,4 +27,4 @@ def tools_on_path() -> None:
                                          ("build_motherland", FTM_MAP)])
 def test_builder_reproduces_the_committed_map(module: str, path: object) -> None:
     builder = importlib.import_module(module)
-    assert builder.write_toml(builder.build()) == path.read_text()  # type: ignore[attr-defined]
+    assert builder.write_toml(builder.build()) == path.read_text(encoding="utf-8")  # type: ignore[attr-defined]

@@ -75,7 +75,7 @@ def rules_map_text() -> str:
 @pytest.fixture(scope="session")
 def rules_engine(tmp_path_factory: pytest.TempPathFactory) -> MotherlandEngine:
     path = tmp_path_factory.mktemp("ftm") / "rulesmap.toml"
-    path.write_text(rules_map_text())
+    path.write_text(rules_map_text(), encoding="utf-8")
     return MotherlandEngine(map_file=path)
 
 

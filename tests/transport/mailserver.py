@@ -131,7 +131,7 @@ class MailServers:
                                   check=False, timeout=120)
         if proc.returncode != 0:
             raise MailServerError(f"{what} failed to start: "
-                                  f"{out_path.read_text(errors='replace').strip()}\n"
+                                  f"{out_path.read_text('utf-8', 'replace').strip()}\n"
                                   f"{self.logs()}")
 
     def logs(self) -> str:
@@ -139,7 +139,7 @@ class MailServers:
         for path in (self.root / "postfix" / "maillog", self.root / "dovecot" / "dovecot.log",
                      self.root / "postfix.out", self.root / "dovecot.out"):
             if path.exists():
-                out.append(f"--- {path}\n" + path.read_text(errors="replace")[-4000:])
+                out.append(f"--- {path}\n" + path.read_text("utf-8", "replace")[-4000:])
         return "\n".join(out)
 
     def _make_cert(self) -> None:
@@ -171,7 +171,7 @@ class MailServers:
         users = "".join(
             f"{a.address}:{{PLAIN}}{a.password}:{VMAIL_UID}:{VMAIL_GID}::{self.maildir(a.user)}::\n"
             for a in self.accounts.values())
-        (d / "users").write_text(users)
+        (d / "users").write_text(users, encoding="utf-8")
         (d / "users").chmod(0o640)
         shutil.chown(d / "users", "root", "dovecot")
         conf = f"""
@@ -227,7 +227,7 @@ protocol imap {{
   imap_capability = +IDLE
 }}
 """
-        self.dovecot_conf.write_text(conf)
+        self.dovecot_conf.write_text(conf, encoding="utf-8")
 
     def _write_postfix(self) -> None:
         p = self.postfix_dir
@@ -235,7 +235,7 @@ protocol imap {{
         (p / "data").mkdir()
         shutil.chown(p / "data", "postfix", "postfix")
         mailboxes = "".join(f"{a.address} {DOMAIN}/{a.user}/\n" for a in self.accounts.values())
-        (p / "vmailbox").write_text(mailboxes)
+        (p / "vmailbox").write_text(mailboxes, encoding="utf-8")
         tls = self.root / "tls"
         auth = self.root / "dovecot" / "run" / "auth-postfix"
         main = f"""
@@ -282,7 +282,7 @@ smtpd_sasl_path = {auth}
 smtpd_relay_restrictions = permit_sasl_authenticated, reject_unauth_destination
 smtpd_recipient_restrictions = permit_sasl_authenticated, reject_unauth_destination
 """
-        (p / "main.cf").write_text(main)
+        (p / "main.cf").write_text(main, encoding="utf-8")
         sub = ("  -o smtpd_sasl_auth_enable=yes\n"
                "  -o smtpd_client_restrictions=permit_sasl_authenticated,reject\n")
         master = f"""
@@ -318,7 +318,7 @@ anvil unix - - n - 1 anvil
 scache unix - - n - 1 scache
 postlog unix-dgram n - n - 1 postlogd
 """
-        (p / "master.cf").write_text(master)
+        (p / "master.cf").write_text(master, encoding="utf-8")
 
     def _wait_ready(self) -> None:
         deadline = time.monotonic() + 30
@@ -343,7 +343,7 @@ postlog unix-dgram n - n - 1 postlogd
 
 def _pid(path: Path) -> int | None:
     try:
-        return int(path.read_text().split()[0])
+        return int(path.read_text(encoding="utf-8").split()[0])
     except (OSError, ValueError, IndexError):
         return None
 
@@ -359,7 +359,7 @@ def _alive(pid: int | None) -> bool:
         return True
     # a zombie (not yet reaped by its parent) counts as gone
     try:
-        with open(f"/proc/{pid}/stat") as handle:
+        with open(f"/proc/{pid}/stat", encoding="utf-8") as handle:
             return handle.read().split(") ")[-1][:1] != "Z"
     except OSError:
         return False

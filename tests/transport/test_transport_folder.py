@@ -132,7 +132,7 @@ def test_unknown_games_and_strangers_files_are_left_alone(pair: Pair, tmp_path: 
     carol.receive(dave.join(other.files[0], "invite", name="other").files[1], "accept")
     _, data = carol.game("other").file()  # file 2, sealed at once: red acts first
     stranger = deliver_folder(data, folder, peek(data))
-    (folder / "notes.txt").write_text("not a turn file")
+    (folder / "notes.txt").write_text("not a turn file", encoding="utf-8")
     (folder / "garbage.pbem").write_bytes(b"\x00" * 100)
     before = {p.name: p.read_bytes() for p in folder.iterdir()}
     outcomes = {Path(o.source).name: o for o in scan(pair.bob, folder)}

@@ -136,7 +136,7 @@ def test_eml_mbox_and_maildir_are_read(pair: Pair, tmp_path: Path) -> None:
     plain.write_bytes(data)
     assert files_from_path(plain) is None
     armored = tmp_path / "x.asc"
-    armored.write_text(armor(data))
+    armored.write_text(armor(data), encoding="utf-8")
     assert files_from_path(armored) is None
     # mbox with other mail around the turn
     box_path = tmp_path / "inbox.mbox"
@@ -290,8 +290,8 @@ def test_mail_setup_keeps_the_password_apart(pair: Pair, tmp_path: Path) -> None
     assert account.smtp_host == "smtp.fastmail.com" and account.smtp_security == "tls"
     account_file = mailconfig.account_path(pair.alice.path)
     secret_file = mailconfig.secret_path(pair.alice.path)
-    assert secret not in account_file.read_text()
-    assert secret_file.read_text() == secret
+    assert secret not in account_file.read_text(encoding="utf-8")
+    assert secret_file.read_text(encoding="utf-8") == secret
     assert secret_file.stat().st_mode & 0o777 == 0o600
     assert account_file.stat().st_mode & 0o777 == 0o600
     assert mailconfig.password_for(pair.alice.path, account) == secret

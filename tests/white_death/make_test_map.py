@@ -93,4 +93,4 @@ lines += ["", "[map.areas]"]
 for name, hs in areas.items():
     lines.append(f'"{name}" = {q(hs)}')
 assert all(a != b for p in itertools.chain(roads, rails) for a, b in itertools.pairwise(p))
-Path(__file__).with_name("test_map.toml").write_text("\n".join(lines) + "\n")
+Path(__file__).with_name("test_map.toml").write_text("\n".join(lines) + "\n", encoding="utf-8")

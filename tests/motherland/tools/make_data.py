@@ -288,7 +288,7 @@ def emit_counters() -> None:
         lines.append("[[soviet]]")
         lines += [f"{k} = {q(v)}" for k, v in c.items()]
         lines.append("")
-    (OUT / "counters.toml").write_text("\n".join(lines))
+    (OUT / "counters.toml").write_text("\n".join(lines), encoding="utf-8")
 
 
 def emit_turns() -> None:
@@ -319,7 +319,7 @@ def emit_turns() -> None:
         lines.append("[[turn]]")
         lines += [f"{k} = {q(v)}" for k, v in d.items()]
         lines.append("")
-    (OUT / "turns.toml").write_text("\n".join(lines))
+    (OUT / "turns.toml").write_text("\n".join(lines), encoding="utf-8")
 
 
 def emit_chits() -> None:
@@ -334,7 +334,7 @@ def emit_chits() -> None:
         lines.append(f"back = [{ra}, {rd}]")
         lines.append(f"setup = {n}")
         lines.append("")
-    (OUT / "chits.toml").write_text("\n".join(lines))
+    (OUT / "chits.toml").write_text("\n".join(lines), encoding="utf-8")
 
 
 MAP = Path(__file__).resolve().parents[3] / "scenarios" / "for-the-motherland" / "map.toml"
@@ -519,7 +519,7 @@ def emit_scenarios() -> None:
             lines.append(f'  ["{u}", "{h}"],')
         lines.append("]")
         lines.append("")
-        (OUT / f"scenario-{sid}.toml").write_text("\n".join(lines))
+        (OUT / f"scenario-{sid}.toml").write_text("\n".join(lines), encoding="utf-8")
 
 
 if __name__ == "__main__":

@@ -135,7 +135,7 @@ def main() -> None:
             "", "[map.networks]", f"railroad = {rail_paths!r}".replace("'", '"'),
             "", "[map.boxes]", 'baku = { title = "Baku", entry = ["2434"] }', ""]
     dest = Path(__file__).resolve().parents[1] / "data" / "testmap.toml"
-    dest.write_text("\n".join(out))
+    dest.write_text("\n".join(out), encoding="utf-8")
 
 
 if __name__ == "__main__":
