@@ -4,7 +4,12 @@ from __future__ import annotations
 
 import os
 import sys
+import threading
+import types
+from collections.abc import Iterator
 from pathlib import Path
+
+import pytest
 
 TOY = Path(__file__).parent / "toy"
 
@@ -15,3 +20,55 @@ os.environ["PYTHONPATH"] = os.pathsep.join(
 _engines = [e for e in os.environ.get("PBEM_ENGINES", "").split(",") if e]
 if "toy_engine:ENGINE" not in _engines:
     os.environ["PBEM_ENGINES"] = ",".join([*_engines, "toy_engine:ENGINE"])
+
+
+class FakeMsvcrt(types.ModuleType):
+    """The parts of Windows' ``msvcrt`` pbem uses, with the real module's behaviour: a
+    lock starts at the descriptor's current position, a range another handle holds is
+    refused, unlocking what is not locked is refused; ``getwch`` answers as a Windows
+    console does (Enter is ``\\r``, an arrow ``\\xe0`` then a letter)."""
+
+    LK_UNLCK, LK_LOCK, LK_NBLCK, LK_RLCK, LK_NBRLCK = 0, 1, 2, 3, 4
+
+    def __init__(self) -> None:
+        super().__init__("msvcrt")
+        self.held: dict[tuple[int, int, int], int] = {}
+        self.positions: list[int] = []
+        self.keys: list[str] = []
+        self._guard = threading.Lock()
+
+    def locking(self, fd: int, mode: int, nbytes: int) -> None:
+        position = os.lseek(fd, 0, os.SEEK_CUR)
+        st = os.fstat(fd)
+        key = (st.st_dev, st.st_ino, position)
+        with self._guard:
+            if mode == self.LK_NBLCK:
+                self.positions.append(position)
+                if key in self.held:
+                    raise PermissionError(13, "Permission denied")
+                self.held[key] = fd
+            elif mode == self.LK_UNLCK:
+                if self.held.get(key) != fd:
+                    raise PermissionError(13, "Permission denied")
+                del self.held[key]
+            else:  # pbem never uses the modes that block for ten seconds and give up
+                raise AssertionError(f"unexpected locking mode {mode}")
+
+    def kbhit(self) -> bool:
+        return bool(self.keys)
+
+    def getwch(self) -> str:
+        return self.keys.pop(0)
+
+
+@pytest.fixture
+def windows(monkeypatch: pytest.MonkeyPatch) -> Iterator[FakeMsvcrt]:
+    """``sys.platform`` says win32 and ``import msvcrt`` gives a :class:`FakeMsvcrt`, so
+    pbem's Windows branches run here (pathlib and the rest stay POSIX underneath)."""
+    from pbem import portable
+
+    fake = FakeMsvcrt()
+    monkeypatch.setitem(sys.modules, "msvcrt", fake)
+    monkeypatch.setattr(sys, "platform", "win32")
+    monkeypatch.setattr(portable, "LOCK_RETRY_SECONDS", 0.005)
+    yield fake

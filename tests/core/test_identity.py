@@ -307,18 +307,47 @@ def test_home_dir(monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> None:
     monkeypatch.setenv("PBEM_HOME", str(tmp_path / "h"))
     assert home_dir() == tmp_path / "h"
     monkeypatch.delenv("PBEM_HOME")
-    monkeypatch.setattr(sys, "platform", "linux")
+    # platformdirs picks the platform when imported: on this (Linux) machine, XDG
+    monkeypatch.setenv("HOME", str(tmp_path / "me"))
     monkeypatch.setenv("XDG_DATA_HOME", str(tmp_path / "xdg"))
     assert home_dir() == tmp_path / "xdg" / "pbem"
     monkeypatch.setenv("XDG_DATA_HOME", "relative/ignored")
-    assert home_dir() == Path.home() / ".local" / "share" / "pbem"
+    assert home_dir() == tmp_path / "me" / ".local" / "share" / "pbem"
     monkeypatch.delenv("XDG_DATA_HOME")
-    assert home_dir() == Path.home() / ".local" / "share" / "pbem"
+    assert home_dir() == tmp_path / "me" / ".local" / "share" / "pbem"
+
+
+def test_legacy_home_paths(monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> None:
+    """Where pbem 0.1 looked on each platform: still looked at, so no home is lost."""
+    from pbem.portable import legacy_home
+
+    monkeypatch.setenv("HOME", str(tmp_path / "me"))
     monkeypatch.setattr(sys, "platform", "darwin")
-    assert home_dir() == Path.home() / "Library" / "Application Support" / "pbem"
+    assert legacy_home() == tmp_path / "me" / "Library" / "Application Support" / "pbem"
     monkeypatch.setattr(sys, "platform", "win32")
     monkeypatch.setenv("APPDATA", str(tmp_path / "roaming"))
-    assert home_dir() == tmp_path / "roaming" / "pbem"
+    assert legacy_home() == tmp_path / "roaming" / "pbem"
+    monkeypatch.setattr(sys, "platform", "linux")
+    monkeypatch.setenv("XDG_DATA_HOME", str(tmp_path / "xdg"))
+    assert legacy_home() == tmp_path / "xdg" / "pbem"
+
+
+def test_an_existing_home_at_the_old_path_is_still_found(
+        monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> None:
+    """An upgrade must not lose a player's key and games: when the folder platformdirs
+    names does not exist but pbem 0.1's does, the old one stays the home."""
+    from pbem import portable
+
+    monkeypatch.delenv("PBEM_HOME", raising=False)
+    old, new = tmp_path / "old" / "pbem", tmp_path / "new" / "pbem"
+    monkeypatch.setattr(portable, "legacy_home", lambda: old)
+    monkeypatch.setattr(portable, "_platform_home", lambda: new)
+    assert home_dir() == new  # a first run: the platform's folder
+    KeyStore(old).create("Alice", "", None)
+    assert home_dir() == old  # the old home holds a key: keep using it
+    assert KeyStore(home_dir()).load(None).card.name == "Alice"
+    new.mkdir(parents=True)
+    assert home_dir() == new  # both exist: the platform's folder wins
 
 
 def test_passphrase_from_env(monkeypatch: pytest.MonkeyPatch) -> None:

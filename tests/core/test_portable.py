@@ -1,0 +1,170 @@
+"""What differs between Windows, macOS and Linux (pbem.portable).
+
+The Windows branches run here, on Linux, with ``sys.platform`` patched and a fake
+``msvcrt`` that keeps the real module's contract (lock from the current position,
+refuse a range another handle holds, refuse to unlock what is not locked).
+"""
+
+from __future__ import annotations
+
+import os
+import sys
+import threading
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from pbem import portable
+from pbem.atomic import write_atomic
+from pbem.errors import KeyStoreError
+from pbem.identity import KeyStore
+
+FakeMsvcrt = Any  # the ``windows`` fixture's fake module (tests/conftest.py)
+
+
+# --- locks ----------------------------------------------------------------------------------
+
+
+def _second_holder_waits(path: Path) -> None:
+    """While one holder has the lock a second one waits, and gets it once released."""
+    entered = threading.Event()
+    order: list[str] = []
+
+    def second() -> None:
+        with portable.lock_file(path):
+            order.append("second")
+        entered.set()
+
+    with portable.lock_file(path):
+        worker = threading.Thread(target=second)
+        worker.start()
+        assert not entered.wait(0.3), "the lock let a second holder in"
+        order.append("first")
+    assert entered.wait(5), "the lock was never handed on"
+    worker.join()
+    assert order == ["first", "second"]
+
+
+def test_lock_excludes_a_second_holder_on_posix(tmp_path: Path) -> None:
+    _second_holder_waits(tmp_path / "g.pbsave.lock")
+
+
+def test_lock_excludes_a_second_holder_on_windows(tmp_path: Path,
+                                                   windows: FakeMsvcrt) -> None:
+    lock = tmp_path / "g.pbsave.lock"
+    lock.write_bytes(b"stale bytes")  # append mode starts at the end; the lock must not
+    _second_holder_waits(lock)
+    assert windows.positions and set(windows.positions) == {0}
+    assert windows.held == {}  # released, not left for the next command to wait on
+
+
+def test_lock_released_when_the_block_fails(tmp_path: Path, windows: FakeMsvcrt) -> None:
+    lock = tmp_path / "x.lock"
+    with pytest.raises(RuntimeError), portable.lock_file(lock):
+        raise RuntimeError("the command failed")
+    assert windows.held == {}
+    with portable.lock_file(lock):
+        assert len(windows.held) == 1
+
+
+# --- replacing files --------------------------------------------------------------------------
+
+
+def _flaky_replace(monkeypatch: pytest.MonkeyPatch, failures: int) -> list[int]:
+    calls: list[int] = []
+    real = os.replace
+
+    def replace(src: object, dst: object) -> None:
+        calls.append(1)
+        if len(calls) <= failures:
+            raise PermissionError(13, "The process cannot access the file")
+        real(src, dst)  # type: ignore[arg-type]
+
+    monkeypatch.setattr(os, "replace", replace)
+    monkeypatch.setattr(portable.time, "sleep", lambda _s: None)
+    return calls
+
+
+def test_windows_replace_waits_out_a_scanner(tmp_path: Path, windows: FakeMsvcrt,
+                                             monkeypatch: pytest.MonkeyPatch) -> None:
+    target = tmp_path / "g.pbsave"
+    target.write_bytes(b"old")
+    calls = _flaky_replace(monkeypatch, failures=3)
+    write_atomic(target, b"new")
+    assert target.read_bytes() == b"new" and len(calls) == 4
+    assert [p.name for p in tmp_path.iterdir()] == ["g.pbsave"]
+
+
+def test_windows_replace_gives_up_leaving_the_old_file(
+        tmp_path: Path, windows: FakeMsvcrt, monkeypatch: pytest.MonkeyPatch) -> None:
+    target = tmp_path / "g.pbsave"
+    target.write_bytes(b"old")
+    calls = _flaky_replace(monkeypatch, failures=1000)
+    with pytest.raises(PermissionError):
+        write_atomic(target, b"new")
+    assert len(calls) == portable.REPLACE_TRIES
+    assert target.read_bytes() == b"old"
+    assert [p.name for p in tmp_path.iterdir()] == ["g.pbsave"]  # no temporary left
+
+
+def test_posix_replace_is_not_retried(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setattr(sys, "platform", "linux")
+    target = tmp_path / "g.pbsave"
+    target.write_bytes(b"old")
+    calls = _flaky_replace(monkeypatch, failures=1)
+    with pytest.raises(PermissionError):
+        write_atomic(target, b"new")
+    assert len(calls) == 1 and target.read_bytes() == b"old"
+
+
+# --- private files ------------------------------------------------------------------------------
+
+
+def test_windows_key_must_be_in_the_profile_or_encrypted(
+        tmp_path: Path, windows: FakeMsvcrt, monkeypatch: pytest.MonkeyPatch) -> None:
+    """POSIX modes mean nothing on Windows; the profile folder's access list does."""
+    profile = tmp_path / "Users" / "erich"
+    monkeypatch.setenv("USERPROFILE", str(profile))
+    inside = KeyStore(profile / "AppData" / "Roaming" / "pbem")
+    inside.create("Erich", "", None)
+    os.chmod(inside.key_path, 0o644)  # what st_mode shows on Windows anyway
+    assert inside.load(None).card.name == "Erich"
+
+    outside = KeyStore(tmp_path / "D" / "games" / "pbem")
+    outside.create("Erich", "", None)
+    with pytest.raises(KeyStoreError, match="outside your profile folder") as info:
+        outside.load(None)
+    assert str(outside.key_path) in str(info.value) and "passphrase" in str(info.value)
+
+    encrypted = KeyStore(tmp_path / "E" / "pbem")
+    encrypted.create("Erich", "", b"sisu")
+    assert encrypted.load(b"sisu").card.name == "Erich"
+
+
+def test_posix_key_modes_still_checked(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    if os.name != "posix":
+        pytest.skip("POSIX permissions")
+    monkeypatch.setattr(sys, "platform", "darwin")
+    store = KeyStore(tmp_path)
+    store.create("Alice", "", b"pass")
+    os.chmod(store.key_path, 0o640)
+    # a passphrase does not excuse a readable key on POSIX: the modes are the protection
+    with pytest.raises(KeyStoreError, match="0640 let others read it"):
+        store.load(b"pass")
+
+
+# --- file names ---------------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize("name", ["CON", "con", "Nul", "aux.pbsave", "COM1", "lpt9.x",
+                                  "luki.", "luki ", "a:b", "a<b", "what?", 'say"', "a|b",
+                                  "tab\there", ""])
+def test_names_windows_refuses(name: str) -> None:
+    assert portable.file_name_problem(name)
+
+
+@pytest.mark.parametrize("name", ["luki", "console", "con-game", "COM10", "nul2",
+                                  "white-death-purkayev-0a1b2c3d", "Kämpfe"])
+def test_names_every_platform_takes(name: str) -> None:
+    assert portable.file_name_problem(name) is None
