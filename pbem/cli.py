@@ -217,12 +217,14 @@ def id_new(ctx: click.Context, name: str, email: str, passphrase: bool) -> None:
 def id_show(ctx: click.Context, as_json: bool) -> None:
     """Your name, email and fingerprint (read it aloud to your opponent)."""
     with handled():
-        card = home_of(ctx).card()
+        home = home_of(ctx)
+        card = home.card()
         if as_json:
             click.echo(json.dumps({"name": card.name, "email": card.email,
                                    "key": card.key.hex(), "fingerprint": card.fingerprint}))
             return
-        echo(f"{card.name} <{card.email}>\nfingerprint: {card.fingerprint}")
+        # where the key and games are: the folder differs on each platform
+        echo(f"{card.name} <{card.email}>\nfingerprint: {card.fingerprint}\nhome: {home.path}")
 
 
 @id_group.command("export")

@@ -31,5 +31,11 @@ echo "== ruff"
 "$VENV/bin/ruff" check pbem engines tests bench
 echo "== mypy --strict pbem"
 "$VENV/bin/mypy" pbem
+# a POSIX-only call outside a platform branch (fcntl, termios...) is a type error on
+# Windows, a Windows-only one (msvcrt) on macOS: both players' machines are checked
+echo "== mypy --strict --platform win32 pbem"
+"$VENV/bin/mypy" --platform win32 pbem
+echo "== mypy --strict --platform darwin pbem"
+"$VENV/bin/mypy" --platform darwin pbem
 echo "== pytest"
 "$VENV/bin/python" -m pytest "$@"

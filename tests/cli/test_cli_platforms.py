@@ -39,6 +39,7 @@ def _runner(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Any:
 def _a_game(run: Any, tmp_path: Path) -> None:
     assert run("a", "id", "new", "Alice").exit_code == 0
     assert run("b", "id", "new", "Bob").exit_code == 0
+    assert f"home: {tmp_path / 'a'}" in run("a", "id", "show").output
     r = run("a", "new", "skirmish", "long", "--side", "red", "--name", "g", "-o", "inv.pbem")
     assert r.exit_code == 0, r.output
     r = run("b", "join", "inv.pbem", "--name", "g", "-o", "acc.pbem", "--yes", "--armor")
