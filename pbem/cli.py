@@ -180,6 +180,9 @@ def main(ctx: click.Context, home_path: Path | None) -> None:
 
     Start with 'pbem demo', or 'pbem id new NAME' then 'pbem new ENGINE SCENARIO --side SIDE'.
     """
+    from pbem.portable import utf8_output
+
+    utf8_output()
     ctx.ensure_object(dict)["home_path"] = home_path
 
 

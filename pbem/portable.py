@@ -14,6 +14,7 @@ patched and a fake ``msvcrt`` module.
 from __future__ import annotations
 
 import contextlib
+import io
 import os
 import re
 import stat
@@ -30,6 +31,7 @@ __all__ = [
     "lock_file",
     "private_file_problem",
     "replace_file",
+    "utf8_output",
 ]
 
 APP_NAME = "pbem"
@@ -209,3 +211,27 @@ def file_name_problem(name: str) -> str | None:
     if stem in WINDOWS_RESERVED:
         return f"{stem} is a device name on Windows and cannot name a file"
     return None
+
+
+# --- text output ------------------------------------------------------------------------------
+
+
+def utf8_output() -> None:
+    """Make stdout and stderr UTF-8 on Windows when they go to a file or a pipe.
+
+    There Python writes redirected output in the ANSI code page (cp1252 in Western
+    Europe), which has no Cyrillic for a Soviet player's name and none of the board's
+    box-drawing characters: ``pbem show g > board.txt`` would stop on an encoding
+    error.  A console is left alone (Python writes Unicode to it already), and so is
+    every other platform, where the locale is UTF-8 in practice.
+    """
+    if sys.platform != "win32":
+        return
+    for stream in (sys.stdout, sys.stderr):
+        if not isinstance(stream, io.TextIOWrapper) or stream.encoding.lower() in (
+                "utf-8", "utf8"):
+            continue
+        with contextlib.suppress(OSError, ValueError):
+            if not stream.isatty():
+                stream.reconfigure(encoding="utf-8")
+

@@ -7,6 +7,7 @@ refuse a range another handle holds, refuse to unlock what is not locked).
 
 from __future__ import annotations
 
+import io
 import os
 import sys
 import threading
@@ -14,9 +15,12 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from hypothesis import given
+from hypothesis import strategies as st
 
 from pbem import portable
 from pbem.atomic import write_atomic
+from pbem.envelope import file_name
 from pbem.errors import KeyStoreError
 from pbem.identity import KeyStore
 
@@ -168,3 +172,39 @@ def test_names_windows_refuses(name: str) -> None:
                                   "white-death-purkayev-0a1b2c3d", "Kämpfe"])
 def test_names_every_platform_takes(name: str) -> None:
     assert portable.file_name_problem(name) is None
+
+
+# --- text output ------------------------------------------------------------------------------
+
+
+def _redirected(encoding: str) -> io.TextIOWrapper:
+    return io.TextIOWrapper(io.BytesIO(), encoding=encoding)
+
+
+def test_windows_redirected_output_is_utf8(windows: FakeMsvcrt,
+                                          monkeypatch: pytest.MonkeyPatch) -> None:
+    """``pbem show g > board.txt`` on Windows: cp1252 has no Cyrillic, no box lines."""
+    out, err = _redirected("cp1252"), _redirected("cp1252")
+    monkeypatch.setattr(sys, "stdout", out)
+    monkeypatch.setattr(sys, "stderr", err)
+    portable.utf8_output()
+    out.write("Пуркаев ╱ 0101\n")
+    out.flush()
+    assert out.buffer.getvalue() == "Пуркаев ╱ 0101\n".encode()  # type: ignore[attr-defined]
+    assert err.encoding == "utf-8"
+
+
+def test_other_platforms_output_untouched(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setattr(sys, "platform", "darwin")
+    out = _redirected("latin-1")
+    monkeypatch.setattr(sys, "stdout", out)
+    portable.utf8_output()
+    assert out.encoding == "latin-1"
+
+
+@given(st.text(max_size=40), st.integers(0, 9999))
+def test_turn_file_names_are_valid_on_windows(side: str, seq: int) -> None:
+    """The side in a name comes from a received file: whatever it says, the name is one
+    Windows can hold and points nowhere outside its folder."""
+    name = file_name(bytes(range(32)), seq, side)
+    assert portable.file_name_problem(name) is None and "/" not in name and ".." not in name
