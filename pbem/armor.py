@@ -119,6 +119,16 @@ def dearmor(text: str) -> bytes:
 
 def read_any(data: bytes) -> bytes:
     """Binary or armored: the binary bytes of a pbem file given either form."""
+    if data[:2] in (b"\xff\xfe", b"\xfe\xff"):
+        # armored text saved as UTF-16 with its byte-order mark: what Windows PowerShell
+        # 5's '>' and Notepad's "Unicode" write (a binary file starts with 0x96)
+        try:
+            text = data.decode("utf-16")
+        except UnicodeDecodeError:
+            raise FormatError("armored file is not valid UTF-16 text") from None
+        if is_armored(text):
+            return dearmor(text)
+        return data
     if data[:1] != b"\x96" and b"-----BEGIN PBEM FILE-----" in data[:65536]:
         try:
             return dearmor(data.decode("utf-8", errors="strict"))

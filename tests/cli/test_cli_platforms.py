@@ -90,6 +90,24 @@ def test_windows_key_outside_the_profile_refused_by_every_command(
     assert not (tmp_path / "a" / "games").exists()
 
 
+def test_armored_text_saved_by_windows_tools_is_read(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch, windows: Any) -> None:
+    """``pbem id export > me.card`` in Windows PowerShell 5 writes UTF-16 with a byte-order
+    mark and CR LF; Notepad's "UTF-8" may add a BOM: all are the same card."""
+    run = _runner(tmp_path, monkeypatch)
+    assert run("a", "id", "new", "Алиса").exit_code == 0
+    assert run("b", "id", "new", "Bob").exit_code == 0
+    text = run("a", "id", "export").output.replace("\n", "\r\n")
+    saved = {"ps5.card": text.encode("utf-16"), "bom.card": "\ufeff".encode() + text.encode()}
+    for name, data in saved.items():
+        (tmp_path / name).write_bytes(data)
+        r = run("b", "id", "import", name, "--yes")
+        assert r.exit_code == 0 and "Алиса" in r.output, (name, r.output)
+    (tmp_path / "bad.card").write_bytes(b"\xff\xfe" + b"\x00\xd8" * 3)  # lone surrogates
+    r = run("b", "id", "import", "bad.card", "--yes")
+    assert r.exit_code == 3 and "bad.card" in r.output and "UTF-16" in r.output
+
+
 @pytest.mark.parametrize("name", ["CON", "nul.game", "g.", "aux"])
 def test_game_names_windows_cannot_hold_refused_everywhere(
         tmp_path: Path, monkeypatch: pytest.MonkeyPatch, name: str) -> None:
