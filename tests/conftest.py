@@ -22,6 +22,24 @@ if "toy_engine:ENGINE" not in _engines:
     os.environ["PBEM_ENGINES"] = ",".join([*_engines, "toy_engine:ENGINE"])
 
 
+def import_all_of_pbem() -> None:
+    """Import every pbem module (and the standard library they use) before a test patches
+    ``sys.platform``: a module first imported under a patched platform would take the
+    other platform's import-time branches (urllib reaching for macOS's _scproxy)."""
+    import pkgutil
+
+    import pbem
+
+    for info in pkgutil.walk_packages(pbem.__path__, "pbem."):
+        __import__(info.name)
+
+
+@pytest.fixture
+def all_of_pbem_imported() -> None:
+    """For a test that patches ``sys.platform`` itself (see :func:`import_all_of_pbem`)."""
+    import_all_of_pbem()
+
+
 class FakeMsvcrt(types.ModuleType):
     """The parts of Windows' ``msvcrt`` pbem uses, with the real module's behaviour: a
     lock starts at the descriptor's current position, a range another handle holds is
@@ -67,6 +85,7 @@ def windows(monkeypatch: pytest.MonkeyPatch) -> Iterator[FakeMsvcrt]:
     pbem's Windows branches run here (pathlib and the rest stay POSIX underneath)."""
     from pbem import portable
 
+    import_all_of_pbem()
     fake = FakeMsvcrt()
     monkeypatch.setitem(sys.modules, "msvcrt", fake)
     monkeypatch.setattr(sys, "platform", "win32")

@@ -73,7 +73,8 @@ def test_a_game_on_windows(tmp_path: Path, monkeypatch: pytest.MonkeyPatch,
         "g.pbsave", "g.pbsave.lock"]
 
 
-def test_a_game_on_macos(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+def test_a_game_on_macos(tmp_path: Path, monkeypatch: pytest.MonkeyPatch,
+                         all_of_pbem_imported: None) -> None:
     monkeypatch.setattr(sys, "platform", "darwin")
     monkeypatch.setitem(sys.modules, "msvcrt", None)  # any use of it would fail
     _a_game(_runner(tmp_path, monkeypatch), tmp_path)
