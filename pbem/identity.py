@@ -320,8 +320,11 @@ class Identity:
 class KeyStore:
     """The identity and pinned contacts under one home folder."""
 
-    def __init__(self, home: Path) -> None:
+    def __init__(self, home: Path, *, throwaway: bool = False) -> None:
         self.home = Path(home)
+        #: the demo's and selfplay's made-up players: their keys guard nothing, so they
+        #: may live anywhere (``pbem demo --dir D:\\x`` on Windows, outside the profile)
+        self.throwaway = throwaway
         self.identity_dir = self.home / "identity"
         self.key_path = self.identity_dir / "key.pem"
         self.card_path = self.identity_dir / "card.json"
@@ -374,6 +377,8 @@ class KeyStore:
             raise KeyStoreError(f"cannot read: {exc.strerror}", path=str(self.key_path)) from None
 
     def _check_permissions(self, encrypted: bool) -> None:
+        if self.throwaway:
+            return
         problem = portable.private_file_problem(self.key_path, encrypted=encrypted)
         if problem:
             raise KeyStoreError(f"the private key is not private: {problem}",

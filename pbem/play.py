@@ -403,6 +403,7 @@ def demo(console: Console, root: Path, *, engine_id: str | None = None,
     homes = []
     for label, name in (("first", "Erich"), ("second", "Ivan")):
         home = Home(root / label)
+        home.keys.throwaway = True  # made-up players: no privacy check on their keys
         home.keys.create(name, f"{name.lower()}@example.org", None)
         homes.append(home)
         console.print(f"{name}'s identity, fingerprint {home.card().fingerprint}",

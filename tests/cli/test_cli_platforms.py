@@ -109,6 +109,20 @@ def test_armored_text_saved_by_windows_tools_is_read(
     assert r.exit_code == 3 and "bad.card" in r.output and "UTF-16" in r.output
 
 
+def test_windows_demo_and_selfplay_run_outside_the_profile(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch, windows: Any) -> None:
+    """Their players are made up: the key check that guards a real player's key would
+    only stop ``pbem demo --dir D:\\games`` for nothing."""
+    run = _runner(tmp_path, monkeypatch)
+    monkeypatch.setenv("USERPROFILE", str(tmp_path / "Users" / "erich"))
+    r = run(None, "demo", "--fast", "--files", "3", "--dir", "demo")
+    assert r.exit_code == 0 and "CLEAN" in r.output, r.output[-2000:]
+    r = run(None, "selfplay", "skirmish", "short", "--seed", "3", "--dir", "bots")
+    assert r.exit_code == 0, r.output
+    r = run("demo/second", "id", "export")  # the same key, used as a real identity
+    assert r.exit_code == 11 and "outside your profile folder" in r.output
+
+
 @pytest.mark.parametrize("name", ["CON", "nul.game", "g.", "aux"])
 def test_game_names_windows_cannot_hold_refused_everywhere(
         tmp_path: Path, monkeypatch: pytest.MonkeyPatch, name: str) -> None:
