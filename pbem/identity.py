@@ -26,6 +26,7 @@ import functools
 import hashlib
 import json
 import os
+import sys
 import unicodedata
 from dataclasses import dataclass
 from pathlib import Path
@@ -381,6 +382,8 @@ class KeyStore:
             return
         problem = portable.private_file_problem(self.key_path, encrypted=encrypted)
         if problem:
+            if sys.platform == "win32":  # there an encrypted key may live anywhere
+                problem += ", or make a key protected by a passphrase (pbem id new --passphrase)"
             raise KeyStoreError(f"the private key is not private: {problem}",
                                 path=str(self.key_path))
 

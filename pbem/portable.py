@@ -173,8 +173,8 @@ def private_file_problem(path: Path, *, encrypted: bool = False) -> str | None:
         if inside:
             return None
         return (f"it lies outside your profile folder {profile}, where other users of this "
-                f"machine may be able to read it; move the pbem home (PBEM_HOME) into your "
-                f"profile or protect the key with a passphrase")
+                f"machine may be able to read it; keep the pbem home (PBEM_HOME) inside "
+                f"your profile")
     mode = stat.S_IMODE(path.stat().st_mode)
     if mode & 0o077:
         return f"permissions {mode:04o} let others read it; run `chmod 600 {path}`"

@@ -158,6 +158,24 @@ def test_posix_key_modes_still_checked(tmp_path: Path, monkeypatch: pytest.Monke
         store.load(b"pass")
 
 
+def test_windows_mail_password_file_checked_by_place_not_mode(
+        tmp_path: Path, windows: FakeMsvcrt, monkeypatch: pytest.MonkeyPatch) -> None:
+    """Windows shows every file as 0666: the old mode check refused every password file."""
+    from pbem.transport import config as mailconfig
+    from pbem.transport.base import TransportError
+
+    monkeypatch.delenv(mailconfig.PASSWORD_ENV, raising=False)
+    profile = tmp_path / "Users" / "erich"
+    monkeypatch.setenv("USERPROFILE", str(profile))
+    account = mailconfig.MailAccount(address="a@b.c", smtp_host="h", imap_host="h")
+    for home in (profile / "pbem", tmp_path / "D" / "pbem"):
+        mailconfig.save_account(home, account, "hunter2")
+        os.chmod(mailconfig.secret_path(home), 0o666)
+    assert mailconfig.password_for(profile / "pbem", account) == "hunter2"
+    with pytest.raises(TransportError, match="outside your profile folder"):
+        mailconfig.password_for(tmp_path / "D" / "pbem", account)
+
+
 # --- file names ---------------------------------------------------------------------------------
 
 
