@@ -52,6 +52,8 @@ def write_atomic(path: Path, data: bytes, mode: int = 0o600) -> None:
             handle.write(data)
             handle.flush()
             os.fsync(handle.fileno())
+        # on Windows chmod only sets the read-only flag; there the profile folder's access
+        # list is what keeps a key private (pbem.portable.private_file_problem)
         os.chmod(tmp, mode)
         replace_file(tmp, path)
     except BaseException:

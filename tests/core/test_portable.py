@@ -226,3 +226,30 @@ def test_turn_file_names_are_valid_on_windows(side: str, seq: int) -> None:
     Windows can hold and points nowhere outside its folder."""
     name = file_name(bytes(range(32)), seq, side)
     assert portable.file_name_problem(name) is None and "/" not in name and ".." not in name
+
+
+# --- the shared-folder reader ------------------------------------------------------------------
+
+
+def test_shared_folder_reads_binary_and_refuses_links_without_o_nofollow(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """Windows' os.open is text mode unless told O_BINARY (CR LF would become LF in a
+    signed file) and has no O_NOFOLLOW: the reader asks for the one, checks links itself."""
+    from pbem.transport import folder
+
+    data = b"\x96binary\r\nbytes"
+    (tmp_path / "a.pbem").write_bytes(data)
+    (tmp_path / "link.pbem").symlink_to(tmp_path / "a.pbem")
+    flags: list[int] = []
+    real_open = os.open
+
+    def spy(path: object, how: int, *rest: object) -> int:
+        flags.append(how)
+        return real_open(path, how & ~0x8000, *rest)  # type: ignore[arg-type]
+
+    monkeypatch.setattr(os, "O_BINARY", 0x8000, raising=False)
+    monkeypatch.delattr(os, "O_NOFOLLOW", raising=False)
+    monkeypatch.setattr(os, "open", spy)
+    assert folder._read_capped(tmp_path / "a.pbem") == data
+    assert flags and all(f & 0x8000 for f in flags)
+    assert "symbolic link" in str(folder._read_capped(tmp_path / "link.pbem"))
