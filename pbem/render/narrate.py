@@ -222,14 +222,14 @@ class KeyPoller:
         except (OSError, ValueError):
             tty_fd = False
         if not tty_fd:
-            pass
+            pass  # a pipe, a file, no stdin: Enter-only
         elif sys.platform == "win32":
-            try:
-                import msvcrt  # noqa: F401  (present on every CPython for Windows)
+            # a console: msvcrt reads its keys as they come (mintty and the like are no
+            # console to it, os.isatty says no there, and they stay Enter-only)
+            with contextlib.suppress(ImportError):
+                import msvcrt  # noqa: F401  (part of every CPython for Windows)
 
                 self.mode = "windows"
-            except ImportError:
-                pass
         else:
             try:
                 import termios
