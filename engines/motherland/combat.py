@@ -76,12 +76,25 @@ class CombatMixin(MotherlandCore):
         return (self.air_available() > 0 and not self.snow and self._in_air_range(target)
                 and all(self.german(x) for x in units))
 
+    def _attacked_before(self, target: str, side: str) -> str:
+        """Why ``target`` may not be attacked (again) this Combat Phase ("" if it may).
+
+        8.3.1/8.3.4: no hex twice, and no unit twice -- a unit that was attacked and then
+        retreated or advanced into another hex keeps its mark there.  A hex where fresh
+        units stand beside such units may be attacked: 8.6.5 says how those fare.
+        """
+        if target in self.s.get("hit", []):
+            return f"{target} was already attacked this Combat Phase"
+        if all(self.u(x)["dfd"] for x in self.units_at(target, other(side))):
+            return (f"every unit in {target} was already attacked this Combat Phase (it "
+                    "retreated or advanced there)")
+        return ""
+
     def _attack_options(self) -> list[Action]:
         side = self._side()
         out: list[Action] = []
-        done = set(self.s.get("hit", []))
         for target in sorted({self.u(x)["hex"] for x in self.on_map(other(side))}):
-            if target in done:
+            if self._attacked_before(target, side):
                 continue
             units = self._attackers_for(target, side)
             if self._attack_group_ok(units):
@@ -108,8 +121,9 @@ class CombatMixin(MotherlandCore):
         target = a.target
         if not self.has_enemy(target, side):
             raise IllegalAction(f"{target} holds no enemy unit", rule="8.0")
-        if target in self.s.get("hit", []):
-            raise IllegalAction(f"{target} was already attacked this phase", rule="8.3.1")
+        again = self._attacked_before(target, side)
+        if again:
+            raise IllegalAction(again, rule="8.3.1")
         if len(set(a.units)) != len(a.units):
             raise IllegalAction("a unit is named twice", rule="8.3.5")
         eligible = set(self._attackers_for(target, side))
@@ -152,6 +166,10 @@ class CombatMixin(MotherlandCore):
         side = self._side()
         defenders = sorted(self.units_at(target, other(side)))
         for uid in defenders:
+            if kind == "attack" and self.u(uid)["dfd"]:
+                # attacked before this phase and retreated or advanced here: it neither
+                # defends nor is spared a result (8.6.5; 8.3.4 bars a second defense)
+                self.u(uid)["rin"] = True
             self.u(uid)["dfd"] = True
         orig = {uid: self.u(uid)["hex"] for uid in (*attackers, *defenders)}
         if air:
@@ -179,10 +197,11 @@ class CombatMixin(MotherlandCore):
         target = cb["target"]
         notes: list[str] = []
         att_units = [x for x in cb["att"] if self.u(x)["hex"]]
-        # 8.6.5: units that retreated into the hex earlier this phase do not defend
-        def_units = [x for x in cb["def"] if self.u(x)["hex"] == target
-                     and not self.u(x)["rin"]]
         overrun = cb["kind"] == "overrun"
+        # 8.6.5: units that retreated into the hex earlier this Combat Phase do not defend
+        # (an overrun is no Combat Phase attack: every unit in the hex defends it)
+        def_units = [x for x in cb["def"] if self.u(x)["hex"] == target
+                     and (overrun or not self.u(x)["rin"])]
         axis_snow = overrun and self.snow
 
         def adj(uid: str, val: int, attack: bool) -> int:
@@ -293,7 +312,7 @@ class CombatMixin(MotherlandCore):
         role, side = t["role"], t["side"]
         units = self._alive_in_combat(role)
         hit = t["mand"] or t["n"] or t["elim"]
-        if hit:
+        if hit and cb["kind"] == "attack":
             for uid in [x for x in units if self.u(x)["rin"]]:
                 self._eliminate(uid, "retreated into a hex attacked again (8.6.5)")
             units = [x for x in units if self.u(x)["hex"]]

@@ -75,7 +75,7 @@ class SequenceMixin(MotherlandCore):
             "stalin": "moscow", "stalin_rolled": False, "surrender_rolled": False,
             "eliminated_assets": eliminated_assets, "baku_done": False, "turkey": False,
             "tasks": [], "combat": None, "result": None, "sea_used": False,
-            "late": False, "ever_entered": [],
+            "late": False, "ever_entered": [], "hit": [],
         }
         self.s = s
         for uid, u in sorted(units.items()):
@@ -167,6 +167,12 @@ class SequenceMixin(MotherlandCore):
         name, side = self.phase()
         self.say(f"Turn {self.turn} ({self.data.turns[self.turn].date}, {self.weather}): "
                  f"{self._phase_title()}", "phase")
+        # 8.3.1, 8.3.4, 8.6.5 last one Combat Phase: which hexes were attacked, which units
+        # attacked, defended or retreated into a friendly hex.  Overruns in the movement and
+        # exploitation phases are not bound by them (7.0), so every phase starts clean.
+        for uid in self.on_map():
+            self.u(uid).update(atk=False, dfd=False, rin=False)
+        self.s["hit"] = []
         if name == "supply":
             self._push(*self._supply_tasks(), front=False)
         elif name == "move":
@@ -179,8 +185,6 @@ class SequenceMixin(MotherlandCore):
                        {"k": "reinf", "who": side},
                        {"k": "move", "who": side, "exploit": False}, front=False)
         elif name == "combat":
-            for uid in self.on_map():
-                self.u(uid).update(atk=False, dfd=False, rin=False)
             self._push({"k": "combat", "who": side}, front=False)
         elif name == "exploit":
             self.s["late"] = False
