@@ -327,16 +327,18 @@ class CombatMixin(MotherlandCore):
         if t["mand"]:
             tasks.append({"k": "lose", "who": side, "n": t["mand"], "units": units, "taken": {}})
         if t["n"]:
-            n = t["n"]
+            # 8.5: the stack takes the result once.  Its step losses are spread over all
+            # its units (8.5.1); a unit that cannot retreat (Fortress, Economic Asset)
+            # takes a step for each hex the others retreat (8.5.1 "the entire combat
+            # result as step losses").  If none can retreat, all is steps.
             stuck = [x for x in units if not self._can_retreat_at_all(x)]
-            movable = [x for x in units if x not in stuck]
-            for uid in stuck:
-                for _ in range(n):
-                    if self.u(uid)["hex"]:
-                        self._lose_step(uid, "cannot retreat (8.5)")
-            if movable:
-                tasks.append({"k": "take", "who": side, "n": n, "units": movable, "role": role,
-                              "code": cb["result"]})
+            if len(stuck) == len(units):
+                cb.setdefault("took", {})[role] = [t["n"], t["n"]]
+                tasks.append({"k": "lose", "who": side, "n": t["n"], "units": units,
+                              "taken": {}, "why": "cannot retreat (8.5.1)"})
+            else:
+                tasks.append({"k": "take", "who": side, "n": t["n"], "units": units,
+                              "stuck": stuck, "role": role, "code": cb["result"]})
         self._push(*tasks)
 
     def _can_retreat_at_all(self, uid: str) -> bool:
@@ -360,13 +362,25 @@ class CombatMixin(MotherlandCore):
         self.say(f"The {t['who']} player takes {t['code']} as {a.steps} step loss(es) and "
                  f"{a.retreats} hex(es) of retreat", "loss")
         tasks: list[dict[str, Any]] = []
+        stuck = t.get("stuck", [])
         if a.steps:
             tasks.append({"k": "lose", "who": t["who"], "n": a.steps, "units": t["units"],
                           "taken": {}})
         if a.retreats:
+            if stuck:
+                tasks.append({"k": "call", "fn": "stuck_steps", "units": stuck,
+                              "n": a.retreats})
             tasks.append({"k": "retreat", "who": t["who"], "center": cb["target"],
-                          "left": {x: a.retreats for x in t["units"]}})
+                          "role": t["role"],
+                          "left": {x: a.retreats for x in t["units"] if x not in stuck}})
         self._push(*tasks)
+
+    def _call_stuck_steps(self, t: dict[str, Any]) -> None:
+        """8.5.1: a unit that cannot retreat takes the retreat its stack makes as steps."""
+        for uid in t["units"]:
+            for _ in range(t["n"]):
+                if self.u(uid)["hex"]:
+                    self._lose_step(uid, "cannot retreat with its stack (8.5.1)")
 
     def _lose_options(self, t: dict[str, Any]) -> list[Word]:
         alive = [x for x in t["units"] if self.u(x)["hex"]]

@@ -87,6 +87,9 @@ class RetreatMixin(MotherlandCore):
                 if not self._retreat_targets([uid], t["center"]):
                     left = t["left"][uid]
                     t["left"][uid] = 0
+                    if t.get("role"):  # 8.7: a retreat cut short shortens the advance
+                        cut = self.s["combat"].setdefault("cut", {})
+                        cut[t["role"]] = max(cut.get(t["role"], 0), left)
                     self.say(f"{uid} cannot retreat: {left} step loss(es) instead (8.5.1)",
                              "loss", [self.u(uid)["hex"]], [uid])
                     for _ in range(left):
@@ -170,7 +173,10 @@ class RetreatMixin(MotherlandCore):
         if cb["elim"].get(loser):
             allow = 2
         elif took:
-            allow = rules.advance_allowance(took[0], took[1], False)
+            # 8.7: the result less what was taken as steps, a retreat cut short (its hexes
+            # taken as steps, 8.5.1) included; 8.7.1 then needs two hexes for a second
+            allow = rules.advance_allowance(took[0],
+                                            took[1] + cb.get("cut", {}).get(loser, 0), False)
         else:
             allow = 0
         if allow <= 0:

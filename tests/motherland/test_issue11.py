@@ -121,3 +121,79 @@ def test_8_6_5_retreated_units_defend_against_an_exploitation_overrun(
     assert st.phase() == ("exploit", "axis")
     texts = [e.text for e in st.apply("overrun 1114 with 47Pz")]
     assert any(t.startswith("Odds 9 to 4 ") for t in texts), texts  # 3 (5A) + 1 (factory)
+
+
+# --- 8.5: a stack takes the result once --------------------------------------------------
+
+
+def army_and(rules_engine: MotherlandEngine, other: str, chit: str = "") -> MotherlandState:
+    """41Pz (1314) attacks 5A (chit A4-3*, two steps) stacked with ``other`` in 1214."""
+    fields = {"5A": {"chit": "A4-3*"}}
+    if chit:
+        fields[other] = {"chit": chit}
+    st = position(rules_engine, 3, "combat", "axis",
+                  {"41Pz": "1314", "5A": "1214", other: "1214"}, fields=fields)
+    st.apply("attack 1214 with 41Pz")
+    return st
+
+
+def test_8_5_d1_on_army_and_factory_is_one_step_for_the_stack(
+        rules_engine: MotherlandEngine) -> None:
+    """8.5/8.5.1: a D1 on an army stacked with a factory costs the stack one step, which
+    the Soviet may give to the army: the factory survives."""
+    st = army_and(rules_engine, "FacKEV")
+    force(st, "D1")
+    assert st.u("FacKEV")["hex"] == "1214"  # not destroyed before the stack chooses
+    assert notations(st) == ["take D1 as 1 step 0 retreat", "take D1 as 0 step 1 retreat"]
+    st.apply("take D1 as 1 step 0 retreat")
+    assert notations(st) == ["lose 5A", "lose FacKEV"]
+    st.apply("lose 5A")
+    assert st.u("5A")["steps"] == 1 and st.u("5A")["hex"] == "1214"
+    assert st.u("FacKEV")["hex"] == "1214" and "FacKEV" not in st.s["eliminated_assets"]
+
+
+def test_8_5_d1_taken_as_a_retreat_costs_the_factory_its_step(
+        rules_engine: MotherlandEngine) -> None:
+    """8.5.1: units unable to retreat take the result as steps where the stack retreats:
+    the army retreats one hex at full strength, the factory is destroyed."""
+    st = army_and(rules_engine, "FacKEV")
+    force(st, "D1")
+    st.apply("take D1 as 0 step 1 retreat")
+    while st.decision() is not None and st.decision().kind == "retreat-choice":
+        st.apply(st.legal_actions()[0])
+    assert st.u("5A")["steps"] == 2 and st.u("5A")["hex"] not in ("", "1214")
+    assert "FacKEV" in st.s["eliminated_assets"]
+
+
+def test_8_5_d2_as_steps_on_fortress_and_army_costs_two_steps_not_four(
+        rules_engine: MotherlandEngine) -> None:
+    """8.5 with 8.5.1: a D2 taken as two step losses by a Fortress and an army is one step
+    on each (the book's D2 example a), not the whole result on the Fortress as well."""
+    st = army_and(rules_engine, "FLNG", chit="C3-3*")
+    force(st, "D2")
+    st.apply("take D2 as 2 step 0 retreat")
+    if notations(st):
+        st.apply(notations(st)[0])
+    assert st.u("5A")["steps"] + st.u("FLNG")["steps"] == 4 - 2
+    assert st.u("5A")["steps"] == 1 and st.u("FLNG")["steps"] == 1  # 8.5.1: one each
+
+
+# --- 8.7 / 8.7.1: a retreat cut short shortens the advance -----------------------------------
+
+
+def test_8_7_1_retreat_cut_short_allows_a_one_hex_advance_only(
+        rules_engine: MotherlandEngine) -> None:
+    """8.7: the advance is the result less what was taken as steps; 8.7.1 allows a second
+    hex only if the enemy retreated two hexes.  5A takes D2 as two hexes of retreat, goes
+    to 0102, finds its second hex (0101) blocked by a Supply Base and loses a step
+    instead (8.5.1): the Panzer corps may advance into 0202 only."""
+    st = position(rules_engine, 3, "combat", "axis",
+                  {"41Pz": "0303", "SB1": "0101", "9K": "0204", "5A": "0202"},
+                  fields={"5A": {"chit": "A4-3*"}})
+    st.apply("attack 0202 with 41Pz")
+    force(st, "D2")
+    st.apply("take D2 as 0 step 2 retreat")
+    st.apply("retreat 5A to 0102")
+    assert st.u("5A")["hex"] == "0102" and st.u("5A")["steps"] == 1  # cut short: a step
+    st.apply("advance 41Pz 0202")
+    assert not any(a.notation().startswith("advance 41Pz") for a in st.legal_actions())
