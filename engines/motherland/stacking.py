@@ -42,8 +42,10 @@ class StackingMixin(MotherlandCore):
         combat_axis = by.get("corps", []) + by.get("allied", []) + by.get("turkish", [])
         if by.get("allied") and len(combat_axis) > 1:
             return combat_axis  # 6.2
-        if by.get("turkish") and len(combat_axis) > 1:
-            return combat_axis  # 21.2.2
+        if by.get("turkish") and len(combat_axis) > len(by["turkish"]):
+            return combat_axis  # 21.2.2: not with German or other Axis units
+        if len(by.get("turkish", [])) > 3:
+            return by["turkish"]  # corps, limited as German Corps are (6.1)
         for key, limit in (("corps", 3), ("army", 1), ("elite", 1), ("air_base", 1),
                            ("supply_base", 1), ("railroad_gun", 1), ("fortress", 1),
                            ("offensive_support", 1), ("economic", 1)):

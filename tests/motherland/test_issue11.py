@@ -32,9 +32,9 @@ def until(st: MotherlandState, phase: tuple[str, str]) -> None:
     """Play on to ``phase``, every side ending each step and every die rolling 6."""
     while st.phase() != phase:
         if st.is_chance():
-            st.apply_outcome(tuple(6 for _ in range(st.chance_request().count))
-                             if st.chance_request().kind == "dice" else
-                             tuple(st.chance_request().options[:st.chance_request().count]))
+            req = st.chance_request()
+            st.apply_outcome(tuple(6 for _ in req.dice) if req.kind == "dice"
+                             else tuple(req.contents[:req.count]))
             continue
         ends = [a for a in st.legal_actions() if a.notation().startswith("end ")]
         st.apply(ends[0] if ends else st.legal_actions()[-1])
@@ -197,3 +197,21 @@ def test_8_7_1_retreat_cut_short_allows_a_one_hex_advance_only(
     assert st.u("5A")["hex"] == "0102" and st.u("5A")["steps"] == 1  # cut short: a step
     st.apply("advance 41Pz 0202")
     assert not any(a.notation().startswith("advance 41Pz") for a in st.legal_actions())
+
+
+# --- 21.2.2: both Turkish corps in 1735 --------------------------------------------------------
+
+
+def test_21_2_2_both_turkish_corps_stay_in_1735(engine: MotherlandEngine) -> None:
+    """21.2.2 "places the two Turkish Corps units in hex 1735": the stacking check at the
+    end of the phase must not make the Soviet eliminate one of them."""
+    south = sorted(engine.data.area("south_of_turkey_trigger_line") - engine.data.water)
+    st = position(engine, 9, "admin", "", {"41Pz": south[0], "5A": "2113"},
+                  options={"turkey": "on"})
+    assert st.chance_request().rule == "21.2.1"
+    st.apply_outcome((1,))
+    assert st.u("Tur1")["hex"] == st.u("Tur2")["hex"] == "1735"
+    until(st, ("move", "axis"))  # through the rest of the Administrative Phase
+    assert st.turn == 10
+    assert st.u("Tur1")["hex"] == st.u("Tur2")["hex"] == "1735"
+    assert st._over_limit("1735") == []
