@@ -54,10 +54,22 @@ class AdminMixin(MotherlandCore):
             self.say(f"No production (rolled {roll} against {num}, 12.1)")
 
     def _produce_hexes(self) -> list[str]:
-        near = self.supply_net(SOVIET)[0]
+        """12.1: any hex in supply and not in an enemy ZOC ("even if a friendly unit is in
+        the hex" qualifies the ZOC), empty or not; not where an Offensive Support unit
+        already stands, which would overstack it (6.3, 6.4)."""
+        near = self.supply_net(SOVIET)[0]  # 9.6: Offensive Support has no sea supply
         ez = self.zoc(AXIS)
-        return sorted({self.u(x)["hex"] for x in self.on_map(SOVIET)
-                       if self.u(x)["hex"] in near and self.u(x)["hex"] not in ez})
+        occ = self.occ()
+        tec = self.data.tec
+
+        def open_to_leg(h: str) -> bool:  # not High Mountain (5.1.5)
+            ter = tec.get(self.data.hexmap.terrain.get(h, "clear"))
+            return ter is None or not ter.prohibited_except
+
+        return sorted(h for h in near if h not in ez and h in self.data.land
+                      and open_to_leg(h)
+                      and not any(self.c(x).type == "offensive_support"
+                                  for x in occ.get(h, ())))
 
     def _evacuable(self) -> list[str]:
         sources = self.data.area("source_E") | self.data.area("source_S")

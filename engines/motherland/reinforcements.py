@@ -77,8 +77,9 @@ class ReinforcementMixin(MotherlandCore):
                 src = "source_F" if self.c(uid).nation == "finnish" else "source_W"
                 cands.update(self.data.area(src))
         else:
-            for h in rail_ok:
+            for h in rail_ok:  # 17.0: on or adjacent to a connected Railroad hex
                 cands.add(h)
+                cands.update(self.data.open_neighbors[h])
         out = sorted(h for h in cands if h not in ez and not self.has_enemy(h, side)
                      and self.s["control"].get(h) != other(side)
                      and self._may_enter_country(uid, h)

@@ -215,3 +215,40 @@ def test_21_2_2_both_turkish_corps_stay_in_1735(engine: MotherlandEngine) -> Non
     assert st.turn == 10
     assert st.u("Tur1")["hex"] == st.u("Tur2")["hex"] == "1735"
     assert st._over_limit("1735") == []
+
+
+# --- 17.0: Soviet reinforcements on or adjacent to a connected Railroad hex --------------------
+
+
+def test_17_0_soviet_reinforcements_may_be_placed_adjacent_to_a_rail_hex(
+        rules_engine: MotherlandEngine) -> None:
+    """17.0 "Soviet units can be placed on or adjacent to any Railroad hex connected to a
+    Soviet Supply Source": the test map's railroad runs along row 20."""
+    st = position(rules_engine, 3, "move", "soviet", {"5A": "2620", "9K": "0505"},
+                  fields={"10A": {"box": "track", "ret": 3}})
+    opts = notations(st)
+    assert "place 10A 2220" in opts  # on the railroad
+    assert "place 10A 2221" in opts and "place 10A 2219" in opts  # next to it
+    assert "place 10A 2222" not in opts  # two hexes off it
+    st.apply("place 10A 2221")
+    assert st.u("10A")["hex"] == "2221"
+
+
+# --- 12.1: a produced Offensive Support unit goes in any supplied hex out of enemy ZOC ------
+
+
+def test_12_1_produced_offensive_support_may_go_to_an_empty_supplied_hex(
+        rules_engine: MotherlandEngine) -> None:
+    """12.1 "placed on the map in any hex that is currently in supply and not in an enemy
+    ZOC (even if a friendly unit is in the hex)": an empty supplied hex is offered, a hex
+    in the Axis ZOC is not, even with a Soviet unit in it."""
+    st = position(rules_engine, 3, "admin", "", {"5A": "2020", "16A": "1314", "9K": "1214"})
+    st.s["units"]["OS2"]["box"] = "osm"
+    assert st.chance_request().rule == "12.1"
+    st.apply_outcome((5,))
+    opts = notations(st)
+    assert "produce OS2 at 2222" in opts  # empty, within four hexes of the railroad
+    assert "produce OS2 at 2020" in opts
+    assert "produce OS2 at 1314" not in opts  # in 9K's ZOC: a friendly unit does not help
+    st.apply("produce OS2 at 2222")
+    assert st.u("OS2")["hex"] == "2222"
