@@ -68,7 +68,6 @@ class StrategicMixin(MotherlandCore):
     def _strategic_reach(self, uid: str) -> dict[str, tuple[str, ...]]:
         side = self.c(uid).side
         start = self.u(uid)["hex"]
-        near = self.supply_net(side, "F" if self.c(uid).nation == "finnish" else "")[0]
         marks = self._cache.get("marks")
         if marks is None:
             marks = (tuple(sorted(self.s["control"].items())),
@@ -79,7 +78,8 @@ class StrategicMixin(MotherlandCore):
         if hit is None:
             hit = self._strategic_bfs(uid, start)
             self._pcache[key] = hit
-        return {h: p for h, p in hit.items() if h in near}
+        # 5.3.1: the move ends where the unit is in supply by any supply rule
+        return {h: p for h, p in hit.items() if self.supplied_at(uid, h)}
 
     def _strategic_bfs(self, uid: str, start: str) -> dict[str, tuple[str, ...]]:
         side = self.c(uid).side
@@ -140,9 +140,7 @@ class StrategicMixin(MotherlandCore):
                 raise IllegalAction(f"{uid} cannot pass {x}->{y} by Strategic Movement (within "
                                     "two hexes of an enemy, enemy city, prohibited or sea)",
                                     rule="5.3.1")
-        near = self.supply_net(self.c(uid).side,
-                               "F" if self.c(uid).nation == "finnish" else "")[0]
-        if a.path[-1] not in near:
+        if not self.supplied_at(uid, a.path[-1]):
             raise IllegalAction(f"{uid} must end Strategic Movement in supply", rule="5.3.1")
         u.update(hex=a.path[-1], mp=0, mv=1, mode="strat")
         self._touch()

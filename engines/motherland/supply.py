@@ -176,12 +176,19 @@ class SupplyMixin(MotherlandCore):
 
     def in_supply(self, uid: str) -> bool:
         """Whether the unit can trace a Supply Line now (9.2-9.4, 9.6)."""
-        c, h = self.c(uid), self.u(uid)["hex"]
+        return self.supplied_at(uid, self.u(uid)["hex"])
+
+    def supplied_at(self, uid: str, h: str) -> bool:
+        """Whether the unit could trace a Supply Line from ``h`` by any supply rule (9.2-9.4,
+        9.3.3, 9.6): also the end of a Strategic Movement (5.3.1)."""
+        c = self.c(uid)
         if c.type in ("supply_base", "economic"):
             return True  # 9.1 note, 12.0
         if c.side == AXIS:
             if c.nation == "finnish":
-                return h in self.supply_net(AXIS, "F")[0]
+                # 9.3.1 source F only; 9.3.3 is for all Axis units, the Finns included
+                near, anylen, _ = self.supply_net(AXIS, "F")
+                return h in near or (h in anylen and self._soviet_distance(h) >= 6)
             if c.nation == "turkish":
                 return h in self.supply_net(AXIS, "T")[0]
             near, anylen, _ = self.supply_net(AXIS)
@@ -211,14 +218,24 @@ class SupplyMixin(MotherlandCore):
         return h not in self.supply_net(SOVIET, net)[1]
 
     def _soviet_distance(self, h: str) -> int:
-        """Hexes to the nearest Soviet unit not Out of Supply (9.3.3)."""
-        grid = self.data.hexmap.grid
-        best = 99
-        for uid in self.on_map(SOVIET):
-            if self.u(uid)["sup"] == "out" or self.c(uid).type == "economic":
-                continue
-            best = min(best, grid.distance(h, self.u(uid)["hex"]))
-        return best
+        """Hexes to the nearest Soviet unit not Out of Supply (9.3.3), counted up to 6."""
+        # asked for every hex a Strategic Movement may end in (5.3.1): the hexes within
+        # five of those units are gathered once per position
+        near = self._cache.get("soviet_within5")
+        if near is None:
+            grid = self.data.hexmap.grid
+            found: dict[str, int] = {}
+            for uid in self.on_map(SOVIET):
+                if self.u(uid)["sup"] == "out" or self.c(uid).type == "economic":
+                    continue
+                x = self.u(uid)["hex"]
+                for y in grid.within(x, 5):
+                    d = grid.distance(x, y)
+                    if d < found.get(y, 6):
+                        found[y] = d
+            near = found
+            self._cache["soviet_within5"] = near
+        return int(near.get(h, 6))
 
     def _near_factory(self, h: str) -> bool:
         for uid in self.on_map(SOVIET):
@@ -243,6 +260,8 @@ class SupplyMixin(MotherlandCore):
                 self._remove_to_track(uid, 3, "cannot trace a Supply Line (9.1.1)")
                 continue
             new = "lack" if u["sup"] == "" else "out"
+            if c.nation == "finnish" and self.s["control"].get(HELSINKI) == SOVIET:
+                new = "out"  # 9.3.2: automatically Out of Supply, not Lack
             if new == "out" and c.side == SOVIET and c.type != "offensive_support" and \
                     self._near_factory(u["hex"]):
                 new = "lack"  # 9.1.2

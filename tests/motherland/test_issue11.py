@@ -252,3 +252,43 @@ def test_12_1_produced_offensive_support_may_go_to_an_empty_supplied_hex(
     assert "produce OS2 at 1314" not in opts  # in 9K's ZOC: a friendly unit does not help
     st.apply("produce OS2 at 2222")
     assert st.u("OS2")["hex"] == "2222"
+
+
+# --- 5.3.1: a Strategic Movement ends in supply by any supply rule ---------------------------
+
+
+def test_5_3_1_strategic_move_may_end_in_special_axis_supply(
+        rules_engine: MotherlandEngine) -> None:
+    """5.3.1 "must ... end the movement in hexes where the unit is in Supply": 1005 is
+    nine hexes from the W source, but six or more from every Soviet unit, so 9.3.3 (a
+    Supply Line of any length) supplies it and the move is allowed."""
+    st = position(rules_engine, 3, "move", "axis", {"10K": "0205", "5A": "2030"})
+    assert st.supplied_at("10K", "1005")
+    path = st._strategic_reach("10K")["1005"]
+    st.apply("strategic 10K " + " ".join(path))
+    assert st.u("10K")["hex"] == "1005"
+
+
+# --- 9.3.2 and 9.3.3 for the Finns -------------------------------------------------------------
+
+
+def test_9_3_2_finns_are_out_of_supply_at_once_when_helsinki_is_soviet(
+        engine: MotherlandEngine) -> None:
+    """9.3.2 "all Finnish units are automatically Out of Supply": not Lack of Supply first."""
+    st = position(engine, 2, "combat", "soviet", {"FinKar": "1502", "5A": "2030"})
+    st.s["control"] = {"1402": "soviet"}
+    until(st, ("move", "axis"))
+    assert st.turn == 3
+    assert st.u("FinKar")["sup"] == "out"
+
+
+def test_9_3_3_finns_far_from_the_soviets_trace_any_length_to_their_source(
+        engine: MotherlandEngine) -> None:
+    """9.3.3 applies to "Axis units" (2.3: Finland is an Axis country): a Finnish army six
+    hexes from the F source and far from any Soviet unit is in supply."""
+    st = position(engine, 2, "combat", "soviet", {"FinKar": "1407", "5A": "2030"})
+    g = engine.data.hexmap.grid
+    assert min(g.distance("1407", f) for f in engine.data.area("source_F")) > 4
+    until(st, ("move", "axis"))
+    assert st.turn == 3
+    assert st.u("FinKar")["sup"] == ""
