@@ -120,8 +120,8 @@ class MovementMixin(MotherlandCore):
             return False
         if self._turn1_frozen(uid) or c.type == "economic":
             return False
-        if self.s["late"] and c.type not in ("air_base", "offensive_support"):
-            return False  # 5.2.3: air bases and offensive support move last
+        if self.s["late"] and c.type not in self._step4_types(c.side):
+            return False  # 3.1 step 4, 5.2.3: air bases and offensive support move last
         if exploit:
             return bool(u["mp"] > 0 or (u["mode"] == "one" and u["mv"] == 0))
         if c.type == "railroad_gun":
@@ -266,6 +266,17 @@ class MovementMixin(MotherlandCore):
             return "4.2.3"
         return "4.2"
 
+    def _step4_types(self, side: str) -> tuple[str, ...]:
+        """3.1 step 4 of each Movement Phase: the Axis "Move Air Base and Supply Base", the
+        Soviet "Move Offensive Support units" (5.2.3: after all the other units)."""
+        return ("air_base", "supply_base") if side == AXIS else ("offensive_support",)
+
+    def _late_rule(self, side: str) -> str:
+        """The rule that ended step 3: 5.2.3 after an Air Base or Offensive Support moved,
+        3.1 (step 4) after a Supply Base did."""
+        movers = {self.c(x).type for x in self.on_map(side) if self.u(x)["mv"]}
+        return "5.2.3" if movers & {"air_base", "offensive_support"} else "3.1"
+
     def _exploit_mp(self, uid: str) -> int:
         c, u = self.c(uid), self.u(uid)
         side = c.side
@@ -298,7 +309,7 @@ class MovementMixin(MotherlandCore):
             if self._turn1_frozen(uid):
                 why = "20.1"
             elif self.s["late"]:
-                why = "5.2.3"
+                why = self._late_rule(self.c(uid).side)
             elif u["mode"] in ("strat", "sea"):
                 why = "5.3"
             raise IllegalAction(f"{uid} cannot move now", rule=why)
@@ -312,8 +323,11 @@ class MovementMixin(MotherlandCore):
             u["mode"] = "done"
         if u["mp"] == 0 and u["mode"] == "":
             u["mode"] = "done"
-        if self.c(uid).type in ("air_base", "offensive_support"):
-            self.s["late"] = True
+        if not exploit:
+            # 3.1: regular movement is step 3, after Strategic Movement and Sea Transport
+            self.s["regular"] = True
+            if self.c(uid).type in self._step4_types(self.c(uid).side):
+                self.s["late"] = True  # step 4 has begun
         self._touch()
         self._enter(uid, a.path[1:])
         self.say(f"{self.label(uid)} moves {' '.join(a.path)}", "move", a.path, [uid])

@@ -32,7 +32,9 @@ class OverrunMixin(MotherlandCore):
             return "7.1", f"{target} holds no enemy unit"
         cost = self._overrun_cost(side)
         if self.s["late"]:
-            return "5.2.3", "air bases or offensive support have moved: no more movement"
+            return self._late_rule(side), ("step 4 (Air Bases and Supply Bases, or "
+                                           "Offensive Support) has begun: no more "
+                                           "movement or overruns")
         for uid in units:
             c, u = self.c(uid), self.u(uid)
             if c.side != side:
@@ -109,4 +111,6 @@ class OverrunMixin(MotherlandCore):
         cost = self._overrun_cost(self._side())
         for uid in a.units:
             self.u(uid)["mp"] -= cost
+        if not exploit:
+            self.s["regular"] = True  # 3.1 step 3: no Strategic Movement or Sea Transport now
         self._start_combat("overrun", a.target, list(a.units), a.air, False)

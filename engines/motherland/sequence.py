@@ -75,7 +75,7 @@ class SequenceMixin(MotherlandCore):
             "stalin": "moscow", "stalin_rolled": False, "surrender_rolled": False,
             "eliminated_assets": eliminated_assets, "baku_done": False, "turkey": False,
             "tasks": [], "combat": None, "result": None, "sea_used": False,
-            "late": False, "ever_entered": [], "hit": [],
+            "late": False, "regular": False, "ever_entered": [], "hit": [],
         }
         self.s = s
         for uid, u in sorted(units.items()):
@@ -181,6 +181,7 @@ class SequenceMixin(MotherlandCore):
                 u.update(mv=0, mode="", mp=self.factors(uid)[2], start=u["hex"])
             self.s["sea_used"] = False
             self.s["late"] = False
+            self.s["regular"] = False  # 3.1 step 3 not begun
             self._push({"k": "call", "fn": "arrivals", "side": side},
                        {"k": "reinf", "who": side},
                        {"k": "move", "who": side, "exploit": False}, front=False)

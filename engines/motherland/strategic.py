@@ -32,16 +32,23 @@ class StrategicMixin(MotherlandCore):
             return "20.1 rule 3: no strategic movement on turn 1"
         if u["mv"] or u["mode"]:
             return "5.3: the unit has already moved this phase"
-        if c.type in ("air_base", "fortress", "economic", "railroad_gun", "offensive_support"):
+        if c.type in ("air_base", "fortress", "economic"):
             return f"5.3.2: {c.type.replace('_', ' ')} units cannot use Strategic Movement"
+        if c.type == "offensive_support":
+            return ("5.2.3: Offensive Support moves only after all the other units (3.1 step "
+                    "4), not in step 2's Strategic Movement")
+        if c.type == "railroad_gun":
+            return ("5.1.6: the Railroad Gun moves only along connected Railroad hexes (any "
+                    "number of them, in its regular movement)")
         if c.type == "supply_base" and not self.mud:
             return "5.3.2: Supply Bases use Strategic Movement on Mud Turns only"
         if u["sup"]:
             return "5.3.2: Lack of Supply and Out of Supply units cannot use Strategic Movement"
         if self._turn1_frozen(uid):
             return "20.1 rule 2: units in Romania and Finland cannot move on turn 1"
-        if self.s["late"]:
-            return "5.2.3: air bases and offensive support have already moved"
+        if self.s["late"] or self.s.get("regular"):
+            return ("3.1: Strategic Movement is step 2 of the Movement Phase, before regular "
+                    "movement (step 3) and step 4")
         return ""
 
     def _strategic_free(self, side: str) -> frozenset[str]:
@@ -166,8 +173,9 @@ class StrategicMixin(MotherlandCore):
 
     def _ship_options(self) -> list[Word]:
         side = self._side()
-        if self.s["sea_used"] or self.phase()[0] != "move" or self.s["late"]:
-            return []
+        if self.s["sea_used"] or self.phase()[0] != "move" or self.s["late"] or \
+                self.s.get("regular"):
+            return []  # 3.1: Sea Transport is step 2, before regular movement
         out = []
         ports = self.data.ports
         for uid in sorted(self.on_map(side)):
@@ -193,6 +201,9 @@ class StrategicMixin(MotherlandCore):
     def _apply_ship(self, text: str) -> None:
         parts = text.split()
         units, dest = parts[1:-2], parts[-1]
+        if self.s["late"] or self.s.get("regular"):
+            raise IllegalAction("Sea Transport is step 2 of the Movement Phase, before regular "
+                                "movement (step 3)", rule="3.1")
         legal = {w.text for w in self._ship_options()}
         if len(units) == 2:
             kgs = all(self.c(x).type == "infantry" and self.steps_of(x) == 1 for x in units)

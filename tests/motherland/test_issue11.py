@@ -292,3 +292,63 @@ def test_9_3_3_finns_far_from_the_soviets_trace_any_length_to_their_source(
     until(st, ("move", "axis"))
     assert st.turn == 3
     assert st.u("FinKar")["sup"] == ""
+
+
+# --- 5.3.2 / 3.1: who may use Strategic Movement, and when ----------------------------------
+
+
+def test_5_3_2_offensive_support_and_railroad_gun_refusals_cite_their_own_rules(
+        rules_engine: MotherlandEngine) -> None:
+    """5.3.2 names neither Offensive Support nor the Railroad Gun.  Offensive Support is
+    moved after all other units (5.2.3, 3.1 step 4), so not in step 2's Strategic
+    Movement; the Railroad Gun moves only along connected railroads (5.1.6)."""
+    st = position(rules_engine, 3, "move", "soviet", {"OS2": "2220", "9K": "0505"})
+    assert not any(a.notation().startswith("strategic OS2") for a in st.legal_actions())
+    with pytest.raises(IllegalAction, match=r"^5\.2\.3"):
+        st.apply("strategic OS2 2220 2320")
+    st = position(rules_engine, 3, "move", "axis", {"RRGun": "0520", "5A": "2630"})
+    assert not any(a.notation().startswith("strategic RRGun") for a in st.legal_actions())
+    with pytest.raises(IllegalAction, match=r"^5\.1\.6"):
+        st.apply("strategic RRGun 0520 0620")
+
+
+def test_3_1_a_supply_base_may_move_after_an_air_base(rules_engine: MotherlandEngine) -> None:
+    """3.1 Axis Movement Phase step 4 is "Move Air Base and Supply Base": once the Air
+    Base has moved, the Supply Base still may; combat units may not (5.2.3)."""
+    st = position(rules_engine, 3, "move", "axis",
+                  {"AB1": "1010", "SB1": "0808", "41Pz": "1213", "5A": "2420"})
+    st.apply("move AB1 1010 1009")
+    assert any(a.notation().startswith("move SB1") for a in st.legal_actions())
+    st.apply("move SB1 0808 0809")
+    assert st.u("SB1")["hex"] == "0809"
+    with pytest.raises(IllegalAction, match=r"^5\.2\.3"):
+        st.apply("move 41Pz 1213 1212")
+
+
+def test_3_1_a_supply_base_move_is_step_4_and_cites_3_1_not_5_2_3(
+        rules_engine: MotherlandEngine) -> None:
+    """3.1: moving the Supply Base is step 4, after the combat units' step 3; the refusal
+    of a later combat-unit move cites 3.1 (5.2.3 is about Air Bases and Offensive
+    Support only)."""
+    st = position(rules_engine, 3, "move", "axis",
+                  {"SB1": "0808", "41Pz": "1213", "5A": "2420"})
+    st.apply("move SB1 0808 0809")
+    assert not any(a.notation().startswith("move 41Pz") for a in st.legal_actions())
+    with pytest.raises(IllegalAction, match=r"^3\.1"):
+        st.apply("move 41Pz 1213 1212")
+
+
+def test_3_1_no_strategic_movement_or_sea_transport_after_regular_moves(
+        rules_engine: MotherlandEngine) -> None:
+    """3.1: step 2 (Strategic Movement and Sea Transport) comes before step 3 (Movement
+    and Overrun): once a unit has moved normally, neither is offered nor accepted."""
+    st = position(rules_engine, 3, "move", "axis",
+                  {"10K": "0205", "41Pz": "1213", "5A": "2630"})
+    path = st._strategic_reach("10K")["1005"]
+    assert st._strategic_ok_unit("10K") == ""  # (the list offers only moves to cities)
+    st.apply("move 41Pz 1213 1212")
+    assert st._strategic_ok_unit("10K").startswith("3.1")
+    with pytest.raises(IllegalAction, match=r"^3\.1"):
+        st.apply("strategic 10K " + " ".join(path))
+    with pytest.raises(IllegalAction, match=r"^3\.1"):
+        st.apply("ship 10K to 1530")
