@@ -172,8 +172,6 @@ class CombatMixin(MotherlandCore):
                 self.u(uid)["rin"] = True
             self.u(uid)["dfd"] = True
         orig = {uid: self.u(uid)["hex"] for uid in (*attackers, *defenders)}
-        if air:
-            self.s["air"]["used"] += 1
         self.s["combat"] = {"kind": kind, "target": target, "att": sorted(attackers),
                             "def": defenders, "side": side, "air": air, "rrgun": rrgun,
                             "orig": dict(sorted(orig.items())), "result": "", "adv": {},
@@ -249,9 +247,15 @@ class CombatMixin(MotherlandCore):
                 + f", shift {shift:+d} -> {col.label}" + ("; " + "; ".join(notes) if notes else ""))
         self.say(f"Odds {text}", "attack", [cb["target"]])
         if cb["kind"] == "overrun" and base is not None and base.below:
-            self.say("Overrun below 1:3: automatic A2 (7.1)", "attack", [cb["target"]])
+            # 7.1: the Air Unit is added to an overrun resolved "in the same way as a
+            # regular Combat", i.e. at 1:3 or better; an automatic A2 does not use it
+            note = "; the Air Unit is not used" if cb["air"] else ""
+            cb["air"] = False
+            self.say(f"Overrun below 1:3: automatic A2 (7.1){note}", "attack", [cb["target"]])
             self._combat_result("A2")
             return
+        if cb["air"]:
+            self.s["air"]["used"] += 1  # 14.1: flipped to its Used side
         self._push({"k": "roll", "who": CHANCE, "then": "crt", "rule": "8.2",
                     "purpose": f"CRT {col.label} against {cb['target']}"})
 

@@ -3,6 +3,9 @@
 
 from __future__ import annotations
 
+from collections.abc import Iterable
+
+from engines.motherland import rules
 from engines.motherland.actions import Overrun
 from engines.motherland.const import AXIS, SOVIET
 from engines.motherland.core import MotherlandCore
@@ -74,6 +77,22 @@ class OverrunMixin(MotherlandCore):
             return "7.2.1", f"{h} is over the stacking limit"
         return "", ""
 
+    def _overrun_hopeless(self, target: str, units: Iterable[str]) -> bool:
+        """7.1: whether the odds are known to be below 1:3 (an automatic A2, which Air
+        Support cannot change).  Unknown while a Soviet defender still has to draw its
+        Strength Chit; the Air Unit is then kept if the draw makes the odds hopeless."""
+        defenders = self.units_at(target)
+        if any(self.c(x).type in CHIT_TYPES and not self.u(x)["chit"] for x in defenders):
+            return False
+        attack = sum(self.factors(x)[0] for x in units)
+        defense = sum(self.factors(x)[1] for x in defenders)
+        h = self.u(next(iter(units)))["hex"]
+        if self.data.side_features(h, target) & {"minor_river"}:
+            defense += 2  # 8.4.1 (7.2: no overrun across a Major River)
+        if defense <= 0:
+            return False
+        return rules.column(attack, defense, self.data.crt_columns, 0).below
+
     def _overrun_options(self, exploit: bool) -> list[Action]:
         side = self._side()
         out: list[Action] = []
@@ -95,7 +114,8 @@ class OverrunMixin(MotherlandCore):
                     if not g or self._overrun_why(target, g, exploit)[0]:
                         continue
                     out.append(Overrun(target, tuple(g)))
-                    if side == AXIS and self._air_ok(target, g):
+                    if side == AXIS and self._air_ok(target, g) and \
+                            not self._overrun_hopeless(target, g):
                         out.append(Overrun(target, tuple(g), air=True))
         return out
 
@@ -108,6 +128,9 @@ class OverrunMixin(MotherlandCore):
             raise IllegalAction(why, rule=rule)
         if a.air and not self._air_ok(a.target, a.units):
             raise IllegalAction("no Air Support available for this overrun", rule="7.2.3")
+        if a.air and self._overrun_hopeless(a.target, list(a.units)):
+            raise IllegalAction("the odds are below 1:3, an automatic A2: Air Support cannot "
+                                "change that", rule="7.1")
         cost = self._overrun_cost(self._side())
         for uid in a.units:
             self.u(uid)["mp"] -= cost

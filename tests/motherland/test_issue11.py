@@ -352,3 +352,41 @@ def test_3_1_no_strategic_movement_or_sea_transport_after_regular_moves(
         st.apply("strategic 10K " + " ".join(path))
     with pytest.raises(IllegalAction, match=r"^3\.1"):
         st.apply("ship 10K to 1530")
+
+
+# --- 7.1: Air Support and an overrun that is an automatic A2 -----------------------------------
+
+
+def test_7_1_no_air_support_offered_or_spent_on_an_automatic_a2(
+        rules_engine: MotherlandEngine) -> None:
+    """7.1: below 1:3 "the attacker gets an automatic A2 result, and the Overrun is over";
+    only an overrun at 1:3 or better is resolved like a combat, with an Air Unit.  A
+    Kampfgruppe (attack 2) against an army and a factory (6 + 1) is below 1:3."""
+    st = position(rules_engine, 3, "move", "axis",
+                  {"10K": "1314", "AB1": "1312", "5A": "1214", "FacKEV": "1214"},
+                  fields={"10K": {"steps": 1}, "5A": {"chit": "A8-6"}})
+    assert st.air_available() > 0
+    opts = notations(st)
+    assert "overrun 1214 with 10K" in opts
+    assert "overrun 1214 with 10K and air" not in opts
+    with pytest.raises(IllegalAction, match=r"^7\.1"):
+        st.apply("overrun 1214 with 10K and air")
+    before = st.air_available()
+    st.apply("overrun 1214 with 10K")
+    assert st.air_available() == before
+
+
+def test_7_1_an_air_unit_declared_before_the_chit_draw_is_kept_on_an_automatic_a2(
+        rules_engine: MotherlandEngine) -> None:
+    """7.1: the defender's chit is drawn for the overrun (11.1.1); if the odds then fall
+    below 1:3 the overrun is an automatic A2 and the Air Unit stays unused (14.1)."""
+    st = position(rules_engine, 3, "move", "axis",
+                  {"10K": "1314", "AB1": "1312", "5A": "1214", "FacKEV": "1214"},
+                  fields={"10K": {"steps": 1}})
+    st.s["cups"]["A"] = ["A8-6"]
+    before = st.air_available()
+    assert "overrun 1214 with 10K and air" in notations(st)  # odds unknown before the draw
+    st.apply("overrun 1214 with 10K and air")
+    texts = [e.text for e in st.apply_outcome(("A8-6",))]
+    assert any("automatic A2" in t and "not used" in t for t in texts), texts
+    assert st.air_available() == before
