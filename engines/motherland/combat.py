@@ -214,16 +214,22 @@ class CombatMixin(MotherlandCore):
         if axis_snow:
             notes.append("Snow: Axis factors reduced in the overrun (18.2.3)")
         sides = [self.data.side_features(self.u(x)["hex"], target) for x in att_units]
-        if sides and all(f & {"minor_river", "major_river", "strait"} for f in sides):
+        # 8.4.3: a Frozen Access hexside is a Minor River for the attack, so it joins the
+        # other river hexsides in 8.4.1's "all units attacking across the river"
+        rivers = {"minor_river", "major_river", "strait", "frozen_access"}
+        if sides and all(f & rivers for f in sides):
+            ice = any("frozen_access" in f for f in sides)
             if any(f & {"major_river", "strait"} for f in sides):
                 defense *= 2
                 notes.append("all across a Major River: defense doubled (8.4.1)")
+            elif ice and all("frozen_access" in f for f in sides):
+                defense += 2
+                notes.append("across Frozen Access: as a Minor River (8.4.3)")
             else:
                 defense += 2
-                notes.append("all across a Minor River: defense +2 (8.4.1)")
-        elif sides and all("frozen_access" in f for f in sides):
-            defense += 2
-            notes.append("across Frozen Access: as a Minor River (8.4.3)")
+                notes.append("all across a Minor River" + (" or Frozen Access (8.4.3)"
+                                                          if ice else "")
+                             + ": defense +2 (8.4.1)")
         return attack, defense, notes
 
     def _terrain_shift(self, target: str) -> int:

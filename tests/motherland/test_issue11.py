@@ -11,7 +11,7 @@ from engines.motherland import MotherlandEngine
 from engines.motherland.state import MotherlandState
 from pbem.errors import IllegalAction
 
-from .conftest import position
+from .conftest import position, rules_map_text
 
 
 def notations(st: MotherlandState) -> list[str]:
@@ -390,3 +390,32 @@ def test_7_1_an_air_unit_declared_before_the_chit_draw_is_kept_on_an_automatic_a
     texts = [e.text for e in st.apply_outcome(("A8-6",))]
     assert any("automatic A2" in t and "not used" in t for t in texts), texts
     assert st.air_available() == before
+
+
+# --- 8.4.1 with 8.4.3: Frozen Access and a Minor River together -------------------------------
+
+
+@pytest.fixture(scope="module")
+def ice_engine(tmp_path_factory: pytest.TempPathFactory) -> MotherlandEngine:
+    """The rules test map with one more Frozen Access hexside, 1618/1617, between land
+    hexes, beside the Minor River 1517/1617."""
+    text = rules_map_text().replace('frozen_access = ["0405/0505"',
+                                    'frozen_access = ["1617/1618", "0405/0505"')
+    assert "1617/1618" in text
+    path = tmp_path_factory.mktemp("ftm-ice") / "icemap.toml"
+    path.write_text(text)
+    return MotherlandEngine(map_file=path)
+
+
+def test_8_4_3_frozen_access_with_a_minor_river_gives_the_minor_river_modifier(
+        ice_engine: MotherlandEngine) -> None:
+    """8.4.3 treats a Frozen Access hexside as a Minor River; 8.4.1 then applies: all the
+    attackers attack across a Minor River (one across the ice), so the defense gets +2."""
+    st = position(ice_engine, 5, "combat", "soviet",
+                  {"9K": "1617", "5A": "1517", "16A": "1618"},
+                  fields={"5A": {"chit": "A8-6"}, "16A": {"chit": "A8-6"}})
+    assert "attack 1617 with 16A 5A" in notations(st)
+    texts = [e.text for e in st.apply("attack 1617 with 16A 5A")]
+    odds = [t for t in texts if t.startswith("Odds")]
+    assert odds and odds[0].startswith("Odds 16 to 9 "), odds  # 9K defends 7, +2
+    assert "8.4.1" in odds[0]
