@@ -211,7 +211,11 @@ class MovementMixin(MotherlandCore):
         ignore = path[0] if u["mode"] == "ovr" else ""
         total = 0
         if path[-1] in self.data.water:
-            raise IllegalAction("a move cannot end in a Sea or Lake hex", rule="5.1.7")
+            # Soviet infantry cross the ice in Snow (5.1.7) but stop on land; others never
+            # enter a Sea or Lake hex at all (prohibited terrain, 5.1)
+            ice = self.snow and self._soviet_infantry(uid)
+            raise IllegalAction("a move cannot end in a Sea or Lake hex",
+                                rule="5.1.7" if ice else "5.1")
         for a, b in itertools.pairwise(path):
             if b not in self.data.all_neighbors.get(a, ()):
                 raise IllegalAction(f"{a} and {b} are not adjacent", rule="5.1")
@@ -257,10 +261,19 @@ class MovementMixin(MotherlandCore):
             return "5.2.2"
         if not self._may_enter_country(uid, b):
             return "5.2.1"
+        if b in self.data.water:
+            return "5.1"  # Sea and Lake are prohibited terrain (5.1, 5.1.3)
         if self._terrain_cost(uid, b) is None:
-            return "5.1.5"
+            return "5.1.5"  # High Mountain: German Mountain units only
         if self._side_cost(uid, a, b) is None:
-            return "5.1.9"
+            f = self.data.side_features(a, b)
+            if "rail_bridge" in f:
+                return "16.7"  # the Chongar bridge: Strategic Movement and supply only
+            if "frozen_access" in f:
+                return "5.1.7"
+            if "out_of_play" in f:
+                return "5.1.9"
+            return "5.1"  # a Sea or Lake hexside
         ez = self.zoc(other(c.side))
         if b in ez and c.type in ("supply_base", "air_base", "railroad_gun", "offensive_support"):
             return "4.2.3"

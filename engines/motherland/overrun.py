@@ -62,8 +62,9 @@ class OverrunMixin(MotherlandCore):
         if why:
             return why, "allied units attack only beside German units"
         f = self.data.side_features(h, target)
-        if f & {"major_river", "sea", "lake", "frozen_access", "out_of_play", "rail_bridge",
-                "strait"}:
+        if "rail_bridge" in f:
+            return "16.7", f"no overrun across the Chongar rail bridge ({h}/{target})"
+        if f & {"major_river", "sea", "lake", "frozen_access", "out_of_play", "strait"}:
             return "7.2", f"no overrun across the {h}/{target} hexside"
         ter = self.data.hexmap.terrain.get(target, "clear")
         if ter in ("mountain", "high_mountain") or target in self.data.cities:

@@ -419,3 +419,33 @@ def test_8_4_3_frozen_access_with_a_minor_river_gives_the_minor_river_modifier(
     odds = [t for t in texts if t.startswith("Odds")]
     assert odds and odds[0].startswith("Odds 16 to 9 "), odds  # 9K defends 7, +2
     assert "8.4.1" in odds[0]
+
+
+# --- citations: the rule each refusal names -------------------------------------------------
+
+
+def test_16_7_the_chongar_rail_bridge_refusals_cite_16_7(
+        rules_engine: MotherlandEngine) -> None:
+    """16.7: "Movement, Overrun ... is not allowed across the hexside" (1111/1112 is the
+    bridge on the test map); 5.1.9 is the out-of-play rule."""
+    st = position(rules_engine, 3, "move", "axis", {"41Pz": "1111", "5A": "1112"},
+                  fields={"5A": {"chit": "A4-3*"}})
+    with pytest.raises(IllegalAction, match=r"^16\.7"):
+        st.apply("overrun 1112 with 41Pz")
+    st = position(rules_engine, 3, "move", "axis", {"9K": "1111", "5A": "2630"})
+    with pytest.raises(IllegalAction, match=r"^16\.7"):
+        st.apply("move 9K 1111 1112")
+
+
+def test_5_1_water_hexes_and_sea_hexsides_are_prohibited_terrain_not_5_1_5(
+        rules_engine: MotherlandEngine) -> None:
+    """5.1 "Ground units may not enter prohibited (P) terrain": a Sea hex (0505) or a Sea
+    hexside (1010/1011) is refused as 5.1, not as the High Mountain rule (5.1.5), the
+    out-of-play rule (5.1.9) or Frozen Access (5.1.7)."""
+    st = position(rules_engine, 3, "move", "axis", {"9K": "0405", "10K": "1010", "5A": "2630"})
+    with pytest.raises(IllegalAction, match=r"^5\.1:"):
+        st.apply("move 9K 0405 0505 0606")
+    with pytest.raises(IllegalAction, match=r"^5\.1:"):
+        st.apply("move 9K 0405 0505")
+    with pytest.raises(IllegalAction, match=r"^5\.1:"):
+        st.apply("move 10K 1010 1011")
