@@ -37,7 +37,7 @@ class MovementMixin(MotherlandCore):
         if c.side == SOVIET:
             return country != "turkey" or self.s["turkey"]
         if c.nation == "german":
-            return country not in ("finland", "turkey")
+            return country != "finland"  # 5.2.1 bars the Germans from Finland only
         allowed = {"romanian": "romania", "hungarian": "hungary", "italian": "germany",
                    "finnish": "finland", "turkish": "turkey"}
         return country in ("soviet_union", allowed.get(c.nation, ""))

@@ -449,3 +449,17 @@ def test_5_1_water_hexes_and_sea_hexsides_are_prohibited_terrain_not_5_1_5(
         st.apply("move 9K 0405 0505")
     with pytest.raises(IllegalAction, match=r"^5\.1:"):
         st.apply("move 10K 1010 1011")
+
+
+# --- 5.2.1: the Germans are barred from Finland only -----------------------------------------
+
+
+def test_5_2_1_german_units_may_enter_turkey(engine: MotherlandEngine) -> None:
+    """5.2.1 "German units cannot enter hexes in Finland" is the Germans' only country
+    limit (Turkey bars the Soviets until it enters the war, and the other Axis nations
+    have their own lists): a German corps may move from 1734 into 1735 (Turkey)."""
+    assert engine.data.country_of("1735") == "turkey"
+    st = position(engine, 9, "move", "axis", {"9K": "1734", "5A": "2113"})
+    assert "move 9K 1734 1735" in notations(st)
+    st.apply("move 9K 1734 1735")
+    assert st.u("9K")["hex"] == "1735"
