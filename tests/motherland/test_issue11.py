@@ -463,3 +463,32 @@ def test_5_2_1_german_units_may_enter_turkey(engine: MotherlandEngine) -> None:
     assert "move 9K 1734 1735" in notations(st)
     st.apply("move 9K 1734 1735")
     assert st.u("9K")["hex"] == "1735"
+
+
+# --- 9.5.1 against 15.1.1, 15.2.2, 17.2.2: the reading the engine follows --------------------
+
+
+def admin_choices(rules_engine: MotherlandEngine, sup: str) -> list[str]:
+    """Every choice offered in a Mud-turn Administrative Phase to units marked ``sup``."""
+    st = position(rules_engine, 4, "admin", "",
+                  {"1K": "2020", "2K": "2020", "41Pz": "2120", "5A": "2420"},
+                  fields={"1K": {"steps": 1, "sup": sup}, "2K": {"steps": 1, "sup": sup},
+                          "41Pz": {"steps": 2, "sup": sup},
+                          "5A": {"chit": "A4-3*", "sup": sup}, "1Gd": {"box": "conv"}})
+    seen: list[str] = []
+    while st.phase() == ("admin", "") and not st.is_chance():
+        opts = notations(st)
+        seen += opts
+        st.apply(next(o for o in opts if o.startswith("end ")))
+    return seen
+
+
+def test_15_1_1_15_2_2_17_2_2_lack_of_supply_bars_replacements_combining_and_conversion(
+        rules_engine: MotherlandEngine) -> None:
+    """The book's contradiction: 9.5.1 says Lack of Supply units "are not affected";
+    15.1.1, 15.2.2 and 17.2.2 bar them.  The engine follows the three specific rules
+    (see the engine page): no replacement step, no KG combination, no conversion."""
+    supplied = admin_choices(rules_engine, "")
+    assert {"convert 5A to 1Gd", "combine 1K 2K", "replace 41Pz"} <= set(supplied)
+    lacking = admin_choices(rules_engine, "lack")
+    assert not any(o.startswith(("convert", "combine", "replace")) for o in lacking), lacking
