@@ -324,7 +324,7 @@ class CombatMixin(MotherlandCore):
         hit = t["mand"] or t["n"] or t["elim"]
         if hit and cb["kind"] == "attack":
             for uid in [x for x in units if self.u(x)["rin"]]:
-                self._eliminate(uid, "retreated into a hex attacked again (8.6.5)")
+                self._eliminate(uid, "retreated or advanced into a hex attacked again (8.6.5)")
             units = [x for x in units if self.u(x)["hex"]]
         if not units or not hit:
             return

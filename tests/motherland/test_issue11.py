@@ -492,3 +492,26 @@ def test_15_1_1_15_2_2_17_2_2_lack_of_supply_bars_replacements_combining_and_con
     assert {"convert 5A to 1Gd", "combine 1K 2K", "replace 41Pz"} <= set(supplied)
     lacking = admin_choices(rules_engine, "lack")
     assert not any(o.startswith(("convert", "combine", "replace")) for o in lacking), lacking
+
+
+def test_8_6_5_a_defender_that_advanced_beside_fresh_units_is_treated_as_retreated(
+        rules_engine: MotherlandEngine) -> None:
+    """8.3.4 with 8.6.5 (the engine's reading, see the engine page): 1T defends 1214, the
+    attacker retreats two hexes (A2) and 1T advances two hexes into 16A's hex (1413).  The
+    hex may still be attacked (16A was not), but 1T does not defend again and is
+    eliminated by a result, as a unit that retreated there would be."""
+    st = position(rules_engine, 15, "combat", "axis",
+                  {"41Pz": "1314", "9K": "1412", "1T": "1214", "16A": "1413"},
+                  fields={"1T": {"chit": "A8-6"}, "16A": {"chit": "A4-3*"}})
+    st.apply("attack 1214 with 41Pz")
+    force(st, "A2")
+    st.apply("take A2 as 0 step 2 retreat")
+    while st.decision() is not None and st.decision().kind == "retreat-choice":
+        st.apply(st.legal_actions()[0])
+    st.apply("advance 1T 1314")
+    st.apply("advance 1T 1413")
+    assert "attack 1413 with 9K" in notations(st)
+    texts = [e.text for e in st.apply("attack 1413 with 9K")]
+    assert any(t.startswith("Odds 5 to 3 ") for t in texts), texts  # 16A only (A4-3*)
+    texts = force(st, "D1")
+    assert st.u("1T")["hex"] == "" and any("8.6.5" in t for t in texts)
