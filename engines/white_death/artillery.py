@@ -28,6 +28,7 @@ class ArtilleryState(CombatState):
         out = [act("end-barrage")]
         if self.bar.get("units"):
             out.append(act("fire-barrage"))
+            out.append(act("fire-barrage-half"))
         for uid in self.side_units(self.phasing):
             t = self.utype(uid)
             if t.barrage <= 0 or not self.units[uid].deployed:
@@ -44,6 +45,9 @@ class ArtilleryState(CombatState):
         if t.barrage <= 0 or not u.deployed:
             raise IllegalAction(f"{a.unit} is not deployed artillery with a barrage factor",
                                 rule="Rule 11.B")
+        if u.assault:
+            raise IllegalAction(f"{a.unit} has declared an assault and fires in it",
+                                rule="Rule 11.B.1")
         if "barraged" in u.marks or a.unit in self.bar.get("units", []):
             raise IllegalAction(f"{a.unit} has already barraged this impulse", rule="Rule 11.B")
         if self.bar and self.bar.get("hex") not in ("", a.hex) and self.bar.get("units"):
@@ -79,27 +83,49 @@ class ArtilleryState(CombatState):
         return [Event(f"{a.unit} is assigned to barrage {a.hex}", "info",
                       visible_to=(self.phasing,))]
 
-    def _do_act_fire_barrage(self, a: WDAction) -> list[Event]:
+    def _rocket_choice(self) -> bool:
+        """Rule 15.A.3: the German chooses between 3 points (rockets at full) and 2 (rockets
+        at half) when rockets are in the barrage and the third point is not yet spent."""
+        arts = self.bar.get("units", [])
+        if self.phasing != "german" or not arts:
+            return False
+        pool = self.pool_of(arts[0])
+        return (any("rocket" in self.utype(x).flags for x in arts)
+                and f"rocket:{pool}" not in self.paid)
+
+    def _check_fire_barrage_half(self, a: WDAction) -> None:
+        self._check_fire_barrage(a)
+        if not self._rocket_choice():
+            raise IllegalAction("rockets at half is the German's choice when rocket artillery "
+                                "fires and the third supply point is not spent",
+                                rule="Rule 15.A.3")
+
+    def _do_act_fire_barrage_half(self, a: WDAction) -> list[Event]:
+        return self._do_act_fire_barrage(a, rockets_full=False)
+
+    def _do_act_fire_barrage(self, a: WDAction, rockets_full: bool = True) -> list[Event]:
         h = self.bar["hex"]
         arts = list(self.bar["units"])
         pool = self.pool_of(arts[0])
         events = []
-        if f"barrage:{pool}" not in self.paid:
-            # Rule 15.A.2-3: 2 points (3 for full German rockets) cover assaults and
-            # barrages alike, so an assault point already spent counts toward them
-            already = 1 if f"assault:{pool}" in self.paid else 0
-            rocket = any("rocket" in self.utype(x).flags for x in arts)
-            total = 3 if (rocket and self.phasing == "german"
+        rocket = any("rocket" in self.utype(x).flags for x in arts)
+        if f"barrage:{pool}" not in self.paid or (rockets_full and self._rocket_choice()):
+            # Rule 15.A.2-3: 2 points (3 for German rockets at full) cover assaults and
+            # barrages alike, so points already spent this impulse count toward them
+            already = (2 if f"barrage:{pool}" in self.paid
+                       else 1 if f"assault:{pool}" in self.paid else 0)
+            total = 3 if (rockets_full and rocket and self.phasing == "german"
                           and self.supply[pool] >= 3 - already) else 2
             cost = total - already
-            self.supply[pool] -= cost
+            if cost > 0:
+                self.supply[pool] -= cost
+                events.append(Event(f"{cost} more supply point{'s' if cost != 1 else ''} "
+                                    f"({pool}) spent: {total} this impulse for barrages and "
+                                    "assaults", "info", visible_to=(self.phasing,)))
             self.paid.add(f"barrage:{pool}")
             self.paid.add(f"assault:{pool}")
             if total == 3:
                 self.paid.add(f"rocket:{pool}")
-            events.append(Event(f"{cost} more supply point{'s' if cost != 1 else ''} ({pool}) "
-                                f"spent: {total} this impulse for barrages and assaults", "info",
-                                visible_to=(self.phasing,)))
         value = Fraction(0)
         farthest = 0
         unobserved = False
@@ -124,8 +150,11 @@ class ArtilleryState(CombatState):
                             f"{', unobserved +' + str(obs_mod) if obs_mod else ''})", "attack",
                             hexes=(h,)))
         targets = self.units_at(h, other(self.phasing))
-        self.bar = {"hex": h, "units": [], "loss": {}, "start": {
-            x: self.units[x].strength for x in targets}}
+        self.bar = {"hex": h, "units": [], "loss": {}}
+        for x in targets:
+            # Rule 11.B.2.B: the half-strength cap is on the strength at the first barrage
+            # of the phase, whatever later barrages on the hex add
+            self.barrage_phase.setdefault(x, [self.units[x].strength, 0])
         tables = self.cat.tables
         for col in attacks:
             for x in targets:
@@ -162,22 +191,34 @@ class ArtilleryState(CombatState):
         return []
 
     def _do_barrage_done(self, h: str) -> list[Event]:
+        """Rule 11.B.2.B: losses are taken at once, capped at half the unit's strength in
+        the phase; the one morale check on the phase's total waits for the phase's end."""
         events: list[Event] = []
-        self.counts = {}
         for uid in sorted(self.bar.get("loss", {})):
             n = self.bar["loss"][uid]
             if n <= 0 or not self.on_map(uid):
                 continue
-            start = self.bar["start"].get(uid, self.units[uid].strength)
-            lost = rules.conventional_loss(n, start)
+            start, before = self.barrage_phase.get(uid, [self.units[uid].strength, 0])
+            lost = rules.conventional_loss(before + n, start) - before
+            self.barrage_phase[uid] = [start, before + lost]
             events += self._lose(uid, lost, "barrage")
-            if self.on_map(uid):
-                self._morale(uid, lost, "barrage", h)  # the actual loss (Rule 11.B.2.B)
         self.bar = {}
         return events
 
     def _do_act_end_barrage(self, a: WDAction) -> list[Event]:
         self.bar = {}
+        checks = [(uid, lost) for uid, (_, lost) in sorted(self.barrage_phase.items())
+                  if lost > 0 and self.on_map(uid)]
+        self.barrage_phase = {}
+        # Rule 11.B.2.B: "If several attacks are run on a unit, only one morale check is
+        # made with the total loss result serving as the modifier"; pushed to the front
+        # in reverse, so they are rolled in unit order
+        for uid, lost in reversed(checks):
+            self._morale(uid, lost, "barrage", self.units[uid].loc)
+        self.todo.insert(0, "combat-phase")
+        return []
+
+    def _do_combat_phase(self, arg: str) -> list[Event]:
         self.combat_hexes = sorted(self.assaults)
         self.counts = {}
         if self.combat_hexes:

@@ -84,26 +84,37 @@ class AssaultState(CombatState):
                         continue
                 out.append(x)
             return out
+        # Rule 11.A.1: an artillery unit firing support does not fire itself in that phase
+        # (so one in the combat may support it instead of firing: the engine page's reading)
         if kind == "at":
-            return [x for x in self.attackers(h) if self.utype(x).afv]
-        return self.attackers(h)
+            return [x for x in self.attackers(h) if self.utype(x).afv
+                    and "support:assault" not in self.units[x].marks]
+        return [x for x in self.attackers(h) if "support:assault" not in self.units[x].marks]
+
+    def pool_parts(self, kind: str) -> tuple[Fraction, Fraction]:
+        """The fire value at the current combat hex: the firing units' own, and the rest
+        (bunkers, Rule 19; artillery support, Rule 11.A), before any is allocated."""
+        c = self.combat
+        h = c["hex"]
+        attacking = self.phase == "assault"
+        units = sum((self.fire_value(x, kind, h, attacking) for x in self.firers(kind)),
+                    Fraction(0))
+        rest = Fraction(0)
+        if self.phase == "defense" and self.phasing == "soviet":
+            rest += self.bunker(h)  # Rule 19: German bunkers fire defensively, factor 1
+        if kind == "conv":
+            rest += sum((self.support_value(x) for x in c.get("support", [])), Fraction(0))
+        return units, rest
 
     def pool(self, kind: str) -> Fraction:
         """The fire value still to allocate at the current combat hex."""
         c = self.combat
         if not c:
             return Fraction(0)
-        h = c["hex"]
-        attacking = self.phase == "assault"
-        total = sum((self.fire_value(x, kind, h, attacking) for x in self.firers(kind)),
-                    Fraction(0))
-        if self.phase == "defense" and self.phasing == "soviet":
-            total += self.bunker(h)  # Rule 19: German bunkers fire defensively, factor 1
-        if kind == "conv":
-            total += sum((self.support_value(x) for x in c.get("support", [])), Fraction(0))
+        units, rest = self.pool_parts(kind)
         used = sum((canonical.unfrac(al[2]) for al in c.get("alloc", []) if al[1] == kind),
                    Fraction(0))
-        return total - used
+        return units + rest - used
 
     def targets(self, kind: str) -> list[str]:
         h = self.combat["hex"]
@@ -186,8 +197,9 @@ class AssaultState(CombatState):
                                 rule="Rule 11.A")
         if "barraged" in u.marks or f"support:{self.phase}" in u.marks:
             raise IllegalAction(f"{a.unit} has already fired this phase", rule="Rule 11.A.1")
-        if u.loc == h or u.assault:
-            raise IllegalAction(f"{a.unit} is in the combat itself", rule="Rule 11.A.1")
+        if u.assault and u.assault != h:
+            raise IllegalAction(f"{a.unit} assaults {u.assault} and fires there",
+                                rule="Rule 11.A.1")
         if self.phase == "defense" and "no-df" in u.marks:
             raise IllegalAction(f"{a.unit} failed a barrage morale check", rule="Rule 14.B.1")
         if side == "soviet" and self.udef(a.unit).div != self.hq():
@@ -344,10 +356,17 @@ class AssaultState(CombatState):
                 continue
         tables = self.cat.tables
         stage = "df" if self.phase == "defense" else "assault"
+        parts = {k: self.pool_parts(k) for k in ("conv", "at")}
         for tgt, kind, amt in sorted(c["alloc"], key=lambda al: (al[1], al[0])):
             value = canonical.unfrac(amt)
             if stage == "df" and self.map.faces_toward("slope", h, self.units[tgt].loc) == h:
-                value *= 2  # Rule 12.B: the defenders fire down a slope hexside
+                # Rule 12.B doubles the factors of the units firing down the slope, not
+                # artillery support or a bunker's fire: the defender's fire is one pool
+                # (the manual's "general pool"), so each point allocated is the pool's
+                # mix and only the units' share of it is doubled
+                units, rest = parts[kind]
+                if units + rest > 0:
+                    value += value * units / (units + rest)
             d = self.target_defense(tgt, kind)
             col = rules.odds_column(tables, value, d)
             label = rules.column_label(tables, col)
@@ -392,7 +411,8 @@ class AssaultState(CombatState):
         if self.defenders(h):
             return []
         movers = [x for x in self.attackers(h)
-                  if self.enter_cost(x, self.units[x].loc, h) is not None]
+                  if self.enter_cost(x, self.units[x].loc, h) is not None
+                  and self._advance_bar(x, h) is None]
         if movers:
             self.advance[h] = movers
         return [Event(f"{h} is cleared of defenders", "info", hexes=(h,))]
@@ -412,9 +432,22 @@ class AssaultState(CombatState):
                                 rule="Rule 9.D")
         if self.units_at(a.hex, other(self.phasing)):
             raise IllegalAction(f"{a.hex} is not vacated", rule="Rule 9.D")
+        bar = self._advance_bar(a.unit, a.hex)
+        if bar is not None:
+            raise bar
         if not self.stack_ok_with(a.hex, a.unit):
             raise IllegalAction(f"advancing {a.unit} would break the stacking limit",
                                 rule="Rule 14.B.3")
+
+    def _advance_bar(self, uid: str, h: str) -> IllegalAction | None:
+        """Rule 22 also binds an advance after combat: it is a move out of the hex."""
+        if self.garrison_fixed(uid):
+            return IllegalAction(f"{uid} is a garrison unit and may not move on the first turn",
+                                 rule="Rule 22")
+        if self.city_bound(uid) and h not in self.vl_hexes():
+            return IllegalAction("the Velikiye Luki garrison may not leave the city until "
+                                 "released", rule="Rule 22")
+        return None
 
     def _check_end_advance(self, a: WDAction) -> None:
         self._need_phase("advance", rule="Rule 9.D")

@@ -98,6 +98,7 @@ class BaseState(State):
         self.combat_hexes: list[str] = []
         self.paid: set[str] = set()
         self.bar: dict[str, Any] = {}
+        self.barrage_phase: dict[str, list[int]] = {}  # uid -> [strength at first, lost]
         self.advance: dict[str, list[str]] = {}
         self.queue: list[dict[str, Any]] = []
         self.todo: list[str] = []
@@ -215,6 +216,8 @@ class BaseState(State):
             return self.setup_side
         if self.phase == "defense":
             return other(self.phasing)
+        if self.phase == "vl-supply":
+            return "german"  # Rule 15.D.2, at the beginning of the turn
         return self.phasing
 
     def _chance_request(self) -> ChanceRequest:

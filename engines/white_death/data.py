@@ -9,7 +9,7 @@ files (``stand_in = "..."``).
 from __future__ import annotations
 
 from collections.abc import Mapping
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from fractions import Fraction
 from typing import Any
 
@@ -89,6 +89,10 @@ class UnitDef:
     type: UnitType
     div: str
     strength: int
+    #: a company's battalion, and how many companies that battalion has in the order of
+    #: battle (Rule 4.A: all of them count as one battalion equivalent)
+    battalion: str = ""
+    companies: int = 0
 
 
 @dataclass(frozen=True)
@@ -283,12 +287,25 @@ def load_catalog(data: ScenarioSet) -> Catalog:
         for uid, spec in udoc.get_table(side).items():
             if uid == "stand_in":
                 continue
-            tkey, div, strength = spec
+            if not isinstance(spec, list) or len(spec) not in (3, 4):
+                raise udoc.error((side, uid), "expected [type, division, strength] or "
+                                              "[type, division, strength, battalion]")
+            tkey, div, strength = spec[:3]
+            battalion = str(spec[3]) if len(spec) == 4 else ""
             if tkey not in types:
                 raise udoc.error((side, uid), f"unknown unit type {tkey!r}")
             if " " in uid or uid in units:
                 raise udoc.error((side, uid), "unit ids are unique and have no spaces")
-            units[uid] = UnitDef(uid, side, types[tkey], str(div), int(strength))
+            if battalion and types[tkey].size != "I":
+                raise udoc.error((side, uid), "only a company (size I) names its battalion "
+                                              "(Rule 4.A)")
+            units[uid] = UnitDef(uid, side, types[tkey], str(div), int(strength), battalion)
+    sizes: dict[str, int] = {}
+    for d in units.values():
+        if d.battalion:
+            sizes[d.battalion] = sizes.get(d.battalion, 0) + 1
+    units = {uid: replace(d, companies=sizes[d.battalion]) if d.battalion else d
+             for uid, d in units.items()}
     sdoc = _find(data, "common")
     common = sdoc.get_table("common")
     names = {k: tuple(v) for k, v in sdoc.get_table("names").items()}

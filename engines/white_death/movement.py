@@ -88,12 +88,12 @@ class MovementState(ArtilleryState, ReinforcementState):
         t = self.utype(uid)
         s = self.side_of(uid)
         if frm in self.ezoc(s):
-            if t.mob == "s" and not u.zoc_start:
-                cost += 1  # Rule 3.B: ski units pay for each enemy ZOC exited
+            if t.mob == "s":
+                # Rule 3.B: a ski unit pays for each enemy ZOC exited, the first exit of
+                # one it started in (Rule 3) and every one after it alike
+                cost += 1
             elif u.zoc_start and "left-zoc" not in u.marks:
                 cost += 1  # Rule 3 / 6.B.1
-            elif not u.zoc_start and t.afv:
-                pass
         return cost
 
     def _movable(self, uid: str, moving: bool = True) -> U:
@@ -101,7 +101,7 @@ class MovementState(ArtilleryState, ReinforcementState):
         u = self._need_map(uid)
         if "intrinsic" in self.utype(uid).flags:
             raise IllegalAction("an intrinsic garrison never moves", rule="Intrinsic Garrisons")
-        if moving and self.sc.opening and self.turn == 1 and u.garrison:
+        if moving and self.garrison_fixed(uid):
             raise IllegalAction(f"{uid} is a garrison unit and may not move on the first turn",
                                 rule="Rule 22")
         return u
@@ -112,7 +112,6 @@ class MovementState(ArtilleryState, ReinforcementState):
     def _move_checks(self, a: WDAction, u: U) -> None:
         uid = a.unit
         s = self.phasing
-        t = self.utype(uid)
         if u.loc != a.frm:
             raise IllegalAction(f"{uid} is in {u.loc}, not {a.frm}", rule="Rule 6.A")
         if a.hex not in self.map or not self.map.grid.adjacent(a.frm, a.hex):
@@ -126,19 +125,17 @@ class MovementState(ArtilleryState, ReinforcementState):
             raise IllegalAction(f"{uid} has declared an assault on {u.assault}", rule="Rule 6.B.3")
         if self.units_at(a.hex, other(s)):
             raise IllegalAction(f"{a.hex} is occupied by the enemy", rule="Rule 6.A")
-        if (u.garrison == "vl" and not self.vl_released and a.hex not in self.vl_hexes()):
+        if self.city_bound(uid) and a.hex not in self.vl_hexes():
             raise IllegalAction("the Velikiye Luki garrison may not leave the city until released",
                                 rule="Rule 22")
         cost = self.move_cost(uid, a.frm, a.hex)
         if cost is None:
-            raise IllegalAction(f"{a.hex} is prohibited terrain for {uid} from {a.frm}",
-                                rule="Rule 7")
+            rule, why = self.prohibited_why(uid, a.frm, a.hex)
+            raise IllegalAction(why, rule=rule)
         if cost > self.left(uid):
             raise IllegalAction(f"{uid} needs {fmt_amount(cost)} MPs to enter {a.hex} and has "
                                 f"{fmt_amount(self.left(uid))}", rule="Rule 6.A")
-        if t.weapons and a.hex in self.ezoc(s) and not any(
-                self.utype(x).personnel or self.utype(x).afv
-                for x in self.units_at(a.hex, s)):
+        if self.weapons_barred(uid, a.hex):
             raise IllegalAction(f"{uid} is a weapons unit and may not enter an enemy ZOC unless "
                                 "a personnel or AFV unit is there", rule="Rule 3.C")
         if not self.stack_ok_with(a.hex, uid) and not self.can_pass(uid, a.frm, a.hex, cost):
@@ -168,8 +165,7 @@ class MovementState(ArtilleryState, ReinforcementState):
                 continue  # it must be able to stop there
             if t.weapons and n in self.ezoc(s):
                 continue
-            if self.units[uid].garrison == "vl" and not self.vl_released and (
-                    n not in self.vl_hexes()):
+            if self.city_bound(uid) and n not in self.vl_hexes():
                 continue
             return True
         return False
@@ -268,7 +264,7 @@ class MovementState(ArtilleryState, ReinforcementState):
             cost = self.move_cost(x, a.frm, a.hex)
             if cost is None or cost > self.left(x):
                 raise IllegalAction(f"{x} cannot pay to enter {a.hex}", rule="Rule 21.B")
-            if ux.garrison == "vl" and not self.vl_released and a.hex not in self.vl_hexes():
+            if self.city_bound(x) and a.hex not in self.vl_hexes():
                 raise IllegalAction("the Velikiye Luki garrison may not leave the city until "
                                     "released", rule="Rule 22")
         here = [self.udef(x) for x in self.units_at(a.hex, "german")]
@@ -350,6 +346,10 @@ class MovementState(ArtilleryState, ReinforcementState):
         if not self.rail_destinations(a.unit, check_only=True):
             raise IllegalAction("the railroad cannot be traced to a friendly edge from here",
                                 rule="Rule 8")
+        if self.city_bound(a.unit) and not self.rail_destinations(a.unit):
+            raise IllegalAction("the Velikiye Luki garrison may not leave the city until "
+                                "released, and no other rail hex of the city can be reached",
+                                rule="Rule 22")
 
     def rail_destinations(self, uid: str, check_only: bool = False) -> list[str]:
         key = ("rail", uid, check_only)
@@ -375,8 +375,9 @@ class MovementState(ArtilleryState, ReinforcementState):
         if check_only:
             return [start]
         t = self.utype(uid)
+        city = self.city_bound(uid)
         return sorted(h for h in seen if h != start and (t.personnel or self.is_town(h))
-                      and self.stack_ok_with(h, uid))
+                      and self.stack_ok_with(h, uid) and (not city or h in self.vl_hexes()))
 
     def _check_rail(self, a: WDAction) -> None:
         self._need_phase("movement", rule="Rule 8")
@@ -487,6 +488,7 @@ class MovementState(ArtilleryState, ReinforcementState):
 
     def _do_act_end_movement(self, a: WDAction) -> list[Event]:
         self.phase = "barrage"
+        self.counts = {}  # Rule 14.C.4 / 14.C.7 count routs and eliminations by phase
         events = [Event(f"The {self.phasing} movement phase ends; "
                         f"{len(self.assaults)} hexes to be assaulted", "phase")]
         if not any(self.utype(x).barrage > 0 and self.units[x].deployed

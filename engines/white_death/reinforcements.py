@@ -27,6 +27,9 @@ class ReinforcementState(SupplyState):
         u = self._need_unit(a.unit, self.phasing)
         if u.loc != "raster":
             raise IllegalAction(f"{a.unit} is not waiting to enter", rule="Rule 17")
+        if a.hex in self.map and self.weapons_barred(a.unit, a.hex):
+            raise IllegalAction(f"{a.unit} is a weapons unit and may not enter an enemy ZOC "
+                                "unless a personnel or AFV unit is there", rule="Rule 3.C")
         if a.hex not in self.entry_hexes(a.unit):
             raise IllegalAction(f"{a.hex} is not in an open entry area of {a.unit}",
                                 rule="Rule 17")
@@ -60,7 +63,7 @@ class ReinforcementState(SupplyState):
             except ScenarioError:
                 continue
             for h in hexes:
-                if h in out or self.units_at(h, other(side)):
+                if h in out or self.units_at(h, other(side)) or self.weapons_barred(uid, h):
                     continue
                 c = self.enter_cost(uid, None, h)
                 if c is None or c > self.impulse_mp or not self.stack_ok_with(h, uid):

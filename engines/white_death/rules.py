@@ -115,10 +115,21 @@ def airdrop_received(weather: str, roll: int) -> bool:
 
 
 def _battalion_equivalents(units: Sequence[UnitDef]) -> Fraction:
+    """Rule 4.A: "any one battalion counter, any two companies, or all of the companies of
+    a single battalion" is one battalion equivalent; all the companies of a battalion
+    (as many as the order of battle gives it) are one, not half a point each."""
     total = Fraction(0)
+    by_battalion: dict[str, int] = {}
+    whole = {u.battalion: u.companies for u in units if u.battalion}
     for u in units:
+        if u.type.size == "I" and u.battalion:
+            by_battalion[u.battalion] = by_battalion.get(u.battalion, 0) + 1
+            continue
         total += {"I": Fraction(1, 2), "II": Fraction(1), "III": Fraction(3),
                   "X": Fraction(3)}.get(u.type.size, Fraction(1))
+    for bn in sorted(by_battalion):
+        n = by_battalion[bn]
+        total += Fraction(1) if 0 < whole[bn] <= n else Fraction(n, 2)
     return total
 
 

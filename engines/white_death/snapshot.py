@@ -29,6 +29,7 @@ class SnapshotState(BaseState):
             "assaults": {k: list(v) for k, v in sorted(self.assaults.items())},
             "combat": _canon(self.combat), "combat_hexes": list(self.combat_hexes),
             "paid": sorted(self.paid), "bar": _canon(self.bar),
+            "barrage_phase": {k: list(v) for k, v in sorted(self.barrage_phase.items())},
             "advance": {k: list(v) for k, v in sorted(self.advance.items())},
             "queue": [_canon(j) for j in self.queue], "todo": list(self.todo),
             "counts": dict(sorted(self.counts.items())), "losses": dict(self.losses),
@@ -65,6 +66,7 @@ class SnapshotState(BaseState):
         self.combat_hexes = list(b["combat_hexes"])
         self.paid = set(b["paid"])
         self.bar = _uncanon(b["bar"])
+        self.barrage_phase = {k: list(v) for k, v in b["barrage_phase"].items()}
         self.advance = {k: list(v) for k, v in b["advance"].items()}
         self.queue = [_uncanon(j) for j in b["queue"]]
         self.todo = list(b["todo"])

@@ -64,6 +64,12 @@ class WDState(TurnState, PlacementState, MovementState, AssaultState, ViewState,
             return Decision(side, "setup", f"the {who} player must set up {nxt} "
                             f"({len(self.setup_raster)} units left to place)", opts,
                             act("auto-setup"), "Campaign setup")
+        if ph == "vl-supply":
+            return Decision(side, "vl-supply",
+                            f"the {who} player may spend one of Velikiye Luki's "
+                            f"{self.supply['vl']} supply points to keep the cut-off city out "
+                            f"of isolation this turn (turn {self.turn})", opts,
+                            act("vl-keep"), "Rule 15.D.2")
         if ph == "decision":
             return Decision(side, "impulse-mps",
                             f"the {who} player must decide how many of his {self.mps[side]} "
@@ -98,6 +104,8 @@ class WDState(TurnState, PlacementState, MovementState, AssaultState, ViewState,
         side = self._current_player()
         if ph == "setup":
             return self._setup_candidates()
+        if ph == "vl-supply":
+            return [act("vl-supply"), act("vl-keep")]
         if ph == "decision":
             assert side is not None
             return self._impulse_candidates(side)

@@ -75,6 +75,13 @@ class SupplyState(TerrainState):
         z: set[str] = self._cache[key]
         return z
 
+    def weapons_barred(self, uid: str, h: str) -> bool:
+        """Rule 3.C: a weapons unit may not enter an enemy ZOC in a movement phase (from the
+        map or from off it as a reinforcement) unless a personnel or AFV unit is there."""
+        s = self.side_of(uid)
+        return self.utype(uid).weapons and h in self.ezoc(s) and not any(
+            self.utype(x).personnel or self.utype(x).afv for x in self.units_at(h, s))
+
     def enemy_hexes(self, side: str) -> set[str]:
         key = f"enemy:{side}"
         if key not in self._cache:
@@ -193,20 +200,37 @@ class SupplyState(TerrainState):
         return [Event("The air drop is lost", "info")]
 
     def _vl_avoid_possible(self) -> bool:
-        return (self.phase == "decision" and self.phasing == "german"
-                and self.impulses["german"] == 0 and not self.vl_avoid
-                and self.supply["vl"] >= 1
+        return (not self.vl_avoid and self.supply["vl"] >= 1
                 and any(self.units_at(h, "german") for h in self.vl_hexes())
                 and not any(self.traced("german", h) for h in self.vl_hexes()))
 
+    def _do_vl_offer(self, arg: str) -> list[Event]:
+        """Rule 15.D.2: "at the beginning of a turn", after the turn's supply points and air
+        drops and before the Soviet's first impulse, the German may spend a Velikiye Luki
+        point against isolation: his decision, only when it is possible."""
+        if self._vl_avoid_possible():
+            self.phase = "vl-supply"
+            return []
+        self.todo.append("start-impulse")
+        return []
+
     def _check_vl_supply(self, a: WDAction) -> None:
-        if not self._vl_avoid_possible():
+        if self.phase != "vl-supply" or not self._vl_avoid_possible():
             raise IllegalAction("Velikiye Luki may spend a supply point against isolation only "
-                                "at the start of the German player's first impulse of a turn, "
-                                "while the city is cut off and has a point", rule="Rule 15.D.2")
+                                "at the beginning of a turn, while the city is cut off and has "
+                                "a point", rule="Rule 15.D.2")
+
+    def _check_vl_keep(self, a: WDAction) -> None:
+        self._need_phase("vl-supply", rule="Rule 15.D.2")
 
     def _do_act_vl_supply(self, a: WDAction) -> list[Event]:
         self.supply["vl"] -= 1
         self.vl_avoid = True
+        self.todo.append("start-impulse")
         return [Event("Velikiye Luki spends a supply point to avoid isolation this turn",
                       "info", visible_to=("german",))]
+
+    def _do_act_vl_keep(self, a: WDAction) -> list[Event]:
+        self.todo.append("start-impulse")
+        return [Event("Velikiye Luki keeps its supply points this turn", "info",
+                      visible_to=("german",))]

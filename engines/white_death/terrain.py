@@ -39,7 +39,14 @@ class TerrainState(BaseState):
         if cls.flag("high"):
             out.add("high")
         known = set(self.cat.tables.defense)
-        return {t for t in out if t in known} or {"clear"}
+        got = {t for t in out if t in known}
+        if got - {"clear"}:
+            # Rule 7: clear is the absence of other terrain. A creek hex drawn on clear
+            # ground is a creek hex, not clear as well: otherwise the highest cost would
+            # make a draft-mobile unit pay clear's 2 where the book says 1 (enter) and 1
+            # (along the creek)
+            got.discard("clear")
+        return got or {"clear"}
 
     def is_town(self, h: str) -> bool:
         return "town" in self.terrain(h)
@@ -52,6 +59,28 @@ class TerrainState(BaseState):
         if h in self.bridges:
             return ""
         return "river" if "river" in t else "creek" if "creek" in t else ""
+
+    def road_hex(self, h: str) -> bool:
+        """A hex a road or railroad runs through, or a bridge (Rule 20)."""
+        if h in self.bridges:
+            return True
+        key = ("roadhex", h)
+        got = self._static.get(key)
+        if got is None:
+            m = self.map
+            got = self._static[key] = bool(m.network_neighbors("road", h) or self.rail_hex(h))
+        return bool(got)
+
+    def along_road(self, a: str, b: str) -> bool:
+        """Rule 7 with Rule 20: a move from ``a`` to ``b`` along a road.
+
+        A bridge "allows units to enter and leave the hex as if it were a road hex": a
+        bridge built in the game is on no road of the map, so a move between it and a road
+        hex next to it (or another bridge) is taken as along the road.
+        """
+        if self.road(a, b):
+            return True
+        return (a in self.bridges or b in self.bridges) and self.road_hex(a) and self.road_hex(b)
 
     def road(self, a: str, b: str) -> bool:
         key = ("road", a, b)
@@ -88,6 +117,17 @@ class TerrainState(BaseState):
         vl: tuple[str, ...] = self._cache["vl"]
         return vl
 
+    def city_bound(self, uid: str) -> bool:
+        """Rule 22: an unreleased Velikiye Luki garrison unit may not leave the city, by
+        any means (moving, rail, advancing after combat)."""
+        u = self.units.get(uid)
+        return u is not None and u.garrison == "vl" and not self.vl_released
+
+    def garrison_fixed(self, uid: str) -> bool:
+        """Rule 22: the opening garrisons "may not be moved the first turn"."""
+        u = self.units.get(uid)
+        return u is not None and bool(u.garrison) and self.sc.opening and self.turn == 1
+
     def frozen(self) -> bool:
         return self.weather != "thaw"
 
@@ -100,8 +140,8 @@ class TerrainState(BaseState):
         mv = self.cat.tables.movement
         terr = self.terrain(to)
         river = self.river_at(to)
-        along = frm is not None and self.road(frm, to)
-        if frm is None and (self.map.network_neighbors("road", to) or self.rail_hex(to)):
+        along = frm is not None and self.along_road(frm, to)
+        if frm is None and self.road_hex(to):
             along = True
         cost: Fraction | None
         if river == "river":
@@ -129,12 +169,59 @@ class TerrainState(BaseState):
                 if extra is None:
                     return None
                 cost += extra
-            if (not self.frozen() and mob in ("t", "w", "d") and self.river_at(frm) == "river"
-                    and self.river_at(to) != "river"):
-                via = self.units[uid].via
-                if via and to != via and not self.map.grid.adjacent(to, via):
-                    return None  # Rule 16.B: leave on the side it entered
+            if self.wrong_bank(uid, frm, to):
+                return None  # Rule 16.B: leave on the side it entered
         return cost
+
+    def bank(self, h: str) -> str:
+        """Which side of the river a hex is on: the lowest hex id of its part of the map
+        once the river hexes are taken out ("" for a river hex)."""
+        key = ("bank", h)
+        got = self._static.get(key)
+        if got is None:
+            river = {x for x in self.map.ids if "river" in self.terrain(x)}
+            for start in sorted(self.map.ids):
+                if start in river or ("bank", start) in self._static:
+                    continue
+                part = {start}
+                todo = [start]
+                while todo:
+                    x = todo.pop()
+                    for n in self.nbrs(x):
+                        if n not in river and n not in part:
+                            part.add(n)
+                            todo.append(n)
+                for x in part:
+                    self._static[("bank", x)] = start
+            for x in river:
+                self._static[("bank", x)] = ""
+            got = self._static[key]
+        return str(got)
+
+    def wrong_bank(self, uid: str, frm: str, to: str) -> bool:
+        """Rule 16.B: in a thaw a track-, wheel- or draft-mobile unit leaves a river hex only
+        on the bank it entered from, however far it moved along the river."""
+        if self.frozen() or self.utype(uid).mob not in ("t", "w", "d"):
+            return False
+        if self.river_at(frm) != "river" or self.river_at(to) == "river":
+            return False
+        u = self.units.get(uid)
+        came = self.bank(u.via) if u is not None and u.via else ""
+        goes = self.bank(to)
+        return bool(came and goes and came != goes)
+
+    def prohibited_why(self, uid: str, frm: str, to: str) -> tuple[str, str]:
+        """The rule that makes ``to`` prohibited from ``frm`` (enter_cost gave None)."""
+        if self.wrong_bank(uid, frm, to):
+            return ("Rule 16.B", f"in a thaw {uid} must leave the river on the bank it "
+                    "entered from (bridges aside)")
+        feats = self.map.side_features(frm, to)
+        if not self.frozen() and "lake" in feats:
+            mob = self.utype(uid).mob
+            if self.cat.tables.lake["full_thaw"][mob] is None:
+                return ("Rule 13.B", f"in a thaw {uid} may not cross the full lake hexside "
+                        f"{frm}/{to}")
+        return ("Rule 7", f"{to} is prohibited terrain for {uid} from {frm}")
 
     def enter_cost_terrain(self, uid: str, h: str) -> Fraction | None:
         mob = self.utype(uid).mob
@@ -143,8 +230,16 @@ class TerrainState(BaseState):
         return None if any(c is None for c in costs) else Fraction(1)
 
     def lake_roll_due(self, uid: str, frm: str, to: str) -> bool:
-        """Rule 13: an AFV crossing a lake hexside (frozen), or any lake (thaw), rolls."""
+        """Rule 13: an AFV crossing a lake hexside (13.A, frozen), or a hexside containing
+        any lake at all (13.B, thaw), rolls for the ice.
+
+        13.B's "in addition ... a hexside containing any lake at all" sets thaw against
+        frozen weather, so in frozen weather a half-lake hexside does not roll (the
+        engine page's reading of the text).
+        """
         if not self.utype(uid).afv:
             return False
         feats = self.map.side_features(frm, to)
+        if self.frozen():
+            return "lake" in feats
         return bool(feats & {"lake", "partial_lake", "lake_partial"})

@@ -36,7 +36,7 @@ class TurnState(ReinforcementState):
         if self.sc.opening and not self.vl_released and self.turn >= 2:
             self._push("release", f"Velikiye Luki garrison release on turn {self.turn}",
                        "Rule 22")
-        self.todo += ["supply", "start-impulse"]
+        self.todo += ["supply", "vl-offer"]
         return events
 
     def _job_weather(self, job: dict[str, Any], roll: int) -> list[Event]:
@@ -54,11 +54,7 @@ class TurnState(ReinforcementState):
     # ------------------------------------------------------------------ impulses
 
     def _impulse_candidates(self, side: str) -> list[WDAction]:
-        out: list[WDAction] = []
-        if self._vl_avoid_possible():
-            out.append(act("vl-supply"))
-        out += [act("impulse", n=k) for k in range(1, self.mps[side] + 1)]
-        return out
+        return [act("impulse", n=k) for k in range(1, self.mps[side] + 1)]
 
     def _check_impulse(self, a: WDAction) -> None:
         self._need_phase("decision")
@@ -81,7 +77,8 @@ class TurnState(ReinforcementState):
             u.spent = Fraction(0)
             u.stopped = False
             u.zoc_start = u.loc in ez
-            u.via = ""
+            if self.river_at(u.loc) != "river":
+                u.via = ""  # in the river it keeps the bank it came from (Rule 16.B)
         for uid in self.units:
             if self.units[uid].loc == "raster" and self.side_of(uid) == s:
                 self.units[uid].spent = Fraction(0)

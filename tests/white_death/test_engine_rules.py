@@ -241,7 +241,8 @@ def test_notation_round_trip(engine: WhiteDeath) -> None:
     for text in ("impulse 4", "move 1188/357 2405 2404", "assault 1305 with 1188/357",
                  "fire 7/2 at I/277", "fire antitank 3 at tk/18M", "done firing",
                  "end movement", "barrage 1305 with hvy/KF", "advance 1188/357 1305",
-                 "support with 918A/357", "hq 357", "spend vl supply"):
+                 "support with 918A/357", "hq 357", "spend vl supply", "keep vl supply",
+                 "fire barrage rockets at half"):
         assert s.parse_action(text).notation() == text
 
 
@@ -274,6 +275,8 @@ def test_barrage_costs_supply_and_rolls_per_unit(engine: WhiteDeath) -> None:
     assert s.supply["soviet"] == 3  # Rule 15.A.2: two points
     rolls = settle(s, 1)
     assert sum("barrage on" in p for p in rolls) == 2  # one die per unit in the hex
+    s.apply("end barrage")  # one check per unit for the whole phase (Rule 11.B.2.B)
+    rolls = settle(s, 1)
     assert any(p.startswith("morale check") for p in rolls)  # losses force a check
 
 
