@@ -13,7 +13,7 @@ from __future__ import annotations
 import hashlib
 import time
 from collections.abc import Callable
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from pathlib import Path
 
 from pbem import orders
@@ -35,6 +35,8 @@ class SelfplayResult:
     desyncs: int = 0
     seconds: float = 0.0
     digest: str = ""
+    #: the records of the mover's file a cap left unsealed (its actions and rolls)
+    unsealed: list[list[object]] = field(default_factory=list)
 
     def line(self) -> str:
         return (f"selfplay: {self.engine} {self.scenario} files={self.files} "
@@ -43,7 +45,8 @@ class SelfplayResult:
 
 
 def selfplay(engine_id: str, scenario: str, seed: int, directory: Path, *,
-             max_turns: int | None = None, options: dict[str, str] | None = None,
+             max_turns: int | None = None, max_actions: int | None = None,
+             options: dict[str, str] | None = None,
              on_file: Callable[[int], None] | None = None,
              standing_orders: bool = False, dice_mode: str = "open",
              clock: Callable[[], float] = time.perf_counter) -> SelfplayResult:
@@ -104,6 +107,9 @@ def selfplay(engine_id: str, scenario: str, seed: int, directory: Path, *,
         if last_turn is not None and first.state.turn_number() > last_turn:
             out.result = f"capped after {max_turns} turns"
             break
+        if max_actions is not None and out.actions >= max_actions:
+            out.result = f"capped after {max_actions} actions"
+            break
         mover = next((h for h, g in current.items() if g.my_decision() is not None), None)
         if mover is None:
             raise RuntimeError(f"nobody can act: {first.awaiting()}")
@@ -116,9 +122,15 @@ def selfplay(engine_id: str, scenario: str, seed: int, directory: Path, *,
             out.actions += 1
             if last_turn is not None and sealed is None and g.state.turn_number() > last_turn:
                 break
+            # a cap by actions keeps CI's golden games short whatever a turn costs
+            if max_actions is not None and sealed is None and out.actions >= max_actions:
+                break
         if sealed is None:
             g.write()
-            out.result = f"capped after {max_turns} turns"
+            out.unsealed = [list(r) for r in g.pending]
+            out.result = (f"capped after {max_actions} actions"
+                          if max_actions is not None and out.actions >= max_actions
+                          else f"capped after {max_turns} turns")
             break
         try:
             # an import may seal a file at once (sealed dice: the receiver finalizes the

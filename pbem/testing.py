@@ -17,6 +17,7 @@ from typing import TYPE_CHECKING
 
 from pbem import canonical
 from pbem.engine import Action, ChanceRequest, Engine, Outcome, State
+from pbem.errors import PbemError
 
 if TYPE_CHECKING:
     from pbem.session import Game
@@ -73,6 +74,40 @@ def check_snapshot(engine: Engine, state: State) -> None:
     ], "restore changed the legal actions"
 
 
+def check_decision(state: State, legal: list[Action], where: str, *,
+                   default: bool = True) -> None:
+    """The decision and the legal actions agree, and every listed action has a notation
+    that reads back to itself (turn files carry the text, never the object)."""
+    decision = state.decision()
+    side = state.current_player()
+    assert decision is not None and decision.side == side, \
+        f"{where}: the decision is the {decision and decision.side} side's, not the {side}'s"
+    texts = [a.notation() for a in legal]
+    assert len(set(texts)) == len(texts), \
+        f"{where}: an action is listed twice: {sorted(t for t in texts if texts.count(t) > 1)}"
+    for action, text in zip(legal, texts, strict=True):
+        assert state.parse_canonical(text) == action, \
+            f"{where}: notation does not round-trip: {text!r}"
+    listed = set(texts)
+    if default and decision.default is not None:
+        assert decision.default.notation() in listed, (
+            f"{where}: the default {decision.default.notation()!r} of {decision.kind} "
+            "is not among the legal actions")
+    stray = [a.notation() for a in decision.options if a.notation() not in listed]
+    assert not stray, f"{where}: {decision.kind} offers options that are not legal: {stray}"
+
+
+def check_default_accepted(state: State, where: str) -> None:
+    """The decision's default, applied to a copy, is accepted (a standing order plays it)."""
+    decision = state.decision()
+    if decision is not None and decision.default is not None:
+        try:
+            state.clone().apply(decision.default, side=decision.side)
+        except PbemError as exc:
+            raise AssertionError(f"{where}: the default {decision.default.notation()!r} of "
+                                 f"{decision.kind} is refused: {exc}") from None
+
+
 def replay(engine: Engine, scenario: str, options: dict[str, str],
            history: list[tuple[str, object]]) -> State:
     """Rebuild a state from its history: ("action", text) and ("outcome", tuple) records."""
@@ -89,8 +124,13 @@ def replay(engine: Engine, scenario: str, options: dict[str, str],
 
 def random_playout(engine: Engine, scenario: str, seed: int, *, max_steps: int = 2000,
                    options: dict[str, str] | None = None, check_every: int = 50,
-                   check_replay: bool = True) -> PlayoutReport:
-    """Play ``scenario`` with random legal choices, checking the contract as it goes."""
+                   check_replay: bool = True,
+                   known: frozenset[str] = frozenset()) -> PlayoutReport:
+    """Play ``scenario`` with random legal choices, checking the contract as it goes.
+
+    ``known`` names checks an engine is known to fail (``"default"``: a decision's default
+    is not a legal action), so the rest of the contract is still checked for it.
+    """
     options = engine.resolve_options(options or {})
     state = engine.new_state(scenario, options)
     choose = Chooser(f"{engine.id}/{scenario}/{seed}")
@@ -106,12 +146,13 @@ def random_playout(engine: Engine, scenario: str, seed: int, *, max_steps: int =
         else:
             legal = state.legal_actions()
             side = state.current_player()
-            assert legal, f"{engine.id}/{scenario}: no legal action for {side} at {report.steps}"
-            decision = state.decision()
-            assert decision is not None and decision.side == side
+            where = f"{engine.id}/{scenario} seed {seed} step {report.steps}"
+            assert legal, f"{where}: no legal action for {side}"
+            check_decision(state, legal, where, default="default" not in known)
+            if report.steps % check_every == 0 and "default" not in known:
+                check_default_accepted(state, where)
             action = choose.pick(legal)
             text = action.notation()
-            assert state.parse_canonical(text) == action, f"notation does not round-trip: {text!r}"
             state.apply(action, side=side)
             report.history.append(("action", text))
             report.actions += 1

@@ -3,7 +3,7 @@
 Whatever the body holds (odd action texts, wrong record shapes, numbers out of range),
 the receiver must answer with a named refusal (a PbemError) and keep its save byte for
 byte: never a traceback, never a changed game.  Structure-aware fuzzing with hypothesis,
-on every shipped engine and the test engine.
+on every registered engine (the test engine included).
 """
 
 from __future__ import annotations
@@ -20,12 +20,14 @@ from hypothesis import strategies as st
 from pbem import canonical
 from pbem.envelope import seal
 from pbem.errors import PbemError
-from pbem.registry import get
+from pbem.registry import engines, get
 from pbem.session import Game, Home
 from pbem.testing import Chooser, play_file
 
-GAMES = [("skirmish", "long"), ("white-death", "final-relief"),
-         ("for-the-motherland", "4-uranus")]
+# every registered engine (tests/conftest.py adds the test engine), on its shortest
+# scenario, as the contract suite (tests/test_contract.py) picks it
+GAMES = [(eid, min(e.scenarios(), key=lambda s: s.turns[1] - s.turns[0]).id)
+         for eid, e in engines().items()]
 
 
 def _home(root: Path, name: str) -> Home:

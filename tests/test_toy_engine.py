@@ -1,4 +1,4 @@
-"""The standard engine suite on the test engine, plus its own rules."""
+"""The test engine's own rules (the contract suite, tests/test_contract.py, plays it)."""
 
 from __future__ import annotations
 
@@ -6,14 +6,6 @@ import pytest
 from toy_engine import ENGINE
 
 from pbem.errors import IllegalAction, NotYourTurn
-from pbem.testing import random_playout
-
-
-@pytest.mark.parametrize("seed", range(20))
-def test_random_playouts_finish_and_replay(seed: int) -> None:
-    report = random_playout(ENGINE, "short", seed, check_every=3)
-    assert report.terminal
-    assert report.result
 
 
 def test_illegal_move_names_rule() -> None:

@@ -1,33 +1,15 @@
-"""Random playouts of every White Death scenario through the standard engine suite.
+"""White Death's own playout check: saving and restoring in the middle of combat.
 
-Capped to keep the CI budget (each checks snapshots, restores, digests and a replay of
-the whole history); bench/bench_white_death.py plays every scenario to its end.
+Random playouts of every scenario, notation round trips, defaults and selfplay through
+files are the contract suite's (tests/test_contract.py); bench/bench_white_death.py
+plays every scenario to its end.
 """
 
 from __future__ import annotations
 
-import pytest
-
 from engines.white_death.engine import WhiteDeath
 from pbem import canonical
-from pbem.testing import Chooser, check_snapshot, random_playout
-
-SCENARIOS = ["purkayev", "woehler", "first-relief", "second-relief", "final-relief", "campaign"]
-
-
-@pytest.mark.parametrize("scenario", SCENARIOS)
-def test_capped_playout_keeps_the_contract(engine: WhiteDeath, scenario: str) -> None:
-    report = random_playout(engine, scenario, 7, max_steps=150, check_every=50)
-    assert report.steps > 0
-    assert report.actions > 0
-
-
-@pytest.mark.slow
-def test_final_relief_plays_to_the_end(engine: WhiteDeath) -> None:
-    report = random_playout(engine, "final-relief", 1, max_steps=5000, check_every=250,
-                            check_replay=True)
-    assert report.terminal, report.steps
-    assert "victory" in report.result or "Draw" in report.result
+from pbem.testing import Chooser, check_snapshot
 
 
 def test_save_reload_mid_combat(engine: WhiteDeath) -> None:

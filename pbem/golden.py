@@ -1,0 +1,208 @@
+"""Golden game records: every engine's games pinned as data (python-chess's perft files).
+
+For each scenario of an engine and each of :data:`SEEDS`, two bots play a game through
+real signed files, capped after :data:`MAX_ACTIONS` actions (:func:`pbem.selfplay.selfplay`).
+The game is then replayed from its files into a *text record*: at each decision the side,
+kind, rule, default and the whole sorted set of legal actions; each action; each chance
+request with its dice or cup, purpose and rule, and its outcome; each event; the result.
+``tests/data/golden/<engine>.txt`` holds one line per game: the selfplay counts, the
+SHA-256 of the text record, the final state digest and the result.  The contract suite
+recomputes each line and compares.
+
+The text record is what a refactor must keep (actions, rolls, events, legal sets); the
+state digest moves with the snapshot's bytes alone.  A change that alters a game
+re-records the files in the same commit, raising the engine's ``rules_version``, and says
+why::
+
+    .venv/bin/python bench/record_golden.py            # every engine, every scenario
+    .venv/bin/python bench/record_golden.py skirmish   # one engine
+    .venv/bin/python bench/record_golden.py --dump /tmp/before   # also the text records
+
+``--dump`` writes each game's whole text record, so two runs (before and after a
+change) can be compared with ``diff -r`` to see exactly which decision moved.
+"""
+
+from __future__ import annotations
+
+import argparse
+import hashlib
+import sys
+import tempfile
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass
+from pathlib import Path
+
+from pbem import canonical
+from pbem.atomic import write_atomic
+from pbem.engine import Engine, Event, State
+from pbem.registry import engines as installed_engines
+from pbem.registry import get as get_engine
+from pbem.selfplay import selfplay
+
+#: seeds played for every scenario
+SEEDS: tuple[int, ...] = (1, 2)
+#: actions per game (the capped file's unsealed actions are in the record too): enough for
+#: a short scenario of the test engine to end, few enough to keep the whole check within
+#: CI's budget (a White Death impulse alone can take more: its records pin movement)
+MAX_ACTIONS = 60
+
+HEADER = """\
+# Golden games of engine {engine} (rules_version {version}); pbem/golden.py says what
+# each field is.  One line per scenario and seed: two bots play through real signed
+# files, capped after {actions} actions; record = SHA-256 of the game's text record (every
+# decision with its legal actions, action, roll and event), state = the final digest.
+# Re-record after a change that alters a game (raise rules_version and say why):
+#     .venv/bin/python bench/record_golden.py {engine}
+"""
+
+
+@dataclass(frozen=True)
+class GoldenGame:
+    """One golden line: a capped selfplay game and the digest of its text record."""
+
+    scenario: str
+    seed: int
+    files: int
+    actions: int
+    rolls: int
+    record: str
+    state: str
+    result: str
+
+    def line(self) -> str:
+        return (f"{self.scenario} seed={self.seed} files={self.files} actions={self.actions} "
+                f"rolls={self.rolls} record={self.record} state={self.state} "
+                f"result={self.result}")
+
+    @staticmethod
+    def parse(line: str) -> GoldenGame:
+        head, sep, result = line.partition(" result=")
+        fields = head.split()
+        if not sep or len(fields) != 7:
+            raise ValueError(f"not a golden line: {line!r}")
+        values = dict(f.split("=", 1) for f in fields[1:])
+        return GoldenGame(fields[0], int(values["seed"]), int(values["files"]),
+                          int(values["actions"]), int(values["rolls"]), values["record"],
+                          values["state"], result)
+
+
+def _event_lines(events: Iterable[Event]) -> list[str]:
+    out = []
+    for e in events:
+        to = f" [to {','.join(e.visible_to)}]" if e.visible_to else ""
+        where = f" @{','.join(e.hexes)}" if e.hexes else ""
+        out.append(f"  event {e.kind}{to}{where}: {e.text}")
+    return out
+
+
+def _decision_lines(state: State) -> list[str]:
+    decision = state.decision()
+    assert decision is not None
+    default = decision.default.notation() if decision.default is not None else "-"
+    legal = sorted(a.notation() for a in state.legal_actions())
+    return [f"decide {decision.side} {decision.kind} ({decision.rule}) default={default} "
+            f"legal={len(legal)}", *(f"  legal {a}" for a in legal)]
+
+
+def text_record(engine: Engine, scenario: str, options: dict[str, str],
+                records: Sequence[Sequence[object]]) -> list[str]:
+    """Replay a game's file records (``["a"|"o", text]``, ``["r", i, outcome]``) into its
+    text record.  Records of any other shape are refused: this reads our own files."""
+    state = engine.new_state(scenario, options)
+    lines = [f"game {engine.id} {scenario} options={canonical.encode(options).hex()}"]
+    for record in records:
+        kind = record[0]
+        if kind in ("a", "o"):
+            text = record[1]
+            assert isinstance(text, str)
+            lines += _decision_lines(state)
+            player = state.current_player()
+            lines.append(f"{'act' if kind == 'a' else 'order'} {player}: {text}")
+            lines += _event_lines(state.apply(text))
+        elif kind == "r":
+            outcome = record[2]
+            assert isinstance(outcome, list | tuple)
+            request = state.chance_request()
+            lines.append(f"chance {request.describe()}: {request.purpose} ({request.rule}) -> "
+                         + " ".join(str(x) for x in outcome))
+            lines += _event_lines(state.apply_outcome(tuple(outcome)))
+        else:
+            raise ValueError(f"unknown record {record!r}")
+    result = state.result()
+    lines.append(f"result: {result.text}" if result else
+                 f"stopped: {state.current_player()} to act, turn {state.turn_number()}")
+    return lines
+
+
+def _file_records(files_dir: Path) -> list[list[object]]:
+    """The records of every turn file, in sequence order (selfplay names files by seq)."""
+    out: list[list[object]] = []
+    for path in sorted(files_dir.glob("*.pbem")):
+        body = canonical.decode(canonical.decode(path.read_bytes())[5])
+        out += body.get("records", [])
+    return out
+
+
+def play(engine_id: str, scenario: str, seed: int, directory: Path, *,
+         dump: Path | None = None) -> GoldenGame:
+    """Play one golden game with its files in ``directory/files``; digest its record."""
+    engine = get_engine(engine_id)
+    out = selfplay(engine_id, scenario, seed, directory, max_actions=MAX_ACTIONS)
+    if out.desyncs:
+        raise AssertionError(f"{engine_id} {scenario} seed {seed}: desync in selfplay")
+    lines = text_record(engine, scenario, engine.resolve_options({}),
+                        _file_records(directory / "files") + out.unsealed)
+    text = "\n".join(lines) + "\n"
+    if dump is not None:
+        dump.mkdir(parents=True, exist_ok=True)
+        write_atomic(dump / f"{engine_id}.{scenario}.{seed}.txt", text.encode(), 0o644)
+    return GoldenGame(scenario, seed, out.files, out.actions, out.rolls,
+                      hashlib.sha256(text.encode()).hexdigest()[:32], out.digest[:32],
+                      out.result)
+
+
+def games(engine_id: str) -> list[tuple[str, int]]:
+    """Every (scenario, seed) the golden file of ``engine_id`` holds, in file order."""
+    return [(s.id, seed) for s in get_engine(engine_id).scenarios() for seed in SEEDS]
+
+
+def read(path: Path) -> dict[tuple[str, int], GoldenGame]:
+    out: dict[tuple[str, int], GoldenGame] = {}
+    for n, raw in enumerate(path.read_text(encoding="utf-8").splitlines(), 1):
+        if not raw.strip() or raw.startswith("#"):
+            continue
+        try:
+            game = GoldenGame.parse(raw)
+        except (ValueError, KeyError) as exc:
+            raise ValueError(f"{path}:{n}: {exc}") from None
+        out[(game.scenario, game.seed)] = game
+    return out
+
+
+def record(engine_id: str, directory: Path, *, dump: Path | None = None) -> Path:
+    engine = get_engine(engine_id)
+    lines = []
+    for scenario, seed in games(engine_id):
+        with tempfile.TemporaryDirectory(prefix="pbem-golden-") as tmp:
+            lines.append(play(engine_id, scenario, seed, Path(tmp), dump=dump).line())
+    path = directory / f"{engine_id}.txt"
+    text = HEADER.format(engine=engine_id, version=engine.rules_version, actions=MAX_ACTIONS)
+    write_atomic(path, (text + "\n".join(lines) + "\n").encode(), 0o644)
+    return path
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(
+        prog="record_golden", description="Re-record the golden games of installed engines.")
+    parser.add_argument("engines", nargs="*", help="engine ids (default: every installed one)")
+    parser.add_argument("--dir", type=Path, default=Path("tests/data/golden"),
+                        help="where the golden files go (default: tests/data/golden)")
+    parser.add_argument("--dump", type=Path, default=None,
+                        help="also write every game's whole text record into this folder")
+    args = parser.parse_args(argv)
+    ids = args.engines or list(installed_engines())
+    args.dir.mkdir(parents=True, exist_ok=True)
+    for engine_id in ids:
+        path = record(engine_id, args.dir, dump=args.dump)
+        print(f"recorded {path}", file=sys.stderr)
+    return 0
