@@ -18,14 +18,22 @@ why::
     .venv/bin/python bench/record_golden.py skirmish   # one engine
     .venv/bin/python bench/record_golden.py --dump /tmp/before   # also the text records
 
-``--dump`` writes each game's whole text record, so two runs (before and after a
-change) can be compared with ``diff -r`` to see exactly which decision moved.
+``--dump`` writes each game's whole text record.  The dice of a selfplay game come from
+its game id, which pins ``rules_version``: raising it gives every golden game new rolls.
+So the proof that a refactor changed no game (issue 12) replays the records themselves::
+
+    .venv/bin/python bench/record_golden.py --dump /tmp/before    # before the change
+    .venv/bin/python bench/record_golden.py --check /tmp/before   # after it
+
+``--check`` applies every recorded action and outcome again through the engines installed
+now and requires the same decisions, legal sets, rolls asked for, events and result.
 """
 
 from __future__ import annotations
 
 import argparse
 import hashlib
+import json
 import sys
 import tempfile
 from collections.abc import Iterable, Sequence
@@ -124,7 +132,7 @@ def text_record(engine: Engine, scenario: str, options: dict[str, str],
             assert isinstance(outcome, list | tuple)
             request = state.chance_request()
             lines.append(f"chance {request.describe()}: {request.purpose} ({request.rule}) -> "
-                         + " ".join(str(x) for x in outcome))
+                         + json.dumps(list(outcome)))
             lines += _event_lines(state.apply_outcome(tuple(outcome)))
         else:
             raise ValueError(f"unknown record {record!r}")
@@ -132,6 +140,47 @@ def text_record(engine: Engine, scenario: str, options: dict[str, str],
     lines.append(f"result: {result.text}" if result else
                  f"stopped: {state.current_player()} to act, turn {state.turn_number()}")
     return lines
+
+
+def records_of(lines: Sequence[str]) -> tuple[str, str, dict[str, str], list[list[object]]]:
+    """Engine, scenario, options and the action and roll records of a dumped text record."""
+    head = lines[0].split()
+    if len(head) != 4 or head[0] != "game" or not head[3].startswith("options="):
+        raise ValueError(f"not a text record: {lines[0]!r}")
+    options = canonical.decode(bytes.fromhex(head[3].removeprefix("options=")))
+    records: list[list[object]] = []
+    for line in lines[1:]:
+        if line.startswith(("act ", "order ")):
+            records.append(["a" if line.startswith("act ") else "o",
+                            line.split(": ", 1)[1]])
+        elif line.startswith("chance "):
+            records.append(["r", 0, json.loads(line.rsplit(" -> ", 1)[1])])
+    return head[1], head[2], options, records
+
+
+def check_dumps(folder: Path) -> list[str]:
+    """Replay every dumped text record in ``folder`` (``--dump`` of an earlier run) through
+    the engines installed now: the issue-12 proof that a refactor changed no game.  Each
+    recorded action and outcome is applied again; the new record must equal the old one
+    line for line, except that legal actions may be listed in another order (they are
+    sorted) .  Returns the differences, one per game, empty when none."""
+    problems = []
+    for path in sorted(folder.glob("*.txt")):
+        old = path.read_text(encoding="utf-8").splitlines()
+        engine_id, scenario, options, records = records_of(old)
+        try:
+            new = text_record(get_engine(engine_id), scenario, options, records)
+        except Exception as exc:  # a refused action is the finding, reported per game
+            problems.append(f"{path.name}: replay stopped: {exc}")
+            continue
+        for n, (a, b) in enumerate(zip(old, new, strict=False), 1):
+            if a != b:
+                problems.append(f"{path.name}:{n}: was {a!r}, now {b!r}")
+                break
+        else:
+            if len(old) != len(new):
+                problems.append(f"{path.name}: {len(old)} lines, now {len(new)}")
+    return problems
 
 
 def _file_records(files_dir: Path) -> list[list[object]]:
@@ -199,7 +248,17 @@ def main(argv: Sequence[str] | None = None) -> int:
                         help="where the golden files go (default: tests/data/golden)")
     parser.add_argument("--dump", type=Path, default=None,
                         help="also write every game's whole text record into this folder")
+    parser.add_argument("--check", type=Path, default=None, metavar="DUMP",
+                        help="record nothing: replay the text records a --dump wrote "
+                             "through the engines now, and list every game that differs")
     args = parser.parse_args(argv)
+    if args.check is not None:
+        problems = check_dumps(args.check)
+        for line in problems:
+            print(line)
+        print(f"{len(list(args.check.glob('*.txt')))} games replayed, "
+              f"{len(problems)} differ", file=sys.stderr)
+        return 1 if problems else 0
     ids = args.engines or list(installed_engines())
     args.dir.mkdir(parents=True, exist_ok=True)
     for engine_id in ids:

@@ -285,10 +285,12 @@ def test_version_mismatch_named_at_join(tmp_path: Path, monkeypatch: Any) -> Non
     bob = Home(tmp_path / "b")
     bob.keys.create("Bob", "", None)
     invite = alice.new_game("skirmish", "short", "red").files[0]
-    monkeypatch.setattr(SkirmishEngine, "rules_version", "2")
-    with pytest.raises(MismatchError, match=r"needs skirmish rules_version 1, installed is 2"):
+    version = SkirmishEngine.rules_version
+    monkeypatch.setattr(SkirmishEngine, "rules_version", "99")
+    with pytest.raises(MismatchError,
+                       match=rf"needs skirmish rules_version {version}, installed is 99"):
         bob.join(invite, "invite.pbem")
-    monkeypatch.setattr(SkirmishEngine, "rules_version", "1")
+    monkeypatch.setattr(SkirmishEngine, "rules_version", version)
     real = ENGINE.scenario_files
     monkeypatch.setattr(type(ENGINE), "scenario_files", lambda self, s: {
         **real(s), "short.toml": b"\x00" * 32})
@@ -300,8 +302,9 @@ def test_version_mismatch_named_at_join(tmp_path: Path, monkeypatch: Any) -> Non
 def test_rules_version_change_refuses_to_load_save(table: Any, monkeypatch: Any) -> None:
     from toy_engine import SkirmishEngine
 
-    monkeypatch.setattr(SkirmishEngine, "rules_version", "9")
-    with pytest.raises(MismatchError, match="rules_version 1"):
+    version = SkirmishEngine.rules_version
+    monkeypatch.setattr(SkirmishEngine, "rules_version", "99")
+    with pytest.raises(MismatchError, match=f"rules_version {version}, installed is 99"):
         table.alice.game("duel")
 
 

@@ -13,11 +13,11 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 from dataclasses import dataclass
+from enum import Enum
 from importlib.resources import files
 from typing import Any
 
 from pbem.engine import (
-    CHANCE,
     Action,
     ChanceRequest,
     Decision,
@@ -31,7 +31,20 @@ from pbem.engine import (
     Snapshot,
     State,
 )
-from pbem.errors import ActionSyntaxError, IllegalAction
+from pbem.errors import ActionSyntaxError
+from pbem.steps import (
+    Choice,
+    Entry,
+    Flow,
+    Frame,
+    NoArgs,
+    Procedure,
+    Refusal,
+    Roll,
+    Sequence,
+    StepState,
+    step_table,
+)
 from pbem.view import BoardView, Cell, Layout, Piece, TerrainStyle
 
 SIDES = ("red", "blue")
@@ -70,161 +83,273 @@ def other(side: str) -> str:
     return SIDES[1 - SIDES.index(side)]
 
 
-class SkirmishState(State):
-    def __init__(self, engine: Engine, scenario: str, options: Mapping[str, str]) -> None:
-        super().__init__(engine, scenario, options)
-        self.round = 1
-        self.last_round = ROUNDS[scenario]
-        self.phasing = "red"
-        # step: event (chance draw), orders, attack-roll (chance), defend, loss-roll (chance)
-        self.step = "event"
-        self.strength = {"red": STRENGTH[scenario], "blue": STRENGTH[scenario]}
-        self.column = {"red": "a", "blue": "c"}
-        self.moved = False
-        self.committed = 0
-        self.weather = "calm"
-        self.cup = sorted(CUP)
+class Weather(Enum):
+    CALM = "calm"
+    FOG = "fog"
+    RALLY = "rally"
+    STORM = "storm"
 
-    # -- the rules ------------------------------------------------------------------------
 
-    def _current_player(self) -> str | None:
-        if self.round > self.last_round or min(self.strength.values()) <= 0:
-            return None
-        if self.step in ("event", "attack-roll", "loss-roll"):
-            return CHANCE
-        if self.step == "defend":
-            return other(self.phasing)
-        return self.phasing
+# -- the position: typed, its snapshot derived by pbem.codec ---------------------------------
 
-    def _legal_actions(self) -> list[Action]:
-        if self.step == "defend":
-            return [Word("absorb"), Word("retreat")]
+
+@dataclass
+class Force:
+    column: str
+    strength: int
+
+
+@dataclass
+class Position:
+    round: int
+    last_round: int
+    phasing: str
+    forces: dict[str, Force]
+    weather: Weather
+    cup: tuple[str, ...]
+    moved: bool = False
+    committed: int = 0
+
+
+# -- the steps: one class per decision point, roll and piece of bookkeeping ------------------
+
+
+class Game(Procedure["SkirmishState"]):
+    """Rounds until the last (the runtime stops once ``over()`` says the game is over)."""
+
+    name = "game"
+
+    def run(self, s: SkirmishState, args: NoArgs, flow: Flow) -> list[Event]:
+        flow.call("turn")
+        return []
+
+
+class Turn(Sequence["SkirmishState"]):
+    """A side's turn, as the rules list it."""
+
+    name = "turn"
+    entries = (
+        Entry("Skirmish 1", "event"),
+        Entry("Skirmish 2", "orders"),
+        Entry("Skirmish 2.3", "end-orders"),
+    )
+
+
+class DrawEvent(Roll["SkirmishState"]):
+    name = "event"
+    rule = "Skirmish 1"
+
+    def request(self, s: SkirmishState, args: NoArgs) -> ChanceRequest:
+        return ChanceRequest.draw(f"event for round {s.pos.round}", "events", s.pos.cup, 1,
+                                  rule=self.rule)
+
+    def resolve(self, s: SkirmishState, args: NoArgs, outcome: Outcome,
+                flow: Flow) -> list[Event]:
+        s.pos.weather = Weather(str(outcome[0]))
+        return [Event(f"round {s.pos.round}: {s.pos.weather.value}", "phase")]
+
+
+class Orders(Choice["SkirmishState"]):
+    """Move once, then attack or pass (Skirmish 2)."""
+
+    name = "orders"
+    kind = "orders"
+    rule = "Skirmish 2"
+
+    def side(self, s: SkirmishState, args: NoArgs) -> str:
+        return s.pos.phasing
+
+    def prompt(self, s: SkirmishState, args: NoArgs) -> str:
+        return f"the {s.pos.phasing} player gives orders for round {s.pos.round}"
+
+    def options(self, s: SkirmishState, args: NoArgs) -> list[Action]:
+        pos, force = s.pos, s.pos.forces[s.pos.phasing]
         out: list[Action] = []
-        if not self.moved:
-            out += [Move(c) for c in COLUMNS if c != self.column[self.phasing]]
-        if self.weather != "storm":
-            out += [Attack(n) for n in range(1, min(3, self.strength[self.phasing]) + 1)]
+        if not pos.moved:  # Skirmish 2.1: one move a round
+            out += [Move(c) for c in COLUMNS if c != force.column]
+        if pos.weather is not Weather.STORM:  # Skirmish 4: no attacks in a storm
+            out += [Attack(n) for n in range(1, min(3, force.strength) + 1)]
         out.append(Word("pass"))
         return out
 
-    def _decision(self) -> Decision:
-        side = self._current_player()
-        assert side is not None
-        if self.step == "defend":
-            return Decision(side, "take-result",
-                            f"the {side} player must absorb or retreat from an attack of "
-                            f"{self.committed}", tuple(self._legal_actions()), Word("absorb"),
-                            rule="Skirmish 3")
-        return Decision(side, "orders", f"the {side} player gives orders for round {self.round}",
-                        tuple(self._legal_actions()), Word("pass"), rule="Skirmish 2")
+    def default(self, s: SkirmishState, args: NoArgs) -> Action:
+        return Word("pass")
 
-    def _order_answer(self, decision: Decision, policy: str) -> Action | None:
-        return Word("retreat") if (decision.kind, policy) == ("take-result", "retreat") \
-            else None
-
-    def _apply_action(self, action: Action) -> list[Event]:
-        side = self.phasing if self.step == "orders" else other(self.phasing)
-        if self.step == "defend":
-            if not isinstance(action, Word) or action.word not in ("absorb", "retreat"):
-                raise IllegalAction("the defender must absorb or retreat", rule="Skirmish 3")
-            if action.word == "retreat":
-                self.column[side] = "b" if self.column[side] != "b" else "a"
-                self._end_orders()
-                return [Event(f"{side} retreats to column {self.column[side]}", "retreat",
-                              hexes=(self._hex(side),))]
-            self.step = "loss-roll"
-            return [Event(f"{side} stands and absorbs the attack", "info")]
+    def why_not(self, s: SkirmishState, args: NoArgs, action: Action) -> str | Refusal:
         if isinstance(action, Move):
-            if self.moved:
-                raise IllegalAction("a side moves at most once per round", rule="Skirmish 2.1")
-            if action.column not in COLUMNS or action.column == self.column[side]:
-                raise IllegalAction(f"cannot move to column {action.column}", rule="Skirmish 2.1")
-            self.column[side] = action.column
-            self.moved = True
-            return [Event(f"{side} moves to column {action.column}", "move",
-                          hexes=(self._hex(side),))]
+            if s.pos.moved:
+                return Refusal("Skirmish 2.1", "a side moves at most once per round")
+            return Refusal("Skirmish 2.1", f"cannot move to column {action.column}")
         if isinstance(action, Attack):
-            if self.weather == "storm":
-                raise IllegalAction("no attacks in a storm", rule="Skirmish 4")
-            if not 1 <= action.strength <= min(3, self.strength[side]):
-                raise IllegalAction(f"cannot commit {action.strength}", rule="Skirmish 2.2")
-            self.committed = action.strength
-            self.step = "attack-roll"
+            if s.pos.weather is Weather.STORM:
+                return Refusal("Skirmish 4", "no attacks in a storm")
+            return Refusal("Skirmish 2.2", f"cannot commit {action.strength}")
+        return f"{action.notation()!r} is not an order"
+
+    def apply(self, s: SkirmishState, args: NoArgs, action: Action,
+              flow: Flow) -> list[Event]:
+        side = s.pos.phasing
+        if isinstance(action, Move):
+            s.pos.forces[side].column = action.column
+            s.pos.moved = True
+            return [Event(f"{side} moves to column {action.column}", "move",
+                          hexes=(s.hex(side),))]
+        if isinstance(action, Attack):
+            s.pos.committed = action.strength
+            flow.goto("attack-roll")
             return [Event(f"{side} attacks with {action.strength}", "attack",
-                          hexes=(self._hex(other(side)),))]
-        if isinstance(action, Word) and action.word == "pass":
-            self._end_orders()
-            return [Event(f"{side} passes", "info")]
-        raise IllegalAction(f"{action.notation()!r} is not an order", rule="Skirmish 2")
+                          hexes=(s.hex(other(side)),))]
+        flow.end()
+        return [Event(f"{side} passes", "info")]
 
-    def _chance_request(self) -> ChanceRequest:
-        if self.step == "event":
-            return ChanceRequest.draw(f"event for round {self.round}", "events", self.cup, 1,
-                                      rule="Skirmish 1")
-        if self.step == "attack-roll":
-            return ChanceRequest.roll(f"attack by {self.phasing} with {self.committed}", 6, 6,
-                                      rule="Skirmish 2.2")
-        return ChanceRequest.roll(f"loss for {other(self.phasing)}", 6, rule="Skirmish 3")
 
-    def _apply_outcome(self, outcome: Outcome) -> list[Event]:
-        if self.step == "event":
-            (self.weather,) = (str(x) for x in outcome)
-            self.step = "orders"
-            return [Event(f"round {self.round}: {self.weather}", "phase")]
+class AttackRoll(Roll["SkirmishState"]):
+    name = "attack-roll"
+    rule = "Skirmish 2.2"
+
+    def request(self, s: SkirmishState, args: NoArgs) -> ChanceRequest:
+        return ChanceRequest.roll(f"attack by {s.pos.phasing} with {s.pos.committed}", 6, 6,
+                                  rule=self.rule)
+
+    def resolve(self, s: SkirmishState, args: NoArgs, outcome: Outcome,
+                flow: Flow) -> list[Event]:
         faces = [int(x) for x in outcome]
-        if self.step == "attack-roll":
-            total = sum(faces) + self.committed - (1 if self.weather == "fog" else 0)
-            if total >= 7:
-                self.step = "defend"
-                return [Event(f"attack roll {faces} total {total}: hit", "roll")]
-            self._end_orders()
-            return [Event(f"attack roll {faces} total {total}: miss", "roll")]
-        defender = other(self.phasing)
-        loss = min(self.strength[defender], (faces[0] + 1) // 2)
-        self.strength[defender] -= loss
-        self._end_orders()
-        return [Event(f"{defender} loses {loss}", "loss", units=(defender,))]
+        # fog costs the attacker one (Skirmish 4)
+        total = sum(faces) + s.pos.committed - (1 if s.pos.weather is Weather.FOG else 0)
+        if total >= 7:
+            flow.goto("defend")
+            return [Event(f"attack roll {faces} total {total}: hit", "roll")]
+        return [Event(f"attack roll {faces} total {total}: miss", "roll")]
 
-    def _end_orders(self) -> None:
-        self.moved = False
-        self.committed = 0
-        if self.phasing == "blue":
-            self.round += 1
-            if self.weather == "rally":
-                for s in SIDES:
-                    self.strength[s] = min(STRENGTH[self.scenario], self.strength[s] + 1)
-        self.phasing = other(self.phasing)
-        self.step = "event"
+
+class Defend(Choice["SkirmishState"]):
+    """The defender's decision inside the attacker's turn (Skirmish 3)."""
+
+    name = "defend"
+    kind = "take-result"
+    rule = "Skirmish 3"
+
+    def side(self, s: SkirmishState, args: NoArgs) -> str:
+        return other(s.pos.phasing)
+
+    def prompt(self, s: SkirmishState, args: NoArgs) -> str:
+        return (f"the {self.side(s, args)} player must absorb or retreat from an attack of "
+                f"{s.pos.committed}")
+
+    def options(self, s: SkirmishState, args: NoArgs) -> list[Action]:
+        return [Word("absorb"), Word("retreat")]
+
+    def default(self, s: SkirmishState, args: NoArgs) -> Action:
+        return Word("absorb")
+
+    def why_not(self, s: SkirmishState, args: NoArgs, action: Action) -> str:
+        return "the defender must absorb or retreat"
+
+    def apply(self, s: SkirmishState, args: NoArgs, action: Action,
+              flow: Flow) -> list[Event]:
+        side = self.side(s, args)
+        if action == Word("retreat"):
+            force = s.pos.forces[side]
+            force.column = "b" if force.column != "b" else "a"
+            flow.end()
+            return [Event(f"{side} retreats to column {force.column}", "retreat",
+                          hexes=(s.hex(side),))]
+        flow.goto("loss-roll")
+        return [Event(f"{side} stands and absorbs the attack", "info")]
+
+
+class LossRoll(Roll["SkirmishState"]):
+    name = "loss-roll"
+    rule = "Skirmish 3"
+
+    def request(self, s: SkirmishState, args: NoArgs) -> ChanceRequest:
+        return ChanceRequest.roll(f"loss for {other(s.pos.phasing)}", 6, rule=self.rule)
+
+    def resolve(self, s: SkirmishState, args: NoArgs, outcome: Outcome,
+                flow: Flow) -> list[Event]:
+        defender = s.pos.forces[other(s.pos.phasing)]
+        loss = min(defender.strength, (int(outcome[0]) + 1) // 2)
+        defender.strength -= loss
+        return [Event(f"{other(s.pos.phasing)} loses {loss}", "loss",
+                      units=(other(s.pos.phasing),))]
+
+
+class EndOrders(Procedure["SkirmishState"]):
+    """The turn passes; after blue's, the round ends (a rally restores a point)."""
+
+    name = "end-orders"
+    rule = "Skirmish 2.3"
+
+    def run(self, s: SkirmishState, args: NoArgs, flow: Flow) -> list[Event]:
+        pos = s.pos
+        pos.moved, pos.committed = False, 0
+        if pos.phasing == "blue":
+            pos.round += 1
+            if pos.weather is Weather.RALLY:
+                for force in pos.forces.values():
+                    force.strength = min(STRENGTH[s.scenario], force.strength + 1)
+        pos.phasing = other(pos.phasing)
+        flow.end()
+        return []
+
+
+class SkirmishState(StepState[Position]):
+    steps = step_table(Game(), Turn(), DrawEvent(), Orders(), AttackRoll(), Defend(),
+                       LossRoll(), EndOrders())
+    start = "game"
+    Position = Position
+
+    def over(self) -> bool:
+        return (self.pos.round > self.pos.last_round
+                or min(f.strength for f in self.pos.forces.values()) <= 0)
+
+    def frames_for(self, step: str) -> list[Frame]:
+        """Setup adapter: the frames above a step (the turn sequence past its entry)."""
+        if step not in self.steps or step in ("game", "turn"):
+            raise KeyError(step)
+        entry = {"event": 1, "orders": 2, "end-orders": 3}.get(step, 2)
+        return [Frame("game"), Frame("turn", pc=entry), Frame(step)]
+
+    def setup_data(self, data: dict[str, Any]) -> dict[str, Any]:
+        """Setup adapter: ``red = "b 7"`` places the red force in column b at strength 7."""
+        for side in SIDES:
+            if side in data:
+                column, _, strength = str(data.pop(side)).partition(" ")
+                force = data.setdefault("forces", {}).setdefault(side, {})
+                force["column"] = column
+                if strength:
+                    force["strength"] = int(strength)
+        return data
 
     def _result(self) -> Result | None:
-        red, blue = self.strength["red"], self.strength["blue"]
+        red, blue = self.pos.forces["red"].strength, self.pos.forces["blue"].strength
         if red == blue:
             return Result(None, "rules", f"drawn at {red} each")
         winner = "red" if red > blue else "blue"
         return Result(winner, "rules", f"{winner} wins {max(red, blue)} to {min(red, blue)}")
 
     def turn_number(self) -> int:
-        return self.round
+        return self.pos.round
 
-    def _hex(self, side: str) -> str:
-        return f"0{COLUMNS.index(self.column[side]) + 1}0{1 if side == 'red' else 2}"
+    def hex(self, side: str) -> str:
+        return f"0{COLUMNS.index(self.pos.forces[side].column) + 1}0{1 if side == 'red' else 2}"
 
     def _view(self, side: str | None) -> BoardView:
         cells = tuple(Cell(f"0{c}0{r}", c, r, "clear") for c in (1, 2, 3) for r in (1, 2))
         pieces = tuple(
-            Piece(s, s, str(self.strength[s]), self._hex(s), name=f"{s} force",
+            Piece(s, s, str(self.pos.forces[s].strength), self.hex(s), name=f"{s} force",
                   color="#c03030" if s == "red" else "#3050c0")
             for s in SIDES)
+        step = self.stack[-1].step if self.stack else "over"
         return BoardView("Skirmish", side, Layout(cols=(1, 3), rows=(1, 2)),
                          (TerrainStyle("clear", "#d8d8a0", "."),), cells, pieces=pieces,
-                         status=f"round {self.round}/{self.last_round}, {self.phasing} phasing, "
-                                f"{self.step}, weather {self.weather}")
+                         status=f"round {self.pos.round}/{self.pos.last_round}, "
+                                f"{self.pos.phasing} phasing, {step}, "
+                                f"weather {self.pos.weather.value}")
 
-    def _snapshot(self) -> Snapshot:
-        return {"round": self.round, "last": self.last_round, "phasing": self.phasing,
-                "step": self.step, "strength": dict(self.strength), "column": dict(self.column),
-                "moved": self.moved, "committed": self.committed, "weather": self.weather,
-                "cup": list(self.cup)}
+    def _order_answer(self, decision: Decision, policy: str) -> Action | None:
+        return Word("retreat") if (decision.kind, policy) == ("take-result", "retreat") \
+            else None
 
     def parse_action(self, text: str) -> Action:
         parts = text.split()
@@ -240,7 +365,8 @@ class SkirmishState(State):
 class SkirmishEngine(Engine):
     id = "skirmish"
     title = "Skirmish (test engine)"
-    rules_version = "1"
+    #: 2: the rules on pbem.steps (the same games; the snapshot's form changed)
+    rules_version = "2"
     sides = SIDES
 
     def scenarios(self) -> list[ScenarioInfo]:
@@ -262,16 +388,17 @@ class SkirmishEngine(Engine):
                           (("retreat", "retreat from the attack"),))]
 
     def _new_state(self, scenario: str, options: Mapping[str, str]) -> State:
-        return SkirmishState(self, scenario, options)
+        state = SkirmishState(self, scenario, options)
+        state.begin(Position(
+            round=1, last_round=ROUNDS[scenario], phasing="red",
+            forces={"red": Force("a", STRENGTH[scenario]),
+                    "blue": Force("c", STRENGTH[scenario])},
+            weather=Weather.CALM, cup=tuple(sorted(CUP))))
+        return state
 
     def _restore(self, snapshot: Snapshot) -> State:
         state = SkirmishState(self, snapshot["scenario"], snapshot["options"])
-        body: dict[str, Any] = snapshot["body"]
-        state.round, state.last_round = body["round"], body["last"]
-        state.phasing, state.step = body["phasing"], body["step"]
-        state.strength, state.column = dict(body["strength"]), dict(body["column"])
-        state.moved, state.committed = body["moved"], body["committed"]
-        state.weather, state.cup = body["weather"], list(body["cup"])
+        state.restore_body(snapshot["body"])
         return state
 
 

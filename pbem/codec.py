@@ -1,0 +1,241 @@
+"""Typed positions with a canonical data form derived from their fields.
+
+An engine states its position as dataclasses (frozen or not) whose fields are typed with
+``int``, ``str``, ``bool``, enums, :class:`~fractions.Fraction`, ``X | None``, tuples,
+lists, sets and frozensets, dicts and further dataclasses.  :func:`to_data` turns such a
+value into canonical data (pbem.canonical) and :func:`from_data` back, both driven by the
+type hints, so a snapshot is never written twice by hand and mypy checks the rules that
+read and write the fields.
+
+The forms, chosen so that one value has one encoding:
+
+- an enum is its ``value``; a Fraction is ``[numerator, denominator]`` in lowest terms;
+- a set or frozenset is a list sorted by the elements' canonical bytes (never by hash
+  order); a tuple or list is a list in its own order;
+- a dict with ``str`` keys is a map (canonical encoding sorts the keys); a dict with other
+  keys is a list of ``[key, value]`` pairs sorted by the keys' canonical bytes;
+- a dataclass is a map of its fields by name (fields declared with ``init=False`` or
+  whose name starts with ``_`` are caches, and are left out).
+
+:func:`from_data` refuses data of the wrong shape with a :class:`~pbem.errors.FormatError`
+naming the field (``position.units[3].hex: expected str, got int``).
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import enum
+import types
+import typing
+from collections.abc import Callable
+from fractions import Fraction
+from typing import Any, TypeVar
+
+from pbem import canonical
+from pbem.errors import FormatError
+
+T = TypeVar("T")
+
+_Encoder = Callable[[Any], Any]
+_Decoder = Callable[[Any, str], Any]
+
+
+def to_data(value: Any) -> Any:
+    """The canonical data of a typed value (a dataclass, usually)."""
+    return _encoder(type(value))(value)
+
+
+def from_data(cls: type[T], data: Any, where: str = "position") -> T:
+    """The value of type ``cls`` that ``data`` (from :func:`to_data`) stands for."""
+    result: T = _decoder(cls)(data, where)
+    return result
+
+
+def _bytes_key(value: Any) -> bytes:
+    return canonical.encode(value)
+
+
+# -- building coders from type hints (once per type) ------------------------------------------
+
+_ENCODERS: dict[Any, _Encoder] = {}
+_DECODERS: dict[Any, _Decoder] = {}
+
+
+def _fields(cls: type) -> list[tuple[str, Any]]:
+    hints = typing.get_type_hints(cls)
+    return [(f.name, hints[f.name]) for f in dataclasses.fields(cls)
+            if f.init and not f.name.startswith("_")]
+
+
+def _encoder(tp: Any) -> _Encoder:
+    found = _ENCODERS.get(tp)
+    if found is None:
+        found = _ENCODERS[tp] = _make_encoder(tp)
+    return found
+
+
+def _decoder(tp: Any) -> _Decoder:
+    found = _DECODERS.get(tp)
+    if found is None:
+        found = _DECODERS[tp] = _make_decoder(tp)
+    return found
+
+
+def _identity(value: Any) -> Any:
+    return value
+
+
+def _make_encoder(tp: Any) -> _Encoder:
+    origin, args = typing.get_origin(tp), typing.get_args(tp)
+    if tp in (int, str, bool, bytes, type(None)) or tp is Any:
+        return _identity
+    if isinstance(tp, type) and issubclass(tp, enum.Enum):
+        return lambda v: v.value
+    if tp is Fraction:
+        return lambda v: [v.numerator, v.denominator]
+    if isinstance(tp, type) and dataclasses.is_dataclass(tp):
+        # resolved on first use: a dataclass may refer to itself or to one defined later
+        def encode_dc(v: Any) -> Any:
+            coders = [(name, _encoder(hint)) for name, hint in _fields(tp)]
+            _ENCODERS[tp] = lambda w: {n: enc(getattr(w, n)) for n, enc in coders}
+            return _ENCODERS[tp](v)
+        return encode_dc
+    if origin in (typing.Union, types.UnionType):
+        return _identity_union(args)
+    if origin in (tuple, list):
+        if origin is tuple and not (len(args) == 2 and args[1] is Ellipsis):
+            items = [_encoder(a) for a in args]
+            return lambda v: [enc(x) for enc, x in zip(items, v, strict=True)]
+        item = _encoder(args[0])
+        return lambda v: [item(x) for x in v]
+    if origin in (set, frozenset):
+        item = _encoder(args[0])
+        return lambda v: sorted((item(x) for x in v), key=_bytes_key)
+    if origin is dict:
+        key, val = _encoder(args[0]), _encoder(args[1])
+        if args[0] is str:
+            return lambda v: {k: val(x) for k, x in v.items()}
+        return lambda v: sorted(([key(k), val(x)] for k, x in v.items()),
+                                key=lambda kv: _bytes_key(kv[0]))
+    raise TypeError(f"no canonical form for {tp!r}")
+
+
+def _identity_union(args: tuple[Any, ...]) -> _Encoder:
+    inner = [a for a in args if a is not type(None)]
+    if len(inner) != 1:
+        raise TypeError(f"only X | None unions have a canonical form, not {args!r}")
+    enc = _encoder(inner[0])
+    return lambda v: None if v is None else enc(v)
+
+
+def _fail(where: str, want: str, data: Any) -> FormatError:
+    return FormatError(f"{where}: expected {want}, got {type(data).__name__} {data!r:.60}")
+
+
+def _make_decoder(tp: Any) -> _Decoder:
+    origin, args = typing.get_origin(tp), typing.get_args(tp)
+    if tp is Any:
+        return lambda d, w: d
+    if tp in (int, str, bytes):
+        def plain(d: Any, w: str) -> Any:
+            if type(d) is not tp:
+                raise _fail(w, tp.__name__, d)
+            return d
+        return plain
+    if tp is bool:
+        def boolean(d: Any, w: str) -> Any:
+            if type(d) is not bool:
+                raise _fail(w, "bool", d)
+            return d
+        return boolean
+    if tp is type(None):
+        def none(d: Any, w: str) -> Any:
+            if d is not None:
+                raise _fail(w, "nothing", d)
+            return None
+        return none
+    if isinstance(tp, type) and issubclass(tp, enum.Enum):
+        def member(d: Any, w: str) -> Any:
+            try:
+                return tp(d)
+            except (ValueError, TypeError):
+                names = ", ".join(repr(m.value) for m in tp)
+                raise _fail(w, f"one of {names}", d) from None
+        return member
+    if tp is Fraction:
+        def fraction(d: Any, w: str) -> Any:
+            if (type(d) is not list or len(d) != 2 or type(d[0]) is not int
+                    or type(d[1]) is not int or d[1] <= 0):
+                raise _fail(w, "[numerator, denominator]", d)
+            value = Fraction(d[0], d[1])
+            if value.denominator != d[1]:
+                raise FormatError(f"{w}: fraction {d[0]}/{d[1]} is not in lowest terms")
+            return value
+        return fraction
+    if isinstance(tp, type) and dataclasses.is_dataclass(tp):
+        def decode_dc(d: Any, w: str) -> Any:
+            coders = [(name, _decoder(hint)) for name, hint in _fields(tp)]
+            names = {n for n, _ in coders}
+
+            def decode(d: Any, w: str) -> Any:
+                if type(d) is not dict:
+                    raise _fail(w, f"a map of {tp.__name__}", d)
+                if set(d) != names:
+                    missing, extra = sorted(names - set(d)), sorted(set(d) - names)
+                    raise FormatError(f"{w}: {tp.__name__} fields differ (missing {missing}, "
+                                      f"unknown {extra})")
+                return tp(**{n: dec(d[n], f"{w}.{n}") for n, dec in coders})
+            _DECODERS[tp] = decode
+            return decode(d, w)
+        return decode_dc
+    if origin in (typing.Union, types.UnionType):
+        inner = [a for a in args if a is not type(None)]
+        if len(inner) != 1:
+            raise TypeError(f"only X | None unions have a canonical form, not {tp!r}")
+        dec = _decoder(inner[0])
+        return lambda d, w: None if d is None else dec(d, w)
+    if origin in (tuple, list, set, frozenset):
+        if origin is tuple and not (len(args) == 2 and args[1] is Ellipsis):
+            items = [_decoder(a) for a in args]
+
+            def fixed(d: Any, w: str) -> Any:
+                if type(d) is not list or len(d) != len(items):
+                    raise _fail(w, f"a list of {len(items)}", d)
+                return tuple(dec(x, f"{w}[{i}]")
+                             for i, (dec, x) in enumerate(zip(items, d, strict=True)))
+            return fixed
+        item = _decoder(args[0])
+        build: Callable[[Any], Any] = origin
+
+        def sequence(d: Any, w: str) -> Any:
+            if type(d) is not list:
+                raise _fail(w, "a list", d)
+            out = build(item(x, f"{w}[{i}]") for i, x in enumerate(d))
+            if origin in (set, frozenset) and (
+                    len(out) != len(d) or to_data_of(tp, out) != d):
+                raise FormatError(f"{w}: a set must be listed once each, in canonical order")
+            return out
+        return sequence
+    if origin is dict:
+        kdec, vdec = _decoder(args[0]), _decoder(args[1])
+        if args[0] is str:
+            def str_map(d: Any, w: str) -> Any:
+                if type(d) is not dict:
+                    raise _fail(w, "a map", d)
+                return {k: vdec(x, f"{w}[{k!r}]") for k, x in d.items()}
+            return str_map
+
+        def pairs(d: Any, w: str) -> Any:
+            if type(d) is not list or any(type(p) is not list or len(p) != 2 for p in d):
+                raise _fail(w, "a list of [key, value] pairs", d)
+            out = {kdec(k, f"{w} key"): vdec(x, f"{w}[{k!r}]") for k, x in d}
+            if len(out) != len(d):
+                raise FormatError(f"{w}: a key is listed twice")
+            return out
+        return pairs
+    raise TypeError(f"no canonical form for {tp!r}")
+
+
+def to_data_of(tp: Any, value: Any) -> Any:
+    """The canonical data of ``value`` read as type ``tp`` (for a field's own type)."""
+    return _encoder(tp)(value)

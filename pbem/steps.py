@@ -1,0 +1,358 @@
+"""The step runtime: a game's sequence of play as steps on a typed frame stack.
+
+Modeled on Rally the Troops' ``states`` with ``call``/``goto``/``end`` and on its scripted
+sequences of play; chance stays OpenSpiel's (a chance node the session resolves).
+
+- A :class:`Choice` is one decision point: its kind, rule, deciding side, prompt, options
+  (the legal actions), how an action applies, and its default.  Listing and applying
+  come from the same object, so they cannot disagree, and an action that is not listed is
+  refused here, once, naming the step's rule.
+- A :class:`Roll` is one chance node: its request (dice or cup, purpose, rule) and what
+  continues with the outcome.
+- A :class:`Procedure` is bookkeeping between decisions (end of a phase, a loss applied):
+  it runs, then ends, goes to another step or calls one.
+- A :class:`Sequence` is the book's sequence outline as data: entries with their rule
+  numbers, each calling a step, optionally only when a condition holds.
+
+The state keeps a stack of :class:`Frame` values (the step's name, its typed arguments,
+a position in a sequence) in its snapshot.  :class:`StepState` implements the
+:class:`~pbem.engine.State` hooks once: who acts, legal actions, apply, chance request and
+outcome, the decision, and forced choices taken without asking (``Choice.auto``).
+docs/engine-guide.md has a worked example; tests/toy/toy_engine.py is one whole game.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Mapping
+from dataclasses import dataclass
+from typing import Any, ClassVar, Generic, TypeVar
+
+from pbem import codec
+from pbem.engine import CHANCE, Action, ChanceRequest, Decision, Event, Outcome, Snapshot, State
+from pbem.errors import FormatError, IllegalAction
+
+S = TypeVar("S", bound="StepState[Any]")
+P = TypeVar("P")
+
+#: a sequence that runs away (a procedure that neither ends nor moves on) is a bug: stop
+MAX_RUN = 100_000
+
+
+@dataclass(frozen=True)
+class NoArgs:
+    """The arguments of a step that takes none."""
+
+
+@dataclass
+class Frame:
+    """One step in progress: which step, its arguments, where a sequence has got to."""
+
+    step: str
+    args: Any = NoArgs()
+    pc: int = 0
+
+
+@dataclass(frozen=True)
+class Refusal:
+    """Why an action is refused, under a rule finer than its step's (``"Skirmish 2.1"``)."""
+
+    rule: str
+    text: str
+
+
+class Flow:
+    """What a step does with its frame once it has acted: nothing (a choice stays, for
+    several actions in one phase), ``end``, ``goto`` another step, or ``call`` one and
+    come back.  One move per step run."""
+
+    def __init__(self) -> None:
+        self.move: tuple[str, str, Any] | None = None
+
+    def _set(self, move: tuple[str, str, Any]) -> None:
+        if self.move is not None:
+            raise RuntimeError(f"a step may {self.move[0]} or {move[0]}, not both")
+        self.move = move
+
+    def end(self) -> None:
+        self._set(("end", "", None))
+
+    def goto(self, step: str, args: Any = None) -> None:
+        self._set(("goto", step, args))
+
+    def call(self, step: str, args: Any = None) -> None:
+        self._set(("call", step, args))
+
+
+class Step(Generic[S]):
+    """Base of every step.  ``name`` is how frames and sequences refer to it."""
+
+    name: ClassVar[str]
+    rule: ClassVar[str] = ""
+    #: the dataclass of a frame's arguments (kept in the snapshot through pbem.codec)
+    Args: ClassVar[type[Any]] = NoArgs
+
+
+class Choice(Step[S]):
+    """A decision point.  Subclasses give ``kind``, ``rule``, :meth:`side`, :meth:`prompt`,
+    :meth:`options` and :meth:`apply`; :meth:`default` where the rulebook names one."""
+
+    kind: ClassVar[str]
+    #: take the only option without asking (a forced choice is no decision)
+    auto: ClassVar[bool] = False
+    #: list the options in the Decision (False when they are too many to show)
+    show: ClassVar[bool] = True
+
+    def side(self, s: S, args: Any) -> str:
+        raise NotImplementedError
+
+    def prompt(self, s: S, args: Any) -> str:
+        raise NotImplementedError
+
+    def options(self, s: S, args: Any) -> list[Action]:
+        raise NotImplementedError
+
+    def apply(self, s: S, args: Any, action: Action, flow: Flow) -> list[Event]:
+        """Apply a listed action (the runtime has refused any other)."""
+        raise NotImplementedError
+
+    def default(self, s: S, args: Any) -> Action | None:
+        return None
+
+    def why_not(self, s: S, args: Any, action: Action) -> str | Refusal:
+        """Why ``action`` is not listed, for the refusal: words under the step's rule, or a
+        :class:`Refusal` naming a finer rule."""
+        return f"{action.notation()!r} is not allowed now: {self.prompt(s, args)}"
+
+
+class Roll(Step[S]):
+    """A chance node: :meth:`request` says what to roll or draw and why; :meth:`resolve`
+    applies the outcome.  The frame ends after it unless ``resolve`` moves on itself."""
+
+    #: Issue 21's hook (sealed dice batching): rolls of steps that name the same batch may
+    #: wait and be resolved together, up to the next decision that needs one of them.
+    #: Empty: this roll is resolved before play goes on (the only mode the runtime runs now).
+    batch: ClassVar[str] = ""
+
+    def request(self, s: S, args: Any) -> ChanceRequest:
+        raise NotImplementedError
+
+    def resolve(self, s: S, args: Any, outcome: Outcome, flow: Flow) -> list[Event]:
+        raise NotImplementedError
+
+
+class Procedure(Step[S]):
+    """Bookkeeping between decisions.  :meth:`run` must move the flow (end, goto or call);
+    after a call it runs again when the called step ends."""
+
+    def run(self, s: S, args: Any, flow: Flow) -> list[Event]:
+        raise NotImplementedError
+
+
+@dataclass(frozen=True)
+class Entry(Generic[S]):
+    """One line of a sequence of play: the rule, the step it calls, and when it applies."""
+
+    rule: str
+    step: str
+    when: Callable[[S], bool] | None = None
+    args: Any = None
+
+
+class Sequence(Step[S]):
+    """The book's sequence outline as data: each entry in order, then the frame ends."""
+
+    entries: ClassVar[tuple[Entry[Any], ...]]
+
+    @classmethod
+    def outline(cls) -> list[str]:
+        """The sequence as the book prints it (for docs and ``pbem rules``)."""
+        return [f"{e.rule}  {e.step}" + (" (when it applies)" if e.when else "")
+                for e in cls.entries]
+
+
+def step_table(*steps: Step[Any]) -> dict[str, Step[Any]]:
+    table: dict[str, Step[Any]] = {}
+    for step in steps:
+        if step.name in table:
+            raise ValueError(f"two steps named {step.name!r}")
+        table[step.name] = step
+    return table
+
+
+class StepState(State, Generic[P]):
+    """A :class:`~pbem.engine.State` whose control flow is steps on a frame stack.
+
+    An engine gives ``steps`` (see :func:`step_table`), ``start`` (the step the game
+    begins with), ``Position`` (its position dataclass), and the hooks the runtime cannot
+    know: :meth:`_result`, :meth:`_view`, :meth:`parse_action`.  The game is over when the
+    stack is empty or :meth:`over` says so.
+    """
+
+    steps: ClassVar[Mapping[str, Step[Any]]]
+    start: ClassVar[str]
+    Position: ClassVar[type[Any]]
+
+    pos: P
+    stack: list[Frame]
+
+    def begin(self, position: P, stack: list[Frame] | None = None) -> list[Event]:
+        """Set the position and the frames (a new game: the start step), then run to the
+        first decision or roll."""
+        self.pos = position
+        self.stack = stack if stack is not None else [Frame(self.start)]
+        return self._settle()
+
+    # -- for engines ----------------------------------------------------------------------
+
+    def over(self) -> bool:
+        """The game has ended by the rules although steps remain (a side wiped out...)."""
+        return False
+
+    def frames_for(self, step: str) -> list[Frame]:
+        """The frame stack of a position at ``step`` (the setup API's ``step = "..."``);
+        engines whose steps nest say how (see pbem.setup)."""
+        return [Frame(step)]
+
+    def frame(self) -> Frame:
+        return self.stack[-1]
+
+    def step(self) -> Step[Any]:
+        return self.steps[self.stack[-1].step]
+
+    # -- the State hooks, once ---------------------------------------------------------------
+
+    def _current_player(self) -> str | None:
+        if not self.stack or self.over():
+            return None
+        step, frame = self.step(), self.stack[-1]
+        if isinstance(step, Roll):
+            return CHANCE
+        assert isinstance(step, Choice)
+        return step.side(self, frame.args)
+
+    def _choice(self) -> tuple[Choice[Any], Frame]:
+        step = self.step()
+        assert isinstance(step, Choice), f"{step.name} is not a decision"
+        return step, self.stack[-1]
+
+    def _legal_actions(self) -> list[Action]:
+        step, frame = self._choice()
+        return step.options(self, frame.args)
+
+    def _decision(self) -> Decision:
+        step, frame = self._choice()
+        args = frame.args
+        return Decision(step.side(self, args), step.kind, step.prompt(self, args),
+                        tuple(step.options(self, args)) if step.show else (),
+                        step.default(self, args), rule=step.rule)
+
+    def _apply_action(self, action: Action) -> list[Event]:
+        step, frame = self._choice()
+        if action not in step.options(self, frame.args):
+            why = step.why_not(self, frame.args, action)
+            if isinstance(why, Refusal):
+                raise IllegalAction(why.text, rule=why.rule)
+            raise IllegalAction(why, rule=step.rule)
+        flow = Flow()
+        events = step.apply(self, frame.args, action, flow)
+        self._move(flow, stay=True)
+        return events + self._settle()
+
+    def _chance_request(self) -> ChanceRequest:
+        step = self.step()
+        assert isinstance(step, Roll)
+        return step.request(self, self.stack[-1].args)
+
+    def _apply_outcome(self, outcome: Outcome) -> list[Event]:
+        step = self.step()
+        assert isinstance(step, Roll)
+        flow = Flow()
+        events = step.resolve(self, self.stack[-1].args, outcome, flow)
+        self._move(flow, stay=False)
+        return events + self._settle()
+
+    def chance_batch(self) -> str:
+        """The batch the pending roll belongs to (issue 21; empty: resolve it now)."""
+        step = self.step()
+        return step.batch if isinstance(step, Roll) else ""
+
+    # -- running -------------------------------------------------------------------------------
+
+    def _frame(self, name: str, args: Any) -> Frame:
+        if name not in self.steps:
+            raise KeyError(f"{type(self).__name__} has no step {name!r}")
+        return Frame(name, args if args is not None else self.steps[name].Args())
+
+    def _move(self, flow: Flow, *, stay: bool) -> None:
+        if flow.move is None:
+            if not stay:
+                self.stack.pop()
+            return
+        kind, name, args = flow.move
+        if kind == "end":
+            self.stack.pop()
+        elif kind == "goto":
+            self.stack[-1] = self._frame(name, args)
+        else:
+            self.stack.append(self._frame(name, args))
+
+    def _settle(self) -> list[Event]:
+        """Run procedures and sequences, and take forced choices, until a side must decide,
+        a roll is due, or the game is over."""
+        events: list[Event] = []
+        for _ in range(MAX_RUN):
+            if not self.stack or self.over():
+                return events
+            step, frame = self.step(), self.stack[-1]
+            if isinstance(step, Roll):
+                return events
+            flow = Flow()
+            if isinstance(step, Choice):
+                if not step.auto:
+                    return events
+                options = step.options(self, frame.args)
+                if len(options) != 1:
+                    return events
+                events += step.apply(self, frame.args, options[0], flow)
+                self._move(flow, stay=True)
+                continue
+            if isinstance(step, Sequence):
+                entries = step.entries
+                while frame.pc < len(entries):
+                    entry = entries[frame.pc]
+                    frame.pc += 1
+                    if entry.when is None or entry.when(self):
+                        flow.call(entry.step, entry.args)
+                        break
+                else:
+                    flow.end()
+                self._move(flow, stay=False)
+                continue
+            assert isinstance(step, Procedure), f"{step.name}: not a step kind"
+            events += step.run(self, frame.args, flow)
+            if flow.move is None:
+                raise RuntimeError(f"procedure {step.name} neither ended nor moved on")
+            self._move(flow, stay=False)
+        raise RuntimeError(f"the sequence of play did not settle in {MAX_RUN} steps")
+
+    # -- snapshot ----------------------------------------------------------------------------
+
+    def _snapshot(self) -> Snapshot:
+        return {
+            "position": codec.to_data(self.pos),
+            "stack": [[f.step, f.pc, codec.to_data_of(self.steps[f.step].Args, f.args)]
+                      for f in self.stack],
+        }
+
+    def restore_body(self, body: Mapping[str, Any]) -> None:
+        """Set position and frames from a snapshot body (the engine's ``_restore``)."""
+        self.pos = codec.from_data(self.Position, body["position"])
+        stack = []
+        for n, item in enumerate(body["stack"]):
+            where = f"stack[{n}]"
+            if (not isinstance(item, list) or len(item) != 3 or item[0] not in self.steps
+                    or type(item[1]) is not int):
+                raise FormatError(f"{where}: not a frame of {type(self).__name__}")
+            args = codec.from_data(self.steps[item[0]].Args, item[2], where)
+            stack.append(Frame(item[0], args, item[1]))
+        self.stack = stack
