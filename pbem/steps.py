@@ -213,6 +213,11 @@ class StepState(State, Generic[P]):
         engines whose steps nest say how (see pbem.setup)."""
         return [Frame(step)]
 
+    def setup_data(self, data: dict[str, Any]) -> dict[str, Any]:
+        """The setup API's adapter (pbem.setup): turn an engine's shorthand (units in hexes
+        with their states, markers) into position fields; plain fields pass as they are."""
+        return data
+
     def frame(self) -> Frame:
         return self.stack[-1]
 

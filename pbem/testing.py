@@ -18,6 +18,7 @@ from typing import TYPE_CHECKING
 from pbem import canonical
 from pbem.engine import Action, ChanceRequest, Engine, Outcome, State
 from pbem.errors import PbemError
+from pbem.steps import StepState
 
 if TYPE_CHECKING:
     from pbem.session import Game
@@ -72,6 +73,12 @@ def check_snapshot(engine: Engine, state: State) -> None:
     assert [a.notation() for a in restored.legal_actions()] == [
         a.notation() for a in state.legal_actions()
     ], "restore changed the legal actions"
+    if isinstance(state, StepState):
+        # the setup API's text is the whole position (python-chess's FEN round trip)
+        from pbem.setup import describe, setup
+
+        again = setup(engine, state.scenario, describe(state), state.options)
+        assert again.digest() == state.digest(), "setup(describe(state)) is another position"
 
 
 def check_decision(state: State, legal: list[Action], where: str, *,

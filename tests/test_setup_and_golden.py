@@ -1,0 +1,78 @@
+"""The setup API on the test engine (rule tests state their position as data), and the
+golden tools' own checks: a changed game is found and named."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+from toy_engine import ENGINE
+
+from pbem import golden
+from pbem.errors import IllegalAction, UsageError
+from pbem.setup import describe, setup
+
+
+def test_a_rule_test_states_its_position_in_a_few_lines() -> None:
+    state = setup(ENGINE, "short", """
+        round = 3
+        phasing = "blue"
+        weather = "storm"
+        blue = "a 2"          # the toy's shorthand: column a, strength 2
+        step = "orders"
+    """)
+    assert state.current_player() == "blue"
+    assert [a.notation() for a in state.legal_actions()] == ["move b", "move c", "pass"]
+    with pytest.raises(IllegalAction, match=r"^Skirmish 4: no attacks in a storm"):
+        state.apply("attack 1")
+
+
+def test_a_rally_at_the_end_of_the_round_restores_a_point() -> None:
+    state = setup(ENGINE, "long", """
+        phasing = "blue"
+        weather = "rally"
+        forces = {red = {strength = 4}}
+        step = "orders"
+    """)
+    state.apply("pass")
+    assert "round 2/12" in state.status_line(None)
+    assert 'red = { column = "a", strength = 5 }' in describe(state)
+
+
+def test_setup_at_a_decision_inside_the_opponents_turn() -> None:
+    state = setup(ENGINE, "short", 'committed = 3\nstep = "defend"')
+    decision = state.decision()
+    assert decision is not None and (decision.side, decision.kind) == ("blue", "take-result")
+    state.apply("absorb")
+    assert state.chance_request().purpose == "loss for blue"
+
+
+def test_describe_round_trips() -> None:
+    state = setup(ENGINE, "short", 'round = 2\nred = "c 3"\nstep = "event"')
+    assert setup(ENGINE, "short", describe(state)).digest() == state.digest()
+
+
+@pytest.mark.parametrize(("text", "message"), [
+    ("rnd = 3", r"the position has no field 'rnd'"),
+    ('round = "x"', r"position\.round: expected int, got str"),
+    ('step = "nope"', r"skirmish has no step 'nope'"),
+    ('weather = "hail"', r"position\.weather: expected one of 'calm'"),
+    ("round = [", r"not TOML"),
+])
+def test_bad_setup_is_named(text: str, message: str) -> None:
+    with pytest.raises(UsageError, match=message):
+        setup(ENGINE, "short", text)
+
+
+def test_check_finds_a_game_that_changed(tmp_path: Path) -> None:
+    """A dumped record replays clean; the same record with one roll's event altered (as a
+    rules change would alter it) is reported with its line."""
+    golden.play("skirmish", "short", 1, tmp_path / "game", dump=tmp_path / "dump")
+    assert golden.check_dumps(tmp_path / "dump") == []
+    path = next((tmp_path / "dump").glob("*.txt"))
+    lines = path.read_text().splitlines()
+    n = next(i for i, line in enumerate(lines) if ": hit" in line or ": miss" in line)
+    lines[n] = lines[n].replace("hit", "HIT").replace("miss", "MISS")
+    path.write_text("\n".join(lines) + "\n")
+    problems = golden.check_dumps(tmp_path / "dump")
+    assert len(problems) == 1 and f"{path.name}:{n + 1}: was" in problems[0]
