@@ -12,6 +12,8 @@ One module per thing it owns:
   odds rounding, column shifts, die-roll modifiers;
 * :mod:`~engines.hexkit.movement` and :mod:`~engines.hexkit.zoc` - movement costs,
   least-cost paths, reachable sets, zones of control;
+* :mod:`~engines.hexkit.overlay` - per-position changes to movement costs (bridges,
+  weather) without recompiling the map, and step rules that depend on the path;
 * :mod:`~engines.hexkit.retreat` and :mod:`~engines.hexkit.los` - retreat choice and
   line of sight;
 * :mod:`~engines.hexkit.board` - the :class:`pbem.view.BoardView` of a map;

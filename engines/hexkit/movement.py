@@ -27,6 +27,7 @@ from types import MappingProxyType
 from engines.hexkit.geometry import Hexside, hexside
 from engines.hexkit.hexid import HexId
 from engines.hexkit.hexmap import HexMap
+from engines.hexkit.overlay import OverlaidMap, Overlay, StepHook
 from engines.hexkit.shared import Shared
 from engines.hexkit.tables import TerrainChart, parse_cost, parse_enter_leave
 from engines.hexkit.zoc import IGNORE_ZOC, ZocPolicy
@@ -74,8 +75,9 @@ class MoveClass(Shared):
     network_crosses: bool = False
     hex_features: Mapping[str, Cost | None] = field(default_factory=_no_costs)
 
-    def step_cost(self, hexmap: HexMap, a: HexId, b: HexId) -> Cost | None:
-        """Cost to move from ``a`` into adjacent ``b`` ignoring units; ``None`` if barred."""
+    def step_cost(self, hexmap: HexMap | OverlaidMap, a: HexId, b: HexId) -> Cost | None:
+        """Cost to move from ``a`` into adjacent ``b`` ignoring units; ``None`` if barred.
+        ``hexmap`` may be the map seen through a position's overlay."""
         ta, tb = hexmap.terrain[a], hexmap.terrain[b]
         feats = hexmap.hexsides.get(hexside(a, b), frozenset())
         along = [self.networks[n] for n in self.networks if hexmap.connected(n, a, b)]
@@ -131,6 +133,8 @@ class MoveCosts(Shared):
         cannot say; it returns the new cost or ``None`` to forbid the step."""
         self.map = hexmap
         self.move_class = move_class
+        self.adjust = adjust
+        self._overlaid: dict[tuple[object, ...], MoveCosts] = {}
         ids = hexmap.ids
         raw: list[list[tuple[int, Cost | None]]] = []
         for i, a in enumerate(ids):
@@ -162,6 +166,7 @@ class MoveCosts(Shared):
         out = object.__new__(MoveCosts)
         out.map = first.map
         out.move_class = MoveClass("+".join(m.move_class.name for m in members), {})
+        out.adjust, out._overlaid = None, {}
         out.scale = scale
         steps = []
         for i, row in enumerate(first.steps):
@@ -174,6 +179,46 @@ class MoveCosts(Shared):
         out.steps = tuple(steps)
         return out
 
+    def overlaid(self, overlay: Overlay) -> MoveCosts:
+        """These costs with ``overlay`` applied: only the steps it touches are priced again,
+        every other row is shared.  Kept per overlay, so a position fact met again (the
+        same weather, the same bridges) costs a lookup."""
+        found = self._overlaid.get(overlay.key())
+        if found is not None:
+            return found
+        overlay.check(self.map)
+        view = OverlaidMap(self.map, overlay)
+        ids = self.map.ids
+        priced: dict[tuple[int, int], Cost | None] = {}
+        for i, j in sorted(overlay.touched(self.map)):
+            c = self.move_class.step_cost(view, ids[i], ids[j])
+            if c is not None and self.adjust is not None:
+                c = self.adjust(ids[i], ids[j], c)
+            if c is not None and c < 0:
+                raise ValueError(f"{self.move_class.name}: negative cost {c} from {ids[i]} "
+                                 f"to {ids[j]}")
+            priced[(i, j)] = c
+        scale = math.lcm(self.scale, _denominator(priced.values()))
+        k = scale // self.scale
+        rows = []
+        for i, row in enumerate(self.steps):
+            if k == 1 and not any((i, j) in priced for j, _ in row):
+                rows.append(row)
+                continue
+            new_row = []
+            for j, c in row:
+                if (i, j) in priced:
+                    v = priced[(i, j)]
+                    new_row.append((j, -1 if v is None else int(v * scale)))
+                else:
+                    new_row.append((j, c if c < 0 else c * k))
+            rows.append(tuple(new_row))
+        out = object.__new__(MoveCosts)
+        out.map, out.move_class, out.adjust = self.map, self.move_class, self.adjust
+        out.scale, out.steps, out._overlaid = scale, tuple(rows), {}
+        self._overlaid[overlay.key()] = out
+        return out
+
     def cost(self, a: HexId, b: HexId) -> Cost | None:
         """The compiled cost of one step (no units considered)."""
         i, j = self.map.index[a], self.map.index[b]
@@ -181,6 +226,13 @@ class MoveCosts(Shared):
             if n == j:
                 return None if c < 0 else _unscale(c, self.scale)
         raise ValueError(f"{a} and {b} are not adjacent on the map")
+
+
+def _rescale(v: Cost, scale: int) -> int:
+    scaled = Fraction(v) * scale
+    if scaled.denominator != 1:
+        raise ValueError(f"a step hook's cost {v} is finer than the class's costs (1/{scale})")
+    return int(scaled)
 
 
 def _unscale(v: int, scale: int) -> Cost:
@@ -229,6 +281,7 @@ def reachable(
     can_end: Callable[[HexId], bool] | None = None,
     min_one_hex: bool = False,
     goal: HexId | None = None,
+    hook: StepHook | None = None,
 ) -> Reach:
     """Dijkstra from ``start`` spending at most ``allowance``.
 
@@ -238,7 +291,8 @@ def reachable(
     ``min_one_hex`` is "a unit may always move one hex" (For the Motherland! 5.1.3):
     an adjacent hex the unit could enter but cannot afford is reachable for the whole
     allowance, and the move ends there.  With ``goal`` the search stops once the goal's
-    cost is final.
+    cost is final.  ``hook`` is a rule on steps out of some hexes that depends on where
+    the path came from (see :class:`~engines.hexkit.overlay.StepHook`).
     """
     hexmap = costs.map
     ids, index = hexmap.ids, hexmap.index
@@ -273,9 +327,17 @@ def reachable(
         if i != s and i in stops:
             continue
         here_zoc = in_zoc is not None and in_zoc[i]
+        hooked = hook is not None and ids[i] in hook.hexes
         for j, step in costs.steps[i]:
             if step < 0:
                 continue
+            if hooked:
+                assert hook is not None
+                came = ids[prev[i]] if i in prev else hook.start_from
+                amended = hook.check(came, ids[i], ids[j], _unscale(step, costs.scale))
+                if amended is None:
+                    continue
+                step = _rescale(amended, costs.scale)
             there_zoc = in_zoc is not None and in_zoc[j]
             if there_zoc and not policy.may_enter:
                 continue
@@ -347,6 +409,7 @@ def walk(
     zoc: Iterable[HexId] | None = None,
     policy: ZocPolicy = IGNORE_ZOC,
     blocked: Iterable[HexId] | None = None,
+    hook: StepHook | None = None,
 ) -> Cost:
     """The cost of moving along ``path`` step by step, or ``ValueError`` naming the step.
 
@@ -361,6 +424,10 @@ def walk(
         step = costs.cost(a, b)
         if step is None:
             raise ValueError(f"{costs.move_class.name} units may not move from {a} to {b}")
+        if hook is not None and a in hook.hexes:
+            step = hook.check(path[n - 1] if n > 0 else hook.start_from, a, b, step)
+            if step is None:
+                raise ValueError(f"the move may not go on from {a} to {b} (step rule)")
         if b in bset:
             raise ValueError(f"{b} is occupied by the enemy")
         if b in zset and not policy.may_enter:
