@@ -17,7 +17,7 @@ from typing import TYPE_CHECKING
 
 from pbem import canonical
 from pbem.engine import Action, ChanceRequest, Engine, Outcome, State
-from pbem.errors import PbemError
+from pbem.errors import IllegalAction, PbemError
 from pbem.steps import StepState
 
 if TYPE_CHECKING:
@@ -115,6 +115,27 @@ def check_default_accepted(state: State, where: str) -> None:
                                  f"{decision.kind} is refused: {exc}") from None
 
 
+def check_refusal(state: State, listed: set[str], stale: list[str], where: str) -> None:
+    """An action of an earlier decision that is not listed now is refused with a rule
+    named, and the refusal changes nothing (the contract: validate, then mutate)."""
+    text = next((t for t in stale if t not in listed), None)
+    if text is None:
+        return
+    copy = state.clone()
+    before = copy.digest()
+    try:
+        copy.apply(text)
+    except IllegalAction as exc:
+        assert exc.rule, f"{where}: the refusal of {text!r} names no rule: {exc}"
+    except PbemError:
+        pass  # a syntax or turn refusal: no rule to name
+    else:
+        return  # an unlisted variant the engine accepts (the contract allows it)
+    assert copy.digest() == before, f"{where}: refusing {text!r} changed the state"
+    assert copy.encoded() == canonical.encode(copy.snapshot()), \
+        f"{where}: refusing {text!r} changed the state behind the cached digest"
+
+
 def replay(engine: Engine, scenario: str, options: dict[str, str],
            history: list[tuple[str, object]]) -> State:
     """Rebuild a state from its history: ("action", text) and ("outcome", tuple) records."""
@@ -136,12 +157,15 @@ def random_playout(engine: Engine, scenario: str, seed: int, *, max_steps: int =
     """Play ``scenario`` with random legal choices, checking the contract as it goes.
 
     ``known`` names checks an engine is known to fail (``"default"``: a decision's default
-    is not a legal action), so the rest of the contract is still checked for it.
+    is not a legal action; ``"refusal"``: a refused action names no rule or changes the
+    state), so the rest of the contract is still checked for it.
     """
     options = engine.resolve_options(options or {})
     state = engine.new_state(scenario, options)
     choose = Chooser(f"{engine.id}/{scenario}/{seed}")
     report = PlayoutReport()
+    #: actions listed at the previous decision: mostly illegal now, the refusal probe
+    stale: list[str] = []
     while not state.is_terminal() and report.steps < max_steps:
         if report.steps % check_every == 0:
             check_snapshot(engine, state)
@@ -156,8 +180,12 @@ def random_playout(engine: Engine, scenario: str, seed: int, *, max_steps: int =
             where = f"{engine.id}/{scenario} seed {seed} step {report.steps}"
             assert legal, f"{where}: no legal action for {side}"
             check_decision(state, legal, where, default="default" not in known)
-            if report.steps % check_every == 0 and "default" not in known:
-                check_default_accepted(state, where)
+            if report.steps % check_every == 0:
+                if "default" not in known:
+                    check_default_accepted(state, where)
+                if "refusal" not in known:
+                    check_refusal(state, {a.notation() for a in legal}, stale, where)
+            stale = [a.notation() for a in legal[:8]]
             action = choose.pick(legal)
             text = action.notation()
             state.apply(action, side=side)

@@ -6,7 +6,8 @@ covered the day it is installed.
 - random playouts (pbem.testing.random_playout): snapshot canonical, restore gives the
   same digest and legal actions, the history replays to the same digest; at every
   decision the decision is the acting side's, no action is listed twice, every listed
-  action's notation reads back to it, the default is a legal action and is accepted;
+  action's notation reads back to it, the default is a legal action and is accepted,
+  an action not listed is refused naming a rule and changing nothing;
 - the shortest scenario of each engine played to its end, with a result;
 - golden games (pbem.golden, tests/data/golden/<engine>.txt): capped selfplay through
   real signed files, every file audited, the text record's digest compared;
