@@ -41,10 +41,6 @@ RECORD = ".venv/bin/python bench/record_golden.py"
 #: contract checks an engine is known to fail, with the failure, so the rest of the
 #: contract is still checked for it; test_known_failures_still_fail keeps each entry honest
 KNOWN: dict[str, dict[str, str]] = {
-    "white-death": {
-        "default": "the movement decision's default 'end movement' is refused while a unit "
-                   "must first move on out of a full hex (Rule 4)",
-    },
     "for-the-motherland": {
         "default": "the partisan-placement decision's default 'end partisans' is refused "
                    "while markers remain to be placed (10.2)",

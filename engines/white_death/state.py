@@ -76,9 +76,12 @@ class WDState(TurnState, PlacementState, MovementState, AssaultState, ViewState,
                             f"movement points to spend in this impulse (turn {self.turn})",
                             opts, act("impulse", n=self.mps[side]), "Rule 5")
         if ph == "movement":
+            # Rule 4: while a unit must first move on out of a full hex, ending movement is
+            # refused, so the decision has no default to offer (a default must be legal).
+            end = act("end-movement")
             return Decision(side, "movement", f"the {who} player moves and declares assaults "
                             f"({self.impulse_mp} MPs this impulse)", opts,
-                            act("end-movement"), "Rule 6")
+                            end if end in legal else None, "Rule 6")
         if ph == "barrage":
             return Decision(side, "barrage", f"the {who} player may fire barrages", opts,
                             act("end-barrage"), "Rule 11.B")

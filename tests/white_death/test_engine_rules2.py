@@ -358,6 +358,9 @@ def test_moving_through_a_full_hex(engine: WhiteDeath) -> None:
     s.apply("move 1188/357 2010 2110")
     assert s.passing == "1188/357"
     refused(s, "end movement", "Rule 4")  # it may not end its move there
+    # nor may the prompt offer ending movement as the default (Enter would be refused)
+    decision = s.decision()
+    assert decision is not None and decision.default is None
     moves = {a.notation() for a in s.legal_actions()}
     assert moves and all(m.startswith("move 1188/357 2110 ") for m in moves)
     s.apply(sorted(moves)[0])
