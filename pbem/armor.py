@@ -22,9 +22,10 @@ from __future__ import annotations
 import base64
 import binascii
 import re
+from typing import Any
 
 from pbem import canonical
-from pbem.errors import FormatError
+from pbem.errors import FormatError, quote
 
 BEGIN = "-----BEGIN PBEM FILE-----"
 END = "-----END PBEM FILE-----"
@@ -33,14 +34,28 @@ _HEADER = re.compile(r"^([A-Za-z-]+):\s*(.*?)\s*$")
 _QUOTE = re.compile(r"^[ \t>]*")
 
 
+def _claims(data: bytes) -> tuple[str, dict[str, Any]]:
+    """The kind and body a file's bytes claim (unverified), or FormatError."""
+    envelope = canonical.decode(data)
+    if type(envelope) is not list or len(envelope) != 6 or type(envelope[2]) is not str \
+            or type(envelope[5]) is not bytes:
+        raise FormatError("no pbem envelope")
+    body = canonical.decode(envelope[5])
+    if type(body) is not dict:
+        raise FormatError("the body is not a map")
+    return envelope[2], body
+
+
 def headers_for(data: bytes) -> dict[str, str]:
     """The informational headers for a file's bytes (unverified claims, for people)."""
     try:
-        envelope = canonical.decode(data)
-        kind = envelope[2]
-        body = canonical.decode(envelope[5])
-    except Exception:
+        kind, body = _claims(data)
+    except FormatError:
         raise FormatError("cannot armor: not a pbem file") from None
+    return _headers(kind, body)
+
+
+def _headers(kind: str, body: dict[str, Any]) -> dict[str, str]:
     out = {"Kind": str(kind)}
     if kind == "invite":
         out["Engine"] = f"{body.get('engine')} / {body.get('scenario')}"
@@ -94,11 +109,17 @@ def _decode_block(block: str) -> bytes:
         raise FormatError(f"armored payload is not valid base64 ({exc})") from None
     if base64.b64encode(data).decode("ascii") != text:
         raise FormatError("armored payload is not in canonical base64 (a character was changed)")
-    expected = headers_for(data)
+    try:
+        kind, body = _claims(data)
+    except FormatError as exc:
+        # the base64 was intact but the bytes are no pbem file: damaged on the way (or
+        # never one); "cannot armor" would name the wrong operation (issue 20 item 8)
+        raise FormatError(f"the armored file is damaged: {exc}") from None
+    expected = _headers(kind, body)
     for key, value in headers.items():
         if expected.get(key) != value:
-            raise FormatError(f"armor header {key}: {value!r} does not match the file "
-                              f"({expected.get(key)!r})")
+            raise FormatError(f"armor header {key[:40]}: {quote(value)} does not match "
+                              f"the file ({quote(expected.get(key))})")
     return data
 
 

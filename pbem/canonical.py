@@ -163,14 +163,19 @@ def _prescan(data: bytes) -> None:
             continue
         elif b in _ARRAY:
             count = int.from_bytes(data[take(_ARRAY[b]) : pos], "big")
+            if count > MAX_CONTAINER:
+                raise FormatError(f"array of {count} elements at byte {pos} is larger than "
+                                  f"the limit of {MAX_CONTAINER}")
         elif b in _MAP:
-            count = 2 * int.from_bytes(data[take(_MAP[b]) : pos], "big")
+            count = int.from_bytes(data[take(_MAP[b]) : pos], "big")
+            if count > MAX_CONTAINER:
+                raise FormatError(f"map of {count} entries at byte {pos} is larger than "
+                                  f"the limit of {MAX_CONTAINER}")
+            count *= 2
         elif b in _FORBIDDEN:
             raise FormatError(f"{_FORBIDDEN[b]} at byte {pos - 1} is not allowed")
         else:  # pragma: no cover - every byte value is classified above
             raise FormatError(f"unknown msgpack type byte 0x{b:02x} at {pos - 1}")
-        if count > 2 * MAX_CONTAINER:
-            raise FormatError(f"container of {count} elements at byte {pos} is too large")
         if count > end - pos:
             raise FormatError("container declares more elements than there are bytes")
         stack.append(count)

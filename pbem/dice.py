@@ -391,7 +391,9 @@ def resolve(seed: bytes, index: int, request: ChanceRequest) -> Roll:
 def check_roll(seed: bytes, index: int, request: ChanceRequest, outcome: Sequence[object]) -> Roll:
     """Re-derive a recorded roll; :class:`DiceError` if the file recorded something else."""
     roll = resolve(seed, index, request)
-    if tuple(outcome) != roll.outcome:
+    # exact types too: a face of 1 recorded as ``true`` is not the roll (True == 1)
+    if tuple(outcome) != roll.outcome or any(
+            type(mine) is not type(theirs) for mine, theirs in zip(outcome, roll.outcome)):
         raise DiceError(
             f"roll {index} ({request.describe()}) recorded {tuple(outcome)!r}, "
             f"but the seed gives {roll.outcome!r}"

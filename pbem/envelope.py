@@ -19,7 +19,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from pbem import FORMAT_VERSION, canonical
-from pbem.errors import FormatError, SignatureError
+from pbem.errors import FormatError, SignatureError, quote
 from pbem.identity import Identity, verify
 
 MAGIC = "pbem"
@@ -65,14 +65,30 @@ class Envelope:
     def hash(self) -> bytes:
         return body_hash(self.body)
 
+    @property
+    def identity(self) -> tuple[str, bytes, bytes]:
+        """What the signer signed: two files with the same identity are the same file.
+
+        The signature itself is left out: a signer can sign one body twice (Ed25519 with
+        another nonce), which says nothing new, and nobody else can make a second one.
+        """
+        return self.kind, self.key, self.hash
+
     def decode(self) -> dict[str, Any]:
         """The body as a map, strictly decoded (only after the signature verified)."""
         value = canonical.decode(self.body)
         if not isinstance(value, dict):
             raise FormatError(f"{self.kind} body is not a map")
         if value.get("kind") != self.kind:
-            raise FormatError(f"body says kind {value.get('kind')!r}, envelope says {self.kind}")
+            raise FormatError(f"body says kind {quote(value.get('kind'))}, envelope says "
+                              f"{self.kind}")
         return value
+
+
+def signed_identity(data: bytes) -> tuple[str, bytes, bytes]:
+    """:attr:`Envelope.identity` of a stored file (already verified when it was stored)."""
+    _, _, kind, key, _, body = canonical.decode(data)
+    return kind, key, body_hash(body)
 
 
 def seal(identity: Identity, kind: str, body: dict[str, Any]) -> bytes:
@@ -91,13 +107,18 @@ def _parse(data: bytes, max_size: int) -> tuple[str, bytes, bytes, bytes]:
     if not data:
         raise FormatError("file is empty")
     value = canonical.decode(data, max_size=max_size)
-    if not isinstance(value, list) or len(value) != 6 or value[0] != MAGIC:
+    if not isinstance(value, list) or len(value) != 6 or value[0] != MAGIC \
+            or type(value[0]) is not str:
         raise FormatError("not a pbem file (no pbem envelope)")
     _, version, kind, key, signature, body = value
-    if version != FORMAT_VERSION:
-        raise FormatError(f"format version {version!r} is not supported (this is {FORMAT_VERSION})")
-    if kind not in KINDS:
-        raise FormatError(f"unknown file kind {kind!r}")
+    # exact types: the signature does not cover these elements, so each must have the
+    # one form the format fixes (``true`` equals 1 in Python, and is canonical msgpack:
+    # accepting it would let anyone on the path make a second file out of a real one)
+    if type(version) is not int or version != FORMAT_VERSION:
+        raise FormatError(f"format version {quote(version)} is not supported (this is "
+                          f"{FORMAT_VERSION})")
+    if type(kind) is not str or kind not in KINDS:
+        raise FormatError(f"unknown file kind {quote(kind)}")
     if not isinstance(key, bytes) or len(key) != 32:
         raise FormatError("signer key is not 32 bytes")
     if not isinstance(signature, bytes) or len(signature) != 64:
@@ -136,8 +157,9 @@ def peek(data: bytes) -> FileInfo:
     env = open_envelope(data)
     body = env.decode()
     if env.kind == "invite":
-        return FileInfo("invite", env.hash, 0, str(body.get("creator_side", "")), env.key)
+        side = body.get("creator_side")
+        return FileInfo("invite", env.hash, 0, side if type(side) is str else "", env.key)
     game, seq, side = body.get("game"), body.get("seq"), body.get("side")
-    if not isinstance(game, bytes) or not isinstance(seq, int) or not isinstance(side, str):
+    if type(game) is not bytes or type(seq) is not int or type(side) is not str:
         raise FormatError(f"{env.kind} file lacks game, seq or side")
     return FileInfo(env.kind, game, seq, side, env.key)

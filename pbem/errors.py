@@ -7,6 +7,9 @@ can tell a tampered file from a rules violation without parsing text.
 
 from __future__ import annotations
 
+from pbem.text import MESSAGE_LIMIT, bound, safe
+from pbem.text import quote as quote  # re-exported: errors quote file values with it
+
 
 class PbemError(Exception):
     """Root of every error pbem raises on purpose."""
@@ -15,7 +18,10 @@ class PbemError(Exception):
 
     def __init__(self, message: str, *, path: str | None = None) -> None:
         self.path = path
-        super().__init__(f"{path}: {message}" if path else message)
+        # the message often quotes a file: it must neither flood nor drive the terminal
+        # (issue 20 item 8 and 9), whichever part of pbem raised it
+        text = f"{path}: {message}" if path else message
+        super().__init__(safe(bound(text, MESSAGE_LIMIT)))
 
 
 class UsageError(PbemError):

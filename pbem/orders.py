@@ -22,7 +22,7 @@ from collections.abc import Callable, Mapping
 from typing import Any
 
 from pbem.engine import CHANCE, Decision, Engine, State
-from pbem.errors import FormatError, UsageError
+from pbem.errors import FormatError, UsageError, quote
 
 #: the policy every kind has: the default the rulebook names for that decision
 DEFAULT = "default"
@@ -45,9 +45,9 @@ def parse(engine: Engine, value: Any, what: str) -> Orders:
     for kind, policy in value.items():
         if kind not in allowed:
             raise FormatError(f"{what}: {engine.id} allows no standing order for decision "
-                              f"kind {kind!r} (it allows: {', '.join(sorted(allowed)) or 'none'})")
+                              f"kind {quote(kind)} (it allows: {', '.join(sorted(allowed)) or 'none'})")
         if policy not in allowed[kind]:
-            raise FormatError(f"{what}: unknown standing-order policy {policy!r} for {kind} "
+            raise FormatError(f"{what}: unknown standing-order policy {quote(policy)} for {kind} "
                               f"(policies: {', '.join(allowed[kind])})")
         out[kind] = policy
     return dict(sorted(out.items()))

@@ -46,6 +46,9 @@ from pbem.registry import get as get_engine
 from pbem.transcript import Accepted, RollRecord, Verifier, load_envelope
 
 SAVE_SUFFIX = ".pbsave"
+#: equivocation evidence kept per game at most (files, bytes)
+MAX_EVIDENCE_FILES = 32
+MAX_EVIDENCE_BYTES = 32 * 1024 * 1024
 DEFAULT_CHAIN = 4096
 _NAME = re.compile(r"^[A-Za-z0-9][A-Za-z0-9._-]{0,79}$")
 
@@ -346,11 +349,24 @@ class Home:
                                  f"pinned for that name ({exc})") from None
 
     def keep_evidence(self, game: Game, seq: int, files: list[tuple[str, bytes]]) -> Path:
+        """Keep signed proof of equivocation, within a bound (a hostile opponent may send
+        many: the first ones prove the point, and the disk is not theirs to fill)."""
         folder = self.evidence_dir / game.name
         folder.mkdir(parents=True, exist_ok=True)
+        kept = [p for p in folder.iterdir() if p.is_file()]
+        count, size = len(kept), sum(p.stat().st_size for p in kept)
         for label, data in files:
             digest = hashlib.sha256(data).hexdigest()[:12]
-            write_atomic(folder / f"seq{seq:05d}-{label}-{digest}.pbem", data, 0o644)
+            path = folder / f"seq{seq:05d}-{label}-{digest}.pbem"
+            if path.exists():
+                continue
+            if count >= MAX_EVIDENCE_FILES or size + len(data) > MAX_EVIDENCE_BYTES:
+                raise ChainError(
+                    f"two different files claim place {seq} in this game (equivocation); "
+                    f"{folder} already holds {count} files of evidence, the most kept: "
+                    "this one was not stored", reason="fork")
+            write_atomic(path, data, 0o644)
+            count, size = count + 1, size + len(data)
         return folder
 
 

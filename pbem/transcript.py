@@ -28,7 +28,7 @@ from typing import Any
 
 from pbem import canonical, dice, orders
 from pbem.engine import CHANCE, Engine, Event, Result, State
-from pbem.envelope import Envelope, open_envelope
+from pbem.envelope import Envelope, open_envelope, signed_identity
 from pbem.errors import (
     ChainError,
     DesyncError,
@@ -38,6 +38,7 @@ from pbem.errors import (
     MismatchError,
     PbemError,
     SignatureError,
+    quote,
 )
 from pbem.identity import Card
 
@@ -53,8 +54,12 @@ def _need(body: dict[str, Any], key: str, kind: type | tuple[type, ...], what: s
     if key not in body:
         raise FormatError(f"{what} lacks the field {key!r}")
     value = body[key]
-    if not isinstance(value, kind) or (isinstance(value, bool) and kind is int):
-        raise FormatError(f"{what} field {key!r} has the wrong type")
+    # exact types (docs/protocol.md section 3): an integer is never a boolean, a boolean
+    # never an integer, although Python compares True == 1
+    kinds = kind if isinstance(kind, tuple) else (kind,)
+    if type(value) not in kinds:
+        raise FormatError(f"{what} field {key!r} has the wrong type "
+                          f"({type(value).__name__}, not {' or '.join(k.__name__ for k in kinds)})")
     return value
 
 
@@ -191,10 +196,10 @@ def parse_invite(env: Envelope) -> Setup:
         raise SignatureError("invite is not signed by the creator it names")
     creator_side = _need(body, "creator_side", str, what)
     if creator_side not in sides:
-        raise FormatError(f"creator side {creator_side!r} is not one of the sides")
+        raise FormatError(f"creator side {quote(creator_side)} is not one of the sides")
     mode = _need(body, "dice_mode", str, what)
     if mode not in DICE_MODES:
-        raise FormatError(f"dice mode {mode!r} is not supported by this version")
+        raise FormatError(f"dice mode {quote(mode)} is not supported by this version")
     length = _need(body, "chain_length", int, what)
     if not 2 <= length <= dice.MAX_CHAIN_LENGTH:
         raise FormatError(f"chain length {length} is out of range")
@@ -370,15 +375,34 @@ class Verifier:
                 f"send it again (pbem send GAME --seq {self.seq + 1})", reason="missing")
         if seq <= self.seq:
             stored = known.get(seq)
-            if stored is not None and stored == env.raw:
+            # the same file is what its signer signed, not the same bytes: a copy that
+            # differs only outside the signature is no second file (issue 20 item 1)
+            if stored is not None and signed_identity(stored) == env.identity:
                 if seq == self.seq:
                     raise DuplicateFile(f"file {seq} was already imported: nothing changed")
                 raise DuplicateFile(
                     f"file {seq} is older than the latest file {self.seq} (a rollback): "
                     "it was already imported, nothing changed")
+            # only the key that signed place ``seq`` can equivocate about it: a file signed
+            # by anyone else proves nothing against anyone and is refused, not kept
+            # (issue 20 item 2)
+            self._check_pinned(env, body, seq)
+            if stored is not None and signed_identity(stored)[1] != env.key:
+                raise ChainError(f"file {seq} is signed by the {quote(body.get('side'))} "
+                                 f"side, but place {seq} is the other side's",
+                                 reason="out-of-turn")
             raise ChainError(
                 f"two different files claim place {seq} in this game (equivocation): "
                 "both kept as evidence", reason="fork")
+
+    def _check_pinned(self, env: Envelope, body: dict[str, Any], seq: int) -> None:
+        """Refuse a file not signed by the key pinned for the side it names."""
+        side = body.get("side")
+        if type(side) is not str or env.key != self.keys.get(side):
+            raise SignatureError(
+                f"file {seq} is signed by a key that is not the one pinned for the "
+                f"{quote(side)} side: refused (not kept as evidence: only a player's own "
+                "key can equivocate)")
 
     # -- the checks and the replay -----------------------------------------------------------
 
@@ -394,8 +418,11 @@ class Verifier:
             raise FormatError(f"a {env.kind} file cannot follow in a game")
         body = env.decode()
         seq = body.get("seq")
-        if (env.kind == "accept") != (seq == 1):
-            raise FormatError(f"a {env.kind} file cannot be file {seq!r} of a game")
+        if body.get("game") == self.game_id and type(seq) is not int:
+            raise FormatError(f"a {env.kind} file's sequence number must be an integer, "
+                              f"not {quote(seq)}")
+        if (env.kind == "accept") != (type(seq) is int and seq == 1):
+            raise FormatError(f"a {env.kind} file cannot be file {quote(seq)} of a game")
         if body.get("game") != self.game_id or not isinstance(seq, int) or seq != self.seq + 1:
             self.classify(env, body, known or {})
         assert isinstance(seq, int)
@@ -404,6 +431,10 @@ class Verifier:
                              reason="over")
         prev = _need_hash(body, "prev", env.kind)
         if prev != self.last_hash:
+            if env.kind != "turn":
+                raise ChainError(f"the {env.kind} file follows another file than this game's "
+                                 f"file {seq - 1}", reason="chain")
+            self._check_pinned(env, body, seq)
             raise ChainError(
                 f"file {seq} follows a different file {seq - 1} than the one this game holds "
                 "(a fork of the chain): kept as evidence", reason="fork")
@@ -439,7 +470,7 @@ class Verifier:
         if joiner.key == self.setup.creator.key:
             raise SignatureError("the joiner's key is the creator's own key")
         if _need(body, "rules_version", str, what) != self.setup.rules_version:
-            raise MismatchError(f"the joiner runs rules_version {body['rules_version']}, the "
+            raise MismatchError(f"the joiner runs rules_version {quote(body['rules_version'])}, the "
                                 f"game needs {self.setup.rules_version}")
         if _need_hash(body, "scenario_digest", what) != self.setup.scenario_digest:
             raise MismatchError("the joiner's scenario data differ from the invite's")
@@ -521,7 +552,7 @@ class Verifier:
         self.draw_offered_by = side if draw == "offer" else ""
         signed_result = body.get("result")
         if (self.result.to_data() if self.result else None) != signed_result:
-            raise DesyncError(f"{what}: the signed result {signed_result!r} is not the result "
+            raise DesyncError(f"{what}: the signed result {quote(signed_result)} is not the result "
                               "here")
         to_act = _need(body, "to_act", str, what)
         here = "" if self.result or player is None or player == CHANCE else player
@@ -558,20 +589,20 @@ class Verifier:
         last_action = f"(asked for by file {seq - 1})" if self.sealed else "(start of file)"
         for n, record in enumerate(records):
             where = f"file {seq} record {n}"
-            if not isinstance(record, list) or not record or record[0] not in ("a", "r", "o"):
+            if type(record) is not list or not record or record[0] not in ("a", "r", "o"):
                 raise FormatError(f"{where} is neither an action, a roll nor an order")
             if record[0] == "o":
-                if len(record) != 2 or not isinstance(record[1], str):
+                if len(record) != 2 or type(record[1]) is not str:
                     raise FormatError(f"{where}: an order record is ['o', text]")
                 player = self.state.current_player()
                 due = orders.answer(self.state, side, self.orders)
                 if due is None:
-                    raise ChainError(f"{where}: {record[1]!r} is played as a standing order of "
+                    raise ChainError(f"{where}: {quote(record[1])} is played as a standing order of "
                                      f"the {player or 'nobody'} side, but no order of that "
                                      "side answers this decision", reason="out-of-turn")
                 if record[1] != due:
                     raise DesyncError(f"{where}: the {player} side's standing order answers "
-                                      f"{due!r} here, not {record[1]!r}")
+                                      f"{due!r} here, not {quote(record[1])}")
                 assert isinstance(player, str)
                 accepted.events += self.state.apply(record[1], side=player)
                 accepted.actions.append(record[1])
@@ -579,21 +610,22 @@ class Verifier:
                 last_action = record[1]
                 accepted.acted = True
             elif record[0] == "a":
-                if len(record) != 2 or not isinstance(record[1], str):
+                if len(record) != 2 or type(record[1]) is not str:
                     raise FormatError(f"{where}: an action record is ['a', text]")
                 player = self.state.current_player()
                 if player != side:
-                    raise ChainError(f"{where}: action {record[1]!r} by the {side} player when "
+                    raise ChainError(f"{where}: action {quote(record[1])} by the {side} player when "
                                      f"it is {player or 'nobody'}'s turn", reason="out-of-turn")
                 try:
                     accepted.events += self.state.apply(record[1], side=side)
                 except PbemError as exc:
-                    raise DesyncError(f"{where}: {record[1]!r} is refused here: {exc}") from None
+                    raise DesyncError(f"{where}: {quote(record[1])} is refused here: {exc}") from None
                 accepted.actions.append(record[1])
                 accepted.acted = True
                 last_action = record[1]
             else:
-                if len(record) != 3 or record[1] != roll_index or not isinstance(record[2], list):
+                if len(record) != 3 or type(record[1]) is not int or record[1] != roll_index \
+                        or type(record[2]) is not list:
                     raise FormatError(f"{where}: a roll record is ['r', {roll_index}, outcome]")
                 if not self.state.is_chance():
                     raise DesyncError(f"{where}: a roll where the rules call for none")

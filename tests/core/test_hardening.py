@@ -1,0 +1,122 @@
+"""Issue 20: nobody can frame an honest player, and no input crashes, hangs or floods pbem.
+
+Each test is the regression test of one item of the issue, named in its docstring.
+"""
+
+from __future__ import annotations
+
+import os
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from pbem import canonical, session
+from pbem.audit import audit
+from pbem.errors import ChainError, FormatError, SignatureError
+from pbem.envelope import seal
+from pbem.identity import Identity
+
+
+def body_of(data: bytes) -> dict[str, Any]:
+    body = canonical.decode(canonical.decode(data)[5])
+    assert isinstance(body, dict)
+    return body
+
+
+def resign_body(identity: Identity, body: dict[str, Any]) -> bytes:
+    kind = body.pop("kind")
+    return seal(identity, kind, body)
+
+
+def _evidence(home: Any) -> list[Path]:
+    folder = home.path / "evidence"
+    return sorted(p for p in folder.rglob("*") if p.is_file()) if folder.exists() else []
+
+
+def _true_twin(data: bytes) -> bytes:
+    """The file with its envelope's version 1 (0x01) written as ``true`` (0xc3)."""
+    # 0x96 array of 6, 0xa4 "pbem", then the version
+    assert data[:7] == b"\x96\xa4pbem\x01"
+    return data[:6] + b"\xc3" + data[7:]
+
+
+def test_a_version_true_twin_is_refused_before_and_after_the_real_file(table: Any) -> None:
+    """Item 1: a twin made without the key is not a file, so never equivocation."""
+    home, seq, data = table.play_file()
+    receiver = table.other(home)
+    twin = _true_twin(data)
+    before = table.save_bytes(receiver)
+    with pytest.raises(FormatError, match="format version True"):
+        receiver.receive(twin, "twin.pbem")
+    assert table.save_bytes(receiver) == before
+    receiver.receive(data, "real.pbem")
+    after = table.save_bytes(receiver)
+    with pytest.raises(FormatError, match="format version"):
+        receiver.receive(twin, "twin.pbem")
+    assert table.save_bytes(receiver) == after
+    assert _evidence(receiver) == []
+    files = [(p.name, p.read_bytes()) for p in sorted(table.folder.iterdir())]
+    report = audit([*files, ("twin.pbem", twin)])
+    assert not any("equivocation" in p for p in report.problems)
+
+
+def test_an_integer_field_written_as_a_boolean_is_refused(table: Any) -> None:
+    """Item 1: every body field has its exact type (``false`` is not roll index 0)."""
+    home, seq, data = table.play_file()
+    while not any(r[0] == "r" for r in body_of(data)["records"]):
+        table.other(home).receive(data, "f")
+        home, seq, data = table.play_file()
+    receiver = table.other(home)
+    before = table.save_bytes(receiver)
+    body = body_of(data)
+    first = next(i for i, r in enumerate(body["records"]) if r[0] == "r")
+    assert body["records"][first][1] == 0
+    body["records"][first][1] = False
+    with pytest.raises(FormatError, match="a roll record is"):
+        receiver.receive(resign_body(home.identity(), body), "false-index.pbem")
+    body = body_of(data)
+    body["clock"] = True
+    with pytest.raises(FormatError, match="'clock' has the wrong type"):
+        receiver.receive(resign_body(home.identity(), body), "true-clock.pbem")
+    assert table.save_bytes(receiver) == before
+    receiver.receive(data, "real.pbem")
+
+
+def test_a_stranger_cannot_plant_equivocation_evidence(table: Any) -> None:
+    """Item 2: a file for a taken place, signed by a key not pinned, is refused unstored."""
+    table.exchange(2)
+    home, seq, data = table.play_file()
+    receiver = table.other(home)
+    receiver.receive(data, "real.pbem")
+    before = table.save_bytes(receiver)
+    mallory = Identity.generate("Mallory")
+    for n in range(20):
+        body = body_of(data)
+        body["message"] = "x" * 1000 + str(n)
+        with pytest.raises(SignatureError, match="not the one pinned.*not kept"):
+            receiver.receive(resign_body(mallory, body), f"mallory{n}.pbem")
+    # the same for a fork at the next place (a file that follows another file seq)
+    body = body_of(data)
+    body["seq"], body["side"] = seq + 1, table.game(home).side
+    body["prev"] = b"\x01" * 32
+    with pytest.raises(SignatureError, match="not the one pinned"):
+        receiver.receive(resign_body(mallory, body), "mallory-fork.pbem")
+    assert table.save_bytes(receiver) == before
+    assert _evidence(receiver) == []
+
+
+def test_equivocation_evidence_is_bounded(table: Any, monkeypatch: Any) -> None:
+    """Item 2: a player who equivocates many times fills at most the evidence bound."""
+    monkeypatch.setattr(session, "MAX_EVIDENCE_FILES", 4)
+    home, seq, data = table.play_file()
+    receiver = table.other(home)
+    receiver.receive(data, "real.pbem")
+    for n in range(10):
+        body = body_of(data)
+        body["message"] = f"twin {n}"
+        with pytest.raises(ChainError, match="equivocation") as err:
+            receiver.receive(resign_body(home.identity(), body), f"twin{n}.pbem")
+        assert err.value.reason == "fork"
+    assert len(_evidence(receiver)) == 4
+    assert data in {p.read_bytes() for p in _evidence(receiver)}
