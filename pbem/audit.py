@@ -19,7 +19,8 @@ from typing import Any
 from pbem import canonical, dice, orders
 from pbem.armor import read_any
 from pbem.envelope import Envelope, open_envelope
-from pbem.errors import PbemError
+from pbem.errors import PbemError, quote
+from pbem.text import safe
 from pbem.identity import fingerprint
 from pbem.registry import get as get_engine
 from pbem.transcript import RollRecord, Verifier, parse_invite
@@ -52,15 +53,20 @@ class AuditReport:
     result: str = ""
     exit_code: int = 0
     verifier: Verifier | None = None
+    #: files not of the game, or not signed by its pinned keys: listed, not verified
+    set_aside: list[str] = field(default_factory=list)
 
     @property
     def clean(self) -> bool:
         return not self.problems
 
     def verdict(self) -> str:
+        aside = (f"; {len(self.set_aside)} files set aside (not of this game or not signed "
+                 "by its players)") if self.set_aside else ""
         if self.clean:
-            return (f"CLEAN: {len(self.files)} files, {len(self.rolls)} rolls, every signature, "
-                    "link, reveal, roll and digest verified")
+            return (f"CLEAN: {len(self.files) - len(self.set_aside)} files, "
+                    f"{len(self.rolls)} rolls, every signature, link, reveal, roll and digest "
+                    f"verified{aside}")
         return f"NOT CLEAN: {self.problems[0]}" + (
             f" (+{len(self.problems) - 1} more)" if len(self.problems) > 1 else "")
 
@@ -73,6 +79,7 @@ class AuditReport:
             "scenario": self.scenario,
             "result": self.result,
             "problems": self.problems,
+            "set_aside": self.set_aside,
             "files": [vars(f) for f in self.files],
             "rolls": [
                 {"roll": r.name, "side": r.side, "purpose": r.purpose, "rule": r.rule,
@@ -111,6 +118,7 @@ def audit(datas: list[tuple[str, bytes]],
             report.exit_code = report.exit_code or exc.exit_code
             continue
         envs.append((source, env, body))
+    envs = _set_aside(envs, report)
     invites = [(s, e) for s, e, _ in envs if e.kind == "invite"]
     if len(invites) != 1:
         report.problems.append(f"a transcript needs exactly one invite; found {len(invites)}")
@@ -132,15 +140,18 @@ def audit(datas: list[tuple[str, bytes]],
     rest = sorted(((s, e, b) for s, e, b in envs if e.kind != "invite"),
                   key=lambda t: (t[2].get("seq") if isinstance(t[2].get("seq"), int) else -1, t[0]))
     seen: dict[int, tuple[str, bytes]] = {0: (source, invite.raw)}
+    identities: dict[int, tuple[str, bytes, bytes]] = {0: invite.identity}
     broken = False
     for done, (src, env, body) in enumerate(rest, start=1):
         if progress is not None:
             progress(done, len(rest))
         seq = body.get("seq") if isinstance(body.get("seq"), int) else None
-        row = FileRow(src, seq, env.kind, str(body.get("side", "?")), fingerprint(env.key))
+        row = FileRow(src, seq, env.kind, safe(str(body.get("side", "?")))[:40],
+                      fingerprint(env.key))
         report.files.append(row)
         if seq is not None and seq in seen:
-            if seen[seq][1] == env.raw:
+            # the same file is what its signer signed, not the same bytes (issue 20 item 1)
+            if identities[seq] == env.identity:
                 row.note = f"duplicate of {seen[seq][0]}"
                 continue
             row.chain = "FORK"
@@ -165,6 +176,7 @@ def audit(datas: list[tuple[str, bytes]],
             continue
         assert seq is not None
         seen[seq] = (src, env.raw)
+        identities[seq] = env.identity
         row.chain = "ok"
         row.dice = "ok" if env.kind == "turn" else "anchor"
         by_order = f", {len(accepted.ordered)} by standing order" if accepted.ordered else ""
@@ -180,6 +192,61 @@ def audit(datas: list[tuple[str, bytes]],
     if verifier.result:
         report.result = verifier.result.text
     return report
+
+
+def _set_aside(envs: list[tuple[str, Envelope, dict[str, Any]]], report: AuditReport
+               ) -> list[tuple[str, Envelope, dict[str, Any]]]:
+    """The files of the game, signed by its pinned keys; the others are listed as set aside.
+
+    A file of another game, or one signed by a key the game did not pin, says nothing about
+    this game: anyone can make one, so it must neither stop the audit of the real files
+    nor count against a player (issue 20 item 3).  Which game: the one the invite names
+    that most files name.  Which joiner: the accept the creator's file 2 follows (else the
+    only one, else the first by name).
+    """
+    invites = [e for _, e, _ in envs if e.kind == "invite"]
+    if not invites:
+        return envs
+    votes: dict[bytes, int] = {e.hash: 0 for e in invites}
+    for _, env, body in envs:
+        game = body.get("game")
+        if env.kind != "invite" and type(game) is bytes and game in votes:
+            votes[game] += 1
+    game_id = max(sorted(votes), key=lambda g: votes[g])
+    invite = next(e for e in invites if e.hash == game_id)
+    try:
+        setup = parse_invite(invite)
+    except PbemError:
+        return envs  # the invite itself is bad: the audit names it
+    keys = {setup.creator_side: setup.creator.key}
+    accepts = [(s, e) for s, e, b in envs if e.kind == "accept" and b.get("game") == game_id]
+    followed = {b.get("prev") for _, e, b in envs
+                if e.kind == "turn" and b.get("game") == game_id and b.get("seq") == 2
+                and type(b.get("seq")) is int and e.key == setup.creator.key}
+    chosen = [e for _, e in accepts if e.hash in followed] or [e for _, e in sorted(
+        accepts, key=lambda t: t[0])]
+    if chosen:
+        keys[setup.joiner_side] = chosen[0].key
+    kept: list[tuple[str, Envelope, dict[str, Any]]] = []
+    for source, env, body in envs:
+        side = body.get("side") if env.kind != "invite" else setup.creator_side
+        why = ""
+        if env.kind == "invite":
+            if env.hash != game_id:
+                why = "an invite to another game"
+        elif body.get("game") != game_id:
+            why = "a file of another game"
+        elif type(side) is not str or keys.get(side) != env.key:
+            why = (f"signed by a key the game did not pin for the {quote(side)} side "
+                   f"(fingerprint {fingerprint(env.key)})")
+        if not why:
+            kept.append((source, env, body))
+            continue
+        seq = body.get("seq") if type(body.get("seq")) is int else None
+        report.files.append(FileRow(source, seq, env.kind, safe(str(side))[:40],
+                                    fingerprint(env.key), chain="set aside", note=why))
+        report.set_aside.append(f"{source}: {why}")
+    return kept
 
 
 def explain_roll(report: AuditReport, name: str) -> list[str]:

@@ -879,21 +879,30 @@ def audit_cmd(paths: tuple[Path, ...], roll: str | None, as_json: bool) -> None:
             for line in explain_roll(report, roll):
                 echo(line)
             sys.exit(0 if report.clean else report.exit_code or 1)
+        from rich.markup import escape
         from rich.table import Table
+
+        from pbem.text import safe
+
+        def cell(text: str) -> str:
+            # text from the files: no markup, no terminal controls (issue 20 item 9)
+            return escape(safe(text))
 
         table = Table("seq", "kind", "side", "signer", "sig", "chain", "dice", "replay", "note",
                       title=f"game {report.game_id.hex()[:16]} {report.engine} / "
                             f"{report.scenario}")
         for row in report.files:
-            table.add_row("?" if row.seq is None else str(row.seq), row.kind, row.side,
-                          row.signer[:11], row.signature, row.chain, row.dice, row.replay,
-                          row.note)
+            table.add_row("?" if row.seq is None else str(row.seq), cell(row.kind),
+                          cell(row.side), row.signer[:11], row.signature, row.chain, row.dice,
+                          cell(row.replay), cell(row.note))
         console.print(table)
         rolls = Table("roll", "side", "purpose", "dice", "result", "after action",
                       title=f"{len(report.rolls)} rolls")
         for r in report.rolls:
-            rolls.add_row(r.name, r.side, r.purpose + (f" ({r.rule})" if r.rule else ""),
-                          r.request, ", ".join(str(o) for o in r.outcome), r.after_action)
+            rolls.add_row(r.name, cell(r.side),
+                          cell(r.purpose + (f" ({r.rule})" if r.rule else "")),
+                          cell(r.request), cell(", ".join(str(o) for o in r.outcome)),
+                          cell(r.after_action))
         console.print(rolls)
         if report.result:
             echo(f"result: {report.result}")

@@ -120,3 +120,29 @@ def test_equivocation_evidence_is_bounded(table: Any, monkeypatch: Any) -> None:
         assert err.value.reason == "fork"
     assert len(_evidence(receiver)) == 4
     assert data in {p.read_bytes() for p in _evidence(receiver)}
+
+
+def test_junk_files_are_set_aside_and_the_real_game_fully_audited(table: Any,
+                                                                 tmp_path: Path) -> None:
+    """Item 3: a stranger's file, or another game's, does not derail a referee's audit."""
+    table.exchange(6)
+    files = [(p.name, p.read_bytes()) for p in sorted(table.folder.iterdir())]
+    mallory = Identity.generate("Mallory")
+    junk = resign_body(mallory, body_of(files[3][1]))
+    stranger_invite = session.Home(tmp_path / "m", clock=lambda: 1).keys
+    stranger_invite.create("Mallory", "", None)
+    other = session.Home(tmp_path / "m", clock=lambda: 1).new_game("skirmish", "short", "red")
+    report = audit([("0002-junk.pbem", junk), *files, ("zz-other.pbem", other.files[0])])
+    assert report.clean, report.problems
+    assert len(report.set_aside) == 2
+    assert any("0002-junk.pbem" in s and "did not pin" in s for s in report.set_aside)
+    checked = [f for f in report.files if f.chain == "ok"]
+    assert len(checked) == len(files) - 1  # every real file after the invite
+    assert "2 files set aside" in report.verdict()
+    # a real player's equivocation is still reported as such
+    body = body_of(files[-1][1])
+    body["message"] = "a second file for the same place"
+    sender = table.alice if body["side"] == "red" else table.bob
+    twin = resign_body(sender.identity(), body)
+    report = audit([*files, ("twin.pbem", twin), ("0002-junk.pbem", junk)])
+    assert any("equivocation" in p for p in report.problems)
