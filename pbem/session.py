@@ -40,6 +40,7 @@ from pbem.errors import (
     PbemError,
     SignatureError,
     UsageError,
+    quote,
 )
 from pbem.identity import Card, Identity, KeyStore, passphrase_from_env
 from pbem.registry import get as get_engine
@@ -370,6 +371,68 @@ class Home:
         return folder
 
 
+class SealRecord:
+    """What this home signed in one game, kept outside the save (issue 20 item 4).
+
+    ``<home>/sealed/<game id>/NNNN.pbem`` is every file this home sealed, written before
+    the save that holds it and never replaced, and ``version`` the highest save version
+    written or loaded.  A save put back from a backup (or brought from another machine)
+    no longer knows a file it sealed: without this record pbem would seal a second,
+    different file for that place, which the opponent rightly keeps as equivocation.
+    With it, the different file is refused and the original offered (``pbem send
+    --seq``), and the old save is recognized on load as older than one already seen
+    (TUF's rule against rollback: remember the highest version).
+    """
+
+    def __init__(self, home: Path, game_id: bytes) -> None:
+        self.dir = home / "sealed" / game_id.hex()
+
+    def path(self, seq: int) -> Path:
+        return self.dir / f"{seq:06d}.pbem"
+
+    def file(self, seq: int) -> bytes | None:
+        try:
+            return self.path(seq).read_bytes()
+        except FileNotFoundError:
+            return None
+
+    def seqs(self) -> list[int]:
+        if not self.dir.is_dir():
+            return []
+        return sorted(int(p.stem) for p in self.dir.glob("*.pbem") if p.stem.isdigit())
+
+    def check(self, seq: int, data: bytes, game: str) -> None:
+        """Refuse to seal ``data`` for place ``seq`` when another file was sealed there."""
+        from pbem.envelope import signed_identity
+
+        old = self.file(seq)
+        if old is not None and signed_identity(old) != signed_identity(data):
+            raise ChainError(
+                f"file {seq} of {game} was already sealed as a different file (kept in "
+                f"{self.path(seq)}); this save is older than that file (put back from a "
+                f"backup, or from another machine?). Sealing a second file {seq} would be "
+                f"equivocation: send the original with 'pbem send {game} --seq {seq}'",
+                reason="sealed")
+
+    def add(self, seq: int, data: bytes) -> None:
+        if self.file(seq) is not None:
+            return  # the same file (check() ran first): the record is append-only
+        self.dir.mkdir(parents=True, exist_ok=True)
+        write_atomic(self.path(seq), data, 0o644)
+
+    def highest(self) -> int:
+        try:
+            text = (self.dir / "version").read_text(encoding="ascii").strip()
+        except (FileNotFoundError, UnicodeDecodeError):
+            return 0
+        return int(text) if text.isdigit() else 0
+
+    def see(self, version: int) -> None:
+        if version > self.highest():
+            self.dir.mkdir(parents=True, exist_ok=True)
+            write_atomic(self.dir / "version", f"{version}\n".encode("ascii"), 0o644)
+
+
 class Game:
     """One saved game of this home: verified transcript, working state, pending actions."""
 
@@ -397,6 +460,12 @@ class Game:
         #: the state's decision, asked once per position (an engine may build its options
         #: from the legal actions); ``False`` means not asked yet
         self._decision: Decision | bool | None = False
+        #: the save's version: one more at every write, never lower than one seen before
+        self.version = 0
+
+    @property
+    def record(self) -> SealRecord:
+        return SealRecord(self.home.path, self.game_id)
 
     # -- persistence ---------------------------------------------------------------------------
 
@@ -405,6 +474,23 @@ class Game:
         data, body = read_save(home, path)
         files = [bytes(f) for f in body["files"]]
         invite = open_envelope(files[0])
+        sealed = SealRecord(home.path, invite.hash)
+        version = body.get("version", 0)
+        highest = sealed.highest()
+        if type(version) is int and version < highest:
+            # another pbem may have written a newer save since we read this one
+            data, body = read_save(home, path)
+            files = [bytes(f) for f in body["files"]]
+            version = body.get("version", 0)
+        if type(version) is not int or version < highest:
+            raise ChainError(
+                f"this save is version {quote(version)}, but this home has already seen "
+                f"version {highest} of it: it was put back from a backup or brought from "
+                "another machine, and may not know files already sent or received. Your "
+                f"own sealed files are kept in {sealed.dir}: rebuild the game from all its "
+                "files with 'pbem rebuild' (after moving this save away), or, to go on from "
+                f"this copy anyway, delete {sealed.dir / 'version'}",
+                path=str(path), reason="rollback")
         engine = get_engine(body["engine"])
         try:
             verifier = Verifier.from_cache(engine, invite, body["cache"])
@@ -418,14 +504,37 @@ class Game:
         game.orders_pending = dict(pending_orders) if pending_orders is not None else None
         game.log = list(body["log"])
         game.pending = []
+        game.version = version
         for record in body["pending"]:
             # our own signed save: its recorded rolls are replayed without the dice key,
             # so status and show need no passphrase
             game._replay_pending(record, derive=False)
+        game._adopt_sealed(sealed)
         return game
 
+    def _adopt_sealed(self, record: SealRecord) -> None:
+        """Take into the game the files this home sealed after the save was written.
+
+        A crash between recording a sealed file and writing the save, or a save put
+        back from before the seal: the file is signed and may be with the opponent, so
+        the game goes on from it (the unsealed actions it holds are dropped with it).
+        """
+        while (data := record.file(len(self.files))) is not None:
+            try:
+                accepted = self.verifier.add(open_envelope(data), dict(enumerate(self.files)))
+            except PbemError:
+                return  # not the next file of this chain: sealing will name the conflict
+            self.files.append(data)
+            self.pending = []
+            self.message, self.draw_offer, self.orders_pending = "", False, None
+            self._reset_state()
+            self.log.append({"seq": accepted.seq, "dir": "out", "time": self.home.clock()})
+
     def write(self) -> None:
+        record = self.record
+        version = max(self.version, record.highest()) + 1
         body = {
+            "version": version,
             "name": self.name,
             "side": self.side,
             "engine": self.engine.id,
@@ -453,6 +562,9 @@ class Game:
                     "nothing was written: run the command again", path=str(self.path))
             write_atomic(self.path, data)
         self._loaded = hashlib.sha256(data).digest()
+        self.version = version
+        # after the save: a crash in between leaves the record behind, never ahead
+        record.see(version)
 
     # -- facts -------------------------------------------------------------------------------------
 
@@ -542,6 +654,8 @@ class Game:
             if not own:
                 raise NotYourTurn(f"{self.name}: nothing sealed to send yet")
             return own[-1]
+        if seq >= len(self.files) and (kept := self.record.file(seq)) is not None:
+            return seq, kept  # sealed by this home, not in this (older) save
         if not 0 <= seq < len(self.files):
             raise UsageError(f"{self.name} has files 0..{len(self.files) - 1}, not {seq}")
         return seq, self.files[seq]
@@ -783,9 +897,13 @@ class Game:
         elif end == "draw":
             body["result"] = Result(None, "draw", "drawn by agreement").to_data()
         data = seal(self.home.identity(), "turn", body)
+        record = self.record
+        record.check(seq, data, self.name)
         # our own file passes the same checks as the opponent's will (not transactional:
         # a failure here is a bug, and the exception leaves the save file untouched)
         self.verifier.add(open_envelope(data), transactional=False)
+        # recorded before the save: whatever happens to the save, the place is taken
+        record.add(seq, data)
         self.files.append(data)
         self.pending = []
         self.message = ""
@@ -820,6 +938,9 @@ class Game:
         self.files.append(env.raw)
         self._reset_state()
         self.log.append({"seq": accepted.seq, "dir": "in", "time": self.home.clock()})
+        # a save put back from a backup: the file we sealed after this one is taken
+        # again instead of being written anew (two files for one place)
+        self._adopt_sealed(self.record)
         events = [e for e in accepted.events if e.visible(self.side)]
         _, rolls, sealed = self.advance()
         if sealed is None:

@@ -71,8 +71,11 @@ class Position:
         except PbemError:
             assert self.receiver.game("g").path.read_bytes() == self.save
             return
-        # accepted: then it was the genuine file (or one equivalent to it)
-        self.receiver.game("g").path.write_bytes(self.save)
+        # accepted: then it was the genuine file (or one equivalent to it); the save is
+        # put back on purpose, so the home's memory of its newer version goes too
+        game = self.receiver.game("g")
+        game.path.write_bytes(self.save)
+        (game.record.dir / "version").unlink()
 
 
 @pytest.fixture(scope="module", params=GAMES, ids=[g[0] for g in GAMES])

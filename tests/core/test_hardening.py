@@ -146,3 +146,56 @@ def test_junk_files_are_set_aside_and_the_real_game_fully_audited(table: Any,
     twin = resign_body(sender.identity(), body)
     report = audit([*files, ("twin.pbem", twin), ("0002-junk.pbem", junk)])
     assert any("equivocation" in p for p in report.problems)
+
+
+def _to_move(table: Any, home: Any) -> None:
+    """Exchange files until ``home`` is to write the next file."""
+    while table.mover() is not home:
+        table.exchange()
+
+
+def test_a_save_put_back_from_a_backup_is_named_and_never_seals_a_second_file(
+        table: Any, monkeypatch: Any) -> None:
+    """Item 4: the record of sealed files outside the save; rollback detected on load."""
+    alice = table.alice
+    _to_move(table, alice)
+    game = table.game(alice)
+    backup, first = game.path.read_bytes(), len(game.files)
+    _, seq, original = table.play_file()  # Alice seals file `first`
+    assert seq == first
+    table.bob.receive(original, "f")
+    _, reply_seq, reply = table.play_file()  # Bob's reply
+    alice.receive(reply, "reply.pbem")
+    table.game(alice).path.write_bytes(backup)  # the save is put back
+    with pytest.raises(ChainError, match="already seen version") as err:
+        table.game(alice)
+    assert err.value.reason == "rollback"
+    # the player chooses to go on from the copy: the file it sealed is taken back in,
+    # and Bob's reply after it too, when it comes again
+    (alice.path / "sealed" / game.game_id.hex() / "version").unlink()
+    restored = table.game(alice)
+    assert len(restored.files) == first + 1 and restored.files[first] == original
+    assert restored.file(first) == (first, original)
+    alice.receive(reply, "reply-again.pbem")
+    assert len(table.game(alice).files) == reply_seq + 1
+
+
+def test_sealing_a_different_file_for_a_sealed_place_is_refused(table: Any,
+                                                                monkeypatch: Any) -> None:
+    """Item 4: when the sealed file cannot be taken back, a second one is refused."""
+    alice = table.alice
+    _to_move(table, alice)
+    game = table.game(alice)
+    backup = game.path.read_bytes()
+    _, seq, original = table.play_file()
+    game.path.write_bytes(backup)
+    (alice.path / "sealed" / game.game_id.hex() / "version").unlink()
+    monkeypatch.setattr(session.Game, "_adopt_sealed", lambda self, record: None)
+    again = table.game(alice)
+    with pytest.raises(ChainError, match=f"already sealed as a different file.*pbem send "
+                                         f"duel --seq {seq}") as err:
+        while True:
+            again.act(again.state.legal_actions()[0].notation())
+    assert err.value.reason == "sealed"
+    assert len(table.game(alice).files) == seq  # nothing sealed, nothing saved for it
+    assert table.game(alice).file(seq) == (seq, original)  # what 'pbem send --seq' sends
