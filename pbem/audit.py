@@ -20,9 +20,9 @@ from pbem import canonical, dice, orders
 from pbem.armor import read_any
 from pbem.envelope import Envelope, open_envelope
 from pbem.errors import PbemError, quote
-from pbem.text import safe
 from pbem.identity import fingerprint
 from pbem.registry import get as get_engine
+from pbem.text import safe
 from pbem.transcript import RollRecord, Verifier, parse_invite
 
 ARMOR_SUFFIXES = (".pbem", ".asc", ".txt")

@@ -393,7 +393,8 @@ def check_roll(seed: bytes, index: int, request: ChanceRequest, outcome: Sequenc
     roll = resolve(seed, index, request)
     # exact types too: a face of 1 recorded as ``true`` is not the roll (True == 1)
     if tuple(outcome) != roll.outcome or any(
-            type(mine) is not type(theirs) for mine, theirs in zip(outcome, roll.outcome)):
+            type(mine) is not type(theirs)
+            for mine, theirs in zip(outcome, roll.outcome, strict=True)):
         raise DiceError(
             f"roll {index} ({request.describe()}) recorded {tuple(outcome)!r}, "
             f"but the seed gives {roll.outcome!r}"

@@ -45,7 +45,8 @@ def parse(engine: Engine, value: Any, what: str) -> Orders:
     for kind, policy in value.items():
         if kind not in allowed:
             raise FormatError(f"{what}: {engine.id} allows no standing order for decision "
-                              f"kind {quote(kind)} (it allows: {', '.join(sorted(allowed)) or 'none'})")
+                              f"kind {quote(kind)} (it allows: "
+                              f"{', '.join(sorted(allowed)) or 'none'})")
         if policy not in allowed[kind]:
             raise FormatError(f"{what}: unknown standing-order policy {quote(policy)} for {kind} "
                               f"(policies: {', '.join(allowed[kind])})")

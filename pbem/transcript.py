@@ -470,8 +470,9 @@ class Verifier:
         if joiner.key == self.setup.creator.key:
             raise SignatureError("the joiner's key is the creator's own key")
         if _need(body, "rules_version", str, what) != self.setup.rules_version:
-            raise MismatchError(f"the joiner runs rules_version {quote(body['rules_version'])}, the "
-                                f"game needs {self.setup.rules_version}")
+            raise MismatchError(f"the joiner runs rules_version "
+                                f"{quote(body['rules_version'])}, the game needs "
+                                f"{self.setup.rules_version}")
         if _need_hash(body, "scenario_digest", what) != self.setup.scenario_digest:
             raise MismatchError("the joiner's scenario data differ from the invite's")
         if _need_hash(body, "initial_digest", what) != self.setup.initial_digest:
@@ -597,9 +598,9 @@ class Verifier:
                 player = self.state.current_player()
                 due = orders.answer(self.state, side, self.orders)
                 if due is None:
-                    raise ChainError(f"{where}: {quote(record[1])} is played as a standing order of "
-                                     f"the {player or 'nobody'} side, but no order of that "
-                                     "side answers this decision", reason="out-of-turn")
+                    raise ChainError(f"{where}: {quote(record[1])} is played as a standing "
+                                     f"order of the {player or 'nobody'} side, but no order "
+                                     "of that side answers this decision", reason="out-of-turn")
                 if record[1] != due:
                     raise DesyncError(f"{where}: the {player} side's standing order answers "
                                       f"{due!r} here, not {quote(record[1])}")
@@ -614,12 +615,14 @@ class Verifier:
                     raise FormatError(f"{where}: an action record is ['a', text]")
                 player = self.state.current_player()
                 if player != side:
-                    raise ChainError(f"{where}: action {quote(record[1])} by the {side} player when "
-                                     f"it is {player or 'nobody'}'s turn", reason="out-of-turn")
+                    raise ChainError(f"{where}: action {quote(record[1])} by the {side} "
+                                     f"player when it is {player or 'nobody'}'s turn",
+                                     reason="out-of-turn")
                 try:
                     accepted.events += self.state.apply(record[1], side=side)
                 except PbemError as exc:
-                    raise DesyncError(f"{where}: {quote(record[1])} is refused here: {exc}") from None
+                    raise DesyncError(f"{where}: {quote(record[1])} is refused here: "
+                                      f"{exc}") from None
                 accepted.actions.append(record[1])
                 accepted.acted = True
                 last_action = record[1]

@@ -5,7 +5,6 @@ Each test is the regression test of one item of the issue, named in its docstrin
 
 from __future__ import annotations
 
-import os
 from pathlib import Path
 from typing import Any
 
@@ -13,8 +12,8 @@ import pytest
 
 from pbem import canonical, session
 from pbem.audit import audit
-from pbem.errors import ChainError, FormatError, SignatureError
 from pbem.envelope import seal
+from pbem.errors import ChainError, FormatError, SignatureError
 from pbem.identity import Identity
 
 
@@ -94,7 +93,7 @@ def test_a_stranger_cannot_plant_equivocation_evidence(table: Any) -> None:
     for n in range(20):
         body = body_of(data)
         body["message"] = "x" * 1000 + str(n)
-        with pytest.raises(SignatureError, match="not the one pinned.*not kept"):
+        with pytest.raises(SignatureError, match=r"not the one pinned.*not kept"):
             receiver.receive(resign_body(mallory, body), f"mallory{n}.pbem")
     # the same for a fork at the next place (a file that follows another file seq)
     body = body_of(data)
