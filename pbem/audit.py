@@ -91,14 +91,20 @@ class AuditReport:
 
 def collect(paths: list[Path]) -> list[tuple[str, bytes]]:
     """Files to audit: every file given, and every .pbem file in a folder given."""
+    from pbem.envelope import MAX_EXCHANGED
+    from pbem.readfile import read_bounded
+
+    # an armored file is about 4/3 of the binary one, and may be quoted in a mail
+    limit = 2 * MAX_EXCHANGED
     out: list[tuple[str, bytes]] = []
     for path in paths:
         if path.is_dir():
             for child in sorted(path.iterdir()):
                 if child.is_file() and child.suffix in ARMOR_SUFFIXES:
-                    out.append((str(child), child.read_bytes()))
+                    # a file too large is cut (the audit names it), never read whole
+                    out.append((str(child), read_bounded(child, limit, truncate=True)))
         else:
-            out.append((str(path), path.read_bytes()))
+            out.append((str(path), read_bounded(path, limit)))
     return out
 
 

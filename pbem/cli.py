@@ -22,6 +22,7 @@ if TYPE_CHECKING:
 
 from pbem import __version__
 from pbem.errors import DuplicateFile, KeyStoreError, PbemError, UsageError
+from pbem.text import block
 
 
 class _LazyConsole:
@@ -54,7 +55,9 @@ def rich_console(stderr: bool = False) -> Console:
 
 
 def echo_err(text: str) -> None:
-    click.echo(text, err=True)
+    from pbem.text import safe
+
+    click.echo(safe(text, newlines=True), err=True)
 
 
 @contextlib.contextmanager
@@ -76,8 +79,13 @@ def progress_bar(what: str) -> Iterator[Callable[[int, int], None]]:
 
 
 def echo(text: str = "") -> None:
-    """Plain text to stdout: most commands print only this, and need no rich import."""
-    click.echo(text)
+    """Plain text to stdout: most commands print only this, and need no rich import.
+
+    Much of it quotes files (names, places, actions, messages): no control or bidi
+    character reaches the terminal as itself (issue 20 item 9)."""
+    from pbem.text import safe
+
+    click.echo(safe(text, newlines=True))
 
 
 def _fail(exc: PbemError) -> NoReturn:
@@ -260,7 +268,7 @@ def id_import(ctx: click.Context, card_file: Path, yes: bool) -> None:
 
     with handled():
         try:
-            env = open_envelope(read_any(card_file.read_bytes()), kinds=("card",))
+            env = open_envelope(read_any(read_incoming_file(card_file)), kinds=("card",))
             card = Card.from_data(env.decode()["card"])
         except PbemError as exc:
             raise type(exc)(str(exc), path=str(card_file)) from None
@@ -435,7 +443,7 @@ def join_cmd(ctx: click.Context, invite: Path, name: str | None, output: Path | 
 
     with handled():
         home = home_of(ctx)
-        data = invite.read_bytes()
+        data = read_incoming_file(invite)
         setup = parse_invite(load_envelope(data, str(invite)))
         confirm_first_contact(home, setup.creator, f"the invite {invite}", yes)
         game = home.join(data, str(invite), name=name)
@@ -455,18 +463,31 @@ def join_cmd(ctx: click.Context, invite: Path, name: str | None, output: Path | 
 # --- the turn loop -----------------------------------------------------------------------------
 
 
+def read_incoming_file(path: Path) -> bytes:
+    """A pbem file someone sent (binary or armored), read with a bound (issue 20 item 6)."""
+    from pbem.envelope import MAX_EXCHANGED
+    from pbem.readfile import read_bounded
+
+    # armored: base64 is 4/3 of the bytes, plus lines, headers and quoting
+    return read_bounded(path, 2 * MAX_EXCHANGED)
+
+
 def _read_incoming(path: Path) -> list[tuple[str, bytes]]:
     """Files in PATH: a .pbem (binary or armored), or mail (.eml, mbox, Maildir) when the
     mail transport is installed."""
+    from pbem.readfile import check_kind
+
     try:
         from pbem.transport import mail
     except ImportError:  # the transport package is optional at this layer
         mail = None  # type: ignore[assignment]
+    if not (mail is not None and path.is_dir() and mail.is_maildir(path)):
+        check_kind(path)  # a folder, a FIFO, a device: named, never opened
     if mail is not None and hasattr(mail, "files_from_path"):
         found = mail.files_from_path(path)
         if found is not None:
             return list(found)
-    return [(str(path), path.read_bytes())]
+    return [(str(path), read_incoming_file(path))]
 
 
 def _screen(home: Any, path: Path, source: str, data: bytes, yes: bool) -> bool:
@@ -510,7 +531,15 @@ def receive_cmd(ctx: click.Context, files: tuple[Path, ...], yes: bool) -> None:
     assert home is not None
     for path in files:
         try:
-            for source, data in _read_incoming(path):
+            found = _in_sequence(_read_incoming(path))
+        except PbemError as exc:
+            echo_err(f"pbem: error: {exc}")
+            status = status or exc.exit_code
+            continue
+        # every file is tried, earliest first: a stranger's file in an mbox, or a mail
+        # carrying files 8 then 6, must not keep the genuine file 6 out (issue 20 item 5)
+        for source, data in found:
+            try:
                 if not _screen(home, path, source, data, yes):
                     continue
                 try:
@@ -520,17 +549,33 @@ def receive_cmd(ctx: click.Context, files: tuple[Path, ...], yes: bool) -> None:
                     continue
                 echo(report.text)
                 if report.message:
-                    echo(f"  message from your opponent: {report.message}")
+                    echo(f"  message from your opponent: {block(report.message)}")
                 game = home.game(report.game_name)
                 _print_events(report.events, report.rolls, game.side)
                 if report.sealed is not None:
                     _sealed_note(game, report.sealed)
                 else:
                     echo(f"  {game.awaiting()}")
-        except PbemError as exc:
-            echo_err(f"pbem: error: {exc}")
-            status = status or exc.exit_code
+            except PbemError as exc:
+                echo_err(f"pbem: error: {exc}")
+                status = status or exc.exit_code
     sys.exit(status)
+
+
+def _in_sequence(found: list[tuple[str, bytes]]) -> list[tuple[str, bytes]]:
+    """Files in the order they can be imported: by game and sequence number (what cannot
+    be read keeps its place at the front, to be named by the import)."""
+    from pbem.armor import read_any
+    from pbem.envelope import peek
+
+    def key(item: tuple[str, bytes]) -> tuple[bytes, int]:
+        try:
+            info = peek(read_any(item[1]))
+        except PbemError:
+            return b"", -1
+        return info.game_id, info.seq
+
+    return sorted(found, key=key)
 
 
 @main.command("act")
@@ -793,7 +838,7 @@ def log_cmd(ctx: click.Context, game_ref: str) -> None:
                     outcome = ", ".join(str(o) for o in record[2])
                     echo(f"  roll {roll_name(seq, record[1])}: {outcome}")
             if body["message"]:
-                echo(f"  message: {body['message']}")
+                echo(f"  message: {block(body['message'])}")
             if body["end"]:
                 echo(f"  end: {body['end']} ({body['result']['text']})")
         if game.pending:

@@ -17,6 +17,7 @@ from pathlib import Path
 from typing import Any
 
 from rich.console import Console
+from rich.markup import escape
 
 from pbem import orders
 from pbem.atomic import write_atomic
@@ -27,6 +28,7 @@ from pbem.errors import DuplicateFile, PbemError
 from pbem.render import board_screen, fit_window
 from pbem.render.narrate import DecisionPrompt, KeyPoller, frames_from_records, replay
 from pbem.session import Game, Home, ReceiveReport
+from pbem.text import block
 from pbem.transcript import Verifier
 from pbem.view import BoardView
 
@@ -108,14 +110,15 @@ def receive_and_replay(console: Console, home: Home, datas: Sequence[tuple[str, 
             # after a refused file it is dropped with the exception, the save untouched
             report = home.receive(data, source, loaded=game)
         except DuplicateFile as exc:
-            console.print(f"[dim]{exc}[/]")
+            console.print(f"[dim]{escape(str(exc))}[/]")
             continue
         reports.append(report)
         if game is None or game.name != report.game_name:
             game = home.game(report.game_name)
         console.rule(f"file {report.seq} from the {report.side} player")
         if report.message:
-            console.print(f"[bold]message from your opponent:[/] {report.message}")
+            console.print(f"[bold]message from your opponent:[/] "
+                          f"{escape(block(report.message))}")
         if before is not None and report.kind == "turn":
             show_frames(console, file_frames(before, env.raw, report.seq, game.side), pacing,
                         game.side, poll)

@@ -68,10 +68,9 @@ def _locked(path: Path) -> contextlib.AbstractContextManager[None]:
 
 def read_save(home: Home, path: Path) -> tuple[bytes, dict[str, Any]]:
     """A save's bytes and body, checked: the right kind, signed by this home's own key."""
-    try:
-        data = path.read_bytes()
-    except OSError as exc:
-        raise UsageError(f"cannot read {path}: {exc.strerror}") from None
+    from pbem.readfile import read_bounded
+
+    data = read_bounded(path, MAX_SAVE)
     try:
         env = open_envelope(data, max_size=MAX_SAVE, kinds=("save",))
     except (FormatError, SignatureError) as exc:

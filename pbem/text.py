@@ -61,3 +61,10 @@ def quote(value: object, limit: int = QUOTE_LIMIT) -> str:
     except Exception:  # a value whose repr fails (nothing decoded here has one)
         text = f"<{type(value).__name__}>"
     return safe(bound(text, limit))
+
+
+def block(text: str, indent: str = "    ") -> str:
+    """Multi-line text from a file (a message) with every line after the first indented,
+    so that no line of it can pass for a line of pbem's own (a fake prompt or verdict)."""
+    lines = [safe(line) for line in text.splitlines()] or [""]
+    return f"\n{indent}".join(lines)

@@ -18,6 +18,7 @@ from typing import Any
 import click
 
 from pbem.errors import PbemError, UsageError
+from pbem.text import block, bound, safe
 from pbem.transport import config as mailconfig
 from pbem.transport.base import Outcome, Router, TransportError
 from pbem.transport.folder import deliver_folder, scan_folder, watch_folder
@@ -149,6 +150,9 @@ def deliver(game: Any, number: int, data: bytes, *, folder: Path | None = None,
         account = mailconfig.load_account(game.home.path) if by_email else None
         sender, recipient = _addresses(game, to, account)
         subject, summary = describe(game, number, data)
+        # one header line, nothing a mail program would act on (names are card-checked,
+        # but a subject is no place to trust that)
+        subject = safe(subject)
         if eml is not None:
             write_eml(data, eml, info, sender=sender, recipient=recipient, subject=subject,
                       summary=summary)
@@ -193,16 +197,18 @@ def _show(outcomes: list[Outcome], home: Any, as_json: bool) -> None:
         click.echo(json.dumps([_json_outcome(o) for o in outcomes], indent=2))
         return
     for outcome in outcomes:
+        # notes and messages quote files and mail: no terminal control reaches the screen
         if outcome.status != "imported":
-            core.errors.print(f"pbem: note: {outcome.note}", markup=False)
+            core.errors.print(f"pbem: note: {safe(bound(outcome.note, 2000))}", markup=False)
             continue
-        core.console.print(outcome.note, markup=False)
+        core.console.print(safe(bound(outcome.note, 2000)), markup=False)
         report = outcome.report
         if report is None or not hasattr(report, "game_name"):
             continue
         message = getattr(report, "message", "")
         if message:
-            core.console.print(f"  message from your opponent: {message}", markup=False)
+            core.console.print(f"  message from your opponent: {block(message)}",
+                               markup=False)
         try:
             game = home.game(report.game_name)
         except PbemError:

@@ -71,6 +71,9 @@ GENERIC_TYPES = frozenset({"application/octet-stream", "application/x-pbem",
 MAX_MESSAGE = 16 * 1024 * 1024
 MAX_ATTACHMENT = 4 * 1024 * 1024
 MAX_PARTS = 100
+#: the most multipart or message/* containers one message may declare (nesting bound)
+MAX_NESTING = 20
+_CONTAINER = re.compile(rb"(?i)content-type:\s*(?:multipart|message)/")
 KEYWORD = "$PbemHandled"
 _BAD_NAME = re.compile(r"[/\\\x00-\x1f]|^\.|^[A-Za-z]:")
 
@@ -193,14 +196,39 @@ def _strict_payload(part: Message) -> bytes:
 
 
 def extract(raw: bytes, label: str) -> MessageScan:
-    """Every candidate pbem file in a message: attachments, then armored text bodies."""
-    from pbem.armor import dearmor_all, is_armored
+    """Every candidate pbem file in a message: attachments, then armored text bodies.
 
+    Never raises: a message that cannot be read is one refusal, so that it is marked
+    handled and the rest of the mailbox is still fetched."""
     scan = MessageScan(label)
     if len(raw) > MAX_MESSAGE:
         _refuse(scan, "message", f"{len(raw)} bytes, more than the {MAX_MESSAGE} bytes a "
                                  f"turn message may have")
         return scan
+    # the parser recurses once per nested multipart: 1,000 levels crashed it (and a
+    # crash on one message blocked a mailbox for good).  Each level needs a Content-Type
+    # of its own, so counting them bounds the nesting before anything is parsed.
+    containers = len(_CONTAINER.findall(raw))
+    if containers > MAX_NESTING:
+        _refuse(scan, "message", f"{containers} nested multipart or message parts, more "
+                                 f"than the {MAX_NESTING} a turn message may have")
+        return scan
+    try:
+        return _extract(raw, scan)
+    except RecursionError:
+        scan.files.clear()
+        _refuse(scan, "message", "its structure is nested too deeply to read")
+        return scan
+    except Exception as exc:  # a parser failure on hostile input must not stop a fetch
+        scan.files.clear()
+        _refuse(scan, "message", f"it cannot be read ({type(exc).__name__})")
+        return scan
+
+
+def _extract(raw: bytes, scan: MessageScan) -> MessageScan:
+    from pbem.armor import dearmor_all, is_armored
+
+    label = scan.label
     msg = email.message_from_bytes(raw, policy=email.policy.default)
     try:
         subject = " ".join(str(msg.get("Subject", "") or "").split())
@@ -313,7 +341,9 @@ def messages_from_path(path: Path) -> Iterator[tuple[str, bytes]]:
         mbox = mailbox.mbox(str(path), factory=None, create=False)
         try:
             for index, key in enumerate(mbox.keys(), 1):
-                yield f"{path} message {index}", mbox.get_bytes(key)
+                # bounded: one huge message costs at most the limit (extract refuses it)
+                with mbox.get_file(key) as handle:
+                    yield f"{path} message {index}", handle.read(MAX_MESSAGE + 1)
         finally:
             mbox.close()
         return

@@ -3,6 +3,7 @@
 
 from __future__ import annotations
 
+import email.policy
 import imaplib
 import re
 import time
@@ -13,7 +14,7 @@ from pathlib import Path
 import pytest
 from click.testing import CliRunner
 from mailserver import MailServers
-from transport_helpers import Pair, play_until_sealed
+from transport_helpers import Pair, nested, play_until_sealed
 
 from pbem.envelope import peek
 from pbem.session import Home
@@ -333,3 +334,21 @@ def test_a_server_without_tls_gets_no_password(servers: MailServers, pair: Pair)
     a.smtp_port = servers.cleartext_port
     with pytest.raises(TransportError, match="does not offer STARTTLS; refusing to log in"):
         send_smtp(a, servers.accounts["alice"].password, other_mail("alice@pbem.test", "x"))
+
+
+def test_a_poison_message_is_marked_and_the_rest_fetched(servers: MailServers,
+                                                        pair: Pair) -> None:
+    """Issue 20 item 5: one message the parser cannot take never blocks the mailbox."""
+    seq, data = joined(pair)
+    conn = imap(servers, "bob")
+    try:
+        conn.append("INBOX", None, None, nested(1000))
+        conn.append("INBOX", None, None,
+                    turn_message(pair, "duel", seq, data).as_bytes(policy=email.policy.SMTP))
+    finally:
+        conn.logout()
+    report = fetch(servers, pair.bob, "bob")
+    assert sorted(o.status for o in report.outcomes) == ["imported", "refused"]
+    assert report.handled == 2
+    assert pair.bob.game("duel").verifier.seq == seq
+    assert fetch(servers, pair.bob, "bob").outcomes == []  # not retried

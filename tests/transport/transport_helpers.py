@@ -43,3 +43,12 @@ class Pair:
             if game.my_decision() is not None:
                 return home
         return None
+
+
+def nested(depth: int) -> bytes:
+    """A message ``depth`` multiparts deep (the parser once recursed into a crash)."""
+    head = b"From: m@x\r\nSubject: pbem turn\r\nMIME-Version: 1.0\r\n"
+    parts = [b"Content-Type: multipart/mixed; boundary=b%d\r\n\r\n--b%d\r\n" % (i, i)
+             for i in range(depth)]
+    tail = [b"\r\n--b%d--\r\n" % i for i in reversed(range(depth))]
+    return head + b"".join(parts) + b"Content-Type: text/plain\r\n\r\nhi\r\n" + b"".join(tail)
