@@ -5,6 +5,7 @@ Each test is the regression test of one item of the issue, named in its docstrin
 
 from __future__ import annotations
 
+import os
 from pathlib import Path
 from typing import Any
 
@@ -198,3 +199,112 @@ def test_sealing_a_different_file_for_a_sealed_place_is_refused(table: Any,
     assert err.value.reason == "sealed"
     assert len(table.game(alice).files) == seq  # nothing sealed, nothing saved for it
     assert table.game(alice).file(seq) == (seq, original)  # what 'pbem send --seq' sends
+
+
+# --- crashes, hangs and floods (items 5 to 9) -------------------------------------------
+
+
+def _cli(home: Any, *args: str) -> Any:
+    from click.testing import CliRunner
+
+    from pbem.cli import main
+
+    return CliRunner().invoke(main, ["--home", str(home.path), *args])
+
+
+def test_receive_names_a_folder_a_fifo_and_a_device(table: Any, tmp_path: Path) -> None:
+    """Item 6: what is not a regular file is named, never read (a FIFO used to hang)."""
+    fifo = tmp_path / "pipe.pbem"
+    os.mkfifo(fifo)
+    before = table.save_bytes(table.bob)
+    for path, words in ((tmp_path, "is a folder"), (fifo, "not a regular file"),
+                        (Path("/dev/zero"), "not a regular file")):
+        res = _cli(table.bob, "receive", str(path))
+        assert res.exit_code != 0 and words in res.output, res.output
+        assert res.exception is None or isinstance(res.exception, SystemExit)
+    assert table.save_bytes(table.bob) == before
+
+
+def test_a_huge_file_is_refused_before_it_is_read(table: Any, tmp_path: Path) -> None:
+    """Item 6: a 100 MB file is refused by its size, at the cost of nothing."""
+    import subprocess
+    import sys
+
+    big = tmp_path / "big.pbem"
+    with big.open("wb") as handle:
+        handle.truncate(100 * 1024 * 1024)
+    code = ("import resource, sys; from pbem.cli import main\n"
+            "try:\n    main(['--home', sys.argv[1], 'receive', sys.argv[2]])\n"
+            "except SystemExit as e:\n"
+            "    print(resource.getrusage(resource.RUSAGE_SELF).ru_maxrss, e.code)\n")
+    out = subprocess.run([sys.executable, "-c", code, str(table.bob.path), str(big)],
+                         capture_output=True, text=True, timeout=60)
+    assert "larger than the limit" in out.stderr
+    peak_kib, status = out.stdout.split()
+    assert status != "0"
+    assert int(peak_kib) < 120 * 1024  # the file is never read into memory
+
+
+def test_the_documented_container_limit_is_enforced() -> None:
+    """Item 7: an array of 1,500,000 nils is refused before anything is built."""
+    data = b"\xdd" + (1_500_000).to_bytes(4, "big") + b"\xc0" * 1_500_000
+    with pytest.raises(FormatError, match="larger than the limit of 1000000"):
+        canonical.decode(data)
+    data = b"\xdf" + (1_000_001).to_bytes(4, "big") + b"\xa0\xc0" * 1_000_001
+    with pytest.raises(FormatError, match="map of 1000001 entries"):
+        canonical.decode(data)
+
+
+def test_a_hostile_invite_cannot_flood_the_error_line(table: Any, tmp_path: Path) -> None:
+    """Item 8: anyone can sign an invite; what its error quotes is bounded."""
+    body = body_of(table.game(table.alice).files[0])
+    mallory = Identity.generate("Mallory")
+    body["creator"] = {**body["creator"], "key": mallory.public_key}
+    for field in ("dice_mode", "creator_side", "x" * 1_000_000):
+        hostile = dict(body)
+        hostile[field] = "y" * 3_000_000
+        path = tmp_path / "invite.pbem"
+        path.write_bytes(resign_body(mallory, hostile))
+        res = _cli(table.bob, "join", str(path), "--yes")
+        assert res.exit_code != 0
+        assert len(res.output) < 2000, (field[:20], len(res.output))
+
+
+def test_a_damaged_armored_file_is_called_damaged(table: Any, tmp_path: Path) -> None:
+    """Item 8: base64 intact, bytes no pbem file: 'damaged', not 'cannot armor'."""
+    import base64
+
+    from pbem.armor import BEGIN, END
+
+    path = tmp_path / "turn.pbem"
+    path.write_text(f"{BEGIN}\n\n{base64.b64encode(b'not a pbem file').decode()}\n{END}\n")
+    res = _cli(table.bob, "receive", str(path))
+    assert res.exit_code != 0
+    assert "damaged" in res.output and "cannot armor" not in res.output
+
+
+HOSTILE_TEXT = "\x1b[2J\x1b]0;pwned\x07pbem: error: \u202esdrawkcab\r\nfake prompt> "
+
+
+def test_text_from_a_file_never_reaches_the_terminal_raw(table: Any) -> None:
+    """Item 9: ANSI, OSC, bidi and line tricks in a message (or an action) are escaped."""
+    home = table.mover()
+    game = table.game(home)
+    game.say(HOSTILE_TEXT)
+    home, seq, data = table.play_file()
+    receiver = table.other(home)
+    # an action text in an error first
+    body = body_of(data)
+    body["records"] = [["a", HOSTILE_TEXT], *body["records"]]
+    bad = table.folder / "bad.pbem"
+    bad.write_bytes(resign_body(home.identity(), body))
+    refused = _cli(receiver, "receive", str(bad)).output
+    assert "refused here" in refused or "turn" in refused, refused
+    path = table.folder / f"{seq:04d}.pbem"
+    outputs = [_cli(receiver, "receive", str(path)).output,
+               _cli(receiver, "log", "duel").output, refused]
+    for out in outputs:
+        assert "\x1b" not in out and "\u202e" not in out and "\x07" not in out
+        assert "\r" not in out
+        assert "\nfake prompt" not in out and "\npbem: error: \\u202e" not in out
+    assert "\\x1b[2J" in outputs[0]
