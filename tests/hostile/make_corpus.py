@@ -22,12 +22,12 @@ from typing import Any
 
 sys.path.insert(0, str(Path(__file__).parent))
 
-from corpus import BASE_SEQ, CASES, MANIFEST, build  # noqa: E402
+from corpus import BASE_SEQ, CASES, MANIFEST, build
 
-from pbem import canonical  # noqa: E402
-from pbem.armor import BEGIN, END, armor  # noqa: E402
-from pbem.envelope import seal  # noqa: E402
-from pbem.identity import Identity  # noqa: E402
+from pbem import canonical
+from pbem.armor import BEGIN, END, armor
+from pbem.envelope import seal
+from pbem.identity import Identity
 
 FORMAT, SIGNATURE, CHAIN, DICE, DESYNC, USAGE, TRANSPORT = 3, 4, 5, 7, 8, 2, 13
 MALLORY = Identity.from_secret(bytes(range(100, 132)), "Mallory", "m@example.org")

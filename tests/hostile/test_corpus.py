@@ -24,10 +24,10 @@ from click.testing import CliRunner
 
 sys.path.insert(0, str(Path(__file__).parent))
 
-from corpus import BASE_SEQ, CASES, CLOCK, GAME, MANIFEST, Bases, build  # noqa: E402
+from corpus import BASE_SEQ, CASES, CLOCK, GAME, MANIFEST, Bases, build
 
-from pbem.cli import main  # noqa: E402
-from pbem.session import Home  # noqa: E402
+from pbem.cli import main
+from pbem.session import Home
 
 MANIFEST_DATA = json.loads(MANIFEST.read_text())
 #: bounds per case: wall time (generous for a loaded CI machine) and Python heap peak
