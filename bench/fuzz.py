@@ -20,6 +20,7 @@ key, verified against the real engine), ``mail`` (MIME parsing and extraction), 
 from __future__ import annotations
 
 import argparse
+import contextlib
 import hashlib
 import json
 import os
@@ -81,14 +82,10 @@ def _armor() -> Check:
     from pbem.errors import PbemError
 
     def check(data: bytes) -> None:
-        try:
+        with contextlib.suppress(PbemError):
             read_any(data)
-        except PbemError:
-            pass
-        try:
+        with contextlib.suppress(PbemError):
             dearmor_all(data.decode("utf-8", "replace"))
-        except PbemError:
-            pass
 
     return check
 
@@ -99,10 +96,8 @@ def _card() -> Check:
     from pbem.identity import Card
 
     def check(data: bytes) -> None:
-        try:
+        with contextlib.suppress(PbemError):
             Card.from_data(canonical.decode(data))
-        except PbemError:
-            pass
         try:
             Card.from_json(json.loads(data.decode("utf-8", "replace")))
         except (PbemError, ValueError, RecursionError):
@@ -284,11 +279,11 @@ def run_one(target: str, seconds: int) -> None:
     os.environ.setdefault("PBEM_ENGINES", "toy_engine:ENGINE")
     with atheris.instrument_imports(include=["pbem", "engines"]):
         import engines.hexkit.scenario  # noqa: F401
-        import pbem.armor  # noqa: F401
-        import pbem.canonical  # noqa: F401
-        import pbem.envelope  # noqa: F401
-        import pbem.identity  # noqa: F401
-        import pbem.transcript  # noqa: F401
+        import pbem.armor
+        import pbem.canonical
+        import pbem.envelope
+        import pbem.identity
+        import pbem.transcript
         import pbem.transport.mail  # noqa: F401
     check = make(target)
     corpus = CORPUS / target

@@ -35,6 +35,7 @@ from pbem.render.board import (
     top_piece,
     zoc_hexes,
 )
+from pbem.text import safe
 from pbem.view import BoardView, Cell, Piece
 
 SQRT3 = math.sqrt(3)
@@ -137,7 +138,7 @@ def _text(x: float, y: float, text: str, *, size: float, fill: str = INK,
     klass = f" class={_attr(cls)}" if cls else ""
     return (f'<text x="{_n(x)}" y="{_n(y)}" font-size="{_n(size)}" fill={_attr(fill)} '
             f'text-anchor="{anchor}" font-weight="{weight}"{extra}{klass}>'
-            f"{escape(text)}</text>")
+            f"{escape(safe(text))}</text>")
 
 
 def _counter(x: float, y: float, size: float, piece: Piece, depth: int,
@@ -208,7 +209,7 @@ def board_svg(view: BoardView, *, scale: int = 36, show_zoc: str | None = None,
         '<?xml version="1.0" encoding="UTF-8"?>',
         f'<svg xmlns="http://www.w3.org/2000/svg" width="{_n(width)}" height="{_n(height)}" '
         f'viewBox="0.0 0.0 {_n(width)} {_n(height)}" font-family={_attr(FONT)}>',
-        f"<title>{escape(view.title)}</title>",
+        f"<title>{escape(safe(view.title))}</title>",
         f'<rect x="0.0" y="0.0" width="{_n(width)}" height="{_n(height)}" fill="{BACKGROUND}"/>',
         _text(g.left, r * 0.75, view.title, size=r * 0.6, anchor="start", weight="bold",
               cls="title"),
