@@ -98,10 +98,9 @@ def _card() -> Check:
     def check(data: bytes) -> None:
         with contextlib.suppress(PbemError):
             Card.from_data(canonical.decode(data))
-        try:
+        # ValueError, RecursionError: json.loads itself, not our reader
+        with contextlib.suppress(PbemError, ValueError, RecursionError):
             Card.from_json(json.loads(data.decode("utf-8", "replace")))
-        except (PbemError, ValueError, RecursionError):
-            pass  # json.loads itself: not our reader
 
     return check
 
