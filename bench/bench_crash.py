@@ -3,8 +3,8 @@
 Run: ``.venv/bin/python bench/bench_crash.py`` (``--kills 40 --races 30`` for more).
 
 Each kill starts a real ``pbem`` process (the test engine, a fixed clock so files are
-the same bytes every time), lets it run for a delay drawn between zero and the time the
-command normally takes, and kills it with SIGKILL.  Then the home must still be good:
+the same bytes every time), lets it run for a delay drawn between half and 110% of the
+time the command normally takes, and kills it with SIGKILL.  Then the home must still be good:
 
 * the save loads (never half written, never altered);
 * it is the state before the command or the state after it (or, for ``act``, after a
@@ -114,7 +114,8 @@ def timed(home: Path, *args: str) -> float:
 
 def killed(home: Path, seed: str, span: float, *args: str) -> None:
     proc = pbem(home, *args)
-    time.sleep(draw(seed, 1000) * span / 1000)
+    # between half and 110% of a normal run: the first half is mostly Python starting
+    time.sleep(span * (500 + draw(seed, 600)) / 1000)
     proc.send_signal(signal.SIGKILL)
     proc.wait()
 
