@@ -504,6 +504,7 @@ class Game:
         game.log = list(body["log"])
         game.pending = []
         game.version = version
+        sealed.see(version)  # a newer save brought in is the new mark (remember the highest)
         for record in body["pending"]:
             # our own signed save: its recorded rolls are replayed without the dice key,
             # so status and show need no passphrase

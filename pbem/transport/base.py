@@ -131,7 +131,9 @@ class Router:
         """The router of a real home: imports with ``Home.receive``, pins confirmed cards."""
 
         def known() -> dict[bytes, str]:
-            return {g.game_id: g.side for g in home.games()}
+            # from the signed summaries: no engine loaded, and one save that cannot be
+            # used (put back from a backup, say) does not stop the files of the others
+            return {bytes.fromhex(s["game_id"]): s["side"] for s in home.statuses()}
 
         def is_pinned(key: bytes) -> bool:
             return any(c.key == key for c in home.keys.contacts())
