@@ -21,7 +21,7 @@ if TYPE_CHECKING:
     from rich.console import Console
 
 from pbem import __version__
-from pbem.errors import DuplicateFile, KeyStoreError, PbemError, UsageError
+from pbem.errors import DuplicateFile, KeyStoreError, PbemError, UsageError, quote
 from pbem.text import block
 
 
@@ -502,9 +502,12 @@ def _screen(home: Any, path: Path, source: str, data: bytes, yes: bool) -> bool:
     except PbemError:
         return True  # the import names the problem
     if env.kind == "invite":
+        creator = body.get("creator")
+        name = creator.get("name") if isinstance(creator, dict) else None
+        # anyone can sign an invite: its name is only quoted, bounded and escaped
         echo_err(f"pbem: note: {source} is an invite from "
-                     f"{body.get('creator', {}).get('name', '?')}: join it with "
-                     f"'pbem join {path}'")
+                 f"{quote(name) if isinstance(name, str) else '?'}: join it with "
+                 f"'pbem join {path}'")
         return False
     if env.kind == "accept" and isinstance(body.get("joiner"), dict):
         try:

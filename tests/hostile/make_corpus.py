@@ -131,6 +131,8 @@ def cases(files: list[bytes], alice: Identity) -> list[dict[str, Any]]:
                          "name": "Mallory"}
     add("invite-300k-field", resign(MALLORY, {**invite, "dice_mode": "y" * 300_000}),
         FORMAT, "dice mode", command="join", why="issue 20 item 8: the error is bounded")
+    add("invite-creator-not-a-map", resign(MALLORY, {**invite, "creator": []}), 0,
+        "is an invite from ?", why="an invite anyone can sign, given to receive")
     add("nested-1000.eml", nested_mail(1000), TRANSPORT, "nested", why="issue 20 item 5")
     add("stranger-then-genuine.eml", mail([("9.pbem", resign(MALLORY, changed(
         seq=BASE_SEQ + 2))), ("a.pbem", resign(MALLORY, body)), ("b.pbem", genuine)]),
