@@ -53,6 +53,7 @@ def mail(files: list[tuple[str, bytes]]) -> bytes:
     for name, data in files:
         msg.add_attachment(data, maintype="application", subtype="vnd.pbem+msgpack",
                            filename=name)
+    msg.set_boundary("pbem-corpus")  # the same bytes at every run
     return msg.as_bytes()
 
 
