@@ -974,12 +974,21 @@ def rebuild(home: Home, datas: list[tuple[str, bytes]], *, name: str | None = No
     engine = get_engine(setup.engine_id)
     verifier = Verifier(engine, invites[0])
     me = home.card().key
-    rest = sorted((e for e in envs if e.kind != "invite"),
-                  key=lambda e: int(canonical.decode(e.body)["seq"]))
+    def place(env: Envelope) -> int:
+        seq = env.decode().get("seq")
+        return seq if type(seq) is int else -1
+
+    rest = sorted((e for e in envs if e.kind != "invite"), key=place)
     files = [invites[0].raw]
     for done, env in enumerate(rest, start=1):
         if progress is not None:
             progress(done, len(rest))
+        if env.decode().get("game") != setup.game_id:
+            continue  # another game's file in the same folder
+        if env.kind == "turn" and env.key not in verifier.keys.values():
+            continue  # not signed by the game's players: nothing of this game
+        if env.kind == "accept" and setup.creator.key != me and env.key != me:
+            continue  # we joined this game: the accept is ours
         try:
             verifier.add(env, dict(enumerate(files)))
         except DuplicateFile:

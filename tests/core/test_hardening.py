@@ -6,6 +6,7 @@ Each test is the regression test of one item of the issue, named in its docstrin
 from __future__ import annotations
 
 import os
+import shutil
 from pathlib import Path
 from typing import Any
 
@@ -308,3 +309,17 @@ def test_text_from_a_file_never_reaches_the_terminal_raw(table: Any) -> None:
         assert "\r" not in out
         assert "\nfake prompt" not in out and "\npbem: error: \\u202e" not in out
     assert "\\x1b[2J" in outputs[0]
+
+
+def test_rebuild_sets_aside_a_strangers_file(table: Any, tmp_path: Path) -> None:
+    """Item 3, for 'pbem rebuild': a junk file in the folder does not stop the rebuild."""
+    table.exchange(4)
+    files = [(p.name, p.read_bytes()) for p in sorted(table.folder.iterdir())]
+    junk = resign_body(Identity.generate("Mallory"), body_of(files[3][1]))
+    body = body_of(files[3][1])
+    body["seq"] = True
+    odd = resign_body(Identity.generate("Mallory"), body)
+    fresh = session.Home(tmp_path / "fresh", clock=lambda: 1)
+    shutil.copytree(table.bob.path / "identity", fresh.path / "identity")
+    game = session.rebuild(fresh, [("junk.pbem", junk), ("odd.pbem", odd), *files])
+    assert game.files == table.game(table.bob).files
