@@ -373,7 +373,7 @@ class Home:
 class SealRecord:
     """What this home signed in one game, kept outside the save (issue 20 item 4).
 
-    ``<home>/sealed/<game id>/NNNN.pbem`` is every file this home sealed, written before
+    ``<home>/sealed/<game id>/NNNNNN.pbem`` is every file this home sealed, written before
     the save that holds it and never replaced, and ``version`` the highest save version
     written or loaded.  A save put back from a backup (or brought from another machine)
     no longer knows a file it sealed: without this record pbem would seal a second,
@@ -394,11 +394,6 @@ class SealRecord:
             return self.path(seq).read_bytes()
         except FileNotFoundError:
             return None
-
-    def seqs(self) -> list[int]:
-        if not self.dir.is_dir():
-            return []
-        return sorted(int(p.stem) for p in self.dir.glob("*.pbem") if p.stem.isdigit())
 
     def check(self, seq: int, data: bytes, game: str) -> None:
         """Refuse to seal ``data`` for place ``seq`` when another file was sealed there."""
