@@ -21,8 +21,8 @@ if TYPE_CHECKING:
     from rich.console import Console
 
 from pbem import __version__
-from pbem.errors import DuplicateFile, KeyStoreError, PbemError, UsageError, quote
-from pbem.text import block
+from pbem.errors import DuplicateFile, KeyStoreError, PbemError, UsageError
+from pbem.text import block, bound, safe
 
 
 class _LazyConsole:
@@ -506,7 +506,7 @@ def _screen(home: Any, path: Path, source: str, data: bytes, yes: bool) -> bool:
         name = creator.get("name") if isinstance(creator, dict) else None
         # anyone can sign an invite: its name is only quoted, bounded and escaped
         echo_err(f"pbem: note: {source} is an invite from "
-                 f"{quote(name) if isinstance(name, str) else '?'}: join it with "
+                 f"{safe(bound(name, 80)) if isinstance(name, str) else '?'}: join it with "
                  f"'pbem join {path}'")
         return False
     if env.kind == "accept" and isinstance(body.get("joiner"), dict):
