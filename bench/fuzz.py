@@ -22,6 +22,7 @@ from __future__ import annotations
 import argparse
 import contextlib
 import hashlib
+import importlib
 import json
 import os
 import re
@@ -276,14 +277,12 @@ def run_one(target: str, seconds: int) -> None:
 
     sys.path.insert(0, str(ROOT / "tests" / "toy"))
     os.environ.setdefault("PBEM_ENGINES", "toy_engine:ENGINE")
+    # the readers, imported under instrumentation so libFuzzer sees their branches
     with atheris.instrument_imports(include=["pbem", "engines"]):
-        import engines.hexkit.scenario  # noqa: F401
-        import pbem.armor
-        import pbem.canonical
-        import pbem.envelope
-        import pbem.identity
-        import pbem.transcript
-        import pbem.transport.mail  # noqa: F401
+        for module in ("engines.hexkit.scenario", "pbem.armor", "pbem.canonical",
+                       "pbem.envelope", "pbem.identity", "pbem.transcript",
+                       "pbem.transport.mail"):
+            importlib.import_module(module)
     check = make(target)
     corpus = CORPUS / target
     crashes = CRASHES / target
