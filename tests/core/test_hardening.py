@@ -323,3 +323,29 @@ def test_rebuild_sets_aside_a_strangers_file(table: Any, tmp_path: Path) -> None
     shutil.copytree(table.bob.path / "identity", fresh.path / "identity")
     game = session.rebuild(fresh, [("junk.pbem", junk), ("odd.pbem", odd), *files])
     assert game.files == table.game(table.bob).files
+
+
+def test_a_crash_between_the_seal_record_and_the_save_loses_nothing(
+        table: Any, monkeypatch: Any) -> None:
+    """Item 4: the record is written before the save; a crash in between is taken back."""
+    alice = table.alice
+    _to_move(table, alice)
+    game = table.game(alice)
+    count = len(game.files)
+    real_write = session.Game.write
+
+    def crash_after_seal(self: session.Game) -> None:
+        if len(self.files) > count:
+            raise KeyboardInterrupt("killed after the record, before the save")
+        real_write(self)
+
+    monkeypatch.setattr(session.Game, "write", crash_after_seal)
+    with pytest.raises(KeyboardInterrupt):
+        while True:
+            game.act(game.state.legal_actions()[0].notation())
+    monkeypatch.setattr(session.Game, "write", real_write)
+    recorded = (alice.path / "sealed" / game.game_id.hex() / f"{count:06d}.pbem").read_bytes()
+    again = table.game(alice)  # the save does not hold the file; the record does
+    assert again.files[count] == recorded and not again.pending
+    table.bob.receive(recorded, "f")  # the file the opponent may already hold is the one
+    assert table.game(table.bob).files[count] == recorded
