@@ -1,15 +1,17 @@
-"""The fixed game the hostile corpus is made against, rebuilt the same way every time.
+"""The fixed game the hostile corpus is made against, the same bytes every time.
 
-Alice (red, the creator) and Bob (blue) play the test engine (Skirmish) with fixed keys,
-nonce, clock and choices, so every file of the game is the same bytes on every machine.
-The corpus (``cases/``, listed in ``manifest.json``) holds hostile variations of the file
-Bob is to receive next (``BASE_SEQ``) and of the ones before it; the runner
-(``test_corpus.py``) rebuilds the game and replays each case through the CLI.
+The game is the protocol's own transcript vector (``tests/data/transcript/``: the test
+engine, Alice's secret key bytes 0..31, Bob's 32..63, see docs/protocol.md), which is
+pinned and re-recorded only with a protocol change, so the corpus does not move when
+the test helpers or the bots change.  Bob's home is rebuilt from files 0 .. ``BASE_SEQ``
+- 1 (the ``before`` base) and then receives file ``BASE_SEQ``, Alice's (the ``after``
+base).  The corpus (``cases/``, listed in ``manifest.json``) holds hostile variations of
+that file and of the ones around it; the runner (``test_corpus.py``) replays each case
+through the CLI.
 """
 
 from __future__ import annotations
 
-import hashlib
 import os
 import shutil
 import sys
@@ -24,28 +26,27 @@ if "toy_engine:ENGINE" not in os.environ.get("PBEM_ENGINES", ""):
     os.environ["PBEM_ENGINES"] = ",".join(
         e for e in (os.environ.get("PBEM_ENGINES", ""), "toy_engine:ENGINE") if e)
 
-from pbem.session import Home  # noqa: E402
-from pbem.testing import Chooser, play_file  # noqa: E402
+from pbem.session import Home, rebuild  # noqa: E402
 
 HERE = Path(__file__).parent
 CASES = HERE / "cases"
 MANIFEST = HERE / "manifest.json"
+TRANSCRIPT = HERE.parent / "data" / "transcript"
 CLOCK = 1_800_000_000
 #: the file Bob has not received yet in the ``before`` base (Alice's)
 BASE_SEQ = 6
 GAME = "duel"
 
 
-def make_home(root: Path, name: str) -> Home:
+def make_home(root: Path, name: str, secret: bytes) -> Home:
     home = Home(root / name.lower(), clock=lambda: CLOCK)
-    home.keys.create(name, f"{name.lower()}@example.org", None,
-                     secret=hashlib.sha256(f"pbem hostile corpus {name}".encode()).digest())
+    home.keys.create(name, f"{name.lower()}@example.org", None, secret=secret)
     return home
 
 
 @dataclass
 class Bases:
-    """Both homes, with Bob's home saved twice: before and after file ``BASE_SEQ``."""
+    """Alice's identity and Bob's home saved twice: before and after file ``BASE_SEQ``."""
 
     alice: Home
     bob: Home
@@ -59,23 +60,13 @@ class Bases:
 
 
 def build(root: Path) -> Bases:
-    alice, bob = make_home(root, "Alice"), make_home(root, "Bob")
-    game = alice.new_game("skirmish", "long", "red", name=GAME, nonce=b"\x5e" * 32)
-    joined = bob.join(game.files[0], "0000.pbem", name=GAME)
-    alice.receive(joined.files[1], "0001.pbem")
-    chooser = Chooser("pbem hostile corpus")
-    files = [game.files[0], joined.files[1]]
-    while len(files) <= BASE_SEQ + 1:
-        mover = next(h for h in (alice, bob) if h.game(GAME).my_decision() is not None)
-        seq, data = mover.game(GAME).file(play_file(mover.game(GAME), chooser))
-        assert seq == len(files)
-        files.append(data)
-        receiver = bob if mover is alice else alice
-        if seq == BASE_SEQ:
-            shutil.copytree(bob.path, root / "before")
-        receiver.receive(data, f"{seq:04d}.pbem")
-        if seq == BASE_SEQ:
-            shutil.copytree(bob.path, root / "after")
-            break
+    alice = make_home(root, "Alice", bytes(range(32)))
+    bob = make_home(root, "Bob", bytes(range(32, 64)))
+    files = [(TRANSCRIPT / f"{seq:04d}.pbem").read_bytes() for seq in range(BASE_SEQ + 1)]
+    rebuild(bob, [(f"{seq:04d}.pbem", data) for seq, data in enumerate(files[:BASE_SEQ])],
+            name=GAME)
+    shutil.copytree(bob.path, root / "before")
+    bob.receive(files[BASE_SEQ], f"{BASE_SEQ:04d}.pbem")
+    shutil.copytree(bob.path, root / "after")
     assert Home(root / "before").game(GAME).verifier.seq == BASE_SEQ - 1
     return Bases(alice, bob, files, root / "before", root / "after")
