@@ -83,7 +83,8 @@ class AuditReport:
             "files": [vars(f) for f in self.files],
             "rolls": [
                 {"roll": r.name, "side": r.side, "purpose": r.purpose, "rule": r.rule,
-                 "dice": r.request, "outcome": list(r.outcome), "after": r.after_action}
+                 "dice": r.request, "request": r.asked, "request_recorded": r.recorded,
+                 "seed": r.seed.hex(), "outcome": list(r.outcome), "after": r.after_action}
                 for r in self.rolls
             ],
         }

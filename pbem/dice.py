@@ -32,13 +32,14 @@ import re
 import struct
 from collections.abc import Iterable, Iterator, Sequence
 from dataclasses import dataclass
+from typing import Any
 
 from cryptography.hazmat.primitives import hashes
 from cryptography.hazmat.primitives.kdf.hkdf import HKDF
 
 from pbem import canonical
 from pbem.engine import ChanceRequest, Outcome
-from pbem.errors import DiceError, UsageError
+from pbem.errors import DiceError, FormatError, UsageError
 
 __all__ = [
     "MAX_CHAIN_LENGTH",
@@ -54,8 +55,10 @@ __all__ = [
     "crafted_words",
     "draw_items",
     "open_seed",
+    "parse_request",
     "parse_roll_name",
     "rejection_limit",
+    "request_data",
     "resolve",
     "resolve_words",
     "roll_dice",
@@ -400,6 +403,61 @@ def check_roll(seed: bytes, index: int, request: ChanceRequest, outcome: Sequenc
             f"but the seed gives {roll.outcome!r}"
         )
     return roll
+
+
+# --- the request as a roll record carries it (game format 2) -------------------------------
+
+#: the most dice one request may name (a file is at most 4 MiB anyway)
+MAX_DICE = 1000
+
+
+def request_data(request: ChanceRequest) -> dict[str, Any]:
+    """What was asked, as the roll record of a format-2 game signs it.
+
+    Only what the dice protocol reads: the die sizes, or the cup's name, its contents
+    sorted by UTF-8 bytes (the order :func:`draw_items` draws from, so there is one
+    form) and the count.  The purpose and rule are the engine's words, not needed to
+    re-derive the outcome, and stay out of the signed record.
+    """
+    if request.kind == "dice":
+        return {"kind": "dice", "dice": list(request.dice)}
+    return {"kind": "draw", "cup": request.cup, "contents": sorted(request.contents),
+            "count": request.count}
+
+
+def _exact_int(value: object) -> bool:
+    return type(value) is int
+
+
+def parse_request(data: object, where: str) -> ChanceRequest:
+    """A recorded request back into a :class:`ChanceRequest`; :class:`FormatError` naming
+    ``where`` for anything but the one form :func:`request_data` writes."""
+    bad = f"{where}: a roll's request is {{'kind': 'dice', 'dice': [sizes]}} or " \
+          "{'kind': 'draw', 'cup': name, 'contents': [sorted items], 'count': n}"
+    if type(data) is not dict:
+        raise FormatError(bad)
+    kind = data.get("kind")
+    if kind == "dice" and set(data) == {"kind", "dice"}:
+        sizes = data["dice"]
+        if (type(sizes) is not list or not 1 <= len(sizes) <= MAX_DICE
+                or not all(_exact_int(s) and 2 <= s <= 1_000_000 for s in sizes)):
+            raise FormatError(f"{where}: the dice of a roll's request are 1..{MAX_DICE} "
+                              "integers (never booleans), each 2..1000000")
+        return ChanceRequest("dice", "", dice=tuple(sizes))
+    if kind == "draw" and set(data) == {"kind", "cup", "contents", "count"}:
+        cup, contents, count = data["cup"], data["contents"], data["count"]
+        if type(cup) is not str or type(contents) is not list or not contents \
+                or not all(type(item) is str for item in contents):
+            raise FormatError(f"{where}: a draw's cup is a string and its contents a "
+                              "non-empty list of strings")
+        if contents != sorted(contents):
+            raise FormatError(f"{where}: a draw's contents must be sorted by their UTF-8 "
+                              "bytes")
+        if not _exact_int(count) or not 1 <= count <= len(contents):
+            raise FormatError(f"{where}: a draw's count is an integer (never a boolean) "
+                              f"from 1 to the {len(contents)} items in the cup")
+        return ChanceRequest("draw", "", cup=cup, contents=tuple(contents), count=count)
+    raise FormatError(bad)
 
 
 # --- names -----------------------------------------------------------------------------------

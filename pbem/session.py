@@ -44,6 +44,7 @@ from pbem.errors import (
 )
 from pbem.identity import Card, Identity, KeyStore, passphrase_from_env
 from pbem.registry import get as get_engine
+from pbem.transcript import FORMAT as GAME_FORMAT
 from pbem.transcript import Accepted, RollRecord, Verifier, load_envelope
 
 SAVE_SUFFIX = ".pbsave"
@@ -249,6 +250,7 @@ class Home:
             "nonce": nonce,
             "initial_digest": initial.digest(),
             "software": f"pbem {__version__}",
+            "format": GAME_FORMAT,
         }
         invite = seal(identity, "invite", body)
         env = open_envelope(invite)
@@ -739,7 +741,12 @@ class Game:
             roll = dice.resolve(seed, index, request)
             last = next((r[1] for r in reversed(self.pending) if r[0] in ("a", "o")),
                         "(start)")
-            out += self._replay_pending(["r", index, list(roll.outcome)], derive=False)
+            record: list[Any] = ["r", index, list(roll.outcome)]
+            if self.verifier.setup.format >= 2:
+                # what was asked goes into the signed record: the files alone then check
+                # the outcome against the seed (docs/protocol.md 6)
+                record.append(dice.request_data(request))
+            out += self._replay_pending(record, derive=False)
             rolls.append(RollRecord(seq, index, self.side, request.purpose, request.rule,
                                     request.describe(), roll.outcome, seed, last, roll))
 

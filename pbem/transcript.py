@@ -43,6 +43,11 @@ from pbem.errors import (
 from pbem.identity import Card
 
 DICE_MODES = ("open", "sealed")
+#: the game format this version writes (the invite's ``format`` field): 2 puts each
+#: roll's request in its record, so the files alone check every outcome; 1 (no field,
+#: games from before) is still read, its rolls checked through the engine only
+FORMAT = 2
+FORMATS = (1, 2)
 MAX_RECORDS = 100_000
 MAX_MESSAGE = 4000
 
@@ -78,7 +83,7 @@ def check_fields(body: dict[str, Any], allowed: set[str], what: str) -> None:
 
 INVITE_FIELDS = {"kind", "engine", "rules_version", "scenario", "scenario_digest",
                  "scenario_files", "options", "sides", "creator_side", "creator", "dice_mode",
-                 "chain_length", "anchor", "nonce", "initial_digest", "software"}
+                 "chain_length", "anchor", "nonce", "initial_digest", "software", "format"}
 ACCEPT_FIELDS = {"kind", "game", "seq", "prev", "side", "joiner", "anchor", "rules_version",
                  "scenario_digest", "initial_digest", "software"}
 TURN_FIELDS = {"kind", "game", "seq", "prev", "side", "generation", "link_index", "reveal",
@@ -125,6 +130,10 @@ class RollRecord:
     #: the two links the seed mixes: the actor's, revealed in this file, and the opponent's
     actor_link: bytes = b""
     opponent_link: bytes = b""
+    #: the request as :func:`pbem.dice.request_data` gives it; ``recorded`` says whether
+    #: the file signs it (format 2) or only the engine knows it (format 1)
+    asked: dict[str, Any] = field(default_factory=dict)
+    recorded: bool = False
 
     @property
     def name(self) -> str:
@@ -173,6 +182,8 @@ class Setup:
     nonce: bytes
     anchor: bytes
     initial_digest: bytes
+    #: the game format (docs/protocol.md 3.1): 1 when the invite has no ``format`` field
+    format: int = 1
 
     @property
     def joiner_side(self) -> str:
@@ -210,6 +221,13 @@ def parse_invite(env: Envelope) -> Setup:
     if not all(isinstance(v, bytes) for v in files.values()):
         raise FormatError("invite scenario_files must map names to hashes")
     nonce = _need_hash(body, "nonce", what)
+    game_format = 1
+    if "format" in body:
+        # one form per format: 1 is written by leaving the field out
+        game_format = _need(body, "format", int, what)
+        if game_format not in FORMATS or game_format == 1:
+            raise FormatError(f"game format {game_format} is not supported by this version "
+                              f"(it reads {FORMAT}, and 1 written without the field)")
     return Setup(
         game_id=env.hash,
         engine_id=_need(body, "engine", str, what),
@@ -226,6 +244,7 @@ def parse_invite(env: Envelope) -> Setup:
         nonce=nonce,
         anchor=_need_hash(body, "anchor", what),
         initial_digest=_need_hash(body, "initial_digest", what),
+        format=game_format,
     )
 
 
@@ -627,9 +646,12 @@ class Verifier:
                 accepted.acted = True
                 last_action = record[1]
             else:
-                if len(record) != 3 or type(record[1]) is not int or record[1] != roll_index \
-                        or type(record[2]) is not list:
-                    raise FormatError(f"{where}: a roll record is ['r', {roll_index}, outcome]")
+                recorded = self.setup.format >= 2
+                shape = (f"['r', {roll_index}, outcome, request]" if recorded
+                         else f"['r', {roll_index}, outcome]")
+                if len(record) != (4 if recorded else 3) or type(record[1]) is not int \
+                        or record[1] != roll_index or type(record[2]) is not list:
+                    raise FormatError(f"{where}: a roll record is {shape}")
                 if not self.state.is_chance():
                     raise DesyncError(f"{where}: a roll where the rules call for none")
                 if self.sealed and accepted.acted:
@@ -637,11 +659,24 @@ class Verifier:
                                     "are finalized by the opponent's next file, not by the "
                                     "sender")
                 request = self.state.chance_request()
-                roll = dice.check_roll(seed, roll_index, request, record[2])
+                asked = dice.request_data(request)
+                name = dice.roll_name(seq, roll_index)
+                if recorded:
+                    signed = dice.parse_request(record[3], where)
+                    if record[3] != asked:
+                        raise DesyncError(
+                            f"{where}: roll {name} records the request "
+                            f"{signed.describe()}, but the rules here ask for "
+                            f"{request.describe()} ({request.purpose}): request mismatch")
+                try:
+                    roll = dice.check_roll(seed, roll_index, request, record[2])
+                except DiceError as exc:
+                    raise DiceError(f"{where}: roll {name}: {exc}") from None
                 accepted.events += self.state.apply_outcome(roll.outcome)
                 rec = RollRecord(seq, roll_index, side, request.purpose, request.rule,
                                  request.describe(), roll.outcome, seed, last_action,
-                                 roll if self.keep_rolls else None, *links)
+                                 roll if self.keep_rolls else None, *links, asked=asked,
+                                 recorded=recorded)
                 accepted.rolls.append(rec)
                 if self.keep_rolls:
                     self.rolls.append(rec)

@@ -86,7 +86,8 @@ def test_the_asker_may_not_roll_for_itself(sealed: Table) -> None:
             break
         sealed.other(home).receive(data, "f")
     game = sealed.game(home)
-    forged_roll = ["r", sum(1 for r in body["records"] if r[0] == "r"), [1]]
+    forged_roll = ["r", sum(1 for r in body["records"] if r[0] == "r"), [1],
+                   dice.request_data(game.state.chance_request())]
     body["records"].append(forged_roll)
     receiver = sealed.other(home)
     before = sealed.save_bytes(receiver)

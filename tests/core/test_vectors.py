@@ -6,7 +6,12 @@ in ``tests/data/transcript/`` and the facts in ``transcript.json`` (game id, bod
 state digests, every roll) let a second implementation check its envelope, chain, seeds and
 rolls against ours.  ``transcript-orders/`` is a game in which Bob orders every attack on
 him answered by retreating (order records, the ``orders`` field); ``transcript-sealed/``
-one with sealed dice (the sealed seed, rolls-only replies).  Regenerate with
+one with sealed dice (the sealed seed, rolls-only replies); ``transcript-anchor/`` and
+``transcript-anchor-sealed/`` play with chain length 3, so each side re-anchors
+(``next_anchor``, generation 1) in open and in sealed mode.  All are game format 2: each
+roll record signs its request (die sizes, or cup, sorted contents and count).
+``transcript-v1/`` is the open game as format 1 wrote it (no request in the record,
+frozen): old games must still audit.  Regenerate with
 ``PBEM_WRITE_VECTORS=1 pytest tests/core/test_vectors.py`` only when the format changes on
 purpose (and bump the format version).
 """
@@ -29,19 +34,27 @@ from pbem.testing import Chooser, play_file
 DATA = Path(__file__).parent.parent / "data" / "transcript"
 ORDERS = Path(__file__).parent.parent / "data" / "transcript-orders"
 SEALED = Path(__file__).parent.parent / "data" / "transcript-sealed"
-VARIANTS = [(DATA, False, False), (ORDERS, False, True), (SEALED, True, False)]
-IDS = ["open", "orders", "sealed"]
+ANCHOR = Path(__file__).parent.parent / "data" / "transcript-anchor"
+ANCHOR_SEALED = Path(__file__).parent.parent / "data" / "transcript-anchor-sealed"
+V1 = Path(__file__).parent.parent / "data" / "transcript-v1"
+VARIANTS = [(DATA, False, False, 8), (ORDERS, False, True, 8), (SEALED, True, False, 8),
+            (ANCHOR, False, False, 3), (ANCHOR_SEALED, True, False, 3)]
+IDS = ["open", "orders", "sealed", "anchor", "anchor-sealed"]
 ALICE = bytes(range(32))
 BOB = bytes(range(32, 64))
 NONCE = bytes.fromhex("5e" * 32)
+#: the orders game needs dice under which an attack on Bob is answered by his order
+NONCE_ORDERS = bytes.fromhex("5f" * 32)
 
 
-def play(root: Path, *, sealed_dice: bool = False, orders: bool = False) -> list[bytes]:
+def play(root: Path, *, sealed_dice: bool = False, orders: bool = False,
+         chain_length: int = 8) -> list[bytes]:
     alice = Home(root / "alice", clock=lambda: 1_800_000_000)
     bob = Home(root / "bob", clock=lambda: 1_800_000_000)
     alice.keys.create("Alice", "alice@example.org", None, secret=ALICE)
     bob.keys.create("Bob", "bob@example.org", None, secret=BOB)
-    game = alice.new_game("skirmish", "short", "red", name="v", nonce=NONCE, chain_length=8,
+    game = alice.new_game("skirmish", "short", "red", name="v",
+                          nonce=NONCE_ORDERS if orders else NONCE, chain_length=chain_length,
                           dice_mode="sealed" if sealed_dice else "open")
     files = [game.files[0]]
     joined = bob.join(files[0], "0", name="v")
@@ -80,14 +93,16 @@ def facts(files: list[bytes]) -> dict[str, Any]:
                                         or b"").hex()})
     for roll in report.rolls:
         out["rolls"].append({"roll": roll.name, "seed": roll.seed.hex(),
-                             "request": roll.request, "outcome": list(roll.outcome)})
+                             "request": roll.request, "asked": roll.asked,
+                             "outcome": list(roll.outcome)})
     return out
 
 
-@pytest.mark.parametrize(("folder", "sealed_dice", "orders"), VARIANTS, ids=IDS)
+@pytest.mark.parametrize(("folder", "sealed_dice", "orders", "chain_length"), VARIANTS,
+                         ids=IDS)
 def test_transcript_vectors(tmp_path: Path, folder: Path, sealed_dice: bool,
-                            orders: bool) -> None:
-    files = play(tmp_path, sealed_dice=sealed_dice, orders=orders)
+                            orders: bool, chain_length: int) -> None:
+    files = play(tmp_path, sealed_dice=sealed_dice, orders=orders, chain_length=chain_length)
     expected = facts(files)
     if os.environ.get("PBEM_WRITE_VECTORS"):
         folder.mkdir(parents=True, exist_ok=True)
@@ -125,3 +140,91 @@ def test_the_vectors_hold_what_they_are_for() -> None:
         kinds = [r[0] for r in b["records"]]
         assert "r" not in kinds[next((i for i, k in enumerate(kinds) if k != "r"),
                                      len(kinds)):]
+
+
+def test_the_anchor_vectors_cross_a_generation() -> None:
+    """Chain length 3: the file revealing link 3 carries ``next_anchor``; the side's next
+    file reveals link 1 of generation 1, which hashes to that anchor (open and sealed)."""
+    for folder in (ANCHOR, ANCHOR_SEALED):
+        bodies = _bodies(folder)
+        for side in ("red", "blue"):
+            mine = [b for b in bodies if b["side"] == side]
+            assert [(b["generation"], b["link_index"]) for b in mine][:4] == \
+                [(0, 1), (0, 2), (0, 3), (1, 1)], folder
+            assert [b["next_anchor"] is not None for b in mine][:4] == \
+                [False, False, True, False]
+
+
+def test_every_roll_record_signs_its_request() -> None:
+    """Format 2: each ``["r", i, outcome, request]`` names the dice or the cup, its
+    sorted contents and the count, and transcript.json pins the same request."""
+    for folder, *_ in VARIANTS:
+        invite = canonical.decode(canonical.decode((folder / "0000.pbem").read_bytes())[5])
+        assert invite["format"] == 2
+        records = [r for b in _bodies(folder) for r in b["records"] if r[0] == "r"]
+        pinned = json.loads((folder / "transcript.json").read_text(encoding="utf-8"))["rolls"]
+        assert [r[3] for r in records] == [p["asked"] for p in pinned]
+        assert {r[3]["kind"] for r in records} == {"dice", "draw"}
+        for r in records:
+            if r[3]["kind"] == "draw":
+                assert r[3]["contents"] == sorted(r[3]["contents"]) and r[3]["cup"]
+
+
+def test_a_format_1_game_still_audits() -> None:
+    """The open game as format 1 wrote it (no ``format`` field, three-element roll
+    records): every check still runs, through the engine; no request is signed."""
+    files = [(p.name, p.read_bytes()) for p in sorted(V1.glob("*.pbem"))]
+    report = audit(files)
+    assert report.clean, report.problems
+    recorded = json.loads((V1 / "transcript.json").read_text(encoding="utf-8"))
+    assert report.result == recorded["result"]
+    rows = report.to_json()["rolls"]
+    assert len(rows) == len(recorded["rolls"]) and not any(r["request_recorded"] for r in rows)
+    assert [r["seed"] for r in rows] == [r["seed"] for r in recorded["rolls"]]
+    assert all(r["request"]["kind"] in ("dice", "draw") for r in rows)
+
+
+def _resigned(folder: Path, change: Any) -> tuple[list[tuple[str, bytes]], str]:
+    """The transcript with its first roll record changed by ``change`` and re-signed by
+    its real signer (only the signer can do this; the checks must still catch it)."""
+    from pbem.envelope import seal
+    from pbem.identity import Identity
+
+    files = [(p.name, p.read_bytes()) for p in sorted(folder.glob("*.pbem"))]
+    signers = {k: Identity.from_secret(k, "x") for k in (ALICE, BOB)}
+    for i, (name, data) in enumerate(files[2:], start=2):
+        env = canonical.decode(data)
+        body = canonical.decode(env[5])
+        rolls = [r for r in body["records"] if r[0] == "r"]
+        if not rolls:
+            continue
+        change(rolls[0])
+        signer = next(s for s in signers.values() if s.public_key == env[3])
+        del body["kind"]
+        files[i] = (name, seal(signer, "turn", body))
+        return files, name
+    raise AssertionError("no roll to change")
+
+
+def _other_item(record: list[Any]) -> None:
+    """Roll 2.0 of the open vectors is the event draw: another item of the same cup."""
+    assert record[3]["kind"] == "draw"
+    record[2][0] = next(i for i in record[3]["contents"] if i != record[2][0])
+
+
+def _dice_instead(record: list[Any]) -> None:
+    record[3] = {"kind": "dice", "dice": [6]} if record[3]["kind"] == "draw" else \
+        {"kind": "dice", "dice": [*record[3]["dice"], 6]}
+
+
+def test_a_changed_outcome_or_request_is_refused_with_a_named_error() -> None:
+    from pbem.errors import DesyncError, DiceError
+
+    files, name = _resigned(DATA, _other_item)
+    report = audit(files)
+    assert not report.clean and report.exit_code == DiceError.exit_code
+    assert name in report.problems[0] and "roll 2.0" in report.problems[0]
+    files, name = _resigned(DATA, _dice_instead)
+    report = audit(files)
+    assert report.exit_code == DesyncError.exit_code
+    assert "request mismatch" in report.problems[0] and "roll 2.0" in report.problems[0]
