@@ -24,6 +24,9 @@ from pbem import __version__
 from pbem.errors import DuplicateFile, KeyStoreError, PbemError, UsageError
 from pbem.text import block, bound, safe
 
+#: pbem.session.DEFAULT_CHAIN, kept here so that ``--help`` does not import the session
+DEFAULT_CHAIN = 4096
+
 
 class _LazyConsole:
     """A rich Console made on first use: most commands print plain text, and importing
@@ -388,19 +391,22 @@ def _parse_options(values: tuple[str, ...]) -> dict[str, str]:
 @click.option("--side", required=True, help="The side you play.")
 @click.option("--option", "options", multiple=True, help="KEY=VALUE, repeatable.")
 @click.option("--dice", "dice_mode", type=click.Choice(["open", "sealed"]), default="open")
+@click.option("--chain-length", type=int, default=DEFAULT_CHAIN, show_default=True,
+              help="Dice links per chain generation (2..100000); each side re-anchors "
+                   "when its chain is used up.")
 @click.option("--name", help="A name for the game (default: engine-scenario-id).")
 @click.option("-o", "output", type=click.Path(dir_okay=False, path_type=Path),
               help="Where to write the invite (default: in the current folder).")
 @click.option("--armor", "armored", is_flag=True, help="Write the armored text form.")
 @click.pass_context
 def new_cmd(ctx: click.Context, engine_id: str, scenario: str, side: str,
-            options: tuple[str, ...], dice_mode: str, name: str | None, output: Path | None,
-            armored: bool) -> None:
+            options: tuple[str, ...], dice_mode: str, chain_length: int, name: str | None,
+            output: Path | None, armored: bool) -> None:
     """Create a game and write the invite to send to your opponent."""
     with handled():
         game = home_of(ctx).new_game(engine_id, scenario, side,
                                      options=_parse_options(options), dice_mode=dice_mode,
-                                     name=name)
+                                     name=name, chain_length=chain_length)
         from pbem.envelope import file_name
 
         path = output or Path(file_name(game.game_id, 0, side))
@@ -984,9 +990,12 @@ def rebuild_cmd(ctx: click.Context, paths: tuple[Path, ...], name: str | None) -
               help="Both bots answer in advance every decision the engine allows.")
 @click.option("--dice", "dice_mode", type=click.Choice(["open", "sealed"]), default="open",
               show_default=True)
+@click.option("--chain-length", type=int, default=DEFAULT_CHAIN, show_default=True,
+              help="Dice links per chain generation (2..100000): a short one makes the "
+                   "bots re-anchor.")
 def selfplay_cmd(engine_id: str, scenario: str, seed: int, directory: Path,
                  max_turns: int | None, options: tuple[str, ...],
-                 standing_orders: bool, dice_mode: str) -> None:
+                 standing_orders: bool, dice_mode: str, chain_length: int) -> None:
     """Two random bots play a scenario through real files in DIR."""
     from pbem.selfplay import selfplay
 
@@ -994,7 +1003,8 @@ def selfplay_cmd(engine_id: str, scenario: str, seed: int, directory: Path,
         result = selfplay(engine_id, scenario, seed, directory, max_turns=max_turns,
                           options=_parse_options(options),
                           on_file=lambda n: progress(n, 0),
-                          standing_orders=standing_orders, dice_mode=dice_mode)
+                          standing_orders=standing_orders, dice_mode=dice_mode,
+                          chain_length=chain_length)
         click.echo(result.line())
         sys.exit(1 if result.desyncs else 0)
 

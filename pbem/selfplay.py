@@ -20,7 +20,7 @@ from pbem import orders
 from pbem.atomic import write_atomic
 from pbem.errors import DesyncError
 from pbem.registry import get as get_engine
-from pbem.session import Game, Home
+from pbem.session import DEFAULT_CHAIN, Game, Home
 from pbem.testing import Chooser
 
 
@@ -49,6 +49,7 @@ def selfplay(engine_id: str, scenario: str, seed: int, directory: Path, *,
              options: dict[str, str] | None = None,
              on_file: Callable[[int], None] | None = None,
              standing_orders: bool = False, dice_mode: str = "open",
+             chain_length: int = DEFAULT_CHAIN,
              clock: Callable[[], float] = time.perf_counter) -> SelfplayResult:
     start = clock()
     engine = get_engine(engine_id)
@@ -69,7 +70,7 @@ def selfplay(engine_id: str, scenario: str, seed: int, directory: Path, *,
     out = SelfplayResult(engine.id, scenario)
     game = creator.new_game(engine.id, scenario, engine.sides[0], options=options,
                             name=f"selfplay-{seed}", nonce=_derive(seed, "nonce"),
-                            dice_mode=dice_mode)
+                            dice_mode=dice_mode, chain_length=chain_length)
 
     def ship(game: Game, seq: int) -> Path:
         _, data = game.file(seq)

@@ -225,6 +225,9 @@ class Home:
         """Create a game and its invite (file 0), to be sent to the opponent."""
         if dice_mode not in ("open", "sealed"):
             raise UsageError(f"unknown dice mode {dice_mode!r} (open or sealed)")
+        if type(chain_length) is not int or not 2 <= chain_length <= dice.MAX_CHAIN_LENGTH:
+            raise UsageError(f"chain length {chain_length!r}: give 2 to "
+                             f"{dice.MAX_CHAIN_LENGTH} dice links per generation")
         engine = get_engine(engine_id)
         if side not in engine.sides:
             raise UsageError(f"{engine.id} has sides {', '.join(engine.sides)}, not {side!r}")

@@ -343,3 +343,35 @@ def test_standing_orders_command(run, tmp_path: Path) -> None:  # type: ignore[n
         {"take-result": "default"}
     r = run("b", "orders", "g", "--clear", "take-result")
     assert r.exit_code == 0 and "standing orders for your next file: none" in r.output
+
+
+def test_chain_length_option_re_anchors(run, tmp_path: Path) -> None:  # type: ignore[no-untyped-def]
+    """``--chain-length`` (issue 22): ``pbem new`` signs it in the invite, out of range is
+    refused by name; ``pbem selfplay --chain-length 2`` makes both bots re-anchor, in
+    open and sealed mode, and the files audit clean."""
+    from pbem import canonical
+    from pbem.cli import DEFAULT_CHAIN
+    from pbem.session import DEFAULT_CHAIN as SESSION_DEFAULT
+
+    assert DEFAULT_CHAIN == SESSION_DEFAULT
+    run("a", "id", "new", "Alice")
+    for bad in ("1", "100001"):
+        r = run("a", "new", "skirmish", "short", "--side", "red", "--chain-length", bad)
+        assert r.exit_code == 2 and "chain length" in r.output and "100000" in r.output
+    r = run("a", "new", "skirmish", "short", "--side", "red", "--chain-length", "5",
+            "-o", "inv.pbem")
+    assert r.exit_code == 0, r.output
+    invite = canonical.decode(canonical.decode((tmp_path / "inv.pbem").read_bytes())[5])
+    assert invite["chain_length"] == 5
+    for dice_mode in ("open", "sealed"):
+        folder = f"sp-{dice_mode}"
+        r = run(None, "selfplay", "skirmish", "short", "--seed", "2", "--dir", folder,
+                "--dice", dice_mode, "--chain-length", "2")
+        assert r.exit_code == 0 and " desyncs=0 " in r.output, r.output
+        bodies = [canonical.decode(canonical.decode(p.read_bytes())[5])
+                  for p in sorted((tmp_path / folder / "files").iterdir())]
+        turns = [b for b in bodies if b["kind"] == "turn"]
+        assert {b["generation"] for b in turns} >= {0, 1}
+        assert all((b["next_anchor"] is not None) == (b["link_index"] == 2) for b in turns)
+        audit = run(None, "audit", f"{folder}/files")
+        assert audit.exit_code == 0, audit.output
