@@ -1,0 +1,338 @@
+"""A second verifier of pbem transcripts, written from docs/protocol.md and
+docs/protocol-crypto.md alone (issue 22): it imports nothing from ``pbem`` and runs no
+engine.  It checks what the files prove by themselves: the canonical encodings, every
+signature against the keys the invite and accept pin, the chain of body hashes, the
+alternation of senders (``side(n+1) = to_act(n)``), every dice reveal against the
+committed chain (re-anchoring included), the end fields, and, for a format-2 game,
+every roll's outcome against the seed and the request the record signs.
+
+What it cannot check without the engine: that the actions are legal, that the state
+digests are right, that the engine asked for the recorded requests.  A format-1 game
+(no ``format`` in the invite) records no request: its rolls are counted as unchecked.
+"""
+
+from __future__ import annotations
+
+import base64
+import hashlib
+import hmac
+import re
+import struct
+from dataclasses import dataclass, field
+from typing import Any
+
+import msgpack
+from cryptography.exceptions import InvalidSignature
+from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PublicKey
+
+MAX_FILE = 4 * 1024 * 1024
+BEGIN = "-----BEGIN PBEM FILE-----"
+END = "-----END PBEM FILE-----"
+
+
+class Refused(Exception):
+    """The transcript is not what it claims; the message says where and why."""
+
+
+@dataclass
+class Roll:
+    name: str
+    request: dict[str, Any]
+    seed: bytes
+    outcome: list[Any]
+
+
+@dataclass
+class Report:
+    game_id: bytes = b""
+    format: int = 1
+    files: int = 0
+    rolls: list[Roll] = field(default_factory=list)
+    unchecked_rolls: int = 0
+    generations: dict[str, int] = field(default_factory=dict)
+    result: dict[str, Any] | None = None
+
+
+# --- canonical msgpack (protocol.md 1) ----------------------------------------------
+
+
+def _sorted(value: Any) -> Any:
+    if type(value) is dict:
+        return {k: _sorted(value[k]) for k in sorted(value, key=lambda k: k.encode())}
+    if type(value) is list:
+        return [_sorted(v) for v in value]
+    return value
+
+
+def enc(value: Any) -> bytes:
+    """Canonical msgpack: sorted str keys, shortest forms, bin for bytes."""
+    return msgpack.packb(_sorted(value), use_bin_type=True)
+
+
+def dec(data: bytes, where: str) -> Any:
+    try:
+        value = msgpack.unpackb(data, raw=False, strict_map_key=True, use_list=True)
+    except Exception as exc:  # any decoding failure is a refusal
+        raise Refused(f"{where}: not msgpack ({exc})") from None
+    _no_floats(value, where, 0)
+    if enc(value) != data:
+        raise Refused(f"{where}: not canonical msgpack")
+    return value
+
+
+def _no_floats(value: Any, where: str, depth: int) -> None:
+    if depth > 32:
+        raise Refused(f"{where}: nested deeper than 32")
+    if type(value) is float or isinstance(value, msgpack.ExtType):
+        raise Refused(f"{where}: floats and ext types are not allowed")
+    if type(value) is dict:
+        for k, v in value.items():
+            if type(k) is not str:
+                raise Refused(f"{where}: a map key is not a string")
+            _no_floats(v, where, depth + 1)
+    elif type(value) is list:
+        for v in value:
+            _no_floats(v, where, depth + 1)
+
+
+def sha256(data: bytes) -> bytes:
+    return hashlib.sha256(data).digest()
+
+
+# --- armor (protocol.md 4) ---------------------------------------------------------
+
+
+def unarmor(data: bytes, where: str) -> tuple[bytes, dict[str, str]]:
+    if data[:1] == b"\x96":
+        return data, {}
+    text = data.decode("utf-8", errors="strict")
+    lines = [re.sub(r"^[\s>]*", "", line).rstrip() for line in re.split(r"\r\n|\r|\n", text)]
+    try:
+        start, stop = lines.index(BEGIN), lines.index(END)
+    except ValueError:
+        raise Refused(f"{where}: neither a binary nor an armored pbem file") from None
+    headers: dict[str, str] = {}
+    b64 = []
+    for line in lines[start + 1:stop]:
+        if not line:
+            continue
+        match = re.fullmatch(r"([A-Za-z]+): (.*)", line)
+        if match and not b64:
+            headers[match.group(1)] = match.group(2)
+        else:
+            b64.append(line)
+    chars = "".join(b64)
+    raw = base64.b64decode(chars, validate=True)
+    if base64.b64encode(raw).decode() != chars:
+        raise Refused(f"{where}: base64 is not canonical")
+    return raw, headers
+
+
+# --- the envelope (protocol.md 2) --------------------------------------------------
+
+
+def open_file(data: bytes, where: str) -> tuple[str, bytes, bytes, dict[str, Any]]:
+    if len(data) > MAX_FILE:
+        raise Refused(f"{where}: larger than 4 MiB")
+    raw, headers = unarmor(data, where)
+    env = dec(raw, where)
+    if (type(env) is not list or len(env) != 6 or env[0] != "pbem" or type(env[1]) is not int
+            or env[1] != 1 or type(env[2]) is not str or type(env[3]) is not bytes
+            or len(env[3]) != 32 or type(env[4]) is not bytes or len(env[4]) != 64
+            or type(env[5]) is not bytes):
+        raise Refused(f"{where}: not a pbem envelope ['pbem', 1, kind, key32, sig64, body]")
+    kind, key, signature, body_bytes = env[2], env[3], env[4], env[5]
+    try:
+        Ed25519PublicKey.from_public_bytes(key).verify(
+            signature, b"pbem/v1/" + kind.encode("ascii") + b"\0" + body_bytes)
+    except (InvalidSignature, ValueError):
+        raise Refused(f"{where}: signature does not verify") from None
+    body = dec(body_bytes, where)
+    if type(body) is not dict or body.get("kind") != kind:
+        raise Refused(f"{where}: the body's kind is not the envelope's")
+    if headers.get("Kind", kind) != kind:
+        raise Refused(f"{where}: armor header Kind differs from the file")
+    return kind, key, body_bytes, body
+
+
+# --- dice (protocol-crypto.md 3) ------------------------------------------------
+
+
+def chain_step(nonce: bytes, side: str, generation: int, i: int, link: bytes) -> bytes:
+    return sha256(enc(["pbem/v1/chain", nonce, side, generation, i, link]))
+
+
+def words(seed: bytes, index: int) -> Any:
+    j = 0
+    while True:
+        block = hmac.new(seed, struct.pack(">II", index, j), "sha256").digest()
+        yield from struct.unpack(">8I", block)
+        j += 1
+
+
+def uniform(stream: Any, n: int) -> int:
+    limit = 2**32 - (2**32 % n)
+    for w in stream:
+        if w < limit:
+            return int(w % n)
+    raise AssertionError("unreachable")
+
+
+def resolve(seed: bytes, index: int, request: dict[str, Any]) -> list[Any]:
+    stream = words(seed, index)
+    if request["kind"] == "dice":
+        return [uniform(stream, s) + 1 for s in request["dice"]]
+    items = sorted(request["contents"], key=lambda s: s.encode())
+    for k in range(request["count"]):
+        j = k + uniform(stream, len(items) - k)
+        items[k], items[j] = items[j], items[k]
+    return items[:request["count"]]
+
+
+def _is_int(v: Any) -> bool:
+    return type(v) is int  # an integer, never a boolean
+
+
+def check_request(req: Any, where: str) -> dict[str, Any]:
+    if type(req) is not dict:
+        raise Refused(f"{where}: a roll's request is a map")
+    if req.get("kind") == "dice" and set(req) == {"kind", "dice"}:
+        if type(req["dice"]) is list and req["dice"] and all(
+                _is_int(s) and 2 <= s <= 1_000_000 for s in req["dice"]):
+            return req
+    elif req.get("kind") == "draw" and set(req) == {"kind", "cup", "contents", "count"}:
+        c = req["contents"]
+        if (type(req["cup"]) is str and type(c) is list and c
+                and all(type(x) is str for x in c)
+                and c == sorted(c, key=lambda s: s.encode())
+                and _is_int(req["count"]) and 1 <= req["count"] <= len(c)):
+            return req
+    raise Refused(f"{where}: malformed roll request {req!r}")
+
+
+# --- the game ---------------------------------------------------------------------
+
+
+@dataclass
+class Chain:
+    generation: int
+    index: int
+    prev: bytes  # what the next link must hash to
+    latest: bytes  # the latest value revealed (the anchor before any reveal)
+
+
+def verify(datas: list[bytes]) -> Report:
+    """Verify one game's files (any order, binary or armored); :class:`Refused` if not."""
+    opened = [open_file(d, f"file {n}") for n, d in enumerate(datas)]
+    invites = [o for o in opened if o[0] == "invite"]
+    if len(invites) != 1:
+        raise Refused(f"a transcript has exactly one invite, not {len(invites)}")
+    _, ikey, ibytes, invite = invites[0]
+    report = Report(game_id=sha256(ibytes))
+    fmt = invite.get("format", 1)
+    if "format" in invite and (not _is_int(fmt) or fmt != 2):
+        raise Refused(f"invite: unknown game format {fmt!r}")
+    report.format = fmt
+    if invite["creator"]["key"] != ikey:
+        raise Refused("invite: not signed by its creator")
+    sides, creator_side = invite["sides"], invite["creator_side"]
+    joiner_side = sides[1] if creator_side == sides[0] else sides[0]
+    other = {sides[0]: sides[1], sides[1]: sides[0]}
+    nonce, length, sealed = invite["nonce"], invite["chain_length"], \
+        invite["dice_mode"] == "sealed"
+    if not _is_int(length) or not 2 <= length <= 100_000:
+        raise Refused("invite: chain_length is an integer 2..100000")
+    keys = {creator_side: ikey}
+    chains = {creator_side: Chain(0, 0, invite["anchor"], invite["anchor"])}
+    by_seq: dict[int, tuple[str, bytes, bytes, dict[str, Any]]] = {}
+    for o in opened:
+        if o[0] == "invite":
+            continue
+        seq = o[3].get("seq")
+        if not _is_int(seq) or o[3].get("game") != report.game_id:
+            raise Refused("a file of another game, or without a sequence number")
+        if seq in by_seq and sha256(by_seq[seq][2]) != sha256(o[2]):
+            raise Refused(f"two different files for place {seq}")
+        by_seq[seq] = o
+    prev_hash, to_act, last_body = report.game_id, joiner_side, None
+    for seq in range(1, len(by_seq) + 1):
+        if seq not in by_seq:
+            raise Refused(f"file {seq} is missing")
+        kind, key, body_bytes, body = by_seq[seq]
+        where = f"file {seq}"
+        if body["prev"] != prev_hash:
+            raise Refused(f"{where}: prev is not the body hash of file {seq - 1}")
+        side = body["side"]
+        if side != to_act:
+            raise Refused(f"{where}: from {side}, but {to_act!r} was to send it")
+        if seq == 1:
+            if kind != "accept" or body["joiner"]["key"] != key or key == ikey:
+                raise Refused(f"{where}: not an accept signed by its joiner")
+            keys[side] = key
+            chains[side] = Chain(0, 0, body["anchor"], body["anchor"])
+            to_act = creator_side
+        else:
+            if kind != "turn" or key != keys[side]:
+                raise Refused(f"{where}: not a turn signed by the key pinned for {side}")
+            _turn(report, body, seq, side, chains, other, nonce, length, sealed,
+                  prev_hash, last_body)
+            to_act = body["to_act"]
+        prev_hash, last_body = sha256(body_bytes), body
+        report.files = seq + 1
+    report.generations = {s: c.generation for s, c in chains.items()}
+    return report
+
+
+def _turn(report: Report, body: dict[str, Any], seq: int, side: str,
+          chains: dict[str, Chain], other: dict[str, str], nonce: bytes, length: int,
+          sealed: bool, prev_hash: bytes, last_body: Any) -> None:
+    where = f"file {seq}"
+    chain = chains[side]
+    gen, index, reveal = body["generation"], body["link_index"], body["reveal"]
+    if not (_is_int(gen) and _is_int(index)) or (gen, index) != (chain.generation,
+                                                                 chain.index + 1):
+        raise Refused(f"{where}: reveals link {gen}/{index}, not the next one")
+    if chain_step(nonce, side, gen, index, reveal) != chain.prev:
+        raise Refused(f"{where}: the revealed link does not hash to the committed one")
+    if sealed:
+        seed = sha256(enc(["pbem/v1/sealed", report.game_id, seq - 1, prev_hash, reveal]))
+    else:
+        seed = sha256(enc(["pbem/v1/open", report.game_id, seq, reveal,
+                           chains[other[side]].latest]))
+    chain.index, chain.prev, chain.latest = index, reveal, reveal
+    if index == length:
+        if type(body["next_anchor"]) is not bytes or len(body["next_anchor"]) != 32:
+            raise Refused(f"{where}: uses its last link and must carry next_anchor")
+        chain.generation, chain.index, chain.prev = gen + 1, 0, body["next_anchor"]
+    elif body["next_anchor"] is not None:
+        raise Refused(f"{where}: next_anchor before the chain ran out")
+    i = 0
+    for record in body["records"]:
+        if record[0] != "r":
+            continue
+        name = f"{seq}.{i}"
+        if not _is_int(record[1]) or record[1] != i:
+            raise Refused(f"{where}: roll index {record[1]!r}, expected {i}")
+        if report.format == 1:
+            report.unchecked_rolls += 1
+        else:
+            if len(record) != 4:
+                raise Refused(f"{where}: a format-2 roll record is ['r', i, outcome, request]")
+            request = check_request(record[3], where)
+            expected = resolve(seed, i, request)
+            if record[2] != expected or any(type(a) is not type(b)
+                                            for a, b in zip(record[2], expected, strict=False)):
+                raise Refused(f"{where}: roll {name} records {record[2]!r}, but the seed "
+                              f"gives {expected!r} for {request!r}")
+            report.rolls.append(Roll(name, request, seed, record[2]))
+        i += 1
+    end, to_act, result = body["end"], body["to_act"], body["result"]
+    if (end == "") != (to_act != "") or (end == "") != (result is None):
+        raise Refused(f"{where}: to_act is empty exactly when the game ended (end set, "
+                      "result given)")
+    if result is not None:
+        if result["reason"] != end:
+            raise Refused(f"{where}: result.reason {result['reason']!r} is not end {end!r}")
+        report.result = result
+    if end == "draw" and (last_body is None or last_body.get("draw") != "offer"):
+        raise Refused(f"{where}: accepts a draw the previous file did not offer")
