@@ -94,6 +94,10 @@ def _decode_block(block: str) -> bytes:
             continue
         match = _HEADER.match(line) if in_headers and not payload else None
         if match:
+            # a repeated header would leave a reader to pick one of two claims
+            # (docs/protocol.md 4): refused, whatever the values
+            if match.group(1) in headers:
+                raise FormatError(f"armor header {match.group(1)} appears twice")
             headers[match.group(1)] = match.group(2)
             continue
         in_headers = False

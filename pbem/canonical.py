@@ -44,8 +44,9 @@ def _normalize(value: Value, depth: int) -> Value:
         if not -(2**63) <= value < 2**64:
             raise FormatError(f"integer {value} does not fit msgpack's 64 bits")
         return value
-    if depth >= MAX_DEPTH and (kind is dict or kind is list or kind is tuple) and value:
-        # its elements would sit deeper than MAX_DEPTH
+    if depth >= MAX_DEPTH and (kind is dict or kind is list or kind is tuple):
+        # the outermost container is level 1; an empty one counts too, as the reader's
+        # pre-scan counts it (docs/protocol.md 1): what is written must read back
         raise FormatError(f"value nested deeper than {MAX_DEPTH} levels")
     if kind is dict:
         for key in value:
@@ -61,7 +62,7 @@ def _normalize(value: Value, depth: int) -> Value:
 
 
 def _normalize_other(value: Value, depth: int) -> Value:
-    if depth > MAX_DEPTH:
+    if depth >= MAX_DEPTH and isinstance(value, (Mapping, list, tuple)):
         raise FormatError(f"value nested deeper than {MAX_DEPTH} levels")
     if isinstance(value, (bool, str, bytes)):
         return value

@@ -541,6 +541,9 @@ class Verifier:
             raise FormatError(f"{what}: draw must be '' or 'offer'")
         if end not in ("", "resign", "draw", "rules"):
             raise FormatError(f"{what}: end must be '', resign, draw or rules")
+        if draw and end:
+            # an offer in a file that ends the game could never be accepted
+            raise FormatError(f"{what}: a file that ends the game offers no draw")
         if self.state.is_chance() and not (self.sealed and accepted.acted):
             raise ChainError(f"{what} stops at an unresolved die roll", reason="incomplete")
         player = self.state.current_player()

@@ -121,3 +121,33 @@ def test_arbitrary_bytes_never_crash(data: bytes) -> None:
     except FormatError:
         return
     assert canonical.encode(value) == data
+
+
+@pytest.mark.parametrize("inner", [[], [0]], ids=["empty", "non-empty"])
+def test_depth_counts_every_container_from_the_outermost(inner: list[int]) -> None:
+    """docs/protocol.md 1: the outermost container is level 1, an empty one counts, 32
+    levels are allowed; what the encoder writes the reader reads, and both refuse 33."""
+    def nest(levels: int) -> list[object]:
+        value: list[object] = list(inner)
+        for _ in range(levels - 1):
+            value = [value]
+        return value
+
+    assert canonical.decode(canonical.encode(nest(32))) == nest(32)
+    with pytest.raises(FormatError, match="nested deeper"):
+        canonical.encode(nest(33))
+    raw = b"\x91" * 32 + (b"\x91\x00" if inner else b"\x90")
+    with pytest.raises(FormatError, match="nested deeper"):
+        canonical.decode(raw)
+
+
+def test_bin_and_str_use_their_shortest_forms() -> None:
+    """bin8 up to 255 bytes, bin16 up to 65535; a longer form of the same bytes is not
+    canonical and is refused."""
+    assert canonical.encode(b"")[:2] == b"\xc4\x00"
+    assert canonical.encode(b"x" * 255)[:2] == b"\xc4\xff"
+    assert canonical.encode(b"x" * 256)[:3] == b"\xc5\x01\x00"
+    with pytest.raises(FormatError):
+        canonical.decode(b"\xc5\x00\x01x")
+    with pytest.raises(FormatError):
+        canonical.decode(b"\xd9\x01x")  # str8 for a one-byte string

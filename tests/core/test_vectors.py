@@ -228,3 +228,20 @@ def test_a_changed_outcome_or_request_is_refused_with_a_named_error() -> None:
     report = audit(files)
     assert report.exit_code == DesyncError.exit_code
     assert "request mismatch" in report.problems[0] and "roll 2.0" in report.problems[0]
+
+
+def test_a_file_that_ends_the_game_offers_no_draw() -> None:
+    """docs/protocol.md 3.3: ``draw`` is "" whenever ``end`` is set."""
+    from pbem.envelope import seal
+    from pbem.identity import Identity
+
+    files = [(p.name, p.read_bytes()) for p in sorted(DATA.glob("*.pbem"))]
+    env = canonical.decode(files[-1][1])
+    body = canonical.decode(env[5])
+    assert body["end"] == "rules"
+    body["draw"] = "offer"
+    del body["kind"]
+    signer = next(i for i in (Identity.from_secret(s, "x") for s in (ALICE, BOB))
+                  if i.public_key == env[3])
+    report = audit([*files[:-1], ("last.pbem", seal(signer, "turn", body))])
+    assert report.exit_code == 3 and "offers no draw" in report.problems[0]
