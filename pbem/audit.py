@@ -18,7 +18,7 @@ from typing import Any
 
 from pbem import canonical, dice, orders
 from pbem.armor import read_any
-from pbem.envelope import Envelope, open_envelope
+from pbem.envelope import EXCHANGED, KINDS, Envelope, open_envelope
 from pbem.errors import PbemError, quote
 from pbem.identity import fingerprint
 from pbem.registry import get as get_engine
@@ -116,13 +116,21 @@ def audit(datas: list[tuple[str, bytes]],
     envs: list[tuple[str, Envelope, dict[str, Any]]] = []
     for source, data in datas:
         try:
-            env = open_envelope(read_any(data))
+            env = open_envelope(read_any(data), kinds=KINDS)
             body = env.decode()
         except PbemError as exc:
             report.files.append(FileRow(source, None, "?", "?", "?", signature="BAD",
                                         note=str(exc)))
             report.problems.append(f"{source}: {exc}")
             report.exit_code = report.exit_code or exc.exit_code
+            continue
+        if env.kind not in EXCHANGED:
+            # a player's card or save lying in the folder is signed but is no move of
+            # any game: listed, never held against the game (docs/protocol.md 5.3)
+            report.files.append(FileRow(source, None, env.kind, "-", fingerprint(env.key),
+                                        chain="set aside",
+                                        note=f"a {env.kind} file is not part of a transcript"))
+            report.set_aside.append(f"{source}: a {env.kind} file is not part of a transcript")
             continue
         envs.append((source, env, body))
     envs = _set_aside(envs, report)

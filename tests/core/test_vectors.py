@@ -245,3 +245,29 @@ def test_a_file_that_ends_the_game_offers_no_draw() -> None:
                   if i.public_key == env[3])
     report = audit([*files[:-1], ("last.pbem", seal(signer, "turn", body))])
     assert report.exit_code == 3 and "offers no draw" in report.problems[0]
+
+
+def test_the_folder_audit_rules() -> None:
+    """docs/protocol.md 5.3: any order; identical duplicates ignored; a card file is set
+    aside (not a problem); no invite is refused; a missing middle file is named, a
+    missing last file cannot be seen."""
+    from pbem.armor import armor
+    from pbem.envelope import seal
+    from pbem.identity import Identity
+
+    files = [(p.name, p.read_bytes()) for p in sorted(DATA.glob("*.pbem"))]
+    alice = Identity.from_secret(ALICE, "Alice", "alice@example.org")
+    card = seal(alice, "card", {"card": alice.card.to_data()})
+    shuffled = [*reversed(files), ("copy.pbem", files[4][1]),
+                ("armored.asc", armor(files[5][1]).encode()), ("alice.card", card)]
+    report = audit(shuffled)
+    assert report.clean, report.problems
+    notes = {row.source: row.note for row in report.files}
+    assert notes["alice.card"] == "a card file is not part of a transcript"
+    assert "duplicate of" in notes["copy.pbem"] or "duplicate of" in notes[files[4][0]]
+    assert len(report.rolls) == len(json.loads((DATA / "transcript.json").read_text())["rolls"])
+    none = audit(files[1:])
+    assert not none.clean and "exactly one invite; found 0" in none.problems[0]
+    gap = audit([*files[:4], *files[5:]])
+    assert not gap.clean and "file 4 is missing" in gap.problems[0]
+    assert audit(files[:-1]).clean  # the last file's absence shows nowhere
