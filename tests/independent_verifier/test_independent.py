@@ -181,3 +181,21 @@ def test_a_tampered_armored_or_unsigned_change_is_refused() -> None:
         verify([*files[:3], bytes(flipped), *files[4:]])
     with pytest.raises(Refused, match="missing"):
         verify([*files[:3], *files[4:]])
+
+
+def test_armored_files_verify_and_a_changed_header_is_refused() -> None:
+    """The armor grammar of protocol.md 4, read by the docs-built reader: quoted,
+    re-wrapped, two spaces after a colon; a changed, unknown or repeated header refused."""
+    from pbem.armor import armor
+
+    files = files_of(DATA / "transcript")
+    texts = [armor(f) for f in files]
+    quoted = ["".join(f"> {line}\r\n" for line in t.splitlines()) for t in texts]
+    spaced = [t.replace("Kind: ", "Kind:  ") for t in texts]
+    for variant in (quoted, spaced):
+        report = verify([t.encode() for t in variant])
+        assert len(report.rolls) == len(verify(files).rolls) > 0
+    for change in (("Seq: 3", "Seq: 4"), ("Seq: 3", "seq: 3"), ("Seq: 3", "Seq: 3\nSeq: 3")):
+        changed = [t.replace(*change).encode() for t in texts]
+        with pytest.raises(Refused, match="header"):
+            verify(changed)

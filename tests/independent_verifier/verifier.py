@@ -103,29 +103,58 @@ def sha256(data: bytes) -> bytes:
 
 
 def unarmor(data: bytes, where: str) -> tuple[bytes, dict[str, str]]:
+    """protocol.md 4: one block (or identical copies), headers then canonical base64."""
     if data[:1] == b"\x96":
         return data, {}
     text = data.decode("utf-8", errors="strict")
-    lines = [re.sub(r"^[\s>]*", "", line).rstrip() for line in re.split(r"\r\n|\r|\n", text)]
-    try:
-        start, stop = lines.index(BEGIN), lines.index(END)
-    except ValueError:
-        raise Refused(f"{where}: neither a binary nor an armored pbem file") from None
+    blocks = re.findall(re.escape(BEGIN) + r"(.*?)" + re.escape(END), text, re.S)
+    if not blocks:
+        raise Refused(f"{where}: neither a binary nor an armored pbem file")
+    decoded = {_block(b, where) for b in blocks}
+    if len({raw for raw, _ in decoded}) != 1:
+        raise Refused(f"{where}: several different armored files")
+    raw, headers = decoded.pop()
+    return raw, dict(headers)
+
+
+def _block(block: str, where: str) -> tuple[bytes, tuple[tuple[str, str], ...]]:
     headers: dict[str, str] = {}
-    b64 = []
-    for line in lines[start + 1:stop]:
+    payload: list[str] = []
+    header_part = True
+    for line in re.split(r"\r\n|\r|\n", block):
+        line = re.sub(r"^[ \t>]*", "", line).strip()
         if not line:
+            if headers:
+                header_part = False
             continue
-        match = re.fullmatch(r"([A-Za-z]+): (.*)", line)
-        if match and not b64:
-            headers[match.group(1)] = match.group(2)
-        else:
-            b64.append(line)
-    chars = "".join(b64)
+        match = re.fullmatch(r"([A-Za-z-]+):(.*)", line) if header_part else None
+        if match:
+            if match.group(1) in headers:
+                raise Refused(f"{where}: armor header {match.group(1)} repeated")
+            headers[match.group(1)] = match.group(2).strip()
+            continue
+        header_part = False
+        payload.append(line)
+    chars = "".join(payload)
+    if not chars or re.search(r"[^A-Za-z0-9+/=]", chars):
+        raise Refused(f"{where}: the armored payload is not base64")
     raw = base64.b64decode(chars, validate=True)
     if base64.b64encode(raw).decode() != chars:
         raise Refused(f"{where}: base64 is not canonical")
-    return raw, headers
+    return raw, tuple(sorted(headers.items()))
+
+
+def check_headers(headers: dict[str, str], kind: str, body: dict[str, Any],
+                  where: str) -> None:
+    """Each header present must say what the file says; unknown headers are refused."""
+    if kind == "invite":
+        claims = {"Kind": kind, "Engine": f"{body.get('engine')} / {body.get('scenario')}"}
+    else:
+        claims = {"Kind": kind, "Game": body["game"].hex()[:16], "Seq": str(body["seq"]),
+                  "Side": str(body["side"])}
+    for name, value in headers.items():
+        if claims.get(name) != value:
+            raise Refused(f"{where}: armor header {name}: {value!r} is not what the file says")
 
 
 # --- the envelope (protocol.md 2) --------------------------------------------------
@@ -150,8 +179,8 @@ def open_file(data: bytes, where: str) -> tuple[str, bytes, bytes, dict[str, Any
     body = dec(body_bytes, where)
     if type(body) is not dict or body.get("kind") != kind:
         raise Refused(f"{where}: the body's kind is not the envelope's")
-    if headers.get("Kind", kind) != kind:
-        raise Refused(f"{where}: armor header Kind differs from the file")
+    if headers:
+        check_headers(headers, kind, body, where)
     return kind, key, body_bytes, body
 
 
