@@ -274,9 +274,14 @@ def explain_roll(report: AuditReport, name: str) -> list[str]:
         setup = verifier.setup
         lines = [
             f"roll {roll.name}: {roll.purpose}" + (f" ({roll.rule})" if roll.rule else ""),
-            f"  request: {roll.request}",
-            f"  game id     {setup.game_id.hex()}",
+            f"  request: {roll.request}" + (
+                " (signed in the roll record)" if roll.recorded else
+                " (from the engine: a format-1 file does not record it)"),
         ]
+        if roll.asked.get("kind") == "draw":
+            lines.append(f"  cup {roll.asked['cup']}, sorted: "
+                         f"{', '.join(roll.asked['contents'])}")
+        lines.append(f"  game id     {setup.game_id.hex()}")
         if setup.dice_mode == "sealed":
             lines += [
                 f"  asked for by file {seq - 1}, which ended at this roll; finalized in file "

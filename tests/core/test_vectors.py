@@ -271,3 +271,15 @@ def test_the_folder_audit_rules() -> None:
     gap = audit([*files[:4], *files[5:]])
     assert not gap.clean and "file 4 is missing" in gap.problems[0]
     assert audit(files[:-1]).clean  # the last file's absence shows nowhere
+
+
+def test_audit_roll_says_where_the_request_comes_from() -> None:
+    from pbem.audit import explain_roll
+
+    told = "\n".join(explain_roll(audit([(p.name, p.read_bytes())
+                                         for p in sorted(DATA.glob("*.pbem"))]), "2.0"))
+    assert "signed in the roll record" in told
+    assert "cup events, sorted: calm, calm, fog, rally, storm" in told
+    old = "\n".join(explain_roll(audit([(p.name, p.read_bytes())
+                                        for p in sorted(V1.glob("*.pbem"))]), "2.0"))
+    assert "a format-1 file does not record it" in old
