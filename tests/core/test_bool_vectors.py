@@ -107,11 +107,6 @@ def build() -> list[dict[str, Any]]:
             for name, what, seq, data, codes in cases]
 
 
-#: refused on main only once issue 20's exact-type checks (branch ``harden``) land: the
-#: lead removes a name from here at that merge (xfail strict makes the pass fail)
-AWAITING_HARDEN = {"envelope-version-true", "accept-seq-true", "die-face-true"}
-
-
 def test_vectors_are_current() -> None:
     if os.environ.get("PBEM_WRITE_VECTORS"):
         VECTORS.write_text(json.dumps({"base": "tests/data/transcript", "vectors": build()},
@@ -123,10 +118,7 @@ def _load() -> list[dict[str, Any]]:
     return list(json.loads(VECTORS.read_text(encoding="utf-8"))["vectors"])
 
 
-@pytest.mark.parametrize("vector", [
-    pytest.param(v, marks=pytest.mark.xfail(
-        strict=True, reason="issue 20 (branch harden): exact types in envelope and body"))
-    if v["name"] in AWAITING_HARDEN else v for v in _load()], ids=lambda v: v["name"])
+@pytest.mark.parametrize("vector", _load(), ids=lambda v: v["name"])
 def test_pbem_refuses_a_boolean_for_an_integer(vector: dict[str, Any]) -> None:
     files = _transcript()
     seq = vector["seq"]
