@@ -163,6 +163,7 @@ class LazyGroup(click.Group):
         "watch": "pbem.transport.cli:watch_cmd",
         "fetch": "pbem.transport.cli:fetch_cmd",
         "mail": "pbem.transport.cli:mail_group",
+        "board": "pbem.web.cli:board_cmd",
     }
 
     def list_commands(self, ctx: click.Context) -> list[str]:
@@ -919,13 +920,23 @@ def show_cmd(ctx: click.Context, game_ref: str, svg: Path | None, png: Path | No
 @click.argument("paths", nargs=-1, required=True, type=click.Path(exists=True, path_type=Path))
 @click.option("--roll", "roll", help="Explain one roll, SEQ.INDEX (e.g. 17.3).")
 @click.option("--json", "as_json", is_flag=True)
-def audit_cmd(paths: tuple[Path, ...], roll: str | None, as_json: bool) -> None:
+@click.option("--html", type=click.Path(dir_okay=False, path_type=Path),
+              help="Also write the game as one self-contained replay page.")
+@click.option("--side", help="With --html: replay from this side's view (default: the "
+              "referee's, for a finished game).")
+def audit_cmd(paths: tuple[Path, ...], roll: str | None, as_json: bool, html: Path | None,
+              side: str | None) -> None:
     """Verify a transcript from the exchanged files alone (no save, no key needed)."""
     from pbem.audit import audit, collect, explain_roll
 
     with handled(), progress_bar("verifying") as progress:
-        report = audit(collect(list(paths)), progress)
+        datas = collect(list(paths))
+        report = audit(datas, progress)
     with handled():
+        if html:
+            from pbem.web.cli import audit_html
+
+            echo(audit_html(datas, report, html, side))
         if as_json:
             click.echo(json.dumps(report.to_json(), indent=2))
             sys.exit(0 if report.clean else report.exit_code or 1)
@@ -1065,14 +1076,22 @@ def play_cmd(ctx: click.Context, game_ref: str | None, files: tuple[Path, ...], 
 @click.option("--fast", is_flag=True)
 @click.option("--step", is_flag=True)
 @click.option("--pace", type=float, default=0.8, show_default=True)
+@click.option("--html", type=click.Path(dir_okay=False, path_type=Path),
+              help="Write the whole game as one self-contained replay page instead.")
+@click.option("--referee", is_flag=True, help="With --html: everything (a finished game).")
 @click.pass_context
 def replay_cmd(ctx: click.Context, game_ref: str, start: int, fast: bool, step: bool,
-               pace: float) -> None:
+               pace: float, html: Path | None, referee: bool) -> None:
     """The whole game, or from file --from on, replayed on your side's board."""
     from pbem.play import key_poller, replay_game
 
     with handled():
         game = home_of(ctx).game(game_ref)
+        if html:
+            from pbem.web.cli import game_html
+
+            echo(game_html(game, html, referee))
+            return
         with key_poller() as poller:
             shown = replay_game(rich_console(), game, start=start, pacing=_pacing(fast, step, pace),
                                 poll=poller.poll if poller.active else None)

@@ -21,7 +21,7 @@ from __future__ import annotations
 import importlib
 import math
 from collections.abc import Iterable
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from xml.sax.saxutils import escape, quoteattr
 
 from pbem.errors import UsageError
@@ -174,12 +174,33 @@ def _counter(x: float, y: float, size: float, piece: Piece, depth: int,
     return out
 
 
+def box_rects(view: BoardView, *, scale: int = 36, box_slots: int = 3
+              ) -> dict[str, tuple[float, float, float, float]]:
+    """Each off-map box's (x, y, width, height) in :func:`board_svg`'s picture.
+
+    Boxes stand beside the map, one row of counters each, wide enough for ``box_slots``
+    counters or the most any box holds now (the browser board sizes them for a whole game).
+    """
+    g = svg_geometry(view, scale=scale)
+    r = g.scale
+    pile = stacks(view)
+    box_x = g.left + g.map_size()[0] + r * 0.8
+    counter = r * 0.95
+    box_w = max((counter * 1.15 * max(box_slots, len(pile.get(b.name, []))) + r * 0.6
+                 for b in view.boxes), default=0.0)
+    box_h = counter + r * 1.1
+    return {box.name: (box_x, g.top + i * (box_h + r * 0.4), box_w, box_h)
+            for i, box in enumerate(view.boxes)}
+
+
 def board_svg(view: BoardView, *, scale: int = 36, show_zoc: str | None = None,
-              legend: bool = True) -> str:
+              legend: bool = True, counters: bool = True, box_slots: int = 3) -> str:
     """The whole map of ``view`` as a standalone SVG document (UTF-8 text).
 
     ``scale`` is the hex radius in pixels (36 makes a 10x8 map about 560 px wide).
     ``show_zoc`` marks the zones of control of a side, as on the terminal board.
+    ``counters=False`` draws the map and boxes only, for the browser board, which places
+    the counters itself frame by frame (boxes sized for ``box_slots`` counters).
     """
     g = svg_geometry(view, scale=scale)
     r = g.scale
@@ -187,14 +208,15 @@ def board_svg(view: BoardView, *, scale: int = 36, show_zoc: str | None = None,
     cells = sorted(view.cells, key=lambda c: (c.col, c.row))
     by_id = {c.hex: c for c in view.cells}
     terrain = {t.name: t for t in view.terrain}
-    pile = stacks(view)
+    pile = stacks(view) if counters else {}
     zoc = zoc_hexes(view, show_zoc)
 
     # off-map boxes beside the map, one row of counters each
+    rects = box_rects(replace(view, pieces=view.pieces if counters else ()), scale=scale,
+                      box_slots=box_slots)
     box_x = g.left + map_w + r * 0.8
     counter = r * 0.95
-    box_w = max((counter * 1.15 * max(3, len(pile.get(b.name, []))) + r * 0.6
-                 for b in view.boxes), default=0.0)
+    box_w = max((w for _, _, w, _ in rects.values()), default=0.0)
     box_h = counter + r * 1.1
     width = (box_x + box_w + r * 0.5) if view.boxes else g.left * 2 + map_w
     legend_entries = _legend(view, zoc) if legend else []
@@ -309,7 +331,7 @@ def board_svg(view: BoardView, *, scale: int = 36, show_zoc: str | None = None,
     out.append("</g>")
 
     out.append('<g id="counters">')
-    for cell in cells:
+    for cell in cells if counters else ():
         stack = pile.get(cell.hex)
         if not stack:
             continue
@@ -334,9 +356,10 @@ def board_svg(view: BoardView, *, scale: int = 36, show_zoc: str | None = None,
                 out.extend(_counter(px, y + r * 0.65 + counter / 2, counter, piece, 0))
         out.append("</g>")
 
-    out.append(_text(g.left, status_y, f"{len(view.cells)} hexes, "
-                     f"{sum(1 for p in view.pieces if p.location in by_id)} counters on the "
-                     "map", size=r * 0.28, anchor="start", fill=GRID, cls="summary"))
+    if counters:
+        out.append(_text(g.left, status_y, f"{len(view.cells)} hexes, "
+                         f"{sum(1 for p in view.pieces if p.location in by_id)} counters on "
+                         "the map", size=r * 0.28, anchor="start", fill=GRID, cls="summary"))
     if legend_entries:
         out.append('<g id="legend">')
         col_w = (width - 2 * g.left) / 4

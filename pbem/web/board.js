@@ -1,0 +1,430 @@
+// The pbem board in a browser: replays a game's frames, and (live mode) plays a turn.
+//
+// Plain script, no build step, no library: it ships in the wheel and is inlined in each
+// page.  Everything that came from a game file (unit names, messages, purposes) is
+// written with textContent or as SVG text nodes, never parsed as markup.
+(function () {
+  "use strict";
+  var SVGNS = "http://www.w3.org/2000/svg";
+  var data = JSON.parse(document.getElementById("pbem-data").textContent);
+  var mode = document.body.getAttribute("data-mode") || "replay";
+  var live = mode === "live";
+
+  // --- small helpers ----------------------------------------------------------------
+  function el(tag, attrs, text) {
+    var node = document.createElement(tag);
+    for (var k in attrs || {}) node.setAttribute(k, attrs[k]);
+    if (text !== undefined && text !== null) node.textContent = String(text);
+    return node;
+  }
+  function sv(tag, attrs, text) {
+    var node = document.createElementNS(SVGNS, tag);
+    for (var k in attrs || {}) node.setAttribute(k, attrs[k]);
+    if (text !== undefined && text !== null) node.textContent = String(text);
+    return node;
+  }
+  function clear(node) { while (node.firstChild) node.removeChild(node.firstChild); }
+  function parseColor(c) {
+    var t = String(c || "").replace("#", "");
+    if (t.length === 3) t = t[0] + t[0] + t[1] + t[1] + t[2] + t[2];
+    if (!/^[0-9a-fA-F]{6}$/.test(t)) return [192, 192, 192];
+    return [parseInt(t.slice(0, 2), 16), parseInt(t.slice(2, 4), 16), parseInt(t.slice(4, 6), 16)];
+  }
+  function hexOf(rgb) {
+    return "#" + rgb.map(function (v) {
+      var s = Math.max(0, Math.min(255, Math.round(v))).toString(16);
+      return s.length < 2 ? "0" + s : s;
+    }).join("");
+  }
+  function mix(a, b, t) {
+    var x = parseColor(a), y = parseColor(b);
+    return hexOf([0, 1, 2].map(function (i) { return x[i] + (y[i] - x[i]) * t; }));
+  }
+  function contrast(c) {
+    var lum = parseColor(c).map(function (v) {
+      v = v / 255;
+      return v <= 0.03928 ? v / 12.92 : Math.pow((v + 0.055) / 1.055, 2.4);
+    });
+    var l = 0.2126 * lum[0] + 0.7152 * lum[1] + 0.0722 * lum[2];
+    return l > 0.179 ? "#000000" : "#ffffff";
+  }
+
+  // --- the page ---------------------------------------------------------------------
+  var header = el("header", { id: "head" });
+  header.appendChild(el("h1", { id: "title" }, data.title));
+  var sub = el("div", { id: "subtitle" });
+  header.appendChild(sub);
+  var statusLine = el("div", { id: "status" });
+  header.appendChild(statusLine);
+  document.body.appendChild(header);
+
+  var main = el("main", { id: "main" });
+  var mapBox = el("div", { id: "map" });
+  main.appendChild(mapBox);
+  var side = el("aside", { id: "panel" });
+  main.appendChild(side);
+  document.body.appendChild(main);
+
+  // the map: the server drew it (terrain, hexsides, roads, places, boxes, legend)
+  var svg;
+  var parsed = new DOMParser().parseFromString(data.map.svg, "image/svg+xml");
+  svg = document.importNode(parsed.documentElement, true);
+  svg.setAttribute("id", "board");
+  svg.removeAttribute("width");
+  svg.removeAttribute("height");
+  mapBox.appendChild(svg);
+  var full = svg.getAttribute("viewBox").split(/\s+/).map(Number);
+  var view = full.slice();
+  var R = data.map.r;
+  var centers = data.map.centers;
+  var boxes = data.map.boxes;
+  var hexLayer = svg.querySelector("#hexes");
+  var lit = sv("g", { id: "lit" });
+  var targets = sv("g", { id: "targets" });
+  var counters = sv("g", { id: "live-counters" });
+  var ghosts = sv("g", { id: "ghosts" });
+  var places = svg.querySelector("#places");
+  // highlights under the lines and names; counters over everything but the place names
+  hexLayer.parentNode.insertBefore(lit, hexLayer.nextSibling);
+  lit.parentNode.insertBefore(targets, lit.nextSibling);
+  if (places) {
+    places.parentNode.insertBefore(counters, places);
+    places.parentNode.insertBefore(ghosts, places);
+  } else {
+    svg.appendChild(counters);
+    svg.appendChild(ghosts);
+  }
+
+  function setView() { svg.setAttribute("viewBox", view.map(function (v) { return v.toFixed(1); }).join(" ")); }
+  function zoomAt(factor, cx, cy) {
+    var w = Math.min(full[2] * 1.2, Math.max(R * 6, view[2] * factor));
+    var h = w * view[3] / view[2];
+    view = [cx - (cx - view[0]) * w / view[2], cy - (cy - view[1]) * h / view[3], w, h];
+    setView();
+  }
+  function toSvg(evt) {
+    var rect = svg.getBoundingClientRect();
+    var s = Math.max(view[2] / rect.width, view[3] / rect.height);
+    var ox = (rect.width * s - view[2]) / 2, oy = (rect.height * s - view[3]) / 2;
+    return [view[0] - ox + (evt.clientX - rect.left) * s, view[1] - oy + (evt.clientY - rect.top) * s, s];
+  }
+  svg.addEventListener("wheel", function (evt) {
+    evt.preventDefault();
+    var p = toSvg(evt);
+    zoomAt(evt.deltaY > 0 ? 1.15 : 1 / 1.15, p[0], p[1]);
+  }, { passive: false });
+  var drag = null;
+  svg.addEventListener("mousedown", function (evt) {
+    drag = { x: evt.clientX, y: evt.clientY, view: view.slice(), moved: false };
+  });
+  window.addEventListener("mousemove", function (evt) {
+    if (!drag) return;
+    var rect = svg.getBoundingClientRect();
+    var s = Math.max(drag.view[2] / rect.width, drag.view[3] / rect.height);
+    var dx = (evt.clientX - drag.x) * s, dy = (evt.clientY - drag.y) * s;
+    if (Math.abs(evt.clientX - drag.x) + Math.abs(evt.clientY - drag.y) > 4) drag.moved = true;
+    if (drag.moved) { view = [drag.view[0] - dx, drag.view[1] - dy, view[2], view[3]]; setView(); }
+  });
+  window.addEventListener("mouseup", function () { setTimeout(function () { drag = null; }, 0); });
+  // open on the viewer's own forces, zoomed so the counters read (a big map whole is a
+  // picture of specks)
+  function focusStart(rows, sideName) {
+    var xs = [], ys = [];
+    rows.forEach(function (row) {
+      var c = centers[row[7]];
+      if (c && (row[1] === sideName || sideName === "referee")) { xs.push(c[0]); ys.push(c[1]); }
+    });
+    var w = Math.min(full[2], Math.max(R * 24, full[2] / 2.2));
+    if (w >= full[2] * 0.99) return;
+    var h = w * full[3] / full[2];
+    var cx = xs.length ? xs.reduce(function (a, b) { return a + b; }, 0) / xs.length : full[2] / 2;
+    var cy = ys.length ? ys.reduce(function (a, b) { return a + b; }, 0) / ys.length : full[3] / 2;
+    view = [cx - w / 2, cy - h / 2, w, h];
+    setView();
+  }
+  function centerOn(hex) {
+    var c = centers[hex];
+    if (!c) return;
+    var x = c[0] - view[2] / 2, y = c[1] - view[3] / 2;
+    // only when the hex is outside the middle of the window: the map does not jump
+    if (c[0] < view[0] + view[2] * 0.15 || c[0] > view[0] + view[2] * 0.85 ||
+        c[1] < view[1] + view[3] * 0.15 || c[1] > view[1] + view[3] * 0.85) {
+      view = [x, y, view[2], view[3]];
+      setView();
+    }
+  }
+
+  // --- counters ---------------------------------------------------------------------
+  function counterNode(row, size) {
+    // row: [id, side, label, name, color, hidden, markers, location, depth]
+    var g = sv("g", { "class": "counter", "data-piece": row[0], "data-side": row[1],
+                      "data-hex": row[7] });
+    var half = size / 2, step = size * 0.09;
+    var fill = row[5] ? mix(row[4], "#404040", 0.5) : row[4];
+    for (var k = Math.min(row[8], 3); k > 0; k--) {
+      g.appendChild(sv("rect", { x: -half + k * step, y: -half - k * step, width: size, height: size,
+        rx: size * 0.08, fill: mix(fill, "#000000", 0.25), stroke: "#000", "stroke-width": 0.6 }));
+    }
+    g.appendChild(sv("rect", { x: -half, y: -half, width: size, height: size, rx: size * 0.08,
+      fill: fill, stroke: "#000", "stroke-width": 0.9, "class": "face" }));
+    var ink = contrast(fill);
+    var label = row[2];
+    var font = size * (label.length <= 5 ? 0.30 : 0.24);
+    if (row[3]) {
+      g.appendChild(sv("text", { x: 0, y: -size * 0.16, "font-size": size * 0.21, fill: ink,
+        "text-anchor": "middle" }, row[3].slice(0, 9)));
+      g.appendChild(sv("text", { x: 0, y: size * 0.16, "font-size": font, fill: ink,
+        "text-anchor": "middle", "font-weight": "bold" }, label));
+    } else {
+      g.appendChild(sv("text", { x: 0, y: font * 0.35, "font-size": font * 1.2, fill: ink,
+        "text-anchor": "middle", "font-weight": "bold" }, label));
+    }
+    if (row[6]) {
+      g.appendChild(sv("rect", { x: -half, y: half * 0.48, width: size, height: half * 0.52,
+        fill: "#b00000" }));
+      g.appendChild(sv("text", { x: 0, y: half * 0.9, "font-size": size * 0.19, fill: "#fff",
+        "text-anchor": "middle", "font-weight": "bold" }, row[6]));
+    }
+    if (row[8] > 0) {
+      g.appendChild(sv("text", { x: R * 0.62, y: -R * 0.35, "font-size": R * 0.28,
+        "font-weight": "bold", "text-anchor": "middle", stroke: "#fff",
+        "stroke-width": R * 0.08, "paint-order": "stroke", "class": "stack" }, "+" + row[8]));
+    }
+    g.appendChild(sv("title", {}, (row[3] ? row[3] + " " : "") + row[2] + " (" + row[0] + ")"));
+    return g;
+  }
+  function place(node, x, y) { node.style.transform = "translate(" + x.toFixed(1) + "px," + y.toFixed(1) + "px)"; }
+
+  function layout(rows) {
+    var out = [], inBox = {};
+    rows.forEach(function (row) {
+      var loc = row[7];
+      if (centers[loc]) {
+        out.push({ row: row, x: centers[loc][0], y: centers[loc][1] + R * 0.05, size: R * 0.92 });
+      } else if (boxes[loc]) {
+        var b = boxes[loc], k = inBox[loc] || 0, size = R * 0.95;
+        inBox[loc] = k + 1;
+        out.push({ row: row, x: b[0] + R * 0.3 + size / 2 + k * size * 1.15,
+                   y: b[1] + R * 0.65 + size / 2, size: size });
+      }
+    });
+    return out;
+  }
+
+  var shown = {};  // piece id -> [x, y] currently drawn
+  var speed = 1;
+  function duration() { return Math.round(450 / speed); }
+  function drawCounters(rows, animate) {
+    var before = shown;
+    shown = {};
+    clear(counters);
+    var placed = layout(rows);
+    var moving = [];
+    placed.forEach(function (p) {
+      var node = counterNode(p.row, p.size);
+      var id = p.row[0];
+      node.style.transition = "none";
+      var old = before[id];
+      if (animate && old && (Math.abs(old[0] - p.x) > 0.5 || Math.abs(old[1] - p.y) > 0.5)) {
+        place(node, old[0], old[1]);
+        node.classList.add("moving");
+        moving.push([node, p.x, p.y]);
+      } else {
+        place(node, p.x, p.y);
+      }
+      counters.appendChild(node);
+      shown[id] = [p.x, p.y];
+    });
+    if (moving.length) {
+      counters.getBoundingClientRect();  // the old places are drawn before the slide starts
+      moving.forEach(function (m) {
+        m[0].style.transition = "transform " + duration() + "ms ease-in-out";
+        place(m[0], m[1], m[2]);
+      });
+    }
+    clear(ghosts);
+    if (animate) {
+      // counters gone since the last frame: a red flash where they stood (a loss)
+      Object.keys(before).forEach(function (id) {
+        if (shown[id]) return;
+        var old = before[id];
+        var ring = sv("circle", { cx: old[0], cy: old[1], r: R * 0.6, "class": "lost" });
+        ghosts.appendChild(ring);
+      });
+    }
+  }
+
+  function lightHexes(hexes, cls) {
+    hexes.forEach(function (h) {
+      var poly = hexLayer.querySelector('polygon[data-hex="' + CSS.escape(h) + '"]');
+      if (!poly) return;
+      var copy = sv("polygon", { points: poly.getAttribute("points"), "class": cls, "data-hex": h });
+      (cls === "target" ? targets : lit).appendChild(copy);
+    });
+  }
+
+  // --- panel: controls, events, dice, files ---------------------------------------------
+  var controls = el("div", { id: "controls" });
+  side.appendChild(controls);
+  function button(id, text, title, handler) {
+    var b = el("button", { id: id, type: "button", title: title }, text);
+    b.addEventListener("click", handler);
+    controls.appendChild(b);
+    return b;
+  }
+  var frames = data.frames;
+  var index = 0;
+  var playing = false;
+  var timer = null;
+  button("first", "|\u25c0", "first frame", function () { pause(); go(0, false); });
+  button("back", "\u25c0", "step back", function () { pause(); go(index - 1, false); });
+  var playBtn = button("play", "play", "play / pause", function () { playing ? pause() : play(); });
+  button("step", "\u25b6", "step forward", function () { pause(); go(index + 1, true); });
+  button("last", "\u25b6|", "last frame", function () { pause(); go(frames.length - 1, false); });
+  var speedSel = el("select", { id: "speed", title: "speed" });
+  [0.5, 1, 2, 4, 8].forEach(function (s) {
+    var o = el("option", { value: String(s) }, s + "\u00d7");
+    if (s === 1) o.selected = true;
+    speedSel.appendChild(o);
+  });
+  speedSel.addEventListener("change", function () { speed = Number(speedSel.value) || 1; });
+  controls.appendChild(speedSel);
+  var counterText = el("span", { id: "frame" });
+  controls.appendChild(counterText);
+  var slider = el("input", { id: "slider", type: "range", min: "0", max: String(Math.max(0, frames.length - 1)), value: "0" });
+  slider.addEventListener("input", function () { pause(); go(Number(slider.value), false); });
+  side.appendChild(slider);
+
+  var eventsBox = el("section", { id: "events" });
+  eventsBox.appendChild(el("h2", {}, "What happened"));
+  var eventList = el("ol", { id: "event-list" });
+  eventsBox.appendChild(eventList);
+  side.appendChild(eventsBox);
+
+  function go(i, animate) {
+    if (!frames.length) return;
+    i = Math.max(0, Math.min(frames.length - 1, i));
+    var f = frames[i];
+    var rows = f.pieces.map(function (k) { return data.pieces[k]; });
+    drawCounters(rows, animate && i === index + 1);
+    clear(lit);
+    lightHexes(f.hexes, animate ? "flash" : "lit");
+    statusLine.textContent = f.status;
+    clear(eventList);
+    f.events.forEach(function (e) {
+      var li = el("li", { "class": "ev " + e[0] + (animate ? " flash" : "") }, e[1]);
+      eventList.appendChild(li);
+    });
+    if (f.hexes.length) centerOn(f.hexes[0]);
+    index = i;
+    slider.value = String(i);
+    counterText.textContent = (i + 1) + " / " + frames.length + (f.file ? "  (file " + f.file + ")" : "");
+    document.body.setAttribute("data-frame", String(i));
+    highlightRolls(f);
+  }
+  function delay() {
+    var f = frames[index];
+    return Math.min(4000, (500 + 350 * (f ? f.events.length : 1)) / speed);
+  }
+  function tick() {
+    if (!playing) return;
+    if (index >= frames.length - 1) { pause(); return; }
+    go(index + 1, true);
+    timer = setTimeout(tick, delay());
+  }
+  function play() {
+    if (index >= frames.length - 1) go(0, false);
+    playing = true;
+    playBtn.textContent = "pause";
+    document.body.setAttribute("data-playing", "1");
+    timer = setTimeout(tick, Math.min(delay(), 600 / speed));
+  }
+  function pause() {
+    playing = false;
+    if (timer) clearTimeout(timer);
+    timer = null;
+    playBtn.textContent = "play";
+    document.body.setAttribute("data-playing", "0");
+  }
+  document.addEventListener("keydown", function (evt) {
+    if (evt.target && /INPUT|TEXTAREA|SELECT/.test(evt.target.tagName)) return;
+    if (evt.key === " ") { evt.preventDefault(); playing ? pause() : play(); }
+    else if (evt.key === "ArrowRight") { pause(); go(index + 1, true); }
+    else if (evt.key === "ArrowLeft") { pause(); go(index - 1, false); }
+    else if (evt.key === "+") { zoomAt(1 / 1.25, view[0] + view[2] / 2, view[1] + view[3] / 2); }
+    else if (evt.key === "-") { zoomAt(1.25, view[0] + view[2] / 2, view[1] + view[3] / 2); }
+  });
+
+  // the dice log: every roll with its name, purpose, rule, and how it came out
+  var diceBox = el("section", { id: "dice" });
+  diceBox.appendChild(el("h2", {}, "Dice (" + (data.rolls || []).length + " rolls)"));
+  var diceList = el("div", { id: "dice-list" });
+  diceBox.appendChild(diceList);
+  var rollNodes = {};
+  function fillDice(rolls) {
+    clear(diceList);
+    rollNodes = {};
+    (rolls || []).forEach(function (r) {
+      var d = el("details", { "class": "roll", "data-roll": r.name });
+      var s = el("summary");
+      s.appendChild(el("b", {}, r.name));
+      s.appendChild(document.createTextNode(" " + r.purpose + (r.rule ? " (" + r.rule + ")" : "") +
+        ": " + r.dice + " \u2192 " + r.result));
+      d.appendChild(s);
+      if (r.explain) d.appendChild(el("pre", {}, r.explain.join("\n")));
+      else d.appendChild(el("div", {}, "by the " + r.side + " player, after " + r.after));
+      diceList.appendChild(d);
+      rollNodes[r.name] = d;
+    });
+  }
+  function highlightRolls(f) {
+    Object.keys(rollNodes).forEach(function (k) { rollNodes[k].classList.remove("now"); });
+    f.events.forEach(function (e) {
+      var m = /^roll (\d+\.\d+)/.exec(e[1]);
+      if (m && rollNodes[m[1]]) {
+        rollNodes[m[1]].classList.add("now");
+      }
+    });
+  }
+  fillDice(data.rolls);
+
+  if (!live) {
+    sub.textContent = "replay from the " + (data.side === "referee" ? "referee's view" : data.side + " player's view") +
+      " \u2014 " + data.engine + " / " + data.scenario;
+    var verdict = el("section", { id: "verdict", "class": data.clean ? "clean" : "unclean" });
+    verdict.appendChild(el("h2", {}, "Audit"));
+    verdict.appendChild(el("p", { id: "verdict-text" }, data.verdict));
+    if (data.result) verdict.appendChild(el("p", { id: "result" }, "result: " + data.result));
+    var table = el("table", { id: "files" });
+    var head = el("tr");
+    ["file", "kind", "side", "signer", "checks", "note"].forEach(function (h) { head.appendChild(el("th", {}, h)); });
+    table.appendChild(head);
+    (data.files || []).forEach(function (f) {
+      var tr = el("tr");
+      [f.seq === null ? "?" : f.seq, f.kind, f.side, String(f.signer).slice(0, 11),
+       "sig " + f.signature + ", chain " + f.chain + ", dice " + f.dice + ", replay " + f.replay,
+       f.note].forEach(function (v) { tr.appendChild(el("td", {}, v)); });
+      table.appendChild(tr);
+    });
+    verdict.appendChild(table);
+    side.appendChild(verdict);
+    side.appendChild(diceBox);
+    focusStart(frames.length ? frames[0].pieces.map(function (k) { return data.pieces[k]; }) : [], data.side);
+    go(0, false);
+  }
+
+  // --- live mode: the prompt, clicks as actions ---------------------------------------
+  window.pbem = {
+    data: data, go: go, play: play, pause: pause,
+    frame: function () { return index; }, count: function () { return frames.length; },
+    setFrames: function (fs, rows) {
+      frames = fs; data.pieces = rows;
+      slider.max = String(Math.max(0, frames.length - 1));
+    },
+    lightHexes: lightHexes, clearTargets: function () { clear(targets); },
+    fillDice: fillDice, panel: side, diceBox: diceBox, status: statusLine, sub: sub,
+    svg: svg, centerOn: centerOn, focusStart: focusStart, el: el, clear: clear, toSvg: toSvg,
+    dragged: function () { return drag && drag.moved; }
+  };
+  if (live && window.pbemLive) window.pbemLive(window.pbem);
+})();

@@ -1,0 +1,300 @@
+"""A whole game as one self-contained HTML file: the map, every action, every roll.
+
+The page holds the map as inline SVG (drawn by :func:`pbem.render.svg.board_svg` without
+counters), the game as JSON data (one frame per action: the counters as the viewer may
+see them, the events it may read, the hexes to light up), and the plain script that
+plays the frames (``board.js``).  Nothing is fetched: a Content-Security-Policy in the
+page forbids every load, so the file opens offline, years later, without pbem.
+
+Hidden information stays hidden: each frame is the :class:`~pbem.view.BoardView` the
+viewing side's own ``pbem play`` would show, and only the events that side may read.
+The referee's view (everything) is offered only for a finished game.
+
+Everything from the files (unit names, messages, purposes) reaches the page as JSON data
+or escaped SVG text; the script writes it with ``textContent`` only, never as markup.
+"""
+
+from __future__ import annotations
+
+import base64
+import hashlib
+import html
+import json
+from dataclasses import dataclass, field
+from importlib import resources
+from typing import Any
+
+from pbem.audit import AuditReport, audit, body_summary, explain_roll
+from pbem.engine import Engine, Event, State
+from pbem.envelope import open_envelope
+from pbem.errors import PbemError, UsageError
+from pbem.registry import get as get_engine
+from pbem.render.board import abbreviate_marker, stacks
+from pbem.render.narrate import KIND_ALIASES, KIND_TAGS, Frame, frames_from_records
+from pbem.render.svg import board_svg, box_rects, svg_geometry
+from pbem.transcript import Verifier, parse_invite
+from pbem.view import BoardView, Piece
+
+#: hex radius of the page's map in SVG units (the page scales it to the window)
+SCALE = 36
+
+
+def asset(name: str) -> str:
+    """A file shipped beside this module (the page's script and style)."""
+    return resources.files("pbem.web").joinpath(name).read_text(encoding="utf-8")
+
+
+def event_kind(event: Event) -> str:
+    """The narration kind of an event, as the terminal replay styles it."""
+    kind = KIND_ALIASES.get(event.kind, event.kind)
+    return kind if kind in KIND_TAGS else "info"
+
+
+@dataclass
+class PieceTable:
+    """Distinct counters seen in the game, each stored once; frames list their indices.
+
+    A long game repeats the same counters in hundreds of frames: storing each distinct
+    one once keeps a whole campaign's replay file small.
+    """
+
+    rows: list[list[Any]] = field(default_factory=list)
+    index: dict[tuple[Any, ...], int] = field(default_factory=dict)
+
+    def add(self, piece: Piece, depth: int) -> int:
+        markers = ",".join(abbreviate_marker(m) for m in piece.markers) if not \
+            piece.hidden else ""
+        row = [piece.id, piece.side, "?" if piece.hidden else (piece.label or "?"),
+               "" if piece.hidden else piece.name, piece.color, int(piece.hidden), markers,
+               piece.location, depth]
+        key = tuple(row)
+        if key not in self.index:
+            self.index[key] = len(self.rows)
+            self.rows.append(row)
+        return self.index[key]
+
+
+def frame_data(view: BoardView, events: list[Event], side: str | None, table: PieceTable,
+               **extra: Any) -> dict[str, Any]:
+    """One frame as page data: the counters that show (top of each stack, with its depth),
+    the status, the events ``side`` may read, and the hexes they concern."""
+    cells = {c.hex for c in view.cells}
+    boxes = {b.name for b in view.boxes}
+    shown: list[int] = []
+    for location, stack in stacks(view).items():
+        if location in cells:
+            top = next((p for p in stack if not p.hidden), stack[0])
+            shown.append(table.add(top, len(stack) - 1))
+        elif location in boxes:
+            shown.extend(table.add(p, 0) for p in stack)
+    where = {p.id: p.location for p in view.pieces}
+    told: list[list[str]] = []
+    lit: list[str] = []
+    for e in events:
+        if not e.visible(side):
+            continue
+        told.append([event_kind(e), e.text])
+        for h in (*e.hexes, *(where.get(u, "") for u in e.units)):
+            if h in cells and h not in lit:
+                lit.append(h)
+    return {"status": view.status, "pieces": shown, "events": told, "hexes": lit, **extra}
+
+
+def map_data(view: BoardView, box_slots: int) -> dict[str, Any]:
+    """The static map: the SVG without counters, hex centers and box rectangles."""
+    g = svg_geometry(view, scale=SCALE)
+    rects = box_rects(view, scale=SCALE, box_slots=box_slots)
+    return {
+        "svg": board_svg(view, scale=SCALE, counters=False, box_slots=box_slots,
+                         legend=True).split("?>", 1)[-1].strip(),
+        "r": SCALE,
+        "centers": {c.hex: [round(x, 1) for x in g.center(c)] for c in view.cells},
+        "boxes": {name: [round(v, 1) for v in rect] for name, rect in rects.items()},
+    }
+
+
+def file_frames(verifier: Verifier, data: bytes, seq: int, side: str | None
+                ) -> list[Frame]:
+    """The frames of file ``seq`` (``verifier`` holds the game before it)."""
+    body = body_summary(data)
+    if body.get("kind") != "turn":
+        return []
+    return frames_from_records(verifier.state, body["records"], side, seq=seq)
+
+
+@dataclass
+class ReplayBook:
+    """A game made into replay data: what the page shows, built from the files alone."""
+
+    title: str
+    side: str | None
+    engine: str
+    scenario: str
+    report: AuditReport
+    data: dict[str, Any]
+
+
+def _roll_rows(report: AuditReport) -> list[dict[str, Any]]:
+    rows = []
+    for r in report.rolls:
+        rows.append({"name": r.name, "side": r.side, "purpose": r.purpose, "rule": r.rule,
+                     "dice": r.request, "result": ", ".join(str(o) for o in r.outcome),
+                     "after": r.after_action, "explain": explain_roll(report, r.name)})
+    return rows
+
+
+def _file_rows(report: AuditReport) -> list[dict[str, Any]]:
+    return [{"seq": row.seq, "kind": row.kind, "side": row.side, "signer": row.signer,
+             "signature": row.signature, "chain": row.chain, "dice": row.dice,
+             "replay": row.replay, "note": row.note} for row in report.files]
+
+
+def build(files: list[bytes], side: str | None, *, sources: list[str] | None = None,
+          report: AuditReport | None = None) -> ReplayBook:
+    """Replay data for a game's files (in sequence order, the invite first).
+
+    ``side`` is the viewer; ``None`` (the referee's view) is refused unless the game is
+    over.  The audit of the same files gives the verdict and the roll explanations.
+    """
+    if not files:
+        raise UsageError("no files to replay")
+    names = sources or [f"file {i}" for i in range(len(files))]
+    if report is None:
+        report = audit(list(zip(names, files, strict=True)))
+    invite = open_envelope(files[0])
+    setup = parse_invite(invite)
+    engine: Engine = get_engine(setup.engine_id)
+    if side is not None and side not in engine.sides:
+        raise UsageError(f"{engine.id} has sides {', '.join(engine.sides)}, not {side!r}")
+    verifier = Verifier(engine, invite)
+    frames_raw: list[tuple[BoardView, list[Event], dict[str, Any]]] = []
+    start: State = verifier.state
+    frames_raw.append((start.view(side), [Event("the game begins", "phase")],
+                       {"file": 0, "by": setup.creator_side}))
+    known = {0: files[0]}
+    for seq, data in enumerate(files[1:], start=1):
+        try:
+            frames = file_frames(verifier, data, seq, side)
+            accepted = verifier.add(open_envelope(data), known)
+        except PbemError:
+            break  # the audit names the failure; the replay shows what verified
+        known[seq] = data
+        header = f"file {seq} from the {accepted.side} player"
+        if accepted.kind == "accept":
+            frames_raw.append((verifier.state.view(side),
+                               [Event(f"{header}: accepted the invitation", "phase")],
+                               {"file": seq, "by": accepted.side}))
+            continue
+        lead = [Event(header, "phase")]
+        if accepted.message:
+            lead.append(Event(f"message: {accepted.message}", "info"))
+        for k, (view, events) in enumerate(frames):
+            frames_raw.append((view, [*(lead if k == 0 else []), *events],
+                               {"file": seq, "by": accepted.side}))
+        if not frames:
+            frames_raw.append((verifier.state.view(side), lead,
+                               {"file": seq, "by": accepted.side}))
+    if side is None and verifier.result is None:
+        raise UsageError("the referee's view (everything) is for a finished game only; "
+                         f"name a side ({', '.join(engine.sides)})")
+    if verifier.result is not None:
+        frames_raw.append((verifier.state.view(side),
+                           [Event(f"game over: {verifier.result.text}", "phase")],
+                           {"file": verifier.seq, "by": ""}))
+    first = frames_raw[0][0]
+    slots = max((sum(1 for p in v.pieces if p.location == b.name) for v, _, _ in frames_raw
+                 for b in v.boxes), default=3)
+    table = PieceTable()
+    frames_out = [frame_data(v, ev, side, table, **extra) for v, ev, extra in frames_raw]
+    title = first.title
+    data = {
+        "version": 1,
+        "title": title,
+        "side": side or "referee",
+        "engine": engine.id,
+        "scenario": setup.scenario,
+        "game": setup.game_id.hex(),
+        "verdict": report.verdict(),
+        "clean": report.clean,
+        "result": report.result,
+        "map": map_data(first, max(3, slots)),
+        "pieces": table.rows,
+        "frames": frames_out,
+        "rolls": _roll_rows(report),
+        "files": _file_rows(report),
+    }
+    return ReplayBook(title, side, engine.id, setup.scenario, report, data)
+
+
+def script_json(value: Any) -> str:
+    """JSON safe inside a ``<script>`` element: no ``<``, ``>`` or ``&`` can end it."""
+    text = json.dumps(value, ensure_ascii=False, separators=(",", ":"), sort_keys=False)
+    return (text.replace("&", "\\u0026").replace("<", "\\u003c").replace(">", "\\u003e")
+            .replace("\u2028", "\\u2028").replace("\u2029", "\\u2029"))
+
+
+def csp_hash(script: str) -> str:
+    digest = hashlib.sha256(script.encode("utf-8")).digest()
+    return "'sha256-" + base64.b64encode(digest).decode() + "'"
+
+
+def page(data: dict[str, Any], *, title: str, mode: str, extra_csp: str = "",
+         boot: str = "") -> str:
+    """The HTML page around ``data``: the style, the data block, and the script.
+
+    ``mode`` is ``"replay"`` (a file) or ``"live"`` (``pbem board``).  The policy allows
+    only this page's own script (by hash) and style; ``extra_csp`` adds what the live page
+    needs (requests to its own server).
+    """
+    script = asset("board.js")
+    style = asset("board.css")
+    policy = (f"default-src 'none'; script-src {csp_hash(script)}; style-src 'unsafe-inline'; "
+              f"img-src data:; base-uri 'none'; form-action 'none'{extra_csp}")
+    return (
+        "<!DOCTYPE html>\n<html lang=\"en\"><head><meta charset=\"utf-8\">\n"
+        f"<meta http-equiv=\"Content-Security-Policy\" content=\"{html.escape(policy)}\">\n"
+        "<meta name=\"referrer\" content=\"no-referrer\">\n"
+        "<meta name=\"viewport\" content=\"width=device-width, initial-scale=1\">\n"
+        f"<title>{html.escape(title)}</title>\n<style>{style}</style></head>\n"
+        f"<body data-mode=\"{html.escape(mode)}\">\n"
+        f"<script type=\"application/json\" id=\"pbem-data\">{script_json(data)}</script>\n"
+        f"{boot}<script>{script}</script>\n</body></html>\n"
+    )
+
+
+def replay_html(book: ReplayBook) -> str:
+    who = "referee" if book.side is None else f"the {book.side} player"
+    return page(book.data, title=f"{book.title}: replay ({who})", mode="replay")
+
+
+def ordered_files(datas: list[tuple[str, bytes]]) -> tuple[list[str], list[bytes]]:
+    """The files of one game in sequence order (binary, armor removed), from the invite
+    on, up to the first gap; unreadable files and second copies are left to the audit,
+    which names them."""
+    from pbem.armor import read_any
+
+    by_seq: dict[int, tuple[str, bytes]] = {}
+    for source, data in datas:
+        try:
+            raw = read_any(data)
+            env = open_envelope(raw)
+            seq = 0 if env.kind == "invite" else env.decode().get("seq")
+        except PbemError:
+            continue
+        if isinstance(seq, int) and not isinstance(seq, bool) and seq not in by_seq:
+            by_seq[seq] = (source, raw)
+    names: list[str] = []
+    files: list[bytes] = []
+    while len(files) in by_seq:
+        source, raw = by_seq[len(files)]
+        names.append(source)
+        files.append(raw)
+    return names, files
+
+
+def write_html(path: Any, text: str) -> None:
+    from pathlib import Path
+
+    from pbem.atomic import write_atomic
+
+    write_atomic(Path(path), text.encode("utf-8"), 0o644)
