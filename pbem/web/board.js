@@ -357,13 +357,15 @@
 
   // the dice log: every roll with its name, purpose, rule, and how it came out
   var diceBox = el("section", { id: "dice" });
-  diceBox.appendChild(el("h2", {}, "Dice (" + (data.rolls || []).length + " rolls)"));
+  var diceHead = el("h2", {}, "Dice");
+  diceBox.appendChild(diceHead);
   var diceList = el("div", { id: "dice-list" });
   diceBox.appendChild(diceList);
   var rollNodes = {};
   function fillDice(rolls) {
     clear(diceList);
     rollNodes = {};
+    diceHead.textContent = "Dice (" + (rolls || []).length + " rolls)";
     (rolls || []).forEach(function (r) {
       var d = el("details", { "class": "roll", "data-roll": r.name });
       var s = el("summary");
@@ -426,5 +428,4 @@
     svg: svg, centerOn: centerOn, focusStart: focusStart, el: el, clear: clear, toSvg: toSvg,
     dragged: function () { return drag && drag.moved; }
   };
-  if (live && window.pbemLive) window.pbemLive(window.pbem);
 })();

@@ -8,6 +8,8 @@ from __future__ import annotations
 from pathlib import Path
 from typing import Any
 
+import click
+
 from pbem.audit import AuditReport
 from pbem.errors import UsageError
 from pbem.web.replay import build, ordered_files, replay_html, write_html
@@ -33,3 +35,45 @@ def audit_html(datas: list[tuple[str, bytes]], report: AuditReport, path: Path,
     book = build(files, side, sources=names, report=report)
     write_html(path, replay_html(book))
     return f"replay page written to {path} ({len(book.data['frames'])} frames)"
+
+
+@click.command("board")
+@click.argument("game_ref")
+@click.option("--no-open", is_flag=True, help="Print the page's address instead of opening "
+              "a browser.")
+@click.option("--port", type=click.IntRange(0, 65535), default=0, show_default=True,
+              help="Port on 127.0.0.1 (0: any free one).")
+@click.option("--folder", type=click.Path(file_okay=False, path_type=Path),
+              help="A shared folder: the opponent's files are imported from it and yours "
+                   "delivered into it.")
+@click.pass_context
+def board_cmd(ctx: click.Context, game_ref: str, no_open: bool, port: int,
+              folder: Path | None) -> None:
+    """The game's board in your browser: watch what arrived, click to play.
+
+    Served by pbem on 127.0.0.1 only, with a random token in the address; every click is
+    an action applied and saved as 'pbem act' does. Ctrl-C stops it; nothing is lost.
+    """
+    from pbem.cli import echo, handled, home_of
+    from pbem.web.server import Board, serve, url_of
+
+    with handled():
+        home = home_of(ctx)
+        game = home.game(game_ref)
+        if folder is not None and not folder.is_dir():
+            raise UsageError(f"shared folder {folder} does not exist")
+        board = Board(home, game.name, folder=folder)
+        server = serve(board, port)
+    url = url_of(server)
+    echo(f"the board of {game.name} is at {url}")
+    echo("(only this machine can open it; Ctrl-C stops it, every action is already saved)")
+    if not no_open:
+        import webbrowser
+
+        webbrowser.open(url)
+    try:
+        server.serve_forever()
+    except KeyboardInterrupt:
+        echo("board closed; every action is saved")
+    finally:
+        server.server_close()

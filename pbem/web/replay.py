@@ -172,13 +172,13 @@ def build(files: list[bytes], side: str | None, *, sources: list[str] | None = N
     frames_raw.append((start.view(side), [Event("the game begins", "phase")],
                        {"file": 0, "by": setup.creator_side}))
     known = {0: files[0]}
-    for seq, data in enumerate(files[1:], start=1):
+    for seq, raw in enumerate(files[1:], start=1):
         try:
-            frames = file_frames(verifier, data, seq, side)
-            accepted = verifier.add(open_envelope(data), known)
+            frames = file_frames(verifier, raw, seq, side)
+            accepted = verifier.add(open_envelope(raw), known)
         except PbemError:
             break  # the audit names the failure; the replay shows what verified
-        known[seq] = data
+        known[seq] = raw
         header = f"file {seq} from the {accepted.side} player"
         if accepted.kind == "accept":
             frames_raw.append((verifier.state.view(side),
@@ -207,7 +207,7 @@ def build(files: list[bytes], side: str | None, *, sources: list[str] | None = N
     table = PieceTable()
     frames_out = [frame_data(v, ev, side, table, **extra) for v, ev, extra in frames_raw]
     title = first.title
-    data = {
+    data: dict[str, Any] = {
         "version": 1,
         "title": title,
         "side": side or "referee",
@@ -246,7 +246,7 @@ def page(data: dict[str, Any], *, title: str, mode: str, extra_csp: str = "",
     only this page's own script (by hash) and style; ``extra_csp`` adds what the live page
     needs (requests to its own server).
     """
-    script = asset("board.js")
+    script = asset("board.js") + ("\n" + asset("live.js") if mode == "live" else "")
     style = asset("board.css")
     policy = (f"default-src 'none'; script-src {csp_hash(script)}; style-src 'unsafe-inline'; "
               f"img-src data:; base-uri 'none'; form-action 'none'{extra_csp}")

@@ -1,0 +1,210 @@
+// pbem board, live mode: the prompt, the options as buttons, the map as input.
+//
+// Runs after board.js in the same inline script.  Every click ends as an action in the
+// engine's notation sent to the local pbem, which applies it exactly as 'pbem act' does;
+// the answer (the events, or the refusal naming the rule) is shown as it comes.
+(function () {
+  "use strict";
+  var P = window.pbem;
+  var el = P.el, clear = P.clear, panel = P.panel;
+  var token = new URLSearchParams(location.search).get("t") || "";
+  var state = null, seenFiles = -1, selected = null, where = null, busy = false;
+
+  function api(method, path, body) {
+    var opts = { method: method, headers: { "X-Pbem-Token": token }, cache: "no-store" };
+    if (body !== undefined) {
+      opts.headers["Content-Type"] = "application/json";
+      opts.body = JSON.stringify(body);
+    }
+    return fetch(path, opts).then(function (r) {
+      if (r.status === 403) throw new Error("refused by pbem (the token or address is wrong)");
+      return r.json();
+    });
+  }
+
+  // --- the panel: notice, decision, options, choices, act, undo, say ---------------------
+  var box = el("section", { id: "prompt" });
+  var notice = el("div", { id: "notice" });
+  var question = el("div", { id: "question" });
+  var rule = el("div", { "class": "rule" });
+  var options = el("div", { id: "options" });
+  var choices = el("div", { id: "choices" });
+  var actRow = el("div", { id: "act-row" });
+  var actInput = el("input", { id: "act-input", type: "text", placeholder: "action in the game's notation" });
+  var actBtn = el("button", { id: "act", type: "button" }, "act");
+  actRow.appendChild(actInput); actRow.appendChild(actBtn);
+  var liveActions = el("div", { id: "live-actions" });
+  var undoBtn = el("button", { id: "undo", type: "button", title: "take back your last action (never past a die roll)" }, "undo");
+  liveActions.appendChild(undoBtn);
+  var sayRow = el("div", { id: "say-row" });
+  var sayInput = el("input", { id: "say-input", type: "text", maxlength: "4000", placeholder: "a message sent with this file" });
+  var sayBtn = el("button", { id: "say", type: "button" }, "say");
+  sayRow.appendChild(sayInput); sayRow.appendChild(sayBtn);
+  [notice, question, rule, options, choices, actRow, liveActions, sayRow].forEach(function (n) { box.appendChild(n); });
+  panel.insertBefore(box, panel.firstChild);
+  var ordersBox = el("section", { id: "orders" });
+  panel.appendChild(ordersBox);
+  panel.appendChild(P.diceBox);
+
+  function say(kind, text) {
+    notice.className = kind;
+    notice.textContent = text;
+  }
+
+  function choose(list, label) {
+    clear(choices);
+    if (label) choices.appendChild(el("div", {}, label));
+    list.forEach(function (text) {
+      var b = el("button", { type: "button", "data-action": text }, text);
+      b.addEventListener("click", function () { act(text); });
+      choices.appendChild(b);
+    });
+  }
+
+  function unselect() {
+    selected = null; where = null;
+    P.clearTargets();
+    clear(choices);
+    Array.prototype.forEach.call(document.querySelectorAll(".counter.selected"), function (n) { n.classList.remove("selected"); });
+    document.body.removeAttribute("data-selected");
+  }
+
+  function render(s, acted) {
+    state = s;
+    var arrived = s.files !== seenFiles && seenFiles !== -1;
+    var first = seenFiles === -1;
+    seenFiles = s.files;
+    P.setFrames(s.frames, s.pieces);
+    var last = s.frames.length - 1;
+    if ((first || arrived) && last > 0) {
+      // what arrived: replay it, from its first frame, up to the board now
+      P.go(0, false);
+      P.play();
+    } else {
+      P.go(last, !!acted);
+    }
+    P.status.textContent = s.status;
+    P.sub.textContent = s.game + ": you play " + s.side + " \u2014 " + s.awaiting +
+      (s.pending ? " (" + s.pending + " actions in this file)" : "");
+    clear(question); clear(options); rule.textContent = "";
+    if (s.prompt) {
+      question.textContent = s.prompt.prompt;
+      rule.textContent = s.prompt.rule ? "(" + s.prompt.rule + ")" : "";
+      s.prompt.options.forEach(function (o) {
+        var b = el("button", { type: "button", "data-action": o.text, "class": o["default"] ? "default" : "" },
+          o.text + (o["default"] ? "  (default)" : ""));
+        b.addEventListener("click", function () { act(o.text); });
+        options.appendChild(b);
+      });
+      if (!s.prompt.options.length) {
+        options.appendChild(el("div", { "class": "rule" },
+          "click one of your units to see where it may go, then a lit hex" +
+          (s.prompt["default"] ? "; default: " + s.prompt["default"] : "")));
+      }
+    } else {
+      question.textContent = s.awaiting;
+    }
+    actRow.style.display = s.my_turn ? "" : "none";
+    undoBtn.disabled = !s.pending;
+    clear(ordersBox);
+    ordersBox.appendChild(el("h2", {}, "Standing orders"));
+    ordersBox.appendChild(el("div", {}, "yours: " + s.orders.mine));
+    ordersBox.appendChild(el("div", {}, "your opponent's: " + s.orders.theirs));
+    if (s.message) ordersBox.appendChild(el("div", {}, "your message with this file: " + s.message));
+    P.fillDice(s.rolls);
+    if (s.notice && s.notice.text) say(s.notice.kind, s.notice.text);
+    document.body.setAttribute("data-my-turn", s.my_turn ? "1" : "0");
+    document.body.setAttribute("data-files", String(s.files));
+  }
+
+  function refresh(acted) {
+    return api("GET", "/api/state").then(function (s) { render(s, acted); })
+      .catch(function (e) { say("refused", String(e.message || e)); });
+  }
+
+  function act(text) {
+    if (busy) return;
+    busy = true;
+    unselect();
+    api("POST", "/api/act", { text: text }).then(function (r) {
+      busy = false;
+      if (!r.ok) { say("refused", "refused: " + r.error); document.body.setAttribute("data-refused", r.error); return; }
+      document.body.removeAttribute("data-refused");
+      var lines = r.events.map(function (e) { return e[1]; });
+      say(r.sealed ? "sealed" : "done", r.sealed ? r.sealed.text : (text + (lines.length ? ": " + lines.join("; ") : "")));
+      return refresh(true);
+    }).catch(function (e) { busy = false; say("refused", String(e.message || e)); });
+  }
+  actBtn.addEventListener("click", function () { if (actInput.value.trim()) act(actInput.value.trim()); });
+  actInput.addEventListener("keydown", function (evt) { if (evt.key === "Enter") actBtn.click(); });
+  undoBtn.addEventListener("click", function () {
+    api("POST", "/api/undo", {}).then(function (r) {
+      say(r.ok ? "done" : "refused", r.ok ? r.events[0][1] : "refused: " + r.error);
+      return refresh(false);
+    });
+  });
+  sayBtn.addEventListener("click", function () {
+    api("POST", "/api/say", { text: sayInput.value }).then(function (r) {
+      say(r.ok ? "done" : "refused", r.ok ? r.events[0][1] : "refused: " + r.error);
+      return refresh(false);
+    });
+  });
+
+  // --- the map as input --------------------------------------------------------------------
+  function select(unit) {
+    unselect();
+    selected = unit;
+    document.body.setAttribute("data-selected", unit);
+    api("GET", "/api/where?unit=" + encodeURIComponent(unit)).then(function (w) {
+      where = w;
+      var hexes = Object.keys(w.hexes);
+      P.lightHexes(hexes, "target");
+      Array.prototype.forEach.call(document.querySelectorAll(".counter"), function (n) {
+        if (n.getAttribute("data-piece") === unit) n.classList.add("selected");
+      });
+      if (w.other.length) choose(w.other, unit + ":");
+      else if (!hexes.length) say("info", "no legal action takes " + unit + " anywhere now");
+      document.body.setAttribute("data-targets", String(hexes.length));
+    });
+  }
+
+  function clickHex(hex) {
+    if (where && where.hexes[hex]) {
+      var acts = where.hexes[hex];
+      if (acts.length === 1) act(acts[0]);
+      else choose(acts, "to " + hex + ":");
+      return;
+    }
+    if (!state || !state.my_turn) return;
+    var mine = state.mine.filter(function (u) { return u.hex === hex; });
+    if (mine.length === 1) select(mine[0].id);
+    else if (mine.length > 1) {
+      clear(choices);
+      choices.appendChild(el("div", {}, "which unit in " + hex + "?"));
+      mine.forEach(function (u) {
+        var b = el("button", { type: "button", "data-unit": u.id }, u.id + (u.name ? " " + u.name : "") + " " + u.label);
+        b.addEventListener("click", function () { select(u.id); });
+        choices.appendChild(b);
+      });
+    } else unselect();
+  }
+
+  P.svg.addEventListener("click", function (evt) {
+    if (P.dragged()) return;
+    var node = evt.target;
+    while (node && node !== P.svg && !(node.getAttribute && node.getAttribute("data-hex"))) node = node.parentNode;
+    if (!node || node === P.svg) return;
+    clickHex(node.getAttribute("data-hex"));
+  });
+
+  // not our decision: look for the opponent's file now and then (a shared folder, or a
+  // 'pbem receive' in a terminal)
+  setInterval(function () {
+    if (state && !state.my_turn && !busy && !state.result) refresh(false);
+  }, 2000);
+  window.pbemLive = { refresh: refresh, act: act, select: select, clickHex: clickHex };
+  refresh(false).then(function () {
+    var rows = state ? state.frames[state.frames.length - 1].pieces.map(function (k) { return state.pieces[k]; }) : [];
+    P.focusStart(rows, state ? state.side : "");
+  });
+})();
