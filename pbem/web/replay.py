@@ -252,7 +252,8 @@ def page(data: dict[str, Any], *, title: str, mode: str, extra_csp: str = "",
               f"img-src data:; base-uri 'none'; form-action 'none'{extra_csp}")
     return (
         "<!DOCTYPE html>\n<html lang=\"en\"><head><meta charset=\"utf-8\">\n"
-        f"<meta http-equiv=\"Content-Security-Policy\" content=\"{html.escape(policy)}\">\n"
+        "<meta http-equiv=\"Content-Security-Policy\" "
+        f"content=\"{html.escape(policy, quote=False)}\">\n"
         "<meta name=\"referrer\" content=\"no-referrer\">\n"
         "<meta name=\"viewport\" content=\"width=device-width, initial-scale=1\">\n"
         f"<title>{html.escape(title)}</title>\n<style>{style}</style></head>\n"

@@ -1,0 +1,237 @@
+"""The replay page (``pbem replay --html``, ``pbem audit --html``): a real game, in Chromium.
+
+A short White Death game is played by the selfplay bots through real files; its replay
+page must open offline (nothing fetched), play, step, slide moved counters, draw the map's
+terrain where the hexes are, explain every roll, and show each side only what it may see.
+"""
+
+from __future__ import annotations
+
+import json
+import re
+import shutil
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import pytest
+from cdp import Browser
+from click.testing import CliRunner
+from render_maps import small_view
+
+from pbem.cli import main
+from pbem.engine import Event
+from pbem.errors import UsageError
+from pbem.render import colors
+from pbem.selfplay import selfplay
+from pbem.web.replay import PieceTable, build, frame_data, map_data, page
+
+pytest.importorskip("engines.white_death")
+
+
+@pytest.fixture(scope="module")
+def played(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """A White Death game's first turn, played by two bots through files (8 files)."""
+    root = tmp_path_factory.mktemp("wd")
+    result = selfplay("white-death", "purkayev", 1, root, max_turns=1)
+    assert result.desyncs == 0
+    return root
+
+
+@pytest.fixture(scope="module")
+def files(played: Path) -> list[bytes]:
+    return [p.read_bytes() for p in sorted((played / "files").glob("*.pbem"))]
+
+
+@pytest.fixture(scope="module")
+def browser() -> Iterator[Browser]:
+    b = Browser()
+    try:
+        yield b
+    finally:
+        b.close()
+
+
+def page_data(html: str) -> dict[str, object]:
+    found = re.search(r'<script type="application/json" id="pbem-data">(.*?)</script>', html,
+                      re.S)
+    assert found
+    return json.loads(found.group(1))  # type: ignore[no-any-return]
+
+
+def test_page_is_self_contained_and_each_side_sees_only_its_own(files: list[bytes]) -> None:
+    soviet = build(files, "soviet")
+    html = page(soviet.data, title="t", mode="replay")
+    # nothing to fetch: no src or href anywhere, and a policy that forbids every load
+    assert not re.search(r"\s(src|href)=", html)
+    assert "default-src 'none'" in html and "connect-src" not in html
+    data = page_data(html)
+    assert data["verdict"].startswith("CLEAN: 8 files")  # type: ignore[union-attr]
+    rolls = data["rolls"]
+    assert len(rolls) == 12  # type: ignore[arg-type]
+    first = rolls[0]  # type: ignore[index]
+    assert first["name"] == "2.0" and first["purpose"] == "weather for turn 1"
+    assert first["rule"] == "Rule 16" and any("seed = SHA-256" in line
+                                              for line in first["explain"])
+    # every roll is told in the frames under its SEQ.INDEX name
+    told = " ".join(e[1] for f in data["frames"] for e in f["events"])  # type: ignore[union-attr]
+    for roll in rolls:  # type: ignore[union-attr]
+        assert f"roll {roll['name']}:" in told
+    # the Soviet replay never holds a German counter the Soviet may not see
+    initial = _initial(files)
+    hidden = ({p.id for p in initial.view(None).pieces if p.side == "german"}
+              - {p.id for p in initial.view("soviet").pieces})
+    assert hidden
+    soviet_ids = {row[0] for row in soviet.data["pieces"]}
+    assert not soviet_ids & hidden
+    for unit in hidden:
+        assert json.dumps(unit)[1:-1] not in html
+    # the German replay counts them in their stacks; the Soviet one does not
+    german = build(files, "german").data
+    where = {p.id: p.location for p in initial.view(None).pieces}
+
+    def depth(data: dict[str, Any], hex_id: str) -> int:
+        rows = [data["pieces"][k] for k in data["frames"][0]["pieces"]]
+        return sum(1 + row[8] for row in rows if row[7] == hex_id)
+
+    for unit in hidden:
+        assert depth(german, where[unit]) > depth(soviet.data, where[unit])
+
+
+def _initial(files: list[bytes]):  # type: ignore[no-untyped-def]
+    from pbem.envelope import open_envelope
+    from pbem.registry import get
+    from pbem.transcript import Verifier, parse_invite
+
+    invite = open_envelope(files[0])
+    return Verifier(get(parse_invite(invite).engine_id), invite).state
+
+
+def test_referee_view_only_for_a_finished_game(files: list[bytes], played: Path,
+                                               tmp_path: Path) -> None:
+    with pytest.raises(UsageError, match="finished game only"):
+        build(files, None)
+    runner = CliRunner()
+    out = tmp_path / "audit.html"
+    done = runner.invoke(main, ["audit", str(played / "files"), "--html", str(out)])
+    assert done.exit_code != 0 and "finished game only" in done.output and not out.exists()
+    done = runner.invoke(main, ["audit", str(played / "files"), "--html", str(out),
+                                "--side", "german"])
+    assert done.exit_code == 0, done.output
+    assert page_data(out.read_text())["side"] == "german"
+    home = played / "home-a"
+    name = next((home / "games").glob("*.pbsave")).stem
+    copy = tmp_path / "home"
+    shutil.copytree(home, copy)
+    game_html = tmp_path / "game.html"
+    done = runner.invoke(main, ["--home", str(copy), "replay", name, "--html",
+                                str(game_html)])
+    assert done.exit_code == 0, done.output
+    assert f"written to {game_html}" in done.output
+    assert page_data(game_html.read_text())["side"] == "soviet"
+    done = runner.invoke(main, ["--home", str(copy), "replay", name, "--html",
+                                str(game_html), "--referee"])
+    assert done.exit_code != 0 and "not over" in done.output
+
+
+HOSTILE = '</script><script>window.pwned=1</script><img src=x onerror="window.pwned=2">'
+
+
+def test_hostile_text_from_files_stays_text(browser: Browser, tmp_path: Path) -> None:
+    """Unit names, place names and messages come from files: never markup in the page."""
+    view = small_view("german")
+    cells = list(view.cells)
+    cells[0] = type(cells[0])(cells[0].hex, cells[0].col, cells[0].row, cells[0].terrain,
+                              HOSTILE)
+    pieces = list(view.pieces)
+    pieces[0] = type(pieces[0])(pieces[0].id, pieces[0].side, HOSTILE, pieces[0].location,
+                                name=HOSTILE, color=pieces[0].color)
+    view = type(view)(**{**view.__dict__, "cells": tuple(cells), "pieces": tuple(pieces)})
+    table = PieceTable()
+    frame = frame_data(view, [Event(f"message: {HOSTILE}", "info")], "german", table)
+    data = {"title": HOSTILE, "side": "german", "engine": "x", "scenario": "y",
+            "verdict": HOSTILE, "clean": True, "result": "", "map": map_data(view, 3),
+            "pieces": table.rows, "frames": [frame], "rolls": [], "files": []}
+    path = tmp_path / "hostile.html"
+    path.write_text(page(data, title=HOSTILE, mode="replay"), encoding="utf-8")
+    browser.open(path.as_uri())
+    assert browser.js("window.pwned === undefined")
+    assert browser.js("document.querySelectorAll('img').length") == 0
+    assert browser.js("document.getElementById('event-list').textContent") == \
+        f"message: {HOSTILE}"
+    assert browser.js("document.getElementById('verdict-text').textContent") == HOSTILE
+    labels = browser.js("Array.from(document.querySelectorAll('#places text'))"
+                        ".map(t => t.textContent)")
+    assert HOSTILE in labels
+    assert browser.console_errors() == []
+
+
+def test_replay_plays_in_chromium(browser: Browser, files: list[bytes],
+                                  tmp_path: Path) -> None:
+    book = build(files, "soviet")
+    path = tmp_path / "replay.html"
+    path.write_text(page(book.data, title="replay", mode="replay"), encoding="utf-8")
+    browser.open(path.as_uri())
+    assert browser.console_errors() == []
+    # offline: the page loaded nothing beyond itself
+    assert browser.js("performance.getEntriesByType('resource').length") == 0
+    frames = book.data["frames"]
+    assert browser.js("pbem.count()") == len(frames) and browser.js("pbem.frame()") == 0
+    browser.click("#step")
+    assert browser.js("document.body.dataset.frame") == "1"
+    assert "accepted the invitation" in browser.js(
+        "document.getElementById('event-list').textContent")
+    # a frame where a Soviet unit moves: its counter slides from where it stood
+    moving = next(i for i, f in enumerate(frames)
+                  if i > 1 and any(e[0] == "move" and " moves " in e[1] for e in f["events"]))
+    browser.js(f"pbem.go({moving - 1}, false)")
+    browser.click("#step")
+    assert browser.js("document.querySelectorAll('.counter.moving').length") >= 1
+    # a roll in the frame lights its line in the dice log
+    rolled = next(i for i, f in enumerate(frames) if any(e[0] == "roll" for e in f["events"]))
+    browser.js(f"pbem.go({rolled}, false)")
+    assert browser.js("document.querySelectorAll('#dice-list .roll.now').length") >= 1
+    # play at 8x: the frames advance by themselves
+    browser.js("pbem.go(0, false); var s = document.getElementById('speed');"
+               "s.value = '8'; s.dispatchEvent(new Event('change'))")
+    browser.click("#play")
+    browser.wait("pbem.frame() >= 4", timeout=30)
+    browser.click("#play")  # pause
+    stopped = browser.js("pbem.frame()")
+    browser.js("new Promise(r => setTimeout(r, 600))")
+    assert browser.js("pbem.frame()") == stopped
+
+
+def test_screenshot_pixels_match_the_terrain(browser: Browser, files: list[bytes],
+                                             tmp_path: Path) -> None:
+    book = build(files, "german")
+    path = tmp_path / "replay.html"
+    path.write_text(page(book.data, title="replay", mode="replay"), encoding="utf-8")
+    browser.open(path.as_uri())
+    state = _initial(files)
+    view = state.view("german")
+    busy = {p.location for p in view.pieces} | {c.hex for c in view.cells if c.label}
+    busy |= {h for line in view.lines for h in line.hexes}
+    busy |= {h for e in view.edges for h in (e.a, e.b)}
+    busy |= set(book.data["frames"][0]["hexes"])
+    # the hexes on screen, where the browser put them
+    spots = browser.js(
+        "(function(){var out={}, W=innerWidth, H=innerHeight;"
+        "document.querySelectorAll('#hexes polygon').forEach(function(p){"
+        "var r=p.getBoundingClientRect(), x=r.left+r.width/2, y=r.top+r.height/2;"
+        "var m=document.getElementById('map').getBoundingClientRect();"
+        "if(x>m.left+20&&x<m.right-20&&y>m.top+20&&y<m.bottom-20&&r.width>12)"
+        "out[p.getAttribute('data-hex')]=[x,y,p.getAttribute('data-terrain')];});"
+        "return out;})()")
+    image = browser.screenshot(tmp_path / "shot.png")
+    fills = {t.name: t.color for t in view.terrain}
+    checked: dict[str, int] = {}
+    for hex_id, (x, y, terrain) in sorted(spots.items()):
+        if hex_id in busy or checked.get(terrain, 0) >= 3:
+            continue
+        got = image.pixel(x, y + 4)  # below the hex number
+        want = colors.parse(fills[terrain])
+        assert all(abs(a - b) <= 12 for a, b in zip(got, want, strict=True)), (
+            hex_id, terrain, got, fills[terrain])
+        checked[terrain] = checked.get(terrain, 0) + 1
+    assert len(checked) >= 2 and sum(checked.values()) >= 5
