@@ -142,6 +142,13 @@
     view = [cx - w / 2, cy - h / 2, w, h];
     setView();
   }
+  function show(hex, width) {
+    var c = centers[hex];
+    if (!c) return;
+    var w = width || view[2], h = w * full[3] / full[2];
+    view = [c[0] - w / 2, c[1] - h / 2, w, h];
+    setView();
+  }
   function centerOn(hex) {
     var c = centers[hex];
     if (!c) return;
@@ -420,12 +427,12 @@
     data: data, go: go, play: play, pause: pause,
     frame: function () { return index; }, count: function () { return frames.length; },
     setFrames: function (fs, rows) {
-      frames = fs; data.pieces = rows;
+      frames = fs; data.frames = fs; data.pieces = rows;
       slider.max = String(Math.max(0, frames.length - 1));
     },
     lightHexes: lightHexes, clearTargets: function () { clear(targets); },
     fillDice: fillDice, panel: side, diceBox: diceBox, status: statusLine, sub: sub,
-    svg: svg, centerOn: centerOn, focusStart: focusStart, el: el, clear: clear, toSvg: toSvg,
+    svg: svg, centerOn: centerOn, show: show, focusStart: focusStart, el: el, clear: clear, toSvg: toSvg,
     dragged: function () { return drag && drag.moved; }
   };
 })();

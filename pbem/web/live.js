@@ -100,6 +100,12 @@
         options.appendChild(el("div", { "class": "rule" },
           "click one of your units to see where it may go, then a lit hex" +
           (s.prompt["default"] ? "; default: " + s.prompt["default"] : "")));
+        s.general.forEach(function (text) {
+          var b = el("button", { type: "button", "data-action": text, "class": "general" +
+            (text === s.prompt["default"] ? " default" : "") }, text);
+          b.addEventListener("click", function () { act(text); });
+          options.appendChild(b);
+        });
       }
     } else {
       question.textContent = s.awaiting;

@@ -129,6 +129,14 @@ class Board:
                       "default": decision.default.notation() if decision.default else None}
         mine = [{"id": p.id, "hex": p.location, "label": p.label, "name": p.name}
                 for p in view.pieces if p.side == game.side and not p.hidden]
+        general: list[str] = []
+        if decision is not None and not decision.options:
+            # the actions a click on the map cannot name ("end movement", "pass"): buttons
+            names = {c.hex for c in view.cells} | {p.id for p in view.pieces}
+            for action in game.state.legal_actions():
+                text = action.notation()
+                if not names.intersection(text.split()):
+                    general.append(text)
         pending_rolls = [{"name": f"{game.verifier.seq + 1}.{r[1]}", "side": game.side,
                           "purpose": "", "rule": "", "dice": "",
                           "result": ", ".join(str(o) for o in r[2]), "after": "",
@@ -151,6 +159,7 @@ class Board:
             "pieces": table.rows,
             "rolls": history.rolls + pending_rolls,
             "mine": mine,
+            "general": general[:40],
             "notice": self.notice,
             "folder": str(self.folder) if self.folder else None,
         }

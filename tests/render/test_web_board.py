@@ -1,0 +1,254 @@
+"""``pbem board``: the live page, its guards, and real games played by clicks in Chromium."""
+
+from __future__ import annotations
+
+import http.client
+import json
+import os
+import re
+import subprocess
+import sys
+import threading
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+from cdp import Browser
+
+from pbem.session import Game, Home
+from pbem.web.server import Board, BoardHTTPServer, serve, url_of
+
+pytest.importorskip("engines.white_death")
+pytest.importorskip("engines.motherland")
+
+SHOTS = os.environ.get("PBEM_SCREENSHOTS")  # a folder: keep the guide's screenshots there
+
+
+def new_pair(root: Path, engine: str, scenario: str, creator_side: str,
+             folder: Path) -> tuple[Home, Home, str]:
+    """Two homes that have started a game (invite, accept) through ``folder``; the
+    creator's file 2, if the rules seal it at once, is in the folder too."""
+    homes = []
+    for label in ("a", "b"):
+        home = Home(root / f"home-{label}", clock=lambda: 0)
+        home.keys.create(f"Player {label.upper()}", f"{label}@example.invalid", None)
+        homes.append(home)
+    a, b = homes
+    game = a.new_game(engine, scenario, creator_side, name="g")
+    invite = folder / "invite.pbem"
+    invite.write_bytes(game.file(0)[1])
+    joined = b.join(invite.read_bytes(), str(invite), name="g")
+    invite.unlink()
+    report = a.receive(joined.file(1)[1], "accept")
+    if report.sealed is not None:
+        from pbem.envelope import peek
+        from pbem.transport.folder import deliver_folder
+
+        data = a.game("g").file(report.sealed)[1]
+        deliver_folder(data, folder, peek(data))
+    return a, b, "g"
+
+
+class Running:
+    """A board server on a thread, for one test."""
+
+    def __init__(self, board: Board) -> None:
+        self.server: BoardHTTPServer = serve(board)
+        self.thread = threading.Thread(target=self.server.serve_forever, daemon=True)
+        self.thread.start()
+        self.url = url_of(self.server)
+        self.port = self.server.server_address[1]
+
+    def stop(self) -> None:
+        self.server.shutdown()
+        self.server.server_close()
+        self.thread.join(timeout=10)
+
+
+@pytest.fixture
+def started(tmp_path: Path) -> Iterator[tuple[Home, Home, Path]]:
+    folder = tmp_path / "shared"
+    folder.mkdir()
+    a, b, _ = new_pair(tmp_path, "white-death", "purkayev", "german", folder)
+    yield a, b, folder
+
+
+def request(port: int, method: str, path: str, headers: dict[str, str] | None = None,
+            body: bytes | None = None) -> tuple[int, dict[str, str], bytes]:
+    conn = http.client.HTTPConnection("127.0.0.1", port, timeout=30)
+    try:
+        conn.putrequest(method, path, skip_host=True, skip_accept_encoding=True)
+        sent = {"Host": f"127.0.0.1:{port}", **(headers or {})}
+        for key, value in sent.items():
+            conn.putheader(key, value)
+        if body is not None:
+            conn.putheader("Content-Length", str(len(body)))
+        conn.endheaders(body)
+        response = conn.getresponse()
+        return response.status, dict(response.getheaders()), response.read()
+    finally:
+        conn.close()
+
+
+def test_guards_token_host_origin_and_loopback(started: tuple[Home, Home, Path]) -> None:
+    _, soviet, folder = started
+    save = soviet.games_dir / "g.pbsave"
+    running = Running(Board(soviet, "g", folder=folder))
+    try:
+        assert running.server.server_address[0] == "127.0.0.1"
+        port, token = running.port, running.server.board.token
+        assert len(token) >= 40 and token in running.url
+        ok = {"X-Pbem-Token": token}
+        status, _, body = request(port, "GET", "/")
+        assert (status, body) == (403, b"refused\n")
+        assert request(port, "GET", "/?t=wrong")[0] == 403
+        status, headers, body = request(port, "GET", f"/?t={token}")
+        assert status == 200 and b"\\u003csvg" in body and b"default-src 'none'" in body
+        assert request(port, "GET", "/api/state", {"X-Pbem-Token": "x" + token})[0] == 403
+        status, _, body = request(port, "GET", "/api/state", ok)
+        assert status == 200 and json.loads(body)["files"] == 3  # file 2, from the folder
+        before = save.read_bytes()
+        # another site's page (DNS rebinding, cross-site requests) gets nothing
+        for bad in ({"Host": f"evil.example:{port}"}, {"Origin": "http://evil.example"},
+                    {"Origin": "null"}, {"Sec-Fetch-Site": "cross-site"}):
+            assert request(port, "GET", "/api/state", {**ok, **bad})[0] == 403, bad
+        status, headers, _ = request(port, "OPTIONS", "/api/act",
+                                     {"Origin": "http://evil.example",
+                                      "Access-Control-Request-Method": "POST"})
+        assert status == 405
+        assert not any(k.lower().startswith("access-control") for k in headers)
+        # a form post (no JSON) and paths outside the game's few calls are refused
+        act = json.dumps({"text": "impulse 4"}).encode()
+        assert request(port, "POST", "/api/act", {**ok, "Content-Type": "text/plain"},
+                       act)[0] == 403
+        for path in ("/etc/passwd", "/../games/g.pbsave", "/api/../../x", "/board.js"):
+            assert request(port, "GET", f"{path}?t={token}", ok)[0] == 404
+        assert save.read_bytes() == before, "a refused request changed the save"
+        # the token's own request acts, through the session, as 'pbem act' would
+        status, _, body = request(port, "POST", "/api/act",
+                                  {**ok, "Content-Type": "application/json"}, act)
+        assert status == 200 and json.loads(body)["ok"]
+        assert soviet.game("g").pending[-1] == ["a", "impulse 4"]
+        status, _, body = request(port, "POST", "/api/act",
+                                  {**ok, "Content-Type": "application/json"},
+                                  json.dumps({"text": "impulse 99"}).encode())
+        assert not json.loads(body)["ok"] and "Rule 5" in json.loads(body)["error"]
+    finally:
+        running.stop()
+
+
+def test_board_command_prints_the_address_and_serves_loopback_only(
+        started: tuple[Home, Home, Path]) -> None:
+    _, soviet, _ = started
+    env = {**os.environ, "PBEM_HOME": str(soviet.path)}
+    proc = subprocess.Popen([sys.executable, "-m", "pbem.cli", "board", "g", "--no-open"],
+                            stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, env=env)
+    try:
+        assert proc.stdout is not None
+        line = proc.stdout.readline()
+        found = re.search(r"http://127\.0\.0\.1:(\d+)/\?t=([\w-]+)", line)
+        assert found, line
+        port, token = int(found.group(1)), found.group(2)
+        assert request(port, "GET", "/api/state")[0] == 403
+        status, _, body = request(port, "GET", "/api/state", {"X-Pbem-Token": token})
+        assert status == 200 and json.loads(body)["side"] == "soviet"
+        # nothing listens on the machine's other addresses
+        import socket
+
+        others = {ip for *_, (ip, *_) in socket.getaddrinfo(socket.gethostname(), None,
+                                                            socket.AF_INET)} - {"127.0.0.1"}
+        for ip in sorted(others):
+            with pytest.raises(OSError), socket.create_connection((ip, port), timeout=2):
+                pass
+    finally:
+        proc.terminate()
+        proc.communicate(timeout=20)
+
+
+def wait_idle(b: Browser) -> None:
+    """The page has its state and no replay is playing."""
+    b.wait("document.body.dataset.files !== undefined")
+    b.click("#last")
+    b.wait("document.body.dataset.playing !== '1'")
+
+
+def test_click_a_unit_and_a_hex_in_chromium(started: tuple[Home, Home, Path],
+                                            tmp_path: Path) -> None:
+    german, soviet, folder = started
+    board = Board(soviet, "g", folder=folder)
+    running = Running(board)
+    b = Browser()
+    try:
+        b.open(running.url)
+        # file 2 (the weather roll) arrived through the folder: imported and replayed
+        b.wait("document.body.dataset.files === '3'")
+        assert b.js("pbem.count()") >= 2  # file 2's frames, then the board now
+        assert "file 2 from the german player" in b.js(
+            "pbem.data.frames[0].events.map(e => e[1]).join(' ')")
+        b.wait("pbem.frame() >= 1", timeout=20)  # the replay plays by itself
+        wait_idle(b)
+        assert b.console_errors() == []
+        # a decision by button: the default is marked
+        assert b.js("document.querySelector('#options button.default').textContent") \
+            .endswith("(default)")
+        b.click('#options button[data-action="impulse 4"]')
+        b.wait("!document.querySelector('#options button[data-action=\"impulse 4\"]')")
+        assert soviet.game("g").pending[-1] == ["a", "impulse 4"]
+        # click a unit alone in its hex, then one of the hexes it may move to
+        game = soviet.game("g")
+        unit, target, action = movable(board, game)
+        here = next(p.location for p in game.state.view("soviet").pieces if p.id == unit)
+        b.js(f"pbem.show({json.dumps(here)}, 36 * 14)")
+        b.click(f'.counter[data-piece="{unit}"]')
+        b.wait("document.body.dataset.targets !== undefined")
+        assert int(b.js("document.body.dataset.targets")) >= 1
+        lit = b.js("Array.from(document.querySelectorAll('#targets polygon'))"
+                   ".map(p => p.getAttribute('data-hex'))")
+        assert target in lit
+        if SHOTS:
+            b.screenshot(Path(SHOTS) / "board-white-death.png")
+        b.click_at(*b.center_of(f'#targets polygon[data-hex="{target}"]'))
+        b.wait(f"document.querySelector('.counter[data-piece=\"{unit}\"]') && "
+               f"document.querySelector('.counter[data-piece=\"{unit}\"]')"
+               f".getAttribute('data-hex') === {json.dumps(target)}")
+        assert soviet.game("g").pending[-1] == ["a", action]
+        # a move the rules forbid is refused, naming the rule, and nothing changes
+        before = (soviet.games_dir / "g.pbsave").read_bytes()
+        b.click("#act-input")
+        b.type_text(f"move {unit} {target} 0101")
+        b.click("#act")
+        b.wait("document.body.dataset.refused !== undefined")
+        assert re.search(r"Rule \d", b.js("document.getElementById('notice').textContent"))
+        assert (soviet.games_dir / "g.pbsave").read_bytes() == before
+        # undo takes the move back, in the save and on the map
+        b.click("#undo")
+        b.wait(f"document.querySelector('.counter[data-piece=\"{unit}\"]')"
+               f".getAttribute('data-hex') === {json.dumps(here)}")
+        assert soviet.game("g").pending[-1] == ["a", "impulse 4"]
+        # a message for the opponent, kept with the file
+        b.click("#say-input")
+        b.type_text("<b>hello</b>")
+        b.click("#say")
+        b.wait("document.getElementById('orders').textContent.includes('<b>hello</b>')")
+        assert soviet.game("g").message == "<b>hello</b>"
+        assert b.console_errors() == []
+    finally:
+        b.close()
+        running.stop()
+
+
+def movable(board: Board, game: Game) -> tuple[str, str, str]:
+    """A unit of the side to act, alone in its hex, with a hex it may move to by one
+    action, for the test to click."""
+    view = game.state.view(game.side)
+    count: dict[str, int] = {}
+    for p in view.pieces:
+        count[p.location] = count.get(p.location, 0) + 1
+    for p in view.pieces:
+        if p.side != game.side or count[p.location] != 1:
+            continue
+        hexes = board.where(p.id)["hexes"]
+        for hex_id, actions in hexes.items():
+            if len(actions) == 1 and actions[0].startswith("move") and count.get(hex_id, 0) == 0:
+                return p.id, hex_id, actions[0]
+    raise AssertionError("no unit can move by itself")
