@@ -87,13 +87,10 @@
   // highlights under the lines and names; counters over everything but the place names
   hexLayer.parentNode.insertBefore(lit, hexLayer.nextSibling);
   lit.parentNode.insertBefore(targets, lit.nextSibling);
-  if (places) {
-    places.parentNode.insertBefore(counters, places);
-    places.parentNode.insertBefore(ghosts, places);
-  } else {
-    svg.appendChild(counters);
-    svg.appendChild(ghosts);
-  }
+  // counters over the map and the off-map boxes; the place names over everything
+  svg.appendChild(counters);
+  svg.appendChild(ghosts);
+  if (places) svg.appendChild(places);
 
   function setView() { svg.setAttribute("viewBox", view.map(function (v) { return v.toFixed(1); }).join(" ")); }
   function zoomAt(factor, cx, cy) {
@@ -142,8 +139,13 @@
     view = [cx - w / 2, cy - h / 2, w, h];
     setView();
   }
+  function pointOf(loc) {
+    if (centers[loc]) return centers[loc];
+    var b = boxes[loc];
+    return b ? [b[0] + Math.min(b[2], R * 8) / 2, b[1] + b[3] / 2] : null;
+  }
   function show(hex, width) {
-    var c = centers[hex];
+    var c = pointOf(hex);
     if (!c) return;
     var w = width || view[2], h = w * full[3] / full[2];
     view = [c[0] - w / 2, c[1] - h / 2, w, h];
@@ -432,7 +434,15 @@
     },
     lightHexes: lightHexes, clearTargets: function () { clear(targets); },
     fillDice: fillDice, panel: side, diceBox: diceBox, status: statusLine, sub: sub,
-    svg: svg, centerOn: centerOn, show: show, focusStart: focusStart, el: el, clear: clear, toSvg: toSvg,
+    svg: svg, centerOn: centerOn, show: show,
+    showPiece: function (id, width) {
+      var c = shown[id];
+      if (!c) return false;
+      var w = width || view[2], h = w * full[3] / full[2];
+      view = [c[0] - w / 2, c[1] - h / 2, w, h];
+      setView();
+      return true;
+    }, focusStart: focusStart, el: el, clear: clear, toSvg: toSvg,
     dragged: function () { return drag && drag.moved; }
   };
 })();

@@ -120,6 +120,7 @@
     P.fillDice(s.rolls);
     if (s.notice && s.notice.text) say(s.notice.kind, s.notice.text);
     document.body.setAttribute("data-my-turn", s.my_turn ? "1" : "0");
+    document.body.setAttribute("data-version", String(Number(document.body.getAttribute("data-version") || 0) + 1));
     document.body.setAttribute("data-files", String(s.files));
   }
 

@@ -384,6 +384,13 @@ class BoardHTTPServer(HTTPServer):
         super().__init__((LOOPBACK, port), Handler)
         board.port = self.server_address[1]
 
+    def handle_error(self, request: Any, client_address: Any) -> None:
+        import sys
+
+        if isinstance(sys.exc_info()[1], ConnectionError):
+            return  # the page was closed or reloaded mid-answer: nothing was lost
+        super().handle_error(request, client_address)
+
 
 def serve(board: Board, port: int = 0) -> BoardHTTPServer:
     """A server for ``board`` bound to 127.0.0.1 (``port`` 0: any free port)."""

@@ -159,7 +159,8 @@ class Browser:
 
     def center_of(self, selector: str) -> tuple[float, float]:
         box = self.js(f"(function(){{var e=document.querySelector({json.dumps(selector)});"
-                      "if(!e) return null; var r=e.getBoundingClientRect();"
+                      "if(!e) return null; if(e.scrollIntoView && !(e instanceof SVGElement))"
+                      " e.scrollIntoView({block:'center'}); var r=e.getBoundingClientRect();"
                       "return [r.left+r.width/2, r.top+r.height/2];})()")
         if box is None:
             raise LookupError(f"nothing matches {selector}")

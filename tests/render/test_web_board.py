@@ -252,3 +252,142 @@ def movable(board: Board, game: Game) -> tuple[str, str, str]:
             if len(actions) == 1 and actions[0].startswith("move") and count.get(hex_id, 0) == 0:
                 return p.id, hex_id, actions[0]
     raise AssertionError("no unit can move by itself")
+
+
+def version(b: Browser) -> int:
+    return int(b.js("document.body.dataset.version || '0'"))
+
+
+def click_once(b: Browser, board: Board, moved: set[str]) -> str:
+    """One decision taken by clicks as a player would: the marked default when there is
+    one, else a unit and a hex it may go to (once per unit), else the button that ends
+    the phase.  Returns what was clicked."""
+    before = version(b)
+    # a question with listed options: the marked default, as most players answer
+    default = b.js("(document.querySelector('#options button.default:not(.general)') || {})"
+                   ".textContent")
+    game = board.game()
+    view = game.state.view(game.side)
+    unit = target = None
+    if not default and len(moved) < 2:
+        for p in view.pieces:
+            if p.side == game.side and not p.hidden and p.id not in moved:
+                hexes = board.where(p.id)["hexes"]
+                if hexes:
+                    unit, target = p.id, next(iter(hexes))
+                    break
+    if default:
+        b.click("#options button.default")
+        clicked = default
+    elif unit is None or target is None:
+        buttons = b.js("Array.from(document.querySelectorAll('#options button'))"
+                       ".map(x => x.getAttribute('data-action'))")
+        assert buttons, "nothing to click"
+        pick = next((t for t in buttons if t.startswith("end")), buttons[0])
+        b.click(f"#options button[data-action={json.dumps(pick)}]")
+        clicked = pick
+    else:
+        moved.add(unit)
+        here = next(p.location for p in view.pieces if p.id == unit)
+        # the counter on top of the unit's stack, brought into view
+        top = b.js(f"(document.querySelector('.counter[data-piece={json.dumps(unit)}]') || "
+                   f"document.querySelector('.counter[data-hex={json.dumps(here)}]'))"
+                   ".getAttribute('data-piece')")
+        assert b.js(f"pbem.showPiece({json.dumps(top)}, 36 * 14)")
+        b.click(f'.counter[data-piece={json.dumps(top)}]')
+        if b.js("!!document.querySelector('#choices button[data-unit]')"):
+            b.click(f"#choices button[data-unit={json.dumps(unit)}]")
+        try:
+            b.wait("document.body.dataset.selected !== undefined && "
+                   "document.querySelectorAll('#targets polygon').length > 0")
+        except TimeoutError:
+            raise AssertionError(f"selecting {unit} in {here}: " + str(b.js(
+                "[document.getElementById('notice').textContent,"
+                " document.getElementById('choices').textContent,"
+                " document.body.dataset.selected,"
+                f" !!document.querySelector('.counter[data-hex={json.dumps(here)}]'),"
+                f" pbem.data.map.centers[{json.dumps(here)}]]"))) from None
+        b.js(f"pbem.show({json.dumps(target)})")
+        b.click_at(*b.center_of(f'#targets polygon[data-hex={json.dumps(target)}]'))
+        if b.js("!!document.querySelector('#choices button[data-action]')"):
+            b.click("#choices button[data-action]")
+        clicked = f"map: {unit} to {target}"
+    try:
+        b.wait(f"Number(document.body.dataset.version) > {before} || "
+               "document.body.dataset.refused !== undefined")
+    except TimeoutError:
+        raise AssertionError(f"after {clicked}: " + str(b.js(
+            "[document.getElementById('notice').textContent,"
+            " document.getElementById('choices').textContent,"
+            " document.body.dataset.selected]"))) from None
+    assert b.js("document.body.dataset.refused") is None, b.js("document.body.dataset.refused")
+    return clicked
+
+
+def play_file(b: Browser, board: Board, limit: int = 120) -> list[str]:
+    """Click until the file seals (the opponent decides next)."""
+    wait_idle(b)
+    b.wait("document.body.dataset.myTurn === '1'")
+    files = int(b.js("document.body.dataset.files"))
+    moved: set[str] = set()
+    clicks = []
+    for _ in range(limit):
+        clicks.append(click_once(b, board, moved))
+        if b.js("document.body.dataset.myTurn") != "1":
+            break
+    b.wait(f"Number(document.body.dataset.files) > {files}")
+    assert "sealed and signed" in b.js("document.getElementById('notice').textContent")
+    if os.environ.get("PBEM_SHOW_CLICKS"):
+        print("clicks:", clicks)
+    return clicks
+
+
+@pytest.mark.parametrize(("engine", "scenario", "creator"), [
+    ("white-death", "purkayev", "german"),
+    ("for-the-motherland", "4-uranus", "soviet"),
+])
+def test_an_exchange_played_by_clicks_in_two_browsers(engine: str, scenario: str,
+                                                      creator: str, tmp_path: Path) -> None:
+    """Two players, two homes, two browsers, one shared folder: a file each way."""
+    folder = tmp_path / "shared"
+    folder.mkdir()
+    first_home, second_home, name = new_pair(tmp_path, engine, scenario, creator, folder)
+    first = Board(second_home, name, folder=folder)  # the side that moves first joined
+    second = Board(first_home, name, folder=folder)
+    servers = [Running(first), Running(second)]
+    browsers = [Browser(), Browser()]
+    try:
+        for b, running in zip(browsers, servers, strict=True):
+            b.open(running.url)
+            b.wait("document.body.dataset.files !== undefined")
+        # the first mover's page imported the creator's file 2 from the folder
+        browsers[0].wait("document.body.dataset.files === '3'")
+        boards = [first, second]
+        files, turn, map_clicks = 3, 0, [0, 0]
+        while files < 11 and (files < 7 or not all(map_clicks)):
+            b, board = browsers[turn], boards[turn]
+            b.wait(f"document.body.dataset.files === '{files}'", timeout=60)
+            if files > 3:
+                assert b.js("pbem.count()") >= 2  # what arrived is replayed
+            clicks = play_file(b, board)
+            map_clicks[turn] += sum(1 for c in clicks if c.startswith("map:"))
+            assert len(list(folder.glob(f"*-{files:04d}-*.pbem"))) == 1
+            if SHOTS and files == 6:
+                other = browsers[1 - turn]
+                other.wait(f"document.body.dataset.files === '{files + 1}'", timeout=60)
+                other.click("#last")
+                other.screenshot(Path(SHOTS) / f"board-{engine}.png")
+            files += 1
+            turn = 1 - turn
+        assert all(map_clicks), "each player moved a unit by clicking the map"
+        browsers[turn].wait(f"document.body.dataset.files === '{files}'", timeout=60)
+        a, c = first_home.game(name), second_home.game(name)
+        assert a.verifier.seq == c.verifier.seq == files - 1
+        assert a.verifier.state.digest() == c.verifier.state.digest()
+        for page in browsers:
+            assert page.console_errors() == []
+    finally:
+        for page in browsers:
+            page.close()
+        for running in servers:
+            running.stop()
