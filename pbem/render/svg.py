@@ -25,7 +25,7 @@ from dataclasses import dataclass, replace
 from xml.sax.saxutils import escape, quoteattr
 
 from pbem.errors import UsageError
-from pbem.render import colors
+from pbem.render import colors, words
 from pbem.render.board import (
     Window,
     abbreviate_marker,
@@ -382,16 +382,16 @@ def board_svg(view: BoardView, *, scale: int = 36, show_zoc: str | None = None,
 def _legend(view: BoardView, zoc: frozenset[str]) -> list[tuple[str, str, str]]:
     """(kind, color, name) for the terrain, hexsides, lines and sides this view shows."""
     used = {c.terrain for c in view.cells}
-    out = [("fill", t.color, t.name) for t in view.terrain if t.name in used]
+    out = [("fill", t.color, words.spoken(t.name)) for t in view.terrain if t.name in used]
     seen: set[str] = set()
     for e in view.edges:
         if e.feature not in seen:
             seen.add(e.feature)
-            out.append(("line", e.color, e.feature))
+            out.append(("line", e.color, words.hexside(e.feature)))
     for line in view.lines:
         if line.feature not in seen:
             seen.add(line.feature)
-            out.append(("line", line.color, line.feature))
+            out.append(("line", line.color, words.spoken(line.feature)))
     sides: dict[str, str] = {}
     for p in view.pieces:
         if not p.hidden:

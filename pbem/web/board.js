@@ -251,6 +251,7 @@
         place(m[0], m[1], m[2]);
       });
     }
+    declutter();
     clear(ghosts);
     if (animate) {
       // counters gone since the last frame: a red flash where they stood (a loss)
@@ -261,6 +262,44 @@
         ghosts.appendChild(ring);
       });
     }
+  }
+
+  // Town names must not hide counters: a name that would cross a counter moves above its
+  // hex, then shrinks, and as a last resort fades (its hex still shows it on hover).
+  var placeTexts = places ? Array.prototype.slice.call(places.querySelectorAll("text")) : [];
+  placeTexts.forEach(function (t) {
+    t.setAttribute("data-y", t.getAttribute("y"));
+    t.setAttribute("data-size", t.getAttribute("font-size"));
+  });
+  function declutter() {
+    var rects = [];
+    Object.keys(shown).forEach(function (id) {
+      var c = shown[id], h = R * 0.5;
+      // the counter and the stack edges drawn up and to the right of it
+      rects.push([c[0] - h, c[1] - h - R * 0.25, c[0] + h + R * 0.25, c[1] + h]);
+    });
+    function hits(b) {
+      for (var i = 0; i < rects.length; i++) {
+        var r = rects[i];
+        if (b.x < r[2] && b.x + b.width > r[0] && b.y < r[3] && b.y + b.height > r[1]) return true;
+      }
+      return false;
+    }
+    placeTexts.forEach(function (t) {
+      var y0 = Number(t.getAttribute("data-y")), size0 = Number(t.getAttribute("data-size"));
+      t.setAttribute("y", y0); t.setAttribute("font-size", size0);
+      t.removeAttribute("opacity"); t.removeAttribute("data-moved");
+      if (!hits(t.getBBox())) return;
+      var above = y0 - R * 1.42;  // the same distance from the center, above the counter
+      var tries = [[above, 1], [y0, 0.75], [above, 0.75], [y0, 0.6], [above, 0.6]];
+      for (var i = 0; i < tries.length; i++) {
+        t.setAttribute("y", tries[i][0]); t.setAttribute("font-size", size0 * tries[i][1]);
+        if (!hits(t.getBBox())) { t.setAttribute("data-moved", "1"); return; }
+      }
+      t.setAttribute("y", y0); t.setAttribute("font-size", size0 * 0.75);
+      t.setAttribute("opacity", "0.35");
+      t.setAttribute("data-moved", "faded");
+    });
   }
 
   function lightHexes(hexes, cls) {

@@ -235,3 +235,28 @@ def test_screenshot_pixels_match_the_terrain(browser: Browser, files: list[bytes
             hex_id, terrain, got, fills[terrain])
         checked[terrain] = checked.get(terrain, 0) + 1
     assert len(checked) >= 2 and sum(checked.values()) >= 5
+
+
+def test_town_names_clear_of_counters_and_legend_in_players_words(
+        browser: Browser, files: list[bytes], tmp_path: Path) -> None:
+    book = build(files, "german")
+    path = tmp_path / "replay.html"
+    path.write_text(page(book.data, title="replay", mode="replay"), encoding="utf-8")
+    browser.open(path.as_uri())
+    for frame in (0, len(book.data["frames"]) - 1):
+        browser.js(f"pbem.go({frame}, false)")
+        crossing = browser.js(
+            "(function(){var faces=Array.from(document.querySelectorAll('.counter .face'))"
+            ".map(f=>f.getBoundingClientRect()), out=[];"
+            "document.querySelectorAll('#places text').forEach(function(t){"
+            "if(t.getAttribute('opacity')) return; var b=t.getBoundingClientRect();"
+            "faces.forEach(function(r){if(b.left<r.right-0.5&&b.right>r.left+0.5&&"
+            "b.top<r.bottom-0.5&&b.bottom>r.top+0.5) out.push(t.textContent);});});"
+            "return out;})()")
+        assert crossing == [], crossing
+    moved = browser.js("document.querySelectorAll('#places text[data-moved]').length")
+    assert moved >= 1, "Velikiye Luki's garrison sits on its names: some must move"
+    legend = browser.js("Array.from(document.querySelectorAll('#legend text'))"
+                        ".map(t => t.textContent)")
+    assert {"Forest", "Partial lake hexside", "Slope hexside", "Railroad"} <= set(legend)
+    assert not [w for w in legend if "_" in w]
