@@ -92,7 +92,13 @@
   svg.appendChild(ghosts);
   if (places) svg.appendChild(places);
 
-  function setView() { svg.setAttribute("viewBox", view.map(function (v) { return v.toFixed(1); }).join(" ")); }
+  function setView() {
+    // never wander off the map: a window smaller than the map stays inside it (with a
+    // small margin), a larger one is centered on it
+    [0, 1].forEach(function (k) {
+      var size = view[k + 2], lo = full[k] - size * 0.05, hi = full[k] + full[k + 2] - size * 0.95;
+      view[k] = size >= full[k + 2] ? full[k] + (full[k + 2] - size) / 2 : Math.max(lo, Math.min(hi, view[k]));
+    }); svg.setAttribute("viewBox", view.map(function (v) { return v.toFixed(1); }).join(" ")); }
   function zoomAt(factor, cx, cy) {
     var w = Math.min(full[2] * 1.2, Math.max(R * 6, view[2] * factor));
     var h = w * view[3] / view[2];
@@ -359,10 +365,20 @@
     lightHexes(f.hexes, animate ? "flash" : "lit");
     statusLine.textContent = f.status;
     clear(eventList);
-    f.events.forEach(function (e) {
-      var li = el("li", { "class": "ev " + e[0] + (animate ? " flash" : "") }, e[1]);
-      eventList.appendChild(li);
-    });
+    // the story so far of this file (the whole arrival, on the live board's "now"),
+    // this frame's events last and marked
+    var first = i;
+    while (first > 0 && (f.now || frames[first - 1].file === f.file) && !frames[first - 1].now) first--;
+    for (var j = first; j <= i; j++) {
+      frames[j].events.forEach(function (e) {
+        var now = j === i;
+        var li = el("li", { "class": "ev " + e[0] + (now ? " current" : " past") + (now && animate ? " flash" : "") }, e[1]);
+        eventList.appendChild(li);
+      });
+    }
+    if (eventList.lastChild && eventList.lastChild.scrollIntoView && playing) {
+      eventList.lastChild.scrollIntoView({ block: "nearest" });
+    }
     if (f.hexes.length) centerOn(f.hexes[0]);
     index = i;
     slider.value = String(i);

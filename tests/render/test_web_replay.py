@@ -8,6 +8,7 @@ terrain where the hexes are, explain every roll, and show each side only what it
 from __future__ import annotations
 
 import json
+import os
 import re
 import shutil
 from collections.abc import Iterator
@@ -198,6 +199,8 @@ def test_replay_plays_in_chromium(browser: Browser, files: list[bytes],
     browser.wait("pbem.frame() >= 4", timeout=30)
     browser.click("#play")  # pause
     stopped = browser.js("pbem.frame()")
+    if os.environ.get("PBEM_SCREENSHOTS"):
+        browser.screenshot(Path(os.environ["PBEM_SCREENSHOTS"]) / "replay-white-death.png")
     browser.js("new Promise(r => setTimeout(r, 600))")
     assert browser.js("pbem.frame()") == stopped
 
