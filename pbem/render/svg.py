@@ -193,6 +193,34 @@ def box_rects(view: BoardView, *, scale: int = 36, box_slots: int = 3
             for i, box in enumerate(view.boxes)}
 
 
+def place_label(cx: float, cy: float, label: str, r: float,
+                occupied: list[tuple[float, float]]) -> tuple[float, float, bool]:
+    """Where a place name goes so that it crosses no counter: (baseline, size, faded).
+
+    Below its hex's counter first; else above it; else smaller; else faded (the name is
+    still there, the counters stay readable).  The browser board does the same with the
+    real text sizes; here the width is estimated (bold sans: about 0.62 em a letter).
+    """
+    half = r * 0.5
+
+    def clear(y: float, size: float) -> bool:
+        w = len(label) * size * 0.62 / 2
+        top, bottom = y - size * 0.8, y + size * 0.2
+        for ox, oy in occupied:
+            oy += r * 0.05
+            if (cx - w < ox + half + r * 0.25 and cx + w > ox - half
+                    and top < oy + half and bottom > oy - half - r * 0.25):
+                return False
+        return True
+
+    below, above, size = cy + r * 0.78, cy - r * 0.64, r * 0.32
+    for y, k in ((below, 1.0), (above, 1.0), (below, 0.75), (above, 0.75), (below, 0.6),
+                 (above, 0.6)):
+        if clear(y, size * k):
+            return y, size * k, False
+    return below, size * 0.75, True
+
+
 def board_svg(view: BoardView, *, scale: int = 36, show_zoc: str | None = None,
               legend: bool = True, counters: bool = True, box_slots: int = 3) -> str:
     """The whole map of ``view`` as a standalone SVG document (UTF-8 text).
@@ -323,11 +351,14 @@ def board_svg(view: BoardView, *, scale: int = 36, show_zoc: str | None = None,
         out.append("</g>")
 
     out.append('<g id="places">')
+    occupied = [g.center(by_id[h]) for h in pile if h in by_id]
     for cell in cells:
         if cell.label:
             cx, cy = g.center(cell)
-            out.append(_text(cx, cy + r * 0.78, cell.label, size=r * 0.32, weight="bold",
-                             halo="#ffffff", cls="place"))
+            y, size, faded = place_label(cx, cy, cell.label, r, occupied)
+            text = _text(cx, y, cell.label, size=size, weight="bold", halo="#ffffff",
+                         cls="place")
+            out.append(text.replace("<text ", '<text opacity="0.35" ', 1) if faded else text)
     out.append("</g>")
 
     out.append('<g id="counters">')

@@ -263,3 +263,24 @@ def test_town_names_clear_of_counters_and_legend_in_players_words(
                         ".map(t => t.textContent)")
     assert {"Forest", "Partial lake hexside", "Slope hexside", "Railroad"} <= set(legend)
     assert not [w for w in legend if "_" in w]
+
+
+def test_static_svg_town_names_clear_of_counters(browser: Browser, tmp_path: Path,
+                                                 files: list[bytes]) -> None:
+    """``pbem show --svg`` places names the same way: checked on Chromium's real text."""
+    from pbem.render.svg import board_svg
+
+    view = _initial(files).view("german")
+    path = tmp_path / "board.html"
+    path.write_text("<!DOCTYPE html><html><body style='margin:0'>"
+                    + board_svg(view).split("?>", 1)[-1] + "</body></html>", encoding="utf-8")
+    browser.open(path.as_uri())
+    crossing = browser.js(
+        "(function(){var faces=Array.from(document.querySelectorAll('#counters rect.counter'))"
+        ".map(f=>f.getBoundingClientRect()), out=[];"
+        "document.querySelectorAll('#places text').forEach(function(t){"
+        "if(t.getAttribute('opacity')) return; var b=t.getBoundingClientRect();"
+        "faces.forEach(function(r){if(b.left<r.right-0.5&&b.right>r.left+0.5&&"
+        "b.top<r.bottom-0.5&&b.bottom>r.top+0.5) out.push(t.textContent);});});"
+        "return [out, faces.length, document.querySelectorAll('#places text').length];})()")
+    assert crossing[0] == [] and crossing[1] > 20 and crossing[2] > 10, crossing
