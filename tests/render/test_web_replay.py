@@ -284,3 +284,30 @@ def test_static_svg_town_names_clear_of_counters(browser: Browser, tmp_path: Pat
         "b.top<r.bottom-0.5&&b.bottom>r.top+0.5) out.push(t.textContent);});});"
         "return [out, faces.length, document.querySelectorAll('#places text').length];})()")
     assert crossing[0] == [] and crossing[1] > 20 and crossing[2] > 10, crossing
+
+
+def test_referee_replay_of_a_finished_game(played: Path, tmp_path: Path) -> None:
+    """Once the game is over (here: the Soviet player resigns), the referee's page shows
+    everything, hidden units included, and ends with the result."""
+    copy = tmp_path / "home"
+    shutil.copytree(played / "home-a", copy)
+    from pbem.session import Home
+
+    home = Home(copy, clock=lambda: 0)
+    name = next((copy / "games").glob("*.pbsave")).stem
+    game = home.game(name)
+    game.resign()
+    out = tmp_path / "referee.html"
+    done = CliRunner().invoke(main, ["--home", str(copy), "replay", name, "--html", str(out),
+                                     "--referee"])
+    assert done.exit_code == 0, done.output
+    data = page_data(out.read_text())
+    assert data["side"] == "referee" and "resigned" in data["result"]  # type: ignore[operator]
+    last = data["frames"][-1]  # type: ignore[index]
+    assert last["events"][-1][1].startswith("game over:")
+    initial = _initial(game.files)
+    everything = {p.id for p in initial.view(None).pieces}
+    seen = {row[0] for row in data["pieces"]} | {  # type: ignore[union-attr]
+        p.id for p in initial.view(None).pieces if sum(
+            1 for q in initial.view(None).pieces if q.location == p.location) > 1}
+    assert everything <= seen
