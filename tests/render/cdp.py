@@ -106,12 +106,12 @@ class Browser:
             stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
         port_file = Path(self.profile.name) / "DevToolsActivePort"
         deadline = time.monotonic() + 60
-        while not port_file.exists() or len(port_file.read_text().split()) < 2:
+        while not port_file.exists() or len(port_file.read_text(encoding="utf-8").split()) < 2:
             if time.monotonic() > deadline or self.proc.poll() is not None:
                 self.close()
                 raise RuntimeError("Chromium did not open its DevTools port")
             time.sleep(0.05)
-        port = int(port_file.read_text().split()[0])
+        port = int(port_file.read_text(encoding="utf-8").split()[0])
         with urllib.request.urlopen(f"http://127.0.0.1:{port}/json/list", timeout=30) as r:
             targets = json.load(r)
         page = next(t for t in targets if t["type"] == "page")

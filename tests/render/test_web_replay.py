@@ -119,7 +119,7 @@ def test_referee_view_only_for_a_finished_game(files: list[bytes], played: Path,
     done = runner.invoke(main, ["audit", str(played / "files"), "--html", str(out),
                                 "--side", "german"])
     assert done.exit_code == 0, done.output
-    assert page_data(out.read_text())["side"] == "german"
+    assert page_data(out.read_text(encoding="utf-8"))["side"] == "german"
     home = played / "home-a"
     name = next((home / "games").glob("*.pbsave")).stem
     copy = tmp_path / "home"
@@ -129,7 +129,7 @@ def test_referee_view_only_for_a_finished_game(files: list[bytes], played: Path,
                                 str(game_html)])
     assert done.exit_code == 0, done.output
     assert f"written to {game_html}" in done.output
-    assert page_data(game_html.read_text())["side"] == "soviet"
+    assert page_data(game_html.read_text(encoding="utf-8"))["side"] == "soviet"
     done = runner.invoke(main, ["--home", str(copy), "replay", name, "--html",
                                 str(game_html), "--referee"])
     assert done.exit_code != 0 and "not over" in done.output
@@ -301,7 +301,7 @@ def test_referee_replay_of_a_finished_game(played: Path, tmp_path: Path) -> None
     done = CliRunner().invoke(main, ["--home", str(copy), "replay", name, "--html", str(out),
                                      "--referee"])
     assert done.exit_code == 0, done.output
-    data = page_data(out.read_text())
+    data = page_data(out.read_text(encoding="utf-8"))
     assert data["side"] == "referee" and "resigned" in data["result"]  # type: ignore[operator]
     last = data["frames"][-1]  # type: ignore[index]
     assert last["events"][-1][1].startswith("game over:")
