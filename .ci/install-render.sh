@@ -1,6 +1,8 @@
 #!/bin/sh
 # Install what the rendering tests need to check SVG output in a real renderer:
-# Debian's headless-capable Chromium and a font with the glyphs the map uses.
+# Debian's headless-capable Chromium and a font with the glyphs the map uses.  The
+# browser-board tests drive the same Chromium over its DevTools protocol (a stdlib
+# WebSocket client in tests/render/cdp.py), so no chromium-driver or Selenium is needed.
 # Idempotent: does nothing when both are already present.
 set -eu
 need=""
