@@ -67,9 +67,10 @@ def test_page_is_self_contained_and_each_side_sees_only_its_own(files: list[byte
     assert not re.search(r"\s(src|href)=", html)
     assert "default-src 'none'" in html and "connect-src" not in html
     data = page_data(html)
-    assert data["verdict"].startswith("CLEAN: 8 files")  # type: ignore[union-attr]
+    assert data["verdict"].startswith(f"CLEAN: {len(files)} files")  # type: ignore[union-attr]
     rolls = data["rolls"]
-    assert len(rolls) == 12  # type: ignore[arg-type]
+    # every roll of the game, as the audit of the same files counts them
+    assert len(rolls) == len(soviet.report.rolls) >= 2  # type: ignore[arg-type]
     first = rolls[0]  # type: ignore[index]
     assert first["name"] == "2.0" and first["purpose"] == "weather for turn 1"
     assert first["rule"] == "Rule 16" and any("seed = SHA-256" in line
