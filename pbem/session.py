@@ -919,14 +919,75 @@ class Game:
         self.write()
         return seq
 
+    def _behind_note(self) -> str:
+        """What to say when the next missing file is this side's own (issue 23 item 2)."""
+        return (f"file {self.verifier.seq + 1} is your own file, and this home does not "
+                f"have it: this home is behind (put back from a backup, or the game was "
+                f"played on from another computer). Put all the game's files in one folder "
+                f"and run 'pbem rebuild FOLDER/{short_id(self.game_id)}-*.pbem' (after "
+                f"moving {self.path} away), or import your own files in order with "
+                f"'pbem receive'")
+
+    def _next_is_ours(self) -> bool:
+        try:
+            return self.verifier.expected_sender() == self.side
+        except ChainError:
+            return False
+
+    def _catch_up(self, env: Envelope, source: str) -> ReceiveReport:
+        """One of this side's own files: already held (a duplicate), two versions of one
+        place (this home sealed twice), or the next file, which a home behind its own
+        files (restored from a backup, played from another computer) takes back: it is
+        signed by this home's own key, so it is ours to adopt."""
+        claimed = env.decode().get("seq")
+        seq = claimed if type(claimed) is int else -1
+        if 0 <= seq < len(self.files):
+            if self.files[seq] == env.raw:
+                raise DuplicateFile(f"{source} is your own file {seq} of {self.name}, "
+                                    f"already in the game: nothing to import")
+            raise ChainError(
+                f"two versions of your own file {seq} of {self.name}: this home holds one, "
+                f"{source} is another, both signed by your key. The same game was played "
+                f"on from two computers (or from a home put back from a backup). Keep the "
+                f"version your opponent's next file follows: put all the game's files in "
+                f"one folder and run 'pbem rebuild' on them (it picks that chain and names "
+                f"the files it sets aside)", reason="own-fork")
+        if seq > len(self.files):
+            raise ChainError(f"your own file {seq} is ahead of this home, which has files "
+                             f"0..{len(self.files) - 1}: {self._behind_note()}",
+                             reason="missing")
+        dropped = sum(1 for r in self.pending if r[0] == "a")
+        # not transactional: on any error this Game is dropped and the save is untouched
+        accepted = self.verifier.add(env, dict(enumerate(self.files)), transactional=False)
+        self.files.append(env.raw)
+        self.pending = []
+        self.message, self.draw_offer, self.orders_pending = "", False, None
+        self._reset_state()
+        self.log.append({"seq": accepted.seq, "dir": "out", "time": self.home.clock()})
+        self.write()
+        text = (f"{self.name}: caught up with your own file {accepted.seq} (this home was "
+                f"behind it: put back from a backup, or played from another computer)")
+        if dropped:
+            text += f"; {dropped} unsealed actions of this home were dropped: the file holds " \
+                    f"what was really sent"
+        return ReceiveReport(self.name, accepted.seq, accepted.kind, accepted.side, text,
+                             result=self.result)
+
     def receive(self, env: Envelope, source: str) -> ReceiveReport:
         if env.key == self.home.card().key:
-            raise DuplicateFile(f"{source} is one of your own files: nothing to import")
-        if self.pending:
-            raise ChainError(f"a file from the opponent arrived while you hold unsealed "
-                             f"actions in {self.name}", reason="out-of-turn")
+            return self._catch_up(env, source)
         known = dict(enumerate(self.files))
         try:
+            claimed = env.decode().get("seq")
+            if self.pending and env.key in self.verifier.keys.values() \
+                    and type(claimed) is int and claimed != len(self.files):
+                # a second version of a file already held is evidence whatever we hold
+                # unsealed, and a file after a missing one says which is missing: those
+                # checks come before the pending-actions one (issue 23 item 4)
+                self.verifier.classify(env, env.decode(), known)
+            if self.pending:
+                raise ChainError(f"a file from the opponent arrived while you hold unsealed "
+                                 f"actions in {self.name}", reason="out-of-turn")
             # not transactional: on any error this Game is dropped, the save is untouched,
             # and the next import loads the game afresh from its save
             accepted: Accepted = self.verifier.add(env, known, transactional=False)
@@ -937,7 +998,12 @@ class Game:
                 ours = [("kept", self.files[seq])] if 0 <= seq < len(self.files) else []
                 folder = self.home.keep_evidence(self, seq, [*ours, ("incoming", env.raw)])
                 raise ChainError(f"{exc} (in {folder})", reason="fork") from None
+            if exc.reason == "missing" and self._next_is_ours():
+                # never "ask the opponent to send file N" for a file only we can have
+                raise ChainError(f"file {claimed} arrived, but {self._behind_note()}",
+                                 reason="missing") from None
             raise
+
         if accepted.kind == "accept":
             self.home.pin(self.verifier.cards[accepted.side], source)
         self.files.append(env.raw)

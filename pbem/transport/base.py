@@ -47,7 +47,7 @@ Peek = Callable[[bytes], "FileInfo"]
 Confirm = Callable[["FileInfo", Any], bool]
 
 #: statuses after which a file is not looked at again
-FINAL = frozenset({"imported", "duplicate", "own", "refused", "ignored"})
+FINAL = frozenset({"imported", "duplicate", "own", "own-fork", "refused", "ignored"})
 #: statuses of files that may become importable later (an earlier file, a join, a yes)
 RETRY = frozenset({"pending", "unknown-game", "invite", "unconfirmed"})
 
@@ -186,8 +186,7 @@ class Router:
                            f"{source}: file {info.seq} of game {short}, which is not in this "
                            f"home; left alone")
         if known[info.game_id] == info.side:
-            return outcome("own", f"{source}: your own file {info.seq} of game {short}; "
-                                  f"left alone")
+            return self._own(source, data, info, outcome)
         if info.kind == "invite":
             return outcome("duplicate", f"{source}: the invitation to game {short}, which you "
                                         f"have already joined or created")
@@ -225,6 +224,36 @@ class Router:
         text = getattr(report, "text", None)
         return outcome("imported", f"{source}: {text}" if isinstance(text, str) else
                        f"{source}: imported file {info.seq} of game {short}", report)
+
+    def _own(self, source: str, data: bytes, info: FileInfo,
+             outcome: Callable[..., Outcome]) -> Outcome:
+        """One of this side's files: left alone when the home has it; taken back when the
+        home is behind it (restored from a backup, played from another computer); two
+        versions of one place named as such (issue 23 items 1 and 2)."""
+        short = info.game_id.hex()[:12]
+        if info.kind == "invite":
+            return outcome("own", f"{source}: your own file {info.seq} of game {short}; "
+                                  f"left alone")
+        try:
+            report = self.importer(data, source)
+        except DuplicateFile:
+            return outcome("own", f"{source}: your own file {info.seq} of game {short}; "
+                                  f"left alone")
+        except ChainError as exc:
+            if exc.reason == "missing":
+                return outcome("pending", f"{source}: {_cause(exc)}")
+            if exc.reason == "own-fork":
+                return outcome("own-fork", f"{source}: {_cause(exc)}")
+            return outcome("refused", f"{source}: refused: {_cause(exc)}")
+        except PbemError as exc:
+            return outcome("refused", f"{source}: refused: {_cause(exc)}")
+        except Exception as exc:  # a file that trips a bug must not stop the other files
+            return outcome("refused", f"{source}: refused: internal error while importing "
+                                      f"({type(exc).__name__}: {exc}); please report it")
+        text = getattr(report, "text", None)
+        return outcome("imported", f"{source}: {text}" if isinstance(text, str) else
+                       f"{source}: caught up with your own file {info.seq} of game {short}",
+                       report)
 
     def _invite_note(self, source: str, data: bytes, info: FileInfo) -> str:
         card = _card_of(data)

@@ -1,0 +1,112 @@
+"""Shared folders as players really use them (issue 23): one player on two computers, a
+home put back from a backup, files deleted from the folder, evidence with actions held."""
+
+from __future__ import annotations
+
+import shutil
+from pathlib import Path
+
+from test_transport_folder import scan, start_game, take_turn
+from transport_helpers import Pair, play_until_sealed
+
+from pbem.envelope import peek
+from pbem.session import Home
+from pbem.transport.folder import deliver_folder
+
+
+def _replace_home(home: Home, backup: Path) -> Home:
+    shutil.rmtree(home.path)
+    shutil.copytree(backup, home.path)
+    return Home(home.path)
+
+
+def test_two_versions_of_ones_own_file_are_named_with_what_to_do(pair: Pair,
+                                                                 tmp_path: Path) -> None:
+    folder = tmp_path / "shared"
+    folder.mkdir()
+    name = start_game(pair, folder)
+    # Alice plays on from a laptop with a copy of her home: both seal file 2
+    laptop = Home(tmp_path / "alice-laptop")
+    shutil.copytree(pair.alice.path, laptop.path)
+    _, path = take_turn(pair, folder, name)
+    _, other = play_until_sealed(laptop.game(name), pair.chooser)
+    copy = folder / f"{path.stem}.sync-conflict-20240501-101010-LAPTOP1.pbem"
+    copy.write_bytes(other)
+    save = pair.alice.game(name).path.read_bytes()
+    outcomes = {o.source: o for o in scan(pair.alice, folder)}
+    forked = outcomes[str(copy)]
+    assert forked.status == "own-fork"
+    assert "two versions of your own file 2" in forked.note
+    assert "two computers" in forked.note and "pbem rebuild" in forked.note
+    assert "Syncthing conflict copy" in forked.note
+    assert pair.alice.game(name).path.read_bytes() == save
+    # said once, not at every look
+    assert [o for o in scan(pair.alice, folder) if o.source == str(copy)] == []
+
+
+def test_a_home_put_back_from_a_backup_catches_up_from_its_own_files(pair: Pair,
+                                                                     tmp_path: Path) -> None:
+    folder = tmp_path / "shared"
+    folder.mkdir()
+    name = start_game(pair, folder)
+    backup = tmp_path / "alice-backup"
+    shutil.copytree(pair.alice.path, backup)
+    _, mine = take_turn(pair, folder, name)        # alice's file 2, after the backup
+    seq = peek(mine.read_bytes()).seq
+    assert [o.status for o in scan(pair.bob, folder) if o.source == str(mine)] == ["imported"]
+    _, theirs = take_turn(pair, folder, name)      # bob's reply
+    alice = _replace_home(pair.alice, backup)      # the disk died; the backup is back
+    assert alice.game(name).verifier.seq == seq - 1
+    outcomes = {o.source: o for o in scan(alice, folder)}
+    assert outcomes[str(mine)].status == "imported"
+    assert "caught up with your own file 2" in outcomes[str(mine)].note
+    assert outcomes[str(theirs)].status == "imported"
+    game = alice.game(name)
+    assert game.verifier.seq == peek(theirs.read_bytes()).seq
+    assert game.files[seq] == mine.read_bytes()
+
+
+def test_a_home_behind_its_own_missing_file_is_told_to_rebuild(pair: Pair,
+                                                              tmp_path: Path) -> None:
+    folder = tmp_path / "shared"
+    folder.mkdir()
+    name = start_game(pair, folder)
+    backup = tmp_path / "alice-backup"
+    shutil.copytree(pair.alice.path, backup)
+    _, mine = take_turn(pair, folder, name)
+    scan(pair.bob, folder)
+    _, theirs = take_turn(pair, folder, name)
+    mine.unlink()                                  # her file is gone from the folder too
+    alice = _replace_home(pair.alice, backup)
+    [note] = [o for o in scan(alice, folder) if o.source == str(theirs)]
+    assert note.status == "pending", note.note
+    assert "file 2 is your own file" in note.note and "pbem rebuild" in note.note
+    assert "ask the opponent" not in note.note
+
+
+def test_a_second_version_of_the_opponents_file_is_evidence_while_actions_are_held(
+        pair: Pair, tmp_path: Path) -> None:
+    folder = tmp_path / "shared"
+    folder.mkdir()
+    name = start_game(pair, folder)
+    laptop = Home(tmp_path / "alice-laptop")
+    shutil.copytree(pair.alice.path, laptop.path)
+    _, path = take_turn(pair, folder, name)
+    _, other = play_until_sealed(laptop.game(name), pair.chooser)
+    scan(pair.bob, folder)
+    game = pair.bob.game(name)
+    # a move of the column does not end the toy engine's turn: the action stays unsealed
+    [move, *_] = [a for a in game.state.legal_actions() if a.notation().startswith("move")]
+    _, _, sealed = game.act(move.notation())
+    assert sealed is None, "the test needs an action that does not seal at once"
+    save = game.path.read_bytes()
+    copy = folder / f"{path.stem} (Alice's conflicted copy 2024-05-01).pbem"
+    copy.write_bytes(other)
+    [forked] = [o for o in scan(pair.bob, folder) if o.source == str(copy)]
+    assert forked.status == "refused"
+    assert "two different files claim place 2" in forked.note
+    assert "unsealed actions" not in forked.note
+    evidence = sorted(p.read_bytes() for p in (pair.bob.path / "evidence").rglob("*.pbem"))
+    assert evidence == sorted([path.read_bytes(), other])
+    assert pair.bob.game(name).path.read_bytes() == save
+    assert deliver_folder  # the folder is written only through deliver_folder
