@@ -984,8 +984,14 @@ def rebuild_cmd(ctx: click.Context, paths: tuple[Path, ...], name: str | None) -
     from pbem.audit import collect
     from pbem.session import rebuild
 
+    aside: list[str] = []
     with handled(), progress_bar("rebuilding") as progress:
-        game = rebuild(home_of(ctx), collect(list(paths)), name=name, progress=progress)
+        game = rebuild(home_of(ctx), collect(list(paths)), name=name, progress=progress,
+                       set_aside=aside)
+    with handled():
+        for line in aside:
+            # file names come from the folder: no terminal control reaches the screen
+            echo("set aside: " + "".join(c if c.isprintable() else "?" for c in line))
         echo(f"rebuilt {game.name} from {len(game.files)} files: {game.awaiting()}")
 
 

@@ -1031,11 +1031,61 @@ class Game:
                              accepted.rolls + rolls, accepted.message, self.result, sealed)
 
 
+def _place(env: Envelope) -> int:
+    seq = env.decode().get("seq")
+    return seq if type(seq) is int else -1
+
+
+def one_chain(envs: list[tuple[str, Envelope]]) -> tuple[list[Envelope], list[str]]:
+    """The files of one chain, and a line for each file set aside (issue 23 item 1).
+
+    Two versions of one place (the same home used on two computers, a sync tool's
+    conflict copy) cannot both be in a save: the one the next file follows (its ``prev``
+    is that version's hash) is the game the opponent plays on; the others are set aside,
+    named.  When no file follows yet, the one under the real file name is kept (a
+    conflict copy is the version the sync tool moved away)."""
+    from pbem.transport.folder import conflict_of
+
+    by_place: dict[int, list[tuple[str, Envelope]]] = {}
+    for source, env in envs:
+        group = by_place.setdefault(_place(env), [])
+        if all(other.raw != env.raw for _, other in group):
+            group.append((source, env))
+    chain: list[Envelope] = []
+    aside: list[str] = []
+    for place in sorted(by_place):
+        group = by_place[place]
+        if len(group) > 1:
+            follows = {e.decode().get("prev") for _, e in by_place.get(place + 1, [])}
+
+            def rank(item: tuple[str, Envelope]) -> tuple[bool, bool, str]:
+                source, env = item
+                return (env.hash not in follows, conflict_of(Path(source).name) is not None,
+                        source)
+
+            group = sorted(group, key=rank)
+            kept = group[0][0]
+            why = ("the opponent's next file follows " if group[0][1].hash in follows
+                   else "no file follows either yet; kept the one under the real name, ")
+            for source, _ in group[1:]:
+                aside.append(f"{source}: another version of file {place}, set aside "
+                             f"({why}{kept})")
+        chain.append(group[0][1])
+    return chain, aside
+
+
 def rebuild(home: Home, datas: list[tuple[str, bytes]], *, name: str | None = None,
-            progress: Callable[[int, int], None] | None = None) -> Game:
-    """A save made anew from the exchanged files and this home's key (a lost save)."""
-    envs = [load_envelope(d, src) for src, d in datas]
-    invites = [e for e in envs if e.kind == "invite"]
+            progress: Callable[[int, int], None] | None = None,
+            set_aside: list[str] | None = None) -> Game:
+    """A save made anew from the exchanged files and this home's key (a lost save).
+
+    ``set_aside`` receives a line for every file left out (another version of a place)."""
+    loaded = [(src, load_envelope(d, src)) for src, d in datas]
+    invites = [e for e in {e.raw: e for _, e in loaded if e.kind == "invite"}.values()]
+    turns, aside = one_chain([(s, e) for s, e in loaded if e.kind != "invite"])
+    if set_aside is not None:
+        set_aside.extend(aside)
+    envs = [*invites, *turns]
     if len(invites) != 1:
         raise FormatError(f"rebuilding needs exactly one invite among the files, "
                           f"found {len(invites)}")

@@ -110,3 +110,32 @@ def test_a_second_version_of_the_opponents_file_is_evidence_while_actions_are_he
     assert evidence == sorted([path.read_bytes(), other])
     assert pair.bob.game(name).path.read_bytes() == save
     assert deliver_folder  # the folder is written only through deliver_folder
+
+
+def test_rebuild_keeps_the_chain_the_opponent_follows_and_names_the_rest(
+        pair: Pair, tmp_path: Path) -> None:
+    from click.testing import CliRunner
+
+    from pbem.cli import main
+
+    folder = tmp_path / "shared"
+    folder.mkdir()
+    name = start_game(pair, folder)
+    laptop = Home(tmp_path / "alice-laptop")
+    shutil.copytree(pair.alice.path, laptop.path)
+    _, path = take_turn(pair, folder, name)                 # the desktop's file 2
+    _, other = play_until_sealed(laptop.game(name), pair.chooser)
+    copy = folder / f"{path.stem}.sync-conflict-20240501-101010-LAPTOP1.pbem"
+    copy.write_bytes(other)
+    pair.bob.receive(other, "laptop's file 2")              # Bob got the laptop's first
+    _, reply = take_turn(pair, folder, name)
+    assert peek(reply.read_bytes()).seq == 3
+    res = CliRunner().invoke(main, ["--home", str(pair.alice.path), "rebuild",
+                                    *sorted(str(p) for p in folder.iterdir()),
+                                    "--name", "again"])
+    assert res.exit_code == 0, res.output
+    assert f"set aside: {path}: another version of file 2" in res.output
+    assert f"the opponent's next file follows {copy}" in res.output
+    assert "evidence" not in res.output
+    again = pair.alice.game("again")
+    assert again.files[2] == other and again.verifier.seq == 3
