@@ -1058,12 +1058,9 @@ def one_chain(envs: list[tuple[str, Envelope]]) -> tuple[list[Envelope], list[st
         if len(group) > 1:
             follows = {e.decode().get("prev") for _, e in by_place.get(place + 1, [])}
 
-            def rank(item: tuple[str, Envelope]) -> tuple[bool, bool, str]:
-                source, env = item
-                return (env.hash not in follows, conflict_of(Path(source).name) is not None,
-                        source)
-
-            group = sorted(group, key=rank)
+            group = sorted(group, key=lambda item: (
+                item[1].hash not in follows, conflict_of(Path(item[0]).name) is not None,
+                item[0]))
             kept = group[0][0]
             why = ("the opponent's next file follows " if group[0][1].hash in follows
                    else "no file follows either yet; kept the one under the real name, ")

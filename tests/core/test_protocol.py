@@ -273,7 +273,7 @@ def test_oversized_and_malformed_files_refused(table: Any) -> None:
 
 def test_own_file_is_left_alone(table: Any) -> None:
     home, seq, data = table.play_file()
-    with pytest.raises(DuplicateFile, match="your own file .*already in the game"):
+    with pytest.raises(DuplicateFile, match=r"your own file .*already in the game"):
         home.receive(data, "mine.pbem")
 
 
