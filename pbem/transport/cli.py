@@ -145,7 +145,9 @@ def deliver(game: Any, number: int, data: bytes, *, folder: Path | None = None,
     done: list[str] = []
     if folder is not None:
         path = deliver_folder(data, folder, info)
-        done.append(f"file {number} of {game.name} delivered to {path}")
+        # "written to", not "delivered": a paused or stopped sync tool carries nothing
+        done.append(f"file {number} of {game.name} written to {path} (your sync tool "
+                    f"carries it from there)")
     if eml is not None or by_email:
         account = mailconfig.load_account(game.home.path) if by_email else None
         sender, recipient = _addresses(game, to, account)

@@ -86,11 +86,12 @@ def deliver_folder(data: bytes, directory: Path, info: FileInfo) -> Path:
     path = directory / file_name(info.game_id, info.seq, info.side)
     if path.exists():
         try:
-            same = path.read_bytes() == data
+            existing = path.read_bytes()
+            same = existing == data
         except OSError as exc:
             raise TransportError(f"cannot read the file already there ({exc.strerror})",
                                  path=str(path)) from None
-        if same:
+        if same or _same_file(existing, data):
             return path
         raise TransportError("a different file already has this name in the shared folder; "
                              "not overwriting it", path=str(path))
@@ -100,6 +101,17 @@ def deliver_folder(data: bytes, directory: Path, info: FileInfo) -> Path:
         raise TransportError(f"cannot write into the shared folder ({exc.strerror})",
                              path=str(path)) from None
     return path
+
+
+def _same_file(existing: bytes, data: bytes) -> bool:
+    """The same signed file in another form (armored text beside binary, say)."""
+    from pbem.armor import read_any
+    from pbem.errors import PbemError
+
+    try:
+        return read_any(existing) == read_any(data)
+    except PbemError:
+        return False
 
 
 @dataclass

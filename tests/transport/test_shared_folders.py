@@ -139,3 +139,30 @@ def test_rebuild_keeps_the_chain_the_opponent_follows_and_names_the_rest(
     assert "evidence" not in res.output
     again = pair.alice.game("again")
     assert again.files[2] == other and again.verifier.seq == 3
+
+
+def test_resending_over_the_same_turn_in_armored_form_is_not_refused(pair: Pair,
+                                                                     tmp_path: Path) -> None:
+    from click.testing import CliRunner
+
+    from pbem.armor import armor
+    from pbem.cli import main
+    from pbem.envelope import file_name
+
+    folder = tmp_path / "shared"
+    folder.mkdir()
+    name = start_game(pair, folder)
+    seq, data = play_until_sealed(pair.alice.game(name), pair.chooser)
+    game = pair.alice.game(name)
+    # after a conflict someone put the armored text of the same turn under its name
+    target = folder / file_name(game.game_id, seq, game.side)
+    target.write_text(armor(data), encoding="ascii")
+    res = CliRunner().invoke(main, ["--home", str(pair.alice.path), "send", name,
+                                    "--folder", str(folder)])
+    assert res.exit_code == 0, res.output
+    assert f"file {seq} of {name} written to {target}" in res.output
+    # a different turn under that name is still refused
+    target.write_bytes(game.files[seq - 2])
+    res = CliRunner().invoke(main, ["--home", str(pair.alice.path), "send", name,
+                                    "--folder", str(folder)])
+    assert res.exit_code != 0 and "a different file already has this name" in res.output

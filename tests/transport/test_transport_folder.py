@@ -339,7 +339,7 @@ def test_cli_send_folder_inbox_and_watch(pair: Pair, tmp_path: Path) -> None:
     res = runner.invoke(main, ["--home", str(pair.alice.path), "send", name, "--folder",
                                str(folder)])
     assert res.exit_code == 0, res.output
-    assert f"file {seq} of {name} delivered to" in res.output
+    assert f"file {seq} of {name} written to" in res.output
     res = runner.invoke(main, ["--home", str(pair.bob.path), "inbox", str(folder), "--json"])
     assert res.exit_code == 0, res.output
     import json
