@@ -720,6 +720,9 @@ def send_cmd(ctx: click.Context, game_ref: str, seq: int | None, output: Path | 
 
         path = output or Path(file_name(game.game_id, number, game.side))
         _write_out(path, data, armored)
+        from pbem.transport.state import record_sent
+
+        record_sent(game.home.path, game.game_id, number, "written to", str(path.resolve()))
         echo(f"file {number} of {game.name} written to {path}")
 
 
@@ -774,6 +777,10 @@ def status_cmd(ctx: click.Context, game_ref: str | None, as_json: bool) -> None:
     with handled():
         home = home_of(ctx)
         data = home.statuses(game_ref)
+        from pbem.transport.state import sent_line
+
+        for s in data:
+            s["sent"] = sent_line(home.path, s)
         if as_json:
             click.echo(json.dumps(data if not game_ref else data[0], indent=2))
             return
@@ -787,6 +794,8 @@ def status_cmd(ctx: click.Context, game_ref: str | None, as_json: bool) -> None:
             echo(f"  file {s['seq']}; last in {_when(s['last_in'])}, last out "
                           f"{_when(s['last_out'])}")
             echo(f"  {s['awaiting']}")
+            if s["sent"]:
+                echo(f"  {s['sent']}")
             from pbem import orders  # only here: status stays light to start
 
             for label, key in (("your standing orders", "orders"),
@@ -803,7 +812,12 @@ def status_cmd(ctx: click.Context, game_ref: str | None, as_json: bool) -> None:
 def list_cmd(ctx: click.Context, as_json: bool) -> None:
     """Every game in your home, one line each."""
     with handled():
-        data = home_of(ctx).statuses()
+        home = home_of(ctx)
+        data = home.statuses()
+        from pbem.transport.state import sent_line
+
+        for s in data:
+            s["sent"] = sent_line(home.path, s)
         if as_json:
             click.echo(json.dumps(data, indent=2))
             return
@@ -815,7 +829,11 @@ def list_cmd(ctx: click.Context, as_json: bool) -> None:
             table.add_row(s["name"], f"{s['engine']} / {s['scenario']}", s["side"],
                           s["opponent"] or "-", s["position"] or "-", str(s["seq"]),
                           f"{_when(s['last_in'])}\n{_when(s['last_out'])}",
-                          f"YOU: {s['decision']}" if s["your_move"] else s["awaiting"])
+                          (f"YOU: {s['decision']}" if s["your_move"] else s["awaiting"])
+                          # an unsent or vanished file is a silent deadlock: always shown
+                          + (f"\n{s['sent']}" if s["sent"] and (
+                              "not sent" in s["sent"] or "no longer there" in s["sent"])
+                             else ""))
         console.print(table)
 
 

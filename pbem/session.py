@@ -87,6 +87,8 @@ def with_times(status: dict[str, Any], log: list[dict[str, Any]]) -> dict[str, A
     """A summary with the times the last file came in and went out (from the save's log)."""
     status["last_in"] = max((e["time"] for e in log if e["dir"] == "in"), default=None)
     status["last_out"] = max((e["time"] for e in log if e["dir"] == "out"), default=None)
+    #: the latest file this home sealed (status says whether it was sent, issue 23 item 3)
+    status["last_sealed"] = max((e["seq"] for e in log if e["dir"] == "out"), default=None)
     return status
 
 

@@ -28,7 +28,7 @@ from pbem.transport.mail import (
     send_smtp,
     write_eml,
 )
-from pbem.transport.state import HandledState
+from pbem.transport.state import HandledState, record_sent
 
 __all__ = ["deliver", "describe", "register"]
 
@@ -145,6 +145,7 @@ def deliver(game: Any, number: int, data: bytes, *, folder: Path | None = None,
     done: list[str] = []
     if folder is not None:
         path = deliver_folder(data, folder, info)
+        record_sent(game.home.path, game.game_id, number, "folder", str(path))
         # "written to", not "delivered": a paused or stopped sync tool carries nothing
         done.append(f"file {number} of {game.name} written to {path} (your sync tool "
                     f"carries it from there)")
@@ -158,6 +159,8 @@ def deliver(game: Any, number: int, data: bytes, *, folder: Path | None = None,
         if eml is not None:
             write_eml(data, eml, info, sender=sender, recipient=recipient, subject=subject,
                       summary=summary)
+            record_sent(game.home.path, game.game_id, number, "written as a mail message to",
+                        str(eml))
             done.append(f"file {number} of {game.name} written as a mail message to {eml}"
                         + ("" if recipient else " (fill in the recipient)"))
         if by_email:
@@ -168,6 +171,7 @@ def deliver(game: Any, number: int, data: bytes, *, folder: Path | None = None,
             msg = compose(data, info, sender=sender, recipient=recipient, subject=subject,
                           summary=summary)
             send_smtp(account, mailconfig.password_for(game.home.path, account), msg)
+            record_sent(game.home.path, game.game_id, number, "mailed to", recipient)
             done.append(f"file {number} of {game.name} mailed to {recipient}")
     if console is not None:
         for line in done:
@@ -192,15 +196,28 @@ def _confirm_with(yes: bool) -> Any:
     return confirm
 
 
-def _show(outcomes: list[Outcome], home: Any, as_json: bool) -> None:
+def _show(outcomes: list[Outcome], home: Any, as_json: bool, *, folder: Path | None = None,
+          reply: bool = False, shown: dict[str, Any] | None = None) -> None:
+    """Print what the outcomes did.  ``shown`` (the home's record of notes already said)
+    makes each note said once: a waiting invitation is not announced at every run, and
+    a new home's own files are one line per game, not one per file (issue 23 item 5)."""
     from pbem import cli as core
 
     if as_json:
         click.echo(json.dumps([_json_outcome(o) for o in outcomes], indent=2))
         return
+    own: dict[str, int] = {}
     for outcome in outcomes:
+        if outcome.status == "own" and shown is not None and outcome.info is not None:
+            short = outcome.info.game_id.hex()[:12]
+            own[short] = own.get(short, 0) + 1
+            continue
         # notes and messages quote files and mail: no terminal control reaches the screen
         if outcome.status != "imported":
+            if shown is not None:
+                if shown.get(outcome.source) == outcome.note:
+                    continue
+                shown[outcome.source] = outcome.note
             core.errors.print(f"pbem: note: {safe(bound(outcome.note, 2000))}", markup=False)
             continue
         core.console.print(safe(bound(outcome.note, 2000)), markup=False)
@@ -218,10 +235,19 @@ def _show(outcomes: list[Outcome], home: Any, as_json: bool) -> None:
         core._print_events(list(getattr(report, "events", [])),
                            list(getattr(report, "rolls", [])), game.side)
         sealed = getattr(report, "sealed", None)
-        if sealed is not None:
+        if sealed is not None and folder is not None and not reply:
+            # sealed by the import itself: say how it leaves, or it never does
+            core.console.print(f"sealed file {sealed} of {game.name}: {game.awaiting()}",
+                               markup=False)
+            core.console.print(f"  send it with: pbem send {game.name} --folder {folder}",
+                               markup=False)
+        elif sealed is not None and not reply:
             core._sealed_note(game, sealed)
-        else:
+        elif sealed is None:
             core.console.print(f"  {game.awaiting()}", markup=False)
+    for short, count in sorted(own.items()):
+        core.errors.print(f"pbem: note: {count} of your own files of game {short} in the "
+                          f"folder; left alone", markup=False)
 
 
 def _json_outcome(o: Outcome) -> dict[str, Any]:
@@ -249,6 +275,34 @@ def _reply_to_folder(outcomes: list[Outcome], home: Any, folder: Path | None = N
             core.console.print(f"  {line}", markup=False)
 
 
+def _send_owed(home: Any, folder: Path) -> None:
+    """Before a ``--reply`` watch or inbox: a game played through this folder whose latest
+    sealed file is not in it (sealed by a plain ``inbox``, or deleted from the folder) gets
+    it written now; otherwise both sides would wait for each other (issue 23 item 3)."""
+    from pbem import cli as core
+    from pbem.envelope import file_name
+
+    try:
+        names = set(os.listdir(folder))
+    except OSError:
+        return  # the scan that follows names the folder's problem
+    for status in home.statuses():
+        sealed = status.get("last_sealed")
+        prefix = status["game_id"][:12] + "-"
+        if not isinstance(sealed, int) or not any(n.startswith(prefix) for n in names):
+            continue
+        if file_name(bytes.fromhex(status["game_id"]), sealed, status["side"]) in names:
+            continue
+        try:
+            game = home.game(status["name"])
+            number, data = game.file(sealed)
+            for line in deliver(game, number, data, folder=folder):
+                core.console.print(f"sent what was owed: {line}", markup=False)
+        except PbemError as exc:
+            core.errors.print(f"pbem: note: {status['name']}: file {sealed} is owed but "
+                              f"could not be sent ({exc})", markup=False)
+
+
 # --- commands ----------------------------------------------------------------------------------
 
 
@@ -266,8 +320,13 @@ def inbox_cmd(ctx: click.Context, directory: Path, yes: bool, reply: bool, as_js
     with core.handled():
         home = core.home_of(ctx)
         router = Router.for_home(home, confirm=_confirm_with(yes))
-        outcomes = scan_folder(directory, router, HandledState.of_home(home.path))
-        _show(outcomes, home, as_json)
+        state = HandledState.of_home(home.path)
+        if reply:
+            _send_owed(home, directory)
+        outcomes = scan_folder(directory, router, state, save=False)
+        _show(outcomes, home, as_json, folder=directory, reply=reply,
+              shown=state.section("notes"))
+        state.save()
         if reply:
             _reply_to_folder(outcomes, home, directory)
         if not outcomes and not as_json:
@@ -296,8 +355,11 @@ def watch_cmd(ctx: click.Context, directory: Path, interval: float, duration: fl
         core.errors.print(f"watching {directory} every {interval:g} s (Ctrl-C to stop)",
                           markup=False)
 
+        if reply:
+            _send_owed(home, directory)
+
         def show(outcome: Outcome) -> None:
-            _show([outcome], home, False)
+            _show([outcome], home, False, folder=directory, reply=reply)
             if reply:
                 _reply_to_folder([outcome], home, directory)
 

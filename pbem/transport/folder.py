@@ -228,7 +228,14 @@ def scan_folder(directory: Path, router: Router, state: HandledState | None = No
         outcomes.append(outcome)
     for name in list(seen):
         if name not in names:
-            del seen[name]  # removed from the folder: forget it
+            old = seen.pop(name)  # removed from the folder: forget it
+            if isinstance(old, list) and len(old) == 4 and old[3] == "pending":
+                # taken away before it could be imported: without a word both sides
+                # would wait for each other (issue 23 item 3)
+                outcomes.append(Outcome(str(directory / name), "vanished",
+                                        f"{directory / name} was removed from the folder "
+                                        f"before it could be imported (by a person, or the "
+                                        f"sync tool); ask your opponent to send it again"))
     if state is not None and save:
         state.save()
     return outcomes

@@ -15,7 +15,7 @@ from typing import Any
 from pbem.atomic import write_atomic
 from pbem.transport.base import TransportError
 
-__all__ = ["HandledState"]
+__all__ = ["HandledState", "record_sent", "sent_line"]
 
 
 class HandledState:
@@ -58,3 +58,41 @@ class HandledState:
         self.path.parent.mkdir(parents=True, exist_ok=True)
         write_atomic(self.path, (json.dumps(data, indent=1, sort_keys=True) + "\n").encode(),
                      0o600)
+
+
+def record_sent(home: Path, game_id: bytes, seq: int, how: str, where: str) -> None:
+    """Remember the latest file of a game sent, and where to (``pbem status`` shows it)."""
+    state = HandledState.of_home(home)
+    sent = state.section("sent")
+    old = sent.get(game_id.hex())
+    if isinstance(old, dict) and isinstance(old.get("seq"), int) and old["seq"] > seq:
+        return  # an earlier file sent again: the latest one stays the one to show
+    sent[game_id.hex()] = {"seq": seq, "how": how, "where": where}
+    state.save()
+
+
+def sent_line(home: Path, status: dict[str, Any]) -> str | None:
+    """One line on the latest file this home sealed in a game: where it went, whether it
+    is still in the folder, or the command that sends it (issue 23 item 3)."""
+    sealed = status.get("last_sealed")
+    if not isinstance(sealed, int):
+        return None
+    try:
+        record = HandledState.of_home(home).section("sent").get(status["game_id"])
+    except TransportError:
+        record = None
+    name = status["name"]
+    if not isinstance(record, dict) or record.get("seq") != sealed:
+        last = record.get("where") if isinstance(record, dict) and \
+            record.get("how") == "folder" else None
+        how = f"--folder {last}" if last else "--folder DIR (or --email, or -o FILE)"
+        return f"file {sealed} is sealed but not sent: pbem send {name} {how}"
+    where = str(record.get("where", ""))
+    if record.get("how") == "folder":
+        if Path(where).exists():
+            return f"file {sealed} sent: written to {where}, still there"
+        folder = Path(where).parent
+        return (f"file {sealed} was written to {where} and is no longer there (deleted, or "
+                f"moved by the sync tool): send it again with pbem send {name} --seq "
+                f"{sealed} --folder {folder}")
+    return f"file {sealed} sent: {record.get('how')} {where}"

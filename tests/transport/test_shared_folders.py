@@ -29,7 +29,9 @@ def test_two_versions_of_ones_own_file_are_named_with_what_to_do(pair: Pair,
     laptop = Home(tmp_path / "alice-laptop")
     shutil.copytree(pair.alice.path, laptop.path)
     _, path = take_turn(pair, folder, name)
+    laptop.game(name).say("sent from the laptop")  # the two versions surely differ
     _, other = play_until_sealed(laptop.game(name), pair.chooser)
+    assert other != path.read_bytes()
     copy = folder / f"{path.stem}.sync-conflict-20240501-101010-LAPTOP1.pbem"
     copy.write_bytes(other)
     save = pair.alice.game(name).path.read_bytes()
@@ -92,7 +94,9 @@ def test_a_second_version_of_the_opponents_file_is_evidence_while_actions_are_he
     laptop = Home(tmp_path / "alice-laptop")
     shutil.copytree(pair.alice.path, laptop.path)
     _, path = take_turn(pair, folder, name)
+    laptop.game(name).say("sent from the laptop")  # the two versions surely differ
     _, other = play_until_sealed(laptop.game(name), pair.chooser)
+    assert other != path.read_bytes()
     scan(pair.bob, folder)
     game = pair.bob.game(name)
     # a move of the column does not end the toy engine's turn: the action stays unsealed
@@ -124,7 +128,9 @@ def test_rebuild_keeps_the_chain_the_opponent_follows_and_names_the_rest(
     laptop = Home(tmp_path / "alice-laptop")
     shutil.copytree(pair.alice.path, laptop.path)
     _, path = take_turn(pair, folder, name)                 # the desktop's file 2
+    laptop.game(name).say("sent from the laptop")  # the two versions surely differ
     _, other = play_until_sealed(laptop.game(name), pair.chooser)
+    assert other != path.read_bytes()
     copy = folder / f"{path.stem}.sync-conflict-20240501-101010-LAPTOP1.pbem"
     copy.write_bytes(other)
     pair.bob.receive(other, "laptop's file 2")              # Bob got the laptop's first
@@ -166,3 +172,93 @@ def test_resending_over_the_same_turn_in_armored_form_is_not_refused(pair: Pair,
     res = CliRunner().invoke(main, ["--home", str(pair.alice.path), "send", name,
                                     "--folder", str(folder)])
     assert res.exit_code != 0 and "a different file already has this name" in res.output
+
+
+def test_an_unsent_sealed_file_is_always_shown_and_watch_reply_sends_it(
+        pair: Pair, tmp_path: Path) -> None:
+    """Sealed dice through a folder with a plain 'inbox': an import that seals a rolls-only
+    reply leaves a file nobody sent; inbox, status and list say so with the command, and a
+    later 'watch --reply' sends it when it starts.  Then the file is deleted from the
+    folder: status says so, with the command that sends it again."""
+    from click.testing import CliRunner
+
+    from pbem.cli import main
+    from pbem.envelope import file_name
+
+    folder = tmp_path / "shared"
+    folder.mkdir()
+    runner = CliRunner()
+
+    def run(home: Home, *args: str) -> str:
+        res = runner.invoke(main, ["--home", str(home.path), *args])
+        assert res.exit_code == 0, res.output
+        return res.output
+
+    run(pair.alice, "new", "skirmish", "short", "--side", "red", "--name", "duel",
+        "--dice", "sealed", "-o", str(tmp_path / "invite.pbem"))
+    run(pair.bob, "join", str(tmp_path / "invite.pbem"), "--name", "duel", "-o",
+        str(tmp_path / "accept.pbem"), "--yes")
+    run(pair.alice, "receive", str(tmp_path / "accept.pbem"), "--yes")
+    owed = None
+    for _ in range(60):
+        mover = pair.mover("duel")
+        assert mover is not None
+        play_until_sealed(mover.game("duel"), pair.chooser)
+        run(mover, "send", "duel", "--folder", str(folder))
+        other = pair.other(mover)
+        out = run(other, "inbox", str(folder))
+        if "sealed file" in out:
+            owed = other
+            break
+    assert owed is not None, "no import sealed a reply at once"
+    game = owed.game("duel")
+    seq = len(game.files) - 1
+    assert f"sealed file {seq} of duel" in out
+    assert f"send it with: pbem send duel --folder {folder}" in out
+    assert not (folder / file_name(game.game_id, seq, game.side)).exists()
+    unsent = f"file {seq} is sealed but not sent: pbem send duel --folder"
+    assert unsent in run(owed, "status")
+    import json
+
+    [listed] = json.loads(run(owed, "list", "--json"))
+    assert listed["sent"].startswith(unsent)
+    assert "not" in run(owed, "list")  # the table wraps; its cell says it too
+    out = run(owed, "watch", str(folder), "--reply", "--interval", "0.05", "--for", "0.2")
+    path = folder / file_name(game.game_id, seq, game.side)
+    assert f"sent what was owed: file {seq} of duel written to {path}" in out
+    assert path.read_bytes() == game.files[seq]
+    assert f"file {seq} sent: written to {path}, still there" in run(owed, "status")
+    path.unlink()  # the other player tidied the folder before importing it
+    out = run(owed, "status")
+    assert f"file {seq} was written to {path} and is no longer there" in out
+    assert f"pbem send duel --seq {seq} --folder {folder}" in out
+
+
+def test_inbox_says_each_note_once(pair: Pair, tmp_path: Path) -> None:
+    from click.testing import CliRunner
+
+    from pbem.cli import main
+
+    folder = tmp_path / "shared"
+    folder.mkdir()
+    name = start_game(pair, folder)
+    for _ in range(3):
+        mover, _ = take_turn(pair, folder, name)
+        scan(pair.other(mover), folder)
+    # a third player's invitation waits in the folder
+    carol = Home(tmp_path / "carol")
+    carol.keys.create("Carol", "carol@pbem.test", None)
+    invite = carol.new_game("skirmish", "short", "red", name="other")
+    deliver_folder(invite.files[0], folder, peek(invite.files[0]))
+    fresh = Home(tmp_path / "bob-restored")   # bob's home on a new machine, game rebuilt
+    shutil.copytree(pair.bob.path, fresh.path)
+    shutil.rmtree(fresh.path / "transport", ignore_errors=True)
+    runner = CliRunner()
+    first = runner.invoke(main, ["--home", str(fresh.path), "inbox", str(folder)]).output
+    assert first.count("an invitation from Carol") == 1
+    own = [line for line in first.splitlines() if "your own file" in line]
+    assert own == [f"pbem: note: 2 of your own files of game "
+                   f"{pair.bob.game(name).game_id.hex()[:12]} "
+                   f"in the folder; left alone"]
+    second = runner.invoke(main, ["--home", str(fresh.path), "inbox", str(folder)]).output
+    assert "invitation" not in second and "your own" not in second
