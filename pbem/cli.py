@@ -138,6 +138,13 @@ def _write_out(path: Path, data: bytes, armored: bool) -> None:
     write_atomic(path, payload, 0o644)
 
 
+def _written(game: Any, seq: int, path: Path) -> None:
+    """Remember that file ``seq`` left as a file (status says where, issue 23 item 3)."""
+    from pbem.transport.state import record_sent
+
+    record_sent(game.home.path, game.game_id, seq, "written to", str(path.resolve()))
+
+
 def _print_events(events: list[Any], rolls: list[Any], side: str | None) -> None:
     for event in events:
         if event.visible(side):
@@ -412,6 +419,7 @@ def new_cmd(ctx: click.Context, engine_id: str, scenario: str, side: str,
 
         path = output or Path(file_name(game.game_id, 0, side))
         _write_out(path, game.files[0], armored)
+        _written(game, 0, path)
         echo(f"game {game.name} created: you play {side}")
         echo(f"invite written to {path}: send it to your opponent")
 
@@ -464,6 +472,7 @@ def join_cmd(ctx: click.Context, invite: Path, name: str | None, output: Path | 
 
         path = output or Path(file_name(game.game_id, 1, game.side))
         _write_out(path, game.files[1], armored)
+        _written(game, 1, path)
         echo(f"reply written to {path}: send it back")
 
 
@@ -720,9 +729,7 @@ def send_cmd(ctx: click.Context, game_ref: str, seq: int | None, output: Path | 
 
         path = output or Path(file_name(game.game_id, number, game.side))
         _write_out(path, data, armored)
-        from pbem.transport.state import record_sent
-
-        record_sent(game.home.path, game.game_id, number, "written to", str(path.resolve()))
+        _written(game, number, path)
         echo(f"file {number} of {game.name} written to {path}")
 
 

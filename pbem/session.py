@@ -1123,5 +1123,8 @@ def rebuild(home: Home, datas: list[tuple[str, bytes]], *, name: str | None = No
     name = home._unique_name(name, f"{engine.id}-{setup.scenario}-{short_id(setup.game_id)[:8]}")
     game = Game(home, home.games_dir / f"{name}{SAVE_SUFFIX}", name, side, engine, files,
                 verifier)
+    # which files went out and which came in (when is not known: now)
+    game.log = [{"seq": seq, "dir": "out" if canonical.decode(data)[3] == me else "in",
+                 "time": home.clock()} for seq, data in enumerate(files)]
     game.write()
     return game
