@@ -60,9 +60,15 @@ class HandledState:
                      0o600)
 
 
+def _sent_state(home: Path) -> HandledState:
+    # a file of its own: a running 'pbem watch' saves handled.json from what it read
+    # when it started, and would undo a 'pbem send' made meanwhile
+    return HandledState(Path(home) / "transport" / "sent.json")
+
+
 def record_sent(home: Path, game_id: bytes, seq: int, how: str, where: str) -> None:
     """Remember the latest file of a game sent, and where to (``pbem status`` shows it)."""
-    state = HandledState.of_home(home)
+    state = _sent_state(home)
     sent = state.section("sent")
     old = sent.get(game_id.hex())
     if isinstance(old, dict) and isinstance(old.get("seq"), int) and old["seq"] > seq:
@@ -78,12 +84,12 @@ def sent_line(home: Path, status: dict[str, Any]) -> str | None:
     if not isinstance(sealed, int):
         return None
     try:
-        record = HandledState.of_home(home).section("sent").get(status["game_id"])
+        record = _sent_state(home).section("sent").get(status["game_id"])
     except TransportError:
         record = None
     name = status["name"]
     if not isinstance(record, dict) or record.get("seq") != sealed:
-        last = record.get("where") if isinstance(record, dict) and \
+        last = Path(str(record.get("where"))).parent if isinstance(record, dict) and \
             record.get("how") == "folder" else None
         how = f"--folder {last}" if last else "--folder DIR (or --email, or -o FILE)"
         return f"file {sealed} is sealed but not sent: pbem send {name} {how}"
