@@ -16,9 +16,9 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent / "tests" / "transport"))
 
-from syncthing import start_pair, wait_for  # noqa: E402
+from syncthing import start_pair, wait_for
 
-from pbem.atomic import write_atomic  # noqa: E402
+from pbem.atomic import write_atomic
 
 
 def measure(delay: int, samples: int) -> list[float]:
