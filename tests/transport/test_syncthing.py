@@ -1,13 +1,13 @@
 """A game through a real Syncthing folder: two instances on loopback, 'pbem watch --reply'
-on both sides, then a pause and a deletion (issue 23).  Conflict copies are tested by
-name in test_shared_folders.py: provoking one from Syncthing 1.19 did not work reliably
-(with both folders paused it replaced the unscanned local version without a copy).
+on both sides, then a pause and a deletion, and a conflict copy (one player on two
+computers) (issue 23).
 
 Never skipped: without Syncthing the test fails and names .ci/install-syncthing.sh.
 """
 
 from __future__ import annotations
 
+import shutil
 import subprocess
 import sys
 import time
@@ -99,6 +99,42 @@ def test_a_game_through_syncthing(pair: Pair, tmp_path: Path) -> None:
 
         # no save lost: both homes hold the same files, the one sent again included
         assert _files(pair.alice)[seq] == data
+
+        # a conflict copy: the player to move plays on from two computers at once
+        mover = pair.mover("duel")
+        assert mover is not None
+        other = pair.other(mover)
+        mine, theirs = (st.a, st.b) if mover is pair.alice else (st.b, st.a)
+        laptop = Home(tmp_path / "laptop")
+        shutil.copytree(mover.path, laptop.path)
+        mine.pause(True)
+        theirs.pause(True)
+        seq, desk = play_until_sealed(mover.game("duel"), pair.chooser)
+        laptop.game("duel").say("from the laptop")
+        _, lap = play_until_sealed(laptop.game("duel"), pair.chooser)
+        assert desk != lap
+        deliver_folder(desk, mine.folder, peek(desk))
+        time.sleep(1.1)  # the laptop's version is the newer: it keeps the real name
+        deliver_folder(lap, theirs.folder, peek(lap))
+        mine.pause(False)
+        theirs.pause(False)
+
+        def conflicts() -> bool:
+            return all(any(".sync-conflict-" in p.name for p in f.iterdir())
+                       for f in (mine.folder, theirs.folder))
+
+        wait_for(conflicts, 25, "Syncthing made a conflict copy on both sides")
+        mover_log = logs["alice" if mover is pair.alice else "bob"]
+        other_log = logs["alice" if other is pair.alice else "bob"]
+        wait_for(lambda: f"two versions of your own file {seq}" in mover_log.read_text(), 15,
+                 f"the player on two computers was told: {mover_log.read_text()[-800:]}")
+        wait_for(lambda: "Syncthing conflict copy" in other_log.read_text()
+                 and f"two different files claim place {seq}" in other_log.read_text(), 15,
+                 f"the opponent was told: {other_log.read_text()[-800:]}")
+        evidence = sorted(p.read_bytes() for p in (other.path / "evidence").rglob("*.pbem"))
+        assert evidence == sorted([desk, lap])
+        # no save lost: each home still loads its game, both agree up to the fork
+        assert _files(pair.alice)[:seq] == _files(pair.bob)[:seq]
     finally:
         for proc in watchers:
             proc.terminate()  # by its own id
