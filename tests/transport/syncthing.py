@@ -4,9 +4,9 @@ Each instance has its own config directory (``--home``), a GUI/REST address on
 127.0.0.1 with an API key, and listens on 127.0.0.1 only; global discovery, local
 discovery, relays, NAT traversal, usage reporting, crash reporting and upgrades are off,
 and each device is given the other's loopback address.  ``maxConflicts`` is written
-out: an element left out is zero to Syncthing, and zero means "keep no conflict copy".  Processes are started in their
-own session and stopped by their own id: other sessions share this machine, so nothing
-here ever looks for a process by name.
+out: an element left out is zero to Syncthing, and zero means "keep no conflict copy".
+Processes are started in their own session and stopped by their own id: other sessions
+share this machine, so nothing here ever looks for a process by name.
 
 Without Syncthing the fixture fails and says to run ``.ci/install-syncthing.sh``.
 """
