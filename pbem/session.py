@@ -961,6 +961,8 @@ class Game:
         dropped = sum(1 for r in self.pending if r[0] == "a")
         # not transactional: on any error this Game is dropped and the save is untouched
         accepted = self.verifier.add(env, dict(enumerate(self.files)), transactional=False)
+        # ours, signed: the place is taken (a different seal there is refused from now on)
+        self.record.add(accepted.seq, env.raw)
         self.files.append(env.raw)
         self.pending = []
         self.message, self.draw_offer, self.orders_pending = "", False, None
@@ -1048,9 +1050,12 @@ def one_chain(envs: list[tuple[str, Envelope]]) -> tuple[list[Envelope], list[st
     conflict copy is the version the sync tool moved away)."""
     from pbem.transport.folder import conflict_of
 
-    by_place: dict[int, list[tuple[str, Envelope]]] = {}
+    by_place: dict[tuple[bytes, int], list[tuple[str, Envelope]]] = {}
     for source, env in envs:
-        group = by_place.setdefault(_place(env), [])
+        # another game's files in the same folder are not versions of this one's
+        game = env.decode().get("game")
+        group = by_place.setdefault((game if isinstance(game, bytes) else b"", _place(env)),
+                                    [])
         if all(other.raw != env.raw for _, other in group):
             group.append((source, env))
     chain: list[Envelope] = []
@@ -1058,7 +1063,8 @@ def one_chain(envs: list[tuple[str, Envelope]]) -> tuple[list[Envelope], list[st
     for place in sorted(by_place):
         group = by_place[place]
         if len(group) > 1:
-            follows = {e.decode().get("prev") for _, e in by_place.get(place + 1, [])}
+            follows = {e.decode().get("prev")
+                       for _, e in by_place.get((place[0], place[1] + 1), [])}
 
             group = sorted(group, key=lambda item: (
                 item[1].hash not in follows, conflict_of(Path(item[0]).name) is not None,
@@ -1067,7 +1073,7 @@ def one_chain(envs: list[tuple[str, Envelope]]) -> tuple[list[Envelope], list[st
             why = ("the opponent's next file follows " if group[0][1].hash in follows
                    else "no file follows either yet; kept the one under the real name, ")
             for source, _ in group[1:]:
-                aside.append(f"{source}: another version of file {place}, set aside "
+                aside.append(f"{source}: another version of file {place[1]}, set aside "
                              f"({why}{kept})")
         chain.append(group[0][1])
     return chain, aside
