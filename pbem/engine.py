@@ -168,6 +168,9 @@ class Event:
     ``visible_to`` empty means everyone.  ``hexes`` and ``units`` let the replay
     highlight where it happened.  ``kind`` groups events for narration: ``move``,
     ``attack``, ``roll``, ``loss``, ``retreat``, ``morale``, ``phase``, ``info``.
+    ``rule`` names the rule that made it happen ("Rule 11.B.2", "8.3.1"): the rules census
+    (pbem.census) counts firings by it.  Events are never written to files (a replay
+    recomputes them), so the field changes no file and no digest.
     """
 
     text: str
@@ -175,6 +178,7 @@ class Event:
     visible_to: tuple[str, ...] = ()
     hexes: tuple[str, ...] = ()
     units: tuple[str, ...] = ()
+    rule: str = ""
 
     def visible(self, side: str | None) -> bool:
         return side is None or not self.visible_to or side in self.visible_to

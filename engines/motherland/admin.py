@@ -48,10 +48,10 @@ class AdminMixin(MotherlandCore):
         waiting = [x for x in sorted(self.s["units"]) if self.u(x)["box"] == "osm"]
         if roll <= num and waiting and on_map < self.data.max_os:
             self.say(f"Production succeeds (rolled {roll} against {num}): one Offensive "
-                     "Support unit (12.1)")
+                     "Support unit (12.1)", rule="12.1")
             self._push({"k": "produce", "who": SOVIET, "unit": waiting[0]})
         else:
-            self.say(f"No production (rolled {roll} against {num}, 12.1)")
+            self.say(f"No production (rolled {roll} against {num}, 12.1)", rule="12.1")
 
     def _produce_hexes(self) -> list[str]:
         """12.1: any hex in supply and not in an enemy ZOC ("even if a friendly unit is in
@@ -86,11 +86,11 @@ class AdminMixin(MotherlandCore):
             self._mech_groups_go()
         if self.turn == 17 and self.u("Ita8")["hex"]:
             self.u("Ita8").update(hex="", box="removed")
-            self.say("Italy surrenders: the Italian 8th Army leaves the map (16.3)")
+            self.say("Italy surrenders: the Italian 8th Army leaves the map (16.3)", rule="16.3")
         for uid in sorted(self.s["units"]):
             if self.u(uid)["box"] == "baku":
                 self.u(uid).update(box="", hex=BAKU_ENTRY)
-                self.say(f"{uid} returns from Baku to {BAKU_ENTRY} (21.1.3)")
+                self.say(f"{uid} returns from Baku to {BAKU_ENTRY} (21.1.3)", rule="21.1.3")
         self._touch()
         if self.turn in self.sc.rules.get("sudden_death_turns", []):
             cities = self.sc.rules.get("sudden_death_cities", [])
@@ -109,8 +109,8 @@ class AdminMixin(MotherlandCore):
                          and self.u(x)["ret"] == due and self.c(x).type == "combined_arms"]
                 if cands:
                     self.u(cands[0]).update(hex=h, box="", ret=0, back=False, steps=2)
-                    self.say(f"{mg} is replaced by {cands[0]} at {h} (16.4)")
+                    self.say(f"{mg} is replaced by {cands[0]} at {h} (16.4)", rule="16.4")
                     break
             else:
-                self.say(f"{mg} is removed (16.4)")
+                self.say(f"{mg} is removed (16.4)", rule="16.4")
         self._touch()

@@ -31,7 +31,8 @@ class ChitMixin(MotherlandCore):
         if not cup:
             fallback = self.data.empty_cup[letter]
             self.u(uid).update(chit=fallback, steps=2)
-            self.say(f"Cup {letter} is empty: {uid} takes the stand-in chit {fallback}")
+            self.say(f"Cup {letter} is empty: {uid} takes the stand-in chit {fallback}",
+                     rule="11.1")
             return None
         return {"k": "draw", "who": CHANCE, "unit": uid, "count": min(count, len(cup)),
                 "rule": rule, "letter": letter}
@@ -50,7 +51,7 @@ class ChitMixin(MotherlandCore):
         self.u(uid).update(chit=cid, steps=2)  # 11.3: always the full-strength side
         a, d = self.data.chits[cid].front
         self.say(f"{uid} draws Strength Chit {cid} ({a}-{d})", "info",
-                 [self.u(uid)["hex"]], [uid])
+                 [self.u(uid)["hex"]], [uid], rule="11.1")
         self._touch()
 
     def _drop_chit(self, uid: str) -> None:
@@ -96,10 +97,10 @@ class ChitMixin(MotherlandCore):
         if "replaces" in parts:
             self._drop_chit(uid)
             task = self._draw_task(uid, 1, "16.5")
-            self.say(f"General {g} replaces the chit of {uid} (16.5)")
+            self.say(f"General {g} replaces the chit of {uid} (16.5)", rule="16.5")
         else:
             task = self._draw_task(uid, 2, "16.5")
-            self.say(f"General {g} draws two chits for {uid} (16.5)")
+            self.say(f"General {g} draws two chits for {uid} (16.5)", rule="16.5")
         if task:
             self._push(task)
 

@@ -179,7 +179,8 @@ class CombatMixin(MotherlandCore):
         word = "overruns" if kind == "overrun" else "attacks"
         self.say(f"{', '.join(self.label(x) for x in sorted(attackers))} {word} "
                  f"{self.data.hex_name(target)} ({', '.join(self.label(x) for x in defenders)})",
-                 "attack", [target, *sorted({orig[x] for x in attackers})], attackers)
+                 "attack", [target, *sorted({orig[x] for x in attackers})], attackers,
+                 rule="7.0" if kind == "overrun" else "8.1")
         soviets = [x for x in (*attackers, *defenders)
                    if self.c(x).side == SOVIET and self.c(x).type in CHIT_TYPES]
         tasks: list[dict[str, Any]] = []
@@ -251,13 +252,14 @@ class CombatMixin(MotherlandCore):
         cb.update(attack=attack, defense=defense, column=col.label, shift=shift)
         text = (f"{attack} to {defense}" + (f" ({base.label})" if base else "")
                 + f", shift {shift:+d} -> {col.label}" + ("; " + "; ".join(notes) if notes else ""))
-        self.say(f"Odds {text}", "attack", [cb["target"]])
+        self.say(f"Odds {text}", "attack", [cb["target"]], rule="8.2")
         if cb["kind"] == "overrun" and base is not None and base.below:
             # 7.1: the Air Unit is added to an overrun resolved "in the same way as a
             # regular Combat", i.e. at 1:3 or better; an automatic A2 does not use it
             note = "; the Air Unit is not used" if cb["air"] else ""
             cb["air"] = False
-            self.say(f"Overrun below 1:3: automatic A2 (7.1){note}", "attack", [cb["target"]])
+            self.say(f"Overrun below 1:3: automatic A2 (7.1){note}", "attack", [cb["target"]],
+                     rule="7.1")
             self._combat_result("A2")
             return
         if cb["air"]:
@@ -288,12 +290,12 @@ class CombatMixin(MotherlandCore):
         col = self.data.crt_columns.index(cb["column"])
         code = self.data.crt_rows[final - 1][col]
         why = "".join(f" {m:+d} {w}" for m, w in mods)
-        self.say(f"Die {roll}{why} = {final}: {code}", "roll", [cb["target"]])
+        self.say(f"Die {roll}{why} = {final}: {code}", "roll", [cb["target"]], rule="8.2")
         if cb["rrgun"]:
             for x in self.on_map(AXIS):
                 if self.c(x).type == "railroad_gun":
                     self.u(x).update(hex="", box="removed")
-                    self.say("The Railroad Gun is used up and removed (16.2)")
+                    self.say("The Railroad Gun is used up and removed (16.2)", rule="16.2")
                     self._touch()
         self._combat_result(code)
 
@@ -370,7 +372,7 @@ class CombatMixin(MotherlandCore):
         cb = self.s["combat"]
         cb.setdefault("took", {})[t["role"]] = [t["n"], a.steps]
         self.say(f"The {t['who']} player takes {t['code']} as {a.steps} step loss(es) and "
-                 f"{a.retreats} hex(es) of retreat", "loss")
+                 f"{a.retreats} hex(es) of retreat", "loss", rule="8.5")
         tasks: list[dict[str, Any]] = []
         stuck = t.get("stuck", [])
         if a.steps:
@@ -414,7 +416,7 @@ class CombatMixin(MotherlandCore):
         elif c.type in CHIT_TYPES:
             note = " (chit flipped, 11.3)"
         self._touch()
-        self.say(f"{uid} loses a step{note}: {why}", "loss", [h], [uid])
+        self.say(f"{uid} loses a step{note}: {why}", "loss", [h], [uid], rule=self.cited(why))
 
     def _eliminate(self, uid: str, why: str) -> None:
         u, c = self.u(uid), self.c(uid)
@@ -436,7 +438,7 @@ class CombatMixin(MotherlandCore):
         else:
             u["box"] = "elim"
         self._touch()
-        self.say(f"{uid} is eliminated at {h}: {why}", "loss", [h], [uid])
+        self.say(f"{uid} is eliminated at {h}: {why}", "loss", [h], [uid], rule=self.cited(why))
 
     def _call_combat_end(self, t: dict[str, Any]) -> None:
         self.s["combat"] = None

@@ -8,6 +8,7 @@ are mixins over this base (see ``engines/motherland/state.py`` for the list).
 
 from __future__ import annotations
 
+import re
 from collections.abc import Iterable
 from typing import TYPE_CHECKING, Any
 
@@ -32,6 +33,8 @@ from engines.motherland.data import (
     ScenarioData,
 )
 from pbem.engine import Action, Event, State
+
+_CITED = re.compile(r"\b\d+\.\d+(?:\.\d+)*")
 
 
 class MotherlandCore(State):
@@ -204,8 +207,15 @@ class MotherlandCore(State):
         return uid
 
     def say(self, text: str, kind: str = "info", hexes: Iterable[str] = (),
-            units: Iterable[str] = ()) -> None:
-        self._events.append(Event(text, kind, (), tuple(hexes), tuple(units)))
+            units: Iterable[str] = (), rule: str = "") -> None:
+        self._events.append(Event(text, kind, (), tuple(hexes), tuple(units), rule))
+
+    @staticmethod
+    def cited(text: str) -> str:
+        """The first rule number a reason cites ("cannot trace a Supply Line (9.1.1)"), for
+        events whose reason comes from the caller."""
+        found = _CITED.search(text)
+        return found.group(0) if found else ""
 
     def is_allied(self, uid: str) -> bool:
         return self.c(uid).nation in ALLIED_NATIONS

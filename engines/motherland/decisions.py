@@ -199,7 +199,8 @@ class DecisionMixin(MotherlandCore):
                                steps=self.c(uid).max_steps)
             self._touch()
             self._claim(uid, h)
-            self.say(f"{uid} arrives at {self.data.hex_name(h)} (17.0)", "move", [h], [uid])
+            self.say(f"{uid} arrives at {self.data.hex_name(h)} (17.0)", "move", [h], [uid],
+                     rule="17.0")
         elif k == "lose":
             uid = parts[1]
             t["taken"][uid] = t["taken"].get(uid, 0) + 1
@@ -229,22 +230,23 @@ class DecisionMixin(MotherlandCore):
         elif k == "expend":
             self.s["expended"] = sorted([*self.s.get("expended", []), parts[1]])
             self._touch()
-            self.say(f"{parts[1]} is expended to supply units (9.3.4)")
+            self.say(f"{parts[1]} is expended to supply units (9.3.4)", rule="9.3.4")
         elif k == "airsupply":
             self.u(parts[2])["sup"] = "lack"
             self.s["air"]["used"] += 1
-            self.say(f"Air Supply: {parts[2]} is now Lack of Supply (14.2)")
+            self.say(f"Air Supply: {parts[2]} is now Lack of Supply (14.2)", rule="14.2")
         elif k == "partisan_oos":
             self.u(parts[3])["sup"] = "out"
             t["n"] -= 1
-            self.say(f"Partisans: {parts[3]} is Out of Supply (10.1)")
+            self.say(f"Partisans: {parts[3]} is Out of Supply (10.1)", rule="10.1")
             if t["n"] <= 0:
                 self.s["tasks"].remove(t)
         elif k == "partisan_place":
             p, base = parts[1], parts[3]
             self.s["partisans"][p] = self.u(base)["hex"]
             t["moved"] = sorted([*t["moved"], p])
-            self.say(f"Partisan marker {p} goes to {base} at {self.u(base)['hex']} (10.2)")
+            self.say(f"Partisan marker {p} goes to {base} at {self.u(base)['hex']} (10.2)",
+                     rule="10.2")
         elif k == "isolation":
             t["n"] -= 1
             self._lose_step(parts[2], "isolation attrition (9.1.3)")
@@ -257,7 +259,7 @@ class DecisionMixin(MotherlandCore):
             self.u(ca).update(hex="", box="removed")
             self.u(g).update(hex=h, box="", steps=2, chit="", sup="")
             self._touch()
-            self.say(f"{ca} becomes {g} at {h} (17.2)", "info", [h], [g])
+            self.say(f"{ca} becomes {g} at {h} (17.2)", "info", [h], [g], rule="17.2")
             d = self._draw_task(g, 1, "17.2.1")
             if d:
                 self._push(d)
@@ -266,7 +268,7 @@ class DecisionMixin(MotherlandCore):
             self.u(a)["steps"] = self.c(a).max_steps
             self.u(b).update(hex="", box="elim")
             self._touch()
-            self.say(f"Kampfgruppen {a} and {b} combine into {a} (15.2)")
+            self.say(f"Kampfgruppen {a} and {b} combine into {a} (15.2)", rule="15.2")
         elif k == "replace":
             uid = parts[1]
             c = self.c(uid)
@@ -278,18 +280,18 @@ class DecisionMixin(MotherlandCore):
                     t["fin"] = True
             self.u(uid)["steps"] += 1
             self._touch()
-            self.say(f"{uid} recovers a step (15.1)")
+            self.say(f"{uid} recovers a step (15.1)", rule="15.1")
         elif k == "produce":
             uid, h = parts[1], parts[3]
             self.s["tasks"].remove(t)
             self.u(uid).update(hex=h, box="", sup="")
             self._touch()
-            self.say(f"{uid} is produced at {h} (12.1)", "move", [h], [uid])
+            self.say(f"{uid} is produced at {h} (12.1)", "move", [h], [uid], rule="12.1")
         elif k == "evacuate":
             self.s["tasks"].remove(t)
             self.u(parts[1]).update(hex="", box="evac")
             self._touch()
-            self.say(f"{parts[1]} is evacuated (12.2)")
+            self.say(f"{parts[1]} is evacuated (12.2)", rule="12.2")
         elif k == "baku_factories":
             self._eliminate(parts[2], "destroyed by the Baku raid (21.1.2)")
             t["n"] -= 1

@@ -36,7 +36,7 @@ class OptionalRulesMixin(MotherlandCore):
         self.u(uid).update(hex="", box="baku", mp=0, mode="done")
         self.s["baku_done"] = True
         self._touch()
-        self.say(f"{uid} enters the Baku box (21.1)")
+        self.say(f"{uid} enters the Baku box (21.1)", rule="21.1")
         self._push({"k": "roll", "who": CHANCE, "then": "baku", "rule": "21.1.2",
                     "purpose": "Soviet surrender at Baku: 1-4 surrenders"})
 
@@ -45,7 +45,8 @@ class OptionalRulesMixin(MotherlandCore):
             self._finish(AXIS, f"German Panzers in Baku: the Soviet Union surrenders "
                                f"(rolled {roll})", "Axis Strategic Victory")
         else:
-            self.say(f"Baku: no surrender (rolled {roll}); factories will be destroyed")
+            self.say(f"Baku: no surrender (rolled {roll}); factories will be destroyed",
+                     rule=t["rule"])
             self._push({"k": "roll", "who": CHANCE, "then": "baku_factories", "rule": "21.1.2",
                         "purpose": "factories destroyed by the Baku raid"})
 
@@ -77,4 +78,4 @@ class OptionalRulesMixin(MotherlandCore):
             for uid in ("Tur1", "Tur2"):
                 self.u(uid).update(hex=TURKEY_ENTRY, box="")
             self._touch()
-            self.say(f"Turkey enters the war (21.2, rolled {roll})")
+            self.say(f"Turkey enters the war (21.2, rolled {roll})", rule=t["rule"])

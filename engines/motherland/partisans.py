@@ -31,7 +31,7 @@ class PartisanMixin(MotherlandCore):
     def _on_partisan(self, t: dict[str, Any], roll: int) -> None:
         n = self.data.partisan_table[roll - 1]
         self.say(f"Partisans {t['p']} at {t['hex']}: {n} Out of Supply marker(s) "
-                 f"(10.1, rolled {roll})", "info", [t["hex"]])
+                 f"(10.1, rolled {roll})", "info", [t["hex"]], rule=t["rule"])
         if n:
             self._push({"k": "partisan_oos", "who": SOVIET, "hex": t["hex"], "n": n})
 

@@ -37,7 +37,7 @@ class ReinforcementMixin(MotherlandCore):
         u = self.u(uid)
         if c.type in ("guards", "shock"):
             u.update(box="conv", ret=0, back=False)  # 17.2
-            self.say(f"{uid} enters the Conversion Holding Box (17.2)")
+            self.say(f"{uid} enters the Conversion Holding Box (17.2)", rule="17.2")
         elif c.type == "offensive_support" and u["back"]:
             u.update(box="pool", ret=0, back=False)
         else:
@@ -48,13 +48,14 @@ class ReinforcementMixin(MotherlandCore):
         u = self.u(uid)
         if roll <= 3:
             self._arrive(uid)
-            self.say(f"{uid} returns as a reinforcement (17.1.4, rolled {roll})")
+            self.say(f"{uid} returns as a reinforcement (17.1.4, rolled {roll})", rule=t["rule"])
         elif roll <= 5:
             u["ret"] = self.turn + 1
-            self.say(f"{uid} is delayed to turn {self.turn + 1} (17.1.4, rolled {roll})")
+            self.say(f"{uid} is delayed to turn {self.turn + 1} (17.1.4, rolled {roll})",
+                     rule=t["rule"])
         else:
             u.update(box="removed", ret=0)
-            self.say(f"{uid} is removed permanently (17.1.4, rolled {roll})")
+            self.say(f"{uid} is removed permanently (17.1.4, rolled {roll})", rule=t["rule"])
 
     def _reinf_hexes(self, uid: str) -> list[str]:
         side = self.c(uid).side

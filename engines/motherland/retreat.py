@@ -91,7 +91,7 @@ class RetreatMixin(MotherlandCore):
                         cut = self.s["combat"].setdefault("cut", {})
                         cut[t["role"]] = max(cut.get(t["role"], 0), left)
                     self.say(f"{uid} cannot retreat: {left} step loss(es) instead (8.5.1)",
-                             "loss", [self.u(uid)["hex"]], [uid])
+                             "loss", [self.u(uid)["hex"]], [uid], rule="8.5.1")
                     for _ in range(left):
                         if self.u(uid)["hex"]:
                             self._lose_step(uid, "unable to retreat (8.5.1)")
@@ -126,7 +126,7 @@ class RetreatMixin(MotherlandCore):
                 self.u(uid)["rin"] = True  # 8.6.5
         self._touch()
         self.say(f"{' '.join(self.label(x) for x in units)} retreat {src} -> {a.dest}", "retreat",
-                 [src, a.dest], units)
+                 [src, a.dest], units, rule="8.6")
         for uid in units:
             self._claim(uid, a.dest)
         if zoc_loss:  # one step for the stack, the owner choosing the unit
@@ -161,11 +161,12 @@ class RetreatMixin(MotherlandCore):
                     self._claim(uid, cb["target"])
                 if movers:
                     self.say(f"The overrun succeeds: {' '.join(movers)} enter {cb['target']}",
-                             "move", [cb["target"]], movers)
+                             "move", [cb["target"]], movers, rule="7.1")
             else:
                 for uid in cb["att"]:
                     self.u(uid).update(mp=0, mode="done")
-                self.say("The overrun fails: the attackers end their movement (7.1)", "info")
+                self.say("The overrun fails: the attackers end their movement (7.1)", "info",
+                         rule="7.1")
             return
         if not vacated or not lost_all:
             return
@@ -226,4 +227,4 @@ class RetreatMixin(MotherlandCore):
         self._touch()
         self._claim(a.unit, a.dest)
         self.say(f"{self.label(a.unit)} advances {src} -> {a.dest}", "move", [src, a.dest],
-                 [a.unit])
+                 [a.unit], rule="8.7")

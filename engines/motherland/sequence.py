@@ -120,7 +120,8 @@ class SequenceMixin(MotherlandCore):
                 self.s["tasks"].pop(0)
                 fallback = self.data.empty_cup[t["letter"]]
                 self.u(uid).update(chit=fallback, steps=2)
-                self.say(f"Cup {t['letter']} is empty: {uid} takes the stand-in chit {fallback}")
+                self.say(f"Cup {t['letter']} is empty: {uid} takes the stand-in chit {fallback}",
+                         rule="11.1")
                 self._touch()
                 return True
             t["count"] = min(t["count"], len(cup))
@@ -166,7 +167,7 @@ class SequenceMixin(MotherlandCore):
     def _push_phase(self) -> None:
         name, side = self.phase()
         self.say(f"Turn {self.turn} ({self.data.turns[self.turn].date}, {self.weather}): "
-                 f"{self._phase_title()}", "phase")
+                 f"{self._phase_title()}", "phase", rule="3.0")
         # 8.3.1, 8.3.4, 8.6.5 last one Combat Phase: which hexes were attacked, which units
         # attacked, defended or retreated into a friendly hex.  Overruns in the movement and
         # exploitation phases are not bound by them (7.0), so every phase starts clean.

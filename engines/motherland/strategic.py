@@ -153,7 +153,7 @@ class StrategicMixin(MotherlandCore):
         self._touch()
         self._enter(uid, a.path[1:])
         self.say(f"{self.label(uid)} moves strategically {a.path[0]} -> {a.path[-1]}", "move",
-                 (a.path[0], a.path[-1]), [uid])
+                 (a.path[0], a.path[-1]), [uid], rule="5.3")
 
     def _sea_body(self, h: str) -> str:
         body = self.data.ports.get(h, "")
@@ -222,4 +222,4 @@ class StrategicMixin(MotherlandCore):
         for x in units:
             self._claim(x, dest)
         self.say(f"{' '.join(units)} shipped to {self.data.hex_name(dest)} (5.5)", "move",
-                 [dest], units)
+                 [dest], units, rule="5.5")

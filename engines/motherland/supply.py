@@ -48,19 +48,19 @@ class SupplyMixin(MotherlandCore):
         info = self.data.turns[self.turn]
         if info.air_withdrawal and self.s["air"]["total"] > 0 and self.turn > self.sc.first - 1:
             self.s["air"]["total"] -= 1
-            self.say("The Axis withdraws one German Air Unit (14.0)")
+            self.say("The Axis withdraws one German Air Unit (14.0)", rule="14.0")
         if info.chits and self.turn > self.sc.first - 1:
             for cid in info.chits:
                 self.s["cups"][cid[0]].append(cid)
             for k in self.s["cups"]:
                 self.s["cups"][k].sort()
-            self.say(f"{len(info.chits)} Strength Chits join the cups (17.3)")
+            self.say(f"{len(info.chits)} Strength Chits join the cups (17.3)", rule="17.3")
         if info.general and info.general not in self.s["generals"]:
             self.s["generals"][info.general] = "ready"
-            self.say(f"General {info.general} arrives (16.5)")
+            self.say(f"General {info.general} arrives (16.5)", rule="16.5")
         if info.partisan and info.partisan not in self.s["partisans"]:
             self.s["partisans"][info.partisan] = ""
-            self.say(f"Partisan marker {info.partisan} arrives (10.0)")
+            self.say(f"Partisan marker {info.partisan} arrives (10.0)", rule="10.0")
         self.s["generals"] = dict(sorted(self.s["generals"].items()))
         self.s["partisans"] = dict(sorted(self.s["partisans"].items()))
         self.s["expended"] = []
@@ -269,7 +269,7 @@ class SupplyMixin(MotherlandCore):
             changes.append(f"{uid} {new}")
         self._touch()
         if changes:
-            self.say("Supply: " + ", ".join(changes), "info")
+            self.say("Supply: " + ", ".join(changes), "info", rule="9.1")
 
     def _call_remove_expended(self, t: dict[str, Any]) -> None:
         for uid in sorted(self.s.get("expended", [])):
@@ -285,7 +285,7 @@ class SupplyMixin(MotherlandCore):
                  sup="", steps=self.c(uid).max_steps)
         self._touch()
         self.say(f"{uid} leaves {h}: {why}; returns on turn {self.turn + turns}", "loss", [h],
-                 [uid])
+                 [uid], rule=self.cited(why))
 
     # -- isolation (9.1.3) ---------------------------------------------------------------
 
@@ -308,7 +308,8 @@ class SupplyMixin(MotherlandCore):
         if not units:
             return
         owner = self.c(units[0]).side
-        self.say(f"Isolated units at {h} lose {n} step(s) (9.1.3, rolled {roll})", "loss", [h])
+        self.say(f"Isolated units at {h} lose {n} step(s) (9.1.3, rolled {roll})", "loss", [h],
+                 rule=t["rule"])
         if n:
             self._push({"k": "isolation", "who": owner, "hex": h, "n": n})
 

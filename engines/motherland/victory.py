@@ -44,10 +44,10 @@ class VictoryMixin(MotherlandCore):
                 control[h] = SOVIET
                 if not quiet:
                     self.say(f"The Soviets recapture {self.data.hex_name(h)} (19.1.1)", "info",
-                             [h])
+                             [h], rule="19.1.1")
                 if h == MOSCOW and self.s["stalin"] == "evacuated":
                     self.s["stalin"] = "moscow"
-                    self.say("Stalin returns to Moscow (16.6)", "info", [h])
+                    self.say("Stalin returns to Moscow (16.6)", "info", [h], rule="16.6")
             elif not soviet_land:
                 control[h] = SOVIET
         self.s["control"] = dict(sorted(control.items()))
@@ -62,10 +62,12 @@ class VictoryMixin(MotherlandCore):
     def _on_stalin(self, t: dict[str, Any], roll: int) -> None:
         if roll <= 4:
             self.s["stalin"] = "evacuated"
-            self.say(f"Stalin escapes from Moscow (16.6, rolled {roll})", "info", [MOSCOW])
+            self.say(f"Stalin escapes from Moscow (16.6, rolled {roll})", "info", [MOSCOW],
+                     rule=t["rule"])
         else:
             self.s["stalin"] = "dead"
-            self.say(f"Stalin is killed in Moscow (16.6, rolled {roll})", "info", [MOSCOW])
+            self.say(f"Stalin is killed in Moscow (16.6, rolled {roll})", "info", [MOSCOW],
+                     rule=t["rule"])
         first = not self.s["stalin_rolled"]
         self.s["stalin_rolled"] = True
         if (roll > 4 and first and self.sc.rules.get("stalin_surrender_roll")
@@ -89,9 +91,9 @@ class VictoryMixin(MotherlandCore):
                 self.s["cups"][k].sort()
             self.s["removed_chits"] = []
             self.say(f"The will to fight declines: {len(back)} starred chits return to the "
-                     f"cups (rolled {roll}+{mod})")
+                     f"cups (rolled {roll}+{mod})", rule=t["rule"])
         else:
-            self.say(f"No surrender (rolled {roll}+{mod})")
+            self.say(f"No surrender (rolled {roll}+{mod})", rule=t["rule"])
 
     # ================================================================================
     # victory (19.0)
@@ -216,9 +218,9 @@ class VictoryMixin(MotherlandCore):
             self._finish(SOVIET, f"the Soviets hold the key cities at the end of turn "
                                  f"{self.turn} and roll {roll}", "Soviet Strategic Victory")
         else:
-            self.say(f"The war goes on (rolled {roll})")
+            self.say(f"The war goes on (rolled {roll})", rule=t["rule"])
 
     def _finish(self, winner: str | None, text: str, level: str) -> None:
         self.s["result"] = {"winner": winner, "text": text, "level": level}
         self.s["tasks"] = []
-        self.say(f"Game over: {level}. {text}", "info")
+        self.say(f"Game over: {level}. {text}", "info", rule="19.0")
