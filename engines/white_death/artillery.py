@@ -81,7 +81,7 @@ class ArtilleryState(CombatState):
             self.bar = {"hex": a.hex, "units": []}
         self.bar["units"].append(a.unit)
         return [Event(f"{a.unit} is assigned to barrage {a.hex}", "info",
-                      visible_to=(self.phasing,))]
+                      visible_to=(self.phasing,), rule="Rule 11.B")]
 
     def _rocket_choice(self) -> bool:
         """Rule 15.A.3: the German chooses between 3 points (rockets at full) and 2 (rockets
@@ -148,7 +148,7 @@ class ArtilleryState(CombatState):
         events.append(Event(f"Barrage of {fmt_amount(value)} on {h} "
                             f"({len(attacks)} attack{'s' if len(attacks) != 1 else ''}"
                             f"{', unobserved +' + str(obs_mod) if obs_mod else ''})", "attack",
-                            hexes=(h,)))
+                            hexes=(h,), rule="Rule 11.B.2"))
         targets = self.units_at(h, other(self.phasing))
         self.bar = {"hex": h, "units": [], "loss": {}}
         for x in targets:
@@ -185,7 +185,7 @@ class ArtilleryState(CombatState):
             i = int(uid.split(":")[1])
             self.bunkers[i][1] = max(0, self.bunkers[i][1] - n)
             return [Event(f"The bunker at {job['hex']} loses {n} (now {self.bunkers[i][1]})",
-                          "loss", hexes=(job["hex"],))] if n else []
+                          "loss", hexes=(job["hex"],), rule="Rule 19")] if n else []
         loss = self.bar.setdefault("loss", {})
         loss[uid] = loss.get(uid, 0) + n
         return []
@@ -225,7 +225,7 @@ class ArtilleryState(CombatState):
             self.phase = "defense"
             self.todo.append("next-combat")
             return [Event(f"Defensive fire against {len(self.combat_hexes)} assaulted hexes",
-                          "phase")]
+                          "phase", rule="Rule 5")]
         self.phase = "end"
         self.todo.append("end-impulse")
         return []

@@ -270,25 +270,27 @@ class AssaultState(CombatState):
     def _do_act_hq(self, a: WDAction) -> list[Event]:
         self.combat["hq"] = a.unit
         return [Event(f"{a.unit} is the controlling headquarters at {self.combat['hex']}",
-                      "info")]
+                      "info", rule="Rule 11.A.1")]
 
     def _do_act_high(self, a: WDAction) -> list[Event]:
         defenders = self.defenders(self.combat["hex"])
         pool = self.pool_of(defenders[0]) if defenders else other(self.phasing)
         self.supply[pool] -= 1
         self.paid.add(f"high:{pool}")
-        return [Event("One supply point is spent for high intensity defensive support", "info")]
+        return [Event("One supply point is spent for high intensity defensive support", "info",
+                      rule="Rule 15.A.4")]
 
     def _do_act_support(self, a: WDAction) -> list[Event]:
         self.combat["support"].append(a.unit)
         self.units[a.unit].marks.add(f"support:{self.phase}")
         return [Event(f"{a.unit} supports at {self.combat['hex']} "
-                      f"(+{fmt_amount(self.support_value(a.unit))})", "info")]
+                      f"(+{fmt_amount(self.support_value(a.unit))})", "info", rule="Rule 11.A")]
 
     def _do_act_fire(self, a: WDAction, kind: str = "conv") -> list[Event]:
         self.combat["alloc"].append([a.unit, kind, canonical.frac(a.amount)])
         return [Event(f"{a.n} {'conventional' if kind == 'conv' else 'antitank'} fire points at "
-                      f"{a.unit}", "attack", visible_to=(self._current_player() or "",))]
+                      f"{a.unit}", "attack", visible_to=(self._current_player() or "",),
+                      rule="Rule 9" if kind == "conv" else "Rule 10")]
 
     def _do_act_fire_at(self, a: WDAction) -> list[Event]:
         return self._do_act_fire(a, "at")
@@ -301,14 +303,14 @@ class AssaultState(CombatState):
             if self.attackers(h) and self.defenders(h):
                 self.combat = {"hex": h, "hq": "", "support": [], "alloc": []}
                 return [Event(f"{'Defensive' if self.phase == 'defense' else 'Assault'} fire at "
-                              f"{h}", "phase", hexes=(h,))]
+                              f"{h}", "phase", hexes=(h,), rule="Rule 5")]
         self.combat = {}
         if self.phase == "defense":
             self.phase = "assault"
             self.combat_hexes = sorted(self.assaults)
             self.counts = {}
             self.todo.append("next-combat")
-            return [Event("The assault phase begins", "phase")]
+            return [Event("The assault phase begins", "phase", rule="Rule 5")]
         if self.advance:
             self.phase = "advance"
             return []
@@ -351,7 +353,8 @@ class AssaultState(CombatState):
                 if kind == "conv":
                     self._weapons_limit(tgt, amt)
                 c["alloc"].append([tgt, kind, canonical.frac(amt)])
-                events.append(Event(f"Default allocation: {fmt_amount(amt)} at {tgt}", "attack"))
+                events.append(Event(f"Default allocation: {fmt_amount(amt)} at {tgt}", "attack",
+                                    rule="Default actions"))
             except IllegalAction:
                 continue
         tables = self.cat.tables
@@ -372,7 +375,8 @@ class AssaultState(CombatState):
             label = rules.column_label(tables, col)
             if col < 0:
                 events.append(Event(f"{fmt_amount(value)} against {tgt} (defense {d}) is below "
-                                    "the table: no effect", "attack", hexes=(h,)))
+                                    "the table: no effect", "attack", hexes=(h,),
+                                    rule="Rule 9.B" if kind == "conv" else "Rule 10.B"))
                 continue
             self._push("crt", f"{'conventional' if kind == 'conv' else 'antitank'} fire "
                        f"{label} against {tgt} at {self.units[tgt].loc}",
@@ -393,14 +397,14 @@ class AssaultState(CombatState):
         if job["kind"] == "conv":
             n = rules.conventional_result(tables, job["col"], roll)
             lost = rules.conventional_loss(n, self.units[uid].strength)
-            events = [Event(f"{uid}: MC{n if n else ''}", "attack", units=(uid,))]
+            events = [Event(f"{uid}: MC{n if n else ''}", "attack", units=(uid,), rule="Rule 9")]
             events += self._lose(uid, lost, "conventional fire")
             if self.on_map(uid):
                 self._morale(uid, n, job["stage"], self.units[uid].loc)
             return events
         n = rules.antitank_result(tables, job["col"], roll)
         if n <= 0:
-            return [Event(f"antitank fire at {uid}: miss", "attack", units=(uid,))]
+            return [Event(f"antitank fire at {uid}: miss", "attack", units=(uid,), rule="Rule 10")]
         lost = min(n, self.units[uid].strength)
         events = self._lose(uid, lost, "antitank fire")
         if self.on_map(uid):
@@ -415,7 +419,7 @@ class AssaultState(CombatState):
                   and self._advance_bar(x, h) is None]
         if movers:
             self.advance[h] = movers
-        return [Event(f"{h} is cleared of defenders", "info", hexes=(h,))]
+        return [Event(f"{h} is cleared of defenders", "info", hexes=(h,), rule="Rule 9.D")]
 
     # ------------------------------------------------------------------ advance
 
@@ -462,7 +466,7 @@ class AssaultState(CombatState):
             self.phase = "end"
             self.todo.append("end-impulse")
         return [Event(f"{a.unit} advances from {frm} into {a.hex}", "move",
-                      hexes=(frm, a.hex), units=(a.unit,))]
+                      hexes=(frm, a.hex), units=(a.unit,), rule="Rule 9.D")]
 
     def _do_act_end_advance(self, a: WDAction) -> list[Event]:
         self.advance = {}

@@ -228,7 +228,7 @@ class BaseState(State):
         job = self.queue.pop(0)
         roll = int(outcome[0])
         events = [Event(f"{job['purpose']}: rolled {roll}", "roll",
-                        hexes=tuple(x for x in [job.get("hex", "")] if x))]
+                        hexes=tuple(x for x in [job.get("hex", "")] if x), rule=job["rule"])]
         events += getattr(self, "_job_" + job["t"].replace("-", "_"))(job, roll)
         events += self._settle()
         self._moved()

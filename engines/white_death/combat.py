@@ -15,6 +15,13 @@ from engines.white_death.base import other
 from engines.white_death.supply import SupplyState
 from pbem.engine import Event
 
+#: the rule behind each cause of loss ``_lose`` is given (for the event's ``rule``)
+_LOSS_RULE = {
+    "barrage": "Rule 11.B.2", "conventional fire": "Rule 9", "antitank fire": "Rule 10",
+    "garrison broken": "Intrinsic garrisons", "rout": "Rule 14", "no retreat route": "Rule 14.B",
+    "retreat through an enemy ZOC": "Rule 14.C.1", "the ice gives way": "Rule 13",
+}
+
 
 class CombatState(SupplyState):
     """Fire and defense values, losses, morale and retreats (Rules 9, 10, 12, 14)."""
@@ -86,9 +93,9 @@ class CombatState(SupplyState):
             self.counts[f"elim:{h}"] = self.counts.get(f"elim:{h}", 0) + 1
             self._moved()
             return [Event(f"{uid} is eliminated at {h} ({why})", "loss", hexes=(h,),
-                          units=(uid,))]
+                          units=(uid,), rule=_LOSS_RULE.get(why, "Rule 14"))]
         return [Event(f"{uid} loses {n} strength point{'s' if n > 1 else ''} at {h} ({why})",
-                      "loss", hexes=(h,), units=(uid,))]
+                      "loss", hexes=(h,), units=(uid,), rule=_LOSS_RULE.get(why, "Rule 14"))]
 
     def morale_exempt(self, uid: str, stage: str) -> bool:
         """Rule 14.C.6 / 19: a bunker of 3 or more shields non-AFVs not assaulting out."""
@@ -140,7 +147,7 @@ class CombatState(SupplyState):
         band = rules.morale_band(roll + mod, t.morale)
         h = self.units[uid].loc
         events = [Event(f"{uid} morale {t.morale}: {roll}+{mod} = {roll + mod}, {band}",
-                        "morale", hexes=(h,), units=(uid,))]
+                        "morale", hexes=(h,), units=(uid,), rule=job["rule"])]
         stage = job["stage"]
         u = self.units[uid]
         if band == "pass":
@@ -222,7 +229,8 @@ class CombatState(SupplyState):
             frontier = frontier[:400]
         if best is None:
             events = self._lose(uid, u.strength, "no retreat route")
-            return [Event(f"{uid} cannot retreat from {start}", "retreat", hexes=(start,)), *events]
+            return [Event(f"{uid} cannot retreat from {start}", "retreat", hexes=(start,),
+                          rule="Rule 14.B"), *events]
         path = best[-1]
         events = []
         if best[1]:
@@ -233,5 +241,5 @@ class CombatState(SupplyState):
             u.deployed = False
             u.stopped = True
             events.append(Event(f"{uid} retreats {' '.join(path)}", "retreat",
-                                hexes=tuple(path), units=(uid,)))
+                                hexes=tuple(path), units=(uid,), rule="Rule 14.B"))
         return events

@@ -191,14 +191,15 @@ class MovementState(ArtilleryState, ReinforcementState):
                 self.todo.insert(0, f"finish-move:{uid} {a.frm} {a.hex} "
                                  f"{fmt_amount(cost)}")
                 return [Event(f"{uid} tries to leave the enemy ZOC at {a.frm}", "move",
-                              hexes=(a.frm,), units=(uid,))]
+                              hexes=(a.frm,), units=(uid,), rule="Rule 3.A")]
         return self._finish_move(uid, a.frm, a.hex, cost)
 
     def _do_finish_move(self, arg: str) -> list[Event]:
         uid, frm, to, cost = arg.split(" ")
         u = self.units[uid]
         if not self.on_map(uid) or u.loc != frm or u.stopped:
-            return [Event(f"{uid} ends its movement at {u.loc}", "move", units=(uid,))]
+            return [Event(f"{uid} ends its movement at {u.loc}", "move", units=(uid,),
+                          rule="Rule 3.A")]
         if self.units_at(to, other(self.side_of(uid))) or not self.stack_ok_with(to, uid):
             return []
         return self._finish_move(uid, frm, to, Fraction(cost))
@@ -218,9 +219,9 @@ class MovementState(ArtilleryState, ReinforcementState):
         self.passing = "" if self.stack_ok_with(to, uid) else uid
         # Rule 4.C: the opponent sees a counter move, not which unit it is
         events = [Event(f"{uid} moves {frm} to {to}", "move", visible_to=(s,),
-                        hexes=(frm, to), units=(uid,)),
+                        hexes=(frm, to), units=(uid,), rule="Rule 6"),
                   Event(f"a {s} unit moves {frm} to {to}", "move",
-                        visible_to=(other(s),), hexes=(frm, to))]
+                        visible_to=(other(s),), hexes=(frm, to), rule="Rule 6")]
         if to in self.ezoc(s):
             if "brandenburg" in t.flags and s == "german":
                 self._push("brandenburg", f"Brandenburg detection for {uid} at {to}",
@@ -285,9 +286,10 @@ class MovementState(ArtilleryState, ReinforcementState):
             u.deployed = False
             self._put(x, a.hex)
         events = [Event(f"{a.unit} leads {len(group) - 1} units from {a.frm} to {a.hex}", "move",
-                        visible_to=("german",), hexes=(a.frm, a.hex), units=tuple(group)),
+                        visible_to=("german",), hexes=(a.frm, a.hex), units=tuple(group),
+                        rule="Rule 21.B"),
                   Event(f"a german stack moves {a.frm} to {a.hex}", "move",
-                        visible_to=("soviet",), hexes=(a.frm, a.hex))]
+                        visible_to=("soviet",), hexes=(a.frm, a.hex), rule="Rule 21.B")]
         if a.hex in self.ezoc("german"):
             n = len([x for x in group if "brandenburg" not in self.utype(x).flags])
             self._push("brandenburg", f"Brandenburg detection for {a.unit} and {n} escorted "
@@ -301,8 +303,9 @@ class MovementState(ArtilleryState, ReinforcementState):
                 if self.on_map(x):
                     self.units[x].stopped = True
             return [Event(f"{job['uid']} is found out and stops at {job['hex']}", "info",
-                          hexes=(job["hex"],))]
-        return [Event(f"{job['uid']} slips through", "info", visible_to=("german",))]
+                          hexes=(job["hex"],), rule="Rule 21.B")]
+        return [Event(f"{job['uid']} slips through", "info", visible_to=("german",),
+                      rule="Rule 21.B")]
 
     # ------------------------------------------------------------------ deployment (Rule 6.B.2)
 
@@ -319,7 +322,7 @@ class MovementState(ArtilleryState, ReinforcementState):
         u = self.units[a.unit]
         u.spent += 1
         u.deployed = True
-        return [Event(f"{a.unit} deploys", "info", visible_to=(self.phasing,))]
+        return [Event(f"{a.unit} deploys", "info", visible_to=(self.phasing,), rule="Rule 6.B.2")]
 
     # ------------------------------------------------------------------ rail (Rule 8)
 
@@ -393,7 +396,8 @@ class MovementState(ArtilleryState, ReinforcementState):
         u.entrained = True
         u.deployed = False
         self.rail_used[self.phasing] += u.strength
-        return [Event(f"{a.unit} entrains at {u.loc}", "move", visible_to=(self.phasing,))]
+        return [Event(f"{a.unit} entrains at {u.loc}", "move", visible_to=(self.phasing,),
+                      rule="Rule 8")]
 
     def _do_act_rail(self, a: WDAction) -> list[Event]:
         u = self.units[a.unit]
@@ -402,7 +406,7 @@ class MovementState(ArtilleryState, ReinforcementState):
         u.marks.discard("entered")
         self._put(a.unit, a.hex)
         return [Event(f"{a.unit} moves by rail from {frm} to {a.hex}", "move",
-                      visible_to=(self.phasing,), hexes=(frm, a.hex))]
+                      visible_to=(self.phasing,), hexes=(frm, a.hex), rule="Rule 8")]
 
     # ------------------------------------------------------------ assault declarations (Rule 6.B.3)
 
@@ -442,12 +446,12 @@ class MovementState(ArtilleryState, ReinforcementState):
             self.paid.add(f"assault:{pool}")
             self.supply[pool] -= 1
             events.append(Event(f"One supply point ({pool}) is spent to assault", "info",
-                                visible_to=(self.phasing,)))
+                                visible_to=(self.phasing,), rule="Rule 15.A.1"))
         u.spent += 1
         u.assault = a.hex
         self.assaults.setdefault(a.hex, []).append(a.unit)
         events.append(Event(f"{a.unit} will assault {a.hex}", "attack", hexes=(a.hex,),
-                            units=(a.unit,)))
+                            units=(a.unit,), rule="Rule 6.B.3"))
         return events
 
     # ------------------------------------------------------------------ bridges (Rule 20)
@@ -473,13 +477,15 @@ class MovementState(ArtilleryState, ReinforcementState):
         u.spent += 1
         self.bridges.add(u.loc)
         self.builders.add(a.unit)
-        return [Event(f"{a.unit} builds a bridge at {u.loc}", "info", hexes=(u.loc,))]
+        return [Event(f"{a.unit} builds a bridge at {u.loc}", "info", hexes=(u.loc,),
+                      rule="Rule 20")]
 
     def _do_act_demolish(self, a: WDAction) -> list[Event]:
         u = self.units[a.unit]
         u.spent += 1
         self.bridges.discard(u.loc)
-        return [Event(f"{a.unit} destroys the bridge at {u.loc}", "info", hexes=(u.loc,))]
+        return [Event(f"{a.unit} destroys the bridge at {u.loc}", "info", hexes=(u.loc,),
+                      rule="Rule 20")]
 
     # ------------------------------------------------------------------ end of movement
 
@@ -490,7 +496,7 @@ class MovementState(ArtilleryState, ReinforcementState):
         self.phase = "barrage"
         self.counts = {}  # Rule 14.C.4 / 14.C.7 count routs and eliminations by phase
         events = [Event(f"The {self.phasing} movement phase ends; "
-                        f"{len(self.assaults)} hexes to be assaulted", "phase")]
+                        f"{len(self.assaults)} hexes to be assaulted", "phase", rule="Rule 5")]
         if not any(self.utype(x).barrage > 0 and self.units[x].deployed
                    for x in self.side_units(self.phasing)):
             events += self._do_act_end_barrage(act("end-barrage"))

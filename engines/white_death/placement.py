@@ -53,7 +53,8 @@ class PlacementState(TerrainState):
             self.phase = "setup"
             self.setup_side = "german"
             self.setup_raster = [u for g in groups if g.side == "german" for u in g.units]
-            events.append(Event("Campaign setup: the German player sets up first", "phase"))
+            events.append(Event("Campaign setup: the German player sets up first", "phase",
+                                rule="Campaign setup"))
         else:
             for g in groups:
                 if g.side == "german":
@@ -176,13 +177,14 @@ class PlacementState(TerrainState):
         self._put(a.unit, a.hex)
         self.setup_raster.remove(a.unit)
         return [Event(f"{a.unit} sets up in {a.hex}", "move", visible_to=(self.setup_side,),
-                      hexes=(a.hex,)), *self._setup_next()]
+                      hexes=(a.hex,), rule="Campaign setup"), *self._setup_next()]
 
     def _do_act_auto_setup(self, a: WDAction) -> list[Event]:
         for uid in list(self.setup_raster):
             self._auto_place(self.group_of(uid))
         self.setup_raster = []
-        return [Event(f"The {self.setup_side} setup is completed automatically", "info"),
+        return [Event(f"The {self.setup_side} setup is completed automatically", "info",
+                      rule="Campaign setup"),
                 *self._setup_next()]
 
     def _setup_next(self) -> list[Event]:
@@ -192,7 +194,7 @@ class PlacementState(TerrainState):
             self.setup_side = "soviet"
             groups = list(self.cat.opening) + list(self.sc.groups)
             self.setup_raster = [u for g in groups if g.side == "soviet" for u in g.units]
-            return [Event("The Soviet player sets up", "phase")]
+            return [Event("The Soviet player sets up", "phase", rule="Campaign setup")]
         self.phase = "start"
         self.todo.append("start-turn:first")
         return []

@@ -109,7 +109,7 @@ class ReinforcementState(SupplyState):
         if a.hex in self.ezoc(self.phasing) and not self.utype(a.unit).afv:
             u.stopped = True
         return [Event(f"{a.unit} enters the map at {a.hex}", "move", hexes=(a.hex,),
-                      visible_to=(self.phasing,))]
+                      visible_to=(self.phasing,), rule="Rule 17")]
 
     # --------------------------------------------------------- the 7th Flieger Division (Rule 17.F)
 
@@ -123,14 +123,17 @@ class ReinforcementState(SupplyState):
         if roll == 6:
             self._reinforce(self.cat.flieger_division, self.cat.flieger_area)
             self.flieger = "answer-due"
-            return [Event("The whole 7th Flieger Division is committed (Rule 17.F)", "info")]
-        return [Event("Only the parachute battalion is committed (Rule 17.F)", "info")]
+            return [Event("The whole 7th Flieger Division is committed (Rule 17.F)", "info",
+                          rule="Rule 17.F")]
+        return [Event("Only the parachute battalion is committed (Rule 17.F)", "info",
+                      rule="Rule 17.F")]
 
     def _job_answer(self, job: dict[str, Any], roll: int) -> list[Event]:
         if roll <= job["need"]:
             self._reinforce(job["units"], job["area"])
-            return [Event(f"Soviet reserves received: {', '.join(job['units'])}", "info")]
-        return [Event("The Soviet reserve is not released", "info")]
+            return [Event(f"Soviet reserves received: {', '.join(job['units'])}", "info",
+                          rule="Rule 17.F")]
+        return [Event("The Soviet reserve is not released", "info", rule="Rule 17.F")]
 
     # ------------------------------------------------------------------ replacements (Rule 18)
 
@@ -177,16 +180,18 @@ class ReinforcementState(SupplyState):
         self.units[a.unit].strength += 1
         self.repl[self.phasing] -= 1
         return [Event(f"{a.unit} receives a replacement point", "info",
-                      visible_to=(self.phasing,))]
+                      visible_to=(self.phasing,), rule="Rule 18")]
 
     def _do_act_repair(self, a: WDAction) -> list[Event]:
         self.units[a.unit].strength += 1
         self.repaired[self.phasing] = True
-        return [Event(f"{a.unit} repairs one strength point", "info", visible_to=(self.phasing,))]
+        return [Event(f"{a.unit} repairs one strength point", "info", visible_to=(self.phasing,),
+                      rule="Rule 18")]
 
     def _do_act_refit(self, a: WDAction) -> list[Event]:
         for x in self.side_units("soviet"):
             if self.udef(x).div == a.unit:
                 self.units[x].loc = "refit"
                 self.units[x].strength = self.cat.units[x].strength
-        return [Event(f"Tank brigade {a.unit} leaves the line to refit (Rule 18)", "info")]
+        return [Event(f"Tank brigade {a.unit} leaves the line to refit (Rule 18)", "info",
+                      rule="Rule 18")]

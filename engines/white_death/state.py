@@ -159,7 +159,7 @@ class WDState(TurnState, PlacementState, MovementState, AssaultState, ViewState,
         fn: Callable[[WDAction], None] | None = getattr(
             self, "_check_" + a.kind.replace("-", "_"), None)
         if fn is None:
-            raise IllegalAction(f"{a.notation()!r} is not possible now")
+            raise IllegalAction(f"{a.notation()!r} is not possible now", rule="Rule 5")
         fn(a)
 
     def _apply_action(self, action: Action) -> list[Event]:

@@ -175,13 +175,15 @@ class SupplyState(TerrainState):
             got = self.cat.supply[s][min(i, len(self.cat.supply[s]) - 1)]
             self.supply[s] += got
             self.repl[s] += self.cat.replacements[s][min(i, len(self.cat.replacements[s]) - 1)]
-            events.append(Event(f"The {s} player receives {got} supply points", "info"))
+            events.append(Event(f"The {s} player receives {got} supply points", "info",
+                                rule="Rule 15"))
         vl = self.vl_hexes()
         got = self.cat.supply["german"][min(i, len(self.cat.supply["german"]) - 1)]
         if vl and any(self.units_at(h, "german") for h in vl):
             if any(self.traced("german", h) for h in vl):
                 self.supply["vl"] += got
-                events.append(Event(f"Velikiye Luki receives {got} supply points", "info"))
+                events.append(Event(f"Velikiye Luki receives {got} supply points", "info",
+                                    rule="Rule 15.D"))
             else:
                 for k in range(got):
                     self._push("airdrop", f"air drop {k + 1} of {got} into Velikiye Luki",
@@ -196,8 +198,8 @@ class SupplyState(TerrainState):
     def _job_airdrop(self, job: dict[str, Any], roll: int) -> list[Event]:
         if rules.airdrop_received(self.weather, roll):
             self.supply["vl"] += 1
-            return [Event("A supply point is dropped into Velikiye Luki", "info")]
-        return [Event("The air drop is lost", "info")]
+            return [Event("A supply point is dropped into Velikiye Luki", "info", rule=job["rule"])]
+        return [Event("The air drop is lost", "info", rule=job["rule"])]
 
     def _vl_avoid_possible(self) -> bool:
         return (not self.vl_avoid and self.supply["vl"] >= 1
@@ -228,9 +230,9 @@ class SupplyState(TerrainState):
         self.vl_avoid = True
         self.todo.append("start-impulse")
         return [Event("Velikiye Luki spends a supply point to avoid isolation this turn",
-                      "info", visible_to=("german",))]
+                      "info", visible_to=("german",), rule="Rule 15.D.2")]
 
     def _do_act_vl_keep(self, a: WDAction) -> list[Event]:
         self.todo.append("start-impulse")
         return [Event("Velikiye Luki keeps its supply points this turn", "info",
-                      visible_to=("german",))]
+                      visible_to=("german",), rule="Rule 15.D.2")]

@@ -31,7 +31,7 @@ class TurnState(ReinforcementState):
         self.repaired = {"soviet": False, "german": False}
         self.vl_avoid = False
         self.phase = "start"
-        events = [Event(f"Turn {self.turn} begins", "phase")]
+        events = [Event(f"Turn {self.turn} begins", "phase", rule="Rule 5")]
         self._push("weather", f"weather for turn {self.turn}", "Rule 16")
         if self.sc.opening and not self.vl_released and self.turn >= 2:
             self._push("release", f"Velikiye Luki garrison release on turn {self.turn}",
@@ -43,13 +43,15 @@ class TurnState(ReinforcementState):
         for a, b, row in self.cat.tables.weather:
             if a <= self.turn <= b:
                 self.weather = row[roll - 1]
-        return [Event(f"Weather for turn {self.turn}: {self.weather}", "info")]
+        return [Event(f"Weather for turn {self.turn}: {self.weather}", "info", rule=job["rule"])]
 
     def _job_release(self, job: dict[str, Any], roll: int) -> list[Event]:
         if rules.garrison_released(self.turn, roll):
             self.vl_released = True
-            return [Event("The Velikiye Luki garrison is released (Rule 22)", "info")]
-        return [Event("The Velikiye Luki garrison is not released this turn (Rule 22)", "info")]
+            return [Event("The Velikiye Luki garrison is released (Rule 22)", "info",
+                          rule="Rule 22")]
+        return [Event("The Velikiye Luki garrison is not released this turn (Rule 22)", "info",
+                      rule="Rule 22")]
 
     # ------------------------------------------------------------------ impulses
 
@@ -84,11 +86,11 @@ class TurnState(ReinforcementState):
                 self.units[uid].spent = Fraction(0)
         self.phase = "movement"
         return [Event(f"The {s} player spends {k} movement points in this impulse "
-                      f"({self.mps[s]} left this turn)", "phase")]
+                      f"({self.mps[s]} left this turn)", "phase", rule="Rule 5")]
 
     def _do_start_impulse(self, arg: str) -> list[Event]:
         s = self.phasing
-        events = [Event(f"Turn {self.turn}: the {s} player's impulse", "phase")]
+        events = [Event(f"Turn {self.turn}: the {s} player's impulse", "phase", rule="Rule 5")]
         for row in self.schedule:
             turn, uid, area = row
             u = self.units[uid]
@@ -97,7 +99,7 @@ class TurnState(ReinforcementState):
                 u.loc = "raster"
                 u.entry = area
                 events.append(Event(f"{uid} is ready to enter at {area}", "info",
-                                    visible_to=(s,)))
+                                    visible_to=(s,), rule="Rule 17"))
         if (s == "german" and self.turn == self.cat.flieger_turn and not self.flieger
                 and self.sc.turns[0] <= self.turn <= self.sc.turns[1]
                 and all(x in self.cat.units for x in self.cat.flieger_single)):
@@ -169,7 +171,7 @@ class TurnState(ReinforcementState):
                 f"(objectives: {held_text};"
                 f" strength points lost: Soviet {self.losses['soviet']}, German "
                 f"{self.losses['german']})")
-        return [Event(f"Game over after turn {self.turn}: {text}", "phase")]
+        return [Event(f"Game over after turn {self.turn}: {text}", "phase", rule="Victory")]
 
     def _result(self) -> Result | None:
         if not self.over:

@@ -127,7 +127,7 @@ def roll_event(purpose: str, request: str, outcome: Sequence[object], *, name: s
         result = "rolled " + ", ".join(faces)
     head = f"roll {name}: " if name else ""
     tail = f" ({rule})" if rule else ""
-    return Event(f"{head}{request} {result} for {purpose}{tail}", "roll")
+    return Event(f"{head}{request} {result} for {purpose}{tail}", "roll", rule=rule)
 
 
 def frames_from_records(state: State, records: Sequence[Sequence[Any]], side: str | None, *,
