@@ -458,6 +458,15 @@ class Engine(ABC):
         """The decisions a side may answer in advance (none unless the engine says)."""
         return []
 
+    def decision_kinds(self) -> tuple[str, ...]:
+        """Every :attr:`Decision.kind` a state of this engine can put to a side.
+
+        The rules census (``bench/bench_census.py``) flags a declared kind that random
+        games never offer (a phase the engine never reaches) and an offered kind not
+        declared here.  Empty: the engine declares none.
+        """
+        return ()
+
     @abstractmethod
     def _new_state(self, scenario: str, options: Mapping[str, str]) -> State: ...
 

@@ -93,6 +93,14 @@ class MotherlandEngine(Engine):
             OrderSpec("isolation-losses", "9.1.3", f"isolation losses: {first}"),
         ]
 
+    def decision_kinds(self) -> tuple[str, ...]:
+        # one per task a side answers (decisions.py, _decision)
+        return ("movement", "combat", "reinforcements", "generals", "chit-choice",
+                "result-choice", "step-loss", "retreat-choice", "advance", "stacking",
+                "expend-base", "air-supply", "partisan-markers", "partisan-placement",
+                "isolation-losses", "conversion", "kampfgruppe", "replacements",
+                "production", "evacuation", "baku-factories")
+
     def check_scenarios(self) -> list[str]:
         """Every hex the book names where the book says, and legal setups (``pbem scenario
         check``)."""

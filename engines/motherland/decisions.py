@@ -367,8 +367,10 @@ class DecisionMixin(MotherlandCore):
         kind, rule, prompt = prompts[k]
         opts = self._task_options(t)
         default: Action | None = None
-        if k in DONE:
-            default = Word(DONE["exploit" if k == "move" and t.get("exploit") else k])
+        done = Word(DONE["exploit" if k == "move" and t.get("exploit") else k]) \
+            if k in DONE else None
+        if done is not None and done in opts:  # not when the task must be done first (10.2)
+            default = done
         elif k == "take":
             default = opts[-1] if opts else None  # retreats where possible (8.5)
         elif opts:

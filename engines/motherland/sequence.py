@@ -167,7 +167,7 @@ class SequenceMixin(MotherlandCore):
     def _push_phase(self) -> None:
         name, side = self.phase()
         self.say(f"Turn {self.turn} ({self.data.turns[self.turn].date}, {self.weather}): "
-                 f"{self._phase_title()}", "phase", rule="3.0")
+                 f"{self._phase_title()}", "phase", rule="3.1")
         # 8.3.1, 8.3.4, 8.6.5 last one Combat Phase: which hexes were attacked, which units
         # attacked, defended or retreated into a friendly hex.  Overruns in the movement and
         # exploitation phases are not bound by them (7.0), so every phase starts clean.

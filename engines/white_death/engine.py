@@ -47,6 +47,11 @@ class WhiteDeath(Engine):
                           "defensive fire allocated automatically (the manual's Default "
                           "Actions; no artillery)")]
 
+    def decision_kinds(self) -> tuple[str, ...]:
+        # one per phase a side decides in (state.py, _decision)
+        return ("setup", "impulse-mps", "movement", "barrage", "defensive-fire",
+                "assault-fire", "advance")
+
     def scenarios(self) -> list[ScenarioInfo]:
         data = self._data()
         out = []
