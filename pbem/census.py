@@ -135,6 +135,8 @@ class CensusResult:
     decisions: Counter[str] = field(default_factory=Counter)
     decision_rules: Counter[str] = field(default_factory=Counter)
     refusals: Counter[str] = field(default_factory=Counter)
+    #: rule -> one refused action and its message, to read what the rule refuses
+    refusal_examples: dict[str, str] = field(default_factory=dict)
     probes: int = 0
     #: unlisted actions apply() accepted: allowed (parameter variants), shown as examples
     accepted_unlisted: list[str] = field(default_factory=list)
@@ -168,6 +170,8 @@ class CensusResult:
         self.listed_refused += other.listed_refused
         self.bad_defaults += other.bad_defaults
         self.crashes += other.crashes
+        for rule, text in other.refusal_examples.items():
+            self.refusal_examples.setdefault(rule, text)
         for path, (a, b) in other.growth_sizes.items():
             old = self.growth_sizes.get(path)
             if old is None or b - a > old[1] - old[0]:
@@ -314,7 +318,8 @@ def cited_rules(text: str) -> list[str]:
 
 def _variants(listed: Sequence[str], choose: Chooser, want: int) -> list[str]:
     """Listed actions with one word swapped for the word in the same place of another
-    listed action with the same verb: another unit's move, a move from another hex."""
+    listed action with the same verb, preferably one sharing another word: another unit
+    of the stack on a path listed for its neighbour, an attack with another unit."""
     groups: dict[tuple[str, int], list[list[str]]] = {}
     for text in listed:
         words = _TOKEN.findall(text)
@@ -327,7 +332,11 @@ def _variants(listed: Sequence[str], choose: Chooser, want: int) -> list[str]:
         rows = groups[keys[choose.below(len(keys))]]
         words = list(rows[choose.below(len(rows))])
         pos = 1 + choose.below(len(words) - 1)
-        donor = rows[choose.below(len(rows))]
+        # a donor that shares another word (the same start hex: another unit of the
+        # stack) tests the rules that depend on the unit, not only where it stands
+        near = [r for r in rows if r[pos] != words[pos]
+                and any(r[j] == words[j] for j in range(1, len(words)) if j != pos)]
+        donor = (near or rows)[choose.below(len(near or rows))]
         if donor[pos] == words[pos]:
             continue
         words[pos] = donor[pos]
@@ -370,6 +379,7 @@ def _probe(state: State, legal: Sequence[Any], listed: Sequence[str], previous: 
             twin.apply(action)
         except IllegalAction as exc:
             out.refusals[exc.rule or NO_RULE] += 1
+            out.refusal_examples.setdefault(exc.rule or NO_RULE, f"{text!r}: {exc}")
             continue
         except PbemError:
             continue
@@ -567,6 +577,10 @@ def report(result: CensusResult, rows: Sequence[CoverageRow], declared: Sequence
     if result.untagged_events:
         parts.append("\nEvents without a rule, by kind: " + ", ".join(
             f"{k} {n}" for k, n in sorted(result.untagged_events.items())))
+    if result.refusal_examples and not markdown:
+        parts.append("\nA refusal of each rule:")
+        for rule in sorted(result.refusal_examples, key=rule_key):
+            parts.append(f"  {rule}: {result.refusal_examples[rule]}"[:160])
     if result.accepted_unlisted_count:
         parts.append(f"\nUnlisted actions accepted (allowed for parameter variants): "
                      f"{result.accepted_unlisted_count}, e.g.")
