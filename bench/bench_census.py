@@ -1,8 +1,8 @@
 """The rules census: random games counted by rule (issue 11; the counting is pbem.census).
 
     python bench/bench_census.py ENGINE [--games N] [--scenario S ...] [--seed K]
-                                 [--max-turns T] [--max-steps N] [--probe-every N]
-                                 [--jobs J] [--markdown] [--page FILE]
+                                 [--option KEY=VALUE ...] [--max-turns T] [--max-steps N]
+                                 [--probe-every N] [--jobs J] [--markdown] [--page FILE]
 
 Plays N random games of each scenario (default: every scenario of the engine) through the
 engine API: legal actions chosen and dice rolled by pbem.testing.Chooser from the seed
@@ -50,10 +50,11 @@ class Job:
     scenario: str
     seed: int
     settings: Settings
+    options: tuple[tuple[str, str], ...] = ()
 
 
 def one(job: Job) -> CensusResult:
-    return play(get(job.engine), job.scenario, job.seed, job.settings)
+    return play(get(job.engine), job.scenario, job.seed, job.settings, dict(job.options))
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -65,6 +66,8 @@ def main(argv: list[str] | None = None) -> int:
     p.add_argument("--games", type=int, default=10, help="games per scenario (default 10)")
     p.add_argument("--scenario", action="append", help="scenario id (repeatable; default all)")
     p.add_argument("--seed", type=int, default=1, help="first seed (games use seed..seed+N-1)")
+    p.add_argument("--option", action="append", default=[], metavar="KEY=VALUE",
+                   help="a game option for every game (repeatable), as pbem new --option")
     p.add_argument("--max-turns", type=int, help="game turns to play at most per game")
     p.add_argument("--max-steps", type=int, default=50_000,
                    help="actions plus rolls at most per game (default 50000)")
@@ -80,7 +83,11 @@ def main(argv: list[str] | None = None) -> int:
     scenarios = args.scenario or [s.id for s in engine.scenarios()]
     settings = Settings(max_steps=args.max_steps, max_turns=args.max_turns,
                         probe_every=args.probe_every)
-    jobs = [Job(engine.id, s, seed, settings)
+    if any("=" not in o for o in args.option):
+        p.error("--option takes KEY=VALUE")
+    options = tuple(sorted(engine.resolve_options(
+        dict(o.split("=", 1) for o in args.option)).items()))
+    jobs = [Job(engine.id, s, seed, settings, options)
             for s in scenarios for seed in range(args.seed, args.seed + args.games)]
     total = CensusResult(engine.id)
     start = time.perf_counter()
@@ -96,7 +103,8 @@ def main(argv: list[str] | None = None) -> int:
     rows = coverage_rows(page.read_text(encoding="utf-8")) if page.exists() else []
     text, _ = report(total, rows, engine.decision_kinds(), markdown=args.markdown)
     print(text)
-    print(f"\n{len(jobs)} games in {seconds:.0f} s with {args.jobs} job(s); "
+    print(f"\n{len(jobs)} games in {seconds:.0f} s with {args.jobs} job(s), options "
+          f"{', '.join(f'{k}={v}' for k, v in options) or 'none'}; "
           f"coverage rows from {page if rows else 'nowhere (no page)'}")
     return 1 if total.listed_refused or total.bad_defaults or total.crashes else 0
 
