@@ -29,6 +29,7 @@ flagged.
 from __future__ import annotations
 
 import argparse
+import json
 import sys
 import time
 from concurrent.futures import ProcessPoolExecutor
@@ -38,6 +39,7 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
+from pbem.atomic import write_atomic  # noqa: E402
 from pbem.census import CensusResult, Settings, coverage_rows, play, report  # noqa: E402
 from pbem.registry import get  # noqa: E402
 
@@ -78,6 +80,9 @@ def main(argv: list[str] | None = None) -> int:
                    help="engine page with the Rules coverage table "
                         "(default docs/engines/ENGINE.md)")
     p.add_argument("--markdown", action="store_true", help="print Markdown tables")
+    p.add_argument("--save", type=Path, help="also write the counts to this JSON file")
+    p.add_argument("--load", type=Path,
+                   help="report the counts of a --save file instead of playing")
     args = p.parse_args(argv)
     engine = get(args.engine)
     scenarios = args.scenario or [s.id for s in engine.scenarios()]
@@ -91,7 +96,10 @@ def main(argv: list[str] | None = None) -> int:
             for s in scenarios for seed in range(args.seed, args.seed + args.games)]
     total = CensusResult(engine.id)
     start = time.perf_counter()
-    if args.jobs > 1:
+    if args.load:
+        total = CensusResult.from_data(json.loads(args.load.read_text(encoding="utf-8")))
+        jobs = []
+    elif args.jobs > 1:
         with ProcessPoolExecutor(max_workers=args.jobs) as pool:
             for r in pool.map(one, jobs):
                 total.merge(r)
@@ -99,13 +107,16 @@ def main(argv: list[str] | None = None) -> int:
         for job in jobs:
             total.merge(one(job))
     seconds = time.perf_counter() - start
+    if args.save:
+        write_atomic(args.save, json.dumps(total.to_data(), indent=1).encode(), 0o644)
     page = args.page or ROOT / "docs" / "engines" / f"{engine.id}.md"
     rows = coverage_rows(page.read_text(encoding="utf-8")) if page.exists() else []
     text, _ = report(total, rows, engine.decision_kinds(), markdown=args.markdown)
     print(text)
-    print(f"\n{len(jobs)} games in {seconds:.0f} s with {args.jobs} job(s), options "
-          f"{', '.join(f'{k}={v}' for k, v in options) or 'none'}; "
-          f"coverage rows from {page if rows else 'nowhere (no page)'}")
+    if not args.load:
+        print(f"\n{len(jobs)} games in {seconds:.0f} s with {args.jobs} job(s), options "
+              f"{', '.join(f'{k}={v}' for k, v in options) or 'none'}; "
+              f"coverage rows from {page if rows else 'nowhere (no page)'}")
     return 1 if total.listed_refused or total.bad_defaults or total.crashes else 0
 
 

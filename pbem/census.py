@@ -177,6 +177,24 @@ class CensusResult:
             if old is None or b - a > old[1] - old[0]:
                 self.growth_sizes[path] = (a, b)
 
+    def to_data(self) -> dict[str, Any]:
+        """Plain data (for a JSON file a report can be made from again)."""
+        return {k: (dict(sorted(v.items())) if isinstance(v, Counter) else v)
+                for k, v in vars(self).items()}
+
+    @staticmethod
+    def from_data(data: Mapping[str, Any]) -> CensusResult:
+        out = CensusResult(str(data["engine"]))
+        for k, v in data.items():
+            mine = getattr(out, k)
+            if isinstance(mine, Counter):
+                setattr(out, k, Counter(v))
+            elif k == "growth_sizes":
+                out.growth_sizes = {p: (int(a), int(b)) for p, (a, b) in v.items()}
+            else:
+                setattr(out, k, v)
+        return out
+
     def rules(self) -> dict[str, tuple[int, int]]:
         """Rule -> (firings, refusals): events (and rules their texts cite), chance
         requests and decisions offered count as firings; refusals are of probed and of
