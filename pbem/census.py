@@ -349,7 +349,9 @@ def _variants(listed: Sequence[str], choose: Chooser, want: int) -> list[str]:
             break
         rows = groups[keys[choose.below(len(keys))]]
         words = list(rows[choose.below(len(rows))])
-        pos = 1 + choose.below(len(words) - 1)
+        # half the probes swap the first word after the verb (the unit, mostly): the
+        # per-unit rules are where a listed-for-one, refused-for-another action lives
+        pos = 1 if choose.below(2) == 0 else 1 + choose.below(len(words) - 1)
         # a donor that shares another word (the same start hex: another unit of the
         # stack) tests the rules that depend on the unit, not only where it stands
         near = [r for r in rows if r[pos] != words[pos]
