@@ -6,10 +6,11 @@ refused:
 
 * every :class:`~pbem.engine.Event` by its ``rule``, every chance request by its
   ``rule``, every decision offered by its ``kind`` (and ``rule``);
-* refusals: at sampled decisions, plausible actions that were *not* listed (the listed
-  actions with one word swapped for the same word of another listed action, so a unit
-  with another unit's move, a move from another hex; and actions listed at the previous
-  decision) are applied to a copy, and the rule of each :class:`IllegalAction` counted.
+* refusals: at sampled decisions, plausible actions that were *not* listed (listed paths
+  one step longer by a step another listed path takes from there; the listed actions
+  with one word swapped for the same word of another listed action, so another unit of
+  the stack on its neighbour's path; actions listed at the previous decision of the same
+  kind) are applied to a copy, and the rule of each :class:`IllegalAction` counted.
 
 and flagging what a rule bug leaves behind:
 
@@ -28,6 +29,7 @@ Everything here is deterministic: the same engine, scenario and seed count the s
 
 from __future__ import annotations
 
+import itertools
 import re
 from collections import Counter
 from collections.abc import Iterable, Mapping, Sequence
@@ -364,6 +366,29 @@ def _variants(listed: Sequence[str], choose: Chooser, want: int) -> list[str]:
     return out
 
 
+def _extensions(listed: Sequence[str], choose: Chooser, want: int) -> list[str]:
+    """Listed paths one step longer, by a step another listed path takes from the same
+    place (so the step itself is one a unit there can make): what stops this unit there
+    is a rule of movement (its points, a ZOC, terrain for its type, a border)."""
+    steps: dict[str, list[str]] = {}
+    paths: list[list[str]] = []
+    for text in listed:
+        words = _TOKEN.findall(text)
+        if len(words) >= 4:
+            paths.append(words)
+            for x, y in itertools.pairwise(words[2:]):
+                steps.setdefault(x, []).append(y)
+    out: list[str] = []
+    for _ in range(want * 3):
+        if not paths or len(out) >= want:
+            break
+        words = paths[choose.below(len(paths))]
+        nxt = [y for y in steps.get(words[-1], []) if y not in words]
+        if nxt:
+            out.append(" ".join([*words, nxt[choose.below(len(nxt))]]))
+    return out
+
+
 def _twin(state: State) -> State:
     """An independent copy through the snapshot: what a save and a load give, and much
     cheaper than ``clone`` for an engine whose state holds caches and shared tables."""
@@ -379,6 +404,7 @@ def _probe(state: State, legal: Sequence[Any], listed: Sequence[str], previous: 
     candidates: list[str] = []
     for _ in range(min(3, len(stale))):
         candidates.append(stale[choose.below(len(stale))])
+    candidates += _extensions(listed, choose, want // 2)
     candidates += _variants(listed, choose, want)
     seen: set[str] = set()
     twin: State | None = None
