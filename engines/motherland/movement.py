@@ -343,7 +343,8 @@ class MovementMixin(MotherlandCore):
                 self.s["late"] = True  # step 4 has begun
         self._touch()
         self._enter(uid, a.path[1:])
-        self.say(f"{self.label(uid)} moves {' '.join(a.path)}", "move", a.path, [uid], rule="5.1")
+        self.say(f"{self.label(uid)} moves {' '.join(a.path)}", "move", a.path, [uid],
+                 rule="5.4" if exploit else "5.1")
 
     # -- the movement phase's options ------------------------------------------------------
 
