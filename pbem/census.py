@@ -566,6 +566,7 @@ def report(result: CensusResult, rows: Sequence[CoverageRow], declared: Sequence
     flags raised."""
     parts: list[str] = []
     flags = 0
+    item = "- " if markdown else "  "
     per_rule = result.rules()
     parts.append(f"{result.engine}: {result.games} games ("
                  + ", ".join(f"{s} {n}" for s, n in sorted(result.scenarios.items()))
@@ -611,7 +612,9 @@ def report(result: CensusResult, rows: Sequence[CoverageRow], declared: Sequence
                      "games where it exists; sizes first -> last in the game it grew most):")
         for p in grown:
             first, last = result.growth_sizes[p]
-            parts.append(f"  {p}: {result.growth[p]}/{result.growth_seen[p]}, "
+            parts.append(f"{item}`{p}`: {result.growth[p]}/{result.growth_seen[p]}, "
+                         f"{first} -> {last}" if markdown else
+                         f"{item}{p}: {result.growth[p]}/{result.growth_seen[p]}, "
                          f"{first} -> {last}")
     for label, items in (("(d) listed actions refused", result.listed_refused),
                          ("(d) defaults not among the legal actions", result.bad_defaults),
@@ -619,7 +622,7 @@ def report(result: CensusResult, rows: Sequence[CoverageRow], declared: Sequence
         if items:
             flags += len(items)
             parts.append(f"\nFLAG {label}: {len(items)}")
-            parts += [f"  {x}" for x in items[:20]]
+            parts += [f"{item}{x}" for x in items[:20]]
     if result.untagged_events:
         parts.append("\nEvents without a rule, by kind: " + ", ".join(
             f"{k} {n}" for k, n in sorted(result.untagged_events.items())))
