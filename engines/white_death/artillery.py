@@ -121,7 +121,8 @@ class ArtilleryState(CombatState):
                 self.supply[pool] -= cost
                 events.append(Event(f"{cost} more supply point{'s' if cost != 1 else ''} "
                                     f"({pool}) spent: {total} this impulse for barrages and "
-                                    "assaults", "info", visible_to=(self.phasing,)))
+                                    "assaults", "info", visible_to=(self.phasing,),
+                                    rule="Rule 15.A.2"))
             self.paid.add(f"barrage:{pool}")
             self.paid.add(f"assault:{pool}")
             if total == 3:

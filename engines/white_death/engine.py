@@ -49,7 +49,7 @@ class WhiteDeath(Engine):
 
     def decision_kinds(self) -> tuple[str, ...]:
         # one per phase a side decides in (state.py, _decision)
-        return ("setup", "impulse-mps", "movement", "barrage", "defensive-fire",
+        return ("setup", "vl-supply", "impulse-mps", "movement", "barrage", "defensive-fire",
                 "assault-fire", "advance")
 
     def scenarios(self) -> list[ScenarioInfo]:
