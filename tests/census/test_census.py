@@ -244,15 +244,12 @@ def test_fixed_census_of_every_engine(engine_id: str) -> None:
 # --- For the Motherland!'s set of attacked hexes (8.3.1) ---------------------------------------
 
 
-def test_census_flags_motherland_hit_exactly_when_it_keeps_every_attacked_hex() -> None:
-    """8.3.1 ("no hex may be attacked more than once in the same combat phase"): on the
-    engine before the issue-11 fix ``hit`` holds every hex attacked in the game, never
-    cleared; the census must flag it then, and must not once the set is cleared each
-    combat phase.  Which case holds is read from the game itself: the hexes the events
-    say were attacked or overrun against what ``hit`` holds at the end."""
+def _uranus(seed: int) -> tuple[GrowthTracker, set[str], set[str]]:
+    """A random Uranus game measured by the growth tracker: the tracker, the hexes the
+    events say were attacked in a Combat Phase (8.1), and what ``hit`` holds at the end."""
     engine = engines()["for-the-motherland"]
     state = engine.new_state("4-uranus")
-    choose = Chooser("hit/4-uranus/1")
+    choose = Chooser(f"hit/4-uranus/{seed}")
     tracker = GrowthTracker()
     targets: set[str] = set()
     while not state.is_terminal():
@@ -261,18 +258,47 @@ def test_census_flags_motherland_hit_exactly_when_it_keeps_every_attacked_hex() 
             events = state.apply_outcome(choose.outcome(state.chance_request()))
         else:
             events = state.apply(choose.pick(state.legal_actions()))
-        targets |= {e.hexes[0] for e in events if e.rule in ("8.1", "7.0")}
+        targets |= {e.hexes[0] for e in events if e.rule == "8.1"}
     tracker.observe(state.snapshot()["body"])
-    hit = set(state.snapshot()["body"].get("hit", []))
+    return tracker, targets, set(state.snapshot()["body"].get("hit", []))
+
+
+def test_census_flags_motherland_hit_exactly_when_it_keeps_every_attacked_hex() -> None:
+    """8.3.1 ("no hex may be attacked more than once in the same combat phase"): before
+    the issue-11 fix ``hit`` held every hex attacked in the game, never cleared; the census
+    must flag it then, and must not once the set is cleared each phase.  Which case holds
+    is read from the game: the hexes the events say were attacked against what ``hit``
+    holds at the end."""
+    tracker, targets, hit = _uranus(1)
     assert len(targets) >= 20
     flagged = tracker.flagged()
-    if hit == targets:  # never cleared
-        assert "hit" in flagged
-        assert flagged["hit"].last == len(targets)
+    if targets <= hit:  # never cleared
+        assert "hit" in flagged and flagged["hit"].last == len(hit)
     else:
         assert "hit" not in flagged
-    out = play(engine, "4-uranus", 1, Settings(probe_every=0))
+    out = play(engines()["for-the-motherland"], "4-uranus", 1, Settings(probe_every=0))
     assert ("hit" in out.growth) == ("hit" in flagged)
+
+
+def test_census_flags_motherland_hit_with_the_old_bug_put_back(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    """The engine as it was on main before the fix (8.3.1's set of attacked hexes kept
+    across phases), rebuilt by keeping ``hit`` through every phase start: flagged."""
+    from engines.motherland.state import MotherlandState
+
+    fixed = MotherlandState._push_phase
+
+    def keep_hit(self: MotherlandState) -> None:
+        kept = list(self.s.get("hit", []))
+        fixed(self)
+        self.s["hit"] = kept
+
+    monkeypatch.setattr(MotherlandState, "_push_phase", keep_hit)
+    tracker, targets, hit = _uranus(1)
+    assert targets <= hit and len(targets) >= 20
+    flagged = tracker.flagged()
+    assert "hit" in flagged and flagged["hit"].last == len(hit)
+    assert not flagged["hit"].shrank
 
 
 def test_bench_census_help() -> None:
