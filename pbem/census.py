@@ -449,6 +449,7 @@ def _probe(state: State, legal: Sequence[Any], listed: Sequence[str], previous: 
 # --- what the engine says it implements ---------------------------------------------------
 
 _ID = r"\d+(?:\.[0-9A-Za-z]+)*"
+_LATER = re.compile(rf",\s*(?:Rule\s+)?({_ID})(?:\s*-\s*({_ID}))?(?![\w.])")
 _HEAD = re.compile(rf"\s*(?:Rule\s+)?({_ID})(?:\s*-\s*({_ID}))?\s*(?:,|\band\b)?")
 
 
@@ -525,6 +526,9 @@ def coverage_rows(page: str) -> list[CoverageRow]:
                 break
             ranges.append((m.group(1), m.group(2) or m.group(1)))
             at = m.end()
+        # numbers after a comma later in the cell ("3.1 steps of the Movement Phase, 5.2.3")
+        ranges += [(m.group(1), m.group(2) or m.group(1)) for m in _LATER.finditer(head, at)
+                   if ranges]
         rows.append(CoverageRow(head, status, tuple(ranges)))
     return rows
 

@@ -169,6 +169,7 @@ PAGE = """# X
 | 20.x scenarios | stand-in | |
 | 3.A AFV transit | implemented | |
 | Intrinsic garrisons | implemented | |
+| 3.1 steps of the Movement Phase, 5.2.3 | yes | |
 | Force stack | not implemented | |
 
 ## Stand-ins
@@ -178,7 +179,8 @@ PAGE = """# X
 
 def test_coverage_rows_read_ranges_lists_and_names() -> None:
     rows = {r.text.split()[0]: r for r in coverage_rows(PAGE)}
-    assert sorted(rows) == ["18.0", "20.x", "3.A", "4.2.1,", "8.3.1-8.3.9", "Intrinsic"]
+    assert sorted(rows) == ["18.0", "20.x", "3.1", "3.A", "4.2.1,", "8.3.1-8.3.9", "Intrinsic"]
+    assert rows["3.1"].covers("5.2.3") and rows["3.1"].covers("3.1")
     assert rows["8.3.1-8.3.9"].covers("8.3.4") and rows["8.3.1-8.3.9"].covers("8.3.9.1")
     assert not rows["8.3.1-8.3.9"].covers("8.4") and not rows["8.3.1-8.3.9"].covers("8.3")
     assert rows["4.2.1,"].covers("8.6.2") and not rows["4.2.1,"].covers("8.6")
