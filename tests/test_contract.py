@@ -40,12 +40,7 @@ RECORD = ".venv/bin/python bench/record_golden.py"
 
 #: contract checks an engine is known to fail, with the failure, so the rest of the
 #: contract is still checked for it; test_known_failures_still_fail keeps each entry honest
-KNOWN: dict[str, dict[str, str]] = {
-    "for-the-motherland": {
-        "default": "the partisan-placement decision's default 'end partisans' is refused "
-                   "while markers remain to be placed (10.2)",
-    },
-}
+KNOWN: dict[str, dict[str, str]] = {}
 #: playout length per scenario: enough to cross phases, within CI's budget (the shortest
 #: scenario of each engine is also played to its end)
 STEPS = 150
