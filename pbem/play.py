@@ -34,7 +34,10 @@ from pbem.view import BoardView
 
 HELP = """\
 commands:
-  <action>          an action in the game's notation (Tab completes; 'legal' lists them)
+  <action>          an action in the game's notation (Tab completes; 'legal' lists them);
+                    a line that is an action is always the action, never a command below
+  <number>          the action of that number in the list shown
+  (Enter)           an empty line takes the default the list shows
   legal [WORD]      what you may do now, or only the actions naming a unit or hex
   show [HEX]        the board (centered on HEX)
   where UNIT        the board with the hexes UNIT may go to or act on highlighted
@@ -47,8 +50,16 @@ commands:
                     with this file
   draw              offer a draw with this file (or accept the opponent's offer)
   resign            resign the game
-  done / quit       leave; your actions are saved and you can go on later
+  quit / exit       leave; your actions are saved and you can go on later
 """
+
+#: the prompt's own words: an engine's action must never begin with one (the prompt
+#: would shadow it); tests/cli/test_play.py checks every installed engine against these
+PROMPT_WORDS = frozenset({"help", "?", "legal", "show", "where", "status", "undo", "say",
+                          "orders", "draw", "resign", "quit", "exit"})
+#: how many actions a decision may have and still be listed whole, numbered; past it
+#: the prompt shows one line per unit and 'legal UNIT' (or Tab) lists that unit's
+MENU_MAX = 30
 
 
 @dataclass
@@ -168,8 +179,8 @@ class Prompt:
 
     def _complete(self, text: str, index: int) -> str | None:
         options = [a.notation() for a in self.game.state.legal_actions()]
-        options += ["legal", "show", "undo", "status", "say ", "orders", "draw", "resign",
-                    "done", "help"]
+        options += ["legal ", "show", "where ", "undo", "status", "say ", "orders", "draw",
+                    "resign", "quit", "help"]
         matches = [o for o in options if o.startswith(text)]
         return matches[index] if index < len(matches) else None
 
@@ -218,6 +229,41 @@ class Prompt:
         self.console.print(board_screen(view, window, legend=False))
         self.console.print(f"{token}: {' '.join(hexes)}", markup=False)
 
+    def menu(self) -> list[str]:
+        """The numbered list a bare number picks from: the whole legal list when short."""
+        if self.game.my_decision() is None:
+            return []
+        actions = [a.notation() for a in self.game.state.legal_actions()]
+        return actions if len(actions) <= MENU_MAX else []
+
+    def default(self) -> str | None:
+        """The decision's default, when the rules allow it now (Enter takes it)."""
+        decision = self.game.my_decision()
+        if decision is None or decision.default is None:
+            return None
+        text = decision.default.notation()
+        legal = {a.notation() for a in self.game.state.legal_actions()}
+        return text if text in legal else None
+
+    def summary(self, actions: list[str]) -> list[str]:
+        """One line per unit of ours that some action names, then the other actions."""
+        view = self.game.state.view(self.game.side)
+        where_is = {p.id: p.location for p in view.pieces if p.side == self.game.side}
+        by_unit: dict[str, list[str]] = {}
+        others: list[str] = []
+        for text in actions:
+            unit = next((w for w in text.split() if w in where_is), None)
+            if unit is None:
+                others.append(text)
+            else:
+                by_unit.setdefault(unit, []).append(text)
+        lines = []
+        for unit in sorted(by_unit):
+            verbs = sorted({t.split()[0] for t in by_unit[unit]})
+            lines.append(f"{unit} at {where_is[unit]}: {len(by_unit[unit])} "
+                         f"({', '.join(verbs)})")
+        return lines + others
+
     def legal(self, word: str | None) -> None:
         decision = self.game.my_decision()
         if decision is None:
@@ -226,13 +272,29 @@ class Prompt:
         actions = [a.notation() for a in self.game.state.legal_actions()]
         if word:
             actions = [a for a in actions if word in a.split()]
-        self.console.print(DecisionPrompt(decision))
-        if not decision.options or word:
-            for text in actions[:200]:
+            self.console.print(DecisionPrompt(replace(decision, options=())))
+            if not actions:
+                self.console.print(f"  no action names {word} now", markup=False)
+            for text in actions:
                 self.console.print(f"  {text}", markup=False)
-            if len(actions) > 200:
-                self.console.print(f"  ... and {len(actions) - 200} more; narrow with "
-                                   "'legal UNIT' or 'legal HEX'")
+            return
+        menu = self.menu()
+        self.console.print(DecisionPrompt(replace(decision, options=tuple(
+            self.game.state.parse_action(t) for t in menu))))
+        default = self.default()
+        if menu:
+            hint = "type a number to pick that action"
+            if default is not None:
+                hint += f"; Enter takes the default ({default})"
+            self.console.print(f"  [dim]{hint}[/]")
+            return
+        self.console.print(f"  {len(actions)} actions; by unit:", markup=False)
+        for line in self.summary(actions):
+            self.console.print(f"    {line}", markup=False)
+        hint = "'legal UNIT' lists a unit's actions; Tab completes an action"
+        if default is not None:
+            hint += f"; Enter takes the default ({default})"
+        self.console.print(f"  [dim]{hint}[/]")
 
     def sealed(self, seq: int) -> None:
         path = write_outbox(self.game, seq)
@@ -244,6 +306,30 @@ class Prompt:
         self.console.print(f"file {seq} is sealed and signed: {path}", markup=False)
         self.console.print(f"send it: attach it to a mail, or 'pbem send {self.game.name} "
                            "--folder DIR' / '--eml FILE' / '--email'", markup=False)
+
+    def act(self, line: str) -> bool:
+        """Apply one action; True when it sealed the file."""
+        game = self.game
+        before = self.menu()
+        events, rolls, seq = game.act(line)
+        for event in events:
+            if event.visible(game.side):
+                self.console.print(f"  {event.text}", markup=False)
+        for roll in rolls:
+            outcome = ", ".join(str(o) for o in roll.outcome)
+            self.console.print(f"  roll {roll.name}: {roll.purpose}: "
+                               f"{roll.request} -> {outcome}", markup=False)
+        if seq is not None:
+            self.sealed(seq)
+            return True
+        if game.state.current_player() == game.side:
+            decision = game.my_decision()
+            menu = self.menu()
+            if menu and menu != before:
+                self.legal(None)  # new numbers: show them before one is typed
+            elif decision is not None:
+                self.console.print(f"[dim]{decision.prompt}[/]")
+        return False
 
     def run(self) -> str:
         """Returns 'sealed', 'left' or 'waiting'."""
@@ -262,12 +348,34 @@ class Prompt:
                                    f"'pbem play {game.name}'", markup=False)
                 return "left"
             if not line:
-                continue
+                default = self.default()
+                if default is None:
+                    self.console.print("no default here: type an action, a number, or "
+                                       "'help'", markup=False)
+                    continue
+                self.console.print(f"default: {default}", markup=False)
+                line = default
+            elif line.isdigit():
+                menu = self.menu()
+                if not 1 <= int(line) <= len(menu):
+                    self.console.print(f"refused: no action {line} in the list"
+                                       + (f" (1-{len(menu)})" if menu else
+                                          " ('legal UNIT' lists a unit's actions)"),
+                                       markup=False)
+                    continue
+                line = menu[int(line) - 1]
+                self.console.print(f"  {line}", markup=False)
             word, _, rest = line.partition(" ")
             rest = rest.strip()
+            is_action = line in {a.notation() for a in game.state.legal_actions()}
             try:
-                if word in ("done", "quit", "exit"):
-                    self.console.print("your actions are saved", markup=False)
+                if is_action or word not in PROMPT_WORDS:
+                    if self.act(line):
+                        return "sealed"
+                    continue
+                if line in ("quit", "exit"):
+                    self.console.print("your actions are saved; go on with "
+                                       f"'pbem play {game.name}'", markup=False)
                     return "left"
                 if word in ("help", "?"):
                     self.console.print(HELP, markup=False)
@@ -299,23 +407,12 @@ class Prompt:
                         self.sealed(game.resign())
                         return "sealed"
                 else:
-                    events, rolls, seq = game.act(line)
-                    for event in events:
-                        if event.visible(game.side):
-                            self.console.print(f"  {event.text}", markup=False)
-                    for roll in rolls:
-                        outcome = ", ".join(str(o) for o in roll.outcome)
-                        self.console.print(f"  roll {roll.name}: {roll.purpose}: "
-                                           f"{roll.request} -> {outcome}", markup=False)
-                    if seq is not None:
-                        self.sealed(seq)
-                        return "sealed"
-                    if game.state.current_player() == game.side:
-                        decision = game.my_decision()
-                        if decision is not None:
-                            self.console.print(f"[dim]{decision.prompt}[/]")
+                    self.console.print(f"refused: {word} takes no arguments here (quit, "
+                                       "exit: leave)", markup=False)
             except PbemError as exc:
                 self.console.print(f"[red]refused:[/] {exc}")
+                if line in ("done", "q"):
+                    self.console.print("  (to leave the prompt, type quit)", markup=False)
 
 
 def replay_game(console: Console, game: Game, *, start: int = 2,
