@@ -848,33 +848,42 @@ def list_cmd(ctx: click.Context, as_json: bool) -> None:
 @click.argument("game_ref")
 @click.pass_context
 def log_cmd(ctx: click.Context, game_ref: str) -> None:
-    """The game's history, file by file."""
+    """The game's history, file by file, as your side saw it.
+
+    Each file is replayed and told from your side's view (White Death Rule 4.C: another
+    side's hidden moves are told as 'a unit moves', never by the unit's name); the
+    referee's full record of every action is 'pbem audit FILES'.
+    """
     from pbem.audit import body_summary
-    from pbem.dice import roll_name
+    from pbem.envelope import open_envelope
+    from pbem.render.narrate import frames_from_records
+    from pbem.transcript import Verifier
 
     with handled():
         game = home_of(ctx).game(game_ref)
+        verifier = Verifier(game.engine, open_envelope(game.files[0]))
+        known = dict(enumerate(game.files))
         for seq, data in enumerate(game.files):
             body = body_summary(data)
             if seq == 0:
                 echo(f"file 0: invite by {body['creator']['name']} "
                               f"({body['creator_side']}): {body['engine']} / {body['scenario']}")
                 continue
+            before = verifier.state.clone()
+            verifier.add(open_envelope(data), known)
             if seq == 1:
                 echo(f"file 1: {body['joiner']['name']} joins as {body['side']}")
                 continue
             echo(f"file {seq}: {body['side']}")
-            for record in body["records"]:
-                if record[0] == "a":
-                    echo(f"  {record[1]}")
-                elif record[0] == "o":
-                    echo(f"  {record[1]}  (standing order of the other side)")
-                else:
-                    outcome = ", ".join(str(o) for o in record[2])
-                    echo(f"  roll {roll_name(seq, record[1])}: {outcome}")
-            if body["message"]:
+            if body.get("kind", "turn") == "turn" and body.get("records"):
+                frames = frames_from_records(before, body["records"], game.side, seq=seq)
+                for _, events in frames:
+                    for event in events:
+                        if event.visible(game.side):
+                            echo(f"  {event.text}")
+            if body.get("message"):
                 echo(f"  message: {block(body['message'])}")
-            if body["end"]:
+            if body.get("end"):
                 echo(f"  end: {body['end']} ({body['result']['text']})")
         if game.pending:
             echo(f"unsealed: {len(game.pending)} records")
