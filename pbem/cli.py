@@ -10,6 +10,7 @@ from __future__ import annotations
 import contextlib
 import json
 import os
+import re
 import sys
 from collections.abc import Callable, Iterator
 from pathlib import Path
@@ -21,7 +22,14 @@ if TYPE_CHECKING:
     from rich.console import Console
 
 from pbem import __version__
-from pbem.errors import DuplicateFile, KeyStoreError, PbemError, UsageError
+from pbem.errors import (
+    DuplicateFile,
+    FormatError,
+    KeyStoreError,
+    PbemError,
+    SignatureError,
+    UsageError,
+)
 from pbem.text import block, bound, safe
 
 #: pbem.session.DEFAULT_CHAIN, kept here so that ``--help`` does not import the session
@@ -91,11 +99,63 @@ def echo(text: str = "") -> None:
     click.echo(safe(text, newlines=True))
 
 
+#: ``pbem --help`` lists these; docs/guide.md repeats them (errors.py owns the numbers)
+EXIT_CODES = """\
+Exit status: 0 done (also: a file that was already imported); 1 any other failure;
+2 a wrong command, option, name or number (an unknown game or roll); 3 a file that is
+damaged or not a pbem file; 4 a signature that does not verify or a key that is not the
+one pinned; 5 a file that does not fit the game (missing earlier file, fork, replay);
+6 another engine, rules version or scenario data; 7 dice that do not re-derive; 8 a
+replay that ends in another state than the one signed; 9 an action the rules refuse or
+cannot read; 10 not your decision now; 11 no identity, or a wrong passphrase; 12 bad
+scenario data; 13 another pbem command changed the game meanwhile."""
+
+_FILE_NAME = re.compile(r"([0-9a-f]{12})-(\d{4})-")
+
+
+def verbose() -> bool:
+    ctx = click.get_current_context(silent=True)
+    root = ctx.find_root() if ctx is not None else None
+    return bool(root is not None and isinstance(root.obj, dict) and root.obj.get("verbose"))
+
+
+def _ask_again(path: str | None) -> str:
+    """The command the sender runs to send a file again, with its number when the file
+    name gives it (pbem names files GAMEID-SEQ-SIDE.pbem)."""
+    match = _FILE_NAME.match(Path(path).name) if path else None
+    seq = str(int(match.group(2))) if match else "N"
+    return f"ask for it again: the sender runs 'pbem send GAME --seq {seq}'"
+
+
+def plain_refusal(source: str | None, code: int, cause: str) -> str | None:
+    """A file refused as unreadable (exit 3) or changed since signed (4), in the words a
+    player needs: what it means and what to do; the exact cause only with --verbose."""
+    head = f"{source}: " if source else ""
+    if code == FormatError.exit_code:
+        text = f"{head}the file is damaged or not a pbem file; {_ask_again(source)}"
+    elif code == SignatureError.exit_code and "does not verify" in cause:
+        text = (f"{head}its signature does not verify: the file was changed after it was "
+                f"signed (damaged on the way, or tampered with); {_ask_again(source)}")
+    else:
+        return None
+    return f"{text} [cause: {safe(bound(cause, 2000))}]" if verbose() else text
+
+
+def player_words(exc: PbemError) -> str:
+    """An error as a player should read it (see :func:`plain_refusal`); the parser's exact
+    words stay in --verbose and in every --json output."""
+    path = getattr(exc, "path", None)
+    cause = str(exc)
+    if path and cause.startswith(f"{path}: "):
+        cause = cause[len(path) + 2:]
+    return plain_refusal(path, exc.exit_code, cause) or str(exc)
+
+
 def _fail(exc: PbemError) -> NoReturn:
     if isinstance(exc, DuplicateFile):
         echo_err(f"pbem: note: {exc}")
         sys.exit(0)
-    echo_err(f"pbem: error: {exc}")
+    echo_err(f"pbem: error: {player_words(exc)}")
     sys.exit(exc.exit_code)
 
 
@@ -189,12 +249,15 @@ class LazyGroup(click.Group):
         return super().get_command(ctx, cmd_name)
 
 
-@click.group(cls=LazyGroup, context_settings={"help_option_names": ["-h", "--help"]})
+@click.group(cls=LazyGroup, context_settings={"help_option_names": ["-h", "--help"]},
+             epilog=EXIT_CODES)
 @click.version_option(__version__, prog_name="pbem")
 @click.option("--home", "home_path", type=click.Path(file_okay=False, path_type=Path),
               envvar="PBEM_HOME", help="Folder with your identity and games (env PBEM_HOME).")
+@click.option("-v", "--verbose", is_flag=True,
+              help="With an error, also the exact cause (the parser's own words).")
 @click.pass_context
-def main(ctx: click.Context, home_path: Path | None) -> None:
+def main(ctx: click.Context, home_path: Path | None, verbose: bool) -> None:
     """Play hex-and-counter wargames by passing signed turn files.
 
     Start with 'pbem demo', or 'pbem id new NAME' then 'pbem new ENGINE SCENARIO --side SIDE'.
@@ -202,7 +265,9 @@ def main(ctx: click.Context, home_path: Path | None) -> None:
     from pbem.portable import utf8_output
 
     utf8_output()
-    ctx.ensure_object(dict)["home_path"] = home_path
+    obj = ctx.ensure_object(dict)
+    obj["home_path"] = home_path
+    obj["verbose"] = verbose
 
 
 # --- identities -----------------------------------------------------------------------------
@@ -576,7 +641,7 @@ def receive_cmd(ctx: click.Context, files: tuple[Path, ...], yes: bool) -> None:
                 else:
                     echo(f"  {game.awaiting()}")
             except PbemError as exc:
-                echo_err(f"pbem: error: {exc}")
+                echo_err(f"pbem: error: {player_words(exc)}")
                 status = status or exc.exit_code
     sys.exit(status)
 
@@ -975,7 +1040,10 @@ def audit_cmd(paths: tuple[Path, ...], roll: str | None, as_json: bool, html: Pa
             click.echo(json.dumps(report.to_json(), indent=2))
             sys.exit(0 if report.clean else report.exit_code or 1)
         if roll:
-            for line in explain_roll(report, roll):
+            lines = explain_roll(report, roll)
+            if lines[0].startswith("no roll "):
+                raise UsageError(lines[0])
+            for line in lines:
                 echo(line)
             sys.exit(0 if report.clean else report.exit_code or 1)
         from rich.markup import escape

@@ -68,6 +68,10 @@ class Outcome:
     info: FileInfo | None = None
     report: object | None = None
     digest: str = ""
+    #: the exit status this outcome calls for (a refused file: its error's, errors.py)
+    exit_code: int = 0
+    #: the exact cause of a refusal, in the parser's words (--verbose, --json)
+    cause: str = ""
 
     @property
     def final(self) -> bool:
@@ -153,7 +157,7 @@ class Router:
             except PbemError as exc:
                 peeked.append((source, data, None, Outcome(
                     source, "refused", f"{source}: not a pbem file ({_cause(exc)})",
-                    digest=digest(data))))
+                    digest=digest(data), exit_code=exc.exit_code, cause=_cause(exc))))
                 continue
             peeked.append((source, data, info, None))
         peeked.sort(key=lambda item: (item[2].game_id, item[2].seq) if item[2] else (b"", -1))
@@ -176,8 +180,11 @@ class Router:
         sha = digest(data)
         short = info.game_id.hex()[:12]
 
-        def outcome(status: str, note: str, report: object | None = None) -> Outcome:
-            return Outcome(source, status, note, info, report, sha)
+        def outcome(status: str, note: str, report: object | None = None,
+                    error: BaseException | None = None) -> Outcome:
+            code = getattr(error, "exit_code", 1) if error is not None else 0
+            return Outcome(source, status, note, info, report, sha, code,
+                           _cause(error) if error is not None else "")
 
         if info.game_id not in known:
             if info.kind == "invite":
@@ -203,7 +210,7 @@ class Router:
                 try:
                     self.pin(card)
                 except PbemError as exc:
-                    return outcome("refused", f"{source}: {_cause(exc)}")
+                    return outcome("refused", f"{source}: {_cause(exc)}", error=exc)
         try:
             report = self.importer(data, source)
         except DuplicateFile:
@@ -215,12 +222,13 @@ class Router:
                                           f"({_cause(exc)})")
             if exc.reason == "other-game":
                 return outcome("unknown-game", f"{source}: {_cause(exc)}; left alone")
-            return outcome("refused", f"{source}: refused: {_cause(exc)}")
+            return outcome("refused", f"{source}: refused: {_cause(exc)}", error=exc)
         except PbemError as exc:
-            return outcome("refused", f"{source}: refused: {_cause(exc)}")
+            return outcome("refused", f"{source}: refused: {_cause(exc)}", error=exc)
         except Exception as exc:  # a file that trips a bug must not stop the other files
             return outcome("refused", f"{source}: refused: internal error while importing "
-                                      f"({type(exc).__name__}: {exc}); please report it")
+                                      f"({type(exc).__name__}: {exc}); please report it",
+                           error=exc)
         text = getattr(report, "text", None)
         return outcome("imported", f"{source}: {text}" if isinstance(text, str) else
                        f"{source}: imported file {info.seq} of game {short}", report)

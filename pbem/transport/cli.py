@@ -218,7 +218,9 @@ def _show(outcomes: list[Outcome], home: Any, as_json: bool, *, folder: Path | N
                 if shown.get(outcome.source) == outcome.note:
                     continue
                 shown[outcome.source] = outcome.note
-            core.errors.print(f"pbem: note: {safe(bound(outcome.note, 2000))}", markup=False)
+            plain = core.plain_refusal(outcome.source, outcome.exit_code, outcome.cause)
+            core.errors.print(f"pbem: {'error' if outcome.exit_code else 'note'}: "
+                              f"{plain or safe(bound(outcome.note, 2000))}", markup=False)
             continue
         core.console.print(safe(bound(outcome.note, 2000)), markup=False)
         report = outcome.report
@@ -254,7 +256,8 @@ def _json_outcome(o: Outcome) -> dict[str, Any]:
     return {"source": o.source, "status": o.status, "note": o.note,
             "game": o.info.game_id.hex() if o.info else None,
             "seq": o.info.seq if o.info else None, "side": o.info.side if o.info else None,
-            "kind": o.info.kind if o.info else None}
+            "kind": o.info.kind if o.info else None, "exit_code": o.exit_code,
+            "cause": o.cause}
 
 
 def _reply_to_folder(outcomes: list[Outcome], home: Any, folder: Path | None = None, *,
@@ -331,6 +334,8 @@ def inbox_cmd(ctx: click.Context, directory: Path, yes: bool, reply: bool, as_js
             _reply_to_folder(outcomes, home, directory)
         if not outcomes and not as_json:
             core.console.print(f"nothing new in {directory}", markup=False)
+    # a refused file is a failure, with its error's exit status (pbem --help lists them)
+    sys.exit(next((o.exit_code for o in outcomes if o.exit_code), 0))
 
 
 @click.command("watch")
@@ -398,6 +403,7 @@ def fetch_cmd(ctx: click.Context, mailbox: str | None, every_message: bool, yes:
         if not as_json:
             core.errors.print(f"fetched {account.address}: {report.handled} messages handled, "
                               f"{len(report.outcomes)} files looked at", markup=False)
+    sys.exit(next((o.exit_code for o in report.outcomes if o.exit_code), 0))
 
 
 @click.group("mail")

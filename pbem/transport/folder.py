@@ -20,6 +20,7 @@ too.
 
 from __future__ import annotations
 
+import dataclasses
 import os
 import re
 import stat
@@ -30,6 +31,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 
 from pbem.atomic import write_atomic
+from pbem.errors import FormatError
 from pbem.transport.base import RETRY, Outcome, Router, TransportError, digest, file_name
 from pbem.transport.state import HandledState
 
@@ -193,7 +195,8 @@ def scan_folder(directory: Path, router: Router, state: HandledState | None = No
         data = _read_capped(path)
         source = str(path)
         if isinstance(data, str):
-            outcomes.append(Outcome(source, "refused", f"{source}: {data}; left alone"))
+            outcomes.append(Outcome(source, "refused", f"{source}: {data}; left alone",
+                                    exit_code=FormatError.exit_code, cause=data))
             seen[name] = [st.st_size, st.st_mtime_ns, "", "refused"]
             continue
         sha = digest(data)
@@ -222,9 +225,8 @@ def scan_folder(directory: Path, router: Router, state: HandledState | None = No
         if name in seen:
             seen[name][3] = outcome.status
         if outcome.source in notes:
-            outcome = Outcome(outcome.source, outcome.status,
-                              f"{notes[outcome.source]}: {outcome.note}", outcome.info,
-                              outcome.report, outcome.digest)
+            outcome = dataclasses.replace(outcome,
+                                          note=f"{notes[outcome.source]}: {outcome.note}")
         outcomes.append(outcome)
     for name in list(seen):
         if name not in names:

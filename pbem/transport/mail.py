@@ -36,7 +36,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 
 from pbem.atomic import write_atomic
-from pbem.errors import PbemError
+from pbem.errors import FormatError, PbemError
 from pbem.transport.base import Outcome, Router, TransportError, file_name
 from pbem.transport.config import MailAccount
 from pbem.transport.state import HandledState
@@ -169,7 +169,8 @@ class MessageScan:
 
 def _refuse(scan: MessageScan, what: str, why: str) -> None:
     scan.refused.append(Outcome(f"{scan.label} {what}", "refused",
-                                f"{scan.label}: {what} refused: {why}"))
+                                f"{scan.label}: {what} refused: {why}",
+                                exit_code=FormatError.exit_code, cause=why))
 
 
 def _strict_payload(part: Message) -> bytes:

@@ -1,0 +1,110 @@
+"""Issue 17, at the command line (CliRunner): what a new player tripped on."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+from click.testing import CliRunner, Result
+
+from pbem.cli import main
+
+
+@pytest.fixture
+def run(tmp_path: Path, monkeypatch: pytest.MonkeyPatch):  # type: ignore[no-untyped-def]
+    monkeypatch.chdir(tmp_path)
+    monkeypatch.setenv("COLUMNS", "80")
+    monkeypatch.setenv("PBEM_CLOCK", "1800000000")
+    monkeypatch.delenv("PBEM_PASSPHRASE", raising=False)
+    runner = CliRunner()
+
+    def invoke(home: str | None, *args: str, input: str | None = None) -> Result:
+        argv = (["--home", str(tmp_path / home)] if home else []) + list(args)
+        return runner.invoke(main, argv, input=input, catch_exceptions=False)
+
+    return invoke
+
+
+def start(run) -> None:  # type: ignore[no-untyped-def]
+    """Alice (red) and Bob (blue) in a skirmish; Alice has received Bob's reply."""
+    assert run("a", "id", "new", "Alice").exit_code == 0
+    assert run("b", "id", "new", "Bob").exit_code == 0
+    assert run("a", "new", "skirmish", "long", "--side", "red", "--name", "g",
+               "-o", "inv.pbem").exit_code == 0
+    assert run("b", "join", "inv.pbem", "--name", "g", "-o", "acc.pbem", "--yes").exit_code == 0
+    assert run("a", "receive", "acc.pbem", "--yes").exit_code == 0
+
+
+def a_turn_file(run, tmp_path: Path) -> Path:  # type: ignore[no-untyped-def]
+    """Alice's file 2, under the name pbem gives it."""
+    start(run)
+    assert run("a", "act", "g", "pass").exit_code == 0
+    r = run("a", "send", "g")
+    name = r.output.split(" written to ")[1].strip()
+    return tmp_path / name
+
+
+# --- item 7: errors in a player's words ----------------------------------------------------
+
+
+def test_a_damaged_file_is_told_in_a_players_words(run, tmp_path: Path) -> None:  # type: ignore[no-untyped-def]
+    good = a_turn_file(run, tmp_path)
+    data = good.read_bytes()
+    damaged = {"cut": data[:60], "tail": data + b"xxxxx", "junk": b"uurn not a file at all"}
+    for label, payload in damaged.items():
+        path = tmp_path / good.name.replace("-0002-", "-0002-" + label + "-")
+        path.write_bytes(payload)
+        r = run("b", "receive", str(path))
+        assert r.exit_code == 3, (label, r.output)
+        assert "the file is damaged or not a pbem file" in r.output
+        assert "pbem send GAME --seq 2" in r.output  # the number, from the file's name
+        for parser_words in ("msgpack", "trailing bytes", "file kind", "[cause:"):
+            assert parser_words not in r.output, (label, r.output)
+    # the exact cause is there for who asks
+    r = run("b", "--verbose", "receive", str(tmp_path / good.name.replace("-0002-",
+                                                                         "-0002-tail-")))
+    assert "[cause: " in r.output and "trailing" in r.output
+
+
+# --- item 8: exit codes that say no ---------------------------------------------------------
+
+
+def test_a_tampered_file_in_the_inbox_fails(run, tmp_path: Path) -> None:  # type: ignore[no-untyped-def]
+    good = a_turn_file(run, tmp_path)
+    folder = tmp_path / "shared"
+    folder.mkdir()
+    data = bytearray(good.read_bytes())
+    data[-70] ^= 1  # inside the signed body: the signature no longer verifies
+    (folder / good.name).write_bytes(bytes(data))
+    r = run("b", "inbox", str(folder))
+    assert r.exit_code == 4, r.output
+    assert "changed after it was signed" in r.output and "not a pbem file" not in r.output
+    assert run("b", "status", "g").output.count("file 1") == 1  # nothing imported
+
+
+def test_inbox_json_keeps_the_exact_cause(run, tmp_path: Path) -> None:  # type: ignore[no-untyped-def]
+    start(run)
+    folder = tmp_path / "shared"
+    folder.mkdir()
+    (folder / "x.pbem").write_bytes(b"\x92\x01")
+    r = run("b", "inbox", str(folder), "--json")
+    assert r.exit_code == 3
+    [row] = json.loads(r.output)
+    assert row["status"] == "refused" and row["exit_code"] == 3 and row["cause"]
+
+
+def test_audit_of_a_roll_that_does_not_exist_fails(run, tmp_path: Path) -> None:  # type: ignore[no-untyped-def]
+    good = a_turn_file(run, tmp_path)
+    files = [str(tmp_path / "inv.pbem"), str(tmp_path / "acc.pbem"), str(good)]
+    ok = run(None, "audit", *files, "--roll", "2.0")
+    assert ok.exit_code == 0 and "roll 2.0" in ok.output
+    r = run(None, "audit", *files, "--roll", "5.7")
+    assert r.exit_code == 2 and "no roll 5.7" in r.output
+
+
+def test_help_lists_the_exit_codes(run) -> None:  # type: ignore[no-untyped-def]
+    r = run(None, "--help")
+    assert "Exit status: 0" in r.output
+    for code in ("3 a file that is", "4 a signature", "9 an action the rules refuse"):
+        assert code in " ".join(r.output.split()), code
