@@ -11,6 +11,7 @@ import contextlib
 import json
 import os
 import re
+import shutil
 import sys
 from collections.abc import Callable, Iterator
 from pathlib import Path
@@ -407,13 +408,14 @@ def engines_cmd(as_json: bool) -> None:
                               "description": o.description} for o in e.options()]}
                 for e in found.values()], indent=2))
             return
-        from rich.table import Table
-
-        table = Table("engine", "title", "sides", "scenarios", title="installed engines")
+        # plain lines, not a table: an id is what you type, so it is never cut
         for e in found.values():
-            table.add_row(e.id, e.title, " / ".join(e.sides),
-                          "\n".join(f"{s.id}: {s.title}" for s in e.scenarios()))
-        console.print(table)
+            echo(f"{e.id}: {e.title} ({' / '.join(e.sides)})")
+            scenarios = e.scenarios()
+            width = max((len(sc.id) for sc in scenarios), default=0)
+            for sc in scenarios:
+                echo(f"  {sc.id:<{width}}  {sc.title}")
+        echo("start one: pbem new ENGINE SCENARIO --side SIDE")
 
 
 @main.group("scenario")
@@ -893,20 +895,27 @@ def list_cmd(ctx: click.Context, as_json: bool) -> None:
         if as_json:
             click.echo(json.dumps(data, indent=2))
             return
-        from rich.table import Table
-
-        table = Table("game", "engine / scenario", "side", "opponent", "position", "file",
-                      "in / out", "next")
-        for s in data:
-            table.add_row(s["name"], f"{s['engine']} / {s['scenario']}", s["side"],
-                          s["opponent"] or "-", s["position"] or "-", str(s["seq"]),
-                          f"{_when(s['last_in'])}\n{_when(s['last_out'])}",
-                          (f"YOU: {s['decision']}" if s["your_move"] else s["awaiting"])
-                          # an unsent or vanished file is a silent deadlock: always shown
-                          + (f"\n{s['sent']}" if s["sent"] and (
-                              "not sent" in s["sent"] or "no longer there" in s["sent"])
-                             else ""))
-        console.print(table)
+        if not data:
+            echo("no games yet: 'pbem new' starts one, 'pbem join INVITE' joins one")
+            return
+        # one line per game: the ids whole (you type them), then what is next, cut to the
+        # terminal's width ('pbem status GAME' says it all)
+        width = shutil.get_terminal_size((80, 24)).columns
+        rows = [(s["name"], f"{s['engine']}/{s['scenario']}",
+                 f"{s['side']} v {s['opponent'] or '(not joined)'}", f"file {s['seq']}",
+                 (f"game over: {s['result']['text']}" if s.get("result") else
+                  f"YOU: {s['decision']}" if s["your_move"] else
+                  s["awaiting"].replace("waiting for ", "awaits "))) for s in data]
+        sent = {s["name"]: s["sent"] for s in data if s["sent"] and (
+            "not sent" in s["sent"] or "no longer there" in s["sent"])}
+        widths = [max(len(r[i]) for r in rows) for i in range(4)]
+        for row in rows:
+            line = "  ".join(f"{cell:<{w}}" for cell, w in zip(row, widths, strict=False))
+            line = f"{line}  {row[4]}"
+            echo(line if len(line) <= width else line[:max(width - 1, 0)] + "…")
+            # an unsent or vanished file is a silent deadlock: always shown, whole
+            if sent.get(row[0]):
+                echo(f"  {sent[row[0]]}")
 
 
 @main.command("log")

@@ -108,3 +108,25 @@ def test_help_lists_the_exit_codes(run) -> None:  # type: ignore[no-untyped-def]
     assert "Exit status: 0" in r.output
     for code in ("3 a file that is", "4 a signature", "9 an action the rules refuse"):
         assert code in " ".join(r.output.split()), code
+
+
+# --- item 6: tables that never cut what you type --------------------------------------------
+
+
+def test_engines_and_list_fit_80_columns_without_cutting_ids(run, tmp_path: Path) -> None:  # type: ignore[no-untyped-def]
+    from pbem.registry import engines
+
+    r = run(None, "engines")
+    assert r.exit_code == 0 and "…" not in r.output
+    for engine in engines().values():
+        assert f"{engine.id}: " in r.output
+        for scenario in engine.scenarios():
+            assert f"  {scenario.id}  " in r.output, scenario.id
+    start(run)
+    assert run("a", "new", "white-death", "purkayev", "--side", "german", "--name",
+               "a-rather-long-game-name", "-o", "inv2.pbem").exit_code == 0
+    listing = run("a", "list").output.splitlines()
+    assert len(listing) == 2, listing  # one line per game
+    assert all(len(line) <= 80 for line in listing), listing
+    assert any(line.startswith("g  ") and "skirmish/long" in line for line in listing)
+    assert any("a-rather-long-game-name  white-death/purkayev" in line for line in listing)
