@@ -669,19 +669,38 @@ def _in_sequence(found: list[tuple[str, bytes]]) -> list[tuple[str, bytes]]:
 @click.argument("actions", nargs=-1, required=True)
 @click.pass_context
 def act_cmd(ctx: click.Context, game_ref: str, actions: tuple[str, ...]) -> None:
-    """Apply actions in the engine's notation, one argument each."""
+    """Apply actions in the engine's notation, one argument each: all of them, or none."""
+    from pbem.errors import ActionSyntaxError, IllegalAction, NotYourTurn
+    from pbem.play import suggest
+
     with handled():
         home = home_of(ctx)
+        # a dry run on a copy that never writes: if any action is refused, or the file
+        # would seal before the last one, nothing is applied and nothing saved
+        trial = home.game(game_ref)
+        trial.write = lambda: None
+        for number, text in enumerate(actions, 1):
+            state = trial.state.clone()
+            try:
+                _, _, sealed = trial.act(text, save=False)
+            except (IllegalAction, ActionSyntaxError) as exc:
+                hint = suggest(state, text)
+                raise type(exc)(f"{exc}{'; ' + hint if hint else ''} (action {number} of "
+                                f"{len(actions)}: none applied)") from None
+            if sealed is not None and number < len(actions):
+                raise NotYourTurn(f"{game_ref}: the file seals after '{text}' (the opponent "
+                                  f"decides next), so {', '.join(map(repr, actions[number:]))}"
+                                  " cannot follow in it: none applied")
         game = home.game(game_ref)
         for text in actions:
-            events, rolls, sealed = game.act(text)
+            events, rolls, sealed = game.act(text, save=False)
             echo(f"{text}")
             _print_events(events, rolls, game.side)
             if sealed is not None:
                 _sealed_note(game, sealed)
-                break
-        else:
-            echo(f"  {game.awaiting()}")
+                return
+        game.write()
+        echo(f"  {game.awaiting()}")
 
 
 @main.command("legal")

@@ -24,7 +24,7 @@ from pbem.atomic import write_atomic
 from pbem.audit import body_summary
 from pbem.engine import State
 from pbem.envelope import file_name
-from pbem.errors import DuplicateFile, PbemError
+from pbem.errors import ActionSyntaxError, DuplicateFile, IllegalAction, PbemError
 from pbem.render import board_screen, fit_window
 from pbem.render.narrate import DecisionPrompt, KeyPoller, frames_from_records, replay
 from pbem.session import Game, Home, ReceiveReport
@@ -156,6 +156,32 @@ def where(state: State, side: str, token: str) -> tuple[str, ...]:
         if token in words:
             found.update(w for w in words if w in cells and w not in here and w != token)
     return tuple(sorted(found))
+
+
+def suggest(state: State, text: str) -> str:
+    """'did you mean ...?' for a refused action: for a word that names nothing (no word of
+    a legal action, no hex, no unit in sight), the nearest such word; for text no legal
+    action shares its words with, the nearest action.  A well-formed action the rules
+    refuse gets none: the rule's words say why."""
+    import difflib
+
+    if state.current_player() is None:
+        return ""
+    legal = [a.notation() for a in state.legal_actions()]
+    words = {w for a in legal for w in a.split()}
+    view = state.view(state.current_player())
+    named = {c.hex for c in view.cells} | {p.id for p in view.pieces if not p.hidden}
+    for word in text.split():
+        if word not in words and word not in named:
+            near = difflib.get_close_matches(word, sorted(words | {p.id for p in view.pieces
+                                                                   if not p.hidden}),
+                                             n=1, cutoff=0.6)
+            if near:
+                return f"did you mean '{near[0]}'?"
+    if any(set(text.split()) <= set(a.split()) | named for a in legal):
+        return ""
+    near = difflib.get_close_matches(text.strip(), legal, n=1, cutoff=0.6)
+    return f"did you mean '{near[0]}'?" if near else ""
 
 
 def situation(game: Game) -> str:
@@ -411,6 +437,10 @@ class Prompt:
                                        "exit: leave)", markup=False)
             except PbemError as exc:
                 self.console.print(f"[red]refused:[/] {exc}")
+                hint = suggest(game.state, line) if isinstance(
+                    exc, IllegalAction | ActionSyntaxError) else ""
+                if hint:
+                    self.console.print(f"  {hint}", markup=False)
                 if line in ("done", "q"):
                     self.console.print("  (to leave the prompt, type quit)", markup=False)
 

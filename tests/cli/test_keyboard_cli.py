@@ -130,3 +130,48 @@ def test_engines_and_list_fit_80_columns_without_cutting_ids(run, tmp_path: Path
     assert all(len(line) <= 80 for line in listing), listing
     assert any(line.startswith("g  ") and "skirmish/long" in line for line in listing)
     assert any("a-rather-long-game-name  white-death/purkayev" in line for line in listing)
+
+
+# --- White Death at the Soviet movement decision ---------------------------------------------
+
+
+def luki(root: Path) -> Path:
+    """Purkayev's Attack, the Soviet player at his first movement decision (4 MPs)."""
+    import hashlib
+
+    from pbem.session import Home
+
+    erich, ivan = Home(root / "erich"), Home(root / "ivan")
+    erich.keys.create("Erich", "", None, secret=hashlib.sha256(b"erich").digest())
+    ivan.keys.create("Ivan", "", None, secret=hashlib.sha256(b"ivan").digest())
+    game = erich.new_game("white-death", "purkayev", "german", name="luki",
+                          nonce=hashlib.sha256(b"luki1").digest())
+    joined = ivan.join(game.files[0], "invite", name="luki")
+    erich.receive(joined.files[1], "reply")
+    ivan.receive(erich.game("luki").file(2)[1], "file 2")
+    ivan.game("luki").act("impulse 4")
+    return root
+
+
+# --- item 11: act is all or nothing, and suggests ---------------------------------------------
+
+
+def test_act_with_several_actions_is_all_or_nothing(run, tmp_path: Path) -> None:  # type: ignore[no-untyped-def]
+    luki(tmp_path)
+    before = run("ivan", "log", "luki").output
+    r = run("ivan", "act", "luki", "move 1/31R 3703 3702", "move 1/31X 3702 3701")
+    assert r.exit_code == 9, r.output
+    assert "did you mean '1/31R'?" in r.output and "none applied" in r.output
+    assert run("ivan", "log", "luki").output == before  # the first move is not kept
+    r = run("ivan", "act", "luki", "assault 3801 with 1188/357", "end movement", "impulse 3")
+    assert r.exit_code == 10 and "the file seals after 'end movement'" in r.output
+    assert run("ivan", "log", "luki").output == before
+    r = run("ivan", "act", "luki", "move 1/31R 3703 3702", "assault 3801 with 1188/357")
+    assert r.exit_code == 0, r.output
+    assert "unsealed: 3 records" in run("ivan", "log", "luki").output  # both, and impulse 4
+
+
+def test_a_mistyped_action_gets_the_nearest_one(run, tmp_path: Path) -> None:  # type: ignore[no-untyped-def]
+    luki(tmp_path)
+    r = run("ivan", "act", "luki", "asault 3801 with 1188/357")
+    assert r.exit_code == 9 and "did you mean 'assault'?" in r.output, r.output
