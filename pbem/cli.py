@@ -24,6 +24,7 @@ if TYPE_CHECKING:
 
 from pbem import __version__
 from pbem.errors import (
+    ChainError,
     DuplicateFile,
     FormatError,
     KeyStoreError,
@@ -615,53 +616,79 @@ def receive_cmd(ctx: click.Context, files: tuple[Path, ...], yes: bool) -> None:
     with handled():
         home = home_of(ctx)
     assert home is not None
+    incoming: list[tuple[Path, str, bytes]] = []
     for path in files:
         try:
-            found = _in_sequence(_read_incoming(path))
+            found = _read_incoming(path)
         except PbemError as exc:
-            echo_err(f"pbem: error: {exc}")
+            echo_err(f"pbem: error: {player_words(exc)}")
             status = status or exc.exit_code
             continue
-        # every file is tried, earliest first: a stranger's file in an mbox, or a mail
-        # carrying files 8 then 6, must not keep the genuine file 6 out (issue 20 item 5)
+        # every file is looked at: a stranger's file in an mbox must not keep the genuine
+        # one out (issue 20 item 5)
         for source, data in found:
             try:
-                if not _screen(home, path, source, data, yes):
-                    continue
-                try:
-                    report = home.receive(data, source)
-                except DuplicateFile as exc:
-                    echo_err(f"pbem: note: {exc}")
-                    continue
-                echo(report.text)
-                if report.message:
-                    echo(f"  message from your opponent: {block(report.message)}")
-                game = home.game(report.game_name)
-                _print_events(report.events, report.rolls, game.side)
-                if report.sealed is not None:
-                    _sealed_note(game, report.sealed)
-                else:
-                    echo(f"  {game.awaiting()}")
+                if _screen(home, path, source, data, yes):
+                    incoming.append((path, source, data))
             except PbemError as exc:
                 echo_err(f"pbem: error: {player_words(exc)}")
                 status = status or exc.exit_code
+    # earliest file of each game first, whatever the order on the command line; a file
+    # that waits for an earlier one is tried again once that one is in
+    waiting = _by_sequence(incoming)
+    while waiting:
+        retry: list[tuple[Path, str, bytes]] = []
+        failed: list[tuple[str, PbemError]] = []
+        for path, source, data in waiting:
+            try:
+                report = home.receive(data, source)
+            except DuplicateFile as exc:
+                echo_err(f"pbem: note: {exc}")
+                continue
+            except ChainError as exc:
+                if exc.reason == "missing":
+                    retry.append((path, source, data))
+                    failed.append((source, exc))
+                    continue
+                echo_err(f"pbem: error: {player_words(exc)}")
+                status = status or exc.exit_code
+                continue
+            except PbemError as exc:
+                echo_err(f"pbem: error: {player_words(exc)}")
+                status = status or exc.exit_code
+                continue
+            echo(report.text)
+            if report.message:
+                echo(f"  message from your opponent: {block(report.message)}")
+            game = home.game(report.game_name)
+            _print_events(report.events, report.rolls, game.side)
+            if report.sealed is not None:
+                _sealed_note(game, report.sealed)
+            else:
+                echo(f"  {game.awaiting()}")
+        if len(retry) == len(waiting):
+            for _, missing in failed:
+                echo_err(f"pbem: error: {player_words(missing)}")
+                status = status or missing.exit_code
+            break
+        waiting = retry
     sys.exit(status)
 
 
-def _in_sequence(found: list[tuple[str, bytes]]) -> list[tuple[str, bytes]]:
-    """Files in the order they can be imported: by game and sequence number (what cannot
-    be read keeps its place at the front, to be named by the import)."""
+def _by_sequence(items: list[tuple[Path, str, bytes]]) -> list[tuple[Path, str, bytes]]:
+    """Files in game and sequence order; a file that cannot be read keeps its place last
+    (its import names the problem)."""
     from pbem.armor import read_any
     from pbem.envelope import peek
 
-    def key(item: tuple[str, bytes]) -> tuple[bytes, int]:
+    def key(item: tuple[Path, str, bytes]) -> tuple[int, bytes, int]:
         try:
-            info = peek(read_any(item[1]))
+            info = peek(read_any(item[2]))
         except PbemError:
-            return b"", -1
-        return info.game_id, info.seq
+            return 1, b"", 0
+        return 0, info.game_id, info.seq
 
-    return sorted(found, key=key)
+    return sorted(items, key=key)  # stable: unreadable files keep their order
 
 
 @main.command("act")
@@ -1182,18 +1209,25 @@ def play_cmd(ctx: click.Context, game_ref: str | None, files: tuple[Path, ...], 
 
     with handled():
         home = home_of(ctx)
-        datas: list[tuple[str, bytes]] = []
         if game_ref and Path(game_ref).is_file() and not game_ref.endswith(".pbsave"):
             files = (Path(game_ref), *files)
             game_ref = None
-        for path in files:
-            datas += [(src, d) for src, d in _read_incoming(path)
-                      if _screen(home, path, src, d, yes)]
+        found = [(path, src, d) for path in files for src, d in _read_incoming(path)
+                 if _screen(home, path, src, d, yes)]
+        datas = [(src, d) for _, src, d in _by_sequence(found)]
         pacing = _pacing(fast, step, pace)
         with key_poller() as poller:
             reports = receive_and_replay(rich_console(), home, datas, pacing,
                                          poller.poll if poller.active else None)
         names = {r.game_name for r in reports}
+        if game_ref is not None:
+            chosen = home.game(game_ref).name
+            for report in reports:
+                if report.game_name != chosen:
+                    echo_err(f"pbem: note: the file {report.seq} you gave is of game "
+                             f"{report.game_name}, not {chosen}: it was imported into "
+                             f"{report.game_name} (go on there: pbem play "
+                             f"{report.game_name})")
         if game_ref is None:
             if len(names) == 1:
                 game_ref = names.pop()

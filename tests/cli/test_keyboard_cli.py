@@ -175,3 +175,50 @@ def test_a_mistyped_action_gets_the_nearest_one(run, tmp_path: Path) -> None:  #
     luki(tmp_path)
     r = run("ivan", "act", "luki", "asault 3801 with 1188/357")
     assert r.exit_code == 9 and "did you mean 'assault'?" in r.output, r.output
+
+
+# --- item 10: files in any order; a file of another game is named ----------------------------
+
+
+def test_receive_takes_files_in_sequence_order(run, tmp_path: Path) -> None:  # type: ignore[no-untyped-def]
+    """Erich gets Ivan's reply (file 1) and Ivan's first turn (file 3) in one go, and
+    names them last first: the reply is imported first (Erich's file 2 seals at once,
+    the same bytes Ivan already answered), then file 3, which that made importable."""
+    import hashlib
+    import shutil
+
+    from pbem.session import Home
+
+    erich, ivan = Home(tmp_path / "erich"), Home(tmp_path / "ivan")
+    erich.keys.create("Erich", "", None, secret=hashlib.sha256(b"erich").digest())
+    ivan.keys.create("Ivan", "", None, secret=hashlib.sha256(b"ivan").digest())
+    game = erich.new_game("white-death", "purkayev", "german", name="luki",
+                          nonce=hashlib.sha256(b"luki1").digest())
+    joined = ivan.join(game.files[0], "invite", name="luki")
+    (tmp_path / "f1.pbem").write_bytes(joined.files[1])
+    shutil.copytree(tmp_path / "erich", tmp_path / "erich-copy")
+    copy = Home(tmp_path / "erich-copy")
+    copy.receive(joined.files[1], "reply")
+    ivan.receive(copy.game("luki").file(2)[1], "file 2")
+    for action in ("impulse 4", "assault 3801 with 1188/357", "end movement"):
+        ivan.game("luki").act(action)
+    (tmp_path / "f3.pbem").write_bytes(ivan.game("luki").file(3)[1])
+    shutil.copytree(tmp_path / "erich", tmp_path / "erich-late")
+    r = run("erich", "receive", "f3.pbem", "f1.pbem", "--yes")
+    assert r.exit_code == 0, r.output
+    assert r.output.index("file 1 from") < r.output.index("file 3 from")
+    assert "defensive fire" in run("erich", "status", "luki").output
+    # a file that stays unimportable is still refused, non-zero
+    r = run("erich-late", "receive", "f3.pbem")
+    assert r.exit_code == 5 and "missing" in r.output, r.output
+
+
+def test_play_says_when_a_file_is_of_another_game(run, tmp_path: Path) -> None:  # type: ignore[no-untyped-def]
+    start(run)
+    assert run("a", "new", "skirmish", "long", "--side", "red", "--name", "other",
+               "-o", "inv2.pbem").exit_code == 0
+    assert run("b", "join", "inv2.pbem", "--name", "other", "-o", "acc2.pbem",
+               "--yes").exit_code == 0
+    r = run("a", "play", "g", "acc2.pbem", "--fast", "--yes", input="quit\n")
+    assert r.exit_code == 0, r.output
+    assert "is of game other, not g" in r.output
