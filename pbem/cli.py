@@ -354,6 +354,9 @@ def id_import(ctx: click.Context, card_file: Path, yes: bool) -> None:
             raise UsageError(f"{card_file}: not a pbem card") from None
         if card.key != env.key:
             raise UsageError(f"{card_file}: the card is not signed by its own key")
+        home = home_of(ctx)
+        if home.keys.contact(card.fingerprint) is None:
+            refuse_name_conflict(home, card, f"the card {card_file}")
         echo(f"{card.name} <{card.email}>\nfingerprint: {card.fingerprint}")
         if not yes and not click.confirm("Does this fingerprint match what they told you?"):
             raise UsageError("not pinned")
@@ -492,6 +495,18 @@ def new_cmd(ctx: click.Context, engine_id: str, scenario: str, side: str,
         echo(f"invite written to {path}: send it to your opponent")
 
 
+def refuse_name_conflict(home: Any, card: Any, what: str) -> None:
+    """A card under a name already pinned with another key is refused before any
+    fingerprint question: no answer could make it acceptable (pin_contact refuses it)."""
+    for old in home.keys.contacts():
+        if old.name == card.name and old.key != card.key:
+            raise KeyStoreError(
+                f"{what} is signed by a new key under the name {card.name!r}, which is pinned "
+                f"with another key: pinned {old.fingerprint}, new {card.fingerprint}. If "
+                f"{card.name} really changed keys (ask them by phone or in person), run "
+                f"'pbem id forget \"{old.fingerprint}\"' and try again; nothing was written")
+
+
 def confirm_first_contact(home: Any, card: Any, what: str, yes: bool) -> None:
     """Show a new correspondent's fingerprint and have the player confirm it.
 
@@ -501,6 +516,7 @@ def confirm_first_contact(home: Any, card: Any, what: str, yes: bool) -> None:
     known = home.keys.contact(card.fingerprint)
     if known is not None and known.key == card.key:
         return
+    refuse_name_conflict(home, card, what)
     echo(f"first contact: {what} is signed by {card.name} <{card.email}>")
     echo(f"  fingerprint {card.fingerprint}")
     echo(f"  compare it with the one {card.name} tells you (phone, in person)")

@@ -182,10 +182,13 @@ def deliver(game: Any, number: int, data: bytes, *, folder: Path | None = None,
 # --- showing outcomes --------------------------------------------------------------------------
 
 
-def _confirm_with(yes: bool) -> Any:
+def _confirm_with(yes: bool, home: Any = None) -> Any:
     def confirm(info: Any, card: Any) -> bool:
         if yes:
             return True
+        if home is not None and card is not None and any(
+                old.name == card.name and old.key != card.key for old in home.keys.contacts()):
+            return True  # no question: pinning refuses the name's new key, and says so
         if not sys.stdin.isatty():
             return False
         from pbem.identity import fingerprint
@@ -322,7 +325,7 @@ def inbox_cmd(ctx: click.Context, directory: Path, yes: bool, reply: bool, as_js
 
     with core.handled():
         home = core.home_of(ctx)
-        router = Router.for_home(home, confirm=_confirm_with(yes))
+        router = Router.for_home(home, confirm=_confirm_with(yes, home))
         state = HandledState.of_home(home.path)
         if reply:
             _send_owed(home, directory)
@@ -355,7 +358,7 @@ def watch_cmd(ctx: click.Context, directory: Path, interval: float, duration: fl
 
     with core.handled():
         home = core.home_of(ctx)
-        router = Router.for_home(home, confirm=_confirm_with(yes))
+        router = Router.for_home(home, confirm=_confirm_with(yes, home))
         end = None if duration is None else time.monotonic() + duration
         core.errors.print(f"watching {directory} every {interval:g} s (Ctrl-C to stop)",
                           markup=False)
@@ -393,7 +396,7 @@ def fetch_cmd(ctx: click.Context, mailbox: str | None, every_message: bool, yes:
     with core.handled():
         home = core.home_of(ctx)
         account = mailconfig.load_account(home.path)
-        router = Router.for_home(home, confirm=_confirm_with(yes))
+        router = Router.for_home(home, confirm=_confirm_with(yes, home))
         report = fetch_imap(account, mailconfig.password_for(home.path, account), router,
                             HandledState.of_home(home.path), mailbox_name=mailbox,
                             every_message=every_message)

@@ -222,3 +222,24 @@ def test_play_says_when_a_file_is_of_another_game(run, tmp_path: Path) -> None: 
     r = run("a", "play", "g", "acc2.pbem", "--fast", "--yes", input="quit\n")
     assert r.exit_code == 0, r.output
     assert "is of game other, not g" in r.output
+
+
+# --- item 9: a name pinned with another key: the conflict first --------------------------------
+
+
+def test_a_new_key_under_a_pinned_name_is_refused_before_any_question(run, tmp_path: Path) -> None:  # type: ignore[no-untyped-def]
+    start(run)  # Alice has pinned Bob
+    assert run("bob2", "id", "new", "Bob").exit_code == 0  # another key, the same name
+    assert run("a", "new", "skirmish", "long", "--side", "red", "--name", "h",
+               "-o", "inv2.pbem").exit_code == 0
+    assert run("bob2", "join", "inv2.pbem", "--name", "h", "-o", "acc2.pbem",
+               "--yes").exit_code == 0
+    for args in (("receive", "acc2.pbem"), ("receive", "acc2.pbem", "--yes"),
+                 ("play", "h", "acc2.pbem", "--fast")):
+        r = run("a", *args, input="y\n")
+        assert r.exit_code == 11, (args, r.output)
+        assert "pinned with another key" in r.output and "pbem id forget" in r.output
+        assert "first contact" not in r.output and "Does it match" not in r.output
+    assert run("bob2", "id", "export", "-o", "bob2.card").exit_code == 0
+    r = run("a", "id", "import", "bob2.card", input="y\n")
+    assert r.exit_code == 11 and "Does this fingerprint match" not in r.output
