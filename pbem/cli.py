@@ -169,16 +169,43 @@ def handled() -> Iterator[None]:
         _fail(exc)
 
 
-def _passphrase_prompt() -> Callable[[], bytes | None]:
+#: why a command that only receives still needs the key, said before the first question
+WHY_PASSPHRASE = ("your key is protected by a passphrase; pbem needs it to sign what it "
+                  "writes: your turn files, and your copy of each game (a receive saves it)")
+PASSPHRASE_TRIES = 3
+
+
+def _passphrase_prompt(home_path: Callable[[], Path]) -> Callable[[], bytes | None]:
+    """Asked at most once per command (the Home keeps the key); at a terminal a wrong
+    passphrase may be typed again, up to three tries in all."""
     def ask() -> bytes | None:
         env = os.environ.get("PBEM_PASSPHRASE")
         if env is not None:
             return env.encode()
         if not sys.stdin.isatty():
-            raise KeyStoreError("the key is protected by a passphrase: set PBEM_PASSPHRASE "
-                                "or run in a terminal")
-        return str(click.prompt("Passphrase for your pbem key", hide_input=True)).encode()
+            raise KeyStoreError(f"{WHY_PASSPHRASE}: set PBEM_PASSPHRASE or run in a terminal")
+        from pbem.identity import KeyStore
+
+        echo_err(WHY_PASSPHRASE)
+        for attempt in range(1, PASSPHRASE_TRIES + 1):
+            secret = str(click.prompt("Passphrase for your pbem key", hide_input=True,
+                                      err=True)).encode()
+            try:
+                KeyStore(home_path()).load(secret)
+            except KeyStoreError as exc:
+                if "wrong passphrase" not in str(exc) or attempt == PASSPHRASE_TRIES:
+                    raise
+                echo_err(f"wrong passphrase; try again ({PASSPHRASE_TRIES - attempt} left)")
+                continue
+            return secret
+        return None  # not reached: the last try raises
     return ask
+
+
+def unlock(home: Any) -> None:
+    """Ask for the passphrase now, before any other question, when the command will sign."""
+    if home.keys.exists() and home.keys.is_encrypted():
+        home.identity()
 
 
 def home_of(ctx: click.Context) -> Any:
@@ -188,7 +215,7 @@ def home_of(ctx: click.Context) -> Any:
     obj = ctx.ensure_object(dict)
     if "home" not in obj:
         path = obj.get("home_path") or home_dir()
-        obj["home"] = Home(Path(path), passphrase=_passphrase_prompt())
+        obj["home"] = Home(Path(path), passphrase=_passphrase_prompt(lambda: Path(path)))
     return obj["home"]
 
 
@@ -542,6 +569,7 @@ def join_cmd(ctx: click.Context, invite: Path, name: str | None, output: Path | 
 
     with handled():
         home = home_of(ctx)
+        unlock(home)
         data = read_incoming_file(invite)
         setup = parse_invite(load_envelope(data, str(invite)))
         confirm_first_contact(home, setup.creator, f"the invite {invite}", yes)
@@ -631,6 +659,7 @@ def receive_cmd(ctx: click.Context, files: tuple[Path, ...], yes: bool) -> None:
     status = 0
     with handled():
         home = home_of(ctx)
+        unlock(home)
     assert home is not None
     incoming: list[tuple[Path, str, bytes]] = []
     for path in files:
@@ -1225,6 +1254,7 @@ def play_cmd(ctx: click.Context, game_ref: str | None, files: tuple[Path, ...], 
 
     with handled():
         home = home_of(ctx)
+        unlock(home)
         if game_ref and Path(game_ref).is_file() and not game_ref.endswith(".pbsave"):
             files = (Path(game_ref), *files)
             game_ref = None

@@ -325,6 +325,7 @@ def inbox_cmd(ctx: click.Context, directory: Path, yes: bool, reply: bool, as_js
 
     with core.handled():
         home = core.home_of(ctx)
+        core.unlock(home)
         router = Router.for_home(home, confirm=_confirm_with(yes, home))
         state = HandledState.of_home(home.path)
         if reply:
@@ -358,6 +359,7 @@ def watch_cmd(ctx: click.Context, directory: Path, interval: float, duration: fl
 
     with core.handled():
         home = core.home_of(ctx)
+        core.unlock(home)
         router = Router.for_home(home, confirm=_confirm_with(yes, home))
         end = None if duration is None else time.monotonic() + duration
         core.errors.print(f"watching {directory} every {interval:g} s (Ctrl-C to stop)",
@@ -395,6 +397,7 @@ def fetch_cmd(ctx: click.Context, mailbox: str | None, every_message: bool, yes:
 
     with core.handled():
         home = core.home_of(ctx)
+        core.unlock(home)
         account = mailconfig.load_account(home.path)
         router = Router.for_home(home, confirm=_confirm_with(yes, home))
         report = fetch_imap(account, mailconfig.password_for(home.path, account), router,

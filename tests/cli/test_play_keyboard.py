@@ -132,3 +132,40 @@ def test_prompt_words_never_shadow_an_action() -> None:
             state.apply(chooser.pick(legal))
         assert firsts, engine.id
         assert not firsts & PROMPT_WORDS, (engine.id, firsts & PROMPT_WORDS)
+
+
+def test_the_passphrase_is_asked_once_first_with_retries(tmp_path: Path) -> None:
+    """Item 12: receiving with a protected key asks for the passphrase before the
+    fingerprint question, says why, lets a mistyped one be typed again, and asks once."""
+    def run(*args: str, env_extra: dict[str, str] | None = None) -> None:
+        env = {**os.environ, "COLUMNS": "100", "TERM": "dumb", **(env_extra or {})}
+        child = pexpect.spawn(PBEM, list(args), cwd=str(tmp_path), env=env, timeout=60,
+                              encoding="utf-8")
+        child.expect(pexpect.EOF)
+        child.close()
+        assert child.exitstatus == 0, child.before
+
+    secret = {"PBEM_PASSPHRASE": "correct horse"}
+    run("--home", "a", "id", "new", "Alice", "--passphrase", env_extra=secret)
+    run("--home", "b", "id", "new", "Bob")
+    run("--home", "a", "new", "white-death", "purkayev", "--side", "german", "--name", "g",
+        "-o", "inv.pbem", env_extra=secret)
+    run("--home", "b", "join", "inv.pbem", "--name", "g", "-o", "acc.pbem", "--yes")
+    env = {k: v for k, v in os.environ.items() if k != "PBEM_PASSPHRASE"}
+    child = pexpect.spawn(PBEM, ["--home", "a", "receive", "acc.pbem"], cwd=str(tmp_path),
+                          env={**env, "TERM": "dumb"}, timeout=60, encoding="utf-8")
+    child.expect("pbem needs it to sign")
+    child.expect("Passphrase for your pbem key")
+    assert "Does it match" not in child.before
+    child.sendline("wrong horse")
+    child.expect("wrong passphrase; try again")
+    child.expect("Passphrase for your pbem key")
+    child.sendline("correct horse")
+    child.expect("first contact")
+    child.expect("Does it match")
+    child.sendline("y")
+    child.expect("sealed file 2 of g")
+    child.expect(pexpect.EOF)
+    assert "Passphrase" not in child.before  # once per command
+    child.close()
+    assert child.exitstatus == 0
