@@ -1100,6 +1100,10 @@ def show_cmd(ctx: click.Context, game_ref: str, svg: Path | None, png: Path | No
 
         if center and not any(c.hex == center for c in view.cells):
             raise UsageError(f"no hex {center!r} on the map of {view.title}")
+        if center is None and view.cells:
+            from pbem.play import focus_hex
+
+            center = focus_hex(view, [r[1] for r in game.pending if r[0] == "a"])
         if browse and console.is_terminal:
             from pbem.play import key_poller
             from pbem.render import browse as browse_board

@@ -243,3 +243,39 @@ def test_a_new_key_under_a_pinned_name_is_refused_before_any_question(run, tmp_p
     assert run("bob2", "id", "export", "-o", "bob2.card").exit_code == 0
     r = run("a", "id", "import", "bob2.card", input="y\n")
     assert r.exit_code == 11 and "Does this fingerprint match" not in r.output
+
+
+# --- item 13: the board opens where the game is -------------------------------------------------
+
+
+def _shown_columns(output: str) -> tuple[int, int]:
+    import re
+
+    match = re.search(r"showing columns (\d+)-(\d+)", output)
+    assert match, output[-500:]
+    return int(match.group(1)), int(match.group(2))
+
+
+def test_show_opens_on_the_front(run, tmp_path: Path) -> None:  # type: ignore[no-untyped-def]
+    import hashlib
+
+    from pbem.session import Home
+
+    # For the Motherland!, Operation Uranus: the front is at Stalingrad (2424), far from
+    # the map's first columns (the Baltic Sea)
+    a, b = Home(tmp_path / "a"), Home(tmp_path / "b")
+    a.keys.create("Erich", "", None, secret=hashlib.sha256(b"erich").digest())
+    b.keys.create("Ivan", "", None, secret=hashlib.sha256(b"ivan").digest())
+    game = a.new_game("for-the-motherland", "4-uranus", "axis", name="ur",
+                      nonce=hashlib.sha256(b"ur").digest())
+    a.receive(b.join(game.files[0], "invite", name="ur").files[1], "reply")
+    first, last = _shown_columns(run("a", "show", "ur").output)
+    assert first <= 24 <= last and first > 1
+    # White Death: the Soviet player's own move is where his board opens
+    luki(tmp_path)
+    assert run("ivan", "act", "luki", "move 1/31R 3703 3702").exit_code == 0
+    first, last = _shown_columns(run("ivan", "show", "luki").output)
+    assert first <= 37 <= last and first > 1
+    # an explicit --center still wins
+    first, _ = _shown_columns(run("ivan", "show", "luki", "--center", "0101").output)
+    assert first == 1
