@@ -146,8 +146,14 @@ class CombatState(SupplyState):
         t = self.utype(uid)
         band = rules.morale_band(roll + mod, t.morale)
         h = self.units[uid].loc
-        events = [Event(f"{uid} morale {t.morale}: {roll}+{mod} = {roll + mod}, {band}",
-                        "morale", hexes=(h,), units=(uid,), rule=job["rule"])]
+        # the check was announced with the modifier of the fire alone; the hex adds its own
+        # now (Rule 14.C), and the line says so rather than contradict the announcement
+        extra = mod - job["mod"]
+        why = (f" (+{job['mod']} from the fire, {extra:+d} for isolation, snow, routs or "
+               f"eliminations in the hex: Rule 14.C)" if extra else "")
+        events = [Event(f"{uid} morale {t.morale}: roll {roll} + modifier {mod} = "
+                        f"{roll + mod}, {band}{why}", "morale", hexes=(h,), units=(uid,),
+                        rule=job["rule"])]
         stage = job["stage"]
         u = self.units[uid]
         if band == "pass":
