@@ -251,6 +251,61 @@ def _sealed_note(game: Any, seq: int) -> None:
     echo(f"  send it with: pbem send {game.name} -o {name}")
 
 
+# --- shell completion (click's shell_complete; README: "Shell completion") ----------------------
+
+
+def _completion_home(ctx: click.Context) -> Path:
+    from pbem.identity import home_dir
+
+    root = ctx.find_root()
+    given = root.params.get("home_path") if root.params else None
+    return Path(given) if given else Path(home_dir())
+
+
+def complete_game(ctx: click.Context, param: click.Parameter, incomplete: str) -> list[str]:
+    """Game names in the home (from the save files' names: nothing is decrypted)."""
+    from pbem.session import SAVE_SUFFIX
+
+    folder = _completion_home(ctx) / "games"
+    names = sorted(p.name[:-len(SAVE_SUFFIX)] for p in folder.glob(f"*{SAVE_SUFFIX}")) \
+        if folder.is_dir() else []
+    return [n for n in names if n.startswith(incomplete)]
+
+
+def complete_engine(ctx: click.Context, param: click.Parameter, incomplete: str) -> list[str]:
+    from pbem.registry import engines
+
+    return [e for e in sorted(engines()) if e.startswith(incomplete)]
+
+
+def complete_scenario(ctx: click.Context, param: click.Parameter,
+                      incomplete: str) -> list[str]:
+    """The scenarios of the engine named before (or of every engine)."""
+    from pbem.registry import engines
+
+    found = engines()
+    chosen = ctx.params.get("engine_id")
+    pool = [found[chosen]] if chosen in found else list(found.values())
+    return sorted({s.id for e in pool for s in e.scenarios() if s.id.startswith(incomplete)})
+
+
+def complete_action(ctx: click.Context, param: click.Parameter, incomplete: str) -> list[str]:
+    """The legal actions of the game named before, when it is your decision."""
+    name = ctx.params.get("game_ref")
+    if not name:
+        return []
+    try:
+        from pbem.session import Home
+
+        game = Home(_completion_home(ctx)).game(str(name))
+        if game.my_decision() is None:
+            return []
+        return [a.notation() for a in game.state.legal_actions()
+                if a.notation().startswith(incomplete)]
+    except PbemError:
+        return []
+
+
 class LazyGroup(click.Group):
     """Commands from heavier modules load only when used (keeps ``pbem status`` fast)."""
 
@@ -261,6 +316,35 @@ class LazyGroup(click.Group):
         "mail": "pbem.transport.cli:mail_group",
         "board": "pbem.web.cli:board_cmd",
     }
+
+    def parse_args(self, ctx: click.Context, args: list[str]) -> list[str]:
+        """``--home DIR`` and ``--verbose`` also after the command (``pbem status --home
+        DIR``): they are moved before it, where click looks for the group's options."""
+        front: list[str] = []
+        rest: list[str] = []
+        command_seen = False
+        i = 0
+        while i < len(args):
+            arg = args[i]
+            if arg == "--":
+                rest += args[i:]
+                break
+            if not command_seen:
+                rest.append(arg)
+                if arg == "--home" and i + 1 < len(args):
+                    rest.append(args[i + 1])
+                    i += 1
+                elif not arg.startswith("-"):
+                    command_seen = True
+            elif arg == "--home" and i + 1 < len(args):
+                front += [arg, args[i + 1]]
+                i += 1
+            elif arg.startswith("--home=") or arg in ("--verbose", "-v"):
+                front.append(arg)
+            else:
+                rest.append(arg)
+            i += 1
+        return super().parse_args(ctx, front + rest)
 
     def list_commands(self, ctx: click.Context) -> list[str]:
         return sorted({*super().list_commands(ctx), *self.lazy})
@@ -455,8 +539,8 @@ def scenario_group() -> None:
 
 
 @scenario_group.command("check")
-@click.argument("engine_id", required=False)
-@click.argument("scenario", required=False)
+@click.argument("engine_id", required=False, shell_complete=complete_engine)
+@click.argument("scenario", required=False, shell_complete=complete_scenario)
 def scenario_check(engine_id: str | None, scenario: str | None) -> None:
     """Load and validate every scenario, and every hex the rulebook names."""
     from pbem.registry import engines, get
@@ -492,8 +576,8 @@ def _parse_options(values: tuple[str, ...]) -> dict[str, str]:
 
 
 @main.command("new")
-@click.argument("engine_id")
-@click.argument("scenario")
+@click.argument("engine_id", shell_complete=complete_engine)
+@click.argument("scenario", shell_complete=complete_scenario)
 @click.option("--side", required=True, help="The side you play.")
 @click.option("--option", "options", multiple=True, help="KEY=VALUE, repeatable.")
 @click.option("--dice", "dice_mode", type=click.Choice(["open", "sealed"]), default="open")
@@ -737,8 +821,8 @@ def _by_sequence(items: list[tuple[Path, str, bytes]]) -> list[tuple[Path, str, 
 
 
 @main.command("act")
-@click.argument("game_ref")
-@click.argument("actions", nargs=-1, required=True)
+@click.argument("game_ref", shell_complete=complete_game)
+@click.argument("actions", nargs=-1, required=True, shell_complete=complete_action)
 @click.pass_context
 def act_cmd(ctx: click.Context, game_ref: str, actions: tuple[str, ...]) -> None:
     """Apply actions in the engine's notation, one argument each: all of them, or none."""
@@ -776,7 +860,7 @@ def act_cmd(ctx: click.Context, game_ref: str, actions: tuple[str, ...]) -> None
 
 
 @main.command("legal")
-@click.argument("game_ref")
+@click.argument("game_ref", shell_complete=complete_game)
 @click.argument("focus", required=False)
 @click.option("--json", "as_json", is_flag=True)
 @click.pass_context
@@ -805,7 +889,7 @@ def legal_cmd(ctx: click.Context, game_ref: str, focus: str | None, as_json: boo
 
 
 @main.command("undo")
-@click.argument("game_ref")
+@click.argument("game_ref", shell_complete=complete_game)
 @click.pass_context
 def undo_cmd(ctx: click.Context, game_ref: str) -> None:
     """Take back your last action (never past a die roll or a sealed file)."""
@@ -815,7 +899,7 @@ def undo_cmd(ctx: click.Context, game_ref: str) -> None:
 
 
 @main.command("say")
-@click.argument("game_ref")
+@click.argument("game_ref", shell_complete=complete_game)
 @click.argument("text")
 @click.pass_context
 def say_cmd(ctx: click.Context, game_ref: str, text: str) -> None:
@@ -826,7 +910,7 @@ def say_cmd(ctx: click.Context, game_ref: str, text: str) -> None:
 
 
 @main.command("orders")
-@click.argument("game_ref")
+@click.argument("game_ref", shell_complete=complete_game)
 @click.option("--set", "set_kinds", multiple=True, metavar="KIND[=default]",
               help="Answer this kind of decision with the rulebook's default (repeatable).")
 @click.option("--clear", "clear_kinds", multiple=True, metavar="KIND",
@@ -859,7 +943,7 @@ def orders_cmd(ctx: click.Context, game_ref: str, set_kinds: tuple[str, ...],
 
 
 @main.command("send")
-@click.argument("game_ref")
+@click.argument("game_ref", shell_complete=complete_game)
 @click.option("--seq", type=int, help="Send an earlier file again, byte for byte.")
 @click.option("-o", "output", type=click.Path(dir_okay=False, path_type=Path))
 @click.option("--armor", "armored", is_flag=True, help="Write the armored text form.")
@@ -877,6 +961,12 @@ def send_cmd(ctx: click.Context, game_ref: str, seq: int | None, output: Path | 
     with handled():
         game = home_of(ctx).game(game_ref)
         number, data = game.file(seq)
+        if seq is None and game.has_pen():
+            # the next file is ours to write: the latest sealed one went out already
+            echo_err(f"pbem: note: it is your move in {game.name} ({game.awaiting()}); this "
+                     f"sends again your file {number}, already sealed (the one your opponent "
+                     "answered); your next file is written by acting: pbem play "
+                     f"{game.name}")
         if folder or eml or by_email:
             from pbem.transport import cli as transport_cli
 
@@ -892,7 +982,7 @@ def send_cmd(ctx: click.Context, game_ref: str, seq: int | None, output: Path | 
 
 
 @main.command("resign")
-@click.argument("game_ref")
+@click.argument("game_ref", shell_complete=complete_game)
 @click.option("--yes", is_flag=True, help="Do not ask for confirmation.")
 @click.pass_context
 def resign_cmd(ctx: click.Context, game_ref: str, yes: bool) -> None:
@@ -907,7 +997,7 @@ def resign_cmd(ctx: click.Context, game_ref: str, yes: bool) -> None:
 
 
 @main.command("draw")
-@click.argument("game_ref")
+@click.argument("game_ref", shell_complete=complete_game)
 @click.pass_context
 def draw_cmd(ctx: click.Context, game_ref: str) -> None:
     """Offer a draw with your next file, or accept the opponent's offer."""
@@ -934,7 +1024,7 @@ def _when(t: int | None) -> str:
 
 
 @main.command("status")
-@click.argument("game_ref", required=False)
+@click.argument("game_ref", required=False, shell_complete=complete_game)
 @click.option("--json", "as_json", is_flag=True)
 @click.pass_context
 def status_cmd(ctx: click.Context, game_ref: str | None, as_json: bool) -> None:
@@ -1010,7 +1100,7 @@ def list_cmd(ctx: click.Context, as_json: bool) -> None:
 
 
 @main.command("log")
-@click.argument("game_ref")
+@click.argument("game_ref", shell_complete=complete_game)
 @click.pass_context
 def log_cmd(ctx: click.Context, game_ref: str) -> None:
     """The game's history, file by file, as your side saw it.
@@ -1055,7 +1145,7 @@ def log_cmd(ctx: click.Context, game_ref: str) -> None:
 
 
 @main.command("show")
-@click.argument("game_ref")
+@click.argument("game_ref", shell_complete=complete_game)
 @click.option("--svg", type=click.Path(dir_okay=False, path_type=Path),
               help="Write the whole board as an SVG picture.")
 @click.option("--png", type=click.Path(dir_okay=False, path_type=Path),
@@ -1202,8 +1292,8 @@ def rebuild_cmd(ctx: click.Context, paths: tuple[Path, ...], name: str | None) -
 
 
 @main.command("selfplay")
-@click.argument("engine_id")
-@click.argument("scenario")
+@click.argument("engine_id", shell_complete=complete_engine)
+@click.argument("scenario", shell_complete=complete_scenario)
 @click.option("--seed", type=int, required=True)
 @click.option("--dir", "directory", type=click.Path(file_okay=False, path_type=Path),
               required=True)
@@ -1239,7 +1329,7 @@ def _pacing(fast: bool, step: bool, pace: float) -> Any:
 
 
 @main.command("play")
-@click.argument("game_ref", required=False)
+@click.argument("game_ref", required=False, shell_complete=complete_game)
 @click.argument("files", nargs=-1, type=click.Path(exists=True, path_type=Path))
 @click.option("--fast", is_flag=True, help="Tell the replay at once, no pauses.")
 @click.option("--step", is_flag=True, help="Wait for Enter after each action of the replay.")
@@ -1286,11 +1376,13 @@ def play_cmd(ctx: click.Context, game_ref: str | None, files: tuple[Path, ...], 
                 if len(mine) != 1:
                     raise UsageError("name the game to play (pbem list shows them)")
                 game_ref = mine[0].name
-        Prompt(rich_console(), home.game(game_ref), pacing=pacing).run()
+        game = home.game(game_ref)
+        said = [(r.seq, r.message) for r in reports if r.message and r.game_name == game.name]
+        Prompt(rich_console(), game, pacing=pacing, messages=said).run()
 
 
 @main.command("replay")
-@click.argument("game_ref")
+@click.argument("game_ref", shell_complete=complete_game)
 @click.option("--from", "start", type=int, default=2, show_default=True,
               help="First file to replay.")
 @click.option("--fast", is_flag=True)
@@ -1319,7 +1411,8 @@ def replay_cmd(ctx: click.Context, game_ref: str, start: int, fast: bool, step: 
 
 
 @main.command("demo")
-@click.option("--engine", "engine_id", help="Game to demonstrate (default: White Death).")
+@click.option("--engine", "engine_id", shell_complete=complete_engine,
+              help="Game to demonstrate (default: White Death).")
 @click.option("--scenario", help="Scenario (default: the engine's first).")
 @click.option("--files", type=int, default=6, show_default=True,
               help="How many turn files to exchange.")

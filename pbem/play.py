@@ -226,9 +226,13 @@ class Prompt:
     """The interactive loop for one game: act until the file seals or the player leaves."""
 
     def __init__(self, console: Console, game: Game, *,
-                 input_fn: Callable[[str], str] = input, pacing: Pacing | None = None) -> None:
+                 input_fn: Callable[[str], str] = input, pacing: Pacing | None = None,
+                 messages: Sequence[tuple[int, str]] = ()) -> None:
         self.console = console
         self.game = game
+        #: the opponent's messages in the files just received, (file, text): the replay
+        #: scrolls them away, so the prompt says them again
+        self.messages = list(messages)
         self.input_fn = input_fn
         self.pacing = pacing or Pacing()
 
@@ -396,6 +400,9 @@ class Prompt:
             return "waiting"
         self._install_completion()
         self.console.print(situation(game))
+        for number, text in self.messages:
+            self.console.print(f"message from your opponent (file {number}): {text}",
+                               markup=False)
         self.legal(None)
         while True:
             try:

@@ -279,3 +279,61 @@ def test_show_opens_on_the_front(run, tmp_path: Path) -> None:  # type: ignore[n
     # an explicit --center still wins
     first, _ = _shown_columns(run("ivan", "show", "luki", "--center", "0101").output)
     assert first == 1
+
+
+# --- item 15: the smaller things ------------------------------------------------------------------
+
+
+def test_the_opponents_message_is_repeated_at_the_prompt(run, tmp_path: Path) -> None:  # type: ignore[no-untyped-def]
+    start(run)
+    assert run("a", "say", "g", "hold the bridge").exit_code == 0
+    assert run("a", "act", "g", "pass").exit_code == 0
+    name = run("a", "send", "g").output.split(" written to ")[1].strip()
+    r = run("b", "play", "g", name, "--fast", input="quit\n")
+    assert r.exit_code == 0, r.output
+    # said once where the file is told, and again just before the prompt's decision
+    assert r.output.count("hold the bridge") == 2
+    last = r.output.rindex("message from your opponent (file 2): hold the bridge")
+    assert last > r.output.index("now") and last < r.output.index("blue> ")
+
+
+def test_send_at_your_move_says_it_sends_the_old_file(run, tmp_path: Path) -> None:  # type: ignore[no-untyped-def]
+    start(run)
+    assert run("a", "act", "g", "pass").exit_code == 0
+    fresh = run("a", "send", "g", "-o", "f2.pbem")
+    assert fresh.exit_code == 0 and "sends again" not in fresh.output
+    assert run("b", "receive", "f2.pbem").exit_code == 0
+    again = run("b", "send", "g", "-o", "again.pbem")  # Bob's move: his file 1 again
+    assert again.exit_code == 0
+    assert "it is your move in g" in again.output and "sends again your file 1" in again.output
+
+
+def test_home_and_verbose_after_the_command(run, tmp_path: Path) -> None:  # type: ignore[no-untyped-def]
+    start(run)
+    r = run(None, "status", "g", "--home", str(tmp_path / "a"))
+    assert r.exit_code == 0 and "you play red" in r.output
+    r = run(None, "list", f"--home={tmp_path / 'b'}")
+    assert r.exit_code == 0 and "blue v Alice" in r.output
+    (tmp_path / "bad.pbem").write_bytes(b"\x92\x01")
+    r = run(None, "receive", "bad.pbem", "--home", str(tmp_path / "a"), "--verbose")
+    assert r.exit_code == 3 and "[cause:" in r.output
+    # an argument that merely follows '--' is left alone
+    r = run("a", "say", "g", "--", "--home")
+    assert r.exit_code == 0
+
+
+def test_shell_completion_of_names_and_actions(run, tmp_path: Path) -> None:  # type: ignore[no-untyped-def]
+    start(run)
+
+    def complete(words: str) -> list[str]:
+        env = {"_PBEM_COMPLETE": "bash_complete", "COMP_WORDS": words,
+               "COMP_CWORD": str(len(words.split()) - (0 if words.endswith(" ") else 1))}
+        r = CliRunner().invoke(main, [], env=env, prog_name="pbem")
+        return [line.split(",", 1)[1] for line in r.output.splitlines()]
+
+    home = str(tmp_path / "a")
+    assert complete("pbem new white-d") == ["white-death"]
+    assert "4-uranus" in complete("pbem new for-the-motherland ")
+    assert "purkayev" not in complete("pbem new for-the-motherland ")
+    assert complete(f"pbem --home {home} status ") == ["g"]
+    assert complete(f"pbem --home {home} act g pa") == ["pass"]
