@@ -78,16 +78,22 @@ def abbreviate_marker(marker: str) -> str:
 
 _WATER = ("river", "stream", "creek", "canal", "lake", "sea", "water", "brook", "ford",
           "strait")
+#: standing water along a hexside (a lake shore, a partial-lake or sea side): not a river,
+#: so it gets its own character
+_STILL = ("lake", "sea", "strait", "marsh", "pond", "bay")
 _HEIGHT = ("slope", "escarpment", "ridge", "cliff", "crest", "bluff")
 
 
 def edge_glyph(feature: str) -> str:
-    """The character a hexside feature is drawn with: ``~`` water, ``^`` heights,
+    """The character a hexside feature is drawn with: ``~`` a river, ``%`` standing water
+    (lake, sea), ``^`` heights,
     ``=`` a bridge, ``X`` a side that may not be crossed, else its initial in capitals
     (terrain letters are lower case, so the two never read alike)."""
     name = feature.lower()
     if "bridge" in name:  # before the heights: "bridge" contains "ridge"
         return "="
+    if any(w in name for w in _STILL) and "river" not in name:
+        return "%"
     if any(w in name for w in _WATER):
         return "~"
     if any(w in name for w in _HEIGHT):
@@ -118,7 +124,7 @@ _OPEN = ("clear", "open", "plain", "plains", "flat", "grass", "field", "fields")
 
 
 #: characters the board itself uses for features and marks
-RESERVED = frozenset("~^=#:X*z?+|/\\_")
+RESERVED = frozenset("~%^=#:X*z?+|/\\_[]()<>{}")
 
 
 def terrain_glyphs(view: BoardView, plain: bool = True) -> dict[str, tuple[str, bool]]:
@@ -379,7 +385,7 @@ def _edge_index(view: BoardView) -> dict[frozenset[str], tuple[Edge | None, Edge
     for pair, features in found.items():
         bridge = next((e for e in features if "bridge" in e.feature.lower()), None)
         rest = [e for e in features if e is not bridge]
-        water = [e for e in rest if edge_glyph(e.feature) == "~"]
+        water = [e for e in rest if edge_glyph(e.feature) in ("~", "%")]
         main = (water or rest)[0] if (water or rest) else None
         out[pair] = (main, bridge)
     return out
@@ -498,6 +504,8 @@ class BoardRenderable:
         self.show_zoc = show_zoc
         self.geometry = _Geometry.make(view.layout.orientation, zoom)
         self.marks = side_marks(view)
+        #: counters whose label did not fit their hex in the last drawing
+        self.cut: list[Piece] = []
 
     def visible_window(self, width: int) -> Window:
         """The window actually drawn on a console ``width`` characters wide."""
@@ -519,6 +527,15 @@ class BoardRenderable:
         if window != whole:
             yield Text(f"map {whole.describe()}; showing {window.describe()}",
                        style=named_style(console, "board.ruler"))
+        if self.cut:
+            # nothing a player must read is lost to a narrow hex: the whole labels
+            marks = self.marks if plain else {}
+            text = Text("in full: ", style=named_style(console, "board.ruler"))
+            for i, piece in enumerate(sorted(self.cut, key=lambda p: (p.location, p.id))):
+                opening, closing = marks.get(piece.side, ("", ""))
+                shown = piece.label if piece.id in piece.label else f"{piece.id} {piece.label}"
+                text.append(("; " if i else "") + f"{piece.location} {opening}{shown}{closing}")
+            yield text
 
     def __rich_measure__(self, console: Console, options: ConsoleOptions) -> Measurement:
         window = self.visible_window(options.max_width)
@@ -529,6 +546,7 @@ class BoardRenderable:
 
     def _draw(self, console: Console, window: Window, plain: bool) -> _Canvas:
         view, g = self.view, self.geometry
+        self.cut = []
         layout = view.layout
         width, height = g.size(window.cols, window.rows)
         canvas = _Canvas(width, height)
@@ -672,9 +690,17 @@ class BoardRenderable:
         if star:
             label = "*" + label
         opening, closing = marks.get(piece.side, (" ", " "))
-        body = label[:w]
-        if len(body) + 2 <= w:
-            body = f"{opening}{body}{closing}"
+        if len(label) + 2 <= w:
+            body = f"{opening}{label}{closing}"
+        elif marks and not piece.hidden:
+            # without color the bracket is the only sign of the side: it stays, and the
+            # whole label is listed under the board
+            body = opening + label[:w - 1]
+            self.cut.append(piece)
+        else:
+            body = label[:w]
+            if len(label) > w and not piece.hidden:
+                self.cut.append(piece)
         left = (w - len(body)) // 2
         canvas.text(x + x0 + left, y + dy, body, style, style.bgcolor.get_truecolor().hex
                     if style.bgcolor else None)
@@ -730,7 +756,8 @@ class StatusLine:
 
     def __rich_console__(self, console: Console, options: ConsoleOptions) -> RenderResult:
         view = self.view
-        text = Text(no_wrap=True, overflow="ellipsis")
+        # folded, never cut: the status is what the player needs to know
+        text = Text(no_wrap=False, overflow="fold")
         text.append(view.title, named_style(console, "board.title"))
         text.append(f"  [{view.side or 'referee'}]", named_style(console, "board.ruler"))
         if view.status:

@@ -313,7 +313,10 @@ def test_terrain_without_glyphs_gets_letters_so_no_color_stays_readable() -> Non
 def test_hexside_feature_glyphs() -> None:
     from pbem.render.board import edge_glyph, line_glyph
 
-    assert edge_glyph("major_river") == "~" and edge_glyph("strait") == "~"
+    assert edge_glyph("major_river") == "~" and edge_glyph("minor_river") == "~"
+    # issue 17 item 14: standing water is not drawn as a river
+    assert edge_glyph("strait") == "%" and edge_glyph("lake") == "%"
+    assert edge_glyph("partial_lake") == "%" and edge_glyph("sea") == "%"
     assert edge_glyph("rail_bridge") == "=" and edge_glyph("bridge") == "="
     assert edge_glyph("slope") == "^" and edge_glyph("ridge") == "^"
     assert edge_glyph("out_of_play") == "X" and edge_glyph("prohibited") == "X"
