@@ -22,10 +22,11 @@ from rich.markup import escape
 from pbem import orders
 from pbem.atomic import write_atomic
 from pbem.audit import body_summary
-from pbem.engine import State
+from pbem.engine import Event, State
 from pbem.envelope import file_name
 from pbem.errors import ActionSyntaxError, DuplicateFile, IllegalAction, PbemError
 from pbem.render import board_screen, fit_window
+from pbem.render.board import focus_hex
 from pbem.render.narrate import DecisionPrompt, KeyPoller, frames_from_records, replay
 from pbem.session import Game, Home, ReceiveReport
 from pbem.text import block
@@ -69,6 +70,42 @@ class Pacing:
     step: bool = False
     #: at most this long for one file's replay: a long turn is told faster
     max_seconds: float | None = None
+    #: tell only what matters (combat, losses, rolls, phases) and count the rest
+    condense: bool = False
+    #: draw the board after each file's replay
+    boards: bool = True
+
+
+#: what a condensed replay tells event by event (narrate's kinds, aliases included)
+SIGNIFICANT = frozenset({"attack", "assault", "fire", "combat", "barrage", "bombard", "loss",
+                         "eliminated", "elimination", "step-loss", "retreat", "morale", "rout",
+                         "rally", "roll", "dice", "draw", "phase", "turn", "impulse"})
+
+
+def condense(frames: Sequence[Any], side: str | None) -> list[Any]:
+    """The frames with a run of ordinary ones (moves, mostly) folded into one that says
+    how many there were: a newcomer watches the fighting, not 150 moves one by one."""
+    out: list[Any] = []
+    run: list[Any] = []
+
+    def flush() -> None:
+        if not run:
+            return
+        if len(run) == 1:
+            out.append(run[0])
+        else:
+            out.append((run[-1][0], [Event(f"... {len(run)} more actions: moves and the "
+                                           "like ('pbem replay' tells each one)", "info")]))
+        run.clear()
+
+    for frame in frames:
+        if any(e.kind in SIGNIFICANT and e.visible(side) for e in frame[1]):
+            flush()
+            out.append(frame)
+        else:
+            run.append(frame)
+    flush()
+    return out
 
 
 def outbox_path(game: Game, seq: int) -> Path:
@@ -96,12 +133,14 @@ def show_frames(console: Console, frames: Sequence[Any], pacing: Pacing, side: s
                 input_fn: Callable[[str], str] = input) -> None:
     if not frames:
         return
+    if pacing.condense:
+        frames = condense(frames, side)
     pace = pacing.pace
     if pacing.max_seconds is not None:
         lines = sum(1 for _, events in frames for e in events if e.visible(side))
         pace = min(pace, pacing.max_seconds / max(lines, 1))
     replay(console, frames, pace=pace, fast=pacing.fast, step=pacing.step, side=side,
-           poll_key=poll, input_fn=input_fn)
+           poll_key=poll, input_fn=input_fn, final=pacing.boards)
 
 
 def receive_and_replay(console: Console, home: Home, datas: Sequence[tuple[str, bytes]],
@@ -182,35 +221,6 @@ def suggest(state: State, text: str) -> str:
         return ""
     near = difflib.get_close_matches(text.strip(), legal, n=1, cutoff=0.6)
     return f"did you mean '{near[0]}'?" if near else ""
-
-
-def focus_hex(view: BoardView, recent: Sequence[str] = ()) -> str | None:
-    """Where a board should open: the hexes the view emphasizes, else the latest of the
-    ``recent`` texts (our own actions) naming a hex, else the front: our unit nearest a
-    unit of the other side (so a big map does not open on an empty corner)."""
-    cells = {c.hex: (c.col, c.row) for c in view.cells}
-    for h in view.highlights:
-        if h in cells:
-            return h
-    for text in reversed(recent):
-        for word in reversed(text.split()):
-            if word in cells:
-                return word
-    ours = [p.location for p in view.pieces if p.side == view.side and p.location in cells]
-    theirs = [cells[p.location] for p in view.pieces
-              if p.side != view.side and p.location in cells]
-    if ours and theirs:
-        def contact(h: str) -> tuple[int, int]:
-            # most enemy units within 3 hexes (where the fighting is), then the nearest
-            col, row = cells[h]
-            gaps = [max(abs(col - c), abs(row - r)) for c, r in theirs]
-            return -sum(1 for g in gaps if g <= 3), min(gaps)
-
-        return min(sorted(ours), key=contact)
-    if ours:
-        return sorted(ours)[len(ours) // 2]
-    located = sorted(p.location for p in view.pieces if p.location in cells)
-    return located[len(located) // 2] if located else None
 
 
 def situation(game: Game) -> str:
@@ -552,12 +562,23 @@ def demo(console: Console, root: Path, *, engine_id: str | None = None,
          scenario: str | None = None, files: int = 6, pacing: Pacing | None = None,
          seed: int = 1942) -> int:
     """Two players, one game, a few exchanges replayed on screen, then a referee's audit."""
+    import time
+
     from pbem.audit import audit
     from pbem.registry import engines
     from pbem.testing import Chooser
 
     pacing = pacing or Pacing(pace=0.4)
     pacing.max_seconds = pacing.max_seconds or 10.0
+    pacing.condense = True
+    if not console.is_terminal:
+        # a log or a pipe: the story without the pauses and a board only at the end
+        pacing.fast, pacing.boards = True, False
+
+    def pause(seconds: float) -> None:
+        """Time to read what was just said (none with --fast or without a terminal)."""
+        if not pacing.fast:
+            time.sleep(seconds)
     installed = engines()
     if engine_id is None:
         engine_id = next((e for e, _ in DEMO_ENGINES if e in installed), None)
@@ -567,7 +588,12 @@ def demo(console: Console, root: Path, *, engine_id: str | None = None,
         raise PbemError("no game engine is installed")
     engine = installed[engine_id]
     info = engine.scenarios()[0] if scenario is None else engine.scenario(scenario)
-    console.rule(f"[bold]pbem demo: {engine.title}, scenario {info.title}")
+    console.rule("[bold]pbem demo")
+    console.print(f"Two players, Erich and Ivan, play {engine.title} ({info.title}) by "
+                  "passing signed files, as they would by email. Each has a home folder "
+                  "of their own; everything below is real: keys, files, dice, replays.",
+                  markup=False)
+    pause(3 * pacing.pace / 0.35)
     homes = []
     for label, name in (("first", "Erich"), ("second", "Ivan")):
         home = Home(root / label)
@@ -594,6 +620,10 @@ def demo(console: Console, root: Path, *, engine_id: str | None = None,
     joined = joiner.join(data, source, name="demo")
     console.print(f"{joiner.card().name} joins as {joined.side}: both copies pin the same "
                   "rules version and scenario data.", markup=False)
+    console.print("From now on each turn file is signed by its sender, chained to the one "
+                  "before, and replayed on the receiver's board; the dice come from both "
+                  "players' hash chains, so neither can choose a roll.", markup=False)
+    pause(4 * pacing.pace / 0.35)
     source, data = keep(joined, 1)
     names = {creator: creator.card().name, joiner: joiner.card().name}
 
@@ -623,6 +653,7 @@ def demo(console: Console, root: Path, *, engine_id: str | None = None,
         console.rule(f"{names[mover]} ({g.side}) acts")
         sealed = None
         count = 0
+        quiet = 0
         told: list[str] = []
         while sealed is None:
             decision = g.my_decision()
@@ -630,13 +661,18 @@ def demo(console: Console, root: Path, *, engine_id: str | None = None,
             pick = demo_pick(chooser, g.state.legal_actions())
             events, rolls, sealed = g.act(pick.notation(), save=False)
             count += 1
-            told += [f"  {e.text}" for e in events if e.visible(g.side)]
+            # the player's own view of the turn: the fighting and the rolls, moves counted
+            told += [f"  {e.text}" for e in events
+                     if e.visible(g.side) and e.kind in SIGNIFICANT]
+            quiet += sum(1 for e in events if e.visible(g.side) and e.kind not in SIGNIFICANT)
             told += [f"  roll {r.name}: {r.purpose} -> {', '.join(map(str, r.outcome))}"
                      for r in rolls]
-        for line in told[:14]:
+        for line in told[:10]:
             console.print(line, markup=False)
-        if len(told) > 14:
-            console.print(f"  ... and {len(told) - 14} more", markup=False)
+        if len(told) > 10:
+            console.print(f"  ... and {len(told) - 10} more", markup=False)
+        if quiet:
+            console.print(f"  ({quiet} moves and the like, not listed)", markup=False)
         console.print(f"{names[mover]} took {count} actions; {g.awaiting()}", markup=False)
         travel(mover, sealed)
         sent += 1
@@ -650,6 +686,47 @@ def demo(console: Console, root: Path, *, engine_id: str | None = None,
     a, b = (h.game("demo").verifier.state.digest().hex()[:16] for h in homes)
     console.print(f"state digest: {names[creator]} {a}, {names[joiner]} {b}: "
                   f"{'identical' if a == b else 'DIFFERENT'}", markup=False)
-    console.print(f"the transcript is in {transcript}; try: pbem audit {transcript} --roll "
-                  f"{audited.rolls[0].name if audited.rolls else '2.0'}", markup=False)
+    if not pacing.boards:
+        last = homes[0].game("demo")
+        view = last.state.view(last.side)
+        console.rule(f"the board now, as {names[creator]} ({last.side}) sees it")
+        console.print(board_screen(view, fit_window(view, console.width, 24,
+                                                    center=focus_hex(view)), legend=False))
+    pbem = _pbem_command()
+    console.rule("[bold]your turn")
+    console.print(f"The transcript is in {transcript}; check it yourself: {pbem} audit "
+                  f"{transcript} --roll {audited.rolls[0].name if audited.rolls else '2.0'}",
+                  markup=False)
+    console.print("To play a real game (your opponent does the same, then joins your invite):",
+                  markup=False)
+    console.print(f"  {pbem} id new YOUR-NAME --email you@example.org", markup=False)
+    console.print(f"  {pbem} new {engine.id} {info.id} --side {side} --name mygame",
+                  markup=False)
+    console.print(f"  {pbem} play mygame REPLY.pbem      (after '{pbem} join INVITE' on "
+                  "their side)", markup=False)
+    if pbem != "pbem":
+        console.print(f"(the pbem command is in {Path(pbem).parent}, which is not on your "
+                      f"PATH: 'source {Path(pbem).parent}/activate' lets you type just "
+                      "'pbem')", markup=False)
     return 0 if audited.clean and a == b else 1
+
+
+def _pbem_command() -> str:
+    """'pbem' when the shell finds it, else the full path of the one running now (a
+    fresh venv's .venv/bin is not on PATH until activated)."""
+    import shutil
+    import sys
+
+    import os
+
+    here = Path(sys.executable).with_name("pbem")
+    found = shutil.which("pbem")
+    if found is not None and Path(found).resolve() == here.resolve():
+        return "pbem"
+    if not here.exists():
+        return "pbem"
+    try:
+        near = os.path.relpath(here)
+    except ValueError:  # another drive (Windows)
+        return str(here)
+    return near if not near.startswith("..") else str(here)

@@ -430,6 +430,36 @@ def side_marks(view: BoardView) -> dict[str, tuple[str, str]]:
     return {side: BRACKETS[i % len(BRACKETS)] for i, side in enumerate(sides)}
 
 
+def focus_hex(view: BoardView, recent: Sequence[str] = ()) -> str | None:
+    """Where a board should open: the hexes the view emphasizes, else the latest of the
+    ``recent`` texts (our own actions) naming a hex, else the front: our unit nearest a
+    unit of the other side (so a big map does not open on an empty corner)."""
+    cells = {c.hex: (c.col, c.row) for c in view.cells}
+    for h in view.highlights:
+        if h in cells:
+            return h
+    for text in reversed(recent):
+        for word in reversed(text.split()):
+            if word in cells:
+                return word
+    ours = [p.location for p in view.pieces if p.side == view.side and p.location in cells]
+    theirs = [cells[p.location] for p in view.pieces
+              if p.side != view.side and p.location in cells]
+    if ours and theirs:
+        def contact(h: str) -> tuple[int, int]:
+            # most enemy units within 3 hexes (where the fighting is), then the nearest
+            col, row = cells[h]
+            gaps = [max(abs(col - c), abs(row - r)) for c, r in theirs]
+            return -sum(1 for g in gaps if g <= 3), min(gaps)
+
+        return min(sorted(ours), key=contact)
+    if ours:
+        return sorted(ours)[len(ours) // 2]
+    located = sorted(p.location for p in view.pieces if p.location in cells)
+    return located[len(located) // 2] if located else None
+
+
+
 # --- the canvas -----------------------------------------------------------------------------
 
 

@@ -25,7 +25,7 @@ from rich.rule import Rule
 from rich.text import Text
 
 from pbem.engine import ChanceRequest, Decision, Event, State
-from pbem.render.board import board_screen, fit_window
+from pbem.render.board import board_screen, fit_window, focus_hex
 from pbem.render.theme import style as named_style
 from pbem.view import BoardView
 
@@ -384,8 +384,10 @@ def replay(console: Console, frames: Sequence[Frame], *, pace: float = 0.8,
     def draw(view: BoardView, highlights: tuple[str, ...], caption: str) -> None:
         nonlocal boards
         shown = replace(view, highlights=highlights)
+        # a frame with no hex (a roll, a phase) stays where the action was, or opens on
+        # the front: never on the map's empty first corner
         window = fit_window(view, console.width, _map_height(console), zoom=zoom,
-                            center=highlights[0] if highlights else None)
+                            center=highlights[0] if highlights else focus or focus_hex(view))
         if clear:
             console.clear()
         console.print(Rule(caption, style=named_style(console, "narrate.header")))

@@ -169,3 +169,45 @@ def test_the_passphrase_is_asked_once_first_with_retries(tmp_path: Path) -> None
     assert "Passphrase" not in child.before  # once per command
     child.close()
     assert child.exitstatus == 0
+
+
+def test_the_demo_is_a_short_story_that_ends_with_what_to_do(tmp_path: Path) -> None:
+    """Item 3: piped, the demo is a few hundred lines: the fighting and the rolls, moves
+    counted not listed, one board, and the commands that start a real game."""
+    from click.testing import CliRunner
+
+    from pbem.cli import main
+
+    r = CliRunner().invoke(main, ["demo", "--dir", str(tmp_path / "demo")],
+                           catch_exceptions=False, env={"COLUMNS": "100"})
+    assert r.exit_code == 0, r.output
+    lines = r.output.splitlines()
+    assert len(lines) < 400, len(lines)
+    assert "passing signed files" in r.output  # the intro says what is going on
+    assert "more actions: moves and the like" in r.output
+    assert sum("a soviet unit moves" in line for line in lines) < 10
+    assert "CLEAN" in r.output and "identical" in r.output
+    tail = "\n".join(lines[-8:])
+    for command in ("id new YOUR-NAME", "new white-death purkayev --side german",
+                    "play mygame"):
+        assert command in tail, tail
+
+
+def test_a_replay_frame_without_a_hex_opens_on_the_action() -> None:
+    """Item 3: a roll with no hex (the weather) is not drawn on the map's empty corner."""
+    import io
+
+    from rich.console import Console
+
+    from pbem.engine import Event
+    from pbem.registry import get
+    from pbem.render.narrate import replay
+
+    engine = get("white-death")
+    view = engine.new_state("purkayev", engine.resolve_options({})).view("soviet")
+    out = io.StringIO()
+    console = Console(file=out, width=100, no_color=True, color_system=None)
+    replay(console, [(view, [Event("roll 2.0: weather for turn 1: rolled 4", "roll")])],
+           pace=0, sleep=lambda s: None, final=False)
+    text = out.getvalue()
+    assert "showing columns 1-" not in text and "showing columns" in text
