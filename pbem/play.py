@@ -714,10 +714,9 @@ def demo(console: Console, root: Path, *, engine_id: str | None = None,
 def _pbem_command() -> str:
     """'pbem' when the shell finds it, else the full path of the one running now (a
     fresh venv's .venv/bin is not on PATH until activated)."""
+    import os
     import shutil
     import sys
-
-    import os
 
     here = Path(sys.executable).with_name("pbem")
     found = shutil.which("pbem")
