@@ -32,3 +32,12 @@ def test_sides_labels_water_and_the_header_without_colour() -> None:
     # the header is folded, not cut
     head = " ".join(text.splitlines()[:2])
     assert "…" not in head and head.rstrip().endswith("Velikiye Luki 0"), head
+
+
+def test_a_counter_that_shows_only_factors_shows_its_id() -> None:
+    """For the Motherland!'s counters print factors ('9-8-7'); the id a player types
+    ('14Pz') goes on the line below when the hex has room."""
+    engine = get("for-the-motherland")
+    state = engine.new_state("4-uranus", engine.resolve_options({}))
+    text = _plain(state.view("axis"), "2424")
+    assert "[9-8-7]" in text and "14Pz" in text
