@@ -748,12 +748,12 @@ class BoardRenderable:
         if top is not None and top.markers:
             text = ",".join(abbreviate_marker(m) for m in top.markers)
             parts.append((text, named_style(console, "board.marker")))
+        if place is not None:
+            parts.append(place)
         if top is not None and not top.hidden and top.id not in top.label:
             # a counter that shows only its factors (For the Motherland!'s 5-7-4): its id
             # is what 'legal UNIT' and every action take, so it goes here when it fits
             parts.append((top.id, named_style(console, "board.stack") + Style(color=ink)))
-        if place is not None:
-            parts.append(place)
         room = w - (1 if in_zoc else 0)
         if parts:
             canvas.text(x + x0, y + dy, " " * room, Style(color=ink), fill)
