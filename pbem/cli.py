@@ -146,6 +146,8 @@ def plain_refusal(source: str | None, code: int, cause: str) -> str | None:
 def player_words(exc: PbemError) -> str:
     """An error as a player should read it (see :func:`plain_refusal`); the parser's exact
     words stay in --verbose and in every --json output."""
+    if getattr(exc, "worded", False):
+        return str(exc)  # already in a player's words, by the command that knows best
     path = getattr(exc, "path", None)
     cause = str(exc)
     if path and cause.startswith(f"{path}: "):
@@ -459,6 +461,13 @@ def id_import(ctx: click.Context, card_file: Path, yes: bool) -> None:
         try:
             env = open_envelope(read_any(read_incoming_file(card_file)), kinds=("card",))
             card = Card.from_data(env.decode()["card"])
+        except FormatError as exc:
+            # a card is not a turn file: it is asked for again another way, and its cause
+            # (a text encoding a Windows tool chose, say) is what the player can act on
+            worded = FormatError(f"not a readable pbem card ({exc}); ask for it again: "
+                                 "they run 'pbem id export -o FILE'", path=str(card_file))
+            worded.worded = True  # type: ignore[attr-defined]
+            raise worded from None
         except PbemError as exc:
             raise type(exc)(str(exc), path=str(card_file)) from None
         except KeyError:

@@ -337,3 +337,11 @@ def test_shell_completion_of_names_and_actions(run, tmp_path: Path) -> None:  # 
     assert "purkayev" not in complete("pbem new for-the-motherland ")
     assert complete(f"pbem --home {home} status ") == ["g"]
     assert complete(f"pbem --home {home} act g pa") == ["pass"]
+
+
+def test_a_damaged_card_says_how_to_get_it_again(run, tmp_path: Path) -> None:  # type: ignore[no-untyped-def]
+    assert run("a", "id", "new", "Alice").exit_code == 0
+    (tmp_path / "alice.card").write_bytes(b"\x92\x01")
+    r = run("a", "id", "import", "alice.card", "--yes")
+    assert r.exit_code == 3 and "not a readable pbem card" in r.output
+    assert "pbem id export" in r.output and "pbem send" not in r.output
