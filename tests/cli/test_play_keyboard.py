@@ -21,11 +21,12 @@ def luki(tmp_path_factory: pytest.TempPathFactory) -> Path:
     root = tmp_path_factory.mktemp("luki")
     erich, ivan = Home(root / "erich"), Home(root / "ivan")
     # fixed keys and nonce: the dice (hence what follows 'done firing') are the same on
-    # every run; with this nonce the Soviet assault fails its morale check
+    # every run; with this nonce (rules version 0.2) the Soviet assault fails its morale
+    # check, so the German decides on after 'done firing' (re-pick it if the rules change)
     erich.keys.create("Erich", "", None, secret=hashlib.sha256(b"erich").digest())
     ivan.keys.create("Ivan", "", None, secret=hashlib.sha256(b"ivan").digest())
     game = erich.new_game("white-death", "purkayev", "german", name="luki",
-                          nonce=hashlib.sha256(b"luki1").digest())
+                          nonce=hashlib.sha256(b"luki2").digest())
     joined = ivan.join(game.files[0], "invite", name="luki")
     erich.receive(joined.files[1], "reply")
     ivan.receive(erich.game("luki").file(2)[1], "file 2")
