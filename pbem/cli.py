@@ -829,6 +829,22 @@ def _by_sequence(items: list[tuple[Path, str, bytes]]) -> list[tuple[Path, str, 
     return sorted(items, key=key)  # stable: unreadable files keep their order
 
 
+def _dry_run_game() -> type:
+    """A Game that seals and saves nothing: where the real one would seal (sign, record
+    the file, write the save) it answers -1 and stops, so a trial of several actions
+    leaves no trace on disk."""
+    from pbem.session import Game
+
+    class DryRun(Game):
+        def _seal(self, end: str) -> int:
+            return -1
+
+        def write(self) -> None:
+            return None
+
+    return DryRun
+
+
 @main.command("act")
 @click.argument("game_ref", shell_complete=complete_game)
 @click.argument("actions", nargs=-1, required=True, shell_complete=complete_action)
@@ -843,7 +859,7 @@ def act_cmd(ctx: click.Context, game_ref: str, actions: tuple[str, ...]) -> None
         # a dry run on a copy that never writes: if any action is refused, or the file
         # would seal before the last one, nothing is applied and nothing saved
         trial = home.game(game_ref)
-        trial.write = lambda: None
+        trial.__class__ = _dry_run_game()
         for number, text in enumerate(actions, 1):
             state = trial.state.clone()
             try:
