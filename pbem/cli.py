@@ -129,10 +129,16 @@ def _ask_again(path: str | None) -> str:
     return f"ask for it again: the sender runs 'pbem send GAME --seq {seq}'"
 
 
+#: causes of a refused file that already say what to do (pbem.readfile's, issue 20)
+PLAIN_CAUSES = ("is not a regular file", "file of ")
+
+
 def plain_refusal(source: str | None, code: int, cause: str) -> str | None:
     """A file refused as unreadable (exit 3) or changed since signed (4), in the words a
     player needs: what it means and what to do; the exact cause only with --verbose."""
     head = f"{source}: " if source else ""
+    if cause.startswith(PLAIN_CAUSES):
+        return None  # about the path, not the bytes: already what the player needs
     if code == FormatError.exit_code:
         text = f"{head}the file is damaged or not a pbem file; {_ask_again(source)}"
     elif code == SignatureError.exit_code and "does not verify" in cause:
