@@ -13,7 +13,8 @@ def test_the_morale_line_explains_a_modifier_added_at_the_check(
     engine = get("white-death")
     state = engine.new_state("purkayev", engine.resolve_options({}))
     uid = "1188/357"
-    job = {"uid": uid, "mod": 0, "stage": "defense", "hex": state.units[uid].loc}
+    job = {"uid": uid, "mod": 0, "stage": "defense", "hex": state.units[uid].loc,
+           "rule": "Rule 14"}
     plain = state.clone()
     text = plain._job_mc(dict(job), 2)[0].text
     assert text.startswith(f"{uid} morale ") and "roll 2 + modifier 0 = 2" in text
