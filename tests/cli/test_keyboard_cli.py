@@ -81,7 +81,7 @@ def test_a_tampered_file_in_the_inbox_fails(run, tmp_path: Path) -> None:  # typ
     assert r.exit_code == 4, r.output
     assert "changed after it was signed" in r.output and "not a pbem file" not in r.output
     status = run("b", "status", "g").output
-    assert "file 1;" in status and "file 2" not in status  # nothing imported
+    assert "file 1;" in status and "file 2;" not in status  # nothing imported
 
 
 def test_inbox_json_keeps_the_exact_cause(run, tmp_path: Path) -> None:  # type: ignore[no-untyped-def]
