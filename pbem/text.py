@@ -45,6 +45,21 @@ def safe(text: str, *, newlines: bool = False) -> str:
     return "".join(_escape(ch) if ch not in keep and _unsafe(ch) else ch for ch in text)
 
 
+def displayable(value: object) -> object:
+    """``value`` (JSON-shaped data for a page) with :func:`safe` applied to every string in it.
+
+    A browser page escapes markup, but a bidi override or control character in a unit name
+    or message would still reorder or hide what the page shows; newlines and tabs stay.
+    """
+    if isinstance(value, str):
+        return safe(value, newlines=True)
+    if isinstance(value, dict):
+        return {displayable(k): displayable(v) for k, v in value.items()}
+    if isinstance(value, (list, tuple)):
+        return [displayable(v) for v in value]
+    return value
+
+
 def bound(text: str, limit: int) -> str:
     """``text`` cut to about ``limit`` characters, saying how much was left out."""
     if len(text) <= limit:

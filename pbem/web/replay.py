@@ -32,6 +32,7 @@ from pbem.registry import get as get_engine
 from pbem.render.board import abbreviate_marker, stacks
 from pbem.render.narrate import KIND_ALIASES, KIND_TAGS, Frame, frames_from_records
 from pbem.render.svg import board_svg, box_rects, svg_geometry
+from pbem.text import displayable
 from pbem.transcript import Verifier, parse_invite
 from pbem.view import BoardView, Piece
 
@@ -230,7 +231,8 @@ def build(files: list[bytes], side: str | None, *, sources: list[str] | None = N
 
 def script_json(value: Any) -> str:
     """JSON safe inside a ``<script>`` element: no ``<``, ``>`` or ``&`` can end it."""
-    text = json.dumps(value, ensure_ascii=False, separators=(",", ":"), sort_keys=False)
+    text = json.dumps(displayable(value), ensure_ascii=False, separators=(",", ":"),
+                      sort_keys=False)
     return (text.replace("&", "\\u0026").replace("<", "\\u003c").replace(">", "\\u003e")
             .replace("\u2028", "\\u2028").replace("\u2029", "\\u2029"))
 

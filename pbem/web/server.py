@@ -38,6 +38,7 @@ from pbem.envelope import open_envelope, peek
 from pbem.errors import DuplicateFile, PbemError, UsageError
 from pbem.play import write_outbox
 from pbem.session import Game, Home
+from pbem.text import displayable
 from pbem.transcript import Verifier
 from pbem.web.replay import PieceTable, file_frames, frame_data, map_data, page
 
@@ -302,7 +303,8 @@ class Handler(BaseHTTPRequestHandler):
             self.wfile.write(body)
 
     def _json(self, status: int, value: Any) -> None:
-        self._send(status, json.dumps(value).encode(), "application/json; charset=utf-8")
+        self._send(status, json.dumps(displayable(value)).encode(),
+                   "application/json; charset=utf-8")
 
     def _refuse(self, status: int = 403) -> None:
         self._send(status, b"refused\n", "text/plain; charset=utf-8")

@@ -25,6 +25,7 @@ from pbem.engine import Event
 from pbem.errors import UsageError
 from pbem.render import colors
 from pbem.selfplay import selfplay
+from pbem.text import displayable
 from pbem.web.replay import PieceTable, build, frame_data, map_data, page
 
 pytest.importorskip("engines.white_death")
@@ -312,3 +313,16 @@ def test_referee_replay_of_a_finished_game(played: Path, tmp_path: Path) -> None
         p.id for p in initial.view(None).pieces if sum(
             1 for q in initial.view(None).pieces if q.location == p.location) > 1}
     assert everything <= seen
+
+
+def test_bidi_and_control_characters_from_files_are_shown_as_escapes() -> None:
+    """A right-to-left override or an escape sequence in a name or message would reorder or
+    hide what the page shows even as text: the page gets them as visible escapes."""
+    hostile = "Ivan \u202egnp.exe\x1b[2J"
+    html_text = page({"title": "t", "verdict": hostile, "frames": [],
+                      "pieces": [{"name": hostile}]}, title="t", mode="replay")
+    assert "\u202e" not in html_text and "\x1b" not in html_text
+    assert "\\\\u202e" in html_text and "\\\\x1b" in html_text
+    # plain words, newlines in a message and action notations pass unchanged
+    assert displayable({"m": "two\nlines", "a": ["move 1/31R 3703 3702"]}) == \
+        {"m": "two\nlines", "a": ["move 1/31R 3703 3702"]}
