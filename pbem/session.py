@@ -526,11 +526,7 @@ class Game:
                 accepted = self.verifier.add(open_envelope(data), dict(enumerate(self.files)))
             except PbemError:
                 return  # not the next file of this chain: sealing will name the conflict
-            self.files.append(data)
-            self.pending = []
-            self.message, self.draw_offer, self.orders_pending = "", False, None
-            self._reset_state()
-            self.log.append({"seq": accepted.seq, "dir": "out", "time": self.home.clock()})
+            self._went_out(data, accepted.seq)
 
     def write(self) -> None:
         record = self.record
@@ -911,15 +907,20 @@ class Game:
         self.verifier.add(open_envelope(data), transactional=False)
         # recorded before the save: whatever happens to the save, the place is taken
         record.add(seq, data)
-        self.files.append(data)
-        self.pending = []
-        self.message = ""
-        self.draw_offer = False
-        self.orders_pending = None
-        self._reset_state()
-        self.log.append({"seq": seq, "dir": "out", "time": self.home.clock()})
+        self._went_out(data, seq)
         self.write()
         return seq
+
+    def _went_out(self, data: bytes, seq: int) -> None:
+        """The game goes on from ``data``, file ``seq`` of this home's own: sealed now,
+        or sealed earlier and taken back (a crash before the save, a home put back from a
+        backup, a home played from another computer).  The unsealed actions, message,
+        draw offer and orders belonged to the state before it and go with it."""
+        self.files.append(data)
+        self.pending = []
+        self.message, self.draw_offer, self.orders_pending = "", False, None
+        self._reset_state()
+        self.log.append({"seq": seq, "dir": "out", "time": self.home.clock()})
 
     def _behind_note(self) -> str:
         """What to say when the next missing file is this side's own (issue 23 item 2)."""
@@ -963,11 +964,7 @@ class Game:
         accepted = self.verifier.add(env, dict(enumerate(self.files)), transactional=False)
         # ours, signed: the place is taken (a different seal there is refused from now on)
         self.record.add(accepted.seq, env.raw)
-        self.files.append(env.raw)
-        self.pending = []
-        self.message, self.draw_offer, self.orders_pending = "", False, None
-        self._reset_state()
-        self.log.append({"seq": accepted.seq, "dir": "out", "time": self.home.clock()})
+        self._went_out(env.raw, accepted.seq)
         self.write()
         text = (f"{self.name}: caught up with your own file {accepted.seq} (this home was "
                 f"behind it: put back from a backup, or played from another computer)")
