@@ -22,7 +22,7 @@ as ``hidden`` pieces and are only counted here.
 
 from __future__ import annotations
 
-from collections.abc import Iterator, Sequence
+from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass, replace
 
 from rich.console import Console, ConsoleOptions, Group, RenderResult
@@ -103,6 +103,41 @@ def edge_glyph(feature: str) -> str:
     return name[:1].upper() or "!"
 
 
+#: the glyphs water along hexsides is drawn with, so every kind reads apart without colour
+#: (issue 17 item 14): per kind of water, the glyphs it may take, best first.  Sea comes
+#: before lake: on a map with both (For the Motherland!) the sea keeps ``%`` and the lake
+#: takes ``&``; on a map with only lakes (White Death) the lake is ``%``.
+_WATER_KINDS: tuple[tuple[Callable[[str], bool], tuple[str, ...]], ...] = (
+    (lambda n: "river" in n and "major" in n, ("≈", "~")),
+    (lambda n: "partial" in n, (";",)),
+    (lambda n: "sea" in n, ("%", "&")),
+    (lambda n: "lake" in n or "pond" in n, ("%", "&")),
+    (lambda n: "strait" in n or "bay" in n, ("$", "%")),
+    (lambda n: edge_glyph(n) == "~", ("~",)),
+)
+
+
+def edge_glyphs(view: BoardView) -> dict[str, str]:
+    """The character each hexside feature of ``view`` is drawn with: :func:`edge_glyph`,
+    with the kinds of water told apart (``≈`` a major river, ``~`` a river, ``%`` the
+    sea or a lake, ``&`` a lake beside a sea, ``;`` a partial lake, ``$`` a strait) and
+    never two features of one view on the same character."""
+    features = sorted({e.feature for e in view.edges})
+    out: dict[str, str] = {}
+    taken: set[str] = set()
+    for match, choices in _WATER_KINDS:
+        for feature in features:
+            name = feature.lower()
+            if feature in out or "bridge" in name or not match(name):
+                continue
+            glyph = next((g for g in choices if g not in taken), choices[-1])
+            out[feature] = glyph
+            taken.add(glyph)
+    for feature in features:
+        out.setdefault(feature, edge_glyph(feature))
+    return out
+
+
 def line_glyph(feature: str) -> str:
     """The character a line feature shows where it crosses a hexside.
 
@@ -141,8 +176,11 @@ def terrain_glyphs(view: BoardView, plain: bool = True) -> dict[str, tuple[str, 
     counts: dict[str, int] = {}
     for c in view.cells:
         counts[c.terrain] = counts.get(c.terrain, 0) + 1
+    # and the water glyphs this map's hexsides use
+    reserved = RESERVED | set(edge_glyphs(view).values())
+
     def usable(glyph: str) -> bool:
-        return bool(glyph.strip()) and not (plain and glyph[0] in RESERVED)
+        return bool(glyph.strip()) and not (plain and glyph[0] in reserved)
 
     blank = [t.name for t in view.terrain if not usable(t.glyph)]
     open_ground = next((n for n in blank if n.lower() in _OPEN), None)
@@ -379,13 +417,15 @@ def _edge_index(view: BoardView) -> dict[frozenset[str], tuple[Edge | None, Edge
     one character wide, the side shows the one that matters most for movement.
     """
     found: dict[frozenset[str], list[Edge]] = {}
+    water_glyphs = {g for _, choices in _WATER_KINDS for g in choices}
+    glyphs = edge_glyphs(view)
     for e in view.edges:
         found.setdefault(frozenset((e.a, e.b)), []).append(e)
     out: dict[frozenset[str], tuple[Edge | None, Edge | None]] = {}
     for pair, features in found.items():
         bridge = next((e for e in features if "bridge" in e.feature.lower()), None)
         rest = [e for e in features if e is not bridge]
-        water = [e for e in rest if edge_glyph(e.feature) in ("~", "%")]
+        water = [e for e in rest if glyphs[e.feature] in water_glyphs]
         main = (water or rest)[0] if (water or rest) else None
         out[pair] = (main, bridge)
     return out
@@ -585,6 +625,7 @@ class BoardRenderable:
         terrain = {t.name: t for t in view.terrain}
         glyphs = terrain_glyphs(view, plain)
         edges = _edge_index(view)
+        side_glyphs = edge_glyphs(view)
         crossings: dict[frozenset[str], tuple[str, str]] = {}
         # water first, so a road crossing the same hexside shows on top (a bridge)
         for line in sorted(view.lines, key=lambda ln: line_glyph(ln.feature) != "~"):
@@ -638,7 +679,7 @@ class BoardRenderable:
                 for i, (dx, dy, ch) in enumerate(strokes):
                     fg = hl_fg if lit else grid
                     if edge is not None:
-                        ch = edge_glyph(edge.feature)
+                        ch = side_glyphs[edge.feature]
                         fg = Style(color=edge.color, bold=True)
                     if road is not None and i == len(strokes) // 2:
                         # on the hex's own fill: a road's dark ink must not vanish
@@ -676,8 +717,13 @@ class BoardRenderable:
             marks = self.marks if plain else {}
             self._counter(console, canvas, x, y, slots["piece"], top,
                           lit and plain and "id" not in slots, marks)
+            shown = 1
             if "piece2" in slots and len(stack) > 1:
                 self._counter(console, canvas, x, y, slots["piece2"], stack[1], False, marks)
+                shown = 2
+            # a crowded hex says only "+n": the units under it are listed below the board,
+            # so every id a player may type is on the screen
+            self.cut.extend(p for p in stack[shown:] if not p.hidden and p not in self.cut)
             if "info" in slots:
                 # an occupied town keeps its name where the line has room left
                 crowded = cell.label and "place" not in slots and (
@@ -764,6 +810,8 @@ class BoardRenderable:
             if (text, style) == place and room - pos < min(3, len(text)):
                 break  # two letters of a name say nothing
             chunk = text[: max(0, room - pos)]
+            if top is not None and text == top.id and chunk != text and top not in self.cut:
+                self.cut.append(top)  # its id did not fit: given whole under the board
             canvas.text(x + x0 + pos, y + dy, chunk, style)
             pos += len(chunk)
         if in_zoc:
@@ -829,11 +877,14 @@ class Legend:
         common = max(counts, key=lambda n: counts[n], default="")
         ground = next((t.color for t in view.terrain if t.name == common), None)
         seen: set[str] = set()
+        side_glyphs = edge_glyphs(view)
         for e in view.edges:
             if e.feature not in seen:
                 seen.add(e.feature)
-                out.append((edge_glyph(e.feature), Style(color=e.color, bold=True,
-                                                         bgcolor=ground), e.feature))
+                # "sea" is a terrain and a hexside on some maps: the key tells them apart
+                name = f"{e.feature} hexside" if e.feature in used else e.feature
+                out.append((side_glyphs[e.feature], Style(color=e.color, bold=True,
+                                                         bgcolor=ground), name))
         for line in view.lines:
             if line.feature not in seen:
                 seen.add(line.feature)
@@ -901,7 +952,10 @@ class BoxesRenderable:
                     text.append(" ? ", named_style(console, "board.hidden"))
                 else:
                     opening, closing = marks.get(piece.side, (" ", " "))
-                    text.append(f"{opening}{piece.label}{closing}",
+                    # the id a player types, where the label is only factors ('0-0-4')
+                    label = piece.label if piece.id in piece.label else (
+                        f"{piece.id} {piece.label}")
+                    text.append(f"{opening}{label}{closing}",
                                 Style(color=colors.contrast(piece.color),
                                                          bgcolor=piece.color, bold=True))
                     if piece.markers:

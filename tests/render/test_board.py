@@ -65,7 +65,10 @@ def test_counters_show_top_piece_stack_count_markers_and_side_brackets() -> None
     assert "+1 OoS" in out  # stack of two, top out of supply
     assert "+2" in out  # one visible soviet and two hidden beneath
     assert "Rt" in out and "Dep" in out
-    assert "4-4-6" not in out  # second in its stack: zoom 1 shows only the top
+    board, _, below = out.partition("in full:")
+    assert "4-4-6" not in board  # second in its stack: zoom 1 shows only the top
+    # issue 17 item 14: what "+1" hides is listed under the board, id and all
+    assert "0303 [g2 4-4-6]" in below
 
 
 def test_hidden_pieces_are_counted_never_identified() -> None:
