@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import contextlib
 import shlex
+import time
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, replace
 from pathlib import Path
@@ -74,6 +75,8 @@ class Pacing:
     condense: bool = False
     #: draw the board after each file's replay
     boards: bool = True
+    #: how a pause waits: tests pass one that records the pauses and returns at once
+    sleep: Callable[[float], None] = time.sleep
 
 
 #: what a condensed replay tells event by event (narrate's kinds, aliases included)
@@ -140,7 +143,7 @@ def show_frames(console: Console, frames: Sequence[Any], pacing: Pacing, side: s
         lines = sum(1 for _, events in frames for e in events if e.visible(side))
         pace = min(pace, pacing.max_seconds / max(lines, 1))
     replay(console, frames, pace=pace, fast=pacing.fast, step=pacing.step, side=side,
-           poll_key=poll, input_fn=input_fn, final=pacing.boards)
+           poll_key=poll, input_fn=input_fn, final=pacing.boards, sleep=pacing.sleep)
 
 
 def receive_and_replay(console: Console, home: Home, datas: Sequence[tuple[str, bytes]],
@@ -561,9 +564,13 @@ DEMO_ENGINES = (("white-death", None), ("for-the-motherland", None))
 def demo(console: Console, root: Path, *, engine_id: str | None = None,
          scenario: str | None = None, files: int = 6, pacing: Pacing | None = None,
          seed: int = 1942) -> int:
-    """Two players, one game, a few exchanges replayed on screen, then a referee's audit."""
-    import time
+    """Two players, one game, a few exchanges replayed on screen, then a referee's audit.
 
+    A story a newcomer can follow in about two minutes: the intro stays on screen long
+    enough to read, each file is told once (as its receiver sees it replayed: the
+    fighting, losses and rolls, the moves counted), and the end says what to type to
+    start a real game.  Piped, it runs without pauses and draws one board at the end.
+    """
     from pbem.audit import audit
     from pbem.registry import engines
     from pbem.testing import Chooser
@@ -578,7 +585,7 @@ def demo(console: Console, root: Path, *, engine_id: str | None = None,
     def pause(seconds: float) -> None:
         """Time to read what was just said (none with --fast or without a terminal)."""
         if not pacing.fast:
-            time.sleep(seconds)
+            pacing.sleep(seconds)
     installed = engines()
     if engine_id is None:
         engine_id = next((e for e, _ in DEMO_ENGINES if e in installed), None)
@@ -652,28 +659,18 @@ def demo(console: Console, root: Path, *, engine_id: str | None = None,
         g = current[mover]
         console.rule(f"{names[mover]} ({g.side}) acts")
         sealed = None
-        count = 0
-        quiet = 0
-        told: list[str] = []
+        count = dice = 0
         while sealed is None:
             decision = g.my_decision()
             assert decision is not None
             pick = demo_pick(chooser, g.state.legal_actions())
-            events, rolls, sealed = g.act(pick.notation(), save=False)
+            _, rolls, sealed = g.act(pick.notation(), save=False)
             count += 1
-            # the player's own view of the turn: the fighting and the rolls, moves counted
-            told += [f"  {e.text}" for e in events
-                     if e.visible(g.side) and e.kind in SIGNIFICANT]
-            quiet += sum(1 for e in events if e.visible(g.side) and e.kind not in SIGNIFICANT)
-            told += [f"  roll {r.name}: {r.purpose} -> {', '.join(map(str, r.outcome))}"
-                     for r in rolls]
-        for line in told[:10]:
-            console.print(line, markup=False)
-        if len(told) > 10:
-            console.print(f"  ... and {len(told) - 10} more", markup=False)
-        if quiet:
-            console.print(f"  ({quiet} moves and the like, not listed)", markup=False)
-        console.print(f"{names[mover]} took {count} actions; {g.awaiting()}", markup=False)
+            dice += len(rolls)
+        # what happened is told once, below, as the receiver sees the file replayed
+        console.print(f"{names[mover]} takes {count} actions ({dice} dice rolls) and the "
+                      f"file seals: {g.awaiting()}", markup=False)
+        pause(pacing.pace / 0.35)
         travel(mover, sealed)
         sent += 1
     console.rule("[bold]the referee's audit")

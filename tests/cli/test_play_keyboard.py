@@ -188,6 +188,12 @@ def test_the_demo_is_a_short_story_that_ends_with_what_to_do(tmp_path: Path) -> 
     assert "more actions: moves and the like" in r.output
     assert sum("a soviet unit moves" in line for line in lines) < 10
     assert "CLEAN" in r.output and "identical" in r.output
+    # each fight is told once: as the receiver sees the file replayed
+    import re
+
+    told = re.findall(r"roll (\d+\.\d+): ", r.output)
+    assert told and len(told) == len(set(told)), told
+    assert len(lines) < 250, len(lines)
     tail = "\n".join(lines[-8:])
     for command in ("id new YOUR-NAME", "new white-death purkayev --side german",
                     "play mygame"):
@@ -212,3 +218,37 @@ def test_a_replay_frame_without_a_hex_opens_on_the_action() -> None:
            pace=0, sleep=lambda s: None, final=False)
     text = out.getvalue()
     assert "showing columns 1-" not in text and "showing columns" in text
+
+
+def test_the_demo_at_a_terminal_is_a_paced_story_of_about_two_minutes(tmp_path: Path) -> None:
+    """Item 3: at a terminal the intro stays up long enough to read before the first file,
+    the files are told at a pace a newcomer follows, and the whole story stays near two
+    minutes (the pauses are recorded, not waited)."""
+    import io
+
+    from rich.console import Console
+
+    from pbem.play import Pacing, demo
+
+    out = io.StringIO()
+    console = Console(file=out, width=100, force_terminal=True, no_color=True,
+                      color_system=None)
+    pauses: list[tuple[float, str]] = []
+
+    def sleep(seconds: float) -> None:
+        pauses.append((seconds, out.getvalue()))
+
+    code = demo(console, tmp_path / "demo", pacing=Pacing(pace=0.35, sleep=sleep))
+    assert code == 0
+    text = out.getvalue()
+    # the intro: what is going on, then a pause of seconds before anything moves
+    first, screen = pauses[0]
+    assert first >= 2 and "passing signed files" in screen and "file 1" not in screen
+    joined = next(s for s, shown in pauses if "joins as" in shown)
+    assert joined >= 2
+    total = sum(s for s, _ in pauses)
+    assert 30 <= total <= 150, total
+    # the story ends with what to type next
+    tail = text[text.rindex("your turn"):]
+    assert "id new YOUR-NAME" in tail and "new white-death purkayev" in tail
+    assert "play mygame" in tail
