@@ -6,24 +6,6 @@ import json
 from pathlib import Path
 
 import pytest
-from click.testing import CliRunner, Result
-
-from pbem.cli import main
-
-
-@pytest.fixture
-def run(tmp_path: Path, monkeypatch: pytest.MonkeyPatch):  # type: ignore[no-untyped-def]
-    monkeypatch.chdir(tmp_path)
-    monkeypatch.setenv("COLUMNS", "100")
-    monkeypatch.setenv("PBEM_CLOCK", "1800000000")
-    monkeypatch.delenv("PBEM_PASSPHRASE", raising=False)
-    runner = CliRunner()
-
-    def invoke(home: str | None, *args: str, input: str | None = None) -> Result:
-        argv = (["--home", str(tmp_path / home)] if home else []) + list(args)
-        return runner.invoke(main, argv, input=input, catch_exceptions=False)
-
-    return invoke
 
 
 def start(run, tmp_path: Path) -> None:  # type: ignore[no-untyped-def]

@@ -3,27 +3,18 @@ German player is shown tells a Soviet move as 'a soviet unit moves', never by na
 
 from __future__ import annotations
 
-import hashlib
 from pathlib import Path
 
 import pytest
 from click.testing import CliRunner
 
 from pbem.cli import main
-from pbem.session import Home
 
 
 @pytest.fixture(scope="module")
-def luki(tmp_path_factory: pytest.TempPathFactory) -> Path:
+def luki(tmp_path_factory: pytest.TempPathFactory, purkayev) -> Path:  # type: ignore[no-untyped-def]
     root = tmp_path_factory.mktemp("li")
-    erich, ivan = Home(root / "erich"), Home(root / "ivan")
-    erich.keys.create("Erich", "", None, secret=hashlib.sha256(b"erich").digest())
-    ivan.keys.create("Ivan", "", None, secret=hashlib.sha256(b"ivan").digest())
-    game = erich.new_game("white-death", "purkayev", "german", name="luki",
-                          nonce=hashlib.sha256(b"luki1").digest())
-    joined = ivan.join(game.files[0], "invite", name="luki")
-    erich.receive(joined.files[1], "reply")
-    ivan.receive(erich.game("luki").file(2)[1], "file 2")
+    _, ivan = purkayev(root, b"luki1")
     soviet = ivan.game("luki")
     for action in ("impulse 4", "move 1/31R 3703 3702", "assault 3801 with 1188/357",
                    "end movement"):

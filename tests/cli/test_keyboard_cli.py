@@ -5,25 +5,12 @@ from __future__ import annotations
 import json
 from pathlib import Path
 
-import pytest
-from click.testing import CliRunner, Result
+from click.testing import CliRunner
 
 from pbem.cli import main
 
-
-@pytest.fixture
-def run(tmp_path: Path, monkeypatch: pytest.MonkeyPatch):  # type: ignore[no-untyped-def]
-    monkeypatch.chdir(tmp_path)
-    monkeypatch.setenv("COLUMNS", "80")
-    monkeypatch.setenv("PBEM_CLOCK", "1800000000")
-    monkeypatch.delenv("PBEM_PASSPHRASE", raising=False)
-    runner = CliRunner()
-
-    def invoke(home: str | None, *args: str, input: str | None = None) -> Result:
-        argv = (["--home", str(tmp_path / home)] if home else []) + list(args)
-        return runner.invoke(main, argv, input=input, catch_exceptions=False)
-
-    return invoke
+#: the width a new player's terminal has (the conftest ``run`` fixture reads it)
+COLUMNS = "80"
 
 
 def start(run) -> None:  # type: ignore[no-untyped-def]
@@ -136,20 +123,9 @@ def test_engines_and_list_fit_80_columns_without_cutting_ids(run, tmp_path: Path
 # --- White Death at the Soviet movement decision ---------------------------------------------
 
 
-def luki(root: Path) -> Path:
+def luki(root: Path, purkayev) -> Path:  # type: ignore[no-untyped-def]
     """Purkayev's Attack, the Soviet player at his first movement decision (4 MPs)."""
-    import hashlib
-
-    from pbem.session import Home
-
-    erich, ivan = Home(root / "erich"), Home(root / "ivan")
-    erich.keys.create("Erich", "", None, secret=hashlib.sha256(b"erich").digest())
-    ivan.keys.create("Ivan", "", None, secret=hashlib.sha256(b"ivan").digest())
-    game = erich.new_game("white-death", "purkayev", "german", name="luki",
-                          nonce=hashlib.sha256(b"luki1").digest())
-    joined = ivan.join(game.files[0], "invite", name="luki")
-    erich.receive(joined.files[1], "reply")
-    ivan.receive(erich.game("luki").file(2)[1], "file 2")
+    _, ivan = purkayev(root, b"luki1")
     ivan.game("luki").act("impulse 4")
     return root
 
@@ -157,8 +133,8 @@ def luki(root: Path) -> Path:
 # --- item 11: act is all or nothing, and suggests ---------------------------------------------
 
 
-def test_act_with_several_actions_is_all_or_nothing(run, tmp_path: Path) -> None:  # type: ignore[no-untyped-def]
-    luki(tmp_path)
+def test_act_with_several_actions_is_all_or_nothing(run, tmp_path: Path, purkayev) -> None:  # type: ignore[no-untyped-def]
+    luki(tmp_path, purkayev)
     before = run("ivan", "log", "luki").output
     r = run("ivan", "act", "luki", "move 1/31R 3703 3702", "move 1/31X 3702 3701")
     assert r.exit_code == 9, r.output
@@ -172,8 +148,8 @@ def test_act_with_several_actions_is_all_or_nothing(run, tmp_path: Path) -> None
     assert "unsealed: 3 records" in run("ivan", "log", "luki").output  # both, and impulse 4
 
 
-def test_a_mistyped_action_gets_the_nearest_one(run, tmp_path: Path) -> None:  # type: ignore[no-untyped-def]
-    luki(tmp_path)
+def test_a_mistyped_action_gets_the_nearest_one(run, tmp_path: Path, purkayev) -> None:  # type: ignore[no-untyped-def]
+    luki(tmp_path, purkayev)
     r = run("ivan", "act", "luki", "asault 3801 with 1188/357")
     assert r.exit_code == 9 and "did you mean 'assault'?" in r.output, r.output
 
@@ -257,7 +233,7 @@ def _shown_columns(output: str) -> tuple[int, int]:
     return int(match.group(1)), int(match.group(2))
 
 
-def test_show_opens_on_the_front(run, tmp_path: Path) -> None:  # type: ignore[no-untyped-def]
+def test_show_opens_on_the_front(run, tmp_path: Path, purkayev) -> None:  # type: ignore[no-untyped-def]
     import hashlib
 
     from pbem.session import Home
@@ -273,7 +249,7 @@ def test_show_opens_on_the_front(run, tmp_path: Path) -> None:  # type: ignore[n
     first, last = _shown_columns(run("a", "show", "ur").output)
     assert first <= 24 <= last and first > 1
     # White Death: the Soviet player's own move is where his board opens
-    luki(tmp_path)
+    luki(tmp_path, purkayev)
     assert run("ivan", "act", "luki", "move 1/31R 3703 3702").exit_code == 0
     first, last = _shown_columns(run("ivan", "show", "luki").output)
     assert first <= 37 <= last and first > 1

@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import hashlib
 import os
 import sys
 from pathlib import Path
@@ -16,22 +15,13 @@ PBEM = str(Path(sys.executable).with_name("pbem"))
 
 
 @pytest.fixture(scope="module")
-def luki(tmp_path_factory: pytest.TempPathFactory) -> Path:
+def luki(tmp_path_factory: pytest.TempPathFactory, purkayev) -> Path:  # type: ignore[no-untyped-def]
     """Purkayev's Attack up to the German defensive fire at 3801 (file 3 received)."""
     root = tmp_path_factory.mktemp("luki")
-    erich, ivan = Home(root / "erich"), Home(root / "ivan")
-    # fixed keys and nonce: the dice (hence what follows 'done firing') are the same on
-    # every run; with this nonce (rules version 0.2) the Soviet assault fails its morale
-    # check, so the German decides on after 'done firing' (re-pick it if the rules change)
-    erich.keys.create("Erich", "", None, secret=hashlib.sha256(b"erich").digest())
-    ivan.keys.create("Ivan", "", None, secret=hashlib.sha256(b"ivan").digest())
-    game = erich.new_game("white-death", "purkayev", "german", name="luki",
-                          nonce=hashlib.sha256(b"luki2").digest())
-    joined = ivan.join(game.files[0], "invite", name="luki")
-    erich.receive(joined.files[1], "reply")
-    ivan.receive(erich.game("luki").file(2)[1], "file 2")
-    soviet = ivan.game("luki")
-    soviet.act("impulse 4")
+    # with this nonce (rules version 0.2) the Soviet assault fails its morale check, so
+    # the German decides on after 'done firing' (re-pick it if the rules change)
+    _, ivan = purkayev(root, b"luki2")
+    ivan.game("luki").act("impulse 4")
     return root
 
 
