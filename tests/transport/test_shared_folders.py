@@ -7,7 +7,7 @@ import shutil
 from pathlib import Path
 
 from test_transport_folder import scan, start_game, take_turn
-from transport_helpers import Pair, play_until_sealed
+from transport_helpers import Pair, pbem_at, play_until_sealed
 
 from pbem.envelope import peek
 from pbem.session import Home
@@ -20,18 +20,25 @@ def _replace_home(home: Home, backup: Path) -> Home:
     return Home(home.path)
 
 
-def test_two_versions_of_ones_own_file_are_named_with_what_to_do(pair: Pair,
-                                                                 tmp_path: Path) -> None:
+def two_file_2s(pair: Pair, tmp_path: Path) -> tuple[Path, str, Path, bytes]:
+    """A game in a shared folder where Alice's desktop delivered her file 2 while a copy
+    of her home on a laptop sealed another file 2: the folder, the game, the desktop's
+    file and the laptop's bytes (not delivered)."""
     folder = tmp_path / "shared"
     folder.mkdir()
     name = start_game(pair, folder)
-    # Alice plays on from a laptop with a copy of her home: both seal file 2
     laptop = Home(tmp_path / "alice-laptop")
     shutil.copytree(pair.alice.path, laptop.path)
     _, path = take_turn(pair, folder, name)
     laptop.game(name).say("sent from the laptop")  # the two versions surely differ
     _, other = play_until_sealed(laptop.game(name), pair.chooser)
     assert other != path.read_bytes()
+    return folder, name, path, other
+
+
+def test_two_versions_of_ones_own_file_are_named_with_what_to_do(pair: Pair,
+                                                                 tmp_path: Path) -> None:
+    folder, name, path, other = two_file_2s(pair, tmp_path)
     copy = folder / f"{path.stem}.sync-conflict-20240501-101010-LAPTOP1.pbem"
     copy.write_bytes(other)
     save = pair.alice.game(name).path.read_bytes()
@@ -88,15 +95,7 @@ def test_a_home_behind_its_own_missing_file_is_told_to_rebuild(pair: Pair,
 
 def test_a_second_version_of_the_opponents_file_is_evidence_while_actions_are_held(
         pair: Pair, tmp_path: Path) -> None:
-    folder = tmp_path / "shared"
-    folder.mkdir()
-    name = start_game(pair, folder)
-    laptop = Home(tmp_path / "alice-laptop")
-    shutil.copytree(pair.alice.path, laptop.path)
-    _, path = take_turn(pair, folder, name)
-    laptop.game(name).say("sent from the laptop")  # the two versions surely differ
-    _, other = play_until_sealed(laptop.game(name), pair.chooser)
-    assert other != path.read_bytes()
+    folder, name, path, other = two_file_2s(pair, tmp_path)
     scan(pair.bob, folder)
     game = pair.bob.game(name)
     # a move of the column does not end the toy engine's turn: the action stays unsealed
@@ -122,15 +121,7 @@ def test_rebuild_keeps_the_chain_the_opponent_follows_and_names_the_rest(
 
     from pbem.cli import main
 
-    folder = tmp_path / "shared"
-    folder.mkdir()
-    name = start_game(pair, folder)
-    laptop = Home(tmp_path / "alice-laptop")
-    shutil.copytree(pair.alice.path, laptop.path)
-    _, path = take_turn(pair, folder, name)                 # the desktop's file 2
-    laptop.game(name).say("sent from the laptop")  # the two versions surely differ
-    _, other = play_until_sealed(laptop.game(name), pair.chooser)
-    assert other != path.read_bytes()
+    folder, name, path, other = two_file_2s(pair, tmp_path)
     copy = folder / f"{path.stem}.sync-conflict-20240501-101010-LAPTOP1.pbem"
     copy.write_bytes(other)
     pair.bob.receive(other, "laptop's file 2")              # Bob got the laptop's first
@@ -180,19 +171,11 @@ def test_an_unsent_sealed_file_is_always_shown_and_watch_reply_sends_it(
     reply leaves a file nobody sent; inbox, status and list say so with the command, and a
     later 'watch --reply' sends it when it starts.  Then the file is deleted from the
     folder: status says so, with the command that sends it again."""
-    from click.testing import CliRunner
-
-    from pbem.cli import main
     from pbem.envelope import file_name
 
     folder = tmp_path / "shared"
     folder.mkdir()
-    runner = CliRunner()
-
-    def run(home: Home, *args: str) -> str:
-        res = runner.invoke(main, ["--home", str(home.path), *args])
-        assert res.exit_code == 0, res.output
-        return res.output
+    run = pbem_at
 
     run(pair.alice, "new", "skirmish", "short", "--side", "red", "--name", "duel",
         "--dice", "sealed", "-o", str(tmp_path / "invite.pbem"))

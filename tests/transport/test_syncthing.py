@@ -14,11 +14,9 @@ import time
 from pathlib import Path
 
 import pytest
-from click.testing import CliRunner
 from syncthing import SyncthingError, start_pair, wait_for
-from transport_helpers import Pair, play_until_sealed
+from transport_helpers import Pair, pbem_at, play_until_sealed
 
-from pbem.cli import main
 from pbem.envelope import file_name, peek
 from pbem.session import Home
 from pbem.transport.folder import deliver_folder
@@ -35,12 +33,7 @@ def test_a_game_through_syncthing(pair: Pair, tmp_path: Path) -> None:
         pytest.fail(str(exc), pytrace=False)
     watchers: list[subprocess.Popen[bytes]] = []
     logs = {"alice": tmp_path / "alice-watch.log", "bob": tmp_path / "bob-watch.log"}
-    runner = CliRunner()
-
-    def run(home: Home, *args: str) -> str:
-        res = runner.invoke(main, ["--home", str(home.path), *args])
-        assert res.exit_code == 0, res.output
-        return res.output
+    run = pbem_at
 
     try:
         fa, fb = st.a.folder, st.b.folder

@@ -13,7 +13,7 @@ from pathlib import Path
 
 import pytest
 from click.testing import CliRunner
-from transport_helpers import Pair, make_home, play_until_sealed
+from transport_helpers import Pair, make_home, pbem_at, play_until_sealed
 
 from pbem.envelope import peek
 from pbem.session import Home
@@ -486,16 +486,9 @@ def test_a_file_that_trips_a_bug_does_not_stop_the_others(pair: Pair, tmp_path: 
 
 
 def test_cli_invite_and_accept_through_the_folder(pair: Pair, tmp_path: Path) -> None:
-    from pbem.cli import main
-
     folder = tmp_path / "Sync"
     folder.mkdir()
-    runner = CliRunner()
-
-    def run(home: Home, *args: str) -> str:
-        res = runner.invoke(main, ["--home", str(home.path), *args])
-        assert res.exit_code == 0, res.output
-        return res.output
+    run = pbem_at
 
     run(pair.alice, "new", "skirmish", "short", "--side", "red", "--name", "club",
         "-o", str(tmp_path / "invite.pbem"))

@@ -10,6 +10,18 @@ from pbem.session import Game, Home
 from pbem.testing import Chooser
 
 
+def pbem_at(home: Home, *args: str) -> str:
+    """pbem ``args`` at ``home`` through click's CliRunner; a failure fails the test with
+    pbem's own output."""
+    from click.testing import CliRunner
+
+    from pbem.cli import main
+
+    res = CliRunner().invoke(main, ["--home", str(home.path), *args])
+    assert res.exit_code == 0, res.output
+    return res.output
+
+
 def make_home(root: Path, name: str) -> Home:
     home = Home(root / name.lower())
     home.keys.create(name, f"{name.lower()}@pbem.test", None)
