@@ -6,7 +6,7 @@ from __future__ import annotations
 import shutil
 from pathlib import Path
 
-from test_transport_folder import scan, start_game, take_turn
+from test_transport_folder import scan, start_game, take_turn, two_file_2s
 from transport_helpers import Pair, pbem_at, play_until_sealed
 
 from pbem.envelope import peek
@@ -18,22 +18,6 @@ def _replace_home(home: Home, backup: Path) -> Home:
     shutil.rmtree(home.path)
     shutil.copytree(backup, home.path)
     return Home(home.path)
-
-
-def two_file_2s(pair: Pair, tmp_path: Path) -> tuple[Path, str, Path, bytes]:
-    """A game in a shared folder where Alice's desktop delivered her file 2 while a copy
-    of her home on a laptop sealed another file 2: the folder, the game, the desktop's
-    file and the laptop's bytes (not delivered)."""
-    folder = tmp_path / "shared"
-    folder.mkdir()
-    name = start_game(pair, folder)
-    laptop = Home(tmp_path / "alice-laptop")
-    shutil.copytree(pair.alice.path, laptop.path)
-    _, path = take_turn(pair, folder, name)
-    laptop.game(name).say("sent from the laptop")  # the two versions surely differ
-    _, other = play_until_sealed(laptop.game(name), pair.chooser)
-    assert other != path.read_bytes()
-    return folder, name, path, other
 
 
 def test_two_versions_of_ones_own_file_are_named_with_what_to_do(pair: Pair,

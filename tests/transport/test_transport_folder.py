@@ -62,6 +62,22 @@ def take_turn(pair: Pair, folder: Path, name: str) -> tuple[Home, Path]:
     return home, deliver_folder(data, folder, peek(data))
 
 
+def two_file_2s(pair: Pair, tmp_path: Path) -> tuple[Path, str, Path, bytes]:
+    """A game in a shared folder where Alice's desktop delivered her file 2 while a copy
+    of her home on a laptop sealed another file 2: the folder, the game, the desktop's
+    file and the laptop's bytes (not delivered)."""
+    folder = tmp_path / "shared"
+    folder.mkdir()
+    name = start_game(pair, folder)
+    laptop = Home(tmp_path / "alice-laptop")
+    shutil.copytree(pair.alice.path, laptop.path)
+    _, path = take_turn(pair, folder, name)
+    laptop.game(name).say("sent from the laptop")  # the two versions surely differ
+    _, other = play_until_sealed(laptop.game(name), pair.chooser)
+    assert other != path.read_bytes()
+    return folder, name, path, other
+
+
 def test_two_homes_play_a_whole_game_through_one_folder(pair: Pair, tmp_path: Path) -> None:
     folder = tmp_path / "Dropbox" / "pbem"
     folder.mkdir(parents=True)
@@ -362,18 +378,10 @@ def test_cli_send_folder_inbox_and_watch(pair: Pair, tmp_path: Path) -> None:
 
 def test_a_conflict_copy_that_forks_the_game_is_kept_as_evidence(pair: Pair,
                                                                  tmp_path: Path) -> None:
-    folder = tmp_path / "shared"
-    folder.mkdir()
-    name = start_game(pair, folder)
     # Alice's home is copied (a second machine); each copy seals its own file 2, so two
     # different signed files claim the same place and the sync tool keeps both
-    twin_path = tmp_path / "alice-laptop"
-    shutil.copytree(pair.alice.path, twin_path)
-    twin = Home(twin_path)
-    _, path = take_turn(pair, folder, name)
-    twin.game(name).say("sent from the laptop")
-    seq, other = play_until_sealed(twin.game(name), pair.chooser)
-    assert other != path.read_bytes() and peek(other).seq == peek(path.read_bytes()).seq
+    folder, name, path, other = two_file_2s(pair, tmp_path)
+    assert peek(other).seq == peek(path.read_bytes()).seq
     copy = folder / f"{path.stem}.sync-conflict-20240501-101010-LAPTOP1.pbem"
     copy.write_bytes(other)
     outcomes = {o.source: o for o in scan(pair.bob, folder)}
