@@ -354,8 +354,36 @@ class LazyGroup(click.Group):
             i += 1
         return super().parse_args(ctx, front + rest)
 
+    #: their one-line help, so that 'pbem --help' imports none of them (the mail stack and
+    #: the web server cost more than the rest of the help); tests/cli/test_startup.py
+    #: checks each against the command's own docstring
+    lazy_help: ClassVar[dict[str, str]] = {
+        "inbox": "Import every new file for your games from a shared folder (once).",
+        "watch": "Import new files from a shared folder as they arrive, until interrupted.",
+        "fetch": "Import turn files for your games from new mail (IMAP over TLS).",
+        "mail": "Your mail account for 'pbem send --email' and 'pbem fetch'.",
+        "board": "The game's board in your browser: watch what arrived, click to play.",
+    }
+
     def list_commands(self, ctx: click.Context) -> list[str]:
         return sorted({*super().list_commands(ctx), *self.lazy})
+
+    def format_commands(self, ctx: click.Context, formatter: click.HelpFormatter) -> None:
+        """click's listing, with a stand-in carrying the help of each lazy command not
+        loaded yet (click would load every one to ask for its help)."""
+        commands: list[tuple[str, click.Command]] = []
+        for name in self.list_commands(ctx):
+            if name in self.lazy and name not in self.commands:
+                commands.append((name, click.Command(name, help=self.lazy_help[name])))
+                continue
+            command = self.get_command(ctx, name)
+            if command is not None and not command.hidden:
+                commands.append((name, command))
+        if commands:
+            limit = formatter.width - 6 - max(len(name) for name, _ in commands)
+            with formatter.section("Commands"):
+                formatter.write_dl([(name, command.get_short_help_str(limit))
+                                    for name, command in commands])
 
     def get_command(self, ctx: click.Context, cmd_name: str) -> click.Command | None:
         if cmd_name in self.lazy and cmd_name not in self.commands:

@@ -33,7 +33,10 @@ from pathlib import Path
 from typing import Any
 
 from cryptography.exceptions import InvalidSignature
-from cryptography.hazmat.primitives import serialization
+
+# cryptography's serialization (PEM, PKCS8, the ciphers behind them) is imported where a
+# key file is written or read: a command that only verifies signatures does not pay for
+# it (issue 19)
 from cryptography.hazmat.primitives.asymmetric.ed25519 import (
     Ed25519PrivateKey,
     Ed25519PublicKey,
@@ -348,6 +351,8 @@ class KeyStore:
             raise KeyStoreError(
                 "an identity already exists; refusing to overwrite it", path=str(self.key_path)
             )
+        from cryptography.hazmat.primitives import serialization
+
         identity = (Identity.from_secret(secret, name, email) if secret is not None
                     else Identity.generate(name, email))
         self.identity_dir.mkdir(parents=True, exist_ok=True, mode=0o700)
@@ -389,6 +394,8 @@ class KeyStore:
 
     def load(self, passphrase: bytes | None) -> Identity:
         """Unlock the identity.  Every failure names ``key.pem`` and says what to do."""
+        from cryptography.hazmat.primitives import serialization
+
         pem = self._read_key()
         encrypted = b"-----BEGIN ENCRYPTED PRIVATE KEY-----" in pem
         self._check_permissions(encrypted)

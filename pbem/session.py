@@ -23,11 +23,10 @@ import time
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
-from pbem import __version__, canonical, dice, orders, portable
+from pbem import __version__, canonical, portable
 from pbem.atomic import write_atomic
-from pbem.engine import CHANCE, Decision, Engine, Event, Result, State
 from pbem.envelope import MAX_SAVE, Envelope, body_hash, open_envelope, seal
 from pbem.errors import (
     ChainError,
@@ -43,9 +42,14 @@ from pbem.errors import (
     quote,
 )
 from pbem.identity import Card, Identity, KeyStore, passphrase_from_env
-from pbem.registry import get as get_engine
-from pbem.transcript import FORMAT as GAME_FORMAT
-from pbem.transcript import Accepted, RollRecord, Verifier, load_envelope
+
+if TYPE_CHECKING:
+    # the engine, the dice, the verifier and the registry (importlib.metadata) are
+    # imported where a game is loaded or played: 'pbem status' and 'pbem list' read only
+    # the signed summary of each save (issue 19; tests/cli/test_startup.py holds it)
+    from pbem import dice, orders
+    from pbem.engine import Decision, Engine, Event, Result, State
+    from pbem.transcript import Accepted, RollRecord, Verifier
 
 SAVE_SUFFIX = ".pbsave"
 #: equivocation evidence kept per game at most (files, bytes)
@@ -55,6 +59,20 @@ DEFAULT_CHAIN = 4096
 _NAME = re.compile(r"^[A-Za-z0-9][A-Za-z0-9._-]{0,79}$")
 
 Clock = Callable[[], int]
+
+
+def get_engine(engine_id: str) -> Engine:
+    """The installed engine (the registry reads the installed packages' metadata: only
+    commands that load a game pay for it)."""
+    from pbem.registry import get
+
+    return get(engine_id)
+
+
+def load_envelope(data: bytes, source: str) -> Envelope:
+    from pbem.transcript import load_envelope as load
+
+    return load(data, source)
 
 
 def _default_clock() -> int:
@@ -227,6 +245,10 @@ class Home:
         """Create a game and its invite (file 0), to be sent to the opponent."""
         if dice_mode not in ("open", "sealed"):
             raise UsageError(f"unknown dice mode {dice_mode!r} (open or sealed)")
+        from pbem import dice
+        from pbem.transcript import FORMAT as GAME_FORMAT
+        from pbem.transcript import Verifier
+
         if type(chain_length) is not int or not 2 <= chain_length <= dice.MAX_CHAIN_LENGTH:
             raise UsageError(f"chain length {chain_length!r}: give 2 to "
                              f"{dice.MAX_CHAIN_LENGTH} dice links per generation")
@@ -275,7 +297,8 @@ class Home:
         identity = self.identity()
         if env.key == identity.public_key:
             raise UsageError(f"{source}: this is your own invite; send it to your opponent")
-        from pbem.transcript import parse_invite
+        from pbem import dice
+        from pbem.transcript import Verifier, parse_invite
 
         setup = parse_invite(env)
         engine = get_engine(setup.engine_id)
@@ -492,6 +515,8 @@ class Game:
                 "files with 'pbem rebuild' (after moving this save away), or, to go on from "
                 f"this copy anyway, delete {sealed.dir / 'version'}",
                 path=str(path), reason="rollback")
+        from pbem.transcript import Verifier
+
         engine = get_engine(body["engine"])
         try:
             verifier = Verifier.from_cache(engine, invite, body["cache"])
@@ -697,6 +722,8 @@ class Game:
 
     def _my_chain(self, generation: int) -> dice.HashChain:
         if self._chain is None or self._chain.generation != generation:
+            from pbem import dice
+
             self._chain = dice.HashChain(self.home.identity().secret_bytes(),
                                          self.verifier.setup.nonce, self.side, generation,
                                          self.verifier.setup.chain_length)
@@ -720,6 +747,8 @@ class Game:
     # -- the turn loop ---------------------------------------------------------------------------
 
     def _replay_pending(self, record: list[Any], *, derive: bool = True) -> list[Event]:
+        from pbem import dice
+
         state = self._writable()
         if record[0] == "a":
             events = state.apply(record[1], side=self.side)
@@ -734,6 +763,9 @@ class Game:
         return events
 
     def _resolve_chance(self, out: list[Event], rolls: list[RollRecord]) -> None:
+        from pbem import dice
+        from pbem.transcript import RollRecord
+
         seq = self.verifier.seq + 1
         seed = self._seed() if self.state.is_chance() else b""
         while self.state.is_chance():
@@ -753,6 +785,8 @@ class Game:
 
     def advance(self) -> tuple[list[Event], list[RollRecord], int | None]:
         """Resolve due rolls, then seal if the next decision is the opponent's."""
+        from pbem import orders
+
         events: list[Event] = []
         rolls: list[RollRecord] = []
         if not self.has_pen():
@@ -814,6 +848,8 @@ class Game:
                               "in this file; nothing of yours to undo")
         last = records.pop()
         if last[0] == "r":
+            from pbem import dice
+
             name = dice.roll_name(self.verifier.seq + 1, last[1])
             raise NotYourTurn(f"{self.name}: cannot undo past die roll {name}")
         self._reset_state()
@@ -839,6 +875,8 @@ class Game:
         """Standing orders to publish with our next file (they hold from its end on)."""
         try:
             # the same check the opponent's verifier makes, so our file cannot fail it
+            from pbem import orders
+
             self.orders_pending = orders.parse(self.engine, dict(new), "standing orders")
         except FormatError as exc:
             raise UsageError(str(exc)) from None
@@ -863,6 +901,8 @@ class Game:
         return "offered", None
 
     def _seal(self, end: str) -> int:
+        from pbem.engine import CHANCE, Result
+
         generation, index, link = self._next_link()
         seq = self.verifier.seq + 1
         next_anchor = None
@@ -975,6 +1015,8 @@ class Game:
                              result=self.result)
 
     def receive(self, env: Envelope, source: str) -> ReceiveReport:
+        from pbem import orders
+
         if env.key == self.home.card().key:
             return self._catch_up(env, source)
         known = dict(enumerate(self.files))
@@ -1095,6 +1137,8 @@ def rebuild(home: Home, datas: list[tuple[str, bytes]], *, name: str | None = No
 
     setup = parse_invite(invites[0])
     engine = get_engine(setup.engine_id)
+    from pbem.transcript import Verifier
+
     verifier = Verifier(engine, invites[0])
     me = home.card().key
     def place(env: Envelope) -> int:
