@@ -169,9 +169,23 @@ def verify(key: bytes, message: bytes, signature: bytes) -> None:
         check_public_key(key)
         if not isinstance(signature, bytes) or len(signature) != SIGNATURE_SIZE:
             raise SignatureError("bad signature")
+        seen = (key, signature, hashlib.sha256(message).digest())
+        if seen in _verified:
+            return
         Ed25519PublicKey.from_public_bytes(key).verify(signature, message)
     except (SignatureError, InvalidSignature, ValueError, TypeError):
         raise SignatureError("signature does not verify") from None
+    if len(_verified) >= VERIFIED_KEPT:
+        del _verified[next(iter(_verified))]  # the oldest: a bound, not a policy
+    _verified[seen] = None
+
+
+#: signatures this process has verified, by key, signature and SHA-256 of the message: a
+#: command checks one file where it is read, again where its game is loaded and where it is
+#: replayed (issue 19).  A hit needs the same key, signature and message (a SHA-256
+#: collision aside), so it answers as a new verification would; refusals are not kept.
+VERIFIED_KEPT = 4096
+_verified: dict[tuple[bytes, bytes, bytes], None] = {}
 
 
 def fingerprint(key: bytes) -> str:
