@@ -832,7 +832,7 @@ def receive_cmd(ctx: click.Context, files: tuple[Path, ...], yes: bool) -> None:
             echo(report.text)
             if report.message:
                 echo(f"  message from your opponent: {block(report.message)}")
-            game = home.game(report.game_name)
+            game = report.game or home.game(report.game_name)
             _print_events(report.events, report.rolls, game.side)
             if report.sealed is not None:
                 _sealed_note(game, report.sealed)

@@ -129,6 +129,8 @@ class ReceiveReport:
     result: Result | None = None
     #: the sequence number of a file this import caused the local side to seal at once
     sealed: int | None = None
+    #: the game as it stands after the import (as its save now holds it)
+    game: Game | None = None
 
 
 class Home:
@@ -219,10 +221,10 @@ class Home:
     def game_by_id(self, game_id: bytes) -> Game | None:
         """The game with that id; only its save is loaded the whole way (engine included)."""
         for path in self.save_paths():
-            _, body = read_save(self, path)
+            data, body = read_save(self, path)
             # the game id is the hash of the invite's body, the first file of every save
             if body_hash(canonical.decode(body["files"][0])[5]) == game_id:
-                return Game.load(self, path)
+                return Game.load(self, path, read=(data, body))
         return None
 
     def _unique_name(self, wanted: str | None, default: str) -> str:
@@ -355,7 +357,9 @@ class Home:
             raise ChainError(f"this file is for game {game_id.hex()[:12]}, which is not in "
                              f"{self.games_dir}", path=source, reason="other-game")
         try:
-            return game.receive(env, source)
+            report = game.receive(env, source)
+            report.game = game
+            return report
         except DuplicateFile as exc:
             raise DuplicateFile(str(exc), path=source) from None
         except ChainError as exc:
@@ -494,8 +498,11 @@ class Game:
     # -- persistence ---------------------------------------------------------------------------
 
     @classmethod
-    def load(cls, home: Home, path: Path) -> Game:
-        data, body = read_save(home, path)
+    def load(cls, home: Home, path: Path, *,
+             read: tuple[bytes, dict[str, Any]] | None = None) -> Game:
+        """The game of a save; ``read``: what :func:`read_save` just gave for it (one
+        read, one signature check and one decode of the save per command)."""
+        data, body = read if read is not None else read_save(home, path)
         files = [bytes(f) for f in body["files"]]
         invite = open_envelope(files[0])
         sealed = SealRecord(home.path, invite.hash)
