@@ -16,7 +16,9 @@ Homes of 1 game and of 50 games, games of 10, 500 and 2,000 files of the test en
 50 real games of the same two identities and sorts among them in the middle (a game
 sorted first is found by the first save read, which flattered ``receive``).
 
-Every command is a fresh process (``python -c "from pbem.cli import main; main()"``).
+Every command is a fresh process (``python -c "from pbem.cli import main; main()"``),
+timed by its own CPU time (user + system: the steadier figure on a shared machine) and
+by the wall clock (which alone sees fsync).
 Each repetition runs the baselines and every target once, interleaved, so that load
 from other processes on the machine weighs on baseline and target alike; the figures
 are medians over the repetitions.  A command that changes the home (receive, act) runs
@@ -48,6 +50,9 @@ os.environ["PYTHONPATH"] = os.pathsep.join(
     p for p in (os.environ.get("PYTHONPATH", ""), str(TOY)) if p)
 os.environ["PBEM_ENGINES"] = "toy_engine:ENGINE"
 os.environ.pop("PBEM_HOME", None)
+# a player's Python keeps compiled bytecode; where this is set (some CI and sandboxes) every
+# command would compile pbem and its engines from source again, about half a second
+os.environ.pop("PYTHONDONTWRITEBYTECODE", None)
 
 #: the measured game's seed: its name, selfplay-3, sorts in the middle of selfplay-1..50
 SEED = 3
@@ -126,14 +131,24 @@ def home_copy(fixtures: Path, length: int, games: int, into: Path) -> tuple[Path
     return into, fixtures / f"len-{length}" / "files" / meta["file"]
 
 
-def run(argv: list[str]) -> float:
-    t0 = time.perf_counter()
-    done = subprocess.run(argv, capture_output=True, stdin=subprocess.DEVNULL)
-    took = time.perf_counter() - t0
-    if done.returncode != 0:
-        raise SystemExit(f"{' '.join(argv[3:])} failed ({done.returncode}): "
-                         f"{done.stderr.decode(errors='replace')[-2000:]}")
-    return took
+def run(argv: list[str]) -> tuple[float, float]:
+    """Wall-clock and CPU (user + system) seconds of one command in a fresh process.
+
+    On a machine shared with other work the wall clock mostly measures the others: the
+    CPU time of the child itself is the steadier figure, the wall clock is printed too
+    (it alone sees fsync and other waits)."""
+    with tempfile.TemporaryFile() as err:
+        t0 = time.perf_counter()
+        child = subprocess.Popen(argv, stdin=subprocess.DEVNULL, stdout=subprocess.DEVNULL,
+                                 stderr=err)
+        _, status, usage = os.wait4(child.pid, 0)
+        took = time.perf_counter() - t0
+        child.returncode = os.waitstatus_to_exitcode(status)
+        if child.returncode != 0:
+            err.seek(0)
+            raise SystemExit(f"{' '.join(argv[3:])} failed ({child.returncode}): "
+                             f"{err.read().decode(errors='replace')[-2000:]}")
+    return took, usage.ru_utime + usage.ru_stime
 
 
 def first_action(home: Path) -> str:
@@ -158,6 +173,13 @@ def main() -> None:
     reps = args.reps or (3 if args.quick else 7)
     lengths = [int(x) for x in (args.lengths or ("10,500" if args.quick else "10,500,2000"))
                .split(",")]
+    import compileall
+
+    import engines
+    import pbem
+
+    for folder in (Path(pbem.__file__).parent, Path(engines.__file__).parent, TOY):
+        compileall.compile_dir(folder, quiet=1)
     with tempfile.TemporaryDirectory(prefix="pbem-bench-cli-") as tmp:
         fixtures = args.fixtures or Path(tmp) / "fixtures"
         fixtures.mkdir(parents=True, exist_ok=True)
@@ -171,7 +193,7 @@ def main() -> None:
             subprocess.run([*PBEM, "--home", str(home), "receive", str(incoming)],
                            capture_output=True, check=True)
             actions[case] = first_action(home)
-        times: dict[str, list[float]] = {}
+        times: dict[str, list[tuple[float, float]]] = {}
 
         def timed(key: str, argv: list[str]) -> None:
             times.setdefault(key, []).append(run(argv))
@@ -190,29 +212,36 @@ def main() -> None:
                 timed(f"receive {tag}", [*PBEM, *at, "receive", str(incoming)])
                 timed(f"legal {tag}", [*PBEM, *at, "legal", game])
                 timed(f"act {tag}", [*PBEM, *at, "act", game, actions[(games, n)]])
-        med = {key: statistics.median(v) for key, v in times.items()}
-        deps, help_ = med["deps"], med["help"]
-        print(f"baselines (median of {len(times['deps'])}): import of the dependencies "
-              f"{1000 * deps:.0f} ms, pbem --help {1000 * help_:.0f} ms")
-        print(f"pbem --help: {help_ / deps:.2f}x the dependencies (target 1.3)")
-        print(f"{'home':>5} {'files':>5} | {'status':>6} {'list':>6} (x deps, 1.3) | "
-              f"{'legal':>6} {'act':>6} {'receive':>7} (x --help, 1.5) | "
-              f"status act receive (x 10 files) | ms: status receive")
-        for games, n in cases:
-            tag = f"{games}x{n}"
-            short = f"{games}x{min(lengths)}"
+        for which, label in ((1, "CPU time (user + system) of the command"),
+                             (0, "wall clock")):
+            report({key: statistics.median(t[which] for t in v) for key, v in times.items()},
+                   label, len(times["deps"]), cases, min(lengths))
 
-            def r(cmd: str, base: float, tag: str = tag) -> str:
-                return f"{med[f'{cmd} {tag}'] / base:.2f}"
 
-            print(f"{games:>5} {n:>5} | {r('status', deps):>6} {r('list', deps):>6}"
-                  f"{'':14}| {r('legal', help_):>6} {r('act', help_):>6} "
-                  f"{r('receive', help_):>7}{'':16}| "
-                  f"{r('status', med[f'status {short}']):>6} "
-                  f"{r('act', med[f'act {short}']):>3} "
-                  f"{r('receive', med[f'receive {short}']):>7}{'':18}| "
-                  f"{1000 * med[f'status {tag}']:.0f} {1000 * med[f'receive {tag}']:.0f}")
+def report(med: dict[str, float], label: str, samples: int, cases: list[tuple[int, int]],
+           shortest: int) -> None:
+    deps, help_ = med["deps"], med["help"]
+    print(f"\n{label}, medians; baselines of {samples} runs each: import of the "
+          f"dependencies {1000 * deps:.0f} ms, pbem --help {1000 * help_:.0f} ms")
+    print(f"pbem --help: {help_ / deps:.2f}x the dependencies (target 1.3)")
+    print(f"{'home':>5} {'files':>5} | {'status':>6} {'list':>6} x deps (1.3) | "
+          f"{'legal':>5} {'act':>5} {'receive':>7} x --help (1.5) | "
+          f"status act receive x {shortest} files | ms: status act receive")
+    for games, n in cases:
+        tag = f"{games}x{n}"
+        short = f"{games}x{shortest}"
 
+        def r(cmd: str, base: float, tag: str = tag) -> str:
+            return f"{med[f'{cmd} {tag}'] / base:.2f}"
+
+        print(f"{games:>5} {n:>5} | {r('status', deps):>6} {r('list', deps):>6}"
+              f"{'':13}| {r('legal', help_):>5} {r('act', help_):>5} "
+              f"{r('receive', help_):>7}{'':15}| "
+              f"{r('status', med[f'status {short}']):>6} "
+              f"{r('act', med[f'act {short}']):>4} "
+              f"{r('receive', med[f'receive {short}']):>7}{'':10}| "
+              f"{1000 * med[f'status {tag}']:.0f} {1000 * med[f'act {tag}']:.0f} "
+              f"{1000 * med[f'receive {tag}']:.0f}")
 
 if __name__ == "__main__":
     main()

@@ -61,8 +61,11 @@ def test_status_and_list_read_summaries_without_the_engine(tmp_path: Path) -> No
         names = imported("--home", home, command)
         assert heavy(names) == [], command
         assert "pbem.session" in names  # it did read the home
-    # the game itself still loads its engine on demand
-    assert "pbem.engine" in imported("--home", home, "legal", "selfplay-1")
+    # the game itself still loads its engine on demand, and only its own
+    names = imported("--home", home, "legal", "selfplay-1")
+    assert "pbem.engine" in names and "toy_engine" in names
+    assert [n for n in names if n.startswith(("engines.white_death", "engines.motherland"))] \
+        == []
 
 
 @pytest.mark.parametrize("name", sorted(LazyGroup.lazy))
