@@ -1268,6 +1268,16 @@ def show_cmd(ctx: click.Context, game_ref: str, svg: Path | None, png: Path | No
 # --- audit, rebuild, selfplay ---------------------------------------------------------------------
 
 
+#: files and rolls ``pbem audit`` lists without --all (besides every file with a note)
+AUDIT_SHOWN = 20
+
+
+def _remarkable(row: Any) -> bool:
+    """An audit row that says more than 'verified': a problem, a duplicate, a note."""
+    return bool(row.note) or row.signature != "ok" or row.chain not in ("ok", "anchor") \
+        or not row.replay.startswith("ok")
+
+
 @main.command("audit")
 @click.argument("paths", nargs=-1, required=True, type=click.Path(exists=True, path_type=Path))
 @click.option("--roll", "roll", help="Explain one roll, SEQ.INDEX (e.g. 17.3).")
@@ -1276,8 +1286,11 @@ def show_cmd(ctx: click.Context, game_ref: str, svg: Path | None, png: Path | No
               help="Also write the game as one self-contained replay page.")
 @click.option("--side", help="With --html: replay from this side's view (default: the "
               "referee's, for a finished game).")
+@click.option("--all", "show_all", is_flag=True,
+              help=f"List every file and roll (default: any file with a problem or a note, "
+                   f"and the last {AUDIT_SHOWN} files and rolls).")
 def audit_cmd(paths: tuple[Path, ...], roll: str | None, as_json: bool, html: Path | None,
-              side: str | None) -> None:
+              side: str | None, show_all: bool) -> None:
     """Verify a transcript from the exchanged files alone (no save, no key needed)."""
     from pbem.audit import audit, collect, explain_roll
 
@@ -1311,14 +1324,25 @@ def audit_cmd(paths: tuple[Path, ...], roll: str | None, as_json: bool, html: Pa
         table = Table("seq", "kind", "side", "signer", "sig", "chain", "dice", "replay", "note",
                       title=f"game {report.game_id.hex()[:16]} {report.engine} / "
                             f"{report.scenario}")
-        for row in report.files:
+        # a long game's tables took seconds to draw: by default every file with a
+        # problem or a note, and the last files and rolls (issue 19)
+        last = len(report.files) - AUDIT_SHOWN
+        files = [row for i, row in enumerate(report.files)
+                 if show_all or i >= last or _remarkable(row)]
+        for row in files:
             table.add_row("?" if row.seq is None else str(row.seq), cell(row.kind),
                           cell(row.side), row.signer[:11], row.signature, row.chain, row.dice,
                           cell(row.replay), cell(row.note))
         console.print(table)
+        if len(files) < len(report.files):
+            echo(f"({len(report.files) - len(files)} earlier files verified without a note "
+                 "are not listed: 'pbem audit --all' lists every file and roll)")
+        shown = report.rolls if show_all else report.rolls[-AUDIT_SHOWN:]
         rolls = Table("roll", "side", "purpose", "dice", "result", "after action",
-                      title=f"{len(report.rolls)} rolls")
-        for r in report.rolls:
+                      title=f"{len(report.rolls)} rolls"
+                            + ("" if len(shown) == len(report.rolls) else
+                               f", the last {len(shown)}"))
+        for r in shown:
             rolls.add_row(r.name, cell(r.side),
                           cell(r.purpose + (f" ({r.rule})" if r.rule else "")),
                           cell(r.request), cell(", ".join(str(o) for o in r.outcome)),
