@@ -1176,7 +1176,7 @@ def log_cmd(ctx: click.Context, game_ref: str) -> None:
     with handled():
         game = home_of(ctx).game(game_ref)
         verifier = Verifier(game.engine, open_envelope(game.files[0]))
-        known = dict(enumerate(game.files))
+        known = game.files
         for seq, data in enumerate(game.files):
             body = body_summary(data)
             if seq == 0:
