@@ -8,6 +8,7 @@ time is that of a real map file.  Each figure is the median of several runs.
 
 from __future__ import annotations
 
+import argparse
 import statistics
 import tempfile
 import time
@@ -87,6 +88,7 @@ def median_ms(fn: Callable[[], object], runs: int) -> float:
 
 
 def main() -> None:
+    argparse.ArgumentParser(description=__doc__.split("\n\n")[0]).parse_args()
     text = map_toml()
     with tempfile.TemporaryDirectory() as tmp:
         (Path(tmp) / "map.toml").write_text(text, encoding="utf-8")

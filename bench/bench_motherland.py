@@ -8,6 +8,7 @@ scenario to the end; prints actions, rolls, seconds, the last turn and the resul
 
 from __future__ import annotations
 
+import argparse
 import sys
 import time
 
@@ -36,10 +37,13 @@ def selfplay(scenario: str, seed: int, max_steps: int = 200_000) -> dict[str, ob
 
 
 def main(argv: list[str]) -> None:
-    scenario = argv[0] if argv else "6-for-the-motherland"
-    seeds = [int(x) for x in argv[1:]] or [1]
-    for seed in seeds:
-        print(selfplay(scenario, seed), flush=True)
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("scenario", nargs="?", default="6-for-the-motherland",
+                        help="scenario id (default: 6-for-the-motherland)")
+    parser.add_argument("seeds", nargs="*", type=int, help="seeds (default: 1)")
+    args = parser.parse_args(argv)
+    for seed in args.seeds or [1]:
+        print(selfplay(args.scenario, seed), flush=True)
 
 
 if __name__ == "__main__":

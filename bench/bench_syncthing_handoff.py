@@ -8,6 +8,7 @@ Two private instances on loopback (tests/transport/syncthing.py).  Usage:
 
 from __future__ import annotations
 
+import argparse
 import statistics
 import sys
 import tempfile
@@ -38,7 +39,10 @@ def measure(delay: int, samples: int) -> list[float]:
 
 
 def main() -> None:
-    samples = int(sys.argv[1]) if len(sys.argv) > 1 else 5
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("samples", nargs="?", type=int, default=5,
+                        help="hand-offs to time (default 5)")
+    samples = parser.parse_args().samples
     for delay in (10, 1):
         times = measure(delay, samples)
         print(f"fsWatcherDelayS={delay}: median {statistics.median(times):.1f} s, "

@@ -197,10 +197,74 @@ def _pairs(pairs: Sequence[tuple[Any, Any]]) -> dict[Any, Any]:
     return out
 
 
+class _Refused(Exception):
+    """The quick reader met something the canonical form does not allow."""
+
+
+def _no_ext(code: int, data: bytes) -> None:
+    raise _Refused
+
+
+_SCALARS = frozenset({type(None), bool, int, str, bytes})
+_ALLOWED = _SCALARS | {list, dict}
+_STR = frozenset({str})
+
+
+def _plain(value: Value) -> bool:
+    """Whether a value msgpack's C reader built holds only the canonical types, every
+    map's keys strings in sorted order, within the depth and size bounds.
+
+    Each container is looked at as a whole (its element types as one set, its keys
+    against their sorted order): only containers are visited in Python, not scalars.
+    """
+    if type(value) is not list and type(value) is not dict:
+        return type(value) in _SCALARS
+    stack: list[tuple[Value, int]] = [(value, 1)]
+    while stack:
+        container, depth = stack.pop()
+        if depth > MAX_DEPTH or len(container) > MAX_CONTAINER:
+            return False
+        if type(container) is dict:
+            keys = list(container)
+            if not set(map(type, keys)) <= _STR or keys != sorted(keys):
+                return False
+            items = list(container.values())
+        else:
+            items = container
+        kinds = set(map(type, items))
+        if kinds <= _SCALARS:
+            continue
+        if not kinds <= _ALLOWED:
+            return False
+        inner = depth + 1
+        stack.extend((item, inner) for item in items
+                     if type(item) is list or type(item) is dict)
+    return True
+
+
 def decode(data: bytes, *, max_size: int = MAX_SIZE) -> Value:
-    """Decode canonical bytes, refusing anything another encoder could have written."""
+    """Decode canonical bytes, refusing anything another encoder could have written.
+
+    The quick way first, in one pass of msgpack's C reader and one of its writer: the
+    bytes decode with every ext type refused and strict map keys, the value holds only
+    canonical types with sorted string keys (:func:`_plain`), and encoding it again
+    gives the very same bytes (which also rules out duplicate keys, a key lost in the
+    dict, and every non-shortest form).  Anything else takes the strict way below, which
+    names what is wrong, so both ways accept and refuse the same bytes.
+    """
     if len(data) > max_size:
         raise FormatError(f"{len(data)} bytes is larger than the limit of {max_size}")
+    try:
+        value = msgpack.unpackb(data, raw=False, use_list=True, strict_map_key=True,
+                                ext_hook=_no_ext, timestamp=0)
+        if _plain(value) and msgpack.packb(value, use_bin_type=True) == data:
+            return value
+    except Exception:  # every refusal is named by the strict way
+        pass
+    return _decode_strict(data)
+
+
+def _decode_strict(data: bytes) -> Value:
     _prescan(data)
     try:
         value = msgpack.unpackb(

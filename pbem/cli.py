@@ -354,8 +354,36 @@ class LazyGroup(click.Group):
             i += 1
         return super().parse_args(ctx, front + rest)
 
+    #: their one-line help, so that 'pbem --help' imports none of them (the mail stack and
+    #: the web server cost more than the rest of the help); tests/cli/test_startup.py
+    #: checks each against the command's own docstring
+    lazy_help: ClassVar[dict[str, str]] = {
+        "inbox": "Import every new file for your games from a shared folder (once).",
+        "watch": "Import new files from a shared folder as they arrive, until interrupted.",
+        "fetch": "Import turn files for your games from new mail (IMAP over TLS).",
+        "mail": "Your mail account for 'pbem send --email' and 'pbem fetch'.",
+        "board": "The game's board in your browser: watch what arrived, click to play.",
+    }
+
     def list_commands(self, ctx: click.Context) -> list[str]:
         return sorted({*super().list_commands(ctx), *self.lazy})
+
+    def format_commands(self, ctx: click.Context, formatter: click.HelpFormatter) -> None:
+        """click's listing, with a stand-in carrying the help of each lazy command not
+        loaded yet (click would load every one to ask for its help)."""
+        commands: list[tuple[str, click.Command]] = []
+        for name in self.list_commands(ctx):
+            if name in self.lazy and name not in self.commands:
+                commands.append((name, click.Command(name, help=self.lazy_help[name])))
+                continue
+            command = self.get_command(ctx, name)
+            if command is not None and not command.hidden:
+                commands.append((name, command))
+        if commands:
+            limit = formatter.width - 6 - max(len(name) for name, _ in commands)
+            with formatter.section("Commands"):
+                formatter.write_dl([(name, command.get_short_help_str(limit))
+                                    for name, command in commands])
 
     def get_command(self, ctx: click.Context, cmd_name: str) -> click.Command | None:
         if cmd_name in self.lazy and cmd_name not in self.commands:
@@ -804,7 +832,7 @@ def receive_cmd(ctx: click.Context, files: tuple[Path, ...], yes: bool) -> None:
             echo(report.text)
             if report.message:
                 echo(f"  message from your opponent: {block(report.message)}")
-            game = home.game(report.game_name)
+            game = report.game or home.game(report.game_name)
             _print_events(report.events, report.rolls, game.side)
             if report.sealed is not None:
                 _sealed_note(game, report.sealed)
@@ -1148,7 +1176,7 @@ def log_cmd(ctx: click.Context, game_ref: str) -> None:
     with handled():
         game = home_of(ctx).game(game_ref)
         verifier = Verifier(game.engine, open_envelope(game.files[0]))
-        known = dict(enumerate(game.files))
+        known = game.files
         for seq, data in enumerate(game.files):
             body = body_summary(data)
             if seq == 0:
@@ -1240,6 +1268,16 @@ def show_cmd(ctx: click.Context, game_ref: str, svg: Path | None, png: Path | No
 # --- audit, rebuild, selfplay ---------------------------------------------------------------------
 
 
+#: files and rolls ``pbem audit`` lists without --all (besides every file with a note)
+AUDIT_SHOWN = 20
+
+
+def _remarkable(row: Any) -> bool:
+    """An audit row that says more than 'verified': a problem, a duplicate, a note."""
+    return bool(row.note) or row.signature != "ok" or row.chain not in ("ok", "anchor") \
+        or not row.replay.startswith("ok")
+
+
 @main.command("audit")
 @click.argument("paths", nargs=-1, required=True, type=click.Path(exists=True, path_type=Path))
 @click.option("--roll", "roll", help="Explain one roll, SEQ.INDEX (e.g. 17.3).")
@@ -1248,8 +1286,11 @@ def show_cmd(ctx: click.Context, game_ref: str, svg: Path | None, png: Path | No
               help="Also write the game as one self-contained replay page.")
 @click.option("--side", help="With --html: replay from this side's view (default: the "
               "referee's, for a finished game).")
+@click.option("--all", "show_all", is_flag=True,
+              help=f"List every file and roll (default: any file with a problem or a note, "
+                   f"and the last {AUDIT_SHOWN} files and rolls).")
 def audit_cmd(paths: tuple[Path, ...], roll: str | None, as_json: bool, html: Path | None,
-              side: str | None) -> None:
+              side: str | None, show_all: bool) -> None:
     """Verify a transcript from the exchanged files alone (no save, no key needed)."""
     from pbem.audit import audit, collect, explain_roll
 
@@ -1283,14 +1324,25 @@ def audit_cmd(paths: tuple[Path, ...], roll: str | None, as_json: bool, html: Pa
         table = Table("seq", "kind", "side", "signer", "sig", "chain", "dice", "replay", "note",
                       title=f"game {report.game_id.hex()[:16]} {report.engine} / "
                             f"{report.scenario}")
-        for row in report.files:
+        # a long game's tables took seconds to draw: by default every file with a
+        # problem or a note, and the last files and rolls (issue 19)
+        last = len(report.files) - AUDIT_SHOWN
+        files = [row for i, row in enumerate(report.files)
+                 if show_all or i >= last or _remarkable(row)]
+        for row in files:
             table.add_row("?" if row.seq is None else str(row.seq), cell(row.kind),
                           cell(row.side), row.signer[:11], row.signature, row.chain, row.dice,
                           cell(row.replay), cell(row.note))
         console.print(table)
+        if len(files) < len(report.files):
+            echo(f"({len(report.files) - len(files)} earlier files verified without a note "
+                 "are not listed: 'pbem audit --all' lists every file and roll)")
+        shown = report.rolls if show_all else report.rolls[-AUDIT_SHOWN:]
         rolls = Table("roll", "side", "purpose", "dice", "result", "after action",
-                      title=f"{len(report.rolls)} rolls")
-        for r in report.rolls:
+                      title=f"{len(report.rolls)} rolls"
+                            + ("" if len(shown) == len(report.rolls) else
+                               f", the last {len(shown)}"))
+        for r in shown:
             rolls.add_row(r.name, cell(r.side),
                           cell(r.purpose + (f" ({r.rule})" if r.rule else "")),
                           cell(r.request), cell(", ".join(str(o) for o in r.outcome)),

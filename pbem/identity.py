@@ -33,7 +33,10 @@ from pathlib import Path
 from typing import Any
 
 from cryptography.exceptions import InvalidSignature
-from cryptography.hazmat.primitives import serialization
+
+# cryptography's serialization (PEM, PKCS8, the ciphers behind them) is imported where a
+# key file is written or read: a command that only verifies signatures does not pay for
+# it (issue 19)
 from cryptography.hazmat.primitives.asymmetric.ed25519 import (
     Ed25519PrivateKey,
     Ed25519PublicKey,
@@ -166,9 +169,23 @@ def verify(key: bytes, message: bytes, signature: bytes) -> None:
         check_public_key(key)
         if not isinstance(signature, bytes) or len(signature) != SIGNATURE_SIZE:
             raise SignatureError("bad signature")
+        seen = (key, signature, hashlib.sha256(message).digest())
+        if seen in _verified:
+            return
         Ed25519PublicKey.from_public_bytes(key).verify(signature, message)
     except (SignatureError, InvalidSignature, ValueError, TypeError):
         raise SignatureError("signature does not verify") from None
+    if len(_verified) >= VERIFIED_KEPT:
+        del _verified[next(iter(_verified))]  # the oldest: a bound, not a policy
+    _verified[seen] = None
+
+
+#: signatures this process has verified, by key, signature and SHA-256 of the message: a
+#: command checks one file where it is read, again where its game is loaded and where it is
+#: replayed (issue 19).  A hit needs the same key, signature and message (a SHA-256
+#: collision aside), so it answers as a new verification would; refusals are not kept.
+VERIFIED_KEPT = 4096
+_verified: dict[tuple[bytes, bytes, bytes], None] = {}
 
 
 def fingerprint(key: bytes) -> str:
@@ -348,6 +365,8 @@ class KeyStore:
             raise KeyStoreError(
                 "an identity already exists; refusing to overwrite it", path=str(self.key_path)
             )
+        from cryptography.hazmat.primitives import serialization
+
         identity = (Identity.from_secret(secret, name, email) if secret is not None
                     else Identity.generate(name, email))
         self.identity_dir.mkdir(parents=True, exist_ok=True, mode=0o700)
@@ -389,6 +408,8 @@ class KeyStore:
 
     def load(self, passphrase: bytes | None) -> Identity:
         """Unlock the identity.  Every failure names ``key.pem`` and says what to do."""
+        from cryptography.hazmat.primitives import serialization
+
         pem = self._read_key()
         encrypted = b"-----BEGIN ENCRYPTED PRIVATE KEY-----" in pem
         self._check_permissions(encrypted)

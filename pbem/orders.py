@@ -19,10 +19,14 @@ refused as incomplete, so the order cannot be applied or withheld as the dice su
 from __future__ import annotations
 
 from collections.abc import Callable, Mapping
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
-from pbem.engine import CHANCE, Decision, Engine, State
 from pbem.errors import FormatError, UsageError, quote
+
+if TYPE_CHECKING:
+    # pbem.session imports this module for its types: the engine module (and what it
+    # imports) loads with the first game, not with 'pbem status' (issue 19)
+    from pbem.engine import Decision, Engine, State
 
 #: the policy every kind has: the default the rulebook names for that decision
 DEFAULT = "default"
@@ -61,6 +65,8 @@ def answer(state: State, acting: str, orders: Mapping[str, Orders],
     Only a decision of the side *not* writing the file (``acting`` writes it) is answered,
     only for a kind that side ordered, and only when its policy gives an answer there.
     """
+    from pbem.engine import CHANCE
+
     player = state.current_player()
     if player is None or player in (CHANCE, acting):
         return None

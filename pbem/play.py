@@ -507,7 +507,7 @@ def replay_game(console: Console, game: Game, *, start: int = 2,
     shown = 0
     for seq, data in enumerate(game.files[1:], start=1):
         before = verifier.state.clone()
-        verifier.add(open_envelope(data), dict(enumerate(game.files)))
+        verifier.add(open_envelope(data), game.files)
         if seq < start:
             continue
         frames = file_frames(before, data, seq, game.side)

@@ -44,12 +44,20 @@ def engines() -> dict[str, Engine]:
 
 
 def get(engine_id: str) -> Engine:
-    """One engine by id, loading only its entry point when it is named after the id."""
-    if not os.environ.get("PBEM_ENGINES"):
-        for ep in entry_points(group=GROUP, name=engine_id):
-            engine = _load(ep.value, f"entry point {ep.name}")
-            if engine.id == engine_id:
-                return engine
+    """One engine by id, loading only what it takes: the ``PBEM_ENGINES`` engines (which
+    win over installed ones of the same id, as in :func:`engines`), then the entry point
+    named after the id; every engine only when neither has it."""
+    chosen = None
+    for spec in filter(None, (s.strip() for s in os.environ.get("PBEM_ENGINES", "").split(","))):
+        engine = _load(spec, "PBEM_ENGINES")
+        if engine.id == engine_id:
+            chosen = engine  # the last one, as engines() keeps it
+    if chosen is not None:
+        return chosen
+    for ep in entry_points(group=GROUP, name=engine_id):
+        engine = _load(ep.value, f"entry point {ep.name}")
+        if engine.id == engine_id:
+            return engine
     found = engines()
     if engine_id not in found:
         known = ", ".join(found) or "none installed"

@@ -20,14 +20,13 @@ import hashlib
 import os
 import re
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any, overload
 
-from pbem import __version__, canonical, dice, orders, portable
+from pbem import __version__, canonical, portable
 from pbem.atomic import write_atomic
-from pbem.engine import CHANCE, Decision, Engine, Event, Result, State
 from pbem.envelope import MAX_SAVE, Envelope, body_hash, open_envelope, seal
 from pbem.errors import (
     ChainError,
@@ -43,9 +42,14 @@ from pbem.errors import (
     quote,
 )
 from pbem.identity import Card, Identity, KeyStore, passphrase_from_env
-from pbem.registry import get as get_engine
-from pbem.transcript import FORMAT as GAME_FORMAT
-from pbem.transcript import Accepted, RollRecord, Verifier, load_envelope
+
+if TYPE_CHECKING:
+    # the engine, the dice, the verifier and the registry (importlib.metadata) are
+    # imported where a game is loaded or played: 'pbem status' and 'pbem list' read only
+    # the signed summary of each save (issue 19; tests/cli/test_startup.py holds it)
+    from pbem import dice, orders
+    from pbem.engine import Decision, Engine, Event, Result, State
+    from pbem.transcript import Accepted, RollRecord, Verifier
 
 SAVE_SUFFIX = ".pbsave"
 #: equivocation evidence kept per game at most (files, bytes)
@@ -55,6 +59,20 @@ DEFAULT_CHAIN = 4096
 _NAME = re.compile(r"^[A-Za-z0-9][A-Za-z0-9._-]{0,79}$")
 
 Clock = Callable[[], int]
+
+
+def get_engine(engine_id: str) -> Engine:
+    """The installed engine (the registry reads the installed packages' metadata: only
+    commands that load a game pay for it)."""
+    from pbem.registry import get
+
+    return get(engine_id)
+
+
+def load_envelope(data: bytes, source: str) -> Envelope:
+    from pbem.transcript import load_envelope as load
+
+    return load(data, source)
 
 
 def _default_clock() -> int:
@@ -111,6 +129,8 @@ class ReceiveReport:
     result: Result | None = None
     #: the sequence number of a file this import caused the local side to seal at once
     sealed: int | None = None
+    #: the game as it stands after the import (as its save now holds it)
+    game: Game | None = None
 
 
 class Home:
@@ -201,10 +221,12 @@ class Home:
     def game_by_id(self, game_id: bytes) -> Game | None:
         """The game with that id; only its save is loaded the whole way (engine included)."""
         for path in self.save_paths():
-            _, body = read_save(self, path)
+            data, body = read_save(self, path)
             # the game id is the hash of the invite's body, the first file of every save
-            if body_hash(canonical.decode(body["files"][0])[5]) == game_id:
-                return Game.load(self, path)
+            saved_id = body["game_id"] if "game_id" in body else \
+                body_hash(canonical.decode(body["files"][0])[5])
+            if saved_id == game_id:
+                return Game.load(self, path, read=(data, body))
         return None
 
     def _unique_name(self, wanted: str | None, default: str) -> str:
@@ -227,6 +249,10 @@ class Home:
         """Create a game and its invite (file 0), to be sent to the opponent."""
         if dice_mode not in ("open", "sealed"):
             raise UsageError(f"unknown dice mode {dice_mode!r} (open or sealed)")
+        from pbem import dice
+        from pbem.transcript import FORMAT as GAME_FORMAT
+        from pbem.transcript import Verifier
+
         if type(chain_length) is not int or not 2 <= chain_length <= dice.MAX_CHAIN_LENGTH:
             raise UsageError(f"chain length {chain_length!r}: give 2 to "
                              f"{dice.MAX_CHAIN_LENGTH} dice links per generation")
@@ -275,7 +301,8 @@ class Home:
         identity = self.identity()
         if env.key == identity.public_key:
             raise UsageError(f"{source}: this is your own invite; send it to your opponent")
-        from pbem.transcript import parse_invite
+        from pbem import dice
+        from pbem.transcript import Verifier, parse_invite
 
         setup = parse_invite(env)
         engine = get_engine(setup.engine_id)
@@ -332,7 +359,9 @@ class Home:
             raise ChainError(f"this file is for game {game_id.hex()[:12]}, which is not in "
                              f"{self.games_dir}", path=source, reason="other-game")
         try:
-            return game.receive(env, source)
+            report = game.receive(env, source)
+            report.game = game
+            return report
         except DuplicateFile as exc:
             raise DuplicateFile(str(exc), path=source) from None
         except ChainError as exc:
@@ -434,17 +463,125 @@ class SealRecord:
             write_atomic(self.dir / "version", f"{version}\n".encode("ascii"), 0o644)
 
 
+#: the save format this version writes: 2 keeps the exchanged files beside the save, each
+#: written once (``games/<name>.files/NNNNNN.pbem``), and signs their SHA-256 in the save;
+#: 1 (no ``format`` field) carried every file inside the save, re-encoded, re-signed and
+#: written whole at every command.  Both load; a format 1 save is written as format 2 the
+#: next time the game changes (docs/protocol.md 3.4).
+SAVE_FORMAT = 2
+
+
+def files_dir(save: Path) -> Path:
+    """Where a format 2 save keeps its game's exchanged files."""
+    return save.with_name(save.name.removesuffix(SAVE_SUFFIX) + ".files")
+
+
+class GameFiles:
+    """A game's exchanged files in sequence order, each read from beside the save when
+    first asked for and checked against the SHA-256 the signed save holds for it.
+
+    A command that only imports the next file reads none of the earlier ones: the
+    verifier's cache in the save already holds what the chain needs (issue 19)."""
+
+    def __init__(self, folder: Path, hashes: list[bytes], held: dict[int, bytes],
+                 written: int) -> None:
+        self.folder = folder
+        self.hashes = hashes
+        self._held = held
+        #: files 0..written-1 are on disk as the save names them
+        self._written = written
+
+    @classmethod
+    def inline(cls, folder: Path, files: list[bytes]) -> GameFiles:
+        """Files held in memory (a new game, a format 1 save): all written at the next save."""
+        return cls(folder, [hashlib.sha256(f).digest() for f in files], dict(enumerate(files)),
+                   0)
+
+    def __len__(self) -> int:
+        return len(self.hashes)
+
+    def __bool__(self) -> bool:
+        return bool(self.hashes)
+
+    def path(self, seq: int) -> Path:
+        return self.folder / f"{seq:06d}.pbem"
+
+    def _read(self, seq: int) -> bytes:
+        from pbem.envelope import MAX_EXCHANGED
+        from pbem.readfile import read_bounded
+
+        path = self.path(seq)
+        try:
+            data = read_bounded(path, MAX_EXCHANGED)
+        except (OSError, PbemError) as exc:
+            raise FormatError(f"save file is damaged: file {seq} of the game, kept beside it, "
+                              f"cannot be read ({exc})", path=str(path)) from None
+        if hashlib.sha256(data).digest() != self.hashes[seq]:
+            raise FormatError(f"save file is damaged or was altered: file {seq} of the game, "
+                              "kept beside it, is not the one the save signed", path=str(path))
+        self._held[seq] = data
+        return data
+
+    def get(self, seq: int, default: bytes | None = None) -> bytes | None:
+        """File ``seq`` if the game has it (the verifier's question about a known place)."""
+        return self[seq] if 0 <= seq < len(self.hashes) else default
+
+    @overload
+    def __getitem__(self, seq: int) -> bytes: ...
+
+    @overload
+    def __getitem__(self, seq: slice) -> list[bytes]: ...
+
+    def __getitem__(self, seq: int | slice) -> bytes | list[bytes]:
+        if isinstance(seq, slice):
+            return [self[i] for i in range(*seq.indices(len(self.hashes)))]
+        if seq < 0:
+            seq += len(self.hashes)
+        if not 0 <= seq < len(self.hashes):
+            raise IndexError(seq)
+        held = self._held.get(seq)
+        return held if held is not None else self._read(seq)
+
+    def __iter__(self) -> Iterator[bytes]:
+        return (self[i] for i in range(len(self.hashes)))
+
+    def __eq__(self, other: object) -> bool:
+        """The same files in the same order (a list of bytes compares too)."""
+        if isinstance(other, GameFiles):
+            return self.hashes == other.hashes
+        if isinstance(other, list):
+            return list(self) == other
+        return NotImplemented
+
+    __hash__ = None  # type: ignore[assignment]  # mutable, like a list
+
+    def append(self, data: bytes) -> None:
+        self._held[len(self.hashes)] = data
+        self.hashes.append(hashlib.sha256(data).digest())
+
+    def flush(self) -> None:
+        """Write the files the save on disk does not name yet (before the save that does:
+        a crash in between leaves files no save names, which the next write replaces)."""
+        if self._written >= len(self.hashes):
+            return
+        self.folder.mkdir(parents=True, exist_ok=True)
+        for seq in range(self._written, len(self.hashes)):
+            write_atomic(self.path(seq), self._held[seq], 0o644)
+        self._written = len(self.hashes)
+
+
 class Game:
     """One saved game of this home: verified transcript, working state, pending actions."""
 
     def __init__(self, home: Home, path: Path, name: str, side: str, engine: Engine,
-                 files: list[bytes], verifier: Verifier) -> None:
+                 files: list[bytes] | GameFiles, verifier: Verifier) -> None:
         self.home = home
         self.path = path
         self.name = name
         self.side = side
         self.engine = engine
-        self.files = files
+        self.files = files if isinstance(files, GameFiles) \
+            else GameFiles.inline(files_dir(path), files)
         self.verifier = verifier
         self.pending: list[list[Any]] = []
         self.message = ""
@@ -471,9 +608,12 @@ class Game:
     # -- persistence ---------------------------------------------------------------------------
 
     @classmethod
-    def load(cls, home: Home, path: Path) -> Game:
-        data, body = read_save(home, path)
-        files = [bytes(f) for f in body["files"]]
+    def load(cls, home: Home, path: Path, *,
+             read: tuple[bytes, dict[str, Any]] | None = None) -> Game:
+        """The game of a save; ``read``: what :func:`read_save` just gave for it (one
+        read, one signature check and one decode of the save per command)."""
+        data, body = read if read is not None else read_save(home, path)
+        files = _saved_files(path, body)
         invite = open_envelope(files[0])
         sealed = SealRecord(home.path, invite.hash)
         version = body.get("version", 0)
@@ -481,7 +621,7 @@ class Game:
         if type(version) is int and version < highest:
             # another pbem may have written a newer save since we read this one
             data, body = read_save(home, path)
-            files = [bytes(f) for f in body["files"]]
+            files = _saved_files(path, body)
             version = body.get("version", 0)
         if type(version) is not int or version < highest:
             raise ChainError(
@@ -492,6 +632,8 @@ class Game:
                 "files with 'pbem rebuild' (after moving this save away), or, to go on from "
                 f"this copy anyway, delete {sealed.dir / 'version'}",
                 path=str(path), reason="rollback")
+        from pbem.transcript import Verifier
+
         engine = get_engine(body["engine"])
         try:
             verifier = Verifier.from_cache(engine, invite, body["cache"])
@@ -523,7 +665,7 @@ class Game:
         """
         while (data := record.file(len(self.files))) is not None:
             try:
-                accepted = self.verifier.add(open_envelope(data), dict(enumerate(self.files)))
+                accepted = self.verifier.add(open_envelope(data), self.files)
             except PbemError:
                 return  # not the next file of this chain: sealing will name the conflict
             self._went_out(data, accepted.seq)
@@ -532,11 +674,13 @@ class Game:
         record = self.record
         version = max(self.version, record.highest()) + 1
         body = {
+            "format": SAVE_FORMAT,
             "version": version,
             "name": self.name,
             "side": self.side,
             "engine": self.engine.id,
-            "files": self.files,
+            "game_id": self.game_id,
+            "file_hashes": self.files.hashes,
             "cache": self.verifier.to_data(),
             "pending": self.pending,
             "message": self.message,
@@ -558,6 +702,8 @@ class Game:
                 raise ConcurrencyError(
                     f"{self.name} was changed by another pbem command while this one ran; "
                     "nothing was written: run the command again", path=str(self.path))
+            # under the lock, after the check: the files beyond the save on disk are ours
+            self.files.flush()
             write_atomic(self.path, data)
         self._loaded = hashlib.sha256(data).digest()
         self.version = version
@@ -645,13 +791,22 @@ class Game:
         return [(seq, data) for seq, data in enumerate(self.files)
                 if canonical.decode(data)[3] == me]
 
+    def _latest_sealed(self) -> tuple[int, bytes] | None:
+        """The last file this side wrote, read from the end (the files before it are not
+        read at all)."""
+        me = self.home.card().key
+        for seq in range(len(self.files) - 1, -1, -1):
+            if canonical.decode(self.files[seq])[3] == me:
+                return seq, self.files[seq]
+        return None
+
     def file(self, seq: int | None = None) -> tuple[int, bytes]:
         """The latest file this side sealed, or file ``seq`` (any file, byte for byte)."""
         if seq is None:
-            own = self.sealed_files()
-            if not own:
+            latest = self._latest_sealed()
+            if latest is None:
                 raise NotYourTurn(f"{self.name}: nothing sealed to send yet")
-            return own[-1]
+            return latest
         if seq >= len(self.files) and (kept := self.record.file(seq)) is not None:
             return seq, kept  # sealed by this home, not in this (older) save
         if not 0 <= seq < len(self.files):
@@ -697,6 +852,8 @@ class Game:
 
     def _my_chain(self, generation: int) -> dice.HashChain:
         if self._chain is None or self._chain.generation != generation:
+            from pbem import dice
+
             self._chain = dice.HashChain(self.home.identity().secret_bytes(),
                                          self.verifier.setup.nonce, self.side, generation,
                                          self.verifier.setup.chain_length)
@@ -720,6 +877,8 @@ class Game:
     # -- the turn loop ---------------------------------------------------------------------------
 
     def _replay_pending(self, record: list[Any], *, derive: bool = True) -> list[Event]:
+        from pbem import dice
+
         state = self._writable()
         if record[0] == "a":
             events = state.apply(record[1], side=self.side)
@@ -734,6 +893,9 @@ class Game:
         return events
 
     def _resolve_chance(self, out: list[Event], rolls: list[RollRecord]) -> None:
+        from pbem import dice
+        from pbem.transcript import RollRecord
+
         seq = self.verifier.seq + 1
         seed = self._seed() if self.state.is_chance() else b""
         while self.state.is_chance():
@@ -753,6 +915,8 @@ class Game:
 
     def advance(self) -> tuple[list[Event], list[RollRecord], int | None]:
         """Resolve due rolls, then seal if the next decision is the opponent's."""
+        from pbem import orders
+
         events: list[Event] = []
         rolls: list[RollRecord] = []
         if not self.has_pen():
@@ -814,6 +978,8 @@ class Game:
                               "in this file; nothing of yours to undo")
         last = records.pop()
         if last[0] == "r":
+            from pbem import dice
+
             name = dice.roll_name(self.verifier.seq + 1, last[1])
             raise NotYourTurn(f"{self.name}: cannot undo past die roll {name}")
         self._reset_state()
@@ -839,6 +1005,8 @@ class Game:
         """Standing orders to publish with our next file (they hold from its end on)."""
         try:
             # the same check the opponent's verifier makes, so our file cannot fail it
+            from pbem import orders
+
             self.orders_pending = orders.parse(self.engine, dict(new), "standing orders")
         except FormatError as exc:
             raise UsageError(str(exc)) from None
@@ -863,6 +1031,8 @@ class Game:
         return "offered", None
 
     def _seal(self, end: str) -> int:
+        from pbem.engine import CHANCE, Result
+
         generation, index, link = self._next_link()
         seq = self.verifier.seq + 1
         next_anchor = None
@@ -961,7 +1131,7 @@ class Game:
                              reason="missing")
         dropped = sum(1 for r in self.pending if r[0] == "a")
         # not transactional: on any error this Game is dropped and the save is untouched
-        accepted = self.verifier.add(env, dict(enumerate(self.files)), transactional=False)
+        accepted = self.verifier.add(env, self.files, transactional=False)
         # ours, signed: the place is taken (a different seal there is refused from now on)
         self.record.add(accepted.seq, env.raw)
         self._went_out(env.raw, accepted.seq)
@@ -975,9 +1145,11 @@ class Game:
                              result=self.result)
 
     def receive(self, env: Envelope, source: str) -> ReceiveReport:
+        from pbem import orders
+
         if env.key == self.home.card().key:
             return self._catch_up(env, source)
-        known = dict(enumerate(self.files))
+        known = self.files
         try:
             claimed = env.decode().get("seq")
             if self.pending and env.key in self.verifier.keys.values() \
@@ -1030,6 +1202,17 @@ class Game:
             text += f"; game over: {self.result.text}"
         return ReceiveReport(self.name, accepted.seq, accepted.kind, accepted.side, text, events,
                              accepted.rolls + rolls, accepted.message, self.result, sealed)
+
+
+def _saved_files(path: Path, body: dict[str, Any]) -> GameFiles:
+    """The files a save names: beside it (format 2) or inside it (format 1)."""
+    if "files" in body:
+        return GameFiles.inline(files_dir(path), [bytes(f) for f in body["files"]])
+    hashes = body.get("file_hashes")
+    if type(hashes) is not list or not hashes \
+            or not all(type(h) is bytes and len(h) == 32 for h in hashes):
+        raise FormatError("save file is damaged: it names no files of its game", path=str(path))
+    return GameFiles(files_dir(path), list(hashes), {}, len(hashes))
 
 
 def _place(env: Envelope) -> int:
@@ -1095,6 +1278,8 @@ def rebuild(home: Home, datas: list[tuple[str, bytes]], *, name: str | None = No
 
     setup = parse_invite(invites[0])
     engine = get_engine(setup.engine_id)
+    from pbem.transcript import Verifier
+
     verifier = Verifier(engine, invites[0])
     me = home.card().key
     def place(env: Envelope) -> int:

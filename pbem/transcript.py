@@ -24,7 +24,7 @@ from __future__ import annotations
 
 import copy
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, Protocol
 
 from pbem import canonical, dice, orders
 from pbem.engine import CHANCE, Engine, Event, Result, State
@@ -41,6 +41,14 @@ from pbem.errors import (
     quote,
 )
 from pbem.identity import Card
+
+
+class Known(Protocol):
+    """The files a game already holds, by place: a dict, or the session's files beside
+    its save (read only for the place asked about)."""
+
+    def get(self, seq: int, /) -> bytes | None: ...
+
 
 DICE_MODES = ("open", "sealed")
 #: the game format this version writes (the invite's ``format`` field): 2 puts each
@@ -377,7 +385,7 @@ class Verifier:
             return dice.sealed_seed(self.game_id, seq - 1, self.last_hash, link)
         return dice.open_seed(self.game_id, seq, link, self.chains[self.setup.other(side)].latest)
 
-    def classify(self, env: Envelope, body: dict[str, Any], known: dict[int, bytes]) -> None:
+    def classify(self, env: Envelope, body: dict[str, Any], known: Known) -> None:
         """Raise the precise chain error for a file that is not the next one."""
         game = body.get("game")
         seq = body.get("seq")
@@ -425,7 +433,7 @@ class Verifier:
 
     # -- the checks and the replay -----------------------------------------------------------
 
-    def add(self, env: Envelope, known: dict[int, bytes] | None = None, *,
+    def add(self, env: Envelope, known: Known | None = None, *,
             transactional: bool = True) -> Accepted:
         """Check ``env`` is the next file of this game and replay it; all or nothing.
 

@@ -102,7 +102,7 @@ class Board:
                     frame = frame_data(view, list(events), game.side, table, file=seq)
                     frame["events"] = lead + frame["events"]
                     frames.append(frame)
-            verifier.add(open_envelope(data), dict(enumerate(game.files)), transactional=False)
+            verifier.add(open_envelope(data), game.files, transactional=False)
         report = AuditReport(rolls=list(verifier.rolls), verifier=verifier)
         rolls = [{"name": r.name, "side": r.side, "purpose": r.purpose, "rule": r.rule,
                   "dice": r.request, "result": ", ".join(str(o) for o in r.outcome),

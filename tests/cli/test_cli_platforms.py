@@ -69,8 +69,11 @@ def test_a_game_on_windows(tmp_path: Path, monkeypatch: pytest.MonkeyPatch,
     _a_game(run, tmp_path)
     assert windows.positions, "no save was locked on Windows"
     assert windows.held == {}, "a lock was left held after the commands ended"
-    assert sorted(p.name for p in (tmp_path / "b" / "games").iterdir()) == [
-        "g.pbsave", "g.pbsave.lock"]
+    games = tmp_path / "b" / "games"
+    assert sorted(p.name for p in games.iterdir()) == ["g.files", "g.pbsave", "g.pbsave.lock"]
+    # the exchanged files beside the save (save format 2): no temporary left either
+    assert sorted(p.name for p in (games / "g.files").iterdir()) == [
+        f"{seq:06d}.pbem" for seq in range(len(list((games / "g.files").iterdir())))]
 
 
 def test_a_game_on_macos(tmp_path: Path, monkeypatch: pytest.MonkeyPatch,

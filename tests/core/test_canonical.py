@@ -151,3 +151,69 @@ def test_bin_and_str_use_their_shortest_forms() -> None:
         canonical.decode(b"\xc5\x00\x01x")
     with pytest.raises(FormatError):
         canonical.decode(b"\xd9\x01x")  # str8 for a one-byte string
+
+
+# --- the quick reader (one C pass) and the strict one agree (issue 19) ------------------
+
+
+def _outcome(read: Any, data: bytes) -> tuple[str, Any]:
+    try:
+        return "value", read(data)
+    except FormatError as exc:
+        return "refused", str(exc)
+
+
+def _strict(data: bytes) -> Any:
+    if len(data) > canonical.MAX_SIZE:
+        raise FormatError(f"{len(data)} bytes is larger than the limit of {canonical.MAX_SIZE}")
+    return canonical._decode_strict(data)
+
+
+@given(st.binary(max_size=64))
+def test_quick_and_strict_readers_agree_on_any_bytes(data: bytes) -> None:
+    assert _outcome(canonical.decode, data) == _outcome(_strict, data)
+
+
+@given(values, st.integers(0, 10_000), st.integers(0, 255))
+def test_quick_and_strict_readers_agree_on_altered_encodings(
+        value: Any, where: int, byte: int) -> None:
+    """One byte of a canonical encoding changed: an altered type byte, length, key order
+    or payload is accepted or refused alike, with the same words."""
+    data = bytearray(canonical.encode(value))
+    data[where % len(data)] = byte
+    assert _outcome(canonical.decode, bytes(data)) == _outcome(_strict, bytes(data))
+
+
+@pytest.mark.parametrize("data", [
+    msgpack.packb({"b": 1, "a": 2}),                      # unsorted keys
+    b"\x82\xa1a\x01\xa1a\x02",                              # duplicate key
+    msgpack.packb({b"k": 1}, use_bin_type=True),           # a bin key
+    msgpack.packb({1: 1}),                                  # an int key
+    msgpack.packb([1.5]),                                   # a float inside
+    msgpack.packb(msgpack.Timestamp(1, 0)),                 # the msgpack Timestamp
+    msgpack.packb([msgpack.ExtType(5, b"x")]),              # an ext type inside
+    b"\x91" * 33 + b"\x90",                                 # 34 levels
+    b"\xcd\x00\x01",                                        # uint16 for 1
+    b"\x92\x01",                                            # ends early
+    b"\x01\x02",                                            # trailing byte
+    b"\xa2\xff\xfe",                                        # not UTF-8
+    b"\xc1",                                                # the reserved byte
+])
+def test_every_refusal_of_the_strict_reader_stands(data: bytes) -> None:
+    refused = _outcome(canonical.decode, data)
+    assert refused[0] == "refused"
+    assert refused == _outcome(_strict, data)
+
+
+def test_canonical_bytes_take_the_quick_way(monkeypatch: pytest.MonkeyPatch) -> None:
+    """A canonical value never reaches the strict reader (its Python pre-scan and
+    re-encoding cost 15-18x msgpack's own reader)."""
+    value = {"files": [b"x" * 300] * 3, "n": [1, -2, 2**64 - 1], "s": {"\u00e9": None, "a": True}}
+    data = canonical.encode(value)
+
+    def strict(data: bytes) -> Any:
+        raise AssertionError("took the strict way")
+
+    monkeypatch.setattr(canonical, "_decode_strict", strict)
+    assert canonical.decode(data) == value
+    assert canonical.decode(canonical.encode([[[]]] * 5)) == [[[]]] * 5

@@ -534,3 +534,55 @@ def test_damaged_contacts_file_named(tmp_path: Path) -> None:
                                    encoding="utf-8")
     with pytest.raises(KeyStoreError, match="bad contact"):
         store.contacts()
+
+
+# --- the cache of verified signatures (issue 19) ----------------------------------------
+
+
+class _CountingKey:
+    calls = 0
+
+    @classmethod
+    def from_public_bytes(cls, key: bytes) -> Ed25519PublicKey:
+        cls.calls += 1
+        return Ed25519PublicKey.from_public_bytes(key)
+
+
+def test_a_verified_signature_is_not_verified_again(monkeypatch: pytest.MonkeyPatch) -> None:
+    import pbem.identity as identity_module
+
+    monkeypatch.setattr(identity_module, "_verified", {})
+    monkeypatch.setattr(identity_module, "Ed25519PublicKey", _CountingKey)
+    _CountingKey.calls = 0
+    me = Identity.from_secret(b"\x05" * 32, "Cache")
+    message = b"pbem/v1/turn\0" + b"x" * 1000
+    signature = me.sign(message)
+    verify(me.public_key, message, signature)
+    verify(me.public_key, message, signature)
+    assert _CountingKey.calls == 1
+    # the same key and signature over other bytes, or another signature: checked, refused
+    with pytest.raises(SignatureError):
+        verify(me.public_key, message + b"y", signature)
+    with pytest.raises(SignatureError):
+        verify(me.public_key, message, bytes(64))
+    # a refusal is not remembered: refused again, by a new check each time
+    calls = _CountingKey.calls
+    with pytest.raises(SignatureError):
+        verify(me.public_key, message + b"y", signature)
+    assert _CountingKey.calls == calls + 1
+    # a degenerate key is refused before the cache is asked
+    with pytest.raises(SignatureError):
+        verify(bytes(32), message, signature)
+
+
+def test_the_cache_is_bounded(monkeypatch: pytest.MonkeyPatch) -> None:
+    import pbem.identity as identity_module
+
+    monkeypatch.setattr(identity_module, "_verified", {})
+    monkeypatch.setattr(identity_module, "VERIFIED_KEPT", 4)
+    me = Identity.from_secret(b"\x06" * 32, "Bound")
+    for i in range(10):
+        message = b"message %d" % i
+        verify(me.public_key, message, me.sign(message))
+    assert len(identity_module._verified) == 4
+    assert identity_module.VERIFIED_KEPT == 4

@@ -49,9 +49,9 @@ from pbem.view import BoardView, Cell, Layout, Piece, TerrainStyle
 
 SIDES = ("red", "blue")
 COLUMNS = ("a", "b", "c")
-ROUNDS = {"short": 4, "long": 12, "marathon": 520}
+ROUNDS = {"short": 4, "long": 12, "marathon": 520, "ultramarathon": 1100}
 #: starting strength: the marathon must not end early, it exists to make long transcripts
-STRENGTH = {"short": 10, "long": 10, "marathon": 100_000}
+STRENGTH = {"short": 10, "long": 10, "marathon": 100_000, "ultramarathon": 100_000}
 CUP = ("calm", "calm", "fog", "rally", "storm")
 
 
@@ -378,6 +378,9 @@ class SkirmishEngine(Engine):
                          (1, 12)),
             ScenarioInfo("marathon", "Marathon", "520 rounds, for benchmarks",
                          (data / "marathon.toml",), (1, 400)),
+            # bench/bench_cli.py: long enough for a game of 2,000 files
+            ScenarioInfo("ultramarathon", "Ultramarathon", "1,100 rounds, for benchmarks",
+                         (data / "ultramarathon.toml",), (1, 1100)),
         ]
 
     def options(self) -> list[OptionSpec]:

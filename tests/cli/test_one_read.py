@@ -1,0 +1,61 @@
+"""A command-line receive reads, verifies and decodes the game's save once, and checks
+each signature once (issue 19: the save is the bulk of a long game)."""
+
+from __future__ import annotations
+
+import shutil
+from pathlib import Path
+from typing import Any
+
+import pytest
+from click.testing import CliRunner
+
+import pbem.identity as identity_module
+import pbem.session as session
+from pbem.cli import main
+from pbem.selfplay import selfplay
+
+
+class _Enough(Exception):
+    pass
+
+
+def test_receive_reads_the_save_once(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    play = tmp_path / "play"
+
+    def on_file(count: int) -> None:
+        if count == 8:  # file 7 written, not yet received by the other home
+            shutil.copytree(play, tmp_path / "before")
+            raise _Enough
+
+    with pytest.raises(_Enough):
+        selfplay("skirmish", "long", 1, play, on_file=on_file)
+    incoming = sorted((tmp_path / "before" / "files").iterdir())[-1]
+    home = tmp_path / "before" / ("home-b" if incoming.name.endswith("-red.pbem")
+                                  else "home-a")
+    reads: list[Path] = []
+    real_read = session.read_save
+
+    def read_save(home: Any, path: Path) -> Any:
+        reads.append(path)
+        return real_read(home, path)
+
+    checks: list[bytes] = []
+    real_key = identity_module.Ed25519PublicKey
+
+    class CountingKey:
+        @staticmethod
+        def from_public_bytes(key: bytes) -> Any:
+            checks.append(key)
+            return real_key.from_public_bytes(key)
+
+    monkeypatch.setattr(session, "read_save", read_save)
+    monkeypatch.setattr(identity_module, "Ed25519PublicKey", CountingKey)
+    monkeypatch.setattr(identity_module, "_verified", {})
+    result = CliRunner().invoke(main, ["--home", str(home), "receive", str(incoming)],
+                                catch_exceptions=False)
+    assert result.exit_code == 0, result.output
+    assert "file 7 from" in result.output
+    assert len(reads) == 1
+    # the incoming file, the save and the invite inside it: each checked once
+    assert len(checks) == 3

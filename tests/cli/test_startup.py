@@ -1,0 +1,98 @@
+"""What a command imports before it does anything (issue 19: start-up is what a player
+waits for).  ``pbem --help`` imports no engine, dice, verifier, mail or cryptography;
+``pbem status`` and ``pbem list`` read each save's signed summary with the signature
+check (Ed25519) and no engine, dice, verifier, registry or key-file serialization."""
+
+from __future__ import annotations
+
+import ast
+import json
+import subprocess
+import sys
+from pathlib import Path
+
+import click
+import pytest
+
+import pbem
+from pbem.cli import LazyGroup, main
+from pbem.selfplay import selfplay
+
+#: modules that load with a game or a transport, never for help or a listing
+HEAVY = ("pbem.engine", "pbem.dice", "pbem.transcript", "pbem.registry", "pbem.view",
+         "pbem.transport.mail", "pbem.web", "pbem.audit",
+         "pbem.render", "importlib.metadata", "email.message",
+         "cryptography.hazmat.primitives.serialization")
+
+_PROBE = """
+import json, sys
+from pbem.cli import main
+try:
+    main(sys.argv[1:])
+except SystemExit as exc:
+    assert not exc.code, exc.code
+print(json.dumps(sorted(sys.modules)))
+"""
+
+
+def imported(*argv: str) -> list[str]:
+    out = subprocess.run([sys.executable, "-c", _PROBE, *argv], capture_output=True,
+                         text=True, check=True)
+    names: list[str] = json.loads(out.stdout.splitlines()[-1])
+    return names
+
+
+def heavy(names: list[str]) -> list[str]:
+    return [n for n in names if any(n == h or n.startswith(h + ".") for h in HEAVY)]
+
+
+def test_help_imports_no_engine_transport_or_cryptography() -> None:
+    names = imported("--help")
+    assert heavy(names) == []
+    assert [n for n in names if n.startswith("cryptography")] == []
+    assert "pbem.session" not in names and "pbem.identity" not in names
+
+
+def test_status_and_list_read_summaries_without_the_engine(tmp_path: Path) -> None:
+    result = selfplay("skirmish", "short", 1, tmp_path / "sp", max_actions=6)
+    assert result.files >= 3
+    home = str(tmp_path / "sp" / "home-a")
+    for command in ("status", "list"):
+        names = imported("--home", home, command)
+        assert heavy(names) == [], command
+        assert "pbem.session" in names  # it did read the home
+    # the game itself still loads its engine on demand, and only its own
+    names = imported("--home", home, "legal", "selfplay-1")
+    assert "pbem.engine" in names and "toy_engine" in names
+    assert [n for n in names if n.startswith(("engines.white_death", "engines.motherland"))] \
+        == []
+
+
+@pytest.mark.parametrize("name", sorted(LazyGroup.lazy))
+def test_lazy_commands_help_is_their_own(name: str) -> None:
+    """``pbem --help`` shows the lazy commands' help from cli.py without loading them:
+    that copy must say what the command's own docstring says."""
+    command = main.get_command(click.Context(main), name)
+    assert command is not None
+    assert command.get_short_help_str(300) == LazyGroup.lazy_help[name]
+
+
+def test_every_lazy_command_has_its_help() -> None:
+    assert set(LazyGroup.lazy_help) == set(LazyGroup.lazy)
+
+
+@pytest.mark.parametrize("module", ["session.py", "orders.py"])
+def test_no_heavy_import_at_module_level(module: str) -> None:
+    """session.py and orders.py serve 'pbem status' too: the engine, dice, verifier and
+    registry are imported inside the functions that play a game (or for type checking)."""
+    tree = ast.parse((Path(pbem.__file__).parent / module).read_text(encoding="utf-8"))
+    found = []
+    for node in tree.body:  # module level only; `if TYPE_CHECKING:` blocks are not run
+        if isinstance(node, ast.ImportFrom) and node.module:
+            targets = [node.module] + [f"{node.module}.{a.name}" for a in node.names]
+        elif isinstance(node, ast.Import):
+            targets = [a.name for a in node.names]
+        else:
+            continue
+        found += [t for t in targets if heavy([t])]
+    assert found == []
