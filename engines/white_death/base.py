@@ -9,6 +9,7 @@ dice waits in ``todo``, so a snapshot can stop anywhere.
 
 from __future__ import annotations
 
+import copy
 from collections.abc import Iterable
 from dataclasses import dataclass, field
 from fractions import Fraction
@@ -22,6 +23,33 @@ from pbem.engine import CHANCE, ChanceRequest, Engine, Event, State
 from pbem.errors import IllegalAction
 
 BOXES = ("pending", "raster", "dead", "refit", "setup")
+
+
+#: attributes a clone shares: the rules and data, never changed by play
+_SHARED = frozenset({"engine", "cat", "sc", "_static", "_cache", "_encoded"})
+_IMMUTABLE = (str, int, bool, Fraction, bytes, type(None))
+
+
+def _copy(v: Any) -> Any:
+    """A deep copy of position data (containers of units, strings, numbers, frozen data)."""
+    if isinstance(v, _IMMUTABLE):
+        return v
+    kind = type(v)
+    if kind is dict:
+        return {k: _copy(x) for k, x in v.items()}
+    if kind is list:
+        return [_copy(x) for x in v]
+    if kind is set:
+        return set(v)  # sets hold strings only
+    if kind is U:
+        u = copy.copy(v)
+        u.marks = set(v.marks)
+        return u
+    if kind is tuple:
+        return tuple(_copy(x) for x in v)
+    if getattr(v, "__dataclass_params__", None) is not None and v.__dataclass_params__.frozen:
+        return v  # UnitDef and the like: immutable
+    return copy.deepcopy(v)
 
 
 def other(side: str) -> str:
@@ -112,7 +140,21 @@ class BaseState(State):
         self.over = False
         self.final: dict[str, Any] = {}
         self._cache: dict[Any, Any] = {}
-        self._static: dict[Any, Any] = {}
+        # map-derived facts live in the catalog: a clone shares them (issue 13)
+        self._static: dict[Any, Any] = cat.static
+
+    # ------------------------------------------------------------------ copying
+
+    def clone(self) -> State:
+        """A copy of the position only: the engine, catalog and map-derived facts are
+        shared, and the caches start empty (a cache is never part of the position)."""
+        new = copy.copy(self)
+        d = new.__dict__
+        for k, v in self.__dict__.items():
+            if k not in _SHARED:
+                d[k] = _copy(v)
+        new._cache = {}
+        return new
 
     # ------------------------------------------------------------------ catalog access
 

@@ -172,6 +172,9 @@ class Catalog(Shared):
     flieger_area: str
     soviet_answer: tuple[tuple[tuple[str, ...], str, int], ...]
     extra: Mapping[str, Any] = field(default_factory=dict)
+    #: facts derived from the map alone (neighbours, terrain names, banks, lines of sight,
+    #: edges), filled as rules ask for them; shared by every state, never part of one
+    static: dict[Any, Any] = field(default_factory=dict, compare=False, repr=False)
 
     @property
     def map(self) -> HexMap:
