@@ -243,8 +243,17 @@ class BaseState(State):
         got = self._cache.get(key)
         if got is None:
             side = self.side_of(uid)
-            here = [self.udef(x) for x in self.units_at(h, side) if x != uid and x not in gone]
-            got = self._cache[key] = rules.stack_ok(side, [*here, self.udef(uid)])
+            # Rule 4 looks at which units stand together, not where or in what order: one
+            # answer per set of units, kept for the whole game
+            together = tuple(sorted([*(x for x in self.units_at(h, side)
+                                       if x != uid and x not in gone), uid]))
+            memo = self._static.setdefault("stack-memo", {})
+            got = memo.get(together)
+            if got is None:
+                if len(memo) >= 65536:
+                    memo.clear()  # a bound: entries are pure functions of their keys
+                got = memo[together] = rules.stack_ok(side, [self.udef(x) for x in together])
+            self._cache[key] = got
         return bool(got)
 
     # ------------------------------------------------------------------ dice and waiting steps

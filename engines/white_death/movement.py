@@ -142,6 +142,29 @@ class MovementState(ArtilleryState, ReinforcementState):
             raise IllegalAction(f"{uid} may not end its move in {a.hex} (stacking) and could not "
                                 "move on from it", rule="Rule 4")
 
+    def move_dests(self, u: U) -> frozenset[str]:
+        """The hexes ``u`` may move into now: :meth:`_move_checks` for every neighbour at
+        once, with what depends on the unit alone asked once (the legal-action list)."""
+        uid = u.uid
+        if u.entrained or u.stopped or u.assault:
+            return frozenset()
+        s = self.phasing
+        enemy = self.enemy_hexes(s)
+        left = self.left(uid)
+        city = self.city_bound(uid)
+        vl = self.vl_hexes() if city else ()
+        out = []
+        for n in self.nbrs(u.loc):
+            if n in enemy or (city and n not in vl):
+                continue
+            cost = self.move_cost(uid, u.loc, n)
+            if cost is None or cost > left or self.weapons_barred(uid, n):
+                continue
+            if not self.stack_ok_with(n, uid) and not self.can_pass(uid, u.loc, n, cost):
+                continue
+            out.append(n)
+        return frozenset(out)
+
     def can_pass(self, uid: str, frm: str, to: str, cost: Fraction) -> bool:
         """Rule 4: a unit may move through a full hex, though not end its move there.
 
@@ -361,19 +384,34 @@ class MovementState(ArtilleryState, ReinforcementState):
         out: list[str] = self._cache[key]
         return out
 
-    def _rail_destinations(self, uid: str, check_only: bool = False) -> list[str]:
-        s = self.side_of(uid)
-        start = self.units[uid].loc
-        bad = self.enemy_hexes(s) | self.ezoc(s)
+    def _rail_net(self, side: str, start: str) -> tuple[frozenset[str], bool]:
+        """Rule 8: the rail hexes joined to ``start`` through hexes free of enemy units and
+        ZOCs, and whether they reach a friendly edge. Every hex of such a part of the
+        network has the same answer, so it is traced once per position of the enemy."""
+        free = self._free(side)
+        parts: dict[str, tuple[frozenset[str], bool]] = self.by_enemies("rail", side, dict)
+        got = parts.get(start)
+        if got is not None:
+            return got
         seen = {start}
         todo = deque([start])
         while todo:
             h = todo.popleft()
             for n in self.nbrs(h):
-                if n not in seen and n not in bad and self.rail(h, n):
+                if n not in seen and n in free and self.rail(h, n):
                     seen.add(n)
                     todo.append(n)
-        if not seen & self.edge_hexes(s):
+        got = (frozenset(seen), bool(seen & self.edge_hexes(side)))
+        if start in free:  # a start in an enemy ZOC is a part of its own
+            for h in seen:
+                parts[h] = got
+        return got
+
+    def _rail_destinations(self, uid: str, check_only: bool = False) -> list[str]:
+        s = self.side_of(uid)
+        start = self.units[uid].loc
+        seen, to_edge = self._rail_net(s, start)
+        if not to_edge:
             return []
         if check_only:
             return [start]

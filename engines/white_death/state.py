@@ -127,21 +127,22 @@ class WDState(TurnState, PlacementState, MovementState, AssaultState, ViewState,
             cached: list[Action] = self._cache["legal"]
             return list(cached)
         out: list[Action] = []
-        movable: dict[str, U | None] = {}
+        dests: dict[str, frozenset[str]] = {}
         for a in self._candidates():
             try:
                 if self.passing and a.unit != self.passing:
                     continue
-                if a.kind == "move":  # the per-unit checks once per unit
-                    if a.unit not in movable:
+                if a.kind == "move":  # the checks once per unit (what _check_move asks)
+                    if a.unit not in dests:
                         try:
-                            movable[a.unit] = self._movable(a.unit)
+                            u = self._movable(a.unit)
                         except IllegalAction:
-                            movable[a.unit] = None
-                    u = movable[a.unit]
-                    if u is None:
+                            dests[a.unit] = frozenset()
+                        else:
+                            dests[a.unit] = (self.move_dests(u) if u.loc == a.frm
+                                             else frozenset())
+                    if a.hex not in dests[a.unit]:
                         continue
-                    self._move_checks(a, u)
                 else:
                     self._validate(a)
             except IllegalAction:

@@ -135,8 +135,20 @@ class TerrainState(BaseState):
 
     def enter_cost(self, uid: str, frm: str | None, to: str) -> Fraction | None:
         """Rule 7 cost to enter ``to`` (from ``frm``, or from off the map); None if P."""
-        t = self.utype(uid)
-        mob = t.mob
+        mob = self.utype(uid).mob
+        # everything but Rule 16.B is a function of the mobility class, the two hexes, the
+        # weather and which of the two carry a bridge (Rule 20): priced once per catalog
+        key = ("enter", mob, frm, to, self.frozen(), frm in self.bridges, to in self.bridges)
+        static = self._static
+        if key in static:
+            cost: Fraction | None = static[key]
+        else:
+            cost = static[key] = self._enter_cost(mob, frm, to)
+        if cost is not None and frm is not None and self.wrong_bank(uid, frm, to):
+            return None  # Rule 16.B: leave on the side it entered
+        return cost
+
+    def _enter_cost(self, mob: str, frm: str | None, to: str) -> Fraction | None:
         mv = self.cat.tables.movement
         terr = self.terrain(to)
         river = self.river_at(to)
@@ -169,8 +181,6 @@ class TerrainState(BaseState):
                 if extra is None:
                     return None
                 cost += extra
-            if self.wrong_bank(uid, frm, to):
-                return None  # Rule 16.B: leave on the side it entered
         return cost
 
     def bank(self, h: str) -> str:
