@@ -201,6 +201,17 @@ class BaseState(State):
         out: list[str] = got
         return out
 
+    def occupied(self, side: str) -> dict[str, tuple[str, ...]]:
+        """The hexes holding ``side``'s units, with them in stacking order."""
+        key = ("occupied", side)
+        got = self._cache.get(key)
+        if got is None:
+            got = self._cache[key] = {h: tuple(x for x in us if self.side_of(x) == side)
+                                      for h, us in self._by_hex().items()}
+            got = self._cache[key] = {h: us for h, us in got.items() if us}
+        out: dict[str, tuple[str, ...]] = got
+        return out
+
     def _by_hex(self) -> dict[str, list[str]]:
         key = "byhex"
         if key not in self._cache:
@@ -243,6 +254,9 @@ class BaseState(State):
         got = self._cache.get(key)
         if got is None:
             side = self.side_of(uid)
+            if not any(x != uid and x not in gone for x in self.occupied(side).get(h, ())):
+                self._cache[key] = True
+                return True  # Rule 4 limits stacks: a unit alone is never one
             # Rule 4 looks at which units stand together, not where or in what order: one
             # answer per set of units, kept for the whole game
             together = tuple(sorted([*(x for x in self.units_at(h, side)

@@ -8,6 +8,7 @@ fire on an AFV's exit, ski costs, Brandenburg detection, ice) happen where it is
 from __future__ import annotations
 
 from collections import deque
+from collections.abc import Callable
 from fractions import Fraction
 from typing import Any
 
@@ -25,7 +26,10 @@ class MovementState(ArtilleryState, ReinforcementState):
 
     # ------------------------------------------------------------------ candidates
 
-    def _movement_candidates(self) -> list[WDAction]:
+    def _movement_candidates(
+            self, dests: Callable[[str], frozenset[str]] | None = None) -> list[WDAction]:
+        """The actions a movement phase may offer; with ``dests`` (the hexes a unit may
+        move into) only the moves among them, in the same order."""
         s = self.phasing
         out = [act("end-movement")]
         for uid in self.side_units(s):
@@ -35,7 +39,10 @@ class MovementState(ArtilleryState, ReinforcementState):
                 for h in self.rail_destinations(uid):
                     out.append(act("rail", uid, h))
                 continue
-            if not u.stopped and u.assault == "" and self.left(uid) > 0:
+            if dests is not None:
+                ok = dests(uid)
+                out.extend(WDAction("move", uid, n, u.loc) for n in self.nbrs(u.loc) if n in ok)
+            elif not u.stopped and u.assault == "" and self.left(uid) > 0:
                 enemy = self.enemy_hexes(s)
                 for n in self.nbrs(u.loc):
                     if n not in enemy:
@@ -144,10 +151,47 @@ class MovementState(ArtilleryState, ReinforcementState):
 
     def move_dests(self, u: U) -> frozenset[str]:
         """The hexes ``u`` may move into now: :meth:`_move_checks` for every neighbour at
-        once, with what depends on the unit alone asked once (the legal-action list)."""
-        uid = u.uid
+        once (the legal-action list).
+
+        The answer is kept under everything it reads: the unit's own state, the impulse,
+        the weather, the release of Velikiye Luki, the position of the enemy, and the
+        friendly units and bridges within two hexes (Rule 4's moving on through a full
+        hex looks one hex beyond). A move elsewhere on the map finds it again."""
         if u.entrained or u.stopped or u.assault:
             return frozenset()
+        s = self.phasing
+        area = self.area2(u.loc)
+        occ = self.occupied(s)
+        bridges = self.bridges
+        key = (u.uid, u.loc, u.spent, u.zoc_start, u.via, u.garrison, "left-zoc" in u.marks,
+               s, self.impulse_mp, self.weather, self.vl_released,
+               self.by_enemies("token", s, self._new_token),
+               tuple((h, occ[h]) for h in area if h in occ),
+               tuple(h for h in area if h in bridges) if bridges else ())
+        memo = self._static.setdefault("move-memo", {})
+        got: frozenset[str] | None = memo.get(key)
+        if got is None:
+            if len(memo) >= 65536:
+                memo.clear()  # a bound: entries are pure functions of their keys
+            got = memo[key] = self._move_dests(u)
+        return got
+
+    def area2(self, h: str) -> tuple[str, ...]:
+        key = ("area2", h)
+        got = self._static.get(key)
+        if got is None:
+            got = self._static[key] = tuple(sorted(self.map.within(h, 2)))
+        out: tuple[str, ...] = got
+        return out
+
+    def _new_token(self) -> int:
+        """A number naming one position of the enemy while the catalog's memo holds it."""
+        n: int = self._static.get("tokens", 0) + 1
+        self._static["tokens"] = n
+        return n
+
+    def _move_dests(self, u: U) -> frozenset[str]:
+        uid = u.uid
         s = self.phasing
         enemy = self.enemy_hexes(s)
         left = self.left(uid)

@@ -127,29 +127,29 @@ class WDState(TurnState, PlacementState, MovementState, AssaultState, ViewState,
             cached: list[Action] = self._cache["legal"]
             return list(cached)
         out: list[Action] = []
-        dests: dict[str, frozenset[str]] = {}
-        for a in self._candidates():
+        if self.phase == "movement":
+            # moves come checked, per unit (what _check_move asks of each)
+            candidates = self._movement_candidates(dests=self._unit_dests)
+        else:
+            candidates = self._candidates()
+        for a in candidates:
             try:
                 if self.passing and a.unit != self.passing:
                     continue
-                if a.kind == "move":  # the checks once per unit (what _check_move asks)
-                    if a.unit not in dests:
-                        try:
-                            u = self._movable(a.unit)
-                        except IllegalAction:
-                            dests[a.unit] = frozenset()
-                        else:
-                            dests[a.unit] = (self.move_dests(u) if u.loc == a.frm
-                                             else frozenset())
-                    if a.hex not in dests[a.unit]:
-                        continue
-                else:
+                if a.kind != "move":
                     self._validate(a)
             except IllegalAction:
                 continue
             out.append(a)
         self._cache["legal"] = out
         return list(out)
+
+    def _unit_dests(self, uid: str) -> frozenset[str]:
+        try:
+            u = self._movable(uid)
+        except IllegalAction:
+            return frozenset()
+        return self.move_dests(u) if self.left(uid) > 0 else frozenset()
 
     # ------------------------------------------------------------------ validation and apply
 
