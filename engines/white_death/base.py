@@ -206,9 +206,9 @@ class BaseState(State):
         key = ("occupied", side)
         got = self._cache.get(key)
         if got is None:
-            got = self._cache[key] = {h: tuple(x for x in us if self.side_of(x) == side)
-                                      for h, us in self._by_hex().items()}
-            got = self._cache[key] = {h: us for h, us in got.items() if us}
+            mine = ((h, tuple(x for x in us if self.side_of(x) == side))
+                    for h, us in self._by_hex().items())
+            got = self._cache[key] = {h: us for h, us in mine if us}
         out: dict[str, tuple[str, ...]] = got
         return out
 

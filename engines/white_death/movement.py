@@ -32,6 +32,8 @@ class MovementState(ArtilleryState, ReinforcementState):
         move into) only the moves among them, in the same order."""
         s = self.phasing
         out = [act("end-movement")]
+        enemy = self.enemy_hexes(s)
+        occ = self.occupied(s)
         for uid in self.side_units(s):
             u = self.units[uid]
             t = self.utype(uid)
@@ -43,12 +45,11 @@ class MovementState(ArtilleryState, ReinforcementState):
                 ok = dests(uid)
                 out.extend(WDAction("move", uid, n, u.loc) for n in self.nbrs(u.loc) if n in ok)
             elif not u.stopped and u.assault == "" and self.left(uid) > 0:
-                enemy = self.enemy_hexes(s)
                 for n in self.nbrs(u.loc):
                     if n not in enemy:
                         out.append(act("move", uid, n, u.loc))
             if ("brandenburg" in t.flags and not u.stopped and not u.assault
-                    and len(self.units_at(u.loc, s)) > 1):
+                    and len(occ[u.loc]) > 1):
                 for n in self.nbrs(u.loc):
                     out.append(act("lead", uid, n, u.loc))
             if t.artillery and not u.deployed:
@@ -57,7 +58,7 @@ class MovementState(ArtilleryState, ReinforcementState):
                 out.append(act("entrain", uid))
             if not u.assault:
                 for n in self.nbrs(u.loc):
-                    if self.units_at(n, other(s)):
+                    if n in enemy:
                         out.append(act("assault", uid, n))
             if "bridge" in t.flags:
                 out.append(act("build", uid))
@@ -461,8 +462,10 @@ class MovementState(ArtilleryState, ReinforcementState):
             return [start]
         t = self.utype(uid)
         city = self.city_bound(uid)
+        occ = self.occupied(s)  # an empty hex takes any one unit (Rule 4)
         return sorted(h for h in seen if h != start and (t.personnel or self.is_town(h))
-                      and self.stack_ok_with(h, uid) and (not city or h in self.vl_hexes()))
+                      and (h not in occ or self.stack_ok_with(h, uid))
+                      and (not city or h in self.vl_hexes()))
 
     def _check_rail(self, a: WDAction) -> None:
         self._need_phase("movement", rule="Rule 8")
