@@ -230,8 +230,19 @@ class BaseState(State):
         self._cache.clear()
 
     def side_units(self, side: str) -> list[str]:
-        return [uid for uid in sorted(self.units)
-                if self.side_of(uid) == side and self.on_map(uid)]
+        """``side``'s units on the map, by id (a list kept until the next change)."""
+        key = ("side-units", side)
+        got = self._cache.get(key)
+        if got is None:
+            by: dict[str, list[str]] = {"soviet": [], "german": []}
+            for uid in sorted(self.units):
+                if self.units[uid].loc not in BOXES:
+                    by[self.side_of(uid)].append(uid)
+            for s, us in by.items():
+                self._cache[("side-units", s)] = us
+            got = by[side]
+        out: list[str] = got
+        return out
 
     def garrison_type(self) -> UnitType:
         """The intrinsic garrison's type: from units.toml, else the manual's 1 SP, factor 4."""

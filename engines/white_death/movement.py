@@ -32,44 +32,58 @@ class MovementState(ArtilleryState, ReinforcementState):
         move into) only the moves among them, in the same order."""
         s = self.phasing
         out = [act("end-movement")]
-        enemy = self.enemy_hexes(s)
-        occ = self.occupied(s)
         for uid in self.side_units(s):
-            u = self.units[uid]
-            t = self.utype(uid)
-            if u.entrained:
-                for h in self.rail_destinations(uid):
-                    out.append(act("rail", uid, h))
-                continue
-            if dests is not None:
-                ok = dests(uid)
-                out.extend(WDAction("move", uid, n, u.loc) for n in self.nbrs(u.loc) if n in ok)
-            elif not u.stopped and u.assault == "" and self.left(uid) > 0:
-                for n in self.nbrs(u.loc):
-                    if n not in enemy:
-                        out.append(act("move", uid, n, u.loc))
-            if ("brandenburg" in t.flags and not u.stopped and not u.assault
-                    and len(occ[u.loc]) > 1):
-                for n in self.nbrs(u.loc):
-                    out.append(act("lead", uid, n, u.loc))
-            if t.artillery and not u.deployed:
-                out.append(act("deploy", uid))
-            if self.rail_hex(u.loc) and self.turn_rail_left(s) >= u.strength:
-                out.append(act("entrain", uid))
-            if not u.assault:
-                for n in self.nbrs(u.loc):
-                    if n in enemy:
-                        out.append(act("assault", uid, n))
-            if "bridge" in t.flags:
-                out.append(act("build", uid))
-            if "engineer" in t.flags:
-                out.append(act("demolish", uid))
-            full = self.cat.units[uid].strength if uid in self.cat.units else 0
-            if u.strength < full:
-                if t.personnel and self.repl[s] > 0 and self.impulses[s] == 1:
-                    out.append(act("replace", uid))
-                if t.afv and self.turn >= 5 and not self.repaired[s]:
-                    out.append(act("repair", uid))
+            out += self._unit_candidates(uid, dests)
+        out += self._phase_candidates()
+        return out
+
+    def _unit_candidates(self, uid: str,
+                         dests: Callable[[str], frozenset[str]] | None = None) -> list[WDAction]:
+        """What one unit of the phasing side may be offered in a movement phase."""
+        s = self.phasing
+        enemy = self.enemy_hexes(s)
+        u = self.units[uid]
+        t = self.utype(uid)
+        out: list[WDAction] = []
+        if u.entrained:
+            for h in self.rail_destinations(uid):
+                out.append(act("rail", uid, h))
+            return out
+        if dests is not None:
+            ok = dests(uid)
+            out.extend(WDAction("move", uid, n, u.loc) for n in self.nbrs(u.loc) if n in ok)
+        elif not u.stopped and u.assault == "" and self.left(uid) > 0:
+            for n in self.nbrs(u.loc):
+                if n not in enemy:
+                    out.append(act("move", uid, n, u.loc))
+        if ("brandenburg" in t.flags and not u.stopped and not u.assault
+                and len(self.occupied(s)[u.loc]) > 1):
+            for n in self.nbrs(u.loc):
+                out.append(act("lead", uid, n, u.loc))
+        if t.artillery and not u.deployed:
+            out.append(act("deploy", uid))
+        if self.rail_hex(u.loc) and self.turn_rail_left(s) >= u.strength:
+            out.append(act("entrain", uid))
+        if not u.assault:
+            for n in self.nbrs(u.loc):
+                if n in enemy:
+                    out.append(act("assault", uid, n))
+        if "bridge" in t.flags:
+            out.append(act("build", uid))
+        if "engineer" in t.flags:
+            out.append(act("demolish", uid))
+        full = self.cat.units[uid].strength if uid in self.cat.units else 0
+        if u.strength < full:
+            if t.personnel and self.repl[s] > 0 and self.impulses[s] == 1:
+                out.append(act("replace", uid))
+            if t.afv and self.turn >= 5 and not self.repaired[s]:
+                out.append(act("repair", uid))
+        return out
+
+    def _phase_candidates(self) -> list[WDAction]:
+        """Movement-phase actions of no unit on the map: entries (Rule 17), the refit."""
+        s = self.phasing
+        out = []
         for uid in sorted(self.units):
             if self.units[uid].loc == "raster" and self.side_of(uid) == s:
                 for h in self.entry_hexes(uid):

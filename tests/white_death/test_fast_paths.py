@@ -86,3 +86,20 @@ def test_clone_is_independent_and_shares_the_catalog() -> None:
     c._encoded = None  # changed by hand, not by apply: the digest is worked out again
     assert state.digest() == digest
     assert c.digest() != digest
+
+
+def test_kept_legal_actions_match_fresh_ones() -> None:
+    """Each unit's movement-phase actions are kept under a key (``_unit_key``): a key
+    missing something they read would list last position's actions here."""
+    seen = 0
+    for state in _walk("campaign", 5, 900) + _walk("final-relief", 6, 600):
+        if state.phase != "movement":
+            continue
+        kept = [a.notation() for a in state.legal_actions()]
+        for name in ("unit-memo", "move-memo", "stack-memo"):
+            state._static.pop(name, None)
+        state.cat.memo.clear()
+        state._moved()
+        assert [a.notation() for a in state.legal_actions()] == kept
+        seen += 1
+    assert seen > 50
