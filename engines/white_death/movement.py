@@ -7,11 +7,11 @@ fire on an AFV's exit, ski costs, Brandenburg detection, ice) happen where it is
 
 from __future__ import annotations
 
-from collections import deque
 from collections.abc import Callable
 from fractions import Fraction
 from typing import Any
 
+from engines.hexkit.movement import region
 from engines.white_death import rules
 from engines.white_death.actions import WDAction, act, fmt_amount
 from engines.white_death.artillery import ArtilleryState
@@ -19,6 +19,9 @@ from engines.white_death.base import U, other
 from engines.white_death.reinforcements import ReinforcementState
 from pbem.engine import Event
 from pbem.errors import IllegalAction
+
+#: Rule 8: the networks a train runs on
+RAILS = ("railroad", "rail")
 
 
 class MovementState(ArtilleryState, ReinforcementState):
@@ -452,15 +455,8 @@ class MovementState(ArtilleryState, ReinforcementState):
         got = parts.get(start)
         if got is not None:
             return got
-        seen = {start}
-        todo = deque([start])
-        while todo:
-            h = todo.popleft()
-            for n in self.nbrs(h):
-                if n not in seen and n in free and self.rail(h, n):
-                    seen.add(n)
-                    todo.append(n)
-        got = (frozenset(seen), bool(seen & self.edge_hexes(side)))
+        seen = frozenset(region(self.map, [start], passable=free, networks=RAILS))
+        got = (seen, bool(seen & self.edge_hexes(side)))
         if start in free:  # a start in an enemy ZOC is a part of its own
             for h in seen:
                 parts[h] = got

@@ -8,10 +8,11 @@ and the city's point spent against isolation (15.D.2) are here too.
 
 from __future__ import annotations
 
-from collections import deque
 from collections.abc import Callable
 from typing import Any
 
+from engines.hexkit.movement import region
+from engines.hexkit.zoc import zoc_map
 from engines.white_death import rules
 from engines.white_death.actions import WDAction
 from engines.white_death.base import other
@@ -19,6 +20,9 @@ from engines.white_death.data import SIDES
 from engines.white_death.terrain import TerrainState
 from pbem.engine import Event
 from pbem.errors import IllegalAction
+
+#: Rule 15.B: "a road or railroad" (the map's three networks that carry supply)
+ROADS = ("road", "railroad", "rail")
 
 
 class SupplyState(TerrainState):
@@ -89,17 +93,14 @@ class SupplyState(TerrainState):
         return got
 
     def ezoc(self, side: str, ski_only: bool = False) -> frozenset[str]:
-        """Hexes in the ZOC of ``side``'s enemies (ski_only: of enemy ski units)."""
+        """Hexes in the ZOC of ``side``'s enemies (ski_only: of enemy ski units; Rule 3.B).
+        Rule 3's ZOC is the six hexes around a unit, whatever the hexsides: the kit's
+        zone with nothing blocking it."""
 
         def build() -> frozenset[str]:
-            out: set[str] = set()
-            for uid in self.side_units(other(side)):
-                if not self.has_zoc(uid):
-                    continue
-                if ski_only and self.utype(uid).mob != "s":
-                    continue
-                out.update(self.nbrs(self.units[uid].loc))
-            return frozenset(out)
+            return zoc_map(self.map, [
+                (uid, self.units[uid].loc) for uid in self.side_units(other(side))
+                if self.has_zoc(uid) and (not ski_only or self.utype(uid).mob == "s")]).hexes
 
         z: frozenset[str] = self.by_enemies(f"ezoc:{ski_only}", side, build)
         return z
@@ -131,15 +132,8 @@ class SupplyState(TerrainState):
 
     def _trace_reach(self, side: str) -> frozenset[str]:
         free = self._free(side)
-        seen = {h for h in self.edge_hexes(side) if h in free}
-        todo = deque(sorted(seen))
-        while todo:
-            h = todo.popleft()
-            for n in self.nbrs(h):
-                if n in free and n not in seen:
-                    seen.add(n)
-                    todo.append(n)
-        return frozenset(seen)
+        return frozenset(region(self.map, (h for h in self.edge_hexes(side) if h in free),
+                                passable=free))
 
     def traced(self, side: str, h: str) -> bool:
         reach = self._reach(side)
@@ -165,27 +159,13 @@ class SupplyState(TerrainState):
         return h in d or any(d.get(n, 99) <= 6 for n in self.nbrs(h))
 
     def _art_roads(self, side: str) -> dict[str, int]:
+        """Rule 15.B's trace: the roads and railroads joined to a friendly edge through
+        hexes free of the enemy, then up to seven hexes from them, with the distance."""
         free = self._free(side)
-        roads = {h for h in self.edge_hexes(side) if h in free and (
-            self.map.network_neighbors("road", h) or self.rail_hex(h))}
-        todo = deque(sorted(roads))
-        while todo:
-            h = todo.popleft()
-            for n in self.nbrs(h):
-                if n in free and n not in roads and self.road(h, n):
-                    roads.add(n)
-                    todo.append(n)
-        dist = {h: 0 for h in roads}
-        todo = deque(sorted(roads))
-        while todo:
-            h = todo.popleft()
-            if dist[h] >= 7:
-                continue
-            for n in self.nbrs(h):
-                if n in free and n not in dist:
-                    dist[n] = dist[h] + 1
-                    todo.append(n)
-        return dist
+        ends = [h for h in self.edge_hexes(side) if h in free and (
+            self.map.network_neighbors("road", h) or self.rail_hex(h))]
+        roads = region(self.map, ends, passable=free, networks=ROADS)
+        return region(self.map, roads, passable=free, max_steps=7)
 
     def pool_of(self, uid: str) -> str:
         """Rule 15.D.2: troops in Velikiye Luki draw on the city's own supply."""

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 from fractions import Fraction
 
+from engines.hexkit.movement import region
 from engines.white_death.base import BaseState
 from engines.white_death.data import ALIASES
 from pbem.errors import ScenarioError
@@ -89,14 +90,6 @@ class TerrainState(BaseState):
             m = self.map
             got = self._static[key] = any(m.connected(n, a, b)
                                           for n in ("road", "railroad", "rail"))
-        return bool(got)
-
-    def rail(self, a: str, b: str) -> bool:
-        key = ("rail", a, b)
-        got = self._static.get(key)
-        if got is None:
-            got = self._static[key] = (self.map.connected("railroad", a, b)
-                                       or self.map.connected("rail", a, b))
         return bool(got)
 
     def rail_hex(self, h: str) -> bool:
@@ -190,18 +183,11 @@ class TerrainState(BaseState):
         got = self._static.get(key)
         if got is None:
             river = {x for x in self.map.ids if "river" in self.terrain(x)}
+            land = frozenset(x for x in self.map.ids if x not in river)
             for start in sorted(self.map.ids):
                 if start in river or ("bank", start) in self._static:
                     continue
-                part = {start}
-                todo = [start]
-                while todo:
-                    x = todo.pop()
-                    for n in self.nbrs(x):
-                        if n not in river and n not in part:
-                            part.add(n)
-                            todo.append(n)
-                for x in part:
+                for x in region(self.map, [start], passable=land):
                     self._static[("bank", x)] = start
             for x in river:
                 self._static[("bank", x)] = ""
