@@ -446,17 +446,17 @@ class MovementState(ArtilleryState, ReinforcementState):
         out: list[str] = self._cache[key]
         return out
 
-    def _rail_net(self, side: str, start: str) -> tuple[frozenset[str], bool]:
+    def _rail_net(self, side: str, start: str) -> tuple[tuple[str, ...], bool]:
         """Rule 8: the rail hexes joined to ``start`` through hexes free of enemy units and
         ZOCs, and whether they reach a friendly edge. Every hex of such a part of the
         network has the same answer, so it is traced once per position of the enemy."""
         free = self._free(side)
-        parts: dict[str, tuple[frozenset[str], bool]] = self.by_enemies("rail", side, dict)
+        parts: dict[str, tuple[tuple[str, ...], bool]] = self.by_enemies("rail", side, dict)
         got = parts.get(start)
         if got is not None:
             return got
-        seen = frozenset(region(self.map, [start], passable=free, networks=RAILS))
-        got = (seen, bool(seen & self.edge_hexes(side)))
+        seen = tuple(region(self.map, [start], passable=free, networks=RAILS))  # sorted
+        got = (seen, not self.edge_hexes(side).isdisjoint(seen))
         if start in free:  # a start in an enemy ZOC is a part of its own
             for h in seen:
                 parts[h] = got
@@ -473,9 +473,9 @@ class MovementState(ArtilleryState, ReinforcementState):
         t = self.utype(uid)
         city = self.city_bound(uid)
         occ = self.occupied(s)  # an empty hex takes any one unit (Rule 4)
-        return sorted(h for h in seen if h != start and (t.personnel or self.is_town(h))
-                      and (h not in occ or self.stack_ok_with(h, uid))
-                      and (not city or h in self.vl_hexes()))
+        return [h for h in seen if h != start and (t.personnel or self.is_town(h))
+                and (h not in occ or self.stack_ok_with(h, uid))
+                and (not city or h in self.vl_hexes())]
 
     def _check_rail(self, a: WDAction) -> None:
         self._need_phase("movement", rule="Rule 8")
