@@ -239,6 +239,6 @@ class WDState(TurnState, PlacementState, MovementState, AssaultState, ViewState,
         self._validate(action)
         fn = getattr(self, "_do_act_" + action.kind.replace("-", "_"))
         events: list[Event] = fn(action)
-        self._moved()
+        self._changed()
         events += self._settle()
         return events

@@ -70,9 +70,9 @@ class SupplyState(TerrainState):
         them (Rules 3, 8, 15). A unit's type is fixed by its id, and a German weapons
         company's ZOC (its stacking) by German positions, so this is all they depend on."""
         key = ("ekey", side)
-        got = self._cache.get(key)
+        got = self._pcache.get(key)
         if got is None:
-            got = self._cache[key] = (side, tuple(
+            got = self._pcache[key] = (side, tuple(
                 (uid, self.units[uid].loc) for uid in self.side_units(other(side))))
         out: tuple[Any, ...] = got
         return out
@@ -80,7 +80,7 @@ class SupplyState(TerrainState):
     def by_enemies(self, what: str, side: str, build: Callable[[], Any]) -> Any:
         """``build()`` once per position of ``side``'s enemies (kept in the catalog)."""
         ckey = ("by-enemies", what, side)
-        got = self._cache.get(ckey)
+        got = self._pcache.get(ckey)
         if got is None:
             memo = self.cat.memo
             mkey = (what, self.enemy_key(side))
@@ -89,7 +89,7 @@ class SupplyState(TerrainState):
                 if len(memo) >= 4096:
                     memo.clear()  # a bound, not a policy: entries are pure functions of keys
                 got = memo[mkey] = build()
-            self._cache[ckey] = got
+            self._pcache[ckey] = got
         return got
 
     def ezoc(self, side: str, ski_only: bool = False) -> frozenset[str]:
@@ -200,6 +200,7 @@ class SupplyState(TerrainState):
             if u.loc == "refit" and self.turn >= 11:
                 u.loc = "raster"
                 u.entry = "soviet-east"
+                self._relocated()
         return events
 
     def _job_airdrop(self, job: dict[str, Any], roll: int) -> list[Event]:
