@@ -19,7 +19,7 @@ import heapq
 import itertools
 import math
 from collections import deque
-from collections.abc import Callable, Iterable, Mapping, Sequence
+from collections.abc import Callable, Container, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from fractions import Fraction
 from types import MappingProxyType
@@ -459,6 +459,61 @@ def network_reach(
     ZOC for For the Motherland! rail moves, White Death Rule 8).
     """
     return _bfs(hexmap, start, network, passable, max_steps)[0]
+
+
+def region(
+    hexmap: HexMap,
+    starts: Iterable[HexId],
+    *,
+    passable: Callable[[HexId], bool] | Container[HexId] | None = None,
+    networks: Iterable[str] | None = None,
+    max_steps: int | None = None,
+) -> dict[HexId, int]:
+    """Every hex joined to any of ``starts``, with its distance in hexes from the nearest.
+
+    The searches supply rules make: White Death Rule 15.C (a friendly edge, through
+    hexes free of enemy units and ZOCs, to the unit), 15.B (seven hexes to a road running
+    back to an edge), Rule 8 (the railroad from the unit to an edge) and the banks of a
+    river (Rule 16.B: the land on either side once the river's hexes are taken out).
+    ``passable`` (a set or a test) is what a path may enter; the starts are in whether
+    passable or not, so a unit standing in an enemy ZOC still traces from its own hex.
+    ``networks`` restricts each step to a connection of any of them (road, railroad).
+    Distances are breadth-first from all starts at once, so they do not depend on the
+    order of anything; the result is sorted by hex id.
+    """
+    if passable is None:
+        ok: Callable[[HexId], bool] = _always
+    elif callable(passable):
+        ok = passable
+    else:
+        ok = passable.__contains__
+    links: frozenset[Hexside] | None = None
+    if networks is not None:
+        links = frozenset().union(*(hexmap.networks.get(n, frozenset()) for n in networks))
+    ids, index, adjacency = hexmap.ids, hexmap.index, hexmap.adjacency
+    dist: dict[HexId, int] = {}
+    for h in sorted(set(starts)):
+        hexmap.require(h)
+        dist[h] = 0
+    queue = deque(dist)
+    while queue:
+        h = queue.popleft()
+        d = dist[h]
+        if max_steps is not None and d >= max_steps:
+            continue
+        for j in adjacency[index[h]]:
+            n = ids[j]
+            if n in dist or not ok(n):
+                continue
+            if links is not None and hexside(h, n) not in links:
+                continue
+            dist[n] = d + 1
+            queue.append(n)
+    return dict(sorted(dist.items()))
+
+
+def _always(h: HexId) -> bool:
+    return True
 
 
 def trace(

@@ -9,6 +9,7 @@ dice waits in ``todo``, so a snapshot can stop anywhere.
 
 from __future__ import annotations
 
+import copy
 from collections.abc import Iterable
 from dataclasses import dataclass, field
 from fractions import Fraction
@@ -22,6 +23,33 @@ from pbem.engine import CHANCE, ChanceRequest, Engine, Event, State
 from pbem.errors import IllegalAction
 
 BOXES = ("pending", "raster", "dead", "refit", "setup")
+
+
+#: attributes a clone shares: the rules and data, never changed by play
+_SHARED = frozenset({"engine", "cat", "sc", "_static", "_cache", "_pcache", "_encoded"})
+_IMMUTABLE = (str, int, bool, Fraction, bytes, type(None))
+
+
+def _copy(v: Any) -> Any:
+    """A deep copy of position data (containers of units, strings, numbers, frozen data)."""
+    if isinstance(v, _IMMUTABLE):
+        return v
+    kind = type(v)
+    if kind is dict:
+        return {k: _copy(x) for k, x in v.items()}
+    if kind is list:
+        return [_copy(x) for x in v]
+    if kind is set:
+        return set(v)  # sets hold strings only
+    if kind is U:
+        u = copy.copy(v)
+        u.marks = set(v.marks)
+        return u
+    if kind is tuple:
+        return tuple(_copy(x) for x in v)
+    if getattr(v, "__dataclass_params__", None) is not None and v.__dataclass_params__.frozen:
+        return v  # UnitDef and the like: immutable
+    return copy.deepcopy(v)
 
 
 def other(side: str) -> str:
@@ -112,7 +140,26 @@ class BaseState(State):
         self.over = False
         self.final: dict[str, Any] = {}
         self._cache: dict[Any, Any] = {}
-        self._static: dict[Any, Any] = {}
+        #: what depends on where units stand and nothing else (which units are in each
+        #: hex, each side's units on the map, the enemy's ZOCs and traces): kept across
+        #: other changes, cleared by :meth:`_relocated` whenever a unit changes hex
+        self._pcache: dict[Any, Any] = {}
+        # map-derived facts live in the catalog: a clone shares them (issue 13)
+        self._static: dict[Any, Any] = cat.static
+
+    # ------------------------------------------------------------------ copying
+
+    def clone(self) -> State:
+        """A copy of the position only: the engine, catalog and map-derived facts are
+        shared, and the caches start empty (a cache is never part of the position)."""
+        new = copy.copy(self)
+        d = new.__dict__
+        for k, v in self.__dict__.items():
+            if k not in _SHARED:
+                d[k] = _copy(v)
+        new._cache = {}
+        new._pcache = {}
+        return new
 
     # ------------------------------------------------------------------ catalog access
 
@@ -152,16 +199,27 @@ class BaseState(State):
         if side is None:
             return self._by_hex().get(h, [])
         key = ("at", h, side)
-        got = self._cache.get(key)
+        got = self._pcache.get(key)
         if got is None:
-            got = self._cache[key] = [x for x in self._by_hex().get(h, [])
+            got = self._pcache[key] = [x for x in self._by_hex().get(h, [])
                                       if self.side_of(x) == side]
         out: list[str] = got
         return out
 
+    def occupied(self, side: str) -> dict[str, tuple[str, ...]]:
+        """The hexes holding ``side``'s units, with them in stacking order."""
+        key = ("occupied", side)
+        got = self._pcache.get(key)
+        if got is None:
+            mine = ((h, tuple(x for x in us if self.side_of(x) == side))
+                    for h, us in self._by_hex().items())
+            got = self._pcache[key] = {h: us for h, us in mine if us}
+        out: dict[str, tuple[str, ...]] = got
+        return out
+
     def _by_hex(self) -> dict[str, list[str]]:
         key = "byhex"
-        if key not in self._cache:
+        if key not in self._pcache:
             d: dict[str, list[str]] = {}
             for uid in sorted(self.units):
                 u = self.units[uid]
@@ -169,16 +227,38 @@ class BaseState(State):
                     d.setdefault(u.loc, []).append(uid)
             for h in d:
                 d[h].sort(key=lambda x: (self.units[x].seq, x))
-            self._cache[key] = d
-        by: dict[str, list[str]] = self._cache[key]
+            self._pcache[key] = d
+        by: dict[str, list[str]] = self._pcache[key]
         return by
 
     def _moved(self) -> None:
+        """Forget every cache (after any change made from outside the rules too)."""
+        self._cache.clear()
+        self._pcache.clear()
+
+    def _changed(self) -> None:
+        """Forget what the position may have changed, units' hexes aside (the rules call
+        :meth:`_relocated` wherever a unit changes hex)."""
+        self._cache.clear()
+
+    def _relocated(self) -> None:
+        self._pcache.clear()
         self._cache.clear()
 
     def side_units(self, side: str) -> list[str]:
-        return [uid for uid in sorted(self.units)
-                if self.side_of(uid) == side and self.on_map(uid)]
+        """``side``'s units on the map, by id (a list kept until the next change)."""
+        key = ("side-units", side)
+        got = self._pcache.get(key)
+        if got is None:
+            by: dict[str, list[str]] = {"soviet": [], "german": []}
+            for uid in sorted(self.units):
+                if self.units[uid].loc not in BOXES:
+                    by[self.side_of(uid)].append(uid)
+            for s, us in by.items():
+                self._pcache[("side-units", s)] = us
+            got = by[side]
+        out: list[str] = got
+        return out
 
     def garrison_type(self) -> UnitType:
         """The intrinsic garrison's type: from units.toml, else the manual's 1 SP, factor 4."""
@@ -190,7 +270,7 @@ class BaseState(State):
         self.seq += 1
         self.units[uid].loc = h
         self.units[uid].seq = self.seq
-        self._moved()
+        self._relocated()
 
     def bunker(self, h: str) -> int:
         return max((b[1] for b in self.bunkers if b[0] == h), default=0)
@@ -201,8 +281,20 @@ class BaseState(State):
         got = self._cache.get(key)
         if got is None:
             side = self.side_of(uid)
-            here = [self.udef(x) for x in self.units_at(h, side) if x != uid and x not in gone]
-            got = self._cache[key] = rules.stack_ok(side, [*here, self.udef(uid)])
+            if not any(x != uid and x not in gone for x in self.occupied(side).get(h, ())):
+                self._cache[key] = True
+                return True  # Rule 4 limits stacks: a unit alone is never one
+            # Rule 4 looks at which units stand together, not where or in what order: one
+            # answer per set of units, kept for the whole game
+            together = tuple(sorted([*(x for x in self.units_at(h, side)
+                                       if x != uid and x not in gone), uid]))
+            memo = self._static.setdefault("stack-memo", {})
+            got = memo.get(together)
+            if got is None:
+                if len(memo) >= 65536:
+                    memo.clear()  # a bound: entries are pure functions of their keys
+                got = memo[together] = rules.stack_ok(side, [self.udef(x) for x in together])
+            self._cache[key] = got
         return bool(got)
 
     # ------------------------------------------------------------------ dice and waiting steps
@@ -231,7 +323,7 @@ class BaseState(State):
                         hexes=tuple(x for x in [job.get("hex", "")] if x), rule=job["rule"])]
         events += getattr(self, "_job_" + job["t"].replace("-", "_"))(job, roll)
         events += self._settle()
-        self._moved()
+        self._changed()
         return events
 
     def _push(self, t: str, purpose: str, rule: str, front: bool = False,
@@ -248,9 +340,9 @@ class BaseState(State):
         while not self.queue and self.todo and not self.over:
             token = self.todo.pop(0)
             name, _, arg = token.partition(":")
-            self._moved()
+            self._changed()
             events += getattr(self, "_do_" + name.replace("-", "_"))(arg)
-        self._moved()
+        self._changed()
         return events
 
     # ------------------------------------------------------------------ validation helpers

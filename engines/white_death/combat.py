@@ -91,7 +91,7 @@ class CombatState(SupplyState):
         if u.strength <= 0 or "intrinsic" in self.utype(uid).flags:
             u.loc = "dead"
             self.counts[f"elim:{h}"] = self.counts.get(f"elim:{h}", 0) + 1
-            self._moved()
+            self._relocated()
             return [Event(f"{uid} is eliminated at {h} ({why})", "loss", hexes=(h,),
                           units=(uid,), rule=_LOSS_RULE.get(why, "Rule 14"))]
         return [Event(f"{uid} loses {n} strength point{'s' if n > 1 else ''} at {h} ({why})",

@@ -172,6 +172,13 @@ class Catalog(Shared):
     flieger_area: str
     soviet_answer: tuple[tuple[tuple[str, ...], str, int], ...]
     extra: Mapping[str, Any] = field(default_factory=dict)
+    #: facts derived from the map alone (neighbours, terrain names, banks, lines of sight,
+    #: edges), filled as rules ask for them; shared by every state, never part of one
+    static: dict[Any, Any] = field(default_factory=dict, compare=False, repr=False)
+    #: facts derived from one side's enemies' positions (their ZOCs, the supply and rail
+    #: traces through them), keyed by those positions in full: a move of the phasing side
+    #: leaves its own traces valid, and a clone or a replay finds them again
+    memo: dict[Any, Any] = field(default_factory=dict, compare=False, repr=False)
 
     @property
     def map(self) -> HexMap:

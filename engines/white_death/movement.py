@@ -7,10 +7,11 @@ fire on an AFV's exit, ski costs, Brandenburg detection, ice) happen where it is
 
 from __future__ import annotations
 
-from collections import deque
+from collections.abc import Callable
 from fractions import Fraction
 from typing import Any
 
+from engines.hexkit.movement import region
 from engines.white_death import rules
 from engines.white_death.actions import WDAction, act, fmt_amount
 from engines.white_death.artillery import ArtilleryState
@@ -19,49 +20,73 @@ from engines.white_death.reinforcements import ReinforcementState
 from pbem.engine import Event
 from pbem.errors import IllegalAction
 
+#: Rule 8: the networks a train runs on
+RAILS = ("railroad", "rail")
+
 
 class MovementState(ArtilleryState, ReinforcementState):
     """The phasing player's movement phase."""
 
     # ------------------------------------------------------------------ candidates
 
-    def _movement_candidates(self) -> list[WDAction]:
+    def _movement_candidates(
+            self, dests: Callable[[str], frozenset[str]] | None = None) -> list[WDAction]:
+        """The actions a movement phase may offer; with ``dests`` (the hexes a unit may
+        move into) only the moves among them, in the same order."""
         s = self.phasing
         out = [act("end-movement")]
         for uid in self.side_units(s):
-            u = self.units[uid]
-            t = self.utype(uid)
-            if u.entrained:
-                for h in self.rail_destinations(uid):
-                    out.append(act("rail", uid, h))
-                continue
-            if not u.stopped and u.assault == "" and self.left(uid) > 0:
-                enemy = self.enemy_hexes(s)
-                for n in self.nbrs(u.loc):
-                    if n not in enemy:
-                        out.append(act("move", uid, n, u.loc))
-            if ("brandenburg" in t.flags and not u.stopped and not u.assault
-                    and len(self.units_at(u.loc, s)) > 1):
-                for n in self.nbrs(u.loc):
-                    out.append(act("lead", uid, n, u.loc))
-            if t.artillery and not u.deployed:
-                out.append(act("deploy", uid))
-            if self.rail_hex(u.loc) and self.turn_rail_left(s) >= u.strength:
-                out.append(act("entrain", uid))
-            if not u.assault:
-                for n in self.nbrs(u.loc):
-                    if self.units_at(n, other(s)):
-                        out.append(act("assault", uid, n))
-            if "bridge" in t.flags:
-                out.append(act("build", uid))
-            if "engineer" in t.flags:
-                out.append(act("demolish", uid))
-            full = self.cat.units[uid].strength if uid in self.cat.units else 0
-            if u.strength < full:
-                if t.personnel and self.repl[s] > 0 and self.impulses[s] == 1:
-                    out.append(act("replace", uid))
-                if t.afv and self.turn >= 5 and not self.repaired[s]:
-                    out.append(act("repair", uid))
+            out += self._unit_candidates(uid, dests)
+        out += self._phase_candidates()
+        return out
+
+    def _unit_candidates(self, uid: str,
+                         dests: Callable[[str], frozenset[str]] | None = None) -> list[WDAction]:
+        """What one unit of the phasing side may be offered in a movement phase."""
+        s = self.phasing
+        enemy = self.enemy_hexes(s)
+        u = self.units[uid]
+        t = self.utype(uid)
+        out: list[WDAction] = []
+        if u.entrained:
+            for h in self.rail_destinations(uid):
+                out.append(act("rail", uid, h))
+            return out
+        if dests is not None:
+            ok = dests(uid)
+            out.extend(WDAction("move", uid, n, u.loc) for n in self.nbrs(u.loc) if n in ok)
+        elif not u.stopped and u.assault == "" and self.left(uid) > 0:
+            for n in self.nbrs(u.loc):
+                if n not in enemy:
+                    out.append(act("move", uid, n, u.loc))
+        if ("brandenburg" in t.flags and not u.stopped and not u.assault
+                and len(self.occupied(s)[u.loc]) > 1):
+            for n in self.nbrs(u.loc):
+                out.append(act("lead", uid, n, u.loc))
+        if t.artillery and not u.deployed:
+            out.append(act("deploy", uid))
+        if self.rail_hex(u.loc) and self.turn_rail_left(s) >= u.strength:
+            out.append(act("entrain", uid))
+        if not u.assault:
+            for n in self.nbrs(u.loc):
+                if n in enemy:
+                    out.append(act("assault", uid, n))
+        if "bridge" in t.flags:
+            out.append(act("build", uid))
+        if "engineer" in t.flags:
+            out.append(act("demolish", uid))
+        full = self.cat.units[uid].strength if uid in self.cat.units else 0
+        if u.strength < full:
+            if t.personnel and self.repl[s] > 0 and self.impulses[s] == 1:
+                out.append(act("replace", uid))
+            if t.afv and self.turn >= 5 and not self.repaired[s]:
+                out.append(act("repair", uid))
+        return out
+
+    def _phase_candidates(self) -> list[WDAction]:
+        """Movement-phase actions of no unit on the map: entries (Rule 17), the refit."""
+        s = self.phasing
+        out = []
         for uid in sorted(self.units):
             if self.units[uid].loc == "raster" and self.side_of(uid) == s:
                 for h in self.entry_hexes(uid):
@@ -141,6 +166,66 @@ class MovementState(ArtilleryState, ReinforcementState):
         if not self.stack_ok_with(a.hex, uid) and not self.can_pass(uid, a.frm, a.hex, cost):
             raise IllegalAction(f"{uid} may not end its move in {a.hex} (stacking) and could not "
                                 "move on from it", rule="Rule 4")
+
+    def move_dests(self, u: U) -> frozenset[str]:
+        """The hexes ``u`` may move into now: :meth:`_move_checks` for every neighbour at
+        once (the legal-action list).
+
+        The answer is kept under everything it reads: the unit's own state, the impulse,
+        the weather, the release of Velikiye Luki, the position of the enemy, and the
+        friendly units and bridges within two hexes (Rule 4's moving on through a full
+        hex looks one hex beyond). A move elsewhere on the map finds it again."""
+        if u.entrained or u.stopped or u.assault:
+            return frozenset()
+        s = self.phasing
+        area = self.area2(u.loc)
+        occ = self.occupied(s)
+        bridges = self.bridges
+        key = (u.uid, u.loc, u.spent, u.zoc_start, u.via, u.garrison, "left-zoc" in u.marks,
+               s, self.impulse_mp, self.weather, self.vl_released,
+               self.by_enemies("token", s, self._new_token),
+               tuple((h, occ[h]) for h in area if h in occ),
+               tuple(h for h in area if h in bridges) if bridges else ())
+        memo = self._static.setdefault("move-memo", {})
+        got: frozenset[str] | None = memo.get(key)
+        if got is None:
+            if len(memo) >= 65536:
+                memo.clear()  # a bound: entries are pure functions of their keys
+            got = memo[key] = self._move_dests(u)
+        return got
+
+    def area2(self, h: str) -> tuple[str, ...]:
+        key = ("area2", h)
+        got = self._static.get(key)
+        if got is None:
+            got = self._static[key] = tuple(sorted(self.map.within(h, 2)))
+        out: tuple[str, ...] = got
+        return out
+
+    def _new_token(self) -> int:
+        """A number naming one position of the enemy while the catalog's memo holds it."""
+        n: int = self._static.get("tokens", 0) + 1
+        self._static["tokens"] = n
+        return n
+
+    def _move_dests(self, u: U) -> frozenset[str]:
+        uid = u.uid
+        s = self.phasing
+        enemy = self.enemy_hexes(s)
+        left = self.left(uid)
+        city = self.city_bound(uid)
+        vl = self.vl_hexes() if city else ()
+        out = []
+        for n in self.nbrs(u.loc):
+            if n in enemy or (city and n not in vl):
+                continue
+            cost = self.move_cost(uid, u.loc, n)
+            if cost is None or cost > left or self.weapons_barred(uid, n):
+                continue
+            if not self.stack_ok_with(n, uid) and not self.can_pass(uid, u.loc, n, cost):
+                continue
+            out.append(n)
+        return frozenset(out)
 
     def can_pass(self, uid: str, frm: str, to: str, cost: Fraction) -> bool:
         """Rule 4: a unit may move through a full hex, though not end its move there.
@@ -361,26 +446,36 @@ class MovementState(ArtilleryState, ReinforcementState):
         out: list[str] = self._cache[key]
         return out
 
+    def _rail_net(self, side: str, start: str) -> tuple[tuple[str, ...], bool]:
+        """Rule 8: the rail hexes joined to ``start`` through hexes free of enemy units and
+        ZOCs, and whether they reach a friendly edge. Every hex of such a part of the
+        network has the same answer, so it is traced once per position of the enemy."""
+        free = self._free(side)
+        parts: dict[str, tuple[tuple[str, ...], bool]] = self.by_enemies("rail", side, dict)
+        got = parts.get(start)
+        if got is not None:
+            return got
+        seen = tuple(region(self.map, [start], passable=free, networks=RAILS))  # sorted
+        got = (seen, not self.edge_hexes(side).isdisjoint(seen))
+        if start in free:  # a start in an enemy ZOC is a part of its own
+            for h in seen:
+                parts[h] = got
+        return got
+
     def _rail_destinations(self, uid: str, check_only: bool = False) -> list[str]:
         s = self.side_of(uid)
         start = self.units[uid].loc
-        bad = self.enemy_hexes(s) | self.ezoc(s)
-        seen = {start}
-        todo = deque([start])
-        while todo:
-            h = todo.popleft()
-            for n in self.nbrs(h):
-                if n not in seen and n not in bad and self.rail(h, n):
-                    seen.add(n)
-                    todo.append(n)
-        if not seen & self.edge_hexes(s):
+        seen, to_edge = self._rail_net(s, start)
+        if not to_edge:
             return []
         if check_only:
             return [start]
         t = self.utype(uid)
         city = self.city_bound(uid)
-        return sorted(h for h in seen if h != start and (t.personnel or self.is_town(h))
-                      and self.stack_ok_with(h, uid) and (not city or h in self.vl_hexes()))
+        occ = self.occupied(s)  # an empty hex takes any one unit (Rule 4)
+        return [h for h in seen if h != start and (t.personnel or self.is_town(h))
+                and (h not in occ or self.stack_ok_with(h, uid))
+                and (not city or h in self.vl_hexes())]
 
     def _check_rail(self, a: WDAction) -> None:
         self._need_phase("movement", rule="Rule 8")

@@ -94,6 +94,7 @@ class PlacementState(TerrainState):
         uid = f"garrison/{h}"
         self.garrison_types[uid] = UnitDef(uid, "german", self.garrison_type(), "garrison", 1)
         self.units[uid] = U(uid, h, 1, garrison="intrinsic")
+        self._relocated()
 
     def group_hexes(self, g: Group, extra: int = 0) -> list[str]:
         base = self.cat.resolve(g.near)

@@ -193,5 +193,6 @@ class ReinforcementState(SupplyState):
             if self.udef(x).div == a.unit:
                 self.units[x].loc = "refit"
                 self.units[x].strength = self.cat.units[x].strength
+                self._relocated()
         return [Event(f"Tank brigade {a.unit} leaves the line to refit (Rule 18)", "info",
                       rule="Rule 18")]

@@ -6,9 +6,11 @@ Kept free of game state so the manual's own numbers can be tested directly (29 a
 
 from __future__ import annotations
 
+import functools
 from collections.abc import Sequence
 from fractions import Fraction
 
+from engines.hexkit import odds
 from engines.white_death.data import Tables, UnitDef, UnitType
 
 
@@ -20,12 +22,15 @@ def odds_column(tables: Tables, value: Fraction, defense: Fraction | int) -> int
     """
     if defense <= 0:
         return len(tables.columns) - 1
-    ratio = Fraction(value) / Fraction(defense)
-    best = -1
-    for i, (a, b) in enumerate(tables.columns):
-        if ratio >= Fraction(a, b):
-            best = i
-    return best
+    if value < 0:
+        return -1
+    col = odds.odds_column(Fraction(value), Fraction(defense), _labels(tables.columns))
+    return -1 if col.below else col.index
+
+
+@functools.cache
+def _labels(columns: tuple[tuple[int, int], ...]) -> tuple[str, ...]:
+    return tuple(f"{a}:{b}" for a, b in columns)
 
 
 def column_label(tables: Tables, col: int) -> str:
@@ -63,11 +68,10 @@ def conventional_loss(n: int, strength: int) -> int:
 
 
 def barrage_column(tables: Tables, value: Fraction) -> int:
-    best = -1
-    for i, low in enumerate(tables.barrage_columns):
-        if value >= low:
-            best = i
-    return best
+    """Rule 11.B.2.A: the column whose lowest value is the highest not above the total;
+    -1 below the first."""
+    col = odds.threshold_column(value, tables.barrage_columns)
+    return -1 if col.below else col.index
 
 
 def split_barrage(tables: Tables, value: Fraction) -> list[int]:

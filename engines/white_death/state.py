@@ -31,6 +31,7 @@ nothing. Actions, steps and dice reach their methods by name (``_check_<kind>``,
 from __future__ import annotations
 
 from collections.abc import Callable
+from typing import Any
 
 from engines.white_death.actions import WDAction, act, parse
 from engines.white_death.assault import AssaultState
@@ -42,6 +43,14 @@ from engines.white_death.turns import TurnState
 from engines.white_death.view import SIDE_COLOR, ViewState, river_lines
 from pbem.engine import CHANCE, Action, Decision, Event
 from pbem.errors import IllegalAction
+
+
+def _unit_state(u: U) -> tuple[Any, ...]:
+    spent = u.spent  # a Fraction hashes slowly: its two ints
+    return (u.uid, u.loc, u.strength, u.deployed, spent.numerator, spent.denominator,
+            u.stopped, u.zoc_start, u.entrained, u.via, u.garrison, u.seq, u.assault, u.entry,
+            tuple(sorted(u.marks)) if u.marks else ())
+
 
 # the names other modules and the tests import from here
 __all__ = ["BOXES", "SIDE_COLOR", "U", "WDState", "other", "river_lines"]
@@ -127,28 +136,90 @@ class WDState(TurnState, PlacementState, MovementState, AssaultState, ViewState,
             cached: list[Action] = self._cache["legal"]
             return list(cached)
         out: list[Action] = []
-        movable: dict[str, U | None] = {}
+        if self.phase == "movement":
+            out = self._movement_legal()
+            self._cache["legal"] = out
+            return list(out)
         for a in self._candidates():
             try:
                 if self.passing and a.unit != self.passing:
                     continue
-                if a.kind == "move":  # the per-unit checks once per unit
-                    if a.unit not in movable:
-                        try:
-                            movable[a.unit] = self._movable(a.unit)
-                        except IllegalAction:
-                            movable[a.unit] = None
-                    u = movable[a.unit]
-                    if u is None:
-                        continue
-                    self._move_checks(a, u)
-                else:
+                if a.kind != "move":
                     self._validate(a)
             except IllegalAction:
                 continue
             out.append(a)
         self._cache["legal"] = out
         return list(out)
+
+    def _movement_legal(self) -> list[Action]:
+        """The movement phase's legal actions: :meth:`_movement_candidates` checked, in
+        its order, with each unit's actions kept under what they read (:meth:`_unit_key`)."""
+        out: list[Action] = []
+        end = act("end-movement")
+        if self._valid(end):
+            out.append(end)
+        memo = self._static.setdefault("unit-memo", {})
+        common = self._phase_key()
+        for uid in self.side_units(self.phasing):
+            if self.passing and uid != self.passing:
+                continue
+            key = self._unit_key(uid, common)
+            got = memo.get(key) if key is not None else None
+            if got is None:
+                got = tuple(a for a in self._unit_candidates(uid, dests=self._unit_dests)
+                            if a.kind == "move" or self._valid(a))
+                if key is not None:
+                    if len(memo) >= 8192:
+                        memo.clear()  # a bound: entries are pure functions of their keys
+                    memo[key] = got
+            out += got
+        out += [a for a in self._phase_candidates() if self._valid(a)]
+        return out
+
+    def _valid(self, a: WDAction) -> bool:
+        if self.passing and a.unit != self.passing:
+            return False
+        try:
+            self._validate(a)
+        except IllegalAction:
+            return False
+        return True
+
+    def _phase_key(self) -> tuple[Any, ...]:
+        """The part of :meth:`_unit_key` every unit shares."""
+        s = self.phasing
+        return (self.scenario, s, self.impulse_mp, self.impulse_left_before,
+                self.weather, self.vl_released, self.vl_avoid, self.turn, self.passing,
+                self.rail_used[s], self.repl[s], self.impulses[s], self.repaired[s],
+                tuple(sorted(self.supply.items())), tuple(sorted(self.paid)),
+                tuple(sorted(self.builders)), tuple(sorted(self.bridges)),
+                self.by_enemies("token", s, self._new_token))
+
+    def _unit_key(self, uid: str, common: tuple[Any, ...]) -> tuple[Any, ...] | None:
+        """Everything a unit's movement-phase actions read (Rules 3-8, 13, 15, 18, 20-22):
+        its own state, the side's pools and the impulse, the weather, the bridges, the
+        enemy's position (one number while the catalog's memo keeps it) and the friendly
+        stacks within two hexes (Rule 4's moving on through a full hex looks one beyond;
+        a Brandenburg lead reads the whole state of the stack it leads). ``None`` where
+        the actions read farther: an entrained unit's rail destinations, and the
+        unreleased Velikiye Luki garrison's rail moves inside the city."""
+        u = self.units[uid]
+        if u.entrained or self.city_bound(uid):
+            return None
+        occ = self.occupied(self.phasing)
+        key: tuple[Any, ...] = (common, _unit_state(u),
+                                tuple((h, occ[h]) for h in self.area2(u.loc) if h in occ))
+        if "brandenburg" in self.utype(uid).flags:
+            key += tuple(_unit_state(self.units[x]) for x in occ[u.loc])
+        return key
+
+    def _unit_dests(self, uid: str) -> frozenset[str]:
+        try:
+            u = self._movable(uid)
+        except IllegalAction:
+            return frozenset()
+        return self.move_dests(u) if self.left(uid) > 0 else frozenset()
 
     # ------------------------------------------------------------------ validation and apply
 
@@ -168,6 +239,6 @@ class WDState(TurnState, PlacementState, MovementState, AssaultState, ViewState,
         self._validate(action)
         fn = getattr(self, "_do_act_" + action.kind.replace("-", "_"))
         events: list[Event] = fn(action)
-        self._moved()
+        self._changed()
         events += self._settle()
         return events

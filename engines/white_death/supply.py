@@ -8,9 +8,11 @@ and the city's point spent against isolation (15.D.2) are here too.
 
 from __future__ import annotations
 
-from collections import deque
+from collections.abc import Callable
 from typing import Any
 
+from engines.hexkit.movement import region
+from engines.hexkit.zoc import zoc_map
 from engines.white_death import rules
 from engines.white_death.actions import WDAction
 from engines.white_death.base import other
@@ -18,6 +20,9 @@ from engines.white_death.data import SIDES
 from engines.white_death.terrain import TerrainState
 from pbem.engine import Event
 from pbem.errors import IllegalAction
+
+#: Rule 15.B: "a road or railroad" (the map's three networks that carry supply)
+ROADS = ("road", "railroad", "rail")
 
 
 class SupplyState(TerrainState):
@@ -60,19 +65,44 @@ class SupplyState(TerrainState):
             return len(self.units_at(self.units[uid].loc, "german")) > 1
         return True
 
-    def ezoc(self, side: str, ski_only: bool = False) -> set[str]:
-        """Hexes in the ZOC of ``side``'s enemies (ski_only: of enemy ski units)."""
-        key = f"ezoc:{side}:{ski_only}"
-        if key not in self._cache:
-            out: set[str] = set()
-            for uid in self.side_units(other(side)):
-                if not self.has_zoc(uid):
-                    continue
-                if ski_only and self.utype(uid).mob != "s":
-                    continue
-                out.update(self.nbrs(self.units[uid].loc))
-            self._cache[key] = out
-        z: set[str] = self._cache[key]
+    def enemy_key(self, side: str) -> tuple[Any, ...]:
+        """Where ``side``'s enemies stand, in full: the key of every fact traced through
+        them (Rules 3, 8, 15). A unit's type is fixed by its id, and a German weapons
+        company's ZOC (its stacking) by German positions, so this is all they depend on."""
+        key = ("ekey", side)
+        got = self._pcache.get(key)
+        if got is None:
+            got = self._pcache[key] = (side, tuple(
+                (uid, self.units[uid].loc) for uid in self.side_units(other(side))))
+        out: tuple[Any, ...] = got
+        return out
+
+    def by_enemies(self, what: str, side: str, build: Callable[[], Any]) -> Any:
+        """``build()`` once per position of ``side``'s enemies (kept in the catalog)."""
+        ckey = ("by-enemies", what, side)
+        got = self._pcache.get(ckey)
+        if got is None:
+            memo = self.cat.memo
+            mkey = (what, self.enemy_key(side))
+            got = memo.get(mkey)
+            if got is None:
+                if len(memo) >= 4096:
+                    memo.clear()  # a bound, not a policy: entries are pure functions of keys
+                got = memo[mkey] = build()
+            self._pcache[ckey] = got
+        return got
+
+    def ezoc(self, side: str, ski_only: bool = False) -> frozenset[str]:
+        """Hexes in the ZOC of ``side``'s enemies (ski_only: of enemy ski units; Rule 3.B).
+        Rule 3's ZOC is the six hexes around a unit, whatever the hexsides: the kit's
+        zone with nothing blocking it."""
+
+        def build() -> frozenset[str]:
+            return zoc_map(self.map, [
+                (uid, self.units[uid].loc) for uid in self.side_units(other(side))
+                if self.has_zoc(uid) and (not ski_only or self.utype(uid).mob == "s")]).hexes
+
+        z: frozenset[str] = self.by_enemies(f"ezoc:{ski_only}", side, build)
         return z
 
     def weapons_barred(self, uid: str, h: str) -> bool:
@@ -82,37 +112,28 @@ class SupplyState(TerrainState):
         return self.utype(uid).weapons and h in self.ezoc(s) and not any(
             self.utype(x).personnel or self.utype(x).afv for x in self.units_at(h, s))
 
-    def enemy_hexes(self, side: str) -> set[str]:
-        key = f"enemy:{side}"
-        if key not in self._cache:
-            self._cache[key] = {self.units[u].loc for u in self.side_units(other(side))}
-        got: set[str] = self._cache[key]
+    def enemy_hexes(self, side: str) -> frozenset[str]:
+        got: frozenset[str] = self.by_enemies("enemy", side, lambda: frozenset(
+            self.units[u].loc for u in self.side_units(other(side))))
         return got
 
-    def _free(self, side: str) -> set[str]:
-        key = f"free:{side}"
-        if key not in self._cache:
+    def _free(self, side: str) -> frozenset[str]:
+        def build() -> frozenset[str]:
             bad = self.enemy_hexes(side) | self.ezoc(side)
-            self._cache[key] = {h for h in self.map.ids if h not in bad}
-        free: set[str] = self._cache[key]
+            return frozenset(h for h in self.map.ids if h not in bad)
+
+        free: frozenset[str] = self.by_enemies("free", side, build)
         return free
 
-    def _reach(self, side: str) -> set[str]:
+    def _reach(self, side: str) -> frozenset[str]:
         """Hexes joined to a friendly edge through hexes free of enemies and their ZOCs."""
-        key = f"reach:{side}"
-        if key not in self._cache:
-            free = self._free(side)
-            seen = {h for h in self.edge_hexes(side) if h in free}
-            todo = deque(sorted(seen))
-            while todo:
-                h = todo.popleft()
-                for n in self.nbrs(h):
-                    if n in free and n not in seen:
-                        seen.add(n)
-                        todo.append(n)
-            self._cache[key] = seen
-        reach: set[str] = self._cache[key]
+        reach: frozenset[str] = self.by_enemies("reach", side, lambda: self._trace_reach(side))
         return reach
+
+    def _trace_reach(self, side: str) -> frozenset[str]:
+        free = self._free(side)
+        return frozenset(region(self.map, (h for h in self.edge_hexes(side) if h in free),
+                                passable=free))
 
     def traced(self, side: str, h: str) -> bool:
         reach = self._reach(side)
@@ -133,32 +154,18 @@ class SupplyState(TerrainState):
         """Rule 15.B: seven hexes or less to a road or railroad running back to a friendly
         edge, all free of enemy units and ZOCs."""
         side = self.side_of(uid)
-        key = f"artsup:{side}"
-        if key not in self._cache:
-            free = self._free(side)
-            roads = {h for h in self.edge_hexes(side) if h in free and (
-                self.map.network_neighbors("road", h) or self.rail_hex(h))}
-            todo = deque(sorted(roads))
-            while todo:
-                h = todo.popleft()
-                for n in self.nbrs(h):
-                    if n in free and n not in roads and self.road(h, n):
-                        roads.add(n)
-                        todo.append(n)
-            dist = {h: 0 for h in roads}
-            todo = deque(sorted(roads))
-            while todo:
-                h = todo.popleft()
-                if dist[h] >= 7:
-                    continue
-                for n in self.nbrs(h):
-                    if n in free and n not in dist:
-                        dist[n] = dist[h] + 1
-                        todo.append(n)
-            self._cache[key] = dist
-        d: dict[str, int] = self._cache[key]
+        d: dict[str, int] = self.by_enemies("artsup", side, lambda: self._art_roads(side))
         h = self.units[uid].loc
         return h in d or any(d.get(n, 99) <= 6 for n in self.nbrs(h))
+
+    def _art_roads(self, side: str) -> dict[str, int]:
+        """Rule 15.B's trace: the roads and railroads joined to a friendly edge through
+        hexes free of the enemy, then up to seven hexes from them, with the distance."""
+        free = self._free(side)
+        ends = [h for h in self.edge_hexes(side) if h in free and (
+            self.map.network_neighbors("road", h) or self.rail_hex(h))]
+        roads = region(self.map, ends, passable=free, networks=ROADS)
+        return region(self.map, roads, passable=free, max_steps=7)
 
     def pool_of(self, uid: str) -> str:
         """Rule 15.D.2: troops in Velikiye Luki draw on the city's own supply."""
@@ -193,6 +200,7 @@ class SupplyState(TerrainState):
             if u.loc == "refit" and self.turn >= 11:
                 u.loc = "raster"
                 u.entry = "soviet-east"
+                self._relocated()
         return events
 
     def _job_airdrop(self, job: dict[str, Any], roll: int) -> list[Event]:

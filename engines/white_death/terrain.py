@@ -8,6 +8,7 @@ from __future__ import annotations
 
 from fractions import Fraction
 
+from engines.hexkit.movement import region
 from engines.white_death.base import BaseState
 from engines.white_death.data import ALIASES
 from pbem.errors import ScenarioError
@@ -91,14 +92,6 @@ class TerrainState(BaseState):
                                           for n in ("road", "railroad", "rail"))
         return bool(got)
 
-    def rail(self, a: str, b: str) -> bool:
-        key = ("rail", a, b)
-        got = self._static.get(key)
-        if got is None:
-            got = self._static[key] = (self.map.connected("railroad", a, b)
-                                       or self.map.connected("rail", a, b))
-        return bool(got)
-
     def rail_hex(self, h: str) -> bool:
         key = ("railhex", h)
         got = self._static.get(key)
@@ -135,8 +128,20 @@ class TerrainState(BaseState):
 
     def enter_cost(self, uid: str, frm: str | None, to: str) -> Fraction | None:
         """Rule 7 cost to enter ``to`` (from ``frm``, or from off the map); None if P."""
-        t = self.utype(uid)
-        mob = t.mob
+        mob = self.utype(uid).mob
+        # everything but Rule 16.B is a function of the mobility class, the two hexes, the
+        # weather and which of the two carry a bridge (Rule 20): priced once per catalog
+        key = ("enter", mob, frm, to, self.frozen(), frm in self.bridges, to in self.bridges)
+        static = self._static
+        if key in static:
+            cost: Fraction | None = static[key]
+        else:
+            cost = static[key] = self._enter_cost(mob, frm, to)
+        if cost is not None and frm is not None and self.wrong_bank(uid, frm, to):
+            return None  # Rule 16.B: leave on the side it entered
+        return cost
+
+    def _enter_cost(self, mob: str, frm: str | None, to: str) -> Fraction | None:
         mv = self.cat.tables.movement
         terr = self.terrain(to)
         river = self.river_at(to)
@@ -169,8 +174,6 @@ class TerrainState(BaseState):
                 if extra is None:
                     return None
                 cost += extra
-            if self.wrong_bank(uid, frm, to):
-                return None  # Rule 16.B: leave on the side it entered
         return cost
 
     def bank(self, h: str) -> str:
@@ -180,18 +183,11 @@ class TerrainState(BaseState):
         got = self._static.get(key)
         if got is None:
             river = {x for x in self.map.ids if "river" in self.terrain(x)}
+            land = frozenset(x for x in self.map.ids if x not in river)
             for start in sorted(self.map.ids):
                 if start in river or ("bank", start) in self._static:
                     continue
-                part = {start}
-                todo = [start]
-                while todo:
-                    x = todo.pop()
-                    for n in self.nbrs(x):
-                        if n not in river and n not in part:
-                            part.add(n)
-                            todo.append(n)
-                for x in part:
+                for x in region(self.map, [start], passable=land):
                     self._static[("bank", x)] = start
             for x in river:
                 self._static[("bank", x)] = ""

@@ -98,6 +98,7 @@ class TurnState(ReinforcementState):
                     turn == self.turn and self.impulses[s] >= 1)) and self.side_of(uid) == s:
                 u.loc = "raster"
                 u.entry = area
+                self._relocated()
                 events.append(Event(f"{uid} is ready to enter at {area}", "info",
                                     visible_to=(s,), rule="Rule 17"))
         if (s == "german" and self.turn == self.cat.flieger_turn and not self.flieger

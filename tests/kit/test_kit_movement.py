@@ -17,6 +17,7 @@ from engines.hexkit.movement import (
     least_cost_path,
     network_reach,
     reachable,
+    region,
     trace,
     walk,
 )
@@ -269,6 +270,29 @@ def test_networks_and_traces() -> None:
     overland = trace(m, "0101", lambda h: h == "0503")
     assert overland is not None and len(overland) == m.distance("0101", "0503") + 1
     assert trace(m, "0101", {"0503"}, max_steps=2) is None
+
+
+def test_region_is_breadth_first_from_every_start_at_once() -> None:
+    rail = [("0101", "0201"), ("0201", "0301"), ("0301", "0401"), ("0401", "0501")]
+    m = make_map(5, 3, networks={"railroad": rail[:2], "rail": rail[2:]})
+    # one start: what network_reach finds; two networks joined into one line
+    assert region(m, ["0101"], networks=["railroad", "rail"]) == {
+        "0101": 0, "0201": 1, "0301": 2, "0401": 3, "0501": 4}
+    assert region(m, ["0101"], networks=["railroad"]) == network_reach(m, "railroad", "0101")
+    # several starts: the distance to the nearest, whatever order they come in
+    both = region(m, ["0501", "0101"], networks=["railroad", "rail"])
+    assert both == {"0101": 0, "0201": 1, "0301": 2, "0401": 1, "0501": 0}
+    assert region(m, ["0101", "0501"], networks=["railroad", "rail"]) == both
+    # passable as a set or a test; a start is in even where it is not passable
+    blocked = {"0201", "0202"}
+    as_set = region(m, ["0201"], passable={h for h in m.ids if h not in blocked})
+    assert as_set == region(m, ["0201"], passable=lambda h: h not in blocked)
+    assert as_set["0201"] == 0 and "0202" not in as_set
+    assert as_set["0101"] == 1
+    # overland with a limit: the hexes within that many steps
+    near = region(m, ["0303"], max_steps=1)
+    assert set(near) == set(m.within("0303", 1))
+    assert list(near) == sorted(near)
 
 
 def test_negative_costs_refused() -> None:

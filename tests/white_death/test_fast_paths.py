@@ -1,0 +1,105 @@
+"""The fast paths of issue 13 answer what the slow ones answer.
+
+Legal moves are listed per unit (``move_dests``) while an action is checked one by one
+(``_check_move``); traces through the enemy are kept per enemy position in the catalog;
+a clone shares the catalog. Each is compared here with the plain computation along
+random games on the shipped map, so a key left incomplete shows up as a difference.
+"""
+
+from __future__ import annotations
+
+from engines.white_death import ENGINE
+from engines.white_death.actions import act
+from engines.white_death.state import WDState
+from pbem.errors import IllegalAction
+from pbem.testing import Chooser
+
+
+def _walk(scenario: str, seed: int, steps: int) -> list[WDState]:
+    """Positions of a random game, each taken at a decision (clones)."""
+    state = ENGINE.new_state(scenario, ENGINE.resolve_options({}))
+    assert isinstance(state, WDState)
+    choose = Chooser(f"fast-paths/{scenario}/{seed}")
+    out: list[WDState] = []
+    for n in range(steps):
+        if state.is_terminal():
+            break
+        if state.is_chance():
+            state.apply_outcome(choose.outcome(state.chance_request()))
+            continue
+        if n % 3 == 0:
+            c = state.clone()
+            assert isinstance(c, WDState)
+            out.append(c)
+        state.apply(choose.pick(state.legal_actions()))
+    return out
+
+
+def test_listed_moves_are_the_checked_moves() -> None:
+    seen = 0
+    for state in _walk("first-relief", 1, 400) + _walk("campaign", 2, 300):
+        if state.phase != "movement" or state.passing:
+            continue
+        listed = {a.notation() for a in state.legal_actions() if a.kind == "move"}
+        checked = set()
+        for uid in state.side_units(state.phasing):
+            u = state.units[uid]
+            for n in state.nbrs(u.loc):
+                a = act("move", uid, n, u.loc)
+                try:
+                    state._check_move(a)
+                except IllegalAction:
+                    continue
+                checked.add(a.notation())
+        assert listed == checked
+        seen += 1
+    assert seen > 10
+
+
+def test_traces_kept_per_enemy_position_match_fresh_ones() -> None:
+    for state in _walk("second-relief", 3, 300)[::4]:
+        kept = {s: (state.ezoc(s), state._reach(s), state.enemy_hexes(s)) for s in
+                ("soviet", "german")}
+        rails = {uid: state.rail_destinations(uid) for uid in sorted(state.units)
+                 if state.on_map(uid)}
+        state.cat.memo.clear()
+        state._moved()
+        for s, (z, r, e) in kept.items():
+            assert (state.ezoc(s), state._reach(s), state.enemy_hexes(s)) == (z, r, e)
+        for uid, dests in rails.items():
+            assert state.rail_destinations(uid) == dests
+
+
+def test_clone_is_independent_and_shares_the_catalog() -> None:
+    state = _walk("campaign", 4, 120)[-1]
+    digest = state.digest()
+    c = state.clone()
+    assert isinstance(c, WDState)
+    assert c.cat is state.cat and c._static is state._static
+    assert c.digest() == digest
+    for u in c.units.values():
+        u.marks.add("probe")
+        u.strength += 1
+    c.bridges.add("0101")
+    c.supply["soviet"] += 5
+    c._moved()
+    c._encoded = None  # changed by hand, not by apply: the digest is worked out again
+    assert state.digest() == digest
+    assert c.digest() != digest
+
+
+def test_kept_legal_actions_match_fresh_ones() -> None:
+    """Each unit's movement-phase actions are kept under a key (``_unit_key``): a key
+    missing something they read would list last position's actions here."""
+    seen = 0
+    for state in _walk("campaign", 5, 900) + _walk("final-relief", 6, 600):
+        if state.phase != "movement":
+            continue
+        kept = [a.notation() for a in state.legal_actions()]
+        for name in ("unit-memo", "move-memo", "stack-memo"):
+            state._static.pop(name, None)
+        state.cat.memo.clear()
+        state._moved()
+        assert [a.notation() for a in state.legal_actions()] == kept
+        seen += 1
+    assert seen > 50
