@@ -12,6 +12,7 @@ import re
 from collections.abc import Iterable
 from typing import TYPE_CHECKING, Any
 
+from engines.hexkit.zoc import zoc_map
 from engines.motherland import rules
 from engines.motherland.actions import (
     Word,
@@ -158,15 +159,12 @@ class MotherlandCore(StepState[dict[str, Any]]):
             lasting = ("zoc", self.sig(side))
             hit = self._pcache.get(lasting)
             if hit is None:
-                out: set[str] = set()
-                for uid in self.on_map(side):
-                    if not self.c(uid).exerts_zoc:
-                        continue
-                    h = self.u(uid)["hex"]
-                    for n in self.data.neighbors[h]:
-                        if not (self.data.side_features(h, n) & BLOCKING_SIDES):
-                            out.add(n)
-                hit = frozenset(out)
+                water = self.data.water
+                hit = zoc_map(self.data.hexmap,
+                              [(uid, self.u(uid)["hex"]) for uid in self.on_map(side)
+                               if self.c(uid).exerts_zoc],
+                              blocking_sides=BLOCKING_SIDES,
+                              blocks=lambda _h, n: n in water).hexes  # land hexes only
                 self._pcache[lasting] = hit
             self._cache[key] = hit
         return hit

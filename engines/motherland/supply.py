@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from collections.abc import Iterable
 
-from engines.motherland import search
+from engines.hexkit.movement import spread
 from engines.motherland.const import (
     AXIS,
     DANZIG,
@@ -88,13 +88,18 @@ class SupplyMixin(MotherlandCore):
 
     def _spread(self, starts: dict[str, int], blocked: frozenset[str],
                 nbrs: dict[str, tuple[str, ...]] | None = None) -> dict[str, int]:
-        """Multi-source search: hex -> the most budget left on reaching it."""
-        if nbrs is None:
-            nbrs = self.data.open_neighbors
-        return search.spread(starts, blocked, nbrs)
+        """Supply lines counted in hexes (9.2) on the kit: hex -> the most of its budget a
+        line has left on reaching it; not across sea, lake or out-of-play hexsides unless
+        ``nbrs`` says otherwise (9.2.1's Frozen Access)."""
+        return spread(self.data.open_neighbors if nbrs is None else nbrs, starts,
+                      blocked=blocked)
 
     def _rail_from(self, starts: Iterable[str], blocked: frozenset[str]) -> set[str]:
-        return search.rail_from(self.data.rail, starts, blocked)
+        """Railroad hexes connected to ``starts`` without entering ``blocked`` (9.3, 17.0):
+        the railroad's connected part, a budget longer than the whole network."""
+        rail = self.data.rail
+        return set(spread(rail, dict.fromkeys((h for h in starts if h in rail), len(rail)),
+                          blocked=blocked))
 
     def supply_net(self, side: str, net: str = "") -> tuple[dict[str, int], dict[str, int],
                                                             set[str]]:
