@@ -32,7 +32,6 @@ import tomllib
 from collections.abc import Mapping
 from typing import Any
 
-from pbem import codec
 from pbem.engine import Engine, State
 from pbem.errors import FormatError, UsageError
 from pbem.steps import StepState
@@ -59,17 +58,15 @@ def setup(engine: Engine, scenario: str, data: str | Mapping[str, Any],
     step = spec.pop("step", None)
     if stack is None:
         if step is None:
-            stack = [[f.step, f.pc, codec.to_data_of(state.steps[f.step].Args, f.args)]
-                     for f in state.stack]
+            stack = state.stack_data()
         else:
             try:
                 frames = state.frames_for(str(step))
             except KeyError:
                 raise UsageError(f"setup: {engine.id} has no step {step!r} to set up at "
                                  f"(steps: {', '.join(sorted(state.steps))})") from None
-            stack = [[f.step, f.pc, codec.to_data_of(state.steps[f.step].Args, f.args)]
-                     for f in frames]
-    position = _merge(codec.to_data(state.pos), spec, "setup")
+            stack = state.stack_data(frames)
+    position = _merge(state.setup_position(), spec, "setup")
     snapshot = state.snapshot()
     snapshot["body"] = {"position": position, "stack": stack}
     try:

@@ -63,10 +63,12 @@ class Refusal:
 class Flow:
     """What a step does with its frame once it has acted: nothing (a choice stays, for
     several actions in one phase), ``end``, ``goto`` another step, or ``call`` one and
-    come back.  One move per step run."""
+    come back.  One move per step run; besides it, any number of :meth:`push`."""
 
     def __init__(self) -> None:
         self.move: tuple[str, str, Any] | None = None
+        #: steps to run next, in this order, on top of where the move leaves the stack
+        self.pushed: list[tuple[str, Any]] = []
 
     def _set(self, move: tuple[str, str, Any]) -> None:
         if self.move is not None:
@@ -81,6 +83,13 @@ class Flow:
 
     def call(self, step: str, args: Any = None) -> None:
         self._set(("call", step, args))
+
+    def push(self, step: str, args: Any = None) -> None:
+        """Run ``step`` next, after the steps pushed before it in this run, then come back
+        to whatever the move left on top (this frame if it stays; the frame below if it
+        ended).  The work a rule queues up as it goes (a combat's chit draws, its die
+        roll, each side's result) without moving on itself."""
+        self.pushed.append((step, args))
 
 
 class Step(Generic[S]):
@@ -118,6 +127,24 @@ class Choice(Step[S]):
     def default(self, s: S, args: Any) -> Action | None:
         return None
 
+    def check(self, s: S, args: Any, action: Action) -> None:
+        """Refuse ``action`` (raise :class:`~pbem.errors.IllegalAction`) unless it may be
+        applied.  The default refuses what :meth:`options` does not list, in the words of
+        :meth:`why_not`; a step whose ``apply`` checks an action itself (a move along any
+        legal path, not only the listed one) overrides this."""
+        if action not in self.options(s, args):
+            why = self.why_not(s, args, action)
+            if isinstance(why, Refusal):
+                raise IllegalAction(why.text, rule=why.rule)
+            raise IllegalAction(why, rule=self.rule)
+
+    def settle(self, s: S, args: Any, flow: Flow) -> list[Event] | None:
+        """Before a side is asked: ``None`` to ask, or the events of what this step did
+        without asking (ended with nothing left to decide, took a forced option), having
+        moved ``flow`` or not (then it is asked again).  For rules more particular than
+        ``auto``."""
+        return None
+
     def why_not(self, s: S, args: Any, action: Action) -> str | Refusal:
         """Why ``action`` is not listed, for the refusal: words under the step's rule, or a
         :class:`Refusal` naming a finer rule."""
@@ -138,6 +165,12 @@ class Roll(Step[S]):
 
     def resolve(self, s: S, args: Any, outcome: Outcome, flow: Flow) -> list[Event]:
         raise NotImplementedError
+
+    def settle(self, s: S, args: Any, flow: Flow) -> list[Event] | None:
+        """Before the roll is requested: ``None`` to request it (``args`` may be adjusted,
+        a draw's count to what the cup holds now), or the events of what happened instead
+        (a draw from an empty cup), having moved ``flow``."""
+        return None
 
 
 class Procedure(Step[S]):
@@ -199,7 +232,8 @@ class StepState(State, Generic[P]):
         """Set the position and the frames (a new game: the start step), then run to the
         first decision or roll."""
         self.pos = position
-        self.stack = stack if stack is not None else [Frame(self.start)]
+        # the start step's own default arguments (a bare Frame would give it NoArgs)
+        self.stack = stack if stack is not None else [self._frame(self.start, None)]
         return self._settle()
 
     # -- for engines ----------------------------------------------------------------------
@@ -253,11 +287,7 @@ class StepState(State, Generic[P]):
 
     def _apply_action(self, action: Action) -> list[Event]:
         step, frame = self._choice()
-        if action not in step.options(self, frame.args):
-            why = step.why_not(self, frame.args, action)
-            if isinstance(why, Refusal):
-                raise IllegalAction(why.text, rule=why.rule)
-            raise IllegalAction(why, rule=step.rule)
+        step.check(self, frame.args, action)
         flow = Flow()
         events = step.apply(self, frame.args, action, flow)
         self._move(flow, stay=True)
@@ -292,13 +322,15 @@ class StepState(State, Generic[P]):
         if flow.move is None:
             if not stay:
                 self.stack.pop()
-            return
-        kind, name, args = flow.move
-        if kind == "end":
-            self.stack.pop()
-        elif kind == "goto":
-            self.stack[-1] = self._frame(name, args)
         else:
+            kind, name, args = flow.move
+            if kind == "end":
+                self.stack.pop()
+            elif kind == "goto":
+                self.stack[-1] = self._frame(name, args)
+            else:
+                self.stack.append(self._frame(name, args))
+        for name, args in reversed(flow.pushed):
             self.stack.append(self._frame(name, args))
 
     def _settle(self) -> list[Event]:
@@ -309,9 +341,15 @@ class StepState(State, Generic[P]):
             if not self.stack or self.over():
                 return events
             step, frame = self.step(), self.stack[-1]
+            flow = Flow()
+            if isinstance(step, Roll | Choice):
+                done = step.settle(self, frame.args, flow)
+                if done is not None:
+                    events += done
+                    self._move(flow, stay=True)
+                    continue
             if isinstance(step, Roll):
                 return events
-            flow = Flow()
             if isinstance(step, Choice):
                 if not step.auto:
                     return events
@@ -343,17 +381,31 @@ class StepState(State, Generic[P]):
     # -- snapshot ----------------------------------------------------------------------------
 
     def _snapshot(self) -> Snapshot:
-        return {
-            "position": codec.to_data(self.pos),
-            "stack": [[f.step, f.pc, codec.to_data_of(self.steps[f.step].Args, f.args)]
-                      for f in self.stack],
-        }
+        return {"position": self.setup_position(), "stack": self.stack_data()}
+
+    def setup_position(self) -> Any:
+        """The position's data, as the snapshot body's ``position`` holds it (pbem.setup
+        merges a setup text into it).  An engine whose position is not (yet) a typed
+        dataclass gives its own."""
+        return codec.to_data(self.pos)
+
+    def stack_data(self, frames: list[Frame] | None = None) -> list[list[Any]]:
+        """The frames (by default the state's own) as snapshot data: ``[step, pc, args]``."""
+        return [[f.step, f.pc, codec.to_data_of(self.steps[f.step].Args, f.args)]
+                for f in (self.stack if frames is None else frames)]
 
     def restore_body(self, body: Mapping[str, Any]) -> None:
         """Set position and frames from a snapshot body (the engine's ``_restore``)."""
         self.pos = codec.from_data(self.Position, body["position"])
+        self.restore_stack(body["stack"])
+
+    def restore_stack(self, data: Any) -> None:
+        """Set the frames from their snapshot data (:meth:`stack_data`), refusing any that
+        is not a frame of this state's steps."""
+        if not isinstance(data, list):
+            raise FormatError(f"stack: not a frame stack of {type(self).__name__}")
         stack = []
-        for n, item in enumerate(body["stack"]):
+        for n, item in enumerate(data):
             where = f"stack[{n}]"
             if (not isinstance(item, list) or len(item) != 3 or item[0] not in self.steps
                     or type(item[1]) is not int):

@@ -11,7 +11,7 @@ One module per thing it owns:
 * :mod:`~engines.hexkit.tables` and :mod:`~engines.hexkit.odds` - CRTs, terrain charts,
   odds rounding, column shifts, die-roll modifiers;
 * :mod:`~engines.hexkit.movement` and :mod:`~engines.hexkit.zoc` - movement costs,
-  least-cost paths, reachable sets, zones of control;
+  least-cost paths, reachable sets, budgeted multi-source spread, zones of control;
 * :mod:`~engines.hexkit.overlay` - per-position changes to movement costs (bridges,
   weather) without recompiling the map, and step rules that depend on the path;
 * :mod:`~engines.hexkit.retreat` and :mod:`~engines.hexkit.los` - retreat choice and

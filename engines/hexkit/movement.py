@@ -19,7 +19,7 @@ import heapq
 import itertools
 import math
 from collections import deque
-from collections.abc import Callable, Container, Iterable, Mapping, Sequence
+from collections.abc import Callable, Collection, Container, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from fractions import Fraction
 from types import MappingProxyType
@@ -539,6 +539,44 @@ def trace(
     while path[-1] != start:
         path.append(parent[path[-1]])
     return path[::-1]
+
+
+def spread(
+    neighbors: Mapping[HexId, Sequence[HexId]],
+    starts: Mapping[HexId, int],
+    *,
+    blocked: Collection[HexId] = frozenset(),
+) -> dict[HexId, int]:
+    """Every hex within a budget of hexes from several sources: hex -> the most budget
+    left on reaching it (each step costs 1; a start holds its own budget).
+
+    Supply lines counted in hexes from many sources at once (For the Motherland! 9.2: four
+    hexes from a source or a rail-connected Supply Base, not into ``blocked`` hexes: enemy
+    units, enemy ZOC, enemy-held cities), sea-supply lines from ports (9.6), and a
+    network's connected part (``neighbors`` the railroad's links, a budget larger than
+    the network).  ``neighbors`` is the game's own adjacency table (land hexes only, not
+    across sea hexsides, across Frozen Access in a snow turn), so the terrain rules stay
+    data.  The result does not depend on the order of ``starts`` or of the table.
+    """
+    best: dict[HexId, int] = {}
+    queue: deque[HexId] = deque()
+    for h, b in sorted(starts.items()):
+        if h in blocked:
+            continue
+        if best.get(h, -1) < b:
+            best[h] = b
+            queue.append(h)
+    pop, push, get = queue.popleft, queue.append, best.get
+    while queue:
+        h = pop()
+        b = best[h] - 1
+        if b < 0:
+            continue
+        for n in neighbors[h]:
+            if get(n, -1) < b and n not in blocked:
+                best[n] = b
+                push(n)
+    return best
 
 
 def _bfs(

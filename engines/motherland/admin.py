@@ -7,11 +7,10 @@ in ``reinforcements.py``, Strength Chits in ``chits.py``, Turkey in ``optional.p
 
 from __future__ import annotations
 
-from typing import Any
-
 from engines.motherland.const import AXIS, BAKU_ENTRY, SOVIET
 from engines.motherland.core import MotherlandCore
-from pbem.engine import CHANCE
+from engines.motherland.steps import ReplaceArgs, RollArgs, UnitArgs
+from pbem.steps import Frame
 
 
 class AdminMixin(MotherlandCore):
@@ -21,20 +20,19 @@ class AdminMixin(MotherlandCore):
     # administrative phase
     # ================================================================================
 
-    def _admin_tasks(self) -> list[dict[str, Any]]:
+    def _admin_tasks(self) -> list[Frame]:
+        """3.1 G, the Administrative Phase in order (12.0)."""
         info = self.data.turns[self.turn]
-        tasks: list[dict[str, Any]] = [{"k": "call", "fn": "turkey"},
-                                       {"k": "convert", "who": SOVIET},
-                                       {"k": "combine", "who": AXIS}]
+        tasks = [Frame("turkey"), Frame("convert"), Frame("combine")]
         if self.mud and info.replacements != (0, 0):
             i, p = info.replacements
-            tasks.append({"k": "replace", "who": AXIS, "i": i, "p": p, "fin": False})
+            tasks.append(Frame("replace", ReplaceArgs(i, p, False)))
         if info.production:
-            tasks.append({"k": "roll", "who": CHANCE, "then": "production", "rule": "12.1",
-                          "purpose": f"Soviet production (number {self.production_number()})"})
-            tasks.append({"k": "evacuate", "who": SOVIET})
-        tasks.append({"k": "call", "fn": "admin_chits"})
-        tasks.append({"k": "call", "fn": "recovery"})
+            tasks.append(Frame("roll-production", RollArgs(
+                f"Soviet production (number {self.production_number()})")))
+            tasks.append(Frame("evacuate"))
+        tasks.append(Frame("admin_chits"))
+        tasks.append(Frame("recovery"))
         return tasks
 
     def production_number(self) -> int:
@@ -42,14 +40,14 @@ class AdminMixin(MotherlandCore):
         n = len(self.s["eliminated_assets"])
         return table[min(n, len(table) - 1)]
 
-    def _on_production(self, t: dict[str, Any], roll: int) -> None:
+    def _on_production(self, roll: int) -> None:
         num = self.production_number()
         on_map = sum(1 for x in self.on_map(SOVIET) if self.c(x).type == "offensive_support")
         waiting = [x for x in sorted(self.s["units"]) if self.u(x)["box"] == "osm"]
         if roll <= num and waiting and on_map < self.data.max_os:
             self.say(f"Production succeeds (rolled {roll} against {num}): one Offensive "
                      "Support unit (12.1)", rule="12.1")
-            self._push({"k": "produce", "who": SOVIET, "unit": waiting[0]})
+            self._push(Frame("produce", UnitArgs(waiting[0])))
         else:
             self.say(f"No production (rolled {roll} against {num}, 12.1)", rule="12.1")
 
@@ -71,6 +69,16 @@ class AdminMixin(MotherlandCore):
                       and not any(self.c(x).type == "offensive_support"
                                   for x in occ.get(h, ())))
 
+    def _produce(self, uid: str, h: str) -> None:
+        self.u(uid).update(hex=h, box="", sup="")
+        self._touch()
+        self.say(f"{uid} is produced at {h} (12.1)", "move", [h], [uid], rule="12.1")
+
+    def _evacuate(self, uid: str) -> None:
+        self.u(uid).update(hex="", box="evac")
+        self._touch()
+        self.say(f"{uid} is evacuated (12.2)", rule="12.2")
+
     def _evacuable(self) -> list[str]:
         sources = self.data.area("source_E") | self.data.area("source_S")
         rail_ok = self._rail_from(sources, self._blocked(SOVIET))
@@ -78,7 +86,7 @@ class AdminMixin(MotherlandCore):
         return [x for x in sorted(self.on_map(SOVIET)) if self.c(x).asset == "factory"
                 and self.u(x)["hex"] in rail_ok and self.u(x)["hex"] not in ez]
 
-    def _call_recovery(self, t: dict[str, Any]) -> None:
+    def _recovery(self) -> None:
         self.s["air"]["used"] = 0  # 14.0
         for g in self.s["generals"]:
             self.s["generals"][g] = "ready"  # 16.5
@@ -95,8 +103,8 @@ class AdminMixin(MotherlandCore):
         if self.turn in self.sc.rules.get("sudden_death_turns", []):
             cities = self.sc.rules.get("sudden_death_cities", [])
             if all(self.controls(SOVIET, h) for h in cities):
-                self._push({"k": "roll", "who": CHANCE, "then": "sudden_death", "rule": "20.2",
-                            "purpose": "Soviet Strategic Victory check: 1-2 wins"})
+                self._push(Frame("roll-sudden-death",
+                                 RollArgs("Soviet Strategic Victory check: 1-2 wins")))
 
     def _mech_groups_go(self) -> None:
         """16.4: at the end of turn 4 Mechanized Groups give way to eliminated armies."""

@@ -3,13 +3,12 @@
 
 from __future__ import annotations
 
-from typing import Any
-
 from engines.motherland.actions import Word
 from engines.motherland.const import AXIS, SOVIET
 from engines.motherland.core import MotherlandCore
 from engines.motherland.data import CHIT_TYPES
-from pbem.engine import CHANCE
+from engines.motherland.steps import DrawArgs, KeepArgs, UnitsArgs
+from pbem.steps import Frame
 
 
 class ChitMixin(MotherlandCore):
@@ -17,15 +16,15 @@ class ChitMixin(MotherlandCore):
 
     # -- chits in combat (11.1.1), returned to the cups (11.2) -----------------------------
 
-    def _call_combat_chits(self, t: dict[str, Any]) -> None:
+    def _combat_chits(self, t: UnitsArgs) -> None:
         tasks = []
-        for uid in t["units"]:
+        for uid in t.units:
             u = self.u(uid)
             if u["hex"] and not u["chit"]:
                 tasks.append(self._draw_task(uid, 1, "11.1.1"))
         self._push(*[x for x in tasks if x])
 
-    def _draw_task(self, uid: str, count: int, rule: str) -> dict[str, Any] | None:
+    def _draw_task(self, uid: str, count: int, rule: str) -> Frame | None:
         letter = self.c(uid).letter
         cup = self.s["cups"][letter]
         if not cup:
@@ -34,18 +33,30 @@ class ChitMixin(MotherlandCore):
             self.say(f"Cup {letter} is empty: {uid} takes the stand-in chit {fallback}",
                      rule="11.1")
             return None
-        return {"k": "draw", "who": CHANCE, "unit": uid, "count": min(count, len(cup)),
-                "rule": rule, "letter": letter}
+        return Frame("draw", DrawArgs(uid, letter, min(count, len(cup)), rule))
 
-    def _on_chits(self, t: dict[str, Any], drawn: tuple[str, ...]) -> None:
-        uid = t["unit"]
-        cup = self.s["cups"][t["letter"]]
+    def _on_chits(self, t: DrawArgs, drawn: tuple[str, ...]) -> None:
+        uid = t.unit
+        cup = self.s["cups"][t.letter]
         for cid in drawn:
             cup.remove(cid)
         if len(drawn) == 1:
             self._give_chit(uid, drawn[0])
             return
-        self._push({"k": "keep", "who": SOVIET, "unit": uid, "drawn": list(drawn)})
+        self._push(Frame("keep", KeepArgs(uid, list(drawn))))
+
+    def _keep_chit(self, uid: str, cid: str, drawn: list[str]) -> None:
+        """16.5: the chit kept goes to the unit, the other back (or out if starred)."""
+        rest = list(drawn)
+        rest.remove(cid)
+        self._give_chit(uid, cid)
+        for other_cid in rest:
+            chit = self.data.chits[other_cid]
+            if chit.starred:
+                self.s["removed_chits"] = sorted([*self.s["removed_chits"], other_cid])
+            else:
+                self.s["cups"][chit.letter] = sorted([*self.s["cups"][chit.letter],
+                                                      other_cid])
 
     def _give_chit(self, uid: str, cid: str) -> None:
         self.u(uid).update(chit=cid, steps=2)  # 11.3: always the full-strength side
@@ -77,10 +88,10 @@ class ChitMixin(MotherlandCore):
             return []  # 20.5 rule 1
         return [g for g, st in sorted(self.s["generals"].items()) if st == "ready"]
 
-    def _generals_options(self, t: dict[str, Any]) -> list[Word]:
+    def _generals_options(self, t: UnitsArgs) -> list[Word]:
         out = []
         for g in self._generals_ready():
-            for uid in t["units"]:
+            for uid in t.units:
                 if not self.u(uid)["hex"]:
                     continue
                 if self.u(uid)["chit"]:
@@ -89,11 +100,11 @@ class ChitMixin(MotherlandCore):
                     out.append(Word(f"general {g} for {uid}"))
         return out
 
-    def _apply_general(self, t: dict[str, Any], text: str) -> None:
+    def _apply_general(self, t: UnitsArgs, text: str) -> None:
         parts = text.split()
         g, uid = parts[1], parts[-1]
         self.s["generals"][g] = "used"
-        t["units"] = [x for x in t["units"] if x != uid]
+        t.units = [x for x in t.units if x != uid]
         if "replaces" in parts:
             self._drop_chit(uid)
             task = self._draw_task(uid, 1, "16.5")
@@ -106,7 +117,7 @@ class ChitMixin(MotherlandCore):
 
     # -- chits in the Administrative Phase (11.1.2, 11.2.1) --------------------------------
 
-    def _call_admin_chits(self, t: dict[str, Any]) -> None:
+    def _admin_chits(self) -> None:
         axis_hexes = {self.u(x)["hex"] for x in self.on_map(AXIS)}
         need = []
         for uid in sorted(self.on_map(SOVIET)):
@@ -118,13 +129,13 @@ class ChitMixin(MotherlandCore):
             elif not near and self.u(uid)["chit"]:
                 self._drop_chit(uid)  # 11.2.1
                 self.u(uid)["steps"] = 2
-        tasks: list[dict[str, Any]] = []
+        tasks: list[Frame] = []
         if need and self._generals_ready():
-            tasks.append({"k": "generals", "who": SOVIET, "units": need})  # 16.5
-        tasks.append({"k": "call", "fn": "admin_draws", "units": need})
+            tasks.append(Frame("generals", UnitsArgs(list(need))))  # 16.5
+        tasks.append(Frame("admin_draws", UnitsArgs(need)))
         self._push(*tasks)
 
-    def _call_admin_draws(self, t: dict[str, Any]) -> None:
-        draws = [self._draw_task(uid, 1, "11.1.2") for uid in t["units"]
+    def _admin_draws(self, t: UnitsArgs) -> None:
+        draws = [self._draw_task(uid, 1, "11.1.2") for uid in t.units
                  if self.u(uid)["hex"] and not self.u(uid)["chit"]]
         self._push(*[d for d in draws if d])

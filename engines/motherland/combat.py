@@ -6,15 +6,25 @@ here through the same record; retreats and advances are in ``retreat.py``.
 from __future__ import annotations
 
 from collections.abc import Iterable
-from typing import Any
 
 from engines.motherland import rules
 from engines.motherland.actions import Attack, Take, Word
 from engines.motherland.const import AXIS, BLOCKING_SIDES, SOVIET, other
 from engines.motherland.core import MotherlandCore
 from engines.motherland.data import ALLIED_NATIONS, CHIT_TYPES, CORPS_TYPES
-from pbem.engine import CHANCE, Action
+from engines.motherland.steps import (
+    ApplySideArgs,
+    LoseArgs,
+    RetreatArgs,
+    RoleArgs,
+    RollArgs,
+    StuckArgs,
+    TakeArgs,
+    UnitsArgs,
+)
+from pbem.engine import Action
 from pbem.errors import IllegalAction
+from pbem.steps import Flow, Frame
 
 
 class CombatMixin(MotherlandCore):
@@ -183,11 +193,11 @@ class CombatMixin(MotherlandCore):
                  rule="7.0" if kind == "overrun" else "8.1")
         soviets = [x for x in (*attackers, *defenders)
                    if self.c(x).side == SOVIET and self.c(x).type in CHIT_TYPES]
-        tasks: list[dict[str, Any]] = []
+        tasks: list[Frame] = []
         if soviets and self._generals_ready():
-            tasks.append({"k": "generals", "who": SOVIET, "units": sorted(soviets)})
-        tasks.append({"k": "call", "fn": "combat_chits", "units": sorted(soviets)})
-        tasks.append({"k": "call", "fn": "combat_resolve"})
+            tasks.append(Frame("generals", UnitsArgs(sorted(soviets))))
+        tasks.append(Frame("combat_chits", UnitsArgs(sorted(soviets))))
+        tasks.append(Frame("combat_resolve"))
         self._push(*tasks)
 
     def _combat_strengths(self) -> tuple[int, int, list[str]]:
@@ -242,7 +252,7 @@ class CombatMixin(MotherlandCore):
         name = self.data.hexmap.terrain.get(target, "clear")
         return (tec.get(name) or tec["clear"]).shift
 
-    def _call_combat_resolve(self, t: dict[str, Any]) -> None:
+    def _combat_resolve(self) -> None:
         cb = self.s["combat"]
         attack, defense, notes = self._combat_strengths()
         cols = self.data.crt_columns
@@ -264,8 +274,7 @@ class CombatMixin(MotherlandCore):
             return
         if cb["air"]:
             self.s["air"]["used"] += 1  # 14.1: flipped to its Used side
-        self._push({"k": "roll", "who": CHANCE, "then": "crt", "rule": "8.2",
-                    "purpose": f"CRT {col.label} against {cb['target']}"})
+        self._push(Frame("roll-crt", RollArgs(f"CRT {col.label} against {cb['target']}")))
 
     def _die_modifiers(self) -> list[tuple[int, str]]:
         cb = self.s["combat"]
@@ -283,7 +292,7 @@ class CombatMixin(MotherlandCore):
             mods.append((4, "Railroad Gun (16.2)"))
         return mods
 
-    def _on_crt(self, t: dict[str, Any], roll: int) -> None:
+    def _on_crt(self, roll: int) -> None:
         mods = self._die_modifiers()
         final = rules.final_roll(roll, [m for m, _ in mods])
         cb = self.s["combat"]
@@ -304,14 +313,14 @@ class CombatMixin(MotherlandCore):
         cb["result"] = code
         out = rules.decode(code)
         att, dfn = cb["side"], other(cb["side"])
-        self._push(
-            {"k": "call", "fn": "apply_side", "side": att, "role": "att",
-             "mand": out.att_mandatory, "n": out.att_n, "elim": out.att_elim},
-            {"k": "call", "fn": "advance_start", "role": "def"},
-            {"k": "call", "fn": "apply_side", "side": dfn, "role": "def",
-             "mand": out.def_mandatory, "n": out.def_n, "elim": out.def_elim},
-            {"k": "call", "fn": "advance_start", "role": "att"},
-            {"k": "call", "fn": "combat_end"})
+        self._push(  # 8.1 steps 4-6: the attacker's result first
+            Frame("apply_side", ApplySideArgs(att, "att", out.att_mandatory, out.att_n,
+                                              out.att_elim)),
+            Frame("advance_start", RoleArgs("def")),
+            Frame("apply_side", ApplySideArgs(dfn, "def", out.def_mandatory, out.def_n,
+                                              out.def_elim)),
+            Frame("advance_start", RoleArgs("att")),
+            Frame("combat_end"))
 
     # -- results (8.5), step losses (8.5.1-8.5.3) -----------------------------------------
 
@@ -319,38 +328,38 @@ class CombatMixin(MotherlandCore):
         cb = self.s["combat"]
         return [x for x in cb[role] if self.u(x)["hex"] and self.u(x)["hex"] == cb["orig"][x]]
 
-    def _call_apply_side(self, t: dict[str, Any]) -> None:
+    def _apply_side(self, t: ApplySideArgs) -> None:
         cb = self.s["combat"]
-        role, side = t["role"], t["side"]
+        role, side = t.role, t.side
         units = self._alive_in_combat(role)
-        hit = t["mand"] or t["n"] or t["elim"]
+        hit = t.mand or t.n or t.elim
         if hit and cb["kind"] == "attack":
             for uid in [x for x in units if self.u(x)["rin"]]:
                 self._eliminate(uid, "retreated or advanced into a hex attacked again (8.6.5)")
             units = [x for x in units if self.u(x)["hex"]]
         if not units or not hit:
             return
-        if t["elim"]:
+        if t.elim:
             for uid in units:
                 self._eliminate(uid, f"{cb['result']} (8.5)")
             cb["elim"][role] = True
             return
-        tasks: list[dict[str, Any]] = []
-        if t["mand"]:
-            tasks.append({"k": "lose", "who": side, "n": t["mand"], "units": units, "taken": {}})
-        if t["n"]:
+        tasks: list[Frame] = []
+        if t.mand:
+            tasks.append(Frame("lose", LoseArgs(side, t.mand, list(units), {})))
+        if t.n:
             # 8.5: the stack takes the result once.  Its step losses are spread over all
             # its units (8.5.1); a unit that cannot retreat (Fortress, Economic Asset)
             # takes a step for each hex the others retreat (8.5.1 "the entire combat
             # result as step losses").  If none can retreat, all is steps.
             stuck = [x for x in units if not self._can_retreat_at_all(x)]
             if len(stuck) == len(units):
-                cb.setdefault("took", {})[role] = [t["n"], t["n"]]
-                tasks.append({"k": "lose", "who": side, "n": t["n"], "units": units,
-                              "taken": {}, "why": "cannot retreat (8.5.1)"})
+                cb.setdefault("took", {})[role] = [t.n, t.n]
+                tasks.append(Frame("lose", LoseArgs(side, t.n, list(units), {},
+                                                    "cannot retreat (8.5.1)")))
             else:
-                tasks.append({"k": "take", "who": side, "n": t["n"], "units": units,
-                              "stuck": stuck, "role": role, "code": cb["result"]})
+                tasks.append(Frame("take", TakeArgs(side, t.n, list(units), stuck, role,
+                                                    cb["result"])))
         self._push(*tasks)
 
     def _can_retreat_at_all(self, uid: str) -> bool:
@@ -359,47 +368,45 @@ class CombatMixin(MotherlandCore):
             return True
         return c.factors[0][2] > 0 and c.type not in ("fortress", "economic")
 
-    def _take_options(self, t: dict[str, Any]) -> list[Action]:
-        must = t["who"] == AXIS and self.snow  # 18.2.3
-        return [Take(t["code"], s, r) for s, r in rules.split_options(t["n"], True, must)]
+    def _take_options(self, t: TakeArgs) -> list[Action]:
+        must = t.side == AXIS and self.snow  # 18.2.3
+        return [Take(t.code, s, r) for s, r in rules.split_options(t.n, True, must)]
 
-    def _apply_take(self, t: dict[str, Any], a: Take) -> None:
+    def _apply_take(self, t: TakeArgs, a: Take, flow: Flow) -> None:
         if (a.steps, a.retreats) not in [(o.steps, o.retreats) for o in self._take_options(t)
-                                         if isinstance(o, Take)] or a.result != t["code"]:
-            rule = "18.2.3" if t["who"] == AXIS and self.snow else "8.5"
-            raise IllegalAction(f"{a.notation()} is not a way to take {t['code']}", rule=rule)
-        self.s["tasks"].pop(0)
+                                         if isinstance(o, Take)] or a.result != t.code:
+            rule = "18.2.3" if t.side == AXIS and self.snow else "8.5"
+            raise IllegalAction(f"{a.notation()} is not a way to take {t.code}", rule=rule)
+        flow.end()
         cb = self.s["combat"]
-        cb.setdefault("took", {})[t["role"]] = [t["n"], a.steps]
-        self.say(f"The {t['who']} player takes {t['code']} as {a.steps} step loss(es) and "
+        cb.setdefault("took", {})[t.role] = [t.n, a.steps]
+        self.say(f"The {t.side} player takes {t.code} as {a.steps} step loss(es) and "
                  f"{a.retreats} hex(es) of retreat", "loss", rule="8.5")
-        tasks: list[dict[str, Any]] = []
-        stuck = t.get("stuck", [])
+        tasks: list[Frame] = []
+        stuck = t.stuck
         if a.steps:
-            tasks.append({"k": "lose", "who": t["who"], "n": a.steps, "units": t["units"],
-                          "taken": {}})
+            tasks.append(Frame("lose", LoseArgs(t.side, a.steps, list(t.units), {})))
         if a.retreats:
             if stuck:
-                tasks.append({"k": "call", "fn": "stuck_steps", "units": stuck,
-                              "n": a.retreats})
-            tasks.append({"k": "retreat", "who": t["who"], "center": cb["target"],
-                          "role": t["role"],
-                          "left": {x: a.retreats for x in t["units"] if x not in stuck}})
+                tasks.append(Frame("stuck_steps", StuckArgs(list(stuck), a.retreats)))
+            tasks.append(Frame("retreat", RetreatArgs(
+                t.side, cb["target"], t.role,
+                {x: a.retreats for x in t.units if x not in stuck})))
         self._push(*tasks)
 
-    def _call_stuck_steps(self, t: dict[str, Any]) -> None:
+    def _stuck_steps(self, t: StuckArgs) -> None:
         """8.5.1: a unit that cannot retreat takes the retreat its stack makes as steps."""
-        for uid in t["units"]:
-            for _ in range(t["n"]):
+        for uid in t.units:
+            for _ in range(t.n):
                 if self.u(uid)["hex"]:
                     self._lose_step(uid, "cannot retreat with its stack (8.5.1)")
 
-    def _lose_options(self, t: dict[str, Any]) -> list[Word]:
-        alive = [x for x in t["units"] if self.u(x)["hex"]]
+    def _lose_options(self, t: LoseArgs) -> list[Word]:
+        alive = [x for x in t.units if self.u(x)["hex"]]
         if not alive:
             return []
-        least = min(t["taken"].get(x, 0) for x in alive)
-        return [Word(f"lose {x}") for x in alive if t["taken"].get(x, 0) == least]  # 8.5.1
+        least = min(t.taken.get(x, 0) for x in alive)
+        return [Word(f"lose {x}") for x in alive if t.taken.get(x, 0) == least]  # 8.5.1
 
     def _lose_step(self, uid: str, why: str) -> None:
         u, c = self.u(uid), self.c(uid)
@@ -440,6 +447,6 @@ class CombatMixin(MotherlandCore):
         self._touch()
         self.say(f"{uid} is eliminated at {h}: {why}", "loss", [h], [uid], rule=self.cited(why))
 
-    def _call_combat_end(self, t: dict[str, Any]) -> None:
+    def _combat_end(self) -> None:
         self.s["combat"] = None
         self._touch()

@@ -8,11 +8,11 @@ import heapq
 import itertools
 from collections import deque
 from collections.abc import Iterable
-from typing import Any
 
 from engines.motherland.actions import Move, Strategic, Word
 from engines.motherland.const import AXIS, BLOCKING_SIDES, DONE, SOVIET, other
 from engines.motherland.core import MotherlandCore
+from engines.motherland.steps import MoveArgs
 from pbem.engine import Action
 from pbem.errors import IllegalAction
 
@@ -348,9 +348,9 @@ class MovementMixin(MotherlandCore):
 
     # -- the movement phase's options ------------------------------------------------------
 
-    def _move_options(self, t: dict[str, Any]) -> list[Action]:
-        side = t["who"]
-        exploit = t["exploit"]
+    def _move_options(self, t: MoveArgs) -> list[Action]:
+        side = t.side
+        exploit = t.exploit
         out: list[Action] = []
         for uid in sorted(self.on_map(side)):
             for _dest, path in sorted(self.reach(uid, exploit).items()):

@@ -3,13 +3,12 @@
 
 from __future__ import annotations
 
-from typing import Any
-
 from engines.motherland.actions import Word
 from engines.motherland.const import AXIS, BAKU_ENTRY, TURKEY_ENTRY
 from engines.motherland.core import MotherlandCore
-from pbem.engine import CHANCE
+from engines.motherland.steps import MoveArgs, RollArgs
 from pbem.errors import IllegalAction
+from pbem.steps import Frame
 
 
 class OptionalRulesMixin(MotherlandCore):
@@ -17,8 +16,8 @@ class OptionalRulesMixin(MotherlandCore):
 
     # -- Baku (21.1) -----------------------------------------------------------------------
 
-    def _baku_options(self, t: dict[str, Any]) -> list[Word]:
-        if self.options.get("baku") != "on" or self.s["baku_done"] or t["who"] != AXIS:
+    def _baku_options(self, t: MoveArgs) -> list[Word]:
+        if self.options.get("baku") != "on" or self.s["baku_done"] or t.side != AXIS:
             return []
         out = []
         for uid in self.units_at(BAKU_ENTRY, AXIS):
@@ -27,7 +26,7 @@ class OptionalRulesMixin(MotherlandCore):
                 out.append(Word(f"baku {uid}"))
         return out
 
-    def _apply_baku(self, t: dict[str, Any], text: str) -> None:
+    def _apply_baku(self, t: MoveArgs, text: str) -> None:
         legal = {w.text for w in self._baku_options(t)}
         if text not in legal:
             raise IllegalAction("only a German Panzer unit in 2434 with 5 MP left may enter "
@@ -37,25 +36,21 @@ class OptionalRulesMixin(MotherlandCore):
         self.s["baku_done"] = True
         self._touch()
         self.say(f"{uid} enters the Baku box (21.1)", rule="21.1")
-        self._push({"k": "roll", "who": CHANCE, "then": "baku", "rule": "21.1.2",
-                    "purpose": "Soviet surrender at Baku: 1-4 surrenders"})
+        self._push(Frame("roll-baku", RollArgs("Soviet surrender at Baku: 1-4 surrenders")))
 
-    def _on_baku(self, t: dict[str, Any], roll: int) -> None:
+    def _on_baku(self, roll: int) -> None:
         if roll <= 4:
             self._finish(AXIS, f"German Panzers in Baku: the Soviet Union surrenders "
                                f"(rolled {roll})", "Axis Strategic Victory")
         else:
             self.say(f"Baku: no surrender (rolled {roll}); factories will be destroyed",
-                     rule=t["rule"])
-            self._push({"k": "roll", "who": CHANCE, "then": "baku_factories", "rule": "21.1.2",
-                        "purpose": "factories destroyed by the Baku raid"})
-
-    def _on_baku_factories(self, t: dict[str, Any], roll: int) -> None:
-        self._push({"k": "baku_factories", "who": AXIS, "n": roll})
+                     rule="21.1.2")
+            self._push(Frame("roll-baku-factories",
+                             RollArgs("factories destroyed by the Baku raid")))
 
     # -- the Turkish Front (21.2) ----------------------------------------------------------
 
-    def _call_turkey(self, t: dict[str, Any]) -> None:
+    def _turkey(self) -> None:
         if self.options.get("turkey") != "on" or self.s["turkey"]:
             return
         rolls = []
@@ -65,17 +60,16 @@ class OptionalRulesMixin(MotherlandCore):
             h = self.u(uid)["hex"]
             south = self.data.area("south_of_turkey_trigger_line")
             if h in south:  # 21.2.1: south of the trigger line 1632-2034
-                rolls.append({"k": "roll", "who": CHANCE, "then": "turkey", "unit": uid,
-                              "supplied": self.in_supply(uid), "rule": "21.2.1",
-                              "purpose": f"Turkish entry ({uid})"})
+                rolls.append(Frame("roll-turkey", RollArgs(
+                    f"Turkish entry ({uid})", unit=uid, supplied=self.in_supply(uid))))
         self._push(*rolls)
 
-    def _on_turkey(self, t: dict[str, Any], roll: int) -> None:
+    def _on_turkey(self, t: RollArgs, roll: int) -> None:
         if self.s["turkey"]:
             return
-        if roll <= (3 if t["supplied"] else 1):
+        if roll <= (3 if t.supplied else 1):
             self.s["turkey"] = True
             for uid in ("Tur1", "Tur2"):
                 self.u(uid).update(hex=TURKEY_ENTRY, box="")
             self._touch()
-            self.say(f"Turkey enters the war (21.2, rolled {roll})", rule=t["rule"])
+            self.say(f"Turkey enters the war (21.2, rolled {roll})", rule="21.2.1")

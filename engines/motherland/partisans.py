@@ -3,11 +3,10 @@
 
 from __future__ import annotations
 
-from typing import Any
-
 from engines.motherland.const import AXIS, SOVIET
 from engines.motherland.core import MotherlandCore
-from pbem.engine import CHANCE
+from engines.motherland.steps import CountArgs, PlaceArgs, RollArgs
+from pbem.steps import Frame
 
 
 class PartisanMixin(MotherlandCore):
@@ -19,21 +18,21 @@ class PartisanMixin(MotherlandCore):
         return {self.u(x)["hex"]: x for x in sorted(self.on_map(AXIS))
                 if self.c(x).type == "supply_base"}
 
-    def _call_partisan_effects(self, t: dict[str, Any]) -> None:
+    def _partisan_effects(self) -> None:
         bases = self._base_hexes()
         tasks = []
         for p, h in sorted(self.s["partisans"].items()):
             if h and h in bases:
-                tasks.append({"k": "roll", "who": CHANCE, "then": "partisan", "hex": h, "p": p,
-                              "rule": "10.1", "purpose": f"partisans {p} at {h}"})
+                tasks.append(Frame("roll-partisan",
+                                   RollArgs(f"partisans {p} at {h}", hex=h, p=p)))
         self._push(*tasks)
 
-    def _on_partisan(self, t: dict[str, Any], roll: int) -> None:
+    def _on_partisan(self, t: RollArgs, roll: int) -> None:
         n = self.data.partisan_table[roll - 1]
-        self.say(f"Partisans {t['p']} at {t['hex']}: {n} Out of Supply marker(s) "
-                 f"(10.1, rolled {roll})", "info", [t["hex"]], rule=t["rule"])
+        self.say(f"Partisans {t.p} at {t.hex}: {n} Out of Supply marker(s) "
+                 f"(10.1, rolled {roll})", "info", [t.hex], rule="10.1")
         if n:
-            self._push({"k": "partisan_oos", "who": SOVIET, "hex": t["hex"], "n": n})
+            self._push(Frame("partisan_oos", CountArgs(SOVIET, t.hex, n)))
 
     def _partisan_targets(self, base: str) -> list[str]:
         grid = self.data.hexmap.grid
@@ -52,13 +51,13 @@ class PartisanMixin(MotherlandCore):
         nearest = min(d for d, _ in cands)
         return [uid for d, uid in cands if d == nearest]
 
-    def _partisan_moves(self, t: dict[str, Any]) -> list[tuple[str, str]]:
+    def _partisan_moves(self, t: PlaceArgs) -> list[tuple[str, str]]:
         grid = self.data.hexmap.grid
         bases = self._base_hexes()
         out = []
         placed = self.s["partisans"]
         for p, h in sorted(placed.items()):
-            if p in t["moved"]:
+            if p in t.moved:
                 continue
             on_base = h in bases
             for bh, buid in sorted(bases.items()):

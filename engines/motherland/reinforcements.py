@@ -4,13 +4,12 @@ conversions (17.2) and Axis replacements and Kampfgruppen (15.0).
 
 from __future__ import annotations
 
-from typing import Any
-
 from engines.motherland.actions import Word
 from engines.motherland.const import AXIS, SOVIET, other
 from engines.motherland.core import MotherlandCore
 from engines.motherland.data import CORPS_TYPES
-from pbem.engine import CHANCE
+from engines.motherland.steps import ReplaceArgs, RollArgs, SideArgs
+from pbem.steps import Frame
 
 
 class ReinforcementMixin(MotherlandCore):
@@ -18,16 +17,16 @@ class ReinforcementMixin(MotherlandCore):
 
     # -- reinforcements (17.0) ------------------------------------------------------------
 
-    def _call_arrivals(self, t: dict[str, Any]) -> None:
-        side = t["side"]
+    def _arrivals(self, t: SideArgs) -> None:
+        side = t.side
         rolls = []
         for uid in sorted(self.s["units"]):
             u = self.u(uid)
             if self.c(uid).side != side or u["box"] != "track" or u["ret"] > self.turn:
                 continue
             if u["back"] and side == SOVIET:
-                rolls.append({"k": "roll", "who": CHANCE, "then": "returning", "unit": uid,
-                              "rule": "17.1.4", "purpose": f"return of {uid} (17.1.4)"})
+                rolls.append(Frame("roll-returning",
+                                   RollArgs(f"return of {uid} (17.1.4)", unit=uid)))
             else:
                 self._arrive(uid)
         self._push(*rolls)
@@ -43,19 +42,19 @@ class ReinforcementMixin(MotherlandCore):
         else:
             u.update(box="pool", ret=0, back=False)
 
-    def _on_returning(self, t: dict[str, Any], roll: int) -> None:
-        uid = t["unit"]
+    def _on_returning(self, t: RollArgs, roll: int) -> None:
+        uid = t.unit
         u = self.u(uid)
         if roll <= 3:
             self._arrive(uid)
-            self.say(f"{uid} returns as a reinforcement (17.1.4, rolled {roll})", rule=t["rule"])
+            self.say(f"{uid} returns as a reinforcement (17.1.4, rolled {roll})", rule="17.1.4")
         elif roll <= 5:
             u["ret"] = self.turn + 1
             self.say(f"{uid} is delayed to turn {self.turn + 1} (17.1.4, rolled {roll})",
-                     rule=t["rule"])
+                     rule="17.1.4")
         else:
             u.update(box="removed", ret=0)
-            self.say(f"{uid} is removed permanently (17.1.4, rolled {roll})", rule=t["rule"])
+            self.say(f"{uid} is removed permanently (17.1.4, rolled {roll})", rule="17.1.4")
 
     def _reinf_hexes(self, uid: str) -> list[str]:
         side = self.c(uid).side
@@ -92,9 +91,17 @@ class ReinforcementMixin(MotherlandCore):
         return [x for x in sorted(self.s["units"]) if self.c(x).side == side
                 and self.u(x)["box"] == "pool"]
 
-    def _reinf_leftover(self) -> None:
-        for uid in self._reinf_pool(self._side()):
+    def _reinf_leftover(self, side: str) -> None:
+        for uid in self._reinf_pool(side):
             self.u(uid).update(box="track", ret=self.turn + 1)
+
+    def _place_reinforcement(self, uid: str, h: str) -> None:
+        self.u(uid).update(hex=h, box="", sup="", mp=self.factors(uid)[2], mv=0, mode="",
+                           start=h, steps=self.c(uid).max_steps)
+        self._touch()
+        self._claim(uid, h)
+        self.say(f"{uid} arrives at {self.data.hex_name(h)} (17.0)", "move", [h], [uid],
+                 rule="17.0")
 
     # -- conversions (17.2), Kampfgruppen (15.2), replacements (15.1) ----------------------
 
@@ -126,14 +133,43 @@ class ReinforcementMixin(MotherlandCore):
                     out.append(Word(f"combine {a} {b}"))
         return out
 
-    def _replace_options(self, t: dict[str, Any]) -> list[Word]:
+    def _replace_options(self, t: ReplaceArgs) -> list[Word]:
         out = []
         for uid in sorted(self.on_map(AXIS)):
             c, u = self.c(uid), self.u(uid)
             if u["sup"] or u["steps"] >= c.max_steps:
                 continue  # 15.1.1
-            if (c.type in ("infantry", "mountain") and t["i"] > 0) or \
-                    (c.type in ("panzer", "ss_panzer") and t["p"] > 0) or \
-                    (c.nation == "finnish" and t["i"] > 0 and not t["fin"]):
+            if (c.type in ("infantry", "mountain") and t.i > 0) or \
+                    (c.type in ("panzer", "ss_panzer") and t.p > 0) or \
+                    (c.nation == "finnish" and t.i > 0 and not t.fin):
                 out.append(Word(f"replace {uid}"))
         return out
+
+    def _replace(self, t: ReplaceArgs, uid: str) -> None:
+        c = self.c(uid)
+        if c.type in ("panzer", "ss_panzer"):
+            t.p -= 1
+        else:
+            t.i -= 1
+            if c.nation == "finnish":
+                t.fin = True
+        self.u(uid)["steps"] += 1
+        self._touch()
+        self.say(f"{uid} recovers a step (15.1)", rule="15.1")
+
+    def _convert(self, ca: str, g: str) -> None:
+        h = self.u(ca)["hex"]
+        self._drop_chit(ca)
+        self.u(ca).update(hex="", box="removed")
+        self.u(g).update(hex=h, box="", steps=2, chit="", sup="")
+        self._touch()
+        self.say(f"{ca} becomes {g} at {h} (17.2)", "info", [h], [g], rule="17.2")
+        d = self._draw_task(g, 1, "17.2.1")
+        if d:
+            self._push(d)
+
+    def _combine(self, a: str, b: str) -> None:
+        self.u(a)["steps"] = self.c(a).max_steps
+        self.u(b).update(hex="", box="elim")
+        self._touch()
+        self.say(f"Kampfgruppen {a} and {b} combine into {a} (15.2)", rule="15.2")

@@ -3,16 +3,16 @@
 
 from __future__ import annotations
 
-from typing import Any
-
 from engines.hexkit.retreat import retreat_options
 from engines.motherland import rules
 from engines.motherland.actions import Advance, Retreat
 from engines.motherland.const import BLOCKING_SIDES, other
 from engines.motherland.core import MotherlandCore
 from engines.motherland.data import ARMOR_TYPES
+from engines.motherland.steps import AdvanceArgs, LoseArgs, RetreatArgs, RoleArgs
 from pbem.engine import Action
 from pbem.errors import IllegalAction
+from pbem.steps import Flow, Frame
 
 
 class RetreatMixin(MotherlandCore):
@@ -55,41 +55,43 @@ class RetreatMixin(MotherlandCore):
                                 may_cross=may_cross)
         return list(found.hexes) if found.complete else []
 
-    def _retreat_groups(self, t: dict[str, Any]) -> dict[str, list[str]]:
+    def _retreat_groups(self, t: RetreatArgs) -> dict[str, list[str]]:
         groups: dict[str, list[str]] = {}
-        for uid, left in sorted(t["left"].items()):
+        for uid, left in sorted(t.left.items()):
             if left > 0 and self.u(uid)["hex"]:
                 groups.setdefault(self.u(uid)["hex"], []).append(uid)
         return groups
 
-    def _retreat_left(self, t: dict[str, Any]) -> str:
-        left = t.get("left", {})
+    def _retreat_left(self, t: RetreatArgs) -> str:
+        left = t.left
         return ", ".join(f"{x} {n} hex(es)" for x, n in sorted(left.items()) if n > 0)
 
-    def _retreat_options(self, t: dict[str, Any]) -> list[Action]:
+    def _retreat_options(self, t: RetreatArgs) -> list[Action]:
         out: list[Action] = []
         for _, units in sorted(self._retreat_groups(t).items()):
-            for dest in self._retreat_targets(units, t["center"]):
+            for dest in self._retreat_targets(units, t.center):
                 out.append(Retreat(tuple(units), dest))
             if len(units) > 1:
                 for uid in units:
-                    for dest in self._retreat_targets([uid], t["center"]):
+                    for dest in self._retreat_targets([uid], t.center):
                         out.append(Retreat((uid,), dest))
         return out
 
-    def _retreat_auto(self, t: dict[str, Any]) -> bool:
+    def _retreat_auto(self, t: RetreatArgs, flow: Flow) -> bool:
+        """Whether the retreat went on without asking: over, a unit with nowhere to go
+        taking its retreat as steps (8.5.1), or only one hex to go to."""
         groups = self._retreat_groups(t)
         if not groups:
-            self.s["tasks"].pop(0)
+            flow.end()
             return True
         for _, units in sorted(groups.items()):
             for uid in units:
-                if not self._retreat_targets([uid], t["center"]):
-                    left = t["left"][uid]
-                    t["left"][uid] = 0
-                    if t.get("role"):  # 8.7: a retreat cut short shortens the advance
+                if not self._retreat_targets([uid], t.center):
+                    left = t.left[uid]
+                    t.left[uid] = 0
+                    if t.role:  # 8.7: a retreat cut short shortens the advance
                         cut = self.s["combat"].setdefault("cut", {})
-                        cut[t["role"]] = max(cut.get(t["role"], 0), left)
+                        cut[t.role] = max(cut.get(t.role, 0), left)
                     self.say(f"{uid} cannot retreat: {left} step loss(es) instead (8.5.1)",
                              "loss", [self.u(uid)["hex"]], [uid], rule="8.5.1")
                     for _ in range(left):
@@ -104,13 +106,13 @@ class RetreatMixin(MotherlandCore):
             return True
         return False
 
-    def _apply_retreat(self, t: dict[str, Any], a: Retreat) -> None:
+    def _apply_retreat(self, t: RetreatArgs, a: Retreat) -> None:
         units = list(a.units)
-        if any(t["left"].get(x, 0) <= 0 or not self.u(x)["hex"] for x in units):
+        if any(t.left.get(x, 0) <= 0 or not self.u(x)["hex"] for x in units):
             raise IllegalAction("those units have no retreat left to make", rule="8.6")
         if len({self.u(x)["hex"] for x in units}) != 1:
             raise IllegalAction("units retreating together must start in one hex", rule="8.6")
-        targets = self._retreat_targets(units, t["center"])
+        targets = self._retreat_targets(units, t.center)
         if a.dest not in targets:
             raise IllegalAction(f"{a.dest} is not a retreat hex of the best priority available "
                                 f"({', '.join(targets) or 'none'})", rule="8.6.1")
@@ -121,7 +123,7 @@ class RetreatMixin(MotherlandCore):
         river = self.data.side_features(src, a.dest) & {"minor_river", "major_river", "strait"}
         for uid in units:
             self.u(uid)["hex"] = a.dest
-            t["left"][uid] -= 1
+            t.left[uid] -= 1
             if friend:
                 self.u(uid)["rin"] = True  # 8.6.5
         self._touch()
@@ -130,8 +132,8 @@ class RetreatMixin(MotherlandCore):
         for uid in units:
             self._claim(uid, a.dest)
         if zoc_loss:  # one step for the stack, the owner choosing the unit
-            self._push({"k": "lose", "who": side, "n": 1, "units": units, "taken": {},
-                        "why": "retreated into an enemy ZOC (4.2.1, 8.6.2)"})
+            self._push(Frame("lose", LoseArgs(side, 1, list(units), {},
+                                              "retreated into an enemy ZOC (4.2.1, 8.6.2)")))
         if river:
             for uid in units:
                 if self.c(uid).type in ARMOR_TYPES and self.u(uid)["hex"]:
@@ -139,9 +141,9 @@ class RetreatMixin(MotherlandCore):
 
     # -- advance after combat (8.7) ---------------------------------------------------------
 
-    def _call_advance_start(self, t: dict[str, Any]) -> None:
+    def _advance_start(self, t: RoleArgs) -> None:
         cb = self.s["combat"]
-        role = t["role"]
+        role = t.role
         loser = "def" if role == "att" else "att"
         side = cb["side"] if role == "att" else other(cb["side"])
         if loser == "def":
@@ -185,21 +187,20 @@ class RetreatMixin(MotherlandCore):
         movers = [x for x in self._alive_in_combat(role) if self.c(x).is_combat
                   and self.c(x).factors[0][2] > 0 and self.c(x).type != "fortress"]
         if movers:
-            self._push({"k": "advance", "who": side, "units": movers, "n": allow,
-                        "first": vacated, "moved": {}})
+            self._push(Frame("advance", AdvanceArgs(side, movers, allow, vacated, {})))
 
-    def _advance_options(self, t: dict[str, Any]) -> list[Action]:
+    def _advance_options(self, t: AdvanceArgs) -> list[Action]:
         out: list[Action] = []
-        for uid in t["units"]:
+        for uid in t.units:
             u = self.u(uid)
             if not u["hex"]:
                 continue
-            m = t["moved"].get(uid, 0)
-            cap = min(t["n"], 2 if self.c(uid).type in ARMOR_TYPES else 1)  # 8.7.1
+            m = t.moved.get(uid, 0)
+            cap = min(t.n, 2 if self.c(uid).type in ARMOR_TYPES else 1)  # 8.7.1
             if m >= cap:
                 continue
             for n in self.data.neighbors[u["hex"]]:
-                if m == 0 and n not in t["first"]:
+                if m == 0 and n not in t.first:
                     continue  # 8.7.2 first hex: the vacated hex
                 if self._advance_step_ok(uid, u["hex"], n, second=m > 0):
                     out.append(Advance(uid, n))
@@ -216,14 +217,14 @@ class RetreatMixin(MotherlandCore):
             return False
         return not (second and f & {"minor_river", "major_river", "strait"})
 
-    def _apply_advance(self, t: dict[str, Any], a: Advance) -> None:
+    def _apply_advance(self, t: AdvanceArgs, a: Advance) -> None:
         if a not in self._advance_options(t):
             raise IllegalAction(f"{a.unit} cannot advance into {a.dest} (first into the vacated "
                                 "hex; second hex only for Panzer/Tank/Mech Group units after a "
                                 "retreat of two or more, never across a river)", rule="8.7")
         src = self.u(a.unit)["hex"]
         self.u(a.unit)["hex"] = a.dest
-        t["moved"][a.unit] = t["moved"].get(a.unit, 0) + 1
+        t.moved[a.unit] = t.moved.get(a.unit, 0) + 1
         self._touch()
         self._claim(a.unit, a.dest)
         self.say(f"{self.label(a.unit)} advances {src} -> {a.dest}", "move", [src, a.dest],

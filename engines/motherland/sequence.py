@@ -1,19 +1,20 @@
-"""The turn sequence of For the Motherland!: the setup, the task loop and the phases.
+"""The turn sequence of For the Motherland!: the setup, the start of each phase and the
+turn's end.
 
-A scenario's position is built once (``_setup``); from then on ``_run`` works the task
-queue until a side or chance must act.  Each phase of the turn (3.0) pushes its tasks when
-it starts; an empty queue moves on to the next phase, and past the last turn to the end
-of the game (19.0).
+A scenario's position is built once (``_setup``); from then on the step runtime runs the
+sequence of play (``steps.py``: ``AxisFirstTurn``, ``SovietFirstTurn``).  Each phase of
+the turn (3.0) queues its work when it starts (``_push_phase``); past the last turn the
+game ends (19.0).
 """
 
 from __future__ import annotations
 
 from typing import Any
 
-from engines.motherland.actions import Take
 from engines.motherland.const import AXIS, SOVIET
 from engines.motherland.core import MotherlandCore
-from pbem.engine import CHANCE
+from engines.motherland.steps import MoveArgs, SideArgs
+from pbem.steps import Frame
 
 
 class SequenceMixin(MotherlandCore):
@@ -74,91 +75,14 @@ class SequenceMixin(MotherlandCore):
             "partisans": partisans, "air": {"total": air_total, "used": 0},
             "stalin": "moscow", "stalin_rolled": False, "surrender_rolled": False,
             "eliminated_assets": eliminated_assets, "baku_done": False, "turkey": False,
-            "tasks": [], "combat": None, "result": None, "sea_used": False,
+            "combat": None, "result": None, "sea_used": False,
             "late": False, "regular": False, "ever_entered": [], "hit": [],
         }
         self.s = s
         for uid, u in sorted(units.items()):
             if u["hex"]:
                 self._claim(uid, u["hex"], quiet=True)
-        self._push_phase()
         return s
-
-    # ================================================================================
-    # the task loop
-    # ================================================================================
-
-    def _run(self) -> None:
-        """Run automatic tasks until a side or chance must act, or the game is over."""
-        guard = 0
-        while self.s["result"] is None:
-            guard += 1
-            if guard > 100_000:  # pragma: no cover - a bug, not a position
-                raise RuntimeError("task loop does not settle")
-            t = self._top()
-            if t is None:
-                self._next_phase()
-                continue
-            if "who" in t:
-                if self._auto_resolve(t):
-                    continue
-                return
-            self.s["tasks"].pop(0)
-            getattr(self, "_do_" + t["k"])(t)
-
-    def _auto_resolve(self, t: dict[str, Any]) -> bool:
-        """Drop a waiting task that has nothing left to decide (or decide a forced one)."""
-        if t["who"] == CHANCE:
-            if t["k"] != "draw":
-                return False
-            # a queued draw meets the cup as it is now: earlier draws may have emptied it
-            uid, cup = t["unit"], self.s["cups"][t["letter"]]
-            if not self.u(uid)["hex"] or (self.u(uid)["chit"] and t["rule"] != "16.5"):
-                self.s["tasks"].pop(0)
-                return True
-            if not cup:
-                self.s["tasks"].pop(0)
-                fallback = self.data.empty_cup[t["letter"]]
-                self.u(uid).update(chit=fallback, steps=2)
-                self.say(f"Cup {t['letter']} is empty: {uid} takes the stand-in chit {fallback}",
-                         rule="11.1")
-                self._touch()
-                return True
-            t["count"] = min(t["count"], len(cup))
-            return False
-        k = t["k"]
-        if k in ("lose", "isolation", "partisan_oos", "stack", "baku_factories"):
-            opts = self._task_options(t)
-            if not opts:
-                self.s["tasks"].pop(0)
-                return True
-            if len(opts) == 1:
-                self._apply_word(t, opts[0].notation())
-                return True
-        if k == "retreat":
-            return self._retreat_auto(t)
-        if k == "take":
-            opts = self._task_options(t)
-            if len(opts) == 1:
-                assert isinstance(opts[0], Take)
-                self._apply_take(t, opts[0])
-                return True
-        if k in ("advance", "generals", "airsupply", "expend", "partisan_place", "convert",
-                 "combine", "replace", "evacuate", "reinf", "produce", "keep"):
-            opts = self._task_options(t)
-            if not opts:
-                self.s["tasks"].pop(0)
-                return True
-            if len(opts) == 1 and k not in ("produce", "keep"):
-                only = opts[0].notation()
-                if only.startswith("end "):
-                    self.s["tasks"].pop(0)
-                    if k == "reinf":
-                        self._reinf_leftover()
-                else:  # a forced choice (10.2 a marker with one Supply Base to go to)
-                    self._apply_word(t, only)
-                return True
-        return False
 
     # ================================================================================
     # phases
@@ -175,7 +99,7 @@ class SequenceMixin(MotherlandCore):
             self.u(uid).update(atk=False, dfd=False, rin=False)
         self.s["hit"] = []
         if name == "supply":
-            self._push(*self._supply_tasks(), front=False)
+            self._push(*self._supply_tasks())
         elif name == "move":
             for uid in self.on_map(side):
                 u = self.u(uid)
@@ -183,21 +107,20 @@ class SequenceMixin(MotherlandCore):
             self.s["sea_used"] = False
             self.s["late"] = False
             self.s["regular"] = False  # 3.1 step 3 not begun
-            self._push({"k": "call", "fn": "arrivals", "side": side},
-                       {"k": "reinf", "who": side},
-                       {"k": "move", "who": side, "exploit": False}, front=False)
+            self._push(Frame("arrivals", SideArgs(side)), Frame("reinf", SideArgs(side)),
+                       Frame("move", MoveArgs(side, False)))
         elif name == "combat":
-            self._push({"k": "combat", "who": side}, front=False)
+            self._push(Frame("combat", SideArgs(side)))
         elif name == "exploit":
             self.s["late"] = False
             for uid in self.on_map(side):
                 u = self.u(uid)
                 u.update(mv=0, mode="", start=u["hex"])
                 u["mp"] = self._exploit_mp(uid)  # may set mode "one" or "done" (5.4)
-            self._push({"k": "move", "who": side, "exploit": True}, front=False)
+            self._push(Frame("move", MoveArgs(side, True)))
         else:
-            self._push(*self._admin_tasks(), front=False)
-        self._push({"k": "call", "fn": "stacking"}, front=False)
+            self._push(*self._admin_tasks())
+        self._pending.append(Frame("stacking"))
 
     def _phase_title(self) -> str:
         name, side = self.phase()
@@ -208,15 +131,16 @@ class SequenceMixin(MotherlandCore):
                   "over": "game over"}
         return titles[name]
 
-    def _next_phase(self) -> None:
-        self.s["phase"] += 1
-        if self.s["phase"] >= len(self.phases()):
-            if self.turn >= self.sc.last:
-                self._end_game()
-                return
-            self.s["turn"] += 1
-            self.s["phase"] = 0
-        self._push_phase()
+    def turn_sequence(self) -> str:
+        """3.0: the Axis moves first on turns 1-11, the Soviets on turns 12-22."""
+        return "axis-first-turn" if self.first_side() == AXIS else "soviet-first-turn"
 
-    def _do_call(self, t: dict[str, Any]) -> None:
-        getattr(self, "_call_" + t["fn"])(t)
+    def next_turn(self) -> bool:
+        """The turn is over: on to the next, or past the last the game ends (19.0)."""
+        self.s["phase"] = len(self.phases())
+        if self.turn >= self.sc.last:
+            self._end_game()
+            return False
+        self.s["turn"] += 1
+        self.s["phase"] = 0
+        return True

@@ -3,11 +3,11 @@
 
 from __future__ import annotations
 
-from typing import Any
-
 from engines.motherland.const import SOVIET, other
 from engines.motherland.core import MotherlandCore
 from engines.motherland.data import CORPS_TYPES, SOVIET_ARMY_TYPES
+from engines.motherland.steps import HexArgs
+from pbem.steps import Frame
 
 
 class StackingMixin(MotherlandCore):
@@ -53,11 +53,11 @@ class StackingMixin(MotherlandCore):
                 return by[key]
         return []
 
-    def _call_stacking(self, t: dict[str, Any]) -> None:
+    def _stacking(self) -> None:
         tasks = []
         for h in sorted(self.occ()):
             over = self._over_limit(h)
             if over:
                 owner = self.c(over[0]).side
-                tasks.append({"k": "stack", "who": other(owner), "hex": h})
+                tasks.append(Frame("stack", HexArgs(other(owner), h)))
         self._push(*tasks)

@@ -1,18 +1,18 @@
 """The For the Motherland! state machine.
 
 The position is plain canonical data (``self.s``); the rules are methods.  Control
-flow is a queue of *tasks* (``self.s["tasks"]``): each either waits for a side's
-choice, waits for a chance outcome, or is an automatic step run at once.  A phase
-pushes its tasks when it starts; a combat pushes its chit draws, its die roll and each
-side's result, retreat and advance.  ``_current_player`` is the first task's actor, so
-every decision of the non-phasing player inside the phasing player's turn (results,
-retreats, advances, General chits, over-stacking eliminations, partisan markers,
-isolation losses) is simply a task whose actor is that player.
+flow runs on the step runtime (pbem.steps; ``steps.py`` holds the game's steps): the
+sequence of play is data, each decision a ``Choice`` step, each roll or draw a ``Roll``
+step, the bookkeeping between them ``Procedure`` steps.  A phase queues its work when it
+starts; a combat queues its chit draws, its die roll and each side's result, retreat and
+advance.  Every decision of the non-phasing player inside the phasing player's turn
+(results, retreats, advances, General chits, over-stacking eliminations, partisan
+markers, isolation losses) is a step whose ``side`` is that player.
 
 The rules are split by what they do into mixins over :class:`MotherlandCore`
-(``core.py``: attributes, accessors, caches, the task queue), combined here:
+(``core.py``: attributes, accessors, caches, queued frames), combined here:
 
-* ``sequence.py`` setup, the task loop, the phases (3.0)
+* ``sequence.py`` setup, the start of each phase, the turn's end (3.0)
 * ``supply.py`` supply (9.0), isolation, Air Supply range; ``partisans.py`` (10.0)
 * ``movement.py`` movement (5.0, 5.4); ``strategic.py`` Strategic Movement and Sea
   Transport (5.3, 5.5)
@@ -21,15 +21,15 @@ The rules are split by what they do into mixins over :class:`MotherlandCore`
 * ``chits.py`` Strength Chits and Generals (11.0, 16.5); ``stacking.py`` (6.0)
 * ``admin.py`` the Administrative Phase and production (12.0); ``optional.py`` (21.0)
 * ``victory.py`` city control (19.1), Stalin (16.6), victory (19.0)
-* ``decisions.py`` the engine contract's hooks
+* ``decisions.py`` the engine contract's hooks the runtime leaves to the game
 
-``const.py`` holds the shared names (re-exported here) and ``search.py`` the pure map
-searches.  Tasks name their handlers (``_call_*``, ``_on_*``, ``_do_*``), looked up on
-the combined class.
+``const.py`` holds the shared names (re-exported here); ZOC extent, supply lines and rail
+connection are the hex kit's (``engines.hexkit.zoc.zoc_map``, ``engines.hexkit.movement.spread``).
 """
 
 from __future__ import annotations
 
+import copy
 from typing import Any
 
 from engines.motherland.admin import AdminMixin
@@ -66,10 +66,12 @@ from engines.motherland.reinforcements import ReinforcementMixin
 from engines.motherland.retreat import RetreatMixin
 from engines.motherland.sequence import SequenceMixin
 from engines.motherland.stacking import StackingMixin
+from engines.motherland.steps import STEPS, GameArgs, PhaseArgs
 from engines.motherland.strategic import StrategicMixin
 from engines.motherland.supply import SupplyMixin
 from engines.motherland.victory import VictoryMixin
 from pbem.engine import Event, State, copy_data
+from pbem.steps import Frame, Roll
 from pbem.view import BoardView
 
 # the shared names moved to const.py; importers of this module keep finding them here
@@ -86,6 +88,9 @@ class MotherlandState(SequenceMixin, SupplyMixin, PartisanMixin, MovementMixin, 
                       DecisionMixin):
     """One position of For the Motherland!."""
 
+    steps = STEPS
+    start = "game"
+
     def __init__(self, engine: Any, scenario: str, options: dict[str, str], data: GameData,
                  body: dict[str, Any] | None = None) -> None:
         super().__init__(engine, scenario, options)
@@ -95,11 +100,32 @@ class MotherlandState(SequenceMixin, SupplyMixin, PartisanMixin, MovementMixin, 
         self._cache: dict[Any, Any] = {}
         #: results that are pure functions of their (full) keys, kept across changes
         self._pcache: dict[Any, Any] = {}
+        self._pending: list[Frame] = []
         if body is not None:
-            self.s = body
+            self.s = body["position"]
+            self.restore_stack(body["stack"])
             return
         self.s = self._setup()
-        self._run()
+        self.begin(self.s)
+
+    def frames_for(self, step: str) -> list[Frame]:
+        """The setup API's ``step = "phase"``: the start of the position's phase (``turn``
+        and ``phase`` as set up); any other step of the game on top of that phase."""
+        index = int(self.s["phase"])
+        frames = [Frame("game", GameArgs(True)), Frame(self.turn_sequence(), pc=index + 1)]
+        if step == "phase":
+            return [*frames, Frame("phase", PhaseArgs(index))]
+        if step not in self.steps:
+            raise KeyError(step)
+        return [*frames, Frame(step, self.steps[step].Args())]
+
+    def start_phase(self) -> None:
+        """Start the position's phase afresh (``turn`` and ``phase`` as they are now): for
+        tests that set up a position by hand."""
+        self.stack = self.frames_for("phase")
+        self._pending = []
+        self._touch()
+        self._settle()
 
     def clone(self) -> State:
         """A copy for the session's working position: the data and the pure-function
@@ -109,7 +135,9 @@ class MotherlandState(SequenceMixin, SupplyMixin, PartisanMixin, MovementMixin, 
         twin.options = dict(self.options)
         twin._events = list(self._events)
         twin._cache = {}
+        twin._pending = []
         twin.s = copy_data(self.s)
+        twin.stack = [Frame(f.step, copy.deepcopy(f.args), f.pc) for f in self.stack]
         return twin
 
     # ================================================================================
@@ -117,8 +145,12 @@ class MotherlandState(SequenceMixin, SupplyMixin, PartisanMixin, MovementMixin, 
     # ================================================================================
 
     def status(self) -> str:
-        t = self._top()
-        waiting = "" if t is None else f"; awaiting {t['who']} ({t['k']})"
+        waiting = ""
+        if self.stack and not self.over():
+            step = self.step()
+            task = ("draw" if step.name == "draw" else "roll") if isinstance(step, Roll) \
+                else step.name
+            waiting = f"; awaiting {self._side()} ({task})"
         return (f"Turn {self.turn} {self.data.turns[self.turn].date} ({self.weather}), "
                 f"{self._phase_title()}{waiting}")
 

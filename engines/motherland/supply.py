@@ -8,9 +8,8 @@ Supply Phase, reinforcements, Strategic Movement and the victory check read them
 from __future__ import annotations
 
 from collections.abc import Iterable
-from typing import Any
 
-from engines.motherland import search
+from engines.hexkit.movement import spread
 from engines.motherland.const import (
     AXIS,
     DANZIG,
@@ -24,7 +23,8 @@ from engines.motherland.const import (
     other,
 )
 from engines.motherland.core import MotherlandCore
-from pbem.engine import CHANCE
+from engines.motherland.steps import CountArgs, PlaceArgs, RollArgs
+from pbem.steps import Frame
 
 
 class SupplyMixin(MotherlandCore):
@@ -34,17 +34,14 @@ class SupplyMixin(MotherlandCore):
     # supply (9.0)
     # ================================================================================
 
-    def _supply_tasks(self) -> list[dict[str, Any]]:
-        return [{"k": "call", "fn": "supply_start"},
-                {"k": "expend", "who": AXIS},
-                {"k": "call", "fn": "supply_status"},
-                {"k": "airsupply", "who": AXIS},
-                {"k": "call", "fn": "partisan_effects"},
-                {"k": "partisan_place", "who": SOVIET, "moved": []},
-                {"k": "call", "fn": "isolation"},
-                {"k": "call", "fn": "remove_expended"}]
+    def _supply_tasks(self) -> list[Frame]:
+        """3.1 A, the Mutual Supply Phase in the order of 9.0-10.0."""
+        return [Frame("supply_start"), Frame("expend"), Frame("supply_status"),
+                Frame("airsupply"), Frame("partisan_effects"),
+                Frame("partisan_place", PlaceArgs()), Frame("isolation_rolls"),
+                Frame("remove_expended")]
 
-    def _call_supply_start(self, t: dict[str, Any]) -> None:
+    def _supply_start(self) -> None:
         info = self.data.turns[self.turn]
         if info.air_withdrawal and self.s["air"]["total"] > 0 and self.turn > self.sc.first - 1:
             self.s["air"]["total"] -= 1
@@ -91,13 +88,18 @@ class SupplyMixin(MotherlandCore):
 
     def _spread(self, starts: dict[str, int], blocked: frozenset[str],
                 nbrs: dict[str, tuple[str, ...]] | None = None) -> dict[str, int]:
-        """Multi-source search: hex -> the most budget left on reaching it."""
-        if nbrs is None:
-            nbrs = self.data.open_neighbors
-        return search.spread(starts, blocked, nbrs)
+        """Supply lines counted in hexes (9.2) on the kit: hex -> the most of its budget a
+        line has left on reaching it; not across sea, lake or out-of-play hexsides unless
+        ``nbrs`` says otherwise (9.2.1's Frozen Access)."""
+        return spread(self.data.open_neighbors if nbrs is None else nbrs, starts,
+                      blocked=blocked)
 
     def _rail_from(self, starts: Iterable[str], blocked: frozenset[str]) -> set[str]:
-        return search.rail_from(self.data.rail, starts, blocked)
+        """Railroad hexes connected to ``starts`` without entering ``blocked`` (9.3, 17.0):
+        the railroad's connected part, a budget longer than the whole network."""
+        rail = self.data.rail
+        return set(spread(rail, dict.fromkeys((h for h in starts if h in rail), len(rail)),
+                          blocked=blocked))
 
     def supply_net(self, side: str, net: str = "") -> tuple[dict[str, int], dict[str, int],
                                                             set[str]]:
@@ -246,7 +248,7 @@ class SupplyMixin(MotherlandCore):
                     return True
         return False
 
-    def _call_supply_status(self, t: dict[str, Any]) -> None:
+    def _supply_status(self) -> None:
         self._touch()
         changes = []
         # 9.1: both sides judge supply at once, from the position as it stands
@@ -271,7 +273,7 @@ class SupplyMixin(MotherlandCore):
         if changes:
             self.say("Supply: " + ", ".join(changes), "info", rule="9.1")
 
-    def _call_remove_expended(self, t: dict[str, Any]) -> None:
+    def _remove_expended(self) -> None:
         for uid in sorted(self.s.get("expended", [])):
             if self.u(uid)["hex"]:
                 self._remove_to_track(uid, 3, "expended Supply Base removed (9.3.4)")
@@ -289,7 +291,7 @@ class SupplyMixin(MotherlandCore):
 
     # -- isolation (9.1.3) ---------------------------------------------------------------
 
-    def _call_isolation(self, t: dict[str, Any]) -> None:
+    def _isolation_rolls(self) -> None:
         self._touch()
         by_hex: dict[str, list[str]] = {}
         for uid in sorted(self.on_map()):
@@ -297,21 +299,21 @@ class SupplyMixin(MotherlandCore):
                 by_hex.setdefault(self.u(uid)["hex"], []).append(uid)
         tasks = []
         for h in sorted(by_hex):
-            tasks.append({"k": "roll", "who": CHANCE, "then": "isolation", "hex": h,
-                          "rule": "9.1.3", "purpose": f"isolation attrition at {h}"})
+            tasks.append(Frame("roll-isolation",
+                               RollArgs(f"isolation attrition at {h}", hex=h)))
         self._push(*tasks)
 
-    def _on_isolation(self, t: dict[str, Any], roll: int) -> None:
-        h = t["hex"]
+    def _on_isolation(self, t: RollArgs, roll: int) -> None:
+        h = t.hex
         n = self.data.isolation[roll - 1]
         units = sorted(x for x in self.units_at(h) if self.isolated(x))
         if not units:
             return
         owner = self.c(units[0]).side
         self.say(f"Isolated units at {h} lose {n} step(s) (9.1.3, rolled {roll})", "loss", [h],
-                 rule=t["rule"])
+                 rule="9.1.3")
         if n:
-            self._push({"k": "isolation", "who": owner, "hex": h, "n": n})
+            self._push(Frame("isolation", CountArgs(owner, h, n)))
 
     # -- expending bases, air supply (9.3.4, 14.2) ---------------------------------------
 
@@ -320,6 +322,16 @@ class SupplyMixin(MotherlandCore):
         return [uid for uid in sorted(self.on_map(AXIS))
                 if self.c(uid).type == "supply_base" and self.u(uid)["hex"] not in rail_ok
                 and uid not in self.s.get("expended", [])]
+
+    def _expend(self, uid: str) -> None:
+        self.s["expended"] = sorted([*self.s.get("expended", []), uid])
+        self._touch()
+        self.say(f"{uid} is expended to supply units (9.3.4)", rule="9.3.4")
+
+    def _air_supply(self, uid: str) -> None:
+        self.u(uid)["sup"] = "lack"
+        self.s["air"]["used"] += 1
+        self.say(f"Air Supply: {uid} is now Lack of Supply (14.2)", rule="14.2")
 
     def air_available(self) -> int:
         total = int(self.s["air"]["total"])

@@ -8,12 +8,12 @@ the last turn, or early (the surrender of 20.2 rule 4, the 20.2 check, Baku in 2
 from __future__ import annotations
 
 from collections import deque
-from typing import Any
 
 from engines.motherland.const import AXIS, LENINGRAD, MOSCOW, SOVIET, other
 from engines.motherland.core import MotherlandCore
 from engines.motherland.data import SOVIET_ARMY_TYPES
-from pbem.engine import CHANCE
+from engines.motherland.steps import RollArgs
+from pbem.steps import Frame
 
 
 class VictoryMixin(MotherlandCore):
@@ -37,8 +37,8 @@ class VictoryMixin(MotherlandCore):
             elif before == SOVIET:
                 del control[h]
             if h == MOSCOW and not quiet and self.s["stalin"] == "moscow" and before != AXIS:
-                self._push({"k": "roll", "who": CHANCE, "then": "stalin", "rule": "16.6",
-                            "purpose": "Stalin's escape (16.6): 1-4 escapes, 5-6 killed"})
+                self._push(Frame("roll-stalin", RollArgs(
+                    "Stalin's escape (16.6): 1-4 escapes, 5-6 killed")))
         else:
             if soviet_land and before == AXIS:
                 control[h] = SOVIET
@@ -59,25 +59,24 @@ class VictoryMixin(MotherlandCore):
             return (mark == AXIS) if side == AXIS else (mark != AXIS)
         return (mark != SOVIET) if side == AXIS else (mark == SOVIET)
 
-    def _on_stalin(self, t: dict[str, Any], roll: int) -> None:
+    def _on_stalin(self, roll: int) -> None:
         if roll <= 4:
             self.s["stalin"] = "evacuated"
             self.say(f"Stalin escapes from Moscow (16.6, rolled {roll})", "info", [MOSCOW],
-                     rule=t["rule"])
+                     rule="16.6")
         else:
             self.s["stalin"] = "dead"
             self.say(f"Stalin is killed in Moscow (16.6, rolled {roll})", "info", [MOSCOW],
-                     rule=t["rule"])
+                     rule="16.6")
         first = not self.s["stalin_rolled"]
         self.s["stalin_rolled"] = True
         if (roll > 4 and first and self.sc.rules.get("stalin_surrender_roll")
                 and not self.s["surrender_rolled"]):
             self.s["surrender_rolled"] = True
-            self._push({"k": "roll", "who": CHANCE, "then": "surrender", "rule": "20.2 rule 4",
-                        "purpose": "Soviet surrender after Stalin's death (+1 if the Axis hold "
-                                   "Leningrad)"})
+            self._push(Frame("roll-surrender", RollArgs(
+                "Soviet surrender after Stalin's death (+1 if the Axis hold Leningrad)")))
 
-    def _on_surrender(self, t: dict[str, Any], roll: int) -> None:
+    def _on_surrender(self, roll: int) -> None:
         mod = 1 if self.controls(AXIS, LENINGRAD) else 0
         total = roll + mod
         if total >= 6:
@@ -91,9 +90,9 @@ class VictoryMixin(MotherlandCore):
                 self.s["cups"][k].sort()
             self.s["removed_chits"] = []
             self.say(f"The will to fight declines: {len(back)} starred chits return to the "
-                     f"cups (rolled {roll}+{mod})", rule=t["rule"])
+                     f"cups (rolled {roll}+{mod})", rule="20.2 rule 4")
         else:
-            self.say(f"No surrender (rolled {roll}+{mod})", rule=t["rule"])
+            self.say(f"No surrender (rolled {roll}+{mod})", rule="20.2 rule 4")
 
     # ================================================================================
     # victory (19.0)
@@ -213,14 +212,13 @@ class VictoryMixin(MotherlandCore):
             "Soviet") else None
         self._finish(winner, f"{scorer.title()} VP {vp} ({'; '.join(lines)})", level)
 
-    def _on_sudden_death(self, t: dict[str, Any], roll: int) -> None:
+    def _on_sudden_death(self, roll: int) -> None:
         if roll <= 2:
             self._finish(SOVIET, f"the Soviets hold the key cities at the end of turn "
                                  f"{self.turn} and roll {roll}", "Soviet Strategic Victory")
         else:
-            self.say(f"The war goes on (rolled {roll})", rule=t["rule"])
+            self.say(f"The war goes on (rolled {roll})", rule="20.2")
 
     def _finish(self, winner: str | None, text: str, level: str) -> None:
         self.s["result"] = {"winner": winner, "text": text, "level": level}
-        self.s["tasks"] = []
         self.say(f"Game over: {level}. {text}", "info", rule="19.0")

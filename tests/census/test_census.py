@@ -262,7 +262,11 @@ def _uranus(seed: int) -> tuple[GrowthTracker, set[str], set[str]]:
             events = state.apply(choose.pick(state.legal_actions()))
         targets |= {e.hexes[0] for e in events if e.rule == "8.1"}
     tracker.observe(state.snapshot()["body"])
-    return tracker, targets, set(state.snapshot()["body"].get("hit", []))
+    return tracker, targets, set(state.snapshot()["body"]["position"].get("hit", []))
+
+
+#: where the snapshot keeps For the Motherland!'s attacked hexes (its body: position, stack)
+HIT = "position.hit"
 
 
 def test_census_flags_motherland_hit_exactly_when_it_keeps_every_attacked_hex() -> None:
@@ -275,11 +279,11 @@ def test_census_flags_motherland_hit_exactly_when_it_keeps_every_attacked_hex() 
     assert len(targets) >= 20
     flagged = tracker.flagged()
     if targets <= hit:  # never cleared
-        assert "hit" in flagged and flagged["hit"].last == len(hit)
+        assert HIT in flagged and flagged[HIT].last == len(hit)
     else:
-        assert "hit" not in flagged
+        assert HIT not in flagged
     out = play(engines()["for-the-motherland"], "4-uranus", 1, Settings(probe_every=0))
-    assert ("hit" in out.growth) == ("hit" in flagged)
+    assert (HIT in out.growth) == (HIT in flagged)
 
 
 def test_census_flags_motherland_hit_with_the_old_bug_put_back(
@@ -299,8 +303,8 @@ def test_census_flags_motherland_hit_with_the_old_bug_put_back(
     tracker, targets, hit = _uranus(1)
     assert targets <= hit and len(targets) >= 20
     flagged = tracker.flagged()
-    assert "hit" in flagged and flagged["hit"].last == len(hit)
-    assert not flagged["hit"].shrank
+    assert HIT in flagged and flagged[HIT].last == len(hit)
+    assert not flagged[HIT].shrank
 
 
 def test_bench_census_help() -> None:

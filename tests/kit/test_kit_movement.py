@@ -18,6 +18,7 @@ from engines.hexkit.movement import (
     network_reach,
     reachable,
     region,
+    spread,
     trace,
     walk,
 )
@@ -353,3 +354,20 @@ def test_crossings_along_a_path() -> None:
     assert crossings(m, path, ["river"]) == [("0101", "0201")]
     assert crossings(m, path, ["river", "lake_edge"]) == [("0101", "0201"), ("0301", "0401")]
     assert crossings(m, path[1:3], ["river"]) == []
+
+
+def test_spread_keeps_the_most_budget_left_from_several_sources() -> None:
+    """Supply lines counted in hexes from many sources (For the Motherland! 9.2): a hex
+    keeps the best budget any source leaves it; blocked hexes are neither entered nor
+    passed through; a blocked source gives nothing; the result is the same in any order."""
+    line = {str(i): tuple(str(j) for j in (i - 1, i + 1) if 0 <= j <= 9) for i in range(10)}
+    assert spread(line, {"0": 3}) == {"0": 3, "1": 2, "2": 1, "3": 0}
+    assert spread(line, {"0": 3, "5": 1}) == {"0": 3, "1": 2, "2": 1, "3": 0, "5": 1,
+                                              "4": 0, "6": 0}
+    assert spread(line, {"0": 3}, blocked={"2"}) == {"0": 3, "1": 2}
+    assert spread(line, {"2": 5}, blocked={"2"}) == {}
+    flipped = {h: tuple(reversed(ns)) for h, ns in reversed(list(line.items()))}
+    assert spread(flipped, {"5": 1, "0": 3}) == spread(line, {"0": 3, "5": 1})
+    # a network's connected part: a budget larger than the network
+    rail = {"a": ("b",), "b": ("a", "c"), "c": ("b",), "x": ("y",), "y": ("x",)}
+    assert set(spread(rail, {"a": len(rail)})) == {"a", "b", "c"}

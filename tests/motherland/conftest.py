@@ -1,5 +1,6 @@
 from __future__ import annotations
 
+from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
@@ -8,6 +9,7 @@ import pytest
 from engines.hexkit.geometry import HexGrid
 from engines.motherland import MotherlandEngine
 from engines.motherland.state import MotherlandState
+from pbem.steps import Frame
 
 DATA = Path(__file__).parent / "data"
 SHIPPED = Path(__file__).resolve().parents[2] / "scenarios" / "for-the-motherland"
@@ -92,10 +94,20 @@ def position(engine: MotherlandEngine, turn: int, phase: str, side: str,
         st.s["units"][uid].update(hex=h, box="", steps=st.c(uid).max_steps)
     for uid, extra in (fields or {}).items():
         st.s["units"][uid].update(extra)
-    st.s.update(turn=turn, tasks=[], control={}, partisans=partisans or {}, combat=None)
+    st.s.update(turn=turn, control={}, partisans=partisans or {}, combat=None)
     names = st.phases()
     st.s["phase"] = names.index((phase, side))
     st._touch()
-    st._push_phase()
-    st._run()
+    st.start_phase()
     return st
+
+
+def instead_of_roll(st: MotherlandState, rule: Callable[[], None]) -> None:
+    """Replace the pending die roll by what ``rule`` does (a test's chosen result, say
+    ``st._combat_result("1/1")``), then play on to the next decision."""
+    assert st.is_chance(), st.stack[-1:]
+    st.stack.pop()
+    rule()
+    st.stack += [Frame(f.step, f.args) for f in reversed(st._pending)]
+    st._pending = []
+    st._settle()

@@ -11,7 +11,7 @@ from engines.motherland import MotherlandEngine
 from engines.motherland.state import MotherlandState
 from pbem.errors import IllegalAction
 
-from .conftest import position, rules_map_text
+from .conftest import instead_of_roll, position, rules_map_text
 
 
 def notations(st: MotherlandState) -> list[str]:
@@ -20,11 +20,9 @@ def notations(st: MotherlandState) -> list[str]:
 
 def force(st: MotherlandState, code: str) -> list[str]:
     """Replace the pending CRT roll by the result ``code`` (the test's chosen outcome)."""
-    assert st.is_chance() and st.s["tasks"][0].get("then") == "crt", st.s["tasks"][:1]
-    st.s["tasks"].pop(0)
+    assert st.is_chance() and st.stack[-1].step == "roll-crt", st.stack[-1:]
     n = len(st._events)
-    st._combat_result(code)
-    st._run()
+    instead_of_roll(st, lambda: st._combat_result(code))
     return [e.text for e in st._events[n:]]
 
 

@@ -9,8 +9,9 @@ from engines.motherland.actions import Take, Word, parse
 from engines.motherland.state import MotherlandState
 from pbem.engine import CHANCE, Decision
 from pbem.errors import ActionSyntaxError, IllegalAction
+from pbem.steps import Frame
 
-from .conftest import position
+from .conftest import instead_of_roll, position
 
 COLS = ("1:3", "1:2", "1:1", "2:1", "3:1", "4:1", "5:1", "6:1", "7:1")
 
@@ -32,7 +33,7 @@ def draw(st: MotherlandState, *chits: str) -> None:
 
 
 def roll(st: MotherlandState, die: int) -> list[str]:
-    assert st.is_chance() and st.chance_request().kind == "dice", st.s["tasks"][:1]
+    assert st.is_chance() and st.chance_request().kind == "dice", st.stack[-1:]
     return [e.text for e in st.apply_outcome((die,))]
 
 
@@ -355,9 +356,7 @@ def test_supply_lack_then_out_then_isolation(rules_engine: MotherlandEngine) -> 
     st = position(rules_engine, 3, "supply", "", units)
     assert st.u("9K")["sup"] == "lack"  # cut off by ZOC: Lack first (9.1)
     st.s["phase"] = 0
-    st.s["tasks"] = []
-    st._push_phase()
-    st._run()
+    st.start_phase()
     assert st.u("9K")["sup"] == "out"
     assert st.is_chance() and st.chance_request().rule == "9.1.3"
 
@@ -443,8 +442,8 @@ def test_generals_also_serve_the_administrative_draws(rules_engine: MotherlandEn
     st = position(rules_engine, 2, "admin", "", {"5A": "1214", "9K": "1314"})
     # no general has arrived by turn 2: give one and run the chit step again
     st.s["generals"] = {"Konev": "ready"}
-    st.s["tasks"] = [{"k": "call", "fn": "admin_chits"}]
-    st._run()
+    st.stack.append(Frame("admin_chits"))
+    st._settle()
     assert st.decision() is not None and dec(st).kind == "generals"
     st.apply("general Konev for 5A")
     assert st.chance_request().count == 2
@@ -707,10 +706,8 @@ def _besieged(engine: MotherlandEngine, side: str, port: str, unit: str,
 
 
 def _supply_phase_again(st: MotherlandState) -> None:
-    st.s.update(phase=0, tasks=[])
-    st._touch()
-    st._push_phase()
-    st._run()
+    st.s.update(phase=0)
+    st.start_phase()
 
 
 def test_soviet_sea_supply_through_tuapse_or_novorossiysk(engine: MotherlandEngine) -> None:
@@ -812,9 +809,8 @@ def test_advance_example_two_no_advance_after_a_mandatory_exchange(
     st2 = position(rules_engine, 3, "combat", "axis", {"1K": "1315", "5A": "1214"},
                    fields={"5A": {"chit": "B4-4"}, "1K": {"steps": 1}})  # 1K is a Kampfgruppe
     st2.apply("attack 1214 with 1K")
-    st2.s["tasks"].pop(0)  # the die roll is replaced by the example's result
-    st2._combat_result("1/1")
-    st2._run()
+    # the die roll is replaced by the example's result
+    instead_of_roll(st2, lambda: st2._combat_result("1/1"))
     assert st2.u("1K")["box"] == "elim"  # the attacker's one step is gone
     assert st2.u("5A")["steps"] == 1  # the defender lost one step
     assert dec(st2).kind == "combat"  # and no advance was offered (1 - 1 = 0)
