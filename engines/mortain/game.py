@@ -346,7 +346,7 @@ class MortainState(StepState[Position]):
         shapes = {
             "place": 3, "move": 3, "enter": 3, "exit": 2, "replace": 2, "attack": 2,
             "bombard": 2, "with": 2, "support": 2, "retreat": (1, 3), "deplete": 2,
-            "advance": 2, "demolish": 3,
+            "advance": 2, "demolish": 3, "repair": 3,
         }
         fixed = {"end movement", "end combat", "resolve", "no support", "no advance"}
         if text in fixed:
@@ -585,6 +585,8 @@ class Move(Choice[MortainState]):
                 out.append(_act(f"exit {u}"))
         if not args.mobile and pos.phasing not in pos.replaced:
             out += [_act(f"replace {u}") for u in self._replaceable(s)]
+        if not args.mobile:
+            out += [_act(f"{verb} {u} {b}") for verb, u, b in self._bridge_work(s)]
         out.append(_act("end movement"))
         return out
 
@@ -612,6 +614,23 @@ class Move(Choice[MortainState]):
             if (x.status is Status.ELIMINATED and arrive) or (
                     x.status is Status.MAP and x.depleted):
                 out.append(u)
+        return out
+
+    def _bridge_work(self, s: MortainState) -> list[tuple[str, str, str]]:
+        """S9 (stand-in for the series' bridge rules 14.2 refers to): instead of moving, a US
+        engineer on one side of a See bridge demolishes it; a German engineer repairs a
+        demolished one.  Neither on turn 1 for the US (18.0: it may not move, nor work)."""
+        pos = s.pos
+        out = []
+        verb = "demolish" if pos.phasing == "us" else "repair"
+        if pos.phasing == "us" and pos.turn == 1:
+            return []
+        for u, h in s.on_map(pos.phasing).items():
+            if not s.r.units[u].engineer or u in pos.moved or u in pos.mp_left:
+                continue
+            for b in s.r.bridges():
+                if h in b.split("/") and (b in pos.demolished) == (verb == "repair"):
+                    out.append((verb, u, b))
         return out
 
     def default(self, s: MortainState, args: Phase) -> Action:
@@ -661,6 +680,10 @@ class Move(Choice[MortainState]):
                 return Refusal("19.1", "only German units exit the map")
             return Refusal("19.1", "a unit exits from a west edge hex, paying for the "
                            "imaginary hex beyond it, in a movement phase")
+        if verb in ("demolish", "repair"):
+            return Refusal("S9", "an engineer that has not moved, on one side of a See "
+                           "bridge, demolishes it (US) or repairs it (German), in the "
+                           "movement phase")
         if verb == "replace":
             if s.pos.phasing in s.pos.replaced:
                 return Refusal("11.2" if s.pos.phasing == "us" else "11.3",
@@ -709,6 +732,16 @@ class Move(Choice[MortainState]):
             return [Event(f"{u} exits the map west from {frm}"
                           f"{' (depleted: does not count for 19.0)' if x.depleted else ''}",
                           "move", hexes=(frm,), units=(u,), rule="19.1")]
+        if verb in ("demolish", "repair"):
+            b = words[2]
+            pos.moved.add(u)
+            if verb == "demolish":
+                pos.demolished.add(b)
+            else:
+                pos.demolished.discard(b)
+            return [Event(f"{u} {'demolishes' if verb == 'demolish' else 'repairs'} the See "
+                          f"bridge {b}", "info", hexes=tuple(b.split("/")), units=(u,),
+                          rule="S9")]
         # replace
         pos.replaced.add(pos.phasing)
         rule = "11.2" if pos.phasing == "us" else "11.3"
@@ -924,7 +957,10 @@ def combat_strengths(s: MortainState) -> tuple[int, int, str]:
     defender = occ[c.target]
     attack = sum(s.r.units[u].factors(s.pos.units[u].depleted)[0] for u in c.attackers)
     defense = s.r.units[defender].factors(s.pos.units[defender].depleted)[1]
-    return attack + sum(c.att_chits), defense + sum(c.def_chits), s.r.crt_row(c.target)
+    across = bool(c.attackers) and all(
+        "see" in s.r.map.side_features(s.pos.units[u].hex, c.target) for u in c.attackers)
+    return (attack + sum(c.att_chits), defense + sum(c.def_chits),
+            s.r.crt_row(c.target, across_see=across))
 
 
 class CombatRoll(Roll[MortainState]):

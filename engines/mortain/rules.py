@@ -23,6 +23,8 @@ HILL_317 = "2815"  # 15.0
 SUPPLY = {"us": "0102", "german": "3212"}  # 12.0, 11.2, 11.3
 #: 19.0: a mobile unit has a printed movement allowance of 10 or more
 MOBILE_MA = 10
+#: the ICRT's terrain rows, most defensive first
+ROW_ORDER = ("peak", "hill", "town", "hedgerow", "road")
 RESULTS = ("De", "D3", "D2", "Ex", "A1", "A2", "A3", "(A)", "Ae", "-")
 
 
@@ -42,6 +44,8 @@ class UnitInfo(Shared):
     turn: int
     #: US set-up group (13.0): "ccb", "9th", "30th"; German: ""
     group: str
+    #: S9: demolishes (US) or repairs (German) See bridges
+    engineer: bool = False
 
     @property
     def mobile(self) -> bool:
@@ -99,7 +103,8 @@ class Rules(Shared):
                 if uid in units:
                     raise doc.error((key, "units", i, "id"), f"unit {uid} twice")
                 units[uid] = UnitInfo(uid, str(spec["name"]), side, a, d, m,
-                                      int(spec.get("turn", 0)), str(spec.get("group", "")))
+                                      int(spec.get("turn", 0)), str(spec.get("group", "")),
+                                      bool(spec.get("engineer", False)))
         self.units: Mapping[str, UnitInfo] = units
         self.order = tuple(units)
         icrt = data.table("icrt").extra
@@ -167,9 +172,18 @@ class Rules(Shared):
         return zoc_map(self.map, sorted(hexes.items()),
                        blocks=lambda a, b: b in hedge or (a, b) in see)
 
-    def crt_row(self, target: HexId) -> str:
-        """The ICRT row of the defender's hex (14.1: a hedgerow hex is always Hedgerow)."""
-        return self.icrt.terrain_row[self.map.terrain_of(target)]
+    def crt_row(self, target: HexId, across_see: bool = False) -> str:
+        """The ICRT row: the defender's hex terrain (14.1: a hedgerow hex is always fought
+        on the Hedgerow row); an attack made wholly across bridged See hexsides uses the
+        "See River (bridged)" row (Hill) when that favours the defender more."""
+        row = self.icrt.terrain_row[self.map.terrain_of(target)]
+        if across_see and row != "hedgerow" and ROW_ORDER.index("hill") < ROW_ORDER.index(row):
+            return "hill"
+        return row
+
+    def bridges(self) -> tuple[str, ...]:
+        """Every See bridge, as "A/B" (S9)."""
+        return tuple(f"{a}/{b}" for a, b in sorted(self.map.sides_with("bridge")))
 
     def exit_cost(self, h: HexId) -> int:
         """19.1: the imaginary hex beyond ``h`` costs what ``h`` does, or the road (trail)
