@@ -8,6 +8,7 @@ and refusals and listed on docs/engines/mortain.md.
 
 from __future__ import annotations
 
+import dataclasses
 import enum
 from collections.abc import Mapping
 from dataclasses import dataclass, field
@@ -37,6 +38,10 @@ from pbem.steps import (
     step_table,
 )
 from pbem.view import BoardView, Piece
+
+#: movement searches by everything they depend on (a pure function's results: sharing them
+#: between states and games cannot change a game)
+_REACH: dict[tuple[Any, ...], Reach] = {}
 
 
 class Status(enum.Enum):
@@ -159,11 +164,21 @@ class MortainState(StepState[Position]):
         side = self.side_of(unit)
         occ = self.occupant() if occ is None else occ
         ezoc = self.zoc_of(other(side)) if ezoc is None else ezoc
-        enemy = {h for h, u in occ.items() if self.side_of(u) != side}
-        costs = self.r.costs.overlaid(self.overlay()) if self.pos.demolished else self.r.costs
-        return reachable(costs, start, allowance, zoc=ezoc,
-                         policy=STOP_ON_ENTRY, blocked=enemy,
-                         can_end=lambda h: self.can_end(unit, h, occ))
+        enemy = frozenset(h for h, u in occ.items() if self.side_of(u) != side)
+        # the search depends only on these (the enemy stands still while a side moves, so
+        # every unit of a phase reuses it); where it may end is checked against the hexes
+        # occupied now
+        key = (start, allowance, enemy, ezoc, frozenset(self.pos.demolished))
+        found = _REACH.get(key)
+        if found is None:
+            if len(_REACH) > 20_000:
+                _REACH.clear()
+            costs = (self.r.costs.overlaid(self.overlay()) if self.pos.demolished
+                     else self.r.costs)
+            found = _REACH[key] = reachable(costs, start, allowance, zoc=ezoc,
+                                            policy=STOP_ON_ENTRY, blocked=enemy)
+        ends = tuple(h for h in found.ends if self.can_end(unit, h, occ))
+        return dataclasses.replace(found, ends=ends)
 
     def can_end(self, unit: str, h: HexId, occ: dict[HexId, str]) -> bool:
         """S5 stacking (one unit a hex; 11.0 says it again for arrivals) and 17.0."""
