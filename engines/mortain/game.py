@@ -437,10 +437,14 @@ class UsSetup(Choice[MortainState]):
         _, u, h = action.notation().split()
         s.pos.units[u] = Unit(Status.MAP, h, False)
         s.note_mortain()
+        events = [Event(f"US {u} sets up in {h}", "move", hexes=(h,), units=(u,),
+                        rule="13.0")]
         if all(x.status is not Status.OFF for v, x in s.pos.units.items()
                if s.side_of(v) == "us"):
             flow.end()
-        return [Event(f"US {u} sets up in {h}", "move", hexes=(h,), units=(u,), rule="13.0")]
+            events.append(Event("the US set-up is complete; no German unit sets up: all enter "
+                                "from the east edge", "phase", rule="20.0"))
+        return events
 
 
 class Turn(Sequence[MortainState]):
@@ -1004,6 +1008,13 @@ class CombatRoll(Roll[MortainState]):
         defender = s.occupant()[c.target]
         events = [Event(f"combat at {c.target}: {a} - {d} = {a - d:+d}, {row} row, die {roll}:"
                         f" {res}", "roll", hexes=(c.target,), rule=f"ICRT {res}")]
+        if s.r.map.terrain_of(c.target) == "hedgerow":
+            events.append(Event(f"{c.target} is a hedgerow hex: the Hedgerow row, whatever the "
+                                "direction of the attack", "info", hexes=(c.target,),
+                                rule="14.1"))
+        elif row == "hill" and s.r.map.terrain_of(c.target) != "hill":
+            events.append(Event("an attack wholly across bridged See hexsides: the See River "
+                                "(bridged) row", "info", hexes=(c.target,), rule="14.2"))
         if res == "De":
             events.append(Event(s.eliminate(defender), "loss", units=(defender,),
                                 rule="ICRT De"))
