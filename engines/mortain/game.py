@@ -675,12 +675,10 @@ class Move(Choice[MortainState]):
                 occ = s.occupant()
                 if words[2] in occ and occ[words[2]] != u:
                     return Refusal("S5", f"{words[2]} is occupied: one unit a hex")
-                side = info.side
                 start = s.pos.units[u].hex
                 if words[2] in s.r.map and s.r.map.distance(start, words[2]) == 1 and \
                         s.r.see_between(start, words[2], s.pos.demolished):
                     return Refusal("14.2", "no movement across an unbridged See hexside")
-                _ = side
             return Refusal("S3", f"{u} cannot move to {words[-1]} now")
         if verb == "enter" and info is not None:
             if info.side != "german":
