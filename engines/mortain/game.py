@@ -271,25 +271,30 @@ class MortainState(StepState[Position]):
         return bool(self.pos.winner)
 
     def frames_for(self, step: str) -> list[Frame]:
-        """Setup adapter: a step inside the German (or phasing) player's turn."""
-        if step not in self.steps or step in ("game", "turn"):
+        """Setup adapter: the frames above a step of the turn sequence.  ``move``,
+        ``mobile-move``, ``combat`` and the combat's steps are the German player's unless
+        prefixed ``us:`` (``step = "us:mobile-move"``)."""
+        side, _, name = step.rpartition(":")
+        side = side or "german"
+        mobile = name == "mobile-move"
+        name = "move" if mobile else name
+        if name not in self.steps or name in ("game", "turn") or side not in SIDES:
             raise KeyError(step)
-        if step == "us-setup":
+        if name == "us-setup":
             return [Frame("game"), Frame("us-setup")]
-        pc = {"hill-check": 1, "allot": 2, "draw": 3}.get(step)
+        pc = {"hill-check": 1, "allot": 2, "draw": 3, "end-turn": 13}.get(name)
         if pc is not None:
-            return [Frame("game"), Frame("turn", pc=pc), Frame(step, Side("german")
-                                                              if step == "draw" else NoArgs())]
-        mobile = self.pos.phase == "mobile"
-        base = 6 if self.pos.phasing == "german" else 10
-        turn_pc = base + {"movement": 0, "combat": 1, "mobile": 2}.get(self.pos.phase, 0)
-        frames = [Frame("game"), Frame("turn", pc=turn_pc)]
-        if step == "move":
-            return [*frames, Frame("move", Phase(mobile))]
-        frames.append(Frame("combat"))
-        if step == "combat":
+            return [Frame("game"), Frame("turn", pc=pc),
+                    Frame(name, Side("german") if name == "draw" else NoArgs())]
+        base = 6 if side == "german" else 10
+        frames = [Frame("game")]
+        if name == "move":
+            return [*frames, Frame("turn", pc=base + (2 if mobile else 0)),
+                    Frame("move", Phase(mobile))]
+        frames += [Frame("turn", pc=base + 1), Frame("combat")]
+        if name == "combat":
             return frames
-        return [*frames, Frame(step)]
+        return [*frames, Frame(name)]
 
     def setup_data(self, data: dict[str, Any]) -> dict[str, Any]:
         """Setup adapter: ``units = {G01 = "2514", "1/33" = "2815 depleted", G02 =

@@ -136,14 +136,14 @@ def test_17_0_turn_1_no_german_unit_ends_adjacent_to_another() -> None:
 
 
 def test_18_0_no_us_unit_moves_on_turn_1() -> None:
-    state = at('turn = 1\nphasing = "us"\nphase = "movement"\nstep = "move"\n' + us_set_up())
+    state = at('turn = 1\nphasing = "us"\nphase = "movement"\nstep = "us:move"\n' + us_set_up())
     assert texts(state) == ["end movement"]
     with pytest.raises(IllegalAction, match=r"18\.0"):
         state.apply("move 1/33 0320")
 
 
 def test_11_2_us_replacement_once_per_game_on_0102() -> None:
-    state = at('turn = 3\nphasing = "us"\nphase = "movement"\nstep = "move"\n'
+    state = at('turn = 3\nphasing = "us"\nphase = "movement"\nstep = "us:move"\n'
                + us_set_up('"1/33" = "eliminated"\n"1/36" = "0420 depleted"\n'))
     assert {"replace 1/33", "replace 1/36"} <= set(texts(state))
     state.apply("replace 1/33")
@@ -157,10 +157,10 @@ def test_11_2_no_arrival_when_0102_is_in_a_german_zoc() -> None:
     r = rules()
     zoc = r.zoc({"G01": "0202"}).hexes
     blocked = "0102" in zoc
-    state = at('turn = 3\nphasing = "us"\nphase = "movement"\nstep = "move"\n'
+    state = at('turn = 3\nphasing = "us"\nphase = "movement"\nstep = "us:move"\n'
                + us_set_up('"1/33" = "eliminated"\nG01 = "0202"\n'))
     assert ("replace 1/33" in texts(state)) == (not blocked)
-    occupied = at('turn = 3\nphasing = "us"\nphase = "movement"\nstep = "move"\n'
+    occupied = at('turn = 3\nphasing = "us"\nphase = "movement"\nstep = "us:move"\n'
                   + us_set_up('"1/33" = "eliminated"\nG01 = "0102"\n'))
     assert "replace 1/33" not in texts(occupied)
     with pytest.raises(IllegalAction, match=r"11\.2"):
@@ -219,7 +219,7 @@ def test_14_2_no_attack_across_the_see_but_bombardment_is_allowed() -> None:
 
 
 def test_s9_demolished_bridge_stops_movement_until_repaired() -> None:
-    state = at('turn = 2\nphasing = "us"\nphase = "movement"\nstep = "move"\n'
+    state = at('turn = 2\nphasing = "us"\nphase = "movement"\nstep = "us:move"\n'
                + us_set_up('"Eng/CCB" = "1008"\n'))
     state.apply("demolish Eng/CCB 1008/1009")
     assert state.pos.demolished == {"1008/1009"}
@@ -255,7 +255,7 @@ def test_19_1_exit_costs_the_last_hex_and_a_road_leading_off_costs_the_road() ->
 
 
 def test_19_1_us_units_never_exit() -> None:
-    state = at('turn = 3\nphasing = "us"\nphase = "movement"\nstep = "move"\n'
+    state = at('turn = 3\nphasing = "us"\nphase = "movement"\nstep = "us:move"\n'
                + us_set_up('"1/33" = "0105"\n'))
     with pytest.raises(IllegalAction, match=r"19\.1"):
         state.apply("exit 1/33")
@@ -309,3 +309,68 @@ def test_19_0_mortain_last_held_by_the_us_is_not_captured() -> None:
 def test_19_2_us_victory_after_the_last_turn() -> None:
     state = at('turn = 7\nphasing = "us"\nphase = "mobile"\nstep = "end-turn"\n' + us_set_up())
     assert state.is_terminal() and state.result().winner == "us"
+
+
+def test_11_3_one_german_replacement_per_game() -> None:
+    state = at('turn = 3\nphasing = "german"\nphase = "movement"\nstep = "move"\n'
+               'replaced = ["german"]\n' + us_set_up('G01 = "eliminated"\n'))
+    assert "replace G01" not in texts(state)
+    with pytest.raises(IllegalAction, match=r"11\.3: one replacement per game"):
+        state.apply("replace G01")
+
+
+def test_s4_only_mobile_units_move_in_the_mobile_movement_phase() -> None:
+    state = at('turn = 3\nphasing = "german"\nphase = "mobile"\nstep = "mobile-move"\n'
+               + us_set_up('G04 = "3010"\nG01 = "3012"\n'))
+    acts = texts(state)
+    assert any(a.startswith("move G01 ") for a in acts)  # 3-3-10
+    assert not any(a.startswith("move G04 ") for a in acts)  # 2-3-7
+    with pytest.raises(IllegalAction, match=r"S4"):
+        state.apply("move G04 3011")
+    # half the allowance: 10 half-MPs, five hedgerow... never farther than 10 road hexes
+    far = [a.split()[2] for a in acts if a.startswith("move G01 ")]
+    assert max(rules().map.distance("3012", h) for h in far) <= 10
+
+
+def test_s5_one_unit_a_hex() -> None:
+    state = german_move('G01 = "3010"\nG02 = "3011"\n')
+    with pytest.raises(IllegalAction, match=r"S5"):
+        state.apply("move G01 3011")
+
+
+def test_s8_2_at_most_two_markers_a_side_in_one_combat() -> None:
+    state = combat_at('G07 = "2110"\n"2/119" = "2010"\n',
+                      chits="chits = { german = [1, 1, 3], us = [] }")
+    state.apply("attack 2010")
+    state.apply("with G07")
+    state.apply("resolve")
+    state.apply("support 1")
+    state.apply("support 3")
+    assert texts(state) == ["no support"]
+    with pytest.raises(IllegalAction, match=r"S8\.2"):
+        state.apply("support 1")
+
+
+def test_s8_3_a_bombardment_needs_a_marker() -> None:
+    state = combat_at('G01 = "0205"\n"1/33" = "0206"\n',
+                      chits="chits = { german = [], us = [] }")
+    assert "bombard 0206" not in texts(state)
+    with pytest.raises(IllegalAction, match=r"S8\.3"):
+        state.apply("bombard 0206")
+
+
+def test_s9_only_an_engineer_next_to_a_bridge_demolishes_it() -> None:
+    state = at('turn = 2\nphasing = "us"\nphase = "movement"\nstep = "us:move"\n'
+               + us_set_up('"1/33" = "1008"\n"Eng/CCB" = "0420"\n'))
+    assert not any(a.startswith("demolish ") for a in texts(state))
+    with pytest.raises(IllegalAction, match=r"S9"):
+        state.apply("demolish 1/33 1008/1009")
+
+
+def test_10_1_after_the_german_mobile_movement_the_us_player_turn_follows() -> None:
+    state = at('turn = 2\nphasing = "german"\nphase = "mobile"\nstep = "mobile-move"\n'
+               + us_set_up())
+    state.apply("end movement")
+    d = state.decision()
+    assert d is not None and d.side == "us" and d.kind == "movement"
+    assert state.pos.phasing == "us" and state.pos.turn == 2
