@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import dataclasses
 import enum
+import functools
 from collections.abc import Mapping
 from dataclasses import dataclass, field
 from typing import Any, ClassVar
@@ -42,6 +43,9 @@ from pbem.view import BoardView, Piece
 #: movement searches by everything they depend on (a pure function's results: sharing them
 #: between states and games cannot change a game)
 _REACH: dict[tuple[Any, ...], Reach] = {}
+#: movement options by everything they depend on (State.memo_key): a file's receiver
+#: replays the moves its sender listed
+_OPTIONS: dict[tuple[Any, ...], tuple[Action, ...]] = {}
 
 
 class Status(enum.Enum):
@@ -102,8 +106,18 @@ class Position:
     winner: str = ""
 
 
+#: actions by their text: options are listed again and again, a frozen dataclass is dear to
+#: build, and an action is only its text
+_ACTS: dict[str, TextAction] = {}
+
+
 def _act(text: str) -> TextAction:
-    return TextAction(text)
+    found = _ACTS.get(text)
+    if found is None:
+        if len(_ACTS) > 200_000:
+            _ACTS.clear()
+        found = _ACTS[text] = TextAction(text)
+    return found
 
 
 @dataclass(frozen=True)
@@ -124,7 +138,7 @@ class MortainState(StepState[Position]):
     start = "game"
     Position = Position
 
-    @property
+    @functools.cached_property
     def r(self) -> Rules:
         return rules()
 
@@ -177,7 +191,10 @@ class MortainState(StepState[Position]):
                      else self.r.costs)
             found = _REACH[key] = reachable(costs, start, allowance, zoc=ezoc,
                                             policy=STOP_ON_ENTRY, blocked=enemy)
-        ends = tuple(h for h in found.ends if self.can_end(unit, h, occ))
+        if self.pos.turn == 1 and side == "german":
+            ends = tuple(h for h in found.ends if self.can_end(unit, h, occ))
+        else:  # S5 only
+            ends = tuple(h for h in found.ends if h not in occ or occ[h] == unit)
         return dataclasses.replace(found, ends=ends)
 
     def can_end(self, unit: str, h: HexId, occ: dict[HexId, str]) -> bool:
@@ -584,11 +601,12 @@ class Move(Choice[MortainState]):
 
     def options(self, s: MortainState, args: Phase) -> list[Action]:
         key = s.memo_key(args.mobile)
-        memo: dict[Any, list[Action]] = s.__dict__.setdefault("_move_memo", {})
-        if key not in memo:
-            memo.clear()
-            memo[key] = self._options(s, args)
-        return list(memo[key])
+        found = _OPTIONS.get(key)
+        if found is None:
+            if len(_OPTIONS) > 2_000:
+                _OPTIONS.clear()
+            found = _OPTIONS[key] = tuple(self._options(s, args))
+        return list(found)
 
     def _options(self, s: MortainState, args: Phase) -> list[Action]:
         pos, r = s.pos, s.r
@@ -808,13 +826,14 @@ class CombatPhase(Choice[MortainState]):
     def options(self, s: MortainState, args: NoArgs) -> list[Action]:
         pos = s.pos
         out: list[Action] = []
-        for h, u in sorted(s.occupant().items()):
+        occ = s.occupant()
+        for h, u in sorted(occ.items()):
             if s.side_of(u) == pos.phasing or h in pos.targets:
                 continue
             if self.eligible(s, h):
                 out.append(_act(f"attack {h}"))
             if pos.chits.get(pos.phasing) and any(
-                    n in s.occupant() and s.side_of(s.occupant()[n]) == pos.phasing
+                    n in occ and s.side_of(occ[n]) == pos.phasing
                     for n in s.r.map.neighbors(h)):
                 out.append(_act(f"bombard {h}"))
         out.append(_act("end combat"))
