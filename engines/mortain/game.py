@@ -1,0 +1,1337 @@
+"""Mortain Counterattack: the position, the steps and the state.
+
+The exclusive rules (10.0-21.0) are implemented as the text gives them; the series rules
+they lean on (sequence of play, movement, ZOC, stacking, combat 7.x with the 7.8 choice,
+support fire 8.x) are a stand-in ruleset written around them, numbered "S<n>" in events
+and refusals and listed on docs/engines/mortain.md.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import enum
+import functools
+from collections.abc import Mapping
+from dataclasses import dataclass, field
+from typing import Any, ClassVar
+
+from engines.hexkit.board import board_view
+from engines.hexkit.hexid import HexId
+from engines.hexkit.movement import Reach, reachable
+from engines.hexkit.overlay import Overlay
+from engines.hexkit.retreat import retreat_options
+from engines.hexkit.zoc import STOP_ON_ENTRY
+from engines.mortain.rules import HILL_317, MORTAIN, SIDES, SUPPLY, Rules, other, rules
+from pbem.engine import Action, ChanceRequest, Decision, Event, Outcome, Result, TextAction
+from pbem.errors import ActionSyntaxError
+from pbem.steps import (
+    Choice,
+    Entry,
+    Flow,
+    Frame,
+    NoArgs,
+    Procedure,
+    Refusal,
+    Roll,
+    Sequence,
+    Step,
+    StepState,
+    step_table,
+)
+from pbem.view import BoardView, Piece
+
+#: movement searches by everything they depend on (a pure function's results: sharing them
+#: between states and games cannot change a game)
+_REACH: dict[tuple[Any, ...], Reach] = {}
+#: movement options by everything they depend on (State.memo_key): a file's receiver
+#: replays the moves its sender listed
+_OPTIONS: dict[tuple[Any, ...], tuple[Action, ...]] = {}
+
+
+class Status(enum.Enum):
+    OFF = "off"  # not yet set up (US) or not yet entered (German)
+    MAP = "map"
+    ELIMINATED = "eliminated"
+    EXITED = "exited"  # 19.1
+
+
+@dataclass
+class Unit:
+    status: Status = Status.OFF
+    hex: str = ""
+    depleted: bool = False
+
+
+@dataclass
+class Combat:
+    """One attack or bombardment in progress (S7, S8)."""
+
+    target: str
+    bombard: bool = False
+    attackers: list[str] = field(default_factory=list)
+    #: where each attacker stood (advance after combat comes from there)
+    att_chits: list[int] = field(default_factory=list)
+    def_chits: list[int] = field(default_factory=list)
+    result: str = ""
+    #: attackers still to retreat (A1-A3 when the attacker chose to retreat)
+    retreating: list[str] = field(default_factory=list)
+
+
+@dataclass
+class Position:
+    turn: int
+    last_turn: int
+    phasing: str
+    phase: str  # setup, movement, combat, mobile
+    units: dict[str, Unit]
+    #: units that have moved (or may not move again) in this phase
+    moved: set[str] = field(default_factory=set)
+    #: half movement points left to units that entered this phase (11.0)
+    mp_left: dict[str, int] = field(default_factory=dict)
+    #: units that attacked and hexes attacked in this combat phase (S7.1)
+    attacked: set[str] = field(default_factory=set)
+    targets: set[str] = field(default_factory=set)
+    #: support fire markers held this turn (16.0), by side
+    chits: dict[str, list[int]] = field(default_factory=dict)
+    allotment: dict[str, int] = field(default_factory=dict)
+    #: 15.0: a US unit began this game turn on Hill 317
+    hill_317: bool = False
+    #: 11.2 / 11.3: the sides that have used their one replacement
+    replaced: set[str] = field(default_factory=set)
+    #: 19.0: the side last to occupy each Mortain hex
+    mortain: dict[str, str] = field(default_factory=dict)
+    #: demolished bridges (14.2), as "A/B"
+    demolished: set[str] = field(default_factory=set)
+    combat: Combat | None = None
+    winner: str = ""
+
+
+#: actions by their text: options are listed again and again, a frozen dataclass is dear to
+#: build, and an action is only its text
+_ACTS: dict[str, TextAction] = {}
+
+
+def _act(text: str) -> TextAction:
+    found = _ACTS.get(text)
+    if found is None:
+        if len(_ACTS) > 200_000:
+            _ACTS.clear()
+        found = _ACTS[text] = TextAction(text)
+    return found
+
+
+@dataclass(frozen=True)
+class Phase:
+    mobile: bool = False
+
+
+@dataclass(frozen=True)
+class Side:
+    side: str = "german"
+
+
+# -- helpers on the state --------------------------------------------------------------------
+
+
+class MortainState(StepState[Position]):
+    steps: ClassVar[Mapping[str, Step[Any]]]
+    start = "game"
+    Position = Position
+
+    @functools.cached_property
+    def r(self) -> Rules:
+        return rules()
+
+    # occupancy and zones
+
+    def on_map(self, side: str | None = None) -> dict[str, HexId]:
+        info = self.r.units
+        return {u: x.hex for u, x in sorted(self.pos.units.items())
+                if x.status is Status.MAP and (side is None or info[u].side == side)}
+
+    def occupant(self) -> dict[HexId, str]:
+        return {h: u for u, h in self.on_map().items()}
+
+    def side_of(self, unit: str) -> str:
+        return self.r.units[unit].side
+
+    def zoc_of(self, side: str) -> frozenset[HexId]:
+        return self.r.zoc(self.on_map(side), self.pos.demolished).hexes
+
+    def overlay(self) -> Overlay:
+        if not self.pos.demolished:
+            return Overlay()
+        sides = {tuple(s.split("/")): {"bridge"} for s in sorted(self.pos.demolished)}
+        return Overlay.make(sides_removed=sides)  # type: ignore[arg-type]
+
+    def allowance(self, unit: str, mobile: bool) -> int:
+        """Half movement points: the whole MA in the movement phase, half of it in the mobile
+        movement phase (S4); what is left after entering (11.0)."""
+        if unit in self.pos.mp_left:
+            return self.pos.mp_left[unit]
+        ma = self.r.units[unit].ma
+        return ma if mobile else 2 * ma
+
+    def reach(self, unit: str, start: HexId, allowance: int,
+              occ: dict[HexId, str] | None = None,
+              ezoc: frozenset[HexId] | None = None) -> Reach:
+        side = self.side_of(unit)
+        occ = self.occupant() if occ is None else occ
+        ezoc = self.zoc_of(other(side)) if ezoc is None else ezoc
+        enemy = frozenset(h for h, u in occ.items() if self.side_of(u) != side)
+        # the search depends only on these (the enemy stands still while a side moves, so
+        # every unit of a phase reuses it); where it may end is checked against the hexes
+        # occupied now
+        key = (start, allowance, enemy, ezoc, frozenset(self.pos.demolished))
+        found = _REACH.get(key)
+        if found is None:
+            if len(_REACH) > 20_000:
+                _REACH.clear()
+            costs = (self.r.costs.overlaid(self.overlay()) if self.pos.demolished
+                     else self.r.costs)
+            found = _REACH[key] = reachable(costs, start, allowance, zoc=ezoc,
+                                            policy=STOP_ON_ENTRY, blocked=enemy)
+        if self.pos.turn == 1 and side == "german":
+            ends = tuple(h for h in found.ends if self.can_end(unit, h, occ))
+        else:  # S5 only
+            ends = tuple(h for h in found.ends if h not in occ or occ[h] == unit)
+        return dataclasses.replace(found, ends=ends)
+
+    def can_end(self, unit: str, h: HexId, occ: dict[HexId, str]) -> bool:
+        """S5 stacking (one unit a hex; 11.0 says it again for arrivals) and 17.0."""
+        if h in occ and occ[h] != unit:
+            return False
+        return not self.no_116th(unit, h, occ)
+
+    def no_116th(self, unit: str, h: HexId, occ: dict[HexId, str]) -> bool:
+        """17.0: on turn 1 no German unit ends its move adjacent to another German unit."""
+        if self.pos.turn != 1 or self.side_of(unit) != "german":
+            return False
+        return any(n in occ and occ[n] != unit and self.side_of(occ[n]) == "german"
+                   for n in self.r.map.neighbors(h))
+
+    def memo_key(self, mobile: bool) -> tuple[Any, ...]:
+        """Everything movement options depend on (they are listed, then checked again when
+        an action applies: one search serves both)."""
+        pos = self.pos
+        return (mobile, pos.turn, pos.phasing,
+                tuple((u, x.status, x.hex, x.depleted) for u, x in sorted(pos.units.items())),
+                frozenset(pos.moved), tuple(sorted(pos.mp_left.items())),
+                frozenset(pos.demolished), frozenset(pos.replaced))
+
+    def may_move(self, unit: str, mobile: bool, ezoc: frozenset[HexId] | None = None) -> bool:
+        pos, info = self.pos, self.r.units[unit]
+        if pos.units[unit].status is not Status.MAP or unit in pos.moved:
+            return False
+        if pos.turn == 1 and info.side == "us":
+            return False  # 18.0
+        if mobile:
+            # S4: mobile units (printed MA 10+, as 19.0 defines them) not in an enemy ZOC
+            if not info.mobile:
+                return False
+            if ezoc is None:
+                ezoc = self.zoc_of(other(info.side))
+            if unit not in pos.mp_left and pos.units[unit].hex in ezoc:
+                return False
+        return True
+
+    def note_mortain(self) -> None:
+        """19.0: who last occupied each Mortain hex."""
+        occ = self.occupant()
+        for h in MORTAIN:
+            if h in occ:
+                self.pos.mortain[h] = self.side_of(occ[h])
+
+    def german_exits(self) -> int:
+        """19.0: full-strength mobile German units exited off the west edge."""
+        return sum(1 for u, x in self.pos.units.items()
+                   if x.status is Status.EXITED and not x.depleted and self.r.units[u].mobile)
+
+    def mortain_captured(self) -> bool:
+        """19.0: each Mortain hex German-held or last German-occupied, none in a US ZOC."""
+        us_zoc = self.zoc_of("us")
+        return all(self.pos.mortain.get(h) == "german" and h not in us_zoc for h in MORTAIN)
+
+    def deplete(self, unit: str) -> str:
+        x = self.pos.units[unit]
+        if x.depleted:
+            x.status, x.hex, x.depleted = Status.ELIMINATED, "", False
+            return f"{unit} is eliminated"
+        x.depleted = True
+        return f"{unit} is depleted"
+
+    def eliminate(self, unit: str) -> str:
+        x = self.pos.units[unit]
+        x.status, x.hex, x.depleted = Status.ELIMINATED, "", False
+        return f"{unit} is eliminated"
+
+    def retreat_ends(self, unit: str, length: int) -> list[HexId]:
+        """S7.7: where ``unit`` can end a retreat of ``length`` hexes: each hex farther from
+        where it began, never into an enemy unit or ZOC, an occupied hex or across an
+        unbridged See hexside (14.2); only complete retreats count."""
+        side = self.side_of(unit)
+        start = self.pos.units[unit].hex
+        occ = self.occupant()
+        ezoc = self.zoc_of(other(side))
+        costs = self.r.costs.overlaid(self.overlay()) if self.pos.demolished else self.r.costs
+
+        def rank(_path: tuple[HexId, ...], h: HexId) -> int | None:
+            return None if h in occ or h in ezoc else 0
+
+        opts = retreat_options(self.r.map, start, length, rank,
+                               may_cross=lambda a, b: costs.cost(a, b) is not None)
+        return list(opts.hexes) if opts.complete else []
+
+    # -- StepState hooks ----------------------------------------------------------------------
+
+    def over(self) -> bool:
+        return bool(self.pos.winner)
+
+    def frames_for(self, step: str) -> list[Frame]:
+        """Setup adapter: the frames above a step of the turn sequence.  ``move``,
+        ``mobile-move``, ``combat`` and the combat's steps are the German player's unless
+        prefixed ``us:`` (``step = "us:mobile-move"``)."""
+        side, _, name = step.rpartition(":")
+        side = side or "german"
+        mobile = name == "mobile-move"
+        name = "move" if mobile else name
+        if name not in self.steps or name in ("game", "turn") or side not in SIDES:
+            raise KeyError(step)
+        if name == "us-setup":
+            return [Frame("game"), Frame("us-setup")]
+        pc = {"hill-check": 1, "allot": 2, "draw": 3, "end-turn": 13}.get(name)
+        if pc is not None:
+            return [Frame("game"), Frame("turn", pc=pc),
+                    Frame(name, Side("german") if name == "draw" else NoArgs())]
+        base = 6 if side == "german" else 10
+        frames = [Frame("game")]
+        if name == "move":
+            return [*frames, Frame("turn", pc=base + (2 if mobile else 0)),
+                    Frame("move", Phase(mobile))]
+        frames += [Frame("turn", pc=base + 1), Frame("combat")]
+        if name == "combat":
+            return frames
+        return [*frames, Frame(name)]
+
+    def setup_data(self, data: dict[str, Any]) -> dict[str, Any]:
+        """Setup adapter: ``units = {G01 = "2514", "1/33" = "2815 depleted", G02 =
+        "eliminated", G03 = "exited depleted"}``; tables pass as they are."""
+        units = data.get("units")
+        if isinstance(units, dict):
+            for uid, spec in list(units.items()):
+                if not isinstance(spec, str):
+                    continue
+                words = spec.split()
+                status = "map"
+                if words and words[0] in ("off", "eliminated", "exited"):
+                    status = words.pop(0)
+                hx = words.pop(0) if words and words[0].isdigit() else ""
+                units[uid] = {"status": status, "hex": hx, "depleted": "depleted" in words}
+        return data
+
+    def _result(self) -> Result | None:
+        if self.pos.winner == "german":
+            return Result("german", "rules", "German victory (19.0): five full-strength mobile "
+                          "units exited west and Mortain captured", "")
+        if self.pos.winner == "us":
+            return Result("us", "rules", "US victory (19.2): the German player did not meet "
+                          f"19.0 ({self.german_exits()} mobile units exited, Mortain "
+                          f"{'captured' if self.mortain_captured() else 'not captured'})")
+        return None
+
+    def turn_number(self) -> int:
+        return self.pos.turn
+
+    def status_line(self, side: str | None) -> str:
+        pos = self.pos
+        date = self.r.dates[min(pos.turn, pos.last_turn) - 1]
+        step = self.stack[-1].step if self.stack else "over"
+        return (f"turn {pos.turn}/{pos.last_turn} ({date}), {pos.phasing} {pos.phase}, {step}; "
+                f"support US {len(pos.chits.get('us', []))} German "
+                f"{len(pos.chits.get('german', []))}; exited {self.german_exits()}/5")
+
+    def _view(self, side: str | None) -> BoardView:
+        pieces = []
+        for u, x in sorted(self.pos.units.items()):
+            if x.status is not Status.MAP:
+                continue
+            info = self.r.units[u]
+            a, d = info.factors(x.depleted)
+            pieces.append(Piece(u, info.side, f"{a}-{d}-{info.ma}", x.hex, name=info.name,
+                                markers=("depleted",) if x.depleted else (),
+                                color="#4060a0" if info.side == "us" else "#606060"))
+        return board_view(self.r.map, pieces, side=side, status=self.status_line(side),
+                          highlights=[self.pos.combat.target] if self.pos.combat else ())
+
+    def _order_answer(self, decision: Decision, policy: str) -> Action | None:
+        options = list(decision.options) or self.legal_actions()
+        texts = [a.notation() for a in options]
+        if decision.kind == "retreat-or-deplete" and policy == "deplete":
+            for t in texts:
+                if t.startswith("deplete "):
+                    return _act(t)
+        if decision.kind == "defensive-support" and policy == "strongest":
+            chits = [t for t in texts if t.startswith("support ")]
+            if chits:
+                return _act(max(chits, key=lambda t: int(t.split()[1])))
+        return None
+
+    def parse_action(self, text: str) -> Action:
+        words = text.split(" ")
+        if not words or not all(words):
+            raise ActionSyntaxError(f"cannot read {text!r}")
+        shapes = {
+            "place": 3, "move": 3, "enter": 3, "exit": 2, "replace": 2, "attack": 2,
+            "bombard": 2, "with": 2, "support": 2, "retreat": (1, 3), "deplete": 2,
+            "advance": 2, "demolish": 3, "repair": 3,
+        }
+        fixed = {"end movement", "end combat", "resolve", "no support", "no advance"}
+        if text in fixed:
+            return _act(text)
+        want = shapes.get(words[0])
+        if want is None or len(words) not in (want if isinstance(want, tuple) else (want,)):
+            raise ActionSyntaxError(
+                f"cannot read {text!r}: try 'move G01 3110', 'attack 2514', 'end movement'")
+        if words[0] == "support" and not words[1].isdigit():
+            raise ActionSyntaxError(f"cannot read {text!r}: 'support N' takes a chit value")
+        return _act(text)
+
+
+# -- the steps -------------------------------------------------------------------------------
+
+
+class Game(Procedure[MortainState]):
+    """20.0: the US sets up, then game turns until the last (or the German victory)."""
+
+    name = "game"
+
+    def run(self, s: MortainState, args: NoArgs, flow: Flow) -> list[Event]:
+        pos = s.pos
+        if any(x.status is Status.OFF and s.side_of(u) == "us" for u, x in pos.units.items()):
+            flow.call("us-setup")
+        elif pos.turn > pos.last_turn:
+            pos.winner = "us"
+            flow.end()
+        else:
+            flow.call("turn")
+        return []
+
+
+class UsSetup(Choice[MortainState]):
+    """13.0 / 20.0: each US unit in its group's area, northwest of the start line."""
+
+    name = "us-setup"
+    kind = "setup"
+    rule = "13.0"
+
+    def side(self, s: MortainState, args: NoArgs) -> str:
+        return "us"
+
+    def _next(self, s: MortainState) -> str:
+        return next(u for u in s.r.order
+                    if s.side_of(u) == "us" and s.pos.units[u].status is Status.OFF)
+
+    def prompt(self, s: MortainState, args: NoArgs) -> str:
+        u = self._next(s)
+        return f"the US player sets up {u} ({s.r.units[u].group} area, 13.0)"
+
+    def options(self, s: MortainState, args: NoArgs) -> list[Action]:
+        u = self._next(s)
+        occ = s.occupant()
+        return [_act(f"place {u} {h}") for h in sorted(s.r.areas[s.r.units[u].group])
+                if h not in occ]
+
+    def default(self, s: MortainState, args: NoArgs) -> Action | None:
+        opts = self.options(s, args)
+        return opts[0] if opts else None
+
+    def why_not(self, s: MortainState, args: NoArgs, action: Action) -> str | Refusal:
+        words = action.notation().split()
+        if words[0] == "place" and len(words) == 3:
+            group = s.r.units[words[1]].group if words[1] in s.r.units else ""
+            if words[1] != self._next(s):
+                return Refusal("13.0", f"the US units set up in order: {self._next(s)} next")
+            return Refusal("13.0", f"{words[1]} sets up in its {group} area (13.0), and "
+                           "one unit a hex (S5)")
+        return f"{action.notation()!r}: the US player is setting up (13.0)"
+
+    def apply(self, s: MortainState, args: NoArgs, action: Action, flow: Flow) -> list[Event]:
+        _, u, h = action.notation().split()
+        s.pos.units[u] = Unit(Status.MAP, h, False)
+        s.note_mortain()
+        events = [Event(f"US {u} sets up in {h}", "move", hexes=(h,), units=(u,),
+                        rule="13.0")]
+        if all(x.status is not Status.OFF for v, x in s.pos.units.items()
+               if s.side_of(v) == "us"):
+            flow.end()
+            events.append(Event("the US set-up is complete; no German unit sets up: all enter "
+                                "from the east edge", "phase", rule="20.0"))
+        return events
+
+
+class Turn(Sequence[MortainState]):
+    """A game turn: 10.1 the German player first, then the US."""
+
+    name = "turn"
+    entries = (
+        Entry("15.0", "hill-check"),
+        Entry("12.0", "allot"),
+        Entry("16.0", "draw", when=lambda s: s.pos.allotment["german"] > 0,
+              args=Side("german")),
+        Entry("16.0", "draw", when=lambda s: s.pos.allotment["us"] > 0, args=Side("us")),
+        Entry("10.1", "begin-player", args=Side("german")),
+        Entry("S2 movement", "move", args=Phase(False)),
+        Entry("S2 combat", "combat"),
+        Entry("S2 mobile movement", "move", args=Phase(True)),
+        Entry("10.1", "begin-player", args=Side("us")),
+        Entry("S2 movement", "move", args=Phase(False)),
+        Entry("S2 combat", "combat"),
+        Entry("S2 mobile movement", "move", args=Phase(True)),
+        Entry("19.0", "end-turn"),
+    )
+
+
+class HillCheck(Procedure[MortainState]):
+    name = "hill-check"
+    rule = "15.0"
+
+    def run(self, s: MortainState, args: NoArgs, flow: Flow) -> list[Event]:
+        occ = s.occupant()
+        s.pos.hill_317 = HILL_317 in occ and s.side_of(occ[HILL_317]) == "us"
+        flow.end()
+        if s.pos.hill_317:
+            return [Event(f"a US unit begins turn {s.pos.turn} on Hill 317: the US support "
+                          "fire allotment is doubled", "info", hexes=(HILL_317,), rule="15.0")]
+        return []
+
+
+def allotment(s: MortainState, side: str) -> tuple[int, list[str]]:
+    """12.0 halving (rounded down) while the enemy holds the supply symbol hex, then 15.0
+    doubling for the US (a halved allotment is doubled normally)."""
+    base = s.r.allotment[side][min(s.pos.turn, len(s.r.allotment[side])) - 1]
+    why: list[str] = []
+    occ = s.occupant()
+    held = SUPPLY[side] in occ and s.side_of(occ[SUPPLY[side]]) != side
+    n = base
+    if held:
+        n //= 2
+        why.append("12.0")
+    if side == "us" and s.pos.hill_317:
+        n *= 2
+        why.append("15.0")
+    return n, why
+
+
+class Allot(Procedure[MortainState]):
+    name = "allot"
+    rule = "12.0"
+
+    def run(self, s: MortainState, args: NoArgs, flow: Flow) -> list[Event]:
+        events = []
+        for side in ("german", "us"):
+            n, why = allotment(s, side)
+            s.pos.allotment[side] = n
+            s.pos.chits[side] = []
+            for rule in why:
+                text = "halved: the enemy holds its supply symbol" if rule == "12.0" else \
+                    "doubled for Hill 317"
+                events.append(Event(f"{side} support fire allotment {text}: {n}", "info",
+                                    rule=rule))
+        flow.end()
+        return events
+
+
+class Draw(Roll[MortainState]):
+    """16.0: the allotment drawn at random from the side's chit pool."""
+
+    name = "draw"
+    rule = "16.0"
+    Args = Side
+
+    def request(self, s: MortainState, args: Side) -> ChanceRequest:
+        pool = s.r.pool[args.side]
+        n = min(s.pos.allotment[args.side], len(pool))
+        return ChanceRequest.draw(f"{args.side} support fire for turn {s.pos.turn}",
+                                  f"{args.side}-support", pool, n, rule=self.rule)
+
+    def resolve(self, s: MortainState, args: Side, outcome: Outcome,
+                flow: Flow) -> list[Event]:
+        s.pos.chits[args.side] = sorted(int(x) for x in outcome)
+        return [Event(f"{args.side} draws support fire {s.pos.chits[args.side]}", "roll",
+                      visible_to=(args.side,), rule=self.rule)]
+
+
+class BeginPlayer(Procedure[MortainState]):
+    name = "begin-player"
+    rule = "10.1"
+    Args = Side
+
+    def run(self, s: MortainState, args: Side, flow: Flow) -> list[Event]:
+        s.pos.phasing = args.side
+        s.pos.phase = "movement"
+        flow.end()
+        return [Event(f"turn {s.pos.turn}: the {args.side} player turn", "phase",
+                      rule=self.rule)]
+
+
+class Move(Choice[MortainState]):
+    """S3/S4 movement and mobile movement, with 11.0 arrivals, 11.2/11.3 replacements,
+    19.1 exits, 17.0 and 18.0."""
+
+    name = "move"
+    kind = "movement"
+    rule = "S3"
+    Args = Phase
+    show = False
+
+    def side(self, s: MortainState, args: Phase) -> str:
+        return s.pos.phasing
+
+    def prompt(self, s: MortainState, args: Phase) -> str:
+        what = "mobile movement" if args.mobile else "movement"
+        return f"the {s.pos.phasing} player's {what} phase, turn {s.pos.turn}"
+
+    def _arrivals(self, s: MortainState, args: Phase) -> list[str]:
+        pos = s.pos
+        if pos.phasing != "german":
+            return []
+        return [u for u in s.r.order
+                if s.side_of(u) == "german" and pos.units[u].status is Status.OFF
+                and s.r.units[u].turn <= pos.turn and (not args.mobile or s.r.units[u].mobile)]
+
+    def options(self, s: MortainState, args: Phase) -> list[Action]:
+        key = s.memo_key(args.mobile)
+        found = _OPTIONS.get(key)
+        if found is None:
+            if len(_OPTIONS) > 2_000:
+                _OPTIONS.clear()
+            found = _OPTIONS[key] = tuple(self._options(s, args))
+        return list(found)
+
+    def _options(self, s: MortainState, args: Phase) -> list[Action]:
+        pos, r = s.pos, s.r
+        out: list[Action] = []
+        occ = s.occupant()
+        ezoc = s.zoc_of(other(pos.phasing))
+        for u in self._arrivals(s, args):
+            for h in r.entry:
+                if h not in occ and not s.no_116th(u, h, occ):
+                    out.append(_act(f"enter {u} {h}"))
+        for u, h in s.on_map(pos.phasing).items():
+            if not s.may_move(u, args.mobile, ezoc):
+                continue
+            allowance = s.allowance(u, args.mobile)
+            reach = s.reach(u, h, allowance, occ, ezoc)
+            out += [_act(f"move {u} {e}") for e in reach.ends]
+            if pos.phasing == "german" and self._can_exit(s, u, h, reach, allowance):
+                out.append(_act(f"exit {u}"))
+        if not args.mobile and pos.phasing not in pos.replaced:
+            out += [_act(f"replace {u}") for u in self._replaceable(s)]
+        if not args.mobile:
+            out += [_act(f"{verb} {u} {b}") for verb, u, b in self._bridge_work(s)]
+        out.append(_act("end movement"))
+        return out
+
+    def _can_exit(self, s: MortainState, u: str, h: HexId, reach: Reach,
+                  allowance: int) -> bool:
+        """19.1: reach a west edge hex and pay for the imaginary hex beyond it."""
+        for w in sorted(s.r.west_edge):
+            if w in reach.cost and (w == h or w not in reach.stops) and \
+                    reach.cost[w] + s.r.exit_cost(w) <= allowance:
+                return True
+        return False
+
+    def _replaceable(self, s: MortainState) -> list[str]:
+        """11.2 / 11.3: an eliminated unit returns depleted on the supply symbol hex (free of
+        the enemy and its ZOC, and empty: S5), or a depleted unit on the map is rebuilt."""
+        side = s.pos.phasing
+        supply = SUPPLY[side]
+        occ = s.occupant()
+        arrive = supply not in occ and supply not in s.zoc_of(other(side))
+        out = []
+        for u in s.r.order:
+            x = s.pos.units[u]
+            if s.side_of(u) != side:
+                continue
+            if (x.status is Status.ELIMINATED and arrive) or (
+                    x.status is Status.MAP and x.depleted):
+                out.append(u)
+        return out
+
+    def _bridge_work(self, s: MortainState) -> list[tuple[str, str, str]]:
+        """S9 (stand-in for the series' bridge rules 14.2 refers to): instead of moving, a US
+        engineer on one side of a See bridge demolishes it; a German engineer repairs a
+        demolished one.  Neither on turn 1 for the US (18.0: it may not move, nor work)."""
+        pos = s.pos
+        out = []
+        verb = "demolish" if pos.phasing == "us" else "repair"
+        if pos.phasing == "us" and pos.turn == 1:
+            return []
+        for u, h in s.on_map(pos.phasing).items():
+            if not s.r.units[u].engineer or u in pos.moved or u in pos.mp_left:
+                continue
+            for b in s.r.bridges():
+                if h in b.split("/") and (b in pos.demolished) == (verb == "repair"):
+                    out.append((verb, u, b))
+        return out
+
+    def default(self, s: MortainState, args: Phase) -> Action:
+        return _act("end movement")
+
+    def why_not(self, s: MortainState, args: Phase, action: Action) -> str | Refusal:
+        words = action.notation().split()
+        verb, u = words[0], words[1] if len(words) > 1 else ""
+        info = s.r.units.get(u)
+        if verb == "move" and info is not None:
+            if s.pos.turn == 1 and info.side == "us":
+                return Refusal("18.0", "surprise: no US unit moves on turn 1")
+            if info.side != s.pos.phasing:
+                return Refusal("S3", f"{u} is not the {s.pos.phasing} player's")
+            if args.mobile and not info.mobile:
+                return Refusal("S4", f"only mobile units (movement 10+) move in the mobile "
+                               f"movement phase; {u} has {info.ma}")
+            if len(words) == 3 and s.pos.units[u].status is Status.MAP and \
+                    s.no_116th(u, words[2], s.occupant()):
+                return Refusal("17.0", "on turn 1 no German unit may end its move adjacent "
+                               "to another German unit")
+            if len(words) == 3 and s.pos.units[u].status is Status.MAP and u not in s.pos.moved:
+                occ = s.occupant()
+                if words[2] in occ and occ[words[2]] != u:
+                    return Refusal("S5", f"{words[2]} is occupied: one unit a hex")
+                start = s.pos.units[u].hex
+                if words[2] in s.r.map and s.r.map.distance(start, words[2]) == 1 and \
+                        s.r.see_between(start, words[2], s.pos.demolished):
+                    return Refusal("14.2", "no movement across an unbridged See hexside")
+            return Refusal("S3", f"{u} cannot move to {words[-1]} now")
+        if verb == "enter" and info is not None:
+            if info.side != "german":
+                return Refusal("11.0", "only German units enter as reinforcements")
+            if info.turn > s.pos.turn:
+                return Refusal("11.1", f"{u} arrives on turn {info.turn}")
+            if len(words) == 3 and words[2] not in s.r.entry:
+                return Refusal("11.1", "German units enter in 3201-3221")
+            if len(words) == 3 and s.no_116th(u, words[2], s.occupant()):
+                return Refusal("17.0", "on turn 1 no German unit may end its move adjacent "
+                               "to another German unit")
+            return Refusal("11.0", f"{u} cannot enter there now (an arriving unit may not "
+                           "end stacked)")
+        if verb == "exit":
+            if info is not None and info.side != "german":
+                return Refusal("19.1", "only German units exit the map")
+            return Refusal("19.1", "a unit exits from a west edge hex, paying for the "
+                           "imaginary hex beyond it, in a movement phase")
+        if verb in ("demolish", "repair"):
+            return Refusal("S9", "an engineer that has not moved, on one side of a See "
+                           "bridge, demolishes it (US) or repairs it (German), in the "
+                           "movement phase")
+        if verb == "replace":
+            if s.pos.phasing in s.pos.replaced:
+                return Refusal("11.2" if s.pos.phasing == "us" else "11.3",
+                               "one replacement per game")
+            if args.mobile:
+                return Refusal("11.2", "replacements arrive in the movement phase")
+            return Refusal("11.2" if s.pos.phasing == "us" else "11.3",
+                           "the supply symbol hex must be free of the enemy and its ZOC")
+        return f"{action.notation()!r} is not allowed now: {self.prompt(s, args)}"
+
+    def apply(self, s: MortainState, args: Phase, action: Action, flow: Flow) -> list[Event]:
+        pos = s.pos
+        words = action.notation().split()
+        verb = words[0]
+        if verb == "end":
+            pos.moved = set()
+            pos.mp_left = {}
+            pos.phase = "movement" if args.mobile else "combat"
+            flow.end()
+            return [Event(f"{pos.phasing} ends {'mobile ' if args.mobile else ''}movement",
+                          "phase", rule="S3")]
+        u = words[1]
+        x = pos.units[u]
+        if verb == "enter":
+            h = words[2]
+            x.status, x.hex = Status.MAP, h
+            pos.mp_left[u] = s.allowance(u, args.mobile) - s.r.entry_cost(h)
+            s.note_mortain()
+            return [Event(f"{u} ({s.r.units[u].name}) enters at {h}", "move", hexes=(h,),
+                          units=(u,), rule="11.0")]
+        if verb == "move":
+            h = words[2]
+            frm = x.hex
+            x.hex = h
+            pos.moved.add(u)
+            pos.mp_left.pop(u, None)
+            s.note_mortain()
+            rule = "S4" if args.mobile else "S3"
+            return [Event(f"{u} moves {frm} to {h}", "move", hexes=(frm, h), units=(u,),
+                          rule=rule)]
+        if verb == "exit":
+            frm = x.hex
+            x.status, x.hex = Status.EXITED, ""
+            pos.moved.add(u)
+            pos.mp_left.pop(u, None)
+            return [Event(f"{u} exits the map west from {frm}"
+                          f"{' (depleted: does not count for 19.0)' if x.depleted else ''}",
+                          "move", hexes=(frm,), units=(u,), rule="19.1")]
+        if verb in ("demolish", "repair"):
+            b = words[2]
+            pos.moved.add(u)
+            if verb == "demolish":
+                pos.demolished.add(b)
+            else:
+                pos.demolished.discard(b)
+            return [Event(f"{u} {'demolishes' if verb == 'demolish' else 'repairs'} the See "
+                          f"bridge {b}", "info", hexes=tuple(b.split("/")), units=(u,),
+                          rule="S9")]
+        # replace
+        pos.replaced.add(pos.phasing)
+        rule = "11.2" if pos.phasing == "us" else "11.3"
+        if x.status is Status.ELIMINATED:
+            x.status, x.hex, x.depleted = Status.MAP, SUPPLY[pos.phasing], True
+            s.note_mortain()
+            return [Event(f"replacement: {u} returns depleted at {x.hex}", "move",
+                          hexes=(x.hex,), units=(u,), rule=rule)]
+        x.depleted = False
+        return [Event(f"replacement: {u} is rebuilt in {x.hex}", "info", units=(u,),
+                      rule=rule)]
+
+
+class CombatPhase(Choice[MortainState]):
+    """S7: attacks (each defending hex once, each unit once), S8.3 bombardments."""
+
+    name = "combat"
+    kind = "combat"
+    rule = "S7"
+
+    def side(self, s: MortainState, args: NoArgs) -> str:
+        return s.pos.phasing
+
+    def prompt(self, s: MortainState, args: NoArgs) -> str:
+        return f"the {s.pos.phasing} player's combat phase, turn {s.pos.turn}"
+
+    def eligible(self, s: MortainState, target: HexId) -> list[str]:
+        """Own units adjacent to ``target``, not yet attacking, not across an unbridged See
+        hexside (14.2)."""
+        pos = s.pos
+        occ = s.occupant()
+        out = []
+        for n in s.r.map.neighbors(target):
+            u = occ.get(n)
+            if u is None or s.side_of(u) != pos.phasing or u in pos.attacked:
+                continue
+            if s.r.see_between(n, target, pos.demolished):
+                continue
+            out.append(u)
+        return sorted(out)
+
+    def options(self, s: MortainState, args: NoArgs) -> list[Action]:
+        pos = s.pos
+        out: list[Action] = []
+        occ = s.occupant()
+        for h, u in sorted(occ.items()):
+            if s.side_of(u) == pos.phasing or h in pos.targets:
+                continue
+            if self.eligible(s, h):
+                out.append(_act(f"attack {h}"))
+            if pos.chits.get(pos.phasing) and any(
+                    n in occ and s.side_of(occ[n]) == pos.phasing
+                    for n in s.r.map.neighbors(h)):
+                out.append(_act(f"bombard {h}"))
+        out.append(_act("end combat"))
+        return out
+
+    def default(self, s: MortainState, args: NoArgs) -> Action:
+        return _act("end combat")
+
+    def why_not(self, s: MortainState, args: NoArgs, action: Action) -> str | Refusal:
+        words = action.notation().split()
+        if words[0] == "attack" and len(words) == 2:
+            h = words[1]
+            if h in s.pos.targets:
+                return Refusal("S7.1", f"{h} has already been attacked this phase")
+            occ = s.occupant()
+            if h in occ and s.side_of(occ[h]) != s.pos.phasing and any(
+                    s.side_of(occ[n]) == s.pos.phasing for n in s.r.map.neighbors(h)
+                    if n in occ):
+                return Refusal("14.2", "no attack across an unbridged See hexside")
+            return Refusal("S7.1", f"no enemy unit in {h} adjacent to a unit that may attack")
+        if words[0] == "bombard":
+            return Refusal("S8.3", "a bombardment needs a support fire marker and a friendly "
+                           "unit adjacent to the target")
+        return f"{action.notation()!r} is not allowed now: {self.prompt(s, args)}"
+
+    def apply(self, s: MortainState, args: NoArgs, action: Action, flow: Flow) -> list[Event]:
+        pos = s.pos
+        words = action.notation().split()
+        if words[0] == "end":
+            pos.attacked, pos.targets = set(), set()
+            pos.phase = "mobile"
+            flow.end()
+            return [Event(f"{pos.phasing} ends combat", "phase", rule="S7")]
+        h = words[1]
+        pos.targets.add(h)
+        pos.combat = Combat(h, bombard=words[0] == "bombard")
+        flow.call("support" if words[0] == "bombard" else "attackers")
+        what = "bombards" if words[0] == "bombard" else "attacks"
+        return [Event(f"{pos.phasing} {what} {h}", "attack", hexes=(h,),
+                      rule="S8.3" if words[0] == "bombard" else "S7")]
+
+
+class Attackers(Choice[MortainState]):
+    """S7.2: the attacking units, one at a time."""
+
+    name = "attackers"
+    kind = "attackers"
+    rule = "S7.2"
+
+    def side(self, s: MortainState, args: NoArgs) -> str:
+        return s.pos.phasing
+
+    def prompt(self, s: MortainState, args: NoArgs) -> str:
+        c = s.pos.combat
+        assert c is not None
+        return f"attackers against {c.target}: {', '.join(c.attackers) or 'none yet'}"
+
+    def options(self, s: MortainState, args: NoArgs) -> list[Action]:
+        c = s.pos.combat
+        assert c is not None
+        cands = [u for u in CombatPhase().eligible(s, c.target) if u not in c.attackers]
+        out: list[Action] = [_act(f"with {u}") for u in cands]
+        if c.attackers:
+            out.append(_act("resolve"))
+        return out
+
+    def default(self, s: MortainState, args: NoArgs) -> Action:
+        return self.options(s, args)[-1]
+
+    def why_not(self, s: MortainState, args: NoArgs, action: Action) -> str | Refusal:
+        return Refusal("S7.2", "an attacker is a unit adjacent to the target, not across an "
+                       "unbridged See hexside (14.2), that has not attacked this phase")
+
+    def apply(self, s: MortainState, args: NoArgs, action: Action, flow: Flow) -> list[Event]:
+        c = s.pos.combat
+        assert c is not None
+        words = action.notation().split()
+        if words[0] == "with":
+            c.attackers.append(words[1])
+            s.pos.attacked.add(words[1])
+            return []
+        flow.goto("support")
+        return [Event(f"{', '.join(c.attackers)} attack {c.target}", "attack",
+                      hexes=(c.target,), units=tuple(c.attackers), rule="S7.2")]
+
+
+class Support(Choice[MortainState]):
+    """S8.2: the attacker adds support fire markers (a bombardment needs one, S8.3)."""
+
+    name = "support"
+    kind = "support"
+    rule = "S8.2"
+
+    def side(self, s: MortainState, args: NoArgs) -> str:
+        return s.pos.phasing
+
+    def mine(self, s: MortainState) -> list[int]:
+        c = s.pos.combat
+        assert c is not None
+        return c.att_chits
+
+    def prompt(self, s: MortainState, args: NoArgs) -> str:
+        c = s.pos.combat
+        assert c is not None
+        return (f"the {self.side(s, args)} player may add support fire against {c.target} "
+                f"(holds {s.pos.chits.get(self.side(s, args), [])})")
+
+    def options(self, s: MortainState, args: NoArgs) -> list[Action]:
+        side = self.side(s, args)
+        held = s.pos.chits.get(side, [])
+        mine = self.mine(s)
+        out: list[Action] = []
+        if len(mine) < s.r.per_combat:
+            out = [_act(f"support {v}") for v in sorted(set(held))]
+        c = s.pos.combat
+        assert c is not None
+        if mine or not (c.bombard and self.name == "support"):
+            out.append(_act("no support"))
+        return out
+
+    def default(self, s: MortainState, args: NoArgs) -> Action:
+        return self.options(s, args)[-1]
+
+    def why_not(self, s: MortainState, args: NoArgs, action: Action) -> str | Refusal:
+        if action.notation() == "no support":
+            return Refusal("S8.3", "a bombardment is made with support fire only")
+        return Refusal("S8.2", f"at most {s.r.per_combat} support fire markers a side in one "
+                       "combat, from those drawn this turn (16.0)")
+
+    def apply(self, s: MortainState, args: NoArgs, action: Action, flow: Flow) -> list[Event]:
+        words = action.notation().split()
+        side = self.side(s, args)
+        if words[0] == "support":
+            v = int(words[1])
+            s.pos.chits[side].remove(v)
+            self.mine(s).append(v)
+            return [Event(f"{side} commits support fire {v}", "info", rule="S8.2")]
+        flow.goto("def-support" if self.name == "support" else "combat-roll")
+        return []
+
+
+class DefSupport(Support):
+    """S8.2: the defender adds support fire markers (standing order: none, or strongest)."""
+
+    name = "def-support"
+    kind = "defensive-support"
+    rule = "S8.2"
+
+    def side(self, s: MortainState, args: NoArgs) -> str:
+        return other(s.pos.phasing)
+
+    def mine(self, s: MortainState) -> list[int]:
+        c = s.pos.combat
+        assert c is not None
+        return c.def_chits
+
+
+def combat_strengths(s: MortainState) -> tuple[int, int, str]:
+    c = s.pos.combat
+    assert c is not None
+    occ = s.occupant()
+    defender = occ[c.target]
+    attack = sum(s.r.units[u].factors(s.pos.units[u].depleted)[0] for u in c.attackers)
+    defense = s.r.units[defender].factors(s.pos.units[defender].depleted)[1]
+    across = bool(c.attackers) and all(
+        "see" in s.r.map.side_features(s.pos.units[u].hex, c.target) for u in c.attackers)
+    return (attack + sum(c.att_chits), defense + sum(c.def_chits),
+            s.r.crt_row(c.target, across_see=across))
+
+
+class CombatRoll(Roll[MortainState]):
+    """The Integrated CRT: attack minus defense on the defender's terrain row, one die."""
+
+    name = "combat-roll"
+    rule = "ICRT"
+
+    def request(self, s: MortainState, args: NoArgs) -> ChanceRequest:
+        c = s.pos.combat
+        assert c is not None
+        a, d, row = combat_strengths(s)
+        return ChanceRequest.roll(f"combat at {c.target}: {a} - {d} = {a - d:+d} on the "
+                                  f"{row} row", 6, rule=self.rule)
+
+    def resolve(self, s: MortainState, args: NoArgs, outcome: Outcome,
+                flow: Flow) -> list[Event]:
+        c = s.pos.combat
+        assert c is not None
+        a, d, row = combat_strengths(s)
+        roll = int(outcome[0])
+        res = s.r.icrt.result(row, a - d, roll)
+        if c.bombard and res in ("A1", "A2", "A3", "(A)", "Ae"):
+            res = "-"  # S8.3: no attacking units to suffer
+        c.result = res
+        defender = s.occupant()[c.target]
+        events = [Event(f"combat at {c.target}: {a} - {d} = {a - d:+d}, {row} row, die {roll}:"
+                        f" {res}", "roll", hexes=(c.target,), rule=f"ICRT {res}")]
+        if s.r.map.terrain_of(c.target) == "hedgerow":
+            events.append(Event(f"{c.target} is a hedgerow hex: the Hedgerow row, whatever the "
+                                "direction of the attack", "info", hexes=(c.target,),
+                                rule="14.1"))
+        elif row == "hill" and s.r.map.terrain_of(c.target) != "hill":
+            events.append(Event("an attack wholly across bridged See hexsides: the See River "
+                                "(bridged) row", "info", hexes=(c.target,), rule="14.2"))
+        if res == "De":
+            events.append(Event(s.eliminate(defender), "loss", units=(defender,),
+                                rule="ICRT De"))
+            flow.goto("advance")
+        elif res in ("D2", "D3"):
+            flow.goto("def-result")
+        elif res == "Ex":
+            events.append(Event(s.deplete(defender), "loss", units=(defender,),
+                                rule="ICRT Ex"))
+            if c.bombard:
+                flow.goto("end-combat")
+            else:
+                flow.goto("att-loss")
+        elif res == "(A)":
+            flow.goto("att-loss")
+        elif res in ("A1", "A2", "A3"):
+            flow.goto("att-result")
+        elif res == "Ae":
+            for u in list(c.attackers):
+                events.append(Event(s.eliminate(u), "loss", units=(u,), rule="ICRT Ae"))
+            flow.goto("end-combat")
+        else:
+            flow.goto("end-combat")
+        return events
+
+
+class DefResult(Choice[MortainState]):
+    """D2/D3 (7.8): the defender retreats two (three) hexes or depletes instead."""
+
+    name = "def-result"
+    kind = "retreat-or-deplete"
+    rule = "7.8"
+
+    def side(self, s: MortainState, args: NoArgs) -> str:
+        return other(s.pos.phasing)
+
+    def prompt(self, s: MortainState, args: NoArgs) -> str:
+        c = s.pos.combat
+        assert c is not None
+        return (f"{c.result} at {c.target}: the {self.side(s, args)} player retreats "
+                f"{c.result[1]} hexes or depletes the unit (7.8)")
+
+    def options(self, s: MortainState, args: NoArgs) -> list[Action]:
+        c = s.pos.combat
+        assert c is not None
+        u = s.occupant()[c.target]
+        out: list[Action] = [_act(f"retreat {u} {h}")
+                             for h in s.retreat_ends(u, int(c.result[1]))]
+        out.append(_act(f"deplete {u}"))
+        return out
+
+    def default(self, s: MortainState, args: NoArgs) -> Action:
+        return self.options(s, args)[0]
+
+    def why_not(self, s: MortainState, args: NoArgs, action: Action) -> str | Refusal:
+        return Refusal("S7.7", "a retreat goes its whole length, each hex farther away, never "
+                       "into an enemy unit or ZOC, an occupied hex or across the See (14.2)")
+
+    def apply(self, s: MortainState, args: NoArgs, action: Action, flow: Flow) -> list[Event]:
+        words = action.notation().split()
+        u = words[1]
+        flow.goto("advance")
+        if words[0] == "deplete":
+            return [Event(f"{s.deplete(u)} instead of retreating", "loss", units=(u,),
+                          rule="7.8")]
+        frm = s.pos.units[u].hex
+        s.pos.units[u].hex = words[2]
+        s.note_mortain()
+        return [Event(f"{u} retreats {frm} to {words[2]}", "retreat", hexes=(frm, words[2]),
+                      units=(u,), rule="S7.7")]
+
+
+class AttLoss(Choice[MortainState]):
+    """(A) and Ex: one attacking unit of the attacker's choice is depleted."""
+
+    name = "att-loss"
+    kind = "attacker-loss"
+    rule = "ICRT"
+    auto = True
+
+    def side(self, s: MortainState, args: NoArgs) -> str:
+        return s.pos.phasing
+
+    def prompt(self, s: MortainState, args: NoArgs) -> str:
+        c = s.pos.combat
+        assert c is not None
+        return f"{c.result}: the {s.pos.phasing} player depletes one attacking unit"
+
+    def options(self, s: MortainState, args: NoArgs) -> list[Action]:
+        c = s.pos.combat
+        assert c is not None
+        return [_act(f"deplete {u}") for u in c.attackers]
+
+    def default(self, s: MortainState, args: NoArgs) -> Action:
+        return self.options(s, args)[0]
+
+    def apply(self, s: MortainState, args: NoArgs, action: Action, flow: Flow) -> list[Event]:
+        c = s.pos.combat
+        assert c is not None
+        u = action.notation().split()[1]
+        ev = Event(s.deplete(u), "loss", units=(u,), rule=f"ICRT {c.result}")
+        if s.pos.units[u].status is Status.ELIMINATED:
+            c.attackers.remove(u)
+        flow.goto("advance" if c.result == "Ex" else "end-combat")
+        return [ev]
+
+
+class AttResult(Choice[MortainState]):
+    """A1-A3 (7.8): the attacking units retreat, or one of them is depleted instead."""
+
+    name = "att-result"
+    kind = "attacker-retreat"
+    rule = "7.8"
+
+    def side(self, s: MortainState, args: NoArgs) -> str:
+        return s.pos.phasing
+
+    def prompt(self, s: MortainState, args: NoArgs) -> str:
+        c = s.pos.combat
+        assert c is not None
+        return (f"{c.result}: the attackers retreat {c.result[1]} hexes, or one is depleted "
+                "(7.8)")
+
+    def options(self, s: MortainState, args: NoArgs) -> list[Action]:
+        c = s.pos.combat
+        assert c is not None
+        n = int(c.result[1])
+        out: list[Action] = []
+        if all(s.retreat_ends(u, n) for u in c.attackers):
+            out.append(_act("retreat"))
+        out += [_act(f"deplete {u}") for u in c.attackers]
+        return out
+
+    def default(self, s: MortainState, args: NoArgs) -> Action:
+        return self.options(s, args)[0]
+
+    def why_not(self, s: MortainState, args: NoArgs, action: Action) -> str | Refusal:
+        return Refusal("S7.7", "every attacking unit must be able to retreat the whole "
+                       "length, else one is depleted (7.8)")
+
+    def apply(self, s: MortainState, args: NoArgs, action: Action, flow: Flow) -> list[Event]:
+        c = s.pos.combat
+        assert c is not None
+        words = action.notation().split()
+        if words[0] == "deplete":
+            flow.goto("end-combat")
+            return [Event(f"{s.deplete(words[1])} instead of retreating", "loss",
+                          units=(words[1],), rule="7.8")]
+        c.retreating = list(c.attackers)
+        flow.goto("att-retreat")
+        return []
+
+
+class AttRetreat(Choice[MortainState]):
+    """S7.7: each attacking unit in turn retreats its hexes."""
+
+    name = "att-retreat"
+    kind = "attacker-retreat-path"
+    rule = "S7.7"
+
+    def side(self, s: MortainState, args: NoArgs) -> str:
+        return s.pos.phasing
+
+    def prompt(self, s: MortainState, args: NoArgs) -> str:
+        c = s.pos.combat
+        assert c is not None
+        return f"retreat {c.retreating[0]} {c.result[1]} hexes"
+
+    def options(self, s: MortainState, args: NoArgs) -> list[Action]:
+        c = s.pos.combat
+        assert c is not None
+        u = c.retreating[0]
+        ends = s.retreat_ends(u, int(c.result[1]))
+        if not ends:  # an earlier retreat closed the way: the unit depletes (S7.7)
+            return [_act(f"deplete {u}")]
+        return [_act(f"retreat {u} {h}") for h in ends]
+
+    def default(self, s: MortainState, args: NoArgs) -> Action:
+        return self.options(s, args)[0]
+
+    def why_not(self, s: MortainState, args: NoArgs, action: Action) -> str | Refusal:
+        return Refusal("S7.7", "a retreat goes its whole length, each hex farther away, never "
+                       "into an enemy unit or ZOC, an occupied hex or across the See (14.2)")
+
+    def apply(self, s: MortainState, args: NoArgs, action: Action, flow: Flow) -> list[Event]:
+        c = s.pos.combat
+        assert c is not None
+        words = action.notation().split()
+        u = c.retreating.pop(0)
+        if words[0] == "deplete":
+            ev = Event(f"{s.deplete(u)}: no retreat left", "loss", units=(u,), rule="S7.7")
+        else:
+            frm = s.pos.units[u].hex
+            s.pos.units[u].hex = words[2]
+            s.note_mortain()
+            ev = Event(f"{u} retreats {frm} to {words[2]}", "retreat",
+                       hexes=(frm, words[2]), units=(u,), rule="S7.7")
+        if not c.retreating:
+            flow.goto("end-combat")
+        return [ev]
+
+
+class Advance(Choice[MortainState]):
+    """S7.9: when the defender's hex is left empty, one attacking unit may advance into it."""
+
+    name = "advance"
+    kind = "advance"
+    rule = "S7.9"
+
+    def side(self, s: MortainState, args: NoArgs) -> str:
+        return s.pos.phasing
+
+    def prompt(self, s: MortainState, args: NoArgs) -> str:
+        c = s.pos.combat
+        assert c is not None
+        return f"advance after combat into {c.target}?"
+
+    def options(self, s: MortainState, args: NoArgs) -> list[Action]:
+        c = s.pos.combat
+        assert c is not None
+        out: list[Action] = []
+        if c.target not in s.occupant():
+            out = [_act(f"advance {u}") for u in c.attackers
+                   if s.pos.units[u].status is Status.MAP]
+        out.append(_act("no advance"))
+        return out
+
+    auto = True
+
+    def default(self, s: MortainState, args: NoArgs) -> Action:
+        return _act("no advance")
+
+    def why_not(self, s: MortainState, args: NoArgs, action: Action) -> str | Refusal:
+        return Refusal("S7.9", "only an attacking unit advances, into the defender's hex "
+                       "once it is empty")
+
+    def apply(self, s: MortainState, args: NoArgs, action: Action, flow: Flow) -> list[Event]:
+        c = s.pos.combat
+        assert c is not None
+        words = action.notation().split()
+        flow.goto("end-combat")
+        if words[0] == "no":
+            return []
+        u = words[1]
+        frm = s.pos.units[u].hex
+        s.pos.units[u].hex = c.target
+        s.note_mortain()
+        return [Event(f"{u} advances {frm} to {c.target}", "move", hexes=(frm, c.target),
+                      units=(u,), rule="S7.9")]
+
+
+class EndCombat(Procedure[MortainState]):
+    name = "end-combat"
+    rule = "S7"
+
+    def run(self, s: MortainState, args: NoArgs, flow: Flow) -> list[Event]:
+        s.pos.combat = None
+        flow.end()
+        return []
+
+
+class EndTurn(Procedure[MortainState]):
+    """19.0 at the end of each game turn; 19.2 after the last; unused markers go back."""
+
+    name = "end-turn"
+    rule = "19.0"
+
+    def run(self, s: MortainState, args: NoArgs, flow: Flow) -> list[Event]:
+        pos = s.pos
+        flow.end()
+        exits, captured = s.german_exits(), s.mortain_captured()
+        if exits >= 5 and captured:
+            pos.winner = "german"
+            return [Event(f"German victory: {exits} mobile units exited and Mortain captured",
+                          "info", rule="19.0")]
+        pos.chits = {side: [] for side in SIDES}
+        pos.turn += 1
+        pos.phasing, pos.phase = "german", "movement"
+        if pos.turn > pos.last_turn:
+            pos.winner = "us"
+            return [Event(f"US victory: {exits} of 5 mobile units exited, Mortain "
+                          f"{'captured' if captured else 'not captured'}", "info",
+                          rule="19.2")]
+        return []
+
+
+MortainState.steps = step_table(
+    Game(), UsSetup(), Turn(), HillCheck(), Allot(), Draw(), BeginPlayer(), Move(),
+    CombatPhase(), Attackers(), Support(), DefSupport(), CombatRoll(), DefResult(),
+    AttLoss(), AttResult(), AttRetreat(), Advance(), EndCombat(), EndTurn())
+
+
+def new_position(scenario: str) -> Position:
+    r = rules()
+    return Position(
+        turn=1, last_turn=r.last_turn, phasing="us", phase="setup",
+        units={u: Unit() for u in r.order},
+        chits={side: [] for side in SIDES}, allotment={side: 0 for side in SIDES})

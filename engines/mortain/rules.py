@@ -1,0 +1,204 @@
+"""Mortain Counterattack's data, read once from ``scenarios/mortain/``: the map, the units,
+the Integrated CRT, the movement chart, the support-fire pools, and the hex facts the
+rules ask about (ZOC extent 14.1, See hexsides 14.2, the book's named hexes)."""
+
+from __future__ import annotations
+
+import functools
+from collections.abc import Iterable, Mapping
+from dataclasses import dataclass
+
+from engines.hexkit.geometry import hexside
+from engines.hexkit.hexid import HexId
+from engines.hexkit.hexmap import HexMap
+from engines.hexkit.movement import MoveClass, MoveCosts
+from engines.hexkit.scenario import ScenarioSet, load_scenario_dir
+from engines.hexkit.shared import Shared
+from engines.hexkit.zoc import ZocMap, zoc_map
+
+ENGINE_ID = "mortain"
+SIDES = ("us", "german")
+MORTAIN = ("2514", "2515", "2414")  # 19.0
+HILL_317 = "2815"  # 15.0
+SUPPLY = {"us": "0102", "german": "3212"}  # 12.0, 11.2, 11.3
+#: 19.0: a mobile unit has a printed movement allowance of 10 or more
+MOBILE_MA = 10
+#: the ICRT's terrain rows, most defensive first
+ROW_ORDER = ("peak", "hill", "town", "hedgerow", "road")
+RESULTS = ("De", "D3", "D2", "Ex", "A1", "A2", "A3", "(A)", "Ae", "-")
+
+
+def other(side: str) -> str:
+    return SIDES[1 - SIDES.index(side)]
+
+
+@dataclass(frozen=True)
+class UnitInfo(Shared):
+    id: str
+    name: str
+    side: str
+    attack: int
+    defense: int
+    ma: int
+    #: German: the game turn it may enter (11.1); US: 0
+    turn: int
+    #: US set-up group (13.0): "ccb", "9th", "30th"; German: ""
+    group: str
+    #: S9: demolishes (US) or repairs (German) See bridges
+    engineer: bool = False
+
+    @property
+    def mobile(self) -> bool:
+        return self.ma >= MOBILE_MA
+
+    def factors(self, depleted: bool) -> tuple[int, int]:
+        """Attack and defense; a depleted unit's are halved, rounded up (series stand-in)."""
+        if depleted:
+            return (self.attack + 1) // 2, (self.defense + 1) // 2
+        return self.attack, self.defense
+
+
+def _diff_range(label: str) -> tuple[int, int]:
+    if ".." in label:
+        a, b = label.split("..")
+        return int(a), int(b)
+    return int(label), int(label)
+
+
+@dataclass(frozen=True)
+class Icrt(Shared):
+    """The Integrated Combat Results Table (reconstructed, see the engine page)."""
+
+    results: tuple[tuple[str, ...], ...]
+    rows: Mapping[str, tuple[tuple[int, int], ...]]
+    terrain_row: Mapping[str, str]
+
+    def column(self, row: str, differential: int) -> int:
+        """The result column (0-based) of ``differential`` on terrain row ``row``: below the
+        first column is the first, above the last the last."""
+        cols = self.rows[row]
+        if differential < cols[0][0]:
+            return 0
+        for i, (lo, hi) in enumerate(cols):
+            if lo <= differential <= hi:
+                return i
+        return len(cols) - 1
+
+    def result(self, row: str, differential: int, roll: int) -> str:
+        return self.results[roll - 1][self.column(row, differential)]
+
+
+class Rules(Shared):
+    """Everything read from the data, shared by every state (never copied)."""
+
+    def __init__(self, data: ScenarioSet) -> None:
+        self.data = data
+        self.map: HexMap = data.map
+        units: dict[str, UnitInfo] = {}
+        doc = data.doc("units.toml")
+        for side, key in (("german", "german"), ("us", "us")):
+            for i, spec in enumerate(doc.get_list(key, "units")):
+                a, d, m = (int(x) for x in str(spec["factors"]).split("-"))
+                uid = str(spec["id"])
+                if uid in units:
+                    raise doc.error((key, "units", i, "id"), f"unit {uid} twice")
+                units[uid] = UnitInfo(uid, str(spec["name"]), side, a, d, m,
+                                      int(spec.get("turn", 0)), str(spec.get("group", "")),
+                                      bool(spec.get("engineer", False)))
+        self.units: Mapping[str, UnitInfo] = units
+        self.order = tuple(units)
+        icrt = data.table("icrt").extra
+        self.icrt = Icrt(
+            tuple(tuple(str(c) for c in row) for row in icrt["results"]),
+            {k: tuple(_diff_range(str(x)) for x in v)
+             for k, v in icrt["rows_by_terrain"].items()},
+            dict(icrt["terrain_row"]))
+        tec = data.table("tec").extra
+        self.enter_cost: Mapping[str, int] = {k: int(v) for k, v in tec["half_mp"].items()}
+        self.road_cost, self.trail_cost = int(tec["road"]), int(tec["trail"])
+        self.move_class = MoveClass(
+            "all", enter=dict(self.enter_cost),
+            networks={"road": self.road_cost, "trail": self.trail_cost},
+            hexside={"see": None}, negated_by={"see": ("bridge",)})
+        self.costs = MoveCosts(self.map, self.move_class)
+        support = data.table("support").extra
+        self.pool: Mapping[str, tuple[str, ...]] = {
+            s: tuple(sorted(str(x) for x in support["pool"][s])) for s in SIDES}
+        self.allotment: Mapping[str, tuple[int, ...]] = {
+            s: tuple(int(x) for x in support["allotment"][s]) for s in SIDES}
+        self.per_combat = int(support["per_combat"])
+        scen = data.scenario("counterattack")
+        self.dates = tuple(str(d) for d in scen.get_list("track", "dates"))
+        self.last_turn = len(self.dates)
+        self.entry = tuple(self.map.area("german_entry"))
+        self.west_edge = frozenset(self.map.area("west_edge"))
+        self.on_network = frozenset(self.map.network_hexes("road")) | frozenset(
+            self.map.network_hexes("trail"))
+        self.hedgerow_no_zoc = frozenset(
+            h for h in self.map.ids
+            if self.map.terrain_of(h) == "hedgerow" and h not in self.on_network)
+        self.see_unbridged = frozenset(
+            pair for side, feats in self.map.hexsides.items()
+            if "see" in feats and "bridge" not in feats for pair in (side, side[::-1]))
+        self.road_hexes = frozenset(self.map.network_hexes("road"))
+        self.trail_hexes = frozenset(self.map.network_hexes("trail"))
+        self.areas = {"ccb": self._near_cuves(), "9th": frozenset(self.map.area("see_north")),
+                      "30th": frozenset(self.map.area("us_setup"))}
+
+    def _near_cuves(self) -> frozenset[HexId]:
+        """13.0: CCB within three hexes of any Cuves town hex (and northwest of the start
+        line, as every US unit)."""
+        line = frozenset(self.map.area("us_setup"))
+        return frozenset(h for c in self.map.place("Cuves") for h in self.map.within(c, 3)
+                         if h in line)
+
+    # -- hex facts ------------------------------------------------------------------------
+
+    def see_between(self, a: HexId, b: HexId, demolished: Iterable[str] = ()) -> bool:
+        """14.2: a See hexside that is not bridged (or whose bridge is demolished)."""
+        feats = self.map.hexsides.get(hexside(a, b), frozenset())
+        if "see" not in feats:
+            return False
+        return "bridge" not in feats or f"{min(a, b)}/{max(a, b)}" in set(demolished)
+
+    def zoc(self, hexes: Mapping[str, HexId], demolished: Iterable[str] = ()) -> ZocMap:
+        """The ZOC of units at ``hexes``: the six hexes around, except (14.1) a hedgerow
+        hex without road or trail, and (stand-in) across an unbridged See hexside."""
+        gone = frozenset(demolished)
+        hedge, see = self.hedgerow_no_zoc, self.see_unbridged
+        if gone:
+            return zoc_map(self.map, sorted(hexes.items()),
+                           blocks=lambda a, b: b in hedge or self.see_between(a, b, gone))
+        return zoc_map(self.map, sorted(hexes.items()),
+                       blocks=lambda a, b: b in hedge or (a, b) in see)
+
+    def crt_row(self, target: HexId, across_see: bool = False) -> str:
+        """The ICRT row: the defender's hex terrain (14.1: a hedgerow hex is always fought
+        on the Hedgerow row); an attack made wholly across bridged See hexsides uses the
+        "See River (bridged)" row (Hill) when that favours the defender more."""
+        row = self.icrt.terrain_row[self.map.terrain_of(target)]
+        if across_see and row != "hedgerow" and ROW_ORDER.index("hill") < ROW_ORDER.index(row):
+            return "hill"
+        return row
+
+    def bridges(self) -> tuple[str, ...]:
+        """Every See bridge, as "A/B" (S9)."""
+        return tuple(f"{a}/{b}" for a, b in sorted(self.map.sides_with("bridge")))
+
+    def exit_cost(self, h: HexId) -> int:
+        """19.1: the imaginary hex beyond ``h`` costs what ``h`` does, or the road (trail)
+        cost where a road (trail) leads off the map there."""
+        if h in self.road_hexes:
+            return self.road_cost
+        if h in self.trail_hexes:
+            return self.trail_cost
+        return self.enter_cost[self.map.terrain_of(h)]
+
+    def entry_cost(self, h: HexId) -> int:
+        """11.0: entering from off the map costs the hex, as 19.1 prices the hex beyond."""
+        return self.exit_cost(h)
+
+
+@functools.cache
+def rules() -> Rules:
+    return Rules(load_scenario_dir(ENGINE_ID))
