@@ -118,6 +118,12 @@ class Choice(Step[S]):
     def default(self, s: S, args: Any) -> Action | None:
         return None
 
+    def accepts(self, s: S, args: Any, action: Action) -> bool:
+        """An action not in :meth:`options` that the step still takes: a parameter
+        variant too many to list (the engine contract allows leaving those out), such as
+        a commitment's digest or a reveal's salt, which only a session can make."""
+        return False
+
     def why_not(self, s: S, args: Any, action: Action) -> str | Refusal:
         """Why ``action`` is not listed, for the refusal: words under the step's rule, or a
         :class:`Refusal` naming a finer rule."""
@@ -253,7 +259,8 @@ class StepState(State, Generic[P]):
 
     def _apply_action(self, action: Action) -> list[Event]:
         step, frame = self._choice()
-        if action not in step.options(self, frame.args):
+        if (action not in step.options(self, frame.args)
+                and not step.accepts(self, frame.args, action)):
             why = step.why_not(self, frame.args, action)
             if isinstance(why, Refusal):
                 raise IllegalAction(why.text, rule=why.rule)
