@@ -282,25 +282,32 @@ class P48State(StepState[Position]):
         return min(self.pos.turn, self.pos.last_turn)
 
     def frames_for(self, step: str) -> list[Frame]:
+        """Setup adapter: the frames above ``step`` (game, turn, player turn, phase)."""
         if step not in self.steps:
             raise KeyError(step)
+        if step in ("game", "setup", "plan"):
+            return [Frame("game")] + ([Frame(step)] if step != "game" else [])
         side = self.pos.phasing
-        base = [Frame("game"), Frame("player-turn", SideArgs(side, 2 if step in (
-            "movement", "moving") else 1))]
-        if step in ("game",):
-            return [Frame("game")]
-        if step in ("setup", "plan"):
-            return [Frame("game"), Frame(step)]
-        if step == "moving":
-            return [*base, Frame("movement"), Frame("moving")]
+        movement = step in ("movement", "moving", "zoc-exit")
+        base = [Frame("game"), Frame("turn", SideArgs(stage=1 if side == "soviet" else 2)),
+                Frame("player-turn", SideArgs(side, 2 if movement else 1))]
+        phase = [Frame("movement")] if movement else [Frame("prepared")]
         if step in ("prepared", "movement"):
             return [*base, Frame(step)]
-        raise KeyError(step)
+        if step == "moving":
+            return [*base, *phase, Frame("moving")]
+        return [*base, *phase, Frame(step)]
 
     def setup_data(self, spec: dict[str, Any]) -> dict[str, Any]:
         """Setup shorthand: ``at = { "685/I" = "3508", "89T" = "3507 -1 flipped" }`` places
         units (optional losses as ``-N`` and state words); every other unit of the
         scenario stays where its side set it up unless ``only = true`` removes them."""
+        if isinstance(spec.get("combat"), dict):
+            from pbem import codec
+            c = spec["combat"]
+            base = codec.to_data(Combat(str(c.get("hex", "")), str(c.get("attacker", "")),
+                                        bool(c.get("prepared", False))))
+            spec["combat"] = {**base, **c}
         at = spec.pop("at", None)
         only = spec.pop("only", False)
         if at is None:
