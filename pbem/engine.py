@@ -168,7 +168,8 @@ class Event:
 
     ``visible_to`` empty means everyone.  ``hexes`` and ``units`` let the replay
     highlight where it happened.  ``kind`` groups events for narration: ``move``,
-    ``attack``, ``roll``, ``loss``, ``retreat``, ``morale``, ``phase``, ``info``.
+    ``attack``, ``roll``, ``loss``, ``retreat``, ``morale``, ``phase``, ``info``; ``commit``
+    and ``reveal`` mark a committed plan's commitment and reveal (``pbem audit`` lists them).
     ``rule`` names the rule that made it happen ("Rule 11.B.2", "8.3.1"): the rules census
     (pbem.census) counts firings by it.  Events are never written to files (a replay
     recomputes them), so the field changes no file and no digest.

@@ -651,7 +651,7 @@ class Plan(Choice[P48State]):
             s.pos.phase = "turns"
             flow.end()
         return [Event(f"the {s.d.formations[f].name} will arrive on turn {action.b} "
-                      f"(area committed: {dig[:16]}...)", "info", rule="9.1")]
+                      f"(area committed: {dig[:16]}...)", "commit", rule="9.1")]
 
 
 def plan_formations(s: P48State) -> list[str]:
@@ -1507,7 +1507,7 @@ def reveal(s: P48State, action: Say) -> list[Event]:
         if s.d.units[u].formation == f and x.where == "setup":
             x.where = "due"
     return [Event(f"the {s.d.formations[f].name} enters at area {area} (revealed, matches "
-                  "the commitment)", "info", rule="9.1")]
+                  "the commitment)", "reveal", rule="9.1")]
 
 
 def _is_hex(text: str) -> bool:
