@@ -440,6 +440,11 @@ def test_9_1_session_commits_without_the_area_and_opens_it(tmp_path) -> None:  #
     assert len(commits) == 2 and len(opens) >= 1
     for o in opens:
         assert len(o.split()[3]) == 64  # the salt, 32 bytes
+    from pbem.audit import audit, collect
+    report = audit(collect([tmp_path / "files"]))
+    assert report.clean, report.problems
+    assert sum("will arrive on turn" in c for c in report.commitments) == 2
+    assert any("revealed, matches the commitment" in c for c in report.commitments)
 
 
 # -- 10: victory --------------------------------------------------------------------------------
