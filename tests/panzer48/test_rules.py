@@ -468,3 +468,70 @@ def test_2_1_losses_past_the_printed_strength_eliminate_and_score() -> None:
     s = state('at = { "Adam" = "1021" }')
     s.lose("Adam", 5, "8")
     assert s.pos.units["Adam"].where == "dead" and s.pos.kills["soviet"] == 3
+
+
+# -- refusals naming their rule -----------------------------------------------------------------
+
+
+def test_7_2_a_unit_fires_once_and_a_target_is_fired_on_once_per_combat() -> None:
+    s = combat(["44MR", "14MR"], ["Adam", "Selle"],
+               'at = { "Adam" = "1021", "Selle" = "1021", "44MR" = "1020", "14MR" = "1020" }',
+               stage="attack")
+    s.apply("fire 44MR Adam")
+    do(s, "roll")
+    roll(s, 1)  # column 4, roll 1: no effect
+    with pytest.raises(IllegalAction, match=r"7\.2"):
+        s.apply("fire 44MR Selle")  # 44MR has fired
+    with pytest.raises(IllegalAction, match=r"7\.2"):
+        s.apply("fire 14MR Adam")  # Adam has been fired on
+
+
+def test_7_6_artillery_supports_only_at_range_and_not_adjacent() -> None:
+    s = state('phasing = "soviet"\nstep = "prepared"\n'
+              'began_adjacent = ["44MR"]\n'
+              'at = { "Adam" = "1021", "44MR" = "1020", "1TC/Art" = "1017", '
+              '"119/Art" = "1012" }')
+    s.apply("attack 1021")
+    assert "support 1TC/Art" in acts(s)  # 4 hexes away, range 4
+    with pytest.raises(IllegalAction, match=r"7\.6"):
+        s.apply("support 119/Art")  # 9 hexes away
+
+
+def test_3_1_only_units_adjacent_at_the_start_make_prepared_attacks() -> None:
+    s = state('phasing = "soviet"\nstep = "prepared"\nbegan_adjacent = []\n'
+              'at = { "Adam" = "1021", "44MR" = "1020" }')
+    with pytest.raises(IllegalAction, match=r"^7\b"):
+        s.apply("attack 1021")
+
+
+def test_9_1_the_movement_phase_cannot_end_while_an_arrival_can_enter() -> None:
+    s = state('phasing = "german"\nstep = "movement"\nturn = 2\n'
+              'units = { "61K" = { where = "due" } }')
+    assert any(a.startswith("enter 61K ") for a in acts(s))
+    with pytest.raises(IllegalAction, match=r"9\.1"):
+        s.apply("end-movement")
+    s.apply("enter 61K 1036")
+    assert s.pos.units["61K"].hex == "1036"
+
+
+def test_10_soviet_units_exit_only_at_south_edge_road_hexes() -> None:
+    s = state('phasing = "soviet"\nstep = "movement"\nat = { "89T" = "2235" }')
+    s.apply("move 89T")
+    with pytest.raises(IllegalAction, match=r"^10\b"):
+        s.apply("exit")
+    s.apply("to 2236")
+    s.apply("exit")
+    assert s.pos.units["89T"].where == "exited" and s.pos.exits == {"2236": 4}
+
+
+def test_10_exit_points_need_a_road_path_free_of_german_units_and_zoc() -> None:
+    s = state('phasing = "soviet"\nstep = "movement"\nat = { "89T" = "2235" }')
+    s.apply("move 89T")
+    s.apply("to 2236")
+    s.apply("exit")
+    base = s.score()["soviet"]
+    s.pos.exits["2236"] = 4
+    assert base == 4  # 1 point per step, a road to area B through Surovikino
+    blocked = state('at = { "Adam" = "2226", "Selle" = "2226" }')
+    blocked.pos.exits["2236"] = 4
+    assert blocked.score()["soviet"] == 0  # the road is German-held at 2226
