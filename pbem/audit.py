@@ -55,6 +55,8 @@ class AuditReport:
     verifier: Verifier | None = None
     #: files not of the game, or not signed by its pinned keys: listed, not verified
     set_aside: list[str] = field(default_factory=list)
+    #: each commitment and reveal of a committed plan (protocol 6.3), by file
+    commitments: list[str] = field(default_factory=list)
 
     @property
     def clean(self) -> bool:
@@ -80,6 +82,7 @@ class AuditReport:
             "result": self.result,
             "problems": self.problems,
             "set_aside": self.set_aside,
+            "commitments": self.commitments,
             "files": [vars(f) for f in self.files],
             "rolls": [
                 {"roll": r.name, "side": r.side, "purpose": r.purpose, "rule": r.rule,
@@ -202,6 +205,11 @@ def audit(datas: list[tuple[str, bytes]],
             notes.append(f"standing orders: {orders.text(accepted.orders)}")
         if accepted.message:
             notes.append(f"message: {accepted.message}")
+        # committed plans (docs/protocol.md 6.3): each commitment and reveal, checked by
+        # the replay above, is listed where it happened
+        marks = [e.text for e in accepted.events if e.kind in ("commit", "reveal")]
+        notes += marks
+        report.commitments += [f"file {seq}: {t}" for t in marks]
         row.note = "; ".join(notes)
     report.rolls = list(verifier.rolls)
     if verifier.result:

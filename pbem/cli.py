@@ -1348,6 +1348,8 @@ def audit_cmd(paths: tuple[Path, ...], roll: str | None, as_json: bool, html: Pa
                           cell(r.request), cell(", ".join(str(o) for o in r.outcome)),
                           cell(r.after_action))
         console.print(rolls)
+        for line in report.commitments:  # committed plans (docs/protocol.md 6.3)
+            echo(f"plan {safe(line)}")
         if report.result:
             echo(f"result: {report.result}")
         echo(report.verdict())

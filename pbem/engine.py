@@ -29,8 +29,9 @@ from __future__ import annotations
 
 import copy
 import hashlib
+import hmac
 from abc import ABC, abstractmethod
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from importlib.resources.abc import Traversable
 from typing import Any, ClassVar, Final, Literal
@@ -167,7 +168,8 @@ class Event:
 
     ``visible_to`` empty means everyone.  ``hexes`` and ``units`` let the replay
     highlight where it happened.  ``kind`` groups events for narration: ``move``,
-    ``attack``, ``roll``, ``loss``, ``retreat``, ``morale``, ``phase``, ``info``.
+    ``attack``, ``roll``, ``loss``, ``retreat``, ``morale``, ``phase``, ``info``; ``commit``
+    and ``reveal`` mark a committed plan's commitment and reveal (``pbem audit`` lists them).
     ``rule`` names the rule that made it happen ("Rule 11.B.2", "8.3.1"): the rules census
     (pbem.census) counts firings by it.  Events are never written to files (a replay
     recomputes them), so the field changes no file and no digest.
@@ -296,6 +298,13 @@ class State(ABC):
     @abstractmethod
     def _view(self, side: str | None) -> BoardView:
         """What ``side`` may see; ``None`` is the referee's view of everything."""
+
+    def conceal(self, action: Action, salt: Callable[[str], bytes]) -> Action:
+        """The form of our own ``action`` that goes into a file (the session calls this
+        before applying it).  An engine with a secret plan (:class:`Commitment`) returns
+        the commitment in place of the plan, and a reveal with its salt; ``salt(label)``
+        is the salt of this side's commitment ``label``.  Default: the action itself."""
+        return action
 
     def order_answer(self, decision: Decision, policy: str) -> Action | None:
         """The action a standing order with ``policy`` gives for ``decision`` (pbem.orders);
@@ -559,6 +568,14 @@ class Commitment:
     side: str
     label: str
     digest: bytes = field(default=b"")
+
+    @staticmethod
+    def salt(secret: bytes, nonce: bytes, side: str, label: str) -> bytes:
+        """The salt of ``side``'s commitment ``label`` in the game with ``nonce``: an HMAC
+        of the side's identity secret, so nobody else can test guesses of a small plan
+        space against the digest, and the side can rebuild it from its key."""
+        return hmac.new(secret, b"pbem/v1/commit-salt\0" + canonical.encode(
+            [nonce, side, label]), hashlib.sha256).digest()
 
     @staticmethod
     def make(side: str, label: str, plan: Any, salt: bytes) -> bytes:

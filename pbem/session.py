@@ -867,6 +867,14 @@ class Game:
         _, _, link = self._next_link()
         return self.verifier.seed_for(self.verifier.seq + 1, self.side, link)
 
+    def _commit_salt(self, label: str) -> bytes:
+        """The salt of this side's commitment ``label``: from its own secret, so only it
+        can make or open the commitment, and it can rebuild it from its key."""
+        from pbem.engine import Commitment
+
+        return Commitment.salt(self.home.identity().secret_bytes(), self.verifier.setup.nonce,
+                               self.side, label)
+
     def _acted(self) -> bool:
         """Whether this file holds an action yet (sealed dice: rolls only come before)."""
         return any(r[0] in ("a", "o") for r in self.pending)
@@ -953,6 +961,9 @@ class Game:
             raise NotYourTurn(f"{self.name}: it is not your decision now")
         state = self._writable()
         action = state.parse_action(text.strip())
+        # a secret plan leaves only as its commitment, a reveal with its salt
+        # (pbem.engine.Commitment; docs/protocol.md, "Committed plans")
+        action = state.conceal(action, self._commit_salt)
         canonical_text = action.notation()
         events = state.apply(action, side=self.side)
         self.pending.append(["a", canonical_text])

@@ -127,12 +127,18 @@ class Choice(Step[S]):
     def default(self, s: S, args: Any) -> Action | None:
         return None
 
+    def accepts(self, s: S, args: Any, action: Action) -> bool:
+        """An action not in :meth:`options` that the step still takes: a parameter
+        variant too many to list (the engine contract allows leaving those out), such as
+        a commitment's digest or a reveal's salt, which only a session can make."""
+        return False
+
     def check(self, s: S, args: Any, action: Action) -> None:
         """Refuse ``action`` (raise :class:`~pbem.errors.IllegalAction`) unless it may be
         applied.  The default refuses what :meth:`options` does not list, in the words of
         :meth:`why_not`; a step whose ``apply`` checks an action itself (a move along any
         legal path, not only the listed one) overrides this."""
-        if action not in self.options(s, args):
+        if action not in self.options(s, args) and not self.accepts(s, args, action):
             why = self.why_not(s, args, action)
             if isinstance(why, Refusal):
                 raise IllegalAction(why.text, rule=why.rule)

@@ -45,7 +45,11 @@ class Position:
         sides = get(engine).sides
         ga = self.a.new_game(engine, scenario, sides[0], name="g", nonce=bytes(32))
         gb = self.b.join(ga.files[0], "invite", name="g")
-        self.a.receive(gb.files[1], "accept", loaded=ga)
+        report = self.a.receive(gb.files[1], "accept", loaded=ga)
+        if report.sealed is not None:
+            # the joiner's side acts first (48th Panzer Korps: the German sets up first):
+            # the creator's first file reveals its link with no actions (protocol 5)
+            self.b.receive(ga.file(report.sealed)[1], "first", loaded=gb)
         games: dict[Home, Game] = {self.a: ga, self.b: gb}
         chooser = Chooser(f"hostile {engine}")
         for n in range(5):

@@ -1,0 +1,159 @@
+"""48th Panzer Korps: the scenario data read once (units, charts, map costs).
+
+Everything here is shared and never copied with a state (``Shared``): positions refer to
+units by id and to hexes by number.
+"""
+
+from __future__ import annotations
+
+import functools
+from dataclasses import dataclass
+from fractions import Fraction
+from types import MappingProxyType
+from typing import Any
+
+from engines.hexkit import HexMap, ScenarioSet, load_scenario_dir
+from engines.hexkit.movement import MoveClass, MoveCosts
+from engines.hexkit.shared import Shared
+
+ENGINE_ID = "48th-panzer-korps"
+SIDES = ("soviet", "german")
+TARGET_ORDER = ("A", "P", "W")  # 7.3: armor, personnel, weapons
+
+
+def other(side: str) -> str:
+    return SIDES[1 - SIDES.index(side)]
+
+
+def frac(text: Any) -> Fraction:
+    return Fraction(str(text))
+
+
+@dataclass(frozen=True)
+class UnitInfo(Shared):
+    id: str
+    side: str
+    formation: str
+    name: str
+    steps: int
+    target: str  # A, P, W (2.1)
+    fire: str  # p, A, at, art
+    size: int  # in thirds of a battalion (6)
+    ma: int
+    range: int = 0
+    armor: int = 0
+
+    @property
+    def leg(self) -> bool:
+        """4: personnel with a movement allowance of 7 or less are leg units."""
+        return self.target == "P" and self.ma <= 7
+
+
+@dataclass(frozen=True)
+class Formation(Shared):
+    id: str
+    side: str
+    name: str
+    area: str = ""
+    hexes: tuple[str, ...] = ()
+    assigned: tuple[str, ...] = ()
+    enters_turn: int = 0
+    enters_area: str = ""
+    schedule: tuple[tuple[str, int], ...] = ()  # (area letter, earliest turn)
+
+
+class Data(Shared):
+    """The engine's data: map, units, formations, charts."""
+
+    def __init__(self, scen: ScenarioSet) -> None:
+        self.scen = scen
+        self.map: HexMap = scen.map
+        u = scen.doc("units.toml")
+        sizes = {str(k): int(v) for k, v in scen.doc("tables.toml").get_table(
+            "stacking", "sizes").items()}
+        forms: dict[str, Formation] = {}
+        for side in SIDES:
+            for fid, spec in u.get_table("formations", side).items():
+                enters = spec.get("enters", {})
+                forms[fid] = Formation(
+                    fid, side, str(spec["name"]), str(spec.get("area", "")),
+                    tuple(spec.get("hexes", ())), tuple(spec.get("assigned", ())),
+                    int(enters.get("turn", 0)), str(enters.get("area", "")),
+                    tuple(sorted((str(k), int(v)) for k, v in spec.get("schedule", {}).items())))
+        self.formations: MappingProxyType[str, Formation] = MappingProxyType(forms)
+        units: dict[str, UnitInfo] = {}
+        for i, spec in enumerate(u.get_list("unit")):
+            f = forms.get(str(spec["formation"]))
+            if f is None:
+                raise u.error(("unit", i, "formation"), "no such formation")
+            units[str(spec["id"])] = UnitInfo(
+                str(spec["id"]), f.side, f.id, str(spec["name"]), int(spec["steps"]),
+                str(spec["target"]), str(spec["fire"]), sizes[str(spec["size"])],
+                int(spec["ma"]), int(spec.get("range", 0)), int(spec.get("armor", 0)))
+        self.units: MappingProxyType[str, UnitInfo] = MappingProxyType(dict(sorted(units.items())))
+        self.entry: MappingProxyType[str, tuple[str, ...]] = MappingProxyType({
+            str(k): tuple(v) for k, v in sorted(u.get_table("entry").items())
+            if k != "stand_in"})
+        t = scen.doc("tables.toml")
+        self.weapons = {fc: {tc: frac(v) for tc, v in row.items()}
+                        for fc, row in t.get_table("weapons").items() if fc != "stand_in"}
+        self.shifts = {k: int(v) for k, v in t.get_table("shifts").items() if k != "stand_in"}
+        crt = t.get_table("crt")
+        self.crt_columns: tuple[int, ...] = tuple(int(c) for c in crt["columns"])
+        self.crt: dict[int, tuple[str, ...]] = {
+            int(k): tuple(str(x) for x in v) for k, v in crt.items() if k.isdigit()}
+        self.morale = {k: int(v) for k, v in t.get_table("morale").items() if k != "stand_in"}
+        st = t.get_table("stacking")
+        self.stack_limit = {s: 3 * int(st[s]) for s in SIDES}  # in thirds
+        self.zoc_fail = tuple(int(x) for x in t.get_table("zoc_exit")["fail"])
+        v = t.get_table("victory")
+        self.levels = tuple((int(a), str(b)) for a, b in v["levels"])
+        self.towns = {str(k): int(x) for k, x in v["towns"].items()}
+        self.bridge_vp = int(v["bridge"])
+        terr = t.get_table("terrain")
+        self.exit_cost = frac(terr["exit"])
+        self.areas = {k: frozenset(self.map.area(k)) for k in
+                      ("german_side", "front_german", "front_soviet", "south_exit")}
+        self.don_bridges = tuple(sorted(self.map.sides_with("river_bridge")))
+        self.costs = {
+            mode: MoveCosts(self.map, MoveClass(
+                mode,
+                enter={k: int(x[mode]) for k, x in terr["enter"].items()},
+                hexside={k: int(x[mode]) for k, x in terr["hexside"].items() if k != "slope"},
+                networks={"road": frac(terr["road"])},
+                negated_by={"river": ["river_bridge", "bridge"], "stream": ["bridge"]},
+                network_crosses=True),
+                adjust=functools.partial(self._slope, int(terr["hexside"]["slope"][mode])))
+            for mode in ("leg", "mech")}
+        self.enter = {mode: {k: int(x[mode]) for k, x in terr["enter"].items()}
+                      for mode in ("leg", "mech")}
+        self.road_cost = frac(terr["road"])
+        edge = []
+        grid = self.map.grid
+        for h in self.map.ids:
+            c, r = grid.coords_of(h)
+            if c in grid.cols or r in grid.rows:
+                edge.append(h)
+        self.edge = frozenset(edge)
+
+    def _slope(self, extra: int, a: str, b: str, cost: Any) -> Any:
+        """4: a slope hexside costs extra going up, unless the move follows a road."""
+        if self.map.connected("road", a, b):
+            return cost
+        if self.map.faces_toward("slope", a, b) == b:
+            return cost + extra
+        return cost
+
+    def entry_cost(self, u: str, h: str) -> Fraction:
+        """9.1: the normal cost of the first hex entered (road cost at a road hex)."""
+        if self.map.network_neighbors("road", h):
+            return self.road_cost
+        return Fraction(self.enter["leg" if self.units[u].leg else "mech"][self.map.terrain_of(h)])
+
+    def side_of_hex(self, h: str) -> str:
+        return "german" if h in self.areas["german_side"] else "soviet"
+
+
+@functools.cache
+def data() -> Data:
+    return Data(load_scenario_dir(ENGINE_ID))

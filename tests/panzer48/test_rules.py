@@ -1,0 +1,537 @@
+"""48th Panzer Korps: the article's rules and worked examples, positions by the setup API.
+
+Positions are on the shipped map's clear ground south of the Chir (columns 08-12,
+rows 19-23: no river, stream, slope or broken terrain), with ``only = true`` leaving
+just the units each example names.  Unit values are the stand-in counters of
+scenarios/48th-panzer-korps/units.toml: 686/II, 687/I and Adam are 3-step German
+personnel with a movement allowance of 5 (the article's "3-5 units").
+"""
+
+from __future__ import annotations
+
+from fractions import Fraction
+
+import pytest
+
+from engines.panzer48 import ENGINE
+from engines.panzer48.game import P48State, round_half_down
+from pbem.errors import IllegalAction
+from pbem.setup import setup
+
+
+def state(text: str) -> P48State:
+    s = setup(ENGINE, "chir", "only = true\nphase = \"turns\"\n" + text)
+    assert isinstance(s, P48State)
+    return s
+
+
+def roll(s: P48State, *faces: int) -> None:
+    for f in faces:
+        assert s.is_chance(), f"expected a roll, {s.current_player()} acts: {s.decision()}"
+        s.apply_outcome((f,))
+
+
+def do(s: P48State, *texts: str) -> None:
+    """Apply actions; a lone ``roll`` is taken by the step itself (7.2: nothing left to
+    add to the fire), so it is skipped when the roll is already due."""
+    for t in texts:
+        if t == "roll" and s.is_chance():
+            continue
+        s.apply(t)
+
+
+def acts(s: P48State) -> list[str]:
+    return [a.notation() for a in s.legal_actions()]
+
+
+# -- 5: zones of control -----------------------------------------------------------------
+
+
+def test_5_zoc_needs_three_steps_a_stack_of_three_one_step_units_exerts_one() -> None:
+    """5: 'a stack of three 1-strength units would exert a ZOC, even though each unit in
+    a hex alone would not'."""
+    s = state('at = { "Adam" = "1021 -2", "Selle" = "1021 -2", "Schmidt" = "1023 -1" }')
+    assert "1022" not in s.zoc("german")  # two 1-step units: 2 steps, no ZOC
+    s = state('at = { "Adam" = "1021 -2", "Selle" = "1021 -2", "Flak" = "1021 -2" }')
+    assert "1022" in s.zoc("german")  # three 1-step units
+    s = state('at = { "Adam" = "1021 -2" }')
+    assert s.zoc("german") == {}
+
+
+def test_5_retreated_units_contribute_nothing() -> None:
+    """5: 'a stack of a 2-point retreated unit and a 2-point unretreated unit would not
+    exert a ZOC'."""
+    s = state('at = { "Adam" = "1021 -1 retreated", "Selle" = "1021 -1" }')
+    assert "1022" not in s.zoc("german")
+    s = state('at = { "Adam" = "1021 -1", "Selle" = "1021 -1" }')
+    assert "1022" in s.zoc("german")
+
+
+def test_5_armor_zoc_is_marked_for_retreat_losses() -> None:
+    s = state('at = { "89T" = "1021", "44MR" = "1121" }')
+    zoc = s.zoc("soviet")
+    assert zoc["1022"] is True  # 89T is armor: personnel lose 2 per such hex (8.3)
+
+
+MOVE = 'phasing = "german"\nstep = "movement"\n'
+
+
+def test_5_exit_example_first_unit_leaves_freely_the_last_rolls() -> None:
+    """5's example: A and B in an enemy-controlled hex; A leaves without a roll, B must
+    roll, and on 4-6 it cannot move, and may not try again that phase."""
+    s = state(MOVE + 'at = { "Adam" = "1021", "Selle" = "1021", "349R" = "1020" }')
+    assert "1021" in s.zoc("soviet")
+    s.apply("move Adam")
+    s.apply("to 1022")  # Selle stays behind: no roll
+    assert not s.is_chance()
+    s.apply("stop")
+    s.apply("move Selle")
+    s.apply("to 1122")
+    assert s.is_chance()  # leaving the hex vacant
+    roll(s, 4)
+    assert s.pos.units["Selle"].hex == "1021" and s.pos.units["Selle"].failed
+    assert "move Selle" not in acts(s)
+    with pytest.raises(IllegalAction, match="4"):
+        s.apply("move Selle")
+
+
+def test_5_exit_example_both_together_roll_and_neither_moves_on_4_to_6() -> None:
+    s = state(MOVE + 'at = { "Adam" = "1021", "Selle" = "1021", "349R" = "1020" }')
+    s.apply("move 1021")
+    s.apply("to 1022")
+    roll(s, 6)
+    assert s.pos.units["Adam"].hex == "1021" and s.pos.units["Selle"].hex == "1021"
+    s2 = state(MOVE + 'at = { "Adam" = "1021", "Selle" = "1021", "349R" = "1020" }')
+    s2.apply("move 1021")
+    s2.apply("to 1022")
+    roll(s2, 3)
+    assert s2.pos.units["Adam"].hex == "1022" and s2.pos.units["Selle"].hex == "1022"
+
+
+# -- 7.3: target priority --------------------------------------------------------------------
+
+DEFENSE = ('phasing = "soviet"\nstep = "fire"\n'
+           'combat = { hex = "1021", attacker = "soviet", prepared = false, '
+           'stage = "defense", attackers = [{A}], defenders = [{D}] }}\n')
+
+
+def combat(attackers: list[str], defenders: list[str], at: str, stage: str = "defense",
+           prepared: bool = False) -> P48State:
+    q = ", ".join(f'"{u}"' for u in attackers)
+    d = ", ".join(f'"{u}"' for u in defenders)
+    step = "fire" if stage == "defense" else "attack-fire"
+    return state(f'phasing = "soviet"\nstep = "{step}"\n'
+                 f'combat = {{ hex = "1021", attacker = "soviet", prepared = '
+                 f'{"true" if prepared else "false"}, stage = "{stage}", attackers = [{q}], '
+                 f'defenders = [{d}] }}\n' + at)
+
+
+def test_7_3_type_priority_armor_first_within_a_stack_not_across_stacks() -> None:
+    """7.3: an armor and an infantry unit stacked together, another infantry unit in a
+    different hex: fire at the stack must take the armor first, but the lone infantry
+    may be fired at."""
+    s = combat(["89T", "44MR", "349R"], ["Adam"],
+               'at = { "Adam" = "1021", "89T" = "1020", "44MR" = "1020", "349R" = "1121" }')
+    assert s.current_player() == "german"
+    options = acts(s)
+    assert "fire Adam 89T" in options and "fire Adam 349R" in options
+    assert "fire Adam 44MR" not in options
+    with pytest.raises(IllegalAction, match=r"7\.3"):
+        s.apply("fire Adam 44MR")
+
+
+def test_7_3_strongest_first_the_5_point_armor_then_the_2_point() -> None:
+    """7.3: a 2-point armor, a 5-point armor and a 3-point infantry: one fire must take the
+    5-point armor; a second must take the 2-point armor."""
+    s = combat(["89T", "117T", "44MR"], ["Adam", "Selle"],
+               'at = { "Adam" = "1021", "Selle" = "1021", "89T" = "1020 -2", '
+               '"117T" = "1020", "44MR" = "1020 -1" }\n'
+               'units = { "117T" = { losses = 0 } }\n')
+    # 117T has 4 steps, 89T 2: the strongest armor first
+    assert [a for a in acts(s) if a.startswith("fire Adam")] == ["fire Adam 117T"]
+    s.apply("fire Adam 117T")
+    do(s, "roll")
+    roll(s, 1)  # value 3 against armor: no effect
+    assert [a for a in acts(s) if a.startswith("fire Selle")] == ["fire Selle 89T"]
+
+
+def test_7_3_multiple_targets_the_four_step_unit_fires_with_one_step() -> None:
+    """7.3's example: the armor fired at with a one-step unit, a four-step unit may fire at
+    the infantry stacked with it with a strength of one only; at a unit in another stack
+    with all four."""
+    s = combat(["89T", "44MR", "349R"], ["Schmidt", "685/I"],
+               'at = { "Schmidt" = "1021 -1", "685/I" = "1021", "89T" = "1020", '
+               '"44MR" = "1020", "349R" = "1121" }')
+    s.apply("fire Schmidt 89T")
+    do(s, "roll")
+    roll(s, 1)
+    assert s.pos.combat is not None and s.pos.combat.caps["1020"] == 1
+    s.apply("fire 685/I 44MR")
+    do(s, "roll")
+    roll(s, 1)
+    # the value: 1 step of personnel fire at personnel = 1 (not 4)
+    from engines.panzer48.game import Fire, fire_value
+    assert fire_value(s, Fire("44MR", ["685/I"], []), 1)[0] == 1
+    assert fire_value(s, Fire("349R", ["685/I"], []), None)[0] == 4
+
+
+# -- 7.4 / 7.5: fire value and columns ---------------------------------------------------------
+
+
+def test_7_4_rounding_to_nearest_one_half_down() -> None:
+    """7.4: 'round 1/2 down (thus, a modified value of 1/2 or less has no effect)'."""
+    assert round_half_down(Fraction(1, 2)) == 0
+    assert round_half_down(Fraction(3, 4)) == 1
+    assert round_half_down(Fraction(5, 2)) == 2
+    assert round_half_down(Fraction(11, 4)) == 3
+
+
+def test_7_4_same_class_strengths_are_summed_before_the_modifier() -> None:
+    """7.4: two 2-step personnel units at armor (1/4 each): 4 x 1/4 = 1, not 2 x 0."""
+    s = combat(["44MR", "14MR"], ["15Pz/I"],
+               'at = { "15Pz/I" = "1021", "44MR" = "1020 -2", "14MR" = "1121 -1" }',
+               stage="attack")
+    from engines.panzer48.game import Fire, fire_value
+    assert fire_value(s, Fire("15Pz/I", ["44MR"], []), None)[0] == 0
+    assert fire_value(s, Fire("15Pz/I", ["44MR", "14MR"], []), None)[0] == 1
+
+
+def test_7_5_shift_off_the_left_of_the_table_has_no_effect() -> None:
+    s = combat(["44MR"], ["15Pz/I"], 'at = { "15Pz/I" = "1021", "44MR" = "1020" }',
+               stage="attack")
+    from engines.panzer48.game import crt_column
+    assert crt_column(s, 1, -1) is None  # 7.5: past the leftmost column, no effect
+    assert crt_column(s, 7, 0) == 4  # 7.2.4: the highest column not over 7 is 6
+    assert crt_column(s, 100, 3) == 8  # past the rightmost: the rightmost
+
+
+# -- 8.1 / 8.2: the morale options -------------------------------------------------------------
+
+MORALE = ('at = { "686/II" = "1021", "687/I" = "1021", "Adam" = "1021", '
+          '"44MR" = "1020", "14MR" = "1020" }')
+
+
+def two_one(stage_roll: int = 4) -> P48State:
+    """The Soviet fires 44MR (4) and 14MR (3) at one 3-5 unit: value 7, column 6."""
+    s = combat(["44MR", "14MR"], ["686/II", "687/I", "Adam"], MORALE, stage="attack")
+    s.apply("fire 44MR 686/II")
+    s.apply("add 14MR")
+    do(s, "roll")
+    roll(s, stage_roll)
+    return s
+
+
+def test_8_1_example_2_1_check_failed_the_target_is_eliminated_the_others_retreat() -> None:
+    s = two_one(4)  # "2-1"
+    assert s.steps_of("686/II") == 2  # the 1 step at once
+    assert s.decision() is not None and s.decision().kind == "morale-option"
+    assert acts(s) == ["retreat", "check"]
+    s.apply("check")
+    roll(s, 5)  # 336th Infantry morale 4: failed
+    assert s.pos.units["686/II"].where == "dead"
+    while s.current_player() == "german":  # the survivors retreat, 2 hexes
+        s.apply(s.legal_actions()[0])
+    assert s.pos.units["687/I"].hex != "1021" and s.pos.units["Adam"].hex != "1021"
+    assert s.d.map.distance(s.pos.units["Adam"].hex, "1021") == 2
+
+
+def test_8_1_example_2_1_check_passed_the_target_is_eliminated_the_others_stay() -> None:
+    s = two_one(4)
+    s.apply("check")
+    roll(s, 2)  # passed
+    assert s.pos.units["686/II"].where == "dead"
+    assert s.pos.units["687/I"].hex == "1021" and s.pos.units["Adam"].hex == "1021"
+
+
+def test_8_1_example_3_1_may_not_check() -> None:
+    s = two_one(6)  # "3-1": 3 + 1 > 3 steps
+    assert acts(s) == ["retreat"]
+    with pytest.raises(IllegalAction, match=r"8\.1"):
+        s.apply("check")
+
+
+# -- 8.3: retreat ----------------------------------------------------------------------------
+
+
+def test_8_3_retreat_step_losses_in_enemy_zoc_two_for_personnel_in_armor_zoc() -> None:
+    """8.3: each unit loses 1 step per enemy-controlled hex entered, personnel 2 where an
+    armor unit exerts the ZOC; friendly units do not negate it."""
+    s = combat(["44MR", "14MR"], ["686/II", "687/I", "685/I"],
+               'at = { "686/II" = "1021", "687/I" = "1021", "685/I" = "1021", '
+               '"44MR" = "1020", "14MR" = "1020", "89T" = "0922", "117T" = "1122", '
+               '"159T" = "1023", "349R" = "0823", "365R" = "1223" }', stage="attack")
+    s.apply("fire 44MR 685/I")
+    s.apply("add 14MR")
+    do(s, "roll")
+    roll(s, 1)  # "1-0" at column 6
+    assert acts(s) == ["retreat", "check"]
+    s.apply("retreat")
+    # every hex around is Soviet-controlled (armor around): 2 steps each for personnel
+    while s.current_player() == "german":
+        s.apply(s.legal_actions()[0])
+    lost = {u: s.pos.units[u].losses for u in ("686/II", "687/I", "685/I")}
+    assert all(n >= 2 for n in lost.values()), lost
+
+
+def test_8_3_no_retreat_across_an_unbridged_river() -> None:
+    """8.3: 'A unit may never retreat across an unbridged river'."""
+    from engines.panzer48.game import RetreatArgs, retreat_paths
+    s = state('at = { "Adam" = "3607" }')
+    paths, ok = retreat_paths(s, RetreatArgs(["Adam"], "3607", 2, True))
+    m = s.d.map
+    for p in paths:
+        for a, b in zip(["3607", *p], p, strict=False):
+            assert not (m.has_side(a, b, "river") and not m.has_side(a, b, "bridge"))
+
+
+# -- 8.4: advance ----------------------------------------------------------------------------
+
+
+def test_8_4_advance_length_is_the_required_retreat() -> None:
+    s = combat(["44MR", "14MR"], ["Adam"],
+               'at = { "Adam" = "1021", "44MR" = "1020", "14MR" = "1020" }', stage="attack")
+    s.apply("fire 44MR Adam")
+    s.apply("add 14MR")
+    do(s, "roll")
+    roll(s, 4)  # 2-1: Adam retreats 2
+    s.apply("retreat")
+    while s.current_player() == "german":
+        s.apply(s.legal_actions()[0])
+    assert s.pos.combat is not None and s.pos.combat.advance == {"44MR": 2, "14MR": 2}
+
+
+def test_8_4_advance_length_after_elimination_is_the_largest_morale_result() -> None:
+    s = combat(["44MR", "14MR"], ["Schmidt"],
+               'at = { "Schmidt" = "1021 -1", "44MR" = "1020", "14MR" = "1020" }',
+               stage="attack")
+    s.apply("fire 44MR Schmidt")
+    s.apply("add 14MR")
+    do(s, "roll")
+    roll(s, 4)  # 2-1 eliminates the 1-step unit; largest morale result 2
+    assert s.pos.units["Schmidt"].where == "dead"
+    assert s.pos.combat is not None and s.pos.combat.advance == {"44MR": 2, "14MR": 2}
+    s.apply("advance 14MR 1021")
+    assert "advance 14MR 1022" in acts(s)
+    s.apply("advance 14MR 1022")
+    assert not any(a.startswith("advance 14MR") for a in acts(s))
+
+
+def test_8_4_weapons_never_advance() -> None:
+    s = combat(["44MR", "333/AT"], ["Schmidt"],
+               'at = { "Schmidt" = "1021 -1", "44MR" = "1020", "333/AT" = "1020" }',
+               stage="attack")
+    s.apply("fire 44MR Schmidt")
+    s.apply("add 333/AT")
+    do(s, "roll")
+    roll(s, 6)
+    assert s.pos.combat is not None and "333/AT" not in s.pos.combat.advance
+
+
+# -- 4: stacks, pick-up, hasty attacks ------------------------------------------------------
+
+
+def test_4_a_stack_picks_up_units_and_only_units_stacked_at_the_start_attack() -> None:
+    """4: a stack may pick up units it passes; only units that began the phase stacked
+    together may join the same hasty attack."""
+    s = state('phasing = "german"\nstep = "movement"\nreleased = true\n'
+              'at = { "110PG/I" = "1021", "110PG/II" = "1021", "61K" = "1122", '
+              '"349R" = "1124" }')
+    s.apply("move 1021")
+    s.apply("to 1122")
+    s.apply("pickup 61K")
+    assert s.pos.moving == ["110PG/I", "110PG/II", "61K"]
+    s.apply("to 1123")
+    s.apply("hasty 1124")
+    assert sorted(a for a in acts(s) if a.startswith("with")) == ["with 110PG/I",
+                                                                   "with 110PG/II"]
+    with pytest.raises(IllegalAction, match="4"):
+        s.apply("with 61K")
+
+
+def test_4_drop_splits_the_stack() -> None:
+    s = state('phasing = "german"\nstep = "movement"\n'
+              'at = { "110PG/I" = "1021", "110PG/II" = "1021" }')
+    s.apply("move 1021")
+    s.apply("to 1022")
+    s.apply("drop 110PG/II")
+    assert s.pos.units["110PG/II"].moved and s.pos.moving == ["110PG/I"]
+
+
+def test_3_1_prepared_attackers_move_half() -> None:
+    s = state('phasing = "german"\nstep = "movement"\nat = { "61K" = "1021 flipped" }')
+    assert s.allowance("61K") == 6
+
+
+def test_6_stacking_limit_refuses_the_fourth_battalion() -> None:
+    s = state('phasing = "german"\nstep = "movement"\n'
+              'at = { "110PG/I" = "1021", "110PG/II" = "1021", "111PG/I" = "1021", '
+              '"61K" = "1022" }')
+    s.apply("move 61K")
+    assert "to 1021" not in acts(s)
+
+
+# -- 9 / 9.1: setup, release, the plan ------------------------------------------------------
+
+
+def test_9_setup_personnel_only_on_the_starting_front() -> None:
+    s = ENGINE.new_state("chir")
+    assert s.decision() is not None and s.decision().kind == "setup"
+    assert s.current_player() == "german"
+    with pytest.raises(IllegalAction, match=r"^9\b"):
+        s.apply("place Adam 1030")  # personnel: hexes adjacent to the front only
+    front = sorted(s.d.areas["front_german"])
+    ok = next(a for a in acts(s) if a.startswith("place Adam "))
+    assert ok.split()[2] in front
+
+
+def test_9_the_7th_luftwaffe_division_waits_until_released() -> None:
+    s = state('phasing = "german"\nstep = "movement"\nturn = 3\n'
+              'at = { "7LW/I" = "2226", "349R" = "2220" }')
+    assert "move 7LW/I" not in acts(s)
+    s2 = state('phasing = "german"\nstep = "movement"\nturn = 3\n'
+               'at = { "7LW/I" = "2226", "349R" = "2224" }')
+    s2.check_release()
+    assert s2.pos.released  # a Soviet unit within two hexes
+
+
+def test_9_1_a_committed_plan_cannot_be_changed_and_a_wrong_reveal_is_refused() -> None:
+    from engines.panzer48.game import digest_of
+    s = ENGINE.new_state("first-day")
+    s.apply("setup-done")
+    s.apply("setup-done")
+    assert s.decision() is not None and s.decision().kind == "reinforcement-plan"
+    salt = bytes(range(32))
+    commit = f"commit 321 2 {digest_of('321', 'B', salt)}"
+    s.apply(commit)  # a session's commitment: only the digest
+    assert s.pos.plan_turns["321"] == 2 and s.pos.plan_areas == {}
+    with pytest.raises(IllegalAction, match=r"9\.1"):
+        s.apply(f"commit 321 2 {digest_of('321', 'C', salt)}")  # a changed plan
+    s.apply("plan 6gc 2 A")
+    # on turn 2 the Soviet movement phase opens with the reveal
+    while not (s.decision() is not None and s.decision().kind == "movement"
+               and s.pos.turn == 2 and s.pos.phasing == "soviet"):
+        if s.is_chance():
+            s.apply_outcome((3,))
+        else:
+            d = s.decision()
+            assert d is not None
+            s.apply(d.default if d.default is not None else s.legal_actions()[0])
+    with pytest.raises(IllegalAction, match=r"9\.1"):
+        s.apply(f"open 321 C {salt.hex()}")  # not what was committed
+    s.apply(f"open 321 B {salt.hex()}")
+    assert s.pos.plan_areas["321"] == "B"
+
+
+def test_9_1_session_commits_without_the_area_and_opens_it(tmp_path) -> None:  # type: ignore[no-untyped-def]
+    """9.1 through real files: the plan's areas are in no file before their turn, each
+    reveal is checked by the receiver."""
+    from pbem.audit import body_summary
+    from pbem.selfplay import selfplay
+    r = selfplay("48th-panzer-korps", "first-day", 2, tmp_path)
+    assert r.desyncs == 0
+    seen: list[str] = []
+    for f in sorted((tmp_path / "files").iterdir()):
+        for rec in body_summary(f.read_bytes()).get("records", []):
+            if rec[0] in ("a", "o"):
+                seen.append(rec[1])
+    assert not any(a.startswith("plan ") or a.startswith("reveal ") for a in seen)
+    commits = [a for a in seen if a.startswith("commit ")]
+    opens = [a for a in seen if a.startswith("open ")]
+    assert len(commits) == 2 and len(opens) >= 1
+    for o in opens:
+        assert len(o.split()[3]) == 64  # the salt, 32 bytes
+    from pbem.audit import audit, collect
+    report = audit(collect([tmp_path / "files"]))
+    assert report.clean, report.problems
+    assert sum("will arrive on turn" in c for c in report.commitments) == 2
+    assert any("revealed, matches the commitment" in c for c in report.commitments)
+
+
+# -- 10: victory --------------------------------------------------------------------------------
+
+
+def test_10_town_and_bridge_points_and_the_five_point_margin() -> None:
+    s = state("")
+    sc = s.score()
+    assert sc["german"] == 45 + 30 and sc["soviet"] == 0
+    s.pos.control["3508"] = "soviet"
+    assert s.score()["soviet"] == 5
+
+
+def test_10_control_goes_to_the_side_that_entered_last() -> None:
+    s = state('at = { "89T" = "3508" }')
+    s.update_control()
+    assert s.pos.control["3508"] == "soviet"
+
+
+def test_2_1_losses_past_the_printed_strength_eliminate_and_score() -> None:
+    s = state('at = { "Adam" = "1021" }')
+    s.lose("Adam", 5, "8")
+    assert s.pos.units["Adam"].where == "dead" and s.pos.kills["soviet"] == 3
+
+
+# -- refusals naming their rule -----------------------------------------------------------------
+
+
+def test_7_2_a_unit_fires_once_and_a_target_is_fired_on_once_per_combat() -> None:
+    s = combat(["44MR", "14MR"], ["Adam", "Selle"],
+               'at = { "Adam" = "1021", "Selle" = "1021", "44MR" = "1020", "14MR" = "1020" }',
+               stage="attack")
+    s.apply("fire 44MR Adam")
+    do(s, "roll")
+    roll(s, 1)  # column 4, roll 1: no effect
+    with pytest.raises(IllegalAction, match=r"7\.2"):
+        s.apply("fire 44MR Selle")  # 44MR has fired
+    with pytest.raises(IllegalAction, match=r"7\.2"):
+        s.apply("fire 14MR Adam")  # Adam has been fired on
+
+
+def test_7_6_artillery_supports_only_at_range_and_not_adjacent() -> None:
+    s = state('phasing = "soviet"\nstep = "prepared"\n'
+              'began_adjacent = ["44MR"]\n'
+              'at = { "Adam" = "1021", "44MR" = "1020", "1TC/Art" = "1017", '
+              '"119/Art" = "1012" }')
+    s.apply("attack 1021")
+    assert "support 1TC/Art" in acts(s)  # 4 hexes away, range 4
+    with pytest.raises(IllegalAction, match=r"7\.6"):
+        s.apply("support 119/Art")  # 9 hexes away
+
+
+def test_3_1_only_units_adjacent_at_the_start_make_prepared_attacks() -> None:
+    s = state('phasing = "soviet"\nstep = "prepared"\nbegan_adjacent = []\n'
+              'at = { "Adam" = "1021", "44MR" = "1020" }')
+    with pytest.raises(IllegalAction, match=r"^7\b"):
+        s.apply("attack 1021")
+
+
+def test_9_1_the_movement_phase_cannot_end_while_an_arrival_can_enter() -> None:
+    s = state('phasing = "german"\nstep = "movement"\nturn = 2\n'
+              'units = { "61K" = { where = "due" } }')
+    assert any(a.startswith("enter 61K ") for a in acts(s))
+    with pytest.raises(IllegalAction, match=r"9\.1"):
+        s.apply("end-movement")
+    s.apply("enter 61K 1036")
+    assert s.pos.units["61K"].hex == "1036"
+
+
+def test_10_soviet_units_exit_only_at_south_edge_road_hexes() -> None:
+    s = state('phasing = "soviet"\nstep = "movement"\nat = { "89T" = "2235" }')
+    s.apply("move 89T")
+    with pytest.raises(IllegalAction, match=r"^10\b"):
+        s.apply("exit")
+    s.apply("to 2236")
+    s.apply("exit")
+    assert s.pos.units["89T"].where == "exited" and s.pos.exits == {"2236": 4}
+
+
+def test_10_exit_points_need_a_road_path_free_of_german_units_and_zoc() -> None:
+    s = state('phasing = "soviet"\nstep = "movement"\nat = { "89T" = "2235" }')
+    s.apply("move 89T")
+    s.apply("to 2236")
+    s.apply("exit")
+    base = s.score()["soviet"]
+    s.pos.exits["2236"] = 4
+    assert base == 4  # 1 point per step, a road to area B through Surovikino
+    blocked = state('at = { "Adam" = "2226", "Selle" = "2226" }')
+    blocked.pos.exits["2236"] = 4
+    assert blocked.score()["soviet"] == 0  # the road is German-held at 2226
