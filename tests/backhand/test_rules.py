@@ -16,8 +16,8 @@ GERMAN_MOVE = ('stack = [["game", 0, {}], ["turn", 13, {}], ["seg-run", 6, { sid
                '{ side = "german", kind = "sp" }]]')
 
 
-def at(text: str) -> BBState:
-    s = setup(ENGINE, SC, text)
+def at(text: str, scenario: str = SC) -> BBState:
+    s = setup(ENGINE, scenario, text)
     assert isinstance(s, BBState)
     return s
 
@@ -223,3 +223,120 @@ def test_15_2_formation_moves_as_one_stack_for_one_point() -> None:
     s.apply("to 2812")
     assert s.pos.ap["german"] == 0  # type: ignore[attr-defined]
     assert {s.pos.units[u].at for u in ("LAH-1", "LAH-2", "LAH-Pz")} == {"2812"}  # type: ignore[attr-defined]
+
+
+def test_14_1_front_marker_displaced_when_the_enemy_enters() -> None:
+    s = at('clear = true\nplace = { "12T" = "3917" }\nfronts = { southwest = "3716", '
+           'voronezh = "3704" }')
+    s.put(["LAH-1"], "3716")
+    new = s.pos.fronts["southwest"]  # type: ignore[attr-defined]
+    assert new != "3716" and new not in s.zoc("german")
+    # toward the Soviet supply edge (column 41), the nearest such hex
+    assert s.data.map.distance(new, "3716") == 2 and int(new[:2]) > 37
+
+
+def test_14_2_front_marker_moves_one_hex_once_a_segment() -> None:
+    s = ENGINE.new_state(SC)
+    d = s.decision()
+    assert d is not None and d.kind == "fronts"
+    s.apply("front southwest 3916")
+    with pytest.raises(IllegalAction, match=r"14\.1"):
+        s.apply("front southwest 3915")
+
+
+def test_16_723_city_defender_need_not_retreat() -> None:
+    from engines.backhand.game import HitArgs, Hits
+    s = at('clear = true\nplace = { "DF" = "2510", "12T" = "2610" }')
+    a = HitArgs("german", "soviet", "sp", "2510", 0, True, 0, False, ("12T",), (0, "2510"))
+    opts = [o.notation() for o in Hits().options(s, a)]
+    assert "done" in opts and any(o.startswith("retreat") for o in opts)
+    s2 = at('clear = true\nplace = { "DF" = "2611", "12T" = "2711" }')
+    a2 = HitArgs("german", "soviet", "sp", "2611", 0, True, 0, False, ("12T",), (0, "2611"))
+    opts2 = [o.notation() for o in Hits().options(s2, a2)]
+    assert "done" not in opts2 and all(o.startswith("retreat") for o in opts2)
+
+
+def test_16_71_concentric_attack_but_never_into_a_city() -> None:
+    # 2207 attacked from 2107 and 2307 (two hexes apart, open ground): concentric, +1
+    _, _, drm = _attack_figures('clear = true\nplace = { "12T" = "2107", "15T" = "2307", '
+                                '"DF" = "2207" }', "2207", ("12T", "15T"))
+    _, _, drm1 = _attack_figures('clear = true\nplace = { "12T" = "2107", "DF" = "2207" }',
+                                 "2207", ("12T",))
+    assert drm == drm1 + 1
+    # Kharkov 2510 from 2509 and 2511: no concentric bonus (16.71, 16.723)
+    _, _, c2 = _attack_figures('clear = true\nplace = { "12T" = "2509", "15T" = "2511", '
+                               '"DF" = "2510" }', "2510", ("12T", "15T"))
+    _, _, c1 = _attack_figures('clear = true\nplace = { "12T" = "2509", "DF" = "2510" }',
+                               "2510", ("12T",))
+    assert c2 == c1
+
+
+def test_13_2_personalersatz_disbands_a_variable_reinforcement() -> None:
+    s = at('clear = true\nplace = { "320-585" = "3218 1", "Arb" = "3218" }\n'
+           'stack = [["game", 0, {}], ["turn", 13, {}], ["ersatz", 0, {}]]')
+    s.apply("ersatz 320-585 Arb")
+    assert s.pos.units["320-585"].steps == 2  # type: ignore[attr-defined]
+    assert s.pos.units["Arb"].at == "out"  # type: ignore[attr-defined]
+
+
+def test_13_2_no_personalersatz_for_motorized_units() -> None:
+    s = at('clear = true\nplace = { "LAH-1" = "3218 1", "Arb" = "3218" }\n'
+           'stack = [["game", 0, {}], ["turn", 13, {}], ["ersatz", 0, {}]]')
+    with pytest.raises(IllegalAction, match=r"13\.2"):
+        s.apply("ersatz LAH-1 Arb")
+
+
+def test_12_0_replacement_in_range_once_a_turn() -> None:
+    s = at('clear = true\nplace = { "12T" = "3917 2", "111" = "0115 1" }\n'
+           'replacements = { mot = 2, non = 1 }\n'
+           'stack = [["game", 0, {}], ["turn", 9, {}], ["replace", 0, {}]]')
+    s.apply("replace 12T")
+    assert s.pos.units["12T"].steps == 3  # type: ignore[attr-defined]
+    with pytest.raises(IllegalAction, match=r"12\.0"):
+        s.apply("replace 12T")  # one a turn
+    with pytest.raises(IllegalAction, match=r"12\.0"):
+        s.apply("replace 111")  # out of range of both Front Markers
+
+
+def test_8_2_rochade_rolls_on_its_column_without_c3i() -> None:
+    s = at('rochade_now = true\nc3i = { german = 4 }\nphasing = "german"\n'
+           'stack = [["game", 0, {}], ["turn", 13, {}], ["seg-run", 4, { side = "german", '
+           'kind = "sp", no = 1, stage = 4, first = "move" }]]')
+    req = s.chance_request()
+    assert "rochade" in req.purpose
+    s.apply_outcome((6,))
+    assert s.pos.ap["german"] == 5 and s.pos.c3i["german"] == 4  # type: ignore[attr-defined]
+
+
+def test_15_12_rochade_moves_five_from_box_two() -> None:
+    units = ["FJ11", "KG-Kempf", "HGN", "168-417", "320-585", "7-6"]
+    place = ", ".join(f'"{u}" = "box2"' for u in units)
+    base = (f'clear = true\nturn = 7\nplace = {{ {place}, "DF" = "1820" }}\n'
+            'stack = [["game", 0, {}], ["turn", 13, {}], ["admin-in", 0, '
+            '{ side = "german", kind = "sp" }]]')
+    s = at(base + "\nrochade_now = true", "backhand-blow")
+    for u in ("FJ11", "KG-Kempf", "HGN", "168-417", "320-585"):
+        s.apply(f"admin {u}")
+        s.apply(s.decision().options[0])  # type: ignore[union-attr]
+    with pytest.raises(IllegalAction, match=r"15\.1"):
+        s.apply("admin 7-6")
+    s1 = at(base, "backhand-blow")
+    s1.apply("admin FJ11")
+    s1.apply(s1.decision().options[0])  # type: ignore[union-attr]
+    with pytest.raises(IllegalAction, match=r"15\.1"):
+        s1.apply("admin KG-Kempf")
+
+
+def test_13_1_refit_gives_two_steps_next_turn() -> None:
+    s = at('clear = true\nplace = { "LAH-1" = "1820 1", "LAH-2" = "1820", '
+           '"LAH-Pz" = "1820 1" }\nrefit_marks = { ss = "LAH@1820" }\n'
+           'stack = [["game", 0, {}], ["turn", 11, {}], ["track", 0, {}]]\nturn = 8',
+           "backhand-blow")
+    assert s.pos.units["LAH-1"].steps == 2 and s.pos.units["LAH-1"].refit  # type: ignore[attr-defined]
+
+
+def test_11_1_reinforcement_on_a_front_marker() -> None:
+    s = at('turn = 8\nstack = [["game", 0, {}], ["turn", 6, {}], ["reinforce", 0, '
+           '{ unit = "soviet" }]]', "backhand-blow")
+    s.apply("arrive map")
+    assert s.pos.units["3GT"].at == s.pos.fronts["voronezh"]  # type: ignore[attr-defined]
