@@ -227,8 +227,10 @@ class BBState(StepState[Position]):
         return uid.startswith("UP-") or self.data.units[uid].stationary
 
     def units_at(self, h: str, side: str | None = None) -> list[str]:
-        return [u for u, x in sorted(self.pos.units.items())
-                if x.at == h and (side is None or self.side_of(u) == side)]
+        if side is not None:
+            occ = self._cached(("occupied", side), lambda: self._occupied(side))
+            return list(occ.get(h, []))
+        return sorted(self.units_at(h, "soviet") + self.units_at(h, "german"))
 
     def occupied(self, side: str) -> dict[str, list[str]]:
         return dict(self._cached(("occupied", side), lambda: self._occupied(side)))
@@ -1480,6 +1482,7 @@ class Uprising(Roll[BBState]):
             vk = [u for u in s.units_at(c, "german") if s.data.units[u].city == c]
             for u in vk:
                 s.pos.units[u].at = "out"
+            s.invalidate()
             if not s.units_at(c, "german"):
                 up = f"UP-{c}"
                 s.pos.units[up] = Unit(at=c, steps=1)
