@@ -1895,66 +1895,111 @@ class Hits(Choice[BBState]):
         if self.defending(a):
             origin = a.then[1]
             vacated = origin if not s.units_at(origin, a.side) else ""
-            att = HitArgs(a.attacker, a.attacker, a.kind, vacated, a.then[0], False, 0, False,
-                          a.units, (0, origin), a.no_advance)
+            att = HitArgs(a.attacker, a.attacker, a.kind, vacated, a.then[0], False,
+                          retreated, False, a.units, (0, origin), a.no_advance)
             if a.then[0] > 0 and self.stack(s, att):
                 flow.goto("hits", att)
                 return ev
             a = att
         survivors = tuple(u for u in a.units if s.pos.units[u].at not in OFF)
         if a.target and not a.no_advance and survivors:
-            flow.goto("advance", AttackArgs(a.attacker, a.kind, a.target, survivors))
+            across = tuple(u for u in survivors
+                           if s.data.map.has_side(s.pos.units[u].at, a.target, "river"))
+            flow.goto("advance", AdvanceArgs(a.attacker, a.kind, a.target, survivors,
+                                             a.retreated, across))
         else:
             flow.end()
         return ev
 
 
+@dataclass(frozen=True)
+class AdvanceArgs:
+    side: str = "soviet"
+    kind: str = "sp"
+    target: str = ""
+    units: tuple[str, ...] = ()
+    retreated: int = 0
+    across: tuple[str, ...] = ()  # attackers who attacked across a river (16.722)
+    second: tuple[str, ...] = ()  # units that have taken their second hex
+
+
 class AdvanceStep(Choice[BBState]):
-    """Advance after combat into the vacated hex (16.722, 16.724)."""
+    """Advance after combat into the vacated hex, and a second hex for motorized units when
+    the defender retreated two (stand-in series rule), never after attacking across a
+    river nor across one (16.722); motorized units never into a swamp (16.724)."""
 
     name = "advance"
     kind = "advance"
     rule = "16.722"
-    Args = AttackArgs
+    Args = AdvanceArgs
 
-    def side(self, s: BBState, a: AttackArgs) -> str:
+    def side(self, s: BBState, a: AdvanceArgs) -> str:
         return a.side
 
-    def prompt(self, s: BBState, a: AttackArgs) -> str:
+    def prompt(self, s: BBState, a: AdvanceArgs) -> str:
         return f"advance into {a.target}?"
 
-    def options(self, s: BBState, a: AttackArgs) -> list[Action]:
+    def second_hexes(self, s: BBState, a: AdvanceArgs, u: str) -> list[str]:
+        m = s.data.map
+        if (a.retreated < 2 or not s.motorized(u) or u in a.across or u in a.second
+                or s.pos.units[u].at != a.target):
+            return []
+        enemy = s.occupied(other(a.side))
+        return [n for n in sorted(m.neighbors(a.target))
+                if n not in enemy and not m.has_side(a.target, n, "river")
+                and m.terrain_of(n) not in ("swamp", "sea") and s.stack_ok(n, a.side, [u])]
+
+    def options(self, s: BBState, a: AdvanceArgs) -> list[Action]:
         m = s.data.map
         if s.units_at(a.target, other(a.side)):
             return [w("done")]
         out: list[Action] = []
         for u in a.units:
-            if s.pos.units[u].at == a.target or s.pos.units[u].at in OFF:
+            at = s.pos.units[u].at
+            if at in OFF:
                 continue
-            if s.motorized(u) and m.terrain_of(a.target) == "swamp":
-                continue  # 16.724
-            if s.stack_ok(a.target, a.side, [u]):
-                out.append(w("advance", u))
+            if at == a.target:
+                out += [w("advance", u, n) for n in self.second_hexes(s, a, u)]
+                continue
+            if at != a.target and u not in a.second:
+                if s.motorized(u) and m.terrain_of(a.target) == "swamp":
+                    continue  # 16.724
+                if s.stack_ok(a.target, a.side, [u]):
+                    out.append(w("advance", u))
         return [*out, w("done")]
 
-    def default(self, s: BBState, a: AttackArgs) -> Action:
+    def default(self, s: BBState, a: AdvanceArgs) -> Action:
         return w("done")
 
-    def apply(self, s: BBState, a: AttackArgs, action: Action, flow: Flow) -> list[Event]:
+    def why_not(self, s: BBState, a: AdvanceArgs, action: Action) -> str | Refusal:
+        if isinstance(action, Word) and action.word == "advance" and len(action.args) == 2:
+            u, n = action.args
+            if u in a.across:
+                return Refusal("16.722", f"{u} attacked across a river: no second hex")
+            if n in s.data.map and s.data.map.has_side(a.target, n, "river"):
+                return Refusal("16.722", "the second hex may not be across a river")
+            return Refusal("16.722", "a second hex only for motorized units after a "
+                           "two-hex retreat")
+        return super().why_not(s, a, action)
+
+    def apply(self, s: BBState, a: AdvanceArgs, action: Action, flow: Flow) -> list[Event]:
         assert isinstance(action, Word)
         if action.word == "done":
-            flow.end()
+            due = s.uprisings_due() if a.side == "soviet" else ()
+            if due:
+                flow.goto("uprising", Cities(due))  # 17.0 for the hexes advanced into
+            else:
+                flow.end()
             return []
         u = action.args[0]
         origin = s.pos.units[u].at
-        s.put([u], a.target)
-        ev = [Event(f"{u} advances {origin} to {a.target}", "move", rule=self.rule,
-                    hexes=(origin, a.target), units=(u,))]
-        if a.side == "soviet":
-            due = s.uprisings_due()
-            if due:
-                flow.call("uprising", Cities(due))
-        return ev
+        dest = action.args[1] if len(action.args) == 2 else a.target
+        s.put([u], dest)
+        if len(action.args) == 2:
+            flow.goto("advance", AdvanceArgs(a.side, a.kind, a.target, a.units, a.retreated,
+                                             a.across, (*a.second, u)))
+        return [Event(f"{u} advances {origin} to {dest}", "move", rule=self.rule,
+                      hexes=(origin, dest), units=(u,))]
 
 
 class Ersatz(Choice[BBState]):

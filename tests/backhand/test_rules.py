@@ -340,3 +340,27 @@ def test_11_1_reinforcement_on_a_front_marker() -> None:
            '{ unit = "soviet" }]]', "backhand-blow")
     s.apply("arrive map")
     assert s.pos.units["3GT"].at == s.pos.fronts["voronezh"]  # type: ignore[attr-defined]
+
+
+def _advance_at(across: str) -> BBState:
+    return at('clear = true\nplace = { "12T" = "2813", "111" = "2914" }\nphasing = "soviet"\n'
+              'stack = [["game", 0, {}], ["turn", 12, {}], ["advance", 0, { side = "soviet", '
+              f'kind = "sp", target = "2813", units = ["12T", "111"], retreated = 2, '
+              f'across = [{across}], second = [] }}]]')
+
+
+def test_16_722_no_second_hex_across_a_river() -> None:
+    s = _advance_at("")
+    listed = [o.notation() for o in s.legal_actions()]
+    assert "advance 12T 2812" not in listed  # 2812/2813 is the Donets
+    assert any(o.startswith("advance 12T ") for o in listed)  # other second hexes
+    assert not any(o.startswith("advance 111 ") for o in listed)  # not motorized
+    with pytest.raises(IllegalAction, match=r"16\.722"):
+        s.apply("advance 12T 2812")
+
+
+def test_16_722_no_second_hex_after_attacking_across_a_river() -> None:
+    s = _advance_at('"12T"')
+    assert not any(o.notation().startswith("advance 12T ") for o in s.legal_actions())
+    with pytest.raises(IllegalAction, match=r"16\.722"):
+        s.apply("advance 12T 2814")
