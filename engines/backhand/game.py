@@ -270,16 +270,18 @@ class BBState(StepState[Position]):
 
     def _update_control(self) -> None:
         """Keep the record of hexes ever Soviet controlled (11.2, 18.2) current."""
+        now = self.soviet_controlled()
+        self.pos.sov_control = now
+        self.pos.ever_soviet = sorted(set(self.pos.ever_soviet) | set(now))
+
+    def soviet_controlled(self) -> list[str]:
+        """The watched hexes (cities, variable reinforcement hexes) Soviet controlled now."""
         watch = sorted(set(self.data.cities) | {t.variable for t in self.data.units.values()
                                                 if t.variable})
         sz, gz = self.zoc("soviet"), self.zoc("german")
         occ_s, occ_g = self.occupied("soviet"), self.occupied("german")
-        now = []
-        for h in watch:
-            if h in occ_s or (h not in occ_g and h in sz and h not in gz):
-                now.append(h)
-        self.pos.sov_control = now
-        self.pos.ever_soviet = sorted(set(self.pos.ever_soviet) | set(now))
+        return [h for h in watch
+                if h in occ_s or (h not in occ_g and h in sz and h not in gz)]
 
     # supply and range ------------------------------------------------------------------
     def supply_sources(self, side: str) -> frozenset[str]:
@@ -630,6 +632,16 @@ class Attrition(Roll[BBState]):
         return ev
 
 
+def control_events(s: BBState, before: list[str]) -> list[Event]:
+    """3.1: control of a watched hex (cities, variable reinforcement hexes) changing."""
+    out = []
+    for h in sorted(set(before) ^ set(s.pos.sov_control)):
+        name = s.data.city_names.get(h, h)
+        now = "Soviet" if h in s.pos.sov_control else "no longer Soviet"
+        out.append(Event(f"{name} is {now} controlled", "control", rule="3.1", hexes=(h,)))
+    return out
+
+
 def lose_steps(s: BBState, uid: str, n: int, rule: str) -> list[Event]:
     x = s.pos.units[uid]
     x.steps -= n
@@ -893,6 +905,10 @@ class Track(Procedure[BBState]):
                 pos.c3i[side] += s.data.c3i(pos.turn, side, pos.weather)
         ev.append(Event(f"C3I: Soviet {pos.c3i['soviet']}, German {pos.c3i['german']}", "info",
                         rule="8.1"))
+        rule, text = {"frozen": ("5.2", "two Schwerpunkt segments a side"),
+                      "mud": ("5.3", "one Schwerpunkt segment a side"),
+                      "deep": ("5.4", "no Schwerpunkt segments")}[pos.weather]
+        ev.append(Event(f"{pos.weather}: {text}", "weather", rule=rule))
         flow.end()
         return ev
 
@@ -902,9 +918,14 @@ class EndTurn(Procedure[BBState]):
     rule = "4.2"
 
     def run(self, s: BBState, args: NoArgs, flow: Flow) -> list[Event]:
+        ev = []
+        if s.pos.turn == s.pos.last_turn:
+            _, text = victory(s)
+            ev.append(Event(text, "result", rule="18.1" if s.pos.victory ==
+                            "high-water-mark" else "18.2"))
         s.pos.turn += 1
         flow.end()
-        return []
+        return ev
 
 
 # -- the player segments -----------------------------------------------------------------
@@ -1190,8 +1211,13 @@ class AdminOut(Choice[BBState]):
         return w("done")
 
     def why_not(self, s: BBState, a: PhaseArgs, action: Action) -> str | Refusal:
+        if isinstance(action, Word) and action.args and a.side == "soviet":
+            x = s.pos.units.get(action.args[0])
+            if x is not None and x.at not in OFF and not s.in_range(x.at):
+                return Refusal("15.11", f"{action.args[0]} is out of range of both Front "
+                               "Markers")
         return Refusal("15.1", "the pick-up hex must be In Supply and free of EZOCs, the "
-                       "unit must not have moved administratively (15.11: Soviet in range)")
+                       "unit must not have moved administratively")
 
     def apply(self, s: BBState, a: PhaseArgs, action: Action, flow: Flow) -> list[Event]:
         assert isinstance(action, Word)
@@ -1432,8 +1458,13 @@ class MoveTo(Choice[BBState]):
         return w("stay")
 
     def why_not(self, s: BBState, a: MoveArgs, action: Action) -> str | Refusal:
+        if isinstance(action, Word) and action.word == "to" and action.args:
+            h = action.args[0]
+            if h in s.data.map and not s.stack_ok(h, a.side, list(a.units)):
+                return Refusal("10.1" if a.side == "soviet" else "10.2",
+                               f"{h} would be over the stacking limit")
         return Refusal("15.0", f"{action.notation()!r}: out of reach (movement points by the "
-                       "TEC, enemy units and EZOCs, stacking 10.0)")
+                       "TEC, enemy units and EZOCs)")
 
     def apply(self, s: BBState, a: MoveArgs, action: Action, flow: Flow) -> list[Event]:
         assert isinstance(action, Word)
@@ -1450,9 +1481,15 @@ class MoveTo(Choice[BBState]):
                 s.pos.ap[f] -= 1
         for u in a.units:
             s.pos.units[u].moved = True
+        before = list(s.pos.sov_control)
         s.put(a.units, h)
-        ev = [Event(f"{', '.join(a.units)} move {a.origin} to {h}", "move", rule=self.rule,
-                    hexes=(a.origin, h), units=a.units)]
+        m = s.data.map
+        rule = ("15.31" if (m.has_side(a.origin, h, "river") and s.pos.weather != "frozen")
+                else "15.2" if len(a.units) > 1
+                else "15.3" if s.data.units[a.units[0]].variable and a.kind == "sp"
+                else self.rule)
+        ev = [Event(f"{', '.join(a.units)} move {a.origin} to {h}", "move", rule=rule,
+                    hexes=(a.origin, h), units=a.units), *control_events(s, before)]
         if a.side == "soviet":
             due = s.uprisings_due()
             if due:
@@ -1678,6 +1715,10 @@ def combat_figures(s: BBState, a: AttackArgs) -> tuple[Fraction, int, int, list[
     def_tr = max(s.utype_tr(u) + s.integrity(u) for u in defenders)
     drm += att_tr - def_tr
     notes.append(f"tactical {att_tr}-{def_tr}")
+    if any(s.integrity(u) for u in (*a.units, *defenders)):
+        notes.append("integrity +2 16.74")
+    if across_river:
+        notes.append("halved across a river 16.722")
     tdrm = int(s.data.tec.value(m.terrain_of(a.target), "drm"))
     if tdrm:
         drm += tdrm
@@ -1685,14 +1726,16 @@ def combat_figures(s: BBState, a: AttackArgs) -> tuple[Fraction, int, int, list[
     if across_stream:
         st = -2 if across_stream == len(a.units) else -1  # 16.721
         drm += st
-        notes.append(f"stream {st:+d}")
+        notes.append(f"stream {st:+d} 16.721")
     hexes = sorted({s.pos.units[u].at for u in a.units
                     if not m.has_side(s.pos.units[u].at, a.target, "river")})
     concentric = (a.target not in s.data.cities and len(hexes) >= 2 and any(
         m.distance(x, y) >= 2 for x in hexes for y in hexes))  # 16.71
     if concentric:
         drm += 1
-        notes.append("concentric +1")
+        notes.append("concentric +1 16.71")
+    elif a.target in s.data.cities and len(hexes) >= 2:
+        notes.append("no concentric attack into a city 16.71, 16.723")
     for i, c in enumerate(a.chits):
         if c == "-":
             continue
@@ -1869,6 +1912,10 @@ class Hits(Choice[BBState]):
             s.pos.units[u].steps -= 1
             hits -= 1
             ev.append(Event(f"{u} loses a step", "loss", rule=self.rule, units=(u,)))
+            if (not u.startswith("UP-") and s.data.units[u].steps == 4
+                    and s.pos.units[u].steps == 2):
+                ev.append(Event(f"{u}: its substitute (S) counter replaces it", "loss",
+                                rule="2.45", units=(u,)))
             if s.pos.units[u].steps <= 0:
                 s.pos.units[u].steps = 0
                 s.pos.units[u].at = "elim"
@@ -1878,7 +1925,9 @@ class Hits(Choice[BBState]):
             n = action.args[0]
             stack = self.stack(s, a)
             river = s.data.map.has_side(target, n, "river")
+            before = list(s.pos.sov_control)
             s.put(stack, n)
+            ev += control_events(s, before)
             if hits > 0:
                 hits -= 1
             retreated += 1
@@ -1994,12 +2043,13 @@ class AdvanceStep(Choice[BBState]):
         u = action.args[0]
         origin = s.pos.units[u].at
         dest = action.args[1] if len(action.args) == 2 else a.target
+        before = list(s.pos.sov_control)
         s.put([u], dest)
         if len(action.args) == 2:
             flow.goto("advance", AdvanceArgs(a.side, a.kind, a.target, a.units, a.retreated,
                                              a.across, (*a.second, u)))
         return [Event(f"{u} advances {origin} to {dest}", "move", rule=self.rule,
-                      hexes=(origin, dest), units=(u,))]
+                      hexes=(origin, dest), units=(u,)), *control_events(s, before)]
 
 
 class Ersatz(Choice[BBState]):
@@ -2068,8 +2118,8 @@ STEPS = (GameStep(), Turn(), Advance(), WeatherRoll(), Rochade(), Supply(), Attr
 def victory(s: BBState) -> tuple[str | None, str]:
     """18.1 and 18.2 at the end of the last game turn."""
     pos = s.pos
-    s.update_control()
-    sov_cities = [c for c in s.data.cities if c in pos.sov_control]
+    now = s.soviet_controlled()
+    sov_cities = [c for c in s.data.cities if c in now]
     west = sorted(u for u, x in pos.units.items()
                   if x.at in s.data.west_of_donets and s.side_of(u) == "soviet")
     names = ", ".join(s.data.city_names[c] for c in sov_cities)
@@ -2081,7 +2131,7 @@ def victory(s: BBState) -> tuple[str | None, str]:
         return None, f"draw: {len(west)} Soviet units west of the Donets, no city taken (18.1)"
     german_all = all(s.control(c) == "german" for c in s.data.cities)
     n = len(sov_cities)
-    if german_all and not any(c in pos.ever_soviet for c in s.data.cities):
+    if german_all and not any(c in pos.ever_soviet or c in now for c in s.data.cities):
         return "german", "German decisive victory: every city held throughout (18.2)"
     if not west and n == 0:
         return "german", "German major victory: no Soviet unit west of the Donets (18.2)"
