@@ -364,3 +364,95 @@ def test_16_722_no_second_hex_after_attacking_across_a_river() -> None:
     assert not any(o.notation().startswith("advance 12T ") for o in s.legal_actions())
     with pytest.raises(IllegalAction, match=r"16\.722"):
         s.apply("advance 12T 2814")
+
+
+def test_16_73_soviet_chit_needs_the_defender_in_range_of_a_front() -> None:
+    base = ('clear = true\nplace = { "12T" = "2107", "DF" = "2207" }\n'
+            'fronts = { southwest = "{sw}", voronezh = "3704" }')
+    from engines.backhand.game import AttackArgs, combat_figures
+    near = at(base.replace("{sw}", "2510"))
+    far = at(base.replace("{sw}", "3917"))
+    args = AttackArgs("soviet", "sp", "2207", ("12T",), ("Katyusha", "-"))
+    no_chit = AttackArgs("soviet", "sp", "2207", ("12T",), ("-", "-"))
+    assert combat_figures(near, args)[2] - combat_figures(near, no_chit)[2] == 2
+    assert combat_figures(far, args)[2] - combat_figures(far, no_chit)[2] == 1
+
+
+def _general(side: str, step: str) -> str:
+    return (f'stack = [["game", 0, {{}}], ["turn", 16, {{}}], ["seg-run", 6, {{ side = "{side}", '
+            f'kind = "general", no = 0, stage = 6, first = "move" }}], ["{step}", 0, '
+            f'{{ side = "{side}", kind = "general" }}]]')
+
+
+def test_4_2_vi_no_unit_moves_and_fights_in_a_general_segment() -> None:
+    s = at('clear = true\nplace = { "12T" = "3313" }\nphasing = "soviet"\n'
+           'units = { "12T" = { fought = true } }\n' + _general("soviet", "move"))
+    with pytest.raises(IllegalAction, match=r"4\.2 VI\.E"):
+        s.apply("move 12T")
+
+
+def test_15_1_administrative_movers_do_not_move_again() -> None:
+    s = at('clear = true\nplace = { "12T" = "3313" }\nphasing = "soviet"\n'
+           'units = { "12T" = { admin = true } }\n' + _general("soviet", "move"))
+    with pytest.raises(IllegalAction, match=r"15\.1"):
+        s.apply("move 12T")
+
+
+def test_13_1_refitting_units_neither_move_nor_attack() -> None:
+    s = at('clear = true\nplace = { "LAH-1" = "2912" }\nphasing = "german"\n'
+           'units = { "LAH-1" = { refit = true } }\n' + _general("german", "move"))
+    with pytest.raises(IllegalAction, match=r"13\.1"):
+        s.apply("move LAH-1")
+
+
+def test_4_2_i_d_attrition_modifiers() -> None:
+    # a motorized unit Out Of Supply for its third turn in Deep Mud: 3 + 1 + 1 + 2 = 7
+    s = at('clear = true\nplace = { "12T" = "2107" }\nweather = "deep"\n'
+           'units = { "12T" = { oos = true, oos_turns = 3 } }\n'
+           'stack = [["game", 0, {}], ["turn", 4, {}], ["attrition", 0, { cities = ["12T"] }]]')
+    events = s.apply_outcome((3,))
+    assert any("= 7, 2 step(s) lost" in e.text for e in events)
+    assert s.pos.units["12T"].steps == 2  # type: ignore[attr-defined]
+
+
+def test_11_1_entry_hex_held_by_the_enemy_sends_to_box_one() -> None:
+    s = at('place = { "LAH-1" = "4114" }\nturn = 2\n'
+           'stack = [["game", 0, {}], ["turn", 6, {}], ["reinforce", 0, { unit = "soviet" }]]')
+    s.apply("arrive map")
+    assert s.pos.units["38G"].at == "box1"  # type: ignore[attr-defined]
+    assert s.pos.units["195"].at == "4119"  # type: ignore[attr-defined]
+
+
+@pytest.mark.parametrize(("cities", "winner", "level"), [
+    ([], "german", "German minor"),
+    (["2510", "1331"], "soviet", "Soviet minor"),
+    (["2510", "1331", "0815"], "soviet", "Soviet major"),
+    (["2510", "1331", "0815", "1439"], "soviet", "Soviet decisive"),
+    (["2510"], None, "draw"),
+])
+def test_18_2_victory_levels(cities: list[str], winner: str | None, level: str) -> None:
+    units = ", ".join(f'"{u}" = "{c}"' for u, c in zip(("12T", "15T", "25T", "3T"), cities,
+                                                       strict=False))
+    german = ", ".join(f'"{u}" = "{c}"' for u, c in zip(
+        ("VK-Cha", "VK-Dne", "VK-Polt", "VK-Zap", "VK-Bel", "VK-Sta"),
+        ("2510", "1331", "0815", "1439", "2902", "4137"), strict=True) if c not in cities)
+    s = at(f'clear = true\nplace = {{ {", ".join(x for x in (units, german) if x)}, '
+           '"111" = "2107" }\never_soviet = ["2902"]', "backhand-blow")
+    got, text = victory(s)
+    assert got == winner and text.startswith(level)
+
+
+def test_18_2_german_decisive_and_major() -> None:
+    vk = ('"VK-Cha" = "2510", "VK-Dne" = "1331", "VK-Polt" = "0815", "VK-Zap" = "1439", '
+          '"VK-Bel" = "2902", "VK-Sta" = "4137"')
+    s = at(f'clear = true\nplace = {{ {vk}, "12T" = "4110" }}', "backhand-blow")
+    assert victory(s)[1].startswith("German decisive")
+    s2 = at(f'clear = true\nplace = {{ {vk}, "12T" = "4110" }}\never_soviet = ["2902"]',
+            "backhand-blow")
+    assert victory(s2)[1].startswith("German major")
+
+
+def test_5_5_historical_weather_option() -> None:
+    s = ENGINE.new_state("backhand-blow", {"historical-weather": "on"})
+    assert s.pos.historical  # type: ignore[attr-defined]
+    assert s.data.historical_weather(4) == "mud"  # type: ignore[attr-defined]
