@@ -162,7 +162,8 @@ def sides_of(course: list[tuple[float, float]]) -> list[str]:
     return sorted(out)
 
 
-def main() -> None:
+def build() -> str:
+    """The text of map.toml."""
     cities = {name: hex_of(*ll) for name, ll in CITIES.items()}
     assert cities["Kharkov"] == ANCHOR, cities["Kharkov"]
     towns = {}
@@ -247,9 +248,11 @@ def main() -> None:
     lines += [f'    "{c}",' for c in chains]
     lines += ["]", "", "[map.styles]", 'river = "#2050c0"', 'stream = "#70a0e0"',
               'bridge = "#404040"', 'road = "#a06030"', ""]
-    (HERE.parent / "map.toml").write_text("\n".join(lines), encoding="utf-8")
-    for name, h in sorted(cities.items()):
-        print(f"{name}: {hid(*h)}")
+    return "\n".join(lines)
+
+
+def main() -> None:
+    (HERE.parent / "map.toml").write_text(build(), encoding="utf-8")
 
 
 if __name__ == "__main__":
