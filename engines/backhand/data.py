@@ -1,0 +1,168 @@
+"""The game's data (scenarios/backhand-blow/), read once: map, order of battle, charts."""
+
+from __future__ import annotations
+
+import functools
+from dataclasses import dataclass
+from fractions import Fraction
+from types import MappingProxyType
+from typing import Any
+
+from engines.hexkit import HexMap, ScenarioSet, load_scenario_dir
+from engines.hexkit.movement import MoveCosts, move_class_from_chart
+from engines.hexkit.shared import Shared
+from engines.hexkit.tables import OddsCRT, Table, parse_roll_key
+
+ENGINE_ID = "backhand-blow"
+SIDES = ("soviet", "german")
+FRONTS = ("southwest", "voronezh")
+WEATHERS = ("frozen", "mud", "deep")
+COLUMN = {"frozen": "frozen", "mud": "mud", "deep": "deep"}
+
+
+@dataclass(frozen=True)
+class UnitType(Shared):
+    """One counter: its printed values (2.4), from units.toml."""
+
+    id: str
+    side: str
+    kind: str
+    motorized: bool
+    stationary: bool
+    formation: str
+    factors: tuple[tuple[int, int], ...]  # attack, defense per step, full strength first
+    tr: int
+    ma: int
+    bracket: bool
+    at: str
+    arrive: int
+    entry: str
+    variable: str
+    front: str
+    city: str
+
+    @property
+    def steps(self) -> int:
+        return len(self.factors)
+
+
+@dataclass(frozen=True)
+class Formation(Shared):
+    id: str
+    name: str
+    ss: bool
+    motorized: bool
+    members: tuple[str, ...]
+
+
+def _factors(text: str) -> tuple[int, int]:
+    a, _, d = text.partition("-")
+    return int(a), int(d)
+
+
+def roll_lookup(table: Table, roll: int) -> tuple[Any, ...]:
+    for key, values in table.rows:
+        lo, hi = parse_roll_key(key)
+        if (lo is None or roll >= lo) and (hi is None or roll <= hi):
+            return values
+    raise KeyError(f"{table.where}: no row for {roll}")
+
+
+class Data(Shared):
+    """Everything the rules read and never change."""
+
+    def __init__(self, data: ScenarioSet) -> None:
+        self.set = data
+        self.map: HexMap = data.map
+        units = data.doc("units.toml")
+        types = units.get_table("types")
+        out: dict[str, UnitType] = {}
+        for side in SIDES:
+            for uid, spec in units.get_table(side).items():
+                kind = spec["t"]
+                mot, stat = types[kind]
+                out[uid] = UnitType(
+                    uid, side, kind, bool(mot), bool(stat), str(spec.get("f", "")),
+                    tuple(_factors(s) for s in spec["s"]), int(spec["tr"]), int(spec["ma"]),
+                    bool(spec.get("bracket", False)), str(spec.get("at", "")),
+                    int(spec.get("arrive", 0)), str(spec.get("entry", "")),
+                    str(spec.get("variable", "")), str(spec.get("front", "")),
+                    str(spec.get("city", "")))
+        self.units: MappingProxyType[str, UnitType] = MappingProxyType(dict(sorted(out.items())))
+        forms = {}
+        for fid, spec in units.get_table("formations").items():
+            members = tuple(u for u, t in self.units.items() if t.formation == fid)
+            forms[fid] = Formation(fid, spec["name"], bool(spec["ss"]), bool(spec["motorized"]),
+                                   members)
+        self.formations = MappingProxyType(dict(sorted(forms.items())))
+        self.uprising_factors = _factors(units.get_str("uprising", "factors"))
+        self.uprising_tr = units.get_int("uprising", "tr")
+        self.front_setup = {f: units.get_str("fronts", f) for f in FRONTS}
+        self.crt = OddsCRT(data.table("crt"))
+        self.tec = data.chart("tec")
+        self.activity = data.table("activity")
+        self.weather = data.table("weather")
+        self.attrition = data.table("attrition")
+        self.variable = data.table("variable")
+        self.replacements = data.table("replacements")
+        self.uprising = data.table("uprising")
+        self.events = data.table("events")
+        chits = data.doc("tables.toml").get_table("chits")
+        self.chit_drm: dict[str, dict[str, int]] = {s: dict(sorted(chits[s].items()))
+                                                     for s in SIDES}
+        self.chit_front = frozenset(chits["soviet_front"])
+        turns = data.doc("turns.toml")
+        self.track = {int(k): v for k, v in turns.get_table("track").items() if k != "stand_in"}
+        self.chit_schedule = {int(k): list(v) for k, v in
+                              turns.get_table("chit_schedule").items() if k != "stand_in"}
+        m = self.map
+        self.cities = tuple(sorted(h for h in m.ids if m.has_feature(h, "city")))
+        self.city_names = {h: m.places_at(h)[0] for h in self.cities}
+        self.west_of_donets = frozenset(m.area("west_of_donets"))
+        self.soviet_supply = frozenset(m.area("soviet_supply"))
+        self.german_supply = frozenset(m.area("west_edge"))
+        self.costs: dict[tuple[str, bool], MoveCosts] = {}
+        for w in WEATHERS:
+            for mot in (True, False):
+                col = f"{COLUMN[w]}_{'mot' if mot else 'non'}"
+                mc = move_class_from_chart(f"{col}", self.tec, col, m,
+                                           negated_by={"river": ["bridge"]})
+                self.costs[(w, mot)] = MoveCosts(m, mc)
+
+    def scenario(self, sid: str) -> dict[str, Any]:
+        return dict(self.set.scenario(sid).get_table("scenario"))
+
+    def factors(self, uid: str, steps: int) -> tuple[int, int]:
+        t = self.units[uid]
+        return t.factors[t.steps - steps]
+
+    def activity_points(self, column: str, roll: int) -> int:
+        return int(roll_lookup(self.activity, roll)[self.activity.columns.index(column)])
+
+    def c3i(self, turn: int, side: str, weather: str) -> int:
+        row = self.track[turn]
+        if weather == "deep":  # 5.4, 8.1
+            return 0
+        base = 0 if side == "soviet" else 2
+        return int(row[base + (0 if weather == "frozen" else 1)])
+
+    def weather_drm(self, turn: int) -> int:
+        return int(self.track[turn][4])
+
+    def historical_weather(self, turn: int) -> str:
+        return str(self.track[turn][5])
+
+    def variable_column(self, turn: int) -> str:
+        for col in self.variable.columns:
+            lo, _, hi = col.partition("-")
+            if int(lo) <= turn <= int(hi):
+                return col
+        return self.variable.columns[-1]
+
+    def half(self, x: int) -> Fraction:
+        return Fraction(x, 2)
+
+
+@functools.cache
+def load() -> Data:
+    return Data(load_scenario_dir(ENGINE_ID))
