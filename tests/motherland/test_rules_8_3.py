@@ -33,7 +33,8 @@ def combat_phase(engine: MotherlandEngine, units: Mapping[str, str],
         ends = [a for a in st.legal_actions() if a.notation().startswith("end ")]
         st.apply(ends[0] if ends else st.legal_actions()[-1])
     snap = st.snapshot()
-    body = snap["body"]
+    # the position sits under the step stack since the engine moved onto pbem.steps
+    body = snap["body"]["position"]
     for uid, u in body["units"].items():
         u.update(hex=units.get(uid, ""), box="" if uid in units else "out",
                  chit=(chits or {}).get(uid, ""), sup="", ret=0)
