@@ -46,6 +46,12 @@ class _LazyConsole:
         self._stderr = stderr
         self._console: Console | None = None
 
+    def reset(self) -> None:
+        """Forget the console: the next use measures the terminal again.  A process
+        that runs several commands (the test runner, an embedding program) gets each
+        command's own width and colour settings, not the first one's."""
+        self._console = None
+
     def get(self) -> Console:
         if self._console is None:
             from rich.console import Console
@@ -414,6 +420,8 @@ def main(ctx: click.Context, home_path: Path | None, verbose: bool) -> None:
     from pbem.portable import utf8_output
 
     utf8_output()
+    cast(_LazyConsole, console).reset()
+    cast(_LazyConsole, errors).reset()
     obj = ctx.ensure_object(dict)
     obj["home_path"] = home_path
     obj["verbose"] = verbose

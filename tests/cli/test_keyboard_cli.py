@@ -5,6 +5,8 @@ from __future__ import annotations
 import json
 from pathlib import Path
 
+import pytest
+
 from click.testing import CliRunner
 
 from pbem.cli import main
@@ -322,3 +324,16 @@ def test_a_damaged_card_says_how_to_get_it_again(run, tmp_path: Path) -> None:  
     r = run("a", "id", "import", "alice.card", "--yes")
     assert r.exit_code == 3 and "not a readable pbem card" in r.output
     assert "pbem id export" in r.output and "pbem send" not in r.output
+
+
+def test_each_command_measures_the_terminal_again(run, tmp_path: Path, purkayev,  # type: ignore[no-untyped-def]
+                                                  monkeypatch: pytest.MonkeyPatch) -> None:
+    """One process running several commands (the test runner, a program embedding pbem)
+    draws each board at the width of its own command, not the first command's."""
+    luki(tmp_path, purkayev)
+    monkeypatch.setenv("COLUMNS", "1000")
+    wide = run("ivan", "show", "luki").output
+    monkeypatch.setenv("COLUMNS", "100")
+    first, last = _shown_columns(run("ivan", "show", "luki").output)
+    assert max(len(line) for line in wide.splitlines()) > 100
+    assert last - first < 30
