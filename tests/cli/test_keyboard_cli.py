@@ -6,7 +6,6 @@ import json
 from pathlib import Path
 
 import pytest
-
 from click.testing import CliRunner
 
 from pbem.cli import main
