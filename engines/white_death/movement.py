@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from fractions import Fraction
-from typing import Any
+from typing import Any, NamedTuple
 
 from engines.hexkit.movement import region
 from engines.white_death import rules
@@ -22,6 +22,15 @@ from pbem.errors import IllegalAction
 
 #: Rule 8: the networks a train runs on
 RAILS = ("railroad", "rail")
+
+
+class RailPart(NamedTuple):
+    """A part of the railroad joined through hexes free of the enemy (Rule 8)."""
+
+    hexes: tuple[str, ...]  # sorted
+    members: frozenset[str]
+    towns: tuple[str, ...]  # where weapons and AFVs may detrain
+    to_edge: bool  # it reaches a friendly edge
 
 
 class MovementState(ArtilleryState, ReinforcementState):
@@ -446,17 +455,18 @@ class MovementState(ArtilleryState, ReinforcementState):
         out: list[str] = self._cache[key]
         return out
 
-    def _rail_net(self, side: str, start: str) -> tuple[tuple[str, ...], bool]:
+    def _rail_net(self, side: str, start: str) -> RailPart:
         """Rule 8: the rail hexes joined to ``start`` through hexes free of enemy units and
         ZOCs, and whether they reach a friendly edge. Every hex of such a part of the
         network has the same answer, so it is traced once per position of the enemy."""
         free = self._free(side)
-        parts: dict[str, tuple[tuple[str, ...], bool]] = self.by_enemies("rail", side, dict)
+        parts: dict[str, RailPart] = self.by_enemies("rail", side, dict)
         got = parts.get(start)
         if got is not None:
             return got
         seen = tuple(region(self.map, [start], passable=free, networks=RAILS))  # sorted
-        got = (seen, not self.edge_hexes(side).isdisjoint(seen))
+        got = RailPart(seen, frozenset(seen), tuple(h for h in seen if self.is_town(h)),
+                       not self.edge_hexes(side).isdisjoint(seen))
         if start in free:  # a start in an enemy ZOC is a part of its own
             for h in seen:
                 parts[h] = got
@@ -465,16 +475,19 @@ class MovementState(ArtilleryState, ReinforcementState):
     def _rail_destinations(self, uid: str, check_only: bool = False) -> list[str]:
         s = self.side_of(uid)
         start = self.units[uid].loc
-        seen, to_edge = self._rail_net(s, start)
-        if not to_edge:
+        part = self._rail_net(s, start)
+        if not part.to_edge:
             return []
         if check_only:
             return [start]
         t = self.utype(uid)
         city = self.city_bound(uid)
-        occ = self.occupied(s)  # an empty hex takes any one unit (Rule 4)
-        return [h for h in seen if h != start and (t.personnel or self.is_town(h))
-                and (h not in occ or self.stack_ok_with(h, uid))
+        # Rule 8: weapons and AFVs detrain in towns
+        stops = part.hexes if t.personnel else part.towns
+        # Rule 4: an empty hex takes any one unit, so only the side's stacks are asked
+        full = {h for h in self.occupied(s) if h in part.members
+                and not self.stack_ok_with(h, uid)}
+        return [h for h in stops if h != start and h not in full
                 and (not city or h in self.vl_hexes())]
 
     def _check_rail(self, a: WDAction) -> None:
