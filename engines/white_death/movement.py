@@ -187,14 +187,11 @@ class MovementState(ArtilleryState, ReinforcementState):
         if u.entrained or u.stopped or u.assault:
             return frozenset()
         s = self.phasing
-        area = self.area2(u.loc)
-        occ = self.occupied(s)
         bridges = self.bridges
         key = (u.uid, u.loc, u.spent, u.zoc_start, u.via, u.garrison, "left-zoc" in u.marks,
                s, self.impulse_mp, self.weather, self.vl_released,
-               self.by_enemies("token", s, self._new_token),
-               tuple((h, occ[h]) for h in area if h in occ),
-               tuple(h for h in area if h in bridges) if bridges else ())
+               self.by_enemies("token", s, self._new_token), self.stacks_near(s, u.loc),
+               tuple(h for h in self.area2(u.loc) if h in bridges) if bridges else ())
         memo = self._static.setdefault("move-memo", {})
         got: frozenset[str] | None = memo.get(key)
         if got is None:
@@ -202,6 +199,16 @@ class MovementState(ArtilleryState, ReinforcementState):
                 memo.clear()  # a bound: entries are pure functions of their keys
             got = memo[key] = self._move_dests(u)
         return got
+
+    def stacks_near(self, side: str, h: str) -> tuple[tuple[str, tuple[str, ...]], ...]:
+        """``side``'s stacks within two hexes of ``h`` (until a unit changes hex)."""
+        key = ("near", side, h)
+        got = self._pcache.get(key)
+        if got is None:
+            occ = self.occupied(side)
+            got = self._pcache[key] = tuple((x, occ[x]) for x in self.area2(h) if x in occ)
+        out: tuple[tuple[str, tuple[str, ...]], ...] = got
+        return out
 
     def area2(self, h: str) -> tuple[str, ...]:
         key = ("area2", h)
@@ -221,20 +228,39 @@ class MovementState(ArtilleryState, ReinforcementState):
         uid = u.uid
         s = self.phasing
         enemy = self.enemy_hexes(s)
-        left = self.left(uid)
+        left = self.left_ticks(u)
         city = self.city_bound(uid)
         vl = self.vl_hexes() if city else ()
         out = []
         for n in self.nbrs(u.loc):
             if n in enemy or (city and n not in vl):
                 continue
-            cost = self.move_cost(uid, u.loc, n)
+            cost = self.move_ticks(uid, u.loc, n)
             if cost is None or cost > left or self.weapons_barred(uid, n):
                 continue
-            if not self.stack_ok_with(n, uid) and not self.can_pass(uid, u.loc, n, cost):
+            if not self.stack_ok_with(n, uid) and not self._can_pass(uid, u.loc, n, cost):
                 continue
             out.append(n)
         return frozenset(out)
+
+    def left_ticks(self, u: U) -> int:
+        """:meth:`left` in ticks (:meth:`ticks`)."""
+        return (self.impulse_mp * self.ticks() - self.to_ticks(u.spent) if u.spent
+                else self.impulse_mp * self.ticks())
+
+    def move_ticks(self, uid: str, frm: str, to: str) -> int | None:
+        """:meth:`move_cost` in ticks: the same rules, in ints."""
+        cost = self.enter_ticks(uid, frm, to)
+        if cost is None:
+            return None
+        s = self.side_of(uid)
+        if frm in self.ezoc(s):
+            u = self.units[uid]
+            if self.utype(uid).mob == "s":
+                cost += self.ticks()  # Rule 3.B, as in move_cost
+            elif u.zoc_start and "left-zoc" not in u.marks:
+                cost += self.ticks()  # Rule 3 / 6.B.1
+        return cost
 
     def can_pass(self, uid: str, frm: str, to: str, cost: Fraction) -> bool:
         """Rule 4: a unit may move through a full hex, though not end its move there.
@@ -242,17 +268,20 @@ class MovementState(ArtilleryState, ReinforcementState):
         Allowed when nothing can stop it there (no enemy ZOC, no die to roll) and it can
         still move on to a hex where it may stop; it must then move on at once.
         """
+        return self._can_pass(uid, frm, to, self.to_ticks(cost))
+
+    def _can_pass(self, uid: str, frm: str, to: str, cost: int) -> bool:
         s = self.side_of(uid)
         t = self.utype(uid)
         if to in self.ezoc(s) or (t.afv and frm in self.ezoc(s)) or self.lake_roll_due(
                 uid, frm, to):
             return False
-        rest = self.left(uid) - cost
+        rest = self.left_ticks(self.units[uid]) - cost
         enemy = self.enemy_hexes(s)
         for n in self.nbrs(to):
             if n in enemy or n == to:
                 continue
-            c = self.enter_cost(uid, to, n)
+            c = self.enter_ticks(uid, to, n)
             if c is None or c > rest:
                 continue
             if not self.stack_ok_with(n, uid):
