@@ -213,11 +213,12 @@ class WDState(TurnState, PlacementState, MovementState, AssaultState, ViewState,
         return key
 
     def _unit_dests(self, uid: str) -> frozenset[str]:
-        try:
-            u = self._movable(uid)
-        except IllegalAction:
+        # what _movable refuses, asked without raising (a unit of the side on the map,
+        # in the movement phase: the rest holds for every unit listed)
+        if "intrinsic" in self.utype(uid).flags or self.garrison_fixed(uid):
             return frozenset()
-        return self.move_dests(u) if self.left(uid) > 0 else frozenset()
+        u = self.units[uid]
+        return self.move_dests(u) if self.left_ticks(u) > 0 else frozenset()
 
     # ------------------------------------------------------------------ validation and apply
 
