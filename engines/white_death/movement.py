@@ -7,6 +7,7 @@ fire on an AFV's exit, ski costs, Brandenburg detection, ice) happen where it is
 
 from __future__ import annotations
 
+import itertools
 from collections.abc import Callable
 from fractions import Fraction
 from typing import Any, NamedTuple
@@ -220,9 +221,10 @@ class MovementState(ArtilleryState, ReinforcementState):
 
     def _new_token(self) -> int:
         """A number naming one position of the enemy while the catalog's memo holds it."""
-        n: int = self._static.get("tokens", 0) + 1
-        self._static["tokens"] = n
-        return n
+        # one counter per catalog, never reset: two positions never share a number, even
+        # with states of one catalog in several threads (next() on a count is atomic)
+        counter: itertools.count[int] = self._static.setdefault("tokens", itertools.count(1))
+        return next(counter)
 
     def _move_dests(self, u: U) -> frozenset[str]:
         uid = u.uid
