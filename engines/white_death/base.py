@@ -276,13 +276,15 @@ class BaseState(State):
         return max((b[1] for b in self.bunkers if b[0] == h), default=0)
 
     def stack_ok_with(self, h: str, uid: str, leaving: Iterable[str] = ()) -> bool:
-        gone = tuple(sorted(leaving))
+        """Rule 4: may ``uid`` stand in ``h`` (with ``leaving`` gone from it)? It depends
+        on where units stand only, so it is kept until a unit changes hex."""
+        gone = tuple(sorted(leaving)) if leaving else ()
         key = ("stack", h, uid, gone)
-        got = self._cache.get(key)
+        got = self._pcache.get(key)
         if got is None:
             side = self.side_of(uid)
             if not any(x != uid and x not in gone for x in self.occupied(side).get(h, ())):
-                self._cache[key] = True
+                self._pcache[key] = True
                 return True  # Rule 4 limits stacks: a unit alone is never one
             # Rule 4 looks at which units stand together, not where or in what order: one
             # answer per set of units, kept for the whole game
@@ -294,7 +296,7 @@ class BaseState(State):
                 if len(memo) >= 65536:
                     memo.clear()  # a bound: entries are pure functions of their keys
                 got = memo[together] = rules.stack_ok(side, [self.udef(x) for x in together])
-            self._cache[key] = got
+            self._pcache[key] = got
         return bool(got)
 
     # ------------------------------------------------------------------ dice and waiting steps

@@ -7,9 +7,10 @@ fire on an AFV's exit, ski costs, Brandenburg detection, ice) happen where it is
 
 from __future__ import annotations
 
+import itertools
 from collections.abc import Callable
 from fractions import Fraction
-from typing import Any
+from typing import Any, NamedTuple
 
 from engines.hexkit.movement import region
 from engines.white_death import rules
@@ -22,6 +23,15 @@ from pbem.errors import IllegalAction
 
 #: Rule 8: the networks a train runs on
 RAILS = ("railroad", "rail")
+
+
+class RailPart(NamedTuple):
+    """A part of the railroad joined through hexes free of the enemy (Rule 8)."""
+
+    hexes: tuple[str, ...]  # sorted
+    members: frozenset[str]
+    towns: tuple[str, ...]  # where weapons and AFVs may detrain
+    to_edge: bool  # it reaches a friendly edge
 
 
 class MovementState(ArtilleryState, ReinforcementState):
@@ -178,14 +188,11 @@ class MovementState(ArtilleryState, ReinforcementState):
         if u.entrained or u.stopped or u.assault:
             return frozenset()
         s = self.phasing
-        area = self.area2(u.loc)
-        occ = self.occupied(s)
         bridges = self.bridges
         key = (u.uid, u.loc, u.spent, u.zoc_start, u.via, u.garrison, "left-zoc" in u.marks,
                s, self.impulse_mp, self.weather, self.vl_released,
-               self.by_enemies("token", s, self._new_token),
-               tuple((h, occ[h]) for h in area if h in occ),
-               tuple(h for h in area if h in bridges) if bridges else ())
+               self.by_enemies("token", s, self._new_token), self.stacks_near(s, u.loc),
+               tuple(h for h in self.area2(u.loc) if h in bridges) if bridges else ())
         memo = self._static.setdefault("move-memo", {})
         got: frozenset[str] | None = memo.get(key)
         if got is None:
@@ -193,6 +200,16 @@ class MovementState(ArtilleryState, ReinforcementState):
                 memo.clear()  # a bound: entries are pure functions of their keys
             got = memo[key] = self._move_dests(u)
         return got
+
+    def stacks_near(self, side: str, h: str) -> tuple[tuple[str, tuple[str, ...]], ...]:
+        """``side``'s stacks within two hexes of ``h`` (until a unit changes hex)."""
+        key = ("near", side, h)
+        got = self._pcache.get(key)
+        if got is None:
+            occ = self.occupied(side)
+            got = self._pcache[key] = tuple((x, occ[x]) for x in self.area2(h) if x in occ)
+        out: tuple[tuple[str, tuple[str, ...]], ...] = got
+        return out
 
     def area2(self, h: str) -> tuple[str, ...]:
         key = ("area2", h)
@@ -204,28 +221,48 @@ class MovementState(ArtilleryState, ReinforcementState):
 
     def _new_token(self) -> int:
         """A number naming one position of the enemy while the catalog's memo holds it."""
-        n: int = self._static.get("tokens", 0) + 1
-        self._static["tokens"] = n
-        return n
+        # one counter per catalog, never reset: two positions never share a number, even
+        # with states of one catalog in several threads (next() on a count is atomic)
+        counter: itertools.count[int] = self._static.setdefault("tokens", itertools.count(1))
+        return next(counter)
 
     def _move_dests(self, u: U) -> frozenset[str]:
         uid = u.uid
         s = self.phasing
         enemy = self.enemy_hexes(s)
-        left = self.left(uid)
+        left = self.left_ticks(u)
         city = self.city_bound(uid)
         vl = self.vl_hexes() if city else ()
         out = []
         for n in self.nbrs(u.loc):
             if n in enemy or (city and n not in vl):
                 continue
-            cost = self.move_cost(uid, u.loc, n)
+            cost = self.move_ticks(uid, u.loc, n)
             if cost is None or cost > left or self.weapons_barred(uid, n):
                 continue
-            if not self.stack_ok_with(n, uid) and not self.can_pass(uid, u.loc, n, cost):
+            if not self.stack_ok_with(n, uid) and not self._can_pass(uid, u.loc, n, cost):
                 continue
             out.append(n)
         return frozenset(out)
+
+    def left_ticks(self, u: U) -> int:
+        """:meth:`left` in ticks (:meth:`ticks`)."""
+        return (self.impulse_mp * self.ticks() - self.to_ticks(u.spent) if u.spent
+                else self.impulse_mp * self.ticks())
+
+    def move_ticks(self, uid: str, frm: str, to: str) -> int | None:
+        """:meth:`move_cost` in ticks: the same rules, in ints."""
+        cost = self.enter_ticks(uid, frm, to)
+        if cost is None:
+            return None
+        s = self.side_of(uid)
+        if frm in self.ezoc(s):
+            u = self.units[uid]
+            if self.utype(uid).mob == "s":
+                cost += self.ticks()  # Rule 3.B, as in move_cost
+            elif u.zoc_start and "left-zoc" not in u.marks:
+                cost += self.ticks()  # Rule 3 / 6.B.1
+        return cost
 
     def can_pass(self, uid: str, frm: str, to: str, cost: Fraction) -> bool:
         """Rule 4: a unit may move through a full hex, though not end its move there.
@@ -233,17 +270,20 @@ class MovementState(ArtilleryState, ReinforcementState):
         Allowed when nothing can stop it there (no enemy ZOC, no die to roll) and it can
         still move on to a hex where it may stop; it must then move on at once.
         """
+        return self._can_pass(uid, frm, to, self.to_ticks(cost))
+
+    def _can_pass(self, uid: str, frm: str, to: str, cost: int) -> bool:
         s = self.side_of(uid)
         t = self.utype(uid)
         if to in self.ezoc(s) or (t.afv and frm in self.ezoc(s)) or self.lake_roll_due(
                 uid, frm, to):
             return False
-        rest = self.left(uid) - cost
+        rest = self.left_ticks(self.units[uid]) - cost
         enemy = self.enemy_hexes(s)
         for n in self.nbrs(to):
             if n in enemy or n == to:
                 continue
-            c = self.enter_cost(uid, to, n)
+            c = self.enter_ticks(uid, to, n)
             if c is None or c > rest:
                 continue
             if not self.stack_ok_with(n, uid):
@@ -446,17 +486,18 @@ class MovementState(ArtilleryState, ReinforcementState):
         out: list[str] = self._cache[key]
         return out
 
-    def _rail_net(self, side: str, start: str) -> tuple[tuple[str, ...], bool]:
+    def _rail_net(self, side: str, start: str) -> RailPart:
         """Rule 8: the rail hexes joined to ``start`` through hexes free of enemy units and
         ZOCs, and whether they reach a friendly edge. Every hex of such a part of the
         network has the same answer, so it is traced once per position of the enemy."""
         free = self._free(side)
-        parts: dict[str, tuple[tuple[str, ...], bool]] = self.by_enemies("rail", side, dict)
+        parts: dict[str, RailPart] = self.by_enemies("rail", side, dict)
         got = parts.get(start)
         if got is not None:
             return got
         seen = tuple(region(self.map, [start], passable=free, networks=RAILS))  # sorted
-        got = (seen, not self.edge_hexes(side).isdisjoint(seen))
+        got = RailPart(seen, frozenset(seen), tuple(h for h in seen if self.is_town(h)),
+                       not self.edge_hexes(side).isdisjoint(seen))
         if start in free:  # a start in an enemy ZOC is a part of its own
             for h in seen:
                 parts[h] = got
@@ -465,16 +506,19 @@ class MovementState(ArtilleryState, ReinforcementState):
     def _rail_destinations(self, uid: str, check_only: bool = False) -> list[str]:
         s = self.side_of(uid)
         start = self.units[uid].loc
-        seen, to_edge = self._rail_net(s, start)
-        if not to_edge:
+        part = self._rail_net(s, start)
+        if not part.to_edge:
             return []
         if check_only:
             return [start]
         t = self.utype(uid)
         city = self.city_bound(uid)
-        occ = self.occupied(s)  # an empty hex takes any one unit (Rule 4)
-        return [h for h in seen if h != start and (t.personnel or self.is_town(h))
-                and (h not in occ or self.stack_ok_with(h, uid))
+        # Rule 8: weapons and AFVs detrain in towns
+        stops = part.hexes if t.personnel else part.towns
+        # Rule 4: an empty hex takes any one unit, so only the side's stacks are asked
+        full = {h for h in self.occupied(s) if h in part.members
+                and not self.stack_ok_with(h, uid)}
+        return [h for h in stops if h != start and h not in full
                 and (not city or h in self.vl_hexes())]
 
     def _check_rail(self, a: WDAction) -> None:

@@ -207,19 +207,18 @@ class WDState(TurnState, PlacementState, MovementState, AssaultState, ViewState,
         u = self.units[uid]
         if u.entrained or self.city_bound(uid):
             return None
-        occ = self.occupied(self.phasing)
-        key: tuple[Any, ...] = (common, _unit_state(u),
-                                tuple((h, occ[h]) for h in self.area2(u.loc) if h in occ))
+        key: tuple[Any, ...] = (common, _unit_state(u), self.stacks_near(self.phasing, u.loc))
         if "brandenburg" in self.utype(uid).flags:
-            key += tuple(_unit_state(self.units[x]) for x in occ[u.loc])
+            key += tuple(_unit_state(self.units[x]) for x in self.occupied(self.phasing)[u.loc])
         return key
 
     def _unit_dests(self, uid: str) -> frozenset[str]:
-        try:
-            u = self._movable(uid)
-        except IllegalAction:
+        # what _movable refuses, asked without raising (a unit of the side on the map,
+        # in the movement phase: the rest holds for every unit listed)
+        if "intrinsic" in self.utype(uid).flags or self.garrison_fixed(uid):
             return frozenset()
-        return self.move_dests(u) if self.left(uid) > 0 else frozenset()
+        u = self.units[uid]
+        return self.move_dests(u) if self.left_ticks(u) > 0 else frozenset()
 
     # ------------------------------------------------------------------ validation and apply
 

@@ -6,6 +6,7 @@ unit enter that hex, and at what cost.
 
 from __future__ import annotations
 
+import math
 from fractions import Fraction
 
 from engines.hexkit.movement import region
@@ -140,6 +141,47 @@ class TerrainState(BaseState):
         if cost is not None and frm is not None and self.wrong_bank(uid, frm, to):
             return None  # Rule 16.B: leave on the side it entered
         return cost
+
+    def ticks(self) -> int:
+        """Ticks in a movement point: the least common denominator of every cost on the
+        charts (a road costs 1/2 or 1/3 of an MP: 6 ticks), so that searches over many
+        moves add and compare ints, exactly, instead of Fractions."""
+        got = self._static.get("ticks")
+        if got is None:
+            tables = self.cat.tables
+            values = [v for row in tables.movement.values() for c in row.values()
+                      for v in (c.enter, c.leave)]
+            values += [v for row in tables.lake.values() for v in row.values()]
+            got = self._static["ticks"] = math.lcm(
+                1, *(Fraction(v).denominator for v in values if v is not None))
+        out: int = got
+        return out
+
+    def to_ticks(self, mp: Fraction | int) -> int:
+        scaled = Fraction(mp) * self.ticks()
+        if scaled.denominator != 1:
+            raise ValueError(f"{mp} MP is finer than a tick (1/{self.ticks()} MP)")
+        return scaled.numerator
+
+    def enter_ticks(self, uid: str, frm: str | None, to: str) -> int | None:
+        """:meth:`enter_cost` in ticks."""
+        mob = self.utype(uid).mob
+        key = ("enter-ticks", mob, frm, to, self.frozen(), frm in self.bridges,
+               to in self.bridges)
+        static = self._static
+        if key in static:
+            t: int | None = static[key]
+        else:
+            ckey = ("enter", *key[1:])
+            c: Fraction | None
+            if ckey in static:
+                c = static[ckey]
+            else:
+                c = static[ckey] = self._enter_cost(mob, frm, to)
+            t = static[key] = None if c is None else self.to_ticks(c)
+        if t is not None and frm is not None and self.wrong_bank(uid, frm, to):
+            return None  # Rule 16.B
+        return t
 
     def _enter_cost(self, mob: str, frm: str | None, to: str) -> Fraction | None:
         mv = self.cat.tables.movement
