@@ -570,8 +570,12 @@ class BeginPlayer(Procedure[MortainState]):
         s.pos.phasing = args.side
         s.pos.phase = "movement"
         flow.end()
-        return [Event(f"turn {s.pos.turn}: the {args.side} player turn", "phase",
-                      rule=self.rule)]
+        events = [Event(f"turn {s.pos.turn}: the {args.side} player turn", "phase",
+                        rule=self.rule)]
+        if args.side == "us" and s.pos.turn == 1:
+            events.append(Event("surprise: no US unit may move from its set-up hex on "
+                                "Aug. 6th", "info", rule="18.0"))
+        return events
 
 
 class Move(Choice[MortainState]):
@@ -752,8 +756,9 @@ class Move(Choice[MortainState]):
             x.status, x.hex = Status.MAP, h
             pos.mp_left[u] = s.allowance(u, args.mobile) - s.r.entry_cost(h)
             s.note_mortain()
+            # 11.1's list says who and where; 11.0 how (the 11.0 row covers both)
             return [Event(f"{u} ({s.r.units[u].name}) enters at {h}", "move", hexes=(h,),
-                          units=(u,), rule="11.0")]
+                          units=(u,), rule="11.1")]
         if verb == "move":
             h = words[2]
             frm = x.hex
