@@ -66,6 +66,8 @@ def test_status_and_list_read_summaries_without_the_engine(tmp_path: Path) -> No
     assert "pbem.engine" in names and "toy_engine" in names
     assert [n for n in names if n.startswith(("engines.white_death", "engines.motherland"))] \
         == []
+    # an engine PBEM_ENGINES names is found without reading the installed packages
+    assert "importlib.metadata" not in names
 
 
 @pytest.mark.parametrize("name", sorted(LazyGroup.lazy))
