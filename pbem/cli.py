@@ -735,11 +735,29 @@ def read_incoming_file(path: Path) -> bytes:
     return read_bounded(path, 2 * MAX_EXCHANGED)
 
 
+def _plainly_pbem(path: Path) -> bool:
+    """A regular file that starts as a pbem file does (binary, or the armor's first line)
+    and is not named as mail: the test pbem.transport.mail makes first."""
+    if path.suffix.lower() in (".eml", ".msg", ".mbox", ".mbx") or not path.is_file():
+        return False
+    try:
+        with path.open("rb") as handle:
+            head = handle.read(4096)
+    except OSError:
+        return False
+    return head[:1] == b"\x96" or head.lstrip().startswith(b"-----BEGIN PBEM FILE-----")
+
+
 def _read_incoming(path: Path) -> list[tuple[str, bytes]]:
     """Files in PATH: a .pbem (binary or armored), or mail (.eml, mbox, Maildir) when the
     mail transport is installed."""
     from pbem.readfile import check_kind
 
+    if _plainly_pbem(path):
+        # what mail.files_from_path would say too (not mail), without importing the mail
+        # stack, about a seventh of a receive (issue 19)
+        check_kind(path)
+        return [(str(path), read_incoming_file(path))]
     try:
         from pbem.transport import mail
     except ImportError:  # the transport package is optional at this layer
@@ -894,7 +912,6 @@ def _dry_run_game() -> type:
 def act_cmd(ctx: click.Context, game_ref: str, actions: tuple[str, ...]) -> None:
     """Apply actions in the engine's notation, one argument each: all of them, or none."""
     from pbem.errors import ActionSyntaxError, IllegalAction, NotYourTurn
-    from pbem.play import suggest
 
     with handled():
         home = home_of(ctx)
@@ -907,6 +924,9 @@ def act_cmd(ctx: click.Context, game_ref: str, actions: tuple[str, ...]) -> None
             try:
                 _, _, sealed = trial.act(text, save=False)
             except (IllegalAction, ActionSyntaxError) as exc:
+                # pbem.play brings the board renderer and rich: only for a refusal
+                from pbem.play import suggest
+
                 hint = suggest(state, text)
                 raise type(exc)(f"{exc}{'; ' + hint if hint else ''} (action {number} of "
                                 f"{len(actions)}: none applied)") from None

@@ -9,12 +9,24 @@ from __future__ import annotations
 
 import importlib
 import os
-from importlib.metadata import entry_points
+from typing import TYPE_CHECKING
 
 from pbem.engine import Engine
 from pbem.errors import MismatchError, UsageError
 
 GROUP = "pbem.engines"
+
+if TYPE_CHECKING:
+    from importlib.metadata import EntryPoints
+
+
+def entry_points(*, group: str, name: str | None = None) -> EntryPoints:
+    """The installed packages' engine entry points.  importlib.metadata (with the email
+    parser it reads package metadata with) is imported only when one is looked up, not
+    for an engine ``PBEM_ENGINES`` names (issue 19)."""
+    from importlib.metadata import entry_points as installed
+
+    return installed(group=group) if name is None else installed(group=group, name=name)
 
 
 def _load(spec: str, origin: str) -> Engine:

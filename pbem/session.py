@@ -1,10 +1,11 @@
 """A player's home: identity, saved games, and the loop of receive, act, seal.
 
-A game is kept in one signed save file (``games/<name>.pbsave`` under the home): every
-exchanged file of the game in order (the transcript), a cache of the verified state (so
-loading does not replay a long game), and the local actions not yet sealed.  Each change
-writes a new save atomically (temp file, fsync, rename), so a crash leaves the last good
-save, and a refused file leaves the save byte for byte as it was.
+A game is kept in one signed save file (``games/<name>.pbsave`` under the home): the
+SHA-256 of every exchanged file of the game in order (the files themselves beside it, in
+``games/<name>.files/``, each written once: :class:`GameFiles`), a cache of the verified
+state (so loading does not replay a long game), and the local actions not yet sealed.
+Each change writes a new save atomically (temp file, fsync, rename), so a crash leaves
+the last good save, and a refused file leaves the save byte for byte as it was.
 
 The turn loop (ARCHITECTURE section 3): while the next decision is the local side's, the
 player acts; the chance requests that follow an action are resolved at once from the

@@ -32,9 +32,16 @@ class WhiteDeath(Engine):
         self.root = None if root is None else str(root)
 
     def _data(self) -> ScenarioSet:
-        if self.root is None:
-            return load_scenario_dir("white-death")
-        return _load_path(self.root)
+        # parsed once per engine object (issue 19): the list of scenarios, the hash of the
+        # data files and every state restored read it, and every command did all three;
+        # the installed data cannot change under a running command without changing the
+        # game it belongs to (pbem.engine.Engine.scenario_files says the same)
+        parsed: ScenarioSet | None = self.__dict__.get("_parsed")
+        if parsed is None:
+            parsed = load_scenario_dir("white-death") if self.root is None \
+                else _load_path(self.root)
+            self.__dict__["_parsed"] = parsed
+        return parsed
 
     def catalog(self) -> Catalog:
         return _catalog(self._data())

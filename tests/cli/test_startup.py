@@ -66,6 +66,8 @@ def test_status_and_list_read_summaries_without_the_engine(tmp_path: Path) -> No
     assert "pbem.engine" in names and "toy_engine" in names
     assert [n for n in names if n.startswith(("engines.white_death", "engines.motherland"))] \
         == []
+    # an engine PBEM_ENGINES names is found without reading the installed packages
+    assert "importlib.metadata" not in names
 
 
 @pytest.mark.parametrize("name", sorted(LazyGroup.lazy))
@@ -96,3 +98,38 @@ def test_no_heavy_import_at_module_level(module: str) -> None:
             continue
         found += [t for t in targets if heavy([t])]
     assert found == []
+
+
+class _Enough(Exception):
+    pass
+
+
+def test_receive_and_act_import_no_mail_board_or_rich(tmp_path: Path) -> None:
+    """A .pbem file is told from mail by its first bytes without the mail stack, and act
+    loads the board renderer (for a suggestion) only when an action is refused."""
+    import shutil
+
+    play = tmp_path / "play"
+
+    def on_file(count: int) -> None:
+        if count == 6:
+            shutil.copytree(play, tmp_path / "before")
+            raise _Enough
+
+    with pytest.raises(_Enough):
+        selfplay("skirmish", "long", 1, play, on_file=on_file)
+    incoming = sorted((tmp_path / "before" / "files").iterdir())[-1]
+    home = str(tmp_path / "before" / ("home-b" if incoming.name.endswith("-red.pbem")
+                                      else "home-a"))
+    unwanted = ("pbem.transport.mail", "email", "pbem.play", "pbem.render", "rich",
+                "pbem.audit")
+
+    def loaded(names: list[str]) -> list[str]:
+        return [n for n in names if any(n == u or n.startswith(u + ".") for u in unwanted)]
+
+    assert loaded(imported("--home", home, "receive", str(incoming))) == []
+    legal = subprocess.run([sys.executable, "-c", "from pbem.cli import main; main()",
+                            "--home", home, "legal", "selfplay-1", "--json"],
+                           capture_output=True, text=True, check=True)
+    action = json.loads(legal.stdout)["actions"][0]
+    assert loaded(imported("--home", home, "act", "selfplay-1", action)) == []

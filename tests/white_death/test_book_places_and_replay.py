@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from typing import Any
+
 import pytest
 
 from engines.white_death import ENGINE
@@ -31,3 +33,23 @@ def test_opponent_sees_a_unit_move_but_not_which() -> None:
     assert f"{unit} moves {frm} to {to}" in soviet
     assert f"a soviet unit moves {frm} to {to}" in german
     assert not any(unit in text for text in german)
+
+
+def test_the_data_is_parsed_once_per_engine(monkeypatch: Any) -> None:
+    """Issue 19: listing scenarios, hashing the data files and making a state each read
+    the parsed data; one command used to parse every TOML file twice."""
+    import engines.white_death.engine as module
+
+    calls: list[str] = []
+    real = module.load_scenario_dir
+
+    def counted(name: str) -> Any:
+        calls.append(name)
+        return real(name)
+
+    monkeypatch.setattr(module, "load_scenario_dir", counted)
+    engine = type(ENGINE)()
+    first = engine.scenarios()[0].id
+    engine.scenario_files(first)
+    engine.new_state(first)
+    assert calls == ["white-death"]
