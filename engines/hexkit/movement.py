@@ -524,6 +524,48 @@ def spread(
     return best
 
 
+def breadth_first(
+    neighbors: Mapping[HexId, Sequence[HexId]],
+    start: HexId,
+    *,
+    step_ok: Callable[[HexId, HexId], bool] | None = None,
+    max_steps: int | None = None,
+) -> dict[HexId, tuple[HexId, ...]]:
+    """Every hex reachable from ``start`` hex by hex, each with the first path found (the
+    fewest hexes; among equally short ones, the one ``neighbors`` lists first).
+
+    Moves counted in hexes rather than movement points over a game's own adjacency
+    table, with a rule on each step ``step_ok(from_hex, to_hex)`` that may depend on the
+    hexside crossed: For the Motherland! 5.3 Strategic Movement (up to 15 hexes, ``max_steps``,
+    clear of the enemy, not over the open Chongar bridge) and 16.2 the Railroad Gun (along
+    the railroad's links, not into an enemy ZOC).  The paths come back in the order the
+    hexes were reached, ``start`` left out.  (:func:`network_reach` and :func:`trace`
+    do the same over the map's own networks and neighbors in id order.)
+    """
+    prev: dict[HexId, HexId] = {start: start}
+    depth = {start: 0}
+    queue = deque([start])
+    while queue:
+        h = queue.popleft()
+        if max_steps is not None and depth[h] >= max_steps:
+            continue
+        for n in neighbors.get(h, ()):
+            if n in prev or (step_ok is not None and not step_ok(h, n)):
+                continue
+            prev[n] = h
+            depth[n] = depth[h] + 1
+            queue.append(n)
+    out: dict[HexId, tuple[HexId, ...]] = {}
+    for h in prev:
+        if h == start:
+            continue
+        path = [h]
+        while path[-1] != start:
+            path.append(prev[path[-1]])
+        out[h] = tuple(reversed(path))
+    return out
+
+
 def _bfs(
     hexmap: HexMap,
     start: HexId,

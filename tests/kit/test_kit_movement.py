@@ -14,6 +14,7 @@ from engines.hexkit.movement import (
     Cost,
     MoveClass,
     MoveCosts,
+    breadth_first,
     least_cost_path,
     network_reach,
     reachable,
@@ -347,3 +348,20 @@ def test_spread_keeps_the_most_budget_left_from_several_sources() -> None:
     # a network's connected part: a budget larger than the network
     rail = {"a": ("b",), "b": ("a", "c"), "c": ("b",), "x": ("y",), "y": ("x",)}
     assert set(spread(rail, {"a": len(rail)})) == {"a", "b", "c"}
+
+
+def test_breadth_first_paths_follow_the_table_and_the_step_rule() -> None:
+    """Moves counted in hexes over a game's own table (For the Motherland! 5.3, 16.2):
+    the first path found to each hex, in the table's order; a step rule that sees the
+    hexside; a limit in hexes."""
+    grid = {"a": ("c", "b"), "b": ("a", "d"), "c": ("a", "d"), "d": ("c", "b", "e"),
+            "e": ("d",)}
+    paths = breadth_first(grid, "a")
+    assert paths == {"c": ("a", "c"), "b": ("a", "b"), "d": ("a", "c", "d"),
+                     "e": ("a", "c", "d", "e")}
+    assert list(paths) == ["c", "b", "d", "e"]  # in the order reached
+    # the c-d hexside is closed (a bridge blown): d is reached through b instead
+    closed = breadth_first(grid, "a", step_ok=lambda x, y: {x, y} != {"c", "d"})
+    assert closed["d"] == ("a", "b", "d") and closed["e"] == ("a", "b", "d", "e")
+    assert set(breadth_first(grid, "a", max_steps=1)) == {"b", "c"}
+    assert breadth_first(grid, "z") == {}  # a start off the table reaches nothing
