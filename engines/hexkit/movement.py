@@ -566,6 +566,41 @@ def breadth_first(
     return out
 
 
+def lightest_chain(
+    neighbors: Mapping[HexId, Sequence[HexId]],
+    starts: Iterable[HexId],
+    goals: Collection[HexId],
+    weight: Callable[[HexId], int],
+) -> int | None:
+    """The least total ``weight`` of the hexes of a chain of adjacent hexes from any of
+    ``starts`` to any of ``goals`` (both ends counted), or ``None`` if no chain joins them.
+
+    A line across the map judged by the hexes it lacks: For the Motherland! 19.2, the
+    hexes missing from a side's best front line from the Baltic to the Black Sea (weight 1
+    for a hex neither held nor in its ZOC, 0 otherwise).  ``neighbors`` is the game's own
+    adjacency table (not across sea hexsides); weights must not be negative.
+    """
+    best: dict[HexId, int] = {}
+    heap: list[tuple[int, HexId]] = []
+    for h in sorted(set(starts)):
+        w = weight(h)
+        if w < best.get(h, w + 1):
+            best[h] = w
+            heapq.heappush(heap, (w, h))
+    while heap:
+        w, h = heapq.heappop(heap)
+        if w > best[h]:
+            continue
+        if h in goals:
+            return w
+        for n in neighbors.get(h, ()):
+            nw = w + weight(n)
+            if nw < best.get(n, nw + 1):
+                best[n] = nw
+                heapq.heappush(heap, (nw, n))
+    return None
+
+
 def _bfs(
     hexmap: HexMap,
     start: HexId,
