@@ -254,7 +254,6 @@ class MotherlandCore(StepState[dict[str, Any]]):
     # ================================================================================
 
     if TYPE_CHECKING:
-
         # victory.py
         def _claim(self, uid: str, h: str, quiet: bool = False) -> None: ...
         def controls(self, side: str, h: str) -> bool: ...
