@@ -579,6 +579,83 @@ def spread(
     return best
 
 
+def breadth_first(
+    neighbors: Mapping[HexId, Sequence[HexId]],
+    start: HexId,
+    *,
+    step_ok: Callable[[HexId, HexId], bool] | None = None,
+    max_steps: int | None = None,
+) -> dict[HexId, tuple[HexId, ...]]:
+    """Every hex reachable from ``start`` hex by hex, each with the first path found (the
+    fewest hexes; among equally short ones, the one ``neighbors`` lists first).
+
+    Moves counted in hexes rather than movement points over a game's own adjacency
+    table, with a rule on each step ``step_ok(from_hex, to_hex)`` that may depend on the
+    hexside crossed: For the Motherland! 5.3 Strategic Movement (up to 15 hexes, ``max_steps``,
+    clear of the enemy, not over the open Chongar bridge) and 16.2 the Railroad Gun (along
+    the railroad's links, not into an enemy ZOC).  The paths come back in the order the
+    hexes were reached, ``start`` left out.  (:func:`network_reach` and :func:`trace`
+    do the same over the map's own networks and neighbors in id order.)
+    """
+    prev: dict[HexId, HexId] = {start: start}
+    depth = {start: 0}
+    queue = deque([start])
+    while queue:
+        h = queue.popleft()
+        if max_steps is not None and depth[h] >= max_steps:
+            continue
+        for n in neighbors.get(h, ()):
+            if n in prev or (step_ok is not None and not step_ok(h, n)):
+                continue
+            prev[n] = h
+            depth[n] = depth[h] + 1
+            queue.append(n)
+    out: dict[HexId, tuple[HexId, ...]] = {}
+    for h in prev:
+        if h == start:
+            continue
+        path = [h]
+        while path[-1] != start:
+            path.append(prev[path[-1]])
+        out[h] = tuple(reversed(path))
+    return out
+
+
+def lightest_chain(
+    neighbors: Mapping[HexId, Sequence[HexId]],
+    starts: Iterable[HexId],
+    goals: Collection[HexId],
+    weight: Callable[[HexId], int],
+) -> int | None:
+    """The least total ``weight`` of the hexes of a chain of adjacent hexes from any of
+    ``starts`` to any of ``goals`` (both ends counted), or ``None`` if no chain joins them.
+
+    A line across the map judged by the hexes it lacks: For the Motherland! 19.2, the
+    hexes missing from a side's best front line from the Baltic to the Black Sea (weight 1
+    for a hex neither held nor in its ZOC, 0 otherwise).  ``neighbors`` is the game's own
+    adjacency table (not across sea hexsides); weights must not be negative.
+    """
+    best: dict[HexId, int] = {}
+    heap: list[tuple[int, HexId]] = []
+    for h in sorted(set(starts)):
+        w = weight(h)
+        if w < best.get(h, w + 1):
+            best[h] = w
+            heapq.heappush(heap, (w, h))
+    while heap:
+        w, h = heapq.heappop(heap)
+        if w > best[h]:
+            continue
+        if h in goals:
+            return w
+        for n in neighbors.get(h, ()):
+            nw = w + weight(n)
+            if nw < best.get(n, nw + 1):
+                best[n] = nw
+                heapq.heappush(heap, (nw, n))
+    return None
+
+
 def _bfs(
     hexmap: HexMap,
     start: HexId,

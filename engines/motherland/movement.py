@@ -6,9 +6,9 @@ from __future__ import annotations
 
 import heapq
 import itertools
-from collections import deque
 from collections.abc import Iterable
 
+from engines.hexkit.movement import breadth_first
 from engines.motherland.actions import Move, Strategic, Word
 from engines.motherland.const import AXIS, BLOCKING_SIDES, DONE, SOVIET, other
 from engines.motherland.core import MotherlandCore
@@ -143,24 +143,12 @@ class MovementMixin(MotherlandCore):
             self._pcache[key] = out
             return out
         if c.type == "railroad_gun":
+            # 16.2: along the railroad, never into an enemy unit or ZOC
             ez = self.zoc(AXIS if c.side == SOVIET else SOVIET)
-            prev: dict[str, str] = {start: ""}
-            queue = deque([start])
-            while queue:
-                h = queue.popleft()
-                for n in self.data.rail.get(h, ()):
-                    if n in prev or n in ez or self.has_enemy(n, c.side):
-                        continue
-                    if not self._may_enter_country(uid, n):
-                        continue
-                    prev[n] = h
-                    queue.append(n)
-            for h in prev:
-                if h != start:
-                    path = [h]
-                    while prev[path[-1]]:
-                        path.append(prev[path[-1]])
-                    out[h] = tuple(reversed(path))
+            out = breadth_first(
+                self.data.rail, start,
+                step_ok=lambda _a, n: (n not in ez and not self.has_enemy(n, c.side)
+                                       and self._may_enter_country(uid, n)))
             self._pcache[key] = out
             return out
         one_hex = u["mv"] == 0 and (u["mode"] == "one" or (not exploit and

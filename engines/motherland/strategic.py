@@ -4,8 +4,8 @@
 from __future__ import annotations
 
 import itertools
-from collections import deque
 
+from engines.hexkit.movement import breadth_first
 from engines.motherland.actions import Strategic, Word
 from engines.motherland.const import (
     _NO_STRATEGIC,
@@ -89,31 +89,12 @@ class StrategicMixin(MotherlandCore):
         return {h: p for h, p in hit.items() if self.supplied_at(uid, h)}
 
     def _strategic_bfs(self, uid: str, start: str) -> dict[str, tuple[str, ...]]:
-        side = self.c(uid).side
-        free = self._strategic_free(side)
-        out: dict[str, tuple[str, ...]] = {}
-        if start in free:
-            prev = {start: ""}
-            depth = {start: 0}
-            queue = deque([start])
-            while queue:
-                h = queue.popleft()
-                if depth[h] >= 15:
-                    continue
-                for n in self.data.neighbors[h]:
-                    if n in prev or not self._strategic_step_ok(uid, h, n, free):
-                        continue
-                    prev[n] = h
-                    depth[n] = depth[h] + 1
-                    queue.append(n)
-            for h in prev:
-                if h == start:
-                    continue
-                path = [h]
-                while prev[path[-1]]:
-                    path.append(prev[path[-1]])
-                out[h] = tuple(reversed(path))
-        return out
+        free = self._strategic_free(self.c(uid).side)
+        if start not in free:
+            return {}
+        # 5.3: up to 15 hexes, each step clear of the enemy (5.3.1) and open (5.3.3)
+        return breadth_first(self.data.neighbors, start, max_steps=15,
+                             step_ok=lambda a, b: self._strategic_step_ok(uid, a, b, free))
 
     def _strategic_step_ok(self, uid: str, a: str, b: str, free: frozenset[str]) -> bool:
         if b not in free:

@@ -83,9 +83,6 @@ class SupplyMixin(MotherlandCore):
             self._cache[key] = hit
         return hit
 
-    def _passable(self, a: str, b: str) -> bool:
-        return not (self.data.side_features(a, b) & {"sea", "lake", "out_of_play"})
-
     def _spread(self, starts: dict[str, int], blocked: frozenset[str],
                 nbrs: dict[str, tuple[str, ...]] | None = None) -> dict[str, int]:
         """Supply lines counted in hexes (9.2) on the kit: hex -> the most of its budget a

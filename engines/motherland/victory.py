@@ -7,8 +7,7 @@ the last turn, or early (the surrender of 20.2 rule 4, the 20.2 check, Baku in 2
 
 from __future__ import annotations
 
-from collections import deque
-
+from engines.hexkit.movement import lightest_chain
 from engines.motherland.const import AXIS, LENINGRAD, MOSCOW, SOVIET, other
 from engines.motherland.core import MotherlandCore
 from engines.motherland.data import SOVIET_ARMY_TYPES
@@ -100,42 +99,14 @@ class VictoryMixin(MotherlandCore):
 
     def front_line_gap(self, side: str) -> int:
         """19.2: hexes missing from ``side``'s best Baltic-to-Black-Sea front line."""
-        enemy = other(side)
         z = self.zoc(side)
         good = {h for h in self.data.land if not self.has_enemy(h, side)
                 and (self.has_friend(h, side) or h in z)}
-        starts = self.data.area("coast_baltic")
-        goals = self.data.coast_black
-        if not starts or not goals:
-            return 0
-        best: dict[str, int] = {}
-        dq: deque[tuple[int, str]] = deque()
-        for h in sorted(starts):
-            w = 0 if h in good else 1
-            if best.get(h, 99999) > w:
-                best[h] = w
-                if w == 0:
-                    dq.appendleft((w, h))
-                else:
-                    dq.append((w, h))
-        while dq:
-            w, h = dq.popleft()
-            if w > best[h]:
-                continue
-            if h in goals:
-                return w
-            for n in self.data.neighbors[h]:
-                if not self._passable(h, n):
-                    continue
-                nw = w + (0 if n in good else 1)
-                if nw < best.get(n, 99999):
-                    best[n] = nw
-                    if nw == w:
-                        dq.appendleft((nw, n))
-                    else:
-                        dq.append((nw, n))
-        del enemy
-        return 0
+        # a hex counts when the side holds it or its ZOC covers it (no enemy unit there);
+        # the line does not cross sea, lake or out-of-play hexsides
+        gap = lightest_chain(self.data.open_neighbors, self.data.area("coast_baltic"),
+                             self.data.coast_black, lambda h: 0 if h in good else 1)
+        return gap or 0
 
     def _city_counts(self, h: str, side: str) -> bool:
         """19.1.3 a line of any length to a supply source; 19.1.4 not empty in enemy ZOC."""

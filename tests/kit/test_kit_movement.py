@@ -14,7 +14,9 @@ from engines.hexkit.movement import (
     Cost,
     MoveClass,
     MoveCosts,
+    breadth_first,
     least_cost_path,
+    lightest_chain,
     network_reach,
     reachable,
     region,
@@ -371,3 +373,45 @@ def test_spread_keeps_the_most_budget_left_from_several_sources() -> None:
     # a network's connected part: a budget larger than the network
     rail = {"a": ("b",), "b": ("a", "c"), "c": ("b",), "x": ("y",), "y": ("x",)}
     assert set(spread(rail, {"a": len(rail)})) == {"a", "b", "c"}
+
+
+def test_breadth_first_paths_follow_the_table_and_the_step_rule() -> None:
+    """Moves counted in hexes over a game's own table (For the Motherland! 5.3, 16.2):
+    the first path found to each hex, in the table's order; a step rule that sees the
+    hexside; a limit in hexes."""
+    grid = {"a": ("c", "b"), "b": ("a", "d"), "c": ("a", "d"), "d": ("c", "b", "e"),
+            "e": ("d",)}
+    paths = breadth_first(grid, "a")
+    assert paths == {"c": ("a", "c"), "b": ("a", "b"), "d": ("a", "c", "d"),
+                     "e": ("a", "c", "d", "e")}
+    assert list(paths) == ["c", "b", "d", "e"]  # in the order reached
+    # the c-d hexside is closed (a bridge blown): d is reached through b instead
+    closed = breadth_first(grid, "a", step_ok=lambda x, y: {x, y} != {"c", "d"})
+    assert closed["d"] == ("a", "b", "d") and closed["e"] == ("a", "b", "d", "e")
+    assert set(breadth_first(grid, "a", max_steps=1)) == {"b", "c"}
+    assert breadth_first(grid, "z") == {}  # a start off the table reaches nothing
+
+
+def test_lightest_chain_counts_the_hexes_a_line_lacks() -> None:
+    """For the Motherland! 19.2: the fewest hexes missing from a line joining two coasts;
+    both ends count; no chain at all is None."""
+    # a 3x3 block, rows 1-3 from the Baltic (row 1) to the Black Sea (row 3)
+    cells = [f"{c}{r}" for r in (1, 2, 3) for c in "abc"]
+
+    def near(h: str) -> tuple[str, ...]:
+        c, r = "abc".index(h[0]), int(h[1])
+        return tuple(f"{'abc'[x]}{y}" for x, y in ((c - 1, r), (c + 1, r), (c, r - 1),
+                                                     (c, r + 1)) if 0 <= x < 3 and 1 <= y <= 3)
+
+    table = {h: near(h) for h in cells}
+    held = {"a1", "a2", "b2", "c3"}
+
+    def weight(h: str) -> int:
+        return 0 if h in held else 1
+
+    # a1-a2-b2 held, then b3 or c2 is missing before c3: one hex
+    assert lightest_chain(table, ["a1", "b1", "c1"], {"a3", "b3", "c3"}, weight) == 1
+    assert lightest_chain(table, ["c1"], {"c3"}, weight) == 2  # c1 and c2 (c3 held)
+    assert lightest_chain(table, ["a1"], {"a1"}, weight) == 0
+    cut = {h: tuple(n for n in ns if n[1] != "2") for h, ns in table.items()}
+    assert lightest_chain(cut, ["a1"], {"a3"}, weight) is None
