@@ -464,6 +464,10 @@ class Turn(Procedure[P48State]):
             ev = [Event(f"turn {s.pos.turn}", "phase", rule="3.III")]
             if not s.over():
                 ev += s.check_release()
+            else:
+                score = s.score()
+                ev.append(Event(f"the game ends: Soviet {score['soviet']}, German "
+                                f"{score['german']} victory points", "phase", rule="10"))
             return ev
         return []
 
@@ -1052,6 +1056,10 @@ class FireRoll(Roll[P48State]):
         roll = int(outcome[0])
         text = f"{', '.join(fire.units + fire.support)} fire at {fire.target}: value {value}"
         ev = [Event(t, "info", rule="7.3") for t in notes]
+        ev.append(Event(f"fire value {value} against {s.d.units[fire.target].target}-class "
+                        f"{fire.target}", "info", rule="7.4"))
+        if fire.support:
+            ev.append(Event(f"{', '.join(fire.support)} support the fire", "info", rule="7.6"))
         if col is None:
             return [*ev, Event(f"{text}, shifted off the table: no effect", "roll", rule="7.5")]
         result = s.d.crt[roll][col]
