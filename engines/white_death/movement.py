@@ -400,6 +400,8 @@ class MovementState(ArtilleryState, ReinforcementState):
             raise IllegalAction(f"{a.unit} is not artillery", rule="Rule 6.B.2")
         if u.deployed:
             raise IllegalAction(f"{a.unit} is already deployed", rule="Rule 6.B.2")
+        if u.entrained:  # entraining undeploys; on the train it only rails (Rule 8)
+            raise IllegalAction(f"{a.unit} is entrained", rule="Rule 8")
         if self.left(a.unit) < 1:
             raise IllegalAction("deploying costs one movement point", rule="Rule 6.B.2")
 

@@ -375,3 +375,17 @@ def test_no_passing_into_a_full_hex_in_an_enemy_zoc(engine: WhiteDeath) -> None:
     put(s, "I/504", "1510")
     s.apply("impulse 5")
     refused(s, "move 1188/357 1710 1610", "Rule 4")  # it would have to stop there
+
+
+def test_an_entrained_artillery_unit_may_not_deploy(engine: WhiteDeath) -> None:
+    """Rule 8: an entrained unit's movement is rail movement until it detrains (entraining
+    undeploys artillery), so it may not deploy on the train (Rule 6.B.2) and then barrage
+    from it; the census found apply accepting the ``deploy`` legal_actions leaves out
+    (purkayev seed 4, step 413)."""
+    s = fresh(engine)
+    put(s, "NW/LIX", "0312")  # a town on the railroad
+    german_turn(s)
+    s.apply("entrain NW/LIX")
+    assert "deploy NW/LIX" not in [a.notation() for a in s.legal_actions()]
+    refused(s, "deploy NW/LIX", "Rule 8")
+    assert not s.units["NW/LIX"].deployed
