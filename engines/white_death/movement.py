@@ -51,7 +51,7 @@ class MovementState(ArtilleryState, ReinforcementState):
         if u.entrained:
             for h in self.rail_destinations(uid):
                 out.append(act("rail", uid, h))
-            return out
+            return out + self._refill_candidates(uid)  # Rule 18 does not bar the train
         if dests is not None:
             ok = dests(uid)
             out.extend(WDAction("move", uid, n, u.loc) for n in self.nbrs(u.loc) if n in ok)
@@ -75,6 +75,14 @@ class MovementState(ArtilleryState, ReinforcementState):
             out.append(act("build", uid))
         if "engineer" in t.flags:
             out.append(act("demolish", uid))
+        return out + self._refill_candidates(uid)
+
+    def _refill_candidates(self, uid: str) -> list[WDAction]:
+        """Rule 18's replacement and repair of a unit below its strength."""
+        s = self.phasing
+        u = self.units[uid]
+        t = self.utype(uid)
+        out: list[WDAction] = []
         full = self.cat.units[uid].strength if uid in self.cat.units else 0
         if u.strength < full:
             if t.personnel and self.repl[s] > 0 and self.impulses[s] == 1:

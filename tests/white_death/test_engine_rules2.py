@@ -389,3 +389,18 @@ def test_an_entrained_artillery_unit_may_not_deploy(engine: WhiteDeath) -> None:
     assert "deploy NW/LIX" not in [a.notation() for a in s.legal_actions()]
     refused(s, "deploy NW/LIX", "Rule 8")
     assert not s.units["NW/LIX"].deployed
+
+
+def test_an_entrained_unit_is_offered_its_replacement(engine: WhiteDeath) -> None:
+    """Rule 18: replacement points go to "any non-isolated personnel unit" in the first
+    impulse of a turn, one on a train too; apply accepted ``replace`` for an entrained
+    unit, legal_actions offered it only rail moves (the census: woehler seed 6, step 57)."""
+    s = fresh(engine)
+    put(s, "I/504", "0312", strength=2)
+    german_turn(s)
+    s.repl["german"] = 1
+    s.apply("entrain I/504")
+    assert s.impulses["german"] == 1
+    assert "replace I/504" in [a.notation() for a in s.legal_actions()]
+    s.apply("replace I/504")
+    assert s.units["I/504"].strength == 3 and s.units["I/504"].entrained
