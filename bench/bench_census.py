@@ -3,6 +3,7 @@
     python bench/bench_census.py ENGINE [--games N] [--scenario S ...] [--seed K]
                                  [--option KEY=VALUE ...] [--max-turns T] [--max-steps N]
                                  [--probe-every N] [--jobs J] [--markdown] [--page FILE]
+                                 [--save FILE] [--load FILE ...]
 
 Plays N random games of each scenario (default: every scenario of the engine) through the
 engine API: legal actions chosen and dice rolled by pbem.testing.Chooser from the seed
@@ -22,8 +23,11 @@ flags:
     among the legal actions;
 (e) an unlisted action that crashed the engine instead of being refused.
 
---markdown prints the tables for the engine page.  Exit status 1 if (d) or (e) was
-flagged.
+--markdown prints the tables for the engine page.  --save writes the counts to a JSON
+file; --load (repeatable) reports the counts of saved files, added up, instead of playing,
+so a long census is run in chunks (different --seed ranges, in parallel or one after the
+other) and combined: ``--load a.json --load b.json`` or ``--load a.json b.json``.  Exit
+status 1 if (d) or (e) was flagged.
 """
 
 from __future__ import annotations
@@ -81,8 +85,10 @@ def main(argv: list[str] | None = None) -> int:
                         "(default docs/engines/ENGINE.md)")
     p.add_argument("--markdown", action="store_true", help="print Markdown tables")
     p.add_argument("--save", type=Path, help="also write the counts to this JSON file")
-    p.add_argument("--load", type=Path,
-                   help="report the counts of a --save file instead of playing")
+    p.add_argument("--load", type=Path, action="extend", nargs="+", default=[],
+                   metavar="FILE",
+                   help="report the counts of --save files, added up, instead of playing "
+                        "(repeatable; give chunks different --seed ranges)")
     args = p.parse_args(argv)
     engine = get(args.engine)
     scenarios = args.scenario or [s.id for s in engine.scenarios()]
@@ -97,7 +103,11 @@ def main(argv: list[str] | None = None) -> int:
     total = CensusResult(engine.id)
     start = time.perf_counter()
     if args.load:
-        total = CensusResult.from_data(json.loads(args.load.read_text(encoding="utf-8")))
+        for f in args.load:
+            part = CensusResult.from_data(json.loads(f.read_text(encoding="utf-8")))
+            if part.engine != engine.id:
+                p.error(f"{f} holds a census of {part.engine}, not {engine.id}")
+            total.merge(part)
         jobs = []
     elif args.jobs > 1:
         with ProcessPoolExecutor(max_workers=args.jobs) as pool:
@@ -113,7 +123,9 @@ def main(argv: list[str] | None = None) -> int:
     rows = coverage_rows(page.read_text(encoding="utf-8")) if page.exists() else []
     text, _ = report(total, rows, engine.decision_kinds(), markdown=args.markdown)
     print(text)
-    if not args.load:
+    if args.load:
+        print(f"\n{total.games} games from {len(args.load)} saved file(s)")
+    else:
         print(f"\n{len(jobs)} games in {seconds:.0f} s with {args.jobs} job(s), options "
               f"{', '.join(f'{k}={v}' for k, v in options) or 'none'}; "
               f"coverage rows from {page if rows else 'nowhere (no page)'}")

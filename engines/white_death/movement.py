@@ -61,7 +61,7 @@ class MovementState(ArtilleryState, ReinforcementState):
         if u.entrained:
             for h in self.rail_destinations(uid):
                 out.append(act("rail", uid, h))
-            return out
+            return out + self._refill_candidates(uid)  # Rule 18 does not bar the train
         if dests is not None:
             ok = dests(uid)
             out.extend(WDAction("move", uid, n, u.loc) for n in self.nbrs(u.loc) if n in ok)
@@ -85,6 +85,14 @@ class MovementState(ArtilleryState, ReinforcementState):
             out.append(act("build", uid))
         if "engineer" in t.flags:
             out.append(act("demolish", uid))
+        return out + self._refill_candidates(uid)
+
+    def _refill_candidates(self, uid: str) -> list[WDAction]:
+        """Rule 18's replacement and repair of a unit below its strength."""
+        s = self.phasing
+        u = self.units[uid]
+        t = self.utype(uid)
+        out: list[WDAction] = []
         full = self.cat.units[uid].strength if uid in self.cat.units else 0
         if u.strength < full:
             if t.personnel and self.repl[s] > 0 and self.impulses[s] == 1:
@@ -440,6 +448,8 @@ class MovementState(ArtilleryState, ReinforcementState):
             raise IllegalAction(f"{a.unit} is not artillery", rule="Rule 6.B.2")
         if u.deployed:
             raise IllegalAction(f"{a.unit} is already deployed", rule="Rule 6.B.2")
+        if u.entrained:  # entraining undeploys; on the train it only rails (Rule 8)
+            raise IllegalAction(f"{a.unit} is entrained", rule="Rule 8")
         if self.left(a.unit) < 1:
             raise IllegalAction("deploying costs one movement point", rule="Rule 6.B.2")
 

@@ -9,6 +9,7 @@ not legal.
 
 from __future__ import annotations
 
+from collections import Counter
 from collections.abc import Mapping
 from pathlib import Path
 from typing import Any
@@ -316,3 +317,53 @@ def test_bench_census_help() -> None:
                           capture_output=True, text=True, check=False, timeout=60)
     assert done.returncode == 0
     assert "--games" in done.stdout and "--markdown" in done.stdout
+
+
+def _bench_main() -> Any:
+    import importlib.util
+    import sys
+
+    spec = importlib.util.spec_from_file_location("bench_census",
+                                                  ROOT / "bench" / "bench_census.py")
+    assert spec and spec.loader
+    module = importlib.util.module_from_spec(spec)
+    sys.modules["bench_census"] = module  # its dataclasses look their module up
+    spec.loader.exec_module(module)
+    return module.main
+
+
+def test_bench_census_load_adds_up_saved_chunks(tmp_path: Path,
+                                               capsys: pytest.CaptureFixture[str]) -> None:
+    """A census run in chunks (several --save files) is reported as one by --load."""
+    import json
+
+    main = _bench_main()
+    files = []
+    for i, (scenario, games, rule) in enumerate((("1-barbarossa", 3, "8.3.1"),
+                                                 ("4-uranus", 2, "8.3.1"),
+                                                 ("4-uranus", 4, "9.2"))):
+        part = CensusResult("for-the-motherland", games=games,
+                            scenarios=Counter({scenario: games}), events=Counter({rule: i + 1}))
+        f = tmp_path / f"chunk{i}.json"
+        f.write_text(json.dumps(part.to_data()), encoding="utf-8")
+        files.append(str(f))
+    saved = tmp_path / "all.json"
+    assert main(["for-the-motherland", "--load", files[0], "--load", *files[1:],
+                 "--save", str(saved)]) == 0
+    out = capsys.readouterr().out
+    assert "9 games (1-barbarossa 3, 4-uranus 6)" in out
+    assert "9 games from 3 saved file(s)" in out
+    total = CensusResult.from_data(json.loads(saved.read_text(encoding="utf-8")))
+    assert total.games == 9 and total.events == Counter({"8.3.1": 3, "9.2": 3})
+
+
+def test_bench_census_load_refuses_another_engines_file(
+        tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    import json
+
+    f = tmp_path / "wd.json"
+    f.write_text(json.dumps(CensusResult("white-death", games=1).to_data()), encoding="utf-8")
+    with pytest.raises(SystemExit) as exit_:
+        _bench_main()(["for-the-motherland", "--load", str(f)])
+    assert exit_.value.code == 2
+    assert "census of white-death, not for-the-motherland" in capsys.readouterr().err

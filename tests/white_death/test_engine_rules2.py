@@ -375,3 +375,32 @@ def test_no_passing_into_a_full_hex_in_an_enemy_zoc(engine: WhiteDeath) -> None:
     put(s, "I/504", "1510")
     s.apply("impulse 5")
     refused(s, "move 1188/357 1710 1610", "Rule 4")  # it would have to stop there
+
+
+def test_an_entrained_artillery_unit_may_not_deploy(engine: WhiteDeath) -> None:
+    """Rule 8: an entrained unit's movement is rail movement until it detrains (entraining
+    undeploys artillery), so it may not deploy on the train (Rule 6.B.2) and then barrage
+    from it; the census found apply accepting the ``deploy`` legal_actions leaves out
+    (purkayev seed 4, step 413)."""
+    s = fresh(engine)
+    put(s, "NW/LIX", "0312")  # a town on the railroad
+    german_turn(s)
+    s.apply("entrain NW/LIX")
+    assert "deploy NW/LIX" not in [a.notation() for a in s.legal_actions()]
+    refused(s, "deploy NW/LIX", "Rule 8")
+    assert not s.units["NW/LIX"].deployed
+
+
+def test_an_entrained_unit_is_offered_its_replacement(engine: WhiteDeath) -> None:
+    """Rule 18: replacement points go to "any non-isolated personnel unit" in the first
+    impulse of a turn, one on a train too; apply accepted ``replace`` for an entrained
+    unit, legal_actions offered it only rail moves (the census: woehler seed 6, step 57)."""
+    s = fresh(engine)
+    put(s, "I/504", "0312", strength=2)
+    german_turn(s)
+    s.repl["german"] = 1
+    s.apply("entrain I/504")
+    assert s.impulses["german"] == 1
+    assert "replace I/504" in [a.notation() for a in s.legal_actions()]
+    s.apply("replace I/504")
+    assert s.units["I/504"].strength == 3 and s.units["I/504"].entrained
