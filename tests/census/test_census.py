@@ -208,7 +208,8 @@ def test_zero_rows_are_flagged_and_stray_rules_listed() -> None:
 @pytest.mark.parametrize("engine_id,page", [("white-death", "white-death.md"),
                                             ("for-the-motherland", "for-the-motherland.md"),
                                             ("mortain", "mortain.md"),
-                                            ("48th-panzer-korps", "48th-panzer-korps.md")])
+                                            ("48th-panzer-korps", "48th-panzer-korps.md"),
+                                            ("backhand-blow", "backhand-blow.md")])
 def test_the_engine_pages_coverage_tables_are_read(engine_id: str, page: str) -> None:
     rows = coverage_rows((ROOT / "docs" / "engines" / page).read_text(encoding="utf-8"))
     assert len(rows) > 25
