@@ -607,6 +607,8 @@ class MovementState(ArtilleryState, ReinforcementState):
 
     def _check_build(self, a: WDAction) -> None:
         u = self._movable(a.unit)
+        if u.entrained:  # 20.B spends a movement point; on the train it only rails (Rule 8)
+            raise IllegalAction(f"{a.unit} is entrained: detrain first", rule="Rule 8")
         if "bridge" not in self.utype(a.unit).flags or a.unit in self.builders:
             raise IllegalAction(f"{a.unit} cannot build a bridge (one each)", rule="Rule 20.B")
         if "river" not in self.terrain(u.loc) or u.loc in self.bridges:
@@ -616,6 +618,8 @@ class MovementState(ArtilleryState, ReinforcementState):
 
     def _check_demolish(self, a: WDAction) -> None:
         u = self._movable(a.unit)
+        if u.entrained:  # 20.A spends a movement point; on the train it only rails (Rule 8)
+            raise IllegalAction(f"{a.unit} is entrained: detrain first", rule="Rule 8")
         if "engineer" not in self.utype(a.unit).flags or u.loc not in self.bridges:
             raise IllegalAction(f"{a.unit} is not an engineer on a bridge", rule="Rule 20.A")
         if self.left(a.unit) < 1:

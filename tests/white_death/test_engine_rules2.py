@@ -404,3 +404,19 @@ def test_an_entrained_unit_is_offered_its_replacement(engine: WhiteDeath) -> Non
     assert "replace I/504" in [a.notation() for a in s.legal_actions()]
     s.apply("replace I/504")
     assert s.units["I/504"].strength == 3 and s.units["I/504"].entrained
+
+
+def test_an_entrained_engineer_may_not_demolish_a_bridge(engine: WhiteDeath) -> None:
+    """Rules 8 and 20.A: a bridge is destroyed by an engineer "entering the bridge hex and
+    expending one additional MP"; on the train a unit's movement is rail movement until it
+    detrains, so it detrains first.  The census found apply accepting the ``demolish``
+    legal_actions leaves out (campaign seed 95, step 723: Pi/83 on a train at 2513)."""
+    s = fresh(engine)
+    assert "1207" in s.bridges
+    put(s, "Pi/83", "1207")
+    german_turn(s)
+    assert "demolish bridge Pi/83" in [a.notation() for a in s.legal_actions()]  # on foot: may
+    s.apply("entrain Pi/83")
+    assert "demolish bridge Pi/83" not in [a.notation() for a in s.legal_actions()]
+    refused(s, "demolish bridge Pi/83", "Rule 8")
+    assert "1207" in s.bridges
