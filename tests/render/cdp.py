@@ -10,8 +10,11 @@ screenshot).
 from __future__ import annotations
 
 import base64
+import contextlib
 import json
 import os
+import shutil
+import signal
 import socket
 import struct
 import subprocess
@@ -95,15 +98,24 @@ class WebSocket:
         self.sock.close()
 
 
+def _end_group(pgid: int) -> None:
+    """Kill what is left of the process group Chromium led (its helper processes)."""
+    with contextlib.suppress(ProcessLookupError, PermissionError):
+        os.killpg(pgid, signal.SIGKILL)
+
+
 class Browser:
     """One headless Chromium with one page, driven by DevTools calls."""
 
     def __init__(self, width: int = 1280, height: int = 860) -> None:
-        self.profile = tempfile.TemporaryDirectory(prefix="pbem-cdp-")
+        self.profile = tempfile.TemporaryDirectory(prefix="pbem-cdp-",
+                                                   ignore_cleanup_errors=True)
+        # its own process group: Chromium's helper processes (zygote, renderers, crashpad)
+        # outlive the browser process by a moment and go on writing into the profile
         self.proc = subprocess.Popen(
             [chromium(), *FLAGS, f"--user-data-dir={self.profile.name}",
              f"--window-size={width},{height}", "about:blank"],
-            stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+            stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, start_new_session=True)
         port_file = Path(self.profile.name) / "DevToolsActivePort"
         deadline = time.monotonic() + 60
         while not port_file.exists() or len(port_file.read_text(encoding="utf-8").split()) < 2:
@@ -198,4 +210,12 @@ class Browser:
             except subprocess.TimeoutExpired:
                 self.proc.kill()
                 self.proc.wait()
+            _end_group(self.proc.pid)
+            # a helper still exiting may write one more file while the profile is removed
+            # (under load CI saw "Directory not empty: 'Default'"): try again briefly
+            for _ in range(50):
+                shutil.rmtree(self.profile.name, ignore_errors=True)
+                if not os.path.exists(self.profile.name):
+                    break
+                time.sleep(0.1)
             self.profile.cleanup()

@@ -38,7 +38,9 @@ def screenshot(svg: str, width: int, height: int, directory: Path) -> Path:
                     "</style></head><body>" + svg.split("?>", 1)[-1] + "</body></html>",
                     encoding="utf-8")
     png = directory / "board.png"
-    with tempfile.TemporaryDirectory(prefix="pbem-chromium-") as profile:
+    # a Chromium helper still exiting may write into the profile as it is removed
+    with tempfile.TemporaryDirectory(prefix="pbem-chromium-",
+                                     ignore_cleanup_errors=True) as profile:
         cmd = [chromium(), "--headless", "--no-sandbox", "--disable-gpu", "--disable-quic",
                "--no-first-run", "--disable-background-networking",
                "--disable-component-update", "--disable-sync", "--hide-scrollbars",
