@@ -1056,7 +1056,15 @@ class Fronts(Choice[BBState]):
         return [Event(f"{f} Front Marker to {h}", "move", rule=self.rule, hexes=(h,))]
 
 
-class AdminIn(Choice[BBState]):
+class SideChoice(Choice[BBState]):
+    """A decision taken by the side its frame names (``args.side``): the frame was pushed
+    for that side's segment or for that side's units."""
+
+    def side(self, s: BBState, a: Any) -> str:
+        return str(a.side)
+
+
+class AdminIn(SideChoice):
     """15.1 (1): one unit or formation (five under the Rochade, 15.12) and any number of
     Variable Reinforcements from Box #2 to the map."""
 
@@ -1064,9 +1072,6 @@ class AdminIn(Choice[BBState]):
     kind = "admin"
     rule = "15.1"
     Args = PhaseArgs
-
-    def side(self, s: BBState, a: PhaseArgs) -> str:
-        return a.side
 
     def prompt(self, s: BBState, a: PhaseArgs) -> str:
         return "administrative movement from Box #2 to the map"
@@ -1133,14 +1138,11 @@ class AdminIn(Choice[BBState]):
         return []
 
 
-class AdminPlace(Choice[BBState]):
+class AdminPlace(SideChoice):
     name = "admin-place"
     kind = "admin"
     rule = "15.1"
     Args = MoveArgs
-
-    def side(self, s: BBState, a: MoveArgs) -> str:
-        return a.side
 
     def prompt(self, s: BBState, a: MoveArgs) -> str:
         return f"place {', '.join(a.units)} on the map"
@@ -1165,7 +1167,7 @@ class AdminPlace(Choice[BBState]):
                       rule="15.1 (1)", hexes=(h,), units=a.units)]
 
 
-class AdminOut(Choice[BBState]):
+class AdminOut(SideChoice):
     """15.1 (3): one unit or formation stack (and any Variable Reinforcements) from the
     map into Box #1; the hex In Supply and not in an EZOC; Soviets in range (15.11)."""
 
@@ -1173,9 +1175,6 @@ class AdminOut(Choice[BBState]):
     kind = "admin"
     rule = "15.1"
     Args = PhaseArgs
-
-    def side(self, s: BBState, a: PhaseArgs) -> str:
-        return a.side
 
     def prompt(self, s: BBState, a: PhaseArgs) -> str:
         return "administrative movement from the map to Box #1"
@@ -1235,16 +1234,13 @@ class AdminOut(Choice[BBState]):
                       hexes=(origin,), units=grp)]
 
 
-class Order(Choice[BBState]):
+class Order(SideChoice):
     """4.2 II.C: declare the order of the Combat and Movement Phases."""
 
     name = "order"
     kind = "phase-order"
     rule = "4.2 II.C"
     Args = PhaseArgs
-
-    def side(self, s: BBState, a: PhaseArgs) -> str:
-        return a.side
 
     def prompt(self, s: BBState, a: PhaseArgs) -> str:
         return "declare the order of the phases"
@@ -1264,16 +1260,13 @@ class Order(Choice[BBState]):
         return [Event(f"phases: {action.args[0]}", "info", rule=self.rule)]
 
 
-class SpendC3I(Choice[BBState]):
+class SpendC3I(SideChoice):
     """4.2 II.D: spend C3I points (zero ends the segment)."""
 
     name = "c3i"
     kind = "c3i"
     rule = "4.2 II.D"
     Args = PhaseArgs
-
-    def side(self, s: BBState, a: PhaseArgs) -> str:
-        return a.side
 
     def prompt(self, s: BBState, a: PhaseArgs) -> str:
         return f"spend C3I points ({s.pos.c3i[a.side]} held)"
@@ -1366,7 +1359,7 @@ def _pays(s: BBState, a: PhaseArgs | MoveArgs | AttackArgs, units: tuple[str, ..
                                       if not u.startswith("UP-"))
 
 
-class MovePhase(Choice[BBState]):
+class MovePhase(SideChoice):
     """The Movement Phase: a unit (1 AP in a Schwerpunkt segment), a formation stack
     (1 AP, 15.2), Variable Reinforcements free (15.3); none moves and fights in a General
     segment (4.2 VI.E)."""
@@ -1375,9 +1368,6 @@ class MovePhase(Choice[BBState]):
     kind = "move"
     rule = "15.0"
     Args = PhaseArgs
-
-    def side(self, s: BBState, a: PhaseArgs) -> str:
-        return a.side
 
     def prompt(self, s: BBState, a: PhaseArgs) -> str:
         return f"{s.pos.segment}: movement ({s.ap_left(a.side)} activity points)"
@@ -1439,14 +1429,11 @@ class MovePhase(Choice[BBState]):
         return []
 
 
-class MoveTo(Choice[BBState]):
+class MoveTo(SideChoice):
     name = "move-to"
     kind = "move"
     rule = "15.0"
     Args = MoveArgs
-
-    def side(self, s: BBState, a: MoveArgs) -> str:
-        return a.side
 
     def prompt(self, s: BBState, a: MoveArgs) -> str:
         return f"move {', '.join(a.units)} from {a.origin} to"
@@ -1546,16 +1533,13 @@ def can_attack(s: BBState, u: str, a: PhaseArgs | AttackArgs, target: str) -> bo
     return m.terrain_of(x.at) != "swamp" and m.terrain_of(target) != "swamp"
 
 
-class CombatPhase(Choice[BBState]):
+class CombatPhase(SideChoice):
     """The Combat Phase: pick a defending hex, then the attackers."""
 
     name = "combat"
     kind = "combat"
     rule = "16.0"
     Args = PhaseArgs
-
-    def side(self, s: BBState, a: PhaseArgs) -> str:
-        return a.side
 
     def prompt(self, s: BBState, a: PhaseArgs) -> str:
         return f"{s.pos.segment}: combat ({s.ap_left(a.side)} activity points)"
@@ -1599,14 +1583,11 @@ class CombatPhase(Choice[BBState]):
         return []
 
 
-class Attackers(Choice[BBState]):
+class Attackers(SideChoice):
     name = "attackers"
     kind = "combat"
     rule = "16.0"
     Args = AttackArgs
-
-    def side(self, s: BBState, a: AttackArgs) -> str:
-        return a.side
 
     def prompt(self, s: BBState, a: AttackArgs) -> str:
         return f"attack {a.target} with: {', '.join(a.units) or '(none yet)'}"
@@ -1819,7 +1800,7 @@ class EventRoll(Roll[BBState]):
         return [Event(f"random event: {text}", "info", rule="Random Events Table")]
 
 
-class Hits(Choice[BBState]):
+class Hits(SideChoice):
     """Taking combat hits (stand-in series rule): each hit is a step lost or, for the
     defender, a hex retreated by the whole stack, at most two (16.722: a river crossed
     stops it); an R result makes the first hex compulsory except in a city (16.723)."""
@@ -1828,9 +1809,6 @@ class Hits(Choice[BBState]):
     kind = "take-loss"
     rule = "16.0"
     Args = HitArgs
-
-    def side(self, s: BBState, a: HitArgs) -> str:
-        return a.side
 
     def defending(self, a: HitArgs) -> bool:
         return a.side != a.attacker
@@ -1972,7 +1950,7 @@ class AdvanceArgs:
     second: tuple[str, ...] = ()  # units that have taken their second hex
 
 
-class AdvanceStep(Choice[BBState]):
+class AdvanceStep(SideChoice):
     """Advance after combat into the vacated hex, and a second hex for motorized units when
     the defender retreated two (stand-in series rule), never after attacking across a
     river nor across one (16.722); motorized units never into a swamp (16.724)."""
@@ -1981,9 +1959,6 @@ class AdvanceStep(Choice[BBState]):
     kind = "advance"
     rule = "16.722"
     Args = AdvanceArgs
-
-    def side(self, s: BBState, a: AdvanceArgs) -> str:
-        return a.side
 
     def prompt(self, s: BBState, a: AdvanceArgs) -> str:
         return f"advance into {a.target}?"
