@@ -142,6 +142,12 @@ class MortainState(StepState[Position]):
     def r(self) -> Rules:
         return rules()
 
+    def fight(self) -> Combat:
+        """The combat in progress: the steps of S7 run only while there is one."""
+        c = self.pos.combat
+        assert c is not None
+        return c
+
     # occupancy and zones
 
     def on_map(self, side: str | None = None) -> dict[str, HexId]:
@@ -892,13 +898,11 @@ class Attackers(Choice[MortainState]):
         return s.pos.phasing
 
     def prompt(self, s: MortainState, args: NoArgs) -> str:
-        c = s.pos.combat
-        assert c is not None
+        c = s.fight()
         return f"attackers against {c.target}: {', '.join(c.attackers) or 'none yet'}"
 
     def options(self, s: MortainState, args: NoArgs) -> list[Action]:
-        c = s.pos.combat
-        assert c is not None
+        c = s.fight()
         cands = [u for u in CombatPhase().eligible(s, c.target) if u not in c.attackers]
         out: list[Action] = [_act(f"with {u}") for u in cands]
         if c.attackers:
@@ -913,8 +917,7 @@ class Attackers(Choice[MortainState]):
                        "unbridged See hexside (14.2), that has not attacked this phase")
 
     def apply(self, s: MortainState, args: NoArgs, action: Action, flow: Flow) -> list[Event]:
-        c = s.pos.combat
-        assert c is not None
+        c = s.fight()
         words = action.notation().split()
         if words[0] == "with":
             c.attackers.append(words[1])
@@ -936,13 +939,11 @@ class Support(Choice[MortainState]):
         return s.pos.phasing
 
     def mine(self, s: MortainState) -> list[int]:
-        c = s.pos.combat
-        assert c is not None
+        c = s.fight()
         return c.att_chits
 
     def prompt(self, s: MortainState, args: NoArgs) -> str:
-        c = s.pos.combat
-        assert c is not None
+        c = s.fight()
         return (f"the {self.side(s, args)} player may add support fire against {c.target} "
                 f"(holds {s.pos.chits.get(self.side(s, args), [])})")
 
@@ -953,8 +954,7 @@ class Support(Choice[MortainState]):
         out: list[Action] = []
         if len(mine) < s.r.per_combat:
             out = [_act(f"support {v}") for v in sorted(set(held))]
-        c = s.pos.combat
-        assert c is not None
+        c = s.fight()
         if mine or not (c.bombard and self.name == "support"):
             out.append(_act("no support"))
         return out
@@ -991,14 +991,12 @@ class DefSupport(Support):
         return other(s.pos.phasing)
 
     def mine(self, s: MortainState) -> list[int]:
-        c = s.pos.combat
-        assert c is not None
+        c = s.fight()
         return c.def_chits
 
 
 def combat_strengths(s: MortainState) -> tuple[int, int, str]:
-    c = s.pos.combat
-    assert c is not None
+    c = s.fight()
     occ = s.occupant()
     defender = occ[c.target]
     attack = sum(s.r.units[u].factors(s.pos.units[u].depleted)[0] for u in c.attackers)
@@ -1016,16 +1014,14 @@ class CombatRoll(Roll[MortainState]):
     rule = "ICRT"
 
     def request(self, s: MortainState, args: NoArgs) -> ChanceRequest:
-        c = s.pos.combat
-        assert c is not None
+        c = s.fight()
         a, d, row = combat_strengths(s)
         return ChanceRequest.roll(f"combat at {c.target}: {a} - {d} = {a - d:+d} on the "
                                   f"{row} row", 6, rule=self.rule)
 
     def resolve(self, s: MortainState, args: NoArgs, outcome: Outcome,
                 flow: Flow) -> list[Event]:
-        c = s.pos.combat
-        assert c is not None
+        c = s.fight()
         a, d, row = combat_strengths(s)
         roll = int(outcome[0])
         res = s.r.icrt.result(row, a - d, roll)
@@ -1079,14 +1075,12 @@ class DefResult(Choice[MortainState]):
         return other(s.pos.phasing)
 
     def prompt(self, s: MortainState, args: NoArgs) -> str:
-        c = s.pos.combat
-        assert c is not None
+        c = s.fight()
         return (f"{c.result} at {c.target}: the {self.side(s, args)} player retreats "
                 f"{c.result[1]} hexes or depletes the unit (7.8)")
 
     def options(self, s: MortainState, args: NoArgs) -> list[Action]:
-        c = s.pos.combat
-        assert c is not None
+        c = s.fight()
         u = s.occupant()[c.target]
         out: list[Action] = [_act(f"retreat {u} {h}")
                              for h in s.retreat_ends(u, int(c.result[1]))]
@@ -1126,21 +1120,18 @@ class AttLoss(Choice[MortainState]):
         return s.pos.phasing
 
     def prompt(self, s: MortainState, args: NoArgs) -> str:
-        c = s.pos.combat
-        assert c is not None
+        c = s.fight()
         return f"{c.result}: the {s.pos.phasing} player depletes one attacking unit"
 
     def options(self, s: MortainState, args: NoArgs) -> list[Action]:
-        c = s.pos.combat
-        assert c is not None
+        c = s.fight()
         return [_act(f"deplete {u}") for u in c.attackers]
 
     def default(self, s: MortainState, args: NoArgs) -> Action:
         return self.options(s, args)[0]
 
     def apply(self, s: MortainState, args: NoArgs, action: Action, flow: Flow) -> list[Event]:
-        c = s.pos.combat
-        assert c is not None
+        c = s.fight()
         u = action.notation().split()[1]
         ev = Event(s.deplete(u), "loss", units=(u,), rule=f"ICRT {c.result}")
         if s.pos.units[u].status is Status.ELIMINATED:
@@ -1160,14 +1151,12 @@ class AttResult(Choice[MortainState]):
         return s.pos.phasing
 
     def prompt(self, s: MortainState, args: NoArgs) -> str:
-        c = s.pos.combat
-        assert c is not None
+        c = s.fight()
         return (f"{c.result}: the attackers retreat {c.result[1]} hexes, or one is depleted "
                 "(7.8)")
 
     def options(self, s: MortainState, args: NoArgs) -> list[Action]:
-        c = s.pos.combat
-        assert c is not None
+        c = s.fight()
         n = int(c.result[1])
         out: list[Action] = []
         if all(s.retreat_ends(u, n) for u in c.attackers):
@@ -1183,8 +1172,7 @@ class AttResult(Choice[MortainState]):
                        "length, else one is depleted (7.8)")
 
     def apply(self, s: MortainState, args: NoArgs, action: Action, flow: Flow) -> list[Event]:
-        c = s.pos.combat
-        assert c is not None
+        c = s.fight()
         words = action.notation().split()
         if words[0] == "deplete":
             flow.goto("end-combat")
@@ -1206,13 +1194,11 @@ class AttRetreat(Choice[MortainState]):
         return s.pos.phasing
 
     def prompt(self, s: MortainState, args: NoArgs) -> str:
-        c = s.pos.combat
-        assert c is not None
+        c = s.fight()
         return f"retreat {c.retreating[0]} {c.result[1]} hexes"
 
     def options(self, s: MortainState, args: NoArgs) -> list[Action]:
-        c = s.pos.combat
-        assert c is not None
+        c = s.fight()
         u = c.retreating[0]
         ends = s.retreat_ends(u, int(c.result[1]))
         if not ends:  # an earlier retreat closed the way: the unit depletes (S7.7)
@@ -1227,8 +1213,7 @@ class AttRetreat(Choice[MortainState]):
                        "into an enemy unit or ZOC, an occupied hex or across the See (14.2)")
 
     def apply(self, s: MortainState, args: NoArgs, action: Action, flow: Flow) -> list[Event]:
-        c = s.pos.combat
-        assert c is not None
+        c = s.fight()
         words = action.notation().split()
         u = c.retreating.pop(0)
         if words[0] == "deplete":
@@ -1255,13 +1240,11 @@ class Advance(Choice[MortainState]):
         return s.pos.phasing
 
     def prompt(self, s: MortainState, args: NoArgs) -> str:
-        c = s.pos.combat
-        assert c is not None
+        c = s.fight()
         return f"advance after combat into {c.target}?"
 
     def options(self, s: MortainState, args: NoArgs) -> list[Action]:
-        c = s.pos.combat
-        assert c is not None
+        c = s.fight()
         out: list[Action] = []
         if c.target not in s.occupant():
             out = [_act(f"advance {u}") for u in c.attackers
@@ -1279,8 +1262,7 @@ class Advance(Choice[MortainState]):
                        "once it is empty")
 
     def apply(self, s: MortainState, args: NoArgs, action: Action, flow: Flow) -> list[Event]:
-        c = s.pos.combat
-        assert c is not None
+        c = s.fight()
         words = action.notation().split()
         flow.goto("end-combat")
         if words[0] == "no":
