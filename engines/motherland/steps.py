@@ -277,9 +277,11 @@ class MotherlandChoice(Choice["MotherlandState"]):
     #: options listed with the decision up to this many (a movement phase offers thousands)
     show_at_most: ClassVar[int] = 40
     prompt_text: ClassVar[str] = ""
+    #: the side that takes it where the rules always name the same one; "" the frame's side
+    decider: ClassVar[str] = ""
 
     def side(self, s: MotherlandState, args: Any) -> str:
-        return str(args.side)
+        return self.decider or str(args.side)
 
     def prompt(self, s: MotherlandState, args: Any) -> str:
         return self.prompt_text.format(side=self.side(s, args), a=args)
@@ -573,8 +575,7 @@ class Generals(MotherlandChoice):
     Args = UnitsArgs
     prompt_text = "the Soviet player may use a General before the chits are drawn"
 
-    def side(self, s: MotherlandState, args: Any) -> str:
-        return SOVIET
+    decider = SOVIET
 
     def options(self, s: MotherlandState, args: UnitsArgs) -> list[Action]:
         return [*s._generals_options(args), Word(self.done)]
@@ -593,8 +594,7 @@ class KeepChit(MotherlandChoice):
     Args = KeepArgs
     prompt_text = "the Soviet player keeps one of two chits for {a.unit}"
 
-    def side(self, s: MotherlandState, args: Any) -> str:
-        return SOVIET
+    decider = SOVIET
 
     def options(self, s: MotherlandState, args: KeepArgs) -> list[Action]:
         return [Word(f"keep {cid} for {args.unit}") for cid in sorted(set(args.drawn))]
@@ -635,8 +635,7 @@ class ExpendBases(MotherlandChoice):
     Args = NoArgs
     prompt_text = "the Axis player may expend Supply Bases"
 
-    def side(self, s: MotherlandState, args: Any) -> str:
-        return AXIS
+    decider = AXIS
 
     def options(self, s: MotherlandState, args: NoArgs) -> list[Action]:
         return [*(Word(f"expend {x}") for x in s._expendable()), Word(self.done)]
@@ -656,8 +655,7 @@ class AirSupply(MotherlandChoice):
     Args = NoArgs
     prompt_text = "the Axis player may fly Air Supply"
 
-    def side(self, s: MotherlandState, args: Any) -> str:
-        return AXIS
+    decider = AXIS
 
     def options(self, s: MotherlandState, args: NoArgs) -> list[Action]:
         done = [Word(self.done)]
@@ -681,8 +679,7 @@ class PartisanMarkers(MotherlandChoice):
     Args = CountArgs
     prompt_text = "the Soviet player marks German units Out of Supply, nearest first"
 
-    def side(self, s: MotherlandState, args: Any) -> str:
-        return SOVIET
+    decider = SOVIET
 
     def options(self, s: MotherlandState, args: CountArgs) -> list[Action]:
         return [Word(f"out of supply {x}") for x in s._partisan_targets(args.hex)]
@@ -708,8 +705,7 @@ class PartisanPlacement(MotherlandChoice):
     Args = PlaceArgs
     prompt_text = "the Soviet player places Partisan markers"
 
-    def side(self, s: MotherlandState, args: Any) -> str:
-        return SOVIET
+    decider = SOVIET
 
     def options(self, s: MotherlandState, args: PlaceArgs) -> list[Action]:
         moves = s._partisan_moves(args)
@@ -759,8 +755,7 @@ class Conversions(MotherlandChoice):
     Args = NoArgs
     prompt_text = "the Soviet player may convert armies"
 
-    def side(self, s: MotherlandState, args: Any) -> str:
-        return SOVIET
+    decider = SOVIET
 
     def options(self, s: MotherlandState, args: NoArgs) -> list[Action]:
         return [*s._convert_options(), Word(self.done)]
@@ -781,8 +776,7 @@ class Kampfgruppen(MotherlandChoice):
     Args = NoArgs
     prompt_text = "the Axis player may combine Kampfgruppen"
 
-    def side(self, s: MotherlandState, args: Any) -> str:
-        return AXIS
+    decider = AXIS
 
     def options(self, s: MotherlandState, args: NoArgs) -> list[Action]:
         return [*s._combine_options(), Word(self.done)]
@@ -803,8 +797,7 @@ class Replacements(MotherlandChoice):
     Args = ReplaceArgs
     prompt_text = "the Axis player spends replacements (i{a.i}/p{a.p})"
 
-    def side(self, s: MotherlandState, args: Any) -> str:
-        return AXIS
+    decider = AXIS
 
     def options(self, s: MotherlandState, args: ReplaceArgs) -> list[Action]:
         return [*s._replace_options(args), Word(self.done)]
@@ -823,8 +816,7 @@ class Production(MotherlandChoice):
     Args = UnitArgs
     prompt_text = "the Soviet player places the produced unit"
 
-    def side(self, s: MotherlandState, args: Any) -> str:
-        return SOVIET
+    decider = SOVIET
 
     def options(self, s: MotherlandState, args: UnitArgs) -> list[Action]:
         return [Word(f"produce {args.unit} at {h}") for h in s._produce_hexes()]
@@ -846,8 +838,7 @@ class Evacuation(MotherlandChoice):
     Args = NoArgs
     prompt_text = "the Soviet player may evacuate one factory"
 
-    def side(self, s: MotherlandState, args: Any) -> str:
-        return SOVIET
+    decider = SOVIET
 
     def options(self, s: MotherlandState, args: NoArgs) -> list[Action]:
         return [*(Word(f"evacuate {x}") for x in s._evacuable()), Word(self.done)]
@@ -867,8 +858,7 @@ class BakuFactories(MotherlandChoice):
     Args = NArgs
     prompt_text = "the Axis player picks factories destroyed"
 
-    def side(self, s: MotherlandState, args: Any) -> str:
-        return AXIS
+    decider = AXIS
 
     def options(self, s: MotherlandState, args: NArgs) -> list[Action]:
         return [Word(f"baku factory {x}") for x in sorted(s.on_map(SOVIET))
