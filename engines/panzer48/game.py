@@ -170,6 +170,12 @@ class P48State(StepState[Position]):
     def d(self) -> Data:
         return data()
 
+    def fight(self) -> Combat:
+        """The combat in progress: the steps of rule 7 run only while there is one."""
+        c = self.pos.combat
+        assert c is not None
+        return c
+
     def info(self, uid: str) -> UnitInfo:
         return self.d.units[uid]
 
@@ -712,8 +718,7 @@ class Prepared(Choice[P48State]):
 def attack_pool(s: P48State) -> list[str]:
     """Who may join the declared attack: prepared, units that began the phase adjacent
     (3.1); hasty, the moving units that began the phase stacked together (4)."""
-    c = s.pos.combat
-    assert c is not None
+    c = s.fight()
     if c.prepared:
         pool = [u for u in s.pos.began_adjacent if s.pos.units[u].where == "map"
                 and not s.pos.units[u].attacked and not s.pos.units[u].retreated
@@ -727,8 +732,7 @@ def attack_pool(s: P48State) -> list[str]:
 def artillery_pool(s: P48State, side: str, target_hexes: Iterable[str],
                    used: Iterable[str]) -> list[str]:
     """7.6: artillery-class units in range, not adjacent (they fire support), not yet used."""
-    c = s.pos.combat
-    assert c is not None
+    c = s.fight()
     hexes = list(target_hexes)
     out = []
     for u in s.on_map(side):
@@ -754,14 +758,12 @@ class Declare(Choice[P48State]):
         return s.pos.phasing
 
     def prompt(self, s: P48State, args: NoArgs) -> str:
-        c = s.pos.combat
-        assert c is not None
+        c = s.fight()
         return (f"attack on {c.hex}: add attackers and artillery, then go "
                 f"(attackers: {', '.join(c.attackers) or 'none'})")
 
     def options(self, s: P48State, args: NoArgs) -> list[Action]:
-        c = s.pos.combat
-        assert c is not None
+        c = s.fight()
         out: list[Action] = [Say("with", u) for u in attack_pool(s) if u not in c.attackers]
         out += [Say("support", u) for u in artillery_pool(s, c.attacker, [c.hex], c.support)
                 if u not in c.attackers]
@@ -771,8 +773,7 @@ class Declare(Choice[P48State]):
         return out
 
     def default(self, s: P48State, args: NoArgs) -> Action:
-        c = s.pos.combat
-        assert c is not None
+        c = s.fight()
         return Say("go") if c.attackers else Say("cancel")
 
     def why_not(self, s: P48State, args: NoArgs, action: Action) -> str | Refusal:
@@ -789,8 +790,7 @@ class Declare(Choice[P48State]):
 
     def apply(self, s: P48State, args: NoArgs, action: Action, flow: Flow) -> list[Event]:
         assert isinstance(action, Say)
-        c = s.pos.combat
-        assert c is not None
+        c = s.fight()
         if action.verb == "with":
             c.attackers.append(action.a)
             return []
@@ -819,8 +819,7 @@ def next_targets(s: P48State, firing_side: str) -> list[str]:
     """7.2 / 7.3: the enemy units that may be the next target: in each enemy stack,
     armor, then personnel, then weapons, strongest first (equals: the firer's choice);
     never a unit already fired on in this combat."""
-    c = s.pos.combat
-    assert c is not None
+    c = s.fight()
     pool = c.attackers if firing_side != c.attacker else c.defenders
     alive = [u for u in pool if s.pos.units[u].where == "map"
              and (firing_side == c.attacker or not s.pos.units[u].retreated)]
@@ -845,8 +844,7 @@ def next_targets(s: P48State, firing_side: str) -> list[str]:
 
 def firers(s: P48State, side: str) -> list[str]:
     """7.1/7.2: the units of ``side`` that may still fire in this combat."""
-    c = s.pos.combat
-    assert c is not None
+    c = s.fight()
     if side == c.attacker:
         us = [u for u in c.attackers if s.pos.units[u].where == "map"
               and not s.pos.units[u].retreated and s.pos.units[u].hex != ""
@@ -867,13 +865,11 @@ class FireStep(Choice[P48State]):
     auto = True
 
     def side(self, s: P48State, args: NoArgs) -> str:
-        c = s.pos.combat
-        assert c is not None
+        c = s.fight()
         return other(c.attacker) if c.stage == "defense" else c.attacker
 
     def prompt(self, s: P48State, args: NoArgs) -> str:
-        c = s.pos.combat
-        assert c is not None
+        c = s.fight()
         who = "defender" if c.stage == "defense" else "attacker"
         if c.fire:
             return (f"the {who} fires at {c.fire.target} with {', '.join(c.fire.units)}"
@@ -882,8 +878,7 @@ class FireStep(Choice[P48State]):
         return f"the {who} ({self.side(s, args)}) announces a fire in the attack on {c.hex}"
 
     def options(self, s: P48State, args: NoArgs) -> list[Action]:
-        c = s.pos.combat
-        assert c is not None
+        c = s.fight()
         side = self.side(s, args)
         if c.fire is None:
             out: list[Action] = [Say("fire", u, t) for u in firers(s, side)
@@ -903,14 +898,12 @@ class FireStep(Choice[P48State]):
 
     def default(self, s: P48State, args: NoArgs) -> Action:
         opts = self.options(s, args)
-        c = s.pos.combat
-        assert c is not None
+        c = s.fight()
         return Say("roll") if c.fire is not None else opts[0]
 
     def why_not(self, s: P48State, args: NoArgs, action: Action) -> str | Refusal:
         if isinstance(action, Say) and action.verb == "fire":
-            c = s.pos.combat
-            assert c is not None
+            c = s.fight()
             if action.a in c.fired:
                 return Refusal("7.2", f"{action.a} has fired in this combat: each unit fires "
                                "once")
@@ -925,8 +918,7 @@ class FireStep(Choice[P48State]):
 
     def apply(self, s: P48State, args: NoArgs, action: Action, flow: Flow) -> list[Event]:
         assert isinstance(action, Say)
-        c = s.pos.combat
-        assert c is not None
+        c = s.fight()
         if action.verb == "fire":
             c.fire = Fire(action.b, [action.a], [])
             return []
@@ -946,8 +938,7 @@ class FireStep(Choice[P48State]):
 
 
 def end_fire(s: P48State, flow: Flow) -> list[Event]:
-    c = s.pos.combat
-    assert c is not None
+    c = s.fight()
     if c.stage == "defense":
         c.stage = "attack"
         flow.goto("attack-fire")
@@ -1155,8 +1146,7 @@ class RetreatStart(Procedure[P48State]):
     Args = MoraleArgs
 
     def run(self, s: P48State, args: MoraleArgs, flow: Flow) -> list[Event]:
-        c = s.pos.combat
-        assert c is not None
+        c = s.fight()
         if args.attacker:
             units = [args.unit] if s.pos.units[args.unit].where == "map" else []
             start = s.pos.units[args.unit].hex
@@ -1296,16 +1286,14 @@ class Advance(Choice[P48State]):
     auto = True
 
     def side(self, s: P48State, args: NoArgs) -> str:
-        c = s.pos.combat
-        assert c is not None
+        c = s.fight()
         return c.attacker
 
     def prompt(self, s: P48State, args: NoArgs) -> str:
         return "the attacker may advance after combat"
 
     def setup_advance(self, s: P48State) -> None:
-        c = s.pos.combat
-        assert c is not None
+        c = s.fight()
         if c.advance or s.at(c.hex, other(c.attacker)):
             return
         length = c.required if c.path else c.largest
@@ -1315,8 +1303,7 @@ class Advance(Choice[P48State]):
                 c.advance[u] = length
 
     def options(self, s: P48State, args: NoArgs) -> list[Action]:
-        c = s.pos.combat
-        assert c is not None
+        c = s.fight()
         if s.at(c.hex, other(c.attacker)):
             return [Say("end-advance")]
         out: list[Action] = []
@@ -1346,8 +1333,7 @@ class Advance(Choice[P48State]):
 
     def apply(self, s: P48State, args: NoArgs, action: Action, flow: Flow) -> list[Event]:
         assert isinstance(action, Say)
-        c = s.pos.combat
-        assert c is not None
+        c = s.fight()
         if action.verb == "end-advance":
             s.pos.combat = None
             s.pos.moving = []
