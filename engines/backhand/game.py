@@ -596,11 +596,11 @@ class Supply(Procedure[BBState]):
             oos = not s.in_supply(x.at, s.side_of(u))
             x.oos_turns = x.oos_turns + 1 if (oos and x.oos) else (1 if oos else 0)
             x.oos = oos
-        oos = tuple(u for u, x in sorted(s.pos.units.items())
-                    if x.oos and x.at not in OFF and not s.stationary(u))
-        if oos:
-            ev.append(Event(f"out of supply: {', '.join(oos)}", "supply", rule="7.0"))
-            flow.goto("attrition", Cities(oos))
+        short = tuple(u for u, x in sorted(s.pos.units.items())
+                      if x.oos and x.at not in OFF and not s.stationary(u))
+        if short:
+            ev.append(Event(f"out of supply: {', '.join(short)}", "supply", rule="7.0"))
+            flow.goto("attrition", Cities(short))
         else:
             flow.end()
         return ev
