@@ -65,6 +65,10 @@ class Instance:
     def pause(self, paused: bool) -> None:
         self.rest("PATCH", f"/rest/config/folders/{FOLDER_ID}", {"paused": paused})
 
+    def scan(self) -> None:
+        """Ask for a rescan now: a watcher event can be lost to a paused or busy folder."""
+        self.rest("POST", f"/rest/db/scan?folder={FOLDER_ID}")
+
     def set_delay(self, seconds: int) -> None:
         self.rest("PATCH", f"/rest/config/folders/{FOLDER_ID}", {"fsWatcherDelayS": seconds})
 

@@ -39,10 +39,10 @@ def test_a_game_through_syncthing(pair: Pair, tmp_path: Path) -> None:
         fa, fb = st.a.folder, st.b.folder
         game = pair.alice.new_game("skirmish", "short", "red", name="duel", dice_mode="sealed")
         invite = deliver_folder(game.files[0], fa, peek(game.files[0]))
-        wait_for(lambda: (fb / invite.name).exists(), 20, "the invite reached bob")
+        wait_for(lambda: (fb / invite.name).exists(), 60, "the invite reached bob")
         joined = pair.bob.join((fb / invite.name).read_bytes(), "invite", name="duel")
         accept = deliver_folder(joined.files[1], fb, peek(joined.files[1]))
-        wait_for(lambda: (fa / accept.name).exists(), 20, "the accept reached alice")
+        wait_for(lambda: (fa / accept.name).exists(), 60, "the accept reached alice")
         pair.alice.receive((fa / accept.name).read_bytes(), "accept")
         pbem = str(Path(sys.executable).parent / "pbem")
         for home, folder in ((pair.alice, fa), (pair.bob, fb)):
@@ -57,7 +57,7 @@ def test_a_game_through_syncthing(pair: Pair, tmp_path: Path) -> None:
 
         # play until a watcher has sent a file by itself, and a little more
         for _ in range(14):
-            wait_for(in_step, 25, "both homes hold the same files")
+            wait_for(in_step, 60, "both homes hold the same files")
             if "written to" in logs["alice"].read_text() + logs["bob"].read_text() \
                     and len(_files(pair.alice)) >= 6:
                 break
@@ -66,7 +66,7 @@ def test_a_game_through_syncthing(pair: Pair, tmp_path: Path) -> None:
             play_until_sealed(mover.game("duel"), pair.chooser)
             out = run(mover, "send", "duel", "--folder", str(fa if mover is pair.alice else fb))
             assert "written to" in out and "delivered" not in out
-        wait_for(in_step, 25, "both homes hold the same files")
+        wait_for(in_step, 60, "both homes hold the same files")
         assert "written to" in logs["alice"].read_text() + logs["bob"].read_text(), \
             "no watcher sent a file by itself"
 
@@ -88,7 +88,7 @@ def test_a_game_through_syncthing(pair: Pair, tmp_path: Path) -> None:
             in status and f"pbem send duel --seq {seq} --folder {mine.folder}" in status
         theirs.pause(False)
         run(mover, "send", "duel", "--seq", str(seq), "--folder", str(mine.folder))
-        wait_for(in_step, 25, "the file sent again was imported")
+        wait_for(in_step, 60, "the file sent again was imported")
 
         # no save lost: both homes hold the same files, the one sent again included
         assert _files(pair.alice)[seq] == data
@@ -112,17 +112,33 @@ def test_a_game_through_syncthing(pair: Pair, tmp_path: Path) -> None:
         mine.pause(False)
         theirs.pause(False)
 
+        last_scan = [time.monotonic()]
+
         def conflicts() -> bool:
+            # Under a loaded CI machine a resumed folder's watcher can miss the conflict
+            # copy its own pull made; a rescan every few seconds is what a user's
+            # hourly rescan would do, sooner.
+            if time.monotonic() - last_scan[0] > 3:
+                last_scan[0] = time.monotonic()
+                for inst in (mine, theirs):
+                    inst.scan()
             return all(any(".sync-conflict-" in p.name for p in f.iterdir())
                        for f in (mine.folder, theirs.folder))
 
-        wait_for(conflicts, 25, "Syncthing made a conflict copy on both sides")
+        def listing() -> str:
+            return "; ".join(f"{inst.name}: {sorted(p.name for p in inst.folder.iterdir())}"
+                             for inst in (mine, theirs))
+
+        try:
+            wait_for(conflicts, 90, "Syncthing made a conflict copy on both sides")
+        except AssertionError as exc:
+            raise AssertionError(f"{exc}; {listing()}") from None
         mover_log = logs["alice" if mover is pair.alice else "bob"]
         other_log = logs["alice" if other is pair.alice else "bob"]
-        wait_for(lambda: f"two versions of your own file {seq}" in mover_log.read_text(), 15,
+        wait_for(lambda: f"two versions of your own file {seq}" in mover_log.read_text(), 60,
                  f"the player on two computers was told: {mover_log.read_text()[-800:]}")
         wait_for(lambda: "Syncthing conflict copy" in other_log.read_text()
-                 and f"two different files claim place {seq}" in other_log.read_text(), 15,
+                 and f"two different files claim place {seq}" in other_log.read_text(), 60,
                  f"the opponent was told: {other_log.read_text()[-800:]}")
         evidence = sorted(p.read_bytes() for p in (other.path / "evidence").rglob("*.pbem"))
         assert evidence == sorted([desk, lap])
