@@ -787,7 +787,7 @@ class Replace(Choice[BBState]):
         return out
 
     def options(self, s: BBState, args: NoArgs) -> list[Action]:
-        return [w("replace", u) for u in self.eligible(s)] + [w("done")]
+        return [*(w("replace", u) for u in self.eligible(s)), w("done")]
 
     def default(self, s: BBState, args: NoArgs) -> Action:
         return w("done")
@@ -840,7 +840,7 @@ class Refit(Choice[BBState]):
         return out
 
     def options(self, s: BBState, args: NoArgs) -> list[Action]:
-        return [w("refit", fid) for _, fid in self.eligible(s)] + [w("done")]
+        return [*(w("refit", fid) for _, fid in self.eligible(s)), w("done")]
 
     def default(self, s: BBState, args: NoArgs) -> Action:
         return w("done")
@@ -956,8 +956,8 @@ class SegRun(Procedure[BBState]):
             kind = f"Schwerpunkt {a.no}" if a.kind == "sp" else "General"
             pos.segment = f"{a.side} {kind}"
             pos.fronts_moved = []
-            for u in pos.units.values():
-                u.moved = u.fought = u.admin = False
+            for x in pos.units.values():
+                x.moved = x.fought = x.admin = False
             if a.side == "soviet":
                 flow.call("fronts")
                 return [Event(f"{pos.segment} segment", "phase", rule=self.rule)]
@@ -1097,8 +1097,8 @@ class AdminIn(SideChoice):
         return out
 
     def options(self, s: BBState, a: PhaseArgs) -> list[Action]:
-        return [w("admin", g[0]) for g in self.groups(s, a)
-                if self.targets(s, a, g)] + [w("done")]
+        return [*(w("admin", g[0]) for g in self.groups(s, a) if self.targets(s, a, g)),
+                w("done")]
 
     def targets(self, s: BBState, a: PhaseArgs, grp: tuple[str, ...]) -> list[str]:
         region = s.clear_region(a.side)
@@ -1204,7 +1204,7 @@ class AdminOut(SideChoice):
         return out
 
     def options(self, s: BBState, a: PhaseArgs) -> list[Action]:
-        return [w("admin-out", g[0]) for g in self.groups(s, a)] + [w("done")]
+        return [*(w("admin-out", g[0]) for g in self.groups(s, a)), w("done")]
 
     def default(self, s: BBState, a: PhaseArgs) -> Action:
         return w("done")
@@ -1399,7 +1399,7 @@ class MovePhase(SideChoice):
         return out
 
     def options(self, s: BBState, a: PhaseArgs) -> list[Action]:
-        return [w("move", name) for name, _ in self.movers(s, a)] + [w("end")]
+        return [*(w("move", name) for name, _ in self.movers(s, a)), w("end")]
 
     def default(self, s: BBState, a: PhaseArgs) -> Action:
         return w("end")
@@ -1439,7 +1439,7 @@ class MoveTo(SideChoice):
         return f"move {', '.join(a.units)} from {a.origin} to"
 
     def options(self, s: BBState, a: MoveArgs) -> list[Action]:
-        return [w("to", h) for h in s.destinations(a.units, a.origin)] + [w("stay")]
+        return [*(w("to", h) for h in s.destinations(a.units, a.origin)), w("stay")]
 
     def default(self, s: BBState, a: MoveArgs) -> Action:
         return w("stay")
@@ -1559,7 +1559,7 @@ class CombatPhase(SideChoice):
         return out
 
     def options(self, s: BBState, a: PhaseArgs) -> list[Action]:
-        return [w("attack", h) for h in self.targets(s, a)] + [w("end")]
+        return [*(w("attack", h) for h in self.targets(s, a)), w("end")]
 
     def default(self, s: BBState, a: PhaseArgs) -> Action:
         return w("end")
@@ -2059,7 +2059,7 @@ class Ersatz(Choice[BBState]):
         return out
 
     def options(self, s: BBState, args: NoArgs) -> list[Action]:
-        return [w("ersatz", u, v) for u, v in self.pairs(s)] + [w("done")]
+        return [*(w("ersatz", u, v) for u, v in self.pairs(s)), w("done")]
 
     def default(self, s: BBState, args: NoArgs) -> Action:
         return w("done")
