@@ -121,6 +121,9 @@ class Data(Shared):
         self.west_of_donets = frozenset(m.area("west_of_donets"))
         self.soviet_supply = frozenset(m.area("soviet_supply"))
         self.german_supply = frozenset(m.area("west_edge"))
+        # the map's adjacency as tuples, in the kit's order (the floods read it per hex)
+        self.nbrs: dict[str, tuple[str, ...]] = {h: tuple(m.neighbors(h)) for h in m.ids}
+        self._range: dict[str, frozenset[str]] = {}
         self.costs: dict[tuple[str, bool], MoveCosts] = {}
         for w in WEATHERS:
             for mot in (True, False):
@@ -128,6 +131,14 @@ class Data(Shared):
                 mc = move_class_from_chart(f"{col}", self.tec, col, m,
                                            negated_by={"river": ["bridge"]})
                 self.costs[(w, mot)] = MoveCosts(m, mc)
+
+    def front_range(self, front_hex: str) -> frozenset[str]:
+        """14.0: the hexes within twelve of a Front Marker in ``front_hex`` (its own hex
+        counted); a fact of the map, kept per hex."""
+        out = self._range.get(front_hex)
+        if out is None:
+            out = self._range[front_hex] = frozenset(self.map.within(front_hex, 12))
+        return out
 
     def scenario(self, sid: str) -> dict[str, Any]:
         return dict(self.set.scenario(sid).get_table("scenario"))

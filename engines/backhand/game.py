@@ -7,14 +7,15 @@ are stand-ins read from scenarios/backhand-blow/tables.toml (docs/engines/backha
 
 from __future__ import annotations
 
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from fractions import Fraction
-from typing import Any
+from typing import Any, TypeVar
 
 from engines.backhand.data import FRONTS, SIDES, Data, roll_lookup
 from engines.hexkit.movement import reachable, trace
 from engines.hexkit.zoc import STOP_ON_ENTRY, zoc_map
-from pbem.engine import Action, ChanceRequest, Event, Outcome
+from pbem.engine import Action, ChanceRequest, Decision, Event, Outcome
 from pbem.steps import (
     Choice,
     Entry,
@@ -29,6 +30,14 @@ from pbem.steps import (
 
 BOXES = ("box1", "box2")
 OFF = ("pending", "cup", "elim", "out", "box1", "box2")
+T = TypeVar("T")
+
+# What the placement of the units implies (occupancy, ZOC, supply net, clear region),
+# remembered across actions and states: keyed by the kind, the side and every on-map
+# unit's hex, which is all these read (the map and the order of battle never change).
+_PLACED: dict[tuple[str, str, tuple[tuple[str, str], ...]], Any] = {}
+_PLACED_MAX = 512
+_FITS: dict[tuple[str, tuple[str, ...]], bool] = {}
 
 
 def other(side: str) -> str:
@@ -180,17 +189,59 @@ class BBState(StepState[Position]):
 
     # caches of what the unit locations imply (cleared whenever a unit or marker moves and
     # at every action and outcome: never part of the snapshot)
-    def _cached(self, key: tuple[str, str], make: Any) -> Any:
+    def _cached(self, key: tuple[str, str], make: Callable[[], T]) -> T:
         cache: dict[tuple[str, str], Any] = self.__dict__.setdefault("_cache", {})
         if key not in cache:
             cache[key] = make()
-        return cache[key]
+        return cache[key]  # type: ignore[no-any-return]
+
+    def placement(self) -> tuple[tuple[str, str], ...]:
+        """Every on-map unit and its hex, by unit id: all that :meth:`_placed` reads."""
+        return self._cached(("placement", ""), lambda: tuple(sorted(
+            (u, x.at) for u, x in self.pos.units.items() if x.at not in OFF)))
+
+    def _placed(self, kind: str, side: str, make: Callable[[], T]) -> T:
+        """``make()`` for this placement of the units, remembered across actions."""
+        def find() -> T:
+            key = (kind, side, self.placement())
+            if key in _PLACED:
+                return _PLACED[key]  # type: ignore[no-any-return]
+            if len(_PLACED) >= _PLACED_MAX:
+                del _PLACED[next(iter(_PLACED))]
+            out = _PLACED[key] = make()
+            return out
+        return self._cached((kind, side), find)
 
     def invalidate(self) -> None:
         self.__dict__["_cache"] = {}
+        self.__dict__["_listed"] = None
+
+    def listed(self, step: Choice[Any], args: Any) -> list[Action]:
+        """``step.options``, computed once for the decision, its default, the legal
+        actions and the check of the action taken (all read the same position: the memo is
+        dropped with the caches)."""
+        memo = self.__dict__.get("_listed")
+        if memo is not None and memo[0] == step.name and memo[1] == args:
+            return list(memo[2])
+        out = step.options(self, args)
+        self.__dict__["_listed"] = (step.name, args, tuple(out))
+        return out
+
+    def _legal_actions(self) -> list[Action]:
+        step, frame = self._choice()
+        return self.listed(step, frame.args)
+
+    def _decision(self) -> Decision:
+        step, frame = self._choice()
+        args = frame.args
+        return Decision(step.side(self, args), step.kind, step.prompt(self, args),
+                        tuple(self.listed(step, args)) if step.show else (),
+                        step.default(self, args), rule=step.rule)
 
     def _apply_action(self, action: Action) -> list[Event]:
+        listed = self.__dict__.get("_listed")  # the position's, until the action applies
         self.invalidate()
+        self.__dict__["_listed"] = listed
         try:
             return super()._apply_action(action)
         finally:
@@ -228,23 +279,23 @@ class BBState(StepState[Position]):
 
     def units_at(self, h: str, side: str | None = None) -> list[str]:
         if side is not None:
-            occ = self._cached(("occupied", side), lambda: self._occupied(side))
-            return list(occ.get(h, []))
+            return list(self.occupied(side).get(h, ()))
         return sorted(self.units_at(h, "soviet") + self.units_at(h, "german"))
 
-    def occupied(self, side: str) -> dict[str, list[str]]:
-        return dict(self._cached(("occupied", side), lambda: self._occupied(side)))
+    def occupied(self, side: str) -> Mapping[str, tuple[str, ...]]:
+        """``side``'s units on the map by hex (shared: read, never changed)."""
+        return self._placed("occupied", side, lambda: self._occupied(side))
 
-    def _occupied(self, side: str) -> dict[str, list[str]]:
+    def _occupied(self, side: str) -> dict[str, tuple[str, ...]]:
         out: dict[str, list[str]] = {}
         for u, x in sorted(self.pos.units.items()):
             if x.at not in OFF and self.side_of(u) == side:
                 out.setdefault(x.at, []).append(u)
-        return out
+        return {h: tuple(v) for h, v in out.items()}
 
     def zoc(self, side: str) -> frozenset[str]:
         """The ZOC ``side``'s units exert: none into cities (6.0)."""
-        return frozenset(self._cached(("zoc", side), lambda: self._zoc(side)))
+        return self._placed("zoc", side, lambda: self._zoc(side))
 
     def _zoc(self, side: str) -> frozenset[str]:
         units = [(u, x.at) for u, x in sorted(self.pos.units.items())
@@ -292,24 +343,30 @@ class BBState(StepState[Position]):
         through enemy units or an EZOC a friendly unit does not occupy."""
         if h in self.occupied(other(side)):
             return False
-        net: frozenset[str] = self._cached(("supply", side), lambda: self._supply_net(side))
+        net = self.supply_net(side)
         return h in net or h in self.supply_sources(side) or any(
-            n in net for n in self.data.map.neighbors(h))
+            n in net for n in self.data.nbrs[h])
+
+    def supply_net(self, side: str) -> frozenset[str]:
+        return self._placed("supply", side, lambda: self._supply_net(side))
 
     def _supply_net(self, side: str) -> frozenset[str]:
         """The passable hexes joined to a passable source: one flood for every unit."""
-        enemy = self.occupied(other(side))
         friends = self.occupied(side)
-        ez = self.zoc(other(side))
+        # impassable: enemy units, and EZOC hexes no friendly unit is in
+        blocked = set(self.occupied(other(side))) | {
+            h for h in self.zoc(other(side)) if h not in friends}
+        return self._flood(side, blocked)
 
-        def ok(x: str) -> bool:
-            return x not in enemy and (x not in ez or x in friends)
-        seen = {h for h in sorted(self.supply_sources(side)) if ok(h)}
+    def _flood(self, side: str, blocked: set[str]) -> frozenset[str]:
+        """The hexes joined to a source of ``side`` outside ``blocked`` by hexes outside."""
+        seen = {h for h in self.supply_sources(side) if h not in blocked}
         todo = sorted(seen)
+        nbrs = self.data.nbrs
         while todo:
             h = todo.pop()
-            for n in self.data.map.neighbors(h):
-                if n not in seen and ok(n):
+            for n in nbrs[h]:
+                if n not in seen and n not in blocked:
                     seen.add(n)
                     todo.append(n)
         return frozenset(seen)
@@ -317,27 +374,17 @@ class BBState(StepState[Position]):
     def clear_region(self, side: str) -> frozenset[str]:
         """15.1 (1): hexes joined to a friendly source by hexes free of enemy units and
         EZOCs (a friendly unit does not negate an EZOC here)."""
-        return frozenset(self._cached(("clear", side), lambda: self._clear_region(side)))
+        return self._placed("clear", side, lambda: self._clear_region(side))
 
     def _clear_region(self, side: str) -> frozenset[str]:
-        enemy = self.occupied(other(side))
-        ez = self.zoc(other(side))
-        seen = {h for h in sorted(self.supply_sources(side)) if h not in enemy and h not in ez}
-        todo = sorted(seen)
-        while todo:
-            h = todo.pop()
-            for n in self.data.map.neighbors(h):
-                if n not in seen and n not in enemy and n not in ez:
-                    seen.add(n)
-                    todo.append(n)
-        return frozenset(seen)
+        return self._flood(side, set(self.occupied(other(side))) | self.zoc(other(side)))
 
     def in_range(self, h: str, front: str | None = None) -> bool:
         """14.0: within twelve hexes of a Front Marker (the line may cross the enemy)."""
         if h in BOXES:
             return True
         fronts = [front] if front else list(FRONTS)
-        return any(self.data.map.distance(h, self.pos.fronts[f]) <= 12 for f in fronts)
+        return any(h in self.data.front_range(self.pos.fronts[f]) for f in fronts)
 
     def paying_front(self, hexes: list[str]) -> str | None:
         """9.0: a Soviet move or attack is paid by a front whose marker is in range; the
@@ -355,9 +402,23 @@ class BBState(StepState[Position]):
         return sum(self.pos.ap[f] for f in FRONTS)
 
     # stacking --------------------------------------------------------------------------
-    def stack_ok(self, h: str, side: str, adding: list[str]) -> bool:
-        """10.1, 10.2."""
-        units = sorted(set(self.units_at(h, side)) | set(adding))
+    def stack_ok(self, h: str, side: str, adding: list[str] | tuple[str, ...]) -> bool:
+        """10.1, 10.2: ``adding`` joining ``side``'s units in ``h``."""
+        here = self.occupied(side).get(h, ())
+        return self.stack_fits(sorted(set(here) | set(adding)), side)
+
+    def stack_fits(self, units: list[str], side: str) -> bool:
+        """10.1, 10.2: whether ``units`` (distinct) may stack together; a fact of the
+        order of battle, kept per set of units."""
+        key = (side, tuple(units))
+        fits = _FITS.get(key)
+        if fits is None:
+            if len(_FITS) >= _PLACED_MAX * 8:
+                _FITS.clear()
+            fits = _FITS[key] = self._stack_fits(units, side)
+        return fits
+
+    def _stack_fits(self, units: list[str], side: str) -> bool:
         if side == "soviet":
             return sum(1 for u in units if not u.startswith("UP-")
                        and not self.data.units[u].bracket) <= 3
@@ -406,8 +467,11 @@ class BBState(StepState[Position]):
         enemy = self.occupied(other(side))
         ez = self.zoc(other(side))
         costs = self.data.costs[(pos.weather, mot)]
+        friends = self.occupied(side)
+        alone = self.stack_fits(sorted(set(units)), side)  # into a hex no friend holds
         reach = reachable(costs, origin, ma, zoc=ez, policy=STOP_ON_ENTRY, blocked=enemy,
-                          can_end=lambda h: self.stack_ok(h, side, list(units)))
+                          can_end=lambda h: self.stack_ok(h, side, units) if h in friends
+                          else alone)
         ends = set(reach.ends)
         if pos.weather != "frozen":
             # 15.31: across a river by spending all MPs, from a hex adjacent to it
@@ -427,7 +491,8 @@ class BBState(StepState[Position]):
 
     def displace_fronts(self) -> None:
         """14.1: a Front Marker whose hex the enemy entered or that cannot trace to a
-        Soviet source goes to the nearest hex closer to a source that can."""
+        Soviet source goes to the nearest hex closer to a source that can (a trace from the
+        marker, cheaper after a move than the flood of the whole Soviet supply net)."""
         germans = self.occupied("german")
         gz = self.zoc("german")
         sov = self.occupied("soviet")
@@ -555,7 +620,16 @@ class WeatherRoll(Roll[BBState]):
                       "weather", rule="5.1")]
 
 
-class Rochade(Choice[BBState]):
+class BBChoice(Choice[BBState]):
+    """A decision whose check reads the options listed for this position (BBState.listed)
+    instead of computing them again."""
+
+    def check(self, s: BBState, args: Any, action: Action) -> None:
+        if action not in s.listed(self, args):
+            super().check(s, args, action)
+
+
+class Rochade(BBChoice):
     """8.2: from turn 7, once, on a Frozen turn."""
 
     name = "rochade"
@@ -697,7 +771,7 @@ class VariableDraw(Roll[BBState]):
         return ev
 
 
-class Reinforce(Choice[BBState]):
+class Reinforce(BBChoice):
     """11.1: the turn's scheduled reinforcements on the map or in Box #1."""
 
     name = "reinforce"
@@ -722,7 +796,7 @@ class Reinforce(Choice[BBState]):
         return [w("arrive", "map"), w("arrive", "box")]
 
     def default(self, s: BBState, args: UnitArg) -> Action:
-        return self.options(s, args)[0]
+        return s.listed(self, args)[0]
 
     def apply(self, s: BBState, args: UnitArg, action: Action, flow: Flow) -> list[Event]:
         flow.end()
@@ -759,7 +833,7 @@ class ReplacementRoll(Roll[BBState]):
                       rule=self.rule)]
 
 
-class Replace(Choice[BBState]):
+class Replace(BBChoice):
     """12.0: one step per reduced unit per turn, In Supply and in range of a front."""
 
     name = "replace"
@@ -810,7 +884,7 @@ class Replace(Choice[BBState]):
         return [Event(f"{u} receives a replacement step", "reinforce", rule=self.rule)]
 
 
-class Refit(Choice[BBState]):
+class Refit(BBChoice):
     """13.1: last turn's Frontnahe Auffrischung markers give their steps; new ones placed."""
 
     name = "refit"
@@ -1009,7 +1083,7 @@ class SegRun(Procedure[BBState]):
         return []
 
 
-class Fronts(Choice[BBState]):
+class Fronts(BBChoice):
     """14.2: each Front Marker moves at most one hex per Soviet segment."""
 
     name = "fronts"
@@ -1024,17 +1098,12 @@ class Fronts(Choice[BBState]):
 
     def options(self, s: BBState, args: NoArgs) -> list[Action]:
         out: list[Action] = []
-        germans = s.occupied("german")
-        gz, sov = s.zoc("german"), s.occupied("soviet")
-
-        def ok(x: str) -> bool:
-            return x not in germans and (x not in gz or x in sov)
+        net = s.supply_net("soviet")  # free of the enemy and tracing to a source (14.1)
         for f in FRONTS:
             if f in s.pos.fronts_moved:
                 continue
-            for n in sorted(s.data.map.neighbors(s.pos.fronts[f])):
-                if ok(n) and s.data.map.terrain_of(n) != "sea" and trace(
-                        s.data.map, n, s.data.soviet_supply, passable=ok):
+            for n in sorted(s.data.nbrs[s.pos.fronts[f]]):
+                if n in net and s.data.map.terrain_of(n) != "sea":
                     out.append(w("front", f, n))
         return [*out, w("done")]
 
@@ -1056,7 +1125,7 @@ class Fronts(Choice[BBState]):
         return [Event(f"{f} Front Marker to {h}", "move", rule=self.rule, hexes=(h,))]
 
 
-class SideChoice(Choice[BBState]):
+class SideChoice(BBChoice):
     """A decision taken by the side its frame names (``args.side``): the frame was pushed
     for that side's segment or for that side's units."""
 
@@ -1097,10 +1166,20 @@ class AdminIn(SideChoice):
         return out
 
     def options(self, s: BBState, a: PhaseArgs) -> list[Action]:
-        return [*(w("admin", g[0]) for g in self.groups(s, a) if self.targets(s, a, g)),
+        return [*(w("admin", g[0]) for g in self.groups(s, a) if self.any_target(s, a, g)),
                 w("done")]
 
     def targets(self, s: BBState, a: PhaseArgs, grp: tuple[str, ...]) -> list[str]:
+        return [h for h in self.cached_hexes(s, a) if s.stack_ok(h, a.side, grp)]
+
+    def any_target(self, s: BBState, a: PhaseArgs, grp: tuple[str, ...]) -> bool:
+        return any(s.stack_ok(h, a.side, grp) for h in self.cached_hexes(s, a))
+
+    def cached_hexes(self, s: BBState, a: PhaseArgs) -> list[str]:
+        return s._cached(("admin-hexes", f"{a.side} {s.pos.fronts}"), lambda: self.hexes(s, a))
+
+    def hexes(self, s: BBState, a: PhaseArgs) -> list[str]:
+        """15.1 (1) and 15.11 but stacking: the same for every unit placed."""
         region = s.clear_region(a.side)
         friends = s.occupied(a.side)
         ez = s.zoc(other(a.side))
@@ -1116,8 +1195,7 @@ class AdminIn(SideChoice):
                 continue
             if a.side == "soviet" and not s.in_range(h):  # 15.11
                 continue
-            if s.stack_ok(h, a.side, list(grp)):
-                out.append(h)
+            out.append(h)
         return out
 
     def default(self, s: BBState, a: PhaseArgs) -> Action:
@@ -1152,7 +1230,7 @@ class AdminPlace(SideChoice):
                                                             a.units)]
 
     def default(self, s: BBState, a: MoveArgs) -> Action:
-        return self.options(s, a)[0]
+        return s.listed(self, a)[0]
 
     def apply(self, s: BBState, a: MoveArgs, action: Action, flow: Flow) -> list[Event]:
         assert isinstance(action, Word)
@@ -1319,7 +1397,7 @@ class Activity(Roll[BBState]):
         return ev
 
 
-class Split(Choice[BBState]):
+class Split(BBChoice):
     """9.0: an odd number of activity points: the Soviet player picks the front with one
     more."""
 
@@ -1523,14 +1601,34 @@ class Uprising(Roll[BBState]):
 
 def can_attack(s: BBState, u: str, a: PhaseArgs | AttackArgs, target: str) -> bool:
     x = s.pos.units[u]
-    m = s.data.map
+    return (able_to_attack(s, u, a) and target in s.data.nbrs[x.at]
+            and s.data.map.terrain_of(target) != "swamp")  # 16.724
+
+
+def able_to_attack(s: BBState, u: str, a: PhaseArgs | AttackArgs) -> bool:
+    """Whether ``u`` may attack some adjacent hex: on the map, the phasing side's, not
+    stationary, not yet fought, moved administratively or refitting (13.1), not moved in
+    a General segment (4.2 VI.E), and not in a swamp (16.724)."""
+    x = s.pos.units[u]
     if (x.at in OFF or s.side_of(u) != a.side or s.stationary(u) or x.fought or x.admin
             or x.refit or (a.kind == "general" and x.moved)):
         return False
-    if m.distance(x.at, target) != 1:
-        return False
-    # 16.724: no combat into or out of swamps
-    return m.terrain_of(x.at) != "swamp" and m.terrain_of(target) != "swamp"
+    return s.data.map.terrain_of(x.at) != "swamp"
+
+
+def attackers_by_target(s: BBState, a: PhaseArgs) -> dict[str, list[str]]:
+    """Every enemy-occupied hex some unit can attack, with those units (by id): the units
+    able to attack and their neighbors, instead of every unit against every hex."""
+    enemy = s.occupied(other(a.side))
+    m = s.data.map
+    out: dict[str, list[str]] = {}
+    for u in sorted(s.pos.units):
+        if not able_to_attack(s, u, a):
+            continue
+        for n in s.data.nbrs[s.pos.units[u].at]:
+            if n in enemy and m.terrain_of(n) != "swamp":
+                out.setdefault(n, []).append(u)
+    return out
 
 
 class CombatPhase(SideChoice):
@@ -1548,10 +1646,9 @@ class CombatPhase(SideChoice):
         if a.kind == "sp" and s.ap_left(a.side) <= 0:
             return []
         out = []
-        for h in sorted(s.occupied(other(a.side))):
-            attackers = [u for u in sorted(s.pos.units) if can_attack(s, u, a, h)]
-            if not attackers:
-                continue
+        near = attackers_by_target(s, a)
+        for h in sorted(near):
+            attackers = near[h]
             if a.kind == "sp" and a.side == "soviet" and s.paying_front(
                     [s.pos.units[u].at for u in attackers]) is None:
                 continue  # 16.0: a unit in range of a front whose points pay
@@ -1593,7 +1690,9 @@ class Attackers(SideChoice):
         return f"attack {a.target} with: {', '.join(a.units) or '(none yet)'}"
 
     def options(self, s: BBState, a: AttackArgs) -> list[Action]:
-        out: list[Action] = [w("with", u) for u in sorted(s.pos.units)
+        near = sorted(u for n in s.data.nbrs.get(a.target, ())
+                      for u in s.occupied(a.side).get(n, ()))
+        out: list[Action] = [w("with", u) for u in near
                              if u not in a.units and can_attack(s, u, a, a.target)]
         if a.units and (a.kind != "sp" or a.side == "german" or s.paying_front(
                 [s.pos.units[u].at for u in a.units]) is not None):
@@ -1633,7 +1732,7 @@ class Attackers(SideChoice):
                       hexes=(a.target,), units=a.units)]
 
 
-class Chit(Choice[BBState]):
+class Chit(BBChoice):
     """Combat chits (stand-in chart): the attacker, then the defender, may play one."""
 
     name = "chit"
@@ -1865,7 +1964,7 @@ class Hits(SideChoice):
         return out
 
     def default(self, s: BBState, a: HitArgs) -> Action:
-        opts = self.options(s, a)
+        opts = s.listed(self, a)
         rets = [o for o in opts if isinstance(o, Word) and o.word == "retreat"]
         return rets[0] if rets else opts[0]
 
@@ -2027,7 +2126,7 @@ class AdvanceStep(SideChoice):
                       hexes=(origin, dest), units=(u,)), *control_events(s, before)]
 
 
-class Ersatz(Choice[BBState]):
+class Ersatz(BBChoice):
     """13.2 Personalersatz: a reduced non-motorized unit flips back by disbanding a
     Variable Reinforcement stacked with it (or both in the boxes)."""
 
