@@ -117,6 +117,12 @@ class BackhandState(BBState):
             for o in opts:
                 if isinstance(o, Word) and o.word == "chit":
                     return o
+        if decision.kind == "reinforce" and policy == "box":
+            for o in opts:
+                if o in (Word("arrive", ("box",)), Word("none")):
+                    return o
+        if (decision.kind, policy) in (("replace", "all"), ("refit", "first")):
+            return opts[0]  # the first unit or formation listed; "done" when none is left
         return None
 
     def parse_action(self, text: str) -> Action:
@@ -146,6 +152,15 @@ class BackhandEngine(Engine):
                       (("losses", "take hits as step losses"),
                        ("stand", "never retreat when not forced"))),
             OrderSpec("chit", "16.73", "play no chit", (("play", "play the first chit held"),)),
+            # the administrative segment's decisions: each side's in turn (4.2 I.F-I), so
+            # every one stops the other side's file (docs/engines/backhand-blow.md)
+            OrderSpec("reinforce", "11.1", "the turn's reinforcements enter on the map",
+                      (("box", "the turn's reinforcements go to Box #1"),)),
+            OrderSpec("replace", "12.0", "spend no replacements (they accumulate)",
+                      (("all", "a replacement step to each eligible unit, by unit id, "
+                        "while replacements of its kind last"),)),
+            OrderSpec("refit", "13.1", "place no Frontnahe Auffrischung marker",
+                      (("first", "the markers on the first eligible formations, by id"),)),
         ]
 
     def decision_kinds(self) -> tuple[str, ...]:

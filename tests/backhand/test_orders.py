@@ -1,0 +1,106 @@
+"""Von Manstein's Backhand Blow: the standing orders (protocol 6.1), each kind set up at
+its decision with pbem.setup and answered by each of its policies."""
+
+from __future__ import annotations
+
+from engines.backhand import ENGINE
+from engines.backhand.game import BBState
+from pbem.engine import Decision
+from pbem.setup import setup
+
+ADMIN = "backhand-blow"
+
+
+def at(text: str, scenario: str = "high-water-mark") -> BBState:
+    s = setup(ENGINE, scenario, text)
+    assert isinstance(s, BBState)
+    return s
+
+
+def decision(s: BBState, kind: str, side: str) -> Decision:
+    d = s.decision()
+    assert d is not None and d.kind == kind and d.side == side
+    return d
+
+
+def answers(s: BBState, d: Decision) -> dict[str, str | None]:
+    """Every policy of the order for ``d``'s kind, and the notation it answers with."""
+    spec = next(o for o in ENGINE.standing_orders() if o.kind == d.kind)
+    out = {}
+    for policy in ("default", *(p for p, _ in spec.policies)):
+        a = s.order_answer(d, policy)
+        assert a is None or a in s.legal_actions()
+        out[policy] = None if a is None else a.notation()
+    return out
+
+
+def test_6_1_the_kinds_offered_are_decisions_of_the_engine() -> None:
+    kinds = [o.kind for o in ENGINE.standing_orders()]
+    assert kinds == ["take-loss", "chit", "reinforce", "replace", "refit"]
+    assert set(kinds) <= set(ENGINE.decision_kinds())
+    # a side's own segment (phase order, C3I, the Rochade declaration) is no standing order
+    assert not {"phase-order", "c3i", "rochade"} & set(kinds)
+
+
+def test_11_1_reinforce_order_map_by_default_box_on_request() -> None:
+    s = at('turn = 2\nstack = [["game", 0, {}], ["turn", 6, {}], '
+           '["reinforce", 0, { unit = "soviet" }]]')
+    d = decision(s, "reinforce", "soviet")
+    assert answers(s, d) == {"default": "arrive map", "box": "arrive box"}
+    s.apply("arrive box")
+    assert s.pos.units["38G"].at == "box1" and s.pos.units["195"].at == "box1"
+
+
+def test_12_0_replace_order_none_by_default_all_on_request() -> None:
+    s = at('clear = true\nplace = { "12T" = "3917 2", "111" = "0115 1", "15T" = "3916 3" }\n'
+           'replacements = { mot = 3, non = 1 }\n'
+           'stack = [["game", 0, {}], ["turn", 9, {}], ["replace", 0, {}]]')
+    d = decision(s, "replace", "soviet")
+    assert answers(s, d) == {"default": "done", "all": "replace 12T"}
+    # "all" answers again at each decision until no unit is eligible: 12T and 15T (111 is
+    # out of range of both Front Markers, 12.0), each once a turn
+    taken = []
+    while True:
+        a = s.order_answer(decision(s, "replace", "soviet"), "all")
+        assert a is not None
+        taken.append(a.notation())
+        s.apply(a.notation())
+        if a.notation() == "done":
+            break
+    assert taken == ["replace 12T", "replace 15T", "done"]
+    assert s.pos.replacements == {"mot": 1, "non": 1}
+
+
+def test_13_1_refit_order_none_by_default_first_formation_on_request() -> None:
+    s = at('clear = true\nturn = 8\nplace = { "LAH-1" = "1820 2", "LAH-2" = "1820", '
+           '"LAH-Pz" = "1820 1", "GD-Gre" = "1020", "GD-Füs" = "1020", "GD-Pz" = "1020" }\n'
+           'stack = [["game", 0, {}], ["turn", 10, {}], ["refit", 0, {}]]', ADMIN)
+    d = decision(s, "refit", "german")
+    assert answers(s, d) == {"default": "done", "first": "refit GD"}
+    s.apply("refit GD")
+    d2 = decision(s, "refit", "german")
+    assert s.order_answer(d2, "first") is not None
+    assert s.order_answer(d2, "first").notation() == "refit LAH"  # type: ignore[union-attr]
+    s.apply("refit LAH")
+    assert s.order_answer(decision(s, "refit", "german"), "first").notation() == "done"  # type: ignore[union-attr]
+
+
+def test_16_0_take_loss_order_retreats_by_default() -> None:
+    s = at('clear = true\nplace = { "12T" = "3313", "LAH-1" = "3213" }\n'
+           'stack = [["game", 0, {}], ["turn", 12, {}], ["hits", 0, { side = "german", '
+           'attacker = "soviet", kind = "sp", target = "3213", hits = 1, retreat = false, '
+           'retreated = 0, river = false, units = ["12T"], then = [0, "3213"], '
+           'no_advance = false }]]')
+    d = decision(s, "take-loss", "german")
+    got = answers(s, d)
+    assert got["default"] is not None and got["default"].startswith("retreat ")
+    assert got["losses"] == "lose LAH-1" and got["stand"] == "lose LAH-1"
+
+
+def test_16_73_chit_order_none_by_default_play_on_request() -> None:
+    s = at('clear = true\nplace = { "12T" = "3313", "LAH-1" = "3213" }\n'
+           'chits = { german = ["Flak", "Stuka"], soviet = [] }\n'
+           'stack = [["game", 0, {}], ["turn", 12, {}], ["chit", 0, { side = "soviet", '
+           'kind = "sp", target = "3213", units = ["12T"], chits = ["-"] }]]')
+    d = decision(s, "chit", "german")
+    assert answers(s, d) == {"default": "no-chit", "play": "chit Flak"}
