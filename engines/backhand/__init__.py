@@ -121,6 +121,8 @@ class BackhandState(BBState):
             for o in opts:
                 if o in (Word("arrive", ("box",)), Word("none")):
                     return o
+        if decision.kind == "rochade" and policy == "declare":
+            return Word("rochade")
         if (decision.kind, policy) in (("replace", "all"), ("refit", "first")):
             return opts[0]  # the first unit or formation listed; "done" when none is left
         return None
@@ -161,6 +163,10 @@ class BackhandEngine(Engine):
                         "while replacements of its kind last"),)),
             OrderSpec("refit", "13.1", "place no Frontnahe Auffrischung marker",
                       (("first", "the markers on the first eligible formations, by id"),)),
+            # after the weather roll: with sealed dice the Soviet resolves that roll in a
+            # file of its own, which stops at this German decision
+            OrderSpec("rochade", "8.2", "no Rochade",
+                      (("declare", "declare the Rochade at the first turn it is allowed"),)),
         ]
 
     def decision_kinds(self) -> tuple[str, ...]:

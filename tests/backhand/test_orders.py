@@ -36,10 +36,10 @@ def answers(s: BBState, d: Decision) -> dict[str, str | None]:
 
 def test_6_1_the_kinds_offered_are_decisions_of_the_engine() -> None:
     kinds = [o.kind for o in ENGINE.standing_orders()]
-    assert kinds == ["take-loss", "chit", "reinforce", "replace", "refit"]
+    assert kinds == ["take-loss", "chit", "reinforce", "replace", "refit", "rochade"]
     assert set(kinds) <= set(ENGINE.decision_kinds())
-    # a side's own segment (phase order, C3I, the Rochade declaration) is no standing order
-    assert not {"phase-order", "c3i", "rochade"} & set(kinds)
+    # the decisions that open a side's own segment are no standing orders
+    assert not {"phase-order", "c3i", "fronts", "admin"} & set(kinds)
 
 
 def test_11_1_reinforce_order_map_by_default_box_on_request() -> None:
@@ -83,6 +83,22 @@ def test_13_1_refit_order_none_by_default_first_formation_on_request() -> None:
     assert s.order_answer(d2, "first").notation() == "refit LAH"  # type: ignore[union-attr]
     s.apply("refit LAH")
     assert s.order_answer(decision(s, "refit", "german"), "first").notation() == "done"  # type: ignore[union-attr]
+
+
+def test_8_2_rochade_order_none_by_default_declare_on_request() -> None:
+    text = ('turn = 7\nrochade_used = USED\n'
+            'stack = [["game", 0, {}], ["turn", 2, {}], ["weather", 0, {}]]')
+    s = at(text.replace("USED", "false"), ADMIN)
+    s.apply_outcome((3, 4))  # the weather roll: Frozen, so the Rochade may be declared
+    d = decision(s, "rochade", "german")
+    assert answers(s, d) == {"default": "no-rochade", "declare": "rochade"}
+    s.apply("rochade")
+    assert s.pos.rochade_now and s.pos.rochade_used
+    # 8.2: once a game: never asked again
+    s2 = at(text.replace("USED", "true"), ADMIN)
+    s2.apply_outcome((3, 4))
+    d2 = s2.decision()
+    assert d2 is None or d2.kind != "rochade"
 
 
 def test_16_0_take_loss_order_retreats_by_default() -> None:
