@@ -36,7 +36,7 @@ T = TypeVar("T")
 # remembered across actions and states: keyed by the kind, the side and every on-map
 # unit's hex, which is all these read (the map and the order of battle never change).
 _PLACED: dict[tuple[str, str, tuple[tuple[str, str], ...]], Any] = {}
-_PLACED_MAX = 512
+_PLACED_MAX = 2048
 _FITS: dict[tuple[str, tuple[str, ...]], bool] = {}
 
 
@@ -459,7 +459,13 @@ class BBState(StepState[Position]):
 
     # movement --------------------------------------------------------------------------
     def destinations(self, units: tuple[str, ...], origin: str) -> list[str]:
-        """Where a unit or formation stack may end a move (15.0, TEC by weather)."""
+        """Where a unit or formation stack may end a move (15.0, TEC by weather); the
+        same for the players' two verifiers and a probe's twin, so remembered by what it
+        reads: the units, their hex, the weather and the placement."""
+        return list(self._placed("destinations", f"{self.pos.weather} {origin} {units}",
+                                 lambda: tuple(self._destinations(units, origin))))
+
+    def _destinations(self, units: tuple[str, ...], origin: str) -> list[str]:
         pos, m = self.pos, self.data.map
         side = self.side_of(units[0])
         mot = any(self.motorized(u) for u in units)
