@@ -447,6 +447,50 @@ def test_9_1_session_commits_without_the_area_and_opens_it(tmp_path) -> None:  #
     assert any("revealed, matches the commitment" in c for c in report.commitments)
 
 
+def test_9_1_the_soviet_player_sees_his_own_plan_the_german_player_does_not(tmp_path) -> None:  # type: ignore[no-untyped-def]
+    """9.1: the plan is written before play and stays the Soviet player's until each area
+    is revealed: his own screens (view, status, show) rebuild it from his key; the German
+    player's do not, and no file in either home or between them holds it."""
+    from click.testing import CliRunner
+
+    from engines.panzer48.game import digest_of
+    from pbem.cli import main
+    from pbem.selfplay import selfplay
+    from pbem.session import Home
+    r = selfplay("48th-panzer-korps", "first-day", 2, tmp_path, max_turns=1)
+    assert r.desyncs == 0
+    homes = {Home(tmp_path / f"home-{x}").game("selfplay-2").side: tmp_path / f"home-{x}"
+             for x in "ab"}
+    sov, ger = (Home(homes[side]).game("selfplay-2") for side in ("soviet", "german"))
+    pos = sov.state.pos  # type: ignore[attr-defined]
+    assert sorted(pos.plan_digests) == ["321", "6gc"] and not pos.plan_areas
+    [note] = sov.private_notes()
+    assert note.startswith("your plan (9.1, secret): ")
+    for part in note.split(": ", 1)[1].split(", "):
+        f, _, turn, _, area = part.split()
+        assert int(turn) == pos.plan_turns[f]
+        # the area shown is the one committed: it alone opens the digest with his salt
+        matching = [a for a, _ in sov.state.d.formations[f].schedule  # type: ignore[attr-defined]
+                    if digest_of(f, a, sov._commit_salt(f)) == pos.plan_digests[f]]
+        assert matching == [area]
+    assert note in sov.view().status
+    # the German player's game: no notes; the same position with his own key finds nothing
+    assert ger.private_notes() == [] and "your plan" not in ger.view().status
+    assert "area unknown" in ger.state.private_notes("soviet", ger._commit_salt)[0]
+    runner = CliRunner()
+    out = {side: runner.invoke(main, ["--home", str(homes[side]), "status", "selfplay-2"])
+           for side in homes}
+    assert out["soviet"].exit_code == 0 and note in out["soviet"].output
+    assert out["german"].exit_code == 0 and "your plan" not in out["german"].output
+    shown = runner.invoke(main, ["--home", str(homes["soviet"]), "show", "selfplay-2"])
+    assert shown.exit_code == 0 and "your plan (9.1" in shown.output
+    # no file holds it: saves, sealed records and turn files alike
+    for path in tmp_path.rglob("*"):
+        if path.is_file():
+            data = path.read_bytes()
+            assert b"your plan" not in data and note.encode() not in data, path
+
+
 # -- 10: victory --------------------------------------------------------------------------------
 
 
