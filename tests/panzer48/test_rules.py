@@ -273,6 +273,31 @@ def test_8_3_retreat_step_losses_in_enemy_zoc_two_for_personnel_in_armor_zoc() -
     assert all(n >= 2 for n in lost.values()), lost
 
 
+def test_8_3_weapons_never_retreat_into_an_enemy_zoc_they_are_eliminated() -> None:
+    """8.3: weapons units may never retreat into an enemy-controlled hex: a stack with a
+    weapons unit still retreats, the weapons unit is eliminated; with a free path it
+    survives."""
+    ring = ('"89T" = "0922", "117T" = "1122", "159T" = "1023", "349R" = "0823", '
+            '"365R" = "1223", ')
+    for surrounded in (True, False):
+        s = combat(["44MR", "14MR"], ["Adam", "Flak"],
+                   'at = { ' + (ring if surrounded else '') + '"Adam" = "1021", '
+                   '"Flak" = "1021", "44MR" = "1020", "14MR" = "1020" }', stage="attack")
+        s.apply("fire 44MR Adam")  # 7.3: personnel before weapons in the stack
+        s.apply("add 14MR")
+        do(s, "roll")
+        roll(s, 4)  # "2-1" on Adam: the stack retreats 2
+        s.apply("retreat")
+        s.apply(s.legal_actions()[0])
+        flak = s.pos.units["Flak"]
+        if surrounded:
+            # 3 steps: two ordinary ZOC hexes would cost it 2; it is gone by 8.3
+            assert flak.where == "dead"
+        else:
+            assert flak.where == "map" and flak.losses == 0
+            assert flak.hex == s.pos.units["Adam"].hex != "1021"
+
+
 def test_8_3_no_retreat_across_an_unbridged_river() -> None:
     """8.3: 'A unit may never retreat across an unbridged river'."""
     from engines.panzer48.game import RetreatArgs, retreat_paths
@@ -348,6 +373,33 @@ def test_4_a_stack_picks_up_units_and_only_units_stacked_at_the_start_attack() -
         s.apply("with 61K")
 
 
+def test_3_2_one_hasty_attack_per_unit_per_phase_and_no_movement_after_it() -> None:
+    """3.2: a hasty attack at the end of a unit's move, resolved at once; each unit makes
+    one per phase and moves no further; the stack's other units may go on (4)."""
+    s = state('phasing = "german"\nstep = "movement"\nreleased = true\n'
+              'at = { "110PG/I" = "1021", "110PG/II" = "1021", "349R" = "1124", '
+              '"365R" = "1224" }')
+    s.apply("move 1021")
+    s.apply("to 1122")
+    s.apply("to 1123")
+    s.apply("hasty 1124")
+    s.apply("with 110PG/I")
+    s.apply("go")
+    while s.pos.combat is not None:  # resolved at once: defender's fire, then attacker's
+        if s.is_chance():
+            s.apply_outcome((1,))  # no effect at these columns
+            continue
+        s.apply(s.decision().default)
+    assert acts(s) == ["move 110PG/II", "end-movement"]
+    with pytest.raises(IllegalAction, match=r"^4\b"):
+        s.apply("move 110PG/I")  # it attacked: no further movement
+    s.apply("move 110PG/II")
+    s.apply("hasty 1124")
+    assert "with 110PG/I" not in acts(s)
+    with pytest.raises(IllegalAction, match=r"one attack per unit per phase"):
+        s.apply("with 110PG/I")
+
+
 def test_4_drop_splits_the_stack() -> None:
     s = state('phasing = "german"\nstep = "movement"\n'
               'at = { "110PG/I" = "1021", "110PG/II" = "1021" }')
@@ -392,6 +444,29 @@ def test_9_the_7th_luftwaffe_division_waits_until_released() -> None:
                'at = { "7LW/I" = "2226", "349R" = "2224" }')
     s2.check_release()
     assert s2.pos.released  # a Soviet unit within two hexes
+
+
+def test_9_1_the_11th_panzer_enters_on_turn_2_at_area_g() -> None:
+    """9.1: 'the German 11th Panzer Division enters on turn 2 at area G': nothing to
+    enter in the German Movement Phase of turn 1, every unit of it at G's hexes on
+    turn 2."""
+    s = ENGINE.new_state("chir")
+    entries: dict[int, list[str]] = {}
+    while not (s.pos.phasing == "german" and s.pos.turn == 2
+               and s.decision().kind == "movement"):
+        if s.is_chance():
+            s.apply_outcome((1,))
+            continue
+        if s.pos.phasing == "german" and s.decision().kind == "movement":
+            entries[s.pos.turn] = [a for a in acts(s) if a.startswith("enter ")]
+        s.apply(s.decision().default)
+    assert entries[1] == []
+    now = [a.split() for a in acts(s) if a.startswith("enter ")]
+    pz = sorted(u for u, i in s.d.units.items() if i.formation == "11pz")
+    assert sorted({u for _, u, _ in now}) == pz
+    assert {h for _, _, h in now} <= set(s.d.entry["G"])
+    with pytest.raises(IllegalAction, match=r"9\.1"):
+        s.apply("end-movement")  # as many as possible must enter
 
 
 def test_9_1_a_committed_plan_cannot_be_changed_and_a_wrong_reveal_is_refused() -> None:
