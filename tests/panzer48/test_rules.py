@@ -298,6 +298,43 @@ def test_8_3_weapons_never_retreat_into_an_enemy_zoc_they_are_eliminated() -> No
             assert flak.hex == s.pos.units["Adam"].hex != "1021"
 
 
+def edge_retreat(*advances: str) -> P48State:
+    """Adam on the south edge (2036), Soviet units on both edge neighbours, the
+    attackers north of it: a "2-1" leaves no retreat path on the map."""
+    s = state('phasing = "soviet"\nstep = "attack-fire"\n'
+              'combat = { hex = "2036", attacker = "soviet", prepared = false, '
+              'stage = "attack", attackers = ["44MR", "14MR"], defenders = ["Adam"] }\n'
+              'at = { "Adam" = "2036", "44MR" = "2035", "14MR" = "2035", "349R" = "2136", '
+              '"365R" = "1936" }')
+    s.apply("fire 44MR Adam")
+    s.apply("add 14MR")
+    do(s, "roll")
+    roll(s, 4)
+    s.apply("retreat")
+    assert s.pos.units["Adam"].where == "off" and s.pos.units["Adam"].hex == "2036"
+    for a in advances:
+        s.apply(a)
+    while not (s.pos.phasing == "german" and s.decision().kind == "movement"):
+        if s.is_chance():
+            s.apply_outcome((1,))
+            continue
+        s.apply(s.decision().default)
+    return s
+
+
+def test_8_3_map_edge_off_the_map_only_when_eliminated_otherwise_then_re_entry() -> None:
+    """8.3 Map-Edge: off the map only if the units would be eliminated otherwise; they
+    re-enter by the same hex in their next Movement Phase, or, if it is enemy-occupied,
+    at the nearest unoccupied, uncontrolled hex (reading: of the map edge)."""
+    s = edge_retreat()
+    assert [a for a in acts(s) if "Adam" in a] == ["enter Adam 2036"]
+    s = edge_retreat("advance 44MR 2036")  # 8.4: advances may go in any direction
+    # 1936 and 2136 occupied, 1836 and 2236 in their ZOC; 1736 and 2336 are 3 away
+    assert [a for a in acts(s) if "Adam" in a] == ["enter Adam 1736"]
+    with pytest.raises(IllegalAction, match=r"9\.1"):
+        s.apply("enter Adam 2036")
+
+
 def test_8_3_no_retreat_across_an_unbridged_river() -> None:
     """8.3: 'A unit may never retreat across an unbridged river'."""
     from engines.panzer48.game import RetreatArgs, retreat_paths
@@ -409,6 +446,24 @@ def test_4_drop_splits_the_stack() -> None:
     assert s.pos.units["110PG/II"].moved and s.pos.moving == ["110PG/I"]
 
 
+def test_4_roads_bridges_and_river_crossings() -> None:
+    """4: entering through a road hexside costs the road's 1/2 MP whatever the terrain;
+    a road crossing a stream is a bridge; the Don bridges are marked; off the road a
+    stream or river hexside adds its cost (stand-in TEC: +1/+2, +2/+4)."""
+    s = state('phasing = "german"\nstep = "movement"\nat = { "61K" = "2228" }')
+    half = Fraction(1, 2)
+    leg, mech = "Adam", "61K"
+    assert s.step_cost(leg, "2228", "2229") == s.step_cost(mech, "2228", "2229") == half
+    assert s.step_cost(leg, "3217", "3318") == half  # road over a stream: a bridge
+    assert s.step_cost(mech, "4729", "4730") == half  # the Tormosin road's Don bridge
+    assert (s.step_cost(leg, "2726", "2826"), s.step_cost(mech, "2726", "2826")) == (2, 3)
+    assert (s.step_cost(leg, "0111", "0211"), s.step_cost(mech, "0111", "0211")) == (3, 5)
+    s.apply("move 61K")
+    s.apply("to 2229")
+    s.apply("to 2230")
+    assert s.pos.units["61K"].spent == 1  # two road hexes
+
+
 def test_3_1_prepared_attackers_move_half() -> None:
     s = state('phasing = "german"\nstep = "movement"\nat = { "61K" = "1021 flipped" }')
     assert s.allowance("61K") == 6
@@ -434,6 +489,21 @@ def test_9_setup_personnel_only_on_the_starting_front() -> None:
     front = sorted(s.d.areas["front_german"])
     ok = next(a for a in acts(s) if a.startswith("place Adam "))
     assert ok.split()[2] in front
+
+
+def test_9_weapons_may_not_set_up_in_an_enemy_zoc() -> None:
+    """9: 'Weapons units may not set up in enemy ZOCs' (the German sets up first, so his
+    ZOCs bind the Soviet set-up): 2807 is within three hexes of the 1st Tank Corps' area
+    on the Soviet side, but a German stack controls it."""
+    s = ENGINE.new_state("chir")
+    s.apply("setup-done")
+    assert s.current_player() == "soviet"
+    assert s.d.map.distance("2807", s.d.formations["1tc"].area) <= 3
+    assert s.d.side_of_hex("2807") == "soviet" and "2807" in s.zoc("german")
+    assert "place 1TC/Art 2807" not in acts(s)
+    with pytest.raises(IllegalAction, match=r"^9\b"):
+        s.apply("place 1TC/Art 2807")
+    assert any(a.startswith("place 1TC/Art ") for a in acts(s))
 
 
 def test_9_the_7th_luftwaffe_division_waits_until_released() -> None:
