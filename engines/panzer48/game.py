@@ -1636,6 +1636,9 @@ class Moving(Choice[P48State]):
             return Refusal("4", f"cannot move to {action.a}: not adjacent, enemy-occupied, "
                            "over the movement allowance or over the stacking limit")
         if isinstance(action, Say) and action.verb == "hasty":
+            if all(s.pos.units[u].flipped for u in s.pos.moving):
+                return Refusal("3.1", "units that made a prepared attack this turn take "
+                               "only limited action: no hasty attack (reading)")
             return Refusal("4", "only units that began the phase stacked together may make "
                            "a hasty attack, one each per phase, on an adjacent enemy hex")
         if isinstance(action, Say) and action.verb == "exit":

@@ -469,6 +469,23 @@ def test_3_1_prepared_attackers_move_half() -> None:
     assert s.allowance("61K") == 6
 
 
+def test_3_1_flipped_units_make_no_hasty_attack() -> None:
+    """3.1: units that made a prepared attack 'may take only limited action during the
+    Movement Phase': half their movement allowance and, by the engine's reading of the
+    lost list, no hasty attack."""
+    at = '"349R" = "1124", "365R" = "1224" }'
+    for flipped in (False, True):
+        word = " flipped" if flipped else ""
+        s = state('phasing = "german"\nstep = "movement"\nreleased = true\n'
+                  f'at = {{ "110PG/I" = "1021{word}", "110PG/II" = "1021{word}", ' + at)
+        s.apply("move 1021")
+        s.apply("to 1122")
+        s.apply("to 1123")
+        assert ("hasty 1124" in acts(s)) is not flipped
+    with pytest.raises(IllegalAction, match=r"^3\.1\b"):
+        s.apply("hasty 1124")
+
+
 def test_6_stacking_limit_refuses_the_fourth_battalion() -> None:
     s = state('phasing = "german"\nstep = "movement"\n'
               'at = { "110PG/I" = "1021", "110PG/II" = "1021", "111PG/I" = "1021", '
