@@ -1439,8 +1439,9 @@ class Movement(Choice[P48State]):
         return [f for f, t in sorted(s.pos.plan_turns.items())
                 if t == s.pos.turn and f not in s.pos.plan_areas]
 
-    def entries(self, s: P48State, u: str) -> list[str]:
-        """9.1 / 8.3: the hexes where a due or off-map unit may enter."""
+    def entries(self, s: P48State, u: str, stacking: bool = True) -> list[str]:
+        """9.1 / 8.3: the hexes where a due or off-map unit may enter (``stacking``:
+        only those where it fits, 6)."""
         x, info = s.pos.units[u], s.d.units[u]
         if x.where == "off":
             cands = [x.hex] if s.owner_at(x.hex) != other(info.side) else sorted(
@@ -1455,7 +1456,7 @@ class Movement(Choice[P48State]):
         ez = s.zoc(other(info.side)) if info.target == "W" else {}
         stacks = s.stacks()
         return [h for h in cands if h not in enemy and h not in ez
-                and s.fits(h, info.side, [u], stacks)]
+                and (not stacking or s.fits(h, info.side, [u], stacks))]
 
     def options(self, s: P48State, args: NoArgs) -> list[Action]:
         side = s.pos.phasing
@@ -1496,6 +1497,12 @@ class Movement(Choice[P48State]):
             return Refusal("4", f"{action.a} cannot move now (moved, attacked, retreated, "
                            "failed, unreleased or out of movement points)")
         if isinstance(action, Say) and action.verb == "enter":
+            u, h = action.a, action.b
+            if (u in s.pos.units and s.pos.units[u].where in ("due", "off")
+                    and h in self.entries(s, u, stacking=False)
+                    and h not in self.entries(s, u)):
+                return Refusal("6", f"{u} may not enter {h}: over the stacking limit of "
+                               f"{s.d.stack_limit[s.d.units[u].side] // 3} battalions")
             return Refusal("9.1", f"{action.a} cannot enter at {action.b}")
         if self.to_reveal(s):
             return Refusal("9.1", f"the {self.to_reveal(s)[0]} area must be revealed first")
@@ -1633,6 +1640,12 @@ class Moving(Choice[P48State]):
         if isinstance(action, Say) and action.verb == "to":
             if s.pos.moved_hexes > 0 and self.here(s) in s.zoc(other(s.pos.phasing)):
                 return Refusal("5", "the move ended on entering an enemy-controlled hex")
+            h, n, side = self.here(s), action.a, s.pos.phasing
+            if (n in s.d.map.neighbors(h) and s.owner_at(n) != other(side)
+                    and not s.fits(n, side, s.pos.moving)):
+                return Refusal("6", f"{n} would be over the stacking limit of "
+                               f"{s.d.stack_limit[side] // 3} battalions (reading: not even "
+                               "in passing)")
             return Refusal("4", f"cannot move to {action.a}: not adjacent, enemy-occupied, "
                            "over the movement allowance or over the stacking limit")
         if isinstance(action, Say) and action.verb == "hasty":

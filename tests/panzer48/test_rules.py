@@ -492,6 +492,15 @@ def test_6_stacking_limit_refuses_the_fourth_battalion() -> None:
               '"61K" = "1022" }')
     s.apply("move 61K")
     assert "to 1021" not in acts(s)
+    with pytest.raises(IllegalAction, match=r"^6: 1021 would be over the stacking limit"):
+        s.apply("to 1021")
+    # 9.1 / 6: nor may a reinforcement enter an entry hex already full
+    s = state('phasing = "german"\nstep = "movement"\n'
+              'at = { "110PG/I" = "1136", "110PG/II" = "1136", "111PG/I" = "1136" }')
+    s.pos.units["15Pz/I"].where = "due"
+    assert "enter 15Pz/I 1236" in acts(s) and "enter 15Pz/I 1136" not in acts(s)
+    with pytest.raises(IllegalAction, match=r"^6: 15Pz/I may not enter 1136"):
+        s.apply("enter 15Pz/I 1136")
 
 
 # -- 9 / 9.1: setup, release, the plan ------------------------------------------------------
