@@ -1123,6 +1123,11 @@ def status_cmd(ctx: click.Context, game_ref: str | None, as_json: bool) -> None:
 
         for s in data:
             s["sent"] = sent_line(home.path, s)
+        if game_ref and data:
+            # what only your side knows (a committed plan): rebuilt from your key for this
+            # screen, never in the save's summary (that is a file); one named game only,
+            # so the list of all games still needs no engine
+            data[0]["private"] = home.game(game_ref).private_notes()
         if as_json:
             click.echo(json.dumps(data if not game_ref else data[0], indent=2))
             return
@@ -1133,6 +1138,8 @@ def status_cmd(ctx: click.Context, game_ref: str | None, as_json: bool) -> None:
                           f"against {s['opponent'] or '(not joined yet)'}")
             if s["position"]:
                 echo(f"  {s['position']}")
+            for note in s.get("private", []):
+                echo(f"  {note}")
             echo(f"  file {s['seq']}; last in {_when(s['last_in'])}, last out "
                           f"{_when(s['last_out'])}")
             echo(f"  {s['awaiting']}")
@@ -1253,7 +1260,7 @@ def show_cmd(ctx: click.Context, game_ref: str, svg: Path | None, png: Path | No
 
     with handled():
         game = home_of(ctx).game(game_ref)
-        view = game.state.view(game.side)
+        view = game.view()
         if where_token:
             from pbem.play import where
 

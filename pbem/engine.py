@@ -306,6 +306,14 @@ class State(ABC):
         is the salt of this side's commitment ``label``.  Default: the action itself."""
         return action
 
+    def private_notes(self, side: str, salt: Callable[[str], bytes]) -> list[str]:
+        """What only ``side`` knows and no file holds yet: its own committed plan (48th
+        Panzer Korps 9.1), rebuilt from the commitments in the position with ``salt`` (as
+        in :meth:`conceal`).  Lines for that side's own screens (``Game.view``, ``pbem
+        status``), never saved or sent; ``salt`` may ask for the passphrase, so call it
+        only when there is something to rebuild.  Default: nothing."""
+        return []
+
     def order_answer(self, decision: Decision, policy: str) -> Action | None:
         """The action a standing order with ``policy`` gives for ``decision`` (pbem.orders);
         ``None``: the order does not answer it here, and the side decides itself."""

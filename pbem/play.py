@@ -227,7 +227,7 @@ def suggest(state: State, text: str) -> str:
 
 
 def situation(game: Game) -> str:
-    status = game.state.view(game.side).status
+    status = game.view().status
     parts = [f"[bold]{game.name}[/]", status] if status else [f"[bold]{game.name}[/]"]
     pending = sum(1 for r in game.pending if r[0] == "a")
     if pending:
@@ -269,7 +269,7 @@ class Prompt:
             readline.parse_and_bind("tab: complete")
 
     def show(self, focus: str | None = None) -> None:
-        view: BoardView = self.game.state.view(self.game.side)
+        view: BoardView = self.game.view()
         if focus and not any(c.hex == focus for c in view.cells):
             self.console.print(f"no hex {focus} on this map", markup=False)
             return
@@ -298,7 +298,7 @@ class Prompt:
         if not hexes:
             self.console.print(f"no legal action takes {token} anywhere now", markup=False)
             return
-        view = replace(self.game.state.view(self.game.side), highlights=hexes)
+        view = replace(self.game.view(), highlights=hexes)
         window = fit_window(view, self.console.width, 24, center=hexes[0])
         self.console.print(board_screen(view, window, legend=False))
         self.console.print(f"{token}: {' '.join(hexes)}", markup=False)

@@ -17,6 +17,7 @@ incoming files, and stored.  Undo goes back one action, never past a roll or a s
 from __future__ import annotations
 
 import contextlib
+import dataclasses
 import hashlib
 import os
 import re
@@ -51,6 +52,7 @@ if TYPE_CHECKING:
     from pbem import dice, orders
     from pbem.engine import Decision, Engine, Event, Result, State
     from pbem.transcript import Accepted, RollRecord, Verifier
+    from pbem.view import BoardView
 
 SAVE_SUFFIX = ".pbsave"
 #: equivocation evidence kept per game at most (files, bytes)
@@ -875,6 +877,19 @@ class Game:
 
         return Commitment.salt(self.home.identity().secret_bytes(), self.verifier.setup.nonce,
                                self.side, label)
+
+    def private_notes(self) -> list[str]:
+        """What only this side knows (State.private_notes: its committed plan), rebuilt
+        from its own secret for its own screens; never written anywhere."""
+        return self.state.private_notes(self.side, self._commit_salt)
+
+    def view(self) -> BoardView:
+        """The board as this side may see it, its private notes after the status line."""
+        view = self.state.view(self.side)
+        notes = self.private_notes()
+        if not notes:
+            return view
+        return dataclasses.replace(view, status=" | ".join(x for x in (view.status, *notes) if x))
 
     def _acted(self) -> bool:
         """Whether this file holds an action yet (sealed dice: rolls only come before)."""

@@ -162,6 +162,10 @@ class ExitArgs:
 
 # -- helpers on the state --------------------------------------------------------------------
 
+#: zoc() by the units that can exert one (side; id, hex, losses of each in unit order): a
+#: pure function of those, kept because one position asks it again for every option
+_ZOCS: dict[tuple[str, tuple[tuple[str, str, int], ...]], dict[str, bool]] = {}
+
 
 class P48State(StepState[Position]):
     Position = Position
@@ -182,20 +186,39 @@ class P48State(StepState[Position]):
     def steps_of(self, uid: str) -> int:
         return self.d.units[uid].steps - self.pos.units[uid].losses
 
+    # on_map, at, owner_at and zoc run hundreds of thousands of times a game (every
+    # movement option asks them): they read the units once, without the helpers above
+
     def on_map(self, side: str | None = None) -> list[str]:
+        info = self.d.units
         return [u for u, x in self.pos.units.items() if x.where == "map"
-                and (side is None or self.d.units[u].side == side)]
+                and (side is None or info[u].side == side)]
 
     def at(self, h: str, side: str | None = None) -> list[str]:
-        return sorted(u for u in self.on_map(side) if self.pos.units[u].hex == h)
+        info = self.d.units
+        return sorted(u for u, x in self.pos.units.items() if x.hex == h and x.where == "map"
+                      and (side is None or info[u].side == side))
 
     def owner_at(self, h: str) -> str | None:
-        us = self.at(h)
-        return self.d.units[us[0]].side if us else None
+        first = min((u for u, x in self.pos.units.items() if x.hex == h and x.where == "map"),
+                    default=None)
+        return None if first is None else self.d.units[first].side
 
     def zoc(self, side: str) -> dict[str, bool]:
         """5: hexes controlled by ``side``'s stacks of 3 or more steps (retreated units
         contribute nothing); value: an armor unit is in a stack exerting it (8.3)."""
+        d = self.d
+        key = (side, tuple((u, x.hex, x.losses) for u, x in self.pos.units.items()
+                           if x.where == "map" and not x.retreated and d.units[u].side == side))
+        found = _ZOCS.get(key)
+        if found is None:
+            found = self._zoc(side)
+            if len(_ZOCS) >= 512:  # a cache, not a record: forget the oldest positions
+                _ZOCS.clear()
+            _ZOCS[key] = found
+        return found  # shared with the cache: callers only read it
+
+    def _zoc(self, side: str) -> dict[str, bool]:
         stacks: dict[str, list[str]] = {}
         for u in self.on_map(side):
             if not self.pos.units[u].retreated:
@@ -206,13 +229,26 @@ class P48State(StepState[Position]):
         return {h: any(self.d.units[u].target == "A" for s in zm.exerted_by(h)
                        for u in exerting[s]) for h in zm.hexes}
 
-    def stack_size(self, h: str, side: str, extra: Iterable[str] = ()) -> int:
-        us = set(self.at(h, side)) | set(extra)
+    def stacks(self) -> dict[str, list[str]]:
+        """Every occupied hex and its units (sorted): ``at`` for many hexes at once."""
+        out: dict[str, list[str]] = {}
+        for u, x in sorted(self.pos.units.items()):
+            if x.where == "map":
+                out.setdefault(x.hex, []).append(u)
+        return out
+
+    def stack_size(self, h: str, side: str, extra: Iterable[str] = (),
+                   stacks: dict[str, list[str]] | None = None) -> int:
+        here = self.at(h, side) if stacks is None else [
+            u for u in stacks.get(h, ()) if self.d.units[u].side == side]
+        us = set(here) | set(extra)
         return sum(self.d.units[u].size for u in us)
 
-    def fits(self, h: str, side: str, extra: Iterable[str] = ()) -> bool:
-        """6: stacking limits (in thirds of a battalion)."""
-        return self.stack_size(h, side, extra) <= self.d.stack_limit[side]
+    def fits(self, h: str, side: str, extra: Iterable[str] = (),
+             stacks: dict[str, list[str]] | None = None) -> bool:
+        """6: stacking limits (in thirds of a battalion); ``stacks``: from ``stacks()``
+        when the caller asks for many hexes of one position."""
+        return self.stack_size(h, side, extra, stacks) <= self.d.stack_limit[side]
 
     def movable(self, u: str) -> bool:
         x, info = self.pos.units[u], self.d.units[u]
@@ -253,10 +289,10 @@ class P48State(StepState[Position]):
         """10: a side controls a hex its unit most recently entered, or on which it
         exerted a ZOC while the hex was neither enemy-occupied nor in an enemy ZOC."""
         zs = {s: self.zoc(s) for s in SIDES}
+        stacks = self.stacks()
         for h in sorted(self.pos.control):
-            owner = self.owner_at(h)
-            if owner is not None:
-                self.pos.control[h] = owner
+            if h in stacks:
+                self.pos.control[h] = self.d.units[stacks[h][0]].side
                 continue
             for s in SIDES:
                 if h in zs[s] and h not in zs[other(s)]:
@@ -407,6 +443,22 @@ class P48State(StepState[Position]):
                 if digest_of(f, area, salt(f)) == self.pos.plan_digests.get(f):
                     return Say("open", f, area, salt(f).hex())
         return action
+
+    def private_notes(self, side: str, salt: Callable[[str], bytes]) -> list[str]:
+        """9.1: the Soviet player's own plan, which no file holds until each area is
+        revealed: the position keeps only the digests, so the areas are found again by
+        trying the scheduled ones with his salt (only he can make it)."""
+        secret = [f for f in sorted(self.pos.plan_digests) if f not in self.pos.plan_areas]
+        if side != "soviet" or not secret:
+            return []
+        plans = []
+        for f in secret:
+            dig = self.pos.plan_digests[f]
+            areas = [a for a, _ in self.d.formations[f].schedule
+                     if dig in (digest_of(f, a, salt(f)), digest_of(f, a, open_salt(f)))]
+            area = f"area {areas[0]}" if areas else "area unknown (not committed with your key)"
+            plans.append(f"{f} turn {self.pos.plan_turns[f]} {area}")
+        return ["your plan (9.1, secret): " + ", ".join(plans)]
 
     def _order_answer(self, decision: Decision, policy: str) -> Action | None:
         if decision.kind == "morale-option" and policy == "check":
@@ -559,8 +611,9 @@ class Setup(Choice[P48State]):
             cands = [h for h in d.map.within(f.area, 3) if d.side_of_hex(h) == side]
         out = []
         enemy_zoc = s.zoc(other(side))
+        stacks = s.stacks()
         for h in sorted(cands):
-            if h == s.pos.units[u].hex or not s.fits(h, side, [u]):
+            if h == s.pos.units[u].hex or not s.fits(h, side, [u], stacks):
                 continue
             if info.target == "W" and h in enemy_zoc:
                 continue  # 9: weapons never in enemy ZOC
@@ -1386,8 +1439,9 @@ class Movement(Choice[P48State]):
         return [f for f, t in sorted(s.pos.plan_turns.items())
                 if t == s.pos.turn and f not in s.pos.plan_areas]
 
-    def entries(self, s: P48State, u: str) -> list[str]:
-        """9.1 / 8.3: the hexes where a due or off-map unit may enter."""
+    def entries(self, s: P48State, u: str, stacking: bool = True) -> list[str]:
+        """9.1 / 8.3: the hexes where a due or off-map unit may enter (``stacking``:
+        only those where it fits, 6)."""
         x, info = s.pos.units[u], s.d.units[u]
         if x.where == "off":
             cands = [x.hex] if s.owner_at(x.hex) != other(info.side) else sorted(
@@ -1400,7 +1454,9 @@ class Movement(Choice[P48State]):
             cands = list(s.d.entry.get(area, ()))
         enemy = {s.pos.units[e].hex for e in s.on_map(other(info.side))}
         ez = s.zoc(other(info.side)) if info.target == "W" else {}
-        return [h for h in cands if h not in enemy and h not in ez and s.fits(h, info.side, [u])]
+        stacks = s.stacks()
+        return [h for h in cands if h not in enemy and h not in ez
+                and (not stacking or s.fits(h, info.side, [u], stacks))]
 
     def options(self, s: P48State, args: NoArgs) -> list[Action]:
         side = s.pos.phasing
@@ -1441,6 +1497,12 @@ class Movement(Choice[P48State]):
             return Refusal("4", f"{action.a} cannot move now (moved, attacked, retreated, "
                            "failed, unreleased or out of movement points)")
         if isinstance(action, Say) and action.verb == "enter":
+            u, h = action.a, action.b
+            if (u in s.pos.units and s.pos.units[u].where in ("due", "off")
+                    and h in self.entries(s, u, stacking=False)
+                    and h not in self.entries(s, u)):
+                return Refusal("6", f"{u} may not enter {h}: over the stacking limit of "
+                               f"{s.d.stack_limit[s.d.units[u].side] // 3} battalions")
             return Refusal("9.1", f"{action.a} cannot enter at {action.b}")
         if self.to_reveal(s):
             return Refusal("9.1", f"the {self.to_reveal(s)[0]} area must be revealed first")
@@ -1534,14 +1596,15 @@ class Moving(Choice[P48State]):
         if pos.moved_hexes > 0 and h in ez:
             return []  # 5 (stand-in): entering an enemy-controlled hex ends the move
         out = []
+        stacks = s.stacks()
         for n in s.d.map.neighbors(h):
-            if s.owner_at(n) == other(side):
+            if n in stacks and s.d.units[stacks[n][0]].side == other(side):
                 continue
             costs = [s.step_cost(u, h, n) for u in pos.moving]
             if any(c is None or pos.units[u].spent + c > s.allowance(u)
                    for u, c in zip(pos.moving, costs, strict=True)):
                 continue
-            if not s.fits(n, side, pos.moving):
+            if not s.fits(n, side, pos.moving, stacks):
                 continue  # 6: (reading) never through an overstacked hex
             out.append(n)
         return out
@@ -1558,8 +1621,9 @@ class Moving(Choice[P48State]):
             out += [Say("drop", u) for u in pos.moving]
         if any(u in pos.together and not pos.units[u].attacked and not pos.units[u].flipped
                for u in pos.moving):
+            stacks = s.stacks()
             out += [Say("hasty", n) for n in s.d.map.neighbors(h)
-                    if s.owner_at(n) == other(side)]
+                    if n in stacks and s.d.units[stacks[n][0]].side == other(side)]
         if (side == "soviet" and h in s.d.areas["south_exit"]
                 and all(pos.units[u].spent + s.d.exit_cost <= s.allowance(u)
                         for u in pos.moving)):
@@ -1576,9 +1640,18 @@ class Moving(Choice[P48State]):
         if isinstance(action, Say) and action.verb == "to":
             if s.pos.moved_hexes > 0 and self.here(s) in s.zoc(other(s.pos.phasing)):
                 return Refusal("5", "the move ended on entering an enemy-controlled hex")
+            h, n, side = self.here(s), action.a, s.pos.phasing
+            if (n in s.d.map.neighbors(h) and s.owner_at(n) != other(side)
+                    and not s.fits(n, side, s.pos.moving)):
+                return Refusal("6", f"{n} would be over the stacking limit of "
+                               f"{s.d.stack_limit[side] // 3} battalions (reading: not even "
+                               "in passing)")
             return Refusal("4", f"cannot move to {action.a}: not adjacent, enemy-occupied, "
                            "over the movement allowance or over the stacking limit")
         if isinstance(action, Say) and action.verb == "hasty":
+            if all(s.pos.units[u].flipped for u in s.pos.moving):
+                return Refusal("3.1", "units that made a prepared attack this turn take "
+                               "only limited action: no hasty attack (reading)")
             return Refusal("4", "only units that began the phase stacked together may make "
                            "a hasty attack, one each per phase, on an adjacent enemy hex")
         if isinstance(action, Say) and action.verb == "exit":

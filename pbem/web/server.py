@@ -118,7 +118,7 @@ class Board:
         history = self.history(game)
         table = PieceTable(list(history.pieces), {tuple(r): i for i, r in
                                                   enumerate(history.pieces)})
-        view = game.state.view(game.side)
+        view = game.view()  # with what only this side knows (its committed plan)
         now = frame_data(view, [], game.side, table, file=None, now=True)
         decision = game.my_decision()
         prompt = None

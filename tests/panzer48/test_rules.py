@@ -273,6 +273,68 @@ def test_8_3_retreat_step_losses_in_enemy_zoc_two_for_personnel_in_armor_zoc() -
     assert all(n >= 2 for n in lost.values()), lost
 
 
+def test_8_3_weapons_never_retreat_into_an_enemy_zoc_they_are_eliminated() -> None:
+    """8.3: weapons units may never retreat into an enemy-controlled hex: a stack with a
+    weapons unit still retreats, the weapons unit is eliminated; with a free path it
+    survives."""
+    ring = ('"89T" = "0922", "117T" = "1122", "159T" = "1023", "349R" = "0823", '
+            '"365R" = "1223", ')
+    for surrounded in (True, False):
+        s = combat(["44MR", "14MR"], ["Adam", "Flak"],
+                   'at = { ' + (ring if surrounded else '') + '"Adam" = "1021", '
+                   '"Flak" = "1021", "44MR" = "1020", "14MR" = "1020" }', stage="attack")
+        s.apply("fire 44MR Adam")  # 7.3: personnel before weapons in the stack
+        s.apply("add 14MR")
+        do(s, "roll")
+        roll(s, 4)  # "2-1" on Adam: the stack retreats 2
+        s.apply("retreat")
+        s.apply(s.legal_actions()[0])
+        flak = s.pos.units["Flak"]
+        if surrounded:
+            # 3 steps: two ordinary ZOC hexes would cost it 2; it is gone by 8.3
+            assert flak.where == "dead"
+        else:
+            assert flak.where == "map" and flak.losses == 0
+            assert flak.hex == s.pos.units["Adam"].hex != "1021"
+
+
+def edge_retreat(*advances: str) -> P48State:
+    """Adam on the south edge (2036), Soviet units on both edge neighbours, the
+    attackers north of it: a "2-1" leaves no retreat path on the map."""
+    s = state('phasing = "soviet"\nstep = "attack-fire"\n'
+              'combat = { hex = "2036", attacker = "soviet", prepared = false, '
+              'stage = "attack", attackers = ["44MR", "14MR"], defenders = ["Adam"] }\n'
+              'at = { "Adam" = "2036", "44MR" = "2035", "14MR" = "2035", "349R" = "2136", '
+              '"365R" = "1936" }')
+    s.apply("fire 44MR Adam")
+    s.apply("add 14MR")
+    do(s, "roll")
+    roll(s, 4)
+    s.apply("retreat")
+    assert s.pos.units["Adam"].where == "off" and s.pos.units["Adam"].hex == "2036"
+    for a in advances:
+        s.apply(a)
+    while not (s.pos.phasing == "german" and s.decision().kind == "movement"):
+        if s.is_chance():
+            s.apply_outcome((1,))
+            continue
+        s.apply(s.decision().default)
+    return s
+
+
+def test_8_3_map_edge_off_the_map_only_when_eliminated_otherwise_then_re_entry() -> None:
+    """8.3 Map-Edge: off the map only if the units would be eliminated otherwise; they
+    re-enter by the same hex in their next Movement Phase, or, if it is enemy-occupied,
+    at the nearest unoccupied, uncontrolled hex (reading: of the map edge)."""
+    s = edge_retreat()
+    assert [a for a in acts(s) if "Adam" in a] == ["enter Adam 2036"]
+    s = edge_retreat("advance 44MR 2036")  # 8.4: advances may go in any direction
+    # 1936 and 2136 occupied, 1836 and 2236 in their ZOC; 1736 and 2336 are 3 away
+    assert [a for a in acts(s) if "Adam" in a] == ["enter Adam 1736"]
+    with pytest.raises(IllegalAction, match=r"9\.1"):
+        s.apply("enter Adam 2036")
+
+
 def test_8_3_no_retreat_across_an_unbridged_river() -> None:
     """8.3: 'A unit may never retreat across an unbridged river'."""
     from engines.panzer48.game import RetreatArgs, retreat_paths
@@ -348,6 +410,33 @@ def test_4_a_stack_picks_up_units_and_only_units_stacked_at_the_start_attack() -
         s.apply("with 61K")
 
 
+def test_3_2_one_hasty_attack_per_unit_per_phase_and_no_movement_after_it() -> None:
+    """3.2: a hasty attack at the end of a unit's move, resolved at once; each unit makes
+    one per phase and moves no further; the stack's other units may go on (4)."""
+    s = state('phasing = "german"\nstep = "movement"\nreleased = true\n'
+              'at = { "110PG/I" = "1021", "110PG/II" = "1021", "349R" = "1124", '
+              '"365R" = "1224" }')
+    s.apply("move 1021")
+    s.apply("to 1122")
+    s.apply("to 1123")
+    s.apply("hasty 1124")
+    s.apply("with 110PG/I")
+    s.apply("go")
+    while s.pos.combat is not None:  # resolved at once: defender's fire, then attacker's
+        if s.is_chance():
+            s.apply_outcome((1,))  # no effect at these columns
+            continue
+        s.apply(s.decision().default)
+    assert acts(s) == ["move 110PG/II", "end-movement"]
+    with pytest.raises(IllegalAction, match=r"^4\b"):
+        s.apply("move 110PG/I")  # it attacked: no further movement
+    s.apply("move 110PG/II")
+    s.apply("hasty 1124")
+    assert "with 110PG/I" not in acts(s)
+    with pytest.raises(IllegalAction, match=r"one attack per unit per phase"):
+        s.apply("with 110PG/I")
+
+
 def test_4_drop_splits_the_stack() -> None:
     s = state('phasing = "german"\nstep = "movement"\n'
               'at = { "110PG/I" = "1021", "110PG/II" = "1021" }')
@@ -357,9 +446,44 @@ def test_4_drop_splits_the_stack() -> None:
     assert s.pos.units["110PG/II"].moved and s.pos.moving == ["110PG/I"]
 
 
+def test_4_roads_bridges_and_river_crossings() -> None:
+    """4: entering through a road hexside costs the road's 1/2 MP whatever the terrain;
+    a road crossing a stream is a bridge; the Don bridges are marked; off the road a
+    stream or river hexside adds its cost (stand-in TEC: +1/+2, +2/+4)."""
+    s = state('phasing = "german"\nstep = "movement"\nat = { "61K" = "2228" }')
+    half = Fraction(1, 2)
+    leg, mech = "Adam", "61K"
+    assert s.step_cost(leg, "2228", "2229") == s.step_cost(mech, "2228", "2229") == half
+    assert s.step_cost(leg, "3217", "3318") == half  # road over a stream: a bridge
+    assert s.step_cost(mech, "4729", "4730") == half  # the Tormosin road's Don bridge
+    assert (s.step_cost(leg, "2726", "2826"), s.step_cost(mech, "2726", "2826")) == (2, 3)
+    assert (s.step_cost(leg, "0111", "0211"), s.step_cost(mech, "0111", "0211")) == (3, 5)
+    s.apply("move 61K")
+    s.apply("to 2229")
+    s.apply("to 2230")
+    assert s.pos.units["61K"].spent == 1  # two road hexes
+
+
 def test_3_1_prepared_attackers_move_half() -> None:
     s = state('phasing = "german"\nstep = "movement"\nat = { "61K" = "1021 flipped" }')
     assert s.allowance("61K") == 6
+
+
+def test_3_1_flipped_units_make_no_hasty_attack() -> None:
+    """3.1: units that made a prepared attack 'may take only limited action during the
+    Movement Phase': half their movement allowance and, by the engine's reading of the
+    lost list, no hasty attack."""
+    at = '"349R" = "1124", "365R" = "1224" }'
+    for flipped in (False, True):
+        word = " flipped" if flipped else ""
+        s = state('phasing = "german"\nstep = "movement"\nreleased = true\n'
+                  f'at = {{ "110PG/I" = "1021{word}", "110PG/II" = "1021{word}", ' + at)
+        s.apply("move 1021")
+        s.apply("to 1122")
+        s.apply("to 1123")
+        assert ("hasty 1124" in acts(s)) is not flipped
+    with pytest.raises(IllegalAction, match=r"^3\.1\b"):
+        s.apply("hasty 1124")
 
 
 def test_6_stacking_limit_refuses_the_fourth_battalion() -> None:
@@ -368,6 +492,15 @@ def test_6_stacking_limit_refuses_the_fourth_battalion() -> None:
               '"61K" = "1022" }')
     s.apply("move 61K")
     assert "to 1021" not in acts(s)
+    with pytest.raises(IllegalAction, match=r"^6: 1021 would be over the stacking limit"):
+        s.apply("to 1021")
+    # 9.1 / 6: nor may a reinforcement enter an entry hex already full
+    s = state('phasing = "german"\nstep = "movement"\n'
+              'at = { "110PG/I" = "1136", "110PG/II" = "1136", "111PG/I" = "1136" }')
+    s.pos.units["15Pz/I"].where = "due"
+    assert "enter 15Pz/I 1236" in acts(s) and "enter 15Pz/I 1136" not in acts(s)
+    with pytest.raises(IllegalAction, match=r"^6: 15Pz/I may not enter 1136"):
+        s.apply("enter 15Pz/I 1136")
 
 
 # -- 9 / 9.1: setup, release, the plan ------------------------------------------------------
@@ -384,6 +517,21 @@ def test_9_setup_personnel_only_on_the_starting_front() -> None:
     assert ok.split()[2] in front
 
 
+def test_9_weapons_may_not_set_up_in_an_enemy_zoc() -> None:
+    """9: 'Weapons units may not set up in enemy ZOCs' (the German sets up first, so his
+    ZOCs bind the Soviet set-up): 2807 is within three hexes of the 1st Tank Corps' area
+    on the Soviet side, but a German stack controls it."""
+    s = ENGINE.new_state("chir")
+    s.apply("setup-done")
+    assert s.current_player() == "soviet"
+    assert s.d.map.distance("2807", s.d.formations["1tc"].area) <= 3
+    assert s.d.side_of_hex("2807") == "soviet" and "2807" in s.zoc("german")
+    assert "place 1TC/Art 2807" not in acts(s)
+    with pytest.raises(IllegalAction, match=r"^9\b"):
+        s.apply("place 1TC/Art 2807")
+    assert any(a.startswith("place 1TC/Art ") for a in acts(s))
+
+
 def test_9_the_7th_luftwaffe_division_waits_until_released() -> None:
     s = state('phasing = "german"\nstep = "movement"\nturn = 3\n'
               'at = { "7LW/I" = "2226", "349R" = "2220" }')
@@ -392,6 +540,29 @@ def test_9_the_7th_luftwaffe_division_waits_until_released() -> None:
                'at = { "7LW/I" = "2226", "349R" = "2224" }')
     s2.check_release()
     assert s2.pos.released  # a Soviet unit within two hexes
+
+
+def test_9_1_the_11th_panzer_enters_on_turn_2_at_area_g() -> None:
+    """9.1: 'the German 11th Panzer Division enters on turn 2 at area G': nothing to
+    enter in the German Movement Phase of turn 1, every unit of it at G's hexes on
+    turn 2."""
+    s = ENGINE.new_state("chir")
+    entries: dict[int, list[str]] = {}
+    while not (s.pos.phasing == "german" and s.pos.turn == 2
+               and s.decision().kind == "movement"):
+        if s.is_chance():
+            s.apply_outcome((1,))
+            continue
+        if s.pos.phasing == "german" and s.decision().kind == "movement":
+            entries[s.pos.turn] = [a for a in acts(s) if a.startswith("enter ")]
+        s.apply(s.decision().default)
+    assert entries[1] == []
+    now = [a.split() for a in acts(s) if a.startswith("enter ")]
+    pz = sorted(u for u, i in s.d.units.items() if i.formation == "11pz")
+    assert sorted({u for _, u, _ in now}) == pz
+    assert {h for _, _, h in now} <= set(s.d.entry["G"])
+    with pytest.raises(IllegalAction, match=r"9\.1"):
+        s.apply("end-movement")  # as many as possible must enter
 
 
 def test_9_1_a_committed_plan_cannot_be_changed_and_a_wrong_reveal_is_refused() -> None:
@@ -445,6 +616,50 @@ def test_9_1_session_commits_without_the_area_and_opens_it(tmp_path) -> None:  #
     assert report.clean, report.problems
     assert sum("will arrive on turn" in c for c in report.commitments) == 2
     assert any("revealed, matches the commitment" in c for c in report.commitments)
+
+
+def test_9_1_the_soviet_player_sees_his_own_plan_the_german_player_does_not(tmp_path) -> None:  # type: ignore[no-untyped-def]
+    """9.1: the plan is written before play and stays the Soviet player's until each area
+    is revealed: his own screens (view, status, show) rebuild it from his key; the German
+    player's do not, and no file in either home or between them holds it."""
+    from click.testing import CliRunner
+
+    from engines.panzer48.game import digest_of
+    from pbem.cli import main
+    from pbem.selfplay import selfplay
+    from pbem.session import Home
+    r = selfplay("48th-panzer-korps", "first-day", 2, tmp_path, max_turns=1)
+    assert r.desyncs == 0
+    homes = {Home(tmp_path / f"home-{x}").game("selfplay-2").side: tmp_path / f"home-{x}"
+             for x in "ab"}
+    sov, ger = (Home(homes[side]).game("selfplay-2") for side in ("soviet", "german"))
+    pos = sov.state.pos  # type: ignore[attr-defined]
+    assert sorted(pos.plan_digests) == ["321", "6gc"] and not pos.plan_areas
+    [note] = sov.private_notes()
+    assert note.startswith("your plan (9.1, secret): ")
+    for part in note.split(": ", 1)[1].split(", "):
+        f, _, turn, _, area = part.split()
+        assert int(turn) == pos.plan_turns[f]
+        # the area shown is the one committed: it alone opens the digest with his salt
+        matching = [a for a, _ in sov.state.d.formations[f].schedule  # type: ignore[attr-defined]
+                    if digest_of(f, a, sov._commit_salt(f)) == pos.plan_digests[f]]
+        assert matching == [area]
+    assert note in sov.view().status
+    # the German player's game: no notes; the same position with his own key finds nothing
+    assert ger.private_notes() == [] and "your plan" not in ger.view().status
+    assert "area unknown" in ger.state.private_notes("soviet", ger._commit_salt)[0]
+    runner = CliRunner()
+    out = {side: runner.invoke(main, ["--home", str(homes[side]), "status", "selfplay-2"])
+           for side in homes}
+    assert out["soviet"].exit_code == 0 and note in out["soviet"].output
+    assert out["german"].exit_code == 0 and "your plan" not in out["german"].output
+    shown = runner.invoke(main, ["--home", str(homes["soviet"]), "show", "selfplay-2"])
+    assert shown.exit_code == 0 and "your plan (9.1" in shown.output
+    # no file holds it: saves, sealed records and turn files alike
+    for path in tmp_path.rglob("*"):
+        if path.is_file():
+            data = path.read_bytes()
+            assert b"your plan" not in data and note.encode() not in data, path
 
 
 # -- 10: victory --------------------------------------------------------------------------------
