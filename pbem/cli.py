@@ -228,8 +228,12 @@ def home_of(ctx: click.Context) -> Any:
 
     obj = ctx.ensure_object(dict)
     if "home" not in obj:
+        from pbem import datacache
+
         path = obj.get("home_path") or home_dir()
         obj["home"] = Home(Path(path), passphrase=_passphrase_prompt(lambda: Path(path)))
+        # the engines' parsed data, kept between commands (checked before use: data only)
+        datacache.configure(Path(path) / "cache")
     return obj["home"]
 
 
