@@ -624,6 +624,19 @@ def _find_stand_ins(doc: Doc, node: Any, path: tuple[Key, ...]) -> Iterator[Stan
             yield from _find_stand_ins(doc, item, (*path, i))
 
 
+def _stand_ins_of(doc: Doc) -> list[StandIn]:
+    """Every stand-in of ``doc``; kept between commands (pbem.datacache) by the file's
+    text, as walking every file's tables for them took as long as reading them."""
+    key = datacache.make_key("stand-ins", _kit_code(), doc.text)
+    kept = datacache.load("stand-ins", key)
+    if type(kept) is list and all(type(k) is list and len(k) == 2
+                                  and all(type(x) is str for x in k) for k in kept):
+        return [StandIn(doc.name, where, reason) for where, reason in kept]
+    found = list(_find_stand_ins(doc, doc.data, ()))  # raises on a bad one: nothing kept
+    datacache.store("stand-ins", key, [[f.key, f.reason] for f in found])
+    return found
+
+
 # --- the whole directory ---------------------------------------------------------------
 
 
@@ -758,7 +771,7 @@ def load_scenario_path(path: str | Path | Traversable, label: str | None = None)
             if d.has("scenario", "turns"):
                 _pair(d, ("scenario", "turns"))
             scenarios[sid] = name
-        stand_ins.extend(_find_stand_ins(d, d.data, ()))
+        stand_ins.extend(_stand_ins_of(d))
     result = ScenarioSet(source, MappingProxyType(docs), tuple(traversables),
                          map_docs[0] if map_docs else None, MappingProxyType(tables),
                          tuple(stand_ins), MappingProxyType(dict(sorted(scenarios.items()))))

@@ -52,14 +52,16 @@ def test_every_shipped_map_comes_back_the_same(engine_id: str) -> None:
 
 def test_second_load_parses_nothing(cache: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     first = load_scenario_path(TINY)
-    assert {p.name.split("-")[0] for p in cache.iterdir()} == {"toml", "hexmap"}
+    assert {p.name.rsplit("-", 1)[0] for p in cache.iterdir()} == {"toml", "hexmap", "stand-ins"}
 
     def no_parse(*args: Any, **kwargs: Any) -> Any:
         raise AssertionError("parsed again")
 
     monkeypatch.setattr(tomllib, "loads", no_parse)
     monkeypatch.setattr(scenario, "_build_map", no_parse)
+    monkeypatch.setattr(scenario, "_find_stand_ins", no_parse)
     again = load_scenario_path(TINY)
+    assert again.stand_ins == first.stand_ins and again.stand_ins
     assert {n: dict(d.data) for n, d in again.docs.items()} == \
         {n: dict(d.data) for n, d in first.docs.items()}
     _same_map(again.map, first.map)
@@ -81,7 +83,7 @@ def test_damaged_cache_is_rebuilt(cache: Path, damage: str) -> None:
         {n: dict(d.data) for n, d in first.docs.items()}
     # written anew: every entry reads back whole
     entries = list(cache.iterdir())
-    assert entries and all(datacache.load(p.name.split("-")[0], _key_of(p)) is not None
+    assert entries and all(datacache.load(p.name.rsplit("-", 1)[0], _key_of(p)) is not None
                            for p in entries)
 
 
@@ -123,3 +125,13 @@ def test_bad_map_refused_the_same_with_a_cache(cache: Path) -> None:
         parse_map(doc)
     assert str(first.value) == str(second.value)
     assert not any(p.name.startswith("hexmap") for p in cache.iterdir())
+
+
+def test_bad_stand_in_refused_the_same_with_a_cache(cache: Path) -> None:
+    doc = parse_doc("s.toml", b'[units.a]\nstand_in = ""\n')
+    with pytest.raises(ScenarioError) as first:
+        scenario._stand_ins_of(doc)
+    with pytest.raises(ScenarioError) as second:
+        scenario._stand_ins_of(doc)
+    assert str(first.value) == str(second.value) and "must say why" in str(first.value)
+    assert not any(p.name.startswith("stand-ins") for p in cache.iterdir())
