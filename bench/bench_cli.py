@@ -24,6 +24,12 @@ from other processes on the machine weighs on baseline and target alike; the fig
 are medians over the repetitions.  A command that changes the home (receive, act) runs
 on a fresh copy made outside the timing.
 
+``--engines white-death:purkayev,for-the-motherland:4-uranus``: also a real engine's game
+of 12 files each (seed 1), whose ``legal``, ``act`` and ``receive`` are printed as ratios
+to ``pbem --help``, with the home's scenario-data cache (``HOME/cache``) warm, as a
+player's is after the first command, and, for comparison, cold (the cache folder
+removed before each command: the TOML parsed and the map built as before the cache).
+
 Building the fixtures plays a 2,000-file game (a few minutes); ``--fixtures DIR`` keeps
 them in DIR and reuses them on the next run.  ``--quick``: 3 repetitions, 10 and 500
 files.  To compare with another checkout, run this file with ``PYTHONPATH`` naming that
@@ -117,6 +123,51 @@ def build(fixtures: Path, lengths: list[int]) -> None:
     shutil.rmtree(work, ignore_errors=True)
 
 
+#: a real engine's game: the receiving home takes the 12th file
+ENGINE_FILES = 12
+#: the installed engines, not the test engine PBEM_ENGINES names for the rest
+REAL_ENV = {k: v for k, v in os.environ.items() if k != "PBEM_ENGINES"}
+
+
+def build_engine(fixtures: Path, engine: str, scenario: str) -> Path:
+    """``eng-ENGINE-SCENARIO/``: both homes when file 12 is written, not yet received,
+    each home's data cache filled by a first command."""
+    from pbem.selfplay import selfplay
+
+    target = fixtures / f"eng-{engine}-{scenario}"
+    if (target / "meta.json").is_file():
+        return target
+    work = fixtures / "build-engine"
+    shutil.rmtree(work, ignore_errors=True)
+
+    def on_file(count: int) -> None:
+        if count == ENGINE_FILES:
+            shutil.rmtree(target, ignore_errors=True)
+            shutil.copytree(work, target)
+            raise _Enough
+
+    try:
+        selfplay(engine, scenario, 1, work, on_file=on_file)
+    except _Enough:
+        pass
+    else:
+        raise SystemExit(f"{engine} {scenario} ended before {ENGINE_FILES} files")
+    shutil.rmtree(work, ignore_errors=True)
+    last = sorted((target / "files").iterdir())[-1]
+    from pbem.registry import get
+
+    # the creator (home-a) plays the engine's first side; the other home receives
+    sender = last.stem.split("-", 1)[1]
+    receiver = "home-b" if sender == get(engine).sides[0] else "home-a"
+    for home in ("home-a", "home-b"):
+        subprocess.run([*PBEM, "--home", str(target / home), "legal", "selfplay-1"],
+                       capture_output=True, env=REAL_ENV)  # fills the cache
+    (target / "meta.json").write_text(json.dumps(
+        {"layout": LAYOUT, "file": last.name, "home": receiver}))
+    print(f"  fixture: {engine} {scenario}, {ENGINE_FILES} files", file=sys.stderr)
+    return target
+
+
 def home_copy(fixtures: Path, length: int, games: int, into: Path) -> tuple[Path, Path]:
     """A fresh copy of the receiving home (and the file it is about to receive)."""
     meta = json.loads((fixtures / f"len-{length}" / "meta.json").read_text())
@@ -131,7 +182,7 @@ def home_copy(fixtures: Path, length: int, games: int, into: Path) -> tuple[Path
     return into, fixtures / f"len-{length}" / "files" / meta["file"]
 
 
-def run(argv: list[str]) -> tuple[float, float]:
+def run(argv: list[str], env: dict[str, str] | None = None) -> tuple[float, float]:
     """Wall-clock and CPU (user + system) seconds of one command in a fresh process.
 
     On a machine shared with other work the wall clock mostly measures the others: the
@@ -140,7 +191,7 @@ def run(argv: list[str]) -> tuple[float, float]:
     with tempfile.TemporaryFile() as err:
         t0 = time.perf_counter()
         child = subprocess.Popen(argv, stdin=subprocess.DEVNULL, stdout=subprocess.DEVNULL,
-                                 stderr=err)
+                                 stderr=err, env=env)
         _, status, usage = os.wait4(child.pid, 0)
         took = time.perf_counter() - t0
         child.returncode = os.waitstatus_to_exitcode(status)
@@ -151,9 +202,10 @@ def run(argv: list[str]) -> tuple[float, float]:
     return took, usage.ru_utime + usage.ru_stime
 
 
-def first_action(home: Path) -> str:
-    out = subprocess.run([*PBEM, "--home", str(home), "legal", f"selfplay-{SEED}", "--json"],
-                         capture_output=True, check=True)
+def first_action(home: Path, game: str = f"selfplay-{SEED}",
+                 env: dict[str, str] | None = None) -> str:
+    out = subprocess.run([*PBEM, "--home", str(home), "legal", game, "--json"],
+                         capture_output=True, check=True, env=env)
     legal = json.loads(out.stdout)
     if not legal["your_move"]:
         raise SystemExit(f"the receiving home has no move after receiving: {legal['prompt']}")
@@ -169,7 +221,10 @@ def main() -> None:
                         help="keep the fixtures here and reuse them (default: a temp folder)")
     parser.add_argument("--reps", type=int, help="repetitions (default 7, --quick 3)")
     parser.add_argument("--lengths", help="game lengths in files (default 10,500,2000)")
+    parser.add_argument("--engines", default="",
+                        help="ENGINE:SCENARIO,...: also a real engine's game of 12 files")
     args = parser.parse_args()
+    real = [tuple(x.split(":", 1)) for x in args.engines.split(",") if x]
     reps = args.reps or (3 if args.quick else 7)
     lengths = [int(x) for x in (args.lengths or ("10,500" if args.quick else "10,500,2000"))
                .split(",")]
@@ -193,6 +248,19 @@ def main() -> None:
             subprocess.run([*PBEM, "--home", str(home), "receive", str(incoming)],
                            capture_output=True, check=True)
             actions[case] = first_action(home)
+        engine_cases: list[tuple[str, Path, Path, str]] = []
+        for engine, scenario in real:
+            target = build_engine(fixtures, engine, scenario)
+            meta = json.loads((target / "meta.json").read_text())
+            home = Path(tmp) / "engine-home"
+            shutil.rmtree(home, ignore_errors=True)
+            shutil.copytree(target / meta["home"], home)
+            subprocess.run([*PBEM, "--home", str(home), "receive",
+                            str(target / "files" / meta["file"])],
+                           capture_output=True, check=True, env=REAL_ENV)
+            engine_cases.append((f"{engine}/{scenario}", target / meta["home"],
+                                 target / "files" / meta["file"],
+                                 first_action(home, "selfplay-1", REAL_ENV)))
         times: dict[str, list[tuple[float, float]]] = {}
 
         def timed(key: str, argv: list[str]) -> None:
@@ -212,10 +280,33 @@ def main() -> None:
                 timed(f"receive {tag}", [*PBEM, *at, "receive", str(incoming)])
                 timed(f"legal {tag}", [*PBEM, *at, "legal", game])
                 timed(f"act {tag}", [*PBEM, *at, "act", game, actions[(games, n)]])
+            for label, source, incoming, action in engine_cases:
+                for cache in ("warm", "cold"):
+                    timed("help", [*PBEM, "--help"])
+                    home = Path(tmp) / "engine-home"
+                    shutil.rmtree(home, ignore_errors=True)
+                    shutil.copytree(source, home)
+                    at = ["--home", str(home)]
+                    for command in (["receive", str(incoming)], ["legal", "selfplay-1"],
+                                    ["act", "selfplay-1", action]):
+                        if cache == "cold":
+                            shutil.rmtree(home / "cache", ignore_errors=True)
+                        times.setdefault(f"{label} {cache} {command[0]}", []).append(
+                            run([*PBEM, *at, *command], REAL_ENV))
         for which, label in ((1, "CPU time (user + system) of the command"),
                              (0, "wall clock")):
-            report({key: statistics.median(t[which] for t in v) for key, v in times.items()},
-                   label, len(times["deps"]), cases, min(lengths))
+            med = {key: statistics.median(t[which] for t in v) for key, v in times.items()}
+            report(med, label, len(times["deps"]), cases, min(lengths))
+            if engine_cases:
+                print(f"{'engine game of ' + str(ENGINE_FILES) + ' files':44} | legal   act "
+                      "receive x --help (1.5) | ms: legal act receive")
+                for name, *_ in engine_cases:
+                    for cache in ("warm", "cold"):
+                        got = [med[f"{name} {cache} {c}"] for c in ("legal", "act", "receive")]
+                        print(f"{name + ', cache ' + cache:44} | "
+                              f"{got[0] / med['help']:5.2f} {got[1] / med['help']:5.2f} "
+                              f"{got[2] / med['help']:7.2f}{'':15}| "
+                              f"{' '.join(f'{1000 * g:.0f}' for g in got)}")
 
 
 def report(med: dict[str, float], label: str, samples: int, cases: list[tuple[int, int]],

@@ -14,7 +14,6 @@ from __future__ import annotations
 
 import contextlib
 import os
-import tempfile
 from pathlib import Path
 
 from pbem.portable import replace_file
@@ -43,6 +42,8 @@ def write_atomic(path: Path, data: bytes, mode: int = 0o600) -> None:
     never readable by others even for an instant; it is chmodded to ``mode`` before the
     rename.  The parent directory must exist: creating it is the caller's decision.
     """
+    import tempfile  # here: status and list, which write nothing, do without it (issue 19)
+
     path = Path(path)
     directory = path.parent
     fd, tmp_name = tempfile.mkstemp(prefix=f".{path.name}.", suffix=".tmp", dir=directory)

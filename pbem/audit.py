@@ -137,15 +137,15 @@ def audit(datas: list[tuple[str, bytes]],
             continue
         envs.append((source, env, body))
     envs = _set_aside(envs, report)
-    invites = [(s, e) for s, e, _ in envs if e.kind == "invite"]
+    invites = [(s, e, b) for s, e, b in envs if e.kind == "invite"]
     if len(invites) != 1:
         report.problems.append(f"a transcript needs exactly one invite; found {len(invites)}")
         report.exit_code = report.exit_code or 5
         return report
-    source, invite = invites[0]
+    source, invite, invite_body = invites[0]
     try:
-        setup = parse_invite(invite)
-        verifier = Verifier(get_engine(setup.engine_id), invite, keep_rolls=True)
+        setup = parse_invite(invite, invite_body)  # each body decoded once (issue 19)
+        verifier = Verifier(get_engine(setup.engine_id), invite, keep_rolls=True, setup=setup)
     except PbemError as exc:
         report.problems.append(f"{source}: {exc}")
         report.exit_code = exc.exit_code
@@ -184,7 +184,7 @@ def audit(datas: list[tuple[str, bytes]],
             row.note = "after an earlier failure"
             continue
         try:
-            accepted = verifier.add(env, {k: v[1] for k, v in seen.items()})
+            accepted = verifier.add(env, {k: v[1] for k, v in seen.items()}, body=body)
         except PbemError as exc:
             row.chain = "FAIL"
             row.note = str(exc)
@@ -238,7 +238,7 @@ def _set_aside(envs: list[tuple[str, Envelope, dict[str, Any]]], report: AuditRe
     game_id = max(sorted(votes), key=lambda g: votes[g])
     invite = next(e for e in invites if e.hash == game_id)
     try:
-        setup = parse_invite(invite)
+        setup = parse_invite(invite, next(b for _, e, b in envs if e is invite))
     except PbemError:
         return envs  # the invite itself is bad: the audit names it
     keys = {setup.creator_side: setup.creator.key}

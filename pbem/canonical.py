@@ -18,12 +18,14 @@ from __future__ import annotations
 import hashlib
 import struct
 from collections.abc import Mapping, Sequence
-from fractions import Fraction
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import msgpack
 
 from pbem.errors import FormatError
+
+if TYPE_CHECKING:
+    from fractions import Fraction
 
 #: the largest body any pbem file may carry (a 1,000-file transcript save is well below)
 MAX_SIZE = 64 * 1024 * 1024
@@ -214,32 +216,38 @@ def _plain(value: Value) -> bool:
     """Whether a value msgpack's C reader built holds only the canonical types, every
     map's keys strings in sorted order, within the depth and size bounds.
 
-    Each container is looked at as a whole (its element types as one set, its keys
-    against their sorted order): only containers are visited in Python, not scalars.
+    Walked a level at a time: the element types of a whole level are checked as one set,
+    and every map's keys once at the end, so Python visits each container once and no
+    scalar (issue 19: a per-container check was most of decoding a snapshot).
     """
     if type(value) is not list and type(value) is not dict:
         return type(value) in _SCALARS
-    stack: list[tuple[Value, int]] = [(value, 1)]
-    while stack:
-        container, depth = stack.pop()
-        if depth > MAX_DEPTH or len(container) > MAX_CONTAINER:
+    level: list[Value] = [value]
+    keys: list[Any] = []
+    depth = 1
+    while level:
+        if depth > MAX_DEPTH:
             return False
-        if type(container) is dict:
-            keys = list(container)
-            if not set(map(type, keys)) <= _STR or keys != sorted(keys):
+        items: list[Value] = []
+        for container in level:
+            if len(container) > MAX_CONTAINER:
                 return False
-            items = list(container.values())
-        else:
-            items = container
+            if type(container) is dict:
+                names = list(container)
+                if names != sorted(names):  # mixed key types raise: decode's caller refuses
+                    return False
+                keys += names
+                items += container.values()
+            else:
+                items += container
         kinds = set(map(type, items))
         if kinds <= _SCALARS:
-            continue
+            break
         if not kinds <= _ALLOWED:
             return False
-        inner = depth + 1
-        stack.extend((item, inner) for item in items
-                     if type(item) is list or type(item) is dict)
-    return True
+        level = [item for item in items if type(item) is list or type(item) is dict]
+        depth += 1
+    return set(map(type, keys)) <= _STR
 
 
 def decode(data: bytes, *, max_size: int = MAX_SIZE) -> Value:
@@ -299,6 +307,8 @@ def unfrac(pair: Sequence[int]) -> Fraction:
     """Inverse of :func:`frac`, refusing a pair that is not in lowest terms."""
     if len(pair) != 2 or not all(isinstance(p, int) for p in pair):
         raise FormatError(f"fraction must be [num, den], got {pair!r}")
+    from fractions import Fraction  # here: most commands decode no fraction (issue 19)
+
     x = Fraction(pair[0], pair[1])
     if [x.numerator, x.denominator] != list(pair):
         raise FormatError(f"fraction {pair!r} is not in lowest terms")

@@ -228,8 +228,12 @@ def home_of(ctx: click.Context) -> Any:
 
     obj = ctx.ensure_object(dict)
     if "home" not in obj:
+        from pbem import datacache
+
         path = obj.get("home_path") or home_dir()
         obj["home"] = Home(Path(path), passphrase=_passphrase_prompt(lambda: Path(path)))
+        # the engines' parsed data, kept between commands (checked before use: data only)
+        datacache.configure(Path(path) / "cache")
     return obj["home"]
 
 
@@ -913,30 +917,43 @@ def act_cmd(ctx: click.Context, game_ref: str, actions: tuple[str, ...]) -> None
     """Apply actions in the engine's notation, one argument each: all of them, or none."""
     from pbem.errors import ActionSyntaxError, IllegalAction, NotYourTurn
 
+    def refused(exc: PbemError, before: Any, text: str, number: int) -> PbemError:
+        # pbem.play brings the board renderer and rich: only for a refusal
+        from pbem.play import suggest
+
+        hint = suggest(before, text)
+        return type(exc)(f"{exc}{'; ' + hint if hint else ''} (action {number} of "
+                         f"{len(actions)}: none applied)")
+
     with handled():
         home = home_of(ctx)
-        # a dry run on a copy that never writes: if any action is refused, or the file
-        # would seal before the last one, nothing is applied and nothing saved
-        trial = home.game(game_ref)
-        trial.__class__ = _dry_run_game()
-        for number, text in enumerate(actions, 1):
-            state = trial.state.clone()
-            try:
-                _, _, sealed = trial.act(text, save=False)
-            except (IllegalAction, ActionSyntaxError) as exc:
-                # pbem.play brings the board renderer and rich: only for a refusal
-                from pbem.play import suggest
-
-                hint = suggest(state, text)
-                raise type(exc)(f"{exc}{'; ' + hint if hint else ''} (action {number} of "
-                                f"{len(actions)}: none applied)") from None
-            if sealed is not None and number < len(actions):
-                raise NotYourTurn(f"{game_ref}: the file seals after '{text}' (the opponent "
-                                  f"decides next), so {', '.join(map(repr, actions[number:]))}"
-                                  " cannot follow in it: none applied")
+        if len(actions) > 1:
+            # a dry run on a copy that never writes: if any action is refused, or the file
+            # would seal before the last one, nothing is applied and nothing saved
+            trial = home.game(game_ref)
+            trial.__class__ = _dry_run_game()
+            for number, text in enumerate(actions, 1):
+                state = trial.state.clone()
+                try:
+                    _, _, sealed = trial.act(text, save=False)
+                except (IllegalAction, ActionSyntaxError) as exc:
+                    raise refused(exc, state, text, number) from None
+                if sealed is not None and number < len(actions):
+                    raise NotYourTurn(f"{game_ref}: the file seals after '{text}' (the "
+                                      "opponent decides next), so "
+                                      f"{', '.join(map(repr, actions[number:]))} cannot "
+                                      "follow in it: none applied")
         game = home.game(game_ref)
+        # one action needs no dry run (issue 19: it loaded the game and replayed its dice
+        # chain twice): a refused action raises before anything is sealed or written
+        before = game.state.clone() if len(actions) == 1 else None
         for text in actions:
-            events, rolls, sealed = game.act(text, save=False)
+            try:
+                events, rolls, sealed = game.act(text, save=False)
+            except (IllegalAction, ActionSyntaxError) as exc:
+                if before is None:
+                    raise
+                raise refused(exc, before, text, 1) from None
             echo(f"{text}")
             _print_events(events, rolls, game.side)
             if sealed is not None:

@@ -347,6 +347,10 @@ class KeyStore:
         self.key_path = self.identity_dir / "key.pem"
         self.card_path = self.identity_dir / "card.json"
         self.contacts_path = self.home / "contacts.json"
+        #: the card last read, with the file's identity then (inode, size, mtime): ``status``
+        #: and ``receive`` check every save against it, which read and parsed card.json
+        #: once per save (issue 19)
+        self._card: tuple[tuple[int, int, int, int], Card] | None = None
 
     # identity
 
@@ -440,7 +444,17 @@ class KeyStore:
 
     def card(self) -> Card:
         """The public card, readable without the passphrase."""
-        return _read_card(self.card_path)
+        try:
+            st = os.stat(self.card_path)
+        except OSError:
+            return _read_card(self.card_path)  # which names the problem
+        # a card is replaced whole (write_atomic: a new inode), never edited in place
+        stamp = (st.st_ino, st.st_dev, st.st_size, st.st_mtime_ns)
+        if self._card is not None and self._card[0] == stamp:
+            return self._card[1]
+        card = _read_card(self.card_path)
+        self._card = (stamp, card)
+        return card
 
     # contacts
 

@@ -39,7 +39,7 @@ def safe(text: str, *, newlines: bool = False) -> str:
 
     ``newlines``: keep ``\\n`` (and tabs) for multi-line text such as a message.
     """
-    if text.isprintable() and not any(ch in BIDI for ch in text):
+    if text.isprintable() and BIDI.isdisjoint(text):
         return text  # the common case, fast: isprintable() is False for every Cc/Zl/Zp
     keep = "\n\t" if newlines else ""
     return "".join(_escape(ch) if ch not in keep and _unsafe(ch) else ch for ch in text)

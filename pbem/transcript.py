@@ -201,10 +201,12 @@ class Setup:
         return self.sides[1] if side == self.sides[0] else self.sides[0]
 
 
-def parse_invite(env: Envelope) -> Setup:
+def parse_invite(env: Envelope, body: dict[str, Any] | None = None) -> Setup:
+    """The game an invite sets up; ``body``: ``env.decode()``, when the caller has it."""
     if env.kind != "invite":
         raise FormatError(f"expected an invite, got a {env.kind} file")
-    body = env.decode()
+    if body is None:
+        body = env.decode()
     what = "invite"
     check_fields(body, INVITE_FIELDS, what)
     sides = _need(body, "sides", list, what)
@@ -286,9 +288,11 @@ def check_installed(setup: Setup, engine: Engine) -> None:
 class Verifier:
     """A game's verified chain and replayed state; :meth:`add` takes the next file."""
 
-    def __init__(self, engine: Engine, invite: Envelope, *, keep_rolls: bool = False) -> None:
+    def __init__(self, engine: Engine, invite: Envelope, *, keep_rolls: bool = False,
+                 setup: Setup | None = None) -> None:
         self.engine = engine
-        self.setup = parse_invite(invite)
+        # ``setup``: parse_invite(invite), when the caller parsed it already (the audit)
+        self.setup = setup if setup is not None else parse_invite(invite)
         if self.setup.engine_id != engine.id:
             raise MismatchError(f"the game is for engine {self.setup.engine_id}, not {engine.id}")
         check_installed(self.setup, engine)
@@ -434,16 +438,19 @@ class Verifier:
     # -- the checks and the replay -----------------------------------------------------------
 
     def add(self, env: Envelope, known: Known | None = None, *,
-            transactional: bool = True) -> Accepted:
+            transactional: bool = True, body: dict[str, Any] | None = None) -> Accepted:
         """Check ``env`` is the next file of this game and replay it; all or nothing.
 
         ``transactional=False`` skips the copy that makes a refusal leave this verifier
         as it was: for callers that throw the verifier away on any error (the session
-        reloads its game from the save file for every import).
+        reloads its game from the save file for every import).  ``body``: what
+        ``env.decode()`` gave the caller already (the audit decodes each file to sort
+        them; issue 19: once per file), read here and never changed.
         """
         if env.kind not in ("accept", "turn"):
             raise FormatError(f"a {env.kind} file cannot follow in a game")
-        body = env.decode()
+        if body is None:
+            body = env.decode()
         seq = body.get("seq")
         if body.get("game") == self.game_id and type(seq) is not int:
             raise FormatError(f"a {env.kind} file's sequence number must be an integer, "

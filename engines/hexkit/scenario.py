@@ -14,18 +14,20 @@ the engine's, read through :class:`Doc` so its errors carry the same file/key/li
 from __future__ import annotations
 
 import functools
+import hashlib
 import itertools
 import re
+import sys
 import tomllib
 from collections.abc import Iterator, Mapping, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, fields
 from importlib.resources import files
 from importlib.resources.abc import Traversable
 from pathlib import Path
 from types import MappingProxyType
 from typing import Any, TypeVar
 
-from engines.hexkit.geometry import HexGrid, Hexside
+from engines.hexkit.geometry import Cube, HexGrid, Hexside
 from engines.hexkit.hexid import HexId, Numbering
 from engines.hexkit.hexmap import HexMap, OffMapBox, TerrainClass
 from engines.hexkit.shared import Shared
@@ -37,6 +39,7 @@ from engines.hexkit.tables import (
     TerrainChart,
     typed,
 )
+from pbem import datacache
 from pbem.engine import ScenarioInfo
 from pbem.errors import ScenarioError
 
@@ -261,12 +264,18 @@ def parse_doc(name: str, raw: bytes) -> Doc:
     except UnicodeDecodeError as exc:
         raise ScenarioError(f"not UTF-8 text ({exc.reason} at byte {exc.start})",
                             path=name) from None
-    try:
-        data = tomllib.loads(text)
-    except tomllib.TOMLDecodeError as exc:
-        m = _TOML_LINE.search(str(exc))
-        where = f"{name}:{m.group(1)}" if m else name
-        raise ScenarioError(f"TOML syntax: {exc}", path=where) from None
+    # the parsed tables, kept between commands by the file's SHA-256 (pbem.datacache):
+    # parsing every file again was a third of loading a game's data
+    key = datacache.make_key("toml", sys.version, raw)
+    data = datacache.load("toml", key)
+    if type(data) is not dict:
+        try:
+            data = tomllib.loads(text)
+        except tomllib.TOMLDecodeError as exc:
+            m = _TOML_LINE.search(str(exc))
+            where = f"{name}:{m.group(1)}" if m else name
+            raise ScenarioError(f"TOML syntax: {exc}", path=where) from None
+        datacache.store("toml", key, data)
     return Doc(name, text, MappingProxyType(data))
 
 
@@ -294,7 +303,92 @@ def _refuse_floats(doc: Doc, node: Any, path: tuple[Key, ...]) -> None:
 
 
 def parse_map(doc: Doc) -> HexMap:
-    """Build the :class:`HexMap` from ``doc``'s ``[map]`` table (see the format page)."""
+    """Build the :class:`HexMap` from ``doc``'s ``[map]`` table (see the format page).
+
+    A map built once is kept between commands (:mod:`pbem.datacache`) under the hash of
+    the file's text and of this kit's code, with its neighbor table: building it was
+    half of loading a game's data.  A kept map is one this code built from this very
+    text, so it passed every check below; an entry that does not read back is rebuilt.
+    """
+    key = datacache.make_key("hexmap", _kit_code(), doc.text)
+    kept = datacache.load("hexmap", key)
+    if kept is not None:
+        try:
+            return _map_from_data(kept)
+        except Exception:  # not a map this code wrote: build it again
+            pass
+    hexmap = _build_map(doc)
+    datacache.store("hexmap", key, _map_data(hexmap))
+    return hexmap
+
+
+@functools.cache
+def _kit_code() -> bytes:
+    """SHA-256 of this kit's source: a cached map is only used by the code that built it."""
+    h = hashlib.sha256()
+    for path in sorted(Path(__file__).parent.glob("*.py")):
+        h.update(path.name.encode() + b"\0" + path.read_bytes())
+    return h.digest()
+
+
+def _map_data(hexmap: HexMap) -> dict[str, Any]:
+    """A built map as plain data, every collection in the map's own order."""
+    grid = hexmap.grid
+    return {
+        "title": hexmap.title,
+        "grid": [grid.parity, list(grid.cols), list(grid.rows),
+                 grid.numbering.col_digits, grid.numbering.row_digits],
+        "cubes": [[h, c.q, c.r, c.s] for h, c in grid._cubes.items()],
+        "terrain": [[h, t] for h, t in hexmap.terrain.items()],
+        "legend": [[t.name, t.char, t.color, t.glyph, dict(t.attrs)] for t in hexmap.legend],
+        "hex_features": [[h, sorted(v)] for h, v in hexmap.hex_features.items()],
+        "hexsides": [[a, b, sorted(v)] for (a, b), v in hexmap.hexsides.items()],
+        "facing": [[f, a, b, h] for (f, (a, b)), h in hexmap.facing.items()],
+        "networks": [[n, [list(s) for s in sorted(v)]] for n, v in hexmap.networks.items()],
+        "places": [[n, list(v)] for n, v in hexmap.places.items()],
+        "areas": [[n, list(v)] for n, v in hexmap.areas.items()],
+        "boxes": [[n, b.name, b.title, list(b.entry)] for n, b in hexmap.boxes.items()],
+        "styles": dict(hexmap.styles),
+        "adjacency": [list(near) for near in hexmap.adjacency],
+    }
+
+
+def _map_from_data(data: dict[str, Any]) -> HexMap:
+    """Inverse of :func:`_map_data`: the same map, neighbor table included."""
+    parity, cols, rows, col_digits, row_digits = data["grid"]
+    if {f.name for f in fields(HexGrid)} != {"parity", "cols", "rows", "numbering", "_cubes"}:
+        raise ValueError("HexGrid changed: build the map")
+    grid = object.__new__(HexGrid)  # its cells come from the entry, not from numbering
+    for name, value in (("parity", parity), ("cols", (cols[0], cols[1])),
+                        ("rows", (rows[0], rows[1])),
+                        ("numbering", Numbering(col_digits, row_digits)),
+                        ("_cubes", {h: Cube(q, r, s) for h, q, r, s in data["cubes"]})):
+        object.__setattr__(grid, name, value)
+    hexmap = HexMap(
+        title=data["title"],
+        grid=grid,
+        terrain=MappingProxyType({h: t for h, t in data["terrain"]}),
+        legend=tuple(TerrainClass(name, char, color, glyph, MappingProxyType(attrs))
+                     for name, char, color, glyph, attrs in data["legend"]),
+        hex_features=MappingProxyType({h: frozenset(v) for h, v in data["hex_features"]}),
+        hexsides=MappingProxyType({(a, b): frozenset(v) for a, b, v in data["hexsides"]}),
+        facing=MappingProxyType({(f, (a, b)): h for f, a, b, h in data["facing"]}),
+        networks=MappingProxyType({n: frozenset((a, b) for a, b in sides)
+                                   for n, sides in data["networks"]}),
+        places=MappingProxyType({n: tuple(v) for n, v in data["places"]}),
+        areas=MappingProxyType({n: tuple(v) for n, v in data["areas"]}),
+        boxes=MappingProxyType({n: OffMapBox(name, title, tuple(entry))
+                                for n, name, title, entry in data["boxes"]}),
+        styles=MappingProxyType(dict(data["styles"])),
+    )
+    adjacency = tuple(tuple(near) for near in data["adjacency"])
+    if len(adjacency) != len(hexmap.terrain):
+        raise ValueError("the neighbor table does not fit the map")
+    hexmap.__dict__["adjacency"] = adjacency  # the cached_property's own slot
+    return hexmap
+
+
+def _build_map(doc: Doc) -> HexMap:
     m: tuple[Key, ...] = ("map",)
     _refuse_floats(doc, doc.get_table(*m), m)
     offset = doc.get_str(*m, "offset")
@@ -530,6 +624,19 @@ def _find_stand_ins(doc: Doc, node: Any, path: tuple[Key, ...]) -> Iterator[Stan
             yield from _find_stand_ins(doc, item, (*path, i))
 
 
+def _stand_ins_of(doc: Doc) -> list[StandIn]:
+    """Every stand-in of ``doc``; kept between commands (pbem.datacache) by the file's
+    text, as walking every file's tables for them took as long as reading them."""
+    key = datacache.make_key("stand-ins", _kit_code(), doc.text)
+    kept = datacache.load("stand-ins", key)
+    if type(kept) is list and all(type(k) is list and len(k) == 2
+                                  and all(type(x) is str for x in k) for k in kept):
+        return [StandIn(doc.name, where, reason) for where, reason in kept]
+    found = list(_find_stand_ins(doc, doc.data, ()))  # raises on a bad one: nothing kept
+    datacache.store("stand-ins", key, [[f.key, f.reason] for f in found])
+    return found
+
+
 # --- the whole directory ---------------------------------------------------------------
 
 
@@ -664,7 +771,7 @@ def load_scenario_path(path: str | Path | Traversable, label: str | None = None)
             if d.has("scenario", "turns"):
                 _pair(d, ("scenario", "turns"))
             scenarios[sid] = name
-        stand_ins.extend(_find_stand_ins(d, d.data, ()))
+        stand_ins.extend(_stand_ins_of(d))
     result = ScenarioSet(source, MappingProxyType(docs), tuple(traversables),
                          map_docs[0] if map_docs else None, MappingProxyType(tables),
                          tuple(stand_ins), MappingProxyType(dict(sorted(scenarios.items()))))

@@ -36,3 +36,24 @@ def test_audit_lists_a_bounded_table(tmp_path: Path, monkeypatch) -> None:  # ty
     rows = [line for line in broken.output.splitlines() if line.startswith("│")]
     assert "BAD" in rows[0] and "does not verify" in rows[0]
     assert rows[1].split("│")[1].strip() == "4" and "FAIL" in rows[1]
+
+
+def test_audit_decodes_each_body_once(tmp_path: Path, monkeypatch) -> None:  # type: ignore[no-untyped-def]
+    """Issue 19: the audit decoded each body to sort the files, then the verifier again."""
+    from pbem.audit import audit, collect
+    from pbem.envelope import Envelope
+
+    result = selfplay("skirmish", "short", 2, tmp_path / "sp")
+    datas = collect([tmp_path / "sp" / "files"])
+    decoded: list[bytes] = []
+    real = Envelope.decode
+
+    def counting(self: Envelope) -> dict:  # type: ignore[type-arg]
+        decoded.append(self.hash)
+        return real(self)
+
+    monkeypatch.setattr(Envelope, "decode", counting)
+    report = audit(datas)
+    assert report.exit_code == 0 and not report.problems, report.problems
+    assert len(datas) == result.files
+    assert sorted(decoded) == sorted(set(decoded)) and len(decoded) == len(datas)

@@ -1,0 +1,115 @@
+"""Data derived from the installed scenario files, kept between commands (issue 19).
+
+Every command that loads a game used to parse the engine's scenario TOML and build its
+map again (20-120 ms a command, more than the rules take).  What is derived depends only
+on the bytes it is derived from and on the code that derives it, so it is kept under a
+key hashing both (a file's SHA-256 is what an invite pins, ``scenario_files``), in
+``HOME/cache/``.
+
+A cache file is data, never code: plain msgpack of maps, lists, strings, numbers and
+bytes (never pickle, which runs code when read), with ext types refused.  Each entry
+carries its kind, its key and the SHA-256 of its payload, and is used only when all
+three match; anything else (a flipped byte, a truncated or foreign file, a payload the
+caller cannot rebuild from) reads as a miss, and the caller derives the data again and
+writes the entry anew.  A damaged cache costs time, never a wrong answer or a refusal.
+Nothing is cached unless :func:`configure` named a folder (the command line does, for
+its home); library callers and tests derive as before.
+"""
+
+from __future__ import annotations
+
+import hashlib
+from pathlib import Path
+from typing import Any
+
+import msgpack
+
+MAGIC = "pbem-cache"
+VERSION = 1
+#: an entry larger than this is not read (the largest map's entry is about 1 MB)
+MAX_ENTRY = 32 * 1024 * 1024
+
+_directory: Path | None = None
+
+
+def configure(directory: Path | None) -> None:
+    """Keep entries in ``directory`` (created on first write), or nowhere (``None``)."""
+    global _directory
+    _directory = directory
+
+
+def directory() -> Path | None:
+    return _directory
+
+
+def make_key(*parts: bytes | str) -> bytes:
+    """SHA-256 over the parts, each length-prefixed (no two part lists share a key)."""
+    h = hashlib.sha256(b"pbem/v1/cache\0")
+    for part in parts:
+        raw = part.encode("utf-8") if isinstance(part, str) else part
+        h.update(len(raw).to_bytes(8, "big"))
+        h.update(raw)
+    return h.digest()
+
+
+def _path(kind: str, key: bytes) -> Path | None:
+    if _directory is None:
+        return None
+    return _directory / f"{kind}-{key.hex()[:32]}.msgpack"
+
+
+def _no_ext(code: int, data: bytes) -> Any:
+    raise ValueError("ext types are not cache data")
+
+
+def load(kind: str, key: bytes) -> Any | None:
+    """The value stored for ``(kind, key)``, or None: none stored, or not intact."""
+    path = _path(kind, key)
+    if path is None:
+        return None
+    try:
+        with open(path, "rb") as handle:
+            data = handle.read(MAX_ENTRY + 1)
+    except OSError:
+        return None
+    if len(data) > MAX_ENTRY:
+        return None
+    try:
+        entry = msgpack.unpackb(data, raw=False, use_list=True, strict_map_key=True,
+                                ext_hook=_no_ext, timestamp=0)
+        if type(entry) is not list or len(entry) != 6:
+            return None
+        magic, version, stored_kind, stored_key, digest, payload = entry
+        if (magic != MAGIC or type(version) is not int or version != VERSION
+                or stored_kind != kind or stored_key != key or type(payload) is not bytes
+                or hashlib.sha256(payload).digest() != digest):
+            return None
+        return msgpack.unpackb(payload, raw=False, use_list=True, strict_map_key=True,
+                               ext_hook=_no_ext, timestamp=0)
+    except Exception:  # whatever the bytes are, an unreadable entry is only a miss
+        return None
+
+
+def store(kind: str, key: bytes, value: Any) -> None:
+    """Keep ``value`` (exact dict, list, str, int, float, bool, None, bytes only) for
+    ``(kind, key)``; a value of any other type, or a home that cannot be written, is
+    simply not cached."""
+    path = _path(kind, key)
+    if path is None:
+        return
+    try:
+        # strict types: a tuple or a mapping proxy would come back as something else
+        payload = msgpack.packb(value, use_bin_type=True, strict_types=True)
+    except (TypeError, ValueError, OverflowError):
+        return
+    entry = msgpack.packb([MAGIC, VERSION, kind, key, hashlib.sha256(payload).digest(),
+                           payload], use_bin_type=True)
+    if len(entry) > MAX_ENTRY:
+        return
+    from pbem.atomic import write_atomic
+
+    try:
+        path.parent.mkdir(exist_ok=True)  # in the home, which must exist already
+        write_atomic(path, entry, mode=0o600)
+    except OSError:
+        pass

@@ -1,0 +1,44 @@
+"""The command line keeps each engine's parsed scenario data in ``HOME/cache`` (issue 19):
+the next command reads it instead of parsing the TOML and building the map, and a
+damaged cache gives the same answers, only slower."""
+
+from __future__ import annotations
+
+import os
+import subprocess
+import sys
+from collections.abc import Callable
+from pathlib import Path
+
+from pbem.session import Home
+
+
+def _legal(home: Path) -> str:
+    env = {**os.environ, "PBEM_CLOCK": "1800000000"}
+    env.pop("PBEM_PASSPHRASE", None)
+    out = subprocess.run([sys.executable, "-c", "from pbem.cli import main; main()",
+                          "--home", str(home), "legal", "luki", "--json"],
+                         capture_output=True, text=True, check=True, env=env)
+    return out.stdout
+
+
+def test_cache_written_read_and_rebuilt_when_damaged(
+        tmp_path: Path, purkayev: Callable[[Path, bytes], tuple[Home, Home]]) -> None:
+    _, ivan = purkayev(tmp_path, b"cache")
+    cache = ivan.path / "cache"
+    assert not cache.exists()
+    first = _legal(ivan.path)
+    entries = sorted(cache.iterdir())
+    assert {p.name.rsplit("-", 1)[0] for p in entries} == {"toml", "hexmap", "stand-ins"}
+    stamps = {p: p.stat().st_mtime_ns for p in entries}
+    assert _legal(ivan.path) == first
+    assert {p: p.stat().st_mtime_ns for p in entries} == stamps  # read, not rewritten
+    for n, path in enumerate(entries):  # a flipped byte in some, the rest cut short
+        data = bytearray(path.read_bytes())
+        if n % 2:
+            data[len(data) // 2] ^= 0x10
+        else:
+            del data[len(data) // 2:]
+        path.write_bytes(bytes(data))
+    assert _legal(ivan.path) == first
+    assert all(p.read_bytes() for p in entries)  # written anew

@@ -1,0 +1,140 @@
+"""pbem.datacache: data only, checked before use, and a damaged entry costs only time."""
+
+from __future__ import annotations
+
+import pickle
+from collections.abc import Iterator
+from pathlib import Path
+
+import msgpack
+import pytest
+
+from pbem import datacache
+
+VALUE = {"name": "map", "hexes": [["0101", 3], ["0102", -1]], "ok": True, "raw": b"\x00\xff",
+         "none": None, "ratio": 1.5}
+
+
+@pytest.fixture
+def cache(tmp_path: Path) -> Iterator[Path]:
+    folder = tmp_path / "cache"
+    datacache.configure(folder)
+    yield folder
+    datacache.configure(None)
+
+
+def _entry(folder: Path) -> Path:
+    (path,) = folder.iterdir()
+    return path
+
+
+def test_nothing_kept_unless_configured(tmp_path: Path) -> None:
+    datacache.configure(None)
+    key = datacache.make_key("x")
+    datacache.store("toml", key, VALUE)
+    assert datacache.load("toml", key) is None
+    assert list(tmp_path.iterdir()) == []
+
+
+def test_round_trip_keeps_types_and_order(cache: Path) -> None:
+    key = datacache.make_key("toml", b"bytes of a file")
+    assert datacache.load("toml", key) is None
+    datacache.store("toml", key, VALUE)
+    back = datacache.load("toml", key)
+    assert back == VALUE and list(back) == list(VALUE)
+    assert type(back["raw"]) is bytes and type(back["ok"]) is bool
+
+
+def test_keys_differ_with_any_part() -> None:
+    assert datacache.make_key("a", "bc") != datacache.make_key("ab", "c")
+    assert datacache.make_key("a", b"b") == datacache.make_key("a", "b")
+
+
+def test_what_would_not_come_back_the_same_is_not_kept(cache: Path) -> None:
+    key = datacache.make_key("t")
+    for value in ({"t": (1, 2)}, {"s": {1, 2}}, {"big": 2**70}, {"o": object()}):
+        datacache.store("toml", key, value)
+        assert datacache.load("toml", key) is None
+    assert not cache.exists() or list(cache.iterdir()) == []
+
+
+@pytest.mark.parametrize("damage", ["flip", "truncate", "empty", "append"])
+def test_damaged_entry_is_a_miss(cache: Path, damage: str) -> None:
+    key = datacache.make_key("toml", b"x")
+    datacache.store("toml", key, VALUE)
+    path = _entry(cache)
+    data = bytearray(path.read_bytes())
+    if damage == "flip":
+        for at in range(len(data)):  # every byte: no position is trusted unchecked
+            data[at] ^= 0x01
+            path.write_bytes(bytes(data))
+            assert datacache.load("toml", key) in (None, VALUE), at
+            data[at] ^= 0x01
+        data[-1] ^= 0x40  # a byte of the payload itself
+    elif damage == "truncate":
+        del data[len(data) // 2:]
+    elif damage == "empty":
+        data = bytearray()
+    else:
+        data += b"\x00"
+    path.write_bytes(bytes(data))
+    assert datacache.load("toml", key) is None
+    datacache.store("toml", key, VALUE)  # rebuilt and written anew
+    assert datacache.load("toml", key) == VALUE
+
+
+def test_flipping_any_payload_byte_is_caught(cache: Path) -> None:
+    key = datacache.make_key("toml", b"y")
+    datacache.store("toml", key, VALUE)
+    path = _entry(cache)
+    good = path.read_bytes()
+    payload = msgpack.unpackb(good)[5]
+    start = good.index(payload)
+    for at in range(start, start + len(payload)):
+        bad = bytearray(good)
+        bad[at] ^= 0x20
+        path.write_bytes(bytes(bad))
+        assert datacache.load("toml", key) is None, at
+
+
+def test_another_entrys_file_is_not_taken(cache: Path) -> None:
+    one, two = datacache.make_key("one"), datacache.make_key("two")
+    datacache.store("toml", one, {"v": 1})
+    datacache.store("toml", two, {"v": 2})
+    by_key = {p.name: p for p in cache.iterdir()}
+    first = next(p for n, p in by_key.items() if one.hex()[:32] in n)
+    second = next(p for n, p in by_key.items() if two.hex()[:32] in n)
+    second.write_bytes(first.read_bytes())  # a copy under the other's name
+    assert datacache.load("toml", two) is None
+    assert datacache.load("hexmap", one) is None  # another kind, same key: refused too
+    assert datacache.load("toml", one) == {"v": 1}
+
+
+def test_code_is_never_run(cache: Path) -> None:
+    """A pickle (which runs code when loaded) or an ext type in the entry is not read."""
+    key = datacache.make_key("toml", b"z")
+    datacache.store("toml", key, VALUE)
+    path = _entry(cache)
+
+    class Boom:
+        def __reduce__(self) -> tuple[object, tuple[str]]:
+            return (print, ("ran",))
+
+    path.write_bytes(pickle.dumps(Boom()))
+    assert datacache.load("toml", key) is None
+    payload = msgpack.packb(msgpack.ExtType(1, b"\x00"))
+    import hashlib
+
+    path.write_bytes(msgpack.packb([datacache.MAGIC, datacache.VERSION, "toml", key,
+                                    hashlib.sha256(payload).digest(), payload]))
+    assert datacache.load("toml", key) is None
+
+
+def test_unwritable_home_only_skips_the_cache(tmp_path: Path) -> None:
+    datacache.configure(tmp_path / "no such home" / "cache")
+    try:
+        key = datacache.make_key("w")
+        datacache.store("toml", key, VALUE)  # no error
+        assert datacache.load("toml", key) is None
+    finally:
+        datacache.configure(None)

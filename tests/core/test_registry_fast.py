@@ -1,0 +1,65 @@
+"""registry.get finds an installed engine's entry point without importlib.metadata
+(issue 19: importing it was ~30 ms of every command that loads a game), and agrees with
+the full lookup."""
+
+from __future__ import annotations
+
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from pbem import registry
+
+
+def _dist(root: Path, folder: str, text: str) -> None:
+    (root / folder).mkdir(parents=True)
+    (root / folder / "entry_points.txt").write_text(text)
+
+
+def test_listed_reads_entry_points_txt(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    first, second = tmp_path / "a", tmp_path / "b"
+    _dist(first, "games-1.0.dist-info",
+          "[console_scripts]\nwhite-death = not:this\n\n# a comment\n[pbem.engines]\n"
+          "  white-death =  first.module:ENGINE \n; another comment\nother = x:Y\n")
+    _dist(first, "more_games.egg-info", "[pbem.engines]\nwhite-death = egg.module:ENGINE\n")
+    # the same distribution again further down the path: shadowed, as importlib.metadata does
+    _dist(second, "Games-2.0.dist-info", "[pbem.engines]\nwhite-death = shadowed:ENGINE\n")
+    (second / "not-a-dist.dist-info").mkdir()  # no entry_points.txt
+    monkeypatch.setattr(sys, "path", [str(tmp_path / "missing"), str(first), str(second)])
+    assert registry._listed("white-death") == ["first.module:ENGINE", "egg.module:ENGINE"]
+    assert registry._listed("other") == ["x:Y"]
+    assert registry._listed("nobody") == []
+
+
+def test_installed_engines_agree_with_importlib_metadata() -> None:
+    from importlib.metadata import entry_points
+
+    for ep in entry_points(group=registry.GROUP):
+        assert registry._listed(ep.name)[:1] == [ep.value]
+        assert type(registry.get(ep.name)) is type(registry._load(ep.value, "test"))
+
+
+def test_loading_a_game_engine_skips_importlib_metadata() -> None:
+    probe = ("import sys\nfrom pbem.registry import get\nengine = get('mortain')\n"
+             "print(engine.id, 'importlib.metadata' in sys.modules)")
+    out = subprocess.run([sys.executable, "-c", probe], capture_output=True, text=True,
+                         check=True, env={"PATH": ""})
+    assert out.stdout.split() == ["mortain", "False"]
+
+
+def test_an_unloadable_entry_is_refused_as_the_full_lookup_refuses_it(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    from pbem.errors import UsageError
+
+    _dist(tmp_path, "broken-1.dist-info", "[pbem.engines]\nmortain = no_such_module:ENGINE\n")
+    monkeypatch.setattr(sys, "path", [str(tmp_path), *sys.path])
+    assert registry._listed("mortain")[0] == "no_such_module:ENGINE"
+    with pytest.raises(UsageError) as quick:
+        registry.get("mortain")
+    monkeypatch.setattr(registry, "_listed", lambda engine_id: [])
+    with pytest.raises(UsageError) as full:
+        registry.get("mortain")
+    assert str(quick.value) == str(full.value)
+    assert "cannot load engine 'no_such_module:ENGINE'" in str(full.value)

@@ -1,0 +1,137 @@
+"""Scenario data kept between commands (pbem.datacache): the same data, and a damaged
+cache only costs the time to parse again."""
+
+from __future__ import annotations
+
+import shutil
+import tomllib
+from collections.abc import Iterator
+from importlib.resources import files
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from engines.hexkit import scenario
+from engines.hexkit.hexmap import HexMap
+from engines.hexkit.scenario import load_scenario_path, parse_doc, parse_map
+from kit.helpers import DATA
+from pbem import datacache
+from pbem.errors import ScenarioError
+
+TINY = DATA / "tiny"
+FIELDS = ("terrain", "hex_features", "hexsides", "facing", "networks", "places", "areas",
+          "boxes", "styles")
+
+
+@pytest.fixture
+def cache(tmp_path: Path) -> Iterator[Path]:
+    folder = tmp_path / "cache"
+    datacache.configure(folder)
+    yield folder
+    datacache.configure(None)
+
+
+def _same_map(a: HexMap, b: HexMap) -> None:
+    assert a == b
+    for name in FIELDS:  # and in the same order: engines iterate these
+        assert list(getattr(a, name).items()) == list(getattr(b, name).items()), name
+    assert list(a.grid._cubes.items()) == list(b.grid._cubes.items())
+    assert a.legend == b.legend and a.adjacency == b.adjacency and a.ids == b.ids
+    assert a.grid.ids() == b.grid.ids()
+
+
+@pytest.mark.parametrize("engine_id", ["white-death", "for-the-motherland", "backhand-blow",
+                                       "48th-panzer-korps", "mortain"])
+def test_every_shipped_map_comes_back_the_same(engine_id: str) -> None:
+    sset = load_scenario_path(files("scenarios") / engine_id, label=engine_id)
+    assert sset.map_doc is not None
+    built = scenario._build_map(sset.docs[sset.map_doc])
+    _same_map(scenario._map_from_data(scenario._map_data(built)), built)
+
+
+def test_second_load_parses_nothing(cache: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    first = load_scenario_path(TINY)
+    assert {p.name.rsplit("-", 1)[0] for p in cache.iterdir()} == {"toml", "hexmap", "stand-ins"}
+
+    def no_parse(*args: Any, **kwargs: Any) -> Any:
+        raise AssertionError("parsed again")
+
+    monkeypatch.setattr(tomllib, "loads", no_parse)
+    monkeypatch.setattr(scenario, "_build_map", no_parse)
+    monkeypatch.setattr(scenario, "_find_stand_ins", no_parse)
+    again = load_scenario_path(TINY)
+    assert again.stand_ins == first.stand_ins and again.stand_ins
+    assert {n: dict(d.data) for n, d in again.docs.items()} == \
+        {n: dict(d.data) for n, d in first.docs.items()}
+    _same_map(again.map, first.map)
+
+
+@pytest.mark.parametrize("damage", ["flip", "truncate"])
+def test_damaged_cache_is_rebuilt(cache: Path, damage: str) -> None:
+    first = load_scenario_path(TINY)
+    for path in cache.iterdir():
+        data = bytearray(path.read_bytes())
+        if damage == "flip":
+            data[len(data) * 2 // 3] ^= 0x04
+        else:
+            del data[len(data) // 3:]
+        path.write_bytes(bytes(data))
+    again = load_scenario_path(TINY)
+    _same_map(again.map, first.map)
+    assert {n: dict(d.data) for n, d in again.docs.items()} == \
+        {n: dict(d.data) for n, d in first.docs.items()}
+    # written anew: every entry reads back whole
+    entries = list(cache.iterdir())
+    assert entries and all(datacache.load(p.name.rsplit("-", 1)[0], _key_of(p)) is not None
+                           for p in entries)
+
+
+def _key_of(path: Path) -> bytes:
+    import msgpack
+
+    key = msgpack.unpackb(path.read_bytes())[3]
+    assert isinstance(key, bytes)
+    return key
+
+
+def test_edited_file_is_parsed_again(cache: Path, tmp_path: Path) -> None:
+    copy = tmp_path / "tiny"
+    shutil.copytree(TINY, copy)
+    first = load_scenario_path(copy)
+    map_file = copy / (first.map_doc or "")
+    map_file.write_text(map_file.read_text().replace('"Tinyburg"', '"Smallville"'))
+    again = load_scenario_path(copy)
+    assert again.map.places_at("0303") == ("Smallville",)
+    assert first.map.places_at("0303") == ("Tinyburg",)
+
+
+def test_bad_toml_refused_the_same_with_a_cache(cache: Path) -> None:
+    with pytest.raises(ScenarioError) as plain:
+        datacache.configure(None)
+        parse_doc("x.toml", b"a = \n")
+    datacache.configure(cache)
+    with pytest.raises(ScenarioError) as cached:
+        parse_doc("x.toml", b"a = \n")
+    assert str(cached.value) == str(plain.value)
+    assert not cache.exists() or list(cache.iterdir()) == []
+
+
+def test_bad_map_refused_the_same_with_a_cache(cache: Path) -> None:
+    doc = parse_doc("m.toml", b'[map]\noffset = "sideways"\n')
+    with pytest.raises(ScenarioError) as first:
+        parse_map(doc)
+    with pytest.raises(ScenarioError) as second:
+        parse_map(doc)
+    assert str(first.value) == str(second.value)
+    assert not any(p.name.startswith("hexmap") for p in cache.iterdir())
+
+
+def test_bad_stand_in_refused_the_same_with_a_cache(cache: Path) -> None:
+    doc = parse_doc("s.toml", b'[units.a]\nstand_in = ""\n')
+    with pytest.raises(ScenarioError) as first:
+        scenario._stand_ins_of(doc)
+    with pytest.raises(ScenarioError) as second:
+        scenario._stand_ins_of(doc)
+    assert str(first.value) == str(second.value) and "must say why" in str(first.value)
+    assert not any(p.name.startswith("stand-ins") for p in cache.iterdir())
