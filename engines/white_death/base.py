@@ -26,7 +26,8 @@ BOXES = ("pending", "raster", "dead", "refit", "setup")
 
 
 #: attributes a clone shares: the rules and data, never changed by play
-_SHARED = frozenset({"engine", "cat", "sc", "_static", "_cache", "_pcache", "_encoded"})
+_SHARED = frozenset({"engine", "cat", "sc", "_static", "_cache", "_pcache", "_near",
+                     "_encoded"})
 _IMMUTABLE = (str, int, bool, Fraction, bytes, type(None))
 
 
@@ -144,6 +145,9 @@ class BaseState(State):
         #: hex, each side's units on the map, the enemy's ZOCs and traces): kept across
         #: other changes, cleared by :meth:`_relocated` whenever a unit changes hex
         self._pcache: dict[Any, Any] = {}
+        #: each side's stacks within two hexes of a hex (Rule 4's look ahead): kept across a
+        #: unit's move but for the hexes within two of where it left and arrived (``_put``)
+        self._near: dict[tuple[str, str], tuple[tuple[str, tuple[str, ...]], ...]] = {}
         # map-derived facts live in the catalog: a clone shares them (issue 13)
         self._static: dict[Any, Any] = cat.static
 
@@ -159,6 +163,7 @@ class BaseState(State):
                 d[k] = _copy(v)
         new._cache = {}
         new._pcache = {}
+        new._near = {}
         return new
 
     # ------------------------------------------------------------------ catalog access
@@ -177,6 +182,14 @@ class BaseState(State):
         if got is None:
             got = self._static[key] = self.map.neighbors(h)
         out: list[str] = got
+        return out
+
+    def area2(self, h: str) -> tuple[str, ...]:
+        key = ("area2", h)
+        got = self._static.get(key)
+        if got is None:
+            got = self._static[key] = tuple(sorted(self.map.within(h, 2)))
+        out: tuple[str, ...] = got
         return out
 
     def udef(self, uid: str) -> UnitDef:
@@ -235,6 +248,7 @@ class BaseState(State):
         """Forget every cache (after any change made from outside the rules too)."""
         self._cache.clear()
         self._pcache.clear()
+        self._near.clear()
 
     def _changed(self) -> None:
         """Forget what the position may have changed, units' hexes aside (the rules call
@@ -244,6 +258,7 @@ class BaseState(State):
     def _relocated(self) -> None:
         self._pcache.clear()
         self._cache.clear()
+        self._near.clear()
 
     def side_units(self, side: str) -> list[str]:
         """``side``'s units on the map, by id (a list kept until the next change)."""
@@ -267,10 +282,20 @@ class BaseState(State):
     # ------------------------------------------------------------------ position
 
     def _put(self, uid: str, h: str) -> None:
+        u = self.units[uid]
+        was = u.loc
         self.seq += 1
-        self.units[uid].loc = h
-        self.units[uid].seq = self.seq
+        u.loc = h
+        u.seq = self.seq
+        near = self._near
         self._relocated()
+        if near and was not in BOXES and h not in BOXES:
+            # only the stacks of the two hexes changed (the unit's place in the stacking
+            # order too): the answers for hexes farther than two from both still hold
+            for x in (*self.area2(was), *self.area2(h)):
+                near.pop(("soviet", x), None)
+                near.pop(("german", x), None)
+            self._near = near
 
     def bunker(self, h: str) -> int:
         return max((b[1] for b in self.bunkers if b[0] == h), default=0)

@@ -10,6 +10,7 @@ import math
 from fractions import Fraction
 from types import MappingProxyType
 
+from engines.hexkit.hexmap import HexMap
 from engines.hexkit.movement import MoveClass, region
 from engines.hexkit.overlay import OverlaidMap, Overlay
 from engines.white_death.base import BaseState
@@ -153,10 +154,14 @@ class TerrainState(BaseState):
         return out
 
     def to_ticks(self, mp: Fraction | int) -> int:
-        scaled = Fraction(mp) * self.ticks()
-        if scaled.denominator != 1:
-            raise ValueError(f"{mp} MP is finer than a tick (1/{self.ticks()} MP)")
-        return scaled.numerator
+        # integer arithmetic: no Fraction is built (a unit's MPs left, per decision)
+        t = self.ticks()
+        if isinstance(mp, int):
+            return mp * t
+        q, r = divmod(mp.numerator * t, mp.denominator)
+        if r:
+            raise ValueError(f"{mp} MP is finer than a tick (1/{t} MP)")
+        return q
 
     def enter_ticks(self, uid: str, frm: str | None, to: str) -> int | None:
         """:meth:`enter_cost` in ticks."""
@@ -182,8 +187,12 @@ class TerrainState(BaseState):
         """Rule 7's cost through the hex kit: the mobility class's chart column
         (:meth:`move_class`) read on the map as the weather and the bridges make it
         (:meth:`move_view`)."""
-        view = self.move_view()
         cls = self.move_class(mob)
+        # the overlay touches only bridged hexes and, in a thaw, lake hexsides: a step
+        # clear of both reads the printed map directly (the same answer, faster)
+        view: HexMap | OverlaidMap = self.map
+        if not self.frozen() or to in self.bridges or (frm is not None and frm in self.bridges):
+            view = self.move_view()
         if frm is None:  # from off the map (Rule 17): along the road onto a road hex
             cost = cls.entry_cost(view, to, ("road",) if self.road_hex(to) else ())
         else:
