@@ -287,7 +287,7 @@ class BaseState(State):
         self.seq += 1
         u.loc = h
         u.seq = self.seq
-        near = self._near
+        near, self._near = self._near, {}
         self._relocated()
         if near and was not in BOXES and h not in BOXES:
             # only the stacks of the two hexes changed (the unit's place in the stacking
