@@ -27,7 +27,7 @@ BOXES = ("pending", "raster", "dead", "refit", "setup")
 
 #: attributes a clone shares: the rules and data, never changed by play
 _SHARED = frozenset({"engine", "cat", "sc", "_static", "_cache", "_pcache", "_near",
-                     "_encoded"})
+                     "_stack", "_encoded"})
 _IMMUTABLE = (str, int, bool, Fraction, bytes, type(None))
 
 
@@ -148,6 +148,9 @@ class BaseState(State):
         #: each side's stacks within two hexes of a hex (Rule 4's look ahead): kept across a
         #: unit's move but for the hexes within two of where it left and arrived (``_put``)
         self._near: dict[tuple[str, str], tuple[tuple[str, tuple[str, ...]], ...]] = {}
+        #: Rule 4 answers per hex (:meth:`stack_ok_with`), kept likewise but for the two
+        #: hexes a move changes
+        self._stack: dict[str, dict[tuple[str, tuple[str, ...]], bool]] = {}
         # map-derived facts live in the catalog: a clone shares them (issue 13)
         self._static: dict[Any, Any] = cat.static
 
@@ -164,6 +167,7 @@ class BaseState(State):
         new._cache = {}
         new._pcache = {}
         new._near = {}
+        new._stack = {}
         return new
 
     # ------------------------------------------------------------------ catalog access
@@ -249,6 +253,7 @@ class BaseState(State):
         self._cache.clear()
         self._pcache.clear()
         self._near.clear()
+        self._stack.clear()
 
     def _changed(self) -> None:
         """Forget what the position may have changed, units' hexes aside (the rules call
@@ -259,6 +264,7 @@ class BaseState(State):
         self._pcache.clear()
         self._cache.clear()
         self._near.clear()
+        self._stack.clear()
 
     def side_units(self, side: str) -> list[str]:
         """``side``'s units on the map, by id (a list kept until the next change)."""
@@ -288,28 +294,36 @@ class BaseState(State):
         u.loc = h
         u.seq = self.seq
         near, self._near = self._near, {}
+        stack, self._stack = self._stack, {}
         self._relocated()
-        if near and was not in BOXES and h not in BOXES:
+        if was not in BOXES and h not in BOXES:
             # only the stacks of the two hexes changed (the unit's place in the stacking
-            # order too): the answers for hexes farther than two from both still hold
+            # order too): the answers for hexes farther than two from both still hold, and
+            # Rule 4's for every other hex (it reads the hex's stack and the unit asked of)
             for x in (*self.area2(was), *self.area2(h)):
                 near.pop(("soviet", x), None)
                 near.pop(("german", x), None)
             self._near = near
+            stack.pop(was, None)
+            stack.pop(h, None)
+            self._stack = stack
 
     def bunker(self, h: str) -> int:
         return max((b[1] for b in self.bunkers if b[0] == h), default=0)
 
     def stack_ok_with(self, h: str, uid: str, leaving: Iterable[str] = ()) -> bool:
         """Rule 4: may ``uid`` stand in ``h`` (with ``leaving`` gone from it)? It depends
-        on where units stand only, so it is kept until a unit changes hex."""
+        on the units in ``h`` only, so it is kept until a unit enters or leaves ``h``."""
         gone = tuple(sorted(leaving)) if leaving else ()
-        key = ("stack", h, uid, gone)
-        got = self._pcache.get(key)
+        key = (uid, gone)
+        here = self._stack.get(h)
+        if here is None:
+            here = self._stack[h] = {}
+        got = here.get(key)
         if got is None:
             side = self.side_of(uid)
             if not any(x != uid and x not in gone for x in self.occupied(side).get(h, ())):
-                self._pcache[key] = True
+                here[key] = True
                 return True  # Rule 4 limits stacks: a unit alone is never one
             # Rule 4 looks at which units stand together, not where or in what order: one
             # answer per set of units, kept for the whole game
@@ -321,7 +335,7 @@ class BaseState(State):
                 if len(memo) >= 65536:
                     memo.clear()  # a bound: entries are pure functions of their keys
                 got = memo[together] = rules.stack_ok(side, [self.udef(x) for x in together])
-            self._pcache[key] = got
+            here[key] = got
         return bool(got)
 
     # ------------------------------------------------------------------ dice and waiting steps

@@ -107,8 +107,9 @@ def test_kept_legal_actions_match_fresh_ones() -> None:
 
 def test_stacks_near_kept_across_moves_match_fresh_ones() -> None:
     """Each side's stacks near a hex survive a unit's move but for the hexes within two of
-    where it left and arrived: along a game (the same state, not clones, so the kept
-    answers are the ones carried across moves) every kept one equals a fresh one."""
+    where it left and arrived, Rule 4's answers but for those two hexes: along a game
+    (the same state, not clones, so the kept answers are the ones carried across moves)
+    every kept one equals a fresh one."""
     state = ENGINE.new_state("first-relief", ENGINE.resolve_options({}))
     assert isinstance(state, WDState)
     choose = Chooser("fast-paths/near/7")
@@ -120,10 +121,14 @@ def test_stacks_near_kept_across_moves_match_fresh_ones() -> None:
             state.apply_outcome(choose.outcome(state.chance_request()))
             continue
         kept = dict(state._near)
-        carried += len(kept)
+        stack = {h: dict(d) for h, d in state._stack.items()}
+        carried += len(kept) + len(stack)
         fresh = state.clone()
         assert isinstance(fresh, WDState)
         for (side, h), near in kept.items():
             assert fresh.stacks_near(side, h) == near, (side, h)
+        for h, answers in stack.items():
+            for (uid, gone), ok in answers.items():
+                assert fresh.stack_ok_with(h, uid, gone) == ok, (h, uid, gone)
         state.apply(choose.pick(state.legal_actions()))
     assert carried > 1000
