@@ -189,10 +189,12 @@ class BaseState(State):
         return out
 
     def area2(self, h: str) -> tuple[str, ...]:
+        """The hexes within two of ``h``, sorted (and as a set, ``("area2set", h)``)."""
         key = ("area2", h)
         got = self._static.get(key)
         if got is None:
             got = self._static[key] = tuple(sorted(self.map.within(h, 2)))
+            self._static[("area2set", h)] = frozenset(got)
         out: tuple[str, ...] = got
         return out
 
@@ -300,10 +302,11 @@ class BaseState(State):
             # only the stacks of the two hexes changed (the unit's place in the stacking
             # order too): the answers for hexes farther than two from both still hold, and
             # Rule 4's for every other hex (it reads the hex's stack and the unit asked of)
-            for x in (*self.area2(was), *self.area2(h)):
-                near.pop(("soviet", x), None)
-                near.pop(("german", x), None)
-            self._near = near
+            # (each kept hex's own area is at hand: stacks_near made it)
+            static = self._static
+            self._near = {k: v for k, v in near.items()
+                          if was not in static[("area2set", k[1])]
+                          and h not in static[("area2set", k[1])]}
             stack.pop(was, None)
             stack.pop(h, None)
             self._stack = stack
