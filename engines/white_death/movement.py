@@ -197,7 +197,9 @@ class MovementState(ArtilleryState, ReinforcementState):
             return frozenset()
         s = self.phasing
         bridges = self.bridges
-        key = (u.uid, u.loc, u.spent, u.zoc_start, u.via, u.garrison, "left-zoc" in u.marks,
+        spent = u.spent  # as its two ints: a Fraction hashes slowly (a modular inverse)
+        key = (u.uid, u.loc, spent.numerator, spent.denominator, u.zoc_start, u.via,
+               u.garrison, "left-zoc" in u.marks,
                s, self.impulse_mp, self.weather, self.vl_released,
                self.by_enemies("token", s, self._new_token), self.stacks_near(s, u.loc),
                tuple(h for h in self.area2(u.loc) if h in bridges) if bridges else ())
