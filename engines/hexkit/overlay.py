@@ -105,12 +105,14 @@ class Overlay(Shared):
 
     def key(self) -> tuple[object, ...]:
         """The overlay as plain sorted tuples (for caching compiled costs per overlay)."""
-        key = (tuple(self.terrain.items()),
-               *(tuple((k, tuple(sorted(v))) for k, v in m.items())
-                 for m in (self.sides_added, self.sides_removed, self.features_added,
-                           self.features_removed)))
+        key: tuple[object, ...] = (
+            tuple(self.terrain.items()),
+            *(tuple((k, tuple(sorted(v))) for k, v in m.items())
+              for m in (self.sides_added, self.sides_removed, self.features_added,
+                        self.features_removed)))
         if self.links_added:  # only when used, so older overlays keep their keys
-            key += (tuple((k, tuple(sorted(v))) for k, v in self.links_added.items()),)
+            links = tuple((n, tuple(sorted(sides))) for n, sides in self.links_added.items())
+            key += (links,)
         return key
 
     def check(self, hexmap: HexMap) -> None:

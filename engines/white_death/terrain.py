@@ -265,8 +265,9 @@ class TerrainState(BaseState):
         if road is None:
             raise ScenarioError("the Terrain Effects Chart prohibits the road (Rule 7)")
         sides: dict[str, Fraction | None] = {}
-        for kind, names in (("full", ("lake",)), ("partial", ("partial_lake", "lake_partial"))):
-            for n in names:
+        lakes = (("full", ("lake",)), ("partial", ("partial_lake", "lake_partial")))
+        for kind, kind_names in lakes:
+            for n in kind_names:
                 sides[n] = tables.lake[f"{kind}_frozen"][mob]
                 sides[f"{n}_thaw"] = tables.lake[f"{kind}_thaw"][mob]
         return MoveClass(
