@@ -64,6 +64,24 @@ class MoveClass(Shared):
     * ``network_crosses``: when moving along a network, hexside costs are ignored
       (the road has its own bridge); otherwise they still apply unless negated.
     * ``hex_features[feature]``: extra cost to enter a hex with that feature.
+
+    Charts that price a hex by its dearest terrain rather than a sum (White Death
+    Rule 7: "a hex costs the highest of its terrains"; a river hex, a town and a road
+    replace that cost) set, all optional:
+
+    * ``dearest``: a hex costs the dearest of its terrain's ``enter`` cost and its
+      features' ``hex_features`` costs (then costs to enter, not extras); any of them
+      prohibited prohibits it.
+    * ``fills``: terrains that are the absence of terrain (White Death's clear): they
+      count only in a hex with no feature in ``hex_features``.
+    * ``overrides``: names that, when they apply, set the cost of the hex entered
+      outright, the first that applies winning: a hex feature of the hex entered
+      (its ``hex_features`` cost), its terrain (its ``enter`` cost), or a network the
+      step runs along (its rate).  Only then come the unlisted networks, then the
+      terrain and features.
+    * ``leave_features[feature]``: extra cost to move out of a hex with that feature
+      into one without it, however the hex is entered (White Death's river and creek
+      hexes, drawn as hex features: "1-2" is 2 MP to leave the creek).
     """
 
     name: str
@@ -74,29 +92,28 @@ class MoveClass(Shared):
     negated_by: Mapping[str, Sequence[str]] = field(default_factory=_no_negation)
     network_crosses: bool = False
     hex_features: Mapping[str, Cost | None] = field(default_factory=_no_costs)
+    dearest: bool = False
+    fills: frozenset[str] = frozenset()
+    overrides: Sequence[str] = ()
+    leave_features: Mapping[str, Cost] = field(default_factory=_no_extras)
 
     def step_cost(self, hexmap: HexMap | OverlaidMap, a: HexId, b: HexId) -> Cost | None:
         """Cost to move from ``a`` into adjacent ``b`` ignoring units; ``None`` if barred.
         ``hexmap`` may be the map seen through a position's overlay."""
         ta, tb = hexmap.terrain[a], hexmap.terrain[b]
         feats = hexmap.hexsides.get(hexside(a, b), frozenset())
-        along = [self.networks[n] for n in self.networks if hexmap.connected(n, a, b)]
-        total: Cost
-        if along:
-            total = min(along)
-        else:
-            base = self.enter.get(tb)
-            if base is None:
-                return None
-            total = base
-            if ta != tb:
-                total += self.leave.get(ta, 0)
-            for f in sorted(hexmap.features_of(b)):
-                if f in self.hex_features:
-                    extra = self.hex_features[f]
-                    if extra is None:
-                        return None
-                    total += extra
+        along = [n for n in self.networks if hexmap.connected(n, a, b)]
+        got = self._hex_cost(hexmap, b, along)
+        if got is None:
+            return None
+        total: Cost = got
+        if not along and ta != tb:
+            total += self.leave.get(ta, 0)
+        if self.leave_features:
+            into = hexmap.features_of(b)
+            for f in sorted(hexmap.features_of(a)):
+                if f in self.leave_features and f not in into:
+                    total += self.leave_features[f]
         if not (along and self.network_crosses):
             for f in sorted(feats):
                 if f not in self.hexside:
@@ -104,6 +121,47 @@ class MoveClass(Shared):
                 if any(n in feats for n in self.negated_by.get(f, ())):
                     continue
                 extra = self.hexside[f]
+                if extra is None:
+                    return None
+                total += extra
+        return total
+
+    def entry_cost(self, hexmap: HexMap | OverlaidMap, b: HexId,
+                   along: Collection[str] = ()) -> Cost | None:
+        """Cost to enter ``b`` from off the map (reinforcements), arriving along the
+        networks named in ``along``: the hex's own cost, no leaving or hexside cost."""
+        return self._hex_cost(hexmap, b, [n for n in self.networks if n in along])
+
+    def _hex_cost(self, hexmap: HexMap | OverlaidMap, b: HexId,
+                  along: Sequence[str]) -> Cost | None:
+        """What entering ``b`` costs for the hex itself, ``along`` the networks the move
+        runs on (in ``networks`` order)."""
+        tb = hexmap.terrain[b]
+        if self.overrides:
+            fb = hexmap.features_of(b)
+            for name in self.overrides:
+                if name in along:
+                    return self.networks[name]
+                if name in fb and name in self.hex_features:
+                    return self.hex_features[name]
+                if name == tb and name in self.enter:
+                    return self.enter[name]
+        if along:
+            return min(self.networks[n] for n in along)
+        base = self.enter.get(tb)
+        if self.dearest:
+            priced = [self.hex_features[f] for f in sorted(hexmap.features_of(b))
+                      if f in self.hex_features]
+            costs = priced if priced and tb in self.fills else [base, *priced]
+            if any(c is None for c in costs):
+                return None
+            return max(c for c in costs if c is not None)
+        if base is None:
+            return None
+        total: Cost = base
+        for f in sorted(hexmap.features_of(b)):
+            if f in self.hex_features:
+                extra = self.hex_features[f]
                 if extra is None:
                     return None
                 total += extra

@@ -4,7 +4,8 @@ The printed map is fixed; the position changes what it means to move across it: 
 bridge built or blown (White Death Rule 20), lakes frozen or thawed and rivers crossable
 only at bridges in a thaw (Rules 13 and 16), a hex whose terrain the weather changes.
 An :class:`Overlay` states those changes as data (terrain per hex, hexside and hex
-features added or removed); :meth:`MoveCosts.overlaid
+features added or removed, network links added: a bridge built joins the road);
+:meth:`MoveCosts.overlaid
 <engines.hexkit.movement.MoveCosts.overlaid>` recomputes only the steps they touch and
 shares every other row with the compiled costs, so an engine keeps one compiled
 :class:`~engines.hexkit.movement.MoveCosts` per mobility class and one overlaid copy per
@@ -23,7 +24,7 @@ from fractions import Fraction
 from types import MappingProxyType
 from typing import Any
 
-from engines.hexkit.geometry import Hexside
+from engines.hexkit.geometry import Hexside, hexside
 from engines.hexkit.hexid import HexId
 from engines.hexkit.hexmap import HexMap
 from engines.hexkit.shared import Shared
@@ -38,6 +39,12 @@ def _frozen_map(items: Mapping[HexId, str] | None) -> Mapping[HexId, str]:
 
 def _frozen_sets(items: Mapping[HexId, Iterable[str]] | None) -> Mapping[HexId, frozenset[str]]:
     return MappingProxyType({k: frozenset(v) for k, v in sorted((items or {}).items())})
+
+
+def _link_sets(items: Mapping[str, Iterable[Hexside]] | None
+               ) -> Mapping[str, frozenset[Hexside]]:
+    return MappingProxyType({k: frozenset(hexside(*side) for side in v)
+                             for k, v in sorted((items or {}).items())})
 
 
 def _side_sets(items: Mapping[Hexside, Iterable[str]] | None
@@ -59,15 +66,21 @@ class Overlay(Shared):
         default_factory=lambda: _frozen_sets(None))
     features_removed: Mapping[HexId, frozenset[str]] = field(
         default_factory=lambda: _frozen_sets(None))
+    #: network -> hexsides it runs across now besides the map's own (White Death Rule 20:
+    #: a bridge "allows units to enter and leave the hex as if it were a road hex")
+    links_added: Mapping[str, frozenset[Hexside]] = field(
+        default_factory=lambda: _link_sets(None))
 
     @staticmethod
     def make(*, terrain: Mapping[HexId, str] | None = None,
              sides_added: Mapping[Hexside, Iterable[str]] | None = None,
              sides_removed: Mapping[Hexside, Iterable[str]] | None = None,
              features_added: Mapping[HexId, Iterable[str]] | None = None,
-             features_removed: Mapping[HexId, Iterable[str]] | None = None) -> Overlay:
+             features_removed: Mapping[HexId, Iterable[str]] | None = None,
+             links_added: Mapping[str, Iterable[Hexside]] | None = None) -> Overlay:
         return Overlay(_frozen_map(terrain), _side_sets(sides_added), _side_sets(sides_removed),
-                       _frozen_sets(features_added), _frozen_sets(features_removed))
+                       _frozen_sets(features_added), _frozen_sets(features_removed),
+                       _link_sets(links_added))
 
     @staticmethod
     def rename_side_feature(hexmap: HexMap, old: str, new: str) -> Overlay:
@@ -79,22 +92,28 @@ class Overlay(Shared):
 
     def __add__(self, other: Overlay) -> Overlay:
         """Both overlays (``other`` wins where they disagree on a hex's terrain)."""
-        def union(a: Mapping[Any, frozenset[str]], b: Mapping[Any, frozenset[str]]
-                  ) -> dict[Any, frozenset[str]]:
+        def union(a: Mapping[Any, frozenset[Any]], b: Mapping[Any, frozenset[Any]]
+                  ) -> dict[Any, frozenset[Any]]:
             return {k: a.get(k, _EMPTY) | b.get(k, _EMPTY) for k in sorted({*a, *b})}
         return Overlay.make(
             terrain={**self.terrain, **other.terrain},
             sides_added=union(self.sides_added, other.sides_added),
             sides_removed=union(self.sides_removed, other.sides_removed),
             features_added=union(self.features_added, other.features_added),
-            features_removed=union(self.features_removed, other.features_removed))
+            features_removed=union(self.features_removed, other.features_removed),
+            links_added=union(self.links_added, other.links_added))
 
     def key(self) -> tuple[object, ...]:
         """The overlay as plain sorted tuples (for caching compiled costs per overlay)."""
-        return (tuple(self.terrain.items()),
-                *(tuple((k, tuple(sorted(v))) for k, v in m.items())
-                  for m in (self.sides_added, self.sides_removed, self.features_added,
-                            self.features_removed)))
+        key: tuple[object, ...] = (
+            tuple(self.terrain.items()),
+            *(tuple((k, tuple(sorted(v))) for k, v in m.items())
+              for m in (self.sides_added, self.sides_removed, self.features_added,
+                        self.features_removed)))
+        if self.links_added:  # only when used, so older overlays keep their keys
+            links = tuple((n, tuple(sorted(sides))) for n, sides in self.links_added.items())
+            key += (links,)
+        return key
 
     def check(self, hexmap: HexMap) -> None:
         """``ValueError`` naming a hex, hexside or terrain the map does not have."""
@@ -104,7 +123,8 @@ class Overlay(Shared):
                 raise ValueError(f"overlay: terrain {t!r} for {h} is not in the map's legend")
         for h in (*self.features_added, *self.features_removed):
             hexmap.require(h)
-        for side in (*self.sides_added, *self.sides_removed):
+        links = [side for sides in self.links_added.values() for side in sorted(sides)]
+        for side in (*self.sides_added, *self.sides_removed, *links):
             a, b = side
             if b not in hexmap.neighbors(a):
                 raise ValueError(f"overlay: {a}/{b} is not a hexside of the map")
@@ -118,7 +138,8 @@ class Overlay(Shared):
             for j in adjacency[i]:
                 out.add((i, j))  # leaving costs depend on the terrain left
                 out.add((j, i))
-        for a, b in {*self.sides_added, *self.sides_removed}:
+        links = {side for sides in self.links_added.values() for side in sides}
+        for a, b in {*self.sides_added, *self.sides_removed, *links}:
             i, j = index[a], index[b]
             out.add((i, j))
             out.add((j, i))
@@ -140,7 +161,9 @@ class OverlaidMap:
                 - self.overlay.features_removed.get(h, _EMPTY))
 
     def connected(self, network: str, a: HexId, b: HexId) -> bool:
-        return self.base.connected(network, a, b)
+        added = self.overlay.links_added.get(network)
+        return self.base.connected(network, a, b) or (
+            added is not None and hexside(a, b) in added)
 
 
 class _Terrain(Mapping[HexId, str]):

@@ -64,6 +64,10 @@ def retreat_options(
     *,
     away_from: HexId | None = None,
     may_cross: Callable[[HexId, HexId], bool] | None = None,
+    farther: bool = True,
+    may_end: Callable[[HexId], bool] | None = None,
+    max_length: int | None = None,
+    path_rank: Callable[[tuple[HexId, ...]], Sequence[int]] | None = None,
 ) -> RetreatOptions:
     """All best retreat paths of ``length`` hexes from ``start``.
 
@@ -72,39 +76,71 @@ def retreat_options(
     frozen-access hexsides, For the Motherland! 8.6.4) and by ``rank``.  Paths are
     compared by their rank sequences, first hex first (the priorities choose each hex
     in turn); ties are all returned, sorted.
+
+    Rules that judge the retreat as a whole (White Death Rule 14.B: "place the unit two
+    hexes away from its original hex ... generally away from enemy units"; 14.C.1: a
+    retreat that would end in an enemy ZOC goes on until it does not) set, all optional:
+
+    * ``farther=False``: a step need not be farther from ``away_from``; the retreat must
+      still end as far from it as ``length`` steps each farther would (``length`` more
+      than ``start`` is).
+    * ``may_end``: where a retreat may stop; one whose last hex fails it goes on, hex by
+      hex, up to ``max_length`` hexes (default ``length``), and the shortest that may
+      stop wins.  No such path: ``complete`` is false.
+    * ``path_rank``: compare whole paths by this key, lower first, instead of by their
+      rank sequences (``ranks`` is then the first returned path's).
     """
     if length < 0:
         raise ValueError(f"negative retreat length {length}")
+    top = length if max_length is None else max_length
+    if top < length:
+        raise ValueError(f"max_length {top} is shorter than the retreat's {length} hexes")
     origin = away_from if away_from is not None else start
     hexmap.require(start)
-    # depth-first over paths; retreats are at most a few hexes, so this stays small
-    best: dict[int, tuple[tuple[int, ...], list[tuple[HexId, ...]]]] = {}
+    far = hexmap.distance(start, origin) + length
 
-    def record(path: tuple[HexId, ...], ranks: tuple[int, ...]) -> None:
-        n = len(path)
-        cur = best.get(n)
-        if cur is None or ranks < cur[0]:
-            best[n] = (ranks, [path])
-        elif ranks == cur[0]:
-            cur[1].append(path)
+    def may_stop(path: tuple[HexId, ...]) -> bool:
+        end = path[-1] if path else start
+        if not farther and hexmap.distance(end, origin) < far:
+            return False
+        return may_end is None or may_end(end)
 
-    def extend(path: tuple[HexId, ...], ranks: tuple[int, ...]) -> None:
-        record(path, ranks)
-        if len(path) == length:
-            return
-        here = path[-1] if path else start
-        d = hexmap.distance(here, origin)
-        for n in hexmap.neighbors(here):
-            if n in path or n == start or hexmap.distance(n, origin) <= d:
-                continue
-            if may_cross is not None and not may_cross(here, n):
-                continue
-            r = rank(path, n)
-            if r is None:
-                continue
-            extend((*path, n), (*ranks, r))
+    def pick(found: list[tuple[tuple[HexId, ...], tuple[int, ...]]], complete: bool
+             ) -> RetreatOptions:
+        if path_rank is not None and complete:
+            keyed = [(tuple(path_rank(p)), p, r) for p, r in found]
+            low = min(k for k, _, _ in keyed)
+            chosen = sorted((p, r) for k, p, r in keyed if k == low)
+            return RetreatOptions(tuple(p for p, _ in chosen), True, chosen[0][1])
+        low_r = min(r for _, r in found)
+        return RetreatOptions(tuple(sorted(p for p, r in found if r == low_r)), complete,
+                              low_r)
 
-    extend((), ())
-    longest = max(best)
-    ranks, paths = best[longest]
-    return RetreatOptions(tuple(sorted(paths)), longest == length, ranks)
+    # breadth-first over paths, a level per hex; retreats are a few hexes, so this stays
+    # small, and the first level where a retreat may stop is the answer
+    level: list[tuple[tuple[HexId, ...], tuple[int, ...]]] = [((), ())]
+    for n in range(top + 1):
+        if n > 0:
+            nxt: list[tuple[tuple[HexId, ...], tuple[int, ...]]] = []
+            for path, ranks in level:
+                here = path[-1] if path else start
+                d = hexmap.distance(here, origin)
+                for nb in hexmap.neighbors(here):
+                    if nb in path or nb == start:
+                        continue
+                    if farther and hexmap.distance(nb, origin) <= d:
+                        continue
+                    if may_cross is not None and not may_cross(here, nb):
+                        continue
+                    r = rank(path, nb)
+                    if r is None:
+                        continue
+                    nxt.append(((*path, nb), (*ranks, r)))
+            if not nxt:
+                break
+            level = nxt
+        if n >= length:
+            good = [(p, r) for p, r in level if may_stop(p)]
+            if good:
+                return pick(good, True)
+    return pick(level, False)

@@ -26,7 +26,8 @@ BOXES = ("pending", "raster", "dead", "refit", "setup")
 
 
 #: attributes a clone shares: the rules and data, never changed by play
-_SHARED = frozenset({"engine", "cat", "sc", "_static", "_cache", "_pcache", "_encoded"})
+_SHARED = frozenset({"engine", "cat", "sc", "_static", "_cache", "_pcache", "_near",
+                     "_stack", "_encoded"})
 _IMMUTABLE = (str, int, bool, Fraction, bytes, type(None))
 
 
@@ -144,6 +145,12 @@ class BaseState(State):
         #: hex, each side's units on the map, the enemy's ZOCs and traces): kept across
         #: other changes, cleared by :meth:`_relocated` whenever a unit changes hex
         self._pcache: dict[Any, Any] = {}
+        #: each side's stacks within two hexes of a hex (Rule 4's look ahead): kept across a
+        #: unit's move but for the hexes within two of where it left and arrived (``_put``)
+        self._near: dict[tuple[str, str], tuple[tuple[str, tuple[str, ...]], ...]] = {}
+        #: Rule 4 answers per hex (:meth:`stack_ok_with`), kept likewise but for the two
+        #: hexes a move changes
+        self._stack: dict[str, dict[tuple[str, tuple[str, ...]], bool]] = {}
         # map-derived facts live in the catalog: a clone shares them (issue 13)
         self._static: dict[Any, Any] = cat.static
 
@@ -159,6 +166,8 @@ class BaseState(State):
                 d[k] = _copy(v)
         new._cache = {}
         new._pcache = {}
+        new._near = {}
+        new._stack = {}
         return new
 
     # ------------------------------------------------------------------ catalog access
@@ -177,6 +186,16 @@ class BaseState(State):
         if got is None:
             got = self._static[key] = self.map.neighbors(h)
         out: list[str] = got
+        return out
+
+    def area2(self, h: str) -> tuple[str, ...]:
+        """The hexes within two of ``h``, sorted (and as a set, ``("area2set", h)``)."""
+        key = ("area2", h)
+        got = self._static.get(key)
+        if got is None:
+            got = self._static[key] = tuple(sorted(self.map.within(h, 2)))
+            self._static[("area2set", h)] = frozenset(got)
+        out: tuple[str, ...] = got
         return out
 
     def udef(self, uid: str) -> UnitDef:
@@ -235,6 +254,8 @@ class BaseState(State):
         """Forget every cache (after any change made from outside the rules too)."""
         self._cache.clear()
         self._pcache.clear()
+        self._near.clear()
+        self._stack.clear()
 
     def _changed(self) -> None:
         """Forget what the position may have changed, units' hexes aside (the rules call
@@ -244,6 +265,8 @@ class BaseState(State):
     def _relocated(self) -> None:
         self._pcache.clear()
         self._cache.clear()
+        self._near.clear()
+        self._stack.clear()
 
     def side_units(self, side: str) -> list[str]:
         """``side``'s units on the map, by id (a list kept until the next change)."""
@@ -267,24 +290,43 @@ class BaseState(State):
     # ------------------------------------------------------------------ position
 
     def _put(self, uid: str, h: str) -> None:
+        u = self.units[uid]
+        was = u.loc
         self.seq += 1
-        self.units[uid].loc = h
-        self.units[uid].seq = self.seq
+        u.loc = h
+        u.seq = self.seq
+        near, self._near = self._near, {}
+        stack, self._stack = self._stack, {}
         self._relocated()
+        if was not in BOXES and h not in BOXES:
+            # only the stacks of the two hexes changed (the unit's place in the stacking
+            # order too): the answers for hexes farther than two from both still hold, and
+            # Rule 4's for every other hex (it reads the hex's stack and the unit asked of)
+            # (each kept hex's own area is at hand: stacks_near made it)
+            static = self._static
+            self._near = {k: v for k, v in near.items()
+                          if was not in static[("area2set", k[1])]
+                          and h not in static[("area2set", k[1])]}
+            stack.pop(was, None)
+            stack.pop(h, None)
+            self._stack = stack
 
     def bunker(self, h: str) -> int:
         return max((b[1] for b in self.bunkers if b[0] == h), default=0)
 
     def stack_ok_with(self, h: str, uid: str, leaving: Iterable[str] = ()) -> bool:
         """Rule 4: may ``uid`` stand in ``h`` (with ``leaving`` gone from it)? It depends
-        on where units stand only, so it is kept until a unit changes hex."""
+        on the units in ``h`` only, so it is kept until a unit enters or leaves ``h``."""
         gone = tuple(sorted(leaving)) if leaving else ()
-        key = ("stack", h, uid, gone)
-        got = self._pcache.get(key)
+        key = (uid, gone)
+        here = self._stack.get(h)
+        if here is None:
+            here = self._stack[h] = {}
+        got = here.get(key)
         if got is None:
             side = self.side_of(uid)
             if not any(x != uid and x not in gone for x in self.occupied(side).get(h, ())):
-                self._pcache[key] = True
+                here[key] = True
                 return True  # Rule 4 limits stacks: a unit alone is never one
             # Rule 4 looks at which units stand together, not where or in what order: one
             # answer per set of units, kept for the whole game
@@ -296,7 +338,7 @@ class BaseState(State):
                 if len(memo) >= 65536:
                     memo.clear()  # a bound: entries are pure functions of their keys
                 got = memo[together] = rules.stack_ok(side, [self.udef(x) for x in together])
-            self._pcache[key] = got
+            here[key] = got
         return bool(got)
 
     # ------------------------------------------------------------------ dice and waiting steps

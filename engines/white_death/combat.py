@@ -10,6 +10,7 @@ from __future__ import annotations
 from fractions import Fraction
 from typing import Any
 
+from engines.hexkit.retreat import retreat_options
 from engines.white_death import rules
 from engines.white_death.base import other
 from engines.white_death.supply import SupplyState
@@ -198,54 +199,51 @@ class CombatState(SupplyState):
         s = self.side_of(uid)
         u = self.units[uid]
         start = u.loc
-        enemies = sorted(self.enemy_hexes(s))
-        ez = self.ezoc(s)
-        bad = set(enemies)
-
-        def passable(h: str) -> bool:
-            return h not in bad and self.enter_cost_terrain(uid, h) is not None
-
-        def away(h: str) -> int:
-            return min((self.map.distance(h, e) for e in enemies), default=99)
-
-        best: tuple[Any, ...] | None = None
-        frontier: list[list[str]] = [[start]]
-        for depth in range(1, 6):
-            nxt: list[list[str]] = []
-            for p in frontier:
-                for n in self.nbrs(p[-1]):
-                    if n in p or not passable(n):
-                        continue
-                    nxt.append([*p, n])
-            frontier = nxt
-            if depth < 2:
-                continue
-            for p in frontier:
-                end = p[-1]
-                if self.map.distance(start, end) < 2:
-                    continue
-                if end in ez or not self.stack_ok_with(end, uid):
-                    continue
-                through = any(x in ez for x in p[1:])
-                key = (depth, through, -away(end), end, p)
-                if best is None or key < best:
-                    best = key
-            if best is not None:
-                break
-            frontier = frontier[:400]
-        if best is None:
+        path = self.retreat_path(uid)
+        if path is None:
             events = self._lose(uid, u.strength, "no retreat route")
             return [Event(f"{uid} cannot retreat from {start}", "retreat", hexes=(start,),
                           rule="Rule 14.B"), *events]
-        path = best[-1]
         events = []
-        if best[1]:
+        if any(x in self.ezoc(s) for x in path):
             events += self._lose(uid, 1, "retreat through an enemy ZOC")
         if self.on_map(uid):
             self._put(uid, path[-1])
             u.assault = ""
             u.deployed = False
             u.stopped = True
-            events.append(Event(f"{uid} retreats {' '.join(path)}", "retreat",
-                                hexes=tuple(path), units=(uid,), rule="Rule 14.B"))
+            events.append(Event(f"{uid} retreats {' '.join((start, *path))}", "retreat",
+                                hexes=(start, *path), units=(uid,), rule="Rule 14.B"))
         return events
+
+    def retreat_path(self, uid: str) -> tuple[str, ...] | None:
+        """Rule 14.B's route for ``uid`` (the hexes after its own), ``None`` if it has none.
+
+        The hex kit's retreat search with the rule's terms: two hexes, ending two hexes
+        from the unit's hex (``farther=False``: the steps themselves need not each be
+        farther); where the end would be in an enemy ZOC (14.C.1) or over the stacking
+        limit (Rule 4) it goes on, up to five hexes, the shortest route winning; enemy
+        units and prohibited terrain are never entered. Among routes of that length: not
+        through an enemy ZOC first (14.C.1 costs a strength point), then the end farthest
+        from the nearest enemy unit ("generally away from enemy units"), then the lowest
+        end hex and route, so both players' programs move the unit alike."""
+        s = self.side_of(uid)
+        start = self.units[uid].loc
+        enemies = sorted(self.enemy_hexes(s))
+        ez = self.ezoc(s)
+        bad = set(enemies)
+
+        def rank(_path: tuple[str, ...], h: str) -> int | None:
+            return 0 if h not in bad and self.enter_cost_terrain(uid, h) is not None else None
+
+        def away(h: str) -> int:
+            return min((self.map.distance(h, e) for e in enemies), default=99)
+
+        opts = retreat_options(
+            self.map, start, 2, rank, farther=False, max_length=5,
+            may_end=lambda h: h not in ez and self.stack_ok_with(h, uid),
+            path_rank=lambda p: (int(any(x in ez for x in p)), -away(p[-1])))
+        if not opts.complete:
+            return None
+        return min(opts.paths, key=lambda p: (p[-1], p))
+

@@ -197,7 +197,9 @@ class MovementState(ArtilleryState, ReinforcementState):
             return frozenset()
         s = self.phasing
         bridges = self.bridges
-        key = (u.uid, u.loc, u.spent, u.zoc_start, u.via, u.garrison, "left-zoc" in u.marks,
+        spent = u.spent  # as its two ints: a Fraction hashes slowly (a modular inverse)
+        key = (u.uid, u.loc, spent.numerator, spent.denominator, u.zoc_start, u.via,
+               u.garrison, "left-zoc" in u.marks,
                s, self.impulse_mp, self.weather, self.vl_released,
                self.by_enemies("token", s, self._new_token), self.stacks_near(s, u.loc),
                tuple(h for h in self.area2(u.loc) if h in bridges) if bridges else ())
@@ -210,22 +212,14 @@ class MovementState(ArtilleryState, ReinforcementState):
         return got
 
     def stacks_near(self, side: str, h: str) -> tuple[tuple[str, tuple[str, ...]], ...]:
-        """``side``'s stacks within two hexes of ``h`` (until a unit changes hex)."""
-        key = ("near", side, h)
-        got = self._pcache.get(key)
+        """``side``'s stacks within two hexes of ``h`` (kept by ``_put`` for the hexes
+        a move does not come near)."""
+        key = (side, h)
+        got = self._near.get(key)
         if got is None:
             occ = self.occupied(side)
-            got = self._pcache[key] = tuple((x, occ[x]) for x in self.area2(h) if x in occ)
-        out: tuple[tuple[str, tuple[str, ...]], ...] = got
-        return out
-
-    def area2(self, h: str) -> tuple[str, ...]:
-        key = ("area2", h)
-        got = self._static.get(key)
-        if got is None:
-            got = self._static[key] = tuple(sorted(self.map.within(h, 2)))
-        out: tuple[str, ...] = got
-        return out
+            got = self._near[key] = tuple((x, occ[x]) for x in self.area2(h) if x in occ)
+        return got
 
     def _new_token(self) -> int:
         """A number naming one position of the enemy while the catalog's memo holds it."""

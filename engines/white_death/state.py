@@ -160,7 +160,16 @@ class WDState(TurnState, PlacementState, MovementState, AssaultState, ViewState,
         if self._valid(end):
             out.append(end)
         memo = self._static.setdefault("unit-memo", {})
-        common = self._phase_key()
+        # the phase's part of every unit's key as one number, so it is hashed once per
+        # decision rather than once per unit (numbers from the catalog's count: never
+        # reused, so a number forgotten with its table cannot stand for another phase)
+        tokens = self._static.setdefault("phase-tokens", {})
+        phase = self._phase_key()
+        common = tokens.get(phase)
+        if common is None:
+            if len(tokens) >= 65536:
+                tokens.clear()
+            common = tokens[phase] = self._new_token()
         for uid in self.side_units(self.phasing):
             if self.passing and uid != self.passing:
                 continue
@@ -196,7 +205,7 @@ class WDState(TurnState, PlacementState, MovementState, AssaultState, ViewState,
                 tuple(sorted(self.builders)), tuple(sorted(self.bridges)),
                 self.by_enemies("token", s, self._new_token))
 
-    def _unit_key(self, uid: str, common: tuple[Any, ...]) -> tuple[Any, ...] | None:
+    def _unit_key(self, uid: str, common: object) -> tuple[Any, ...] | None:
         """Everything a unit's movement-phase actions read (Rules 3-8, 13, 15, 18, 20-22):
         its own state, the side's pools and the impulse, the weather, the bridges, the
         enemy's position (one number while the catalog's memo keeps it) and the friendly

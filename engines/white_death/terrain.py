@@ -8,11 +8,19 @@ from __future__ import annotations
 
 import math
 from fractions import Fraction
+from types import MappingProxyType
 
-from engines.hexkit.movement import region
+from engines.hexkit.hexmap import HexMap
+from engines.hexkit.movement import MoveClass, region
+from engines.hexkit.overlay import OverlaidMap, Overlay
 from engines.white_death.base import BaseState
 from engines.white_death.data import ALIASES
 from pbem.errors import ScenarioError
+
+#: the networks a move runs along at the road's rate (Rule 7; Rule 8's railroads too)
+RAILS_AND_ROADS = ("road", "railroad", "rail")
+#: hex features the Terrain Effects Chart prices (by their chart names)
+_TEC_FEATURES = ("town", "forest", "swamp", "high", "creek", "river")
 
 
 class TerrainState(BaseState):
@@ -73,24 +81,12 @@ class TerrainState(BaseState):
             got = self._static[key] = bool(m.network_neighbors("road", h) or self.rail_hex(h))
         return bool(got)
 
-    def along_road(self, a: str, b: str) -> bool:
-        """Rule 7 with Rule 20: a move from ``a`` to ``b`` along a road.
-
-        A bridge "allows units to enter and leave the hex as if it were a road hex": a
-        bridge built in the game is on no road of the map, so a move between it and a road
-        hex next to it (or another bridge) is taken as along the road.
-        """
-        if self.road(a, b):
-            return True
-        return (a in self.bridges or b in self.bridges) and self.road_hex(a) and self.road_hex(b)
-
     def road(self, a: str, b: str) -> bool:
+        """A road or railroad of the printed map runs from ``a`` to ``b`` (Rule 7)."""
         key = ("road", a, b)
         got = self._static.get(key)
         if got is None:
-            m = self.map
-            got = self._static[key] = any(m.connected(n, a, b)
-                                          for n in ("road", "railroad", "rail"))
+            got = self._static[key] = any(self.map.connected(n, a, b) for n in RAILS_AND_ROADS)
         return bool(got)
 
     def rail_hex(self, h: str) -> bool:
@@ -158,10 +154,14 @@ class TerrainState(BaseState):
         return out
 
     def to_ticks(self, mp: Fraction | int) -> int:
-        scaled = Fraction(mp) * self.ticks()
-        if scaled.denominator != 1:
-            raise ValueError(f"{mp} MP is finer than a tick (1/{self.ticks()} MP)")
-        return scaled.numerator
+        # integer arithmetic: no Fraction is built (a unit's MPs left, per decision)
+        t = self.ticks()
+        if isinstance(mp, int):
+            return mp * t
+        q, r = divmod(mp.numerator * t, mp.denominator)
+        if r:
+            raise ValueError(f"{mp} MP is finer than a tick (1/{t} MP)")
+        return q
 
     def enter_ticks(self, uid: str, frm: str | None, to: str) -> int | None:
         """:meth:`enter_cost` in ticks."""
@@ -184,39 +184,124 @@ class TerrainState(BaseState):
         return t
 
     def _enter_cost(self, mob: str, frm: str | None, to: str) -> Fraction | None:
-        mv = self.cat.tables.movement
-        terr = self.terrain(to)
-        river = self.river_at(to)
-        along = frm is not None and self.along_road(frm, to)
-        if frm is None and self.road_hex(to):
-            along = True
-        cost: Fraction | None
-        if river == "river":
-            cost = mv["river"][mob].enter
-        elif along:
-            cost = mv["road"][mob].enter
-        elif "town" in terr:
-            cost = mv["town"][mob].enter
+        """Rule 7's cost through the hex kit: the mobility class's chart column
+        (:meth:`move_class`) read on the map as the weather and the bridges make it
+        (:meth:`move_view`)."""
+        cls = self.move_class(mob)
+        # the overlay touches only bridged hexes and, in a thaw, lake hexsides: a step
+        # clear of both reads the printed map directly (the same answer, faster)
+        view: HexMap | OverlaidMap = self.map
+        if not self.frozen() or to in self.bridges or (frm is not None and frm in self.bridges):
+            view = self.move_view()
+        if frm is None:  # from off the map (Rule 17): along the road onto a road hex
+            cost = cls.entry_cost(view, to, ("road",) if self.road_hex(to) else ())
         else:
-            costs = [mv[x][mob].enter for x in sorted(terr) if x in mv and x != "river"]
-            if any(c is None for c in costs):
-                return None
-            cost = max((c for c in costs if c is not None), default=mv["clear"][mob].enter)
-        if cost is None:
-            return None
-        if frm is not None:
-            left = self.river_at(frm)
-            if left and left not in terr - ({"river"} if to in self.bridges else set()):
-                cost += mv[left][mob].leave
-            feats = self.map.side_features(frm, to)
-            kind = "full" if "lake" in feats else "partial" if (
-                "partial_lake" in feats or "lake_partial" in feats) else ""
-            if kind:
-                extra = self.cat.tables.lake[f"{kind}_{'frozen' if self.frozen() else 'thaw'}"][mob]
-                if extra is None:
-                    return None
-                cost += extra
-        return cost
+            cost = cls.step_cost(view, frm, to)
+        return None if cost is None else Fraction(cost)
+
+    def move_class(self, mob: str) -> MoveClass:
+        """The Terrain Effects Chart's column for one mobility class, as the kit's
+        :class:`MoveClass` for this map (kept in the catalog)."""
+        key = ("move-class", mob)
+        got = self._static.get(key)
+        if got is None:
+            got = self._static[key] = self._move_class(mob)
+        out: MoveClass = got
+        return out
+
+    def _move_class(self, mob: str) -> MoveClass:
+        """Rule 7 as data: a hex costs the highest of its terrains (``dearest``), clear
+        being the absence of other terrain (``fills``); a river hex, then a move along a
+        road or railroad (Rule 7: "only hex to hex along the road"), then a town set the
+        cost outright (``overrides``); leaving a creek or river hex for one without it
+        costs the chart's second number (``leave_features``); Rule 13's lake hexsides add
+        their weather's cost or prohibit (``hexside``, thaw names from :meth:`move_view`).
+        """
+        m = self.map
+        tables = self.cat.tables
+        mv = tables.movement
+        known = set(tables.defense)
+        enter: dict[str, Fraction | None] = {}
+        fills: set[str] = set()
+        towns: list[str] = []
+        for t, tc in sorted(m.terrain_classes.items()):
+            alias = ALIASES.get(t, t)
+            if alias in ("river", "creek"):
+                raise ScenarioError(f"map terrain {t!r}: White Death draws rivers and creeks "
+                                    "as hex features (Rule 7)")
+            names = {x for x in (alias, "high" if tc.flag("high") else "") if x in known}
+            if "town" in names:
+                towns.append(t)
+                enter[t] = mv["town"][mob].enter
+                continue
+            costs = [mv[x][mob].enter for x in sorted(names) if x in mv and x != "clear"]
+            if not costs:
+                fills.add(t)
+                enter[t] = mv["clear"][mob].enter
+            elif any(c is None for c in costs):
+                enter[t] = None
+            else:
+                enter[t] = max(c for c in costs if c is not None)
+        feats: dict[str, Fraction | None] = {}
+        leave: dict[str, Fraction] = {}
+        rivers: list[str] = []
+        for f in sorted({f for fs in m.hex_features.values() for f in fs}):
+            alias = ALIASES.get(f, f)
+            if alias not in _TEC_FEATURES or alias not in known:
+                continue
+            feats[f] = mv[alias][mob].enter
+            if alias in ("river", "creek"):
+                leave[f] = mv[alias][mob].leave
+            if alias == "river":
+                rivers.append(f)
+            elif alias == "town":
+                towns.append(f)
+        if len({ALIASES.get(f, f) for f in leave}) != len(leave) or any(
+                {"river", "creek"} <= {ALIASES.get(f, f) for f in fs}
+                for fs in m.hex_features.values()):
+            raise ScenarioError("White Death's map names each of river and creek once, and "
+                                "no hex is both (Rule 7 charges one of them to leave a hex)")
+        road = mv["road"][mob].enter
+        if road is None:
+            raise ScenarioError("the Terrain Effects Chart prohibits the road (Rule 7)")
+        sides: dict[str, Fraction | None] = {}
+        lakes = (("full", ("lake",)), ("partial", ("partial_lake", "lake_partial")))
+        for kind, kind_names in lakes:
+            for n in kind_names:
+                sides[n] = tables.lake[f"{kind}_frozen"][mob]
+                sides[f"{n}_thaw"] = tables.lake[f"{kind}_thaw"][mob]
+        return MoveClass(
+            f"white-death-{mob}", enter=MappingProxyType(enter),
+            hexside=MappingProxyType(sides),
+            networks=MappingProxyType({n: road for n in RAILS_AND_ROADS}),
+            hex_features=MappingProxyType(feats), dearest=True, fills=frozenset(fills),
+            overrides=(*rivers, *RAILS_AND_ROADS, *towns),
+            leave_features=MappingProxyType(leave))
+
+    def move_view(self) -> OverlaidMap:
+        """The map as the position makes it for movement: a bridge (Rule 20) takes the
+        river out of its hex and joins the road ("as if it were a road hex": to every
+        road, railroad or bridge hex next to it); a thaw (Rules 13, 16) turns each lake
+        hexside into its thaw kind. One per weather and set of bridges, in the catalog."""
+        key = ("move-view", self.frozen(), tuple(sorted(self.bridges)))
+        got = self._static.get(key)
+        if got is None:
+            got = self._static[key] = OverlaidMap(self.map, self._move_overlay())
+        out: OverlaidMap = got
+        return out
+
+    def _move_overlay(self) -> Overlay:
+        m = self.map
+        removed: dict[str, set[str]] = {}
+        links: set[tuple[str, str]] = set()
+        for h in sorted(self.bridges):
+            removed[h] = {f for f in m.features_of(h) if ALIASES.get(f, f) == "river"}
+            links.update((h, n) for n in self.nbrs(h) if self.road_hex(n))
+        out = Overlay.make(features_removed=removed, links_added={"road": links})
+        if not self.frozen():
+            for n in ("lake", "partial_lake", "lake_partial"):
+                out = out + Overlay.rename_side_feature(m, n, f"{n}_thaw")
+        return out
 
     def bank(self, h: str) -> str:
         """Which side of the river a hex is on: the lowest hex id of its part of the map

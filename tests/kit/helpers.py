@@ -17,6 +17,7 @@ LEGEND = (
     TerrainClass("rough", "r", "#a09070"),
     TerrainClass("swamp", "s", "#708060"),
     TerrainClass("lake", "~", "#6090d0"),
+    TerrainClass("town", "t", "#a0a0a0"),
 )
 
 
@@ -29,9 +30,11 @@ def make_map(
     hexsides: Mapping[str, Iterable[Hexside]] | None = None,
     networks: Mapping[str, Iterable[Hexside]] | None = None,
     facing: Mapping[str, Iterable[tuple[HexId, HexId]]] | None = None,
+    features: Mapping[str, Iterable[HexId]] | None = None,
 ) -> HexMap:
     grid = HexGrid(parity, (1, cols), (1, rows))
     base = {h: "clear" for h in grid.ids()}
     base.update(terrain or {})
     return HexMap.build(grid=grid, terrain=base, legend=LEGEND, title="test",
-                        hexsides=hexsides, networks=networks, facing=facing)
+                        hexsides=hexsides, networks=networks, facing=facing,
+                        hex_features=features)

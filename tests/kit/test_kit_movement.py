@@ -415,3 +415,56 @@ def test_lightest_chain_counts_the_hexes_a_line_lacks() -> None:
     assert lightest_chain(table, ["a1"], {"a1"}, weight) == 0
     cut = {h: tuple(n for n in ns if n[1] != "2") for h, ns in table.items()}
     assert lightest_chain(cut, ["a1"], {"a3"}, weight) is None
+
+
+# White Death's Terrain Effects Chart in miniature (draft-mobile column): a hex costs the
+# highest of its terrains, clear being the absence of terrain; a river hex, a move along
+# the road and a town set the cost outright; "1-2" is 1 to enter a creek hex, 2 to leave
+DRAFT = MoveClass(
+    "draft",
+    enter={"clear": 2, "forest": 3, "town": 1, "swamp": None},
+    networks={"road": Fraction(1, 2)},
+    hex_features={"creek": 1, "river": 2},
+    dearest=True,
+    fills=frozenset({"clear"}),
+    overrides=("river", "road", "town"),
+    leave_features={"creek": 2, "river": 3},
+)
+
+
+def _strip() -> HexMap:
+    """0101 clear | 0201 clear+creek | 0301 forest+creek | 0401 clear+river | 0501 town,
+    joined to 0401 by a road | 0601 swamp+creek."""
+    return make_map(6, 1, {"0301": "forest", "0501": "town", "0601": "swamp"},
+                    features={"creek": ["0201", "0301", "0601"], "river": ["0401"]},
+                    networks={"road": [("0401", "0501")]})
+
+
+def test_dearest_terrain_fills_overrides_and_leaving_costs() -> None:
+    m = _strip()
+    c = DRAFT.step_cost
+    assert c(m, "0101", "0201") == 1  # clear+creek is a creek hex: 1, not clear's 2
+    assert c(m, "0201", "0101") == 2 + 2  # clear, and leaving the creek for no creek
+    assert c(m, "0201", "0301") == 3  # forest+creek: the dearer, no leaving along it
+    assert c(m, "0301", "0401") == 2 + 2  # the river's cost outright, leaving the creek
+    assert c(m, "0401", "0501") == Fraction(1, 2) + 3  # along the road, leaving the river
+    assert c(m, "0501", "0401") == 2  # the river before the road
+    assert c(m, "0501", "0601") is None  # swamp prohibits the hex, creek or not
+    # from off the map: the hex's own cost, along the road if it arrives by one
+    assert DRAFT.entry_cost(m, "0501") == 1
+    assert DRAFT.entry_cost(m, "0501", ("road",)) == Fraction(1, 2)
+    assert DRAFT.entry_cost(m, "0401", ("road",)) == 2
+    assert DRAFT.entry_cost(m, "0201") == 1
+    compiled = MoveCosts(m, DRAFT)
+    assert compiled.cost("0401", "0501") == Fraction(7, 2)
+    assert walk(compiled, ["0101", "0201", "0301"]) == 4
+
+
+def test_without_the_new_parameters_features_still_add() -> None:
+    m = _strip()
+    adding = MoveClass("adding", enter=DRAFT.enter, networks=DRAFT.networks,
+                       hex_features=DRAFT.hex_features)
+    assert adding.step_cost(m, "0101", "0201") == 2 + 1  # clear plus the creek's extra
+    assert adding.step_cost(m, "0201", "0301") == 3 + 1
+    assert adding.step_cost(m, "0501", "0401") == Fraction(1, 2)  # the road first
+    assert adding.entry_cost(m, "0301") == 4

@@ -129,3 +129,27 @@ def test_an_overlay_prices_every_step_as_a_recompiled_map_would(data: st.DataObj
     for a in ids:
         for b in base.neighbors(a):
             assert got.cost(a, b) == want.cost(a, b), (a, b)
+
+
+def test_a_bridge_built_joins_the_road_and_takes_the_river_out() -> None:
+    """White Death Rule 20: a bridge lets units enter and leave the hex as if it were a
+    road hex; the overlay removes the river feature and adds the road's links."""
+    draft = MoveClass("draft", enter={"clear": 2, "forest": 3}, networks={"road": Fraction(1, 2)},
+                      hex_features={"river": 2}, dearest=True, fills=frozenset({"clear"}),
+                      overrides=("river", "road"), leave_features={"river": 3})
+    m = make_map(4, 1, {"0301": "forest"}, features={"river": ["0201"]},
+                 networks={"road": [("0101", "0201")]})
+    costs = MoveCosts(m, draft)
+    assert costs.cost("0101", "0201") == 2 and costs.cost("0201", "0301") == 3 + 3
+    bridge = Overlay.make(features_removed={"0201": {"river"}},
+                          links_added={"road": [("0301", "0201")]})
+    built = costs.overlaid(bridge)
+    assert built.cost("0101", "0201") == Fraction(1, 2)  # the map's road, no river now
+    assert built.cost("0201", "0301") == Fraction(1, 2)  # the bridge's link, no leaving
+    assert built.cost("0301", "0401") == 2  # untouched
+    assert built.steps[3] is costs.steps[3]
+    assert bridge.key() != Overlay.make(features_removed={"0201": {"river"}}).key()
+    both = bridge + Overlay.make(links_added={"road": [("0301", "0401")]})
+    assert both.links_added["road"] == {("0201", "0301"), ("0301", "0401")}
+    with pytest.raises(ValueError, match="not a hexside"):
+        Overlay.make(links_added={"road": [("0101", "0401")]}).check(m)

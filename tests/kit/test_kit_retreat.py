@@ -80,3 +80,44 @@ def test_earlier_steps_rank_first() -> None:
     opts = retreat_options(M, "0404", 2, rank)
     assert all(p[0] == first_ok for p in opts.paths)
     assert opts.ranks == (0, 3)
+
+
+def test_a_retreat_in_an_enemy_zoc_goes_on_and_the_shortest_wins() -> None:
+    """White Death 14.C.1: a retreat whose last hex is in an enemy ZOC goes on until it is
+    not, up to a limit; 14.B judges the route as a whole (not through a ZOC first, then
+    the end farthest from the enemy)."""
+    start = "0404"
+    ring2 = {h for h in M.ids if M.distance(h, start) == 2}
+    rank = priority_ranker([lambda h: True])
+    # the kit's usual retreat is unchanged: two hexes, each farther, ending in the ring
+    plain = retreat_options(M, start, 2, rank)
+    assert plain.complete and set(plain.hexes) == ring2
+    # every end two hexes out is in a ZOC: three hexes, none shorter, none longer
+    opts = retreat_options(M, start, 2, rank, may_end=lambda h: h not in ring2, max_length=4)
+    assert opts.complete and opts.paths and all(len(p) == 3 for p in opts.paths)
+    assert {M.distance(h, start) for h in opts.hexes} == {3}
+    # and where the limit is too short there is no retreat
+    assert not retreat_options(M, start, 2, rank, may_end=lambda h: h not in ring2).complete
+    # the route as a whole: the end farthest from an enemy in 0101, all such routes
+    far = retreat_options(M, start, 2, rank, path_rank=lambda p: (-M.distance(p[-1], "0101"),))
+    best = max(M.distance(h, "0101") for h in ring2)
+    assert far.complete and {M.distance(h, "0101") for h in far.hexes} == {best}
+    assert len(far.paths) == len({p for p in plain.paths if M.distance(p[-1], "0101") == best})
+
+
+def test_a_retreat_may_step_sideways_when_only_its_end_must_be_away() -> None:
+    """White Death 14.B: "two hexes away from its original hex", not each step farther."""
+    start = "0404"
+    n1, n2 = next((a, b) for a in M.neighbors(start) for b in M.neighbors(start)
+                  if b in M.neighbors(a))
+    m = next(h for h in M.neighbors(n2)
+             if M.distance(h, start) == 2 and h not in M.neighbors(n1))
+
+    def rank(path: tuple[str, ...], h: str) -> int | None:
+        # the way out: n1 first, then along to n2, then out to m
+        allowed = {(): n1, (n1,): n2, (n1, n2): m}.get(path)
+        return 0 if h == allowed else None
+
+    assert not retreat_options(M, start, 2, rank, max_length=3).complete
+    opts = retreat_options(M, start, 2, rank, farther=False, max_length=3)
+    assert opts.complete and opts.paths == ((n1, n2, m),)

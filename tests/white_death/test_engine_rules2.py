@@ -420,3 +420,40 @@ def test_an_entrained_engineer_may_not_demolish_a_bridge(engine: WhiteDeath) -> 
     assert "demolish bridge Pi/83" not in [a.notation() for a in s.legal_actions()]
     refused(s, "demolish bridge Pi/83", "Rule 8")
     assert "1207" in s.bridges
+
+
+def test_rule_14b_retreat_two_hexes_away_from_the_enemy(engine: WhiteDeath) -> None:
+    """Rule 14.B: two hexes, ending two hexes from the unit's hex, generally away from
+    the enemy; clear of ZOCs, so no strength point is lost (14.C.1)."""
+    s = fresh(engine)
+    put(s, "I/504", "1510")
+    put(s, "1188/357", "1610")  # east of it
+    path = s.retreat_path("I/504")
+    assert path is not None and len(path) == 2
+    assert s.map.distance("1510", path[-1]) == 2
+    ring2 = [h for h in s.map.ids if s.map.distance(h, "1510") == 2]
+    assert s.map.distance(path[-1], "1610") == max(s.map.distance(h, "1610") for h in ring2)
+    assert not any(h in s.ezoc("german") for h in path)
+    strength = s.units["I/504"].strength
+    s._retreat("I/504")
+    assert s.units["I/504"].loc == path[-1] and s.units["I/504"].strength == strength
+
+
+def test_rule_14c1_a_retreat_ending_in_a_zoc_goes_on(engine: WhiteDeath) -> None:
+    """Rule 14.C.1: every hex two hexes out is in an enemy ZOC (Soviet units on every
+    other one), so the retreat goes on until it is out of them, and through ZOCs it loses
+    one strength point however many it crosses."""
+    s = fresh(engine)
+    put(s, "I/504", "1510")
+    ring = s.map.grid.ring("1510", 2)
+    soviets = ["1188/357", "1190/357", "1192/357", "918A/357", "948/257", "943/257"]
+    for uid, h in zip(soviets, ring[::2], strict=True):
+        put(s, uid, h)
+    ez = s.ezoc("german")
+    assert all(h in ez or s.units_at(h, "soviet") for h in ring)
+    path = s.retreat_path("I/504")
+    assert path is not None and len(path) > 2
+    assert path[-1] not in ez and all(h in ez for h in path[:-1])
+    strength = s.units["I/504"].strength
+    s._retreat("I/504")
+    assert s.units["I/504"].loc == path[-1] and s.units["I/504"].strength == strength - 1

@@ -103,3 +103,32 @@ def test_kept_legal_actions_match_fresh_ones() -> None:
         assert [a.notation() for a in state.legal_actions()] == kept
         seen += 1
     assert seen > 50
+
+
+def test_stacks_near_kept_across_moves_match_fresh_ones() -> None:
+    """Each side's stacks near a hex survive a unit's move but for the hexes within two of
+    where it left and arrived, Rule 4's answers but for those two hexes: along a game
+    (the same state, not clones, so the kept answers are the ones carried across moves)
+    every kept one equals a fresh one."""
+    state = ENGINE.new_state("first-relief", ENGINE.resolve_options({}))
+    assert isinstance(state, WDState)
+    choose = Chooser("fast-paths/near/7")
+    carried = 0
+    for _ in range(1500):
+        if state.is_terminal():
+            break
+        if state.is_chance():
+            state.apply_outcome(choose.outcome(state.chance_request()))
+            continue
+        kept = dict(state._near)
+        stack = {h: dict(d) for h, d in state._stack.items()}
+        carried += len(kept) + len(stack)
+        fresh = state.clone()
+        assert isinstance(fresh, WDState)
+        for (side, h), near in kept.items():
+            assert fresh.stacks_near(side, h) == near, (side, h)
+        for h, answers in stack.items():
+            for (uid, gone), ok in answers.items():
+                assert fresh.stack_ok_with(h, uid, gone) == ok, (h, uid, gone)
+        state.apply(choose.pick(state.legal_actions()))
+    assert carried > 1000
