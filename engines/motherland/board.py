@@ -34,18 +34,18 @@ def build_view(state: MotherlandState, side: str | None) -> BoardView:
     pieces = []
     for uid, u in sorted(state.s["units"].items()):
         c = state.c(uid)
-        loc = u["hex"] or u["box"]
+        loc = u.hex or u.box
         if loc in ("out",):
             continue
         markers = []
-        if u["sup"]:
-            markers.append(f"{u['sup']} of supply")
-        if u["chit"]:
+        if u.sup:
+            markers.append(f"{u.sup} of supply")
+        if u.chit:
             a, d = state.factors(uid)[:2]
-            markers.append(f"chit {u['chit']} ({a}-{d})")
+            markers.append(f"chit {u.chit} ({a}-{d})")
         a, d, m = state.factors(uid)
         label = f"{a}-{d}-{m}" if c.type not in ("combined_arms", "guards", "shock", "tank",
-                                                  "mech_group", "fortress") or u["chit"] \
+                                                  "mech_group", "fortress") or u.chit \
             else f"{c.letter}-{m}"
         pieces.append(Piece(uid, c.side, label, loc, state.label(uid), tuple(markers),
                             False, _SIDE_COLORS[c.side]))

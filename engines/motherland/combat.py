@@ -59,7 +59,7 @@ class CombatMixin(MotherlandCore):
         for n in self.data.neighbors[target]:
             for uid in self.units_at(n, side):
                 c, u = self.c(uid), self.u(uid)
-                if u["atk"] or u["rin"] or not c.is_combat or c.type == "fortress":
+                if u.atk or u.rin or not c.is_combat or c.type == "fortress":
                     continue
                 if self._turn1_frozen(uid):
                     continue
@@ -74,7 +74,7 @@ class CombatMixin(MotherlandCore):
         gun = [x for x in self.on_map(AXIS) if self.c(x).type == "railroad_gun"]
         if not gun:
             return False
-        h = self.u(gun[0])["hex"]
+        h = self.u(gun[0]).hex
         fort = target in self.data.fortified or any(
             self.c(x).type == "fortress" for x in self.units_at(target))
         if not fort or self.data.hexmap.grid.distance(h, target) > 2:
@@ -95,7 +95,7 @@ class CombatMixin(MotherlandCore):
         """
         if target in self.s.get("hit", []):
             return f"{target} was already attacked this Combat Phase"
-        if all(self.u(x)["dfd"] for x in self.units_at(target, other(side))):
+        if all(self.u(x).dfd for x in self.units_at(target, other(side))):
             return (f"every unit in {target} was already attacked this Combat Phase (it "
                     "retreated or advanced there)")
         return ""
@@ -103,7 +103,7 @@ class CombatMixin(MotherlandCore):
     def _attack_options(self) -> list[Action]:
         side = self._side()
         out: list[Action] = []
-        for target in sorted({self.u(x)["hex"] for x in self.on_map(other(side))}):
+        for target in sorted({self.u(x).hex for x in self.on_map(other(side))}):
             if self._attacked_before(target, side):
                 continue
             units = self._attackers_for(target, side)
@@ -115,7 +115,7 @@ class CombatMixin(MotherlandCore):
             groups = [tuple(units)]
             by_hex: dict[str, list[str]] = {}
             for x in units:
-                by_hex.setdefault(self.u(x)["hex"], []).append(x)
+                by_hex.setdefault(self.u(x).hex, []).append(x)
             if len(by_hex) > 1:
                 groups += [tuple(v) for _, v in sorted(by_hex.items())]
             for g in groups:
@@ -138,11 +138,11 @@ class CombatMixin(MotherlandCore):
             raise IllegalAction("a unit is named twice", rule="8.3.5")
         eligible = set(self._attackers_for(target, side))
         for uid in a.units:
-            if uid not in self.s["units"] or self.c(uid).side != side or not self.u(uid)["hex"]:
+            if uid not in self.s["units"] or self.c(uid).side != side or not self.u(uid).hex:
                 raise IllegalAction(f"{uid} is not one of your units on the map", rule="8.0")
             if uid not in eligible:
                 rule = "8.3.4"
-                h = self.u(uid)["hex"]
+                h = self.u(uid).hex
                 if target not in self.data.neighbors.get(h, ()):
                     rule = "8.0"
                 elif self.c(uid).type == "fortress":
@@ -165,7 +165,7 @@ class CombatMixin(MotherlandCore):
             raise IllegalAction("the Railroad Gun supports only attacks on a Fortified City or a "
                                 "Fortress within two hexes", rule="16.2")
         for uid in a.units:
-            self.u(uid)["atk"] = True
+            self.u(uid).atk = True
         self.s["hit"] = sorted({*self.s.get("hit", []), target})
         self._start_combat("attack", target, list(a.units), a.air, a.rrgun)
 
@@ -176,12 +176,12 @@ class CombatMixin(MotherlandCore):
         side = self._side()
         defenders = sorted(self.units_at(target, other(side)))
         for uid in defenders:
-            if kind == "attack" and self.u(uid)["dfd"]:
+            if kind == "attack" and self.u(uid).dfd:
                 # attacked before this phase and retreated or advanced here: it neither
                 # defends nor is spared a result (8.6.5; 8.3.4 bars a second defense)
-                self.u(uid)["rin"] = True
-            self.u(uid)["dfd"] = True
-        orig = {uid: self.u(uid)["hex"] for uid in (*attackers, *defenders)}
+                self.u(uid).rin = True
+            self.u(uid).dfd = True
+        orig = {uid: self.u(uid).hex for uid in (*attackers, *defenders)}
         self.s["combat"] = {"kind": kind, "target": target, "att": sorted(attackers),
                             "def": defenders, "side": side, "air": air, "rrgun": rrgun,
                             "orig": dict(sorted(orig.items())), "result": "", "adv": {},
@@ -205,12 +205,12 @@ class CombatMixin(MotherlandCore):
         cb = self.s["combat"]
         target = cb["target"]
         notes: list[str] = []
-        att_units = [x for x in cb["att"] if self.u(x)["hex"]]
+        att_units = [x for x in cb["att"] if self.u(x).hex]
         overrun = cb["kind"] == "overrun"
         # 8.6.5: units that retreated into the hex earlier this Combat Phase do not defend
         # (an overrun is no Combat Phase attack: every unit in the hex defends it)
-        def_units = [x for x in cb["def"] if self.u(x)["hex"] == target
-                     and (overrun or not self.u(x)["rin"])]
+        def_units = [x for x in cb["def"] if self.u(x).hex == target
+                     and (overrun or not self.u(x).rin)]
         axis_snow = overrun and self.snow
 
         def adj(uid: str, val: int, attack: bool) -> int:
@@ -224,7 +224,7 @@ class CombatMixin(MotherlandCore):
         defense = sum(adj(x, self.factors(x)[1], False) for x in def_units)
         if axis_snow:
             notes.append("Snow: Axis factors reduced in the overrun (18.2.3)")
-        sides = [self.data.side_features(self.u(x)["hex"], target) for x in att_units]
+        sides = [self.data.side_features(self.u(x).hex, target) for x in att_units]
         # 8.4.3: a Frozen Access hexside is a Minor River for the attack, so it joins the
         # other river hexsides in 8.4.1's "all units attacking across the river"
         rivers = {"minor_river", "major_river", "strait", "frozen_access"}
@@ -282,7 +282,7 @@ class CombatMixin(MotherlandCore):
         if cb["side"] == SOVIET:
             grid = self.data.hexmap.grid
             if any(self.c(x).type == "offensive_support" and
-                   grid.distance(self.u(x)["hex"], cb["target"]) <= 3
+                   grid.distance(self.u(x).hex, cb["target"]) <= 3
                    for x in self.on_map(SOVIET)):
                 mods.append((3, "Offensive Support (13.0)"))
             if self.snow:
@@ -303,7 +303,9 @@ class CombatMixin(MotherlandCore):
         if cb["rrgun"]:
             for x in self.on_map(AXIS):
                 if self.c(x).type == "railroad_gun":
-                    self.u(x).update(hex="", box="removed")
+                    unit = self.u(x)
+                    unit.hex = ""
+                    unit.box = "removed"
                     self.say("The Railroad Gun is used up and removed (16.2)", rule="16.2")
                     self._touch()
         self._combat_result(code)
@@ -326,7 +328,7 @@ class CombatMixin(MotherlandCore):
 
     def _alive_in_combat(self, role: str) -> list[str]:
         cb = self.s["combat"]
-        return [x for x in cb[role] if self.u(x)["hex"] and self.u(x)["hex"] == cb["orig"][x]]
+        return [x for x in cb[role] if self.u(x).hex and self.u(x).hex == cb["orig"][x]]
 
     def _apply_side(self, t: ApplySideArgs) -> None:
         cb = self.s["combat"]
@@ -334,9 +336,9 @@ class CombatMixin(MotherlandCore):
         units = self._alive_in_combat(role)
         hit = t.mand or t.n or t.elim
         if hit and cb["kind"] == "attack":
-            for uid in [x for x in units if self.u(x)["rin"]]:
+            for uid in [x for x in units if self.u(x).rin]:
                 self._eliminate(uid, "retreated or advanced into a hex attacked again (8.6.5)")
-            units = [x for x in units if self.u(x)["hex"]]
+            units = [x for x in units if self.u(x).hex]
         if not units or not hit:
             return
         if t.elim:
@@ -398,11 +400,11 @@ class CombatMixin(MotherlandCore):
         """8.5.1: a unit that cannot retreat takes the retreat its stack makes as steps."""
         for uid in t.units:
             for _ in range(t.n):
-                if self.u(uid)["hex"]:
+                if self.u(uid).hex:
                     self._lose_step(uid, "cannot retreat with its stack (8.5.1)")
 
     def _lose_options(self, t: LoseArgs) -> list[Word]:
-        alive = [x for x in t.units if self.u(x)["hex"]]
+        alive = [x for x in t.units if self.u(x).hex]
         if not alive:
             return []
         least = min(t.taken.get(x, 0) for x in alive)
@@ -410,15 +412,15 @@ class CombatMixin(MotherlandCore):
 
     def _lose_step(self, uid: str, why: str) -> None:
         u, c = self.u(uid), self.c(uid)
-        h = u["hex"]
-        u["steps"] -= 1
-        if u["steps"] <= 0:
+        h = u.hex
+        u.steps -= 1
+        if u.steps <= 0:
             self._eliminate(uid, why)
             return
         note = ""
-        if c.type in CORPS_TYPES and u["steps"] == 1:
+        if c.type in CORPS_TYPES and u.steps == 1:
             note = " and becomes a Kampfgruppe (8.5.2)"
-        elif c.type == "allied_army" and u["steps"] == 1:
+        elif c.type == "allied_army" and u.steps == 1:
             note = " and becomes its * army (8.5.2)"
         elif c.type in CHIT_TYPES:
             note = " (chit flipped, 11.3)"
@@ -427,23 +429,35 @@ class CombatMixin(MotherlandCore):
 
     def _eliminate(self, uid: str, why: str) -> None:
         u, c = self.u(uid), self.c(uid)
-        h = u["hex"]
+        h = u.hex
         self._drop_chit(uid)
-        u.update(hex="", sup="", mp=0, mv=0, mode="", rin=False, steps=c.max_steps)
+        u.hex = ""
+        u.sup = ""
+        u.mp = 0
+        u.mv = 0
+        u.mode = ""
+        u.rin = False
+        u.steps = c.max_steps
         if c.type == "economic":
-            u["box"] = "assets"
+            u.box = "assets"
             self.s["eliminated_assets"].append(uid)
         elif c.side == SOVIET and c.type in ("combined_arms", "guards", "shock",
                                               "offensive_support"):
-            u.update(box="track", ret=self.turn + 3, back=True)  # 17.1.2
+            u.box = "track"
+            u.ret = self.turn + 3
+            u.back = True  # 17.1.2
         elif c.type == "tank":
-            u.update(box="track", ret=self.turn + 5, back=True)  # 17.1.3
+            u.box = "track"
+            u.ret = self.turn + 5
+            u.back = True  # 17.1.3
         elif c.type in ("air_base", "supply_base"):
-            u.update(box="track", ret=self.turn + 3, back=False)  # 17.1.1
+            u.box = "track"
+            u.ret = self.turn + 3
+            u.back = False  # 17.1.1
         elif c.type == "mech_group":
-            u["box"] = "removed"  # 16.4
+            u.box = "removed"  # 16.4
         else:
-            u["box"] = "elim"
+            u.box = "elim"
         self._touch()
         self.say(f"{uid} is eliminated at {h}: {why}", "loss", [h], [uid], rule=self.cited(why))
 

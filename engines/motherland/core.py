@@ -26,6 +26,7 @@ from engines.motherland.data import (
     GameData,
     ScenarioData,
 )
+from engines.motherland.position import Unit
 from pbem.engine import CHANCE, Action, Event
 from pbem.steps import Choice, Flow, Frame, Roll, StepState
 
@@ -57,7 +58,7 @@ class MotherlandCore(StepState[dict[str, Any]]):
     def c(self, uid: str) -> Counter:
         return self.data.counters[uid]
 
-    def u(self, uid: str) -> dict[str, Any]:
+    def u(self, uid: str) -> Unit:
         return self.s["units"][uid]  # type: ignore[no-any-return]
 
     @property
@@ -101,7 +102,7 @@ class MotherlandCore(StepState[dict[str, Any]]):
         hit: tuple[str, ...] | None = self._cache.get(key)
         if hit is None:
             hit = tuple(uid for uid, u in self.s["units"].items()
-                        if u["hex"] and (side is None or self.c(uid).side == side))
+                        if u.hex and (side is None or self.c(uid).side == side))
             self._cache[key] = hit
         return list(hit)
 
@@ -110,8 +111,8 @@ class MotherlandCore(StepState[dict[str, Any]]):
         if hit is None:
             hit = {}
             for uid, u in self.s["units"].items():
-                if u["hex"]:
-                    hit.setdefault(u["hex"], []).append(uid)
+                if u.hex:
+                    hit.setdefault(u.hex, []).append(uid)
             self._cache["occ"] = hit
         return hit
 
@@ -126,7 +127,7 @@ class MotherlandCore(StepState[dict[str, Any]]):
         key = ("sig", side)
         hit = self._cache.get(key)
         if hit is None:
-            hit = "|".join(sorted(f"{x}@{self.s['units'][x]['hex']}" for x in self.on_map(side)))
+            hit = "|".join(sorted(f"{x}@{self.s['units'][x].hex}" for x in self.on_map(side)))
             self._cache[key] = hit
         return str(hit)
 
@@ -135,7 +136,7 @@ class MotherlandCore(StepState[dict[str, Any]]):
         key = ("occupied", side)
         hit = self._cache.get(key)
         if hit is None:
-            hit = frozenset(self.s["units"][x]["hex"] for x in self.on_map(side))
+            hit = frozenset(self.s["units"][x].hex for x in self.on_map(side))
             self._cache[key] = hit
         return hit
 
@@ -161,7 +162,7 @@ class MotherlandCore(StepState[dict[str, Any]]):
             if hit is None:
                 water = self.data.water
                 hit = zoc_map(self.data.hexmap,
-                              [(uid, self.u(uid)["hex"]) for uid in self.on_map(side)
+                              [(uid, self.u(uid).hex) for uid in self.on_map(side)
                                if self.c(uid).exerts_zoc],
                               blocking_sides=BLOCKING_SIDES,
                               blocks=lambda _h, n: n in water).hexes  # land hexes only
@@ -173,34 +174,34 @@ class MotherlandCore(StepState[dict[str, Any]]):
         return h in self.zoc(other(side))
 
     def steps_of(self, uid: str) -> int:
-        return int(self.u(uid)["steps"])
+        return int(self.u(uid).steps)
 
     def factors(self, uid: str) -> tuple[int, int, int]:
         """Attack, defense, movement after supply effects (9.5) and chits (11.0)."""
         c, u = self.c(uid), self.u(uid)
         if c.type in CHIT_TYPES:
             mf = c.factors[0][2]
-            chit = self.data.chits.get(u["chit"])
+            chit = self.data.chits.get(u.chit)
             if chit is None:
                 a, d = 0, 0
             else:
-                a, d = chit.front if u["steps"] >= 2 else chit.back
+                a, d = chit.front if u.steps >= 2 else chit.back
             if c.type == "fortress":
                 a = 0  # 8.3.6, 11.3.1
         else:
-            idx = max(0, len(c.factors) - u["steps"])
+            idx = max(0, len(c.factors) - u.steps)
             a, d, mf = c.factors[min(idx, len(c.factors) - 1)]
-        if u["sup"] in ("lack", "out"):
+        if u.sup in ("lack", "out"):
             a, mf = rules.half_up(a), rules.half_up(mf)
-        if u["sup"] == "out":
+        if u.sup == "out":
             d = rules.half_up(d)
         return a, d, mf
 
     def label(self, uid: str) -> str:
         c, u = self.c(uid), self.u(uid)
-        if c.type in CORPS_TYPES and u["steps"] == 1:
+        if c.type in CORPS_TYPES and u.steps == 1:
             return f"{uid}(KG)"
-        if c.type == "allied_army" and u["steps"] == 1:
+        if c.type == "allied_army" and u.steps == 1:
             return f"{uid}*"
         return uid
 

@@ -12,7 +12,9 @@ from typing import TYPE_CHECKING, Any, cast
 
 from engines.motherland.actions import Take, parse
 from engines.motherland.core import MotherlandCore
+from engines.motherland.position import UNITS
 from engines.motherland.steps import MotherlandChoice
+from pbem import codec
 from pbem.engine import Action, Decision, Event, Outcome, Result, Snapshot
 
 if TYPE_CHECKING:
@@ -62,7 +64,7 @@ class DecisionMixin(MotherlandCore):
         return Result(r["winner"], "rules", r["text"], r["level"])
 
     def setup_position(self) -> Any:
-        return self.s
+        return {**self.s, "units": codec.to_data_of(UNITS, self.s["units"])}
 
     def _snapshot(self) -> Snapshot:
-        return {"position": self.s, "stack": self.stack_data()}
+        return {"position": self.setup_position(), "stack": self.stack_data()}

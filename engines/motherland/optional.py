@@ -21,8 +21,8 @@ class OptionalRulesMixin(MotherlandCore):
             return []
         out = []
         for uid in self.units_at(BAKU_ENTRY, AXIS):
-            if self.c(uid).type in ("panzer", "ss_panzer") and self.u(uid)["mp"] >= 5 and \
-                    self.u(uid)["mode"] not in ("strat", "sea", "done", "one"):
+            if self.c(uid).type in ("panzer", "ss_panzer") and self.u(uid).mp >= 5 and \
+                    self.u(uid).mode not in ("strat", "sea", "done", "one"):
                 out.append(Word(f"baku {uid}"))
         return out
 
@@ -32,7 +32,11 @@ class OptionalRulesMixin(MotherlandCore):
             raise IllegalAction("only a German Panzer unit in 2434 with 5 MP left may enter "
                                 "Baku, once per game, with the Baku option", rule="21.1.1")
         uid = text.split()[1]
-        self.u(uid).update(hex="", box="baku", mp=0, mode="done")
+        unit = self.u(uid)
+        unit.hex = ""
+        unit.box = "baku"
+        unit.mp = 0
+        unit.mode = "done"
         self.s["baku_done"] = True
         self._touch()
         self.say(f"{uid} enters the Baku box (21.1)", rule="21.1")
@@ -57,7 +61,7 @@ class OptionalRulesMixin(MotherlandCore):
         for uid in sorted(self.on_map(AXIS)):
             if not self.german(uid) or not self.c(uid).is_combat:
                 continue
-            h = self.u(uid)["hex"]
+            h = self.u(uid).hex
             south = self.data.area("south_of_turkey_trigger_line")
             if h in south:  # 21.2.1: south of the trigger line 1632-2034
                 rolls.append(Frame("roll-turkey", RollArgs(
@@ -70,6 +74,8 @@ class OptionalRulesMixin(MotherlandCore):
         if roll <= (3 if t.supplied else 1):
             self.s["turkey"] = True
             for uid in ("Tur1", "Tur2"):
-                self.u(uid).update(hex=TURKEY_ENTRY, box="")
+                unit = self.u(uid)
+                unit.hex = TURKEY_ENTRY
+                unit.box = ""
             self._touch()
             self.say(f"Turkey enters the war (21.2, rolled {roll})", rule="21.2.1")

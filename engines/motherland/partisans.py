@@ -15,7 +15,7 @@ class PartisanMixin(MotherlandCore):
     # -- partisans (10.0) -----------------------------------------------------------------
 
     def _base_hexes(self) -> dict[str, str]:
-        return {self.u(x)["hex"]: x for x in sorted(self.on_map(AXIS))
+        return {self.u(x).hex: x for x in sorted(self.on_map(AXIS))
                 if self.c(x).type == "supply_base"}
 
     def _partisan_effects(self) -> None:
@@ -41,9 +41,9 @@ class PartisanMixin(MotherlandCore):
             c = self.c(uid)
             if c.nation != "german" or not c.is_combat or c.type == "railroad_gun":
                 continue
-            if self.u(uid)["sup"] == "out":
+            if self.u(uid).sup == "out":
                 continue
-            d = grid.distance(base, self.u(uid)["hex"])
+            d = grid.distance(base, self.u(uid).hex)
             if d <= 4:
                 cands.append((d, uid))
         if not cands:

@@ -13,6 +13,7 @@ from typing import Any
 
 from engines.motherland.const import AXIS, SOVIET
 from engines.motherland.core import MotherlandCore
+from engines.motherland.position import Unit
 from engines.motherland.steps import MoveArgs, SideArgs
 from pbem.steps import Frame
 
@@ -26,31 +27,26 @@ class SequenceMixin(MotherlandCore):
 
     def _setup(self) -> dict[str, Any]:
         d, sc = self.data, self.sc
-        units: dict[str, dict[str, Any]] = {}
-
-        def blank(uid: str) -> dict[str, Any]:
-            c = d.counters[uid]
-            return {"hex": "", "box": "out", "steps": c.max_steps, "chit": "", "sup": "",
-                    "mp": 0, "mv": 0, "mode": "", "atk": False, "dfd": False, "rin": False,
-                    "ret": 0, "back": False, "start": ""}
-
-        for uid in sorted(d.counters):
-            units[uid] = blank(uid)
+        units = {uid: Unit(steps=d.counters[uid].max_steps) for uid in sorted(d.counters)}
         for uid, h in (*sc.axis, *sc.soviet):
-            units[uid].update(hex=h, box="")
+            unit = units[uid]
+            unit.hex = h
+            unit.box = ""
         eliminated_assets = list(sc.eliminated_assets)
         for uid in eliminated_assets:
-            units[uid]["box"] = "assets"
+            units[uid].box = "assets"
         # Scheduled reinforcements from the scenario's first turn on (17.0, 17.2).
         for t in range(sc.first, sc.last + 1):
             info = d.turns[t]
             for uid in (*info.axis, *info.soviet):
-                if units[uid]["box"] == "out" and units[uid]["hex"] == "":
-                    units[uid].update(box="track", ret=t)
+                if units[uid].box == "out" and units[uid].hex == "":
+                    unit = units[uid]
+                    unit.box = "track"
+                    unit.ret = t
         # Offensive Support units not set up wait in the OSM Waiting Box (13.0).
         for uid, c in d.counters.items():
-            if c.type == "offensive_support" and units[uid]["box"] == "out":
-                units[uid]["box"] = "osm"
+            if c.type == "offensive_support" and units[uid].box == "out":
+                units[uid].box = "osm"
         # Cups (11.0): starred chits at setup, unstarred ones as they arrive.
         cups: dict[str, list[str]] = {"A": [], "B": [], "C": []}
         for cid, chit in sorted(d.chits.items()):
@@ -80,8 +76,8 @@ class SequenceMixin(MotherlandCore):
         }
         self.s = s
         for uid, u in sorted(units.items()):
-            if u["hex"]:
-                self._claim(uid, u["hex"], quiet=True)
+            if u.hex:
+                self._claim(uid, u.hex, quiet=True)
         return s
 
     # ================================================================================
@@ -96,14 +92,20 @@ class SequenceMixin(MotherlandCore):
         # attacked, defended or retreated into a friendly hex.  Overruns in the movement and
         # exploitation phases are not bound by them (7.0), so every phase starts clean.
         for uid in self.on_map():
-            self.u(uid).update(atk=False, dfd=False, rin=False)
+            unit = self.u(uid)
+            unit.atk = False
+            unit.dfd = False
+            unit.rin = False
         self.s["hit"] = []
         if name == "supply":
             self._push(*self._supply_tasks())
         elif name == "move":
             for uid in self.on_map(side):
                 u = self.u(uid)
-                u.update(mv=0, mode="", mp=self.factors(uid)[2], start=u["hex"])
+                u.mv = 0
+                u.mode = ""
+                u.mp = self.factors(uid)[2]
+                u.start = u.hex
             self.s["sea_used"] = False
             self.s["late"] = False
             self.s["regular"] = False  # 3.1 step 3 not begun
@@ -115,8 +117,10 @@ class SequenceMixin(MotherlandCore):
             self.s["late"] = False
             for uid in self.on_map(side):
                 u = self.u(uid)
-                u.update(mv=0, mode="", start=u["hex"])
-                u["mp"] = self._exploit_mp(uid)  # may set mode "one" or "done" (5.4)
+                u.mv = 0
+                u.mode = ""
+                u.start = u.hex
+                u.mp = self._exploit_mp(uid)  # may set mode "one" or "done" (5.4)
             self._push(Frame("move", MoveArgs(side, True)))
         else:
             self._push(*self._admin_tasks())

@@ -62,6 +62,7 @@ from engines.motherland.movement import MovementMixin
 from engines.motherland.optional import OptionalRulesMixin
 from engines.motherland.overrun import OverrunMixin
 from engines.motherland.partisans import PartisanMixin
+from engines.motherland.position import UNITS
 from engines.motherland.reinforcements import ReinforcementMixin
 from engines.motherland.retreat import RetreatMixin
 from engines.motherland.sequence import SequenceMixin
@@ -70,6 +71,7 @@ from engines.motherland.steps import STEPS, GameArgs, PhaseArgs
 from engines.motherland.strategic import StrategicMixin
 from engines.motherland.supply import SupplyMixin
 from engines.motherland.victory import VictoryMixin
+from pbem import codec
 from pbem.engine import Event, State, copy_data
 from pbem.steps import Frame, Roll
 from pbem.view import BoardView
@@ -103,6 +105,7 @@ class MotherlandState(SequenceMixin, SupplyMixin, PartisanMixin, MovementMixin, 
         self._pending: list[Frame] = []
         if body is not None:
             self.s = body["position"]
+            self.s["units"] = codec.from_data(UNITS, self.s["units"], "position.units")
             self.restore_stack(body["stack"])
             return
         self.s = self._setup()
@@ -136,7 +139,8 @@ class MotherlandState(SequenceMixin, SupplyMixin, PartisanMixin, MovementMixin, 
         twin._events = list(self._events)
         twin._cache = {}
         twin._pending = []
-        twin.s = copy_data(self.s)
+        twin.s = copy_data({k: v for k, v in self.s.items() if k != "units"})
+        twin.s["units"] = {uid: u.copy() for uid, u in self.s["units"].items()}
         twin.stack = [Frame(f.step, copy.deepcopy(f.args), f.pc) for f in self.stack]
         return twin
 

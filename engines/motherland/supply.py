@@ -127,7 +127,7 @@ class SupplyMixin(MotherlandCore):
                 for uid in self.on_map(AXIS):
                     if self.c(uid).type != "supply_base":
                         continue
-                    h = self.u(uid)["hex"]
+                    h = self.u(uid).hex
                     expended = uid in self.s.get("expended", [])
                     if h in rail_ok or expended:
                         partisan = h in self.s["partisans"].values()
@@ -175,7 +175,7 @@ class SupplyMixin(MotherlandCore):
 
     def in_supply(self, uid: str) -> bool:
         """Whether the unit can trace a Supply Line now (9.2-9.4, 9.6)."""
-        return self.supplied_at(uid, self.u(uid)["hex"])
+        return self.supplied_at(uid, self.u(uid).hex)
 
     def supplied_at(self, uid: str, h: str) -> bool:
         """Whether the unit could trace a Supply Line from ``h`` by any supply rule (9.2-9.4,
@@ -207,8 +207,8 @@ class SupplyMixin(MotherlandCore):
 
     def isolated(self, uid: str) -> bool:
         """9.1.3: Out of Supply and no Supply Line of any length."""
-        c, h = self.c(uid), self.u(uid)["hex"]
-        if self.u(uid)["sup"] != "out":
+        c, h = self.c(uid), self.u(uid).hex
+        if self.u(uid).sup != "out":
             return False
         if c.side == AXIS:
             net = "F" if c.nation == "finnish" else "T" if c.nation == "turkish" else ""
@@ -225,9 +225,9 @@ class SupplyMixin(MotherlandCore):
             grid = self.data.hexmap.grid
             found: dict[str, int] = {}
             for uid in self.on_map(SOVIET):
-                if self.u(uid)["sup"] == "out" or self.c(uid).type == "economic":
+                if self.u(uid).sup == "out" or self.c(uid).type == "economic":
                     continue
-                x = self.u(uid)["hex"]
+                x = self.u(uid).hex
                 for y in grid.within(x, 5):
                     d = grid.distance(x, y)
                     if d < found.get(y, 6):
@@ -240,7 +240,7 @@ class SupplyMixin(MotherlandCore):
         for uid in self.on_map(SOVIET):
             c = self.c(uid)
             if c.type == "economic" and c.asset == "factory":
-                fh = self.u(uid)["hex"]
+                fh = self.u(uid).hex
                 if fh == h or fh in self.data.neighbors[h]:
                     return True
         return False
@@ -253,18 +253,18 @@ class SupplyMixin(MotherlandCore):
         for uid in sorted(supplied):
             u, c = self.u(uid), self.c(uid)
             if supplied[uid]:
-                u["sup"] = ""
+                u.sup = ""
                 continue
             if c.type in ("air_base", "offensive_support"):
                 self._remove_to_track(uid, 3, "cannot trace a Supply Line (9.1.1)")
                 continue
-            new = "lack" if u["sup"] == "" else "out"
+            new = "lack" if u.sup == "" else "out"
             if c.nation == "finnish" and self.s["control"].get(HELSINKI) == SOVIET:
                 new = "out"  # 9.3.2: automatically Out of Supply, not Lack
             if new == "out" and c.side == SOVIET and c.type != "offensive_support" and \
-                    self._near_factory(u["hex"]):
+                    self._near_factory(u.hex):
                 new = "lack"  # 9.1.2
-            u["sup"] = new
+            u.sup = new
             changes.append(f"{uid} {new}")
         self._touch()
         if changes:
@@ -272,16 +272,20 @@ class SupplyMixin(MotherlandCore):
 
     def _remove_expended(self) -> None:
         for uid in sorted(self.s.get("expended", [])):
-            if self.u(uid)["hex"]:
+            if self.u(uid).hex:
                 self._remove_to_track(uid, 3, "expended Supply Base removed (9.3.4)")
         self.s["expended"] = []
 
     def _remove_to_track(self, uid: str, turns: int, why: str) -> None:
         u = self.u(uid)
-        h = u["hex"]
+        h = u.hex
         self._drop_chit(uid)
-        u.update(hex="", box="track", ret=self.turn + turns, back=self.c(uid).side == SOVIET,
-                 sup="", steps=self.c(uid).max_steps)
+        u.hex = ""
+        u.box = "track"
+        u.ret = self.turn + turns
+        u.back = self.c(uid).side == SOVIET
+        u.sup = ""
+        u.steps = self.c(uid).max_steps
         self._touch()
         self.say(f"{uid} leaves {h}: {why}; returns on turn {self.turn + turns}", "loss", [h],
                  [uid], rule=self.cited(why))
@@ -293,7 +297,7 @@ class SupplyMixin(MotherlandCore):
         by_hex: dict[str, list[str]] = {}
         for uid in sorted(self.on_map()):
             if self.isolated(uid):
-                by_hex.setdefault(self.u(uid)["hex"], []).append(uid)
+                by_hex.setdefault(self.u(uid).hex, []).append(uid)
         tasks = []
         for h in sorted(by_hex):
             tasks.append(Frame("roll-isolation",
@@ -317,7 +321,7 @@ class SupplyMixin(MotherlandCore):
     def _expendable(self) -> list[str]:
         _, _, rail_ok = self.supply_net(AXIS)
         return [uid for uid in sorted(self.on_map(AXIS))
-                if self.c(uid).type == "supply_base" and self.u(uid)["hex"] not in rail_ok
+                if self.c(uid).type == "supply_base" and self.u(uid).hex not in rail_ok
                 and uid not in self.s.get("expended", [])]
 
     def _expend(self, uid: str) -> None:
@@ -326,7 +330,7 @@ class SupplyMixin(MotherlandCore):
         self.say(f"{uid} is expended to supply units (9.3.4)", rule="9.3.4")
 
     def _air_supply(self, uid: str) -> None:
-        self.u(uid)["sup"] = "lack"
+        self.u(uid).sup = "lack"
         self.s["air"]["used"] += 1
         self.say(f"Air Supply: {uid} is now Lack of Supply (14.2)", rule="14.2")
 
@@ -337,7 +341,7 @@ class SupplyMixin(MotherlandCore):
         return max(0, total - int(self.s["air"]["used"]))
 
     def _air_bases(self) -> list[str]:
-        return [self.u(x)["hex"] for x in sorted(self.on_map(AXIS))
+        return [self.u(x).hex for x in sorted(self.on_map(AXIS))
                 if self.c(x).type == "air_base"]
 
     def _in_air_range(self, h: str) -> bool:

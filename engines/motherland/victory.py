@@ -147,7 +147,7 @@ class VictoryMixin(MotherlandCore):
                 for uid in self.on_map(SOVIET):
                     if self.c(uid).type not in SOVIET_ARMY_TYPES:
                         continue
-                    country = self.data.country_of(self.u(uid)["hex"])
+                    country = self.data.country_of(self.u(uid).hex)
                     if country == "germany":
                         per[country] = per.get(country, 0) + int(v["soviet_army_in_germany"])
                     elif country in ("finland", "hungary", "romania"):

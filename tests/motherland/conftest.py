@@ -89,11 +89,19 @@ def position(engine: MotherlandEngine, turn: int, phase: str, side: str,
     st = engine.new_state(scenario, options)
     assert isinstance(st, MotherlandState)
     for u in st.s["units"].values():
-        u.update(hex="", box="out", chit="", sup="", ret=0)
+        u.hex = ""
+        u.box = "out"
+        u.chit = ""
+        u.sup = ""
+        u.ret = 0
     for uid, h in units.items():
-        st.s["units"][uid].update(hex=h, box="", steps=st.c(uid).max_steps)
+        unit = st.s["units"][uid]
+        unit.hex = h
+        unit.box = ""
+        unit.steps = st.c(uid).max_steps
     for uid, extra in (fields or {}).items():
-        st.s["units"][uid].update(extra)
+        for name, value in extra.items():
+            setattr(st.s["units"][uid], name, value)
     st.s.update(turn=turn, control={}, partisans=partisans or {}, combat=None)
     names = st.phases()
     st.s["phase"] = names.index((phase, side))

@@ -99,8 +99,8 @@ def test_d2_a_one_step_on_each_corps(rules_engine: MotherlandEngine) -> None:
     st.apply("take D2 as 2 step 0 retreat")
     assert notations(st) == ["lose 10K", "lose 9K"]
     st.apply("lose 9K")  # 8.5.1: the second loss must go to 10K, applied at once
-    assert st.u("9K")["steps"] == 2 and st.u("10K")["steps"] == 2
-    assert st.u("9K")["hex"] == "1214"
+    assert st.u("9K").steps == 2 and st.u("10K").steps == 2
+    assert st.u("9K").hex == "1214"
     assert st.current_player() == "soviet" and dec(st).kind == "combat"  # no advance
 
 
@@ -115,7 +115,7 @@ def test_d2_b_retreat_both_two_hexes_by_priority(rules_engine: MotherlandEngine)
     assert st.current_player() == "axis" and dec(st).kind == "retreat-choice"
     dest = st.legal_actions()[0].notation().split()[-1]
     st.apply(f"retreat 9K 10K to {dest}")
-    assert st.u("9K")["steps"] == 3 and st.u("9K")["hex"] == dest
+    assert st.u("9K").steps == 3 and st.u("9K").hex == dest
     assert dec(st).kind == "advance" and dec(st).side == "soviet"
 
 
@@ -125,7 +125,7 @@ def test_d2_c_one_step_and_both_retreat_one_hex_then_advance_one(
     st.apply("take D2 as 1 step 1 retreat")
     st.apply("lose 10K")
     st.apply("retreat 9K 10K to 1213")
-    assert st.u("10K")["steps"] == 2 and st.u("9K")["steps"] == 3
+    assert st.u("10K").steps == 2 and st.u("9K").steps == 3
     # advance example 3: the attacker may advance one hex only
     d = st.decision()
     assert d is not None and d.kind == "advance" and d.side == "soviet"
@@ -178,7 +178,7 @@ def test_chit_drawn_before_combat_and_flipped_on_loss(rules_engine: MotherlandEn
     req = st.chance_request()
     assert req.kind == "draw" and req.cup == "A" and req.rule == "11.1.1"
     st.apply_outcome(("A5-4*",))
-    assert st.u("5A")["chit"] == "A5-4*" and st.factors("5A")[:2] == (5, 4)
+    assert st.u("5A").chit == "A5-4*" and st.factors("5A")[:2] == (5, 4)
     st._lose_step("5A", "test")
     assert st.factors("5A")[:2] == (3, 2)  # the back of the chit
 
@@ -197,7 +197,7 @@ def test_general_draws_two_and_the_soviet_keeps_one(rules_engine: MotherlandEngi
     st.apply_outcome(("A6-5", "A4-3*"))
     assert notations(st) == ["keep A4-3* for 5A", "keep A6-5 for 5A"]
     st.apply("keep A6-5 for 5A")
-    assert st.u("5A")["chit"] == "A6-5"
+    assert st.u("5A").chit == "A6-5"
     assert "A4-3*" in st.s["removed_chits"]  # a discarded starred chit leaves the game
     assert st.s["generals"]["Zhukov"] == "used"
 
@@ -207,7 +207,7 @@ def test_admin_phase_returns_chits_of_units_not_adjacent(rules_engine: Motherlan
                   fields={"16A": {"chit": "A6-5"}})
     # 5A is next to 9K and has no chit: it must draw (11.1.2); 16A is alone: its chit goes back
     assert st.is_chance() and st.chance_request().rule == "11.1.2"
-    assert st.u("16A")["chit"] == "" and "A6-5" in st.s["cups"]["A"]
+    assert st.u("16A").chit == "" and "A6-5" in st.s["cups"]["A"]
 
 
 # --- Stalin (16.6), production (12.1) --------------------------------------------------------
@@ -237,22 +237,22 @@ def test_stalin_killed_then_surrender_roll(rules_engine: MotherlandEngine) -> No
 
 def test_production_roll_and_placement(rules_engine: MotherlandEngine) -> None:
     st = position(rules_engine, 3, "admin", "", {"5A": "2020"})
-    st.s["units"]["OS2"]["box"] = "osm"
+    st.s["units"]["OS2"].box = "osm"
     assert st.chance_request().rule == "12.1"
     st.apply_outcome((5,))  # production number 5 with no assets lost
     d = st.decision()
     assert d is not None and d.kind == "production"
     assert "produce OS2 at 2020" in notations(st)  # 12.1: any supplied hex (see test_issue11)
     st.apply("produce OS2 at 2020")
-    assert st.u("OS2")["hex"] == "2020"
+    assert st.u("OS2").hex == "2020"
 
 
 def test_production_fails_above_the_number(rules_engine: MotherlandEngine) -> None:
     st = position(rules_engine, 3, "admin", "", {"5A": "2020"})
-    st.s["units"]["OS2"]["box"] = "osm"
+    st.s["units"]["OS2"].box = "osm"
     st.s["eliminated_assets"] = ["FacKEV", "FacKHA", "FacSLN", "OreKRI"]  # number 4
     st.apply_outcome((5,))
-    assert st.u("OS2")["box"] == "osm"
+    assert st.u("OS2").box == "osm"
 
 
 # --- movement (4.0, 5.0) and overrun (7.0) ----------------------------------------------------
@@ -265,7 +265,7 @@ def test_zoc_to_zoc_only_for_panzers(rules_engine: MotherlandEngine) -> None:
     with pytest.raises(IllegalAction, match=r"4\.2"):
         st.apply("move 9K 1213 1314")
     st.apply("move 41Pz 1213 1314")  # 4.2 note, 5.1.4
-    assert st.u("41Pz")["mp"] == 7 - 3  # 1 MP clear + 2 to leave the ZOC
+    assert st.u("41Pz").mp == 7 - 3  # 1 MP clear + 2 to leave the ZOC
 
 
 def test_may_always_move_one_hex(rules_engine: MotherlandEngine) -> None:
@@ -275,7 +275,7 @@ def test_may_always_move_one_hex(rules_engine: MotherlandEngine) -> None:
     st.apply("move 9K 1714 1713")  # mountain costs 2 leg MP: fine; now one-hex rule
     st2 = position(rules_engine, 3, "move", "axis", {"41Pz": "1812"},
                    fields={"41Pz": {"sup": "out"}})
-    st2.u("41Pz")["mp"] = 1
+    st2.u("41Pz").mp = 1
     st2._touch()
     assert "move 41Pz 1812 1813" in notations(st2)  # swamp costs 3 mech MP (5.1.3)
 
@@ -292,7 +292,7 @@ def test_overrun_below_one_to_three_is_automatic_a2(rules_engine: MotherlandEngi
                   fields={"5A": {"chit": "A4-3*"}})
     st.apply("overrun 1214 with 5A")
     assert not st.is_chance()  # no roll: 4 to 22 is below 1:3 (7.1)
-    assert st.u("5A")["mp"] == 4 - 3
+    assert st.u("5A").mp == 4 - 3
     assert dec(st).kind == "result-choice" and dec(st).side == "soviet"
 
 
@@ -300,7 +300,7 @@ def test_soviet_overrun_costs_two_in_snow(rules_engine: MotherlandEngine) -> Non
     st = position(rules_engine, 12, "move", "soviet",
                   {"1T": "1215", "9K": "1214"}, fields={"1T": {"chit": "A8-6"}})
     st.apply("overrun 1214 with 1T")
-    assert st.u("1T")["mp"] == 6 - 2  # 7.2.5
+    assert st.u("1T").mp == 6 - 2  # 7.2.5
 
 
 def test_no_overrun_across_a_major_river(rules_engine: MotherlandEngine) -> None:
@@ -335,7 +335,7 @@ def test_overstacking_is_removed_by_the_opponent(rules_engine: MotherlandEngine)
     assert d is not None and d.side == "soviet" and d.kind == "stacking"
     assert notations(st) == ["eliminate 1K", "eliminate 2K", "eliminate 4K", "eliminate 5K"]
     st.apply("eliminate 2K")
-    assert st.u("2K")["box"] == "elim"
+    assert st.u("2K").box == "elim"
 
 
 def test_sequence_of_play_flips_after_turn_eleven(engine: MotherlandEngine) -> None:
@@ -354,16 +354,16 @@ def test_supply_lack_then_out_then_isolation(rules_engine: MotherlandEngine) -> 
     units = {"9K": "1010", "5A": "1112", "16A": "0911", "19A": "0909", "20A": "1109",
              "31A": "1210"}
     st = position(rules_engine, 3, "supply", "", units)
-    assert st.u("9K")["sup"] == "lack"  # cut off by ZOC: Lack first (9.1)
+    assert st.u("9K").sup == "lack"  # cut off by ZOC: Lack first (9.1)
     st.s["phase"] = 0
     st.start_phase()
-    assert st.u("9K")["sup"] == "out"
+    assert st.u("9K").sup == "out"
     assert st.is_chance() and st.chance_request().rule == "9.1.3"
 
 
 def test_units_near_a_source_are_in_supply(rules_engine: MotherlandEngine) -> None:
     st = position(rules_engine, 3, "supply", "", {"9K": "0510", "5A": "2410"})
-    assert st.u("9K")["sup"] == "" and st.u("5A")["sup"] == ""
+    assert st.u("9K").sup == "" and st.u("5A").sup == ""
 
 
 # --- notation ------------------------------------------------------------------------------------
@@ -430,11 +430,11 @@ def test_units_retreated_into_a_hex_do_not_defend_and_die_on_a_result(
     st = position(rules_engine, 3, "combat", "axis",
                   {"41Pz": "1314", "5A": "1214", "16A": "1214"},
                   fields={"5A": {"chit": "A8-6"}, "16A": {"chit": "A4-3*"}})
-    st.u("5A")["rin"] = True  # it retreated here earlier this phase
+    st.u("5A").rin = True  # it retreated here earlier this phase
     texts = [e.text for e in st.apply("attack 1214 with 41Pz")]
     assert any(t.startswith("Odds 9 to 3 (3:1)") for t in texts)  # 8.6.5: 5A does not defend
     texts = roll(st, 3)  # 3:1, die 3: D1
-    assert st.u("5A")["box"] == "track"  # eliminated by 8.6.5, back in three turns (17.1.2)
+    assert st.u("5A").box == "track"  # eliminated by 8.6.5, back in three turns (17.1.2)
     assert any("8.6.5" in t for t in texts)
 
 
@@ -458,7 +458,7 @@ ROW20 = " ".join(f"{c:02d}20" for c in range(24, 8, -1))  # 2420 ... 0920, 15 he
 def test_strategic_movement_fifteen_hexes_in_supply(rules_engine: MotherlandEngine) -> None:
     st = position(rules_engine, 3, "move", "soviet", {"5A": "2420", "9K": "0305"})
     st.apply(f"strategic 5A {ROW20}")
-    assert st.u("5A")["hex"] == "0920" and st.u("5A")["mode"] == "strat"
+    assert st.u("5A").hex == "0920" and st.u("5A").mode == "strat"
     with pytest.raises(IllegalAction, match=r"5\.3"):
         st.apply("move 5A 0920 0820")  # 5.3: no regular move after a strategic one
 
@@ -480,7 +480,7 @@ def test_sea_transport_needs_sevastopol_on_the_black_sea(rules_engine: Motherlan
     st = position(rules_engine, 3, "move", "soviet", {"5A": "1530", "9K": "0305"})
     assert "ship 5A to 0926" in notations(st)
     st.apply("ship 5A to 0926")
-    assert st.u("5A")["hex"] == "0926" and st.s["sea_used"]
+    assert st.u("5A").hex == "0926" and st.s["sea_used"]
     st2 = position(rules_engine, 3, "move", "soviet", {"5A": "1530", "9K": "0305"})
     st2.s["control"]["0926"] = "axis"  # 5.5.4: the Axis holds Sevastopol
     st2._touch()
@@ -499,7 +499,7 @@ def test_exploitation_panzers_full_infantry_one_hex(rules_engine: MotherlandEngi
     with pytest.raises(IllegalAction, match=r"4\.2"):
         st.apply("move 41Pz 1213 1314")
     st.apply("move 41Pz 1213 1212 1211")
-    assert st.u("41Pz")["mp"] == 7 - 4
+    assert st.u("41Pz").mp == 7 - 4
 
 
 # --- administrative phase: KG (15.2), replacements (15.1), conversion (17.2) ----------------
@@ -510,7 +510,7 @@ def test_two_kampfgruppen_combine_into_a_corps(rules_engine: MotherlandEngine) -
                   fields={"1K": {"steps": 1}, "2K": {"steps": 1}})
     assert "combine 1K 2K" in notations(st)
     st.apply("combine 1K 2K")
-    assert st.u("1K")["steps"] == 3 and st.u("2K")["box"] == "elim"
+    assert st.u("1K").steps == 3 and st.u("2K").box == "elim"
     assert st.factors("1K") == (5, 7, 4)  # 15.2.1 two 2-3-5 KGs make a 5-7-4 corps
 
 
@@ -520,10 +520,10 @@ def test_mud_turn_replacements(rules_engine: MotherlandEngine) -> None:
     d = st.decision()
     assert d is not None and d.kind == "replacements" and "i4/p2" in d.prompt
     st.apply("replace 41Pz")  # one Panzer step (p), back to full strength
-    assert st.u("41Pz")["steps"] == 3
+    assert st.u("41Pz").steps == 3
     assert notations(st) == ["replace 1K", "end replacements"]
     st.apply("replace 1K")
-    assert st.u("1K")["steps"] == 2  # the KG is a corps again, on its reduced side
+    assert st.u("1K").steps == 2  # the KG is a corps again, on its reduced side
 
 
 def test_guards_conversion_draws_a_fresh_b_chit(rules_engine: MotherlandEngine) -> None:
@@ -534,8 +534,8 @@ def test_guards_conversion_draws_a_fresh_b_chit(rules_engine: MotherlandEngine) 
     req = st.chance_request()
     assert req.cup == "B" and req.rule == "17.2.1"
     st.apply_outcome(("B4-3*",))
-    assert st.u("1Gd")["hex"] == "2020" and st.u("1Gd")["steps"] == 2
-    assert st.u("5A")["box"] == "removed"
+    assert st.u("1Gd").hex == "2020" and st.u("1Gd").steps == 2
+    assert st.u("5A").box == "removed"
 
 
 # --- supports: Railroad Gun (16.2), air (14.1) ----------------------------------------------
@@ -548,7 +548,7 @@ def test_railroad_gun_adds_four_against_a_fortified_city(rules_engine: Motherlan
     st.apply("attack 1610 with 41Pz and railroad gun")
     texts = roll(st, 1)
     assert any("+4 Railroad Gun" in t for t in texts)
-    assert st.u("RRGun")["box"] == "removed"  # used once (16.2 note)
+    assert st.u("RRGun").box == "removed"  # used once (16.2 note)
 
 
 def test_air_support_shifts_two_right_not_in_snow(rules_engine: MotherlandEngine) -> None:
@@ -579,7 +579,7 @@ def test_partisans_mark_the_nearest_german_units(rules_engine: MotherlandEngine)
     # nearest first (9K is 1 hex from the base, 10K 2); one choice each, so applied at once
     assert marks == ["Partisans: 9K is Out of Supply (10.1)",
                      "Partisans: 10K is Out of Supply (10.1)"]
-    assert st.u("9K")["sup"] == "out" and st.u("SB1")["sup"] == ""
+    assert st.u("9K").sup == "out" and st.u("SB1").sup == ""
 
 
 def test_mech_groups_leave_after_turn_four(rules_engine: MotherlandEngine) -> None:
@@ -591,7 +591,7 @@ def test_mech_groups_leave_after_turn_four(rules_engine: MotherlandEngine) -> No
                              (st.chance_request().contents[0],))
         else:
             st.apply(st.legal_actions()[-1])
-    assert st.u("MG1")["box"] == "removed" and st.u("21A")["hex"] == "2020"  # 16.4
+    assert st.u("MG1").box == "removed" and st.u("21A").hex == "2020"  # 16.4
 
 
 def test_retreat_into_enemy_zoc_costs_the_stack_one_step(rules_engine: MotherlandEngine) -> None:
@@ -609,7 +609,7 @@ def test_retreat_into_enemy_zoc_costs_the_stack_one_step(rules_engine: Motherlan
     d = st.decision()
     assert d is not None and d.kind == "step-loss" and d.side == "axis"  # 4.2.1: one step
     st.apply("lose 10K")
-    assert st.u("10K")["steps"] == 2 and st.u("9K")["steps"] == 3
+    assert st.u("10K").steps == 2 and st.u("9K").steps == 3
 
 
 # --- victory (19.0) ------------------------------------------------------------------------------
@@ -660,7 +660,7 @@ def test_turkey_enters_on_a_low_roll(engine: MotherlandEngine) -> None:
                   options={"turkey": "on"})
     assert st.chance_request().rule == "21.2.1"
     st.apply_outcome((1,))
-    assert st.s["turkey"] and st.u("Tur1")["hex"] == "1735"
+    assert st.s["turkey"] and st.u("Tur1").hex == "1735"
 
 
 def test_air_bases_move_last_then_exploitation_is_free_again(
@@ -714,7 +714,7 @@ def test_soviet_sea_supply_through_tuapse_or_novorossiysk(engine: MotherlandEngi
     """9.6.3: a besieged Soviet port on the Black Sea is supplied by ship while Tuapse or
     Novorossiysk is Soviet and railed to a source; the Sea of Azov does not count."""
     st, _ = _besieged(engine, "soviet", "0722", "10A")  # Odessa
-    assert st.in_supply("10A") and st.u("10A")["sup"] == ""
+    assert st.in_supply("10A") and st.u("10A").sup == ""
     st.s["control"].update({"1428": "axis"})  # Novorossiysk lost, Tuapse left
     st._touch()
     assert st.in_supply("10A")
@@ -731,7 +731,7 @@ def test_axis_in_sevastopol_closes_odessa_to_soviet_sea_supply(
     st.s["control"]["0926"] = "axis"
     _supply_phase_again(st)
     assert st.s["odessa_closed"] and not st.in_supply("10A")
-    assert st.u("10A")["sup"] == "lack"
+    assert st.u("10A").sup == "lack"
     st.s["control"]["0926"] = "soviet"  # recaptured (19.1)
     st._touch()
     assert st.in_supply("10A")
@@ -811,8 +811,8 @@ def test_advance_example_two_no_advance_after_a_mandatory_exchange(
     st2.apply("attack 1214 with 1K")
     # the die roll is replaced by the example's result
     instead_of_roll(st2, lambda: st2._combat_result("1/1"))
-    assert st2.u("1K")["box"] == "elim"  # the attacker's one step is gone
-    assert st2.u("5A")["steps"] == 1  # the defender lost one step
+    assert st2.u("1K").box == "elim"  # the attacker's one step is gone
+    assert st2.u("5A").steps == 1  # the defender lost one step
     assert dec(st2).kind == "combat"  # and no advance was offered (1 - 1 = 0)
 
 
@@ -837,7 +837,7 @@ def test_queued_draws_meet_an_empty_cup(rules_engine: MotherlandEngine) -> None:
     texts = [e.text for e in st.apply_outcome(("A6-5",))]
     assert any("Cup A is empty" in t for t in texts)
     # the first in order drew the chit, the other has the weakest A chit (empty_cup)
-    assert {st.u("16A")["chit"], st.u("5A")["chit"]} == {"A6-5", "A4-3*"}
+    assert {st.u("16A").chit, st.u("5A").chit} == {"A6-5", "A4-3*"}
 
 
 def test_zitadelle_opens_with_the_axis_moving_first_then_soviets_lead(
