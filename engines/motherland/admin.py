@@ -37,13 +37,13 @@ class AdminMixin(MotherlandCore):
 
     def production_number(self) -> int:
         table = self.data.production
-        n = len(self.s["eliminated_assets"])
+        n = len(self.pos.eliminated_assets)
         return table[min(n, len(table) - 1)]
 
     def _on_production(self, roll: int) -> None:
         num = self.production_number()
         on_map = sum(1 for x in self.on_map(SOVIET) if self.c(x).type == "offensive_support")
-        waiting = [x for x in sorted(self.s["units"]) if self.u(x).box == "osm"]
+        waiting = [x for x in sorted(self.pos.units) if self.u(x).box == "osm"]
         if roll <= num and waiting and on_map < self.data.max_os:
             self.say(f"Production succeeds (rolled {roll} against {num}): one Offensive "
                      "Support unit (12.1)", rule="12.1")
@@ -92,9 +92,9 @@ class AdminMixin(MotherlandCore):
                 and self.u(x).hex in rail_ok and self.u(x).hex not in ez]
 
     def _recovery(self) -> None:
-        self.s["air"]["used"] = 0  # 14.0
-        for g in self.s["generals"]:
-            self.s["generals"][g] = "ready"  # 16.5
+        self.pos.air.used = 0  # 14.0
+        for g in self.pos.generals:
+            self.pos.generals[g] = "ready"  # 16.5
         if self.turn == 4:
             self._mech_groups_go()
         if self.turn == 17 and self.u("Ita8").hex:
@@ -102,7 +102,7 @@ class AdminMixin(MotherlandCore):
             unit.hex = ""
             unit.box = "removed"
             self.say("Italy surrenders: the Italian 8th Army leaves the map (16.3)", rule="16.3")
-        for uid in sorted(self.s["units"]):
+        for uid in sorted(self.pos.units):
             if self.u(uid).box == "baku":
                 unit = self.u(uid)
                 unit.box = ""
@@ -124,7 +124,7 @@ class AdminMixin(MotherlandCore):
             unit.hex = ""
             unit.box = "removed"
             for due in (7, 6, 5):
-                cands = [x for x in sorted(self.s["units"]) if self.u(x).box == "track"
+                cands = [x for x in sorted(self.pos.units) if self.u(x).box == "track"
                          and self.u(x).ret == due and self.c(x).type == "combined_arms"]
                 if cands:
                     unit = self.u(cands[0])

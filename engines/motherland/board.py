@@ -32,7 +32,7 @@ def build_view(state: MotherlandState, side: str | None) -> BoardView:
     lines = tuple(Line("railroad", (a, b), "#404040")
                   for a, b in sorted(hm.networks.get("railroad", frozenset())))
     pieces = []
-    for uid, u in sorted(state.s["units"].items()):
+    for uid, u in sorted(state.pos.units.items()):
         c = state.c(uid)
         loc = u.hex or u.box
         if loc in ("out",):
@@ -49,13 +49,13 @@ def build_view(state: MotherlandState, side: str | None) -> BoardView:
             else f"{c.letter}-{m}"
         pieces.append(Piece(uid, c.side, label, loc, state.label(uid), tuple(markers),
                             False, _SIDE_COLORS[c.side]))
-    for p, h in sorted(state.s["partisans"].items()):
+    for p, h in sorted(state.pos.partisans.items()):
         if h:
             pieces.append(Piece(f"partisan:{p}", "soviet", "P", h, p, (), False, "#60a060"))
-    if state.s["stalin"] == "moscow":
+    if state.pos.stalin == "moscow":
         pieces.append(Piece("stalin", "soviet", "Stalin", "2113", "Stalin", (), False,
                             "#c02020"))
-    control = state.s["control"]
+    control = state.pos.control
     overlays = tuple((f"control:{s}", tuple(sorted(h for h, v in control.items() if v == s)))
                      for s in ("axis", "soviet"))
     return BoardView(

@@ -26,7 +26,7 @@ class ChitMixin(MotherlandCore):
 
     def _draw_task(self, uid: str, count: int, rule: str) -> Frame | None:
         letter = self.c(uid).letter
-        cup = self.s["cups"][letter]
+        cup = self.pos.cups[letter]
         if not cup:
             fallback = self.data.empty_cup[letter]
             unit = self.u(uid)
@@ -39,7 +39,7 @@ class ChitMixin(MotherlandCore):
 
     def _on_chits(self, t: DrawArgs, drawn: tuple[str, ...]) -> None:
         uid = t.unit
-        cup = self.s["cups"][t.letter]
+        cup = self.pos.cups[t.letter]
         for cid in drawn:
             cup.remove(cid)
         if len(drawn) == 1:
@@ -55,9 +55,9 @@ class ChitMixin(MotherlandCore):
         for other_cid in rest:
             chit = self.data.chits[other_cid]
             if chit.starred:
-                self.s["removed_chits"] = sorted([*self.s["removed_chits"], other_cid])
+                self.pos.removed_chits = sorted([*self.pos.removed_chits, other_cid])
             else:
-                self.s["cups"][chit.letter] = sorted([*self.s["cups"][chit.letter],
+                self.pos.cups[chit.letter] = sorted([*self.pos.cups[chit.letter],
                                                       other_cid])
 
     def _give_chit(self, uid: str, cid: str) -> None:
@@ -80,9 +80,9 @@ class ChitMixin(MotherlandCore):
         if chit is None:
             return
         if chit.starred:
-            self.s["removed_chits"] = sorted([*self.s["removed_chits"], cid])
+            self.pos.removed_chits = sorted([*self.pos.removed_chits, cid])
         else:
-            self.s["cups"][chit.letter] = sorted([*self.s["cups"][chit.letter], cid])
+            self.pos.cups[chit.letter] = sorted([*self.pos.cups[chit.letter], cid])
 
     # -- generals (16.5) and chits ----------------------------------------------------------
 
@@ -90,7 +90,7 @@ class ChitMixin(MotherlandCore):
         no_turn = self.sc.rules.get("no_generals_axis_combat_turn")
         if no_turn == self.turn and self.phase() == ("combat", AXIS):
             return []  # 20.5 rule 1
-        return [g for g, st in sorted(self.s["generals"].items()) if st == "ready"]
+        return [g for g, st in sorted(self.pos.generals.items()) if st == "ready"]
 
     def _generals_options(self, t: UnitsArgs) -> list[Word]:
         out = []
@@ -100,14 +100,14 @@ class ChitMixin(MotherlandCore):
                     continue
                 if self.u(uid).chit:
                     out.append(Word(f"general {g} replaces chit of {uid}"))
-                elif self.s["cups"][self.c(uid).letter]:
+                elif self.pos.cups[self.c(uid).letter]:
                     out.append(Word(f"general {g} for {uid}"))
         return out
 
     def _apply_general(self, t: UnitsArgs, text: str) -> None:
         parts = text.split()
         g, uid = parts[1], parts[-1]
-        self.s["generals"][g] = "used"
+        self.pos.generals[g] = "used"
         t.units = [x for x in t.units if x != uid]
         if "replaces" in parts:
             self._drop_chit(uid)

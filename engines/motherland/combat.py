@@ -93,7 +93,7 @@ class CombatMixin(MotherlandCore):
         retreated or advanced into another hex keeps its mark there.  A hex where fresh
         units stand beside such units may be attacked: 8.6.5 says how those fare.
         """
-        if target in self.s.get("hit", []):
+        if target in self.pos.hit:
             return f"{target} was already attacked this Combat Phase"
         if all(self.u(x).dfd for x in self.units_at(target, other(side))):
             return (f"every unit in {target} was already attacked this Combat Phase (it "
@@ -138,7 +138,7 @@ class CombatMixin(MotherlandCore):
             raise IllegalAction("a unit is named twice", rule="8.3.5")
         eligible = set(self._attackers_for(target, side))
         for uid in a.units:
-            if uid not in self.s["units"] or self.c(uid).side != side or not self.u(uid).hex:
+            if uid not in self.pos.units or self.c(uid).side != side or not self.u(uid).hex:
                 raise IllegalAction(f"{uid} is not one of your units on the map", rule="8.0")
             if uid not in eligible:
                 rule = "8.3.4"
@@ -166,7 +166,7 @@ class CombatMixin(MotherlandCore):
                                 "Fortress within two hexes", rule="16.2")
         for uid in a.units:
             self.u(uid).atk = True
-        self.s["hit"] = sorted({*self.s.get("hit", []), target})
+        self.pos.hit = sorted({*self.pos.hit, target})
         self._start_combat("attack", target, list(a.units), a.air, a.rrgun)
 
     # -- the combat record ------------------------------------------------------------------
@@ -182,7 +182,7 @@ class CombatMixin(MotherlandCore):
                 self.u(uid).rin = True
             self.u(uid).dfd = True
         orig = {uid: self.u(uid).hex for uid in (*attackers, *defenders)}
-        self.s["combat"] = {"kind": kind, "target": target, "att": sorted(attackers),
+        self.pos.combat = {"kind": kind, "target": target, "att": sorted(attackers),
                             "def": defenders, "side": side, "air": air, "rrgun": rrgun,
                             "orig": dict(sorted(orig.items())), "result": "", "adv": {},
                             "elim": {}}
@@ -202,7 +202,7 @@ class CombatMixin(MotherlandCore):
 
     def _combat_strengths(self) -> tuple[int, int, list[str]]:
         """Attack and defense totals with river (8.4.1), Kerch (8.4.2) and snow (18.2.3)."""
-        cb = self.s["combat"]
+        cb = self.fight()
         target = cb["target"]
         notes: list[str] = []
         att_units = [x for x in cb["att"] if self.u(x).hex]
@@ -253,7 +253,7 @@ class CombatMixin(MotherlandCore):
         return (tec.get(name) or tec["clear"]).shift
 
     def _combat_resolve(self) -> None:
-        cb = self.s["combat"]
+        cb = self.fight()
         attack, defense, notes = self._combat_strengths()
         cols = self.data.crt_columns
         shift = (2 if cb["air"] else 0) - self._terrain_shift(cb["target"])
@@ -273,11 +273,11 @@ class CombatMixin(MotherlandCore):
             self._combat_result("A2")
             return
         if cb["air"]:
-            self.s["air"]["used"] += 1  # 14.1: flipped to its Used side
+            self.pos.air.used += 1  # 14.1: flipped to its Used side
         self._push(Frame("roll-crt", RollArgs(f"CRT {col.label} against {cb['target']}")))
 
     def _die_modifiers(self) -> list[tuple[int, str]]:
-        cb = self.s["combat"]
+        cb = self.fight()
         mods: list[tuple[int, str]] = []
         if cb["side"] == SOVIET:
             grid = self.data.hexmap.grid
@@ -295,7 +295,7 @@ class CombatMixin(MotherlandCore):
     def _on_crt(self, roll: int) -> None:
         mods = self._die_modifiers()
         final = rules.final_roll(roll, [m for m, _ in mods])
-        cb = self.s["combat"]
+        cb = self.fight()
         col = self.data.crt_columns.index(cb["column"])
         code = self.data.crt_rows[final - 1][col]
         why = "".join(f" {m:+d} {w}" for m, w in mods)
@@ -311,7 +311,7 @@ class CombatMixin(MotherlandCore):
         self._combat_result(code)
 
     def _combat_result(self, code: str) -> None:
-        cb = self.s["combat"]
+        cb = self.fight()
         cb["result"] = code
         out = rules.decode(code)
         att, dfn = cb["side"], other(cb["side"])
@@ -327,11 +327,11 @@ class CombatMixin(MotherlandCore):
     # -- results (8.5), step losses (8.5.1-8.5.3) -----------------------------------------
 
     def _alive_in_combat(self, role: str) -> list[str]:
-        cb = self.s["combat"]
+        cb = self.fight()
         return [x for x in cb[role] if self.u(x).hex and self.u(x).hex == cb["orig"][x]]
 
     def _apply_side(self, t: ApplySideArgs) -> None:
-        cb = self.s["combat"]
+        cb = self.fight()
         role, side = t.role, t.side
         units = self._alive_in_combat(role)
         hit = t.mand or t.n or t.elim
@@ -380,7 +380,7 @@ class CombatMixin(MotherlandCore):
             rule = "18.2.3" if t.side == AXIS and self.snow else "8.5"
             raise IllegalAction(f"{a.notation()} is not a way to take {t.code}", rule=rule)
         flow.end()
-        cb = self.s["combat"]
+        cb = self.fight()
         cb.setdefault("took", {})[t.role] = [t.n, a.steps]
         self.say(f"The {t.side} player takes {t.code} as {a.steps} step loss(es) and "
                  f"{a.retreats} hex(es) of retreat", "loss", rule="8.5")
@@ -440,7 +440,7 @@ class CombatMixin(MotherlandCore):
         u.steps = c.max_steps
         if c.type == "economic":
             u.box = "assets"
-            self.s["eliminated_assets"].append(uid)
+            self.pos.eliminated_assets.append(uid)
         elif c.side == SOVIET and c.type in ("combined_arms", "guards", "shock",
                                               "offensive_support"):
             u.box = "track"
@@ -462,5 +462,5 @@ class CombatMixin(MotherlandCore):
         self.say(f"{uid} is eliminated at {h}: {why}", "loss", [h], [uid], rule=self.cited(why))
 
     def _combat_end(self) -> None:
-        self.s["combat"] = None
+        self.pos.combat = None
         self._touch()

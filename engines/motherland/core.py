@@ -26,7 +26,7 @@ from engines.motherland.data import (
     GameData,
     ScenarioData,
 )
-from engines.motherland.position import Unit
+from engines.motherland.position import Position, Unit
 from pbem.engine import CHANCE, Action, Event
 from pbem.steps import Choice, Flow, Frame, Roll, StepState
 
@@ -36,11 +36,10 @@ if TYPE_CHECKING:
 _CITED = re.compile(r"\b\d+\.\d+(?:\.\d+)*")
 
 
-class MotherlandCore(StepState[dict[str, Any]]):
+class MotherlandCore(StepState[Position]):
     """What every rule reads: attributes, accessors, caches, events, queued frames."""
 
     data: GameData
-    s: dict[str, Any]
     sc: ScenarioData
     _events: list[Event]
     #: frames the rules queued while a step acted, the next to run first
@@ -59,11 +58,16 @@ class MotherlandCore(StepState[dict[str, Any]]):
         return self.data.counters[uid]
 
     def u(self, uid: str) -> Unit:
-        return self.s["units"][uid]  # type: ignore[no-any-return]
+        return self.pos.units[uid]
+
+    def fight(self) -> dict[str, Any]:
+        """The combat being resolved (the steps that read it run only inside one)."""
+        assert self.pos.combat is not None, "no combat in progress"
+        return self.pos.combat
 
     @property
     def turn(self) -> int:
-        return int(self.s["turn"])
+        return self.pos.turn
 
     @property
     def weather(self) -> str:
@@ -91,7 +95,7 @@ class MotherlandCore(StepState[dict[str, Any]]):
 
     def phase(self) -> tuple[str, str]:
         phases = self.phases()
-        index = int(self.s["phase"])
+        index = self.pos.phase
         # past the last phase of the last turn the game is over (the view still works)
         return phases[index] if index < len(phases) else ("over", "")
 
@@ -101,7 +105,7 @@ class MotherlandCore(StepState[dict[str, Any]]):
         key = ("on_map", side)
         hit: tuple[str, ...] | None = self._cache.get(key)
         if hit is None:
-            hit = tuple(uid for uid, u in self.s["units"].items()
+            hit = tuple(uid for uid, u in self.pos.units.items()
                         if u.hex and (side is None or self.c(uid).side == side))
             self._cache[key] = hit
         return list(hit)
@@ -110,7 +114,7 @@ class MotherlandCore(StepState[dict[str, Any]]):
         hit = self._cache.get("occ")
         if hit is None:
             hit = {}
-            for uid, u in self.s["units"].items():
+            for uid, u in self.pos.units.items():
                 if u.hex:
                     hit.setdefault(u.hex, []).append(uid)
             self._cache["occ"] = hit
@@ -127,7 +131,7 @@ class MotherlandCore(StepState[dict[str, Any]]):
         key = ("sig", side)
         hit = self._cache.get(key)
         if hit is None:
-            hit = "|".join(sorted(f"{x}@{self.s['units'][x].hex}" for x in self.on_map(side)))
+            hit = "|".join(sorted(f"{x}@{self.pos.units[x].hex}" for x in self.on_map(side)))
             self._cache[key] = hit
         return str(hit)
 
@@ -136,7 +140,7 @@ class MotherlandCore(StepState[dict[str, Any]]):
         key = ("occupied", side)
         hit = self._cache.get(key)
         if hit is None:
-            hit = frozenset(self.s["units"][x].hex for x in self.on_map(side))
+            hit = frozenset(self.pos.units[x].hex for x in self.on_map(side))
             self._cache[key] = hit
         return hit
 

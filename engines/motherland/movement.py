@@ -35,7 +35,7 @@ class MovementMixin(MotherlandCore):
         c = self.c(uid)
         country = self.data.country_of(h)
         if c.side == SOVIET:
-            return country != "turkey" or self.s["turkey"]
+            return country != "turkey" or self.pos.turkey
         if c.nation == "german":
             return country != "finland"  # 5.2.1 bars the Germans from Finland only
         allowed = {"romanian": "romania", "hungarian": "hungary", "italian": "germany",
@@ -120,7 +120,7 @@ class MovementMixin(MotherlandCore):
             return False
         if self._turn1_frozen(uid) or c.type == "economic":
             return False
-        if self.s["late"] and c.type not in self._step4_types(c.side):
+        if self.pos.late and c.type not in self._step4_types(c.side):
             return False  # 3.1 step 4, 5.2.3: air bases and offensive support move last
         if exploit:
             return bool(u.mp > 0 or (u.mode == "one" and u.mv == 0))
@@ -132,8 +132,8 @@ class MovementMixin(MotherlandCore):
         """Every hex the unit can move to now, with one least-cost path to each."""
         u, c = self.u(uid), self.c(uid)
         key = ("reach", uid, exploit, u.hex, u.mp, u.mv, u.mode, u.sup,
-               self.s["late"], self.turn, self.s["phase"], self.sig(other(c.side)),
-               self.s["turkey"])
+               self.pos.late, self.turn, self.pos.phase, self.sig(other(c.side)),
+               self.pos.turkey)
         hit = self._pcache.get(key)
         if hit is not None:
             return hit  # type: ignore[no-any-return]
@@ -299,7 +299,7 @@ class MovementMixin(MotherlandCore):
 
     def _apply_move(self, a: Move, exploit: bool) -> None:
         uid = a.unit
-        if uid not in self.s["units"] or self.c(uid).side != self._side():
+        if uid not in self.pos.units or self.c(uid).side != self._side():
             raise IllegalAction(f"{uid} is not one of your units", rule="5.0")
         u = self.u(uid)
         if u.hex != a.path[0]:
@@ -309,7 +309,7 @@ class MovementMixin(MotherlandCore):
             why = "5.4" if exploit else "5.0"
             if self._turn1_frozen(uid):
                 why = "20.1"
-            elif self.s["late"]:
+            elif self.pos.late:
                 why = self._late_rule(self.c(uid).side)
             elif u.mode in ("strat", "sea"):
                 why = "5.3"
@@ -326,9 +326,9 @@ class MovementMixin(MotherlandCore):
             u.mode = "done"
         if not exploit:
             # 3.1: regular movement is step 3, after Strategic Movement and Sea Transport
-            self.s["regular"] = True
+            self.pos.regular = True
             if self.c(uid).type in self._step4_types(self.c(uid).side):
-                self.s["late"] = True  # step 4 has begun
+                self.pos.late = True  # step 4 has begun
         self._touch()
         self._enter(uid, a.path[1:])
         self.say(f"{self.label(uid)} moves {' '.join(a.path)}", "move", a.path, [uid],

@@ -17,7 +17,7 @@ class OptionalRulesMixin(MotherlandCore):
     # -- Baku (21.1) -----------------------------------------------------------------------
 
     def _baku_options(self, t: MoveArgs) -> list[Word]:
-        if self.options.get("baku") != "on" or self.s["baku_done"] or t.side != AXIS:
+        if self.options.get("baku") != "on" or self.pos.baku_done or t.side != AXIS:
             return []
         out = []
         for uid in self.units_at(BAKU_ENTRY, AXIS):
@@ -37,7 +37,7 @@ class OptionalRulesMixin(MotherlandCore):
         unit.box = "baku"
         unit.mp = 0
         unit.mode = "done"
-        self.s["baku_done"] = True
+        self.pos.baku_done = True
         self._touch()
         self.say(f"{uid} enters the Baku box (21.1)", rule="21.1")
         self._push(Frame("roll-baku", RollArgs("Soviet surrender at Baku: 1-4 surrenders")))
@@ -55,7 +55,7 @@ class OptionalRulesMixin(MotherlandCore):
     # -- the Turkish Front (21.2) ----------------------------------------------------------
 
     def _turkey(self) -> None:
-        if self.options.get("turkey") != "on" or self.s["turkey"]:
+        if self.options.get("turkey") != "on" or self.pos.turkey:
             return
         rolls = []
         for uid in sorted(self.on_map(AXIS)):
@@ -69,10 +69,10 @@ class OptionalRulesMixin(MotherlandCore):
         self._push(*rolls)
 
     def _on_turkey(self, t: RollArgs, roll: int) -> None:
-        if self.s["turkey"]:
+        if self.pos.turkey:
             return
         if roll <= (3 if t.supplied else 1):
-            self.s["turkey"] = True
+            self.pos.turkey = True
             for uid in ("Tur1", "Tur2"):
                 unit = self.u(uid)
                 unit.hex = TURKEY_ENTRY

@@ -34,7 +34,7 @@ class OverrunMixin(MotherlandCore):
         if not self.has_enemy(target, side):
             return "7.1", f"{target} holds no enemy unit"
         cost = self._overrun_cost(side)
-        if self.s["late"]:
+        if self.pos.late:
             return self._late_rule(side), ("step 4 (Air Bases and Supply Bases, or "
                                            "Offensive Support) has begun: no more "
                                            "movement or overruns")
@@ -122,7 +122,7 @@ class OverrunMixin(MotherlandCore):
 
     def _apply_overrun(self, a: Overrun, exploit: bool) -> None:
         for uid in a.units:
-            if uid not in self.s["units"] or not self.u(uid).hex:
+            if uid not in self.pos.units or not self.u(uid).hex:
                 raise IllegalAction(f"{uid} is not a unit on the map", rule="7.1")
         rule, why = self._overrun_why(a.target, list(a.units), exploit)
         if rule:
@@ -136,5 +136,5 @@ class OverrunMixin(MotherlandCore):
         for uid in a.units:
             self.u(uid).mp -= cost
         if not exploit:
-            self.s["regular"] = True  # 3.1 step 3: no Strategic Movement or Sea Transport now
+            self.pos.regular = True  # 3.1 step 3: no Strategic Movement or Sea Transport now
         self._start_combat("overrun", a.target, list(a.units), a.air, False)

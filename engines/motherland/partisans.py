@@ -21,7 +21,7 @@ class PartisanMixin(MotherlandCore):
     def _partisan_effects(self) -> None:
         bases = self._base_hexes()
         tasks = []
-        for p, h in sorted(self.s["partisans"].items()):
+        for p, h in sorted(self.pos.partisans.items()):
             if h and h in bases:
                 tasks.append(Frame("roll-partisan",
                                    RollArgs(f"partisans {p} at {h}", hex=h, p=p)))
@@ -55,7 +55,7 @@ class PartisanMixin(MotherlandCore):
         grid = self.data.hexmap.grid
         bases = self._base_hexes()
         out = []
-        placed = self.s["partisans"]
+        placed = self.pos.partisans
         for p, h in sorted(placed.items()):
             if p in t.moved:
                 continue

@@ -7,7 +7,10 @@ says what it holds in the book's terms.
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, field, fields, replace
+from typing import Any
+
+from pbem.engine import copy_data
 
 
 @dataclass(slots=True)
@@ -54,5 +57,82 @@ class Unit:
                     self.mode, self.atk, self.dfd, self.rin, self.ret, self.back, self.start)
 
 
-#: the units by counter id (the snapshot's ``position.units``)
-UNITS = dict[str, Unit]
+@dataclass(slots=True)
+class Air:
+    """The German Air Units (14.0)."""
+
+    #: in the game (5 less those withdrawn by the Turn Record Track)
+    total: int
+    #: flipped to their Used side this turn (14.1)
+    used: int = 0
+
+
+@dataclass(frozen=True, slots=True)
+class GameEnd:
+    """How the game ended (19.0, 20.2, 16.6, 21.1.4)."""
+
+    #: "axis", "soviet", or None for a draw
+    winner: str | None
+    text: str
+    level: str
+
+
+@dataclass(slots=True)
+class Position:
+    """One position of For the Motherland!: everything the rules read and write."""
+
+    turn: int
+    #: the phase of the turn, an index into ``MotherlandCore.phases()`` (3.0)
+    phase: int
+    units: dict[str, Unit]
+    #: Strength Chit cups A, B and C (11.0), each sorted
+    cups: dict[str, list[str]]
+    #: chits out of the game (a starred chit discarded, 11.2 note)
+    removed_chits: list[str]
+    #: who controls each hex that carries a control marker (19.1), by hex
+    control: dict[str, str]
+    #: Soviet Generals in the game (16.5): "ready" or "used" this turn
+    generals: dict[str, str]
+    #: Partisan markers in the game (10.0): the hex each is in, "" not placed
+    partisans: dict[str, str]
+    air: Air
+    #: Stalin (16.6): "moscow", "evacuated" or "dead"
+    stalin: str
+    #: the Axis has made its Stalin roll (16.6)
+    stalin_rolled: bool
+    #: the Axis has made its surrender roll (16.6)
+    surrender_rolled: bool
+    #: Economic Assets eliminated (12.0, 19.0), in the order they fell
+    eliminated_assets: list[str]
+    #: German Panzers have entered Baku (21.1, optional)
+    baku_done: bool
+    #: Turkey has entered the war (21.2, optional)
+    turkey: bool
+    #: the attack or overrun being resolved (8.0, 7.0)
+    combat: dict[str, Any] | None
+    result: GameEnd | None
+    #: Sea Transport used this phase (5.5: one per phase)
+    sea_used: bool
+    #: 3.1 step 4 (the units that move after the others) has begun this phase
+    late: bool
+    #: 3.1 step 3 (regular movement) has begun: no Strategic Movement or Sea Transport
+    regular: bool
+    #: never written (always empty); kept so that the snapshot's bytes did not change
+    #: with the move to typed data, and dropped with the next rules_version
+    ever_entered: list[str]
+    #: hexes attacked this phase (8.3.1)
+    hit: list[str]
+    #: Supply Bases expended this Supply Phase (9.3.4)
+    expended: list[str] = field(default_factory=list)
+    #: Sevastopol was Axis-held as the Supply Phase began: no sea supply through Odessa
+    #: (9.6.1 note)
+    odessa_closed: bool = False
+
+    def copy(self) -> Position:
+        """A copy sharing nothing that changes (for ``clone``; faster than deepcopy)."""
+        out = replace(self, units={uid: u.copy() for uid, u in self.units.items()},
+                      air=replace(self.air))
+        for f in fields(self):
+            if f.name not in ("units", "air"):
+                setattr(out, f.name, copy_data(getattr(out, f.name)))
+        return out

@@ -20,7 +20,7 @@ class ReinforcementMixin(MotherlandCore):
     def _arrivals(self, t: SideArgs) -> None:
         side = t.side
         rolls = []
-        for uid in sorted(self.s["units"]):
+        for uid in sorted(self.pos.units):
             u = self.u(uid)
             if self.c(uid).side != side or u.box != "track" or u.ret > self.turn:
                 continue
@@ -75,7 +75,7 @@ class ReinforcementMixin(MotherlandCore):
         if side == AXIS:
             bases = [self.u(x).hex for x in sorted(self.on_map(AXIS))
                      if self.c(x).type == "supply_base"]
-            partisans = set(self.s["partisans"].values())
+            partisans = set(self.pos.partisans.values())
             for h in bases:
                 if h in rail_ok and h not in partisans:  # 10.4
                     cands.add(h)
@@ -88,14 +88,14 @@ class ReinforcementMixin(MotherlandCore):
                 cands.add(h)
                 cands.update(self.data.open_neighbors[h])
         out = sorted(h for h in cands if h not in ez and not self.has_enemy(h, side)
-                     and self.s["control"].get(h) != other(side)
+                     and self.pos.control.get(h) != other(side)
                      and self._may_enter_country(uid, h)
                      and self._terrain_cost(uid, h) is not None)
         self._cache[key] = out
         return out
 
     def _reinf_pool(self, side: str) -> list[str]:
-        return [x for x in sorted(self.s["units"]) if self.c(x).side == side
+        return [x for x in sorted(self.pos.units) if self.c(x).side == side
                 and self.u(x).box == "pool"]
 
     def _reinf_leftover(self, side: str) -> None:
@@ -123,7 +123,7 @@ class ReinforcementMixin(MotherlandCore):
     # -- conversions (17.2), Kampfgruppen (15.2), replacements (15.1) ----------------------
 
     def _convert_options(self) -> list[Word]:
-        pool = [x for x in sorted(self.s["units"]) if self.u(x).box == "conv"]
+        pool = [x for x in sorted(self.pos.units) if self.u(x).box == "conv"]
         if not pool:
             return []
         ez = self.zoc(AXIS)

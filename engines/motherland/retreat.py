@@ -90,7 +90,7 @@ class RetreatMixin(MotherlandCore):
                     left = t.left[uid]
                     t.left[uid] = 0
                     if t.role:  # 8.7: a retreat cut short shortens the advance
-                        cut = self.s["combat"].setdefault("cut", {})
+                        cut = self.fight().setdefault("cut", {})
                         cut[t.role] = max(cut.get(t.role, 0), left)
                     self.say(f"{uid} cannot retreat: {left} step loss(es) instead (8.5.1)",
                              "loss", [self.u(uid).hex], [uid], rule="8.5.1")
@@ -142,7 +142,7 @@ class RetreatMixin(MotherlandCore):
     # -- advance after combat (8.7) ---------------------------------------------------------
 
     def _advance_start(self, t: RoleArgs) -> None:
-        cb = self.s["combat"]
+        cb = self.fight()
         role = t.role
         loser = "def" if role == "att" else "att"
         side = cb["side"] if role == "att" else other(cb["side"])

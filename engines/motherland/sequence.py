@@ -9,11 +9,9 @@ game ends (19.0).
 
 from __future__ import annotations
 
-from typing import Any
-
 from engines.motherland.const import AXIS, SOVIET
 from engines.motherland.core import MotherlandCore
-from engines.motherland.position import Unit
+from engines.motherland.position import Air, Position, Unit
 from engines.motherland.steps import MoveArgs, SideArgs
 from pbem.steps import Frame
 
@@ -25,7 +23,7 @@ class SequenceMixin(MotherlandCore):
     # setup
     # ================================================================================
 
-    def _setup(self) -> dict[str, Any]:
+    def _setup(self) -> Position:
         d, sc = self.data, self.sc
         units = {uid: Unit(steps=d.counters[uid].max_steps) for uid in sorted(d.counters)}
         for uid, h in (*sc.axis, *sc.soviet):
@@ -65,16 +63,14 @@ class SequenceMixin(MotherlandCore):
         control.update({h: SOVIET for h in sc.soviet_recaptured})
         # Cities the Soviets hold outside the Soviet Union at the start carry no marker;
         # Axis-held Soviet cities are marked (19.1).
-        s: dict[str, Any] = {
-            "turn": sc.first, "phase": 0, "units": units, "cups": cups, "removed_chits": [],
-            "control": dict(sorted(control.items())), "generals": generals,
-            "partisans": partisans, "air": {"total": air_total, "used": 0},
-            "stalin": "moscow", "stalin_rolled": False, "surrender_rolled": False,
-            "eliminated_assets": eliminated_assets, "baku_done": False, "turkey": False,
-            "combat": None, "result": None, "sea_used": False,
-            "late": False, "regular": False, "ever_entered": [], "hit": [],
-        }
-        self.s = s
+        s = Position(
+            turn=sc.first, phase=0, units=units, cups=cups, removed_chits=[],
+            control=dict(sorted(control.items())), generals=generals,
+            partisans=partisans, air=Air(air_total), stalin="moscow", stalin_rolled=False,
+            surrender_rolled=False, eliminated_assets=eliminated_assets, baku_done=False,
+            turkey=False, combat=None, result=None, sea_used=False, late=False,
+            regular=False, ever_entered=[], hit=[])
+        self.pos = s
         for uid, u in sorted(units.items()):
             if u.hex:
                 self._claim(uid, u.hex, quiet=True)
@@ -96,7 +92,7 @@ class SequenceMixin(MotherlandCore):
             unit.atk = False
             unit.dfd = False
             unit.rin = False
-        self.s["hit"] = []
+        self.pos.hit = []
         if name == "supply":
             self._push(*self._supply_tasks())
         elif name == "move":
@@ -106,15 +102,15 @@ class SequenceMixin(MotherlandCore):
                 u.mode = ""
                 u.mp = self.factors(uid)[2]
                 u.start = u.hex
-            self.s["sea_used"] = False
-            self.s["late"] = False
-            self.s["regular"] = False  # 3.1 step 3 not begun
+            self.pos.sea_used = False
+            self.pos.late = False
+            self.pos.regular = False  # 3.1 step 3 not begun
             self._push(Frame("arrivals", SideArgs(side)), Frame("reinf", SideArgs(side)),
                        Frame("move", MoveArgs(side, False)))
         elif name == "combat":
             self._push(Frame("combat", SideArgs(side)))
         elif name == "exploit":
-            self.s["late"] = False
+            self.pos.late = False
             for uid in self.on_map(side):
                 u = self.u(uid)
                 u.mv = 0
@@ -141,10 +137,10 @@ class SequenceMixin(MotherlandCore):
 
     def next_turn(self) -> bool:
         """The turn is over: on to the next, or past the last the game ends (19.0)."""
-        self.s["phase"] = len(self.phases())
+        self.pos.phase = len(self.phases())
         if self.turn >= self.sc.last:
             self._end_game()
             return False
-        self.s["turn"] += 1
-        self.s["phase"] = 0
+        self.pos.turn += 1
+        self.pos.phase = 0
         return True

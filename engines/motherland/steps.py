@@ -222,7 +222,7 @@ class PhaseStart(Procedure["MotherlandState"]):
     Args = PhaseArgs
 
     def run(self, s: MotherlandState, args: PhaseArgs, flow: Flow) -> list[Event]:
-        s.s["phase"] = args.index
+        s.pos.phase = args.index
         s._push_phase()
         s.flush(flow)
         flow.end()
@@ -710,7 +710,7 @@ class PartisanPlacement(MotherlandChoice):
     def options(self, s: MotherlandState, args: PlaceArgs) -> list[Action]:
         moves = s._partisan_moves(args)
         bases = s._base_hexes()
-        loose = {p for p, h in s.s["partisans"].items() if h not in bases}
+        loose = {p for p, h in s.pos.partisans.items() if h not in bases}
         must = any(p in loose for p, _ in moves)
         return [*(Word(f"partisan {p} to {b}") for p, b in moves),
                 *([] if must else [Word(self.done)])]
@@ -718,7 +718,7 @@ class PartisanPlacement(MotherlandChoice):
     def word(self, s: MotherlandState, args: PlaceArgs, text: str, flow: Flow) -> None:
         parts = text.split()
         p, base = parts[1], parts[3]
-        s.s["partisans"][p] = s.u(base).hex
+        s.pos.partisans[p] = s.u(base).hex
         args.moved = sorted([*args.moved, p])
         s.say(f"Partisan marker {p} goes to {base} at {s.u(base).hex} (10.2)", rule="10.2")
 
@@ -983,7 +983,7 @@ class DrawChits(Roll["MotherlandState"]):
     def request(self, s: MotherlandState, args: DrawArgs) -> ChanceRequest:
         return ChanceRequest.draw(
             f"strength chit for {args.unit} at {s.u(args.unit).hex}", cup=args.letter,
-            contents=tuple(s.s["cups"][args.letter]), count=args.count, rule=args.rule)
+            contents=tuple(s.pos.cups[args.letter]), count=args.count, rule=args.rule)
 
     def resolve(self, s: MotherlandState, args: DrawArgs, outcome: Outcome,
                 flow: Flow) -> list[Event]:
@@ -993,7 +993,7 @@ class DrawChits(Roll["MotherlandState"]):
         return []
 
     def settle(self, s: MotherlandState, args: DrawArgs, flow: Flow) -> list[Event] | None:
-        uid, cup = args.unit, s.s["cups"][args.letter]
+        uid, cup = args.unit, s.pos.cups[args.letter]
         if not s.u(uid).hex or (s.u(uid).chit and args.rule != "16.5"):
             flow.end()
             return []

@@ -46,7 +46,7 @@ class StrategicMixin(MotherlandCore):
             return "5.3.2: Lack of Supply and Out of Supply units cannot use Strategic Movement"
         if self._turn1_frozen(uid):
             return "20.1 rule 2: units in Romania and Finland cannot move on turn 1"
-        if self.s["late"] or self.s.get("regular"):
+        if self.pos.late or self.pos.regular:
             return ("3.1: Strategic Movement is step 2 of the Movement Phase, before regular "
                     "movement (step 3) and step 4")
         return ""
@@ -57,7 +57,7 @@ class StrategicMixin(MotherlandCore):
         hit = self._cache.get(key)
         if hit is None:
             # depends on the enemy's units (and partisans) only: kept across own moves
-            partisans = tuple(sorted(self.s["partisans"].values())) if side == AXIS else ()
+            partisans = tuple(sorted(self.pos.partisans.values())) if side == AXIS else ()
             lasting = ("stratfree", side, self.sig(other(side)), partisans)
             hit = self._pcache.get(lasting)
             if hit is None:
@@ -77,8 +77,8 @@ class StrategicMixin(MotherlandCore):
         start = self.u(uid).hex
         marks = self._cache.get("marks")
         if marks is None:
-            marks = (tuple(sorted(self.s["control"].items())),
-                     tuple(sorted(self.s["partisans"].items())), self.s["turkey"])
+            marks = (tuple(sorted(self.pos.control.items())),
+                     tuple(sorted(self.pos.partisans.items())), self.pos.turkey)
             self._cache["marks"] = marks
         key = ("sreach", uid, start, self.sig(other(side)), marks)
         hit = self._pcache.get(key)
@@ -99,7 +99,7 @@ class StrategicMixin(MotherlandCore):
     def _strategic_step_ok(self, uid: str, a: str, b: str, free: frozenset[str]) -> bool:
         if b not in free:
             return False
-        if self.s["control"].get(b) == other(self.c(uid).side) and b in self.data.cities:
+        if self.pos.control.get(b) == other(self.c(uid).side) and b in self.data.cities:
             return False
         if self.data.side_features(a, b) & _NO_STRATEGIC:
             return False  # 5.3.3: the Chongar bridge is open
@@ -107,7 +107,7 @@ class StrategicMixin(MotherlandCore):
 
     def _apply_strategic(self, a: Strategic) -> None:
         uid = a.unit
-        if uid not in self.s["units"] or self.c(uid).side != self._side():
+        if uid not in self.pos.units or self.c(uid).side != self._side():
             raise IllegalAction(f"{uid} is not one of your units", rule="5.3")
         u = self.u(uid)
         if u.hex != a.path[0]:
@@ -157,8 +157,8 @@ class StrategicMixin(MotherlandCore):
 
     def _ship_options(self) -> list[Word]:
         side = self._side()
-        if self.s["sea_used"] or self.phase()[0] != "move" or self.s["late"] or \
-                self.s.get("regular"):
+        if self.pos.sea_used or self.phase()[0] != "move" or self.pos.late or \
+                self.pos.regular:
             return []  # 3.1: Sea Transport is step 2, before regular movement
         out = []
         ports = self.data.ports
@@ -185,7 +185,7 @@ class StrategicMixin(MotherlandCore):
     def _apply_ship(self, text: str) -> None:
         parts = text.split()
         units, dest = parts[1:-2], parts[-1]
-        if self.s["late"] or self.s.get("regular"):
+        if self.pos.late or self.pos.regular:
             raise IllegalAction("Sea Transport is step 2 of the Movement Phase, before regular "
                                 "movement (step 3)", rule="3.1")
         legal = {w.text for w in self._ship_options()}
@@ -205,7 +205,7 @@ class StrategicMixin(MotherlandCore):
             unit.mp = 0
             unit.mv = 1
             unit.mode = "sea"
-        self.s["sea_used"] = True
+        self.pos.sea_used = True
         self._touch()
         for x in units:
             self._claim(x, dest)

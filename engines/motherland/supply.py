@@ -43,26 +43,26 @@ class SupplyMixin(MotherlandCore):
 
     def _supply_start(self) -> None:
         info = self.data.turns[self.turn]
-        if info.air_withdrawal and self.s["air"]["total"] > 0 and self.turn > self.sc.first - 1:
-            self.s["air"]["total"] -= 1
+        if info.air_withdrawal and self.pos.air.total > 0 and self.turn > self.sc.first - 1:
+            self.pos.air.total -= 1
             self.say("The Axis withdraws one German Air Unit (14.0)", rule="14.0")
         if info.chits and self.turn > self.sc.first - 1:
             for cid in info.chits:
-                self.s["cups"][cid[0]].append(cid)
-            for k in self.s["cups"]:
-                self.s["cups"][k].sort()
+                self.pos.cups[cid[0]].append(cid)
+            for k in self.pos.cups:
+                self.pos.cups[k].sort()
             self.say(f"{len(info.chits)} Strength Chits join the cups (17.3)", rule="17.3")
-        if info.general and info.general not in self.s["generals"]:
-            self.s["generals"][info.general] = "ready"
+        if info.general and info.general not in self.pos.generals:
+            self.pos.generals[info.general] = "ready"
             self.say(f"General {info.general} arrives (16.5)", rule="16.5")
-        if info.partisan and info.partisan not in self.s["partisans"]:
-            self.s["partisans"][info.partisan] = ""
+        if info.partisan and info.partisan not in self.pos.partisans:
+            self.pos.partisans[info.partisan] = ""
             self.say(f"Partisan marker {info.partisan} arrives (10.0)", rule="10.0")
-        self.s["generals"] = dict(sorted(self.s["generals"].items()))
-        self.s["partisans"] = dict(sorted(self.s["partisans"].items()))
-        self.s["expended"] = []
+        self.pos.generals = dict(sorted(self.pos.generals.items()))
+        self.pos.partisans = dict(sorted(self.pos.partisans.items()))
+        self.pos.expended = []
         # 9.6.1 note, judged as the phase begins (see _sea_supply)
-        self.s["odessa_closed"] = any(self.c(uid).side == AXIS
+        self.pos.odessa_closed = any(self.c(uid).side == AXIS
                                       for uid in self.occ().get(SEVASTOPOL, []))
 
     def _blocked(self, side: str) -> frozenset[str]:
@@ -76,7 +76,7 @@ class SupplyMixin(MotherlandCore):
             for h in self.data.land:
                 if self.has_enemy(h, side) or (h in ez and not self.has_friend(h, side)):
                     out.add(h)
-            for h, mark in self.s["control"].items():
+            for h, mark in self.pos.control.items():
                 if mark == enemy and not self.has_friend(h, side):
                     out.add(h)
             hit = frozenset(out)
@@ -113,7 +113,7 @@ class SupplyMixin(MotherlandCore):
         big = 10_000
         if side == AXIS:
             if net == "F":
-                sources = set() if self.s["control"].get(HELSINKI) == SOVIET else set(
+                sources = set() if self.pos.control.get(HELSINKI) == SOVIET else set(
                     self.data.area("source_F"))
             elif net == "T":
                 sources = set(self.data.area("turkey_source") or {"1535", "1634", "1735"})
@@ -128,9 +128,9 @@ class SupplyMixin(MotherlandCore):
                     if self.c(uid).type != "supply_base":
                         continue
                     h = self.u(uid).hex
-                    expended = uid in self.s.get("expended", [])
+                    expended = uid in self.pos.expended
                     if h in rail_ok or expended:
-                        partisan = h in self.s["partisans"].values()
+                        partisan = h in self.pos.partisans.values()
                         radius = 3 if (expended and partisan) else 4  # 10.3
                         starts[h] = max(starts.get(h, 0), radius)
                         far[h] = big
@@ -164,7 +164,7 @@ class SupplyMixin(MotherlandCore):
         # a line is traced to a port of one's own (5.5: ports are controlled like cities);
         # the Sea of Azov is a body of its own and never counts (9.6.1, 9.6.3)
         starts = {h: 2 for h, b in ports.items() if b in bodies and self.controls(side, h)}
-        if side == SOVIET and self.s.get("odessa_closed") and \
+        if side == SOVIET and self.pos.odessa_closed and \
                 not self.controls(SOVIET, SEVASTOPOL):
             # 9.6.1 note: an Axis unit in Sevastopol as the Mutual Supply Phase began shuts
             # Odessa to Soviet sea supply until the Soviets recapture Sevastopol
@@ -259,7 +259,7 @@ class SupplyMixin(MotherlandCore):
                 self._remove_to_track(uid, 3, "cannot trace a Supply Line (9.1.1)")
                 continue
             new = "lack" if u.sup == "" else "out"
-            if c.nation == "finnish" and self.s["control"].get(HELSINKI) == SOVIET:
+            if c.nation == "finnish" and self.pos.control.get(HELSINKI) == SOVIET:
                 new = "out"  # 9.3.2: automatically Out of Supply, not Lack
             if new == "out" and c.side == SOVIET and c.type != "offensive_support" and \
                     self._near_factory(u.hex):
@@ -271,10 +271,10 @@ class SupplyMixin(MotherlandCore):
             self.say("Supply: " + ", ".join(changes), "info", rule="9.1")
 
     def _remove_expended(self) -> None:
-        for uid in sorted(self.s.get("expended", [])):
+        for uid in sorted(self.pos.expended):
             if self.u(uid).hex:
                 self._remove_to_track(uid, 3, "expended Supply Base removed (9.3.4)")
-        self.s["expended"] = []
+        self.pos.expended = []
 
     def _remove_to_track(self, uid: str, turns: int, why: str) -> None:
         u = self.u(uid)
@@ -322,23 +322,23 @@ class SupplyMixin(MotherlandCore):
         _, _, rail_ok = self.supply_net(AXIS)
         return [uid for uid in sorted(self.on_map(AXIS))
                 if self.c(uid).type == "supply_base" and self.u(uid).hex not in rail_ok
-                and uid not in self.s.get("expended", [])]
+                and uid not in self.pos.expended]
 
     def _expend(self, uid: str) -> None:
-        self.s["expended"] = sorted([*self.s.get("expended", []), uid])
+        self.pos.expended = sorted([*self.pos.expended, uid])
         self._touch()
         self.say(f"{uid} is expended to supply units (9.3.4)", rule="9.3.4")
 
     def _air_supply(self, uid: str) -> None:
         self.u(uid).sup = "lack"
-        self.s["air"]["used"] += 1
+        self.pos.air.used += 1
         self.say(f"Air Supply: {uid} is now Lack of Supply (14.2)", rule="14.2")
 
     def air_available(self) -> int:
-        total = int(self.s["air"]["total"])
+        total = self.pos.air.total
         if self.mud:
             total //= 2  # 14.3
-        return max(0, total - int(self.s["air"]["used"]))
+        return max(0, total - self.pos.air.used)
 
     def _air_bases(self) -> list[str]:
         return [self.u(x).hex for x in sorted(self.on_map(AXIS))

@@ -52,12 +52,12 @@ def test_8_3_1_a_hex_attacked_in_one_combat_phase_may_be_attacked_in_the_next(
     force(st, "DE")
     st.apply("advance 41Pz 1214")
     st.apply("end advance")
-    assert st.s["hit"] == ["1214"]
+    assert st.pos.hit == ["1214"]
     until(st, ("combat", "soviet"))
-    assert st.s["hit"] == []  # the Axis phase's marks are gone
+    assert st.pos.hit == []  # the Axis phase's marks are gone
     assert "attack 1214 with 16A" in notations(st)
     st.apply("attack 1214 with 16A")  # accepted, not refused as 8.3.1
-    assert st.s["hit"] == ["1214"]
+    assert st.pos.hit == ["1214"]
 
 
 # --- 8.3.1 / 8.3.4: a unit attacked once is not attacked again where it went -----------------
@@ -147,7 +147,7 @@ def test_8_5_d1_on_army_and_factory_is_one_step_for_the_stack(
     assert notations(st) == ["lose 5A", "lose FacKEV"]
     st.apply("lose 5A")
     assert st.u("5A").steps == 1 and st.u("5A").hex == "1214"
-    assert st.u("FacKEV").hex == "1214" and "FacKEV" not in st.s["eliminated_assets"]
+    assert st.u("FacKEV").hex == "1214" and "FacKEV" not in st.pos.eliminated_assets
 
 
 def test_8_5_d1_taken_as_a_retreat_costs_the_factory_its_step(
@@ -160,7 +160,7 @@ def test_8_5_d1_taken_as_a_retreat_costs_the_factory_its_step(
     while st.decision() is not None and st.decision().kind == "retreat-choice":
         st.apply(st.legal_actions()[0])
     assert st.u("5A").steps == 2 and st.u("5A").hex not in ("", "1214")
-    assert "FacKEV" in st.s["eliminated_assets"]
+    assert "FacKEV" in st.pos.eliminated_assets
 
 
 def test_8_5_d2_as_steps_on_fortress_and_army_costs_two_steps_not_four(
@@ -241,7 +241,7 @@ def test_12_1_produced_offensive_support_may_go_to_an_empty_supplied_hex(
     ZOC (even if a friendly unit is in the hex)": an empty supplied hex is offered, a hex
     in the Axis ZOC is not, even with a Soviet unit in it."""
     st = position(rules_engine, 3, "admin", "", {"5A": "2020", "16A": "1314", "9K": "1214"})
-    st.s["units"]["OS2"].box = "osm"
+    st.pos.units["OS2"].box = "osm"
     assert st.chance_request().rule == "12.1"
     st.apply_outcome((5,))
     opts = notations(st)
@@ -274,7 +274,7 @@ def test_9_3_2_finns_are_out_of_supply_at_once_when_helsinki_is_soviet(
         engine: MotherlandEngine) -> None:
     """9.3.2 "all Finnish units are automatically Out of Supply": not Lack of Supply first."""
     st = position(engine, 2, "combat", "soviet", {"FinKar": "1502", "5A": "2030"})
-    st.s["control"] = {"1402": "soviet"}
+    st.pos.control = {"1402": "soviet"}
     until(st, ("move", "axis"))
     assert st.turn == 3
     assert st.u("FinKar").sup == "out"
@@ -381,7 +381,7 @@ def test_7_1_an_air_unit_declared_before_the_chit_draw_is_kept_on_an_automatic_a
     st = position(rules_engine, 3, "move", "axis",
                   {"10K": "1314", "AB1": "1312", "5A": "1214", "FacKEV": "1214"},
                   fields={"10K": {"steps": 1}})
-    st.s["cups"]["A"] = ["A8-6"]
+    st.pos.cups["A"] = ["A8-6"]
     before = st.air_available()
     assert "overrun 1214 with 10K and air" in notations(st)  # odds unknown before the draw
     st.apply("overrun 1214 with 10K and air")

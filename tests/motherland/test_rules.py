@@ -77,7 +77,7 @@ def d2_position(eng: MotherlandEngine) -> MotherlandState:
     st = position(eng, 3, "combat", "soviet",
                   {"9K": "1214", "10K": "1214", "5A": "1315", "16A": "1215", "19A": "1115",
                    "OS1": "1216"})
-    st.s["cups"]["A"] = ["A8-6", "A8-6", "A8-6"]
+    st.pos.cups["A"] = ["A8-6", "A8-6", "A8-6"]
     st.apply("attack 1214 with 16A 19A 5A")
     draw(st, "A8-6", "A8-6", "A8-6")
     texts = roll(st, 4)  # 24 to 14 = 1:1, die 4 +3 Offensive Support = 7: D2
@@ -139,7 +139,7 @@ def test_d2_c_one_step_and_both_retreat_one_hex_then_advance_one(
 def test_snow_turn_axis_must_retreat(rules_engine: MotherlandEngine) -> None:
     st = position(rules_engine, 5, "combat", "soviet",
                   {"9K": "1214", "10K": "1214", "5A": "1315", "16A": "1215", "19A": "1115"})
-    st.s["cups"]["A"] = ["A8-6", "A8-6", "A8-6"]
+    st.pos.cups["A"] = ["A8-6", "A8-6", "A8-6"]
     st.apply("attack 1214 with 16A 19A 5A")
     draw(st, "A8-6", "A8-6", "A8-6")
     texts = roll(st, 4)
@@ -152,7 +152,7 @@ def test_snow_turn_axis_must_retreat(rules_engine: MotherlandEngine) -> None:
 def test_second_winter_soviet_modifier_is_plus_one(rules_engine: MotherlandEngine) -> None:
     st = position(rules_engine, 12, "combat", "soviet",
                   {"9K": "1214", "5A": "1315"})
-    st.s["cups"]["A"] = ["A8-6"]
+    st.pos.cups["A"] = ["A8-6"]
     st.apply("attack 1214 with 5A")
     draw(st, "A8-6")
     texts = roll(st, 1)
@@ -165,11 +165,11 @@ def test_second_winter_soviet_modifier_is_plus_one(rules_engine: MotherlandEngin
 def test_starred_chit_leaves_the_game_unstarred_returns(rules_engine: MotherlandEngine) -> None:
     st = position(rules_engine, 3, "combat", "axis", {"5A": "1214", "16A": "1216"},
                   fields={"5A": {"chit": "A4-3*"}, "16A": {"chit": "A6-5"}})
-    before = list(st.s["cups"]["A"])
+    before = list(st.pos.cups["A"])
     st._drop_chit("5A")
     st._drop_chit("16A")
-    assert st.s["removed_chits"] == ["A4-3*"]
-    assert sorted(st.s["cups"]["A"]) == sorted([*before, "A6-5"])  # 11.2 note
+    assert st.pos.removed_chits == ["A4-3*"]
+    assert sorted(st.pos.cups["A"]) == sorted([*before, "A6-5"])  # 11.2 note
 
 
 def test_chit_drawn_before_combat_and_flipped_on_loss(rules_engine: MotherlandEngine) -> None:
@@ -185,8 +185,8 @@ def test_chit_drawn_before_combat_and_flipped_on_loss(rules_engine: MotherlandEn
 
 def test_general_draws_two_and_the_soviet_keeps_one(rules_engine: MotherlandEngine) -> None:
     st = position(rules_engine, 3, "combat", "axis", {"5A": "1214", "41Pz": "1314"})
-    st.s["generals"] = {"Zhukov": "ready"}
-    st.s["cups"]["A"] = ["A4-3*", "A6-5"]
+    st.pos.generals = {"Zhukov": "ready"}
+    st.pos.cups["A"] = ["A4-3*", "A6-5"]
     st.apply("attack 1214 with 41Pz")
     d = st.decision()
     assert d is not None and d.side == "soviet" and d.kind == "generals"
@@ -198,8 +198,8 @@ def test_general_draws_two_and_the_soviet_keeps_one(rules_engine: MotherlandEngi
     assert notations(st) == ["keep A4-3* for 5A", "keep A6-5 for 5A"]
     st.apply("keep A6-5 for 5A")
     assert st.u("5A").chit == "A6-5"
-    assert "A4-3*" in st.s["removed_chits"]  # a discarded starred chit leaves the game
-    assert st.s["generals"]["Zhukov"] == "used"
+    assert "A4-3*" in st.pos.removed_chits  # a discarded starred chit leaves the game
+    assert st.pos.generals["Zhukov"] == "used"
 
 
 def test_admin_phase_returns_chits_of_units_not_adjacent(rules_engine: MotherlandEngine) -> None:
@@ -207,7 +207,7 @@ def test_admin_phase_returns_chits_of_units_not_adjacent(rules_engine: Motherlan
                   fields={"16A": {"chit": "A6-5"}})
     # 5A is next to 9K and has no chit: it must draw (11.1.2); 16A is alone: its chit goes back
     assert st.is_chance() and st.chance_request().rule == "11.1.2"
-    assert st.u("16A").chit == "" and "A6-5" in st.s["cups"]["A"]
+    assert st.u("16A").chit == "" and "A6-5" in st.pos.cups["A"]
 
 
 # --- Stalin (16.6), production (12.1) --------------------------------------------------------
@@ -219,14 +219,14 @@ def test_stalin_escapes_on_one_to_four(rules_engine: MotherlandEngine) -> None:
     req = st.chance_request()
     assert req.rule == "16.6"
     st.apply_outcome((4,))
-    assert st.s["stalin"] == "evacuated" and st.s["control"]["2113"] == "axis"
+    assert st.pos.stalin == "evacuated" and st.pos.control["2113"] == "axis"
 
 
 def test_stalin_killed_then_surrender_roll(rules_engine: MotherlandEngine) -> None:
     st = position(rules_engine, 3, "move", "axis", {"41Pz": "2013", "5A": "0920"})
     st.apply("move 41Pz 2013 2113")
     st.apply_outcome((5,))
-    assert st.s["stalin"] == "dead"
+    assert st.pos.stalin == "dead"
     assert st.chance_request().rule == "20.2 rule 4"
     st.apply_outcome((6,))
     assert st.is_terminal()
@@ -237,7 +237,7 @@ def test_stalin_killed_then_surrender_roll(rules_engine: MotherlandEngine) -> No
 
 def test_production_roll_and_placement(rules_engine: MotherlandEngine) -> None:
     st = position(rules_engine, 3, "admin", "", {"5A": "2020"})
-    st.s["units"]["OS2"].box = "osm"
+    st.pos.units["OS2"].box = "osm"
     assert st.chance_request().rule == "12.1"
     st.apply_outcome((5,))  # production number 5 with no assets lost
     d = st.decision()
@@ -249,8 +249,8 @@ def test_production_roll_and_placement(rules_engine: MotherlandEngine) -> None:
 
 def test_production_fails_above_the_number(rules_engine: MotherlandEngine) -> None:
     st = position(rules_engine, 3, "admin", "", {"5A": "2020"})
-    st.s["units"]["OS2"].box = "osm"
-    st.s["eliminated_assets"] = ["FacKEV", "FacKHA", "FacSLN", "OreKRI"]  # number 4
+    st.pos.units["OS2"].box = "osm"
+    st.pos.eliminated_assets = ["FacKEV", "FacKHA", "FacSLN", "OreKRI"]  # number 4
     st.apply_outcome((5,))
     assert st.u("OS2").box == "osm"
 
@@ -355,7 +355,7 @@ def test_supply_lack_then_out_then_isolation(rules_engine: MotherlandEngine) -> 
              "31A": "1210"}
     st = position(rules_engine, 3, "supply", "", units)
     assert st.u("9K").sup == "lack"  # cut off by ZOC: Lack first (9.1)
-    st.s["phase"] = 0
+    st.pos.phase = 0
     st.start_phase()
     assert st.u("9K").sup == "out"
     assert st.is_chance() and st.chance_request().rule == "9.1.3"
@@ -441,7 +441,7 @@ def test_units_retreated_into_a_hex_do_not_defend_and_die_on_a_result(
 def test_generals_also_serve_the_administrative_draws(rules_engine: MotherlandEngine) -> None:
     st = position(rules_engine, 2, "admin", "", {"5A": "1214", "9K": "1314"})
     # no general has arrived by turn 2: give one and run the chit step again
-    st.s["generals"] = {"Konev": "ready"}
+    st.pos.generals = {"Konev": "ready"}
     st.stack.append(Frame("admin_chits"))
     st._settle()
     assert st.decision() is not None and dec(st).kind == "generals"
@@ -480,9 +480,9 @@ def test_sea_transport_needs_sevastopol_on_the_black_sea(rules_engine: Motherlan
     st = position(rules_engine, 3, "move", "soviet", {"5A": "1530", "9K": "0305"})
     assert "ship 5A to 0926" in notations(st)
     st.apply("ship 5A to 0926")
-    assert st.u("5A").hex == "0926" and st.s["sea_used"]
+    assert st.u("5A").hex == "0926" and st.pos.sea_used
     st2 = position(rules_engine, 3, "move", "soviet", {"5A": "1530", "9K": "0305"})
-    st2.s["control"]["0926"] = "axis"  # 5.5.4: the Axis holds Sevastopol
+    st2.pos.control["0926"] = "axis"  # 5.5.4: the Axis holds Sevastopol
     st2._touch()
     assert not any(a.notation().startswith("ship") for a in st2.legal_actions())
 
@@ -556,7 +556,7 @@ def test_air_support_shifts_two_right_not_in_snow(rules_engine: MotherlandEngine
                   {"41Pz": "1314", "5A": "1214", "AB1": "1412"}, fields={"5A": {"chit": "A8-6"}})
     texts = [e.text for e in st.apply("attack 1214 with 41Pz and air")]
     assert any("(1:1), shift +2 -> 3:1" in t for t in texts)
-    assert st.s["air"]["used"] == 1
+    assert st.pos.air.used == 1
     st2 = position(rules_engine, 5, "combat", "axis",
                    {"41Pz": "1314", "5A": "1214", "AB1": "1412"}, fields={"5A": {"chit": "A8-6"}})
     with pytest.raises(IllegalAction, match=r"14\.1"):
@@ -585,7 +585,7 @@ def test_partisans_mark_the_nearest_german_units(rules_engine: MotherlandEngine)
 def test_mech_groups_leave_after_turn_four(rules_engine: MotherlandEngine) -> None:
     st = position(rules_engine, 4, "admin", "", {"MG1": "2020", "9K": "0305"},
                   fields={"21A": {"box": "track", "ret": 7}})
-    while not st.is_terminal() and st.s["turn"] == 4:
+    while not st.is_terminal() and st.pos.turn == 4:
         if st.is_chance():
             st.apply_outcome((1,) if st.chance_request().kind == "dice" else
                              (st.chance_request().contents[0],))
@@ -598,7 +598,7 @@ def test_retreat_into_enemy_zoc_costs_the_stack_one_step(rules_engine: Motherlan
     st = position(rules_engine, 3, "combat", "soviet",
                   {"9K": "1214", "10K": "1214", "5A": "1315", "16A": "1215", "19A": "1115",
                    "OS1": "1216", "31A": "1212"})
-    st.s["cups"]["A"] = ["A8-6", "A8-6", "A8-6"]
+    st.pos.cups["A"] = ["A8-6", "A8-6", "A8-6"]
     st.apply("attack 1214 with 16A 19A 5A")
     draw(st, "A8-6", "A8-6", "A8-6")
     roll(st, 4)
@@ -625,10 +625,10 @@ def test_front_line_counts_the_missing_hexes(rules_engine: MotherlandEngine) -> 
 
 def test_moscow_ten_points_held_five_recaptured(rules_engine: MotherlandEngine) -> None:
     st = position(rules_engine, 3, "combat", "axis", {"9K": "2113", "5A": "2820"})
-    st.s["control"] = {"2113": "axis"}  # 19.1 example
+    st.pos.control = {"2113": "axis"}  # 19.1 example
     st._touch()
     assert "Moscow held: 10" in st.victory_points()[1]
-    st.s["control"] = {"2113": "soviet"}
+    st.pos.control = {"2113": "soviet"}
     st._touch()
     assert "Moscow recaptured: 5" in st.victory_points()[1]
 
@@ -660,7 +660,7 @@ def test_turkey_enters_on_a_low_roll(engine: MotherlandEngine) -> None:
                   options={"turkey": "on"})
     assert st.chance_request().rule == "21.2.1"
     st.apply_outcome((1,))
-    assert st.s["turkey"] and st.u("Tur1").hex == "1735"
+    assert st.pos.turkey and st.u("Tur1").hex == "1735"
 
 
 def test_air_bases_move_last_then_exploitation_is_free_again(
@@ -706,7 +706,7 @@ def _besieged(engine: MotherlandEngine, side: str, port: str, unit: str,
 
 
 def _supply_phase_again(st: MotherlandState) -> None:
-    st.s.update(phase=0)
+    st.pos.phase = 0
     st.start_phase()
 
 
@@ -715,10 +715,10 @@ def test_soviet_sea_supply_through_tuapse_or_novorossiysk(engine: MotherlandEngi
     Novorossiysk is Soviet and railed to a source; the Sea of Azov does not count."""
     st, _ = _besieged(engine, "soviet", "0722", "10A")  # Odessa
     assert st.in_supply("10A") and st.u("10A").sup == ""
-    st.s["control"].update({"1428": "axis"})  # Novorossiysk lost, Tuapse left
+    st.pos.control.update({"1428": "axis"})  # Novorossiysk lost, Tuapse left
     st._touch()
     assert st.in_supply("10A")
-    st.s["control"].update({"1530": "axis"})
+    st.pos.control.update({"1530": "axis"})
     st._touch()
     assert not st.in_supply("10A")
 
@@ -728,20 +728,20 @@ def test_axis_in_sevastopol_closes_odessa_to_soviet_sea_supply(
     """9.6.1 note: an Axis unit in Sevastopol as the Mutual Supply Phase begins: no Soviet
     sea supply from Odessa; once the Soviets recapture Sevastopol, it is open again."""
     st, _ = _besieged(engine, "soviet", "0722", "10A", {"29K": "0926"})
-    st.s["control"]["0926"] = "axis"
+    st.pos.control["0926"] = "axis"
     _supply_phase_again(st)
-    assert st.s["odessa_closed"] and not st.in_supply("10A")
+    assert st.pos.odessa_closed and not st.in_supply("10A")
     assert st.u("10A").sup == "lack"
-    st.s["control"]["0926"] = "soviet"  # recaptured (19.1)
+    st.pos.control["0926"] = "soviet"  # recaptured (19.1)
     st._touch()
     assert st.in_supply("10A")
 
 
 def test_an_empty_axis_held_sevastopol_does_not_close_odessa(engine: MotherlandEngine) -> None:
     st, _ = _besieged(engine, "soviet", "0722", "10A")
-    st.s["control"]["0926"] = "axis"
+    st.pos.control["0926"] = "axis"
     _supply_phase_again(st)
-    assert not st.s["odessa_closed"] and st.in_supply("10A")
+    assert not st.pos.odessa_closed and st.in_supply("10A")
 
 
 def test_german_sea_supply_on_the_baltic_needs_danzig_and_konigsberg(
@@ -749,14 +749,14 @@ def test_german_sea_supply_on_the_baltic_needs_danzig_and_konigsberg(
     """9.6.2: a German corps besieged in Axis-held Riga is supplied by ship while the Axis
     holds Danzig and Königsberg; with Königsberg lost it is not."""
     st, _ = _besieged(engine, "axis", "1006", "9K")
-    st.s["control"]["1006"] = "axis"
+    st.pos.control["1006"] = "axis"
     st._touch()
     assert st.in_supply("9K")
-    st.s["control"]["0507"] = "soviet"
+    st.pos.control["0507"] = "soviet"
     st._touch()
     assert not st.in_supply("9K")
-    st.s["control"].pop("0507")
-    st.s["control"]["1006"] = "soviet"  # a port of the enemy's is no supply point
+    st.pos.control.pop("0507")
+    st.pos.control["1006"] = "soviet"  # a port of the enemy's is no supply point
     st._touch()
     assert not st.in_supply("9K")
 
@@ -771,7 +771,7 @@ def test_new_partisans_must_be_placed_on_a_supply_base(rules_engine: MotherlandE
     assert d is not None and d.kind == "partisan-placement"
     assert notations(st) == ["partisan Kovpak to SB1", "partisan Kovpak to SB2"]  # no end
     st.apply("partisan Kovpak to SB2")
-    assert st.s["partisans"]["Kovpak"] == "2010"
+    assert st.pos.partisans["Kovpak"] == "2010"
 
 
 def test_a_forced_partisan_placement_is_applied(rules_engine: MotherlandEngine) -> None:
@@ -779,14 +779,14 @@ def test_a_forced_partisan_placement_is_applied(rules_engine: MotherlandEngine) 
                   {"SB1": "1010", "9K": "1009", "5A": "2420"}, partisans={"Kovpak": ""})
     while st.current_player() == "axis" and st.phase()[0] == "supply":
         st.apply(st.legal_actions()[-1])
-    assert st.s["partisans"]["Kovpak"] == "1010"
+    assert st.pos.partisans["Kovpak"] == "1010"
 
 
 def test_advance_example_one_tanks_go_two_hexes(rules_engine: MotherlandEngine) -> None:
     """8.7 example 1: D3, one step lost, two hexes of retreat: advance up to two hexes."""
     st = position(rules_engine, 15, "combat", "soviet",
                   {"9K": "1214", "1T": "1315", "2T": "1215", "5A": "1115", "OS1": "1216"})
-    st.s["cups"]["A"] = ["A8-6", "A8-6", "A8-6"]
+    st.pos.cups["A"] = ["A8-6", "A8-6", "A8-6"]
     st.apply("attack 1214 with 2T 5A 1T")
     draw(st, "A8-6", "A8-6", "A8-6")
     texts = roll(st, 4)  # 24 to 7 = 3:1, die 4 +3 Offensive Support = 7: D3
@@ -831,7 +831,7 @@ def test_queued_draws_meet_an_empty_cup(rules_engine: MotherlandEngine) -> None:
     """Two units need chits but the cup holds one: the second takes the stand-in chit."""
     st = position(rules_engine, 3, "combat", "axis",
                   {"41Pz": "1314", "5A": "1214", "16A": "1214"})
-    st.s["cups"]["A"] = ["A6-5"]
+    st.pos.cups["A"] = ["A6-5"]
     st.apply("attack 1214 with 41Pz")
     assert st.chance_request().count == 1
     texts = [e.text for e in st.apply_outcome(("A6-5",))]
@@ -849,11 +849,11 @@ def test_zitadelle_opens_with_the_axis_moving_first_then_soviets_lead(
     assert isinstance(st, MotherlandState)
     assert st.turn == 16 and st.phases()[1:4] == [("move", "axis"), ("combat", "axis"),
                                                   ("exploit", "axis")]
-    st.s["turn"] = 17
+    st.pos.turn = 17
     assert st.phases()[1] == ("move", "soviet")
     campaign = engine.new_state("6-for-the-motherland")
     assert isinstance(campaign, MotherlandState)
-    campaign.s["turn"] = 16
+    campaign.pos.turn = 16
     assert campaign.phases()[1] == ("move", "soviet")
     # marked as a stand-in, so the engine page and 'pbem scenario check' list it
     assert any("scenario-5-zitadelle.toml: rules" in s and "20.5 rule 2" in s
