@@ -12,6 +12,7 @@ from engines.motherland.actions import Attack, Take, Word
 from engines.motherland.const import AXIS, BLOCKING_SIDES, SOVIET, other
 from engines.motherland.core import MotherlandCore
 from engines.motherland.data import ALLIED_NATIONS, CHIT_TYPES, CORPS_TYPES
+from engines.motherland.position import Combat
 from engines.motherland.steps import (
     ApplySideArgs,
     LoseArgs,
@@ -182,10 +183,8 @@ class CombatMixin(MotherlandCore):
                 self.u(uid).rin = True
             self.u(uid).dfd = True
         orig = {uid: self.u(uid).hex for uid in (*attackers, *defenders)}
-        self.pos.combat = {"kind": kind, "target": target, "att": sorted(attackers),
-                            "def": defenders, "side": side, "air": air, "rrgun": rrgun,
-                            "orig": dict(sorted(orig.items())), "result": "", "adv": {},
-                            "elim": {}}
+        self.pos.combat = Combat(kind, target, side, sorted(attackers), defenders, air, rrgun,
+                                 dict(sorted(orig.items())))
         word = "overruns" if kind == "overrun" else "attacks"
         self.say(f"{', '.join(self.label(x) for x in sorted(attackers))} {word} "
                  f"{self.data.hex_name(target)} ({', '.join(self.label(x) for x in defenders)})",
@@ -203,13 +202,13 @@ class CombatMixin(MotherlandCore):
     def _combat_strengths(self) -> tuple[int, int, list[str]]:
         """Attack and defense totals with river (8.4.1), Kerch (8.4.2) and snow (18.2.3)."""
         cb = self.fight()
-        target = cb["target"]
+        target = cb.target
         notes: list[str] = []
-        att_units = [x for x in cb["att"] if self.u(x).hex]
-        overrun = cb["kind"] == "overrun"
+        att_units = [x for x in cb.attackers if self.u(x).hex]
+        overrun = cb.kind == "overrun"
         # 8.6.5: units that retreated into the hex earlier this Combat Phase do not defend
         # (an overrun is no Combat Phase attack: every unit in the hex defends it)
-        def_units = [x for x in cb["def"] if self.u(x).hex == target
+        def_units = [x for x in cb.defenders if self.u(x).hex == target
                      and (overrun or not self.u(x).rin)]
         axis_snow = overrun and self.snow
 
@@ -256,39 +255,39 @@ class CombatMixin(MotherlandCore):
         cb = self.fight()
         attack, defense, notes = self._combat_strengths()
         cols = self.data.crt_columns
-        shift = (2 if cb["air"] else 0) - self._terrain_shift(cb["target"])
+        shift = (2 if cb.air else 0) - self._terrain_shift(cb.target)
         base = rules.column(attack, defense, cols, 0) if defense else None
         col = rules.column(attack, defense, cols, shift)
-        cb.update(attack=attack, defense=defense, column=col.label, shift=shift)
+        cb.attack, cb.defense, cb.column, cb.shift = attack, defense, col.label, shift
         text = (f"{attack} to {defense}" + (f" ({base.label})" if base else "")
                 + f", shift {shift:+d} -> {col.label}" + ("; " + "; ".join(notes) if notes else ""))
-        self.say(f"Odds {text}", "attack", [cb["target"]], rule="8.2")
-        if cb["kind"] == "overrun" and base is not None and base.below:
+        self.say(f"Odds {text}", "attack", [cb.target], rule="8.2")
+        if cb.kind == "overrun" and base is not None and base.below:
             # 7.1: the Air Unit is added to an overrun resolved "in the same way as a
             # regular Combat", i.e. at 1:3 or better; an automatic A2 does not use it
-            note = "; the Air Unit is not used" if cb["air"] else ""
-            cb["air"] = False
-            self.say(f"Overrun below 1:3: automatic A2 (7.1){note}", "attack", [cb["target"]],
+            note = "; the Air Unit is not used" if cb.air else ""
+            cb.air = False
+            self.say(f"Overrun below 1:3: automatic A2 (7.1){note}", "attack", [cb.target],
                      rule="7.1")
             self._combat_result("A2")
             return
-        if cb["air"]:
+        if cb.air:
             self.pos.air.used += 1  # 14.1: flipped to its Used side
-        self._push(Frame("roll-crt", RollArgs(f"CRT {col.label} against {cb['target']}")))
+        self._push(Frame("roll-crt", RollArgs(f"CRT {col.label} against {cb.target}")))
 
     def _die_modifiers(self) -> list[tuple[int, str]]:
         cb = self.fight()
         mods: list[tuple[int, str]] = []
-        if cb["side"] == SOVIET:
+        if cb.side == SOVIET:
             grid = self.data.hexmap.grid
             if any(self.c(x).type == "offensive_support" and
-                   grid.distance(self.u(x).hex, cb["target"]) <= 3
+                   grid.distance(self.u(x).hex, cb.target) <= 3
                    for x in self.on_map(SOVIET)):
                 mods.append((3, "Offensive Support (13.0)"))
             if self.snow:
                 first = self.data.turns[self.turn].first_winter
                 mods.append((3 if first else 1, "Soviet winter attack (18.2.4)"))
-        if cb["rrgun"]:
+        if cb.rrgun:
             mods.append((4, "Railroad Gun (16.2)"))
         return mods
 
@@ -296,11 +295,11 @@ class CombatMixin(MotherlandCore):
         mods = self._die_modifiers()
         final = rules.final_roll(roll, [m for m, _ in mods])
         cb = self.fight()
-        col = self.data.crt_columns.index(cb["column"])
+        col = self.data.crt_columns.index(cb.column)
         code = self.data.crt_rows[final - 1][col]
         why = "".join(f" {m:+d} {w}" for m, w in mods)
-        self.say(f"Die {roll}{why} = {final}: {code}", "roll", [cb["target"]], rule="8.2")
-        if cb["rrgun"]:
+        self.say(f"Die {roll}{why} = {final}: {code}", "roll", [cb.target], rule="8.2")
+        if cb.rrgun:
             for x in self.on_map(AXIS):
                 if self.c(x).type == "railroad_gun":
                     unit = self.u(x)
@@ -312,9 +311,9 @@ class CombatMixin(MotherlandCore):
 
     def _combat_result(self, code: str) -> None:
         cb = self.fight()
-        cb["result"] = code
+        cb.result = code
         out = rules.decode(code)
-        att, dfn = cb["side"], other(cb["side"])
+        att, dfn = cb.side, other(cb.side)
         self._push(  # 8.1 steps 4-6: the attacker's result first
             Frame("apply_side", ApplySideArgs(att, "att", out.att_mandatory, out.att_n,
                                               out.att_elim)),
@@ -328,14 +327,14 @@ class CombatMixin(MotherlandCore):
 
     def _alive_in_combat(self, role: str) -> list[str]:
         cb = self.fight()
-        return [x for x in cb[role] if self.u(x).hex and self.u(x).hex == cb["orig"][x]]
+        return [x for x in cb.units(role) if self.u(x).hex and self.u(x).hex == cb.orig[x]]
 
     def _apply_side(self, t: ApplySideArgs) -> None:
         cb = self.fight()
         role, side = t.role, t.side
         units = self._alive_in_combat(role)
         hit = t.mand or t.n or t.elim
-        if hit and cb["kind"] == "attack":
+        if hit and cb.kind == "attack":
             for uid in [x for x in units if self.u(x).rin]:
                 self._eliminate(uid, "retreated or advanced into a hex attacked again (8.6.5)")
             units = [x for x in units if self.u(x).hex]
@@ -343,8 +342,8 @@ class CombatMixin(MotherlandCore):
             return
         if t.elim:
             for uid in units:
-                self._eliminate(uid, f"{cb['result']} (8.5)")
-            cb["elim"][role] = True
+                self._eliminate(uid, f"{cb.result} (8.5)")
+            cb.eliminated.add(role)
             return
         tasks: list[Frame] = []
         if t.mand:
@@ -356,12 +355,12 @@ class CombatMixin(MotherlandCore):
             # result as step losses").  If none can retreat, all is steps.
             stuck = [x for x in units if not self._can_retreat_at_all(x)]
             if len(stuck) == len(units):
-                cb.setdefault("took", {})[role] = [t.n, t.n]
+                cb.took[role] = (t.n, t.n)
                 tasks.append(Frame("lose", LoseArgs(side, t.n, list(units), {},
                                                     "cannot retreat (8.5.1)")))
             else:
                 tasks.append(Frame("take", TakeArgs(side, t.n, list(units), stuck, role,
-                                                    cb["result"])))
+                                                    cb.result)))
         self._push(*tasks)
 
     def _can_retreat_at_all(self, uid: str) -> bool:
@@ -381,7 +380,7 @@ class CombatMixin(MotherlandCore):
             raise IllegalAction(f"{a.notation()} is not a way to take {t.code}", rule=rule)
         flow.end()
         cb = self.fight()
-        cb.setdefault("took", {})[t.role] = [t.n, a.steps]
+        cb.took[t.role] = (t.n, a.steps)
         self.say(f"The {t.side} player takes {t.code} as {a.steps} step loss(es) and "
                  f"{a.retreats} hex(es) of retreat", "loss", rule="8.5")
         tasks: list[Frame] = []
@@ -392,7 +391,7 @@ class CombatMixin(MotherlandCore):
             if stuck:
                 tasks.append(Frame("stuck_steps", StuckArgs(list(stuck), a.retreats)))
             tasks.append(Frame("retreat", RetreatArgs(
-                t.side, cb["target"], t.role,
+                t.side, cb.target, t.role,
                 {x: a.retreats for x in t.units if x not in stuck})))
         self._push(*tasks)
 

@@ -26,7 +26,7 @@ from engines.motherland.data import (
     GameData,
     ScenarioData,
 )
-from engines.motherland.position import Position, Unit
+from engines.motherland.position import Combat, Position, Unit
 from pbem.engine import CHANCE, Action, Event
 from pbem.steps import Choice, Flow, Frame, Roll, StepState
 
@@ -60,7 +60,7 @@ class MotherlandCore(StepState[Position]):
     def u(self, uid: str) -> Unit:
         return self.pos.units[uid]
 
-    def fight(self) -> dict[str, Any]:
+    def fight(self) -> Combat:
         """The combat being resolved (the steps that read it run only inside one)."""
         assert self.pos.combat is not None, "no combat in progress"
         return self.pos.combat

@@ -8,7 +8,6 @@ says what it holds in the book's terms.
 from __future__ import annotations
 
 from dataclasses import dataclass, field, fields, replace
-from typing import Any
 
 from pbem.engine import copy_data
 
@@ -55,6 +54,43 @@ class Unit:
     def copy(self) -> Unit:
         return Unit(self.hex, self.box, self.steps, self.chit, self.sup, self.mp, self.mv,
                     self.mode, self.atk, self.dfd, self.rin, self.ret, self.back, self.start)
+
+
+@dataclass(slots=True)
+class Combat:
+    """The attack (8.0) or overrun (7.0) being resolved."""
+
+    #: "attack" or "overrun"
+    kind: str
+    #: the defenders' hex
+    target: str
+    #: the attacking side
+    side: str
+    attackers: list[str]
+    defenders: list[str]
+    #: a German Air Unit supports the attack (14.1)
+    air: bool
+    #: the Railroad Gun fires (16.2)
+    rrgun: bool
+    #: where each unit of either side stood as the combat began (8.6, 8.7 read it)
+    orig: dict[str, str]
+    #: the CRT result (8.2), "" before the roll
+    result: str = ""
+    #: the odds as resolved (8.2): the totals, the column shift and the column
+    attack: int = 0
+    defense: int = 0
+    shift: int = 0
+    column: str = ""
+    #: the roles ("att", "def") whose units the result eliminated outright (8.7)
+    eliminated: set[str] = field(default_factory=set)
+    #: per role, the result in hexes and the part of it taken as step losses (8.5, 8.7)
+    took: dict[str, tuple[int, int]] = field(default_factory=dict)
+    #: per role, the retreat hexes a unit could not make, taken as steps instead (8.5.1)
+    cut: dict[str, int] = field(default_factory=dict)
+
+    def units(self, role: str) -> list[str]:
+        """The attackers (role "att") or the defenders ("def")."""
+        return self.attackers if role == "att" else self.defenders
 
 
 @dataclass(slots=True)
@@ -109,7 +145,7 @@ class Position:
     #: Turkey has entered the war (21.2, optional)
     turkey: bool
     #: the attack or overrun being resolved (8.0, 7.0)
-    combat: dict[str, Any] | None
+    combat: Combat | None
     result: GameEnd | None
     #: Sea Transport used this phase (5.5: one per phase)
     sea_used: bool
@@ -131,8 +167,12 @@ class Position:
     def copy(self) -> Position:
         """A copy sharing nothing that changes (for ``clone``; faster than deepcopy)."""
         out = replace(self, units={uid: u.copy() for uid, u in self.units.items()},
-                      air=replace(self.air))
+                      air=replace(self.air), combat=self.combat and replace(
+                          self.combat, attackers=list(self.combat.attackers),
+                          defenders=list(self.combat.defenders), orig=dict(self.combat.orig),
+                          eliminated=set(self.combat.eliminated), took=dict(self.combat.took),
+                          cut=dict(self.combat.cut)))
         for f in fields(self):
-            if f.name not in ("units", "air"):
+            if f.name not in ("units", "air", "combat"):
                 setattr(out, f.name, copy_data(getattr(out, f.name)))
         return out

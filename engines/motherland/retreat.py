@@ -90,7 +90,7 @@ class RetreatMixin(MotherlandCore):
                     left = t.left[uid]
                     t.left[uid] = 0
                     if t.role:  # 8.7: a retreat cut short shortens the advance
-                        cut = self.fight().setdefault("cut", {})
+                        cut = self.fight().cut
                         cut[t.role] = max(cut.get(t.role, 0), left)
                     self.say(f"{uid} cannot retreat: {left} step loss(es) instead (8.5.1)",
                              "loss", [self.u(uid).hex], [uid], rule="8.5.1")
@@ -145,29 +145,29 @@ class RetreatMixin(MotherlandCore):
         cb = self.fight()
         role = t.role
         loser = "def" if role == "att" else "att"
-        side = cb["side"] if role == "att" else other(cb["side"])
+        side = cb.side if role == "att" else other(cb.side)
         if loser == "def":
-            vacated = [cb["target"]] if not self.has_enemy(cb["target"], side) else []
+            vacated = [cb.target] if not self.has_enemy(cb.target, side) else []
         else:
-            hexes = sorted({cb["orig"][x] for x in cb["att"]})
+            hexes = sorted({cb.orig[x] for x in cb.attackers})
             still = [h for h in hexes if self.has_enemy(h, side)]
             vacated = hexes if not still else []
-        lost_all = not any(self.u(x).hex == cb["orig"][x] for x in cb[loser])
-        if cb["kind"] == "overrun" and role == "att":
+        lost_all = not any(self.u(x).hex == cb.orig[x] for x in cb.units(loser))
+        if cb.kind == "overrun" and role == "att":
             movers = self._alive_in_combat("att")
             if vacated and lost_all:
                 for uid in movers:
                     unit = self.u(uid)
-                    unit.hex = cb["target"]
+                    unit.hex = cb.target
                     unit.mode = "ovr"  # 7.1, 7.2.2
                 self._touch()
                 for uid in movers:
-                    self._claim(uid, cb["target"])
+                    self._claim(uid, cb.target)
                 if movers:
-                    self.say(f"The overrun succeeds: {' '.join(movers)} enter {cb['target']}",
-                             "move", [cb["target"]], movers, rule="7.1")
+                    self.say(f"The overrun succeeds: {' '.join(movers)} enter {cb.target}",
+                             "move", [cb.target], movers, rule="7.1")
             else:
-                for uid in cb["att"]:
+                for uid in cb.attackers:
                     unit = self.u(uid)
                     unit.mp = 0
                     unit.mode = "done"
@@ -176,14 +176,14 @@ class RetreatMixin(MotherlandCore):
             return
         if not vacated or not lost_all:
             return
-        took = cb.get("took", {}).get(loser)
-        if cb["elim"].get(loser):
+        took = cb.took.get(loser)
+        if loser in cb.eliminated:
             allow = 2
         elif took:
             # 8.7: the result less what was taken as steps, a retreat cut short (its hexes
             # taken as steps, 8.5.1) included; 8.7.1 then needs two hexes for a second
             allow = rules.advance_allowance(took[0],
-                                            took[1] + cb.get("cut", {}).get(loser, 0), False)
+                                            took[1] + cb.cut.get(loser, 0), False)
         else:
             allow = 0
         if allow <= 0:

@@ -135,6 +135,7 @@ class MotherlandState(SequenceMixin, SupplyMixin, PartisanMixin, MovementMixin, 
         twin.__dict__.update(self.__dict__)
         twin.options = dict(self.options)
         twin._events = list(self._events)
+        twin.history = list(self.history)
         twin._cache = {}
         twin._pending = []
         twin.pos = self.pos.copy()
