@@ -73,7 +73,7 @@ class AdminMixin(MotherlandCore):
         unit = self.u(uid)
         unit.hex = h
         unit.box = ""
-        unit.sup = ""
+        unit.supply = ""
         self._touch()
         self.say(f"{uid} is produced at {h} (12.1)", "move", [h], [uid], rule="12.1")
 
@@ -125,13 +125,13 @@ class AdminMixin(MotherlandCore):
             unit.box = "removed"
             for due in (7, 6, 5):
                 cands = [x for x in sorted(self.pos.units) if self.u(x).box == "track"
-                         and self.u(x).ret == due and self.c(x).type == "combined_arms"]
+                         and self.u(x).return_turn == due and self.c(x).type == "combined_arms"]
                 if cands:
                     unit = self.u(cands[0])
                     unit.hex = h
                     unit.box = ""
-                    unit.ret = 0
-                    unit.back = False
+                    unit.return_turn = 0
+                    unit.returning = False
                     unit.steps = 2
                     self.say(f"{mg} is replaced by {cands[0]} at {h} (16.4)", rule="16.4")
                     break

@@ -38,8 +38,8 @@ def build_view(state: MotherlandState, side: str | None) -> BoardView:
         if loc in ("out",):
             continue
         markers = []
-        if u.sup:
-            markers.append(f"{u.sup} of supply")
+        if u.supply:
+            markers.append(f"{u.supply} of supply")
         if u.chit:
             a, d = state.factors(uid)[:2]
             markers.append(f"chit {u.chit} ({a}-{d})")

@@ -60,7 +60,7 @@ class CombatMixin(MotherlandCore):
         for n in self.data.neighbors[target]:
             for uid in self.units_at(n, side):
                 c, u = self.c(uid), self.u(uid)
-                if u.atk or u.rin or not c.is_combat or c.type == "fortress":
+                if u.attacked or u.displaced or not c.is_combat or c.type == "fortress":
                     continue
                 if self._turn1_frozen(uid):
                     continue
@@ -96,7 +96,7 @@ class CombatMixin(MotherlandCore):
         """
         if target in self.pos.hit:
             return f"{target} was already attacked this Combat Phase"
-        if all(self.u(x).dfd for x in self.units_at(target, other(side))):
+        if all(self.u(x).defended for x in self.units_at(target, other(side))):
             return (f"every unit in {target} was already attacked this Combat Phase (it "
                     "retreated or advanced there)")
         return ""
@@ -166,7 +166,7 @@ class CombatMixin(MotherlandCore):
             raise IllegalAction("the Railroad Gun supports only attacks on a Fortified City or a "
                                 "Fortress within two hexes", rule="16.2")
         for uid in a.units:
-            self.u(uid).atk = True
+            self.u(uid).attacked = True
         self.pos.hit = sorted({*self.pos.hit, target})
         self._start_combat("attack", target, list(a.units), a.air, a.rrgun)
 
@@ -177,11 +177,11 @@ class CombatMixin(MotherlandCore):
         side = self._side()
         defenders = sorted(self.units_at(target, other(side)))
         for uid in defenders:
-            if kind == "attack" and self.u(uid).dfd:
+            if kind == "attack" and self.u(uid).defended:
                 # attacked before this phase and retreated or advanced here: it neither
                 # defends nor is spared a result (8.6.5; 8.3.4 bars a second defense)
-                self.u(uid).rin = True
-            self.u(uid).dfd = True
+                self.u(uid).displaced = True
+            self.u(uid).defended = True
         orig = {uid: self.u(uid).hex for uid in (*attackers, *defenders)}
         self.pos.combat = Combat(kind, target, side, sorted(attackers), defenders, air, rrgun,
                                  dict(sorted(orig.items())))
@@ -209,7 +209,7 @@ class CombatMixin(MotherlandCore):
         # 8.6.5: units that retreated into the hex earlier this Combat Phase do not defend
         # (an overrun is no Combat Phase attack: every unit in the hex defends it)
         def_units = [x for x in cb.defenders if self.u(x).hex == target
-                     and (overrun or not self.u(x).rin)]
+                     and (overrun or not self.u(x).displaced)]
         axis_snow = overrun and self.snow
 
         def adj(uid: str, val: int, attack: bool) -> int:
@@ -335,7 +335,7 @@ class CombatMixin(MotherlandCore):
         units = self._alive_in_combat(role)
         hit = t.mand or t.n or t.elim
         if hit and cb.kind == "attack":
-            for uid in [x for x in units if self.u(x).rin]:
+            for uid in [x for x in units if self.u(x).displaced]:
                 self._eliminate(uid, "retreated or advanced into a hex attacked again (8.6.5)")
             units = [x for x in units if self.u(x).hex]
         if not units or not hit:
@@ -431,11 +431,11 @@ class CombatMixin(MotherlandCore):
         h = u.hex
         self._drop_chit(uid)
         u.hex = ""
-        u.sup = ""
+        u.supply = ""
         u.mp = 0
-        u.mv = 0
+        u.moves = 0
         u.mode = ""
-        u.rin = False
+        u.displaced = False
         u.steps = c.max_steps
         if c.type == "economic":
             u.box = "assets"
@@ -443,16 +443,16 @@ class CombatMixin(MotherlandCore):
         elif c.side == SOVIET and c.type in ("combined_arms", "guards", "shock",
                                               "offensive_support"):
             u.box = "track"
-            u.ret = self.turn + 3
-            u.back = True  # 17.1.2
+            u.return_turn = self.turn + 3
+            u.returning = True  # 17.1.2
         elif c.type == "tank":
             u.box = "track"
-            u.ret = self.turn + 5
-            u.back = True  # 17.1.3
+            u.return_turn = self.turn + 5
+            u.returning = True  # 17.1.3
         elif c.type in ("air_base", "supply_base"):
             u.box = "track"
-            u.ret = self.turn + 3
-            u.back = False  # 17.1.1
+            u.return_turn = self.turn + 3
+            u.returning = False  # 17.1.1
         elif c.type == "mech_group":
             u.box = "removed"  # 16.4
         else:

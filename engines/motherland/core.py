@@ -195,9 +195,9 @@ class MotherlandCore(StepState[Position]):
         else:
             idx = max(0, len(c.factors) - u.steps)
             a, d, mf = c.factors[min(idx, len(c.factors) - 1)]
-        if u.sup in ("lack", "out"):
+        if u.supply in ("lack", "out"):
             a, mf = rules.half_up(a), rules.half_up(mf)
-        if u.sup == "out":
+        if u.supply == "out":
             d = rules.half_up(d)
         return a, d, mf
 

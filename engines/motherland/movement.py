@@ -123,15 +123,15 @@ class MovementMixin(MotherlandCore):
         if self.pos.late and c.type not in self._step4_types(c.side):
             return False  # 3.1 step 4, 5.2.3: air bases and offensive support move last
         if exploit:
-            return bool(u.mp > 0 or (u.mode == "one" and u.mv == 0))
+            return bool(u.mp > 0 or (u.mode == "one" and u.moves == 0))
         if c.type == "railroad_gun":
-            return bool(u.mv == 0)
-        return u.mp > 0 or (u.mv == 0 and self.factors(uid)[2] >= 1)
+            return bool(u.moves == 0)
+        return u.mp > 0 or (u.moves == 0 and self.factors(uid)[2] >= 1)
 
     def reach(self, uid: str, exploit: bool = False) -> dict[str, tuple[str, ...]]:
         """Every hex the unit can move to now, with one least-cost path to each."""
         u, c = self.u(uid), self.c(uid)
-        key = ("reach", uid, exploit, u.hex, u.mp, u.mv, u.mode, u.sup,
+        key = ("reach", uid, exploit, u.hex, u.mp, u.moves, u.mode, u.supply,
                self.pos.late, self.turn, self.pos.phase, self.sig(other(c.side)),
                self.pos.turkey)
         hit = self._pcache.get(key)
@@ -151,7 +151,7 @@ class MovementMixin(MotherlandCore):
                                        and self._may_enter_country(uid, n)))
             self._pcache[key] = out
             return out
-        one_hex = u.mv == 0 and (u.mode == "one" or (not exploit and
+        one_hex = u.moves == 0 and (u.mode == "one" or (not exploit and
                                                             self.factors(uid)[2] >= 1))
         mp = u.mp if u.mode != "one" else 0
         ignore = start if u.mode == "ovr" else ""
@@ -213,7 +213,7 @@ class MovementMixin(MotherlandCore):
                     uid, a, b))
             total += step
             ignore = ""
-        one_hex = len(path) == 2 and u.mv == 0 and (
+        one_hex = len(path) == 2 and u.moves == 0 and (
             u.mode == "one" or (not exploit and self.factors(uid)[2] >= 1))
         mp = u.mp if u.mode != "one" else 0
         if total > mp and not one_hex:
@@ -275,7 +275,7 @@ class MovementMixin(MotherlandCore):
     def _late_rule(self, side: str) -> str:
         """The rule that ended step 3: 5.2.3 after an Air Base or Offensive Support moved,
         3.1 (step 4) after a Supply Base did."""
-        movers = {self.c(x).type for x in self.on_map(side) if self.u(x).mv}
+        movers = {self.c(x).type for x in self.on_map(side) if self.u(x).moves}
         return "5.2.3" if movers & {"air_base", "offensive_support"} else "3.1"
 
     def _exploit_mp(self, uid: str) -> int:
@@ -317,7 +317,7 @@ class MovementMixin(MotherlandCore):
         cost = self._path_cost(uid, a.path, exploit)
         u.hex = a.path[-1]
         u.mp = max(0, u.mp - cost) if u.mode != "one" else 0
-        u.mv = 1
+        u.moves = 1
         if u.mode in ("ovr", "one"):
             u.mode = "" if u.mode == "ovr" else "done"
         if self.c(uid).type in ("railroad_gun",):

@@ -49,8 +49,8 @@ class OverrunMixin(MotherlandCore):
                 return "7.1", f"{uid} cannot move now"
             if u.mp < cost:
                 return "7.1", f"{uid} has {u.mp} MP, an overrun costs {cost}"
-            if u.sup:
-                return "7.2.1", f"{uid} is {u.sup} of supply"
+            if u.supply:
+                return "7.2.1", f"{uid} is {u.supply} of supply"
             if exploit and c.type not in ARMOR_TYPES:
                 return "7.2.4", "only Panzer and Tank units overrun in exploitation"
         if len({self.c(x).mech for x in units}) > 1:

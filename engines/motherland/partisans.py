@@ -41,7 +41,7 @@ class PartisanMixin(MotherlandCore):
             c = self.c(uid)
             if c.nation != "german" or not c.is_combat or c.type == "railroad_gun":
                 continue
-            if self.u(uid).sup == "out":
+            if self.u(uid).supply == "out":
                 continue
             d = grid.distance(base, self.u(uid).hex)
             if d <= 4:

@@ -22,9 +22,9 @@ class ReinforcementMixin(MotherlandCore):
         rolls = []
         for uid in sorted(self.pos.units):
             u = self.u(uid)
-            if self.c(uid).side != side or u.box != "track" or u.ret > self.turn:
+            if self.c(uid).side != side or u.box != "track" or u.return_turn > self.turn:
                 continue
-            if u.back and side == SOVIET:
+            if u.returning and side == SOVIET:
                 rolls.append(Frame("roll-returning",
                                    RollArgs(f"return of {uid} (17.1.4)", unit=uid)))
             else:
@@ -36,17 +36,17 @@ class ReinforcementMixin(MotherlandCore):
         u = self.u(uid)
         if c.type in ("guards", "shock"):
             u.box = "conv"
-            u.ret = 0
-            u.back = False  # 17.2
+            u.return_turn = 0
+            u.returning = False  # 17.2
             self.say(f"{uid} enters the Conversion Holding Box (17.2)", rule="17.2")
-        elif c.type == "offensive_support" and u.back:
+        elif c.type == "offensive_support" and u.returning:
             u.box = "pool"
-            u.ret = 0
-            u.back = False
+            u.return_turn = 0
+            u.returning = False
         else:
             u.box = "pool"
-            u.ret = 0
-            u.back = False
+            u.return_turn = 0
+            u.returning = False
 
     def _on_returning(self, t: RollArgs, roll: int) -> None:
         uid = t.unit
@@ -55,12 +55,12 @@ class ReinforcementMixin(MotherlandCore):
             self._arrive(uid)
             self.say(f"{uid} returns as a reinforcement (17.1.4, rolled {roll})", rule="17.1.4")
         elif roll <= 5:
-            u.ret = self.turn + 1
+            u.return_turn = self.turn + 1
             self.say(f"{uid} is delayed to turn {self.turn + 1} (17.1.4, rolled {roll})",
                      rule="17.1.4")
         else:
             u.box = "removed"
-            u.ret = 0
+            u.return_turn = 0
             self.say(f"{uid} is removed permanently (17.1.4, rolled {roll})", rule="17.1.4")
 
     def _reinf_hexes(self, uid: str) -> list[str]:
@@ -102,16 +102,16 @@ class ReinforcementMixin(MotherlandCore):
         for uid in self._reinf_pool(side):
             unit = self.u(uid)
             unit.box = "track"
-            unit.ret = self.turn + 1
+            unit.return_turn = self.turn + 1
 
     def _place_reinforcement(self, uid: str, h: str) -> None:
         mp = self.factors(uid)[2]  # as it stood before it came onto the map
         unit = self.u(uid)
         unit.hex = h
         unit.box = ""
-        unit.sup = ""
+        unit.supply = ""
         unit.mp = mp
-        unit.mv = 0
+        unit.moves = 0
         unit.mode = ""
         unit.start = h
         unit.steps = self.c(uid).max_steps
@@ -130,7 +130,7 @@ class ReinforcementMixin(MotherlandCore):
         out = []
         for uid in sorted(self.on_map(SOVIET)):
             u = self.u(uid)
-            if self.c(uid).type != "combined_arms" or u.sup:
+            if self.c(uid).type != "combined_arms" or u.supply:
                 continue  # 17.2.2, 9.5.1
             if u.hex in ez and not self.mud:
                 continue
@@ -142,7 +142,7 @@ class ReinforcementMixin(MotherlandCore):
         ez = self.zoc(SOVIET)
         out = []
         units = [x for x in sorted(self.on_map(AXIS)) if self.c(x).type in CORPS_TYPES
-                 and self.steps_of(x) == 1 and not self.u(x).sup
+                 and self.steps_of(x) == 1 and not self.u(x).supply
                  and (self.mud or self.u(x).hex not in ez)]
         for i, a in enumerate(units):
             for b in units[i + 1:]:
@@ -154,7 +154,7 @@ class ReinforcementMixin(MotherlandCore):
         out = []
         for uid in sorted(self.on_map(AXIS)):
             c, u = self.c(uid), self.u(uid)
-            if u.sup or u.steps >= c.max_steps:
+            if u.supply or u.steps >= c.max_steps:
                 continue  # 15.1.1
             if (c.type in ("infantry", "mountain") and t.i > 0) or \
                     (c.type in ("panzer", "ss_panzer") and t.p > 0) or \
@@ -185,7 +185,7 @@ class ReinforcementMixin(MotherlandCore):
         unit.box = ""
         unit.steps = 2
         unit.chit = ""
-        unit.sup = ""
+        unit.supply = ""
         self._touch()
         self.say(f"{ca} becomes {g} at {h} (17.2)", "info", [h], [g], rule="17.2")
         d = self._draw_task(g, 1, "17.2.1")

@@ -31,7 +31,7 @@ class RetreatMixin(MotherlandCore):
         side = self.c(units[0]).side
         a = self.u(units[0]).hex
         ez = self.zoc(other(side))
-        oos = any(self.u(x).sup == "out" for x in units)
+        oos = any(self.u(x).supply == "out" for x in units)
         gun = any(self.c(x).type == "railroad_gun" for x in units)
 
         def rank(_path: tuple[str, ...], n: str) -> int | None:
@@ -125,7 +125,7 @@ class RetreatMixin(MotherlandCore):
             self.u(uid).hex = a.dest
             t.left[uid] -= 1
             if friend:
-                self.u(uid).rin = True  # 8.6.5
+                self.u(uid).displaced = True  # 8.6.5
         self._touch()
         self.say(f"{' '.join(self.label(x) for x in units)} retreat {src} -> {a.dest}", "retreat",
                  [src, a.dest], units, rule="8.6")

@@ -40,7 +40,7 @@ class SequenceMixin(MotherlandCore):
                 if units[uid].box == "out" and units[uid].hex == "":
                     unit = units[uid]
                     unit.box = "track"
-                    unit.ret = t
+                    unit.return_turn = t
         # Offensive Support units not set up wait in the OSM Waiting Box (13.0).
         for uid, c in d.counters.items():
             if c.type == "offensive_support" and units[uid].box == "out":
@@ -69,7 +69,7 @@ class SequenceMixin(MotherlandCore):
             partisans=partisans, air=Air(air_total), stalin="moscow", stalin_rolled=False,
             surrender_rolled=False, eliminated_assets=eliminated_assets, baku_done=False,
             turkey=False, combat=None, result=None, sea_used=False, late=False,
-            regular=False, ever_entered=[], hit=[])
+            regular=False, hit=[])
         self.pos = s
         for uid, u in sorted(units.items()):
             if u.hex:
@@ -89,16 +89,16 @@ class SequenceMixin(MotherlandCore):
         # exploitation phases are not bound by them (7.0), so every phase starts clean.
         for uid in self.on_map():
             unit = self.u(uid)
-            unit.atk = False
-            unit.dfd = False
-            unit.rin = False
+            unit.attacked = False
+            unit.defended = False
+            unit.displaced = False
         self.pos.hit = []
         if name == "supply":
             self._push(*self._supply_tasks())
         elif name == "move":
             for uid in self.on_map(side):
                 u = self.u(uid)
-                u.mv = 0
+                u.moves = 0
                 u.mode = ""
                 u.mp = self.factors(uid)[2]
                 u.start = u.hex
@@ -113,7 +113,7 @@ class SequenceMixin(MotherlandCore):
             self.pos.late = False
             for uid in self.on_map(side):
                 u = self.u(uid)
-                u.mv = 0
+                u.moves = 0
                 u.mode = ""
                 u.start = u.hex
                 u.mp = self._exploit_mp(uid)  # may set mode "one" or "done" (5.4)

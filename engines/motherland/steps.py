@@ -662,7 +662,7 @@ class AirSupply(MotherlandChoice):
         if s.mud or s.air_available() <= 0:
             return list(done)
         return [*(Word(f"air supply {x}") for x in sorted(s.on_map(AXIS))
-                  if s.german(x) and s.u(x).sup == "out"
+                  if s.german(x) and s.u(x).supply == "out"
                   and s._in_air_range(s.u(x).hex)), *done]
 
     def word(self, s: MotherlandState, args: NoArgs, text: str, flow: Flow) -> None:
@@ -686,7 +686,7 @@ class PartisanMarkers(MotherlandChoice):
 
     def word(self, s: MotherlandState, args: CountArgs, text: str, flow: Flow) -> None:
         uid = text.split()[3]
-        s.u(uid).sup = "out"
+        s.u(uid).supply = "out"
         args.n -= 1
         s.say(f"Partisans: {uid} is Out of Supply (10.1)", rule="10.1")
         if args.n <= 0:

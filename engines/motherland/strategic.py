@@ -30,7 +30,7 @@ class StrategicMixin(MotherlandCore):
         c, u = self.c(uid), self.u(uid)
         if self.turn == 1 and self.sc.rules.get("turn1_rules"):
             return "20.1 rule 3: no strategic movement on turn 1"
-        if u.mv or u.mode:
+        if u.moves or u.mode:
             return "5.3: the unit has already moved this phase"
         if c.type in ("air_base", "fortress", "economic"):
             return f"5.3.2: {c.type.replace('_', ' ')} units cannot use Strategic Movement"
@@ -42,7 +42,7 @@ class StrategicMixin(MotherlandCore):
                     "number of them, in its regular movement)")
         if c.type == "supply_base" and not self.mud:
             return "5.3.2: Supply Bases use Strategic Movement on Mud Turns only"
-        if u.sup:
+        if u.supply:
             return "5.3.2: Lack of Supply and Out of Supply units cannot use Strategic Movement"
         if self._turn1_frozen(uid):
             return "20.1 rule 2: units in Romania and Finland cannot move on turn 1"
@@ -132,7 +132,7 @@ class StrategicMixin(MotherlandCore):
             raise IllegalAction(f"{uid} must end Strategic Movement in supply", rule="5.3.1")
         u.hex = a.path[-1]
         u.mp = 0
-        u.mv = 1
+        u.moves = 1
         u.mode = "strat"
         self._touch()
         self._enter(uid, a.path[1:])
@@ -165,7 +165,7 @@ class StrategicMixin(MotherlandCore):
         for uid in sorted(self.on_map(side)):
             u = self.u(uid)
             h = u.hex
-            if h not in ports or u.mv or u.mode or not self._shippable(uid):
+            if h not in ports or u.moves or u.mode or not self._shippable(uid):
                 continue
             if not self.controls(side, h) or self._turn1_frozen(uid):
                 continue
@@ -203,7 +203,7 @@ class StrategicMixin(MotherlandCore):
             unit = self.u(x)
             unit.hex = dest
             unit.mp = 0
-            unit.mv = 1
+            unit.moves = 1
             unit.mode = "sea"
         self.pos.sea_used = True
         self._touch()

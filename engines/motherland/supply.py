@@ -208,7 +208,7 @@ class SupplyMixin(MotherlandCore):
     def isolated(self, uid: str) -> bool:
         """9.1.3: Out of Supply and no Supply Line of any length."""
         c, h = self.c(uid), self.u(uid).hex
-        if self.u(uid).sup != "out":
+        if self.u(uid).supply != "out":
             return False
         if c.side == AXIS:
             net = "F" if c.nation == "finnish" else "T" if c.nation == "turkish" else ""
@@ -225,7 +225,7 @@ class SupplyMixin(MotherlandCore):
             grid = self.data.hexmap.grid
             found: dict[str, int] = {}
             for uid in self.on_map(SOVIET):
-                if self.u(uid).sup == "out" or self.c(uid).type == "economic":
+                if self.u(uid).supply == "out" or self.c(uid).type == "economic":
                     continue
                 x = self.u(uid).hex
                 for y in grid.within(x, 5):
@@ -253,18 +253,18 @@ class SupplyMixin(MotherlandCore):
         for uid in sorted(supplied):
             u, c = self.u(uid), self.c(uid)
             if supplied[uid]:
-                u.sup = ""
+                u.supply = ""
                 continue
             if c.type in ("air_base", "offensive_support"):
                 self._remove_to_track(uid, 3, "cannot trace a Supply Line (9.1.1)")
                 continue
-            new = "lack" if u.sup == "" else "out"
+            new = "lack" if u.supply == "" else "out"
             if c.nation == "finnish" and self.pos.control.get(HELSINKI) == SOVIET:
                 new = "out"  # 9.3.2: automatically Out of Supply, not Lack
             if new == "out" and c.side == SOVIET and c.type != "offensive_support" and \
                     self._near_factory(u.hex):
                 new = "lack"  # 9.1.2
-            u.sup = new
+            u.supply = new
             changes.append(f"{uid} {new}")
         self._touch()
         if changes:
@@ -282,9 +282,9 @@ class SupplyMixin(MotherlandCore):
         self._drop_chit(uid)
         u.hex = ""
         u.box = "track"
-        u.ret = self.turn + turns
-        u.back = self.c(uid).side == SOVIET
-        u.sup = ""
+        u.return_turn = self.turn + turns
+        u.returning = self.c(uid).side == SOVIET
+        u.supply = ""
         u.steps = self.c(uid).max_steps
         self._touch()
         self.say(f"{uid} leaves {h}: {why}; returns on turn {self.turn + turns}", "loss", [h],
@@ -330,7 +330,7 @@ class SupplyMixin(MotherlandCore):
         self.say(f"{uid} is expended to supply units (9.3.4)", rule="9.3.4")
 
     def _air_supply(self, uid: str) -> None:
-        self.u(uid).sup = "lack"
+        self.u(uid).supply = "lack"
         self.pos.air.used += 1
         self.say(f"Air Supply: {uid} is now Lack of Supply (14.2)", rule="14.2")
 

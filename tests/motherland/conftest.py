@@ -92,8 +92,8 @@ def position(engine: MotherlandEngine, turn: int, phase: str, side: str,
         u.hex = ""
         u.box = "out"
         u.chit = ""
-        u.sup = ""
-        u.ret = 0
+        u.supply = ""
+        u.return_turn = 0
     for uid, h in units.items():
         unit = st.pos.units[uid]
         unit.hex = h

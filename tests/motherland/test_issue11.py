@@ -113,7 +113,7 @@ def test_8_6_5_retreated_units_defend_against_an_exploitation_overrun(
     st.apply("attack 1214 with 41Pz")
     force(st, "D1")
     st.apply("take D1 as 0 step 1 retreat")  # 1114 is the only best hex (8.6.1): automatic
-    assert st.u("5A").hex == "1114" and st.u("5A").rin
+    assert st.u("5A").hex == "1114" and st.u("5A").displaced
     st.apply("end advance")
     st.apply("end combat")
     assert st.phase() == ("exploit", "axis")
@@ -223,7 +223,7 @@ def test_17_0_soviet_reinforcements_may_be_placed_adjacent_to_a_rail_hex(
     """17.0 "Soviet units can be placed on or adjacent to any Railroad hex connected to a
     Soviet Supply Source": the test map's railroad runs along row 20."""
     st = position(rules_engine, 3, "move", "soviet", {"5A": "2620", "9K": "0505"},
-                  fields={"10A": {"box": "track", "ret": 3}})
+                  fields={"10A": {"box": "track", "return_turn": 3}})
     opts = notations(st)
     assert "place 10A 2220" in opts  # on the railroad
     assert "place 10A 2221" in opts and "place 10A 2219" in opts  # next to it
@@ -277,7 +277,7 @@ def test_9_3_2_finns_are_out_of_supply_at_once_when_helsinki_is_soviet(
     st.pos.control = {"1402": "soviet"}
     until(st, ("move", "axis"))
     assert st.turn == 3
-    assert st.u("FinKar").sup == "out"
+    assert st.u("FinKar").supply == "out"
 
 
 def test_9_3_3_finns_far_from_the_soviets_trace_any_length_to_their_source(
@@ -289,7 +289,7 @@ def test_9_3_3_finns_far_from_the_soviets_trace_any_length_to_their_source(
     assert min(g.distance("1407", f) for f in engine.data.area("source_F")) > 4
     until(st, ("move", "axis"))
     assert st.turn == 3
-    assert st.u("FinKar").sup == ""
+    assert st.u("FinKar").supply == ""
 
 
 # --- 5.3.2 / 3.1: who may use Strategic Movement, and when ----------------------------------
@@ -470,9 +470,9 @@ def admin_choices(rules_engine: MotherlandEngine, sup: str) -> list[str]:
     """Every choice offered in a Mud-turn Administrative Phase to units marked ``sup``."""
     st = position(rules_engine, 4, "admin", "",
                   {"1K": "2020", "2K": "2020", "41Pz": "2120", "5A": "2420"},
-                  fields={"1K": {"steps": 1, "sup": sup}, "2K": {"steps": 1, "sup": sup},
-                          "41Pz": {"steps": 2, "sup": sup},
-                          "5A": {"chit": "A4-3*", "sup": sup}, "1Gd": {"box": "conv"}})
+                  fields={"1K": {"steps": 1, "supply": sup}, "2K": {"steps": 1, "supply": sup},
+                          "41Pz": {"steps": 2, "supply": sup},
+                          "5A": {"chit": "A4-3*", "supply": sup}, "1Gd": {"box": "conv"}})
     seen: list[str] = []
     while st.phase() == ("admin", "") and not st.is_chance():
         opts = notations(st)

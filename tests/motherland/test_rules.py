@@ -270,11 +270,11 @@ def test_zoc_to_zoc_only_for_panzers(rules_engine: MotherlandEngine) -> None:
 
 def test_may_always_move_one_hex(rules_engine: MotherlandEngine) -> None:
     st = position(rules_engine, 3, "move", "axis", {"9K": "1714"},
-                  fields={"9K": {"sup": "out"}})
+                  fields={"9K": {"supply": "out"}})
     assert st.factors("9K")[2] == 2  # Out of Supply halves the Movement Factor (9.5)
     st.apply("move 9K 1714 1713")  # mountain costs 2 leg MP: fine; now one-hex rule
     st2 = position(rules_engine, 3, "move", "axis", {"41Pz": "1812"},
-                   fields={"41Pz": {"sup": "out"}})
+                   fields={"41Pz": {"supply": "out"}})
     st2.u("41Pz").mp = 1
     st2._touch()
     assert "move 41Pz 1812 1813" in notations(st2)  # swamp costs 3 mech MP (5.1.3)
@@ -354,16 +354,16 @@ def test_supply_lack_then_out_then_isolation(rules_engine: MotherlandEngine) -> 
     units = {"9K": "1010", "5A": "1112", "16A": "0911", "19A": "0909", "20A": "1109",
              "31A": "1210"}
     st = position(rules_engine, 3, "supply", "", units)
-    assert st.u("9K").sup == "lack"  # cut off by ZOC: Lack first (9.1)
+    assert st.u("9K").supply == "lack"  # cut off by ZOC: Lack first (9.1)
     st.pos.phase = 0
     st.start_phase()
-    assert st.u("9K").sup == "out"
+    assert st.u("9K").supply == "out"
     assert st.is_chance() and st.chance_request().rule == "9.1.3"
 
 
 def test_units_near_a_source_are_in_supply(rules_engine: MotherlandEngine) -> None:
     st = position(rules_engine, 3, "supply", "", {"9K": "0510", "5A": "2410"})
-    assert st.u("9K").sup == "" and st.u("5A").sup == ""
+    assert st.u("9K").supply == "" and st.u("5A").supply == ""
 
 
 # --- notation ------------------------------------------------------------------------------------
@@ -430,7 +430,7 @@ def test_units_retreated_into_a_hex_do_not_defend_and_die_on_a_result(
     st = position(rules_engine, 3, "combat", "axis",
                   {"41Pz": "1314", "5A": "1214", "16A": "1214"},
                   fields={"5A": {"chit": "A8-6"}, "16A": {"chit": "A4-3*"}})
-    st.u("5A").rin = True  # it retreated here earlier this phase
+    st.u("5A").displaced = True  # it retreated here earlier this phase
     texts = [e.text for e in st.apply("attack 1214 with 41Pz")]
     assert any(t.startswith("Odds 9 to 3 (3:1)") for t in texts)  # 8.6.5: 5A does not defend
     texts = roll(st, 3)  # 3:1, die 3: D1
@@ -579,12 +579,12 @@ def test_partisans_mark_the_nearest_german_units(rules_engine: MotherlandEngine)
     # nearest first (9K is 1 hex from the base, 10K 2); one choice each, so applied at once
     assert marks == ["Partisans: 9K is Out of Supply (10.1)",
                      "Partisans: 10K is Out of Supply (10.1)"]
-    assert st.u("9K").sup == "out" and st.u("SB1").sup == ""
+    assert st.u("9K").supply == "out" and st.u("SB1").supply == ""
 
 
 def test_mech_groups_leave_after_turn_four(rules_engine: MotherlandEngine) -> None:
     st = position(rules_engine, 4, "admin", "", {"MG1": "2020", "9K": "0305"},
-                  fields={"21A": {"box": "track", "ret": 7}})
+                  fields={"21A": {"box": "track", "return_turn": 7}})
     while not st.is_terminal() and st.pos.turn == 4:
         if st.is_chance():
             st.apply_outcome((1,) if st.chance_request().kind == "dice" else
@@ -714,7 +714,7 @@ def test_soviet_sea_supply_through_tuapse_or_novorossiysk(engine: MotherlandEngi
     """9.6.3: a besieged Soviet port on the Black Sea is supplied by ship while Tuapse or
     Novorossiysk is Soviet and railed to a source; the Sea of Azov does not count."""
     st, _ = _besieged(engine, "soviet", "0722", "10A")  # Odessa
-    assert st.in_supply("10A") and st.u("10A").sup == ""
+    assert st.in_supply("10A") and st.u("10A").supply == ""
     st.pos.control.update({"1428": "axis"})  # Novorossiysk lost, Tuapse left
     st._touch()
     assert st.in_supply("10A")
@@ -731,7 +731,7 @@ def test_axis_in_sevastopol_closes_odessa_to_soviet_sea_supply(
     st.pos.control["0926"] = "axis"
     _supply_phase_again(st)
     assert st.pos.odessa_closed and not st.in_supply("10A")
-    assert st.u("10A").sup == "lack"
+    assert st.u("10A").supply == "lack"
     st.pos.control["0926"] = "soviet"  # recaptured (19.1)
     st._touch()
     assert st.in_supply("10A")
