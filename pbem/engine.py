@@ -38,6 +38,7 @@ from typing import Any, ClassVar, Final, Literal
 
 from pbem import canonical
 from pbem.errors import ActionSyntaxError, IllegalAction, MismatchError, NotYourTurn
+from pbem.history import Acted, Ordered, Record, Rolled
 from pbem.view import BoardView
 
 #: ``current_player()`` returns this while the state waits for a chance outcome.
@@ -257,11 +258,17 @@ class State(ABC):
     #: digested, checked and saved several times per file, and encoding a big state costs
     #: milliseconds each time (engines change state only through apply/apply_outcome)
     _encoded: bytes | None = None
+    #: the rolls in :attr:`history`
+    _rolls: int = 0
 
     def __init__(self, engine: Engine, scenario: str, options: Mapping[str, str]) -> None:
         self.engine = engine
         self.scenario = scenario
         self.options = dict(sorted(options.items()))
+        #: what was applied to this state since it was made or restored, as typed records
+        #: (pbem.history; ``history.wire`` gives a turn file's form).  Not part of the
+        #: snapshot: a position is the same whatever led to it
+        self.history: list[Record] = []
 
     # -- hooks an engine writes ------------------------------------------------------
 
@@ -364,8 +371,10 @@ class State(ABC):
             return []
         return self._legal_actions()
 
-    def apply(self, action: Action | str, *, side: str | None = None) -> list[Event]:
-        """Apply one action of the side to act (``side``, when given, must be that side)."""
+    def apply(self, action: Action | str, *, side: str | None = None,
+              order: bool = False) -> list[Event]:
+        """Apply one action of the side to act (``side``, when given, must be that side);
+        ``order``: its standing orders chose it (recorded as such in :attr:`history`)."""
         player = self._current_player()
         if player is None:
             raise NotYourTurn("the game is over")
@@ -376,7 +385,10 @@ class State(ABC):
         if isinstance(action, str):
             action = self.parse_canonical(action)
         self._encoded = None
-        return self._apply_action(action)
+        events = self._apply_action(action)
+        text = action.notation()
+        self.history.append(Ordered(text) if order else Acted(text))
+        return events
 
     def parse_canonical(self, text: str) -> Action:
         """Parse ``text`` and require it to be the canonical notation (as in turn files)."""
@@ -396,7 +408,11 @@ class State(ABC):
         outcome = tuple(outcome)  # type: ignore[assignment]  # a list from a file is fine
         request.check(outcome)
         self._encoded = None
-        return self._apply_outcome(outcome)
+        events = self._apply_outcome(outcome)
+        # a state knows no files: its rolls are numbered in its own history
+        self.history.append(Rolled(self._rolls, tuple(outcome)))
+        self._rolls += 1
+        return events
 
     def result(self) -> Result | None:
         return self._result() if self.is_terminal() else None

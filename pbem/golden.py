@@ -40,7 +40,7 @@ from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 
-from pbem import canonical
+from pbem import canonical, history
 from pbem.atomic import write_atomic
 from pbem.engine import Engine, Event, State
 from pbem.registry import engines as installed_engines
@@ -118,24 +118,19 @@ def text_record(engine: Engine, scenario: str, options: dict[str, str],
     text record.  Records of any other shape are refused: this reads our own files."""
     state = engine.new_state(scenario, options)
     lines = [f"game {engine.id} {scenario} options={canonical.encode(options).hex()}"]
-    for record in records:
-        kind = record[0]
-        if kind in ("a", "o"):
-            text = record[1]
-            assert isinstance(text, str)
-            lines += _decision_lines(state)
-            player = state.current_player()
-            lines.append(f"{'act' if kind == 'a' else 'order'} {player}: {text}")
-            lines += _event_lines(state.apply(text))
-        elif kind == "r":
-            outcome = record[2]
-            assert isinstance(outcome, list | tuple)
+    for n, data in enumerate(records):
+        record = history.read(list(data), f"record {n}")
+        if isinstance(record, history.Rolled):
             request = state.chance_request()
             lines.append(f"chance {request.describe()}: {request.purpose} ({request.rule}) -> "
-                         + json.dumps(list(outcome)))
-            lines += _event_lines(state.apply_outcome(tuple(outcome)))
-        else:
-            raise ValueError(f"unknown record {record!r}")
+                         + json.dumps(list(record.outcome)))
+            lines += _event_lines(state.apply_outcome(record.outcome))
+            continue
+        lines += _decision_lines(state)
+        player = state.current_player()
+        ordered = isinstance(record, history.Ordered)
+        lines.append(f"{'order' if ordered else 'act'} {player}: {record.text}")
+        lines += _event_lines(state.apply(record.text, order=ordered))
     result = state.result()
     lines.append(f"result: {result.text}" if result else
                  f"stopped: {state.current_player()} to act, turn {state.turn_number()}")
@@ -151,10 +146,12 @@ def records_of(lines: Sequence[str]) -> tuple[str, str, dict[str, str], list[lis
     records: list[list[object]] = []
     for line in lines[1:]:
         if line.startswith(("act ", "order ")):
-            records.append(["a" if line.startswith("act ") else "o",
-                            line.split(": ", 1)[1]])
+            text = line.split(": ", 1)[1]
+            records.append(history.wire(history.Acted(text) if line.startswith("act ")
+                                        else history.Ordered(text)))
         elif line.startswith("chance "):
-            records.append(["r", 0, json.loads(line.rsplit(" -> ", 1)[1])])
+            outcome = tuple(json.loads(line.rsplit(" -> ", 1)[1]))
+            records.append(history.wire(history.Rolled(0, outcome)))
     return head[1], head[2], options, records
 
 

@@ -907,7 +907,7 @@ class Game:
         if record[0] == "a":
             events = state.apply(record[1], side=self.side)
         elif record[0] == "o":
-            events = state.apply(record[1], side=self.opponent_side)
+            events = state.apply(record[1], side=self.opponent_side, order=True)
         elif derive:
             roll = dice.check_roll(self._seed(), record[1], state.chance_request(), record[2])
             events = state.apply_outcome(roll.outcome)

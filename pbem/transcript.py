@@ -26,7 +26,7 @@ import copy
 from dataclasses import dataclass, field
 from typing import Any, Protocol
 
-from pbem import canonical, dice, orders
+from pbem import canonical, dice, history, orders
 from pbem.engine import CHANCE, Engine, Event, Result, State
 from pbem.envelope import Envelope, open_envelope, signed_identity
 from pbem.errors import (
@@ -625,51 +625,41 @@ class Verifier:
         """Apply the sender's actions and re-derive each roll from the seed."""
         roll_index = 0
         last_action = f"(asked for by file {seq - 1})" if self.sealed else "(start of file)"
+        recorded = self.setup.format >= 2
         for n, record in enumerate(records):
             where = f"file {seq} record {n}"
-            if type(record) is not list or not record or record[0] not in ("a", "r", "o"):
-                raise FormatError(f"{where} is neither an action, a roll nor an order")
-            if record[0] == "o":
-                if len(record) != 2 or type(record[1]) is not str:
-                    raise FormatError(f"{where}: an order record is ['o', text]")
+            typed = history.read(record, where, request=recorded, index=roll_index)
+            if isinstance(typed, history.Ordered):
                 player = self.state.current_player()
                 due = orders.answer(self.state, side, self.orders)
                 if due is None:
-                    raise ChainError(f"{where}: {quote(record[1])} is played as a standing "
+                    raise ChainError(f"{where}: {quote(typed.text)} is played as a standing "
                                      f"order of the {player or 'nobody'} side, but no order "
                                      "of that side answers this decision", reason="out-of-turn")
-                if record[1] != due:
+                if typed.text != due:
                     raise DesyncError(f"{where}: the {player} side's standing order answers "
-                                      f"{due!r} here, not {quote(record[1])}")
+                                      f"{due!r} here, not {quote(typed.text)}")
                 assert isinstance(player, str)
-                accepted.events += self.state.apply(record[1], side=player)
-                accepted.actions.append(record[1])
-                accepted.ordered.append(record[1])
-                last_action = record[1]
+                accepted.events += self.state.apply(typed.text, side=player, order=True)
+                accepted.actions.append(typed.text)
+                accepted.ordered.append(typed.text)
+                last_action = typed.text
                 accepted.acted = True
-            elif record[0] == "a":
-                if len(record) != 2 or type(record[1]) is not str:
-                    raise FormatError(f"{where}: an action record is ['a', text]")
+            elif isinstance(typed, history.Acted):
                 player = self.state.current_player()
                 if player != side:
-                    raise ChainError(f"{where}: action {quote(record[1])} by the {side} "
+                    raise ChainError(f"{where}: action {quote(typed.text)} by the {side} "
                                      f"player when it is {player or 'nobody'}'s turn",
                                      reason="out-of-turn")
                 try:
-                    accepted.events += self.state.apply(record[1], side=side)
+                    accepted.events += self.state.apply(typed.text, side=side)
                 except PbemError as exc:
-                    raise DesyncError(f"{where}: {quote(record[1])} is refused here: "
+                    raise DesyncError(f"{where}: {quote(typed.text)} is refused here: "
                                       f"{exc}") from None
-                accepted.actions.append(record[1])
+                accepted.actions.append(typed.text)
                 accepted.acted = True
-                last_action = record[1]
+                last_action = typed.text
             else:
-                recorded = self.setup.format >= 2
-                shape = (f"['r', {roll_index}, outcome, request]" if recorded
-                         else f"['r', {roll_index}, outcome]")
-                if len(record) != (4 if recorded else 3) or type(record[1]) is not int \
-                        or record[1] != roll_index or type(record[2]) is not list:
-                    raise FormatError(f"{where}: a roll record is {shape}")
                 if not self.state.is_chance():
                     raise DesyncError(f"{where}: a roll where the rules call for none")
                 if self.sealed and accepted.acted:
@@ -680,14 +670,14 @@ class Verifier:
                 asked = dice.request_data(request)
                 name = dice.roll_name(seq, roll_index)
                 if recorded:
-                    signed = dice.parse_request(record[3], where)
-                    if record[3] != asked:
+                    signed = dice.parse_request(typed.request, where)
+                    if typed.request != asked:
                         raise DesyncError(
                             f"{where}: roll {name} records the request "
                             f"{signed.describe()}, but the rules here ask for "
                             f"{request.describe()} ({request.purpose}): request mismatch")
                 try:
-                    roll = dice.check_roll(seed, roll_index, request, record[2])
+                    roll = dice.check_roll(seed, roll_index, request, list(typed.outcome))
                 except DiceError as exc:
                     raise DiceError(f"{where}: roll {name}: {exc}") from None
                 accepted.events += self.state.apply_outcome(roll.outcome)

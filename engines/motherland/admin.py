@@ -37,13 +37,13 @@ class AdminMixin(MotherlandCore):
 
     def production_number(self) -> int:
         table = self.data.production
-        n = len(self.s["eliminated_assets"])
+        n = len(self.pos.eliminated_assets)
         return table[min(n, len(table) - 1)]
 
     def _on_production(self, roll: int) -> None:
         num = self.production_number()
         on_map = sum(1 for x in self.on_map(SOVIET) if self.c(x).type == "offensive_support")
-        waiting = [x for x in sorted(self.s["units"]) if self.u(x)["box"] == "osm"]
+        waiting = [x for x in sorted(self.pos.units) if self.u(x).box == "osm"]
         if roll <= num and waiting and on_map < self.data.max_os:
             self.say(f"Production succeeds (rolled {roll} against {num}): one Offensive "
                      "Support unit (12.1)", rule="12.1")
@@ -70,12 +70,17 @@ class AdminMixin(MotherlandCore):
                                   for x in occ.get(h, ())))
 
     def _produce(self, uid: str, h: str) -> None:
-        self.u(uid).update(hex=h, box="", sup="")
+        unit = self.u(uid)
+        unit.hex = h
+        unit.box = ""
+        unit.supply = ""
         self._touch()
         self.say(f"{uid} is produced at {h} (12.1)", "move", [h], [uid], rule="12.1")
 
     def _evacuate(self, uid: str) -> None:
-        self.u(uid).update(hex="", box="evac")
+        unit = self.u(uid)
+        unit.hex = ""
+        unit.box = "evac"
         self._touch()
         self.say(f"{uid} is evacuated (12.2)", rule="12.2")
 
@@ -84,20 +89,24 @@ class AdminMixin(MotherlandCore):
         rail_ok = self._rail_from(sources, self._blocked(SOVIET))
         ez = self.zoc(AXIS)
         return [x for x in sorted(self.on_map(SOVIET)) if self.c(x).asset == "factory"
-                and self.u(x)["hex"] in rail_ok and self.u(x)["hex"] not in ez]
+                and self.u(x).hex in rail_ok and self.u(x).hex not in ez]
 
     def _recovery(self) -> None:
-        self.s["air"]["used"] = 0  # 14.0
-        for g in self.s["generals"]:
-            self.s["generals"][g] = "ready"  # 16.5
+        self.pos.air.used = 0  # 14.0
+        for g in self.pos.generals:
+            self.pos.generals[g] = "ready"  # 16.5
         if self.turn == 4:
             self._mech_groups_go()
-        if self.turn == 17 and self.u("Ita8")["hex"]:
-            self.u("Ita8").update(hex="", box="removed")
+        if self.turn == 17 and self.u("Ita8").hex:
+            unit = self.u("Ita8")
+            unit.hex = ""
+            unit.box = "removed"
             self.say("Italy surrenders: the Italian 8th Army leaves the map (16.3)", rule="16.3")
-        for uid in sorted(self.s["units"]):
-            if self.u(uid)["box"] == "baku":
-                self.u(uid).update(box="", hex=BAKU_ENTRY)
+        for uid in sorted(self.pos.units):
+            if self.u(uid).box == "baku":
+                unit = self.u(uid)
+                unit.box = ""
+                unit.hex = BAKU_ENTRY
                 self.say(f"{uid} returns from Baku to {BAKU_ENTRY} (21.1.3)", rule="21.1.3")
         self._touch()
         if self.turn in self.sc.rules.get("sudden_death_turns", []):
@@ -109,14 +118,21 @@ class AdminMixin(MotherlandCore):
     def _mech_groups_go(self) -> None:
         """16.4: at the end of turn 4 Mechanized Groups give way to eliminated armies."""
         for mg in sorted(x for x in self.on_map(SOVIET) if self.c(x).type == "mech_group"):
-            h = self.u(mg)["hex"]
+            h = self.u(mg).hex
             self._drop_chit(mg)
-            self.u(mg).update(hex="", box="removed")
+            unit = self.u(mg)
+            unit.hex = ""
+            unit.box = "removed"
             for due in (7, 6, 5):
-                cands = [x for x in sorted(self.s["units"]) if self.u(x)["box"] == "track"
-                         and self.u(x)["ret"] == due and self.c(x).type == "combined_arms"]
+                cands = [x for x in sorted(self.pos.units) if self.u(x).box == "track"
+                         and self.u(x).return_turn == due and self.c(x).type == "combined_arms"]
                 if cands:
-                    self.u(cands[0]).update(hex=h, box="", ret=0, back=False, steps=2)
+                    unit = self.u(cands[0])
+                    unit.hex = h
+                    unit.box = ""
+                    unit.return_turn = 0
+                    unit.returning = False
+                    unit.steps = 2
                     self.say(f"{mg} is replaced by {cands[0]} at {h} (16.4)", rule="16.4")
                     break
             else:

@@ -32,30 +32,30 @@ def build_view(state: MotherlandState, side: str | None) -> BoardView:
     lines = tuple(Line("railroad", (a, b), "#404040")
                   for a, b in sorted(hm.networks.get("railroad", frozenset())))
     pieces = []
-    for uid, u in sorted(state.s["units"].items()):
+    for uid, u in sorted(state.pos.units.items()):
         c = state.c(uid)
-        loc = u["hex"] or u["box"]
+        loc = u.hex or u.box
         if loc in ("out",):
             continue
         markers = []
-        if u["sup"]:
-            markers.append(f"{u['sup']} of supply")
-        if u["chit"]:
+        if u.supply:
+            markers.append(f"{u.supply} of supply")
+        if u.chit:
             a, d = state.factors(uid)[:2]
-            markers.append(f"chit {u['chit']} ({a}-{d})")
+            markers.append(f"chit {u.chit} ({a}-{d})")
         a, d, m = state.factors(uid)
         label = f"{a}-{d}-{m}" if c.type not in ("combined_arms", "guards", "shock", "tank",
-                                                  "mech_group", "fortress") or u["chit"] \
+                                                  "mech_group", "fortress") or u.chit \
             else f"{c.letter}-{m}"
         pieces.append(Piece(uid, c.side, label, loc, state.label(uid), tuple(markers),
                             False, _SIDE_COLORS[c.side]))
-    for p, h in sorted(state.s["partisans"].items()):
+    for p, h in sorted(state.pos.partisans.items()):
         if h:
             pieces.append(Piece(f"partisan:{p}", "soviet", "P", h, p, (), False, "#60a060"))
-    if state.s["stalin"] == "moscow":
+    if state.pos.stalin == "moscow":
         pieces.append(Piece("stalin", "soviet", "Stalin", "2113", "Stalin", (), False,
                             "#c02020"))
-    control = state.s["control"]
+    control = state.pos.control
     overlays = tuple((f"control:{s}", tuple(sorted(h for h, v in control.items() if v == s)))
                      for s in ("axis", "soviet"))
     return BoardView(

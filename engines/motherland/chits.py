@@ -20,16 +20,18 @@ class ChitMixin(MotherlandCore):
         tasks = []
         for uid in t.units:
             u = self.u(uid)
-            if u["hex"] and not u["chit"]:
+            if u.hex and not u.chit:
                 tasks.append(self._draw_task(uid, 1, "11.1.1"))
         self._push(*[x for x in tasks if x])
 
     def _draw_task(self, uid: str, count: int, rule: str) -> Frame | None:
         letter = self.c(uid).letter
-        cup = self.s["cups"][letter]
+        cup = self.pos.cups[letter]
         if not cup:
             fallback = self.data.empty_cup[letter]
-            self.u(uid).update(chit=fallback, steps=2)
+            unit = self.u(uid)
+            unit.chit = fallback
+            unit.steps = 2
             self.say(f"Cup {letter} is empty: {uid} takes the stand-in chit {fallback}",
                      rule="11.1")
             return None
@@ -37,7 +39,7 @@ class ChitMixin(MotherlandCore):
 
     def _on_chits(self, t: DrawArgs, drawn: tuple[str, ...]) -> None:
         uid = t.unit
-        cup = self.s["cups"][t.letter]
+        cup = self.pos.cups[t.letter]
         for cid in drawn:
             cup.remove(cid)
         if len(drawn) == 1:
@@ -53,32 +55,34 @@ class ChitMixin(MotherlandCore):
         for other_cid in rest:
             chit = self.data.chits[other_cid]
             if chit.starred:
-                self.s["removed_chits"] = sorted([*self.s["removed_chits"], other_cid])
+                self.pos.removed_chits = sorted([*self.pos.removed_chits, other_cid])
             else:
-                self.s["cups"][chit.letter] = sorted([*self.s["cups"][chit.letter],
+                self.pos.cups[chit.letter] = sorted([*self.pos.cups[chit.letter],
                                                       other_cid])
 
     def _give_chit(self, uid: str, cid: str) -> None:
-        self.u(uid).update(chit=cid, steps=2)  # 11.3: always the full-strength side
+        unit = self.u(uid)
+        unit.chit = cid
+        unit.steps = 2  # 11.3: always the full-strength side
         a, d = self.data.chits[cid].front
         self.say(f"{uid} draws Strength Chit {cid} ({a}-{d})", "info",
-                 [self.u(uid)["hex"]], [uid], rule="11.1")
+                 [self.u(uid).hex], [uid], rule="11.1")
         self._touch()
 
     def _drop_chit(self, uid: str) -> None:
         """Return a unit's chit to its cup, or out of the game if starred (11.2)."""
         u = self.u(uid)
-        cid = u["chit"]
+        cid = u.chit
         if not cid:
             return
-        u["chit"] = ""
+        u.chit = ""
         chit = self.data.chits.get(cid)
         if chit is None:
             return
         if chit.starred:
-            self.s["removed_chits"] = sorted([*self.s["removed_chits"], cid])
+            self.pos.removed_chits = sorted([*self.pos.removed_chits, cid])
         else:
-            self.s["cups"][chit.letter] = sorted([*self.s["cups"][chit.letter], cid])
+            self.pos.cups[chit.letter] = sorted([*self.pos.cups[chit.letter], cid])
 
     # -- generals (16.5) and chits ----------------------------------------------------------
 
@@ -86,24 +90,24 @@ class ChitMixin(MotherlandCore):
         no_turn = self.sc.rules.get("no_generals_axis_combat_turn")
         if no_turn == self.turn and self.phase() == ("combat", AXIS):
             return []  # 20.5 rule 1
-        return [g for g, st in sorted(self.s["generals"].items()) if st == "ready"]
+        return [g for g, st in sorted(self.pos.generals.items()) if st == "ready"]
 
     def _generals_options(self, t: UnitsArgs) -> list[Word]:
         out = []
         for g in self._generals_ready():
             for uid in t.units:
-                if not self.u(uid)["hex"]:
+                if not self.u(uid).hex:
                     continue
-                if self.u(uid)["chit"]:
+                if self.u(uid).chit:
                     out.append(Word(f"general {g} replaces chit of {uid}"))
-                elif self.s["cups"][self.c(uid).letter]:
+                elif self.pos.cups[self.c(uid).letter]:
                     out.append(Word(f"general {g} for {uid}"))
         return out
 
     def _apply_general(self, t: UnitsArgs, text: str) -> None:
         parts = text.split()
         g, uid = parts[1], parts[-1]
-        self.s["generals"][g] = "used"
+        self.pos.generals[g] = "used"
         t.units = [x for x in t.units if x != uid]
         if "replaces" in parts:
             self._drop_chit(uid)
@@ -118,17 +122,17 @@ class ChitMixin(MotherlandCore):
     # -- chits in the Administrative Phase (11.1.2, 11.2.1) --------------------------------
 
     def _admin_chits(self) -> None:
-        axis_hexes = {self.u(x)["hex"] for x in self.on_map(AXIS)}
+        axis_hexes = {self.u(x).hex for x in self.on_map(AXIS)}
         need = []
         for uid in sorted(self.on_map(SOVIET)):
             if self.c(uid).type not in CHIT_TYPES:
                 continue
-            near = any(n in axis_hexes for n in self.data.neighbors[self.u(uid)["hex"]])
-            if near and not self.u(uid)["chit"]:
+            near = any(n in axis_hexes for n in self.data.neighbors[self.u(uid).hex])
+            if near and not self.u(uid).chit:
                 need.append(uid)  # 11.1.2
-            elif not near and self.u(uid)["chit"]:
+            elif not near and self.u(uid).chit:
                 self._drop_chit(uid)  # 11.2.1
-                self.u(uid)["steps"] = 2
+                self.u(uid).steps = 2
         tasks: list[Frame] = []
         if need and self._generals_ready():
             tasks.append(Frame("generals", UnitsArgs(list(need))))  # 16.5
@@ -137,5 +141,5 @@ class ChitMixin(MotherlandCore):
 
     def _admin_draws(self, t: UnitsArgs) -> None:
         draws = [self._draw_task(uid, 1, "11.1.2") for uid in t.units
-                 if self.u(uid)["hex"] and not self.u(uid)["chit"]]
+                 if self.u(uid).hex and not self.u(uid).chit]
         self._push(*[d for d in draws if d])

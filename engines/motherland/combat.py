@@ -12,6 +12,7 @@ from engines.motherland.actions import Attack, Take, Word
 from engines.motherland.const import AXIS, BLOCKING_SIDES, SOVIET, other
 from engines.motherland.core import MotherlandCore
 from engines.motherland.data import ALLIED_NATIONS, CHIT_TYPES, CORPS_TYPES
+from engines.motherland.position import Combat
 from engines.motherland.steps import (
     ApplySideArgs,
     LoseArgs,
@@ -59,7 +60,7 @@ class CombatMixin(MotherlandCore):
         for n in self.data.neighbors[target]:
             for uid in self.units_at(n, side):
                 c, u = self.c(uid), self.u(uid)
-                if u["atk"] or u["rin"] or not c.is_combat or c.type == "fortress":
+                if u.attacked or u.displaced or not c.is_combat or c.type == "fortress":
                     continue
                 if self._turn1_frozen(uid):
                     continue
@@ -74,7 +75,7 @@ class CombatMixin(MotherlandCore):
         gun = [x for x in self.on_map(AXIS) if self.c(x).type == "railroad_gun"]
         if not gun:
             return False
-        h = self.u(gun[0])["hex"]
+        h = self.u(gun[0]).hex
         fort = target in self.data.fortified or any(
             self.c(x).type == "fortress" for x in self.units_at(target))
         if not fort or self.data.hexmap.grid.distance(h, target) > 2:
@@ -93,9 +94,9 @@ class CombatMixin(MotherlandCore):
         retreated or advanced into another hex keeps its mark there.  A hex where fresh
         units stand beside such units may be attacked: 8.6.5 says how those fare.
         """
-        if target in self.s.get("hit", []):
+        if target in self.pos.hit:
             return f"{target} was already attacked this Combat Phase"
-        if all(self.u(x)["dfd"] for x in self.units_at(target, other(side))):
+        if all(self.u(x).defended for x in self.units_at(target, other(side))):
             return (f"every unit in {target} was already attacked this Combat Phase (it "
                     "retreated or advanced there)")
         return ""
@@ -103,7 +104,7 @@ class CombatMixin(MotherlandCore):
     def _attack_options(self) -> list[Action]:
         side = self._side()
         out: list[Action] = []
-        for target in sorted({self.u(x)["hex"] for x in self.on_map(other(side))}):
+        for target in sorted({self.u(x).hex for x in self.on_map(other(side))}):
             if self._attacked_before(target, side):
                 continue
             units = self._attackers_for(target, side)
@@ -115,7 +116,7 @@ class CombatMixin(MotherlandCore):
             groups = [tuple(units)]
             by_hex: dict[str, list[str]] = {}
             for x in units:
-                by_hex.setdefault(self.u(x)["hex"], []).append(x)
+                by_hex.setdefault(self.u(x).hex, []).append(x)
             if len(by_hex) > 1:
                 groups += [tuple(v) for _, v in sorted(by_hex.items())]
             for g in groups:
@@ -138,11 +139,11 @@ class CombatMixin(MotherlandCore):
             raise IllegalAction("a unit is named twice", rule="8.3.5")
         eligible = set(self._attackers_for(target, side))
         for uid in a.units:
-            if uid not in self.s["units"] or self.c(uid).side != side or not self.u(uid)["hex"]:
+            if uid not in self.pos.units or self.c(uid).side != side or not self.u(uid).hex:
                 raise IllegalAction(f"{uid} is not one of your units on the map", rule="8.0")
             if uid not in eligible:
                 rule = "8.3.4"
-                h = self.u(uid)["hex"]
+                h = self.u(uid).hex
                 if target not in self.data.neighbors.get(h, ()):
                     rule = "8.0"
                 elif self.c(uid).type == "fortress":
@@ -165,8 +166,8 @@ class CombatMixin(MotherlandCore):
             raise IllegalAction("the Railroad Gun supports only attacks on a Fortified City or a "
                                 "Fortress within two hexes", rule="16.2")
         for uid in a.units:
-            self.u(uid)["atk"] = True
-        self.s["hit"] = sorted({*self.s.get("hit", []), target})
+            self.u(uid).attacked = True
+        self.pos.hit = sorted({*self.pos.hit, target})
         self._start_combat("attack", target, list(a.units), a.air, a.rrgun)
 
     # -- the combat record ------------------------------------------------------------------
@@ -176,16 +177,14 @@ class CombatMixin(MotherlandCore):
         side = self._side()
         defenders = sorted(self.units_at(target, other(side)))
         for uid in defenders:
-            if kind == "attack" and self.u(uid)["dfd"]:
+            if kind == "attack" and self.u(uid).defended:
                 # attacked before this phase and retreated or advanced here: it neither
                 # defends nor is spared a result (8.6.5; 8.3.4 bars a second defense)
-                self.u(uid)["rin"] = True
-            self.u(uid)["dfd"] = True
-        orig = {uid: self.u(uid)["hex"] for uid in (*attackers, *defenders)}
-        self.s["combat"] = {"kind": kind, "target": target, "att": sorted(attackers),
-                            "def": defenders, "side": side, "air": air, "rrgun": rrgun,
-                            "orig": dict(sorted(orig.items())), "result": "", "adv": {},
-                            "elim": {}}
+                self.u(uid).displaced = True
+            self.u(uid).defended = True
+        orig = {uid: self.u(uid).hex for uid in (*attackers, *defenders)}
+        self.pos.combat = Combat(kind, target, side, sorted(attackers), defenders, air, rrgun,
+                                 dict(sorted(orig.items())))
         word = "overruns" if kind == "overrun" else "attacks"
         self.say(f"{', '.join(self.label(x) for x in sorted(attackers))} {word} "
                  f"{self.data.hex_name(target)} ({', '.join(self.label(x) for x in defenders)})",
@@ -202,15 +201,15 @@ class CombatMixin(MotherlandCore):
 
     def _combat_strengths(self) -> tuple[int, int, list[str]]:
         """Attack and defense totals with river (8.4.1), Kerch (8.4.2) and snow (18.2.3)."""
-        cb = self.s["combat"]
-        target = cb["target"]
+        cb = self.fight()
+        target = cb.target
         notes: list[str] = []
-        att_units = [x for x in cb["att"] if self.u(x)["hex"]]
-        overrun = cb["kind"] == "overrun"
+        att_units = [x for x in cb.attackers if self.u(x).hex]
+        overrun = cb.kind == "overrun"
         # 8.6.5: units that retreated into the hex earlier this Combat Phase do not defend
         # (an overrun is no Combat Phase attack: every unit in the hex defends it)
-        def_units = [x for x in cb["def"] if self.u(x)["hex"] == target
-                     and (overrun or not self.u(x)["rin"])]
+        def_units = [x for x in cb.defenders if self.u(x).hex == target
+                     and (overrun or not self.u(x).displaced)]
         axis_snow = overrun and self.snow
 
         def adj(uid: str, val: int, attack: bool) -> int:
@@ -224,7 +223,7 @@ class CombatMixin(MotherlandCore):
         defense = sum(adj(x, self.factors(x)[1], False) for x in def_units)
         if axis_snow:
             notes.append("Snow: Axis factors reduced in the overrun (18.2.3)")
-        sides = [self.data.side_features(self.u(x)["hex"], target) for x in att_units]
+        sides = [self.data.side_features(self.u(x).hex, target) for x in att_units]
         # 8.4.3: a Frozen Access hexside is a Minor River for the attack, so it joins the
         # other river hexsides in 8.4.1's "all units attacking across the river"
         rivers = {"minor_river", "major_river", "strait", "frozen_access"}
@@ -253,66 +252,68 @@ class CombatMixin(MotherlandCore):
         return (tec.get(name) or tec["clear"]).shift
 
     def _combat_resolve(self) -> None:
-        cb = self.s["combat"]
+        cb = self.fight()
         attack, defense, notes = self._combat_strengths()
         cols = self.data.crt_columns
-        shift = (2 if cb["air"] else 0) - self._terrain_shift(cb["target"])
+        shift = (2 if cb.air else 0) - self._terrain_shift(cb.target)
         base = rules.column(attack, defense, cols, 0) if defense else None
         col = rules.column(attack, defense, cols, shift)
-        cb.update(attack=attack, defense=defense, column=col.label, shift=shift)
+        cb.attack, cb.defense, cb.column, cb.shift = attack, defense, col.label, shift
         text = (f"{attack} to {defense}" + (f" ({base.label})" if base else "")
                 + f", shift {shift:+d} -> {col.label}" + ("; " + "; ".join(notes) if notes else ""))
-        self.say(f"Odds {text}", "attack", [cb["target"]], rule="8.2")
-        if cb["kind"] == "overrun" and base is not None and base.below:
+        self.say(f"Odds {text}", "attack", [cb.target], rule="8.2")
+        if cb.kind == "overrun" and base is not None and base.below:
             # 7.1: the Air Unit is added to an overrun resolved "in the same way as a
             # regular Combat", i.e. at 1:3 or better; an automatic A2 does not use it
-            note = "; the Air Unit is not used" if cb["air"] else ""
-            cb["air"] = False
-            self.say(f"Overrun below 1:3: automatic A2 (7.1){note}", "attack", [cb["target"]],
+            note = "; the Air Unit is not used" if cb.air else ""
+            cb.air = False
+            self.say(f"Overrun below 1:3: automatic A2 (7.1){note}", "attack", [cb.target],
                      rule="7.1")
             self._combat_result("A2")
             return
-        if cb["air"]:
-            self.s["air"]["used"] += 1  # 14.1: flipped to its Used side
-        self._push(Frame("roll-crt", RollArgs(f"CRT {col.label} against {cb['target']}")))
+        if cb.air:
+            self.pos.air.used += 1  # 14.1: flipped to its Used side
+        self._push(Frame("roll-crt", RollArgs(f"CRT {col.label} against {cb.target}")))
 
     def _die_modifiers(self) -> list[tuple[int, str]]:
-        cb = self.s["combat"]
+        cb = self.fight()
         mods: list[tuple[int, str]] = []
-        if cb["side"] == SOVIET:
+        if cb.side == SOVIET:
             grid = self.data.hexmap.grid
             if any(self.c(x).type == "offensive_support" and
-                   grid.distance(self.u(x)["hex"], cb["target"]) <= 3
+                   grid.distance(self.u(x).hex, cb.target) <= 3
                    for x in self.on_map(SOVIET)):
                 mods.append((3, "Offensive Support (13.0)"))
             if self.snow:
                 first = self.data.turns[self.turn].first_winter
                 mods.append((3 if first else 1, "Soviet winter attack (18.2.4)"))
-        if cb["rrgun"]:
+        if cb.rrgun:
             mods.append((4, "Railroad Gun (16.2)"))
         return mods
 
     def _on_crt(self, roll: int) -> None:
         mods = self._die_modifiers()
         final = rules.final_roll(roll, [m for m, _ in mods])
-        cb = self.s["combat"]
-        col = self.data.crt_columns.index(cb["column"])
+        cb = self.fight()
+        col = self.data.crt_columns.index(cb.column)
         code = self.data.crt_rows[final - 1][col]
         why = "".join(f" {m:+d} {w}" for m, w in mods)
-        self.say(f"Die {roll}{why} = {final}: {code}", "roll", [cb["target"]], rule="8.2")
-        if cb["rrgun"]:
+        self.say(f"Die {roll}{why} = {final}: {code}", "roll", [cb.target], rule="8.2")
+        if cb.rrgun:
             for x in self.on_map(AXIS):
                 if self.c(x).type == "railroad_gun":
-                    self.u(x).update(hex="", box="removed")
+                    unit = self.u(x)
+                    unit.hex = ""
+                    unit.box = "removed"
                     self.say("The Railroad Gun is used up and removed (16.2)", rule="16.2")
                     self._touch()
         self._combat_result(code)
 
     def _combat_result(self, code: str) -> None:
-        cb = self.s["combat"]
-        cb["result"] = code
+        cb = self.fight()
+        cb.result = code
         out = rules.decode(code)
-        att, dfn = cb["side"], other(cb["side"])
+        att, dfn = cb.side, other(cb.side)
         self._push(  # 8.1 steps 4-6: the attacker's result first
             Frame("apply_side", ApplySideArgs(att, "att", out.att_mandatory, out.att_n,
                                               out.att_elim)),
@@ -325,24 +326,24 @@ class CombatMixin(MotherlandCore):
     # -- results (8.5), step losses (8.5.1-8.5.3) -----------------------------------------
 
     def _alive_in_combat(self, role: str) -> list[str]:
-        cb = self.s["combat"]
-        return [x for x in cb[role] if self.u(x)["hex"] and self.u(x)["hex"] == cb["orig"][x]]
+        cb = self.fight()
+        return [x for x in cb.units(role) if self.u(x).hex and self.u(x).hex == cb.orig[x]]
 
     def _apply_side(self, t: ApplySideArgs) -> None:
-        cb = self.s["combat"]
+        cb = self.fight()
         role, side = t.role, t.side
         units = self._alive_in_combat(role)
         hit = t.mand or t.n or t.elim
-        if hit and cb["kind"] == "attack":
-            for uid in [x for x in units if self.u(x)["rin"]]:
+        if hit and cb.kind == "attack":
+            for uid in [x for x in units if self.u(x).displaced]:
                 self._eliminate(uid, "retreated or advanced into a hex attacked again (8.6.5)")
-            units = [x for x in units if self.u(x)["hex"]]
+            units = [x for x in units if self.u(x).hex]
         if not units or not hit:
             return
         if t.elim:
             for uid in units:
-                self._eliminate(uid, f"{cb['result']} (8.5)")
-            cb["elim"][role] = True
+                self._eliminate(uid, f"{cb.result} (8.5)")
+            cb.eliminated.add(role)
             return
         tasks: list[Frame] = []
         if t.mand:
@@ -354,12 +355,12 @@ class CombatMixin(MotherlandCore):
             # result as step losses").  If none can retreat, all is steps.
             stuck = [x for x in units if not self._can_retreat_at_all(x)]
             if len(stuck) == len(units):
-                cb.setdefault("took", {})[role] = [t.n, t.n]
+                cb.took[role] = (t.n, t.n)
                 tasks.append(Frame("lose", LoseArgs(side, t.n, list(units), {},
                                                     "cannot retreat (8.5.1)")))
             else:
                 tasks.append(Frame("take", TakeArgs(side, t.n, list(units), stuck, role,
-                                                    cb["result"])))
+                                                    cb.result)))
         self._push(*tasks)
 
     def _can_retreat_at_all(self, uid: str) -> bool:
@@ -378,8 +379,8 @@ class CombatMixin(MotherlandCore):
             rule = "18.2.3" if t.side == AXIS and self.snow else "8.5"
             raise IllegalAction(f"{a.notation()} is not a way to take {t.code}", rule=rule)
         flow.end()
-        cb = self.s["combat"]
-        cb.setdefault("took", {})[t.role] = [t.n, a.steps]
+        cb = self.fight()
+        cb.took[t.role] = (t.n, a.steps)
         self.say(f"The {t.side} player takes {t.code} as {a.steps} step loss(es) and "
                  f"{a.retreats} hex(es) of retreat", "loss", rule="8.5")
         tasks: list[Frame] = []
@@ -390,7 +391,7 @@ class CombatMixin(MotherlandCore):
             if stuck:
                 tasks.append(Frame("stuck_steps", StuckArgs(list(stuck), a.retreats)))
             tasks.append(Frame("retreat", RetreatArgs(
-                t.side, cb["target"], t.role,
+                t.side, cb.target, t.role,
                 {x: a.retreats for x in t.units if x not in stuck})))
         self._push(*tasks)
 
@@ -398,11 +399,11 @@ class CombatMixin(MotherlandCore):
         """8.5.1: a unit that cannot retreat takes the retreat its stack makes as steps."""
         for uid in t.units:
             for _ in range(t.n):
-                if self.u(uid)["hex"]:
+                if self.u(uid).hex:
                     self._lose_step(uid, "cannot retreat with its stack (8.5.1)")
 
     def _lose_options(self, t: LoseArgs) -> list[Word]:
-        alive = [x for x in t.units if self.u(x)["hex"]]
+        alive = [x for x in t.units if self.u(x).hex]
         if not alive:
             return []
         least = min(t.taken.get(x, 0) for x in alive)
@@ -410,15 +411,15 @@ class CombatMixin(MotherlandCore):
 
     def _lose_step(self, uid: str, why: str) -> None:
         u, c = self.u(uid), self.c(uid)
-        h = u["hex"]
-        u["steps"] -= 1
-        if u["steps"] <= 0:
+        h = u.hex
+        u.steps -= 1
+        if u.steps <= 0:
             self._eliminate(uid, why)
             return
         note = ""
-        if c.type in CORPS_TYPES and u["steps"] == 1:
+        if c.type in CORPS_TYPES and u.steps == 1:
             note = " and becomes a Kampfgruppe (8.5.2)"
-        elif c.type == "allied_army" and u["steps"] == 1:
+        elif c.type == "allied_army" and u.steps == 1:
             note = " and becomes its * army (8.5.2)"
         elif c.type in CHIT_TYPES:
             note = " (chit flipped, 11.3)"
@@ -427,26 +428,38 @@ class CombatMixin(MotherlandCore):
 
     def _eliminate(self, uid: str, why: str) -> None:
         u, c = self.u(uid), self.c(uid)
-        h = u["hex"]
+        h = u.hex
         self._drop_chit(uid)
-        u.update(hex="", sup="", mp=0, mv=0, mode="", rin=False, steps=c.max_steps)
+        u.hex = ""
+        u.supply = ""
+        u.mp = 0
+        u.moves = 0
+        u.mode = ""
+        u.displaced = False
+        u.steps = c.max_steps
         if c.type == "economic":
-            u["box"] = "assets"
-            self.s["eliminated_assets"].append(uid)
+            u.box = "assets"
+            self.pos.eliminated_assets.append(uid)
         elif c.side == SOVIET and c.type in ("combined_arms", "guards", "shock",
                                               "offensive_support"):
-            u.update(box="track", ret=self.turn + 3, back=True)  # 17.1.2
+            u.box = "track"
+            u.return_turn = self.turn + 3
+            u.returning = True  # 17.1.2
         elif c.type == "tank":
-            u.update(box="track", ret=self.turn + 5, back=True)  # 17.1.3
+            u.box = "track"
+            u.return_turn = self.turn + 5
+            u.returning = True  # 17.1.3
         elif c.type in ("air_base", "supply_base"):
-            u.update(box="track", ret=self.turn + 3, back=False)  # 17.1.1
+            u.box = "track"
+            u.return_turn = self.turn + 3
+            u.returning = False  # 17.1.1
         elif c.type == "mech_group":
-            u["box"] = "removed"  # 16.4
+            u.box = "removed"  # 16.4
         else:
-            u["box"] = "elim"
+            u.box = "elim"
         self._touch()
         self.say(f"{uid} is eliminated at {h}: {why}", "loss", [h], [uid], rule=self.cited(why))
 
     def _combat_end(self) -> None:
-        self.s["combat"] = None
+        self.pos.combat = None
         self._touch()

@@ -26,6 +26,7 @@ from engines.motherland.data import (
     GameData,
     ScenarioData,
 )
+from engines.motherland.position import Combat, Position, Unit
 from pbem.engine import CHANCE, Action, Event
 from pbem.steps import Choice, Flow, Frame, Roll, StepState
 
@@ -35,11 +36,10 @@ if TYPE_CHECKING:
 _CITED = re.compile(r"\b\d+\.\d+(?:\.\d+)*")
 
 
-class MotherlandCore(StepState[dict[str, Any]]):
+class MotherlandCore(StepState[Position]):
     """What every rule reads: attributes, accessors, caches, events, queued frames."""
 
     data: GameData
-    s: dict[str, Any]
     sc: ScenarioData
     _events: list[Event]
     #: frames the rules queued while a step acted, the next to run first
@@ -57,12 +57,17 @@ class MotherlandCore(StepState[dict[str, Any]]):
     def c(self, uid: str) -> Counter:
         return self.data.counters[uid]
 
-    def u(self, uid: str) -> dict[str, Any]:
-        return self.s["units"][uid]  # type: ignore[no-any-return]
+    def u(self, uid: str) -> Unit:
+        return self.pos.units[uid]
+
+    def fight(self) -> Combat:
+        """The combat being resolved (the steps that read it run only inside one)."""
+        assert self.pos.combat is not None, "no combat in progress"
+        return self.pos.combat
 
     @property
     def turn(self) -> int:
-        return int(self.s["turn"])
+        return self.pos.turn
 
     @property
     def weather(self) -> str:
@@ -90,7 +95,7 @@ class MotherlandCore(StepState[dict[str, Any]]):
 
     def phase(self) -> tuple[str, str]:
         phases = self.phases()
-        index = int(self.s["phase"])
+        index = self.pos.phase
         # past the last phase of the last turn the game is over (the view still works)
         return phases[index] if index < len(phases) else ("over", "")
 
@@ -100,8 +105,8 @@ class MotherlandCore(StepState[dict[str, Any]]):
         key = ("on_map", side)
         hit: tuple[str, ...] | None = self._cache.get(key)
         if hit is None:
-            hit = tuple(uid for uid, u in self.s["units"].items()
-                        if u["hex"] and (side is None or self.c(uid).side == side))
+            hit = tuple(uid for uid, u in self.pos.units.items()
+                        if u.hex and (side is None or self.c(uid).side == side))
             self._cache[key] = hit
         return list(hit)
 
@@ -109,9 +114,9 @@ class MotherlandCore(StepState[dict[str, Any]]):
         hit = self._cache.get("occ")
         if hit is None:
             hit = {}
-            for uid, u in self.s["units"].items():
-                if u["hex"]:
-                    hit.setdefault(u["hex"], []).append(uid)
+            for uid, u in self.pos.units.items():
+                if u.hex:
+                    hit.setdefault(u.hex, []).append(uid)
             self._cache["occ"] = hit
         return hit
 
@@ -126,7 +131,7 @@ class MotherlandCore(StepState[dict[str, Any]]):
         key = ("sig", side)
         hit = self._cache.get(key)
         if hit is None:
-            hit = "|".join(sorted(f"{x}@{self.s['units'][x]['hex']}" for x in self.on_map(side)))
+            hit = "|".join(sorted(f"{x}@{self.pos.units[x].hex}" for x in self.on_map(side)))
             self._cache[key] = hit
         return str(hit)
 
@@ -135,7 +140,7 @@ class MotherlandCore(StepState[dict[str, Any]]):
         key = ("occupied", side)
         hit = self._cache.get(key)
         if hit is None:
-            hit = frozenset(self.s["units"][x]["hex"] for x in self.on_map(side))
+            hit = frozenset(self.pos.units[x].hex for x in self.on_map(side))
             self._cache[key] = hit
         return hit
 
@@ -161,7 +166,7 @@ class MotherlandCore(StepState[dict[str, Any]]):
             if hit is None:
                 water = self.data.water
                 hit = zoc_map(self.data.hexmap,
-                              [(uid, self.u(uid)["hex"]) for uid in self.on_map(side)
+                              [(uid, self.u(uid).hex) for uid in self.on_map(side)
                                if self.c(uid).exerts_zoc],
                               blocking_sides=BLOCKING_SIDES,
                               blocks=lambda _h, n: n in water).hexes  # land hexes only
@@ -173,34 +178,34 @@ class MotherlandCore(StepState[dict[str, Any]]):
         return h in self.zoc(other(side))
 
     def steps_of(self, uid: str) -> int:
-        return int(self.u(uid)["steps"])
+        return int(self.u(uid).steps)
 
     def factors(self, uid: str) -> tuple[int, int, int]:
         """Attack, defense, movement after supply effects (9.5) and chits (11.0)."""
         c, u = self.c(uid), self.u(uid)
         if c.type in CHIT_TYPES:
             mf = c.factors[0][2]
-            chit = self.data.chits.get(u["chit"])
+            chit = self.data.chits.get(u.chit)
             if chit is None:
                 a, d = 0, 0
             else:
-                a, d = chit.front if u["steps"] >= 2 else chit.back
+                a, d = chit.front if u.steps >= 2 else chit.back
             if c.type == "fortress":
                 a = 0  # 8.3.6, 11.3.1
         else:
-            idx = max(0, len(c.factors) - u["steps"])
+            idx = max(0, len(c.factors) - u.steps)
             a, d, mf = c.factors[min(idx, len(c.factors) - 1)]
-        if u["sup"] in ("lack", "out"):
+        if u.supply in ("lack", "out"):
             a, mf = rules.half_up(a), rules.half_up(mf)
-        if u["sup"] == "out":
+        if u.supply == "out":
             d = rules.half_up(d)
         return a, d, mf
 
     def label(self, uid: str) -> str:
         c, u = self.c(uid), self.u(uid)
-        if c.type in CORPS_TYPES and u["steps"] == 1:
+        if c.type in CORPS_TYPES and u.steps == 1:
             return f"{uid}(KG)"
-        if c.type == "allied_army" and u["steps"] == 1:
+        if c.type == "allied_army" and u.steps == 1:
             return f"{uid}*"
         return uid
 

@@ -8,12 +8,12 @@ Who acts, the legal actions, applying actions and outcomes and forced choices ar
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any, cast
+from typing import TYPE_CHECKING, cast
 
 from engines.motherland.actions import Take, parse
 from engines.motherland.core import MotherlandCore
 from engines.motherland.steps import MotherlandChoice
-from pbem.engine import Action, Decision, Event, Outcome, Result, Snapshot
+from pbem.engine import Action, Decision, Event, Outcome, Result
 
 if TYPE_CHECKING:
     from engines.motherland.state import MotherlandState
@@ -23,7 +23,7 @@ class DecisionMixin(MotherlandCore):
     """The contract's hooks: decisions, events, orders, result, snapshot."""
 
     def over(self) -> bool:
-        return self.s["result"] is not None
+        return self.pos.result is not None
 
     def _order_answer(self, decision: Decision, policy: str) -> Action | None:
         # 8.5: of the ways to take a result, the one with the most step losses (the
@@ -56,13 +56,8 @@ class DecisionMixin(MotherlandCore):
                         step.default_of(s, args, opts), step.rule)
 
     def _result(self) -> Result | None:
-        r = self.s["result"]
+        r = self.pos.result
         if r is None:
             return None
-        return Result(r["winner"], "rules", r["text"], r["level"])
+        return Result(r.winner, "rules", r.text, r.level)
 
-    def setup_position(self) -> Any:
-        return self.s
-
-    def _snapshot(self) -> Snapshot:
-        return {"position": self.s, "stack": self.stack_data()}

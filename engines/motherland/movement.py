@@ -28,14 +28,14 @@ class MovementMixin(MotherlandCore):
         """20.1 rule 2: units in Romania and Finland cannot move or attack on turn 1."""
         return bool(self.turn == 1 and self.sc.rules.get("turn1_rules")
                     and self.c(uid).side == AXIS
-                    and self.data.country_of(self.u(uid)["hex"]) in ("romania", "finland"))
+                    and self.data.country_of(self.u(uid).hex) in ("romania", "finland"))
 
     def _may_enter_country(self, uid: str, h: str) -> bool:
         """5.2.1 movement restrictions by country."""
         c = self.c(uid)
         country = self.data.country_of(h)
         if c.side == SOVIET:
-            return country != "turkey" or self.s["turkey"]
+            return country != "turkey" or self.pos.turkey
         if c.nation == "german":
             return country != "finland"  # 5.2.1 bars the Germans from Finland only
         allowed = {"romanian": "romania", "hungarian": "hungary", "italian": "germany",
@@ -116,28 +116,28 @@ class MovementMixin(MotherlandCore):
 
     def _can_move(self, uid: str, exploit: bool) -> bool:
         u, c = self.u(uid), self.c(uid)
-        if not u["hex"] or u["mode"] in ("strat", "sea", "done"):
+        if not u.hex or u.mode in ("strat", "sea", "done"):
             return False
         if self._turn1_frozen(uid) or c.type == "economic":
             return False
-        if self.s["late"] and c.type not in self._step4_types(c.side):
+        if self.pos.late and c.type not in self._step4_types(c.side):
             return False  # 3.1 step 4, 5.2.3: air bases and offensive support move last
         if exploit:
-            return bool(u["mp"] > 0 or (u["mode"] == "one" and u["mv"] == 0))
+            return bool(u.mp > 0 or (u.mode == "one" and u.moves == 0))
         if c.type == "railroad_gun":
-            return bool(u["mv"] == 0)
-        return u["mp"] > 0 or (u["mv"] == 0 and self.factors(uid)[2] >= 1)
+            return bool(u.moves == 0)
+        return u.mp > 0 or (u.moves == 0 and self.factors(uid)[2] >= 1)
 
     def reach(self, uid: str, exploit: bool = False) -> dict[str, tuple[str, ...]]:
         """Every hex the unit can move to now, with one least-cost path to each."""
         u, c = self.u(uid), self.c(uid)
-        key = ("reach", uid, exploit, u["hex"], u["mp"], u["mv"], u["mode"], u["sup"],
-               self.s["late"], self.turn, self.s["phase"], self.sig(other(c.side)),
-               self.s["turkey"])
+        key = ("reach", uid, exploit, u.hex, u.mp, u.moves, u.mode, u.supply,
+               self.pos.late, self.turn, self.pos.phase, self.sig(other(c.side)),
+               self.pos.turkey)
         hit = self._pcache.get(key)
         if hit is not None:
             return hit  # type: ignore[no-any-return]
-        start = u["hex"]
+        start = u.hex
         out: dict[str, tuple[str, ...]] = {}
         if not self._can_move(uid, exploit):
             self._pcache[key] = out
@@ -151,10 +151,10 @@ class MovementMixin(MotherlandCore):
                                        and self._may_enter_country(uid, n)))
             self._pcache[key] = out
             return out
-        one_hex = u["mv"] == 0 and (u["mode"] == "one" or (not exploit and
+        one_hex = u.moves == 0 and (u.mode == "one" or (not exploit and
                                                             self.factors(uid)[2] >= 1))
-        mp = u["mp"] if u["mode"] != "one" else 0
-        ignore = start if u["mode"] == "ovr" else ""
+        mp = u.mp if u.mode != "one" else 0
+        ignore = start if u.mode == "ovr" else ""
         best: dict[str, int] = {start: 0}
         back: dict[str, str] = {}
         heap = [(0, start)]
@@ -196,7 +196,7 @@ class MovementMixin(MotherlandCore):
                 raise IllegalAction(f"{uid} moves only along connected Railroad hexes and never "
                                     "into an enemy ZOC", rule="5.1.6")
             return 0
-        ignore = path[0] if u["mode"] == "ovr" else ""
+        ignore = path[0] if u.mode == "ovr" else ""
         total = 0
         if path[-1] in self.data.water:
             # Soviet infantry cross the ice in Snow (5.1.7) but stop on land; others never
@@ -213,9 +213,9 @@ class MovementMixin(MotherlandCore):
                     uid, a, b))
             total += step
             ignore = ""
-        one_hex = len(path) == 2 and u["mv"] == 0 and (
-            u["mode"] == "one" or (not exploit and self.factors(uid)[2] >= 1))
-        mp = u["mp"] if u["mode"] != "one" else 0
+        one_hex = len(path) == 2 and u.moves == 0 and (
+            u.mode == "one" or (not exploit and self.factors(uid)[2] >= 1))
+        mp = u.mp if u.mode != "one" else 0
         if total > mp and not one_hex:
             raise IllegalAction(f"{uid} needs {total} MP for {' '.join(path)} but has {mp}",
                                 rule="5.0")
@@ -275,7 +275,7 @@ class MovementMixin(MotherlandCore):
     def _late_rule(self, side: str) -> str:
         """The rule that ended step 3: 5.2.3 after an Air Base or Offensive Support moved,
         3.1 (step 4) after a Supply Base did."""
-        movers = {self.c(x).type for x in self.on_map(side) if self.u(x)["mv"]}
+        movers = {self.c(x).type for x in self.on_map(side) if self.u(x).moves}
         return "5.2.3" if movers & {"air_base", "offensive_support"} else "3.1"
 
     def _exploit_mp(self, uid: str) -> int:
@@ -287,10 +287,10 @@ class MovementMixin(MotherlandCore):
             return self.factors(uid)[2]  # 5.4.2
         one = {AXIS: ("infantry", "mountain", "supply_base", "allied_army", "turkish"),
                SOVIET: ("combined_arms", "guards", "shock")}[side]
-        if c.type in one and not self.ezoc(side, u["hex"]):
-            u["mode"] = "one"
+        if c.type in one and not self.ezoc(side, u.hex):
+            u.mode = "one"
             return 0
-        u["mode"] = "done"
+        u.mode = "done"
         return 0
 
     def _enter(self, uid: str, path: Iterable[str]) -> None:
@@ -299,36 +299,36 @@ class MovementMixin(MotherlandCore):
 
     def _apply_move(self, a: Move, exploit: bool) -> None:
         uid = a.unit
-        if uid not in self.s["units"] or self.c(uid).side != self._side():
+        if uid not in self.pos.units or self.c(uid).side != self._side():
             raise IllegalAction(f"{uid} is not one of your units", rule="5.0")
         u = self.u(uid)
-        if u["hex"] != a.path[0]:
-            raise IllegalAction(f"{uid} is at {u['hex'] or 'no hex'}, not {a.path[0]}",
+        if u.hex != a.path[0]:
+            raise IllegalAction(f"{uid} is at {u.hex or 'no hex'}, not {a.path[0]}",
                                 rule="5.0")
         if not self._can_move(uid, exploit):
             why = "5.4" if exploit else "5.0"
             if self._turn1_frozen(uid):
                 why = "20.1"
-            elif self.s["late"]:
+            elif self.pos.late:
                 why = self._late_rule(self.c(uid).side)
-            elif u["mode"] in ("strat", "sea"):
+            elif u.mode in ("strat", "sea"):
                 why = "5.3"
             raise IllegalAction(f"{uid} cannot move now", rule=why)
         cost = self._path_cost(uid, a.path, exploit)
-        u["hex"] = a.path[-1]
-        u["mp"] = max(0, u["mp"] - cost) if u["mode"] != "one" else 0
-        u["mv"] = 1
-        if u["mode"] in ("ovr", "one"):
-            u["mode"] = "" if u["mode"] == "ovr" else "done"
+        u.hex = a.path[-1]
+        u.mp = max(0, u.mp - cost) if u.mode != "one" else 0
+        u.moves = 1
+        if u.mode in ("ovr", "one"):
+            u.mode = "" if u.mode == "ovr" else "done"
         if self.c(uid).type in ("railroad_gun",):
-            u["mode"] = "done"
-        if u["mp"] == 0 and u["mode"] == "":
-            u["mode"] = "done"
+            u.mode = "done"
+        if u.mp == 0 and u.mode == "":
+            u.mode = "done"
         if not exploit:
             # 3.1: regular movement is step 3, after Strategic Movement and Sea Transport
-            self.s["regular"] = True
+            self.pos.regular = True
             if self.c(uid).type in self._step4_types(self.c(uid).side):
-                self.s["late"] = True  # step 4 has begun
+                self.pos.late = True  # step 4 has begun
         self._touch()
         self._enter(uid, a.path[1:])
         self.say(f"{self.label(uid)} moves {' '.join(a.path)}", "move", a.path, [uid],

@@ -17,12 +17,12 @@ class OptionalRulesMixin(MotherlandCore):
     # -- Baku (21.1) -----------------------------------------------------------------------
 
     def _baku_options(self, t: MoveArgs) -> list[Word]:
-        if self.options.get("baku") != "on" or self.s["baku_done"] or t.side != AXIS:
+        if self.options.get("baku") != "on" or self.pos.baku_done or t.side != AXIS:
             return []
         out = []
         for uid in self.units_at(BAKU_ENTRY, AXIS):
-            if self.c(uid).type in ("panzer", "ss_panzer") and self.u(uid)["mp"] >= 5 and \
-                    self.u(uid)["mode"] not in ("strat", "sea", "done", "one"):
+            if self.c(uid).type in ("panzer", "ss_panzer") and self.u(uid).mp >= 5 and \
+                    self.u(uid).mode not in ("strat", "sea", "done", "one"):
                 out.append(Word(f"baku {uid}"))
         return out
 
@@ -32,8 +32,12 @@ class OptionalRulesMixin(MotherlandCore):
             raise IllegalAction("only a German Panzer unit in 2434 with 5 MP left may enter "
                                 "Baku, once per game, with the Baku option", rule="21.1.1")
         uid = text.split()[1]
-        self.u(uid).update(hex="", box="baku", mp=0, mode="done")
-        self.s["baku_done"] = True
+        unit = self.u(uid)
+        unit.hex = ""
+        unit.box = "baku"
+        unit.mp = 0
+        unit.mode = "done"
+        self.pos.baku_done = True
         self._touch()
         self.say(f"{uid} enters the Baku box (21.1)", rule="21.1")
         self._push(Frame("roll-baku", RollArgs("Soviet surrender at Baku: 1-4 surrenders")))
@@ -51,13 +55,13 @@ class OptionalRulesMixin(MotherlandCore):
     # -- the Turkish Front (21.2) ----------------------------------------------------------
 
     def _turkey(self) -> None:
-        if self.options.get("turkey") != "on" or self.s["turkey"]:
+        if self.options.get("turkey") != "on" or self.pos.turkey:
             return
         rolls = []
         for uid in sorted(self.on_map(AXIS)):
             if not self.german(uid) or not self.c(uid).is_combat:
                 continue
-            h = self.u(uid)["hex"]
+            h = self.u(uid).hex
             south = self.data.area("south_of_turkey_trigger_line")
             if h in south:  # 21.2.1: south of the trigger line 1632-2034
                 rolls.append(Frame("roll-turkey", RollArgs(
@@ -65,11 +69,13 @@ class OptionalRulesMixin(MotherlandCore):
         self._push(*rolls)
 
     def _on_turkey(self, t: RollArgs, roll: int) -> None:
-        if self.s["turkey"]:
+        if self.pos.turkey:
             return
         if roll <= (3 if t.supplied else 1):
-            self.s["turkey"] = True
+            self.pos.turkey = True
             for uid in ("Tur1", "Tur2"):
-                self.u(uid).update(hex=TURKEY_ENTRY, box="")
+                unit = self.u(uid)
+                unit.hex = TURKEY_ENTRY
+                unit.box = ""
             self._touch()
             self.say(f"Turkey enters the war (21.2, rolled {roll})", rule="21.2.1")

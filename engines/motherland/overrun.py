@@ -25,7 +25,7 @@ class OverrunMixin(MotherlandCore):
         side = self._side()
         if not units:
             return "7.1", "no units"
-        hexes = {self.u(x)["hex"] for x in units}
+        hexes = {self.u(x).hex for x in units}
         if len(hexes) != 1:
             return "7.1", "overrunning units must stand together in one hex"
         h = hexes.pop()
@@ -34,7 +34,7 @@ class OverrunMixin(MotherlandCore):
         if not self.has_enemy(target, side):
             return "7.1", f"{target} holds no enemy unit"
         cost = self._overrun_cost(side)
-        if self.s["late"]:
+        if self.pos.late:
             return self._late_rule(side), ("step 4 (Air Bases and Supply Bases, or "
                                            "Offensive Support) has begun: no more "
                                            "movement or overruns")
@@ -45,17 +45,17 @@ class OverrunMixin(MotherlandCore):
             if not c.is_combat or c.type == "fortress" or (
                     c.type not in CHIT_TYPES and self.factors(uid)[0] <= 0):
                 return "8.3.8", f"{uid} cannot attack"
-            if u["mode"] in ("strat", "sea", "done", "one") or self._turn1_frozen(uid):
+            if u.mode in ("strat", "sea", "done", "one") or self._turn1_frozen(uid):
                 return "7.1", f"{uid} cannot move now"
-            if u["mp"] < cost:
-                return "7.1", f"{uid} has {u['mp']} MP, an overrun costs {cost}"
-            if u["sup"]:
-                return "7.2.1", f"{uid} is {u['sup']} of supply"
+            if u.mp < cost:
+                return "7.1", f"{uid} has {u.mp} MP, an overrun costs {cost}"
+            if u.supply:
+                return "7.2.1", f"{uid} is {u.supply} of supply"
             if exploit and c.type not in ARMOR_TYPES:
                 return "7.2.4", "only Panzer and Tank units overrun in exploitation"
         if len({self.c(x).mech for x in units}) > 1:
             return "7.2.6", "leg and mechanized units cannot overrun together"
-        if len({self.u(x).get("start", "") for x in units}) > 1:
+        if len({self.u(x).start for x in units}) > 1:
             return "7.1", "units overrun together only as a stack that began the phase in one " \
                           "hex (5.1)"
         why = self._attack_group_ok(units)
@@ -83,11 +83,11 @@ class OverrunMixin(MotherlandCore):
         Support cannot change).  Unknown while a Soviet defender still has to draw its
         Strength Chit; the Air Unit is then kept if the draw makes the odds hopeless."""
         defenders = self.units_at(target)
-        if any(self.c(x).type in CHIT_TYPES and not self.u(x)["chit"] for x in defenders):
+        if any(self.c(x).type in CHIT_TYPES and not self.u(x).chit for x in defenders):
             return False
         attack = sum(self.factors(x)[0] for x in units)
         defense = sum(self.factors(x)[1] for x in defenders)
-        h = self.u(next(iter(units)))["hex"]
+        h = self.u(next(iter(units))).hex
         if self.data.side_features(h, target) & {"minor_river"}:
             defense += 2  # 8.4.1 (7.2: no overrun across a Major River)
         if defense <= 0:
@@ -101,13 +101,13 @@ class OverrunMixin(MotherlandCore):
         by_hex: dict[str, list[str]] = {}
         for uid in sorted(self.on_map(side)):
             u, c = self.u(uid), self.c(uid)
-            if u["mp"] >= cost and c.is_combat and u["mode"] not in ("strat", "sea", "done"):
-                by_hex.setdefault(u["hex"], []).append(uid)
+            if u.mp >= cost and c.is_combat and u.mode not in ("strat", "sea", "done"):
+                by_hex.setdefault(u.hex, []).append(uid)
         for h, units in sorted(by_hex.items()):
-            keys = sorted({(self.c(x).mech, self.u(x).get("start", "")) for x in units})
+            keys = sorted({(self.c(x).mech, self.u(x).start) for x in units})
             for mech, start in keys:
                 group = [x for x in units if self.c(x).mech == mech
-                         and self.u(x).get("start", "") == start]
+                         and self.u(x).start == start]
                 for target in self.data.neighbors[h]:
                     if not self.has_enemy(target, side):
                         continue
@@ -122,7 +122,7 @@ class OverrunMixin(MotherlandCore):
 
     def _apply_overrun(self, a: Overrun, exploit: bool) -> None:
         for uid in a.units:
-            if uid not in self.s["units"] or not self.u(uid)["hex"]:
+            if uid not in self.pos.units or not self.u(uid).hex:
                 raise IllegalAction(f"{uid} is not a unit on the map", rule="7.1")
         rule, why = self._overrun_why(a.target, list(a.units), exploit)
         if rule:
@@ -134,7 +134,7 @@ class OverrunMixin(MotherlandCore):
                                 "change that", rule="7.1")
         cost = self._overrun_cost(self._side())
         for uid in a.units:
-            self.u(uid)["mp"] -= cost
+            self.u(uid).mp -= cost
         if not exploit:
-            self.s["regular"] = True  # 3.1 step 3: no Strategic Movement or Sea Transport now
+            self.pos.regular = True  # 3.1 step 3: no Strategic Movement or Sea Transport now
         self._start_combat("overrun", a.target, list(a.units), a.air, False)

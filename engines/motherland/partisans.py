@@ -15,13 +15,13 @@ class PartisanMixin(MotherlandCore):
     # -- partisans (10.0) -----------------------------------------------------------------
 
     def _base_hexes(self) -> dict[str, str]:
-        return {self.u(x)["hex"]: x for x in sorted(self.on_map(AXIS))
+        return {self.u(x).hex: x for x in sorted(self.on_map(AXIS))
                 if self.c(x).type == "supply_base"}
 
     def _partisan_effects(self) -> None:
         bases = self._base_hexes()
         tasks = []
-        for p, h in sorted(self.s["partisans"].items()):
+        for p, h in sorted(self.pos.partisans.items()):
             if h and h in bases:
                 tasks.append(Frame("roll-partisan",
                                    RollArgs(f"partisans {p} at {h}", hex=h, p=p)))
@@ -41,9 +41,9 @@ class PartisanMixin(MotherlandCore):
             c = self.c(uid)
             if c.nation != "german" or not c.is_combat or c.type == "railroad_gun":
                 continue
-            if self.u(uid)["sup"] == "out":
+            if self.u(uid).supply == "out":
                 continue
-            d = grid.distance(base, self.u(uid)["hex"])
+            d = grid.distance(base, self.u(uid).hex)
             if d <= 4:
                 cands.append((d, uid))
         if not cands:
@@ -55,7 +55,7 @@ class PartisanMixin(MotherlandCore):
         grid = self.data.hexmap.grid
         bases = self._base_hexes()
         out = []
-        placed = self.s["partisans"]
+        placed = self.pos.partisans
         for p, h in sorted(placed.items()):
             if p in t.moved:
                 continue

@@ -29,9 +29,9 @@ class RetreatMixin(MotherlandCore):
         if not units:
             return []
         side = self.c(units[0]).side
-        a = self.u(units[0])["hex"]
+        a = self.u(units[0]).hex
         ez = self.zoc(other(side))
-        oos = any(self.u(x)["sup"] == "out" for x in units)
+        oos = any(self.u(x).supply == "out" for x in units)
         gun = any(self.c(x).type == "railroad_gun" for x in units)
 
         def rank(_path: tuple[str, ...], n: str) -> int | None:
@@ -58,8 +58,8 @@ class RetreatMixin(MotherlandCore):
     def _retreat_groups(self, t: RetreatArgs) -> dict[str, list[str]]:
         groups: dict[str, list[str]] = {}
         for uid, left in sorted(t.left.items()):
-            if left > 0 and self.u(uid)["hex"]:
-                groups.setdefault(self.u(uid)["hex"], []).append(uid)
+            if left > 0 and self.u(uid).hex:
+                groups.setdefault(self.u(uid).hex, []).append(uid)
         return groups
 
     def _retreat_left(self, t: RetreatArgs) -> str:
@@ -90,12 +90,12 @@ class RetreatMixin(MotherlandCore):
                     left = t.left[uid]
                     t.left[uid] = 0
                     if t.role:  # 8.7: a retreat cut short shortens the advance
-                        cut = self.s["combat"].setdefault("cut", {})
+                        cut = self.fight().cut
                         cut[t.role] = max(cut.get(t.role, 0), left)
                     self.say(f"{uid} cannot retreat: {left} step loss(es) instead (8.5.1)",
-                             "loss", [self.u(uid)["hex"]], [uid], rule="8.5.1")
+                             "loss", [self.u(uid).hex], [uid], rule="8.5.1")
                     for _ in range(left):
-                        if self.u(uid)["hex"]:
+                        if self.u(uid).hex:
                             self._lose_step(uid, "unable to retreat (8.5.1)")
                     return True
         opts = self._retreat_options(t)
@@ -108,24 +108,24 @@ class RetreatMixin(MotherlandCore):
 
     def _apply_retreat(self, t: RetreatArgs, a: Retreat) -> None:
         units = list(a.units)
-        if any(t.left.get(x, 0) <= 0 or not self.u(x)["hex"] for x in units):
+        if any(t.left.get(x, 0) <= 0 or not self.u(x).hex for x in units):
             raise IllegalAction("those units have no retreat left to make", rule="8.6")
-        if len({self.u(x)["hex"] for x in units}) != 1:
+        if len({self.u(x).hex for x in units}) != 1:
             raise IllegalAction("units retreating together must start in one hex", rule="8.6")
         targets = self._retreat_targets(units, t.center)
         if a.dest not in targets:
             raise IllegalAction(f"{a.dest} is not a retreat hex of the best priority available "
                                 f"({', '.join(targets) or 'none'})", rule="8.6.1")
         side = self.c(units[0]).side
-        src = self.u(units[0])["hex"]
+        src = self.u(units[0]).hex
         friend = self.has_friend(a.dest, side)
         zoc_loss = a.dest in self.zoc(other(side)) and not friend
         river = self.data.side_features(src, a.dest) & {"minor_river", "major_river", "strait"}
         for uid in units:
-            self.u(uid)["hex"] = a.dest
+            self.u(uid).hex = a.dest
             t.left[uid] -= 1
             if friend:
-                self.u(uid)["rin"] = True  # 8.6.5
+                self.u(uid).displaced = True  # 8.6.5
         self._touch()
         self.say(f"{' '.join(self.label(x) for x in units)} retreat {src} -> {a.dest}", "retreat",
                  [src, a.dest], units, rule="8.6")
@@ -136,50 +136,54 @@ class RetreatMixin(MotherlandCore):
                                               "retreated into an enemy ZOC (4.2.1, 8.6.2)")))
         if river:
             for uid in units:
-                if self.c(uid).type in ARMOR_TYPES and self.u(uid)["hex"]:
+                if self.c(uid).type in ARMOR_TYPES and self.u(uid).hex:
                     self._lose_step(uid, "armor retreating across a river (8.6.3)")
 
     # -- advance after combat (8.7) ---------------------------------------------------------
 
     def _advance_start(self, t: RoleArgs) -> None:
-        cb = self.s["combat"]
+        cb = self.fight()
         role = t.role
         loser = "def" if role == "att" else "att"
-        side = cb["side"] if role == "att" else other(cb["side"])
+        side = cb.side if role == "att" else other(cb.side)
         if loser == "def":
-            vacated = [cb["target"]] if not self.has_enemy(cb["target"], side) else []
+            vacated = [cb.target] if not self.has_enemy(cb.target, side) else []
         else:
-            hexes = sorted({cb["orig"][x] for x in cb["att"]})
+            hexes = sorted({cb.orig[x] for x in cb.attackers})
             still = [h for h in hexes if self.has_enemy(h, side)]
             vacated = hexes if not still else []
-        lost_all = not any(self.u(x)["hex"] == cb["orig"][x] for x in cb[loser])
-        if cb["kind"] == "overrun" and role == "att":
+        lost_all = not any(self.u(x).hex == cb.orig[x] for x in cb.units(loser))
+        if cb.kind == "overrun" and role == "att":
             movers = self._alive_in_combat("att")
             if vacated and lost_all:
                 for uid in movers:
-                    self.u(uid).update(hex=cb["target"], mode="ovr")  # 7.1, 7.2.2
+                    unit = self.u(uid)
+                    unit.hex = cb.target
+                    unit.mode = "ovr"  # 7.1, 7.2.2
                 self._touch()
                 for uid in movers:
-                    self._claim(uid, cb["target"])
+                    self._claim(uid, cb.target)
                 if movers:
-                    self.say(f"The overrun succeeds: {' '.join(movers)} enter {cb['target']}",
-                             "move", [cb["target"]], movers, rule="7.1")
+                    self.say(f"The overrun succeeds: {' '.join(movers)} enter {cb.target}",
+                             "move", [cb.target], movers, rule="7.1")
             else:
-                for uid in cb["att"]:
-                    self.u(uid).update(mp=0, mode="done")
+                for uid in cb.attackers:
+                    unit = self.u(uid)
+                    unit.mp = 0
+                    unit.mode = "done"
                 self.say("The overrun fails: the attackers end their movement (7.1)", "info",
                          rule="7.1")
             return
         if not vacated or not lost_all:
             return
-        took = cb.get("took", {}).get(loser)
-        if cb["elim"].get(loser):
+        took = cb.took.get(loser)
+        if loser in cb.eliminated:
             allow = 2
         elif took:
             # 8.7: the result less what was taken as steps, a retreat cut short (its hexes
             # taken as steps, 8.5.1) included; 8.7.1 then needs two hexes for a second
             allow = rules.advance_allowance(took[0],
-                                            took[1] + cb.get("cut", {}).get(loser, 0), False)
+                                            took[1] + cb.cut.get(loser, 0), False)
         else:
             allow = 0
         if allow <= 0:
@@ -193,16 +197,16 @@ class RetreatMixin(MotherlandCore):
         out: list[Action] = []
         for uid in t.units:
             u = self.u(uid)
-            if not u["hex"]:
+            if not u.hex:
                 continue
             m = t.moved.get(uid, 0)
             cap = min(t.n, 2 if self.c(uid).type in ARMOR_TYPES else 1)  # 8.7.1
             if m >= cap:
                 continue
-            for n in self.data.neighbors[u["hex"]]:
+            for n in self.data.neighbors[u.hex]:
                 if m == 0 and n not in t.first:
                     continue  # 8.7.2 first hex: the vacated hex
-                if self._advance_step_ok(uid, u["hex"], n, second=m > 0):
+                if self._advance_step_ok(uid, u.hex, n, second=m > 0):
                     out.append(Advance(uid, n))
         return out
 
@@ -222,8 +226,8 @@ class RetreatMixin(MotherlandCore):
             raise IllegalAction(f"{a.unit} cannot advance into {a.dest} (first into the vacated "
                                 "hex; second hex only for Panzer/Tank/Mech Group units after a "
                                 "retreat of two or more, never across a river)", rule="8.7")
-        src = self.u(a.unit)["hex"]
-        self.u(a.unit)["hex"] = a.dest
+        src = self.u(a.unit).hex
+        self.u(a.unit).hex = a.dest
         t.moved[a.unit] = t.moved.get(a.unit, 0) + 1
         self._touch()
         self._claim(a.unit, a.dest)

@@ -9,10 +9,9 @@ game ends (19.0).
 
 from __future__ import annotations
 
-from typing import Any
-
 from engines.motherland.const import AXIS, SOVIET
 from engines.motherland.core import MotherlandCore
+from engines.motherland.position import Air, Position, Unit
 from engines.motherland.steps import MoveArgs, SideArgs
 from pbem.steps import Frame
 
@@ -24,33 +23,28 @@ class SequenceMixin(MotherlandCore):
     # setup
     # ================================================================================
 
-    def _setup(self) -> dict[str, Any]:
+    def _setup(self) -> Position:
         d, sc = self.data, self.sc
-        units: dict[str, dict[str, Any]] = {}
-
-        def blank(uid: str) -> dict[str, Any]:
-            c = d.counters[uid]
-            return {"hex": "", "box": "out", "steps": c.max_steps, "chit": "", "sup": "",
-                    "mp": 0, "mv": 0, "mode": "", "atk": False, "dfd": False, "rin": False,
-                    "ret": 0, "back": False, "start": ""}
-
-        for uid in sorted(d.counters):
-            units[uid] = blank(uid)
+        units = {uid: Unit(steps=d.counters[uid].max_steps) for uid in sorted(d.counters)}
         for uid, h in (*sc.axis, *sc.soviet):
-            units[uid].update(hex=h, box="")
+            unit = units[uid]
+            unit.hex = h
+            unit.box = ""
         eliminated_assets = list(sc.eliminated_assets)
         for uid in eliminated_assets:
-            units[uid]["box"] = "assets"
+            units[uid].box = "assets"
         # Scheduled reinforcements from the scenario's first turn on (17.0, 17.2).
         for t in range(sc.first, sc.last + 1):
             info = d.turns[t]
             for uid in (*info.axis, *info.soviet):
-                if units[uid]["box"] == "out" and units[uid]["hex"] == "":
-                    units[uid].update(box="track", ret=t)
+                if units[uid].box == "out" and units[uid].hex == "":
+                    unit = units[uid]
+                    unit.box = "track"
+                    unit.return_turn = t
         # Offensive Support units not set up wait in the OSM Waiting Box (13.0).
         for uid, c in d.counters.items():
-            if c.type == "offensive_support" and units[uid]["box"] == "out":
-                units[uid]["box"] = "osm"
+            if c.type == "offensive_support" and units[uid].box == "out":
+                units[uid].box = "osm"
         # Cups (11.0): starred chits at setup, unstarred ones as they arrive.
         cups: dict[str, list[str]] = {"A": [], "B": [], "C": []}
         for cid, chit in sorted(d.chits.items()):
@@ -69,19 +63,17 @@ class SequenceMixin(MotherlandCore):
         control.update({h: SOVIET for h in sc.soviet_recaptured})
         # Cities the Soviets hold outside the Soviet Union at the start carry no marker;
         # Axis-held Soviet cities are marked (19.1).
-        s: dict[str, Any] = {
-            "turn": sc.first, "phase": 0, "units": units, "cups": cups, "removed_chits": [],
-            "control": dict(sorted(control.items())), "generals": generals,
-            "partisans": partisans, "air": {"total": air_total, "used": 0},
-            "stalin": "moscow", "stalin_rolled": False, "surrender_rolled": False,
-            "eliminated_assets": eliminated_assets, "baku_done": False, "turkey": False,
-            "combat": None, "result": None, "sea_used": False,
-            "late": False, "regular": False, "ever_entered": [], "hit": [],
-        }
-        self.s = s
+        s = Position(
+            turn=sc.first, phase=0, units=units, cups=cups, removed_chits=[],
+            control=dict(sorted(control.items())), generals=generals,
+            partisans=partisans, air=Air(air_total), stalin="moscow", stalin_rolled=False,
+            surrender_rolled=False, eliminated_assets=eliminated_assets, baku_done=False,
+            turkey=False, combat=None, result=None, sea_used=False, late=False,
+            regular=False, hit=[])
+        self.pos = s
         for uid, u in sorted(units.items()):
-            if u["hex"]:
-                self._claim(uid, u["hex"], quiet=True)
+            if u.hex:
+                self._claim(uid, u.hex, quiet=True)
         return s
 
     # ================================================================================
@@ -96,27 +88,35 @@ class SequenceMixin(MotherlandCore):
         # attacked, defended or retreated into a friendly hex.  Overruns in the movement and
         # exploitation phases are not bound by them (7.0), so every phase starts clean.
         for uid in self.on_map():
-            self.u(uid).update(atk=False, dfd=False, rin=False)
-        self.s["hit"] = []
+            unit = self.u(uid)
+            unit.attacked = False
+            unit.defended = False
+            unit.displaced = False
+        self.pos.hit = []
         if name == "supply":
             self._push(*self._supply_tasks())
         elif name == "move":
             for uid in self.on_map(side):
                 u = self.u(uid)
-                u.update(mv=0, mode="", mp=self.factors(uid)[2], start=u["hex"])
-            self.s["sea_used"] = False
-            self.s["late"] = False
-            self.s["regular"] = False  # 3.1 step 3 not begun
+                u.moves = 0
+                u.mode = ""
+                u.mp = self.factors(uid)[2]
+                u.start = u.hex
+            self.pos.sea_used = False
+            self.pos.late = False
+            self.pos.regular = False  # 3.1 step 3 not begun
             self._push(Frame("arrivals", SideArgs(side)), Frame("reinf", SideArgs(side)),
                        Frame("move", MoveArgs(side, False)))
         elif name == "combat":
             self._push(Frame("combat", SideArgs(side)))
         elif name == "exploit":
-            self.s["late"] = False
+            self.pos.late = False
             for uid in self.on_map(side):
                 u = self.u(uid)
-                u.update(mv=0, mode="", start=u["hex"])
-                u["mp"] = self._exploit_mp(uid)  # may set mode "one" or "done" (5.4)
+                u.moves = 0
+                u.mode = ""
+                u.start = u.hex
+                u.mp = self._exploit_mp(uid)  # may set mode "one" or "done" (5.4)
             self._push(Frame("move", MoveArgs(side, True)))
         else:
             self._push(*self._admin_tasks())
@@ -137,10 +137,10 @@ class SequenceMixin(MotherlandCore):
 
     def next_turn(self) -> bool:
         """The turn is over: on to the next, or past the last the game ends (19.0)."""
-        self.s["phase"] = len(self.phases())
+        self.pos.phase = len(self.phases())
         if self.turn >= self.sc.last:
             self._end_game()
             return False
-        self.s["turn"] += 1
-        self.s["phase"] = 0
+        self.pos.turn += 1
+        self.pos.phase = 0
         return True

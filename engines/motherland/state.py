@@ -1,6 +1,7 @@
 """The For the Motherland! state machine.
 
-The position is plain canonical data (``self.s``); the rules are methods.  Control
+The position is typed data (``self.pos``, ``position.py``; pbem.codec derives its
+snapshot); the rules are methods.  Control
 flow runs on the step runtime (pbem.steps; ``steps.py`` holds the game's steps): the
 sequence of play is data, each decision a ``Choice`` step, each roll or draw a ``Roll``
 step, the bookkeeping between them ``Procedure`` steps.  A phase queues its work when it
@@ -62,6 +63,7 @@ from engines.motherland.movement import MovementMixin
 from engines.motherland.optional import OptionalRulesMixin
 from engines.motherland.overrun import OverrunMixin
 from engines.motherland.partisans import PartisanMixin
+from engines.motherland.position import Position
 from engines.motherland.reinforcements import ReinforcementMixin
 from engines.motherland.retreat import RetreatMixin
 from engines.motherland.sequence import SequenceMixin
@@ -70,7 +72,7 @@ from engines.motherland.steps import STEPS, GameArgs, PhaseArgs
 from engines.motherland.strategic import StrategicMixin
 from engines.motherland.supply import SupplyMixin
 from engines.motherland.victory import VictoryMixin
-from pbem.engine import Event, State, copy_data
+from pbem.engine import Event, State
 from pbem.steps import Frame, Roll
 from pbem.view import BoardView
 
@@ -89,6 +91,7 @@ class MotherlandState(SequenceMixin, SupplyMixin, PartisanMixin, MovementMixin, 
     """One position of For the Motherland!."""
 
     steps = STEPS
+    Position = Position
     start = "game"
 
     def __init__(self, engine: Any, scenario: str, options: dict[str, str], data: GameData,
@@ -102,16 +105,14 @@ class MotherlandState(SequenceMixin, SupplyMixin, PartisanMixin, MovementMixin, 
         self._pcache: dict[Any, Any] = {}
         self._pending: list[Frame] = []
         if body is not None:
-            self.s = body["position"]
-            self.restore_stack(body["stack"])
+            self.restore_body(body)
             return
-        self.s = self._setup()
-        self.begin(self.s)
+        self.begin(self._setup())
 
     def frames_for(self, step: str) -> list[Frame]:
         """The setup API's ``step = "phase"``: the start of the position's phase (``turn``
         and ``phase`` as set up); any other step of the game on top of that phase."""
-        index = int(self.s["phase"])
+        index = self.pos.phase
         frames = [Frame("game", GameArgs(True)), Frame(self.turn_sequence(), pc=index + 1)]
         if step == "phase":
             return [*frames, Frame("phase", PhaseArgs(index))]
@@ -134,9 +135,10 @@ class MotherlandState(SequenceMixin, SupplyMixin, PartisanMixin, MovementMixin, 
         twin.__dict__.update(self.__dict__)
         twin.options = dict(self.options)
         twin._events = list(self._events)
+        twin.history = list(self.history)
         twin._cache = {}
         twin._pending = []
-        twin.s = copy_data(self.s)
+        twin.pos = self.pos.copy()
         twin.stack = [Frame(f.step, copy.deepcopy(f.args), f.pc) for f in self.stack]
         return twin
 

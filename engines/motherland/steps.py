@@ -222,7 +222,7 @@ class PhaseStart(Procedure["MotherlandState"]):
     Args = PhaseArgs
 
     def run(self, s: MotherlandState, args: PhaseArgs, flow: Flow) -> list[Event]:
-        s.s["phase"] = args.index
+        s.pos.phase = args.index
         s._push_phase()
         s.flush(flow)
         flow.end()
@@ -662,8 +662,8 @@ class AirSupply(MotherlandChoice):
         if s.mud or s.air_available() <= 0:
             return list(done)
         return [*(Word(f"air supply {x}") for x in sorted(s.on_map(AXIS))
-                  if s.german(x) and s.u(x)["sup"] == "out"
-                  and s._in_air_range(s.u(x)["hex"])), *done]
+                  if s.german(x) and s.u(x).supply == "out"
+                  and s._in_air_range(s.u(x).hex)), *done]
 
     def word(self, s: MotherlandState, args: NoArgs, text: str, flow: Flow) -> None:
         s._air_supply(text.split()[2])
@@ -686,7 +686,7 @@ class PartisanMarkers(MotherlandChoice):
 
     def word(self, s: MotherlandState, args: CountArgs, text: str, flow: Flow) -> None:
         uid = text.split()[3]
-        s.u(uid)["sup"] = "out"
+        s.u(uid).supply = "out"
         args.n -= 1
         s.say(f"Partisans: {uid} is Out of Supply (10.1)", rule="10.1")
         if args.n <= 0:
@@ -710,7 +710,7 @@ class PartisanPlacement(MotherlandChoice):
     def options(self, s: MotherlandState, args: PlaceArgs) -> list[Action]:
         moves = s._partisan_moves(args)
         bases = s._base_hexes()
-        loose = {p for p, h in s.s["partisans"].items() if h not in bases}
+        loose = {p for p, h in s.pos.partisans.items() if h not in bases}
         must = any(p in loose for p, _ in moves)
         return [*(Word(f"partisan {p} to {b}") for p, b in moves),
                 *([] if must else [Word(self.done)])]
@@ -718,9 +718,9 @@ class PartisanPlacement(MotherlandChoice):
     def word(self, s: MotherlandState, args: PlaceArgs, text: str, flow: Flow) -> None:
         parts = text.split()
         p, base = parts[1], parts[3]
-        s.s["partisans"][p] = s.u(base)["hex"]
+        s.pos.partisans[p] = s.u(base).hex
         args.moved = sorted([*args.moved, p])
-        s.say(f"Partisan marker {p} goes to {base} at {s.u(base)['hex']} (10.2)", rule="10.2")
+        s.say(f"Partisan marker {p} goes to {base} at {s.u(base).hex} (10.2)", rule="10.2")
 
 
 class IsolationLosses(MotherlandChoice):
@@ -982,8 +982,8 @@ class DrawChits(Roll["MotherlandState"]):
 
     def request(self, s: MotherlandState, args: DrawArgs) -> ChanceRequest:
         return ChanceRequest.draw(
-            f"strength chit for {args.unit} at {s.u(args.unit)['hex']}", cup=args.letter,
-            contents=tuple(s.s["cups"][args.letter]), count=args.count, rule=args.rule)
+            f"strength chit for {args.unit} at {s.u(args.unit).hex}", cup=args.letter,
+            contents=tuple(s.pos.cups[args.letter]), count=args.count, rule=args.rule)
 
     def resolve(self, s: MotherlandState, args: DrawArgs, outcome: Outcome,
                 flow: Flow) -> list[Event]:
@@ -993,14 +993,16 @@ class DrawChits(Roll["MotherlandState"]):
         return []
 
     def settle(self, s: MotherlandState, args: DrawArgs, flow: Flow) -> list[Event] | None:
-        uid, cup = args.unit, s.s["cups"][args.letter]
-        if not s.u(uid)["hex"] or (s.u(uid)["chit"] and args.rule != "16.5"):
+        uid, cup = args.unit, s.pos.cups[args.letter]
+        if not s.u(uid).hex or (s.u(uid).chit and args.rule != "16.5"):
             flow.end()
             return []
         if not cup:
             flow.end()
             fallback = s.data.empty_cup[args.letter]
-            s.u(uid).update(chit=fallback, steps=2)
+            unit = s.u(uid)
+            unit.chit = fallback
+            unit.steps = 2
             s.say(f"Cup {args.letter} is empty: {uid} takes the stand-in chit {fallback}",
                   rule="11.1")
             s._touch()

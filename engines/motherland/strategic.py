@@ -30,7 +30,7 @@ class StrategicMixin(MotherlandCore):
         c, u = self.c(uid), self.u(uid)
         if self.turn == 1 and self.sc.rules.get("turn1_rules"):
             return "20.1 rule 3: no strategic movement on turn 1"
-        if u["mv"] or u["mode"]:
+        if u.moves or u.mode:
             return "5.3: the unit has already moved this phase"
         if c.type in ("air_base", "fortress", "economic"):
             return f"5.3.2: {c.type.replace('_', ' ')} units cannot use Strategic Movement"
@@ -42,11 +42,11 @@ class StrategicMixin(MotherlandCore):
                     "number of them, in its regular movement)")
         if c.type == "supply_base" and not self.mud:
             return "5.3.2: Supply Bases use Strategic Movement on Mud Turns only"
-        if u["sup"]:
+        if u.supply:
             return "5.3.2: Lack of Supply and Out of Supply units cannot use Strategic Movement"
         if self._turn1_frozen(uid):
             return "20.1 rule 2: units in Romania and Finland cannot move on turn 1"
-        if self.s["late"] or self.s.get("regular"):
+        if self.pos.late or self.pos.regular:
             return ("3.1: Strategic Movement is step 2 of the Movement Phase, before regular "
                     "movement (step 3) and step 4")
         return ""
@@ -57,13 +57,13 @@ class StrategicMixin(MotherlandCore):
         hit = self._cache.get(key)
         if hit is None:
             # depends on the enemy's units (and partisans) only: kept across own moves
-            partisans = tuple(sorted(self.s["partisans"].values())) if side == AXIS else ()
+            partisans = tuple(sorted(self.pos.partisans.values())) if side == AXIS else ()
             lasting = ("stratfree", side, self.sig(other(side)), partisans)
             hit = self._pcache.get(lasting)
             if hit is None:
                 grid = self.data.hexmap.grid
                 near: set[str] = set()
-                spots = [self.u(x)["hex"] for x in self.on_map(other(side))]
+                spots = [self.u(x).hex for x in self.on_map(other(side))]
                 spots += [h for h in partisans if h]
                 for h in spots:
                     near.update(grid.within(h, 2))
@@ -74,11 +74,11 @@ class StrategicMixin(MotherlandCore):
 
     def _strategic_reach(self, uid: str) -> dict[str, tuple[str, ...]]:
         side = self.c(uid).side
-        start = self.u(uid)["hex"]
+        start = self.u(uid).hex
         marks = self._cache.get("marks")
         if marks is None:
-            marks = (tuple(sorted(self.s["control"].items())),
-                     tuple(sorted(self.s["partisans"].items())), self.s["turkey"])
+            marks = (tuple(sorted(self.pos.control.items())),
+                     tuple(sorted(self.pos.partisans.items())), self.pos.turkey)
             self._cache["marks"] = marks
         key = ("sreach", uid, start, self.sig(other(side)), marks)
         hit = self._pcache.get(key)
@@ -99,7 +99,7 @@ class StrategicMixin(MotherlandCore):
     def _strategic_step_ok(self, uid: str, a: str, b: str, free: frozenset[str]) -> bool:
         if b not in free:
             return False
-        if self.s["control"].get(b) == other(self.c(uid).side) and b in self.data.cities:
+        if self.pos.control.get(b) == other(self.c(uid).side) and b in self.data.cities:
             return False
         if self.data.side_features(a, b) & _NO_STRATEGIC:
             return False  # 5.3.3: the Chongar bridge is open
@@ -107,11 +107,11 @@ class StrategicMixin(MotherlandCore):
 
     def _apply_strategic(self, a: Strategic) -> None:
         uid = a.unit
-        if uid not in self.s["units"] or self.c(uid).side != self._side():
+        if uid not in self.pos.units or self.c(uid).side != self._side():
             raise IllegalAction(f"{uid} is not one of your units", rule="5.3")
         u = self.u(uid)
-        if u["hex"] != a.path[0]:
-            raise IllegalAction(f"{uid} is at {u['hex'] or 'no hex'}, not {a.path[0]}",
+        if u.hex != a.path[0]:
+            raise IllegalAction(f"{uid} is at {u.hex or 'no hex'}, not {a.path[0]}",
                                 rule="5.3")
         why = self._strategic_ok_unit(uid)
         if why:
@@ -130,7 +130,10 @@ class StrategicMixin(MotherlandCore):
                                     rule="5.3.1")
         if not self.supplied_at(uid, a.path[-1]):
             raise IllegalAction(f"{uid} must end Strategic Movement in supply", rule="5.3.1")
-        u.update(hex=a.path[-1], mp=0, mv=1, mode="strat")
+        u.hex = a.path[-1]
+        u.mp = 0
+        u.moves = 1
+        u.mode = "strat"
         self._touch()
         self._enter(uid, a.path[1:])
         self.say(f"{self.label(uid)} moves strategically {a.path[0]} -> {a.path[-1]}", "move",
@@ -154,15 +157,15 @@ class StrategicMixin(MotherlandCore):
 
     def _ship_options(self) -> list[Word]:
         side = self._side()
-        if self.s["sea_used"] or self.phase()[0] != "move" or self.s["late"] or \
-                self.s.get("regular"):
+        if self.pos.sea_used or self.phase()[0] != "move" or self.pos.late or \
+                self.pos.regular:
             return []  # 3.1: Sea Transport is step 2, before regular movement
         out = []
         ports = self.data.ports
         for uid in sorted(self.on_map(side)):
             u = self.u(uid)
-            h = u["hex"]
-            if h not in ports or u["mv"] or u["mode"] or not self._shippable(uid):
+            h = u.hex
+            if h not in ports or u.moves or u.mode or not self._shippable(uid):
                 continue
             if not self.controls(side, h) or self._turn1_frozen(uid):
                 continue
@@ -182,7 +185,7 @@ class StrategicMixin(MotherlandCore):
     def _apply_ship(self, text: str) -> None:
         parts = text.split()
         units, dest = parts[1:-2], parts[-1]
-        if self.s["late"] or self.s.get("regular"):
+        if self.pos.late or self.pos.regular:
             raise IllegalAction("Sea Transport is step 2 of the Movement Phase, before regular "
                                 "movement (step 3)", rule="3.1")
         legal = {w.text for w in self._ship_options()}
@@ -197,8 +200,12 @@ class StrategicMixin(MotherlandCore):
             raise IllegalAction(f"{text} is not allowed (ports, control, body of water, unit "
                                 "type or the phase's one transport)", rule="5.5")
         for x in units:
-            self.u(x).update(hex=dest, mp=0, mv=1, mode="sea")
-        self.s["sea_used"] = True
+            unit = self.u(x)
+            unit.hex = dest
+            unit.mp = 0
+            unit.moves = 1
+            unit.mode = "sea"
+        self.pos.sea_used = True
         self._touch()
         for x in units:
             self._claim(x, dest)

@@ -43,26 +43,26 @@ class SupplyMixin(MotherlandCore):
 
     def _supply_start(self) -> None:
         info = self.data.turns[self.turn]
-        if info.air_withdrawal and self.s["air"]["total"] > 0 and self.turn > self.sc.first - 1:
-            self.s["air"]["total"] -= 1
+        if info.air_withdrawal and self.pos.air.total > 0 and self.turn > self.sc.first - 1:
+            self.pos.air.total -= 1
             self.say("The Axis withdraws one German Air Unit (14.0)", rule="14.0")
         if info.chits and self.turn > self.sc.first - 1:
             for cid in info.chits:
-                self.s["cups"][cid[0]].append(cid)
-            for k in self.s["cups"]:
-                self.s["cups"][k].sort()
+                self.pos.cups[cid[0]].append(cid)
+            for k in self.pos.cups:
+                self.pos.cups[k].sort()
             self.say(f"{len(info.chits)} Strength Chits join the cups (17.3)", rule="17.3")
-        if info.general and info.general not in self.s["generals"]:
-            self.s["generals"][info.general] = "ready"
+        if info.general and info.general not in self.pos.generals:
+            self.pos.generals[info.general] = "ready"
             self.say(f"General {info.general} arrives (16.5)", rule="16.5")
-        if info.partisan and info.partisan not in self.s["partisans"]:
-            self.s["partisans"][info.partisan] = ""
+        if info.partisan and info.partisan not in self.pos.partisans:
+            self.pos.partisans[info.partisan] = ""
             self.say(f"Partisan marker {info.partisan} arrives (10.0)", rule="10.0")
-        self.s["generals"] = dict(sorted(self.s["generals"].items()))
-        self.s["partisans"] = dict(sorted(self.s["partisans"].items()))
-        self.s["expended"] = []
+        self.pos.generals = dict(sorted(self.pos.generals.items()))
+        self.pos.partisans = dict(sorted(self.pos.partisans.items()))
+        self.pos.expended = []
         # 9.6.1 note, judged as the phase begins (see _sea_supply)
-        self.s["odessa_closed"] = any(self.c(uid).side == AXIS
+        self.pos.odessa_closed = any(self.c(uid).side == AXIS
                                       for uid in self.occ().get(SEVASTOPOL, []))
 
     def _blocked(self, side: str) -> frozenset[str]:
@@ -76,7 +76,7 @@ class SupplyMixin(MotherlandCore):
             for h in self.data.land:
                 if self.has_enemy(h, side) or (h in ez and not self.has_friend(h, side)):
                     out.add(h)
-            for h, mark in self.s["control"].items():
+            for h, mark in self.pos.control.items():
                 if mark == enemy and not self.has_friend(h, side):
                     out.add(h)
             hit = frozenset(out)
@@ -113,7 +113,7 @@ class SupplyMixin(MotherlandCore):
         big = 10_000
         if side == AXIS:
             if net == "F":
-                sources = set() if self.s["control"].get(HELSINKI) == SOVIET else set(
+                sources = set() if self.pos.control.get(HELSINKI) == SOVIET else set(
                     self.data.area("source_F"))
             elif net == "T":
                 sources = set(self.data.area("turkey_source") or {"1535", "1634", "1735"})
@@ -127,10 +127,10 @@ class SupplyMixin(MotherlandCore):
                 for uid in self.on_map(AXIS):
                     if self.c(uid).type != "supply_base":
                         continue
-                    h = self.u(uid)["hex"]
-                    expended = uid in self.s.get("expended", [])
+                    h = self.u(uid).hex
+                    expended = uid in self.pos.expended
                     if h in rail_ok or expended:
-                        partisan = h in self.s["partisans"].values()
+                        partisan = h in self.pos.partisans.values()
                         radius = 3 if (expended and partisan) else 4  # 10.3
                         starts[h] = max(starts.get(h, 0), radius)
                         far[h] = big
@@ -164,7 +164,7 @@ class SupplyMixin(MotherlandCore):
         # a line is traced to a port of one's own (5.5: ports are controlled like cities);
         # the Sea of Azov is a body of its own and never counts (9.6.1, 9.6.3)
         starts = {h: 2 for h, b in ports.items() if b in bodies and self.controls(side, h)}
-        if side == SOVIET and self.s.get("odessa_closed") and \
+        if side == SOVIET and self.pos.odessa_closed and \
                 not self.controls(SOVIET, SEVASTOPOL):
             # 9.6.1 note: an Axis unit in Sevastopol as the Mutual Supply Phase began shuts
             # Odessa to Soviet sea supply until the Soviets recapture Sevastopol
@@ -175,7 +175,7 @@ class SupplyMixin(MotherlandCore):
 
     def in_supply(self, uid: str) -> bool:
         """Whether the unit can trace a Supply Line now (9.2-9.4, 9.6)."""
-        return self.supplied_at(uid, self.u(uid)["hex"])
+        return self.supplied_at(uid, self.u(uid).hex)
 
     def supplied_at(self, uid: str, h: str) -> bool:
         """Whether the unit could trace a Supply Line from ``h`` by any supply rule (9.2-9.4,
@@ -207,8 +207,8 @@ class SupplyMixin(MotherlandCore):
 
     def isolated(self, uid: str) -> bool:
         """9.1.3: Out of Supply and no Supply Line of any length."""
-        c, h = self.c(uid), self.u(uid)["hex"]
-        if self.u(uid)["sup"] != "out":
+        c, h = self.c(uid), self.u(uid).hex
+        if self.u(uid).supply != "out":
             return False
         if c.side == AXIS:
             net = "F" if c.nation == "finnish" else "T" if c.nation == "turkish" else ""
@@ -225,9 +225,9 @@ class SupplyMixin(MotherlandCore):
             grid = self.data.hexmap.grid
             found: dict[str, int] = {}
             for uid in self.on_map(SOVIET):
-                if self.u(uid)["sup"] == "out" or self.c(uid).type == "economic":
+                if self.u(uid).supply == "out" or self.c(uid).type == "economic":
                     continue
-                x = self.u(uid)["hex"]
+                x = self.u(uid).hex
                 for y in grid.within(x, 5):
                     d = grid.distance(x, y)
                     if d < found.get(y, 6):
@@ -240,7 +240,7 @@ class SupplyMixin(MotherlandCore):
         for uid in self.on_map(SOVIET):
             c = self.c(uid)
             if c.type == "economic" and c.asset == "factory":
-                fh = self.u(uid)["hex"]
+                fh = self.u(uid).hex
                 if fh == h or fh in self.data.neighbors[h]:
                     return True
         return False
@@ -253,35 +253,39 @@ class SupplyMixin(MotherlandCore):
         for uid in sorted(supplied):
             u, c = self.u(uid), self.c(uid)
             if supplied[uid]:
-                u["sup"] = ""
+                u.supply = ""
                 continue
             if c.type in ("air_base", "offensive_support"):
                 self._remove_to_track(uid, 3, "cannot trace a Supply Line (9.1.1)")
                 continue
-            new = "lack" if u["sup"] == "" else "out"
-            if c.nation == "finnish" and self.s["control"].get(HELSINKI) == SOVIET:
+            new = "lack" if u.supply == "" else "out"
+            if c.nation == "finnish" and self.pos.control.get(HELSINKI) == SOVIET:
                 new = "out"  # 9.3.2: automatically Out of Supply, not Lack
             if new == "out" and c.side == SOVIET and c.type != "offensive_support" and \
-                    self._near_factory(u["hex"]):
+                    self._near_factory(u.hex):
                 new = "lack"  # 9.1.2
-            u["sup"] = new
+            u.supply = new
             changes.append(f"{uid} {new}")
         self._touch()
         if changes:
             self.say("Supply: " + ", ".join(changes), "info", rule="9.1")
 
     def _remove_expended(self) -> None:
-        for uid in sorted(self.s.get("expended", [])):
-            if self.u(uid)["hex"]:
+        for uid in sorted(self.pos.expended):
+            if self.u(uid).hex:
                 self._remove_to_track(uid, 3, "expended Supply Base removed (9.3.4)")
-        self.s["expended"] = []
+        self.pos.expended = []
 
     def _remove_to_track(self, uid: str, turns: int, why: str) -> None:
         u = self.u(uid)
-        h = u["hex"]
+        h = u.hex
         self._drop_chit(uid)
-        u.update(hex="", box="track", ret=self.turn + turns, back=self.c(uid).side == SOVIET,
-                 sup="", steps=self.c(uid).max_steps)
+        u.hex = ""
+        u.box = "track"
+        u.return_turn = self.turn + turns
+        u.returning = self.c(uid).side == SOVIET
+        u.supply = ""
+        u.steps = self.c(uid).max_steps
         self._touch()
         self.say(f"{uid} leaves {h}: {why}; returns on turn {self.turn + turns}", "loss", [h],
                  [uid], rule=self.cited(why))
@@ -293,7 +297,7 @@ class SupplyMixin(MotherlandCore):
         by_hex: dict[str, list[str]] = {}
         for uid in sorted(self.on_map()):
             if self.isolated(uid):
-                by_hex.setdefault(self.u(uid)["hex"], []).append(uid)
+                by_hex.setdefault(self.u(uid).hex, []).append(uid)
         tasks = []
         for h in sorted(by_hex):
             tasks.append(Frame("roll-isolation",
@@ -317,27 +321,27 @@ class SupplyMixin(MotherlandCore):
     def _expendable(self) -> list[str]:
         _, _, rail_ok = self.supply_net(AXIS)
         return [uid for uid in sorted(self.on_map(AXIS))
-                if self.c(uid).type == "supply_base" and self.u(uid)["hex"] not in rail_ok
-                and uid not in self.s.get("expended", [])]
+                if self.c(uid).type == "supply_base" and self.u(uid).hex not in rail_ok
+                and uid not in self.pos.expended]
 
     def _expend(self, uid: str) -> None:
-        self.s["expended"] = sorted([*self.s.get("expended", []), uid])
+        self.pos.expended = sorted([*self.pos.expended, uid])
         self._touch()
         self.say(f"{uid} is expended to supply units (9.3.4)", rule="9.3.4")
 
     def _air_supply(self, uid: str) -> None:
-        self.u(uid)["sup"] = "lack"
-        self.s["air"]["used"] += 1
+        self.u(uid).supply = "lack"
+        self.pos.air.used += 1
         self.say(f"Air Supply: {uid} is now Lack of Supply (14.2)", rule="14.2")
 
     def air_available(self) -> int:
-        total = int(self.s["air"]["total"])
+        total = self.pos.air.total
         if self.mud:
             total //= 2  # 14.3
-        return max(0, total - int(self.s["air"]["used"]))
+        return max(0, total - self.pos.air.used)
 
     def _air_bases(self) -> list[str]:
-        return [self.u(x)["hex"] for x in sorted(self.on_map(AXIS))
+        return [self.u(x).hex for x in sorted(self.on_map(AXIS))
                 if self.c(x).type == "air_base"]
 
     def _in_air_range(self, h: str) -> bool:

@@ -11,6 +11,7 @@ from engines.hexkit.movement import lightest_chain
 from engines.motherland.const import AXIS, LENINGRAD, MOSCOW, SOVIET, other
 from engines.motherland.core import MotherlandCore
 from engines.motherland.data import SOVIET_ARMY_TYPES
+from engines.motherland.position import GameEnd
 from engines.motherland.steps import RollArgs
 from pbem.steps import Frame
 
@@ -27,7 +28,7 @@ class VictoryMixin(MotherlandCore):
         if h not in self.data.cities:
             return
         side = self.c(uid).side
-        control = self.s["control"]
+        control = self.pos.control
         soviet_land = self.data.country_of(h) == "soviet_union"
         before = control.get(h)
         if side == AXIS:
@@ -35,7 +36,7 @@ class VictoryMixin(MotherlandCore):
                 control[h] = AXIS
             elif before == SOVIET:
                 del control[h]
-            if h == MOSCOW and not quiet and self.s["stalin"] == "moscow" and before != AXIS:
+            if h == MOSCOW and not quiet and self.pos.stalin == "moscow" and before != AXIS:
                 self._push(Frame("roll-stalin", RollArgs(
                     "Stalin's escape (16.6): 1-4 escapes, 5-6 killed")))
         else:
@@ -44,34 +45,34 @@ class VictoryMixin(MotherlandCore):
                 if not quiet:
                     self.say(f"The Soviets recapture {self.data.hex_name(h)} (19.1.1)", "info",
                              [h], rule="19.1.1")
-                if h == MOSCOW and self.s["stalin"] == "evacuated":
-                    self.s["stalin"] = "moscow"
+                if h == MOSCOW and self.pos.stalin == "evacuated":
+                    self.pos.stalin = "moscow"
                     self.say("Stalin returns to Moscow (16.6)", "info", [h], rule="16.6")
             elif not soviet_land:
                 control[h] = SOVIET
-        self.s["control"] = dict(sorted(control.items()))
+        self.pos.control = dict(sorted(control.items()))
 
     def controls(self, side: str, h: str) -> bool:
         """Whether ``side`` controls the city or port ``h`` (19.1)."""
-        mark: str | None = self.s["control"].get(h)
+        mark: str | None = self.pos.control.get(h)
         if self.data.country_of(h) == "soviet_union":
             return (mark == AXIS) if side == AXIS else (mark != AXIS)
         return (mark != SOVIET) if side == AXIS else (mark == SOVIET)
 
     def _on_stalin(self, roll: int) -> None:
         if roll <= 4:
-            self.s["stalin"] = "evacuated"
+            self.pos.stalin = "evacuated"
             self.say(f"Stalin escapes from Moscow (16.6, rolled {roll})", "info", [MOSCOW],
                      rule="16.6")
         else:
-            self.s["stalin"] = "dead"
+            self.pos.stalin = "dead"
             self.say(f"Stalin is killed in Moscow (16.6, rolled {roll})", "info", [MOSCOW],
                      rule="16.6")
-        first = not self.s["stalin_rolled"]
-        self.s["stalin_rolled"] = True
+        first = not self.pos.stalin_rolled
+        self.pos.stalin_rolled = True
         if (roll > 4 and first and self.sc.rules.get("stalin_surrender_roll")
-                and not self.s["surrender_rolled"]):
-            self.s["surrender_rolled"] = True
+                and not self.pos.surrender_rolled):
+            self.pos.surrender_rolled = True
             self._push(Frame("roll-surrender", RollArgs(
                 "Soviet surrender after Stalin's death (+1 if the Axis hold Leningrad)")))
 
@@ -82,12 +83,12 @@ class VictoryMixin(MotherlandCore):
             self._finish(AXIS, f"the Soviet Union surrenders (rolled {roll}+{mod})",
                          "Axis Strategic Victory")
         elif total >= 4:
-            back = sorted(self.s["removed_chits"])
+            back = sorted(self.pos.removed_chits)
             for cid in back:
-                self.s["cups"][cid[0]].append(cid)
-            for k in self.s["cups"]:
-                self.s["cups"][k].sort()
-            self.s["removed_chits"] = []
+                self.pos.cups[cid[0]].append(cid)
+            for k in self.pos.cups:
+                self.pos.cups[k].sort()
+            self.pos.removed_chits = []
             self.say(f"The will to fight declines: {len(back)} starred chits return to the "
                      f"cups (rolled {roll}+{mod})", rule="20.2 rule 4")
         else:
@@ -127,11 +128,11 @@ class VictoryMixin(MotherlandCore):
         lines: list[str] = []
         vp = 0
         if scorer == AXIS:
-            ea = len(self.s["eliminated_assets"]) * int(v.get("economic_asset_vp", 0))
+            ea = len(self.pos.eliminated_assets) * int(v.get("economic_asset_vp", 0))
             vp += ea
             lines.append(f"eliminated Economic Assets: {ea}")
             for h, spec in sorted(v.get("city", {}).items()):
-                mark = self.s["control"].get(h)
+                mark = self.pos.control.get(h)
                 if mark == AXIS and self._city_counts(h, AXIS):
                     vp += spec["held"]
                     lines.append(f"{spec['name']} held: {spec['held']}")
@@ -147,7 +148,7 @@ class VictoryMixin(MotherlandCore):
                 for uid in self.on_map(SOVIET):
                     if self.c(uid).type not in SOVIET_ARMY_TYPES:
                         continue
-                    country = self.data.country_of(self.u(uid)["hex"])
+                    country = self.data.country_of(self.u(uid).hex)
                     if country == "germany":
                         per[country] = per.get(country, 0) + int(v["soviet_army_in_germany"])
                     elif country in ("finland", "hungary", "romania"):
@@ -191,5 +192,5 @@ class VictoryMixin(MotherlandCore):
             self.say(f"The war goes on (rolled {roll})", rule="20.2")
 
     def _finish(self, winner: str | None, text: str, level: str) -> None:
-        self.s["result"] = {"winner": winner, "text": text, "level": level}
+        self.pos.result = GameEnd(winner, text, level)
         self.say(f"Game over: {level}. {text}", "info", rule="19.0")

@@ -299,9 +299,9 @@ def test_census_flags_motherland_hit_with_the_old_bug_put_back(
     fixed = MotherlandState._push_phase
 
     def keep_hit(self: MotherlandState) -> None:
-        kept = list(self.s.get("hit", []))
+        kept = list(self.pos.hit)
         fixed(self)
-        self.s["hit"] = kept
+        self.pos.hit = kept
 
     monkeypatch.setattr(MotherlandState, "_push_phase", keep_hit)
     tracker, targets, hit = _uranus(1)

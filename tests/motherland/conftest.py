@@ -88,15 +88,24 @@ def position(engine: MotherlandEngine, turn: int, phase: str, side: str,
     """A position with only ``units`` on the map, at the start of ``phase`` of ``turn``."""
     st = engine.new_state(scenario, options)
     assert isinstance(st, MotherlandState)
-    for u in st.s["units"].values():
-        u.update(hex="", box="out", chit="", sup="", ret=0)
+    for u in st.pos.units.values():
+        u.hex = ""
+        u.box = "out"
+        u.chit = ""
+        u.supply = ""
+        u.return_turn = 0
     for uid, h in units.items():
-        st.s["units"][uid].update(hex=h, box="", steps=st.c(uid).max_steps)
+        unit = st.pos.units[uid]
+        unit.hex = h
+        unit.box = ""
+        unit.steps = st.c(uid).max_steps
     for uid, extra in (fields or {}).items():
-        st.s["units"][uid].update(extra)
-    st.s.update(turn=turn, control={}, partisans=partisans or {}, combat=None)
+        for name, value in extra.items():
+            setattr(st.pos.units[uid], name, value)
+    st.pos.turn, st.pos.control, st.pos.combat = turn, {}, None
+    st.pos.partisans = partisans or {}
     names = st.phases()
-    st.s["phase"] = names.index((phase, side))
+    st.pos.phase = names.index((phase, side))
     st._touch()
     st.start_phase()
     return st

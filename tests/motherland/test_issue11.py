@@ -52,12 +52,12 @@ def test_8_3_1_a_hex_attacked_in_one_combat_phase_may_be_attacked_in_the_next(
     force(st, "DE")
     st.apply("advance 41Pz 1214")
     st.apply("end advance")
-    assert st.s["hit"] == ["1214"]
+    assert st.pos.hit == ["1214"]
     until(st, ("combat", "soviet"))
-    assert st.s["hit"] == []  # the Axis phase's marks are gone
+    assert st.pos.hit == []  # the Axis phase's marks are gone
     assert "attack 1214 with 16A" in notations(st)
     st.apply("attack 1214 with 16A")  # accepted, not refused as 8.3.1
-    assert st.s["hit"] == ["1214"]
+    assert st.pos.hit == ["1214"]
 
 
 # --- 8.3.1 / 8.3.4: a unit attacked once is not attacked again where it went -----------------
@@ -93,7 +93,7 @@ def test_8_3_4_a_defender_that_advanced_is_not_attacked_again(
     while st.decision() is not None and st.decision().kind == "retreat-choice":
         st.apply(st.legal_actions()[0])
     st.apply("advance 5A 1314")
-    assert st.u("5A")["hex"] == "1314"
+    assert st.u("5A").hex == "1314"
     assert not any(a.notation().startswith("attack 1314") for a in st.legal_actions())
     with pytest.raises(IllegalAction, match=r"8\.3\.1"):
         st.apply("attack 1314 with 9K")
@@ -113,7 +113,7 @@ def test_8_6_5_retreated_units_defend_against_an_exploitation_overrun(
     st.apply("attack 1214 with 41Pz")
     force(st, "D1")
     st.apply("take D1 as 0 step 1 retreat")  # 1114 is the only best hex (8.6.1): automatic
-    assert st.u("5A")["hex"] == "1114" and st.u("5A")["rin"]
+    assert st.u("5A").hex == "1114" and st.u("5A").displaced
     st.apply("end advance")
     st.apply("end combat")
     assert st.phase() == ("exploit", "axis")
@@ -141,13 +141,13 @@ def test_8_5_d1_on_army_and_factory_is_one_step_for_the_stack(
     the Soviet may give to the army: the factory survives."""
     st = army_and(rules_engine, "FacKEV")
     force(st, "D1")
-    assert st.u("FacKEV")["hex"] == "1214"  # not destroyed before the stack chooses
+    assert st.u("FacKEV").hex == "1214"  # not destroyed before the stack chooses
     assert notations(st) == ["take D1 as 1 step 0 retreat", "take D1 as 0 step 1 retreat"]
     st.apply("take D1 as 1 step 0 retreat")
     assert notations(st) == ["lose 5A", "lose FacKEV"]
     st.apply("lose 5A")
-    assert st.u("5A")["steps"] == 1 and st.u("5A")["hex"] == "1214"
-    assert st.u("FacKEV")["hex"] == "1214" and "FacKEV" not in st.s["eliminated_assets"]
+    assert st.u("5A").steps == 1 and st.u("5A").hex == "1214"
+    assert st.u("FacKEV").hex == "1214" and "FacKEV" not in st.pos.eliminated_assets
 
 
 def test_8_5_d1_taken_as_a_retreat_costs_the_factory_its_step(
@@ -159,8 +159,8 @@ def test_8_5_d1_taken_as_a_retreat_costs_the_factory_its_step(
     st.apply("take D1 as 0 step 1 retreat")
     while st.decision() is not None and st.decision().kind == "retreat-choice":
         st.apply(st.legal_actions()[0])
-    assert st.u("5A")["steps"] == 2 and st.u("5A")["hex"] not in ("", "1214")
-    assert "FacKEV" in st.s["eliminated_assets"]
+    assert st.u("5A").steps == 2 and st.u("5A").hex not in ("", "1214")
+    assert "FacKEV" in st.pos.eliminated_assets
 
 
 def test_8_5_d2_as_steps_on_fortress_and_army_costs_two_steps_not_four(
@@ -172,8 +172,8 @@ def test_8_5_d2_as_steps_on_fortress_and_army_costs_two_steps_not_four(
     st.apply("take D2 as 2 step 0 retreat")
     if notations(st):
         st.apply(notations(st)[0])
-    assert st.u("5A")["steps"] + st.u("FLNG")["steps"] == 4 - 2
-    assert st.u("5A")["steps"] == 1 and st.u("FLNG")["steps"] == 1  # 8.5.1: one each
+    assert st.u("5A").steps + st.u("FLNG").steps == 4 - 2
+    assert st.u("5A").steps == 1 and st.u("FLNG").steps == 1  # 8.5.1: one each
 
 
 # --- 8.7 / 8.7.1: a retreat cut short shortens the advance -----------------------------------
@@ -192,7 +192,7 @@ def test_8_7_1_retreat_cut_short_allows_a_one_hex_advance_only(
     force(st, "D2")
     st.apply("take D2 as 0 step 2 retreat")
     st.apply("retreat 5A to 0102")
-    assert st.u("5A")["hex"] == "0102" and st.u("5A")["steps"] == 1  # cut short: a step
+    assert st.u("5A").hex == "0102" and st.u("5A").steps == 1  # cut short: a step
     st.apply("advance 41Pz 0202")
     assert not any(a.notation().startswith("advance 41Pz") for a in st.legal_actions())
 
@@ -208,10 +208,10 @@ def test_21_2_2_both_turkish_corps_stay_in_1735(engine: MotherlandEngine) -> Non
                   options={"turkey": "on"})
     assert st.chance_request().rule == "21.2.1"
     st.apply_outcome((1,))
-    assert st.u("Tur1")["hex"] == st.u("Tur2")["hex"] == "1735"
+    assert st.u("Tur1").hex == st.u("Tur2").hex == "1735"
     until(st, ("move", "axis"))  # through the rest of the Administrative Phase
     assert st.turn == 10
-    assert st.u("Tur1")["hex"] == st.u("Tur2")["hex"] == "1735"
+    assert st.u("Tur1").hex == st.u("Tur2").hex == "1735"
     assert st._over_limit("1735") == []
 
 
@@ -223,13 +223,13 @@ def test_17_0_soviet_reinforcements_may_be_placed_adjacent_to_a_rail_hex(
     """17.0 "Soviet units can be placed on or adjacent to any Railroad hex connected to a
     Soviet Supply Source": the test map's railroad runs along row 20."""
     st = position(rules_engine, 3, "move", "soviet", {"5A": "2620", "9K": "0505"},
-                  fields={"10A": {"box": "track", "ret": 3}})
+                  fields={"10A": {"box": "track", "return_turn": 3}})
     opts = notations(st)
     assert "place 10A 2220" in opts  # on the railroad
     assert "place 10A 2221" in opts and "place 10A 2219" in opts  # next to it
     assert "place 10A 2222" not in opts  # two hexes off it
     st.apply("place 10A 2221")
-    assert st.u("10A")["hex"] == "2221"
+    assert st.u("10A").hex == "2221"
 
 
 # --- 12.1: a produced Offensive Support unit goes in any supplied hex out of enemy ZOC ------
@@ -241,7 +241,7 @@ def test_12_1_produced_offensive_support_may_go_to_an_empty_supplied_hex(
     ZOC (even if a friendly unit is in the hex)": an empty supplied hex is offered, a hex
     in the Axis ZOC is not, even with a Soviet unit in it."""
     st = position(rules_engine, 3, "admin", "", {"5A": "2020", "16A": "1314", "9K": "1214"})
-    st.s["units"]["OS2"]["box"] = "osm"
+    st.pos.units["OS2"].box = "osm"
     assert st.chance_request().rule == "12.1"
     st.apply_outcome((5,))
     opts = notations(st)
@@ -249,7 +249,7 @@ def test_12_1_produced_offensive_support_may_go_to_an_empty_supplied_hex(
     assert "produce OS2 at 2020" in opts
     assert "produce OS2 at 1314" not in opts  # in 9K's ZOC: a friendly unit does not help
     st.apply("produce OS2 at 2222")
-    assert st.u("OS2")["hex"] == "2222"
+    assert st.u("OS2").hex == "2222"
 
 
 # --- 5.3.1: a Strategic Movement ends in supply by any supply rule ---------------------------
@@ -264,7 +264,7 @@ def test_5_3_1_strategic_move_may_end_in_special_axis_supply(
     assert st.supplied_at("10K", "1005")
     path = st._strategic_reach("10K")["1005"]
     st.apply("strategic 10K " + " ".join(path))
-    assert st.u("10K")["hex"] == "1005"
+    assert st.u("10K").hex == "1005"
 
 
 # --- 9.3.2 and 9.3.3 for the Finns -------------------------------------------------------------
@@ -274,10 +274,10 @@ def test_9_3_2_finns_are_out_of_supply_at_once_when_helsinki_is_soviet(
         engine: MotherlandEngine) -> None:
     """9.3.2 "all Finnish units are automatically Out of Supply": not Lack of Supply first."""
     st = position(engine, 2, "combat", "soviet", {"FinKar": "1502", "5A": "2030"})
-    st.s["control"] = {"1402": "soviet"}
+    st.pos.control = {"1402": "soviet"}
     until(st, ("move", "axis"))
     assert st.turn == 3
-    assert st.u("FinKar")["sup"] == "out"
+    assert st.u("FinKar").supply == "out"
 
 
 def test_9_3_3_finns_far_from_the_soviets_trace_any_length_to_their_source(
@@ -289,7 +289,7 @@ def test_9_3_3_finns_far_from_the_soviets_trace_any_length_to_their_source(
     assert min(g.distance("1407", f) for f in engine.data.area("source_F")) > 4
     until(st, ("move", "axis"))
     assert st.turn == 3
-    assert st.u("FinKar")["sup"] == ""
+    assert st.u("FinKar").supply == ""
 
 
 # --- 5.3.2 / 3.1: who may use Strategic Movement, and when ----------------------------------
@@ -318,7 +318,7 @@ def test_3_1_a_supply_base_may_move_after_an_air_base(rules_engine: MotherlandEn
     st.apply("move AB1 1010 1009")
     assert any(a.notation().startswith("move SB1") for a in st.legal_actions())
     st.apply("move SB1 0808 0809")
-    assert st.u("SB1")["hex"] == "0809"
+    assert st.u("SB1").hex == "0809"
     with pytest.raises(IllegalAction, match=r"^5\.2\.3"):
         st.apply("move 41Pz 1213 1212")
 
@@ -381,7 +381,7 @@ def test_7_1_an_air_unit_declared_before_the_chit_draw_is_kept_on_an_automatic_a
     st = position(rules_engine, 3, "move", "axis",
                   {"10K": "1314", "AB1": "1312", "5A": "1214", "FacKEV": "1214"},
                   fields={"10K": {"steps": 1}})
-    st.s["cups"]["A"] = ["A8-6"]
+    st.pos.cups["A"] = ["A8-6"]
     before = st.air_available()
     assert "overrun 1214 with 10K and air" in notations(st)  # odds unknown before the draw
     st.apply("overrun 1214 with 10K and air")
@@ -460,7 +460,7 @@ def test_5_2_1_german_units_may_enter_turkey(engine: MotherlandEngine) -> None:
     st = position(engine, 9, "move", "axis", {"9K": "1734", "5A": "2113"})
     assert "move 9K 1734 1735" in notations(st)
     st.apply("move 9K 1734 1735")
-    assert st.u("9K")["hex"] == "1735"
+    assert st.u("9K").hex == "1735"
 
 
 # --- 9.5.1 against 15.1.1, 15.2.2, 17.2.2: the reading the engine follows --------------------
@@ -470,9 +470,9 @@ def admin_choices(rules_engine: MotherlandEngine, sup: str) -> list[str]:
     """Every choice offered in a Mud-turn Administrative Phase to units marked ``sup``."""
     st = position(rules_engine, 4, "admin", "",
                   {"1K": "2020", "2K": "2020", "41Pz": "2120", "5A": "2420"},
-                  fields={"1K": {"steps": 1, "sup": sup}, "2K": {"steps": 1, "sup": sup},
-                          "41Pz": {"steps": 2, "sup": sup},
-                          "5A": {"chit": "A4-3*", "sup": sup}, "1Gd": {"box": "conv"}})
+                  fields={"1K": {"steps": 1, "supply": sup}, "2K": {"steps": 1, "supply": sup},
+                          "41Pz": {"steps": 2, "supply": sup},
+                          "5A": {"chit": "A4-3*", "supply": sup}, "1Gd": {"box": "conv"}})
     seen: list[str] = []
     while st.phase() == ("admin", "") and not st.is_chance():
         opts = notations(st)
@@ -512,4 +512,4 @@ def test_8_6_5_a_defender_that_advanced_beside_fresh_units_is_treated_as_retreat
     texts = [e.text for e in st.apply("attack 1413 with 9K")]
     assert any(t.startswith("Odds 5 to 3 ") for t in texts), texts  # 16A only (A4-3*)
     texts = force(st, "D1")
-    assert st.u("1T")["hex"] == "" and any("8.6.5" in t for t in texts)
+    assert st.u("1T").hex == "" and any("8.6.5" in t for t in texts)

@@ -77,7 +77,7 @@ def d2_position(eng: MotherlandEngine) -> MotherlandState:
     st = position(eng, 3, "combat", "soviet",
                   {"9K": "1214", "10K": "1214", "5A": "1315", "16A": "1215", "19A": "1115",
                    "OS1": "1216"})
-    st.s["cups"]["A"] = ["A8-6", "A8-6", "A8-6"]
+    st.pos.cups["A"] = ["A8-6", "A8-6", "A8-6"]
     st.apply("attack 1214 with 16A 19A 5A")
     draw(st, "A8-6", "A8-6", "A8-6")
     texts = roll(st, 4)  # 24 to 14 = 1:1, die 4 +3 Offensive Support = 7: D2
@@ -99,8 +99,8 @@ def test_d2_a_one_step_on_each_corps(rules_engine: MotherlandEngine) -> None:
     st.apply("take D2 as 2 step 0 retreat")
     assert notations(st) == ["lose 10K", "lose 9K"]
     st.apply("lose 9K")  # 8.5.1: the second loss must go to 10K, applied at once
-    assert st.u("9K")["steps"] == 2 and st.u("10K")["steps"] == 2
-    assert st.u("9K")["hex"] == "1214"
+    assert st.u("9K").steps == 2 and st.u("10K").steps == 2
+    assert st.u("9K").hex == "1214"
     assert st.current_player() == "soviet" and dec(st).kind == "combat"  # no advance
 
 
@@ -115,7 +115,7 @@ def test_d2_b_retreat_both_two_hexes_by_priority(rules_engine: MotherlandEngine)
     assert st.current_player() == "axis" and dec(st).kind == "retreat-choice"
     dest = st.legal_actions()[0].notation().split()[-1]
     st.apply(f"retreat 9K 10K to {dest}")
-    assert st.u("9K")["steps"] == 3 and st.u("9K")["hex"] == dest
+    assert st.u("9K").steps == 3 and st.u("9K").hex == dest
     assert dec(st).kind == "advance" and dec(st).side == "soviet"
 
 
@@ -125,7 +125,7 @@ def test_d2_c_one_step_and_both_retreat_one_hex_then_advance_one(
     st.apply("take D2 as 1 step 1 retreat")
     st.apply("lose 10K")
     st.apply("retreat 9K 10K to 1213")
-    assert st.u("10K")["steps"] == 2 and st.u("9K")["steps"] == 3
+    assert st.u("10K").steps == 2 and st.u("9K").steps == 3
     # advance example 3: the attacker may advance one hex only
     d = st.decision()
     assert d is not None and d.kind == "advance" and d.side == "soviet"
@@ -139,7 +139,7 @@ def test_d2_c_one_step_and_both_retreat_one_hex_then_advance_one(
 def test_snow_turn_axis_must_retreat(rules_engine: MotherlandEngine) -> None:
     st = position(rules_engine, 5, "combat", "soviet",
                   {"9K": "1214", "10K": "1214", "5A": "1315", "16A": "1215", "19A": "1115"})
-    st.s["cups"]["A"] = ["A8-6", "A8-6", "A8-6"]
+    st.pos.cups["A"] = ["A8-6", "A8-6", "A8-6"]
     st.apply("attack 1214 with 16A 19A 5A")
     draw(st, "A8-6", "A8-6", "A8-6")
     texts = roll(st, 4)
@@ -152,7 +152,7 @@ def test_snow_turn_axis_must_retreat(rules_engine: MotherlandEngine) -> None:
 def test_second_winter_soviet_modifier_is_plus_one(rules_engine: MotherlandEngine) -> None:
     st = position(rules_engine, 12, "combat", "soviet",
                   {"9K": "1214", "5A": "1315"})
-    st.s["cups"]["A"] = ["A8-6"]
+    st.pos.cups["A"] = ["A8-6"]
     st.apply("attack 1214 with 5A")
     draw(st, "A8-6")
     texts = roll(st, 1)
@@ -165,11 +165,11 @@ def test_second_winter_soviet_modifier_is_plus_one(rules_engine: MotherlandEngin
 def test_starred_chit_leaves_the_game_unstarred_returns(rules_engine: MotherlandEngine) -> None:
     st = position(rules_engine, 3, "combat", "axis", {"5A": "1214", "16A": "1216"},
                   fields={"5A": {"chit": "A4-3*"}, "16A": {"chit": "A6-5"}})
-    before = list(st.s["cups"]["A"])
+    before = list(st.pos.cups["A"])
     st._drop_chit("5A")
     st._drop_chit("16A")
-    assert st.s["removed_chits"] == ["A4-3*"]
-    assert sorted(st.s["cups"]["A"]) == sorted([*before, "A6-5"])  # 11.2 note
+    assert st.pos.removed_chits == ["A4-3*"]
+    assert sorted(st.pos.cups["A"]) == sorted([*before, "A6-5"])  # 11.2 note
 
 
 def test_chit_drawn_before_combat_and_flipped_on_loss(rules_engine: MotherlandEngine) -> None:
@@ -178,15 +178,15 @@ def test_chit_drawn_before_combat_and_flipped_on_loss(rules_engine: MotherlandEn
     req = st.chance_request()
     assert req.kind == "draw" and req.cup == "A" and req.rule == "11.1.1"
     st.apply_outcome(("A5-4*",))
-    assert st.u("5A")["chit"] == "A5-4*" and st.factors("5A")[:2] == (5, 4)
+    assert st.u("5A").chit == "A5-4*" and st.factors("5A")[:2] == (5, 4)
     st._lose_step("5A", "test")
     assert st.factors("5A")[:2] == (3, 2)  # the back of the chit
 
 
 def test_general_draws_two_and_the_soviet_keeps_one(rules_engine: MotherlandEngine) -> None:
     st = position(rules_engine, 3, "combat", "axis", {"5A": "1214", "41Pz": "1314"})
-    st.s["generals"] = {"Zhukov": "ready"}
-    st.s["cups"]["A"] = ["A4-3*", "A6-5"]
+    st.pos.generals = {"Zhukov": "ready"}
+    st.pos.cups["A"] = ["A4-3*", "A6-5"]
     st.apply("attack 1214 with 41Pz")
     d = st.decision()
     assert d is not None and d.side == "soviet" and d.kind == "generals"
@@ -197,9 +197,9 @@ def test_general_draws_two_and_the_soviet_keeps_one(rules_engine: MotherlandEngi
     st.apply_outcome(("A6-5", "A4-3*"))
     assert notations(st) == ["keep A4-3* for 5A", "keep A6-5 for 5A"]
     st.apply("keep A6-5 for 5A")
-    assert st.u("5A")["chit"] == "A6-5"
-    assert "A4-3*" in st.s["removed_chits"]  # a discarded starred chit leaves the game
-    assert st.s["generals"]["Zhukov"] == "used"
+    assert st.u("5A").chit == "A6-5"
+    assert "A4-3*" in st.pos.removed_chits  # a discarded starred chit leaves the game
+    assert st.pos.generals["Zhukov"] == "used"
 
 
 def test_admin_phase_returns_chits_of_units_not_adjacent(rules_engine: MotherlandEngine) -> None:
@@ -207,7 +207,7 @@ def test_admin_phase_returns_chits_of_units_not_adjacent(rules_engine: Motherlan
                   fields={"16A": {"chit": "A6-5"}})
     # 5A is next to 9K and has no chit: it must draw (11.1.2); 16A is alone: its chit goes back
     assert st.is_chance() and st.chance_request().rule == "11.1.2"
-    assert st.u("16A")["chit"] == "" and "A6-5" in st.s["cups"]["A"]
+    assert st.u("16A").chit == "" and "A6-5" in st.pos.cups["A"]
 
 
 # --- Stalin (16.6), production (12.1) --------------------------------------------------------
@@ -219,14 +219,14 @@ def test_stalin_escapes_on_one_to_four(rules_engine: MotherlandEngine) -> None:
     req = st.chance_request()
     assert req.rule == "16.6"
     st.apply_outcome((4,))
-    assert st.s["stalin"] == "evacuated" and st.s["control"]["2113"] == "axis"
+    assert st.pos.stalin == "evacuated" and st.pos.control["2113"] == "axis"
 
 
 def test_stalin_killed_then_surrender_roll(rules_engine: MotherlandEngine) -> None:
     st = position(rules_engine, 3, "move", "axis", {"41Pz": "2013", "5A": "0920"})
     st.apply("move 41Pz 2013 2113")
     st.apply_outcome((5,))
-    assert st.s["stalin"] == "dead"
+    assert st.pos.stalin == "dead"
     assert st.chance_request().rule == "20.2 rule 4"
     st.apply_outcome((6,))
     assert st.is_terminal()
@@ -237,22 +237,22 @@ def test_stalin_killed_then_surrender_roll(rules_engine: MotherlandEngine) -> No
 
 def test_production_roll_and_placement(rules_engine: MotherlandEngine) -> None:
     st = position(rules_engine, 3, "admin", "", {"5A": "2020"})
-    st.s["units"]["OS2"]["box"] = "osm"
+    st.pos.units["OS2"].box = "osm"
     assert st.chance_request().rule == "12.1"
     st.apply_outcome((5,))  # production number 5 with no assets lost
     d = st.decision()
     assert d is not None and d.kind == "production"
     assert "produce OS2 at 2020" in notations(st)  # 12.1: any supplied hex (see test_issue11)
     st.apply("produce OS2 at 2020")
-    assert st.u("OS2")["hex"] == "2020"
+    assert st.u("OS2").hex == "2020"
 
 
 def test_production_fails_above_the_number(rules_engine: MotherlandEngine) -> None:
     st = position(rules_engine, 3, "admin", "", {"5A": "2020"})
-    st.s["units"]["OS2"]["box"] = "osm"
-    st.s["eliminated_assets"] = ["FacKEV", "FacKHA", "FacSLN", "OreKRI"]  # number 4
+    st.pos.units["OS2"].box = "osm"
+    st.pos.eliminated_assets = ["FacKEV", "FacKHA", "FacSLN", "OreKRI"]  # number 4
     st.apply_outcome((5,))
-    assert st.u("OS2")["box"] == "osm"
+    assert st.u("OS2").box == "osm"
 
 
 # --- movement (4.0, 5.0) and overrun (7.0) ----------------------------------------------------
@@ -265,17 +265,17 @@ def test_zoc_to_zoc_only_for_panzers(rules_engine: MotherlandEngine) -> None:
     with pytest.raises(IllegalAction, match=r"4\.2"):
         st.apply("move 9K 1213 1314")
     st.apply("move 41Pz 1213 1314")  # 4.2 note, 5.1.4
-    assert st.u("41Pz")["mp"] == 7 - 3  # 1 MP clear + 2 to leave the ZOC
+    assert st.u("41Pz").mp == 7 - 3  # 1 MP clear + 2 to leave the ZOC
 
 
 def test_may_always_move_one_hex(rules_engine: MotherlandEngine) -> None:
     st = position(rules_engine, 3, "move", "axis", {"9K": "1714"},
-                  fields={"9K": {"sup": "out"}})
+                  fields={"9K": {"supply": "out"}})
     assert st.factors("9K")[2] == 2  # Out of Supply halves the Movement Factor (9.5)
     st.apply("move 9K 1714 1713")  # mountain costs 2 leg MP: fine; now one-hex rule
     st2 = position(rules_engine, 3, "move", "axis", {"41Pz": "1812"},
-                   fields={"41Pz": {"sup": "out"}})
-    st2.u("41Pz")["mp"] = 1
+                   fields={"41Pz": {"supply": "out"}})
+    st2.u("41Pz").mp = 1
     st2._touch()
     assert "move 41Pz 1812 1813" in notations(st2)  # swamp costs 3 mech MP (5.1.3)
 
@@ -292,7 +292,7 @@ def test_overrun_below_one_to_three_is_automatic_a2(rules_engine: MotherlandEngi
                   fields={"5A": {"chit": "A4-3*"}})
     st.apply("overrun 1214 with 5A")
     assert not st.is_chance()  # no roll: 4 to 22 is below 1:3 (7.1)
-    assert st.u("5A")["mp"] == 4 - 3
+    assert st.u("5A").mp == 4 - 3
     assert dec(st).kind == "result-choice" and dec(st).side == "soviet"
 
 
@@ -300,7 +300,7 @@ def test_soviet_overrun_costs_two_in_snow(rules_engine: MotherlandEngine) -> Non
     st = position(rules_engine, 12, "move", "soviet",
                   {"1T": "1215", "9K": "1214"}, fields={"1T": {"chit": "A8-6"}})
     st.apply("overrun 1214 with 1T")
-    assert st.u("1T")["mp"] == 6 - 2  # 7.2.5
+    assert st.u("1T").mp == 6 - 2  # 7.2.5
 
 
 def test_no_overrun_across_a_major_river(rules_engine: MotherlandEngine) -> None:
@@ -335,7 +335,7 @@ def test_overstacking_is_removed_by_the_opponent(rules_engine: MotherlandEngine)
     assert d is not None and d.side == "soviet" and d.kind == "stacking"
     assert notations(st) == ["eliminate 1K", "eliminate 2K", "eliminate 4K", "eliminate 5K"]
     st.apply("eliminate 2K")
-    assert st.u("2K")["box"] == "elim"
+    assert st.u("2K").box == "elim"
 
 
 def test_sequence_of_play_flips_after_turn_eleven(engine: MotherlandEngine) -> None:
@@ -354,16 +354,16 @@ def test_supply_lack_then_out_then_isolation(rules_engine: MotherlandEngine) -> 
     units = {"9K": "1010", "5A": "1112", "16A": "0911", "19A": "0909", "20A": "1109",
              "31A": "1210"}
     st = position(rules_engine, 3, "supply", "", units)
-    assert st.u("9K")["sup"] == "lack"  # cut off by ZOC: Lack first (9.1)
-    st.s["phase"] = 0
+    assert st.u("9K").supply == "lack"  # cut off by ZOC: Lack first (9.1)
+    st.pos.phase = 0
     st.start_phase()
-    assert st.u("9K")["sup"] == "out"
+    assert st.u("9K").supply == "out"
     assert st.is_chance() and st.chance_request().rule == "9.1.3"
 
 
 def test_units_near_a_source_are_in_supply(rules_engine: MotherlandEngine) -> None:
     st = position(rules_engine, 3, "supply", "", {"9K": "0510", "5A": "2410"})
-    assert st.u("9K")["sup"] == "" and st.u("5A")["sup"] == ""
+    assert st.u("9K").supply == "" and st.u("5A").supply == ""
 
 
 # --- notation ------------------------------------------------------------------------------------
@@ -430,18 +430,18 @@ def test_units_retreated_into_a_hex_do_not_defend_and_die_on_a_result(
     st = position(rules_engine, 3, "combat", "axis",
                   {"41Pz": "1314", "5A": "1214", "16A": "1214"},
                   fields={"5A": {"chit": "A8-6"}, "16A": {"chit": "A4-3*"}})
-    st.u("5A")["rin"] = True  # it retreated here earlier this phase
+    st.u("5A").displaced = True  # it retreated here earlier this phase
     texts = [e.text for e in st.apply("attack 1214 with 41Pz")]
     assert any(t.startswith("Odds 9 to 3 (3:1)") for t in texts)  # 8.6.5: 5A does not defend
     texts = roll(st, 3)  # 3:1, die 3: D1
-    assert st.u("5A")["box"] == "track"  # eliminated by 8.6.5, back in three turns (17.1.2)
+    assert st.u("5A").box == "track"  # eliminated by 8.6.5, back in three turns (17.1.2)
     assert any("8.6.5" in t for t in texts)
 
 
 def test_generals_also_serve_the_administrative_draws(rules_engine: MotherlandEngine) -> None:
     st = position(rules_engine, 2, "admin", "", {"5A": "1214", "9K": "1314"})
     # no general has arrived by turn 2: give one and run the chit step again
-    st.s["generals"] = {"Konev": "ready"}
+    st.pos.generals = {"Konev": "ready"}
     st.stack.append(Frame("admin_chits"))
     st._settle()
     assert st.decision() is not None and dec(st).kind == "generals"
@@ -458,7 +458,7 @@ ROW20 = " ".join(f"{c:02d}20" for c in range(24, 8, -1))  # 2420 ... 0920, 15 he
 def test_strategic_movement_fifteen_hexes_in_supply(rules_engine: MotherlandEngine) -> None:
     st = position(rules_engine, 3, "move", "soviet", {"5A": "2420", "9K": "0305"})
     st.apply(f"strategic 5A {ROW20}")
-    assert st.u("5A")["hex"] == "0920" and st.u("5A")["mode"] == "strat"
+    assert st.u("5A").hex == "0920" and st.u("5A").mode == "strat"
     with pytest.raises(IllegalAction, match=r"5\.3"):
         st.apply("move 5A 0920 0820")  # 5.3: no regular move after a strategic one
 
@@ -480,9 +480,9 @@ def test_sea_transport_needs_sevastopol_on_the_black_sea(rules_engine: Motherlan
     st = position(rules_engine, 3, "move", "soviet", {"5A": "1530", "9K": "0305"})
     assert "ship 5A to 0926" in notations(st)
     st.apply("ship 5A to 0926")
-    assert st.u("5A")["hex"] == "0926" and st.s["sea_used"]
+    assert st.u("5A").hex == "0926" and st.pos.sea_used
     st2 = position(rules_engine, 3, "move", "soviet", {"5A": "1530", "9K": "0305"})
-    st2.s["control"]["0926"] = "axis"  # 5.5.4: the Axis holds Sevastopol
+    st2.pos.control["0926"] = "axis"  # 5.5.4: the Axis holds Sevastopol
     st2._touch()
     assert not any(a.notation().startswith("ship") for a in st2.legal_actions())
 
@@ -499,7 +499,7 @@ def test_exploitation_panzers_full_infantry_one_hex(rules_engine: MotherlandEngi
     with pytest.raises(IllegalAction, match=r"4\.2"):
         st.apply("move 41Pz 1213 1314")
     st.apply("move 41Pz 1213 1212 1211")
-    assert st.u("41Pz")["mp"] == 7 - 4
+    assert st.u("41Pz").mp == 7 - 4
 
 
 # --- administrative phase: KG (15.2), replacements (15.1), conversion (17.2) ----------------
@@ -510,7 +510,7 @@ def test_two_kampfgruppen_combine_into_a_corps(rules_engine: MotherlandEngine) -
                   fields={"1K": {"steps": 1}, "2K": {"steps": 1}})
     assert "combine 1K 2K" in notations(st)
     st.apply("combine 1K 2K")
-    assert st.u("1K")["steps"] == 3 and st.u("2K")["box"] == "elim"
+    assert st.u("1K").steps == 3 and st.u("2K").box == "elim"
     assert st.factors("1K") == (5, 7, 4)  # 15.2.1 two 2-3-5 KGs make a 5-7-4 corps
 
 
@@ -520,10 +520,10 @@ def test_mud_turn_replacements(rules_engine: MotherlandEngine) -> None:
     d = st.decision()
     assert d is not None and d.kind == "replacements" and "i4/p2" in d.prompt
     st.apply("replace 41Pz")  # one Panzer step (p), back to full strength
-    assert st.u("41Pz")["steps"] == 3
+    assert st.u("41Pz").steps == 3
     assert notations(st) == ["replace 1K", "end replacements"]
     st.apply("replace 1K")
-    assert st.u("1K")["steps"] == 2  # the KG is a corps again, on its reduced side
+    assert st.u("1K").steps == 2  # the KG is a corps again, on its reduced side
 
 
 def test_guards_conversion_draws_a_fresh_b_chit(rules_engine: MotherlandEngine) -> None:
@@ -534,8 +534,8 @@ def test_guards_conversion_draws_a_fresh_b_chit(rules_engine: MotherlandEngine) 
     req = st.chance_request()
     assert req.cup == "B" and req.rule == "17.2.1"
     st.apply_outcome(("B4-3*",))
-    assert st.u("1Gd")["hex"] == "2020" and st.u("1Gd")["steps"] == 2
-    assert st.u("5A")["box"] == "removed"
+    assert st.u("1Gd").hex == "2020" and st.u("1Gd").steps == 2
+    assert st.u("5A").box == "removed"
 
 
 # --- supports: Railroad Gun (16.2), air (14.1) ----------------------------------------------
@@ -548,7 +548,7 @@ def test_railroad_gun_adds_four_against_a_fortified_city(rules_engine: Motherlan
     st.apply("attack 1610 with 41Pz and railroad gun")
     texts = roll(st, 1)
     assert any("+4 Railroad Gun" in t for t in texts)
-    assert st.u("RRGun")["box"] == "removed"  # used once (16.2 note)
+    assert st.u("RRGun").box == "removed"  # used once (16.2 note)
 
 
 def test_air_support_shifts_two_right_not_in_snow(rules_engine: MotherlandEngine) -> None:
@@ -556,7 +556,7 @@ def test_air_support_shifts_two_right_not_in_snow(rules_engine: MotherlandEngine
                   {"41Pz": "1314", "5A": "1214", "AB1": "1412"}, fields={"5A": {"chit": "A8-6"}})
     texts = [e.text for e in st.apply("attack 1214 with 41Pz and air")]
     assert any("(1:1), shift +2 -> 3:1" in t for t in texts)
-    assert st.s["air"]["used"] == 1
+    assert st.pos.air.used == 1
     st2 = position(rules_engine, 5, "combat", "axis",
                    {"41Pz": "1314", "5A": "1214", "AB1": "1412"}, fields={"5A": {"chit": "A8-6"}})
     with pytest.raises(IllegalAction, match=r"14\.1"):
@@ -579,26 +579,26 @@ def test_partisans_mark_the_nearest_german_units(rules_engine: MotherlandEngine)
     # nearest first (9K is 1 hex from the base, 10K 2); one choice each, so applied at once
     assert marks == ["Partisans: 9K is Out of Supply (10.1)",
                      "Partisans: 10K is Out of Supply (10.1)"]
-    assert st.u("9K")["sup"] == "out" and st.u("SB1")["sup"] == ""
+    assert st.u("9K").supply == "out" and st.u("SB1").supply == ""
 
 
 def test_mech_groups_leave_after_turn_four(rules_engine: MotherlandEngine) -> None:
     st = position(rules_engine, 4, "admin", "", {"MG1": "2020", "9K": "0305"},
-                  fields={"21A": {"box": "track", "ret": 7}})
-    while not st.is_terminal() and st.s["turn"] == 4:
+                  fields={"21A": {"box": "track", "return_turn": 7}})
+    while not st.is_terminal() and st.pos.turn == 4:
         if st.is_chance():
             st.apply_outcome((1,) if st.chance_request().kind == "dice" else
                              (st.chance_request().contents[0],))
         else:
             st.apply(st.legal_actions()[-1])
-    assert st.u("MG1")["box"] == "removed" and st.u("21A")["hex"] == "2020"  # 16.4
+    assert st.u("MG1").box == "removed" and st.u("21A").hex == "2020"  # 16.4
 
 
 def test_retreat_into_enemy_zoc_costs_the_stack_one_step(rules_engine: MotherlandEngine) -> None:
     st = position(rules_engine, 3, "combat", "soviet",
                   {"9K": "1214", "10K": "1214", "5A": "1315", "16A": "1215", "19A": "1115",
                    "OS1": "1216", "31A": "1212"})
-    st.s["cups"]["A"] = ["A8-6", "A8-6", "A8-6"]
+    st.pos.cups["A"] = ["A8-6", "A8-6", "A8-6"]
     st.apply("attack 1214 with 16A 19A 5A")
     draw(st, "A8-6", "A8-6", "A8-6")
     roll(st, 4)
@@ -609,7 +609,7 @@ def test_retreat_into_enemy_zoc_costs_the_stack_one_step(rules_engine: Motherlan
     d = st.decision()
     assert d is not None and d.kind == "step-loss" and d.side == "axis"  # 4.2.1: one step
     st.apply("lose 10K")
-    assert st.u("10K")["steps"] == 2 and st.u("9K")["steps"] == 3
+    assert st.u("10K").steps == 2 and st.u("9K").steps == 3
 
 
 # --- victory (19.0) ------------------------------------------------------------------------------
@@ -625,10 +625,10 @@ def test_front_line_counts_the_missing_hexes(rules_engine: MotherlandEngine) -> 
 
 def test_moscow_ten_points_held_five_recaptured(rules_engine: MotherlandEngine) -> None:
     st = position(rules_engine, 3, "combat", "axis", {"9K": "2113", "5A": "2820"})
-    st.s["control"] = {"2113": "axis"}  # 19.1 example
+    st.pos.control = {"2113": "axis"}  # 19.1 example
     st._touch()
     assert "Moscow held: 10" in st.victory_points()[1]
-    st.s["control"] = {"2113": "soviet"}
+    st.pos.control = {"2113": "soviet"}
     st._touch()
     assert "Moscow recaptured: 5" in st.victory_points()[1]
 
@@ -660,7 +660,7 @@ def test_turkey_enters_on_a_low_roll(engine: MotherlandEngine) -> None:
                   options={"turkey": "on"})
     assert st.chance_request().rule == "21.2.1"
     st.apply_outcome((1,))
-    assert st.s["turkey"] and st.u("Tur1")["hex"] == "1735"
+    assert st.pos.turkey and st.u("Tur1").hex == "1735"
 
 
 def test_air_bases_move_last_then_exploitation_is_free_again(
@@ -706,7 +706,7 @@ def _besieged(engine: MotherlandEngine, side: str, port: str, unit: str,
 
 
 def _supply_phase_again(st: MotherlandState) -> None:
-    st.s.update(phase=0)
+    st.pos.phase = 0
     st.start_phase()
 
 
@@ -714,11 +714,11 @@ def test_soviet_sea_supply_through_tuapse_or_novorossiysk(engine: MotherlandEngi
     """9.6.3: a besieged Soviet port on the Black Sea is supplied by ship while Tuapse or
     Novorossiysk is Soviet and railed to a source; the Sea of Azov does not count."""
     st, _ = _besieged(engine, "soviet", "0722", "10A")  # Odessa
-    assert st.in_supply("10A") and st.u("10A")["sup"] == ""
-    st.s["control"].update({"1428": "axis"})  # Novorossiysk lost, Tuapse left
+    assert st.in_supply("10A") and st.u("10A").supply == ""
+    st.pos.control.update({"1428": "axis"})  # Novorossiysk lost, Tuapse left
     st._touch()
     assert st.in_supply("10A")
-    st.s["control"].update({"1530": "axis"})
+    st.pos.control.update({"1530": "axis"})
     st._touch()
     assert not st.in_supply("10A")
 
@@ -728,20 +728,20 @@ def test_axis_in_sevastopol_closes_odessa_to_soviet_sea_supply(
     """9.6.1 note: an Axis unit in Sevastopol as the Mutual Supply Phase begins: no Soviet
     sea supply from Odessa; once the Soviets recapture Sevastopol, it is open again."""
     st, _ = _besieged(engine, "soviet", "0722", "10A", {"29K": "0926"})
-    st.s["control"]["0926"] = "axis"
+    st.pos.control["0926"] = "axis"
     _supply_phase_again(st)
-    assert st.s["odessa_closed"] and not st.in_supply("10A")
-    assert st.u("10A")["sup"] == "lack"
-    st.s["control"]["0926"] = "soviet"  # recaptured (19.1)
+    assert st.pos.odessa_closed and not st.in_supply("10A")
+    assert st.u("10A").supply == "lack"
+    st.pos.control["0926"] = "soviet"  # recaptured (19.1)
     st._touch()
     assert st.in_supply("10A")
 
 
 def test_an_empty_axis_held_sevastopol_does_not_close_odessa(engine: MotherlandEngine) -> None:
     st, _ = _besieged(engine, "soviet", "0722", "10A")
-    st.s["control"]["0926"] = "axis"
+    st.pos.control["0926"] = "axis"
     _supply_phase_again(st)
-    assert not st.s["odessa_closed"] and st.in_supply("10A")
+    assert not st.pos.odessa_closed and st.in_supply("10A")
 
 
 def test_german_sea_supply_on_the_baltic_needs_danzig_and_konigsberg(
@@ -749,14 +749,14 @@ def test_german_sea_supply_on_the_baltic_needs_danzig_and_konigsberg(
     """9.6.2: a German corps besieged in Axis-held Riga is supplied by ship while the Axis
     holds Danzig and Königsberg; with Königsberg lost it is not."""
     st, _ = _besieged(engine, "axis", "1006", "9K")
-    st.s["control"]["1006"] = "axis"
+    st.pos.control["1006"] = "axis"
     st._touch()
     assert st.in_supply("9K")
-    st.s["control"]["0507"] = "soviet"
+    st.pos.control["0507"] = "soviet"
     st._touch()
     assert not st.in_supply("9K")
-    st.s["control"].pop("0507")
-    st.s["control"]["1006"] = "soviet"  # a port of the enemy's is no supply point
+    st.pos.control.pop("0507")
+    st.pos.control["1006"] = "soviet"  # a port of the enemy's is no supply point
     st._touch()
     assert not st.in_supply("9K")
 
@@ -771,7 +771,7 @@ def test_new_partisans_must_be_placed_on_a_supply_base(rules_engine: MotherlandE
     assert d is not None and d.kind == "partisan-placement"
     assert notations(st) == ["partisan Kovpak to SB1", "partisan Kovpak to SB2"]  # no end
     st.apply("partisan Kovpak to SB2")
-    assert st.s["partisans"]["Kovpak"] == "2010"
+    assert st.pos.partisans["Kovpak"] == "2010"
 
 
 def test_a_forced_partisan_placement_is_applied(rules_engine: MotherlandEngine) -> None:
@@ -779,14 +779,14 @@ def test_a_forced_partisan_placement_is_applied(rules_engine: MotherlandEngine) 
                   {"SB1": "1010", "9K": "1009", "5A": "2420"}, partisans={"Kovpak": ""})
     while st.current_player() == "axis" and st.phase()[0] == "supply":
         st.apply(st.legal_actions()[-1])
-    assert st.s["partisans"]["Kovpak"] == "1010"
+    assert st.pos.partisans["Kovpak"] == "1010"
 
 
 def test_advance_example_one_tanks_go_two_hexes(rules_engine: MotherlandEngine) -> None:
     """8.7 example 1: D3, one step lost, two hexes of retreat: advance up to two hexes."""
     st = position(rules_engine, 15, "combat", "soviet",
                   {"9K": "1214", "1T": "1315", "2T": "1215", "5A": "1115", "OS1": "1216"})
-    st.s["cups"]["A"] = ["A8-6", "A8-6", "A8-6"]
+    st.pos.cups["A"] = ["A8-6", "A8-6", "A8-6"]
     st.apply("attack 1214 with 2T 5A 1T")
     draw(st, "A8-6", "A8-6", "A8-6")
     texts = roll(st, 4)  # 24 to 7 = 3:1, die 4 +3 Offensive Support = 7: D3
@@ -811,8 +811,8 @@ def test_advance_example_two_no_advance_after_a_mandatory_exchange(
     st2.apply("attack 1214 with 1K")
     # the die roll is replaced by the example's result
     instead_of_roll(st2, lambda: st2._combat_result("1/1"))
-    assert st2.u("1K")["box"] == "elim"  # the attacker's one step is gone
-    assert st2.u("5A")["steps"] == 1  # the defender lost one step
+    assert st2.u("1K").box == "elim"  # the attacker's one step is gone
+    assert st2.u("5A").steps == 1  # the defender lost one step
     assert dec(st2).kind == "combat"  # and no advance was offered (1 - 1 = 0)
 
 
@@ -831,13 +831,13 @@ def test_queued_draws_meet_an_empty_cup(rules_engine: MotherlandEngine) -> None:
     """Two units need chits but the cup holds one: the second takes the stand-in chit."""
     st = position(rules_engine, 3, "combat", "axis",
                   {"41Pz": "1314", "5A": "1214", "16A": "1214"})
-    st.s["cups"]["A"] = ["A6-5"]
+    st.pos.cups["A"] = ["A6-5"]
     st.apply("attack 1214 with 41Pz")
     assert st.chance_request().count == 1
     texts = [e.text for e in st.apply_outcome(("A6-5",))]
     assert any("Cup A is empty" in t for t in texts)
     # the first in order drew the chit, the other has the weakest A chit (empty_cup)
-    assert {st.u("16A")["chit"], st.u("5A")["chit"]} == {"A6-5", "A4-3*"}
+    assert {st.u("16A").chit, st.u("5A").chit} == {"A6-5", "A4-3*"}
 
 
 def test_zitadelle_opens_with_the_axis_moving_first_then_soviets_lead(
@@ -849,11 +849,11 @@ def test_zitadelle_opens_with_the_axis_moving_first_then_soviets_lead(
     assert isinstance(st, MotherlandState)
     assert st.turn == 16 and st.phases()[1:4] == [("move", "axis"), ("combat", "axis"),
                                                   ("exploit", "axis")]
-    st.s["turn"] = 17
+    st.pos.turn = 17
     assert st.phases()[1] == ("move", "soviet")
     campaign = engine.new_state("6-for-the-motherland")
     assert isinstance(campaign, MotherlandState)
-    campaign.s["turn"] = 16
+    campaign.pos.turn = 16
     assert campaign.phases()[1] == ("move", "soviet")
     # marked as a stand-in, so the engine page and 'pbem scenario check' list it
     assert any("scenario-5-zitadelle.toml: rules" in s and "20.5 rule 2" in s

@@ -37,7 +37,7 @@ def combat_phase(engine: MotherlandEngine, units: Mapping[str, str],
     body = snap["body"]["position"]
     for uid, u in body["units"].items():
         u.update(hex=units.get(uid, ""), box="" if uid in units else "out",
-                 chit=(chits or {}).get(uid, ""), sup="", ret=0)
+                 chit=(chits or {}).get(uid, ""), supply="", return_turn=0)
     body.update(control={}, partisans={}, hit=[])
     return engine.restore(snap)
 
