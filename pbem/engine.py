@@ -257,6 +257,11 @@ class State(ABC):
     #: digested, checked and saved several times per file, and encoding a big state costs
     #: milliseconds each time (engines change state only through apply/apply_outcome)
     _encoded: bytes | None = None
+    #: the game's dice are sealed (docs/protocol.md 6.2): set by the verifier from the
+    #: signed invite's ``dice_mode``, so both sides' programs agree, never from anything
+    #: local.  The step runtime lets batched rolls wait (pbem.steps, issue 21) only then;
+    #: with open dice the actor resolves every roll as it comes, as it always did.
+    sealed_dice: bool = False
 
     def __init__(self, engine: Engine, scenario: str, options: Mapping[str, str]) -> None:
         self.engine = engine
