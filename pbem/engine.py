@@ -260,6 +260,11 @@ class State(ABC):
     _encoded: bytes | None = None
     #: the rolls in :attr:`history`
     _rolls: int = 0
+    #: the game's dice are sealed (docs/protocol.md 6.2): set by the verifier from the
+    #: signed invite's ``dice_mode``, so both sides' programs agree, never from anything
+    #: local.  The step runtime lets batched rolls wait (pbem.steps, issue 21) only then;
+    #: with open dice the actor resolves every roll as it comes, as it always did.
+    sealed_dice: bool = False
 
     def __init__(self, engine: Engine, scenario: str, options: Mapping[str, str]) -> None:
         self.engine = engine

@@ -15,14 +15,30 @@ sequences of play; chance stays OpenSpiel's (a chance node the session resolves)
   numbers, each calling a step, optionally only when a condition holds.
 
 The state keeps a stack of :class:`Frame` values (the step's name, its typed arguments,
-a position in a sequence) in its snapshot.  :class:`StepState` implements the
-:class:`~pbem.engine.State` hooks once: who acts, legal actions, apply, chance request and
-outcome, the decision, and forced choices taken without asking (``Choice.auto``).
+a position in a sequence) in its snapshot.
+
+Sealed dice (docs/protocol.md 6.2, issue 21): with sealed dice every roll is finalized by
+the opponent's next file, so a roll that stops play costs a round trip.  A :class:`Roll`
+that names a ``batch`` may instead *wait*: after an action of a side, the runtime sets the
+roll's frame aside (``parked``, kept in the snapshot) and plays on, for as long as every
+step it comes to lets that batch wait (:attr:`Step.lets_wait`, each declaration citing the
+rule that allows it) and every decision it comes to is the same side's.  At the first step
+that does not (one that reads a result, a decision of the opponent, the end of the batch's
+scope, the end of the game), the waiting rolls go back on the stack in the order they were
+asked, above that step, and are the chance nodes of the position: the side's file ends
+there and the opponent's next file resolves them, each as its own ``SEQ.INDEX``, with its
+one link.  Batching is on only when the game's dice are sealed (``State.sealed_dice``, set
+from the invite); with open dice the rolls come as they always did.
+
+:class:`StepState` implements the :class:`~pbem.engine.State` hooks once: who acts, legal
+actions, apply, chance request and outcome, the decision, and forced choices taken without
+asking (``Choice.auto``).
 docs/engine-guide.md has a worked example; tests/toy/toy_engine.py is one whole game.
 """
 
 from __future__ import annotations
 
+import copy
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from typing import Any, ClassVar, Generic, TypeVar
@@ -36,6 +52,8 @@ P = TypeVar("P")
 
 #: a sequence that runs away (a procedure that neither ends nor moves on) is a bug: stop
 MAX_RUN = 100_000
+#: the last entry of a snapshot's stack while rolls wait (sealed dice): never a step's name
+WAITING = "(rolls waiting)"
 
 
 @dataclass(frozen=True)
@@ -99,6 +117,16 @@ class Step(Generic[S]):
     rule: ClassVar[str] = ""
     #: the dataclass of a frame's arguments (kept in the snapshot through pbem.codec)
     Args: ClassVar[type[Any]] = NoArgs
+    #: sealed dice (issue 21): the batches (:attr:`Roll.batch`) whose rolls may stay
+    #: unresolved while this step runs or is decided, because the rules let the side go on
+    #: without their results here (cite the rule where it is declared).  Empty: any waiting
+    #: roll is resolved before this step, the safe default.
+    lets_wait: ClassVar[frozenset[str]] = frozenset()
+
+    def may_wait(self, s: S, args: Any, batches: frozenset[str]) -> bool:
+        """Whether rolls of ``batches`` may stay unresolved at this step (a step whose
+        answer depends on the position overrides this; the default is :attr:`lets_wait`)."""
+        return batches <= self.lets_wait
 
 
 class Choice(Step[S]):
@@ -161,10 +189,14 @@ class Roll(Step[S]):
     """A chance node: :meth:`request` says what to roll or draw and why; :meth:`resolve`
     applies the outcome.  The frame ends after it unless ``resolve`` moves on itself."""
 
-    #: Issue 21's hook (sealed dice batching): rolls of steps that name the same batch may
-    #: wait and be resolved together, up to the next decision that needs one of them.
-    #: Empty: this roll is resolved before play goes on (the only mode the runtime runs now).
+    #: sealed dice (issue 21): the batch this roll belongs to.  With sealed dice, a roll
+    #: of a batch asked for after a side's action waits while play goes on through steps
+    #: that let the batch wait (:attr:`Step.lets_wait`); a roll lets its own batch wait.
+    #: Empty: the roll is resolved before play goes on (and with open dice, always).
     batch: ClassVar[str] = ""
+
+    def may_wait(self, s: S, args: Any, batches: frozenset[str]) -> bool:
+        return batches <= self.lets_wait | {self.batch} if self.batch else False
 
     def request(self, s: S, args: Any) -> ChanceRequest:
         raise NotImplementedError
@@ -233,6 +265,12 @@ class StepState(State, Generic[P]):
 
     pos: P
     stack: list[Frame]
+    #: sealed dice (issue 21): the rolls waiting, in the order they were asked for, and the
+    #: side whose action asked for them; in the snapshot (:meth:`stack_data`) when any.
+    #: A tuple, never changed in place, of frames never changed while they wait: a clone
+    #: may share it (the frames are copied when they go back on the stack)
+    parked: tuple[Frame, ...] = ()
+    parked_by: str = ""
 
     def begin(self, position: P, stack: list[Frame] | None = None) -> list[Event]:
         """Set the position and the frames (a new game: the start step), then run to the
@@ -294,10 +332,12 @@ class StepState(State, Generic[P]):
     def _apply_action(self, action: Action) -> list[Event]:
         step, frame = self._choice()
         step.check(self, frame.args, action)
+        # sealed dice: the rolls this action leads to may wait while the same side decides
+        actor = step.side(self, frame.args) if self.sealed_dice else ""
         flow = Flow()
         events = step.apply(self, frame.args, action, flow)
         self._move(flow, stay=True)
-        return events + self._settle()
+        return events + self._settle(actor)
 
     def _chance_request(self) -> ChanceRequest:
         step = self.step()
@@ -313,9 +353,18 @@ class StepState(State, Generic[P]):
         return events + self._settle()
 
     def chance_batch(self) -> str:
-        """The batch the pending roll belongs to (issue 21; empty: resolve it now)."""
+        """The batch the roll asked for now belongs to (issue 21; empty: none)."""
         step = self.step()
         return step.batch if isinstance(step, Roll) else ""
+
+    def waiting(self) -> list[ChanceRequest]:
+        """The rolls waiting (sealed dice, issue 21), as they would be asked now."""
+        return [self._roll(f).request(self, f.args) for f in self.parked]
+
+    def _roll(self, frame: Frame) -> Roll[Any]:
+        step = self.steps[frame.step]
+        assert isinstance(step, Roll), f"{frame.step} is not a roll"
+        return step
 
     # -- running -------------------------------------------------------------------------------
 
@@ -339,14 +388,26 @@ class StepState(State, Generic[P]):
         for name, args in reversed(flow.pushed):
             self.stack.append(self._frame(name, args))
 
-    def _settle(self) -> list[Event]:
+    def _settle(self, actor: str = "") -> list[Event]:
         """Run procedures and sequences, and take forced choices, until a side must decide,
-        a roll is due, or the game is over."""
+        a roll is due, or the game is over.  ``actor``: the side whose action this follows,
+        with sealed dice (its batched rolls may wait, see the module's docstring)."""
         events: list[Event] = []
         for _ in range(MAX_RUN):
             if not self.stack or self.over():
+                if self.parked and not self.stack:
+                    # the end of the sequence of play: what waits is rolled now
+                    self._unpark()
+                    actor = ""
+                    continue
                 return events
             step, frame = self.step(), self.stack[-1]
+            if self.parked and not (actor and self._may_pass(step, frame, actor)):
+                # a step the waiting rolls must come before: they are the chance nodes now,
+                # in the order they were asked for, then this step again
+                self._unpark()
+                actor = ""
+                continue
             flow = Flow()
             if isinstance(step, Roll | Choice):
                 done = step.settle(self, frame.args, flow)
@@ -355,6 +416,15 @@ class StepState(State, Generic[P]):
                     self._move(flow, stay=True)
                     continue
             if isinstance(step, Roll):
+                if actor and step.batch:
+                    # the roll waits; play goes on from the frame below, as if it had ended
+                    purpose = step.request(self, frame.args).purpose
+                    events.append(Event(f"{purpose}: waits for the opponent's next file "
+                                        "(sealed dice)", "roll", rule=step.rule))
+                    self.stack.pop()
+                    self.parked = (*self.parked, frame)
+                    self.parked_by = actor
+                    continue
                 return events
             if isinstance(step, Choice):
                 if not step.auto:
@@ -384,6 +454,24 @@ class StepState(State, Generic[P]):
             self._move(flow, stay=False)
         raise RuntimeError(f"the sequence of play did not settle in {MAX_RUN} steps")
 
+    def _may_pass(self, step: Step[Any], frame: Frame, actor: str) -> bool:
+        """Whether the waiting rolls may stay waiting at ``step`` (sealed dice): it lets
+        their batches wait and, if it is a decision, it is the side's that asked for them
+        (a decision of the opponent always comes after the rolls)."""
+        if actor != self.parked_by:
+            return False
+        if isinstance(step, Choice) and step.side(self, frame.args) != actor:
+            return False
+        batches = frozenset(self._roll(f).batch for f in self.parked)
+        return step.may_wait(self, frame.args, batches)
+
+    def _unpark(self) -> None:
+        """The waiting rolls back on the stack, the first asked on top (copies: a clone
+        may share the parked frames)."""
+        for f in reversed(self.parked):
+            self.stack.append(Frame(f.step, copy.deepcopy(f.args), f.pc))
+        self.parked, self.parked_by = (), ""
+
     # -- snapshot ----------------------------------------------------------------------------
 
     def _snapshot(self) -> Snapshot:
@@ -396,9 +484,16 @@ class StepState(State, Generic[P]):
         return codec.to_data(self.pos)
 
     def stack_data(self, frames: list[Frame] | None = None) -> list[list[Any]]:
-        """The frames (by default the state's own) as snapshot data: ``[step, pc, args]``."""
-        return [[f.step, f.pc, codec.to_data_of(self.steps[f.step].Args, f.args)]
-                for f in (self.stack if frames is None else frames)]
+        """The frames (by default the state's own) as snapshot data: ``[step, pc, args]``;
+        the state's own end with ``[WAITING, side, [frame, ...]]`` while rolls wait
+        (sealed dice), so engines that store the stack store those too."""
+        data = [self._frame_data(f) for f in (self.stack if frames is None else frames)]
+        if frames is None and self.parked:
+            data.append([WAITING, self.parked_by, [self._frame_data(f) for f in self.parked]])
+        return data
+
+    def _frame_data(self, f: Frame) -> list[Any]:
+        return [f.step, f.pc, codec.to_data_of(self.steps[f.step].Args, f.args)]
 
     def restore_body(self, body: Mapping[str, Any]) -> None:
         """Set position and frames from a snapshot body (the engine's ``_restore``)."""
@@ -410,12 +505,30 @@ class StepState(State, Generic[P]):
         is not a frame of this state's steps."""
         if not isinstance(data, list):
             raise FormatError(f"stack: not a frame stack of {type(self).__name__}")
+        parked: list[Frame] = []
+        parked_by = ""
+        if data and isinstance(data[-1], list) and data[-1][:1] == [WAITING]:
+            where = f"stack[{len(data) - 1}]"
+            item = data[-1]
+            if (len(item) != 3 or item[1] not in self.engine.sides
+                    or not isinstance(item[2], list) or not item[2]):
+                raise FormatError(f"{where}: not the waiting rolls of {type(self).__name__}")
+            parked = self._frames(item[2], f"{where}[2]")
+            if not all(isinstance(step := self.steps[f.step], Roll) and step.batch
+                       for f in parked):
+                raise FormatError(f"{where}: a waiting frame that is not a batched roll")
+            parked_by = item[1]
+            data = data[:-1]
+        self.stack = self._frames(data, "stack")
+        self.parked, self.parked_by = tuple(parked), parked_by
+
+    def _frames(self, data: list[Any], at: str) -> list[Frame]:
         stack = []
         for n, item in enumerate(data):
-            where = f"stack[{n}]"
+            where = f"{at}[{n}]"
             if (not isinstance(item, list) or len(item) != 3 or item[0] not in self.steps
                     or type(item[1]) is not int):
                 raise FormatError(f"{where}: not a frame of {type(self).__name__}")
             args = codec.from_data(self.steps[item[0]].Args, item[2], where)
             stack.append(Frame(item[0], args, item[1]))
-        self.stack = stack
+        return stack

@@ -137,9 +137,10 @@ def check_refusal(state: State, listed: set[str], stale: list[str], where: str) 
 
 
 def replay(engine: Engine, scenario: str, options: dict[str, str],
-           history: list[tuple[str, object]]) -> State:
+           history: list[tuple[str, object]], *, sealed_dice: bool = False) -> State:
     """Rebuild a state from its history: ("action", text) and ("outcome", tuple) records."""
     state = engine.new_state(scenario, options)
+    state.sealed_dice = sealed_dice
     for kind, value in history:
         if kind == "action":
             assert isinstance(value, str)
@@ -153,15 +154,18 @@ def replay(engine: Engine, scenario: str, options: dict[str, str],
 def random_playout(engine: Engine, scenario: str, seed: int, *, max_steps: int = 2000,
                    options: dict[str, str] | None = None, check_every: int = 50,
                    check_replay: bool = True,
-                   known: frozenset[str] = frozenset()) -> PlayoutReport:
+                   known: frozenset[str] = frozenset(),
+                   sealed_dice: bool = False) -> PlayoutReport:
     """Play ``scenario`` with random legal choices, checking the contract as it goes.
 
     ``known`` names checks an engine is known to fail (``"default"``: a decision's default
     is not a legal action; ``"refusal"``: a refused action names no rule or changes the
-    state), so the rest of the contract is still checked for it.
+    state), so the rest of the contract is still checked for it.  ``sealed_dice``: play as
+    in a sealed game, where the rolls an engine's rules let wait do (pbem.steps).
     """
     options = engine.resolve_options(options or {})
     state = engine.new_state(scenario, options)
+    state.sealed_dice = sealed_dice
     choose = Chooser(f"{engine.id}/{scenario}/{seed}")
     report = PlayoutReport()
     #: actions listed at the previous decision: mostly illegal now, the refusal probe
@@ -198,7 +202,7 @@ def random_playout(engine: Engine, scenario: str, seed: int, *, max_steps: int =
     report.result = result.text if result else ""
     report.digest = state.digest().hex()
     if check_replay:
-        again = replay(engine, scenario, options, report.history)
+        again = replay(engine, scenario, options, report.history, sealed_dice=sealed_dice)
         assert again.digest() == state.digest(), "replaying the history gave another digest"
     return report
 

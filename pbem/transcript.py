@@ -297,6 +297,8 @@ class Verifier:
             raise MismatchError(f"the game is for engine {self.setup.engine_id}, not {engine.id}")
         check_installed(self.setup, engine)
         self.state: State = engine.new_state(self.setup.scenario, self.setup.options)
+        # sealed dice let batched rolls wait (pbem.steps); the mode is the signed invite's
+        self.state.sealed_dice = self.sealed
         if self.state.digest() != self.setup.initial_digest:
             raise MismatchError("the initial position here differs from the invite's "
                                 "(same versions, different engine behaviour)")
@@ -344,6 +346,7 @@ class Verifier:
         # bytes (the canonical encoding); a map in saves written before that change
         self.state = engine.restore(canonical.decode(snapshot) if isinstance(snapshot, bytes)
                                     else snapshot)
+        self.state.sealed_dice = self.setup.dice_mode == "sealed"
         self.keys = dict(data["keys"])
         self.cards = {s: Card.from_data(c) for s, c in data["cards"].items()}
         self.chains = {s: ChainPos.from_data(c) for s, c in data["chains"].items()}

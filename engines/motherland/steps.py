@@ -573,9 +573,22 @@ class Generals(MotherlandChoice):
     done = DONE["generals"]
     forced = "once"
     Args = UnitsArgs
+    #: 16.5: the Soviet player declares a General "when drawing" a unit's chit, before the
+    #: draw; a General's draw tells nothing about the other units, so the draws of the
+    #: Generals declared may wait until the Soviet player has declared them all
+    lets_wait = frozenset({"chits"})
     prompt_text = "the Soviet player may use a General before the chits are drawn"
 
     decider = SOVIET
+
+    def may_wait(self, s: MotherlandState, args: UnitsArgs, batches: frozenset[str]) -> bool:
+        # only while every cup holds more than the waiting draws take: the options (a
+        # General only where the cup has a chit) are then those of the cups as drawn
+        taken: dict[str, int] = {}
+        for f in s.parked:
+            taken[f.args.letter] = taken.get(f.args.letter, 0) + f.args.count
+        return batches <= self.lets_wait and all(
+            len(s.s["cups"][letter]) > n for letter, n in taken.items())
 
     def options(self, s: MotherlandState, args: UnitsArgs) -> list[Action]:
         return [*s._generals_options(args), Word(self.done)]
@@ -753,6 +766,9 @@ class Conversions(MotherlandChoice):
     done = DONE["convert"]
     forced = "once"
     Args = NoArgs
+    #: 17.2.1: a converted unit's new B chit bears on no other conversion (17.2.2 asks for
+    #: supply and ZOC only), so the draws may wait until the Soviet player is done
+    lets_wait = frozenset({"chits"})
     prompt_text = "the Soviet player may convert armies"
 
     decider = SOVIET
@@ -979,6 +995,9 @@ class DrawChits(Roll["MotherlandState"]):
     name = "draw"
     rule = "11.1"
     Args = DrawArgs
+    #: sealed dice (issue 21): a draw may wait where the steps below say the rules let it
+    #: (Conversions 17.2.1, Generals 16.5); anywhere else it is drawn before play goes on
+    batch = "chits"
 
     def request(self, s: MotherlandState, args: DrawArgs) -> ChanceRequest:
         return ChanceRequest.draw(

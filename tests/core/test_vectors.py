@@ -19,6 +19,7 @@ purpose (and bump the format version).
 from __future__ import annotations
 
 import hashlib
+import itertools
 import json
 import os
 from pathlib import Path
@@ -37,9 +38,11 @@ SEALED = Path(__file__).parent.parent / "data" / "transcript-sealed"
 ANCHOR = Path(__file__).parent.parent / "data" / "transcript-anchor"
 ANCHOR_SEALED = Path(__file__).parent.parent / "data" / "transcript-anchor-sealed"
 V1 = Path(__file__).parent.parent / "data" / "transcript-v1"
-VARIANTS = [(DATA, False, False, 8), (ORDERS, False, True, 8), (SEALED, True, False, 8),
-            (ANCHOR, False, False, 3), (ANCHOR_SEALED, True, False, 3)]
-IDS = ["open", "orders", "sealed", "anchor", "anchor-sealed"]
+BATCHED = Path(__file__).parent.parent / "data" / "transcript-batched"
+VARIANTS = [(DATA, False, False, 8, "short"), (ORDERS, False, True, 8, "short"),
+            (SEALED, True, False, 8, "short"), (ANCHOR, False, False, 3, "short"),
+            (ANCHOR_SEALED, True, False, 3, "short"), (BATCHED, True, False, 8, "night")]
+IDS = ["open", "orders", "sealed", "anchor", "anchor-sealed", "batched"]
 ALICE = bytes(range(32))
 BOB = bytes(range(32, 64))
 NONCE = bytes.fromhex("5e" * 32)
@@ -48,12 +51,12 @@ NONCE_ORDERS = bytes.fromhex("5f" * 32)
 
 
 def play(root: Path, *, sealed_dice: bool = False, orders: bool = False,
-         chain_length: int = 8) -> list[bytes]:
+         chain_length: int = 8, scenario: str = "short") -> list[bytes]:
     alice = Home(root / "alice", clock=lambda: 1_800_000_000)
     bob = Home(root / "bob", clock=lambda: 1_800_000_000)
     alice.keys.create("Alice", "alice@example.org", None, secret=ALICE)
     bob.keys.create("Bob", "bob@example.org", None, secret=BOB)
-    game = alice.new_game("skirmish", "short", "red", name="v",
+    game = alice.new_game("skirmish", scenario, "red", name="v",
                           nonce=NONCE_ORDERS if orders else NONCE, chain_length=chain_length,
                           dice_mode="sealed" if sealed_dice else "open")
     files = [game.files[0]]
@@ -98,11 +101,12 @@ def facts(files: list[bytes]) -> dict[str, Any]:
     return out
 
 
-@pytest.mark.parametrize(("folder", "sealed_dice", "orders", "chain_length"), VARIANTS,
-                         ids=IDS)
+@pytest.mark.parametrize(("folder", "sealed_dice", "orders", "chain_length", "scenario"),
+                         VARIANTS, ids=IDS)
 def test_transcript_vectors(tmp_path: Path, folder: Path, sealed_dice: bool,
-                            orders: bool, chain_length: int) -> None:
-    files = play(tmp_path, sealed_dice=sealed_dice, orders=orders, chain_length=chain_length)
+                            orders: bool, chain_length: int, scenario: str) -> None:
+    files = play(tmp_path, sealed_dice=sealed_dice, orders=orders, chain_length=chain_length,
+                 scenario=scenario)
     expected = facts(files)
     if os.environ.get("PBEM_WRITE_VECTORS"):
         folder.mkdir(parents=True, exist_ok=True)
@@ -140,6 +144,28 @@ def test_the_vectors_hold_what_they_are_for() -> None:
         kinds = [r[0] for r in b["records"]]
         assert "r" not in kinds[next((i for i, k in enumerate(kinds) if k != "r"),
                                      len(kinds)):]
+
+
+def test_the_batched_vectors_carry_waiting_rolls() -> None:
+    """Sealed dice batching (issue 21): a file asks for flares, goes on giving orders, and
+    ends at the waiting rolls; the opponent's next file opens with one roll record for
+    each, all from its one link (the seed of protocol-crypto 3.3.1)."""
+    bodies = _bodies(BATCHED)
+    pinned = json.loads((BATCHED / "transcript.json").read_text(encoding="utf-8"))["rolls"]
+    batched = 0
+    for asking, reply in itertools.pairwise(bodies):
+        actions = [r[1] for r in asking["records"] if r[0] == "a"]
+        flares = [a for a in actions if a.startswith("flare")]
+        if not flares or actions[-1].startswith("flare"):
+            continue
+        # flares, then more orders in the same file: their rolls waited
+        waited = sum(int(a.split()[1]) for a in flares)
+        rolls = [r for r in reply["records"][:waited] if r[0] == "r"]
+        assert [r[1] for r in rolls] == list(range(waited))
+        seeds = {p["seed"] for p in pinned if p["roll"].split(".")[0] == str(reply["seq"])}
+        assert len(seeds) == 1
+        batched += waited >= 2
+    assert batched, "no file of the batched vectors carries two waiting rolls"
 
 
 def test_the_anchor_vectors_cross_a_generation() -> None:

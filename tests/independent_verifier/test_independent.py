@@ -20,7 +20,7 @@ from .verifier import Refused, verify
 
 DATA = Path(__file__).parent.parent / "data"
 FORMAT_2 = ["transcript", "transcript-orders", "transcript-sealed", "transcript-anchor",
-            "transcript-anchor-sealed"]
+            "transcript-anchor-sealed", "transcript-batched"]
 ALICE = bytes(range(32))
 BOB = bytes(range(32, 64))
 

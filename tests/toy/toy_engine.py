@@ -7,6 +7,12 @@ attack rolls 2d6; on 7 or more the defender must decide (``absorb`` or ``retreat
 an opponent decision point inside the phasing side's turn, as in real wargames.  Absorbing
 rolls 1d6 for the loss.  The sides alternate as phasing side; the game ends after the last
 round, or when a side reaches strength 0.
+
+Scenario "night" adds Skirmish 5, for sealed dice batching (pbem.steps, issue 21): instead of
+moving, the phasing side may fire one or two flares (``flare N``); each rolls 1d6 and on 5
+or 6 the enemy loses a point (never below 1).  Nothing the phasing side orders afterwards
+reads a flare, so the flares' rolls may wait until its orders end: with sealed dice they
+travel with the rest of its file and the opponent's next file resolves them.
 """
 
 from __future__ import annotations
@@ -49,9 +55,12 @@ from pbem.view import BoardView, Cell, Layout, Piece, TerrainStyle
 
 SIDES = ("red", "blue")
 COLUMNS = ("a", "b", "c")
-ROUNDS = {"short": 4, "long": 12, "marathon": 520, "ultramarathon": 1100}
+ROUNDS = {"short": 4, "long": 12, "marathon": 520, "ultramarathon": 1100, "night": 4}
 #: starting strength: the marathon must not end early, it exists to make long transcripts
-STRENGTH = {"short": 10, "long": 10, "marathon": 100_000, "ultramarathon": 100_000}
+STRENGTH = {"short": 10, "long": 10, "marathon": 100_000, "ultramarathon": 100_000,
+            "night": 10}
+#: the scenarios with flares (Skirmish 5)
+FLARES = ("night",)
 CUP = ("calm", "calm", "fog", "rally", "storm")
 
 
@@ -69,6 +78,14 @@ class Attack(Action):
 
     def notation(self) -> str:
         return f"attack {self.strength}"
+
+
+@dataclass(frozen=True)
+class Flare(Action):
+    count: int
+
+    def notation(self) -> str:
+        return f"flare {self.count}"
 
 
 @dataclass(frozen=True)
@@ -155,6 +172,8 @@ class Orders(Choice["SkirmishState"]):
     name = "orders"
     kind = "orders"
     rule = "Skirmish 2"
+    #: Skirmish 5: a flare's roll waits while the phasing side goes on giving orders
+    lets_wait = frozenset({"flares"})
 
     def side(self, s: SkirmishState, args: NoArgs) -> str:
         return s.pos.phasing
@@ -167,6 +186,8 @@ class Orders(Choice["SkirmishState"]):
         out: list[Action] = []
         if not pos.moved:  # Skirmish 2.1: one move a round
             out += [Move(c) for c in COLUMNS if c != force.column]
+            if s.scenario in FLARES:  # Skirmish 5: flares instead of the move
+                out += [Flare(1), Flare(2)]
         if pos.weather is not Weather.STORM:  # Skirmish 4: no attacks in a storm
             out += [Attack(n) for n in range(1, min(3, force.strength) + 1)]
         out.append(Word("pass"))
@@ -180,6 +201,9 @@ class Orders(Choice["SkirmishState"]):
             if s.pos.moved:
                 return Refusal("Skirmish 2.1", "a side moves at most once per round")
             return Refusal("Skirmish 2.1", f"cannot move to column {action.column}")
+        if isinstance(action, Flare):
+            return Refusal("Skirmish 5", "flares only at night, once a round, instead of "
+                           "the move, one or two")
         if isinstance(action, Attack):
             if s.pos.weather is Weather.STORM:
                 return Refusal("Skirmish 4", "no attacks in a storm")
@@ -194,6 +218,12 @@ class Orders(Choice["SkirmishState"]):
             s.pos.moved = True
             return [Event(f"{side} moves to column {action.column}", "move",
                           hexes=(s.hex(side),))]
+        if isinstance(action, Flare):
+            s.pos.moved = True
+            for _ in range(action.count):
+                flow.push("flare-roll")
+            return [Event(f"{side} fires {action.count} flare(s)", "attack",
+                          hexes=(s.hex(other(side)),))]
         if isinstance(action, Attack):
             s.pos.committed = action.strength
             flow.goto("attack-roll")
@@ -201,6 +231,28 @@ class Orders(Choice["SkirmishState"]):
                           hexes=(s.hex(other(side)),))]
         flow.end()
         return [Event(f"{side} passes", "info")]
+
+
+class FlareRoll(Roll["SkirmishState"]):
+    name = "flare-roll"
+    rule = "Skirmish 5"
+    #: Skirmish 5: nothing the phasing side orders after a flare reads it, so its roll may
+    #: wait while that side gives its orders (Orders.lets_wait); the end of the orders
+    #: (Skirmish 2.3, which changes the phasing side) comes after it
+    batch = "flares"
+
+    def request(self, s: SkirmishState, args: NoArgs) -> ChanceRequest:
+        return ChanceRequest.roll(f"flare over {other(s.pos.phasing)}", 6, rule=self.rule)
+
+    def resolve(self, s: SkirmishState, args: NoArgs, outcome: Outcome,
+                flow: Flow) -> list[Event]:
+        enemy = other(s.pos.phasing)
+        force = s.pos.forces[enemy]
+        if int(outcome[0]) >= 5 and force.strength > 1:
+            force.strength -= 1
+            return [Event(f"flare roll {outcome[0]}: {enemy} caught in the light, loses 1",
+                          "loss", units=(enemy,), rule=self.rule)]
+        return [Event(f"flare roll {outcome[0]}: nothing seen", "roll", rule=self.rule)]
 
 
 class AttackRoll(Roll["SkirmishState"]):
@@ -294,8 +346,8 @@ class EndOrders(Procedure["SkirmishState"]):
 
 
 class SkirmishState(StepState[Position]):
-    steps = step_table(Game(), Turn(), DrawEvent(), Orders(), AttackRoll(), Defend(),
-                       LossRoll(), EndOrders())
+    steps = step_table(Game(), Turn(), DrawEvent(), Orders(), FlareRoll(), AttackRoll(),
+                       Defend(), LossRoll(), EndOrders())
     start = "game"
     Position = Position
 
@@ -357,6 +409,8 @@ class SkirmishState(StepState[Position]):
             return Move(parts[1])
         if len(parts) == 2 and parts[0] == "attack" and parts[1].isdigit():
             return Attack(int(parts[1]))
+        if len(parts) == 2 and parts[0] == "flare" and parts[1] in ("1", "2"):
+            return Flare(int(parts[1]))
         if len(parts) == 1 and parts[0] in ("pass", "absorb", "retreat"):
             return Word(parts[0])
         raise ActionSyntaxError(f"cannot read {text!r}: try 'move b', 'attack 2', 'pass'")
@@ -381,6 +435,9 @@ class SkirmishEngine(Engine):
             # bench/bench_cli.py: long enough for a game of 2,000 files
             ScenarioInfo("ultramarathon", "Ultramarathon", "1,100 rounds, for benchmarks",
                          (data / "ultramarathon.toml",), (1, 1100)),
+            # Skirmish 5: flares, whose rolls may wait (sealed dice batching, issue 21)
+            ScenarioInfo("night", "Night skirmish", "four rounds with flares",
+                         (data / "night.toml",), (1, 4)),
         ]
 
     def options(self) -> list[OptionSpec]:

@@ -1,0 +1,70 @@
+"""Sealed dice batching in For the Motherland! (issue 21): the chit draws the rules let
+wait (17.2.1 conversions, 16.5 Generals) travel with the Soviet player's file."""
+
+from __future__ import annotations
+
+from engines.motherland import MotherlandEngine
+from pbem.steps import Frame
+
+from .conftest import position
+
+
+def test_conversion_draws_wait_for_the_end_of_the_conversions(
+        rules_engine: MotherlandEngine) -> None:
+    """17.2.1: each conversion draws a B chit; with sealed dice the Soviet player converts
+    both armies, and the draws come, in order, before the Axis player's first decision."""
+    units = {"5A": "2020", "6A": "2220"}
+    fields = {"1Gd": {"box": "conv"}, "2Gd": {"box": "conv"}}
+    st = position(rules_engine, 7, "admin", "", units, fields=fields)
+    st.sealed_dice = True
+    assert "convert 5A to 1Gd" in [a.notation() for a in st.legal_actions()]
+    st.apply("convert 5A to 1Gd")
+    assert st.current_player() == "soviet" and len(st.parked) == 1
+    assert [r.rule for r in st.waiting()] == ["17.2.1"]
+    # the last conversion: nothing is left to convert, the step ends by itself, and the
+    # Axis player's decisions come next: the draws first
+    st.apply("convert 6A to 2Gd")
+    assert st.is_chance() and not st.parked
+    first = st.chance_request()
+    assert first.cup == "B" and "1Gd" in first.purpose
+    st.apply_outcome((first.contents[0],))
+    assert st.u("1Gd")["chit"] == first.contents[0]
+    second = st.chance_request()
+    assert "2Gd" in second.purpose
+    st.apply_outcome((second.contents[0],))
+    assert not st.is_chance()
+
+
+def test_open_dice_draw_each_conversion_at_once(rules_engine: MotherlandEngine) -> None:
+    units = {"5A": "2020", "6A": "2220"}
+    fields = {"1Gd": {"box": "conv"}, "2Gd": {"box": "conv"}}
+    st = position(rules_engine, 7, "admin", "", units, fields=fields)
+    st.apply("convert 5A to 1Gd")
+    assert st.is_chance() and st.chance_request().rule == "17.2.1"
+
+
+def test_a_generals_draw_waits_while_the_soviet_player_declares_generals(
+        rules_engine: MotherlandEngine) -> None:
+    """16.5: a General is declared when drawing; its two-chit draw waits while the Soviet
+    player declares the others, and comes before the other draws (11.1.2)."""
+    st = position(rules_engine, 2, "admin", "", {"5A": "1214", "6A": "1313", "9K": "1314"})
+    st.sealed_dice = True
+    st.s["generals"] = {"Konev": "ready", "Zhukov": "ready"}
+    st.stack.append(Frame("admin_chits"))
+    st._settle()
+    st.apply("general Konev for 5A")
+    assert st.current_player() == "soviet" and len(st.parked) == 1
+    assert [a.notation() for a in st.legal_actions()] == ["general Zhukov for 6A",
+                                                          "end generals"]
+    st.apply("end generals")
+    request = st.chance_request()
+    assert "5A" in request.purpose and request.count == 2
+    # a cup that the waiting draw would empty: the General's draw comes at once
+    st = position(rules_engine, 2, "admin", "", {"5A": "1214", "6A": "1313", "9K": "1314"})
+    st.sealed_dice = True
+    st.s["generals"] = {"Konev": "ready", "Zhukov": "ready"}
+    st.s["cups"]["A"] = st.s["cups"]["A"][:2]
+    st.stack.append(Frame("admin_chits"))
+    st._settle()
+    st.apply("general Konev for 5A")
+    assert st.is_chance() and not st.parked and st.chance_request().count == 2
