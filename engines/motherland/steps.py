@@ -588,7 +588,7 @@ class Generals(MotherlandChoice):
         for f in s.parked:
             taken[f.args.letter] = taken.get(f.args.letter, 0) + f.args.count
         return batches <= self.lets_wait and all(
-            len(s.s["cups"][letter]) > n for letter, n in taken.items())
+            len(s.pos.cups[letter]) > n for letter, n in taken.items())
 
     def options(self, s: MotherlandState, args: UnitsArgs) -> list[Action]:
         return [*s._generals_options(args), Word(self.done)]

@@ -28,7 +28,7 @@ def test_conversion_draws_wait_for_the_end_of_the_conversions(
     first = st.chance_request()
     assert first.cup == "B" and "1Gd" in first.purpose
     st.apply_outcome((first.contents[0],))
-    assert st.u("1Gd")["chit"] == first.contents[0]
+    assert st.u("1Gd").chit == first.contents[0]
     second = st.chance_request()
     assert "2Gd" in second.purpose
     st.apply_outcome((second.contents[0],))
@@ -49,7 +49,7 @@ def test_a_generals_draw_waits_while_the_soviet_player_declares_generals(
     player declares the others, and comes before the other draws (11.1.2)."""
     st = position(rules_engine, 2, "admin", "", {"5A": "1214", "6A": "1313", "9K": "1314"})
     st.sealed_dice = True
-    st.s["generals"] = {"Konev": "ready", "Zhukov": "ready"}
+    st.pos.generals = {"Konev": "ready", "Zhukov": "ready"}
     st.stack.append(Frame("admin_chits"))
     st._settle()
     st.apply("general Konev for 5A")
@@ -62,8 +62,8 @@ def test_a_generals_draw_waits_while_the_soviet_player_declares_generals(
     # a cup that the waiting draw would empty: the General's draw comes at once
     st = position(rules_engine, 2, "admin", "", {"5A": "1214", "6A": "1313", "9K": "1314"})
     st.sealed_dice = True
-    st.s["generals"] = {"Konev": "ready", "Zhukov": "ready"}
-    st.s["cups"]["A"] = st.s["cups"]["A"][:2]
+    st.pos.generals = {"Konev": "ready", "Zhukov": "ready"}
+    st.pos.cups["A"] = st.pos.cups["A"][:2]
     st.stack.append(Frame("admin_chits"))
     st._settle()
     st.apply("general Konev for 5A")
