@@ -101,8 +101,10 @@ class MoveClass(Shared):
         """Cost to move from ``a`` into adjacent ``b`` ignoring units; ``None`` if barred.
         ``hexmap`` may be the map seen through a position's overlay."""
         ta, tb = hexmap.terrain[a], hexmap.terrain[b]
-        feats = hexmap.hexsides.get(hexside(a, b), frozenset())
-        along = [n for n in self.networks if hexmap.connected(n, a, b)]
+        side = hexside(a, b)
+        feats = hexmap.hexsides.get(side, frozenset())
+        nets = hexmap.networks
+        along = [n for n in self.networks if side in nets.get(n, frozenset())]
         got = self._hex_cost(hexmap, b, along)
         if got is None:
             return None

@@ -155,15 +155,17 @@ class OverlaidMap:
         self.overlay = overlay
         self.terrain: Mapping[HexId, str] = _Terrain(hexmap.terrain, overlay.terrain)
         self.hexsides: Mapping[Hexside, frozenset[str]] = _Sides(hexmap.hexsides, overlay)
+        #: network -> its hexsides, the overlay's links added (as ``HexMap.networks``)
+        self.networks: Mapping[str, frozenset[Hexside]] = MappingProxyType({
+            n: hexmap.networks.get(n, frozenset()) | overlay.links_added.get(n, frozenset())
+            for n in sorted({*hexmap.networks, *overlay.links_added})})
 
     def features_of(self, h: HexId) -> frozenset[str]:
         return ((self.base.features_of(h) | self.overlay.features_added.get(h, _EMPTY))
                 - self.overlay.features_removed.get(h, _EMPTY))
 
     def connected(self, network: str, a: HexId, b: HexId) -> bool:
-        added = self.overlay.links_added.get(network)
-        return self.base.connected(network, a, b) or (
-            added is not None and hexside(a, b) in added)
+        return hexside(a, b) in self.networks.get(network, frozenset())
 
 
 class _Terrain(Mapping[HexId, str]):

@@ -134,7 +134,8 @@ class TerrainState(BaseState):
             cost: Fraction | None = static[key]
         else:
             cost = static[key] = self._enter_cost(mob, frm, to)
-        if cost is not None and frm is not None and self.wrong_bank(uid, frm, to):
+        if (cost is not None and frm is not None and self.weather == "thaw"
+                and self.wrong_bank(uid, frm, to)):
             return None  # Rule 16.B: leave on the side it entered
         return cost
 
@@ -179,7 +180,8 @@ class TerrainState(BaseState):
             else:
                 c = static[ckey] = self._enter_cost(mob, frm, to)
             t = static[key] = None if c is None else self.to_ticks(c)
-        if t is not None and frm is not None and self.wrong_bank(uid, frm, to):
+        if (t is not None and frm is not None and self.weather == "thaw"
+                and self.wrong_bank(uid, frm, to)):
             return None  # Rule 16.B
         return t
 
