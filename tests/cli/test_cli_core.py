@@ -274,7 +274,7 @@ def test_id_forget(run, tmp_path: Path) -> None:  # type: ignore[no-untyped-def]
 
 def test_scenario_check(run) -> None:  # type: ignore[no-untyped-def]
     r = run(None, "scenario", "check", "skirmish")
-    assert r.exit_code == 0 and "skirmish: 4 scenarios, ok" in r.output
+    assert r.exit_code == 0 and "skirmish: 5 scenarios, ok" in r.output
     r = run(None, "scenario", "check", "nosuch")
     assert r.exit_code == 6
 
