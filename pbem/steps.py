@@ -419,8 +419,10 @@ class StepState(State, Generic[P]):
                 if actor and step.batch:
                     # the roll waits; play goes on from the frame below, as if it had ended
                     purpose = step.request(self, frame.args).purpose
-                    events.append(Event(f"{purpose}: waits for the opponent's next file "
-                                        "(sealed dice)", "roll", rule=step.rule))
+                    resolver = next((x for x in self.engine.sides if x != actor), "other")
+                    events.append(Event(f"{purpose}: the roll waits for the {resolver} "
+                                        "player's next file (sealed dice)", "roll",
+                                        rule=step.rule))
                     self.stack.pop()
                     self.parked = (*self.parked, frame)
                     self.parked_by = actor

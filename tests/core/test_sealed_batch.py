@@ -170,7 +170,7 @@ def test_waiting_rolls_are_in_the_snapshot_and_restore() -> None:
     state.apply_outcome(("calm",))
     events = state.apply("flare 2", side="red")
     assert [e.text for e in events if e.kind == "roll"] == [
-        "flare over blue: waits for the opponent's next file (sealed dice)"] * 2
+        "flare over blue: the roll waits for the blue player's next file (sealed dice)"] * 2
     assert isinstance(state, StepState) and len(state.parked) == 2
     assert [r.purpose for r in state.waiting()] == ["flare over blue"] * 2
     snap = canonical.decode(state.encoded())
