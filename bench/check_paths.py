@@ -69,7 +69,8 @@ def main() -> int:
         engine_id, scenario, options, records = records_of(old)
         new = text_record(get(engine_id), scenario, options, records)
         lines += sum(1 for a, b in zip(old, new, strict=False) if a != b)
-        bad = [(n, a, b) for n, (a, b) in enumerate(zip(canon(old), canon(new), strict=False), 1) if a != b]
+        pairs = zip(canon(old), canon(new), strict=False)
+        bad = [(n, a, b) for n, (a, b) in enumerate(pairs, 1) if a != b]
         if len(old) != len(new) or bad:
             differ += 1
             where = f":{bad[0][0]}: was {bad[0][1]!r}, now {bad[0][2]!r}" if bad else \
