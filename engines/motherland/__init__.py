@@ -49,7 +49,7 @@ class MotherlandEngine(Engine):
 
     id = ENGINE_ID
     title = "For the Motherland! Eastern Front 1941-44"
-    rules_version = "6"  # 6: the position typed, with names that say what they hold (issue 12)
+    rules_version = "7"  # 7: moves found by the kit's reachable: equal-cost paths tie otherwise
     sides = ("axis", "soviet")
 
     def __init__(self, root: Path | None = None, map_file: Path | None = None) -> None:

@@ -4,17 +4,44 @@ cost, the hexes it can reach, and exploitation movement (5.4).
 
 from __future__ import annotations
 
-import heapq
 import itertools
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable
+from dataclasses import dataclass, field
+from typing import Any
 
-from engines.hexkit.movement import breadth_first
+from engines.hexkit.movement import MoveClass, MoveCosts, breadth_first, reachable
+from engines.hexkit.zoc import ZocPolicy
 from engines.motherland.actions import Move, Strategic, Word
 from engines.motherland.const import AXIS, BLOCKING_SIDES, DONE, SOVIET, other
 from engines.motherland.core import MotherlandCore
 from engines.motherland.steps import MoveArgs
 from pbem.engine import Action
 from pbem.errors import IllegalAction
+
+#: units that may not enter an enemy ZOC at all (4.2.3)
+ZOC_SHY = frozenset({"supply_base", "air_base", "railroad_gun", "offensive_support"})
+#: the MP it costs to leave an enemy ZOC hex (4.2)
+ZOC_EXIT = 2
+#: 4.2: leaving an enemy ZOC costs 2 MP and entering one does not stop a move; by (may
+#: enter an enemy ZOC at all (4.2.3), may move from one into another (5.1.4 Panzers))
+_POLICIES = {(enter, through): ZocPolicy(stop_on_entry=False, exit_cost=ZOC_EXIT,
+                                         zoc_to_zoc=through, may_enter=enter)
+             for enter in (False, True) for through in (False, True)}
+#: compiled step costs by (id of the game data, :meth:`MovementMixin._cost_key`), with the
+#: data they were compiled from (facts of the map: shared by every state and game)
+_COSTS: dict[tuple[object, ...], tuple[object, MoveCosts]] = {}
+
+
+@dataclass(frozen=True)
+class _Priced(MoveClass):
+    """A move class priced by the game's own terrain and hexside rules (5.1): the ice of
+    5.1.7 (water entered only across a Frozen Access hexside) is no chart the kit's data
+    form can say."""
+
+    price: Callable[[str, str], int | None] = field(default=lambda a, b: None, compare=False)
+
+    def step_cost(self, hexmap: Any, a: str, b: str) -> int | None:
+        return self.price(a, b)
 
 
 class MovementMixin(MotherlandCore):
@@ -77,9 +104,7 @@ class MovementMixin(MotherlandCore):
         if "major_river" in f or "strait" in f:
             cost = self.data.major_river_mp
         elif "minor_river" in f:
-            ignore = (self.turn == 1 and self.sc.rules.get("turn1_rules")
-                      and self.phase() == ("move", AXIS) and self.german(uid))
-            cost = 0 if ignore else self.data.minor_river_mp  # 20.1 rule 1
+            cost = 0 if self._minor_river_free(uid) else self.data.minor_river_mp
         return cost
 
     def _step_cost(self, uid: str, a: str, b: str, exploit: bool, ignore_zoc_at: str = ""
@@ -88,6 +113,31 @@ class MovementMixin(MotherlandCore):
         side = c.side
         if self.has_enemy(b, side) or not self._may_enter_country(uid, b):
             return None
+        cost = self._board_cost(uid, a, b)
+        if cost is None:
+            return None
+        ez = self.zoc(other(side))
+        if b in ez and c.type in ZOC_SHY:
+            return None  # 4.2.3
+        if a in ez and a != ignore_zoc_at:
+            cost += ZOC_EXIT  # 4.2
+            if b in ez:
+                panzer = c.type in ("panzer", "ss_panzer") and not exploit
+                if not panzer:
+                    return None  # 4.2, 5.1.4
+        return cost
+
+    def _minor_river_free(self, uid: str) -> bool:
+        """20.1 rule 1: on turn 1 German units cross Minor Rivers free in the Axis
+        Movement Phase."""
+        return bool(self.turn == 1 and self.sc.rules.get("turn1_rules")
+                    and self.phase() == ("move", AXIS) and self.german(uid))
+
+    def _board_cost(self, uid: str, a: str, b: str) -> int | None:
+        """The MP of a step from ``a`` into adjacent ``b`` by the map alone (terrain,
+        hexside, the ice: 5.1), None where the map bars it; units, ZOC and borders are
+        the caller's.  A function of :meth:`_cost_key` only, so compiled once per key
+        (:meth:`_move_costs`)."""
         water = self.data.water
         if a in water or b in water:
             # 5.1.7: Soviet infantry cross Frozen Access hexsides on Snow Turns
@@ -102,18 +152,28 @@ class MovementMixin(MotherlandCore):
         sc = self._side_cost(uid, a, b)
         if tc is None or sc is None:
             return None
-        ez = self.zoc(other(side))
-        cost = tc + sc
-        if b in ez and c.type in ("supply_base", "air_base", "railroad_gun", "offensive_support"):
-            return None  # 4.2.3
-        if a in ez and a != ignore_zoc_at:
-            cost += 2  # 4.2
-            if b in ez:
-                panzer = c.type in ("panzer", "ss_panzer") and not exploit
-                if not panzer:
-                    return None  # 4.2, 5.1.4
-        return cost
+        return tc + sc
 
+    def _cost_key(self, uid: str) -> tuple[str, bool, bool, bool]:
+        """Everything :meth:`_board_cost` reads besides the map: unit type (5.1.5 mountain
+        units, 5.1.7 Soviet infantry), mechanized or not, Snow (5.1.7, 5.1.8) and 20.1
+        rule 1's free Minor Rivers."""
+        c = self.c(uid)
+        return c.type, c.mech, self.snow, self._minor_river_free(uid)
+
+    def _move_costs(self, uid: str) -> MoveCosts:
+        """The map's step costs for units like ``uid`` now, compiled once per key and
+        kept with the game's data (the kit's searches run on them)."""
+        key = (id(self.data), *self._cost_key(uid))
+        hit = _COSTS.get(key)
+        if hit is None or hit[0] is not self.data:
+            # priced now, so that the kept costs hold the map's facts and not this state
+            table = {(a, b): self._board_cost(uid, a, b)
+                     for a, ns in self.data.all_neighbors.items() for b in ns}
+            priced = _Priced(f"motherland:{key[1:]}", {},
+                             price=lambda a, b: table.get((a, b)))
+            hit = _COSTS[key] = (self.data, MoveCosts(self.data.hexmap, priced))
+        return hit[1]
     def _can_move(self, uid: str, exploit: bool) -> bool:
         u, c = self.u(uid), self.c(uid)
         if not u.hex or u.mode in ("strat", "sea", "done"):
@@ -154,36 +214,18 @@ class MovementMixin(MotherlandCore):
         one_hex = u.moves == 0 and (u.mode == "one" or (not exploit and
                                                             self.factors(uid)[2] >= 1))
         mp = u.mp if u.mode != "one" else 0
-        ignore = start if u.mode == "ovr" else ""
-        best: dict[str, int] = {start: 0}
-        back: dict[str, str] = {}
-        heap = [(0, start)]
-        nbrs = self.data.all_neighbors if (self.snow and self._soviet_infantry(uid)) \
-            else self.data.neighbors
-        while heap:
-            cost, h = heapq.heappop(heap)
-            if cost > best.get(h, 1 << 30):
-                continue
-            for n in nbrs[h]:
-                step = self._step_cost(uid, h, n, exploit, ignore)
-                if step is None:
-                    continue
-                total = cost + step
-                if total > mp:
-                    if h == start and one_hex and n not in best and n not in self.data.water:
-                        out[n] = (start, n)  # 5.1.3: may always move one hex
-                    continue
-                if total < best.get(n, 1 << 30):
-                    best[n] = total
-                    back[n] = h
-                    heapq.heappush(heap, (total, n))
-        for h in best:
-            if h == start or h in self.data.water:
-                continue  # no move ends on the ice
-            path = [h]
-            while path[-1] != start:
-                path.append(back[path[-1]])
-            out[h] = tuple(reversed(path))
+        ez = self.zoc(other(c.side))
+        if u.mode == "ovr":
+            ez = ez - {start}  # 7.1: advancing out of an overrun hex leaves no ZOC (7.2.2)
+        panzer = c.type in ("panzer", "ss_panzer") and not exploit
+        policy = _POLICIES[(c.type not in ZOC_SHY, panzer)]
+        water = self.data.water
+        found = reachable(
+            self._move_costs(uid), start, mp, zoc=ez, policy=policy,
+            blocked=lambda h: self.has_enemy(h, c.side) or not self._may_enter_country(uid, h),
+            can_end=lambda h: h not in water,  # no move ends on the ice (5.1.7)
+            min_one_hex=one_hex)  # 5.1.3: may always move one hex
+        out = {h: tuple(found.path_to(h)) for h in found.ends}
         self._pcache[key] = out
         return out
 

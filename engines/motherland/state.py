@@ -24,8 +24,9 @@ The rules are split by what they do into mixins over :class:`MotherlandCore`
 * ``victory.py`` city control (19.1), Stalin (16.6), victory (19.0)
 * ``decisions.py`` the engine contract's hooks the runtime leaves to the game
 
-``const.py`` holds the shared names (re-exported here); ZOC extent, supply lines and rail
-connection are the hex kit's (``engines.hexkit.zoc.zoc_map``, ``engines.hexkit.movement.spread``).
+``const.py`` holds the shared names (re-exported here); ZOC extent, supply lines, rail
+connection and movement are the hex kit's (``engines.hexkit.zoc.zoc_map``,
+``engines.hexkit.movement.spread``, ``breadth_first``, ``reachable``).
 """
 
 from __future__ import annotations

@@ -858,3 +858,40 @@ def test_zitadelle_opens_with_the_axis_moving_first_then_soviets_lead(
     # marked as a stand-in, so the engine page and 'pbem scenario check' list it
     assert any("scenario-5-zitadelle.toml: rules" in s and "20.5 rule 2" in s
                for s in engine.data.stand_ins)
+
+
+def _cheapest(st: MotherlandState, uid: str) -> dict[str, int]:
+    """The least MP to every hex, by the step rule alone (an oracle beside the kit)."""
+    import heapq
+
+    start, mp = st.u(uid).hex, st.u(uid).mp
+    best, heap = {start: 0}, [(0, start)]
+    while heap:
+        cost, h = heapq.heappop(heap)
+        if cost > best[h]:
+            continue
+        for n in st.data.all_neighbors[h]:
+            step = st._step_cost(uid, h, n, False)
+            if step is not None and cost + step <= mp and cost + step < best.get(n, 99):
+                best[n] = cost + step
+                heapq.heappush(heap, (cost + step, n))
+    return {h: c for h, c in best.items() if h != start and h not in st.data.water}
+
+
+@pytest.mark.parametrize("uid", ["41Pz", "9K"])
+def test_listed_moves_are_the_cheapest_paths(rules_engine: MotherlandEngine, uid: str) -> None:
+    """5.0, 4.2: the kit's search (movement.reachable) lists every hex the unit can reach
+    within its MP, each by a path of least cost, leaving an enemy ZOC at 2 MP; of paths
+    that tie it keeps the one through the lower hex id."""
+    st = position(rules_engine, 3, "move", "axis",
+                  {"5A": "1214", "9K": "1213", "41Pz": "1213"})
+    reach = st.reach(uid)
+    cheapest = _cheapest(st, uid)
+    assert set(reach) == set(cheapest) and len(reach) > 10
+    for h, path in reach.items():
+        assert st._path_cost(uid, path, False) == cheapest[h]
+        # the hex before the last is the lowest-id hex that reaches it as cheaply
+        ties = [p for p in st.data.all_neighbors[h] if p in cheapest or p == path[0]
+                if (0 if p == path[0] else cheapest[p])
+                + (st._step_cost(uid, p, h, False) or 99) == cheapest[h]]
+        assert path[-2] == min(ties)
