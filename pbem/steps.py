@@ -361,6 +361,18 @@ class StepState(State, Generic[P]):
         """The rolls waiting (sealed dice, issue 21), as they would be asked now."""
         return [self._roll(f).request(self, f.args) for f in self.parked]
 
+    def rolls_due(self) -> list[ChanceRequest]:
+        """The rolls due now, in order: the roll frames on top of the stack (after a batch
+        comes back, every one of its rolls; otherwise the one roll, or none).  What a
+        sealed game's resolver will make, for telling the players what a file waits for."""
+        due: list[ChanceRequest] = []
+        for frame in reversed(self.stack):
+            step = self.steps[frame.step]
+            if not isinstance(step, Roll):
+                break
+            due.append(step.request(self, frame.args))
+        return due
+
     def _roll(self, frame: Frame) -> Roll[Any]:
         step = self.steps[frame.step]
         assert isinstance(step, Roll), f"{frame.step} is not a roll"

@@ -69,6 +69,10 @@ def test_one_file_asks_for_several_rolls_and_one_file_resolves_them(tmp_path: Pa
     assert state.is_chance() and state.chance_request().purpose == "flare over blue"
     with pytest.raises(NotYourTurn):  # red cannot go past the point the rolls wait for
         alice.game("n").act("pass")
+    # red is told every roll blue's file will make, not only the first
+    assert alice.game("n").awaiting() == (
+        "waiting for file 3 from the opponent, whose dice link finalizes 3 rolls: "
+        "flare over blue; flare over blue; attack by red with 2 (sealed dice)")
     report = bob.receive(data, "0002.pbem")
     assert report.sealed is None  # blue decides next (the defence, or its own turn)
     reply = blue_replies(bob)
