@@ -243,16 +243,22 @@ class BBState(StepState[Position]):
         self.invalidate()
         self.__dict__["_listed"] = listed
         try:
-            return super()._apply_action(action)
+            return super()._apply_action(action) + self.news()
         finally:
             self.invalidate()
 
     def _apply_outcome(self, outcome: Outcome) -> list[Event]:
         self.invalidate()
         try:
-            return super()._apply_outcome(outcome)
+            return super()._apply_outcome(outcome) + self.news()
         finally:
             self.invalidate()
+
+    def news(self) -> list[Event]:
+        """The events of what happened inside a helper with no events to return (a Front
+        Marker displaced by a move, 14.1), at the end of the action or roll's events."""
+        out: list[Event] = self.__dict__.pop("_news", [])
+        return out
 
     # the map's occupants --------------------------------------------------------------
     def on_map(self, uid: str) -> bool:
@@ -517,6 +523,9 @@ class BBState(StepState[Position]):
                     break
             else:
                 self.pos.fronts[f] = path[-1]
+            self.__dict__.setdefault("_news", []).append(Event(
+                f"the {f} Front Marker is displaced from {h} to {self.pos.fronts[f]}", "move",
+                rule="14.1", hexes=(h, self.pos.fronts[f])))
 
     def uprisings_due(self) -> tuple[str, ...]:
         """17.0: cities a Soviet unit has first come within three hexes of."""

@@ -235,6 +235,16 @@ def test_14_1_front_marker_displaced_when_the_enemy_enters() -> None:
     assert s.data.map.distance(new, "3716") == 2 and int(new[:2]) > 37
 
 
+def test_14_1_displacement_is_an_event_of_the_move() -> None:
+    s = at('clear = true\nplace = { "12T" = "3917", "LAH-1" = "3616" }\nfronts = { '
+           'southwest = "3716", voronezh = "3704" }\nphasing = "german"\n'
+           'ap = { german = 1 }\n' + GERMAN_MOVE)
+    s.apply("move LAH-1")
+    events = s.apply("to 3716")
+    new = s.pos.fronts["southwest"]  # type: ignore[attr-defined]
+    assert [(e.rule, e.hexes) for e in events if e.rule == "14.1"] == [("14.1", ("3716", new))]
+
+
 def test_14_2_front_marker_moves_one_hex_once_a_segment() -> None:
     s = ENGINE.new_state(SC)
     d = s.decision()
