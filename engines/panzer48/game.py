@@ -1215,16 +1215,37 @@ class RetreatStart(Procedure[P48State]):
         return []
 
 
+def firing_units(s: P48State, args: RetreatArgs) -> list[str]:
+    """8.3 priority 3's "adjacent firing units": the enemy units that have fired in this
+    combat and stand, on the map, adjacent to the hex the retreat starts from (supporting
+    artillery at range is not adjacent, 7.6)."""
+    c = s.pos.combat
+    if c is None:
+        return []
+    side = s.d.units[args.units[0]].side
+    return [u for u in c.fired
+            if s.d.units[u].side != side and s.pos.units[u].where == "map"
+            and s.d.map.distance(s.pos.units[u].hex, args.start) == 1]
+
+
 def retreat_paths(s: P48State, args: RetreatArgs) -> tuple[list[tuple[str, ...]], bool]:
-    """8.3: the best paths under the priorities (avoid enemy ZOC, away from the firing
-    units, then toward friends), never across an unbridged river; a path may run on past
-    its length to leave an enemy ZOC or an overstacked hex.  Returns the paths and
-    whether they are the full retreat (else the stack has no legal path)."""
+    """8.3: the best paths under the book's priorities, in its order: (1) the stack
+    retreats together (one path for all of ``args.units``); (2) avoid enemy-controlled
+    hexes if possible (fewest entered); (3) as far from the adjacent firing units as
+    possible (the retreat's last hex, by its distance to the nearest of them); (4) into
+    an enemy-controlled hex, the hex closest to a friendly unit.  Each hex is farther
+    from the start than the last (the engine's reading of "the required number of
+    hexes"), never across an unbridged river, never into an enemy-occupied hex; a path
+    runs on past its length, up to 3 hexes, to leave an enemy ZOC or an overstacked hex.
+    Returns the paths and whether they are the full retreat (else the stack has no
+    legal path)."""
     side = s.d.units[args.units[0]].side
     ez = s.zoc(other(side))
     weapons = any(s.d.units[u].target == "W" for u in args.units)
     friends = [s.pos.units[u].hex for u in s.on_map(side) if u not in args.units]
     enemy = {s.pos.units[u].hex for u in s.on_map(other(side))}
+    firers = sorted({s.pos.units[u].hex for u in firing_units(s, args)})
+    m = s.d.map
 
     def rank(path: tuple[str, ...], h: str) -> int | None:
         if h in enemy:
@@ -1233,24 +1254,28 @@ def retreat_paths(s: P48State, args: RetreatArgs) -> tuple[list[tuple[str, ...]]
             return 0
         if weapons and all(s.d.units[u].target == "W" for u in args.units):
             return None  # weapons never retreat into an enemy ZOC
-        near = min((s.d.map.distance(h, f) for f in friends), default=99)
-        return 1 + min(near, 50)
+        near = min((m.distance(h, f) for f in friends), default=99)
+        return 1 + min(near, 50)  # priority 4: the hex closest to a friend
+
+    def whole(path: tuple[str, ...]) -> list[int]:
+        # lower is better, the book's priorities in its order
+        zoc_hexes = sum(1 for h in path if h in ez)  # priority 2
+        away = min((m.distance(path[-1], f) for f in firers), default=0)  # priority 3
+        return [zoc_hexes, -away, *(rank(path[:i], h) or 0 for i, h in enumerate(path))]
 
     def cross(a: str, b: str) -> bool:
-        m = s.d.map
         return not (m.has_side(a, b, "river") and not (
             m.has_side(a, b, "river_bridge") or m.has_side(a, b, "bridge")))
 
-    for extra in range(0, 4):
-        opts = retreat_options(s.d.map, args.start, args.length + extra, rank,
-                               may_cross=cross)
-        if not opts.complete:
-            return [], False
-        good = [p for p in opts.paths if p and p[-1] not in ez
-                and s.fits(p[-1], side, args.units)]
-        if good:
-            return sorted(good), True
-    return [], False
+    def may_end(h: str) -> bool:
+        # not ending in an enemy ZOC; stacking satisfied at the end of the retreat
+        return h not in ez and s.fits(h, side, args.units)
+
+    opts = retreat_options(m, args.start, args.length, rank, may_cross=cross,
+                           may_end=may_end, max_length=args.length + 3, path_rank=whole)
+    if not opts.complete or not all(opts.paths):
+        return [], False
+    return sorted(opts.paths), True
 
 
 def path_text(p: Iterable[str]) -> str:
@@ -1284,9 +1309,11 @@ class Retreat(Choice[P48State]):
         return self.options(s, args)[0]
 
     def why_not(self, s: P48State, args: RetreatArgs, action: Action) -> str | Refusal:
-        return Refusal("8.3", f"{action.notation()!r} is not a best retreat path (avoid "
-                       "enemy ZOC, away from the firing units, toward friends; no unbridged "
-                       "river; end outside enemy ZOC and within stacking)")
+        return Refusal("8.3", f"{action.notation()!r} is not a best retreat path: by 8.3's "
+                       "priorities the stack retreats together, avoiding enemy-controlled "
+                       "hexes, then as far from the adjacent firing units as possible, then "
+                       "into enemy ZOC only toward friends; no unbridged river; it ends "
+                       "outside enemy ZOC and within stacking")
 
     def apply(self, s: P48State, args: RetreatArgs, action: Action, flow: Flow) -> list[Event]:
         assert isinstance(action, Say)

@@ -273,6 +273,58 @@ def test_8_3_retreat_step_losses_in_enemy_zoc_two_for_personnel_in_armor_zoc() -
     assert all(n >= 2 for n in lost.values()), lost
 
 
+def test_8_3_priority_3_as_far_from_the_adjacent_firing_units_as_possible() -> None:
+    """8.3 priority 3: 'The units must retreat as far from adjacent firing units as
+    possible.'  44MR and 14MR fire from 1020 at Adam in 1021: "2-1", a 2-hex retreat.
+    Every path is free of enemy ZOC past the first hex, so priority 3 decides: only the
+    paths ending 3 hexes from 1020 are offered; 0922-0821 and 1122-1221, each hex
+    farther from 1021 but ending 2 hexes from the firers, are refused naming 8.3."""
+    s = combat(["44MR", "14MR"], ["Adam"],
+               'at = { "Adam" = "1021", "44MR" = "1020", "14MR" = "1020" }', stage="attack")
+    s.apply("fire 44MR Adam")
+    s.apply("add 14MR")
+    do(s, "roll")
+    roll(s, 4)  # "2-1": Adam retreats 2
+    s.apply("retreat")
+    offered = acts(s)
+    assert offered == ["path 0922-0822", "path 0922-0923", "path 1022-0923", "path 1022-1023",
+                       "path 1022-1123", "path 1122-1123", "path 1122-1222"]
+    assert {s.d.map.distance(a.split("-")[-1], "1020") for a in offered} == {3}
+    for nearer in ("path 0922-0821", "path 1122-1221"):
+        assert s.d.map.distance(nearer.split("-")[-1], "1020") == 2
+        with pytest.raises(IllegalAction, match=r"8\.3.*as far from the adjacent firing"):
+            s.apply(nearer)
+    s.apply("path 1022-1023")
+    assert s.pos.units["Adam"].hex == "1023"
+
+
+def test_8_3_priority_2_avoiding_enemy_zoc_comes_before_distance_from_the_firers() -> None:
+    """8.3: the priorities apply in order, so 'avoid enemy-controlled hexes if possible'
+    (2) wins over 'as far from adjacent firing units as possible' (3).  44MR, reduced to
+    2 steps (no ZOC, 5), fires from 1020 at Adam in 1021: "1-0", a 1-hex retreat.  With
+    the 89T tank brigade (not firing) in 1022, the hexes 2 from the firers (1122, 0922)
+    are in its ZOC, so the ZOC-free hexes adjacent to the firers are the only choice."""
+    def one_hex_retreat(extra: str) -> P48State:
+        s = combat(["44MR"], ["Adam"],
+                   'at = { "Adam" = "1021", "44MR" = "1020 -2"' + extra + ' }',
+                   stage="attack")
+        s.apply("fire 44MR Adam")
+        do(s, "roll")
+        roll(s, 4)  # value 2, column 2: "1-0"
+        s.apply("retreat")
+        return s
+
+    free = one_hex_retreat("")  # without the tanks priority 3 decides: 2 from 1020
+    assert acts(free) == ["path 0922", "path 1022", "path 1122"]
+    s = one_hex_retreat(', "89T" = "1022"')
+    assert "1122" in s.zoc("soviet") and "0922" in s.zoc("soviet")
+    assert acts(s) == ["path 0921", "path 1121"]  # 1 hex from 44MR, out of any ZOC
+    with pytest.raises(IllegalAction, match=r"8\.3"):
+        s.apply("path 1122-1222")  # ends 3 from 44MR, through 89T's ZOC
+    s.apply("path 1121")
+    assert s.pos.units["Adam"].hex == "1121" and s.pos.units["Adam"].losses == 0
+
+
 def test_8_3_weapons_never_retreat_into_an_enemy_zoc_they_are_eliminated() -> None:
     """8.3: weapons units may never retreat into an enemy-controlled hex: a stack with a
     weapons unit still retreats, the weapons unit is eliminated; with a free path it
