@@ -123,6 +123,10 @@ class BackhandState(BBState):
                     return o
         if decision.kind == "rochade" and policy == "declare":
             return Word("rochade")
+        if decision.kind == "phase-order" and policy == "combat-first":
+            return Word("order", ("combat-first",))
+        if decision.kind == "c3i" and policy == "max":
+            return opts[-1]  # "spend 0" to "spend N": N is four or all held
         if (decision.kind, policy) in (("replace", "all"), ("refit", "first")):
             return opts[0]  # the first unit or formation listed; "done" when none is left
         return None
@@ -167,6 +171,15 @@ class BackhandEngine(Engine):
             # file of its own, which stops at this German decision
             OrderSpec("rochade", "8.2", "no Rochade",
                       (("declare", "declare the Rochade at the first turn it is allowed"),)),
+            # a Schwerpunkt segment's opening (4.2 II.C-D): inside the side's own file
+            # after its administrative movement, but where a segment opens at a handover
+            # (turn 1, or a segment with no administrative movement) it ends the other
+            # side's file; with both kinds ordered that file runs on to the Activity roll
+            OrderSpec("phase-order", "4.2 II.C", "Movement Phase first",
+                      (("combat-first", "Combat Phase first"),)),
+            OrderSpec("c3i", "4.2 II.D", "spend two C3I points (all held if fewer)",
+                      (("max", "spend as many as the Activity Table allows (four, or all "
+                        "held if fewer)"),)),
         ]
 
     def decision_kinds(self) -> tuple[str, ...]:

@@ -3,9 +3,14 @@ its decision with pbem.setup and answered by each of its policies."""
 
 from __future__ import annotations
 
+from pathlib import Path
+
 from engines.backhand import ENGINE
 from engines.backhand.game import BBState
+from pbem import orders
+from pbem.audit import body_summary
 from pbem.engine import Decision
+from pbem.selfplay import selfplay
 from pbem.setup import setup
 
 ADMIN = "backhand-blow"
@@ -36,10 +41,69 @@ def answers(s: BBState, d: Decision) -> dict[str, str | None]:
 
 def test_6_1_the_kinds_offered_are_decisions_of_the_engine() -> None:
     kinds = [o.kind for o in ENGINE.standing_orders()]
-    assert kinds == ["take-loss", "chit", "reinforce", "replace", "refit", "rochade"]
+    assert kinds == ["take-loss", "chit", "reinforce", "replace", "refit", "rochade",
+                     "phase-order", "c3i"]
     assert set(kinds) <= set(ENGINE.decision_kinds())
-    # the decisions that open a side's own segment are no standing orders
-    assert not {"phase-order", "c3i", "fronts", "admin"} & set(kinds)
+    # the Front Markers and the administrative movement open the Soviet's segment, and
+    # its file besides: no standing orders
+    assert not {"fronts", "admin"} & set(kinds)
+
+
+def test_4_2_II_C_phase_order_move_first_by_default_combat_first_on_request() -> None:
+    s = at('phasing = "german"\nstack = [["game", 0, {}], ["turn", 13, {}], ["seg-run", 4, '
+           '{ side = "german", kind = "sp", no = 1, stage = 4, first = "move" }], '
+           '["order", 0, { side = "german", kind = "sp" }]]')
+    d = decision(s, "phase-order", "german")
+    assert answers(s, d) == {"default": "order move-first",
+                             "combat-first": "order combat-first"}
+    # protocol 6.1: answered only in the other side's file, and only when ordered
+    theirs = {"german": {"phase-order": "default"}}
+    assert orders.answer(s, "soviet", theirs) == "order move-first"
+    assert orders.answer(s, "german", theirs) is None
+    assert orders.answer(s, "soviet", {"german": {"c3i": "default"}}) is None
+    assert orders.answer(s, "soviet", {}) is None
+
+
+def test_4_2_II_D_c3i_order_spends_two_by_default_four_on_request() -> None:
+    s = at('step = "c3i"\nphasing = "soviet"')  # 18.0: the Soviet starts with 5
+    d = decision(s, "c3i", "soviet")
+    assert answers(s, d) == {"default": "spend 2", "max": "spend 4"}
+    s1 = at('step = "c3i"\nphasing = "soviet"\nc3i = { soviet = 1, german = 2 }')
+    assert answers(s1, decision(s1, "c3i", "soviet")) == {"default": "spend 1",
+                                                         "max": "spend 1"}
+    assert orders.answer(s, "german", {"soviet": {"c3i": "max"}}) == "spend 4"
+    assert orders.answer(s, "german", {"soviet": {"phase-order": "default"}}) is None
+
+
+def _records(directory: Path) -> list[tuple[str, list[list[str]]]]:
+    """Each file's sender and its action and order records, in file order."""
+    out = []
+    for f in sorted((directory / "files").iterdir()):
+        recs = body_summary(f.read_bytes()).get("records", [])
+        out.append((f.stem.split("-")[1],
+                    [[str(r[0]), str(r[1])] for r in recs if r[0] in ("a", "o")]))
+    return out
+
+
+def test_4_2_II_C_D_segment_opening_at_a_handover_through_real_files(tmp_path: Path) -> None:
+    """Turn 1 has no administrative movement (15.1), so a German segment opens at the end
+    of the Soviet's file: with orders that file applies the German's phase order and C3I
+    (``o`` records, checked by the German's verifier) and runs on; without, it stops."""
+    run = selfplay(ENGINE.id, "high-water-mark", 3, tmp_path / "orders", max_turns=1,
+                   standing_orders=True)
+    assert run.desyncs == 0
+    pairs = [(side, recs[i:i + 2]) for side, recs in _records(tmp_path / "orders")
+             for i in range(len(recs) - 1) if recs[i][0] == "o" and
+             recs[i][1].startswith("order ")]
+    assert ("soviet", [["o", "order move-first"], ["o", "spend 2"]]) in pairs
+    bare = selfplay(ENGINE.id, "high-water-mark", 3, tmp_path / "bare", max_turns=1)
+    assert bare.desyncs == 0
+    files = _records(tmp_path / "bare")
+    assert not any(r[0] == "o" for _, recs in files for r in recs)
+    # the Soviet's file stopped at each such opening: the German's next file starts there
+    opening = [recs[:2] for side, recs in files[3:] if side == "german"]
+    assert opening and all(r[0][1].startswith("order ") for r in opening)
+    assert opening[0][1][0] == "a" and opening[0][1][1].startswith("spend ")
 
 
 def test_11_1_reinforce_order_map_by_default_box_on_request() -> None:
