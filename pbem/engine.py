@@ -232,9 +232,11 @@ class OptionSpec:
 class OrderSpec:
     """A decision a side may answer in advance with a standing order (ARCHITECTURE 9).
 
-    ``kind`` is the :attr:`Decision.kind` it answers: one the rules put to a side inside
-    the opponent's turn (a defender's losses, its defensive fire...), never a side's own
-    phase.  Policy ``default`` answers with the decision's :attr:`Decision.default`, the
+    ``kind`` is the :attr:`Decision.kind` it answers: one the rules put to a side while
+    the opponent is writing its file (a defender's losses, its defensive fire..., or the
+    first decision of the side's own segment where play hands over to it, as Backhand
+    Blow's phase order and C3I spending: the order answers only there, since in the side's
+    own file it decides by hand).  Policy ``default`` answers with the decision's :attr:`Decision.default`, the
     default the rulebook names (``text`` says what it does); ``policies`` names further
     answers, as (name, what it does), that :meth:`State.order_answer` gives.
     """
