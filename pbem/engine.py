@@ -236,9 +236,10 @@ class OrderSpec:
     the opponent is writing its file (a defender's losses, its defensive fire..., or the
     first decision of the side's own segment where play hands over to it, as Backhand
     Blow's phase order and C3I spending: the order answers only there, since in the side's
-    own file it decides by hand).  Policy ``default`` answers with the decision's :attr:`Decision.default`, the
-    default the rulebook names (``text`` says what it does); ``policies`` names further
-    answers, as (name, what it does), that :meth:`State.order_answer` gives.
+    own file it decides by hand).  Policy ``default`` answers with the decision's
+    :attr:`Decision.default`, the default the rulebook names (``text`` says what it
+    does); ``policies`` names further answers, as (name, what it does), that
+    :meth:`State.order_answer` gives.
     """
 
     kind: str
