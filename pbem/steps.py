@@ -139,7 +139,13 @@ class Choice(Step[S]):
     #: list the options in the Decision (False when they are too many to show)
     show: ClassVar[bool] = True
 
+    #: the side that decides where the rules always name the same one ("": say it in
+    #: :meth:`side`)
+    decider: ClassVar[str] = ""
+
     def side(self, s: S, args: Any) -> str:
+        if self.decider:
+            return self.decider
         raise NotImplementedError
 
     def prompt(self, s: S, args: Any) -> str:

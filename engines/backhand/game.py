@@ -650,9 +650,7 @@ class Rochade(BBChoice):
     name = "rochade"
     kind = "rochade"
     rule = "8.2"
-
-    def side(self, s: BBState, args: NoArgs) -> str:
-        return "german"
+    decider = "german"
 
     def prompt(self, s: BBState, args: NoArgs) -> str:
         return "declare the Rochade this game turn?"
@@ -854,9 +852,7 @@ class Replace(BBChoice):
     name = "replace"
     kind = "replace"
     rule = "12.0"
-
-    def side(self, s: BBState, args: NoArgs) -> str:
-        return "soviet"
+    decider = "soviet"
 
     def prompt(self, s: BBState, args: NoArgs) -> str:
         r = s.pos.replacements
@@ -905,9 +901,7 @@ class Refit(BBChoice):
     name = "refit"
     kind = "refit"
     rule = "13.1"
-
-    def side(self, s: BBState, args: NoArgs) -> str:
-        return "german"
+    decider = "german"
 
     def prompt(self, s: BBState, args: NoArgs) -> str:
         return "place the Frontnahe Auffrischung markers"
@@ -1104,9 +1098,7 @@ class Fronts(BBChoice):
     name = "fronts"
     kind = "fronts"
     rule = "14.2"
-
-    def side(self, s: BBState, args: NoArgs) -> str:
-        return "soviet"
+    decider = "soviet"
 
     def prompt(self, s: BBState, args: NoArgs) -> str:
         return "move the Front Markers one hex each"
@@ -1420,9 +1412,7 @@ class Split(BBChoice):
     kind = "split"
     rule = "9.0"
     Args = Count
-
-    def side(self, s: BBState, a: Count) -> str:
-        return "soviet"
+    decider = "soviet"
 
     def prompt(self, s: BBState, a: Count) -> str:
         return f"{a.n} activity points: which front receives the extra point?"
@@ -2148,9 +2138,7 @@ class Ersatz(BBChoice):
     name = "ersatz"
     kind = "ersatz"
     rule = "13.2"
-
-    def side(self, s: BBState, args: NoArgs) -> str:
-        return "german"
+    decider = "german"
 
     def prompt(self, s: BBState, args: NoArgs) -> str:
         return "Personalersatz: disband a Variable Reinforcement to restore a step"

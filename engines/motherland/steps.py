@@ -277,11 +277,8 @@ class MotherlandChoice(Choice["MotherlandState"]):
     #: options listed with the decision up to this many (a movement phase offers thousands)
     show_at_most: ClassVar[int] = 40
     prompt_text: ClassVar[str] = ""
-    #: the side that takes it where the rules always name the same one; "" the frame's side
-    decider: ClassVar[str] = ""
-
     def side(self, s: MotherlandState, args: Any) -> str:
-        return self.decider or str(args.side)
+        return self.decider or str(args.side)  # "": the frame's side
 
     def prompt(self, s: MotherlandState, args: Any) -> str:
         return self.prompt_text.format(side=self.side(s, args), a=args)

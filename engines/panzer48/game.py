@@ -663,9 +663,7 @@ class Plan(Choice[P48State]):
     name = "plan"
     kind = "reinforcement-plan"
     rule = "9.1"
-
-    def side(self, s: P48State, args: NoArgs) -> str:
-        return "soviet"
+    decider = "soviet"
 
     def next(self, s: P48State) -> str:
         return next(f for f in plan_formations(s) if f not in s.pos.plan_turns)
