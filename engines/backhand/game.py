@@ -16,6 +16,7 @@ from engines.backhand.data import FRONTS, SIDES, Data, roll_lookup
 from engines.hexkit.movement import reachable, trace
 from engines.hexkit.zoc import STOP_ON_ENTRY, zoc_map
 from pbem.engine import Action, ChanceRequest, Decision, Event, Outcome
+from pbem.memo import Memo
 from pbem.steps import (
     Choice,
     Entry,
@@ -35,9 +36,8 @@ T = TypeVar("T")
 # What the placement of the units implies (occupancy, ZOC, supply net, clear region),
 # remembered across actions and states: keyed by the kind, the side and every on-map
 # unit's hex, which is all these read (the map and the order of battle never change).
-_PLACED: dict[tuple[str, str, tuple[tuple[str, str], ...]], Any] = {}
-_PLACED_MAX = 2048
-_FITS: dict[tuple[str, tuple[str, ...]], bool] = {}
+_PLACED: Memo[tuple[str, str, tuple[tuple[str, str], ...]], Any] = Memo(2048)
+_FITS: Memo[tuple[str, tuple[str, ...]], bool] = Memo(2048 * 8)
 
 
 def other(side: str) -> str:
@@ -203,13 +203,8 @@ class BBState(StepState[Position]):
     def _placed(self, kind: str, side: str, make: Callable[[], T]) -> T:
         """``make()`` for this placement of the units, remembered across actions."""
         def find() -> T:
-            key = (kind, side, self.placement())
-            if key in _PLACED:
-                return _PLACED[key]  # type: ignore[no-any-return]
-            if len(_PLACED) >= _PLACED_MAX:
-                del _PLACED[next(iter(_PLACED))]
-            out = _PLACED[key] = make()
-            return out
+            found: T = _PLACED.get((kind, side, self.placement()), make)
+            return found
         return self._cached((kind, side), find)
 
     def invalidate(self) -> None:
@@ -416,13 +411,7 @@ class BBState(StepState[Position]):
     def stack_fits(self, units: list[str], side: str) -> bool:
         """10.1, 10.2: whether ``units`` (distinct) may stack together; a fact of the
         order of battle, kept per set of units."""
-        key = (side, tuple(units))
-        fits = _FITS.get(key)
-        if fits is None:
-            if len(_FITS) >= _PLACED_MAX * 8:
-                _FITS.clear()
-            fits = _FITS[key] = self._stack_fits(units, side)
-        return fits
+        return _FITS.get((side, tuple(units)), lambda: self._stack_fits(units, side))
 
     def _stack_fits(self, units: list[str], side: str) -> bool:
         if side == "soviet":

@@ -24,6 +24,7 @@ from engines.hexkit.zoc import STOP_ON_ENTRY
 from engines.mortain.rules import HILL_317, MORTAIN, SIDES, SUPPLY, Rules, other, rules
 from pbem.engine import Action, ChanceRequest, Decision, Event, Outcome, Result, TextAction
 from pbem.errors import ActionSyntaxError
+from pbem.memo import Memo
 from pbem.steps import (
     Choice,
     Entry,
@@ -42,10 +43,10 @@ from pbem.view import BoardView, Piece
 
 #: movement searches by everything they depend on (a pure function's results: sharing them
 #: between states and games cannot change a game)
-_REACH: dict[tuple[Any, ...], Reach] = {}
+_REACH: Memo[tuple[Any, ...], Reach] = Memo(20_001)
 #: movement options by everything they depend on (State.memo_key): a file's receiver
 #: replays the moves its sender listed
-_OPTIONS: dict[tuple[Any, ...], tuple[Action, ...]] = {}
+_OPTIONS: Memo[tuple[Any, ...], tuple[Action, ...]] = Memo(2_001)
 
 
 class Status(enum.Enum):
@@ -108,16 +109,11 @@ class Position:
 
 #: actions by their text: options are listed again and again, a frozen dataclass is dear to
 #: build, and an action is only its text
-_ACTS: dict[str, TextAction] = {}
+_ACTS: Memo[str, TextAction] = Memo(200_001)
 
 
 def _act(text: str) -> TextAction:
-    found = _ACTS.get(text)
-    if found is None:
-        if len(_ACTS) > 200_000:
-            _ACTS.clear()
-        found = _ACTS[text] = TextAction(text)
-    return found
+    return _ACTS.get(text, lambda: TextAction(text))
 
 
 @dataclass(frozen=True)
@@ -189,14 +185,13 @@ class MortainState(StepState[Position]):
         # every unit of a phase reuses it); where it may end is checked against the hexes
         # occupied now
         key = (start, allowance, enemy, ezoc, frozenset(self.pos.demolished))
-        found = _REACH.get(key)
-        if found is None:
-            if len(_REACH) > 20_000:
-                _REACH.clear()
+
+        def search() -> Reach:
             costs = (self.r.costs.overlaid(self.overlay()) if self.pos.demolished
                      else self.r.costs)
-            found = _REACH[key] = reachable(costs, start, allowance, zoc=ezoc,
-                                            policy=STOP_ON_ENTRY, blocked=enemy)
+            return reachable(costs, start, allowance, zoc=ezoc, policy=STOP_ON_ENTRY,
+                             blocked=enemy)
+        found = _REACH.get(key, search)
         if self.pos.turn == 1 and side == "german":
             ends = tuple(h for h in found.ends if self.can_end(unit, h, occ))
         else:  # S5 only
@@ -610,13 +605,8 @@ class Move(Choice[MortainState]):
                 and s.r.units[u].turn <= pos.turn and (not args.mobile or s.r.units[u].mobile)]
 
     def options(self, s: MortainState, args: Phase) -> list[Action]:
-        key = s.memo_key(args.mobile)
-        found = _OPTIONS.get(key)
-        if found is None:
-            if len(_OPTIONS) > 2_000:
-                _OPTIONS.clear()
-            found = _OPTIONS[key] = tuple(self._options(s, args))
-        return list(found)
+        return list(_OPTIONS.get(s.memo_key(args.mobile),
+                                 lambda: tuple(self._options(s, args))))
 
     def _options(self, s: MortainState, args: Phase) -> list[Action]:
         pos, r = s.pos, s.r

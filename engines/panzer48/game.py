@@ -19,6 +19,7 @@ from engines.hexkit.zoc import zoc_map
 from engines.panzer48.data import SIDES, TARGET_ORDER, Data, UnitInfo, data, other
 from pbem.engine import Action, ChanceRequest, Commitment, Decision, Event, Outcome, Result
 from pbem.errors import ActionSyntaxError
+from pbem.memo import Memo
 from pbem.steps import Choice, Flow, Frame, NoArgs, Procedure, Refusal, Roll, StepState, step_table
 from pbem.view import BoardView, Piece
 
@@ -164,7 +165,7 @@ class ExitArgs:
 
 #: zoc() by the units that can exert one (side; id, hex, losses of each in unit order): a
 #: pure function of those, kept because one position asks it again for every option
-_ZOCS: dict[tuple[str, tuple[tuple[str, str, int], ...]], dict[str, bool]] = {}
+_ZOCS: Memo[tuple[str, tuple[tuple[str, str, int], ...]], dict[str, bool]] = Memo(512)
 
 
 class P48State(StepState[Position]):
@@ -210,13 +211,7 @@ class P48State(StepState[Position]):
         d = self.d
         key = (side, tuple((u, x.hex, x.losses) for u, x in self.pos.units.items()
                            if x.where == "map" and not x.retreated and d.units[u].side == side))
-        found = _ZOCS.get(key)
-        if found is None:
-            found = self._zoc(side)
-            if len(_ZOCS) >= 512:  # a cache, not a record: forget the oldest positions
-                _ZOCS.clear()
-            _ZOCS[key] = found
-        return found  # shared with the cache: callers only read it
+        return _ZOCS.get(key, lambda: self._zoc(side))  # shared: callers only read it
 
     def _zoc(self, side: str) -> dict[str, bool]:
         stacks: dict[str, list[str]] = {}

@@ -17,6 +17,7 @@ from engines.hexkit.hexmap import HexMap
 from engines.hexkit.scenario import Doc, ScenarioSet
 from engines.hexkit.shared import Shared
 from pbem.errors import ScenarioError
+from pbem.memo import Memo
 
 SIDES = ("soviet", "german")
 MOBILITIES = ("s", "l", "d", "w", "t", "m", "h")
@@ -178,7 +179,8 @@ class Catalog(Shared):
     #: facts derived from one side's enemies' positions (their ZOCs, the supply and rail
     #: traces through them), keyed by those positions in full: a move of the phasing side
     #: leaves its own traces valid, and a clone or a replay finds them again
-    memo: dict[Any, Any] = field(default_factory=dict, compare=False, repr=False)
+    memo: Memo[Any, Any] = field(default_factory=lambda: Memo(4096), compare=False,
+                                 repr=False)
 
     @property
     def map(self) -> HexMap:

@@ -82,14 +82,7 @@ class SupplyState(TerrainState):
         ckey = ("by-enemies", what, side)
         got = self._pcache.get(ckey)
         if got is None:
-            memo = self.cat.memo
-            mkey = (what, self.enemy_key(side))
-            got = memo.get(mkey)
-            if got is None:
-                if len(memo) >= 4096:
-                    memo.clear()  # a bound, not a policy: entries are pure functions of keys
-                got = memo[mkey] = build()
-            self._pcache[ckey] = got
+            got = self._pcache[ckey] = self.cat.memo.get((what, self.enemy_key(side)), build)
         return got
 
     def ezoc(self, side: str, ski_only: bool = False) -> frozenset[str]:

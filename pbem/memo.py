@@ -1,0 +1,41 @@
+"""A bounded memo for what an engine derives from a position (ZOCs, reach, listed options).
+
+Every entry is a pure function of its key, which holds everything it reads, so nothing
+ever needs invalidating and forgetting costs only time: past ``limit`` entries the memo
+starts afresh.  One class for what each engine had written as its own module-level dict
+with its own bound.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Hashable
+from typing import Generic, TypeVar
+
+K = TypeVar("K", bound=Hashable)
+V = TypeVar("V")
+
+_MISSING = object()
+
+
+class Memo(Generic[K, V]):
+    """``make()`` once per key, at most ``limit`` keys kept (a cache, not a record)."""
+
+    __slots__ = ("_found", "limit")
+
+    def __init__(self, limit: int) -> None:
+        self._found: dict[K, V] = {}
+        self.limit = limit
+
+    def get(self, key: K, make: Callable[[], V]) -> V:
+        found = self._found.get(key, _MISSING)
+        if found is _MISSING:
+            if len(self._found) >= self.limit:
+                self._found.clear()
+            found = self._found[key] = make()
+        return found  # type: ignore[return-value]
+
+    def __len__(self) -> int:
+        return len(self._found)
+
+    def clear(self) -> None:
+        self._found.clear()

@@ -1,0 +1,30 @@
+"""pbem.memo.Memo: what engines derive from a position, made once per key and bounded."""
+
+from __future__ import annotations
+
+from pbem.memo import Memo
+
+
+def test_made_once_per_key_even_when_the_value_is_false_or_none() -> None:
+    calls: list[str] = []
+    memo: Memo[str, object] = Memo(10)
+
+    def make(key: str, value: object) -> object:
+        calls.append(key)
+        return value
+
+    for _ in range(3):
+        assert memo.get("no", lambda: make("no", False)) is False
+        assert memo.get("none", lambda: make("none", None)) is None
+        assert memo.get("zoc", lambda: make("zoc", {"1020": True})) == {"1020": True}
+    assert calls == ["no", "none", "zoc"]
+
+
+def test_never_holds_more_than_its_limit_and_answers_the_same_after_forgetting() -> None:
+    memo: Memo[int, int] = Memo(4)
+    for n in range(20):
+        assert memo.get(n, lambda n=n: n * n) == n * n  # type: ignore[misc]
+        assert len(memo) <= 4
+    assert memo.get(3, lambda: 9) == 9
+    memo.clear()
+    assert len(memo) == 0
