@@ -411,6 +411,11 @@ class State(ABC):
             raise NotYourTurn("no die roll is pending")
         return self._chance_request()
 
+    def rolls_due(self) -> list[ChanceRequest]:
+        """The rolls due now, in order: the pending roll, or none; an engine whose rolls
+        can come back as a batch (sealed dice, docs/protocol.md 6.2) lists them all."""
+        return [self.chance_request()] if self.is_chance() else []
+
     def apply_outcome(self, outcome: Outcome) -> list[Event]:
         request = self.chance_request()
         outcome = tuple(outcome)  # type: ignore[assignment]  # a list from a file is fine

@@ -781,10 +781,8 @@ class Game:
             return "your file is ready to seal"
         nxt = self.verifier.seq + 1
         if self.verifier.sealed and self.state.is_chance():
-            due = getattr(self.state, "rolls_due", None)
-            purposes = [r.purpose for r in due()] if callable(due) else []
-            if len(purposes) < 2:  # a batch (issue 21) names every roll it holds
-                purposes = [self.state.chance_request().purpose]
+            purposes = [r.purpose for r in self.state.rolls_due()]
+            if len(purposes) == 1:
                 return (f"waiting for file {nxt} from the opponent, whose dice link "
                         f"finalizes the roll for {purposes[0]} (sealed dice)")
             return (f"waiting for file {nxt} from the opponent, whose dice link finalizes "

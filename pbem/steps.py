@@ -371,6 +371,8 @@ class StepState(State, Generic[P]):
         """The rolls due now, in order: the roll frames on top of the stack (after a batch
         comes back, every one of its rolls; otherwise the one roll, or none).  What a
         sealed game's resolver will make, for telling the players what a file waits for."""
+        if not self.is_chance():
+            return []
         due: list[ChanceRequest] = []
         for frame in reversed(self.stack):
             step = self.steps[frame.step]
