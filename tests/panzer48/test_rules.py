@@ -325,6 +325,38 @@ def test_8_3_priority_2_avoiding_enemy_zoc_comes_before_distance_from_the_firers
     assert s.pos.units["Adam"].hex == "1121" and s.pos.units["Adam"].losses == 0
 
 
+def test_8_3_priority_3_distance_from_the_firers_comes_before_4_closest_to_a_friend() -> None:
+    """8.3: 'as far from adjacent firing units as possible' (3) comes before 'a unit
+    retreating into an enemy-controlled hex must choose the hex closest to a friendly
+    unit' (4).  44MR and 14MR fire from 1020 at Adam in 1021: "2-1", a 2-hex retreat.
+    349R in 0922 and 365R in 1122 leave only 0921, 1121 and 1022 to go through, all
+    Soviet-controlled, so every path enters one enemy-controlled hex (priority 2 ties).
+    1121-1220 and 0921-0820 end 2 hexes from the firers, 1022-1023 ends 3; the friend
+    686/II in 1120 is next to 1121, farther from 1022: priority 4 alone would take
+    1121-1220, the book's order takes 1022-1023."""
+    from engines.panzer48.game import RetreatArgs, retreat_paths
+    s = combat(["44MR", "14MR"], ["Adam"],
+               'at = { "Adam" = "1021", "44MR" = "1020", "14MR" = "1020", "349R" = "0922", '
+               '"365R" = "1122", "686/II" = "1120" }', stage="attack")
+    s.apply("fire 44MR Adam")
+    s.apply("add 14MR")
+    do(s, "roll")
+    roll(s, 4)  # "2-1": Adam loses a step and retreats 2
+    m, ez = s.d.map, s.zoc("soviet")
+    ways = [h for h in m.neighbors("1021") if not s.at(h)]
+    assert sorted(ways) == ["0921", "1022", "1121"] and all(h in ez for h in ways)
+    for first, end in (("1121", "1220"), ("0921", "0820"), ("1022", "1023")):
+        assert end not in ez and m.distance(first, end) == 1  # one enemy-controlled hex
+    assert m.distance("1220", "1020") == m.distance("0820", "1020") == 2
+    assert m.distance("1023", "1020") == 3
+    assert m.distance("1121", "1120") == 1 < m.distance("1022", "1120")
+    paths, ok = retreat_paths(s, RetreatArgs(["Adam"], "1021", 2, True))
+    assert ok and paths == [("1022", "1023")]
+    s.apply("retreat")  # the one best path is taken without asking
+    adam = s.pos.units["Adam"]
+    assert adam.hex == "1023" and adam.losses == 2  # the "2-1" step and 1022's ZOC
+
+
 def test_8_3_weapons_never_retreat_into_an_enemy_zoc_they_are_eliminated() -> None:
     """8.3: weapons units may never retreat into an enemy-controlled hex: a stack with a
     weapons unit still retreats, the weapons unit is eliminated; with a free path it
