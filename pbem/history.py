@@ -8,12 +8,14 @@ A turn file's body lists what its sender played as records (docs/protocol.md 5):
   die roll or draw, the ``index``-th of its file, with what was asked (:class:`Rolled`).
 
 :func:`read` is the one reader of that form (it refuses any other shape, naming the
-record) and :func:`wire` the one writer; :attr:`pbem.engine.State.history` holds the
-records of everything applied to a state since it was made or restored.
+record; :func:`read_all` reads a list) and :func:`wire` the one writer;
+:attr:`pbem.engine.State.history` holds the records of everything applied to a state since
+it was made or restored.
 """
 
 from __future__ import annotations
 
+from collections.abc import Iterable
 from dataclasses import dataclass
 from typing import Any
 
@@ -46,6 +48,8 @@ class Rolled:
 
 
 Record = Acted | Ordered | Rolled
+#: a record a side decided (by hand or by its standing orders), as against a roll
+Played = Acted | Ordered
 
 
 def wire(record: Record) -> list[Any]:
@@ -83,3 +87,11 @@ def read(data: Any, where: str = "record", *, request: bool | None = None,
                  else f"['r', {n}, outcome(, request)]")
         raise FormatError(f"{where}: a roll record is {shape}")
     return Rolled(data[1], tuple(data[2]), data[3] if len(data) == 4 else None)
+
+
+def read_all(data: Iterable[Any], where: str = "record") -> list[Record]:
+    """The records of a list in the wire form (a file's body, a save's pending records),
+    the ``n``-th named ``where n`` if it has another shape.  Unlike the verifier, it takes
+    a roll with or without its request and any index: it reads records already checked
+    (signed by this home, or accepted by the verifier)."""
+    return [read(item, f"{where} {n}") for n, item in enumerate(data)]

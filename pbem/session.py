@@ -27,7 +27,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, overload
 
-from pbem import __version__, canonical, portable
+from pbem import __version__, canonical, history, portable
 from pbem.atomic import write_atomic
 from pbem.envelope import MAX_SAVE, Envelope, body_hash, open_envelope, seal
 from pbem.errors import (
@@ -586,6 +586,8 @@ class Game:
         self.files = files if isinstance(files, GameFiles) \
             else GameFiles.inline(files_dir(path), files)
         self.verifier = verifier
+        #: this file's records so far in their wire form (pbem.history), as the save and
+        #: the sealed file hold them; :attr:`pending_records` reads them typed
         self.pending: list[list[Any]] = []
         self.message = ""
         self.draw_offer = False
@@ -652,7 +654,7 @@ class Game:
         game.pending = []
         game.version = version
         sealed.see(version)  # a newer save brought in is the new mark (remember the highest)
-        for record in body["pending"]:
+        for record in history.read_all(body["pending"], f"{path}: pending record"):
             # our own signed save: its recorded rolls are replayed without the dice key,
             # so status and show need no passphrase
             game._replay_pending(record, derive=False)
@@ -842,7 +844,7 @@ class Game:
             "decision": decision.prompt if decision else None,
             "your_move": decision is not None and decision.side == self.side
             and self.has_pen(),
-            "pending_actions": sum(1 for r in self.pending if r[0] == "a"),
+            "pending_actions": len(self.pending_actions()),
             "awaiting": self.awaiting(decision),
             "result": self.result.to_data() if self.result else None,
             "dice": setup.dice_mode,
@@ -894,29 +896,40 @@ class Game:
             return view
         return dataclasses.replace(view, status=" | ".join(x for x in (view.status, *notes) if x))
 
+    @property
+    def pending_records(self) -> list[history.Record]:
+        """This file's records so far, typed (:attr:`pending` is their wire form)."""
+        return history.read_all(self.pending, "pending record")
+
+    def pending_actions(self) -> list[str]:
+        """The actions this side played in this file so far (not its opponent's standing
+        orders), in canonical notation."""
+        return [r.text for r in self.pending_records if isinstance(r, history.Acted)]
+
     def _acted(self) -> bool:
         """Whether this file holds an action yet (sealed dice: rolls only come before)."""
-        return any(r[0] in ("a", "o") for r in self.pending)
+        return any(isinstance(r, history.Played) for r in self.pending_records)
 
     def _roll_count(self) -> int:
-        return sum(1 for r in self.pending if r[0] == "r")
+        return sum(1 for r in self.pending_records if isinstance(r, history.Rolled))
 
     # -- the turn loop ---------------------------------------------------------------------------
 
-    def _replay_pending(self, record: list[Any], *, derive: bool = True) -> list[Event]:
+    def _replay_pending(self, record: history.Record, *, derive: bool = True) -> list[Event]:
         from pbem import dice
 
         state = self._writable()
-        if record[0] == "a":
-            events = state.apply(record[1], side=self.side)
-        elif record[0] == "o":
-            events = state.apply(record[1], side=self.opponent_side, order=True)
+        if isinstance(record, history.Acted):
+            events = state.apply(record.text, side=self.side)
+        elif isinstance(record, history.Ordered):
+            events = state.apply(record.text, side=self.opponent_side, order=True)
         elif derive:
-            roll = dice.check_roll(self._seed(), record[1], state.chance_request(), record[2])
+            roll = dice.check_roll(self._seed(), record.index, state.chance_request(),
+                                   record.outcome)
             events = state.apply_outcome(roll.outcome)
         else:
-            events = state.apply_outcome(tuple(record[2]))
-        self.pending.append(record)
+            events = state.apply_outcome(record.outcome)
+        self.pending.append(history.wire(record))
         return events
 
     def _resolve_chance(self, out: list[Event], rolls: list[RollRecord]) -> None:
@@ -929,14 +942,13 @@ class Game:
             request = self.state.chance_request()
             index = self._roll_count()
             roll = dice.resolve(seed, index, request)
-            last = next((r[1] for r in reversed(self.pending) if r[0] in ("a", "o")),
-                        "(start)")
-            record: list[Any] = ["r", index, list(roll.outcome)]
-            if self.verifier.setup.format >= 2:
-                # what was asked goes into the signed record: the files alone then check
-                # the outcome against the seed (docs/protocol.md 6)
-                record.append(dice.request_data(request))
-            out += self._replay_pending(record, derive=False)
+            last = next((r.text for r in reversed(self.pending_records)
+                         if isinstance(r, history.Played)), "(start)")
+            # from format 2 on, what was asked goes into the signed record: the files
+            # alone then check the outcome against the seed (docs/protocol.md 6)
+            asked = dice.request_data(request) if self.verifier.setup.format >= 2 else None
+            out += self._replay_pending(history.Rolled(index, roll.outcome, asked),
+                                        derive=False)
             rolls.append(RollRecord(seq, index, self.side, request.purpose, request.rule,
                                     request.describe(), roll.outcome, seed, last, roll))
 
@@ -956,7 +968,7 @@ class Game:
         # the opponent's standing orders answer its decisions here, and play goes on
         while (due := orders.answer(self.state, self.side, self.verifier.orders,
                                     self.decision)) is not None:
-            events += self._replay_pending(["o", due])
+            events += self._replay_pending(history.Ordered(due))
             if sealed and self.state.is_chance():
                 return events, rolls, self._seal("")
             self._resolve_chance(events, rolls)
@@ -985,7 +997,7 @@ class Game:
         action = state.conceal(action, self._commit_salt)
         canonical_text = action.notation()
         events = state.apply(action, side=self.side)
-        self.pending.append(["a", canonical_text])
+        self.pending.append(history.wire(history.Acted(canonical_text)))
         more, rolls, sealed = self.advance()
         if sealed is None and save:
             self.write()
@@ -998,26 +1010,26 @@ class Game:
                 raise NotYourTurn(f"{self.name}: nothing to undo in this file")
             raise NotYourTurn(f"{self.name}: file {len(self.files) - 1} is sealed; undo is "
                               "refused once a file is sealed")
-        records = list(self.pending)
+        records = self.pending_records
         # the opponent's standing orders answered what our last action led to: they go
         # back with it (they would answer the same way again)
-        while records and records[-1][0] == "o":
+        while records and isinstance(records[-1], history.Ordered):
             records.pop()
         if not records:
             raise NotYourTurn(f"{self.name}: only the opponent's standing orders were played "
                               "in this file; nothing of yours to undo")
         last = records.pop()
-        if last[0] == "r":
+        if isinstance(last, history.Rolled):
             from pbem import dice
 
-            name = dice.roll_name(self.verifier.seq + 1, last[1])
+            name = dice.roll_name(self.verifier.seq + 1, last.index)
             raise NotYourTurn(f"{self.name}: cannot undo past die roll {name}")
         self._reset_state()
         self.pending = []
         for record in records:
             self._replay_pending(record)
         self.write()
-        return str(last[1])
+        return last.text
 
     def say(self, text: str) -> None:
         if len(text) > 4000:
@@ -1159,7 +1171,7 @@ class Game:
             raise ChainError(f"your own file {seq} is ahead of this home, which has files "
                              f"0..{len(self.files) - 1}: {self._behind_note()}",
                              reason="missing")
-        dropped = sum(1 for r in self.pending if r[0] == "a")
+        dropped = len(self.pending_actions())
         # not transactional: on any error this Game is dropped and the save is untouched
         accepted = self.verifier.add(env, self.files, transactional=False)
         # ours, signed: the place is taken (a different seal there is refused from now on)

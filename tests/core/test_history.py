@@ -88,3 +88,12 @@ def test_the_history_replays_to_the_same_game() -> None:
         else:
             replayed.apply(r.text)
     assert replayed.digest() == state.digest() and replayed.history == state.history
+
+
+def test_a_list_of_records_reads_typed_naming_the_bad_one() -> None:
+    assert history.read_all([["a", "move b"], ["r", 0, [1], {"kind": "dice"}], ["o", "x"]]) \
+        == [Acted("move b"), Rolled(0, (1,), {"kind": "dice"}), Ordered("x")]
+    with pytest.raises(FormatError, match="pending record 1 is neither"):
+        history.read_all([["a", "move b"], ["z"]], "pending record")
+    assert isinstance(Acted("x"), history.Played) and isinstance(Ordered("x"), history.Played)
+    assert not isinstance(Rolled(0, ()), history.Played)
