@@ -24,6 +24,7 @@ from rich.console import Console, ConsoleOptions, RenderResult
 from rich.rule import Rule
 from rich.text import Text
 
+from pbem import history
 from pbem.engine import ChanceRequest, Decision, Event, State
 from pbem.render.board import board_screen, fit_window, focus_hex
 from pbem.render.theme import style as named_style
@@ -147,23 +148,22 @@ def frames_from_records(state: State, records: Sequence[Sequence[Any]], side: st
     frames: list[Frame] = []
     events: list[Event] = []
     started = False
-    for record in records:
-        kind = record[0]
-        if kind in ("a", "o"):
+    for record in history.read_all(records):
+        if isinstance(record, history.Played):
             if started:
                 frames.append((work.view(side), events))
             events, started = [], True
-            if kind == "o":
+            if isinstance(record, history.Ordered):
                 # the decider's side, taken before the action changes whose turn it is
                 who = work.current_player()
-                events.append(Event(f"by the {who} player's standing order: {record[1]}",
+                events.append(Event(f"by the {who} player's standing order: {record.text}",
                                     "info"))
-            events += work.apply(str(record[1]))
-        elif kind == "r":
+            events += work.apply(record.text)
+        else:
             request: ChanceRequest = work.chance_request()
-            outcome = tuple(record[2])
+            outcome = record.outcome
             told = work.apply_outcome(outcome)
-            name = f"{seq}.{record[1]}" if seq is not None else ""
+            name = f"{seq}.{record.index}" if seq is not None else ""
             if tell_rolls and any(e.kind == "roll" for e in told):
                 # the engine tells its own rolls: only give them their names
                 told = [replace(e, text=f"roll {name}: {e.text}") if e.kind == "roll"
@@ -173,8 +173,6 @@ def frames_from_records(state: State, records: Sequence[Sequence[Any]], side: st
                                    rule=request.rule), *told]
             events += told
             started = True
-        else:
-            raise ValueError(f"unknown record kind {kind!r}")
     if started:
         frames.append((work.view(side), events))
     return frames

@@ -13,6 +13,7 @@ from render_maps import small_view
 from rich.console import Console
 
 from pbem.engine import Decision, Event, TextAction
+from pbem.errors import FormatError
 from pbem.render.narrate import (
     DecisionPrompt,
     KeyPoller,
@@ -259,7 +260,7 @@ def test_frames_from_a_real_engines_records_and_their_replay() -> None:
     assert "loses 3" in out and "(Skirmish 3)" in out and "replay 3/3" in out
     untold = frames_from_records(state, records, "blue", tell_rolls=False)
     assert not any(e.text.startswith("roll") for _, events in untold for e in events)
-    with pytest.raises(ValueError, match="record kind"):
+    with pytest.raises(FormatError, match="record 0 is neither an action, a roll nor an order"):
         frames_from_records(state, [["x"]], "blue")
 
 
