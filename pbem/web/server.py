@@ -36,6 +36,7 @@ from pbem import orders
 from pbem.audit import AuditReport, body_summary, explain_roll
 from pbem.envelope import open_envelope, peek
 from pbem.errors import DuplicateFile, PbemError, UsageError
+from pbem.history import Rolled
 from pbem.play import write_outbox
 from pbem.session import Game, Home
 from pbem.text import displayable
@@ -138,10 +139,11 @@ class Board:
                 text = action.notation()
                 if not names.intersection(text.split()):
                     general.append(text)
-        pending_rolls = [{"name": f"{game.verifier.seq + 1}.{r[1]}", "side": game.side,
+        pending_rolls = [{"name": f"{game.verifier.seq + 1}.{r.index}", "side": game.side,
                           "purpose": "", "rule": "", "dice": "",
-                          "result": ", ".join(str(o) for o in r[2]), "after": "",
-                          "explain": None} for r in game.pending if r[0] == "r"]
+                          "result": ", ".join(str(o) for o in r.outcome), "after": "",
+                          "explain": None} for r in game.pending_records
+                         if isinstance(r, Rolled)]
         return {
             "game": game.name,
             "side": game.side,
@@ -149,7 +151,7 @@ class Board:
             "awaiting": game.awaiting(),
             "prompt": prompt,
             "my_turn": decision is not None,
-            "pending": sum(1 for r in game.pending if r[0] == "a"),
+            "pending": len(game.pending_actions()),
             "message": game.message,
             "orders": {"mine": orders.text(game.orders_to_come()),
                        "theirs": orders.text(game.verifier.orders.get(game.opponent_side,
