@@ -1304,7 +1304,7 @@ def show_cmd(ctx: click.Context, game_ref: str, svg: Path | None, png: Path | No
         if center is None and view.cells:
             from pbem.render.board import focus_hex
 
-            center = focus_hex(view, [r[1] for r in game.pending if r[0] == "a"])
+            center = focus_hex(view, game.pending_actions())
         if browse and console.is_terminal:
             from pbem.play import key_poller
             from pbem.render import browse as browse_board

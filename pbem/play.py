@@ -229,7 +229,7 @@ def suggest(state: State, text: str) -> str:
 def situation(game: Game) -> str:
     status = game.view().status
     parts = [f"[bold]{game.name}[/]", status] if status else [f"[bold]{game.name}[/]"]
-    pending = sum(1 for r in game.pending if r[0] == "a")
+    pending = len(game.pending_actions())
     if pending:
         parts.append(f"{pending} actions in this file")
     return " | ".join(parts)
@@ -274,7 +274,7 @@ class Prompt:
             self.console.print(f"no hex {focus} on this map", markup=False)
             return
         if focus is None and view.cells:
-            focus = focus_hex(view, [r[1] for r in self.game.pending if r[0] == "a"])
+            focus = focus_hex(view, self.game.pending_actions())
         window = fit_window(view, self.console.width, 24, center=focus) if view.cells else None
         self.console.print(board_screen(view, window, legend=False))
 
