@@ -16,7 +16,7 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from pbem import orders
+from pbem import history, orders
 from pbem.atomic import write_atomic
 from pbem.errors import DesyncError
 from pbem.registry import get as get_engine
@@ -170,5 +170,6 @@ def _rolls(game: Game) -> list[list[object]]:
 
     out = []
     for data in game.files[2:]:
-        out.append([r for r in body_summary(data)["records"] if r[0] == "r"])
+        out.append([r for r in body_summary(data)["records"]
+                    if isinstance(history.read(r), history.Rolled)])
     return out
