@@ -17,7 +17,8 @@ from typing import Any
 
 import click
 
-from pbem.errors import PbemError, UsageError
+from pbem import history
+from pbem.errors import FormatError, PbemError, UsageError
 from pbem.text import block, bound, safe
 from pbem.transport import config as mailconfig
 from pbem.transport.base import Outcome, Router, TransportError
@@ -106,10 +107,15 @@ def describe(game: Any, seq: int, data: bytes) -> tuple[str, str]:
 def _what_happened(seq: int, records: list[Any], limit: int = 12) -> list[str]:
     """The file's actions and rolls in the engine's notation (the opponent's pbem replays
     and narrates them in full on import)."""
-    actions = [str(r[1]) for r in records
-               if isinstance(r, list) and len(r) >= 2 and r[0] in ("a", "o")]
-    rolls = [f"{seq}.{r[1]}: {', '.join(str(x) for x in r[2])}" for r in records
-             if isinstance(r, list) and len(r) >= 3 and r[0] == "r" and isinstance(r[2], list)]
+    typed: list[history.Record] = []
+    for r in records:
+        try:
+            typed.append(history.read(r))
+        except FormatError:
+            continue  # a mail tells what it can; the file itself is what counts
+    actions = [r.text for r in typed if isinstance(r, history.Played)]
+    rolls = [f"{seq}.{r.index}: {', '.join(str(x) for x in r.outcome)}" for r in typed
+             if isinstance(r, history.Rolled)]
     out = []
     for label, items in (("Actions", actions), ("Rolls", rolls)):
         if items:
