@@ -163,8 +163,9 @@ def bench_act(s: Setup, tmp: Path, n: int, counts: Counter[str]) -> None:
             if game.files[s.seq] != s.file:
                 counts["FAIL act: a different file sealed"] += 1
             continue
-        done = sum(1 for r in game.pending if r[0] == "a")
-        if [r[1] for r in game.pending if r[0] == "a"] != s.actions[:done]:
+        played = game.pending_actions()
+        done = len(played)
+        if played != s.actions[:done]:
             counts["FAIL act: the unsealed actions are not a prefix of those given"] += 1
             continue
         counts[f"act: killed after {done} of {len(s.actions)} actions"] += 1

@@ -22,6 +22,7 @@ sys.path.insert(0, str(ROOT))
 
 from pbem.atomic import write_atomic  # noqa: E402
 from pbem.golden import text_record  # noqa: E402
+from pbem.history import Acted, Rolled, wire  # noqa: E402
 from pbem.registry import get  # noqa: E402
 from pbem.testing import Chooser  # noqa: E402
 
@@ -39,11 +40,11 @@ def one(job: tuple[str, str, int, int, str]) -> str:
         if state.is_chance():
             outcome = choose.outcome(state.chance_request())
             state.apply_outcome(outcome)
-            records.append(["r", 0, list(outcome)])
+            records.append(wire(Rolled(0, tuple(outcome))))
             continue
         action = choose.pick(state.legal_actions())
         state.apply(action.notation())
-        records.append(["a", action.notation()])
+        records.append(wire(Acted(action.notation())))
     lines = text_record(engine, scenario, options, records)
     path = Path(folder) / f"{engine_id}.{scenario}.w{seed}.txt"
     write_atomic(path, ("\n".join(lines) + "\n").encode(), 0o644)
