@@ -8,12 +8,12 @@ in ``reinforcements.py``, Strength Chits in ``chits.py``, Turkey in ``optional.p
 from __future__ import annotations
 
 from engines.motherland.const import AXIS, BAKU_ENTRY, SOVIET
-from engines.motherland.core import MotherlandCore
 from engines.motherland.steps import ReplaceArgs, RollArgs, UnitArgs
+from engines.motherland.supply import SupplyMixin
 from pbem.steps import Frame
 
 
-class AdminMixin(MotherlandCore):
+class AdminMixin(SupplyMixin):
     """The Administrative Phase's tasks and the Soviet economy (12.0)."""
 
     # ================================================================================

@@ -9,8 +9,8 @@ from collections.abc import Iterable
 
 from engines.motherland import rules
 from engines.motherland.actions import Attack, Take, Word
+from engines.motherland.chits import ChitMixin
 from engines.motherland.const import AXIS, BLOCKING_SIDES, SOVIET, other
-from engines.motherland.core import MotherlandCore
 from engines.motherland.data import ALLIED_NATIONS, CHIT_TYPES, CORPS_TYPES
 from engines.motherland.position import Combat
 from engines.motherland.steps import (
@@ -23,12 +23,13 @@ from engines.motherland.steps import (
     TakeArgs,
     UnitsArgs,
 )
+from engines.motherland.supply import SupplyMixin
 from pbem.engine import Action
 from pbem.errors import IllegalAction
 from pbem.steps import Flow, Frame
 
 
-class CombatMixin(MotherlandCore):
+class CombatMixin(SupplyMixin, ChitMixin):
     """Attacks and the resolution of every combat, overruns included (7.0, 8.0)."""
 
     # ================================================================================

@@ -2,21 +2,20 @@
 
 :class:`MotherlandCore` holds what all the rules read: the position's attributes, the
 small accessors with their per-position cache (``_cache``, forgotten by ``_touch`` after
-every change), the event log and the task queue's two primitives.  The rules themselves
-are mixins over this base (see ``engines/motherland/state.py`` for the list).
+every change), the event log and the task queue's two primitives, and the few rule
+facts several rule areas read (terrain cost and country limits of movement, turn 1's
+frozen fronts, city control).  The rules themselves are mixins over this base; one that
+calls another's rules inherits it (see ``engines/motherland/state.py``).
 """
 
 from __future__ import annotations
 
 import re
 from collections.abc import Iterable
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 from engines.hexkit.zoc import zoc_map
 from engines.motherland import rules
-from engines.motherland.actions import (
-    Word,
-)
 from engines.motherland.const import AXIS, BLOCKING_SIDES, SOVIET, other
 from engines.motherland.data import (
     ALLIED_NATIONS,
@@ -27,11 +26,8 @@ from engines.motherland.data import (
     ScenarioData,
 )
 from engines.motherland.position import Combat, Position, Unit
-from pbem.engine import CHANCE, Action, Event
+from pbem.engine import CHANCE, Event
 from pbem.steps import Choice, Flow, Frame, Roll, StepState
-
-if TYPE_CHECKING:
-    from engines.motherland.steps import MoveArgs
 
 _CITED = re.compile(r"\b\d+\.\d+(?:\.\d+)*")
 
@@ -227,6 +223,59 @@ class MotherlandCore(StepState[Position]):
         return self.c(uid).nation == "german"
 
     # ================================================================================
+    # what several rules read: who may enter where at what cost (5.1, 5.2.1),
+    # turn 1's frozen fronts (20.1), unit classes, city control (19.1)
+    # ================================================================================
+
+    def _turn1_frozen(self, uid: str) -> bool:
+        """20.1 rule 2: units in Romania and Finland cannot move or attack on turn 1."""
+        return bool(self.turn == 1 and self.sc.rules.get("turn1_rules")
+                    and self.c(uid).side == AXIS
+                    and self.data.country_of(self.u(uid).hex) in ("romania", "finland"))
+
+    def _may_enter_country(self, uid: str, h: str) -> bool:
+        """5.2.1 movement restrictions by country."""
+        c = self.c(uid)
+        country = self.data.country_of(h)
+        if c.side == SOVIET:
+            return country != "turkey" or self.pos.turkey
+        if c.nation == "german":
+            return country != "finland"  # 5.2.1 bars the Germans from Finland only
+        allowed = {"romanian": "romania", "hungarian": "hungary", "italian": "germany",
+                   "finnish": "finland", "turkish": "turkey"}
+        return country in ("soviet_union", allowed.get(c.nation, ""))
+
+    def _terrain_cost(self, uid: str, h: str) -> int | None:
+        """The MP ``uid`` pays to enter ``h`` by the TEC (5.1), None where it may not."""
+        c = self.c(uid)
+        if h in self.data.water:
+            return None
+        name = self.data.hexmap.terrain.get(h, "clear")
+        if name == "swamp" and self.snow:
+            name = "woods"  # 5.1.8, 18.2.1
+        ter = self.data.tec.get(name) or self.data.tec["clear"]
+        if ter.prohibited_except:
+            if c.type != ter.prohibited_except:
+                return None  # 5.1.5 High Mountain
+            return ter.leg
+        cost = ter.mech if c.mech else ter.leg
+        if c.type == "mountain" and name == "mountain":
+            cost = max(1, cost - 1)  # 5.1.5
+        return cost
+
+    def _soviet_infantry(self, uid: str) -> bool:
+        """Combined Arms, Guards and Shock armies: the Soviet infantry that crosses Frozen
+        Access hexsides on Snow Turns (5.1.7, 8.4.3, 9.2.1)."""
+        return self.c(uid).type in ("combined_arms", "guards", "shock")
+
+    def controls(self, side: str, h: str) -> bool:
+        """Whether ``side`` controls the city or port ``h`` (19.1)."""
+        mark: str | None = self.pos.control.get(h)
+        if self.data.country_of(h) == "soviet_union":
+            return (mark == AXIS) if side == AXIS else (mark != AXIS)
+        return (mark != SOVIET) if side == AXIS else (mark == SOVIET)
+
+    # ================================================================================
     # queued work
     # ================================================================================
 
@@ -251,68 +300,3 @@ class MotherlandCore(StepState[Position]):
         if isinstance(step, Roll):
             return CHANCE
         return step.side(self, frame.args) if isinstance(step, Choice) else ""
-
-    # ================================================================================
-    # what one mixin calls in another: declared here for the type checker only, so
-    # each mixin checks on its own; at run time the names resolve to the mixins'
-    # definitions in MotherlandState
-    # ================================================================================
-
-    if TYPE_CHECKING:
-        # victory.py
-        def _claim(self, uid: str, h: str, quiet: bool = False) -> None: ...
-        def controls(self, side: str, h: str) -> bool: ...
-        def _end_game(self) -> None: ...
-        def _finish(self, winner: str | None, text: str, level: str) -> None: ...
-
-        # supply.py
-        def _supply_tasks(self) -> list[Frame]: ...
-        def _blocked(self, side: str) -> frozenset[str]: ...
-        def _spread(self, starts: dict[str, int], blocked: frozenset[str],
-                    nbrs: dict[str, tuple[str, ...]] | None = None) -> dict[str, int]: ...
-        def _rail_from(self, starts: Iterable[str], blocked: frozenset[str]) -> set[str]: ...
-        def supply_net(self, side: str, net: str = "") -> tuple[dict[str, int], dict[str, int],
-                                                                set[str]]: ...
-        def in_supply(self, uid: str) -> bool: ...
-        def supplied_at(self, uid: str, h: str) -> bool: ...
-        def air_available(self) -> int: ...
-        def _in_air_range(self, h: str) -> bool: ...
-
-        # movement.py
-        def _turn1_frozen(self, uid: str) -> bool: ...
-        def _may_enter_country(self, uid: str, h: str) -> bool: ...
-        def _terrain_cost(self, uid: str, h: str) -> int | None: ...
-        def _soviet_infantry(self, uid: str) -> bool: ...
-        def _exploit_mp(self, uid: str) -> int: ...
-        def _late_rule(self, side: str) -> str: ...
-        def _enter(self, uid: str, path: Iterable[str]) -> None: ...
-
-        # strategic.py
-        def _strategic_ok_unit(self, uid: str) -> str: ...
-        def _strategic_reach(self, uid: str) -> dict[str, tuple[str, ...]]: ...
-        def _ship_options(self) -> list[Word]: ...
-
-        # combat.py
-        def _attack_group_ok(self, units: list[str]) -> str: ...
-        def _air_ok(self, target: str, units: Iterable[str]) -> bool: ...
-        def _start_combat(self, kind: str, target: str, attackers: list[str], air: bool,
-                          rrgun: bool) -> None: ...
-        def _alive_in_combat(self, role: str) -> list[str]: ...
-        def _lose_step(self, uid: str, why: str) -> None: ...
-
-        # overrun.py
-        def _overrun_options(self, exploit: bool) -> list[Action]: ...
-
-        # chits.py
-        def _generals_ready(self) -> list[str]: ...
-        def _draw_task(self, uid: str, count: int, rule: str) -> Frame | None: ...
-        def _drop_chit(self, uid: str) -> None: ...
-
-        # stacking.py
-        def _over_limit(self, h: str) -> list[str]: ...
-
-        # admin.py
-        def _admin_tasks(self) -> list[Frame]: ...
-
-        # optional.py
-        def _baku_options(self, t: MoveArgs) -> list[Word]: ...

@@ -1,11 +1,13 @@
 """Movement (5.0) and zones of control in movement (4.2): what a unit may enter, at what
-cost, the hexes it can reach, and exploitation movement (5.4).
+cost, the hexes it can reach, and exploitation movement (5.4).  The terrain cost and
+country limits themselves are ``core.py``'s: retreats, reinforcements and strategic
+moves read them too.
 """
 
 from __future__ import annotations
 
 import itertools
-from collections.abc import Callable, Iterable
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -13,8 +15,10 @@ from engines.hexkit.movement import MoveClass, MoveCosts, breadth_first, reachab
 from engines.hexkit.zoc import ZocPolicy
 from engines.motherland.actions import Move, Strategic, Word
 from engines.motherland.const import AXIS, BLOCKING_SIDES, DONE, SOVIET, other
-from engines.motherland.core import MotherlandCore
+from engines.motherland.optional import OptionalRulesMixin
+from engines.motherland.overrun import OverrunMixin
 from engines.motherland.steps import MoveArgs
+from engines.motherland.strategic import StrategicMixin
 from pbem.engine import Action
 from pbem.errors import IllegalAction
 
@@ -44,50 +48,12 @@ class _Priced(MoveClass):
         return self.price(a, b)
 
 
-class MovementMixin(MotherlandCore):
+class MovementMixin(StrategicMixin, OverrunMixin, OptionalRulesMixin):
     """Regular and exploitation movement (5.0, 5.4) and the movement phase's options."""
 
     # ================================================================================
     # movement (5.0)
     # ================================================================================
-
-    def _turn1_frozen(self, uid: str) -> bool:
-        """20.1 rule 2: units in Romania and Finland cannot move or attack on turn 1."""
-        return bool(self.turn == 1 and self.sc.rules.get("turn1_rules")
-                    and self.c(uid).side == AXIS
-                    and self.data.country_of(self.u(uid).hex) in ("romania", "finland"))
-
-    def _may_enter_country(self, uid: str, h: str) -> bool:
-        """5.2.1 movement restrictions by country."""
-        c = self.c(uid)
-        country = self.data.country_of(h)
-        if c.side == SOVIET:
-            return country != "turkey" or self.pos.turkey
-        if c.nation == "german":
-            return country != "finland"  # 5.2.1 bars the Germans from Finland only
-        allowed = {"romanian": "romania", "hungarian": "hungary", "italian": "germany",
-                   "finnish": "finland", "turkish": "turkey"}
-        return country in ("soviet_union", allowed.get(c.nation, ""))
-
-    def _terrain_cost(self, uid: str, h: str) -> int | None:
-        c = self.c(uid)
-        if h in self.data.water:
-            return None
-        name = self.data.hexmap.terrain.get(h, "clear")
-        if name == "swamp" and self.snow:
-            name = "woods"  # 5.1.8, 18.2.1
-        ter = self.data.tec.get(name) or self.data.tec["clear"]
-        if ter.prohibited_except:
-            if c.type != ter.prohibited_except:
-                return None  # 5.1.5 High Mountain
-            return ter.leg
-        cost = ter.mech if c.mech else ter.leg
-        if c.type == "mountain" and name == "mountain":
-            cost = max(1, cost - 1)  # 5.1.5
-        return cost
-
-    def _soviet_infantry(self, uid: str) -> bool:
-        return self.c(uid).type in ("combined_arms", "guards", "shock")
 
     def _side_cost(self, uid: str, a: str, b: str, *, moving: bool = True) -> int | None:
         """Hexside cost for regular movement, or None when the hexside is closed."""
@@ -314,12 +280,6 @@ class MovementMixin(MotherlandCore):
         Soviet "Move Offensive Support units" (5.2.3: after all the other units)."""
         return ("air_base", "supply_base") if side == AXIS else ("offensive_support",)
 
-    def _late_rule(self, side: str) -> str:
-        """The rule that ended step 3: 5.2.3 after an Air Base or Offensive Support moved,
-        3.1 (step 4) after a Supply Base did."""
-        movers = {self.c(x).type for x in self.on_map(side) if self.u(x).moves}
-        return "5.2.3" if movers & {"air_base", "offensive_support"} else "3.1"
-
     def _exploit_mp(self, uid: str) -> int:
         c, u = self.c(uid), self.u(uid)
         side = c.side
@@ -334,10 +294,6 @@ class MovementMixin(MotherlandCore):
             return 0
         u.mode = "done"
         return 0
-
-    def _enter(self, uid: str, path: Iterable[str]) -> None:
-        for h in path:
-            self._claim(uid, h)
 
     def _apply_move(self, a: Move, exploit: bool) -> None:
         uid = a.unit

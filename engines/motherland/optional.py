@@ -5,13 +5,13 @@ from __future__ import annotations
 
 from engines.motherland.actions import Word
 from engines.motherland.const import AXIS, BAKU_ENTRY, TURKEY_ENTRY
-from engines.motherland.core import MotherlandCore
 from engines.motherland.steps import MoveArgs, RollArgs
+from engines.motherland.victory import VictoryMixin
 from pbem.errors import IllegalAction
 from pbem.steps import Frame
 
 
-class OptionalRulesMixin(MotherlandCore):
+class OptionalRulesMixin(VictoryMixin):
     """Baku (21.1) and the Turkish Front (21.2), each on only with its option."""
 
     # -- Baku (21.1) -----------------------------------------------------------------------

@@ -7,18 +7,25 @@ from collections.abc import Iterable
 
 from engines.motherland import rules
 from engines.motherland.actions import Overrun
+from engines.motherland.combat import CombatMixin
 from engines.motherland.const import AXIS, SOVIET
-from engines.motherland.core import MotherlandCore
 from engines.motherland.data import ARMOR_TYPES, CHIT_TYPES
+from engines.motherland.stacking import StackingMixin
 from pbem.engine import Action
 from pbem.errors import IllegalAction
 
 
-class OverrunMixin(MotherlandCore):
+class OverrunMixin(CombatMixin, StackingMixin):
     """Overruns declared during movement (7.0)."""
 
     def _overrun_cost(self, side: str) -> int:
         return 2 if side == SOVIET and self.snow else 3  # 7.1, 7.2.5
+
+    def _late_rule(self, side: str) -> str:
+        """The rule that ended step 3: 5.2.3 after an Air Base or Offensive Support moved,
+        3.1 (step 4) after a Supply Base did."""
+        movers = {self.c(x).type for x in self.on_map(side) if self.u(x).moves}
+        return "5.2.3" if movers & {"air_base", "offensive_support"} else "3.1"
 
     def _overrun_why(self, target: str, units: list[str], exploit: bool) -> tuple[str, str]:
         """(rule, reason) forbidding this overrun, or ("", "")."""

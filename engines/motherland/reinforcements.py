@@ -5,14 +5,15 @@ conversions (17.2) and Axis replacements and Kampfgruppen (15.0).
 from __future__ import annotations
 
 from engines.motherland.actions import Word
+from engines.motherland.chits import ChitMixin
 from engines.motherland.const import AXIS, SOVIET, other
-from engines.motherland.core import MotherlandCore
 from engines.motherland.data import CORPS_TYPES
 from engines.motherland.steps import ReplaceArgs, RollArgs, SideArgs
+from engines.motherland.victory import VictoryMixin
 from pbem.steps import Frame
 
 
-class ReinforcementMixin(MotherlandCore):
+class ReinforcementMixin(VictoryMixin, ChitMixin):
     """Arrivals and placement of reinforcements (17.0) and rebuilding units (15.0, 17.2)."""
 
     # -- reinforcements (17.0) ------------------------------------------------------------

@@ -6,16 +6,17 @@ from __future__ import annotations
 from engines.hexkit.retreat import retreat_options
 from engines.motherland import rules
 from engines.motherland.actions import Advance, Retreat
+from engines.motherland.combat import CombatMixin
 from engines.motherland.const import BLOCKING_SIDES, other
-from engines.motherland.core import MotherlandCore
 from engines.motherland.data import ARMOR_TYPES
 from engines.motherland.steps import AdvanceArgs, LoseArgs, RetreatArgs, RoleArgs
+from engines.motherland.victory import VictoryMixin
 from pbem.engine import Action
 from pbem.errors import IllegalAction
 from pbem.steps import Flow, Frame
 
 
-class RetreatMixin(MotherlandCore):
+class RetreatMixin(CombatMixin, VictoryMixin):
     """Retreats (8.6) and advances after combat (8.7)."""
 
     # -- retreat (8.6) ----------------------------------------------------------------------

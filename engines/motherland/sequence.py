@@ -9,14 +9,15 @@ game ends (19.0).
 
 from __future__ import annotations
 
+from engines.motherland.admin import AdminMixin
 from engines.motherland.const import AXIS, SOVIET
-from engines.motherland.core import MotherlandCore
+from engines.motherland.movement import MovementMixin
 from engines.motherland.position import Air, Position, Unit
 from engines.motherland.steps import MoveArgs, SideArgs
 from pbem.steps import Frame
 
 
-class SequenceMixin(MotherlandCore):
+class SequenceMixin(MovementMixin, AdminMixin):
     """Setup, the task loop and the sequence of phases (3.0)."""
 
     # ================================================================================

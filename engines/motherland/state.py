@@ -24,6 +24,23 @@ The rules are split by what they do into mixins over :class:`MotherlandCore`
 * ``victory.py`` city control (19.1), Stalin (16.6), victory (19.0)
 * ``decisions.py`` the engine contract's hooks the runtime leaves to the game
 
+A mixin that calls another's rules inherits it, so each type-checks against what it
+really has (no declarations of one mixin's methods in another):
+
+* ``SupplyMixin(ChitMixin)``: a unit removed to the track returns its chit;
+  ``VictoryMixin(SupplyMixin)``: a city counts with a line to a source (19.1.3);
+  ``AdminMixin(SupplyMixin)``: the Administrative Phase reads the supply and rail nets
+* ``CombatMixin(SupplyMixin, ChitMixin)``: German air range, Generals, chits lost
+* ``OverrunMixin(CombatMixin, StackingMixin)``; ``RetreatMixin(CombatMixin, VictoryMixin)``
+* ``StrategicMixin(VictoryMixin)``; ``OptionalRulesMixin(VictoryMixin)``;
+  ``ReinforcementMixin(VictoryMixin, ChitMixin)``: units entering claim cities (19.1)
+* ``MovementMixin(StrategicMixin, OverrunMixin, OptionalRulesMixin)``: the movement
+  phase offers strategic moves, sea transport, overruns and the Baku option
+* ``SequenceMixin(MovementMixin, AdminMixin)``: the phases queue their work
+
+What several of them read (terrain cost, country limits, turn 1's frozen fronts, city
+control) is in ``core.py``.
+
 ``const.py`` holds the shared names (re-exported here); ZOC extent, supply lines, rail
 connection and movement are the hex kit's (``engines.hexkit.zoc.zoc_map``,
 ``engines.hexkit.movement.spread``, ``breadth_first``, ``reachable``).
@@ -85,10 +102,10 @@ __all__ = [
 ]
 
 
-class MotherlandState(SequenceMixin, SupplyMixin, PartisanMixin, MovementMixin, StrategicMixin,
-                      ReinforcementMixin, OverrunMixin, CombatMixin, RetreatMixin, ChitMixin,
-                      StackingMixin, AdminMixin, OptionalRulesMixin, VictoryMixin,
-                      DecisionMixin):
+class MotherlandState(SequenceMixin, MovementMixin, StrategicMixin, OverrunMixin,
+                      ReinforcementMixin, RetreatMixin, CombatMixin, OptionalRulesMixin,
+                      VictoryMixin, AdminMixin, SupplyMixin, ChitMixin, StackingMixin,
+                      PartisanMixin, DecisionMixin):
     """One position of For the Motherland!."""
 
     steps = STEPS

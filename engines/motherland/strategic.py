@@ -16,11 +16,11 @@ from engines.motherland.const import (
     SOVIET,
     other,
 )
-from engines.motherland.core import MotherlandCore
+from engines.motherland.victory import VictoryMixin
 from pbem.errors import IllegalAction
 
 
-class StrategicMixin(MotherlandCore):
+class StrategicMixin(VictoryMixin):
     """Strategic Movement (5.3) and Sea Transport (5.5)."""
 
     # -- strategic movement (5.3) and sea transport (5.5) ---------------------------------

@@ -10,6 +10,7 @@ from __future__ import annotations
 from collections.abc import Iterable
 
 from engines.hexkit.movement import spread
+from engines.motherland.chits import ChitMixin
 from engines.motherland.const import (
     AXIS,
     DANZIG,
@@ -22,12 +23,11 @@ from engines.motherland.const import (
     TUAPSE,
     other,
 )
-from engines.motherland.core import MotherlandCore
 from engines.motherland.steps import CountArgs, PlaceArgs, RollArgs
 from pbem.steps import Frame
 
 
-class SupplyMixin(MotherlandCore):
+class SupplyMixin(ChitMixin):
     """The Mutual Supply Phase and the supply lines every other rule reads (9.0)."""
 
     # ================================================================================

@@ -7,21 +7,28 @@ the last turn, or early (the surrender of 20.2 rule 4, the 20.2 check, Baku in 2
 
 from __future__ import annotations
 
+from collections.abc import Iterable
+
 from engines.hexkit.movement import lightest_chain
 from engines.motherland.const import AXIS, LENINGRAD, MOSCOW, SOVIET, other
-from engines.motherland.core import MotherlandCore
 from engines.motherland.data import SOVIET_ARMY_TYPES
 from engines.motherland.position import GameEnd
 from engines.motherland.steps import RollArgs
+from engines.motherland.supply import SupplyMixin
 from pbem.steps import Frame
 
 
-class VictoryMixin(MotherlandCore):
+class VictoryMixin(SupplyMixin):
     """City control (19.1), Stalin (16.6), victory points and the end of the game (19.0)."""
 
     # ================================================================================
     # control of cities (19.1), Stalin (16.6)
     # ================================================================================
+
+    def _enter(self, uid: str, path: Iterable[str]) -> None:
+        """A unit moves along ``path``: each hex entered is claimed (19.1)."""
+        for h in path:
+            self._claim(uid, h)
 
     def _claim(self, uid: str, h: str, quiet: bool = False) -> None:
         """A unit enters or passes through ``h``: city and port control (19.1, 19.1.1)."""
@@ -51,13 +58,6 @@ class VictoryMixin(MotherlandCore):
             elif not soviet_land:
                 control[h] = SOVIET
         self.pos.control = dict(sorted(control.items()))
-
-    def controls(self, side: str, h: str) -> bool:
-        """Whether ``side`` controls the city or port ``h`` (19.1)."""
-        mark: str | None = self.pos.control.get(h)
-        if self.data.country_of(h) == "soviet_union":
-            return (mark == AXIS) if side == AXIS else (mark != AXIS)
-        return (mark != SOVIET) if side == AXIS else (mark == SOVIET)
 
     def _on_stalin(self, roll: int) -> None:
         if roll <= 4:
