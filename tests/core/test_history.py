@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from typing import Any
+
 import pytest
 from toy_engine import ENGINE
 
@@ -97,3 +99,18 @@ def test_a_list_of_records_reads_typed_naming_the_bad_one() -> None:
         history.read_all([["a", "move b"], ["z"]], "pending record")
     assert isinstance(Acted("x"), history.Played) and isinstance(Ordered("x"), history.Played)
     assert not isinstance(Rolled(0, ()), history.Played)
+
+
+def test_a_sessions_unsealed_records_read_typed_and_survive_the_save(table: Any) -> None:
+    """The session keeps its unsealed records in the wire form the file will hold and
+    reads them typed; a reloaded game reads the same from its save."""
+    game = table.game(table.alice)
+    game.act("move b")
+    records = game.pending_records
+    assert isinstance(records[0], Rolled) and records[0].index == 0  # die roll 2.0
+    assert records[-1] == Acted("move b")
+    assert game.pending == [history.wire(r) for r in records]
+    assert game.pending_actions() == ["move b"] and game.status()["pending_actions"] == 1
+    again = table.game(table.alice)
+    assert again is not game and again.pending_records == records
+    assert again.state.digest() == game.state.digest()
