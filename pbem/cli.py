@@ -1554,20 +1554,27 @@ def replay_cmd(ctx: click.Context, game_ref: str, start: int, fast: bool, step: 
 @click.option("--files", type=int, default=6, show_default=True,
               help="How many turn files to exchange.")
 @click.option("--fast", is_flag=True, help="No pauses.")
+@click.option("--pace", type=float, default=0.9, show_default=True,
+              help="Seconds a line of the fighting stays; the other pauses scale with it.")
 @click.option("--dir", "directory", type=click.Path(file_okay=False, path_type=Path),
               help="Where the two homes and the transcript go (default: a new temp folder).")
 def demo_cmd(engine_id: str | None, scenario: str | None, files: int, fast: bool,
-             directory: Path | None) -> None:
-    """Two players, a real game, files exchanged and replayed, then an audit."""
+             pace: float, directory: Path | None) -> None:
+    """Two players, a real game, files exchanged and replayed, then an audit.
+
+    At a terminal, a story of about two minutes (Enter or space cuts a wait short);
+    piped, the same story in a couple of hundred lines without pauses."""
     import tempfile
 
-    from pbem.play import demo
+    from pbem.play import demo, key_poller
 
     with handled():
         root = directory or Path(tempfile.mkdtemp(prefix="pbem-demo-"))
         root.mkdir(parents=True, exist_ok=True)
-        code = demo(rich_console(), root, engine_id=engine_id, scenario=scenario, files=files,
-                    pacing=_pacing(fast, False, 0.35))
+        with key_poller() as poller:
+            code = demo(rich_console(), root, engine_id=engine_id, scenario=scenario,
+                        files=files, pacing=_pacing(fast, False, pace),
+                        poll=poller.poll if poller.active else None)
         sys.exit(code)
 
 

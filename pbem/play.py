@@ -28,7 +28,13 @@ from pbem.envelope import file_name
 from pbem.errors import ActionSyntaxError, DuplicateFile, IllegalAction, PbemError
 from pbem.render import board_screen, fit_window
 from pbem.render.board import focus_hex
-from pbem.render.narrate import DecisionPrompt, KeyPoller, frames_from_records, replay
+from pbem.render.narrate import (
+    SKIP_KEYS,
+    DecisionPrompt,
+    KeyPoller,
+    frames_from_records,
+    replay,
+)
 from pbem.session import Game, Home, ReceiveReport
 from pbem.text import block
 from pbem.transcript import Verifier
@@ -83,6 +89,15 @@ class Pacing:
 SIGNIFICANT = frozenset({"attack", "assault", "fire", "combat", "barrage", "bombard", "loss",
                          "eliminated", "elimination", "step-loss", "retreat", "morale", "rout",
                          "rally", "roll", "dice", "draw", "phase", "turn", "impulse"})
+
+
+#: what a condensed replay draws the board for: the fighting and its dice, not a phase's
+#: announcement or the count of moves (those are told under the board last drawn)
+ANIMATED = SIGNIFICANT - {"phase", "turn", "impulse"}
+
+
+def animated(events: Sequence[Event], side: str | None) -> bool:
+    return any(e.kind in ANIMATED and e.visible(side) for e in events)
 
 
 def condense(frames: Sequence[Any], side: str | None) -> list[Any]:
@@ -143,7 +158,8 @@ def show_frames(console: Console, frames: Sequence[Any], pacing: Pacing, side: s
         lines = sum(1 for _, events in frames for e in events if e.visible(side))
         pace = min(pace, pacing.max_seconds / max(lines, 1))
     replay(console, frames, pace=pace, fast=pacing.fast, step=pacing.step, side=side,
-           poll_key=poll, input_fn=input_fn, final=pacing.boards, sleep=pacing.sleep)
+           poll_key=poll, input_fn=input_fn, final=pacing.boards, sleep=pacing.sleep,
+           draw_if=(lambda events: animated(events, side)) if pacing.condense else None)
 
 
 def receive_and_replay(console: Console, home: Home, datas: Sequence[tuple[str, bytes]],
@@ -559,33 +575,52 @@ def demo_pick(chooser: Any, actions: Sequence[Any]) -> Any:
     return actions[-1]
 
 DEMO_ENGINES = (("white-death", None), ("for-the-motherland", None))
+#: the demo's pace at a terminal: how long a line of the fighting stays before the next;
+#: the reading pauses (the intro, a file sealed) and a file's cap scale with it
+DEMO_PACE = 0.9
+#: at most this long for one file's replay at the demo's pace
+DEMO_FILE_SECONDS = 20.0
 
 
 def demo(console: Console, root: Path, *, engine_id: str | None = None,
          scenario: str | None = None, files: int = 6, pacing: Pacing | None = None,
-         seed: int = 1942) -> int:
+         seed: int = 1942, poll: Callable[[], str | None] | None = None) -> int:
     """Two players, one game, a few exchanges replayed on screen, then a referee's audit.
 
     A story a newcomer can follow in about two minutes: the intro stays on screen long
     enough to read, each file is told once (as its receiver sees it replayed: the
     fighting, losses and rolls, the moves counted), and the end says what to type to
     start a real game.  Piped, it runs without pauses and draws one board at the end.
+    ``poll`` (a terminal's key poller) lets Enter or space cut a pause short.
     """
     from pbem.audit import audit
     from pbem.registry import engines
     from pbem.testing import Chooser
 
-    pacing = pacing or Pacing(pace=0.4)
-    pacing.max_seconds = pacing.max_seconds or 10.0
+    pacing = pacing or Pacing(pace=DEMO_PACE)
+    reading = pacing.pace / DEMO_PACE
+    pacing.max_seconds = pacing.max_seconds or DEMO_FILE_SECONDS * reading
     pacing.condense = True
     if not console.is_terminal:
         # a log or a pipe: the story without the pauses and a board only at the end
         pacing.fast, pacing.boards = True, False
 
     def pause(seconds: float) -> None:
-        """Time to read what was just said (none with --fast or without a terminal)."""
-        if not pacing.fast:
+        """Time to read what was just said (none with --fast or without a terminal); a
+        key from ``poll`` ends it: a quick reader need not wait."""
+        if pacing.fast:
+            return
+        if poll is None:
             pacing.sleep(seconds)
+            return
+        waited = 0.0
+        while waited < seconds:
+            key = poll()
+            if key is not None and key.lower() in SKIP_KEYS:
+                return
+            chunk = min(0.05, seconds - waited)
+            pacing.sleep(chunk)
+            waited += chunk
     installed = engines()
     if engine_id is None:
         engine_id = next((e for e, _ in DEMO_ENGINES if e in installed), None)
@@ -600,7 +635,10 @@ def demo(console: Console, root: Path, *, engine_id: str | None = None,
                   "passing signed files, as they would by email. Each has a home folder "
                   "of their own; everything below is real: keys, files, dice, replays.",
                   markup=False)
-    pause(3 * pacing.pace / 0.35)
+    if poll is not None:
+        console.print("(Enter or space cuts a wait or a replay short; Ctrl-C stops the demo)",
+                      markup=False)
+    pause(6 * reading)
     homes = []
     for label, name in (("first", "Erich"), ("second", "Ivan")):
         home = Home(root / label)
@@ -630,7 +668,7 @@ def demo(console: Console, root: Path, *, engine_id: str | None = None,
     console.print("From now on each turn file is signed by its sender, chained to the one "
                   "before, and replayed on the receiver's board; the dice come from both "
                   "players' hash chains, so neither can choose a roll.", markup=False)
-    pause(4 * pacing.pace / 0.35)
+    pause(9 * reading)
     source, data = keep(joined, 1)
     names = {creator: creator.card().name, joiner: joiner.card().name}
 
@@ -640,11 +678,11 @@ def demo(console: Console, root: Path, *, engine_id: str | None = None,
         src, payload = keep(sender.game("demo"), seq)
         console.print(f"[dim]file {seq} travels to {names[receiver]} ({len(payload)} bytes, "
                       "signed)[/]")
-        for report in receive_and_replay(console, receiver, [(src, payload)], pacing):
+        for report in receive_and_replay(console, receiver, [(src, payload)], pacing, poll):
             if report.sealed is not None:
                 travel(receiver, report.sealed)
 
-    for report in receive_and_replay(console, creator, [(source, data)], pacing):
+    for report in receive_and_replay(console, creator, [(source, data)], pacing, poll):
         if report.sealed is not None:
             travel(creator, report.sealed)
     chooser = Chooser(f"demo/{seed}")
@@ -670,7 +708,7 @@ def demo(console: Console, root: Path, *, engine_id: str | None = None,
         # what happened is told once, below, as the receiver sees the file replayed
         console.print(f"{names[mover]} takes {count} actions ({dice} dice rolls) and the "
                       f"file seals: {g.awaiting()}", markup=False)
-        pause(pacing.pace / 0.35)
+        pause(1.5 * reading)
         travel(mover, sealed)
         sent += 1
     console.rule("[bold]the referee's audit")
