@@ -401,6 +401,7 @@ class Prompt:
         """Apply one action; True when it sealed the file."""
         game = self.game
         before = self.menu()
+        asked = game.my_decision()
         events, rolls, seq = game.act(line)
         for event in events:
             if event.visible(game.side):
@@ -417,6 +418,10 @@ class Prompt:
             menu = self.menu()
             if menu and menu != before:
                 self.legal(None)  # new numbers: show them before one is typed
+            elif decision is not None and (asked is None or decision.kind != asked.kind):
+                # a new decision (after 'impulse 4', the movement): its summary by unit
+                # says what may be done; moves within it repeat only the prompt
+                self.legal(None)
             elif decision is not None:
                 self.console.print(f"[dim]{decision.prompt}[/]")
         return False

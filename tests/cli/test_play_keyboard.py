@@ -100,6 +100,29 @@ def test_a_big_movement_decision_is_a_summary_by_unit(luki: Path, tmp_path: Path
     assert child.exitstatus == 0
 
 
+def test_a_big_decision_reached_at_the_prompt_is_summarised(tmp_path: Path,
+                                                            purkayev) -> None:  # type: ignore[no-untyped-def]
+    """Item 2: the movement decision reached by typing the impulse's number shows its
+    summary by unit and the way to expand it at once; a move within it repeats only
+    the prompt, not the summary."""
+    purkayev(tmp_path, b"luki2")
+    child = spawn(tmp_path, "ivan", "play", "luki")
+    child.expect("Enter takes the default")
+    child.expect("soviet> ")
+    child.sendline("4")
+    child.expect(r"(\d+) actions; by unit:")
+    assert int(child.match.group(1)) > 150
+    child.expect("'legal UNIT' lists a unit's actions")
+    child.expect("soviet> ")
+    child.sendline("move 1/31R 3703 3702")
+    child.expect("soviet> ")
+    assert "by unit" not in child.before and "moves and declares assaults" in child.before
+    child.sendline("quit")
+    child.expect(pexpect.EOF)
+    child.close()
+    assert child.exitstatus == 0
+
+
 def test_prompt_words_never_shadow_an_action() -> None:
     """Item 1: no installed engine has an action that begins with a word of the prompt
     (random playouts of every engine's first scenario; every action listed is checked)."""
