@@ -664,13 +664,9 @@ def new_cmd(ctx: click.Context, engine_id: str, scenario: str, side: str,
 def refuse_name_conflict(home: Any, card: Any, what: str) -> None:
     """A card under a name already pinned with another key is refused before any
     fingerprint question: no answer could make it acceptable (pin_contact refuses it)."""
-    for old in home.keys.contacts():
-        if old.name == card.name and old.key != card.key:
-            raise KeyStoreError(
-                f"{what} is signed by a new key under the name {card.name!r}, which is pinned "
-                f"with another key: pinned {old.fingerprint}, new {card.fingerprint}. If "
-                f"{card.name} really changed keys (ask them by phone or in person), run "
-                f"'pbem id forget \"{old.fingerprint}\"' and try again; nothing was written")
+    problem = home.keys.name_conflict(card, what)
+    if problem is not None:
+        raise problem
 
 
 def confirm_first_contact(home: Any, card: Any, what: str, yes: bool) -> None:

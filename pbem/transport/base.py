@@ -26,7 +26,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any, Protocol
 
 from pbem.envelope import file_name
-from pbem.errors import ChainError, DuplicateFile, PbemError
+from pbem.errors import ChainError, DuplicateFile, PbemError, SignatureError
 
 if TYPE_CHECKING:
     from pbem.envelope import FileInfo
@@ -142,8 +142,14 @@ class Router:
         def is_pinned(key: bytes) -> bool:
             return any(c.key == key for c in home.keys.contacts())
 
+        def pin(card: Any) -> None:
+            problem = home.keys.name_conflict(card, "the file")
+            if problem is not None:
+                raise problem
+            home.keys.pin_contact(card)
+
         return cls(home.receive, known, confirm=confirm, is_pinned=is_pinned,
-                   pin=home.keys.pin_contact, invites_dir=home.path / "incoming")
+                   pin=pin, invites_dir=home.path / "incoming")
 
     # -- routing ---------------------------------------------------------------------------
 
@@ -209,6 +215,10 @@ class Router:
             if card is not None and self.pin is not None:
                 try:
                     self.pin(card)
+                except SignatureError as exc:
+                    # a name pinned with another key: once the player has checked and run
+                    # 'pbem id forget', the next scan takes it as a first contact
+                    return outcome("unconfirmed", f"{source}: {_cause(exc)}", error=exc)
                 except PbemError as exc:
                     return outcome("refused", f"{source}: {_cause(exc)}", error=exc)
         try:

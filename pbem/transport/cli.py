@@ -217,7 +217,8 @@ def _show(outcomes: list[Outcome], home: Any, as_json: bool, *, folder: Path | N
             continue
         # notes and messages quote files and mail: no terminal control reaches the screen
         if outcome.status != "imported":
-            if shown is not None:
+            # a note is said once; an error that makes the command fail is said each time
+            if shown is not None and not outcome.exit_code:
                 if shown.get(outcome.source) == outcome.note:
                     continue
                 shown[outcome.source] = outcome.note

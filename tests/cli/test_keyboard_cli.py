@@ -212,15 +212,25 @@ def test_a_new_key_under_a_pinned_name_is_refused_before_any_question(run, tmp_p
                "-o", "inv2.pbem").exit_code == 0
     assert run("bob2", "join", "inv2.pbem", "--name", "h", "-o", "acc2.pbem",
                "--yes").exit_code == 0
+    (tmp_path / "shared").mkdir()
+    (tmp_path / "shared" / "acc2.pbem").write_bytes((tmp_path / "acc2.pbem").read_bytes())
+    # every command refuses it the same way, with the exit status pbem --help gives a key
+    # that is not the one pinned (4), and says how to accept a real change of keys
     for args in (("receive", "acc2.pbem"), ("receive", "acc2.pbem", "--yes"),
-                 ("play", "h", "acc2.pbem", "--fast")):
+                 ("play", "h", "acc2.pbem", "--fast"), ("inbox", "shared"),
+                 ("inbox", "shared", "--yes")):
         r = run("a", *args, input="y\n")
-        assert r.exit_code == 11, (args, r.output)
+        assert r.exit_code == 4, (args, r.output)
         assert "pinned with another key" in r.output and "pbem id forget" in r.output
         assert "first contact" not in r.output and "Does it match" not in r.output
     assert run("bob2", "id", "export", "-o", "bob2.card").exit_code == 0
     r = run("a", "id", "import", "bob2.card", input="y\n")
-    assert r.exit_code == 11 and "Does this fingerprint match" not in r.output
+    assert r.exit_code == 4 and "Does this fingerprint match" not in r.output
+    # Bob really changed keys: once the old one is forgotten, the folder's file is taken
+    # at the next look (it was not set aside for good)
+    assert run("a", "id", "forget", "Bob").exit_code == 0
+    r = run("a", "inbox", "shared", "--yes")
+    assert r.exit_code == 0 and "accepted the invitation" in r.output, r.output
 
 
 # --- item 13: the board opens where the game is -------------------------------------------------
