@@ -553,7 +553,11 @@ def id_contacts(ctx: click.Context, as_json: bool) -> None:
 def id_forget(ctx: click.Context, who: str) -> None:
     """Unpin a correspondent (by name or fingerprint), e.g. after they changed keys."""
     with handled():
-        card = home_of(ctx).keys.unpin_contact(who)
+        keys = home_of(ctx).keys
+        if keys.contact(who) is None:  # a wrong name, like an unknown game: status 2
+            raise UsageError(f"no correspondent {who!r} is pinned ('pbem id contacts' lists "
+                             "them)")
+        card = keys.unpin_contact(who)
         echo(f"forgot {card.name} ({card.fingerprint})")
 
 
