@@ -28,6 +28,7 @@ from pbem.errors import (
     DuplicateFile,
     FormatError,
     KeyStoreError,
+    MismatchError,
     PbemError,
     SignatureError,
     UsageError,
@@ -597,6 +598,25 @@ def scenario_group() -> None:
     """Scenario data: check what is installed."""
 
 
+def typed_names(engine_id: str | None, scenario: str | None = None,
+                options: dict[str, str] | None = None) -> None:
+    """An engine, scenario or option value typed on the command line that is not
+    installed is a wrong name (status 2, like an unknown game, side or hex); 6 is for a
+    file that names another engine, rules version or scenario data."""
+    from pbem.registry import get
+
+    if engine_id is None:
+        return
+    try:
+        engine = get(engine_id)
+        if scenario is not None:
+            engine.scenario(scenario)
+        if options:
+            engine.resolve_options(options)
+    except MismatchError as exc:
+        raise UsageError(str(exc)) from None
+
+
 @scenario_group.command("check")
 @click.argument("engine_id", required=False, shell_complete=complete_engine)
 @click.argument("scenario", required=False, shell_complete=complete_scenario)
@@ -605,6 +625,7 @@ def scenario_check(engine_id: str | None, scenario: str | None) -> None:
     from pbem.registry import engines, get
 
     with handled():
+        typed_names(engine_id, scenario)
         chosen = [get(engine_id)] if engine_id else list(engines().values())
         problems: list[str] = []
         for engine in chosen:
@@ -653,6 +674,7 @@ def new_cmd(ctx: click.Context, engine_id: str, scenario: str, side: str,
             output: Path | None, armored: bool) -> None:
     """Create a game and write the invite to send to your opponent."""
     with handled():
+        typed_names(engine_id, scenario, _parse_options(options))
         game = home_of(ctx).new_game(engine_id, scenario, side,
                                      options=_parse_options(options), dice_mode=dice_mode,
                                      name=name, chain_length=chain_length)
@@ -1449,6 +1471,8 @@ def selfplay_cmd(engine_id: str, scenario: str, seed: int, directory: Path,
     """Two random bots play a scenario through real files in DIR."""
     from pbem.selfplay import selfplay
 
+    with handled():
+        typed_names(engine_id, scenario)
     with handled(), progress_bar(f"selfplay {engine_id} {scenario}") as progress:
         result = selfplay(engine_id, scenario, seed, directory, max_turns=max_turns,
                           options=_parse_options(options),
@@ -1569,6 +1593,7 @@ def demo_cmd(engine_id: str | None, scenario: str | None, files: int, fast: bool
     from pbem.play import demo, key_poller
 
     with handled():
+        typed_names(engine_id, scenario)
         root = directory or Path(tempfile.mkdtemp(prefix="pbem-demo-"))
         root.mkdir(parents=True, exist_ok=True)
         with key_poller() as poller:

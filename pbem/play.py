@@ -25,7 +25,13 @@ from pbem.atomic import write_atomic
 from pbem.audit import body_summary
 from pbem.engine import Event, State
 from pbem.envelope import file_name
-from pbem.errors import ActionSyntaxError, DuplicateFile, IllegalAction, PbemError
+from pbem.errors import (
+    ActionSyntaxError,
+    DuplicateFile,
+    IllegalAction,
+    PbemError,
+    UsageError,
+)
 from pbem.render import board_screen, fit_window
 from pbem.render.board import focus_hex
 from pbem.render.narrate import (
@@ -633,6 +639,9 @@ def demo(console: Console, root: Path, *, engine_id: str | None = None,
             engine_id = next(iter(installed), None)
     if engine_id is None:
         raise PbemError("no game engine is installed")
+    if engine_id not in installed:
+        raise UsageError(f"no engine {engine_id!r} is installed (engines: "
+                         f"{', '.join(installed)})")
     engine = installed[engine_id]
     info = engine.scenarios()[0] if scenario is None else engine.scenario(scenario)
     console.rule("[bold]pbem demo")

@@ -85,6 +85,14 @@ def test_demo_runs_and_audits(tmp_path: Path) -> None:
     assert len(list((tmp_path / "demo" / "transcript").iterdir())) >= 6
 
 
+def test_demo_of_an_engine_not_installed_is_a_wrong_name(tmp_path: Path) -> None:
+    """It used to end in a KeyError's traceback."""
+    for args in (["--engine", "nosuch"], ["--engine", "skirmish", "--scenario", "nosuch"]):
+        r = CliRunner().invoke(main, ["demo", *args, "--fast", "--dir", str(tmp_path / "d")])
+        assert r.exit_code == 2 and "Traceback" not in r.output, r.output
+        assert "skirmish" in r.output  # what there is to choose from
+
+
 def test_play_on_a_real_terminal(tmp_path: Path) -> None:
     """One whole exchange typed at a pseudo-terminal, as a person would."""
     env = {**os.environ, "PBEM_CLOCK": "1800000000", "COLUMNS": "100", "TERM": "dumb"}
