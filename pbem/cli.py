@@ -1560,6 +1560,9 @@ def replay_cmd(ctx: click.Context, game_ref: str, start: int, fast: bool, step: 
 
     with handled():
         game = home_of(ctx).game(game_ref)
+        given = ctx.get_parameter_source("start") != click.core.ParameterSource.DEFAULT
+        if given and not 0 <= start < len(game.files):  # a file not there: a wrong number
+            raise UsageError(f"{game.name} has files 0..{len(game.files) - 1}, not {start}")
         if html:
             from pbem.web.cli import game_html
 

@@ -75,6 +75,9 @@ def test_replay_whole_game(cli, tmp_path: Path) -> None:  # type: ignore[no-unty
     cli("b", "receive", "t2.pbem")
     r = cli("b", "replay", "g", "--fast")
     assert r.exit_code == 0 and "red passes" in r.output and "replayed 1 files" in r.output
+    # a file that is not there is a wrong number (issue 17 item 8), not 'replayed 0 files'
+    r = cli("b", "replay", "g", "--fast", "--from", "99")
+    assert r.exit_code == 2 and "has files 0..2, not 99" in r.output, r.output
 
 
 def test_demo_runs_and_audits(tmp_path: Path) -> None:
