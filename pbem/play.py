@@ -119,7 +119,7 @@ def condense(frames: Sequence[Any], side: str | None) -> list[Any]:
             out.append(run[0])
         else:
             out.append((run[-1][0], [Event(f"... {len(run)} more actions: moves and the "
-                                           "like ('pbem replay' tells each one)", "info")]))
+                                           "like", "info")]))
         run.clear()
 
     for frame in frames:
@@ -746,6 +746,8 @@ def demo(console: Console, root: Path, *, engine_id: str | None = None,
     console.print(f"The transcript is in {transcript}; check it yourself: {pbem} audit "
                   f"{transcript} --roll {audited.rolls[0].name if audited.rolls else '2.0'}",
                   markup=False)
+    console.print(f"Every action, the moves too, as {names[joiner]} saw them: {pbem} --home "
+                  f"{joiner.path} replay demo", markup=False)
     console.print("To play a real game (your opponent does the same, then joins your invite):",
                   markup=False)
     console.print(f"  {pbem} id new YOUR-NAME --email you@example.org", markup=False)
