@@ -473,7 +473,7 @@ def id_show(ctx: click.Context, as_json: bool) -> None:
                                    "key": card.key.hex(), "fingerprint": card.fingerprint}))
             return
         # where the key and games are: the folder differs on each platform
-        echo(f"{card.name} <{card.email}>\nfingerprint: {card.fingerprint}\nhome: {home.path}")
+        echo(f"{card.who}\nfingerprint: {card.fingerprint}\nhome: {home.path}")
 
 
 @id_group.command("export")
@@ -524,7 +524,7 @@ def id_import(ctx: click.Context, card_file: Path, yes: bool) -> None:
         home = home_of(ctx)
         if home.keys.contact(card.fingerprint) is None:
             refuse_name_conflict(home, card, f"the card {card_file}")
-        echo(f"{card.name} <{card.email}>\nfingerprint: {card.fingerprint}")
+        echo(f"{card.who}\nfingerprint: {card.fingerprint}")
         if not yes and not click.confirm("Does this fingerprint match what they told you?"):
             raise UsageError("not pinned")
         home_of(ctx).keys.pin_contact(card)
@@ -543,7 +543,7 @@ def id_contacts(ctx: click.Context, as_json: bool) -> None:
                                     "fingerprint": c.fingerprint} for c in cards], indent=2))
             return
         for card in cards:
-            echo(f"{card.name} <{card.email}>  {card.fingerprint}")
+            echo(f"{card.who}  {card.fingerprint}")
         if not cards:
             echo("no contacts pinned yet")
 
@@ -705,7 +705,7 @@ def confirm_first_contact(home: Any, card: Any, what: str, yes: bool) -> None:
     if known is not None and known.key == card.key:
         return
     refuse_name_conflict(home, card, what)
-    echo(f"first contact: {what} is signed by {card.name} <{card.email}>")
+    echo(f"first contact: {what} is signed by {card.who}")
     echo(f"  fingerprint {card.fingerprint}")
     echo(f"  compare it with the one {card.name} tells you (phone, in person)")
     if yes:
@@ -740,7 +740,7 @@ def join_cmd(ctx: click.Context, invite: Path, name: str | None, output: Path | 
         echo(f"joined {game.name}: {setup.engine_id} / {setup.scenario}, you play "
                       f"{game.side}")
         if opp:
-            echo(f"opponent: {opp.name} <{opp.email}>, fingerprint {opp.fingerprint}")
+            echo(f"opponent: {opp.who}, fingerprint {opp.fingerprint}")
         from pbem.envelope import file_name
 
         path = output or Path(file_name(game.game_id, 1, game.side))

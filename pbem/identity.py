@@ -238,6 +238,11 @@ class Card:
     def fingerprint(self) -> str:
         return fingerprint(self.key)
 
+    @property
+    def who(self) -> str:
+        """'Name <email>', or the name alone when the card has no email (not 'Name <>')."""
+        return f"{self.name} <{self.email}>" if self.email else self.name
+
     def to_data(self) -> dict[str, Any]:
         """The canonical-msgpack form (key as raw bytes)."""
         return {"name": self.name, "email": self.email, "key": self.key}

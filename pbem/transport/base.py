@@ -206,7 +206,7 @@ class Router:
         if info.kind == "accept" and self.is_pinned is not None \
                 and not self.is_pinned(info.signer):
             card = _card_of(data)
-            who = f"{card.name} <{card.email}>" if card is not None else "the joiner"
+            who = card.who if card is not None else "the joiner"
             first = (f"{source}: first contact: {who} joined game {short} with fingerprint "
                      f"{_fingerprint(info.signer)}")
             if self.confirm is None or not self.confirm(info, card):
@@ -275,7 +275,7 @@ class Router:
 
     def _invite_note(self, source: str, data: bytes, info: FileInfo) -> str:
         card = _card_of(data)
-        who = f"{card.name} <{card.email}>" if card is not None else "someone"
+        who = card.who if card is not None else "someone"
         where = source
         if self.invites_dir is not None and not Path(source).is_file():
             from pbem.atomic import write_atomic

@@ -127,7 +127,7 @@ def _addresses(game: Any, to: str | None, account: mailconfig.MailAccount | None
     sender_addr = account.address if account is not None else me.email
     sender = f"{me.name} <{sender_addr}>" if sender_addr else me.name
     opp = game.opponent()
-    recipient = to or (f"{opp.name} <{opp.email}>" if opp is not None and opp.email else "")
+    recipient = to or (opp.who if opp is not None and opp.email else "")
     return sender, recipient
 
 
@@ -193,7 +193,7 @@ def _confirm_with(yes: bool, home: Any = None) -> Any:
             return False
         from pbem.identity import fingerprint
 
-        who = f"{card.name} <{card.email}>" if card is not None else "the joiner"
+        who = card.who if card is not None else "the joiner"
         return click.confirm(f"{who} joined with fingerprint {fingerprint(info.signer)}. "
                              f"Does it match what they told you?", default=False)
     return confirm

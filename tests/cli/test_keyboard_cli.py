@@ -346,3 +346,16 @@ def test_each_command_measures_the_terminal_again(run, tmp_path: Path, purkayev,
     first, last = _shown_columns(run("ivan", "show", "luki").output)
     assert max(len(line) for line in wide.splitlines()) > 100
     assert last - first < 30
+
+
+def test_a_card_without_email_is_named_without_empty_brackets(run, tmp_path: Path) -> None:  # type: ignore[no-untyped-def]
+    """'signed by Bob', not 'signed by Bob <>' (an email is optional at 'id new')."""
+    assert run("a", "id", "new", "Alice").exit_code == 0
+    assert run("b", "id", "new", "Bob").exit_code == 0
+    assert run("a", "new", "skirmish", "long", "--side", "red", "--name", "g",
+               "-o", "inv.pbem").exit_code == 0
+    r = run("b", "join", "inv.pbem", "--name", "g", "-o", "acc.pbem", "--yes")
+    assert "signed by Alice\n" in r.output and "opponent: Alice," in r.output, r.output
+    r = run("a", "receive", "acc.pbem", "--yes")
+    assert "signed by Bob\n" in r.output and "<>" not in r.output, r.output
+    assert "<>" not in run("a", "id", "contacts").output
