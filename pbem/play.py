@@ -169,9 +169,10 @@ def show_frames(console: Console, frames: Sequence[Any], pacing: Pacing, side: s
 
 
 def receive_and_replay(console: Console, home: Home, datas: Sequence[tuple[str, bytes]],
-                       pacing: Pacing, poll: Callable[[], str | None] | None = None
-                       ) -> list[ReceiveReport]:
-    """Import each file, then play out what it did on the receiver's board."""
+                       pacing: Pacing, poll: Callable[[], str | None] | None = None,
+                       whose: str = "your") -> list[ReceiveReport]:
+    """Import each file, then play out what it did on the receiver's board.  ``whose``
+    names the receiver's sealed file ('your', or "Erich's" in the demo's story)."""
     reports = []
     for source, data in datas:
         from pbem.transcript import load_envelope
@@ -200,7 +201,7 @@ def receive_and_replay(console: Console, home: Home, datas: Sequence[tuple[str, 
         console.print(report.text, markup=False)
         if report.sealed is not None:
             path = write_outbox(game, report.sealed)
-            console.print(f"your file {report.sealed} was sealed at once ({game.awaiting()}); "
+            console.print(f"{whose} file {report.sealed} was sealed at once ({game.awaiting()}); "
                           f"it is in {path}", markup=False)
     return reports
 
@@ -692,11 +693,13 @@ def demo(console: Console, root: Path, *, engine_id: str | None = None,
         src, payload = keep(sender.game("demo"), seq)
         console.print(f"[dim]file {seq} travels to {names[receiver]} ({len(payload)} bytes, "
                       "signed)[/]")
-        for report in receive_and_replay(console, receiver, [(src, payload)], pacing, poll):
+        for report in receive_and_replay(console, receiver, [(src, payload)], pacing, poll,
+                                         f"{names[receiver]}'s"):
             if report.sealed is not None:
                 travel(receiver, report.sealed)
 
-    for report in receive_and_replay(console, creator, [(source, data)], pacing, poll):
+    for report in receive_and_replay(console, creator, [(source, data)], pacing, poll,
+                                     f"{creator.card().name}'s"):
         if report.sealed is not None:
             travel(creator, report.sealed)
     chooser = Chooser(f"demo/{seed}")

@@ -198,6 +198,7 @@ def test_the_demo_is_a_short_story_that_ends_with_what_to_do(tmp_path: Path) -> 
     lines = r.output.splitlines()
     assert len(lines) < 400, len(lines)
     assert "passing signed files" in r.output  # the intro says what is going on
+    assert "your file" not in r.output and "Erich's file 2 was sealed" in r.output
     assert "more actions: moves and the like" in r.output
     assert sum("a soviet unit moves" in line for line in lines) < 10
     assert "CLEAN" in r.output and "identical" in r.output
