@@ -28,6 +28,7 @@ from pbem.errors import (
     DuplicateFile,
     FormatError,
     KeyStoreError,
+    MismatchError,
     PbemError,
     SignatureError,
     UsageError,
@@ -472,7 +473,7 @@ def id_show(ctx: click.Context, as_json: bool) -> None:
                                    "key": card.key.hex(), "fingerprint": card.fingerprint}))
             return
         # where the key and games are: the folder differs on each platform
-        echo(f"{card.name} <{card.email}>\nfingerprint: {card.fingerprint}\nhome: {home.path}")
+        echo(f"{card.who}\nfingerprint: {card.fingerprint}\nhome: {home.path}")
 
 
 @id_group.command("export")
@@ -523,7 +524,7 @@ def id_import(ctx: click.Context, card_file: Path, yes: bool) -> None:
         home = home_of(ctx)
         if home.keys.contact(card.fingerprint) is None:
             refuse_name_conflict(home, card, f"the card {card_file}")
-        echo(f"{card.name} <{card.email}>\nfingerprint: {card.fingerprint}")
+        echo(f"{card.who}\nfingerprint: {card.fingerprint}")
         if not yes and not click.confirm("Does this fingerprint match what they told you?"):
             raise UsageError("not pinned")
         home_of(ctx).keys.pin_contact(card)
@@ -542,7 +543,7 @@ def id_contacts(ctx: click.Context, as_json: bool) -> None:
                                     "fingerprint": c.fingerprint} for c in cards], indent=2))
             return
         for card in cards:
-            echo(f"{card.name} <{card.email}>  {card.fingerprint}")
+            echo(f"{card.who}  {card.fingerprint}")
         if not cards:
             echo("no contacts pinned yet")
 
@@ -553,7 +554,11 @@ def id_contacts(ctx: click.Context, as_json: bool) -> None:
 def id_forget(ctx: click.Context, who: str) -> None:
     """Unpin a correspondent (by name or fingerprint), e.g. after they changed keys."""
     with handled():
-        card = home_of(ctx).keys.unpin_contact(who)
+        keys = home_of(ctx).keys
+        if keys.contact(who) is None:  # a wrong name, like an unknown game: status 2
+            raise UsageError(f"no correspondent {who!r} is pinned ('pbem id contacts' lists "
+                             "them)")
+        card = keys.unpin_contact(who)
         echo(f"forgot {card.name} ({card.fingerprint})")
 
 
@@ -593,6 +598,25 @@ def scenario_group() -> None:
     """Scenario data: check what is installed."""
 
 
+def typed_names(engine_id: str | None, scenario: str | None = None,
+                options: dict[str, str] | None = None) -> None:
+    """An engine, scenario or option value typed on the command line that is not
+    installed is a wrong name (status 2, like an unknown game, side or hex); 6 is for a
+    file that names another engine, rules version or scenario data."""
+    from pbem.registry import get
+
+    if engine_id is None:
+        return
+    try:
+        engine = get(engine_id)
+        if scenario is not None:
+            engine.scenario(scenario)
+        if options:
+            engine.resolve_options(options)
+    except MismatchError as exc:
+        raise UsageError(str(exc)) from None
+
+
 @scenario_group.command("check")
 @click.argument("engine_id", required=False, shell_complete=complete_engine)
 @click.argument("scenario", required=False, shell_complete=complete_scenario)
@@ -601,6 +625,7 @@ def scenario_check(engine_id: str | None, scenario: str | None) -> None:
     from pbem.registry import engines, get
 
     with handled():
+        typed_names(engine_id, scenario)
         chosen = [get(engine_id)] if engine_id else list(engines().values())
         problems: list[str] = []
         for engine in chosen:
@@ -649,6 +674,7 @@ def new_cmd(ctx: click.Context, engine_id: str, scenario: str, side: str,
             output: Path | None, armored: bool) -> None:
     """Create a game and write the invite to send to your opponent."""
     with handled():
+        typed_names(engine_id, scenario, _parse_options(options))
         game = home_of(ctx).new_game(engine_id, scenario, side,
                                      options=_parse_options(options), dice_mode=dice_mode,
                                      name=name, chain_length=chain_length)
@@ -664,13 +690,9 @@ def new_cmd(ctx: click.Context, engine_id: str, scenario: str, side: str,
 def refuse_name_conflict(home: Any, card: Any, what: str) -> None:
     """A card under a name already pinned with another key is refused before any
     fingerprint question: no answer could make it acceptable (pin_contact refuses it)."""
-    for old in home.keys.contacts():
-        if old.name == card.name and old.key != card.key:
-            raise KeyStoreError(
-                f"{what} is signed by a new key under the name {card.name!r}, which is pinned "
-                f"with another key: pinned {old.fingerprint}, new {card.fingerprint}. If "
-                f"{card.name} really changed keys (ask them by phone or in person), run "
-                f"'pbem id forget \"{old.fingerprint}\"' and try again; nothing was written")
+    problem = home.keys.name_conflict(card, what)
+    if problem is not None:
+        raise problem
 
 
 def confirm_first_contact(home: Any, card: Any, what: str, yes: bool) -> None:
@@ -683,7 +705,7 @@ def confirm_first_contact(home: Any, card: Any, what: str, yes: bool) -> None:
     if known is not None and known.key == card.key:
         return
     refuse_name_conflict(home, card, what)
-    echo(f"first contact: {what} is signed by {card.name} <{card.email}>")
+    echo(f"first contact: {what} is signed by {card.who}")
     echo(f"  fingerprint {card.fingerprint}")
     echo(f"  compare it with the one {card.name} tells you (phone, in person)")
     if yes:
@@ -718,7 +740,7 @@ def join_cmd(ctx: click.Context, invite: Path, name: str | None, output: Path | 
         echo(f"joined {game.name}: {setup.engine_id} / {setup.scenario}, you play "
                       f"{game.side}")
         if opp:
-            echo(f"opponent: {opp.name} <{opp.email}>, fingerprint {opp.fingerprint}")
+            echo(f"opponent: {opp.who}, fingerprint {opp.fingerprint}")
         from pbem.envelope import file_name
 
         path = output or Path(file_name(game.game_id, 1, game.side))
@@ -1449,6 +1471,8 @@ def selfplay_cmd(engine_id: str, scenario: str, seed: int, directory: Path,
     """Two random bots play a scenario through real files in DIR."""
     from pbem.selfplay import selfplay
 
+    with handled():
+        typed_names(engine_id, scenario)
     with handled(), progress_bar(f"selfplay {engine_id} {scenario}") as progress:
         result = selfplay(engine_id, scenario, seed, directory, max_turns=max_turns,
                           options=_parse_options(options),
@@ -1536,6 +1560,9 @@ def replay_cmd(ctx: click.Context, game_ref: str, start: int, fast: bool, step: 
 
     with handled():
         game = home_of(ctx).game(game_ref)
+        given = ctx.get_parameter_source("start") != click.core.ParameterSource.DEFAULT
+        if given and not 0 <= start < len(game.files):  # a file not there: a wrong number
+            raise UsageError(f"{game.name} has files 0..{len(game.files) - 1}, not {start}")
         if html:
             from pbem.web.cli import game_html
 
@@ -1554,20 +1581,28 @@ def replay_cmd(ctx: click.Context, game_ref: str, start: int, fast: bool, step: 
 @click.option("--files", type=int, default=6, show_default=True,
               help="How many turn files to exchange.")
 @click.option("--fast", is_flag=True, help="No pauses.")
+@click.option("--pace", type=float, default=0.9, show_default=True,
+              help="Seconds a line of the fighting stays; the other pauses scale with it.")
 @click.option("--dir", "directory", type=click.Path(file_okay=False, path_type=Path),
               help="Where the two homes and the transcript go (default: a new temp folder).")
 def demo_cmd(engine_id: str | None, scenario: str | None, files: int, fast: bool,
-             directory: Path | None) -> None:
-    """Two players, a real game, files exchanged and replayed, then an audit."""
+             pace: float, directory: Path | None) -> None:
+    """Two players, a real game, files exchanged and replayed, then an audit.
+
+    At a terminal, a story of about two minutes (Enter or space cuts a wait short);
+    piped, the same story in a couple of hundred lines without pauses."""
     import tempfile
 
-    from pbem.play import demo
+    from pbem.play import demo, key_poller
 
     with handled():
+        typed_names(engine_id, scenario)
         root = directory or Path(tempfile.mkdtemp(prefix="pbem-demo-"))
         root.mkdir(parents=True, exist_ok=True)
-        code = demo(rich_console(), root, engine_id=engine_id, scenario=scenario, files=files,
-                    pacing=_pacing(fast, False, 0.35))
+        with key_poller() as poller:
+            code = demo(rich_console(), root, engine_id=engine_id, scenario=scenario,
+                        files=files, pacing=_pacing(fast, False, pace),
+                        poll=poller.poll if poller.active else None)
         sys.exit(code)
 
 

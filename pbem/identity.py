@@ -238,6 +238,11 @@ class Card:
     def fingerprint(self) -> str:
         return fingerprint(self.key)
 
+    @property
+    def who(self) -> str:
+        """'Name <email>', or the name alone when the card has no email (not 'Name <>')."""
+        return f"{self.name} <{self.email}>" if self.email else self.name
+
     def to_data(self) -> dict[str, Any]:
         """The canonical-msgpack form (key as raw bytes)."""
         return {"name": self.name, "email": self.email, "key": self.key}
@@ -457,6 +462,22 @@ class KeyStore:
         return card
 
     # contacts
+
+    def name_conflict(self, card: Card, what: str) -> SignatureError | None:
+        """The refusal of a card whose name is pinned with another key, or None.
+
+        No answer to a fingerprint question could make such a card acceptable, so every
+        command says this first (the CLI's first contact, ``inbox``, ``watch``, ``fetch``),
+        with the same exit status as a key that is not the one pinned."""
+        for old in self.contacts():
+            if old.name == card.name and old.key != card.key:
+                return SignatureError(
+                    f"{what} is signed by a new key under the name {card.name!r}, which is "
+                    f"pinned with another key: pinned {old.fingerprint}, new "
+                    f"{card.fingerprint}. If {card.name} really changed keys (ask them by "
+                    f"phone or in person), run 'pbem id forget \"{old.fingerprint}\"' and try "
+                    "again; nothing was written")
+        return None
 
     def contacts(self) -> list[Card]:
         """Every pinned correspondent, in the order they were first pinned."""

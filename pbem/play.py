@@ -25,10 +25,22 @@ from pbem.atomic import write_atomic
 from pbem.audit import body_summary
 from pbem.engine import Event, State
 from pbem.envelope import file_name
-from pbem.errors import ActionSyntaxError, DuplicateFile, IllegalAction, PbemError
+from pbem.errors import (
+    ActionSyntaxError,
+    DuplicateFile,
+    IllegalAction,
+    PbemError,
+    UsageError,
+)
 from pbem.render import board_screen, fit_window
 from pbem.render.board import focus_hex
-from pbem.render.narrate import DecisionPrompt, KeyPoller, frames_from_records, replay
+from pbem.render.narrate import (
+    SKIP_KEYS,
+    DecisionPrompt,
+    KeyPoller,
+    frames_from_records,
+    replay,
+)
 from pbem.session import Game, Home, ReceiveReport
 from pbem.text import block
 from pbem.transcript import Verifier
@@ -85,6 +97,15 @@ SIGNIFICANT = frozenset({"attack", "assault", "fire", "combat", "barrage", "bomb
                          "rally", "roll", "dice", "draw", "phase", "turn", "impulse"})
 
 
+#: what a condensed replay draws the board for: the fighting and its dice, not a phase's
+#: announcement or the count of moves (those are told under the board last drawn)
+ANIMATED = SIGNIFICANT - {"phase", "turn", "impulse"}
+
+
+def animated(events: Sequence[Event], side: str | None) -> bool:
+    return any(e.kind in ANIMATED and e.visible(side) for e in events)
+
+
 def condense(frames: Sequence[Any], side: str | None) -> list[Any]:
     """The frames with a run of ordinary ones (moves, mostly) folded into one that says
     how many there were: a newcomer watches the fighting, not 150 moves one by one."""
@@ -98,7 +119,7 @@ def condense(frames: Sequence[Any], side: str | None) -> list[Any]:
             out.append(run[0])
         else:
             out.append((run[-1][0], [Event(f"... {len(run)} more actions: moves and the "
-                                           "like ('pbem replay' tells each one)", "info")]))
+                                           "like", "info")]))
         run.clear()
 
     for frame in frames:
@@ -143,13 +164,15 @@ def show_frames(console: Console, frames: Sequence[Any], pacing: Pacing, side: s
         lines = sum(1 for _, events in frames for e in events if e.visible(side))
         pace = min(pace, pacing.max_seconds / max(lines, 1))
     replay(console, frames, pace=pace, fast=pacing.fast, step=pacing.step, side=side,
-           poll_key=poll, input_fn=input_fn, final=pacing.boards, sleep=pacing.sleep)
+           poll_key=poll, input_fn=input_fn, final=pacing.boards, sleep=pacing.sleep,
+           draw_if=(lambda events: animated(events, side)) if pacing.condense else None)
 
 
 def receive_and_replay(console: Console, home: Home, datas: Sequence[tuple[str, bytes]],
-                       pacing: Pacing, poll: Callable[[], str | None] | None = None
-                       ) -> list[ReceiveReport]:
-    """Import each file, then play out what it did on the receiver's board."""
+                       pacing: Pacing, poll: Callable[[], str | None] | None = None,
+                       whose: str = "your") -> list[ReceiveReport]:
+    """Import each file, then play out what it did on the receiver's board.  ``whose``
+    names the receiver's sealed file ('your', or "Erich's" in the demo's story)."""
     reports = []
     for source, data in datas:
         from pbem.transcript import load_envelope
@@ -178,7 +201,7 @@ def receive_and_replay(console: Console, home: Home, datas: Sequence[tuple[str, 
         console.print(report.text, markup=False)
         if report.sealed is not None:
             path = write_outbox(game, report.sealed)
-            console.print(f"your file {report.sealed} was sealed at once ({game.awaiting()}); "
+            console.print(f"{whose} file {report.sealed} was sealed at once ({game.awaiting()}); "
                           f"it is in {path}", markup=False)
     return reports
 
@@ -385,6 +408,7 @@ class Prompt:
         """Apply one action; True when it sealed the file."""
         game = self.game
         before = self.menu()
+        asked = game.my_decision()
         events, rolls, seq = game.act(line)
         for event in events:
             if event.visible(game.side):
@@ -401,6 +425,10 @@ class Prompt:
             menu = self.menu()
             if menu and menu != before:
                 self.legal(None)  # new numbers: show them before one is typed
+            elif decision is not None and (asked is None or decision.kind != asked.kind):
+                # a new decision (after 'impulse 4', the movement): its summary by unit
+                # says what may be done; moves within it repeat only the prompt
+                self.legal(None)
             elif decision is not None:
                 self.console.print(f"[dim]{decision.prompt}[/]")
         return False
@@ -559,33 +587,52 @@ def demo_pick(chooser: Any, actions: Sequence[Any]) -> Any:
     return actions[-1]
 
 DEMO_ENGINES = (("white-death", None), ("for-the-motherland", None))
+#: the demo's pace at a terminal: how long a line of the fighting stays before the next;
+#: the reading pauses (the intro, a file sealed) and a file's cap scale with it
+DEMO_PACE = 0.9
+#: at most this long for one file's replay at the demo's pace
+DEMO_FILE_SECONDS = 20.0
 
 
 def demo(console: Console, root: Path, *, engine_id: str | None = None,
          scenario: str | None = None, files: int = 6, pacing: Pacing | None = None,
-         seed: int = 1942) -> int:
+         seed: int = 1942, poll: Callable[[], str | None] | None = None) -> int:
     """Two players, one game, a few exchanges replayed on screen, then a referee's audit.
 
     A story a newcomer can follow in about two minutes: the intro stays on screen long
     enough to read, each file is told once (as its receiver sees it replayed: the
     fighting, losses and rolls, the moves counted), and the end says what to type to
     start a real game.  Piped, it runs without pauses and draws one board at the end.
+    ``poll`` (a terminal's key poller) lets Enter or space cut a pause short.
     """
     from pbem.audit import audit
     from pbem.registry import engines
     from pbem.testing import Chooser
 
-    pacing = pacing or Pacing(pace=0.4)
-    pacing.max_seconds = pacing.max_seconds or 10.0
+    pacing = pacing or Pacing(pace=DEMO_PACE)
+    reading = pacing.pace / DEMO_PACE
+    pacing.max_seconds = pacing.max_seconds or DEMO_FILE_SECONDS * reading
     pacing.condense = True
     if not console.is_terminal:
         # a log or a pipe: the story without the pauses and a board only at the end
         pacing.fast, pacing.boards = True, False
 
     def pause(seconds: float) -> None:
-        """Time to read what was just said (none with --fast or without a terminal)."""
-        if not pacing.fast:
+        """Time to read what was just said (none with --fast or without a terminal); a
+        key from ``poll`` ends it: a quick reader need not wait."""
+        if pacing.fast:
+            return
+        if poll is None:
             pacing.sleep(seconds)
+            return
+        waited = 0.0
+        while waited < seconds:
+            key = poll()
+            if key is not None and key.lower() in SKIP_KEYS:
+                return
+            chunk = min(0.05, seconds - waited)
+            pacing.sleep(chunk)
+            waited += chunk
     installed = engines()
     if engine_id is None:
         engine_id = next((e for e, _ in DEMO_ENGINES if e in installed), None)
@@ -593,6 +640,9 @@ def demo(console: Console, root: Path, *, engine_id: str | None = None,
             engine_id = next(iter(installed), None)
     if engine_id is None:
         raise PbemError("no game engine is installed")
+    if engine_id not in installed:
+        raise UsageError(f"no engine {engine_id!r} is installed (engines: "
+                         f"{', '.join(installed)})")
     engine = installed[engine_id]
     info = engine.scenarios()[0] if scenario is None else engine.scenario(scenario)
     console.rule("[bold]pbem demo")
@@ -600,7 +650,10 @@ def demo(console: Console, root: Path, *, engine_id: str | None = None,
                   "passing signed files, as they would by email. Each has a home folder "
                   "of their own; everything below is real: keys, files, dice, replays.",
                   markup=False)
-    pause(3 * pacing.pace / 0.35)
+    if poll is not None:
+        console.print("(Enter or space cuts a wait or a replay short; Ctrl-C stops the demo)",
+                      markup=False)
+    pause(6 * reading)
     homes = []
     for label, name in (("first", "Erich"), ("second", "Ivan")):
         home = Home(root / label)
@@ -630,7 +683,7 @@ def demo(console: Console, root: Path, *, engine_id: str | None = None,
     console.print("From now on each turn file is signed by its sender, chained to the one "
                   "before, and replayed on the receiver's board; the dice come from both "
                   "players' hash chains, so neither can choose a roll.", markup=False)
-    pause(4 * pacing.pace / 0.35)
+    pause(9 * reading)
     source, data = keep(joined, 1)
     names = {creator: creator.card().name, joiner: joiner.card().name}
 
@@ -640,11 +693,13 @@ def demo(console: Console, root: Path, *, engine_id: str | None = None,
         src, payload = keep(sender.game("demo"), seq)
         console.print(f"[dim]file {seq} travels to {names[receiver]} ({len(payload)} bytes, "
                       "signed)[/]")
-        for report in receive_and_replay(console, receiver, [(src, payload)], pacing):
+        for report in receive_and_replay(console, receiver, [(src, payload)], pacing, poll,
+                                         f"{names[receiver]}'s"):
             if report.sealed is not None:
                 travel(receiver, report.sealed)
 
-    for report in receive_and_replay(console, creator, [(source, data)], pacing):
+    for report in receive_and_replay(console, creator, [(source, data)], pacing, poll,
+                                     f"{creator.card().name}'s"):
         if report.sealed is not None:
             travel(creator, report.sealed)
     chooser = Chooser(f"demo/{seed}")
@@ -670,7 +725,7 @@ def demo(console: Console, root: Path, *, engine_id: str | None = None,
         # what happened is told once, below, as the receiver sees the file replayed
         console.print(f"{names[mover]} takes {count} actions ({dice} dice rolls) and the "
                       f"file seals: {g.awaiting()}", markup=False)
-        pause(pacing.pace / 0.35)
+        pause(1.5 * reading)
         travel(mover, sealed)
         sent += 1
     console.rule("[bold]the referee's audit")
@@ -694,6 +749,8 @@ def demo(console: Console, root: Path, *, engine_id: str | None = None,
     console.print(f"The transcript is in {transcript}; check it yourself: {pbem} audit "
                   f"{transcript} --roll {audited.rolls[0].name if audited.rolls else '2.0'}",
                   markup=False)
+    console.print(f"Every action, the moves too, as {names[joiner]} saw them: {pbem} --home "
+                  f"{joiner.path} replay demo", markup=False)
     console.print("To play a real game (your opponent does the same, then joins your invite):",
                   markup=False)
     console.print(f"  {pbem} id new YOUR-NAME --email you@example.org", markup=False)

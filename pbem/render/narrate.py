@@ -347,7 +347,8 @@ def replay(console: Console, frames: Sequence[Frame], *, pace: float = 0.8,
            sleep: Callable[[float], None] = time.sleep,
            poll_key: Callable[[], str | None] | None = None,
            side: str | None = None, zoom: int = 1, tick: float = 0.05,
-           clear: bool | None = None, final: bool = True) -> ReplayResult:
+           clear: bool | None = None, final: bool = True,
+           draw_if: Callable[[Sequence[Event]], bool] | None = None) -> ReplayResult:
     """Play ``frames`` out on ``console``: each a board view and the events that led to it.
 
     Each frame draws the board with the events' hexes highlighted, then tells the events
@@ -357,6 +358,8 @@ def replay(console: Console, frames: Sequence[Frame], *, pace: float = 0.8,
     the remaining events are told without pauses or boards.  ``step`` waits for
     ``input_fn`` after every frame: Enter goes on, ``s`` skips to the end, ``q`` stops.
     ``final`` draws the last frame's board once more, without highlights, at the end.
+    ``draw_if`` picks the frames whose board is drawn (default: all); the others are told,
+    paced, under the board last drawn (the demo animates only the fighting).
     """
     if clear is None:
         clear = console.is_terminal and not fast
@@ -393,14 +396,16 @@ def replay(console: Console, frames: Sequence[Frame], *, pace: float = 0.8,
         boards += 1
 
     total = len(frames)
+    # the caption counts the boards drawn, so a condensed replay reads 1/5, 2/5...
+    boarded = total if draw_if is None else sum(1 for _, e in frames if draw_if(e))
     focus: str | None = None
     for index, (view, events) in enumerate(frames, 1):
         viewer = side if side is not None else view.side
         told = narrate(events, viewer)
         focus = next(iter(_event_hexes(view, events, viewer)), focus)
         live = not fast and not skipped
-        if live:
-            draw(view, _event_hexes(view, events, viewer), f"replay {index}/{total}")
+        if live and (draw_if is None or draw_if(events)):
+            draw(view, _event_hexes(view, events, viewer), f"replay {boards + 1}/{boarded}")
         for line in told:
             console.print(line)
             lines += 1

@@ -26,7 +26,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any, Protocol
 
 from pbem.envelope import file_name
-from pbem.errors import ChainError, DuplicateFile, PbemError
+from pbem.errors import ChainError, DuplicateFile, PbemError, SignatureError
 
 if TYPE_CHECKING:
     from pbem.envelope import FileInfo
@@ -142,8 +142,14 @@ class Router:
         def is_pinned(key: bytes) -> bool:
             return any(c.key == key for c in home.keys.contacts())
 
+        def pin(card: Any) -> None:
+            problem = home.keys.name_conflict(card, "the file")
+            if problem is not None:
+                raise problem
+            home.keys.pin_contact(card)
+
         return cls(home.receive, known, confirm=confirm, is_pinned=is_pinned,
-                   pin=home.keys.pin_contact, invites_dir=home.path / "incoming")
+                   pin=pin, invites_dir=home.path / "incoming")
 
     # -- routing ---------------------------------------------------------------------------
 
@@ -200,7 +206,7 @@ class Router:
         if info.kind == "accept" and self.is_pinned is not None \
                 and not self.is_pinned(info.signer):
             card = _card_of(data)
-            who = f"{card.name} <{card.email}>" if card is not None else "the joiner"
+            who = card.who if card is not None else "the joiner"
             first = (f"{source}: first contact: {who} joined game {short} with fingerprint "
                      f"{_fingerprint(info.signer)}")
             if self.confirm is None or not self.confirm(info, card):
@@ -209,6 +215,10 @@ class Router:
             if card is not None and self.pin is not None:
                 try:
                     self.pin(card)
+                except SignatureError as exc:
+                    # a name pinned with another key: once the player has checked and run
+                    # 'pbem id forget', the next scan takes it as a first contact
+                    return outcome("unconfirmed", f"{source}: {_cause(exc)}", error=exc)
                 except PbemError as exc:
                     return outcome("refused", f"{source}: {_cause(exc)}", error=exc)
         try:
@@ -265,7 +275,7 @@ class Router:
 
     def _invite_note(self, source: str, data: bytes, info: FileInfo) -> str:
         card = _card_of(data)
-        who = f"{card.name} <{card.email}>" if card is not None else "someone"
+        who = card.who if card is not None else "someone"
         where = source
         if self.invites_dir is not None and not Path(source).is_file():
             from pbem.atomic import write_atomic

@@ -133,7 +133,7 @@ def _addresses(game: Any, to: str | None, account: mailconfig.MailAccount | None
     sender_addr = account.address if account is not None else me.email
     sender = f"{me.name} <{sender_addr}>" if sender_addr else me.name
     opp = game.opponent()
-    recipient = to or (f"{opp.name} <{opp.email}>" if opp is not None and opp.email else "")
+    recipient = to or (opp.who if opp is not None and opp.email else "")
     return sender, recipient
 
 
@@ -199,7 +199,7 @@ def _confirm_with(yes: bool, home: Any = None) -> Any:
             return False
         from pbem.identity import fingerprint
 
-        who = f"{card.name} <{card.email}>" if card is not None else "the joiner"
+        who = card.who if card is not None else "the joiner"
         return click.confirm(f"{who} joined with fingerprint {fingerprint(info.signer)}. "
                              f"Does it match what they told you?", default=False)
     return confirm
@@ -223,7 +223,8 @@ def _show(outcomes: list[Outcome], home: Any, as_json: bool, *, folder: Path | N
             continue
         # notes and messages quote files and mail: no terminal control reaches the screen
         if outcome.status != "imported":
-            if shown is not None:
+            # a note is said once; an error that makes the command fail is said each time
+            if shown is not None and not outcome.exit_code:
                 if shown.get(outcome.source) == outcome.note:
                     continue
                 shown[outcome.source] = outcome.note

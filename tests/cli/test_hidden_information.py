@@ -43,3 +43,31 @@ def test_every_german_surface_hides_the_soviet_units_name(luki: Path) -> None:
     # the German status line gives only the German supply (the Soviet's is hidden)
     status = pbem(luki, "status", "luki")
     assert "supply German" in status and "Soviet 3" not in status
+
+
+def test_the_german_board_and_svg_name_only_the_top_of_a_soviet_stack(
+        tmp_path: Path, purkayev) -> None:  # type: ignore[no-untyped-def]
+    """Rule 4.C on the board surfaces: 1/3E moves onto tk/34M at 3804; the German board
+    (text, its 'in full' list, the SVG) names the stack's top counter only, and counts
+    the other; the Soviet player's own board names both."""
+    erich, ivan = purkayev(tmp_path, b"luki1")
+    soviet = ivan.game("luki")
+    for action in ("impulse 4", "move 1/3E 3805 3804", "assault 3801 with 1188/357",
+                   "end movement"):
+        soviet.act(action)
+    (tmp_path / "f3.pbem").write_bytes(ivan.game("luki").file(3)[1])
+    pbem(tmp_path, "receive", str(tmp_path / "f3.pbem"))
+    view = erich.game("luki").view()
+    at = [p for p in view.pieces if p.location == "3804"]
+    assert len(at) == 2 and sum(p.hidden for p in at) == 1, at
+    top = next(p.id for p in at if not p.hidden)
+    under = ({"1/3E", "tk/34M"} - {top}).pop()
+    board = pbem(tmp_path, "show", "luki", "--center", "3804")
+    pbem(tmp_path, "show", "luki", "--svg", str(tmp_path / "g.svg"))
+    svg = (tmp_path / "g.svg").read_text(encoding="utf-8")
+    for surface in (board, svg):
+        assert top in surface and under not in surface
+    assert "+1" in board  # the hidden one is counted, never named
+    r = CliRunner().invoke(main, ["--home", str(tmp_path / "ivan"), "show", "luki",
+                                  "--center", "3804"], env={"COLUMNS": "100"})
+    assert "1/3E" in r.output and "tk/34M" in r.output

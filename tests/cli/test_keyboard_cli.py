@@ -212,15 +212,25 @@ def test_a_new_key_under_a_pinned_name_is_refused_before_any_question(run, tmp_p
                "-o", "inv2.pbem").exit_code == 0
     assert run("bob2", "join", "inv2.pbem", "--name", "h", "-o", "acc2.pbem",
                "--yes").exit_code == 0
+    (tmp_path / "shared").mkdir()
+    (tmp_path / "shared" / "acc2.pbem").write_bytes((tmp_path / "acc2.pbem").read_bytes())
+    # every command refuses it the same way, with the exit status pbem --help gives a key
+    # that is not the one pinned (4), and says how to accept a real change of keys
     for args in (("receive", "acc2.pbem"), ("receive", "acc2.pbem", "--yes"),
-                 ("play", "h", "acc2.pbem", "--fast")):
+                 ("play", "h", "acc2.pbem", "--fast"), ("inbox", "shared"),
+                 ("inbox", "shared", "--yes")):
         r = run("a", *args, input="y\n")
-        assert r.exit_code == 11, (args, r.output)
+        assert r.exit_code == 4, (args, r.output)
         assert "pinned with another key" in r.output and "pbem id forget" in r.output
         assert "first contact" not in r.output and "Does it match" not in r.output
     assert run("bob2", "id", "export", "-o", "bob2.card").exit_code == 0
     r = run("a", "id", "import", "bob2.card", input="y\n")
-    assert r.exit_code == 11 and "Does this fingerprint match" not in r.output
+    assert r.exit_code == 4 and "Does this fingerprint match" not in r.output
+    # Bob really changed keys: once the old one is forgotten, the folder's file is taken
+    # at the next look (it was not set aside for good)
+    assert run("a", "id", "forget", "Bob").exit_code == 0
+    r = run("a", "inbox", "shared", "--yes")
+    assert r.exit_code == 0 and "accepted the invitation" in r.output, r.output
 
 
 # --- item 13: the board opens where the game is -------------------------------------------------
@@ -336,3 +346,16 @@ def test_each_command_measures_the_terminal_again(run, tmp_path: Path, purkayev,
     first, last = _shown_columns(run("ivan", "show", "luki").output)
     assert max(len(line) for line in wide.splitlines()) > 100
     assert last - first < 30
+
+
+def test_a_card_without_email_is_named_without_empty_brackets(run, tmp_path: Path) -> None:  # type: ignore[no-untyped-def]
+    """'signed by Bob', not 'signed by Bob <>' (an email is optional at 'id new')."""
+    assert run("a", "id", "new", "Alice").exit_code == 0
+    assert run("b", "id", "new", "Bob").exit_code == 0
+    assert run("a", "new", "skirmish", "long", "--side", "red", "--name", "g",
+               "-o", "inv.pbem").exit_code == 0
+    r = run("b", "join", "inv.pbem", "--name", "g", "-o", "acc.pbem", "--yes")
+    assert "signed by Alice\n" in r.output and "opponent: Alice," in r.output, r.output
+    r = run("a", "receive", "acc.pbem", "--yes")
+    assert "signed by Bob\n" in r.output and "<>" not in r.output, r.output
+    assert "<>" not in run("a", "id", "contacts").output

@@ -75,6 +75,9 @@ def test_replay_whole_game(cli, tmp_path: Path) -> None:  # type: ignore[no-unty
     cli("b", "receive", "t2.pbem")
     r = cli("b", "replay", "g", "--fast")
     assert r.exit_code == 0 and "red passes" in r.output and "replayed 1 files" in r.output
+    # a file that is not there is a wrong number (issue 17 item 8), not 'replayed 0 files'
+    r = cli("b", "replay", "g", "--fast", "--from", "99")
+    assert r.exit_code == 2 and "has files 0..2, not 99" in r.output, r.output
 
 
 def test_demo_runs_and_audits(tmp_path: Path) -> None:
@@ -83,6 +86,14 @@ def test_demo_runs_and_audits(tmp_path: Path) -> None:
     assert r.exit_code == 0, r.output
     assert "CLEAN" in r.output and "identical" in r.output
     assert len(list((tmp_path / "demo" / "transcript").iterdir())) >= 6
+
+
+def test_demo_of_an_engine_not_installed_is_a_wrong_name(tmp_path: Path) -> None:
+    """It used to end in a KeyError's traceback."""
+    for args in (["--engine", "nosuch"], ["--engine", "skirmish", "--scenario", "nosuch"]):
+        r = CliRunner().invoke(main, ["demo", *args, "--fast", "--dir", str(tmp_path / "d")])
+        assert r.exit_code == 2 and "Traceback" not in r.output, r.output
+        assert "skirmish" in r.output  # what there is to choose from
 
 
 def test_play_on_a_real_terminal(tmp_path: Path) -> None:
