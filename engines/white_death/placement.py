@@ -50,11 +50,11 @@ class PlacementState(TerrainState):
         if self.sc.opening:
             self._intrinsic_garrisons()
         if self.sc.player_setup:
-            self.phase = "setup"
             self.setup_side = "german"
             self.setup_raster = [u for g in groups if g.side == "german" for u in g.units]
             events.append(Event("Campaign setup: the German player sets up first", "phase",
                                 rule="Campaign setup"))
+            self.stack = self.frames_for("setup")
         else:
             for g in groups:
                 if g.side == "german":
@@ -62,8 +62,9 @@ class PlacementState(TerrainState):
             for g in groups:
                 if g.side == "soviet":
                     self._auto_place(g)
-            self.todo.append("start-turn:first")
-            events += self._settle()
+            self.stack = self.frames_for("turn")
+        self._moved()
+        events += self._settle()
         self._moved()
         return events
 
@@ -196,6 +197,4 @@ class PlacementState(TerrainState):
             groups = list(self.cat.opening) + list(self.sc.groups)
             self.setup_raster = [u for g in groups if g.side == "soviet" for u in g.units]
             return [Event("The Soviet player sets up", "phase", rule="Campaign setup")]
-        self.phase = "start"
-        self.todo.append("start-turn:first")
         return []
