@@ -35,8 +35,6 @@ class PlacementState(TerrainState):
                 if uid not in placed and self.sc.turns[0] <= r.turn <= self.sc.turns[1]:
                     self.units[uid] = U(uid, "pending", cat.units[uid].strength, entry=r.area)
                     self.schedule.append([r.turn, uid, r.area])
-        self.bridges = set(self.map.hex_features.get("bridge", ()) if hasattr(
-            self.map, "hex_features") else ())
         self.bridges = {h for h in self.map.ids if self.map.has_feature(h, "bridge")}
         vl = self.vl_hexes()
         sites = [h for h in self.map.ids if self.map.has_feature(h, "bunker_site")]
