@@ -8,12 +8,11 @@ Artillery support in an assault (11.A) belongs to that combat and is in
 from __future__ import annotations
 
 from fractions import Fraction
-from typing import Any
 
 from engines.hexkit.los import line_of_sight
 from engines.white_death import rules
 from engines.white_death.actions import WDAction, act, fmt_amount
-from engines.white_death.base import other
+from engines.white_death.base import DieArgs, other
 from engines.white_death.combat import CombatState
 from pbem.engine import Event
 from pbem.errors import IllegalAction
@@ -169,29 +168,29 @@ class ArtilleryState(CombatState):
                 # bunkers themselves get only theirs (Rule 11.B.2.B)
                 mod += max((tables.barrage_terrain.get(tt, 0) for tt in self.terrain(h)),
                            default=0)
-                self._push("barrage", f"barrage on {x} at {h}", "Rule 11.B.2",
-                           uid=x, col=col, mod=mod, hex=h)
+                self._die("barrage-roll", f"barrage on {x} at {h}", "Rule 11.B.2",
+                          uid=x, col=col, mod=mod, hex=h)
             for i, b in enumerate(self.bunkers):
                 if b[0] == h and b[1] > 0:
-                    self._push("barrage", f"barrage on the bunker at {h}", "Rule 19",
-                               uid=f"bunker:{i}", col=col, mod=obs_mod + tables.barrage_bunker,
-                               hex=h)
-        self.todo.insert(0, f"barrage-done:{h}")
+                    self._die("barrage-roll", f"barrage on the bunker at {h}", "Rule 19",
+                              uid=f"bunker:{i}", col=col, mod=obs_mod + tables.barrage_bunker,
+                              hex=h)
+        self._push("barrage-done")
         return events
 
-    def _job_barrage(self, job: dict[str, Any], roll: int) -> list[Event]:
-        n = rules.barrage_result(self.cat.tables, job["col"], roll + job["mod"])
-        uid = job["uid"]
+    def _on_barrage(self, job: DieArgs, roll: int) -> list[Event]:
+        n = rules.barrage_result(self.cat.tables, job.col, roll + job.mod)
+        uid = job.uid
         if uid.startswith("bunker:"):
             i = int(uid.split(":")[1])
             self.bunkers[i][1] = max(0, self.bunkers[i][1] - n)
-            return [Event(f"The bunker at {job['hex']} loses {n} (now {self.bunkers[i][1]})",
-                          "loss", hexes=(job["hex"],), rule="Rule 19")] if n else []
+            return [Event(f"The bunker at {job.hex} loses {n} (now {self.bunkers[i][1]})",
+                          "loss", hexes=(job.hex,), rule="Rule 19")] if n else []
         loss = self.bar.setdefault("loss", {})
         loss[uid] = loss.get(uid, 0) + n
         return []
 
-    def _do_barrage_done(self, h: str) -> list[Event]:
+    def _barrage_done(self) -> list[Event]:
         """Rule 11.B.2.B: losses are taken at once, capped at half the unit's strength in
         the phase; the one morale check on the phase's total waits for the phase's end."""
         events: list[Event] = []
@@ -207,29 +206,25 @@ class ArtilleryState(CombatState):
         return events
 
     def _do_act_end_barrage(self, a: WDAction) -> list[Event]:
+        return []
+
+    def _barrage_morale(self) -> None:
+        """The end of the barrage phase (whether or not it was played)."""
         self.bar = {}
         checks = [(uid, lost) for uid, (_, lost) in sorted(self.barrage_phase.items())
                   if lost > 0 and self.on_map(uid)]
         self.barrage_phase = {}
         # Rule 11.B.2.B: "If several attacks are run on a unit, only one morale check is
-        # made with the total loss result serving as the modifier"; pushed to the front
-        # in reverse, so they are rolled in unit order
+        # made with the total loss result serving as the modifier"; each goes before the
+        # ones queued earlier, so in reverse they are rolled in unit order
         for uid, lost in reversed(checks):
             self._morale(uid, lost, "barrage", self.units[uid].loc)
-        self.todo.insert(0, "combat-phase")
-        return []
 
-    def _do_combat_phase(self, arg: str) -> list[Event]:
-        self.combat_hexes = sorted(self.assaults)
-        self.counts = {}
-        if self.combat_hexes:
-            self.phase = "defense"
-            self.todo.append("next-combat")
-            return [Event(f"Defensive fire against {len(self.combat_hexes)} assaulted hexes",
-                          "phase", rule="Rule 5")]
-        self.phase = "end"
-        self.todo.append("end-impulse")
-        return []
+    def barrage_phase_due(self) -> bool:
+        """Rule 11.B: the barrage phase is played when the phasing player has deployed
+        artillery with a barrage factor."""
+        return any(self.utype(x).barrage > 0 and self.units[x].deployed
+                   for x in self.side_units(self.phasing))
 
     # ------------------------------------------------------------------ observation
 

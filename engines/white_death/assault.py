@@ -8,16 +8,23 @@ Results Table, and the advance into hexes the defenders have left.
 
 from __future__ import annotations
 
+from dataclasses import dataclass
 from fractions import Fraction
-from typing import Any
 
 from engines.white_death import rules
 from engines.white_death.actions import WDAction, act, fmt_amount
-from engines.white_death.base import other
+from engines.white_death.base import DieArgs, other
 from engines.white_death.combat import CombatState
 from pbem import canonical
 from pbem.engine import Event
 from pbem.errors import IllegalAction
+
+
+@dataclass(frozen=True)
+class HexArgs:
+    """The assaulted hex a step after the assault fire is about."""
+
+    hex: str = ""
 
 
 class AssaultState(CombatState):
@@ -297,26 +304,17 @@ class AssaultState(CombatState):
 
     # ------------------------------------------------------------------ resolving fire
 
-    def _do_next_combat(self, arg: str) -> list[Event]:
+    def _open_combat(self, stage: str) -> list[Event] | None:
+        """Rule 5: the next assaulted hex where attackers and defenders are still face to
+        face becomes the combat (its events), or ``None`` when no hex is left."""
         while self.combat_hexes:
             h = self.combat_hexes.pop(0)
             if self.attackers(h) and self.defenders(h):
                 self.combat = {"hex": h, "hq": "", "support": [], "alloc": []}
-                return [Event(f"{'Defensive' if self.phase == 'defense' else 'Assault'} fire at "
+                return [Event(f"{'Defensive' if stage == 'defense' else 'Assault'} fire at "
                               f"{h}", "phase", hexes=(h,), rule="Rule 5")]
         self.combat = {}
-        if self.phase == "defense":
-            self.phase = "assault"
-            self.combat_hexes = sorted(self.assaults)
-            self.counts = {}
-            self.todo.append("next-combat")
-            return [Event("The assault phase begins", "phase", rule="Rule 5")]
-        if self.advance:
-            self.phase = "advance"
-            return []
-        self.phase = "end"
-        self.todo.append("end-impulse")
-        return []
+        return None
 
     def default_allocation(self) -> list[tuple[str, str, Fraction]]:
         """Default Actions (stand-in): unallocated fire is shared equally among the targets
@@ -345,7 +343,6 @@ class AssaultState(CombatState):
         c = self.combat
         events: list[Event] = []
         if not c:
-            self.todo.append("next-combat")
             return events
         h = c["hex"]
         for tgt, kind, amt in self.default_allocation():
@@ -378,40 +375,39 @@ class AssaultState(CombatState):
                                     "the table: no effect", "attack", hexes=(h,),
                                     rule="Rule 9.B" if kind == "conv" else "Rule 10.B"))
                 continue
-            self._push("crt", f"{'conventional' if kind == 'conv' else 'antitank'} fire "
-                       f"{label} against {tgt} at {self.units[tgt].loc}",
-                       "Rule 9" if kind == "conv" else "Rule 10", kind=kind, uid=tgt, col=col,
-                       stage=stage, hex=self.units[tgt].loc)
+            self._die("crt", f"{'conventional' if kind == 'conv' else 'antitank'} fire "
+                      f"{label} against {tgt} at {self.units[tgt].loc}",
+                      "Rule 9" if kind == "conv" else "Rule 10", kind=kind, uid=tgt, col=col,
+                      stage=stage, hex=self.units[tgt].loc)
         if stage == "assault":
-            self.todo.insert(0, f"fright:{h}")
-            self.todo.insert(1, f"assault-done:{h}")
-        self.todo.append("next-combat")
+            self._push("fright", HexArgs(h))
+            self._push("assault-done", HexArgs(h))
         c["checked"] = []
         return events
 
-    def _job_crt(self, job: dict[str, Any], roll: int) -> list[Event]:
-        uid = job["uid"]
+    def _on_crt(self, job: DieArgs, roll: int) -> list[Event]:
+        uid = job.uid
         if not self.on_map(uid):
             return []
         tables = self.cat.tables
-        if job["kind"] == "conv":
-            n = rules.conventional_result(tables, job["col"], roll)
+        if job.kind == "conv":
+            n = rules.conventional_result(tables, job.col, roll)
             lost = rules.conventional_loss(n, self.units[uid].strength)
             events = [Event(f"{uid}: MC{n if n else ''}", "attack", units=(uid,), rule="Rule 9")]
             events += self._lose(uid, lost, "conventional fire")
             if self.on_map(uid):
-                self._morale(uid, n, job["stage"], self.units[uid].loc)
+                self._morale(uid, n, job.stage, self.units[uid].loc)
             return events
-        n = rules.antitank_result(tables, job["col"], roll)
+        n = rules.antitank_result(tables, job.col, roll)
         if n <= 0:
             return [Event(f"antitank fire at {uid}: miss", "attack", units=(uid,), rule="Rule 10")]
         lost = min(n, self.units[uid].strength)
         events = self._lose(uid, lost, "antitank fire")
         if self.on_map(uid):
-            self._morale(uid, lost, job["stage"], self.units[uid].loc)
+            self._morale(uid, lost, job.stage, self.units[uid].loc)
         return events
 
-    def _do_assault_done(self, h: str) -> list[Event]:
+    def _assault_done(self, h: str) -> list[Event]:
         if self.defenders(h):
             return []
         movers = [x for x in self.attackers(h)
@@ -462,14 +458,9 @@ class AssaultState(CombatState):
         self.advance[a.hex] = [x for x in self.advance[a.hex] if x != a.unit]
         if not self.advance[a.hex]:
             del self.advance[a.hex]
-        if not self.advance:
-            self.phase = "end"
-            self.todo.append("end-impulse")
         return [Event(f"{a.unit} advances from {frm} into {a.hex}", "move",
                       hexes=(frm, a.hex), units=(a.unit,), rule="Rule 9.D")]
 
     def _do_act_end_advance(self, a: WDAction) -> list[Event]:
         self.advance = {}
-        self.phase = "end"
-        self.todo.append("end-impulse")
         return []

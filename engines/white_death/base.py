@@ -2,9 +2,10 @@
 
 :class:`BaseState` holds the whole changing position (what a snapshot saves) and answers
 what every rule asks: which units are where, whose they are, what the catalog says of
-them, and whether a stack is legal (Rule 4). It also runs the game between decisions:
-every die is a :class:`ChanceRequest` taken from ``queue``, and what happens after the
-dice waits in ``todo``, so a snapshot can stop anywhere.
+them, and whether a stack is legal (Rule 4). The sequence of play is the step runtime's
+(:mod:`pbem.steps`): the steps are in :mod:`engines.white_death.sequence`, and the work a
+rule queues up as it goes (a die, the rest of a move after the antitank fire) is handed
+to the runtime as frames (:meth:`BaseState._push`).
 """
 
 from __future__ import annotations
@@ -13,21 +14,22 @@ import copy
 from collections.abc import Iterable
 from dataclasses import dataclass, field
 from fractions import Fraction
-from typing import Any
+from typing import Any, ClassVar
 
 from engines.hexkit.hexmap import HexMap
 from engines.white_death import rules
 from engines.white_death.data import GARRISON_TYPE, Catalog, ScenarioDef, UnitDef, UnitType
 from pbem import canonical
-from pbem.engine import CHANCE, ChanceRequest, Engine, Event, State
+from pbem.engine import Engine, State
 from pbem.errors import IllegalAction
+from pbem.steps import Flow, Frame, StepState
 
 BOXES = ("pending", "raster", "dead", "refit", "setup")
 
 
 #: attributes a clone shares: the rules and data, never changed by play
 _SHARED = frozenset({"engine", "cat", "sc", "_static", "_cache", "_pcache", "_near",
-                     "_stack", "_encoded"})
+                     "_stack", "_encoded", "parked"})
 _IMMUTABLE = (str, int, bool, Fraction, bytes, type(None))
 
 
@@ -48,6 +50,8 @@ def _copy(v: Any) -> Any:
         return u
     if kind is tuple:
         return tuple(_copy(x) for x in v)
+    if kind is Frame:
+        return Frame(v.step, v.args, v.pc)  # a frame's arguments are frozen dataclasses
     if getattr(v, "__dataclass_params__", None) is not None and v.__dataclass_params__.frozen:
         return v  # UnitDef and the like: immutable
     return copy.deepcopy(v)
@@ -91,10 +95,32 @@ class U:
                  d["seq"], d["assault"], d["entry"], set(d["marks"]))
 
 
-class BaseState(State):
-    """The position, the lookups on it, and the dice queue every rule module shares."""
+@dataclass(frozen=True)
+class DieArgs:
+    """A die of the game (all are 1d6) and what its rule needs to apply the result: the
+    request's purpose and rule, and the fields of the handler's rule."""
+
+    purpose: str = ""
+    rule: str = ""
+    hex: str = ""
+    uid: str = ""
+    kind: str = ""
+    col: int = 0
+    mod: int = 0
+    stage: str = ""
+    units: tuple[str, ...] = ()
+    area: str = ""
+    need: int = 0
+    group: tuple[str, ...] = ()
+
+
+class BaseState(StepState[None]):
+    """The position, the lookups on it, and the frames every rule module queues."""
 
     cat: Catalog
+    #: no typed position dataclass (yet): the snapshot's ``position`` is
+    #: :meth:`engines.white_death.snapshot.SnapshotState.setup_position`
+    Position: ClassVar[type[Any]] = type(None)
 
     def __init__(self, engine: Engine, scenario: str, options: dict[str, str],
                  cat: Catalog) -> None:
@@ -103,7 +129,6 @@ class BaseState(State):
         self.sc: ScenarioDef = cat.scenarios[scenario]
         self.turn = self.sc.turns[0]
         self.last_turn = self.sc.turns[1]
-        self.phase = "start"
         self.phasing = "soviet"
         self.mps = {"soviet": 10, "german": 10}
         self.impulse_mp = 0
@@ -129,8 +154,8 @@ class BaseState(State):
         self.bar: dict[str, Any] = {}
         self.barrage_phase: dict[str, list[int]] = {}  # uid -> [strength at first, lost]
         self.advance: dict[str, list[str]] = {}
-        self.queue: list[dict[str, Any]] = []
-        self.todo: list[str] = []
+        #: frames a rule queued while a step ran, handed to the runtime as it ends
+        self._pending: list[tuple[str, Any]] = []
         self.counts: dict[str, int] = {}
         self.losses = {"soviet": 0, "german": 0}
         self.setup_side = ""
@@ -138,7 +163,7 @@ class BaseState(State):
         self.flieger = ""  # "", "rolled", "answer-due"
         self.passing = ""  # a unit moving through a full hex (Rule 4)
         self.seq = 0
-        self.over = False
+        self.stack: list[Frame] = []
         self.final: dict[str, Any] = {}
         self._cache: dict[Any, Any] = {}
         #: what depends on where units stand and nothing else (which units are in each
@@ -341,53 +366,38 @@ class BaseState(State):
             here[key] = got
         return bool(got)
 
-    # ------------------------------------------------------------------ dice and waiting steps
+    # ------------------------------------------------------------------ the sequence of play
 
-    def _current_player(self) -> str | None:
-        if self.over:
-            return None
-        if self.queue:
-            return CHANCE
-        if self.phase == "setup":
-            return self.setup_side
-        if self.phase == "defense":
-            return other(self.phasing)
-        if self.phase == "vl-supply":
-            return "german"  # Rule 15.D.2, at the beginning of the turn
-        return self.phasing
+    def over(self) -> bool:
+        return bool(self.final)
 
-    def _chance_request(self) -> ChanceRequest:
-        job = self.queue[0]
-        return ChanceRequest.roll(job["purpose"], 6, rule=job["rule"])
+    @property
+    def phase(self) -> str:
+        """The phase of play (Rule 5) the current step belongs to: the innermost step on
+        the stack that names one (a die rolled in a phase belongs to it)."""
+        for frame in reversed(self.stack):
+            name = phase_of(self.steps[frame.step], frame.args)
+            if name:
+                return name
+        return "end"
 
-    def _apply_outcome(self, outcome: Any) -> list[Event]:
-        job = self.queue.pop(0)
-        roll = int(outcome[0])
-        events = [Event(f"{job['purpose']}: rolled {roll}", "roll",
-                        hexes=tuple(x for x in [job.get("hex", "")] if x), rule=job["rule"])]
-        events += getattr(self, "_job_" + job["t"].replace("-", "_"))(job, roll)
-        events += self._settle()
-        self._changed()
-        return events
-
-    def _push(self, t: str, purpose: str, rule: str, front: bool = False,
-              **kw: Any) -> None:
-        job = {"t": t, "purpose": purpose, "rule": rule, **kw}
+    def _push(self, step: str, args: Any = None, front: bool = False) -> None:
+        """Queue ``step`` (a die, or the rest of a rule after its dice) to run once the
+        current step has acted, after what was queued before it, or (``front``) before."""
         if front:
-            self.queue.insert(0, job)
+            self._pending.insert(0, (step, args))
         else:
-            self.queue.append(job)
+            self._pending.append((step, args))
 
-    def _settle(self) -> list[Event]:
-        """Run what waits for no one until a die or a player is needed."""
-        events: list[Event] = []
-        while not self.queue and self.todo and not self.over:
-            token = self.todo.pop(0)
-            name, _, arg = token.partition(":")
-            self._changed()
-            events += getattr(self, "_do_" + name.replace("-", "_"))(arg)
-        self._changed()
-        return events
+    def _die(self, step: str, purpose: str, rule: str, front: bool = False,
+             **kw: Any) -> None:
+        self._push(step, DieArgs(purpose, rule, **kw), front)
+
+    def flush(self, flow: Flow) -> None:
+        """Hand the queued frames to the runtime (every step does once it has acted)."""
+        for step, args in self._pending:
+            flow.push(step, args)
+        self._pending = []
 
     # ------------------------------------------------------------------ validation helpers
 
@@ -408,3 +418,17 @@ class BaseState(State):
         if not self.on_map(uid):
             raise IllegalAction(f"{uid} is not on the map", rule="Rule 6.A")
         return u
+
+
+class Phased:
+    """What every White Death step says besides the runtime's: the phase of play it
+    belongs to (Rule 5), "" for one that belongs to the phase around it."""
+
+    phase: ClassVar[str] = ""
+
+    def phase_of(self, args: Any) -> str:
+        return self.phase
+
+
+def phase_of(step: object, args: Any) -> str:
+    return step.phase_of(args) if isinstance(step, Phased) else ""

@@ -8,11 +8,10 @@ assaulted hex (Rules 9, 10) all end here, so movement, artillery and assault bui
 from __future__ import annotations
 
 from fractions import Fraction
-from typing import Any
 
 from engines.hexkit.retreat import retreat_options
 from engines.white_death import rules
-from engines.white_death.base import other
+from engines.white_death.base import DieArgs, other
 from engines.white_death.supply import SupplyState
 from pbem.engine import Event
 
@@ -124,8 +123,9 @@ class CombatState(SupplyState):
                 mod += 1
             if self.combat:
                 self.combat.setdefault("checked", []).append(uid)
-        self._push("mc", f"morale check for {uid} at {h} (+{mod})", "Rule 14", front=True,
-                   uid=uid, mod=mod, stage=stage, hex=h)
+        # the check comes before any die queued earlier: it follows the fire that caused it
+        self._die("mc", f"morale check for {uid} at {h} (+{mod})", "Rule 14", front=True,
+                  uid=uid, mod=mod, stage=stage, hex=h)
 
     def morale_modifiers(self, uid: str, base: int) -> int:
         h = self.units[uid].loc
@@ -139,23 +139,23 @@ class CombatState(SupplyState):
         mod += self.counts.get(f"elim:{h}", 0)  # Rule 14.C.7
         return mod
 
-    def _job_mc(self, job: dict[str, Any], roll: int) -> list[Event]:
-        uid = job["uid"]
+    def _on_mc(self, job: DieArgs, roll: int) -> list[Event]:
+        uid = job.uid
         if not self.on_map(uid):
             return []
-        mod = self.morale_modifiers(uid, job["mod"])
+        mod = self.morale_modifiers(uid, job.mod)
         t = self.utype(uid)
         band = rules.morale_band(roll + mod, t.morale)
         h = self.units[uid].loc
         # the check was announced with the modifier of the fire alone; the hex adds its own
         # now (Rule 14.C), and the line says so rather than contradict the announcement
-        extra = mod - job["mod"]
-        why = (f" (+{job['mod']} from the fire, {extra:+d} for isolation, snow, routs or "
+        extra = mod - job.mod
+        why = (f" (+{job.mod} from the fire, {extra:+d} for isolation, snow, routs or "
                f"eliminations in the hex: Rule 14.C)" if extra else "")
         events = [Event(f"{uid} morale {t.morale}: roll {roll} + modifier {mod} = "
                         f"{roll + mod}, {band}{why}", "morale", hexes=(h,), units=(uid,),
-                        rule=job["rule"])]
-        stage = job["stage"]
+                        rule=job.rule)]
+        stage = job.stage
         u = self.units[uid]
         if band == "pass":
             return events
@@ -182,14 +182,15 @@ class CombatState(SupplyState):
             u.stopped = True
         return events
 
-    def _do_fright(self, h: str) -> list[Event]:
+    def _fright_checks(self, h: str) -> None:
+        """Rule 14.C.2: after the assault fire, the defenders frightened by the assaulting
+        AFVs that no fire made check morale take their tank fright check."""
         checked = set(self.combat.get("checked", []))
         for uid in self.defenders(h):
             if uid not in checked and self.fright(uid, h) and not self.morale_exempt(
                     uid, "assault"):
-                self._push("mc", f"tank fright check for {uid} at {h}", "Rule 14.C.2",
-                           uid=uid, mod=0, stage="assault", hex=h)
-        return []
+                self._die("mc", f"tank fright check for {uid} at {h}", "Rule 14.C.2",
+                          uid=uid, mod=0, stage="assault", hex=h)
 
     # ------------------------------------------------------------------ retreat
 

@@ -9,8 +9,10 @@ from typing import Any
 
 from engines.hexkit.scenario import ScenarioSet, load_scenario_dir, load_scenario_path
 from engines.white_death.data import Catalog, load_catalog
+from engines.white_death.sequence import STEPS
 from engines.white_death.state import WDState
 from pbem.engine import Engine, OrderSpec, ScenarioInfo, Snapshot, State
+from pbem.steps import Choice
 
 #: the order the manual presents them in
 ORDER = ("purkayev", "woehler", "first-relief", "second-relief", "final-relief", "campaign")
@@ -25,7 +27,7 @@ class WhiteDeath(Engine):
 
     id = "white-death"
     title = "White Death: Battle for Velikiye Luki, November 1942"
-    rules_version = "0.4"
+    rules_version = "0.5"
     sides = ("soviet", "german")
 
     def __init__(self, root: str | Path | None = None) -> None:
@@ -55,9 +57,8 @@ class WhiteDeath(Engine):
                           "Actions; no artillery)")]
 
     def decision_kinds(self) -> tuple[str, ...]:
-        # one per phase a side decides in (state.py, _decision)
-        return ("setup", "vl-supply", "impulse-mps", "movement", "barrage", "defensive-fire",
-                "assault-fire", "advance")
+        # one per Choice step of the sequence of play, in the order the table lists them
+        return tuple(step.kind for step in STEPS.values() if isinstance(step, Choice))
 
     def scenarios(self) -> list[ScenarioInfo]:
         data = self._data()

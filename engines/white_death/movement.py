@@ -9,14 +9,15 @@ from __future__ import annotations
 
 import itertools
 from collections.abc import Callable
+from dataclasses import dataclass
 from fractions import Fraction
-from typing import Any, NamedTuple
+from typing import NamedTuple
 
 from engines.hexkit.movement import region
 from engines.white_death import rules
 from engines.white_death.actions import WDAction, act, fmt_amount
 from engines.white_death.artillery import ArtilleryState
-from engines.white_death.base import U, other
+from engines.white_death.base import DieArgs, U, other
 from engines.white_death.reinforcements import ReinforcementState
 from pbem.engine import Event
 from pbem.errors import IllegalAction
@@ -32,6 +33,16 @@ class RailPart(NamedTuple):
     members: frozenset[str]
     towns: tuple[str, ...]  # where weapons and AFVs may detrain
     to_edge: bool  # it reaches a friendly edge
+
+
+@dataclass(frozen=True)
+class MoveArgs:
+    """The rest of a move that waits for the antitank fire at its exit (Rule 3.A)."""
+
+    uid: str = ""
+    frm: str = ""
+    to: str = ""
+    cost: Fraction = Fraction(0)
 
 
 class MovementState(ArtilleryState, ReinforcementState):
@@ -312,24 +323,25 @@ class MovementState(ArtilleryState, ReinforcementState):
                         Fraction(0))
             col = rules.odds_column(self.cat.tables, value, self.defense(uid, "at"))
             if col >= 0:
-                self._push("crt", f"antitank fire at {uid} leaving {a.frm} "
-                           f"({fmt_amount(value)} at {rules.column_label(self.cat.tables, col)})",
-                           "Rule 3.A", kind="at", uid=uid, col=col, stage="move", hex=a.frm)
-                self.todo.insert(0, f"finish-move:{uid} {a.frm} {a.hex} "
-                                 f"{fmt_amount(cost)}")
+                self._die("crt", f"antitank fire at {uid} leaving {a.frm} "
+                          f"({fmt_amount(value)} at {rules.column_label(self.cat.tables, col)})",
+                          "Rule 3.A", kind="at", uid=uid, col=col, stage="move", hex=a.frm)
+                self._push("finish-move", MoveArgs(uid, a.frm, a.hex, cost))
                 return [Event(f"{uid} tries to leave the enemy ZOC at {a.frm}", "move",
                               hexes=(a.frm,), units=(uid,), rule="Rule 3.A")]
         return self._finish_move(uid, a.frm, a.hex, cost)
 
-    def _do_finish_move(self, arg: str) -> list[Event]:
-        uid, frm, to, cost = arg.split(" ")
+    def _finish_move_after_fire(self, m: MoveArgs) -> list[Event]:
+        """Rule 3.A: the move of an AFV that drew antitank fire leaving an enemy ZOC goes
+        on after the fire, unless the fire stopped or removed it."""
+        uid, frm, to = m.uid, m.frm, m.to
         u = self.units[uid]
         if not self.on_map(uid) or u.loc != frm or u.stopped:
             return [Event(f"{uid} ends its movement at {u.loc}", "move", units=(uid,),
                           rule="Rule 3.A")]
         if self.units_at(to, other(self.side_of(uid))) or not self.stack_ok_with(to, uid):
             return []
-        return self._finish_move(uid, frm, to, Fraction(cost))
+        return self._finish_move(uid, frm, to, m.cost)
 
     def _finish_move(self, uid: str, frm: str, to: str, cost: Fraction) -> list[Event]:
         u = self.units[uid]
@@ -351,8 +363,8 @@ class MovementState(ArtilleryState, ReinforcementState):
                         visible_to=(other(s),), hexes=(frm, to), rule="Rule 6")]
         if to in self.ezoc(s):
             if "brandenburg" in t.flags and s == "german":
-                self._push("brandenburg", f"Brandenburg detection for {uid} at {to}",
-                           "Rule 21.B", uid=uid, hex=to)
+                self._die("brandenburg", f"Brandenburg detection for {uid} at {to}",
+                          "Rule 21.B", uid=uid, hex=to)
             elif t.afv:
                 pass  # Rule 3.A: AFVs need not stop
             elif t.mob == "s" and to not in self.ezoc(s, ski_only=True):
@@ -360,13 +372,13 @@ class MovementState(ArtilleryState, ReinforcementState):
             else:
                 u.stopped = True
         if self.lake_roll_due(uid, frm, to):
-            self._push("ice", f"ice collapse under {uid} crossing {frm}/{to}", "Rule 13",
-                       uid=uid, hex=to)
+            self._die("ice", f"ice collapse under {uid} crossing {frm}/{to}", "Rule 13",
+                      uid=uid, hex=to)
         return events
 
-    def _job_ice(self, job: dict[str, Any], roll: int) -> list[Event]:
+    def _on_ice(self, job: DieArgs, roll: int) -> list[Event]:
         if roll == 1:
-            return self._lose(job["uid"], 1, "the ice gives way")
+            return self._lose(job.uid, 1, "the ice gives way")
         return []
 
     # ------------------------------------------------------------ Brandenburg commandos (Rule 21.B)
@@ -419,19 +431,19 @@ class MovementState(ArtilleryState, ReinforcementState):
                         visible_to=("soviet",), hexes=(a.frm, a.hex), rule="Rule 21.B")]
         if a.hex in self.ezoc("german"):
             n = len([x for x in group if "brandenburg" not in self.utype(x).flags])
-            self._push("brandenburg", f"Brandenburg detection for {a.unit} and {n} escorted "
-                       f"units at {a.hex} (-{n})", "Rule 21.B", uid=a.unit, hex=a.hex,
-                       group=group, mod=n)
+            self._die("brandenburg", f"Brandenburg detection for {a.unit} and {n} escorted "
+                      f"units at {a.hex} (-{n})", "Rule 21.B", uid=a.unit, hex=a.hex,
+                      group=tuple(group), mod=n)
         return events
 
-    def _job_brandenburg(self, job: dict[str, Any], roll: int) -> list[Event]:
-        if roll - job.get("mod", 0) <= 1:
-            for x in job.get("group", [job["uid"]]):
+    def _on_brandenburg(self, job: DieArgs, roll: int) -> list[Event]:
+        if roll - job.mod <= 1:
+            for x in job.group or (job.uid,):
                 if self.on_map(x):
                     self.units[x].stopped = True
-            return [Event(f"{job['uid']} is found out and stops at {job['hex']}", "info",
-                          hexes=(job["hex"],), rule="Rule 21.B")]
-        return [Event(f"{job['uid']} slips through", "info", visible_to=("german",),
+            return [Event(f"{job.uid} is found out and stops at {job.hex}", "info",
+                          hexes=(job.hex,), rule="Rule 21.B")]
+        return [Event(f"{job.uid} slips through", "info", visible_to=("german",),
                       rule="Rule 21.B")]
 
     # ------------------------------------------------------------------ deployment (Rule 6.B.2)
@@ -640,11 +652,6 @@ class MovementState(ArtilleryState, ReinforcementState):
         self._need_phase("movement", rule="Rule 5")
 
     def _do_act_end_movement(self, a: WDAction) -> list[Event]:
-        self.phase = "barrage"
         self.counts = {}  # Rule 14.C.4 / 14.C.7 count routs and eliminations by phase
-        events = [Event(f"The {self.phasing} movement phase ends; "
-                        f"{len(self.assaults)} hexes to be assaulted", "phase", rule="Rule 5")]
-        if not any(self.utype(x).barrage > 0 and self.units[x].deployed
-                   for x in self.side_units(self.phasing)):
-            events += self._do_act_end_barrage(act("end-barrage"))
-        return events
+        return [Event(f"The {self.phasing} movement phase ends; "
+                      f"{len(self.assaults)} hexes to be assaulted", "phase", rule="Rule 5")]

@@ -35,8 +35,6 @@ class PlacementState(TerrainState):
                 if uid not in placed and self.sc.turns[0] <= r.turn <= self.sc.turns[1]:
                     self.units[uid] = U(uid, "pending", cat.units[uid].strength, entry=r.area)
                     self.schedule.append([r.turn, uid, r.area])
-        self.bridges = set(self.map.hex_features.get("bridge", ()) if hasattr(
-            self.map, "hex_features") else ())
         self.bridges = {h for h in self.map.ids if self.map.has_feature(h, "bridge")}
         vl = self.vl_hexes()
         sites = [h for h in self.map.ids if self.map.has_feature(h, "bunker_site")]
@@ -50,11 +48,11 @@ class PlacementState(TerrainState):
         if self.sc.opening:
             self._intrinsic_garrisons()
         if self.sc.player_setup:
-            self.phase = "setup"
             self.setup_side = "german"
             self.setup_raster = [u for g in groups if g.side == "german" for u in g.units]
             events.append(Event("Campaign setup: the German player sets up first", "phase",
                                 rule="Campaign setup"))
+            self.stack = self.frames_for("setup")
         else:
             for g in groups:
                 if g.side == "german":
@@ -62,8 +60,9 @@ class PlacementState(TerrainState):
             for g in groups:
                 if g.side == "soviet":
                     self._auto_place(g)
-            self.todo.append("start-turn:first")
-            events += self._settle()
+            self.stack = self.frames_for("turn")
+        self._moved()
+        events += self._settle()
         self._moved()
         return events
 
@@ -196,6 +195,4 @@ class PlacementState(TerrainState):
             groups = list(self.cat.opening) + list(self.sc.groups)
             self.setup_raster = [u for g in groups if g.side == "soviet" for u in g.units]
             return [Event("The Soviet player sets up", "phase", rule="Campaign setup")]
-        self.phase = "start"
-        self.todo.append("start-turn:first")
         return []

@@ -8,10 +8,9 @@ When a scheduled unit becomes ready to enter is decided as its impulse starts
 from __future__ import annotations
 
 from collections.abc import Iterable
-from typing import Any
 
 from engines.white_death.actions import WDAction
-from engines.white_death.base import U, other
+from engines.white_death.base import DieArgs, U, other
 from engines.white_death.supply import SupplyState
 from pbem.engine import Event
 from pbem.errors import IllegalAction, ScenarioError
@@ -118,7 +117,7 @@ class ReinforcementState(SupplyState):
             if uid not in self.units:
                 self.units[uid] = U(uid, "raster", self.cat.units[uid].strength, entry=area)
 
-    def _job_flieger(self, job: dict[str, Any], roll: int) -> list[Event]:
+    def _on_flieger(self, roll: int) -> list[Event]:
         self._reinforce(self.cat.flieger_single, self.cat.flieger_area)
         if roll == 6:
             self._reinforce(self.cat.flieger_division, self.cat.flieger_area)
@@ -128,10 +127,10 @@ class ReinforcementState(SupplyState):
         return [Event("Only the parachute battalion is committed (Rule 17.F)", "info",
                       rule="Rule 17.F")]
 
-    def _job_answer(self, job: dict[str, Any], roll: int) -> list[Event]:
-        if roll <= job["need"]:
-            self._reinforce(job["units"], job["area"])
-            return [Event(f"Soviet reserves received: {', '.join(job['units'])}", "info",
+    def _on_answer(self, job: DieArgs, roll: int) -> list[Event]:
+        if roll <= job.need:
+            self._reinforce(job.units, job.area)
+            return [Event(f"Soviet reserves received: {', '.join(job.units)}", "info",
                           rule="Rule 17.F")]
         return [Event("The Soviet reserve is not released", "info", rule="Rule 17.F")]
 

@@ -1,4 +1,7 @@
-"""The position as canonical data: what a save holds, and a state rebuilt from it."""
+"""The position as canonical data: what a save holds, and a state rebuilt from it.
+
+A save's body is the step runtime's: ``position`` (this module's fields) and ``stack``
+(the frames of the sequence of play, :meth:`pbem.steps.StepState.stack_data`)."""
 
 from __future__ import annotations
 
@@ -13,9 +16,9 @@ from pbem import canonical
 class SnapshotState(BaseState):
     """Saving and restoring the position as canonical data."""
 
-    def _snapshot(self) -> dict[str, Any]:
+    def setup_position(self) -> dict[str, Any]:
         return {
-            "turn": self.turn, "phase": self.phase, "phasing": self.phasing,
+            "turn": self.turn, "phasing": self.phasing,
             "mps": dict(self.mps), "impulse_mp": self.impulse_mp,
             "impulse_left_before": self.impulse_left_before, "impulses": dict(self.impulses),
             "weather": self.weather, "supply": dict(self.supply), "repl": dict(self.repl),
@@ -31,17 +34,16 @@ class SnapshotState(BaseState):
             "paid": sorted(self.paid), "bar": _canon(self.bar),
             "barrage_phase": {k: list(v) for k, v in sorted(self.barrage_phase.items())},
             "advance": {k: list(v) for k, v in sorted(self.advance.items())},
-            "queue": [_canon(j) for j in self.queue], "todo": list(self.todo),
             "counts": dict(sorted(self.counts.items())), "losses": dict(self.losses),
             "setup_side": self.setup_side, "setup_raster": list(self.setup_raster),
             "flieger": self.flieger, "passing": self.passing, "seq": self.seq,
-            "over": self.over,
             "final": _canon(self.final),
         }
 
-    def restore_from(self, b: dict[str, Any]) -> None:
+    def restore_from(self, body: dict[str, Any]) -> None:
+        b = body["position"]
+        self.restore_stack(body["stack"])
         self.turn = b["turn"]
-        self.phase = b["phase"]
         self.phasing = b["phasing"]
         self.mps = dict(b["mps"])
         self.impulse_mp = b["impulse_mp"]
@@ -68,8 +70,6 @@ class SnapshotState(BaseState):
         self.bar = _uncanon(b["bar"])
         self.barrage_phase = {k: list(v) for k, v in b["barrage_phase"].items()}
         self.advance = {k: list(v) for k, v in b["advance"].items()}
-        self.queue = [_uncanon(j) for j in b["queue"]]
-        self.todo = list(b["todo"])
         self.counts = dict(b["counts"])
         self.losses = dict(b["losses"])
         self.setup_side = b["setup_side"]
@@ -77,7 +77,6 @@ class SnapshotState(BaseState):
         self.flieger = b["flieger"]
         self.passing = b["passing"]
         self.seq = b["seq"]
-        self.over = b["over"]
         self.final = _uncanon(b["final"])
         self._moved()
 

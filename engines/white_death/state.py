@@ -1,16 +1,17 @@
-"""The White Death game state: Rules 3-22 as a state machine with explicit dice.
+"""The White Death game state: Rules 3-22 on the step runtime, with explicit dice.
 
-Flow (Rule 5 and "Play By Telephone"): at the start of a turn the weather, the Velikiye
-Luki garrison release and air drops are rolled; then impulses alternate, Soviet first.
-An impulse is the phasing player's decision (``impulse N``), movement with assault
-declarations (``end movement``), barrage (``end barrage``); then the non-phasing player's
-defensive fire, hex by hex (``done firing``); then the phasing player's assault fire,
-hex by hex, and advances.  Every die is a :class:`ChanceRequest` taken from ``queue``;
-what happens after the dice is kept in ``todo`` so a snapshot can stop anywhere.
+The sequence of play (Rule 5 and "Play By Telephone") is the steps of
+:mod:`engines.white_death.sequence`: at the start of a turn the weather, the Velikiye Luki
+garrison release and the supply points with air drops; then impulses alternate, Soviet
+first.  An impulse is the phasing player's decision (``impulse N``), movement with
+assault declarations (``end movement``), barrage (``end barrage``); then the non-phasing
+player's defensive fire, hex by hex (``done firing``); then the phasing player's assault
+fire, hex by hex, and advances.  Every die is a roll step; the frames in progress are in
+every snapshot, so a save can stop anywhere.
 
 The rules are spread over modules, one class each, combined here into :class:`WDState`:
 
-* ``base``: the position, unit and hex lookups, stacking, the dice queue;
+* ``base``: the position, unit and hex lookups, stacking, what a rule queues;
 * ``terrain``: terrain and the cost to enter a hex (Rule 7);
 * ``supply``: ZOCs, isolation, artillery supply, supply points (Rules 3, 15);
 * ``combat``: fire and defense values, losses, morale, retreats (Rules 9, 10, 12, 14);
@@ -24,16 +25,17 @@ The rules are spread over modules, one class each, combined here into :class:`WD
 
 Each class subclasses the ones whose methods it calls, so that the type checker sees
 every call; no method is defined twice, so the order of the classes below changes
-nothing. Actions, steps and dice reach their methods by name (``_check_<kind>``,
-``_do_act_<kind>``, ``_do_<step>``, ``_job_<die>``), wherever those are defined.
+nothing.  Each action's check and effect are named in :data:`ACTIONS`.
 """
 
 from __future__ import annotations
 
 from collections.abc import Callable
-from typing import Any
+from dataclasses import replace
+from typing import Any, ClassVar
 
-from engines.white_death.actions import WDAction, act, parse
+from engines.white_death import sequence
+from engines.white_death.actions import WDAction, act
 from engines.white_death.assault import AssaultState
 from engines.white_death.base import BOXES, U, other
 from engines.white_death.movement import MovementState
@@ -41,8 +43,9 @@ from engines.white_death.placement import PlacementState
 from engines.white_death.snapshot import SnapshotState
 from engines.white_death.turns import TurnState
 from engines.white_death.view import SIDE_COLOR, ViewState, river_lines
-from pbem.engine import CHANCE, Action, Decision, Event
+from pbem.engine import Action, Decision, Event
 from pbem.errors import IllegalAction
+from pbem.steps import Frame, Step
 
 
 def _unit_state(u: U) -> tuple[Any, ...]:
@@ -59,98 +62,18 @@ __all__ = ["BOXES", "SIDE_COLOR", "U", "WDState", "other", "river_lines"]
 class WDState(TurnState, PlacementState, MovementState, AssaultState, ViewState, SnapshotState):
     """The whole game: the rule modules, and the decisions and actions that span them."""
 
-    # ------------------------------------------------------------------ decisions
+    steps: ClassVar[dict[str, Step[Any]]] = sequence.STEPS
+    start = "game"
+
+    def frames_for(self, step: str) -> list[Frame]:
+        return sequence.frames_for(step)
 
     def _decision(self) -> Decision:
-        side = self._current_player()
-        assert side is not None and side != CHANCE
-        who = side.capitalize()
-        legal = self._legal_actions()
-        opts = tuple(legal) if len(legal) <= 12 else ()
-        ph = self.phase
-        if ph == "setup":
-            nxt = self.setup_raster[0] if self.setup_raster else ""
-            return Decision(side, "setup", f"the {who} player must set up {nxt} "
-                            f"({len(self.setup_raster)} units left to place)", opts,
-                            act("auto-setup"), "Campaign setup")
-        if ph == "vl-supply":
-            return Decision(side, "vl-supply",
-                            f"the {who} player may spend one of Velikiye Luki's "
-                            f"{self.supply['vl']} supply points to keep the cut-off city out "
-                            f"of isolation this turn (turn {self.turn})", opts,
-                            act("vl-keep"), "Rule 15.D.2")
-        if ph == "decision":
-            return Decision(side, "impulse-mps",
-                            f"the {who} player must decide how many of his {self.mps[side]} "
-                            f"movement points to spend in this impulse (turn {self.turn})",
-                            opts, act("impulse", n=self.mps[side]), "Rule 5")
-        if ph == "movement":
-            # Rule 4: while a unit must first move on out of a full hex, ending movement is
-            # refused, so the decision has no default to offer (a default must be legal).
-            end = act("end-movement")
-            return Decision(side, "movement", f"the {who} player moves and declares assaults "
-                            f"({self.impulse_mp} MPs this impulse)", opts,
-                            end if end in legal else None, "Rule 6")
-        if ph == "barrage":
-            return Decision(side, "barrage", f"the {who} player may fire barrages", opts,
-                            act("end-barrage"), "Rule 11.B")
-        if ph in ("defense", "assault"):
-            h = self.combat.get("hex", "")
-            n = len(self.assaults)
-            what = "defensive fire" if ph == "defense" else "assault fire"
-            return Decision(side, "defensive-fire" if ph == "defense" else "assault-fire",
-                            f"the {who} player must allocate {what} against "
-                            f"{n} assault{'s' if n != 1 else ''} (now at {h})", opts,
-                            act("done"), "Rule 9" if ph == "assault" else "Rule 5")
-        if ph == "advance":
-            return Decision(side, "advance", f"the {who} player may advance into "
-                            f"{', '.join(sorted(self.advance))}", opts, act("end-advance"),
-                            "Rule 9.D")
-        raise AssertionError(ph)
+        d = super()._decision()
+        # the options are shown when few enough to read; legal_actions() lists them all
+        return d if len(d.options) <= 12 else replace(d, options=())
 
     # ------------------------------------------------------------------ legal actions
-
-    def _candidates(self) -> list[WDAction]:
-        """The actions the phase may offer, before the checks weed them out."""
-        ph = self.phase
-        side = self._current_player()
-        if ph == "setup":
-            return self._setup_candidates()
-        if ph == "vl-supply":
-            return [act("vl-supply"), act("vl-keep")]
-        if ph == "decision":
-            assert side is not None
-            return self._impulse_candidates(side)
-        if ph == "movement":
-            return self._movement_candidates()
-        if ph == "barrage":
-            return self._barrage_candidates()
-        if ph in ("defense", "assault"):
-            return self._combat_candidates()
-        if ph == "advance":
-            return self._advance_candidates()
-        return []
-
-    def _legal_actions(self) -> list[Action]:
-        if "legal" in self._cache:
-            cached: list[Action] = self._cache["legal"]
-            return list(cached)
-        out: list[Action] = []
-        if self.phase == "movement":
-            out = self._movement_legal()
-            self._cache["legal"] = out
-            return list(out)
-        for a in self._candidates():
-            try:
-                if self.passing and a.unit != self.passing:
-                    continue
-                if a.kind != "move":
-                    self._validate(a)
-            except IllegalAction:
-                continue
-            out.append(a)
-        self._cache["legal"] = out
-        return list(out)
 
     def _movement_legal(self) -> list[Action]:
         """The movement phase's legal actions: :meth:`_movement_candidates` checked, in
@@ -235,18 +158,53 @@ class WDState(TurnState, PlacementState, MovementState, AssaultState, ViewState,
         if self.passing and not (a.kind == "move" and a.unit == self.passing):
             raise IllegalAction(f"{self.passing} must first move on out of the full hex "
                                 f"{self.units[self.passing].loc}", rule="Rule 4")
-        fn: Callable[[WDAction], None] | None = getattr(
-            self, "_check_" + a.kind.replace("-", "_"), None)
-        if fn is None:
+        rule = ACTIONS.get(a.kind)
+        if rule is None:
             raise IllegalAction(f"{a.notation()!r} is not possible now", rule="Rule 5")
-        fn(a)
+        rule[0](self, a)
 
-    def _apply_action(self, action: Action) -> list[Event]:
-        if not isinstance(action, WDAction):
-            action = parse(action.notation())
-        self._validate(action)
-        fn = getattr(self, "_do_act_" + action.kind.replace("-", "_"))
-        events: list[Event] = fn(action)
-        self._changed()
-        events += self._settle()
-        return events
+    def _perform(self, a: WDAction) -> list[Event]:
+        """Apply a checked action by its rule (the sequence of play moves on by the step
+        that asked for it)."""
+        return ACTIONS[a.kind][1](self, a)
+
+
+_Check = Callable[[WDState, WDAction], None]
+_Do = Callable[[WDState, WDAction], list[Event]]
+
+#: each action's check (it raises IllegalAction under its rule) and effect; the phase an
+#: action belongs to is checked by the check itself, so an action out of its phase is
+#: refused under its own rule
+ACTIONS: dict[str, tuple[_Check, _Do]] = {
+    "place": (WDState._check_place, WDState._do_act_place),
+    "auto-setup": (WDState._check_auto_setup, WDState._do_act_auto_setup),
+    "impulse": (WDState._check_impulse, WDState._do_act_impulse),
+    "vl-supply": (WDState._check_vl_supply, WDState._do_act_vl_supply),
+    "vl-keep": (WDState._check_vl_keep, WDState._do_act_vl_keep),
+    "move": (WDState._check_move, WDState._do_act_move),
+    "lead": (WDState._check_lead, WDState._do_act_lead),
+    "enter": (WDState._check_enter, WDState._do_act_enter),
+    "deploy": (WDState._check_deploy, WDState._do_act_deploy),
+    "entrain": (WDState._check_entrain, WDState._do_act_entrain),
+    "rail": (WDState._check_rail, WDState._do_act_rail),
+    "assault": (WDState._check_assault, WDState._do_act_assault),
+    "build": (WDState._check_build, WDState._do_act_build),
+    "demolish": (WDState._check_demolish, WDState._do_act_demolish),
+    "replace": (WDState._check_replace, WDState._do_act_replace),
+    "repair": (WDState._check_repair, WDState._do_act_repair),
+    "refit": (WDState._check_refit, WDState._do_act_refit),
+    "end-movement": (WDState._check_end_movement, WDState._do_act_end_movement),
+    "barrage": (WDState._check_barrage, WDState._do_act_barrage),
+    "fire-barrage": (WDState._check_fire_barrage, WDState._do_act_fire_barrage),
+    "fire-barrage-half": (WDState._check_fire_barrage_half,
+                          WDState._do_act_fire_barrage_half),
+    "end-barrage": (WDState._check_end_barrage, WDState._do_act_end_barrage),
+    "hq": (WDState._check_hq, WDState._do_act_hq),
+    "high": (WDState._check_high, WDState._do_act_high),
+    "support": (WDState._check_support, WDState._do_act_support),
+    "fire": (WDState._check_fire, WDState._do_act_fire),
+    "fire-at": (WDState._check_fire_at, WDState._do_act_fire_at),
+    "done": (WDState._check_done, WDState._do_act_done),
+    "advance": (WDState._check_advance, WDState._do_act_advance),
+    "end-advance": (WDState._check_end_advance, WDState._do_act_end_advance),
+}

@@ -168,7 +168,7 @@ class SupplyState(TerrainState):
 
     # ------------------------------------------------------------------ supply points
 
-    def _do_supply(self, arg: str) -> list[Event]:
+    def _supply_points(self) -> list[Event]:
         i = self.turn - 1
         events = []
         for s in SIDES:
@@ -186,8 +186,8 @@ class SupplyState(TerrainState):
                                     rule="Rule 15.D"))
             else:
                 for k in range(got):
-                    self._push("airdrop", f"air drop {k + 1} of {got} into Velikiye Luki",
-                               "Rule 15.D.1")
+                    self._die("airdrop", f"air drop {k + 1} of {got} into Velikiye Luki",
+                              "Rule 15.D.1")
         for uid in sorted(self.units):
             u = self.units[uid]
             if u.loc == "refit" and self.turn >= 11:
@@ -196,26 +196,20 @@ class SupplyState(TerrainState):
                 self._relocated()
         return events
 
-    def _job_airdrop(self, job: dict[str, Any], roll: int) -> list[Event]:
+    def _on_airdrop(self, roll: int) -> list[Event]:
         if rules.airdrop_received(self.weather, roll):
             self.supply["vl"] += 1
-            return [Event("A supply point is dropped into Velikiye Luki", "info", rule=job["rule"])]
-        return [Event("The air drop is lost", "info", rule=job["rule"])]
+            return [Event("A supply point is dropped into Velikiye Luki", "info",
+                          rule="Rule 15.D.1")]
+        return [Event("The air drop is lost", "info", rule="Rule 15.D.1")]
 
     def _vl_avoid_possible(self) -> bool:
+        """Rule 15.D.2: "at the beginning of a turn", after the turn's supply points and
+        air drops and before the Soviet's first impulse, the German may spend a Velikiye
+        Luki point against isolation: his decision, only when it is possible."""
         return (not self.vl_avoid and self.supply["vl"] >= 1
                 and any(self.units_at(h, "german") for h in self.vl_hexes())
                 and not any(self.traced("german", h) for h in self.vl_hexes()))
-
-    def _do_vl_offer(self, arg: str) -> list[Event]:
-        """Rule 15.D.2: "at the beginning of a turn", after the turn's supply points and air
-        drops and before the Soviet's first impulse, the German may spend a Velikiye Luki
-        point against isolation: his decision, only when it is possible."""
-        if self._vl_avoid_possible():
-            self.phase = "vl-supply"
-            return []
-        self.todo.append("start-impulse")
-        return []
 
     def _check_vl_supply(self, a: WDAction) -> None:
         if self.phase != "vl-supply" or not self._vl_avoid_possible():
@@ -229,11 +223,9 @@ class SupplyState(TerrainState):
     def _do_act_vl_supply(self, a: WDAction) -> list[Event]:
         self.supply["vl"] -= 1
         self.vl_avoid = True
-        self.todo.append("start-impulse")
         return [Event("Velikiye Luki spends a supply point to avoid isolation this turn",
                       "info", visible_to=("german",), rule="Rule 15.D.2")]
 
     def _do_act_vl_keep(self, a: WDAction) -> list[Event]:
-        self.todo.append("start-impulse")
         return [Event("Velikiye Luki keeps its supply points this turn", "info",
                       visible_to=("german",), rule="Rule 15.D.2")]

@@ -1,12 +1,12 @@
-"""The turn sequence (Rule 5): weather (Rule 16) and the Velikiye Luki garrison
-release (Rule 22) as a turn starts, impulses alternating, each opened by the phasing
-player's decision, and the end of the game with its victory points.
+"""The turn sequence's rules (Rule 5): what happens as a turn starts, the weather (Rule 16)
+and the Velikiye Luki garrison release (Rule 22), impulses alternating, each opened by the
+phasing player's decision, and the end of the game with its victory points.  The order
+they come in is the sequence of play in :mod:`engines.white_death.sequence`.
 """
 
 from __future__ import annotations
 
 from fractions import Fraction
-from typing import Any
 
 from engines.white_death import rules
 from engines.white_death.actions import WDAction, act
@@ -22,30 +22,25 @@ class TurnState(ReinforcementState):
 
     # ------------------------------------------------------------------ turn
 
-    def _do_start_turn(self, arg: str) -> list[Event]:
-        if arg != "first":
-            self.turn += 1
+    def _start_turn(self) -> list[Event]:
         self.mps = {"soviet": 10, "german": 10}
         self.impulses = {"soviet": 0, "german": 0}
         self.rail_used = {"soviet": 0, "german": 0}
         self.repaired = {"soviet": False, "german": False}
         self.vl_avoid = False
-        self.phase = "start"
-        events = [Event(f"Turn {self.turn} begins", "phase", rule="Rule 5")]
-        self._push("weather", f"weather for turn {self.turn}", "Rule 16")
-        if self.sc.opening and not self.vl_released and self.turn >= 2:
-            self._push("release", f"Velikiye Luki garrison release on turn {self.turn}",
-                       "Rule 22")
-        self.todo += ["supply", "vl-offer"]
-        return events
+        return [Event(f"Turn {self.turn} begins", "phase", rule="Rule 5")]
 
-    def _job_weather(self, job: dict[str, Any], roll: int) -> list[Event]:
+    def release_due(self) -> bool:
+        """Rule 22: the Velikiye Luki garrison's release is rolled from turn 2 while held."""
+        return self.sc.opening and not self.vl_released and self.turn >= 2
+
+    def _on_weather(self, roll: int) -> list[Event]:
         for a, b, row in self.cat.tables.weather:
             if a <= self.turn <= b:
                 self.weather = row[roll - 1]
-        return [Event(f"Weather for turn {self.turn}: {self.weather}", "info", rule=job["rule"])]
+        return [Event(f"Weather for turn {self.turn}: {self.weather}", "info", rule="Rule 16")]
 
-    def _job_release(self, job: dict[str, Any], roll: int) -> list[Event]:
+    def _on_release(self, roll: int) -> list[Event]:
         if rules.garrison_released(self.turn, roll):
             self.vl_released = True
             return [Event("The Velikiye Luki garrison is released (Rule 22)", "info",
@@ -84,11 +79,10 @@ class TurnState(ReinforcementState):
         for uid in self.units:
             if self.units[uid].loc == "raster" and self.side_of(uid) == s:
                 self.units[uid].spent = Fraction(0)
-        self.phase = "movement"
         return [Event(f"The {s} player spends {k} movement points in this impulse "
                       f"({self.mps[s]} left this turn)", "phase", rule="Rule 5")]
 
-    def _do_start_impulse(self, arg: str) -> list[Event]:
+    def _start_impulse(self) -> list[Event]:
         s = self.phasing
         events = [Event(f"Turn {self.turn}: the {s} player's impulse", "phase", rule="Rule 5")]
         for row in self.schedule:
@@ -105,20 +99,22 @@ class TurnState(ReinforcementState):
                 and self.sc.turns[0] <= self.turn <= self.sc.turns[1]
                 and all(x in self.cat.units for x in self.cat.flieger_single)):
             self.flieger = "rolled"
-            self._push("flieger", "7th Flieger Division commitment", "Rule 17.F")
+            self._die("flieger", "7th Flieger Division commitment", "Rule 17.F")
         if s == "soviet" and self.flieger == "answer-due":
             self.flieger = "answered"
             for units, area, need in self.cat.soviet_answer:
                 if need >= 6:
                     self._reinforce(units, area)
                 else:
-                    self._push("answer", f"Soviet reserve {units[0].split('/')[-1]} "
-                               f"(received on 1-{need})", "Rule 17.F", units=list(units),
-                               area=area, need=need)
-        self.phase = "decision"
+                    self._die("answer", f"Soviet reserve {units[0].split('/')[-1]} "
+                              f"(received on 1-{need})", "Rule 17.F", units=tuple(units),
+                              area=area, need=need)
         return events
 
-    def _do_end_impulse(self, arg: str) -> list[Event]:
+    def _end_impulse(self) -> None:
+        """Rule 5: the impulse's marks come off; the other side moves next while it has
+        movement points, else this side again; when neither has any the turn is over
+        (the Soviet is phasing first in the next, if there is one)."""
         s = self.phasing
         for uid in self.units:
             u = self.units[uid]
@@ -138,14 +134,8 @@ class TurnState(ReinforcementState):
             self.phasing = nxt
         elif self.mps[s] > 0:
             self.phasing = s
-        else:
-            if self.turn >= self.last_turn:
-                return self._finish()
+        elif self.turn < self.last_turn:
             self.phasing = "soviet"
-            self.todo += ["start-turn:", ]
-            return []
-        self.todo.append("start-impulse")
-        return []
 
     # ------------------------------------------------------------------ end of the game
 
@@ -165,7 +155,6 @@ class TurnState(ReinforcementState):
         per = self.cat.tables.points_per_sp
         for s in SIDES:
             score[s] += self.losses[other(s)] // per
-        self.over = True
         self.final = {"score": score, "held": held}
         held_text = ", ".join(f"{k}: {v or 'contested'}" for k, v in held.items())
         text = (f"Soviet {score['soviet']}, German {score['german']} "
@@ -175,7 +164,7 @@ class TurnState(ReinforcementState):
         return [Event(f"Game over after turn {self.turn}: {text}", "phase", rule="Victory")]
 
     def _result(self) -> Result | None:
-        if not self.over:
+        if not self.final:
             return None
         score = self.final["score"]
         s, g = score["soviet"], score["german"]

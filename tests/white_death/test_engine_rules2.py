@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from fractions import Fraction
 
+from engines.white_death.base import DieArgs
 from engines.white_death.engine import WhiteDeath
 from engines.white_death.state import WDState
 
@@ -135,7 +136,7 @@ def test_air_drops_when_velikiye_luki_is_cut_off(engine: WhiteDeath) -> None:
     assert not any(s.traced("german", h) for h in vl)
     s.supply["vl"] = 0
     s.mps = {"soviet": 0, "german": 0}
-    s.todo.append("end-impulse")
+    s.stack = s.frames_for("end-impulse")
     s._settle()
     roll(s, 1)  # weather: clear on turn 6
     purposes = settle(s, 4)  # 4: received in clear weather (Rule 15.D.1)
@@ -190,9 +191,8 @@ def test_bunkers_lose_barrage_points_without_the_cap(engine: WhiteDeath) -> None
     s = fresh(engine)
     put(s, "I/277", "1207")
     s.bunkers = [["1207", 10]]
-    job = {"t": "barrage", "uid": "bunker:0", "col": 9, "mod": 0, "hex": "1207",
-           "purpose": "x", "rule": "Rule 19"}
-    s._job_barrage(job, 1)
+    job = DieArgs("x", "Rule 19", uid="bunker:0", col=9, mod=0, hex="1207")
+    s._on_barrage(job, 1)
     assert s.bunkers[0][1] == 6  # 4 lost of 10: no half-strength cap (Rule 11.B.2.B)
     assert s.defense("I/277", "conv") == 20  # the bunker's defense value
 

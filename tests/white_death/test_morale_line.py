@@ -5,6 +5,8 @@ from __future__ import annotations
 
 import pytest
 
+from engines.white_death.base import DieArgs
+from engines.white_death.state import WDState
 from pbem.registry import get
 
 
@@ -13,14 +15,15 @@ def test_the_morale_line_explains_a_modifier_added_at_the_check(
     engine = get("white-death")
     state = engine.new_state("purkayev", engine.resolve_options({}))
     uid = "1188/357"
-    job = {"uid": uid, "mod": 0, "stage": "defense", "hex": state.units[uid].loc,
-           "rule": "Rule 14"}
+    job = DieArgs("morale check", "Rule 14", uid=uid, mod=0, stage="defense",
+                  hex=state.units[uid].loc)
     plain = state.clone()
-    text = plain._job_mc(dict(job), 2)[0].text
+    assert isinstance(plain, WDState) and isinstance(state, WDState)
+    text = plain._on_mc(job, 2)[0].text
     assert text.startswith(f"{uid} morale ") and "roll 2 + modifier 0 = 2" in text
     assert "Rule 14.C" not in text
     # the unit is isolated when the roll comes: +1 that the announcement did not have
     monkeypatch.setattr(type(state), "isolated", lambda self, u: True)
-    text = state._job_mc(dict(job), 2)[0].text
+    text = state._on_mc(job, 2)[0].text
     assert "roll 2 + modifier 1 = 3" in text
     assert "+0 from the fire, +1 for isolation" in text and "Rule 14.C" in text

@@ -281,7 +281,7 @@ def test_rule_15_d_2_city_point_spent_at_the_beginning_of_the_turn(engine: White
     cut_off_velikiye_luki(s)
     assert s.isolated("I/277")
     s.mps = {"soviet": 0, "german": 0}
-    s.todo.append("end-impulse")
+    s.stack = s.frames_for("end-impulse")
     s._settle()
     roll(s, 1)  # weather for the new turn
     settle(s, 4)  # air drops
@@ -302,7 +302,7 @@ def test_rule_15_d_2_declining_keeps_the_point(engine: WhiteDeath) -> None:
     s = fresh(engine)
     cut_off_velikiye_luki(s)
     s.mps = {"soviet": 0, "german": 0}
-    s.todo.append("end-impulse")
+    s.stack = s.frames_for("end-impulse")
     s._settle()
     roll(s, 1)
     settle(s, 4)

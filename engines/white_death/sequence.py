@@ -1,0 +1,627 @@
+"""The sequence of play (Rule 5 and "Play By Telephone") as steps on :mod:`pbem.steps`.
+
+A turn (:class:`Turn`) and an impulse (:class:`Impulse`) are sequences in data, each entry
+with its rule; every decision is a :class:`~pbem.steps.Choice` with its rule, deciding side
+and default, every die a :class:`~pbem.steps.Roll` with its rule.  The rules themselves are
+the state's methods (``turns``, ``supply``, ``movement``, ``artillery``, ``assault``...);
+the steps only say when they apply and what comes next.  The work a rule queues up as it
+goes (the dice of a barrage, a morale check after a fire, the rest of a move after the
+antitank fire at its exit) reaches the runtime through ``WDState._push``, handed over by
+every step once it has acted (``flush``).
+
+The stack of a game in progress reads, bottom to top: ``game`` (turn after turn, then the
+end of the game), ``turn`` (a :class:`Turn` at one of its entries), ``impulses`` (one impulse
+after another while either side has movement points), ``impulse`` (an :class:`Impulse` at
+one of its entries), and the step at hand with whatever it queued.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import TYPE_CHECKING, Any, ClassVar
+
+from engines.white_death.actions import WDAction, act, parse
+from engines.white_death.assault import HexArgs
+from engines.white_death.base import DieArgs, Phased, other
+from engines.white_death.movement import MoveArgs
+from pbem.engine import Action, ChanceRequest, Event, Outcome
+from pbem.errors import IllegalAction
+from pbem.steps import Choice, Entry, Flow, Frame, NoArgs, Procedure, Roll, Sequence, step_table
+
+if TYPE_CHECKING:
+    from engines.white_death.state import WDState
+
+
+@dataclass(frozen=True)
+class Stage:
+    """Which fire an assault phase step is about: the defender's (``defense``) or the
+    assaulting player's (``assault``)."""
+
+    stage: str = "defense"
+
+
+def _wd(action: Action) -> WDAction:
+    return action if isinstance(action, WDAction) else parse(action.notation())
+
+
+# ------------------------------------------------------------------ kinds of step
+
+
+class WDChoice(Phased, Choice["WDState"]):
+    """A decision: its actions are the phase's candidates that pass their rule's check
+    (moves are generated legal), kept until the position changes."""
+
+    def side(self, s: WDState, args: Any) -> str:
+        return self.decider or s.phasing
+
+    def candidates(self, s: WDState, args: Any) -> list[WDAction]:
+        raise NotImplementedError
+
+    def listed(self, s: WDState, args: Any) -> list[Action]:
+        out: list[Action] = []
+        for a in self.candidates(s, args):
+            if s.passing and a.unit != s.passing:
+                continue
+            if a.kind != "move":
+                try:
+                    s._validate(a)
+                except IllegalAction:
+                    continue
+            out.append(a)
+        return out
+
+    def options(self, s: WDState, args: Any) -> list[Action]:
+        got: list[Action] | None = s._cache.get("legal")
+        if got is None:
+            got = s._cache["legal"] = self.listed(s, args)
+        return list(got)
+
+    def check(self, s: WDState, args: Any, action: Action) -> None:
+        # every action is checked by its own rule, listed or not (a fire of any amount, a
+        # setup of any waiting unit, a move along any legal path)
+        s._validate(_wd(action))
+
+    def apply(self, s: WDState, args: Any, action: Action, flow: Flow) -> list[Event]:
+        a = _wd(action)
+        events = s._perform(a)
+        s._changed()
+        self.after(s, args, a, flow)
+        s.flush(flow)
+        return events
+
+    def after(self, s: WDState, args: Any, a: WDAction, flow: Flow) -> None:
+        """Where the sequence goes after ``a`` (by default the decision stays)."""
+
+
+class WDProcedure(Phased, Procedure["WDState"]):
+    def run(self, s: WDState, args: Any, flow: Flow) -> list[Event]:
+        s._changed()
+        events = self.act(s, args, flow)
+        s._changed()
+        s.flush(flow)
+        return events
+
+    def act(self, s: WDState, args: Any, flow: Flow) -> list[Event]:
+        raise NotImplementedError
+
+
+class WDRoll(Phased, Roll["WDState"]):
+    """A die (every one of the game is 1d6): the request says its purpose and rule; the
+    result is announced, then applied by its rule."""
+
+    Args: ClassVar[type[Any]] = DieArgs
+
+    def purpose(self, s: WDState, args: Any) -> tuple[str, str, str]:
+        """The roll's purpose, rule and hex."""
+        return args.purpose, args.rule, args.hex
+
+    def request(self, s: WDState, args: Any) -> ChanceRequest:
+        purpose, rule, _ = self.purpose(s, args)
+        return ChanceRequest.roll(purpose, 6, rule=rule)
+
+    def resolve(self, s: WDState, args: Any, outcome: Outcome, flow: Flow) -> list[Event]:
+        roll = int(outcome[0])
+        purpose, rule, h = self.purpose(s, args)
+        events = [Event(f"{purpose}: rolled {roll}", "roll", hexes=(h,) if h else (),
+                        rule=rule)]
+        events += self.then(s, args, roll)
+        s._changed()
+        s.flush(flow)
+        return events
+
+    def then(self, s: WDState, args: Any, roll: int) -> list[Event]:
+        raise NotImplementedError
+
+
+class WDSequence(Phased, Sequence["WDState"]):
+    pass
+
+
+# ------------------------------------------------------------------ the game and its turns
+
+
+class Game(WDProcedure):
+    """Turn after turn (the stack starts with the first turn above this), and after the
+    scenario's last turn the end of the game with its victory points."""
+
+    name, rule = "game", "Rule 5"
+    phase = "end"
+
+    def act(self, s: WDState, args: Any, flow: Flow) -> list[Event]:
+        if s.turn >= s.last_turn:
+            flow.end()
+            return s._finish()
+        s.turn += 1
+        flow.call("turn")
+        return []
+
+
+class Setup(WDChoice):
+    """Campaign setup (Rule 22): the German player sets up, then the Soviet, one unit of
+    the raster at a time (any unit still waiting is accepted), or all at once."""
+
+    name, rule, kind = "setup", "Campaign setup", "setup"
+    phase = "setup"
+
+    def side(self, s: WDState, args: Any) -> str:
+        return s.setup_side
+
+    def prompt(self, s: WDState, args: Any) -> str:
+        nxt = s.setup_raster[0] if s.setup_raster else ""
+        return (f"the {s.setup_side.capitalize()} player must set up {nxt} "
+                f"({len(s.setup_raster)} units left to place)")
+
+    def default(self, s: WDState, args: Any) -> Action | None:
+        return act("auto-setup")
+
+    def candidates(self, s: WDState, args: Any) -> list[WDAction]:
+        return s._setup_candidates()
+
+    def after(self, s: WDState, args: Any, a: WDAction, flow: Flow) -> None:
+        if not s.setup_raster:
+            flow.goto("turn")
+
+
+class TurnBegins(WDProcedure):
+    name, rule = "turn-begins", "Rule 5"
+
+    def act(self, s: WDState, args: Any, flow: Flow) -> list[Event]:
+        flow.end()
+        return s._start_turn()
+
+
+class Weather(WDRoll):
+    name, rule = "weather", "Rule 16"
+    Args = NoArgs
+
+    def purpose(self, s: WDState, args: Any) -> tuple[str, str, str]:
+        return f"weather for turn {s.turn}", self.rule, ""
+
+    def then(self, s: WDState, args: Any, roll: int) -> list[Event]:
+        return s._on_weather(roll)
+
+
+class Release(WDRoll):
+    name, rule = "release", "Rule 22"
+    Args = NoArgs
+
+    def purpose(self, s: WDState, args: Any) -> tuple[str, str, str]:
+        return f"Velikiye Luki garrison release on turn {s.turn}", self.rule, ""
+
+    def then(self, s: WDState, args: Any, roll: int) -> list[Event]:
+        return s._on_release(roll)
+
+
+class Supply(WDProcedure):
+    """Rule 15: the turn's supply and replacement points; air drops into a cut-off
+    Velikiye Luki (15.D.1); the refitted tank brigade ready to return (Rule 18)."""
+
+    name, rule = "supply", "Rule 15"
+
+    def act(self, s: WDState, args: Any, flow: Flow) -> list[Event]:
+        flow.end()
+        return s._supply_points()
+
+
+class Airdrop(WDRoll):
+    name, rule = "airdrop", "Rule 15.D.1"
+
+    def then(self, s: WDState, args: Any, roll: int) -> list[Event]:
+        return s._on_airdrop(roll)
+
+
+class VLSupply(WDChoice):
+    """Rule 15.D.2: the German may spend a Velikiye Luki point against isolation."""
+
+    name, rule, kind = "vl-supply", "Rule 15.D.2", "vl-supply"
+    phase = "vl-supply"
+    decider = "german"
+
+    def prompt(self, s: WDState, args: Any) -> str:
+        return (f"the German player may spend one of Velikiye Luki's {s.supply['vl']} supply "
+                f"points to keep the cut-off city out of isolation this turn (turn {s.turn})")
+
+    def default(self, s: WDState, args: Any) -> Action | None:
+        return act("vl-keep")
+
+    def candidates(self, s: WDState, args: Any) -> list[WDAction]:
+        return [act("vl-supply"), act("vl-keep")]
+
+    def after(self, s: WDState, args: Any, a: WDAction, flow: Flow) -> None:
+        flow.end()
+
+
+class Turn(WDSequence):
+    """Rule 5's turn, "Play By Telephone": the turn's dice and supply in the file of
+    whoever ended the previous turn, the German's Velikiye Luki decision, then impulses."""
+
+    name = "turn"
+    phase = "start"
+    entries = (
+        Entry("Rule 5", "turn-begins"),
+        Entry("Rule 16", "weather"),
+        Entry("Rule 22", "release", lambda s: s.release_due()),
+        Entry("Rule 15", "supply"),
+        Entry("Rule 15.D.2", "vl-supply", lambda s: s._vl_avoid_possible()),
+        Entry("Rule 5", "impulses"),
+    )
+
+
+class Impulses(WDProcedure):
+    """Rule 5: impulses alternate while both sides have movement points, then the side
+    with points left goes on alone (``end-impulse`` says who is phasing next)."""
+
+    name, rule = "impulses", "Rule 5"
+
+    def act(self, s: WDState, args: Any, flow: Flow) -> list[Event]:
+        if s.mps["soviet"] > 0 or s.mps["german"] > 0:
+            flow.call("impulse")
+        else:
+            flow.end()
+        return []
+
+
+# ------------------------------------------------------------------ an impulse
+
+
+class Impulse(WDSequence):
+    """Rule 5's impulse: the phasing player's decision, movement with assault
+    declarations, barrage; the defender's fire, the assault fire and the advance, hex by
+    hex; then the other side's impulse, or the same side's once the other is spent."""
+
+    name = "impulse"
+    entries = (
+        Entry("Rule 17", "start-impulse"),
+        Entry("Rule 5", "impulse-decision"),
+        Entry("Rule 6", "movement"),
+        Entry("Rule 11.B", "barrage", lambda s: s.barrage_phase_due()),
+        Entry("Rule 11.B.2.B", "barrage-end"),
+        Entry("Rule 5", "combat"),
+        Entry("Rule 5", "end-impulse"),
+    )
+
+
+class StartImpulse(WDProcedure):
+    """Rule 17: reinforcements due come ready to enter; the 7th Flieger Division roll
+    and the Soviet answer (17.F)."""
+
+    name, rule = "start-impulse", "Rule 17"
+
+    def act(self, s: WDState, args: Any, flow: Flow) -> list[Event]:
+        flow.end()
+        return s._start_impulse()
+
+
+class Flieger(WDRoll):
+    name, rule = "flieger", "Rule 17.F"
+
+    def then(self, s: WDState, args: Any, roll: int) -> list[Event]:
+        return s._on_flieger(roll)
+
+
+class Answer(WDRoll):
+    name, rule = "answer", "Rule 17.F"
+
+    def then(self, s: WDState, args: Any, roll: int) -> list[Event]:
+        return s._on_answer(args, roll)
+
+
+class ImpulseDecision(WDChoice):
+    name, rule, kind = "impulse-decision", "Rule 5", "impulse-mps"
+    phase = "decision"
+
+    def prompt(self, s: WDState, args: Any) -> str:
+        side = s.phasing
+        return (f"the {side.capitalize()} player must decide how many of his {s.mps[side]} "
+                f"movement points to spend in this impulse (turn {s.turn})")
+
+    def default(self, s: WDState, args: Any) -> Action | None:
+        return act("impulse", n=s.mps[s.phasing])
+
+    def candidates(self, s: WDState, args: Any) -> list[WDAction]:
+        return s._impulse_candidates(s.phasing)
+
+    def after(self, s: WDState, args: Any, a: WDAction, flow: Flow) -> None:
+        flow.end()
+
+
+class Movement(WDChoice):
+    """Rules 3-8, 13, 17, 18, 20, 21.B: moves, assault declarations and the rest, until
+    ``end movement``."""
+
+    name, rule, kind = "movement", "Rule 6", "movement"
+    phase = "movement"
+
+    def prompt(self, s: WDState, args: Any) -> str:
+        return (f"the {s.phasing.capitalize()} player moves and declares assaults "
+                f"({s.impulse_mp} MPs this impulse)")
+
+    def default(self, s: WDState, args: Any) -> Action | None:
+        # Rule 4: while a unit must first move on out of a full hex, ending movement is
+        # refused, so the decision has no default to offer (a default must be legal)
+        end = act("end-movement")
+        return end if end in self.options(s, args) else None
+
+    def listed(self, s: WDState, args: Any) -> list[Action]:
+        return s._movement_legal()
+
+    def after(self, s: WDState, args: Any, a: WDAction, flow: Flow) -> None:
+        if a.kind == "end-movement":
+            flow.end()
+
+
+class FinishMove(WDProcedure):
+    name, rule = "finish-move", "Rule 3.A"
+    Args = MoveArgs
+
+    def act(self, s: WDState, args: Any, flow: Flow) -> list[Event]:
+        flow.end()
+        return s._finish_move_after_fire(args)
+
+
+class Ice(WDRoll):
+    name, rule = "ice", "Rule 13"
+
+    def then(self, s: WDState, args: Any, roll: int) -> list[Event]:
+        return s._on_ice(args, roll)
+
+
+class Brandenburg(WDRoll):
+    name, rule = "brandenburg", "Rule 21.B"
+
+    def then(self, s: WDState, args: Any, roll: int) -> list[Event]:
+        return s._on_brandenburg(args, roll)
+
+
+class Crt(WDRoll):
+    """A fire on the Combat Results Table: conventional (Rule 9) or antitank (Rules 10,
+    3.A), then the target's morale check."""
+
+    name, rule = "crt", "Rule 9"
+
+    def then(self, s: WDState, args: Any, roll: int) -> list[Event]:
+        return s._on_crt(args, roll)
+
+
+class Morale(WDRoll):
+    name, rule = "mc", "Rule 14"
+
+    def then(self, s: WDState, args: Any, roll: int) -> list[Event]:
+        return s._on_mc(args, roll)
+
+
+class BarrageChoice(WDChoice):
+    """Rule 11.B: one barrage at a time (assign artillery, fire it), until ``end
+    barrage``; played only when the phasing player has deployed barrage artillery."""
+
+    name, rule, kind = "barrage", "Rule 11.B", "barrage"
+    phase = "barrage"
+
+    def prompt(self, s: WDState, args: Any) -> str:
+        return f"the {s.phasing.capitalize()} player may fire barrages"
+
+    def default(self, s: WDState, args: Any) -> Action | None:
+        return act("end-barrage")
+
+    def candidates(self, s: WDState, args: Any) -> list[WDAction]:
+        return s._barrage_candidates()
+
+    def after(self, s: WDState, args: Any, a: WDAction, flow: Flow) -> None:
+        if a.kind == "end-barrage":
+            flow.end()
+
+
+class BarrageRoll(WDRoll):
+    name, rule = "barrage-roll", "Rule 11.B.2"
+    phase = "barrage"
+
+    def then(self, s: WDState, args: Any, roll: int) -> list[Event]:
+        return s._on_barrage(args, roll)
+
+
+class BarrageDone(WDProcedure):
+    """Rule 11.B.2.B: a barrage's losses are taken at once."""
+
+    name, rule = "barrage-done", "Rule 11.B.2.B"
+
+    def act(self, s: WDState, args: Any, flow: Flow) -> list[Event]:
+        flow.end()
+        return s._barrage_done()
+
+
+class BarrageEnd(WDProcedure):
+    """Rule 11.B.2.B: one morale check per unit on the barrage phase's total loss."""
+
+    name, rule = "barrage-end", "Rule 11.B.2.B"
+    phase = "barrage"
+
+    def act(self, s: WDState, args: Any, flow: Flow) -> list[Event]:
+        flow.end()
+        s._barrage_morale()
+        return []
+
+
+class Combat(WDProcedure):
+    """Rule 5: the defensive fire against every assaulted hex, then the assault fire,
+    then the advance; none when no assault was declared."""
+
+    name, rule = "combat", "Rule 5"
+    phase = "barrage"
+
+    def act(self, s: WDState, args: Any, flow: Flow) -> list[Event]:
+        s.combat_hexes = sorted(s.assaults)
+        s.counts = {}
+        if not s.combat_hexes:
+            flow.end()
+            return []
+        flow.goto("fire-phase", Stage("defense"))
+        return [Event(f"Defensive fire against {len(s.combat_hexes)} assaulted hexes",
+                      "phase", rule="Rule 5")]
+
+
+class FirePhase(WDProcedure):
+    """Rule 5: hex by hex, the fire at each assaulted hex where attackers and defenders
+    still face each other; the assault phase after the defensive fire; the advance
+    after the assault fire when a hex was cleared (Rule 9.D)."""
+
+    name, rule = "fire-phase", "Rule 5"
+    Args = Stage
+
+    def phase_of(self, args: Any) -> str:
+        return str(args.stage)
+
+    def act(self, s: WDState, args: Any, flow: Flow) -> list[Event]:
+        opened = s._open_combat(args.stage)
+        if opened is not None:
+            flow.call("defensive-fire" if args.stage == "defense" else "assault-fire", args)
+            return opened
+        if args.stage == "defense":
+            s.combat_hexes = sorted(s.assaults)
+            s.counts = {}
+            flow.goto("fire-phase", Stage("assault"))
+            return [Event("The assault phase begins", "phase", rule="Rule 5")]
+        if s.advance:
+            flow.goto("advance")
+        else:
+            flow.end()
+        return []
+
+
+class Fire(WDChoice):
+    """The allocation of fire at the combat's hex (Rules 9.C.3, 10, 11.A, 15.A.4), until
+    ``done firing``; what is not allocated is by the Default Actions (stand-in)."""
+
+    Args = Stage
+
+    def phase_of(self, args: Any) -> str:
+        return str(args.stage)
+
+    def prompt(self, s: WDState, args: Any) -> str:
+        n = len(s.assaults)
+        what = "defensive fire" if args.stage == "defense" else "assault fire"
+        return (f"the {self.side(s, args).capitalize()} player must allocate {what} against "
+                f"{n} assault{'s' if n != 1 else ''} (now at {s.combat.get('hex', '')})")
+
+    def default(self, s: WDState, args: Any) -> Action | None:
+        return act("done")
+
+    def candidates(self, s: WDState, args: Any) -> list[WDAction]:
+        return s._combat_candidates()
+
+    def after(self, s: WDState, args: Any, a: WDAction, flow: Flow) -> None:
+        if a.kind == "done":
+            flow.end()
+
+
+class DefensiveFire(Fire):
+    name, rule, kind = "defensive-fire", "Rule 5", "defensive-fire"
+
+    def side(self, s: WDState, args: Any) -> str:
+        return other(s.phasing)
+
+
+class AssaultFire(Fire):
+    name, rule, kind = "assault-fire", "Rule 9", "assault-fire"
+
+
+class Fright(WDProcedure):
+    name, rule = "fright", "Rule 14.C.2"
+    Args = HexArgs
+
+    def act(self, s: WDState, args: Any, flow: Flow) -> list[Event]:
+        flow.end()
+        s._fright_checks(args.hex)
+        return []
+
+
+class AssaultDone(WDProcedure):
+    name, rule = "assault-done", "Rule 9.D"
+    Args = HexArgs
+
+    def act(self, s: WDState, args: Any, flow: Flow) -> list[Event]:
+        flow.end()
+        return s._assault_done(args.hex)
+
+
+class Advance(WDChoice):
+    name, rule, kind = "advance", "Rule 9.D", "advance"
+    phase = "advance"
+
+    def prompt(self, s: WDState, args: Any) -> str:
+        return (f"the {s.phasing.capitalize()} player may advance into "
+                f"{', '.join(sorted(s.advance))}")
+
+    def default(self, s: WDState, args: Any) -> Action | None:
+        return act("end-advance")
+
+    def candidates(self, s: WDState, args: Any) -> list[WDAction]:
+        return s._advance_candidates()
+
+    def after(self, s: WDState, args: Any, a: WDAction, flow: Flow) -> None:
+        if a.kind == "end-advance" or not s.advance:
+            flow.end()
+
+
+class EndImpulse(WDProcedure):
+    name, rule = "end-impulse", "Rule 5"
+    phase = "end"
+
+    def act(self, s: WDState, args: Any, flow: Flow) -> list[Event]:
+        flow.end()
+        s._end_impulse()
+        return []
+
+
+STEPS = step_table(
+    Game(), Setup(), Turn(), TurnBegins(), Weather(), Release(), Supply(), Airdrop(),
+    VLSupply(), Impulses(), Impulse(), StartImpulse(), Flieger(), Answer(),
+    ImpulseDecision(), Movement(), FinishMove(), Ice(), Brandenburg(), Crt(), Morale(),
+    BarrageChoice(), BarrageRoll(), BarrageDone(), BarrageEnd(), Combat(), FirePhase(),
+    DefensiveFire(), AssaultFire(), Fright(), AssaultDone(), Advance(), EndImpulse())
+
+
+def frames_for(step: str) -> list[Frame]:
+    """The frames of a position at ``step`` (the setup API's ``step = "..."``, and the
+    tests' hand-built positions): the steps above it as the sequence of play has them."""
+    turn_at = [e.step for e in Turn.entries]
+    impulse_at = [e.step for e in Impulse.entries]
+    game = [Frame("game")]
+    if step in ("setup", "turn"):
+        return [*game, Frame(step)]
+    if step in turn_at:
+        return [*game, Frame("turn", NoArgs(), turn_at.index(step) + 1), _frame(step)]
+    impulse = [*game, Frame("turn", NoArgs(), len(turn_at)), Frame("impulses")]
+    if step in impulse_at:
+        return [*impulse, Frame("impulse", NoArgs(), impulse_at.index(step) + 1), _frame(step)]
+    in_combat = [*impulse, Frame("impulse", NoArgs(), impulse_at.index("combat") + 1)]
+    if step in ("defensive-fire", "assault-fire"):
+        stage = Stage("defense" if step == "defensive-fire" else "assault")
+        return [*in_combat, Frame("fire-phase", stage), Frame(step, stage)]
+    if step == "advance":
+        return [*in_combat, Frame(step)]
+    raise KeyError(step)
+
+
+def _frame(step: str) -> Frame:
+    return Frame(step, STEPS[step].Args())
+

@@ -1,0 +1,76 @@
+"""Issue 13: the sequence of play (Rule 5) on the step runtime: positions through the
+setup API, the stack in every save, and saves of the 0.4 shape refused."""
+
+from __future__ import annotations
+
+import pytest
+
+from engines.white_death import WhiteDeath
+from engines.white_death.sequence import STEPS, Impulse, Turn
+from engines.white_death.state import WDState
+from pbem.errors import MismatchError
+from pbem.registry import get
+from pbem.setup import describe, setup
+
+from .conftest import declare_assault, fresh, put, survive_defensive_fire
+
+
+def test_the_sequence_reads_as_the_book_prints_it() -> None:
+    assert [e.step for e in Turn.entries] == [
+        "turn-begins", "weather", "release", "supply", "vl-supply", "impulses"]
+    assert [e.rule for e in Impulse.entries] == [
+        "Rule 17", "Rule 5", "Rule 6", "Rule 11.B", "Rule 11.B.2.B", "Rule 5", "Rule 5"]
+    # every entry is a step of the table
+    assert {e.step for e in (*Turn.entries, *Impulse.entries)} <= set(STEPS)
+
+
+def test_a_position_in_the_middle_of_a_fire_round_trips_through_setup() -> None:
+    engine = get("white-death")
+    s = engine.new_state("final-relief", engine.resolve_options({}))
+    s.apply_outcome((2,))
+    while s.is_chance():
+        s.apply_outcome((3,))
+    s.apply("impulse 3")
+    assert isinstance(s, WDState) and s.phase == "movement"
+    again = setup(engine, "final-relief", describe(s))
+    assert again.digest() == s.digest()
+    assert again.legal_actions() == s.legal_actions()
+
+
+def test_setup_at_a_step() -> None:
+    engine = get("white-death")
+    s = setup(engine, "final-relief", 'step = "vl-supply"\nsupply = {soviet = 1, german = 1, '
+              'vl = 2}')
+    d = s.decision()
+    assert d is not None and d.side == "german" and d.kind == "vl-supply"
+    s.apply("keep vl supply")
+    d = s.decision()
+    assert d is not None and d.side == "soviet" and d.kind == "impulse-mps"
+
+
+def test_the_rolls_of_a_fire_are_frames_of_the_save(engine: WhiteDeath) -> None:
+    s = fresh(engine)
+    put(s, "1188/357", "1610")
+    put(s, "Sich/Iso", "1510", strength=1)
+    declare_assault(s, "1510", "1188/357")
+    assert s.phase == "defense"
+    survive_defensive_fire(s)
+    assert s.phase == "assault"
+    s.apply("done firing")
+    assert s.is_chance() and s.phase == "assault"
+    body = s.snapshot()["body"]
+    assert set(body) == {"position", "stack"}
+    assert [f[0] for f in body["stack"]][:4] == ["game", "turn", "impulses", "impulse"]
+    assert body["stack"][-1][0] == "crt"
+    restored = engine.restore(s.snapshot())
+    assert restored.digest() == s.digest()
+    assert restored.chance_request() == s.chance_request()
+
+
+def test_a_save_of_the_old_shape_is_refused_naming_the_version() -> None:
+    engine = get("white-death")
+    s = engine.new_state("final-relief", engine.resolve_options({}))
+    old = s.snapshot()
+    old["rules_version"] = "0.4"
+    with pytest.raises(MismatchError, match=r"rules_version 0\.4"):
+        engine.restore(old)
