@@ -513,3 +513,40 @@ def test_8_6_5_a_defender_that_advanced_beside_fresh_units_is_treated_as_retreat
     assert any(t.startswith("Odds 5 to 3 ") for t in texts), texts  # 16A only (A4-3*)
     texts = force(st, "D1")
     assert st.u("1T").hex == "" and any("8.6.5" in t for t in texts)
+
+
+# --- 5.3.1 with 9.6: a Strategic Movement may end in Sea Supply ------------------------------
+
+
+@pytest.fixture(scope="module")
+def port_engine(tmp_path_factory: pytest.TempPathFactory) -> MotherlandEngine:
+    """The rules test map with a second railroad, down column 15 from the main line to
+    Tuapse (1530), so that 9.6.3's Soviet Sea Supply runs: Tuapse railed to a source."""
+    main = 'railroad = ["'
+    text = rules_map_text()
+    assert text.count(main) == 1
+    spur = " ".join(f"15{r:02d}" for r in range(20, 31))
+    path = tmp_path_factory.mktemp("ftm-port") / "portmap.toml"
+    path.write_text(text.replace(main, f'railroad = ["{spur}", "'))
+    return MotherlandEngine(map_file=path)
+
+
+def test_5_3_1_strategic_move_may_end_in_sea_supply(port_engine: MotherlandEngine) -> None:
+    """5.3.1 "must ... end the movement in hexes where the unit is in Supply", by any
+    supply rule: 0928 is eight hexes from the railroad (no Supply Line by land, 9.2) but
+    two from the Black Sea port 0926, supplied by ship while Tuapse is Soviet and railed
+    (9.6.3).  The move is accepted; with Tuapse in Axis hands it is refused as 5.3.1."""
+    units = {"5A": "0924", "41Pz": "0205"}
+    st = position(port_engine, 3, "move", "soviet", units)
+    assert "0928" not in st.supply_net("soviet")[0]  # not by land
+    assert "0928" in st._sea_supply("soviet")  # 9.6.3
+    assert "0928" in st._strategic_reach("5A")
+    st.apply("strategic 5A 0924 0925 0926 0927 0928")
+    assert st.u("5A").hex == "0928"
+    st = position(port_engine, 3, "move", "soviet", units)
+    st.pos.control["1530"] = "axis"  # Tuapse lost (Novorossiysk, 1428, is not railed here)
+    st._touch()
+    assert "0928" not in st._sea_supply("soviet")
+    assert "0928" not in st._strategic_reach("5A")
+    with pytest.raises(IllegalAction, match=r"^5\.3\.1"):
+        st.apply("strategic 5A 0924 0925 0926 0927 0928")
