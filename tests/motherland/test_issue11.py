@@ -550,3 +550,32 @@ def test_5_3_1_strategic_move_may_end_in_sea_supply(port_engine: MotherlandEngin
     assert "0928" not in st._strategic_reach("5A")
     with pytest.raises(IllegalAction, match=r"^5\.3\.1"):
         st.apply("strategic 5A 0924 0925 0926 0927 0928")
+
+
+# --- 8.3.9: no attack across a Sea or Lake hexside (a coverage row named in issue 11) --------
+
+
+def test_8_3_9_no_attack_across_a_sea_hexside(rules_engine: MotherlandEngine) -> None:
+    """8.3.9: units cannot attack across a Sea or Lake hexside.  9K (1010) faces 5A (1011)
+    across the sea hexside 1010/1011: no attack is listed, and typed it is refused as
+    8.3.9; 41Pz, beside 1011 over land (0911), may attack it."""
+    st = position(rules_engine, 3, "combat", "axis",
+                  {"9K": "1010", "41Pz": "0911", "5A": "1011"},
+                  fields={"5A": {"chit": "A4-3*"}})
+    assert "1011" in rules_engine.data.neighbors["1010"]
+    opts = notations(st)
+    assert "attack 1011 with 41Pz" in opts
+    assert not any(o.startswith("attack 1011") and "9K" in o for o in opts)
+    with pytest.raises(IllegalAction, match=r"^8\.3\.9"):
+        st.apply("attack 1011 with 9K")
+
+
+def test_8_3_9_frozen_access_is_crossed_by_soviet_infantry_only(
+        ice_engine: MotherlandEngine) -> None:
+    """8.4.3 (with 8.3.9): on a Snow Turn only Soviet infantry attacks across a Frozen
+    Access hexside; an Axis corps facing the same hexside (1618 -> 1617) is refused."""
+    st = position(ice_engine, 5, "combat", "axis", {"9K": "1618", "5A": "1617"},
+                  fields={"5A": {"chit": "A4-3*"}})
+    assert not any(o.startswith("attack 1617") for o in notations(st))
+    with pytest.raises(IllegalAction, match=r"^8\.3\.9"):
+        st.apply("attack 1617 with 9K")
