@@ -513,3 +513,69 @@ def test_8_6_5_a_defender_that_advanced_beside_fresh_units_is_treated_as_retreat
     assert any(t.startswith("Odds 5 to 3 ") for t in texts), texts  # 16A only (A4-3*)
     texts = force(st, "D1")
     assert st.u("1T").hex == "" and any("8.6.5" in t for t in texts)
+
+
+# --- 5.3.1 with 9.6: a Strategic Movement may end in Sea Supply ------------------------------
+
+
+@pytest.fixture(scope="module")
+def port_engine(tmp_path_factory: pytest.TempPathFactory) -> MotherlandEngine:
+    """The rules test map with a second railroad, down column 15 from the main line to
+    Tuapse (1530), so that 9.6.3's Soviet Sea Supply runs: Tuapse railed to a source."""
+    main = 'railroad = ["'
+    text = rules_map_text()
+    assert text.count(main) == 1
+    spur = " ".join(f"15{r:02d}" for r in range(20, 31))
+    path = tmp_path_factory.mktemp("ftm-port") / "portmap.toml"
+    path.write_text(text.replace(main, f'railroad = ["{spur}", "'))
+    return MotherlandEngine(map_file=path)
+
+
+def test_5_3_1_strategic_move_may_end_in_sea_supply(port_engine: MotherlandEngine) -> None:
+    """5.3.1 "must ... end the movement in hexes where the unit is in Supply", by any
+    supply rule: 0928 is eight hexes from the railroad (no Supply Line by land, 9.2) but
+    two from the Black Sea port 0926, supplied by ship while Tuapse is Soviet and railed
+    (9.6.3).  The move is accepted; with Tuapse in Axis hands it is refused as 5.3.1."""
+    units = {"5A": "0924", "41Pz": "0205"}
+    st = position(port_engine, 3, "move", "soviet", units)
+    assert "0928" not in st.supply_net("soviet")[0]  # not by land
+    assert "0928" in st._sea_supply("soviet")  # 9.6.3
+    assert "0928" in st._strategic_reach("5A")
+    st.apply("strategic 5A 0924 0925 0926 0927 0928")
+    assert st.u("5A").hex == "0928"
+    st = position(port_engine, 3, "move", "soviet", units)
+    st.pos.control["1530"] = "axis"  # Tuapse lost (Novorossiysk, 1428, is not railed here)
+    st._touch()
+    assert "0928" not in st._sea_supply("soviet")
+    assert "0928" not in st._strategic_reach("5A")
+    with pytest.raises(IllegalAction, match=r"^5\.3\.1"):
+        st.apply("strategic 5A 0924 0925 0926 0927 0928")
+
+
+# --- 8.3.9: no attack across a Sea or Lake hexside (a coverage row named in issue 11) --------
+
+
+def test_8_3_9_no_attack_across_a_sea_hexside(rules_engine: MotherlandEngine) -> None:
+    """8.3.9: units cannot attack across a Sea or Lake hexside.  9K (1010) faces 5A (1011)
+    across the sea hexside 1010/1011: no attack is listed, and typed it is refused as
+    8.3.9; 41Pz, beside 1011 over land (0911), may attack it."""
+    st = position(rules_engine, 3, "combat", "axis",
+                  {"9K": "1010", "41Pz": "0911", "5A": "1011"},
+                  fields={"5A": {"chit": "A4-3*"}})
+    assert "1011" in rules_engine.data.neighbors["1010"]
+    opts = notations(st)
+    assert "attack 1011 with 41Pz" in opts
+    assert not any(o.startswith("attack 1011") and "9K" in o for o in opts)
+    with pytest.raises(IllegalAction, match=r"^8\.3\.9"):
+        st.apply("attack 1011 with 9K")
+
+
+def test_8_3_9_frozen_access_is_crossed_by_soviet_infantry_only(
+        ice_engine: MotherlandEngine) -> None:
+    """8.4.3 (with 8.3.9): on a Snow Turn only Soviet infantry attacks across a Frozen
+    Access hexside; an Axis corps facing the same hexside (1618 -> 1617) is refused."""
+    st = position(ice_engine, 5, "combat", "axis", {"9K": "1618", "5A": "1617"},
+                  fields={"5A": {"chit": "A4-3*"}})
+    assert not any(o.startswith("attack 1617") for o in notations(st))
+    with pytest.raises(IllegalAction, match=r"^8\.3\.9"):
+        st.apply("attack 1617 with 9K")

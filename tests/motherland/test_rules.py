@@ -895,3 +895,19 @@ def test_listed_moves_are_the_cheapest_paths(rules_engine: MotherlandEngine, uid
                 if (0 if p == path[0] else cheapest[p])
                 + (st._step_cost(uid, p, h, False) or 99) == cheapest[h]]
         assert path[-2] == min(ties)
+
+
+def test_5_2_2_no_entering_enemy_units_but_partisans_do_not_block(
+        rules_engine: MotherlandEngine) -> None:
+    """5.2.2 "Units may not enter a hex with enemy units, except for Overruns (7.0). Soviet
+    Partisans and Stalin are markers rather than units and do not prevent Axis units from
+    entering the hex": 9K may move into the partisans' hex 1214, not on into 5A's 1215."""
+    st = position(rules_engine, 3, "move", "axis", {"9K": "1213", "5A": "1215"},
+                  partisans={"Kovpak": "1214"})
+    opts = [a.notation() for a in st.legal_actions()]
+    assert "move 9K 1213 1214" in opts
+    assert not any(o.startswith("move 9K") and o.endswith(" 1215") for o in opts)
+    with pytest.raises(IllegalAction, match=r"^5\.2\.2"):
+        st.apply("move 9K 1213 1214 1215")
+    st.apply("move 9K 1213 1214")
+    assert st.u("9K").hex == "1214"
