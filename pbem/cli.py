@@ -11,7 +11,6 @@ import contextlib
 import json
 import os
 import re
-import shutil
 import sys
 from collections.abc import Callable, Iterator
 from pathlib import Path
@@ -222,6 +221,24 @@ def unlock(home: Any) -> None:
         home.identity()
 
 
+def _terminal_columns(fallback: int = 80) -> int:
+    """``shutil.get_terminal_size((fallback, 24)).columns`` in its own steps: COLUMNS, else
+    the terminal of stdout, else the fallback (importing shutil, with its compression
+    modules, was a twentieth of 'pbem list', issue 19)."""
+    try:
+        columns = int(os.environ["COLUMNS"])
+    except (KeyError, ValueError):
+        columns = 0
+    if columns <= 0:
+        stdout = sys.__stdout__
+        try:
+            columns = (os.get_terminal_size(stdout.fileno()).columns if stdout else 0) \
+                or fallback
+        except (AttributeError, ValueError, OSError):
+            columns = fallback
+    return columns
+
+
 def home_of(ctx: click.Context) -> Any:
     from pbem.identity import home_dir
     from pbem.session import Home
@@ -408,10 +425,21 @@ class LazyGroup(click.Group):
         return super().get_command(ctx, cmd_name)
 
 
+# the option types, made once: each click.Path looks up its translated name through
+# gettext, which searches the locale folders on every call (19 of them, issue 19)
+_FILE = click.Path(dir_okay=False, path_type=Path)
+_EXISTING_FILE = click.Path(exists=True, dir_okay=False, path_type=Path)
+_EXISTING = click.Path(exists=True, path_type=Path)
+_FOLDER = click.Path(file_okay=False, path_type=Path)
+
+
 @click.group(cls=LazyGroup, context_settings={"help_option_names": ["-h", "--help"]},
              epilog=EXIT_CODES)
-@click.version_option(__version__, prog_name="pbem")
-@click.option("--home", "home_path", type=click.Path(file_okay=False, path_type=Path),
+@click.version_option(__version__, prog_name="pbem",
+                      # click's own words, given: no translation lookup at start-up
+                      message="%(prog)s, version %(version)s",
+                      help="Show the version and exit.")
+@click.option("--home", "home_path", type=_FOLDER,
               envvar="PBEM_HOME", help="Folder with your identity and games (env PBEM_HOME).")
 @click.option("-v", "--verbose", is_flag=True,
               help="With an error, also the exact cause (the parser's own words).")
@@ -476,7 +504,7 @@ def id_show(ctx: click.Context, as_json: bool) -> None:
 
 
 @id_group.command("export")
-@click.option("-o", "output", type=click.Path(dir_okay=False, path_type=Path))
+@click.option("-o", "output", type=_FILE)
 @click.pass_context
 def id_export(ctx: click.Context, output: Path | None) -> None:
     """Your public card, signed, as armored text (stdout or -o FILE)."""
@@ -494,7 +522,7 @@ def id_export(ctx: click.Context, output: Path | None) -> None:
 
 
 @id_group.command("import")
-@click.argument("card_file", type=click.Path(exists=True, dir_okay=False, path_type=Path))
+@click.argument("card_file", type=_EXISTING_FILE)
 @click.option("--yes", is_flag=True, help="Pin without asking (you compared the fingerprint).")
 @click.pass_context
 def id_import(ctx: click.Context, card_file: Path, yes: bool) -> None:
@@ -640,7 +668,7 @@ def _parse_options(values: tuple[str, ...]) -> dict[str, str]:
               help="Dice links per chain generation (2..100000); each side re-anchors "
                    "when its chain is used up.")
 @click.option("--name", help="A name for the game (default: engine-scenario-id).")
-@click.option("-o", "output", type=click.Path(dir_okay=False, path_type=Path),
+@click.option("-o", "output", type=_FILE,
               help="Where to write the invite (default: in the current folder).")
 @click.option("--armor", "armored", is_flag=True, help="Write the armored text form.")
 @click.pass_context
@@ -695,9 +723,9 @@ def confirm_first_contact(home: Any, card: Any, what: str, yes: bool) -> None:
 
 
 @main.command("join")
-@click.argument("invite", type=click.Path(exists=True, dir_okay=False, path_type=Path))
+@click.argument("invite", type=_EXISTING_FILE)
 @click.option("--name", help="A name for the game.")
-@click.option("-o", "output", type=click.Path(dir_okay=False, path_type=Path))
+@click.option("-o", "output", type=_FILE)
 @click.option("--armor", "armored", is_flag=True)
 @click.option("--yes", is_flag=True, help="You compared the creator's fingerprint already.")
 @click.pass_context
@@ -806,7 +834,7 @@ def _screen(home: Any, path: Path, source: str, data: bytes, yes: bool) -> bool:
 
 @main.command("receive")
 @click.argument("files", nargs=-1, required=True,
-                type=click.Path(exists=True, path_type=Path))
+                type=_EXISTING)
 @click.option("--yes", is_flag=True,
               help="Pin a new opponent's key without asking (you compared the fingerprint).")
 @click.pass_context
@@ -1049,11 +1077,11 @@ def orders_cmd(ctx: click.Context, game_ref: str, set_kinds: tuple[str, ...],
 @main.command("send")
 @click.argument("game_ref", shell_complete=complete_game)
 @click.option("--seq", type=int, help="Send an earlier file again, byte for byte.")
-@click.option("-o", "output", type=click.Path(dir_okay=False, path_type=Path))
+@click.option("-o", "output", type=_FILE)
 @click.option("--armor", "armored", is_flag=True, help="Write the armored text form.")
-@click.option("--folder", type=click.Path(file_okay=False, path_type=Path),
+@click.option("--folder", type=_FOLDER,
               help="Deliver into a shared folder (Dropbox, Syncthing, a network drive).")
-@click.option("--eml", type=click.Path(dir_okay=False, path_type=Path),
+@click.option("--eml", type=_FILE,
               help="Write an email message for your own mail client.")
 @click.option("--email", "by_email", is_flag=True, help="Send by SMTP (pbem mail setup).")
 @click.option("--to", "to", help="The recipient's address (needed for an invite).")
@@ -1192,7 +1220,7 @@ def list_cmd(ctx: click.Context, as_json: bool) -> None:
             return
         # one line per game: the ids whole (you type them), then what is next, cut to the
         # terminal's width ('pbem status GAME' says it all)
-        width = shutil.get_terminal_size((80, 24)).columns
+        width = _terminal_columns()
         rows = [(s["name"], f"{s['engine']}/{s['scenario']}",
                  f"{s['side']} v {s['opponent'] or '(not joined)'}", f"file {s['seq']}",
                  (f"game over: {s['result']['text']}" if s.get("result") else
@@ -1257,9 +1285,9 @@ def log_cmd(ctx: click.Context, game_ref: str) -> None:
 
 @main.command("show")
 @click.argument("game_ref", shell_complete=complete_game)
-@click.option("--svg", type=click.Path(dir_okay=False, path_type=Path),
+@click.option("--svg", type=_FILE,
               help="Write the whole board as an SVG picture.")
-@click.option("--png", type=click.Path(dir_okay=False, path_type=Path),
+@click.option("--png", type=_FILE,
               help="Write the whole board as a PNG picture (needs the png extra).")
 @click.option("--center", help="Center the window on this hex.")
 @click.option("--zoom", type=click.IntRange(0, 2), default=1, show_default=True,
@@ -1331,10 +1359,10 @@ def _remarkable(row: Any) -> bool:
 
 
 @main.command("audit")
-@click.argument("paths", nargs=-1, required=True, type=click.Path(exists=True, path_type=Path))
+@click.argument("paths", nargs=-1, required=True, type=_EXISTING)
 @click.option("--roll", "roll", help="Explain one roll, SEQ.INDEX (e.g. 17.3).")
 @click.option("--json", "as_json", is_flag=True)
-@click.option("--html", type=click.Path(dir_okay=False, path_type=Path),
+@click.option("--html", type=_FILE,
               help="Also write the game as one self-contained replay page.")
 @click.option("--side", help="With --html: replay from this side's view (default: the "
               "referee's, for a finished game).")
@@ -1409,7 +1437,7 @@ def audit_cmd(paths: tuple[Path, ...], roll: str | None, as_json: bool, html: Pa
 
 
 @main.command("rebuild")
-@click.argument("paths", nargs=-1, required=True, type=click.Path(exists=True, path_type=Path))
+@click.argument("paths", nargs=-1, required=True, type=_EXISTING)
 @click.option("--name", help="Name for the rebuilt game.")
 @click.pass_context
 def rebuild_cmd(ctx: click.Context, paths: tuple[Path, ...], name: str | None) -> None:
@@ -1432,7 +1460,7 @@ def rebuild_cmd(ctx: click.Context, paths: tuple[Path, ...], name: str | None) -
 @click.argument("engine_id", shell_complete=complete_engine)
 @click.argument("scenario", shell_complete=complete_scenario)
 @click.option("--seed", type=int, required=True)
-@click.option("--dir", "directory", type=click.Path(file_okay=False, path_type=Path),
+@click.option("--dir", "directory", type=_FOLDER,
               required=True)
 @click.option("--max-turns", type=int, help="Stop after this many game turns.")
 @click.option("--option", "options", multiple=True, help="KEY=VALUE, repeatable.")
@@ -1467,7 +1495,7 @@ def _pacing(fast: bool, step: bool, pace: float) -> Any:
 
 @main.command("play")
 @click.argument("game_ref", required=False, shell_complete=complete_game)
-@click.argument("files", nargs=-1, type=click.Path(exists=True, path_type=Path))
+@click.argument("files", nargs=-1, type=_EXISTING)
 @click.option("--fast", is_flag=True, help="Tell the replay at once, no pauses.")
 @click.option("--step", is_flag=True, help="Wait for Enter after each action of the replay.")
 @click.option("--pace", type=float, default=0.8, show_default=True,
@@ -1525,7 +1553,7 @@ def play_cmd(ctx: click.Context, game_ref: str | None, files: tuple[Path, ...], 
 @click.option("--fast", is_flag=True)
 @click.option("--step", is_flag=True)
 @click.option("--pace", type=float, default=0.8, show_default=True)
-@click.option("--html", type=click.Path(dir_okay=False, path_type=Path),
+@click.option("--html", type=_FILE,
               help="Write the whole game as one self-contained replay page instead.")
 @click.option("--referee", is_flag=True, help="With --html: everything (a finished game).")
 @click.pass_context
@@ -1554,7 +1582,7 @@ def replay_cmd(ctx: click.Context, game_ref: str, start: int, fast: bool, step: 
 @click.option("--files", type=int, default=6, show_default=True,
               help="How many turn files to exchange.")
 @click.option("--fast", is_flag=True, help="No pauses.")
-@click.option("--dir", "directory", type=click.Path(file_okay=False, path_type=Path),
+@click.option("--dir", "directory", type=_FOLDER,
               help="Where the two homes and the transcript go (default: a new temp folder).")
 def demo_cmd(engine_id: str | None, scenario: str | None, files: int, fast: bool,
              directory: Path | None) -> None:
