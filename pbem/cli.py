@@ -106,6 +106,15 @@ def echo(text: str = "") -> None:
     click.echo(safe(text, newlines=True))
 
 
+def echo_all(lines: list[str]) -> None:
+    """Lines as :func:`echo` prints each, written at once (a 50-game status was 250 writes,
+    each asking click about the terminal again)."""
+    from pbem.text import safe
+
+    if lines:
+        click.echo("\n".join(safe(text, newlines=True) for text in lines))
+
+
 #: ``pbem --help`` lists these; docs/guide.md repeats them (errors.py owns the numbers)
 EXIT_CODES = """\
 Exit status: 0 done (also: a file that was already imported); 1 any other failure;
@@ -1164,10 +1173,11 @@ def status_cmd(ctx: click.Context, game_ref: str | None, as_json: bool) -> None:
     with handled():
         home = home_of(ctx)
         data = home.statuses(game_ref)
-        from pbem.transport.state import sent_line
+        from pbem.transport.state import sent_line, sent_records
 
+        records = sent_records(home.path)
         for s in data:
-            s["sent"] = sent_line(home.path, s)
+            s["sent"] = sent_line(home.path, s, records)
         if game_ref and data:
             # what only your side knows (a committed plan): rebuilt from your key for this
             # screen, never in the save's summary (that is a file); one named game only,
@@ -1176,28 +1186,31 @@ def status_cmd(ctx: click.Context, game_ref: str | None, as_json: bool) -> None:
         if as_json:
             click.echo(json.dumps(data if not game_ref else data[0], indent=2))
             return
+        out: list[str] = []
         if not data:
-            echo(f"no games in {home.games_dir}")
+            out.append(f"no games in {home.games_dir}")
         for s in data:
-            echo(f"{s['name']}: {s['engine']} / {s['scenario']}, you play {s['side']} "
-                          f"against {s['opponent'] or '(not joined yet)'}")
+            out.append(f"{s['name']}: {s['engine']} / {s['scenario']}, you play {s['side']} "
+                       f"against {s['opponent'] or '(not joined yet)'}")
             if s["position"]:
-                echo(f"  {s['position']}")
+                out.append(f"  {s['position']}")
             for note in s.get("private", []):
-                echo(f"  {note}")
-            echo(f"  file {s['seq']}; last in {_when(s['last_in'])}, last out "
-                          f"{_when(s['last_out'])}")
-            echo(f"  {s['awaiting']}")
+                out.append(f"  {note}")
+            out.append(f"  file {s['seq']}; last in {_when(s['last_in'])}, last out "
+                       f"{_when(s['last_out'])}")
+            out.append(f"  {s['awaiting']}")
             if s["sent"]:
-                echo(f"  {s['sent']}")
+                out.append(f"  {s['sent']}")
             from pbem import orders  # only here: status stays light to start
 
             for label, key in (("your standing orders", "orders"),
                                ("opponent's standing orders", "opponent_orders")):
                 if s.get(key):
-                    echo(f"  {label}: {orders.text(s[key])}")
+                    out.append(f"  {label}: {orders.text(s[key])}")
             if s.get("orders_pending") is not None:
-                echo(f"  orders to send with your next file: {orders.text(s['orders_pending'])}")
+                out.append("  orders to send with your next file: "
+                           f"{orders.text(s['orders_pending'])}")
+        echo_all(out)
 
 
 @main.command("list")
@@ -1208,10 +1221,11 @@ def list_cmd(ctx: click.Context, as_json: bool) -> None:
     with handled():
         home = home_of(ctx)
         data = home.statuses()
-        from pbem.transport.state import sent_line
+        from pbem.transport.state import sent_line, sent_records
 
+        records = sent_records(home.path)
         for s in data:
-            s["sent"] = sent_line(home.path, s)
+            s["sent"] = sent_line(home.path, s, records)
         if as_json:
             click.echo(json.dumps(data, indent=2))
             return
@@ -1229,13 +1243,15 @@ def list_cmd(ctx: click.Context, as_json: bool) -> None:
         sent = {s["name"]: s["sent"] for s in data if s["sent"] and (
             "not sent" in s["sent"] or "no longer there" in s["sent"])}
         widths = [max(len(r[i]) for r in rows) for i in range(4)]
+        out: list[str] = []
         for row in rows:
             line = "  ".join(f"{cell:<{w}}" for cell, w in zip(row, widths, strict=False))
             line = f"{line}  {row[4]}"
-            echo(line if len(line) <= width else line[:max(width - 1, 0)] + "…")
+            out.append(line if len(line) <= width else line[:max(width - 1, 0)] + "…")
             # an unsent or vanished file is a silent deadlock: always shown, whole
             if sent.get(row[0]):
-                echo(f"  {sent[row[0]]}")
+                out.append(f"  {sent[row[0]]}")
+        echo_all(out)
 
 
 @main.command("log")
