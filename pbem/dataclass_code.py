@@ -30,7 +30,8 @@ import sys
 from types import CodeType
 from typing import Any
 
-#: the modules whose dataclasses are kept (pbem's and the bundled engines')
+#: the modules whose dataclasses are kept: pbem's, the bundled engines', and the package
+#: of each engine pbem loads (:func:`keep`); never a library pbem merely uses
 PREFIXES: tuple[str, ...] = ("pbem.", "engines.")
 #: the file starts with this: code from another interpreter build is never loaded
 HEADER = b"pbem-dataclass-code\0" + sys.version.encode() + b"\0"
@@ -43,6 +44,8 @@ _kept: dict[str, dict[str, CodeType]] = {}
 _used: dict[str, dict[str, CodeType]] = {}
 _missed: set[str] = set()
 _paths: dict[str, str] = {}
+#: top-level modules kept by name (a prefix ends with a dot: it names a package's modules)
+_exact: set[str] = set()
 
 
 def _path(cached: str) -> str:
@@ -90,7 +93,8 @@ def _exec(source: Any, globals: Any = None, locals: Any = None, /) -> None:
     if type(source) is str and type(globals) is dict:
         module = globals.get("__name__")
         cached = globals.get("__cached__")
-        if type(module) is str and module.startswith(PREFIXES) and type(cached) is str:
+        if type(module) is str and type(cached) is str and (
+                module.startswith(PREFIXES) or module in _exact):
             builtins.exec(_code(module, cached, source), globals, locals)
             return
         source = _compile(source)
@@ -113,6 +117,15 @@ def save() -> None:
             with contextlib.suppress(OSError):
                 os.unlink(tmp)
     _missed.clear()
+
+
+def keep(package: str) -> None:
+    """Keep the generated code of module ``package`` and of its modules too (an engine's,
+    as the registry loads it)."""
+    global PREFIXES
+    if not (package + ".").startswith(PREFIXES):
+        PREFIXES = (*PREFIXES, package + ".")
+    _exact.add(package)
 
 
 def install() -> None:

@@ -43,6 +43,8 @@ sys.path.insert(0, sys.argv[1])
 import pbem  # installs the cache
 from pbem import dataclass_code
 dataclass_code.PREFIXES = ("probe_pkg.",) if sys.argv[2] == "on" else ()
+if sys.argv[2] == "keep":  # as the registry asks for an engine's package
+    dataclass_code.keep("probe_pkg")
 compiled = []
 real = compile
 def counting(*args, **kwargs):
@@ -175,3 +177,9 @@ def test_nothing_written_without_bytecode_and_other_modules_untouched(package: P
 
     assert Local() == Local(1) and repr(Local()) == "test_nothing_written_without_bytecode_" \
         "and_other_modules_untouched.<locals>.Local(x=1)"
+
+
+def test_an_engine_package_the_registry_loads_is_kept(package: Path) -> None:
+    first = _probe(package, keep="keep")
+    assert first["compiled"] == 16 and len(_kept(package)) == 1
+    assert _probe(package, keep="keep")["compiled"] == 0
