@@ -5,6 +5,7 @@ from __future__ import annotations
 import pickle
 from collections.abc import Iterator
 from pathlib import Path
+from typing import Any
 
 import msgpack
 import pytest
@@ -181,3 +182,34 @@ def test_prune_is_by_the_given_time(tmp_path: Path) -> None:
     assert datacache.prune(folder, now=1_000_000_000) == ["hexmap-c.msgpack", "toml-b.msgpack"]
     assert [p.name for p in folder.iterdir()] == ["toml-a.msgpack"]
     assert datacache.prune(tmp_path / "missing") == []
+
+
+def test_an_entry_is_read_by_its_size(cache: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """Each entry asks for its own size (plus one byte), not MAX_ENTRY: a 32 MB buffer
+    per entry was most of a 50-game status's reading (issue 19)."""
+    key = datacache.make_key("small")
+    datacache.store("toml", key, VALUE)
+    asked: list[int] = []
+
+    class Counting:
+        def __init__(self, path: Any, mode: str) -> None:
+            self.handle = open(path, mode)  # noqa: SIM115 (closed by __exit__)
+
+        def __enter__(self) -> Counting:
+            return self
+
+        def __exit__(self, *exc: object) -> None:
+            self.handle.close()
+
+        def fileno(self) -> int:
+            return self.handle.fileno()
+
+        def read(self, size: int = -1) -> bytes:
+            asked.append(size)
+            data: bytes = self.handle.read(size)
+            return data
+
+    # the module's own name 'open' is looked up before the builtin one
+    monkeypatch.setattr(datacache, "open", Counting, raising=False)
+    assert datacache.load("toml", key) == VALUE
+    assert asked == [_entry(cache).stat().st_size + 1]
