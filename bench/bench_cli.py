@@ -32,8 +32,12 @@ removed before each command: the TOML parsed and the map built as before the cac
 
 Building the fixtures plays a 2,000-file game (a few minutes); ``--fixtures DIR`` keeps
 them in DIR and reuses them on the next run.  ``--quick``: 3 repetitions, 10 and 500
-files.  To compare with another checkout, run this file with ``PYTHONPATH`` naming that
-checkout (and its tests/toy) first.
+files.  Each fixture home's cache is warmed first by a ``status`` (the save summaries
+it keeps, as a player's home has them after a first command).  To compare with another
+checkout, run this file with ``PYTHONPATH`` naming that
+checkout (and its tests/toy) first: every command runs in the temp folder, since
+``python -c`` puts its working folder ahead of ``PYTHONPATH`` (run from a checkout, the
+commands would import that checkout whatever ``PYTHONPATH`` says).
 """
 
 from __future__ import annotations
@@ -68,6 +72,8 @@ PBEM = [sys.executable, "-c", "from pbem.cli import main; main()"]
 DEPS = [sys.executable, "-c",
         "import click, rich, msgpack; from cryptography.hazmat.primitives.asymmetric "
         "import ed25519"]
+#: where the commands run: not a checkout (see the end of the module's docstring)
+NEUTRAL = tempfile.gettempdir()
 #: the fixture layout this file writes (a change of layout rebuilds them)
 LAYOUT = 1
 
@@ -161,7 +167,7 @@ def build_engine(fixtures: Path, engine: str, scenario: str) -> Path:
     receiver = "home-b" if sender == get(engine).sides[0] else "home-a"
     for home in ("home-a", "home-b"):
         subprocess.run([*PBEM, "--home", str(target / home), "legal", "selfplay-1"],
-                       capture_output=True, env=REAL_ENV)  # fills the cache
+                       capture_output=True, env=REAL_ENV, cwd=NEUTRAL)  # fills the cache
     (target / "meta.json").write_text(json.dumps(
         {"layout": LAYOUT, "file": last.name, "home": receiver}))
     print(f"  fixture: {engine} {scenario}, {ENGINE_FILES} files", file=sys.stderr)
@@ -179,6 +185,8 @@ def home_copy(fixtures: Path, length: int, games: int, into: Path) -> tuple[Path
         shutil.copytree(fixtures / "fill" / meta["home"], into)
         shutil.copytree(source / "games", into / "games", dirs_exist_ok=True)
         shutil.copytree(source / "sealed", into / "sealed", dirs_exist_ok=True)
+        if (source / "cache").is_dir():
+            shutil.copytree(source / "cache", into / "cache", dirs_exist_ok=True)
     return into, fixtures / f"len-{length}" / "files" / meta["file"]
 
 
@@ -191,7 +199,7 @@ def run(argv: list[str], env: dict[str, str] | None = None) -> tuple[float, floa
     with tempfile.TemporaryFile() as err:
         t0 = time.perf_counter()
         child = subprocess.Popen(argv, stdin=subprocess.DEVNULL, stdout=subprocess.DEVNULL,
-                                 stderr=err, env=env)
+                                 stderr=err, env=env, cwd=NEUTRAL)
         _, status, usage = os.wait4(child.pid, 0)
         took = time.perf_counter() - t0
         child.returncode = os.waitstatus_to_exitcode(status)
@@ -205,7 +213,7 @@ def run(argv: list[str], env: dict[str, str] | None = None) -> tuple[float, floa
 def first_action(home: Path, game: str = f"selfplay-{SEED}",
                  env: dict[str, str] | None = None) -> str:
     out = subprocess.run([*PBEM, "--home", str(home), "legal", game, "--json"],
-                         capture_output=True, check=True, env=env)
+                         capture_output=True, check=True, env=env, cwd=NEUTRAL)
     legal = json.loads(out.stdout)
     if not legal["your_move"]:
         raise SystemExit(f"the receiving home has no move after receiving: {legal['prompt']}")
@@ -236,9 +244,14 @@ def main() -> None:
     for folder in (Path(pbem.__file__).parent, Path(engines.__file__).parent, TOY):
         compileall.compile_dir(folder, quiet=1)
     with tempfile.TemporaryDirectory(prefix="pbem-bench-cli-") as tmp:
-        fixtures = args.fixtures or Path(tmp) / "fixtures"
+        fixtures = args.fixtures.resolve() if args.fixtures else Path(tmp) / "fixtures"
         fixtures.mkdir(parents=True, exist_ok=True)
         build(fixtures, sorted({10, *lengths}))
+        # each home's cache warm, as a player's is after a first command: the kept save
+        # summaries (and the data of real engines' games, below)
+        for home in sorted(fixtures.glob("*/home-*")):
+            subprocess.run([*PBEM, "--home", str(home), "status"], capture_output=True,
+                           cwd=NEUTRAL)
         scratch = Path(tmp) / "home"
         game = f"selfplay-{SEED}"
         cases = [(games, n) for games in (1, 50) for n in lengths]
@@ -246,7 +259,7 @@ def main() -> None:
         for case in cases:
             home, incoming = home_copy(fixtures, case[1], case[0], scratch)
             subprocess.run([*PBEM, "--home", str(home), "receive", str(incoming)],
-                           capture_output=True, check=True)
+                           capture_output=True, check=True, cwd=NEUTRAL)
             actions[case] = first_action(home)
         engine_cases: list[tuple[str, Path, Path, str]] = []
         for engine, scenario in real:
@@ -257,7 +270,7 @@ def main() -> None:
             shutil.copytree(target / meta["home"], home)
             subprocess.run([*PBEM, "--home", str(home), "receive",
                             str(target / "files" / meta["file"])],
-                           capture_output=True, check=True, env=REAL_ENV)
+                           capture_output=True, check=True, env=REAL_ENV, cwd=NEUTRAL)
             engine_cases.append((f"{engine}/{scenario}", target / meta["home"],
                                  target / "files" / meta["file"],
                                  first_action(home, "selfplay-1", REAL_ENV)))

@@ -7,3 +7,9 @@ the session loop, the engine contract and the command line.  Games live in ``eng
 __version__ = "0.1.0"
 #: the format version byte every pbem file starts with
 FORMAT_VERSION = 1
+
+# the methods dataclasses generate are compiled once, then kept beside the bytecode
+# (issue 19: a tenth to a third of a command's start-up; pbem/dataclass_code.py)
+from pbem import dataclass_code as _dataclass_code  # noqa: E402
+
+_dataclass_code.install()

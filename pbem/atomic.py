@@ -35,6 +35,26 @@ def _fsync_dir(directory: Path) -> None:
         os.close(fd)
 
 
+#: open flags of a new temporary file: created here or refused (never an existing file or
+#: a symlink's target), binary on Windows; as tempfile.mkstemp opens its files
+_TEMP_FLAGS = (os.O_RDWR | os.O_CREAT | os.O_EXCL | getattr(os, "O_NOFOLLOW", 0)
+               | getattr(os, "O_BINARY", 0) | getattr(os, "O_CLOEXEC", 0))
+
+
+def _create_temp(directory: Path, prefix: str, suffix: str) -> tuple[int, Path]:
+    """A new file ``prefix + 16 random hex digits + suffix`` in ``directory``, mode 0600,
+    open for writing: ``tempfile.mkstemp`` without importing tempfile (with shutil,
+    random and the compression modules: 16 M instructions of every command that writes,
+    issue 19)."""
+    for _ in range(100):
+        name = directory / f"{prefix}{os.urandom(8).hex()}{suffix}"
+        try:
+            return os.open(name, _TEMP_FLAGS, 0o600), name
+        except FileExistsError:
+            continue  # 64 random bits taken: try another name
+    raise FileExistsError(f"no unused temporary file name in {directory}")
+
+
 def write_atomic(path: Path, data: bytes, mode: int = 0o600) -> None:
     """Replace ``path`` with ``data`` atomically, durably, with permissions ``mode``.
 
@@ -42,12 +62,9 @@ def write_atomic(path: Path, data: bytes, mode: int = 0o600) -> None:
     never readable by others even for an instant; it is chmodded to ``mode`` before the
     rename.  The parent directory must exist: creating it is the caller's decision.
     """
-    import tempfile  # here: status and list, which write nothing, do without it (issue 19)
-
     path = Path(path)
     directory = path.parent
-    fd, tmp_name = tempfile.mkstemp(prefix=f".{path.name}.", suffix=".tmp", dir=directory)
-    tmp = Path(tmp_name)
+    fd, tmp = _create_temp(directory, f".{path.name}.", ".tmp")
     try:
         with os.fdopen(fd, "wb") as handle:
             handle.write(data)

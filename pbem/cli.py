@@ -11,7 +11,6 @@ import contextlib
 import json
 import os
 import re
-import shutil
 import sys
 from collections.abc import Callable, Iterator
 from pathlib import Path
@@ -106,6 +105,15 @@ def echo(text: str = "") -> None:
     from pbem.text import safe
 
     click.echo(safe(text, newlines=True))
+
+
+def echo_all(lines: list[str]) -> None:
+    """Lines as :func:`echo` prints each, written at once (a 50-game status was 250 writes,
+    each asking click about the terminal again)."""
+    from pbem.text import safe
+
+    if lines:
+        click.echo("\n".join(safe(text, newlines=True) for text in lines))
 
 
 #: ``pbem --help`` lists these; docs/guide.md repeats them (errors.py owns the numbers)
@@ -221,6 +229,24 @@ def unlock(home: Any) -> None:
     """Ask for the passphrase now, before any other question, when the command will sign."""
     if home.keys.exists() and home.keys.is_encrypted():
         home.identity()
+
+
+def _terminal_columns(fallback: int = 80) -> int:
+    """``shutil.get_terminal_size((fallback, 24)).columns`` in its own steps: COLUMNS, else
+    the terminal of stdout, else the fallback (importing shutil, with its compression
+    modules, was a twentieth of 'pbem list', issue 19)."""
+    try:
+        columns = int(os.environ["COLUMNS"])
+    except (KeyError, ValueError):
+        columns = 0
+    if columns <= 0:
+        stdout = sys.__stdout__
+        try:
+            columns = (os.get_terminal_size(stdout.fileno()).columns if stdout else 0) \
+                or fallback
+        except (AttributeError, ValueError, OSError):
+            columns = fallback
+    return columns
 
 
 def home_of(ctx: click.Context) -> Any:
@@ -409,10 +435,21 @@ class LazyGroup(click.Group):
         return super().get_command(ctx, cmd_name)
 
 
+# the option types, made once: each click.Path looks up its translated name through
+# gettext, which searches the locale folders on every call (19 of them, issue 19)
+_FILE = click.Path(dir_okay=False, path_type=Path)
+_EXISTING_FILE = click.Path(exists=True, dir_okay=False, path_type=Path)
+_EXISTING = click.Path(exists=True, path_type=Path)
+_FOLDER = click.Path(file_okay=False, path_type=Path)
+
+
 @click.group(cls=LazyGroup, context_settings={"help_option_names": ["-h", "--help"]},
              epilog=EXIT_CODES)
-@click.version_option(__version__, prog_name="pbem")
-@click.option("--home", "home_path", type=click.Path(file_okay=False, path_type=Path),
+@click.version_option(__version__, prog_name="pbem",
+                      # click's own words, given: no translation lookup at start-up
+                      message="%(prog)s, version %(version)s",
+                      help="Show the version and exit.")
+@click.option("--home", "home_path", type=_FOLDER,
               envvar="PBEM_HOME", help="Folder with your identity and games (env PBEM_HOME).")
 @click.option("-v", "--verbose", is_flag=True,
               help="With an error, also the exact cause (the parser's own words).")
@@ -477,7 +514,7 @@ def id_show(ctx: click.Context, as_json: bool) -> None:
 
 
 @id_group.command("export")
-@click.option("-o", "output", type=click.Path(dir_okay=False, path_type=Path))
+@click.option("-o", "output", type=_FILE)
 @click.pass_context
 def id_export(ctx: click.Context, output: Path | None) -> None:
     """Your public card, signed, as armored text (stdout or -o FILE)."""
@@ -495,7 +532,7 @@ def id_export(ctx: click.Context, output: Path | None) -> None:
 
 
 @id_group.command("import")
-@click.argument("card_file", type=click.Path(exists=True, dir_okay=False, path_type=Path))
+@click.argument("card_file", type=_EXISTING_FILE)
 @click.option("--yes", is_flag=True, help="Pin without asking (you compared the fingerprint).")
 @click.pass_context
 def id_import(ctx: click.Context, card_file: Path, yes: bool) -> None:
@@ -665,7 +702,7 @@ def _parse_options(values: tuple[str, ...]) -> dict[str, str]:
               help="Dice links per chain generation (2..100000); each side re-anchors "
                    "when its chain is used up.")
 @click.option("--name", help="A name for the game (default: engine-scenario-id).")
-@click.option("-o", "output", type=click.Path(dir_okay=False, path_type=Path),
+@click.option("-o", "output", type=_FILE,
               help="Where to write the invite (default: in the current folder).")
 @click.option("--armor", "armored", is_flag=True, help="Write the armored text form.")
 @click.pass_context
@@ -717,9 +754,9 @@ def confirm_first_contact(home: Any, card: Any, what: str, yes: bool) -> None:
 
 
 @main.command("join")
-@click.argument("invite", type=click.Path(exists=True, dir_okay=False, path_type=Path))
+@click.argument("invite", type=_EXISTING_FILE)
 @click.option("--name", help="A name for the game.")
-@click.option("-o", "output", type=click.Path(dir_okay=False, path_type=Path))
+@click.option("-o", "output", type=_FILE)
 @click.option("--armor", "armored", is_flag=True)
 @click.option("--yes", is_flag=True, help="You compared the creator's fingerprint already.")
 @click.pass_context
@@ -828,7 +865,7 @@ def _screen(home: Any, path: Path, source: str, data: bytes, yes: bool) -> bool:
 
 @main.command("receive")
 @click.argument("files", nargs=-1, required=True,
-                type=click.Path(exists=True, path_type=Path))
+                type=_EXISTING)
 @click.option("--yes", is_flag=True,
               help="Pin a new opponent's key without asking (you compared the fingerprint).")
 @click.pass_context
@@ -1071,11 +1108,11 @@ def orders_cmd(ctx: click.Context, game_ref: str, set_kinds: tuple[str, ...],
 @main.command("send")
 @click.argument("game_ref", shell_complete=complete_game)
 @click.option("--seq", type=int, help="Send an earlier file again, byte for byte.")
-@click.option("-o", "output", type=click.Path(dir_okay=False, path_type=Path))
+@click.option("-o", "output", type=_FILE)
 @click.option("--armor", "armored", is_flag=True, help="Write the armored text form.")
-@click.option("--folder", type=click.Path(file_okay=False, path_type=Path),
+@click.option("--folder", type=_FOLDER,
               help="Deliver into a shared folder (Dropbox, Syncthing, a network drive).")
-@click.option("--eml", type=click.Path(dir_okay=False, path_type=Path),
+@click.option("--eml", type=_FILE,
               help="Write an email message for your own mail client.")
 @click.option("--email", "by_email", is_flag=True, help="Send by SMTP (pbem mail setup).")
 @click.option("--to", "to", help="The recipient's address (needed for an invite).")
@@ -1158,10 +1195,11 @@ def status_cmd(ctx: click.Context, game_ref: str | None, as_json: bool) -> None:
     with handled():
         home = home_of(ctx)
         data = home.statuses(game_ref)
-        from pbem.transport.state import sent_line
+        from pbem.transport.state import sent_line, sent_records
 
+        records = sent_records(home.path)
         for s in data:
-            s["sent"] = sent_line(home.path, s)
+            s["sent"] = sent_line(home.path, s, records)
         if game_ref and data:
             # what only your side knows (a committed plan): rebuilt from your key for this
             # screen, never in the save's summary (that is a file); one named game only,
@@ -1170,28 +1208,31 @@ def status_cmd(ctx: click.Context, game_ref: str | None, as_json: bool) -> None:
         if as_json:
             click.echo(json.dumps(data if not game_ref else data[0], indent=2))
             return
+        out: list[str] = []
         if not data:
-            echo(f"no games in {home.games_dir}")
+            out.append(f"no games in {home.games_dir}")
         for s in data:
-            echo(f"{s['name']}: {s['engine']} / {s['scenario']}, you play {s['side']} "
-                          f"against {s['opponent'] or '(not joined yet)'}")
+            out.append(f"{s['name']}: {s['engine']} / {s['scenario']}, you play {s['side']} "
+                       f"against {s['opponent'] or '(not joined yet)'}")
             if s["position"]:
-                echo(f"  {s['position']}")
+                out.append(f"  {s['position']}")
             for note in s.get("private", []):
-                echo(f"  {note}")
-            echo(f"  file {s['seq']}; last in {_when(s['last_in'])}, last out "
-                          f"{_when(s['last_out'])}")
-            echo(f"  {s['awaiting']}")
+                out.append(f"  {note}")
+            out.append(f"  file {s['seq']}; last in {_when(s['last_in'])}, last out "
+                       f"{_when(s['last_out'])}")
+            out.append(f"  {s['awaiting']}")
             if s["sent"]:
-                echo(f"  {s['sent']}")
+                out.append(f"  {s['sent']}")
             from pbem import orders  # only here: status stays light to start
 
             for label, key in (("your standing orders", "orders"),
                                ("opponent's standing orders", "opponent_orders")):
                 if s.get(key):
-                    echo(f"  {label}: {orders.text(s[key])}")
+                    out.append(f"  {label}: {orders.text(s[key])}")
             if s.get("orders_pending") is not None:
-                echo(f"  orders to send with your next file: {orders.text(s['orders_pending'])}")
+                out.append("  orders to send with your next file: "
+                           f"{orders.text(s['orders_pending'])}")
+        echo_all(out)
 
 
 @main.command("list")
@@ -1202,10 +1243,11 @@ def list_cmd(ctx: click.Context, as_json: bool) -> None:
     with handled():
         home = home_of(ctx)
         data = home.statuses()
-        from pbem.transport.state import sent_line
+        from pbem.transport.state import sent_line, sent_records
 
+        records = sent_records(home.path)
         for s in data:
-            s["sent"] = sent_line(home.path, s)
+            s["sent"] = sent_line(home.path, s, records)
         if as_json:
             click.echo(json.dumps(data, indent=2))
             return
@@ -1214,7 +1256,7 @@ def list_cmd(ctx: click.Context, as_json: bool) -> None:
             return
         # one line per game: the ids whole (you type them), then what is next, cut to the
         # terminal's width ('pbem status GAME' says it all)
-        width = shutil.get_terminal_size((80, 24)).columns
+        width = _terminal_columns()
         rows = [(s["name"], f"{s['engine']}/{s['scenario']}",
                  f"{s['side']} v {s['opponent'] or '(not joined)'}", f"file {s['seq']}",
                  (f"game over: {s['result']['text']}" if s.get("result") else
@@ -1223,13 +1265,15 @@ def list_cmd(ctx: click.Context, as_json: bool) -> None:
         sent = {s["name"]: s["sent"] for s in data if s["sent"] and (
             "not sent" in s["sent"] or "no longer there" in s["sent"])}
         widths = [max(len(r[i]) for r in rows) for i in range(4)]
+        out: list[str] = []
         for row in rows:
             line = "  ".join(f"{cell:<{w}}" for cell, w in zip(row, widths, strict=False))
             line = f"{line}  {row[4]}"
-            echo(line if len(line) <= width else line[:max(width - 1, 0)] + "…")
+            out.append(line if len(line) <= width else line[:max(width - 1, 0)] + "…")
             # an unsent or vanished file is a silent deadlock: always shown, whole
             if sent.get(row[0]):
-                echo(f"  {sent[row[0]]}")
+                out.append(f"  {sent[row[0]]}")
+        echo_all(out)
 
 
 @main.command("log")
@@ -1279,9 +1323,9 @@ def log_cmd(ctx: click.Context, game_ref: str) -> None:
 
 @main.command("show")
 @click.argument("game_ref", shell_complete=complete_game)
-@click.option("--svg", type=click.Path(dir_okay=False, path_type=Path),
+@click.option("--svg", type=_FILE,
               help="Write the whole board as an SVG picture.")
-@click.option("--png", type=click.Path(dir_okay=False, path_type=Path),
+@click.option("--png", type=_FILE,
               help="Write the whole board as a PNG picture (needs the png extra).")
 @click.option("--center", help="Center the window on this hex.")
 @click.option("--zoom", type=click.IntRange(0, 2), default=1, show_default=True,
@@ -1353,10 +1397,10 @@ def _remarkable(row: Any) -> bool:
 
 
 @main.command("audit")
-@click.argument("paths", nargs=-1, required=True, type=click.Path(exists=True, path_type=Path))
+@click.argument("paths", nargs=-1, required=True, type=_EXISTING)
 @click.option("--roll", "roll", help="Explain one roll, SEQ.INDEX (e.g. 17.3).")
 @click.option("--json", "as_json", is_flag=True)
-@click.option("--html", type=click.Path(dir_okay=False, path_type=Path),
+@click.option("--html", type=_FILE,
               help="Also write the game as one self-contained replay page.")
 @click.option("--side", help="With --html: replay from this side's view (default: the "
               "referee's, for a finished game).")
@@ -1431,7 +1475,7 @@ def audit_cmd(paths: tuple[Path, ...], roll: str | None, as_json: bool, html: Pa
 
 
 @main.command("rebuild")
-@click.argument("paths", nargs=-1, required=True, type=click.Path(exists=True, path_type=Path))
+@click.argument("paths", nargs=-1, required=True, type=_EXISTING)
 @click.option("--name", help="Name for the rebuilt game.")
 @click.pass_context
 def rebuild_cmd(ctx: click.Context, paths: tuple[Path, ...], name: str | None) -> None:
@@ -1454,7 +1498,7 @@ def rebuild_cmd(ctx: click.Context, paths: tuple[Path, ...], name: str | None) -
 @click.argument("engine_id", shell_complete=complete_engine)
 @click.argument("scenario", shell_complete=complete_scenario)
 @click.option("--seed", type=int, required=True)
-@click.option("--dir", "directory", type=click.Path(file_okay=False, path_type=Path),
+@click.option("--dir", "directory", type=_FOLDER,
               required=True)
 @click.option("--max-turns", type=int, help="Stop after this many game turns.")
 @click.option("--option", "options", multiple=True, help="KEY=VALUE, repeatable.")
@@ -1491,7 +1535,7 @@ def _pacing(fast: bool, step: bool, pace: float) -> Any:
 
 @main.command("play")
 @click.argument("game_ref", required=False, shell_complete=complete_game)
-@click.argument("files", nargs=-1, type=click.Path(exists=True, path_type=Path))
+@click.argument("files", nargs=-1, type=_EXISTING)
 @click.option("--fast", is_flag=True, help="Tell the replay at once, no pauses.")
 @click.option("--step", is_flag=True, help="Wait for Enter after each action of the replay.")
 @click.option("--pace", type=float, default=0.8, show_default=True,
@@ -1549,7 +1593,7 @@ def play_cmd(ctx: click.Context, game_ref: str | None, files: tuple[Path, ...], 
 @click.option("--fast", is_flag=True)
 @click.option("--step", is_flag=True)
 @click.option("--pace", type=float, default=0.8, show_default=True)
-@click.option("--html", type=click.Path(dir_okay=False, path_type=Path),
+@click.option("--html", type=_FILE,
               help="Write the whole game as one self-contained replay page instead.")
 @click.option("--referee", is_flag=True, help="With --html: everything (a finished game).")
 @click.pass_context
@@ -1583,7 +1627,7 @@ def replay_cmd(ctx: click.Context, game_ref: str, start: int, fast: bool, step: 
 @click.option("--fast", is_flag=True, help="No pauses.")
 @click.option("--pace", type=float, default=0.9, show_default=True,
               help="Seconds a line of the fighting stays; the other pauses scale with it.")
-@click.option("--dir", "directory", type=click.Path(file_okay=False, path_type=Path),
+@click.option("--dir", "directory", type=_FOLDER,
               help="Where the two homes and the transcript go (default: a new temp folder).")
 def demo_cmd(engine_id: str | None, scenario: str | None, files: int, fast: bool,
              pace: float, directory: Path | None) -> None:

@@ -25,14 +25,17 @@ from __future__ import annotations
 
 import dataclasses
 import enum
+import sys
 import types
 import typing
 from collections.abc import Callable
-from fractions import Fraction
-from typing import Any, TypeVar
+from typing import TYPE_CHECKING, Any, TypeVar
 
 from pbem import canonical
 from pbem.errors import FormatError
+
+if TYPE_CHECKING:
+    from fractions import Fraction
 
 T = TypeVar("T")
 
@@ -81,6 +84,14 @@ def _decoder(tp: Any) -> _Decoder:
     return found
 
 
+def _is_fraction(tp: Any) -> bool:
+    """``tp is fractions.Fraction``, without importing fractions (with decimal and numbers:
+    11 M instructions of every command that loads a game, issue 19): a type can only be
+    Fraction once something has imported its module."""
+    module = sys.modules.get("fractions")
+    return module is not None and tp is module.Fraction
+
+
 def _identity(value: Any) -> Any:
     return value
 
@@ -91,7 +102,7 @@ def _make_encoder(tp: Any) -> _Encoder:
         return _identity
     if isinstance(tp, type) and issubclass(tp, enum.Enum):
         return lambda v: v.value
-    if tp is Fraction:
+    if _is_fraction(tp):
         return lambda v: [v.numerator, v.denominator]
     if isinstance(tp, type) and dataclasses.is_dataclass(tp):
         # resolved on first use: a dataclass may refer to itself or to one defined later
@@ -169,12 +180,12 @@ def _make_decoder(tp: Any) -> _Decoder:
                 names = ", ".join(repr(m.value) for m in tp)
                 raise _fail(w, f"one of {names}", d) from None
         return member
-    if tp is Fraction:
+    if _is_fraction(tp):
         def fraction(d: Any, w: str) -> Any:
             if (type(d) is not list or len(d) != 2 or type(d[0]) is not int
                     or type(d[1]) is not int or d[1] <= 0):
                 raise _fail(w, "[numerator, denominator]", d)
-            value = Fraction(d[0], d[1])
+            value: Fraction = tp(d[0], d[1])
             if value.denominator != d[1]:
                 raise FormatError(f"{w}: fraction {d[0]}/{d[1]} is not in lowest terms")
             return value

@@ -14,11 +14,20 @@ caller cannot rebuild from) reads as a miss, and the caller derives the data aga
 writes the entry anew.  A damaged cache costs time, never a wrong answer or a refusal.
 Nothing is cached unless :func:`configure` named a folder (the command line does, for
 its home); library callers and tests derive as before.
+
+An entry is written without fsync (a cut-short entry reads as a miss) and is pruned
+when unused: an entry read is marked used (its modification time, at most once a day),
+and each new entry removes those not used for :data:`UNUSED_DAYS` days (the tables of a
+data file since edited, a kit since upgraded, a game since deleted).  The clock decides
+only what is derived again, never an answer.
 """
 
 from __future__ import annotations
 
+import contextlib
 import hashlib
+import os
+import time
 from pathlib import Path
 from typing import Any
 
@@ -28,6 +37,9 @@ MAGIC = "pbem-cache"
 VERSION = 1
 #: an entry larger than this is not read (the largest map's entry is about 1 MB)
 MAX_ENTRY = 32 * 1024 * 1024
+#: an entry not read for this long is removed when another is written
+UNUSED_DAYS = 30
+_DAY = 24 * 3600
 
 _directory: Path | None = None
 
@@ -69,7 +81,11 @@ def load(kind: str, key: bytes) -> Any | None:
         return None
     try:
         with open(path, "rb") as handle:
-            data = handle.read(MAX_ENTRY + 1)
+            st = os.fstat(handle.fileno())
+            used = st.st_mtime
+            # by the file's size: read(MAX_ENTRY + 1) made a 32 MB buffer for every entry
+            # (45 us each, 50 of them for a 50-game 'pbem status')
+            data = handle.read(min(st.st_size, MAX_ENTRY) + 1)
     except OSError:
         return None
     if len(data) > MAX_ENTRY:
@@ -84,10 +100,15 @@ def load(kind: str, key: bytes) -> Any | None:
                 or stored_kind != kind or stored_key != key or type(payload) is not bytes
                 or hashlib.sha256(payload).digest() != digest):
             return None
-        return msgpack.unpackb(payload, raw=False, use_list=True, strict_map_key=True,
-                               ext_hook=_no_ext, timestamp=0)
+        value = msgpack.unpackb(payload, raw=False, use_list=True, strict_map_key=True,
+                                ext_hook=_no_ext, timestamp=0)
     except Exception:  # whatever the bytes are, an unreadable entry is only a miss
         return None
+    now = time.time()
+    if now - used > _DAY:  # in use: not pruned (marked once a day, not on every read)
+        with contextlib.suppress(OSError):
+            os.utime(path, (now, now))
+    return value
 
 
 def store(kind: str, key: bytes, value: Any) -> None:
@@ -106,10 +127,52 @@ def store(kind: str, key: bytes, value: Any) -> None:
                            payload], use_bin_type=True)
     if len(entry) > MAX_ENTRY:
         return
-    from pbem.atomic import write_atomic
-
     try:
         path.parent.mkdir(exist_ok=True)  # in the home, which must exist already
-        write_atomic(path, entry, mode=0o600)
+        _write(path, entry)
     except OSError:
-        pass
+        return
+    prune(path.parent)
+
+
+def _write(path: Path, data: bytes) -> None:
+    """Replace ``path`` so a reader sees the old entry or the new one, never a mix; not
+    fsynced (a cache: an entry a crash cuts short is a miss), so no temp-file module."""
+    tmp = path.with_name(f".{path.name}.{os.getpid()}.{time.monotonic_ns()}.tmp")
+    fd = os.open(tmp, os.O_WRONLY | os.O_CREAT | os.O_EXCL | getattr(os, "O_BINARY", 0),
+                 0o600)
+    try:
+        with os.fdopen(fd, "wb") as handle:
+            handle.write(data)
+        os.replace(tmp, path)
+    except BaseException:
+        with contextlib.suppress(OSError):
+            tmp.unlink()
+        raise
+
+
+def prune(folder: Path, now: float | None = None) -> list[str]:
+    """Remove the entries of ``folder`` not used for :data:`UNUSED_DAYS` days (and temp
+    files a crash left a day ago); the names removed, in order.  Only this module's own
+    names are touched: whatever else is in the folder stays."""
+    now = time.time() if now is None else now
+    removed: list[str] = []
+    try:
+        names = sorted(os.listdir(folder))
+    except OSError:
+        return removed
+    for name in names:
+        if name.endswith(".msgpack") and not name.startswith("."):
+            limit = UNUSED_DAYS * _DAY
+        elif name.startswith(".") and name.endswith(".tmp"):
+            limit = _DAY
+        else:
+            continue
+        path = folder / name
+        try:
+            if now - path.stat().st_mtime > limit:
+                path.unlink()
+                removed.append(name)
+        except OSError:
+            pass  # gone already (another command pruned it), or not ours to remove
+    return removed

@@ -33,13 +33,42 @@ import hmac
 from abc import ABC, abstractmethod
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
-from importlib.resources.abc import Traversable
-from typing import Any, ClassVar, Final, Literal
+from typing import TYPE_CHECKING, Any, ClassVar, Final, Literal
 
 from pbem import canonical
 from pbem.errors import ActionSyntaxError, IllegalAction, MismatchError, NotYourTurn
 from pbem.history import Acted, Ordered, Record, Rolled
 from pbem.view import BoardView
+
+if TYPE_CHECKING:
+    # importlib.resources imports tempfile, shutil, random and zipfile: 18 M instructions
+    # of every command that loads a game (issue 19); see package_files
+    from importlib.resources.abc import Traversable
+
+def package_files(package: str) -> Traversable:
+    """``importlib.resources.files(package)``: a package's folder, where engines keep
+    their data files.  For a package that is a folder of source files (how pbem, its
+    engines and their scenario data are installed) that is the folder itself, found
+    without importing :mod:`importlib.resources`; any other kind of package is asked
+    through it."""
+    import importlib
+    import sys
+    from pathlib import Path
+
+    module = sys.modules.get(package) or importlib.import_module(package)
+    spec = module.__spec__
+    loader = spec.loader if spec is not None else None
+    if spec is not None and spec.has_location and spec.origin \
+            and spec.submodule_search_locations is not None \
+            and type(loader).__name__ == "SourceFileLoader" \
+            and type(loader).__module__ in ("importlib._bootstrap_external",
+                                            "_frozen_importlib_external") \
+            and Path(spec.origin).name == "__init__.py":
+        return Path(spec.origin).parent
+    from importlib.resources import files
+
+    return files(package)
+
 
 #: ``current_player()`` returns this while the state waits for a chance outcome.
 CHANCE: Final = "<chance>"

@@ -63,6 +63,36 @@ NAME_MAX = 100
 EMAIL_MAX = 254
 FINGERPRINT_DOMAIN = b"pbem/v1/fingerprint\0"
 
+#: an unencrypted Ed25519 key as ``save()`` writes it: PKCS#8 (RFC 8410 section 7: version
+#: 0, the id-Ed25519 algorithm, no attributes, no public key) around the 32-byte seed
+_PKCS8_ED25519 = bytes.fromhex("302e020100300506032b657004220420")
+_PEM_HEAD = b"-----BEGIN PRIVATE KEY-----\n"
+_PEM_TAIL = b"\n-----END PRIVATE KEY-----\n"
+
+
+def _plain_pkcs8(pem: bytes) -> Ed25519PrivateKey | None:
+    """The key of an unencrypted key file in exactly the form :meth:`KeyStore.save` writes
+    it, or None for anything else (read by cryptography's PEM reader, with its errors).
+
+    cryptography's serialization module imports every cipher and key type it can read:
+    38 M instructions, a tenth of 'pbem act', to read 32 bytes (issue 19)."""
+    import binascii
+
+    if len(pem) != len(_PEM_HEAD) + 64 + len(_PEM_TAIL) or not pem.startswith(_PEM_HEAD) \
+            or not pem.endswith(_PEM_TAIL):
+        return None
+    body = pem[len(_PEM_HEAD):-len(_PEM_TAIL)]
+    try:
+        der = binascii.a2b_base64(body, strict_mode=True)
+    except binascii.Error:
+        return None
+    # one encoding only: the bytes must be what encoding the key gives back
+    if len(der) != 48 or not der.startswith(_PKCS8_ED25519) \
+            or binascii.b2a_base64(der, newline=False) != body:
+        return None
+    return Ed25519PrivateKey.from_private_bytes(der[len(_PKCS8_ED25519):])
+
+
 # --- where things live -------------------------------------------------------------------
 
 
@@ -417,8 +447,6 @@ class KeyStore:
 
     def load(self, passphrase: bytes | None) -> Identity:
         """Unlock the identity.  Every failure names ``key.pem`` and says what to do."""
-        from cryptography.hazmat.primitives import serialization
-
         pem = self._read_key()
         encrypted = b"-----BEGIN ENCRYPTED PRIVATE KEY-----" in pem
         self._check_permissions(encrypted)
@@ -428,10 +456,14 @@ class KeyStore:
                 "the key is protected by a passphrase; give it (or set PBEM_PASSPHRASE)",
                 path=path,
             )
+        private: object = _plain_pkcs8(pem) if not encrypted else None
         try:
-            private = serialization.load_pem_private_key(
-                pem, password=passphrase if encrypted else None
-            )
+            if private is None:
+                from cryptography.hazmat.primitives import serialization
+
+                private = serialization.load_pem_private_key(
+                    pem, password=passphrase if encrypted else None
+                )
         except ValueError:
             if encrypted:
                 raise KeyStoreError("wrong passphrase", path=path) from None

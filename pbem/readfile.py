@@ -46,12 +46,17 @@ def read_bounded(path: Path, limit: int, *, truncate: bool = False) -> bytes:
     except OSError as exc:
         raise UsageError(f"cannot read: {exc.strerror}", path=str(path)) from None
     try:
-        if not stat.S_ISREG(os.fstat(fd).st_mode):  # replaced between the stat and the open
+        opened = os.fstat(fd)
+        if not stat.S_ISREG(opened.st_mode):  # replaced between the stat and the open
             raise FormatError("is not a regular file: not read", path=str(path))
         chunks: list[bytes] = []
         left = limit + 1
+        # each read asks for what the file holds (one byte more, to see its end), not a
+        # megabyte: os.read allocates what it is asked for (a save read twice over a MB)
+        expected = opened.st_size + 1
         while left > 0:
-            chunk = os.read(fd, min(left, 1 << 20))
+            chunk = os.read(fd, min(left, 1 << 20, max(expected, 4096)))
+            expected -= len(chunk)
             if not chunk:
                 break
             chunks.append(chunk)

@@ -81,6 +81,10 @@ def _load(spec: str, origin: str) -> Engine:
     module_name, _, attr = spec.partition(":")
     if not module_name or not attr:
         raise UsageError(f"{origin}: {spec!r} is not of the form module:attribute")
+    from pbem import dataclass_code
+
+    # an engine's classes are made at every command: their generated code kept too
+    dataclass_code.keep(module_name.split(".")[0])
     try:
         obj = getattr(importlib.import_module(module_name), attr)
     except (ImportError, AttributeError) as exc:

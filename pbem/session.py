@@ -88,11 +88,13 @@ def _locked(path: Path) -> contextlib.AbstractContextManager[None]:
     return portable.lock_file(path.with_name(path.name + ".lock"))
 
 
-def read_save(home: Home, path: Path) -> tuple[bytes, dict[str, Any]]:
-    """A save's bytes and body, checked: the right kind, signed by this home's own key."""
-    from pbem.readfile import read_bounded
+def read_save(home: Home, path: Path, data: bytes | None = None) -> tuple[bytes, dict[str, Any]]:
+    """A save's bytes and body, checked: the right kind, signed by this home's own key
+    (``data``: the bytes, if already read)."""
+    if data is None:
+        from pbem.readfile import read_bounded
 
-    data = read_bounded(path, MAX_SAVE)
+        data = read_bounded(path, MAX_SAVE)
     try:
         env = open_envelope(data, max_size=MAX_SAVE, kinds=("save",))
     except (FormatError, SignatureError) as exc:
@@ -102,6 +104,46 @@ def read_save(home: Home, path: Path) -> tuple[bytes, dict[str, Any]]:
         raise SignatureError("save file was not signed by this home's identity",
                              path=str(path))
     return data, env.decode()
+
+
+def _summary_key(home: Home, path: Path, data: bytes) -> tuple[bytes, bytes]:
+    from pbem import datacache
+
+    # one entry per save name, overwritten as the game goes on; the entry holds the hash
+    # of the exact save bytes (and of the home's key) it was read from
+    return (datacache.make_key("summary", path.name),
+            datacache.make_key(home.card().key, data))
+
+
+def _kept_summary(home: Home, path: Path, data: bytes) -> dict[str, Any] | None:
+    """``pbem status``'s summary of the save ``data``, as read from these same bytes and
+    verified by an earlier command (the data cache, HOME/cache), or None.
+
+    Fifty games used to cost fifty Ed25519 checks per ``status``, ``list`` and
+    ``receive`` (issue 19).  The entry is used only for the same save bytes under the same
+    home key, so a save altered since is verified, and refused, as before; an entry forged
+    by someone who can write the home changes only what this home's status lists (every
+    command that loads the game still verifies its save)."""
+    from pbem import datacache
+
+    if datacache.directory() is None:
+        return None
+    name, digest = _summary_key(home, path, data)
+    kept = datacache.load("summary", name)
+    if type(kept) is not dict or kept.get("save") != digest \
+            or type(kept.get("status")) is not dict:
+        return None
+    status: dict[str, Any] = kept["status"]
+    return status
+
+
+def _keep_summary(home: Home, path: Path, data: bytes, status: dict[str, Any]) -> None:
+    from pbem import datacache
+
+    if datacache.directory() is None:
+        return
+    name, digest = _summary_key(home, path, data)
+    datacache.store("summary", name, {"save": digest, "status": status})
 
 
 def with_times(status: dict[str, Any], log: list[dict[str, Any]]) -> dict[str, Any]:
@@ -216,15 +258,34 @@ class Home:
         return out
 
     def _read_summary(self, path: Path) -> dict[str, Any]:
-        _, body = read_save(self, path)
+        from pbem.readfile import read_bounded
+
+        data = read_bounded(path, MAX_SAVE)
+        kept = _kept_summary(self, path, data)
+        if kept is not None:
+            return kept
+        _, body = read_save(self, path, data)
         if "summary" not in body:
             return Game.load(self, path).status()
-        return with_times(dict(body["summary"]), body["log"])
+        status = with_times(dict(body["summary"]), body["log"])
+        _keep_summary(self, path, data, status)
+        return status
 
     def game_by_id(self, game_id: bytes) -> Game | None:
-        """The game with that id; only its save is loaded the whole way (engine included)."""
+        """The game with that id; only its save is loaded the whole way (engine included).
+
+        A save whose summary is kept (the same bytes, read and verified before) and names
+        another game is passed over unverified: only the save that is loaded needs to be."""
+        from pbem.readfile import read_bounded
+
         for path in self.save_paths():
-            data, body = read_save(self, path)
+            data = read_bounded(path, MAX_SAVE)
+            kept = _kept_summary(self, path, data)
+            if kept is not None and kept["game_id"] != game_id.hex():
+                continue
+            data, body = read_save(self, path, data)
+            if kept is None and "summary" in body:
+                _keep_summary(self, path, data, with_times(dict(body["summary"]), body["log"]))
             # the game id is the hash of the invite's body, the first file of every save
             saved_id = body["game_id"] if "game_id" in body else \
                 body_hash(canonical.decode(body["files"][0])[5])
@@ -678,6 +739,7 @@ class Game:
     def write(self) -> None:
         record = self.record
         version = max(self.version, record.highest()) + 1
+        summary = self.summary()
         body = {
             "format": SAVE_FORMAT,
             "version": version,
@@ -692,7 +754,7 @@ class Game:
             "draw_offer": self.draw_offer,
             "orders_pending": self.orders_pending,
             "log": self.log,
-            "summary": self.summary(),
+            "summary": summary,
         }
         data = seal(self.home.identity(), "save", body)
         self.path.parent.mkdir(parents=True, exist_ok=True)
@@ -712,6 +774,8 @@ class Game:
             write_atomic(self.path, data)
         self._loaded = hashlib.sha256(data).digest()
         self.version = version
+        # what 'pbem status' will read from these bytes, kept so it need not verify them
+        _keep_summary(self.home, self.path, data, with_times(dict(summary), self.log))
         # after the save: a crash in between leaves the record behind, never ahead
         record.see(version)
 

@@ -21,11 +21,9 @@ import sys
 import tomllib
 from collections.abc import Iterator, Mapping, Sequence
 from dataclasses import dataclass, field, fields
-from importlib.resources import files
-from importlib.resources.abc import Traversable
 from pathlib import Path
 from types import MappingProxyType
-from typing import Any, TypeVar
+from typing import TYPE_CHECKING, Any, TypeVar
 
 from engines.hexkit.geometry import Cube, HexGrid, Hexside
 from engines.hexkit.hexid import HexId, Numbering
@@ -40,8 +38,13 @@ from engines.hexkit.tables import (
     typed,
 )
 from pbem import datacache
-from pbem.engine import ScenarioInfo
+from pbem.engine import ScenarioInfo, package_files
 from pbem.errors import ScenarioError
+
+if TYPE_CHECKING:
+    # imported for its type only: importlib.resources costs every command 18 M
+    # instructions (issue 19; pbem.engine.package_files finds the data folders)
+    from importlib.resources.abc import Traversable
 
 Key = str | int
 T = TypeVar("T")
@@ -783,5 +786,5 @@ def load_scenario_path(path: str | Path | Traversable, label: str | None = None)
 @functools.cache
 def load_scenario_dir(engine_id: str) -> ScenarioSet:
     """The shipped data of ``engine_id`` (``scenarios/<engine_id>/``), loaded once."""
-    root = files("scenarios") / engine_id
+    root = package_files("scenarios") / engine_id
     return load_scenario_path(root, label=f"scenarios/{engine_id}")

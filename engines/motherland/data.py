@@ -10,15 +10,17 @@ from __future__ import annotations
 from collections.abc import Mapping
 from dataclasses import dataclass, field
 from functools import cached_property
-from importlib.resources import files
-from importlib.resources.abc import Traversable
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from engines.hexkit.hexmap import HexMap
 from engines.hexkit.scenario import Doc, ScenarioSet, load_scenario_path, parse_doc, parse_map
 from engines.hexkit.shared import Shared
+from pbem.engine import package_files
 from pbem.errors import ScenarioError
+
+if TYPE_CHECKING:
+    from importlib.resources.abc import Traversable  # a type only (issue 19)
 
 ENGINE_ID = "for-the-motherland"
 _NONE: frozenset[str] = frozenset()
@@ -322,7 +324,7 @@ def _scenario(doc: Doc, counters: Mapping[str, Counter], hexmap: HexMap) -> Scen
 def load(root: Traversable | Path | None = None, map_file: Path | None = None) -> GameData:
     """Load the shipped data (or ``root``); ``map_file`` replaces the map (tests)."""
     if root is None:
-        root = files("scenarios") / ENGINE_ID
+        root = package_files("scenarios") / ENGINE_ID
     sset: ScenarioSet = load_scenario_path(root, label=f"scenarios/{ENGINE_ID}")
     files_t = sset.files
     if map_file is not None:

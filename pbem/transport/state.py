@@ -15,7 +15,7 @@ from typing import Any
 from pbem.atomic import write_atomic
 from pbem.transport.base import TransportError
 
-__all__ = ["HandledState", "record_sent", "sent_line"]
+__all__ = ["HandledState", "record_sent", "sent_line", "sent_records"]
 
 
 class HandledState:
@@ -77,16 +77,27 @@ def record_sent(home: Path, game_id: bytes, seq: int, how: str, where: str) -> N
     state.save()
 
 
-def sent_line(home: Path, status: dict[str, Any]) -> str | None:
+def sent_records(home: Path) -> dict[str, Any] | None:
+    """What :func:`record_sent` kept, read once for every game a command lists (None: the
+    record cannot be read, as if nothing were sent)."""
+    try:
+        return _sent_state(home).section("sent")
+    except TransportError:
+        return None
+
+
+def sent_line(home: Path, status: dict[str, Any],
+              records: dict[str, Any] | bool | None = False) -> str | None:
     """One line on the latest file this home sealed in a game: where it went, whether it
-    is still in the folder, or the command that sends it (issue 23 item 3)."""
+    is still in the folder, or the command that sends it (issue 23 item 3).
+
+    ``records``: :func:`sent_records` of the home, when the caller read it already."""
     sealed = status.get("last_sealed")
     if not isinstance(sealed, int):
         return None
-    try:
-        record = _sent_state(home).section("sent").get(status["game_id"])
-    except TransportError:
-        record = None
+    if records is False:
+        records = sent_records(home)
+    record = records.get(status["game_id"]) if isinstance(records, dict) else None
     name = status["name"]
     if not isinstance(record, dict) or record.get("seq") != sealed:
         last = Path(str(record.get("where"))).parent if isinstance(record, dict) and \

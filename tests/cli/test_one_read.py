@@ -36,9 +36,9 @@ def test_receive_reads_the_save_once(tmp_path: Path, monkeypatch: pytest.MonkeyP
     reads: list[Path] = []
     real_read = session.read_save
 
-    def read_save(home: Any, path: Path) -> Any:
+    def read_save(home: Any, path: Path, data: bytes | None = None) -> Any:
         reads.append(path)
-        return real_read(home, path)
+        return real_read(home, path, data)
 
     checks: list[bytes] = []
     real_key = identity_module.Ed25519PublicKey

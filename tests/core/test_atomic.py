@@ -5,12 +5,12 @@ from __future__ import annotations
 import io
 import os
 import stat
-import tempfile
 from pathlib import Path
 from typing import Any
 
 import pytest
 
+from pbem import atomic
 from pbem.atomic import write_atomic
 
 posix_only = pytest.mark.skipif(os.name != "posix", reason="POSIX permissions")
@@ -79,11 +79,11 @@ class _HalfWriter(io.BufferedWriter):
 def test_crash_mid_write_keeps_old_file(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     target = tmp_path / "save.pbem"
     target.write_bytes(b"the old save")
-    created: list[str] = []
-    real_mkstemp = tempfile.mkstemp
+    created: list[Path] = []
+    real_create = atomic._create_temp
 
-    def mkstemp(*args: Any, **kwargs: Any) -> tuple[int, str]:
-        fd, name = real_mkstemp(*args, **kwargs)
+    def create_temp(*args: Any, **kwargs: Any) -> tuple[int, Path]:
+        fd, name = real_create(*args, **kwargs)
         created.append(name)
         return fd, name
 
@@ -91,7 +91,7 @@ def test_crash_mid_write_keeps_old_file(tmp_path: Path, monkeypatch: pytest.Monk
         assert Path(created[-1]).exists()  # the temporary file is really there
         return _HalfWriter(io.FileIO(fd, "wb"))
 
-    monkeypatch.setattr(tempfile, "mkstemp", mkstemp)
+    monkeypatch.setattr(atomic, "_create_temp", create_temp)
     monkeypatch.setattr(os, "fdopen", fdopen)
     with pytest.raises(OSError, match="No space"):
         write_atomic(target, b"the new save, which is much longer")
@@ -145,3 +145,23 @@ def test_directory_is_fsynced(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -
     monkeypatch.setattr(os, "fsync", fsync)
     write_atomic(tmp_path / "f", b"x")
     assert len(synced) == (2 if os.name == "posix" else 1)  # the file, then the directory
+
+
+def test_temporary_files_are_new_private_and_named_apart(tmp_path: Path) -> None:
+    """The temporary file is created, never reused (O_EXCL), 0600, under a fresh name."""
+    fds = []
+    names = set()
+    for _ in range(50):
+        fd, name = atomic._create_temp(tmp_path, ".save.", ".tmp")
+        fds.append(fd)
+        names.add(name)
+        assert name.parent == tmp_path and name.name.startswith(".save.")
+        assert name.name.endswith(".tmp") and len(name.name) == len(".save.") + 16 + 4
+        if os.name == "posix":
+            assert stat.S_IMODE(name.stat().st_mode) == 0o600
+    for fd in fds:
+        os.close(fd)
+    assert len(names) == 50
+    taken = sorted(names)[0]
+    with pytest.raises(FileExistsError):
+        os.open(taken, atomic._TEMP_FLAGS, 0o600)

@@ -5,6 +5,7 @@ from __future__ import annotations
 import pickle
 from collections.abc import Iterator
 from pathlib import Path
+from typing import Any
 
 import msgpack
 import pytest
@@ -138,3 +139,77 @@ def test_unwritable_home_only_skips_the_cache(tmp_path: Path) -> None:
         assert datacache.load("toml", key) is None
     finally:
         datacache.configure(None)
+
+
+def test_unused_entries_are_pruned_when_another_is_written(cache: Path) -> None:
+    import os
+
+    day = 24 * 3600
+    old, used, fresh = (datacache.make_key(x) for x in ("old", "used", "fresh"))
+    for key in (old, used):
+        datacache.store("toml", key, VALUE)
+    entries = {p.name: p for p in cache.iterdir()}
+    now = entries[datacache._path("toml", old).name].stat().st_mtime  # type: ignore[union-attr]
+    long_ago = now - (datacache.UNUSED_DAYS + 1) * day
+    for path in entries.values():
+        os.utime(path, (long_ago, long_ago))
+    # a crash's temp file a day old goes; anything not the cache's own stays
+    (cache / ".toml-x.msgpack.1.2.tmp").write_bytes(b"")
+    os.utime(cache / ".toml-x.msgpack.1.2.tmp", (now - 2 * day, now - 2 * day))
+    (cache / ".toml-y.msgpack.3.4.tmp").write_bytes(b"")  # another command's, now
+    (cache / "notes.txt").write_text("mine")
+    os.utime(cache / "notes.txt", (long_ago, long_ago))
+    # read: marked used (not pruned), and still the same value
+    assert datacache.load("toml", used) == VALUE
+    datacache.store("toml", fresh, VALUE)
+    names = sorted(p.name for p in cache.iterdir())
+    assert datacache._path("toml", old).name not in names  # type: ignore[union-attr]
+    for key in (used, fresh):
+        assert datacache._path("toml", key).name in names  # type: ignore[union-attr]
+        assert datacache.load("toml", key) == VALUE
+    assert ".toml-x.msgpack.1.2.tmp" not in names
+    assert ".toml-y.msgpack.3.4.tmp" in names and "notes.txt" in names
+
+
+def test_prune_is_by_the_given_time(tmp_path: Path) -> None:
+    import os
+
+    folder = tmp_path / "cache"
+    folder.mkdir()
+    for name, age in (("toml-a.msgpack", 10), ("toml-b.msgpack", 40), ("hexmap-c.msgpack", 31)):
+        (folder / name).write_bytes(b"")
+        os.utime(folder / name, (1_000_000_000 - age * 86400,) * 2)
+    assert datacache.prune(folder, now=1_000_000_000) == ["hexmap-c.msgpack", "toml-b.msgpack"]
+    assert [p.name for p in folder.iterdir()] == ["toml-a.msgpack"]
+    assert datacache.prune(tmp_path / "missing") == []
+
+
+def test_an_entry_is_read_by_its_size(cache: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """Each entry asks for its own size (plus one byte), not MAX_ENTRY: a 32 MB buffer
+    per entry was most of a 50-game status's reading (issue 19)."""
+    key = datacache.make_key("small")
+    datacache.store("toml", key, VALUE)
+    asked: list[int] = []
+
+    class Counting:
+        def __init__(self, path: Any, mode: str) -> None:
+            self.handle = open(path, mode)  # noqa: SIM115 (closed by __exit__)
+
+        def __enter__(self) -> Counting:
+            return self
+
+        def __exit__(self, *exc: object) -> None:
+            self.handle.close()
+
+        def fileno(self) -> int:
+            return self.handle.fileno()
+
+        def read(self, size: int = -1) -> bytes:
+            asked.append(size)
+            data: bytes = self.handle.read(size)
+            return data
+
+    # the module's own name 'open' is looked up before the builtin one
+    monkeypatch.setattr(datacache, "open", Counting, raising=False)
+    assert datacache.load("toml", key) == VALUE
+    assert asked == [_entry(cache).stat().st_size + 1]

@@ -834,3 +834,21 @@ if __name__ == "__main__":
 def test_fast_chain_step_equals_canonical_encoding(i: int, link: bytes) -> None:
     hasher = dice._ChainHasher(b"n" * 32, "german", 3)
     assert hasher.step(i, link) == dice.chain_step(b"n" * 32, "german", 3, i, link)
+
+
+@pytest.mark.parametrize("length", [1, 2, 127, 128, 129, 255, 256, 257, 4096, 65535, 65536,
+                                    65537])
+def test_chain_built_inline_equals_step_by_step(length: int) -> None:
+    """HashChain hashes its links inline, a run per msgpack int form: the same links as
+    chain_step one by one (across each change of form: 127/128, 255/256, 65535/65536)."""
+    chain = dice.HashChain(b"k" * 32, b"n" * 32, "soviet", 2, length)
+    link = dice.chain_secret(b"k" * 32, b"n" * 32, "soviet", 2)
+    assert chain.link(length) == link
+    for i in range(length, max(length - 300, 0), -1):
+        link = dice.chain_step(b"n" * 32, "soviet", 2, i, link)
+        if i > 1:
+            assert chain.link(i - 1) == link, i
+    if length <= 4096:
+        for i in range(max(length - 300, 0), 0, -1):
+            link = dice.chain_step(b"n" * 32, "soviet", 2, i, link)
+        assert chain.anchor == link

@@ -586,3 +586,42 @@ def test_the_cache_is_bounded(monkeypatch: pytest.MonkeyPatch) -> None:
         verify(me.public_key, message, me.sign(message))
     assert len(identity_module._verified) == 4
     assert identity_module.VERIFIED_KEPT == 4
+
+
+def test_plain_key_file_read_without_the_pem_module_gives_the_same_key(tmp_path: Path) -> None:
+    """An unencrypted key.pem as create() writes it is read directly (issue 19); any other
+    form goes through cryptography's PEM reader, accepting and refusing as before."""
+    from cryptography.hazmat.primitives import serialization
+
+    from pbem import identity as identity_module
+
+    store = KeyStore(tmp_path)
+    ident = store.create("Alice", "", None)
+    pem = store.key_path.read_bytes()
+    fast = identity_module._plain_pkcs8(pem)
+    assert fast is not None
+    slow = serialization.load_pem_private_key(pem, password=None)
+    assert isinstance(slow, Ed25519PrivateKey)
+    assert fast.private_bytes_raw() == slow.private_bytes_raw() == ident.secret_bytes()
+    assert store.load(None).secret_bytes() == ident.secret_bytes()
+    # other encodings of the same key: left to cryptography's reader, which reads them
+    body = pem.split(b"\n")[1]
+    for other in (pem.replace(b"\n", b"\r\n"), pem + b"\n", pem.rstrip(b"\n"),
+                  pem.replace(body, body[:32] + b"\n" + body[32:])):
+        assert identity_module._plain_pkcs8(other) is None
+        store.key_path.write_bytes(other)
+        assert store.load(None).secret_bytes() == ident.secret_bytes()
+    # a damaged key: the same refusal as before, in cryptography's words
+    for damaged in (pem.replace(body, body[:20] + b"!" + body[21:]),
+                    pem.replace(body, b"A" * 64), pem.replace(body, body[:-4] + b"AAAA")):
+        fast = identity_module._plain_pkcs8(damaged)
+        store.key_path.write_bytes(damaged)
+        try:
+            loaded = serialization.load_pem_private_key(damaged, password=None)
+        except ValueError:
+            assert fast is None
+            with pytest.raises(KeyStoreError, match="not a valid private key file"):
+                store.load(None)
+        else:
+            assert isinstance(loaded, Ed25519PrivateKey) and fast is not None
+            assert fast.private_bytes_raw() == loaded.private_bytes_raw()

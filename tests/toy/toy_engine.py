@@ -20,7 +20,6 @@ from __future__ import annotations
 from collections.abc import Mapping
 from dataclasses import dataclass
 from enum import Enum
-from importlib.resources import files
 from typing import Any
 
 from pbem.engine import (
@@ -36,6 +35,7 @@ from pbem.engine import (
     ScenarioInfo,
     Snapshot,
     State,
+    package_files,
 )
 from pbem.errors import ActionSyntaxError
 from pbem.steps import (
@@ -424,7 +424,7 @@ class SkirmishEngine(Engine):
     sides = SIDES
 
     def scenarios(self) -> list[ScenarioInfo]:
-        data = files("toy_data")
+        data = package_files("toy_data")
         return [
             ScenarioInfo("short", "Short skirmish", "four rounds", (data / "short.toml",),
                          (1, 4)),

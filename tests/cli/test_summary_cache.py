@@ -1,0 +1,124 @@
+"""``status``, ``list`` and ``receive`` verify a save's signature once per version of the
+save, not once per command (issue 19: fifty games cost fifty Ed25519 checks a command).
+
+The summary read from a verified save is kept in HOME/cache under the hash of the exact
+save bytes and the home's key; any other bytes are verified, and refused, as before."""
+
+from __future__ import annotations
+
+import shutil
+from pathlib import Path
+from typing import Any
+
+import pytest
+from click.testing import CliRunner
+
+import pbem.identity as identity_module
+from pbem.cli import main
+from pbem.selfplay import selfplay
+
+
+class _Enough(Exception):
+    pass
+
+
+@pytest.fixture(scope="module")
+def played(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """Three games of the same two homes; the last file of game 3 not yet received."""
+    root = tmp_path_factory.mktemp("summaries")
+    for seed in (1, 2):
+        selfplay("skirmish", "long", seed, root / "play", max_actions=6)
+
+    def on_file(count: int) -> None:
+        if count == 6:
+            shutil.copytree(root / "play", root / "before")
+            raise _Enough
+
+    with pytest.raises(_Enough):
+        selfplay("skirmish", "long", 3, root / "play", on_file=on_file)
+    return root / "before"
+
+
+def _home(played: Path, tmp_path: Path) -> tuple[Path, Path]:
+    incoming = sorted((played / "files").iterdir())[-1]
+    name = "home-b" if incoming.name.endswith("-red.pbem") else "home-a"
+    shutil.copytree(played / name, tmp_path / name)
+    shutil.rmtree(tmp_path / name / "cache", ignore_errors=True)
+    return tmp_path / name, incoming
+
+
+def _counting(monkeypatch: pytest.MonkeyPatch) -> list[bytes]:
+    checks: list[bytes] = []
+    real_key = identity_module.Ed25519PublicKey
+
+    class CountingKey:
+        @staticmethod
+        def from_public_bytes(key: bytes) -> Any:
+            checks.append(key)
+            return real_key.from_public_bytes(key)
+
+    monkeypatch.setattr(identity_module, "Ed25519PublicKey", CountingKey)
+    monkeypatch.setattr(identity_module, "_verified", {})
+    return checks
+
+
+def _run(home: Path, *args: str) -> str:
+    result = CliRunner().invoke(main, ["--home", str(home), *args], catch_exceptions=False)
+    assert result.exit_code == 0, result.output
+    return result.output
+
+
+def test_status_verifies_each_save_once(played: Path, tmp_path: Path,
+                                        monkeypatch: pytest.MonkeyPatch) -> None:
+    home, _ = _home(played, tmp_path)
+    checks = _counting(monkeypatch)
+    first = _run(home, "status")
+    assert len(checks) == 3  # one per save, nothing kept yet
+    for command in ("status", "list"):
+        checks.clear()
+        monkeypatch.setattr(identity_module, "_verified", {})
+        again = _run(home, command)
+        assert checks == []
+        if command == "status":
+            assert again == first
+
+
+def test_receive_verifies_only_the_save_it_loads(played: Path, tmp_path: Path,
+                                                 monkeypatch: pytest.MonkeyPatch) -> None:
+    home, incoming = _home(played, tmp_path)
+    _run(home, "status")
+    checks = _counting(monkeypatch)
+    _run(home, "receive", str(incoming))
+    # the incoming file, the save of its game and the invite inside it: not the other two
+    assert len(checks) == 3
+    checks.clear()
+    monkeypatch.setattr(identity_module, "_verified", {})
+    # the save receive wrote is kept as written: status verifies nothing
+    after = _run(home, "status")
+    assert checks == []
+    monkeypatch.setattr(identity_module, "_verified", {})
+    shutil.rmtree(home / "cache")
+    assert _run(home, "status") == after
+
+
+@pytest.mark.parametrize("change", ["altered", "another key"])
+def test_a_save_changed_since_is_verified_and_refused(played: Path, tmp_path: Path,
+                                                      change: str) -> None:
+    home, _ = _home(played, tmp_path)
+    _run(home, "status")
+    if change == "altered":
+        save = sorted((home / "games").glob("*.pbsave"))[1]
+        data = bytearray(save.read_bytes())
+        data[-1] ^= 1
+        save.write_bytes(bytes(data))
+        expected = f"{save.name}: its signature"
+    else:
+        # the home's card names another key: its own saves are no longer its own
+        card = home / "identity" / "card.json"
+        other = (played / ("home-a" if home.name == "home-b" else "home-b")
+                 / "identity" / "card.json")
+        card.write_bytes(other.read_bytes())
+        expected = "not signed by this home's identity"
+    result = CliRunner().invoke(main, ["--home", str(home), "status"])
+    assert result.exit_code != 0
+    assert expected in result.output
