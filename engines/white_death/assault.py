@@ -1,9 +1,11 @@
 """Rules 9, 10 and 11.A: the fire at each assaulted hex, and the advance (9.D).
 
-The non-phasing player's defensive fire, then the phasing player's assault fire, hex by
-hex: the controlling headquarters and artillery support (11.A), high intensity support
-(15.A.4), the allocation of fire (9.C.3, with the Default Actions stand-in), the Combat
-Results Table, and the advance into hexes the defenders have left.
+The non-phasing player's defensive fire, hex by hex, each hex resolved at once; then the
+phasing player's assault plans for every assaulted hex, and only then RESOLVE (the
+manual's Assault menu) fires them, hex by hex: the controlling headquarters and artillery
+support (11.A), high intensity support (15.A.4), the allocation of fire (9.C.3, with the
+Default Actions stand-in), the Combat Results Table, and the advance into hexes the
+defenders have left.
 """
 
 from __future__ import annotations
@@ -340,11 +342,13 @@ class AssaultState(CombatState):
         return out
 
     def _do_act_done(self, a: WDAction) -> list[Event]:
+        """``done firing``: the Default Actions allocate what is left; the defender's fire
+        is resolved at once (Rule 5: "Combat immediately ensues until resolved"), the
+        assaulting player's is an assault plan, resolved with the others at RESOLVE."""
         c = self.combat
         events: list[Event] = []
         if not c:
             return events
-        h = c["hex"]
         for tgt, kind, amt in self.default_allocation():
             try:
                 if kind == "conv":
@@ -354,8 +358,35 @@ class AssaultState(CombatState):
                                     rule="Default actions"))
             except IllegalAction:
                 continue
+        if self.phase == "defense":
+            return events + self._fire_plan("df")
+        # the manual's Assault menu: "Continue until you have completed assault plans on
+        # all the enemy hexes you selected ..., then go to RESOLVE"
+        self.plans.append(c)
+        self.combat = {}
+        return [*events, Event(f"The assault plan against {c['hex']} is complete", "phase",
+                               hexes=(c["hex"],), rule="RESOLVE")]
+
+    def _resolve_next(self) -> list[Event]:
+        """RESOLVE (the manual's Assault menu): "The battle commences against each hex and
+        each unit targeted within it, one at a time": the first plan left becomes the
+        combat, its fire is rolled (Rules 9, 10), each with its morale check (Rule 14),
+        then the tank fright checks (14.C.2) and whether the hex is cleared (9.D)."""
+        c = self.combat = self.plans.pop(0)
+        h = c["hex"]
+        events = [Event(f"Assault at {h}", "phase", hexes=(h,), rule="RESOLVE")]
+        events += self._fire_plan("assault")
+        self._push("fright", HexArgs(h))
+        self._push("assault-done", HexArgs(h))
+        return events
+
+    def _fire_plan(self, stage: str) -> list[Event]:
+        """The fire allocated at the combat's hex, each target's on the Combat Results
+        Table (a ``crt`` die; at RESOLVE an ``assault-crt`` die, sealed dice's batch)."""
+        c = self.combat
+        h = c["hex"]
+        events: list[Event] = []
         tables = self.cat.tables
-        stage = "df" if self.phase == "defense" else "assault"
         parts = {k: self.pool_parts(k) for k in ("conv", "at")}
         for tgt, kind, amt in sorted(c["alloc"], key=lambda al: (al[1], al[0])):
             value = canonical.unfrac(amt)
@@ -375,13 +406,11 @@ class AssaultState(CombatState):
                                     "the table: no effect", "attack", hexes=(h,),
                                     rule="Rule 9.B" if kind == "conv" else "Rule 10.B"))
                 continue
-            self._die("crt", f"{'conventional' if kind == 'conv' else 'antitank'} fire "
+            self._die("crt" if stage == "df" else "assault-crt",
+                      f"{'conventional' if kind == 'conv' else 'antitank'} fire "
                       f"{label} against {tgt} at {self.units[tgt].loc}",
                       "Rule 9" if kind == "conv" else "Rule 10", kind=kind, uid=tgt, col=col,
                       stage=stage, hex=self.units[tgt].loc)
-        if stage == "assault":
-            self._push("fright", HexArgs(h))
-            self._push("assault-done", HexArgs(h))
         c["checked"] = []
         return events
 

@@ -150,6 +150,8 @@ class BaseState(StepState[None]):
         self.assaults: dict[str, list[str]] = {}
         self.combat: dict[str, Any] = {}
         self.combat_hexes: list[str] = []
+        #: the assault plans made and not yet resolved (the manual's RESOLVE), in hex order
+        self.plans: list[dict[str, Any]] = []
         self.paid: set[str] = set()
         self.bar: dict[str, Any] = {}
         self.barrage_phase: dict[str, list[int]] = {}  # uid -> [strength at first, lost]

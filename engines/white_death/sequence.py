@@ -410,6 +410,18 @@ class Morale(WDRoll):
         return s._on_mc(args, roll)
 
 
+class AssaultCrt(Crt):
+    """A planned assault fire at RESOLVE (Rules 9, 10). Sealed dice (issue 21): these
+    rolls are batch ``assault``, because the manual's RESOLVE executes the plans "after
+    you have completed them": no decision of the assaulting player between the plans and
+    the fire reads a result, so the asker's file need not stop at each roll; the batch
+    ends at the first step that reads one (the tank fright checks and the clearing of
+    the hex, then the advance) or at the opponent's decision."""
+
+    name = "assault-crt"
+    batch = "assault"
+
+
 class BarrageChoice(WDChoice):
     """Rule 11.B: one barrage at a time (assign artillery, fire it), until ``end
     barrage``; played only when the phasing player has deployed barrage artillery."""
@@ -481,8 +493,10 @@ class Combat(WDProcedure):
 
 class FirePhase(WDProcedure):
     """Rule 5: hex by hex, the fire at each assaulted hex where attackers and defenders
-    still face each other; the assault phase after the defensive fire; the advance
-    after the assault fire when a hex was cleared (Rule 9.D)."""
+    still face each other: the defender's fire, each hex resolved as it is allocated; then
+    the assaulting player's plans for every hex, then RESOLVE (the manual's Assault
+    menu: "Continue until you have completed assault plans on all the enemy hexes you
+    selected ..., then go to RESOLVE")."""
 
     name, rule = "fire-phase", "Rule 5"
     Args = Stage
@@ -500,6 +514,27 @@ class FirePhase(WDProcedure):
             s.counts = {}
             flow.goto("fire-phase", Stage("assault"))
             return [Event("The assault phase begins", "phase", rule="Rule 5")]
+        flow.goto("resolve")
+        return []
+
+
+class Resolve(WDProcedure):
+    """RESOLVE (the manual's Assault menu): "This executes the assault plans after you
+    have completed them. The battle commences against each hex and each unit targeted
+    within it, one at a time. Losses are calculated, retreats are carried out, morale
+    checks are taken, and the results are reported. If any hex has been vacated, you
+    are given the opportunity to move in": one plan at a time, in hex order, its fire
+    (``assault-crt``, Rules 9, 10) with their morale checks (Rule 14), the tank fright
+    checks (14.C.2) and the hex's clearing (9.D); then the advance (9.D, 10.E)."""
+
+    name, rule = "resolve", "RESOLVE"
+    phase = "assault"
+
+    def act(self, s: WDState, args: Any, flow: Flow) -> list[Event]:
+        if s.plans:
+            flow.goto("resolve")
+            return s._resolve_next()
+        s.combat = {}
         if s.advance:
             flow.goto("advance")
         else:
@@ -596,6 +631,7 @@ STEPS = step_table(
     Game(), Setup(), Turn(), TurnBegins(), Weather(), Release(), Supply(), Airdrop(),
     VLSupply(), Impulses(), Impulse(), StartImpulse(), Flieger(), Answer(),
     ImpulseDecision(), Movement(), FinishMove(), Ice(), Brandenburg(), Crt(), Morale(),
+    AssaultCrt(), Resolve(),
     BarrageChoice(), BarrageRoll(), BarrageDone(), BarrageEnd(), Combat(), FirePhase(),
     DefensiveFire(), AssaultFire(), Fright(), AssaultDone(), Advance(), EndImpulse())
 

@@ -31,6 +31,7 @@ class SnapshotState(BaseState):
             "schedule": [list(r) for r in self.schedule],
             "assaults": {k: list(v) for k, v in sorted(self.assaults.items())},
             "combat": _canon(self.combat), "combat_hexes": list(self.combat_hexes),
+            "plans": _canon(self.plans),
             "paid": sorted(self.paid), "bar": _canon(self.bar),
             "barrage_phase": {k: list(v) for k, v in sorted(self.barrage_phase.items())},
             "advance": {k: list(v) for k, v in sorted(self.advance.items())},
@@ -66,6 +67,7 @@ class SnapshotState(BaseState):
         self.assaults = {k: list(v) for k, v in b["assaults"].items()}
         self.combat = _uncanon(b["combat"])
         self.combat_hexes = list(b["combat_hexes"])
+        self.plans = _uncanon(b.get("plans", []))
         self.paid = set(b["paid"])
         self.bar = _uncanon(b["bar"])
         self.barrage_phase = {k: list(v) for k, v in b["barrage_phase"].items()}

@@ -61,7 +61,9 @@ def test_the_rolls_of_a_fire_are_frames_of_the_save(engine: WhiteDeath) -> None:
     body = s.snapshot()["body"]
     assert set(body) == {"position", "stack"}
     assert [f[0] for f in body["stack"]][:4] == ["game", "turn", "impulses", "impulse"]
-    assert body["stack"][-1][0] == "crt"
+    # the assault plans are resolved by the RESOLVE step, one planned fire at a time
+    assert [f[0] for f in body["stack"]][-4:] == [
+        "resolve", "assault-done", "fright", "assault-crt"]
     restored = engine.restore(s.snapshot())
     assert restored.digest() == s.digest()
     assert restored.chance_request() == s.chance_request()
