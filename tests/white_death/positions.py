@@ -93,3 +93,15 @@ def _fresh_unit(uid: str, strength: int, base: dict[str, Any]) -> dict[str, Any]
                     spent=[0, 1], stopped=False, zoc_start=False, entrained=False, via="",
                     garrison="", seq=0, assault="", entry="", marks=[])
     return template
+
+
+def velikiye_luki_cut_off(engine: WhiteDeath) -> str:
+    """The ``[units]`` of a Velikiye Luki cut off (Rule 15.D): I/277 in the city, ringed by
+    Soviet units two hexes out, whose ZOCs cut it off from every friendly edge."""
+    s = position(engine)
+    vl = s.vl_hexes()
+    ring = [h for h in s.map.ids if min(s.map.distance(h, v) for v in vl) == 2]
+    soviets = [u for u in s.cat.units if s.cat.units[u].side == "soviet"]
+    lines = [f'"I/277" = "{vl[0]}"']
+    lines += [f'"{uid}" = "{h}"' for uid, h in zip(soviets, ring, strict=False)]
+    return "[units]\n" + "\n".join(lines) + "\n"
