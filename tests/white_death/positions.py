@@ -105,3 +105,18 @@ def velikiye_luki_cut_off(engine: WhiteDeath) -> str:
     lines = [f'"I/277" = "{vl[0]}"']
     lines += [f'"{uid}" = "{h}"' for uid, h in zip(soviets, ring, strict=False)]
     return "[units]\n" + "\n".join(lines) + "\n"
+
+
+def purkayev_turn_1_german(engine: WhiteDeath, units: str = "") -> WDState:
+    """Purkayev, turn 1, the Soviet player's 10 MPs spent: the German player decides his
+    first impulse, the scenario's units where they start, its garrisons still bound by
+    Rule 22; ``units`` (``[units]`` lines) added."""
+    return position(engine, f"""
+        board = "scenario"
+        turn = 1
+        phasing = "german"
+        mps = {{soviet = 0, german = 10}}
+        impulses = {{soviet = 1, german = 0}}
+        [units]
+        {units}
+    """, "purkayev")

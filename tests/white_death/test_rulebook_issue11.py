@@ -21,7 +21,7 @@ from .conftest import (
     roll,
     settle,
 )
-from .positions import position, velikiye_luki_cut_off
+from .positions import position, purkayev_turn_1_german, velikiye_luki_cut_off
 
 # ---------------------------------------------------------------- Rule 7: creeks
 
@@ -119,23 +119,13 @@ def test_rule_22_unreleased_city_garrison_may_not_advance_out(engine: WhiteDeath
 def test_rule_22_turn_1_garrisons_may_not_advance(engine: WhiteDeath) -> None:
     """Rule 22: the opening garrisons "may not be moved the first turn": an assault on turn
     1 may clear a hex, but the garrison unit stays where it is."""
-    turn_1 = """
-        board = "scenario"
-        turn = 1
-        phasing = "german"
-        mps = {soviet = 0, german = 10}
-        impulses = {soviet = 1, german = 0}
-    """
-    s = position(engine, turn_1, "purkayev")
+    s = purkayev_turn_1_german(engine)
     uid = next(x for x in s.side_units("german") if s.units[x].garrison == "town"
                and s.utype(x).personnel)
     h = s.units[uid].loc
     target = next(n for n in s.nbrs(h) if not s.units_at(n)
                   and s.enter_cost(uid, h, n) is not None)
-    s = position(engine, turn_1 + f"""
-        [units]
-        "1/31R" = {{hex = "{target}", strength = 1}}
-    """, "purkayev")
+    s = purkayev_turn_1_german(engine, f'"1/31R" = {{hex = "{target}", strength = 1}}')
     _clear_hex_by_assault(s, uid, target)
     assert not s.units_at(target, "soviet")
     assert f"advance {uid} {target}" not in [a.notation() for a in s.legal_actions()]
