@@ -74,6 +74,8 @@ def _units(engine: WhiteDeath, base: dict[str, Any], named: dict[str, Any],
         fields = {"hex": given} if isinstance(given, str) else dict(given)
         d = units.get(uid) or _fresh_unit(uid, cat.units[uid].strength, base)
         if "hex" in fields:
+            if "loc" in fields:
+                raise KeyError(f"{uid}: hex and loc are the same field: give one")
             fields["loc"] = fields.pop("hex")
         unknown = set(fields) - set(d)
         if unknown:
