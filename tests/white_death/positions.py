@@ -122,3 +122,12 @@ def purkayev_turn_1_german(engine: WhiteDeath, units: str = "") -> WDState:
         [units]
         {units}
     """, "purkayev")
+
+
+#: Prefix to a position's text: the German player's first impulse decision of the turn,
+#: the Soviet player having spent 1 of his 10 MPs in the impulse before (Rule 5).
+GERMAN_IMPULSE = """
+    phasing = "german"
+    mps = {soviet = 9, german = 10}
+    impulses = {soviet = 1, german = 0}
+"""

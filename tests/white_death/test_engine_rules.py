@@ -7,13 +7,12 @@ from engines.white_death.state import WDState
 
 from .conftest import (
     declare_assault,
-    german_turn,
     refused,
     roll,
     settle,
     survive_defensive_fire,
 )
-from .positions import position, purkayev_turn_1_german
+from .positions import GERMAN_IMPULSE, position, purkayev_turn_1_german
 
 
 def test_soviet_moves_first_and_decides_mps(engine: WhiteDeath) -> None:
@@ -246,11 +245,11 @@ def test_bunker_spares_morale_checks(engine: WhiteDeath) -> None:
 
 
 def test_rail_movement(engine: WhiteDeath) -> None:
-    s = position(engine, """
+    s = position(engine, GERMAN_IMPULSE + """
         [units]
         "I/504" = "0312"
     """)
-    german_turn(s, 2)
+    s.apply("impulse 2")
     s.apply("entrain I/504")
     assert s.rail_used["german"] == 4
     dests = [a.hex for a in s.legal_actions() if a.kind == "rail"]
@@ -337,13 +336,13 @@ def test_isolation_halves_fire_and_worsens_morale(engine: WhiteDeath) -> None:
 
 
 def test_brandenburgers_lead_a_stack_through_zocs(engine: WhiteDeath) -> None:
-    s = position(engine, """
+    s = position(engine, GERMAN_IMPULSE + """
         [units]
         "1/Br803" = "1310"
         "I/277" = "1310"
         "1188/357" = "1510"
     """)
-    german_turn(s, 6)
+    s.apply("impulse 6")
     s.apply("lead 1/Br803 1310 1410")  # 1410 is in the Soviet ZOC
     req = s.chance_request()
     assert req.rule == "Rule 21.B" and "(-1)" in req.purpose

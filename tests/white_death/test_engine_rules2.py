@@ -10,23 +10,22 @@ from engines.white_death.state import WDState
 
 from .conftest import (
     declare_assault,
-    german_turn,
     refused,
     roll,
     settle,
     survive_defensive_fire,
 )
-from .positions import position, purkayev_turn_1_german, velikiye_luki_cut_off
+from .positions import GERMAN_IMPULSE, position, purkayev_turn_1_german, velikiye_luki_cut_off
 
 
 def test_rail_capacity_is_25_strength_points_a_turn(engine: WhiteDeath) -> None:
     def used(points: int) -> WDState:
-        s = position(engine, f"""
+        s = position(engine, GERMAN_IMPULSE + f"""
             rail_used = {{german = {points}}}
             [units]
             "I/504" = "0312"
         """)
-        german_turn(s)
+        s.apply("impulse 5")
         return s
     s = used(22)
     refused(s, "entrain I/504", "Rule 8")  # 4 more would make 26
@@ -36,11 +35,11 @@ def test_rail_capacity_is_25_strength_points_a_turn(engine: WhiteDeath) -> None:
 
 
 def test_weapons_units_entrain_only_in_towns(engine: WhiteDeath) -> None:
-    s = position(engine, """
+    s = position(engine, GERMAN_IMPULSE + """
         [units]
         "Hvy/LIX" = "0313"  # a railroad hex, not a town
     """)
-    german_turn(s)
+    s.apply("impulse 5")
     refused(s, "entrain Hvy/LIX", "Rule 8")
 
 
@@ -423,11 +422,11 @@ def test_an_entrained_artillery_unit_may_not_deploy(engine: WhiteDeath) -> None:
     undeploys artillery), so it may not deploy on the train (Rule 6.B.2) and then barrage
     from it; the census found apply accepting the ``deploy`` legal_actions leaves out
     (purkayev seed 4, step 413)."""
-    s = position(engine, """
+    s = position(engine, GERMAN_IMPULSE + """
         [units]
         "NW/LIX" = "0312"  # a town on the railroad
     """)
-    german_turn(s)
+    s.apply("impulse 5")
     s.apply("entrain NW/LIX")
     assert "deploy NW/LIX" not in [a.notation() for a in s.legal_actions()]
     refused(s, "deploy NW/LIX", "Rule 8")
@@ -438,12 +437,12 @@ def test_an_entrained_unit_is_offered_its_replacement(engine: WhiteDeath) -> Non
     """Rule 18: replacement points go to "any non-isolated personnel unit" in the first
     impulse of a turn, one on a train too; apply accepted ``replace`` for an entrained
     unit, legal_actions offered it only rail moves (the census: woehler seed 6, step 57)."""
-    s = position(engine, """
+    s = position(engine, GERMAN_IMPULSE + """
         repl = {german = 1}
         [units]
         "I/504" = {hex = "0312", strength = 2}
     """)
-    german_turn(s)
+    s.apply("impulse 5")
     s.apply("entrain I/504")
     assert s.impulses["german"] == 1
     assert "replace I/504" in [a.notation() for a in s.legal_actions()]
@@ -456,12 +455,12 @@ def test_an_entrained_engineer_may_not_demolish_a_bridge(engine: WhiteDeath) -> 
     expending one additional MP"; on the train a unit's movement is rail movement until it
     detrains, so it detrains first.  The census found apply accepting the ``demolish``
     legal_actions leaves out (campaign seed 95, step 723: Pi/83 on a train at 2513)."""
-    s = position(engine, """
+    s = position(engine, GERMAN_IMPULSE + """
         [units]
         "Pi/83" = "1207"
     """)
     assert "1207" in s.bridges
-    german_turn(s)
+    s.apply("impulse 5")
     assert "demolish bridge Pi/83" in [a.notation() for a in s.legal_actions()]  # on foot: may
     s.apply("entrain Pi/83")
     assert "demolish bridge Pi/83" not in [a.notation() for a in s.legal_actions()]

@@ -9,13 +9,12 @@ from engines.white_death.state import WDState
 
 from .conftest import (
     declare_assault,
-    german_turn,
     refused,
     roll,
     settle,
     started,
 )
-from .positions import position
+from .positions import GERMAN_IMPULSE, position
 
 
 def test_ski_units_pay_to_slip_through_zocs(engine: WhiteDeath) -> None:
@@ -179,15 +178,15 @@ def test_deploying_costs_one_mp_and_moving_concentrates(engine: WhiteDeath) -> N
 
 def test_alternate_german_entry_zones(engine: WhiteDeath) -> None:
     def due(turn: int) -> WDState:
-        s = position(engine, f"""
+        s = position(engine, GERMAN_IMPULSE + f"""
             schedule = [[{turn}, "I/SS8", "german-south"]]
             [units]
             "I/504" = "1518"  # keeps the southern zones open (Rule 17.E)
             "I/SS8" = {{loc = "raster", entry = "german-south"}}
         """)
-        german_turn(s)
+        s.apply("impulse 5")
         return s
-    this_turn = position(engine).turn
+    this_turn = position(engine, GERMAN_IMPULSE).turn
     s = due(this_turn)
     west_only = set(s.cat.resolve("german-west")) - set(s.cat.resolve("german-southwest"))
     south_side = set(s.cat.resolve("german-south")) | set(s.cat.resolve("german-southwest"))

@@ -16,12 +16,11 @@ from pbem.errors import ScenarioError
 
 from .conftest import (
     declare_assault,
-    german_turn,
     refused,
     roll,
     settle,
 )
-from .positions import position, purkayev_turn_1_german, velikiye_luki_cut_off
+from .positions import GERMAN_IMPULSE, position, purkayev_turn_1_german, velikiye_luki_cut_off
 
 # ---------------------------------------------------------------- Rule 7: creeks
 
@@ -64,10 +63,12 @@ def test_rule_7_shipped_creek_hexes_are_creek_terrain() -> None:
 # ---------------------------------------------------------------- Rule 22: garrisons
 
 
-def _bound_garrison(engine: WhiteDeath, released: bool = False, more: str = "") -> WDState:
+def _bound_garrison(engine: WhiteDeath, released: bool = False, more: str = "",
+                    at: str = "") -> WDState:
     """I/277 of the Velikiye Luki garrison in the city's rail hex (1207), not released
-    unless ``released``; ``more`` units (setup TOML lines)."""
-    return position(engine, f"""
+    unless ``released``; ``more`` units (setup TOML lines); ``at``: the moment (setup
+    TOML keys), by default the Soviet impulse decision."""
+    return position(engine, at + f"""
         vl_released = {str(released).lower()}
         [units]
         "I/277" = {{hex = "1207", garrison = "vl"}}
@@ -78,12 +79,12 @@ def _bound_garrison(engine: WhiteDeath, released: bool = False, more: str = "") 
 def test_rule_22_unreleased_city_garrison_may_not_leave_by_rail(engine: WhiteDeath) -> None:
     """Rule 22: "Until released, the Velikiye Luki garrison may not leave the city" -- nor
     by rail: no rail hex of the city but its own is on the line, so it may not entrain."""
-    s = _bound_garrison(engine)
-    german_turn(s)
+    s = _bound_garrison(engine, at=GERMAN_IMPULSE)
+    s.apply("impulse 5")
     assert s.rail_destinations("I/277") == []
     refused(s, "entrain I/277", "Rule 22")
-    s = _bound_garrison(engine, released=True)
-    german_turn(s)
+    s = _bound_garrison(engine, released=True, at=GERMAN_IMPULSE)
+    s.apply("impulse 5")
     s.apply("entrain I/277")  # released, the railroad out of the city is open to it
     assert any(h not in s.vl_hexes() for h in s.rail_destinations("I/277"))
 
@@ -240,8 +241,9 @@ def test_rule_16_b_bank_kept_across_impulses(engine: WhiteDeath) -> None:
 
 def _weapons_reinforcement(engine: WhiteDeath, more: str = "") -> WDState:
     """Pzjg/LIX (a weapons company) waiting to enter in the western area, 1188/357 at
-    0210 putting entry hexes of that area in a Soviet ZOC; ``more`` units."""
-    return position(engine, f"""
+    0210 putting entry hexes of that area in a Soviet ZOC, at the German impulse
+    decision; ``more`` units."""
+    return position(engine, GERMAN_IMPULSE + f"""
         [units]
         "Pzjg/LIX" = {{loc = "raster", strength = 2, entry = "german-west"}}
         "1188/357" = "0210"
@@ -259,11 +261,11 @@ def test_rule_3_c_weapons_reinforcement_may_not_enter_a_zoc_alone(engine: WhiteD
     unless a personnel or AFV unit is also present in the hex" -- from off the map too."""
     s = _weapons_reinforcement(engine)
     h = _zoc_entry(s)
-    german_turn(s)
+    s.apply("impulse 5")
     assert h not in s.entry_hexes("Pzjg/LIX")
     refused(s, f"enter Pzjg/LIX {h}", "Rule 3.C")
     s = _weapons_reinforcement(engine, f'"I/504" = "{h}"')  # a personnel unit there
-    german_turn(s)  # now it may
+    s.apply("impulse 5")  # now it may
     assert h in s.entry_hexes("Pzjg/LIX")
     s.apply(f"enter Pzjg/LIX {h}")
 
@@ -334,13 +336,13 @@ def test_rule_15_d_2_declining_keeps_the_point(engine: WhiteDeath) -> None:
 
 
 def _rocket_barrage(engine: WhiteDeath) -> WDState:
-    s = position(engine, """
+    s = position(engine, GERMAN_IMPULSE + """
         [units]
         "NW/LIX" = "1510"
         "I/504" = "1610"  # observes
         "1188/357" = "1810"
     """)
-    german_turn(s)
+    s.apply("impulse 5")
     s.apply("deploy NW/LIX")
     s.apply("end movement")
     s.apply("barrage 1810 with NW/LIX")
@@ -372,12 +374,12 @@ def test_rule_15_a_3_three_points_fire_rockets_at_full(engine: WhiteDeath) -> No
 def test_rule_20_a_built_bridge_is_a_road_hex(engine: WhiteDeath) -> None:
     """Rule 20: a bridge "allows units to enter and leave the hex as if it were a road
     hex" -- one built in the game too, though no road of the map runs into it."""
-    s = position(engine, """
+    s = position(engine, GERMAN_IMPULSE + """
         [units]
         "Brueck/LIX" = "1202"  # a river hex, no bridge, no road
         "I/504" = "1303"  # a road hex next to it
     """)
-    german_turn(s)
+    s.apply("impulse 5")
     s.apply("build bridge Brueck/LIX")
     assert "1202" in s.bridges
     road = s.cat.tables.movement["road"]["l"].enter
