@@ -95,9 +95,11 @@ def test_velikiye_luki_garrison_moves_within_the_city(engine: WhiteDeath) -> Non
     roll(s, 2)  # release roll on turn 2: only a 1 releases (Rule 22)
     settle(s)
     assert s.turn == 2 and not s.vl_released
-    s.apply("impulse 1")
-    s.apply("end movement")
-    settle(s)
+    s = position(engine, GERMAN_IMPULSE + """
+        board = "scenario"
+        turn = 2
+        vl_released = false
+    """, "purkayev")
     s.apply("impulse 5")
     vl = set(s.vl_hexes())
     uid = next(x for x in s.side_units("german") if s.units[x].garrison == "vl"
@@ -105,10 +107,9 @@ def test_velikiye_luki_garrison_moves_within_the_city(engine: WhiteDeath) -> Non
     h = s.units[uid].loc
     inside = [n for n in s.map.neighbors(h) if n in vl and s.stack_ok_with(n, uid)]
     outside = [n for n in s.map.neighbors(h) if n not in vl and not s.units_at(n, "soviet")]
-    if outside:
-        refused(s, f"move {uid} {h} {outside[0]}", "Rule 22")
-    if inside:
-        s.apply(f"move {uid} {h} {inside[0]}")
+    assert outside and inside
+    refused(s, f"move {uid} {h} {outside[0]}", "Rule 22")
+    s.apply(f"move {uid} {h} {inside[0]}")
     # the town garrisons are free from turn 2
     town = next(x for x in s.side_units("german") if s.units[x].garrison == "town")
     assert [a for a in s.legal_actions() if a.unit == town]

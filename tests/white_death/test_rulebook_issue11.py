@@ -105,10 +105,9 @@ def test_rule_22_unreleased_city_garrison_may_not_advance_out(engine: WhiteDeath
     into it (advancing is leaving the city); released, it may (Rule 9.D)."""
     for released in (False, True):
         outside = "1108"  # next to 1207, not a city hex
-        s = _bound_garrison(engine, released, f'"1/31R" = {{hex = "{outside}", strength = 1}}')
+        s = _bound_garrison(engine, released, f'"1/31R" = {{hex = "{outside}", strength = 1}}',
+                            at=GERMAN_IMPULSE)
         assert outside not in s.vl_hexes() and s.map.grid.adjacent("1207", outside)
-        s.apply("impulse 1")
-        s.apply("end movement")
         _clear_hex_by_assault(s, "I/277", outside)
         assert not s.units_at(outside, "soviet")
         offered = [a.notation() for a in s.legal_actions()]
@@ -219,19 +218,13 @@ def test_rule_16_b_thaw_river_left_on_the_bank_entered_after_moving_along(
 
 def test_rule_16_b_bank_kept_across_impulses(engine: WhiteDeath) -> None:
     """Rule 16.B: a unit that ends an impulse in the river still leaves it, in the next
-    impulse, on the bank it entered from."""
+    impulse, on the bank it entered from. tk/18M ended the last impulse in the Lowatj
+    (1210), having entered it from the east bank (1310)."""
     s = position(engine, """
         weather = "thaw"
         [units]
-        "tk/18M" = "1310"
+        "tk/18M" = {hex = "1210", via = "1310"}
     """)
-    s.apply("impulse 2")
-    s.apply("move tk/18M 1310 1210")
-    s.apply("end movement")
-    settle(s)
-    s.apply("impulse 1")  # the German
-    s.apply("end movement")
-    settle(s)
     s.apply("impulse 5")
     refused(s, "move tk/18M 1210 1110", "Rule 16.B")
 
