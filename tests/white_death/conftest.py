@@ -73,8 +73,9 @@ def refused(s: WDState, text: str, rule: str) -> IllegalAction:
     return exc.value
 
 
-# Positions. The rules tests build their positions by hand on the test map, from a game
-# whose opening dice are rolled: these are the starts they share.
+# Positions by hand. The rule tests state theirs through the setup API (positions.py);
+# these poke a state instead, kept for the cache tests and for checking positions.py
+# against the hand-built start (test_positions.py). A new rule test uses positions.py.
 def started(engine: WhiteDeath, scenario: str = "woehler", weather: int = 1) -> WDState:
     """A new game past its opening dice (weather roll ``weather``, the others 3)."""
     s = engine.new_state(scenario)

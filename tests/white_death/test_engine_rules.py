@@ -7,19 +7,16 @@ from engines.white_death.state import WDState
 
 from .conftest import (
     declare_assault,
-    fresh,
-    german_turn,
-    purkayev_german_decision,
-    put,
     refused,
     roll,
     settle,
     survive_defensive_fire,
 )
+from .positions import GERMAN_IMPULSE, position, purkayev_turn_1_german
 
 
 def test_soviet_moves_first_and_decides_mps(engine: WhiteDeath) -> None:
-    s = fresh(engine)
+    s = position(engine)
     d = s.decision()
     assert d is not None and d.side == "soviet" and d.kind == "impulse-mps"
     assert [a.notation() for a in s.legal_actions()] == [f"impulse {k}" for k in range(1, 11)]
@@ -27,9 +24,11 @@ def test_soviet_moves_first_and_decides_mps(engine: WhiteDeath) -> None:
 
 
 def test_impulses_alternate_until_one_side_is_spent(engine: WhiteDeath) -> None:
-    s = fresh(engine)
-    put(s, "1188/357", "2010")
-    put(s, "I/504", "0510")
+    s = position(engine, """
+        [units]
+        "1188/357" = "2010"
+        "I/504" = "0510"
+    """)
     s.apply("impulse 10")
     s.apply("end movement")
     assert s.current_player() == "german" and s.phase == "decision"
@@ -46,9 +45,11 @@ def test_impulses_alternate_until_one_side_is_spent(engine: WhiteDeath) -> None:
 
 
 def test_zoc_stops_movement_and_leaving_costs_one(engine: WhiteDeath) -> None:
-    s = fresh(engine)
-    put(s, "1188/357", "1810")
-    put(s, "I/504", "1510")
+    s = position(engine, """
+        [units]
+        "1188/357" = "1810"
+        "I/504" = "1510"
+    """)
     s.apply("impulse 5")
     s.apply("move 1188/357 1810 1710")  # 1710 is next to 1510's neighbours? no: 1610 is
     s.apply("move 1188/357 1710 1610")  # 1610 is adjacent to 1510: enemy ZOC
@@ -65,30 +66,38 @@ def test_zoc_stops_movement_and_leaving_costs_one(engine: WhiteDeath) -> None:
 
 
 def test_enemy_hex_and_prohibited_terrain(engine: WhiteDeath) -> None:
-    s = fresh(engine)
-    put(s, "tk/18M", "1810")
-    put(s, "I/504", "1510")
+    s = position(engine, """
+        [units]
+        "tk/18M" = "1810"
+        "I/504" = "1510"
+    """)
     s.apply("impulse 5")
     refused(s, "move tk/18M 1810 1811", "Rule 7")  # forest is P for track units
     refused(s, "move tk/18M 1810 1910", "Rule 6.A") if False else None
 
 
 def test_weapons_unit_may_not_enter_zoc_alone(engine: WhiteDeath) -> None:
-    s = fresh(engine)
-    put(s, "at/3S", "1710")
-    put(s, "I/504", "1510")
+    alone = """
+        [units]
+        "at/3S" = "1710"
+        "I/504" = "1510"
+    """
+    s = position(engine, alone)
     s.apply("impulse 5")
     refused(s, "move at/3S 1710 1610", "Rule 3.C")
-    put(s, "1190/357", "1610")
+    s = position(engine, alone + '"1190/357" = "1610"')  # a personnel unit there
+    s.apply("impulse 5")
     s.apply("move at/3S 1710 1610")
     assert s.units["at/3S"].loc == "1610"
 
 
 def test_afv_transit_draws_antitank_fire(engine: WhiteDeath) -> None:
-    s = fresh(engine)
-    put(s, "tk/18M", "1709")
-    put(s, "Pzjg/LIX", "1509")
-    put(s, "I/504", "1509")
+    s = position(engine, """
+        [units]
+        "tk/18M" = "1709"
+        "Pzjg/LIX" = "1509"
+        "I/504" = "1509"
+    """)
     s.apply("impulse 6")
     s.apply("move tk/18M 1709 1609")  # into the ZOC: AFVs need not stop (Rule 3.A)
     assert not s.units["tk/18M"].stopped and not s.is_chance()
@@ -105,9 +114,11 @@ def test_afv_transit_draws_antitank_fire(engine: WhiteDeath) -> None:
 
 
 def test_soviet_needs_three_mps_to_assault_german_one(engine: WhiteDeath) -> None:
-    s = fresh(engine)
-    put(s, "1188/357", "1610")
-    put(s, "I/504", "1510")
+    s = position(engine, """
+        [units]
+        "1188/357" = "1610"
+        "I/504" = "1510"
+    """)
     s.apply("impulse 2")
     refused(s, "assault 1510 with 1188/357", "Rule 5")
     s.apply("end movement")
@@ -118,10 +129,12 @@ def test_soviet_needs_three_mps_to_assault_german_one(engine: WhiteDeath) -> Non
 
 
 def test_assault_sequence_and_decision_points(engine: WhiteDeath) -> None:
-    s = fresh(engine)
-    put(s, "1188/357", "1610")
-    put(s, "1/31R", "1609")
-    put(s, "I/504", "1510")
+    s = position(engine, """
+        [units]
+        "1188/357" = "1610"
+        "1/31R" = "1609"
+        "I/504" = "1510"
+    """)
     s.apply("impulse 3")
     s.apply("assault 1510 with 1188/357")
     s.apply("assault 1510 with 1/31R")
@@ -153,10 +166,12 @@ def test_assault_sequence_and_decision_points(engine: WhiteDeath) -> None:
 
 
 def test_weapons_units_fired_at_last_and_no_better(engine: WhiteDeath) -> None:
-    s = fresh(engine)
-    put(s, "1188/357", "1610")
-    put(s, "I/504", "1510")
-    put(s, "Pzjg/LIX", "1510")
+    s = position(engine, """
+        [units]
+        "1188/357" = "1610"
+        "I/504" = "1510"
+        "Pzjg/LIX" = "1510"
+    """)
     declare_assault(s, "1510", "1188/357")
     survive_defensive_fire(s)
     assert s.phase == "assault"
@@ -167,10 +182,12 @@ def test_weapons_units_fired_at_last_and_no_better(engine: WhiteDeath) -> None:
 
 
 def test_tank_fright(engine: WhiteDeath) -> None:
-    s = fresh(engine)
-    put(s, "tk/18M", "1610")
-    put(s, "mr/18M", "1610")
-    put(s, "I/504", "1510")
+    s = position(engine, """
+        [units]
+        "tk/18M" = "1610"
+        "mr/18M" = "1610"
+        "I/504" = "1510"
+    """)
     declare_assault(s, "1510", "tk/18M")
     survive_defensive_fire(s)
     s.apply("done firing")
@@ -181,7 +198,7 @@ def test_tank_fright(engine: WhiteDeath) -> None:
 
 
 def test_garrisons_rule_22(engine: WhiteDeath) -> None:
-    s = purkayev_german_decision(engine)
+    s = purkayev_turn_1_german(engine)
     vl_unit = next(x for x in s.side_units("german") if s.units[x].garrison == "vl")
     h = s.units[vl_unit].loc
     s.apply("impulse 5")
@@ -203,10 +220,12 @@ def test_intrinsic_garrisons_west_of_the_lowatj(engine: WhiteDeath) -> None:
 
 
 def test_limited_intelligence(engine: WhiteDeath) -> None:
-    s = fresh(engine)
-    put(s, "I/504", "1510")
-    put(s, "I/505", "1510")
-    put(s, "1188/357", "2010")
+    s = position(engine, """
+        [units]
+        "I/504" = "1510"
+        "I/505" = "1510"
+        "1188/357" = "2010"
+    """)
     soviet = s.view("soviet")
     at = [p for p in soviet.pieces if p.location == "1510"]
     assert len([p for p in at if not p.hidden]) == 1  # only the top unit
@@ -216,18 +235,21 @@ def test_limited_intelligence(engine: WhiteDeath) -> None:
 
 
 def test_bunker_spares_morale_checks(engine: WhiteDeath) -> None:
-    s = fresh(engine)
-    put(s, "I/277", "1207")
-    s.bunkers = [["1207", 10]]
-    assert s.morale_exempt("I/277", "assault")
-    s.bunkers = [["1207", 2]]
-    assert not s.morale_exempt("I/277", "assault")
+    for level, exempt in ((10, True), (2, False)):
+        s = position(engine, f"""
+            bunkers = [["1207", {level}]]
+            [units]
+            "I/277" = "1207"
+        """)
+        assert s.morale_exempt("I/277", "assault") == exempt
 
 
 def test_rail_movement(engine: WhiteDeath) -> None:
-    s = fresh(engine)
-    put(s, "I/504", "0312")
-    german_turn(s, 2)
+    s = position(engine, GERMAN_IMPULSE + """
+        [units]
+        "I/504" = "0312"
+    """)
+    s.apply("impulse 2")
     s.apply("entrain I/504")
     assert s.rail_used["german"] == 4
     dests = [a.hex for a in s.legal_actions() if a.kind == "rail"]
@@ -237,7 +259,7 @@ def test_rail_movement(engine: WhiteDeath) -> None:
 
 
 def test_notation_round_trip(engine: WhiteDeath) -> None:
-    s = fresh(engine)
+    s = position(engine)
     for text in ("impulse 4", "move 1188/357 2405 2404", "assault 1305 with 1188/357",
                  "fire 7/2 at I/277", "fire antitank 3 at tk/18M", "done firing",
                  "end movement", "barrage 1305 with hvy/KF", "advance 1188/357 1305",
@@ -247,11 +269,13 @@ def test_notation_round_trip(engine: WhiteDeath) -> None:
 
 
 def test_tank_fright_without_fire_is_an_unmodified_check(engine: WhiteDeath) -> None:
-    s = fresh(engine)
-    put(s, "tk/18M", "1610")
-    put(s, "mr/18M", "1610")
-    put(s, "I/504", "1510")
-    put(s, "I/505", "1510")
+    s = position(engine, """
+        [units]
+        "tk/18M" = "1610"
+        "mr/18M" = "1610"
+        "I/504" = "1510"
+        "I/505" = "1510"
+    """)
     declare_assault(s, "1510", "tk/18M", "mr/18M")
     survive_defensive_fire(s)
     s.apply("fire 10 at I/504")  # I/505 is not fired at
@@ -261,11 +285,13 @@ def test_tank_fright_without_fire_is_an_unmodified_check(engine: WhiteDeath) -> 
 
 
 def test_barrage_costs_supply_and_rolls_per_unit(engine: WhiteDeath) -> None:
-    s = fresh(engine)
-    put(s, "hvy/KF", "1810")
-    put(s, "1188/357", "1610")  # observes for the non-divisional regiment (Rule 11.B.3.A)
-    put(s, "I/504", "1510")
-    put(s, "Pzjg/LIX", "1510")
+    s = position(engine, """
+        [units]
+        "hvy/KF" = "1810"
+        "1188/357" = "1610"  # observes for the non-divisional regiment (Rule 11.B.3.A)
+        "I/504" = "1510"
+        "Pzjg/LIX" = "1510"
+    """)
     s.apply("impulse 3")
     s.apply("deploy hvy/KF")
     s.apply("end movement")
@@ -281,35 +307,42 @@ def test_barrage_costs_supply_and_rolls_per_unit(engine: WhiteDeath) -> None:
 
 
 def test_observation_and_line_of_sight(engine: WhiteDeath) -> None:
-    s = fresh(engine)
-    put(s, "1188/357", "2010")
-    put(s, "I/504", "1810")  # 1810 is a town: a unit in it may be seen
+    units = """
+        [units]
+        "1188/357" = "2010"
+        "I/504" = "1810"  # 1810 is a town: a unit in it may be seen
+    """
+    s = position(engine, units)
     assert s.sees("1188/357", "1810")
-    s.weather = "snow"  # Rule 11.B.3.E: only adjacent units
+    s = position(engine, 'weather = "snow"' + units)  # Rule 11.B.3.E: only adjacent units
     assert not s.sees("1188/357", "1810")
 
 
 def test_isolation_halves_fire_and_worsens_morale(engine: WhiteDeath) -> None:
-    s = fresh(engine)
-    put(s, "I/504", "1010")
+    s = position(engine, """
+        [units]
+        "I/504" = "1010"
+    """)
     assert not s.isolated("I/504")
     # ring the unit with Soviet ZOCs: Soviet units on the second ring around it
     uids = ["1188/357", "1190/357", "1192/357", "948/257", "943/257", "953/257", "18G/9G",
             "31G/9G", "40G/9G", "176G/46G", "182G/46G", "184G/46G"]
     ring = s.map.ring("1010", 2)
-    for uid, h in zip(uids, ring, strict=False):
-        put(s, uid, h)
+    s = position(engine, '[units]\n"I/504" = "1010"\n' + "".join(
+        f'"{uid}" = "{h}"\n' for uid, h in zip(uids, ring, strict=False)))
     assert s.isolated("I/504")
     assert s.fire_value("I/504", "conv", "1110", False) == 4  # 2 x 4 halved
     assert s.morale_modifiers("I/504", 0) == 1
 
 
 def test_brandenburgers_lead_a_stack_through_zocs(engine: WhiteDeath) -> None:
-    s = fresh(engine)
-    put(s, "1/Br803", "1310")
-    put(s, "I/277", "1310")
-    put(s, "1188/357", "1510")
-    german_turn(s, 6)
+    s = position(engine, GERMAN_IMPULSE + """
+        [units]
+        "1/Br803" = "1310"
+        "I/277" = "1310"
+        "1188/357" = "1510"
+    """)
+    s.apply("impulse 6")
     s.apply("lead 1/Br803 1310 1410")  # 1410 is in the Soviet ZOC
     req = s.chance_request()
     assert req.rule == "Rule 21.B" and "(-1)" in req.purpose
@@ -324,11 +357,12 @@ def test_brandenburgers_lead_a_stack_through_zocs(engine: WhiteDeath) -> None:
 
 
 def test_barrage_supply_counts_the_assault_point(engine: WhiteDeath) -> None:
-    s = fresh(engine)
-    put(s, "hvy/KF", "1810")
-    put(s, "1188/357", "1610")
-    put(s, "I/504", "1510")
-    s.units["hvy/KF"].deployed = True
+    s = position(engine, """
+        [units]
+        "hvy/KF" = {hex = "1810", deployed = true}
+        "1188/357" = "1610"
+        "I/504" = "1510"
+    """)
     s.apply("impulse 3")
     s.apply("assault 1510 with 1188/357")
     assert s.supply["soviet"] == 4
@@ -339,15 +373,17 @@ def test_barrage_supply_counts_the_assault_point(engine: WhiteDeath) -> None:
 
 
 def test_slopes_and_observation(engine: WhiteDeath) -> None:
-    s = fresh(engine)
     # test map: 0604 is high ground; slopes rise from 0504 and 0603 into 0604
-    put(s, "I/504", "0604")
-    put(s, "1188/357", "0304")
+    s = position(engine, """
+        [units]
+        "I/504" = "0604"
+        "1188/357" = "0304"
+        "I/505" = "0404"
+        "1190/357" = "0104"
+    """)
     assert s.map.faces_toward("slope", "0504", "0604") == "0604"
     # a unit on high ground observes low hexes three away (Rule 11.B.3.B)
     assert s.map.distance("0604", "0304") == 3
     assert s.sees("I/504", "0304")
     # from low ground the range is two
-    put(s, "I/505", "0404")
-    put(s, "1190/357", "0104")
     assert s.map.distance("0404", "0104") == 3 and not s.sees("I/505", "0104")

@@ -9,46 +9,48 @@ from engines.white_death.engine import WhiteDeath
 from engines.white_death.state import WDState
 
 from .conftest import (
-    cut_off_velikiye_luki,
     declare_assault,
-    fresh,
-    german_turn,
-    purkayev_german_decision,
-    put,
     refused,
     roll,
     settle,
-    started,
     survive_defensive_fire,
 )
+from .positions import GERMAN_IMPULSE, position, purkayev_turn_1_german, velikiye_luki_cut_off
 
 
 def test_rail_capacity_is_25_strength_points_a_turn(engine: WhiteDeath) -> None:
-    s = fresh(engine)
-    put(s, "I/504", "0312")
-    s.rail_used["german"] = 22
-    german_turn(s)
+    def used(points: int) -> WDState:
+        s = position(engine, GERMAN_IMPULSE + f"""
+            rail_used = {{german = {points}}}
+            [units]
+            "I/504" = "0312"
+        """)
+        s.apply("impulse 5")
+        return s
+    s = used(22)
     refused(s, "entrain I/504", "Rule 8")  # 4 more would make 26
-    s.rail_used["german"] = 21
+    s = used(21)
     s.apply("entrain I/504")
     assert s.rail_used["german"] == 25
 
 
 def test_weapons_units_entrain_only_in_towns(engine: WhiteDeath) -> None:
-    s = fresh(engine)
-    put(s, "Hvy/LIX", "0313")  # a railroad hex, not a town
-    german_turn(s)
+    s = position(engine, GERMAN_IMPULSE + """
+        [units]
+        "Hvy/LIX" = "0313"  # a railroad hex, not a town
+    """)
+    s.apply("impulse 5")
     refused(s, "entrain Hvy/LIX", "Rule 8")
 
 
 def test_soviet_support_only_from_own_division(engine: WhiteDeath) -> None:
-    s = fresh(engine)
-    put(s, "1188/357", "1610")
-    put(s, "918A/357", "1810")
-    put(s, "788A/257", "1809")
-    put(s, "I/504", "1510")
-    s.units["918A/357"].deployed = True
-    s.units["788A/257"].deployed = True
+    s = position(engine, """
+        [units]
+        "1188/357" = "1610"
+        "918A/357" = {hex = "1810", deployed = true}
+        "788A/257" = {hex = "1809", deployed = true}
+        "I/504" = "1510"
+    """)
     declare_assault(s, "1510", "1188/357")
     s.apply("end barrage")
     survive_defensive_fire(s)
@@ -61,24 +63,30 @@ def test_soviet_support_only_from_own_division(engine: WhiteDeath) -> None:
 
 
 def test_afv_defense_is_one_less_in_town(engine: WhiteDeath) -> None:
-    s = fresh(engine)
-    put(s, "tk/34M", "1810")  # 1810 is a town on the test map
+    s = position(engine, """
+        [units]
+        "tk/34M" = "1810"  # 1810 is a town on the test map
+        "tk/18M" = "2010"
+    """)
     assert s.defense("tk/34M", "at") == 1  # T-70: 2, one less in a town (Rule 12.C)
-    put(s, "tk/18M", "2010")
     assert s.defense("tk/18M", "at") == 4
 
 
 def test_close_combat_units_double_in_towns(engine: WhiteDeath) -> None:
-    s = fresh(engine)
-    put(s, "Pi/83", "1810")
-    put(s, "I/504", "1910")
+    s = position(engine, """
+        [units]
+        "Pi/83" = "1810"
+        "I/504" = "1910"
+    """)
     assert s.fire_value("Pi/83", "conv", "1810", False) == 18  # 3 x 3 x 2 (Rule 21.A)
     assert s.fire_value("I/504", "conv", "1910", False) == 8
 
 
 def test_ice_roll_for_afvs_on_lakes(engine: WhiteDeath) -> None:
-    s = fresh(engine)
-    put(s, "tk/18M", "0909")
+    s = position(engine, """
+        [units]
+        "tk/18M" = "0909"
+    """)
     s.apply("impulse 5")
     s.apply("move tk/18M 0909 0910")  # a full lake hexside, frozen
     req = s.chance_request()
@@ -88,16 +96,21 @@ def test_ice_roll_for_afvs_on_lakes(engine: WhiteDeath) -> None:
 
 
 def test_thaw_closes_full_lake_hexsides_to_afvs(engine: WhiteDeath) -> None:
-    s = fresh(engine, weather=6)  # turns 5-9: 6 is thaw
-    assert s.weather == "thaw"
-    put(s, "tk/18M", "0909")
+    s = position(engine, """
+        weather = "thaw"
+        [units]
+        "tk/18M" = "0909"
+    """)
     s.apply("impulse 5")
     refused(s, "move tk/18M 0909 0910", "Rule 13.B")  # cites the lake rule, not Rule 7
 
 
 def test_thaw_rivers_are_left_on_the_side_entered(engine: WhiteDeath) -> None:
-    s = fresh(engine, weather=6)
-    put(s, "tk/18M", "1305")
+    s = position(engine, """
+        weather = "thaw"
+        [units]
+        "tk/18M" = "1305"
+    """)
     s.apply("impulse 10")
     s.apply("move tk/18M 1305 1205")  # into the Lowatj (a river hex, no bridge)
     assert s.units["tk/18M"].via == "1305"
@@ -105,23 +118,26 @@ def test_thaw_rivers_are_left_on_the_side_entered(engine: WhiteDeath) -> None:
 
 
 def test_morale_modifiers_routs_eliminations_snow(engine: WhiteDeath) -> None:
-    s = fresh(engine)
-    put(s, "I/504", "1510")
-    s.counts = {"rout:1510": 1, "elim:1510": 2}
+    counts = 'counts = {"rout:1510" = 1, "elim:1510" = 2}\n'
+    units = '[units]\n"I/504" = "1510"\n"I/505" = "1810"\n'
+    s = position(engine, counts + units)
     assert s.morale_modifiers("I/504", 1) == 4  # Rules 14.C.4 and 14.C.7
-    s.weather = "snow"
+    s = position(engine, 'weather = "snow"\n' + counts + units)
     assert s.morale_modifiers("I/504", 1) == 5  # Rule 14.C.5 (not in a town)
-    put(s, "I/505", "1810")
-    s.counts = {}
+    s = position(engine, 'weather = "snow"\n' + units)
     assert s.morale_modifiers("I/505", 0) == 0  # towns are spared the snow modifier
 
 
 def test_retreat_through_zoc_costs_one_point(engine: WhiteDeath) -> None:
-    s = fresh(engine)
-    put(s, "I/504", "1510")
-    for uid, h in zip(["1188/357", "1190/357", "1192/357", "948/257", "943/257"],
-                      ["1610", "1609", "1410", "1409", "1511"], strict=False):
-        put(s, uid, h)
+    s = position(engine, """
+        [units]
+        "I/504" = "1510"
+        "1188/357" = "1610"
+        "1190/357" = "1609"
+        "1192/357" = "1410"
+        "948/257" = "1409"
+        "943/257" = "1511"
+    """)
     strength = s.units["I/504"].strength
     events = s._retreat("I/504")
     assert any(e.kind == "retreat" for e in events)
@@ -131,13 +147,12 @@ def test_retreat_through_zoc_costs_one_point(engine: WhiteDeath) -> None:
 
 
 def test_air_drops_when_velikiye_luki_is_cut_off(engine: WhiteDeath) -> None:
-    s = fresh(engine)
-    vl = cut_off_velikiye_luki(s)
-    assert not any(s.traced("german", h) for h in vl)
-    s.supply["vl"] = 0
-    s.mps = {"soviet": 0, "german": 0}
-    s.stack = s.frames_for("end-impulse")
-    s._settle()
+    s = position(engine, """
+        step = "end-impulse"
+        mps = {soviet = 0, german = 0}
+        supply = {vl = 0}
+    """ + velikiye_luki_cut_off(engine))
+    assert not any(s.traced("german", h) for h in s.vl_hexes())
     roll(s, 1)  # weather: clear on turn 6
     purposes = settle(s, 4)  # 4: received in clear weather (Rule 15.D.1)
     due = s.cat.supply["german"][s.turn - 1]
@@ -146,7 +161,7 @@ def test_air_drops_when_velikiye_luki_is_cut_off(engine: WhiteDeath) -> None:
 
 
 def test_reinforcements_arrive_at_the_second_impulse(engine: WhiteDeath) -> None:
-    s = started(engine, "woehler")
+    s = position(engine, 'board = "scenario"')
     # 27E/7E is due on turn 5 at the eastern entry area
     assert s.units["27E/7E"].loc == "pending"
     s.apply("impulse 2")
@@ -166,18 +181,20 @@ def test_reinforcements_arrive_at_the_second_impulse(engine: WhiteDeath) -> None
 
 
 def test_closed_german_entry_zones(engine: WhiteDeath) -> None:
-    s = fresh(engine)
+    s = position(engine)
     assert not s._entry_open("german-south")  # no German south of the city, east of Lowatj
     assert not s._entry_open("german-southwest")
-    put(s, "I/504", "1518")
+    s = position(engine, '[units]\n"I/504" = "1518"')
     assert s._entry_open("german-south") and s._entry_open("german-southwest")
 
 
 def test_replacements_and_afv_repair(engine: WhiteDeath) -> None:
-    s = fresh(engine)
-    put(s, "1188/357", "2010", strength=3)
-    put(s, "tk/18M", "2110", strength=2)
-    s.repl["soviet"] = 1
+    s = position(engine, """
+        repl = {soviet = 1}
+        [units]
+        "1188/357" = {hex = "2010", strength = 3}
+        "tk/18M" = {hex = "2110", strength = 2}
+    """)
     s.apply("impulse 3")
     s.apply("replace 1188/357")
     assert s.units["1188/357"].strength == 4
@@ -188,9 +205,11 @@ def test_replacements_and_afv_repair(engine: WhiteDeath) -> None:
 
 
 def test_bunkers_lose_barrage_points_without_the_cap(engine: WhiteDeath) -> None:
-    s = fresh(engine)
-    put(s, "I/277", "1207")
-    s.bunkers = [["1207", 10]]
+    s = position(engine, """
+        bunkers = [["1207", 10]]
+        [units]
+        "I/277" = "1207"
+    """)
     job = DieArgs("x", "Rule 19", uid="bunker:0", col=9, mod=0, hex="1207")
     s._on_barrage(job, 1)
     assert s.bunkers[0][1] == 6  # 4 lost of 10: no half-strength cap (Rule 11.B.2.B)
@@ -198,8 +217,10 @@ def test_bunkers_lose_barrage_points_without_the_cap(engine: WhiteDeath) -> None
 
 
 def test_bridges_built_and_destroyed(engine: WhiteDeath) -> None:
-    s = fresh(engine)
-    put(s, "1/2E", "1209")  # a Lowatj river hex without a bridge
+    s = position(engine, """
+        [units]
+        "1/2E" = "1209"  # a Lowatj river hex without a bridge
+    """)
     s.apply("impulse 5")
     s.apply("build bridge 1/2E")
     assert "1209" in s.bridges
@@ -209,9 +230,11 @@ def test_bridges_built_and_destroyed(engine: WhiteDeath) -> None:
 
 
 def test_advance_after_clearing_a_hex(engine: WhiteDeath) -> None:
-    s = fresh(engine)
-    put(s, "1188/357", "1610")
-    put(s, "Sich/Iso", "1510", strength=1)
+    s = position(engine, """
+        [units]
+        "1188/357" = "1610"
+        "Sich/Iso" = {hex = "1510", strength = 1}
+    """)
     declare_assault(s, "1510", "1188/357")
     survive_defensive_fire(s)
     s.apply("done firing")
@@ -223,9 +246,11 @@ def test_advance_after_clearing_a_hex(engine: WhiteDeath) -> None:
 
 
 def test_victory_points_at_the_end(engine: WhiteDeath) -> None:
-    s = fresh(engine, "final-relief")
-    put(s, "I/277", s.vl_hexes()[0])
-    s.losses = {"soviet": 9, "german": 3}
+    s = position(engine, f"""
+        losses = {{soviet = 9, german = 3}}
+        [units]
+        "I/277" = "{position(engine).vl_hexes()[0]}"
+    """, "final-relief")
     s._finish()
     r = s.result()
     assert r is not None
@@ -234,7 +259,7 @@ def test_victory_points_at_the_end(engine: WhiteDeath) -> None:
 
 
 def test_flieger_roll_on_turn_12(engine: WhiteDeath) -> None:
-    s = started(engine, "final-relief")
+    s = position(engine, 'board = "scenario"', "final-relief")
     s.apply("impulse 1")
     s.apply("end movement")
     req = s.chance_request()
@@ -250,14 +275,16 @@ def test_flieger_roll_on_turn_12(engine: WhiteDeath) -> None:
 
 
 def test_fractions_are_exact(engine: WhiteDeath) -> None:
-    s = fresh(engine)
-    put(s, "1188/357", "2010", strength=5)
+    s = position(engine, """
+        [units]
+        "1188/357" = {hex = "2010", strength = 5}
+    """)
     # 1/4 x 5 = 5/4 antitank, halved when isolated: never rounded
     assert s.fire_value("1188/357", "at", "1910", False) == Fraction(5, 4)
 
 
 def test_garrison_artillery_may_deploy_on_turn_one(engine: WhiteDeath) -> None:
-    s = purkayev_german_decision(engine)
+    s = purkayev_turn_1_german(engine)
     s.apply("impulse 5")
     art = next(x for x in s.side_units("german") if s.utype(x).artillery)
     s.apply(f"deploy {art}")  # Rule 22 forbids moving, not deploying
@@ -265,10 +292,12 @@ def test_garrison_artillery_may_deploy_on_turn_one(engine: WhiteDeath) -> None:
 
 
 def test_defensive_fire_down_a_slope_is_doubled(engine: WhiteDeath) -> None:
-    s = fresh(engine)
     # test map: the slope 0504->0604 rises toward 0604
-    put(s, "I/504", "0604")
-    put(s, "1188/357", "0504")
+    s = position(engine, """
+        [units]
+        "I/504" = "0604"
+        "1188/357" = "0504"
+    """)
     declare_assault(s, "0604", "1188/357")
     s.apply("fire 3 at 1188/357")  # 3 doubled = 6 against 6 in clear: 1:1, not 1:2
     s.apply("done firing")
@@ -296,9 +325,11 @@ def test_campaign_setup_german_first_then_soviet(engine: WhiteDeath) -> None:
 
 
 def test_failed_defensive_fire_check_cancels_the_assault(engine: WhiteDeath) -> None:
-    s = fresh(engine)
-    put(s, "1188/357", "1610")
-    put(s, "I/504", "1510")
+    s = position(engine, """
+        [units]
+        "1188/357" = "1610"
+        "I/504" = "1510"
+    """)
     declare_assault(s, "1510", "1188/357")
     s.apply("done firing")
     s.apply_outcome((6,))  # bare MC
@@ -310,22 +341,23 @@ def test_failed_defensive_fire_check_cancels_the_assault(engine: WhiteDeath) -> 
 
 
 def test_failed_barrage_check_silences_defensive_fire(engine: WhiteDeath) -> None:
-    s = fresh(engine)
-    s.units["I/504"].marks.add("no-df")
-    put(s, "I/504", "1510")
-    put(s, "I/505", "1510")
-    put(s, "1188/357", "1610")
+    s = position(engine, """
+        [units]
+        "I/504" = {hex = "1510", marks = ["no-df"]}  # failed its barrage check (Rule 14.B.1)
+        "I/505" = "1510"
+        "1188/357" = "1610"
+    """)
     declare_assault(s, "1510", "1188/357")
-    s.units["I/504"].marks.add("no-df")  # failed its barrage check (Rule 14.B.1)
-    s._moved()
     assert s.firers("conv") == ["I/505"]
     assert s.pool("conv") == 8
 
 
 def test_afvs_take_only_antitank_fire(engine: WhiteDeath) -> None:
-    s = fresh(engine)
-    put(s, "tk/18M", "1610")
-    put(s, "I/504", "1510")
+    s = position(engine, """
+        [units]
+        "tk/18M" = "1610"
+        "I/504" = "1510"
+    """)
     declare_assault(s, "1510", "tk/18M")
     refused(s, "fire 8 at tk/18M", "Rule 9.B")  # AFVs are never fired at conventionally
     assert s.targets("at") == ["tk/18M"]
@@ -333,8 +365,13 @@ def test_afvs_take_only_antitank_fire(engine: WhiteDeath) -> None:
 
 
 def test_turn_10_tank_brigade_refit(engine: WhiteDeath) -> None:
-    s = started(engine, "second-relief")
-    s.units["tk/18M"].strength = 1
+    # the Soviet player's last 5 MPs of the turn, the German's spent
+    s = position(engine, """
+        board = "scenario"
+        mps = {soviet = 5, german = 0}
+        [units]
+        "tk/18M" = {strength = 1}
+    """, "second-relief")
     s.apply("impulse 5")
     refused(s, "refit 357", "Rule 18")  # a rifle division is not a tank brigade
     s.apply("refit 18M")
@@ -342,7 +379,6 @@ def test_turn_10_tank_brigade_refit(engine: WhiteDeath) -> None:
     assert s.units["tk/18M"].strength == 5
     refused(s, "refit 34M", "Rule 18")  # one brigade only
     # back at the start of turn 11, at the eastern edge
-    s.mps = {"soviet": 0, "german": 0}
     s.apply("end movement")
     settle(s)
     assert s.turn == 11
@@ -350,9 +386,11 @@ def test_turn_10_tank_brigade_refit(engine: WhiteDeath) -> None:
 
 
 def test_moving_through_a_full_hex(engine: WhiteDeath) -> None:
-    s = fresh(engine)
-    put(s, "1188/357", "2010")
-    put(s, "1190/357", "2110")
+    s = position(engine, """
+        [units]
+        "1188/357" = "2010"
+        "1190/357" = "2110"
+    """)
     s.apply("impulse 5")
     # two regiments may not stack (Rule 4.B), but one may pass through the other's hex
     s.apply("move 1188/357 2010 2110")
@@ -369,10 +407,12 @@ def test_moving_through_a_full_hex(engine: WhiteDeath) -> None:
 
 
 def test_no_passing_into_a_full_hex_in_an_enemy_zoc(engine: WhiteDeath) -> None:
-    s = fresh(engine)
-    put(s, "1188/357", "1710")
-    put(s, "1190/357", "1610")
-    put(s, "I/504", "1510")
+    s = position(engine, """
+        [units]
+        "1188/357" = "1710"
+        "1190/357" = "1610"
+        "I/504" = "1510"
+    """)
     s.apply("impulse 5")
     refused(s, "move 1188/357 1710 1610", "Rule 4")  # it would have to stop there
 
@@ -382,9 +422,11 @@ def test_an_entrained_artillery_unit_may_not_deploy(engine: WhiteDeath) -> None:
     undeploys artillery), so it may not deploy on the train (Rule 6.B.2) and then barrage
     from it; the census found apply accepting the ``deploy`` legal_actions leaves out
     (purkayev seed 4, step 413)."""
-    s = fresh(engine)
-    put(s, "NW/LIX", "0312")  # a town on the railroad
-    german_turn(s)
+    s = position(engine, GERMAN_IMPULSE + """
+        [units]
+        "NW/LIX" = "0312"  # a town on the railroad
+    """)
+    s.apply("impulse 5")
     s.apply("entrain NW/LIX")
     assert "deploy NW/LIX" not in [a.notation() for a in s.legal_actions()]
     refused(s, "deploy NW/LIX", "Rule 8")
@@ -395,10 +437,12 @@ def test_an_entrained_unit_is_offered_its_replacement(engine: WhiteDeath) -> Non
     """Rule 18: replacement points go to "any non-isolated personnel unit" in the first
     impulse of a turn, one on a train too; apply accepted ``replace`` for an entrained
     unit, legal_actions offered it only rail moves (the census: woehler seed 6, step 57)."""
-    s = fresh(engine)
-    put(s, "I/504", "0312", strength=2)
-    german_turn(s)
-    s.repl["german"] = 1
+    s = position(engine, GERMAN_IMPULSE + """
+        repl = {german = 1}
+        [units]
+        "I/504" = {hex = "0312", strength = 2}
+    """)
+    s.apply("impulse 5")
     s.apply("entrain I/504")
     assert s.impulses["german"] == 1
     assert "replace I/504" in [a.notation() for a in s.legal_actions()]
@@ -411,10 +455,12 @@ def test_an_entrained_engineer_may_not_demolish_a_bridge(engine: WhiteDeath) -> 
     expending one additional MP"; on the train a unit's movement is rail movement until it
     detrains, so it detrains first.  The census found apply accepting the ``demolish``
     legal_actions leaves out (campaign seed 95, step 723: Pi/83 on a train at 2513)."""
-    s = fresh(engine)
+    s = position(engine, GERMAN_IMPULSE + """
+        [units]
+        "Pi/83" = "1207"
+    """)
     assert "1207" in s.bridges
-    put(s, "Pi/83", "1207")
-    german_turn(s)
+    s.apply("impulse 5")
     assert "demolish bridge Pi/83" in [a.notation() for a in s.legal_actions()]  # on foot: may
     s.apply("entrain Pi/83")
     assert "demolish bridge Pi/83" not in [a.notation() for a in s.legal_actions()]
@@ -425,9 +471,11 @@ def test_an_entrained_engineer_may_not_demolish_a_bridge(engine: WhiteDeath) -> 
 def test_rule_14b_retreat_two_hexes_away_from_the_enemy(engine: WhiteDeath) -> None:
     """Rule 14.B: two hexes, ending two hexes from the unit's hex, generally away from
     the enemy; clear of ZOCs, so no strength point is lost (14.C.1)."""
-    s = fresh(engine)
-    put(s, "I/504", "1510")
-    put(s, "1188/357", "1610")  # east of it
+    s = position(engine, """
+        [units]
+        "I/504" = "1510"
+        "1188/357" = "1610"  # east of it
+    """)
     path = s.retreat_path("I/504")
     assert path is not None and len(path) == 2
     assert s.map.distance("1510", path[-1]) == 2
@@ -443,12 +491,10 @@ def test_rule_14c1_a_retreat_ending_in_a_zoc_goes_on(engine: WhiteDeath) -> None
     """Rule 14.C.1: every hex two hexes out is in an enemy ZOC (Soviet units on every
     other one), so the retreat goes on until it is out of them, and through ZOCs it loses
     one strength point however many it crosses."""
-    s = fresh(engine)
-    put(s, "I/504", "1510")
-    ring = s.map.grid.ring("1510", 2)
+    ring = position(engine).map.grid.ring("1510", 2)
     soviets = ["1188/357", "1190/357", "1192/357", "918A/357", "948/257", "943/257"]
-    for uid, h in zip(soviets, ring[::2], strict=True):
-        put(s, uid, h)
+    s = position(engine, '[units]\n"I/504" = "1510"\n' + "".join(
+        f'"{uid}" = "{h}"\n' for uid, h in zip(soviets, ring[::2], strict=True)))
     ez = s.ezoc("german")
     assert all(h in ez or s.units_at(h, "soviet") for h in ring)
     path = s.retreat_path("I/504")

@@ -5,23 +5,24 @@ from __future__ import annotations
 from fractions import Fraction
 
 from engines.white_death.engine import WhiteDeath
+from engines.white_death.state import WDState
 
 from .conftest import (
     declare_assault,
-    fresh,
-    german_turn,
-    purkayev_german_decision,
-    put,
     refused,
     roll,
     settle,
+    started,
 )
+from .positions import GERMAN_IMPULSE, position
 
 
 def test_ski_units_pay_to_slip_through_zocs(engine: WhiteDeath) -> None:
-    s = fresh(engine)
-    put(s, "ski/31R", "1710")
-    put(s, "I/504", "1510")
+    s = position(engine, """
+        [units]
+        "ski/31R" = "1710"
+        "I/504" = "1510"
+    """)
     s.apply("impulse 6")
     s.apply("move ski/31R 1710 1610")  # into a non-ski ZOC: no stop (Rule 3.B)
     assert not s.units["ski/31R"].stopped
@@ -32,17 +33,21 @@ def test_ski_units_pay_to_slip_through_zocs(engine: WhiteDeath) -> None:
 
 
 def test_ski_units_stop_in_enemy_ski_zocs(engine: WhiteDeath) -> None:
-    s = fresh(engine)
-    put(s, "ski/31R", "1710")
-    put(s, "Ski/3Geb", "1510")
+    s = position(engine, """
+        [units]
+        "ski/31R" = "1710"
+        "Ski/3Geb" = "1510"
+    """)
     s.apply("impulse 6")
     s.apply("move ski/31R 1710 1610")
     assert s.units["ski/31R"].stopped
 
 
 def test_road_rate_only_along_the_road(engine: WhiteDeath) -> None:
-    s = fresh(engine)
-    put(s, "1188/357", "1307")
+    s = position(engine, """
+        [units]
+        "1188/357" = "1307"
+    """)
     road_next = s.map.network_neighbors("road", "1307")
     assert road_next
     assert s.enter_cost("1188/357", "1307", road_next[0]) == Fraction(1, 2)  # leg on a road
@@ -52,10 +57,12 @@ def test_road_rate_only_along_the_road(engine: WhiteDeath) -> None:
 
 
 def test_default_allocation_is_the_decision_default(engine: WhiteDeath) -> None:
-    s = fresh(engine)
-    put(s, "1188/357", "1610")
-    put(s, "1/31R", "1609")
-    put(s, "I/504", "1510")
+    s = position(engine, """
+        [units]
+        "1188/357" = "1610"
+        "1/31R" = "1609"
+        "I/504" = "1510"
+    """)
     declare_assault(s, "1510", "1188/357", "1/31R")
     d = s.decision()
     assert d is not None and d.default is not None
@@ -68,25 +75,31 @@ def test_default_allocation_is_the_decision_default(engine: WhiteDeath) -> None:
 
 
 def test_soviet_may_assault_with_all_remaining_mps(engine: WhiteDeath) -> None:
-    s = fresh(engine)
-    put(s, "1188/357", "1610")
-    put(s, "I/504", "1510")
-    s.mps["soviet"] = 2
+    s = position(engine, """
+        mps = {soviet = 2}
+        [units]
+        "1188/357" = "1610"
+        "I/504" = "1510"
+    """)
     s.apply("impulse 2")  # fewer than 3 left: all of them will do (Rule 5)
     s.apply("assault 1510 with 1188/357")
 
 
 def test_velikiye_luki_garrison_moves_within_the_city(engine: WhiteDeath) -> None:
-    s = purkayev_german_decision(engine)  # turn 1, the German impulse next
-    s.apply("impulse 10")
-    s.apply("end movement")
-    roll(s, 1)  # turn 2 weather
+    s = position(engine, """
+        board = "scenario"
+        turn = 2
+        step = "release"
+        vl_released = false
+    """, "purkayev")
     roll(s, 2)  # release roll on turn 2: only a 1 releases (Rule 22)
     settle(s)
     assert s.turn == 2 and not s.vl_released
-    s.apply("impulse 1")
-    s.apply("end movement")
-    settle(s)
+    s = position(engine, GERMAN_IMPULSE + """
+        board = "scenario"
+        turn = 2
+        vl_released = false
+    """, "purkayev")
     s.apply("impulse 5")
     vl = set(s.vl_hexes())
     uid = next(x for x in s.side_units("german") if s.units[x].garrison == "vl"
@@ -94,10 +107,9 @@ def test_velikiye_luki_garrison_moves_within_the_city(engine: WhiteDeath) -> Non
     h = s.units[uid].loc
     inside = [n for n in s.map.neighbors(h) if n in vl and s.stack_ok_with(n, uid)]
     outside = [n for n in s.map.neighbors(h) if n not in vl and not s.units_at(n, "soviet")]
-    if outside:
-        refused(s, f"move {uid} {h} {outside[0]}", "Rule 22")
-    if inside:
-        s.apply(f"move {uid} {h} {inside[0]}")
+    assert outside and inside
+    refused(s, f"move {uid} {h} {outside[0]}", "Rule 22")
+    s.apply(f"move {uid} {h} {inside[0]}")
     # the town garrisons are free from turn 2
     town = next(x for x in s.side_units("german") if s.units[x].garrison == "town")
     assert [a for a in s.legal_actions() if a.unit == town]
@@ -108,41 +120,52 @@ def test_weather_table_by_turn(engine: WhiteDeath) -> None:
     rows = {(a, b): r for a, b, r in t.weather}
     assert set(rows[(1, 4)]) <= {"clear", "snow", "thaw"}
     assert rows[(10, 13)].count("thaw") == 0  # deep January: never thaw in the stand-in
-    s = fresh(engine, "woehler", weather=3)
+    s = started(engine, "woehler", weather=3)  # the roll itself, from the scenario's start
     assert s.weather == "snow"
 
 
 def test_observation_battalion_finds_deployed_artillery(engine: WhiteDeath) -> None:
-    s = fresh(engine)
-    put(s, "17Obs", "1207")
-    put(s, "918A/357", "1807")
+    def at(weather: str, deployed: bool) -> WDState:
+        return position(engine, f"""
+            weather = "{weather}"
+            [units]
+            "17Obs" = "1207"
+            "918A/357" = {{hex = "1807", deployed = {str(deployed).lower()}}}
+        """)
+    s = at("clear", False)
     assert not s.sees("17Obs", "1807")  # concentrated: an ordinary two-hex observer
-    s.units["918A/357"].deployed = True
+    s = at("clear", True)
     assert s.map.distance("1207", "1807") <= 7 and s.sees("17Obs", "1807")  # Rule 11.B.3.D
-    s.weather = "snow"
+    s = at("snow", True)
     assert not s.sees("17Obs", "1807")  # Rule 11.B.3.E
 
 
 def test_bunkers_add_their_strength_to_defensive_fire(engine: WhiteDeath) -> None:
-    s = fresh(engine)
-    put(s, "I/277", "1207")
-    s.bunkers = [["1207", 10]]
-    put(s, "1188/357", "1307")
+    s = position(engine, """
+        bunkers = [["1207", 10]]
+        [units]
+        "I/277" = "1207"
+        "1188/357" = "1307"
+    """)
     declare_assault(s, "1207", "1188/357")
     assert s.pool("conv") == 8 + 10  # I/277 (2 x 4) and the bunker (1 x 10), Rule 19
 
 
 def test_no_assault_into_prohibited_terrain(engine: WhiteDeath) -> None:
-    s = fresh(engine)
-    put(s, "tk/18M", "1810")
-    put(s, "I/504", "1811")  # forest: prohibited to track units off the road (Rule 12.A)
+    s = position(engine, """
+        [units]
+        "tk/18M" = "1810"
+        "I/504" = "1811"  # forest: prohibited to track units off the road (Rule 12.A)
+    """)
     s.apply("impulse 3")
     refused(s, "assault 1811 with tk/18M", "Rule 12.A")
 
 
 def test_deploying_costs_one_mp_and_moving_concentrates(engine: WhiteDeath) -> None:
-    s = fresh(engine)
-    put(s, "918A/357", "2010")
+    s = position(engine, """
+        [units]
+        "918A/357" = "2010"
+    """)
     s.apply("impulse 3")
     s.apply("deploy 918A/357")
     assert s.units["918A/357"].deployed and s.left("918A/357") == 2  # Rule 6.B.2
@@ -155,18 +178,21 @@ def test_deploying_costs_one_mp_and_moving_concentrates(engine: WhiteDeath) -> N
 
 
 def test_alternate_german_entry_zones(engine: WhiteDeath) -> None:
-    s = fresh(engine)
-    put(s, "I/504", "1518")  # keeps the southern zones open (Rule 17.E)
-    put(s, "I/SS8", "2010")
-    s.units["I/SS8"].loc = "raster"
-    s.units["I/SS8"].entry = "german-south"
-    s.schedule = [[s.turn, "I/SS8", "german-south"]]
-    german_turn(s)
+    def due(turn: int) -> WDState:
+        s = position(engine, GERMAN_IMPULSE + f"""
+            schedule = [[{turn}, "I/SS8", "german-south"]]
+            [units]
+            "I/504" = "1518"  # keeps the southern zones open (Rule 17.E)
+            "I/SS8" = {{loc = "raster", entry = "german-south"}}
+        """)
+        s.apply("impulse 5")
+        return s
+    this_turn = position(engine, GERMAN_IMPULSE).turn
+    s = due(this_turn)
     west_only = set(s.cat.resolve("german-west")) - set(s.cat.resolve("german-southwest"))
     south_side = set(s.cat.resolve("german-south")) | set(s.cat.resolve("german-southwest"))
     offered = set(s.entry_hexes("I/SS8"))
     assert offered & set(s.cat.resolve("german-southwest"))  # the same turn (Rule 17.D)
     assert offered <= south_side and not offered & west_only
-    s.schedule = [[s.turn - 1, "I/SS8", "german-south"]]
-    s._moved()
+    s = due(this_turn - 1)
     assert set(s.entry_hexes("I/SS8")) & west_only  # a turn late: the western zone too

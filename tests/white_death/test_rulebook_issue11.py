@@ -1,8 +1,8 @@
 """The book's positions for the White Death deviations of issue 11, each against its rule.
 
-Every test sets up the position the rule describes on the test map (or the shipped map
-where the deviation was in the shipped data), names the rule, and asserts what the book
-says.
+Every test sets up the position the rule describes through the setup API (positions.py)
+on the test map (or the shipped map where the deviation was in the shipped data), names
+the rule, and asserts what the book says.
 """
 
 from __future__ import annotations
@@ -11,20 +11,16 @@ import pytest
 
 from engines.white_death import WhiteDeath, rules
 from engines.white_death.data import UnitDef
-from engines.white_death.state import U, WDState
+from engines.white_death.state import WDState
 from pbem.errors import ScenarioError
 
 from .conftest import (
-    cut_off_velikiye_luki,
     declare_assault,
-    fresh,
-    german_turn,
-    purkayev_german_decision,
-    put,
     refused,
     roll,
     settle,
 )
+from .positions import GERMAN_IMPULSE, position, purkayev_turn_1_german, velikiye_luki_cut_off
 
 # ---------------------------------------------------------------- Rule 7: creeks
 
@@ -34,8 +30,10 @@ def test_rule_7_draft_mobile_pays_1_into_a_creek_and_1_along_it(engine: WhiteDea
     1 MP to move up or down the creek. When it moved out of the creek, however, it would
     pay a penalty of 2 MP plus the cost of the first non-creek hex entered." The test
     map's creek (1604-1608) is drawn on clear ground, as the shipped map's creeks are."""
-    s = fresh(engine)
-    put(s, "918A/357", "1504")  # a draft-mobile artillery regiment, on clear ground
+    s = position(engine, """
+        [units]
+        "918A/357" = "1504"  # a draft-mobile artillery regiment, on clear ground
+    """)
     assert s.utype("918A/357").mob == "d"
     s.apply("impulse 2")
     s.apply("move 918A/357 1504 1604")  # into the creek: 1 MP
@@ -49,13 +47,14 @@ def test_rule_7_draft_mobile_pays_1_into_a_creek_and_1_along_it(engine: WhiteDea
 def test_rule_7_shipped_creek_hexes_are_creek_terrain() -> None:
     """Rule 7 on the shipped map: its creek hexes lie on clear ground; they are creek
     hexes (draft-mobile: 1 to enter, 1 along), not clear as well (which cost 2)."""
-    s = WhiteDeath().new_state("woehler")
-    assert isinstance(s, WDState)
+    s = position(WhiteDeath(), """
+        [units]
+        "918A/357" = "pending"
+    """)
     creek = [h for h in s.map.ids if s.map.has_feature(h, "creek")]
     assert creek
     on_clear = [h for h in creek if s.map.terrain_of(h) == "clear"]
     assert on_clear and all(s.terrain(h) == {"creek"} for h in on_clear)
-    s.units["918A/357"] = U("918A/357", "pending", 5)
     a, b = next((a, b) for a in on_clear for b in on_clear
                 if s.map.grid.adjacent(a, b) and not s.road(a, b))
     assert s.enter_cost("918A/357", a, b) == 1
@@ -64,24 +63,28 @@ def test_rule_7_shipped_creek_hexes_are_creek_terrain() -> None:
 # ---------------------------------------------------------------- Rule 22: garrisons
 
 
-def _bound_garrison(engine: WhiteDeath) -> WDState:
-    """I/277 of the unreleased Velikiye Luki garrison in the city's rail hex (1207)."""
-    s = fresh(engine)
-    put(s, "I/277", "1207")
-    s.units["I/277"].garrison = "vl"
-    s.vl_released = False
-    return s
+def _bound_garrison(engine: WhiteDeath, released: bool = False, more: str = "",
+                    at: str = "") -> WDState:
+    """I/277 of the Velikiye Luki garrison in the city's rail hex (1207), not released
+    unless ``released``; ``more`` units (setup TOML lines); ``at``: the moment (setup
+    TOML keys), by default the Soviet impulse decision."""
+    return position(engine, at + f"""
+        vl_released = {str(released).lower()}
+        [units]
+        "I/277" = {{hex = "1207", garrison = "vl"}}
+        {more}
+    """)
 
 
 def test_rule_22_unreleased_city_garrison_may_not_leave_by_rail(engine: WhiteDeath) -> None:
     """Rule 22: "Until released, the Velikiye Luki garrison may not leave the city" -- nor
     by rail: no rail hex of the city but its own is on the line, so it may not entrain."""
-    s = _bound_garrison(engine)
-    german_turn(s)
+    s = _bound_garrison(engine, at=GERMAN_IMPULSE)
+    s.apply("impulse 5")
     assert s.rail_destinations("I/277") == []
     refused(s, "entrain I/277", "Rule 22")
-    s.vl_released = True
-    s._moved()
+    s = _bound_garrison(engine, released=True, at=GERMAN_IMPULSE)
+    s.apply("impulse 5")
     s.apply("entrain I/277")  # released, the railroad out of the city is open to it
     assert any(h not in s.vl_hexes() for h in s.rail_destinations("I/277"))
 
@@ -101,13 +104,10 @@ def test_rule_22_unreleased_city_garrison_may_not_advance_out(engine: WhiteDeath
     """Rule 22: the garrison that clears a hex outside the city by assault may not advance
     into it (advancing is leaving the city); released, it may (Rule 9.D)."""
     for released in (False, True):
-        s = _bound_garrison(engine)
-        s.vl_released = released
         outside = "1108"  # next to 1207, not a city hex
+        s = _bound_garrison(engine, released, f'"1/31R" = {{hex = "{outside}", strength = 1}}',
+                            at=GERMAN_IMPULSE)
         assert outside not in s.vl_hexes() and s.map.grid.adjacent("1207", outside)
-        put(s, "1/31R", outside, strength=1)
-        s.apply("impulse 1")
-        s.apply("end movement")
         _clear_hex_by_assault(s, "I/277", outside)
         assert not s.units_at(outside, "soviet")
         offered = [a.notation() for a in s.legal_actions()]
@@ -119,13 +119,13 @@ def test_rule_22_unreleased_city_garrison_may_not_advance_out(engine: WhiteDeath
 def test_rule_22_turn_1_garrisons_may_not_advance(engine: WhiteDeath) -> None:
     """Rule 22: the opening garrisons "may not be moved the first turn": an assault on turn
     1 may clear a hex, but the garrison unit stays where it is."""
-    s = purkayev_german_decision(engine)
+    s = purkayev_turn_1_german(engine)
     uid = next(x for x in s.side_units("german") if s.units[x].garrison == "town"
                and s.utype(x).personnel)
     h = s.units[uid].loc
     target = next(n for n in s.nbrs(h) if not s.units_at(n)
                   and s.enter_cost(uid, h, n) is not None)
-    put(s, "1/31R", target, strength=1)
+    s = purkayev_turn_1_german(engine, f'"1/31R" = {{hex = "{target}", strength = 1}}')
     _clear_hex_by_assault(s, uid, target)
     assert not s.units_at(target, "soviet")
     assert f"advance {uid} {target}" not in [a.notation() for a in s.legal_actions()]
@@ -142,11 +142,13 @@ def test_rule_11_b_2_b_half_strength_cap_and_one_check_per_barrage_phase(
     a unit to lose more than half its remaining strength points in the phase". Two
     barrages on a 4-point unit, each a 2-point loss: it loses 2 in all and checks once,
     at +2."""
-    s = fresh(engine)
-    put(s, "hvy/KF", "1810")
-    put(s, "mtr/KF", "1810")
-    put(s, "1188/357", "1610")  # observes for the non-divisional artillery
-    put(s, "I/504", "1510")
+    s = position(engine, """
+        [units]
+        "hvy/KF" = "1810"
+        "mtr/KF" = "1810"
+        "1188/357" = "1610"  # observes for the non-divisional artillery
+        "I/504" = "1510"
+    """)
     s.apply("impulse 3")
     s.apply("deploy hvy/KF")
     s.apply("deploy mtr/KF")
@@ -175,11 +177,12 @@ def test_rule_12_b_defensive_fire_down_a_slope_doubles_only_the_units(
     = 8) defends the high hex 0604 against 1188/357 assaulting up the slope from 0504;
     I/291A supports at high intensity (3 x 3 = 9). 17 points at the attacker are 8
     doubled plus 9: 25 against 6 is 4:1 (doubling all would be 34, 5:1)."""
-    s = fresh(engine)
-    put(s, "I/504", "0604")
-    put(s, "I/291A", "0806")
-    s.units["I/291A"].deployed = True
-    put(s, "1188/357", "0504")
+    s = position(engine, """
+        [units]
+        "I/504" = "0604"
+        "I/291A" = {hex = "0806", deployed = true}
+        "1188/357" = "0504"
+    """)
     assert s.map.faces_toward("slope", "0604", "0504") == "0604"
     declare_assault(s, "0604", "1188/357")
     s.apply("high intensity")
@@ -199,9 +202,11 @@ def test_rule_16_b_thaw_river_left_on_the_bank_entered_after_moving_along(
     """Rule 16.B: in a thaw a track-mobile unit "must leave the river hex on the same side
     of the river as they entered" -- the same side, however far it moved along the river,
     so it is not stuck; the other bank is refused under Rule 16.B."""
-    s = fresh(engine, weather=6)
-    assert s.weather == "thaw"
-    put(s, "tk/18M", "1310")  # east of the Lowatj (column 12)
+    s = position(engine, """
+        weather = "thaw"
+        [units]
+        "tk/18M" = "1310"  # east of the Lowatj (column 12)
+    """)
     s.apply("impulse 10")
     s.apply("move tk/18M 1310 1210")
     s.apply("move tk/18M 1210 1211")
@@ -213,16 +218,13 @@ def test_rule_16_b_thaw_river_left_on_the_bank_entered_after_moving_along(
 
 def test_rule_16_b_bank_kept_across_impulses(engine: WhiteDeath) -> None:
     """Rule 16.B: a unit that ends an impulse in the river still leaves it, in the next
-    impulse, on the bank it entered from."""
-    s = fresh(engine, weather=6)
-    put(s, "tk/18M", "1310")
-    s.apply("impulse 2")
-    s.apply("move tk/18M 1310 1210")
-    s.apply("end movement")
-    settle(s)
-    s.apply("impulse 1")  # the German
-    s.apply("end movement")
-    settle(s)
+    impulse, on the bank it entered from. tk/18M ended the last impulse in the Lowatj
+    (1210), having entered it from the east bank (1310)."""
+    s = position(engine, """
+        weather = "thaw"
+        [units]
+        "tk/18M" = {hex = "1210", via = "1310"}
+    """)
     s.apply("impulse 5")
     refused(s, "move tk/18M 1210 1110", "Rule 16.B")
 
@@ -230,12 +232,19 @@ def test_rule_16_b_bank_kept_across_impulses(engine: WhiteDeath) -> None:
 # ---------------------------------------------------------------- Rule 3: ZOCs
 
 
-def _weapons_reinforcement(s: WDState) -> str:
-    """Pzjg/LIX (a weapons company) waiting to enter in the western area, and an entry
-    hex of that area in a Soviet ZOC."""
-    s.units["Pzjg/LIX"] = U("Pzjg/LIX", "raster", 2, entry="german-west")
-    put(s, "1188/357", "0210")
-    s._moved()
+def _weapons_reinforcement(engine: WhiteDeath, more: str = "") -> WDState:
+    """Pzjg/LIX (a weapons company) waiting to enter in the western area, 1188/357 at
+    0210 putting entry hexes of that area in a Soviet ZOC, at the German impulse
+    decision; ``more`` units."""
+    return position(engine, GERMAN_IMPULSE + f"""
+        [units]
+        "Pzjg/LIX" = {{loc = "raster", strength = 2, entry = "german-west"}}
+        "1188/357" = "0210"
+        {more}
+    """)
+
+
+def _zoc_entry(s: WDState) -> str:
     return next(h for h in s.cat.resolve("german-west") if h in s.ezoc("german")
                 and not s.units_at(h))
 
@@ -243,12 +252,13 @@ def _weapons_reinforcement(s: WDState) -> str:
 def test_rule_3_c_weapons_reinforcement_may_not_enter_a_zoc_alone(engine: WhiteDeath) -> None:
     """Rule 3.C: "Weapons units may never enter an enemy ZOC during the movement phase
     unless a personnel or AFV unit is also present in the hex" -- from off the map too."""
-    s = fresh(engine)
-    h = _weapons_reinforcement(s)
-    german_turn(s)
+    s = _weapons_reinforcement(engine)
+    h = _zoc_entry(s)
+    s.apply("impulse 5")
     assert h not in s.entry_hexes("Pzjg/LIX")
     refused(s, f"enter Pzjg/LIX {h}", "Rule 3.C")
-    put(s, "I/504", h)  # a personnel unit there: now it may
+    s = _weapons_reinforcement(engine, f'"I/504" = "{h}"')  # a personnel unit there
+    s.apply("impulse 5")  # now it may
     assert h in s.entry_hexes("Pzjg/LIX")
     s.apply(f"enter Pzjg/LIX {h}")
 
@@ -256,10 +266,12 @@ def test_rule_3_c_weapons_reinforcement_may_not_enter_a_zoc_alone(engine: WhiteD
 def test_rule_3_b_ski_unit_pays_for_every_zoc_exit(engine: WhiteDeath) -> None:
     """Rule 3.B: a ski unit pays "one additional movement point for each enemy ZOC exited"
     -- also after leaving the ZOC it started in (Rule 3), not only on its first exit."""
-    s = fresh(engine)
-    put(s, "ski/31R", "1610")
-    put(s, "I/504", "1510")  # the ski unit starts in its ZOC
-    put(s, "I/505", "1810")  # and 1710 is in this one's
+    s = position(engine, """
+        [units]
+        "ski/31R" = "1610"
+        "I/504" = "1510"  # the ski unit starts in its ZOC
+        "I/505" = "1810"  # and 1710 is in this one's
+    """)
     s.apply("impulse 6")
     assert s.units["ski/31R"].zoc_start
     assert s.move_cost("ski/31R", "1610", "1710") == s.enter_cost("ski/31R", "1610", "1710") + 1
@@ -272,17 +284,22 @@ def test_rule_3_b_ski_unit_pays_for_every_zoc_exit(engine: WhiteDeath) -> None:
 # ---------------------------------------------------------------- Rule 15.D.2
 
 
+def _vl_cut_off(engine: WhiteDeath) -> WDState:
+    """The turn's last impulse ending (both sides' MPs spent), I/277 in Velikiye Luki cut
+    off from every friendly edge by the ZOCs of Soviet units ringed two hexes out."""
+    return position(engine, """
+        step = "end-impulse"
+        mps = {soviet = 0, german = 0}
+    """ + velikiye_luki_cut_off(engine))
+
+
 def test_rule_15_d_2_city_point_spent_at_the_beginning_of_the_turn(engine: WhiteDeath) -> None:
     """Rule 15.D.2: "the German player may expend one supply point at the beginning of a
     turn in Velikiye Luki to allow the troops in the city to avoid the effects of
     isolation" -- before the Soviet's first impulse, so the city does not fight it
     isolated."""
-    s = fresh(engine)
-    cut_off_velikiye_luki(s)
+    s = _vl_cut_off(engine)
     assert s.isolated("I/277")
-    s.mps = {"soviet": 0, "german": 0}
-    s.stack = s.frames_for("end-impulse")
-    s._settle()
     roll(s, 1)  # weather for the new turn
     settle(s, 4)  # air drops
     d = s.decision()
@@ -299,11 +316,7 @@ def test_rule_15_d_2_city_point_spent_at_the_beginning_of_the_turn(engine: White
 
 
 def test_rule_15_d_2_declining_keeps_the_point(engine: WhiteDeath) -> None:
-    s = fresh(engine)
-    cut_off_velikiye_luki(s)
-    s.mps = {"soviet": 0, "german": 0}
-    s.stack = s.frames_for("end-impulse")
-    s._settle()
+    s = _vl_cut_off(engine)
     roll(s, 1)
     settle(s, 4)
     points = s.supply["vl"]
@@ -316,11 +329,13 @@ def test_rule_15_d_2_declining_keeps_the_point(engine: WhiteDeath) -> None:
 
 
 def _rocket_barrage(engine: WhiteDeath) -> WDState:
-    s = fresh(engine)
-    put(s, "NW/LIX", "1510")
-    put(s, "I/504", "1610")  # observes
-    put(s, "1188/357", "1810")
-    german_turn(s)
+    s = position(engine, GERMAN_IMPULSE + """
+        [units]
+        "NW/LIX" = "1510"
+        "I/504" = "1610"  # observes
+        "1188/357" = "1810"
+    """)
+    s.apply("impulse 5")
     s.apply("deploy NW/LIX")
     s.apply("end movement")
     s.apply("barrage 1810 with NW/LIX")
@@ -352,10 +367,12 @@ def test_rule_15_a_3_three_points_fire_rockets_at_full(engine: WhiteDeath) -> No
 def test_rule_20_a_built_bridge_is_a_road_hex(engine: WhiteDeath) -> None:
     """Rule 20: a bridge "allows units to enter and leave the hex as if it were a road
     hex" -- one built in the game too, though no road of the map runs into it."""
-    s = fresh(engine)
-    put(s, "Brueck/LIX", "1202")  # a river hex, no bridge, no road
-    put(s, "I/504", "1303")  # a road hex next to it
-    german_turn(s)
+    s = position(engine, GERMAN_IMPULSE + """
+        [units]
+        "Brueck/LIX" = "1202"  # a river hex, no bridge, no road
+        "I/504" = "1303"  # a road hex next to it
+    """)
+    s.apply("impulse 5")
     s.apply("build bridge Brueck/LIX")
     assert "1202" in s.bridges
     road = s.cat.tables.movement["road"]["l"].enter
@@ -425,16 +442,21 @@ def test_rule_13_a_frozen_half_lake_hexside_has_no_ice_roll(engine: WhiteDeath) 
     """Rule 13.A (frozen): an AFV crossing a *lake* hexside rolls for the ice; Rule 13.B
     adds the hexsides "containing any lake at all" only in a thaw. The engine page's
     reading: in frozen weather a half-lake hexside (0809/0909) does not roll."""
-    s = fresh(engine)
-    put(s, "tk/18M", "0809")
+    s = position(engine, """
+        [units]
+        "tk/18M" = "0809"
+    """)
     s.apply("impulse 5")
     s.apply("move tk/18M 0809 0909")
     assert not s.is_chance()
 
 
 def test_rule_13_b_thaw_half_lake_hexside_rolls(engine: WhiteDeath) -> None:
-    s = fresh(engine, weather=6)
-    put(s, "tk/18M", "0809")
+    s = position(engine, """
+        weather = "thaw"
+        [units]
+        "tk/18M" = "0809"
+    """)
     s.apply("impulse 5")
     s.apply("move tk/18M 0809 0909")
     req = s.chance_request()
@@ -445,11 +467,12 @@ def test_rule_11_a_1_artillery_in_the_assaulted_hex_may_support_it(engine: White
     """Rule 11.A.1: "Artillery units firing support may not fire conventional fire or
     antitank fire during that phase" -- the only bar; the engine page's reading lets
     deployed artillery in the assaulted hex support its own stack instead of firing."""
-    s = fresh(engine)
-    put(s, "I/504", "1510")
-    put(s, "I/291A", "1510")
-    s.units["I/291A"].deployed = True
-    put(s, "1188/357", "1610")
+    s = position(engine, """
+        [units]
+        "I/504" = "1510"
+        "I/291A" = {hex = "1510", deployed = true}
+        "1188/357" = "1610"
+    """)
     declare_assault(s, "1510", "1188/357")
     before = set(s.firers("conv"))
     assert "I/291A" in before  # it could fire its own factor
@@ -462,13 +485,13 @@ def test_rule_11_b_1_an_assaulting_unit_does_not_barrage(engine: WhiteDeath) -> 
     """Rule 11.B.1: "Artillery units firing barrage may not use support, antitank, or
     conventional fire during that impulse": one declared to assault (and so to fire in it)
     may not barrage. No shipped artillery may assault (their factors are defensive only),
-    so the declaration is set by hand."""
-    s = fresh(engine)
-    put(s, "hvy/KF", "1810")
-    put(s, "1188/357", "1610")
-    put(s, "I/504", "1510")
+    so the declaration is part of the position."""
+    s = position(engine, """
+        [units]
+        "hvy/KF" = {hex = "1810", deployed = true, assault = "1709"}
+        "1188/357" = "1610"
+        "I/504" = "1510"
+    """)
     s.apply("impulse 3")
-    s.apply("deploy hvy/KF")
-    s.units["hvy/KF"].assault = "1709"
     s.apply("end movement")
     refused(s, "barrage 1510 with hvy/KF", "Rule 11.B.1")

@@ -12,7 +12,8 @@ from pbem.errors import MismatchError
 from pbem.registry import get
 from pbem.setup import describe, setup
 
-from .conftest import declare_assault, fresh, put, survive_defensive_fire
+from .conftest import declare_assault, survive_defensive_fire
+from .positions import position
 
 
 def test_the_sequence_reads_as_the_book_prints_it() -> None:
@@ -49,9 +50,11 @@ def test_setup_at_a_step() -> None:
 
 
 def test_the_rolls_of_a_fire_are_frames_of_the_save(engine: WhiteDeath) -> None:
-    s = fresh(engine)
-    put(s, "1188/357", "1610")
-    put(s, "Sich/Iso", "1510", strength=1)
+    s = position(engine, """
+        [units]
+        "1188/357" = "1610"
+        "Sich/Iso" = {hex = "1510", strength = 1}
+    """)
     declare_assault(s, "1510", "1188/357")
     assert s.phase == "defense"
     survive_defensive_fire(s)
