@@ -129,6 +129,22 @@ def _cube_round(q: Fraction, r: Fraction, s: Fraction) -> Cube:
     return Cube(int(rq), int(rr), int(rs))
 
 
+def _cube_round_int(nq: int, nr: int, ns: int, d: int) -> Cube:
+    """:func:`_cube_round` of ``(nq/d, nr/d, ns/d)`` in integers: no half ties occur
+    (see :func:`cube_line`), so rounding is ``(2n + d) // 2d`` and the distances to the
+    rounded values compare as their numerators over ``d``."""
+    d2 = 2 * d
+    rq, rr, rs = (2 * nq + d) // d2, (2 * nr + d) // d2, (2 * ns + d) // d2
+    dq, dr, ds = abs(rq * d - nq), abs(rr * d - nr), abs(rs * d - ns)
+    if dq > dr and dq > ds:
+        rq = -rr - rs
+    elif dr > ds:
+        rr = -rq - rs
+    else:
+        rs = -rq - rr
+    return Cube(rq, rr, rs)
+
+
 def cube_line(a: Cube, b: Cube) -> list[tuple[Cube, ...]]:
     """The hexes a straight line between two hex centers passes through.
 
@@ -139,7 +155,30 @@ def cube_line(a: Cube, b: Cube) -> list[tuple[Cube, ...]]:
 
     The point is nudged by an exact tiny epsilon in both directions; the two nudges give
     the same hex unless the point lies on a hexside.  Pairs are in cube order.
+
+    Computed in integers over the common denominator ``1000 n``: the point's coordinates
+    are ``1000 (a n + (b - a) i)`` over it and the nudges add ``+-1, +-2, -+3``, so no
+    nudged coordinate is ever a half (its numerator is 1, 2 or 3 off a multiple of 1000,
+    twice it never a multiple of ``1000 n``); the same hexes as the exact Fraction sums
+    (:func:`_cube_line_fraction`, kept as the tests' reference).
     """
+    n = cube_distance(a, b)
+    if n == 0:
+        return [(a,)]
+    d = 1000 * n
+    out: list[tuple[Cube, ...]] = []
+    for i in range(n + 1):
+        q = 1000 * (a.q * n + (b.q - a.q) * i)
+        r = 1000 * (a.r * n + (b.r - a.r) * i)
+        s = 1000 * (a.s * n + (b.s - a.s) * i)
+        plus = _cube_round_int(q + 1, r + 2, s - 3, d)
+        minus = _cube_round_int(q - 1, r - 2, s + 3, d)
+        out.append((plus,) if plus == minus else tuple(sorted((plus, minus))))
+    return out
+
+
+def _cube_line_fraction(a: Cube, b: Cube) -> list[tuple[Cube, ...]]:
+    """:func:`cube_line` in exact Fractions, as first written (the tests' reference)."""
     n = cube_distance(a, b)
     if n == 0:
         return [(a,)]

@@ -28,7 +28,7 @@ BOXES = ("pending", "raster", "dead", "refit", "setup")
 
 
 #: attributes a clone shares: the rules and data, never changed by play
-_SHARED = frozenset({"engine", "cat", "sc", "_static", "_cache", "_pcache", "_near",
+_SHARED = frozenset({"engine", "cat", "sc", "_static", "_cache", "_pcache", "_near", "_neartok",
                      "_stack", "_encoded", "parked"})
 _IMMUTABLE = (str, int, bool, Fraction, bytes, type(None))
 
@@ -175,6 +175,8 @@ class BaseState(StepState[None]):
         #: each side's stacks within two hexes of a hex (Rule 4's look ahead): kept across a
         #: unit's move but for the hexes within two of where it left and arrived (``_put``)
         self._near: dict[tuple[str, str], tuple[tuple[str, tuple[str, ...]], ...]] = {}
+        #: the same as numbers (``near_token``), kept and dropped with them
+        self._neartok: dict[tuple[str, str], int] = {}
         #: Rule 4 answers per hex (:meth:`stack_ok_with`), kept likewise but for the two
         #: hexes a move changes
         self._stack: dict[str, dict[tuple[str, tuple[str, ...]], bool]] = {}
@@ -194,6 +196,7 @@ class BaseState(StepState[None]):
         new._cache = {}
         new._pcache = {}
         new._near = {}
+        new._neartok = {}
         new._stack = {}
         return new
 
@@ -282,6 +285,7 @@ class BaseState(StepState[None]):
         self._cache.clear()
         self._pcache.clear()
         self._near.clear()
+        self._neartok.clear()
         self._stack.clear()
 
     def _changed(self) -> None:
@@ -293,6 +297,7 @@ class BaseState(StepState[None]):
         self._pcache.clear()
         self._cache.clear()
         self._near.clear()
+        self._neartok.clear()
         self._stack.clear()
 
     def side_units(self, side: str) -> list[str]:
@@ -323,6 +328,7 @@ class BaseState(StepState[None]):
         u.loc = h
         u.seq = self.seq
         near, self._near = self._near, {}
+        neartok, self._neartok = self._neartok, {}
         stack, self._stack = self._stack, {}
         self._relocated()
         if was not in BOXES and h not in BOXES:
@@ -334,6 +340,8 @@ class BaseState(StepState[None]):
             self._near = {k: v for k, v in near.items()
                           if was not in static[("area2set", k[1])]
                           and h not in static[("area2set", k[1])]}
+            kept = self._near
+            self._neartok = {k: v for k, v in neartok.items() if k in kept}
             stack.pop(was, None)
             stack.pop(h, None)
             self._stack = stack

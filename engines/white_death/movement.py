@@ -212,7 +212,7 @@ class MovementState(ArtilleryState, ReinforcementState):
         key = (u.uid, u.loc, spent.numerator, spent.denominator, u.zoc_start, u.via,
                u.garrison, "left-zoc" in u.marks,
                s, self.impulse_mp, self.weather, self.vl_released,
-               self.by_enemies("token", s, self._new_token), self.stacks_near(s, u.loc),
+               self.by_enemies("token", s, self._new_token), self.near_token(s, u.loc),
                tuple(h for h in self.area2(u.loc) if h in bridges) if bridges else ())
         memo = self._static.setdefault("move-memo", {})
         got: frozenset[str] | None = memo.get(key)
@@ -232,6 +232,23 @@ class MovementState(ArtilleryState, ReinforcementState):
             got = self._near[key] = tuple((x, occ[x]) for x in self.area2(h) if x in occ)
         return got
 
+    def near_token(self, side: str, h: str) -> int:
+        """:meth:`stacks_near` as one number (equal stacks, equal numbers, while the
+        catalog's table keeps them), so that a key holding it hashes an int rather than
+        the stacks, once per unit per decision. Kept with the stacks by ``_put``."""
+        key = (side, h)
+        got = self._neartok.get(key)
+        if got is None:
+            near = self.stacks_near(side, h)
+            tokens = self._static.setdefault("near-tokens", {})
+            got = tokens.get(near)
+            if got is None:
+                if len(tokens) >= 65536:
+                    tokens.clear()  # numbers are never reused: an old key just goes stale
+                got = tokens[near] = self._new_token()
+            self._neartok[key] = got
+        return got
+
     def _new_token(self) -> int:
         """A number naming one position of the enemy while the catalog's memo holds it."""
         # one counter per catalog, never reset: two positions never share a number, even
@@ -246,14 +263,25 @@ class MovementState(ArtilleryState, ReinforcementState):
         left = self.left_ticks(u)
         city = self.city_bound(uid)
         vl = self.vl_hexes() if city else ()
+        # move_ticks and weapons_barred for every neighbour at once: the unit's entry
+        # costs from its hex as one row, its Rule 3 / 3.B exit cost and the ZOCs once
+        t = self.utype(uid)
+        frm = u.loc
+        ezoc = self.ezoc(s)
+        extra = 0
+        if frm in ezoc and (t.mob == "s" or (u.zoc_start and "left-zoc" not in u.marks)):
+            extra = self.ticks()  # Rule 3.B / Rule 3 / 6.B.1, as in move_cost
+        thaw = self.weather == "thaw"
         out = []
-        for n in self.nbrs(u.loc):
-            if n in enemy or (city and n not in vl):
+        for n, c in zip(self.nbrs(frm), self.enter_row(t.mob, frm), strict=True):
+            if c is None or n in enemy or (city and n not in vl):
                 continue
-            cost = self.move_ticks(uid, u.loc, n)
-            if cost is None or cost > left or self.weapons_barred(uid, n):
+            if thaw and self.wrong_bank(uid, frm, n):
+                continue  # Rule 16.B
+            cost = c + extra
+            if cost > left or (t.weapons and n in ezoc and self.weapons_barred(uid, n)):
                 continue
-            if not self.stack_ok_with(n, uid) and not self._can_pass(uid, u.loc, n, cost):
+            if not self.stack_ok_with(n, uid) and not self._can_pass(uid, frm, n, cost):
                 continue
             out.append(n)
         return frozenset(out)

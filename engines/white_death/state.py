@@ -139,7 +139,7 @@ class WDState(TurnState, PlacementState, MovementState, AssaultState, ViewState,
         u = self.units[uid]
         if u.entrained or self.city_bound(uid):
             return None
-        key: tuple[Any, ...] = (common, _unit_state(u), self.stacks_near(self.phasing, u.loc))
+        key: tuple[Any, ...] = (common, _unit_state(u), self.near_token(self.phasing, u.loc))
         if "brandenburg" in self.utype(uid).flags:
             key += tuple(_unit_state(self.units[x]) for x in self.occupied(self.phasing)[u.loc])
         return key

@@ -9,6 +9,7 @@ from __future__ import annotations
 import math
 from fractions import Fraction
 from types import MappingProxyType
+from typing import Any
 
 from engines.hexkit.hexmap import HexMap
 from engines.hexkit.movement import MoveClass, region
@@ -169,10 +170,19 @@ class TerrainState(BaseState):
         mob = self.utype(uid).mob
         key = ("enter-ticks", mob, frm, to, self.frozen(), frm in self.bridges,
                to in self.bridges)
+        t = self._static_ticks(key)
+        if (t is not None and frm is not None and self.weather == "thaw"
+                and self.wrong_bank(uid, frm, to)):
+            return None  # Rule 16.B
+        return t
+
+    def _static_ticks(self, key: tuple[Any, ...]) -> int | None:
+        """:meth:`enter_ticks` but Rule 16.B, under its key (kept in the catalog)."""
         static = self._static
         if key in static:
             t: int | None = static[key]
         else:
+            mob, frm, to = key[1:4]
             ckey = ("enter", *key[1:])
             c: Fraction | None
             if ckey in static:
@@ -180,10 +190,26 @@ class TerrainState(BaseState):
             else:
                 c = static[ckey] = self._enter_cost(mob, frm, to)
             t = static[key] = None if c is None else self.to_ticks(c)
-        if (t is not None and frm is not None and self.weather == "thaw"
-                and self.wrong_bank(uid, frm, to)):
-            return None  # Rule 16.B
         return t
+
+    def enter_row(self, mob: str, frm: str) -> tuple[int | None, ...]:
+        """:meth:`enter_ticks` from ``frm`` into each of its neighbours (in
+        :meth:`nbrs` order) for a unit of mobility class ``mob``, Rule 16.B aside (the
+        caller asks :meth:`wrong_bank` in a thaw): one lookup per unit, not one per
+        neighbour. Kept in the catalog under the class, the hex, the weather and which
+        of the seven hexes carry a bridge (Rule 20)."""
+        bridges = self.bridges
+        nbrs = self.nbrs(frm)
+        frozen = self.frozen()
+        near = tuple(n for n in nbrs if n in bridges) if bridges else ()
+        key = ("enter-row", mob, frm, frozen, frm in bridges, near)
+        static = self._static
+        got: tuple[int | None, ...] | None = static.get(key)
+        if got is None:
+            got = static[key] = tuple(
+                self._static_ticks(("enter-ticks", mob, frm, n, frozen, frm in bridges,
+                                    n in bridges)) for n in nbrs)
+        return got
 
     def _enter_cost(self, mob: str, frm: str | None, to: str) -> Fraction | None:
         """Rule 7's cost through the hex kit: the mobility class's chart column

@@ -10,6 +10,7 @@ from engines.hexkit.geometry import (
     DIRECTIONS,
     Cube,
     HexGrid,
+    _cube_line_fraction,
     cube_distance,
     cube_line,
     cube_ring,
@@ -203,6 +204,24 @@ def test_line_properties(a: Cube, b: Cube) -> None:
     # a line has no preferred direction
     assert [tuple(sorted(s)) for s in cube_line(b, a)] == [
         tuple(sorted(s)) for s in reversed(steps)]
+
+
+@given(cubes(200), cubes(200))
+def test_line_in_integers_is_the_fraction_line(a: Cube, b: Cube) -> None:
+    assert cube_line(a, b) == _cube_line_fraction(a, b)
+
+
+def test_line_in_integers_is_the_fraction_line_near_a_hex() -> None:
+    """Every line from one hex to each hex within 12 of it (the short lines a game
+    draws, hexside cases included), and from odd starts."""
+    hexsides = 0
+    for a in (Cube(0, 0, 0), Cube(3, -7, 4), Cube(-5, 2, 3)):
+        for radius in range(13):
+            for b in cube_ring(a, radius):
+                got = cube_line(a, b)
+                assert got == _cube_line_fraction(a, b), (a, b)
+                hexsides += sum(len(step) == 2 for step in got)
+    assert hexsides > 100
 
 
 def test_line_along_a_hexside_reports_both_hexes() -> None:

@@ -1,0 +1,63 @@
+"""The per-unit fast paths of the movement listing (issue 13) answer what the per-hex
+ones answer: a unit's row of entry costs equals :meth:`enter_ticks` into each neighbour,
+and the numbers standing for the stacks near a hex, kept across moves, equal fresh ones.
+"""
+
+from __future__ import annotations
+
+from engines.white_death import ENGINE
+from engines.white_death.state import WDState
+from pbem.testing import Chooser
+
+
+def _game(scenario: str, seed: int) -> tuple[WDState, Chooser]:
+    state = ENGINE.new_state(scenario, ENGINE.resolve_options({}))
+    assert isinstance(state, WDState)
+    return state, Chooser(f"fast-rows/{scenario}/{seed}")
+
+
+def test_entry_cost_row_is_enter_ticks_per_neighbour() -> None:
+    compared = thaw = 0
+    for scenario, seed in (("first-relief", 3), ("campaign", 4), ("final-relief", 5)):
+        state, choose = _game(scenario, seed)
+        for n in range(900):
+            if state.is_terminal():
+                break
+            if state.is_chance():
+                state.apply_outcome(choose.outcome(state.chance_request()))
+                continue
+            if n % 7 == 0:
+                for uid in state.side_units(state.phasing):
+                    frm = state.units[uid].loc
+                    row = state.enter_row(state.utype(uid).mob, frm)
+                    for to, c in zip(state.nbrs(frm), row, strict=True):
+                        # the row leaves Rule 16.B to its caller, as _move_dests asks it
+                        if c is not None and state.weather == "thaw":
+                            thaw += 1
+                            if state.wrong_bank(uid, frm, to):
+                                c = None
+                        assert c == state.enter_ticks(uid, frm, to), (uid, frm, to)
+                        compared += 1
+            state.apply(choose.pick(state.legal_actions()))
+    assert compared > 5000 and thaw > 0
+
+
+def test_near_tokens_kept_across_moves_match_fresh_ones() -> None:
+    state, choose = _game("first-relief", 8)
+    carried = 0
+    for _ in range(1500):
+        if state.is_terminal():
+            break
+        if state.is_chance():
+            state.apply_outcome(choose.outcome(state.chance_request()))
+            continue
+        kept = dict(state._neartok)
+        assert kept.keys() <= state._near.keys()
+        carried += len(kept)
+        fresh = state.clone()
+        assert isinstance(fresh, WDState)
+        for (side, h), tok in kept.items():
+            assert fresh.near_token(side, h) == tok, (side, h)
+            assert fresh.stacks_near(side, h) == state.stacks_near(side, h)
+        state.apply(choose.pick(state.legal_actions()))
+    assert carried > 1000
