@@ -265,6 +265,10 @@ def main() -> None:
         for engine, scenario in real:
             target = build_engine(fixtures, engine, scenario)
             meta = json.loads((target / "meta.json").read_text())
+            # the data cache filled by the code measured now: its entries are keyed by the
+            # kit's code, so the fixture's, from an older checkout, would all be misses
+            subprocess.run([*PBEM, "--home", str(target / meta["home"]), "legal",
+                            "selfplay-1"], capture_output=True, env=REAL_ENV, cwd=NEUTRAL)
             home = Path(tmp) / "engine-home"
             shutil.rmtree(home, ignore_errors=True)
             shutil.copytree(target / meta["home"], home)
