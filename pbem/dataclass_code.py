@@ -30,8 +30,9 @@ import sys
 from types import CodeType
 from typing import Any
 
-#: the modules whose dataclasses are kept: pbem's, the bundled engines', and the package
-#: of each engine pbem loads (:func:`keep`); never a library pbem merely uses
+#: the modules whose dataclasses are kept: pbem's and the bundled engines' (one
+#: distribution, so an uninstall takes their __pycache__ with it), and a package that
+#: asks with :func:`keep`; never a library pbem merely uses
 PREFIXES: tuple[str, ...] = ("pbem.", "engines.")
 #: the file starts with this: code from another interpreter build is never loaded
 HEADER = b"pbem-dataclass-code\0" + sys.version.encode() + b"\0"
@@ -120,8 +121,9 @@ def save() -> None:
 
 
 def keep(package: str) -> None:
-    """Keep the generated code of module ``package`` and of its modules too (an engine's,
-    as the registry loads it)."""
+    """Keep the generated code of module ``package`` and of its modules too: an engine
+    from another distribution may call this from its own package (the registry does not:
+    the kept file would outlive that engine's uninstall)."""
     global PREFIXES
     if not (package + ".").startswith(PREFIXES):
         PREFIXES = (*PREFIXES, package + ".")

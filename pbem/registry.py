@@ -81,10 +81,9 @@ def _load(spec: str, origin: str) -> Engine:
     module_name, _, attr = spec.partition(":")
     if not module_name or not attr:
         raise UsageError(f"{origin}: {spec!r} is not of the form module:attribute")
-    from pbem import dataclass_code
-
-    # an engine's classes are made at every command: their generated code kept too
-    dataclass_code.keep(module_name.split(".")[0])
+    # an engine from another distribution is not asked to keep its dataclasses' code
+    # (pbem.dataclass_code): a file pbem wrote beside its bytecode would outlive an
+    # uninstall; such an engine may opt in with dataclass_code.keep(its package)
     try:
         obj = getattr(importlib.import_module(module_name), attr)
     except (ImportError, AttributeError) as exc:

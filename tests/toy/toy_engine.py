@@ -22,6 +22,7 @@ from dataclasses import dataclass
 from enum import Enum
 from typing import Any
 
+from pbem import dataclass_code
 from pbem.engine import (
     Action,
     ChanceRequest,
@@ -52,6 +53,10 @@ from pbem.steps import (
     step_table,
 )
 from pbem.view import BoardView, Cell, Layout, Piece, TerrainStyle
+
+# an engine outside pbem's distribution keeps its dataclasses' generated code only if it
+# asks (pbem/dataclass_code.py); the toy asks, as a third-party engine could
+dataclass_code.keep(__name__)
 
 SIDES = ("red", "blue")
 COLUMNS = ("a", "b", "c")
