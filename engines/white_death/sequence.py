@@ -414,9 +414,9 @@ class AssaultCrt(Crt):
     """A planned assault fire at RESOLVE (Rules 9, 10). Sealed dice (issue 21): these
     rolls are batch ``assault``, because the manual's RESOLVE executes the plans "after
     you have completed them": no decision of the assaulting player between the plans and
-    the fire reads a result, so the asker's file need not stop at each roll; the batch
-    ends at the first step that reads one (the tank fright checks and the clearing of
-    the hex, then the advance) or at the opponent's decision."""
+    the fire reads a result. The batch ends at the first step that reads one (the hex's
+    tank fright checks, Rule 14.C.2; then the clearing of the hex and the advance, 9.D)
+    or at the opponent's decision; no step lets it wait further."""
 
     name = "assault-crt"
     batch = "assault"
@@ -474,8 +474,8 @@ class BarrageEnd(WDProcedure):
 
 
 class Combat(WDProcedure):
-    """Rule 5: the defensive fire against every assaulted hex, then the assault fire,
-    then the advance; none when no assault was declared."""
+    """Rule 5: the defensive fire against every assaulted hex, then the assault plans
+    and their RESOLVE, then the advance; none when no assault was declared."""
 
     name, rule = "combat", "Rule 5"
     phase = "barrage"
