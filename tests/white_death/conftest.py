@@ -93,36 +93,7 @@ def fresh(engine: WhiteDeath, scenario: str = "woehler", weather: int = 1) -> WD
     return s
 
 
-def purkayev_german_decision(engine: WhiteDeath) -> WDState:
-    """Purkayev, turn 1, the Soviet player's 10 MPs spent without a move: the German
-    player decides his first impulse, his garrisons still bound by Rule 22."""
-    s = started(engine, "purkayev")
-    s.apply("impulse 10")
-    s.apply("end movement")
-    settle(s)
-    return s
-
-
-def cut_off_velikiye_luki(s: WDState) -> tuple[str, ...]:
-    """I/277 in Velikiye Luki, ringed by Soviet units two hexes out, whose ZOCs cut the
-    city off from every friendly edge; the city's hexes."""
-    vl = s.vl_hexes()
-    put(s, "I/277", vl[0])
-    ring = [h for h in s.map.ids if min(s.map.distance(h, v) for v in vl) == 2]
-    soviets = [u for u in s.cat.units if s.cat.units[u].side == "soviet"]
-    for uid, h in zip(soviets, ring, strict=False):
-        put(s, uid, h)
-    return vl
-
-
 # Impulses.
-def german_turn(s: WDState, mps: int = 5) -> None:
-    """Pass the Soviet impulse (1 MP) and open a German impulse of ``mps``."""
-    s.apply("impulse 1")
-    s.apply("end movement")
-    s.apply(f"impulse {mps}")
-
-
 def declare_assault(s: WDState, target: str, *attackers: str, mps: int = 3) -> None:
     """Open an impulse of ``mps`` (3: the Soviet minimum to assault, Rule 5), declare
     ``attackers`` against ``target`` and end the movement phase."""

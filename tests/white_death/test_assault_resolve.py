@@ -17,7 +17,8 @@ from pbem.audit import audit
 from pbem.registry import get
 from pbem.selfplay import selfplay
 
-from .conftest import fresh, put, refused, settle
+from .conftest import refused, settle
+from .positions import position
 
 #: two assaulted hexes, far apart: (defender, its hex, attacker, the attacker's hex)
 FIRST = ("Sich/Now", "0514", "1192/357", "0614")
@@ -28,10 +29,9 @@ def two_assaults(engine: WhiteDeath) -> WDState:
     """Two one-point German units, each assaulted by one Soviet regiment; the German
     defensive fire at both hexes leaves the attackers unharmed (6s, then passed checks):
     the Soviet player is to plan his assault fire, at 0514 first."""
-    s = fresh(engine)
-    for defender, dhex, attacker, ahex in (FIRST, SECOND):
-        put(s, defender, dhex, strength=1)
-        put(s, attacker, ahex)
+    s = position(engine, "[units]\n" + "".join(
+        f'"{defender}" = {{hex = "{dhex}", strength = 1}}\n"{attacker}" = "{ahex}"\n'
+        for defender, dhex, attacker, ahex in (FIRST, SECOND)))
     s.apply("impulse 3")  # Rule 5: the Soviet player needs 3 MPs to assault
     for _, dhex, attacker, _ in (FIRST, SECOND):
         s.apply(f"assault {dhex} with {attacker}")
