@@ -328,8 +328,10 @@ class BaseState(StepState[None]):
         near, self._near = self._near, {}
         neartok, self._neartok = self._neartok, {}
         stack, self._stack = self._stack, {}
+        pcache = self._pcache
         self._relocated()
         if was not in BOXES and h not in BOXES:
+            self._pcache = self._kept_positions(pcache, uid, was, h)
             # only the stacks of the two hexes changed (the unit's place in the stacking
             # order too): the answers for hexes farther than two from both still hold, and
             # Rule 4's for every other hex (it reads the hex's stack and the unit asked of)
@@ -343,6 +345,52 @@ class BaseState(StepState[None]):
             stack.pop(was, None)
             stack.pop(h, None)
             self._stack = stack
+
+    def _kept_positions(self, pcache: dict[Any, Any], uid: str, was: str,
+                        h: str) -> dict[Any, Any]:
+        """What of ``pcache`` (the position caches before ``uid`` went from map hex
+        ``was`` to map hex ``h``) still holds, brought up to date: the units by hex and
+        the mover's side's occupied hexes changed in those two hexes only; each side's
+        units on the map did not change; and what is traced through the mover's side's
+        enemies (``enemy_key``, ``by_enemies``) did not move. Anything else is dropped
+        (a key not named here is never carried)."""
+        side = self.side_of(uid)
+        foe = other(side)
+        out: dict[Any, Any] = {}
+        for k, v in pcache.items():
+            if type(k) is not tuple:
+                continue
+            tag = k[0]
+            if (tag == "side-units" or (tag == "ekey" and k[1] == side)
+                    or (tag == "by-enemies" and k[2] == side)
+                    or (tag == "at" and k[1] != was and k[1] != h)
+                    or (tag == "occupied" and k[1] == foe)):
+                out[k] = v
+        by: dict[str, list[str]] | None = pcache.get("byhex")
+        if by is not None:
+            by = dict(by)  # the lists of other hexes are shared: never changed in place
+            units = self.units
+            for x in (was, h):
+                here = [y for y in by.get(x, ()) if y != uid]
+                if x == h:
+                    here.append(uid)
+                    here.sort(key=lambda y: (units[y].seq, y))
+                if here:
+                    by[x] = here
+                else:
+                    by.pop(x, None)
+            out["byhex"] = by
+            occ: dict[str, tuple[str, ...]] | None = pcache.get(("occupied", side))
+            if occ is not None:
+                occ = dict(occ)
+                for x in (was, h):
+                    mine = tuple(y for y in by.get(x, ()) if self.side_of(y) == side)
+                    if mine:
+                        occ[x] = mine
+                    else:
+                        occ.pop(x, None)
+                out[("occupied", side)] = occ
+        return out
 
     def bunker(self, h: str) -> int:
         return max((b[1] for b in self.bunkers if b[0] == h), default=0)

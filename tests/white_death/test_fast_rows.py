@@ -61,3 +61,39 @@ def test_near_tokens_kept_across_moves_match_fresh_ones() -> None:
             assert fresh.stacks_near(side, h) == state.stacks_near(side, h)
         state.apply(choose.pick(state.legal_actions()))
     assert carried > 1000
+
+
+def test_position_caches_carried_across_moves_match_fresh_ones() -> None:
+    """``_put`` brings the units by hex and the mover's side's occupied hexes up to date
+    and keeps each side's units and the traces through the side that did not move: along
+    games (one state, so the carried entries are the ones checked) every carried entry
+    equals a fresh clone's."""
+    carried = 0
+    for scenario, seed in (("first-relief", 9), ("campaign", 10)):
+        state, choose = _game(scenario, seed)
+        for _ in range(1200):
+            if state.is_terminal():
+                break
+            if state.is_chance():
+                state.apply_outcome(choose.outcome(state.chance_request()))
+                continue
+            state.apply(choose.pick(state.legal_actions()))
+            kept = dict(state._pcache)
+            carried += len(kept)
+            fresh = state.clone()
+            assert isinstance(fresh, WDState)
+            for k, v in kept.items():
+                if k == "byhex":
+                    assert v == fresh._by_hex()
+                elif k[0] == "occupied":
+                    assert v == fresh.occupied(k[1]), k
+                elif k[0] == "side-units":
+                    assert v == fresh.side_units(k[1]), k
+                elif k[0] == "at":
+                    assert v == fresh.units_at(k[1], k[2]), k
+                elif k[0] == "ekey":
+                    assert v == fresh.enemy_key(k[1]), k
+                else:
+                    assert k[0] == "by-enemies", k
+                    assert kept[("ekey", k[2])] == fresh.enemy_key(k[2]), k
+    assert carried > 5000
