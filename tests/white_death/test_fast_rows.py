@@ -97,3 +97,33 @@ def test_position_caches_carried_across_moves_match_fresh_ones() -> None:
                     assert k[0] == "by-enemies", k
                     assert kept[("ekey", k[2])] == fresh.enemy_key(k[2]), k
     assert carried > 5000
+
+
+def test_put_carries_the_position_caches() -> None:
+    """Straight after ``_put`` (nothing asked since) the carried caches are there and
+    equal fresh ones: a unit moved on the map, taken off it to a box, placed on it
+    from the box."""
+    state, choose = _game("first-relief", 11)
+    while state.is_chance() or state.decision().kind != "movement":
+        if state.is_chance():
+            state.apply_outcome(choose.outcome(state.chance_request()))
+        else:
+            state.apply(choose.pick(state.legal_actions()))
+    side = state.phasing
+    mover = state.side_units(side)[0]
+    free = next(h for h in sorted(state.map.ids) if not state.units_at(h))
+    for uid, h in ((mover, state.nbrs(state.units[mover].loc)[0]), (mover, "dead"),
+                   (mover, free)):
+        state.legal_actions()
+        state.occupied("soviet"), state.occupied("german"), state.enemy_key(side)
+        state._put(uid, h)
+        kept = dict(state._pcache)
+        assert {"byhex", ("occupied", "soviet"), ("occupied", "german"),
+                ("side-units", "soviet"), ("side-units", "german")} <= kept.keys()
+        fresh = state.clone()
+        assert isinstance(fresh, WDState)
+        assert kept["byhex"] == fresh._by_hex()
+        for s in ("soviet", "german"):
+            assert kept[("occupied", s)] == fresh.occupied(s)
+            assert kept[("side-units", s)] == fresh.side_units(s)
+        assert (uid in kept[("side-units", side)]) == (h not in ("dead",))
