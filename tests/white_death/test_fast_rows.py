@@ -6,7 +6,9 @@ and the numbers standing for the stacks near a hex, kept across moves, equal fre
 from __future__ import annotations
 
 from engines.white_death import ENGINE
+from engines.white_death.actions import act
 from engines.white_death.state import WDState
+from pbem.errors import IllegalAction
 from pbem.testing import Chooser
 
 
@@ -127,3 +129,46 @@ def test_put_carries_the_position_caches() -> None:
             assert kept[("occupied", s)] == fresh.occupied(s)
             assert kept[("side-units", s)] == fresh.side_units(s)
         assert (uid in kept[("side-units", side)]) == (h not in ("dead",))
+
+
+def test_listed_rail_moves_and_entries_pass_their_check() -> None:
+    """Rail moves and entries are listed unchecked (built from rail_destinations and
+    entry_hexes, which hold what _check_rail and _check_enter ask): each listed one
+    passes the check, and each one the check accepts is listed."""
+    checked = entered = 0
+    for scenario, seed in (("campaign", 12), ("woehler", 13), ("purkayev", 14)):
+        state, choose = _game(scenario, seed)
+        for _ in range(1500):
+            if state.is_terminal():
+                break
+            if state.is_chance():
+                state.apply_outcome(choose.outcome(state.chance_request()))
+                continue
+            legal = state.legal_actions()
+            if state.decision().kind == "movement":
+                listed = {(a.unit, a.hex) for a in legal if a.kind == "rail"}
+                for uid in state.side_units(state.phasing):
+                    if not state.units[uid].entrained:
+                        continue
+                    for h in sorted(state.map.ids):
+                        try:
+                            state._validate(act("rail", uid, h))
+                            ok = True
+                        except IllegalAction:
+                            ok = False
+                        assert ok == ((uid, h) in listed), (uid, h)
+                        checked += ok
+                entries = {(a.unit, a.hex) for a in legal if a.kind == "enter"}
+                for uid in sorted(state.units):
+                    if state.units[uid].loc != "raster":
+                        continue
+                    for h in sorted(state.map.ids):
+                        try:
+                            state._validate(act("enter", uid, h))
+                            ok = True
+                        except IllegalAction:
+                            ok = False
+                        assert ok == ((uid, h) in entries), (uid, h)
+                        entered += ok
+            state.apply(choose.pick(legal))
+    assert checked > 50 and entered > 50
