@@ -92,9 +92,11 @@ class MovementState(ArtilleryState, ReinforcementState):
             for n in self.nbrs(u.loc):
                 if n in enemy:
                     out.append(act("assault", uid, n))
-        if "bridge" in t.flags:
+        # Rule 20: offered only where the check could accept them (a bridge unit that has
+        # not built, off a bridge; an engineer on one): the check still decides
+        if "bridge" in t.flags and uid not in self.builders and u.loc not in self.bridges:
             out.append(act("build", uid))
-        if "engineer" in t.flags:
+        if "engineer" in t.flags and u.loc in self.bridges:
             out.append(act("demolish", uid))
         return out + self._refill_candidates(uid)
 

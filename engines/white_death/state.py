@@ -147,9 +147,13 @@ class WDState(TurnState, PlacementState, MovementState, AssaultState, ViewState,
         the actions read farther: an entrained unit's rail destinations, and the
         unreleased Velikiye Luki garrison's rail moves inside the city."""
         u = self.units[uid]
-        if u.entrained or self.city_bound(uid):
+        # city_bound and near_token inlined: this runs for every unit at every decision
+        if u.entrained or (u.garrison == "vl" and not self.vl_released):
             return None
-        key: tuple[Any, ...] = (common, _unit_state(u), self.near_token(self.phasing, u.loc))
+        near = self._neartok.get((self.phasing, u.loc))
+        if near is None:
+            near = self.near_token(self.phasing, u.loc)
+        key: tuple[Any, ...] = (common, _unit_state(u), near)
         if "brandenburg" in self.utype(uid).flags:
             key += tuple(_unit_state(self.units[x]) for x in self.occupied(self.phasing)[u.loc])
         return key
