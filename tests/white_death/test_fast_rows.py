@@ -135,7 +135,7 @@ def test_listed_rail_moves_and_entries_pass_their_check() -> None:
     """Rail moves and entries are listed unchecked (built from rail_destinations and
     entry_hexes, which hold what _check_rail and _check_enter ask): each listed one
     passes the check, and each one the check accepts is listed."""
-    checked = entered = 0
+    checked = entered = probes = 0  # every hex probed at every sixth movement decision
     for scenario, seed in (("campaign", 12), ("woehler", 13), ("purkayev", 14)):
         state, choose = _game(scenario, seed)
         for _ in range(1500):
@@ -146,6 +146,8 @@ def test_listed_rail_moves_and_entries_pass_their_check() -> None:
                 continue
             legal = state.legal_actions()
             if state.decision().kind == "movement":
+                probes += 1
+            if state.decision().kind == "movement" and probes % 6 == 0:
                 listed = {(a.unit, a.hex) for a in legal if a.kind == "rail"}
                 for uid in state.side_units(state.phasing):
                     if not state.units[uid].entrained:
@@ -171,4 +173,4 @@ def test_listed_rail_moves_and_entries_pass_their_check() -> None:
                         assert ok == ((uid, h) in entries), (uid, h)
                         entered += ok
             state.apply(choose.pick(legal))
-    assert checked > 50 and entered > 50
+    assert checked > 20 and entered > 20, (checked, entered)
