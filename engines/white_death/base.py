@@ -330,21 +330,78 @@ class BaseState(StepState[None]):
         near, self._near = self._near, {}
         neartok, self._neartok = self._neartok, {}
         stack, self._stack = self._stack, {}
+        pcache, self._pcache = self._pcache, {}  # _relocated clears in place
         self._relocated()
-        if was not in BOXES and h not in BOXES:
-            # only the stacks of the two hexes changed (the unit's place in the stacking
-            # order too): the answers for hexes farther than two from both still hold, and
+        # the map hexes the unit left or entered (none when it goes from box to box)
+        changed = tuple(x for x in (was, h) if x not in BOXES)
+        if changed:
+            self._pcache = self._kept_positions(pcache, uid, was, h)
+            # only the stacks of those hexes changed (the unit's place in the stacking
+            # order too): the answers for hexes farther than two from them still hold, and
             # Rule 4's for every other hex (it reads the hex's stack and the unit asked of)
             # (each kept hex's own area is at hand: stacks_near made it)
             static = self._static
             self._near = {k: v for k, v in near.items()
-                          if was not in static[("area2set", k[1])]
-                          and h not in static[("area2set", k[1])]}
+                          if not any(x in static[("area2set", k[1])] for x in changed)}
             kept = self._near
             self._neartok = {k: v for k, v in neartok.items() if k in kept}
-            stack.pop(was, None)
-            stack.pop(h, None)
+            for x in changed:
+                stack.pop(x, None)
             self._stack = stack
+
+    def _kept_positions(self, pcache: dict[Any, Any], uid: str, was: str,
+                        h: str) -> dict[Any, Any]:
+        """What of ``pcache`` (the position caches before ``uid`` went from ``was`` to
+        ``h``, one of them at least a map hex) still holds, brought up to date: the units
+        by hex and the mover's side's occupied hexes changed in those hexes only, its
+        side's units on the map only if it entered or left the map; and what is traced
+        through the mover's side's enemies (``enemy_key``, ``by_enemies``) did not move.
+        Anything else is dropped (a key not named here is never carried)."""
+        side = self.side_of(uid)
+        foe = other(side)
+        out: dict[Any, Any] = {}
+        for k, v in pcache.items():
+            if type(k) is not tuple:
+                continue
+            tag = k[0]
+            if ((tag == "side-units" and k[1] == foe) or (tag == "ekey" and k[1] == side)
+                    or (tag == "by-enemies" and k[2] == side)
+                    or (tag == "at" and k[1] != was and k[1] != h)
+                    or (tag == "occupied" and k[1] == foe)):
+                out[k] = v
+        mine: list[str] | None = pcache.get(("side-units", side))
+        if mine is not None:
+            if was in BOXES:
+                mine = sorted([*mine, uid])  # it entered the map
+            elif h in BOXES:
+                mine = [x for x in mine if x != uid]  # it left the map
+            out[("side-units", side)] = mine
+        by: dict[str, list[str]] | None = pcache.get("byhex")
+        if by is not None:
+            by = dict(by)  # the lists of other hexes are shared: never changed in place
+            units = self.units
+            changed = [x for x in (was, h) if x not in BOXES]
+            for x in changed:
+                here = [y for y in by.get(x, ()) if y != uid]
+                if x == h:
+                    here.append(uid)
+                    here.sort(key=lambda y: (units[y].seq, y))
+                if here:
+                    by[x] = here
+                else:
+                    by.pop(x, None)
+            out["byhex"] = by
+            occ: dict[str, tuple[str, ...]] | None = pcache.get(("occupied", side))
+            if occ is not None:
+                occ = dict(occ)
+                for x in changed:
+                    stack = tuple(y for y in by.get(x, ()) if self.side_of(y) == side)
+                    if stack:
+                        occ[x] = stack
+                    else:
+                        occ.pop(x, None)
+                out[("occupied", side)] = occ
+        return out
 
     def bunker(self, h: str) -> int:
         return max((b[1] for b in self.bunkers if b[0] == h), default=0)

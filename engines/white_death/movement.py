@@ -92,9 +92,11 @@ class MovementState(ArtilleryState, ReinforcementState):
             for n in self.nbrs(u.loc):
                 if n in enemy:
                     out.append(act("assault", uid, n))
-        if "bridge" in t.flags:
+        # Rule 20: offered only where the check could accept them (a bridge unit that has
+        # not built, off a bridge; an engineer on one): the check still decides
+        if "bridge" in t.flags and uid not in self.builders and u.loc not in self.bridges:
             out.append(act("build", uid))
-        if "engineer" in t.flags:
+        if "engineer" in t.flags and u.loc in self.bridges:
             out.append(act("demolish", uid))
         return out + self._refill_candidates(uid)
 
@@ -116,8 +118,9 @@ class MovementState(ArtilleryState, ReinforcementState):
         """Movement-phase actions of no unit on the map: entries (Rule 17), the refit."""
         s = self.phasing
         out = []
-        for uid in sorted(self.units):
-            if self.units[uid].loc == "raster" and self.side_of(uid) == s:
+        # the raster's units only are sorted (every decision asks: not all units)
+        for uid in sorted(x for x, u in self.units.items() if u.loc == "raster"):
+            if self.side_of(uid) == s:
                 for h in self.entry_hexes(uid):
                     out.append(act("enter", uid, h))
         if s == "soviet" and self.turn == 10:
@@ -560,10 +563,20 @@ class MovementState(ArtilleryState, ReinforcementState):
         # Rule 8: weapons and AFVs detrain in towns
         stops = part.hexes if t.personnel else part.towns
         # Rule 4: an empty hex takes any one unit, so only the side's stacks are asked
-        full = {h for h in self.occupied(s) if h in part.members
-                and not self.stack_ok_with(h, uid)}
-        return [h for h in stops if h != start and h not in full
-                and (not city or h in self.vl_hexes())]
+        full = frozenset(h for h in self.occupied(s) if h in part.members
+                         and not self.stack_ok_with(h, uid))
+        # the list reads the part (the enemy's position and the start), the stops, the
+        # full hexes and the city: kept in the catalog under them, as an entrained unit's
+        # destinations are asked at every decision while the part rarely changes
+        key = (self.by_enemies("token", s, self._new_token), start, t.personnel, full, city)
+        memo = self._static.setdefault("rail-memo", {})
+        got: list[str] | None = memo.get(key)
+        if got is None:
+            if len(memo) >= 16384:
+                memo.clear()  # a bound: entries are pure functions of their keys
+            got = memo[key] = [h for h in stops if h != start and h not in full
+                               and (not city or h in self.vl_hexes())]
+        return got
 
     def _check_rail(self, a: WDAction) -> None:
         self._need_phase("movement", rule="Rule 8")

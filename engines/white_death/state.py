@@ -55,6 +55,10 @@ def _unit_state(u: U) -> tuple[Any, ...]:
             tuple(sorted(u.marks)) if u.marks else ())
 
 
+#: movement-phase candidates built only from the hexes their own check accepts (a unit
+#: of the phasing side on the map, in the movement phase, not the passing unit's rival)
+_LISTED_CHECKED = frozenset({"move", "rail"})
+
 # the names other modules and the tests import from here
 __all__ = ["BOXES", "SIDE_COLOR", "U", "WDState", "other", "river_lines"]
 
@@ -99,14 +103,20 @@ class WDState(TurnState, PlacementState, MovementState, AssaultState, ViewState,
             key = self._unit_key(uid, common)
             got = memo.get(key) if key is not None else None
             if got is None:
+                # a move is listed from move_dests and a rail move from
+                # rail_destinations, each what its check asks (tested equal): the rest
+                # are checked one by one
                 got = tuple(a for a in self._unit_candidates(uid, dests=self._unit_dests)
-                            if a.kind == "move" or self._valid(a))
+                            if a.kind in _LISTED_CHECKED or self._valid(a))
                 if key is not None:
                     if len(memo) >= 8192:
                         memo.clear()  # a bound: entries are pure functions of their keys
                     memo[key] = got
             out += got
-        out += [a for a in self._phase_candidates() if self._valid(a)]
+        # an entry is listed from entry_hexes, which holds what _check_enter asks of it
+        # (tested equal); the refit is checked
+        out += [a for a in self._phase_candidates()
+                if (a.kind == "enter" and not self.passing) or self._valid(a)]
         return out
 
     def _valid(self, a: WDAction) -> bool:
@@ -137,9 +147,13 @@ class WDState(TurnState, PlacementState, MovementState, AssaultState, ViewState,
         the actions read farther: an entrained unit's rail destinations, and the
         unreleased Velikiye Luki garrison's rail moves inside the city."""
         u = self.units[uid]
-        if u.entrained or self.city_bound(uid):
+        # city_bound and near_token inlined: this runs for every unit at every decision
+        if u.entrained or (u.garrison == "vl" and not self.vl_released):
             return None
-        key: tuple[Any, ...] = (common, _unit_state(u), self.near_token(self.phasing, u.loc))
+        near = self._neartok.get((self.phasing, u.loc))
+        if near is None:
+            near = self.near_token(self.phasing, u.loc)
+        key: tuple[Any, ...] = (common, _unit_state(u), near)
         if "brandenburg" in self.utype(uid).flags:
             key += tuple(_unit_state(self.units[x]) for x in self.occupied(self.phasing)[u.loc])
         return key

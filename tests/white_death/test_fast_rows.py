@@ -6,7 +6,9 @@ and the numbers standing for the stacks near a hex, kept across moves, equal fre
 from __future__ import annotations
 
 from engines.white_death import ENGINE
+from engines.white_death.actions import act
 from engines.white_death.state import WDState
+from pbem.errors import IllegalAction
 from pbem.testing import Chooser
 
 
@@ -26,20 +28,27 @@ def test_entry_cost_row_is_enter_ticks_per_neighbour() -> None:
             if state.is_chance():
                 state.apply_outcome(choose.outcome(state.chance_request()))
                 continue
-            if n % 7 == 0:
-                for uid in state.side_units(state.phasing):
-                    frm = state.units[uid].loc
-                    row = state.enter_row(state.utype(uid).mob, frm)
-                    for to, c in zip(state.nbrs(frm), row, strict=True):
-                        # the row leaves Rule 16.B to its caller, as _move_dests asks it
-                        if c is not None and state.weather == "thaw":
-                            thaw += 1
-                            if state.wrong_bank(uid, frm, to):
-                                c = None
-                        assert c == state.enter_ticks(uid, frm, to), (uid, frm, to)
-                        compared += 1
+            if n % 11 == 0:
+                # the position as played, and in a thaw (Rule 16.B's banks, the lake
+                # hexsides): a game need not reach one
+                for weather in sorted({state.weather, "thaw"}):
+                    pos = state.clone()
+                    assert isinstance(pos, WDState)
+                    pos.weather = weather
+                    pos._moved()
+                    for uid in pos.side_units(pos.phasing):
+                        frm = pos.units[uid].loc
+                        row = pos.enter_row(pos.utype(uid).mob, frm)
+                        for to, c in zip(pos.nbrs(frm), row, strict=True):
+                            # the row leaves Rule 16.B to its caller, as _move_dests does
+                            if c is not None and weather == "thaw":
+                                thaw += 1
+                                if pos.wrong_bank(uid, frm, to):
+                                    c = None
+                            assert c == pos.enter_ticks(uid, frm, to), (uid, frm, to)
+                            compared += 1
             state.apply(choose.pick(state.legal_actions()))
-    assert compared > 5000 and thaw > 0
+    assert compared > 5000 and thaw > 1000, (compared, thaw)
 
 
 def test_near_tokens_kept_across_moves_match_fresh_ones() -> None:
@@ -61,3 +70,114 @@ def test_near_tokens_kept_across_moves_match_fresh_ones() -> None:
             assert fresh.stacks_near(side, h) == state.stacks_near(side, h)
         state.apply(choose.pick(state.legal_actions()))
     assert carried > 1000
+
+
+def test_position_caches_carried_across_moves_match_fresh_ones() -> None:
+    """``_put`` brings the units by hex and the mover's side's occupied hexes up to date
+    and keeps each side's units and the traces through the side that did not move: along
+    games (one state, so the carried entries are the ones checked) every carried entry
+    equals a fresh clone's."""
+    carried = 0
+    for scenario, seed in (("first-relief", 9), ("campaign", 10)):
+        state, choose = _game(scenario, seed)
+        for _ in range(1200):
+            if state.is_terminal():
+                break
+            if state.is_chance():
+                state.apply_outcome(choose.outcome(state.chance_request()))
+                continue
+            state.apply(choose.pick(state.legal_actions()))
+            kept = dict(state._pcache)
+            carried += len(kept)
+            fresh = state.clone()
+            assert isinstance(fresh, WDState)
+            for k, v in kept.items():
+                if k == "byhex":
+                    assert v == fresh._by_hex()
+                elif k[0] == "occupied":
+                    assert v == fresh.occupied(k[1]), k
+                elif k[0] == "side-units":
+                    assert v == fresh.side_units(k[1]), k
+                elif k[0] == "at":
+                    assert v == fresh.units_at(k[1], k[2]), k
+                elif k[0] == "ekey":
+                    assert v == fresh.enemy_key(k[1]), k
+                else:
+                    assert k[0] == "by-enemies", k
+                    assert kept[("ekey", k[2])] == fresh.enemy_key(k[2]), k
+    assert carried > 5000
+
+
+def test_put_carries_the_position_caches() -> None:
+    """Straight after ``_put`` (nothing asked since) the carried caches are there and
+    equal fresh ones: a unit moved on the map, taken off it to a box, placed on it
+    from the box."""
+    state, choose = _game("first-relief", 11)
+    while state.is_chance() or state.decision().kind != "movement":
+        if state.is_chance():
+            state.apply_outcome(choose.outcome(state.chance_request()))
+        else:
+            state.apply(choose.pick(state.legal_actions()))
+    side = state.phasing
+    mover = state.side_units(side)[0]
+    free = next(h for h in sorted(state.map.ids) if not state.units_at(h))
+    for uid, h in ((mover, state.nbrs(state.units[mover].loc)[0]), (mover, "dead"),
+                   (mover, free)):
+        state.legal_actions()
+        state.occupied("soviet"), state.occupied("german"), state.enemy_key(side)
+        state._put(uid, h)
+        kept = dict(state._pcache)
+        assert {"byhex", ("occupied", "soviet"), ("occupied", "german"),
+                ("side-units", "soviet"), ("side-units", "german")} <= kept.keys()
+        fresh = state.clone()
+        assert isinstance(fresh, WDState)
+        assert kept["byhex"] == fresh._by_hex()
+        for s in ("soviet", "german"):
+            assert kept[("occupied", s)] == fresh.occupied(s)
+            assert kept[("side-units", s)] == fresh.side_units(s)
+        assert (uid in kept[("side-units", side)]) == (h not in ("dead",))
+
+
+def test_listed_rail_moves_and_entries_pass_their_check() -> None:
+    """Rail moves and entries are listed unchecked (built from rail_destinations and
+    entry_hexes, which hold what _check_rail and _check_enter ask): each listed one
+    passes the check, and each one the check accepts is listed."""
+    checked = entered = probes = 0  # every hex probed at every sixth movement decision
+    for scenario, seed in (("campaign", 12), ("woehler", 13), ("purkayev", 14)):
+        state, choose = _game(scenario, seed)
+        for _ in range(1500):
+            if state.is_terminal():
+                break
+            if state.is_chance():
+                state.apply_outcome(choose.outcome(state.chance_request()))
+                continue
+            legal = state.legal_actions()
+            if state.decision().kind == "movement":
+                probes += 1
+            if state.decision().kind == "movement" and probes % 6 == 0:
+                listed = {(a.unit, a.hex) for a in legal if a.kind == "rail"}
+                for uid in state.side_units(state.phasing):
+                    if not state.units[uid].entrained:
+                        continue
+                    for h in sorted(state.map.ids):
+                        try:
+                            state._validate(act("rail", uid, h))
+                            ok = True
+                        except IllegalAction:
+                            ok = False
+                        assert ok == ((uid, h) in listed), (uid, h)
+                        checked += ok
+                entries = {(a.unit, a.hex) for a in legal if a.kind == "enter"}
+                for uid in sorted(state.units):
+                    if state.units[uid].loc != "raster":
+                        continue
+                    for h in sorted(state.map.ids):
+                        try:
+                            state._validate(act("enter", uid, h))
+                            ok = True
+                        except IllegalAction:
+                            ok = False
+                        assert ok == ((uid, h) in entries), (uid, h)
+                        entered += ok
+            state.apply(choose.pick(legal))
+    assert checked > 20 and entered > 20, (checked, entered)
