@@ -13,6 +13,7 @@ the first differing record is printed with the hexes of the assault phase it is 
 
 from __future__ import annotations
 
+import argparse
 import json
 import sys
 from pathlib import Path
@@ -89,4 +90,10 @@ def main(folder: Path) -> int:
 
 
 if __name__ == "__main__":
-    sys.exit(main(Path(sys.argv[1])))
+    parser = argparse.ArgumentParser(
+        description="Where White Death records of an older rules version first differ "
+                    "now, and in which assault phase (events aside).")
+    parser.add_argument("dump_dir", type=Path,
+                        help="records written by record_golden.py --dump or "
+                             "dump_whole_games.py")
+    sys.exit(main(parser.parse_args().dump_dir))
