@@ -4,9 +4,9 @@ Wargame maps number flat-top hexes in columns, with every other column pushed ha
 hex down.  Which columns are pushed is a property of the printed map, so both offset
 parities are supported and named as Red Blob names them: ``"odd"`` (odd-q: odd
 columns shifted down) and ``"even"`` (even-q: even columns shifted down).  Every
-computation is done on cube coordinates (``q + r + s == 0``) with integers only; the
-one place that needs fractions (points along a line) uses :class:`fractions.Fraction`
-so that a line of sight is the same on every machine.
+computation is done on cube coordinates (``q + r + s == 0``) with integers only, points
+along a line too (over a common denominator, :func:`cube_line`), so that a line of sight
+is the same on every machine.
 
 Neighbor order is fixed and documented because callers iterate it and game state may
 depend on the order: north, northeast, southeast, south, southwest, northwest
@@ -17,7 +17,6 @@ from __future__ import annotations
 
 from collections.abc import Iterator
 from dataclasses import dataclass, field
-from fractions import Fraction
 from typing import Literal, NamedTuple
 
 from engines.hexkit.hexid import FOUR_DIGIT, HexId, Numbering
@@ -116,19 +115,6 @@ def cube_ring(center: Cube, radius: int) -> list[Cube]:
     return out
 
 
-def _cube_round(q: Fraction, r: Fraction, s: Fraction) -> Cube:
-    """Red Blob's cube rounding, exact.  Ties are resolved by the caller's nudge."""
-    rq, rr, rs = round(q), round(r), round(s)
-    dq, dr, ds = abs(rq - q), abs(rr - r), abs(rs - s)
-    if dq > dr and dq > ds:
-        rq = -rr - rs
-    elif dr > ds:
-        rr = -rq - rs
-    else:
-        rs = -rq - rr
-    return Cube(int(rq), int(rr), int(rs))
-
-
 def _cube_round_int(nq: int, nr: int, ns: int, d: int) -> Cube:
     """:func:`_cube_round` of ``(nq/d, nr/d, ns/d)`` in integers: no half ties occur
     (see :func:`cube_line`), so rounding is ``(2n + d) // 2d`` and the distances to the
@@ -160,7 +146,7 @@ def cube_line(a: Cube, b: Cube) -> list[tuple[Cube, ...]]:
     are ``1000 (a n + (b - a) i)`` over it and the nudges add ``+-1, +-2, -+3``, so no
     nudged coordinate is ever a half (its numerator is 1, 2 or 3 off a multiple of 1000,
     twice it never a multiple of ``1000 n``); the same hexes as the exact Fraction sums
-    (:func:`_cube_line_fraction`, kept as the tests' reference).
+    (the tests keep that first version as their reference).
     """
     n = cube_distance(a, b)
     if n == 0:
@@ -173,24 +159,6 @@ def cube_line(a: Cube, b: Cube) -> list[tuple[Cube, ...]]:
         s = 1000 * (a.s * n + (b.s - a.s) * i)
         plus = _cube_round_int(q + 1, r + 2, s - 3, d)
         minus = _cube_round_int(q - 1, r - 2, s + 3, d)
-        out.append((plus,) if plus == minus else tuple(sorted((plus, minus))))
-    return out
-
-
-def _cube_line_fraction(a: Cube, b: Cube) -> list[tuple[Cube, ...]]:
-    """:func:`cube_line` in exact Fractions, as first written (the tests' reference)."""
-    n = cube_distance(a, b)
-    if n == 0:
-        return [(a,)]
-    eps = Fraction(1, 1000 * n)
-    out: list[tuple[Cube, ...]] = []
-    for i in range(n + 1):
-        t = Fraction(i, n)
-        q = a.q + (b.q - a.q) * t
-        r = a.r + (b.r - a.r) * t
-        s = a.s + (b.s - a.s) * t
-        plus = _cube_round(q + eps, r + 2 * eps, s - 3 * eps)
-        minus = _cube_round(q - eps, r - 2 * eps, s + 3 * eps)
         out.append((plus,) if plus == minus else tuple(sorted((plus, minus))))
     return out
 

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from fractions import Fraction
+
 import pytest
 from hypothesis import given
 from hypothesis import strategies as st
@@ -10,7 +12,6 @@ from engines.hexkit.geometry import (
     DIRECTIONS,
     Cube,
     HexGrid,
-    _cube_line_fraction,
     cube_distance,
     cube_line,
     cube_ring,
@@ -25,6 +26,39 @@ from engines.hexkit.hexid import Numbering
 coord = st.integers(-200, 200)
 parity = st.sampled_from(["odd", "even"])
 GRIDS = {p: HexGrid(p, (1, 12), (1, 10)) for p in ("odd", "even")}  # type: ignore[misc]
+
+
+# cube_line as first written, in exact Fractions: the reference its integer form must equal
+def _cube_round(q: Fraction, r: Fraction, s: Fraction) -> Cube:
+    """Red Blob's cube rounding, exact.  Ties are resolved by the caller's nudge."""
+    rq, rr, rs = round(q), round(r), round(s)
+    dq, dr, ds = abs(rq - q), abs(rr - r), abs(rs - s)
+    if dq > dr and dq > ds:
+        rq = -rr - rs
+    elif dr > ds:
+        rr = -rq - rs
+    else:
+        rs = -rq - rr
+    return Cube(int(rq), int(rr), int(rs))
+
+
+def _cube_line_fraction(a: Cube, b: Cube) -> list[tuple[Cube, ...]]:
+    """:func:`cube_line` in exact Fractions, as first written (the tests' reference)."""
+    n = cube_distance(a, b)
+    if n == 0:
+        return [(a,)]
+    eps = Fraction(1, 1000 * n)
+    out: list[tuple[Cube, ...]] = []
+    for i in range(n + 1):
+        t = Fraction(i, n)
+        q = a.q + (b.q - a.q) * t
+        r = a.r + (b.r - a.r) * t
+        s = a.s + (b.s - a.s) * t
+        plus = _cube_round(q + eps, r + 2 * eps, s - 3 * eps)
+        minus = _cube_round(q - eps, r - 2 * eps, s + 3 * eps)
+        out.append((plus,) if plus == minus else tuple(sorted((plus, minus))))
+    return out
+
 
 
 def cubes(span: int = 200) -> st.SearchStrategy[Cube]:
