@@ -5,6 +5,8 @@ and the numbers standing for the stacks near a hex, kept across moves, equal fre
 
 from __future__ import annotations
 
+from typing import Any
+
 from engines.white_death import ENGINE
 from engines.white_death.actions import act
 from engines.white_death.state import WDState
@@ -138,6 +140,24 @@ def test_put_carries_the_position_caches() -> None:
         assert (uid in kept[("side-units", side)]) == (h not in ("dead",))
 
 
+def _listed_iff_accepted(state: WDState, legal: list[Any], kind: str,
+                         units: list[str]) -> int:
+    """Each unit's ``kind`` action into every hex is listed exactly when the check
+    accepts it; how many were accepted."""
+    listed = {(a.unit, a.hex) for a in legal if a.kind == kind}
+    accepted = 0
+    for uid in units:
+        for h in sorted(state.map.ids):
+            try:
+                state._validate(act(kind, uid, h))
+                ok = True
+            except IllegalAction:
+                ok = False
+            assert ok == ((uid, h) in listed), (kind, uid, h)
+            accepted += ok
+    return accepted
+
+
 def test_listed_rail_moves_and_entries_pass_their_check() -> None:
     """Rail moves and entries are listed unchecked (built from rail_destinations and
     entry_hexes, which hold what _check_rail and _check_enter ask): each listed one
@@ -155,29 +175,11 @@ def test_listed_rail_moves_and_entries_pass_their_check() -> None:
             if state.decision().kind == "movement":
                 probes += 1
             if state.decision().kind == "movement" and probes % 6 == 0:
-                listed = {(a.unit, a.hex) for a in legal if a.kind == "rail"}
-                for uid in state.side_units(state.phasing):
-                    if not state.units[uid].entrained:
-                        continue
-                    for h in sorted(state.map.ids):
-                        try:
-                            state._validate(act("rail", uid, h))
-                            ok = True
-                        except IllegalAction:
-                            ok = False
-                        assert ok == ((uid, h) in listed), (uid, h)
-                        checked += ok
-                entries = {(a.unit, a.hex) for a in legal if a.kind == "enter"}
-                for uid in sorted(state.units):
-                    if state.units[uid].loc != "raster":
-                        continue
-                    for h in sorted(state.map.ids):
-                        try:
-                            state._validate(act("enter", uid, h))
-                            ok = True
-                        except IllegalAction:
-                            ok = False
-                        assert ok == ((uid, h) in entries), (uid, h)
-                        entered += ok
+                checked += _listed_iff_accepted(state, legal, "rail", [
+                    uid for uid in state.side_units(state.phasing)
+                    if state.units[uid].entrained])
+                entered += _listed_iff_accepted(state, legal, "enter", [
+                    uid for uid in sorted(state.units)
+                    if state.units[uid].loc == "raster"])
             state.apply(choose.pick(legal))
     assert checked > 20 and entered > 20, (checked, entered)
