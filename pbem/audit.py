@@ -66,9 +66,10 @@ class AuditReport:
         aside = (f"; {len(self.set_aside)} files set aside (not of this game or not signed "
                  "by its players)") if self.set_aside else ""
         if self.clean:
-            return (f"CLEAN: {len(self.files) - len(self.set_aside)} files, "
-                    f"{len(self.rolls)} rolls, every signature, link, reveal, roll and digest "
-                    f"verified{aside}")
+            files = len(self.files) - len(self.set_aside)
+            return (f"CLEAN: {files} file{'s' * (files != 1)}, {len(self.rolls)} "
+                    f"roll{'s' * (len(self.rolls) != 1)}, every signature, link, reveal, roll "
+                    f"and digest verified{aside}")
         return f"NOT CLEAN: {self.problems[0]}" + (
             f" (+{len(self.problems) - 1} more)" if len(self.problems) > 1 else "")
 
