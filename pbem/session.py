@@ -18,7 +18,6 @@ from __future__ import annotations
 
 import contextlib
 import dataclasses
-import hashlib
 import os
 import re
 import time
@@ -44,6 +43,7 @@ from pbem.errors import (
     quote,
 )
 from pbem.identity import Card, Identity, KeyStore, passphrase_from_env
+from pbem.sha import sha256
 
 if TYPE_CHECKING:
     # the engine, the dice, the verifier and the registry (importlib.metadata) are
@@ -456,7 +456,7 @@ class Home:
         kept = [p for p in folder.iterdir() if p.is_file()]
         count, size = len(kept), sum(p.stat().st_size for p in kept)
         for label, data in files:
-            digest = hashlib.sha256(data).hexdigest()[:12]
+            digest = sha256(data).hexdigest()[:12]
             path = folder / f"seq{seq:05d}-{label}-{digest}.pbem"
             if path.exists():
                 continue
@@ -558,7 +558,7 @@ class GameFiles:
     @classmethod
     def inline(cls, folder: Path, files: list[bytes]) -> GameFiles:
         """Files held in memory (a new game, a format 1 save): all written at the next save."""
-        return cls(folder, [hashlib.sha256(f).digest() for f in files], dict(enumerate(files)),
+        return cls(folder, [sha256(f).digest() for f in files], dict(enumerate(files)),
                    0)
 
     def __len__(self) -> int:
@@ -580,7 +580,7 @@ class GameFiles:
         except (OSError, PbemError) as exc:
             raise FormatError(f"save file is damaged: file {seq} of the game, kept beside it, "
                               f"cannot be read ({exc})", path=str(path)) from None
-        if hashlib.sha256(data).digest() != self.hashes[seq]:
+        if sha256(data).digest() != self.hashes[seq]:
             raise FormatError(f"save file is damaged or was altered: file {seq} of the game, "
                               "kept beside it, is not the one the save signed", path=str(path))
         self._held[seq] = data
@@ -621,7 +621,7 @@ class GameFiles:
 
     def append(self, data: bytes) -> None:
         self._held[len(self.hashes)] = data
-        self.hashes.append(hashlib.sha256(data).digest())
+        self.hashes.append(sha256(data).digest())
 
     def flush(self) -> None:
         """Write the files the save on disk does not name yet (before the save that does:
@@ -706,7 +706,7 @@ class Game:
         except MismatchError as exc:
             raise MismatchError(str(exc), path=str(path)) from None
         game = cls(home, path, body["name"], body["side"], engine, files, verifier)
-        game._loaded = hashlib.sha256(data).digest()
+        game._loaded = sha256(data).digest()
         game.message = body["message"]
         game.draw_offer = body["draw_offer"]
         pending_orders = body.get("orders_pending")
@@ -762,7 +762,7 @@ class Game:
             # another pbem (a 'watch' importing mail, a second window) may have saved this
             # game since we loaded it: writing now would silently undo its work
             try:
-                on_disk: bytes | None = hashlib.sha256(self.path.read_bytes()).digest()
+                on_disk: bytes | None = sha256(self.path.read_bytes()).digest()
             except FileNotFoundError:
                 on_disk = None
             if on_disk != self._loaded:
@@ -772,7 +772,7 @@ class Game:
             # under the lock, after the check: the files beyond the save on disk are ours
             self.files.flush()
             write_atomic(self.path, data)
-        self._loaded = hashlib.sha256(data).digest()
+        self._loaded = sha256(data).digest()
         self.version = version
         # what 'pbem status' will read from these bytes, kept so it need not verify them
         _keep_summary(self.home, self.path, data, with_times(dict(summary), self.log))
