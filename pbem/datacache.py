@@ -57,12 +57,12 @@ def directory() -> Path | None:
 
 def make_key(*parts: bytes | str) -> bytes:
     """SHA-256 over the parts, each length-prefixed (no two part lists share a key)."""
-    h = sha256(b"pbem/v1/cache\0")
+    # one input, not an update a part: a long save goes to OpenSSL's hash (pbem.sha.BIG)
+    pieces = [b"pbem/v1/cache\0"]
     for part in parts:
         raw = part.encode("utf-8") if isinstance(part, str) else part
-        h.update(len(raw).to_bytes(8, "big"))
-        h.update(raw)
-    return h.digest()
+        pieces += (len(raw).to_bytes(8, "big"), raw)
+    return sha256(b"".join(pieces)).digest()
 
 
 def _path(kind: str, key: bytes) -> Path | None:

@@ -39,7 +39,7 @@ from cryptography.hazmat.primitives.kdf.hkdf import HKDF
 from pbem import canonical
 from pbem.engine import ChanceRequest, Outcome
 from pbem.errors import DiceError, FormatError, UsageError
-from pbem.sha import hmac_sha256, sha256
+from pbem.sha import hmac_sha256, sha256, small_sha256
 
 __all__ = [
     "MAX_CHAIN_LENGTH",
@@ -177,7 +177,7 @@ class HashChain:
         prefix = _ChainHasher(nonce, side, generation)._prefix
         links = [b""] * (length + 1)
         link = links[length] = chain_secret(secret, nonce, side, generation)
-        sha = sha256  # a local: 4,096 calls
+        sha = small_sha256  # a local: 4,096 calls of about 100 bytes
         # _ChainHasher.step inlined, one run of indices per msgpack int form (the same
         # bytes; tests/core/test_dice.py compares them): a chain is built by every
         # command that seals, 4,096 hashes, and the calls were a seventh of it

@@ -53,3 +53,21 @@ def test_status_and_the_dice_do_not_import_hashlib() -> None:
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
                          check=True)
     assert out.stdout.strip() == "[]"
+
+
+def test_a_long_input_goes_to_openssl_with_the_same_digest() -> None:
+    # past BIG bytes the builtin's lack of SHA instructions costs more than the import
+    from pbem import sha
+
+    for size in (0, 4095, 4096, sha.BIG - 1, sha.BIG, sha.BIG + 1):
+        data = bytes(range(256)) * (size // 256) + b"\x07" * (size % 256)
+        assert sha.sha256(data).digest() == hashlib.sha256(data).digest()
+    assert sha._openssl is not None
+
+
+def test_a_short_input_does_not_import_hashlib() -> None:
+    code = ("import sys; from pbem import sha; sha.sha256(bytes(sha.BIG - 1)).digest(); "
+            "print('hashlib' in sys.modules)")
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
+                         check=True)
+    assert out.stdout.strip() == "False"
