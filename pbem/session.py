@@ -106,16 +106,18 @@ def read_save(home: Home, path: Path, data: bytes | None = None) -> tuple[bytes,
     return data, env.decode()
 
 
-def _summary_key(home: Home, path: Path, data: bytes) -> tuple[bytes, bytes]:
+def _summary_key(home: Home, path: Path, data: bytes,
+                 key: bytes | None = None) -> tuple[bytes, bytes]:
     from pbem import datacache
 
     # one entry per save name, overwritten as the game goes on; the entry holds the hash
     # of the exact save bytes (and of the home's key) it was read from
     return (datacache.make_key("summary", path.name),
-            datacache.make_key(home.card().key, data))
+            datacache.make_key(home.card().key if key is None else key, data))
 
 
-def _kept_summary(home: Home, path: Path, data: bytes) -> dict[str, Any] | None:
+def _kept_summary(home: Home, path: Path, data: bytes,
+                  key: bytes | None = None) -> dict[str, Any] | None:
     """``pbem status``'s summary of the save ``data``, as read from these same bytes and
     verified by an earlier command (the data cache, HOME/cache), or None.
 
@@ -123,12 +125,13 @@ def _kept_summary(home: Home, path: Path, data: bytes) -> dict[str, Any] | None:
     ``receive`` (issue 19).  The entry is used only for the same save bytes under the same
     home key, so a save altered since is verified, and refused, as before; an entry forged
     by someone who can write the home changes only what this home's status lists (every
-    command that loads the game still verifies its save)."""
+    command that loads the game still verifies its save).  ``key``: the home's public
+    key, read once by a caller that looks at every save."""
     from pbem import datacache
 
     if datacache.directory() is None:
         return None
-    name, digest = _summary_key(home, path, data)
+    name, digest = _summary_key(home, path, data, key)
     kept = datacache.load("summary", name)
     if type(kept) is not dict or kept.get("save") != digest \
             or type(kept.get("status")) is not dict:
@@ -242,8 +245,11 @@ class Home:
         """``pbem status`` / ``pbem list``: each game's signed summary, read without loading
         its engine (a save written before summaries existed is loaded the long way)."""
         out = []
-        for path in self.save_paths():
-            status = self._read_summary(path)
+        paths = self.save_paths()
+        # the card once, not once a game (two stats and a compare each, issue 19)
+        key = self.card().key if paths else None
+        for path in paths:
+            status = self._read_summary(path, key)
             if ref is not None and ref not in (status["name"], str(path)) and not (
                     re.fullmatch(r"[0-9a-fA-F]{4,64}", ref)
                     and status["game_id"].startswith(ref.lower())):
@@ -257,11 +263,11 @@ class Home:
             raise UsageError(f"{ref!r} matches {len(out)} games; give more of the id")
         return out
 
-    def _read_summary(self, path: Path) -> dict[str, Any]:
+    def _read_summary(self, path: Path, key: bytes | None = None) -> dict[str, Any]:
         from pbem.readfile import read_bounded
 
         data = read_bounded(path, MAX_SAVE)
-        kept = _kept_summary(self, path, data)
+        kept = _kept_summary(self, path, data, key)
         if kept is not None:
             return kept
         _, body = read_save(self, path, data)
