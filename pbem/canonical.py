@@ -15,7 +15,6 @@ UTF-8 bytes).  ``fractions.Fraction`` has no msgpack form: use :func:`frac` / :f
 
 from __future__ import annotations
 
-import hashlib
 import struct
 from collections.abc import Mapping, Sequence
 from typing import TYPE_CHECKING, Any
@@ -23,6 +22,7 @@ from typing import TYPE_CHECKING, Any
 import msgpack
 
 from pbem.errors import FormatError
+from pbem.sha import sha256
 
 if TYPE_CHECKING:
     from fractions import Fraction
@@ -99,7 +99,7 @@ def encode(value: Value) -> bytes:
 
 def digest(value: Value) -> bytes:
     """SHA-256 of the canonical encoding: the state digest and body hash of the protocol."""
-    return hashlib.sha256(encode(value)).digest()
+    return sha256(encode(value)).digest()
 
 
 # --- the strict reader ---------------------------------------------------------------

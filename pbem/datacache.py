@@ -25,13 +25,14 @@ only what is derived again, never an answer.
 from __future__ import annotations
 
 import contextlib
-import hashlib
 import os
 import time
 from pathlib import Path
 from typing import Any
 
 import msgpack
+
+from pbem.sha import sha256
 
 MAGIC = "pbem-cache"
 VERSION = 1
@@ -56,12 +57,12 @@ def directory() -> Path | None:
 
 def make_key(*parts: bytes | str) -> bytes:
     """SHA-256 over the parts, each length-prefixed (no two part lists share a key)."""
-    h = hashlib.sha256(b"pbem/v1/cache\0")
+    # one input, not an update a part: a long save goes to OpenSSL's hash (pbem.sha.BIG)
+    pieces = [b"pbem/v1/cache\0"]
     for part in parts:
         raw = part.encode("utf-8") if isinstance(part, str) else part
-        h.update(len(raw).to_bytes(8, "big"))
-        h.update(raw)
-    return h.digest()
+        pieces += (len(raw).to_bytes(8, "big"), raw)
+    return sha256(b"".join(pieces)).digest()
 
 
 def _path(kind: str, key: bytes) -> Path | None:
@@ -98,7 +99,7 @@ def load(kind: str, key: bytes) -> Any | None:
         magic, version, stored_kind, stored_key, digest, payload = entry
         if (magic != MAGIC or type(version) is not int or version != VERSION
                 or stored_kind != kind or stored_key != key or type(payload) is not bytes
-                or hashlib.sha256(payload).digest() != digest):
+                or sha256(payload).digest() != digest):
             return None
         value = msgpack.unpackb(payload, raw=False, use_list=True, strict_map_key=True,
                                 ext_hook=_no_ext, timestamp=0)
@@ -123,7 +124,7 @@ def store(kind: str, key: bytes, value: Any) -> None:
         payload = msgpack.packb(value, use_bin_type=True, strict_types=True)
     except (TypeError, ValueError, OverflowError):
         return
-    entry = msgpack.packb([MAGIC, VERSION, kind, key, hashlib.sha256(payload).digest(),
+    entry = msgpack.packb([MAGIC, VERSION, kind, key, sha256(payload).digest(),
                            payload], use_bin_type=True)
     if len(entry) > MAX_ENTRY:
         return

@@ -26,10 +26,9 @@ chain_vectors.json pin them.
 
 from __future__ import annotations
 
-import hashlib
-import hmac
 import re
 import struct
+from _operator import _compare_digest as compare_digest  # hmac's, without hashlib
 from collections.abc import Iterable, Iterator, Sequence
 from dataclasses import dataclass
 from typing import Any
@@ -40,6 +39,7 @@ from cryptography.hazmat.primitives.kdf.hkdf import HKDF
 from pbem import canonical
 from pbem.engine import ChanceRequest, Outcome
 from pbem.errors import DiceError, FormatError, UsageError
+from pbem.sha import hmac_sha256, sha256, small_sha256
 
 __all__ = [
     "MAX_CHAIN_LENGTH",
@@ -113,7 +113,7 @@ def chain_step(nonce: bytes, side: str, generation: int, i: int, link: bytes) ->
     """
     _check_chain_args(nonce, side, generation)
     _check_link(i, link)
-    return hashlib.sha256(
+    return sha256(
         canonical.encode([DOMAIN_CHAIN, nonce, side, generation, i, link])
     ).digest()
 
@@ -157,7 +157,7 @@ class _ChainHasher:
             index = b"\xcd" + i.to_bytes(2, "big")
         else:
             index = b"\xce" + i.to_bytes(4, "big")
-        return hashlib.sha256(self._prefix + index + b"\xc4\x20" + link).digest()
+        return sha256(self._prefix + index + b"\xc4\x20" + link).digest()
 
 
 class HashChain:
@@ -177,7 +177,7 @@ class HashChain:
         prefix = _ChainHasher(nonce, side, generation)._prefix
         links = [b""] * (length + 1)
         link = links[length] = chain_secret(secret, nonce, side, generation)
-        sha256 = hashlib.sha256
+        sha = small_sha256  # a local: 4,096 calls of about 100 bytes
         # _ChainHasher.step inlined, one run of indices per msgpack int form (the same
         # bytes; tests/core/test_dice.py compares them): a chain is built by every
         # command that seals, 4,096 hashes, and the calls were a seventh of it
@@ -186,7 +186,7 @@ class HashChain:
                                        (1, 0x7F, b"", 1)):
             start = prefix + head
             for i in range(min(length, high), low - 1, -1):
-                link = links[i - 1] = sha256(
+                link = links[i - 1] = sha(
                     b"".join((start, i.to_bytes(width, "big"), b"\xc4\x20", link))).digest()
         self._links = links
 
@@ -216,7 +216,7 @@ def verify_link(
         expected = chain_step(nonce, side, generation, i, link)
     except ValueError:
         return False
-    return isinstance(previous, bytes) and hmac.compare_digest(expected, previous)
+    return isinstance(previous, bytes) and compare_digest(expected, previous)
 
 
 # --- seeds and blocks ----------------------------------------------------------------------
@@ -229,7 +229,7 @@ def open_seed(game_id: bytes, seq: int, actor_link: bytes, opponent_link: bytes)
     ``actor_link`` is the link revealed in that file and ``opponent_link`` the opponent's
     latest revealed link (its anchor if none yet).
     """
-    return hashlib.sha256(
+    return sha256(
         canonical.encode([DOMAIN_OPEN, game_id, seq, actor_link, opponent_link])
     ).digest()
 
@@ -243,7 +243,7 @@ def sealed_seed(game_id: bytes, seq: int, body_hash: bytes, resolver_link: bytes
     cannot foresee or order its rolls; the resolver cannot know ``body_hash`` before
     the roller's file arrives, so it cannot foresee them either.
     """
-    return hashlib.sha256(
+    return sha256(
         canonical.encode([DOMAIN_SEALED, game_id, seq, body_hash, resolver_link])
     ).digest()
 
@@ -252,7 +252,7 @@ def block(seed: bytes, index: int, j: int) -> bytes:
     """Block ``j`` of request ``index``: HMAC-SHA256(key=seed, msg=u32be(index) || u32be(j))."""
     if not 0 <= index < _U32 or not 0 <= j < _U32:
         raise ValueError(f"block counter out of range (index {index}, j {j})")
-    return hmac.digest(seed, struct.pack(">II", index, j), "sha256")
+    return hmac_sha256(seed, struct.pack(">II", index, j))
 
 
 def block_words(seed: bytes, index: int) -> Iterator[tuple[int, int, int]]:

@@ -28,8 +28,6 @@ Rules of the contract (the session and the standard engine suite rely on each):
 from __future__ import annotations
 
 import copy
-import hashlib
-import hmac
 from abc import ABC, abstractmethod
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
@@ -38,6 +36,7 @@ from typing import TYPE_CHECKING, Any, ClassVar, Final, Literal
 from pbem import canonical
 from pbem.errors import ActionSyntaxError, IllegalAction, MismatchError, NotYourTurn
 from pbem.history import Acted, Ordered, Record, Rolled
+from pbem.sha import hmac_sha256, sha256
 from pbem.view import BoardView
 
 if TYPE_CHECKING:
@@ -482,7 +481,7 @@ class State(ABC):
 
     def digest(self) -> bytes:
         """SHA-256 of the canonical snapshot: the value both players' files sign."""
-        return hashlib.sha256(self.encoded()).digest()
+        return sha256(self.encoded()).digest()
 
     def clone(self) -> State:
         """An independent copy (the engine and its data are shared, never copied)."""
@@ -588,7 +587,7 @@ class Engine(ABC):
 
     def scenario_digest(self, scenario_id: str) -> bytes:
         """SHA-256 over the scenario's data files (names and bytes), as the invite pins."""
-        h = hashlib.sha256(b"pbem/v1/scenario\0")
+        h = sha256(b"pbem/v1/scenario\0")
         for name, digest in self.scenario_files(scenario_id).items():
             h.update(canonical.encode([name, digest]))
         return h.digest()
@@ -602,7 +601,7 @@ class Engine(ABC):
         cache: dict[str, dict[str, bytes]] = self.__dict__.setdefault("_scenario_files", {})
         if scenario_id not in cache:
             cache[scenario_id] = {
-                f.name: hashlib.sha256(f.read_bytes()).digest()
+                f.name: sha256(f.read_bytes()).digest()
                 for f in sorted(self.scenario(scenario_id).files, key=lambda t: t.name)}
         return dict(cache[scenario_id])
 
@@ -640,12 +639,12 @@ class Commitment:
         """The salt of ``side``'s commitment ``label`` in the game with ``nonce``: an HMAC
         of the side's identity secret, so nobody else can test guesses of a small plan
         space against the digest, and the side can rebuild it from its key."""
-        return hmac.new(secret, b"pbem/v1/commit-salt\0" + canonical.encode(
-            [nonce, side, label]), hashlib.sha256).digest()
+        return hmac_sha256(secret, b"pbem/v1/commit-salt\0" + canonical.encode(
+            [nonce, side, label]))
 
     @staticmethod
     def make(side: str, label: str, plan: Any, salt: bytes) -> bytes:
-        return hashlib.sha256(
+        return sha256(
             b"pbem/v1/commit\0" + canonical.encode([side, label, plan, salt])).digest()
 
     def check(self, plan: Any, salt: bytes, *, rule: str = "") -> None:

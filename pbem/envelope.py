@@ -14,13 +14,13 @@ again).  The caller checks the key against the one pinned for the game and side.
 
 from __future__ import annotations
 
-import hashlib
 from dataclasses import dataclass
 from typing import Any
 
 from pbem import FORMAT_VERSION, canonical
 from pbem.errors import FormatError, SignatureError, quote
 from pbem.identity import Identity, verify
+from pbem.sha import sha256
 
 MAGIC = "pbem"
 #: kinds two players exchange, and the local ones
@@ -48,7 +48,7 @@ def file_name(game_id: bytes, seq: int, side: str) -> str:
 
 def body_hash(body: bytes) -> bytes:
     """SHA-256 of a body: the game id (of an invite) and every chain link."""
-    return hashlib.sha256(body).digest()
+    return sha256(body).digest()
 
 
 @dataclass(frozen=True)

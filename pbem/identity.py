@@ -23,7 +23,6 @@ it in ``card.json`` is readable without the passphrase.  Pinned correspondents l
 from __future__ import annotations
 
 import functools
-import hashlib
 import json
 import os
 import sys
@@ -45,6 +44,7 @@ from cryptography.hazmat.primitives.asymmetric.ed25519 import (
 from pbem import portable
 from pbem.atomic import write_atomic
 from pbem.errors import FormatError, KeyStoreError, SignatureError
+from pbem.sha import sha256
 
 __all__ = [
     "Card",
@@ -199,7 +199,7 @@ def verify(key: bytes, message: bytes, signature: bytes) -> None:
         check_public_key(key)
         if not isinstance(signature, bytes) or len(signature) != SIGNATURE_SIZE:
             raise SignatureError("bad signature")
-        seen = (key, signature, hashlib.sha256(message).digest())
+        seen = (key, signature, sha256(message).digest())
         if seen in _verified:
             return
         Ed25519PublicKey.from_public_bytes(key).verify(signature, message)
@@ -227,7 +227,7 @@ def fingerprint(key: bytes) -> str:
     survive (each group keeps log2(100000) = 16.6 bits), plenty against a second key
     matching by chance or by a brute-force search.
     """
-    digest = hashlib.sha256(FINGERPRINT_DOMAIN + bytes(key)).digest()
+    digest = sha256(FINGERPRINT_DOMAIN + bytes(key)).digest()
     groups = (int.from_bytes(digest[i : i + 5], "big") % 100_000 for i in range(0, 30, 5))
     return " ".join(f"{g:05d}" for g in groups)
 

@@ -18,7 +18,6 @@ from __future__ import annotations
 
 import contextlib
 import dataclasses
-import hashlib
 import os
 import re
 import time
@@ -44,6 +43,7 @@ from pbem.errors import (
     quote,
 )
 from pbem.identity import Card, Identity, KeyStore, passphrase_from_env
+from pbem.sha import sha256
 
 if TYPE_CHECKING:
     # the engine, the dice, the verifier and the registry (importlib.metadata) are
@@ -106,16 +106,18 @@ def read_save(home: Home, path: Path, data: bytes | None = None) -> tuple[bytes,
     return data, env.decode()
 
 
-def _summary_key(home: Home, path: Path, data: bytes) -> tuple[bytes, bytes]:
+def _summary_key(home: Home, path: Path, data: bytes,
+                 key: bytes | None = None) -> tuple[bytes, bytes]:
     from pbem import datacache
 
     # one entry per save name, overwritten as the game goes on; the entry holds the hash
     # of the exact save bytes (and of the home's key) it was read from
     return (datacache.make_key("summary", path.name),
-            datacache.make_key(home.card().key, data))
+            datacache.make_key(home.card().key if key is None else key, data))
 
 
-def _kept_summary(home: Home, path: Path, data: bytes) -> dict[str, Any] | None:
+def _kept_summary(home: Home, path: Path, data: bytes,
+                  key: bytes | None = None) -> dict[str, Any] | None:
     """``pbem status``'s summary of the save ``data``, as read from these same bytes and
     verified by an earlier command (the data cache, HOME/cache), or None.
 
@@ -123,12 +125,13 @@ def _kept_summary(home: Home, path: Path, data: bytes) -> dict[str, Any] | None:
     ``receive`` (issue 19).  The entry is used only for the same save bytes under the same
     home key, so a save altered since is verified, and refused, as before; an entry forged
     by someone who can write the home changes only what this home's status lists (every
-    command that loads the game still verifies its save)."""
+    command that loads the game still verifies its save).  ``key``: the home's public
+    key, read once by a caller that looks at every save."""
     from pbem import datacache
 
     if datacache.directory() is None:
         return None
-    name, digest = _summary_key(home, path, data)
+    name, digest = _summary_key(home, path, data, key)
     kept = datacache.load("summary", name)
     if type(kept) is not dict or kept.get("save") != digest \
             or type(kept.get("status")) is not dict:
@@ -242,8 +245,11 @@ class Home:
         """``pbem status`` / ``pbem list``: each game's signed summary, read without loading
         its engine (a save written before summaries existed is loaded the long way)."""
         out = []
-        for path in self.save_paths():
-            status = self._read_summary(path)
+        paths = self.save_paths()
+        # the card once, not once a game (two stats and a compare each, issue 19)
+        key = self.card().key if paths else None
+        for path in paths:
+            status = self._read_summary(path, key)
             if ref is not None and ref not in (status["name"], str(path)) and not (
                     re.fullmatch(r"[0-9a-fA-F]{4,64}", ref)
                     and status["game_id"].startswith(ref.lower())):
@@ -257,11 +263,11 @@ class Home:
             raise UsageError(f"{ref!r} matches {len(out)} games; give more of the id")
         return out
 
-    def _read_summary(self, path: Path) -> dict[str, Any]:
+    def _read_summary(self, path: Path, key: bytes | None = None) -> dict[str, Any]:
         from pbem.readfile import read_bounded
 
         data = read_bounded(path, MAX_SAVE)
-        kept = _kept_summary(self, path, data)
+        kept = _kept_summary(self, path, data, key)
         if kept is not None:
             return kept
         _, body = read_save(self, path, data)
@@ -456,7 +462,7 @@ class Home:
         kept = [p for p in folder.iterdir() if p.is_file()]
         count, size = len(kept), sum(p.stat().st_size for p in kept)
         for label, data in files:
-            digest = hashlib.sha256(data).hexdigest()[:12]
+            digest = sha256(data).hexdigest()[:12]
             path = folder / f"seq{seq:05d}-{label}-{digest}.pbem"
             if path.exists():
                 continue
@@ -558,7 +564,7 @@ class GameFiles:
     @classmethod
     def inline(cls, folder: Path, files: list[bytes]) -> GameFiles:
         """Files held in memory (a new game, a format 1 save): all written at the next save."""
-        return cls(folder, [hashlib.sha256(f).digest() for f in files], dict(enumerate(files)),
+        return cls(folder, [sha256(f).digest() for f in files], dict(enumerate(files)),
                    0)
 
     def __len__(self) -> int:
@@ -580,7 +586,7 @@ class GameFiles:
         except (OSError, PbemError) as exc:
             raise FormatError(f"save file is damaged: file {seq} of the game, kept beside it, "
                               f"cannot be read ({exc})", path=str(path)) from None
-        if hashlib.sha256(data).digest() != self.hashes[seq]:
+        if sha256(data).digest() != self.hashes[seq]:
             raise FormatError(f"save file is damaged or was altered: file {seq} of the game, "
                               "kept beside it, is not the one the save signed", path=str(path))
         self._held[seq] = data
@@ -621,7 +627,7 @@ class GameFiles:
 
     def append(self, data: bytes) -> None:
         self._held[len(self.hashes)] = data
-        self.hashes.append(hashlib.sha256(data).digest())
+        self.hashes.append(sha256(data).digest())
 
     def flush(self) -> None:
         """Write the files the save on disk does not name yet (before the save that does:
@@ -706,7 +712,7 @@ class Game:
         except MismatchError as exc:
             raise MismatchError(str(exc), path=str(path)) from None
         game = cls(home, path, body["name"], body["side"], engine, files, verifier)
-        game._loaded = hashlib.sha256(data).digest()
+        game._loaded = sha256(data).digest()
         game.message = body["message"]
         game.draw_offer = body["draw_offer"]
         pending_orders = body.get("orders_pending")
@@ -762,7 +768,7 @@ class Game:
             # another pbem (a 'watch' importing mail, a second window) may have saved this
             # game since we loaded it: writing now would silently undo its work
             try:
-                on_disk: bytes | None = hashlib.sha256(self.path.read_bytes()).digest()
+                on_disk: bytes | None = sha256(self.path.read_bytes()).digest()
             except FileNotFoundError:
                 on_disk = None
             if on_disk != self._loaded:
@@ -772,7 +778,7 @@ class Game:
             # under the lock, after the check: the files beyond the save on disk are ours
             self.files.flush()
             write_atomic(self.path, data)
-        self._loaded = hashlib.sha256(data).digest()
+        self._loaded = sha256(data).digest()
         self.version = version
         # what 'pbem status' will read from these bytes, kept so it need not verify them
         _keep_summary(self.home, self.path, data, with_times(dict(summary), self.log))

@@ -19,7 +19,6 @@ or for a game not joined yet is looked at again next time; a final one is not.
 
 from __future__ import annotations
 
-import hashlib
 from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass
 from pathlib import Path
@@ -27,6 +26,7 @@ from typing import TYPE_CHECKING, Any, Protocol
 
 from pbem.envelope import file_name
 from pbem.errors import ChainError, DuplicateFile, PbemError, SignatureError
+from pbem.sha import sha256
 
 if TYPE_CHECKING:
     from pbem.envelope import FileInfo
@@ -92,7 +92,7 @@ class Transport(Protocol):
 
 
 def digest(data: bytes) -> str:
-    return hashlib.sha256(data).hexdigest()
+    return sha256(data).hexdigest()
 
 
 def _default_peek(data: bytes) -> FileInfo:
