@@ -147,6 +147,9 @@ class CensusResult:
     #: unlisted actions apply() accepted: allowed (parameter variants), shown as examples
     accepted_unlisted: list[str] = field(default_factory=list)
     accepted_unlisted_count: int = 0
+    #: the same by the action's first word: the examples are capped, a count per kind is
+    #: not, so a kind of accepted action no list offers cannot hide among ten examples
+    accepted_kinds: Counter[str] = field(default_factory=Counter)
     #: the flags: each entry names scenario, seed and step, enough to reproduce it
     listed_refused: list[str] = field(default_factory=list)
     bad_defaults: list[str] = field(default_factory=list)
@@ -170,6 +173,7 @@ class CensusResult:
                              (self.chance, other.chance), (self.decisions, other.decisions),
                              (self.decision_rules, other.decision_rules),
                              (self.refusals, other.refusals), (self.growth, other.growth),
+                             (self.accepted_kinds, other.accepted_kinds),
                              (self.growth_seen, other.growth_seen)):
             mine.update(theirs)
         self.accepted_unlisted = (self.accepted_unlisted + other.accepted_unlisted)[:10]
@@ -444,6 +448,7 @@ def _probe(state: State, legal: Sequence[Any], listed: Sequence[str], previous: 
             twin = None
             continue
         out.accepted_unlisted_count += 1
+        out.accepted_kinds[text.split(" ", 1)[0]] += 1
         if len(out.accepted_unlisted) < 10:
             out.accepted_unlisted.append(f"{where}{text!r}")
         twin = None
@@ -646,7 +651,10 @@ def report(result: CensusResult, rows: Sequence[CoverageRow], declared: Sequence
             parts.append(f"  {rule}: {result.refusal_examples[rule]}"[:160])
     if result.accepted_unlisted_count:
         parts.append(f"\nUnlisted actions accepted (allowed for parameter variants): "
-                     f"{result.accepted_unlisted_count}, e.g.")
+                     f"{result.accepted_unlisted_count}" + (
+                         " (" + ", ".join(f"{k} {n}" for k, n in sorted(
+                             result.accepted_kinds.items())) + ")"
+                         if result.accepted_kinds else "") + ", e.g.")
         parts += [f"  {x}" for x in result.accepted_unlisted[:5]]
     parts.append(f"\n{flags} flag(s)")
     return "\n".join(parts), flags

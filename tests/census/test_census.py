@@ -369,3 +369,27 @@ def test_bench_census_load_refuses_another_engines_file(
         _bench_main()(["for-the-motherland", "--load", str(f)])
     assert exit_.value.code == 2
     assert "census of white-death, not for-the-motherland" in capsys.readouterr().err
+
+
+def test_accepted_unlisted_actions_are_counted_by_kind_past_the_examples_cap() -> None:
+    """Only ten examples of accepted unlisted actions are kept; the count per kind is
+    whole, so a kind no list offers (a bug like 0.3's 'deploy' on a train) shows in the
+    report even when the examples are all of another kind."""
+    chunks = []
+    for n in range(3):
+        out = CensusResult("x")
+        out.accepted_unlisted = [f"fire {i} at u" for i in range(10)]
+        out.accepted_unlisted_count = 10 + (n == 2)
+        out.accepted_kinds = Counter({"fire": 10, **({"deploy": 1} if n == 2 else {})})
+        chunks.append(CensusResult.from_data(out.to_data()))
+    total = CensusResult("x")
+    for chunk in chunks:
+        total.merge(chunk)
+    assert len(total.accepted_unlisted) == 10
+    assert total.accepted_kinds == Counter({"fire": 30, "deploy": 1})
+    text, _ = report(total, [], ())
+    assert "Unlisted actions accepted (allowed for parameter variants): 31 (deploy 1, " \
+        "fire 30), e.g." in text
+    # a chunk saved before the count by kind existed still loads, counting none
+    old = {k: v for k, v in chunks[0].to_data().items() if k != "accepted_kinds"}
+    assert CensusResult.from_data(old).accepted_kinds == Counter()
