@@ -196,6 +196,8 @@ def test_the_demo_is_a_short_story_that_ends_with_what_to_do(tmp_path: Path) -> 
                            catch_exceptions=False, env={"COLUMNS": "100"})
     assert r.exit_code == 0, r.output
     lines = r.output.splitlines()
+    # the dice follow the demo's fresh keys, so the story's length varies (183-251 lines
+    # seen); 9,400 before issue 17
     assert len(lines) < 400, len(lines)
     assert "passing signed files" in r.output  # the intro says what is going on
     assert "your file" not in r.output and "Erich's file 2 was sealed" in r.output
@@ -207,7 +209,6 @@ def test_the_demo_is_a_short_story_that_ends_with_what_to_do(tmp_path: Path) -> 
 
     told = re.findall(r"roll (\d+\.\d+): ", r.output)
     assert told and len(told) == len(set(told)), told
-    assert len(lines) < 250, len(lines)
     tail = "\n".join(lines[-8:])
     for command in ("id new YOUR-NAME", "new white-death purkayev --side german",
                     "play mygame"):
