@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import shutil
+from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
@@ -10,6 +11,7 @@ import pytest
 from engines.white_death import WhiteDeath
 from engines.white_death.state import U, WDState
 from pbem.errors import IllegalAction
+from pbem.testing import Chooser
 
 HERE = Path(__file__).parent
 DATA = HERE.parent.parent / "scenarios" / "white-death"
@@ -35,6 +37,19 @@ def roll(state: WDState, *faces: int) -> None:
     for f in faces:
         assert state.is_chance(), f"expected a die roll, {state.current_player()} is to act"
         state.apply_outcome((f,))
+
+
+def decisions(state: WDState, choose: Chooser, steps: int) -> Iterator[int]:
+    """The steps of a random game, among its first ``steps``, at which ``state`` waits for
+    a decision (``choose`` rolls the dice between them): the caller looks, then plays one
+    action. A step number counts the rolls too."""
+    for n in range(steps):
+        if state.is_terminal():
+            return
+        if state.is_chance():
+            state.apply_outcome(choose.outcome(state.chance_request()))
+            continue
+        yield n
 
 
 def settle(state: WDState, face: int = 3) -> list[str]:

@@ -14,6 +14,8 @@ from engines.white_death.state import WDState
 from pbem.errors import IllegalAction
 from pbem.testing import Chooser
 
+from .conftest import decisions
+
 
 def _walk(scenario: str, seed: int, steps: int) -> list[WDState]:
     """Positions of a random game, each taken at a decision (clones)."""
@@ -21,12 +23,7 @@ def _walk(scenario: str, seed: int, steps: int) -> list[WDState]:
     assert isinstance(state, WDState)
     choose = Chooser(f"fast-paths/{scenario}/{seed}")
     out: list[WDState] = []
-    for n in range(steps):
-        if state.is_terminal():
-            break
-        if state.is_chance():
-            state.apply_outcome(choose.outcome(state.chance_request()))
-            continue
+    for n in decisions(state, choose, steps):
         if n % 3 == 0:
             c = state.clone()
             assert isinstance(c, WDState)
@@ -114,12 +111,7 @@ def test_stacks_near_kept_across_moves_match_fresh_ones() -> None:
     assert isinstance(state, WDState)
     choose = Chooser("fast-paths/near/7")
     carried = 0
-    for _ in range(1500):
-        if state.is_terminal():
-            break
-        if state.is_chance():
-            state.apply_outcome(choose.outcome(state.chance_request()))
-            continue
+    for _ in decisions(state, choose, 1500):
         kept = dict(state._near)
         stack = {h: dict(d) for h, d in state._stack.items()}
         carried += len(kept) + len(stack)

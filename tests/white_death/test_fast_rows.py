@@ -13,6 +13,8 @@ from engines.white_death.state import WDState
 from pbem.errors import IllegalAction
 from pbem.testing import Chooser
 
+from .conftest import decisions
+
 
 def _game(scenario: str, seed: int) -> tuple[WDState, Chooser]:
     state = ENGINE.new_state(scenario, ENGINE.resolve_options({}))
@@ -24,12 +26,7 @@ def test_entry_cost_row_is_enter_ticks_per_neighbour() -> None:
     compared = thaw = 0
     for scenario, seed in (("first-relief", 3), ("campaign", 4), ("final-relief", 5)):
         state, choose = _game(scenario, seed)
-        for n in range(900):
-            if state.is_terminal():
-                break
-            if state.is_chance():
-                state.apply_outcome(choose.outcome(state.chance_request()))
-                continue
+        for n in decisions(state, choose, 900):
             if n % 11 == 0:
                 # the position as played, and in a thaw (Rule 16.B's banks, the lake
                 # hexsides): a game need not reach one
@@ -56,12 +53,7 @@ def test_entry_cost_row_is_enter_ticks_per_neighbour() -> None:
 def test_near_tokens_kept_across_moves_match_fresh_ones() -> None:
     state, choose = _game("first-relief", 8)
     carried = 0
-    for _ in range(1500):
-        if state.is_terminal():
-            break
-        if state.is_chance():
-            state.apply_outcome(choose.outcome(state.chance_request()))
-            continue
+    for _ in decisions(state, choose, 1500):
         kept = dict(state._neartok)
         assert kept.keys() <= state._near.keys()
         carried += len(kept)
@@ -82,12 +74,7 @@ def test_position_caches_carried_across_moves_match_fresh_ones() -> None:
     carried = 0
     for scenario, seed in (("first-relief", 9), ("campaign", 10)):
         state, choose = _game(scenario, seed)
-        for _ in range(1200):
-            if state.is_terminal():
-                break
-            if state.is_chance():
-                state.apply_outcome(choose.outcome(state.chance_request()))
-                continue
+        for _ in decisions(state, choose, 1200):
             state.apply(choose.pick(state.legal_actions()))
             kept = dict(state._pcache)
             carried += len(kept)
@@ -165,12 +152,7 @@ def test_listed_rail_moves_and_entries_pass_their_check() -> None:
     checked = entered = probes = 0  # every hex probed at every sixth movement decision
     for scenario, seed in (("campaign", 12), ("woehler", 13), ("purkayev", 14)):
         state, choose = _game(scenario, seed)
-        for _ in range(1500):
-            if state.is_terminal():
-                break
-            if state.is_chance():
-                state.apply_outcome(choose.outcome(state.chance_request()))
-                continue
+        for _ in decisions(state, choose, 1500):
             legal = state.legal_actions()
             if state.decision().kind == "movement":
                 probes += 1
