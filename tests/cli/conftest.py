@@ -6,10 +6,12 @@ from __future__ import annotations
 import hashlib
 from collections.abc import Callable
 from pathlib import Path
+from typing import Any
 
 import pytest
 from click.testing import CliRunner, Result
 
+import pbem.identity as identity_module
 from pbem.cli import main
 from pbem.session import Home
 
@@ -55,3 +57,24 @@ def purkayev_homes(root: Path, nonce: bytes) -> tuple[Home, Home]:
 def purkayev() -> Callable[[Path, bytes], tuple[Home, Home]]:
     """:func:`purkayev_homes`, for the test modules (conftest is not imported by name)."""
     return purkayev_homes
+
+
+@pytest.fixture
+def count_signature_checks(monkeypatch: pytest.MonkeyPatch) -> Callable[[], list[bytes]]:
+    """Called, starts counting Ed25519 signature checks from then on: the list of the
+    public keys each check was made with (and forgets the checks already made)."""
+    def start() -> list[bytes]:
+        checks: list[bytes] = []
+        real_key = identity_module.Ed25519PublicKey
+
+        class CountingKey:
+            @staticmethod
+            def from_public_bytes(key: bytes) -> Any:
+                checks.append(key)
+                return real_key.from_public_bytes(key)
+
+        monkeypatch.setattr(identity_module, "Ed25519PublicKey", CountingKey)
+        monkeypatch.setattr(identity_module, "_verified", {})
+        return checks
+
+    return start

@@ -4,13 +4,13 @@ each signature once (issue 19: the save is the bulk of a long game)."""
 from __future__ import annotations
 
 import shutil
+from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
 import pytest
 from click.testing import CliRunner
 
-import pbem.identity as identity_module
 import pbem.session as session
 from pbem.cli import main
 from pbem.selfplay import selfplay
@@ -20,7 +20,9 @@ class _Enough(Exception):
     pass
 
 
-def test_receive_reads_the_save_once(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+def test_receive_reads_the_save_once(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch,
+        count_signature_checks: Callable[[], list[bytes]]) -> None:
     play = tmp_path / "play"
 
     def on_file(count: int) -> None:
@@ -40,18 +42,8 @@ def test_receive_reads_the_save_once(tmp_path: Path, monkeypatch: pytest.MonkeyP
         reads.append(path)
         return real_read(home, path, data)
 
-    checks: list[bytes] = []
-    real_key = identity_module.Ed25519PublicKey
-
-    class CountingKey:
-        @staticmethod
-        def from_public_bytes(key: bytes) -> Any:
-            checks.append(key)
-            return real_key.from_public_bytes(key)
-
     monkeypatch.setattr(session, "read_save", read_save)
-    monkeypatch.setattr(identity_module, "Ed25519PublicKey", CountingKey)
-    monkeypatch.setattr(identity_module, "_verified", {})
+    checks = count_signature_checks()
     result = CliRunner().invoke(main, ["--home", str(home), "receive", str(incoming)],
                                 catch_exceptions=False)
     assert result.exit_code == 0, result.output

@@ -7,8 +7,8 @@ save bytes and the home's key; any other bytes are verified, and refused, as bef
 from __future__ import annotations
 
 import shutil
+from collections.abc import Callable
 from pathlib import Path
-from typing import Any
 
 import pytest
 from click.testing import CliRunner
@@ -47,31 +47,17 @@ def _home(played: Path, tmp_path: Path) -> tuple[Path, Path]:
     return tmp_path / name, incoming
 
 
-def _counting(monkeypatch: pytest.MonkeyPatch) -> list[bytes]:
-    checks: list[bytes] = []
-    real_key = identity_module.Ed25519PublicKey
-
-    class CountingKey:
-        @staticmethod
-        def from_public_bytes(key: bytes) -> Any:
-            checks.append(key)
-            return real_key.from_public_bytes(key)
-
-    monkeypatch.setattr(identity_module, "Ed25519PublicKey", CountingKey)
-    monkeypatch.setattr(identity_module, "_verified", {})
-    return checks
-
-
 def _run(home: Path, *args: str) -> str:
     result = CliRunner().invoke(main, ["--home", str(home), *args], catch_exceptions=False)
     assert result.exit_code == 0, result.output
     return result.output
 
 
-def test_status_verifies_each_save_once(played: Path, tmp_path: Path,
-                                        monkeypatch: pytest.MonkeyPatch) -> None:
+def test_status_verifies_each_save_once(
+        played: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch,
+        count_signature_checks: Callable[[], list[bytes]]) -> None:
     home, _ = _home(played, tmp_path)
-    checks = _counting(monkeypatch)
+    checks = count_signature_checks()
     first = _run(home, "status")
     assert len(checks) == 3  # one per save, nothing kept yet
     for command in ("status", "list"):
@@ -83,11 +69,12 @@ def test_status_verifies_each_save_once(played: Path, tmp_path: Path,
             assert again == first
 
 
-def test_receive_verifies_only_the_save_it_loads(played: Path, tmp_path: Path,
-                                                 monkeypatch: pytest.MonkeyPatch) -> None:
+def test_receive_verifies_only_the_save_it_loads(
+        played: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch,
+        count_signature_checks: Callable[[], list[bytes]]) -> None:
     home, incoming = _home(played, tmp_path)
     _run(home, "status")
-    checks = _counting(monkeypatch)
+    checks = count_signature_checks()
     _run(home, "receive", str(incoming))
     # the incoming file, the save of its game and the invite inside it: not the other two
     assert len(checks) == 3
