@@ -29,7 +29,7 @@ BOXES = ("pending", "raster", "dead", "refit", "setup")
 
 #: attributes a clone shares: the rules and data, never changed by play
 _SHARED = frozenset({"engine", "cat", "sc", "_static", "_cache", "_pcache", "_near", "_neartok",
-                     "_stack", "_encoded", "parked"})
+                     "_stack", "_listing", "_encoded", "parked"})
 _IMMUTABLE = (str, int, bool, Fraction, bytes, type(None))
 
 
@@ -180,6 +180,9 @@ class BaseState(StepState[None]):
         #: Rule 4 answers per hex (:meth:`stack_ok_with`), kept likewise but for the two
         #: hexes a move changes
         self._stack: dict[str, dict[tuple[str, tuple[str, ...]], bool]] = {}
+        #: the last movement-phase listing, unit by unit, with what each unit's part read
+        #: (``WDState._movement_legal``): a unit whose inputs are unchanged is not listed again
+        self._listing: dict[str, tuple[Any, ...]] = {}
         # map-derived facts live in the catalog: a clone shares them (issue 13)
         self._static: dict[Any, Any] = cat.static
 
@@ -198,6 +201,7 @@ class BaseState(StepState[None]):
         new._near = {}
         new._neartok = {}
         new._stack = {}
+        new._listing = {}
         return new
 
     # ------------------------------------------------------------------ catalog access
@@ -287,6 +291,7 @@ class BaseState(StepState[None]):
         self._near.clear()
         self._neartok.clear()
         self._stack.clear()
+        self._listing.clear()
 
     def _changed(self) -> None:
         """Forget what the position may have changed, units' hexes aside (the rules call

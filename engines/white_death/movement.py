@@ -74,8 +74,7 @@ class MovementState(ArtilleryState, ReinforcementState):
                 out.append(act("rail", uid, h))
             return out + self._refill_candidates(uid)  # Rule 18 does not bar the train
         if dests is not None:
-            ok = dests(uid)
-            out.extend(WDAction("move", uid, n, u.loc) for n in self.nbrs(u.loc) if n in ok)
+            out.extend(self._move_actions(uid, dests))
         elif not u.stopped and u.assault == "" and self.left(uid) > 0:
             for n in self.nbrs(u.loc):
                 if n not in enemy:
@@ -99,6 +98,15 @@ class MovementState(ArtilleryState, ReinforcementState):
         if "engineer" in t.flags and u.loc in self.bridges:
             out.append(act("demolish", uid))
         return out + self._refill_candidates(uid)
+
+    def _move_actions(self, uid: str,
+                      dests: Callable[[str], frozenset[str]]) -> tuple[WDAction, ...]:
+        """A unit's moves into ``dests(uid)``, in the order of its hex's neighbours."""
+        ok = dests(uid)
+        if not ok:
+            return ()
+        frm = self.units[uid].loc
+        return tuple(WDAction("move", uid, n, frm) for n in self.nbrs(frm) if n in ok)
 
     def _refill_candidates(self, uid: str) -> list[WDAction]:
         """Rule 18's replacement and repair of a unit below its strength."""
@@ -201,28 +209,48 @@ class MovementState(ArtilleryState, ReinforcementState):
 
     def move_dests(self, u: U) -> frozenset[str]:
         """The hexes ``u`` may move into now: :meth:`_move_checks` for every neighbour at
-        once (the legal-action list).
+        once (the legal-action list): the hexes it could enter were it alone
+        (:meth:`move_reach`), less those where Rule 4's stacking or Rule 3.C's escort
+        for weapons keeps it out, asked of the friendly stacks as they stand."""
+        reach = self.move_reach(u)
+        if not reach:
+            return frozenset()
+        uid = u.uid
+        frm = u.loc
+        out = []
+        for n, cost, barred in reach:
+            if barred and self.weapons_barred(uid, n):
+                continue
+            if not self.stack_ok_with(n, uid) and not self._can_pass(uid, frm, n, cost):
+                continue
+            out.append(n)
+        return frozenset(out)
+
+    def move_reach(self, u: U) -> tuple[tuple[str, int, bool], ...]:
+        """The neighbours ``u`` could move into now as far as its own state, the terrain
+        and the enemy go, each with its cost in ticks and whether Rule 3.C's escort must
+        be asked there (a weapons unit entering an enemy ZOC): every check of
+        :meth:`_move_checks` but those reading the friendly stacks.
 
         The answer is kept under everything it reads: the unit's own state, the impulse,
         the weather, the release of Velikiye Luki, the position of the enemy, and the
-        friendly units and bridges within two hexes (Rule 4's moving on through a full
-        hex looks one hex beyond). A move elsewhere on the map finds it again."""
+        bridges within two hexes. A move elsewhere on the map finds it again."""
         if u.entrained or u.stopped or u.assault:
-            return frozenset()
+            return ()
         s = self.phasing
         bridges = self.bridges
         spent = u.spent  # as its two ints: a Fraction hashes slowly (a modular inverse)
         key = (u.uid, u.loc, spent.numerator, spent.denominator, u.zoc_start, u.via,
                u.garrison, "left-zoc" in u.marks,
                s, self.impulse_mp, self.weather, self.vl_released,
-               self.by_enemies("token", s, self._new_token), self.near_token(s, u.loc),
+               self.by_enemies("token", s, self._new_token),
                tuple(h for h in self.area2(u.loc) if h in bridges) if bridges else ())
-        memo = self._static.setdefault("move-memo", {})
-        got: frozenset[str] | None = memo.get(key)
+        memo = self._static.setdefault("reach-memo", {})
+        got: tuple[tuple[str, int, bool], ...] | None = memo.get(key)
         if got is None:
             if len(memo) >= 65536:
                 memo.clear()  # a bound: entries are pure functions of their keys
-            got = memo[key] = self._move_dests(u)
+            got = memo[key] = self._move_reach(u)
         return got
 
     def stacks_near(self, side: str, h: str) -> tuple[tuple[str, tuple[str, ...]], ...]:
@@ -259,7 +287,7 @@ class MovementState(ArtilleryState, ReinforcementState):
         counter: itertools.count[int] = self._static.setdefault("tokens", itertools.count(1))
         return next(counter)
 
-    def _move_dests(self, u: U) -> frozenset[str]:
+    def _move_reach(self, u: U) -> tuple[tuple[str, int, bool], ...]:
         uid = u.uid
         s = self.phasing
         enemy = self.enemy_hexes(s)
@@ -282,12 +310,10 @@ class MovementState(ArtilleryState, ReinforcementState):
             if thaw and self.wrong_bank(uid, frm, n):
                 continue  # Rule 16.B
             cost = c + extra
-            if cost > left or (t.weapons and n in ezoc and self.weapons_barred(uid, n)):
+            if cost > left:
                 continue
-            if not self.stack_ok_with(n, uid) and not self._can_pass(uid, frm, n, cost):
-                continue
-            out.append(n)
-        return frozenset(out)
+            out.append((n, cost, t.weapons and n in ezoc))
+        return tuple(out)
 
     def left_ticks(self, u: U) -> int:
         """:meth:`left` in ticks (:meth:`ticks`)."""

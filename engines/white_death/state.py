@@ -30,6 +30,7 @@ nothing.  Each action's check and effect are named in :data:`ACTIONS`.
 
 from __future__ import annotations
 
+import operator
 from collections.abc import Callable
 from dataclasses import replace
 from typing import Any, ClassVar
@@ -46,6 +47,11 @@ from engines.white_death.view import SIDE_COLOR, ViewState, river_lines
 from pbem.engine import Action, Decision, Event
 from pbem.errors import IllegalAction
 from pbem.steps import Frame, Step
+
+#: a unit's fields but its marks, as one tuple (read at C speed: every unit, every decision)
+_FIELDS = operator.attrgetter("uid", "loc", "strength", "deployed", "spent", "stopped",
+                              "zoc_start", "entrained", "via", "garrison", "seq", "assault",
+                              "entry")
 
 
 def _unit_state(u: U) -> tuple[Any, ...]:
@@ -81,7 +87,17 @@ class WDState(TurnState, PlacementState, MovementState, AssaultState, ViewState,
 
     def _movement_legal(self) -> list[Action]:
         """The movement phase's legal actions: :meth:`_movement_candidates` checked, in
-        its order, with each unit's actions kept under what they read (:meth:`_unit_key`)."""
+        its order, with each unit's actions kept under what they read (:meth:`_unit_key`).
+
+        Listing is incremental: the state keeps its last listing unit by unit
+        (``_listing``, a cache: never in the position, empty in a clone) with the parts of
+        the unit's key, and a unit whose parts are unchanged (equal, mostly the very same
+        objects, so compared at once rather than hashed) gets its kept actions back. Of
+        those parts, the friendly stacks within two hexes are read by the unit's moves
+        alone (Rule 4's stacking and moving on, Rule 3.C's escort), but for a Brandenburg
+        lead: where only they changed, only the moves are listed again. After a move that
+        leaves all but the mover and the units within two hexes of where it left and
+        arrived as they were; a change to the side's pools or the impulse, none."""
         out: list[Action] = []
         end = act("end-movement")
         if self._valid(end):
@@ -97,9 +113,35 @@ class WDState(TurnState, PlacementState, MovementState, AssaultState, ViewState,
             if len(tokens) >= 65536:
                 tokens.clear()
             common = tokens[phase] = self._new_token()
-        for uid in self.side_units(self.phasing):
+        listing = self._listing
+        if listing.get("") != (common,):
+            listing.clear()  # another phase (or pools): every unit reads it
+            listing[""] = (common,)
+        s = self.phasing
+        units = self.units
+        neartok = self._neartok
+        for uid in self.side_units(s):
             if self.passing and uid != self.passing:
                 continue
+            u = units[uid]
+            kept = listing.get(uid)
+            # the key's parts as _unit_key makes them, the unit's own state as its fields
+            # (what _unit_state holds, the marks apart: a set changes in place)
+            if (kept is not None and _FIELDS(u) == kept[0] and u.marks == kept[1]
+                    and (kept[3] is None or kept[3] == self._far_state(u))):
+                near = neartok.get((s, u.loc))
+                if near is not None and near == kept[2]:
+                    out += kept[4]
+                    out += kept[5]
+                    continue
+                if kept[6]:  # the stacks near it changed, and only its moves read them
+                    if near is None:
+                        near = self.near_token(s, u.loc)
+                    moves = self._move_actions(uid, self._unit_dests)
+                    listing[uid] = (*kept[:2], near, kept[3], moves, *kept[5:])
+                    out += moves
+                    out += kept[5]
+                    continue
             key = self._unit_key(uid, common)
             got = memo.get(key) if key is not None else None
             if got is None:
@@ -112,6 +154,15 @@ class WDState(TurnState, PlacementState, MovementState, AssaultState, ViewState,
                     if len(memo) >= 8192:
                         memo.clear()  # a bound: entries are pure functions of their keys
                     memo[key] = got
+            if key is not None:
+                # the moves come first (_unit_candidates), then what reads no friendly stack
+                n = 0
+                while n < len(got) and got[n].kind == "move":
+                    n += 1
+                listing[uid] = (_FIELDS(u), frozenset(u.marks), key[2], key[3], got[:n],
+                                got[n:], "brandenburg" not in self.utype(uid).flags)
+            else:
+                listing.pop(uid, None)
             out += got
         # an entry is listed from entry_hexes, which holds what _check_enter asks of it
         # (tested equal); the refit is checked
@@ -141,22 +192,30 @@ class WDState(TurnState, PlacementState, MovementState, AssaultState, ViewState,
     def _unit_key(self, uid: str, common: object) -> tuple[Any, ...] | None:
         """Everything a unit's movement-phase actions read (Rules 3-8, 13, 15, 18, 20-22):
         its own state, the side's pools and the impulse, the weather, the bridges, the
-        enemy's position (one number while the catalog's memo keeps it) and the friendly
-        stacks within two hexes (Rule 4's moving on through a full hex looks one beyond;
-        a Brandenburg lead reads the whole state of the stack it leads). ``None`` where
-        the actions read farther: an entrained unit's rail destinations, and the
-        unreleased Velikiye Luki garrison's rail moves inside the city."""
+        enemy's position (one number while the catalog's memo keeps it), the friendly
+        stacks within two hexes (Rule 4's moving on through a full hex looks one beyond)
+        and what it reads farther (:meth:`_far_state`). ``None`` for an entrained unit,
+        whose rail destinations read the railroad's whole part."""
         u = self.units[uid]
-        # city_bound and near_token inlined: this runs for every unit at every decision
-        if u.entrained or (u.garrison == "vl" and not self.vl_released):
+        if u.entrained:
             return None
+        # near_token inlined: this runs for every unit at every decision
         near = self._neartok.get((self.phasing, u.loc))
         if near is None:
             near = self.near_token(self.phasing, u.loc)
-        key: tuple[Any, ...] = (common, _unit_state(u), near)
-        if "brandenburg" in self.utype(uid).flags:
-            key += tuple(_unit_state(self.units[x]) for x in self.occupied(self.phasing)[u.loc])
-        return key
+        return (common, _unit_state(u), near, self._far_state(u))
+
+    def _far_state(self, u: U) -> tuple[Any, ...] | None:
+        """What a unit's actions read beyond its hex's surroundings, ``None`` for most:
+        a Brandenburg lead reads the state of every unit of the stack it leads (Rule
+        21.B); an unreleased Velikiye Luki garrison unit on a railroad may entrain only
+        if a train could take it to another hex of the city (Rule 22), which reads the
+        friendly stacks along the railroad: its rail destinations stand for them."""
+        if u.garrison == "vl" and not self.vl_released:
+            return ("rail", *self.rail_destinations(u.uid)) if self.rail_hex(u.loc) else None
+        if "brandenburg" not in self.utype(u.uid).flags:
+            return None
+        return tuple(_unit_state(self.units[x]) for x in self.occupied(self.phasing)[u.loc])
 
     def _unit_dests(self, uid: str) -> frozenset[str]:
         # what _movable refuses, asked without raising (a unit of the side on the map,

@@ -93,7 +93,7 @@ def test_kept_legal_actions_match_fresh_ones() -> None:
         if state.phase != "movement":
             continue
         kept = [a.notation() for a in state.legal_actions()]
-        for name in ("unit-memo", "move-memo", "stack-memo"):
+        for name in ("unit-memo", "reach-memo", "stack-memo"):
             state._static.pop(name, None)
         state.cat.memo.clear()
         state._moved()

@@ -39,7 +39,7 @@ def test_entry_cost_row_is_enter_ticks_per_neighbour() -> None:
                         frm = pos.units[uid].loc
                         row = pos.enter_row(pos.utype(uid).mob, frm)
                         for to, c in zip(pos.nbrs(frm), row, strict=True):
-                            # the row leaves Rule 16.B to its caller, as _move_dests does
+                            # the row leaves Rule 16.B to its caller, as _move_reach does
                             if c is not None and weather == "thaw":
                                 thaw += 1
                                 if pos.wrong_bank(uid, frm, to):
