@@ -74,7 +74,7 @@ class MovementState(ArtilleryState, ReinforcementState):
                 out.append(act("rail", uid, h))
             return out + self._refill_candidates(uid)  # Rule 18 does not bar the train
         if dests is not None:
-            out.extend(self._move_actions(uid, dests))
+            out.extend(self._move_actions(uid, dests(uid)))
         elif not u.stopped and u.assault == "" and self.left(uid) > 0:
             for n in self.nbrs(u.loc):
                 if n not in enemy:
@@ -99,10 +99,8 @@ class MovementState(ArtilleryState, ReinforcementState):
             out.append(act("demolish", uid))
         return out + self._refill_candidates(uid)
 
-    def _move_actions(self, uid: str,
-                      dests: Callable[[str], frozenset[str]]) -> tuple[WDAction, ...]:
-        """A unit's moves into ``dests(uid)``, in the order of its hex's neighbours."""
-        ok = dests(uid)
+    def _move_actions(self, uid: str, ok: frozenset[str]) -> tuple[WDAction, ...]:
+        """A unit's moves into the hexes ``ok``, in the order of its hex's neighbours."""
         if not ok:
             return ()
         frm = self.units[uid].loc
@@ -212,16 +210,26 @@ class MovementState(ArtilleryState, ReinforcementState):
         once (the legal-action list): the hexes it could enter were it alone
         (:meth:`move_reach`), less those where Rule 4's stacking or Rule 3.C's escort
         for weapons keeps it out, asked of the friendly stacks as they stand."""
-        reach = self.move_reach(u)
+        return self.dests_from(u, self.move_reach(u))
+
+    def dests_from(self, u: U, reach: tuple[tuple[str, int, bool], ...]) -> frozenset[str]:
+        """The hexes of :meth:`move_reach`'s ``reach`` that ``u`` may move into as the
+        friendly stacks stand (Rule 4, Rule 3.C)."""
         if not reach:
             return frozenset()
         uid = u.uid
         frm = u.loc
+        stack = self._stack
+        alone = (uid, ())
         out = []
         for n, cost, barred in reach:
             if barred and self.weapons_barred(uid, n):
                 continue
-            if not self.stack_ok_with(n, uid) and not self._can_pass(uid, frm, n, cost):
+            here = stack.get(n)  # stack_ok_with's kept answer, asked without a call
+            ok = here.get(alone) if here is not None else None
+            if ok is None:
+                ok = self.stack_ok_with(n, uid)
+            if not ok and not self._can_pass(uid, frm, n, cost):
                 continue
             out.append(n)
         return frozenset(out)

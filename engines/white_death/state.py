@@ -137,7 +137,8 @@ class WDState(TurnState, PlacementState, MovementState, AssaultState, ViewState,
                 if kept[6]:  # the stacks near it changed, and only its moves read them
                     if near is None:
                         near = self.near_token(s, u.loc)
-                    moves = self._move_actions(uid, self._unit_dests)
+                    # its reach (move_reach) read only what is unchanged: kept too
+                    moves = self._move_actions(uid, self.dests_from(u, kept[7]))
                     listing[uid] = (*kept[:2], near, kept[3], moves, *kept[5:])
                     out += moves
                     out += kept[5]
@@ -159,8 +160,9 @@ class WDState(TurnState, PlacementState, MovementState, AssaultState, ViewState,
                 n = 0
                 while n < len(got) and got[n].kind == "move":
                     n += 1
+                lead = "brandenburg" in self.utype(uid).flags
                 listing[uid] = (_FIELDS(u), frozenset(u.marks), key[2], key[3], got[:n],
-                                got[n:], "brandenburg" not in self.utype(uid).flags)
+                                got[n:], not lead, () if lead else self._unit_reach(uid))
             else:
                 listing.pop(uid, None)
             out += got
@@ -218,12 +220,15 @@ class WDState(TurnState, PlacementState, MovementState, AssaultState, ViewState,
         return tuple(_unit_state(self.units[x]) for x in self.occupied(self.phasing)[u.loc])
 
     def _unit_dests(self, uid: str) -> frozenset[str]:
-        # what _movable refuses, asked without raising (a unit of the side on the map,
-        # in the movement phase: the rest holds for every unit listed)
+        return self.dests_from(self.units[uid], self._unit_reach(uid))
+
+    def _unit_reach(self, uid: str) -> tuple[tuple[str, int, bool], ...]:
+        """:meth:`move_reach` for a unit listed (of the side on the map, in the movement
+        phase), with what _movable refuses asked without raising."""
         if "intrinsic" in self.utype(uid).flags or self.garrison_fixed(uid):
-            return frozenset()
+            return ()
         u = self.units[uid]
-        return self.move_dests(u) if self.left_ticks(u) > 0 else frozenset()
+        return self.move_reach(u) if self.left_ticks(u) > 0 else ()
 
     # ------------------------------------------------------------------ validation and apply
 
