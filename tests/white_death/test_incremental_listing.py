@@ -71,9 +71,14 @@ def test_incremental_listing_equals_the_full_listing(
             listed = len(state.side_units(state.phasing)) if not state.passing else 1
             seen["kept"] += listed - sum(seen[k] - before[k] for k in ("afresh", "moves alone"))
             assert [a.notation() for a in legal] == _from_scratch(state)
+            # units kept with what they read farther (the city garrison's rail lines,
+            # a Brandenburg's stack)
+            seen["far"] += sum(1 for k, v in state._listing.items() if k and v[3] is not None)
             compared += 1
         state.apply(choose.pick(legal))
     # the comparison covered the kept listings and the partial ones, not only fresh ones
     assert compared > 100, compared
     assert seen["kept"] > 3 * seen["afresh"], seen
     assert seen["moves alone"] > 50, seen
+    if scenario == "campaign":
+        assert seen["far"] > 100, seen
