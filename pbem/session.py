@@ -1430,7 +1430,15 @@ class Game:
         record = self.record
         record.check(seq, data, self.name)
         # our own file passes the same checks as the opponent's will (not transactional:
-        # a failure here is a bug, and the exception leaves the save file untouched)
+        # a failure here is a bug, and the exception leaves the save file untouched).
+        # Replayed, not taken from the working state's digest (issue 19 asked whether it
+        # could be): that would be the same computation only if (a) applying the parsed,
+        # concealed Action object in act() gave what applying its canonical notation
+        # gives, which is an engine's contract (tests/test_contract.py), not something
+        # this code can prove, and is the very thing that makes a receiver's replay
+        # differ; and (b) the working state, a clone() of the verified one, were the
+        # position the verified state is, which rests on each engine's clone.  This check
+        # is the sender's only chance to find either before the opponent does.
         self.verifier.add(open_envelope(data), transactional=False)
         # recorded before the save: whatever happens to the save, the place is taken
         record.add(seq, data)
