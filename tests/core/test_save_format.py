@@ -323,3 +323,24 @@ def test_a_format_2_save_made_by_format_2_code_loads_and_is_migrated_once(
     assert list(alice.game("duel").files) == list(bob.game("duel").files)
     assert alice.game("duel").verifier.state.digest() == \
         bob.game("duel").verifier.state.digest()
+
+
+def test_a_refused_file_leaves_the_save_and_its_transcript_as_they_were(table: Any) -> None:
+    table.exchange(2)
+    home, seq, data = table.play_file()
+    receiver = table.other(home)
+    game = table.game(receiver)
+    folder = files_dir(game.path)
+
+    def snapshot() -> dict[str, bytes]:
+        return {p.name: p.read_bytes() for p in [game.path, *folder.iterdir()]}
+
+    before = snapshot()
+    body = open_envelope(data).decode()
+    # signed by the right key, but replaying to another position (a desync)
+    forged = seal(home.identity(), "turn", {**body, "digest": b"\x01" * 32})
+    with pytest.raises(Exception, match="desync"):
+        receiver.receive(forged, "forged")
+    assert snapshot() == before
+    receiver.receive(data, "real")
+    assert len(snapshot()) == len(before) + 1
