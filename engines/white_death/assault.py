@@ -35,15 +35,15 @@ class AssaultState(CombatState):
     # ------------------------------------------------------------------ participants
 
     def involved_divisions(self) -> list[str]:
-        h = self.combat.get("hex", "")
+        h = self.pos.combat.get("hex", "")
         if self.phase == "defense":
-            uids = self.units_at(h, other(self.phasing))
+            uids = self.units_at(h, other(self.pos.phasing))
         else:
             uids = self.attackers(h)
         return sorted({self.udef(x).div for x in uids if "intrinsic" not in self.utype(x).flags})
 
     def hq(self) -> str:
-        c = self.combat
+        c = self.pos.combat
         if c.get("hq"):
             hq: str = c["hq"]
             return hq
@@ -60,30 +60,30 @@ class AssaultState(CombatState):
     def support_value(self, uid: str) -> Fraction:
         """Rule 11.A.2 with Rules 15.A.4 and 15.B."""
         t = self.utype(uid)
-        u = self.units[uid]
-        h = self.combat["hex"]
+        u = self.pos.units[uid]
+        h = self.pos.combat["hex"]
         factor = t.support
         if not self.art_supplied(uid):
             factor = 1
-        if self.phase == "defense" and f"high:{self.pool_of(uid)}" not in self.paid:
+        if self.phase == "defense" and f"high:{self.pool_of(uid)}" not in self.pos.paid:
             factor = 1
         v = Fraction(factor * u.strength)
         if self.phase == "defense":
             dist = self.map.distance(u.loc, h)
         else:
-            dist = min((self.map.distance(u.loc, self.units[x].loc) for x in self.attackers(h)),
+            dist = min((self.map.distance(u.loc, self.pos.units[x].loc) for x in self.attackers(h)),
                        default=99)
         if dist * 2 > t.range:
             v /= 2
         return v
 
     def firers(self, kind: str) -> list[str]:
-        h = self.combat["hex"]
+        h = self.pos.combat["hex"]
         if self.phase == "defense":
             out = []
             afv_targets = any(self.utype(x).afv for x in self.attackers(h))
             for x in self.defenders(h):
-                u = self.units[x]
+                u = self.pos.units[x]
                 t = self.utype(x)
                 if "no-df" in u.marks or "support:defense" in u.marks:  # Rules 14.B.1, 11.A.1
                     continue
@@ -97,19 +97,19 @@ class AssaultState(CombatState):
         # (so one in the combat may support it instead of firing: the engine page's reading)
         if kind == "at":
             return [x for x in self.attackers(h) if self.utype(x).afv
-                    and "support:assault" not in self.units[x].marks]
-        return [x for x in self.attackers(h) if "support:assault" not in self.units[x].marks]
+                    and "support:assault" not in self.pos.units[x].marks]
+        return [x for x in self.attackers(h) if "support:assault" not in self.pos.units[x].marks]
 
     def pool_parts(self, kind: str) -> tuple[Fraction, Fraction]:
         """The fire value at the current combat hex: the firing units' own, and the rest
         (bunkers, Rule 19; artillery support, Rule 11.A), before any is allocated."""
-        c = self.combat
+        c = self.pos.combat
         h = c["hex"]
         attacking = self.phase == "assault"
         units = sum((self.fire_value(x, kind, h, attacking) for x in self.firers(kind)),
                     Fraction(0))
         rest = Fraction(0)
-        if self.phase == "defense" and self.phasing == "soviet":
+        if self.phase == "defense" and self.pos.phasing == "soviet":
             rest += self.bunker(h)  # Rule 19: German bunkers fire defensively, factor 1
         if kind == "conv":
             rest += sum((self.support_value(x) for x in c.get("support", [])), Fraction(0))
@@ -117,7 +117,7 @@ class AssaultState(CombatState):
 
     def pool(self, kind: str) -> Fraction:
         """The fire value still to allocate at the current combat hex."""
-        c = self.combat
+        c = self.pos.combat
         if not c:
             return Fraction(0)
         units, rest = self.pool_parts(kind)
@@ -126,12 +126,12 @@ class AssaultState(CombatState):
         return units + rest - used
 
     def targets(self, kind: str) -> list[str]:
-        h = self.combat["hex"]
+        h = self.pos.combat["hex"]
         cand = self.attackers(h) if self.phase == "defense" else self.defenders(h)
         return [x for x in cand if self.utype(x).afv == (kind == "at")]
 
     def target_defense(self, uid: str, kind: str) -> int:
-        h = self.combat["hex"]
+        h = self.pos.combat["hex"]
         if self.phase == "defense":
             return self.defense(uid, kind, at_hex=h)
         return self.defense(uid, kind)
@@ -140,7 +140,7 @@ class AssaultState(CombatState):
 
     def _combat_candidates(self) -> list[WDAction]:
         out = [act("done")]
-        c = self.combat
+        c = self.pos.combat
         if not c:
             return out
         side = self._current_player()
@@ -171,7 +171,7 @@ class AssaultState(CombatState):
 
     def _combat_turn(self) -> None:
         self._need_phase("defense", "assault", rule="Rule 5")
-        if not self.combat:
+        if not self.pos.combat:
             raise IllegalAction("no combat is open", rule="Rule 5")
 
     def _check_hq(self, a: WDAction) -> None:
@@ -179,9 +179,9 @@ class AssaultState(CombatState):
         if a.unit not in self.involved_divisions() or len(self.involved_divisions()) < 2:
             raise IllegalAction(f"{a.unit} is not one of two or more divisions or brigades in "
                                 "this combat", rule="Rule 11.A.1")
-        if self.combat.get("hq") == a.unit:
+        if self.pos.combat.get("hq") == a.unit:
             raise IllegalAction(f"{a.unit} is already the headquarters", rule="Rule 11.A.1")
-        if self.combat.get("support"):
+        if self.pos.combat.get("support"):
             raise IllegalAction("choose the headquarters before adding support",
                                 rule="Rule 11.A.1")
 
@@ -189,9 +189,9 @@ class AssaultState(CombatState):
         self._combat_turn()
         if self.phase != "defense":
             raise IllegalAction("high intensity support is the defender's", rule="Rule 15.A.4")
-        defenders = self.defenders(self.combat["hex"])
-        pool = self.pool_of(defenders[0]) if defenders else other(self.phasing)
-        if f"high:{pool}" in self.paid or self.supply[pool] < 1:
+        defenders = self.defenders(self.pos.combat["hex"])
+        pool = self.pool_of(defenders[0]) if defenders else other(self.pos.phasing)
+        if f"high:{pool}" in self.pos.paid or self.pos.supply[pool] < 1:
             raise IllegalAction("high intensity support needs one supply point (once an impulse)",
                                 rule="Rule 15.A.4")
 
@@ -200,7 +200,7 @@ class AssaultState(CombatState):
         side = self._current_player()
         u = self._need_unit(a.unit, side)
         t = self.utype(a.unit)
-        h = self.combat["hex"]
+        h = self.pos.combat["hex"]
         if not self.on_map(a.unit) or t.support <= 0 or not u.deployed:
             raise IllegalAction(f"{a.unit} is not deployed artillery with a support factor",
                                 rule="Rule 11.A")
@@ -217,7 +217,7 @@ class AssaultState(CombatState):
         if self.phase == "defense":
             dist = self.map.distance(u.loc, h)
         else:
-            dist = min((self.map.distance(u.loc, self.units[x].loc) for x in self.attackers(h)),
+            dist = min((self.map.distance(u.loc, self.pos.units[x].loc) for x in self.attackers(h)),
                        default=99)
         if dist > t.range:
             raise IllegalAction(f"{a.unit} is out of range", rule="Rule 11.A.2")
@@ -229,7 +229,7 @@ class AssaultState(CombatState):
             raise IllegalAction(f"{tgt} may not be fired at with "
                                 f"{'conventional' if kind == 'conv' else 'antitank'} fire here",
                                 rule="Rule 9.B" if kind == "conv" else "Rule 10.B")
-        alloc = self.combat.get("alloc", [])
+        alloc = self.pos.combat.get("alloc", [])
         if any(al[0] == tgt for al in alloc):
             raise IllegalAction(f"{tgt} has already been fired at this phase", rule="Rule 9.C.3")
         if a.amount > self.pool(kind):
@@ -241,7 +241,7 @@ class AssaultState(CombatState):
     def _weapons_limit(self, tgt: str, amount: Fraction) -> None:
         """Rule 9.C.3: weapons units never at better odds than any personnel unit, and
         only once every personnel unit is fired at."""
-        alloc = {al[0]: canonical.unfrac(al[2]) for al in self.combat.get("alloc", [])
+        alloc = {al[0]: canonical.unfrac(al[2]) for al in self.pos.combat.get("alloc", [])
                  if al[1] == "conv"}
         targets = self.targets("conv")
         personnel = [x for x in targets if self.utype(x).personnel]
@@ -277,26 +277,26 @@ class AssaultState(CombatState):
         self._need_phase("defense", "assault", rule="Rule 5")
 
     def _do_act_hq(self, a: WDAction) -> list[Event]:
-        self.combat["hq"] = a.unit
-        return [Event(f"{a.unit} is the controlling headquarters at {self.combat['hex']}",
+        self.pos.combat["hq"] = a.unit
+        return [Event(f"{a.unit} is the controlling headquarters at {self.pos.combat['hex']}",
                       "info", rule="Rule 11.A.1")]
 
     def _do_act_high(self, a: WDAction) -> list[Event]:
-        defenders = self.defenders(self.combat["hex"])
-        pool = self.pool_of(defenders[0]) if defenders else other(self.phasing)
-        self.supply[pool] -= 1
-        self.paid.add(f"high:{pool}")
+        defenders = self.defenders(self.pos.combat["hex"])
+        pool = self.pool_of(defenders[0]) if defenders else other(self.pos.phasing)
+        self.pos.supply[pool] -= 1
+        self.pos.paid.add(f"high:{pool}")
         return [Event("One supply point is spent for high intensity defensive support", "info",
                       rule="Rule 15.A.4")]
 
     def _do_act_support(self, a: WDAction) -> list[Event]:
-        self.combat["support"].append(a.unit)
-        self.units[a.unit].marks.add(f"support:{self.phase}")
-        return [Event(f"{a.unit} supports at {self.combat['hex']} "
+        self.pos.combat["support"].append(a.unit)
+        self.pos.units[a.unit].marks.add(f"support:{self.phase}")
+        return [Event(f"{a.unit} supports at {self.pos.combat['hex']} "
                       f"(+{fmt_amount(self.support_value(a.unit))})", "info", rule="Rule 11.A")]
 
     def _do_act_fire(self, a: WDAction, kind: str = "conv") -> list[Event]:
-        self.combat["alloc"].append([a.unit, kind, canonical.frac(a.amount)])
+        self.pos.combat["alloc"].append([a.unit, kind, canonical.frac(a.amount)])
         return [Event(f"{a.n} {'conventional' if kind == 'conv' else 'antitank'} fire points at "
                       f"{a.unit}", "attack", visible_to=(self._current_player() or "",),
                       rule="Rule 9" if kind == "conv" else "Rule 10")]
@@ -309,13 +309,13 @@ class AssaultState(CombatState):
     def _open_combat(self, stage: str) -> list[Event] | None:
         """Rule 5: the next assaulted hex where attackers and defenders are still face to
         face becomes the combat (its events), or ``None`` when no hex is left."""
-        while self.combat_hexes:
-            h = self.combat_hexes.pop(0)
+        while self.pos.combat_hexes:
+            h = self.pos.combat_hexes.pop(0)
             if self.attackers(h) and self.defenders(h):
-                self.combat = {"hex": h, "hq": "", "support": [], "alloc": []}
+                self.pos.combat = {"hex": h, "hq": "", "support": [], "alloc": []}
                 return [Event(f"{'Defensive' if stage == 'defense' else 'Assault'} fire at "
                               f"{h}", "phase", hexes=(h,), rule="Rule 5")]
-        self.combat = {}
+        self.pos.combat = {}
         return None
 
     def default_allocation(self) -> list[tuple[str, str, Fraction]]:
@@ -323,7 +323,7 @@ class AssaultState(CombatState):
         not yet fired at: antitank among AFVs; conventional among personnel units first,
         weapons units only when no personnel unit is left, never at better odds."""
         out: list[tuple[str, str, Fraction]] = []
-        fired = {al[0] for al in self.combat.get("alloc", [])}
+        fired = {al[0] for al in self.pos.combat.get("alloc", [])}
         for kind in ("at", "conv"):
             pool = self.pool(kind)
             if pool <= 0:
@@ -345,7 +345,7 @@ class AssaultState(CombatState):
         """``done firing``: the Default Actions allocate what is left; the defender's fire
         is resolved at once (Rule 5: "Combat immediately ensues until resolved"), the
         assaulting player's is an assault plan, resolved with the others at RESOLVE."""
-        c = self.combat
+        c = self.pos.combat
         events: list[Event] = []
         if not c:
             return events
@@ -362,8 +362,8 @@ class AssaultState(CombatState):
             return events + self._fire_plan("df")
         # the manual's Assault menu: "Continue until you have completed assault plans on
         # all the enemy hexes you selected ..., then go to RESOLVE"
-        self.plans.append(c)
-        self.combat = {}
+        self.pos.plans.append(c)
+        self.pos.combat = {}
         return [*events, Event(f"The assault plan against {c['hex']} is complete", "phase",
                                hexes=(c["hex"],), rule="RESOLVE")]
 
@@ -372,7 +372,7 @@ class AssaultState(CombatState):
         each unit targeted within it, one at a time": the first plan left becomes the
         combat, its fire is rolled (Rules 9, 10), each with its morale check (Rule 14),
         then the tank fright checks (14.C.2) and whether the hex is cleared (9.D)."""
-        c = self.combat = self.plans.pop(0)
+        c = self.pos.combat = self.pos.plans.pop(0)
         h = c["hex"]
         events = [Event(f"Assault at {h}", "phase", hexes=(h,), rule="RESOLVE")]
         events += self._fire_plan("assault")
@@ -383,14 +383,14 @@ class AssaultState(CombatState):
     def _fire_plan(self, stage: str) -> list[Event]:
         """The fire allocated at the combat's hex, each target's on the Combat Results
         Table (a ``crt`` die; at RESOLVE an ``assault-crt`` die, sealed dice's batch)."""
-        c = self.combat
+        c = self.pos.combat
         h = c["hex"]
         events: list[Event] = []
         tables = self.cat.tables
         parts = {k: self.pool_parts(k) for k in ("conv", "at")}
         for tgt, kind, amt in sorted(c["alloc"], key=lambda al: (al[1], al[0])):
             value = canonical.unfrac(amt)
-            if stage == "df" and self.map.faces_toward("slope", h, self.units[tgt].loc) == h:
+            if stage == "df" and self.map.faces_toward("slope", h, self.pos.units[tgt].loc) == h:
                 # Rule 12.B doubles the factors of the units firing down the slope, not
                 # artillery support or a bunker's fire: the defender's fire is one pool
                 # (the manual's "general pool"), so each point allocated is the pool's
@@ -408,9 +408,9 @@ class AssaultState(CombatState):
                 continue
             self._die("crt" if stage == "df" else "assault-crt",
                       f"{'conventional' if kind == 'conv' else 'antitank'} fire "
-                      f"{label} against {tgt} at {self.units[tgt].loc}",
+                      f"{label} against {tgt} at {self.pos.units[tgt].loc}",
                       "Rule 9" if kind == "conv" else "Rule 10", kind=kind, uid=tgt, col=col,
-                      stage=stage, hex=self.units[tgt].loc)
+                      stage=stage, hex=self.pos.units[tgt].loc)
         c["checked"] = []
         return events
 
@@ -421,45 +421,45 @@ class AssaultState(CombatState):
         tables = self.cat.tables
         if job.kind == "conv":
             n = rules.conventional_result(tables, job.col, roll)
-            lost = rules.conventional_loss(n, self.units[uid].strength)
+            lost = rules.conventional_loss(n, self.pos.units[uid].strength)
             events = [Event(f"{uid}: MC{n if n else ''}", "attack", units=(uid,), rule="Rule 9")]
             events += self._lose(uid, lost, "conventional fire")
             if self.on_map(uid):
-                self._morale(uid, n, job.stage, self.units[uid].loc)
+                self._morale(uid, n, job.stage, self.pos.units[uid].loc)
             return events
         n = rules.antitank_result(tables, job.col, roll)
         if n <= 0:
             return [Event(f"antitank fire at {uid}: miss", "attack", units=(uid,), rule="Rule 10")]
-        lost = min(n, self.units[uid].strength)
+        lost = min(n, self.pos.units[uid].strength)
         events = self._lose(uid, lost, "antitank fire")
         if self.on_map(uid):
-            self._morale(uid, lost, job.stage, self.units[uid].loc)
+            self._morale(uid, lost, job.stage, self.pos.units[uid].loc)
         return events
 
     def _assault_done(self, h: str) -> list[Event]:
         if self.defenders(h):
             return []
         movers = [x for x in self.attackers(h)
-                  if self.enter_cost(x, self.units[x].loc, h) is not None
+                  if self.enter_cost(x, self.pos.units[x].loc, h) is not None
                   and self._advance_bar(x, h) is None]
         if movers:
-            self.advance[h] = movers
+            self.pos.advance[h] = movers
         return [Event(f"{h} is cleared of defenders", "info", hexes=(h,), rule="Rule 9.D")]
 
     # ------------------------------------------------------------------ advance
 
     def _advance_candidates(self) -> list[WDAction]:
         out = [act("end-advance")]
-        for h, uids in sorted(self.advance.items()):
+        for h, uids in sorted(self.pos.advance.items()):
             out += [act("advance", uid, h) for uid in uids]
         return out
 
     def _check_advance(self, a: WDAction) -> None:
         self._need_phase("advance", rule="Rule 9.D")
-        if a.unit not in self.advance.get(a.hex, []):
+        if a.unit not in self.pos.advance.get(a.hex, []):
             raise IllegalAction(f"{a.unit} did not assault {a.hex} or may not advance",
                                 rule="Rule 9.D")
-        if self.units_at(a.hex, other(self.phasing)):
+        if self.units_at(a.hex, other(self.pos.phasing)):
             raise IllegalAction(f"{a.hex} is not vacated", rule="Rule 9.D")
         bar = self._advance_bar(a.unit, a.hex)
         if bar is not None:
@@ -482,14 +482,14 @@ class AssaultState(CombatState):
         self._need_phase("advance", rule="Rule 9.D")
 
     def _do_act_advance(self, a: WDAction) -> list[Event]:
-        frm = self.units[a.unit].loc
+        frm = self.pos.units[a.unit].loc
         self._put(a.unit, a.hex)
-        self.advance[a.hex] = [x for x in self.advance[a.hex] if x != a.unit]
-        if not self.advance[a.hex]:
-            del self.advance[a.hex]
+        self.pos.advance[a.hex] = [x for x in self.pos.advance[a.hex] if x != a.unit]
+        if not self.pos.advance[a.hex]:
+            del self.pos.advance[a.hex]
         return [Event(f"{a.unit} advances from {frm} into {a.hex}", "move",
                       hexes=(frm, a.hex), units=(a.unit,), rule="Rule 9.D")]
 
     def _do_act_end_advance(self, a: WDAction) -> list[Event]:
-        self.advance = {}
+        self.pos.advance = {}
         return []

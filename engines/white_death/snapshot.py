@@ -8,8 +8,9 @@ from __future__ import annotations
 from fractions import Fraction
 from typing import Any
 
-from engines.white_death.base import BaseState, U
+from engines.white_death.base import BaseState
 from engines.white_death.data import UnitDef
+from engines.white_death.position import Position, U
 from pbem import canonical
 
 
@@ -17,69 +18,71 @@ class SnapshotState(BaseState):
     """Saving and restoring the position as canonical data."""
 
     def setup_position(self) -> dict[str, Any]:
+        p = self.pos
         return {
-            "turn": self.turn, "phasing": self.phasing,
-            "mps": dict(self.mps), "impulse_mp": self.impulse_mp,
-            "impulse_left_before": self.impulse_left_before, "impulses": dict(self.impulses),
-            "weather": self.weather, "supply": dict(self.supply), "repl": dict(self.repl),
-            "rail_used": dict(self.rail_used), "repaired": dict(self.repaired),
-            "vl_released": self.vl_released, "vl_avoid": self.vl_avoid,
-            "bunkers": [list(b) for b in self.bunkers], "bridges": sorted(self.bridges),
-            "builders": sorted(self.builders),
-            "units": [self.units[k].to_data() for k in sorted(self.units)],
-            "garrisons": sorted(self.garrison_types),
-            "schedule": [list(r) for r in self.schedule],
-            "assaults": {k: list(v) for k, v in sorted(self.assaults.items())},
-            "combat": _canon(self.combat), "combat_hexes": list(self.combat_hexes),
-            "plans": _canon(self.plans),
-            "paid": sorted(self.paid), "bar": _canon(self.bar),
-            "barrage_phase": {k: list(v) for k, v in sorted(self.barrage_phase.items())},
-            "advance": {k: list(v) for k, v in sorted(self.advance.items())},
-            "counts": dict(sorted(self.counts.items())), "losses": dict(self.losses),
-            "setup_side": self.setup_side, "setup_raster": list(self.setup_raster),
-            "flieger": self.flieger, "passing": self.passing, "seq": self.seq,
-            "final": _canon(self.final),
+            "turn": p.turn, "phasing": p.phasing,
+            "mps": dict(p.mps), "impulse_mp": p.impulse_mp,
+            "impulse_left_before": p.impulse_left_before, "impulses": dict(p.impulses),
+            "weather": p.weather, "supply": dict(p.supply), "repl": dict(p.repl),
+            "rail_used": dict(p.rail_used), "repaired": dict(p.repaired),
+            "vl_released": p.vl_released, "vl_avoid": p.vl_avoid,
+            "bunkers": [list(b) for b in p.bunkers], "bridges": sorted(p.bridges),
+            "builders": sorted(p.builders),
+            "units": [_unit_data(p.units[k]) for k in sorted(p.units)],
+            "garrisons": sorted(p.garrison_types),
+            "schedule": [list(r) for r in p.schedule],
+            "assaults": {k: list(v) for k, v in sorted(p.assaults.items())},
+            "combat": _canon(p.combat), "combat_hexes": list(p.combat_hexes),
+            "plans": _canon(p.plans),
+            "paid": sorted(p.paid), "bar": _canon(p.bar),
+            "barrage_phase": {k: list(v) for k, v in sorted(p.barrage_phase.items())},
+            "advance": {k: list(v) for k, v in sorted(p.advance.items())},
+            "counts": dict(sorted(p.counts.items())), "losses": dict(p.losses),
+            "setup_side": p.setup_side, "setup_raster": list(p.setup_raster),
+            "flieger": p.flieger, "passing": p.passing, "seq": p.seq,
+            "final": _canon(p.final),
         }
 
     def restore_from(self, body: dict[str, Any]) -> None:
         b = body["position"]
         self.restore_stack(body["stack"])
-        self.turn = b["turn"]
-        self.phasing = b["phasing"]
-        self.mps = dict(b["mps"])
-        self.impulse_mp = b["impulse_mp"]
-        self.impulse_left_before = b["impulse_left_before"]
-        self.impulses = dict(b["impulses"])
-        self.weather = b["weather"]
-        self.supply = dict(b["supply"])
-        self.repl = dict(b["repl"])
-        self.rail_used = dict(b["rail_used"])
-        self.repaired = dict(b["repaired"])
-        self.vl_released = b["vl_released"]
-        self.vl_avoid = b["vl_avoid"]
-        self.bunkers = [list(x) for x in b["bunkers"]]
-        self.bridges = set(b["bridges"])
-        self.builders = set(b["builders"])
+        self.pos = p = Position()
+        p.turn = b["turn"]
+        p.phasing = b["phasing"]
+        p.mps = dict(b["mps"])
+        p.impulse_mp = b["impulse_mp"]
+        p.impulse_left_before = b["impulse_left_before"]
+        p.impulses = dict(b["impulses"])
+        p.weather = b["weather"]
+        p.supply = dict(b["supply"])
+        p.repl = dict(b["repl"])
+        p.rail_used = dict(b["rail_used"])
+        p.repaired = dict(b["repaired"])
+        p.vl_released = b["vl_released"]
+        p.vl_avoid = b["vl_avoid"]
+        p.bunkers = [list(x) for x in b["bunkers"]]
+        p.bridges = set(b["bridges"])
+        p.builders = set(b["builders"])
         for h in b["garrisons"]:
-            self.garrison_types[h] = UnitDef(h, "german", self.garrison_type(), "garrison", 1)
-        self.units = {d["uid"]: U.from_data(d) for d in b["units"]}
-        self.schedule = [list(r) for r in b["schedule"]]
-        self.assaults = {k: list(v) for k, v in b["assaults"].items()}
-        self.combat = _uncanon(b["combat"])
-        self.combat_hexes = list(b["combat_hexes"])
-        self.plans = _uncanon(b.get("plans", []))
-        self.paid = set(b["paid"])
-        self.bar = _uncanon(b["bar"])
-        self.barrage_phase = {k: list(v) for k, v in b["barrage_phase"].items()}
-        self.advance = {k: list(v) for k, v in b["advance"].items()}
-        self.counts = dict(b["counts"])
-        self.losses = dict(b["losses"])
-        self.setup_side = b["setup_side"]
-        self.setup_raster = list(b["setup_raster"])
-        self.flieger = b["flieger"]
-        self.passing = b["passing"]
-        self.seq = b["seq"]
-        self.final = _uncanon(b["final"])
+            p.garrison_types[h] = UnitDef(h, "german", self.garrison_type(), "garrison", 1)
+        p.units = {d["uid"]: _unit_from(d) for d in b["units"]}
+        p.schedule = [list(r) for r in b["schedule"]]
+        p.assaults = {k: list(v) for k, v in b["assaults"].items()}
+        p.combat = _uncanon(b["combat"])
+        p.combat_hexes = list(b["combat_hexes"])
+        p.plans = _uncanon(b.get("plans", []))
+        p.paid = set(b["paid"])
+        p.bar = _uncanon(b["bar"])
+        p.barrage_phase = {k: list(v) for k, v in b["barrage_phase"].items()}
+        p.advance = {k: list(v) for k, v in b["advance"].items()}
+        p.counts = dict(b["counts"])
+        p.losses = dict(b["losses"])
+        p.setup_side = b["setup_side"]
+        p.setup_raster = list(b["setup_raster"])
+        p.flieger = b["flieger"]
+        p.passing = b["passing"]
+        p.seq = b["seq"]
+        p.final = _uncanon(b["final"])
         self._moved()
 
 
@@ -99,3 +102,18 @@ def _uncanon(x: Any) -> Any:
     if isinstance(x, list):
         return [_uncanon(v) for v in x]
     return x
+
+
+def _unit_data(u: U) -> dict[str, Any]:
+    return {"uid": u.uid, "loc": u.loc, "strength": u.strength,
+            "deployed": u.deployed, "spent": canonical.frac(u.spent),
+            "stopped": u.stopped, "zoc_start": u.zoc_start,
+            "entrained": u.entrained, "via": u.via, "garrison": u.garrison,
+            "seq": u.seq, "assault": u.assault, "entry": u.entry,
+            "marks": sorted(u.marks)}
+
+
+def _unit_from(d: dict[str, Any]) -> U:
+    return U(d["uid"], d["loc"], d["strength"], d["deployed"], canonical.unfrac(d["spent"]),
+             d["stopped"], d["zoc_start"], d["entrained"], d["via"], d["garrison"],
+             d["seq"], d["assault"], d["entry"], set(d["marks"]))
