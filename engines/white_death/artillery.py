@@ -14,6 +14,7 @@ from engines.white_death import rules
 from engines.white_death.actions import WDAction, act, fmt_amount
 from engines.white_death.base import DieArgs, other
 from engines.white_death.combat import CombatState
+from engines.white_death.position import Barrage, PhaseLoss
 from pbem.engine import Event
 from pbem.errors import IllegalAction
 
@@ -25,7 +26,7 @@ class ArtilleryState(CombatState):
 
     def _barrage_candidates(self) -> list[WDAction]:
         out = [act("end-barrage")]
-        if self.pos.bar.get("units"):
+        if self._assigned():
             out.append(act("fire-barrage"))
             out.append(act("fire-barrage-half"))
         for uid in self.side_units(self.pos.phasing):
@@ -47,11 +48,12 @@ class ArtilleryState(CombatState):
         if u.assault:
             raise IllegalAction(f"{a.unit} has declared an assault and fires in it",
                                 rule="Rule 11.B.1")
-        if "barraged" in u.marks or a.unit in self.pos.bar.get("units", []):
+        assigned = self._assigned()
+        if "barraged" in u.marks or a.unit in assigned:
             raise IllegalAction(f"{a.unit} has already barraged this impulse", rule="Rule 11.B")
         bar = self.pos.bar
-        if bar and bar.get("hex") not in ("", a.hex) and bar.get("units"):
-            raise IllegalAction(f"fire the barrage on {bar['hex']} first", rule="Rule 11.B")
+        if bar is not None and bar.hex not in ("", a.hex) and bar.units:
+            raise IllegalAction(f"fire the barrage on {bar.hex} first", rule="Rule 11.B")
         if not self.units_at(a.hex, other(self.pos.phasing)):
             raise IllegalAction(f"{a.hex} holds no enemy unit", rule="Rule 11.B")
         if self.map.distance(u.loc, a.hex) > t.range:
@@ -60,7 +62,7 @@ class ArtilleryState(CombatState):
         if not self.art_supplied(a.unit):
             raise IllegalAction(f"{a.unit} cannot trace artillery supply", rule="Rule 15.B")
         pool = self.pool_of(a.unit)
-        pools = {self.pool_of(x) for x in self.pos.bar.get("units", [])}
+        pools = {self.pool_of(x) for x in assigned}
         if pools and pool not in pools:
             raise IllegalAction("one barrage draws on one supply pool", rule="Rule 15.D.2")
         already = 1 if f"assault:{pool}" in self.pos.paid else 0
@@ -70,23 +72,27 @@ class ArtilleryState(CombatState):
 
     def _check_fire_barrage(self, a: WDAction) -> None:
         self._need_phase("barrage", rule="Rule 11.B")
-        if not self.pos.bar.get("units"):
+        if not self._assigned():
             raise IllegalAction("no artillery is assigned to a barrage", rule="Rule 11.B")
 
     def _check_end_barrage(self, a: WDAction) -> None:
         self._need_phase("barrage", rule="Rule 11.B")
 
     def _do_act_barrage(self, a: WDAction) -> list[Event]:
-        if not self.pos.bar.get("units"):
-            self.pos.bar = {"hex": a.hex, "units": []}
-        self.pos.bar["units"].append(a.unit)
+        if self.pos.bar is None or not self.pos.bar.units:
+            self.pos.bar = Barrage(a.hex)
+        self.pos.bar.units.append(a.unit)
         return [Event(f"{a.unit} is assigned to barrage {a.hex}", "info",
                       visible_to=(self.pos.phasing,), rule="Rule 11.B")]
+
+    def _assigned(self) -> list[str]:
+        """The artillery assigned to the barrage not yet fired (Rule 11.B)."""
+        return self.pos.bar.units if self.pos.bar is not None else []
 
     def _rocket_choice(self) -> bool:
         """Rule 15.A.3: the German chooses between 3 points (rockets at full) and 2 (rockets
         at half) when rockets are in the barrage and the third point is not yet spent."""
-        arts = self.pos.bar.get("units", [])
+        arts = self._assigned()
         if self.pos.phasing != "german" or not arts:
             return False
         pool = self.pool_of(arts[0])
@@ -104,8 +110,10 @@ class ArtilleryState(CombatState):
         return self._do_act_fire_barrage(a, rockets_full=False)
 
     def _do_act_fire_barrage(self, a: WDAction, rockets_full: bool = True) -> list[Event]:
-        h = self.pos.bar["hex"]
-        arts = list(self.pos.bar["units"])
+        bar = self.pos.bar
+        assert bar is not None  # _check_fire_barrage: artillery is assigned
+        h = bar.hex
+        arts = list(bar.units)
         pool = self.pool_of(arts[0])
         events = []
         rocket = any("rocket" in self.utype(x).flags for x in arts)
@@ -151,11 +159,11 @@ class ArtilleryState(CombatState):
                             f"{', unobserved +' + str(obs_mod) if obs_mod else ''})", "attack",
                             hexes=(h,), rule="Rule 11.B.2"))
         targets = self.units_at(h, other(self.pos.phasing))
-        self.pos.bar = {"hex": h, "units": [], "loss": {}}
+        self.pos.bar = Barrage(h)
         for x in targets:
             # Rule 11.B.2.B: the half-strength cap is on the strength at the first barrage
             # of the phase, whatever later barrages on the hex add
-            self.pos.barrage_phase.setdefault(x, [self.pos.units[x].strength, 0])
+            self.pos.barrage_phase.setdefault(x, PhaseLoss(self.pos.units[x].strength, 0))
         tables = self.cat.tables
         for col in attacks:
             for x in targets:
@@ -172,7 +180,7 @@ class ArtilleryState(CombatState):
                 self._die("barrage-roll", f"barrage on {x} at {h}", "Rule 11.B.2",
                           uid=x, col=col, mod=mod, hex=h)
             for i, b in enumerate(self.pos.bunkers):
-                if b[0] == h and b[1] > 0:
+                if b.hex == h and b.strength > 0:
                     self._die("barrage-roll", f"barrage on the bunker at {h}", "Rule 19",
                               uid=f"bunker:{i}", col=col, mod=obs_mod + tables.barrage_bunker,
                               hex=h)
@@ -184,26 +192,30 @@ class ArtilleryState(CombatState):
         uid = job.uid
         if uid.startswith("bunker:"):
             i = int(uid.split(":")[1])
-            self.pos.bunkers[i][1] = max(0, self.pos.bunkers[i][1] - n)
-            return [Event(f"The bunker at {job.hex} loses {n} (now {self.pos.bunkers[i][1]})",
+            bunker = self.pos.bunkers[i]
+            bunker.strength = max(0, bunker.strength - n)
+            return [Event(f"The bunker at {job.hex} loses {n} (now {bunker.strength})",
                           "loss", hexes=(job.hex,), rule="Rule 19")] if n else []
-        loss = self.pos.bar.setdefault("loss", {})
-        loss[uid] = loss.get(uid, 0) + n
+        bar = self.pos.bar
+        assert bar is not None  # the barrage fired is resolved before anything clears it
+        bar.loss[uid] = bar.loss.get(uid, 0) + n
         return []
 
     def _barrage_done(self) -> list[Event]:
         """Rule 11.B.2.B: losses are taken at once, capped at half the unit's strength in
         the phase; the one morale check on the phase's total waits for the phase's end."""
         events: list[Event] = []
-        for uid in sorted(self.pos.bar.get("loss", {})):
-            n = self.pos.bar["loss"][uid]
+        loss = self.pos.bar.loss if self.pos.bar is not None else {}
+        for uid in sorted(loss):
+            n = loss[uid]
             if n <= 0 or not self.on_map(uid):
                 continue
-            start, before = self.pos.barrage_phase.get(uid, [self.pos.units[uid].strength, 0])
+            got = self.pos.barrage_phase.get(uid)
+            start, before = (got.start, got.lost) if got else (self.pos.units[uid].strength, 0)
             lost = rules.conventional_loss(before + n, start) - before
-            self.pos.barrage_phase[uid] = [start, before + lost]
+            self.pos.barrage_phase[uid] = PhaseLoss(start, before + lost)
             events += self._lose(uid, lost, "barrage")
-        self.pos.bar = {}
+        self.pos.bar = None
         return events
 
     def _do_act_end_barrage(self, a: WDAction) -> list[Event]:
@@ -211,9 +223,9 @@ class ArtilleryState(CombatState):
 
     def _barrage_morale(self) -> None:
         """The end of the barrage phase (whether or not it was played)."""
-        self.pos.bar = {}
-        checks = [(uid, lost) for uid, (_, lost) in sorted(self.pos.barrage_phase.items())
-                  if lost > 0 and self.on_map(uid)]
+        self.pos.bar = None
+        checks = [(uid, p.lost) for uid, p in sorted(self.pos.barrage_phase.items())
+                  if p.lost > 0 and self.on_map(uid)]
         self.pos.barrage_phase = {}
         # Rule 11.B.2.B: "If several attacks are run on a unit, only one morale check is
         # made with the total loss result serving as the modifier"; each goes before the

@@ -17,7 +17,7 @@ from engines.white_death import rules
 from engines.white_death.actions import WDAction, act, fmt_amount
 from engines.white_death.base import DieArgs, other
 from engines.white_death.combat import CombatState
-from pbem import canonical
+from engines.white_death.position import Allocation, Combat
 from pbem.engine import Event
 from pbem.errors import IllegalAction
 
@@ -35,7 +35,8 @@ class AssaultState(CombatState):
     # ------------------------------------------------------------------ participants
 
     def involved_divisions(self) -> list[str]:
-        h = self.pos.combat.get("hex", "")
+        c = self.pos.combat
+        h = c.hex if c is not None else ""
         if self.phase == "defense":
             uids = self.units_at(h, other(self.pos.phasing))
         else:
@@ -44,13 +45,12 @@ class AssaultState(CombatState):
 
     def hq(self) -> str:
         c = self.pos.combat
-        if c.get("hq"):
-            hq: str = c["hq"]
-            return hq
+        if c is not None and c.hq:
+            return c.hq
         divs = self.involved_divisions()
-        if not divs:
+        if not divs or c is None:
             return ""
-        h = c["hex"]
+        h = c.hex
         uids = self.defenders(h) if self.phase == "defense" else self.attackers(h)
         return max(divs, key=lambda d: (sum(1 for x in uids if self.udef(x).div == d),
                                         [-ord(ch) for ch in d]))
@@ -61,7 +61,7 @@ class AssaultState(CombatState):
         """Rule 11.A.2 with Rules 15.A.4 and 15.B."""
         t = self.utype(uid)
         u = self.pos.units[uid]
-        h = self.pos.combat["hex"]
+        h = self._combat().hex
         factor = t.support
         if not self.art_supplied(uid):
             factor = 1
@@ -78,7 +78,7 @@ class AssaultState(CombatState):
         return v
 
     def firers(self, kind: str) -> list[str]:
-        h = self.pos.combat["hex"]
+        h = self._combat().hex
         if self.phase == "defense":
             out = []
             afv_targets = any(self.utype(x).afv for x in self.attackers(h))
@@ -103,8 +103,8 @@ class AssaultState(CombatState):
     def pool_parts(self, kind: str) -> tuple[Fraction, Fraction]:
         """The fire value at the current combat hex: the firing units' own, and the rest
         (bunkers, Rule 19; artillery support, Rule 11.A), before any is allocated."""
-        c = self.pos.combat
-        h = c["hex"]
+        c = self._combat()
+        h = c.hex
         attacking = self.phase == "assault"
         units = sum((self.fire_value(x, kind, h, attacking) for x in self.firers(kind)),
                     Fraction(0))
@@ -112,26 +112,25 @@ class AssaultState(CombatState):
         if self.phase == "defense" and self.pos.phasing == "soviet":
             rest += self.bunker(h)  # Rule 19: German bunkers fire defensively, factor 1
         if kind == "conv":
-            rest += sum((self.support_value(x) for x in c.get("support", [])), Fraction(0))
+            rest += sum((self.support_value(x) for x in c.support), Fraction(0))
         return units, rest
 
     def pool(self, kind: str) -> Fraction:
         """The fire value still to allocate at the current combat hex."""
         c = self.pos.combat
-        if not c:
+        if c is None:
             return Fraction(0)
         units, rest = self.pool_parts(kind)
-        used = sum((canonical.unfrac(al[2]) for al in c.get("alloc", []) if al[1] == kind),
-                   Fraction(0))
+        used = sum((al.amount for al in c.alloc if al.kind == kind), Fraction(0))
         return units + rest - used
 
     def targets(self, kind: str) -> list[str]:
-        h = self.pos.combat["hex"]
+        h = self._combat().hex
         cand = self.attackers(h) if self.phase == "defense" else self.defenders(h)
         return [x for x in cand if self.utype(x).afv == (kind == "at")]
 
     def target_defense(self, uid: str, kind: str) -> int:
-        h = self.pos.combat["hex"]
+        h = self._combat().hex
         if self.phase == "defense":
             return self.defense(uid, kind, at_hex=h)
         return self.defense(uid, kind)
@@ -141,11 +140,11 @@ class AssaultState(CombatState):
     def _combat_candidates(self) -> list[WDAction]:
         out = [act("done")]
         c = self.pos.combat
-        if not c:
+        if c is None:
             return out
         side = self._current_player()
         assert side is not None
-        h = c["hex"]
+        h = c.hex
         for div in self.involved_divisions():
             out.append(act("hq", div))
         if self.phase == "defense":
@@ -169,19 +168,25 @@ class AssaultState(CombatState):
         del h
         return out
 
+    def _combat(self) -> Combat:
+        """The combat open (Rule 5: the fire at one assaulted hex)."""
+        c = self.pos.combat
+        if c is None:
+            raise IllegalAction("no combat is open", rule="Rule 5")
+        return c
+
     def _combat_turn(self) -> None:
         self._need_phase("defense", "assault", rule="Rule 5")
-        if not self.pos.combat:
-            raise IllegalAction("no combat is open", rule="Rule 5")
+        self._combat()
 
     def _check_hq(self, a: WDAction) -> None:
         self._combat_turn()
         if a.unit not in self.involved_divisions() or len(self.involved_divisions()) < 2:
             raise IllegalAction(f"{a.unit} is not one of two or more divisions or brigades in "
                                 "this combat", rule="Rule 11.A.1")
-        if self.pos.combat.get("hq") == a.unit:
+        if self._combat().hq == a.unit:
             raise IllegalAction(f"{a.unit} is already the headquarters", rule="Rule 11.A.1")
-        if self.pos.combat.get("support"):
+        if self._combat().support:
             raise IllegalAction("choose the headquarters before adding support",
                                 rule="Rule 11.A.1")
 
@@ -189,7 +194,7 @@ class AssaultState(CombatState):
         self._combat_turn()
         if self.phase != "defense":
             raise IllegalAction("high intensity support is the defender's", rule="Rule 15.A.4")
-        defenders = self.defenders(self.pos.combat["hex"])
+        defenders = self.defenders(self._combat().hex)
         pool = self.pool_of(defenders[0]) if defenders else other(self.pos.phasing)
         if f"high:{pool}" in self.pos.paid or self.pos.supply[pool] < 1:
             raise IllegalAction("high intensity support needs one supply point (once an impulse)",
@@ -200,7 +205,7 @@ class AssaultState(CombatState):
         side = self._current_player()
         u = self._need_unit(a.unit, side)
         t = self.utype(a.unit)
-        h = self.pos.combat["hex"]
+        h = self._combat().hex
         if not self.on_map(a.unit) or t.support <= 0 or not u.deployed:
             raise IllegalAction(f"{a.unit} is not deployed artillery with a support factor",
                                 rule="Rule 11.A")
@@ -229,8 +234,7 @@ class AssaultState(CombatState):
             raise IllegalAction(f"{tgt} may not be fired at with "
                                 f"{'conventional' if kind == 'conv' else 'antitank'} fire here",
                                 rule="Rule 9.B" if kind == "conv" else "Rule 10.B")
-        alloc = self.pos.combat.get("alloc", [])
-        if any(al[0] == tgt for al in alloc):
+        if any(al.target == tgt for al in self._combat().alloc):
             raise IllegalAction(f"{tgt} has already been fired at this phase", rule="Rule 9.C.3")
         if a.amount > self.pool(kind):
             raise IllegalAction(f"only {fmt_amount(self.pool(kind))} fire points are left",
@@ -241,8 +245,7 @@ class AssaultState(CombatState):
     def _weapons_limit(self, tgt: str, amount: Fraction) -> None:
         """Rule 9.C.3: weapons units never at better odds than any personnel unit, and
         only once every personnel unit is fired at."""
-        alloc = {al[0]: canonical.unfrac(al[2]) for al in self.pos.combat.get("alloc", [])
-                 if al[1] == "conv"}
+        alloc = {al.target: al.amount for al in self._combat().alloc if al.kind == "conv"}
         targets = self.targets("conv")
         personnel = [x for x in targets if self.utype(x).personnel]
         weapons = [x for x in targets if self.utype(x).weapons]
@@ -277,12 +280,13 @@ class AssaultState(CombatState):
         self._need_phase("defense", "assault", rule="Rule 5")
 
     def _do_act_hq(self, a: WDAction) -> list[Event]:
-        self.pos.combat["hq"] = a.unit
-        return [Event(f"{a.unit} is the controlling headquarters at {self.pos.combat['hex']}",
+        c = self._combat()
+        c.hq = a.unit
+        return [Event(f"{a.unit} is the controlling headquarters at {c.hex}",
                       "info", rule="Rule 11.A.1")]
 
     def _do_act_high(self, a: WDAction) -> list[Event]:
-        defenders = self.defenders(self.pos.combat["hex"])
+        defenders = self.defenders(self._combat().hex)
         pool = self.pool_of(defenders[0]) if defenders else other(self.pos.phasing)
         self.pos.supply[pool] -= 1
         self.pos.paid.add(f"high:{pool}")
@@ -290,13 +294,14 @@ class AssaultState(CombatState):
                       rule="Rule 15.A.4")]
 
     def _do_act_support(self, a: WDAction) -> list[Event]:
-        self.pos.combat["support"].append(a.unit)
+        c = self._combat()
+        c.support.append(a.unit)
         self.pos.units[a.unit].marks.add(f"support:{self.phase}")
-        return [Event(f"{a.unit} supports at {self.pos.combat['hex']} "
+        return [Event(f"{a.unit} supports at {c.hex} "
                       f"(+{fmt_amount(self.support_value(a.unit))})", "info", rule="Rule 11.A")]
 
     def _do_act_fire(self, a: WDAction, kind: str = "conv") -> list[Event]:
-        self.pos.combat["alloc"].append([a.unit, kind, canonical.frac(a.amount)])
+        self._combat().alloc.append(Allocation(a.unit, kind, a.amount))
         return [Event(f"{a.n} {'conventional' if kind == 'conv' else 'antitank'} fire points at "
                       f"{a.unit}", "attack", visible_to=(self._current_player() or "",),
                       rule="Rule 9" if kind == "conv" else "Rule 10")]
@@ -312,10 +317,10 @@ class AssaultState(CombatState):
         while self.pos.combat_hexes:
             h = self.pos.combat_hexes.pop(0)
             if self.attackers(h) and self.defenders(h):
-                self.pos.combat = {"hex": h, "hq": "", "support": [], "alloc": []}
+                self.pos.combat = Combat(h)
                 return [Event(f"{'Defensive' if stage == 'defense' else 'Assault'} fire at "
                               f"{h}", "phase", hexes=(h,), rule="Rule 5")]
-        self.pos.combat = {}
+        self.pos.combat = None
         return None
 
     def default_allocation(self) -> list[tuple[str, str, Fraction]]:
@@ -323,7 +328,7 @@ class AssaultState(CombatState):
         not yet fired at: antitank among AFVs; conventional among personnel units first,
         weapons units only when no personnel unit is left, never at better odds."""
         out: list[tuple[str, str, Fraction]] = []
-        fired = {al[0] for al in self.pos.combat.get("alloc", [])}
+        fired = {al.target for al in self._combat().alloc}
         for kind in ("at", "conv"):
             pool = self.pool(kind)
             if pool <= 0:
@@ -347,13 +352,13 @@ class AssaultState(CombatState):
         assaulting player's is an assault plan, resolved with the others at RESOLVE."""
         c = self.pos.combat
         events: list[Event] = []
-        if not c:
+        if c is None:
             return events
         for tgt, kind, amt in self.default_allocation():
             try:
                 if kind == "conv":
                     self._weapons_limit(tgt, amt)
-                c["alloc"].append([tgt, kind, canonical.frac(amt)])
+                c.alloc.append(Allocation(tgt, kind, amt))
                 events.append(Event(f"Default allocation: {fmt_amount(amt)} at {tgt}", "attack",
                                     rule="Default actions"))
             except IllegalAction:
@@ -363,9 +368,9 @@ class AssaultState(CombatState):
         # the manual's Assault menu: "Continue until you have completed assault plans on
         # all the enemy hexes you selected ..., then go to RESOLVE"
         self.pos.plans.append(c)
-        self.pos.combat = {}
-        return [*events, Event(f"The assault plan against {c['hex']} is complete", "phase",
-                               hexes=(c["hex"],), rule="RESOLVE")]
+        self.pos.combat = None
+        return [*events, Event(f"The assault plan against {c.hex} is complete", "phase",
+                               hexes=(c.hex,), rule="RESOLVE")]
 
     def _resolve_next(self) -> list[Event]:
         """RESOLVE (the manual's Assault menu): "The battle commences against each hex and
@@ -373,7 +378,7 @@ class AssaultState(CombatState):
         combat, its fire is rolled (Rules 9, 10), each with its morale check (Rule 14),
         then the tank fright checks (14.C.2) and whether the hex is cleared (9.D)."""
         c = self.pos.combat = self.pos.plans.pop(0)
-        h = c["hex"]
+        h = c.hex
         events = [Event(f"Assault at {h}", "phase", hexes=(h,), rule="RESOLVE")]
         events += self._fire_plan("assault")
         self._push("fright", HexArgs(h))
@@ -383,13 +388,13 @@ class AssaultState(CombatState):
     def _fire_plan(self, stage: str) -> list[Event]:
         """The fire allocated at the combat's hex, each target's on the Combat Results
         Table (a ``crt`` die; at RESOLVE an ``assault-crt`` die, sealed dice's batch)."""
-        c = self.pos.combat
-        h = c["hex"]
+        c = self._combat()
+        h = c.hex
         events: list[Event] = []
         tables = self.cat.tables
         parts = {k: self.pool_parts(k) for k in ("conv", "at")}
-        for tgt, kind, amt in sorted(c["alloc"], key=lambda al: (al[1], al[0])):
-            value = canonical.unfrac(amt)
+        for al in sorted(c.alloc, key=lambda al: (al.kind, al.target)):
+            tgt, kind, value = al.target, al.kind, al.amount
             if stage == "df" and self.map.faces_toward("slope", h, self.pos.units[tgt].loc) == h:
                 # Rule 12.B doubles the factors of the units firing down the slope, not
                 # artillery support or a bunker's fire: the defender's fire is one pool
@@ -411,7 +416,7 @@ class AssaultState(CombatState):
                       f"{label} against {tgt} at {self.pos.units[tgt].loc}",
                       "Rule 9" if kind == "conv" else "Rule 10", kind=kind, uid=tgt, col=col,
                       stage=stage, hex=self.pos.units[tgt].loc)
-        c["checked"] = []
+        c.checked = []
         return events
 
     def _on_crt(self, job: DieArgs, roll: int) -> list[Event]:

@@ -1,6 +1,7 @@
 """The White Death position and the lookups every rule module uses.
 
-:class:`BaseState` holds the whole changing position (what a snapshot saves) and answers
+:class:`BaseState` holds the whole changing position (``self.pos``, the typed data of
+:mod:`engines.white_death.position`: what a snapshot saves) and answers
 what every rule asks: which units are where, whose they are, what the catalog says of
 them, and whether a stack is legal (Rule 4). The sequence of play is the step runtime's
 (:mod:`pbem.steps`): the steps are in :mod:`engines.white_death.sequence`, and the work a
@@ -130,15 +131,28 @@ class BaseState(StepState[Position]):
 
     def udef(self, uid: str) -> UnitDef:
         d = self.cat.units.get(uid)
-        return d if d is not None else self.pos.garrison_types[uid]
+        return d if d is not None else self._garrison_def(uid)
 
     def utype(self, uid: str) -> UnitType:
         d = self.cat.units.get(uid)
-        return (d if d is not None else self.pos.garrison_types[uid]).type
+        return (d if d is not None else self._garrison_def(uid)).type
 
     def side_of(self, uid: str) -> str:
         d = self.cat.units.get(uid)
-        return (d if d is not None else self.pos.garrison_types[uid]).side
+        return (d if d is not None else self._garrison_def(uid)).side
+
+    def _garrison_def(self, uid: str) -> UnitDef:
+        """An intrinsic garrison's data ("Intrinsic Garrisons": a German garrison unit of
+        the catalog's garrison type, 1 SP); the same for every one, so kept per catalog."""
+        if uid not in self.pos.garrisons:
+            raise KeyError(uid)
+        key = ("garrison-def", uid)
+        got = self._static.get(key)
+        if got is None:
+            got = self._static[key] = UnitDef(uid, "german", self.garrison_type(), "garrison",
+                                              1)
+        out: UnitDef = got
+        return out
 
     def on_map(self, uid: str) -> bool:
         u = self.pos.units.get(uid)
@@ -304,7 +318,7 @@ class BaseState(StepState[Position]):
         return out
 
     def bunker(self, h: str) -> int:
-        return max((b[1] for b in self.pos.bunkers if b[0] == h), default=0)
+        return max((b.strength for b in self.pos.bunkers if b.hex == h), default=0)
 
     def stack_ok_with(self, h: str, uid: str, leaving: Iterable[str] = ()) -> bool:
         """Rule 4: may ``uid`` stand in ``h`` (with ``leaving`` gone from it)? It depends
@@ -336,7 +350,7 @@ class BaseState(StepState[Position]):
     # ------------------------------------------------------------------ the sequence of play
 
     def over(self) -> bool:
-        return bool(self.pos.final)
+        return self.pos.final is not None
 
     @property
     def phase(self) -> str:

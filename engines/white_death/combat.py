@@ -121,8 +121,8 @@ class CombatState(SupplyState):
         if stage == "assault":
             if self.fright(uid, h):
                 mod += 1
-            if self.pos.combat:
-                self.pos.combat.setdefault("checked", []).append(uid)
+            if self.pos.combat is not None:
+                self.pos.combat.checked.append(uid)
         # the check comes before any die queued earlier: it follows the fire that caused it
         self._die("mc", f"morale check for {uid} at {h} (+{mod})", "Rule 14", front=True,
                   uid=uid, mod=mod, stage=stage, hex=h)
@@ -185,7 +185,8 @@ class CombatState(SupplyState):
     def _fright_checks(self, h: str) -> None:
         """Rule 14.C.2: after the assault fire, the defenders frightened by the assaulting
         AFVs that no fire made check morale take their tank fright check."""
-        checked = set(self.pos.combat.get("checked", []))
+        c = self.pos.combat
+        checked = set(c.checked) if c is not None else set()
         for uid in self.defenders(h):
             if uid not in checked and self.fright(uid, h) and not self.morale_exempt(
                     uid, "assault"):

@@ -6,8 +6,8 @@ from __future__ import annotations
 
 from engines.white_death.actions import WDAction, act
 from engines.white_death.base import other
-from engines.white_death.data import Group, UnitDef
-from engines.white_death.position import U
+from engines.white_death.data import Group
+from engines.white_death.position import Arrival, Bunker, U
 from engines.white_death.terrain import TerrainState
 from pbem.engine import Event
 from pbem.errors import IllegalAction, ScenarioError
@@ -35,7 +35,7 @@ class PlacementState(TerrainState):
             for uid in r.units:
                 if uid not in placed and self.sc.turns[0] <= r.turn <= self.sc.turns[1]:
                     self.pos.units[uid] = U(uid, "pending", cat.units[uid].strength, entry=r.area)
-                    self.pos.schedule.append([r.turn, uid, r.area])
+                    self.pos.schedule.append(Arrival(r.turn, uid, r.area))
         self.pos.bridges = {h for h in self.map.ids if self.map.has_feature(h, "bridge")}
         vl = self.vl_hexes()
         sites = [h for h in self.map.ids if self.map.has_feature(h, "bunker_site")]
@@ -45,7 +45,7 @@ class PlacementState(TerrainState):
             strengths = cat.bunkers if self.sc.opening else cat.bunkers[:max(
                 1, len(cat.bunkers) - (self.sc.turns[0] // 3))]
             for i, s in enumerate(strengths):
-                self.pos.bunkers.append([vl[i % len(vl)], s])
+                self.pos.bunkers.append(Bunker(vl[i % len(vl)], s))
         if self.sc.opening:
             self._intrinsic_garrisons()
         if self.sc.player_setup:
@@ -92,7 +92,7 @@ class PlacementState(TerrainState):
 
     def _add_garrison(self, h: str) -> None:
         uid = f"garrison/{h}"
-        self.pos.garrison_types[uid] = UnitDef(uid, "german", self.garrison_type(), "garrison", 1)
+        self.pos.garrisons.add(uid)
         self.pos.units[uid] = U(uid, h, 1, garrison="intrinsic")
         self._relocated()
 

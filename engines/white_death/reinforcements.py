@@ -51,7 +51,7 @@ class ReinforcementState(SupplyState):
         if u.entry == "german-south":
             areas.append("german-southwest")
         if u.entry in ("german-south", "german-southwest"):
-            sched = [r[0] for r in self.pos.schedule if r[1] == uid]
+            sched = [r.turn for r in self.pos.schedule if r.uid == uid]
             if sched and sched[0] < self.pos.turn:
                 areas.append("german-west")
         out: list[str] = []

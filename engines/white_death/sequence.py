@@ -534,7 +534,7 @@ class Resolve(WDProcedure):
         if s.pos.plans:
             flow.goto("resolve")
             return s._resolve_next()
-        s.pos.combat = {}
+        s.pos.combat = None
         if s.pos.advance:
             flow.goto("advance")
         else:
@@ -554,8 +554,9 @@ class Fire(WDChoice):
     def prompt(self, s: WDState, args: Any) -> str:
         n = len(s.pos.assaults)
         what = "defensive fire" if args.stage == "defense" else "assault fire"
+        at = s.pos.combat.hex if s.pos.combat is not None else ""
         return (f"the {self.side(s, args).capitalize()} player must allocate {what} against "
-                f"{n} assault{'s' if n != 1 else ''} (now at {s.pos.combat.get('hex', '')})")
+                f"{n} assault{'s' if n != 1 else ''} (now at {at})")
 
     def default(self, s: WDState, args: Any) -> Action | None:
         return act("done")

@@ -21,7 +21,8 @@ The rules are spread over modules, one class each, combined here into :class:`WD
 * ``movement``: moves, Brandenburg leads, deployment, rail, assault declarations, bridges;
 * ``placement``: the scenario setup and the campaign's player setup (Rules 19, 22);
 * ``turns``: turns, impulses, the end of the game (Rules 5, 16, 22);
-* ``view`` and ``snapshot``: what a player sees (Rule 4.C) and what a save holds.
+* ``view``: what a player sees (Rule 4.C); what a save holds is the typed position of
+  ``position`` (``self.pos``, its data form derived by :mod:`pbem.codec`) and the frames.
 
 Each class subclasses the ones whose methods it calls, so that the type checker sees
 every call; no method is defined twice, so the order of the classes below changes
@@ -41,7 +42,6 @@ from engines.white_death.base import BOXES, other
 from engines.white_death.movement import MovementState
 from engines.white_death.placement import PlacementState
 from engines.white_death.position import U
-from engines.white_death.snapshot import SnapshotState
 from engines.white_death.turns import TurnState
 from engines.white_death.view import SIDE_COLOR, ViewState, river_lines
 from pbem.engine import Action, Decision, Event
@@ -64,7 +64,7 @@ _LISTED_CHECKED = frozenset({"move", "rail"})
 __all__ = ["BOXES", "SIDE_COLOR", "U", "WDState", "other", "river_lines"]
 
 
-class WDState(TurnState, PlacementState, MovementState, AssaultState, ViewState, SnapshotState):
+class WDState(TurnState, PlacementState, MovementState, AssaultState, ViewState):
     """The whole game: the rule modules, and the decisions and actions that span them."""
 
     steps: ClassVar[dict[str, Step[Any]]] = sequence.STEPS

@@ -12,6 +12,7 @@ from engines.white_death import rules
 from engines.white_death.actions import WDAction, act
 from engines.white_death.base import other
 from engines.white_death.data import SIDES
+from engines.white_death.position import Final
 from engines.white_death.reinforcements import ReinforcementState
 from pbem.engine import Event, Result
 from pbem.errors import IllegalAction, ScenarioError
@@ -87,7 +88,7 @@ class TurnState(ReinforcementState):
         s = self.pos.phasing
         events = [Event(f"Turn {self.pos.turn}: the {s} player's impulse", "phase", rule="Rule 5")]
         for row in self.pos.schedule:
-            turn, uid, area = row
+            turn, uid, area = row.turn, row.uid, row.area
             u = self.pos.units[uid]
             if u.loc == "pending" and (turn < self.pos.turn or (
                     turn == self.pos.turn and self.pos.impulses[s] >= 1)) \
@@ -125,10 +126,10 @@ class TurnState(ReinforcementState):
             u.stopped = False
             u.entrained = False
         self.pos.assaults = {}
-        self.pos.combat = {}
+        self.pos.combat = None
         self.pos.combat_hexes = []
         self.pos.paid = set()
-        self.pos.bar = {}
+        self.pos.bar = None
         self.pos.advance = {}
         self.pos.counts = {}
         nxt = other(s)
@@ -157,7 +158,7 @@ class TurnState(ReinforcementState):
         per = self.cat.tables.points_per_sp
         for s in SIDES:
             score[s] += self.pos.losses[other(s)] // per
-        self.pos.final = {"score": score, "held": held}
+        self.pos.final = Final(score, held)
         held_text = ", ".join(f"{k}: {v or 'contested'}" for k, v in held.items())
         text = (f"Soviet {score['soviet']}, German {score['german']} "
                 f"(objectives: {held_text};"
@@ -166,9 +167,9 @@ class TurnState(ReinforcementState):
         return [Event(f"Game over after turn {self.pos.turn}: {text}", "phase", rule="Victory")]
 
     def _result(self) -> Result | None:
-        if not self.pos.final:
+        if self.pos.final is None:
             return None
-        score = self.pos.final["score"]
+        score = self.pos.final.score
         s, g = score["soviet"], score["german"]
         text = f"Soviet {s}, German {g} (stand-in victory points)"
         if s == g:

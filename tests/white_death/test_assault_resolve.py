@@ -41,7 +41,7 @@ def two_assaults(engine: WhiteDeath) -> WDState:
         s.apply("done firing")
         while s.is_chance():
             s.apply_outcome((6,) if "fire" in s.chance_request().purpose else (1,))
-    assert s.phase == "assault" and s.pos.combat["hex"] == FIRST[1]
+    assert s.phase == "assault" and s.pos.combat is not None and s.pos.combat.hex == FIRST[1]
     return s
 
 
@@ -55,7 +55,7 @@ def test_no_result_is_known_before_every_hex_is_planned(engine: WhiteDeath) -> N
     assert s.pos.units[FIRST[0]].strength == 1 and s.on_map(FIRST[0])
     d = s.decision()
     assert d is not None and d.side == "soviet" and d.kind == "assault-fire"
-    assert s.pos.combat["hex"] == SECOND[1] and "now at 1510" in d.prompt
+    assert s.pos.combat is not None and s.pos.combat.hex == SECOND[1] and "now at 1510" in d.prompt
     # each plan keeps its own limits: a fire at a unit of the other hex is refused
     refused(s, f"fire 1 at {FIRST[0]}", "Rule 9.B")
 

@@ -237,7 +237,7 @@ def test_limited_intelligence(engine: WhiteDeath) -> None:
 def test_bunker_spares_morale_checks(engine: WhiteDeath) -> None:
     for level, exempt in ((10, True), (2, False)):
         s = position(engine, f"""
-            bunkers = [["1207", {level}]]
+            bunkers = [{{hex = "1207", strength = {level}}}]
             [units]
             "I/277" = "1207"
         """)

@@ -206,13 +206,13 @@ def test_replacements_and_afv_repair(engine: WhiteDeath) -> None:
 
 def test_bunkers_lose_barrage_points_without_the_cap(engine: WhiteDeath) -> None:
     s = position(engine, """
-        bunkers = [["1207", 10]]
+        bunkers = [{hex = "1207", strength = 10}]
         [units]
         "I/277" = "1207"
     """)
     job = DieArgs("x", "Rule 19", uid="bunker:0", col=9, mod=0, hex="1207")
     s._on_barrage(job, 1)
-    assert s.pos.bunkers[0][1] == 6  # 4 lost of 10: no half-strength cap (Rule 11.B.2.B)
+    assert s.pos.bunkers[0].strength == 6  # 4 lost of 10: no half-strength cap (Rule 11.B.2.B)
     assert s.defense("I/277", "conv") == 20  # the bunker's defense value
 
 

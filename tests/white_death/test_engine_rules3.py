@@ -142,7 +142,7 @@ def test_observation_battalion_finds_deployed_artillery(engine: WhiteDeath) -> N
 
 def test_bunkers_add_their_strength_to_defensive_fire(engine: WhiteDeath) -> None:
     s = position(engine, """
-        bunkers = [["1207", 10]]
+        bunkers = [{hex = "1207", strength = 10}]
         [units]
         "I/277" = "1207"
         "1188/357" = "1307"
@@ -180,7 +180,7 @@ def test_deploying_costs_one_mp_and_moving_concentrates(engine: WhiteDeath) -> N
 def test_alternate_german_entry_zones(engine: WhiteDeath) -> None:
     def due(turn: int) -> WDState:
         s = position(engine, GERMAN_IMPULSE + f"""
-            schedule = [[{turn}, "I/SS8", "german-south"]]
+            schedule = [{{turn = {turn}, uid = "I/SS8", area = "german-south"}}]
             [units]
             "I/504" = "1518"  # keeps the southern zones open (Rule 17.E)
             "I/SS8" = {{loc = "raster", entry = "german-south"}}
