@@ -31,20 +31,20 @@ def test_entry_cost_row_is_enter_ticks_per_neighbour() -> None:
                 # the position as played, and in a thaw (Rule 16.B's banks, the lake
                 # hexsides): a game need not reach one
                 for weather in sorted({state.pos.weather, "thaw"}):
-                    pos = state.clone()
-                    assert isinstance(pos, WDState)
-                    pos.pos.weather = weather
-                    pos._moved()
-                    for uid in pos.side_units(pos.pos.phasing):
-                        frm = pos.pos.units[uid].loc
-                        row = pos.enter_row(pos.utype(uid).mob, frm)
-                        for to, c in zip(pos.nbrs(frm), row, strict=True):
+                    twin = state.clone()
+                    assert isinstance(twin, WDState)
+                    twin.pos.weather = weather
+                    twin._moved()
+                    for uid in twin.side_units(twin.pos.phasing):
+                        frm = twin.pos.units[uid].loc
+                        row = twin.enter_row(twin.utype(uid).mob, frm)
+                        for to, c in zip(twin.nbrs(frm), row, strict=True):
                             # the row leaves Rule 16.B to its caller, as _move_dests does
                             if c is not None and weather == "thaw":
                                 thaw += 1
-                                if pos.wrong_bank(uid, frm, to):
+                                if twin.wrong_bank(uid, frm, to):
                                     c = None
-                            assert c == pos.enter_ticks(uid, frm, to), (uid, frm, to)
+                            assert c == twin.enter_ticks(uid, frm, to), (uid, frm, to)
                             compared += 1
             state.apply(choose.pick(state.legal_actions()))
     assert compared > 5000 and thaw > 1000, (compared, thaw)
