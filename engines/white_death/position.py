@@ -32,8 +32,9 @@ class U:
     #: movement points spent this impulse (Rule 6; Rule 7's half-MP costs make it a
     #: Fraction, stored as [numerator, denominator])
     spent: Fraction = Fraction(0)
-    #: it may not move again this impulse (it retreated, Rule 14.B, or failed a morale
-    #: check moving, Rule 14; entered an enemy ZOC, Rule 3)
+    #: it may not move again this impulse: it entered an enemy ZOC (Rule 3), retreated
+    #: (Rule 14.B), failed a morale check while moving (Rule 14), or a Brandenburg unit
+    #: was found out (Rule 21.B)
     stopped: bool = False
     #: it began the impulse in an enemy ZOC (Rule 3.A)
     zoc_start: bool = False
@@ -52,8 +53,9 @@ class U:
     #: the entry area it arrives in (Rule 17), "" none
     entry: str = ""
     #: what it did or suffered this impulse: "barraged" (Rule 11.B), "entered" (came on
-    #: the map, Rule 17), "left-zoc" (Rule 3), "no-assault" and "no-df" (Rule 14.B),
-    #: "support:defense" / "support:assault" (Rule 11.A.1)
+    #: the map this impulse, Rule 17: it may entrain where it enters, Rule 8), "left-zoc"
+    #: (Rule 3), "no-assault" and "no-df" (Rule 14.B), "support:defense" /
+    #: "support:assault" (Rule 11.A.1)
     marks: set[str] = field(default_factory=set)
 
     def copy(self) -> U:
