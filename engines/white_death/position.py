@@ -184,11 +184,12 @@ class Position:
     #: supply points: each side's pool and Velikiye Luki's own ("vl", Rules 15.A, 15.D)
     supply: dict[str, int] = field(default_factory=lambda: {"soviet": 0, "german": 0,
                                                             "vl": 0})
-    #: replacement points each side holds (Rule 18)
+    #: replacement points each side holds, for damaged personnel units (Rule 18)
     repl: dict[str, int] = field(default_factory=_side_ints)
     #: rail capacity used this turn, in SPs (Rule 8: 25 a turn)
     rail_used: dict[str, int] = field(default_factory=_side_ints)
-    #: each side has repaired a unit this turn (Rule 18: one a turn)
+    #: each side has repaired an AFV strength point this turn (Rule 18: one a turn, from
+    #: turn 5)
     repaired: dict[str, bool] = field(default_factory=lambda: {"soviet": False,
                                                                "german": False})
     #: the Velikiye Luki garrison is released (Rule 22: held until its release roll)
