@@ -7,7 +7,9 @@ error: exit 0).  ``--json`` output is for scripts and is stable.
 
 from __future__ import annotations
 
+import atexit
 import contextlib
+import gc
 import json
 import os
 import re
@@ -1648,6 +1650,24 @@ def demo_cmd(engine_id: str | None, scenario: str | None, files: int, fast: bool
                         files=files, pacing=_pacing(fast, False, pace),
                         poll=poller.poll if poller.active else None)
         sys.exit(code)
+
+
+def _settle() -> None:
+    """Take what start-up made out of the cyclic collector's way.
+
+    A command is a short-lived process, and what its start-up made (modules, classes,
+    functions, the click tree) lives until it exits.  The collector re-examined all of
+    it at every full collection and once more at exit: about 18 million instructions of
+    ``pbem status`` (issue 19, 300 -> 282 M).  :func:`gc.freeze` moves every object
+    tracked now to a permanent generation that collections skip (objects made later are
+    collected as before), and freezing again at exit lets the last collection skip the
+    command's own objects too: the process ends with them.  A process that imports this
+    module to run many commands (a test runner) freezes once, here."""
+    gc.freeze()
+    atexit.register(gc.freeze)
+
+
+_settle()
 
 
 if __name__ == "__main__":  # pragma: no cover

@@ -33,13 +33,10 @@ from collections.abc import Iterable, Iterator, Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from cryptography.hazmat.primitives import hashes
-from cryptography.hazmat.primitives.kdf.hkdf import HKDF
-
 from pbem import canonical
 from pbem.engine import ChanceRequest, Outcome
 from pbem.errors import DiceError, FormatError, UsageError
-from pbem.sha import hmac_sha256, sha256, small_sha256
+from pbem.sha import hkdf_sha256, hmac_sha256, sha256, small_sha256
 
 __all__ = [
     "MAX_CHAIN_LENGTH",
@@ -102,7 +99,7 @@ def chain_secret(secret: bytes, nonce: bytes, side: str, generation: int) -> byt
         raise ValueError("the dice secret is derived from a 32-byte private key")
     _check_chain_args(nonce, side, generation)
     info = canonical.encode([DOMAIN_SECRET, side, generation])
-    return HKDF(algorithm=hashes.SHA256(), length=LINK_SIZE, salt=nonce, info=info).derive(secret)
+    return hkdf_sha256(secret, nonce, info, LINK_SIZE)
 
 
 def chain_step(nonce: bytes, side: str, generation: int, i: int, link: bytes) -> bytes:
@@ -163,8 +160,12 @@ class _ChainHasher:
 class HashChain:
     """A side's one-way chain: ``anchor`` is published first, links revealed 1, 2, ...
 
-    ``secret`` is the identity's 32-byte raw private key.  All links are computed once
-    (O(length) hashes, at most :data:`MAX_CHAIN_LENGTH`) and cached.
+    ``secret`` is the identity's 32-byte raw private key.  Links are computed from the
+    secret ``c_N`` down, only as far as asked for, and cached: ``link(i)`` costs
+    ``N - i`` hashes the first time, ``anchor`` the whole walk (at most
+    :data:`MAX_CHAIN_LENGTH`).  A command that reveals link ``i`` need not hash the
+    ``i - 1`` links below it: in a long game that is most of the chain (issue 19).
+    Nothing is kept between commands: every link not yet revealed is a secret.
     """
 
     def __init__(self, secret: bytes, nonce: bytes, side: str, generation: int, length: int):
@@ -174,31 +175,42 @@ class HashChain:
         self.side = side
         self.generation = generation
         self.length = length
-        prefix = _ChainHasher(nonce, side, generation)._prefix
-        links = [b""] * (length + 1)
-        link = links[length] = chain_secret(secret, nonce, side, generation)
-        sha = small_sha256  # a local: 4,096 calls of about 100 bytes
+        self._prefix = _ChainHasher(nonce, side, generation)._prefix
+        self._links = [b""] * (length + 1)
+        self._links[length] = chain_secret(secret, nonce, side, generation)
+        #: the lowest index whose link is computed: links[_low:] are all known
+        self._low = length
+
+    def _walk(self, to: int) -> None:
+        """Compute the links down to ``c_to``."""
+        links, prefix, link = self._links, self._prefix, self._links[self._low]
+        sha = small_sha256  # a local: up to 4,096 calls of about 100 bytes
         # _ChainHasher.step inlined, one run of indices per msgpack int form (the same
-        # bytes; tests/core/test_dice.py compares them): a chain is built by every
+        # bytes; tests/core/test_dice.py compares them): a chain is walked by every
         # command that seals, 4,096 hashes, and the calls were a seventh of it
         for low, high, head, width in ((0x10000, MAX_CHAIN_LENGTH, b"\xce", 4),
                                        (0x100, 0xFFFF, b"\xcd", 2), (0x80, 0xFF, b"\xcc", 1),
                                        (1, 0x7F, b"", 1)):
             start = prefix + head
-            for i in range(min(length, high), low - 1, -1):
+            # c_{i-1} from c_i, for i from the lowest known link down to to + 1
+            for i in range(min(self._low, high), max(low, to + 1) - 1, -1):
                 link = links[i - 1] = sha(
                     b"".join((start, i.to_bytes(width, "big"), b"\xc4\x20", link))).digest()
-        self._links = links
+        self._low = min(self._low, to)
 
     @property
     def anchor(self) -> bytes:
         """``c_0``: the commitment published in the invite, accept or re-anchoring turn."""
+        if self._low > 0:
+            self._walk(0)
         return self._links[0]
 
     def link(self, i: int) -> bytes:
         """``c_i``, revealed in the side's i-th file of this generation (1..length)."""
         if not 1 <= i <= self.length:
             raise ValueError(f"link {i} is outside the chain 1..{self.length}")
+        if self._low > i:
+            self._walk(i)
         return self._links[i]
 
     def __repr__(self) -> str:

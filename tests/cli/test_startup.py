@@ -137,3 +137,16 @@ def test_receive_and_act_import_no_mail_board_or_rich(tmp_path: Path) -> None:
                            capture_output=True, text=True, check=True)
     action = json.loads(legal.stdout)["actions"][0]
     assert loaded(imported("--home", home, "act", "selfplay-1", action)) == []
+
+
+def test_start_up_objects_are_left_out_of_garbage_collection() -> None:
+    """What importing the command line made lives until the process ends: the cyclic
+    collector skips it (gc.freeze, issue 19), and still collects what comes after."""
+    code = ("import gc, sys; from pbem.cli import main; frozen = gc.get_freeze_count(); "
+            "import weakref\n"
+            "class Cycle: pass\n"
+            "a = Cycle(); a.me = a; gone = weakref.ref(a); del a; gc.collect()\n"
+            "print(frozen > 1000, gone() is None)")
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
+                         check=True)
+    assert out.stdout.split() == ["True", "True"]
