@@ -626,6 +626,8 @@ class GameFiles:
         self._count = count
         #: the running hash after the last entry (the game id before any)
         self.tip = tip
+        #: the running hash the loaded save signed (entries past it are this command's)
+        self._signed_tip = tip
         #: file 0's SHA-256 (read at every load, so checked on its own)
         self.invite = invite
         #: each file's SHA-256, once read and checked (None: not read yet)
@@ -752,6 +754,11 @@ class GameFiles:
                                "save signed (changed, swapped, or from another point of the "
                                "game)", path)
             hashes.append(entry[:32])
+        if tip != self._signed_tip:
+            # each entry chains to the next, but not to what the save signed: a whole
+            # transcript put in place since the load checked its last entry
+            raise _damaged("the transcript beside it does not end in the hash the save "
+                           "signed", path)
         hashes += [entry[:32] for entry in self._unsaved]
         if self._committed and hashes[0] != self.invite:
             raise _damaged("the transcript's first entry is not the invite the save "
@@ -856,6 +863,7 @@ class GameFiles:
                 raise _damaged(f"its transcript cannot be written ({exc})",
                                self.transcript) from None
             self._committed = self._count
+            self._signed_tip = self.tip  # what the head written next signs
             self._unsaved = []
 
 

@@ -188,6 +188,12 @@ def test_swapped_entries_or_an_entry_of_another_game_are_refused(table: Any) -> 
     path.write_bytes(bob)
     with pytest.raises(FormatError, match="transcript"):
         table.game(table.alice)
+    # ... and put in place after the load checked the last entry, before the history read
+    path.write_bytes(good)
+    loaded = table.game(table.alice)
+    path.write_bytes(bob)
+    with pytest.raises(FormatError, match="does not end in the hash the save signed"):
+        list(loaded.files)
     path.write_bytes(good)
     assert len(_history(table)) == len(entry)
 
@@ -344,3 +350,15 @@ def test_a_refused_file_leaves_the_save_and_its_transcript_as_they_were(table: A
     assert snapshot() == before
     receiver.receive(data, "real")
     assert len(snapshot()) == len(before) + 1
+
+
+def test_a_game_kept_loaded_reads_its_history_after_its_own_writes(table: Any) -> None:
+    """A long-running caller (selfplay, the web board) holds one Game across writes: the
+    transcript it appended is the one it later reads, checked against the new head."""
+    table.exchange(2)
+    game = table.game(table.alice)
+    assert game.my_decision() is not None
+    seq = play_file(game, Chooser("held"))
+    game.files._held = {0: game.files[0]}  # as if only the invite had been read
+    assert list(game.files)[seq] == table.game(table.alice).files[seq]
+    assert len(list(game.files)) == seq + 1
