@@ -182,6 +182,11 @@ def test_swapped_entries_or_an_entry_of_another_game_are_refused(table: Any) -> 
     path.write_bytes(b"".join(remade))
     with pytest.raises(FormatError, match="transcript"):
         table.game(table.alice)
+    # an entry added in the middle, or one taken out: the entries shift under the count
+    for changed in ([*entry[:3], entry[2], *entry[3:]], [*entry[:2], *entry[3:]]):
+        path.write_bytes(b"".join(changed))
+        with pytest.raises(FormatError, match="transcript"):
+            table.game(table.alice)
     # Bob's transcript of the same game differs (its in and out are the other way round)
     bob = _transcript(table.game(table.bob)).read_bytes()
     assert bob != good and len(bob) == len(good)
