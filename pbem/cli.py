@@ -356,7 +356,9 @@ def complete_action(ctx: click.Context, param: click.Parameter, incomplete: str)
 
 
 class LazyGroup(click.Group):
-    """Commands from heavier modules load only when used (keeps ``pbem status`` fast)."""
+    """Every command loads only when used: its module (pbem/commands/*, the transports',
+    the board's) is imported when that command runs, is asked for its own help, or is
+    completed in a shell; ``pbem --help`` lists them all from :attr:`lazy_help`."""
 
     #: every command, by the module that makes it: a command's module (its options, its
     #: imports) loads only when that command runs or is asked for its help; ``pbem
@@ -423,8 +425,9 @@ class LazyGroup(click.Group):
         return super().parse_args(ctx, front + rest)
 
     #: their one-line help, so that 'pbem --help' imports none of them (the mail stack and
-    #: the web server cost more than the rest of the help); tests/cli/test_startup.py
-    #: checks each against the command's own docstring
+    #: the web server cost more than the rest of the help, the other commands' options
+    #: about 11 M instructions); tests/cli/test_startup.py checks each against the
+    #: command's own docstring
     lazy_help: ClassVar[dict[str, str]] = {
         "act": "Apply actions in the engine's notation, one argument each: all of them, or none.",
         "audit": "Verify a transcript from the exchanged files alone (no save, no key needed).",
