@@ -11,8 +11,9 @@ receive (default: all), on a copy of the bench_cli fixture home (``--fixtures``:
 ``bench_cli.py --fixtures`` built) whose cache a first ``status`` filled; legal and act
 run after the home received its file.  ``act-kept``: act in a home whose dice-chain links
 an earlier command kept (pbem.chainkeep: a game begun by ``pbem new``/``join``, or any game
-after its first act); the fixtures' games, played by the selfplay library, have none, so
-``act`` is a home's first act since (it walks the whole chain and keeps it).
+after its first act); ``act``: as the fixture's home stands (a fixtures folder that
+bench_cli.py used gives its homes their kept links; one built before has none: its act
+is a home's first, walking the whole chain and keeping it).
 ``--base DIR``: a ``git archive`` of another checkout, measured the same way beside this
 one.  Needs valgrind; slow (about 20 s a command).
 """
