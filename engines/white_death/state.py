@@ -21,7 +21,8 @@ The rules are spread over modules, one class each, combined here into :class:`WD
 * ``movement``: moves, Brandenburg leads, deployment, rail, assault declarations, bridges;
 * ``placement``: the scenario setup and the campaign's player setup (Rules 19, 22);
 * ``turns``: turns, impulses, the end of the game (Rules 5, 16, 22);
-* ``view`` and ``snapshot``: what a player sees (Rule 4.C) and what a save holds.
+* ``view``: what a player sees (Rule 4.C); what a save holds is the typed position of
+  ``position`` (``self.pos``, its data form derived by :mod:`pbem.codec`) and the frames.
 
 Each class subclasses the ones whose methods it calls, so that the type checker sees
 every call; no method is defined twice, so the order of the classes below changes
@@ -37,10 +38,10 @@ from typing import Any, ClassVar
 from engines.white_death import sequence
 from engines.white_death.actions import WDAction, act
 from engines.white_death.assault import AssaultState
-from engines.white_death.base import BOXES, U, other
+from engines.white_death.base import BOXES, other
 from engines.white_death.movement import MovementState
 from engines.white_death.placement import PlacementState
-from engines.white_death.snapshot import SnapshotState
+from engines.white_death.position import U
 from engines.white_death.turns import TurnState
 from engines.white_death.view import SIDE_COLOR, ViewState, river_lines
 from pbem.engine import Action, Decision, Event
@@ -63,7 +64,7 @@ _LISTED_CHECKED = frozenset({"move", "rail"})
 __all__ = ["BOXES", "SIDE_COLOR", "U", "WDState", "other", "river_lines"]
 
 
-class WDState(TurnState, PlacementState, MovementState, AssaultState, ViewState, SnapshotState):
+class WDState(TurnState, PlacementState, MovementState, AssaultState, ViewState):
     """The whole game: the rule modules, and the decisions and actions that span them."""
 
     steps: ClassVar[dict[str, Step[Any]]] = sequence.STEPS
@@ -97,8 +98,8 @@ class WDState(TurnState, PlacementState, MovementState, AssaultState, ViewState,
             if len(tokens) >= 65536:
                 tokens.clear()
             common = tokens[phase] = self._new_token()
-        for uid in self.side_units(self.phasing):
-            if self.passing and uid != self.passing:
+        for uid in self.side_units(self.pos.phasing):
+            if self.pos.passing and uid != self.pos.passing:
                 continue
             key = self._unit_key(uid, common)
             got = memo.get(key) if key is not None else None
@@ -116,11 +117,11 @@ class WDState(TurnState, PlacementState, MovementState, AssaultState, ViewState,
         # an entry is listed from entry_hexes, which holds what _check_enter asks of it
         # (tested equal); the refit is checked
         out += [a for a in self._phase_candidates()
-                if (a.kind == "enter" and not self.passing) or self._valid(a)]
+                if (a.kind == "enter" and not self.pos.passing) or self._valid(a)]
         return out
 
     def _valid(self, a: WDAction) -> bool:
-        if self.passing and a.unit != self.passing:
+        if self.pos.passing and a.unit != self.pos.passing:
             return False
         try:
             self._validate(a)
@@ -130,12 +131,13 @@ class WDState(TurnState, PlacementState, MovementState, AssaultState, ViewState,
 
     def _phase_key(self) -> tuple[Any, ...]:
         """The part of :meth:`_unit_key` every unit shares."""
-        s = self.phasing
-        return (self.scenario, s, self.impulse_mp, self.impulse_left_before,
-                self.weather, self.vl_released, self.vl_avoid, self.turn, self.passing,
-                self.rail_used[s], self.repl[s], self.impulses[s], self.repaired[s],
-                tuple(sorted(self.supply.items())), tuple(sorted(self.paid)),
-                tuple(sorted(self.builders)), tuple(sorted(self.bridges)),
+        s = self.pos.phasing
+        return (self.scenario, s, self.pos.impulse_mp, self.pos.impulse_left_before,
+                self.pos.weather, self.pos.vl_released, self.pos.vl_avoid, self.pos.turn,
+                self.pos.passing,
+                self.pos.rail_used[s], self.pos.repl[s], self.pos.impulses[s], self.pos.repaired[s],
+                tuple(sorted(self.pos.supply.items())), tuple(sorted(self.pos.paid)),
+                tuple(sorted(self.pos.builders)), tuple(sorted(self.pos.bridges)),
                 self.by_enemies("token", s, self._new_token))
 
     def _unit_key(self, uid: str, common: object) -> tuple[Any, ...] | None:
@@ -146,16 +148,17 @@ class WDState(TurnState, PlacementState, MovementState, AssaultState, ViewState,
         a Brandenburg lead reads the whole state of the stack it leads). ``None`` where
         the actions read farther: an entrained unit's rail destinations, and the
         unreleased Velikiye Luki garrison's rail moves inside the city."""
-        u = self.units[uid]
+        u = self.pos.units[uid]
         # city_bound and near_token inlined: this runs for every unit at every decision
-        if u.entrained or (u.garrison == "vl" and not self.vl_released):
+        if u.entrained or (u.garrison == "vl" and not self.pos.vl_released):
             return None
-        near = self._neartok.get((self.phasing, u.loc))
+        near = self._neartok.get((self.pos.phasing, u.loc))
         if near is None:
-            near = self.near_token(self.phasing, u.loc)
+            near = self.near_token(self.pos.phasing, u.loc)
         key: tuple[Any, ...] = (common, _unit_state(u), near)
         if "brandenburg" in self.utype(uid).flags:
-            key += tuple(_unit_state(self.units[x]) for x in self.occupied(self.phasing)[u.loc])
+            key += tuple(_unit_state(self.pos.units[x])
+                         for x in self.occupied(self.pos.phasing)[u.loc])
         return key
 
     def _unit_dests(self, uid: str) -> frozenset[str]:
@@ -163,15 +166,15 @@ class WDState(TurnState, PlacementState, MovementState, AssaultState, ViewState,
         # in the movement phase: the rest holds for every unit listed)
         if "intrinsic" in self.utype(uid).flags or self.garrison_fixed(uid):
             return frozenset()
-        u = self.units[uid]
+        u = self.pos.units[uid]
         return self.move_dests(u) if self.left_ticks(u) > 0 else frozenset()
 
     # ------------------------------------------------------------------ validation and apply
 
     def _validate(self, a: WDAction) -> None:
-        if self.passing and not (a.kind == "move" and a.unit == self.passing):
-            raise IllegalAction(f"{self.passing} must first move on out of the full hex "
-                                f"{self.units[self.passing].loc}", rule="Rule 4")
+        if self.pos.passing and not (a.kind == "move" and a.unit == self.pos.passing):
+            raise IllegalAction(f"{self.pos.passing} must first move on out of the full hex "
+                                f"{self.pos.units[self.pos.passing].loc}", rule="Rule 4")
         rule = ACTIONS.get(a.kind)
         if rule is None:
             raise IllegalAction(f"{a.notation()!r} is not possible now", rule="Rule 5")
