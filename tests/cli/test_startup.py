@@ -53,6 +53,14 @@ def test_help_imports_no_engine_transport_or_cryptography() -> None:
     assert "pbem.session" not in names and "pbem.identity" not in names
 
 
+def test_help_builds_no_command(tmp_path: Path) -> None:
+    """``pbem --help`` lists every command from LazyGroup's table: no command's module
+    (its options, its imports) loads; ``pbem status --help`` loads status's alone."""
+    assert [n for n in imported("--help") if n.startswith("pbem.commands.")] == []
+    names = imported("status", "--help")
+    assert [n for n in names if n.startswith("pbem.commands.")] == ["pbem.commands.listing"]
+
+
 def test_status_and_list_read_summaries_without_the_engine(tmp_path: Path) -> None:
     result = selfplay("skirmish", "short", 1, tmp_path / "sp", max_actions=6)
     assert result.files >= 3
@@ -61,6 +69,9 @@ def test_status_and_list_read_summaries_without_the_engine(tmp_path: Path) -> No
         names = imported("--home", home, command)
         assert heavy(names) == [], command
         assert "pbem.session" in names  # it did read the home
+        # the other commands' modules are not built (issue 19: the click tree was 11 M)
+        assert [n for n in names if n.startswith("pbem.commands.")] == \
+            ["pbem.commands.listing"], command
     # the game itself still loads its engine on demand, and only its own
     names = imported("--home", home, "legal", "selfplay-1")
     assert "pbem.engine" in names and "toy_engine" in names
