@@ -190,6 +190,20 @@ def home_copy(fixtures: Path, length: int, games: int, into: Path) -> tuple[Path
     return into, fixtures / f"len-{length}" / "files" / meta["file"]
 
 
+def keep_chain(home: Path, game: str, action: str, fixtures: Path, length: int) -> None:
+    """Act once in ``home`` (a scratch copy) and give the fixture's home the dice-chain
+    links that act kept (pbem.chainkeep), as a game begun by 'pbem new'/'join' has them:
+    the selfplay library that played the fixtures keeps none, and without them every
+    measured act is a home's first since, walking the whole chain (4,096 hashes)."""
+    meta = json.loads((fixtures / f"len-{length}" / "meta.json").read_text())
+    subprocess.run([*PBEM, "--home", str(home), "act", game, action], capture_output=True,
+                   check=True, cwd=NEUTRAL)
+    cache = fixtures / f"len-{length}" / meta["home"] / "cache"
+    cache.mkdir(exist_ok=True)
+    for entry in (home / "cache").glob("chain-*"):
+        shutil.copy2(entry, cache / entry.name)
+
+
 def run(argv: list[str], env: dict[str, str] | None = None) -> tuple[float, float]:
     """Wall-clock and CPU (user + system) seconds of one command in a fresh process.
 
@@ -261,6 +275,7 @@ def main() -> None:
             subprocess.run([*PBEM, "--home", str(home), "receive", str(incoming)],
                            capture_output=True, check=True, cwd=NEUTRAL)
             actions[case] = first_action(home)
+            keep_chain(home, game, actions[case], fixtures, case[1])
         engine_cases: list[tuple[str, Path, Path, str]] = []
         for engine, scenario in real:
             target = build_engine(fixtures, engine, scenario)
@@ -275,9 +290,14 @@ def main() -> None:
             subprocess.run([*PBEM, "--home", str(home), "receive",
                             str(target / "files" / meta["file"])],
                            capture_output=True, check=True, env=REAL_ENV, cwd=NEUTRAL)
+            action = first_action(home, "selfplay-1", REAL_ENV)
+            subprocess.run([*PBEM, "--home", str(home), "act", "selfplay-1", action],
+                           capture_output=True, check=True, env=REAL_ENV, cwd=NEUTRAL)
+            (target / meta["home"] / "cache").mkdir(exist_ok=True)
+            for entry in (home / "cache").glob("chain-*"):
+                shutil.copy2(entry, target / meta["home"] / "cache" / entry.name)
             engine_cases.append((f"{engine}/{scenario}", target / meta["home"],
-                                 target / "files" / meta["file"],
-                                 first_action(home, "selfplay-1", REAL_ENV)))
+                                 target / "files" / meta["file"], action))
         times: dict[str, list[tuple[float, float]]] = {}
 
         def timed(key: str, argv: list[str]) -> None:

@@ -153,8 +153,9 @@ def bench_act(s: Setup, tmp: Path, n: int, counts: Counter[str]) -> None:
         killed(work, f"act {i}", span, "act", GAME, *s.actions)
         home = loads(work)
         body = read_save(home, work / "games" / f"{GAME}.pbsave")[1]
-        # save format 2 names its files by hash; format 1 held them
-        saved = len(body["file_hashes"] if "file_hashes" in body else body["files"])
+        # save format 3 counts its files; format 2 named them by hash; format 1 held them
+        saved = body["file_count"] if "file_count" in body else \
+            len(body["file_hashes"] if "file_hashes" in body else body["files"])
         game = home.game(GAME)
         if len(game.files) > s.seq:
             counts["act: killed after the seal was saved" if saved > s.seq else

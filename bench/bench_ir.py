@@ -9,9 +9,15 @@ a fraction of a percent, so a change of a few percent shows.  Commands: deps (im
 click, rich, msgpack and Ed25519: bench_cli's baseline), help, status, list, legal, act,
 receive (default: all), on a copy of the bench_cli fixture home (``--fixtures``: a folder
 ``bench_cli.py --fixtures`` built) whose cache a first ``status`` filled; legal and act
-run after the home received its file.  ``--base DIR``: a ``git archive`` of another
-checkout, measured the same way beside this one.  Needs valgrind; slow (about 20 s a
-command).
+run after the home received its file.  ``act-kept``: act in a home whose dice-chain links
+an earlier command kept (pbem.chainkeep: a game begun by ``pbem new``/``join``, or any game
+after its first act); ``act``: as the fixture's home stands (a fixtures folder that
+bench_cli.py used gives its homes their kept links; one built before has none: its act
+is a home's first, walking the whole chain and keeping it).  ``--base DIR``: a ``git
+archive`` of another checkout, measured the same way beside this one; ``--base-fixtures
+DIR``: fixtures that checkout's own ``bench_cli.py`` built, when it cannot read this
+one's saves (save format 3 is unreadable to pbem before it).  Needs valgrind; slow
+(about 20 s a command).
 """
 
 from __future__ import annotations
@@ -71,10 +77,11 @@ def instructions(argv: list[str], env: dict[str, str], cwd: Path) -> float:
     return int(found.group(1).replace(",", "")) / 1e6
 
 
-def measure(tree: Path, command: str, args: argparse.Namespace, work: Path) -> float:
+def measure(tree: Path, command: str, args: argparse.Namespace, work: Path,
+            fixtures: Path) -> float:
     env = env_for(tree)
     where = work / f"home-{command}"
-    incoming = home(args.fixtures, args.length, args.games, where, tree)
+    incoming = home(fixtures, args.length, args.games, where, tree)
     at = ["--home", str(where)]
     if command == "deps":
         return instructions([sys.executable, "-c", DEPS], env, work)
@@ -92,36 +99,53 @@ def measure(tree: Path, command: str, args: argparse.Namespace, work: Path) -> f
                                       capture_output=True, text=True, cwd=work,
                                       check=True).stdout)
     action = legal["default"] or legal["actions"][0]
+    if command == "act-kept":
+        # the same act once in a scratch copy: its chain entries are what the home keeps
+        scratch = work / f"scratch-{command}"
+        shutil.rmtree(scratch, ignore_errors=True)
+        shutil.copytree(where, scratch)
+        subprocess.run(pbem("--home", str(scratch), "act", GAME, action), env=env,
+                       capture_output=True, cwd=work, check=True)
+        for entry in (scratch / "cache").glob("chain-*"):
+            shutil.copy2(entry, where / "cache" / entry.name)
     return instructions(pbem(*at, "act", GAME, action), env, work)
 
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("commands", nargs="*",
-                        default=["deps", "help", "status", "list", "legal", "act", "receive"])
+                        default=["deps", "help", "status", "list", "legal", "act", "act-kept",
+                                 "receive"])
     parser.add_argument("--fixtures", type=Path, required=True,
                         help="the fixtures folder bench_cli.py --fixtures built")
     parser.add_argument("--base", type=Path, help="another checkout (a git archive)")
+    parser.add_argument("--base-fixtures", type=Path,
+                        help="fixtures the other checkout's bench_cli.py built (default: "
+                             "--fixtures)")
     parser.add_argument("--length", type=int, default=10, help="game length in files")
     parser.add_argument("--games", type=int, default=50, help="games in the home (1 or 50)")
     args = parser.parse_args()
     args.fixtures = args.fixtures.resolve()
     trees = {"this": ROOT} | ({"base": args.base.resolve()} if args.base else {})
+    fixtures = {"this": args.fixtures,
+                "base": (args.base_fixtures or args.fixtures).resolve()}
     with tempfile.TemporaryDirectory(prefix="pbem-bench-ir-") as tmp:
         counts: dict[tuple[str, str], float] = {}
         for command in args.commands:
             for name, tree in trees.items():
                 work = Path(tmp) / name
                 work.mkdir(exist_ok=True)
-                counts[(name, command)] = measure(tree, command, args, work)
-            line = f"{command:8} " + "  ".join(f"{n} {counts[(n, command)]:7.1f} M"
+                counts[(name, command)] = measure(tree, command, args, work,
+                                                  fixtures[name])
+            line = f"{command:9} " + "  ".join(f"{n} {counts[(n, command)]:7.1f} M"
                                               for n in trees)
             print(line, flush=True)
         for name in trees:
             got = {c: counts[(name, c)] for c in args.commands if (name, c) in counts}
             ratios = []
             for command, base in (("status", "deps"), ("list", "deps"), ("help", "deps"),
-                                  ("legal", "help"), ("act", "help"), ("receive", "help")):
+                                  ("legal", "help"), ("act", "help"), ("act-kept", "help"),
+                                  ("receive", "help")):
                 if command in got and base in got:
                     ratios.append(f"{command} {got[command] / got[base]:.2f}x {base}")
             if ratios:

@@ -18,7 +18,7 @@ from pathlib import Path
 
 from pbem.portable import replace_file
 
-__all__ = ["write_atomic"]
+__all__ = ["append_durable", "write_atomic"]
 
 
 def _fsync_dir(directory: Path) -> None:
@@ -79,3 +79,34 @@ def write_atomic(path: Path, data: bytes, mode: int = 0o600) -> None:
             tmp.unlink()
         raise
     _fsync_dir(directory)
+
+
+def append_durable(path: Path, keep: int, data: bytes, mode: int = 0o644) -> None:
+    """Cut ``path`` to its first ``keep`` bytes, append ``data``, and fsync: the append-only
+    files whose committed length a signed record names (a save's transcript, issue 19).
+
+    Not atomic by itself, and need not be: the record that commits to the new length is
+    written (atomically) only after this returns, so a crash here leaves bytes past the
+    committed length, which readers ignore and the next call cuts off.  Refuses a file
+    shorter than ``keep`` (damaged or cut by someone): extending it would write zeros
+    where committed bytes were."""
+    path = Path(path)
+    created = not path.exists()
+    flags = os.O_WRONLY | os.O_CREAT | getattr(os, "O_NOFOLLOW", 0) \
+        | getattr(os, "O_BINARY", 0) | getattr(os, "O_CLOEXEC", 0)
+    fd = os.open(path, flags, mode)
+    try:
+        size = os.fstat(fd).st_size
+        if size < keep:
+            raise OSError(f"{path} holds {size} bytes, fewer than the {keep} committed")
+        if size != keep:
+            os.ftruncate(fd, keep)
+        os.lseek(fd, keep, os.SEEK_SET)
+        view = memoryview(data)
+        while view:
+            view = view[os.write(fd, view):]
+        os.fsync(fd)
+    finally:
+        os.close(fd)
+    if created:
+        _fsync_dir(path.parent)

@@ -31,15 +31,15 @@ import struct
 from _operator import _compare_digest as compare_digest  # hmac's, without hashlib
 from collections.abc import Iterable, Iterator, Sequence
 from dataclasses import dataclass
-from typing import Any
-
-from cryptography.hazmat.primitives import hashes
-from cryptography.hazmat.primitives.kdf.hkdf import HKDF
+from typing import TYPE_CHECKING, Any
 
 from pbem import canonical
 from pbem.engine import ChanceRequest, Outcome
 from pbem.errors import DiceError, FormatError, UsageError
-from pbem.sha import hmac_sha256, sha256, small_sha256
+from pbem.sha import hkdf_sha256, hmac_sha256, sha256, small_sha256
+
+if TYPE_CHECKING:
+    from pbem.chainkeep import Keeper
 
 __all__ = [
     "MAX_CHAIN_LENGTH",
@@ -102,7 +102,7 @@ def chain_secret(secret: bytes, nonce: bytes, side: str, generation: int) -> byt
         raise ValueError("the dice secret is derived from a 32-byte private key")
     _check_chain_args(nonce, side, generation)
     info = canonical.encode([DOMAIN_SECRET, side, generation])
-    return HKDF(algorithm=hashes.SHA256(), length=LINK_SIZE, salt=nonce, info=info).derive(secret)
+    return hkdf_sha256(secret, nonce, info, LINK_SIZE)
 
 
 def chain_step(nonce: bytes, side: str, generation: int, i: int, link: bytes) -> bytes:
@@ -163,8 +163,13 @@ class _ChainHasher:
 class HashChain:
     """A side's one-way chain: ``anchor`` is published first, links revealed 1, 2, ...
 
-    ``secret`` is the identity's 32-byte raw private key.  All links are computed once
-    (O(length) hashes, at most :data:`MAX_CHAIN_LENGTH`) and cached.
+    ``secret`` is the identity's 32-byte raw private key.  Links are computed from the
+    secret ``c_N`` down, only as far as asked for, and cached: ``link(i)`` costs
+    ``N - i`` hashes the first time, ``anchor`` the whole walk (at most
+    :data:`MAX_CHAIN_LENGTH`).  When :mod:`pbem.datacache` names a folder (the command
+    line's home), one link every :data:`pbem.chainkeep.GAP` is kept there between
+    commands, sealed under keys derived from ``secret`` (:mod:`pbem.chainkeep`): a
+    command then walks at most ``GAP - 1`` hashes instead of up to 4,096 (issue 19).
     """
 
     def __init__(self, secret: bytes, nonce: bytes, side: str, generation: int, length: int):
@@ -174,31 +179,79 @@ class HashChain:
         self.side = side
         self.generation = generation
         self.length = length
-        prefix = _ChainHasher(nonce, side, generation)._prefix
-        links = [b""] * (length + 1)
-        link = links[length] = chain_secret(secret, nonce, side, generation)
-        sha = small_sha256  # a local: 4,096 calls of about 100 bytes
+        self._prefix = _ChainHasher(nonce, side, generation)._prefix
+        self._links = [b""] * (length + 1)
+        self._links[length] = chain_secret(secret, nonce, side, generation)
+        #: the lowest index of the links known from the top: links[_low:] are all known
+        self._low = length
+        self._keeper: Keeper | None = None
+        #: the indices the keeper holds (highest first), once read
+        self._kept: list[int] | None = None
+        from pbem import datacache
+
+        if datacache.directory() is not None:
+            from pbem.chainkeep import Keeper
+
+            self._keeper = Keeper(secret, nonce, side, generation, length)
+
+    def _fetch(self, to: int) -> None:
+        """Make ``c_to`` known: from the nearest known or kept link above it."""
+        from pbem.chainkeep import GAP
+
+        links, start = self._links, self._low
+        if self._keeper is not None:
+            if self._kept is None:
+                self._kept = self._keeper.load()
+            kept = min((k for k in self._kept if to <= k < start), default=None)
+            if kept is not None:
+                if not links[kept]:
+                    links[kept] = self._keeper.link(kept)
+                start = kept
+            # a stretch walked before from a kept link ends at the next multiple of GAP
+            above = to + 1
+            while above < min(start, (to // GAP + 1) * GAP) and not links[above]:
+                above += 1
+            if above < start and links[above]:
+                start = above
+        if start > to:
+            self._walk(start, to)
+        if start == self._low:
+            self._low = to
+        if self._keeper is not None and self._kept is not None:
+            walked = range(-(-to // GAP) * GAP, start, GAP)
+            if any(i not in self._kept for i in walked):
+                self._keeper.keep({i: links[i] for i in walked})
+                self._kept = sorted({*self._kept, *walked}, reverse=True)
+
+    def _walk(self, start: int, to: int) -> None:
+        """``c_{start-1}`` down to ``c_to`` from ``c_start``."""
+        links, prefix, link = self._links, self._prefix, self._links[start]
+        sha = small_sha256  # a local: up to 4,096 calls of about 100 bytes
         # _ChainHasher.step inlined, one run of indices per msgpack int form (the same
-        # bytes; tests/core/test_dice.py compares them): a chain is built by every
+        # bytes; tests/core/test_dice.py compares them): a chain is walked by every
         # command that seals, 4,096 hashes, and the calls were a seventh of it
         for low, high, head, width in ((0x10000, MAX_CHAIN_LENGTH, b"\xce", 4),
                                        (0x100, 0xFFFF, b"\xcd", 2), (0x80, 0xFF, b"\xcc", 1),
                                        (1, 0x7F, b"", 1)):
-            start = prefix + head
-            for i in range(min(length, high), low - 1, -1):
+            head = prefix + head
+            # c_{i-1} from c_i, for i from start down to to + 1
+            for i in range(min(start, high), max(low, to + 1) - 1, -1):
                 link = links[i - 1] = sha(
-                    b"".join((start, i.to_bytes(width, "big"), b"\xc4\x20", link))).digest()
-        self._links = links
+                    b"".join((head, i.to_bytes(width, "big"), b"\xc4\x20", link))).digest()
 
     @property
     def anchor(self) -> bytes:
         """``c_0``: the commitment published in the invite, accept or re-anchoring turn."""
+        if not self._links[0]:
+            self._fetch(0)
         return self._links[0]
 
     def link(self, i: int) -> bytes:
         """``c_i``, revealed in the side's i-th file of this generation (1..length)."""
         if not 1 <= i <= self.length:
             raise ValueError(f"link {i} is outside the chain 1..{self.length}")
+        if not self._links[i]:
+            self._fetch(i)
         return self._links[i]
 
     def __repr__(self) -> str:

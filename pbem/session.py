@@ -1,11 +1,12 @@
 """A player's home: identity, saved games, and the loop of receive, act, seal.
 
-A game is kept in one signed save file (``games/<name>.pbsave`` under the home): the
-SHA-256 of every exchanged file of the game in order (the files themselves beside it, in
-``games/<name>.files/``, each written once: :class:`GameFiles`), a cache of the verified
-state (so loading does not replay a long game), and the local actions not yet sealed.
-Each change writes a new save atomically (temp file, fsync, rename), so a crash leaves
-the last good save, and a refused file leaves the save byte for byte as it was.
+A game is kept in one signed save file (``games/<name>.pbsave`` under the home), a small
+head of constant size: a cache of the verified state (so loading does not replay a long
+game), the local actions not yet sealed, and a commitment to the game's transcript, which
+is kept beside it in ``games/<name>.files/`` and only appended to (the exchanged files,
+each written once, and one entry per file: :class:`GameFiles`).  Each change appends to
+the transcript, then writes a new head atomically (temp file, fsync, rename), so a crash
+leaves the last good save, and a refused file leaves the save byte for byte as it was.
 
 The turn loop (ARCHITECTURE section 3): while the next decision is the local side's, the
 player acts; the chance requests that follow an action are resolved at once from the
@@ -149,12 +150,26 @@ def _keep_summary(home: Home, path: Path, data: bytes, status: dict[str, Any]) -
     datacache.store("summary", name, {"save": digest, "status": status})
 
 
-def with_times(status: dict[str, Any], log: list[dict[str, Any]]) -> dict[str, Any]:
-    """A summary with the times the last file came in and went out (from the save's log)."""
-    status["last_in"] = max((e["time"] for e in log if e["dir"] == "in"), default=None)
-    status["last_out"] = max((e["time"] for e in log if e["dir"] == "out"), default=None)
-    #: the latest file this home sealed (status says whether it was sent, issue 23 item 3)
-    status["last_sealed"] = max((e["seq"] for e in log if e["dir"] == "out"), default=None)
+def times_of(log: list[dict[str, Any]]) -> dict[str, Any]:
+    """The times the last file came in and went out, from a format 1 or 2 save's log."""
+    return {
+        "last_in": max((e["time"] for e in log if e["dir"] == "in"), default=None),
+        "last_out": max((e["time"] for e in log if e["dir"] == "out"), default=None),
+        #: the latest file this home sealed (status says whether it was sent, issue 23 item 3)
+        "last_sealed": max((e["seq"] for e in log if e["dir"] == "out"), default=None),
+    }
+
+
+def saved_times(body: dict[str, Any]) -> dict[str, Any]:
+    """The save's times: kept as they are by format 3, from the whole log before it."""
+    if "times" in body:
+        return dict(body["times"])
+    return times_of(body["log"])
+
+
+def with_times(status: dict[str, Any], times: dict[str, Any]) -> dict[str, Any]:
+    """A summary with the times the last file came in and went out."""
+    status.update(times)
     return status
 
 
@@ -273,7 +288,7 @@ class Home:
         _, body = read_save(self, path, data)
         if "summary" not in body:
             return Game.load(self, path).status()
-        status = with_times(dict(body["summary"]), body["log"])
+        status = with_times(dict(body["summary"]), saved_times(body))
         _keep_summary(self, path, data, status)
         return status
 
@@ -291,7 +306,8 @@ class Home:
                 continue
             data, body = read_save(self, path, data)
             if kept is None and "summary" in body:
-                _keep_summary(self, path, data, with_times(dict(body["summary"]), body["log"]))
+                _keep_summary(self, path, data,
+                              with_times(dict(body["summary"]), saved_times(body)))
             # the game id is the hash of the invite's body, the first file of every save
             saved_id = body["game_id"] if "game_id" in body else \
                 body_hash(canonical.decode(body["files"][0])[5])
@@ -358,8 +374,8 @@ class Home:
         verifier = Verifier(engine, env)
         name = self._unique_name(name, f"{engine.id}-{info.id}-{short_id(env.hash)[:8]}")
         game = Game(self, self.games_dir / f"{name}{SAVE_SUFFIX}", name, side, engine,
-                    [invite], verifier)
-        game.log.append({"seq": 0, "dir": "out", "time": self.clock()})
+                    None, verifier)
+        game._add_file(invite, "out")
         game.write()
         return game
 
@@ -403,9 +419,9 @@ class Home:
         name = self._unique_name(name, f"{engine.id}-{setup.scenario}-"
                                        f"{short_id(setup.game_id)[:8]}")
         game = Game(self, self.games_dir / f"{name}{SAVE_SUFFIX}", name, side, engine,
-                    [data if data[:1] == b"\x96" else env.raw, accept], verifier)
-        game.log += [{"seq": 0, "dir": "in", "time": self.clock()},
-                     {"seq": 1, "dir": "out", "time": self.clock()}]
+                    None, verifier)
+        game._add_file(data if data[:1] == b"\x96" else env.raw, "in")
+        game._add_file(accept, "out")
         game.write()
         return game
 
@@ -533,50 +549,248 @@ class SealRecord:
             write_atomic(self.dir / "version", f"{version}\n".encode("ascii"), 0o644)
 
 
-#: the save format this version writes: 2 keeps the exchanged files beside the save, each
-#: written once (``games/<name>.files/NNNNNN.pbem``), and signs their SHA-256 in the save;
-#: 1 (no ``format`` field) carried every file inside the save, re-encoded, re-signed and
-#: written whole at every command.  Both load; a format 1 save is written as format 2 the
-#: next time the game changes (docs/protocol.md 3.4).
-SAVE_FORMAT = 2
+#: the save format this version writes.  3 (issue 19): the signed save is a small head (the
+#: verified position, the unsealed work, the chain position, the summary) that commits to
+#: the game's transcript, kept beside it and only appended to: the exchanged files
+#: (``games/<name>.files/NNNNNN.pbem``, each written once) and one fixed-size entry per file
+#: in ``games/<name>.files/transcript`` (the file's SHA-256, in or out, when, and a running
+#: hash over all entries so far); the head signs the count and the last running hash, so
+#: sealing or importing a file signs and writes the same few KB at any game length.
+#: 2 signed every file's SHA-256 and the whole log in the save; 1 (no ``format`` field)
+#: carried every file inside it.  All three load; a format 1 or 2 save is written as
+#: format 3 the next time the game changes, once (docs/protocol.md 3.4).
+SAVE_FORMAT = 3
+
+#: one transcript entry: the file's SHA-256 (32 bytes), ``i`` or ``o`` (in or out), the
+#: time (8 bytes, signed big-endian seconds), then the running hash (32 bytes)
+ENTRY_SIZE = 73
+_ENTRY_DATA = 41
+_TRANSCRIPT_TAG = b"pbem/v1/save-transcript\0"
+TRANSCRIPT_NAME = "transcript"
+
+
+def chain_entry(previous: bytes, entry: bytes) -> bytes:
+    """The running hash after ``entry`` (its first 41 bytes): SHA-256 of the tag, the
+    running hash before it (the game id before the first entry), and the entry."""
+    return sha256(_TRANSCRIPT_TAG + previous + entry).digest()
+
+
+def transcript_entry(file_hash: bytes, direction: str, when: int) -> bytes:
+    """An entry's first 41 bytes (the running hash follows)."""
+    return file_hash + (b"o" if direction == "out" else b"i") + when.to_bytes(8, "big",
+                                                                              signed=True)
+
+
+def announce(text: str) -> None:
+    """Tell the person running pbem something that changed on disk (a migrated save):
+    one line on stderr, the channel pbem's own notes use."""
+    import sys
+
+    from pbem.text import safe
+
+    sys.stderr.write(f"pbem: {safe(text)}\n")
 
 
 def files_dir(save: Path) -> Path:
-    """Where a format 2 save keeps its game's exchanged files."""
+    """Where a format 2 or 3 save keeps its game's transcript (the exchanged files and,
+    from format 3, the ``transcript`` entries)."""
     return save.with_name(save.name.removesuffix(SAVE_SUFFIX) + ".files")
 
 
+def _damaged(text: str, path: Path) -> FormatError:
+    return FormatError(f"save file is damaged or was altered: {text}; if the files of the "
+                       "game are intact elsewhere (yours are also in the sealed record, "
+                       "the opponent's in your mail or folder), 'pbem rebuild' makes the "
+                       "save anew", path=str(path))
+
+
 class GameFiles:
-    """A game's exchanged files in sequence order, each read from beside the save when
-    first asked for and checked against the SHA-256 the signed save holds for it.
+    """A game's transcript in sequence order: its exchanged files, each read from beside
+    the save when first asked for and checked against the hash the signed save commits to,
+    and each file's entry (its hash, in or out, when).
 
-    A command that only imports the next file reads none of the earlier ones: the
-    verifier's cache in the save already holds what the chain needs (issue 19)."""
+    The head (the save) signs the count, file 0's SHA-256 and the running hash of the last
+    entry.  Loading checks only what is cheap: the transcript holds that many entries and
+    the last one carries that running hash.  The first command that reads an earlier file
+    (``send --seq``, ``show``'s replay, the web view, a duplicate's comparison) reads every
+    entry and recomputes the running hash from the game id: an entry changed, cut, swapped,
+    or taken from another point of the game no longer ends in the hash the save signed.
+    Importing or sealing the next file reads none of this (issue 19)."""
 
-    def __init__(self, folder: Path, hashes: list[bytes], held: dict[int, bytes],
-                 written: int) -> None:
+    def __init__(self, folder: Path, game_id: bytes, *, count: int, tip: bytes,
+                 invite: bytes | None, hashes: list[bytes] | None, committed: int,
+                 written: int, held: dict[int, bytes] | None = None,
+                 unsaved: list[bytes] | None = None, migrated_from: int | None = None) -> None:
         self.folder = folder
-        self.hashes = hashes
-        self._held = held
+        self.game_id = game_id
+        self._count = count
+        #: the running hash after the last entry (the game id before any)
+        self.tip = tip
+        #: the running hash the loaded save signed (entries past it are this command's)
+        self._signed_tip = tip
+        #: file 0's SHA-256 (read at every load, so checked on its own)
+        self.invite = invite
+        #: each file's SHA-256, once read and checked (None: not read yet)
+        self._hashes = hashes
+        #: entries 0..committed-1 are in the transcript on disk, as the loaded save signed
+        self._committed = committed
         #: files 0..written-1 are on disk as the save names them
         self._written = written
+        self._held: dict[int, bytes] = held if held is not None else {}
+        #: whole entries (with their running hashes) not yet appended to the transcript
+        self._unsaved: list[bytes] = unsaved if unsaved is not None else []
+        #: the format of the save these files were read from, when older than this one
+        self.migrated_from = migrated_from
 
     @classmethod
-    def inline(cls, folder: Path, files: list[bytes]) -> GameFiles:
-        """Files held in memory (a new game, a format 1 save): all written at the next save."""
-        return cls(folder, [sha256(f).digest() for f in files], dict(enumerate(files)),
-                   0)
+    def new(cls, folder: Path, game_id: bytes) -> GameFiles:
+        """A new game's (empty) transcript."""
+        return cls(folder, game_id, count=0, tip=game_id, invite=None, hashes=[],
+                   committed=0, written=0)
+
+    @classmethod
+    def from_head(cls, path: Path, body: dict[str, Any]) -> GameFiles:
+        """The transcript a format 3 save commits to, with the check at load."""
+        count, tip, invite, game_id = (body.get("file_count"), body.get("transcript_hash"),
+                                       body.get("invite_hash"), body.get("game_id"))
+        if type(count) is not int or count < 1 or not all(
+                type(h) is bytes and len(h) == 32 for h in (tip, invite, game_id)):
+            raise _damaged("it names no transcript", path)
+        assert isinstance(tip, bytes) and isinstance(invite, bytes)
+        assert isinstance(game_id, bytes)
+        files = cls(files_dir(path), game_id, count=count, tip=tip, invite=invite,
+                    hashes=None, committed=count, written=count)
+        files.check_tail()
+        return files
+
+    @classmethod
+    def from_list(cls, path: Path, body: dict[str, Any], hashes: list[bytes],
+                  held: dict[int, bytes], old_format: int, me: bytes) -> GameFiles:
+        """The files of a format 1 or 2 save (``hashes`` signed in it, ``held`` the files
+        it carried; ``me``: the home's key), their entries made from its log: all written,
+        as format 3, at the next save."""
+        game_id = body.get("game_id")
+        if not isinstance(game_id, bytes):
+            # a format 1 save from before the game id was kept: the invite's body hash
+            game_id = body_hash(canonical.decode(held[0])[5])
+        files = cls(files_dir(path), game_id, count=0, tip=game_id, invite=None,
+                    hashes=[], committed=0, written=0 if held else len(hashes), held=held,
+                    migrated_from=old_format)
+        log: dict[int, tuple[str, int]] = {}
+        for entry in body.get("log", []):
+            if type(entry) is dict and type(entry.get("seq")) is int \
+                    and entry.get("dir") in ("in", "out") and type(entry.get("time")) is int:
+                log[entry["seq"]] = (entry["dir"], entry["time"])
+        for seq, file_hash in enumerate(hashes):
+            if seq in log:
+                direction, when = log[seq]
+            else:
+                # pbem logs every file; should one be missing, its signer says which way
+                # (read and checked against its signed hash), and when is not known
+                data = held.get(seq) or files._read_checked(seq, file_hash)
+                direction, when = ("out" if canonical.decode(data)[3] == me else "in"), 0
+            files._add_entry(file_hash, direction, when)
+        return files
+
+    def _add_entry(self, file_hash: bytes, direction: str, when: int) -> None:
+        entry = transcript_entry(file_hash, direction, when)
+        self.tip = chain_entry(self.tip, entry)
+        self._unsaved.append(entry + self.tip)
+        if self._hashes is not None:
+            self._hashes.append(file_hash)
+        if self._count == 0:
+            self.invite = file_hash
+        self._count += 1
+
+    @property
+    def transcript(self) -> Path:
+        return self.folder / TRANSCRIPT_NAME
+
+    def check_tail(self) -> None:
+        """The cheap check at load: the transcript holds the entries the save counts, and
+        the last of them, chained from the running hash the one before it carries, ends in
+        the hash the save signed (a cut transcript, or one whose last entry changed, is
+        named before anything is played on it; two entries read, one hash)."""
+        path = self.transcript
+        count = self._committed
+        want = count * ENTRY_SIZE
+        try:
+            with path.open("rb") as handle:
+                size = os.fstat(handle.fileno()).st_size
+                if size < want:
+                    raise _damaged(f"the transcript beside it holds {size // ENTRY_SIZE} "
+                                   f"entries, the save counts {count}", path)
+                handle.seek(want - ENTRY_SIZE * min(count, 2))
+                tail = handle.read(ENTRY_SIZE * min(count, 2))
+        except OSError as exc:
+            raise _damaged(f"its transcript cannot be read ({exc})", path) from None
+        before = tail[_ENTRY_DATA:ENTRY_SIZE] if count > 1 else self.game_id
+        last = tail[-ENTRY_SIZE:]
+        if last[_ENTRY_DATA:] != self.tip or chain_entry(before, last[:_ENTRY_DATA]) != self.tip:
+            raise _damaged(f"entry {count - 1} of the transcript beside it is not the one "
+                           "the save signed", path)
+
+    def _load_hashes(self) -> list[bytes]:
+        """Every file's hash, from the transcript checked whole against the save."""
+        if self._hashes is not None:
+            return self._hashes
+        path = self.transcript
+        want = self._committed * ENTRY_SIZE
+        try:
+            with path.open("rb") as handle:
+                data = handle.read(want)
+        except OSError as exc:
+            raise _damaged(f"its transcript cannot be read ({exc})", path) from None
+        if len(data) < want:
+            raise _damaged(f"the transcript beside it holds {len(data) // ENTRY_SIZE} "
+                           f"entries, the save counts {self._committed}", path)
+        tip = self.game_id
+        hashes = []
+        for seq in range(self._committed):
+            entry = data[seq * ENTRY_SIZE:(seq + 1) * ENTRY_SIZE]
+            tip = chain_entry(tip, entry[:_ENTRY_DATA])
+            if entry[_ENTRY_DATA:] != tip or entry[32:33] not in (b"i", b"o"):
+                raise _damaged(f"entry {seq} of the transcript beside it is not the one the "
+                               "save signed (changed, swapped, or from another point of the "
+                               "game)", path)
+            hashes.append(entry[:32])
+        if tip != self._signed_tip:
+            # each entry chains to the next, but not to what the save signed: a whole
+            # transcript put in place since the load checked its last entry
+            raise _damaged("the transcript beside it does not end in the hash the save "
+                           "signed", path)
+        hashes += [entry[:32] for entry in self._unsaved]
+        if self._committed and hashes[0] != self.invite:
+            raise _damaged("the transcript's first entry is not the invite the save "
+                           "signed", path)
+        self._hashes = hashes
+        return hashes
+
+    @property
+    def hashes(self) -> list[bytes]:
+        """Every file's SHA-256, in order (reads and checks the whole transcript)."""
+        return self._load_hashes()
 
     def __len__(self) -> int:
-        return len(self.hashes)
+        return self._count
 
     def __bool__(self) -> bool:
-        return bool(self.hashes)
+        return self._count > 0
 
     def path(self, seq: int) -> Path:
         return self.folder / f"{seq:06d}.pbem"
 
+    def _hash(self, seq: int) -> bytes:
+        if seq == 0 and self.invite is not None:
+            return self.invite
+        return self._load_hashes()[seq]
+
     def _read(self, seq: int) -> bytes:
+        data = self._read_checked(seq, self._hash(seq))
+        self._held[seq] = data
+        return data
+
+    def _read_checked(self, seq: int, want: bytes) -> bytes:
         from pbem.envelope import MAX_EXCHANGED
         from pbem.readfile import read_bounded
 
@@ -586,15 +800,14 @@ class GameFiles:
         except (OSError, PbemError) as exc:
             raise FormatError(f"save file is damaged: file {seq} of the game, kept beside it, "
                               f"cannot be read ({exc})", path=str(path)) from None
-        if sha256(data).digest() != self.hashes[seq]:
+        if sha256(data).digest() != want:
             raise FormatError(f"save file is damaged or was altered: file {seq} of the game, "
                               "kept beside it, is not the one the save signed", path=str(path))
-        self._held[seq] = data
         return data
 
     def get(self, seq: int, default: bytes | None = None) -> bytes | None:
         """File ``seq`` if the game has it (the verifier's question about a known place)."""
-        return self[seq] if 0 <= seq < len(self.hashes) else default
+        return self[seq] if 0 <= seq < self._count else default
 
     @overload
     def __getitem__(self, seq: int) -> bytes: ...
@@ -604,16 +817,16 @@ class GameFiles:
 
     def __getitem__(self, seq: int | slice) -> bytes | list[bytes]:
         if isinstance(seq, slice):
-            return [self[i] for i in range(*seq.indices(len(self.hashes)))]
+            return [self[i] for i in range(*seq.indices(self._count))]
         if seq < 0:
-            seq += len(self.hashes)
-        if not 0 <= seq < len(self.hashes):
+            seq += self._count
+        if not 0 <= seq < self._count:
             raise IndexError(seq)
         held = self._held.get(seq)
         return held if held is not None else self._read(seq)
 
     def __iter__(self) -> Iterator[bytes]:
-        return (self[i] for i in range(len(self.hashes)))
+        return (self[i] for i in range(self._count))
 
     def __eq__(self, other: object) -> bool:
         """The same files in the same order (a list of bytes compares too)."""
@@ -625,33 +838,49 @@ class GameFiles:
 
     __hash__ = None  # type: ignore[assignment]  # mutable, like a list
 
-    def append(self, data: bytes) -> None:
-        self._held[len(self.hashes)] = data
-        self.hashes.append(sha256(data).digest())
+    def append(self, data: bytes, direction: str, when: int) -> None:
+        """File ``len(self)`` of the game, which came ``in`` or went ``out`` at ``when``."""
+        self._held[self._count] = data
+        self._add_entry(sha256(data).digest(), direction, when)
 
     def flush(self) -> None:
-        """Write the files the save on disk does not name yet (before the save that does:
-        a crash in between leaves files no save names, which the next write replaces)."""
-        if self._written >= len(self.hashes):
+        """Write the files and entries the save on disk does not name yet, before the
+        save that does: a crash in between leaves files and entries past the count the
+        save signs, which readers ignore and the next write replaces."""
+        if self._written >= self._count and not self._unsaved:
             return
+        from pbem.atomic import append_durable
+
         self.folder.mkdir(parents=True, exist_ok=True)
-        for seq in range(self._written, len(self.hashes)):
+        for seq in range(self._written, self._count):
             write_atomic(self.path(seq), self._held[seq], 0o644)
-        self._written = len(self.hashes)
+        self._written = self._count
+        if self._unsaved:
+            try:
+                append_durable(self.transcript, self._committed * ENTRY_SIZE,
+                               b"".join(self._unsaved))
+            except OSError as exc:
+                raise _damaged(f"its transcript cannot be written ({exc})",
+                               self.transcript) from None
+            self._committed = self._count
+            self._signed_tip = self.tip  # what the head written next signs
+            self._unsaved = []
 
 
 class Game:
     """One saved game of this home: verified transcript, working state, pending actions."""
 
     def __init__(self, home: Home, path: Path, name: str, side: str, engine: Engine,
-                 files: list[bytes] | GameFiles, verifier: Verifier) -> None:
+                 files: GameFiles | None, verifier: Verifier) -> None:
+        """``files``: the game's transcript as its save holds it; None for a game made
+        now, whose files :meth:`_add_file` adds."""
         self.home = home
         self.path = path
         self.name = name
         self.side = side
         self.engine = engine
-        self.files = files if isinstance(files, GameFiles) \
-            else GameFiles.inline(files_dir(path), files)
+        self.files = files if files is not None \
+            else GameFiles.new(files_dir(path), verifier.game_id)
         self.verifier = verifier
         #: this file's records so far in their wire form (pbem.history), as the save and
         #: the sealed file hold them; :attr:`pending_records` reads them typed
@@ -660,7 +889,9 @@ class Game:
         self.draw_offer = False
         #: standing orders to publish with our next file (None: no change)
         self.orders_pending: orders.Orders | None = None
-        self.log: list[dict[str, Any]] = []
+        #: when the last file came in and went out, and the last one sealed (for status)
+        self.times: dict[str, Any] = {"last_in": None, "last_out": None,
+                                      "last_sealed": None}
         #: the working position (with unsealed actions) once it differs from the verified
         #: one; until then the verified state serves, so loading a game copies nothing
         self._state: State | None = None
@@ -685,7 +916,7 @@ class Game:
         """The game of a save; ``read``: what :func:`read_save` just gave for it (one
         read, one signature check and one decode of the save per command)."""
         data, body = read if read is not None else read_save(home, path)
-        files = _saved_files(path, body)
+        files = _saved_files(home, path, body)
         invite = open_envelope(files[0])
         sealed = SealRecord(home.path, invite.hash)
         version = body.get("version", 0)
@@ -693,7 +924,7 @@ class Game:
         if type(version) is int and version < highest:
             # another pbem may have written a newer save since we read this one
             data, body = read_save(home, path)
-            files = _saved_files(path, body)
+            files = _saved_files(home, path, body)
             version = body.get("version", 0)
         if type(version) is not int or version < highest:
             raise ChainError(
@@ -717,7 +948,7 @@ class Game:
         game.draw_offer = body["draw_offer"]
         pending_orders = body.get("orders_pending")
         game.orders_pending = dict(pending_orders) if pending_orders is not None else None
-        game.log = list(body["log"])
+        game.times = saved_times(body)
         game.pending = []
         game.version = version
         sealed.see(version)  # a newer save brought in is the new mark (remember the highest)
@@ -746,6 +977,7 @@ class Game:
         record = self.record
         version = max(self.version, record.highest()) + 1
         summary = self.summary()
+        files = self.files
         body = {
             "format": SAVE_FORMAT,
             "version": version,
@@ -753,13 +985,17 @@ class Game:
             "side": self.side,
             "engine": self.engine.id,
             "game_id": self.game_id,
-            "file_hashes": self.files.hashes,
+            # the transcript beside the save, committed to by its length, its first file
+            # and its running hash (docs/protocol.md 3.4): no per-file data in the head
+            "file_count": len(files),
+            "invite_hash": files.invite,
+            "transcript_hash": files.tip,
             "cache": self.verifier.to_data(),
             "pending": self.pending,
             "message": self.message,
             "draw_offer": self.draw_offer,
             "orders_pending": self.orders_pending,
-            "log": self.log,
+            "times": self.times,
             "summary": summary,
         }
         data = seal(self.home.identity(), "save", body)
@@ -775,13 +1011,19 @@ class Game:
                 raise ConcurrencyError(
                     f"{self.name} was changed by another pbem command while this one ran; "
                     "nothing was written: run the command again", path=str(self.path))
-            # under the lock, after the check: the files beyond the save on disk are ours
-            self.files.flush()
+            # under the lock, after the check: the files and entries beyond the save on
+            # disk are ours; written before the head that commits to them
+            files.flush()
             write_atomic(self.path, data)
         self._loaded = sha256(data).digest()
         self.version = version
+        if files.migrated_from is not None:
+            announce(f"{self.name}: save format {files.migrated_from} rewritten as format "
+                     f"{SAVE_FORMAT} (its transcript is now beside it in "
+                     f"{files.folder.name}/; pbem versions before format 3 cannot read it)")
+            files.migrated_from = None
         # what 'pbem status' will read from these bytes, kept so it need not verify them
-        _keep_summary(self.home, self.path, data, with_times(dict(summary), self.log))
+        _keep_summary(self.home, self.path, data, with_times(dict(summary), self.times))
         # after the save: a crash in between leaves the record behind, never ahead
         record.see(version)
 
@@ -924,7 +1166,18 @@ class Game:
         }
 
     def status(self) -> dict[str, Any]:
-        return with_times(self.summary(), self.log)
+        return with_times(self.summary(), self.times)
+
+    def _add_file(self, data: bytes, direction: str) -> None:
+        """File ``len(self.files)`` of the game, which came in or went out now."""
+        seq, now = len(self.files), self.home.clock()
+        self.files.append(data, direction, now)
+        times = self.times
+        key = "last_in" if direction == "in" else "last_out"
+        times[key] = now if times[key] is None else max(times[key], now)
+        if direction == "out":
+            last = times["last_sealed"]
+            times["last_sealed"] = seq if last is None else max(last, seq)
 
     # -- dice --------------------------------------------------------------------------------------
 
@@ -1185,7 +1438,15 @@ class Game:
         record = self.record
         record.check(seq, data, self.name)
         # our own file passes the same checks as the opponent's will (not transactional:
-        # a failure here is a bug, and the exception leaves the save file untouched)
+        # a failure here is a bug, and the exception leaves the save file untouched).
+        # Replayed, not taken from the working state's digest (issue 19 asked whether it
+        # could be): that would be the same computation only if (a) applying the parsed,
+        # concealed Action object in act() gave what applying its canonical notation
+        # gives, which is an engine's contract (tests/test_contract.py), not something
+        # this code can prove, and is the very thing that makes a receiver's replay
+        # differ; and (b) the working state, a clone() of the verified one, were the
+        # position the verified state is, which rests on each engine's clone.  This check
+        # is the sender's only chance to find either before the opponent does.
         self.verifier.add(open_envelope(data), transactional=False)
         # recorded before the save: whatever happens to the save, the place is taken
         record.add(seq, data)
@@ -1198,11 +1459,10 @@ class Game:
         or sealed earlier and taken back (a crash before the save, a home put back from a
         backup, a home played from another computer).  The unsealed actions, message,
         draw offer and orders belonged to the state before it and go with it."""
-        self.files.append(data)
+        self._add_file(data, "out")
         self.pending = []
         self.message, self.draw_offer, self.orders_pending = "", False, None
         self._reset_state()
-        self.log.append({"seq": seq, "dir": "out", "time": self.home.clock()})
 
     def _behind_note(self) -> str:
         """What to say when the next missing file is this side's own (issue 23 item 2)."""
@@ -1291,9 +1551,8 @@ class Game:
 
         if accepted.kind == "accept":
             self.home.pin(self.verifier.cards[accepted.side], source)
-        self.files.append(env.raw)
+        self._add_file(env.raw, "in")
         self._reset_state()
-        self.log.append({"seq": accepted.seq, "dir": "in", "time": self.home.clock()})
         # a save put back from a backup: the file we sealed after this one is taken
         # again instead of being written anew (two files for one place)
         self._adopt_sealed(self.record)
@@ -1316,15 +1575,20 @@ class Game:
                              accepted.rolls + rolls, accepted.message, self.result, sealed)
 
 
-def _saved_files(path: Path, body: dict[str, Any]) -> GameFiles:
-    """The files a save names: beside it (format 2) or inside it (format 1)."""
+def _saved_files(home: Home, path: Path, body: dict[str, Any]) -> GameFiles:
+    """The transcript a save commits to (format 3), or the files it names beside it
+    (format 2) or holds (format 1), to be written as format 3 at the next save."""
+    if body.get("format") == 3:
+        return GameFiles.from_head(path, body)
     if "files" in body:
-        return GameFiles.inline(files_dir(path), [bytes(f) for f in body["files"]])
+        files = [bytes(f) for f in body["files"]]
+        return GameFiles.from_list(path, body, [sha256(f).digest() for f in files],
+                                   dict(enumerate(files)), 1, home.card().key)
     hashes = body.get("file_hashes")
-    if type(hashes) is not list or not hashes \
+    if body.get("format") != 2 or type(hashes) is not list or not hashes \
             or not all(type(h) is bytes and len(h) == 32 for h in hashes):
         raise FormatError("save file is damaged: it names no files of its game", path=str(path))
-    return GameFiles(files_dir(path), list(hashes), {}, len(hashes))
+    return GameFiles.from_list(path, body, list(hashes), {}, 2, home.card().key)
 
 
 def _place(env: Envelope) -> int:
@@ -1421,10 +1685,10 @@ def rebuild(home: Home, datas: list[tuple[str, bytes]], *, name: str | None = No
     else:
         raise SignatureError("this home's identity is neither player of that game")
     name = home._unique_name(name, f"{engine.id}-{setup.scenario}-{short_id(setup.game_id)[:8]}")
-    game = Game(home, home.games_dir / f"{name}{SAVE_SUFFIX}", name, side, engine, files,
+    game = Game(home, home.games_dir / f"{name}{SAVE_SUFFIX}", name, side, engine, None,
                 verifier)
-    # which files went out and which came in (when is not known: now)
-    game.log = [{"seq": seq, "dir": "out" if canonical.decode(data)[3] == me else "in",
-                 "time": home.clock()} for seq, data in enumerate(files)]
+    for data in files:
+        # which files went out and which came in (when is not known: now)
+        game._add_file(data, "out" if canonical.decode(data)[3] == me else "in")
     game.write()
     return game

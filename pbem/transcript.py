@@ -311,7 +311,6 @@ class Verifier:
         #: hands the pen to the other side, who finalizes its rolls)
         self.last_side = ""
         self.last_hash = invite.hash
-        self.hashes: list[bytes] = [invite.hash]
         self.result: Result | None = None
         self.draw_offered_by = ""
         self.keep_rolls = keep_rolls
@@ -330,7 +329,9 @@ class Verifier:
             "chains": {s: c.to_data() for s, c in self.chains.items()},
             "seq": self.seq,
             "last_side": self.last_side,
-            "hashes": list(self.hashes),
+            # the latest file's body hash, which the next file's ``prev`` must name (save
+            # format 2 kept every file's here: O(N) bytes per save, issue 19)
+            "last_hash": self.last_hash,
             "result": self.result.to_data() if self.result else None,
             "draw_offered_by": self.draw_offered_by,
             "orders": {side: dict(o) for side, o in sorted(self.orders.items())},
@@ -352,8 +353,9 @@ class Verifier:
         self.chains = {s: ChainPos.from_data(c) for s, c in data["chains"].items()}
         self.seq = int(data["seq"])
         self.last_side = str(data.get("last_side", ""))
-        self.hashes = list(data["hashes"])
-        self.last_hash = self.hashes[-1]
+        # a format 1 or 2 save's cache lists every body hash; the last is the one needed
+        self.last_hash = bytes(data["last_hash"] if "last_hash" in data
+                               else data["hashes"][-1])
         self.result = Result.from_data(data["result"]) if data["result"] else None
         self.draw_offered_by = str(data["draw_offered_by"])
         self.orders = {str(k): dict(v) for k, v in data.get("orders", {}).items()}
@@ -491,7 +493,6 @@ class Verifier:
         else:
             work = self
         accepted = work._accept(env, body) if env.kind == "accept" else work._turn(env, body)
-        work.hashes = [*work.hashes, env.hash]
         work.seq = seq
         work.last_hash = env.hash
         if work is not self:

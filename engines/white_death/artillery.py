@@ -14,6 +14,7 @@ from engines.white_death import rules
 from engines.white_death.actions import WDAction, act, fmt_amount
 from engines.white_death.base import DieArgs, other
 from engines.white_death.combat import CombatState
+from engines.white_death.position import Barrage, PhaseLoss
 from pbem.engine import Event
 from pbem.errors import IllegalAction
 
@@ -25,15 +26,15 @@ class ArtilleryState(CombatState):
 
     def _barrage_candidates(self) -> list[WDAction]:
         out = [act("end-barrage")]
-        if self.bar.get("units"):
+        if self._assigned():
             out.append(act("fire-barrage"))
             out.append(act("fire-barrage-half"))
-        for uid in self.side_units(self.phasing):
+        for uid in self.side_units(self.pos.phasing):
             t = self.utype(uid)
-            if t.barrage <= 0 or not self.units[uid].deployed:
+            if t.barrage <= 0 or not self.pos.units[uid].deployed:
                 continue
-            for h in sorted(self.enemy_hexes(self.phasing)):
-                if self.map.distance(h, self.units[uid].loc) <= t.range:
+            for h in sorted(self.enemy_hexes(self.pos.phasing)):
+                if self.map.distance(h, self.pos.units[uid].loc) <= t.range:
                     out.append(act("barrage", uid, h))
         return out
 
@@ -47,11 +48,13 @@ class ArtilleryState(CombatState):
         if u.assault:
             raise IllegalAction(f"{a.unit} has declared an assault and fires in it",
                                 rule="Rule 11.B.1")
-        if "barraged" in u.marks or a.unit in self.bar.get("units", []):
+        assigned = self._assigned()
+        if "barraged" in u.marks or a.unit in assigned:
             raise IllegalAction(f"{a.unit} has already barraged this impulse", rule="Rule 11.B")
-        if self.bar and self.bar.get("hex") not in ("", a.hex) and self.bar.get("units"):
-            raise IllegalAction(f"fire the barrage on {self.bar['hex']} first", rule="Rule 11.B")
-        if not self.units_at(a.hex, other(self.phasing)):
+        bar = self.pos.bar
+        if bar is not None and bar.hex not in ("", a.hex) and bar.units:
+            raise IllegalAction(f"fire the barrage on {bar.hex} first", rule="Rule 11.B")
+        if not self.units_at(a.hex, other(self.pos.phasing)):
             raise IllegalAction(f"{a.hex} holds no enemy unit", rule="Rule 11.B")
         if self.map.distance(u.loc, a.hex) > t.range:
             raise IllegalAction(f"{a.hex} is beyond {a.unit}'s range of {t.range}",
@@ -59,38 +62,42 @@ class ArtilleryState(CombatState):
         if not self.art_supplied(a.unit):
             raise IllegalAction(f"{a.unit} cannot trace artillery supply", rule="Rule 15.B")
         pool = self.pool_of(a.unit)
-        pools = {self.pool_of(x) for x in self.bar.get("units", [])}
+        pools = {self.pool_of(x) for x in assigned}
         if pools and pool not in pools:
             raise IllegalAction("one barrage draws on one supply pool", rule="Rule 15.D.2")
-        already = 1 if f"assault:{pool}" in self.paid else 0
-        if f"barrage:{pool}" not in self.paid and self.supply[pool] < 2 - already:
+        already = 1 if f"assault:{pool}" in self.pos.paid else 0
+        if f"barrage:{pool}" not in self.pos.paid and self.pos.supply[pool] < 2 - already:
             raise IllegalAction(f"a barrage costs 2 supply points (the assault point counts); "
-                                f"the {pool} pool has {self.supply[pool]}", rule="Rule 15.A.2")
+                                f"the {pool} pool has {self.pos.supply[pool]}", rule="Rule 15.A.2")
 
     def _check_fire_barrage(self, a: WDAction) -> None:
         self._need_phase("barrage", rule="Rule 11.B")
-        if not self.bar.get("units"):
+        if not self._assigned():
             raise IllegalAction("no artillery is assigned to a barrage", rule="Rule 11.B")
 
     def _check_end_barrage(self, a: WDAction) -> None:
         self._need_phase("barrage", rule="Rule 11.B")
 
     def _do_act_barrage(self, a: WDAction) -> list[Event]:
-        if not self.bar.get("units"):
-            self.bar = {"hex": a.hex, "units": []}
-        self.bar["units"].append(a.unit)
+        if self.pos.bar is None or not self.pos.bar.units:
+            self.pos.bar = Barrage(a.hex)
+        self.pos.bar.units.append(a.unit)
         return [Event(f"{a.unit} is assigned to barrage {a.hex}", "info",
-                      visible_to=(self.phasing,), rule="Rule 11.B")]
+                      visible_to=(self.pos.phasing,), rule="Rule 11.B")]
+
+    def _assigned(self) -> list[str]:
+        """The artillery assigned to the barrage not yet fired (Rule 11.B)."""
+        return self.pos.bar.units if self.pos.bar is not None else []
 
     def _rocket_choice(self) -> bool:
         """Rule 15.A.3: the German chooses between 3 points (rockets at full) and 2 (rockets
         at half) when rockets are in the barrage and the third point is not yet spent."""
-        arts = self.bar.get("units", [])
-        if self.phasing != "german" or not arts:
+        arts = self._assigned()
+        if self.pos.phasing != "german" or not arts:
             return False
         pool = self.pool_of(arts[0])
         return (any("rocket" in self.utype(x).flags for x in arts)
-                and f"rocket:{pool}" not in self.paid)
+                and f"rocket:{pool}" not in self.pos.paid)
 
     def _check_fire_barrage_half(self, a: WDAction) -> None:
         self._check_fire_barrage(a)
@@ -103,41 +110,43 @@ class ArtilleryState(CombatState):
         return self._do_act_fire_barrage(a, rockets_full=False)
 
     def _do_act_fire_barrage(self, a: WDAction, rockets_full: bool = True) -> list[Event]:
-        h = self.bar["hex"]
-        arts = list(self.bar["units"])
+        bar = self.pos.bar
+        assert bar is not None  # _check_fire_barrage: artillery is assigned
+        h = bar.hex
+        arts = list(bar.units)
         pool = self.pool_of(arts[0])
         events = []
         rocket = any("rocket" in self.utype(x).flags for x in arts)
-        if f"barrage:{pool}" not in self.paid or (rockets_full and self._rocket_choice()):
+        if f"barrage:{pool}" not in self.pos.paid or (rockets_full and self._rocket_choice()):
             # Rule 15.A.2-3: 2 points (3 for German rockets at full) cover assaults and
             # barrages alike, so points already spent this impulse count toward them
-            already = (2 if f"barrage:{pool}" in self.paid
-                       else 1 if f"assault:{pool}" in self.paid else 0)
-            total = 3 if (rockets_full and rocket and self.phasing == "german"
-                          and self.supply[pool] >= 3 - already) else 2
+            already = (2 if f"barrage:{pool}" in self.pos.paid
+                       else 1 if f"assault:{pool}" in self.pos.paid else 0)
+            total = 3 if (rockets_full and rocket and self.pos.phasing == "german"
+                          and self.pos.supply[pool] >= 3 - already) else 2
             cost = total - already
             if cost > 0:
-                self.supply[pool] -= cost
+                self.pos.supply[pool] -= cost
                 events.append(Event(f"{cost} more supply point{'s' if cost != 1 else ''} "
                                     f"({pool}) spent: {total} this impulse for barrages and "
-                                    "assaults", "info", visible_to=(self.phasing,),
+                                    "assaults", "info", visible_to=(self.pos.phasing,),
                                     rule="Rule 15.A.2"))
-            self.paid.add(f"barrage:{pool}")
-            self.paid.add(f"assault:{pool}")
+            self.pos.paid.add(f"barrage:{pool}")
+            self.pos.paid.add(f"assault:{pool}")
             if total == 3:
-                self.paid.add(f"rocket:{pool}")
+                self.pos.paid.add(f"rocket:{pool}")
         value = Fraction(0)
         farthest = 0
         unobserved = False
         for x in arts:
             t = self.utype(x)
-            u = self.units[x]
+            u = self.pos.units[x]
             u.marks.add("barraged")
             v = Fraction(t.barrage * u.strength)
             d = self.map.distance(u.loc, h)
             if d * 2 > t.range:
                 v /= 2
-            if "rocket" in t.flags and f"rocket:{pool}" not in self.paid:
+            if "rocket" in t.flags and f"rocket:{pool}" not in self.pos.paid:
                 v /= 2
             value += v
             farthest = max(farthest, d)
@@ -149,12 +158,12 @@ class ArtilleryState(CombatState):
                             f"({len(attacks)} attack{'s' if len(attacks) != 1 else ''}"
                             f"{', unobserved +' + str(obs_mod) if obs_mod else ''})", "attack",
                             hexes=(h,), rule="Rule 11.B.2"))
-        targets = self.units_at(h, other(self.phasing))
-        self.bar = {"hex": h, "units": [], "loss": {}}
+        targets = self.units_at(h, other(self.pos.phasing))
+        self.pos.bar = Barrage(h)
         for x in targets:
             # Rule 11.B.2.B: the half-strength cap is on the strength at the first barrage
             # of the phase, whatever later barrages on the hex add
-            self.barrage_phase.setdefault(x, [self.units[x].strength, 0])
+            self.pos.barrage_phase.setdefault(x, PhaseLoss(self.pos.units[x].strength, 0))
         tables = self.cat.tables
         for col in attacks:
             for x in targets:
@@ -170,8 +179,8 @@ class ArtilleryState(CombatState):
                            default=0)
                 self._die("barrage-roll", f"barrage on {x} at {h}", "Rule 11.B.2",
                           uid=x, col=col, mod=mod, hex=h)
-            for i, b in enumerate(self.bunkers):
-                if b[0] == h and b[1] > 0:
+            for i, b in enumerate(self.pos.bunkers):
+                if b.hex == h and b.strength > 0:
                     self._die("barrage-roll", f"barrage on the bunker at {h}", "Rule 19",
                               uid=f"bunker:{i}", col=col, mod=obs_mod + tables.barrage_bunker,
                               hex=h)
@@ -183,26 +192,30 @@ class ArtilleryState(CombatState):
         uid = job.uid
         if uid.startswith("bunker:"):
             i = int(uid.split(":")[1])
-            self.bunkers[i][1] = max(0, self.bunkers[i][1] - n)
-            return [Event(f"The bunker at {job.hex} loses {n} (now {self.bunkers[i][1]})",
+            bunker = self.pos.bunkers[i]
+            bunker.strength = max(0, bunker.strength - n)
+            return [Event(f"The bunker at {job.hex} loses {n} (now {bunker.strength})",
                           "loss", hexes=(job.hex,), rule="Rule 19")] if n else []
-        loss = self.bar.setdefault("loss", {})
-        loss[uid] = loss.get(uid, 0) + n
+        bar = self.pos.bar
+        assert bar is not None  # the barrage fired is resolved before anything clears it
+        bar.loss[uid] = bar.loss.get(uid, 0) + n
         return []
 
     def _barrage_done(self) -> list[Event]:
         """Rule 11.B.2.B: losses are taken at once, capped at half the unit's strength in
         the phase; the one morale check on the phase's total waits for the phase's end."""
         events: list[Event] = []
-        for uid in sorted(self.bar.get("loss", {})):
-            n = self.bar["loss"][uid]
+        loss = self.pos.bar.loss if self.pos.bar is not None else {}
+        for uid in sorted(loss):
+            n = loss[uid]
             if n <= 0 or not self.on_map(uid):
                 continue
-            start, before = self.barrage_phase.get(uid, [self.units[uid].strength, 0])
+            got = self.pos.barrage_phase.get(uid)
+            start, before = (got.start, got.lost) if got else (self.pos.units[uid].strength, 0)
             lost = rules.conventional_loss(before + n, start) - before
-            self.barrage_phase[uid] = [start, before + lost]
+            self.pos.barrage_phase[uid] = PhaseLoss(start, before + lost)
             events += self._lose(uid, lost, "barrage")
-        self.bar = {}
+        self.pos.bar = None
         return events
 
     def _do_act_end_barrage(self, a: WDAction) -> list[Event]:
@@ -210,21 +223,21 @@ class ArtilleryState(CombatState):
 
     def _barrage_morale(self) -> None:
         """The end of the barrage phase (whether or not it was played)."""
-        self.bar = {}
-        checks = [(uid, lost) for uid, (_, lost) in sorted(self.barrage_phase.items())
-                  if lost > 0 and self.on_map(uid)]
-        self.barrage_phase = {}
+        self.pos.bar = None
+        checks = [(uid, p.lost) for uid, p in sorted(self.pos.barrage_phase.items())
+                  if p.lost > 0 and self.on_map(uid)]
+        self.pos.barrage_phase = {}
         # Rule 11.B.2.B: "If several attacks are run on a unit, only one morale check is
         # made with the total loss result serving as the modifier"; each goes before the
         # ones queued earlier, so in reverse they are rolled in unit order
         for uid, lost in reversed(checks):
-            self._morale(uid, lost, "barrage", self.units[uid].loc)
+            self._morale(uid, lost, "barrage", self.pos.units[uid].loc)
 
     def barrage_phase_due(self) -> bool:
         """Rule 11.B: the barrage phase is played when the phasing player has deployed
         artillery with a barrage factor."""
-        return any(self.utype(x).barrage > 0 and self.units[x].deployed
-                   for x in self.side_units(self.phasing))
+        return any(self.utype(x).barrage > 0 and self.pos.units[x].deployed
+                   for x in self.side_units(self.pos.phasing))
 
     # ------------------------------------------------------------------ observation
 
@@ -240,9 +253,9 @@ class ArtilleryState(CombatState):
         return any(self.sees(o, target) for o in observers)
 
     def sees(self, obs: str, target: str) -> bool:
-        h = self.units[obs].loc
+        h = self.pos.units[obs].loc
         d = self.map.distance(h, target)
-        if self.weather == "snow":
+        if self.pos.weather == "snow":
             return d <= 1
         rng = 2
         high_obs = "high" in self.terrain(h)
@@ -252,11 +265,11 @@ class ArtilleryState(CombatState):
         if len(line) > 1 and len(line[1]) == 1 and self.map.faces_toward(
                 "slope", h, line[1][0]) == h:
             rng = 3  # on the high side of a slope hexside the line crosses
-        if any("guards-rocket" in self.utype(x).flags and self.units[x].deployed
+        if any("guards-rocket" in self.utype(x).flags and self.pos.units[x].deployed
                for x in self.units_at(target)):
             rng += 1
         if "obs" in self.utype(obs).flags and any(
-                self.utype(x).artillery and self.units[x].deployed
+                self.utype(x).artillery and self.pos.units[x].deployed
                 for x in self.units_at(target, other(self.side_of(obs)))) and d <= 7:
             return True  # Rule 11.B.3.D: sound and flash ranging need no line of sight
         return d <= rng and self.los(h, target)

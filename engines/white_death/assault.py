@@ -17,7 +17,7 @@ from engines.white_death import rules
 from engines.white_death.actions import WDAction, act, fmt_amount
 from engines.white_death.base import DieArgs, other
 from engines.white_death.combat import CombatState
-from pbem import canonical
+from engines.white_death.position import Allocation, Combat
 from pbem.engine import Event
 from pbem.errors import IllegalAction
 
@@ -35,22 +35,22 @@ class AssaultState(CombatState):
     # ------------------------------------------------------------------ participants
 
     def involved_divisions(self) -> list[str]:
-        h = self.combat.get("hex", "")
+        c = self.pos.combat
+        h = c.hex if c is not None else ""
         if self.phase == "defense":
-            uids = self.units_at(h, other(self.phasing))
+            uids = self.units_at(h, other(self.pos.phasing))
         else:
             uids = self.attackers(h)
         return sorted({self.udef(x).div for x in uids if "intrinsic" not in self.utype(x).flags})
 
     def hq(self) -> str:
-        c = self.combat
-        if c.get("hq"):
-            hq: str = c["hq"]
-            return hq
+        c = self.pos.combat
+        if c is not None and c.hq:
+            return c.hq
         divs = self.involved_divisions()
-        if not divs:
+        if not divs or c is None:
             return ""
-        h = c["hex"]
+        h = c.hex
         uids = self.defenders(h) if self.phase == "defense" else self.attackers(h)
         return max(divs, key=lambda d: (sum(1 for x in uids if self.udef(x).div == d),
                                         [-ord(ch) for ch in d]))
@@ -60,30 +60,30 @@ class AssaultState(CombatState):
     def support_value(self, uid: str) -> Fraction:
         """Rule 11.A.2 with Rules 15.A.4 and 15.B."""
         t = self.utype(uid)
-        u = self.units[uid]
-        h = self.combat["hex"]
+        u = self.pos.units[uid]
+        h = self._combat().hex
         factor = t.support
         if not self.art_supplied(uid):
             factor = 1
-        if self.phase == "defense" and f"high:{self.pool_of(uid)}" not in self.paid:
+        if self.phase == "defense" and f"high:{self.pool_of(uid)}" not in self.pos.paid:
             factor = 1
         v = Fraction(factor * u.strength)
         if self.phase == "defense":
             dist = self.map.distance(u.loc, h)
         else:
-            dist = min((self.map.distance(u.loc, self.units[x].loc) for x in self.attackers(h)),
+            dist = min((self.map.distance(u.loc, self.pos.units[x].loc) for x in self.attackers(h)),
                        default=99)
         if dist * 2 > t.range:
             v /= 2
         return v
 
     def firers(self, kind: str) -> list[str]:
-        h = self.combat["hex"]
+        h = self._combat().hex
         if self.phase == "defense":
             out = []
             afv_targets = any(self.utype(x).afv for x in self.attackers(h))
             for x in self.defenders(h):
-                u = self.units[x]
+                u = self.pos.units[x]
                 t = self.utype(x)
                 if "no-df" in u.marks or "support:defense" in u.marks:  # Rules 14.B.1, 11.A.1
                     continue
@@ -97,41 +97,40 @@ class AssaultState(CombatState):
         # (so one in the combat may support it instead of firing: the engine page's reading)
         if kind == "at":
             return [x for x in self.attackers(h) if self.utype(x).afv
-                    and "support:assault" not in self.units[x].marks]
-        return [x for x in self.attackers(h) if "support:assault" not in self.units[x].marks]
+                    and "support:assault" not in self.pos.units[x].marks]
+        return [x for x in self.attackers(h) if "support:assault" not in self.pos.units[x].marks]
 
     def pool_parts(self, kind: str) -> tuple[Fraction, Fraction]:
         """The fire value at the current combat hex: the firing units' own, and the rest
         (bunkers, Rule 19; artillery support, Rule 11.A), before any is allocated."""
-        c = self.combat
-        h = c["hex"]
+        c = self._combat()
+        h = c.hex
         attacking = self.phase == "assault"
         units = sum((self.fire_value(x, kind, h, attacking) for x in self.firers(kind)),
                     Fraction(0))
         rest = Fraction(0)
-        if self.phase == "defense" and self.phasing == "soviet":
+        if self.phase == "defense" and self.pos.phasing == "soviet":
             rest += self.bunker(h)  # Rule 19: German bunkers fire defensively, factor 1
         if kind == "conv":
-            rest += sum((self.support_value(x) for x in c.get("support", [])), Fraction(0))
+            rest += sum((self.support_value(x) for x in c.support), Fraction(0))
         return units, rest
 
     def pool(self, kind: str) -> Fraction:
         """The fire value still to allocate at the current combat hex."""
-        c = self.combat
-        if not c:
+        c = self.pos.combat
+        if c is None:
             return Fraction(0)
         units, rest = self.pool_parts(kind)
-        used = sum((canonical.unfrac(al[2]) for al in c.get("alloc", []) if al[1] == kind),
-                   Fraction(0))
+        used = sum((al.amount for al in c.alloc if al.kind == kind), Fraction(0))
         return units + rest - used
 
     def targets(self, kind: str) -> list[str]:
-        h = self.combat["hex"]
+        h = self._combat().hex
         cand = self.attackers(h) if self.phase == "defense" else self.defenders(h)
         return [x for x in cand if self.utype(x).afv == (kind == "at")]
 
     def target_defense(self, uid: str, kind: str) -> int:
-        h = self.combat["hex"]
+        h = self._combat().hex
         if self.phase == "defense":
             return self.defense(uid, kind, at_hex=h)
         return self.defense(uid, kind)
@@ -140,12 +139,12 @@ class AssaultState(CombatState):
 
     def _combat_candidates(self) -> list[WDAction]:
         out = [act("done")]
-        c = self.combat
-        if not c:
+        c = self.pos.combat
+        if c is None:
             return out
         side = self._current_player()
         assert side is not None
-        h = c["hex"]
+        h = c.hex
         for div in self.involved_divisions():
             out.append(act("hq", div))
         if self.phase == "defense":
@@ -169,19 +168,25 @@ class AssaultState(CombatState):
         del h
         return out
 
+    def _combat(self) -> Combat:
+        """The combat open (Rule 5: the fire at one assaulted hex)."""
+        c = self.pos.combat
+        if c is None:
+            raise IllegalAction("no combat is open", rule="Rule 5")
+        return c
+
     def _combat_turn(self) -> None:
         self._need_phase("defense", "assault", rule="Rule 5")
-        if not self.combat:
-            raise IllegalAction("no combat is open", rule="Rule 5")
+        self._combat()
 
     def _check_hq(self, a: WDAction) -> None:
         self._combat_turn()
         if a.unit not in self.involved_divisions() or len(self.involved_divisions()) < 2:
             raise IllegalAction(f"{a.unit} is not one of two or more divisions or brigades in "
                                 "this combat", rule="Rule 11.A.1")
-        if self.combat.get("hq") == a.unit:
+        if self._combat().hq == a.unit:
             raise IllegalAction(f"{a.unit} is already the headquarters", rule="Rule 11.A.1")
-        if self.combat.get("support"):
+        if self._combat().support:
             raise IllegalAction("choose the headquarters before adding support",
                                 rule="Rule 11.A.1")
 
@@ -189,9 +194,9 @@ class AssaultState(CombatState):
         self._combat_turn()
         if self.phase != "defense":
             raise IllegalAction("high intensity support is the defender's", rule="Rule 15.A.4")
-        defenders = self.defenders(self.combat["hex"])
-        pool = self.pool_of(defenders[0]) if defenders else other(self.phasing)
-        if f"high:{pool}" in self.paid or self.supply[pool] < 1:
+        defenders = self.defenders(self._combat().hex)
+        pool = self.pool_of(defenders[0]) if defenders else other(self.pos.phasing)
+        if f"high:{pool}" in self.pos.paid or self.pos.supply[pool] < 1:
             raise IllegalAction("high intensity support needs one supply point (once an impulse)",
                                 rule="Rule 15.A.4")
 
@@ -200,7 +205,7 @@ class AssaultState(CombatState):
         side = self._current_player()
         u = self._need_unit(a.unit, side)
         t = self.utype(a.unit)
-        h = self.combat["hex"]
+        h = self._combat().hex
         if not self.on_map(a.unit) or t.support <= 0 or not u.deployed:
             raise IllegalAction(f"{a.unit} is not deployed artillery with a support factor",
                                 rule="Rule 11.A")
@@ -217,7 +222,7 @@ class AssaultState(CombatState):
         if self.phase == "defense":
             dist = self.map.distance(u.loc, h)
         else:
-            dist = min((self.map.distance(u.loc, self.units[x].loc) for x in self.attackers(h)),
+            dist = min((self.map.distance(u.loc, self.pos.units[x].loc) for x in self.attackers(h)),
                        default=99)
         if dist > t.range:
             raise IllegalAction(f"{a.unit} is out of range", rule="Rule 11.A.2")
@@ -229,8 +234,7 @@ class AssaultState(CombatState):
             raise IllegalAction(f"{tgt} may not be fired at with "
                                 f"{'conventional' if kind == 'conv' else 'antitank'} fire here",
                                 rule="Rule 9.B" if kind == "conv" else "Rule 10.B")
-        alloc = self.combat.get("alloc", [])
-        if any(al[0] == tgt for al in alloc):
+        if any(al.target == tgt for al in self._combat().alloc):
             raise IllegalAction(f"{tgt} has already been fired at this phase", rule="Rule 9.C.3")
         if a.amount > self.pool(kind):
             raise IllegalAction(f"only {fmt_amount(self.pool(kind))} fire points are left",
@@ -241,8 +245,7 @@ class AssaultState(CombatState):
     def _weapons_limit(self, tgt: str, amount: Fraction) -> None:
         """Rule 9.C.3: weapons units never at better odds than any personnel unit, and
         only once every personnel unit is fired at."""
-        alloc = {al[0]: canonical.unfrac(al[2]) for al in self.combat.get("alloc", [])
-                 if al[1] == "conv"}
+        alloc = {al.target: al.amount for al in self._combat().alloc if al.kind == "conv"}
         targets = self.targets("conv")
         personnel = [x for x in targets if self.utype(x).personnel]
         weapons = [x for x in targets if self.utype(x).weapons]
@@ -277,26 +280,28 @@ class AssaultState(CombatState):
         self._need_phase("defense", "assault", rule="Rule 5")
 
     def _do_act_hq(self, a: WDAction) -> list[Event]:
-        self.combat["hq"] = a.unit
-        return [Event(f"{a.unit} is the controlling headquarters at {self.combat['hex']}",
+        c = self._combat()
+        c.hq = a.unit
+        return [Event(f"{a.unit} is the controlling headquarters at {c.hex}",
                       "info", rule="Rule 11.A.1")]
 
     def _do_act_high(self, a: WDAction) -> list[Event]:
-        defenders = self.defenders(self.combat["hex"])
-        pool = self.pool_of(defenders[0]) if defenders else other(self.phasing)
-        self.supply[pool] -= 1
-        self.paid.add(f"high:{pool}")
+        defenders = self.defenders(self._combat().hex)
+        pool = self.pool_of(defenders[0]) if defenders else other(self.pos.phasing)
+        self.pos.supply[pool] -= 1
+        self.pos.paid.add(f"high:{pool}")
         return [Event("One supply point is spent for high intensity defensive support", "info",
                       rule="Rule 15.A.4")]
 
     def _do_act_support(self, a: WDAction) -> list[Event]:
-        self.combat["support"].append(a.unit)
-        self.units[a.unit].marks.add(f"support:{self.phase}")
-        return [Event(f"{a.unit} supports at {self.combat['hex']} "
+        c = self._combat()
+        c.support.append(a.unit)
+        self.pos.units[a.unit].marks.add(f"support:{self.phase}")
+        return [Event(f"{a.unit} supports at {c.hex} "
                       f"(+{fmt_amount(self.support_value(a.unit))})", "info", rule="Rule 11.A")]
 
     def _do_act_fire(self, a: WDAction, kind: str = "conv") -> list[Event]:
-        self.combat["alloc"].append([a.unit, kind, canonical.frac(a.amount)])
+        self._combat().alloc.append(Allocation(a.unit, kind, a.amount))
         return [Event(f"{a.n} {'conventional' if kind == 'conv' else 'antitank'} fire points at "
                       f"{a.unit}", "attack", visible_to=(self._current_player() or "",),
                       rule="Rule 9" if kind == "conv" else "Rule 10")]
@@ -309,13 +314,13 @@ class AssaultState(CombatState):
     def _open_combat(self, stage: str) -> list[Event] | None:
         """Rule 5: the next assaulted hex where attackers and defenders are still face to
         face becomes the combat (its events), or ``None`` when no hex is left."""
-        while self.combat_hexes:
-            h = self.combat_hexes.pop(0)
+        while self.pos.combat_hexes:
+            h = self.pos.combat_hexes.pop(0)
             if self.attackers(h) and self.defenders(h):
-                self.combat = {"hex": h, "hq": "", "support": [], "alloc": []}
+                self.pos.combat = Combat(h)
                 return [Event(f"{'Defensive' if stage == 'defense' else 'Assault'} fire at "
                               f"{h}", "phase", hexes=(h,), rule="Rule 5")]
-        self.combat = {}
+        self.pos.combat = None
         return None
 
     def default_allocation(self) -> list[tuple[str, str, Fraction]]:
@@ -323,7 +328,7 @@ class AssaultState(CombatState):
         not yet fired at: antitank among AFVs; conventional among personnel units first,
         weapons units only when no personnel unit is left, never at better odds."""
         out: list[tuple[str, str, Fraction]] = []
-        fired = {al[0] for al in self.combat.get("alloc", [])}
+        fired = {al.target for al in self._combat().alloc}
         for kind in ("at", "conv"):
             pool = self.pool(kind)
             if pool <= 0:
@@ -345,15 +350,15 @@ class AssaultState(CombatState):
         """``done firing``: the Default Actions allocate what is left; the defender's fire
         is resolved at once (Rule 5: "Combat immediately ensues until resolved"), the
         assaulting player's is an assault plan, resolved with the others at RESOLVE."""
-        c = self.combat
+        c = self.pos.combat
         events: list[Event] = []
-        if not c:
+        if c is None:
             return events
         for tgt, kind, amt in self.default_allocation():
             try:
                 if kind == "conv":
                     self._weapons_limit(tgt, amt)
-                c["alloc"].append([tgt, kind, canonical.frac(amt)])
+                c.alloc.append(Allocation(tgt, kind, amt))
                 events.append(Event(f"Default allocation: {fmt_amount(amt)} at {tgt}", "attack",
                                     rule="Default actions"))
             except IllegalAction:
@@ -362,18 +367,18 @@ class AssaultState(CombatState):
             return events + self._fire_plan("df")
         # the manual's Assault menu: "Continue until you have completed assault plans on
         # all the enemy hexes you selected ..., then go to RESOLVE"
-        self.plans.append(c)
-        self.combat = {}
-        return [*events, Event(f"The assault plan against {c['hex']} is complete", "phase",
-                               hexes=(c["hex"],), rule="RESOLVE")]
+        self.pos.plans.append(c)
+        self.pos.combat = None
+        return [*events, Event(f"The assault plan against {c.hex} is complete", "phase",
+                               hexes=(c.hex,), rule="RESOLVE")]
 
     def _resolve_next(self) -> list[Event]:
         """RESOLVE (the manual's Assault menu): "The battle commences against each hex and
         each unit targeted within it, one at a time": the first plan left becomes the
         combat, its fire is rolled (Rules 9, 10), each with its morale check (Rule 14),
         then the tank fright checks (14.C.2) and whether the hex is cleared (9.D)."""
-        c = self.combat = self.plans.pop(0)
-        h = c["hex"]
+        c = self.pos.combat = self.pos.plans.pop(0)
+        h = c.hex
         events = [Event(f"Assault at {h}", "phase", hexes=(h,), rule="RESOLVE")]
         events += self._fire_plan("assault")
         self._push("fright", HexArgs(h))
@@ -383,14 +388,14 @@ class AssaultState(CombatState):
     def _fire_plan(self, stage: str) -> list[Event]:
         """The fire allocated at the combat's hex, each target's on the Combat Results
         Table (a ``crt`` die; at RESOLVE an ``assault-crt`` die, sealed dice's batch)."""
-        c = self.combat
-        h = c["hex"]
+        c = self._combat()
+        h = c.hex
         events: list[Event] = []
         tables = self.cat.tables
         parts = {k: self.pool_parts(k) for k in ("conv", "at")}
-        for tgt, kind, amt in sorted(c["alloc"], key=lambda al: (al[1], al[0])):
-            value = canonical.unfrac(amt)
-            if stage == "df" and self.map.faces_toward("slope", h, self.units[tgt].loc) == h:
+        for al in sorted(c.alloc, key=lambda al: (al.kind, al.target)):
+            tgt, kind, value = al.target, al.kind, al.amount
+            if stage == "df" and self.map.faces_toward("slope", h, self.pos.units[tgt].loc) == h:
                 # Rule 12.B doubles the factors of the units firing down the slope, not
                 # artillery support or a bunker's fire: the defender's fire is one pool
                 # (the manual's "general pool"), so each point allocated is the pool's
@@ -408,10 +413,10 @@ class AssaultState(CombatState):
                 continue
             self._die("crt" if stage == "df" else "assault-crt",
                       f"{'conventional' if kind == 'conv' else 'antitank'} fire "
-                      f"{label} against {tgt} at {self.units[tgt].loc}",
+                      f"{label} against {tgt} at {self.pos.units[tgt].loc}",
                       "Rule 9" if kind == "conv" else "Rule 10", kind=kind, uid=tgt, col=col,
-                      stage=stage, hex=self.units[tgt].loc)
-        c["checked"] = []
+                      stage=stage, hex=self.pos.units[tgt].loc)
+        c.checked = []
         return events
 
     def _on_crt(self, job: DieArgs, roll: int) -> list[Event]:
@@ -421,45 +426,45 @@ class AssaultState(CombatState):
         tables = self.cat.tables
         if job.kind == "conv":
             n = rules.conventional_result(tables, job.col, roll)
-            lost = rules.conventional_loss(n, self.units[uid].strength)
+            lost = rules.conventional_loss(n, self.pos.units[uid].strength)
             events = [Event(f"{uid}: MC{n if n else ''}", "attack", units=(uid,), rule="Rule 9")]
             events += self._lose(uid, lost, "conventional fire")
             if self.on_map(uid):
-                self._morale(uid, n, job.stage, self.units[uid].loc)
+                self._morale(uid, n, job.stage, self.pos.units[uid].loc)
             return events
         n = rules.antitank_result(tables, job.col, roll)
         if n <= 0:
             return [Event(f"antitank fire at {uid}: miss", "attack", units=(uid,), rule="Rule 10")]
-        lost = min(n, self.units[uid].strength)
+        lost = min(n, self.pos.units[uid].strength)
         events = self._lose(uid, lost, "antitank fire")
         if self.on_map(uid):
-            self._morale(uid, lost, job.stage, self.units[uid].loc)
+            self._morale(uid, lost, job.stage, self.pos.units[uid].loc)
         return events
 
     def _assault_done(self, h: str) -> list[Event]:
         if self.defenders(h):
             return []
         movers = [x for x in self.attackers(h)
-                  if self.enter_cost(x, self.units[x].loc, h) is not None
+                  if self.enter_cost(x, self.pos.units[x].loc, h) is not None
                   and self._advance_bar(x, h) is None]
         if movers:
-            self.advance[h] = movers
+            self.pos.advance[h] = movers
         return [Event(f"{h} is cleared of defenders", "info", hexes=(h,), rule="Rule 9.D")]
 
     # ------------------------------------------------------------------ advance
 
     def _advance_candidates(self) -> list[WDAction]:
         out = [act("end-advance")]
-        for h, uids in sorted(self.advance.items()):
+        for h, uids in sorted(self.pos.advance.items()):
             out += [act("advance", uid, h) for uid in uids]
         return out
 
     def _check_advance(self, a: WDAction) -> None:
         self._need_phase("advance", rule="Rule 9.D")
-        if a.unit not in self.advance.get(a.hex, []):
+        if a.unit not in self.pos.advance.get(a.hex, []):
             raise IllegalAction(f"{a.unit} did not assault {a.hex} or may not advance",
                                 rule="Rule 9.D")
-        if self.units_at(a.hex, other(self.phasing)):
+        if self.units_at(a.hex, other(self.pos.phasing)):
             raise IllegalAction(f"{a.hex} is not vacated", rule="Rule 9.D")
         bar = self._advance_bar(a.unit, a.hex)
         if bar is not None:
@@ -482,14 +487,14 @@ class AssaultState(CombatState):
         self._need_phase("advance", rule="Rule 9.D")
 
     def _do_act_advance(self, a: WDAction) -> list[Event]:
-        frm = self.units[a.unit].loc
+        frm = self.pos.units[a.unit].loc
         self._put(a.unit, a.hex)
-        self.advance[a.hex] = [x for x in self.advance[a.hex] if x != a.unit]
-        if not self.advance[a.hex]:
-            del self.advance[a.hex]
+        self.pos.advance[a.hex] = [x for x in self.pos.advance[a.hex] if x != a.unit]
+        if not self.pos.advance[a.hex]:
+            del self.pos.advance[a.hex]
         return [Event(f"{a.unit} advances from {frm} into {a.hex}", "move",
                       hexes=(frm, a.hex), units=(a.unit,), rule="Rule 9.D")]
 
     def _do_act_end_advance(self, a: WDAction) -> list[Event]:
-        self.advance = {}
+        self.pos.advance = {}
         return []

@@ -1,6 +1,7 @@
 """The White Death position and the lookups every rule module uses.
 
-:class:`BaseState` holds the whole changing position (what a snapshot saves) and answers
+:class:`BaseState` holds the whole changing position (``self.pos``, the typed data of
+:mod:`engines.white_death.position`: what a snapshot saves) and answers
 what every rule asks: which units are where, whose they are, what the catalog says of
 them, and whether a stack is legal (Rule 4). The sequence of play is the step runtime's
 (:mod:`pbem.steps`): the steps are in :mod:`engines.white_death.sequence`, and the work a
@@ -12,14 +13,13 @@ from __future__ import annotations
 
 import copy
 from collections.abc import Iterable
-from dataclasses import dataclass, field
-from fractions import Fraction
+from dataclasses import dataclass
 from typing import Any, ClassVar
 
 from engines.hexkit.hexmap import HexMap
 from engines.white_death import rules
 from engines.white_death.data import GARRISON_TYPE, Catalog, ScenarioDef, UnitDef, UnitType
-from pbem import canonical
+from engines.white_death.position import Position, U
 from pbem.engine import Engine, State
 from pbem.errors import IllegalAction
 from pbem.steps import Flow, Frame, StepState
@@ -27,72 +27,8 @@ from pbem.steps import Flow, Frame, StepState
 BOXES = ("pending", "raster", "dead", "refit", "setup")
 
 
-#: attributes a clone shares: the rules and data, never changed by play
-_SHARED = frozenset({"engine", "cat", "sc", "_static", "_cache", "_pcache", "_near", "_neartok",
-                     "_stack", "_listing", "_encoded", "parked"})
-_IMMUTABLE = (str, int, bool, Fraction, bytes, type(None))
-
-
-def _copy(v: Any) -> Any:
-    """A deep copy of position data (containers of units, strings, numbers, frozen data)."""
-    if isinstance(v, _IMMUTABLE):
-        return v
-    kind = type(v)
-    if kind is dict:
-        return {k: _copy(x) for k, x in v.items()}
-    if kind is list:
-        return [_copy(x) for x in v]
-    if kind is set:
-        return set(v)  # sets hold strings only
-    if kind is U:
-        u = copy.copy(v)
-        u.marks = set(v.marks)
-        return u
-    if kind is tuple:
-        return tuple(_copy(x) for x in v)
-    if kind is Frame:
-        return Frame(v.step, v.args, v.pc)  # a frame's arguments are frozen dataclasses
-    if getattr(v, "__dataclass_params__", None) is not None and v.__dataclass_params__.frozen:
-        return v  # UnitDef and the like: immutable
-    return copy.deepcopy(v)
-
-
 def other(side: str) -> str:
     return "german" if side == "soviet" else "soviet"
-
-
-@dataclass
-class U:
-    """A unit's changing state (its fixed data is in the catalog)."""
-
-    uid: str
-    loc: str
-    strength: int
-    deployed: bool = False
-    spent: Fraction = Fraction(0)
-    stopped: bool = False
-    zoc_start: bool = False
-    entrained: bool = False
-    via: str = ""
-    garrison: str = ""
-    seq: int = 0
-    assault: str = ""
-    entry: str = ""
-    marks: set[str] = field(default_factory=set)
-
-    def to_data(self) -> dict[str, Any]:
-        return {"uid": self.uid, "loc": self.loc, "strength": self.strength,
-                "deployed": self.deployed, "spent": canonical.frac(self.spent),
-                "stopped": self.stopped, "zoc_start": self.zoc_start,
-                "entrained": self.entrained, "via": self.via, "garrison": self.garrison,
-                "seq": self.seq, "assault": self.assault, "entry": self.entry,
-                "marks": sorted(self.marks)}
-
-    @staticmethod
-    def from_data(d: dict[str, Any]) -> U:
-        return U(d["uid"], d["loc"], d["strength"], d["deployed"], canonical.unfrac(d["spent"]),
-                 d["stopped"], d["zoc_start"], d["entrained"], d["via"], d["garrison"],
-                 d["seq"], d["assault"], d["entry"], set(d["marks"]))
 
 
 @dataclass(frozen=True)
@@ -114,59 +50,23 @@ class DieArgs:
     group: tuple[str, ...] = ()
 
 
-class BaseState(StepState[None]):
+class BaseState(StepState[Position]):
     """The position, the lookups on it, and the frames every rule module queues."""
 
     cat: Catalog
-    #: no typed position dataclass (yet): the snapshot's ``position`` is
-    #: :meth:`engines.white_death.snapshot.SnapshotState.setup_position`
-    Position: ClassVar[type[Any]] = type(None)
+    #: the position as typed data (:mod:`engines.white_death.position`), ``self.pos``
+    Position = Position
 
     def __init__(self, engine: Engine, scenario: str, options: dict[str, str],
                  cat: Catalog) -> None:
         super().__init__(engine, scenario, options)
         self.cat = cat
         self.sc: ScenarioDef = cat.scenarios[scenario]
-        self.turn = self.sc.turns[0]
         self.last_turn = self.sc.turns[1]
-        self.phasing = "soviet"
-        self.mps = {"soviet": 10, "german": 10}
-        self.impulse_mp = 0
-        self.impulse_left_before = 0
-        self.impulses = {"soviet": 0, "german": 0}
-        self.weather = "clear"
-        self.supply = {"soviet": 0, "german": 0, "vl": 0}
-        self.repl = {"soviet": 0, "german": 0}
-        self.rail_used = {"soviet": 0, "german": 0}
-        self.repaired = {"soviet": False, "german": False}
-        self.vl_released = not self.sc.opening
-        self.vl_avoid = False
-        self.bunkers: list[list[Any]] = []
-        self.bridges: set[str] = set()
-        self.builders: set[str] = set()
-        self.units: dict[str, U] = {}
-        self.garrison_types: dict[str, UnitDef] = {}
-        self.schedule: list[list[Any]] = []  # [turn, uid, area] still to come
-        self.assaults: dict[str, list[str]] = {}
-        self.combat: dict[str, Any] = {}
-        self.combat_hexes: list[str] = []
-        #: the assault plans made and not yet resolved (the manual's RESOLVE), in hex order
-        self.plans: list[dict[str, Any]] = []
-        self.paid: set[str] = set()
-        self.bar: dict[str, Any] = {}
-        self.barrage_phase: dict[str, list[int]] = {}  # uid -> [strength at first, lost]
-        self.advance: dict[str, list[str]] = {}
+        self.pos = Position(turn=self.sc.turns[0], vl_released=not self.sc.opening)
         #: frames a rule queued while a step ran, handed to the runtime as it ends
         self._pending: list[tuple[str, Any]] = []
-        self.counts: dict[str, int] = {}
-        self.losses = {"soviet": 0, "german": 0}
-        self.setup_side = ""
-        self.setup_raster: list[str] = []
-        self.flieger = ""  # "", "rolled", "answer-due"
-        self.passing = ""  # a unit moving through a full hex (Rule 4)
-        self.seq = 0
         self.stack: list[Frame] = []
-        self.final: dict[str, Any] = {}
         self._cache: dict[Any, Any] = {}
         #: what depends on where units stand and nothing else (which units are in each
         #: hex, each side's units on the map, the enemy's ZOCs and traces): kept across
@@ -192,10 +92,11 @@ class BaseState(StepState[None]):
         """A copy of the position only: the engine, catalog and map-derived facts are
         shared, and the caches start empty (a cache is never part of the position)."""
         new = copy.copy(self)
-        d = new.__dict__
-        for k, v in self.__dict__.items():
-            if k not in _SHARED:
-                d[k] = _copy(v)
+        new.options = dict(self.options)
+        new.history = list(self.history)  # records are never changed once made
+        new.pos = self.pos.copy()
+        new.stack = [Frame(f.step, f.args, f.pc) for f in self.stack]
+        new._pending = list(self._pending)
         new._cache = {}
         new._pcache = {}
         new._near = {}
@@ -234,18 +135,31 @@ class BaseState(StepState[None]):
 
     def udef(self, uid: str) -> UnitDef:
         d = self.cat.units.get(uid)
-        return d if d is not None else self.garrison_types[uid]
+        return d if d is not None else self._garrison_def(uid)
 
     def utype(self, uid: str) -> UnitType:
         d = self.cat.units.get(uid)
-        return (d if d is not None else self.garrison_types[uid]).type
+        return (d if d is not None else self._garrison_def(uid)).type
 
     def side_of(self, uid: str) -> str:
         d = self.cat.units.get(uid)
-        return (d if d is not None else self.garrison_types[uid]).side
+        return (d if d is not None else self._garrison_def(uid)).side
+
+    def _garrison_def(self, uid: str) -> UnitDef:
+        """An intrinsic garrison's data ("Intrinsic Garrisons": a German garrison unit of
+        the catalog's garrison type, 1 SP); the same for every one, so kept per catalog."""
+        if uid not in self.pos.garrisons:
+            raise KeyError(uid)
+        key = ("garrison-def", uid)
+        got = self._static.get(key)
+        if got is None:
+            got = self._static[key] = UnitDef(uid, "german", self.garrison_type(), "garrison",
+                                              1)
+        out: UnitDef = got
+        return out
 
     def on_map(self, uid: str) -> bool:
-        u = self.units.get(uid)
+        u = self.pos.units.get(uid)
         return u is not None and u.loc not in BOXES
 
     def units_at(self, h: str, side: str | None = None) -> list[str]:
@@ -274,12 +188,12 @@ class BaseState(StepState[None]):
         key = "byhex"
         if key not in self._pcache:
             d: dict[str, list[str]] = {}
-            for uid in sorted(self.units):
-                u = self.units[uid]
+            for uid in sorted(self.pos.units):
+                u = self.pos.units[uid]
                 if u.loc not in BOXES:
                     d.setdefault(u.loc, []).append(uid)
             for h in d:
-                d[h].sort(key=lambda x: (self.units[x].seq, x))
+                d[h].sort(key=lambda x: (self.pos.units[x].seq, x))
             self._pcache[key] = d
         by: dict[str, list[str]] = self._pcache[key]
         return by
@@ -311,8 +225,8 @@ class BaseState(StepState[None]):
         got = self._pcache.get(key)
         if got is None:
             by: dict[str, list[str]] = {"soviet": [], "german": []}
-            for uid in sorted(self.units):
-                if self.units[uid].loc not in BOXES:
+            for uid in sorted(self.pos.units):
+                if self.pos.units[uid].loc not in BOXES:
                     by[self.side_of(uid)].append(uid)
             for s, us in by.items():
                 self._pcache[("side-units", s)] = us
@@ -327,11 +241,11 @@ class BaseState(StepState[None]):
     # ------------------------------------------------------------------ position
 
     def _put(self, uid: str, h: str) -> None:
-        u = self.units[uid]
+        u = self.pos.units[uid]
         was = u.loc
-        self.seq += 1
+        self.pos.seq += 1
         u.loc = h
-        u.seq = self.seq
+        u.seq = self.pos.seq
         near, self._near = self._near, {}
         neartok, self._neartok = self._neartok, {}
         stack, self._stack = self._stack, {}
@@ -384,7 +298,7 @@ class BaseState(StepState[None]):
         by: dict[str, list[str]] | None = pcache.get("byhex")
         if by is not None:
             by = dict(by)  # the lists of other hexes are shared: never changed in place
-            units = self.units
+            units = self.pos.units
             changed = [x for x in (was, h) if x not in BOXES]
             for x in changed:
                 here = [y for y in by.get(x, ()) if y != uid]
@@ -409,7 +323,7 @@ class BaseState(StepState[None]):
         return out
 
     def bunker(self, h: str) -> int:
-        return max((b[1] for b in self.bunkers if b[0] == h), default=0)
+        return max((b.strength for b in self.pos.bunkers if b.hex == h), default=0)
 
     def stack_ok_with(self, h: str, uid: str, leaving: Iterable[str] = ()) -> bool:
         """Rule 4: may ``uid`` stand in ``h`` (with ``leaving`` gone from it)? It depends
@@ -441,7 +355,7 @@ class BaseState(StepState[None]):
     # ------------------------------------------------------------------ the sequence of play
 
     def over(self) -> bool:
-        return bool(self.final)
+        return self.pos.final is not None
 
     @property
     def phase(self) -> str:
@@ -479,14 +393,14 @@ class BaseState(StepState[None]):
                                 f"the {self.phase} phase", rule=rule)
 
     def _need_unit(self, uid: str, side: str | None = None) -> U:
-        if uid not in self.units:
+        if uid not in self.pos.units:
             raise IllegalAction(f"there is no unit {uid!r}", rule="Rule 2")
         if side is not None and self.side_of(uid) != side:
             raise IllegalAction(f"{uid} is not a {side} unit", rule="Rule 6.A")
-        return self.units[uid]
+        return self.pos.units[uid]
 
     def _need_map(self, uid: str) -> U:
-        u = self._need_unit(uid, self.phasing)
+        u = self._need_unit(uid, self.pos.phasing)
         if not self.on_map(uid):
             raise IllegalAction(f"{uid} is not on the map", rule="Rule 6.A")
         return u

@@ -34,7 +34,7 @@ class CombatState(SupplyState):
     def fire_value(self, uid: str, kind: str, target_hex: str, attacking: bool) -> Fraction:
         """Rules 9.C.1 / 10.C.1: factor x remaining strength, with Rules 12.B, 15.C, 21.A."""
         t = self.utype(uid)
-        u = self.units[uid]
+        u = self.pos.units[uid]
         factor = t.cf if kind == "conv" else t.atf
         if factor <= 0:
             return Fraction(0)
@@ -53,7 +53,7 @@ class CombatState(SupplyState):
     def defense(self, uid: str, against: str, at_hex: str | None = None) -> int:
         """Rule 9.C.2 / 10.C.2 / 12: defense of a unit in (or assaulting into) a hex."""
         t = self.utype(uid)
-        h = self.units[uid].loc
+        h = self.pos.units[uid].loc
         if against == "at" or t.afv:
             d = t.defense
             if self.is_town_or_forest(h) or (at_hex is not None and self.is_town_or_forest(at_hex)):
@@ -70,27 +70,27 @@ class CombatState(SupplyState):
     # ------------------------------------------------------------------ who fights
 
     def attackers(self, h: str) -> list[str]:
-        return [x for x in self.assaults.get(h, []) if self.on_map(x)
-                and self.units[x].assault == h and "no-assault" not in self.units[x].marks
-                and self.map.grid.adjacent(self.units[x].loc, h)]
+        return [x for x in self.pos.assaults.get(h, []) if self.on_map(x)
+                and self.pos.units[x].assault == h and "no-assault" not in self.pos.units[x].marks
+                and self.map.grid.adjacent(self.pos.units[x].loc, h)]
 
     def defenders(self, h: str) -> list[str]:
-        return self.units_at(h, other(self.phasing))
+        return self.units_at(h, other(self.pos.phasing))
 
     # ------------------------------------------------------------------ losses and morale
 
     def _lose(self, uid: str, n: int, why: str) -> list[Event]:
         if n <= 0 or not self.on_map(uid):
             return []
-        u = self.units[uid]
+        u = self.pos.units[uid]
         h = u.loc
         n = min(n, u.strength)
         u.strength -= n
         side = self.side_of(uid)
-        self.losses[side] += n
+        self.pos.losses[side] += n
         if u.strength <= 0 or "intrinsic" in self.utype(uid).flags:
             u.loc = "dead"
-            self.counts[f"elim:{h}"] = self.counts.get(f"elim:{h}", 0) + 1
+            self.pos.counts[f"elim:{h}"] = self.pos.counts.get(f"elim:{h}", 0) + 1
             self._relocated()
             return [Event(f"{uid} is eliminated at {h} ({why})", "loss", hexes=(h,),
                           units=(uid,), rule=_LOSS_RULE.get(why, "Rule 14"))]
@@ -100,17 +100,17 @@ class CombatState(SupplyState):
     def morale_exempt(self, uid: str, stage: str) -> bool:
         """Rule 14.C.6 / 19: a bunker of 3 or more shields non-AFVs not assaulting out."""
         t = self.utype(uid)
-        h = self.units[uid].loc
+        h = self.pos.units[uid].loc
         if t.afv or self.side_of(uid) != "german":
             return False
-        return self.bunker(h) >= 3 and not (stage == "df" and self.units[uid].assault)
+        return self.bunker(h) >= 3 and not (stage == "df" and self.pos.units[uid].assault)
 
     def fright(self, uid: str, h: str) -> bool:
         """Rule 14.C.2: is this defender frightened by enemy AFVs assaulting it?"""
         if not any(self.utype(x).afv for x in self.attackers(h)):
             return False
         side = self.side_of(uid)
-        if self.is_town(self.units[uid].loc):
+        if self.is_town(self.pos.units[uid].loc):
             return False
         return not any(rules.fright_immune_type(self.utype(x), side)
                        for x in self.units_at(h, side))
@@ -121,22 +121,22 @@ class CombatState(SupplyState):
         if stage == "assault":
             if self.fright(uid, h):
                 mod += 1
-            if self.combat:
-                self.combat.setdefault("checked", []).append(uid)
+            if self.pos.combat is not None:
+                self.pos.combat.checked.append(uid)
         # the check comes before any die queued earlier: it follows the fire that caused it
         self._die("mc", f"morale check for {uid} at {h} (+{mod})", "Rule 14", front=True,
                   uid=uid, mod=mod, stage=stage, hex=h)
 
     def morale_modifiers(self, uid: str, base: int) -> int:
-        h = self.units[uid].loc
+        h = self.pos.units[uid].loc
         t = self.utype(uid)
         mod = base
         if self.isolated(uid):
             mod += 1  # Rule 14.C.3 / 15.C
-        if self.weather == "snow" and not t.afv and not self.is_town(h):
+        if self.pos.weather == "snow" and not t.afv and not self.is_town(h):
             mod += 1  # Rule 14.C.5
-        mod += self.counts.get(f"rout:{h}", 0)  # Rule 14.C.4
-        mod += self.counts.get(f"elim:{h}", 0)  # Rule 14.C.7
+        mod += self.pos.counts.get(f"rout:{h}", 0)  # Rule 14.C.4
+        mod += self.pos.counts.get(f"elim:{h}", 0)  # Rule 14.C.7
         return mod
 
     def _on_mc(self, job: DieArgs, roll: int) -> list[Event]:
@@ -146,7 +146,7 @@ class CombatState(SupplyState):
         mod = self.morale_modifiers(uid, job.mod)
         t = self.utype(uid)
         band = rules.morale_band(roll + mod, t.morale)
-        h = self.units[uid].loc
+        h = self.pos.units[uid].loc
         # the check was announced with the modifier of the fire alone; the hex adds its own
         # now (Rule 14.C), and the line says so rather than contradict the announcement
         extra = mod - job.mod
@@ -156,13 +156,13 @@ class CombatState(SupplyState):
                         f"{roll + mod}, {band}{why}", "morale", hexes=(h,), units=(uid,),
                         rule=job.rule)]
         stage = job.stage
-        u = self.units[uid]
+        u = self.pos.units[uid]
         if band == "pass":
             return events
         if "intrinsic" in t.flags:  # a garrison cannot leave its town
             return events + self._lose(uid, u.strength, "garrison broken")
         if band == "rout":
-            self.counts[f"rout:{h}"] = self.counts.get(f"rout:{h}", 0) + 1
+            self.pos.counts[f"rout:{h}"] = self.pos.counts.get(f"rout:{h}", 0) + 1
             if not t.afv:
                 events += self._lose(uid, 1, "rout")
             if self.on_map(uid):
@@ -185,7 +185,8 @@ class CombatState(SupplyState):
     def _fright_checks(self, h: str) -> None:
         """Rule 14.C.2: after the assault fire, the defenders frightened by the assaulting
         AFVs that no fire made check morale take their tank fright check."""
-        checked = set(self.combat.get("checked", []))
+        c = self.pos.combat
+        checked = set(c.checked) if c is not None else set()
         for uid in self.defenders(h):
             if uid not in checked and self.fright(uid, h) and not self.morale_exempt(
                     uid, "assault"):
@@ -198,7 +199,7 @@ class CombatState(SupplyState):
         """Rule 14.B/C.1: two hexes generally away from the enemy, through ZOCs at the cost
         of one strength point, farther while it would end in an enemy ZOC or overstack."""
         s = self.side_of(uid)
-        u = self.units[uid]
+        u = self.pos.units[uid]
         start = u.loc
         path = self.retreat_path(uid)
         if path is None:
@@ -229,7 +230,7 @@ class CombatState(SupplyState):
         from the nearest enemy unit ("generally away from enemy units"), then the lowest
         end hex and route, so both players' programs move the unit alike."""
         s = self.side_of(uid)
-        start = self.units[uid].loc
+        start = self.pos.units[uid].loc
         enemies = sorted(self.enemy_hexes(s))
         ez = self.ezoc(s)
         bad = set(enemies)

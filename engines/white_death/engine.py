@@ -5,7 +5,6 @@ from __future__ import annotations
 import functools
 from collections.abc import Mapping
 from pathlib import Path
-from typing import Any
 
 from engines.hexkit.scenario import ScenarioSet, load_scenario_dir, load_scenario_path
 from engines.white_death.data import Catalog, load_catalog
@@ -27,7 +26,7 @@ class WhiteDeath(Engine):
 
     id = "white-death"
     title = "White Death: Battle for Velikiye Luki, November 1942"
-    rules_version = "0.6"
+    rules_version = "0.7"
     sides = ("soviet", "german")
 
     def __init__(self, root: str | Path | None = None) -> None:
@@ -109,8 +108,8 @@ class WhiteDeath(Engine):
 
     def _restore(self, snapshot: Snapshot) -> State:
         state = WDState(self, snapshot["scenario"], dict(snapshot["options"]), self.catalog())
-        body: dict[str, Any] = snapshot["body"]
-        state.restore_from(body)
+        state.restore_body(snapshot["body"])
+        state._moved()  # nothing cached belongs to the position restored
         return state
 
 

@@ -17,7 +17,8 @@ from engines.hexkit.movement import region
 from engines.white_death import rules
 from engines.white_death.actions import WDAction, act, fmt_amount
 from engines.white_death.artillery import ArtilleryState
-from engines.white_death.base import DieArgs, U, other
+from engines.white_death.base import DieArgs, other
+from engines.white_death.position import U
 from engines.white_death.reinforcements import ReinforcementState
 from pbem.engine import Event
 from pbem.errors import IllegalAction
@@ -54,7 +55,7 @@ class MovementState(ArtilleryState, ReinforcementState):
             self, dests: Callable[[str], frozenset[str]] | None = None) -> list[WDAction]:
         """The actions a movement phase may offer; with ``dests`` (the hexes a unit may
         move into) only the moves among them, in the same order."""
-        s = self.phasing
+        s = self.pos.phasing
         out = [act("end-movement")]
         for uid in self.side_units(s):
             out += self._unit_candidates(uid, dests)
@@ -64,9 +65,9 @@ class MovementState(ArtilleryState, ReinforcementState):
     def _unit_candidates(self, uid: str,
                          dests: Callable[[str], frozenset[str]] | None = None) -> list[WDAction]:
         """What one unit of the phasing side may be offered in a movement phase."""
-        s = self.phasing
+        s = self.pos.phasing
         enemy = self.enemy_hexes(s)
-        u = self.units[uid]
+        u = self.pos.units[uid]
         t = self.utype(uid)
         out: list[WDAction] = []
         if u.entrained:
@@ -93,9 +94,9 @@ class MovementState(ArtilleryState, ReinforcementState):
                     out.append(act("assault", uid, n))
         # Rule 20: offered only where the check could accept them (a bridge unit that has
         # not built, off a bridge; an engineer on one): the check still decides
-        if "bridge" in t.flags and uid not in self.builders and u.loc not in self.bridges:
+        if "bridge" in t.flags and uid not in self.pos.builders and u.loc not in self.pos.bridges:
             out.append(act("build", uid))
-        if "engineer" in t.flags and u.loc in self.bridges:
+        if "engineer" in t.flags and u.loc in self.pos.bridges:
             out.append(act("demolish", uid))
         return out + self._refill_candidates(uid)
 
@@ -103,33 +104,33 @@ class MovementState(ArtilleryState, ReinforcementState):
         """A unit's moves into the hexes ``ok``, in the order of its hex's neighbours."""
         if not ok:
             return ()
-        frm = self.units[uid].loc
+        frm = self.pos.units[uid].loc
         return tuple(WDAction("move", uid, n, frm) for n in self.nbrs(frm) if n in ok)
 
     def _refill_candidates(self, uid: str) -> list[WDAction]:
         """Rule 18's replacement and repair of a unit below its strength."""
-        s = self.phasing
-        u = self.units[uid]
+        s = self.pos.phasing
+        u = self.pos.units[uid]
         t = self.utype(uid)
         out: list[WDAction] = []
         full = self.cat.units[uid].strength if uid in self.cat.units else 0
         if u.strength < full:
-            if t.personnel and self.repl[s] > 0 and self.impulses[s] == 1:
+            if t.personnel and self.pos.repl[s] > 0 and self.pos.impulses[s] == 1:
                 out.append(act("replace", uid))
-            if t.afv and self.turn >= 5 and not self.repaired[s]:
+            if t.afv and self.pos.turn >= 5 and not self.pos.repaired[s]:
                 out.append(act("repair", uid))
         return out
 
     def _phase_candidates(self) -> list[WDAction]:
         """Movement-phase actions of no unit on the map: entries (Rule 17), the refit."""
-        s = self.phasing
+        s = self.pos.phasing
         out = []
         # the raster's units only are sorted (every decision asks: not all units)
-        for uid in sorted(x for x, u in self.units.items() if u.loc == "raster"):
+        for uid in sorted(x for x, u in self.pos.units.items() if u.loc == "raster"):
             if self.side_of(uid) == s:
                 for h in self.entry_hexes(uid):
                     out.append(act("enter", uid, h))
-        if s == "soviet" and self.turn == 10:
+        if s == "soviet" and self.pos.turn == 10:
             for div in sorted({self.udef(x).div for x in self.side_units(s)}):
                 out.append(act("refit", div))
         return out
@@ -137,17 +138,17 @@ class MovementState(ArtilleryState, ReinforcementState):
     # ------------------------------------------------------------------ moving
 
     def left(self, uid: str) -> Fraction:
-        spent = self.units[uid].spent
+        spent = self.pos.units[uid].spent
         if not spent:
-            return Fraction(self.impulse_mp)
-        return Fraction(self.impulse_mp) - spent
+            return Fraction(self.pos.impulse_mp)
+        return Fraction(self.pos.impulse_mp) - spent
 
     def move_cost(self, uid: str, frm: str, to: str) -> Fraction | None:
         """Terrain cost plus Rule 3 / 6.B.1 ZOC costs."""
         cost = self.enter_cost(uid, frm, to)
         if cost is None:
             return None
-        u = self.units[uid]
+        u = self.pos.units[uid]
         t = self.utype(uid)
         s = self.side_of(uid)
         if frm in self.ezoc(s):
@@ -174,7 +175,7 @@ class MovementState(ArtilleryState, ReinforcementState):
 
     def _move_checks(self, a: WDAction, u: U) -> None:
         uid = a.unit
-        s = self.phasing
+        s = self.pos.phasing
         if u.loc != a.frm:
             raise IllegalAction(f"{uid} is in {u.loc}, not {a.frm}", rule="Rule 6.A")
         if a.hex not in self.map or not self.map.grid.adjacent(a.frm, a.hex):
@@ -245,12 +246,12 @@ class MovementState(ArtilleryState, ReinforcementState):
         bridges within two hexes. A move elsewhere on the map finds it again."""
         if u.entrained or u.stopped or u.assault:
             return ()
-        s = self.phasing
-        bridges = self.bridges
+        s = self.pos.phasing
+        bridges = self.pos.bridges
         spent = u.spent  # as its two ints: a Fraction hashes slowly (a modular inverse)
         key = (u.uid, u.loc, spent.numerator, spent.denominator, u.zoc_start, u.via,
                u.garrison, "left-zoc" in u.marks,
-               s, self.impulse_mp, self.weather, self.vl_released,
+               s, self.pos.impulse_mp, self.pos.weather, self.pos.vl_released,
                self.by_enemies("token", s, self._new_token),
                tuple(h for h in self.area2(u.loc) if h in bridges) if bridges else ())
         memo = self._static.setdefault("reach-memo", {})
@@ -297,7 +298,7 @@ class MovementState(ArtilleryState, ReinforcementState):
 
     def _move_reach(self, u: U) -> tuple[tuple[str, int, bool], ...]:
         uid = u.uid
-        s = self.phasing
+        s = self.pos.phasing
         enemy = self.enemy_hexes(s)
         left = self.left_ticks(u)
         city = self.city_bound(uid)
@@ -310,7 +311,7 @@ class MovementState(ArtilleryState, ReinforcementState):
         extra = 0
         if frm in ezoc and (t.mob == "s" or (u.zoc_start and "left-zoc" not in u.marks)):
             extra = self.ticks()  # Rule 3.B / Rule 3 / 6.B.1, as in move_cost
-        thaw = self.weather == "thaw"
+        thaw = self.pos.weather == "thaw"
         out = []
         for n, c in zip(self.nbrs(frm), self.enter_row(t.mob, frm), strict=True):
             if c is None or n in enemy or (city and n not in vl):
@@ -325,8 +326,8 @@ class MovementState(ArtilleryState, ReinforcementState):
 
     def left_ticks(self, u: U) -> int:
         """:meth:`left` in ticks (:meth:`ticks`)."""
-        return (self.impulse_mp * self.ticks() - self.to_ticks(u.spent) if u.spent
-                else self.impulse_mp * self.ticks())
+        return (self.pos.impulse_mp * self.ticks() - self.to_ticks(u.spent) if u.spent
+                else self.pos.impulse_mp * self.ticks())
 
     def move_ticks(self, uid: str, frm: str, to: str) -> int | None:
         """:meth:`move_cost` in ticks: the same rules, in ints."""
@@ -335,7 +336,7 @@ class MovementState(ArtilleryState, ReinforcementState):
             return None
         s = self.side_of(uid)
         if frm in self.ezoc(s):
-            u = self.units[uid]
+            u = self.pos.units[uid]
             if self.utype(uid).mob == "s":
                 cost += self.ticks()  # Rule 3.B, as in move_cost
             elif u.zoc_start and "left-zoc" not in u.marks:
@@ -356,7 +357,7 @@ class MovementState(ArtilleryState, ReinforcementState):
         if to in self.ezoc(s) or (t.afv and frm in self.ezoc(s)) or self.lake_roll_due(
                 uid, frm, to):
             return False
-        rest = self.left_ticks(self.units[uid]) - cost
+        rest = self.left_ticks(self.pos.units[uid]) - cost
         enemy = self.enemy_hexes(s)
         for n in self.nbrs(to):
             if n in enemy or n == to:
@@ -375,8 +376,8 @@ class MovementState(ArtilleryState, ReinforcementState):
 
     def _do_act_move(self, a: WDAction) -> list[Event]:
         uid = a.unit
-        self.units[uid]
-        s = self.phasing
+        self.pos.units[uid]
+        s = self.pos.phasing
         cost = self.move_cost(uid, a.frm, a.hex)
         assert cost is not None
         t = self.utype(uid)
@@ -400,7 +401,7 @@ class MovementState(ArtilleryState, ReinforcementState):
         """Rule 3.A: the move of an AFV that drew antitank fire leaving an enemy ZOC goes
         on after the fire, unless the fire stopped or removed it."""
         uid, frm, to = m.uid, m.frm, m.to
-        u = self.units[uid]
+        u = self.pos.units[uid]
         if not self.on_map(uid) or u.loc != frm or u.stopped:
             return [Event(f"{uid} ends its movement at {u.loc}", "move", units=(uid,),
                           rule="Rule 3.A")]
@@ -409,7 +410,7 @@ class MovementState(ArtilleryState, ReinforcementState):
         return self._finish_move(uid, frm, to, m.cost)
 
     def _finish_move(self, uid: str, frm: str, to: str, cost: Fraction) -> list[Event]:
-        u = self.units[uid]
+        u = self.pos.units[uid]
         s = self.side_of(uid)
         t = self.utype(uid)
         if frm in self.ezoc(s):
@@ -420,7 +421,7 @@ class MovementState(ArtilleryState, ReinforcementState):
         u.deployed = False
         u.marks.discard("entered")
         self._put(uid, to)
-        self.passing = "" if self.stack_ok_with(to, uid) else uid
+        self.pos.passing = "" if self.stack_ok_with(to, uid) else uid
         # Rule 4.C: the opponent sees a counter move, not which unit it is
         events = [Event(f"{uid} moves {frm} to {to}", "move", visible_to=(s,),
                         hexes=(frm, to), units=(uid,), rule="Rule 6"),
@@ -450,7 +451,7 @@ class MovementState(ArtilleryState, ReinforcementState):
 
     def escorts(self, leader: str) -> list[str]:
         """Rule 21.B: the units stacked with a Brandenburg unit, which move with it."""
-        h = self.units[leader].loc
+        h = self.pos.units[leader].loc
         return [x for x in self.units_at(h, "german") if x != leader
                 and "intrinsic" not in self.utype(x).flags]
 
@@ -483,7 +484,7 @@ class MovementState(ArtilleryState, ReinforcementState):
         for x in group:
             cost = self.move_cost(x, a.frm, a.hex)
             assert cost is not None
-            u = self.units[x]
+            u = self.pos.units[x]
             if in_zoc:
                 u.marks.add("left-zoc")
             u.spent += cost
@@ -505,7 +506,7 @@ class MovementState(ArtilleryState, ReinforcementState):
         if roll - job.mod <= 1:
             for x in job.group or (job.uid,):
                 if self.on_map(x):
-                    self.units[x].stopped = True
+                    self.pos.units[x].stopped = True
             return [Event(f"{job.uid} is found out and stops at {job.hex}", "info",
                           hexes=(job.hex,), rule="Rule 21.B")]
         return [Event(f"{job.uid} slips through", "info", visible_to=("german",),
@@ -525,15 +526,16 @@ class MovementState(ArtilleryState, ReinforcementState):
             raise IllegalAction("deploying costs one movement point", rule="Rule 6.B.2")
 
     def _do_act_deploy(self, a: WDAction) -> list[Event]:
-        u = self.units[a.unit]
+        u = self.pos.units[a.unit]
         u.spent += 1
         u.deployed = True
-        return [Event(f"{a.unit} deploys", "info", visible_to=(self.phasing,), rule="Rule 6.B.2")]
+        return [Event(f"{a.unit} deploys", "info", visible_to=(self.pos.phasing,),
+                      rule="Rule 6.B.2")]
 
     # ------------------------------------------------------------------ rail (Rule 8)
 
     def turn_rail_left(self, side: str) -> int:
-        return self.cat.rail_sp - self.rail_used[side]
+        return self.cat.rail_sp - self.pos.rail_used[side]
 
     def _check_entrain(self, a: WDAction) -> None:
         u = self._movable(a.unit)
@@ -547,10 +549,10 @@ class MovementState(ArtilleryState, ReinforcementState):
                                 "(except reinforcements as they enter)", rule="Rule 8")
         if self.left(a.unit) < 1:
             raise IllegalAction("entraining costs one movement point", rule="Rule 8")
-        if u.strength > self.turn_rail_left(self.phasing):
-            raise IllegalAction(f"only {self.turn_rail_left(self.phasing)} strength points of "
+        if u.strength > self.turn_rail_left(self.pos.phasing):
+            raise IllegalAction(f"only {self.turn_rail_left(self.pos.phasing)} strength points of "
                                 "rail movement are left this turn", rule="Rule 8")
-        if u.loc in self.ezoc(self.phasing):
+        if u.loc in self.ezoc(self.pos.phasing):
             raise IllegalAction("rail movement may not start in an enemy ZOC", rule="Rule 8")
         if not self.rail_destinations(a.unit, check_only=True):
             raise IllegalAction("the railroad cannot be traced to a friendly edge from here",
@@ -586,7 +588,7 @@ class MovementState(ArtilleryState, ReinforcementState):
 
     def _rail_destinations(self, uid: str, check_only: bool = False) -> list[str]:
         s = self.side_of(uid)
-        start = self.units[uid].loc
+        start = self.pos.units[uid].loc
         part = self._rail_net(s, start)
         if not part.to_edge:
             return []
@@ -621,29 +623,29 @@ class MovementState(ArtilleryState, ReinforcementState):
             raise IllegalAction(f"{a.unit} cannot reach {a.hex} by rail", rule="Rule 8")
 
     def _do_act_entrain(self, a: WDAction) -> list[Event]:
-        u = self.units[a.unit]
+        u = self.pos.units[a.unit]
         u.spent += 1
         u.entrained = True
         u.deployed = False
-        self.rail_used[self.phasing] += u.strength
-        return [Event(f"{a.unit} entrains at {u.loc}", "move", visible_to=(self.phasing,),
+        self.pos.rail_used[self.pos.phasing] += u.strength
+        return [Event(f"{a.unit} entrains at {u.loc}", "move", visible_to=(self.pos.phasing,),
                       rule="Rule 8")]
 
     def _do_act_rail(self, a: WDAction) -> list[Event]:
-        u = self.units[a.unit]
+        u = self.pos.units[a.unit]
         frm = u.loc
         u.entrained = False
         u.marks.discard("entered")
         self._put(a.unit, a.hex)
         return [Event(f"{a.unit} moves by rail from {frm} to {a.hex}", "move",
-                      visible_to=(self.phasing,), hexes=(frm, a.hex), rule="Rule 8")]
+                      visible_to=(self.pos.phasing,), hexes=(frm, a.hex), rule="Rule 8")]
 
     # ------------------------------------------------------------ assault declarations (Rule 6.B.3)
 
     def _check_assault(self, a: WDAction) -> None:
         self._need_phase("movement", rule="Rule 5")
         u = self._need_map(a.unit)
-        s = self.phasing
+        s = self.pos.phasing
         t = self.utype(a.unit)
         if u.assault:
             raise IllegalAction(f"{a.unit} already assaults {u.assault}", rule="Rule 6.B.3")
@@ -657,29 +659,29 @@ class MovementState(ArtilleryState, ReinforcementState):
             raise IllegalAction(f"{a.unit} may only fire defensively", rule="Rule 9.A")
         if "no-assault" in u.marks:
             raise IllegalAction(f"{a.unit} may not assault this impulse", rule="Rule 14.B.2")
-        if s == "soviet" and self.impulse_mp < min(3, self.impulse_left_before):
+        if s == "soviet" and self.pos.impulse_mp < min(3, self.pos.impulse_left_before):
             raise IllegalAction("the Soviet player must spend 3 MPs (or all remaining) in an "
                                 "impulse to assault", rule="Rule 5")
         if self.enter_cost(a.unit, u.loc, a.hex) is None:
             raise IllegalAction(f"{a.unit} may not assault across a prohibited hexside or into "
                                 "a prohibited hex", rule="Rule 12.A")
         pool = self.pool_of(a.unit)
-        if f"assault:{pool}" not in self.paid and self.supply[pool] < 1:
+        if f"assault:{pool}" not in self.pos.paid and self.pos.supply[pool] < 1:
             raise IllegalAction(f"no supply point is left in the {pool} pool to assault",
                                 rule="Rule 15.A.1")
 
     def _do_act_assault(self, a: WDAction) -> list[Event]:
-        u = self.units[a.unit]
+        u = self.pos.units[a.unit]
         pool = self.pool_of(a.unit)
         events = []
-        if f"assault:{pool}" not in self.paid:
-            self.paid.add(f"assault:{pool}")
-            self.supply[pool] -= 1
+        if f"assault:{pool}" not in self.pos.paid:
+            self.pos.paid.add(f"assault:{pool}")
+            self.pos.supply[pool] -= 1
             events.append(Event(f"One supply point ({pool}) is spent to assault", "info",
-                                visible_to=(self.phasing,), rule="Rule 15.A.1"))
+                                visible_to=(self.pos.phasing,), rule="Rule 15.A.1"))
         u.spent += 1
         u.assault = a.hex
-        self.assaults.setdefault(a.hex, []).append(a.unit)
+        self.pos.assaults.setdefault(a.hex, []).append(a.unit)
         events.append(Event(f"{a.unit} will assault {a.hex}", "attack", hexes=(a.hex,),
                             units=(a.unit,), rule="Rule 6.B.3"))
         return events
@@ -690,9 +692,9 @@ class MovementState(ArtilleryState, ReinforcementState):
         u = self._movable(a.unit)
         if u.entrained:  # 20.B spends a movement point; on the train it only rails (Rule 8)
             raise IllegalAction(f"{a.unit} is entrained: detrain first", rule="Rule 8")
-        if "bridge" not in self.utype(a.unit).flags or a.unit in self.builders:
+        if "bridge" not in self.utype(a.unit).flags or a.unit in self.pos.builders:
             raise IllegalAction(f"{a.unit} cannot build a bridge (one each)", rule="Rule 20.B")
-        if "river" not in self.terrain(u.loc) or u.loc in self.bridges:
+        if "river" not in self.terrain(u.loc) or u.loc in self.pos.bridges:
             raise IllegalAction(f"{u.loc} is not an unbridged river hex", rule="Rule 20.B")
         if self.left(a.unit) < 1:
             raise IllegalAction("building costs one movement point", rule="Rule 20.B")
@@ -701,23 +703,23 @@ class MovementState(ArtilleryState, ReinforcementState):
         u = self._movable(a.unit)
         if u.entrained:  # 20.A spends a movement point; on the train it only rails (Rule 8)
             raise IllegalAction(f"{a.unit} is entrained: detrain first", rule="Rule 8")
-        if "engineer" not in self.utype(a.unit).flags or u.loc not in self.bridges:
+        if "engineer" not in self.utype(a.unit).flags or u.loc not in self.pos.bridges:
             raise IllegalAction(f"{a.unit} is not an engineer on a bridge", rule="Rule 20.A")
         if self.left(a.unit) < 1:
             raise IllegalAction("demolishing costs one movement point", rule="Rule 20.A")
 
     def _do_act_build(self, a: WDAction) -> list[Event]:
-        u = self.units[a.unit]
+        u = self.pos.units[a.unit]
         u.spent += 1
-        self.bridges.add(u.loc)
-        self.builders.add(a.unit)
+        self.pos.bridges.add(u.loc)
+        self.pos.builders.add(a.unit)
         return [Event(f"{a.unit} builds a bridge at {u.loc}", "info", hexes=(u.loc,),
                       rule="Rule 20")]
 
     def _do_act_demolish(self, a: WDAction) -> list[Event]:
-        u = self.units[a.unit]
+        u = self.pos.units[a.unit]
         u.spent += 1
-        self.bridges.discard(u.loc)
+        self.pos.bridges.discard(u.loc)
         return [Event(f"{a.unit} destroys the bridge at {u.loc}", "info", hexes=(u.loc,),
                       rule="Rule 20")]
 
@@ -727,6 +729,6 @@ class MovementState(ArtilleryState, ReinforcementState):
         self._need_phase("movement", rule="Rule 5")
 
     def _do_act_end_movement(self, a: WDAction) -> list[Event]:
-        self.counts = {}  # Rule 14.C.4 / 14.C.7 count routs and eliminations by phase
-        return [Event(f"The {self.phasing} movement phase ends; "
-                      f"{len(self.assaults)} hexes to be assaulted", "phase", rule="Rule 5")]
+        self.pos.counts = {}  # Rule 14.C.4 / 14.C.7 count routs and eliminations by phase
+        return [Event(f"The {self.pos.phasing} movement phase ends; "
+                      f"{len(self.pos.assaults)} hexes to be assaulted", "phase", rule="Rule 5")]

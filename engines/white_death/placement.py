@@ -5,8 +5,9 @@
 from __future__ import annotations
 
 from engines.white_death.actions import WDAction, act
-from engines.white_death.base import U, other
-from engines.white_death.data import Group, UnitDef
+from engines.white_death.base import other
+from engines.white_death.data import Group
+from engines.white_death.position import Arrival, Bunker, U
 from engines.white_death.terrain import TerrainState
 from pbem.engine import Event
 from pbem.errors import IllegalAction, ScenarioError
@@ -26,16 +27,16 @@ class PlacementState(TerrainState):
         placed: set[str] = set()
         for g in groups:
             for uid in g.units:
-                self.units[uid] = U(uid, "setup", cat.units[uid].strength, garrison=g.garrison)
+                self.pos.units[uid] = U(uid, "setup", cat.units[uid].strength, garrison=g.garrison)
                 if uid in self.sc.reduced:
-                    self.units[uid].strength = self.sc.reduced[uid]
+                    self.pos.units[uid].strength = self.sc.reduced[uid]
                 placed.add(uid)
         for r in cat.reinforcements:
             for uid in r.units:
                 if uid not in placed and self.sc.turns[0] <= r.turn <= self.sc.turns[1]:
-                    self.units[uid] = U(uid, "pending", cat.units[uid].strength, entry=r.area)
-                    self.schedule.append([r.turn, uid, r.area])
-        self.bridges = {h for h in self.map.ids if self.map.has_feature(h, "bridge")}
+                    self.pos.units[uid] = U(uid, "pending", cat.units[uid].strength, entry=r.area)
+                    self.pos.schedule.append(Arrival(r.turn, uid, r.area))
+        self.pos.bridges = {h for h in self.map.ids if self.map.has_feature(h, "bridge")}
         vl = self.vl_hexes()
         sites = [h for h in self.map.ids if self.map.has_feature(h, "bunker_site")]
         if sites:
@@ -44,12 +45,12 @@ class PlacementState(TerrainState):
             strengths = cat.bunkers if self.sc.opening else cat.bunkers[:max(
                 1, len(cat.bunkers) - (self.sc.turns[0] // 3))]
             for i, s in enumerate(strengths):
-                self.bunkers.append([vl[i % len(vl)], s])
+                self.pos.bunkers.append(Bunker(vl[i % len(vl)], s))
         if self.sc.opening:
             self._intrinsic_garrisons()
         if self.sc.player_setup:
-            self.setup_side = "german"
-            self.setup_raster = [u for g in groups if g.side == "german" for u in g.units]
+            self.pos.setup_side = "german"
+            self.pos.setup_raster = [u for g in groups if g.side == "german" for u in g.units]
             events.append(Event("Campaign setup: the German player sets up first", "phase",
                                 rule="Campaign setup"))
             self.stack = self.frames_for("setup")
@@ -91,8 +92,8 @@ class PlacementState(TerrainState):
 
     def _add_garrison(self, h: str) -> None:
         uid = f"garrison/{h}"
-        self.garrison_types[uid] = UnitDef(uid, "german", self.garrison_type(), "garrison", 1)
-        self.units[uid] = U(uid, h, 1, garrison="intrinsic")
+        self.pos.garrisons.add(uid)
+        self.pos.units[uid] = U(uid, h, 1, garrison="intrinsic")
         self._relocated()
 
     def group_hexes(self, g: Group, extra: int = 0) -> list[str]:
@@ -116,7 +117,7 @@ class PlacementState(TerrainState):
 
     def _auto_place(self, g: Group) -> None:
         rings: dict[int, list[str]] = {}
-        todo = [u for u in g.units if self.units[u].loc == "setup"]
+        todo = [u for u in g.units if self.pos.units[u].loc == "setup"]
         for i, uid in enumerate(todo):
             for extra in range(0, 12):
                 if extra not in rings:
@@ -145,8 +146,8 @@ class PlacementState(TerrainState):
         # only the next unit of the raster is offered (as the computer game deals them);
         # a placement of any other unit still waiting is accepted all the same
         out = [act("auto-setup")]
-        if self.setup_raster:
-            uid = self.setup_raster[0]
+        if self.pos.setup_raster:
+            uid = self.pos.setup_raster[0]
             for h in self.setup_hexes(uid):
                 out.append(act("place", uid, h))
         return out
@@ -164,7 +165,7 @@ class PlacementState(TerrainState):
 
     def _check_place(self, a: WDAction) -> None:
         self._need_phase("setup", rule="Rule 22")
-        if a.unit not in self.setup_raster:
+        if a.unit not in self.pos.setup_raster:
             raise IllegalAction(f"{a.unit} is not waiting to be set up", rule="Rule 22")
         if a.hex not in self.setup_hexes(a.unit):
             raise IllegalAction(f"{a.unit} may not set up in {a.hex}: outside its setup area or "
@@ -175,24 +176,24 @@ class PlacementState(TerrainState):
 
     def _do_act_place(self, a: WDAction) -> list[Event]:
         self._put(a.unit, a.hex)
-        self.setup_raster.remove(a.unit)
-        return [Event(f"{a.unit} sets up in {a.hex}", "move", visible_to=(self.setup_side,),
+        self.pos.setup_raster.remove(a.unit)
+        return [Event(f"{a.unit} sets up in {a.hex}", "move", visible_to=(self.pos.setup_side,),
                       hexes=(a.hex,), rule="Campaign setup"), *self._setup_next()]
 
     def _do_act_auto_setup(self, a: WDAction) -> list[Event]:
-        for uid in list(self.setup_raster):
+        for uid in list(self.pos.setup_raster):
             self._auto_place(self.group_of(uid))
-        self.setup_raster = []
-        return [Event(f"The {self.setup_side} setup is completed automatically", "info",
+        self.pos.setup_raster = []
+        return [Event(f"The {self.pos.setup_side} setup is completed automatically", "info",
                       rule="Campaign setup"),
                 *self._setup_next()]
 
     def _setup_next(self) -> list[Event]:
-        if self.setup_raster:
+        if self.pos.setup_raster:
             return []
-        if self.setup_side == "german":
-            self.setup_side = "soviet"
+        if self.pos.setup_side == "german":
+            self.pos.setup_side = "soviet"
             groups = list(self.cat.opening) + list(self.sc.groups)
-            self.setup_raster = [u for g in groups if g.side == "soviet" for u in g.units]
+            self.pos.setup_raster = [u for g in groups if g.side == "soviet" for u in g.units]
             return [Event("The Soviet player sets up", "phase", rule="Campaign setup")]
         return []

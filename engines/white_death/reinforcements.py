@@ -10,7 +10,8 @@ from __future__ import annotations
 from collections.abc import Iterable
 
 from engines.white_death.actions import WDAction
-from engines.white_death.base import DieArgs, U, other
+from engines.white_death.base import DieArgs, other
+from engines.white_death.position import U
 from engines.white_death.supply import SupplyState
 from pbem.engine import Event
 from pbem.errors import IllegalAction, ScenarioError
@@ -23,7 +24,7 @@ class ReinforcementState(SupplyState):
 
     def _check_enter(self, a: WDAction) -> None:
         self._need_phase("movement", rule="Rule 17")
-        u = self._need_unit(a.unit, self.phasing)
+        u = self._need_unit(a.unit, self.pos.phasing)
         if u.loc != "raster":
             raise IllegalAction(f"{a.unit} is not waiting to enter", rule="Rule 17")
         if a.hex in self.map and self.weapons_barred(a.unit, a.hex):
@@ -33,7 +34,7 @@ class ReinforcementState(SupplyState):
             raise IllegalAction(f"{a.hex} is not in an open entry area of {a.unit}",
                                 rule="Rule 17")
         cost = self.enter_cost(a.unit, None, a.hex)
-        if cost is None or cost > self.impulse_mp:
+        if cost is None or cost > self.pos.impulse_mp:
             raise IllegalAction(f"{a.unit} cannot pay to enter {a.hex}", rule="Rule 17.C")
 
     def entry_hexes(self, uid: str) -> list[str]:
@@ -44,14 +45,14 @@ class ReinforcementState(SupplyState):
         return out
 
     def _entry_hexes(self, uid: str) -> list[str]:
-        u = self.units[uid]
+        u = self.pos.units[uid]
         side = self.side_of(uid)
         areas = [u.entry] if u.entry else []
         if u.entry == "german-south":
             areas.append("german-southwest")
         if u.entry in ("german-south", "german-southwest"):
-            sched = [r[0] for r in self.schedule if r[1] == uid]
-            if sched and sched[0] < self.turn:
+            sched = [r.turn for r in self.pos.schedule if r.uid == uid]
+            if sched and sched[0] < self.pos.turn:
                 areas.append("german-west")
         out: list[str] = []
         for area in areas:
@@ -65,7 +66,7 @@ class ReinforcementState(SupplyState):
                 if h in out or self.units_at(h, other(side)) or self.weapons_barred(uid, h):
                     continue
                 c = self.enter_cost(uid, None, h)
-                if c is None or c > self.impulse_mp or not self.stack_ok_with(h, uid):
+                if c is None or c > self.pos.impulse_mp or not self.stack_ok_with(h, uid):
                     continue
                 out.append(h)
         return sorted(out)
@@ -82,46 +83,46 @@ class ReinforcementState(SupplyState):
             east = self.map.areas.get("east_of_lowatj")
             if east is not None:
                 east_set = set(east)
-                return any(self.units[x].loc in east_set
-                           and g.coords_of(self.units[x].loc)[1] > vrow
+                return any(self.pos.units[x].loc in east_set
+                           and g.coords_of(self.pos.units[x].loc)[1] > vrow
                            for x in self.side_units("german"))
             try:
                 lcol = min(g.coords_of(h)[0] for h in self.cat.resolve("Lowatj"))
             except ScenarioError:
                 lcol = 0
-            return any(g.coords_of(self.units[x].loc)[1] > vrow
-                       and g.coords_of(self.units[x].loc)[0] > lcol
+            return any(g.coords_of(self.pos.units[x].loc)[1] > vrow
+                       and g.coords_of(self.pos.units[x].loc)[0] > lcol
                        for x in self.side_units("german"))
         if area == "german-southwest":
-            return any(g.coords_of(self.units[x].loc)[1] > r1 - 10
+            return any(g.coords_of(self.pos.units[x].loc)[1] > r1 - 10
                        for x in self.side_units("german"))
         return True
 
     def _do_act_enter(self, a: WDAction) -> list[Event]:
         cost = self.enter_cost(a.unit, None, a.hex)
         assert cost is not None
-        u = self.units[a.unit]
+        u = self.pos.units[a.unit]
         u.spent = cost
         u.zoc_start = False
         u.marks.add("entered")
         self._put(a.unit, a.hex)
-        if a.hex in self.ezoc(self.phasing) and not self.utype(a.unit).afv:
+        if a.hex in self.ezoc(self.pos.phasing) and not self.utype(a.unit).afv:
             u.stopped = True
         return [Event(f"{a.unit} enters the map at {a.hex}", "move", hexes=(a.hex,),
-                      visible_to=(self.phasing,), rule="Rule 17")]
+                      visible_to=(self.pos.phasing,), rule="Rule 17")]
 
     # --------------------------------------------------------- the 7th Flieger Division (Rule 17.F)
 
     def _reinforce(self, units: Iterable[str], area: str) -> None:
         for uid in units:
-            if uid not in self.units:
-                self.units[uid] = U(uid, "raster", self.cat.units[uid].strength, entry=area)
+            if uid not in self.pos.units:
+                self.pos.units[uid] = U(uid, "raster", self.cat.units[uid].strength, entry=area)
 
     def _on_flieger(self, roll: int) -> list[Event]:
         self._reinforce(self.cat.flieger_single, self.cat.flieger_area)
         if roll == 6:
             self._reinforce(self.cat.flieger_division, self.cat.flieger_area)
-            self.flieger = "answer-due"
+            self.pos.flieger = "answer-due"
             return [Event("The whole 7th Flieger Division is committed (Rule 17.F)", "info",
                           rule="Rule 17.F")]
         return [Event("Only the parachute battalion is committed (Rule 17.F)", "info",
@@ -140,16 +141,16 @@ class ReinforcementState(SupplyState):
         self._need_phase("movement", rule="Rule 18")
         u = self._need_map(a.unit)
         t = self.utype(a.unit)
-        if self.impulses[self.phasing] != 1:
+        if self.pos.impulses[self.pos.phasing] != 1:
             raise IllegalAction("replacements are added in the player's first impulse of a turn",
                                 rule="Rule 18")
         if not t.personnel or u.strength >= self.cat.units[a.unit].strength:
             raise IllegalAction(f"{a.unit} is not a damaged personnel unit", rule="Rule 18")
-        if self.repl[self.phasing] < 1:
+        if self.pos.repl[self.pos.phasing] < 1:
             raise IllegalAction("no replacement points left", rule="Rule 18")
         if self.isolated(a.unit):
             raise IllegalAction(f"{a.unit} is isolated", rule="Rule 18")
-        if self.vl_avoid and u.loc in self.vl_hexes():
+        if self.pos.vl_avoid and u.loc in self.vl_hexes():
             raise IllegalAction("Velikiye Luki troops kept in supply by a supply point may not "
                                 "receive replacements", rule="Rule 18")
 
@@ -158,40 +159,41 @@ class ReinforcementState(SupplyState):
         u = self._need_map(a.unit)
         if not self.utype(a.unit).afv or u.strength >= self.cat.units[a.unit].strength:
             raise IllegalAction(f"{a.unit} is not a damaged AFV", rule="Rule 18")
-        if self.turn < 5 or self.repaired[self.phasing]:
+        if self.pos.turn < 5 or self.pos.repaired[self.pos.phasing]:
             raise IllegalAction("one AFV strength point a turn, from turn 5", rule="Rule 18")
 
     def _check_refit(self, a: WDAction) -> None:
         self._need_phase("movement", rule="Rule 18")
-        if self.phasing != "soviet" or self.turn != 10 or self.impulses["soviet"] != 1:
+        if self.pos.phasing != "soviet" or self.pos.turn != 10 or self.pos.impulses["soviet"] != 1:
             raise IllegalAction("the tank brigade refit is taken in the first Soviet impulse of "
                                 "turn 10", rule="Rule 18")
         members = [x for x in self.side_units("soviet") if self.udef(x).div == a.unit]
         brigade = all(self.utype(x).size in ("I", "II") for x in members)
         if not members or not brigade or not any(self.utype(x).afv for x in members):
             raise IllegalAction(f"{a.unit} is not a brigade with tanks in play", rule="Rule 18")
-        if any(self.units[x].spent or self.units[x].assault for x in members):
+        if any(self.pos.units[x].spent or self.pos.units[x].assault for x in members):
             raise IllegalAction("the brigade has already acted this turn", rule="Rule 18")
-        if any(self.units[x].loc == "refit" for x in self.units):
+        if any(self.pos.units[x].loc == "refit" for x in self.pos.units):
             raise IllegalAction("only one tank brigade may be refitted", rule="Rule 18")
 
     def _do_act_replace(self, a: WDAction) -> list[Event]:
-        self.units[a.unit].strength += 1
-        self.repl[self.phasing] -= 1
+        self.pos.units[a.unit].strength += 1
+        self.pos.repl[self.pos.phasing] -= 1
         return [Event(f"{a.unit} receives a replacement point", "info",
-                      visible_to=(self.phasing,), rule="Rule 18")]
+                      visible_to=(self.pos.phasing,), rule="Rule 18")]
 
     def _do_act_repair(self, a: WDAction) -> list[Event]:
-        self.units[a.unit].strength += 1
-        self.repaired[self.phasing] = True
-        return [Event(f"{a.unit} repairs one strength point", "info", visible_to=(self.phasing,),
+        self.pos.units[a.unit].strength += 1
+        self.pos.repaired[self.pos.phasing] = True
+        return [Event(f"{a.unit} repairs one strength point", "info",
+                      visible_to=(self.pos.phasing,),
                       rule="Rule 18")]
 
     def _do_act_refit(self, a: WDAction) -> list[Event]:
         for x in self.side_units("soviet"):
             if self.udef(x).div == a.unit:
-                self.units[x].loc = "refit"
-                self.units[x].strength = self.cat.units[x].strength
+                self.pos.units[x].loc = "refit"
+                self.pos.units[x].strength = self.cat.units[x].strength
                 self._relocated()
         return [Event(f"Tank brigade {a.unit} leaves the line to refit (Rule 18)", "info",
                       rule="Rule 18")]

@@ -52,7 +52,7 @@ class WDChoice(Phased, Choice["WDState"]):
     (moves are generated legal), kept until the position changes."""
 
     def side(self, s: WDState, args: Any) -> str:
-        return self.decider or s.phasing
+        return self.decider or s.pos.phasing
 
     def candidates(self, s: WDState, args: Any) -> list[WDAction]:
         raise NotImplementedError
@@ -60,7 +60,7 @@ class WDChoice(Phased, Choice["WDState"]):
     def listed(self, s: WDState, args: Any) -> list[Action]:
         out: list[Action] = []
         for a in self.candidates(s, args):
-            if s.passing and a.unit != s.passing:
+            if s.pos.passing and a.unit != s.pos.passing:
                 continue
             if a.kind != "move":
                 try:
@@ -148,10 +148,10 @@ class Game(WDProcedure):
     phase = "end"
 
     def act(self, s: WDState, args: Any, flow: Flow) -> list[Event]:
-        if s.turn >= s.last_turn:
+        if s.pos.turn >= s.last_turn:
             flow.end()
             return s._finish()
-        s.turn += 1
+        s.pos.turn += 1
         flow.call("turn")
         return []
 
@@ -164,12 +164,12 @@ class Setup(WDChoice):
     phase = "setup"
 
     def side(self, s: WDState, args: Any) -> str:
-        return s.setup_side
+        return s.pos.setup_side
 
     def prompt(self, s: WDState, args: Any) -> str:
-        nxt = s.setup_raster[0] if s.setup_raster else ""
-        return (f"the {s.setup_side.capitalize()} player must set up {nxt} "
-                f"({len(s.setup_raster)} units left to place)")
+        nxt = s.pos.setup_raster[0] if s.pos.setup_raster else ""
+        return (f"the {s.pos.setup_side.capitalize()} player must set up {nxt} "
+                f"({len(s.pos.setup_raster)} units left to place)")
 
     def default(self, s: WDState, args: Any) -> Action | None:
         return act("auto-setup")
@@ -178,7 +178,7 @@ class Setup(WDChoice):
         return s._setup_candidates()
 
     def after(self, s: WDState, args: Any, a: WDAction, flow: Flow) -> None:
-        if not s.setup_raster:
+        if not s.pos.setup_raster:
             flow.goto("turn")
 
 
@@ -195,7 +195,7 @@ class Weather(WDRoll):
     Args = NoArgs
 
     def purpose(self, s: WDState, args: Any) -> tuple[str, str, str]:
-        return f"weather for turn {s.turn}", self.rule, ""
+        return f"weather for turn {s.pos.turn}", self.rule, ""
 
     def then(self, s: WDState, args: Any, roll: int) -> list[Event]:
         return s._on_weather(roll)
@@ -206,7 +206,7 @@ class Release(WDRoll):
     Args = NoArgs
 
     def purpose(self, s: WDState, args: Any) -> tuple[str, str, str]:
-        return f"Velikiye Luki garrison release on turn {s.turn}", self.rule, ""
+        return f"Velikiye Luki garrison release on turn {s.pos.turn}", self.rule, ""
 
     def then(self, s: WDState, args: Any, roll: int) -> list[Event]:
         return s._on_release(roll)
@@ -238,8 +238,8 @@ class VLSupply(WDChoice):
     decider = "german"
 
     def prompt(self, s: WDState, args: Any) -> str:
-        return (f"the German player may spend one of Velikiye Luki's {s.supply['vl']} supply "
-                f"points to keep the cut-off city out of isolation this turn (turn {s.turn})")
+        return (f"the German player may spend one of Velikiye Luki's {s.pos.supply['vl']} supply "
+                f"points to keep the cut-off city out of isolation this turn (turn {s.pos.turn})")
 
     def default(self, s: WDState, args: Any) -> Action | None:
         return act("vl-keep")
@@ -274,7 +274,7 @@ class Impulses(WDProcedure):
     name, rule = "impulses", "Rule 5"
 
     def act(self, s: WDState, args: Any, flow: Flow) -> list[Event]:
-        if s.mps["soviet"] > 0 or s.mps["german"] > 0:
+        if s.pos.mps["soviet"] > 0 or s.pos.mps["german"] > 0:
             flow.call("impulse")
         else:
             flow.end()
@@ -331,15 +331,15 @@ class ImpulseDecision(WDChoice):
     phase = "decision"
 
     def prompt(self, s: WDState, args: Any) -> str:
-        side = s.phasing
-        return (f"the {side.capitalize()} player must decide how many of his {s.mps[side]} "
-                f"movement points to spend in this impulse (turn {s.turn})")
+        side = s.pos.phasing
+        return (f"the {side.capitalize()} player must decide how many of his {s.pos.mps[side]} "
+                f"movement points to spend in this impulse (turn {s.pos.turn})")
 
     def default(self, s: WDState, args: Any) -> Action | None:
-        return act("impulse", n=s.mps[s.phasing])
+        return act("impulse", n=s.pos.mps[s.pos.phasing])
 
     def candidates(self, s: WDState, args: Any) -> list[WDAction]:
-        return s._impulse_candidates(s.phasing)
+        return s._impulse_candidates(s.pos.phasing)
 
     def after(self, s: WDState, args: Any, a: WDAction, flow: Flow) -> None:
         flow.end()
@@ -353,8 +353,8 @@ class Movement(WDChoice):
     phase = "movement"
 
     def prompt(self, s: WDState, args: Any) -> str:
-        return (f"the {s.phasing.capitalize()} player moves and declares assaults "
-                f"({s.impulse_mp} MPs this impulse)")
+        return (f"the {s.pos.phasing.capitalize()} player moves and declares assaults "
+                f"({s.pos.impulse_mp} MPs this impulse)")
 
     def default(self, s: WDState, args: Any) -> Action | None:
         # Rule 4: while a unit must first move on out of a full hex, ending movement is
@@ -430,7 +430,7 @@ class BarrageChoice(WDChoice):
     phase = "barrage"
 
     def prompt(self, s: WDState, args: Any) -> str:
-        return f"the {s.phasing.capitalize()} player may fire barrages"
+        return f"the {s.pos.phasing.capitalize()} player may fire barrages"
 
     def default(self, s: WDState, args: Any) -> Action | None:
         return act("end-barrage")
@@ -481,13 +481,13 @@ class Combat(WDProcedure):
     phase = "barrage"
 
     def act(self, s: WDState, args: Any, flow: Flow) -> list[Event]:
-        s.combat_hexes = sorted(s.assaults)
-        s.counts = {}
-        if not s.combat_hexes:
+        s.pos.combat_hexes = sorted(s.pos.assaults)
+        s.pos.counts = {}
+        if not s.pos.combat_hexes:
             flow.end()
             return []
         flow.goto("fire-phase", Stage("defense"))
-        return [Event(f"Defensive fire against {len(s.combat_hexes)} assaulted hexes",
+        return [Event(f"Defensive fire against {len(s.pos.combat_hexes)} assaulted hexes",
                       "phase", rule="Rule 5")]
 
 
@@ -510,8 +510,8 @@ class FirePhase(WDProcedure):
             flow.call("defensive-fire" if args.stage == "defense" else "assault-fire", args)
             return opened
         if args.stage == "defense":
-            s.combat_hexes = sorted(s.assaults)
-            s.counts = {}
+            s.pos.combat_hexes = sorted(s.pos.assaults)
+            s.pos.counts = {}
             flow.goto("fire-phase", Stage("assault"))
             return [Event("The assault phase begins", "phase", rule="Rule 5")]
         flow.goto("resolve")
@@ -531,11 +531,11 @@ class Resolve(WDProcedure):
     phase = "assault"
 
     def act(self, s: WDState, args: Any, flow: Flow) -> list[Event]:
-        if s.plans:
+        if s.pos.plans:
             flow.goto("resolve")
             return s._resolve_next()
-        s.combat = {}
-        if s.advance:
+        s.pos.combat = None
+        if s.pos.advance:
             flow.goto("advance")
         else:
             flow.end()
@@ -552,10 +552,11 @@ class Fire(WDChoice):
         return str(args.stage)
 
     def prompt(self, s: WDState, args: Any) -> str:
-        n = len(s.assaults)
+        n = len(s.pos.assaults)
         what = "defensive fire" if args.stage == "defense" else "assault fire"
+        at = s.pos.combat.hex if s.pos.combat is not None else ""
         return (f"the {self.side(s, args).capitalize()} player must allocate {what} against "
-                f"{n} assault{'s' if n != 1 else ''} (now at {s.combat.get('hex', '')})")
+                f"{n} assault{'s' if n != 1 else ''} (now at {at})")
 
     def default(self, s: WDState, args: Any) -> Action | None:
         return act("done")
@@ -572,7 +573,7 @@ class DefensiveFire(Fire):
     name, rule, kind = "defensive-fire", "Rule 5", "defensive-fire"
 
     def side(self, s: WDState, args: Any) -> str:
-        return other(s.phasing)
+        return other(s.pos.phasing)
 
 
 class AssaultFire(Fire):
@@ -603,8 +604,8 @@ class Advance(WDChoice):
     phase = "advance"
 
     def prompt(self, s: WDState, args: Any) -> str:
-        return (f"the {s.phasing.capitalize()} player may advance into "
-                f"{', '.join(sorted(s.advance))}")
+        return (f"the {s.pos.phasing.capitalize()} player may advance into "
+                f"{', '.join(sorted(s.pos.advance))}")
 
     def default(self, s: WDState, args: Any) -> Action | None:
         return act("end-advance")
@@ -613,7 +614,7 @@ class Advance(WDChoice):
         return s._advance_candidates()
 
     def after(self, s: WDState, args: Any, a: WDAction, flow: Flow) -> None:
-        if a.kind == "end-advance" or not s.advance:
+        if a.kind == "end-advance" or not s.pos.advance:
             flow.end()
 
 

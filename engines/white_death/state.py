@@ -21,7 +21,8 @@ The rules are spread over modules, one class each, combined here into :class:`WD
 * ``movement``: moves, Brandenburg leads, deployment, rail, assault declarations, bridges;
 * ``placement``: the scenario setup and the campaign's player setup (Rules 19, 22);
 * ``turns``: turns, impulses, the end of the game (Rules 5, 16, 22);
-* ``view`` and ``snapshot``: what a player sees (Rule 4.C) and what a save holds.
+* ``view``: what a player sees (Rule 4.C); what a save holds is the typed position of
+  ``position`` (``self.pos``, its data form derived by :mod:`pbem.codec`) and the frames.
 
 Each class subclasses the ones whose methods it calls, so that the type checker sees
 every call; no method is defined twice, so the order of the classes below changes
@@ -38,10 +39,10 @@ from typing import Any, ClassVar
 from engines.white_death import sequence
 from engines.white_death.actions import WDAction, act
 from engines.white_death.assault import AssaultState
-from engines.white_death.base import BOXES, U, other
+from engines.white_death.base import BOXES, other
 from engines.white_death.movement import MovementState
 from engines.white_death.placement import PlacementState
-from engines.white_death.snapshot import SnapshotState
+from engines.white_death.position import U
 from engines.white_death.turns import TurnState
 from engines.white_death.view import SIDE_COLOR, ViewState, river_lines
 from pbem.engine import Action, Decision, Event
@@ -69,7 +70,7 @@ _LISTED_CHECKED = frozenset({"move", "rail"})
 __all__ = ["BOXES", "SIDE_COLOR", "U", "WDState", "other", "river_lines"]
 
 
-class WDState(TurnState, PlacementState, MovementState, AssaultState, ViewState, SnapshotState):
+class WDState(TurnState, PlacementState, MovementState, AssaultState, ViewState):
     """The whole game: the rule modules, and the decisions and actions that span them."""
 
     steps: ClassVar[dict[str, Step[Any]]] = sequence.STEPS
@@ -117,11 +118,11 @@ class WDState(TurnState, PlacementState, MovementState, AssaultState, ViewState,
         if listing.get("") != (common,):
             listing.clear()  # another phase (or pools): every unit reads it
             listing[""] = (common,)
-        s = self.phasing
-        units = self.units
+        s = self.pos.phasing
+        units = self.pos.units
         neartok = self._neartok
         for uid in self.side_units(s):
-            if self.passing and uid != self.passing:
+            if self.pos.passing and uid != self.pos.passing:
                 continue
             u = units[uid]
             kept = listing.get(uid)
@@ -169,11 +170,11 @@ class WDState(TurnState, PlacementState, MovementState, AssaultState, ViewState,
         # an entry is listed from entry_hexes, which holds what _check_enter asks of it
         # (tested equal); the refit is checked
         out += [a for a in self._phase_candidates()
-                if (a.kind == "enter" and not self.passing) or self._valid(a)]
+                if (a.kind == "enter" and not self.pos.passing) or self._valid(a)]
         return out
 
     def _valid(self, a: WDAction) -> bool:
-        if self.passing and a.unit != self.passing:
+        if self.pos.passing and a.unit != self.pos.passing:
             return False
         try:
             self._validate(a)
@@ -183,12 +184,13 @@ class WDState(TurnState, PlacementState, MovementState, AssaultState, ViewState,
 
     def _phase_key(self) -> tuple[Any, ...]:
         """The part of :meth:`_unit_key` every unit shares."""
-        s = self.phasing
-        return (self.scenario, s, self.impulse_mp, self.impulse_left_before,
-                self.weather, self.vl_released, self.vl_avoid, self.turn, self.passing,
-                self.rail_used[s], self.repl[s], self.impulses[s], self.repaired[s],
-                tuple(sorted(self.supply.items())), tuple(sorted(self.paid)),
-                tuple(sorted(self.builders)), tuple(sorted(self.bridges)),
+        s = self.pos.phasing
+        return (self.scenario, s, self.pos.impulse_mp, self.pos.impulse_left_before,
+                self.pos.weather, self.pos.vl_released, self.pos.vl_avoid, self.pos.turn,
+                self.pos.passing,
+                self.pos.rail_used[s], self.pos.repl[s], self.pos.impulses[s], self.pos.repaired[s],
+                tuple(sorted(self.pos.supply.items())), tuple(sorted(self.pos.paid)),
+                tuple(sorted(self.pos.builders)), tuple(sorted(self.pos.bridges)),
                 self.by_enemies("token", s, self._new_token))
 
     def _unit_key(self, uid: str, common: object) -> tuple[Any, ...] | None:
@@ -198,13 +200,13 @@ class WDState(TurnState, PlacementState, MovementState, AssaultState, ViewState,
         stacks within two hexes (Rule 4's moving on through a full hex looks one beyond)
         and what it reads farther (:meth:`_far_state`). ``None`` for an entrained unit,
         whose rail destinations read the railroad's whole part."""
-        u = self.units[uid]
+        u = self.pos.units[uid]
         if u.entrained:
             return None
         # near_token inlined: this runs for every unit at every decision
-        near = self._neartok.get((self.phasing, u.loc))
+        near = self._neartok.get((self.pos.phasing, u.loc))
         if near is None:
-            near = self.near_token(self.phasing, u.loc)
+            near = self.near_token(self.pos.phasing, u.loc)
         return (common, _unit_state(u), near, self._far_state(u))
 
     def _far_state(self, u: U) -> tuple[Any, ...] | None:
@@ -213,29 +215,29 @@ class WDState(TurnState, PlacementState, MovementState, AssaultState, ViewState,
         21.B); an unreleased Velikiye Luki garrison unit on a railroad may entrain only
         if a train could take it to another hex of the city (Rule 22), which reads the
         friendly stacks along the railroad: its rail destinations stand for them."""
-        if u.garrison == "vl" and not self.vl_released:
+        if u.garrison == "vl" and not self.pos.vl_released:
             return ("rail", *self.rail_destinations(u.uid)) if self.rail_hex(u.loc) else None
         if "brandenburg" not in self.utype(u.uid).flags:
             return None
-        return tuple(_unit_state(self.units[x]) for x in self.occupied(self.phasing)[u.loc])
+        return tuple(_unit_state(self.pos.units[x]) for x in self.occupied(self.pos.phasing)[u.loc])
 
     def _unit_dests(self, uid: str) -> frozenset[str]:
-        return self.dests_from(self.units[uid], self._unit_reach(uid))
+        return self.dests_from(self.pos.units[uid], self._unit_reach(uid))
 
     def _unit_reach(self, uid: str) -> tuple[tuple[str, int, bool], ...]:
         """:meth:`move_reach` for a unit listed (of the side on the map, in the movement
         phase), with what _movable refuses asked without raising."""
         if "intrinsic" in self.utype(uid).flags or self.garrison_fixed(uid):
             return ()
-        u = self.units[uid]
+        u = self.pos.units[uid]
         return self.move_reach(u) if self.left_ticks(u) > 0 else ()
 
     # ------------------------------------------------------------------ validation and apply
 
     def _validate(self, a: WDAction) -> None:
-        if self.passing and not (a.kind == "move" and a.unit == self.passing):
-            raise IllegalAction(f"{self.passing} must first move on out of the full hex "
-                                f"{self.units[self.passing].loc}", rule="Rule 4")
+        if self.pos.passing and not (a.kind == "move" and a.unit == self.pos.passing):
+            raise IllegalAction(f"{self.pos.passing} must first move on out of the full hex "
+                                f"{self.pos.units[self.pos.passing].loc}", rule="Rule 4")
         rule = ACTIONS.get(a.kind)
         if rule is None:
             raise IllegalAction(f"{a.notation()!r} is not possible now", rule="Rule 5")

@@ -62,7 +62,7 @@ class SupplyState(TerrainState):
         if "intrinsic" in t.flags:
             return False
         if self.side_of(uid) == "german" and t.weapons and t.size == "I":
-            return len(self.units_at(self.units[uid].loc, "german")) > 1
+            return len(self.units_at(self.pos.units[uid].loc, "german")) > 1
         return True
 
     def enemy_key(self, side: str) -> tuple[Any, ...]:
@@ -73,7 +73,7 @@ class SupplyState(TerrainState):
         got = self._pcache.get(key)
         if got is None:
             got = self._pcache[key] = (side, tuple(
-                (uid, self.units[uid].loc) for uid in self.side_units(other(side))))
+                (uid, self.pos.units[uid].loc) for uid in self.side_units(other(side))))
         out: tuple[Any, ...] = got
         return out
 
@@ -92,7 +92,7 @@ class SupplyState(TerrainState):
 
         def build() -> frozenset[str]:
             return zoc_map(self.map, [
-                (uid, self.units[uid].loc) for uid in self.side_units(other(side))
+                (uid, self.pos.units[uid].loc) for uid in self.side_units(other(side))
                 if self.has_zoc(uid) and (not ski_only or self.utype(uid).mob == "s")]).hexes
 
         z: frozenset[str] = self.by_enemies(f"ezoc:{ski_only}", side, build)
@@ -107,7 +107,7 @@ class SupplyState(TerrainState):
 
     def enemy_hexes(self, side: str) -> frozenset[str]:
         got: frozenset[str] = self.by_enemies("enemy", side, lambda: frozenset(
-            self.units[u].loc for u in self.side_units(other(side))))
+            self.pos.units[u].loc for u in self.side_units(other(side))))
         return got
 
     def _free(self, side: str) -> frozenset[str]:
@@ -138,8 +138,8 @@ class SupplyState(TerrainState):
         if not self.on_map(uid):
             return False
         side = self.side_of(uid)
-        h = self.units[uid].loc
-        if side == "german" and self.vl_avoid and h in self.vl_hexes():
+        h = self.pos.units[uid].loc
+        if side == "german" and self.pos.vl_avoid and h in self.vl_hexes():
             return False
         return not self.traced(side, h)
 
@@ -148,7 +148,7 @@ class SupplyState(TerrainState):
         edge, all free of enemy units and ZOCs."""
         side = self.side_of(uid)
         d: dict[str, int] = self.by_enemies("artsup", side, lambda: self._art_roads(side))
-        h = self.units[uid].loc
+        h = self.pos.units[uid].loc
         return h in d or any(d.get(n, 99) <= 6 for n in self.nbrs(h))
 
     def _art_roads(self, side: str) -> dict[str, int]:
@@ -162,43 +162,43 @@ class SupplyState(TerrainState):
 
     def pool_of(self, uid: str) -> str:
         """Rule 15.D.2: troops in Velikiye Luki draw on the city's own supply."""
-        if self.side_of(uid) == "german" and self.units[uid].loc in self.vl_hexes():
+        if self.side_of(uid) == "german" and self.pos.units[uid].loc in self.vl_hexes():
             return "vl"
         return self.side_of(uid)
 
     # ------------------------------------------------------------------ supply points
 
     def _supply_points(self) -> list[Event]:
-        i = self.turn - 1
+        i = self.pos.turn - 1
         events = []
         for s in SIDES:
             got = self.cat.supply[s][min(i, len(self.cat.supply[s]) - 1)]
-            self.supply[s] += got
-            self.repl[s] += self.cat.replacements[s][min(i, len(self.cat.replacements[s]) - 1)]
+            self.pos.supply[s] += got
+            self.pos.repl[s] += self.cat.replacements[s][min(i, len(self.cat.replacements[s]) - 1)]
             events.append(Event(f"The {s} player receives {got} supply points", "info",
                                 rule="Rule 15"))
         vl = self.vl_hexes()
         got = self.cat.supply["german"][min(i, len(self.cat.supply["german"]) - 1)]
         if vl and any(self.units_at(h, "german") for h in vl):
             if any(self.traced("german", h) for h in vl):
-                self.supply["vl"] += got
+                self.pos.supply["vl"] += got
                 events.append(Event(f"Velikiye Luki receives {got} supply points", "info",
                                     rule="Rule 15.D"))
             else:
                 for k in range(got):
                     self._die("airdrop", f"air drop {k + 1} of {got} into Velikiye Luki",
                               "Rule 15.D.1")
-        for uid in sorted(self.units):
-            u = self.units[uid]
-            if u.loc == "refit" and self.turn >= 11:
+        for uid in sorted(self.pos.units):
+            u = self.pos.units[uid]
+            if u.loc == "refit" and self.pos.turn >= 11:
                 u.loc = "raster"
                 u.entry = "soviet-east"
                 self._relocated()
         return events
 
     def _on_airdrop(self, roll: int) -> list[Event]:
-        if rules.airdrop_received(self.weather, roll):
-            self.supply["vl"] += 1
+        if rules.airdrop_received(self.pos.weather, roll):
+            self.pos.supply["vl"] += 1
             return [Event("A supply point is dropped into Velikiye Luki", "info",
                           rule="Rule 15.D.1")]
         return [Event("The air drop is lost", "info", rule="Rule 15.D.1")]
@@ -207,7 +207,7 @@ class SupplyState(TerrainState):
         """Rule 15.D.2: "at the beginning of a turn", after the turn's supply points and
         air drops and before the Soviet's first impulse, the German may spend a Velikiye
         Luki point against isolation: his decision, only when it is possible."""
-        return (not self.vl_avoid and self.supply["vl"] >= 1
+        return (not self.pos.vl_avoid and self.pos.supply["vl"] >= 1
                 and any(self.units_at(h, "german") for h in self.vl_hexes())
                 and not any(self.traced("german", h) for h in self.vl_hexes()))
 
@@ -221,8 +221,8 @@ class SupplyState(TerrainState):
         self._need_phase("vl-supply", rule="Rule 15.D.2")
 
     def _do_act_vl_supply(self, a: WDAction) -> list[Event]:
-        self.supply["vl"] -= 1
-        self.vl_avoid = True
+        self.pos.supply["vl"] -= 1
+        self.pos.vl_avoid = True
         return [Event("Velikiye Luki spends a supply point to avoid isolation this turn",
                       "info", visible_to=("german",), rule="Rule 15.D.2")]
 

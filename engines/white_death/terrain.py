@@ -67,13 +67,13 @@ class TerrainState(BaseState):
 
     def river_at(self, h: str) -> str:
         t = self.terrain(h)
-        if h in self.bridges:
+        if h in self.pos.bridges:
             return ""
         return "river" if "river" in t else "creek" if "creek" in t else ""
 
     def road_hex(self, h: str) -> bool:
         """A hex a road or railroad runs through, or a bridge (Rule 20)."""
-        if h in self.bridges:
+        if h in self.pos.bridges:
             return True
         key = ("roadhex", h)
         got = self._static.get(key)
@@ -111,16 +111,16 @@ class TerrainState(BaseState):
     def city_bound(self, uid: str) -> bool:
         """Rule 22: an unreleased Velikiye Luki garrison unit may not leave the city, by
         any means (moving, rail, advancing after combat)."""
-        u = self.units.get(uid)
-        return u is not None and u.garrison == "vl" and not self.vl_released
+        u = self.pos.units.get(uid)
+        return u is not None and u.garrison == "vl" and not self.pos.vl_released
 
     def garrison_fixed(self, uid: str) -> bool:
         """Rule 22: the opening garrisons "may not be moved the first turn"."""
-        u = self.units.get(uid)
-        return u is not None and bool(u.garrison) and self.sc.opening and self.turn == 1
+        u = self.pos.units.get(uid)
+        return u is not None and bool(u.garrison) and self.sc.opening and self.pos.turn == 1
 
     def frozen(self) -> bool:
-        return self.weather != "thaw"
+        return self.pos.weather != "thaw"
 
     # ------------------------------------------------------------------ movement costs
 
@@ -129,13 +129,14 @@ class TerrainState(BaseState):
         mob = self.utype(uid).mob
         # everything but Rule 16.B is a function of the mobility class, the two hexes, the
         # weather and which of the two carry a bridge (Rule 20): priced once per catalog
-        key = ("enter", mob, frm, to, self.frozen(), frm in self.bridges, to in self.bridges)
+        bridges = self.pos.bridges
+        key = ("enter", mob, frm, to, self.frozen(), frm in bridges, to in bridges)
         static = self._static
         if key in static:
             cost: Fraction | None = static[key]
         else:
             cost = static[key] = self._enter_cost(mob, frm, to)
-        if (cost is not None and frm is not None and self.weather == "thaw"
+        if (cost is not None and frm is not None and self.pos.weather == "thaw"
                 and self.wrong_bank(uid, frm, to)):
             return None  # Rule 16.B: leave on the side it entered
         return cost
@@ -168,10 +169,10 @@ class TerrainState(BaseState):
     def enter_ticks(self, uid: str, frm: str | None, to: str) -> int | None:
         """:meth:`enter_cost` in ticks."""
         mob = self.utype(uid).mob
-        key = ("enter-ticks", mob, frm, to, self.frozen(), frm in self.bridges,
-               to in self.bridges)
+        key = ("enter-ticks", mob, frm, to, self.frozen(), frm in self.pos.bridges,
+               to in self.pos.bridges)
         t = self._static_ticks(key)
-        if (t is not None and frm is not None and self.weather == "thaw"
+        if (t is not None and frm is not None and self.pos.weather == "thaw"
                 and self.wrong_bank(uid, frm, to)):
             return None  # Rule 16.B
         return t
@@ -198,7 +199,7 @@ class TerrainState(BaseState):
         caller asks :meth:`wrong_bank` in a thaw): one lookup per unit, not one per
         neighbour. Kept in the catalog under the class, the hex, the weather and which
         of the seven hexes carry a bridge (Rule 20)."""
-        bridges = self.bridges
+        bridges = self.pos.bridges
         nbrs = self.nbrs(frm)
         frozen = self.frozen()
         near = tuple(n for n in nbrs if n in bridges) if bridges else ()
@@ -219,7 +220,8 @@ class TerrainState(BaseState):
         # the overlay touches only bridged hexes and, in a thaw, lake hexsides: a step
         # clear of both reads the printed map directly (the same answer, faster)
         view: HexMap | OverlaidMap = self.map
-        if not self.frozen() or to in self.bridges or (frm is not None and frm in self.bridges):
+        bridges = self.pos.bridges
+        if not self.frozen() or to in bridges or (frm is not None and frm in bridges):
             view = self.move_view()
         if frm is None:  # from off the map (Rule 17): along the road onto a road hex
             cost = cls.entry_cost(view, to, ("road",) if self.road_hex(to) else ())
@@ -311,7 +313,7 @@ class TerrainState(BaseState):
         river out of its hex and joins the road ("as if it were a road hex": to every
         road, railroad or bridge hex next to it); a thaw (Rules 13, 16) turns each lake
         hexside into its thaw kind. One per weather and set of bridges, in the catalog."""
-        key = ("move-view", self.frozen(), tuple(sorted(self.bridges)))
+        key = ("move-view", self.frozen(), tuple(sorted(self.pos.bridges)))
         got = self._static.get(key)
         if got is None:
             got = self._static[key] = OverlaidMap(self.map, self._move_overlay())
@@ -322,7 +324,7 @@ class TerrainState(BaseState):
         m = self.map
         removed: dict[str, set[str]] = {}
         links: set[tuple[str, str]] = set()
-        for h in sorted(self.bridges):
+        for h in sorted(self.pos.bridges):
             removed[h] = {f for f in m.features_of(h) if ALIASES.get(f, f) == "river"}
             links.update((h, n) for n in self.nbrs(h) if self.road_hex(n))
         out = Overlay.make(features_removed=removed, links_added={"road": links})
@@ -356,7 +358,7 @@ class TerrainState(BaseState):
             return False
         if self.river_at(frm) != "river" or self.river_at(to) == "river":
             return False
-        u = self.units.get(uid)
+        u = self.pos.units.get(uid)
         came = self.bank(u.via) if u is not None and u.via else ""
         goes = self.bank(to)
         return bool(came and goes and came != goes)

@@ -12,6 +12,7 @@ from engines.white_death import rules
 from engines.white_death.actions import WDAction, act
 from engines.white_death.base import other
 from engines.white_death.data import SIDES
+from engines.white_death.position import Final
 from engines.white_death.reinforcements import ReinforcementState
 from pbem.engine import Event, Result
 from pbem.errors import IllegalAction, ScenarioError
@@ -23,26 +24,27 @@ class TurnState(ReinforcementState):
     # ------------------------------------------------------------------ turn
 
     def _start_turn(self) -> list[Event]:
-        self.mps = {"soviet": 10, "german": 10}
-        self.impulses = {"soviet": 0, "german": 0}
-        self.rail_used = {"soviet": 0, "german": 0}
-        self.repaired = {"soviet": False, "german": False}
-        self.vl_avoid = False
-        return [Event(f"Turn {self.turn} begins", "phase", rule="Rule 5")]
+        self.pos.mps = {"soviet": 10, "german": 10}
+        self.pos.impulses = {"soviet": 0, "german": 0}
+        self.pos.rail_used = {"soviet": 0, "german": 0}
+        self.pos.repaired = {"soviet": False, "german": False}
+        self.pos.vl_avoid = False
+        return [Event(f"Turn {self.pos.turn} begins", "phase", rule="Rule 5")]
 
     def release_due(self) -> bool:
         """Rule 22: the Velikiye Luki garrison's release is rolled from turn 2 while held."""
-        return self.sc.opening and not self.vl_released and self.turn >= 2
+        return self.sc.opening and not self.pos.vl_released and self.pos.turn >= 2
 
     def _on_weather(self, roll: int) -> list[Event]:
         for a, b, row in self.cat.tables.weather:
-            if a <= self.turn <= b:
-                self.weather = row[roll - 1]
-        return [Event(f"Weather for turn {self.turn}: {self.weather}", "info", rule="Rule 16")]
+            if a <= self.pos.turn <= b:
+                self.pos.weather = row[roll - 1]
+        return [Event(f"Weather for turn {self.pos.turn}: {self.pos.weather}", "info",
+                      rule="Rule 16")]
 
     def _on_release(self, roll: int) -> list[Event]:
-        if rules.garrison_released(self.turn, roll):
-            self.vl_released = True
+        if rules.garrison_released(self.pos.turn, roll):
+            self.pos.vl_released = True
             return [Event("The Velikiye Luki garrison is released (Rule 22)", "info",
                           rule="Rule 22")]
         return [Event("The Velikiye Luki garrison is not released this turn (Rule 22)", "info",
@@ -51,57 +53,58 @@ class TurnState(ReinforcementState):
     # ------------------------------------------------------------------ impulses
 
     def _impulse_candidates(self, side: str) -> list[WDAction]:
-        return [act("impulse", n=k) for k in range(1, self.mps[side] + 1)]
+        return [act("impulse", n=k) for k in range(1, self.pos.mps[side] + 1)]
 
     def _check_impulse(self, a: WDAction) -> None:
         self._need_phase("decision")
         k = int(a.amount)
-        if a.amount.denominator != 1 or not 1 <= k <= self.mps[self.phasing]:
-            raise IllegalAction(f"the {self.phasing} player may spend 1 to "
-                                f"{self.mps[self.phasing]} movement points, not {a.n}",
+        if a.amount.denominator != 1 or not 1 <= k <= self.pos.mps[self.pos.phasing]:
+            raise IllegalAction(f"the {self.pos.phasing} player may spend 1 to "
+                                f"{self.pos.mps[self.pos.phasing]} movement points, not {a.n}",
                                 rule="Rule 5")
 
     def _do_act_impulse(self, a: WDAction) -> list[Event]:
-        s = self.phasing
+        s = self.pos.phasing
         k = int(a.amount)
-        self.impulse_left_before = self.mps[s]
-        self.impulse_mp = k
-        self.mps[s] -= k
-        self.impulses[s] += 1
+        self.pos.impulse_left_before = self.pos.mps[s]
+        self.pos.impulse_mp = k
+        self.pos.mps[s] -= k
+        self.pos.impulses[s] += 1
         ez = self.ezoc(s)
         for uid in self.side_units(s):
-            u = self.units[uid]
+            u = self.pos.units[uid]
             u.spent = Fraction(0)
             u.stopped = False
             u.zoc_start = u.loc in ez
             if self.river_at(u.loc) != "river":
                 u.via = ""  # in the river it keeps the bank it came from (Rule 16.B)
-        for uid in self.units:
-            if self.units[uid].loc == "raster" and self.side_of(uid) == s:
-                self.units[uid].spent = Fraction(0)
+        for uid in self.pos.units:
+            if self.pos.units[uid].loc == "raster" and self.side_of(uid) == s:
+                self.pos.units[uid].spent = Fraction(0)
         return [Event(f"The {s} player spends {k} movement points in this impulse "
-                      f"({self.mps[s]} left this turn)", "phase", rule="Rule 5")]
+                      f"({self.pos.mps[s]} left this turn)", "phase", rule="Rule 5")]
 
     def _start_impulse(self) -> list[Event]:
-        s = self.phasing
-        events = [Event(f"Turn {self.turn}: the {s} player's impulse", "phase", rule="Rule 5")]
-        for row in self.schedule:
-            turn, uid, area = row
-            u = self.units[uid]
-            if u.loc == "pending" and (turn < self.turn or (
-                    turn == self.turn and self.impulses[s] >= 1)) and self.side_of(uid) == s:
+        s = self.pos.phasing
+        events = [Event(f"Turn {self.pos.turn}: the {s} player's impulse", "phase", rule="Rule 5")]
+        for row in self.pos.schedule:
+            turn, uid, area = row.turn, row.uid, row.area
+            u = self.pos.units[uid]
+            if u.loc == "pending" and (turn < self.pos.turn or (
+                    turn == self.pos.turn and self.pos.impulses[s] >= 1)) \
+                    and self.side_of(uid) == s:
                 u.loc = "raster"
                 u.entry = area
                 self._relocated()
                 events.append(Event(f"{uid} is ready to enter at {area}", "info",
                                     visible_to=(s,), rule="Rule 17"))
-        if (s == "german" and self.turn == self.cat.flieger_turn and not self.flieger
-                and self.sc.turns[0] <= self.turn <= self.sc.turns[1]
+        if (s == "german" and self.pos.turn == self.cat.flieger_turn and not self.pos.flieger
+                and self.sc.turns[0] <= self.pos.turn <= self.sc.turns[1]
                 and all(x in self.cat.units for x in self.cat.flieger_single)):
-            self.flieger = "rolled"
+            self.pos.flieger = "rolled"
             self._die("flieger", "7th Flieger Division commitment", "Rule 17.F")
-        if s == "soviet" and self.flieger == "answer-due":
-            self.flieger = "answered"
+        if s == "soviet" and self.pos.flieger == "answer-due":
+            self.pos.flieger = "answered"
             for units, area, need in self.cat.soviet_answer:
                 if need >= 6:
                     self._reinforce(units, area)
@@ -115,27 +118,27 @@ class TurnState(ReinforcementState):
         """Rule 5: the impulse's marks come off; the other side moves next while it has
         movement points, else this side again; when neither has any the turn is over
         (the Soviet is phasing first in the next, if there is one)."""
-        s = self.phasing
-        for uid in self.units:
-            u = self.units[uid]
+        s = self.pos.phasing
+        for uid in self.pos.units:
+            u = self.pos.units[uid]
             u.assault = ""
             u.marks.clear()
             u.stopped = False
             u.entrained = False
-        self.assaults = {}
-        self.combat = {}
-        self.combat_hexes = []
-        self.paid = set()
-        self.bar = {}
-        self.advance = {}
-        self.counts = {}
+        self.pos.assaults = {}
+        self.pos.combat = None
+        self.pos.combat_hexes = []
+        self.pos.paid = set()
+        self.pos.bar = None
+        self.pos.advance = {}
+        self.pos.counts = {}
         nxt = other(s)
-        if self.mps[nxt] > 0:
-            self.phasing = nxt
-        elif self.mps[s] > 0:
-            self.phasing = s
-        elif self.turn < self.last_turn:
-            self.phasing = "soviet"
+        if self.pos.mps[nxt] > 0:
+            self.pos.phasing = nxt
+        elif self.pos.mps[s] > 0:
+            self.pos.phasing = s
+        elif self.pos.turn < self.last_turn:
+            self.pos.phasing = "soviet"
 
     # ------------------------------------------------------------------ end of the game
 
@@ -154,19 +157,19 @@ class TurnState(ReinforcementState):
                 score[holder] += obj.points[holder]
         per = self.cat.tables.points_per_sp
         for s in SIDES:
-            score[s] += self.losses[other(s)] // per
-        self.final = {"score": score, "held": held}
+            score[s] += self.pos.losses[other(s)] // per
+        self.pos.final = Final(score, held)
         held_text = ", ".join(f"{k}: {v or 'contested'}" for k, v in held.items())
         text = (f"Soviet {score['soviet']}, German {score['german']} "
                 f"(objectives: {held_text};"
-                f" strength points lost: Soviet {self.losses['soviet']}, German "
-                f"{self.losses['german']})")
-        return [Event(f"Game over after turn {self.turn}: {text}", "phase", rule="Victory")]
+                f" strength points lost: Soviet {self.pos.losses['soviet']}, German "
+                f"{self.pos.losses['german']})")
+        return [Event(f"Game over after turn {self.pos.turn}: {text}", "phase", rule="Victory")]
 
     def _result(self) -> Result | None:
-        if not self.final:
+        if self.pos.final is None:
             return None
-        score = self.final["score"]
+        score = self.pos.final.score
         s, g = score["soviet"], score["german"]
         text = f"Soviet {s}, German {g} (stand-in victory points)"
         if s == g:

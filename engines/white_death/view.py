@@ -36,23 +36,23 @@ class ViewState(SupplyState):
     """Boards, status lines and notation for the players."""
 
     def turn_number(self) -> int:
-        return int(self.turn)
+        return int(self.pos.turn)
 
     def status_line(self, side: str | None) -> str:
         """Turn, weather, phase, MPs left, and the supply points ``side`` may know."""
         # MPs left are public (the impulse screen); supply points are each side's own
-        supply = {"soviet": f"Soviet {self.supply['soviet']}",
-                  "german": f"German {self.supply['german']}, Velikiye Luki "
-                            f"{self.supply['vl']}"}
+        supply = {"soviet": f"Soviet {self.pos.supply['soviet']}",
+                  "german": f"German {self.pos.supply['german']}, Velikiye Luki "
+                            f"{self.pos.supply['vl']}"}
         own = " ".join(supply[x] for x in SIDES if side is None or x == side)
-        return (f"Turn {self.turn}/{self.last_turn}, {self.weather}; {self.phasing} "
-                f"{self.phase}; MPs left Soviet {self.mps['soviet']}, German "
-                f"{self.mps['german']}; supply {own}")
+        return (f"Turn {self.pos.turn}/{self.last_turn}, {self.pos.weather}; {self.pos.phasing} "
+                f"{self.phase}; MPs left Soviet {self.pos.mps['soviet']}, German "
+                f"{self.pos.mps['german']}; supply {own}")
 
     def _view(self, side: str | None) -> BoardView:
         """The board as ``side`` may see it (Rule 4.C), drawn by the kit's builder."""
         pieces: list[Piece] = []
-        revealed = set(self.assaults) if (side == self.phasing and self.phase in (
+        revealed = set(self.pos.assaults) if (side == self.pos.phasing and self.phase in (
             "barrage", "defense", "assault", "advance")) else set()
         for h, uids in sorted(self._by_hex().items()):
             stack = list(reversed(uids))  # the last unit in is on top
@@ -63,7 +63,7 @@ class ViewState(SupplyState):
                 else:
                     shown = [x for x in mine if "intrinsic" not in self.utype(x).flags][:1]
                 for i, x in enumerate(mine):
-                    u = self.units[x]
+                    u = self.pos.units[x]
                     t = self.utype(x)
                     visible = x in shown
                     marks = tuple(sorted(
@@ -83,7 +83,7 @@ class ViewState(SupplyState):
         if side is not None:
             overlays[f"zoc:{other(side)}"] = sorted(self.ezoc(side))
         view = board_view(self.map, pieces, side=side, title=f"White Death: {self.sc.title}",
-                          status=status, highlights=sorted(self.assaults), overlays=overlays)
+                          status=status, highlights=sorted(self.pos.assaults), overlays=overlays)
         # the Lowatj is hex terrain (Rule 7), so the display gets its course as a line
         return replace(view, lines=(*view.lines, *river_lines(self.cat.data)))
 

@@ -71,9 +71,10 @@ def test_a_game_on_windows(tmp_path: Path, monkeypatch: pytest.MonkeyPatch,
     assert windows.held == {}, "a lock was left held after the commands ended"
     games = tmp_path / "b" / "games"
     assert sorted(p.name for p in games.iterdir()) == ["g.files", "g.pbsave", "g.pbsave.lock"]
-    # the exchanged files beside the save (save format 2): no temporary left either
+    # the transcript beside the save (save format 3): no temporary left either
     assert sorted(p.name for p in (games / "g.files").iterdir()) == [
-        f"{seq:06d}.pbem" for seq in range(len(list((games / "g.files").iterdir())))]
+        *(f"{seq:06d}.pbem" for seq in range(len(list((games / "g.files").iterdir())) - 1)),
+        "transcript"]
 
 
 def test_a_game_on_macos(tmp_path: Path, monkeypatch: pytest.MonkeyPatch,

@@ -53,6 +53,14 @@ def test_help_imports_no_engine_transport_or_cryptography() -> None:
     assert "pbem.session" not in names and "pbem.identity" not in names
 
 
+def test_help_builds_no_command(tmp_path: Path) -> None:
+    """``pbem --help`` lists every command from LazyGroup's table: no command's module
+    (its options, its imports) loads; ``pbem status --help`` loads status's alone."""
+    assert [n for n in imported("--help") if n.startswith("pbem.commands.")] == []
+    names = imported("status", "--help")
+    assert [n for n in names if n.startswith("pbem.commands.")] == ["pbem.commands.listing"]
+
+
 def test_status_and_list_read_summaries_without_the_engine(tmp_path: Path) -> None:
     result = selfplay("skirmish", "short", 1, tmp_path / "sp", max_actions=6)
     assert result.files >= 3
@@ -61,6 +69,9 @@ def test_status_and_list_read_summaries_without_the_engine(tmp_path: Path) -> No
         names = imported("--home", home, command)
         assert heavy(names) == [], command
         assert "pbem.session" in names  # it did read the home
+        # the other commands' modules are not built (issue 19: the click tree was 11 M)
+        assert [n for n in names if n.startswith("pbem.commands.")] == \
+            ["pbem.commands.listing"], command
     # the game itself still loads its engine on demand, and only its own
     names = imported("--home", home, "legal", "selfplay-1")
     assert "pbem.engine" in names and "toy_engine" in names
@@ -137,3 +148,16 @@ def test_receive_and_act_import_no_mail_board_or_rich(tmp_path: Path) -> None:
                            capture_output=True, text=True, check=True)
     action = json.loads(legal.stdout)["actions"][0]
     assert loaded(imported("--home", home, "act", "selfplay-1", action)) == []
+
+
+def test_start_up_objects_are_left_out_of_garbage_collection() -> None:
+    """What importing the command line made lives until the process ends: the cyclic
+    collector skips it (gc.freeze, issue 19), and still collects what comes after."""
+    code = ("import gc, sys; from pbem.cli import main; frozen = gc.get_freeze_count(); "
+            "import weakref\n"
+            "class Cycle: pass\n"
+            "a = Cycle(); a.me = a; gone = weakref.ref(a); del a; gc.collect()\n"
+            "print(frozen > 1000, gone() is None)")
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
+                         check=True)
+    assert out.stdout.split() == ["True", "True"]

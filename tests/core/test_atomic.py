@@ -165,3 +165,21 @@ def test_temporary_files_are_new_private_and_named_apart(tmp_path: Path) -> None
     taken = sorted(names)[0]
     with pytest.raises(FileExistsError):
         os.open(taken, atomic._TEMP_FLAGS, 0o600)
+
+
+def test_append_durable_cuts_an_uncommitted_tail_and_refuses_a_short_file(
+        tmp_path: Path) -> None:
+    """The transcript's append (save format 3): bytes past the committed length (a write
+    cut short) are dropped before the new ones; a file shorter than committed is never
+    padded."""
+    target = tmp_path / "transcript"
+    atomic.append_durable(target, 0, b"abc")
+    assert target.read_bytes() == b"abc"
+    target.write_bytes(b"abcTORN")
+    atomic.append_durable(target, 3, b"def")
+    assert target.read_bytes() == b"abcdef"
+    atomic.append_durable(target, 0, b"new")  # a new game of the same name
+    assert target.read_bytes() == b"new"
+    with pytest.raises(OSError, match="fewer than the 10 committed"):
+        atomic.append_durable(target, 10, b"x")
+    assert target.read_bytes() == b"new"

@@ -852,3 +852,16 @@ def test_chain_built_inline_equals_step_by_step(length: int) -> None:
         for i in range(max(length - 300, 0), 0, -1):
             link = dice.chain_step(b"n" * 32, "soviet", 2, i, link)
         assert chain.anchor == link
+
+
+@pytest.mark.parametrize("order", [(5, 1, 300, 0), (300, 299, 129, 128, 127, 2),
+                                   (4096, 256, 255, 1), (0,)])
+def test_a_chain_walked_part_way_gives_the_same_links(order: tuple[int, ...]) -> None:
+    """``link(i)`` hashes only down to ``c_i`` (issue 19): asked in any order, each link
+    is the one the whole walk gives (the independent implementation's)."""
+    expected = ref_chain(SECRET_A, NONCE, "soviet", 0, 4096)
+    chain = HashChain(SECRET_A, NONCE, "soviet", 0, 4096)
+    for i in order:
+        assert (chain.anchor if i == 0 else chain.link(i)) == expected[i]
+    assert [chain.link(i) for i in range(1, 4097)] == expected[1:]
+    assert chain.anchor == expected[0]

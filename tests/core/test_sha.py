@@ -10,7 +10,7 @@ import sys
 
 import pytest
 
-from pbem.sha import hmac_sha256, sha256
+from pbem.sha import hkdf_sha256, hmac_sha256, sha256
 
 # FIPS 180-4's examples (NIST CSRC "SHA256.pdf"): "abc" and the two-block message
 VECTORS = [
@@ -71,3 +71,38 @@ def test_a_short_input_does_not_import_hashlib() -> None:
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
                          check=True)
     assert out.stdout.strip() == "False"
+
+
+def test_hkdf_matches_rfc_5869() -> None:
+    # RFC 5869 appendix A.1-A.3, the SHA-256 cases (A.3: empty salt and info)
+    ikm = bytes.fromhex("0b" * 22)
+    assert hkdf_sha256(ikm, bytes(range(13)), bytes(range(0xF0, 0xFA)), 42).hex() == (
+        "3cb25f25faacd57a90434f64d0362f2a2d2d0a90cf1a5a4c5db02d56ecc4c5bf"
+        "34007208d5b887185865")
+    long_ikm, long_salt = bytes(range(0x00, 0x50)), bytes(range(0x60, 0xB0))
+    long_info = bytes(range(0xB0, 0x100))
+    assert hkdf_sha256(long_ikm, long_salt, long_info, 82).hex() == (
+        "b11e398dc80327a1c8e7f78c596a49344f012eda2d4efad8a050cc4c19afa97c"
+        "59045a99cac7827271cb41c65e590e09da3275600c2f09b8367793a9aca3db71"
+        "cc30c58179ec3e87c14c01d5c1f3434f1d87")
+    assert hkdf_sha256(ikm, b"", b"", 42).hex() == (
+        "8da4e775a563c18f715f802a063c5a31b8a11f5c5ee1879ec3454e5f3c738d2d"
+        "9d201395faa4b61a96c8")
+
+
+@pytest.mark.parametrize("length", [1, 31, 32, 33, 64, 65, 255 * 32])
+def test_hkdf_matches_cryptography(length: int) -> None:
+    from cryptography.hazmat.primitives import hashes
+    from cryptography.hazmat.primitives.kdf.hkdf import HKDF
+
+    for salt, info in ((b"", b""), (b"n" * 32, b"\x93\xb3pbem/v1/dice-secret\xa3red\x00"),
+                       (bytes(range(200)), bytes(range(100)))):
+        ikm = bytes(range(32))
+        assert hkdf_sha256(ikm, salt, info, length) == HKDF(
+            algorithm=hashes.SHA256(), length=length, salt=salt, info=info).derive(ikm)
+
+
+def test_hkdf_refuses_lengths_outside_rfc_5869() -> None:
+    for bad in (0, -1, 255 * 32 + 1):
+        with pytest.raises(ValueError):
+            hkdf_sha256(b"k", b"s", b"i", bad)

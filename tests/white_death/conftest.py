@@ -63,19 +63,19 @@ def settle(state: WDState, face: int = 3) -> list[str]:
 
 def clear_board(state: WDState) -> None:
     """Take every unit off the map (not counted as losses), for hand-built positions."""
-    for u in state.units.values():
+    for u in state.pos.units.values():
         u.loc = "pending"
-    state.schedule = []
-    state.bunkers = []
+    state.pos.schedule = []
+    state.pos.bunkers = []
     state._moved()
 
 
 def put(state: WDState, uid: str, hex_: str, strength: int | None = None) -> None:
-    if uid not in state.units:
-        state.units[uid] = U(uid, "pending", state.cat.units[uid].strength)
+    if uid not in state.pos.units:
+        state.pos.units[uid] = U(uid, "pending", state.cat.units[uid].strength)
     state._put(uid, hex_)
     if strength is not None:
-        state.units[uid].strength = strength
+        state.pos.units[uid].strength = strength
 
 
 def refused(s: WDState, text: str, rule: str) -> IllegalAction:
@@ -104,7 +104,7 @@ def fresh(engine: WhiteDeath, scenario: str = "woehler", weather: int = 1) -> WD
     """A state at the first Soviet decision, board cleared (weather roll ``weather``)."""
     s = started(engine, scenario, weather)
     clear_board(s)
-    s.supply = {"soviet": 5, "german": 5, "vl": 5}
+    s.pos.supply = {"soviet": 5, "german": 5, "vl": 5}
     return s
 
 

@@ -59,11 +59,11 @@ def position(engine: WhiteDeath, text: str = "", scenario: str = "woehler") -> W
 
 
 def _units(engine: WhiteDeath, base: dict[str, Any], named: dict[str, Any],
-           keep: bool) -> tuple[list[dict[str, Any]], int]:
+           keep: bool) -> tuple[dict[str, dict[str, Any]], int]:
     """The position's unit list: the scenario's, off the map unless ``keep``, with the
     named units placed in the order named (each later in the stacking order)."""
     cat = engine.catalog()
-    units = {d["uid"]: dict(d) for d in base["units"]}
+    units = {uid: dict(d) for uid, d in base["units"].items()}
     if not keep:
         for d in units.values():
             d["loc"] = "pending"
@@ -85,12 +85,12 @@ def _units(engine: WhiteDeath, base: dict[str, Any], named: dict[str, Any],
         seq += 1
         d["seq"] = seq
         units[uid] = d
-    return [units[k] for k in sorted(units)], seq
+    return {k: units[k] for k in sorted(units)}, seq
 
 
 def _fresh_unit(uid: str, strength: int, base: dict[str, Any]) -> dict[str, Any]:
     """A unit not in the scenario (a reinforcement of another scenario), as its data."""
-    template = dict(base["units"][0])
+    template = dict(next(iter(base["units"].values())))
     template.update(uid=uid, loc="pending", strength=strength, deployed=False,
                     spent=[0, 1], stopped=False, zoc_start=False, entrained=False, via="",
                     garrison="", seq=0, assault="", entry="", marks=[])

@@ -41,7 +41,7 @@ def two_assaults(engine: WhiteDeath) -> WDState:
         s.apply("done firing")
         while s.is_chance():
             s.apply_outcome((6,) if "fire" in s.chance_request().purpose else (1,))
-    assert s.phase == "assault" and s.combat["hex"] == FIRST[1]
+    assert s.phase == "assault" and s.pos.combat is not None and s.pos.combat.hex == FIRST[1]
     return s
 
 
@@ -52,10 +52,10 @@ def test_no_result_is_known_before_every_hex_is_planned(engine: WhiteDeath) -> N
     # the plan for 0514 is made: nothing is rolled, nobody is hurt, the next plan is due
     assert not s.is_chance()
     assert not [e for e in events if e.kind in ("roll", "loss", "morale", "retreat")]
-    assert s.units[FIRST[0]].strength == 1 and s.on_map(FIRST[0])
+    assert s.pos.units[FIRST[0]].strength == 1 and s.on_map(FIRST[0])
     d = s.decision()
     assert d is not None and d.side == "soviet" and d.kind == "assault-fire"
-    assert s.combat["hex"] == SECOND[1] and "now at 1510" in d.prompt
+    assert s.pos.combat is not None and s.pos.combat.hex == SECOND[1] and "now at 1510" in d.prompt
     # each plan keeps its own limits: a fire at a unit of the other hex is refused
     refused(s, f"fire 1 at {FIRST[0]}", "Rule 9.B")
 
@@ -78,7 +78,7 @@ def test_resolve_fires_the_plans_hex_by_hex_then_offers_the_advance(
     assert {"advance 1192/357 0514", "advance 1188/357 1510"} <= {
         a.notation() for a in s.legal_actions()}
     s.apply("advance 1188/357 1510")
-    assert s.units["1188/357"].loc == "1510"
+    assert s.pos.units["1188/357"].loc == "1510"
 
 
 def test_with_sealed_dice_the_resolve_rolls_wait_for_the_opponent(engine: WhiteDeath) -> None:

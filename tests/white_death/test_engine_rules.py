@@ -38,10 +38,10 @@ def test_impulses_alternate_until_one_side_is_spent(engine: WhiteDeath) -> None:
     s.apply("impulse 6")
     s.apply("end movement")
     assert s.is_chance()  # next turn: weather
-    assert s.turn == 6
+    assert s.pos.turn == 6
     roll(s, 1)
     settle(s)
-    assert s.current_player() == "soviet" and s.mps == {"soviet": 10, "german": 10}
+    assert s.current_player() == "soviet" and s.pos.mps == {"soviet": 10, "german": 10}
 
 
 def test_zoc_stops_movement_and_leaving_costs_one(engine: WhiteDeath) -> None:
@@ -60,7 +60,7 @@ def test_zoc_stops_movement_and_leaving_costs_one(engine: WhiteDeath) -> None:
     s.apply("impulse 1")
     s.apply("end movement")
     s.apply("impulse 1")
-    assert s.units["1188/357"].zoc_start
+    assert s.pos.units["1188/357"].zoc_start
     assert s.move_cost("1188/357", "1610", "1710") == 2
     refused(s, "move 1188/357 1610 1710", "Rule 6.A")
 
@@ -88,7 +88,7 @@ def test_weapons_unit_may_not_enter_zoc_alone(engine: WhiteDeath) -> None:
     s = position(engine, alone + '"1190/357" = "1610"')  # a personnel unit there
     s.apply("impulse 5")
     s.apply("move at/3S 1710 1610")
-    assert s.units["at/3S"].loc == "1610"
+    assert s.pos.units["at/3S"].loc == "1610"
 
 
 def test_afv_transit_draws_antitank_fire(engine: WhiteDeath) -> None:
@@ -100,17 +100,17 @@ def test_afv_transit_draws_antitank_fire(engine: WhiteDeath) -> None:
     """)
     s.apply("impulse 6")
     s.apply("move tk/18M 1709 1609")  # into the ZOC: AFVs need not stop (Rule 3.A)
-    assert not s.units["tk/18M"].stopped and not s.is_chance()
+    assert not s.pos.units["tk/18M"].stopped and not s.is_chance()
     out = next(n for n in s.map.neighbors("1609") if n not in s.ezoc("soviet"))
     s.apply(f"move tk/18M 1609 {out}")  # leaving 1609 (in the ZOC) draws antitank fire
     req = s.chance_request()
     assert req.rule == "Rule 3.A" and "tk/18M" in req.purpose
     s.apply_outcome((1,))  # a hit: loss and a morale check
-    assert s.units["tk/18M"].strength < 5
+    assert s.pos.units["tk/18M"].strength < 5
     req = s.chance_request()
     assert req.rule == "Rule 14"
     s.apply_outcome((6,))  # fails badly: the move ends (Rule 3.A), rout retreats
-    assert s.units["tk/18M"].loc != out
+    assert s.pos.units["tk/18M"].loc != out
 
 
 def test_soviet_needs_three_mps_to_assault_german_one(engine: WhiteDeath) -> None:
@@ -124,8 +124,8 @@ def test_soviet_needs_three_mps_to_assault_german_one(engine: WhiteDeath) -> Non
     s.apply("end movement")
     s.apply("impulse 1")
     s.apply("assault 1610 with I/504")  # the German assaults with one MP
-    assert s.supply["german"] == 4  # Rule 15.A.1: one point for all assaults
-    assert s.units["I/504"].spent == 1  # Rule 6.B.3
+    assert s.pos.supply["german"] == 4  # Rule 15.A.1: one point for all assaults
+    assert s.pos.units["I/504"].spent == 1  # Rule 6.B.3
 
 
 def test_assault_sequence_and_decision_points(engine: WhiteDeath) -> None:
@@ -138,7 +138,7 @@ def test_assault_sequence_and_decision_points(engine: WhiteDeath) -> None:
     s.apply("impulse 3")
     s.apply("assault 1510 with 1188/357")
     s.apply("assault 1510 with 1/31R")
-    assert s.supply["soviet"] == 4
+    assert s.pos.supply["soviet"] == 4
     s.apply("end movement")
     # no deployed artillery: barrage is skipped; the German decides defensive fire
     d = s.decision()
@@ -162,7 +162,7 @@ def test_assault_sequence_and_decision_points(engine: WhiteDeath) -> None:
     settle(s, 1)
     # 1188/357 (12) + 1/31R (8) = 20 against 6: 3:1; die 1 is MC3 -> the defender
     # loses 2 of 4 and checks morale: I/504 is hit hard
-    assert s.units["I/504"].strength <= 2 or not s.on_map("I/504")
+    assert s.pos.units["I/504"].strength <= 2 or not s.on_map("I/504")
 
 
 def test_weapons_units_fired_at_last_and_no_better(engine: WhiteDeath) -> None:
@@ -199,8 +199,8 @@ def test_tank_fright(engine: WhiteDeath) -> None:
 
 def test_garrisons_rule_22(engine: WhiteDeath) -> None:
     s = purkayev_turn_1_german(engine)
-    vl_unit = next(x for x in s.side_units("german") if s.units[x].garrison == "vl")
-    h = s.units[vl_unit].loc
+    vl_unit = next(x for x in s.side_units("german") if s.pos.units[x].garrison == "vl")
+    h = s.pos.units[vl_unit].loc
     s.apply("impulse 5")
     n = s.map.neighbors(h)[0]
     refused(s, f"move {vl_unit} {h} {n}", "Rule 22")  # garrisons may not move on turn 1
@@ -209,7 +209,7 @@ def test_garrisons_rule_22(engine: WhiteDeath) -> None:
 def test_intrinsic_garrisons_west_of_the_lowatj(engine: WhiteDeath) -> None:
     s = engine.new_state("purkayev")
     assert isinstance(s, WDState)
-    garrisons = sorted(x for x in s.units if x.startswith("garrison/"))
+    garrisons = sorted(x for x in s.pos.units if x.startswith("garrison/"))
     # test map: towns with a railroad west of the Lowatj (column 12), not Velikiye Luki
     assert garrisons == ["garrison/0312", "garrison/0704"]
     g = s.udef("garrison/0312")
@@ -237,7 +237,7 @@ def test_limited_intelligence(engine: WhiteDeath) -> None:
 def test_bunker_spares_morale_checks(engine: WhiteDeath) -> None:
     for level, exempt in ((10, True), (2, False)):
         s = position(engine, f"""
-            bunkers = [["1207", {level}]]
+            bunkers = [{{hex = "1207", strength = {level}}}]
             [units]
             "I/277" = "1207"
         """)
@@ -251,11 +251,11 @@ def test_rail_movement(engine: WhiteDeath) -> None:
     """)
     s.apply("impulse 2")
     s.apply("entrain I/504")
-    assert s.rail_used["german"] == 4
+    assert s.pos.rail_used["german"] == 4
     dests = [a.hex for a in s.legal_actions() if a.kind == "rail"]
     assert "0301" in dests and "1207" in dests
     s.apply("rail I/504 0301")
-    assert s.units["I/504"].loc == "0301"
+    assert s.pos.units["I/504"].loc == "0301"
 
 
 def test_notation_round_trip(engine: WhiteDeath) -> None:
@@ -298,7 +298,7 @@ def test_barrage_costs_supply_and_rolls_per_unit(engine: WhiteDeath) -> None:
     assert s.phase == "barrage"
     s.apply("barrage 1510 with hvy/KF")
     s.apply("fire barrage")
-    assert s.supply["soviet"] == 3  # Rule 15.A.2: two points
+    assert s.pos.supply["soviet"] == 3  # Rule 15.A.2: two points
     rolls = settle(s, 1)
     assert sum("barrage on" in p for p in rolls) == 2  # one die per unit in the hex
     s.apply("end barrage")  # one check per unit for the whole phase (Rule 11.B.2.B)
@@ -347,12 +347,12 @@ def test_brandenburgers_lead_a_stack_through_zocs(engine: WhiteDeath) -> None:
     req = s.chance_request()
     assert req.rule == "Rule 21.B" and "(-1)" in req.purpose
     s.apply_outcome((3,))  # 3 - 1 = 2: not found out
-    assert not s.units["I/277"].stopped and s.units["I/277"].loc == "1410"
+    assert not s.pos.units["I/277"].stopped and s.pos.units["I/277"].loc == "1410"
     nxt = next(n for n in s.map.neighbors("1410")
                if n in s.ezoc("german") and not s.units_at(n) and n != "1310")
     s.apply(f"lead 1/Br803 1410 {nxt}")
     s.apply_outcome((2,))  # 2 - 1 = 1: found out, the whole stack stops
-    assert s.units["I/277"].stopped and s.units["1/Br803"].stopped
+    assert s.pos.units["I/277"].stopped and s.pos.units["1/Br803"].stopped
     refused(s, f"move I/277 {nxt} {s.map.neighbors(nxt)[0]}", "Rule 3")
 
 
@@ -365,11 +365,11 @@ def test_barrage_supply_counts_the_assault_point(engine: WhiteDeath) -> None:
     """)
     s.apply("impulse 3")
     s.apply("assault 1510 with 1188/357")
-    assert s.supply["soviet"] == 4
+    assert s.pos.supply["soviet"] == 4
     s.apply("end movement")
     s.apply("barrage 1510 with hvy/KF")
     s.apply("fire barrage")
-    assert s.supply["soviet"] == 3  # Rule 15.A.2: two points in all for both
+    assert s.pos.supply["soviet"] == 3  # Rule 15.A.2: two points in all for both
 
 
 def test_slopes_and_observation(engine: WhiteDeath) -> None:

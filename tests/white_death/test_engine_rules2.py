@@ -31,7 +31,7 @@ def test_rail_capacity_is_25_strength_points_a_turn(engine: WhiteDeath) -> None:
     refused(s, "entrain I/504", "Rule 8")  # 4 more would make 26
     s = used(21)
     s.apply("entrain I/504")
-    assert s.rail_used["german"] == 25
+    assert s.pos.rail_used["german"] == 25
 
 
 def test_weapons_units_entrain_only_in_towns(engine: WhiteDeath) -> None:
@@ -92,7 +92,7 @@ def test_ice_roll_for_afvs_on_lakes(engine: WhiteDeath) -> None:
     req = s.chance_request()
     assert req.rule == "Rule 13"
     s.apply_outcome((1,))
-    assert s.units["tk/18M"].strength == 4
+    assert s.pos.units["tk/18M"].strength == 4
 
 
 def test_thaw_closes_full_lake_hexsides_to_afvs(engine: WhiteDeath) -> None:
@@ -113,7 +113,7 @@ def test_thaw_rivers_are_left_on_the_side_entered(engine: WhiteDeath) -> None:
     """)
     s.apply("impulse 10")
     s.apply("move tk/18M 1305 1205")  # into the Lowatj (a river hex, no bridge)
-    assert s.units["tk/18M"].via == "1305"
+    assert s.pos.units["tk/18M"].via == "1305"
     refused(s, "move tk/18M 1205 1105", "Rule 16.B")  # across: not in thaw
 
 
@@ -138,12 +138,12 @@ def test_retreat_through_zoc_costs_one_point(engine: WhiteDeath) -> None:
         "948/257" = "1409"
         "943/257" = "1511"
     """)
-    strength = s.units["I/504"].strength
+    strength = s.pos.units["I/504"].strength
     events = s._retreat("I/504")
     assert any(e.kind == "retreat" for e in events)
     if s.on_map("I/504"):
-        assert s.units["I/504"].strength == strength - 1
-        assert s.map.distance("1510", s.units["I/504"].loc) >= 2
+        assert s.pos.units["I/504"].strength == strength - 1
+        assert s.map.distance("1510", s.pos.units["I/504"].loc) >= 2
 
 
 def test_air_drops_when_velikiye_luki_is_cut_off(engine: WhiteDeath) -> None:
@@ -155,15 +155,15 @@ def test_air_drops_when_velikiye_luki_is_cut_off(engine: WhiteDeath) -> None:
     assert not any(s.traced("german", h) for h in s.vl_hexes())
     roll(s, 1)  # weather: clear on turn 6
     purposes = settle(s, 4)  # 4: received in clear weather (Rule 15.D.1)
-    due = s.cat.supply["german"][s.turn - 1]
+    due = s.cat.supply["german"][s.pos.turn - 1]
     assert sum("air drop" in p for p in purposes) == due
-    assert s.supply["vl"] == due
+    assert s.pos.supply["vl"] == due
 
 
 def test_reinforcements_arrive_at_the_second_impulse(engine: WhiteDeath) -> None:
     s = position(engine, 'board = "scenario"')
     # 27E/7E is due on turn 5 at the eastern entry area
-    assert s.units["27E/7E"].loc == "pending"
+    assert s.pos.units["27E/7E"].loc == "pending"
     s.apply("impulse 2")
     s.apply("end movement")
     settle(s)
@@ -172,12 +172,12 @@ def test_reinforcements_arrive_at_the_second_impulse(engine: WhiteDeath) -> None
     s.apply("impulse 1")
     s.apply("end movement")
     settle(s)
-    assert s.units["27E/7E"].loc == "raster"  # the second Soviet impulse
+    assert s.pos.units["27E/7E"].loc == "raster"  # the second Soviet impulse
     s.apply("impulse 2")
     entries = [a for a in s.legal_actions() if a.kind == "enter" and a.unit == "27E/7E"]
     assert entries and all(h in s.cat.resolve("soviet-east") for h in (a.hex for a in entries))
     s.apply(entries[0])
-    assert s.units["27E/7E"].loc == entries[0].hex
+    assert s.pos.units["27E/7E"].loc == entries[0].hex
 
 
 def test_closed_german_entry_zones(engine: WhiteDeath) -> None:
@@ -197,7 +197,7 @@ def test_replacements_and_afv_repair(engine: WhiteDeath) -> None:
     """)
     s.apply("impulse 3")
     s.apply("replace 1188/357")
-    assert s.units["1188/357"].strength == 4
+    assert s.pos.units["1188/357"].strength == 4
     refused(s, "replace 1188/357", "Rule 18")  # no points left
     s.apply("repair tk/18M")  # turn 5: one AFV strength point a turn
     refused(s, "repair tk/18M", "Rule 18")
@@ -206,13 +206,13 @@ def test_replacements_and_afv_repair(engine: WhiteDeath) -> None:
 
 def test_bunkers_lose_barrage_points_without_the_cap(engine: WhiteDeath) -> None:
     s = position(engine, """
-        bunkers = [["1207", 10]]
+        bunkers = [{hex = "1207", strength = 10}]
         [units]
         "I/277" = "1207"
     """)
     job = DieArgs("x", "Rule 19", uid="bunker:0", col=9, mod=0, hex="1207")
     s._on_barrage(job, 1)
-    assert s.bunkers[0][1] == 6  # 4 lost of 10: no half-strength cap (Rule 11.B.2.B)
+    assert s.pos.bunkers[0].strength == 6  # 4 lost of 10: no half-strength cap (Rule 11.B.2.B)
     assert s.defense("I/277", "conv") == 20  # the bunker's defense value
 
 
@@ -223,10 +223,10 @@ def test_bridges_built_and_destroyed(engine: WhiteDeath) -> None:
     """)
     s.apply("impulse 5")
     s.apply("build bridge 1/2E")
-    assert "1209" in s.bridges
+    assert "1209" in s.pos.bridges
     refused(s, "build bridge 1/2E", "Rule 20.B")  # one bridge each
     s.apply("demolish bridge 1/2E")
-    assert "1209" not in s.bridges
+    assert "1209" not in s.pos.bridges
 
 
 def test_advance_after_clearing_a_hex(engine: WhiteDeath) -> None:
@@ -242,7 +242,7 @@ def test_advance_after_clearing_a_hex(engine: WhiteDeath) -> None:
     assert not s.on_map("Sich/Iso")
     assert s.phase == "advance"
     s.apply("advance 1188/357 1510")
-    assert s.units["1188/357"].loc == "1510"
+    assert s.pos.units["1188/357"].loc == "1510"
 
 
 def test_victory_points_at_the_end(engine: WhiteDeath) -> None:
@@ -265,13 +265,13 @@ def test_flieger_roll_on_turn_12(engine: WhiteDeath) -> None:
     req = s.chance_request()
     assert req.rule == "Rule 17.F"
     s.apply_outcome((6,))  # the whole division
-    assert all(s.units[u].loc == "raster" for u in ("III/1FJ", "I/1FJ", "II/1FJ", "I/2FJ"))
-    assert s.flieger == "answer-due"
+    assert all(s.pos.units[u].loc == "raster" for u in ("III/1FJ", "I/1FJ", "II/1FJ", "I/2FJ"))
+    assert s.pos.flieger == "answer-due"
     s.apply("impulse 1")
     s.apply("end movement")
     settle(s)
     # the Soviet answer at the start of his next impulse: 47th automatically
-    assert s.units["1/47"].loc == "raster"
+    assert s.pos.units["1/47"].loc == "raster"
 
 
 def test_fractions_are_exact(engine: WhiteDeath) -> None:
@@ -288,7 +288,7 @@ def test_garrison_artillery_may_deploy_on_turn_one(engine: WhiteDeath) -> None:
     s.apply("impulse 5")
     art = next(x for x in s.side_units("german") if s.utype(x).artillery)
     s.apply(f"deploy {art}")  # Rule 22 forbids moving, not deploying
-    assert s.units[art].deployed
+    assert s.pos.units[art].deployed
 
 
 def test_defensive_fire_down_a_slope_is_doubled(engine: WhiteDeath) -> None:
@@ -310,7 +310,7 @@ def test_campaign_setup_german_first_then_soviet(engine: WhiteDeath) -> None:
     d = s.decision()
     assert d is not None and d.side == "german" and d.kind == "setup"
     assert "German player must set up" in d.prompt
-    first = s.setup_raster[0]
+    first = s.pos.setup_raster[0]
     places = [a for a in s.legal_actions() if a.kind == "place"]
     assert places and all(a.unit == first for a in places)
     vl = set(s.vl_hexes())
@@ -337,7 +337,7 @@ def test_failed_defensive_fire_check_cancels_the_assault(engine: WhiteDeath) -> 
     assert any("fail" in e.text for e in events)
     # no assault fire follows: the impulse is over and I/504 untouched
     assert s.phase == "decision" and s.current_player() == "german"
-    assert s.units["I/504"].strength == 4
+    assert s.pos.units["I/504"].strength == 4
 
 
 def test_failed_barrage_check_silences_defensive_fire(engine: WhiteDeath) -> None:
@@ -375,14 +375,14 @@ def test_turn_10_tank_brigade_refit(engine: WhiteDeath) -> None:
     s.apply("impulse 5")
     refused(s, "refit 357", "Rule 18")  # a rifle division is not a tank brigade
     s.apply("refit 18M")
-    assert s.units["tk/18M"].loc == "refit" and s.units["mr/18M"].loc == "refit"
-    assert s.units["tk/18M"].strength == 5
+    assert s.pos.units["tk/18M"].loc == "refit" and s.pos.units["mr/18M"].loc == "refit"
+    assert s.pos.units["tk/18M"].strength == 5
     refused(s, "refit 34M", "Rule 18")  # one brigade only
     # back at the start of turn 11, at the eastern edge
     s.apply("end movement")
     settle(s)
-    assert s.turn == 11
-    assert s.units["tk/18M"].loc == "raster" and s.units["tk/18M"].entry == "soviet-east"
+    assert s.pos.turn == 11
+    assert s.pos.units["tk/18M"].loc == "raster" and s.pos.units["tk/18M"].entry == "soviet-east"
 
 
 def test_moving_through_a_full_hex(engine: WhiteDeath) -> None:
@@ -394,7 +394,7 @@ def test_moving_through_a_full_hex(engine: WhiteDeath) -> None:
     s.apply("impulse 5")
     # two regiments may not stack (Rule 4.B), but one may pass through the other's hex
     s.apply("move 1188/357 2010 2110")
-    assert s.passing == "1188/357"
+    assert s.pos.passing == "1188/357"
     refused(s, "end movement", "Rule 4")  # it may not end its move there
     # nor may the prompt offer ending movement as the default (Enter would be refused)
     decision = s.decision()
@@ -402,7 +402,7 @@ def test_moving_through_a_full_hex(engine: WhiteDeath) -> None:
     moves = {a.notation() for a in s.legal_actions()}
     assert moves and all(m.startswith("move 1188/357 2110 ") for m in moves)
     s.apply(sorted(moves)[0])
-    assert s.passing == ""
+    assert s.pos.passing == ""
     s.apply("end movement")
 
 
@@ -430,7 +430,7 @@ def test_an_entrained_artillery_unit_may_not_deploy(engine: WhiteDeath) -> None:
     s.apply("entrain NW/LIX")
     assert "deploy NW/LIX" not in [a.notation() for a in s.legal_actions()]
     refused(s, "deploy NW/LIX", "Rule 8")
-    assert not s.units["NW/LIX"].deployed
+    assert not s.pos.units["NW/LIX"].deployed
 
 
 def test_an_entrained_unit_is_offered_its_replacement(engine: WhiteDeath) -> None:
@@ -444,10 +444,10 @@ def test_an_entrained_unit_is_offered_its_replacement(engine: WhiteDeath) -> Non
     """)
     s.apply("impulse 5")
     s.apply("entrain I/504")
-    assert s.impulses["german"] == 1
+    assert s.pos.impulses["german"] == 1
     assert "replace I/504" in [a.notation() for a in s.legal_actions()]
     s.apply("replace I/504")
-    assert s.units["I/504"].strength == 3 and s.units["I/504"].entrained
+    assert s.pos.units["I/504"].strength == 3 and s.pos.units["I/504"].entrained
 
 
 def test_an_entrained_engineer_may_not_demolish_a_bridge(engine: WhiteDeath) -> None:
@@ -459,13 +459,13 @@ def test_an_entrained_engineer_may_not_demolish_a_bridge(engine: WhiteDeath) -> 
         [units]
         "Pi/83" = "1207"
     """)
-    assert "1207" in s.bridges
+    assert "1207" in s.pos.bridges
     s.apply("impulse 5")
     assert "demolish bridge Pi/83" in [a.notation() for a in s.legal_actions()]  # on foot: may
     s.apply("entrain Pi/83")
     assert "demolish bridge Pi/83" not in [a.notation() for a in s.legal_actions()]
     refused(s, "demolish bridge Pi/83", "Rule 8")
-    assert "1207" in s.bridges
+    assert "1207" in s.pos.bridges
 
 
 def test_rule_14b_retreat_two_hexes_away_from_the_enemy(engine: WhiteDeath) -> None:
@@ -482,9 +482,9 @@ def test_rule_14b_retreat_two_hexes_away_from_the_enemy(engine: WhiteDeath) -> N
     ring2 = [h for h in s.map.ids if s.map.distance(h, "1510") == 2]
     assert s.map.distance(path[-1], "1610") == max(s.map.distance(h, "1610") for h in ring2)
     assert not any(h in s.ezoc("german") for h in path)
-    strength = s.units["I/504"].strength
+    strength = s.pos.units["I/504"].strength
     s._retreat("I/504")
-    assert s.units["I/504"].loc == path[-1] and s.units["I/504"].strength == strength
+    assert s.pos.units["I/504"].loc == path[-1] and s.pos.units["I/504"].strength == strength
 
 
 def test_rule_14c1_a_retreat_ending_in_a_zoc_goes_on(engine: WhiteDeath) -> None:
@@ -500,6 +500,6 @@ def test_rule_14c1_a_retreat_ending_in_a_zoc_goes_on(engine: WhiteDeath) -> None
     path = s.retreat_path("I/504")
     assert path is not None and len(path) > 2
     assert path[-1] not in ez and all(h in ez for h in path[:-1])
-    strength = s.units["I/504"].strength
+    strength = s.pos.units["I/504"].strength
     s._retreat("I/504")
-    assert s.units["I/504"].loc == path[-1] and s.units["I/504"].strength == strength - 1
+    assert s.pos.units["I/504"].loc == path[-1] and s.pos.units["I/504"].strength == strength - 1

@@ -25,7 +25,7 @@ def test_ski_units_pay_to_slip_through_zocs(engine: WhiteDeath) -> None:
     """)
     s.apply("impulse 6")
     s.apply("move ski/31R 1710 1610")  # into a non-ski ZOC: no stop (Rule 3.B)
-    assert not s.units["ski/31R"].stopped
+    assert not s.pos.units["ski/31R"].stopped
     nxt = next(n for n in s.map.neighbors("1610") if n not in s.ezoc("soviet")
                and not s.units_at(n))
     assert s.move_cost("ski/31R", "1610", nxt) == s.enter_cost("ski/31R", "1610", nxt) + 1
@@ -40,7 +40,7 @@ def test_ski_units_stop_in_enemy_ski_zocs(engine: WhiteDeath) -> None:
     """)
     s.apply("impulse 6")
     s.apply("move ski/31R 1710 1610")
-    assert s.units["ski/31R"].stopped
+    assert s.pos.units["ski/31R"].stopped
 
 
 def test_road_rate_only_along_the_road(engine: WhiteDeath) -> None:
@@ -94,7 +94,7 @@ def test_velikiye_luki_garrison_moves_within_the_city(engine: WhiteDeath) -> Non
     """, "purkayev")
     roll(s, 2)  # release roll on turn 2: only a 1 releases (Rule 22)
     settle(s)
-    assert s.turn == 2 and not s.vl_released
+    assert s.pos.turn == 2 and not s.pos.vl_released
     s = position(engine, GERMAN_IMPULSE + """
         board = "scenario"
         turn = 2
@@ -102,16 +102,16 @@ def test_velikiye_luki_garrison_moves_within_the_city(engine: WhiteDeath) -> Non
     """, "purkayev")
     s.apply("impulse 5")
     vl = set(s.vl_hexes())
-    uid = next(x for x in s.side_units("german") if s.units[x].garrison == "vl"
+    uid = next(x for x in s.side_units("german") if s.pos.units[x].garrison == "vl"
                and s.utype(x).mob == "l")
-    h = s.units[uid].loc
+    h = s.pos.units[uid].loc
     inside = [n for n in s.map.neighbors(h) if n in vl and s.stack_ok_with(n, uid)]
     outside = [n for n in s.map.neighbors(h) if n not in vl and not s.units_at(n, "soviet")]
     assert outside and inside
     refused(s, f"move {uid} {h} {outside[0]}", "Rule 22")
     s.apply(f"move {uid} {h} {inside[0]}")
     # the town garrisons are free from turn 2
-    town = next(x for x in s.side_units("german") if s.units[x].garrison == "town")
+    town = next(x for x in s.side_units("german") if s.pos.units[x].garrison == "town")
     assert [a for a in s.legal_actions() if a.unit == town]
 
 
@@ -121,7 +121,7 @@ def test_weather_table_by_turn(engine: WhiteDeath) -> None:
     assert set(rows[(1, 4)]) <= {"clear", "snow", "thaw"}
     assert rows[(10, 13)].count("thaw") == 0  # deep January: never thaw in the stand-in
     s = started(engine, "woehler", weather=3)  # the roll itself, from the scenario's start
-    assert s.weather == "snow"
+    assert s.pos.weather == "snow"
 
 
 def test_observation_battalion_finds_deployed_artillery(engine: WhiteDeath) -> None:
@@ -142,7 +142,7 @@ def test_observation_battalion_finds_deployed_artillery(engine: WhiteDeath) -> N
 
 def test_bunkers_add_their_strength_to_defensive_fire(engine: WhiteDeath) -> None:
     s = position(engine, """
-        bunkers = [["1207", 10]]
+        bunkers = [{hex = "1207", strength = 10}]
         [units]
         "I/277" = "1207"
         "1188/357" = "1307"
@@ -168,26 +168,26 @@ def test_deploying_costs_one_mp_and_moving_concentrates(engine: WhiteDeath) -> N
     """)
     s.apply("impulse 3")
     s.apply("deploy 918A/357")
-    assert s.units["918A/357"].deployed and s.left("918A/357") == 2  # Rule 6.B.2
+    assert s.pos.units["918A/357"].deployed and s.left("918A/357") == 2  # Rule 6.B.2
     refused(s, "deploy 918A/357", "Rule 6.B.2")
     nxt = next(n for n in s.map.neighbors("2010") if not s.units_at(n)
                and s.move_cost("918A/357", "2010", n) is not None
                and s.move_cost("918A/357", "2010", n) <= 2)
     s.apply(f"move 918A/357 2010 {nxt}")
-    assert not s.units["918A/357"].deployed
+    assert not s.pos.units["918A/357"].deployed
 
 
 def test_alternate_german_entry_zones(engine: WhiteDeath) -> None:
     def due(turn: int) -> WDState:
         s = position(engine, GERMAN_IMPULSE + f"""
-            schedule = [[{turn}, "I/SS8", "german-south"]]
+            schedule = [{{turn = {turn}, uid = "I/SS8", area = "german-south"}}]
             [units]
             "I/504" = "1518"  # keeps the southern zones open (Rule 17.E)
             "I/SS8" = {{loc = "raster", entry = "german-south"}}
         """)
         s.apply("impulse 5")
         return s
-    this_turn = position(engine, GERMAN_IMPULSE).turn
+    this_turn = position(engine, GERMAN_IMPULSE).pos.turn
     s = due(this_turn)
     west_only = set(s.cat.resolve("german-west")) - set(s.cat.resolve("german-southwest"))
     south_side = set(s.cat.resolve("german-south")) | set(s.cat.resolve("german-southwest"))

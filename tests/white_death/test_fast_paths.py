@@ -35,12 +35,12 @@ def _walk(scenario: str, seed: int, steps: int) -> list[WDState]:
 def test_listed_moves_are_the_checked_moves() -> None:
     seen = 0
     for state in _walk("first-relief", 1, 400) + _walk("campaign", 2, 300):
-        if state.phase != "movement" or state.passing:
+        if state.phase != "movement" or state.pos.passing:
             continue
         listed = {a.notation() for a in state.legal_actions() if a.kind == "move"}
         checked = set()
-        for uid in state.side_units(state.phasing):
-            u = state.units[uid]
+        for uid in state.side_units(state.pos.phasing):
+            u = state.pos.units[uid]
             for n in state.nbrs(u.loc):
                 a = act("move", uid, n, u.loc)
                 try:
@@ -57,7 +57,7 @@ def test_traces_kept_per_enemy_position_match_fresh_ones() -> None:
     for state in _walk("second-relief", 3, 300)[::4]:
         kept = {s: (state.ezoc(s), state._reach(s), state.enemy_hexes(s)) for s in
                 ("soviet", "german")}
-        rails = {uid: state.rail_destinations(uid) for uid in sorted(state.units)
+        rails = {uid: state.rail_destinations(uid) for uid in sorted(state.pos.units)
                  if state.on_map(uid)}
         state.cat.memo.clear()
         state._moved()
@@ -74,11 +74,11 @@ def test_clone_is_independent_and_shares_the_catalog() -> None:
     assert isinstance(c, WDState)
     assert c.cat is state.cat and c._static is state._static
     assert c.digest() == digest
-    for u in c.units.values():
+    for u in c.pos.units.values():
         u.marks.add("probe")
         u.strength += 1
-    c.bridges.add("0101")
-    c.supply["soviet"] += 5
+    c.pos.bridges.add("0101")
+    c.pos.supply["soviet"] += 5
     c._moved()
     c._encoded = None  # changed by hand, not by apply: the digest is worked out again
     assert state.digest() == digest

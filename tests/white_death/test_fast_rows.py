@@ -30,21 +30,21 @@ def test_entry_cost_row_is_enter_ticks_per_neighbour() -> None:
             if n % 11 == 0:
                 # the position as played, and in a thaw (Rule 16.B's banks, the lake
                 # hexsides): a game need not reach one
-                for weather in sorted({state.weather, "thaw"}):
-                    pos = state.clone()
-                    assert isinstance(pos, WDState)
-                    pos.weather = weather
-                    pos._moved()
-                    for uid in pos.side_units(pos.phasing):
-                        frm = pos.units[uid].loc
-                        row = pos.enter_row(pos.utype(uid).mob, frm)
-                        for to, c in zip(pos.nbrs(frm), row, strict=True):
+                for weather in sorted({state.pos.weather, "thaw"}):
+                    twin = state.clone()
+                    assert isinstance(twin, WDState)
+                    twin.pos.weather = weather
+                    twin._moved()
+                    for uid in twin.side_units(twin.pos.phasing):
+                        frm = twin.pos.units[uid].loc
+                        row = twin.enter_row(twin.utype(uid).mob, frm)
+                        for to, c in zip(twin.nbrs(frm), row, strict=True):
                             # the row leaves Rule 16.B to its caller, as _move_reach does
                             if c is not None and weather == "thaw":
                                 thaw += 1
-                                if pos.wrong_bank(uid, frm, to):
+                                if twin.wrong_bank(uid, frm, to):
                                     c = None
-                            assert c == pos.enter_ticks(uid, frm, to), (uid, frm, to)
+                            assert c == twin.enter_ticks(uid, frm, to), (uid, frm, to)
                             compared += 1
             state.apply(choose.pick(state.legal_actions()))
     assert compared > 5000 and thaw > 1000, (compared, thaw)
@@ -107,10 +107,10 @@ def test_put_carries_the_position_caches() -> None:
             state.apply_outcome(choose.outcome(state.chance_request()))
         else:
             state.apply(choose.pick(state.legal_actions()))
-    side = state.phasing
+    side = state.pos.phasing
     mover = state.side_units(side)[0]
     free = next(h for h in sorted(state.map.ids) if not state.units_at(h))
-    for uid, h in ((mover, state.nbrs(state.units[mover].loc)[0]), (mover, "dead"),
+    for uid, h in ((mover, state.nbrs(state.pos.units[mover].loc)[0]), (mover, "dead"),
                    (mover, free)):
         state.legal_actions()
         state.occupied("soviet"), state.occupied("german"), state.enemy_key(side)
@@ -158,10 +158,10 @@ def test_listed_rail_moves_and_entries_pass_their_check() -> None:
                 probes += 1
             if state.decision().kind == "movement" and probes % 6 == 0:
                 checked += _listed_iff_accepted(state, legal, "rail", [
-                    uid for uid in state.side_units(state.phasing)
-                    if state.units[uid].entrained])
+                    uid for uid in state.side_units(state.pos.phasing)
+                    if state.pos.units[uid].entrained])
                 entered += _listed_iff_accepted(state, legal, "enter", [
-                    uid for uid in sorted(state.units)
-                    if state.units[uid].loc == "raster"])
+                    uid for uid in sorted(state.pos.units)
+                    if state.pos.units[uid].loc == "raster"])
             state.apply(choose.pick(legal))
     assert checked > 20 and entered > 20, (checked, entered)

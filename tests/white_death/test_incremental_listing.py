@@ -68,7 +68,7 @@ def test_incremental_listing_equals_the_full_listing(
         before = seen.copy()
         legal = state.legal_actions()
         if state.phase == "movement":
-            listed = len(state.side_units(state.phasing)) if not state.passing else 1
+            listed = len(state.side_units(state.pos.phasing)) if not state.pos.passing else 1
             seen["kept"] += listed - sum(seen[k] - before[k] for k in ("afresh", "moves alone"))
             assert [a.notation() for a in legal] == _from_scratch(state)
             # units kept with what they read farther (the city garrison's rail lines,

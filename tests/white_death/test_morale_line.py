@@ -16,7 +16,7 @@ def test_the_morale_line_explains_a_modifier_added_at_the_check(
     state = engine.new_state("purkayev", engine.resolve_options({}))
     uid = "1188/357"
     job = DieArgs("morale check", "Rule 14", uid=uid, mod=0, stage="defense",
-                  hex=state.units[uid].loc)
+                  hex=state.pos.units[uid].loc)
     plain = state.clone()
     assert isinstance(plain, WDState) and isinstance(state, WDState)
     text = plain._on_mc(job, 2)[0].text

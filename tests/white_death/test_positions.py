@@ -26,7 +26,7 @@ def test_a_described_position_is_the_hand_built_one(engine: WhiteDeath) -> None:
     assert built.setup_position()["units"] == by_hand.setup_position()["units"]
     assert built.stack_data() == by_hand.stack_data()
     assert built.legal_actions() == by_hand.legal_actions()
-    assert built.units_at("1510") == ["Sich/Iso"] and built.units["Sich/Iso"].strength == 1
+    assert built.units_at("1510") == ["Sich/Iso"] and built.pos.units["Sich/Iso"].strength == 1
     assert built.side_units("soviet") == ["918A/357"]
 
 
@@ -40,7 +40,7 @@ def test_a_position_round_trips_through_describe() -> None:
         [units]
         "I/504" = {hex = "1510", deployed = true}
     """, "final-relief")
-    assert s.weather == "thaw" and s.phasing == "german" and s.bridges == {"1209"}
+    assert s.pos.weather == "thaw" and s.pos.phasing == "german" and s.pos.bridges == {"1209"}
     assert setup(engine, "final-relief", describe(s)).digest() == s.digest()
 
 

@@ -120,16 +120,16 @@ def test_rule_22_turn_1_garrisons_may_not_advance(engine: WhiteDeath) -> None:
     """Rule 22: the opening garrisons "may not be moved the first turn": an assault on turn
     1 may clear a hex, but the garrison unit stays where it is."""
     s = purkayev_turn_1_german(engine)
-    uid = next(x for x in s.side_units("german") if s.units[x].garrison == "town"
+    uid = next(x for x in s.side_units("german") if s.pos.units[x].garrison == "town"
                and s.utype(x).personnel)
-    h = s.units[uid].loc
+    h = s.pos.units[uid].loc
     target = next(n for n in s.nbrs(h) if not s.units_at(n)
                   and s.enter_cost(uid, h, n) is not None)
     s = purkayev_turn_1_german(engine, f'"1/31R" = {{hex = "{target}", strength = 1}}')
     _clear_hex_by_assault(s, uid, target)
     assert not s.units_at(target, "soviet")
     assert f"advance {uid} {target}" not in [a.notation() for a in s.legal_actions()]
-    assert s.units[uid].loc == h
+    assert s.pos.units[uid].loc == h
 
 
 # ---------------------------------------------------------------- Rule 11.B.2.B: barrage phase
@@ -156,11 +156,11 @@ def test_rule_11_b_2_b_half_strength_cap_and_one_check_per_barrage_phase(
     s.apply("barrage 1510 with hvy/KF")  # 5 x 4 = 20: the 20-29 column
     s.apply("fire barrage")
     first = settle(s, 1)  # a 2-point loss
-    assert s.units["I/504"].strength == 2
+    assert s.pos.units["I/504"].strength == 2
     s.apply("barrage 1510 with mtr/KF")  # 4 x 4 = 16: the 15-19 column
     s.apply("fire barrage")
     second = settle(s, 1)  # another 2-point result: the phase's cap is already reached
-    assert s.units["I/504"].strength == 2
+    assert s.pos.units["I/504"].strength == 2
     assert not any(p.startswith("morale check") for p in first + second)
     s.apply("end barrage")
     checks = [p for p in settle(s, 1) if p.startswith("morale check")]
@@ -213,7 +213,7 @@ def test_rule_16_b_thaw_river_left_on_the_bank_entered_after_moving_along(
     s.apply("move tk/18M 1211 1212")
     refused(s, "move tk/18M 1212 1112", "Rule 16.B")  # the west bank
     s.apply("move tk/18M 1212 1312")  # the east bank, far from where it came in
-    assert s.units["tk/18M"].loc == "1312"
+    assert s.pos.units["tk/18M"].loc == "1312"
 
 
 def test_rule_16_b_bank_kept_across_impulses(engine: WhiteDeath) -> None:
@@ -273,10 +273,10 @@ def test_rule_3_b_ski_unit_pays_for_every_zoc_exit(engine: WhiteDeath) -> None:
         "I/505" = "1810"  # and 1710 is in this one's
     """)
     s.apply("impulse 6")
-    assert s.units["ski/31R"].zoc_start
+    assert s.pos.units["ski/31R"].zoc_start
     assert s.move_cost("ski/31R", "1610", "1710") == s.enter_cost("ski/31R", "1610", "1710") + 1
     s.apply("move ski/31R 1610 1710")
-    assert not s.units["ski/31R"].stopped  # a non-ski ZOC does not stop it
+    assert not s.pos.units["ski/31R"].stopped  # a non-ski ZOC does not stop it
     nxt = next(n for n in s.nbrs("1710") if n not in s.ezoc("soviet") and not s.units_at(n))
     assert s.move_cost("ski/31R", "1710", nxt) == s.enter_cost("ski/31R", "1710", nxt) + 1
 
@@ -304,10 +304,10 @@ def test_rule_15_d_2_city_point_spent_at_the_beginning_of_the_turn(engine: White
     settle(s, 4)  # air drops
     d = s.decision()
     assert d is not None and d.side == "german" and d.kind == "vl-supply"
-    assert s.phasing == "soviet" and s.impulses["soviet"] == 0
-    points = s.supply["vl"]
+    assert s.pos.phasing == "soviet" and s.pos.impulses["soviet"] == 0
+    points = s.pos.supply["vl"]
     s.apply("spend vl supply")
-    assert not s.isolated("I/277") and s.supply["vl"] == points - 1
+    assert not s.isolated("I/277") and s.pos.supply["vl"] == points - 1
     d = s.decision()
     assert d is not None and d.side == "soviet" and d.kind == "impulse-mps"
     s.apply("impulse 1")
@@ -319,10 +319,10 @@ def test_rule_15_d_2_declining_keeps_the_point(engine: WhiteDeath) -> None:
     s = _vl_cut_off(engine)
     roll(s, 1)
     settle(s, 4)
-    points = s.supply["vl"]
+    points = s.pos.supply["vl"]
     s.apply("keep vl supply")
-    assert s.isolated("I/277") and s.supply["vl"] == points
-    assert s.phase == "decision" and s.phasing == "soviet"
+    assert s.isolated("I/277") and s.pos.supply["vl"] == points
+    assert s.phase == "decision" and s.pos.phasing == "soviet"
 
 
 # ---------------------------------------------------------------- Rule 15.A.3: rockets
@@ -347,17 +347,17 @@ def test_rule_15_a_3_german_may_fire_rockets_at_half_for_two_points(engine: Whit
     German rocket artillery units conduct barrage fires at half of their indicated barrage
     factors" -- the German's choice even with three points in hand."""
     s = _rocket_barrage(engine)
-    assert s.supply["german"] == 5
+    assert s.pos.supply["german"] == 5
     assert "fire barrage rockets at half" in [a.notation() for a in s.legal_actions()]
     events = s.apply("fire barrage rockets at half")
-    assert s.supply["german"] == 3
+    assert s.pos.supply["german"] == 3
     assert any("Barrage of 15/2 on 1810" in e.text for e in events)  # 5 x 3, halved
 
 
 def test_rule_15_a_3_three_points_fire_rockets_at_full(engine: WhiteDeath) -> None:
     s = _rocket_barrage(engine)
     events = s.apply("fire barrage")
-    assert s.supply["german"] == 2
+    assert s.pos.supply["german"] == 2
     assert any("Barrage of 15 on 1810" in e.text for e in events)
 
 
@@ -374,7 +374,7 @@ def test_rule_20_a_built_bridge_is_a_road_hex(engine: WhiteDeath) -> None:
     """)
     s.apply("impulse 5")
     s.apply("build bridge Brueck/LIX")
-    assert "1202" in s.bridges
+    assert "1202" in s.pos.bridges
     road = s.cat.tables.movement["road"]["l"].enter
     assert s.enter_cost("I/504", "1303", "1202") == road  # along the road onto the bridge
     s.apply("move I/504 1303 1202")

@@ -1,14 +1,16 @@
 """Issue 13: the sequence of play (Rule 5) on the step runtime: positions through the
-setup API, the stack in every save, and saves of the 0.4 shape refused."""
+setup API, the stack in every save, and saves of the 0.4 and 0.6 shapes refused."""
 
 from __future__ import annotations
+
+import re
 
 import pytest
 
 from engines.white_death import WhiteDeath
 from engines.white_death.sequence import STEPS, Impulse, Turn
 from engines.white_death.state import WDState
-from pbem.errors import MismatchError
+from pbem.errors import FormatError, MismatchError
 from pbem.registry import get
 from pbem.setup import describe, setup
 
@@ -72,10 +74,29 @@ def test_the_rolls_of_a_fire_are_frames_of_the_save(engine: WhiteDeath) -> None:
     assert restored.chance_request() == s.chance_request()
 
 
-def test_a_save_of_the_old_shape_is_refused_naming_the_version() -> None:
+@pytest.mark.parametrize("version", ["0.4", "0.6"])
+def test_a_save_of_the_old_shape_is_refused_naming_the_version(version: str) -> None:
+    """0.4 kept the phase strings and queues; 0.6 the hand-written position (0.7 derives it
+    from the typed position of engines/white_death/position.py)."""
     engine = get("white-death")
     s = engine.new_state("final-relief", engine.resolve_options({}))
     old = s.snapshot()
-    old["rules_version"] = "0.4"
-    with pytest.raises(MismatchError, match=r"rules_version 0\.4"):
+    old["rules_version"] = version
+    with pytest.raises(MismatchError, match=rf"rules_version {re.escape(version)}"):
         engine.restore(old)
+
+
+def test_a_position_of_the_0_6_shape_is_refused_naming_the_field() -> None:
+    """Were a 0.6 save's version changed by hand, its position would still be refused:
+    0.6 listed the units and gave a bunker as a [hex, strength] pair."""
+    engine = get("white-death")
+    s = engine.new_state("purkayev", engine.resolve_options({}))
+    for field, old_form in (("units", lambda p: list(p["units"].values())),
+                            ("bunkers", lambda p: [[b["hex"], b["strength"]]
+                                                   for b in p["bunkers"]])):
+        snap = s.snapshot()
+        position = snap["body"]["position"]
+        assert position[field]  # Purkayev starts with units and bunkers
+        position[field] = old_form(position)
+        with pytest.raises(FormatError, match=rf"position\.{field}"):
+            engine.restore(snap)

@@ -1,0 +1,264 @@
+"""The White Death position as typed data (pbem.codec derives its snapshot).
+
+Everything the rules read and write that a save holds, apart from the frames of the
+sequence of play (the step runtime's ``stack``). Each field says what it holds in the
+book's terms, with the rule that reads it. What the map and the catalog say (terrain, the
+order of battle, the scenario) is not here: it never changes in play. Nor are the state's
+caches (``_cache``, ``_pcache``, ``_static`` ...): they are worked out again from these
+fields.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from fractions import Fraction
+
+
+@dataclass(slots=True)
+class U:
+    """A unit's changing state (its fixed data is in the catalog)."""
+
+    #: the unit's id: the catalog's, or ``garrison/HEX`` for an intrinsic garrison (made in
+    #: play: "Intrinsic Garrisons")
+    uid: str
+    #: the hex it stands in, or the box it is in off the map (base.BOXES): "pending" (a
+    #: reinforcement not yet due, Rule 17), "raster" (due: it may enter, Rule 17), "dead",
+    #: "refit" (Rule 18), "setup" (still to be placed, Rule 22's campaign setup)
+    loc: str
+    #: strength points left (losses are taken in SPs: Rules 9.C, 10.C, 11.B.2.B)
+    strength: int
+    #: deployed artillery (Rule 6.B.2: it may fire, barrage and support)
+    deployed: bool = False
+    #: movement points spent this impulse (Rule 6; Rule 7's half-MP costs make it a
+    #: Fraction, stored as [numerator, denominator])
+    spent: Fraction = Fraction(0)
+    #: it may not move again this impulse: it entered an enemy ZOC (Rule 3), retreated
+    #: (Rule 14.B), failed a morale check while moving (Rule 14), or a Brandenburg unit
+    #: was found out (Rule 21.B)
+    stopped: bool = False
+    #: it began the impulse in an enemy ZOC (Rule 3.A)
+    zoc_start: bool = False
+    #: on a train (Rule 8)
+    entrained: bool = False
+    #: the hex it entered the river hex it stands in from (Rule 16.B: which bank it is on),
+    #: "" none
+    via: str = ""
+    #: the garrison it belongs to (Rule 22, "Intrinsic Garrisons"): "vl", "line", "town",
+    #: "intrinsic", "" none
+    garrison: str = ""
+    #: when it entered its hex: its place in the hex's stacking order (Rule 4)
+    seq: int = 0
+    #: the hex it has declared an assault on this impulse (Rule 6.B.3), "" none
+    assault: str = ""
+    #: the entry area it arrives in (Rule 17), "" none
+    entry: str = ""
+    #: what it did or suffered this impulse: "barraged" (Rule 11.B), "entered" (came on
+    #: the map this impulse, Rule 17: it may entrain where it enters, Rule 8), "left-zoc"
+    #: (Rule 3), "no-assault" and "no-df" (Rule 14.B), "support:defense" /
+    #: "support:assault" (Rule 11.A.1)
+    marks: set[str] = field(default_factory=set)
+
+    def copy(self) -> U:
+        return U(self.uid, self.loc, self.strength, self.deployed, self.spent, self.stopped,
+                 self.zoc_start, self.entrained, self.via, self.garrison, self.seq,
+                 self.assault, self.entry, set(self.marks))
+
+
+@dataclass(slots=True)
+class Bunker:
+    """A bunker of Velikiye Luki (Rule 19)."""
+
+    hex: str
+    #: its strength: it fires defensively with it (Rule 19) and loses it to barrages
+    #: (Rule 11.B.2.B)
+    strength: int
+
+    def copy(self) -> Bunker:
+        return Bunker(self.hex, self.strength)
+
+
+@dataclass(frozen=True, slots=True)
+class Arrival:
+    """A reinforcement still to come (Rule 17; the scenario's schedule)."""
+
+    turn: int
+    uid: str
+    #: the entry area (Rule 17.A, 17.B)
+    area: str
+
+
+@dataclass(slots=True)
+class Allocation:
+    """Fire allocated at a target (Rule 9.C.3 conventional, Rule 10 antitank)."""
+
+    target: str
+    #: "conv" or "at"
+    kind: str
+    #: the fire points (Rule 9.C.3: any part of the pool, so a Fraction)
+    amount: Fraction
+
+
+@dataclass(slots=True)
+class Combat:
+    """The fire at one assaulted hex (Rule 5: defensive fire, then the assault plan that
+    RESOLVE fires)."""
+
+    hex: str
+    #: the controlling headquarters chosen (Rule 11.A.1), "" the default one
+    hq: str = ""
+    #: the artillery supporting (Rule 11.A)
+    support: list[str] = field(default_factory=list)
+    #: the fire allocated so far (Rules 9.C.3, 10)
+    alloc: list[Allocation] = field(default_factory=list)
+    #: the defenders that took a morale check in the assault (Rule 14.C.2: no tank fright
+    #: check for them)
+    checked: list[str] = field(default_factory=list)
+
+    def copy(self) -> Combat:
+        return Combat(self.hex, self.hq, list(self.support),
+                      [Allocation(a.target, a.kind, a.amount) for a in self.alloc],
+                      list(self.checked))
+
+
+@dataclass(slots=True)
+class Barrage:
+    """The barrage being assigned or resolved (Rule 11.B)."""
+
+    #: the hex barraged
+    hex: str
+    #: the artillery assigned to it, not yet fired
+    units: list[str] = field(default_factory=list)
+    #: once fired: the SPs each target has lost to its rolls, before the half-strength cap
+    #: (Rule 11.B.2.B)
+    loss: dict[str, int] = field(default_factory=dict)
+
+    def copy(self) -> Barrage:
+        return Barrage(self.hex, list(self.units), dict(self.loss))
+
+
+@dataclass(slots=True)
+class PhaseLoss:
+    """A unit's barrage losses this phase (Rule 11.B.2.B: capped at half its strength at
+    the first barrage of the phase; one morale check on the total at the phase's end)."""
+
+    start: int
+    lost: int
+
+
+@dataclass(slots=True)
+class Final:
+    """The result once the game is over (the scenario card's victory points)."""
+
+    #: victory points by side
+    score: dict[str, int]
+    #: each objective's holder by name ("" contested)
+    held: dict[str, str]
+
+    def copy(self) -> Final:
+        return Final(dict(self.score), dict(self.held))
+
+
+def _side_ints() -> dict[str, int]:
+    return {"soviet": 0, "german": 0}
+
+
+@dataclass(slots=True)
+class Position:
+    """The whole changing position of a White Death game."""
+
+    #: the game turn (Rule 5; the scenario's first turn to start with)
+    turn: int = 0
+    #: the side whose impulse it is (Rule 5)
+    phasing: str = "soviet"
+    #: each side's movement points left this turn (Rule 5: 10 a turn)
+    mps: dict[str, int] = field(default_factory=lambda: {"soviet": 10, "german": 10})
+    #: the movement points the phasing side spends in this impulse (Rule 5)
+    impulse_mp: int = 0
+    #: the phasing side's MPs before this impulse (Rule 5: a Soviet assault needs 3 MPs in
+    #: the impulse, or all that were left)
+    impulse_left_before: int = 0
+    #: impulses each side has had this turn (Rules 5, 17)
+    impulses: dict[str, int] = field(default_factory=_side_ints)
+    #: this turn's weather (Rule 16)
+    weather: str = "clear"
+    #: supply points: each side's pool and Velikiye Luki's own ("vl", Rules 15.A, 15.D)
+    supply: dict[str, int] = field(default_factory=lambda: {"soviet": 0, "german": 0,
+                                                            "vl": 0})
+    #: replacement points each side holds, for damaged personnel units (Rule 18)
+    repl: dict[str, int] = field(default_factory=_side_ints)
+    #: rail capacity used this turn, in SPs (Rule 8: 25 a turn)
+    rail_used: dict[str, int] = field(default_factory=_side_ints)
+    #: each side has repaired an AFV strength point this turn (Rule 18: one a turn, from
+    #: turn 5)
+    repaired: dict[str, bool] = field(default_factory=lambda: {"soviet": False,
+                                                               "german": False})
+    #: the Velikiye Luki garrison is released (Rule 22: held until its release roll)
+    vl_released: bool = False
+    #: the German player spent a Velikiye Luki supply point this turn to keep the city out
+    #: of isolation (Rule 15.D.2)
+    vl_avoid: bool = False
+    #: the bunkers (Rule 19)
+    bunkers: list[Bunker] = field(default_factory=list)
+    #: hexes with a bridge standing (Rule 20: built, 20.B, or blown, 20.A)
+    bridges: set[str] = field(default_factory=set)
+    #: the engineers that have built their bridge (Rule 20.B: one each)
+    builders: set[str] = field(default_factory=set)
+    #: every unit's changing state, by id (Rule 2)
+    units: dict[str, U] = field(default_factory=dict)
+    #: the intrinsic garrisons made in play ("Intrinsic Garrisons"): their ids (the catalog
+    #: knows every other unit)
+    garrisons: set[str] = field(default_factory=set)
+    #: reinforcements still to come (Rule 17)
+    schedule: list[Arrival] = field(default_factory=list)
+    #: the assaults declared this impulse: the hex assaulted -> the assaulting units
+    #: (Rule 6.B.3)
+    assaults: dict[str, list[str]] = field(default_factory=dict)
+    #: the fire being allocated or resolved at one hex (Rules 9-11.A), None none
+    combat: Combat | None = None
+    #: the assaulted hexes still to open a combat at, in order (Rule 5)
+    combat_hexes: list[str] = field(default_factory=list)
+    #: the assault plans made and not yet resolved (the manual's RESOLVE), in hex order
+    plans: list[Combat] = field(default_factory=list)
+    #: the supply costs paid this impulse, "KIND:POOL" (KIND: "assault", "barrage",
+    #: "rocket", "high"; Rules 15.A.1-15.A.4)
+    paid: set[str] = field(default_factory=set)
+    #: the barrage being assigned or resolved (Rule 11.B), None none
+    bar: Barrage | None = None
+    #: the units barraged this phase (Rule 11.B.2.B)
+    barrage_phase: dict[str, PhaseLoss] = field(default_factory=dict)
+    #: the hexes the phasing side may advance into -> the units that may (Rule 9.D)
+    advance: dict[str, list[str]] = field(default_factory=dict)
+    #: routs and eliminations this phase, "rout:HEX" and "elim:HEX" (Rules 14.C.4, 14.C.7)
+    counts: dict[str, int] = field(default_factory=dict)
+    #: the SPs each side has lost (victory points: the tables' points_per_sp)
+    losses: dict[str, int] = field(default_factory=_side_ints)
+    #: the side setting up (Rule 22's campaign setup), "" none
+    setup_side: str = ""
+    #: the units it has still to place (Rule 22)
+    setup_raster: list[str] = field(default_factory=list)
+    #: the 7th Flieger Division (Rule 17.F): "", "rolled", "answer-due"
+    flieger: str = ""
+    #: a unit moving through a full hex (Rule 4), "" none
+    passing: str = ""
+    #: the last stacking-order number given (Rule 4: a unit entering goes on top)
+    seq: int = 0
+    #: the result once the game has ended, None while it goes on
+    final: Final | None = None
+
+    def copy(self) -> Position:
+        """A copy sharing nothing mutable (a clone's position)."""
+        return Position(
+            self.turn, self.phasing, dict(self.mps), self.impulse_mp,
+            self.impulse_left_before, dict(self.impulses), self.weather, dict(self.supply),
+            dict(self.repl), dict(self.rail_used), dict(self.repaired), self.vl_released,
+            self.vl_avoid, [b.copy() for b in self.bunkers], set(self.bridges),
+            set(self.builders), {k: u.copy() for k, u in self.units.items()},
+            set(self.garrisons), list(self.schedule),
+            {k: list(v) for k, v in self.assaults.items()},
+            None if self.combat is None else self.combat.copy(), list(self.combat_hexes),
+            [c.copy() for c in self.plans], set(self.paid),
+            None if self.bar is None else self.bar.copy(),
+            {k: PhaseLoss(v.start, v.lost) for k, v in self.barrage_phase.items()},
+            {k: list(v) for k, v in self.advance.items()}, dict(self.counts),
+            dict(self.losses), self.setup_side, list(self.setup_raster), self.flieger,
+            self.passing, self.seq, None if self.final is None else self.final.copy())

@@ -1,0 +1,186 @@
+"""``pbem receive``: importing turn files.
+
+Loaded only when one of its commands runs (:class:`pbem.cli.LazyGroup`).
+"""
+
+from __future__ import annotations
+
+import sys
+from pathlib import Path
+from typing import Any
+
+import click
+
+from pbem.cli import (
+    _EXISTING,
+    _print_events,
+    _sealed_note,
+    confirm_first_contact,
+    echo,
+    echo_err,
+    handled,
+    home_of,
+    player_words,
+    read_incoming_file,
+    unlock,
+)
+from pbem.errors import (
+    ChainError,
+    DuplicateFile,
+    PbemError,
+)
+from pbem.text import block, bound, safe
+
+
+def _plainly_pbem(path: Path) -> bool:
+    """A regular file that starts as a pbem file does (binary, or the armor's first line)
+    and is not named as mail: the test pbem.transport.mail makes first."""
+    if path.suffix.lower() in (".eml", ".msg", ".mbox", ".mbx") or not path.is_file():
+        return False
+    try:
+        with path.open("rb") as handle:
+            head = handle.read(4096)
+    except OSError:
+        return False
+    return head[:1] == b"\x96" or head.lstrip().startswith(b"-----BEGIN PBEM FILE-----")
+
+
+def _read_incoming(path: Path) -> list[tuple[str, bytes]]:
+    """Files in PATH: a .pbem (binary or armored), or mail (.eml, mbox, Maildir) when the
+    mail transport is installed."""
+    from pbem.readfile import check_kind
+
+    if _plainly_pbem(path):
+        # what mail.files_from_path would say too (not mail), without importing the mail
+        # stack, about a seventh of a receive (issue 19)
+        check_kind(path)
+        return [(str(path), read_incoming_file(path))]
+    try:
+        from pbem.transport import mail
+    except ImportError:  # the transport package is optional at this layer
+        mail = None  # type: ignore[assignment]
+    if not (mail is not None and path.is_dir() and mail.is_maildir(path)):
+        check_kind(path)  # a folder, a FIFO, a device: named, never opened
+    if mail is not None and hasattr(mail, "files_from_path"):
+        found = mail.files_from_path(path)
+        if found is not None:
+            return list(found)
+    return [(str(path), read_incoming_file(path))]
+
+
+def _screen(home: Any, path: Path, source: str, data: bytes, yes: bool) -> bool:
+    """Before importing: an invite is for 'pbem join'; an accept is a first contact."""
+    from pbem.armor import read_any
+    from pbem.envelope import open_envelope
+    from pbem.identity import Card
+
+    try:
+        env = open_envelope(read_any(data))
+        body = env.decode()
+    except PbemError:
+        return True  # the import names the problem
+    if env.kind == "invite":
+        creator = body.get("creator")
+        name = creator.get("name") if isinstance(creator, dict) else None
+        # anyone can sign an invite: its name is only quoted, bounded and escaped
+        echo_err(f"pbem: note: {source} is an invite from "
+                 f"{safe(bound(name, 80)) if isinstance(name, str) else '?'}: join it with "
+                 f"'pbem join {path}'")
+        return False
+    if env.kind == "accept" and isinstance(body.get("joiner"), dict):
+        try:
+            card = Card.from_data(body["joiner"])
+        except PbemError:
+            return True  # the import names the problem
+        if home.game_by_id(body.get("game", b"")) is not None:
+            confirm_first_contact(home, card, f"the reply {source}", yes)
+    return True
+
+
+@click.command("receive")
+@click.argument("files", nargs=-1, required=True,
+                type=_EXISTING)
+@click.option("--yes", is_flag=True,
+              help="Pin a new opponent's key without asking (you compared the fingerprint).")
+@click.pass_context
+def receive_cmd(ctx: click.Context, files: tuple[Path, ...], yes: bool) -> None:
+    """Verify and replay files from your opponent (no acting)."""
+    home = None
+    status = 0
+    with handled():
+        home = home_of(ctx)
+        unlock(home)
+    assert home is not None
+    incoming: list[tuple[Path, str, bytes]] = []
+    for path in files:
+        try:
+            found = _read_incoming(path)
+        except PbemError as exc:
+            echo_err(f"pbem: error: {player_words(exc)}")
+            status = status or exc.exit_code
+            continue
+        # every file is looked at: a stranger's file in an mbox must not keep the genuine
+        # one out (issue 20 item 5)
+        for source, data in found:
+            try:
+                if _screen(home, path, source, data, yes):
+                    incoming.append((path, source, data))
+            except PbemError as exc:
+                echo_err(f"pbem: error: {player_words(exc)}")
+                status = status or exc.exit_code
+    # earliest file of each game first, whatever the order on the command line; a file
+    # that waits for an earlier one is tried again once that one is in
+    waiting = _by_sequence(incoming)
+    while waiting:
+        retry: list[tuple[Path, str, bytes]] = []
+        failed: list[tuple[str, PbemError]] = []
+        for path, source, data in waiting:
+            try:
+                report = home.receive(data, source)
+            except DuplicateFile as exc:
+                echo_err(f"pbem: note: {exc}")
+                continue
+            except ChainError as exc:
+                if exc.reason == "missing":
+                    retry.append((path, source, data))
+                    failed.append((source, exc))
+                    continue
+                echo_err(f"pbem: error: {player_words(exc)}")
+                status = status or exc.exit_code
+                continue
+            except PbemError as exc:
+                echo_err(f"pbem: error: {player_words(exc)}")
+                status = status or exc.exit_code
+                continue
+            echo(report.text)
+            if report.message:
+                echo(f"  message from your opponent: {block(report.message)}")
+            game = report.game or home.game(report.game_name)
+            _print_events(report.events, report.rolls, game.side)
+            if report.sealed is not None:
+                _sealed_note(game, report.sealed)
+            else:
+                echo(f"  {game.awaiting()}")
+        if len(retry) == len(waiting):
+            for _, missing in failed:
+                echo_err(f"pbem: error: {player_words(missing)}")
+                status = status or missing.exit_code
+            break
+        waiting = retry
+    sys.exit(status)
+
+
+def _by_sequence(items: list[tuple[Path, str, bytes]]) -> list[tuple[Path, str, bytes]]:
+    """Files in game and sequence order; a file that cannot be read keeps its place last
+    (its import names the problem)."""
+    from pbem.armor import read_any
+    from pbem.envelope import peek
+
+    def key(item: tuple[Path, str, bytes]) -> tuple[int, bytes, int]:
+        try:
+            info = peek(read_any(item[2]))
+        except PbemError:
+            return 1, b"", 0
+        return 0, info.game_id, info.seq
+
+    return sorted(items, key=key)  # stable: unreadable files keep their order

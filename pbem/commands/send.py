@@ -1,0 +1,97 @@
+"""``pbem send``, ``resign``, ``draw``.
+
+Loaded only when one of its commands runs (:class:`pbem.cli.LazyGroup`).
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import click
+
+from pbem.cli import (
+    _FILE,
+    _FOLDER,
+    _sealed_note,
+    _write_out,
+    _written,
+    complete_game,
+    console,
+    echo,
+    echo_err,
+    handled,
+    home_of,
+)
+from pbem.errors import (
+    UsageError,
+)
+
+
+@click.command("send")
+@click.argument("game_ref", shell_complete=complete_game)
+@click.option("--seq", type=int, help="Send an earlier file again, byte for byte.")
+@click.option("-o", "output", type=_FILE)
+@click.option("--armor", "armored", is_flag=True, help="Write the armored text form.")
+@click.option("--folder", type=_FOLDER,
+              help="Deliver into a shared folder (Dropbox, Syncthing, a network drive).")
+@click.option("--eml", type=_FILE,
+              help="Write an email message for your own mail client.")
+@click.option("--email", "by_email", is_flag=True, help="Send by SMTP (pbem mail setup).")
+@click.option("--to", "to", help="The recipient's address (needed for an invite).")
+@click.pass_context
+def send_cmd(ctx: click.Context, game_ref: str, seq: int | None, output: Path | None,
+             armored: bool, folder: Path | None, eml: Path | None, by_email: bool,
+             to: str | None) -> None:
+    """Deliver your sealed file (or file --seq N) to a file, folder or mail."""
+    with handled():
+        game = home_of(ctx).game(game_ref)
+        number, data = game.file(seq)
+        if seq is None and game.has_pen():
+            # the next file is ours to write: the latest sealed one went out already
+            echo_err(f"pbem: note: it is your move in {game.name} ({game.awaiting()}); this "
+                     f"sends again your file {number}, already sealed (the one your opponent "
+                     "answered); your next file is written by acting: pbem play "
+                     f"{game.name}")
+        if folder or eml or by_email:
+            from pbem.transport import cli as transport_cli
+
+            transport_cli.deliver(game, number, data, folder=folder, eml=eml,
+                                  by_email=by_email, to=to, console=console)
+            return
+        from pbem.envelope import file_name
+
+        path = output or Path(file_name(game.game_id, number, game.side))
+        _write_out(path, data, armored)
+        _written(game, number, path)
+        echo(f"file {number} of {game.name} written to {path}")
+
+
+@click.command("resign")
+@click.argument("game_ref", shell_complete=complete_game)
+@click.option("--yes", is_flag=True, help="Do not ask for confirmation.")
+@click.pass_context
+def resign_cmd(ctx: click.Context, game_ref: str, yes: bool) -> None:
+    """Resign the game (signed; the file goes to your opponent)."""
+    with handled():
+        game = home_of(ctx).game(game_ref)
+        if not yes and not click.confirm(f"Resign {game.name}?"):
+            raise UsageError("not resigned")
+        seq = game.resign()
+        echo(f"you resigned {game.name}")
+        _sealed_note(game, seq)
+
+
+@click.command("draw")
+@click.argument("game_ref", shell_complete=complete_game)
+@click.pass_context
+def draw_cmd(ctx: click.Context, game_ref: str) -> None:
+    """Offer a draw with your next file, or accept the opponent's offer."""
+    with handled():
+        game = home_of(ctx).game(game_ref)
+        what, seq = game.draw()
+        if what == "accepted":
+            echo(f"draw accepted: {game.name} is drawn")
+            assert seq is not None
+            _sealed_note(game, seq)
+        else:
+            echo("draw offered: it goes with your next file")
