@@ -37,7 +37,7 @@ class PlacementState(TerrainState):
                     self.pos.units[uid] = U(uid, "pending", cat.units[uid].strength, entry=r.area)
                     self.pos.schedule.append(Arrival(r.turn, uid, r.area))
         self.pos.bridges = {h for h in self.map.ids if self.map.has_feature(h, "bridge")}
-        vl = self.vl_hexes()
+        vl = self.ter.vl_hexes()
         sites = [h for h in self.map.ids if self.map.has_feature(h, "bunker_site")]
         if sites:
             vl = tuple(sites)
@@ -77,13 +77,13 @@ class PlacementState(TerrainState):
         try:
             lowatj = self.cat.resolve("Lowatj")
         except ScenarioError:
-            lowatj = tuple(h for h in self.map.ids if "river" in self.terrain(h))
+            lowatj = tuple(h for h in self.map.ids if "river" in self.ter.terrain(h))
         if not lowatj:
             return
         g = self.map.grid
-        vl = set(self.vl_hexes())
+        vl = set(self.ter.vl_hexes())
         for h in self.map.ids:
-            if not self.is_town(h) or not self.rail_hex(h) or h in vl:
+            if not self.ter.is_town(h) or not self.ter.rail_hex(h) or h in vl:
                 continue
             c, r = g.coords_of(h)
             near = [g.coords_of(x)[0] for x in lowatj if abs(g.coords_of(x)[1] - r) <= 2]
@@ -111,7 +111,8 @@ class PlacementState(TerrainState):
         side = self.side_of(uid)
         if self.units_at(h, other(side)):
             return False
-        if self.enter_cost(uid, None, h) is None and self.enter_cost_terrain(uid, h) is None:
+        if self.enter_cost(uid, None, h) is None and self.ter.enter_cost_terrain(
+                self.utype(uid).mob, h) is None:
             return False
         return self.stack_ok_with(h, uid)
 
