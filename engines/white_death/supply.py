@@ -11,7 +11,6 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Any
 
-from engines.hexkit.movement import region
 from engines.hexkit.zoc import zoc_map
 from engines.white_death import rules
 from engines.white_death.actions import WDAction
@@ -20,9 +19,6 @@ from engines.white_death.data import SIDES
 from engines.white_death.terrain import TerrainState
 from pbem.engine import Event
 from pbem.errors import IllegalAction
-
-#: Rule 15.B: "a road or railroad" (the map's three networks that carry supply)
-ROADS = ("road", "railroad", "rail")
 
 
 class SupplyState(TerrainState):
@@ -95,13 +91,9 @@ class SupplyState(TerrainState):
 
     def _reach(self, side: str) -> frozenset[str]:
         """Hexes joined to a friendly edge through hexes free of enemies and their ZOCs."""
-        reach: frozenset[str] = self.by_enemies("reach", side, lambda: self._trace_reach(side))
+        reach: frozenset[str] = self.by_enemies(
+            "reach", side, lambda: self.ter.edge_reach(side, self._free(side)))
         return reach
-
-    def _trace_reach(self, side: str) -> frozenset[str]:
-        free = self._free(side)
-        return frozenset(region(self.map, (h for h in self.ter.edge_hexes(side) if h in free),
-                                passable=free))
 
     def traced(self, side: str, h: str) -> bool:
         reach = self._reach(side)
@@ -122,18 +114,10 @@ class SupplyState(TerrainState):
         """Rule 15.B: seven hexes or less to a road or railroad running back to a friendly
         edge, all free of enemy units and ZOCs."""
         side = self.side_of(uid)
-        d: dict[str, int] = self.by_enemies("artsup", side, lambda: self._art_roads(side))
+        d: dict[str, int] = self.by_enemies(
+            "artsup", side, lambda: self.ter.road_reach(side, self._free(side)))
         h = self.pos.units[uid].loc
         return h in d or any(d.get(n, 99) <= 6 for n in self.nbrs(h))
-
-    def _art_roads(self, side: str) -> dict[str, int]:
-        """Rule 15.B's trace: the roads and railroads joined to a friendly edge through
-        hexes free of the enemy, then up to seven hexes from them, with the distance."""
-        free = self._free(side)
-        ends = [h for h in self.ter.edge_hexes(side) if h in free and (
-            self.map.network_neighbors("road", h) or self.ter.rail_hex(h))]
-        roads = region(self.map, ends, passable=free, networks=ROADS)
-        return region(self.map, roads, passable=free, max_steps=7)
 
     def pool_of(self, uid: str) -> str:
         """Rule 15.D.2: troops in Velikiye Luki draw on the city's own supply."""

@@ -30,6 +30,8 @@ from pbem.errors import ScenarioError
 
 #: the networks a move runs along at the road's rate (Rule 7; Rule 8's railroads too)
 RAILS_AND_ROADS = ("road", "railroad", "rail")
+#: Rule 15.B: "a road or railroad" (the map's three networks that carry supply)
+SUPPLY_ROADS = ("road", "railroad", "rail")
 #: hex features the Terrain Effects Chart prices (by their chart names)
 _TEC_FEATURES = ("town", "forest", "swamp", "high", "creek", "river")
 
@@ -189,6 +191,20 @@ class Terrain:
             if (side == "soviet") == east:
                 out.add(h)
         return out
+
+    def edge_reach(self, side: str, free: frozenset[str]) -> frozenset[str]:
+        """Rule 15.C's trace: the hexes joined to ``side``'s friendly edge through ``free``
+        (the hexes free of enemy units and their ZOCs)."""
+        return frozenset(region(self.map, (h for h in self.edge_hexes(side) if h in free),
+                                passable=free))
+
+    def road_reach(self, side: str, free: frozenset[str]) -> dict[str, int]:
+        """Rule 15.B's trace: the roads and railroads joined to ``side``'s friendly edge
+        through ``free``, then up to seven hexes from them, with the distance."""
+        ends = [h for h in self.edge_hexes(side) if h in free and (
+            self.map.network_neighbors("road", h) or self.rail_hex(h))]
+        roads = region(self.map, ends, passable=free, networks=SUPPLY_ROADS)
+        return region(self.map, roads, passable=free, max_steps=7)
 
     def los(self, a: str, b: str) -> bool:
         """Rule 11.B.3.C through the kit: towns and forests block between the ends, never at
