@@ -13,7 +13,9 @@ The rules are spread over modules, one class each (but ``view``), combined here 
 :class:`WDState`:
 
 * ``base``: the position, unit and hex lookups, stacking, what a rule queues;
-* ``terrain``: terrain and the cost to enter a hex (Rule 7);
+* ``terrain``: terrain and the cost to enter a hex (Rules 7, 13, 16, 20): the catalog's
+  map facts are a :class:`~engines.white_death.terrain.Terrain` object (``self.ter``),
+  the state puts a unit and the position to it;
 * ``supply``: ZOCs, isolation, artillery supply, supply points (Rules 3, 15);
 * ``combat``: fire and defense values, losses, morale, retreats (Rules 9, 10, 12, 14);
 * ``artillery``: barrages, observation, line of sight (Rule 11.B);

@@ -5,11 +5,14 @@ unit enter that hex, and at what cost.
 
 Two layers (issue 13). :class:`Terrain` is the map and the charts of one catalog: what a
 hex is, what entering it costs a mobility class under a weather and a set of bridges
-(Rules 7, 13, 16, 20), the river's banks, lines of sight (Rule 11.B.3.C) and the friendly
-edges (Rules 8, 15). It holds no position: one per catalog (:meth:`Terrain.of`), shared
-by every state and clone, its answers kept in it. :class:`TerrainState` puts a unit and
-the position to those questions (its mobility class, the weather, the bridges, the bank
-it entered a river from) for movement, reinforcements, retreats and advances.
+(Rules 7, 13, 16, 20), the river's banks, lines of sight (Rule 11.B.3.C), the friendly
+edges (Rules 8, 15) and the supply traces from them through the hexes a caller says are
+free of the enemy (15.B, 15.C). It holds no position: one per catalog
+(:meth:`Terrain.of`), shared by every state and clone, its answers kept in it.
+:class:`TerrainState` puts a unit and the position to those questions (its mobility
+class, the weather, the bridges, the bank it entered a river from) for movement,
+reinforcements, retreats and advances; its one-line map facts (``terrain``,
+``rail_hex`` ...) are there because movement asks them of the state.
 """
 
 from __future__ import annotations
