@@ -252,18 +252,15 @@ class ArtilleryState(CombatState):
         return any(self.sees(o, target) for o in observers)
 
     def sees(self, obs: str, target: str) -> bool:
+        """Rule 11.B.3: does ``obs`` observe ``target``? Adjacent only in snow (E); the
+        map's range (B, :meth:`Terrain.sight_range`), a hex farther to deployed Guards
+        rockets; the observation battalion's sound and flash ranging (D); the line of
+        sight (C)."""
         h = self.pos.units[obs].loc
         d = self.map.distance(h, target)
         if self.pos.weather == "snow":
             return d <= 1
-        rng = 2
-        high_obs = "high" in self.ter.terrain(h)
-        if high_obs and "high" not in self.ter.terrain(target):
-            rng = 3
-        line = self.map.grid.line(h, target)
-        if len(line) > 1 and len(line[1]) == 1 and self.map.faces_toward(
-                "slope", h, line[1][0]) == h:
-            rng = 3  # on the high side of a slope hexside the line crosses
+        rng = self.ter.sight_range(h, target)
         if any("guards-rocket" in self.utype(x).flags and self.pos.units[x].deployed
                for x in self.units_at(target)):
             rng += 1

@@ -66,6 +66,7 @@ class Terrain:
         self._views: dict[tuple[bool, tuple[str, ...]], OverlaidMap] = {}
         self._bank: dict[str, str] = {}
         self._los: dict[tuple[str, str], bool] = {}
+        self._sight: dict[tuple[str, str], int] = {}
         self._edges: dict[str, set[str]] = {}
         tables = cat.tables
         values = [v for row in tables.movement.values() for c in row.values()
@@ -208,6 +209,23 @@ class Terrain:
             self.map.network_neighbors("road", h) or self.rail_hex(h))]
         roads = region(self.map, ends, passable=free, networks=SUPPLY_ROADS)
         return region(self.map, roads, passable=free, max_steps=7)
+
+    def sight_range(self, h: str, target: str) -> int:
+        """Rule 11.B.3.B: how far a unit in ``h`` observes toward ``target`` by the map: two
+        hexes, three on high ground observing a hex not on high ground, or adjacent to
+        and on the high side of a slope hexside the line crosses (the Guards rockets'
+        extra hex and snow are the position's: the caller's)."""
+        got = self._sight.get((h, target))
+        if got is None:
+            got = 2
+            if "high" in self.terrain(h) and "high" not in self.terrain(target):
+                got = 3
+            line = self.map.grid.line(h, target)
+            if len(line) > 1 and len(line[1]) == 1 and self.map.faces_toward(
+                    "slope", h, line[1][0]) == h:
+                got = 3
+            self._sight[(h, target)] = got
+        return got
 
     def los(self, a: str, b: str) -> bool:
         """Rule 11.B.3.C through the kit: towns and forests block between the ends, never at
