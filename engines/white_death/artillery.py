@@ -9,7 +9,6 @@ from __future__ import annotations
 
 from fractions import Fraction
 
-from engines.hexkit.los import line_of_sight
 from engines.white_death import rules
 from engines.white_death.actions import WDAction, act, fmt_amount
 from engines.white_death.base import DieArgs, other
@@ -175,7 +174,7 @@ class ArtilleryState(CombatState):
                     mod += tables.barrage_bunker
                 # cumulative, except that AFVs never get the bunker's modifier and the
                 # bunkers themselves get only theirs (Rule 11.B.2.B)
-                mod += max((tables.barrage_terrain.get(tt, 0) for tt in self.terrain(h)),
+                mod += max((tables.barrage_terrain.get(tt, 0) for tt in self.ter.terrain(h)),
                            default=0)
                 self._die("barrage-roll", f"barrage on {x} at {h}", "Rule 11.B.2",
                           uid=x, col=col, mod=mod, hex=h)
@@ -253,18 +252,15 @@ class ArtilleryState(CombatState):
         return any(self.sees(o, target) for o in observers)
 
     def sees(self, obs: str, target: str) -> bool:
+        """Rule 11.B.3: does ``obs`` observe ``target``? Adjacent only in snow (E); the
+        map's range (B, :meth:`Terrain.sight_range`), a hex farther to deployed Guards
+        rockets; the observation battalion's sound and flash ranging (D); the line of
+        sight (C)."""
         h = self.pos.units[obs].loc
         d = self.map.distance(h, target)
         if self.pos.weather == "snow":
             return d <= 1
-        rng = 2
-        high_obs = "high" in self.terrain(h)
-        if high_obs and "high" not in self.terrain(target):
-            rng = 3
-        line = self.map.grid.line(h, target)
-        if len(line) > 1 and len(line[1]) == 1 and self.map.faces_toward(
-                "slope", h, line[1][0]) == h:
-            rng = 3  # on the high side of a slope hexside the line crosses
+        rng = self.ter.sight_range(h, target)
         if any("guards-rocket" in self.utype(x).flags and self.pos.units[x].deployed
                for x in self.units_at(target)):
             rng += 1
@@ -272,16 +268,4 @@ class ArtilleryState(CombatState):
                 self.utype(x).artillery and self.pos.units[x].deployed
                 for x in self.units_at(target, other(self.side_of(obs)))) and d <= 7:
             return True  # Rule 11.B.3.D: sound and flash ranging need no line of sight
-        return d <= rng and self.los(h, target)
-
-    def los(self, a: str, b: str) -> bool:
-        """Rule 11.B.3.C through the kit: towns and forests block between the ends, never at
-        them; a line may go down across a slope hexside only from a unit adjacent to it.
-        A line along a hexside is blocked only if blocked on both sides."""
-        key = ("los", a, b)
-        got = self._static.get(key)
-        if got is None:
-            got = self._static[key] = line_of_sight(
-                self.map, a, b, blocks=self.is_town_or_forest, hexside_rule="both",
-                slope="slope").clear
-        return bool(got)
+        return d <= rng and self.ter.los(h, target)

@@ -478,7 +478,7 @@ class AssaultState(CombatState):
         if self.garrison_fixed(uid):
             return IllegalAction(f"{uid} is a garrison unit and may not move on the first turn",
                                  rule="Rule 22")
-        if self.city_bound(uid) and h not in self.vl_hexes():
+        if self.city_bound(uid) and h not in self.ter.vl_hexes():
             return IllegalAction("the Velikiye Luki garrison may not leave the city until "
                                  "released", rule="Rule 22")
         return None

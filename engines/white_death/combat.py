@@ -42,7 +42,7 @@ class CombatState(SupplyState):
             return Fraction(0)
         v = factor * u.strength
         place = target_hex if attacking else u.loc
-        if self.is_close(uid) and self.is_town_or_forest(place):
+        if self.is_close(uid) and self.ter.is_town_or_forest(place):
             v *= 2
         if attacking and self.map.faces_toward("slope", u.loc, target_hex) == u.loc:
             v *= 2  # Rule 12.B: firing down a slope hexside
@@ -56,12 +56,13 @@ class CombatState(SupplyState):
         h = self.pos.units[uid].loc
         if against == "at" or t.afv:
             d = t.defense
-            if self.is_town_or_forest(h) or (at_hex is not None and self.is_town_or_forest(at_hex)):
+            if self.ter.is_town_or_forest(h) or (
+                    at_hex is not None and self.ter.is_town_or_forest(at_hex)):
                 d -= 1  # Rule 12.C
             return max(d, 1)
         table = self.cat.tables.defense
         best = 0
-        for terr in self.terrain(h):
+        for terr in self.ter.terrain(h):
             best = max(best, table[terr][t.cls])
         if self.bunker(h) > 0 and self.side_of(uid) == "german" and at_hex is None:
             best = max(best, table["bunker"][t.cls])
@@ -110,7 +111,7 @@ class CombatState(SupplyState):
         if not any(self.utype(x).afv for x in self.attackers(h)):
             return False
         side = self.side_of(uid)
-        if self.is_town(self.pos.units[uid].loc):
+        if self.ter.is_town(self.pos.units[uid].loc):
             return False
         return not any(rules.fright_immune_type(self.utype(x), side)
                        for x in self.units_at(h, side))
@@ -133,7 +134,7 @@ class CombatState(SupplyState):
         mod = base
         if self.isolated(uid):
             mod += 1  # Rule 14.C.3 / 15.C
-        if self.pos.weather == "snow" and not t.afv and not self.is_town(h):
+        if self.pos.weather == "snow" and not t.afv and not self.ter.is_town(h):
             mod += 1  # Rule 14.C.5
         mod += self.pos.counts.get(f"rout:{h}", 0)  # Rule 14.C.4
         mod += self.pos.counts.get(f"elim:{h}", 0)  # Rule 14.C.7
@@ -234,9 +235,11 @@ class CombatState(SupplyState):
         enemies = sorted(self.enemy_hexes(s))
         ez = self.ezoc(s)
         bad = set(enemies)
+        mob = self.utype(uid).mob
 
         def rank(_path: tuple[str, ...], h: str) -> int | None:
-            return 0 if h not in bad and self.enter_cost_terrain(uid, h) is not None else None
+            return 0 if h not in bad and self.ter.enter_cost_terrain(mob, h) is not None \
+                else None
 
         def away(h: str) -> int:
             return min((self.map.distance(h, e) for e in enemies), default=99)

@@ -6,9 +6,9 @@ from __future__ import annotations
 
 from engines.white_death.actions import WDAction, act
 from engines.white_death.base import other
-from engines.white_death.data import Group
+from engines.white_death.data import Catalog, Group, ScenarioDef
 from engines.white_death.position import Arrival, Bunker, U
-from engines.white_death.terrain import TerrainState
+from engines.white_death.terrain import Terrain, TerrainState
 from pbem.engine import Event
 from pbem.errors import IllegalAction, ScenarioError
 
@@ -37,7 +37,7 @@ class PlacementState(TerrainState):
                     self.pos.units[uid] = U(uid, "pending", cat.units[uid].strength, entry=r.area)
                     self.pos.schedule.append(Arrival(r.turn, uid, r.area))
         self.pos.bridges = {h for h in self.map.ids if self.map.has_feature(h, "bridge")}
-        vl = self.vl_hexes()
+        vl = self.ter.vl_hexes()
         sites = [h for h in self.map.ids if self.map.has_feature(h, "bunker_site")]
         if sites:
             vl = tuple(sites)
@@ -47,7 +47,8 @@ class PlacementState(TerrainState):
             for i, s in enumerate(strengths):
                 self.pos.bunkers.append(Bunker(vl[i % len(vl)], s))
         if self.sc.opening:
-            self._intrinsic_garrisons()
+            for h in garrison_hexes(self.ter):
+                self._add_garrison(h)
         if self.sc.player_setup:
             self.pos.setup_side = "german"
             self.pos.setup_raster = [u for g in groups if g.side == "german" for u in g.units]
@@ -67,51 +68,18 @@ class PlacementState(TerrainState):
         self._moved()
         return events
 
-    def _intrinsic_garrisons(self) -> None:
-        """Intrinsic Garrisons: towns west of the Lowatj with a railroad."""
-        marked = [h for h in self.map.ids if self.map.has_feature(h, "intrinsic_garrison")]
-        if marked:
-            for h in marked:
-                self._add_garrison(h)
-            return
-        try:
-            lowatj = self.cat.resolve("Lowatj")
-        except ScenarioError:
-            lowatj = tuple(h for h in self.map.ids if "river" in self.terrain(h))
-        if not lowatj:
-            return
-        g = self.map.grid
-        vl = set(self.vl_hexes())
-        for h in self.map.ids:
-            if not self.is_town(h) or not self.rail_hex(h) or h in vl:
-                continue
-            c, r = g.coords_of(h)
-            near = [g.coords_of(x)[0] for x in lowatj if abs(g.coords_of(x)[1] - r) <= 2]
-            if near and c < min(near):
-                self._add_garrison(h)
-
     def _add_garrison(self, h: str) -> None:
         uid = f"garrison/{h}"
         self.pos.garrisons.add(uid)
         self.pos.units[uid] = U(uid, h, 1, garrison="intrinsic")
         self._relocated()
 
-    def group_hexes(self, g: Group, extra: int = 0) -> list[str]:
-        base = self.cat.resolve(g.near)
-        radius = g.within + extra
-        seen: dict[str, int] = {}
-        for b in base:
-            for h in self.map.within(b, radius):
-                d = min(self.map.distance(h, x) for x in base)
-                if h not in seen or d < seen[h]:
-                    seen[h] = d
-        return sorted(seen, key=lambda h: (seen[h], h))
-
     def placeable(self, uid: str, h: str) -> bool:
         side = self.side_of(uid)
         if self.units_at(h, other(side)):
             return False
-        if self.enter_cost(uid, None, h) is None and self.enter_cost_terrain(uid, h) is None:
+        if self.enter_cost(uid, None, h) is None and self.ter.enter_cost_terrain(
+                self.utype(uid).mob, h) is None:
             return False
         return self.stack_ok_with(h, uid)
 
@@ -121,7 +89,7 @@ class PlacementState(TerrainState):
         for i, uid in enumerate(todo):
             for extra in range(0, 12):
                 if extra not in rings:
-                    rings[extra] = self.group_hexes(g, extra)
+                    rings[extra] = group_hexes(self.cat, g, extra)
                 ring = rings[extra]
                 # spread the group along its area: the i-th unit tries the i-th share first
                 start = (i * len(ring)) // max(len(todo), 1) if extra == 0 else 0
@@ -132,13 +100,6 @@ class PlacementState(TerrainState):
                     break
             else:
                 raise ScenarioError(f"no room to place {uid} near {g.near}", path=self.sc.file)
-
-    def group_of(self, uid: str) -> Group:
-        groups = list(self.sc.groups) + (list(self.cat.opening) if self.sc.opening else [])
-        for g in groups:
-            if uid in g.units:
-                return g
-        raise KeyError(uid)
 
     # ------------------------------------------------------------------ campaign setup
 
@@ -155,10 +116,10 @@ class PlacementState(TerrainState):
     def setup_hexes(self, uid: str) -> list[str]:
         key = ("setup", uid)
         if key not in self._cache:
-            g = self.group_of(uid)
+            g = group_of(self.cat, self.sc, uid)
             gkey = ("group", g.near, g.within)
             if gkey not in self._static:
-                self._static[gkey] = self.group_hexes(g)
+                self._static[gkey] = group_hexes(self.cat, g)
             self._cache[key] = [h for h in self._static[gkey] if self.placeable(uid, h)]
         out: list[str] = self._cache[key]
         return out
@@ -182,7 +143,7 @@ class PlacementState(TerrainState):
 
     def _do_act_auto_setup(self, a: WDAction) -> list[Event]:
         for uid in list(self.pos.setup_raster):
-            self._auto_place(self.group_of(uid))
+            self._auto_place(group_of(self.cat, self.sc, uid))
         self.pos.setup_raster = []
         return [Event(f"The {self.pos.setup_side} setup is completed automatically", "info",
                       rule="Campaign setup"),
@@ -197,3 +158,53 @@ class PlacementState(TerrainState):
             self.pos.setup_raster = [u for g in groups if g.side == "soviet" for u in g.units]
             return [Event("The Soviet player sets up", "phase", rule="Campaign setup")]
         return []
+
+
+def garrison_hexes(ter: Terrain) -> list[str]:
+    """Intrinsic Garrisons: the hexes the map marks for them, else the towns west of the
+    Lowatj with a railroad (Velikiye Luki aside: it has its own garrison)."""
+    m = ter.map
+    marked = [h for h in m.ids if m.has_feature(h, "intrinsic_garrison")]
+    if marked:
+        return marked
+    try:
+        lowatj = ter.cat.resolve("Lowatj")
+    except ScenarioError:
+        lowatj = tuple(h for h in m.ids if "river" in ter.terrain(h))
+    if not lowatj:
+        return []
+    g = m.grid
+    vl = set(ter.vl_hexes())
+    out = []
+    for h in m.ids:
+        if not ter.is_town(h) or not ter.rail_hex(h) or h in vl:
+            continue
+        c, r = g.coords_of(h)
+        near = [g.coords_of(x)[0] for x in lowatj if abs(g.coords_of(x)[1] - r) <= 2]
+        if near and c < min(near):
+            out.append(h)
+    return out
+
+
+def group_hexes(cat: Catalog, g: Group, extra: int = 0) -> list[str]:
+    """A setup group's hexes, nearest its place first: within ``g.within`` (plus
+    ``extra``) of any hex of the place."""
+    m = cat.map
+    base = cat.resolve(g.near)
+    radius = g.within + extra
+    seen: dict[str, int] = {}
+    for b in base:
+        for h in m.within(b, radius):
+            d = min(m.distance(h, x) for x in base)
+            if h not in seen or d < seen[h]:
+                seen[h] = d
+    return sorted(seen, key=lambda h: (seen[h], h))
+
+
+def group_of(cat: Catalog, sc: ScenarioDef, uid: str) -> Group:
+    """The setup group (the scenario's, or the campaign opening's) ``uid`` belongs to."""
+    groups = list(sc.groups) + (list(cat.opening) if sc.opening else [])
+    for g in groups:
+        if uid in g.units:
+            return g
+    raise KeyError(uid)

@@ -76,7 +76,7 @@ class ReinforcementState(SupplyState):
         g = self.map.grid
         r1 = g.rows[1]
         if area == "german-south":
-            vl = self.vl_hexes()
+            vl = self.ter.vl_hexes()
             if not vl:
                 return True
             vrow = max(g.coords_of(h)[1] for h in vl)
@@ -150,7 +150,7 @@ class ReinforcementState(SupplyState):
             raise IllegalAction("no replacement points left", rule="Rule 18")
         if self.isolated(a.unit):
             raise IllegalAction(f"{a.unit} is isolated", rule="Rule 18")
-        if self.pos.vl_avoid and u.loc in self.vl_hexes():
+        if self.pos.vl_avoid and u.loc in self.ter.vl_hexes():
             raise IllegalAction("Velikiye Luki troops kept in supply by a supply point may not "
                                 "receive replacements", rule="Rule 18")
 

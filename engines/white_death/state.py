@@ -9,10 +9,13 @@ player's defensive fire, hex by hex (``done firing``); then the phasing player's
 fire, hex by hex, and advances.  Every die is a roll step; the frames in progress are in
 every snapshot, so a save can stop anywhere.
 
-The rules are spread over modules, one class each, combined here into :class:`WDState`:
+The rules are spread over modules, one class each (but ``view``), combined here into
+:class:`WDState`:
 
 * ``base``: the position, unit and hex lookups, stacking, what a rule queues;
-* ``terrain``: terrain and the cost to enter a hex (Rule 7);
+* ``terrain``: terrain and the cost to enter a hex (Rules 7, 13, 16, 20): the catalog's
+  map facts are a :class:`~engines.white_death.terrain.Terrain` object (``self.ter``),
+  the state puts a unit and the position to it;
 * ``supply``: ZOCs, isolation, artillery supply, supply points (Rules 3, 15);
 * ``combat``: fire and defense values, losses, morale, retreats (Rules 9, 10, 12, 14);
 * ``artillery``: barrages, observation, line of sight (Rule 11.B);
@@ -21,8 +24,11 @@ The rules are spread over modules, one class each, combined here into :class:`WD
 * ``movement``: moves, Brandenburg leads, deployment, rail, assault declarations, bridges;
 * ``placement``: the scenario setup and the campaign's player setup (Rules 19, 22);
 * ``turns``: turns, impulses, the end of the game (Rules 5, 16, 22);
-* ``view``: what a player sees (Rule 4.C); what a save holds is the typed position of
-  ``position`` (``self.pos``, its data form derived by :mod:`pbem.codec`) and the frames.
+* ``view``: what a player sees (Rule 4.C): functions of the position, the catalog and
+  the side, which the framework's hooks below (``_view``, ``status_line``) call.
+
+What a save holds is the typed position of ``position`` (``self.pos``, its data form
+derived by :mod:`pbem.codec`) and the frames.
 
 Each class subclasses the ones whose methods it calls, so that the type checker sees
 every call; no method is defined twice, so the order of the classes below changes
@@ -36,18 +42,19 @@ from collections.abc import Callable
 from dataclasses import replace
 from typing import Any, ClassVar
 
-from engines.white_death import sequence
-from engines.white_death.actions import WDAction, act
+from engines.white_death import sequence, view
+from engines.white_death.actions import WDAction, act, parse
 from engines.white_death.assault import AssaultState
 from engines.white_death.base import BOXES, other
 from engines.white_death.movement import MovementState
 from engines.white_death.placement import PlacementState
 from engines.white_death.position import U
 from engines.white_death.turns import TurnState
-from engines.white_death.view import SIDE_COLOR, ViewState, river_lines
+from engines.white_death.view import SIDE_COLOR, river_lines
 from pbem.engine import Action, Decision, Event
 from pbem.errors import IllegalAction
 from pbem.steps import Frame, Step
+from pbem.view import BoardView
 
 #: a unit's fields but its marks, as one tuple (read at C speed: every unit, every decision)
 _FIELDS = operator.attrgetter("uid", "loc", "strength", "deployed", "spent", "stopped",
@@ -70,7 +77,7 @@ _LISTED_CHECKED = frozenset({"move", "rail"})
 __all__ = ["BOXES", "SIDE_COLOR", "U", "WDState", "other", "river_lines"]
 
 
-class WDState(TurnState, PlacementState, MovementState, AssaultState, ViewState):
+class WDState(TurnState, PlacementState, MovementState, AssaultState):
     """The whole game: the rule modules, and the decisions and actions that span them."""
 
     steps: ClassVar[dict[str, Step[Any]]] = sequence.STEPS
@@ -247,6 +254,23 @@ class WDState(TurnState, PlacementState, MovementState, AssaultState, ViewState)
         """Apply a checked action by its rule (the sequence of play moves on by the step
         that asked for it)."""
         return ACTIONS[a.kind][1](self, a)
+
+    # ------------------------------------------------------------------ what a player sees
+
+    def turn_number(self) -> int:
+        return int(self.pos.turn)
+
+    def status_line(self, side: str | None) -> str:
+        return view.status_line(self.pos, self.last_turn, self.phase, side)
+
+    def _view(self, side: str | None) -> BoardView:
+        return view.board(self.pos, self.cat, side, title=f"White Death: {self.sc.title}",
+                          status=self.status_line(side), phase=self.phase,
+                          stacks=self._by_hex(), udef=self.udef,
+                          zoc=self.ezoc(side) if side is not None else ())
+
+    def parse_action(self, text: str) -> Action:
+        return parse(text)
 
 
 _Check = Callable[[WDState, WDAction], None]

@@ -11,7 +11,6 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Any
 
-from engines.hexkit.movement import region
 from engines.hexkit.zoc import zoc_map
 from engines.white_death import rules
 from engines.white_death.actions import WDAction
@@ -21,37 +20,9 @@ from engines.white_death.terrain import TerrainState
 from pbem.engine import Event
 from pbem.errors import IllegalAction
 
-#: Rule 15.B: "a road or railroad" (the map's three networks that carry supply)
-ROADS = ("road", "railroad", "rail")
-
 
 class SupplyState(TerrainState):
     """ZOCs, supply lines and supply points (Rules 3, 15)."""
-
-    # ------------------------------------------------------------------ friendly edges
-
-    def edge_hexes(self, side: str) -> set[str]:
-        """Friendly board edges (Rules 8, 15): east and extreme southeast for the Soviets,
-        every other edge for the Germans."""
-        key = f"edge:{side}"
-        named = f"{side}_friendly_edge"
-        if key not in self._static and named in self.map.areas:
-            self._static[key] = set(self.map.areas[named])
-        if key not in self._static:
-            g = self.map.grid
-            (c0, c1), (r0, r1) = g.cols, g.rows
-            out = set()
-            for h in self.map.ids:
-                c, r = g.coords_of(h)
-                east = c == c1 or (r == r1 and c >= c1 - 3)
-                edge = c in (c0, c1) or r in (r0, r1)
-                if not edge:
-                    continue
-                if (side == "soviet") == east:
-                    out.add(h)
-            self._static[key] = out
-        edges: set[str] = self._static[key]
-        return edges
 
     # ------------------------------------------------------------------ ZOC, isolation
 
@@ -120,18 +91,14 @@ class SupplyState(TerrainState):
 
     def _reach(self, side: str) -> frozenset[str]:
         """Hexes joined to a friendly edge through hexes free of enemies and their ZOCs."""
-        reach: frozenset[str] = self.by_enemies("reach", side, lambda: self._trace_reach(side))
+        reach: frozenset[str] = self.by_enemies(
+            "reach", side, lambda: self.ter.edge_reach(side, self._free(side)))
         return reach
-
-    def _trace_reach(self, side: str) -> frozenset[str]:
-        free = self._free(side)
-        return frozenset(region(self.map, (h for h in self.edge_hexes(side) if h in free),
-                                passable=free))
 
     def traced(self, side: str, h: str) -> bool:
         reach = self._reach(side)
         return h in reach or any(n in reach for n in self.nbrs(h)) or (
-            h in self.edge_hexes(side))
+            h in self.ter.edge_hexes(side))
 
     def isolated(self, uid: str) -> bool:
         """Rule 15.C (and 15.D.2: Velikiye Luki troops may avoid it with a supply point)."""
@@ -139,7 +106,7 @@ class SupplyState(TerrainState):
             return False
         side = self.side_of(uid)
         h = self.pos.units[uid].loc
-        if side == "german" and self.pos.vl_avoid and h in self.vl_hexes():
+        if side == "german" and self.pos.vl_avoid and h in self.ter.vl_hexes():
             return False
         return not self.traced(side, h)
 
@@ -147,22 +114,14 @@ class SupplyState(TerrainState):
         """Rule 15.B: seven hexes or less to a road or railroad running back to a friendly
         edge, all free of enemy units and ZOCs."""
         side = self.side_of(uid)
-        d: dict[str, int] = self.by_enemies("artsup", side, lambda: self._art_roads(side))
+        d: dict[str, int] = self.by_enemies(
+            "artsup", side, lambda: self.ter.road_reach(side, self._free(side)))
         h = self.pos.units[uid].loc
         return h in d or any(d.get(n, 99) <= 6 for n in self.nbrs(h))
 
-    def _art_roads(self, side: str) -> dict[str, int]:
-        """Rule 15.B's trace: the roads and railroads joined to a friendly edge through
-        hexes free of the enemy, then up to seven hexes from them, with the distance."""
-        free = self._free(side)
-        ends = [h for h in self.edge_hexes(side) if h in free and (
-            self.map.network_neighbors("road", h) or self.rail_hex(h))]
-        roads = region(self.map, ends, passable=free, networks=ROADS)
-        return region(self.map, roads, passable=free, max_steps=7)
-
     def pool_of(self, uid: str) -> str:
         """Rule 15.D.2: troops in Velikiye Luki draw on the city's own supply."""
-        if self.side_of(uid) == "german" and self.pos.units[uid].loc in self.vl_hexes():
+        if self.side_of(uid) == "german" and self.pos.units[uid].loc in self.ter.vl_hexes():
             return "vl"
         return self.side_of(uid)
 
@@ -177,7 +136,7 @@ class SupplyState(TerrainState):
             self.pos.repl[s] += self.cat.replacements[s][min(i, len(self.cat.replacements[s]) - 1)]
             events.append(Event(f"The {s} player receives {got} supply points", "info",
                                 rule="Rule 15"))
-        vl = self.vl_hexes()
+        vl = self.ter.vl_hexes()
         got = self.cat.supply["german"][min(i, len(self.cat.supply["german"]) - 1)]
         if vl and any(self.units_at(h, "german") for h in vl):
             if any(self.traced("german", h) for h in vl):
@@ -208,8 +167,8 @@ class SupplyState(TerrainState):
         air drops and before the Soviet's first impulse, the German may spend a Velikiye
         Luki point against isolation: his decision, only when it is possible."""
         return (not self.pos.vl_avoid and self.pos.supply["vl"] >= 1
-                and any(self.units_at(h, "german") for h in self.vl_hexes())
-                and not any(self.traced("german", h) for h in self.vl_hexes()))
+                and any(self.units_at(h, "german") for h in self.ter.vl_hexes())
+                and not any(self.traced("german", h) for h in self.ter.vl_hexes()))
 
     def _check_vl_supply(self, a: WDAction) -> None:
         if self.phase != "vl-supply" or not self._vl_avoid_possible():

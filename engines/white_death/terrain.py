@@ -2,43 +2,107 @@
 
 Apart from movement because setup, retreats and advances ask what a move asks: may this
 unit enter that hex, and at what cost.
+
+Two layers (issue 13). :class:`Terrain` is the map and the charts of one catalog: what a
+hex is, what entering it costs a mobility class under a weather and a set of bridges
+(Rules 7, 13, 16, 20), the river's banks, lines of sight (Rule 11.B.3.C), the friendly
+edges (Rules 8, 15) and the supply traces from them through the hexes a caller says are
+free of the enemy (15.B, 15.C). It holds no position: one per catalog
+(:meth:`Terrain.of`), shared by every state and clone, its answers kept in it.
+:class:`TerrainState` puts a unit and the position to those questions (its mobility
+class, the weather, the bridges, the bank it entered a river from) for movement,
+reinforcements, retreats and advances; its one-line map facts (``terrain``,
+``rail_hex`` ...) are there because movement asks them of the state.
 """
 
 from __future__ import annotations
 
 import math
+from collections.abc import Collection
 from fractions import Fraction
 from types import MappingProxyType
-from typing import Any
 
 from engines.hexkit.hexmap import HexMap
+from engines.hexkit.los import line_of_sight
 from engines.hexkit.movement import MoveClass, region
 from engines.hexkit.overlay import OverlaidMap, Overlay
 from engines.white_death.base import BaseState
-from engines.white_death.data import ALIASES
+from engines.white_death.data import ALIASES, Catalog
+from pbem.engine import Engine
 from pbem.errors import ScenarioError
 
 #: the networks a move runs along at the road's rate (Rule 7; Rule 8's railroads too)
 RAILS_AND_ROADS = ("road", "railroad", "rail")
+#: Rule 15.B: "a road or railroad" (the map's three networks that carry supply)
+SUPPLY_ROADS = ("road", "railroad", "rail")
 #: hex features the Terrain Effects Chart prices (by their chart names)
 _TEC_FEATURES = ("town", "forest", "swamp", "high", "creek", "river")
 
+#: an entry cost's key: the mobility class, the two hexes (``None``: from off the map),
+#: the weather (frozen or not) and which of the two carry a bridge (Rule 20)
+_CostKey = tuple[str, str | None, str, bool, bool, bool]
 
-class TerrainState(BaseState):
-    """Terrain of hexes and the cost to enter them (Rule 7)."""
 
-    # ------------------------------------------------------------------ terrain
+class Terrain:
+    """One catalog's map read by the Terrain Effects Chart (Rule 7), under any weather and
+    bridges (Rules 13, 16, 20): a function of the catalog and of what the caller passes,
+    every answer kept here for the game's length (the map never changes; the weather and
+    the bridges are part of each key)."""
 
-    def terrain(self, h: str) -> set[str]:
-        """The Terrain Effects Chart names of a hex: its terrain and hex features."""
-        key = ("terrain", h)
-        got = self._static.get(key)
+    def __init__(self, cat: Catalog) -> None:
+        self.cat = cat
+        self.map: HexMap = cat.map
+        self._nbrs: dict[str, list[str]] = {}
+        self._terrain: dict[str, set[str]] = {}
+        self._printed_road: dict[str, bool] = {}
+        self._rail: dict[str, bool] = {}
+        self._road: dict[tuple[str, str], bool] = {}
+        self._vl: tuple[str, ...] | None = None
+        self._cost: dict[_CostKey, Fraction | None] = {}
+        self._ticks: dict[_CostKey, int | None] = {}
+        self._rows: dict[tuple[str, str, bool, bool, tuple[str, ...]],
+                         tuple[int | None, ...]] = {}
+        self._classes: dict[str, MoveClass] = {}
+        self._views: dict[tuple[bool, tuple[str, ...]], OverlaidMap] = {}
+        self._bank: dict[str, str] = {}
+        self._los: dict[tuple[str, str], bool] = {}
+        self._sight: dict[tuple[str, str], int] = {}
+        self._edges: dict[str, set[str]] = {}
+        tables = cat.tables
+        values = [v for row in tables.movement.values() for c in row.values()
+                  for v in (c.enter, c.leave)]
+        values += [v for row in tables.lake.values() for v in row.values()]
+        #: ticks in a movement point: the least common denominator of every cost on the
+        #: charts (a road costs 1/2 or 1/3 of an MP: 6 ticks), so that searches over many
+        #: moves add and compare ints, exactly, instead of Fractions
+        self.ticks = math.lcm(1, *(Fraction(v).denominator for v in values if v is not None))
+
+    @staticmethod
+    def of(cat: Catalog) -> Terrain:
+        """The catalog's one :class:`Terrain` (kept in its map-derived facts)."""
+        got = cat.static.get("terrain")
         if got is None:
-            got = self._static[key] = self._terrain(h)
-        out: set[str] = got
+            got = cat.static["terrain"] = Terrain(cat)
+        out: Terrain = got
         return out
 
-    def _terrain(self, h: str) -> set[str]:
+    def nbrs(self, h: str) -> list[str]:
+        got = self._nbrs.get(h)
+        if got is None:
+            got = self._nbrs[h] = self.map.neighbors(h)
+        return got
+
+    # ------------------------------------------------------------------ what a hex is
+
+    def terrain(self, h: str) -> set[str]:
+        """The Terrain Effects Chart names of a hex: its terrain and hex features (the
+        set kept here: never changed by a caller)."""
+        got = self._terrain.get(h)
+        if got is None:
+            got = self._terrain[h] = self._terrain_of(h)
+        return got
+
+    def _terrain_of(self, h: str) -> set[str]:
         m = self.map
         base = m.terrain_of(h)
         out = {ALIASES.get(base, base)}
@@ -65,100 +129,120 @@ class TerrainState(BaseState):
     def is_town_or_forest(self, h: str) -> bool:
         return bool(self.terrain(h) & {"town", "forest"})
 
-    def river_at(self, h: str) -> str:
-        t = self.terrain(h)
-        if h in self.pos.bridges:
+    def river_at(self, h: str, bridges: Collection[str]) -> str:
+        """"river", "creek" or "": a bridge (Rule 20) takes the river out of its hex."""
+        if h in bridges:
             return ""
+        t = self.terrain(h)
         return "river" if "river" in t else "creek" if "creek" in t else ""
 
-    def road_hex(self, h: str) -> bool:
+    def road_hex(self, h: str, bridges: Collection[str]) -> bool:
         """A hex a road or railroad runs through, or a bridge (Rule 20)."""
-        if h in self.pos.bridges:
+        if h in bridges:
             return True
-        key = ("roadhex", h)
-        got = self._static.get(key)
+        got = self._printed_road.get(h)
         if got is None:
-            m = self.map
-            got = self._static[key] = bool(m.network_neighbors("road", h) or self.rail_hex(h))
-        return bool(got)
+            got = self._printed_road[h] = bool(self.map.network_neighbors("road", h)
+                                               or self.rail_hex(h))
+        return got
 
     def road(self, a: str, b: str) -> bool:
         """A road or railroad of the printed map runs from ``a`` to ``b`` (Rule 7)."""
-        key = ("road", a, b)
-        got = self._static.get(key)
+        got = self._road.get((a, b))
         if got is None:
-            got = self._static[key] = any(self.map.connected(n, a, b) for n in RAILS_AND_ROADS)
-        return bool(got)
+            got = self._road[(a, b)] = any(self.map.connected(n, a, b)
+                                           for n in RAILS_AND_ROADS)
+        return got
 
     def rail_hex(self, h: str) -> bool:
-        key = ("railhex", h)
-        got = self._static.get(key)
+        got = self._rail.get(h)
         if got is None:
             m = self.map
-            got = self._static[key] = bool(m.network_neighbors("railroad", h)
-                                           or m.network_neighbors("rail", h))
-        return bool(got)
+            got = self._rail[h] = bool(m.network_neighbors("railroad", h)
+                                       or m.network_neighbors("rail", h))
+        return got
 
     def vl_hexes(self) -> tuple[str, ...]:
-        if "vl" not in self._cache:
+        """Velikiye Luki's hexes (none on a map without it)."""
+        if self._vl is None:
             try:
-                self._cache["vl"] = self.cat.resolve("Velikiye Luki")
+                self._vl = self.cat.resolve("Velikiye Luki")
             except ScenarioError:
-                self._cache["vl"] = ()
-        vl: tuple[str, ...] = self._cache["vl"]
-        return vl
+                self._vl = ()
+        return self._vl
 
-    def city_bound(self, uid: str) -> bool:
-        """Rule 22: an unreleased Velikiye Luki garrison unit may not leave the city, by
-        any means (moving, rail, advancing after combat)."""
-        u = self.pos.units.get(uid)
-        return u is not None and u.garrison == "vl" and not self.pos.vl_released
+    def edge_hexes(self, side: str) -> set[str]:
+        """Friendly board edges (Rules 8, 15): east and extreme southeast for the Soviets,
+        every other edge for the Germans (the set kept here: never changed by a caller)."""
+        got = self._edges.get(side)
+        if got is None:
+            got = self._edges[side] = self._edge_hexes(side)
+        return got
 
-    def garrison_fixed(self, uid: str) -> bool:
-        """Rule 22: the opening garrisons "may not be moved the first turn"."""
-        u = self.pos.units.get(uid)
-        return u is not None and bool(u.garrison) and self.sc.opening and self.pos.turn == 1
+    def _edge_hexes(self, side: str) -> set[str]:
+        named = f"{side}_friendly_edge"
+        if named in self.map.areas:
+            return set(self.map.areas[named])
+        g = self.map.grid
+        (c0, c1), (r0, r1) = g.cols, g.rows
+        out = set()
+        for h in self.map.ids:
+            c, r = g.coords_of(h)
+            east = c == c1 or (r == r1 and c >= c1 - 3)
+            edge = c in (c0, c1) or r in (r0, r1)
+            if not edge:
+                continue
+            if (side == "soviet") == east:
+                out.add(h)
+        return out
 
-    def frozen(self) -> bool:
-        return self.pos.weather != "thaw"
+    def edge_reach(self, side: str, free: frozenset[str]) -> frozenset[str]:
+        """Rule 15.C's trace: the hexes joined to ``side``'s friendly edge through ``free``
+        (the hexes free of enemy units and their ZOCs)."""
+        return frozenset(region(self.map, (h for h in self.edge_hexes(side) if h in free),
+                                passable=free))
+
+    def road_reach(self, side: str, free: frozenset[str]) -> dict[str, int]:
+        """Rule 15.B's trace: the roads and railroads joined to ``side``'s friendly edge
+        through ``free``, then up to seven hexes from them, with the distance."""
+        ends = [h for h in self.edge_hexes(side) if h in free and (
+            self.map.network_neighbors("road", h) or self.rail_hex(h))]
+        roads = region(self.map, ends, passable=free, networks=SUPPLY_ROADS)
+        return region(self.map, roads, passable=free, max_steps=7)
+
+    def sight_range(self, h: str, target: str) -> int:
+        """Rule 11.B.3.B: how far a unit in ``h`` observes toward ``target`` by the map: two
+        hexes, three on high ground observing a hex not on high ground, or adjacent to
+        and on the high side of a slope hexside the line crosses (the Guards rockets'
+        extra hex and snow are the position's: the caller's)."""
+        got = self._sight.get((h, target))
+        if got is None:
+            got = 2
+            if "high" in self.terrain(h) and "high" not in self.terrain(target):
+                got = 3
+            line = self.map.grid.line(h, target)
+            if len(line) > 1 and len(line[1]) == 1 and self.map.faces_toward(
+                    "slope", h, line[1][0]) == h:
+                got = 3
+            self._sight[(h, target)] = got
+        return got
+
+    def los(self, a: str, b: str) -> bool:
+        """Rule 11.B.3.C through the kit: towns and forests block between the ends, never at
+        them; a line may go down across a slope hexside only from a unit adjacent to it.
+        A line along a hexside is blocked only if blocked on both sides."""
+        got = self._los.get((a, b))
+        if got is None:
+            got = self._los[(a, b)] = line_of_sight(
+                self.map, a, b, blocks=self.is_town_or_forest, hexside_rule="both",
+                slope="slope").clear
+        return got
 
     # ------------------------------------------------------------------ movement costs
 
-    def enter_cost(self, uid: str, frm: str | None, to: str) -> Fraction | None:
-        """Rule 7 cost to enter ``to`` (from ``frm``, or from off the map); None if P."""
-        mob = self.utype(uid).mob
-        # everything but Rule 16.B is a function of the mobility class, the two hexes, the
-        # weather and which of the two carry a bridge (Rule 20): priced once per catalog
-        bridges = self.pos.bridges
-        key = ("enter", mob, frm, to, self.frozen(), frm in bridges, to in bridges)
-        static = self._static
-        if key in static:
-            cost: Fraction | None = static[key]
-        else:
-            cost = static[key] = self._enter_cost(mob, frm, to)
-        if (cost is not None and frm is not None and self.pos.weather == "thaw"
-                and self.wrong_bank(uid, frm, to)):
-            return None  # Rule 16.B: leave on the side it entered
-        return cost
-
-    def ticks(self) -> int:
-        """Ticks in a movement point: the least common denominator of every cost on the
-        charts (a road costs 1/2 or 1/3 of an MP: 6 ticks), so that searches over many
-        moves add and compare ints, exactly, instead of Fractions."""
-        got = self._static.get("ticks")
-        if got is None:
-            tables = self.cat.tables
-            values = [v for row in tables.movement.values() for c in row.values()
-                      for v in (c.enter, c.leave)]
-            values += [v for row in tables.lake.values() for v in row.values()]
-            got = self._static["ticks"] = math.lcm(
-                1, *(Fraction(v).denominator for v in values if v is not None))
-        out: int = got
-        return out
-
     def to_ticks(self, mp: Fraction | int) -> int:
         # integer arithmetic: no Fraction is built (a unit's MPs left, per decision)
-        t = self.ticks()
+        t = self.ticks
         if isinstance(mp, int):
             return mp * t
         q, r = divmod(mp.numerator * t, mp.denominator)
@@ -166,53 +250,47 @@ class TerrainState(BaseState):
             raise ValueError(f"{mp} MP is finer than a tick (1/{t} MP)")
         return q
 
-    def enter_ticks(self, uid: str, frm: str | None, to: str) -> int | None:
-        """:meth:`enter_cost` in ticks."""
-        mob = self.utype(uid).mob
-        key = ("enter-ticks", mob, frm, to, self.frozen(), frm in self.pos.bridges,
-               to in self.pos.bridges)
-        t = self._static_ticks(key)
-        if (t is not None and frm is not None and self.pos.weather == "thaw"
-                and self.wrong_bank(uid, frm, to)):
-            return None  # Rule 16.B
-        return t
-
-    def _static_ticks(self, key: tuple[Any, ...]) -> int | None:
-        """:meth:`enter_ticks` but Rule 16.B, under its key (kept in the catalog)."""
-        static = self._static
-        if key in static:
-            t: int | None = static[key]
-        else:
-            mob, frm, to = key[1:4]
-            ckey = ("enter", *key[1:])
-            c: Fraction | None
-            if ckey in static:
-                c = static[ckey]
-            else:
-                c = static[ckey] = self._enter_cost(mob, frm, to)
-            t = static[key] = None if c is None else self.to_ticks(c)
-        return t
-
-    def enter_row(self, mob: str, frm: str) -> tuple[int | None, ...]:
-        """:meth:`enter_ticks` from ``frm`` into each of its neighbours (in
-        :meth:`nbrs` order) for a unit of mobility class ``mob``, Rule 16.B aside (the
-        caller asks :meth:`wrong_bank` in a thaw): one lookup per unit, not one per
-        neighbour. Kept in the catalog under the class, the hex, the weather and which
-        of the seven hexes carry a bridge (Rule 20)."""
-        bridges = self.pos.bridges
-        nbrs = self.nbrs(frm)
-        frozen = self.frozen()
-        near = tuple(n for n in nbrs if n in bridges) if bridges else ()
-        key = ("enter-row", mob, frm, frozen, frm in bridges, near)
-        static = self._static
-        got: tuple[int | None, ...] | None = static.get(key)
-        if got is None:
-            got = static[key] = tuple(
-                self._static_ticks(("enter-ticks", mob, frm, n, frozen, frm in bridges,
-                                    n in bridges)) for n in nbrs)
+    def enter_cost(self, mob: str, frm: str | None, to: str, frozen: bool,
+                   bridges: Collection[str]) -> Fraction | None:
+        """Rule 7's cost for mobility class ``mob`` to enter ``to`` from ``frm`` (``None``:
+        from off the map), ``None`` if prohibited; Rule 16.B's banks aside (they depend on
+        the unit: :meth:`wrong_bank`). Everything it reads is the class, the two hexes,
+        the weather and which of the two carry a bridge: kept under those."""
+        key = (mob, frm, to, frozen, frm in bridges, to in bridges)
+        cost = self._cost
+        if key in cost:
+            return cost[key]
+        got = cost[key] = self._enter_cost(mob, frm, to, frozen, bridges)
         return got
 
-    def _enter_cost(self, mob: str, frm: str | None, to: str) -> Fraction | None:
+    def enter_ticks(self, mob: str, frm: str | None, to: str, frozen: bool,
+                    bridges: Collection[str]) -> int | None:
+        """:meth:`enter_cost` in ticks."""
+        key = (mob, frm, to, frozen, frm in bridges, to in bridges)
+        ticks = self._ticks
+        if key in ticks:
+            return ticks[key]
+        c = self.enter_cost(mob, frm, to, frozen, bridges)
+        t = ticks[key] = None if c is None else self.to_ticks(c)
+        return t
+
+    def enter_row(self, mob: str, frm: str, frozen: bool,
+                  bridges: Collection[str]) -> tuple[int | None, ...]:
+        """:meth:`enter_ticks` from ``frm`` into each of its neighbours (in :meth:`nbrs`
+        order): one lookup per unit, not one per neighbour. Kept under the class, the
+        hex, the weather and which of the seven hexes carry a bridge (Rule 20)."""
+        nbrs = self.nbrs(frm)
+        near = tuple(n for n in nbrs if n in bridges) if bridges else ()
+        fb = frm in bridges
+        key = (mob, frm, frozen, fb, near)
+        got = self._rows.get(key)
+        if got is None:
+            got = self._rows[key] = tuple(
+                self.enter_ticks(mob, frm, n, frozen, bridges) for n in nbrs)
+        return got
+
+    def _enter_cost(self, mob: str, frm: str | None, to: str, frozen: bool,
+                    bridges: Collection[str]) -> Fraction | None:
         """Rule 7's cost through the hex kit: the mobility class's chart column
         (:meth:`move_class`) read on the map as the weather and the bridges make it
         (:meth:`move_view`)."""
@@ -220,24 +298,21 @@ class TerrainState(BaseState):
         # the overlay touches only bridged hexes and, in a thaw, lake hexsides: a step
         # clear of both reads the printed map directly (the same answer, faster)
         view: HexMap | OverlaidMap = self.map
-        bridges = self.pos.bridges
-        if not self.frozen() or to in bridges or (frm is not None and frm in bridges):
-            view = self.move_view()
+        if not frozen or to in bridges or (frm is not None and frm in bridges):
+            view = self.move_view(frozen, bridges)
         if frm is None:  # from off the map (Rule 17): along the road onto a road hex
-            cost = cls.entry_cost(view, to, ("road",) if self.road_hex(to) else ())
+            cost = cls.entry_cost(view, to, ("road",) if self.road_hex(to, bridges) else ())
         else:
             cost = cls.step_cost(view, frm, to)
         return None if cost is None else Fraction(cost)
 
     def move_class(self, mob: str) -> MoveClass:
         """The Terrain Effects Chart's column for one mobility class, as the kit's
-        :class:`MoveClass` for this map (kept in the catalog)."""
-        key = ("move-class", mob)
-        got = self._static.get(key)
+        :class:`MoveClass` for this map."""
+        got = self._classes.get(mob)
         if got is None:
-            got = self._static[key] = self._move_class(mob)
-        out: MoveClass = got
-        return out
+            got = self._classes[mob] = self._move_class(mob)
+        return got
 
     def _move_class(self, mob: str) -> MoveClass:
         """Rule 7 as data: a hex costs the highest of its terrains (``dearest``), clear
@@ -308,27 +383,26 @@ class TerrainState(BaseState):
             overrides=(*rivers, *RAILS_AND_ROADS, *towns),
             leave_features=MappingProxyType(leave))
 
-    def move_view(self) -> OverlaidMap:
-        """The map as the position makes it for movement: a bridge (Rule 20) takes the
-        river out of its hex and joins the road ("as if it were a road hex": to every
-        road, railroad or bridge hex next to it); a thaw (Rules 13, 16) turns each lake
-        hexside into its thaw kind. One per weather and set of bridges, in the catalog."""
-        key = ("move-view", self.frozen(), tuple(sorted(self.pos.bridges)))
-        got = self._static.get(key)
+    def move_view(self, frozen: bool, bridges: Collection[str]) -> OverlaidMap:
+        """The map as the weather and the bridges make it for movement: a bridge (Rule 20)
+        takes the river out of its hex and joins the road ("as if it were a road hex": to
+        every road, railroad or bridge hex next to it); a thaw (Rules 13, 16) turns each
+        lake hexside into its thaw kind. One per weather and set of bridges."""
+        key = (frozen, tuple(sorted(bridges)))
+        got = self._views.get(key)
         if got is None:
-            got = self._static[key] = OverlaidMap(self.map, self._move_overlay())
-        out: OverlaidMap = got
-        return out
+            got = self._views[key] = OverlaidMap(self.map, self._move_overlay(frozen, key[1]))
+        return got
 
-    def _move_overlay(self) -> Overlay:
+    def _move_overlay(self, frozen: bool, bridges: tuple[str, ...]) -> Overlay:
         m = self.map
         removed: dict[str, set[str]] = {}
         links: set[tuple[str, str]] = set()
-        for h in sorted(self.pos.bridges):
+        for h in bridges:
             removed[h] = {f for f in m.features_of(h) if ALIASES.get(f, f) == "river"}
-            links.update((h, n) for n in self.nbrs(h) if self.road_hex(n))
+            links.update((h, n) for n in self.nbrs(h) if self.road_hex(n, bridges))
         out = Overlay.make(features_removed=removed, links_added={"road": links})
-        if not self.frozen():
+        if not frozen:
             for n in ("lake", "partial_lake", "lake_partial"):
                 out = out + Overlay.rename_side_feature(m, n, f"{n}_thaw")
         return out
@@ -336,53 +410,38 @@ class TerrainState(BaseState):
     def bank(self, h: str) -> str:
         """Which side of the river a hex is on: the lowest hex id of its part of the map
         once the river hexes are taken out ("" for a river hex)."""
-        key = ("bank", h)
-        got = self._static.get(key)
-        if got is None:
+        if not self._bank:
             river = {x for x in self.map.ids if "river" in self.terrain(x)}
             land = frozenset(x for x in self.map.ids if x not in river)
             for start in sorted(self.map.ids):
-                if start in river or ("bank", start) in self._static:
+                if start in river or start in self._bank:
                     continue
                 for x in region(self.map, [start], passable=land):
-                    self._static[("bank", x)] = start
+                    self._bank[x] = start
             for x in river:
-                self._static[("bank", x)] = ""
-            got = self._static[key]
-        return str(got)
+                self._bank[x] = ""
+        return self._bank[h]
 
-    def wrong_bank(self, uid: str, frm: str, to: str) -> bool:
+    def wrong_bank(self, mob: str, via: str, frm: str, to: str, frozen: bool,
+                   bridges: Collection[str]) -> bool:
         """Rule 16.B: in a thaw a track-, wheel- or draft-mobile unit leaves a river hex only
-        on the bank it entered from, however far it moved along the river."""
-        if self.frozen() or self.utype(uid).mob not in ("t", "w", "d"):
+        on the bank it entered from (``via``, "" if unknown), however far it moved along
+        the river."""
+        if frozen or mob not in ("t", "w", "d"):
             return False
-        if self.river_at(frm) != "river" or self.river_at(to) == "river":
+        if self.river_at(frm, bridges) != "river" or self.river_at(to, bridges) == "river":
             return False
-        u = self.pos.units.get(uid)
-        came = self.bank(u.via) if u is not None and u.via else ""
+        came = self.bank(via) if via else ""
         goes = self.bank(to)
         return bool(came and goes and came != goes)
 
-    def prohibited_why(self, uid: str, frm: str, to: str) -> tuple[str, str]:
-        """The rule that makes ``to`` prohibited from ``frm`` (enter_cost gave None)."""
-        if self.wrong_bank(uid, frm, to):
-            return ("Rule 16.B", f"in a thaw {uid} must leave the river on the bank it "
-                    "entered from (bridges aside)")
-        feats = self.map.side_features(frm, to)
-        if not self.frozen() and "lake" in feats:
-            mob = self.utype(uid).mob
-            if self.cat.tables.lake["full_thaw"][mob] is None:
-                return ("Rule 13.B", f"in a thaw {uid} may not cross the full lake hexside "
-                        f"{frm}/{to}")
-        return ("Rule 7", f"{to} is prohibited terrain for {uid} from {frm}")
-
-    def enter_cost_terrain(self, uid: str, h: str) -> Fraction | None:
-        mob = self.utype(uid).mob
+    def enter_cost_terrain(self, mob: str, h: str) -> Fraction | None:
+        """1, or ``None`` where any of the hex's terrains prohibits the class (Rule 7)."""
         mv = self.cat.tables.movement
         costs = [mv[x][mob].enter for x in sorted(self.terrain(h)) if x in mv]
         return None if any(c is None for c in costs) else Fraction(1)
 
-    def lake_roll_due(self, uid: str, frm: str, to: str) -> bool:
+    def lake_roll_due(self, afv: bool, frm: str, to: str, frozen: bool) -> bool:
         """Rule 13: an AFV crossing a lake hexside (13.A, frozen), or a hexside containing
         any lake at all (13.B, thaw), rolls for the ice.
 
@@ -390,9 +449,114 @@ class TerrainState(BaseState):
         frozen weather, so in frozen weather a half-lake hexside does not roll (the
         engine page's reading of the text).
         """
-        if not self.utype(uid).afv:
+        if not afv:
             return False
         feats = self.map.side_features(frm, to)
-        if self.frozen():
+        if frozen:
             return "lake" in feats
         return bool(feats & {"lake", "partial_lake", "lake_partial"})
+
+
+class TerrainState(BaseState):
+    """A unit and the position put to :class:`Terrain` (``self.ter``, the catalog's): its
+    mobility class, the weather, the bridges, the bank it entered a river from."""
+
+    def __init__(self, engine: Engine, scenario: str, options: dict[str, str],
+                 cat: Catalog) -> None:
+        super().__init__(engine, scenario, options, cat)
+        #: the catalog's map and charts (shared by every clone: it holds no position)
+        self.ter = Terrain.of(cat)
+
+    # ------------------------------------------------------------------ the map's facts
+    # (movement asks them of the state: one line each, to the catalog's terrain)
+
+    def terrain(self, h: str) -> set[str]:
+        return self.ter.terrain(h)
+
+    def is_town(self, h: str) -> bool:
+        return "town" in self.ter.terrain(h)
+
+    def rail_hex(self, h: str) -> bool:
+        return self.ter.rail_hex(h)
+
+    def vl_hexes(self) -> tuple[str, ...]:
+        return self.ter.vl_hexes()
+
+    def edge_hexes(self, side: str) -> set[str]:
+        return self.ter.edge_hexes(side)
+
+    def ticks(self) -> int:
+        """Ticks in a movement point (:attr:`Terrain.ticks`)."""
+        return self.ter.ticks
+
+    def to_ticks(self, mp: Fraction | int) -> int:
+        return self.ter.to_ticks(mp)
+
+    # ------------------------------------------------------------------ in this position
+
+    def river_at(self, h: str) -> str:
+        return self.ter.river_at(h, self.pos.bridges)
+
+    def city_bound(self, uid: str) -> bool:
+        """Rule 22: an unreleased Velikiye Luki garrison unit may not leave the city, by
+        any means (moving, rail, advancing after combat)."""
+        u = self.pos.units.get(uid)
+        return u is not None and u.garrison == "vl" and not self.pos.vl_released
+
+    def garrison_fixed(self, uid: str) -> bool:
+        """Rule 22: the opening garrisons "may not be moved the first turn"."""
+        u = self.pos.units.get(uid)
+        return u is not None and bool(u.garrison) and self.sc.opening and self.pos.turn == 1
+
+    def enter_cost(self, uid: str, frm: str | None, to: str) -> Fraction | None:
+        """Rule 7 cost to enter ``to`` (from ``frm``, or from off the map); None if P."""
+        pos = self.pos
+        frozen = pos.weather != "thaw"
+        cost = self.ter.enter_cost(self.utype(uid).mob, frm, to, frozen, pos.bridges)
+        if cost is not None and frm is not None and not frozen and self.wrong_bank(
+                uid, frm, to):
+            return None  # Rule 16.B: leave on the side it entered
+        return cost
+
+    def enter_ticks(self, uid: str, frm: str | None, to: str) -> int | None:
+        """:meth:`enter_cost` in ticks."""
+        pos = self.pos
+        frozen = pos.weather != "thaw"
+        t = self.ter.enter_ticks(self.utype(uid).mob, frm, to, frozen, pos.bridges)
+        if t is not None and frm is not None and not frozen and self.wrong_bank(uid, frm, to):
+            return None  # Rule 16.B
+        return t
+
+    def enter_row(self, mob: str, frm: str) -> tuple[int | None, ...]:
+        """:meth:`Terrain.enter_row` in this position's weather and bridges (Rule 16.B
+        aside: the caller asks :meth:`wrong_bank` in a thaw)."""
+        pos = self.pos
+        return self.ter.enter_row(mob, frm, pos.weather != "thaw", pos.bridges)
+
+    def wrong_bank(self, uid: str, frm: str, to: str) -> bool:
+        """Rule 16.B (:meth:`Terrain.wrong_bank`) for ``uid``, from the bank it entered
+        the river hex from."""
+        pos = self.pos
+        if pos.weather != "thaw":
+            return False
+        u = pos.units.get(uid)
+        return self.ter.wrong_bank(self.utype(uid).mob, u.via if u is not None else "", frm,
+                                   to, False, pos.bridges)
+
+    def prohibited_why(self, uid: str, frm: str, to: str) -> tuple[str, str]:
+        """The rule that makes ``to`` prohibited from ``frm`` (enter_cost gave None)."""
+        if self.wrong_bank(uid, frm, to):
+            return ("Rule 16.B", f"in a thaw {uid} must leave the river on the bank it "
+                    "entered from (bridges aside)")
+        feats = self.map.side_features(frm, to)
+        if self.pos.weather == "thaw" and "lake" in feats:
+            mob = self.utype(uid).mob
+            if self.cat.tables.lake["full_thaw"][mob] is None:
+                return ("Rule 13.B", f"in a thaw {uid} may not cross the full lake hexside "
+                        f"{frm}/{to}")
+        return ("Rule 7", f"{to} is prohibited terrain for {uid} from {frm}")
+
+    def lake_roll_due(self, uid: str, frm: str, to: str) -> bool:
+        """Rule 13's roll for the ice (:meth:`Terrain.lake_roll_due`) for ``uid``."""
+        return self.ter.lake_roll_due(self.utype(uid).afv, frm, to,
+                                      self.pos.weather != "thaw")

@@ -51,7 +51,7 @@ def test_road_rate_only_along_the_road(engine: WhiteDeath) -> None:
     road_next = s.map.network_neighbors("road", "1307")
     assert road_next
     assert s.enter_cost("1188/357", "1307", road_next[0]) == Fraction(1, 2)  # leg on a road
-    off = next(n for n in s.map.neighbors("1307") if not s.road("1307", n)
+    off = next(n for n in s.map.neighbors("1307") if not s.ter.road("1307", n)
                and "clear" in s.terrain(n) and len(s.terrain(n)) == 1)
     assert s.enter_cost("1188/357", "1307", off) == 1
 

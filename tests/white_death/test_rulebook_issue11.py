@@ -56,7 +56,7 @@ def test_rule_7_shipped_creek_hexes_are_creek_terrain() -> None:
     on_clear = [h for h in creek if s.map.terrain_of(h) == "clear"]
     assert on_clear and all(s.terrain(h) == {"creek"} for h in on_clear)
     a, b = next((a, b) for a in on_clear for b in on_clear
-                if s.map.grid.adjacent(a, b) and not s.road(a, b))
+                if s.map.grid.adjacent(a, b) and not s.ter.road(a, b))
     assert s.enter_cost("918A/357", a, b) == 1
 
 
