@@ -5,6 +5,7 @@ from __future__ import annotations
 import os
 import sys
 from pathlib import Path
+from typing import Any
 
 import pexpect
 import pytest
@@ -318,3 +319,32 @@ def test_the_demo_in_a_terminal_animates_the_fighting_and_sums_up_the_moves(
     for command in ("id new YOUR-NAME", "new white-death purkayev --side german",
                     "play mygame"):
         assert command in tail, tail
+
+
+def test_a_long_file_is_told_faster_but_no_line_under_the_floor(monkeypatch: Any) -> None:
+    """The demo caps a file's replay (DEMO_FILE_SECONDS) by telling its lines faster, but
+    a line of fighting stays at least DEMO_MIN_LINE: a file of 42 lines once went by at
+    0.48 s a line.  A short file keeps the full pace."""
+    import io
+
+    from rich.console import Console
+
+    import pbem.play as play
+    from pbem.engine import Event
+
+    paces: list[float] = []
+    monkeypatch.setattr(play, "replay", lambda console, frames, pace, **kw: paces.append(pace))
+    console = Console(file=io.StringIO())
+    pacing = play.Pacing(pace=play.DEMO_PACE, max_seconds=play.DEMO_FILE_SECONDS,
+                         min_line=play.DEMO_MIN_LINE)
+
+    def file_of(lines: int) -> list[Any]:
+        return [(None, [Event(f"fire {i}", kind="fire") for i in range(lines)])]
+
+    play.show_frames(console, file_of(10), pacing, "german")
+    play.show_frames(console, file_of(30), pacing, "german")
+    play.show_frames(console, file_of(42), pacing, "german")
+    play.show_frames(console, file_of(400), pacing, "german")
+    assert paces[0] == play.DEMO_PACE  # 10 lines: 9 s, under the cap
+    assert abs(paces[1] - play.DEMO_FILE_SECONDS / 30) < 1e-9  # told faster, within the cap
+    assert paces[2] == paces[3] == play.DEMO_MIN_LINE  # never under the floor
