@@ -18,7 +18,7 @@ from engines.white_death import rules
 from engines.white_death.actions import WDAction, act, fmt_amount
 from engines.white_death.artillery import ArtilleryState
 from engines.white_death.base import DieArgs, other
-from engines.white_death.position import U
+from engines.white_death.position import MP_TICKS, U
 from engines.white_death.reinforcements import ReinforcementState
 from pbem.engine import Event
 from pbem.errors import IllegalAction
@@ -43,7 +43,8 @@ class MoveArgs:
     uid: str = ""
     frm: str = ""
     to: str = ""
-    cost: Fraction = Fraction(0)
+    #: its cost in ticks (:data:`~engines.white_death.position.MP_TICKS`)
+    cost: int = 0
 
 
 class MovementState(ArtilleryState, ReinforcementState):
@@ -138,10 +139,9 @@ class MovementState(ArtilleryState, ReinforcementState):
     # ------------------------------------------------------------------ moving
 
     def left(self, uid: str) -> Fraction:
-        spent = self.pos.units[uid].spent
-        if not spent:
-            return Fraction(self.pos.impulse_mp)
-        return Fraction(self.pos.impulse_mp) - spent
+        """The MPs ``uid`` has left this impulse (:meth:`left_ticks` as MPs, for the
+        rules' checks and their messages)."""
+        return Fraction(self.left_ticks(self.pos.units[uid]), MP_TICKS)
 
     def move_cost(self, uid: str, frm: str, to: str) -> Fraction | None:
         """Terrain cost plus Rule 3 / 6.B.1 ZOC costs."""
@@ -248,8 +248,7 @@ class MovementState(ArtilleryState, ReinforcementState):
             return ()
         s = self.pos.phasing
         bridges = self.pos.bridges
-        spent = u.spent  # as its two ints: a Fraction hashes slowly (a modular inverse)
-        key = (u.uid, u.loc, spent.numerator, spent.denominator, u.zoc_start, u.via,
+        key = (u.uid, u.loc, u.spent, u.zoc_start, u.via,
                u.garrison, "left-zoc" in u.marks,
                s, self.pos.impulse_mp, self.pos.weather, self.pos.vl_released,
                self.by_enemies("token", s, self._new_token),
@@ -325,9 +324,8 @@ class MovementState(ArtilleryState, ReinforcementState):
         return tuple(out)
 
     def left_ticks(self, u: U) -> int:
-        """:meth:`left` in ticks (:meth:`ticks`)."""
-        return (self.pos.impulse_mp * self.ticks() - self.to_ticks(u.spent) if u.spent
-                else self.pos.impulse_mp * self.ticks())
+        """:meth:`left` in ticks (:data:`~engines.white_death.position.MP_TICKS` an MP)."""
+        return self.pos.impulse_mp * MP_TICKS - u.spent
 
     def move_ticks(self, uid: str, frm: str, to: str) -> int | None:
         """:meth:`move_cost` in ticks: the same rules, in ints."""
@@ -378,7 +376,7 @@ class MovementState(ArtilleryState, ReinforcementState):
         uid = a.unit
         self.pos.units[uid]
         s = self.pos.phasing
-        cost = self.move_cost(uid, a.frm, a.hex)
+        cost = self.move_ticks(uid, a.frm, a.hex)
         assert cost is not None
         t = self.utype(uid)
         # Rule 3.A: an AFV leaving an enemy ZOC draws antitank fire first
@@ -409,7 +407,7 @@ class MovementState(ArtilleryState, ReinforcementState):
             return []
         return self._finish_move(uid, frm, to, m.cost)
 
-    def _finish_move(self, uid: str, frm: str, to: str, cost: Fraction) -> list[Event]:
+    def _finish_move(self, uid: str, frm: str, to: str, cost: int) -> list[Event]:
         u = self.pos.units[uid]
         s = self.side_of(uid)
         t = self.utype(uid)
@@ -482,7 +480,7 @@ class MovementState(ArtilleryState, ReinforcementState):
         group = [a.unit, *self.escorts(a.unit)]
         in_zoc = a.frm in self.ezoc("german")
         for x in group:
-            cost = self.move_cost(x, a.frm, a.hex)
+            cost = self.move_ticks(x, a.frm, a.hex)
             assert cost is not None
             u = self.pos.units[x]
             if in_zoc:
@@ -527,7 +525,7 @@ class MovementState(ArtilleryState, ReinforcementState):
 
     def _do_act_deploy(self, a: WDAction) -> list[Event]:
         u = self.pos.units[a.unit]
-        u.spent += 1
+        u.spent += MP_TICKS  # one MP
         u.deployed = True
         return [Event(f"{a.unit} deploys", "info", visible_to=(self.pos.phasing,),
                       rule="Rule 6.B.2")]
@@ -624,7 +622,7 @@ class MovementState(ArtilleryState, ReinforcementState):
 
     def _do_act_entrain(self, a: WDAction) -> list[Event]:
         u = self.pos.units[a.unit]
-        u.spent += 1
+        u.spent += MP_TICKS  # one MP
         u.entrained = True
         u.deployed = False
         self.pos.rail_used[self.pos.phasing] += u.strength
@@ -679,7 +677,7 @@ class MovementState(ArtilleryState, ReinforcementState):
             self.pos.supply[pool] -= 1
             events.append(Event(f"One supply point ({pool}) is spent to assault", "info",
                                 visible_to=(self.pos.phasing,), rule="Rule 15.A.1"))
-        u.spent += 1
+        u.spent += MP_TICKS  # one MP
         u.assault = a.hex
         self.pos.assaults.setdefault(a.hex, []).append(a.unit)
         events.append(Event(f"{a.unit} will assault {a.hex}", "attack", hexes=(a.hex,),
@@ -710,7 +708,7 @@ class MovementState(ArtilleryState, ReinforcementState):
 
     def _do_act_build(self, a: WDAction) -> list[Event]:
         u = self.pos.units[a.unit]
-        u.spent += 1
+        u.spent += MP_TICKS  # one MP
         self.pos.bridges.add(u.loc)
         self.pos.builders.add(a.unit)
         return [Event(f"{a.unit} builds a bridge at {u.loc}", "info", hexes=(u.loc,),
@@ -718,7 +716,7 @@ class MovementState(ArtilleryState, ReinforcementState):
 
     def _do_act_demolish(self, a: WDAction) -> list[Event]:
         u = self.pos.units[a.unit]
-        u.spent += 1
+        u.spent += MP_TICKS  # one MP
         self.pos.bridges.discard(u.loc)
         return [Event(f"{a.unit} destroys the bridge at {u.loc}", "info", hexes=(u.loc,),
                       rule="Rule 20")]

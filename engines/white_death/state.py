@@ -63,8 +63,7 @@ _FIELDS = operator.attrgetter("uid", "loc", "strength", "deployed", "spent", "st
 
 
 def _unit_state(u: U) -> tuple[Any, ...]:
-    spent = u.spent  # a Fraction hashes slowly: its two ints
-    return (u.uid, u.loc, u.strength, u.deployed, spent.numerator, spent.denominator,
+    return (u.uid, u.loc, u.strength, u.deployed, u.spent,
             u.stopped, u.zoc_start, u.entrained, u.via, u.garrison, u.seq, u.assault, u.entry,
             tuple(sorted(u.marks)) if u.marks else ())
 

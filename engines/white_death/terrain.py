@@ -28,6 +28,7 @@ from engines.hexkit.movement import MoveClass, region
 from engines.hexkit.overlay import OverlaidMap, Overlay
 from engines.white_death.base import BaseState
 from engines.white_death.data import ALIASES, Catalog
+from engines.white_death.position import MP_TICKS
 from pbem.engine import Engine
 from pbem.errors import ScenarioError
 
@@ -72,10 +73,15 @@ class Terrain:
         values = [v for row in tables.movement.values() for c in row.values()
                   for v in (c.enter, c.leave)]
         values += [v for row in tables.lake.values() for v in row.values()]
-        #: ticks in a movement point: the least common denominator of every cost on the
-        #: charts (a road costs 1/2 or 1/3 of an MP: 6 ticks), so that searches over many
+        #: ticks in a movement point: the position's unit (:data:`MP_TICKS`, a sixth:
+        #: a road costs 1/2 or 1/3 of an MP), so that MPs spent and searches over many
         #: moves add and compare ints, exactly, instead of Fractions
-        self.ticks = math.lcm(1, *(Fraction(v).denominator for v in values if v is not None))
+        self.ticks = MP_TICKS
+        finest = math.lcm(1, *(Fraction(v).denominator for v in values if v is not None))
+        if MP_TICKS % finest:
+            raise ScenarioError(f"a movement cost on the charts is a 1/{finest} MP: the "
+                                f"position counts movement points in 1/{MP_TICKS} MPs "
+                                "(Rule 7; engines/white_death/position.py, MP_TICKS)")
 
     @staticmethod
     def of(cat: Catalog) -> Terrain:

@@ -92,7 +92,7 @@ def _fresh_unit(uid: str, strength: int, base: dict[str, Any]) -> dict[str, Any]
     """A unit not in the scenario (a reinforcement of another scenario), as its data."""
     template = dict(next(iter(base["units"].values())))
     template.update(uid=uid, loc="pending", strength=strength, deployed=False,
-                    spent=[0, 1], stopped=False, zoc_start=False, entrained=False, via="",
+                    spent=0, stopped=False, zoc_start=False, entrained=False, via="",
                     garrison="", seq=0, assault="", entry="", marks=[])
     return template
 
