@@ -17,7 +17,6 @@ and the hexes within two, the railroads, the edges, ticks) are asked of ``self.t
 
 from __future__ import annotations
 
-import math
 from collections.abc import Collection
 from fractions import Fraction
 from types import MappingProxyType
@@ -79,9 +78,10 @@ class Terrain:
         #: a road costs 1/2 or 1/3 of an MP), so that MPs spent and searches over many
         #: moves add and compare ints, exactly, instead of Fractions
         self.ticks = MP_TICKS
-        finest = math.lcm(1, *(Fraction(v).denominator for v in values if v is not None))
-        if MP_TICKS % finest:
-            raise ScenarioError(f"a movement cost on the charts is a 1/{finest} MP: the "
+        finer = sorted({Fraction(v) for v in values
+                        if v is not None and MP_TICKS % Fraction(v).denominator})
+        if finer:
+            raise ScenarioError(f"a movement cost of {finer[0]} MP on the charts: the "
                                 f"position counts movement points in 1/{MP_TICKS} MPs "
                                 "(Rule 7; engines/white_death/position.py, MP_TICKS)")
 
