@@ -14,7 +14,7 @@ from __future__ import annotations
 import copy
 from collections.abc import Iterable
 from dataclasses import dataclass
-from typing import Any, ClassVar
+from typing import TYPE_CHECKING, Any, ClassVar
 
 from engines.hexkit.hexmap import HexMap
 from engines.white_death import rules
@@ -23,6 +23,9 @@ from engines.white_death.position import Position, U
 from pbem.engine import Engine, State
 from pbem.errors import IllegalAction
 from pbem.steps import Flow, Frame, StepState
+
+if TYPE_CHECKING:  # terrain.py subclasses this module's BaseState
+    from engines.white_death.terrain import Terrain
 
 BOXES = ("pending", "raster", "dead", "refit", "setup")
 
@@ -54,6 +57,8 @@ class BaseState(StepState[Position]):
     """The position, the lookups on it, and the frames every rule module queues."""
 
     cat: Catalog
+    #: the catalog's map and charts (made by ``TerrainState``, which every state is)
+    ter: Terrain
     #: the position as typed data (:mod:`engines.white_death.position`), ``self.pos``
     Position = Position
 
@@ -113,24 +118,6 @@ class BaseState(StepState[Position]):
         if m is None:
             m = self._static["map"] = self.cat.map
         out: HexMap = m
-        return out
-
-    def nbrs(self, h: str) -> list[str]:
-        key = ("nbrs", h)
-        got = self._static.get(key)
-        if got is None:
-            got = self._static[key] = self.map.neighbors(h)
-        out: list[str] = got
-        return out
-
-    def area2(self, h: str) -> tuple[str, ...]:
-        """The hexes within two of ``h``, sorted (and as a set, ``("area2set", h)``)."""
-        key = ("area2", h)
-        got = self._static.get(key)
-        if got is None:
-            got = self._static[key] = tuple(sorted(self.map.within(h, 2)))
-            self._static[("area2set", h)] = frozenset(got)
-        out: tuple[str, ...] = got
         return out
 
     def udef(self, uid: str) -> UnitDef:
@@ -258,10 +245,9 @@ class BaseState(StepState[Position]):
             # only the stacks of those hexes changed (the unit's place in the stacking
             # order too): the answers for hexes farther than two from them still hold, and
             # Rule 4's for every other hex (it reads the hex's stack and the unit asked of)
-            # (each kept hex's own area is at hand: stacks_near made it)
-            static = self._static
+            area = self.ter.area2set
             self._near = {k: v for k, v in near.items()
-                          if not any(x in static[("area2set", k[1])] for x in changed)}
+                          if not any(x in area(k[1]) for x in changed)}
             kept = self._near
             self._neartok = {k: v for k, v in neartok.items() if k in kept}
             for x in changed:

@@ -26,7 +26,7 @@ class WhiteDeath(Engine):
 
     id = "white-death"
     title = "White Death: Battle for Velikiye Luki, November 1942"
-    rules_version = "0.7"
+    rules_version = "0.8"
     sides = ("soviet", "german")
 
     def __init__(self, root: str | Path | None = None) -> None:

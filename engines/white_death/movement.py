@@ -18,7 +18,7 @@ from engines.white_death import rules
 from engines.white_death.actions import WDAction, act, fmt_amount
 from engines.white_death.artillery import ArtilleryState
 from engines.white_death.base import DieArgs, other
-from engines.white_death.position import U
+from engines.white_death.position import MP_TICKS, U
 from engines.white_death.reinforcements import ReinforcementState
 from pbem.engine import Event
 from pbem.errors import IllegalAction
@@ -43,7 +43,8 @@ class MoveArgs:
     uid: str = ""
     frm: str = ""
     to: str = ""
-    cost: Fraction = Fraction(0)
+    #: its cost in ticks (:data:`~engines.white_death.position.MP_TICKS`)
+    cost: int = 0
 
 
 class MovementState(ArtilleryState, ReinforcementState):
@@ -77,19 +78,19 @@ class MovementState(ArtilleryState, ReinforcementState):
         if dests is not None:
             out.extend(self._move_actions(uid, dests(uid)))
         elif not u.stopped and u.assault == "" and self.left(uid) > 0:
-            for n in self.nbrs(u.loc):
+            for n in self.ter.nbrs(u.loc):
                 if n not in enemy:
                     out.append(act("move", uid, n, u.loc))
         if ("brandenburg" in t.flags and not u.stopped and not u.assault
                 and len(self.occupied(s)[u.loc]) > 1):
-            for n in self.nbrs(u.loc):
+            for n in self.ter.nbrs(u.loc):
                 out.append(act("lead", uid, n, u.loc))
         if t.artillery and not u.deployed:
             out.append(act("deploy", uid))
-        if self.rail_hex(u.loc) and self.turn_rail_left(s) >= u.strength:
+        if self.ter.rail_hex(u.loc) and self.turn_rail_left(s) >= u.strength:
             out.append(act("entrain", uid))
         if not u.assault:
-            for n in self.nbrs(u.loc):
+            for n in self.ter.nbrs(u.loc):
                 if n in enemy:
                     out.append(act("assault", uid, n))
         # Rule 20: offered only where the check could accept them (a bridge unit that has
@@ -105,7 +106,7 @@ class MovementState(ArtilleryState, ReinforcementState):
         if not ok:
             return ()
         frm = self.pos.units[uid].loc
-        return tuple(WDAction("move", uid, n, frm) for n in self.nbrs(frm) if n in ok)
+        return tuple(WDAction("move", uid, n, frm) for n in self.ter.nbrs(frm) if n in ok)
 
     def _refill_candidates(self, uid: str) -> list[WDAction]:
         """Rule 18's replacement and repair of a unit below its strength."""
@@ -138,10 +139,9 @@ class MovementState(ArtilleryState, ReinforcementState):
     # ------------------------------------------------------------------ moving
 
     def left(self, uid: str) -> Fraction:
-        spent = self.pos.units[uid].spent
-        if not spent:
-            return Fraction(self.pos.impulse_mp)
-        return Fraction(self.pos.impulse_mp) - spent
+        """The MPs ``uid`` has left this impulse (:meth:`left_ticks` as MPs, for the
+        rules' checks and their messages)."""
+        return Fraction(self.left_ticks(self.pos.units[uid]), MP_TICKS)
 
     def move_cost(self, uid: str, frm: str, to: str) -> Fraction | None:
         """Terrain cost plus Rule 3 / 6.B.1 ZOC costs."""
@@ -189,7 +189,7 @@ class MovementState(ArtilleryState, ReinforcementState):
             raise IllegalAction(f"{uid} has declared an assault on {u.assault}", rule="Rule 6.B.3")
         if self.units_at(a.hex, other(s)):
             raise IllegalAction(f"{a.hex} is occupied by the enemy", rule="Rule 6.A")
-        if self.city_bound(uid) and a.hex not in self.vl_hexes():
+        if self.city_bound(uid) and a.hex not in self.ter.vl_hexes():
             raise IllegalAction("the Velikiye Luki garrison may not leave the city until released",
                                 rule="Rule 22")
         cost = self.move_cost(uid, a.frm, a.hex)
@@ -248,12 +248,11 @@ class MovementState(ArtilleryState, ReinforcementState):
             return ()
         s = self.pos.phasing
         bridges = self.pos.bridges
-        spent = u.spent  # as its two ints: a Fraction hashes slowly (a modular inverse)
-        key = (u.uid, u.loc, spent.numerator, spent.denominator, u.zoc_start, u.via,
+        key = (u.uid, u.loc, u.spent, u.zoc_start, u.via,
                u.garrison, "left-zoc" in u.marks,
                s, self.pos.impulse_mp, self.pos.weather, self.pos.vl_released,
                self.by_enemies("token", s, self._new_token),
-               tuple(h for h in self.area2(u.loc) if h in bridges) if bridges else ())
+               tuple(h for h in self.ter.area2(u.loc) if h in bridges) if bridges else ())
         memo = self._static.setdefault("reach-memo", {})
         got: tuple[tuple[str, int, bool], ...] | None = memo.get(key)
         if got is None:
@@ -269,7 +268,7 @@ class MovementState(ArtilleryState, ReinforcementState):
         got = self._near.get(key)
         if got is None:
             occ = self.occupied(side)
-            got = self._near[key] = tuple((x, occ[x]) for x in self.area2(h) if x in occ)
+            got = self._near[key] = tuple((x, occ[x]) for x in self.ter.area2(h) if x in occ)
         return got
 
     def near_token(self, side: str, h: str) -> int:
@@ -302,7 +301,7 @@ class MovementState(ArtilleryState, ReinforcementState):
         enemy = self.enemy_hexes(s)
         left = self.left_ticks(u)
         city = self.city_bound(uid)
-        vl = self.vl_hexes() if city else ()
+        vl = self.ter.vl_hexes() if city else ()
         # move_ticks and weapons_barred for every neighbour at once: the unit's entry
         # costs from its hex as one row, its Rule 3 / 3.B exit cost and the ZOCs once
         t = self.utype(uid)
@@ -310,10 +309,10 @@ class MovementState(ArtilleryState, ReinforcementState):
         ezoc = self.ezoc(s)
         extra = 0
         if frm in ezoc and (t.mob == "s" or (u.zoc_start and "left-zoc" not in u.marks)):
-            extra = self.ticks()  # Rule 3.B / Rule 3 / 6.B.1, as in move_cost
+            extra = self.ter.ticks  # Rule 3.B / Rule 3 / 6.B.1, as in move_cost
         thaw = self.pos.weather == "thaw"
         out = []
-        for n, c in zip(self.nbrs(frm), self.enter_row(t.mob, frm), strict=True):
+        for n, c in zip(self.ter.nbrs(frm), self.enter_row(t.mob, frm), strict=True):
             if c is None or n in enemy or (city and n not in vl):
                 continue
             if thaw and self.wrong_bank(uid, frm, n):
@@ -325,9 +324,8 @@ class MovementState(ArtilleryState, ReinforcementState):
         return tuple(out)
 
     def left_ticks(self, u: U) -> int:
-        """:meth:`left` in ticks (:meth:`ticks`)."""
-        return (self.pos.impulse_mp * self.ticks() - self.to_ticks(u.spent) if u.spent
-                else self.pos.impulse_mp * self.ticks())
+        """:meth:`left` in ticks (:data:`~engines.white_death.position.MP_TICKS` an MP)."""
+        return self.pos.impulse_mp * MP_TICKS - u.spent
 
     def move_ticks(self, uid: str, frm: str, to: str) -> int | None:
         """:meth:`move_cost` in ticks: the same rules, in ints."""
@@ -338,9 +336,9 @@ class MovementState(ArtilleryState, ReinforcementState):
         if frm in self.ezoc(s):
             u = self.pos.units[uid]
             if self.utype(uid).mob == "s":
-                cost += self.ticks()  # Rule 3.B, as in move_cost
+                cost += self.ter.ticks  # Rule 3.B, as in move_cost
             elif u.zoc_start and "left-zoc" not in u.marks:
-                cost += self.ticks()  # Rule 3 / 6.B.1
+                cost += self.ter.ticks  # Rule 3 / 6.B.1
         return cost
 
     def can_pass(self, uid: str, frm: str, to: str, cost: Fraction) -> bool:
@@ -349,7 +347,7 @@ class MovementState(ArtilleryState, ReinforcementState):
         Allowed when nothing can stop it there (no enemy ZOC, no die to roll) and it can
         still move on to a hex where it may stop; it must then move on at once.
         """
-        return self._can_pass(uid, frm, to, self.to_ticks(cost))
+        return self._can_pass(uid, frm, to, self.ter.to_ticks(cost))
 
     def _can_pass(self, uid: str, frm: str, to: str, cost: int) -> bool:
         s = self.side_of(uid)
@@ -359,7 +357,7 @@ class MovementState(ArtilleryState, ReinforcementState):
             return False
         rest = self.left_ticks(self.pos.units[uid]) - cost
         enemy = self.enemy_hexes(s)
-        for n in self.nbrs(to):
+        for n in self.ter.nbrs(to):
             if n in enemy or n == to:
                 continue
             c = self.enter_ticks(uid, to, n)
@@ -369,7 +367,7 @@ class MovementState(ArtilleryState, ReinforcementState):
                 continue  # it must be able to stop there
             if t.weapons and n in self.ezoc(s):
                 continue
-            if self.city_bound(uid) and n not in self.vl_hexes():
+            if self.city_bound(uid) and n not in self.ter.vl_hexes():
                 continue
             return True
         return False
@@ -378,12 +376,12 @@ class MovementState(ArtilleryState, ReinforcementState):
         uid = a.unit
         self.pos.units[uid]
         s = self.pos.phasing
-        cost = self.move_cost(uid, a.frm, a.hex)
+        cost = self.move_ticks(uid, a.frm, a.hex)
         assert cost is not None
         t = self.utype(uid)
         # Rule 3.A: an AFV leaving an enemy ZOC draws antitank fire first
         if t.afv and a.frm in self.ezoc(s):
-            firers = [x for n in self.nbrs(a.frm) for x in self.units_at(n, other(s))
+            firers = [x for n in self.ter.nbrs(a.frm) for x in self.units_at(n, other(s))
                       if self.has_zoc(x) and self.utype(x).atf > 0]
             value = sum((self.fire_value(x, "at", a.frm, False) for x in sorted(set(firers))),
                         Fraction(0))
@@ -409,7 +407,7 @@ class MovementState(ArtilleryState, ReinforcementState):
             return []
         return self._finish_move(uid, frm, to, m.cost)
 
-    def _finish_move(self, uid: str, frm: str, to: str, cost: Fraction) -> list[Event]:
+    def _finish_move(self, uid: str, frm: str, to: str, cost: int) -> list[Event]:
         u = self.pos.units[uid]
         s = self.side_of(uid)
         t = self.utype(uid)
@@ -470,7 +468,7 @@ class MovementState(ArtilleryState, ReinforcementState):
             cost = self.move_cost(x, a.frm, a.hex)
             if cost is None or cost > self.left(x):
                 raise IllegalAction(f"{x} cannot pay to enter {a.hex}", rule="Rule 21.B")
-            if self.city_bound(x) and a.hex not in self.vl_hexes():
+            if self.city_bound(x) and a.hex not in self.ter.vl_hexes():
                 raise IllegalAction("the Velikiye Luki garrison may not leave the city until "
                                     "released", rule="Rule 22")
         here = [self.udef(x) for x in self.units_at(a.hex, "german")]
@@ -482,7 +480,7 @@ class MovementState(ArtilleryState, ReinforcementState):
         group = [a.unit, *self.escorts(a.unit)]
         in_zoc = a.frm in self.ezoc("german")
         for x in group:
-            cost = self.move_cost(x, a.frm, a.hex)
+            cost = self.move_ticks(x, a.frm, a.hex)
             assert cost is not None
             u = self.pos.units[x]
             if in_zoc:
@@ -527,7 +525,7 @@ class MovementState(ArtilleryState, ReinforcementState):
 
     def _do_act_deploy(self, a: WDAction) -> list[Event]:
         u = self.pos.units[a.unit]
-        u.spent += 1
+        u.spent += MP_TICKS  # one MP
         u.deployed = True
         return [Event(f"{a.unit} deploys", "info", visible_to=(self.pos.phasing,),
                       rule="Rule 6.B.2")]
@@ -542,9 +540,9 @@ class MovementState(ArtilleryState, ReinforcementState):
         t = self.utype(a.unit)
         if u.entrained or u.stopped or u.assault:
             raise IllegalAction(f"{a.unit} may not entrain now", rule="Rule 8")
-        if not self.rail_hex(u.loc):
+        if not self.ter.rail_hex(u.loc):
             raise IllegalAction(f"{u.loc} has no railroad", rule="Rule 8")
-        if not t.personnel and not self.is_town(u.loc) and "entered" not in u.marks:
+        if not t.personnel and not self.ter.is_town(u.loc) and "entered" not in u.marks:
             raise IllegalAction("weapons and AFV units entrain only in a town on a railroad "
                                 "(except reinforcements as they enter)", rule="Rule 8")
         if self.left(a.unit) < 1:
@@ -579,8 +577,8 @@ class MovementState(ArtilleryState, ReinforcementState):
         if got is not None:
             return got
         seen = tuple(region(self.map, [start], passable=free, networks=RAILS))  # sorted
-        got = RailPart(seen, frozenset(seen), tuple(h for h in seen if self.is_town(h)),
-                       not self.edge_hexes(side).isdisjoint(seen))
+        got = RailPart(seen, frozenset(seen), tuple(h for h in seen if self.ter.is_town(h)),
+                       not self.ter.edge_hexes(side).isdisjoint(seen))
         if start in free:  # a start in an enemy ZOC is a part of its own
             for h in seen:
                 parts[h] = got
@@ -611,7 +609,7 @@ class MovementState(ArtilleryState, ReinforcementState):
             if len(memo) >= 16384:
                 memo.clear()  # a bound: entries are pure functions of their keys
             got = memo[key] = [h for h in stops if h != start and h not in full
-                               and (not city or h in self.vl_hexes())]
+                               and (not city or h in self.ter.vl_hexes())]
         return got
 
     def _check_rail(self, a: WDAction) -> None:
@@ -624,7 +622,7 @@ class MovementState(ArtilleryState, ReinforcementState):
 
     def _do_act_entrain(self, a: WDAction) -> list[Event]:
         u = self.pos.units[a.unit]
-        u.spent += 1
+        u.spent += MP_TICKS  # one MP
         u.entrained = True
         u.deployed = False
         self.pos.rail_used[self.pos.phasing] += u.strength
@@ -679,7 +677,7 @@ class MovementState(ArtilleryState, ReinforcementState):
             self.pos.supply[pool] -= 1
             events.append(Event(f"One supply point ({pool}) is spent to assault", "info",
                                 visible_to=(self.pos.phasing,), rule="Rule 15.A.1"))
-        u.spent += 1
+        u.spent += MP_TICKS  # one MP
         u.assault = a.hex
         self.pos.assaults.setdefault(a.hex, []).append(a.unit)
         events.append(Event(f"{a.unit} will assault {a.hex}", "attack", hexes=(a.hex,),
@@ -694,7 +692,7 @@ class MovementState(ArtilleryState, ReinforcementState):
             raise IllegalAction(f"{a.unit} is entrained: detrain first", rule="Rule 8")
         if "bridge" not in self.utype(a.unit).flags or a.unit in self.pos.builders:
             raise IllegalAction(f"{a.unit} cannot build a bridge (one each)", rule="Rule 20.B")
-        if "river" not in self.terrain(u.loc) or u.loc in self.pos.bridges:
+        if "river" not in self.ter.terrain(u.loc) or u.loc in self.pos.bridges:
             raise IllegalAction(f"{u.loc} is not an unbridged river hex", rule="Rule 20.B")
         if self.left(a.unit) < 1:
             raise IllegalAction("building costs one movement point", rule="Rule 20.B")
@@ -710,7 +708,7 @@ class MovementState(ArtilleryState, ReinforcementState):
 
     def _do_act_build(self, a: WDAction) -> list[Event]:
         u = self.pos.units[a.unit]
-        u.spent += 1
+        u.spent += MP_TICKS  # one MP
         self.pos.bridges.add(u.loc)
         self.pos.builders.add(a.unit)
         return [Event(f"{a.unit} builds a bridge at {u.loc}", "info", hexes=(u.loc,),
@@ -718,7 +716,7 @@ class MovementState(ArtilleryState, ReinforcementState):
 
     def _do_act_demolish(self, a: WDAction) -> list[Event]:
         u = self.pos.units[a.unit]
-        u.spent += 1
+        u.spent += MP_TICKS  # one MP
         self.pos.bridges.discard(u.loc)
         return [Event(f"{a.unit} destroys the bridge at {u.loc}", "info", hexes=(u.loc,),
                       rule="Rule 20")]

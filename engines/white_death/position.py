@@ -13,6 +13,16 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from fractions import Fraction
 
+#: ticks in a movement point: the unit every movement point in the position is counted
+#: in (rules_version 0.8; 0.7 kept a Fraction). Rule 7's Terrain Effects Chart prices a
+#: move along a road at 1/2 MP for most mobility classes and 1/3 for wheeled and
+#: motorcycle units (the stand-in chart, scenarios/white-death/tables.toml); every other
+#: cost on it, and Rules 3, 6.B, 8 and 20's, is whole MPs. The least common multiple of 2
+#: and 3 is 6: a sixth of an MP is the smallest fraction the rules need, so MPs add and
+#: compare as ints, exactly. A chart with a finer cost is refused when the catalog's
+#: :class:`~engines.white_death.terrain.Terrain` is made (ScenarioError).
+MP_TICKS = 6
+
 
 @dataclass(slots=True)
 class U:
@@ -29,9 +39,9 @@ class U:
     strength: int
     #: deployed artillery (Rule 6.B.2: it may fire, barrage and support)
     deployed: bool = False
-    #: movement points spent this impulse (Rule 6; Rule 7's half-MP costs make it a
-    #: Fraction, stored as [numerator, denominator])
-    spent: Fraction = Fraction(0)
+    #: movement points spent this impulse (Rule 6), in ticks (:data:`MP_TICKS` a movement
+    #: point: Rule 7's road costs of 1/2 and 1/3 MP are 3 and 2 ticks)
+    spent: int = 0
     #: it may not move again this impulse: it entered an enemy ZOC (Rule 3), retreated
     #: (Rule 14.B), failed a morale check while moving (Rule 14), or a Brandenburg unit
     #: was found out (Rule 21.B)
@@ -94,7 +104,12 @@ class Allocation:
     target: str
     #: "conv" or "at"
     kind: str
-    #: the fire points (Rule 9.C.3: any part of the pool, so a Fraction)
+    #: the fire points (Rule 9.C.3: any part of the pool, so a Fraction). Not counted in
+    #: a fixed unit like the MPs: no rule bounds the fraction. The pool sums fire values
+    #: (a counter's factor, a fraction on the order of battle, times its strength, halved
+    #: when isolated: Rules 9.C.1, 15.C), the player may allot any part of it ("fire 7/3
+    #: at ..."), and the default allocation gives a target what its odds column needs, its
+    #: defense times the column's ratio (rules.needed_for)
     amount: Fraction
 
 

@@ -99,7 +99,7 @@ class ReinforcementState(SupplyState):
         return True
 
     def _do_act_enter(self, a: WDAction) -> list[Event]:
-        cost = self.enter_cost(a.unit, None, a.hex)
+        cost = self.enter_ticks(a.unit, None, a.hex)
         assert cost is not None
         u = self.pos.units[a.unit]
         u.spent = cost

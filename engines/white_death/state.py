@@ -63,8 +63,7 @@ _FIELDS = operator.attrgetter("uid", "loc", "strength", "deployed", "spent", "st
 
 
 def _unit_state(u: U) -> tuple[Any, ...]:
-    spent = u.spent  # a Fraction hashes slowly: its two ints
-    return (u.uid, u.loc, u.strength, u.deployed, spent.numerator, spent.denominator,
+    return (u.uid, u.loc, u.strength, u.deployed, u.spent,
             u.stopped, u.zoc_start, u.entrained, u.via, u.garrison, u.seq, u.assault, u.entry,
             tuple(sorted(u.marks)) if u.marks else ())
 
@@ -223,7 +222,7 @@ class WDState(TurnState, PlacementState, MovementState, AssaultState):
         if a train could take it to another hex of the city (Rule 22), which reads the
         friendly stacks along the railroad: its rail destinations stand for them."""
         if u.garrison == "vl" and not self.pos.vl_released:
-            return ("rail", *self.rail_destinations(u.uid)) if self.rail_hex(u.loc) else None
+            return ("rail", *self.rail_destinations(u.uid)) if self.ter.rail_hex(u.loc) else None
         if "brandenburg" not in self.utype(u.uid).flags:
             return None
         return tuple(_unit_state(self.pos.units[x]) for x in self.occupied(self.pos.phasing)[u.loc])

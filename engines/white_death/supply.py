@@ -97,7 +97,7 @@ class SupplyState(TerrainState):
 
     def traced(self, side: str, h: str) -> bool:
         reach = self._reach(side)
-        return h in reach or any(n in reach for n in self.nbrs(h)) or (
+        return h in reach or any(n in reach for n in self.ter.nbrs(h)) or (
             h in self.ter.edge_hexes(side))
 
     def isolated(self, uid: str) -> bool:
@@ -117,7 +117,7 @@ class SupplyState(TerrainState):
         d: dict[str, int] = self.by_enemies(
             "artsup", side, lambda: self.ter.road_reach(side, self._free(side)))
         h = self.pos.units[uid].loc
-        return h in d or any(d.get(n, 99) <= 6 for n in self.nbrs(h))
+        return h in d or any(d.get(n, 99) <= 6 for n in self.ter.nbrs(h))
 
     def pool_of(self, uid: str) -> str:
         """Rule 15.D.2: troops in Velikiye Luki draw on the city's own supply."""

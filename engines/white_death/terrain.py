@@ -11,13 +11,12 @@ free of the enemy (15.B, 15.C). It holds no position: one per catalog
 (:meth:`Terrain.of`), shared by every state and clone, its answers kept in it.
 :class:`TerrainState` puts a unit and the position to those questions (its mobility
 class, the weather, the bridges, the bank it entered a river from) for movement,
-reinforcements, retreats and advances; its one-line map facts (``terrain``,
-``rail_hex`` ...) are there because movement asks them of the state.
+reinforcements, retreats and advances. The map's facts (what a hex is, its neighbours
+and the hexes within two, the railroads, the edges, ticks) are asked of ``self.ter``.
 """
 
 from __future__ import annotations
 
-import math
 from collections.abc import Collection
 from fractions import Fraction
 from types import MappingProxyType
@@ -28,6 +27,7 @@ from engines.hexkit.movement import MoveClass, region
 from engines.hexkit.overlay import OverlaidMap, Overlay
 from engines.white_death.base import BaseState
 from engines.white_death.data import ALIASES, Catalog
+from engines.white_death.position import MP_TICKS
 from pbem.engine import Engine
 from pbem.errors import ScenarioError
 
@@ -53,6 +53,8 @@ class Terrain:
         self.cat = cat
         self.map: HexMap = cat.map
         self._nbrs: dict[str, list[str]] = {}
+        self._area2: dict[str, tuple[str, ...]] = {}
+        self._area2set: dict[str, frozenset[str]] = {}
         self._terrain: dict[str, set[str]] = {}
         self._printed_road: dict[str, bool] = {}
         self._rail: dict[str, bool] = {}
@@ -72,10 +74,16 @@ class Terrain:
         values = [v for row in tables.movement.values() for c in row.values()
                   for v in (c.enter, c.leave)]
         values += [v for row in tables.lake.values() for v in row.values()]
-        #: ticks in a movement point: the least common denominator of every cost on the
-        #: charts (a road costs 1/2 or 1/3 of an MP: 6 ticks), so that searches over many
+        #: ticks in a movement point: the position's unit (:data:`MP_TICKS`, a sixth:
+        #: a road costs 1/2 or 1/3 of an MP), so that MPs spent and searches over many
         #: moves add and compare ints, exactly, instead of Fractions
-        self.ticks = math.lcm(1, *(Fraction(v).denominator for v in values if v is not None))
+        self.ticks = MP_TICKS
+        finer = sorted({Fraction(v) for v in values
+                        if v is not None and MP_TICKS % Fraction(v).denominator})
+        if finer:
+            raise ScenarioError(f"a movement cost of {finer[0]} MP on the charts: the "
+                                f"position counts movement points in 1/{MP_TICKS} MPs "
+                                "(Rule 7; engines/white_death/position.py, MP_TICKS)")
 
     @staticmethod
     def of(cat: Catalog) -> Terrain:
@@ -87,9 +95,28 @@ class Terrain:
         return out
 
     def nbrs(self, h: str) -> list[str]:
+        """The map's neighbours of ``h``, in the map's order (the list kept here: never
+        changed by a caller)."""
         got = self._nbrs.get(h)
         if got is None:
             got = self._nbrs[h] = self.map.neighbors(h)
+        return got
+
+    def area2(self, h: str) -> tuple[str, ...]:
+        """The hexes within two of ``h``, sorted: what Rule 4's moving on through a full
+        hex looks at (one hex beyond the next), and the bridges a unit's moves read."""
+        got = self._area2.get(h)
+        if got is None:
+            got = self._area2[h] = tuple(sorted(self.map.within(h, 2)))
+            self._area2set[h] = frozenset(got)
+        return got
+
+    def area2set(self, h: str) -> frozenset[str]:
+        """:meth:`area2` as a set."""
+        got = self._area2set.get(h)
+        if got is None:
+            self.area2(h)
+            got = self._area2set[h]
         return got
 
     # ------------------------------------------------------------------ what a hex is
@@ -467,32 +494,8 @@ class TerrainState(BaseState):
         #: the catalog's map and charts (shared by every clone: it holds no position)
         self.ter = Terrain.of(cat)
 
-    # ------------------------------------------------------------------ the map's facts
-    # (movement asks them of the state: one line each, to the catalog's terrain)
-
-    def terrain(self, h: str) -> set[str]:
-        return self.ter.terrain(h)
-
-    def is_town(self, h: str) -> bool:
-        return "town" in self.ter.terrain(h)
-
-    def rail_hex(self, h: str) -> bool:
-        return self.ter.rail_hex(h)
-
-    def vl_hexes(self) -> tuple[str, ...]:
-        return self.ter.vl_hexes()
-
-    def edge_hexes(self, side: str) -> set[str]:
-        return self.ter.edge_hexes(side)
-
-    def ticks(self) -> int:
-        """Ticks in a movement point (:attr:`Terrain.ticks`)."""
-        return self.ter.ticks
-
-    def to_ticks(self, mp: Fraction | int) -> int:
-        return self.ter.to_ticks(mp)
-
     # ------------------------------------------------------------------ in this position
+    # (the map's own facts are asked of ``self.ter``: none is forwarded here)
 
     def river_at(self, h: str) -> str:
         return self.ter.river_at(h, self.pos.bridges)

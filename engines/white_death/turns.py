@@ -6,8 +6,6 @@ they come in is the sequence of play in :mod:`engines.white_death.sequence`.
 
 from __future__ import annotations
 
-from fractions import Fraction
-
 from engines.white_death import rules
 from engines.white_death.actions import WDAction, act
 from engines.white_death.base import other
@@ -73,14 +71,14 @@ class TurnState(ReinforcementState):
         ez = self.ezoc(s)
         for uid in self.side_units(s):
             u = self.pos.units[uid]
-            u.spent = Fraction(0)
+            u.spent = 0
             u.stopped = False
             u.zoc_start = u.loc in ez
             if self.river_at(u.loc) != "river":
                 u.via = ""  # in the river it keeps the bank it came from (Rule 16.B)
         for uid in self.pos.units:
             if self.pos.units[uid].loc == "raster" and self.side_of(uid) == s:
-                self.pos.units[uid].spent = Fraction(0)
+                self.pos.units[uid].spent = 0
         return [Event(f"The {s} player spends {k} movement points in this impulse "
                       f"({self.pos.mps[s]} left this turn)", "phase", rule="Rule 5")]
 

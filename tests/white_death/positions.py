@@ -92,7 +92,7 @@ def _fresh_unit(uid: str, strength: int, base: dict[str, Any]) -> dict[str, Any]
     """A unit not in the scenario (a reinforcement of another scenario), as its data."""
     template = dict(next(iter(base["units"].values())))
     template.update(uid=uid, loc="pending", strength=strength, deployed=False,
-                    spent=[0, 1], stopped=False, zoc_start=False, entrained=False, via="",
+                    spent=0, stopped=False, zoc_start=False, entrained=False, via="",
                     garrison="", seq=0, assault="", entry="", marks=[])
     return template
 
@@ -101,7 +101,7 @@ def velikiye_luki_cut_off(engine: WhiteDeath) -> str:
     """The ``[units]`` of a Velikiye Luki cut off (Rule 15.D): I/277 in the city, ringed by
     Soviet units two hexes out, whose ZOCs cut it off from every friendly edge."""
     s = position(engine)
-    vl = s.vl_hexes()
+    vl = s.ter.vl_hexes()
     ring = [h for h in s.map.ids if min(s.map.distance(h, v) for v in vl) == 2]
     soviets = [u for u in s.cat.units if s.cat.units[u].side == "soviet"]
     lines = [f'"I/277" = "{vl[0]}"']

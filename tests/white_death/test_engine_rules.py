@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from engines.white_death.engine import WhiteDeath
+from engines.white_death.position import MP_TICKS
 from engines.white_death.state import WDState
 
 from .conftest import (
@@ -125,7 +126,7 @@ def test_soviet_needs_three_mps_to_assault_german_one(engine: WhiteDeath) -> Non
     s.apply("impulse 1")
     s.apply("assault 1610 with I/504")  # the German assaults with one MP
     assert s.pos.supply["german"] == 4  # Rule 15.A.1: one point for all assaults
-    assert s.pos.units["I/504"].spent == 1  # Rule 6.B.3
+    assert s.pos.units["I/504"].spent == MP_TICKS  # Rule 6.B.3: one MP
 
 
 def test_assault_sequence_and_decision_points(engine: WhiteDeath) -> None:

@@ -152,7 +152,7 @@ def test_air_drops_when_velikiye_luki_is_cut_off(engine: WhiteDeath) -> None:
         mps = {soviet = 0, german = 0}
         supply = {vl = 0}
     """ + velikiye_luki_cut_off(engine))
-    assert not any(s.traced("german", h) for h in s.vl_hexes())
+    assert not any(s.traced("german", h) for h in s.ter.vl_hexes())
     roll(s, 1)  # weather: clear on turn 6
     purposes = settle(s, 4)  # 4: received in clear weather (Rule 15.D.1)
     due = s.cat.supply["german"][s.pos.turn - 1]
@@ -249,7 +249,7 @@ def test_victory_points_at_the_end(engine: WhiteDeath) -> None:
     s = position(engine, f"""
         losses = {{soviet = 9, german = 3}}
         [units]
-        "I/277" = "{position(engine).vl_hexes()[0]}"
+        "I/277" = "{position(engine).ter.vl_hexes()[0]}"
     """, "final-relief")
     s._finish()
     r = s.result()
@@ -313,7 +313,7 @@ def test_campaign_setup_german_first_then_soviet(engine: WhiteDeath) -> None:
     first = s.pos.setup_raster[0]
     places = [a for a in s.legal_actions() if a.kind == "place"]
     assert places and all(a.unit == first for a in places)
-    vl = set(s.vl_hexes())
+    vl = set(s.ter.vl_hexes())
     assert all(a.hex in vl for a in places)  # the city garrison sets up in the city
     refused(s, f"place {first} 2010", "Rule 4")
     s.apply(places[0])

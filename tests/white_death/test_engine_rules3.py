@@ -52,7 +52,7 @@ def test_road_rate_only_along_the_road(engine: WhiteDeath) -> None:
     assert road_next
     assert s.enter_cost("1188/357", "1307", road_next[0]) == Fraction(1, 2)  # leg on a road
     off = next(n for n in s.map.neighbors("1307") if not s.ter.road("1307", n)
-               and "clear" in s.terrain(n) and len(s.terrain(n)) == 1)
+               and "clear" in s.ter.terrain(n) and len(s.ter.terrain(n)) == 1)
     assert s.enter_cost("1188/357", "1307", off) == 1
 
 
@@ -101,7 +101,7 @@ def test_velikiye_luki_garrison_moves_within_the_city(engine: WhiteDeath) -> Non
         vl_released = false
     """, "purkayev")
     s.apply("impulse 5")
-    vl = set(s.vl_hexes())
+    vl = set(s.ter.vl_hexes())
     uid = next(x for x in s.side_units("german") if s.pos.units[x].garrison == "vl"
                and s.utype(x).mob == "l")
     h = s.pos.units[uid].loc

@@ -41,7 +41,7 @@ def test_listed_moves_are_the_checked_moves() -> None:
         checked = set()
         for uid in state.side_units(state.pos.phasing):
             u = state.pos.units[uid]
-            for n in state.nbrs(u.loc):
+            for n in state.ter.nbrs(u.loc):
                 a = act("move", uid, n, u.loc)
                 try:
                     state._check_move(a)

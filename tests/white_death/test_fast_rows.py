@@ -38,7 +38,7 @@ def test_entry_cost_row_is_enter_ticks_per_neighbour() -> None:
                     for uid in twin.side_units(twin.pos.phasing):
                         frm = twin.pos.units[uid].loc
                         row = twin.enter_row(twin.utype(uid).mob, frm)
-                        for to, c in zip(twin.nbrs(frm), row, strict=True):
+                        for to, c in zip(twin.ter.nbrs(frm), row, strict=True):
                             # the row leaves Rule 16.B to its caller, as _move_reach does
                             if c is not None and weather == "thaw":
                                 thaw += 1
@@ -110,7 +110,7 @@ def test_put_carries_the_position_caches() -> None:
     side = state.pos.phasing
     mover = state.side_units(side)[0]
     free = next(h for h in sorted(state.map.ids) if not state.units_at(h))
-    for uid, h in ((mover, state.nbrs(state.pos.units[mover].loc)[0]), (mover, "dead"),
+    for uid, h in ((mover, state.ter.nbrs(state.pos.units[mover].loc)[0]), (mover, "dead"),
                    (mover, free)):
         state.legal_actions()
         state.occupied("soviet"), state.occupied("german"), state.enemy_key(side)

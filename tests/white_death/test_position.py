@@ -36,7 +36,7 @@ def _everything() -> Position:
         rail_used={"soviet": 5, "german": 10}, repaired={"soviet": True, "german": False},
         vl_released=True, vl_avoid=True, bunkers=[Bunker("1207", 3)], bridges={"1209"},
         builders={"eng/1"},
-        units={"I/504": U("I/504", "1510", 3, True, Fraction(3, 2), True, True, True, "1509",
+        units={"I/504": U("I/504", "1510", 3, True, 9, True, True, True, "1509",
                           "town", 4, "1610", "german-south", {"barraged", "left-zoc"})},
         garrisons={"garrison/0312"}, schedule=[Arrival(9, "I/SS8", "german-south")],
         assaults={"1610": ["I/504"]}, combat=_combat("1610"), combat_hexes=["1711"],
@@ -84,7 +84,7 @@ def test_the_save_form_is_derived_and_round_trips() -> None:
     p = _everything()
     data = codec.to_data(p)
     assert canonical.encode(data)  # canonical data: no floats, sorted sets
-    assert data["units"]["I/504"]["spent"] == [3, 2]  # a Fraction as [num, den]
+    assert data["units"]["I/504"]["spent"] == 9  # 1 1/2 MPs in ticks (MP_TICKS, 0.8)
     assert data["bunkers"] == [{"hex": "1207", "strength": 3}]
     assert data["combat"]["alloc"] == [{"target": "I/504", "kind": "conv", "amount": [7, 2]}]
     assert data["bar"]["loss"] == {"I/277": 2}

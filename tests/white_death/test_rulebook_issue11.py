@@ -54,7 +54,7 @@ def test_rule_7_shipped_creek_hexes_are_creek_terrain() -> None:
     creek = [h for h in s.map.ids if s.map.has_feature(h, "creek")]
     assert creek
     on_clear = [h for h in creek if s.map.terrain_of(h) == "clear"]
-    assert on_clear and all(s.terrain(h) == {"creek"} for h in on_clear)
+    assert on_clear and all(s.ter.terrain(h) == {"creek"} for h in on_clear)
     a, b = next((a, b) for a in on_clear for b in on_clear
                 if s.map.grid.adjacent(a, b) and not s.ter.road(a, b))
     assert s.enter_cost("918A/357", a, b) == 1
@@ -86,7 +86,7 @@ def test_rule_22_unreleased_city_garrison_may_not_leave_by_rail(engine: WhiteDea
     s = _bound_garrison(engine, released=True, at=GERMAN_IMPULSE)
     s.apply("impulse 5")
     s.apply("entrain I/277")  # released, the railroad out of the city is open to it
-    assert any(h not in s.vl_hexes() for h in s.rail_destinations("I/277"))
+    assert any(h not in s.ter.vl_hexes() for h in s.rail_destinations("I/277"))
 
 
 def _clear_hex_by_assault(s: WDState, attacker: str, target: str) -> None:
@@ -107,7 +107,7 @@ def test_rule_22_unreleased_city_garrison_may_not_advance_out(engine: WhiteDeath
         outside = "1108"  # next to 1207, not a city hex
         s = _bound_garrison(engine, released, f'"1/31R" = {{hex = "{outside}", strength = 1}}',
                             at=GERMAN_IMPULSE)
-        assert outside not in s.vl_hexes() and s.map.grid.adjacent("1207", outside)
+        assert outside not in s.ter.vl_hexes() and s.map.grid.adjacent("1207", outside)
         _clear_hex_by_assault(s, "I/277", outside)
         assert not s.units_at(outside, "soviet")
         offered = [a.notation() for a in s.legal_actions()]
@@ -123,7 +123,7 @@ def test_rule_22_turn_1_garrisons_may_not_advance(engine: WhiteDeath) -> None:
     uid = next(x for x in s.side_units("german") if s.pos.units[x].garrison == "town"
                and s.utype(x).personnel)
     h = s.pos.units[uid].loc
-    target = next(n for n in s.nbrs(h) if not s.units_at(n)
+    target = next(n for n in s.ter.nbrs(h) if not s.units_at(n)
                   and s.enter_cost(uid, h, n) is not None)
     s = purkayev_turn_1_german(engine, f'"1/31R" = {{hex = "{target}", strength = 1}}')
     _clear_hex_by_assault(s, uid, target)
@@ -277,7 +277,7 @@ def test_rule_3_b_ski_unit_pays_for_every_zoc_exit(engine: WhiteDeath) -> None:
     assert s.move_cost("ski/31R", "1610", "1710") == s.enter_cost("ski/31R", "1610", "1710") + 1
     s.apply("move ski/31R 1610 1710")
     assert not s.pos.units["ski/31R"].stopped  # a non-ski ZOC does not stop it
-    nxt = next(n for n in s.nbrs("1710") if n not in s.ezoc("soviet") and not s.units_at(n))
+    nxt = next(n for n in s.ter.nbrs("1710") if n not in s.ezoc("soviet") and not s.units_at(n))
     assert s.move_cost("ski/31R", "1710", nxt) == s.enter_cost("ski/31R", "1710", nxt) + 1
 
 

@@ -1,5 +1,5 @@
 """Issue 13: the sequence of play (Rule 5) on the step runtime: positions through the
-setup API, the stack in every save, and saves of the 0.4 and 0.6 shapes refused."""
+setup API, the stack in every save, and saves of the 0.4, 0.6 and 0.7 shapes refused."""
 
 from __future__ import annotations
 
@@ -8,6 +8,7 @@ import re
 import pytest
 
 from engines.white_death import WhiteDeath
+from engines.white_death.position import MP_TICKS
 from engines.white_death.sequence import STEPS, Impulse, Turn
 from engines.white_death.state import WDState
 from pbem.errors import FormatError, MismatchError
@@ -74,10 +75,11 @@ def test_the_rolls_of_a_fire_are_frames_of_the_save(engine: WhiteDeath) -> None:
     assert restored.chance_request() == s.chance_request()
 
 
-@pytest.mark.parametrize("version", ["0.4", "0.6"])
+@pytest.mark.parametrize("version", ["0.4", "0.6", "0.7"])
 def test_a_save_of_the_old_shape_is_refused_naming_the_version(version: str) -> None:
     """0.4 kept the phase strings and queues; 0.6 the hand-written position (0.7 derives it
-    from the typed position of engines/white_death/position.py)."""
+    from the typed position of engines/white_death/position.py); 0.7 a unit's MPs spent as
+    a Fraction (0.8 counts them in ticks, MP_TICKS)."""
     engine = get("white-death")
     s = engine.new_state("final-relief", engine.resolve_options({}))
     old = s.snapshot()
@@ -100,3 +102,20 @@ def test_a_position_of_the_0_6_shape_is_refused_naming_the_field() -> None:
         position[field] = old_form(position)
         with pytest.raises(FormatError, match=rf"position\.{field}"):
             engine.restore(snap)
+
+
+def test_a_position_of_the_0_7_shape_is_refused_naming_the_field() -> None:
+    """Were a 0.7 save's version changed by hand, a unit's MPs spent as a Fraction's
+    [numerator, denominator] would still be refused: 0.8 holds an int of ticks."""
+    engine = get("white-death")
+    s = engine.new_state("purkayev", engine.resolve_options({}))
+    snap = s.snapshot()
+    units = snap["body"]["position"]["units"]
+    uid = sorted(units)[0]
+    assert units[uid]["spent"] == 0  # 0 ticks (MP_TICKS a movement point)
+    units[uid]["spent"] = [0, 1]  # 0.7's Fraction(0)
+    with pytest.raises(FormatError, match=r"position\.units.*spent"):
+        engine.restore(snap)
+    units[uid]["spent"] = MP_TICKS
+    restored = engine.restore(snap)
+    assert isinstance(restored, WDState) and restored.pos.units[uid].spent == MP_TICKS
