@@ -19,9 +19,10 @@ PBEM = str(Path(sys.executable).with_name("pbem"))
 def luki(tmp_path_factory: pytest.TempPathFactory, purkayev) -> Path:  # type: ignore[no-untyped-def]
     """Purkayev's Attack up to the German defensive fire at 3801 (file 3 received)."""
     root = tmp_path_factory.mktemp("luki")
-    # with this nonce (rules version 0.2) the Soviet assault fails its morale check, so
-    # the German decides on after 'done firing' (re-pick it if the rules change)
-    _, ivan = purkayev(root, b"luki2")
+    # with this nonce the German decides on after 'done firing' (the rules version is part
+    # of the dice: 0.8 made luki2 hand the decision to the Soviet; luki7, 8, 9, 11 keep it
+    # with the German: re-pick it if the rules change)
+    _, ivan = purkayev(root, b"luki7")
     ivan.game("luki").act("impulse 4")
     return root
 
