@@ -14,11 +14,9 @@ the engine's, read through :class:`Doc` so its errors carry the same file/key/li
 from __future__ import annotations
 
 import functools
-import hashlib
 import itertools
 import re
 import sys
-import tomllib
 from collections.abc import Iterator, Mapping, Sequence
 from dataclasses import dataclass, field, fields
 from pathlib import Path
@@ -40,6 +38,7 @@ from engines.hexkit.tables import (
 from pbem import datacache
 from pbem.engine import ScenarioInfo, package_files
 from pbem.errors import ScenarioError
+from pbem.sha import sha256
 
 if TYPE_CHECKING:
     # imported for its type only: importlib.resources costs every command 18 M
@@ -272,6 +271,9 @@ def parse_doc(name: str, raw: bytes) -> Doc:
     key = datacache.make_key("toml", sys.version, raw)
     data = datacache.load("toml", key)
     if type(data) is not dict:
+        # imported on a miss only: a warm cache never parses (tomllib is 3-4 ms to import)
+        import tomllib
+
         try:
             data = tomllib.loads(text)
         except tomllib.TOMLDecodeError as exc:
@@ -328,10 +330,10 @@ def parse_map(doc: Doc) -> HexMap:
 @functools.cache
 def _kit_code() -> bytes:
     """SHA-256 of this kit's source: a cached map is only used by the code that built it."""
-    h = hashlib.sha256()
-    for path in sorted(Path(__file__).parent.glob("*.py")):
-        h.update(path.name.encode() + b"\0" + path.read_bytes())
-    return h.digest()
+    # one input: the same digest as an update a file, with pbem.sha's hash (importing
+    # hashlib maps OpenSSL, 11.7 M instructions, more than hashing the kit's ~150 KB)
+    return sha256(b"".join(path.name.encode() + b"\0" + path.read_bytes()
+                           for path in sorted(Path(__file__).parent.glob("*.py")))).digest()
 
 
 def _map_data(hexmap: HexMap) -> dict[str, Any]:
