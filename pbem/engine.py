@@ -36,7 +36,7 @@ from typing import TYPE_CHECKING, Any, ClassVar, Final, Literal
 from pbem import canonical
 from pbem.errors import ActionSyntaxError, IllegalAction, MismatchError, NotYourTurn
 from pbem.history import Acted, Ordered, Record, Rolled
-from pbem.sha import hmac_sha256, sha256
+from pbem.sha import content_digest, hmac_sha256, sha256
 from pbem.view import BoardView
 
 if TYPE_CHECKING:
@@ -616,7 +616,7 @@ class Engine(ABC):
         cache: dict[str, dict[str, bytes]] = self.__dict__.setdefault("_scenario_files", {})
         if scenario_id not in cache:
             cache[scenario_id] = {
-                f.name: sha256(f.read_bytes()).digest()
+                f.name: content_digest(f.read_bytes())
                 for f in sorted(self.scenario(scenario_id).files, key=lambda t: t.name)}
         return dict(cache[scenario_id])
 
