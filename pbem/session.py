@@ -1088,8 +1088,9 @@ class Game:
         if self.verifier.seq == 0:
             return "waiting for the opponent to join (send them the invite)"
         if decision is None:
-            decision = self.decision()
-        return self._awaiting((decision.side, decision.prompt) if decision else None)
+            # side and prompt only: the options (a White Death impulse's moves) are not shown
+            return self._awaiting(self.decision_head())
+        return self._awaiting((decision.side, decision.prompt))
 
     def decision_head(self) -> tuple[str, str] | None:
         """``(side, prompt)`` of :meth:`decision`: the decision itself where already asked,
