@@ -18,6 +18,13 @@ archive`` of another checkout, measured the same way beside this one; ``--base-f
 DIR``: fixtures that checkout's own ``bench_cli.py`` built, when it cannot read this
 one's saves (save format 3 is unreadable to pbem before it).  Needs valgrind; slow
 (about 20 s a command).
+
+``--engine ENGINE:SCENARIO`` (repeatable, e.g. ``white-death:purkayev``): instead of the
+test engine's home, a real engine's game of 12 files (bench_cli's ``eng-ENGINE-SCENARIO``
+fixture under ``--fixtures``, built there when missing): the receiving home, its data
+cache warm, ``receive`` of the 12th file, then ``legal`` and ``act`` (the act's dice-chain
+links kept, as a player's are after a first act) in the home that received it; deps and
+help as above, for the ratios.
 """
 
 from __future__ import annotations
@@ -38,12 +45,14 @@ DEPS = ("import click, rich, msgpack; "
 GAME = "selfplay-3"  # bench_cli's measured game
 
 
-def env_for(tree: Path) -> dict[str, str]:
+def env_for(tree: Path, real: bool = False) -> dict[str, str]:
     env = dict(os.environ)
     env.pop("PYTHONDONTWRITEBYTECODE", None)  # a player's Python keeps its bytecode
     env["PYTHONHASHSEED"] = "0"
     env["PYTHONPATH"] = os.pathsep.join((str(tree), str(tree / "tests" / "toy")))
     env["PBEM_ENGINES"] = "toy_engine:ENGINE"
+    if real:  # the installed engines (resolved from ``tree``, first on the path)
+        del env["PBEM_ENGINES"]
     return env
 
 
@@ -111,11 +120,61 @@ def measure(tree: Path, command: str, args: argparse.Namespace, work: Path,
     return instructions(pbem(*at, "act", GAME, action), env, work)
 
 
+def engine_fixture(fixtures: Path, spec: str) -> Path:
+    """bench_cli's fixture for a real engine's game, built by its code when missing."""
+    engine, scenario = spec.split(":", 1)
+    target = fixtures / f"eng-{engine}-{scenario}"
+    if not (target / "meta.json").is_file():
+        sys.path.insert(0, str(ROOT / "bench"))
+        import bench_cli  # sets PBEM_ENGINES in os.environ: env_for sets or drops it anyway
+
+        bench_cli.build_engine(fixtures, engine, scenario)
+    return target
+
+
+def measure_engine(tree: Path, command: str, target: Path, work: Path) -> float:
+    """One command of a real engine's game, in a fresh copy of its receiving home."""
+    env = env_for(tree, real=True)
+    if command == "deps":
+        return instructions([sys.executable, "-c", DEPS], env, work)
+    if command == "help":  # once first: the tree's bytecode written, as a player's is
+        subprocess.run(pbem("--help"), env=env, capture_output=True, cwd=work)
+        return instructions(pbem("--help"), env, work)
+    meta = json.loads((target / "meta.json").read_text())
+    where = work / f"engine-{command}"
+    shutil.rmtree(where, ignore_errors=True)
+    shutil.copytree(target / meta["home"], where)
+    at = ["--home", str(where)]
+    game = "selfplay-1"
+    incoming = target / "files" / meta["file"]
+    # the data cache filled by the code measured (its entries are keyed by that code)
+    subprocess.run(pbem(*at, "legal", game), env=env, capture_output=True, cwd=work)
+    if command == "receive":
+        return instructions(pbem(*at, "receive", str(incoming)), env, work)
+    subprocess.run(pbem(*at, "receive", str(incoming)), env=env, capture_output=True,
+                   cwd=work, check=True)
+    if command == "legal":
+        return instructions(pbem(*at, "legal", game), env, work)
+    legal = json.loads(subprocess.run(pbem(*at, "legal", game, "--json"), env=env,
+                                      capture_output=True, text=True, cwd=work,
+                                      check=True).stdout)
+    if not legal["your_move"]:
+        raise SystemExit(f"no move after receiving: {legal['prompt']}")
+    action = legal["default"] or legal["actions"][0]
+    # the same act once in a scratch copy: its chain links are what the home keeps
+    scratch = work / f"scratch-engine-{command}"
+    shutil.rmtree(scratch, ignore_errors=True)
+    shutil.copytree(where, scratch)
+    subprocess.run(pbem("--home", str(scratch), "act", game, action), env=env,
+                   capture_output=True, cwd=work, check=True)
+    for entry in (scratch / "cache").glob("chain-*"):
+        shutil.copy2(entry, where / "cache" / entry.name)
+    return instructions(pbem(*at, "act", game, action), env, work)
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    parser.add_argument("commands", nargs="*",
-                        default=["deps", "help", "status", "list", "legal", "act", "act-kept",
-                                 "receive"])
+    parser.add_argument("commands", nargs="*", default=parser_default())
     parser.add_argument("--fixtures", type=Path, required=True,
                         help="the fixtures folder bench_cli.py --fixtures built")
     parser.add_argument("--base", type=Path, help="another checkout (a git archive)")
@@ -124,8 +183,14 @@ def main() -> None:
                              "--fixtures)")
     parser.add_argument("--length", type=int, default=10, help="game length in files")
     parser.add_argument("--games", type=int, default=50, help="games in the home (1 or 50)")
+    parser.add_argument("--engine", action="append", default=[], metavar="ENGINE:SCENARIO",
+                        help="a real engine's game of 12 files instead of the test "
+                             "engine's home (repeatable)")
     args = parser.parse_args()
     args.fixtures = args.fixtures.resolve()
+    if args.engine:
+        run_engines(args)
+        return
     trees = {"this": ROOT} | ({"base": args.base.resolve()} if args.base else {})
     fixtures = {"this": args.fixtures,
                 "base": (args.base_fixtures or args.fixtures).resolve()}
@@ -150,6 +215,48 @@ def main() -> None:
                     ratios.append(f"{command} {got[command] / got[base]:.2f}x {base}")
             if ratios:
                 print(f"{name}: " + ", ".join(ratios))
+
+
+def run_engines(args: argparse.Namespace) -> None:
+    commands = [c for c in args.commands if c in ("deps", "help", "legal", "act", "receive")]
+    if args.commands == parser_default():
+        commands = ["deps", "help", "legal", "act", "receive"]
+    trees = {"this": ROOT} | ({"base": args.base.resolve()} if args.base else {})
+    fixtures = {"this": args.fixtures,
+                "base": (args.base_fixtures or args.fixtures).resolve()}
+    targets = {(name, spec): engine_fixture(fixtures[name], spec)
+               for spec in args.engine for name in trees}
+    with tempfile.TemporaryDirectory(prefix="pbem-bench-ir-") as tmp:
+        counts: dict[tuple[str, str], float] = {}
+        for command in [c for c in commands if c in ("deps", "help")]:
+            for name, tree in trees.items():
+                work = Path(tmp) / name
+                work.mkdir(exist_ok=True)
+                counts[(name, command)] = measure_engine(tree, command, Path(), work)
+            print(f"{command:9} " + "  ".join(f"{n} {counts[(n, command)]:7.1f} M"
+                                              for n in trees), flush=True)
+        for spec in args.engine:
+            for command in [c for c in commands if c not in ("deps", "help")]:
+                for name, tree in trees.items():
+                    work = Path(tmp) / name
+                    work.mkdir(exist_ok=True)
+                    counts[(name, f"{spec} {command}")] = measure_engine(
+                        tree, command, targets[(name, spec)], work)
+                print(f"{spec} {command:8} " + "  ".join(
+                    f"{n} {counts[(n, f'{spec} {command}')]:7.1f} M" for n in trees),
+                    flush=True)
+        for name in trees:
+            help_ = counts.get((name, "help"))
+            if not help_:
+                continue
+            for spec in args.engine:
+                got = [f"{c} {counts[(name, f'{spec} {c}')] / help_:.2f}x help"
+                       for c in ("legal", "act", "receive") if (name, f"{spec} {c}") in counts]
+                print(f"{name} {spec}: " + ", ".join(got))
+
+
+def parser_default() -> list[str]:
+    return ["deps", "help", "status", "list", "legal", "act", "act-kept", "receive"]
 
 
 if __name__ == "__main__":

@@ -36,7 +36,7 @@ from typing import TYPE_CHECKING, Any, ClassVar, Final, Literal
 from pbem import canonical
 from pbem.errors import ActionSyntaxError, IllegalAction, MismatchError, NotYourTurn
 from pbem.history import Acted, Ordered, Record, Rolled
-from pbem.sha import hmac_sha256, sha256
+from pbem.sha import content_digest, hmac_sha256, sha256
 from pbem.view import BoardView
 
 if TYPE_CHECKING:
@@ -330,6 +330,12 @@ class State(ABC):
     def _decision(self) -> Decision:
         """What the side to act is deciding (only called when a side is to act)."""
 
+    def _decision_head(self) -> tuple[str, str]:
+        """``(side, prompt)`` of :meth:`_decision`, exactly: an engine whose decision lists
+        costly options overrides this to skip them (a game's summary shows no options)."""
+        d = self._decision()
+        return d.side, d.prompt
+
     @abstractmethod
     def _result(self) -> Result | None:
         """The result by the rules, once the game is over."""
@@ -400,6 +406,15 @@ class State(ABC):
         if player is None or player == CHANCE:
             return None
         return self._decision()
+
+    def decision_head(self) -> tuple[str, str] | None:
+        """The side to decide and the prompt of :meth:`decision`, without its options:
+        what ``pbem status`` keeps (issue 19: listing the options of a White Death
+        movement impulse was a third of an ``act``)."""
+        player = self._current_player()
+        if player is None or player == CHANCE:
+            return None
+        return self._decision_head()
 
     def legal_actions(self) -> list[Action]:
         player = self._current_player()
@@ -601,7 +616,7 @@ class Engine(ABC):
         cache: dict[str, dict[str, bytes]] = self.__dict__.setdefault("_scenario_files", {})
         if scenario_id not in cache:
             cache[scenario_id] = {
-                f.name: sha256(f.read_bytes()).digest()
+                f.name: content_digest(f.read_bytes())
                 for f in sorted(self.scenario(scenario_id).files, key=lambda t: t.name)}
         return dict(cache[scenario_id])
 

@@ -1088,10 +1088,28 @@ class Game:
         if self.verifier.seq == 0:
             return "waiting for the opponent to join (send them the invite)"
         if decision is None:
-            decision = self.decision()
+            # side and prompt only: the options (a White Death impulse's moves) are not shown
+            return self._awaiting(self.decision_head())
+        return self._awaiting((decision.side, decision.prompt))
+
+    def decision_head(self) -> tuple[str, str] | None:
+        """``(side, prompt)`` of :meth:`decision`: the decision itself where already asked,
+        else the engine's cheaper head (the options are left unlisted)."""
+        if self._decision is not False:
+            d = self._decision
+            assert d is not True
+            return (d.side, d.prompt) if d is not None else None
+        return self.state.decision_head()
+
+    def _awaiting(self, head: tuple[str, str] | None) -> str:
+        """:meth:`awaiting`, given the decision's ``(side, prompt)`` (or ``None``)."""
+        if self.result is not None:
+            return f"game over: {self.result.text}"
+        if self.verifier.seq == 0:
+            return "waiting for the opponent to join (send them the invite)"
         if self.has_pen():
-            if decision is not None and decision.side == self.side:
-                return f"your decision: {decision.prompt}"
+            if head is not None and head[0] == self.side:
+                return f"your decision: {head[1]}"
             return "your file is ready to seal"
         nxt = self.verifier.seq + 1
         if self.verifier.sealed and self.state.is_chance():
@@ -1101,7 +1119,7 @@ class Game:
                         f"finalizes the roll for {purposes[0]} (sealed dice)")
             return (f"waiting for file {nxt} from the opponent, whose dice link finalizes "
                     f"{len(purposes)} rolls: " + "; ".join(purposes) + " (sealed dice)")
-        who = decision.prompt if decision else f"the {self.opponent_side} player's file"
+        who = head[1] if head else f"the {self.opponent_side} player's file"
         return f"waiting for file {nxt} from the opponent ({who})"
 
     def sealed_files(self) -> list[tuple[int, bytes]]:
@@ -1140,7 +1158,9 @@ class Game:
         """
         setup = self.verifier.setup
         opp = self.opponent()
-        decision = self.decision()
+        # side and prompt only: listing the options (a White Death impulse's moves) is
+        # what ``legal`` is for, and an ``act`` or ``receive`` would pay for it here
+        head = self.decision_head()
         return {
             "name": self.name,
             "game_id": self.game_id.hex(),
@@ -1152,12 +1172,11 @@ class Game:
             "seq": self.verifier.seq,
             "turn": self.state.turn_number(),
             "position": self.state.status_line(self.side),
-            "to_act": decision.side if decision else None,
-            "decision": decision.prompt if decision else None,
-            "your_move": decision is not None and decision.side == self.side
-            and self.has_pen(),
+            "to_act": head[0] if head else None,
+            "decision": head[1] if head else None,
+            "your_move": head is not None and head[0] == self.side and self.has_pen(),
             "pending_actions": len(self.pending_actions()),
-            "awaiting": self.awaiting(decision),
+            "awaiting": self._awaiting(head),
             "result": self.result.to_data() if self.result else None,
             "dice": setup.dice_mode,
             "orders": dict(self.verifier.orders.get(self.side, {})),

@@ -54,7 +54,30 @@ def sha256(data: bytes = b"") -> _Hash:
     return _openssl(data)
 
 
-__all__ = ["BIG", "hkdf_sha256", "hmac_sha256", "sha256", "small_sha256"]
+#: SHA-256 digests this process took by :func:`content_digest`, by the exact content
+#: (a dict compares keys whole, so equal content is the only hit); bounded, as a
+#: long-running process (the web replay) could otherwise keep every file it hashed
+_digests: dict[bytes, bytes] = {}
+_DIGESTS_KEPT = 256
+
+
+def content_digest(data: bytes | str) -> bytes:
+    """SHA-256 of ``data`` (text as UTF-8), taken once per process for the same content.
+
+    A game's scenario files are hashed for the invite's digest (pbem.engine
+    ``scenario_files``) and for their cache keys as bytes and as text (hexkit): three
+    hashes of ~100 KB a command, about 47 instructions a byte with the builtin hash,
+    where looking the content up costs about one."""
+    raw = data.encode("utf-8") if isinstance(data, str) else data
+    found = _digests.get(raw)
+    if found is None:
+        if len(_digests) >= _DIGESTS_KEPT:
+            _digests.clear()
+        found = _digests[raw] = sha256(raw).digest()
+    return found
+
+
+__all__ = ["BIG", "content_digest", "hkdf_sha256", "hmac_sha256", "sha256", "small_sha256"]
 
 _BLOCK = 64  # SHA-256's block size in bytes, RFC 2104's B
 _OUTER = bytes(x ^ 0x5C for x in range(256))

@@ -335,6 +335,18 @@ class StepState(State, Generic[P]):
                         tuple(step.options(self, args)) if step.show else (),
                         step.default(self, args), rule=step.rule)
 
+    def _decision_head(self) -> tuple[str, str]:
+        if type(self)._decision is not StepState._decision:
+            # an engine's own _decision may word it otherwise: asked in full (such an
+            # engine whose override keeps side and prompt can return _step_head())
+            return super()._decision_head()
+        return self._step_head()
+
+    def _step_head(self) -> tuple[str, str]:
+        """Side and prompt exactly as :meth:`_decision` words them, no options listed."""
+        step, frame = self._choice()
+        return step.side(self, frame.args), step.prompt(self, frame.args)
+
     def _apply_action(self, action: Action) -> list[Event]:
         step, frame = self._choice()
         step.check(self, frame.args, action)

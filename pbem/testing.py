@@ -89,6 +89,9 @@ def check_decision(state: State, legal: list[Action], where: str, *,
     side = state.current_player()
     assert decision is not None and decision.side == side, \
         f"{where}: the decision is the {decision and decision.side} side's, not the {side}'s"
+    # what a game's summary keeps, asked without the options: the same side and prompt
+    assert state.decision_head() == (decision.side, decision.prompt), \
+        f"{where}: decision_head() {state.decision_head()} is not the decision's"
     texts = [a.notation() for a in legal]
     assert len(set(texts)) == len(texts), \
         f"{where}: an action is listed twice: {sorted(t for t in texts if texts.count(t) > 1)}"

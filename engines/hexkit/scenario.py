@@ -14,11 +14,9 @@ the engine's, read through :class:`Doc` so its errors carry the same file/key/li
 from __future__ import annotations
 
 import functools
-import hashlib
 import itertools
 import re
 import sys
-import tomllib
 from collections.abc import Iterator, Mapping, Sequence
 from dataclasses import dataclass, field, fields
 from pathlib import Path
@@ -40,6 +38,7 @@ from engines.hexkit.tables import (
 from pbem import datacache
 from pbem.engine import ScenarioInfo, package_files
 from pbem.errors import ScenarioError
+from pbem.sha import content_digest, sha256
 
 if TYPE_CHECKING:
     # imported for its type only: importlib.resources costs every command 18 M
@@ -269,9 +268,14 @@ def parse_doc(name: str, raw: bytes) -> Doc:
                             path=name) from None
     # the parsed tables, kept between commands by the file's SHA-256 (pbem.datacache):
     # parsing every file again was a third of loading a game's data
-    key = datacache.make_key("toml", sys.version, raw)
+    # by the file's digest, which the invite's scenario digest takes of the same bytes
+    # (pbem.sha.content_digest: hashed once a process)
+    key = datacache.make_key("toml", sys.version, content_digest(raw))
     data = datacache.load("toml", key)
     if type(data) is not dict:
+        # imported on a miss only: a warm cache never parses (tomllib is 3-4 ms to import)
+        import tomllib
+
         try:
             data = tomllib.loads(text)
         except tomllib.TOMLDecodeError as exc:
@@ -313,7 +317,7 @@ def parse_map(doc: Doc) -> HexMap:
     half of loading a game's data.  A kept map is one this code built from this very
     text, so it passed every check below; an entry that does not read back is rebuilt.
     """
-    key = datacache.make_key("hexmap", _kit_code(), doc.text)
+    key = datacache.make_key("hexmap", _kit_code(), content_digest(doc.text))
     kept = datacache.load("hexmap", key)
     if kept is not None:
         try:
@@ -328,10 +332,10 @@ def parse_map(doc: Doc) -> HexMap:
 @functools.cache
 def _kit_code() -> bytes:
     """SHA-256 of this kit's source: a cached map is only used by the code that built it."""
-    h = hashlib.sha256()
-    for path in sorted(Path(__file__).parent.glob("*.py")):
-        h.update(path.name.encode() + b"\0" + path.read_bytes())
-    return h.digest()
+    # one input: the same digest as an update a file, with pbem.sha's hash (importing
+    # hashlib maps OpenSSL, 11.7 M instructions, more than hashing the kit's ~150 KB)
+    return sha256(b"".join(path.name.encode() + b"\0" + path.read_bytes()
+                           for path in sorted(Path(__file__).parent.glob("*.py")))).digest()
 
 
 def _map_data(hexmap: HexMap) -> dict[str, Any]:
@@ -630,7 +634,7 @@ def _find_stand_ins(doc: Doc, node: Any, path: tuple[Key, ...]) -> Iterator[Stan
 def _stand_ins_of(doc: Doc) -> list[StandIn]:
     """Every stand-in of ``doc``; kept between commands (pbem.datacache) by the file's
     text, as walking every file's tables for them took as long as reading them."""
-    key = datacache.make_key("stand-ins", _kit_code(), doc.text)
+    key = datacache.make_key("stand-ins", _kit_code(), content_digest(doc.text))
     kept = datacache.load("stand-ins", key)
     if type(kept) is list and all(type(k) is list and len(k) == 2
                                   and all(type(x) is str for x in k) for k in kept):

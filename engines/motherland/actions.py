@@ -8,6 +8,7 @@ legal choices.  ``parse_action(a.notation()) == a`` holds for every action.
 
 from __future__ import annotations
 
+import functools
 import re
 from dataclasses import dataclass
 
@@ -115,51 +116,63 @@ class Word(Action):
         return self.text
 
 
-_MOVE = re.compile(rf"^(move|strategic) ({_ID})((?: {_HEX})+)$")
-_ATTACK = re.compile(rf"^(attack|overrun) ({_HEX}) with((?: (?!and\b){_ID})+)( and air)?"
-                     rf"( and railroad gun)?$")
-_TAKE = re.compile(r"^take ([A-Z0-9/]+) as (\d+) step (\d+) retreat$")
-_RETREAT = re.compile(rf"^retreat((?: {_ID})+) to ({_HEX})$")
-_ADVANCE = re.compile(rf"^advance ({_ID}) ({_HEX})$")
-_WORDS = re.compile(
-    r"^(end (movement|combat|exploitation|advance|reinforcements|expending|air supply|"
-    r"partisans|conversions|combining|replacements|evacuation|generals|setup)|"
-    rf"place {_ID} {_HEX}|ship(?: {_ID})+ to {_HEX}|lose {_ID}|eliminate {_ID}|"
-    rf"general [A-Za-z]+ for {_ID}|general [A-Za-z]+ replaces chit of {_ID}|"
-    rf"keep {_ID} for {_ID}|expend {_ID}|air supply {_ID}|out of supply {_ID}|"
-    rf"partisan [A-Za-z]+ to {_ID}|convert {_ID} to {_ID}|combine {_ID} {_ID}|"
-    rf"replace {_ID}|produce {_ID} at {_HEX}|evacuate {_ID}|baku factory {_ID}|baku {_ID}|"
-    rf"isolation loss {_ID})$")
+#: each notation's pattern, by the first word a text of it begins with (no two kinds share
+#: one: the patterns are anchored on these words), compiled the first time a text needs it:
+#: compiling all six at import was a tenth of the engine's import, paid by every command
+#: (issue 19) though ``legal`` parses none and a file's actions need two or three kinds
+_SOURCES = {
+    "move": rf"^(move|strategic) ({_ID})((?: {_HEX})+)$",
+    "attack": rf"^(attack|overrun) ({_HEX}) with((?: (?!and\b){_ID})+)( and air)?"
+              rf"( and railroad gun)?$",
+    "take": r"^take ([A-Z0-9/]+) as (\d+) step (\d+) retreat$",
+    "retreat": rf"^retreat((?: {_ID})+) to ({_HEX})$",
+    "advance": rf"^advance ({_ID}) ({_HEX})$",
+    "words": (
+        r"^(end (movement|combat|exploitation|advance|reinforcements|expending|air supply|"
+        r"partisans|conversions|combining|replacements|evacuation|generals|setup)|"
+        rf"place {_ID} {_HEX}|ship(?: {_ID})+ to {_HEX}|lose {_ID}|eliminate {_ID}|"
+        rf"general [A-Za-z]+ for {_ID}|general [A-Za-z]+ replaces chit of {_ID}|"
+        rf"keep {_ID} for {_ID}|expend {_ID}|air supply {_ID}|out of supply {_ID}|"
+        rf"partisan [A-Za-z]+ to {_ID}|convert {_ID} to {_ID}|combine {_ID} {_ID}|"
+        rf"replace {_ID}|produce {_ID} at {_HEX}|evacuate {_ID}|baku factory {_ID}|"
+        rf"baku {_ID}|isolation loss {_ID})$"),
+}
+_KIND = {"move": "move", "strategic": "move", "attack": "attack", "overrun": "attack",
+         "take": "take", "retreat": "retreat", "advance": "advance"}
+
+
+@functools.cache
+def _pattern(kind: str) -> re.Pattern[str]:
+    return re.compile(_SOURCES[kind])
 
 
 def parse(text: str) -> Action:
     """Parse one action in the engine's notation (see the engine page for the grammar)."""
     if text != text.strip() or "  " in text:
         raise ActionSyntaxError(f"{text!r}: extra spaces")
-    m = _MOVE.match(text)
-    if m:
+    kind = _KIND.get(text.split(" ", 1)[0], "words")
+    m = _pattern(kind).match(text)
+    if m is None:
+        pass
+    elif kind == "move":
         path = tuple(m.group(3).split())
         if len(path) < 2:
             raise ActionSyntaxError(f"{text!r}: a move needs a start hex and a destination")
         cls = Move if m.group(1) == "move" else Strategic
         return cls(m.group(2), path)
-    m = _ATTACK.match(text)
-    if m:
+    elif kind == "attack":
         units = tuple(m.group(3).split())
         if m.group(1) == "attack":
             return Attack(m.group(2), units, bool(m.group(4)), bool(m.group(5)))
         if m.group(5):
             raise ActionSyntaxError(f"{text!r}: 16.2.1 the Railroad Gun never supports an overrun")
         return Overrun(m.group(2), units, bool(m.group(4)))
-    m = _TAKE.match(text)
-    if m:
+    elif kind == "take":
         return Take(m.group(1), int(m.group(2)), int(m.group(3)))
-    m = _RETREAT.match(text)
-    if m:
+    elif kind == "retreat":
         return Retreat(tuple(m.group(1).split()), m.group(2))
-    m = _ADVANCE.match(text)
-    if m:
+    elif kind == "advance":
         return Advance(m.group(1), m.group(2))
-    if _WORDS.match(text):
+    else:
         return Word(text)
     raise ActionSyntaxError(f"{text!r} is not a For the Motherland! action")

@@ -55,6 +55,13 @@ class DecisionMixin(MotherlandCore):
         return Decision(step.side(s, args), step.kind, step.prompt(s, args), shown,
                         step.default_of(s, args, opts), step.rule)
 
+    def _decision_head(self) -> tuple[str, str]:
+        # side and prompt as _decision words them, without listing the options (a game's
+        # summary, written by every act and receive, shows none: issue 19)
+        step, frame = self._choice()
+        s = cast("MotherlandState", self)
+        return step.side(s, frame.args), step.prompt(s, frame.args)
+
     def _result(self) -> Result | None:
         r = self.pos.result
         if r is None:

@@ -106,3 +106,25 @@ def test_hkdf_refuses_lengths_outside_rfc_5869() -> None:
     for bad in (0, -1, 255 * 32 + 1):
         with pytest.raises(ValueError):
             hkdf_sha256(b"k", b"s", b"i", bad)
+
+
+def test_content_digest_is_sha256_of_the_content_taken_once() -> None:
+    from pbem import sha
+
+    data = b"[map]\ntitle = \"x\"\n" * 1000
+    assert sha.content_digest(data) == hashlib.sha256(data).digest()
+    # text is hashed as its UTF-8 bytes: the same digest as the file's bytes
+    assert sha.content_digest(data.decode()) == hashlib.sha256(data).digest()
+    assert sha.content_digest("é") == hashlib.sha256("é".encode()).digest()
+    # equal content is a hit, other content is not (the dict compares the bytes whole)
+    other = data[:-1] + b"!"
+    assert sha.content_digest(other) == hashlib.sha256(other).digest()
+    assert sha._digests[bytes(data)] == hashlib.sha256(data).digest()
+
+
+def test_content_digest_keeps_a_bounded_number() -> None:
+    from pbem import sha
+
+    for i in range(sha._DIGESTS_KEPT * 2):
+        assert sha.content_digest(str(i)) == hashlib.sha256(str(i).encode()).digest()
+    assert len(sha._digests) <= sha._DIGESTS_KEPT

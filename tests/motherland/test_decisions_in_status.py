@@ -78,3 +78,24 @@ def test_losses_policy_takes_the_most_step_losses() -> None:
     assert held is not None and f"as {most} step" in held
     default = orders.answer(state, attacker, {decision.side: {"result-choice": "default"}})
     assert default == decision.default.notation() != held
+
+
+def test_summary_and_awaiting_list_no_options(tmp_path: Path, monkeypatch) -> None:
+    """Issue 19: what `status` keeps and `act` prints last is the decision's side and
+    prompt; listing the options (the whole legal set of a position) is `legal`'s work."""
+    from engines.motherland.decisions import DecisionMixin
+
+    axis, soviet = _home(tmp_path, "axis"), _home(tmp_path, "soviet")
+    game = axis.new_game("for-the-motherland", "4-uranus", "axis", name="g",
+                         nonce=bytes(32))
+    soviet.join(game.file(0)[1], "invite", name="g")
+    expected = soviet.game("g").summary()
+    assert expected["decision"] and expected["to_act"]
+
+    def listed(self: object) -> None:
+        raise AssertionError("the options were listed")
+
+    monkeypatch.setattr(DecisionMixin, "_decision", listed)
+    fresh = soviet.game("g")
+    assert fresh.summary() == expected
+    assert fresh.awaiting() == expected["awaiting"]
