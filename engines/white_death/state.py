@@ -90,6 +90,11 @@ class WDState(TurnState, PlacementState, MovementState, AssaultState):
         # the options are shown when few enough to read; legal_actions() lists them all
         return d if len(d.options) <= 12 else replace(d, options=())
 
+    def _decision_head(self) -> tuple[str, str]:
+        # _decision above only trims the options: side and prompt are the steps' own, so a
+        # game's summary need not list the next impulse's moves (issue 19: ~50 M of an act)
+        return self._step_head()
+
     # ------------------------------------------------------------------ legal actions
 
     def _movement_legal(self) -> list[Action]:
