@@ -98,3 +98,15 @@ def windows(monkeypatch: pytest.MonkeyPatch) -> Iterator[FakeMsvcrt]:
     monkeypatch.setattr(sys, "platform", "win32")
     monkeypatch.setattr(portable, "LOCK_RETRY_SECONDS", 0.005)
     yield fake
+
+
+@pytest.fixture
+def data_cache(tmp_path: Path) -> Iterator[Path]:
+    """pbem.datacache configured to a fresh folder for the test (the command line's
+    HOME/cache), and unconfigured after it."""
+    from pbem import datacache
+
+    folder = tmp_path / "cache"
+    datacache.configure(folder)
+    yield folder
+    datacache.configure(None)

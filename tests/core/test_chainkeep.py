@@ -5,7 +5,6 @@ that does not authenticate is only a miss."""
 from __future__ import annotations
 
 import hashlib
-from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
@@ -34,14 +33,6 @@ def expected() -> list[bytes]:
     return reference(SECRET_A)
 
 
-@pytest.fixture
-def cache(tmp_path: Path) -> Iterator[Path]:
-    folder = tmp_path / "cache"
-    datacache.configure(folder)
-    yield folder
-    datacache.configure(None)
-
-
 class Counter:
     def __init__(self, monkeypatch: pytest.MonkeyPatch) -> None:
         self.calls = 0
@@ -66,9 +57,9 @@ def test_nothing_is_kept_without_a_cache_folder(tmp_path: Path, expected: list[b
 
 
 def test_a_kept_chain_gives_the_same_links_with_few_hashes(
-        cache: Path, expected: list[bytes], monkeypatch: pytest.MonkeyPatch) -> None:
+        data_cache: Path, expected: list[bytes], monkeypatch: pytest.MonkeyPatch) -> None:
     assert HashChain(SECRET_A, NONCE, "soviet", 0, LENGTH).anchor == expected[0]
-    assert len(entries(cache)) == 1
+    assert len(entries(data_cache)) == 1
     count = Counter(monkeypatch)
     for i in (1, 2, 63, 64, 65, 700, 4095, 4096, 3):  # each in a fresh command
         count.calls = 0
@@ -83,7 +74,7 @@ def test_a_kept_chain_gives_the_same_links_with_few_hashes(
 
 
 def test_a_game_that_started_before_keeps_its_links_at_the_first_walk(
-        cache: Path, expected: list[bytes], monkeypatch: pytest.MonkeyPatch) -> None:
+        data_cache: Path, expected: list[bytes], monkeypatch: pytest.MonkeyPatch) -> None:
     """No entry yet (a game begun before this version, or the cache deleted): the first
     command walks from c_N and keeps what it passed; the next walks a few hashes."""
     assert HashChain(SECRET_A, NONCE, "soviet", 0, LENGTH).link(10) == expected[10]
@@ -94,10 +85,10 @@ def test_a_game_that_started_before_keeps_its_links_at_the_first_walk(
     assert HashChain(SECRET_A, NONCE, "soviet", 0, LENGTH).link(1) == expected[1]
 
 
-def test_the_entry_holds_no_link(cache: Path, expected: list[bytes]) -> None:
+def test_the_entry_holds_no_link(data_cache: Path, expected: list[bytes]) -> None:
     """What is kept is sealed: no link, no part of one, and not c_N, appears as itself."""
     HashChain(SECRET_A, NONCE, "soviet", 0, LENGTH).link(1)
-    data = entries(cache)[0].read_bytes()
+    data = entries(data_cache)[0].read_bytes()
     secret = chain_secret(SECRET_A, NONCE, "soviet", 0)
     for link in [*expected, secret]:
         for start in range(0, 32, 8):
@@ -125,10 +116,10 @@ def _keys_of(secret: bytes) -> list[bytes]:
 
 @pytest.mark.parametrize("change", [0, 5, -1])
 def test_a_forged_entry_is_a_miss_never_a_wrong_link(
-        cache: Path, expected: list[bytes], monkeypatch: pytest.MonkeyPatch,
+        data_cache: Path, expected: list[bytes], monkeypatch: pytest.MonkeyPatch,
         change: int) -> None:
     HashChain(SECRET_A, NONCE, "soviet", 0, LENGTH).anchor  # noqa: B018 (keeps the links)
-    _forge(cache, change)
+    _forge(data_cache, change)
     count = Counter(monkeypatch)
     chain = HashChain(SECRET_A, NONCE, "soviet", 0, LENGTH)
     assert chain.link(5) == expected[5]
@@ -139,13 +130,13 @@ def test_a_forged_entry_is_a_miss_never_a_wrong_link(
     assert count.calls < chainkeep.GAP
 
 
-def test_another_identity_side_or_generation_keeps_its_own(cache: Path) -> None:
+def test_another_identity_side_or_generation_keeps_its_own(data_cache: Path) -> None:
     a = HashChain(SECRET_A, NONCE, "soviet", 0, 200)
     b = HashChain(SECRET_B, NONCE, "soviet", 0, 200)
     assert a.anchor != b.anchor
     HashChain(SECRET_A, NONCE, "german", 0, 200).anchor  # noqa: B018
     HashChain(SECRET_A, NONCE, "soviet", 1, 200).anchor  # noqa: B018
-    assert len(entries(cache)) == 4
+    assert len(entries(data_cache)) == 4
     for secret, side, generation in ((SECRET_A, "soviet", 0), (SECRET_B, "soviet", 0),
                                      (SECRET_A, "german", 0), (SECRET_A, "soviet", 1)):
         want = reference(secret, side, generation, 200)
@@ -154,7 +145,7 @@ def test_another_identity_side_or_generation_keeps_its_own(cache: Path) -> None:
 
 
 def test_an_entry_moved_to_another_chains_name_is_refused(
-        cache: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+        data_cache: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     """Another chain's entry, put where this chain's would be (with the cache's framing
     rewritten for this name): its MAC is under another key."""
     HashChain(SECRET_B, NONCE, "soviet", 0, LENGTH).anchor  # noqa: B018

@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import pickle
-from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
@@ -14,14 +13,6 @@ from pbem import datacache
 
 VALUE = {"name": "map", "hexes": [["0101", 3], ["0102", -1]], "ok": True, "raw": b"\x00\xff",
          "none": None, "ratio": 1.5}
-
-
-@pytest.fixture
-def cache(tmp_path: Path) -> Iterator[Path]:
-    folder = tmp_path / "cache"
-    datacache.configure(folder)
-    yield folder
-    datacache.configure(None)
 
 
 def _entry(folder: Path) -> Path:
@@ -37,7 +28,7 @@ def test_nothing_kept_unless_configured(tmp_path: Path) -> None:
     assert list(tmp_path.iterdir()) == []
 
 
-def test_round_trip_keeps_types_and_order(cache: Path) -> None:
+def test_round_trip_keeps_types_and_order(data_cache: Path) -> None:
     key = datacache.make_key("toml", b"bytes of a file")
     assert datacache.load("toml", key) is None
     datacache.store("toml", key, VALUE)
@@ -51,19 +42,19 @@ def test_keys_differ_with_any_part() -> None:
     assert datacache.make_key("a", b"b") == datacache.make_key("a", "b")
 
 
-def test_what_would_not_come_back_the_same_is_not_kept(cache: Path) -> None:
+def test_what_would_not_come_back_the_same_is_not_kept(data_cache: Path) -> None:
     key = datacache.make_key("t")
     for value in ({"t": (1, 2)}, {"s": {1, 2}}, {"big": 2**70}, {"o": object()}):
         datacache.store("toml", key, value)
         assert datacache.load("toml", key) is None
-    assert not cache.exists() or list(cache.iterdir()) == []
+    assert not data_cache.exists() or list(data_cache.iterdir()) == []
 
 
 @pytest.mark.parametrize("damage", ["flip", "truncate", "empty", "append"])
-def test_damaged_entry_is_a_miss(cache: Path, damage: str) -> None:
+def test_damaged_entry_is_a_miss(data_cache: Path, damage: str) -> None:
     key = datacache.make_key("toml", b"x")
     datacache.store("toml", key, VALUE)
-    path = _entry(cache)
+    path = _entry(data_cache)
     data = bytearray(path.read_bytes())
     if damage == "flip":
         for at in range(len(data)):  # every byte: no position is trusted unchecked
@@ -84,10 +75,10 @@ def test_damaged_entry_is_a_miss(cache: Path, damage: str) -> None:
     assert datacache.load("toml", key) == VALUE
 
 
-def test_flipping_any_payload_byte_is_caught(cache: Path) -> None:
+def test_flipping_any_payload_byte_is_caught(data_cache: Path) -> None:
     key = datacache.make_key("toml", b"y")
     datacache.store("toml", key, VALUE)
-    path = _entry(cache)
+    path = _entry(data_cache)
     good = path.read_bytes()
     payload = msgpack.unpackb(good)[5]
     start = good.index(payload)
@@ -98,11 +89,11 @@ def test_flipping_any_payload_byte_is_caught(cache: Path) -> None:
         assert datacache.load("toml", key) is None, at
 
 
-def test_another_entrys_file_is_not_taken(cache: Path) -> None:
+def test_another_entrys_file_is_not_taken(data_cache: Path) -> None:
     one, two = datacache.make_key("one"), datacache.make_key("two")
     datacache.store("toml", one, {"v": 1})
     datacache.store("toml", two, {"v": 2})
-    by_key = {p.name: p for p in cache.iterdir()}
+    by_key = {p.name: p for p in data_cache.iterdir()}
     first = next(p for n, p in by_key.items() if one.hex()[:32] in n)
     second = next(p for n, p in by_key.items() if two.hex()[:32] in n)
     second.write_bytes(first.read_bytes())  # a copy under the other's name
@@ -111,11 +102,11 @@ def test_another_entrys_file_is_not_taken(cache: Path) -> None:
     assert datacache.load("toml", one) == {"v": 1}
 
 
-def test_code_is_never_run(cache: Path) -> None:
+def test_code_is_never_run(data_cache: Path) -> None:
     """A pickle (which runs code when loaded) or an ext type in the entry is not read."""
     key = datacache.make_key("toml", b"z")
     datacache.store("toml", key, VALUE)
-    path = _entry(cache)
+    path = _entry(data_cache)
 
     class Boom:
         def __reduce__(self) -> tuple[object, tuple[str]]:
@@ -141,28 +132,28 @@ def test_unwritable_home_only_skips_the_cache(tmp_path: Path) -> None:
         datacache.configure(None)
 
 
-def test_unused_entries_are_pruned_when_another_is_written(cache: Path) -> None:
+def test_unused_entries_are_pruned_when_another_is_written(data_cache: Path) -> None:
     import os
 
     day = 24 * 3600
     old, used, fresh = (datacache.make_key(x) for x in ("old", "used", "fresh"))
     for key in (old, used):
         datacache.store("toml", key, VALUE)
-    entries = {p.name: p for p in cache.iterdir()}
+    entries = {p.name: p for p in data_cache.iterdir()}
     now = entries[datacache._path("toml", old).name].stat().st_mtime  # type: ignore[union-attr]
     long_ago = now - (datacache.UNUSED_DAYS + 1) * day
     for path in entries.values():
         os.utime(path, (long_ago, long_ago))
     # a crash's temp file a day old goes; anything not the cache's own stays
-    (cache / ".toml-x.msgpack.1.2.tmp").write_bytes(b"")
-    os.utime(cache / ".toml-x.msgpack.1.2.tmp", (now - 2 * day, now - 2 * day))
-    (cache / ".toml-y.msgpack.3.4.tmp").write_bytes(b"")  # another command's, now
-    (cache / "notes.txt").write_text("mine")
-    os.utime(cache / "notes.txt", (long_ago, long_ago))
+    (data_cache / ".toml-x.msgpack.1.2.tmp").write_bytes(b"")
+    os.utime(data_cache / ".toml-x.msgpack.1.2.tmp", (now - 2 * day, now - 2 * day))
+    (data_cache / ".toml-y.msgpack.3.4.tmp").write_bytes(b"")  # another command's, now
+    (data_cache / "notes.txt").write_text("mine")
+    os.utime(data_cache / "notes.txt", (long_ago, long_ago))
     # read: marked used (not pruned), and still the same value
     assert datacache.load("toml", used) == VALUE
     datacache.store("toml", fresh, VALUE)
-    names = sorted(p.name for p in cache.iterdir())
+    names = sorted(p.name for p in data_cache.iterdir())
     assert datacache._path("toml", old).name not in names  # type: ignore[union-attr]
     for key in (used, fresh):
         assert datacache._path("toml", key).name in names  # type: ignore[union-attr]
@@ -184,7 +175,7 @@ def test_prune_is_by_the_given_time(tmp_path: Path) -> None:
     assert datacache.prune(tmp_path / "missing") == []
 
 
-def test_an_entry_is_read_by_its_size(cache: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+def test_an_entry_is_read_by_its_size(data_cache: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     """Each entry asks for its own size (plus one byte), not MAX_ENTRY: a 32 MB buffer
     per entry was most of a 50-game status's reading (issue 19)."""
     key = datacache.make_key("small")
@@ -212,4 +203,4 @@ def test_an_entry_is_read_by_its_size(cache: Path, monkeypatch: pytest.MonkeyPat
     # the module's own name 'open' is looked up before the builtin one
     monkeypatch.setattr(datacache, "open", Counting, raising=False)
     assert datacache.load("toml", key) == VALUE
-    assert asked == [_entry(cache).stat().st_size + 1]
+    assert asked == [_entry(data_cache).stat().st_size + 1]

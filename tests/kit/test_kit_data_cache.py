@@ -5,7 +5,6 @@ from __future__ import annotations
 
 import shutil
 import tomllib
-from collections.abc import Iterator
 from importlib.resources import files
 from pathlib import Path
 from typing import Any
@@ -22,14 +21,6 @@ from pbem.errors import ScenarioError
 TINY = DATA / "tiny"
 FIELDS = ("terrain", "hex_features", "hexsides", "facing", "networks", "places", "areas",
           "boxes", "styles")
-
-
-@pytest.fixture
-def cache(tmp_path: Path) -> Iterator[Path]:
-    folder = tmp_path / "cache"
-    datacache.configure(folder)
-    yield folder
-    datacache.configure(None)
 
 
 def _same_map(a: HexMap, b: HexMap) -> None:
@@ -50,9 +41,10 @@ def test_every_shipped_map_comes_back_the_same(engine_id: str) -> None:
     _same_map(scenario._map_from_data(scenario._map_data(built)), built)
 
 
-def test_second_load_parses_nothing(cache: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+def test_second_load_parses_nothing(data_cache: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     first = load_scenario_path(TINY)
-    assert {p.name.rsplit("-", 1)[0] for p in cache.iterdir()} == {"toml", "hexmap", "stand-ins"}
+    kinds = {p.name.rsplit("-", 1)[0] for p in data_cache.iterdir()}
+    assert kinds == {"toml", "hexmap", "stand-ins"}
 
     def no_parse(*args: Any, **kwargs: Any) -> Any:
         raise AssertionError("parsed again")
@@ -68,9 +60,9 @@ def test_second_load_parses_nothing(cache: Path, monkeypatch: pytest.MonkeyPatch
 
 
 @pytest.mark.parametrize("damage", ["flip", "truncate"])
-def test_damaged_cache_is_rebuilt(cache: Path, damage: str) -> None:
+def test_damaged_cache_is_rebuilt(data_cache: Path, damage: str) -> None:
     first = load_scenario_path(TINY)
-    for path in cache.iterdir():
+    for path in data_cache.iterdir():
         data = bytearray(path.read_bytes())
         if damage == "flip":
             data[len(data) * 2 // 3] ^= 0x04
@@ -82,7 +74,7 @@ def test_damaged_cache_is_rebuilt(cache: Path, damage: str) -> None:
     assert {n: dict(d.data) for n, d in again.docs.items()} == \
         {n: dict(d.data) for n, d in first.docs.items()}
     # written anew: every entry reads back whole
-    entries = list(cache.iterdir())
+    entries = list(data_cache.iterdir())
     assert entries and all(datacache.load(p.name.rsplit("-", 1)[0], _key_of(p)) is not None
                            for p in entries)
 
@@ -95,7 +87,7 @@ def _key_of(path: Path) -> bytes:
     return key
 
 
-def test_edited_file_is_parsed_again(cache: Path, tmp_path: Path) -> None:
+def test_edited_file_is_parsed_again(data_cache: Path, tmp_path: Path) -> None:
     copy = tmp_path / "tiny"
     shutil.copytree(TINY, copy)
     first = load_scenario_path(copy)
@@ -106,32 +98,32 @@ def test_edited_file_is_parsed_again(cache: Path, tmp_path: Path) -> None:
     assert first.map.places_at("0303") == ("Tinyburg",)
 
 
-def test_bad_toml_refused_the_same_with_a_cache(cache: Path) -> None:
+def test_bad_toml_refused_the_same_with_a_cache(data_cache: Path) -> None:
     with pytest.raises(ScenarioError) as plain:
         datacache.configure(None)
         parse_doc("x.toml", b"a = \n")
-    datacache.configure(cache)
+    datacache.configure(data_cache)
     with pytest.raises(ScenarioError) as cached:
         parse_doc("x.toml", b"a = \n")
     assert str(cached.value) == str(plain.value)
-    assert not cache.exists() or list(cache.iterdir()) == []
+    assert not data_cache.exists() or list(data_cache.iterdir()) == []
 
 
-def test_bad_map_refused_the_same_with_a_cache(cache: Path) -> None:
+def test_bad_map_refused_the_same_with_a_cache(data_cache: Path) -> None:
     doc = parse_doc("m.toml", b'[map]\noffset = "sideways"\n')
     with pytest.raises(ScenarioError) as first:
         parse_map(doc)
     with pytest.raises(ScenarioError) as second:
         parse_map(doc)
     assert str(first.value) == str(second.value)
-    assert not any(p.name.startswith("hexmap") for p in cache.iterdir())
+    assert not any(p.name.startswith("hexmap") for p in data_cache.iterdir())
 
 
-def test_bad_stand_in_refused_the_same_with_a_cache(cache: Path) -> None:
+def test_bad_stand_in_refused_the_same_with_a_cache(data_cache: Path) -> None:
     doc = parse_doc("s.toml", b'[units.a]\nstand_in = ""\n')
     with pytest.raises(ScenarioError) as first:
         scenario._stand_ins_of(doc)
     with pytest.raises(ScenarioError) as second:
         scenario._stand_ins_of(doc)
     assert str(first.value) == str(second.value) and "must say why" in str(first.value)
-    assert not any(p.name.startswith("stand-ins") for p in cache.iterdir())
+    assert not any(p.name.startswith("stand-ins") for p in data_cache.iterdir())
