@@ -98,26 +98,37 @@ def measure(tree: Path, command: str, args: argparse.Namespace, work: Path,
         return instructions(pbem("--help"), env, work)
     if command in ("status", "list"):
         return instructions(pbem(*at, command), env, work)
+    return turn_command(command, where, GAME, incoming, env, work,
+                        keep_links=command == "act-kept")
+
+
+def turn_command(command: str, where: Path, game: str, incoming: Path,
+                 env: dict[str, str], work: Path, keep_links: bool) -> float:
+    """``receive``, or ``legal`` / ``act`` after receiving ``incoming`` in the home at
+    ``where``; with ``keep_links`` the act is first made in a scratch copy, so that the
+    home keeps the chain links a home that has acted before keeps."""
+    at = ["--home", str(where)]
     if command == "receive":
         return instructions(pbem(*at, "receive", str(incoming)), env, work)
     subprocess.run(pbem(*at, "receive", str(incoming)), env=env, capture_output=True,
                    cwd=work, check=True)
     if command == "legal":
-        return instructions(pbem(*at, "legal", GAME), env, work)
-    legal = json.loads(subprocess.run(pbem(*at, "legal", GAME, "--json"), env=env,
+        return instructions(pbem(*at, "legal", game), env, work)
+    legal = json.loads(subprocess.run(pbem(*at, "legal", game, "--json"), env=env,
                                       capture_output=True, text=True, cwd=work,
                                       check=True).stdout)
+    if not legal["your_move"]:
+        raise SystemExit(f"no move after receiving: {legal['prompt']}")
     action = legal["default"] or legal["actions"][0]
-    if command == "act-kept":
-        # the same act once in a scratch copy: its chain entries are what the home keeps
-        scratch = work / f"scratch-{command}"
+    if keep_links:
+        scratch = work / f"scratch-{where.name}"
         shutil.rmtree(scratch, ignore_errors=True)
         shutil.copytree(where, scratch)
-        subprocess.run(pbem("--home", str(scratch), "act", GAME, action), env=env,
+        subprocess.run(pbem("--home", str(scratch), "act", game, action), env=env,
                        capture_output=True, cwd=work, check=True)
         for entry in (scratch / "cache").glob("chain-*"):
             shutil.copy2(entry, where / "cache" / entry.name)
-    return instructions(pbem(*at, "act", GAME, action), env, work)
+    return instructions(pbem(*at, "act", game, action), env, work)
 
 
 def engine_fixture(fixtures: Path, spec: str) -> Path:
@@ -149,27 +160,7 @@ def measure_engine(tree: Path, command: str, target: Path, work: Path) -> float:
     incoming = target / "files" / meta["file"]
     # the data cache filled by the code measured (its entries are keyed by that code)
     subprocess.run(pbem(*at, "legal", game), env=env, capture_output=True, cwd=work)
-    if command == "receive":
-        return instructions(pbem(*at, "receive", str(incoming)), env, work)
-    subprocess.run(pbem(*at, "receive", str(incoming)), env=env, capture_output=True,
-                   cwd=work, check=True)
-    if command == "legal":
-        return instructions(pbem(*at, "legal", game), env, work)
-    legal = json.loads(subprocess.run(pbem(*at, "legal", game, "--json"), env=env,
-                                      capture_output=True, text=True, cwd=work,
-                                      check=True).stdout)
-    if not legal["your_move"]:
-        raise SystemExit(f"no move after receiving: {legal['prompt']}")
-    action = legal["default"] or legal["actions"][0]
-    # the same act once in a scratch copy: its chain links are what the home keeps
-    scratch = work / f"scratch-engine-{command}"
-    shutil.rmtree(scratch, ignore_errors=True)
-    shutil.copytree(where, scratch)
-    subprocess.run(pbem("--home", str(scratch), "act", game, action), env=env,
-                   capture_output=True, cwd=work, check=True)
-    for entry in (scratch / "cache").glob("chain-*"):
-        shutil.copy2(entry, where / "cache" / entry.name)
-    return instructions(pbem(*at, "act", game, action), env, work)
+    return turn_command(command, where, game, incoming, env, work, keep_links=True)
 
 
 def main() -> None:
