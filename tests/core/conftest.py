@@ -51,9 +51,11 @@ class Table:
         return self.game(home).path.read_bytes()
 
 
-def make_home(root: Path, name: str) -> Home:
+def make_home(root: Path, name: str, secret: bytes | None = None) -> Home:
+    """A home with a new key; ``secret`` fixes the key (and so, with a fixed nonce, every
+    roll of its games) for a test that plays a whole game and needs it to last."""
     home = Home(root / name.lower(), clock=lambda: 1_700_000_000)
-    home.keys.create(name, f"{name.lower()}@example.org", None)
+    home.keys.create(name, f"{name.lower()}@example.org", None, secret=secret)
     return home
 
 
