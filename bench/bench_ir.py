@@ -40,6 +40,11 @@ import tempfile
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
+sys.path.insert(0, str(ROOT / "bench"))
+# its fixtures' layout; importing it sets PYTHONPATH and PBEM_ENGINES in os.environ, which
+# env_for sets or drops for every command measured anyway
+import bench_cli  # noqa: E402
+
 DEPS = ("import click, rich, msgpack; "
         "from cryptography.hazmat.primitives.asymmetric import ed25519")
 GAME = "selfplay-3"  # bench_cli's measured game
@@ -61,19 +66,12 @@ def pbem(*args: str) -> list[str]:
 
 
 def home(fixtures: Path, length: int, games: int, into: Path, tree: Path) -> Path:
-    meta = json.loads((fixtures / f"len-{length}" / "meta.json").read_text())
-    shutil.rmtree(into, ignore_errors=True)
-    source = fixtures / f"len-{length}" / meta["home"]
-    if games == 1:
-        shutil.copytree(source, into)
-    else:
-        shutil.copytree(fixtures / "fill" / meta["home"], into)
-        for part in ("games", "sealed", "cache"):
-            if (source / part).is_dir():
-                shutil.copytree(source / part, into / part, dirs_exist_ok=True)
+    """bench_cli's fresh copy of the receiving home, its status asked once by ``tree``'s
+    code (the summaries it keeps are that code's); the file it is about to receive."""
+    _, incoming = bench_cli.home_copy(fixtures, length, games, into)
     subprocess.run(pbem("--home", str(into), "status"), env=env_for(tree),
                    capture_output=True, cwd=into.parent)
-    return fixtures / f"len-{length}" / "files" / meta["file"]
+    return incoming
 
 
 def instructions(argv: list[str], env: dict[str, str], cwd: Path) -> float:
@@ -136,9 +134,6 @@ def engine_fixture(fixtures: Path, spec: str) -> Path:
     engine, scenario = spec.split(":", 1)
     target = fixtures / f"eng-{engine}-{scenario}"
     if not (target / "meta.json").is_file():
-        sys.path.insert(0, str(ROOT / "bench"))
-        import bench_cli  # sets PBEM_ENGINES in os.environ: env_for sets or drops it anyway
-
         bench_cli.build_engine(fixtures, engine, scenario)
     return target
 
