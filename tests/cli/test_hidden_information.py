@@ -9,18 +9,25 @@ import pytest
 from click.testing import CliRunner
 
 from pbem.cli import main
+from pbem.session import Home
 
 
 @pytest.fixture(scope="module")
 def luki(tmp_path_factory: pytest.TempPathFactory, purkayev) -> Path:  # type: ignore[no-untyped-def]
     root = tmp_path_factory.mktemp("li")
-    _, ivan = purkayev(root, b"luki1")
+    soviet_file_3(root, purkayev, "move 1/31R 3703 3702")
+    return root
+
+
+def soviet_file_3(root: Path, purkayev, move: str) -> tuple[Home, Home]:  # type: ignore[no-untyped-def]
+    """Erich and Ivan in ``root``; Ivan's first impulse (``move``, then the assault on
+    3801) sealed as file 3, written to ``root / "f3.pbem"`` for Erich to receive."""
+    erich, ivan = purkayev(root, b"luki1")
     soviet = ivan.game("luki")
-    for action in ("impulse 4", "move 1/31R 3703 3702", "assault 3801 with 1188/357",
-                   "end movement"):
+    for action in ("impulse 4", move, "assault 3801 with 1188/357", "end movement"):
         soviet.act(action)
     (root / "f3.pbem").write_bytes(ivan.game("luki").file(3)[1])
-    return root
+    return erich, ivan
 
 
 def pbem(root: Path, *args: str) -> str:
@@ -50,12 +57,7 @@ def test_the_german_board_and_svg_name_only_the_top_of_a_soviet_stack(
     """Rule 4.C on the board surfaces: 1/3E moves onto tk/34M at 3804; the German board
     (text, its 'in full' list, the SVG) names the stack's top counter only, and counts
     the other; the Soviet player's own board names both."""
-    erich, ivan = purkayev(tmp_path, b"luki1")
-    soviet = ivan.game("luki")
-    for action in ("impulse 4", "move 1/3E 3805 3804", "assault 3801 with 1188/357",
-                   "end movement"):
-        soviet.act(action)
-    (tmp_path / "f3.pbem").write_bytes(ivan.game("luki").file(3)[1])
+    erich, ivan = soviet_file_3(tmp_path, purkayev, "move 1/3E 3805 3804")
     pbem(tmp_path, "receive", str(tmp_path / "f3.pbem"))
     view = erich.game("luki").view()
     at = [p for p in view.pieces if p.location == "3804"]
