@@ -711,39 +711,36 @@ class GameFiles:
         the last of them, chained from the running hash the one before it carries, ends in
         the hash the save signed (a cut transcript, or one whose last entry changed, is
         named before anything is played on it; two entries read, one hash)."""
-        path = self.transcript
         count = self._committed
-        want = count * ENTRY_SIZE
+        tail = self._committed_entries(max(count - 2, 0))
+        before = tail[_ENTRY_DATA:ENTRY_SIZE] if count > 1 else self.game_id
+        last = tail[-ENTRY_SIZE:]
+        if last[_ENTRY_DATA:] != self.tip or chain_entry(before, last[:_ENTRY_DATA]) != self.tip:
+            raise _damaged(f"entry {count - 1} of the transcript beside it is not the one "
+                           "the save signed", self.transcript)
+
+    def _committed_entries(self, first: int) -> bytes:
+        """Entries ``first`` .. the last the save counts, as the transcript on disk holds
+        them; a transcript holding fewer, or unreadable, is named damaged."""
+        path = self.transcript
+        want = self._committed * ENTRY_SIZE
         try:
             with path.open("rb") as handle:
                 size = os.fstat(handle.fileno()).st_size
                 if size < want:
                     raise _damaged(f"the transcript beside it holds {size // ENTRY_SIZE} "
-                                   f"entries, the save counts {count}", path)
-                handle.seek(want - ENTRY_SIZE * min(count, 2))
-                tail = handle.read(ENTRY_SIZE * min(count, 2))
+                                   f"entries, the save counts {self._committed}", path)
+                handle.seek(first * ENTRY_SIZE)
+                return handle.read(want - first * ENTRY_SIZE)
         except OSError as exc:
             raise _damaged(f"its transcript cannot be read ({exc})", path) from None
-        before = tail[_ENTRY_DATA:ENTRY_SIZE] if count > 1 else self.game_id
-        last = tail[-ENTRY_SIZE:]
-        if last[_ENTRY_DATA:] != self.tip or chain_entry(before, last[:_ENTRY_DATA]) != self.tip:
-            raise _damaged(f"entry {count - 1} of the transcript beside it is not the one "
-                           "the save signed", path)
 
     def _load_hashes(self) -> list[bytes]:
         """Every file's hash, from the transcript checked whole against the save."""
         if self._hashes is not None:
             return self._hashes
         path = self.transcript
-        want = self._committed * ENTRY_SIZE
-        try:
-            with path.open("rb") as handle:
-                data = handle.read(want)
-        except OSError as exc:
-            raise _damaged(f"its transcript cannot be read ({exc})", path) from None
-        if len(data) < want:
-            raise _damaged(f"the transcript beside it holds {len(data) // ENTRY_SIZE} "
-                           f"entries, the save counts {self._committed}", path)
+        data = self._committed_entries(0)
         tip = self.game_id
         hashes = []
         for seq in range(self._committed):
