@@ -14,13 +14,13 @@ from __future__ import annotations
 import copy
 from collections.abc import Iterable
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, Any, ClassVar
+from typing import TYPE_CHECKING, Any, ClassVar, NamedTuple
 
 from engines.hexkit.hexmap import HexMap
 from engines.white_death import rules
 from engines.white_death.data import GARRISON_TYPE, Catalog, ScenarioDef, UnitDef, UnitType
 from engines.white_death.position import Position, U
-from pbem.engine import Engine, State
+from pbem.engine import Action, Engine, State
 from pbem.errors import IllegalAction
 from pbem.steps import Flow, Frame, StepState
 
@@ -32,6 +32,25 @@ BOXES = ("pending", "raster", "dead", "refit", "setup")
 
 def other(side: str) -> str:
     return "german" if side == "soviet" else "soviet"
+
+
+class Listed(NamedTuple):
+    """A unit's part of the last movement listing, with what it read (its key's parts)."""
+
+    #: the unit's fields but its marks (``state._FIELDS``), and its marks
+    fields: tuple[Any, ...]
+    marks: frozenset[str]
+    #: the friendly stacks within two hexes, as ``near_token``'s number
+    near: int
+    #: what it reads farther (``_far_state``), None for most units
+    far: tuple[Any, ...] | None
+    #: its moves, then the rest of its actions
+    moves: tuple[Action, ...]
+    rest: tuple[Action, ...]
+    #: only its moves read the stacks near it (not so for a Brandenburg lead), and the
+    #: reach they were filtered from (``move_reach``: what they read but those stacks)
+    moves_alone_read_near: bool
+    reach: tuple[tuple[str, int, bool], ...]
 
 
 @dataclass(frozen=True)
@@ -87,7 +106,9 @@ class BaseState(StepState[Position]):
         self._stack: dict[str, dict[tuple[str, tuple[str, ...]], bool]] = {}
         #: the last movement-phase listing, unit by unit, with what each unit's part read
         #: (``WDState._movement_legal``): a unit whose inputs are unchanged is not listed again
-        self._listing: dict[str, tuple[Any, ...]] = {}
+        self._listing: dict[str, Listed] = {}
+        #: the phase's token (``_phase_key``) the listing was made under
+        self._listing_phase: int | None = None
         # map-derived facts live in the catalog: a clone shares them (issue 13)
         self._static: dict[Any, Any] = cat.static
 

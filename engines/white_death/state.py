@@ -45,7 +45,7 @@ from typing import Any, ClassVar
 from engines.white_death import sequence, view
 from engines.white_death.actions import WDAction, act, parse
 from engines.white_death.assault import AssaultState
-from engines.white_death.base import BOXES, other
+from engines.white_death.base import BOXES, Listed, other
 from engines.white_death.movement import MovementState
 from engines.white_death.placement import PlacementState
 from engines.white_death.position import U
@@ -126,9 +126,9 @@ class WDState(TurnState, PlacementState, MovementState, AssaultState):
                 tokens.clear()
             common = tokens[phase] = self._new_token()
         listing = self._listing
-        if listing.get("") != (common,):
+        if self._listing_phase != common:
             listing.clear()  # another phase (or pools): every unit reads it
-            listing[""] = (common,)
+            self._listing_phase = common
         s = self.pos.phasing
         units = self.pos.units
         neartok = self._neartok
@@ -139,21 +139,21 @@ class WDState(TurnState, PlacementState, MovementState, AssaultState):
             kept = listing.get(uid)
             # the key's parts as _unit_key makes them, the unit's own state as its fields
             # (what _unit_state holds, the marks apart: a set changes in place)
-            if (kept is not None and _FIELDS(u) == kept[0] and u.marks == kept[1]
-                    and (kept[3] is None or kept[3] == self._far_state(u))):
+            if (kept is not None and _FIELDS(u) == kept.fields and u.marks == kept.marks
+                    and (kept.far is None or kept.far == self._far_state(u))):
                 near = neartok.get((s, u.loc))
-                if near is not None and near == kept[2]:
-                    out += kept[4]
-                    out += kept[5]
+                if near is not None and near == kept.near:
+                    out += kept.moves
+                    out += kept.rest
                     continue
-                if kept[6]:  # the stacks near it changed, and only its moves read them
+                if kept.moves_alone_read_near:  # the stacks near it changed
                     if near is None:
                         near = self.near_token(s, u.loc)
                     # its reach (move_reach) read only what is unchanged: kept too
-                    moves = self._move_actions(uid, self.dests_from(u, kept[7]))
-                    listing[uid] = (*kept[:2], near, kept[3], moves, *kept[5:])
+                    moves = self._move_actions(uid, self.dests_from(u, kept.reach))
+                    listing[uid] = kept._replace(near=near, moves=moves)
                     out += moves
-                    out += kept[5]
+                    out += kept.rest
                     continue
             key = self._unit_key(uid, common)
             got = memo.get(key) if key is not None else None
@@ -173,8 +173,8 @@ class WDState(TurnState, PlacementState, MovementState, AssaultState):
                 while n < len(got) and got[n].kind == "move":
                     n += 1
                 lead = "brandenburg" in self.utype(uid).flags
-                listing[uid] = (_FIELDS(u), frozenset(u.marks), key[2], key[3], got[:n],
-                                got[n:], not lead, () if lead else self._unit_reach(uid))
+                listing[uid] = Listed(_FIELDS(u), frozenset(u.marks), key[2], key[3], got[:n],
+                                      got[n:], not lead, () if lead else self._unit_reach(uid))
             else:
                 listing.pop(uid, None)
             out += got
