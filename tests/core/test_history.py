@@ -65,6 +65,20 @@ def test_the_state_keeps_what_was_applied() -> None:
     assert len(twin.history) == 3  # a clone's history is its own
 
 
+def test_a_clone_shares_the_frozen_records_not_the_list() -> None:
+    """Issue 35 item 2: the records are frozen, so a clone holds the same ones in a list of
+    its own; copying each record made every clone cost the game so far and an audit (one
+    clone per file) quadratic in the game."""
+    state = ENGINE.new_state("short")
+    state.apply_outcome(("calm",))
+    state.apply("move b")
+    twin = state.clone()
+    assert twin.history is not state.history
+    assert all(a is b for a, b in zip(twin.history, state.history, strict=True))
+    twin.apply("attack 2")
+    assert len(state.history) == 2 and len(twin.history) == 3
+
+
 def test_an_action_by_standing_orders_is_recorded_as_an_order() -> None:
     state = ENGINE.new_state("short")
     state.apply_outcome(("calm",))
