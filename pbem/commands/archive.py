@@ -22,6 +22,7 @@ from pbem.cli import (
     complete_engine,
     complete_scenario,
     console,
+    data_cache_of,
     echo,
     handled,
     home_of,
@@ -50,11 +51,13 @@ def _remarkable(row: Any) -> bool:
 @click.option("--all", "show_all", is_flag=True,
               help=f"List every file and roll (default: any file with a problem or a note, "
                    f"and the last {AUDIT_SHOWN} files and rolls).")
-def audit_cmd(paths: tuple[Path, ...], roll: str | None, as_json: bool, html: Path | None,
-              side: str | None, show_all: bool) -> None:
+@click.pass_context
+def audit_cmd(ctx: click.Context, paths: tuple[Path, ...], roll: str | None, as_json: bool,
+              html: Path | None, side: str | None, show_all: bool) -> None:
     """Verify a transcript from the exchanged files alone (no save, no key needed)."""
     from pbem.audit import audit, collect, explain_roll
 
+    data_cache_of(ctx)
     with handled(), progress_bar("verifying") as progress:
         datas = collect(list(paths))
         report = audit(datas, progress)

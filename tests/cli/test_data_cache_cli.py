@@ -42,3 +42,31 @@ def test_cache_written_read_and_rebuilt_when_damaged(
         path.write_bytes(bytes(data))
     assert _legal(ivan.path) == first
     assert all(p.read_bytes() for p in entries)  # written anew
+
+
+def _audit(home: Path, files: Path) -> subprocess.CompletedProcess[str]:
+    env = {**os.environ, "PBEM_CLOCK": "1800000000"}
+    env.pop("PBEM_PASSPHRASE", None)
+    return subprocess.run([sys.executable, "-c", "from pbem.cli import main; main()",
+                           "--home", str(home), "audit", str(files)],
+                          capture_output=True, text=True, env=env)
+
+
+def test_audit_keeps_the_scenario_data_in_an_existing_home_only(
+        tmp_path: Path, purkayev: Callable[[Path, bytes], tuple[Home, Home]]) -> None:
+    """Issue 35 item 2: ``audit`` rebuilt the maps from the TOML every time.  It uses the
+    home's cache when there is a home, and makes no home for a referee who has none."""
+    erich, _ = purkayev(tmp_path, b"cache")
+    files = tmp_path / "files"
+    files.mkdir()
+    game = erich.game("luki")
+    for seq in range(3):
+        (files / f"{seq:05d}.pbem").write_bytes(game.file(seq)[1])
+    referee = tmp_path / "referee"
+    first = _audit(referee, files)
+    assert first.returncode == 0 and "CLEAN" in first.stdout, first.stdout + first.stderr
+    assert not referee.exists()
+    cache = erich.path / "cache"
+    assert not cache.exists()
+    assert _audit(erich.path, files).stdout == first.stdout
+    assert {p.name.rsplit("-", 1)[0] for p in cache.iterdir()} >= {"toml", "hexmap"}
