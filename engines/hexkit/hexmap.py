@@ -20,7 +20,7 @@ from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
 from functools import cached_property
 from types import MappingProxyType
-from typing import Any
+from typing import Any, ClassVar
 
 from engines.hexkit.geometry import DIRECTIONS, HexGrid, Hexside, hexside
 from engines.hexkit.hexid import HexId
@@ -75,6 +75,10 @@ class HexMap(Shared):
     boxes: Mapping[str, OffMapBox]
     #: colors for hexside features and networks by name, for the display
     styles: Mapping[str, str]
+    #: the data cache's key of the text and kit code this map was built from, when
+    #: :func:`engines.hexkit.scenario.parse_map` built it (``None``: built in code, so
+    #: nothing derived from it is kept between commands)
+    source: ClassVar[bytes | None] = None
 
     # -- construction ----------------------------------------------------------------
 

@@ -23,6 +23,7 @@ from collections.abc import Callable, Collection, Container, Iterable, Mapping, 
 from dataclasses import dataclass, field
 from fractions import Fraction
 from types import MappingProxyType
+from typing import Any
 
 from engines.hexkit.geometry import Hexside, hexside
 from engines.hexkit.hexid import HexId
@@ -170,6 +171,31 @@ class MoveClass(Shared):
         return total
 
 
+def _canon(value: object) -> object:
+    """``value`` with every mapping and set in sorted order, for a key: the repr of a
+    frozenset follows string hashing, which differs from one process to the next."""
+    if isinstance(value, Mapping):
+        return [[k, _canon(v)] for k, v in sorted(value.items())]
+    if isinstance(value, (set, frozenset)):
+        return sorted(value)
+    if isinstance(value, (list, tuple)):
+        return [_canon(v) for v in value]
+    return value
+
+
+def _cache_key(hexmap: HexMap, move_class: MoveClass,
+               adjust: Callable[[HexId, HexId, Cost], Cost | None] | None,
+               adjust_key: bytes | None) -> bytes | None:
+    from pbem import datacache
+
+    if hexmap.source is None or datacache.directory() is None or \
+            (adjust is not None and adjust_key is None):
+        return None
+    fields_ = {f: _canon(getattr(move_class, f)) for f in move_class.__dataclass_fields__}
+    return datacache.make_key("movecosts", hexmap.source, repr(sorted(fields_.items())),
+                              adjust_key or b"")
+
+
 def _denominator(values: Iterable[Cost | None]) -> int:
     d = 1
     for v in values:
@@ -187,14 +213,59 @@ class MoveCosts(Shared):
     query then only adds what changes per move: allowance, ZOC, occupied hexes.
     """
 
+    #: the common denominator every cost is scaled by
+    scale: int
+    #: per hex index: (neighbor index, scaled int cost or -1 when prohibited)
+    steps: tuple[tuple[tuple[int, int], ...], ...]
+
     def __init__(self, hexmap: HexMap, move_class: MoveClass,
-                 adjust: Callable[[HexId, HexId, Cost], Cost | None] | None = None) -> None:
+                 adjust: Callable[[HexId, HexId, Cost], Cost | None] | None = None, *,
+                 adjust_key: bytes | None = None) -> None:
         """``adjust(a, b, cost)`` lets a game amend a step's cost for rules the data
-        cannot say; it returns the new cost or ``None`` to forbid the step."""
+        cannot say; it returns the new cost or ``None`` to forbid the step.
+
+        The compiled costs are kept between commands (:mod:`pbem.datacache`) for a map
+        :func:`~engines.hexkit.scenario.parse_map` built, under the map's source, this
+        class and ``adjust_key``: compiling was most of loading a game's data (Backhand
+        Blow's six tables, 190 ms a command).  With ``adjust``, only when the caller gives
+        ``adjust_key``, which must change whenever what ``adjust`` answers could (its
+        code and the data it reads): a callable cannot be hashed."""
         self.map = hexmap
         self.move_class = move_class
         self.adjust = adjust
         self._overlaid: dict[tuple[object, ...], MoveCosts] = {}
+        key = _cache_key(hexmap, move_class, adjust, adjust_key)
+        if key is not None and self._load(key):
+            return
+        self._compile()
+        if key is not None:
+            from pbem import datacache
+
+            datacache.store("movecosts", key, [self.scale, [
+                [x for step in row for x in step] for row in self.steps]])
+
+    def _load(self, key: bytes) -> bool:
+        """The kept compilation under ``key``, if there is one of this map's shape."""
+        from pbem import datacache
+
+        kept: Any = datacache.load("movecosts", key)
+        # an entry is read only when its payload hashes as written, under a key holding
+        # this kit's code: its values are this code's; only its shape is checked here
+        try:
+            scale, rows = kept  # a miss (None), or not what this code writes: rebuilt
+            adjacency = self.map.adjacency
+            steps = tuple(tuple(zip(row[0::2], row[1::2], strict=True)) for row in rows)
+            if type(scale) is not int or scale < 1 or len(steps) != len(adjacency) or \
+                    any(len(s) != len(a) for s, a in zip(steps, adjacency, strict=True)):
+                return False
+        except (TypeError, ValueError):
+            return False
+        self.scale = scale
+        self.steps = tuple(steps)
+        return True
+
+    def _compile(self) -> None:
+        hexmap, move_class, adjust = self.map, self.move_class, self.adjust
         ids = hexmap.ids
         raw: list[list[tuple[int, Cost | None]]] = []
         for i, a in enumerate(ids):
@@ -209,8 +280,7 @@ class MoveCosts(Shared):
                 row.append((j, c))
             raw.append(row)
         self.scale = _denominator(c for row in raw for _, c in row)
-        #: per hex index: (neighbor index, scaled int cost or -1 when prohibited)
-        self.steps: tuple[tuple[tuple[int, int], ...], ...] = tuple(
+        self.steps = tuple(
             tuple((j, -1 if c is None else int(c * self.scale)) for j, c in row) for row in raw)
 
     @staticmethod

@@ -321,11 +321,17 @@ def parse_map(doc: Doc) -> HexMap:
     kept = datacache.load("hexmap", key)
     if kept is not None:
         try:
-            return _map_from_data(kept)
+            hexmap = _map_from_data(kept)
         except Exception:  # not a map this code wrote: build it again
             pass
+        else:
+            hexmap.__dict__["source"] = key
+            return hexmap
     hexmap = _build_map(doc)
     datacache.store("hexmap", key, _map_data(hexmap))
+    # what the map was built from, for what is derived from it and kept in turn (the
+    # compiled movement costs, hexkit.movement.MoveCosts)
+    hexmap.__dict__["source"] = key
     return hexmap
 
 

@@ -127,3 +127,101 @@ def test_bad_stand_in_refused_the_same_with_a_cache(data_cache: Path) -> None:
         scenario._stand_ins_of(doc)
     assert str(first.value) == str(second.value) and "must say why" in str(first.value)
     assert not any(p.name.startswith("stand-ins") for p in data_cache.iterdir())
+
+
+def _tiny_class(**extra: Any) -> Any:
+    from fractions import Fraction
+
+    from engines.hexkit.movement import MoveClass
+
+    return MoveClass("leg", enter={"clear": 1, "forest": 2, "rough": 3, "swamp": None},
+                     hexside={"river": 2}, networks={"road": Fraction(1, 2)},
+                     negated_by={"river": ["bridge"]}, fills=frozenset({"clear", "rough"}),
+                     **extra)
+
+
+def test_compiled_movement_costs_are_kept_and_read_back(
+        data_cache: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """Issue 35 item 3: compiling a chart against a map was most of loading Backhand
+    Blow's data (six tables, 73,080 step prices, every command).  A second compilation
+    of the same class for a map built from the same text prices nothing and answers the
+    same; a damaged entry is compiled again."""
+    from engines.hexkit.movement import MoveClass, MoveCosts
+
+    hexmap = load_scenario_path(TINY).map
+    assert hexmap is not None and hexmap.source is not None
+    first = MoveCosts(hexmap, _tiny_class())
+    entries = [p for p in data_cache.iterdir() if p.name.startswith("movecosts")]
+    assert len(entries) == 1
+
+    def no_pricing(*args: Any, **kwargs: Any) -> Any:
+        raise AssertionError("priced again")
+
+    with monkeypatch.context() as m:
+        m.setattr(MoveClass, "step_cost", no_pricing)
+        again = MoveCosts(hexmap, _tiny_class())
+    assert again.steps == first.steps and again.scale == first.scale
+    # another class is another entry, never the first's answer
+    dearer = MoveCosts(hexmap, _tiny_class(hex_features={"town": 1}))
+    assert len([p for p in data_cache.iterdir() if p.name.startswith("movecosts")]) == 2
+    assert dearer.steps == scenario_free_compile(hexmap, _tiny_class(hex_features={"town": 1}))
+    data = bytearray(entries[0].read_bytes())
+    del data[len(data) // 2:]
+    entries[0].write_bytes(bytes(data))
+    assert MoveCosts(hexmap, _tiny_class()).steps == first.steps
+
+
+def scenario_free_compile(hexmap: HexMap, move_class: Any) -> Any:
+    """The costs compiled with no cache at all."""
+    from engines.hexkit.movement import MoveCosts
+
+    configured = datacache.directory()
+    datacache.configure(None)
+    try:
+        return MoveCosts(hexmap, move_class).steps
+    finally:
+        datacache.configure(configured)
+
+
+def test_costs_with_an_adjustment_are_kept_only_under_the_callers_key(data_cache: Path) -> None:
+    """A callable cannot be hashed: with ``adjust`` the costs are kept only when the
+    caller names what the adjustment depends on, and each key is its own entry."""
+    from engines.hexkit.movement import MoveCosts
+
+    hexmap = load_scenario_path(TINY).map
+    assert hexmap is not None
+
+    def dearer(a: str, b: str, cost: Any) -> Any:
+        return cost + 1
+
+    def movecosts() -> int:
+        return len([p for p in data_cache.iterdir() if p.name.startswith("movecosts")])
+
+    plain = MoveCosts(hexmap, _tiny_class())
+    assert movecosts() == 1
+    adjusted = MoveCosts(hexmap, _tiny_class(), adjust=dearer)
+    assert movecosts() == 1 and adjusted.steps != plain.steps
+    kept = MoveCosts(hexmap, _tiny_class(), adjust=dearer, adjust_key=b"plus one")
+    assert movecosts() == 2 and kept.steps == adjusted.steps
+
+
+def test_the_key_does_not_follow_string_hashing(tmp_path: Path) -> None:
+    """A frozenset's order follows string hashing, which differs per process: the key
+    must not, or every command would miss."""
+    import subprocess
+    import sys
+
+    code = ("import sys; sys.path[:0] = sys.argv[1:]\n"
+            "from pbem import datacache; from pathlib import Path\n"
+            f"datacache.configure(Path({str(tmp_path / 'c')!r}))\n"
+            "from engines.hexkit.scenario import load_scenario_path\n"
+            "from engines.hexkit import movement\n"
+            "from kit.test_kit_data_cache import _tiny_class\n"
+            f"m = load_scenario_path(Path({str(TINY)!r})).map\n"
+            "print(movement._cache_key(m, _tiny_class(), None, None).hex())\n")
+    root = Path(__file__).resolve().parents[2]
+    keys = {subprocess.run([sys.executable, "-c", code, str(root), str(root / "tests")],
+                           capture_output=True, text=True, check=True,
+                           env={"PYTHONHASHSEED": str(seed), "PATH": "/usr/bin:/bin"}
+                           ).stdout for seed in (1, 2, 3)}
+    assert len(keys) == 1 and len(keys.pop().strip()) == 64
