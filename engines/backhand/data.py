@@ -124,13 +124,9 @@ class Data(Shared):
         # the map's adjacency as tuples, in the kit's order (the floods read it per hex)
         self.nbrs: dict[str, tuple[str, ...]] = {h: tuple(m.neighbors(h)) for h in m.ids}
         self._range: dict[str, frozenset[str]] = {}
-        self.costs: dict[tuple[str, bool], MoveCosts] = {}
-        for w in WEATHERS:
-            for mot in (True, False):
-                col = f"{COLUMN[w]}_{'mot' if mot else 'non'}"
-                mc = move_class_from_chart(f"{col}", self.tec, col, m,
-                                           negated_by={"river": ["bridge"]})
-                self.costs[(w, mot)] = MoveCosts(m, mc)
+        #: (weather, motorized) -> the compiled chart column, made when first asked for:
+        #: a command meets one weather, and compiling all six was most of a load
+        self.costs = _Costs(self)
 
     def front_range(self, front_hex: str) -> frozenset[str]:
         """14.0: the hexes within twelve of a Front Marker in ``front_hex`` (its own hex
@@ -172,6 +168,25 @@ class Data(Shared):
 
     def half(self, x: int) -> Fraction:
         return Fraction(x, 2)
+
+
+class _Costs(dict[tuple[str, bool], MoveCosts]):
+    """The Terrain Effects Chart's columns compiled against the map, each on first use."""
+
+    def __init__(self, data: Data) -> None:
+        super().__init__()
+        self._data = data
+
+    def __missing__(self, key: tuple[str, bool]) -> MoveCosts:
+        weather, mot = key
+        if weather not in WEATHERS:
+            raise KeyError(key)
+        col = f"{COLUMN[weather]}_{'mot' if mot else 'non'}"
+        d = self._data
+        made = MoveCosts(d.map, move_class_from_chart(col, d.tec, col, d.map,
+                                                      negated_by={"river": ["bridge"]}))
+        self[key] = made
+        return made
 
 
 @functools.cache

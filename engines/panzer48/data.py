@@ -9,12 +9,14 @@ from __future__ import annotations
 import functools
 from dataclasses import dataclass
 from fractions import Fraction
+from pathlib import Path
 from types import MappingProxyType
 from typing import Any
 
 from engines.hexkit import HexMap, ScenarioSet, load_scenario_dir
 from engines.hexkit.movement import MoveClass, MoveCosts
 from engines.hexkit.shared import Shared
+from pbem.sha import sha256
 
 ENGINE_ID = "48th-panzer-korps"
 SIDES = ("soviet", "german")
@@ -123,7 +125,9 @@ class Data(Shared):
                 networks={"road": frac(terr["road"])},
                 negated_by={"river": ["river_bridge", "bridge"], "stream": ["bridge"]},
                 network_crosses=True),
-                adjust=functools.partial(self._slope, int(terr["hexside"]["slope"][mode])))
+                adjust=functools.partial(self._slope, int(terr["hexside"]["slope"][mode])),
+                # _slope reads the map (in the kit's key) and this number, by this code
+                adjust_key=_code() + str(int(terr["hexside"]["slope"][mode])).encode())
             for mode in ("leg", "mech")}
         self.enter = {mode: {k: int(x[mode]) for k, x in terr["enter"].items()}
                       for mode in ("leg", "mech")}
@@ -157,3 +161,9 @@ class Data(Shared):
 @functools.cache
 def data() -> Data:
     return Data(load_scenario_dir(ENGINE_ID))
+
+
+@functools.cache
+def _code() -> bytes:
+    """SHA-256 of this module: the slope adjustment's code, for the kept movement costs."""
+    return sha256(Path(__file__).read_bytes()).digest()
