@@ -1,0 +1,191 @@
+"""What a referee waits for: the audit and the replay page, against the crypto floor.
+
+    .venv/bin/python bench/bench_audit.py [--fixtures DIR] [--engines E:S,...] [--quick]
+
+Issue 35's figures for ``pbem audit`` and ``pbem audit --html`` (the replay page a referee
+writes from the files alone; ``pbem replay --html`` builds the same page from a save),
+each beside the floor measured in the same run on the same files: per file, one SHA-256,
+the envelope's msgpack decode and one Ed25519 verify (``open_envelope``), and the body's
+decode (about 0.15-0.2 ms; nothing that checks a file can do less).
+
+1. **Linear in the game**: the test engine's ``ultramarathon`` (two selfplay bots, about
+   2,200 files, built once into ``--fixtures``), audited in this process over its first
+   200 files and its first 2,000 (a prefix of a game is an unfinished game): CPU ms per
+   file and their ratio (target: within 1.2x).
+2. **Every engine, in a fresh process** (``python -c "from pbem.cli import main; main()"``,
+   as a referee runs it): ``audit --json`` and ``audit --html`` of one selfplay game per
+   engine (seed 1; ``--engines`` picks the scenarios, the default the short ones): CPU
+   seconds (user + system of the child), per file and as a multiple of the floor (target:
+   within 20x), the page's size, the replay's own cost (``--html`` less the audit: target
+   at most 2x the audit) and the peak resident memory of the ``--html`` run (target:
+   200 MB whatever the length).
+
+Every command is timed by its own CPU time, the steadier figure on a shared machine; the
+figures are medians of ``--reps`` runs (3; ``--quick``: 1).  Building the fixtures plays
+the games (minutes for the ultramarathon); ``--fixtures DIR`` keeps them for the next run.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import resource
+import statistics
+import subprocess
+import sys
+import tempfile
+import time
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parent.parent
+TOY = ROOT / "tests" / "toy"
+sys.path[:0] = [str(ROOT), str(TOY)]
+os.environ["PYTHONPATH"] = os.pathsep.join(
+    p for p in (str(ROOT), str(TOY), os.environ.get("PYTHONPATH", "")) if p)
+os.environ["PBEM_ENGINES"] = ",".join(
+    [e for e in os.environ.get("PBEM_ENGINES", "").split(",") if e and e != "toy_engine:ENGINE"]
+    + ["toy_engine:ENGINE"])
+
+#: one short scenario per engine (the default), and the longest (``--long``)
+SHORT = ("white-death:purkayev,for-the-motherland:4-uranus,48th-panzer-korps:first-day,"
+         "mortain:counterattack,backhand-blow:high-water-mark")
+LONG = ("white-death:campaign,for-the-motherland:6-for-the-motherland,48th-panzer-korps:chir,"
+        "mortain:counterattack,backhand-blow:backhand-blow")
+
+#: the child reports its own resource use here: the children's maximum resident size
+#: from this side is the largest child's so far, not this command's
+_REPORTER = """
+import json, os, resource, sys
+from pbem.cli import main
+try:
+    main()
+finally:
+    u = resource.getrusage(resource.RUSAGE_SELF)
+    with open(os.environ["BENCH_RUSAGE"], "w", encoding="utf-8") as out:
+        json.dump({"cpu": u.ru_utime + u.ru_stime, "maxrss_kb": u.ru_maxrss}, out)
+"""
+
+
+def game_files(fixtures: Path, engine: str, scenario: str, seed: int = 1) -> list[Path]:
+    """The turn files of one selfplay game, played into ``fixtures`` the first time."""
+    from pbem.selfplay import selfplay
+
+    where = fixtures / f"{engine}-{scenario}-{seed}"
+    if not (where / "done").exists():
+        started = time.monotonic()
+        print(f"  playing {engine} {scenario} seed {seed} ...", flush=True)
+        result = selfplay(engine, scenario, seed, where)
+        (where / "done").write_text(result.line(), encoding="utf-8")
+        print(f"  {result.line()} ({time.monotonic() - started:.0f} s)", flush=True)
+    return sorted((where / "files").iterdir())
+
+
+def floor_ms(datas: list[bytes]) -> float:
+    """CPU ms per file of what checking a file cannot skip."""
+    from pbem.envelope import open_envelope
+    from pbem.sha import sha256
+
+    started = time.process_time()
+    for data in datas:
+        sha256(data).digest()
+        open_envelope(data).decode()
+    return (time.process_time() - started) * 1000 / len(datas)
+
+
+def audit_ms(paths: list[Path]) -> float:
+    from pbem.audit import audit, collect
+
+    datas = collect(paths)
+    started = time.process_time()
+    report = audit(datas)
+    spent = time.process_time() - started
+    if not report.clean:
+        raise SystemExit(f"the audit of {len(paths)} files is not clean: {report.problems}")
+    return spent * 1000 / len(paths)
+
+
+def child(argv: list[str]) -> dict[str, float]:
+    """Run ``pbem ARGV`` in a fresh process: its CPU seconds and peak resident KB."""
+    with tempfile.TemporaryDirectory() as tmp:
+        report = Path(tmp) / "rusage.json"
+        env = {**os.environ, "BENCH_RUSAGE": str(report), "PBEM_HOME": str(Path(tmp) / "h")}
+        done = subprocess.run([sys.executable, "-c", _REPORTER, *argv], cwd=tmp, env=env,
+                              capture_output=True, text=True)
+        if done.returncode != 0:
+            raise SystemExit(f"pbem {' '.join(argv[:2])} failed ({done.returncode}):\n"
+                             f"{done.stdout[-2000:]}{done.stderr[-2000:]}")
+        result: dict[str, float] = json.loads(report.read_text(encoding="utf-8"))
+        return result
+
+
+def median(values: list[float]) -> float:
+    return statistics.median(values)
+
+
+def linear(fixtures: Path, reps: int) -> None:
+    files = game_files(fixtures, "skirmish", "ultramarathon")
+    print(f"\n1. audit in process, test engine ultramarathon ({len(files)} files)")
+    datas = [p.read_bytes() for p in files[:2000]]
+    floor = median([floor_ms(datas) for _ in range(reps)])
+    rows = []
+    for n in (200, 2000):
+        if len(files) < n:
+            raise SystemExit(f"the game has {len(files)} files, fewer than {n}")
+        rows.append((n, median([audit_ms(files[:n]) for _ in range(reps)])))
+    print(f"   floor                 {floor:7.3f} ms/file")
+    for n, ms in rows:
+        print(f"   audit of {n:5d} files  {ms:7.3f} ms/file  {ms / floor:6.1f}x floor")
+    print(f"   2,000 / 200           {rows[1][1] / rows[0][1]:7.2f}x   (target: 1.2x at most)")
+
+
+def engines(fixtures: Path, pairs: list[tuple[str, str]], reps: int) -> None:
+    print("\n2. fresh process per command: audit --json, audit --html (CPU s)")
+    print(f"   {'engine:scenario':36} {'files':>5} {'floor':>7} {'audit':>7} {'/file':>7} "
+          f"{'x floor':>7} {'html':>7} {'replay':>7} {'x audit':>7} {'peak MB':>7} "
+          f"{'page KB':>7}")
+    for engine, scenario in pairs:
+        files = game_files(fixtures, engine, scenario)
+        floor = median([floor_ms([p.read_bytes() for p in files]) for _ in range(reps)])
+        names = [str(p) for p in files]
+        audits = [child(["audit", "--json", *names])["cpu"] for _ in range(reps)]
+        with tempfile.TemporaryDirectory() as tmp:
+            page = Path(tmp) / "replay.html"
+            htmls = [child(["audit", *names, "--html", str(page)]) for _ in range(reps)]
+            size = page.stat().st_size
+        audit_s = median(audits)
+        html_s = median([h["cpu"] for h in htmls])
+        peak = max(h["maxrss_kb"] for h in htmls) / 1024
+        per_file = audit_s * 1000 / len(files)
+        replay_s = html_s - audit_s
+        print(f"   {engine + ':' + scenario:36} {len(files):5d} {floor:7.3f} {audit_s:7.2f} "
+              f"{per_file:7.2f} {per_file / floor:7.1f} {html_s:7.2f} {replay_s:7.2f} "
+              f"{replay_s / audit_s:7.2f} {peak:7.0f} {size / 1024:7.0f}", flush=True)
+    print("   (floor and /file in ms; x floor: target 20x at most; x audit: the replay page's "
+          "own cost over the audit's, target 2x; peak MB: target 200)")
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--fixtures", type=Path, help="keep the played games here")
+    parser.add_argument("--engines", default=SHORT,
+                        help=f"ENGINE:SCENARIO,... (default: {SHORT}; the longest: {LONG})")
+    parser.add_argument("--long", action="store_true", help="the engines' longest scenarios")
+    parser.add_argument("--reps", type=int, default=3)
+    parser.add_argument("--quick", action="store_true", help="one repetition")
+    parser.add_argument("--skip-linear", action="store_true",
+                        help="only the engines (no ultramarathon)")
+    args = parser.parse_args()
+    reps = 1 if args.quick else args.reps
+    fixtures = args.fixtures or Path(tempfile.mkdtemp(prefix="bench-audit-"))
+    fixtures.mkdir(parents=True, exist_ok=True)
+    spec = LONG if args.long else args.engines
+    pairs = [tuple(item.split(":", 1)) for item in spec.split(",") if item]
+    resource.setrlimit(resource.RLIMIT_CORE, (0, 0))
+    if not args.skip_linear:
+        linear(fixtures, reps)
+    engines(fixtures, [(e, s) for e, s in pairs], reps)
+
+
+if __name__ == "__main__":
+    main()
