@@ -9,6 +9,7 @@ hex game looks the same way without drawing code of its own.
 from __future__ import annotations
 
 from collections.abc import Iterable, Mapping, Sequence
+from dataclasses import dataclass
 
 from engines.hexkit.geometry import Hexside
 from engines.hexkit.hexid import HexId
@@ -89,38 +90,65 @@ def board_view(
 
     Cell labels default to the first place name in the hex; ``labels`` overrides them.
     """
+    static = _static_parts(hexmap, None if labels is None else tuple(sorted(labels.items())))
+    return BoardView(
+        title=title if title is not None else hexmap.title,
+        side=side,
+        layout=static.layout,
+        terrain=static.terrain,
+        cells=static.cells,
+        edges=static.edges,
+        lines=static.lines,
+        pieces=tuple(pieces),
+        boxes=static.boxes,
+        status=status,
+        highlights=tuple(sorted(set(highlights))),
+        overlays=tuple((k, tuple(sorted(set(v)))) for k, v in sorted((overlays or {}).items())),
+    )
+
+
+@dataclass(frozen=True)
+class _Static:
+    """The parts of a view that depend on the map alone."""
+
+    layout: Layout
+    terrain: tuple[TerrainStyle, ...]
+    cells: tuple[Cell, ...]
+    edges: tuple[Edge, ...]
+    lines: tuple[Line, ...]
+    boxes: tuple[Box, ...]
+
+
+def _static_parts(hexmap: HexMap, labels: tuple[tuple[HexId, str], ...] | None) -> _Static:
+    """The map's cells, hexsides, lines and boxes as view records, made once per map and
+    labels and shared by every view of it (the records are frozen): a replay page asks a
+    view per action, and rebuilding every cell each time was most of its cost and kept a
+    copy of the whole map per frame alive (issue 35 item 1)."""
+    kept: dict[object, _Static] = hexmap.__dict__.setdefault("_view_parts", {})
+    found = kept.get(labels)
+    if found is not None:
+        return found
+    given = dict(labels) if labels is not None else None
     grid = hexmap.grid
     styles = {**DEFAULT_STYLES, **hexmap.styles}
     cells = []
     for h in hexmap.ids:
         col, row = grid.coords_of(h)
-        if labels is not None and h in labels:
-            label = labels[h]
+        if given is not None and h in given:
+            label = given[h]
         else:
             names = hexmap.places_at(h)
             label = names[0] if names else ""
         cells.append(Cell(h, col, row, hexmap.terrain[h], label))
-    edges = [
-        Edge(a, b, feature, styles.get(feature, "#3060c0"))
-        for (a, b), feats in hexmap.hexsides.items()
-        for feature in sorted(feats)
-    ]
-    lines = [
-        Line(name, chain, styles.get(name, "#806040"))
-        for name in hexmap.networks
-        for chain in network_lines(hexmap, name)
-    ]
-    return BoardView(
-        title=title if title is not None else hexmap.title,
-        side=side,
+    made = _Static(
         layout=Layout("flat", grid.parity, grid.cols, grid.rows),
         terrain=tuple(TerrainStyle(t.name, t.color, t.glyph) for t in hexmap.legend),
         cells=tuple(cells),
-        edges=tuple(edges),
-        lines=tuple(lines),
-        pieces=tuple(pieces),
-        boxes=tuple(Box(b.name, b.title) for b in hexmap.boxes.values()),
-        status=status,
-        highlights=tuple(sorted(set(highlights))),
-        overlays=tuple((k, tuple(sorted(set(v)))) for k, v in sorted((overlays or {}).items())),
-    )
+        edges=tuple(Edge(a, b, feature, styles.get(feature, "#3060c0"))
+                    for (a, b), feats in hexmap.hexsides.items() for feature in sorted(feats)),
+        lines=tuple(Line(name, chain, styles.get(name, "#806040"))
+                    for name in hexmap.networks for chain in network_lines(hexmap, name)),
+        boxes=tuple(Box(b.name, b.title) for b in hexmap.boxes.values()))
+    if len(kept) < 8:  # labels vary by engine, not by position: a few at most
+        kept[labels] = made
+    return made

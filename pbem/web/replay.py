@@ -61,6 +61,18 @@ class PieceTable:
 
     rows: list[list[Any]] = field(default_factory=list)
     index: dict[tuple[Any, ...], int] = field(default_factory=dict)
+    #: the hex ids of a view's cells, by the cells' tuple: the views of one map share it
+    #: (engines.hexkit.board), and a set of every hex made per frame was a sixth of a
+    #: replay page's time
+    cell_sets: dict[int, tuple[tuple[Any, ...], frozenset[str]]] = \
+        field(default_factory=dict)
+
+    def hexes(self, view: BoardView) -> frozenset[str]:
+        kept = self.cell_sets.get(id(view.cells))
+        if kept is None or kept[0] is not view.cells:
+            kept = (view.cells, frozenset(c.hex for c in view.cells))
+            self.cell_sets[id(view.cells)] = kept
+        return kept[1]
 
     def add(self, piece: Piece, depth: int) -> int:
         markers = ",".join(abbreviate_marker(m) for m in piece.markers) if not \
@@ -79,7 +91,7 @@ def frame_data(view: BoardView, events: list[Event], side: str | None, table: Pi
                **extra: Any) -> dict[str, Any]:
     """One frame as page data: the counters that show (top of each stack, with its depth),
     the status, the events ``side`` may read, and the hexes they concern."""
-    cells = {c.hex for c in view.cells}
+    cells = table.hexes(view)
     boxes = {b.name for b in view.boxes}
     shown: list[int] = []
     for location, stack in stacks(view).items():
@@ -168,10 +180,21 @@ def build(files: list[bytes], side: str | None, *, sources: list[str] | None = N
     if side is not None and side not in engine.sides:
         raise UsageError(f"{engine.id} has sides {', '.join(engine.sides)}, not {side!r}")
     verifier = Verifier(engine, invite)
-    frames_raw: list[tuple[BoardView, list[Event], dict[str, Any]]] = []
+    # each frame made into page data at once: a view per action kept to the end held a
+    # long game's every view alive (1.5 GB for a White Death campaign, issue 35 item 1)
+    table = PieceTable()
+    frames_out: list[dict[str, Any]] = []
+    slots = 0
+
+    def add(view: BoardView, events: list[Event], extra: dict[str, Any]) -> None:
+        nonlocal slots
+        for b in view.boxes:
+            slots = max(slots, sum(1 for p in view.pieces if p.location == b.name))
+        frames_out.append(frame_data(view, events, side, table, **extra))
+
     start: State = verifier.state
-    frames_raw.append((start.view(side), [Event("the game begins", "phase")],
-                       {"file": 0, "by": setup.creator_side}))
+    first = start.view(side)
+    add(first, [Event("the game begins", "phase")], {"file": 0, "by": setup.creator_side})
     known = {0: files[0]}
     for seq, raw in enumerate(files[1:], start=1):
         try:
@@ -184,31 +207,23 @@ def build(files: list[bytes], side: str | None, *, sources: list[str] | None = N
         known[seq] = raw
         header = f"file {seq} from the {accepted.side} player"
         if accepted.kind == "accept":
-            frames_raw.append((verifier.state.view(side),
-                               [Event(f"{header}: accepted the invitation", "phase")],
-                               {"file": seq, "by": accepted.side}))
+            add(verifier.state.view(side),
+                [Event(f"{header}: accepted the invitation", "phase")],
+                {"file": seq, "by": accepted.side})
             continue
         lead = [Event(header, "phase")]
         if accepted.message:
             lead.append(Event(f"message: {accepted.message}", "info"))
         for k, (view, events) in enumerate(frames):
-            frames_raw.append((view, [*(lead if k == 0 else []), *events],
-                               {"file": seq, "by": accepted.side}))
+            add(view, [*(lead if k == 0 else []), *events], {"file": seq, "by": accepted.side})
         if not frames:
-            frames_raw.append((verifier.state.view(side), lead,
-                               {"file": seq, "by": accepted.side}))
+            add(verifier.state.view(side), lead, {"file": seq, "by": accepted.side})
     if side is None and verifier.result is None:
         raise UsageError("the referee's view (everything) is for a finished game only; "
                          f"name a side ({', '.join(engine.sides)})")
     if verifier.result is not None:
-        frames_raw.append((verifier.state.view(side),
-                           [Event(f"game over: {verifier.result.text}", "phase")],
-                           {"file": verifier.seq, "by": ""}))
-    first = frames_raw[0][0]
-    slots = max((sum(1 for p in v.pieces if p.location == b.name) for v, _, _ in frames_raw
-                 for b in v.boxes), default=3)
-    table = PieceTable()
-    frames_out = [frame_data(v, ev, side, table, **extra) for v, ev, extra in frames_raw]
+        add(verifier.state.view(side), [Event(f"game over: {verifier.result.text}", "phase")],
+            {"file": verifier.seq, "by": ""})
     title = first.title
     data: dict[str, Any] = {
         "version": 1,

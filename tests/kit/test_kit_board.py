@@ -77,3 +77,23 @@ def test_check_named_hexes() -> None:
     assert "bad expectation" in problems[4]
     assert "8.6: hex 0303 should have 'terrain:forest'" in problems[5]
     assert "place Tinyburg" in problems[5]
+
+
+def test_views_of_one_map_share_its_static_parts() -> None:
+    """Issue 35 item 1: a replay page asks a view per action; each rebuilt every cell of
+    the map and kept its own copy alive (1.5 GB for a White Death campaign).  Views of one
+    map share the map's records; other labels are other records; the pieces are each
+    view's own."""
+    m = load_scenario_path(DATA / "tiny").map
+    assert m is not None
+    a = board_view(m, [Piece("u1", "red", "1-4", "0101", "")], side="red")
+    b = board_view(m, [Piece("u2", "blue", "2-3", "0102", "")], side="blue")
+    assert a.cells is b.cells and a.edges is b.edges and a.lines is b.lines
+    assert a.pieces != b.pieces
+    first = m.ids[0]
+    labelled = board_view(m, labels={first: "here"})
+    assert labelled.cells is not a.cells
+    assert [c.label for c in labelled.cells if c.hex == first] == ["here"]
+    assert board_view(m, labels={first: "here"}).cells is labelled.cells
+    assert [c for c in labelled.cells if c.hex != first] == \
+        [c for c in a.cells if c.hex != first]
