@@ -16,10 +16,12 @@ form); each key given replaces the scenario's starting value, tables merge key b
 puts the game at that step, with the frames the engine says lie above it in the position
 set up (:meth:`~pbem.steps.StepState.frames_for`, asked after the fields are merged: its
 turn, phase and phasing side, not the scenario's); a step that does not fit that position
-is refused, naming the field (the engine's :class:`~pbem.steps.Misfit`) or the entry of
-the sequence of play that would not run it.  ``stack = [[step, pc, args], ...]`` gives
-the frames outright.  Keys the engine's adapter (:meth:`~pbem.steps.StepState.setup_data`)
-knows are translated first: units in hexes with their states, markers, shorthand.
+is refused, naming the field (the engine's :class:`~pbem.steps.Misfit`), the entry of
+the sequence of play that would not run it, or what failed when the step's first
+question was asked of the position (a combat step with no combat open).
+``stack = [[step, pc, args], ...]`` gives the frames outright.  Keys the engine's adapter
+(:meth:`~pbem.steps.StepState.setup_data`) knows are translated first: units in hexes
+with their states, markers, shorthand.
 
 :func:`describe` is the reverse (``board.fen()``): the whole position as setup text, so
 ``setup(engine, scenario, describe(state))`` is the same position, digest for digest; the
@@ -75,9 +77,33 @@ def setup(engine: Engine, scenario: str, data: str | Mapping[str, Any],
             # the frames above the step are those of the position given (its turn, phase,
             # phasing side), not of the scenario's start, which the fields replace
             placed = _restore(engine, snapshot, position, state.stack_data())
-            stack = placed.stack_data(_frames(placed, step, position))
+            frames = _frames(placed, step, position)
+            try:
+                stack = placed.stack_data(frames)
+            except (AttributeError, TypeError, ValueError) as exc:
+                raise UsageError(f"setup: step {step!r} cannot be set up from a step name: "
+                                 f"its frame needs arguments ({type(exc).__name__}: {exc}); "
+                                 "give the frames with stack = [...]") from None
     out = _restore(engine, snapshot, position, stack)
-    out._settle()  # a procedure set up as the current step runs now, as in play
+    if step is None:
+        out._settle()  # a procedure set up as the current step runs now, as in play
+        return out
+    try:
+        out._settle()
+        # the node the position is at must be one a player can be shown
+        if out.is_chance():
+            out.chance_request()
+        elif not out.is_terminal():
+            out.decision()
+            out.legal_actions()
+    except (AssertionError, AttributeError, LookupError, TypeError, ValueError) as exc:
+        # the frames came from frames_for with the step's default arguments: a step with
+        # nothing to work on in this position (a combat step and no combat open, the
+        # engine's own assertion) does not fit it
+        raise UsageError(f"setup: step {step!r} does not fit the position: it cannot run "
+                         f"on it ({type(exc).__name__}{': ' if str(exc) else ''}{exc}); "
+                         "set up what the step works on, or the frames with "
+                         "stack = [...]") from None
     return out
 
 

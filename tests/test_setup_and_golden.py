@@ -97,3 +97,21 @@ def test_setup_refuses_a_step_and_a_stack_that_disagree() -> None:
     with pytest.raises(UsageError, match=r"step 'defend' is not the top of the stack given "
                        r"\('orders'\)"):
         setup(ENGINE, "short", 'step = "defend"\nstack = [["orders", 0, {}]]')
+
+
+@pytest.mark.parametrize(("engine_id", "text", "message"), [
+    ("48th-panzer-korps", 'step = "fire"', r"step 'fire' does not fit the position: it "
+     r"cannot run on it \(AssertionError\)"),
+    ("mortain", 'step = "attackers"', r"step 'attackers' does not fit the position"),
+    ("backhand-blow", 'step = "vr-draw"', r"step 'vr-draw' does not fit the position: it "
+     r"cannot run on it \(ValueError: cannot draw 0"),
+    ("48th-panzer-korps", 'phasing = "soviet"\nstep = "zoc-exit"', r"step 'zoc-exit' cannot "
+     r"be set up from a step name: its frame needs arguments"),
+])
+def test_setup_refuses_a_step_with_nothing_to_work_on(engine_id: str, text: str,
+                                                      message: str) -> None:
+    """Issue 31: a combat step set up with no combat open gave a position whose first
+    question crashed the engine (an assertion, a draw of nothing); setup refuses it."""
+    engine = get(engine_id)
+    with pytest.raises(UsageError, match=message):
+        setup(engine, engine.scenarios()[0].id, text)
