@@ -13,10 +13,15 @@ engine's internals::
 The text names fields of the engine's position dataclass (pbem.codec gives their data
 form); each key given replaces the scenario's starting value, tables merge key by key
 (``forces = {red = {strength = 2}}`` changes only the red strength).  ``step = "NAME"``
-puts the game at that step, with the frames the engine says lie above it
-(:meth:`~pbem.steps.StepState.frames_for`); ``stack = [[step, pc, args], ...]`` gives the
-frames outright.  Keys the engine's adapter (:meth:`~pbem.steps.StepState.setup_data`)
-knows are translated first: units in hexes with their states, markers, shorthand.
+puts the game at that step, with the frames the engine says lie above it in the position
+set up (:meth:`~pbem.steps.StepState.frames_for`, asked after the fields are merged: its
+turn, phase and phasing side, not the scenario's); a step that does not fit that position
+is refused, naming the field (the engine's :class:`~pbem.steps.Misfit`), the entry of
+the sequence of play that would not run it, or what failed when the step's first
+question was asked of the position (a combat step with no combat open).
+``stack = [[step, pc, args], ...]`` gives the frames outright.  Keys the engine's adapter
+(:meth:`~pbem.steps.StepState.setup_data`) knows are translated first: units in hexes
+with their states, markers, shorthand.
 
 :func:`describe` is the reverse (``board.fen()``): the whole position as setup text, so
 ``setup(engine, scenario, describe(state))`` is the same position, digest for digest; the
@@ -26,6 +31,7 @@ a position field that holds ``None`` is written as nothing and keeps its startin
 
 from __future__ import annotations
 
+import itertools
 import json
 import re
 import tomllib
@@ -34,7 +40,7 @@ from typing import Any
 
 from pbem.engine import Engine, State
 from pbem.errors import FormatError, UsageError
-from pbem.steps import StepState
+from pbem.steps import Frame, Misfit, Sequence, StepState
 
 CONTROL = ("step", "stack")
 
@@ -56,26 +62,89 @@ def setup(engine: Engine, scenario: str, data: str | Mapping[str, Any],
     spec = state.setup_data(spec)
     stack: Any = spec.pop("stack", None)
     step = spec.pop("step", None)
+    if stack is not None and step is not None:
+        top = stack[-1][0] if isinstance(stack, list) and stack and isinstance(
+            stack[-1], list) and stack[-1] else None
+        if top != step:
+            raise UsageError(f"setup: step {step!r} is not the top of the stack given "
+                             f"({top!r}): give one or the other")
+    position = _merge(state.setup_position(), spec, "setup")
+    snapshot = state.snapshot()
     if stack is None:
         if step is None:
             stack = state.stack_data()
         else:
+            # the frames above the step are those of the position given (its turn, phase,
+            # phasing side), not of the scenario's start, which the fields replace
+            placed = _restore(engine, snapshot, position, state.stack_data())
+            frames = _frames(placed, step, position)
             try:
-                frames = state.frames_for(str(step))
-            except KeyError:
-                raise UsageError(f"setup: {engine.id} has no step {step!r} to set up at "
-                                 f"(steps: {', '.join(sorted(state.steps))})") from None
-            stack = state.stack_data(frames)
-    position = _merge(state.setup_position(), spec, "setup")
-    snapshot = state.snapshot()
-    snapshot["body"] = {"position": position, "stack": stack}
+                stack = placed.stack_data(frames)
+            except (AttributeError, TypeError, ValueError) as exc:
+                raise UsageError(f"setup: step {step!r} cannot be set up from a step name: "
+                                 f"its frame needs arguments ({type(exc).__name__}: {exc}); "
+                                 "give the frames with stack = [...]") from None
+    out = _restore(engine, snapshot, position, stack)
+    if step is None:
+        out._settle()  # a procedure set up as the current step runs now, as in play
+        return out
     try:
-        out = engine.restore(snapshot)
+        out._settle()
+        # the node the position is at must be one a player can be shown
+        if out.is_chance():
+            out.chance_request()
+        elif not out.is_terminal():
+            out.decision()
+            out.legal_actions()
+    except (AssertionError, AttributeError, LookupError, TypeError, ValueError) as exc:
+        # the frames came from frames_for with the step's default arguments: a step with
+        # nothing to work on in this position (a combat step and no combat open, the
+        # engine's own assertion) does not fit it
+        raise UsageError(f"setup: step {step!r} does not fit the position: it cannot run "
+                         f"on it ({type(exc).__name__}{': ' if str(exc) else ''}{exc}); "
+                         "set up what the step works on, or the frames with "
+                         "stack = [...]") from None
+    return out
+
+
+def _restore(engine: Engine, snapshot: dict[str, Any], position: Any,
+             stack: Any) -> StepState[Any]:
+    try:
+        out = engine.restore({**snapshot, "body": {"position": position, "stack": stack}})
     except FormatError as exc:
         raise UsageError(f"setup: {exc}") from None
     assert isinstance(out, StepState)
-    out._settle()  # a procedure set up as the current step runs now, as in play
     return out
+
+
+def _frames(state: StepState[Any], step: Any, position: Any) -> list[Frame]:
+    """The frames of ``state``'s position at ``step``, refused when the step does not fit
+    the position: the engine says so (:class:`~pbem.steps.Misfit`), or an entry of the
+    sequence of play that calls the step does not apply to it."""
+    if not isinstance(step, str):
+        raise UsageError(f"setup: step: expected a step name, got {type(step).__name__}")
+    engine_id = state.engine.id
+    try:
+        frames = state.frames_for(step)
+    except KeyError:
+        raise UsageError(f"setup: {engine_id} has no step {step!r} to set up at "
+                         f"(steps: {', '.join(sorted(state.steps))})") from None
+    except Misfit as exc:
+        value = position.get(exc.field) if isinstance(position, dict) else None
+        shown = "" if value is None or isinstance(value, dict | list) else f" = {value!r}"
+        raise UsageError(f"setup: step {step!r} does not fit the position: field "
+                         f"{exc.field!r}{shown}: {exc.why}") from None
+    for below, above in itertools.pairwise(frames):
+        sequence = state.steps[below.step]
+        if not isinstance(sequence, Sequence) or not 0 < below.pc <= len(sequence.entries):
+            continue
+        entry = sequence.entries[below.pc - 1]
+        if entry.step == above.step and entry.when is not None and not entry.when(state):
+            raise UsageError(f"setup: step {step!r} does not fit the position: the "
+                             f"sequence of play ({below.step}) runs {entry.step!r} under "
+                             f"{entry.rule} only when it applies, and it does not apply "
+                             "to the position given")
+    return frames
 
 
 def _merge(base: Any, given: Any, where: str) -> Any:

@@ -256,6 +256,17 @@ def step_table(*steps: Step[Any]) -> dict[str, Step[Any]]:
     return table
 
 
+class Misfit(Exception):
+    """Raised by :meth:`StepState.frames_for`: the step asked for does not fit the
+    position (a Combat Phase step set up in a Movement Phase); pbem.setup refuses the
+    setup text, naming ``field``, the position field the step disagrees with."""
+
+    def __init__(self, field: str, why: str) -> None:
+        super().__init__(f"{field}: {why}")
+        self.field = field
+        self.why = why
+
+
 class StepState(State, Generic[P]):
     """A :class:`~pbem.engine.State` whose control flow is steps on a frame stack.
 
@@ -294,7 +305,9 @@ class StepState(State, Generic[P]):
 
     def frames_for(self, step: str) -> list[Frame]:
         """The frame stack of a position at ``step`` (the setup API's ``step = "..."``);
-        engines whose steps nest say how (see pbem.setup)."""
+        engines whose steps nest say how (see pbem.setup).  The position is the one set
+        up (its turn, phase and side as given); raise :class:`Misfit` when ``step`` does
+        not fit it, ``KeyError`` when there is no such step."""
         return [Frame(step)]
 
     def setup_data(self, data: dict[str, Any]) -> dict[str, Any]:

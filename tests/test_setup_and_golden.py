@@ -10,6 +10,7 @@ from toy_engine import ENGINE
 
 from pbem import golden
 from pbem.errors import IllegalAction, UsageError
+from pbem.registry import get
 from pbem.setup import describe, setup
 
 
@@ -76,3 +77,41 @@ def test_check_finds_a_game_that_changed(tmp_path: Path) -> None:
     path.write_text("\n".join(lines) + "\n")
     problems = golden.check_dumps(tmp_path / "dump")
     assert len(problems) == 1 and f"{path.name}:{n + 1}: was" in problems[0]
+
+
+@pytest.mark.parametrize(("engine_id", "step"), [
+    ("48th-panzer-korps", "movement"), ("backhand-blow", "move")])
+def test_setup_builds_the_frames_of_the_side_given(engine_id: str, step: str) -> None:
+    """Issue 31: the frames above ``step`` are those of the position set up (its phasing
+    side), not of the scenario's start, whose phasing side is the Soviet player."""
+    engine = get(engine_id)
+    state = setup(engine, engine.scenarios()[0].id, f'phasing = "german"\nstep = "{step}"')
+    decision = state.decision()
+    assert decision is not None and (decision.side, decision.kind) == ("german", step)
+    # and the frames' own sides, by which the rest of the player turn runs
+    sides = [f[2]["side"] for f in state.stack_data() if f[2].get("side")]
+    assert sides and set(sides) == {"german"}
+
+
+def test_setup_refuses_a_step_and_a_stack_that_disagree() -> None:
+    with pytest.raises(UsageError, match=r"step 'defend' is not the top of the stack given "
+                       r"\('orders'\)"):
+        setup(ENGINE, "short", 'step = "defend"\nstack = [["orders", 0, {}]]')
+
+
+@pytest.mark.parametrize(("engine_id", "text", "message"), [
+    ("48th-panzer-korps", 'step = "fire"', r"step 'fire' does not fit the position: it "
+     r"cannot run on it \(AssertionError\)"),
+    ("mortain", 'step = "attackers"', r"step 'attackers' does not fit the position"),
+    ("backhand-blow", 'step = "vr-draw"', r"step 'vr-draw' does not fit the position: it "
+     r"cannot run on it \(ValueError: cannot draw 0"),
+    ("48th-panzer-korps", 'phasing = "soviet"\nstep = "zoc-exit"', r"step 'zoc-exit' cannot "
+     r"be set up from a step name: its frame needs arguments"),
+])
+def test_setup_refuses_a_step_with_nothing_to_work_on(engine_id: str, text: str,
+                                                      message: str) -> None:
+    """Issue 31: a combat step set up with no combat open gave a position whose first
+    question crashed the engine (an assertion, a draw of nothing); setup refuses it."""
+    engine = get(engine_id)
+    with pytest.raises(UsageError, match=message):
+        setup(engine, engine.scenarios()[0].id, text)

@@ -86,12 +86,12 @@ from engines.motherland.reinforcements import ReinforcementMixin
 from engines.motherland.retreat import RetreatMixin
 from engines.motherland.sequence import SequenceMixin
 from engines.motherland.stacking import StackingMixin
-from engines.motherland.steps import STEPS, GameArgs, PhaseArgs
+from engines.motherland.steps import STEPS, GameArgs, MoveArgs, PhaseArgs, SideArgs
 from engines.motherland.strategic import StrategicMixin
 from engines.motherland.supply import SupplyMixin
 from engines.motherland.victory import VictoryMixin
 from pbem.engine import Event, State
-from pbem.steps import Frame, Roll
+from pbem.steps import Frame, Misfit, Roll
 from pbem.view import BoardView
 
 # the shared names moved to const.py; importers of this module keep finding them here
@@ -100,6 +100,32 @@ __all__ = [
     "LENINGRAD", "MOSCOW", "NOVOROSSIYSK", "ODESSA", "SEVASTOPOL", "SIDES", "SOVIET", "TUAPSE",
     "TURKEY_ENTRY", "_NO_STRATEGIC", "MotherlandCore", "MotherlandState", "other",
 ]
+
+
+#: 3.1: the phases (MotherlandCore.phases' names) whose work holds each step, for the
+#: setup API; a step not named may come in several (a retreat after an overrun or a
+#: combat) and is set up in any
+_SUPPLY = ("supply",)
+_ADMIN = ("admin",)
+_FIGHT = ("move", "combat", "exploit")
+STEP_PHASES: dict[str, tuple[str, ...]] = {
+    **dict.fromkeys(("supply_start", "expend", "supply_status", "airsupply",
+                     "partisan_effects", "partisan_oos", "roll-partisan", "partisan_place",
+                     "isolation_rolls", "roll-isolation", "isolation", "remove_expended"),
+                    _SUPPLY),
+    **dict.fromkeys(("turkey", "roll-turkey", "convert", "combine", "replace",
+                     "roll-production", "produce", "evacuate", "admin_chits", "recovery"),
+                    _ADMIN),
+    "arrivals": ("move",), "reinf": ("move",), "roll-returning": ("move",),
+    "move": ("move", "exploit"),
+    **dict.fromkeys(("combat", "combat_chits", "combat_resolve", "combat_end"),
+                    ("combat",)),
+    **dict.fromkeys(("take", "lose", "apply_side", "stuck_steps", "retreat", "advance_start",
+                     "advance", "roll-crt"), _FIGHT),
+}
+PHASE_NAMES = {"supply": "Mutual Supply Phase", "move": "Movement Phase",
+               "combat": "Combat Phase", "exploit": "Exploitation Movement Phase",
+               "admin": "Administrative Phase"}
 
 
 class MotherlandState(SequenceMixin, MovementMixin, StrategicMixin, OverrunMixin,
@@ -129,14 +155,33 @@ class MotherlandState(SequenceMixin, MovementMixin, StrategicMixin, OverrunMixin
 
     def frames_for(self, step: str) -> list[Frame]:
         """The setup API's ``step = "phase"``: the start of the position's phase (``turn``
-        and ``phase`` as set up); any other step of the game on top of that phase."""
+        and ``phase`` as set up); any other step of the game on top of that phase, the
+        phase's side its side.  A step that belongs to other phases (3.1: ``move`` in a
+        Combat Phase) is refused, naming the field (issue 31)."""
+        if step not in self.steps:
+            raise KeyError(step)
+        if not self.sc.first <= self.pos.turn <= self.sc.last:
+            raise Misfit("turn", f"scenario {self.scenario} is played on turns "
+                                 f"{self.sc.first}-{self.sc.last} (20.0)")
+        phases = self.phases()
         index = self.pos.phase
+        if not 0 <= index < len(phases):
+            raise Misfit("phase", f"the turn has phases 0-{len(phases) - 1} (3.1 A-G)")
         frames = [Frame("game", GameArgs(True)), Frame(self.turn_sequence(), pc=index + 1)]
         if step == "phase":
             return [*frames, Frame("phase", PhaseArgs(index))]
-        if step not in self.steps:
-            raise KeyError(step)
-        return [*frames, Frame(step, self.steps[step].Args())]
+        name, side = phases[index]
+        kinds = STEP_PHASES.get(step)
+        if kinds is not None and name not in kinds:
+            raise Misfit("phase", f"phase {index} of turn {self.pos.turn} is the "
+                                  f"{self._phase_title()} (3.1); {step!r} is a step of the "
+                                  f"{' or '.join(PHASE_NAMES[k] for k in kinds)}")
+        args = self.steps[step].Args()
+        if isinstance(args, MoveArgs):
+            args.side, args.exploit = side, name == "exploit"
+        elif isinstance(args, SideArgs) and step in ("arrivals", "reinf", "combat"):
+            args.side = side
+        return [*frames, Frame(step, args)]
 
     def start_phase(self) -> None:
         """Start the position's phase afresh (``turn`` and ``phase`` as they are now): for

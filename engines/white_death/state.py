@@ -53,7 +53,7 @@ from engines.white_death.turns import TurnState
 from engines.white_death.view import SIDE_COLOR, river_lines
 from pbem.engine import Action, Decision, Event
 from pbem.errors import IllegalAction
-from pbem.steps import Frame, Step
+from pbem.steps import Frame, Misfit, Step
 from pbem.view import BoardView
 
 #: a unit's fields but its marks, as one tuple (read at C speed: every unit, every decision)
@@ -83,7 +83,22 @@ class WDState(TurnState, PlacementState, MovementState, AssaultState):
     start = "game"
 
     def frames_for(self, step: str) -> list[Frame]:
-        return sequence.frames_for(step)
+        frames = sequence.frames_for(step)
+        # the setup API (issue 31): a step the position gives it nothing to do at
+        first, last = self.sc.turns[0], self.sc.turns[-1]
+        if step != "setup" and not first <= self.pos.turn <= last:
+            raise Misfit("turn", f"the scenario is played on turns {first}-{last}")
+        if self.pos.phasing not in SIDE_COLOR:
+            raise Misfit("phasing", f"the side whose impulse it is: one of "
+                                    f"{', '.join(sorted(SIDE_COLOR))} (Rule 5)")
+        if step == "setup" and not self.pos.setup_side:
+            raise Misfit("setup_side", "the side setting up (Campaign setup); none is")
+        if step in ("defensive-fire", "assault-fire") and self.pos.combat is None:
+            raise Misfit("combat", "the fire steps allocate fire at the hex of the combat "
+                                   "open (Rule 5); none is")
+        if step == "advance" and not self.pos.advance:
+            raise Misfit("advance", "no hex is open to an advance after combat (Rule 9.D)")
+        return frames
 
     def _decision(self) -> Decision:
         d = super()._decision()

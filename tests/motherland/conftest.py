@@ -9,6 +9,7 @@ import pytest
 from engines.hexkit.geometry import HexGrid
 from engines.motherland import MotherlandEngine
 from engines.motherland.state import MotherlandState
+from pbem.setup import setup
 from pbem.steps import Frame
 
 DATA = Path(__file__).parent / "data"
@@ -85,29 +86,26 @@ def position(engine: MotherlandEngine, turn: int, phase: str, side: str,
              units: dict[str, str], scenario: str = "6-for-the-motherland",
              partisans: dict[str, str] | None = None, options: dict[str, str] | None = None,
              fields: dict[str, dict[str, Any]] | None = None) -> MotherlandState:
-    """A position with only ``units`` on the map, at the start of ``phase`` of ``turn``."""
-    st = engine.new_state(scenario, options)
-    assert isinstance(st, MotherlandState)
-    for u in st.pos.units.values():
-        u.hex = ""
-        u.box = "out"
-        u.chit = ""
-        u.supply = ""
-        u.return_turn = 0
+    """A position with only ``units`` on the map, at the start of ``phase`` of ``turn``,
+    built by the setup API (``step = "phase"``) as a book position is stated."""
+    start = engine.new_state(scenario, options)
+    assert isinstance(start, MotherlandState)
+    # the scenario starts with no control marker and no partisan (the setup merges
+    # tables, so it could not take them away)
+    assert not start.pos.control and not start.pos.partisans
+    placed: dict[str, Any] = {}
+    for uid, unit in start.setup_position()["units"].items():
+        placed[uid] = {**unit, "hex": "", "box": "out", "chit": "", "supply": "",
+                       "return_turn": 0}
     for uid, h in units.items():
-        unit = st.pos.units[uid]
-        unit.hex = h
-        unit.box = ""
-        unit.steps = st.c(uid).max_steps
+        placed[uid].update(hex=h, box="", steps=start.c(uid).max_steps)
     for uid, extra in (fields or {}).items():
-        for name, value in extra.items():
-            setattr(st.pos.units[uid], name, value)
-    st.pos.turn, st.pos.control, st.pos.combat = turn, {}, None
-    st.pos.partisans = partisans or {}
-    names = st.phases()
-    st.pos.phase = names.index((phase, side))
-    st._touch()
-    st.start_phase()
+        placed[uid].update(extra)
+    start.pos.turn = turn
+    spec = {"turn": turn, "phase": start.phases().index((phase, side)), "units": placed,
+            "partisans": partisans or {}, "step": "phase"}
+    st = setup(engine, scenario, spec, options)
+    assert isinstance(st, MotherlandState)
     return st
 
 

@@ -481,7 +481,7 @@ def admin_choices(rules_engine: MotherlandEngine, sup: str) -> list[str]:
     return seen
 
 
-def test_15_1_1_15_2_2_17_2_2_lack_of_supply_bars_replacements_combining_and_conversion(
+def test_9_5_1_lack_of_supply_bars_replacements_combining_and_conversion(
         rules_engine: MotherlandEngine) -> None:
     """The book's contradiction: 9.5.1 says Lack of Supply units "are not affected";
     15.1.1, 15.2.2 and 17.2.2 bar them.  The engine follows the three specific rules

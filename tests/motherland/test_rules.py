@@ -40,29 +40,29 @@ def roll(st: MotherlandState, die: int) -> list[str]:
 # --- 8.1, 8.2: odds, shifts, the capped die ------------------------------------------------
 
 
-def test_odds_round_for_the_defender_book_example() -> None:
+def test_8_1_odds_round_for_the_defender_book_example() -> None:
     assert rules.column(15, 4, COLS, 0).label == "3:1"  # 8.1 step 2
     assert rules.column(11, 12, COLS, 0).label == "1:2"
 
 
-def test_column_shifts_start_on_the_end_columns_book_examples() -> None:
+def test_8_2_column_shifts_start_on_the_end_columns_book_examples() -> None:
     assert rules.column(9, 1, COLS, -2).label == "5:1"  # 9:1, 2 left
     assert rules.column(1, 5, COLS, 2).label == "1:1"  # 1:5, 2 right
     assert rules.column(3, 1, COLS, -1).label == "2:1"
 
 
-def test_modified_die_roll_is_capped_at_nine() -> None:
+def test_8_2_1_modified_die_roll_is_capped_at_nine() -> None:
     assert rules.final_roll(6, [3, 4]) == 9  # 8.2.1
     assert rules.final_roll(2, [3]) == 5
 
 
-def test_results_decode() -> None:
+def test_8_5_results_decode() -> None:
     assert rules.decode("D2").def_n == 2
     assert rules.decode("1/1").att_mandatory == 1 and rules.decode("1/1").def_mandatory == 1
     assert rules.decode("AE").att_elim and rules.decode("DE").def_elim
 
 
-def test_advance_allowance_book_examples() -> None:
+def test_8_7_advance_allowance_book_examples() -> None:
     assert rules.advance_allowance(3, 1, False) == 2  # example 1
     assert rules.advance_allowance(1, 1, False) == 0  # example 2
     assert rules.advance_allowance(2, 1, False) == 1  # example 3
@@ -86,7 +86,7 @@ def d2_position(eng: MotherlandEngine) -> MotherlandState:
     return st
 
 
-def test_the_d2_example_offers_three_ways(rules_engine: MotherlandEngine) -> None:
+def test_8_5_the_d2_example_offers_three_ways(rules_engine: MotherlandEngine) -> None:
     st = d2_position(rules_engine)
     d = st.decision()
     assert d is not None and d.kind == "result-choice" and d.side == "axis"
@@ -94,7 +94,7 @@ def test_the_d2_example_offers_three_ways(rules_engine: MotherlandEngine) -> Non
                              "take D2 as 0 step 2 retreat"]
 
 
-def test_d2_a_one_step_on_each_corps(rules_engine: MotherlandEngine) -> None:
+def test_8_5_1_d2_a_one_step_on_each_corps(rules_engine: MotherlandEngine) -> None:
     st = d2_position(rules_engine)
     st.apply("take D2 as 2 step 0 retreat")
     assert notations(st) == ["lose 10K", "lose 9K"]
@@ -104,7 +104,7 @@ def test_d2_a_one_step_on_each_corps(rules_engine: MotherlandEngine) -> None:
     assert st.current_player() == "soviet" and dec(st).kind == "combat"  # no advance
 
 
-def test_d2_b_retreat_both_two_hexes_by_priority(rules_engine: MotherlandEngine) -> None:
+def test_8_6_1_d2_b_retreat_both_two_hexes_by_priority(rules_engine: MotherlandEngine) -> None:
     st = d2_position(rules_engine)
     st.apply("take D2 as 0 step 2 retreat")
     # 1314 and 1114 are in Soviet ZOC; 1213 is not: 8.6.1 priority 1 is the only choice
@@ -119,7 +119,7 @@ def test_d2_b_retreat_both_two_hexes_by_priority(rules_engine: MotherlandEngine)
     assert dec(st).kind == "advance" and dec(st).side == "soviet"
 
 
-def test_d2_c_one_step_and_both_retreat_one_hex_then_advance_one(
+def test_8_7_d2_c_one_step_and_both_retreat_one_hex_then_advance_one(
         rules_engine: MotherlandEngine) -> None:
     st = d2_position(rules_engine)
     st.apply("take D2 as 1 step 1 retreat")
@@ -136,7 +136,7 @@ def test_d2_c_one_step_and_both_retreat_one_hex_then_advance_one(
     assert dec(st).kind == "combat"
 
 
-def test_snow_turn_axis_must_retreat(rules_engine: MotherlandEngine) -> None:
+def test_18_2_3_snow_turn_axis_must_retreat(rules_engine: MotherlandEngine) -> None:
     st = position(rules_engine, 5, "combat", "soviet",
                   {"9K": "1214", "10K": "1214", "5A": "1315", "16A": "1215", "19A": "1115"})
     st.pos.cups["A"] = ["A8-6", "A8-6", "A8-6"]
@@ -149,7 +149,7 @@ def test_snow_turn_axis_must_retreat(rules_engine: MotherlandEngine) -> None:
     assert dec(st).kind == "retreat-choice"
 
 
-def test_second_winter_soviet_modifier_is_plus_one(rules_engine: MotherlandEngine) -> None:
+def test_18_2_4_second_winter_soviet_modifier_is_plus_one(rules_engine: MotherlandEngine) -> None:
     st = position(rules_engine, 12, "combat", "soviet",
                   {"9K": "1214", "5A": "1315"})
     st.pos.cups["A"] = ["A8-6"]
@@ -162,7 +162,8 @@ def test_second_winter_soviet_modifier_is_plus_one(rules_engine: MotherlandEngin
 # --- chits (11.0), generals (16.5) -------------------------------------------------------------
 
 
-def test_starred_chit_leaves_the_game_unstarred_returns(rules_engine: MotherlandEngine) -> None:
+def test_11_0_starred_chit_leaves_the_game_unstarred_returns(
+        rules_engine: MotherlandEngine) -> None:
     st = position(rules_engine, 3, "combat", "axis", {"5A": "1214", "16A": "1216"},
                   fields={"5A": {"chit": "A4-3*"}, "16A": {"chit": "A6-5"}})
     before = list(st.pos.cups["A"])
@@ -172,7 +173,7 @@ def test_starred_chit_leaves_the_game_unstarred_returns(rules_engine: Motherland
     assert sorted(st.pos.cups["A"]) == sorted([*before, "A6-5"])  # 11.2 note
 
 
-def test_chit_drawn_before_combat_and_flipped_on_loss(rules_engine: MotherlandEngine) -> None:
+def test_8_5_3_chit_drawn_before_combat_and_flipped_on_loss(rules_engine: MotherlandEngine) -> None:
     st = position(rules_engine, 3, "combat", "axis", {"5A": "1214", "41Pz": "1314"})
     st.apply("attack 1214 with 41Pz")
     req = st.chance_request()
@@ -183,7 +184,7 @@ def test_chit_drawn_before_combat_and_flipped_on_loss(rules_engine: MotherlandEn
     assert st.factors("5A")[:2] == (3, 2)  # the back of the chit
 
 
-def test_general_draws_two_and_the_soviet_keeps_one(rules_engine: MotherlandEngine) -> None:
+def test_16_5_general_draws_two_and_the_soviet_keeps_one(rules_engine: MotherlandEngine) -> None:
     st = position(rules_engine, 3, "combat", "axis", {"5A": "1214", "41Pz": "1314"})
     st.pos.generals = {"Zhukov": "ready"}
     st.pos.cups["A"] = ["A4-3*", "A6-5"]
@@ -202,7 +203,8 @@ def test_general_draws_two_and_the_soviet_keeps_one(rules_engine: MotherlandEngi
     assert st.pos.generals["Zhukov"] == "used"
 
 
-def test_admin_phase_returns_chits_of_units_not_adjacent(rules_engine: MotherlandEngine) -> None:
+def test_11_0_admin_phase_returns_chits_of_units_not_adjacent(
+        rules_engine: MotherlandEngine) -> None:
     st = position(rules_engine, 2, "admin", "", {"5A": "1214", "16A": "2020", "9K": "1314"},
                   fields={"16A": {"chit": "A6-5"}})
     # 5A is next to 9K and has no chit: it must draw (11.1.2); 16A is alone: its chit goes back
@@ -213,7 +215,7 @@ def test_admin_phase_returns_chits_of_units_not_adjacent(rules_engine: Motherlan
 # --- Stalin (16.6), production (12.1) --------------------------------------------------------
 
 
-def test_stalin_escapes_on_one_to_four(rules_engine: MotherlandEngine) -> None:
+def test_16_6_stalin_escapes_on_one_to_four(rules_engine: MotherlandEngine) -> None:
     st = position(rules_engine, 3, "move", "axis", {"41Pz": "2013"})
     st.apply("move 41Pz 2013 2113")
     req = st.chance_request()
@@ -222,7 +224,7 @@ def test_stalin_escapes_on_one_to_four(rules_engine: MotherlandEngine) -> None:
     assert st.pos.stalin == "evacuated" and st.pos.control["2113"] == "axis"
 
 
-def test_stalin_killed_then_surrender_roll(rules_engine: MotherlandEngine) -> None:
+def test_16_6_stalin_killed_then_surrender_roll(rules_engine: MotherlandEngine) -> None:
     st = position(rules_engine, 3, "move", "axis", {"41Pz": "2013", "5A": "0920"})
     st.apply("move 41Pz 2013 2113")
     st.apply_outcome((5,))
@@ -235,7 +237,7 @@ def test_stalin_killed_then_surrender_roll(rules_engine: MotherlandEngine) -> No
     assert result.level == "Axis Strategic Victory"
 
 
-def test_production_roll_and_placement(rules_engine: MotherlandEngine) -> None:
+def test_12_1_production_roll_and_placement(rules_engine: MotherlandEngine) -> None:
     st = position(rules_engine, 3, "admin", "", {"5A": "2020"})
     st.pos.units["OS2"].box = "osm"
     assert st.chance_request().rule == "12.1"
@@ -247,7 +249,7 @@ def test_production_roll_and_placement(rules_engine: MotherlandEngine) -> None:
     assert st.u("OS2").hex == "2020"
 
 
-def test_production_fails_above_the_number(rules_engine: MotherlandEngine) -> None:
+def test_12_1_production_fails_above_the_number(rules_engine: MotherlandEngine) -> None:
     st = position(rules_engine, 3, "admin", "", {"5A": "2020"})
     st.pos.units["OS2"].box = "osm"
     st.pos.eliminated_assets = ["FacKEV", "FacKHA", "FacSLN", "OreKRI"]  # number 4
@@ -258,7 +260,7 @@ def test_production_fails_above_the_number(rules_engine: MotherlandEngine) -> No
 # --- movement (4.0, 5.0) and overrun (7.0) ----------------------------------------------------
 
 
-def test_zoc_to_zoc_only_for_panzers(rules_engine: MotherlandEngine) -> None:
+def test_4_2_zoc_to_zoc_only_for_panzers(rules_engine: MotherlandEngine) -> None:
     # 5A at 1214 exerts ZOC on its six neighbors; 1213 and 1314 are both in it
     st = position(rules_engine, 3, "move", "axis",
                   {"5A": "1214", "9K": "1213", "41Pz": "1213"})
@@ -268,7 +270,7 @@ def test_zoc_to_zoc_only_for_panzers(rules_engine: MotherlandEngine) -> None:
     assert st.u("41Pz").mp == 7 - 3  # 1 MP clear + 2 to leave the ZOC
 
 
-def test_may_always_move_one_hex(rules_engine: MotherlandEngine) -> None:
+def test_5_1_3_may_always_move_one_hex(rules_engine: MotherlandEngine) -> None:
     st = position(rules_engine, 3, "move", "axis", {"9K": "1714"},
                   fields={"9K": {"supply": "out"}})
     assert st.factors("9K")[2] == 2  # Out of Supply halves the Movement Factor (9.5)
@@ -280,13 +282,13 @@ def test_may_always_move_one_hex(rules_engine: MotherlandEngine) -> None:
     assert "move 41Pz 1812 1813" in notations(st2)  # swamp costs 3 mech MP (5.1.3)
 
 
-def test_german_units_cannot_enter_finland(rules_engine: MotherlandEngine) -> None:
+def test_5_2_1_german_units_cannot_enter_finland(rules_engine: MotherlandEngine) -> None:
     st = position(rules_engine, 3, "move", "axis", {"9K": "1403"})
     with pytest.raises(IllegalAction, match=r"5\.2\.1"):
         st.apply("move 9K 1403 1402")
 
 
-def test_overrun_below_one_to_three_is_automatic_a2(rules_engine: MotherlandEngine) -> None:
+def test_7_1_overrun_below_one_to_three_is_automatic_a2(rules_engine: MotherlandEngine) -> None:
     st = position(rules_engine, 8, "move", "soviet",
                   {"5A": "1215", "41Pz": "1214", "47Pz": "1214", "9K": "1214"},
                   fields={"5A": {"chit": "A4-3*"}})
@@ -296,27 +298,27 @@ def test_overrun_below_one_to_three_is_automatic_a2(rules_engine: MotherlandEngi
     assert dec(st).kind == "result-choice" and dec(st).side == "soviet"
 
 
-def test_soviet_overrun_costs_two_in_snow(rules_engine: MotherlandEngine) -> None:
+def test_18_2_4_soviet_overrun_costs_two_in_snow(rules_engine: MotherlandEngine) -> None:
     st = position(rules_engine, 12, "move", "soviet",
                   {"1T": "1215", "9K": "1214"}, fields={"1T": {"chit": "A8-6"}})
     st.apply("overrun 1214 with 1T")
     assert st.u("1T").mp == 6 - 2  # 7.2.5
 
 
-def test_no_overrun_across_a_major_river(rules_engine: MotherlandEngine) -> None:
+def test_7_2_no_overrun_across_a_major_river(rules_engine: MotherlandEngine) -> None:
     st = position(rules_engine, 3, "move", "axis", {"41Pz": "1519", "5A": "1619"})
     with pytest.raises(IllegalAction, match=r"7\.2"):
         st.apply("overrun 1619 with 41Pz")
 
 
-def test_attack_across_the_sea_is_refused(rules_engine: MotherlandEngine) -> None:
+def test_8_3_9_attack_across_the_sea_is_refused(rules_engine: MotherlandEngine) -> None:
     st = position(rules_engine, 3, "combat", "axis", {"9K": "1010", "5A": "1011"})
     assert not any(a.notation().startswith("attack") for a in st.legal_actions())
     with pytest.raises(IllegalAction, match=r"8\.3\.9"):
         st.apply("attack 1011 with 9K")
 
 
-def test_river_doubles_defense(rules_engine: MotherlandEngine) -> None:
+def test_8_4_1_river_doubles_defense(rules_engine: MotherlandEngine) -> None:
     st = position(rules_engine, 3, "combat", "axis", {"41Pz": "1519", "5A": "1619"},
                   fields={"5A": {"chit": "A4-3*"}})
     texts = [e.text for e in st.apply("attack 1619 with 41Pz")]
@@ -326,7 +328,7 @@ def test_river_doubles_defense(rules_engine: MotherlandEngine) -> None:
 # --- stacking (6.0), sequence of play (3.0) -------------------------------------------------
 
 
-def test_overstacking_is_removed_by_the_opponent(rules_engine: MotherlandEngine) -> None:
+def test_6_6_overstacking_is_removed_by_the_opponent(rules_engine: MotherlandEngine) -> None:
     st = position(rules_engine, 3, "move", "axis",
                   {"1K": "2020", "2K": "2020", "4K": "2020", "5K": "2021", "5A": "0920"})
     st.apply("move 5K 2021 2020")
@@ -338,7 +340,7 @@ def test_overstacking_is_removed_by_the_opponent(rules_engine: MotherlandEngine)
     assert st.u("2K").box == "elim"
 
 
-def test_sequence_of_play_flips_after_turn_eleven(engine: MotherlandEngine) -> None:
+def test_3_0_sequence_of_play_flips_after_turn_eleven(engine: MotherlandEngine) -> None:
     st = engine.new_state("4-uranus")
     assert isinstance(st, MotherlandState)
     assert st.phases()[1] == ("move", "soviet") and st.phases()[3] == ("exploit", "soviet")
@@ -350,7 +352,7 @@ def test_sequence_of_play_flips_after_turn_eleven(engine: MotherlandEngine) -> N
 # --- supply (9.0) ------------------------------------------------------------------------------
 
 
-def test_supply_lack_then_out_then_isolation(rules_engine: MotherlandEngine) -> None:
+def test_9_1_supply_lack_then_out_then_isolation(rules_engine: MotherlandEngine) -> None:
     units = {"9K": "1010", "5A": "1112", "16A": "0911", "19A": "0909", "20A": "1109",
              "31A": "1210"}
     st = position(rules_engine, 3, "supply", "", units)
@@ -361,7 +363,7 @@ def test_supply_lack_then_out_then_isolation(rules_engine: MotherlandEngine) -> 
     assert st.is_chance() and st.chance_request().rule == "9.1.3"
 
 
-def test_units_near_a_source_are_in_supply(rules_engine: MotherlandEngine) -> None:
+def test_9_2_units_near_a_source_are_in_supply(rules_engine: MotherlandEngine) -> None:
     st = position(rules_engine, 3, "supply", "", {"9K": "0510", "5A": "2410"})
     assert st.u("9K").supply == "" and st.u("5A").supply == ""
 
@@ -410,7 +412,7 @@ def test_every_stand_in_is_marked(engine: MotherlandEngine) -> None:
         assert what in marked
 
 
-def test_turn_track_weather_from_the_book(engine: MotherlandEngine) -> None:
+def test_18_0_turn_track_weather_from_the_book(engine: MotherlandEngine) -> None:
     turns = engine.data.turns
     assert [t for t in turns if turns[t].weather == "mud"] == [4, 7, 11, 14, 18, 21]
     assert [t for t in turns if turns[t].weather == "snow"] == [5, 6, 12, 13, 19, 20]
@@ -425,7 +427,7 @@ def test_scenario_lengths(engine: MotherlandEngine) -> None:
                    "6-for-the-motherland": (1, 22)}
 
 
-def test_units_retreated_into_a_hex_do_not_defend_and_die_on_a_result(
+def test_8_6_5_units_retreated_into_a_hex_do_not_defend_and_die_on_a_result(
         rules_engine: MotherlandEngine) -> None:
     st = position(rules_engine, 3, "combat", "axis",
                   {"41Pz": "1314", "5A": "1214", "16A": "1214"},
@@ -438,7 +440,7 @@ def test_units_retreated_into_a_hex_do_not_defend_and_die_on_a_result(
     assert any("8.6.5" in t for t in texts)
 
 
-def test_generals_also_serve_the_administrative_draws(rules_engine: MotherlandEngine) -> None:
+def test_16_5_generals_also_serve_the_administrative_draws(rules_engine: MotherlandEngine) -> None:
     st = position(rules_engine, 2, "admin", "", {"5A": "1214", "9K": "1314"})
     # no general has arrived by turn 2: give one and run the chit step again
     st.pos.generals = {"Konev": "ready"}
@@ -455,7 +457,7 @@ def test_generals_also_serve_the_administrative_draws(rules_engine: MotherlandEn
 ROW20 = " ".join(f"{c:02d}20" for c in range(24, 8, -1))  # 2420 ... 0920, 15 hexes of rail
 
 
-def test_strategic_movement_fifteen_hexes_in_supply(rules_engine: MotherlandEngine) -> None:
+def test_5_3_strategic_movement_fifteen_hexes_in_supply(rules_engine: MotherlandEngine) -> None:
     st = position(rules_engine, 3, "move", "soviet", {"5A": "2420", "9K": "0305"})
     st.apply(f"strategic 5A {ROW20}")
     assert st.u("5A").hex == "0920" and st.u("5A").mode == "strat"
@@ -463,20 +465,21 @@ def test_strategic_movement_fifteen_hexes_in_supply(rules_engine: MotherlandEngi
         st.apply("move 5A 0920 0820")  # 5.3: no regular move after a strategic one
 
 
-def test_strategic_movement_keeps_two_hexes_from_the_enemy(
+def test_5_3_1_strategic_movement_keeps_two_hexes_from_the_enemy(
         rules_engine: MotherlandEngine) -> None:
     st = position(rules_engine, 3, "move", "soviet", {"5A": "2420", "9K": "1622"})
     with pytest.raises(IllegalAction, match=r"5\.3\.1"):
         st.apply(f"strategic 5A {ROW20}")
 
 
-def test_no_strategic_movement_on_turn_one(rules_engine: MotherlandEngine) -> None:
+def test_20_1_no_strategic_movement_on_turn_one(rules_engine: MotherlandEngine) -> None:
     st = position(rules_engine, 1, "move", "soviet", {"5A": "2420", "9K": "0305"})
     with pytest.raises(IllegalAction, match=r"20\.1"):
         st.apply(f"strategic 5A {ROW20}")
 
 
-def test_sea_transport_needs_sevastopol_on_the_black_sea(rules_engine: MotherlandEngine) -> None:
+def test_5_5_sea_transport_needs_sevastopol_on_the_black_sea(
+        rules_engine: MotherlandEngine) -> None:
     st = position(rules_engine, 3, "move", "soviet", {"5A": "1530", "9K": "0305"})
     assert "ship 5A to 0926" in notations(st)
     st.apply("ship 5A to 0926")
@@ -487,7 +490,7 @@ def test_sea_transport_needs_sevastopol_on_the_black_sea(rules_engine: Motherlan
     assert not any(a.notation().startswith("ship") for a in st2.legal_actions())
 
 
-def test_exploitation_panzers_full_infantry_one_hex(rules_engine: MotherlandEngine) -> None:
+def test_5_4_exploitation_panzers_full_infantry_one_hex(rules_engine: MotherlandEngine) -> None:
     st = position(rules_engine, 3, "exploit", "axis",
                   {"41Pz": "1213", "9K": "1010", "10K": "1315", "5A": "1214"})
     moves = notations(st)
@@ -505,7 +508,7 @@ def test_exploitation_panzers_full_infantry_one_hex(rules_engine: MotherlandEngi
 # --- administrative phase: KG (15.2), replacements (15.1), conversion (17.2) ----------------
 
 
-def test_two_kampfgruppen_combine_into_a_corps(rules_engine: MotherlandEngine) -> None:
+def test_15_2_two_kampfgruppen_combine_into_a_corps(rules_engine: MotherlandEngine) -> None:
     st = position(rules_engine, 3, "admin", "", {"1K": "2020", "2K": "2020"},
                   fields={"1K": {"steps": 1}, "2K": {"steps": 1}})
     assert "combine 1K 2K" in notations(st)
@@ -514,7 +517,7 @@ def test_two_kampfgruppen_combine_into_a_corps(rules_engine: MotherlandEngine) -
     assert st.factors("1K") == (5, 7, 4)  # 15.2.1 two 2-3-5 KGs make a 5-7-4 corps
 
 
-def test_mud_turn_replacements(rules_engine: MotherlandEngine) -> None:
+def test_15_1_mud_turn_replacements(rules_engine: MotherlandEngine) -> None:
     st = position(rules_engine, 4, "admin", "", {"1K": "2020", "41Pz": "2120"},
                   fields={"1K": {"steps": 1}, "41Pz": {"steps": 2}})
     d = st.decision()
@@ -526,7 +529,7 @@ def test_mud_turn_replacements(rules_engine: MotherlandEngine) -> None:
     assert st.u("1K").steps == 2  # the KG is a corps again, on its reduced side
 
 
-def test_guards_conversion_draws_a_fresh_b_chit(rules_engine: MotherlandEngine) -> None:
+def test_17_2_guards_conversion_draws_a_fresh_b_chit(rules_engine: MotherlandEngine) -> None:
     st = position(rules_engine, 7, "admin", "", {"5A": "2020"},
                   fields={"5A": {"chit": "A4-3*", "steps": 1}, "1Gd": {"box": "conv"}})
     assert notations(st) == ["convert 5A to 1Gd", "end conversions"]
@@ -541,7 +544,8 @@ def test_guards_conversion_draws_a_fresh_b_chit(rules_engine: MotherlandEngine) 
 # --- supports: Railroad Gun (16.2), air (14.1) ----------------------------------------------
 
 
-def test_railroad_gun_adds_four_against_a_fortified_city(rules_engine: MotherlandEngine) -> None:
+def test_16_2_railroad_gun_adds_four_against_a_fortified_city(
+        rules_engine: MotherlandEngine) -> None:
     st = position(rules_engine, 9, "combat", "axis",
                   {"41Pz": "1710", "RRGun": "1810", "5A": "1610"},
                   fields={"5A": {"chit": "A4-3*"}})
@@ -551,7 +555,7 @@ def test_railroad_gun_adds_four_against_a_fortified_city(rules_engine: Motherlan
     assert st.u("RRGun").box == "removed"  # used once (16.2 note)
 
 
-def test_air_support_shifts_two_right_not_in_snow(rules_engine: MotherlandEngine) -> None:
+def test_14_1_air_support_shifts_two_right_not_in_snow(rules_engine: MotherlandEngine) -> None:
     st = position(rules_engine, 3, "combat", "axis",
                   {"41Pz": "1314", "5A": "1214", "AB1": "1412"}, fields={"5A": {"chit": "A8-6"}})
     texts = [e.text for e in st.apply("attack 1214 with 41Pz and air")]
@@ -566,7 +570,7 @@ def test_air_support_shifts_two_right_not_in_snow(rules_engine: MotherlandEngine
 # --- partisans (10.1), special rules (16.3, 16.4) -------------------------------------------
 
 
-def test_partisans_mark_the_nearest_german_units(rules_engine: MotherlandEngine) -> None:
+def test_10_1_partisans_mark_the_nearest_german_units(rules_engine: MotherlandEngine) -> None:
     st = position(rules_engine, 3, "supply", "",
                   {"SB1": "1010", "9K": "1009", "10K": "1212", "5A": "2420"},
                   partisans={"Kovpak": "1010"})
@@ -582,7 +586,7 @@ def test_partisans_mark_the_nearest_german_units(rules_engine: MotherlandEngine)
     assert st.u("9K").supply == "out" and st.u("SB1").supply == ""
 
 
-def test_mech_groups_leave_after_turn_four(rules_engine: MotherlandEngine) -> None:
+def test_16_4_mech_groups_leave_after_turn_four(rules_engine: MotherlandEngine) -> None:
     st = position(rules_engine, 4, "admin", "", {"MG1": "2020", "9K": "0305"},
                   fields={"21A": {"box": "track", "return_turn": 7}})
     while not st.is_terminal() and st.pos.turn == 4:
@@ -594,7 +598,8 @@ def test_mech_groups_leave_after_turn_four(rules_engine: MotherlandEngine) -> No
     assert st.u("MG1").box == "removed" and st.u("21A").hex == "2020"  # 16.4
 
 
-def test_retreat_into_enemy_zoc_costs_the_stack_one_step(rules_engine: MotherlandEngine) -> None:
+def test_4_2_1_retreat_into_enemy_zoc_costs_the_stack_one_step(
+        rules_engine: MotherlandEngine) -> None:
     st = position(rules_engine, 3, "combat", "soviet",
                   {"9K": "1214", "10K": "1214", "5A": "1315", "16A": "1215", "19A": "1115",
                    "OS1": "1216", "31A": "1212"})
@@ -615,7 +620,7 @@ def test_retreat_into_enemy_zoc_costs_the_stack_one_step(rules_engine: Motherlan
 # --- victory (19.0) ------------------------------------------------------------------------------
 
 
-def test_front_line_counts_the_missing_hexes(rules_engine: MotherlandEngine) -> None:
+def test_19_2_front_line_counts_the_missing_hexes(rules_engine: MotherlandEngine) -> None:
     st = position(rules_engine, 3, "combat", "axis", {"SB1": "2020", "5A": "2820"})
     # 36 rows to cross; the supply base's own hex counts (occupied), its ZOC does not (4.1)
     assert st.front_line_gap("axis") == 35
@@ -623,7 +628,7 @@ def test_front_line_counts_the_missing_hexes(rules_engine: MotherlandEngine) -> 
     assert st2.front_line_gap("axis") == 33  # 1001-1003 held by the unit and its ZOC
 
 
-def test_moscow_ten_points_held_five_recaptured(rules_engine: MotherlandEngine) -> None:
+def test_19_1_moscow_ten_points_held_five_recaptured(rules_engine: MotherlandEngine) -> None:
     st = position(rules_engine, 3, "combat", "axis", {"9K": "2113", "5A": "2820"})
     st.pos.control = {"2113": "axis"}  # 19.1 example
     st._touch()
@@ -636,7 +641,7 @@ def test_moscow_ten_points_held_five_recaptured(rules_engine: MotherlandEngine) 
 # --- optional rules (21.0) -------------------------------------------------------------------
 
 
-def test_baku_raid_can_end_the_war(rules_engine: MotherlandEngine) -> None:
+def test_21_1_baku_raid_can_end_the_war(rules_engine: MotherlandEngine) -> None:
     st = position(rules_engine, 9, "move", "axis", {"41Pz": "2434", "5A": "1010"},
                   options={"baku": "on"})
     assert "baku 41Pz" in notations(st)
@@ -647,14 +652,14 @@ def test_baku_raid_can_end_the_war(rules_engine: MotherlandEngine) -> None:
     assert result is not None and result.winner == "axis"
 
 
-def test_baku_needs_the_option(rules_engine: MotherlandEngine) -> None:
+def test_21_1_baku_needs_the_option(rules_engine: MotherlandEngine) -> None:
     st = position(rules_engine, 9, "move", "axis", {"41Pz": "2434", "5A": "1010"})
     assert "baku 41Pz" not in notations(st)
     with pytest.raises(IllegalAction, match=r"21\.1\.1"):
         st.apply("baku 41Pz")
 
 
-def test_turkey_enters_on_a_low_roll(engine: MotherlandEngine) -> None:
+def test_21_2_turkey_enters_on_a_low_roll(engine: MotherlandEngine) -> None:
     south = sorted(engine.data.area("south_of_turkey_trigger_line") - engine.data.water)
     st = position(engine, 9, "admin", "", {"41Pz": south[0], "5A": "2113"},
                   options={"turkey": "on"})
@@ -663,7 +668,7 @@ def test_turkey_enters_on_a_low_roll(engine: MotherlandEngine) -> None:
     assert st.pos.turkey and st.u("Tur1").hex == "1735"
 
 
-def test_air_bases_move_last_then_exploitation_is_free_again(
+def test_5_2_3_air_bases_move_last_then_exploitation_is_free_again(
         rules_engine: MotherlandEngine) -> None:
     st = position(rules_engine, 3, "move", "axis",
                   {"AB1": "1010", "41Pz": "1213", "9K": "0808", "5A": "2420"})
@@ -676,7 +681,7 @@ def test_air_bases_move_last_then_exploitation_is_free_again(
     assert any(a.notation().startswith("move 41Pz") for a in st.legal_actions())
 
 
-def test_soviet_infantry_trace_supply_over_the_ice_in_snow(
+def test_9_2_1_soviet_infantry_trace_supply_over_the_ice_in_snow(
         rules_engine: MotherlandEngine) -> None:
     """9.2.1: 0405 -> 0505 -> 0506 -> 0606 over the frozen water, for Soviet infantry only."""
     st = position(rules_engine, 5, "combat", "axis", {"5A": "0606", "9K": "2020"})
@@ -710,7 +715,7 @@ def _supply_phase_again(st: MotherlandState) -> None:
     st.start_phase()
 
 
-def test_soviet_sea_supply_through_tuapse_or_novorossiysk(engine: MotherlandEngine) -> None:
+def test_9_6_3_soviet_sea_supply_through_tuapse_or_novorossiysk(engine: MotherlandEngine) -> None:
     """9.6.3: a besieged Soviet port on the Black Sea is supplied by ship while Tuapse or
     Novorossiysk is Soviet and railed to a source; the Sea of Azov does not count."""
     st, _ = _besieged(engine, "soviet", "0722", "10A")  # Odessa
@@ -723,7 +728,7 @@ def test_soviet_sea_supply_through_tuapse_or_novorossiysk(engine: MotherlandEngi
     assert not st.in_supply("10A")
 
 
-def test_axis_in_sevastopol_closes_odessa_to_soviet_sea_supply(
+def test_9_6_1_axis_in_sevastopol_closes_odessa_to_soviet_sea_supply(
         engine: MotherlandEngine) -> None:
     """9.6.1 note: an Axis unit in Sevastopol as the Mutual Supply Phase begins: no Soviet
     sea supply from Odessa; once the Soviets recapture Sevastopol, it is open again."""
@@ -737,14 +742,15 @@ def test_axis_in_sevastopol_closes_odessa_to_soviet_sea_supply(
     assert st.in_supply("10A")
 
 
-def test_an_empty_axis_held_sevastopol_does_not_close_odessa(engine: MotherlandEngine) -> None:
+def test_9_6_1_an_empty_axis_held_sevastopol_does_not_close_odessa(
+        engine: MotherlandEngine) -> None:
     st, _ = _besieged(engine, "soviet", "0722", "10A")
     st.pos.control["0926"] = "axis"
     _supply_phase_again(st)
     assert not st.pos.odessa_closed and st.in_supply("10A")
 
 
-def test_german_sea_supply_on_the_baltic_needs_danzig_and_konigsberg(
+def test_9_6_2_german_sea_supply_on_the_baltic_needs_danzig_and_konigsberg(
         engine: MotherlandEngine) -> None:
     """9.6.2: a German corps besieged in Axis-held Riga is supplied by ship while the Axis
     holds Danzig and Königsberg; with Königsberg lost it is not."""
@@ -761,7 +767,7 @@ def test_german_sea_supply_on_the_baltic_needs_danzig_and_konigsberg(
     assert not st.in_supply("9K")
 
 
-def test_new_partisans_must_be_placed_on_a_supply_base(rules_engine: MotherlandEngine) -> None:
+def test_10_2_new_partisans_must_be_placed_on_a_supply_base(rules_engine: MotherlandEngine) -> None:
     st = position(rules_engine, 3, "supply", "",
                   {"SB1": "1010", "SB2": "2010", "9K": "1009", "5A": "2420"},
                   partisans={"Kovpak": ""})
@@ -774,7 +780,7 @@ def test_new_partisans_must_be_placed_on_a_supply_base(rules_engine: MotherlandE
     assert st.pos.partisans["Kovpak"] == "2010"
 
 
-def test_a_forced_partisan_placement_is_applied(rules_engine: MotherlandEngine) -> None:
+def test_10_2_a_forced_partisan_placement_is_applied(rules_engine: MotherlandEngine) -> None:
     st = position(rules_engine, 3, "supply", "",
                   {"SB1": "1010", "9K": "1009", "5A": "2420"}, partisans={"Kovpak": ""})
     while st.current_player() == "axis" and st.phase()[0] == "supply":
@@ -782,7 +788,7 @@ def test_a_forced_partisan_placement_is_applied(rules_engine: MotherlandEngine) 
     assert st.pos.partisans["Kovpak"] == "1010"
 
 
-def test_advance_example_one_tanks_go_two_hexes(rules_engine: MotherlandEngine) -> None:
+def test_8_7_advance_example_one_tanks_go_two_hexes(rules_engine: MotherlandEngine) -> None:
     """8.7 example 1: D3, one step lost, two hexes of retreat: advance up to two hexes."""
     st = position(rules_engine, 15, "combat", "soviet",
                   {"9K": "1214", "1T": "1315", "2T": "1215", "5A": "1115", "OS1": "1216"})
@@ -803,7 +809,7 @@ def test_advance_example_one_tanks_go_two_hexes(rules_engine: MotherlandEngine) 
     st.apply("end advance")
 
 
-def test_advance_example_two_no_advance_after_a_mandatory_exchange(
+def test_8_7_advance_example_two_no_advance_after_a_mandatory_exchange(
         rules_engine: MotherlandEngine) -> None:
     """8.7 example 2: a one-step attacker dies of a mandatory 1/1; the defender stays."""
     st2 = position(rules_engine, 3, "combat", "axis", {"1K": "1315", "5A": "1214"},
@@ -816,7 +822,7 @@ def test_advance_example_two_no_advance_after_a_mandatory_exchange(
     assert dec(st2).kind == "combat"  # and no advance was offered (1 - 1 = 0)
 
 
-def test_overrun_together_only_as_a_stack(rules_engine: MotherlandEngine) -> None:
+def test_7_1_overrun_together_only_as_a_stack(rules_engine: MotherlandEngine) -> None:
     """7.1 with 5.1: units from two start hexes meeting in one hex are not one stack."""
     st = position(rules_engine, 3, "move", "axis",
                   {"41Pz": "1212", "47Pz": "1113", "5A": "1214"}, fields={"5A": {"chit": "C1-2*"}})
@@ -840,7 +846,7 @@ def test_queued_draws_meet_an_empty_cup(rules_engine: MotherlandEngine) -> None:
     assert {st.u("16A").chit, st.u("5A").chit} == {"A6-5", "A4-3*"}
 
 
-def test_zitadelle_opens_with_the_axis_moving_first_then_soviets_lead(
+def test_20_5_zitadelle_opens_with_the_axis_moving_first_then_soviets_lead(
         engine: MotherlandEngine) -> None:
     """20.5 rule 2 (stand-in for the lost list): the Axis moves first on turn 16 of
     scenario 5 only; from turn 17 the 12-22 sequence (Soviets first, 3.0) applies, and

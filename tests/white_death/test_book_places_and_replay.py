@@ -20,7 +20,7 @@ def test_check_names_a_missing_place(monkeypatch: pytest.MonkeyPatch) -> None:
     assert ENGINE.check_scenarios() == ["white-death: Rule 20: no place 'Kholm' on the map"]
 
 
-def test_opponent_sees_a_unit_move_but_not_which() -> None:
+def test_4_C_opponent_sees_a_unit_move_but_not_which() -> None:
     state = ENGINE.new_state("purkayev")
     while state.is_chance():
         state.apply_outcome((1,) * len(state.chance_request().dice))

@@ -16,7 +16,7 @@ from .conftest import (
 from .positions import GERMAN_IMPULSE, position, purkayev_turn_1_german
 
 
-def test_soviet_moves_first_and_decides_mps(engine: WhiteDeath) -> None:
+def test_5_soviet_moves_first_and_decides_mps(engine: WhiteDeath) -> None:
     s = position(engine)
     d = s.decision()
     assert d is not None and d.side == "soviet" and d.kind == "impulse-mps"
@@ -24,7 +24,7 @@ def test_soviet_moves_first_and_decides_mps(engine: WhiteDeath) -> None:
     refused(s, "impulse 11", "Rule 5")
 
 
-def test_impulses_alternate_until_one_side_is_spent(engine: WhiteDeath) -> None:
+def test_5_impulses_alternate_until_one_side_is_spent(engine: WhiteDeath) -> None:
     s = position(engine, """
         [units]
         "1188/357" = "2010"
@@ -45,7 +45,7 @@ def test_impulses_alternate_until_one_side_is_spent(engine: WhiteDeath) -> None:
     assert s.current_player() == "soviet" and s.pos.mps == {"soviet": 10, "german": 10}
 
 
-def test_zoc_stops_movement_and_leaving_costs_one(engine: WhiteDeath) -> None:
+def test_3_zoc_stops_movement_and_leaving_costs_one(engine: WhiteDeath) -> None:
     s = position(engine, """
         [units]
         "1188/357" = "1810"
@@ -77,7 +77,7 @@ def test_enemy_hex_and_prohibited_terrain(engine: WhiteDeath) -> None:
     refused(s, "move tk/18M 1810 1910", "Rule 6.A") if False else None
 
 
-def test_weapons_unit_may_not_enter_zoc_alone(engine: WhiteDeath) -> None:
+def test_3_C_weapons_unit_may_not_enter_zoc_alone(engine: WhiteDeath) -> None:
     alone = """
         [units]
         "at/3S" = "1710"
@@ -92,7 +92,7 @@ def test_weapons_unit_may_not_enter_zoc_alone(engine: WhiteDeath) -> None:
     assert s.pos.units["at/3S"].loc == "1610"
 
 
-def test_afv_transit_draws_antitank_fire(engine: WhiteDeath) -> None:
+def test_3_A_afv_transit_draws_antitank_fire(engine: WhiteDeath) -> None:
     s = position(engine, """
         [units]
         "tk/18M" = "1709"
@@ -114,7 +114,7 @@ def test_afv_transit_draws_antitank_fire(engine: WhiteDeath) -> None:
     assert s.pos.units["tk/18M"].loc != out
 
 
-def test_soviet_needs_three_mps_to_assault_german_one(engine: WhiteDeath) -> None:
+def test_5_soviet_needs_three_mps_to_assault_german_one(engine: WhiteDeath) -> None:
     s = position(engine, """
         [units]
         "1188/357" = "1610"
@@ -166,7 +166,7 @@ def test_assault_sequence_and_decision_points(engine: WhiteDeath) -> None:
     assert s.pos.units["I/504"].strength <= 2 or not s.on_map("I/504")
 
 
-def test_weapons_units_fired_at_last_and_no_better(engine: WhiteDeath) -> None:
+def test_9_C_3_weapons_units_fired_at_last_and_no_better(engine: WhiteDeath) -> None:
     s = position(engine, """
         [units]
         "1188/357" = "1610"
@@ -182,7 +182,7 @@ def test_weapons_units_fired_at_last_and_no_better(engine: WhiteDeath) -> None:
     s.apply("fire 2 at Pzjg/LIX")  # 2 against 4 is 1:2
 
 
-def test_tank_fright(engine: WhiteDeath) -> None:
+def test_14_C_2_tank_fright(engine: WhiteDeath) -> None:
     s = position(engine, """
         [units]
         "tk/18M" = "1610"
@@ -198,7 +198,7 @@ def test_tank_fright(engine: WhiteDeath) -> None:
         "tank fright" in p for p in purposes)
 
 
-def test_garrisons_rule_22(engine: WhiteDeath) -> None:
+def test_22_garrisons(engine: WhiteDeath) -> None:
     s = purkayev_turn_1_german(engine)
     vl_unit = next(x for x in s.side_units("german") if s.pos.units[x].garrison == "vl")
     h = s.pos.units[vl_unit].loc
@@ -220,7 +220,7 @@ def test_intrinsic_garrisons_west_of_the_lowatj(engine: WhiteDeath) -> None:
     assert not any(p.id.startswith("garrison/") for p in view.pieces)
 
 
-def test_limited_intelligence(engine: WhiteDeath) -> None:
+def test_4_C_limited_intelligence(engine: WhiteDeath) -> None:
     s = position(engine, """
         [units]
         "I/504" = "1510"
@@ -235,7 +235,7 @@ def test_limited_intelligence(engine: WhiteDeath) -> None:
     assert len([p for p in german.pieces if p.location == "1510" and not p.hidden]) == 2
 
 
-def test_bunker_spares_morale_checks(engine: WhiteDeath) -> None:
+def test_19_bunker_spares_morale_checks(engine: WhiteDeath) -> None:
     for level, exempt in ((10, True), (2, False)):
         s = position(engine, f"""
             bunkers = [{{hex = "1207", strength = {level}}}]
@@ -245,7 +245,7 @@ def test_bunker_spares_morale_checks(engine: WhiteDeath) -> None:
         assert s.morale_exempt("I/277", "assault") == exempt
 
 
-def test_rail_movement(engine: WhiteDeath) -> None:
+def test_8_rail_movement(engine: WhiteDeath) -> None:
     s = position(engine, GERMAN_IMPULSE + """
         [units]
         "I/504" = "0312"
@@ -269,7 +269,7 @@ def test_notation_round_trip(engine: WhiteDeath) -> None:
         assert s.parse_action(text).notation() == text
 
 
-def test_tank_fright_without_fire_is_an_unmodified_check(engine: WhiteDeath) -> None:
+def test_14_C_2_tank_fright_without_fire_is_an_unmodified_check(engine: WhiteDeath) -> None:
     s = position(engine, """
         [units]
         "tk/18M" = "1610"
@@ -285,7 +285,7 @@ def test_tank_fright_without_fire_is_an_unmodified_check(engine: WhiteDeath) -> 
     assert any("morale check for I/504" in p and "(+" in p for p in purposes)
 
 
-def test_barrage_costs_supply_and_rolls_per_unit(engine: WhiteDeath) -> None:
+def test_11_B_barrage_costs_supply_and_rolls_per_unit(engine: WhiteDeath) -> None:
     s = position(engine, """
         [units]
         "hvy/KF" = "1810"
@@ -307,7 +307,7 @@ def test_barrage_costs_supply_and_rolls_per_unit(engine: WhiteDeath) -> None:
     assert any(p.startswith("morale check") for p in rolls)  # losses force a check
 
 
-def test_observation_and_line_of_sight(engine: WhiteDeath) -> None:
+def test_11_B_3_observation_and_line_of_sight(engine: WhiteDeath) -> None:
     units = """
         [units]
         "1188/357" = "2010"
@@ -319,7 +319,7 @@ def test_observation_and_line_of_sight(engine: WhiteDeath) -> None:
     assert not s.sees("1188/357", "1810")
 
 
-def test_isolation_halves_fire_and_worsens_morale(engine: WhiteDeath) -> None:
+def test_15_isolation_halves_fire_and_worsens_morale(engine: WhiteDeath) -> None:
     s = position(engine, """
         [units]
         "I/504" = "1010"
@@ -336,7 +336,7 @@ def test_isolation_halves_fire_and_worsens_morale(engine: WhiteDeath) -> None:
     assert s.morale_modifiers("I/504", 0) == 1
 
 
-def test_brandenburgers_lead_a_stack_through_zocs(engine: WhiteDeath) -> None:
+def test_21_B_brandenburgers_lead_a_stack_through_zocs(engine: WhiteDeath) -> None:
     s = position(engine, GERMAN_IMPULSE + """
         [units]
         "1/Br803" = "1310"
@@ -357,7 +357,7 @@ def test_brandenburgers_lead_a_stack_through_zocs(engine: WhiteDeath) -> None:
     refused(s, f"move I/277 {nxt} {s.map.neighbors(nxt)[0]}", "Rule 3")
 
 
-def test_barrage_supply_counts_the_assault_point(engine: WhiteDeath) -> None:
+def test_15_A_barrage_supply_counts_the_assault_point(engine: WhiteDeath) -> None:
     s = position(engine, """
         [units]
         "hvy/KF" = {hex = "1810", deployed = true}
@@ -373,7 +373,7 @@ def test_barrage_supply_counts_the_assault_point(engine: WhiteDeath) -> None:
     assert s.pos.supply["soviet"] == 3  # Rule 15.A.2: two points in all for both
 
 
-def test_slopes_and_observation(engine: WhiteDeath) -> None:
+def test_12_slopes_and_observation(engine: WhiteDeath) -> None:
     # test map: 0604 is high ground; slopes rise from 0504 and 0603 into 0604
     s = position(engine, """
         [units]

@@ -18,7 +18,7 @@ from .conftest import (
 from .positions import GERMAN_IMPULSE, position, purkayev_turn_1_german, velikiye_luki_cut_off
 
 
-def test_rail_capacity_is_25_strength_points_a_turn(engine: WhiteDeath) -> None:
+def test_8_rail_capacity_is_25_strength_points_a_turn(engine: WhiteDeath) -> None:
     def used(points: int) -> WDState:
         s = position(engine, GERMAN_IMPULSE + f"""
             rail_used = {{german = {points}}}
@@ -34,7 +34,7 @@ def test_rail_capacity_is_25_strength_points_a_turn(engine: WhiteDeath) -> None:
     assert s.pos.rail_used["german"] == 25
 
 
-def test_weapons_units_entrain_only_in_towns(engine: WhiteDeath) -> None:
+def test_8_weapons_units_entrain_only_in_towns(engine: WhiteDeath) -> None:
     s = position(engine, GERMAN_IMPULSE + """
         [units]
         "Hvy/LIX" = "0313"  # a railroad hex, not a town
@@ -43,7 +43,7 @@ def test_weapons_units_entrain_only_in_towns(engine: WhiteDeath) -> None:
     refused(s, "entrain Hvy/LIX", "Rule 8")
 
 
-def test_soviet_support_only_from_own_division(engine: WhiteDeath) -> None:
+def test_11_A_soviet_support_only_from_own_division(engine: WhiteDeath) -> None:
     s = position(engine, """
         [units]
         "1188/357" = "1610"
@@ -62,7 +62,7 @@ def test_soviet_support_only_from_own_division(engine: WhiteDeath) -> None:
     assert s.pool("conv") == before + 10
 
 
-def test_afv_defense_is_one_less_in_town(engine: WhiteDeath) -> None:
+def test_10_afv_defense_is_one_less_in_town(engine: WhiteDeath) -> None:
     s = position(engine, """
         [units]
         "tk/34M" = "1810"  # 1810 is a town on the test map
@@ -72,7 +72,7 @@ def test_afv_defense_is_one_less_in_town(engine: WhiteDeath) -> None:
     assert s.defense("tk/18M", "at") == 4
 
 
-def test_close_combat_units_double_in_towns(engine: WhiteDeath) -> None:
+def test_21_A_close_combat_units_double_in_towns(engine: WhiteDeath) -> None:
     s = position(engine, """
         [units]
         "Pi/83" = "1810"
@@ -82,7 +82,7 @@ def test_close_combat_units_double_in_towns(engine: WhiteDeath) -> None:
     assert s.fire_value("I/504", "conv", "1910", False) == 8
 
 
-def test_ice_roll_for_afvs_on_lakes(engine: WhiteDeath) -> None:
+def test_13_ice_roll_for_afvs_on_lakes(engine: WhiteDeath) -> None:
     s = position(engine, """
         [units]
         "tk/18M" = "0909"
@@ -95,7 +95,7 @@ def test_ice_roll_for_afvs_on_lakes(engine: WhiteDeath) -> None:
     assert s.pos.units["tk/18M"].strength == 4
 
 
-def test_thaw_closes_full_lake_hexsides_to_afvs(engine: WhiteDeath) -> None:
+def test_13_B_thaw_closes_full_lake_hexsides_to_afvs(engine: WhiteDeath) -> None:
     s = position(engine, """
         weather = "thaw"
         [units]
@@ -105,7 +105,7 @@ def test_thaw_closes_full_lake_hexsides_to_afvs(engine: WhiteDeath) -> None:
     refused(s, "move tk/18M 0909 0910", "Rule 13.B")  # cites the lake rule, not Rule 7
 
 
-def test_thaw_rivers_are_left_on_the_side_entered(engine: WhiteDeath) -> None:
+def test_16_B_thaw_rivers_are_left_on_the_side_entered(engine: WhiteDeath) -> None:
     s = position(engine, """
         weather = "thaw"
         [units]
@@ -117,7 +117,7 @@ def test_thaw_rivers_are_left_on_the_side_entered(engine: WhiteDeath) -> None:
     refused(s, "move tk/18M 1205 1105", "Rule 16.B")  # across: not in thaw
 
 
-def test_morale_modifiers_routs_eliminations_snow(engine: WhiteDeath) -> None:
+def test_14_morale_modifiers_routs_eliminations_snow(engine: WhiteDeath) -> None:
     counts = 'counts = {"rout:1510" = 1, "elim:1510" = 2}\n'
     units = '[units]\n"I/504" = "1510"\n"I/505" = "1810"\n'
     s = position(engine, counts + units)
@@ -128,7 +128,7 @@ def test_morale_modifiers_routs_eliminations_snow(engine: WhiteDeath) -> None:
     assert s.morale_modifiers("I/505", 0) == 0  # towns are spared the snow modifier
 
 
-def test_retreat_through_zoc_costs_one_point(engine: WhiteDeath) -> None:
+def test_14_C_1_retreat_through_zoc_costs_one_point(engine: WhiteDeath) -> None:
     s = position(engine, """
         [units]
         "I/504" = "1510"
@@ -146,7 +146,7 @@ def test_retreat_through_zoc_costs_one_point(engine: WhiteDeath) -> None:
         assert s.map.distance("1510", s.pos.units["I/504"].loc) >= 2
 
 
-def test_air_drops_when_velikiye_luki_is_cut_off(engine: WhiteDeath) -> None:
+def test_15_D_1_air_drops_when_velikiye_luki_is_cut_off(engine: WhiteDeath) -> None:
     s = position(engine, """
         step = "end-impulse"
         mps = {soviet = 0, german = 0}
@@ -160,7 +160,7 @@ def test_air_drops_when_velikiye_luki_is_cut_off(engine: WhiteDeath) -> None:
     assert s.pos.supply["vl"] == due
 
 
-def test_reinforcements_arrive_at_the_second_impulse(engine: WhiteDeath) -> None:
+def test_17_reinforcements_arrive_at_the_second_impulse(engine: WhiteDeath) -> None:
     s = position(engine, 'board = "scenario"')
     # 27E/7E is due on turn 5 at the eastern entry area
     assert s.pos.units["27E/7E"].loc == "pending"
@@ -180,7 +180,7 @@ def test_reinforcements_arrive_at_the_second_impulse(engine: WhiteDeath) -> None
     assert s.pos.units["27E/7E"].loc == entries[0].hex
 
 
-def test_closed_german_entry_zones(engine: WhiteDeath) -> None:
+def test_17_closed_german_entry_zones(engine: WhiteDeath) -> None:
     s = position(engine)
     assert not s._entry_open("german-south")  # no German south of the city, east of Lowatj
     assert not s._entry_open("german-southwest")
@@ -188,7 +188,7 @@ def test_closed_german_entry_zones(engine: WhiteDeath) -> None:
     assert s._entry_open("german-south") and s._entry_open("german-southwest")
 
 
-def test_replacements_and_afv_repair(engine: WhiteDeath) -> None:
+def test_18_replacements_and_afv_repair(engine: WhiteDeath) -> None:
     s = position(engine, """
         repl = {soviet = 1}
         [units]
@@ -204,7 +204,7 @@ def test_replacements_and_afv_repair(engine: WhiteDeath) -> None:
     refused(s, "replace tk/18M", "Rule 18")  # replacements are for personnel units
 
 
-def test_bunkers_lose_barrage_points_without_the_cap(engine: WhiteDeath) -> None:
+def test_19_bunkers_lose_barrage_points_without_the_cap(engine: WhiteDeath) -> None:
     s = position(engine, """
         bunkers = [{hex = "1207", strength = 10}]
         [units]
@@ -216,7 +216,7 @@ def test_bunkers_lose_barrage_points_without_the_cap(engine: WhiteDeath) -> None
     assert s.defense("I/277", "conv") == 20  # the bunker's defense value
 
 
-def test_bridges_built_and_destroyed(engine: WhiteDeath) -> None:
+def test_20_bridges_built_and_destroyed(engine: WhiteDeath) -> None:
     s = position(engine, """
         [units]
         "1/2E" = "1209"  # a Lowatj river hex without a bridge
@@ -258,7 +258,7 @@ def test_victory_points_at_the_end(engine: WhiteDeath) -> None:
     assert r.winner == "german" and r.level == "1-13"
 
 
-def test_flieger_roll_on_turn_12(engine: WhiteDeath) -> None:
+def test_17_F_flieger_roll_on_turn_12(engine: WhiteDeath) -> None:
     s = position(engine, 'board = "scenario"', "final-relief")
     s.apply("impulse 1")
     s.apply("end movement")
@@ -274,7 +274,7 @@ def test_flieger_roll_on_turn_12(engine: WhiteDeath) -> None:
     assert s.pos.units["1/47"].loc == "raster"
 
 
-def test_fractions_are_exact(engine: WhiteDeath) -> None:
+def test_9_fractions_are_exact(engine: WhiteDeath) -> None:
     s = position(engine, """
         [units]
         "1188/357" = {hex = "2010", strength = 5}
@@ -283,7 +283,7 @@ def test_fractions_are_exact(engine: WhiteDeath) -> None:
     assert s.fire_value("1188/357", "at", "1910", False) == Fraction(5, 4)
 
 
-def test_garrison_artillery_may_deploy_on_turn_one(engine: WhiteDeath) -> None:
+def test_22_garrison_artillery_may_deploy_on_turn_one(engine: WhiteDeath) -> None:
     s = purkayev_turn_1_german(engine)
     s.apply("impulse 5")
     art = next(x for x in s.side_units("german") if s.utype(x).artillery)
@@ -291,7 +291,7 @@ def test_garrison_artillery_may_deploy_on_turn_one(engine: WhiteDeath) -> None:
     assert s.pos.units[art].deployed
 
 
-def test_defensive_fire_down_a_slope_is_doubled(engine: WhiteDeath) -> None:
+def test_12_B_defensive_fire_down_a_slope_is_doubled(engine: WhiteDeath) -> None:
     # test map: the slope 0504->0604 rises toward 0604
     s = position(engine, """
         [units]
@@ -352,7 +352,7 @@ def test_failed_barrage_check_silences_defensive_fire(engine: WhiteDeath) -> Non
     assert s.pool("conv") == 8
 
 
-def test_afvs_take_only_antitank_fire(engine: WhiteDeath) -> None:
+def test_10_afvs_take_only_antitank_fire(engine: WhiteDeath) -> None:
     s = position(engine, """
         [units]
         "tk/18M" = "1610"
@@ -364,7 +364,7 @@ def test_afvs_take_only_antitank_fire(engine: WhiteDeath) -> None:
     assert s.pool("at") == 1  # I/504: 1/4 x 4
 
 
-def test_turn_10_tank_brigade_refit(engine: WhiteDeath) -> None:
+def test_18_turn_10_tank_brigade_refit(engine: WhiteDeath) -> None:
     # the Soviet player's last 5 MPs of the turn, the German's spent
     s = position(engine, """
         board = "scenario"
@@ -385,7 +385,7 @@ def test_turn_10_tank_brigade_refit(engine: WhiteDeath) -> None:
     assert s.pos.units["tk/18M"].loc == "raster" and s.pos.units["tk/18M"].entry == "soviet-east"
 
 
-def test_moving_through_a_full_hex(engine: WhiteDeath) -> None:
+def test_4_moving_through_a_full_hex(engine: WhiteDeath) -> None:
     s = position(engine, """
         [units]
         "1188/357" = "2010"
@@ -406,7 +406,7 @@ def test_moving_through_a_full_hex(engine: WhiteDeath) -> None:
     s.apply("end movement")
 
 
-def test_no_passing_into_a_full_hex_in_an_enemy_zoc(engine: WhiteDeath) -> None:
+def test_4_no_passing_into_a_full_hex_in_an_enemy_zoc(engine: WhiteDeath) -> None:
     s = position(engine, """
         [units]
         "1188/357" = "1710"
@@ -433,7 +433,7 @@ def test_an_entrained_artillery_unit_may_not_deploy(engine: WhiteDeath) -> None:
     assert not s.pos.units["NW/LIX"].deployed
 
 
-def test_an_entrained_unit_is_offered_its_replacement(engine: WhiteDeath) -> None:
+def test_18_an_entrained_unit_is_offered_its_replacement(engine: WhiteDeath) -> None:
     """Rule 18: replacement points go to "any non-isolated personnel unit" in the first
     impulse of a turn, one on a train too; apply accepted ``replace`` for an entrained
     unit, legal_actions offered it only rail moves (the census: woehler seed 6, step 57)."""
@@ -468,7 +468,7 @@ def test_an_entrained_engineer_may_not_demolish_a_bridge(engine: WhiteDeath) -> 
     assert "1207" in s.pos.bridges
 
 
-def test_rule_14b_retreat_two_hexes_away_from_the_enemy(engine: WhiteDeath) -> None:
+def test_14_B_retreat_two_hexes_away_from_the_enemy(engine: WhiteDeath) -> None:
     """Rule 14.B: two hexes, ending two hexes from the unit's hex, generally away from
     the enemy; clear of ZOCs, so no strength point is lost (14.C.1)."""
     s = position(engine, """
@@ -487,7 +487,7 @@ def test_rule_14b_retreat_two_hexes_away_from_the_enemy(engine: WhiteDeath) -> N
     assert s.pos.units["I/504"].loc == path[-1] and s.pos.units["I/504"].strength == strength
 
 
-def test_rule_14c1_a_retreat_ending_in_a_zoc_goes_on(engine: WhiteDeath) -> None:
+def test_14_C_1_a_retreat_ending_in_a_zoc_goes_on(engine: WhiteDeath) -> None:
     """Rule 14.C.1: every hex two hexes out is in an enemy ZOC (Soviet units on every
     other one), so the retreat goes on until it is out of them, and through ZOCs it loses
     one strength point however many it crosses."""

@@ -17,7 +17,7 @@ from .conftest import (
 from .positions import GERMAN_IMPULSE, position
 
 
-def test_ski_units_pay_to_slip_through_zocs(engine: WhiteDeath) -> None:
+def test_3_B_ski_units_pay_to_slip_through_zocs(engine: WhiteDeath) -> None:
     s = position(engine, """
         [units]
         "ski/31R" = "1710"
@@ -32,7 +32,7 @@ def test_ski_units_pay_to_slip_through_zocs(engine: WhiteDeath) -> None:
     s.apply(f"move ski/31R 1610 {nxt}")
 
 
-def test_ski_units_stop_in_enemy_ski_zocs(engine: WhiteDeath) -> None:
+def test_3_B_ski_units_stop_in_enemy_ski_zocs(engine: WhiteDeath) -> None:
     s = position(engine, """
         [units]
         "ski/31R" = "1710"
@@ -43,7 +43,7 @@ def test_ski_units_stop_in_enemy_ski_zocs(engine: WhiteDeath) -> None:
     assert s.pos.units["ski/31R"].stopped
 
 
-def test_road_rate_only_along_the_road(engine: WhiteDeath) -> None:
+def test_7_road_rate_only_along_the_road(engine: WhiteDeath) -> None:
     s = position(engine, """
         [units]
         "1188/357" = "1307"
@@ -74,7 +74,7 @@ def test_default_allocation_is_the_decision_default(engine: WhiteDeath) -> None:
     assert sum("Default allocation" in e.text for e in events) == 2
 
 
-def test_soviet_may_assault_with_all_remaining_mps(engine: WhiteDeath) -> None:
+def test_5_soviet_may_assault_with_all_remaining_mps(engine: WhiteDeath) -> None:
     s = position(engine, """
         mps = {soviet = 2}
         [units]
@@ -85,7 +85,7 @@ def test_soviet_may_assault_with_all_remaining_mps(engine: WhiteDeath) -> None:
     s.apply("assault 1510 with 1188/357")
 
 
-def test_velikiye_luki_garrison_moves_within_the_city(engine: WhiteDeath) -> None:
+def test_22_velikiye_luki_garrison_moves_within_the_city(engine: WhiteDeath) -> None:
     s = position(engine, """
         board = "scenario"
         turn = 2
@@ -115,7 +115,7 @@ def test_velikiye_luki_garrison_moves_within_the_city(engine: WhiteDeath) -> Non
     assert [a for a in s.legal_actions() if a.unit == town]
 
 
-def test_weather_table_by_turn(engine: WhiteDeath) -> None:
+def test_16_weather_table_by_turn(engine: WhiteDeath) -> None:
     t = engine.catalog().tables
     rows = {(a, b): r for a, b, r in t.weather}
     assert set(rows[(1, 4)]) <= {"clear", "snow", "thaw"}
@@ -124,7 +124,7 @@ def test_weather_table_by_turn(engine: WhiteDeath) -> None:
     assert s.pos.weather == "snow"
 
 
-def test_observation_battalion_finds_deployed_artillery(engine: WhiteDeath) -> None:
+def test_11_B_3_observation_battalion_finds_deployed_artillery(engine: WhiteDeath) -> None:
     def at(weather: str, deployed: bool) -> WDState:
         return position(engine, f"""
             weather = "{weather}"
@@ -140,7 +140,7 @@ def test_observation_battalion_finds_deployed_artillery(engine: WhiteDeath) -> N
     assert not s.sees("17Obs", "1807")  # Rule 11.B.3.E
 
 
-def test_bunkers_add_their_strength_to_defensive_fire(engine: WhiteDeath) -> None:
+def test_19_bunkers_add_their_strength_to_defensive_fire(engine: WhiteDeath) -> None:
     s = position(engine, """
         bunkers = [{hex = "1207", strength = 10}]
         [units]
@@ -151,7 +151,7 @@ def test_bunkers_add_their_strength_to_defensive_fire(engine: WhiteDeath) -> Non
     assert s.pool("conv") == 8 + 10  # I/277 (2 x 4) and the bunker (1 x 10), Rule 19
 
 
-def test_no_assault_into_prohibited_terrain(engine: WhiteDeath) -> None:
+def test_12_no_assault_into_prohibited_terrain(engine: WhiteDeath) -> None:
     s = position(engine, """
         [units]
         "tk/18M" = "1810"
@@ -161,7 +161,7 @@ def test_no_assault_into_prohibited_terrain(engine: WhiteDeath) -> None:
     refused(s, "assault 1811 with tk/18M", "Rule 12.A")
 
 
-def test_deploying_costs_one_mp_and_moving_concentrates(engine: WhiteDeath) -> None:
+def test_6_deploying_costs_one_mp_and_moving_concentrates(engine: WhiteDeath) -> None:
     s = position(engine, """
         [units]
         "918A/357" = "2010"
@@ -177,7 +177,7 @@ def test_deploying_costs_one_mp_and_moving_concentrates(engine: WhiteDeath) -> N
     assert not s.pos.units["918A/357"].deployed
 
 
-def test_alternate_german_entry_zones(engine: WhiteDeath) -> None:
+def test_17_alternate_german_entry_zones(engine: WhiteDeath) -> None:
     def due(turn: int) -> WDState:
         s = position(engine, GERMAN_IMPULSE + f"""
             schedule = [{{turn = {turn}, uid = "I/SS8", area = "german-south"}}]

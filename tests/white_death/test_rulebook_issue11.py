@@ -25,7 +25,7 @@ from .positions import GERMAN_IMPULSE, position, purkayev_turn_1_german, velikiy
 # ---------------------------------------------------------------- Rule 7: creeks
 
 
-def test_rule_7_draft_mobile_pays_1_into_a_creek_and_1_along_it(engine: WhiteDeath) -> None:
+def test_7_draft_mobile_pays_1_into_a_creek_and_1_along_it(engine: WhiteDeath) -> None:
     """Rule 7: "a draft-mobile unit would pay 1 MP to enter a creek hex and would then pay
     1 MP to move up or down the creek. When it moved out of the creek, however, it would
     pay a penalty of 2 MP plus the cost of the first non-creek hex entered." The test
@@ -44,7 +44,7 @@ def test_rule_7_draft_mobile_pays_1_into_a_creek_and_1_along_it(engine: WhiteDea
     assert s.enter_cost("918A/357", "1605", "1505") == 4
 
 
-def test_rule_7_shipped_creek_hexes_are_creek_terrain() -> None:
+def test_7_shipped_creek_hexes_are_creek_terrain() -> None:
     """Rule 7 on the shipped map: its creek hexes lie on clear ground; they are creek
     hexes (draft-mobile: 1 to enter, 1 along), not clear as well (which cost 2)."""
     s = position(WhiteDeath(), """
@@ -76,7 +76,7 @@ def _bound_garrison(engine: WhiteDeath, released: bool = False, more: str = "",
     """)
 
 
-def test_rule_22_unreleased_city_garrison_may_not_leave_by_rail(engine: WhiteDeath) -> None:
+def test_22_unreleased_city_garrison_may_not_leave_by_rail(engine: WhiteDeath) -> None:
     """Rule 22: "Until released, the Velikiye Luki garrison may not leave the city" -- nor
     by rail: no rail hex of the city but its own is on the line, so it may not entrain."""
     s = _bound_garrison(engine, at=GERMAN_IMPULSE)
@@ -100,7 +100,7 @@ def _clear_hex_by_assault(s: WDState, attacker: str, target: str) -> None:
     settle(s, 1)
 
 
-def test_rule_22_unreleased_city_garrison_may_not_advance_out(engine: WhiteDeath) -> None:
+def test_22_unreleased_city_garrison_may_not_advance_out(engine: WhiteDeath) -> None:
     """Rule 22: the garrison that clears a hex outside the city by assault may not advance
     into it (advancing is leaving the city); released, it may (Rule 9.D)."""
     for released in (False, True):
@@ -116,7 +116,7 @@ def test_rule_22_unreleased_city_garrison_may_not_advance_out(engine: WhiteDeath
             assert s.phase != "advance" or "advance I/277 1108" not in offered
 
 
-def test_rule_22_turn_1_garrisons_may_not_advance(engine: WhiteDeath) -> None:
+def test_22_turn_1_garrisons_may_not_advance(engine: WhiteDeath) -> None:
     """Rule 22: the opening garrisons "may not be moved the first turn": an assault on turn
     1 may clear a hex, but the garrison unit stays where it is."""
     s = purkayev_turn_1_german(engine)
@@ -135,7 +135,7 @@ def test_rule_22_turn_1_garrisons_may_not_advance(engine: WhiteDeath) -> None:
 # ---------------------------------------------------------------- Rule 11.B.2.B: barrage phase
 
 
-def test_rule_11_b_2_b_half_strength_cap_and_one_check_per_barrage_phase(
+def test_11_B_2_B_half_strength_cap_and_one_check_per_barrage_phase(
         engine: WhiteDeath) -> None:
     """Rule 11.B.2.B: "If several attacks are run on a unit, only one morale check is made
     with the total loss result serving as the modifier. ... barrage results may not force
@@ -170,7 +170,7 @@ def test_rule_11_b_2_b_half_strength_cap_and_one_check_per_barrage_phase(
 # ---------------------------------------------------------------- Rule 12.B: slopes
 
 
-def test_rule_12_b_defensive_fire_down_a_slope_doubles_only_the_units(
+def test_12_B_defensive_fire_down_a_slope_doubles_only_the_units(
         engine: WhiteDeath) -> None:
     """Rule 12.B: "A unit firing down a slope hexside has its conventional combat factor
     ... doubled" -- the units, not the artillery support added to their pool. I/504 (2 x 4
@@ -197,7 +197,7 @@ def test_rule_12_b_defensive_fire_down_a_slope_doubles_only_the_units(
 # ---------------------------------------------------------------- Rule 16.B: thaw rivers
 
 
-def test_rule_16_b_thaw_river_left_on_the_bank_entered_after_moving_along(
+def test_16_B_thaw_river_left_on_the_bank_entered_after_moving_along(
         engine: WhiteDeath) -> None:
     """Rule 16.B: in a thaw a track-mobile unit "must leave the river hex on the same side
     of the river as they entered" -- the same side, however far it moved along the river,
@@ -216,7 +216,7 @@ def test_rule_16_b_thaw_river_left_on_the_bank_entered_after_moving_along(
     assert s.pos.units["tk/18M"].loc == "1312"
 
 
-def test_rule_16_b_bank_kept_across_impulses(engine: WhiteDeath) -> None:
+def test_16_B_bank_kept_across_impulses(engine: WhiteDeath) -> None:
     """Rule 16.B: a unit that ends an impulse in the river still leaves it, in the next
     impulse, on the bank it entered from. tk/18M ended the last impulse in the Lowatj
     (1210), having entered it from the east bank (1310)."""
@@ -249,7 +249,7 @@ def _zoc_entry(s: WDState) -> str:
                 and not s.units_at(h))
 
 
-def test_rule_3_c_weapons_reinforcement_may_not_enter_a_zoc_alone(engine: WhiteDeath) -> None:
+def test_3_C_weapons_reinforcement_may_not_enter_a_zoc_alone(engine: WhiteDeath) -> None:
     """Rule 3.C: "Weapons units may never enter an enemy ZOC during the movement phase
     unless a personnel or AFV unit is also present in the hex" -- from off the map too."""
     s = _weapons_reinforcement(engine)
@@ -263,7 +263,7 @@ def test_rule_3_c_weapons_reinforcement_may_not_enter_a_zoc_alone(engine: WhiteD
     s.apply(f"enter Pzjg/LIX {h}")
 
 
-def test_rule_3_b_ski_unit_pays_for_every_zoc_exit(engine: WhiteDeath) -> None:
+def test_3_B_ski_unit_pays_for_every_zoc_exit(engine: WhiteDeath) -> None:
     """Rule 3.B: a ski unit pays "one additional movement point for each enemy ZOC exited"
     -- also after leaving the ZOC it started in (Rule 3), not only on its first exit."""
     s = position(engine, """
@@ -293,7 +293,7 @@ def _vl_cut_off(engine: WhiteDeath) -> WDState:
     """ + velikiye_luki_cut_off(engine))
 
 
-def test_rule_15_d_2_city_point_spent_at_the_beginning_of_the_turn(engine: WhiteDeath) -> None:
+def test_15_D_2_city_point_spent_at_the_beginning_of_the_turn(engine: WhiteDeath) -> None:
     """Rule 15.D.2: "the German player may expend one supply point at the beginning of a
     turn in Velikiye Luki to allow the troops in the city to avoid the effects of
     isolation" -- before the Soviet's first impulse, so the city does not fight it
@@ -315,7 +315,7 @@ def test_rule_15_d_2_city_point_spent_at_the_beginning_of_the_turn(engine: White
     refused(s, "spend vl supply", "Rule 15.D.2")  # not in the German's impulse
 
 
-def test_rule_15_d_2_declining_keeps_the_point(engine: WhiteDeath) -> None:
+def test_15_D_2_declining_keeps_the_point(engine: WhiteDeath) -> None:
     s = _vl_cut_off(engine)
     roll(s, 1)
     settle(s, 4)
@@ -342,7 +342,7 @@ def _rocket_barrage(engine: WhiteDeath) -> WDState:
     return s
 
 
-def test_rule_15_a_3_german_may_fire_rockets_at_half_for_two_points(engine: WhiteDeath) -> None:
+def test_15_A_3_german_may_fire_rockets_at_half_for_two_points(engine: WhiteDeath) -> None:
     """Rule 15.A.3: "When only two points are expended (for a normal barrage), then all
     German rocket artillery units conduct barrage fires at half of their indicated barrage
     factors" -- the German's choice even with three points in hand."""
@@ -354,7 +354,7 @@ def test_rule_15_a_3_german_may_fire_rockets_at_half_for_two_points(engine: Whit
     assert any("Barrage of 15/2 on 1810" in e.text for e in events)  # 5 x 3, halved
 
 
-def test_rule_15_a_3_three_points_fire_rockets_at_full(engine: WhiteDeath) -> None:
+def test_15_A_3_three_points_fire_rockets_at_full(engine: WhiteDeath) -> None:
     s = _rocket_barrage(engine)
     events = s.apply("fire barrage")
     assert s.pos.supply["german"] == 2
@@ -364,7 +364,7 @@ def test_rule_15_a_3_three_points_fire_rockets_at_full(engine: WhiteDeath) -> No
 # ---------------------------------------------------------------- Rule 20: bridges
 
 
-def test_rule_20_a_built_bridge_is_a_road_hex(engine: WhiteDeath) -> None:
+def test_20_A_built_bridge_is_a_road_hex(engine: WhiteDeath) -> None:
     """Rule 20: a bridge "allows units to enter and leave the hex as if it were a road
     hex" -- one built in the game too, though no road of the map runs into it."""
     s = position(engine, GERMAN_IMPULSE + """
@@ -396,7 +396,7 @@ def _battalion(uid: str, div: str) -> UnitDef:
     return UnitDef(uid, "german", WhiteDeath().catalog().types["inf-bn"], div, 4)
 
 
-def test_rule_4_a_all_companies_of_a_battalion_are_one_battalion_equivalent() -> None:
+def test_4_A_all_companies_of_a_battalion_are_one_battalion_equivalent() -> None:
     """Rule 4.A: "A battalion equivalent is defined as any one battalion counter, any two
     companies, or all of the companies of a single battalion. (Several German battalions
     consist of four companies.)" Two battalions and all four companies of a third are
@@ -412,7 +412,7 @@ def test_rule_4_a_all_companies_of_a_battalion_are_one_battalion_equivalent() ->
     assert not rules.german_stack_ok([*bns, *split])
 
 
-def test_rule_4_a_battalion_named_in_the_data(tmp_path: object) -> None:
+def test_4_A_battalion_named_in_the_data(tmp_path: object) -> None:
     """units.toml may name a company's battalion ([type, division, strength, battalion]);
     the catalog counts the battalion's companies."""
     import shutil
@@ -438,7 +438,7 @@ def test_rule_4_a_battalion_named_in_the_data(tmp_path: object) -> None:
 # ---------------------------------------------------------------- Rule 13 and Rule 11.A readings
 
 
-def test_rule_13_a_frozen_half_lake_hexside_has_no_ice_roll(engine: WhiteDeath) -> None:
+def test_13_A_frozen_half_lake_hexside_has_no_ice_roll(engine: WhiteDeath) -> None:
     """Rule 13.A (frozen): an AFV crossing a *lake* hexside rolls for the ice; Rule 13.B
     adds the hexsides "containing any lake at all" only in a thaw. The engine page's
     reading: in frozen weather a half-lake hexside (0809/0909) does not roll."""
@@ -451,7 +451,7 @@ def test_rule_13_a_frozen_half_lake_hexside_has_no_ice_roll(engine: WhiteDeath) 
     assert not s.is_chance()
 
 
-def test_rule_13_b_thaw_half_lake_hexside_rolls(engine: WhiteDeath) -> None:
+def test_13_B_thaw_half_lake_hexside_rolls(engine: WhiteDeath) -> None:
     s = position(engine, """
         weather = "thaw"
         [units]
@@ -463,7 +463,7 @@ def test_rule_13_b_thaw_half_lake_hexside_rolls(engine: WhiteDeath) -> None:
     assert req.rule == "Rule 13"
 
 
-def test_rule_11_a_1_artillery_in_the_assaulted_hex_may_support_it(engine: WhiteDeath) -> None:
+def test_11_A_1_artillery_in_the_assaulted_hex_may_support_it(engine: WhiteDeath) -> None:
     """Rule 11.A.1: "Artillery units firing support may not fire conventional fire or
     antitank fire during that phase" -- the only bar; the engine page's reading lets
     deployed artillery in the assaulted hex support its own stack instead of firing."""
@@ -481,7 +481,7 @@ def test_rule_11_a_1_artillery_in_the_assaulted_hex_may_support_it(engine: White
     assert s.pool("conv") == 8 + 3  # its support at low intensity (factor 1 x 3)
 
 
-def test_rule_11_b_1_an_assaulting_unit_does_not_barrage(engine: WhiteDeath) -> None:
+def test_11_B_1_an_assaulting_unit_does_not_barrage(engine: WhiteDeath) -> None:
     """Rule 11.B.1: "Artillery units firing barrage may not use support, antitank, or
     conventional fire during that impulse": one declared to assault (and so to fire in it)
     may not barrage. No shipped artillery may assault (their factors are defensive only),

@@ -13,7 +13,7 @@ def cat(engine: WhiteDeath) -> Catalog:
     return engine.catalog()
 
 
-def test_29_against_10_is_2_to_1(engine: WhiteDeath) -> None:
+def test_9_odds_of_29_against_10_are_2_to_1(engine: WhiteDeath) -> None:
     t = cat(engine).tables
     col = rules.odds_column(t, Fraction(29), 10)
     assert rules.column_label(t, col) == "2:1"  # Rule 9.C.3
@@ -22,14 +22,14 @@ def test_29_against_10_is_2_to_1(engine: WhiteDeath) -> None:
     assert rules.odds_column(t, Fraction(2), 10) == -1  # below 1:4: no effect
 
 
-def test_fractional_antitank_values_are_kept(engine: WhiteDeath) -> None:
+def test_10_fractional_antitank_values_are_kept(engine: WhiteDeath) -> None:
     t = cat(engine).tables
     # Rule 10.C.1: 1/4 x 6 = 3/2 against defense 2 is not rounded up to 1:1
     assert rules.column_label(t, rules.odds_column(t, Fraction(3, 2), 2)) == "1:2"
     assert rules.needed_for(t, rules.odds_column(t, Fraction(2), 2), 2) == 2
 
 
-def test_mc3_on_a_strength_3_unit() -> None:
+def test_9_C_4_mc3_on_a_strength_3_unit() -> None:
     # Rule 9.C.4: loses no more than half its strength, checks morale at +3
     assert rules.conventional_loss(3, 3) == 1
     assert rules.conventional_loss(3, 8) == 3
@@ -37,13 +37,13 @@ def test_mc3_on_a_strength_3_unit() -> None:
     assert rules.conventional_loss(0, 5) == 0  # a bare MC costs nothing
 
 
-def test_morale_bands() -> None:
+def test_14_morale_bands() -> None:
     # Rule 14: <= morale passes, 1-2 over fails, 3 or more over routs
     assert [rules.morale_band(r, 4) for r in range(1, 10)] == [
         "pass", "pass", "pass", "pass", "fail", "fail", "rout", "rout", "rout"]
 
 
-def test_velikiye_luki_release_roll_by_turn() -> None:
+def test_22_velikiye_luki_release_roll_by_turn() -> None:
     # Rule 22: turn 2 on a 1, turn 3 on 1-2, turn 4 on 1-3, etc.
     assert [rules.garrison_released(2, r) for r in range(1, 7)] == [
         True, False, False, False, False, False]
@@ -55,14 +55,14 @@ def test_velikiye_luki_release_roll_by_turn() -> None:
     assert not rules.garrison_released(1, 1)
 
 
-def test_air_drop_bands() -> None:
+def test_15_D_1_air_drop_bands() -> None:
     # Rule 15.D.1
     assert [rules.airdrop_received("clear", r) for r in range(1, 7)] == [True] * 4 + [False] * 2
     assert [rules.airdrop_received("thaw", r) for r in range(1, 7)] == [True] * 4 + [False] * 2
     assert [rules.airdrop_received("snow", r) for r in range(1, 7)] == [True] * 2 + [False] * 4
 
 
-def test_barrage_of_80_is_two_attacks(engine: WhiteDeath) -> None:
+def test_11_B_2_A_barrage_of_80_is_two_attacks(engine: WhiteDeath) -> None:
     # Rule 11.B.2.A: 80 = one attack at the top column and one at 20-29
     t = cat(engine).tables
     cols = rules.split_barrage(t, Fraction(80))
@@ -71,7 +71,7 @@ def test_barrage_of_80_is_two_attacks(engine: WhiteDeath) -> None:
     assert rules.split_barrage(t, Fraction(1, 2)) == []
 
 
-def test_draft_creek_costs(engine: WhiteDeath) -> None:
+def test_7_draft_creek_costs(engine: WhiteDeath) -> None:
     # Rule 7: draft pays 1 to enter a creek hex, 1 along it, 2 to leave
     creek = cat(engine).tables.movement["creek"]["d"]
     assert (creek.enter, creek.leave) == (1, 2)
@@ -79,7 +79,7 @@ def test_draft_creek_costs(engine: WhiteDeath) -> None:
     assert cat(engine).tables.defense["clear"]["P"] == 6  # Rule 9.C.2
 
 
-def test_german_stacking(engine: WhiteDeath) -> None:
+def test_4_A_german_stacking(engine: WhiteDeath) -> None:
     u = cat(engine).units
     three = [u["I/277"], u["II/277"], u["I/138"]]
     assert rules.german_stack_ok(three)  # any three battalion equivalents
@@ -90,7 +90,7 @@ def test_german_stacking(engine: WhiteDeath) -> None:
                                   u["Ski/3Geb"]])  # four of one division plus any company
 
 
-def test_soviet_stacking(engine: WhiteDeath) -> None:
+def test_4_B_soviet_stacking(engine: WhiteDeath) -> None:
     u = cat(engine).units
     assert not rules.soviet_stack_ok([u["1188/357"], u["1190/357"]])  # two regiments
     assert rules.soviet_stack_ok([u["1188/357"], u["1/31R"]])  # a regiment and a battalion

@@ -11,12 +11,12 @@ from engines.white_death import WhiteDeath
 from engines.white_death.position import MP_TICKS
 from engines.white_death.sequence import STEPS, Impulse, Turn
 from engines.white_death.state import WDState
-from pbem.errors import FormatError, MismatchError
+from pbem.errors import FormatError, MismatchError, UsageError
 from pbem.registry import get
 from pbem.setup import describe, setup
 
 from .conftest import declare_assault, survive_defensive_fire
-from .positions import position
+from .positions import position, velikiye_luki_cut_off
 
 
 def test_the_sequence_reads_as_the_book_prints_it() -> None:
@@ -41,15 +41,31 @@ def test_a_position_in_the_middle_of_a_fire_round_trips_through_setup() -> None:
     assert again.legal_actions() == s.legal_actions()
 
 
-def test_setup_at_a_step() -> None:
-    engine = get("white-death")
-    s = setup(engine, "final-relief", 'step = "vl-supply"\nsupply = {soviet = 1, german = 1, '
-              'vl = 2}')
+def test_setup_at_a_step(engine: WhiteDeath) -> None:
+    """Rule 15.D.2's decision set up where it applies: the city cut off, with a point."""
+    s = position(engine, 'step = "vl-supply"\nsupply = {soviet = 1, german = 1, vl = 2}\n'
+                 + velikiye_luki_cut_off(engine))
     d = s.decision()
     assert d is not None and d.side == "german" and d.kind == "vl-supply"
     s.apply("keep vl supply")
     d = s.decision()
     assert d is not None and d.side == "soviet" and d.kind == "impulse-mps"
+
+
+def test_setup_refuses_a_step_the_position_does_not_reach(engine: WhiteDeath) -> None:
+    """Issue 31: a step the sequence of play would skip, or with nothing to work on, is
+    refused, naming what does not fit, instead of a position the game never has."""
+    with pytest.raises(UsageError, match=r"step 'vl-supply' does not fit the position: the "
+                       r"sequence of play \(turn\) runs 'vl-supply' under Rule 15\.D\.2 only"):
+        setup(engine, "final-relief", 'step = "vl-supply"\nsupply = {vl = 2}')
+    with pytest.raises(UsageError, match=r"step 'assault-fire' does not fit the position: "
+                       r"field 'combat': the fire steps allocate fire at the hex"):
+        setup(engine, "final-relief", 'step = "assault-fire"')
+    with pytest.raises(UsageError, match=r"field 'turn' = 9: the scenario is played on turns "
+                       r"12-13"):
+        setup(engine, "final-relief", 'turn = 9\nstep = "movement"')
+    with pytest.raises(UsageError, match=r"field 'advance': no hex is open to an advance"):
+        setup(engine, "final-relief", 'step = "advance"')
 
 
 def test_the_rolls_of_a_fire_are_frames_of_the_save(engine: WhiteDeath) -> None:
