@@ -20,7 +20,8 @@ from .verifier import Refused, verify
 
 DATA = Path(__file__).parent.parent / "data"
 FORMAT_2 = ["transcript", "transcript-orders", "transcript-sealed", "transcript-anchor",
-            "transcript-anchor-sealed", "transcript-batched"]
+            "transcript-anchor-sealed", "transcript-batched", "transcript-resign",
+            "transcript-agreed-draw"]
 ALICE = bytes(range(32))
 BOB = bytes(range(32, 64))
 
@@ -49,6 +50,41 @@ def test_every_roll_of_the_shipped_transcripts(name: str) -> None:
     assert {r.request["kind"] for r in report.rolls} == {"dice", "draw"}
     if "anchor" in name:
         assert min(report.generations.values()) >= 1
+
+
+ENDINGS = [("transcript", "rules", "blue"), ("transcript-anchor", "rules", None),
+           ("transcript-resign", "resign", "red"), ("transcript-agreed-draw", "draw", None)]
+
+
+@pytest.mark.parametrize(("name", "end", "winner"), ENDINGS)
+def test_each_ending_and_what_a_nil_winner_means(name: str, end: str,
+                                                 winner: str | None) -> None:
+    """protocol.md 3.3, the endings: a win and a draw by the rules, a resignation, a
+    draw by agreement; nil is "nobody won"."""
+    report = verify(files_of(DATA / name))
+    assert report.result is not None
+    assert (report.result["reason"], report.result["winner"]) == (end, winner)
+
+
+@pytest.mark.parametrize(("name", "winner", "error"), [
+    ("transcript-agreed-draw", "red", "draw by agreement names a winner"),
+    ("transcript-resign", "blue", "resignation's winner is the sender's opponent"),
+    ("transcript-resign", None, "resignation's winner is the sender's opponent")])
+def test_a_winner_that_does_not_fit_the_ending_is_refused(name: str, winner: str | None,
+                                                          error: str) -> None:
+    from pbem import canonical
+    from pbem.envelope import seal
+    from pbem.identity import Identity
+
+    files = files_of(DATA / name)
+    env = canonical.decode(files[-1])
+    body = canonical.decode(env[5])
+    body["result"]["winner"] = winner
+    del body["kind"]
+    signer = next(i for i in (Identity.from_secret(s, "x") for s in (ALICE, BOB))
+                  if i.public_key == env[3])
+    with pytest.raises(Refused, match=error):
+        verify([*files[:-1], seal(signer, "turn", body)])
 
 
 def test_a_format_1_transcript_proves_its_chain_but_not_its_rolls() -> None:

@@ -362,6 +362,14 @@ def _turn(report: Report, body: dict[str, Any], seq: int, side: str,
     if result is not None:
         if result["reason"] != end:
             raise Refused(f"{where}: result.reason {result['reason']!r} is not end {end!r}")
+        # protocol.md 3.3, the endings: nil is "nobody won"; an agreed draw has no winner,
+        # a resignation the sender's opponent; "rules" is the engine's to say
+        if end == "draw" and result["winner"] is not None:
+            raise Refused(f"{where}: a draw by agreement names a winner")
+        if end == "resign" and result["winner"] != other[side]:
+            raise Refused(f"{where}: a resignation's winner is the sender's opponent")
+        if end == "rules" and result["winner"] not in (None, *other):
+            raise Refused(f"{where}: the winner is neither side nor nil")
         report.result = result
     if end == "draw" and (last_body is None or last_body.get("draw") != "offer"):
         raise Refused(f"{where}: accepts a draw the previous file did not offer")
