@@ -36,6 +36,16 @@ class FormatError(PbemError):
     exit_code = 3
 
 
+class LocalSaveError(FormatError):
+    """This home's own save and the files beside it do not belong together (heads swapped
+    between games, a save put back beside another transcript, a damaged disk).
+
+    Nothing came from the opponent, so asking the sender again cannot help: the message
+    says what to do here (``pbem rebuild``), and the CLI shows it as written."""
+
+    worded = True
+
+
 class SignatureError(PbemError):
     """A signature does not verify, or the key is malformed or not the one pinned."""
 
