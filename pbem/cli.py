@@ -129,7 +129,8 @@ one pinned; 5 a file that does not fit the game (missing earlier file, fork, rep
 6 another engine, rules version or scenario data; 7 dice that do not re-derive; 8 a
 replay that ends in another state than the one signed; 9 an action the rules refuse or
 cannot read; 10 not your decision now; 11 no identity, or a wrong passphrase; 12 bad
-scenario data; 13 another pbem command changed the game meanwhile."""
+scenario data; 13 another pbem command changed the game meanwhile; 14 an import
+(receive, inbox, fetch) that took in what was good and refused the rest."""
 
 _FILE_NAME = re.compile(r"([0-9a-f]{12})-(\d{4})-")
 
