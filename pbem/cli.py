@@ -431,7 +431,7 @@ class LazyGroup(click.Group):
     #: command's own docstring
     lazy_help: ClassVar[dict[str, str]] = {
         "act": "Apply actions in the engine's notation, one argument each: all of them, or none.",
-        "audit": "Verify a transcript from the exchanged files alone (no save, no key needed).",
+        "audit": "Verify every game among the files, from the files alone (no save, no key).",
         "board": "The game's board in your browser: watch what arrived, click to play.",
         "demo": "Two players, a real game, files exchanged and replayed, then an audit.",
         "draw": "Offer a draw with your next file, or accept the opponent's offer.",

@@ -311,7 +311,7 @@ def test_the_folder_audit_rules() -> None:
     assert "duplicate of" in notes["copy.pbem"] or "duplicate of" in notes[files[4][0]]
     assert len(report.rolls) == len(json.loads((DATA / "transcript.json").read_text())["rolls"])
     none = audit(files[1:])
-    assert not none.clean and "exactly one invite; found 0" in none.problems[0]
+    assert not none.clean and "file 0, the invite, is missing" in none.problems[0]
     gap = audit([*files[:4], *files[5:]])
     assert not gap.clean and "file 4 is missing" in gap.problems[0]
     assert audit(files[:-1]).clean  # the last file's absence shows nowhere
