@@ -68,8 +68,8 @@ class AuditReport:
         if self.clean:
             files = len(self.files) - len(self.set_aside)
             return (f"CLEAN: {files} file{'s' * (files != 1)}, {len(self.rolls)} "
-                    f"roll{'s' * (len(self.rolls) != 1)}, every signature, link, reveal, roll "
-                    f"and digest verified{aside}")
+                    f"roll{'s' * (len(self.rolls) != 1)}: every signature, the order of the "
+                    f"files, every die and every move verified{aside}")
         return f"NOT CLEAN: {self.problems[0]}" + (
             f" (+{len(self.problems) - 1} more)" if len(self.problems) > 1 else "")
 
