@@ -235,3 +235,18 @@ def test_armored_files_verify_and_a_changed_header_is_refused() -> None:
         changed = [t.replace(*change).encode() for t in texts]
         with pytest.raises(Refused, match="header"):
             verify(changed)
+
+
+PROCEDURE = DATA / "audit-procedure"
+CASES = json.loads((PROCEDURE / "cases.json").read_text(encoding="utf-8"))
+
+
+@pytest.mark.parametrize("name", sorted(CASES))
+def test_the_set_aside_decisions_follow_the_written_procedure(name: str) -> None:
+    """protocol.md 5.3, the auditor's order of checks, applied by the docs-built verifier
+    to each branch's vector: the same verdicts, files set aside and unreadable files as
+    the case lists (written from the procedure, not from pbem's output)."""
+    case = CASES[name]
+    named = [(f, (PROCEDURE / name / f).read_bytes()) for f in case["files"]]
+    got = verifier.audit(named, game=case.get("game_option"))
+    assert got == {k: case[k] for k in ("games", "set_aside", "unreadable")}
