@@ -327,3 +327,20 @@ def test_audit_roll_says_where_the_request_comes_from() -> None:
     old = "\n".join(explain_roll(audit([(p.name, p.read_bytes())
                                         for p in sorted(V1.glob("*.pbem"))]), "2.0"))
     assert "a format-1 file does not record it" in old
+
+
+@pytest.mark.parametrize(("folder", "change", "shape"), [
+    (DATA, lambda r: r.pop(), "['r', 0, outcome, request]"),
+    (DATA, lambda r: r.append("more"), "['r', 0, outcome, request]"),
+    (V1, lambda r: r.append({"kind": "dice", "dice": [6]}), "['r', 0, outcome]")],
+    ids=["format-2-three", "format-2-five", "format-1-four"])
+def test_a_roll_record_of_the_wrong_length_is_a_format_error(folder: Path, change: Any,
+                                                             shape: str) -> None:
+    """docs/protocol.md 6: a roll record has 4 elements in game format 2 and 3 in format
+    1; any other length, re-signed by its real signer, is a FormatError (exit 3)."""
+    from pbem.errors import FormatError
+
+    files, name = _resigned(folder, change)
+    report = audit(files)
+    assert not report.clean and report.exit_code == FormatError.exit_code
+    assert name in report.problems[0] and f"a roll record is {shape}" in report.problems[0]

@@ -250,3 +250,31 @@ def test_the_set_aside_decisions_follow_the_written_procedure(name: str) -> None
     named = [(f, (PROCEDURE / name / f).read_bytes()) for f in case["files"]]
     got = verifier.audit(named, game=case.get("game_option"))
     assert got == {k: case[k] for k in ("games", "set_aside", "unreadable")}
+
+
+SCHEMA = json.loads((DATA.parent.parent / "docs" / "audit-schema.json").read_text(
+    encoding="utf-8"))
+
+
+@pytest.mark.parametrize("name", [*FORMAT_2, "transcript-v1"])
+def test_pbem_audit_json_read_by_its_schema_matches_the_verifier(name: str) -> None:
+    """A referee's tool reads ``pbem audit --json`` by docs/audit-schema.json alone: the
+    output is valid under it, and the rolls found where it says (``games[].rolls``) are
+    the ones the docs-built verifier derives, roll for roll."""
+    import jsonschema
+    from click.testing import CliRunner
+
+    from pbem.cli import main
+
+    out = CliRunner().invoke(main, ["audit", str(DATA / name), "--json"]).output
+    report = json.loads(out)
+    jsonschema.Draft202012Validator(SCHEMA).validate(report)
+    [game] = report["games"]
+    mine = verify(files_of(DATA / name))
+    assert game["game_id"] == mine.game_id.hex() and game["clean"]
+    recorded = [r for r in game["rolls"] if r["request_recorded"]]
+    assert [(r.name, r.seed.hex(), r.request, r.outcome) for r in mine.rolls] == \
+        [(r["roll"], r["seed"], r["request"], r["outcome"]) for r in recorded]
+    assert mine.unchecked_rolls == len(game["rolls"]) - len(recorded)
+    if mine.result is not None:
+        assert game["result"] == mine.result["text"]
