@@ -263,7 +263,7 @@ def audit(datas: list[tuple[str, bytes]],
         report.problems.append("a transcript needs an invite; found no file of any game")
         report.exit_code = 5
     else:
-        report = max(reversed(whole.games), key=lambda g: len(g.files))
+        report = max(whole.games, key=lambda g: len(g.files))  # the first: smallest id
         for other in whole.games:
             if other is not report:
                 for row in other.files:

@@ -24,6 +24,7 @@ from pbem.cli import (
     complete_scenario,
     console,
     echo,
+    echo_all,
     handled,
     home_of,
     progress_bar,
@@ -47,6 +48,14 @@ FILE_COLUMNS_VERBOSE = ("seq", "kind", "side", "signer", "sig", "chain", "dice",
                         "note")
 ROLL_COLUMNS = ("roll", "player", "what for", "dice", "result", "after the move")
 ROLL_COLUMNS_VERBOSE = ("roll", "side", "purpose", "dice", "result", "after action")
+#: what the plain columns mean, printed under the tables (not with --verbose)
+LEGEND = [
+    "signature: the file is exactly as its signer signed it; follows the file before: it "
+    "names the file before it and comes from the player whose turn it was;",
+    "dice: the secret number the file discloses for its rolls is the next of a series its "
+    "player committed to at the start, so nobody chose the rolls; moves checked: every "
+    "move played again under the rules, reaching the position the player signed.",
+]
 _KINDS = {"invite": "invitation (starts the game)", "accept": "acceptance",
           "turn": "turn", "card": "identity card", "save": "a player's save"}
 _CHAIN = {"ok": "yes", "anchor": "first file", "FORK": "NO: two versions", "FAIL": "NO",
@@ -198,6 +207,8 @@ def _print_audit(whole: Any, show_all: bool) -> None:
             echo(f"{_game_title(report)}: {report.verdict()}")
     if whole.files:
         out.print(_files_table("files of no game audited here", whole.files, plain))
+    if plain and whole.games:
+        echo_all(LEGEND)
     echo(whole.verdict())
 
 

@@ -85,7 +85,9 @@ def test_the_tables_speak_to_a_referee_and_verbose_to_a_programmer(games: Path) 
         assert words in plain, words
     for protocol in ("chain", "anchor", "reveal", "replay"):
         assert protocol not in plain.lower(), protocol
+    assert "so nobody chose the rolls" in plain  # what the columns mean, said once
     verbose = audit("--verbose", "audit", str(folder)).output
+    assert "so nobody chose the rolls" not in verbose
     for words in ("seq", "kind", "chain", "anchor", "replay", "after action"):
         assert words in verbose, words
 
