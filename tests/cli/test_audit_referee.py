@@ -121,3 +121,14 @@ def test_roll_ends_with_who_could_have_chosen_it(games: Path, seed: int,
     assert sentence in last and last.endswith(".")
     both = audit("audit", str(games / "both"), "--roll", "3.0")
     assert both.exit_code == 2 and "choose one with --game ID" in both.output
+
+
+def test_a_replay_page_of_two_games_asks_which(games: Path, tmp_path: Path) -> None:
+    page = tmp_path / "replay.html"
+    r = audit("audit", str(games / "both"), "--html", str(page))
+    assert r.exit_code == 2 and "choose the one to replay with --game ID" in r.output
+    assert not page.exists()
+    game_id = game_ids(games / "both")[0]
+    r = audit("audit", str(games / "both"), "--game", game_id, "--html", str(page))
+    assert r.exit_code == 0, r.output
+    assert page.exists() and "replay page written" in r.output
