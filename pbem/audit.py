@@ -11,7 +11,7 @@ reported as equivocation, with both named.
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -19,7 +19,7 @@ from typing import Any
 from pbem import canonical, dice, orders
 from pbem.armor import read_any
 from pbem.envelope import EXCHANGED, KINDS, Envelope, open_envelope
-from pbem.errors import PbemError, quote
+from pbem.errors import PbemError, UsageError, quote
 from pbem.identity import fingerprint
 from pbem.registry import get as get_engine
 from pbem.text import safe
@@ -68,8 +68,8 @@ class AuditReport:
         if self.clean:
             files = len(self.files) - len(self.set_aside)
             return (f"CLEAN: {files} file{'s' * (files != 1)}, {len(self.rolls)} "
-                    f"roll{'s' * (len(self.rolls) != 1)}, every signature, link, reveal, roll "
-                    f"and digest verified{aside}")
+                    f"roll{'s' * (len(self.rolls) != 1)}: every signature, the order of the "
+                    f"files, every die and every move verified{aside}")
         return f"NOT CLEAN: {self.problems[0]}" + (
             f" (+{len(self.problems) - 1} more)" if len(self.problems) > 1 else "")
 
@@ -113,58 +113,280 @@ def collect(paths: list[Path]) -> list[tuple[str, bytes]]:
     return out
 
 
-def audit(datas: list[tuple[str, bytes]],
-          progress: Callable[[int, int], None] | None = None) -> AuditReport:
-    """Verify ``datas`` as one game; ``progress(done, total)`` is told after each file."""
-    report = AuditReport()
-    envs: list[tuple[str, Envelope, dict[str, Any]]] = []
+Opened = tuple[str, Envelope, dict[str, Any]]
+
+
+@dataclass
+class Audit:
+    """Every game among the files given (docs/protocol.md 5.3, the auditor's procedure)."""
+
+    games: list[AuditReport] = field(default_factory=list)
+    #: rows of files that belong to no game audited: unreadable (bad), or set aside
+    files: list[FileRow] = field(default_factory=list)
+    problems: list[str] = field(default_factory=list)
+    set_aside: list[str] = field(default_factory=list)
+    exit_code: int = 0
+
+    @property
+    def clean(self) -> bool:
+        return not self.problems and all(g.clean for g in self.games)
+
+    def verdict(self) -> str:
+        if len(self.games) == 1 and not self.files:
+            return self.games[0].verdict()
+        bad = [g for g in self.games if not g.clean]
+        head = (f"{len(self.games)} game{'s' * (len(self.games) != 1)}, "
+                f"{len(self.games) - len(bad)} clean")
+        aside = (f"; {len(self.set_aside)} file{'s' * (len(self.set_aside) != 1)} set aside"
+                 if self.set_aside else "")
+        if self.clean:
+            return f"CLEAN: {head}{aside}"
+        first = self.problems[0] if self.problems else (
+            f"game {bad[0].game_id.hex()[:12]}: "
+            + bad[0].verdict().removeprefix("NOT CLEAN: "))
+        return f"NOT CLEAN: {head}{aside}; {first}"
+
+    def code(self) -> int:
+        """The exit status: 0 when clean, else the first problem's."""
+        if self.clean:
+            return 0
+        return self.exit_code or next((g.exit_code for g in self.games if g.exit_code), 1)
+
+    def to_json(self) -> dict[str, Any]:
+        """The layout docs/audit-schema.json describes (version :data:`SCHEMA_VERSION`)."""
+        return {
+            "schema_version": SCHEMA_VERSION,
+            "clean": self.clean,
+            "verdict": self.verdict(),
+            "problems": self.problems,
+            "set_aside": self.set_aside,
+            "files": [vars(f) for f in self.files],
+            "games": [g.to_json() for g in self.games],
+        }
+
+
+#: the version of ``pbem audit --json``'s layout (docs/audit-schema.json); a change that
+#: removes or retypes a field raises it
+SCHEMA_VERSION = 1
+
+
+def _opened(datas: list[tuple[str, bytes]], audit: Audit) -> list[Opened]:
+    """Steps 1 and 2 of the procedure: open every file; cards and saves are no moves."""
+    out: list[Opened] = []
     for source, data in datas:
         try:
             env = open_envelope(read_any(data), kinds=KINDS)
             body = env.decode()
         except PbemError as exc:
-            report.files.append(FileRow(source, None, "?", "?", "?", signature="BAD",
-                                        note=str(exc)))
-            report.problems.append(f"{source}: {exc}")
-            report.exit_code = report.exit_code or exc.exit_code
+            # nobody can be named as its signer: a referee must look at it (step 1)
+            audit.files.append(FileRow(source, None, "?", "?", "?", signature="BAD",
+                                       note=str(exc)))
+            audit.problems.append(f"{source}: {exc}")
+            audit.exit_code = audit.exit_code or exc.exit_code
             continue
         if env.kind not in EXCHANGED:
             # a player's card or save lying in the folder is signed but is no move of
-            # any game: listed, never held against the game (docs/protocol.md 5.3)
-            report.files.append(FileRow(source, None, env.kind, "-", fingerprint(env.key),
-                                        chain="set aside",
-                                        note=f"a {env.kind} file is not part of a transcript"))
-            report.set_aside.append(f"{source}: a {env.kind} file is not part of a transcript")
+            # any game: listed, never held against a game (step 2)
+            why = f"a {env.kind} file is not part of a transcript"
+            audit.files.append(FileRow(source, None, env.kind, "-", fingerprint(env.key),
+                                       chain="set aside", note=why))
+            audit.set_aside.append(f"{source}: {why}")
             continue
-        envs.append((source, env, body))
-    envs = _set_aside(envs, report)
-    invites = [(s, e, b) for s, e, b in envs if e.kind == "invite"]
-    if len(invites) != 1:
-        report.problems.append(f"a transcript needs exactly one invite; found {len(invites)}")
-        report.exit_code = report.exit_code or 5
+        out.append((source, env, body))
+    return out
+
+
+def _named_game(env: Envelope, body: dict[str, Any]) -> bytes | None:
+    if env.kind == "invite":
+        return env.hash
+    game = body.get("game")
+    return game if type(game) is bytes and len(game) == 32 else None
+
+
+def audit_games(datas: list[tuple[str, bytes]],
+                progress: Callable[[int, int], None] | None = None, *,
+                game: str | None = None) -> Audit:
+    """Every game among ``datas``, each verified on its own (docs/protocol.md 5.3);
+    ``game``: only the game whose id starts with these hex digits."""
+    audit = Audit()
+    opened = _opened(datas, audit)
+    # step 3: a game is every game id among the files (an invite names its own): one
+    # whose invite is missing is audited too, to say so
+    every = sorted({g for _, e, b in opened if (g := _named_game(e, b))})
+    ids = every
+    if game is not None:
+        wanted = game.strip().lower()
+        ids = [g for g in ids if g.hex().startswith(wanted)]
+        if not wanted or len(ids) != 1:
+            known = ", ".join(g.hex()[:12] for g in every) or "none"
+            raise UsageError(f"--game {quote(game)} names {len(ids) or 'no'} game"
+                             f"{'s' * (len(ids) > 1)} among the files (games: {known})")
+    # step 4: each file goes to the game it names; a file naming none audited is set aside
+    per: dict[bytes, list[Opened]] = {g: [] for g in ids}
+    for source, env, body in opened:
+        named = _named_game(env, body)
+        if named in per:
+            per[named].append((source, env, body))
+            continue
+        if named is None:
+            why = "names no game (no 32-byte game id)"
+        elif env.kind == "invite":
+            why = f"the invite of another game ({named.hex()[:12]})"
+        else:
+            why = f"a file of another game ({named.hex()[:12]})"
+        seq = body.get("seq") if type(body.get("seq")) is int else None
+        audit.files.append(FileRow(source, seq, env.kind, safe(str(body.get("side", "-")))[:40],
+                                   fingerprint(env.key), chain="set aside", note=why))
+        audit.set_aside.append(f"{source}: {why}")
+    total = sum(len(v) for v in per.values())
+    done = 0
+
+    def step(n: int, _: int) -> None:
+        if progress is not None:
+            progress(done + n, total)
+
+    for game_id in ids:
+        audit.games.append(_audit_game(game_id, per[game_id], step))
+        done += len(per[game_id])
+    return audit
+
+
+def audit(datas: list[tuple[str, bytes]],
+          progress: Callable[[int, int], None] | None = None) -> AuditReport:
+    """Verify ``datas`` as one game; ``progress(done, total)`` is told after each file.
+
+    The game is the one with the most files among them (a tie: the smallest game id);
+    every other file is listed as set aside, and an unreadable one as bad."""
+    whole = audit_games(datas, progress)
+    if not whole.games:
+        report = AuditReport()
+        report.problems.append("a transcript needs an invite; found no file of any game")
+        report.exit_code = 5
+    else:
+        report = max(whole.games, key=lambda g: len(g.files))  # the first: smallest id
+        for other in whole.games:
+            if other is not report:
+                for row in other.files:
+                    row.chain, row.note = "set aside", (
+                        f"a file of another game ({other.game_id.hex()[:12]})")
+                    report.set_aside.append(f"{row.source}: {row.note}")
+                report.files += other.files
+    report.files += whole.files
+    report.set_aside += whole.set_aside
+    report.problems = whole.problems + report.problems
+    report.exit_code = whole.exit_code or report.exit_code
+    return report
+
+
+def _audit_game(game_id: bytes, files: list[Opened],
+                progress: Callable[[int, int], None] | None = None) -> AuditReport:
+    """Steps 5 to 9 of the procedure for the files naming one game."""
+    report = AuditReport(game_id=game_id)
+    copies = [(s, e, b) for s, e, b in files if e.kind == "invite"]
+    # step 5: the invite is the one its creator signed (a copy re-signed by another key
+    # says nothing; anyone can sign any bytes)
+    signed = [c for c in copies if _creator_key(c[2]) == c[1].key]
+    for source, env, body in copies:
+        if signed and (source, env, body) not in signed:
+            _aside(report, source, env, body,
+                   f"a copy of the invite signed by a key other than its creator's "
+                   f"(fingerprint {fingerprint(env.key)})")
+    others = [(s, e, b) for s, e, b in files if e.kind != "invite"]
+    if not copies:
+        report.problems.append(f"file 0, the invite, is missing ({len(others)} other "
+                               f"file{'s' * (len(others) != 1)} name this game "
+                               f"{game_id.hex()[:12]}; nothing can be verified without it)")
+        report.exit_code = 5
+        for source, env, body in others:
+            seq = body.get("seq") if type(body.get("seq")) is int else None
+            report.files.append(FileRow(source, seq, env.kind,
+                                        safe(str(body.get("side", "?")))[:40],
+                                        fingerprint(env.key), chain="not checked",
+                                        dice="not checked", replay="not checked",
+                                        note="the invite is missing"))
         return report
-    source, invite, invite_body = invites[0]
+    source, invite, invite_body = (signed or copies)[0]
     try:
         setup = parse_invite(invite, invite_body)  # each body decoded once (issue 19)
         verifier = Verifier(get_engine(setup.engine_id), invite, keep_rolls=True, setup=setup)
     except PbemError as exc:
+        report.files.append(FileRow(source, 0, "invite", "?", fingerprint(invite.key),
+                                    chain="FAIL", note=str(exc)))
         report.problems.append(f"{source}: {exc}")
         report.exit_code = exc.exit_code
+        for src, env, _body in others:
+            report.files.append(FileRow(src, None, env.kind, "?", fingerprint(env.key),
+                                        chain="not checked", note="the invite is bad"))
         return report
+    for dup_source, dup, _ in (signed or copies)[1:]:
+        report.files.append(FileRow(dup_source, 0, "invite", setup.creator_side,
+                                    fingerprint(dup.key), note=f"duplicate of {source}"))
     report.verifier = verifier
-    report.game_id, report.engine, report.scenario = setup.game_id, setup.engine_id, setup.scenario
-    report.files.append(FileRow(source, 0, "invite", setup.creator_side,
-                                fingerprint(invite.key), chain="anchor", dice="anchor",
-                                replay="ok"))
-    rest = sorted(((s, e, b) for s, e, b in envs if e.kind != "invite"),
-                  key=lambda t: (t[2].get("seq") if isinstance(t[2].get("seq"), int) else -1, t[0]))
+    report.engine, report.scenario = setup.engine_id, setup.scenario
+    report.files.insert(0, FileRow(source, 0, "invite", setup.creator_side,
+                                   fingerprint(invite.key), chain="anchor", dice="anchor",
+                                   replay="ok"))
+    kept = _pinned(setup.creator.key, others, report)
+    _replay(report, verifier, source, invite, kept, progress)
+    report.rolls = list(verifier.rolls)
+    if verifier.result:
+        report.result = verifier.result.text
+    return report
+
+
+def _creator_key(body: dict[str, Any]) -> Any:
+    creator = body.get("creator")
+    return creator.get("key") if isinstance(creator, dict) else None
+
+
+def _aside(report: AuditReport, source: str, env: Envelope, body: dict[str, Any],
+           why: str) -> None:
+    seq = body.get("seq") if type(body.get("seq")) is int else None
+    side = body.get("side", "-") if env.kind != "invite" else "-"
+    report.files.append(FileRow(source, seq, env.kind, safe(str(side))[:40],
+                                fingerprint(env.key), chain="set aside", note=why))
+    report.set_aside.append(f"{source}: {why}")
+
+
+def _pinned(creator: bytes, files: list[Opened], report: AuditReport) -> list[Opened]:
+    """Steps 6 and 7: the joiner's key, then the files signed by a key the game pinned.
+
+    A file signed by a key the game did not pin says nothing about the game: anyone can
+    make one, so it is set aside whatever it holds (issue 20 item 3).  A file signed by a
+    pinned key is that player's word, and is verified, whatever it claims (its side, its
+    kind): a malformed one is bad (issue 36 item 2)."""
+    accepts = [(s, e) for s, e, _ in files if e.kind == "accept" and e.key != creator]
+    followed = {b.get("prev") for _, e, b in files
+                if e.kind == "turn" and type(b.get("seq")) is int and b.get("seq") == 2
+                and e.key == creator}
+    # the joiner: of the accepts the creator's file 2 follows (else of all accepts not
+    # signed by the creator), the one with the smallest body hash
+    chosen = sorted([e for _, e in accepts if e.hash in followed]
+                    or [e for _, e in accepts], key=lambda e: e.hash)
+    keys = {creator} | ({chosen[0].key} if chosen else set())
+    kept = []
+    for source, env, body in files:
+        if env.key in keys:
+            kept.append((source, env, body))
+        else:
+            _aside(report, source, env, body,
+                   f"signed by a key this game did not pin (fingerprint "
+                   f"{fingerprint(env.key)})")
+    return kept
+
+
+def _replay(report: AuditReport, verifier: Verifier, source: str, invite: Envelope,
+            files: list[Opened], progress: Callable[[int, int], None] | None) -> None:
+    """Steps 8 and 9: duplicates, equivocation, then the replay in order of place."""
+    rest = sorted(files, key=lambda t: (t[2].get("seq") if type(t[2].get("seq")) is int
+                                        else -1, t[0]))
     seen: dict[int, tuple[str, bytes]] = {0: (source, invite.raw)}
     identities: dict[int, tuple[str, bytes, bytes]] = {0: invite.identity}
     broken = False
     for done, (src, env, body) in enumerate(rest, start=1):
         if progress is not None:
             progress(done, len(rest))
-        seq = body.get("seq") if isinstance(body.get("seq"), int) else None
+        seq = body.get("seq") if type(body.get("seq")) is int else None
         row = FileRow(src, seq, env.kind, safe(str(body.get("side", "?")))[:40],
                       fingerprint(env.key))
         report.files.append(row)
@@ -212,65 +434,6 @@ def audit(datas: list[tuple[str, bytes]],
         notes += marks
         report.commitments += [f"file {seq}: {t}" for t in marks]
         row.note = "; ".join(notes)
-    report.rolls = list(verifier.rolls)
-    if verifier.result:
-        report.result = verifier.result.text
-    return report
-
-
-def _set_aside(envs: list[tuple[str, Envelope, dict[str, Any]]], report: AuditReport
-               ) -> list[tuple[str, Envelope, dict[str, Any]]]:
-    """The files of the game, signed by its pinned keys; the others are listed as set aside.
-
-    A file of another game, or one signed by a key the game did not pin, says nothing about
-    this game: anyone can make one, so it must neither stop the audit of the real files
-    nor count against a player (issue 20 item 3).  Which game: the one the invite names
-    that most files name.  Which joiner: the accept the creator's file 2 follows (else the
-    only one, else the first by name).
-    """
-    invites = [e for _, e, _ in envs if e.kind == "invite"]
-    if not invites:
-        return envs
-    votes: dict[bytes, int] = {e.hash: 0 for e in invites}
-    for _, env, body in envs:
-        game = body.get("game")
-        if env.kind != "invite" and type(game) is bytes and game in votes:
-            votes[game] += 1
-    game_id = max(sorted(votes), key=lambda g: votes[g])
-    invite = next(e for e in invites if e.hash == game_id)
-    try:
-        setup = parse_invite(invite, next(b for _, e, b in envs if e is invite))
-    except PbemError:
-        return envs  # the invite itself is bad: the audit names it
-    keys = {setup.creator_side: setup.creator.key}
-    accepts = [(s, e) for s, e, b in envs if e.kind == "accept" and b.get("game") == game_id]
-    followed = {b.get("prev") for _, e, b in envs
-                if e.kind == "turn" and b.get("game") == game_id and b.get("seq") == 2
-                and type(b.get("seq")) is int and e.key == setup.creator.key}
-    chosen = [e for _, e in accepts if e.hash in followed] or [e for _, e in sorted(
-        accepts, key=lambda t: t[0])]
-    if chosen:
-        keys[setup.joiner_side] = chosen[0].key
-    kept: list[tuple[str, Envelope, dict[str, Any]]] = []
-    for source, env, body in envs:
-        side = body.get("side") if env.kind != "invite" else setup.creator_side
-        why = ""
-        if env.kind == "invite":
-            if env.hash != game_id:
-                why = "an invite to another game"
-        elif body.get("game") != game_id:
-            why = "a file of another game"
-        elif type(side) is not str or keys.get(side) != env.key:
-            why = (f"signed by a key the game did not pin for the {quote(side)} side "
-                   f"(fingerprint {fingerprint(env.key)})")
-        if not why:
-            kept.append((source, env, body))
-            continue
-        seq = body.get("seq") if type(body.get("seq")) is int else None
-        report.files.append(FileRow(source, seq, env.kind, safe(str(side))[:40],
-                                    fingerprint(env.key), chain="set aside", note=why))
-        report.set_aside.append(f"{source}: {why}")
-    return kept
 
 
 def explain_roll(report: AuditReport, name: str) -> list[str]:
@@ -322,10 +485,31 @@ def explain_roll(report: AuditReport, name: str) -> list[str]:
         lines.append(f"  result: {', '.join(str(o) for o in roll.outcome)}")
         if roll.rule:
             lines.append(f"  this roll decided: {roll.purpose} ({roll.rule})")
+        lines.append(who_chose(setup.dice_mode, roll.side, verifier.setup.sides, seq))
         return lines
+    if not report.rolls:
+        why = report.problems[0] if report.problems else "the files hold no roll"
+        return [f"no roll {name} in this transcript: {why}"]
     known = ", ".join(r.name for r in report.rolls[:20])
     more = "..." if len(report.rolls) > 20 else ""
     return [f"no roll {name} in this transcript (rolls: {known}{more})"]
+
+
+def who_chose(dice_mode: str, side: str, sides: Sequence[str], seq: int) -> str:
+    """The one plain sentence ending ``pbem audit --roll``: which player could have chosen
+    the roll (neither), and why (protocol-crypto.md 3.3 and 3.3.1; security.md)."""
+    other = next((s for s in sides if s != side), "other")
+    if dice_mode == "sealed":
+        return (f"Neither player could have chosen this roll: the {other} player's file "
+                f"{seq - 1} asked for it before anyone knew the {side} player's next dice "
+                f"link, and that link was fixed long before by the chain the {side} player "
+                f"committed to, before file {seq - 1} was written, so neither could foresee "
+                "or change the result.")
+    return (f"Neither player could have chosen this roll: it follows from the {side} "
+            f"player's dice link revealed in file {seq}, fixed in advance by the chain "
+            f"that player committed to, and from the {other} player's last revealed link; "
+            f"the {side} player could foresee it before sending file {seq} (open dice) and "
+            "order its moves around it, but could not change it.")
 
 
 def body_summary(data: bytes) -> dict[str, Any]:

@@ -129,7 +129,8 @@ one pinned; 5 a file that does not fit the game (missing earlier file, fork, rep
 6 another engine, rules version or scenario data; 7 dice that do not re-derive; 8 a
 replay that ends in another state than the one signed; 9 an action the rules refuse or
 cannot read; 10 not your decision now; 11 no identity, or a wrong passphrase; 12 bad
-scenario data; 13 another pbem command changed the game meanwhile."""
+scenario data; 13 another pbem command changed the game meanwhile; 14 an import
+(receive, inbox, fetch) that took in what was good and refused the rest."""
 
 _FILE_NAME = re.compile(r"([0-9a-f]{12})-(\d{4})-")
 
@@ -444,7 +445,7 @@ class LazyGroup(click.Group):
     #: command's own docstring
     lazy_help: ClassVar[dict[str, str]] = {
         "act": "Apply actions in the engine's notation, one argument each: all of them, or none.",
-        "audit": "Verify a transcript from the exchanged files alone (no save, no key needed).",
+        "audit": "Verify every game among the files, from the files alone (no save, no key).",
         "board": "The game's board in your browser: watch what arrived, click to play.",
         "demo": "Two players, a real game, files exchanged and replayed, then an audit.",
         "draw": "Offer a draw with your next file, or accept the opponent's offer.",

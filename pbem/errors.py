@@ -7,6 +7,8 @@ can tell a tampered file from a rules violation without parsing text.
 
 from __future__ import annotations
 
+from collections.abc import Iterable
+
 from pbem.text import MESSAGE_LIMIT, bound, safe
 from pbem.text import quote as quote  # re-exported: errors quote file values with it
 
@@ -34,6 +36,16 @@ class FormatError(PbemError):
     """Bytes that are not a well-formed pbem file (size, msgpack, canonical form, fields)."""
 
     exit_code = 3
+
+
+class LocalSaveError(FormatError):
+    """This home's own save and the files beside it do not belong together (heads swapped
+    between games, a save put back beside another transcript, a damaged disk).
+
+    Nothing came from the opponent, so asking the sender again cannot help: the message
+    says what to do here (``pbem rebuild``), and the CLI shows it as written."""
+
+    worded = True
 
 
 class SignatureError(PbemError):
@@ -118,3 +130,20 @@ class ConcurrencyError(PbemError):
     """Another pbem process saved the same game meanwhile; nothing was written."""
 
     exit_code = 13
+
+
+#: the exit status of an import that took in some files and refused others (an mbox with
+#: a stranger's file beside the real one, junk beside a turn in a folder): the game moved
+#: on, so a script must not read it as a failure to import, yet something was refused and
+#: is worth a look (issue 36 item 5)
+PARTIAL_IMPORT = 14
+
+
+def import_status(imported: int, refused: Iterable[int]) -> int:
+    """The exit status of an import (``receive``, ``inbox``, ``fetch``): 0 when nothing was
+    refused, :data:`PARTIAL_IMPORT` when ``imported`` files came in and some were refused,
+    else the first refusal's own code (``refused``: each file's code, 0 for no refusal)."""
+    codes = [code for code in refused if code]
+    if not codes:
+        return 0
+    return PARTIAL_IMPORT if imported else codes[0]

@@ -36,6 +36,7 @@ from pbem.errors import (
     DuplicateFile,
     FormatError,
     KeyStoreError,
+    LocalSaveError,
     MismatchError,
     NotYourTurn,
     PbemError,
@@ -597,11 +598,17 @@ def files_dir(save: Path) -> Path:
     return save.with_name(save.name.removesuffix(SAVE_SUFFIX) + ".files")
 
 
-def _damaged(text: str, path: Path) -> FormatError:
-    return FormatError(f"save file is damaged or was altered: {text}; if the files of the "
-                       "game are intact elsewhere (yours are also in the sealed record, "
-                       "the opponent's in your mail or folder), 'pbem rebuild' makes the "
-                       "save anew", path=str(path))
+def _damaged(text: str, path: Path) -> LocalSaveError:
+    # ``path`` is the save or the transcript beside it; either way the game is the save's
+    folder = path.parent if path.name == TRANSCRIPT_NAME else path
+    name = folder.name.removesuffix(".files").removesuffix(SAVE_SUFFIX)
+    return LocalSaveError(
+        f"your local save of game {quote(name)} is inconsistent: {text} (saves swapped "
+        "between games, a save put back beside another copy of its files, or a damaged "
+        "disk). Nothing was changed, and nobody needs to send anything again: move "
+        f"{name}{SAVE_SUFFIX} and {name}.files away and run 'pbem rebuild FILES... --name "
+        f"{name}' with the game's exchanged files (yours are also in this home's sealed "
+        "record, the opponent's in your mail or folder)", path=str(path))
 
 
 class GameFiles:
@@ -660,7 +667,18 @@ class GameFiles:
         assert isinstance(game_id, bytes)
         files = cls(files_dir(path), game_id, count=count, tip=tip, invite=invite,
                     hashes=None, committed=count, written=count)
-        files.check_tail()
+        try:
+            files.check_tail()
+        except LocalSaveError:
+            named, stem = body.get("name"), path.name.removesuffix(SAVE_SUFFIX)
+            if type(named) is not str or named == stem:
+                raise
+            # the head signs the game's own name: a head under another game's name was
+            # swapped or renamed, and putting it back cures both games (issue 36 item 6)
+            raise _damaged(f"{path.name} holds the save head of the game named "
+                           f"{quote(named)}, not of {quote(stem)}; if {named}{SAVE_SUFFIX} "
+                           f"holds the head of {quote(stem)}, putting the two back under "
+                           "their own names restores both", path) from None
         return files
 
     @classmethod
@@ -1656,8 +1674,25 @@ def rebuild(home: Home, datas: list[tuple[str, bytes]], *, name: str | None = No
             set_aside: list[str] | None = None) -> Game:
     """A save made anew from the exchanged files and this home's key (a lost save).
 
-    ``set_aside`` receives a line for every file left out (another version of a place)."""
-    loaded = [(src, load_envelope(d, src)) for src, d in datas]
+    ``set_aside`` receives a line for every file left out (another version of a place, or
+    a file that does not open)."""
+    loaded: list[tuple[str, Envelope]] = []
+    damaged: list[str] = []
+    aside_lines: list[str] = []
+    for src, data in datas:
+        try:
+            loaded.append((src, load_envelope(data, src)))
+        except (FormatError, SignatureError) as exc:
+            # a local copy damaged on this disk (a sync conflict's twin with a changed
+            # byte): the good copies of the game rebuild it, nobody is to send anything
+            # (issue 36 item 4); should its place have no good copy, the replay names
+            # the gap below
+            cause = str(exc).removeprefix(f"{src}: ")
+            damaged.append(src)
+            aside_lines.append(f"{src}: damaged ({cause}), set aside; the rebuild uses the "
+                               "other files")
+    if set_aside is not None:
+        set_aside.extend(aside_lines)
     invites = [e for e in {e.raw: e for _, e in loaded if e.kind == "invite"}.values()]
     turns, aside = one_chain([(s, e) for s, e in loaded if e.kind != "invite"])
     if set_aside is not None:
@@ -1693,6 +1728,13 @@ def rebuild(home: Home, datas: list[tuple[str, bytes]], *, name: str | None = No
             verifier.add(env, dict(enumerate(files)))
         except DuplicateFile:
             continue
+        except ChainError as exc:
+            if damaged and exc.reason == "missing":
+                raise ChainError(f"{exc}; {len(damaged)} damaged file"
+                                 f"{'s' * (len(damaged) != 1)} set aside may have been it "
+                                 f"({', '.join(damaged)}): find "
+                                 "another copy of that file", reason="missing") from None
+            raise
         files.append(env.raw)
     if setup.creator.key == me:
         side = setup.creator_side

@@ -6,6 +6,7 @@ Loaded only when one of its commands runs (:class:`pbem.cli.LazyGroup`).
 from __future__ import annotations
 
 import json
+import re
 import sys
 from pathlib import Path
 from typing import Any
@@ -24,6 +25,7 @@ from pbem.cli import (
     console,
     data_cache_of,
     echo,
+    echo_all,
     handled,
     home_of,
     progress_bar,
@@ -40,10 +42,84 @@ def _remarkable(row: Any) -> bool:
         or not row.replay.startswith("ok")
 
 
+#: the audit's columns for a referee who never used pbem, and (--verbose) the protocol's
+FILE_COLUMNS = ("file", "what", "player", "signed by (key fingerprint)", "signature",
+                "follows the file before", "dice", "moves checked", "note")
+FILE_COLUMNS_VERBOSE = ("seq", "kind", "side", "signer", "sig", "chain", "dice", "replay",
+                        "note")
+ROLL_COLUMNS = ("roll", "player", "what for", "dice", "result", "after the move")
+ROLL_COLUMNS_VERBOSE = ("roll", "side", "purpose", "dice", "result", "after action")
+#: what the plain columns mean, printed under the tables (not with --verbose)
+LEGEND = [
+    "signature: the file is exactly as its signer signed it; follows the file before: it "
+    "names the file before it and comes from the player whose turn it was;",
+    "dice: the secret number the file discloses for its rolls is the next of a series its "
+    "player committed to at the start, so nobody chose the rolls; moves checked: every "
+    "move played again under the rules, reaching the position the player signed.",
+]
+_KINDS = {"invite": "invitation (starts the game)", "accept": "acceptance",
+          "turn": "turn", "card": "identity card", "save": "a player's save"}
+_CHAIN = {"ok": "yes", "anchor": "first file", "FORK": "NO: two versions", "FAIL": "NO",
+          "set aside": "set aside", "not checked": "not checked", "-": "-"}
+_DICE = {"ok": "checked", "anchor": "committed", "not checked": "not checked", "-": "-"}
+
+
+def _plain_row(row: Any) -> tuple[str, ...]:
+    """One file's row in a referee's words (the protocol's words: --verbose)."""
+    replay = row.replay
+    if replay.startswith("ok (") and replay.endswith(")"):
+        replay = "yes: " + re.sub(r"\b1 (move|roll)s\b", r"1 \1",
+                                  replay[4:-1].replace("actions", "moves"))
+    elif replay == "ok":
+        replay = "yes"
+    return ("?" if row.seq is None else str(row.seq), _KINDS.get(row.kind, row.kind),
+            row.side, row.signer[:11], "good" if row.signature == "ok" else row.signature,
+            _CHAIN.get(row.chain, row.chain), _DICE.get(row.dice, row.dice), replay, row.note)
+
+
+def _verbose_row(row: Any) -> tuple[str, ...]:
+    return ("?" if row.seq is None else str(row.seq), row.kind, row.side, row.signer[:11],
+            row.signature, row.chain, row.dice, row.replay, row.note)
+
+
+def _table_console() -> Any:
+    """The terminal's console; redirected, one that never wraps: a referee's file or
+    pipe gets whole lines, however wide (issue 33)."""
+    if sys.stdout.isatty():
+        return console
+    from rich.console import Console
+
+    return Console(width=100_000, highlight=False, color_system=None, soft_wrap=True)
+
+
+def _files_table(title: str, rows: list[Any], plain: bool) -> Any:
+    from rich.markup import escape
+    from rich.table import Table
+
+    from pbem.text import safe
+
+    table = Table(*(FILE_COLUMNS if plain else FILE_COLUMNS_VERBOSE), title=escape(title))
+    for row in rows:
+        # text from the files: no markup, no terminal controls (issue 20 item 9)
+        table.add_row(*(escape(safe(c)) for c in (_plain_row(row) if plain
+                                                  else _verbose_row(row))))
+    return table
+
+
+def _game_title(report: Any) -> str:
+    head = f"game {report.game_id.hex()[:12]}"
+    if report.engine:
+        return f"{head}: {report.engine} / {report.scenario}"
+    return head
+
+
 @click.command("audit")
 @click.argument("paths", nargs=-1, required=True, type=_EXISTING)
+@click.option("--game", "game", help="Audit only this game: the first hex digits of its "
+              "id, as the files' names begin (default: every game among the files).")
 @click.option("--roll", "roll", help="Explain one roll, SEQ.INDEX (e.g. 17.3).")
-@click.option("--json", "as_json", is_flag=True)
+@click.option("--json", "as_json", is_flag=True,
+              help="The whole report as JSON (its layout: docs/audit-schema.json).")
 @click.option("--html", type=_FILE,
               help="Also write the game as one self-contained replay page.")
 @click.option("--side", help="With --html: replay from this side's view (default: the "
@@ -52,72 +128,91 @@ def _remarkable(row: Any) -> bool:
               help=f"List every file and roll (default: any file with a problem or a note, "
                    f"and the last {AUDIT_SHOWN} files and rolls).")
 @click.pass_context
-def audit_cmd(ctx: click.Context, paths: tuple[Path, ...], roll: str | None, as_json: bool,
-              html: Path | None, side: str | None, show_all: bool) -> None:
-    """Verify a transcript from the exchanged files alone (no save, no key needed)."""
-    from pbem.audit import audit, collect, explain_roll
+def audit_cmd(ctx: click.Context, paths: tuple[Path, ...], game: str | None, roll: str | None,
+              as_json: bool, html: Path | None, side: str | None, show_all: bool) -> None:
+    """Verify every game among the files, from the files alone (no save, no key).
+
+    Every signature, the order of the files, every dice reveal, every roll and every
+    move are checked; the last line says CLEAN or NOT CLEAN and why. --verbose shows
+    the protocol's own words."""
+    from pbem.audit import audit_games, collect, explain_roll
 
     data_cache_of(ctx)
     with handled(), progress_bar("verifying") as progress:
         datas = collect(list(paths))
-        report = audit(datas, progress)
+        whole = audit_games(datas, progress, game=game)
     with handled():
+        ids = ", ".join(g.game_id.hex()[:12] for g in whole.games)
         if html:
             from pbem.web.cli import audit_html
 
-            echo(audit_html(datas, report, html, side))
+            if len(whole.games) != 1:
+                raise UsageError(f"the files hold {len(whole.games)} games ({ids}): choose "
+                                 "the one to replay with --game ID")
+            only = whole.games[0]
+            mine = {row.source for row in only.files if row.chain != "set aside"}
+            echo(audit_html([d for d in datas if d[0] in mine], only, html, side))
         if as_json:
-            click.echo(json.dumps(report.to_json(), indent=2))
-            sys.exit(0 if report.clean else report.exit_code or 1)
+            click.echo(json.dumps(whole.to_json(), indent=2))
+            sys.exit(whole.code())
         if roll:
-            lines = explain_roll(report, roll)
+            having = [g for g in whole.games if any(r.name == roll for r in g.rolls)]
+            if len(having) > 1:
+                raise UsageError(f"roll {roll} is in {len(having)} games ({ids}): choose "
+                                 "one with --game ID")
+            if not whole.games:
+                raise UsageError(f"no roll {roll}: {whole.verdict()}")
+            lines = explain_roll((having or whole.games)[0], roll)
             if lines[0].startswith("no roll "):
                 raise UsageError(lines[0])
             for line in lines:
                 echo(line)
-            sys.exit(0 if report.clean else report.exit_code or 1)
-        from rich.markup import escape
-        from rich.table import Table
+            sys.exit(whole.code())
+        _print_audit(whole, show_all)
+        sys.exit(whole.code())
 
-        from pbem.text import safe
 
-        def cell(text: str) -> str:
-            # text from the files: no markup, no terminal controls (issue 20 item 9)
-            return escape(safe(text))
+def _print_audit(whole: Any, show_all: bool) -> None:
+    from rich.markup import escape
+    from rich.table import Table
 
-        table = Table("seq", "kind", "side", "signer", "sig", "chain", "dice", "replay", "note",
-                      title=f"game {report.game_id.hex()[:16]} {report.engine} / "
-                            f"{report.scenario}")
+    from pbem.cli import verbose
+    from pbem.text import safe
+
+    plain = not verbose()
+    out = _table_console()
+    for report in whole.games:
         # a long game's tables took seconds to draw: by default every file with a
         # problem or a note, and the last files and rolls (issue 19)
         last = len(report.files) - AUDIT_SHOWN
         files = [row for i, row in enumerate(report.files)
                  if show_all or i >= last or _remarkable(row)]
-        for row in files:
-            table.add_row("?" if row.seq is None else str(row.seq), cell(row.kind),
-                          cell(row.side), row.signer[:11], row.signature, row.chain, row.dice,
-                          cell(row.replay), cell(row.note))
-        console.print(table)
+        out.print(_files_table(_game_title(report), files, plain))
         if len(files) < len(report.files):
             echo(f"({len(report.files) - len(files)} earlier files verified without a note "
                  "are not listed: 'pbem audit --all' lists every file and roll)")
-        shown = report.rolls if show_all else report.rolls[-AUDIT_SHOWN:]
-        rolls = Table("roll", "side", "purpose", "dice", "result", "after action",
-                      title=f"{len(report.rolls)} rolls"
-                            + ("" if len(shown) == len(report.rolls) else
-                               f", the last {len(shown)}"))
-        for r in shown:
-            rolls.add_row(r.name, cell(r.side),
-                          cell(r.purpose + (f" ({r.rule})" if r.rule else "")),
-                          cell(r.request), cell(", ".join(str(o) for o in r.outcome)),
-                          cell(r.after_action))
-        console.print(rolls)
+        if report.rolls:
+            shown = report.rolls if show_all else report.rolls[-AUDIT_SHOWN:]
+            rolls = Table(*(ROLL_COLUMNS if plain else ROLL_COLUMNS_VERBOSE),
+                          title=f"{len(report.rolls)} rolls"
+                                + ("" if len(shown) == len(report.rolls) else
+                                   f", the last {len(shown)}"))
+            for r in shown:
+                rolls.add_row(*(escape(safe(c)) for c in (
+                    r.name, r.side, r.purpose + (f" ({r.rule})" if r.rule else ""),
+                    r.request, ", ".join(str(o) for o in r.outcome), r.after_action)))
+            out.print(rolls)
         for line in report.commitments:  # committed plans (docs/protocol.md 6.3)
             echo(f"plan {safe(line)}")
         if report.result:
             echo(f"result: {report.result}")
-        echo(report.verdict())
-        sys.exit(0 if report.clean else report.exit_code or 1)
+        if len(whole.games) > 1 or whole.files:
+            echo(f"{_game_title(report)}: {report.verdict()}")
+    if whole.files:
+        out.print(_files_table("files of no game audited here", whole.files, plain))
+    if plain and whole.games:
+        echo_all(LEGEND)
+    echo(whole.verdict())
 
 
 @click.command("rebuild")

@@ -28,6 +28,7 @@ from pbem.errors import (
     ChainError,
     DuplicateFile,
     PbemError,
+    import_status,
 )
 from pbem.text import block, bound, safe
 
@@ -107,6 +108,7 @@ def receive_cmd(ctx: click.Context, files: tuple[Path, ...], yes: bool) -> None:
     """Verify and replay files from your opponent (no acting)."""
     home = None
     status = 0
+    imported = 0
     with handled():
         home = home_of(ctx)
         unlock(home)
@@ -152,6 +154,7 @@ def receive_cmd(ctx: click.Context, files: tuple[Path, ...], yes: bool) -> None:
                 echo_err(f"pbem: error: {player_words(exc)}")
                 status = status or exc.exit_code
                 continue
+            imported += 1
             echo(report.text)
             if report.message:
                 echo(f"  message from your opponent: {block(report.message)}")
@@ -167,7 +170,7 @@ def receive_cmd(ctx: click.Context, files: tuple[Path, ...], yes: bool) -> None:
                 status = status or missing.exit_code
             break
         waiting = retry
-    sys.exit(status)
+    sys.exit(import_status(imported, [status]))
 
 
 def _by_sequence(items: list[tuple[Path, str, bytes]]) -> list[tuple[Path, str, bytes]]:

@@ -18,7 +18,7 @@ from typing import Any
 import click
 
 from pbem import history
-from pbem.errors import FormatError, PbemError, UsageError
+from pbem.errors import FormatError, PbemError, UsageError, import_status
 from pbem.text import block, bound, safe
 from pbem.transport import config as mailconfig
 from pbem.transport.base import Outcome, Router, TransportError
@@ -346,7 +346,8 @@ def inbox_cmd(ctx: click.Context, directory: Path, yes: bool, reply: bool, as_js
         if not outcomes and not as_json:
             core.console.print(f"nothing new in {directory}", markup=False)
     # a refused file is a failure, with its error's exit status (pbem --help lists them)
-    sys.exit(next((o.exit_code for o in outcomes if o.exit_code), 0))
+    sys.exit(import_status(sum(o.status == "imported" for o in outcomes),
+                           (o.exit_code for o in outcomes)))
 
 
 @click.command("watch")
@@ -416,7 +417,8 @@ def fetch_cmd(ctx: click.Context, mailbox: str | None, every_message: bool, yes:
         if not as_json:
             core.errors.print(f"fetched {account.address}: {report.handled} messages handled, "
                               f"{len(report.outcomes)} files looked at", markup=False)
-    sys.exit(next((o.exit_code for o in report.outcomes if o.exit_code), 0))
+    sys.exit(import_status(sum(o.status == "imported" for o in report.outcomes),
+                           (o.exit_code for o in report.outcomes)))
 
 
 @click.group("mail")

@@ -130,7 +130,7 @@ def test_a_game_at_the_command_line(run, tmp_path: Path) -> None:  # type: ignor
     roll = run(None, "audit", "inv.pbem", "acc.pbem", "t2.pbem", "--roll", "2.0")
     assert roll.exit_code == 0 and "seed =" in roll.output and "block 0 word 0" in roll.output
     data = json.loads(run(None, "audit", "inv.pbem", "acc.pbem", "t2.pbem", "--json").output)
-    assert data["clean"] and data["rolls"][0]["roll"] == "2.0"
+    assert data["clean"] and data["games"][0]["rolls"][0]["roll"] == "2.0"
 
 
 def test_tampered_and_garbage_files_refused(run, tmp_path: Path) -> None:  # type: ignore[no-untyped-def]

@@ -39,10 +39,18 @@ ANCHOR = Path(__file__).parent.parent / "data" / "transcript-anchor"
 ANCHOR_SEALED = Path(__file__).parent.parent / "data" / "transcript-anchor-sealed"
 V1 = Path(__file__).parent.parent / "data" / "transcript-v1"
 BATCHED = Path(__file__).parent.parent / "data" / "transcript-batched"
-VARIANTS = [(DATA, False, False, 8, "short"), (ORDERS, False, True, 8, "short"),
-            (SEALED, True, False, 8, "short"), (ANCHOR, False, False, 3, "short"),
-            (ANCHOR_SEALED, True, False, 3, "short"), (BATCHED, True, False, 8, "night")]
-IDS = ["open", "orders", "sealed", "anchor", "anchor-sealed", "batched"]
+RESIGN = Path(__file__).parent.parent / "data" / "transcript-resign"
+AGREED = Path(__file__).parent.parent / "data" / "transcript-agreed-draw"
+VARIANTS = [(DATA, False, False, 8, "short", ""), (ORDERS, False, True, 8, "short", ""),
+            (SEALED, True, False, 8, "short", ""), (ANCHOR, False, False, 3, "short", ""),
+            (ANCHOR_SEALED, True, False, 3, "short", ""),
+            (BATCHED, True, False, 8, "night", ""), (RESIGN, False, False, 8, "short", "resign"),
+            (AGREED, False, False, 8, "short", "draw")]
+IDS = ["open", "orders", "sealed", "anchor", "anchor-sealed", "batched", "resign",
+       "agreed-draw"]
+#: the ending games stop by the players' choice at this file: one side resigns, or offers
+#: a draw that the other accepts with its next file (protocol.md 3.3, the endings table)
+ENDING_AT = 5
 ALICE = bytes(range(32))
 BOB = bytes(range(32, 64))
 NONCE = bytes.fromhex("5e" * 32)
@@ -51,7 +59,7 @@ NONCE_ORDERS = bytes.fromhex("5f" * 32)
 
 
 def play(root: Path, *, sealed_dice: bool = False, orders: bool = False,
-         chain_length: int = 8, scenario: str = "short") -> list[bytes]:
+         chain_length: int = 8, scenario: str = "short", ending: str = "") -> list[bytes]:
     alice = Home(root / "alice", clock=lambda: 1_800_000_000)
     bob = Home(root / "bob", clock=lambda: 1_800_000_000)
     alice.keys.create("Alice", "alice@example.org", None, secret=ALICE)
@@ -71,7 +79,16 @@ def play(root: Path, *, sealed_dice: bool = False, orders: bool = False,
             g = home.game("v")
             if g.my_decision() is None:
                 continue
-            seq = play_file(g, chooser)
+            if ending == "resign" and len(files) == ENDING_AT:
+                seq = g.resign()
+            elif ending == "draw" and len(files) == ENDING_AT:
+                assert g.draw()[0] == "offered"
+                seq = play_file(g, chooser)
+            elif ending == "draw" and len(files) == ENDING_AT + 1:
+                said, seq = g.draw()
+                assert said == "accepted"
+            else:
+                seq = play_file(g, chooser)
             # an import may seal a reply at once (sealed dice): it is part of the game
             while seq is not None:
                 files.append(home.game("v").file(seq)[1])
@@ -101,12 +118,13 @@ def facts(files: list[bytes]) -> dict[str, Any]:
     return out
 
 
-@pytest.mark.parametrize(("folder", "sealed_dice", "orders", "chain_length", "scenario"),
-                         VARIANTS, ids=IDS)
+@pytest.mark.parametrize(("folder", "sealed_dice", "orders", "chain_length", "scenario",
+                          "ending"), VARIANTS, ids=IDS)
 def test_transcript_vectors(tmp_path: Path, folder: Path, sealed_dice: bool,
-                            orders: bool, chain_length: int, scenario: str) -> None:
+                            orders: bool, chain_length: int, scenario: str,
+                            ending: str) -> None:
     files = play(tmp_path, sealed_dice=sealed_dice, orders=orders, chain_length=chain_length,
-                 scenario=scenario)
+                 scenario=scenario, ending=ending)
     expected = facts(files)
     if os.environ.get("PBEM_WRITE_VECTORS"):
         folder.mkdir(parents=True, exist_ok=True)
@@ -293,7 +311,7 @@ def test_the_folder_audit_rules() -> None:
     assert "duplicate of" in notes["copy.pbem"] or "duplicate of" in notes[files[4][0]]
     assert len(report.rolls) == len(json.loads((DATA / "transcript.json").read_text())["rolls"])
     none = audit(files[1:])
-    assert not none.clean and "exactly one invite; found 0" in none.problems[0]
+    assert not none.clean and "file 0, the invite, is missing" in none.problems[0]
     gap = audit([*files[:4], *files[5:]])
     assert not gap.clean and "file 4 is missing" in gap.problems[0]
     assert audit(files[:-1]).clean  # the last file's absence shows nowhere
@@ -309,3 +327,20 @@ def test_audit_roll_says_where_the_request_comes_from() -> None:
     old = "\n".join(explain_roll(audit([(p.name, p.read_bytes())
                                         for p in sorted(V1.glob("*.pbem"))]), "2.0"))
     assert "a format-1 file does not record it" in old
+
+
+@pytest.mark.parametrize(("folder", "change", "shape"), [
+    (DATA, lambda r: r.pop(), "['r', 0, outcome, request]"),
+    (DATA, lambda r: r.append("more"), "['r', 0, outcome, request]"),
+    (V1, lambda r: r.append({"kind": "dice", "dice": [6]}), "['r', 0, outcome]")],
+    ids=["format-2-three", "format-2-five", "format-1-four"])
+def test_a_roll_record_of_the_wrong_length_is_a_format_error(folder: Path, change: Any,
+                                                             shape: str) -> None:
+    """docs/protocol.md 6: a roll record has 4 elements in game format 2 and 3 in format
+    1; any other length, re-signed by its real signer, is a FormatError (exit 3)."""
+    from pbem.errors import FormatError
+
+    files, name = _resigned(folder, change)
+    report = audit(files)
+    assert not report.clean and report.exit_code == FormatError.exit_code
+    assert name in report.problems[0] and f"a roll record is {shape}" in report.problems[0]

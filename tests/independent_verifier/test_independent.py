@@ -20,7 +20,8 @@ from .verifier import Refused, verify
 
 DATA = Path(__file__).parent.parent / "data"
 FORMAT_2 = ["transcript", "transcript-orders", "transcript-sealed", "transcript-anchor",
-            "transcript-anchor-sealed", "transcript-batched"]
+            "transcript-anchor-sealed", "transcript-batched", "transcript-resign",
+            "transcript-agreed-draw"]
 ALICE = bytes(range(32))
 BOB = bytes(range(32, 64))
 
@@ -49,6 +50,41 @@ def test_every_roll_of_the_shipped_transcripts(name: str) -> None:
     assert {r.request["kind"] for r in report.rolls} == {"dice", "draw"}
     if "anchor" in name:
         assert min(report.generations.values()) >= 1
+
+
+ENDINGS = [("transcript", "rules", "blue"), ("transcript-anchor", "rules", None),
+           ("transcript-resign", "resign", "red"), ("transcript-agreed-draw", "draw", None)]
+
+
+@pytest.mark.parametrize(("name", "end", "winner"), ENDINGS)
+def test_each_ending_and_what_a_nil_winner_means(name: str, end: str,
+                                                 winner: str | None) -> None:
+    """protocol.md 3.3, the endings: a win and a draw by the rules, a resignation, a
+    draw by agreement; nil is "nobody won"."""
+    report = verify(files_of(DATA / name))
+    assert report.result is not None
+    assert (report.result["reason"], report.result["winner"]) == (end, winner)
+
+
+@pytest.mark.parametrize(("name", "winner", "error"), [
+    ("transcript-agreed-draw", "red", "draw by agreement names a winner"),
+    ("transcript-resign", "blue", "resignation's winner is the sender's opponent"),
+    ("transcript-resign", None, "resignation's winner is the sender's opponent")])
+def test_a_winner_that_does_not_fit_the_ending_is_refused(name: str, winner: str | None,
+                                                          error: str) -> None:
+    from pbem import canonical
+    from pbem.envelope import seal
+    from pbem.identity import Identity
+
+    files = files_of(DATA / name)
+    env = canonical.decode(files[-1])
+    body = canonical.decode(env[5])
+    body["result"]["winner"] = winner
+    del body["kind"]
+    signer = next(i for i in (Identity.from_secret(s, "x") for s in (ALICE, BOB))
+                  if i.public_key == env[3])
+    with pytest.raises(Refused, match=error):
+        verify([*files[:-1], seal(signer, "turn", body)])
 
 
 def test_a_format_1_transcript_proves_its_chain_but_not_its_rolls() -> None:
@@ -199,3 +235,46 @@ def test_armored_files_verify_and_a_changed_header_is_refused() -> None:
         changed = [t.replace(*change).encode() for t in texts]
         with pytest.raises(Refused, match="header"):
             verify(changed)
+
+
+PROCEDURE = DATA / "audit-procedure"
+CASES = json.loads((PROCEDURE / "cases.json").read_text(encoding="utf-8"))
+
+
+@pytest.mark.parametrize("name", sorted(CASES))
+def test_the_set_aside_decisions_follow_the_written_procedure(name: str) -> None:
+    """protocol.md 5.3, the auditor's order of checks, applied by the docs-built verifier
+    to each branch's vector: the same verdicts, files set aside and unreadable files as
+    the case lists (written from the procedure, not from pbem's output)."""
+    case = CASES[name]
+    named = [(f, (PROCEDURE / name / f).read_bytes()) for f in case["files"]]
+    got = verifier.audit(named, game=case.get("game_option"))
+    assert got == {k: case[k] for k in ("games", "set_aside", "unreadable")}
+
+
+SCHEMA = json.loads((DATA.parent.parent / "docs" / "audit-schema.json").read_text(
+    encoding="utf-8"))
+
+
+@pytest.mark.parametrize("name", [*FORMAT_2, "transcript-v1"])
+def test_pbem_audit_json_read_by_its_schema_matches_the_verifier(name: str) -> None:
+    """A referee's tool reads ``pbem audit --json`` by docs/audit-schema.json alone: the
+    output is valid under it, and the rolls found where it says (``games[].rolls``) are
+    the ones the docs-built verifier derives, roll for roll."""
+    import jsonschema
+    from click.testing import CliRunner
+
+    from pbem.cli import main
+
+    out = CliRunner().invoke(main, ["audit", str(DATA / name), "--json"]).output
+    report = json.loads(out)
+    jsonschema.Draft202012Validator(SCHEMA).validate(report)
+    [game] = report["games"]
+    mine = verify(files_of(DATA / name))
+    assert game["game_id"] == mine.game_id.hex() and game["clean"]
+    recorded = [r for r in game["rolls"] if r["request_recorded"]]
+    assert [(r.name, r.seed.hex(), r.request, r.outcome) for r in mine.rolls] == \
+        [(r["roll"], r["seed"], r["request"], r["outcome"]) for r in recorded]
+    assert mine.unchecked_rolls == len(game["rolls"]) - len(recorded)
+    if mine.result is not None:
+        assert game["result"] == mine.result["text"]

@@ -9,6 +9,9 @@ every roll's outcome against the seed and the request the record signs.
 What it cannot check without the engine: that the actions are legal, that the state
 digests are right, that the engine asked for the recorded requests.  A format-1 game
 (no ``format`` in the invite) records no request: its rolls are counted as unchecked.
+
+:func:`audit` follows the auditor's numbered order of checks (protocol.md 5.3) over a
+folder's files: which files are set aside, which do not open, each game's verdict.
 """
 
 from __future__ import annotations
@@ -253,7 +256,8 @@ class Chain:
 def verify(datas: list[bytes]) -> Report:
     """Verify one game's files (any order, binary or armored); :class:`Refused` if not."""
     opened = [open_file(d, f"file {n}") for n, d in enumerate(datas)]
-    invites = [o for o in opened if o[0] == "invite"]
+    # copies of one invite (armored and binary) are one invite
+    invites = list({o[2]: o for o in opened if o[0] == "invite"}.values())
     if len(invites) != 1:
         raise Refused(f"a transcript has exactly one invite, not {len(invites)}")
     _, ikey, ibytes, invite = invites[0]
@@ -362,6 +366,90 @@ def _turn(report: Report, body: dict[str, Any], seq: int, side: str,
     if result is not None:
         if result["reason"] != end:
             raise Refused(f"{where}: result.reason {result['reason']!r} is not end {end!r}")
+        # protocol.md 3.3, the endings: nil is "nobody won"; an agreed draw has no winner,
+        # a resignation the sender's opponent; "rules" is the engine's to say
+        if end == "draw" and result["winner"] is not None:
+            raise Refused(f"{where}: a draw by agreement names a winner")
+        if end == "resign" and result["winner"] != other[side]:
+            raise Refused(f"{where}: a resignation's winner is the sender's opponent")
+        if end == "rules" and result["winner"] not in (None, *other):
+            raise Refused(f"{where}: the winner is neither side nor nil")
         report.result = result
     if end == "draw" and (last_body is None or last_body.get("draw") != "offer"):
         raise Refused(f"{where}: accepts a draw the previous file did not offer")
+
+
+# --- the auditor's procedure (protocol.md 5.3) ------------------------------------
+
+
+def _game_of(kind: str, body_bytes: bytes, body: dict[str, Any]) -> bytes | None:
+    """Step 3: the game a file names (an invite: its own body hash)."""
+    if kind == "invite":
+        return sha256(body_bytes)
+    game = body.get("game")
+    return game if type(game) is bytes and len(game) == 32 else None
+
+
+def audit(named: list[tuple[str, bytes]], game: str | None = None) -> dict[str, Any]:
+    """protocol.md 5.3, steps 1 to 11, as written: each game's verdict (by the first 12
+    hex digits of its id), the files set aside and the files that do not open."""
+    unreadable: list[str] = []
+    aside: list[str] = []
+    opened: list[tuple[str, str, bytes, bytes, dict[str, Any]]] = []
+    for name, data in named:
+        try:
+            kind, key, body_bytes, body = open_file(data, name)  # step 1
+        except (Refused, UnicodeDecodeError, ValueError):
+            unreadable.append(name)
+            continue
+        if kind in ("card", "save"):  # step 2
+            aside.append(name)
+            continue
+        opened.append((name, kind, key, body_bytes, body))
+    ids = sorted({g for _, k, _, bb, b in opened if (g := _game_of(k, bb, b)) is not None})
+    if game is not None:
+        ids = [g for g in ids if g.hex().startswith(game)]
+    games: dict[str, str] = {}
+    for gid in ids:
+        files = [f for f in opened if _game_of(f[1], f[3], f[4]) == gid]
+        kept, set_aside = _pinned_files(files)
+        aside += set_aside
+        try:
+            verify([data for name, data in named if name in kept])
+            games[gid.hex()[:12]] = "CLEAN"
+        except (Refused, KeyError, TypeError, IndexError, AttributeError):
+            # a malformed file of a pinned key makes the reader fail somewhere: bad
+            games[gid.hex()[:12]] = "NOT CLEAN"
+    # step 3: a file naming no game, or (--game) another one
+    aside += [f[0] for f in opened if _game_of(f[1], f[3], f[4]) not in ids]
+    return {"games": games, "set_aside": sorted(aside), "unreadable": sorted(unreadable)}
+
+
+def _pinned_files(files: list[tuple[str, str, bytes, bytes, dict[str, Any]]]
+                  ) -> tuple[set[str], list[str]]:
+    """Steps 4 to 6: the files kept for one game, and those set aside."""
+    invites = [f for f in files if f[1] == "invite"]
+    creator = {f[2] for f in invites
+               if type(f[4].get("creator")) is dict and f[4]["creator"].get("key") == f[2]}
+    aside = [f[0] for f in invites if creator and f[2] not in creator]  # step 4
+    if not invites:
+        return set(), aside  # "file 0, the invite, is missing": verify refuses it
+    if not creator:
+        return {f[0] for f in files}, aside  # a bad invite: verify refuses it
+    (creator_key,) = creator
+    # step 5: the joiner, from the accepts the creator's file 2 follows, else all
+    accepts = [f for f in files if f[1] == "accept" and f[2] != creator_key]
+    followed = {f[4].get("prev") for f in files if f[1] == "turn" and f[2] == creator_key
+                and _is_int(f[4].get("seq")) and f[4]["seq"] == 2}
+    chosen = sorted([a for a in accepts if sha256(a[3]) in followed] or accepts,
+                    key=lambda a: sha256(a[3]))
+    pinned = {creator_key} | ({chosen[0][2]} if chosen else set())
+    kept = set()
+    for f in files:
+        if f[1] == "invite" and f[0] in aside:
+            continue
+        if f[2] in pinned:  # step 6
+            kept.add(f[0])
+        else:
+            aside.append(f[0])
+    return kept, aside
