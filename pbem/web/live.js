@@ -7,20 +7,31 @@
   "use strict";
   var P = window.pbem;
   var el = P.el, clear = P.clear, panel = P.panel;
-  var token = new URLSearchParams(location.search).get("t") || "";
   var state = null, seenFiles = -1, selected = null, where = null, busy = false;
 
+  // Every answer becomes {ok, error, ...}: a refusal, an HTTP error or a lost connection
+  // reads as a sentence on the page, never as "Failed to fetch" in the console.  The
+  // cookie the one-time address was traded for goes with each call (same origin).
   function api(method, path, body) {
-    var opts = { method: method, headers: { "X-Pbem-Token": token }, cache: "no-store" };
+    var opts = { method: method, headers: {}, cache: "no-store", credentials: "same-origin" };
     if (body !== undefined) {
       opts.headers["Content-Type"] = "application/json";
       opts.body = JSON.stringify(body);
     }
     return fetch(path, opts).then(function (r) {
-      if (r.status === 403) throw new Error("refused by pbem (the token or address is wrong)");
-      return r.json();
+      if (r.status === 403) throw new Error("refused by pbem: this page is not signed in (open the address 'pbem board' printed, or start it again)");
+      var json = (r.headers.get("Content-Type") || "").indexOf("application/json") === 0;
+      return (json ? r.json() : r.text().then(function (t) { return { ok: false, error: t.trim() }; }))
+        .then(function (v) {
+          if (!r.ok && v && v.ok === undefined) v.ok = false;
+          if (!r.ok && (!v || !v.error)) throw new Error("pbem answered " + r.status);
+          return v;
+        });
+    }, function () {
+      throw new Error("pbem did not answer: is 'pbem board' still running?");
     });
   }
+  function failed(e) { busy = false; say("refused", String((e && e.message) || e)); }
 
   // --- the panel: notice, decision, options, choices, act, undo, say ---------------------
   var box = el("section", { id: "prompt" });
@@ -125,7 +136,10 @@
   }
 
   function refresh(acted) {
-    return api("GET", "/api/state").then(function (s) { render(s, acted); })
+    return api("GET", "/api/state").then(function (s) {
+      if (s.ok === false) { say("refused", "refused: " + s.error); return; }
+      render(s, acted);
+    })
       .catch(function (e) { say("refused", String(e.message || e)); });
   }
 
@@ -140,7 +154,7 @@
       var lines = r.events.map(function (e) { return e[1]; });
       say(r.sealed ? "sealed" : "done", r.sealed ? r.sealed.text : (text + (lines.length ? ": " + lines.join("; ") : "")));
       return refresh(true);
-    }).catch(function (e) { busy = false; say("refused", String(e.message || e)); });
+    }).catch(failed);
   }
   actBtn.addEventListener("click", function () { if (actInput.value.trim()) act(actInput.value.trim()); });
   actInput.addEventListener("keydown", function (evt) { if (evt.key === "Enter") actBtn.click(); });
@@ -148,13 +162,15 @@
     api("POST", "/api/undo", {}).then(function (r) {
       say(r.ok ? "done" : "refused", r.ok ? r.events[0][1] : "refused: " + r.error);
       return refresh(false);
-    });
+    }).catch(failed);
   });
   sayBtn.addEventListener("click", function () {
     api("POST", "/api/say", { text: sayInput.value }).then(function (r) {
       say(r.ok ? "done" : "refused", r.ok ? r.events[0][1] : "refused: " + r.error);
+      if (!r.ok) { document.body.setAttribute("data-refused", r.error); return; }
+      document.body.removeAttribute("data-refused");
       return refresh(false);
-    });
+    }).catch(failed);
   });
 
   // --- the map as input --------------------------------------------------------------------
@@ -163,6 +179,7 @@
     selected = unit;
     document.body.setAttribute("data-selected", unit);
     api("GET", "/api/where?unit=" + encodeURIComponent(unit)).then(function (w) {
+      if (!w.hexes) { say("refused", "refused: " + w.error); return; }
       where = w;
       var hexes = Object.keys(w.hexes);
       P.lightHexes(hexes, "target");
@@ -172,7 +189,7 @@
       if (w.other.length) choose(w.other, unit + ":");
       else if (!hexes.length) say("info", "no legal action takes " + unit + " anywhere now");
       document.body.setAttribute("data-targets", String(hexes.length));
-    });
+    }).catch(failed);
   }
 
   function clickHex(hex) {
