@@ -62,6 +62,11 @@
     notice.textContent = text;
   }
 
+  // on a phone the panel is under the map: what asks for a tap is brought into sight
+  function reveal(node) {
+    var r = node.getBoundingClientRect();
+    if (r.bottom > window.innerHeight || r.top < 0) node.scrollIntoView({ block: "nearest" });
+  }
   function choose(list, label) {
     clear(choices);
     if (label) choices.appendChild(el("div", {}, label));
@@ -70,6 +75,7 @@
       b.addEventListener("click", function () { act(text); });
       choices.appendChild(b);
     });
+    reveal(choices);
   }
 
   function unselect() {
@@ -210,6 +216,7 @@
         b.addEventListener("click", function () { select(u.id); });
         choices.appendChild(b);
       });
+      reveal(choices);
     } else unselect();
   }
 
