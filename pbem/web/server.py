@@ -21,8 +21,9 @@ serializes every change to the save.  What keeps other programs out:
 
 Every click becomes an action in the engine's notation, applied with
 :meth:`pbem.session.Game.act`, exactly as ``pbem act`` does, and saved at once: closing
-the page loses nothing.  The game is loaded afresh for each request, so a ``pbem``
-command run meanwhile in a terminal is seen, never overwritten.
+the page loses nothing.  The game is kept in memory between requests only while its save
+on disk is the one it read or wrote last, so a ``pbem`` command run meanwhile in a
+terminal is seen, never overwritten.
 """
 
 from __future__ import annotations
@@ -83,10 +84,16 @@ class Board:
     codes: set[str] = field(default_factory=set)
     _history: History | None = None
     _map: dict[str, Any] | None = None
+    _game: Game | None = None
     notice: dict[str, str] = field(default_factory=dict)
 
     def game(self) -> Game:
-        return self.home.game(self.name)
+        """The game, loaded once and kept between requests while its save on disk is the
+        one it read or wrote last: a ``pbem`` command run meanwhile in a terminal (or an
+        import) changes the save, and the next request loads it afresh."""
+        if self._game is None or not self._game.current():
+            self._game = self.home.game(self.name)
+        return self._game
 
     # -- who may ask ------------------------------------------------------------------------
 
@@ -293,6 +300,14 @@ class Board:
             nxt += 1
 
     def command(self, word: str, arg: str) -> dict[str, Any]:
+        try:
+            return self._command(word, arg)
+        except BaseException:
+            # a refused action may have been tried on the kept game: read the save again
+            self._game = None
+            raise
+
+    def _command(self, word: str, arg: str) -> dict[str, Any]:
         game = self.game()
         if word == "act":
             return self.act(arg)

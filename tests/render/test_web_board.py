@@ -16,6 +16,7 @@ from pathlib import Path
 import pytest
 from cdp import Browser
 
+from pbem.errors import PbemError
 from pbem.session import Game, Home
 from pbem.web.server import Board, BoardHTTPServer, serve, url_of
 
@@ -345,6 +346,28 @@ def test_every_malformed_request_gets_an_answer(started: tuple[Home, Home, Path]
         assert request(port, "GET", "/api/state", ok)[0] == 200
     finally:
         running.stop()
+
+
+def test_the_kept_game_sees_a_terminal_command(started: tuple[Home, Home, Path]) -> None:
+    """Issue 35.4: the board keeps the game in memory between clicks (one load, not three
+    per act and redraw), but a ``pbem act`` run meanwhile in a terminal is seen, and the
+    board's next click goes on from it instead of failing or undoing it."""
+    _, soviet, folder = started
+    board = Board(soviet, "g", folder=folder)
+    assert board.state()["pending"] == 0
+    kept = board.game()
+    assert board.game() is kept  # nothing changed on disk: no second load
+    board.command("act", "impulse 4")
+    assert board.game() is kept and kept.pending[-1] == ["a", "impulse 4"]
+    terminal = soviet.game("g")
+    terminal.undo()  # 'pbem undo' in a terminal
+    assert board.state()["pending"] == 0 and board.game() is not kept
+    board.command("act", "impulse 3")
+    assert soviet.game("g").pending[-1] == ["a", "impulse 3"]
+    # a refused action leaves the save, and what the board shows, as they were
+    with pytest.raises(PbemError, match="Rule"):
+        board.command("act", "impulse 3")
+    assert board.state()["pending"] == 1 and soviet.game("g").pending[-1][1] == "impulse 3"
 
 
 def wait_idle(b: Browser) -> None:
