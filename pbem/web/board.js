@@ -88,10 +88,11 @@
   // highlights under the lines and names; counters over everything but the place names
   hexLayer.parentNode.insertBefore(lit, hexLayer.nextSibling);
   lit.parentNode.insertBefore(targets, lit.nextSibling);
-  // counters over the map and the off-map boxes; the place names over everything
+  // the place names over the terrain and the lines, the counters over the names: a name
+  // that finds no clear place (see declutter) fades under a counter, never over one
+  if (places) svg.appendChild(places);
   svg.appendChild(counters);
   svg.appendChild(ghosts);
-  if (places) svg.appendChild(places);
 
   // The window on the map always has the map box's own shape, so a point on the screen
   // maps to the map by one scale (no letterbox to allow for) and the map fills its box
