@@ -84,6 +84,15 @@
     clear(choices);
     Array.prototype.forEach.call(document.querySelectorAll(".counter.selected"), function (n) { n.classList.remove("selected"); });
     document.body.removeAttribute("data-selected");
+    offer();
+  }
+  // the hexes the listed answers name (a set-up's places), lit and answered by a tap
+  function offer() {
+    var hexes = state && state.my_turn && state.targets ? Object.keys(state.targets) : [];
+    if (!hexes.length) return;
+    where = { hexes: state.targets, other: [] };
+    P.lightHexes(hexes, "target");
+    document.body.setAttribute("data-targets", String(hexes.length));
   }
 
   function render(s, acted) {
@@ -113,6 +122,10 @@
         b.addEventListener("click", function () { act(o.text); });
         options.appendChild(b);
       });
+      if (Object.keys(s.targets || {}).length) {
+        options.insertBefore(el("div", { "class": "rule" },
+          "tap a lit hex on the map, or one of these"), options.firstChild);
+      }
       if (!s.prompt.options.length) {
         options.appendChild(el("div", { "class": "rule" },
           "click one of your units to see where it may go, then a lit hex" +
@@ -136,6 +149,7 @@
     if (s.message) ordersBox.appendChild(el("div", {}, "your message with this file: " + s.message));
     P.fillDice(s.rolls);
     if (s.notice && s.notice.text) say(s.notice.kind, s.notice.text);
+    if (!selected) { P.clearTargets(); where = null; offer(); }
     document.body.setAttribute("data-my-turn", s.my_turn ? "1" : "0");
     document.body.setAttribute("data-version", String(Number(document.body.getAttribute("data-version") || 0) + 1));
     document.body.setAttribute("data-files", String(s.files));
@@ -236,6 +250,11 @@
   window.pbemLive = { refresh: refresh, act: act, select: select, clickHex: clickHex };
   refresh(false).then(function () {
     var rows = state ? state.frames[state.frames.length - 1].pieces.map(function (k) { return state.pieces[k]; }) : [];
+    var places = state ? Object.keys(state.targets || {}) : [];
+    if (places.length && !rows.some(function (r) { return r[1] === state.side && P.data.map.centers[r[7]]; })) {
+      // a set-up with nothing on the map yet: open on where the units may go
+      rows = places.map(function (h) { return [h, state.side, "", "", "", 0, "", h, 0]; });
+    }
     P.focusStart(rows, state ? state.side : "");
   });
 })();

@@ -173,6 +173,16 @@ class Board:
                                    "default": decision.default is not None
                                    and o == decision.default} for o in decision.options],
                       "default": decision.default.notation() if decision.default else None}
+        # a listed decision whose answers each name a hex (a set-up's "place 1/33 0708"):
+        # the hexes light up on the map, and a tap on one answers
+        targets: dict[str, list[str]] = {}
+        if decision is not None and decision.options:
+            cells = {c.hex for c in view.cells}
+            for option in decision.options:
+                text = option.notation()
+                named = [w for w in text.split() if w in cells]
+                if named:
+                    targets.setdefault(named[-1], []).append(text)
         mine = [{"id": p.id, "hex": p.location, "label": p.label, "name": p.name}
                 for p in view.pieces if p.side == game.side and not p.hidden]
         general: list[str] = []
@@ -207,6 +217,7 @@ class Board:
             "rolls": history.rolls + pending_rolls,
             "mine": mine,
             "general": general[:40],
+            "targets": dict(sorted(targets.items())),
             "notice": self.notice,
             "folder": str(self.folder) if self.folder else None,
         }

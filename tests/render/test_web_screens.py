@@ -213,3 +213,46 @@ def test_the_replay_opens_on_the_action_at_each_size(
         assert b.console_errors() == []
     finally:
         b.close()
+
+
+@pytest.mark.parametrize(("size", "width", "height", "touch"), [SIZES[0], SIZES[2]])
+def test_a_set_up_placed_by_tapping_the_map(size: str, width: int, height: int,
+                                            touch: bool, tmp_path: Path) -> None:
+    """Mortain's US set-up (rule 13.0) asks where each unit goes: the hexes it may go to
+    light up on the map, and a tap on one places it."""
+    folder = tmp_path / "shared"
+    folder.mkdir()
+    us, _, name = new_pair(tmp_path, "mortain", "counterattack", "us", folder)
+    running = Running(Board(us, name, folder=folder))
+    b = Browser(width, height)
+    try:
+        b.emulate(width, height, touch)
+        b.open(url_of(running.server))
+        b.wait("document.body.dataset.files !== undefined")
+        for placed in range(2):
+            decision = us.game(name).my_decision()
+            assert decision is not None and decision.rule.startswith("13")
+            places = {o.notation().split()[-1]: o.notation() for o in decision.options}
+            b.wait(f"document.querySelectorAll('#targets polygon').length === {len(places)}")
+            lit = b.js("Array.from(document.querySelectorAll('#targets polygon'))"
+                       ".map(p => p.getAttribute('data-hex'))")
+            assert set(lit) == set(places)
+            b.js("window.scrollTo(0, 0)")
+            # a lit hex in sight: the view opened on the places
+            hexes = [h for h in sorted(places) if b.js(
+                f"(function(){{var r=document.querySelector('#targets polygon[data-hex=\"{h}\"]')"
+                ".getBoundingClientRect(), m=document.getElementById('map')"
+                ".getBoundingClientRect(); return r.left>=m.left && r.right<=m.right &&"
+                " r.top>=m.top && r.bottom<=m.bottom;})()")]
+            assert hexes, "no lit hex in sight"
+            hex_id = hexes[len(hexes) // 2]
+            before = int(b.js("document.body.dataset.version"))
+            press(b, touch, *on_screen(b, f'#targets polygon[data-hex="{hex_id}"]'))
+            b.wait(f"Number(document.body.dataset.version) > {before}")
+            assert us.game(name).pending[-1] == ["a", places[hex_id]]
+            assert b.js(f"!!document.querySelector('.counter[data-hex=\"{hex_id}\"]')")
+            assert len(us.game(name).pending) == placed + 1
+        assert b.console_errors() == []
+    finally:
+        b.close()
+        running.stop()
