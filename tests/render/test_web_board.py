@@ -444,6 +444,13 @@ def test_click_a_unit_and_a_hex_in_chromium(started: tuple[Home, Home, Path],
         b.wait("document.getElementById('notice').textContent.includes('unclosed quote')")
         assert soviet.game("g").message == "<b>hello</b>"
         assert b.console_errors() == []
+        # a request that fails on the server (here a bug, answered 500) is told on the page
+        def broken(unit: str) -> dict[str, object]:
+            raise RuntimeError("the where call broke")
+        board.where = broken  # type: ignore[method-assign]
+        b.js(f"pbem.show({json.dumps(here)})")
+        b.click(f'.counter[data-piece="{unit}"]')
+        b.wait("document.getElementById('notice').textContent.includes('the where call broke')")
     finally:
         b.close()
         running.stop()
