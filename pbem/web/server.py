@@ -498,6 +498,10 @@ class Handler(BaseHTTPRequestHandler):
         board = self.server.board
         with board.lock:
             fresh = board.trade(codes[0])
+        if not fresh and self._cookie():
+            # the browser that spent it, opening the address again: to the page
+            self._send(Answer(303, b"", "text/plain; charset=utf-8", (("Location", "/"),)))
+            return True
         if not fresh:
             self._refuse(403, "refused: this one-time address was used already; open "
                          f"http://{LOOPBACK}:{board.port}/ in the browser that first opened "

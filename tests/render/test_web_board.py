@@ -174,6 +174,9 @@ def test_the_one_time_address_is_traded_once_for_the_cookie(
         # the cookie it gave opens the page and the game's calls
         jar = {"Cookie": cookie.split(";", 1)[0]}
         assert request(port, "GET", "/", jar)[0] == 200
+        # the browser that spent it may open the address again: to the page, no new cookie
+        status, headers, _ = request(port, "GET", f"/?code={code}", jar)
+        assert status == 303 and headers["Location"] == "/" and "Set-Cookie" not in headers
         assert request(port, "GET", "/api/state", jar)[0] == 200
     finally:
         running.stop()
