@@ -974,6 +974,14 @@ class Game:
         game._adopt_sealed(sealed)
         return game
 
+    def current(self) -> bool:
+        """The save on disk is still the one this game was loaded from or last wrote (no
+        other pbem command saved it since): a long-lived reader may go on with it."""
+        try:
+            return sha256(self.path.read_bytes()).digest() == self._loaded
+        except OSError:
+            return False
+
     def _adopt_sealed(self, record: SealRecord) -> None:
         """Take into the game the files this home sealed after the save was written.
 

@@ -78,6 +78,7 @@
   var R = data.map.r;
   var centers = data.map.centers;
   var boxes = data.map.boxes;
+  var COUNTER = R * 1.12;  // a counter's side: most of the hex, as on the table
   var hexLayer = svg.querySelector("#hexes");
   var lit = sv("g", { id: "lit" });
   var targets = sv("g", { id: "targets" });
@@ -87,61 +88,131 @@
   // highlights under the lines and names; counters over everything but the place names
   hexLayer.parentNode.insertBefore(lit, hexLayer.nextSibling);
   lit.parentNode.insertBefore(targets, lit.nextSibling);
-  // counters over the map and the off-map boxes; the place names over everything
+  // the place names over the terrain and the lines, the counters over the names: a name
+  // that finds no clear place (see declutter) fades under a counter, never over one
+  if (places) svg.appendChild(places);
   svg.appendChild(counters);
   svg.appendChild(ghosts);
-  if (places) svg.appendChild(places);
 
+  // The window on the map always has the map box's own shape, so a point on the screen
+  // maps to the map by one scale (no letterbox to allow for) and the map fills its box
+  // on a phone held upright as on a wide screen.
+  function aspect() {
+    var r = svg.getBoundingClientRect();
+    return r.width > 0 && r.height > 0 ? r.height / r.width : full[3] / full[2];
+  }
   function setView() {
+    view[3] = view[2] * aspect();
     // never wander off the map: a window smaller than the map stays inside it (with a
     // small margin), a larger one is centered on it
     [0, 1].forEach(function (k) {
       var size = view[k + 2], lo = full[k] - size * 0.05, hi = full[k] + full[k + 2] - size * 0.95;
       view[k] = size >= full[k + 2] ? full[k] + (full[k + 2] - size) / 2 : Math.max(lo, Math.min(hi, view[k]));
     }); svg.setAttribute("viewBox", view.map(function (v) { return v.toFixed(1); }).join(" ")); }
-  function zoomAt(factor, cx, cy) {
-    var w = Math.min(full[2] * 1.2, Math.max(R * 6, view[2] * factor));
-    var h = w * view[3] / view[2];
-    view = [cx - (cx - view[0]) * w / view[2], cy - (cy - view[1]) * h / view[3], w, h];
+  function zoomAt(factor, cx, cy, from) {
+    var base = from || view;
+    var w = Math.min(Math.max(full[2], full[3] / aspect()) * 1.2, Math.max(R * 5, base[2] * factor));
+    view = [cx - (cx - base[0]) * w / base[2], cy - (cy - base[1]) * w / base[2], w, w * aspect()];
     setView();
   }
-  function toSvg(evt) {
+  function scale() {
     var rect = svg.getBoundingClientRect();
-    var s = Math.max(view[2] / rect.width, view[3] / rect.height);
-    var ox = (rect.width * s - view[2]) / 2, oy = (rect.height * s - view[3]) / 2;
-    return [view[0] - ox + (evt.clientX - rect.left) * s, view[1] - oy + (evt.clientY - rect.top) * s, s];
+    return view[2] / (rect.width || 1);
+  }
+  function toSvg(evt) {
+    var rect = svg.getBoundingClientRect(), s = scale();
+    return [view[0] + (evt.clientX - rect.left) * s, view[1] + (evt.clientY - rect.top) * s, s];
   }
   svg.addEventListener("wheel", function (evt) {
     evt.preventDefault();
     var p = toSvg(evt);
     zoomAt(evt.deltaY > 0 ? 1.15 : 1 / 1.15, p[0], p[1]);
   }, { passive: false });
-  var drag = null;
-  svg.addEventListener("mousedown", function (evt) {
-    drag = { x: evt.clientX, y: evt.clientY, view: view.slice(), moved: false };
-  });
-  window.addEventListener("mousemove", function (evt) {
-    if (!drag) return;
+  // Drag to pan, pinch to zoom, by pointer events (a mouse, a finger, a pen alike).  No
+  // pointer capture: the click a tap ends in must still reach the hex under the finger.
+  var pointers = {};  // pointer id -> [x, y] on the screen, while pressed
+  var drag = null;    // the gesture: where it began, the view then, and whether it moved
+  function pressed() { return Object.keys(pointers).map(function (k) { return pointers[k]; }); }
+  function begin(moved) {
+    var p = pressed();
+    if (!p.length) return;
     var rect = svg.getBoundingClientRect();
-    var s = Math.max(drag.view[2] / rect.width, drag.view[3] / rect.height);
-    var dx = (evt.clientX - drag.x) * s, dy = (evt.clientY - drag.y) * s;
-    if (Math.abs(evt.clientX - drag.x) + Math.abs(evt.clientY - drag.y) > 4) drag.moved = true;
-    if (drag.moved) { view = [drag.view[0] - dx, drag.view[1] - dy, view[2], view[3]]; setView(); }
+    drag = { view: view.slice(), moved: moved, left: rect.left, top: rect.top,
+             s: scale(), x: p[0][0], y: p[0][1], pinch: p.length >= 2 };
+    if (drag.pinch) {
+      drag.x = (p[0][0] + p[1][0]) / 2; drag.y = (p[0][1] + p[1][1]) / 2;
+      drag.dist = Math.max(1, Math.hypot(p[0][0] - p[1][0], p[0][1] - p[1][1]));
+    }
+  }
+  svg.addEventListener("pointerdown", function (evt) {
+    if (evt.pointerType === "mouse" && evt.button !== 0) return;
+    pointers[evt.pointerId] = [evt.clientX, evt.clientY];
+    begin(!!(drag && drag.moved) || pressed().length > 1);
   });
-  window.addEventListener("mouseup", function () { setTimeout(function () { drag = null; }, 0); });
-  // open on the viewer's own forces, zoomed so the counters read (a big map whole is a
-  // picture of specks)
+  window.addEventListener("pointermove", function (evt) {
+    if (!pointers[evt.pointerId] || !drag) return;
+    pointers[evt.pointerId] = [evt.clientX, evt.clientY];
+    var p = pressed();
+    if (drag.pinch && p.length >= 2) {
+      var mx = (p[0][0] + p[1][0]) / 2, my = (p[0][1] + p[1][1]) / 2;
+      var dist = Math.max(1, Math.hypot(p[0][0] - p[1][0], p[0][1] - p[1][1]));
+      // the map point under the fingers' first midpoint follows the midpoint
+      var px = drag.view[0] + (drag.x - drag.left) * drag.s, py = drag.view[1] + (drag.y - drag.top) * drag.s;
+      zoomAt(drag.dist / dist, px, py, drag.view);
+      var s = scale();
+      view = [px - (mx - drag.left) * s, py - (my - drag.top) * s, view[2], view[3]];
+      setView();
+      return;
+    }
+    var dx = evt.clientX - drag.x, dy = evt.clientY - drag.y;
+    if (Math.abs(dx) + Math.abs(dy) > (evt.pointerType === "mouse" ? 4 : 10)) drag.moved = true;
+    if (drag.moved) {
+      view = [drag.view[0] - dx * drag.s, drag.view[1] - dy * drag.s, view[2], view[3]];
+      setView();
+    }
+  });
+  function release(evt) {
+    if (!pointers[evt.pointerId]) return;
+    delete pointers[evt.pointerId];
+    if (pressed().length) { begin(true); return; }  // one finger of a pinch still down
+    setTimeout(function () { if (!pressed().length) drag = null; }, 0);
+  }
+  window.addEventListener("pointerup", release);
+  window.addEventListener("pointercancel", release);
+  window.addEventListener("resize", function () { setView(); });
+  // Open where the units are, zoomed so the counters read (a big map whole is a picture
+  // of specks): the window of that size holding the most of ``rows`` (those of
+  // ``sideName``, or all for the referee or with no side), centered on them.
+  function readableWidth() {
+    var px = svg.getBoundingClientRect().width || 800;
+    var counterPx = Math.max(46, Math.min(64, px / 14));  // a thumb's width on a phone
+    return px * COUNTER / counterPx;
+  }
   function focusStart(rows, sideName) {
-    var xs = [], ys = [];
+    var pts = [];
     rows.forEach(function (row) {
       var c = centers[row[7]];
-      if (c && (row[1] === sideName || sideName === "referee")) { xs.push(c[0]); ys.push(c[1]); }
+      if (c && (!sideName || row[1] === sideName || sideName === "referee")) pts.push([c[0], c[1], row[1]]);
     });
-    var w = Math.min(full[2], Math.max(R * 24, full[2] / 2.2));
-    if (w >= full[2] * 0.99) return;
-    var h = w * full[3] / full[2];
-    var cx = xs.length ? xs.reduce(function (a, b) { return a + b; }, 0) / xs.length : full[2] / 2;
-    var cy = ys.length ? ys.reduce(function (a, b) { return a + b; }, 0) / ys.length : full[3] / 2;
+    var w = readableWidth(), h = w * aspect();
+    // where both sides are (the front) before where most units are (a rear area)
+    var best = [], bestScore = [-1, -1, -1];
+    pts.forEach(function (c) {
+      var inside = pts.filter(function (q) {
+        return Math.abs(q[0] - c[0]) <= w * 0.4 && Math.abs(q[1] - c[1]) <= h * 0.4;
+      });
+      var sides = {};
+      inside.forEach(function (q) { sides[q[2]] = (sides[q[2]] || 0) + 1; });
+      var counts = Object.keys(sides).map(function (k) { return sides[k]; });
+      var score = [counts.length, Math.min.apply(null, counts), inside.length];
+      for (var k = 0; k < 3 && score[k] === bestScore[k]; k++) ;
+      if (k < 3 && score[k] > bestScore[k]) { best = inside; bestScore = score; }
+    });
+    var cx = full[0] + full[2] / 2, cy = full[1] + full[3] / 2;
+    if (best.length) {
+      cx = best.reduce(function (a, q) { return a + q[0]; }, 0) / best.length;
+      cy = best.reduce(function (a, q) { return a + q[1]; }, 0) / best.length;
+    }
     view = [cx - w / 2, cy - h / 2, w, h];
     setView();
   }
@@ -153,7 +224,7 @@
   function show(hex, width) {
     var c = pointOf(hex);
     if (!c) return;
-    var w = width || view[2], h = w * full[3] / full[2];
+    var w = width || view[2], h = w * aspect();
     view = [c[0] - w / 2, c[1] - h / 2, w, h];
     setView();
   }
@@ -183,15 +254,22 @@
     g.appendChild(sv("rect", { x: -half, y: -half, width: size, height: size, rx: size * 0.08,
       fill: fill, stroke: "#000", "stroke-width": 0.9, "class": "face" }));
     var ink = contrast(fill);
+    // each line as large as the counter's width allows (a designation like "1259/381 6"
+    // would spill over the edge at a fixed size): about 0.6 em a character
+    function fit(text, most) { return Math.min(most, size * 0.9 / (0.6 * Math.max(1, text.length))); }
     var label = row[2];
-    var font = size * (label.length <= 5 ? 0.30 : 0.24);
     if (row[3]) {
-      g.appendChild(sv("text", { x: 0, y: -size * 0.16, "font-size": size * 0.21, fill: ink,
-        "text-anchor": "middle" }, row[3].slice(0, 9)));
-      g.appendChild(sv("text", { x: 0, y: size * 0.16, "font-size": font, fill: ink,
+      var name = row[3].length > 12 ? row[3].slice(0, 11) + "\u2026" : row[3];
+      // a marker's band takes the counter's lower quarter: the lines move up over it
+      var up = row[6] ? size * 0.1 : 0;
+      g.appendChild(sv("text", { x: 0, y: -size * 0.12 - up, "font-size": fit(name, size * 0.26), fill: ink,
+        "text-anchor": "middle" }, name));
+      var f = fit(label, size * (row[6] ? 0.28 : 0.32));
+      g.appendChild(sv("text", { x: 0, y: size * 0.1 + f * 0.8 - up * 1.2, "font-size": f, fill: ink,
         "text-anchor": "middle", "font-weight": "bold" }, label));
     } else {
-      g.appendChild(sv("text", { x: 0, y: font * 0.35, "font-size": font * 1.2, fill: ink,
+      var big = fit(label, size * 0.4);
+      g.appendChild(sv("text", { x: 0, y: big * 0.35 - (row[6] ? size * 0.12 : 0), "font-size": big, fill: ink,
         "text-anchor": "middle", "font-weight": "bold" }, label));
     }
     if (row[6]) {
@@ -215,7 +293,7 @@
     rows.forEach(function (row) {
       var loc = row[7];
       if (centers[loc]) {
-        out.push({ row: row, x: centers[loc][0], y: centers[loc][1] + R * 0.05, size: R * 0.92 });
+        out.push({ row: row, x: centers[loc][0], y: centers[loc][1] + R * 0.04, size: COUNTER });
       } else if (boxes[loc]) {
         var b = boxes[loc], k = inBox[loc] || 0, size = R * 0.95;
         inBox[loc] = k + 1;
@@ -280,7 +358,7 @@
   function declutter() {
     var rects = [];
     Object.keys(shown).forEach(function (id) {
-      var c = shown[id], h = R * 0.5;
+      var c = shown[id], h = COUNTER / 2;
       // the counter and the stack edges drawn up and to the right of it
       rects.push([c[0] - h, c[1] - h - R * 0.25, c[0] + h + R * 0.25, c[1] + h]);
     });
@@ -475,8 +553,11 @@
     verdict.appendChild(table);
     side.appendChild(verdict);
     side.appendChild(diceBox);
-    focusStart(frames.length ? frames[0].pieces.map(function (k) { return data.pieces[k]; }) : [], data.side);
     go(0, false);
+    // open on the action: where the units of the latest frame are, both sides' (the
+    // first frame may hold only the side set up first, far from where the game went)
+    var latest = frames.length ? frames[frames.length - 1] : null;
+    focusStart(latest ? latest.pieces.map(function (k) { return data.pieces[k]; }) : [], "");
   }
 
   // --- live mode: the prompt, clicks as actions ---------------------------------------
@@ -493,7 +574,7 @@
     showPiece: function (id, width) {
       var c = shown[id];
       if (!c) return false;
-      var w = width || view[2], h = w * full[3] / full[2];
+      var w = width || view[2], h = w * aspect();
       view = [c[0] - w / 2, c[1] - h / 2, w, h];
       setView();
       return true;

@@ -51,11 +51,12 @@ def board_cmd(ctx: click.Context, game_ref: str, no_open: bool, port: int,
               folder: Path | None) -> None:
     """The game's board in your browser: watch what arrived, click to play.
 
-    Served by pbem on 127.0.0.1 only, with a random token in the address; every click is
-    an action applied and saved as 'pbem act' does. Ctrl-C stops it; nothing is lost.
+    Served by pbem on 127.0.0.1 only; the browser is given an address that works once
+    (traded for a cookie), so no secret is left on a command line. Every click is an
+    action applied and saved as 'pbem act' does. Ctrl-C stops it; nothing is lost.
     """
     from pbem.cli import echo, handled, home_of
-    from pbem.web.server import Board, serve, url_of
+    from pbem.web.server import LOOPBACK, Board, serve, url_of
 
     with handled():
         home = home_of(ctx)
@@ -64,13 +65,21 @@ def board_cmd(ctx: click.Context, game_ref: str, no_open: bool, port: int,
             raise UsageError(f"shared folder {folder} does not exist")
         board = Board(home, game.name, folder=folder)
         server = serve(board, port)
-    url = url_of(server)
-    echo(f"the board of {game.name} is at {url}")
-    echo("(only this machine can open it; Ctrl-C stops it, every action is already saved)")
+    address = f"http://{LOOPBACK}:{board.port}/"
+    opened = False
     if not no_open:
         import webbrowser
 
-        webbrowser.open(url)
+        # the launcher's command line (readable by every local user) holds a one-time
+        # code only: the browser trades it for the cookie at once
+        opened = webbrowser.open(url_of(server))
+    if opened:
+        echo(f"the board of {game.name} is open in your browser, at {address}")
+    else:
+        echo(f"the board of {game.name} is at {url_of(server)}")
+        echo("(that address works once, in one browser; then the page is at "
+             f"{address} in that browser)")
+    echo("(only this machine can open it; Ctrl-C stops it, every action is already saved)")
     try:
         server.serve_forever()
     except KeyboardInterrupt:

@@ -7,20 +7,31 @@
   "use strict";
   var P = window.pbem;
   var el = P.el, clear = P.clear, panel = P.panel;
-  var token = new URLSearchParams(location.search).get("t") || "";
   var state = null, seenFiles = -1, selected = null, where = null, busy = false;
 
+  // Every answer becomes {ok, error, ...}: a refusal, an HTTP error or a lost connection
+  // reads as a sentence on the page, never as "Failed to fetch" in the console.  The
+  // cookie the one-time address was traded for goes with each call (same origin).
   function api(method, path, body) {
-    var opts = { method: method, headers: { "X-Pbem-Token": token }, cache: "no-store" };
+    var opts = { method: method, headers: {}, cache: "no-store", credentials: "same-origin" };
     if (body !== undefined) {
       opts.headers["Content-Type"] = "application/json";
       opts.body = JSON.stringify(body);
     }
     return fetch(path, opts).then(function (r) {
-      if (r.status === 403) throw new Error("refused by pbem (the token or address is wrong)");
-      return r.json();
+      if (r.status === 403) throw new Error("refused by pbem: this page is not signed in (open the address 'pbem board' printed, or start it again)");
+      var json = (r.headers.get("Content-Type") || "").indexOf("application/json") === 0;
+      return (json ? r.json() : r.text().then(function (t) { return { ok: false, error: t.trim() }; }))
+        .then(function (v) {
+          if (!r.ok && v && v.ok === undefined) v.ok = false;
+          if (!r.ok && (!v || !v.error)) throw new Error("pbem answered " + r.status);
+          return v;
+        });
+    }, function () {
+      throw new Error("pbem did not answer: is 'pbem board' still running?");
     });
   }
+  function failed(e) { busy = false; say("refused", String((e && e.message) || e)); }
 
   // --- the panel: notice, decision, options, choices, act, undo, say ---------------------
   var box = el("section", { id: "prompt" });
@@ -51,6 +62,11 @@
     notice.textContent = text;
   }
 
+  // on a phone the panel is under the map: what asks for a tap is brought into sight
+  function reveal(node) {
+    var r = node.getBoundingClientRect();
+    if (r.bottom > window.innerHeight || r.top < 0) node.scrollIntoView({ block: "nearest" });
+  }
   function choose(list, label) {
     clear(choices);
     if (label) choices.appendChild(el("div", {}, label));
@@ -59,6 +75,7 @@
       b.addEventListener("click", function () { act(text); });
       choices.appendChild(b);
     });
+    reveal(choices);
   }
 
   function unselect() {
@@ -67,6 +84,15 @@
     clear(choices);
     Array.prototype.forEach.call(document.querySelectorAll(".counter.selected"), function (n) { n.classList.remove("selected"); });
     document.body.removeAttribute("data-selected");
+    offer();
+  }
+  // the hexes the listed answers name (a set-up's places), lit and answered by a tap
+  function offer() {
+    var hexes = state && state.my_turn && state.targets ? Object.keys(state.targets) : [];
+    if (!hexes.length) return;
+    where = { hexes: state.targets, other: [] };
+    P.lightHexes(hexes, "target");
+    document.body.setAttribute("data-targets", String(hexes.length));
   }
 
   function render(s, acted) {
@@ -96,6 +122,10 @@
         b.addEventListener("click", function () { act(o.text); });
         options.appendChild(b);
       });
+      if (Object.keys(s.targets || {}).length) {
+        options.insertBefore(el("div", { "class": "rule" },
+          "tap a lit hex on the map, or one of these"), options.firstChild);
+      }
       if (!s.prompt.options.length) {
         options.appendChild(el("div", { "class": "rule" },
           "click one of your units to see where it may go, then a lit hex" +
@@ -119,13 +149,17 @@
     if (s.message) ordersBox.appendChild(el("div", {}, "your message with this file: " + s.message));
     P.fillDice(s.rolls);
     if (s.notice && s.notice.text) say(s.notice.kind, s.notice.text);
+    if (!selected) { P.clearTargets(); where = null; offer(); }
     document.body.setAttribute("data-my-turn", s.my_turn ? "1" : "0");
     document.body.setAttribute("data-version", String(Number(document.body.getAttribute("data-version") || 0) + 1));
     document.body.setAttribute("data-files", String(s.files));
   }
 
   function refresh(acted) {
-    return api("GET", "/api/state").then(function (s) { render(s, acted); })
+    return api("GET", "/api/state").then(function (s) {
+      if (s.ok === false) { say("refused", "refused: " + s.error); return; }
+      render(s, acted);
+    })
       .catch(function (e) { say("refused", String(e.message || e)); });
   }
 
@@ -140,7 +174,7 @@
       var lines = r.events.map(function (e) { return e[1]; });
       say(r.sealed ? "sealed" : "done", r.sealed ? r.sealed.text : (text + (lines.length ? ": " + lines.join("; ") : "")));
       return refresh(true);
-    }).catch(function (e) { busy = false; say("refused", String(e.message || e)); });
+    }).catch(failed);
   }
   actBtn.addEventListener("click", function () { if (actInput.value.trim()) act(actInput.value.trim()); });
   actInput.addEventListener("keydown", function (evt) { if (evt.key === "Enter") actBtn.click(); });
@@ -148,13 +182,15 @@
     api("POST", "/api/undo", {}).then(function (r) {
       say(r.ok ? "done" : "refused", r.ok ? r.events[0][1] : "refused: " + r.error);
       return refresh(false);
-    });
+    }).catch(failed);
   });
   sayBtn.addEventListener("click", function () {
     api("POST", "/api/say", { text: sayInput.value }).then(function (r) {
       say(r.ok ? "done" : "refused", r.ok ? r.events[0][1] : "refused: " + r.error);
+      if (!r.ok) { document.body.setAttribute("data-refused", r.error); return; }
+      document.body.removeAttribute("data-refused");
       return refresh(false);
-    });
+    }).catch(failed);
   });
 
   // --- the map as input --------------------------------------------------------------------
@@ -163,6 +199,7 @@
     selected = unit;
     document.body.setAttribute("data-selected", unit);
     api("GET", "/api/where?unit=" + encodeURIComponent(unit)).then(function (w) {
+      if (!w.hexes) { say("refused", "refused: " + w.error); return; }
       where = w;
       var hexes = Object.keys(w.hexes);
       P.lightHexes(hexes, "target");
@@ -172,7 +209,7 @@
       if (w.other.length) choose(w.other, unit + ":");
       else if (!hexes.length) say("info", "no legal action takes " + unit + " anywhere now");
       document.body.setAttribute("data-targets", String(hexes.length));
-    });
+    }).catch(failed);
   }
 
   function clickHex(hex) {
@@ -193,6 +230,7 @@
         b.addEventListener("click", function () { select(u.id); });
         choices.appendChild(b);
       });
+      reveal(choices);
     } else unselect();
   }
 
@@ -212,6 +250,11 @@
   window.pbemLive = { refresh: refresh, act: act, select: select, clickHex: clickHex };
   refresh(false).then(function () {
     var rows = state ? state.frames[state.frames.length - 1].pieces.map(function (k) { return state.pieces[k]; }) : [];
+    var places = state ? Object.keys(state.targets || {}) : [];
+    if (places.length && !rows.some(function (r) { return r[1] === state.side && P.data.map.centers[r[7]]; })) {
+      // a set-up with nothing on the map yet: open on where the units may go
+      rows = places.map(function (h) { return [h, state.side, "", "", "", 0, "", h, 0]; });
+    }
     P.focusStart(rows, state ? state.side : "");
   });
 })();

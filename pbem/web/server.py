@@ -1,13 +1,18 @@
 """``pbem board GAME``: the board in the browser, served by pbem on loopback only.
 
-One player, one game, one machine: the standard library's ``http.server`` is enough (one
-request at a time, which also serializes every change to the save).  What keeps other
-programs out:
+One player, one game, one machine: the standard library's ``http.server`` is enough.  Each
+connection has its own thread with a socket timeout, so a connection left idle or half
+sent (another page's stray request, a local program) never keeps the board from answering
+the page; every request then works on the game under the board's one lock, which
+serializes every change to the save.  What keeps other programs out:
 
 * the socket is bound to 127.0.0.1 (never a wildcard address), so no other machine can
   connect at all;
-* every request must carry the random token the URL was opened with (the page sends it
-  back in a header); without it: 403, and nothing else is said;
+* the browser is handed an address with a one-time code, which the server trades, once,
+  for a cookie holding the board's secret (HttpOnly, SameSite=Strict, named after the
+  port); every other request must carry that cookie; without it: 403.  The secret itself
+  is never on a command line (the browser launcher's argv is readable by every local
+  user), in the address bar or in the shell's history: a used code is worth nothing;
 * the ``Host`` header must name the loopback address and our port (a web page that
   rebinds its own domain name to 127.0.0.1 cannot talk to us), and an ``Origin`` or
   ``Sec-Fetch-Site`` header, when present, must be our own; no CORS header is ever sent,
@@ -16,8 +21,9 @@ programs out:
 
 Every click becomes an action in the engine's notation, applied with
 :meth:`pbem.session.Game.act`, exactly as ``pbem act`` does, and saved at once: closing
-the page loses nothing.  The game is loaded afresh for each request, so a ``pbem``
-command run meanwhile in a terminal is seen, never overwritten.
+the page loses nothing.  The game is kept in memory between requests only while its save
+on disk is the one it read or wrote last, so a ``pbem`` command run meanwhile in a
+terminal is seen, never overwritten.
 """
 
 from __future__ import annotations
@@ -26,8 +32,12 @@ import hmac
 import json
 import secrets
 import shlex
+import sys
+import threading
+import traceback
+from collections.abc import Callable
 from dataclasses import dataclass, field
-from http.server import BaseHTTPRequestHandler, HTTPServer
+from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from pathlib import Path
 from typing import Any
 from urllib.parse import parse_qs, urlsplit
@@ -45,6 +55,8 @@ from pbem.web.replay import PieceTable, file_frames, frame_data, map_data, page
 
 LOOPBACK = "127.0.0.1"
 MAX_BODY = 64 * 1024
+#: seconds a connection may sit idle, or take to send its request, before it is closed
+TIMEOUT = 10.0
 
 
 @dataclass
@@ -66,12 +78,44 @@ class Board:
     folder: Path | None = None
     token: str = field(default_factory=lambda: secrets.token_urlsafe(32))
     port: int = 0
+    #: every request works on the game under this lock (one thread per connection)
+    lock: threading.RLock = field(default_factory=threading.RLock)
+    #: one-time codes not yet traded for the cookie
+    codes: set[str] = field(default_factory=set)
     _history: History | None = None
     _map: dict[str, Any] | None = None
+    _game: Game | None = None
     notice: dict[str, str] = field(default_factory=dict)
 
     def game(self) -> Game:
-        return self.home.game(self.name)
+        """The game, loaded once and kept between requests while its save on disk is the
+        one it read or wrote last: a ``pbem`` command run meanwhile in a terminal (or an
+        import) changes the save, and the next request loads it afresh."""
+        if self._game is None or not self._game.current():
+            self._game = self.home.game(self.name)
+        return self._game
+
+    # -- who may ask ------------------------------------------------------------------------
+
+    @property
+    def cookie_name(self) -> str:
+        # browsers share one cookie jar across the ports of 127.0.0.1: a name per port
+        # keeps two boards (two games) from taking each other's cookie
+        return f"pbem-board-{self.port}"
+
+    def new_code(self) -> str:
+        """A code the browser trades once for the cookie: all a launcher's argv holds."""
+        code = secrets.token_urlsafe(24)
+        self.codes.add(code)
+        return code
+
+    def trade(self, code: str) -> bool:
+        """Spend ``code``: true the first time only."""
+        for known in list(self.codes):
+            if hmac.compare_digest(known.encode(), code.encode()):
+                self.codes.discard(known)
+                return True
+        return False
 
     # -- what the page shows ----------------------------------------------------------------
 
@@ -129,6 +173,16 @@ class Board:
                                    "default": decision.default is not None
                                    and o == decision.default} for o in decision.options],
                       "default": decision.default.notation() if decision.default else None}
+        # a listed decision whose answers each name a hex (a set-up's "place 1/33 0708"):
+        # the hexes light up on the map, and a tap on one answers
+        targets: dict[str, list[str]] = {}
+        if decision is not None and decision.options:
+            cells = {c.hex for c in view.cells}
+            for option in decision.options:
+                text = option.notation()
+                named = [w for w in text.split() if w in cells]
+                if named:
+                    targets.setdefault(named[-1], []).append(text)
         mine = [{"id": p.id, "hex": p.location, "label": p.label, "name": p.name}
                 for p in view.pieces if p.side == game.side and not p.hidden]
         general: list[str] = []
@@ -163,6 +217,7 @@ class Board:
             "rolls": history.rolls + pending_rolls,
             "mine": mine,
             "general": general[:40],
+            "targets": dict(sorted(targets.items())),
             "notice": self.notice,
             "folder": str(self.folder) if self.folder else None,
         }
@@ -256,6 +311,14 @@ class Board:
             nxt += 1
 
     def command(self, word: str, arg: str) -> dict[str, Any]:
+        try:
+            return self._command(word, arg)
+        except BaseException:
+            # a refused action may have been tried on the kept game: read the save again
+            self._game = None
+            raise
+
+    def _command(self, word: str, arg: str) -> dict[str, Any]:
         game = self.game()
         if word == "act":
             return self.act(arg)
@@ -264,7 +327,12 @@ class Board:
         if word == "say":
             text = arg.strip()
             if text[:1] in ('"', "'"):
-                text = shlex.split(text)[0]
+                try:
+                    text = shlex.split(text)[0]
+                except ValueError:
+                    raise UsageError(f"the message has an unclosed quote ({text[:1]}): "
+                                     "close it, or write it without the quotes; the "
+                                     "message kept before is unchanged") from None
             game.say(text)
             return {"ok": True, "events": [["info", "message kept for this file"]]}
         raise UsageError(f"unknown command {word!r}")
@@ -281,38 +349,125 @@ class Board:
                     extra_csp="; connect-src 'self'")
 
 
+class Refused(Exception):
+    """A request answered with an HTTP error and a message (no traceback, no change)."""
+
+    def __init__(self, status: int, message: str) -> None:
+        super().__init__(message)
+        self.status = status
+
+
+@dataclass(frozen=True)
+class Request:
+    """What a route is given: the method, the path's query, and the JSON body (POST)."""
+
+    method: str
+    path: str
+    query: dict[str, list[str]]
+    body: dict[str, Any]
+
+
+@dataclass(frozen=True)
+class Answer:
+    status: int
+    body: bytes
+    kind: str
+    headers: tuple[tuple[str, str], ...] = ()
+
+
+def json_answer(status: int, value: Any) -> Answer:
+    return Answer(status, json.dumps(displayable(value)).encode(),
+                  "application/json; charset=utf-8")
+
+
+Route = Callable[[Board, Request], Answer]
+#: (method, path) -> what answers it; HEAD is answered as GET without the body
+ROUTES: dict[tuple[str, str], Route] = {}
+
+
+def route(method: str, path: str) -> Callable[[Route], Route]:
+    def register(fn: Route) -> Route:
+        ROUTES[(method, path)] = fn
+        return fn
+    return register
+
+
+@route("GET", "/")
+def _page(board: Board, request: Request) -> Answer:
+    return Answer(200, board.page().encode(), "text/html; charset=utf-8")
+
+
+@route("GET", "/api/state")
+def _state(board: Board, request: Request) -> Answer:
+    return json_answer(200, board.state())
+
+
+@route("GET", "/api/where")
+def _where(board: Board, request: Request) -> Answer:
+    return json_answer(200, board.where((request.query.get("unit") or [""])[0]))
+
+
+def _text(request: Request) -> str:
+    if "text" not in request.body:
+        raise Refused(400, 'the request has no "text": send {"text": "..."}')
+    text = request.body["text"]
+    if not isinstance(text, str):
+        raise Refused(400, f'"text" must be a string, not {type(text).__name__}')
+    return text
+
+
+@route("POST", "/api/act")
+def _act(board: Board, request: Request) -> Answer:
+    return json_answer(200, board.command("act", _text(request)))
+
+
+@route("POST", "/api/say")
+def _say(board: Board, request: Request) -> Answer:
+    return json_answer(200, board.command("say", _text(request)))
+
+
+@route("POST", "/api/undo")
+def _undo(board: Board, request: Request) -> Answer:
+    return json_answer(200, board.command("undo", ""))
+
+
 class Handler(BaseHTTPRequestHandler):
-    """Checks every request (token, host, origin) before anything else is looked at."""
+    """Checks every request (host, origin, cookie) before anything else is looked at."""
 
     server: BoardHTTPServer
     protocol_version = "HTTP/1.1"
+    timeout = TIMEOUT  # per connection: an idle or half-sent request is dropped
 
     def log_message(self, format: str, *args: Any) -> None:
         pass  # the terminal stays quiet; the page shows what happened
 
-    def _send(self, status: int, body: bytes, kind: str) -> None:
-        self.send_response(status)
-        self.send_header("Content-Type", kind)
-        self.send_header("Content-Length", str(len(body)))
+    def _send(self, answer: Answer) -> None:
+        if answer.status >= 400:
+            # a refused request may have left a body unread, or come from a page that is
+            # not ours: the connection is not kept for another request
+            self.close_connection = True
+        self.send_response(answer.status)
+        self.send_header("Content-Type", answer.kind)
+        self.send_header("Content-Length", str(len(answer.body)))
         self.send_header("Cache-Control", "no-store")
         self.send_header("Referrer-Policy", "no-referrer")
         self.send_header("X-Content-Type-Options", "nosniff")
         self.send_header("X-Frame-Options", "DENY")
         self.send_header("Cross-Origin-Resource-Policy", "same-origin")
         self.send_header("Content-Security-Policy", "frame-ancestors 'none'")
+        for key, value in answer.headers:
+            self.send_header(key, value)
+        if self.close_connection:
+            self.send_header("Connection", "close")
         self.end_headers()
         if self.command != "HEAD":
-            self.wfile.write(body)
+            self.wfile.write(answer.body)
 
-    def _json(self, status: int, value: Any) -> None:
-        self._send(status, json.dumps(displayable(value)).encode(),
-                   "application/json; charset=utf-8")
+    def _refuse(self, status: int = 403, text: str = "refused") -> None:
+        self._send(Answer(status, f"{text}\n".encode(), "text/plain; charset=utf-8"))
 
-    def _refuse(self, status: int = 403) -> None:
-        self._send(status, b"refused\n", "text/plain; charset=utf-8")
-
-    def _allowed(self) -> bool:
-        board = self.server.board
+    def _ours(self) -> bool:
+        """The request comes from this machine's own page, not another site's."""
         port = self.server.server_address[1]
         hosts = {f"{LOOPBACK}:{port}", f"localhost:{port}"}
         if self.headers.get("Host", "") not in hosts:
@@ -320,60 +475,112 @@ class Handler(BaseHTTPRequestHandler):
         origin = self.headers.get("Origin")
         if origin is not None and origin not in {f"http://{h}" for h in hosts}:
             return False
-        if self.headers.get("Sec-Fetch-Site", "same-origin") not in ("same-origin", "none"):
-            return False
-        query = parse_qs(urlsplit(self.path).query)
-        given = self.headers.get("X-Pbem-Token") or (query.get("t") or [""])[0]
-        return hmac.compare_digest(given.encode(), board.token.encode())
+        return self.headers.get("Sec-Fetch-Site", "same-origin") in ("same-origin", "none")
 
-    def do_GET(self) -> None:
-        if not self._allowed():
-            self._refuse()
-            return
-        url = urlsplit(self.path)
+    def _cookie(self) -> bool:
         board = self.server.board
-        try:
-            if url.path == "/":
-                self._send(200, board.page().encode(), "text/html; charset=utf-8")
-            elif url.path == "/api/state":
-                self._json(200, board.state())
-            elif url.path == "/api/where":
-                unit = (parse_qs(url.query).get("unit") or [""])[0]
-                self._json(200, board.where(unit))
-            else:
-                self._refuse(404)
-        except PbemError as exc:
-            self._json(409, {"ok": False, "error": str(exc)})
+        for header in self.headers.get_all("Cookie") or []:
+            for part in header.split(";"):
+                name, _, value = part.strip().partition("=")
+                if name == board.cookie_name and hmac.compare_digest(
+                        value.encode(), board.token.encode()):
+                    return True
+        return False
 
-    def do_POST(self) -> None:
-        if not self._allowed() or self.headers.get("Content-Type", "").split(";")[0] \
-                != "application/json":
+    def _traded(self, url: Any) -> bool:
+        """A GET of ``/?code=...``: the one-time code traded for the cookie (True when
+        answered here, with the cookie or a refusal)."""
+        if self.command != "GET" or url.path != "/":
+            return False
+        codes = parse_qs(url.query).get("code")
+        if not codes:
+            return False
+        board = self.server.board
+        with board.lock:
+            fresh = board.trade(codes[0])
+        if not fresh and self._cookie():
+            # the browser that spent it, opening the address again: to the page
+            self._send(Answer(303, b"", "text/plain; charset=utf-8", (("Location", "/"),)))
+            return True
+        if not fresh:
+            self._refuse(403, "refused: this one-time address was used already; open "
+                         f"http://{LOOPBACK}:{board.port}/ in the browser that first opened "
+                         "it, or start 'pbem board' again")
+            return True
+        cookie = (f"{board.cookie_name}={board.token}; Path=/; HttpOnly; SameSite=Strict")
+        # to the page without the code: a reload or a bookmark then needs only the cookie
+        self._send(Answer(303, b"", "text/plain; charset=utf-8",
+                          (("Location", "/"), ("Set-Cookie", cookie))))
+        return True
+
+    def _body(self) -> dict[str, Any]:
+        if self.headers.get("Content-Type", "").split(";")[0].strip() != "application/json":
+            raise Refused(415, "the body must be JSON (Content-Type: application/json)")
+        if self.headers.get("Transfer-Encoding") is not None:
+            raise Refused(411, "send the body with a Content-Length (a chunked body is not "
+                          "read)")
+        given = self.headers.get("Content-Length")
+        if given is None:
+            raise Refused(411, "send the body with a Content-Length")
+        try:
+            length = int(given)
+        except ValueError:
+            raise Refused(400, f"Content-Length {given[:20]!r} is not a number") from None
+        if not 0 <= length <= MAX_BODY:
+            raise Refused(413, f"the body is {length} bytes; at most {MAX_BODY} are read")
+        raw = self.rfile.read(length)
+        if len(raw) < length:
+            raise Refused(400, f"the body ended after {len(raw)} of {length} bytes")
+        try:
+            body = json.loads(raw or b"{}")
+        except RecursionError:
+            raise Refused(400, "the body is not a JSON object: nested too deeply") from None
+        except ValueError as exc:
+            raise Refused(400, f"the body is not JSON: {exc}") from None
+        if not isinstance(body, dict):
+            raise Refused(400, "the body must be a JSON object such as {\"text\": \"...\"}, "
+                          f"not a JSON {type(body).__name__}")
+        return body
+
+    def _handle(self) -> None:
+        url = urlsplit(self.path)
+        method = "GET" if self.command == "HEAD" else self.command
+        if not self._ours():
             self._refuse()
             return
-        url = urlsplit(self.path)
-        try:
-            length = int(self.headers.get("Content-Length", "0"))
-        except ValueError:
-            length = -1
-        if not 0 <= length <= MAX_BODY:
-            self._refuse(413)
+        if self._traded(url):
             return
-        try:
-            body = json.loads(self.rfile.read(length) or b"{}")
-            arg = body.get("text", "") if isinstance(body, dict) else ""
-            if not isinstance(arg, str):
-                raise ValueError
-        except ValueError:
-            self._json(400, {"ok": False, "error": "the request is not a JSON object"})
+        if not self._cookie():
+            self._refuse()
             return
-        word = url.path.removeprefix("/api/")
-        if word not in ("act", "undo", "say"):
-            self._refuse(404)
-            return
+        board = self.server.board
+        fn = ROUTES.get((method, url.path))
         try:
-            self._json(200, self.server.board.command(word, arg))
-        except PbemError as exc:
-            self._json(200, {"ok": False, "error": str(exc)})
+            if fn is None:
+                if any(path == url.path for _, path in ROUTES):
+                    raise Refused(405, f"{self.command} is not answered at {url.path}")
+                raise Refused(404, "no such page")
+            body = self._body() if method == "POST" else {}
+            request = Request(method, url.path, parse_qs(url.query), body)
+            with board.lock:
+                try:
+                    answer = fn(board, request)
+                except PbemError as exc:
+                    # the rules or the save refused: the page shows why (GET: 409)
+                    answer = json_answer(200 if method == "POST" else 409,
+                                         {"ok": False, "error": str(exc)})
+        except Refused as exc:
+            answer = json_answer(exc.status, {"ok": False, "error": str(exc)})
+        except (ConnectionError, TimeoutError):
+            raise
+        except Exception as exc:  # every request is answered, even one that hits a bug
+            traceback.print_exc(file=sys.stderr)
+            answer = json_answer(500, {"ok": False, "error": "pbem failed on this request "
+                                       f"({type(exc).__name__}: {exc}); nothing was saved "
+                                       "by it; please report it"})
+        self._send(answer)
+
+    do_GET = do_HEAD = do_POST = _handle
 
     def do_OPTIONS(self) -> None:
         # a CORS preflight: never answered with CORS headers, so browsers block the call
@@ -382,17 +589,17 @@ class Handler(BaseHTTPRequestHandler):
     do_PUT = do_DELETE = do_PATCH = do_OPTIONS
 
 
-class BoardHTTPServer(HTTPServer):
+class BoardHTTPServer(ThreadingHTTPServer):
+    daemon_threads = True  # Ctrl-C never waits for a connection a page left open
+
     def __init__(self, board: Board, port: int = 0) -> None:
         self.board = board
         super().__init__((LOOPBACK, port), Handler)
         board.port = self.server_address[1]
 
     def handle_error(self, request: Any, client_address: Any) -> None:
-        import sys
-
-        if isinstance(sys.exc_info()[1], ConnectionError):
-            return  # the page was closed or reloaded mid-answer: nothing was lost
+        if isinstance(sys.exc_info()[1], (ConnectionError, TimeoutError)):
+            return  # the page was closed mid-answer, or a connection idled out: no loss
         super().handle_error(request, client_address)
 
 
@@ -402,4 +609,5 @@ def serve(board: Board, port: int = 0) -> BoardHTTPServer:
 
 
 def url_of(server: BoardHTTPServer) -> str:
-    return f"http://{LOOPBACK}:{server.server_address[1]}/?t={server.board.token}"
+    """An address that opens the board once: its code is spent by the first browser."""
+    return f"http://{LOOPBACK}:{server.server_address[1]}/?code={server.board.new_code()}"

@@ -184,6 +184,22 @@ class Browser:
             self.call("Input.dispatchMouseEvent", type=kind, x=x, y=y, button="left",
                       clickCount=1)
 
+    def emulate(self, width: int, height: int, touch: bool) -> None:
+        """A phone or tablet (``touch``: a touch screen, the mobile viewport) or a desktop."""
+        self.call("Emulation.setDeviceMetricsOverride", width=width, height=height,
+                  deviceScaleFactor=1, mobile=touch)
+        self.call("Emulation.setTouchEmulationEnabled", enabled=touch, maxTouchPoints=5)
+
+    def touch(self, kind: str, points: list[tuple[float, float]]) -> None:
+        """One touch event (touchStart, touchMove, touchEnd) with fingers at ``points``."""
+        self.call("Input.dispatchTouchEvent", type=kind,
+                  touchPoints=[{"x": x, "y": y, "id": i} for i, (x, y) in enumerate(points)])
+
+    def tap(self, x: float, y: float) -> None:
+        """A finger's tap: down and up at one point (the browser makes it a click)."""
+        self.touch("touchStart", [(x, y)])
+        self.touch("touchEnd", [])
+
     def click(self, selector: str) -> None:
         self.click_at(*self.center_of(selector))
 

@@ -6,6 +6,7 @@ import http.client
 import json
 import os
 import re
+import socket
 import subprocess
 import sys
 import threading
@@ -15,6 +16,7 @@ from pathlib import Path
 import pytest
 from cdp import Browser
 
+from pbem.errors import PbemError
 from pbem.session import Game, Home
 from pbem.web.server import Board, BoardHTTPServer, serve, url_of
 
@@ -58,6 +60,8 @@ class Running:
         self.thread.start()
         self.url = url_of(self.server)
         self.port = self.server.server_address[1]
+        #: what the browser holds once it traded the one-time code
+        self.cookie = {"Cookie": f"{board.cookie_name}={board.token}"}
 
     def stop(self) -> None:
         self.server.shutdown()
@@ -90,27 +94,33 @@ def request(port: int, method: str, path: str, headers: dict[str, str] | None = 
         conn.close()
 
 
-def test_guards_token_host_origin_and_loopback(started: tuple[Home, Home, Path]) -> None:
+def test_guards_cookie_host_origin_and_loopback(started: tuple[Home, Home, Path]) -> None:
     _, soviet, folder = started
     save = soviet.games_dir / "g.pbsave"
     running = Running(Board(soviet, "g", folder=folder))
     try:
         assert running.server.server_address[0] == "127.0.0.1"
-        port, token = running.port, running.server.board.token
-        assert len(token) >= 40 and token in running.url
-        ok = {"X-Pbem-Token": token}
+        port, board = running.port, running.server.board
+        token = board.token
+        assert len(token) >= 40 and token not in running.url
+        ok = running.cookie
         status, _, body = request(port, "GET", "/")
         assert (status, body) == (403, b"refused\n")
-        assert request(port, "GET", "/?t=wrong")[0] == 403
-        status, headers, body = request(port, "GET", f"/?t={token}")
+        for wrong in ("x" + token, token[:-1], ""):
+            assert request(port, "GET", "/", {"Cookie": f"{board.cookie_name}={wrong}"}
+                           )[0] == 403, wrong
+        # the right secret under another board's name (another port) is refused too
+        assert request(port, "GET", "/", {"Cookie": f"pbem-board-1={token}"})[0] == 403
+        assert request(port, "GET", f"/?t={token}")[0] == 403  # no secret in an address
+        status, headers, body = request(port, "GET", "/", ok)
         assert status == 200 and b"\\u003csvg" in body and b"default-src 'none'" in body
-        assert request(port, "GET", "/api/state", {"X-Pbem-Token": "x" + token})[0] == 403
         status, _, body = request(port, "GET", "/api/state", ok)
         assert status == 200 and json.loads(body)["files"] == 3  # file 2, from the folder
         before = save.read_bytes()
         # another site's page (DNS rebinding, cross-site requests) gets nothing
         for bad in ({"Host": f"evil.example:{port}"}, {"Origin": "http://evil.example"},
-                    {"Origin": "null"}, {"Sec-Fetch-Site": "cross-site"}):
+                    {"Origin": "null"}, {"Sec-Fetch-Site": "cross-site"},
+                    {"Sec-Fetch-Site": "same-site"}):
             assert request(port, "GET", "/api/state", {**ok, **bad})[0] == 403, bad
         status, headers, _ = request(port, "OPTIONS", "/api/act",
                                      {"Origin": "http://evil.example",
@@ -120,11 +130,11 @@ def test_guards_token_host_origin_and_loopback(started: tuple[Home, Home, Path])
         # a form post (no JSON) and paths outside the game's few calls are refused
         act = json.dumps({"text": "impulse 4"}).encode()
         assert request(port, "POST", "/api/act", {**ok, "Content-Type": "text/plain"},
-                       act)[0] == 403
+                       act)[0] == 415
         for path in ("/etc/passwd", "/../games/g.pbsave", "/api/../../x", "/board.js"):
-            assert request(port, "GET", f"{path}?t={token}", ok)[0] == 404
+            assert request(port, "GET", f"{path}", ok)[0] == 404
         assert save.read_bytes() == before, "a refused request changed the save"
-        # the token's own request acts, through the session, as 'pbem act' would
+        # the cookie's own request acts, through the session, as 'pbem act' would
         status, _, body = request(port, "POST", "/api/act",
                                   {**ok, "Content-Type": "application/json"}, act)
         assert status == 200 and json.loads(body)["ok"]
@@ -137,6 +147,77 @@ def test_guards_token_host_origin_and_loopback(started: tuple[Home, Home, Path])
         running.stop()
 
 
+def test_the_one_time_address_is_traded_once_for_the_cookie(
+        started: tuple[Home, Home, Path]) -> None:
+    _, soviet, folder = started
+    running = Running(Board(soviet, "g", folder=folder))
+    try:
+        port, board = running.port, running.server.board
+        code = running.url.split("?code=", 1)[1]
+        # a HEAD (a link checker, a preview) does not spend the code
+        assert request(port, "HEAD", f"/?code={code}")[0] == 403
+        # another site cannot trade it either (rebinding Host, a cross-site navigation)
+        assert request(port, "GET", f"/?code={code}", {"Host": f"evil.example:{port}"}
+                       )[0] == 403
+        assert request(port, "GET", f"/?code={code}", {"Sec-Fetch-Site": "cross-site"}
+                       )[0] == 403
+        status, headers, _ = request(port, "GET", f"/?code={code}")
+        assert status == 303 and headers["Location"] == "/"
+        cookie = headers["Set-Cookie"]
+        assert cookie.startswith(f"pbem-board-{port}={board.token};")
+        assert {"HttpOnly", "SameSite=Strict", "Path=/"} <= {
+            part.strip() for part in cookie.split(";")}
+        # the second time, the code is refused, and says what to do
+        status, _, body = request(port, "GET", f"/?code={code}")
+        assert status == 403 and b"used already" in body
+        assert request(port, "GET", "/?code=made-up")[0] == 403
+        # the cookie it gave opens the page and the game's calls
+        jar = {"Cookie": cookie.split(";", 1)[0]}
+        assert request(port, "GET", "/", jar)[0] == 200
+        # the browser that spent it may open the address again: to the page, no new cookie
+        status, headers, _ = request(port, "GET", f"/?code={code}", jar)
+        assert status == 303 and headers["Location"] == "/" and "Set-Cookie" not in headers
+        assert request(port, "GET", "/api/state", jar)[0] == 200
+    finally:
+        running.stop()
+
+
+def test_the_browser_launcher_is_given_no_lasting_secret(
+        started: tuple[Home, Home, Path], tmp_path: Path) -> None:
+    """``pbem board`` hands the browser launcher (whose argv every local user can read in
+    ``ps``) a one-time address; the secret the page then holds is not in it."""
+    _, soviet, _ = started
+    argv_file = tmp_path / "argv"
+    launcher = tmp_path / "browser"
+    launcher.write_text(f"#!/bin/sh\nprintf '%s\\n' \"$0\" \"$@\" > {argv_file}\n")
+    launcher.chmod(0o755)
+    env = {**os.environ, "PBEM_HOME": str(soviet.path), "BROWSER": str(launcher),
+           "DISPLAY": ""}
+    proc = subprocess.Popen([sys.executable, "-m", "pbem.cli", "board", "g"],
+                            stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, env=env)
+    try:
+        assert proc.stdout is not None
+        line = proc.stdout.readline()
+        found = re.search(r"http://127\.0\.0\.1:(\d+)/", line)
+        assert found and "open in your browser" in line, line
+        assert "code" not in line
+        port = int(found.group(1))
+        argv = argv_file.read_text()
+        given = re.search(r"http://127\.0\.0\.1:\d+/\?code=([\w-]+)", argv)
+        assert given, argv
+        status, headers, _ = request(port, "GET", f"/?code={given.group(1)}")
+        assert status == 303
+        secret = headers["Set-Cookie"].split(";", 1)[0].split("=", 1)[1]
+        assert len(secret) >= 40 and secret not in argv and secret not in line
+        assert request(port, "GET", f"/?code={given.group(1)}")[0] == 403
+        status, _, body = request(port, "GET", "/api/state",
+                                  {"Cookie": f"pbem-board-{port}={secret}"})
+        assert status == 200 and json.loads(body)["side"] == "soviet"
+    finally:
+        proc.terminate()
+        proc.communicate(timeout=20)
+
+
 def test_board_command_prints_the_address_and_serves_loopback_only(
         started: tuple[Home, Home, Path]) -> None:
     _, soviet, _ = started
@@ -146,15 +227,16 @@ def test_board_command_prints_the_address_and_serves_loopback_only(
     try:
         assert proc.stdout is not None
         line = proc.stdout.readline()
-        found = re.search(r"http://127\.0\.0\.1:(\d+)/\?t=([\w-]+)", line)
+        found = re.search(r"http://127\.0\.0\.1:(\d+)/\?code=([\w-]+)", line)
         assert found, line
-        port, token = int(found.group(1)), found.group(2)
+        port, code = int(found.group(1)), found.group(2)
         assert request(port, "GET", "/api/state")[0] == 403
-        status, _, body = request(port, "GET", "/api/state", {"X-Pbem-Token": token})
+        status, headers, _ = request(port, "GET", f"/?code={code}")
+        assert status == 303
+        jar = {"Cookie": headers["Set-Cookie"].split(";", 1)[0]}
+        status, _, body = request(port, "GET", "/api/state", jar)
         assert status == 200 and json.loads(body)["side"] == "soviet"
         # nothing listens on the machine's other addresses
-        import socket
-
         others = {ip for *_, (ip, *_) in socket.getaddrinfo(socket.gethostname(), None,
                                                             socket.AF_INET)} - {"127.0.0.1"}
         for ip in sorted(others):
@@ -163,6 +245,132 @@ def test_board_command_prints_the_address_and_serves_loopback_only(
     finally:
         proc.terminate()
         proc.communicate(timeout=20)
+
+
+def raw(port: int, data: bytes) -> socket.socket:
+    """A connection that sent ``data`` (maybe nothing, maybe half a request) and waits."""
+    sock = socket.create_connection(("127.0.0.1", port), timeout=5)
+    if data:
+        sock.sendall(data)
+    return sock
+
+
+def test_one_idle_or_refused_connection_never_freezes_the_board(
+        started: tuple[Home, Home, Path]) -> None:
+    """Issue 36.7: one connection that never finishes (another page's stray fetch, a
+    local program) must not keep the board from answering its own page."""
+    _, soviet, folder = started
+    running = Running(Board(soviet, "g", folder=folder))
+    port, ok = running.port, running.cookie
+    host = f"Host: 127.0.0.1:{port}\r\n".encode()
+    hostile: list[socket.socket] = []
+    try:
+        assert request(port, "GET", "/api/state", ok)[0] == 200  # the save is read once
+        hostile.append(raw(port, b""))  # connected, says nothing
+        hostile.append(raw(port, b"GET /api/state HTTP/1.1\r\n" + host))  # half a request
+        # a request refused (no cookie: 403) on a keep-alive connection left open
+        refused = raw(port, b"GET /api/state HTTP/1.1\r\n" + host +
+                      b"Connection: keep-alive\r\n\r\n")
+        hostile.append(refused)
+        answer = b""
+        while b"refused\n" not in answer:
+            chunk = refused.recv(4096)
+            assert chunk, answer
+            answer += chunk
+        assert answer.startswith(b"HTTP/1.1 403") and b"Connection: close" in answer
+        assert refused.recv(4096) == b"", "the refused connection was kept open"
+        # the board still answers its page at once: within one second, three times
+        for _ in range(3):
+            conn = http.client.HTTPConnection("127.0.0.1", port, timeout=1)
+            try:
+                conn.request("GET", "/api/where?unit=x", headers={
+                    "Host": f"127.0.0.1:{port}", **ok})
+                response = conn.getresponse()
+                assert response.status == 200 and json.loads(response.read())["other"] == []
+            finally:
+                conn.close()
+    finally:
+        for sock in hostile:
+            sock.close()
+        running.stop()
+
+
+def test_every_malformed_request_gets_an_answer(started: tuple[Home, Home, Path],
+                                                capsys: pytest.CaptureFixture[str]) -> None:
+    """Issue 36.9: each gets an HTTP error with a sentence, never a traceback, and never
+    replaces the message kept for the file."""
+    _, soviet, folder = started
+    running = Running(Board(soviet, "g", folder=folder))
+    port, ok = running.port, running.cookie
+    post = {**ok, "Content-Type": "application/json"}
+    try:
+        status, _, body = request(port, "POST", "/api/say", post,
+                                  json.dumps({"text": "kept"}).encode())
+        assert status == 200 and json.loads(body)["ok"]
+        # an unclosed quote in the say box (shlex.split's ValueError)
+        status, _, body = request(port, "POST", "/api/say", post,
+                                  json.dumps({"text": "'meet at the bridge"}).encode())
+        answer = json.loads(body)
+        assert status == 200 and not answer["ok"] and "unclosed quote" in answer["error"]
+        # deeply nested JSON (RecursionError in the decoder)
+        status, _, body = request(port, "POST", "/api/say", post,
+                                  b"[" * 30000 + b"]" * 30000)
+        assert status == 400 and "nested too deeply" in json.loads(body)["error"]
+        # a JSON body that is not an object, or has no text
+        for bad, words in ((b"[1]", "not a JSON list"), (b"{}", 'no "text"'),
+                           (b'{"text": 5}', "must be a string"),
+                           (b"{\"text\": \"x\"", "not JSON")):
+            status, _, body = request(port, "POST", "/api/say", post, bad)
+            assert status == 400 and words in json.loads(body)["error"], (bad, body)
+        # a chunked body with no Content-Length is not read as an empty one
+        conn = http.client.HTTPConnection("127.0.0.1", port, timeout=5)
+        try:
+            conn.request("POST", "/api/say", body=iter([b'{"text": ', b'"chunked"}']),
+                         headers={"Host": f"127.0.0.1:{port}", **post},
+                         encode_chunked=True)
+            response = conn.getresponse()
+            assert response.status == 411
+            assert "Content-Length" in json.loads(response.read())["error"]
+        finally:
+            conn.close()
+        assert soviet.game("g").message == "kept"
+        # HEAD: the headers of the GET, no body
+        status, headers, body = request(port, "HEAD", "/", ok)
+        assert status == 200 and body == b"" and int(headers["Content-Length"]) > 1000
+        assert request(port, "HEAD", "/api/state", ok)[0] == 200
+        assert request(port, "HEAD", "/api/act", ok)[0] == 405
+        assert capsys.readouterr().err == ""
+        # even a request that hits a bug is answered, with what went wrong
+        def broken(unit: str) -> dict[str, object]:
+            raise RuntimeError("a bug")
+        running.server.board.where = broken  # type: ignore[method-assign]
+        status, _, body = request(port, "GET", "/api/where?unit=x", ok)
+        assert status == 500 and "RuntimeError: a bug" in json.loads(body)["error"]
+        assert request(port, "GET", "/api/state", ok)[0] == 200
+    finally:
+        running.stop()
+
+
+def test_the_kept_game_sees_a_terminal_command(started: tuple[Home, Home, Path]) -> None:
+    """Issue 35.4: the board keeps the game in memory between clicks (one load, not three
+    per act and redraw), but a ``pbem act`` run meanwhile in a terminal is seen, and the
+    board's next click goes on from it instead of failing or undoing it."""
+    _, soviet, folder = started
+    board = Board(soviet, "g", folder=folder)
+    assert board.state()["pending"] == 0
+    kept = board.game()
+    assert board.game() is kept  # nothing changed on disk: no second load
+    board.command("act", "impulse 4")
+    assert board.game() is kept and kept.pending[-1] == ["a", "impulse 4"]
+    terminal = soviet.game("g")
+    terminal.undo()  # 'pbem undo' in a terminal
+    assert board.state()["pending"] == 0 and board.game() is not kept
+    board.command("act", "impulse 3")
+    assert soviet.game("g").pending[-1] == ["a", "impulse 3"]
+    # a refused action leaves the save, and what the board shows, as they were
+    with pytest.raises(PbemError, match="Rule"):
+        board.command("act", "impulse 3")
+    assert board.state()["pending"] == 1 and soviet.game("g").pending[-1][1] == "impulse 3"
 
 
 def wait_idle(b: Browser) -> None:
@@ -231,7 +439,21 @@ def test_click_a_unit_and_a_hex_in_chromium(started: tuple[Home, Home, Path],
         b.click("#say")
         b.wait("document.getElementById('orders').textContent.includes('<b>hello</b>')")
         assert soviet.game("g").message == "<b>hello</b>"
+        # a refusal is shown on the page, and the kept message stays
+        b.js("document.getElementById('say-input').value = ''")
+        b.click("#say-input")
+        b.type_text("'unclosed")
+        b.click("#say")
+        b.wait("document.getElementById('notice').textContent.includes('unclosed quote')")
+        assert soviet.game("g").message == "<b>hello</b>"
         assert b.console_errors() == []
+        # a request that fails on the server (here a bug, answered 500) is told on the page
+        def broken(unit: str) -> dict[str, object]:
+            raise RuntimeError("the where call broke")
+        board.where = broken  # type: ignore[method-assign]
+        b.js(f"pbem.show({json.dumps(here)})")
+        b.click(f'.counter[data-piece="{unit}"]')
+        b.wait("document.getElementById('notice').textContent.includes('the where call broke')")
     finally:
         b.close()
         running.stop()

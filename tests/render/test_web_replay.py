@@ -261,6 +261,10 @@ def test_town_names_clear_of_counters_and_legend_in_players_words(
         assert crossing == [], crossing
     moved = browser.js("document.querySelectorAll('#places text[data-moved]').length")
     assert moved >= 1, "Velikiye Luki's garrison sits on its names: some must move"
+    # a name left where it is (faded) is drawn under the counters, never over them
+    assert browser.js("!!(document.getElementById('places').compareDocumentPosition("
+                      "document.getElementById('live-counters')) & "
+                      "Node.DOCUMENT_POSITION_FOLLOWING)")
     legend = browser.js("Array.from(document.querySelectorAll('#legend text'))"
                         ".map(t => t.textContent)")
     assert {"Forest", "Partial lake hexside", "Slope hexside", "Railroad"} <= set(legend)
