@@ -78,6 +78,12 @@ class Unit:
     retreated: bool = False
     #: tried to leave an enemy ZOC and failed, or failed a morale check (4, 5)
     failed: bool = False
+    #: entered an enemy-controlled hex this phase: its move is over (5, stand-in), even
+    #: if a hasty attack by its stack then removes the ZOC
+    halted: bool = False
+    #: the hex it began the Movement Phase in ("" if it was off the map): 4's "units
+    #: which began the phase stacked together"
+    began: str = ""
     spent: Fraction = Fraction(0)
     placed: bool = False
 
@@ -125,8 +131,6 @@ class Position:
     plan_areas: dict[str, str] = field(default_factory=dict)
     began_adjacent: list[str] = field(default_factory=list)
     moving: list[str] = field(default_factory=list)
-    #: the units that began the phase stacked with the moving group's first unit (4)
-    together: list[str] = field(default_factory=list)
     moved_hexes: int = 0
     combat: Combat | None = None
     exits: dict[str, int] = field(default_factory=dict)  # exit hex -> steps (10)
@@ -247,7 +251,7 @@ class P48State(StepState[Position]):
 
     def movable(self, u: str) -> bool:
         x, info = self.pos.units[u], self.d.units[u]
-        if x.where != "map" or x.moved or x.failed or x.retreated or x.attacked:
+        if x.where != "map" or x.moved or x.failed or x.retreated or x.attacked or x.halted:
             return False
         if info.formation == "7lw" and not self.pos.released:
             return False  # 9: not until released
@@ -293,22 +297,26 @@ class P48State(StepState[Position]):
                 if h in zs[s] and h not in zs[other(s)]:
                     self.pos.control[h] = s
 
-    def check_release(self) -> list[Event]:
-        """9: the 7th Luftwaffe Field Division is released on turn 7 or when a Soviet
-        unit comes within two hexes of any of its units."""
+    def check_release(self, moved: Iterable[str] = ()) -> list[Event]:
+        """9: the 7th Luftwaffe Field Division is released on turn 7 or "whenever a
+        Soviet unit moves within two hexes" of any of its units: ``moved`` are the units
+        that just entered a hex; a Soviet unit standing that near releases nothing."""
         if self.pos.released:
             return []
         lw = [u for u in self.on_map("german") if self.d.units[u].formation == "7lw"]
         near = any(self.d.map.distance(self.pos.units[s].hex, self.pos.units[g].hex) <= 2
-                   for s in self.on_map("soviet") for g in lw)
+                   for s in moved if self.d.units[s].side == "soviet"
+                   and self.pos.units[s].where == "map" for g in lw)
         if self.pos.turn >= 7 or near:
             self.pos.released = True
             return [Event("the 7th Luftwaffe Field Division is released", "info", rule="9")]
         return []
 
-    def after_move(self) -> list[Event]:
+    def after_move(self, moved: Iterable[str] = ()) -> list[Event]:
+        """After units entered a hex (``moved``) or left the map: control (10), and the
+        7th Luftwaffe's release (9)."""
         self.update_control()
-        return self.check_release()
+        return self.check_release(moved)
 
     # -- the engine hooks --------------------------------------------------------------------
 
@@ -337,8 +345,10 @@ class P48State(StepState[Position]):
 
     def setup_data(self, spec: dict[str, Any]) -> dict[str, Any]:
         """Setup shorthand: ``at = { "685/I" = "3508", "89T" = "3507 -1 flipped" }`` places
-        units (optional losses as ``-N`` and state words); every other unit of the
-        scenario stays where its side set it up unless ``only = true`` removes them."""
+        units (optional losses as ``-N`` and state words), each taken to have begun the
+        phase in that hex (``began``, 4) unless ``units`` says otherwise; every other unit
+        of the scenario stays where its side set it up unless ``only = true`` removes
+        them."""
         if isinstance(spec.get("combat"), dict):
             from pbem import codec
             c = spec["combat"]
@@ -357,6 +367,7 @@ class P48State(StepState[Position]):
         for u, text in at.items():
             words = str(text).split()
             entry = units.setdefault(u, {})
+            entry.setdefault("began", words[0])
             entry.update(where="map", hex=words[0], placed=True)
             for w in words[1:]:
                 if w.startswith("-"):
@@ -538,7 +549,7 @@ class PlayerTurn(Procedure[P48State]):
             args.stage = 1
             pos.phasing, pos.phase = args.side, "prepared"
             for x in pos.units.values():
-                x.moved = x.attacked = x.retreated = x.failed = False
+                x.moved = x.attacked = x.retreated = x.failed = x.halted = False
                 x.spent = Fraction(0)
             enemy = [pos.units[u].hex for u in s.on_map(other(args.side))]
             pos.began_adjacent = sorted(
@@ -555,6 +566,7 @@ class PlayerTurn(Procedure[P48State]):
                 # their ZOC returns with the new phase
                 x.failed = x.failed or x.retreated
                 x.retreated = x.attacked = False
+                x.began = x.hex if x.where == "map" else ""
             self._arrivals(s, args.side)
             flow.call("movement")
             return [Event(f"turn {pos.turn}: {args.side} movement phase", "phase", rule="3.2")]
@@ -763,16 +775,26 @@ class Prepared(Choice[P48State]):
 
 def attack_pool(s: P48State) -> list[str]:
     """Who may join the declared attack: prepared, units that began the phase adjacent
-    (3.1); hasty, the moving units that began the phase stacked together (4)."""
+    (3.1); hasty, the moving units, all of one hasty attack having begun the phase
+    stacked together (4): once one is in, only those that began the phase with it."""
     c = s.fight()
     if c.prepared:
         pool = [u for u in s.pos.began_adjacent if s.pos.units[u].where == "map"
                 and not s.pos.units[u].attacked and not s.pos.units[u].retreated
                 and not (s.d.units[u].formation == "7lw" and not s.pos.released)]
     else:
-        pool = [u for u in s.pos.moving if u in s.pos.together
-                and not s.pos.units[u].attacked and not s.pos.units[u].flipped]
+        pool = [u for u in s.pos.moving
+                if not s.pos.units[u].attacked and not s.pos.units[u].flipped]
+        if c.attackers:
+            pool = [u for u in pool if began_with(s, u, c.attackers[0])]
     return [u for u in pool if s.d.map.distance(s.pos.units[u].hex, c.hex) == 1]
+
+
+def began_with(s: P48State, u: str, v: str) -> bool:
+    """4: ``u`` and ``v`` began the Movement Phase stacked together (a unit that entered
+    the map this phase began it with no other)."""
+    a, b = s.pos.units[u].began, s.pos.units[v].began
+    return u == v or (a != "" and a == b)
 
 
 def artillery_pool(s: P48State, side: str, target_hexes: Iterable[str],
@@ -824,6 +846,13 @@ class Declare(Choice[P48State]):
 
     def why_not(self, s: P48State, args: NoArgs, action: Action) -> str | Refusal:
         if isinstance(action, Say) and action.verb == "with":
+            c = s.fight()
+            u = action.a
+            if (not c.prepared and c.attackers and u in s.pos.moving
+                    and not began_with(s, u, c.attackers[0])):
+                return Refusal("4", f"{u} did not begin the phase stacked with "
+                               f"{c.attackers[0]}: only units which began the phase stacked "
+                               "together may participate in the same hasty attack")
             return Refusal("7", f"{action.a} may not join this attack (adjacent units only; "
                            "one attack per unit per phase; 4: hasty attacks only by units "
                            "that began the phase stacked together)")
@@ -1345,7 +1374,7 @@ class Retreat(Choice[P48State]):
             c.path = path
         ev.insert(0, Event(f"{', '.join(args.units)} retreat {'-'.join([args.start, *path])}",
                            "retreat", hexes=(path[-1],), rule="8.3"))
-        ev += s.after_move()
+        ev += s.after_move(args.units)
         return ev
 
 
@@ -1409,6 +1438,14 @@ class Advance(Choice[P48State]):
         c = s.fight()
         if action.verb == "end-advance":
             s.pos.combat = None
+            # 4: after a hasty attack "any other units may continue ordinary movement":
+            # the rest of the moving group goes on from where the attack was made
+            rest = [u for u in s.pos.moving if not s.pos.units[u].attacked
+                    and s.pos.units[u].where == "map" and not s.pos.units[u].retreated]
+            s.pos.moving = rest
+            if rest and not c.prepared:
+                flow.goto("moving")
+                return [Event(f"{', '.join(rest)} may go on moving", "move", rule="4")]
             s.pos.moving = []
             flow.end()
             return []
@@ -1425,7 +1462,7 @@ class Advance(Choice[P48State]):
         if n in ez and not on_path:
             c.advance[u] = 0
         return [Event(f"{u} advances to {n}", "move", hexes=(n,), rule="8.4"),
-                *s.after_move()]
+                *s.after_move([u])]
 
 
 class AdvanceStart(Procedure[P48State]):
@@ -1546,17 +1583,17 @@ class Movement(Choice[P48State]):
             x = pos.units[action.a]
             x.where, x.hex = "map", action.b
             x.spent = s.d.entry_cost(action.a, action.b)  # 9.1: the first hex's cost
-            pos.moving, pos.together, pos.moved_hexes = [action.a], [action.a], 1
+            x.halted = action.b in s.zoc(other(pos.phasing))  # 5 (stand-in)
+            pos.moving, pos.moved_hexes = [action.a], 1
             flow.call("moving")
             return [Event(f"{action.a} enters at {action.b}", "move", hexes=(action.b,),
-                          rule="9.1"), *s.after_move()]
+                          rule="9.1"), *s.after_move([action.a])]
         if action.a in pos.units:
             group = [action.a]
         else:
             group = [u for u in s.at(action.a, pos.phasing) if s.movable(u)]
         h = pos.units[group[0]].hex
         pos.moving = group
-        pos.together = [u for u in s.at(h, pos.phasing)]
         pos.moved_hexes = 0
         flow.call("moving")
         return [Event(f"{', '.join(group)} start moving from {h}", "move", rule="3.2")]
@@ -1612,8 +1649,7 @@ class Moving(Choice[P48State]):
     def steps_to(self, s: P48State) -> list[str]:
         pos, side = s.pos, s.pos.phasing
         h = self.here(s)
-        ez = s.zoc(other(side))
-        if pos.moved_hexes > 0 and h in ez:
+        if any(pos.units[u].halted for u in pos.moving):
             return []  # 5 (stand-in): entering an enemy-controlled hex ends the move
         out = []
         stacks = s.stacks()
@@ -1639,8 +1675,7 @@ class Moving(Choice[P48State]):
                 and s.movable(u) and pos.moved_hexes > 0]
         if len(pos.moving) > 1:
             out += [Say("drop", u) for u in pos.moving]
-        if any(u in pos.together and not pos.units[u].attacked and not pos.units[u].flipped
-               for u in pos.moving):
+        if any(not pos.units[u].attacked and not pos.units[u].flipped for u in pos.moving):
             stacks = s.stacks()
             out += [Say("hasty", n) for n in s.d.map.neighbors(h)
                     if n in stacks and s.d.units[stacks[n][0]].side == other(side)]
@@ -1658,7 +1693,7 @@ class Moving(Choice[P48State]):
 
     def why_not(self, s: P48State, args: NoArgs, action: Action) -> str | Refusal:
         if isinstance(action, Say) and action.verb == "to":
-            if s.pos.moved_hexes > 0 and self.here(s) in s.zoc(other(s.pos.phasing)):
+            if any(s.pos.units[u].halted for u in s.pos.moving):
                 return Refusal("5", "the move ended on entering an enemy-controlled hex")
             h, n, side = self.here(s), action.a, s.pos.phasing
             if (n in s.d.map.neighbors(h) and s.owner_at(n) != other(side)
@@ -1699,10 +1734,9 @@ class Moving(Choice[P48State]):
             pos.units[action.a].moved = True
             return [Event(f"{action.a} stays at {h}", "move", rule="4")]
         if action.verb == "hasty":
-            attackers = [u for u in pos.moving if u in pos.together
-                         and not pos.units[u].attacked and not pos.units[u].flipped]
+            # the whole group stays in pos.moving: those that do not attack go on moving
+            # after the combat (4)
             pos.combat = Combat(action.a, side, False, defenders=s.at(action.a))
-            pos.moving = attackers
             flow.goto("declare")
             return [Event(f"hasty attack on {action.a}", "attack", hexes=(action.a,),
                           rule="3.2")]
@@ -1726,14 +1760,16 @@ class Moving(Choice[P48State]):
 def step_group(s: P48State, n: str) -> list[Event]:
     pos = s.pos
     h = pos.units[pos.moving[0]].hex
+    halts = n in s.zoc(other(pos.phasing))  # 5 (stand-in): entering ends the move
     for u in pos.moving:
         c = s.step_cost(u, h, n)
         assert c is not None
         pos.units[u].spent += c
         pos.units[u].hex = n
+        pos.units[u].halted = halts
     pos.moved_hexes += 1
     return [Event(f"{', '.join(pos.moving)} move to {n}", "move", hexes=(n,), rule="4"),
-            *s.after_move()]
+            *s.after_move(pos.moving)]
 
 
 class ZocExit(Roll[P48State]):

@@ -488,9 +488,9 @@ def test_4_a_stack_picks_up_units_and_only_units_stacked_at_the_start_attack() -
     assert s.pos.moving == ["110PG/I", "110PG/II", "61K"]
     s.apply("to 1123")
     s.apply("hasty 1124")
-    assert sorted(a for a in acts(s) if a.startswith("with")) == ["with 110PG/I",
-                                                                   "with 110PG/II"]
-    with pytest.raises(IllegalAction, match="4"):
+    s.apply("with 110PG/I")  # then only a unit that began the phase in 1021 may join
+    assert sorted(a for a in acts(s) if a.startswith("with")) == ["with 110PG/II"]
+    with pytest.raises(IllegalAction, match=r"^4\b"):
         s.apply("with 61K")
 
 
@@ -511,14 +511,15 @@ def test_3_2_one_hasty_attack_per_unit_per_phase_and_no_movement_after_it() -> N
             s.apply_outcome((1,))  # no effect at these columns
             continue
         s.apply(s.decision().default)
-    assert acts(s) == ["move 110PG/II", "end-movement"]
-    with pytest.raises(IllegalAction, match=r"^4\b"):
-        s.apply("move 110PG/I")  # it attacked: no further movement
-    s.apply("move 110PG/II")
+    assert s.pos.moving == ["110PG/II"]  # 4: the stack's other unit goes on
+    assert acts(s) == ["hasty 1124", "stop"]  # halted in 349R's ZOC (5): no step on
     s.apply("hasty 1124")
     assert "with 110PG/I" not in acts(s)
     with pytest.raises(IllegalAction, match=r"one attack per unit per phase"):
         s.apply("with 110PG/I")
+    s.apply("cancel")
+    with pytest.raises(IllegalAction, match=r"^4\b"):
+        s.apply("move 110PG/I")  # it attacked: no further movement
 
 
 def test_4_drop_splits_the_stack() -> None:
@@ -620,10 +621,9 @@ def test_9_the_7th_luftwaffe_division_waits_until_released() -> None:
     s = state('phasing = "german"\nstep = "movement"\nturn = 3\n'
               'at = { "7LW/I" = "2226", "349R" = "2220" }')
     assert "move 7LW/I" not in acts(s)
-    s2 = state('phasing = "german"\nstep = "movement"\nturn = 3\n'
-               'at = { "7LW/I" = "2226", "349R" = "2224" }')
-    s2.check_release()
-    assert s2.pos.released  # a Soviet unit within two hexes
+    s = state('phasing = "german"\nstep = "movement"\nturn = 7\nat = { "7LW/I" = "2226" }')
+    s.check_release()
+    assert s.pos.released  # on turn 7 whatever the Soviet units do
 
 
 def test_9_1_the_11th_panzer_enters_on_turn_2_at_area_g() -> None:
@@ -834,3 +834,96 @@ def test_10_exit_points_need_a_road_path_free_of_german_units_and_zoc() -> None:
     blocked = state('at = { "Adam" = "2226", "Selle" = "2226" }')
     blocked.pos.exits["2236"] = 4
     assert blocked.score()["soviet"] == 0  # the road is German-held at 2226
+
+
+# -- issue 31: 4/5 halts, hasty attack groups, the 7th Luftwaffe release -----------------------
+
+
+def resolve_combat(s: P48State) -> None:
+    """Play the combat in progress to its end with rolls of 1 (no effect at low columns)."""
+    while s.pos.combat is not None:
+        if s.is_chance():
+            s.apply_outcome((1,))
+            continue
+        d = s.decision()
+        assert d is not None
+        s.apply(d.default)
+
+
+def test_5_a_unit_halted_in_an_enemy_zoc_stays_halted_after_its_stacks_hasty_attack() -> None:
+    """5 (stand-in: entering an enemy-controlled hex ends the move) with 4 ("any other
+    units may continue ordinary movement"): Adam and Selle enter 1020 beside 349R (4
+    steps, a ZOC) and are halted; Adam's hasty attack on 349R does not free Selle: no
+    step out of 1020, no new move, no exit roll."""
+    s = state('phasing = "german"\nstep = "movement"\n'
+              'at = { "Adam" = "1019", "Selle" = "1019", "349R" = "1021" }')
+    assert "1020" in s.zoc("soviet") and "1019" not in s.zoc("soviet")
+    s.apply("move 1019")
+    s.apply("to 1020")
+    assert not any(a.startswith("to ") for a in acts(s))  # halted on entering
+    s.apply("hasty 1021")
+    s.apply("with Adam")
+    s.apply("go")
+    resolve_combat(s)
+    assert s.pos.units["Selle"].hex == "1020"
+    assert not any(a.startswith("to ") for a in acts(s)), acts(s)
+    assert not s.is_chance()
+    if s.decision().kind == "move":
+        s.apply("stop")
+    assert "move Selle" not in acts(s) and "move 1020" not in acts(s)
+    with pytest.raises(IllegalAction, match="4"):
+        s.apply("move Selle")
+    assert s.pos.units["Selle"].hex == "1020"
+
+
+def test_4_only_units_that_began_the_phase_stacked_together_combine_in_a_hasty_attack(
+) -> None:
+    """4: 'only units which began the phase stacked together may participate in the same
+    hasty attack'.  110PG/I and /II begin in 1021, 61K in 1123.  The stack moves to 1123
+    (2-step Soviet units exert no ZOC), 110PG/I attacks 1124 alone; 110PG/II goes on
+    (4: the others may continue), picks up 61K and attacks 1023: either may attack, but
+    not together, because they did not begin the phase in one hex."""
+    s = state('phasing = "german"\nstep = "movement"\nreleased = true\n'
+              'at = { "110PG/I" = "1021", "110PG/II" = "1021", "61K" = "1123", '
+              '"14MR" = "1124 -1", "44MR" = "1023 -2" }')
+    s.apply("move 1021")
+    s.apply("to 1122")
+    s.apply("to 1123")
+    s.apply("hasty 1124")
+    s.apply("with 110PG/I")
+    s.apply("go")
+    resolve_combat(s)
+    assert s.decision().kind == "move" and s.pos.moving == ["110PG/II"]
+    s.apply("pickup 61K")
+    s.apply("hasty 1023")
+    assert {a for a in acts(s) if a.startswith("with ")} == {"with 110PG/II", "with 61K"}
+    s.apply("with 110PG/II")
+    assert "with 61K" not in acts(s)
+    with pytest.raises(IllegalAction, match=r"^4\b.*began the phase stacked together"):
+        s.apply("with 61K")
+
+
+def test_9_the_7th_luftwaffe_is_released_when_a_soviet_unit_moves_within_two_hexes() -> None:
+    """9: released 'on turn 7 or whenever a Soviet unit moves within two hexes': 89T
+    standing in 5126, two hexes from 7LW/I in 4925, releases nothing while the German
+    player moves or the turn advances; 89T moving from 5127 (three hexes) to 5126 does."""
+    s = state('phasing = "german"\nstep = "movement"\nturn = 3\n'
+              'at = { "7LW/I" = "4925", "89T" = "5126", "Adam" = "1021" }')
+    assert s.d.map.distance("5126", "4925") == 2
+    s.apply("move Adam")
+    s.apply("to 1022")
+    s.apply("stop")
+    assert not s.pos.released and "move 7LW/I" not in acts(s)
+    s.apply("end-movement")
+    while s.pos.phasing == "german" or s.pos.turn == 3:
+        if s.is_chance():
+            s.apply_outcome((1,))
+            continue
+        s.apply(s.decision().default)
+    assert s.pos.turn == 4 and not s.pos.released
+    s = state('phasing = "soviet"\nstep = "movement"\nturn = 3\n'
+              'at = { "7LW/I" = "4925", "89T" = "5127" }')
+    assert s.d.map.distance("5127", "4925") == 3 and not s.pos.released
+    s.apply("move 89T")
+    s.apply("to 5126")
+    assert s.pos.released
