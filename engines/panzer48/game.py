@@ -44,7 +44,7 @@ VERBS = {
     "place": 2, "setup-done": 0, "plan": 3, "commit": 3, "reveal": 1, "open": 3,
     "attack": 1, "end-combat": 0, "with": 1, "support": 1, "go": 0, "cancel": 0,
     "fire": 2, "add": 1, "roll": 0, "end-fire": 0,
-    "retreat": 0, "check": 0, "path": 1, "off-map": 0,
+    "retreat": 0, "check": 0, "path": 1, "off-map": 0, "eliminate": 1,
     "advance": 2, "end-advance": 0,
     "move": 1, "enter": 2, "end-movement": 0,
     "to": 1, "pickup": 1, "drop": 1, "hasty": 1, "exit": 0, "stop": 0,
@@ -1250,7 +1250,37 @@ def firing_units(s: P48State, args: RetreatArgs) -> list[str]:
             and s.d.map.distance(s.pos.units[u].hex, args.start) == 1]
 
 
-def retreat_paths(s: P48State, args: RetreatArgs) -> tuple[list[tuple[str, ...]], bool]:
+def first_stop(m: Any, start: str, length: int, step_ok: Callable[[str, str], bool],
+               may_end: Callable[[str], bool]) -> int | None:
+    """The fewest hexes, at least ``length``, after which a retreat from ``start`` may
+    stop, each hex one farther from ``start`` than the last (so the hexes reachable after
+    n steps are a ring's subset, found without listing paths); None if it never can.
+    8.3 sets no limit ("it must continue retreating until it reaches a noncontrolled
+    hex"): the map's edge is the only one."""
+    frontier = {start}
+    n = 0
+    while frontier:
+        if n >= length and any(may_end(h) for h in frontier):
+            return n
+        n += 1
+        frontier = {nb for h in sorted(frontier) for nb in m.neighbors(h)
+                    if m.distance(nb, start) == n and step_ok(h, nb)}
+    return None
+
+
+@dataclass(frozen=True)
+class RetreatPlan:
+    """What 8.3 leaves the owner: ``kind`` "fit" (paths ending where the stack may
+    stop), "overstacked" (no such hex can be reached: paths ending out of enemy ZOC,
+    then the owner eliminates retreating units of his choice until the stack fits),
+    "edge" (no path on the map: paths to an edge hex, then off the map; no hexes when
+    the retreat starts on the edge) or "none" (eliminated)."""
+
+    kind: str
+    paths: tuple[tuple[str, ...], ...] = ()
+
+
+def retreat_plan(s: P48State, args: RetreatArgs) -> RetreatPlan:
     """8.3: the best paths under the book's priorities, in its order: (1) the stack
     retreats together (one path for all of ``args.units``); (2) avoid enemy-controlled
     hexes if possible (fewest entered); (3) as far from the adjacent firing units as
@@ -1258,9 +1288,9 @@ def retreat_paths(s: P48State, args: RetreatArgs) -> tuple[list[tuple[str, ...]]
     an enemy-controlled hex, the hex closest to a friendly unit.  Each hex is farther
     from the start than the last (the engine's reading of "the required number of
     hexes"), never across an unbridged river, never into an enemy-occupied hex; a path
-    runs on past its length, up to 3 hexes, to leave an enemy ZOC or an overstacked hex.
-    Returns the paths and whether they are the full retreat (else the stack has no
-    legal path)."""
+    runs on past its length, as far as it must, to leave an enemy ZOC ("until it
+    reaches a noncontrolled hex") or an overstacked hex ("until it reaches a hex in
+    which it can legally stack")."""
     side = s.d.units[args.units[0]].side
     ez = s.zoc(other(side))
     weapons = any(s.d.units[u].target == "W" for u in args.units)
@@ -1289,15 +1319,39 @@ def retreat_paths(s: P48State, args: RetreatArgs) -> tuple[list[tuple[str, ...]]
         return not (m.has_side(a, b, "river") and not (
             m.has_side(a, b, "river_bridge") or m.has_side(a, b, "bridge")))
 
-    def may_end(h: str) -> bool:
-        # not ending in an enemy ZOC; stacking satisfied at the end of the retreat
-        return h not in ez and s.fits(h, side, args.units)
+    def step_ok(a: str, b: str) -> bool:
+        return cross(a, b) and rank((), b) is not None
 
-    opts = retreat_options(m, args.start, args.length, rank, may_cross=cross,
-                           may_end=may_end, max_length=args.length + 3, path_rank=whole)
-    if not opts.complete or not all(opts.paths):
-        return [], False
-    return sorted(opts.paths), True
+    def best(length: int, may_end: Callable[[str], bool]) -> tuple[tuple[str, ...], ...]:
+        top = first_stop(m, args.start, length, step_ok, may_end)
+        if top is None or top == 0:
+            return ()
+        opts = retreat_options(m, args.start, length, rank, may_cross=cross,
+                               may_end=may_end, max_length=top, path_rank=whole)
+        return tuple(sorted(opts.paths)) if opts.complete and all(opts.paths) else ()
+
+    stacks = s.stacks()
+    # stacking satisfied at the end of the retreat, and never ending in an enemy ZOC
+    paths = best(args.length, lambda h: h not in ez and s.fits(h, side, args.units, stacks))
+    if paths:
+        return RetreatPlan("fit", paths)
+    paths = best(args.length, lambda h: h not in ez)
+    if paths:
+        return RetreatPlan("overstacked", paths)
+    # Map-Edge: "only if they would be eliminated otherwise", by the nearest edge hex
+    if args.start in s.d.edge:
+        return RetreatPlan("edge")
+    paths = best(1, lambda h: h in s.d.edge)
+    if paths:
+        return RetreatPlan("edge", paths)
+    return RetreatPlan("none")
+
+
+def retreat_paths(s: P48State, args: RetreatArgs) -> tuple[list[tuple[str, ...]], bool]:
+    """8.3: the best paths ending where the stack may stop (``retreat_plan``'s "fit"),
+    and whether there are any."""
+    plan = retreat_plan(s, args)
+    return (list(plan.paths), True) if plan.kind == "fit" else ([], False)
 
 
 def path_text(p: Iterable[str]) -> str:
@@ -1320,11 +1374,13 @@ class Retreat(Choice[P48State]):
         return f"retreat {', '.join(args.units)} {args.length} hexes from {args.start}"
 
     def options(self, s: P48State, args: RetreatArgs) -> list[Action]:
-        paths, ok = retreat_paths(s, args)
-        if ok:
-            return [Say("path", path_text(p)) for p in paths]
-        if args.start in s.d.edge:
+        plan = retreat_plan(s, args)
+        if plan.kind in ("fit", "overstacked"):
+            return [Say("path", path_text(p)) for p in plan.paths]
+        if plan.kind == "edge" and not plan.paths:
             return [Say("off-map")]  # 8.3: off the map only when it would be eliminated
+        if plan.kind == "edge":
+            return [Say("path", path_text([*p, "off"])) for p in plan.paths]
         return [Say("path", "none")]
 
     def default(self, s: P48State, args: RetreatArgs) -> Action:
@@ -1339,9 +1395,10 @@ class Retreat(Choice[P48State]):
 
     def apply(self, s: P48State, args: RetreatArgs, action: Action, flow: Flow) -> list[Event]:
         assert isinstance(action, Say)
-        flow.end()
         c = s.pos.combat
         ev: list[Event] = []
+        if action.verb != "path" or action.a == "none" or action.a.endswith("-off"):
+            flow.end()
         if action.verb == "off-map":
             for u in args.units:
                 x = s.pos.units[u]
@@ -1355,6 +1412,9 @@ class Retreat(Choice[P48State]):
             s.after_move()
             return [Event("no legal retreat path", "retreat", rule="8.3"), *ev]
         path = action.a.split("-")
+        off = path[-1] == "off"
+        if off:
+            path.pop()
         side = s.d.units[args.units[0]].side
         ez = s.zoc(other(side))
         for u in args.units:
@@ -1370,11 +1430,64 @@ class Retreat(Choice[P48State]):
                         break
             if x.where == "map":
                 x.hex, x.retreated = path[-1], True
+                if off:
+                    x.where = "off"  # 8.3: to re-enter by path[-1], its edge hex
         if c is not None and args.defender:
             c.path = path
-        ev.insert(0, Event(f"{', '.join(args.units)} retreat {'-'.join([args.start, *path])}",
+        ev.insert(0, Event(f"{', '.join(args.units)} retreat {'-'.join([args.start, *path])}"
+                           + (" and off the map" if off else ""),
                            "retreat", hexes=(path[-1],), rule="8.3"))
         ev += s.after_move(args.units)
+        if not off:
+            left = [u for u in args.units if s.pos.units[u].where == "map"]
+            if left and not s.fits(path[-1], side):
+                # 8.3 Stacking: no hex it can legally stack in was in reach
+                flow.goto("overstacked", RetreatArgs(left, path[-1], 0, args.defender))
+            else:
+                flow.end()
+        return ev
+
+
+class Overstacked(Choice[P48State]):
+    """8.3 Stacking: "If the unit cannot reach such a hex, the owning player must
+    eliminate retreating units of his choice to relieve the overstacking": one at a
+    time until the hex is within the limit (6)."""
+
+    name = "overstacked"
+    kind = "retreat-path"
+    rule = "8.3"
+    Args = RetreatArgs
+    auto = True
+
+    def side(self, s: P48State, args: RetreatArgs) -> str:
+        return s.d.units[args.units[0]].side
+
+    def prompt(self, s: P48State, args: RetreatArgs) -> str:
+        return (f"{args.start} is over the stacking limit: eliminate retreating units "
+                f"({', '.join(args.units)}) until it is not")
+
+    def options(self, s: P48State, args: RetreatArgs) -> list[Action]:
+        return [Say("eliminate", u) for u in args.units if s.pos.units[u].where == "map"]
+
+    def default(self, s: P48State, args: RetreatArgs) -> Action:
+        return self.options(s, args)[0]
+
+    def why_not(self, s: P48State, args: RetreatArgs, action: Action) -> str | Refusal:
+        return Refusal("8.3", f"{action.notation()!r}: the owner eliminates retreating units "
+                       f"of his choice ({', '.join(args.units)}) until {args.start} is within "
+                       "the stacking limit")
+
+    def apply(self, s: P48State, args: RetreatArgs, action: Action, flow: Flow) -> list[Event]:
+        assert isinstance(action, Say)
+        ev = s.kill(action.a)
+        ev[0] = Event(f"{action.a} is eliminated to relieve the overstacking in "
+                      f"{args.start}", "loss", units=(action.a,), rule="8.3")
+        s.after_move()
+        left = [u for u in args.units if s.pos.units[u].where == "map"]
+        if not left or s.fits(args.start, s.d.units[args.units[0]].side):
+            flow.end()
+        else:
+            args.units = left
         return ev
 
 
@@ -1523,7 +1636,10 @@ class Movement(Choice[P48State]):
         out: list[Action] = []
         for u in sorted(s.pos.units):
             x = s.pos.units[u]
-            if s.d.units[u].side == side and x.where in ("due", "off"):
+            # 8.3: units that went off the map re-enter in their owner's next Movement
+            # Phase (not the one they retreated in)
+            if s.d.units[u].side == side and (x.where == "due" or (
+                    x.where == "off" and not x.retreated)):
                 out += [Say("enter", u, h) for h in self.entries(s, u)]
         movable = [u for u in s.on_map(side) if s.movable(u)]
         out += [Say("move", u) for u in movable]
@@ -1531,8 +1647,8 @@ class Movement(Choice[P48State]):
         for u in movable:
             hexes[s.pos.units[u].hex] = hexes.get(s.pos.units[u].hex, 0) + 1
         out += [Say("move", h) for h, n in sorted(hexes.items()) if n > 1]
-        if not any(a.verb == "enter" and s.pos.units[a.a].where == "due"
-                   for a in out if isinstance(a, Say)):
+        # 9.1: as many arrivals as possible enter; 8.3: units off the map re-enter now
+        if not any(a.verb == "enter" for a in out if isinstance(a, Say)):
             out.append(Say("end-movement"))
         return out
 
@@ -1548,6 +1664,10 @@ class Movement(Choice[P48State]):
 
     def why_not(self, s: P48State, args: NoArgs, action: Action) -> str | Refusal:
         if action == Say("end-movement"):
+            if any(isinstance(a, Say) and a.verb == "enter" and s.pos.units[a.a].where == "off"
+                   for a in self.options(s, args)):
+                return Refusal("8.3", "units that retreated off the map re-enter during "
+                               "their owner's next Movement Phase: enter them first")
             return Refusal("9.1", "as many units of an arriving formation as possible must "
                            "enter this turn")
         if isinstance(action, Say) and action.verb == "move":
@@ -1828,8 +1948,8 @@ def place_defaults(s: P48State, side: str) -> None:
 
 STEPS = step_table(Game(), Turn(), PlayerTurn(), Setup(), Plan(), Prepared(), Declare(),
                    FireStep(), AttackFire(), FireRoll(), MoraleOption(), MoraleRoll(),
-                   RetreatStart(),
-                   Retreat(), Advance(), AdvanceStart(), Movement(), Moving(), ZocExit())
+                   RetreatStart(), Retreat(), Overstacked(), Advance(), AdvanceStart(),
+                   Movement(), Moving(), ZocExit())
 P48State.steps = STEPS
 P48State.start = "game"
 

@@ -927,3 +927,109 @@ def test_9_the_7th_luftwaffe_is_released_when_a_soviet_unit_moves_within_two_hex
     s.apply("move 89T")
     s.apply("to 5126")
     assert s.pos.released
+
+
+# -- issue 31: 8.3 retreats that run long, overstack, or leave by the map edge ----------------
+
+#: Soviet stacks of 3 or more steps around 1030 whose ZOCs cover every hex one to four
+#: hexes from it (none occupies a hex next to it but the firer's 1029)
+BELT = {"1085R": "0729", "1087R": "0732", "1118R": "1032", "1120R": "1329", "117T": "1332",
+        "14MR": "1027", "157T": "0934", "159T": "0730", "168T": "1133", "19T": "1230",
+        "349R": "0727", "365R": "0830", "36MB": "1127", "45MB": "1330"}
+
+
+def test_8_3_a_retreat_goes_on_through_enemy_zoc_until_it_reaches_a_noncontrolled_hex(
+) -> None:
+    """8.3 ZOC Effects: 'A unit may not end its retreat in an enemy-controlled hex. It
+    must continue retreating until it reaches a noncontrolled hex.'  89T fires from 1029
+    at 15Pz/I in 1030: "1-0", a 1-hex retreat; Soviet ZOCs cover every hex up to four
+    from 1030, so the retreat runs five hexes (four past its length), losing a step in
+    each of the four controlled hexes, and the 5-step tank battalion survives."""
+    at = ", ".join(f'"{u}" = "{h}"' for u, h in BELT.items())
+    s = state('phasing = "soviet"\nstep = "attack-fire"\n'
+              'combat = { hex = "1030", attacker = "soviet", prepared = false, '
+              'stage = "attack", attackers = ["89T"], defenders = ["15Pz/I"] }\n'
+              'at = { "15Pz/I" = "1030", "89T" = "1029", ' + at + ' }')
+    ez, m = s.zoc("soviet"), s.d.map
+    assert all(h in ez or s.at(h) for h in m.ids if 1 <= m.distance(h, "1030") <= 4)
+    s.apply("fire 89T 15Pz/I")
+    do(s, "roll")
+    roll(s, 3)  # value 4 against armor, one column left for its armor: "1-0"
+    s.apply("retreat")
+    paths = [a.split()[1].split("-") for a in acts(s)]
+    assert paths and all(len(p) == 5 for p in paths), acts(s)
+    assert all(sum(h in ez for h in p) == 4 and p[-1] not in ez for p in paths)
+    s.apply(acts(s)[0])
+    tank = s.pos.units["15Pz/I"]
+    assert tank.where == "map" and tank.hex == paths[0][-1] and tank.losses == 4
+
+
+def test_8_3_overstacked_retreat_the_owner_picks_units_to_eliminate() -> None:
+    """8.3 Stacking: 'If the unit cannot reach such a hex, the owning player must
+    eliminate retreating units of his choice to relieve the overstacking.'  Adam and
+    Selle in 1021 retreat one hex; the only way out is 1022, where 110PG/I and /II
+    stand (two battalions: three is the limit), and every hex beyond it is Soviet-held
+    (2-step units: no ZOC).  The stack retreats to 1022 and the German player eliminates
+    one unit of his choice; the other survives there."""
+    s = state('phasing = "soviet"\nstep = "attack-fire"\n'
+              'combat = { hex = "1021", attacker = "soviet", prepared = false, '
+              'stage = "attack", attackers = ["44MR"], defenders = ["Adam", "Selle"] }\n'
+              'at = { "Adam" = "1021", "Selle" = "1021", "110PG/I" = "1022", '
+              '"110PG/II" = "1022", "44MR" = "1020 -2", "14MR" = "0921 -1", '
+              '"157T" = "0922 -1", "159T" = "1121 -1", "19T" = "1122 -1", '
+              '"168T" = "0923 -1", "55T" = "1023 -1", "89T" = "1123 -2" }')
+    assert s.zoc("soviet") == {} and not s.fits("1022", "german", ["Adam", "Selle"])
+    s.apply("fire 44MR Adam")
+    do(s, "roll")
+    roll(s, 4)  # value 2: "1-0"
+    s.apply("retreat")  # the one path, 1022, is taken without asking
+    assert s.at("1022", "german") == ["110PG/I", "110PG/II", "Adam", "Selle"]
+    assert s.current_player() == "german"
+    assert acts(s) == ["eliminate Adam", "eliminate Selle"]
+    s.apply("eliminate Selle")
+    assert s.pos.units["Selle"].where == "dead" and s.pos.kills["soviet"] == 3
+    assert s.pos.units["Adam"].where == "map" and s.pos.units["Adam"].hex == "1022"
+    assert s.fits("1022", "german")
+    assert s.current_player() == "soviet"  # the retreat is over: the attacker fires on
+
+
+def edge_trap() -> P48State:
+    """Adam in 1035, one hex in from the south edge, 44MR firing from 1034; Soviet units
+    in 0935, 0936, 1135 and 1136 leave only 1036, an edge hex in enemy ZOC with no hex
+    beyond it on the map."""
+    s = state('phasing = "soviet"\nstep = "attack-fire"\n'
+              'combat = { hex = "1035", attacker = "soviet", prepared = false, '
+              'stage = "attack", attackers = ["44MR"], defenders = ["Adam"] }\n'
+              'at = { "Adam" = "1035", "44MR" = "1034", "349R" = "1136", "365R" = "0936", '
+              '"89T" = "1135", "117T" = "0935" }')
+    assert "1035" not in s.d.edge and "1036" in s.d.edge and "1036" in s.zoc("soviet")
+    s.apply("fire 44MR Adam")
+    do(s, "roll")
+    roll(s, 2)  # value 4: "1-0"
+    return s
+
+
+def test_8_3_map_edge_a_unit_one_hex_in_retreats_off_through_the_edge_hex() -> None:
+    """8.3 Map-Edge: 'Units may retreat off the map-edge, but only if they would be
+    eliminated otherwise': Adam has no retreat on the map (1036 is controlled and leads
+    nowhere), so it retreats through 1036, losing a step there, and off the map."""
+    from engines.panzer48.game import Retreat, RetreatArgs
+    s = edge_trap()
+    args = RetreatArgs(["Adam"], "1035", 1, True)
+    assert [a.notation() for a in Retreat().options(s, args)] == ["path 1036-off"]
+    s.apply("retreat")  # the one way is taken without asking
+    adam = s.pos.units["Adam"]
+    assert adam.where == "off" and adam.hex == "1036" and adam.losses == 1
+
+
+def test_8_3_map_edge_units_off_the_map_must_re_enter_in_the_next_movement_phase() -> None:
+    """8.3 Map-Edge: 'They re-enter the map via the same hex retreated from, during the
+    owning player's next Movement Phase': Adam, off the south edge at 2036, must enter
+    there before the German Movement Phase can end."""
+    s = edge_retreat()
+    assert [a for a in acts(s) if "Adam" in a] == ["enter Adam 2036"]
+    assert "end-movement" not in acts(s)
+    with pytest.raises(IllegalAction, match=r"^8\.3\b"):
+        s.apply("end-movement")
+    s.apply("enter Adam 2036")
+    assert s.pos.units["Adam"].where == "map" and s.pos.units["Adam"].hex == "2036"
