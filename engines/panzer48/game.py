@@ -113,6 +113,8 @@ class Combat:
     largest: int = 0  # the largest morale result achieved in the attack (8.4)
     path: list[str] = field(default_factory=list)  # the defenders' retreat path
     advance: dict[str, int] = field(default_factory=dict)  # unit -> hexes of advance left
+    #: advancing units that left the defenders' path (8.4: ZOCs stop them again)
+    strayed: list[str] = field(default_factory=list)
 
 
 @dataclass
@@ -265,6 +267,30 @@ class P48State(StepState[Position]):
         mode = "leg" if self.d.units[u].leg else "mech"
         c = self.d.costs[mode].cost(a, b)
         return None if c is None else Fraction(c)
+
+    def may_pass(self, group: list[str], h: str, spent: dict[str, Fraction],
+                 stacks: dict[str, list[str]], seen: frozenset[str] = frozenset()) -> bool:
+        """6: "Stacking limits must be satisfied at the end of each unit's movement", so
+        ``group`` (standing elsewhere, ``spent`` MPs each) may enter ``h``, where it would
+        overstack, only if it can go on from there, within its allowances, to a hex where
+        it fits; not where an enemy ZOC would halt it (5, stand-in)."""
+        side = self.d.units[group[0]].side
+        if h in self.zoc(other(side)):
+            return False
+        for n in self.d.map.neighbors(h):
+            if n in seen or (n in stacks and self.d.units[stacks[n][0]].side != side):
+                continue
+            costs = {u: self.step_cost(u, h, n) for u in group}
+            after: dict[str, Fraction] = {}
+            for u, c in costs.items():
+                if c is None or spent[u] + c > self.allowance(u):
+                    break
+                after[u] = spent[u] + c
+            else:
+                if self.fits(n, side, group, stacks) or self.may_pass(
+                        group, n, after, stacks, seen | {h}):
+                    return True
+        return False
 
     def kill(self, u: str) -> list[Event]:
         x, info = self.pos.units[u], self.d.units[u]
@@ -1526,20 +1552,38 @@ class Advance(Choice[P48State]):
             x = s.pos.units[u]
             if left <= 0 or x.where != "map":
                 continue
-            for n in s.d.map.neighbors(x.hex):
-                if s.owner_at(n) == other(c.attacker):
-                    continue
-                if s.d.map.has_side(x.hex, n, "river") and not (
-                        s.d.map.has_side(x.hex, n, "river_bridge")
-                        or s.d.map.has_side(x.hex, n, "bridge")):
-                    continue  # 8.4: never across unbridged major rivers
-                if not s.fits(n, c.attacker, [u]):
-                    continue
-                out.append(Say("advance", u, n))
+            mine: list[Action] = [Say("advance", u, n) for n in self.steps(s, u, x.hex, left)]
+            if mine and not s.fits(x.hex, c.attacker):
+                return mine  # 6: "after each ... advance": passing a full hex, it goes on
+            out += mine
         return [*out, Say("end-advance")]
 
+    def steps(self, s: P48State, u: str, here: str, left: int,
+              seen: frozenset[str] = frozenset()) -> list[str]:
+        """The hexes ``u`` may advance into from ``here`` with ``left`` hexes to go: not
+        enemy-occupied, never across unbridged major rivers (8.4), and a full hex only
+        when the advance can go on from it to a hex within the limit (6)."""
+        c = s.fight()
+        m = s.d.map
+        ez = s.zoc(other(c.attacker))
+        out = []
+        for n in m.neighbors(here):
+            if n in seen or s.owner_at(n) == other(c.attacker):
+                continue
+            if m.has_side(here, n, "river") and not (
+                    m.has_side(here, n, "river_bridge") or m.has_side(here, n, "bridge")):
+                continue  # 8.4: never across unbridged major rivers
+            if not s.fits(n, c.attacker, [u]):
+                stops = n in ez and not on_path(c, u, here, n)
+                if left <= 1 or stops or not self.steps(s, u, n, left - 1,
+                                                         seen | {here, n}):
+                    continue
+            out.append(n)
+        return out
+
     def default(self, s: P48State, args: NoArgs) -> Action:
-        return Say("end-advance")
+        opts = self.options(s, args)
+        return Say("end-advance") if Say("end-advance") in opts else opts[0]
 
     def why_not(self, s: P48State, args: NoArgs, action: Action) -> str | Refusal:
         return Refusal("8.4", f"{action.notation()!r}: only the non-weapon attackers that "
@@ -1567,15 +1611,30 @@ class Advance(Choice[P48State]):
         ez = s.zoc(other(c.attacker))
         here = x.hex
         x.hex = n
-        # 8.4: ZOCs ignored along the defenders' exact path, otherwise stop on entering
-        on_path = (here == c.hex and c.path[:1] == [n]) or (
-            here in c.path and c.path.index(here) + 1 < len(c.path)
-            and c.path[c.path.index(here) + 1] == n)
+        # 8.4: ZOCs ignored "when following the exact path along which defending units
+        # retreated": the vacated hex first, then each hex of the retreat in turn; a unit
+        # that left that path once is not following it any more
+        follows = on_path(c, u, here, n)
+        if not follows:
+            c.strayed.append(u)
         c.advance[u] -= 1
-        if n in ez and not on_path:
+        if n in ez and not follows:
             c.advance[u] = 0
         return [Event(f"{u} advances to {n}", "move", hexes=(n,), rule="8.4"),
                 *s.after_move([u])]
+
+
+def on_path(c: Combat, u: str, here: str, n: str) -> bool:
+    """8.4: the step ``here`` to ``n`` follows "the exact path along which defending
+    units retreated": the vacated hex first, then each hex of the retreat in turn, by a
+    unit that has not left that path."""
+    trail = [c.hex, *c.path] if c.path else []
+    if u in c.strayed or not trail:
+        return False
+    if n == trail[0]:
+        return here != trail[0]
+    return here in trail and trail.index(here) + 1 < len(trail) and trail[
+        trail.index(here) + 1] == n
 
 
 class AdvanceStart(Procedure[P48State]):
@@ -1611,7 +1670,8 @@ class Movement(Choice[P48State]):
 
     def entries(self, s: P48State, u: str, stacking: bool = True) -> list[str]:
         """9.1 / 8.3: the hexes where a due or off-map unit may enter (``stacking``:
-        only those where it fits, 6)."""
+        only those where it fits, or from which it can move on to a hex where it fits:
+        entering is movement, and 6 binds its end)."""
         x, info = s.pos.units[u], s.d.units[u]
         if x.where == "off":
             cands = [x.hex] if s.owner_at(x.hex) != other(info.side) else sorted(
@@ -1626,7 +1686,8 @@ class Movement(Choice[P48State]):
         ez = s.zoc(other(info.side)) if info.target == "W" else {}
         stacks = s.stacks()
         return [h for h in cands if h not in enemy and h not in ez
-                and (not stacking or s.fits(h, info.side, [u], stacks))]
+                and (not stacking or s.fits(h, info.side, [u], stacks)
+                     or s.may_pass([u], h, {u: s.d.entry_cost(u, h)}, stacks))]
 
     def options(self, s: P48State, args: NoArgs) -> list[Action]:
         side = s.pos.phasing
@@ -1679,7 +1740,8 @@ class Movement(Choice[P48State]):
                     and h in self.entries(s, u, stacking=False)
                     and h not in self.entries(s, u)):
                 return Refusal("6", f"{u} may not enter {h}: over the stacking limit of "
-                               f"{s.d.stack_limit[s.d.units[u].side] // 3} battalions")
+                               f"{s.d.stack_limit[s.d.units[u].side] // 3} battalions, with "
+                               "no hex within it to move on to")
             return Refusal("9.1", f"{action.a} cannot enter at {action.b}")
         if self.to_reveal(s):
             return Refusal("9.1", f"the {self.to_reveal(s)[0]} area must be revealed first")
@@ -1780,8 +1842,11 @@ class Moving(Choice[P48State]):
             if any(c is None or pos.units[u].spent + c > s.allowance(u)
                    for u, c in zip(pos.moving, costs, strict=True)):
                 continue
-            if not s.fits(n, side, pos.moving, stacks):
-                continue  # 6: (reading) never through an overstacked hex
+            if not s.fits(n, side, pos.moving, stacks) and not s.may_pass(
+                    pos.moving, n, {u: pos.units[u].spent + c for u, c in
+                                    zip(pos.moving, costs, strict=True) if c is not None},
+                    stacks, frozenset([h])):
+                continue  # 6: through a full hex only if the move can end beyond it
             out.append(n)
         return out
 
@@ -1794,8 +1859,13 @@ class Moving(Choice[P48State]):
         out += [Say("pickup", u) for u in s.at(h, side) if u not in pos.moving
                 and s.movable(u) and pos.moved_hexes > 0]
         if len(pos.moving) > 1:
-            out += [Say("drop", u) for u in pos.moving]
-        if any(not pos.units[u].attacked and not pos.units[u].flipped for u in pos.moving):
+            # 6: a dropped unit's move ends here, so it must fit with those staying
+            staying = [u for u in s.at(h, side) if u not in pos.moving]
+            room = s.d.stack_limit[side] - sum(s.d.units[v].size for v in staying)
+            out += [Say("drop", u) for u in pos.moving if s.d.units[u].size <= room]
+        # 6: stacking is satisfied "prior to hasty combat"
+        if s.fits(h, side) and any(not pos.units[u].attacked and not pos.units[u].flipped
+                                   for u in pos.moving):
             stacks = s.stacks()
             out += [Say("hasty", n) for n in s.d.map.neighbors(h)
                     if n in stacks and s.d.units[stacks[n][0]].side == other(side)]
@@ -1819,11 +1889,14 @@ class Moving(Choice[P48State]):
             if (n in s.d.map.neighbors(h) and s.owner_at(n) != other(side)
                     and not s.fits(n, side, s.pos.moving)):
                 return Refusal("6", f"{n} would be over the stacking limit of "
-                               f"{s.d.stack_limit[side] // 3} battalions (reading: not even "
-                               "in passing)")
+                               f"{s.d.stack_limit[side] // 3} battalions, and the move "
+                               "could not go on from it to a hex within the limit")
             return Refusal("4", f"cannot move to {action.a}: not adjacent, enemy-occupied, "
                            "over the movement allowance or over the stacking limit")
         if isinstance(action, Say) and action.verb == "hasty":
+            if not s.fits(self.here(s), s.pos.phasing):
+                return Refusal("6", "stacking limits must be satisfied prior to hasty combat: "
+                               f"{self.here(s)} is over the limit")
             if all(s.pos.units[u].flipped for u in s.pos.moving):
                 return Refusal("3.1", "units that made a prepared attack this turn take "
                                "only limited action: no hasty attack (reading)")
@@ -1832,7 +1905,7 @@ class Moving(Choice[P48State]):
         if isinstance(action, Say) and action.verb == "exit":
             return Refusal("10", "Soviet units exit only from south-edge road hexes, "
                            "paying 1/2 MP")
-        if action == Say("stop"):
+        if action == Say("stop") or (isinstance(action, Say) and action.verb == "drop"):
             return Refusal("6", "stacking limits must be met at the end of the move")
         return f"{action.notation()!r} is not a move now"
 

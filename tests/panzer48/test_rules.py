@@ -571,21 +571,70 @@ def test_3_1_flipped_units_make_no_hasty_attack() -> None:
         s.apply("hasty 1124")
 
 
-def test_6_stacking_limit_refuses_the_fourth_battalion() -> None:
-    s = state('phasing = "german"\nstep = "movement"\n'
-              'at = { "110PG/I" = "1021", "110PG/II" = "1021", "111PG/I" = "1021", '
-              '"61K" = "1022" }')
+def test_6_a_move_may_pass_through_a_full_hex_but_not_end_there() -> None:
+    """6: 'Stacking limits must be satisfied at the end of each unit's movement (prior to
+    hasty combat)': 61K may move through 1021, where three battalions stand, but may not
+    stop there; Adam, with one movement point left on entering it, may not enter."""
+    full = '"110PG/I" = "1021", "110PG/II" = "1021", "111PG/I" = "1021", '
+    s = state('phasing = "german"\nstep = "movement"\nat = { ' + full + '"61K" = "1022" }')
     s.apply("move 61K")
-    assert "to 1021" not in acts(s)
+    s.apply("to 1021")
+    assert "stop" not in acts(s) and not any(a.startswith("drop") for a in acts(s))
+    with pytest.raises(IllegalAction, match=r"^6: stacking limits must be met at the end"):
+        s.apply("stop")
+    s.apply("to 1020")
+    s.apply("stop")
+    assert s.pos.units["61K"].hex == "1020" and s.fits("1021", "german")
+    s = state('phasing = "german"\nstep = "movement"\nat = { ' + full + '"Adam" = "1026" }')
+    s.apply("move Adam")
+    for h in ("1025", "1024", "1023", "1022"):
+        s.apply(f"to {h}")
+    assert s.pos.units["Adam"].spent == 4 and s.allowance("Adam") == 5
+    assert "to 1021" not in acts(s)  # its last MP: it would end its move there
     with pytest.raises(IllegalAction, match=r"^6: 1021 would be over the stacking limit"):
         s.apply("to 1021")
-    # 9.1 / 6: nor may a reinforcement enter an entry hex already full
-    s = state('phasing = "german"\nstep = "movement"\n'
-              'at = { "110PG/I" = "1136", "110PG/II" = "1136", "111PG/I" = "1136" }')
+
+
+def test_6_a_reinforcement_may_enter_through_a_full_entry_hex_but_not_stop_there() -> None:
+    """6 with 9.1: entering is movement, so an arrival may enter a full entry hex and
+    move on; not where an enemy ZOC would end its move in it (5, stand-in)."""
+    full = '"110PG/I" = "1136", "110PG/II" = "1136", "111PG/I" = "1136"'
+    s = state('phasing = "german"\nstep = "movement"\nat = { ' + full + ' }')
     s.pos.units["15Pz/I"].where = "due"
-    assert "enter 15Pz/I 1236" in acts(s) and "enter 15Pz/I 1136" not in acts(s)
+    assert "enter 15Pz/I 1136" in acts(s)
+    s.apply("enter 15Pz/I 1136")
+    assert "stop" not in acts(s)
+    s.apply("to 1236")
+    s.apply("stop")
+    s = state('phasing = "german"\nstep = "movement"\nat = { ' + full + ', "349R" = "1135" }')
+    s.pos.units["15Pz/I"].where = "due"
+    assert "1136" in s.zoc("soviet") and "enter 15Pz/I 1136" not in acts(s)
     with pytest.raises(IllegalAction, match=r"^6: 15Pz/I may not enter 1136"):
         s.apply("enter 15Pz/I 1136")
+
+
+def test_6_an_advance_may_pass_through_a_full_hex_but_not_end_there() -> None:
+    """6: stacking limits must be satisfied 'after each retreat and/or advance', not in
+    the hexes passed: after Adam's 2-hex retreat 44MR may advance through 0921, where
+    three Soviet battalions stand, and must go on from it; with one hex of advance left
+    it may not enter a full hex."""
+    s = combat(["44MR", "14MR"], ["Adam"],
+               'at = { "Adam" = "1021", "44MR" = "1020", "14MR" = "1020", "89T" = "0921", '
+               '"117T" = "0921", "159T" = "0921" }', stage="attack")
+    s.apply("fire 44MR Adam")
+    s.apply("add 14MR")
+    do(s, "roll")
+    roll(s, 4)  # "2-1": Adam retreats 2, the attackers may advance 2
+    s.apply("retreat")
+    while s.current_player() == "german":
+        s.apply(s.legal_actions()[0])
+    assert s.pos.combat is not None and s.pos.combat.advance == {"44MR": 2, "14MR": 2}
+    s.apply("advance 44MR 0921")
+    assert "end-advance" not in acts(s) and not any("14MR" in a for a in acts(s))
+    s.apply("advance 44MR 0820")
+    assert s.fits("0921", "soviet") and "end-advance" in acts(s)
+    s.apply("advance 14MR 1021")
+    assert "advance 14MR 0921" not in acts(s)  # one hex left: it would end there
 
 
 # -- 9 / 9.1: setup, release, the plan ------------------------------------------------------
@@ -1033,3 +1082,30 @@ def test_8_3_map_edge_units_off_the_map_must_re_enter_in_the_next_movement_phase
         s.apply("end-movement")
     s.apply("enter Adam 2036")
     assert s.pos.units["Adam"].where == "map" and s.pos.units["Adam"].hex == "2036"
+
+
+def test_8_4_advancing_units_ignore_zocs_along_the_exact_retreat_path_from_the_vacated_hex(
+) -> None:
+    """8.4: 'Advancing units may ignore enemy ZOCs when following the exact path along
+    which defending units retreated. Otherwise, advancing units must stop when they
+    enter an enemy-controlled hex.'  Adam retreats from 1021 by 1022-1023; Selle in 1121
+    controls 1021 and 1022.  44MR follows the path (1021, the vacated hex, then 1022)
+    through the ZOC; 14MR, once it leaves the path (1021, then 1122), stops there."""
+    s = combat(["44MR", "14MR"], ["Adam"],
+               'at = { "Adam" = "1021", "Selle" = "1121", "44MR" = "1020", "14MR" = "1020" }',
+               stage="attack")
+    assert {"1021", "1022", "1122"} <= set(s.zoc("german"))
+    s.apply("fire 44MR Adam")
+    s.apply("add 14MR")
+    do(s, "roll")
+    roll(s, 4)  # "2-1": Adam retreats 2
+    s.apply("retreat")
+    s.apply("path 1022-1023")
+    assert s.pos.units["Adam"].hex == "1023"
+    s.apply("advance 44MR 1021")
+    assert "advance 44MR 1022" in acts(s)
+    s.apply("advance 44MR 1022")
+    assert s.pos.units["44MR"].hex == "1022"
+    s.apply("advance 14MR 1021")
+    s.apply("advance 14MR 1122")
+    assert not any(a.startswith("advance 14MR") for a in acts(s))
