@@ -1109,3 +1109,64 @@ def test_8_4_advancing_units_ignore_zocs_along_the_exact_retreat_path_from_the_v
     s.apply("advance 14MR 1021")
     s.apply("advance 14MR 1122")
     assert not any(a.startswith("advance 14MR") for a in acts(s))
+
+
+# -- 3 / 7 / 7.1: the sequence of play and of a combat -----------------------------------------
+
+
+def test_3_soviet_player_turn_then_german_player_turn_then_the_turn_marker() -> None:
+    """3: each game turn is I. the Soviet player turn, II. the German player turn (each
+    A. Prepared Combat Phase, B. Movement Phase), III. the Turn marker advances."""
+    s = state('turn = 1\nat = { "Adam" = "1021", "44MR" = "1019" }')
+    phases = []
+    while s.pos.turn == 1:
+        if s.is_chance():
+            s.apply_outcome((1,))
+            continue
+        if s.pos.phase in ("prepared", "movement"):
+            phases.append((s.pos.phasing, s.pos.phase))
+        s.apply(s.decision().default)
+    seen = [p for i, p in enumerate(phases) if i == 0 or phases[i - 1] != p]
+    assert seen == [("soviet", "prepared"), ("soviet", "movement"), ("german", "prepared"),
+                    ("german", "movement")]
+    assert s.pos.turn == 2 and s.pos.phasing == "soviet" and s.pos.phase == "prepared"
+
+
+def test_7_1_the_defender_fires_first_then_the_attacker_then_the_advance() -> None:
+    """7.1: A. the attacker declares the attacking units and artillery; B. the defending
+    units fire, one fire at a time; C. the remaining attackers fire; D. the advance."""
+    s = state('phasing = "soviet"\nstep = "prepared"\nbegan_adjacent = ["44MR"]\n'
+              'at = { "Adam" = "1021", "44MR" = "1020" }')
+    s.apply("attack 1021")
+    assert s.decision().kind == "declare-attack" and s.current_player() == "soviet"
+    s.apply("with 44MR")
+    s.apply("go")
+    assert s.decision().kind == "defensive-fire" and s.current_player() == "german"
+    assert acts(s) == ["fire Adam 44MR", "end-fire"]
+    s.apply("fire Adam 44MR")
+    do(s, "roll")
+    roll(s, 1)  # value 3 against personnel, column 3: no effect
+    # Adam has fired (each unit once, 7.2): nothing is left to the defender but to end
+    # his fire, which the engine does by itself
+    assert s.decision().kind == "attack-fire" and s.current_player() == "soviet"
+    assert acts(s) == ["fire 44MR Adam", "end-fire"]
+
+
+def test_7_every_attack_involves_an_adjacent_unit_against_one_defending_hex() -> None:
+    """7: 'Every attack must involve at least one unit adjacent to the defender. Each
+    attack must be directed against a single defending hex.'  Artillery alone cannot
+    attack; a unit adjacent only to another Soviet hex cannot join."""
+    s = state('phasing = "soviet"\nstep = "prepared"\nbegan_adjacent = ["44MR", "14MR"]\n'
+              'at = { "Adam" = "1021", "Selle" = "1023", "44MR" = "1020", '
+              '"14MR" = "1024", "1TC/Art" = "1017" }')
+    s.apply("attack 1021")
+    assert "with 14MR" not in acts(s)  # adjacent to Selle in 1023, not to 1021
+    s.apply("support 1TC/Art")
+    assert "go" not in acts(s)
+    with pytest.raises(IllegalAction, match=r"^7\b.*at least one adjacent unit"):
+        s.apply("go")
+    with pytest.raises(IllegalAction, match=r"^7\b"):
+        s.apply("with 14MR")
+    s.apply("with 44MR")
+    s.apply("go")
+    assert s.pos.combat is not None and s.pos.combat.hex == "1021"
