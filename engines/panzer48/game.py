@@ -13,6 +13,7 @@ from dataclasses import dataclass, field
 from fractions import Fraction
 from typing import Any
 
+from engines.hexkit import HexMap
 from engines.hexkit.board import board_view
 from engines.hexkit.retreat import retreat_options
 from engines.hexkit.zoc import zoc_map
@@ -1276,7 +1277,7 @@ def firing_units(s: P48State, args: RetreatArgs) -> list[str]:
             and s.d.map.distance(s.pos.units[u].hex, args.start) == 1]
 
 
-def first_stop(m: Any, start: str, length: int, step_ok: Callable[[str, str], bool],
+def first_stop(m: HexMap, start: str, length: int, step_ok: Callable[[str, str], bool],
                may_end: Callable[[str], bool]) -> int | None:
     """The fewest hexes, at least ``length``, after which a retreat from ``start`` may
     stop, each hex one farther from ``start`` than the last (so the hexes reachable after
