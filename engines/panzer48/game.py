@@ -1906,7 +1906,8 @@ class Moving(Choice[P48State]):
         if isinstance(action, Say) and action.verb == "exit":
             return Refusal("10", "Soviet units exit only from south-edge road hexes, "
                            "paying 1/2 MP")
-        if action == Say("stop") or (isinstance(action, Say) and action.verb == "drop"):
+        if action == Say("stop") or (isinstance(action, Say) and action.verb == "drop"
+                                     and len(s.pos.moving) > 1 and action.a in s.pos.moving):
             return Refusal("6", "stacking limits must be met at the end of the move")
         return f"{action.notation()!r} is not a move now"
 

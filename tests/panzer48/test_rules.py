@@ -573,15 +573,17 @@ def test_3_1_flipped_units_make_no_hasty_attack() -> None:
 
 def test_6_a_move_may_pass_through_a_full_hex_but_not_end_there() -> None:
     """6: 'Stacking limits must be satisfied at the end of each unit's movement (prior to
-    hasty combat)': 61K may move through 1021, where three battalions stand, but may not
-    stop there; Adam, with one movement point left on entering it, may not enter."""
+    hasty combat)': 61K and 61Pzj may move through 1021, where three battalions stand,
+    but neither may stop there; Adam, with one movement point left on entering it, may not enter."""
     full = '"110PG/I" = "1021", "110PG/II" = "1021", "111PG/I" = "1021", '
-    s = state('phasing = "german"\nstep = "movement"\nat = { ' + full + '"61K" = "1022" }')
-    s.apply("move 61K")
+    s = state('phasing = "german"\nstep = "movement"\nat = { ' + full
+              + '"61K" = "1022", "61Pzj" = "1022" }')
+    s.apply("move 1022")
     s.apply("to 1021")
     assert "stop" not in acts(s) and not any(a.startswith("drop") for a in acts(s))
-    with pytest.raises(IllegalAction, match=r"^6: stacking limits must be met at the end"):
-        s.apply("stop")
+    for ending in ("stop", "drop 61K"):
+        with pytest.raises(IllegalAction, match=r"^6: stacking limits must be met at the end"):
+            s.apply(ending)
     s.apply("to 1020")
     s.apply("stop")
     assert s.pos.units["61K"].hex == "1020" and s.fits("1021", "german")
