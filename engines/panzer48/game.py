@@ -1,8 +1,9 @@
 """48th Panzer Korps: the position and the steps (the article's sections 3 to 10).
 
 Rule numbers are the article's (CounterAttack #3, 1991).  Where its lists were lost in
-extraction (3.1's differences of prepared attacks, 5's effects of ZOCs, 8.1's option
-lists) the reading is on docs/engines/48th-panzer-korps.md with the reason.
+extraction (3.1's differences of prepared attacks, 5's effects of ZOCs, 7.6's support
+restrictions, 8.1's option lists) the reading is on docs/engines/48th-panzer-korps.md
+with the reason.
 """
 
 from __future__ import annotations
