@@ -21,7 +21,7 @@ from pbem.engine import Engine, OrderSpec, ScenarioInfo, Snapshot, State
 class Panzer48Engine(Engine):
     id = ENGINE_ID
     title = "48th Panzer Korps: battles on the River Chir, December 1942"
-    rules_version = "2"
+    rules_version = "3"
     sides = SIDES
 
     def scenarios(self) -> list[ScenarioInfo]:

@@ -1,8 +1,9 @@
 """48th Panzer Korps: the position and the steps (the article's sections 3 to 10).
 
 Rule numbers are the article's (CounterAttack #3, 1991).  Where its lists were lost in
-extraction (3.1's differences of prepared attacks, 5's effects of ZOCs, 8.1's option
-lists) the reading is on docs/engines/48th-panzer-korps.md with the reason.
+extraction (3.1's differences of prepared attacks, 5's effects of ZOCs, 7.6's support
+restrictions, 8.1's option lists) the reading is on docs/engines/48th-panzer-korps.md
+with the reason.
 """
 
 from __future__ import annotations
@@ -13,6 +14,7 @@ from dataclasses import dataclass, field
 from fractions import Fraction
 from typing import Any
 
+from engines.hexkit import HexMap
 from engines.hexkit.board import board_view
 from engines.hexkit.retreat import retreat_options
 from engines.hexkit.zoc import zoc_map
@@ -44,7 +46,7 @@ VERBS = {
     "place": 2, "setup-done": 0, "plan": 3, "commit": 3, "reveal": 1, "open": 3,
     "attack": 1, "end-combat": 0, "with": 1, "support": 1, "go": 0, "cancel": 0,
     "fire": 2, "add": 1, "roll": 0, "end-fire": 0,
-    "retreat": 0, "check": 0, "path": 1, "off-map": 0,
+    "retreat": 0, "check": 0, "path": 1, "off-map": 0, "eliminate": 1,
     "advance": 2, "end-advance": 0,
     "move": 1, "enter": 2, "end-movement": 0,
     "to": 1, "pickup": 1, "drop": 1, "hasty": 1, "exit": 0, "stop": 0,
@@ -78,6 +80,12 @@ class Unit:
     retreated: bool = False
     #: tried to leave an enemy ZOC and failed, or failed a morale check (4, 5)
     failed: bool = False
+    #: entered an enemy-controlled hex this phase: its move is over (5, stand-in), even
+    #: if a hasty attack by its stack then removes the ZOC
+    halted: bool = False
+    #: the hex it began the Movement Phase in ("" if it was off the map): 4's "units
+    #: which began the phase stacked together"
+    began: str = ""
     spent: Fraction = Fraction(0)
     placed: bool = False
 
@@ -107,6 +115,8 @@ class Combat:
     largest: int = 0  # the largest morale result achieved in the attack (8.4)
     path: list[str] = field(default_factory=list)  # the defenders' retreat path
     advance: dict[str, int] = field(default_factory=dict)  # unit -> hexes of advance left
+    #: advancing units that left the defenders' path (8.4: ZOCs stop them again)
+    strayed: list[str] = field(default_factory=list)
 
 
 @dataclass
@@ -125,8 +135,6 @@ class Position:
     plan_areas: dict[str, str] = field(default_factory=dict)
     began_adjacent: list[str] = field(default_factory=list)
     moving: list[str] = field(default_factory=list)
-    #: the units that began the phase stacked with the moving group's first unit (4)
-    together: list[str] = field(default_factory=list)
     moved_hexes: int = 0
     combat: Combat | None = None
     exits: dict[str, int] = field(default_factory=dict)  # exit hex -> steps (10)
@@ -247,7 +255,7 @@ class P48State(StepState[Position]):
 
     def movable(self, u: str) -> bool:
         x, info = self.pos.units[u], self.d.units[u]
-        if x.where != "map" or x.moved or x.failed or x.retreated or x.attacked:
+        if x.where != "map" or x.moved or x.failed or x.retreated or x.attacked or x.halted:
             return False
         if info.formation == "7lw" and not self.pos.released:
             return False  # 9: not until released
@@ -261,6 +269,30 @@ class P48State(StepState[Position]):
         mode = "leg" if self.d.units[u].leg else "mech"
         c = self.d.costs[mode].cost(a, b)
         return None if c is None else Fraction(c)
+
+    def may_pass(self, group: list[str], h: str, spent: dict[str, Fraction],
+                 stacks: dict[str, list[str]], seen: frozenset[str] = frozenset()) -> bool:
+        """6: "Stacking limits must be satisfied at the end of each unit's movement", so
+        ``group`` (standing elsewhere, ``spent`` MPs each) may enter ``h``, where it would
+        overstack, only if it can go on from there, within its allowances, to a hex where
+        it fits; not where an enemy ZOC would halt it (5, stand-in)."""
+        side = self.d.units[group[0]].side
+        if h in self.zoc(other(side)):
+            return False
+        for n in self.d.map.neighbors(h):
+            if n in seen or (n in stacks and self.d.units[stacks[n][0]].side != side):
+                continue
+            costs = {u: self.step_cost(u, h, n) for u in group}
+            after: dict[str, Fraction] = {}
+            for u, c in costs.items():
+                if c is None or spent[u] + c > self.allowance(u):
+                    break
+                after[u] = spent[u] + c
+            else:
+                if self.fits(n, side, group, stacks) or self.may_pass(
+                        group, n, after, stacks, seen | {h}):
+                    return True
+        return False
 
     def kill(self, u: str) -> list[Event]:
         x, info = self.pos.units[u], self.d.units[u]
@@ -293,22 +325,26 @@ class P48State(StepState[Position]):
                 if h in zs[s] and h not in zs[other(s)]:
                     self.pos.control[h] = s
 
-    def check_release(self) -> list[Event]:
-        """9: the 7th Luftwaffe Field Division is released on turn 7 or when a Soviet
-        unit comes within two hexes of any of its units."""
+    def check_release(self, moved: Iterable[str] = ()) -> list[Event]:
+        """9: the 7th Luftwaffe Field Division is released on turn 7 or "whenever a
+        Soviet unit moves within two hexes" of any of its units: ``moved`` are the units
+        that just entered a hex; a Soviet unit standing that near releases nothing."""
         if self.pos.released:
             return []
         lw = [u for u in self.on_map("german") if self.d.units[u].formation == "7lw"]
         near = any(self.d.map.distance(self.pos.units[s].hex, self.pos.units[g].hex) <= 2
-                   for s in self.on_map("soviet") for g in lw)
+                   for s in moved if self.d.units[s].side == "soviet"
+                   and self.pos.units[s].where == "map" for g in lw)
         if self.pos.turn >= 7 or near:
             self.pos.released = True
             return [Event("the 7th Luftwaffe Field Division is released", "info", rule="9")]
         return []
 
-    def after_move(self) -> list[Event]:
+    def after_move(self, moved: Iterable[str] = ()) -> list[Event]:
+        """After units entered a hex (``moved``) or left the map: control (10), and the
+        7th Luftwaffe's release (9)."""
         self.update_control()
-        return self.check_release()
+        return self.check_release(moved)
 
     # -- the engine hooks --------------------------------------------------------------------
 
@@ -337,8 +373,10 @@ class P48State(StepState[Position]):
 
     def setup_data(self, spec: dict[str, Any]) -> dict[str, Any]:
         """Setup shorthand: ``at = { "685/I" = "3508", "89T" = "3507 -1 flipped" }`` places
-        units (optional losses as ``-N`` and state words); every other unit of the
-        scenario stays where its side set it up unless ``only = true`` removes them."""
+        units (optional losses as ``-N`` and state words), each taken to have begun the
+        phase in that hex (``began``, 4) unless ``units`` says otherwise; every other unit
+        of the scenario stays where its side set it up unless ``only = true`` removes
+        them."""
         if isinstance(spec.get("combat"), dict):
             from pbem import codec
             c = spec["combat"]
@@ -357,6 +395,7 @@ class P48State(StepState[Position]):
         for u, text in at.items():
             words = str(text).split()
             entry = units.setdefault(u, {})
+            entry.setdefault("began", words[0])
             entry.update(where="map", hex=words[0], placed=True)
             for w in words[1:]:
                 if w.startswith("-"):
@@ -538,7 +577,7 @@ class PlayerTurn(Procedure[P48State]):
             args.stage = 1
             pos.phasing, pos.phase = args.side, "prepared"
             for x in pos.units.values():
-                x.moved = x.attacked = x.retreated = x.failed = False
+                x.moved = x.attacked = x.retreated = x.failed = x.halted = False
                 x.spent = Fraction(0)
             enemy = [pos.units[u].hex for u in s.on_map(other(args.side))]
             pos.began_adjacent = sorted(
@@ -555,6 +594,7 @@ class PlayerTurn(Procedure[P48State]):
                 # their ZOC returns with the new phase
                 x.failed = x.failed or x.retreated
                 x.retreated = x.attacked = False
+                x.began = x.hex if x.where == "map" else ""
             self._arrivals(s, args.side)
             flow.call("movement")
             return [Event(f"turn {pos.turn}: {args.side} movement phase", "phase", rule="3.2")]
@@ -763,16 +803,26 @@ class Prepared(Choice[P48State]):
 
 def attack_pool(s: P48State) -> list[str]:
     """Who may join the declared attack: prepared, units that began the phase adjacent
-    (3.1); hasty, the moving units that began the phase stacked together (4)."""
+    (3.1); hasty, the moving units, all of one hasty attack having begun the phase
+    stacked together (4): once one is in, only those that began the phase with it."""
     c = s.fight()
     if c.prepared:
         pool = [u for u in s.pos.began_adjacent if s.pos.units[u].where == "map"
                 and not s.pos.units[u].attacked and not s.pos.units[u].retreated
                 and not (s.d.units[u].formation == "7lw" and not s.pos.released)]
     else:
-        pool = [u for u in s.pos.moving if u in s.pos.together
-                and not s.pos.units[u].attacked and not s.pos.units[u].flipped]
+        pool = [u for u in s.pos.moving
+                if not s.pos.units[u].attacked and not s.pos.units[u].flipped]
+        if c.attackers:
+            pool = [u for u in pool if began_with(s, u, c.attackers[0])]
     return [u for u in pool if s.d.map.distance(s.pos.units[u].hex, c.hex) == 1]
+
+
+def began_with(s: P48State, u: str, v: str) -> bool:
+    """4: ``u`` and ``v`` began the Movement Phase stacked together (a unit that entered
+    the map this phase began it with no other)."""
+    a, b = s.pos.units[u].began, s.pos.units[v].began
+    return u == v or (a != "" and a == b)
 
 
 def artillery_pool(s: P48State, side: str, target_hexes: Iterable[str],
@@ -824,6 +874,13 @@ class Declare(Choice[P48State]):
 
     def why_not(self, s: P48State, args: NoArgs, action: Action) -> str | Refusal:
         if isinstance(action, Say) and action.verb == "with":
+            c = s.fight()
+            u = action.a
+            if (not c.prepared and c.attackers and u in s.pos.moving
+                    and not began_with(s, u, c.attackers[0])):
+                return Refusal("4", f"{u} did not begin the phase stacked with "
+                               f"{c.attackers[0]}: only units which began the phase stacked "
+                               "together may participate in the same hasty attack")
             return Refusal("7", f"{action.a} may not join this attack (adjacent units only; "
                            "one attack per unit per phase; 4: hasty attacks only by units "
                            "that began the phase stacked together)")
@@ -1221,7 +1278,37 @@ def firing_units(s: P48State, args: RetreatArgs) -> list[str]:
             and s.d.map.distance(s.pos.units[u].hex, args.start) == 1]
 
 
-def retreat_paths(s: P48State, args: RetreatArgs) -> tuple[list[tuple[str, ...]], bool]:
+def first_stop(m: HexMap, start: str, length: int, step_ok: Callable[[str, str], bool],
+               may_end: Callable[[str], bool]) -> int | None:
+    """The fewest hexes, at least ``length``, after which a retreat from ``start`` may
+    stop, each hex one farther from ``start`` than the last (so the hexes reachable after
+    n steps are a ring's subset, found without listing paths); None if it never can.
+    8.3 sets no limit ("it must continue retreating until it reaches a noncontrolled
+    hex"): the map's edge is the only one."""
+    frontier = {start}
+    n = 0
+    while frontier:
+        if n >= length and any(may_end(h) for h in frontier):
+            return n
+        n += 1
+        frontier = {nb for h in sorted(frontier) for nb in m.neighbors(h)
+                    if m.distance(nb, start) == n and step_ok(h, nb)}
+    return None
+
+
+@dataclass(frozen=True)
+class RetreatPlan:
+    """What 8.3 leaves the owner: ``kind`` "fit" (paths ending where the stack may
+    stop), "overstacked" (no such hex can be reached: paths ending out of enemy ZOC,
+    then the owner eliminates retreating units of his choice until the stack fits),
+    "edge" (no path on the map: paths to an edge hex, then off the map; no hexes when
+    the retreat starts on the edge) or "none" (eliminated)."""
+
+    kind: str
+    paths: tuple[tuple[str, ...], ...] = ()
+
+
+def retreat_plan(s: P48State, args: RetreatArgs) -> RetreatPlan:
     """8.3: the best paths under the book's priorities, in its order: (1) the stack
     retreats together (one path for all of ``args.units``); (2) avoid enemy-controlled
     hexes if possible (fewest entered); (3) as far from the adjacent firing units as
@@ -1229,9 +1316,9 @@ def retreat_paths(s: P48State, args: RetreatArgs) -> tuple[list[tuple[str, ...]]
     an enemy-controlled hex, the hex closest to a friendly unit.  Each hex is farther
     from the start than the last (the engine's reading of "the required number of
     hexes"), never across an unbridged river, never into an enemy-occupied hex; a path
-    runs on past its length, up to 3 hexes, to leave an enemy ZOC or an overstacked hex.
-    Returns the paths and whether they are the full retreat (else the stack has no
-    legal path)."""
+    runs on past its length, as far as it must, to leave an enemy ZOC ("until it
+    reaches a noncontrolled hex") or an overstacked hex ("until it reaches a hex in
+    which it can legally stack")."""
     side = s.d.units[args.units[0]].side
     ez = s.zoc(other(side))
     weapons = any(s.d.units[u].target == "W" for u in args.units)
@@ -1260,15 +1347,39 @@ def retreat_paths(s: P48State, args: RetreatArgs) -> tuple[list[tuple[str, ...]]
         return not (m.has_side(a, b, "river") and not (
             m.has_side(a, b, "river_bridge") or m.has_side(a, b, "bridge")))
 
-    def may_end(h: str) -> bool:
-        # not ending in an enemy ZOC; stacking satisfied at the end of the retreat
-        return h not in ez and s.fits(h, side, args.units)
+    def step_ok(a: str, b: str) -> bool:
+        return cross(a, b) and rank((), b) is not None
 
-    opts = retreat_options(m, args.start, args.length, rank, may_cross=cross,
-                           may_end=may_end, max_length=args.length + 3, path_rank=whole)
-    if not opts.complete or not all(opts.paths):
-        return [], False
-    return sorted(opts.paths), True
+    def best(length: int, may_end: Callable[[str], bool]) -> tuple[tuple[str, ...], ...]:
+        top = first_stop(m, args.start, length, step_ok, may_end)
+        if top is None or top == 0:
+            return ()
+        opts = retreat_options(m, args.start, length, rank, may_cross=cross,
+                               may_end=may_end, max_length=top, path_rank=whole)
+        return tuple(sorted(opts.paths)) if opts.complete and all(opts.paths) else ()
+
+    stacks = s.stacks()
+    # stacking satisfied at the end of the retreat, and never ending in an enemy ZOC
+    paths = best(args.length, lambda h: h not in ez and s.fits(h, side, args.units, stacks))
+    if paths:
+        return RetreatPlan("fit", paths)
+    paths = best(args.length, lambda h: h not in ez)
+    if paths:
+        return RetreatPlan("overstacked", paths)
+    # Map-Edge: "only if they would be eliminated otherwise", by the nearest edge hex
+    if args.start in s.d.edge:
+        return RetreatPlan("edge")
+    paths = best(1, lambda h: h in s.d.edge)
+    if paths:
+        return RetreatPlan("edge", paths)
+    return RetreatPlan("none")
+
+
+def retreat_paths(s: P48State, args: RetreatArgs) -> tuple[list[tuple[str, ...]], bool]:
+    """8.3: the best paths ending where the stack may stop (``retreat_plan``'s "fit"),
+    and whether there are any."""
+    plan = retreat_plan(s, args)
+    return (list(plan.paths), True) if plan.kind == "fit" else ([], False)
 
 
 def path_text(p: Iterable[str]) -> str:
@@ -1291,11 +1402,13 @@ class Retreat(Choice[P48State]):
         return f"retreat {', '.join(args.units)} {args.length} hexes from {args.start}"
 
     def options(self, s: P48State, args: RetreatArgs) -> list[Action]:
-        paths, ok = retreat_paths(s, args)
-        if ok:
-            return [Say("path", path_text(p)) for p in paths]
-        if args.start in s.d.edge:
+        plan = retreat_plan(s, args)
+        if plan.kind in ("fit", "overstacked"):
+            return [Say("path", path_text(p)) for p in plan.paths]
+        if plan.kind == "edge" and not plan.paths:
             return [Say("off-map")]  # 8.3: off the map only when it would be eliminated
+        if plan.kind == "edge":
+            return [Say("path", path_text([*p, "off"])) for p in plan.paths]
         return [Say("path", "none")]
 
     def default(self, s: P48State, args: RetreatArgs) -> Action:
@@ -1310,9 +1423,10 @@ class Retreat(Choice[P48State]):
 
     def apply(self, s: P48State, args: RetreatArgs, action: Action, flow: Flow) -> list[Event]:
         assert isinstance(action, Say)
-        flow.end()
         c = s.pos.combat
         ev: list[Event] = []
+        if action.verb != "path" or action.a == "none" or action.a.endswith("-off"):
+            flow.end()
         if action.verb == "off-map":
             for u in args.units:
                 x = s.pos.units[u]
@@ -1326,6 +1440,9 @@ class Retreat(Choice[P48State]):
             s.after_move()
             return [Event("no legal retreat path", "retreat", rule="8.3"), *ev]
         path = action.a.split("-")
+        off = path[-1] == "off"
+        if off:
+            path.pop()
         side = s.d.units[args.units[0]].side
         ez = s.zoc(other(side))
         for u in args.units:
@@ -1341,11 +1458,64 @@ class Retreat(Choice[P48State]):
                         break
             if x.where == "map":
                 x.hex, x.retreated = path[-1], True
+                if off:
+                    x.where = "off"  # 8.3: to re-enter by path[-1], its edge hex
         if c is not None and args.defender:
             c.path = path
-        ev.insert(0, Event(f"{', '.join(args.units)} retreat {'-'.join([args.start, *path])}",
+        ev.insert(0, Event(f"{', '.join(args.units)} retreat {'-'.join([args.start, *path])}"
+                           + (" and off the map" if off else ""),
                            "retreat", hexes=(path[-1],), rule="8.3"))
-        ev += s.after_move()
+        ev += s.after_move(args.units)
+        if not off:
+            left = [u for u in args.units if s.pos.units[u].where == "map"]
+            if left and not s.fits(path[-1], side):
+                # 8.3 Stacking: no hex it can legally stack in was in reach
+                flow.goto("overstacked", RetreatArgs(left, path[-1], 0, args.defender))
+            else:
+                flow.end()
+        return ev
+
+
+class Overstacked(Choice[P48State]):
+    """8.3 Stacking: "If the unit cannot reach such a hex, the owning player must
+    eliminate retreating units of his choice to relieve the overstacking": one at a
+    time until the hex is within the limit (6)."""
+
+    name = "overstacked"
+    kind = "retreat-path"
+    rule = "8.3"
+    Args = RetreatArgs
+    auto = True
+
+    def side(self, s: P48State, args: RetreatArgs) -> str:
+        return s.d.units[args.units[0]].side
+
+    def prompt(self, s: P48State, args: RetreatArgs) -> str:
+        return (f"{args.start} is over the stacking limit: eliminate retreating units "
+                f"({', '.join(args.units)}) until it is not")
+
+    def options(self, s: P48State, args: RetreatArgs) -> list[Action]:
+        return [Say("eliminate", u) for u in args.units if s.pos.units[u].where == "map"]
+
+    def default(self, s: P48State, args: RetreatArgs) -> Action:
+        return self.options(s, args)[0]
+
+    def why_not(self, s: P48State, args: RetreatArgs, action: Action) -> str | Refusal:
+        return Refusal("8.3", f"{action.notation()!r}: the owner eliminates retreating units "
+                       f"of his choice ({', '.join(args.units)}) until {args.start} is within "
+                       "the stacking limit")
+
+    def apply(self, s: P48State, args: RetreatArgs, action: Action, flow: Flow) -> list[Event]:
+        assert isinstance(action, Say)
+        ev = s.kill(action.a)
+        ev[0] = Event(f"{action.a} is eliminated to relieve the overstacking in "
+                      f"{args.start}", "loss", units=(action.a,), rule="8.3")
+        s.after_move()
+        left = [u for u in args.units if s.pos.units[u].where == "map"]
+        if not left or s.fits(args.start, s.d.units[args.units[0]].side):
+            flow.end()
+        else:
+            args.units = left
         return ev
 
 
@@ -1384,20 +1554,38 @@ class Advance(Choice[P48State]):
             x = s.pos.units[u]
             if left <= 0 or x.where != "map":
                 continue
-            for n in s.d.map.neighbors(x.hex):
-                if s.owner_at(n) == other(c.attacker):
-                    continue
-                if s.d.map.has_side(x.hex, n, "river") and not (
-                        s.d.map.has_side(x.hex, n, "river_bridge")
-                        or s.d.map.has_side(x.hex, n, "bridge")):
-                    continue  # 8.4: never across unbridged major rivers
-                if not s.fits(n, c.attacker, [u]):
-                    continue
-                out.append(Say("advance", u, n))
+            mine: list[Action] = [Say("advance", u, n) for n in self.steps(s, u, x.hex, left)]
+            if mine and not s.fits(x.hex, c.attacker):
+                return mine  # 6: "after each ... advance": passing a full hex, it goes on
+            out += mine
         return [*out, Say("end-advance")]
 
+    def steps(self, s: P48State, u: str, here: str, left: int,
+              seen: frozenset[str] = frozenset()) -> list[str]:
+        """The hexes ``u`` may advance into from ``here`` with ``left`` hexes to go: not
+        enemy-occupied, never across unbridged major rivers (8.4), and a full hex only
+        when the advance can go on from it to a hex within the limit (6)."""
+        c = s.fight()
+        m = s.d.map
+        ez = s.zoc(other(c.attacker))
+        out = []
+        for n in m.neighbors(here):
+            if n in seen or s.owner_at(n) == other(c.attacker):
+                continue
+            if m.has_side(here, n, "river") and not (
+                    m.has_side(here, n, "river_bridge") or m.has_side(here, n, "bridge")):
+                continue  # 8.4: never across unbridged major rivers
+            if not s.fits(n, c.attacker, [u]):
+                stops = n in ez and not on_path(c, u, here, n)
+                if left <= 1 or stops or not self.steps(s, u, n, left - 1,
+                                                         seen | {here, n}):
+                    continue
+            out.append(n)
+        return out
+
     def default(self, s: P48State, args: NoArgs) -> Action:
-        return Say("end-advance")
+        opts = self.options(s, args)
+        return Say("end-advance") if Say("end-advance") in opts else opts[0]
 
     def why_not(self, s: P48State, args: NoArgs, action: Action) -> str | Refusal:
         return Refusal("8.4", f"{action.notation()!r}: only the non-weapon attackers that "
@@ -1409,6 +1597,14 @@ class Advance(Choice[P48State]):
         c = s.fight()
         if action.verb == "end-advance":
             s.pos.combat = None
+            # 4: after a hasty attack "any other units may continue ordinary movement":
+            # the rest of the moving group goes on from where the attack was made
+            rest = [u for u in s.pos.moving if not s.pos.units[u].attacked
+                    and s.pos.units[u].where == "map" and not s.pos.units[u].retreated]
+            s.pos.moving = rest
+            if rest and not c.prepared:
+                flow.goto("moving")
+                return [Event(f"{', '.join(rest)} may go on moving", "move", rule="4")]
             s.pos.moving = []
             flow.end()
             return []
@@ -1417,15 +1613,30 @@ class Advance(Choice[P48State]):
         ez = s.zoc(other(c.attacker))
         here = x.hex
         x.hex = n
-        # 8.4: ZOCs ignored along the defenders' exact path, otherwise stop on entering
-        on_path = (here == c.hex and c.path[:1] == [n]) or (
-            here in c.path and c.path.index(here) + 1 < len(c.path)
-            and c.path[c.path.index(here) + 1] == n)
+        # 8.4: ZOCs ignored "when following the exact path along which defending units
+        # retreated": the vacated hex first, then each hex of the retreat in turn; a unit
+        # that left that path once is not following it any more
+        follows = on_path(c, u, here, n)
+        if not follows:
+            c.strayed.append(u)
         c.advance[u] -= 1
-        if n in ez and not on_path:
+        if n in ez and not follows:
             c.advance[u] = 0
         return [Event(f"{u} advances to {n}", "move", hexes=(n,), rule="8.4"),
-                *s.after_move()]
+                *s.after_move([u])]
+
+
+def on_path(c: Combat, u: str, here: str, n: str) -> bool:
+    """8.4: the step ``here`` to ``n`` follows "the exact path along which defending
+    units retreated": the vacated hex first, then each hex of the retreat in turn, by a
+    unit that has not left that path."""
+    trail = [c.hex, *c.path] if c.path else []
+    if u in c.strayed or not trail:
+        return False
+    if n == trail[0]:
+        return here != trail[0]
+    return here in trail and trail.index(here) + 1 < len(trail) and trail[
+        trail.index(here) + 1] == n
 
 
 class AdvanceStart(Procedure[P48State]):
@@ -1461,7 +1672,8 @@ class Movement(Choice[P48State]):
 
     def entries(self, s: P48State, u: str, stacking: bool = True) -> list[str]:
         """9.1 / 8.3: the hexes where a due or off-map unit may enter (``stacking``:
-        only those where it fits, 6)."""
+        only those where it fits, or from which it can move on to a hex where it fits:
+        entering is movement, and 6 binds its end)."""
         x, info = s.pos.units[u], s.d.units[u]
         if x.where == "off":
             cands = [x.hex] if s.owner_at(x.hex) != other(info.side) else sorted(
@@ -1476,7 +1688,8 @@ class Movement(Choice[P48State]):
         ez = s.zoc(other(info.side)) if info.target == "W" else {}
         stacks = s.stacks()
         return [h for h in cands if h not in enemy and h not in ez
-                and (not stacking or s.fits(h, info.side, [u], stacks))]
+                and (not stacking or s.fits(h, info.side, [u], stacks)
+                     or s.may_pass([u], h, {u: s.d.entry_cost(u, h)}, stacks))]
 
     def options(self, s: P48State, args: NoArgs) -> list[Action]:
         side = s.pos.phasing
@@ -1486,7 +1699,10 @@ class Movement(Choice[P48State]):
         out: list[Action] = []
         for u in sorted(s.pos.units):
             x = s.pos.units[u]
-            if s.d.units[u].side == side and x.where in ("due", "off"):
+            # 8.3: units that went off the map re-enter in their owner's next Movement
+            # Phase (not the one they retreated in)
+            if s.d.units[u].side == side and (x.where == "due" or (
+                    x.where == "off" and not x.retreated)):
                 out += [Say("enter", u, h) for h in self.entries(s, u)]
         movable = [u for u in s.on_map(side) if s.movable(u)]
         out += [Say("move", u) for u in movable]
@@ -1494,8 +1710,8 @@ class Movement(Choice[P48State]):
         for u in movable:
             hexes[s.pos.units[u].hex] = hexes.get(s.pos.units[u].hex, 0) + 1
         out += [Say("move", h) for h, n in sorted(hexes.items()) if n > 1]
-        if not any(a.verb == "enter" and s.pos.units[a.a].where == "due"
-                   for a in out if isinstance(a, Say)):
+        # 9.1: as many arrivals as possible enter; 8.3: units off the map re-enter now
+        if not any(a.verb == "enter" for a in out if isinstance(a, Say)):
             out.append(Say("end-movement"))
         return out
 
@@ -1511,6 +1727,10 @@ class Movement(Choice[P48State]):
 
     def why_not(self, s: P48State, args: NoArgs, action: Action) -> str | Refusal:
         if action == Say("end-movement"):
+            if any(isinstance(a, Say) and a.verb == "enter" and s.pos.units[a.a].where == "off"
+                   for a in self.options(s, args)):
+                return Refusal("8.3", "units that retreated off the map re-enter during "
+                               "their owner's next Movement Phase: enter them first")
             return Refusal("9.1", "as many units of an arriving formation as possible must "
                            "enter this turn")
         if isinstance(action, Say) and action.verb == "move":
@@ -1522,7 +1742,8 @@ class Movement(Choice[P48State]):
                     and h in self.entries(s, u, stacking=False)
                     and h not in self.entries(s, u)):
                 return Refusal("6", f"{u} may not enter {h}: over the stacking limit of "
-                               f"{s.d.stack_limit[s.d.units[u].side] // 3} battalions")
+                               f"{s.d.stack_limit[s.d.units[u].side] // 3} battalions, with "
+                               "no hex within it to move on to")
             return Refusal("9.1", f"{action.a} cannot enter at {action.b}")
         if self.to_reveal(s):
             return Refusal("9.1", f"the {self.to_reveal(s)[0]} area must be revealed first")
@@ -1546,17 +1767,17 @@ class Movement(Choice[P48State]):
             x = pos.units[action.a]
             x.where, x.hex = "map", action.b
             x.spent = s.d.entry_cost(action.a, action.b)  # 9.1: the first hex's cost
-            pos.moving, pos.together, pos.moved_hexes = [action.a], [action.a], 1
+            x.halted = action.b in s.zoc(other(pos.phasing))  # 5 (stand-in)
+            pos.moving, pos.moved_hexes = [action.a], 1
             flow.call("moving")
             return [Event(f"{action.a} enters at {action.b}", "move", hexes=(action.b,),
-                          rule="9.1"), *s.after_move()]
+                          rule="9.1"), *s.after_move([action.a])]
         if action.a in pos.units:
             group = [action.a]
         else:
             group = [u for u in s.at(action.a, pos.phasing) if s.movable(u)]
         h = pos.units[group[0]].hex
         pos.moving = group
-        pos.together = [u for u in s.at(h, pos.phasing)]
         pos.moved_hexes = 0
         flow.call("moving")
         return [Event(f"{', '.join(group)} start moving from {h}", "move", rule="3.2")]
@@ -1612,8 +1833,7 @@ class Moving(Choice[P48State]):
     def steps_to(self, s: P48State) -> list[str]:
         pos, side = s.pos, s.pos.phasing
         h = self.here(s)
-        ez = s.zoc(other(side))
-        if pos.moved_hexes > 0 and h in ez:
+        if any(pos.units[u].halted for u in pos.moving):
             return []  # 5 (stand-in): entering an enemy-controlled hex ends the move
         out = []
         stacks = s.stacks()
@@ -1624,8 +1844,11 @@ class Moving(Choice[P48State]):
             if any(c is None or pos.units[u].spent + c > s.allowance(u)
                    for u, c in zip(pos.moving, costs, strict=True)):
                 continue
-            if not s.fits(n, side, pos.moving, stacks):
-                continue  # 6: (reading) never through an overstacked hex
+            if not s.fits(n, side, pos.moving, stacks) and not s.may_pass(
+                    pos.moving, n, {u: pos.units[u].spent + c for u, c in
+                                    zip(pos.moving, costs, strict=True) if c is not None},
+                    stacks, frozenset([h])):
+                continue  # 6: through a full hex only if the move can end beyond it
             out.append(n)
         return out
 
@@ -1638,9 +1861,13 @@ class Moving(Choice[P48State]):
         out += [Say("pickup", u) for u in s.at(h, side) if u not in pos.moving
                 and s.movable(u) and pos.moved_hexes > 0]
         if len(pos.moving) > 1:
-            out += [Say("drop", u) for u in pos.moving]
-        if any(u in pos.together and not pos.units[u].attacked and not pos.units[u].flipped
-               for u in pos.moving):
+            # 6: a dropped unit's move ends here, so it must fit with those staying
+            staying = [u for u in s.at(h, side) if u not in pos.moving]
+            room = s.d.stack_limit[side] - sum(s.d.units[v].size for v in staying)
+            out += [Say("drop", u) for u in pos.moving if s.d.units[u].size <= room]
+        # 6: stacking is satisfied "prior to hasty combat"
+        if s.fits(h, side) and any(not pos.units[u].attacked and not pos.units[u].flipped
+                                   for u in pos.moving):
             stacks = s.stacks()
             out += [Say("hasty", n) for n in s.d.map.neighbors(h)
                     if n in stacks and s.d.units[stacks[n][0]].side == other(side)]
@@ -1658,17 +1885,20 @@ class Moving(Choice[P48State]):
 
     def why_not(self, s: P48State, args: NoArgs, action: Action) -> str | Refusal:
         if isinstance(action, Say) and action.verb == "to":
-            if s.pos.moved_hexes > 0 and self.here(s) in s.zoc(other(s.pos.phasing)):
+            if any(s.pos.units[u].halted for u in s.pos.moving):
                 return Refusal("5", "the move ended on entering an enemy-controlled hex")
             h, n, side = self.here(s), action.a, s.pos.phasing
             if (n in s.d.map.neighbors(h) and s.owner_at(n) != other(side)
                     and not s.fits(n, side, s.pos.moving)):
                 return Refusal("6", f"{n} would be over the stacking limit of "
-                               f"{s.d.stack_limit[side] // 3} battalions (reading: not even "
-                               "in passing)")
+                               f"{s.d.stack_limit[side] // 3} battalions, and the move "
+                               "could not go on from it to a hex within the limit")
             return Refusal("4", f"cannot move to {action.a}: not adjacent, enemy-occupied, "
                            "over the movement allowance or over the stacking limit")
         if isinstance(action, Say) and action.verb == "hasty":
+            if not s.fits(self.here(s), s.pos.phasing):
+                return Refusal("6", "stacking limits must be satisfied prior to hasty combat: "
+                               f"{self.here(s)} is over the limit")
             if all(s.pos.units[u].flipped for u in s.pos.moving):
                 return Refusal("3.1", "units that made a prepared attack this turn take "
                                "only limited action: no hasty attack (reading)")
@@ -1677,7 +1907,8 @@ class Moving(Choice[P48State]):
         if isinstance(action, Say) and action.verb == "exit":
             return Refusal("10", "Soviet units exit only from south-edge road hexes, "
                            "paying 1/2 MP")
-        if action == Say("stop"):
+        if action == Say("stop") or (isinstance(action, Say) and action.verb == "drop"
+                                     and len(s.pos.moving) > 1 and action.a in s.pos.moving):
             return Refusal("6", "stacking limits must be met at the end of the move")
         return f"{action.notation()!r} is not a move now"
 
@@ -1699,10 +1930,9 @@ class Moving(Choice[P48State]):
             pos.units[action.a].moved = True
             return [Event(f"{action.a} stays at {h}", "move", rule="4")]
         if action.verb == "hasty":
-            attackers = [u for u in pos.moving if u in pos.together
-                         and not pos.units[u].attacked and not pos.units[u].flipped]
+            # the whole group stays in pos.moving: those that do not attack go on moving
+            # after the combat (4)
             pos.combat = Combat(action.a, side, False, defenders=s.at(action.a))
-            pos.moving = attackers
             flow.goto("declare")
             return [Event(f"hasty attack on {action.a}", "attack", hexes=(action.a,),
                           rule="3.2")]
@@ -1726,14 +1956,16 @@ class Moving(Choice[P48State]):
 def step_group(s: P48State, n: str) -> list[Event]:
     pos = s.pos
     h = pos.units[pos.moving[0]].hex
+    halts = n in s.zoc(other(pos.phasing))  # 5 (stand-in): entering ends the move
     for u in pos.moving:
         c = s.step_cost(u, h, n)
         assert c is not None
         pos.units[u].spent += c
         pos.units[u].hex = n
+        pos.units[u].halted = halts
     pos.moved_hexes += 1
     return [Event(f"{', '.join(pos.moving)} move to {n}", "move", hexes=(n,), rule="4"),
-            *s.after_move()]
+            *s.after_move(pos.moving)]
 
 
 class ZocExit(Roll[P48State]):
@@ -1792,8 +2024,8 @@ def place_defaults(s: P48State, side: str) -> None:
 
 STEPS = step_table(Game(), Turn(), PlayerTurn(), Setup(), Plan(), Prepared(), Declare(),
                    FireStep(), AttackFire(), FireRoll(), MoraleOption(), MoraleRoll(),
-                   RetreatStart(),
-                   Retreat(), Advance(), AdvanceStart(), Movement(), Moving(), ZocExit())
+                   RetreatStart(), Retreat(), Overstacked(), Advance(), AdvanceStart(),
+                   Movement(), Moving(), ZocExit())
 P48State.steps = STEPS
 P48State.start = "game"
 

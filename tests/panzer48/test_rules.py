@@ -488,9 +488,9 @@ def test_4_a_stack_picks_up_units_and_only_units_stacked_at_the_start_attack() -
     assert s.pos.moving == ["110PG/I", "110PG/II", "61K"]
     s.apply("to 1123")
     s.apply("hasty 1124")
-    assert sorted(a for a in acts(s) if a.startswith("with")) == ["with 110PG/I",
-                                                                   "with 110PG/II"]
-    with pytest.raises(IllegalAction, match="4"):
+    s.apply("with 110PG/I")  # then only a unit that began the phase in 1021 may join
+    assert sorted(a for a in acts(s) if a.startswith("with")) == ["with 110PG/II"]
+    with pytest.raises(IllegalAction, match=r"^4\b"):
         s.apply("with 61K")
 
 
@@ -511,14 +511,15 @@ def test_3_2_one_hasty_attack_per_unit_per_phase_and_no_movement_after_it() -> N
             s.apply_outcome((1,))  # no effect at these columns
             continue
         s.apply(s.decision().default)
-    assert acts(s) == ["move 110PG/II", "end-movement"]
-    with pytest.raises(IllegalAction, match=r"^4\b"):
-        s.apply("move 110PG/I")  # it attacked: no further movement
-    s.apply("move 110PG/II")
+    assert s.pos.moving == ["110PG/II"]  # 4: the stack's other unit goes on
+    assert acts(s) == ["hasty 1124", "stop"]  # halted in 349R's ZOC (5): no step on
     s.apply("hasty 1124")
     assert "with 110PG/I" not in acts(s)
     with pytest.raises(IllegalAction, match=r"one attack per unit per phase"):
         s.apply("with 110PG/I")
+    s.apply("cancel")
+    with pytest.raises(IllegalAction, match=r"^4\b"):
+        s.apply("move 110PG/I")  # it attacked: no further movement
 
 
 def test_4_drop_splits_the_stack() -> None:
@@ -570,21 +571,72 @@ def test_3_1_flipped_units_make_no_hasty_attack() -> None:
         s.apply("hasty 1124")
 
 
-def test_6_stacking_limit_refuses_the_fourth_battalion() -> None:
-    s = state('phasing = "german"\nstep = "movement"\n'
-              'at = { "110PG/I" = "1021", "110PG/II" = "1021", "111PG/I" = "1021", '
-              '"61K" = "1022" }')
-    s.apply("move 61K")
-    assert "to 1021" not in acts(s)
+def test_6_a_move_may_pass_through_a_full_hex_but_not_end_there() -> None:
+    """6: 'Stacking limits must be satisfied at the end of each unit's movement (prior to
+    hasty combat)': 61K and 61Pzj may move through 1021, where three battalions stand,
+    but neither may stop there; Adam, with one movement point left on entering it, may not enter."""
+    full = '"110PG/I" = "1021", "110PG/II" = "1021", "111PG/I" = "1021", '
+    s = state('phasing = "german"\nstep = "movement"\nat = { ' + full
+              + '"61K" = "1022", "61Pzj" = "1022" }')
+    s.apply("move 1022")
+    s.apply("to 1021")
+    assert "stop" not in acts(s) and not any(a.startswith("drop") for a in acts(s))
+    for ending in ("stop", "drop 61K"):
+        with pytest.raises(IllegalAction, match=r"^6: stacking limits must be met at the end"):
+            s.apply(ending)
+    s.apply("to 1020")
+    s.apply("stop")
+    assert s.pos.units["61K"].hex == "1020" and s.fits("1021", "german")
+    s = state('phasing = "german"\nstep = "movement"\nat = { ' + full + '"Adam" = "1026" }')
+    s.apply("move Adam")
+    for h in ("1025", "1024", "1023", "1022"):
+        s.apply(f"to {h}")
+    assert s.pos.units["Adam"].spent == 4 and s.allowance("Adam") == 5
+    assert "to 1021" not in acts(s)  # its last MP: it would end its move there
     with pytest.raises(IllegalAction, match=r"^6: 1021 would be over the stacking limit"):
         s.apply("to 1021")
-    # 9.1 / 6: nor may a reinforcement enter an entry hex already full
-    s = state('phasing = "german"\nstep = "movement"\n'
-              'at = { "110PG/I" = "1136", "110PG/II" = "1136", "111PG/I" = "1136" }')
+
+
+def test_6_a_reinforcement_may_enter_through_a_full_entry_hex_but_not_stop_there() -> None:
+    """6 with 9.1: entering is movement, so an arrival may enter a full entry hex and
+    move on; not where an enemy ZOC would end its move in it (5, stand-in)."""
+    full = '"110PG/I" = "1136", "110PG/II" = "1136", "111PG/I" = "1136"'
+    s = state('phasing = "german"\nstep = "movement"\nat = { ' + full + ' }')
     s.pos.units["15Pz/I"].where = "due"
-    assert "enter 15Pz/I 1236" in acts(s) and "enter 15Pz/I 1136" not in acts(s)
+    assert "enter 15Pz/I 1136" in acts(s)
+    s.apply("enter 15Pz/I 1136")
+    assert "stop" not in acts(s)
+    s.apply("to 1236")
+    s.apply("stop")
+    s = state('phasing = "german"\nstep = "movement"\nat = { ' + full + ', "349R" = "1135" }')
+    s.pos.units["15Pz/I"].where = "due"
+    assert "1136" in s.zoc("soviet") and "enter 15Pz/I 1136" not in acts(s)
     with pytest.raises(IllegalAction, match=r"^6: 15Pz/I may not enter 1136"):
         s.apply("enter 15Pz/I 1136")
+
+
+def test_6_an_advance_may_pass_through_a_full_hex_but_not_end_there() -> None:
+    """6: stacking limits must be satisfied 'after each retreat and/or advance', not in
+    the hexes passed: after Adam's 2-hex retreat 44MR may advance through 0921, where
+    three Soviet battalions stand, and must go on from it; with one hex of advance left
+    it may not enter a full hex."""
+    s = combat(["44MR", "14MR"], ["Adam"],
+               'at = { "Adam" = "1021", "44MR" = "1020", "14MR" = "1020", "89T" = "0921", '
+               '"117T" = "0921", "159T" = "0921" }', stage="attack")
+    s.apply("fire 44MR Adam")
+    s.apply("add 14MR")
+    do(s, "roll")
+    roll(s, 4)  # "2-1": Adam retreats 2, the attackers may advance 2
+    s.apply("retreat")
+    while s.current_player() == "german":
+        s.apply(s.legal_actions()[0])
+    assert s.pos.combat is not None and s.pos.combat.advance == {"44MR": 2, "14MR": 2}
+    s.apply("advance 44MR 0921")
+    assert "end-advance" not in acts(s) and not any("14MR" in a for a in acts(s))
+    s.apply("advance 44MR 0820")
+    assert s.fits("0921", "soviet") and "end-advance" in acts(s)
+    s.apply("advance 14MR 1021")
+    assert "advance 14MR 0921" not in acts(s)  # one hex left: it would end there
 
 
 # -- 9 / 9.1: setup, release, the plan ------------------------------------------------------
@@ -620,10 +672,9 @@ def test_9_the_7th_luftwaffe_division_waits_until_released() -> None:
     s = state('phasing = "german"\nstep = "movement"\nturn = 3\n'
               'at = { "7LW/I" = "2226", "349R" = "2220" }')
     assert "move 7LW/I" not in acts(s)
-    s2 = state('phasing = "german"\nstep = "movement"\nturn = 3\n'
-               'at = { "7LW/I" = "2226", "349R" = "2224" }')
-    s2.check_release()
-    assert s2.pos.released  # a Soviet unit within two hexes
+    s = state('phasing = "german"\nstep = "movement"\nturn = 7\nat = { "7LW/I" = "2226" }')
+    s.check_release()
+    assert s.pos.released  # on turn 7 whatever the Soviet units do
 
 
 def test_9_1_the_11th_panzer_enters_on_turn_2_at_area_g() -> None:
@@ -834,3 +885,290 @@ def test_10_exit_points_need_a_road_path_free_of_german_units_and_zoc() -> None:
     blocked = state('at = { "Adam" = "2226", "Selle" = "2226" }')
     blocked.pos.exits["2236"] = 4
     assert blocked.score()["soviet"] == 0  # the road is German-held at 2226
+
+
+# -- issue 31: 4/5 halts, hasty attack groups, the 7th Luftwaffe release -----------------------
+
+
+def resolve_combat(s: P48State) -> None:
+    """Play the combat in progress to its end with rolls of 1 (no effect at low columns)."""
+    while s.pos.combat is not None:
+        if s.is_chance():
+            s.apply_outcome((1,))
+            continue
+        d = s.decision()
+        assert d is not None
+        s.apply(d.default)
+
+
+def test_5_a_unit_halted_in_an_enemy_zoc_stays_halted_after_its_stacks_hasty_attack() -> None:
+    """5 (stand-in: entering an enemy-controlled hex ends the move) with 4 ("any other
+    units may continue ordinary movement"): Adam and Selle enter 1020 beside 349R (4
+    steps, a ZOC) and are halted; Adam's hasty attack on 349R does not free Selle: no
+    step out of 1020, no new move, no exit roll."""
+    s = state('phasing = "german"\nstep = "movement"\n'
+              'at = { "Adam" = "1019", "Selle" = "1019", "349R" = "1021" }')
+    assert "1020" in s.zoc("soviet") and "1019" not in s.zoc("soviet")
+    s.apply("move 1019")
+    s.apply("to 1020")
+    assert not any(a.startswith("to ") for a in acts(s))  # halted on entering
+    s.apply("hasty 1021")
+    s.apply("with Adam")
+    s.apply("go")
+    resolve_combat(s)
+    assert s.pos.units["Selle"].hex == "1020"
+    assert not any(a.startswith("to ") for a in acts(s)), acts(s)
+    assert not s.is_chance()
+    if s.decision().kind == "move":
+        s.apply("stop")
+    assert "move Selle" not in acts(s) and "move 1020" not in acts(s)
+    with pytest.raises(IllegalAction, match="4"):
+        s.apply("move Selle")
+    assert s.pos.units["Selle"].hex == "1020"
+
+
+def test_4_only_units_that_began_the_phase_stacked_together_combine_in_a_hasty_attack(
+) -> None:
+    """4: 'only units which began the phase stacked together may participate in the same
+    hasty attack'.  110PG/I and /II begin in 1021, 61K in 1123.  The stack moves to 1123
+    (2-step Soviet units exert no ZOC), 110PG/I attacks 1124 alone; 110PG/II goes on
+    (4: the others may continue), picks up 61K and attacks 1023: either may attack, but
+    not together, because they did not begin the phase in one hex."""
+    s = state('phasing = "german"\nstep = "movement"\nreleased = true\n'
+              'at = { "110PG/I" = "1021", "110PG/II" = "1021", "61K" = "1123", '
+              '"14MR" = "1124 -1", "44MR" = "1023 -2" }')
+    s.apply("move 1021")
+    s.apply("to 1122")
+    s.apply("to 1123")
+    s.apply("hasty 1124")
+    s.apply("with 110PG/I")
+    s.apply("go")
+    resolve_combat(s)
+    assert s.decision().kind == "move" and s.pos.moving == ["110PG/II"]
+    s.apply("pickup 61K")
+    s.apply("hasty 1023")
+    assert {a for a in acts(s) if a.startswith("with ")} == {"with 110PG/II", "with 61K"}
+    s.apply("with 110PG/II")
+    assert "with 61K" not in acts(s)
+    with pytest.raises(IllegalAction, match=r"^4\b.*began the phase stacked together"):
+        s.apply("with 61K")
+
+
+def test_9_the_7th_luftwaffe_is_released_when_a_soviet_unit_moves_within_two_hexes() -> None:
+    """9: released 'on turn 7 or whenever a Soviet unit moves within two hexes': 89T
+    standing in 5126, two hexes from 7LW/I in 4925, releases nothing while the German
+    player moves or the turn advances; 89T moving from 5127 (three hexes) to 5126 does."""
+    s = state('phasing = "german"\nstep = "movement"\nturn = 3\n'
+              'at = { "7LW/I" = "4925", "89T" = "5126", "Adam" = "1021" }')
+    assert s.d.map.distance("5126", "4925") == 2
+    s.apply("move Adam")
+    s.apply("to 1022")
+    s.apply("stop")
+    assert not s.pos.released and "move 7LW/I" not in acts(s)
+    s.apply("end-movement")
+    while s.pos.phasing == "german" or s.pos.turn == 3:
+        if s.is_chance():
+            s.apply_outcome((1,))
+            continue
+        s.apply(s.decision().default)
+    assert s.pos.turn == 4 and not s.pos.released
+    s = state('phasing = "soviet"\nstep = "movement"\nturn = 3\n'
+              'at = { "7LW/I" = "4925", "89T" = "5127" }')
+    assert s.d.map.distance("5127", "4925") == 3 and not s.pos.released
+    s.apply("move 89T")
+    s.apply("to 5126")
+    assert s.pos.released
+
+
+# -- issue 31: 8.3 retreats that run long, overstack, or leave by the map edge ----------------
+
+#: Soviet stacks of 3 or more steps around 1030 whose ZOCs cover every hex one to four
+#: hexes from it (none occupies a hex next to it but the firer's 1029)
+BELT = {"1085R": "0729", "1087R": "0732", "1118R": "1032", "1120R": "1329", "117T": "1332",
+        "14MR": "1027", "157T": "0934", "159T": "0730", "168T": "1133", "19T": "1230",
+        "349R": "0727", "365R": "0830", "36MB": "1127", "45MB": "1330"}
+
+
+def test_8_3_a_retreat_goes_on_through_enemy_zoc_until_it_reaches_a_noncontrolled_hex(
+) -> None:
+    """8.3 ZOC Effects: 'A unit may not end its retreat in an enemy-controlled hex. It
+    must continue retreating until it reaches a noncontrolled hex.'  89T fires from 1029
+    at 15Pz/I in 1030: "1-0", a 1-hex retreat; Soviet ZOCs cover every hex up to four
+    from 1030, so the retreat runs five hexes (four past its length), losing a step in
+    each of the four controlled hexes, and the 5-step tank battalion survives."""
+    at = ", ".join(f'"{u}" = "{h}"' for u, h in BELT.items())
+    s = state('phasing = "soviet"\nstep = "attack-fire"\n'
+              'combat = { hex = "1030", attacker = "soviet", prepared = false, '
+              'stage = "attack", attackers = ["89T"], defenders = ["15Pz/I"] }\n'
+              'at = { "15Pz/I" = "1030", "89T" = "1029", ' + at + ' }')
+    ez, m = s.zoc("soviet"), s.d.map
+    assert all(h in ez or s.at(h) for h in m.ids if 1 <= m.distance(h, "1030") <= 4)
+    s.apply("fire 89T 15Pz/I")
+    do(s, "roll")
+    roll(s, 3)  # value 4 against armor, one column left for its armor: "1-0"
+    s.apply("retreat")
+    paths = [a.split()[1].split("-") for a in acts(s)]
+    assert paths and all(len(p) == 5 for p in paths), acts(s)
+    assert all(sum(h in ez for h in p) == 4 and p[-1] not in ez for p in paths)
+    s.apply(acts(s)[0])
+    tank = s.pos.units["15Pz/I"]
+    assert tank.where == "map" and tank.hex == paths[0][-1] and tank.losses == 4
+
+
+def test_8_3_overstacked_retreat_the_owner_picks_units_to_eliminate() -> None:
+    """8.3 Stacking: 'If the unit cannot reach such a hex, the owning player must
+    eliminate retreating units of his choice to relieve the overstacking.'  Adam and
+    Selle in 1021 retreat one hex; the only way out is 1022, where 110PG/I and /II
+    stand (two battalions: three is the limit), and every hex beyond it is Soviet-held
+    (2-step units: no ZOC).  The stack retreats to 1022 and the German player eliminates
+    one unit of his choice; the other survives there."""
+    s = state('phasing = "soviet"\nstep = "attack-fire"\n'
+              'combat = { hex = "1021", attacker = "soviet", prepared = false, '
+              'stage = "attack", attackers = ["44MR"], defenders = ["Adam", "Selle"] }\n'
+              'at = { "Adam" = "1021", "Selle" = "1021", "110PG/I" = "1022", '
+              '"110PG/II" = "1022", "44MR" = "1020 -2", "14MR" = "0921 -1", '
+              '"157T" = "0922 -1", "159T" = "1121 -1", "19T" = "1122 -1", '
+              '"168T" = "0923 -1", "55T" = "1023 -1", "89T" = "1123 -2" }')
+    assert s.zoc("soviet") == {} and not s.fits("1022", "german", ["Adam", "Selle"])
+    s.apply("fire 44MR Adam")
+    do(s, "roll")
+    roll(s, 4)  # value 2: "1-0"
+    s.apply("retreat")  # the one path, 1022, is taken without asking
+    assert s.at("1022", "german") == ["110PG/I", "110PG/II", "Adam", "Selle"]
+    assert s.current_player() == "german"
+    assert acts(s) == ["eliminate Adam", "eliminate Selle"]
+    s.apply("eliminate Selle")
+    assert s.pos.units["Selle"].where == "dead" and s.pos.kills["soviet"] == 3
+    assert s.pos.units["Adam"].where == "map" and s.pos.units["Adam"].hex == "1022"
+    assert s.fits("1022", "german")
+    assert s.current_player() == "soviet"  # the retreat is over: the attacker fires on
+
+
+def edge_trap() -> P48State:
+    """Adam in 1035, one hex in from the south edge, 44MR firing from 1034; Soviet units
+    in 0935, 0936, 1135 and 1136 leave only 1036, an edge hex in enemy ZOC with no hex
+    beyond it on the map."""
+    s = state('phasing = "soviet"\nstep = "attack-fire"\n'
+              'combat = { hex = "1035", attacker = "soviet", prepared = false, '
+              'stage = "attack", attackers = ["44MR"], defenders = ["Adam"] }\n'
+              'at = { "Adam" = "1035", "44MR" = "1034", "349R" = "1136", "365R" = "0936", '
+              '"89T" = "1135", "117T" = "0935" }')
+    assert "1035" not in s.d.edge and "1036" in s.d.edge and "1036" in s.zoc("soviet")
+    s.apply("fire 44MR Adam")
+    do(s, "roll")
+    roll(s, 2)  # value 4: "1-0"
+    return s
+
+
+def test_8_3_map_edge_a_unit_one_hex_in_retreats_off_through_the_edge_hex() -> None:
+    """8.3 Map-Edge: 'Units may retreat off the map-edge, but only if they would be
+    eliminated otherwise': Adam has no retreat on the map (1036 is controlled and leads
+    nowhere), so it retreats through 1036, losing a step there, and off the map."""
+    from engines.panzer48.game import Retreat, RetreatArgs
+    s = edge_trap()
+    args = RetreatArgs(["Adam"], "1035", 1, True)
+    assert [a.notation() for a in Retreat().options(s, args)] == ["path 1036-off"]
+    s.apply("retreat")  # the one way is taken without asking
+    adam = s.pos.units["Adam"]
+    assert adam.where == "off" and adam.hex == "1036" and adam.losses == 1
+
+
+def test_8_3_map_edge_units_off_the_map_must_re_enter_in_the_next_movement_phase() -> None:
+    """8.3 Map-Edge: 'They re-enter the map via the same hex retreated from, during the
+    owning player's next Movement Phase': Adam, off the south edge at 2036, must enter
+    there before the German Movement Phase can end."""
+    s = edge_retreat()
+    assert [a for a in acts(s) if "Adam" in a] == ["enter Adam 2036"]
+    assert "end-movement" not in acts(s)
+    with pytest.raises(IllegalAction, match=r"^8\.3\b"):
+        s.apply("end-movement")
+    s.apply("enter Adam 2036")
+    assert s.pos.units["Adam"].where == "map" and s.pos.units["Adam"].hex == "2036"
+
+
+def test_8_4_advancing_units_ignore_zocs_along_the_exact_retreat_path_from_the_vacated_hex(
+) -> None:
+    """8.4: 'Advancing units may ignore enemy ZOCs when following the exact path along
+    which defending units retreated. Otherwise, advancing units must stop when they
+    enter an enemy-controlled hex.'  Adam retreats from 1021 by 1022-1023; Selle in 1121
+    controls 1021 and 1022.  44MR follows the path (1021, the vacated hex, then 1022)
+    through the ZOC; 14MR, once it leaves the path (1021, then 1122), stops there."""
+    s = combat(["44MR", "14MR"], ["Adam"],
+               'at = { "Adam" = "1021", "Selle" = "1121", "44MR" = "1020", "14MR" = "1020" }',
+               stage="attack")
+    assert {"1021", "1022", "1122"} <= set(s.zoc("german"))
+    s.apply("fire 44MR Adam")
+    s.apply("add 14MR")
+    do(s, "roll")
+    roll(s, 4)  # "2-1": Adam retreats 2
+    s.apply("retreat")
+    s.apply("path 1022-1023")
+    assert s.pos.units["Adam"].hex == "1023"
+    s.apply("advance 44MR 1021")
+    assert "advance 44MR 1022" in acts(s)
+    s.apply("advance 44MR 1022")
+    assert s.pos.units["44MR"].hex == "1022"
+    s.apply("advance 14MR 1021")
+    s.apply("advance 14MR 1122")
+    assert not any(a.startswith("advance 14MR") for a in acts(s))
+
+
+# -- 3 / 7 / 7.1: the sequence of play and of a combat -----------------------------------------
+
+
+def test_3_soviet_player_turn_then_german_player_turn_then_the_turn_marker() -> None:
+    """3: each game turn is I. the Soviet player turn, II. the German player turn (each
+    A. Prepared Combat Phase, B. Movement Phase), III. the Turn marker advances."""
+    s = state('turn = 1\nat = { "Adam" = "1021", "44MR" = "1019" }')
+    phases = []
+    while s.pos.turn == 1:
+        if s.is_chance():
+            s.apply_outcome((1,))
+            continue
+        if s.pos.phase in ("prepared", "movement"):
+            phases.append((s.pos.phasing, s.pos.phase))
+        s.apply(s.decision().default)
+    seen = [p for i, p in enumerate(phases) if i == 0 or phases[i - 1] != p]
+    assert seen == [("soviet", "prepared"), ("soviet", "movement"), ("german", "prepared"),
+                    ("german", "movement")]
+    assert s.pos.turn == 2 and s.pos.phasing == "soviet" and s.pos.phase == "prepared"
+
+
+def test_7_1_the_defender_fires_first_then_the_attacker_then_the_advance() -> None:
+    """7.1: A. the attacker declares the attacking units and artillery; B. the defending
+    units fire, one fire at a time; C. the remaining attackers fire; D. the advance."""
+    s = state('phasing = "soviet"\nstep = "prepared"\nbegan_adjacent = ["44MR"]\n'
+              'at = { "Adam" = "1021", "44MR" = "1020" }')
+    s.apply("attack 1021")
+    assert s.decision().kind == "declare-attack" and s.current_player() == "soviet"
+    s.apply("with 44MR")
+    s.apply("go")
+    assert s.decision().kind == "defensive-fire" and s.current_player() == "german"
+    assert acts(s) == ["fire Adam 44MR", "end-fire"]
+    s.apply("fire Adam 44MR")
+    do(s, "roll")
+    roll(s, 1)  # value 3 against personnel, column 3: no effect
+    # Adam has fired (each unit once, 7.2): nothing is left to the defender but to end
+    # his fire, which the engine does by itself
+    assert s.decision().kind == "attack-fire" and s.current_player() == "soviet"
+    assert acts(s) == ["fire 44MR Adam", "end-fire"]
+
+
+def test_7_every_attack_involves_an_adjacent_unit_against_one_defending_hex() -> None:
+    """7: 'Every attack must involve at least one unit adjacent to the defender. Each
+    attack must be directed against a single defending hex.'  Artillery alone cannot
+    attack; a unit adjacent only to another Soviet hex cannot join."""
+    s = state('phasing = "soviet"\nstep = "prepared"\nbegan_adjacent = ["44MR", "14MR"]\n'
+              'at = { "Adam" = "1021", "Selle" = "1023", "44MR" = "1020", '
+              '"14MR" = "1024", "1TC/Art" = "1017" }')
+    s.apply("attack 1021")
+    assert "with 14MR" not in acts(s)  # adjacent to Selle in 1023, not to 1021
+    s.apply("support 1TC/Art")
+    assert "go" not in acts(s)
+    with pytest.raises(IllegalAction, match=r"^7\b.*at least one adjacent unit"):
+        s.apply("go")
+    with pytest.raises(IllegalAction, match=r"^7\b"):
+        s.apply("with 14MR")
+    s.apply("with 44MR")
+    s.apply("go")
+    assert s.pos.combat is not None and s.pos.combat.hex == "1021"
