@@ -358,6 +358,26 @@ def test_14_2_no_attack_across_the_see_but_bombardment_is_allowed() -> None:
         state.apply("attack 0206")
 
 
+def test_14_2_an_attack_wholly_across_a_bridge_uses_the_see_river_bridged_row() -> None:
+    """The ICRT's "See River (bridged)" row (with Hill) for an attack made only across a
+    bridged See hexside: Cuves (1008, a town) from 1009 over the Cuves bridge; from 1108,
+    not across the See, the Town row."""
+    bridge = combat_at('G07 = "1009"\n"2/119" = "1008"\n')
+    bridge.apply("attack 1008")
+    bridge.apply("with G07")
+    bridge.apply("resolve")
+    bridge.apply("no support")
+    bridge.apply("no support")
+    assert "on the hill row" in bridge.chance_request().purpose
+    land = combat_at('G07 = "1108"\n"2/119" = "1008"\n')
+    land.apply("attack 1008")
+    land.apply("with G07")
+    land.apply("resolve")
+    land.apply("no support")
+    land.apply("no support")
+    assert "on the town row" in land.chance_request().purpose
+
+
 def test_s9_demolished_bridge_stops_movement_until_repaired() -> None:
     state = at('turn = 2\nphasing = "us"\nphase = "movement"\nstep = "us:move"\n'
                + us_set_up('"Eng/CCB" = "1008"\n'))
@@ -467,6 +487,22 @@ def test_19_0_mortain_last_held_by_the_us_is_not_captured() -> None:
 def test_19_2_us_victory_after_the_last_turn() -> None:
     state = at('turn = 7\nphasing = "us"\nphase = "mobile"\nstep = "end-turn"\n' + us_set_up())
     assert state.is_terminal() and state.result().winner == "us"
+
+
+def test_20_0_the_us_sets_up_and_every_german_unit_enters_from_the_east() -> None:
+    state = ENGINE.new_state(SCEN)
+    assert isinstance(state, MortainState)
+    d = state.decision()
+    assert d is not None and d.side == "us" and d.kind == "setup"
+    assert all(x.status is Status.OFF for x in state.pos.units.values())
+    while (d := state.decision()) is not None and d.kind == "setup":
+        state.apply(d.default.notation())
+    assert not any(state.side_of(u) == "german" for u in state.on_map())
+    while state.is_chance():
+        req = state.chance_request()
+        state.apply_outcome(tuple(sorted(req.contents)[:req.count]))
+    enters = {a.split()[2] for a in texts(state) if a.startswith("enter ")}
+    assert enters == set(rules().entry) == {f"32{r:02d}" for r in range(1, 22)}
 
 
 def test_11_3_one_german_replacement_per_game() -> None:
