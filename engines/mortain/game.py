@@ -719,8 +719,8 @@ class Move(Choice[MortainState]):
         an enemy unit on it or its ZOC over it; or (11.0) a friendly unit on it and no way
         for the arrival to move on."""
         side = s.pos.phasing
-        rule, supply, enemy = ("11.2", SUPPLY[side], "German") if side == "us" else \
-            ("11.3", SUPPLY[side], "US")
+        supply = SUPPLY[side]
+        rule, enemy = ("11.2", "German") if side == "us" else ("11.3", "US")
         occ = s.occupant()
         ezoc = s.zoc_of(other(side))
         if supply in occ and s.side_of(occ[supply]) != side:
@@ -739,7 +739,6 @@ class Move(Choice[MortainState]):
                            "on from it: no unit arrives and ends its move stacked")
         return Refusal("17.0", f"{u} could not move on from {supply}, next to another "
                        "German unit on turn 1")
-        return None
 
     def _replaceable(self, s: MortainState) -> list[str]:
         """11.2 / 11.3: an eliminated unit returns depleted on the supply symbol hex, or a
