@@ -28,7 +28,7 @@ NAMED_HEXES = (
 class MortainEngine(Engine):
     id = ENGINE_ID
     title = "Mortain Counterattack (August 1944)"
-    rules_version = "1"
+    rules_version = "2"
     sides = SIDES
 
     def scenarios(self) -> list[ScenarioInfo]:

@@ -89,6 +89,9 @@ class Position:
     moved: set[str] = field(default_factory=set)
     #: half movement points left to units that entered this phase (11.0)
     mp_left: dict[str, int] = field(default_factory=dict)
+    #: the arrival standing where it may not end its move (11.0 stacked, 17.0 on turn 1),
+    #: which moves on before anything else happens
+    arriving: str = ""
     #: units that attacked and hexes attacked in this combat phase (S7.1)
     attacked: set[str] = field(default_factory=set)
     targets: set[str] = field(default_factory=set)
@@ -177,8 +180,21 @@ class MortainState(StepState[Position]):
     def reach(self, unit: str, start: HexId, allowance: int,
               occ: dict[HexId, str] | None = None,
               ezoc: frozenset[HexId] | None = None) -> Reach:
-        side = self.side_of(unit)
         occ = self.occupant() if occ is None else occ
+        found = self._search(unit, start, allowance, occ, ezoc)
+        ends = tuple(h for h in found.ends if self.may_end(unit, h, occ))
+        if self.shares_hex(unit):  # 11.0: an arrival on an occupied hex never ends there
+            ends = tuple(h for h in ends if h != start)
+        return dataclasses.replace(found, ends=ends)
+
+    def may_end(self, unit: str, h: HexId, occ: dict[HexId, str]) -> bool:
+        if self.pos.turn == 1 and self.side_of(unit) == "german":
+            return self.can_end(unit, h, occ)
+        return h not in occ or occ[h] == unit  # S5 only
+
+    def _search(self, unit: str, start: HexId, allowance: int, occ: dict[HexId, str],
+                ezoc: frozenset[HexId] | None) -> Reach:
+        side = self.side_of(unit)
         ezoc = self.zoc_of(other(side)) if ezoc is None else ezoc
         enemy = frozenset(h for h, u in occ.items() if self.side_of(u) != side)
         # the search depends only on these (the enemy stands still while a side moves, so
@@ -191,12 +207,47 @@ class MortainState(StepState[Position]):
                      else self.r.costs)
             return reachable(costs, start, allowance, zoc=ezoc, policy=STOP_ON_ENTRY,
                              blocked=enemy)
-        found = _REACH.get(key, search)
-        if self.pos.turn == 1 and side == "german":
-            ends = tuple(h for h in found.ends if self.can_end(unit, h, occ))
-        else:  # S5 only
-            ends = tuple(h for h in found.ends if h not in occ or occ[h] == unit)
-        return dataclasses.replace(found, ends=ends)
+        return _REACH.get(key, search)
+
+    def shares_hex(self, unit: str) -> bool:
+        h = self.pos.units[unit].hex
+        return any(v != unit and x.status is Status.MAP and x.hex == h
+                   for v, x in self.pos.units.items())
+
+    def others(self, unit: str) -> dict[HexId, str]:
+        """The hexes occupied by units other than ``unit`` (one an arrival stands stacked
+        with is the other's, 11.0)."""
+        return {h: v for v, h in self.on_map().items() if v != unit}
+
+    def can_move_on(self, unit: str, h: HexId, allowance: int,
+                    ezoc: frozenset[HexId]) -> bool:
+        """11.0: whether ``unit``, arriving in ``h`` where it may not end its move (stacked,
+        or 17.0), could move on to a hex where it may: not out of an enemy ZOC (S3: the
+        arrival entered it, so it stops there)."""
+        if h in ezoc:
+            return False
+        occ = self.others(unit)
+        found = self._search(unit, h, allowance, occ, ezoc)
+        return any(e != h and self.may_end(unit, e, occ) for e in found.ends)
+
+    def stranded(self) -> tuple[str, str] | None:
+        """11.0 (and 17.0 on turn 1): the arrival standing where it may not end its move,
+        which moves on before anything else happens; with the rule it would break."""
+        u = self.pos.arriving
+        if not u:
+            return None
+        return u, "11.0" if self.shares_hex(u) else "17.0"
+
+    def must_move_on(self, unit: str) -> bool:
+        """Whether ``unit``, just arrived, stands where it may not end its move."""
+        h = self.pos.units[unit].hex
+        return self.shares_hex(unit) or self.no_116th(unit, h, self.others(unit))
+
+    def entries_open(self) -> bool:
+        """11.0: reinforcements enter "at the beginning of" the phase: until a unit that
+        was on the map when it began has moved (an arrival moving on does not count)."""
+        pos = self.pos
+        return not any(u not in pos.mp_left for u in pos.moved)
 
     def can_end(self, unit: str, h: HexId, occ: dict[HexId, str]) -> bool:
         """S5 stacking (one unit a hex; 11.0 says it again for arrivals) and 17.0."""
@@ -217,7 +268,7 @@ class MortainState(StepState[Position]):
         pos = self.pos
         return (mobile, pos.turn, pos.phasing,
                 tuple((u, x.status, x.hex, x.depleted) for u, x in sorted(pos.units.items())),
-                frozenset(pos.moved), tuple(sorted(pos.mp_left.items())),
+                frozenset(pos.moved), tuple(sorted(pos.mp_left.items())), pos.arriving,
                 frozenset(pos.demolished), frozenset(pos.replaced))
 
     def may_move(self, unit: str, mobile: bool, ezoc: frozenset[HexId] | None = None) -> bool:
@@ -507,15 +558,15 @@ class HillCheck(Procedure[MortainState]):
 
 
 def allotment(s: MortainState, side: str) -> tuple[int, list[str]]:
-    """12.0 halving (rounded down) while the enemy holds the supply symbol hex, then 15.0
-    doubling for the US (a halved allotment is doubled normally)."""
+    """12.0 halving (the half lost is rounded down) while the enemy holds the supply symbol
+    hex, then 15.0 doubling for the US (a halved allotment is doubled normally)."""
     base = s.r.allotment[side][min(s.pos.turn, len(s.r.allotment[side])) - 1]
     why: list[str] = []
     occ = s.occupant()
     held = SUPPLY[side] in occ and s.side_of(occ[SUPPLY[side]]) != side
     n = base
-    if held:
-        n //= 2
+    if held:  # "will lose half (rounded down)": 5 loses 2, keeps 3
+        n -= n // 2
         why.append("12.0")
     if side == "us" and s.pos.hill_317:
         n *= 2
@@ -611,11 +662,22 @@ class Move(Choice[MortainState]):
     def _options(self, s: MortainState, args: Phase) -> list[Action]:
         pos, r = s.pos, s.r
         out: list[Action] = []
-        occ = s.occupant()
         ezoc = s.zoc_of(other(pos.phasing))
-        for u in self._arrivals(s, args):
+        stuck = s.stranded()
+        if stuck is not None:
+            u = stuck[0]
+            reach = s.reach(u, pos.units[u].hex, pos.mp_left[u], s.others(u), ezoc)
+            return [_act(f"move {u} {e}") for e in reach.ends]
+        occ = s.occupant()
+        # whether an arrival may enter a hex depends on the allowance it has left there,
+        # not on which German unit it is
+        may: dict[tuple[int, HexId], bool] = {}
+        for u in self._arrivals(s, args) if s.entries_open() else ():
             for h in r.entry:
-                if h not in occ and not s.no_116th(u, h, occ):
+                key = (s.allowance(u, args.mobile) - r.entry_cost(h), h)
+                if key not in may:
+                    may[key] = self._may_enter(s, u, h, args, occ, ezoc)
+                if may[key]:
                     out.append(_act(f"enter {u} {h}"))
         for u, h in s.on_map(pos.phasing).items():
             if not s.may_move(u, args.mobile, ezoc):
@@ -632,6 +694,17 @@ class Move(Choice[MortainState]):
         out.append(_act("end movement"))
         return out
 
+    def _may_enter(self, s: MortainState, u: str, h: HexId, args: Phase,
+                   occ: dict[HexId, str], ezoc: frozenset[HexId]) -> bool:
+        """11.0: into an empty entry hex; through one where the arrival may not end (a
+        German unit there, or on turn 1 one next to it, 17.0) if it can move on."""
+        if h in occ and s.side_of(occ[h]) != "german":
+            return False
+        if h not in occ and not s.no_116th(u, h, occ):
+            return True
+        left = s.allowance(u, args.mobile) - s.r.entry_cost(h)
+        return s.can_move_on(u, h, left, ezoc)
+
     def _can_exit(self, s: MortainState, u: str, h: HexId, reach: Reach,
                   allowance: int) -> bool:
         """19.1: reach a west edge hex and pay for the imaginary hex beyond it."""
@@ -641,19 +714,42 @@ class Move(Choice[MortainState]):
                 return True
         return False
 
-    def _replaceable(self, s: MortainState) -> list[str]:
-        """11.2 / 11.3: an eliminated unit returns depleted on the supply symbol hex (free of
-        the enemy and its ZOC, and empty: S5), or a depleted unit on the map is rebuilt."""
+    def _arrival_barred(self, s: MortainState, u: str) -> Refusal | None:
+        """11.2 / 11.3: why an eliminated ``u`` may not return on its supply symbol hex now:
+        an enemy unit on it or its ZOC over it; or (11.0) a friendly unit on it and no way
+        for the arrival to move on."""
         side = s.pos.phasing
         supply = SUPPLY[side]
+        rule, enemy = ("11.2", "German") if side == "us" else ("11.3", "US")
         occ = s.occupant()
-        arrive = supply not in occ and supply not in s.zoc_of(other(side))
+        ezoc = s.zoc_of(other(side))
+        if supply in occ and s.side_of(occ[supply]) != side:
+            return Refusal(rule, f"a {enemy} unit occupies {supply}: no replacement arrives")
+        if supply in ezoc:
+            return Refusal(rule, f"{supply} is in a {enemy} unit's ZOC: no replacement arrives")
+        stacked, beside = supply in occ, s.no_116th(u, supply, occ)
+        if not (stacked or beside):
+            return None
+        # 18.0: on Aug. 6th a US arrival could not move on
+        surprise = s.pos.turn == 1 and side == "us"
+        if not surprise and s.can_move_on(u, supply, 2 * s.r.units[u].ma, ezoc):
+            return None
+        if stacked:
+            return Refusal("11.0", f"{occ[supply]} stands on {supply} and {u} could not move "
+                           "on from it: no unit arrives and ends its move stacked")
+        return Refusal("17.0", f"{u} could not move on from {supply}, next to another "
+                       "German unit on turn 1")
+
+    def _replaceable(self, s: MortainState) -> list[str]:
+        """11.2 / 11.3: an eliminated unit returns depleted on the supply symbol hex, or a
+        depleted unit on the map is rebuilt."""
+        side = s.pos.phasing
         out = []
         for u in s.r.order:
             x = s.pos.units[u]
             if s.side_of(u) != side:
                 continue
-            if (x.status is Status.ELIMINATED and arrive) or (
+            if (x.status is Status.ELIMINATED and self._arrival_barred(s, u) is None) or (
                     x.status is Status.MAP and x.depleted):
                 out.append(u)
         return out
@@ -676,12 +772,20 @@ class Move(Choice[MortainState]):
         return out
 
     def default(self, s: MortainState, args: Phase) -> Action:
+        if s.stranded() is not None:
+            return self.options(s, args)[0]
         return _act("end movement")
 
     def why_not(self, s: MortainState, args: Phase, action: Action) -> str | Refusal:
         words = action.notation().split()
         verb, u = words[0], words[1] if len(words) > 1 else ""
         info = s.r.units.get(u)
+        stuck = s.stranded()
+        if stuck is not None and (verb != "move" or u != stuck[0]):
+            v, rule = stuck
+            why = "stacked" if rule == "11.0" else "next to another German unit on turn 1"
+            return Refusal(rule, f"{v} arrived in {s.pos.units[v].hex}, where it may not end "
+                           f"its move ({why}): it moves on first")
         if verb == "move" and info is not None:
             if s.pos.turn == 1 and info.side == "us":
                 return Refusal("18.0", "surprise: no US unit moves on turn 1")
@@ -694,8 +798,11 @@ class Move(Choice[MortainState]):
                     s.no_116th(u, words[2], s.occupant()):
                 return Refusal("17.0", "on turn 1 no German unit may end its move adjacent "
                                "to another German unit")
-            if len(words) == 3 and s.pos.units[u].status is Status.MAP and u not in s.pos.moved:
-                occ = s.occupant()
+            if u in s.pos.moved:
+                return Refusal("S3", f"{u} has already moved this phase (an arrival that "
+                               "enters an enemy ZOC stops there)")
+            if len(words) == 3 and s.pos.units[u].status is Status.MAP:
+                occ = s.others(u)
                 if words[2] in occ and occ[words[2]] != u:
                     return Refusal("S5", f"{words[2]} is occupied: one unit a hex")
                 start = s.pos.units[u].hex
@@ -710,11 +817,17 @@ class Move(Choice[MortainState]):
                 return Refusal("11.1", f"{u} arrives on turn {info.turn}")
             if len(words) == 3 and words[2] not in s.r.entry:
                 return Refusal("11.1", "German units enter in 3201-3221")
+            if s.pos.units[u].status is not Status.OFF:
+                return Refusal("11.0", f"{u} is not waiting to enter")
+            if not s.entries_open():
+                return Refusal("11.0", "reinforcements enter at the beginning of the phase, "
+                               "before any unit already on the map moves")
             if len(words) == 3 and s.no_116th(u, words[2], s.occupant()):
                 return Refusal("17.0", "on turn 1 no German unit may end its move adjacent "
-                               "to another German unit")
-            return Refusal("11.0", f"{u} cannot enter there now (an arriving unit may not "
-                           "end stacked)")
+                               f"to another German unit, and {u} could not move on from "
+                               f"{words[2]}")
+            return Refusal("11.0", f"{u} cannot enter there now: no unit arrives and ends its "
+                           "move stacked, and an arrival entering a US ZOC stops there")
         if verb == "exit":
             if info is not None and info.side != "german":
                 return Refusal("19.1", "only German units exit the map")
@@ -730,8 +843,14 @@ class Move(Choice[MortainState]):
                                "one replacement per game")
             if args.mobile:
                 return Refusal("11.2", "replacements arrive in the movement phase")
+            x = s.pos.units.get(u)
+            if x is not None and x.status is Status.ELIMINATED and info is not None and \
+                    info.side == s.pos.phasing:
+                barred = self._arrival_barred(s, u)
+                if barred is not None:
+                    return barred
             return Refusal("11.2" if s.pos.phasing == "us" else "11.3",
-                           "the supply symbol hex must be free of the enemy and its ZOC")
+                           f"{u} is neither eliminated nor depleted on the map")
         return f"{action.notation()!r} is not allowed now: {self.prompt(s, args)}"
 
     def apply(self, s: MortainState, args: Phase, action: Action, flow: Flow) -> list[Event]:
@@ -749,18 +868,26 @@ class Move(Choice[MortainState]):
         x = pos.units[u]
         if verb == "enter":
             h = words[2]
+            left = s.allowance(u, args.mobile) - s.r.entry_cost(h)
+            stops = h in s.zoc_of("us")
             x.status, x.hex = Status.MAP, h
-            pos.mp_left[u] = s.allowance(u, args.mobile) - s.r.entry_cost(h)
+            pos.mp_left[u] = left
+            if stops:  # S3: entering an enemy ZOC ends the move, an arrival's too
+                pos.moved.add(u)
+            elif s.must_move_on(u):
+                pos.arriving = u
             s.note_mortain()
             # 11.1's list says who and where; 11.0 how (the 11.0 row covers both)
-            return [Event(f"{u} ({s.r.units[u].name}) enters at {h}", "move", hexes=(h,),
+            return [Event(f"{u} ({s.r.units[u].name}) enters at {h}"
+                          f"{' and stops in a US ZOC' if stops else ''}", "move", hexes=(h,),
                           units=(u,), rule="11.1")]
         if verb == "move":
             h = words[2]
             frm = x.hex
             x.hex = h
+            # an arrival stays in mp_left: entries stay open after it moves on (11.0)
             pos.moved.add(u)
-            pos.mp_left.pop(u, None)
+            pos.arriving = ""
             s.note_mortain()
             rule = "S4" if args.mobile else "S3"
             return [Event(f"{u} moves {frm} to {h}", "move", hexes=(frm, h), units=(u,),
@@ -788,6 +915,10 @@ class Move(Choice[MortainState]):
         rule = "11.2" if pos.phasing == "us" else "11.3"
         if x.status is Status.ELIMINATED:
             x.status, x.hex, x.depleted = Status.MAP, SUPPLY[pos.phasing], True
+            # an arrival (11.0): it moves on if a friendly unit stands on the hex
+            pos.mp_left[u] = s.allowance(u, False)
+            if s.must_move_on(u):
+                pos.arriving = u
             s.note_mortain()
             return [Event(f"replacement: {u} returns depleted at {x.hex}", "move",
                           hexes=(x.hex,), units=(u,), rule=rule)]
@@ -1236,7 +1367,8 @@ class Advance(Choice[MortainState]):
     def options(self, s: MortainState, args: NoArgs) -> list[Action]:
         c = s.fight()
         out: list[Action] = []
-        if c.target not in s.occupant():
+        surprise = s.pos.turn == 1 and s.pos.phasing == "us"  # 18.0
+        if c.target not in s.occupant() and not surprise:
             out = [_act(f"advance {u}") for u in c.attackers
                    if s.pos.units[u].status is Status.MAP]
         out.append(_act("no advance"))
@@ -1248,6 +1380,9 @@ class Advance(Choice[MortainState]):
         return _act("no advance")
 
     def why_not(self, s: MortainState, args: NoArgs, action: Action) -> str | Refusal:
+        if s.pos.turn == 1 and s.pos.phasing == "us":
+            return Refusal("18.0", "surprise: on Aug. 6th no US unit may move from its "
+                           "set-up hex, nor advance after combat")
         return Refusal("S7.9", "only an attacking unit advances, into the defender's hex "
                        "once it is empty")
 

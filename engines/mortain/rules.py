@@ -140,8 +140,12 @@ class Rules(Shared):
         self.see_unbridged = frozenset(
             pair for side, feats in self.map.hexsides.items()
             if "see" in feats and "bridge" not in feats for pair in (side, side[::-1]))
-        self.road_hexes = frozenset(self.map.network_hexes("road"))
-        self.trail_hexes = frozenset(self.map.network_hexes("trail"))
+        #: 19.1: the edge hexes where a road (trail) leads off the map: it ends there.  A
+        #: road running along the edge (0103, the trail's 0109 and 0110) does not leave it
+        edge = [h for h in self.map.ids if len(self.map.neighbors(h)) < 6]
+        self.road_off, self.trail_off = (
+            frozenset(h for h in edge if len(self.map.network_neighbors(net, h)) == 1)
+            for net in ("road", "trail"))
         self.areas = {"ccb": self._near_cuves(), "9th": frozenset(self.map.area("see_north")),
                       "30th": frozenset(self.map.area("us_setup"))}
 
@@ -188,9 +192,9 @@ class Rules(Shared):
     def exit_cost(self, h: HexId) -> int:
         """19.1: the imaginary hex beyond ``h`` costs what ``h`` does, or the road (trail)
         cost where a road (trail) leads off the map there."""
-        if h in self.road_hexes:
+        if h in self.road_off:
             return self.road_cost
-        if h in self.trail_hexes:
+        if h in self.trail_off:
             return self.trail_cost
         return self.enter_cost[self.map.terrain_of(h)]
 

@@ -58,6 +58,26 @@ def test_icrt_terrain_rows_shift_the_differentials() -> None:
     assert icrt.result("peak", 10, 1) == "D2" and icrt.result("road", 10, 1) == "De"
 
 
+def test_icrt_de_needs_plus_10_on_the_hedgerow_row_and_plus_8_on_the_road_row() -> None:
+    """The engine page's notes: De lies in columns 11 and 12 only, the Hedgerow row's +10
+    and the Road row's +8/+9 and +10; the Peak row (Hill 317) reaches column 8 at most,
+    where die 1 gives D2: never D3 nor De there."""
+    icrt = rules().icrt
+    de = {(row, col) for row, cells in enumerate(icrt.results, 1)
+          for col, c in enumerate(cells, 1) if c == "De"}
+    assert {col for _, col in de} == {11, 12}
+
+    def best(row: str) -> int:
+        """The least differential that gives De on any die."""
+        return min(d for d in range(-6, 14) if any(icrt.result(row, d, n) == "De"
+                                                     for n in range(1, 7)))
+    assert best("hedgerow") == 10 and best("road") == 8
+    assert all(icrt.result(r, d, n) != "De" for r in ("peak", "hill", "town")
+               for d in range(-6, 14) for n in range(1, 7))
+    peak = {icrt.result("peak", d, n) for d in range(-6, 14) for n in range(1, 7)}
+    assert "D2" in peak and "D3" not in peak
+
+
 def fight(extra: str, target: str, attackers: list[str], roll: int,
           chits: str = "chits = { german = [], us = [] }"):
     state = combat_at(extra, chits=chits)

@@ -75,11 +75,19 @@ def test_15_0_doubling_holds_for_the_turn_if_the_unit_leaves_and_not_after() -> 
     assert draw_counts(state)["us"] == 6
 
 
-def test_12_0_halved_rounded_down_while_the_enemy_holds_the_supply_symbol() -> None:
-    """German 5 -> 2 (half, rounded down) with a US unit on 3212; US 6 -> 3 with a German
-    unit on 0102."""
+def test_12_0_halved_while_the_enemy_holds_the_supply_symbol() -> None:
+    """US 6 -> 3 with a German unit on 0102; the German 5 loses half rounded down (2) with
+    a US unit on 3212, keeping 3 (12.0: "will lose half (rounded down) its support fire
+    marker allotment")."""
     state = at('turn = 2\nstep = "hill-check"\n' + us_set_up('"1/33" = "3212"\nG01 = "0102"\n'))
-    assert draw_counts(state) == {"german": 2, "us": 3}
+    assert draw_counts(state) == {"german": 3, "us": 3}
+
+
+def test_12_0_an_odd_allotment_loses_half_rounded_down_and_keeps_the_rest() -> None:
+    """The rounding falls on what is lost: 5 loses 2 and keeps 3 (not 2)."""
+    state = at('turn = 2\nstep = "hill-check"\n' + us_set_up('"1/33" = "3212"\n'))
+    assert state.r.allotment["german"][1] == 5
+    assert allotment(state, "german") == (3, ["12.0"])
 
 
 def test_12_0_then_15_0_halved_allotment_is_doubled_normally() -> None:
@@ -116,23 +124,95 @@ def test_11_1_german_units_enter_in_3201_3221_and_turn_2_units_wait() -> None:
         state.apply("enter G01 3110")
 
 
-def test_11_0_an_arriving_unit_moves_at_once_and_never_ends_stacked() -> None:
+def test_11_0_an_arriving_unit_moves_at_once_with_what_its_entry_leaves() -> None:
     state = german_move('G02 = "3210"\n')
-    with pytest.raises(IllegalAction, match=r"11\.0"):
-        state.apply("enter G01 3210")
     state.apply("enter G01 3212")
-    # it entered a hedgerow hex at 4 half-MPs of its 20 and may move on with the rest
+    # it entered a hedgerow hex along the road at 1 half-MP of its 20 and may move on
     assert state.pos.mp_left["G01"] == 2 * 10 - rules().entry_cost("3212")
     assert any(a.startswith("move G01 ") for a in texts(state))
     assert not any(a == "move G01 3210" for a in texts(state))
 
 
+def test_11_0_an_arrival_may_pass_through_an_occupied_entry_hex_but_not_end_there() -> None:
+    """11.0: "no unit may arrive and end its movement stacked in the same hex with any
+    other unit": entering G02's hex is allowed; G01 must then move on before anything
+    else, and may not end there."""
+    state = german_move('G02 = "3210"\n')
+    assert "enter G01 3210" in texts(state)
+    state.apply("enter G01 3210")
+    acts = texts(state)
+    assert acts and all(a.startswith("move G01 ") for a in acts)
+    assert "move G01 3210" not in acts
+    with pytest.raises(IllegalAction, match=r"11\.0.*G01.*moves on"):
+        state.apply("end movement")
+    with pytest.raises(IllegalAction, match=r"11\.0"):
+        state.apply("enter G03 3201")
+    state.apply("move G01 3110")
+    assert state.pos.units["G01"].hex == "3110"
+    assert "end movement" in texts(state)
+
+
+def test_11_0_no_arrival_into_an_occupied_entry_hex_it_could_not_leave() -> None:
+    """An entry hex in a US ZOC stops the arrival there (S3): entering it stacked would end
+    the move stacked."""
+    state = german_move('G02 = "3212"\n"1/33" = "3112"\n')
+    assert "3212" in state.zoc_of("us")
+    assert "enter G01 3212" not in texts(state)
+    with pytest.raises(IllegalAction, match=r"11\.0"):
+        state.apply("enter G01 3212")
+
+
+def test_11_0_an_arrival_that_enters_a_us_zoc_ends_its_move_there() -> None:
+    """S3 with 11.0: entering an enemy ZOC ends the move, entering from off the map too (it
+    did not start its move in the ZOC, so leaving it is not free)."""
+    state = german_move('"1/33" = "3112"\n')
+    assert "3212" in state.zoc_of("us")
+    state.apply("enter G01 3212")
+    assert not any(a.startswith("move G01 ") for a in texts(state))
+    with pytest.raises(IllegalAction, match=r"S3"):
+        state.apply("move G01 3213")
+    # nor in the mobile movement phase that follows
+    mobile = at('turn = 2\nphasing = "german"\nphase = "mobile"\nstep = "mobile-move"\n'
+                + us_set_up('"1/33" = "3112"\n'))
+    mobile.apply("enter G01 3212")
+    assert not any(a.startswith("move G01 ") for a in texts(mobile))
+
+
+def test_11_0_reinforcements_enter_at_the_beginning_of_the_phase() -> None:
+    """11.0: "Enter reinforcements ... at the beginning of each respective player's
+    movement phase": once a unit that was on the map moves, no more arrivals."""
+    state = german_move('G01 = "3010"\n')
+    state.apply("enter G26 3201")
+    state.apply("move G26 3102")  # an arrival moving on does not close the entries
+    assert any(a.startswith("enter G27 ") for a in texts(state))
+    state.apply("move G01 2910")
+    assert not any(a.startswith("enter ") for a in texts(state))
+    with pytest.raises(IllegalAction, match=r"11\.0.*beginning"):
+        state.apply("enter G27 3201")
+
+
 def test_17_0_turn_1_no_german_unit_ends_adjacent_to_another() -> None:
     state = german_move('G02 = "3210"\n', turn=1)
+    state.apply("enter G01 3215")
     with pytest.raises(IllegalAction, match=r"17\.0"):
-        state.apply("enter G01 3211")
+        state.apply("move G01 3211")
     state2 = german_move('G02 = "3210"\n', turn=2)
     state2.apply("enter G01 3211")  # from Aug. 7th on, the penalty is gone
+    assert "end movement" in texts(state2)
+
+
+def test_17_0_turn_1_an_arrival_may_pass_next_to_another_german_unit() -> None:
+    """17.0 bars ending a move adjacent, not passing: G01 may enter 3211 beside G02 but must
+    move on to a hex next to no German unit."""
+    state = german_move('G02 = "3210"\n', turn=1)
+    assert "enter G01 3211" in texts(state)
+    state.apply("enter G01 3211")
+    with pytest.raises(IllegalAction, match=r"17\.0"):
+        state.apply("end movement")
+    acts = texts(state)
+    assert acts and all(a.startswith("move G01 ") for a in acts)
+    assert "move G01 3211" not in acts and "move G01 3111" not in acts
+    assert "move G01 3013" in acts
 
 
 def test_18_0_no_us_unit_moves_on_turn_1() -> None:
@@ -140,6 +220,29 @@ def test_18_0_no_us_unit_moves_on_turn_1() -> None:
     assert texts(state) == ["end movement"]
     with pytest.raises(IllegalAction, match=r"18\.0"):
         state.apply("move 1/33 0320")
+
+
+def test_18_0_no_us_advance_after_combat_on_aug_6th() -> None:
+    """18.0: on Aug. 6th "no US unit may move from its current set-up hex": an advance after
+    combat would (the page's reading; a retreat is the combat result's, not a move)."""
+    state = at('turn = 1\nphasing = "us"\nphase = "combat"\nstep = "us:combat"\n'
+               'chits = { german = [], us = [] }\n'
+               + us_set_up('"1/33" = "2110"\n"2/33" = "2011"\n"3/33" = "1910"\n'
+                           'G30 = "2010 depleted"\n'))
+    state.apply("attack 2010")
+    for u in ("1/33", "2/33", "3/33"):
+        state.apply(f"with {u}")
+    state.apply("resolve")
+    state.apply("no support")
+    state.apply("no support")
+    assert "12 - 1 = +11" in state.chance_request().purpose
+    state.apply_outcome((1,))
+    assert state.pos.units["G30"].status is Status.ELIMINATED
+    d = state.decision()
+    assert d is not None and d.kind == "combat"  # no advance offered
+    assert "2010" not in state.occupant()
+    assert [state.pos.units[u].hex for u in ("1/33", "2/33", "3/33")] == ["2110", "2011",
+                                                                           "1910"]
 
 
 def test_11_2_us_replacement_once_per_game_on_0102() -> None:
@@ -165,6 +268,43 @@ def test_11_2_no_arrival_when_0102_is_in_a_german_zoc() -> None:
     assert "replace 1/33" not in texts(occupied)
     with pytest.raises(IllegalAction, match=r"11\.2"):
         occupied.apply("replace 1/33")
+
+
+def test_11_2_a_replacement_arrives_on_0102_beside_a_us_unit_there_and_moves_on() -> None:
+    """11.2 bars the arrival only when 0102 is "occupied by any German unit or within any
+    German unit's ZOC"; with a US unit there the replacement arrives and, by 11.0, moves
+    on rather than end stacked."""
+    state = at('turn = 3\nphasing = "us"\nphase = "movement"\nstep = "us:move"\n'
+               + us_set_up('"1/33" = "eliminated"\n"1/36" = "0102"\n'))
+    assert "replace 1/33" in texts(state)
+    state.apply("replace 1/33")
+    assert state.pos.units["1/33"].hex == "0102" and state.pos.units["1/33"].depleted
+    acts = texts(state)
+    assert acts and all(a.startswith("move 1/33 ") for a in acts)
+    assert "move 1/33 0102" not in acts
+    with pytest.raises(IllegalAction, match=r"11\.0"):
+        state.apply("end movement")
+    state.apply(acts[0])
+    assert "end movement" in texts(state)
+
+
+def test_11_2_the_refusal_names_what_bars_the_arrival() -> None:
+    base = 'turn = 3\nphasing = "us"\nphase = "movement"\nstep = "us:move"\n'
+    held = at(base + us_set_up('"1/33" = "eliminated"\nG01 = "0102"\n'))
+    with pytest.raises(IllegalAction, match=r"11\.2: a German unit occupies 0102"):
+        held.apply("replace 1/33")
+    zoc = at(base + us_set_up('"1/33" = "eliminated"\nG01 = "0103"\n'))
+    assert "0102" in zoc.zoc_of("german")
+    with pytest.raises(IllegalAction, match=r"11\.2: 0102 is in a German unit's ZOC"):
+        zoc.apply("replace 1/33")
+
+
+def test_11_3_a_replacement_arrives_on_3212_beside_a_german_unit_there() -> None:
+    state = german_move('G01 = "eliminated"\nG02 = "3212"\n', turn=3)
+    assert "replace G01" in texts(state)
+    state.apply("replace G01")
+    assert state.pos.units["G01"].hex == "3212"
+    assert all(a.startswith("move G01 ") for a in texts(state))
 
 
 def test_11_3_german_replacement_rebuilds_a_depleted_unit_even_in_an_enemy_zoc() -> None:
@@ -218,6 +358,26 @@ def test_14_2_no_attack_across_the_see_but_bombardment_is_allowed() -> None:
         state.apply("attack 0206")
 
 
+def test_14_2_an_attack_wholly_across_a_bridge_uses_the_see_river_bridged_row() -> None:
+    """The ICRT's "See River (bridged)" row (with Hill) for an attack made only across a
+    bridged See hexside: Cuves (1008, a town) from 1009 over the Cuves bridge; from 1108,
+    not across the See, the Town row."""
+    bridge = combat_at('G07 = "1009"\n"2/119" = "1008"\n')
+    bridge.apply("attack 1008")
+    bridge.apply("with G07")
+    bridge.apply("resolve")
+    bridge.apply("no support")
+    bridge.apply("no support")
+    assert "on the hill row" in bridge.chance_request().purpose
+    land = combat_at('G07 = "1108"\n"2/119" = "1008"\n')
+    land.apply("attack 1008")
+    land.apply("with G07")
+    land.apply("resolve")
+    land.apply("no support")
+    land.apply("no support")
+    assert "on the town row" in land.chance_request().purpose
+
+
 def test_s9_demolished_bridge_stops_movement_until_repaired() -> None:
     state = at('turn = 2\nphasing = "us"\nphase = "movement"\nstep = "us:move"\n'
                + us_set_up('"Eng/CCB" = "1008"\n'))
@@ -252,6 +412,24 @@ def test_19_1_exit_costs_the_last_hex_and_a_road_leading_off_costs_the_road() ->
         short.apply("exit G01")
     ok.apply("exit G01")
     assert ok.pos.units["G01"].status is Status.EXITED
+
+
+def test_19_1_a_road_or_trail_along_the_edge_does_not_lead_off_the_map() -> None:
+    """19.1: only "a unit moving along a trail or road leading off of the map" pays the road
+    cost for the imaginary hex; the road along 0102-0103 leaves the map at 0102 and the
+    trail along 0109-0110-0111 at 0111, so 0103, 0109 and 0110 cost their hedgerow."""
+    r = rules()
+    assert r.exit_cost("0102") == r.road_cost and r.exit_cost("0111") == r.trail_cost
+    for h in ("0103", "0109", "0110"):
+        assert r.exit_cost(h) == r.enter_cost["hedgerow"], h
+    # G01 (3-3-10) in mobile movement from 0408: 0109 costs 8 of its 10 half-MPs, and
+    # the hex beyond 4 more, not the trail's 2
+    state = at('turn = 3\nphasing = "german"\nphase = "mobile"\nstep = "mobile-move"\n'
+               + us_set_up('G01 = "0408"\n'))
+    assert state.reach("G01", "0408", state.allowance("G01", True)).cost["0109"] == 8
+    assert "exit G01" not in texts(state)
+    with pytest.raises(IllegalAction, match=r"19\.1"):
+        state.apply("exit G01")
 
 
 def test_19_1_us_units_never_exit() -> None:
@@ -309,6 +487,22 @@ def test_19_0_mortain_last_held_by_the_us_is_not_captured() -> None:
 def test_19_2_us_victory_after_the_last_turn() -> None:
     state = at('turn = 7\nphasing = "us"\nphase = "mobile"\nstep = "end-turn"\n' + us_set_up())
     assert state.is_terminal() and state.result().winner == "us"
+
+
+def test_20_0_the_us_sets_up_and_every_german_unit_enters_from_the_east() -> None:
+    state = ENGINE.new_state(SCEN)
+    assert isinstance(state, MortainState)
+    d = state.decision()
+    assert d is not None and d.side == "us" and d.kind == "setup"
+    assert all(x.status is Status.OFF for x in state.pos.units.values())
+    while (d := state.decision()) is not None and d.kind == "setup":
+        state.apply(d.default.notation())
+    assert not any(state.side_of(u) == "german" for u in state.on_map())
+    while state.is_chance():
+        req = state.chance_request()
+        state.apply_outcome(tuple(sorted(req.contents)[:req.count]))
+    enters = {a.split()[2] for a in texts(state) if a.startswith("enter ")}
+    assert enters == set(rules().entry) == {f"32{r:02d}" for r in range(1, 22)}
 
 
 def test_11_3_one_german_replacement_per_game() -> None:
