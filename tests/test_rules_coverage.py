@@ -45,7 +45,7 @@ ENGINES = {
 
 #: the pages three other branches are correcting now (issue 31): the lead removes these
 #: marks when he merges them
-BEING_FIXED = ("48th-panzer-korps", "mortain", "backhand-blow")
+BEING_FIXED = ("backhand-blow",)
 
 _ROMAN = r"(?:X{0,3}(?:IX|IV|V?I{1,3}|V)|X{1,3})"
 _TOKEN = re.compile(rf"^(?:\d+|[A-Z]|{_ROMAN})$")
