@@ -39,7 +39,7 @@ def answers(s: BBState, d: Decision) -> dict[str, str | None]:
     return out
 
 
-def test_6_1_the_kinds_offered_are_decisions_of_the_engine() -> None:
+def test_standing_order_kinds_offered_are_decisions_of_the_engine() -> None:
     kinds = [o.kind for o in ENGINE.standing_orders()]
     assert kinds == ["take-loss", "chit", "reinforce", "replace", "refit", "rochade",
                      "phase-order", "c3i"]
@@ -140,12 +140,12 @@ def test_13_1_refit_order_none_by_default_first_formation_on_request() -> None:
            '"LAH-Pz" = "1820 1", "GD-Gre" = "1020", "GD-Füs" = "1020", "GD-Pz" = "1020" }\n'
            'stack = [["game", 0, {}], ["turn", 10, {}], ["refit", 0, {}]]', ADMIN)
     d = decision(s, "refit", "german")
-    assert answers(s, d) == {"default": "done", "first": "refit GD"}
-    s.apply("refit GD")
+    assert answers(s, d) == {"default": "done", "first": "refit GD 1020"}
+    s.apply("refit GD 1020")
     d2 = decision(s, "refit", "german")
     assert s.order_answer(d2, "first") is not None
-    assert s.order_answer(d2, "first").notation() == "refit LAH"  # type: ignore[union-attr]
-    s.apply("refit LAH")
+    assert s.order_answer(d2, "first").notation() == "refit LAH 1820"  # type: ignore[union-attr]
+    s.apply("refit LAH 1820")
     assert s.order_answer(decision(s, "refit", "german"), "first").notation() == "done"  # type: ignore[union-attr]
 
 
