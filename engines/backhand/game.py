@@ -2038,6 +2038,11 @@ class Hits(SideChoice):
         if isinstance(action, Word) and action.word == "retreat":
             if a.river:
                 return Refusal("16.722", "a retreat stops after crossing a river")
+            n = action.args[0] if action.args else ""
+            if (a.retreated and n in s.data.map and n in s.data.nbrs[a.target]
+                    and s.data.map.has_side(a.target, n, "river")):
+                return Refusal("16.722", "a unit cannot cross a river to extend a retreat "
+                               "to a second hex")
             if a.target in s.data.cities and a.hits == 0:
                 return Refusal("16.723", "nothing left to retreat for")
             return Refusal("16.724", "not a hex the stack may retreat into (enemy, EZOC, "

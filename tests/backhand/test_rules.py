@@ -606,7 +606,7 @@ def test_16_722_no_river_crossing_to_extend_a_retreat() -> None:
     listed = [o.notation() for o in s.legal_actions()]
     assert "retreat 2812" not in listed and "retreat 2713" not in listed
     assert "retreat 2714" in listed  # a second hex on this side of the river
-    with pytest.raises(IllegalAction, match=r"16\.72"):
+    with pytest.raises(IllegalAction, match=r"16\.722"):
         s.apply("retreat 2812")
 
 
