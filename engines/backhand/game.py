@@ -1216,10 +1216,21 @@ class AdminIn(SideChoice):
                   if self.any_target(s, a, g)), w("done")]
 
     def targets(self, s: BBState, a: PhaseArgs, grp: tuple[str, ...]) -> list[str]:
-        return [h for h in self.cached_hexes(s, a) if s.stack_ok(h, a.side, grp)]
+        return [h for h in self.hexes_for(s, a, grp) if s.stack_ok(h, a.side, grp)]
 
     def any_target(self, s: BBState, a: PhaseArgs, grp: tuple[str, ...]) -> bool:
-        return any(s.stack_ok(h, a.side, grp) for h in self.cached_hexes(s, a))
+        return any(s.stack_ok(h, a.side, grp) for h in self.hexes_for(s, a, grp))
+
+    def hexes_for(self, s: BBState, a: PhaseArgs, grp: tuple[str, ...]) -> list[str]:
+        """15.12: "all units part of the same formation must be placed in the same hex":
+        a unit whose formation already had units placed this segment joins them."""
+        hexes = self.cached_hexes(s, a)
+        form = s.data.units[grp[0]].formation
+        if not form:
+            return hexes
+        placed = {s.pos.units[m].at for m in s.data.formations[form].members
+                  if s.pos.units[m].admin and s.pos.units[m].at not in OFF}
+        return [h for h in hexes if h in placed] if placed else hexes
 
     def cached_hexes(self, s: BBState, a: PhaseArgs) -> list[str]:
         return s._cached(("admin-hexes", f"{a.side} {s.pos.fronts}"), lambda: self.hexes(s, a))

@@ -774,3 +774,15 @@ def test_16_0_soviet_attack_needs_a_unit_in_range_of_a_front_marker() -> None:
     far = at(base.replace("FRONT", "3917"))
     with pytest.raises(IllegalAction, match=r"16\.0"):
         far.apply("attack 1120")
+
+
+def test_15_12_rochade_a_formations_units_are_placed_in_the_same_hex() -> None:
+    s = at('clear = true\nturn = 7\nrochade_now = true\nrochade_used = true\n'
+           'place = { "LAH-1" = "box2", "LAH-2" = "box2", "DF" = "1820" }\n'
+           + _german_sp(1, 2, "admin-in"), "backhand-blow")
+    s.apply("admin LAH-1")
+    first = s.decision().options[0].notation()  # type: ignore[union-attr]
+    assert len(s.legal_actions()) > 1  # alone, LAH-1 may go to any of several hexes
+    s.apply(first)
+    s.apply("admin LAH-2")  # a second placement of the Rochade segment
+    assert [o.notation() for o in s.legal_actions()] == [first]
