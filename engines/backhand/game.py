@@ -1,6 +1,6 @@
 """Von Manstein's Backhand Blow on the step runtime: position, helpers and every step.
 
-Rule numbers are the exclusive rules' (../shared/rules/000_52b16aaf68107fed.txt); the
+Rule numbers are those of the rulebook *Von Manstein's Backhand Blow, Exclusive Rules*; the
 series rules they lean on (Activity Table, CRT and hits, chits, attrition, random events)
 are stand-ins read from scenarios/backhand-blow/tables.toml (docs/engines/backhand-blow.md).
 """
