@@ -142,7 +142,7 @@ class BackhandState(BBState):
 class BackhandEngine(Engine):
     id = "backhand-blow"
     title = "Von Manstein's Backhand Blow (Schwerpunkt series)"
-    rules_version = "1"
+    rules_version = "2"
     sides = SIDES
 
     def scenarios(self) -> list[ScenarioInfo]:

@@ -1,6 +1,6 @@
 """Von Manstein's Backhand Blow on the step runtime: position, helpers and every step.
 
-Rule numbers are the exclusive rules' (../shared/rules/000_52b16aaf68107fed.txt); the
+Rule numbers are those of the rulebook *Von Manstein's Backhand Blow, Exclusive Rules*; the
 series rules they lean on (Activity Table, CRT and hits, chits, attrition, random events)
 are stand-ins read from scenarios/backhand-blow/tables.toml (docs/engines/backhand-blow.md).
 """
@@ -99,6 +99,7 @@ class Position:
     fronts_moved: list[str] = field(default_factory=list)
     rochade_used: bool = False
     rochade_now: bool = False
+    rochade_segment: str = ""  # 15.12: the one segment with more than one placement
     refit_marks: dict[str, str] = field(default_factory=dict)  # marker -> formation@hex
     phasing: str = "soviet"
     segment: str = ""
@@ -431,17 +432,6 @@ class BBState(StepState[Position]):
         return count <= 4
 
     # formations ------------------------------------------------------------------------
-    def formation_stack(self, fid: str) -> tuple[str, list[str]] | None:
-        """A formation's surviving elements when all are in one hex (or box)."""
-        members = [u for u in self.data.formations[fid].members
-                   if self.pos.units[u].at not in ("elim", "out", "pending", "cup")]
-        if len(members) < 2:
-            return None
-        places = {self.pos.units[u].at for u in members}
-        if len(places) != 1:
-            return None
-        return places.pop(), members
-
     def integrity(self, uid: str) -> int:
         """16.74: +2 stacked with one other element (two for Wiking and 19th PD)."""
         t = self.data.units.get(uid)
@@ -492,41 +482,51 @@ class BBState(StepState[Position]):
 
     def displace_fronts(self) -> None:
         """14.1: a Front Marker whose hex the enemy entered or that cannot trace to a
-        Soviet source goes to the nearest hex closer to a source that can (a trace from the
-        marker, cheaper after a move than the flood of the whole Soviet supply net)."""
+        Soviet source goes "to the next available hex ... closer to a Soviet supply source
+        and fulfilling all requirements": the nearest hex of the Soviet supply net (free of
+        German units, out of German ZOC unless a Soviet unit is there, joined to a source),
+        among those nearer a source than the marker if there are any; ties by distance to
+        a source, then hex id. The net is what Fronts (14.2) offers a marker to move to."""
+        m = self.data.map
         germans = self.occupied("german")
         gz = self.zoc("german")
         sov = self.occupied("soviet")
+        sources = sorted(self.data.soviet_supply)
 
         def ok(x: str) -> bool:
             return x not in germans and (x not in gz or x in sov)
+
+        def to_source(x: str) -> int:
+            return min(m.distance(x, y) for y in sources)
         for f in FRONTS:
             h = self.pos.fronts[f]
-            if ok(h) and trace(self.data.map, h, self.data.soviet_supply, passable=ok):
+            # the usual case, a marker still joined to a source, by a trace from the marker
+            # (cheaper after every move than the flood of the whole net)
+            if ok(h) and trace(m, h, self.data.soviet_supply, passable=ok):
                 continue
-            path = trace(self.data.map, h, self.data.soviet_supply)
-            assert path is not None
-            for x in path[1:]:
-                if ok(x) and trace(self.data.map, x, self.data.soviet_supply, passable=ok):
-                    self.pos.fronts[f] = x
-                    break
-            else:
-                self.pos.fronts[f] = path[-1]
+            net = self.supply_net("soviet")
+            legal = [x for x in sorted(net) if m.terrain_of(x) != "sea"]
+            if not legal:
+                continue  # no hex anywhere meets 14.1: the marker stays
+            here = to_source(h)
+            closer = [x for x in legal if to_source(x) < here] or legal
+            new = min(closer, key=lambda x: (m.distance(h, x), to_source(x), x))
+            self.pos.fronts[f] = new
             self.__dict__.setdefault("_news", []).append(Event(
-                f"the {f} Front Marker is displaced from {h} to {self.pos.fronts[f]}", "move",
-                rule="14.1", hexes=(h, self.pos.fronts[f])))
+                f"the {f} Front Marker is displaced from {h} to {new}", "move",
+                rule="14.1", hexes=(h, new)))
 
-    def uprisings_due(self) -> tuple[str, ...]:
-        """17.0: cities a Soviet unit has first come within three hexes of."""
+    def uprisings_due(self, moved_to: tuple[str, ...]) -> tuple[str, ...]:
+        """17.0: cities a Soviet unit has just moved within three hexes of (``moved_to``:
+        where its move or advance ended), each once a game."""
         out = []
-        sov = self.occupied("soviet")
         for c in self.data.cities:
             if c in self.pos.uprising_tried:
                 continue
             vk = [u for u in self.units_at(c, "german") if self.data.units[u].city == c]
             if not vk:
                 continue
-            if any(self.data.map.distance(c, h) <= 3 for h in sov):
+            if any(self.data.map.distance(c, h) <= 3 for h in moved_to):
                 out.append(c)
         return tuple(out)
 
@@ -565,7 +565,7 @@ class Turn(Sequence[BBState]):
         Entry("11.1", "reinforce", _admin, UnitArg("german")),
         Entry("12.0", "repl-roll", _admin),
         Entry("12.0", "replace", _admin),
-        Entry("13.1", "refit", lambda s: s.pos.turn >= 7),
+        Entry("13.1", "refit-pay", lambda s: s.pos.turn >= 7),
         Entry("4.2 I.J", "track"),
         Entry("4.2 II", "segment", lambda s: s.pos.weather != "deep", SegSpec("soviet", "sp", 1)),
         Entry("4.2 III", "segment", lambda s: s.pos.weather != "deep", SegSpec("german", "sp", 1)),
@@ -589,6 +589,7 @@ class Advance(Procedure[BBState]):
         pos = s.pos
         pos.prev_weather = pos.weather
         pos.rochade_now = False
+        pos.rochade_segment = ""
         for u in pos.units.values():
             u.refit = u.replaced = False
         ev = [Event(f"game turn {pos.turn}", "phase", rule=self.rule)]
@@ -722,11 +723,20 @@ def lose_steps(s: BBState, uid: str, n: int, rule: str) -> list[Event]:
     x = s.pos.units[uid]
     x.steps -= n
     if x.steps <= 0:
-        x.steps = 0
-        x.at = "elim"
-        s.update_control()
-        return [Event(f"{uid} is eliminated", "loss", rule=rule, units=(uid,))]
+        return eliminate(s, uid, rule)
     return []
+
+
+def eliminate(s: BBState, uid: str, rule: str) -> list[Event]:
+    """A unit out of play: control (3.1) and the Front Markers (14.1: a marker must trace
+    "at any time", so one a Soviet unit kept open is displaced now) follow at once."""
+    x = s.pos.units[uid]
+    x.steps = 0
+    x.at = "elim"
+    s.update_control()
+    s.displace_fronts()
+    s.invalidate()
+    return [Event(f"{uid} is eliminated", "loss", rule=rule, units=(uid,))]
 
 
 class VariableRoll(Roll[BBState]):
@@ -884,8 +894,23 @@ class Replace(BBChoice):
         return [Event(f"{u} receives a replacement step", "reinforce", rule=self.rule)]
 
 
+class RefitPay(Procedure[BBState]):
+    """13.1: the markers placed in the last game turn's Administrative Segment give their
+    steps now ("during the Administrative Segment of the next game turn"), before this
+    turn's markers are placed (the markers are free again for them)."""
+
+    name = "refit-pay"
+    rule = "13.1"
+
+    def run(self, s: BBState, args: NoArgs, flow: Flow) -> list[Event]:
+        ev = apply_refits(s)
+        flow.goto("refit")
+        return ev
+
+
 class Refit(BBChoice):
-    """13.1: last turn's Frontnahe Auffrischung markers give their steps; new ones placed."""
+    """13.1: place this turn's Frontnahe Auffrischung markers; their steps come next
+    turn (RefitPay)."""
 
     name = "refit"
     kind = "refit"
@@ -895,59 +920,79 @@ class Refit(BBChoice):
     def prompt(self, s: BBState, args: NoArgs) -> str:
         return "place the Frontnahe Auffrischung markers"
 
-    def eligible(self, s: BBState) -> list[tuple[str, str]]:
+    def eligible(self, s: BBState) -> list[tuple[str, str, str]]:
+        """(marker, formation, hex or box): every place where units of a motorized
+        formation stand, In Supply and not adjacent to an enemy unit. One unit is enough:
+        only a formation with every unit eliminated may not refit (13.1)."""
         out = []
         for fid, f in s.data.formations.items():
             marker = "ss" if f.ss else "heer"
             if not f.motorized or marker in s.pos.refit_marks:
                 continue
-            st = s.formation_stack(fid)
-            if st is None:
-                continue
-            h, members = st
-            if h not in BOXES and (s.pos.units[members[0]].oos or any(
-                    s.units_at(n, "soviet") for n in s.data.map.neighbors(h))):
-                continue
-            out.append((marker, fid))
+            for h, members in formation_places(s, fid):
+                if h not in BOXES and (any(s.pos.units[u].oos for u in members) or any(
+                        s.units_at(n, "soviet") for n in s.data.map.neighbors(h))):
+                    continue
+                out.append((marker, fid, h))
         return out
 
     def options(self, s: BBState, args: NoArgs) -> list[Action]:
-        return [*(w("refit", fid) for _, fid in self.eligible(s)), w("done")]
+        return [*(w("refit", fid, h) for _, fid, h in self.eligible(s)), w("done")]
 
     def default(self, s: BBState, args: NoArgs) -> Action:
         return w("done")
+
+    def why_not(self, s: BBState, args: NoArgs, action: Action) -> str | Refusal:
+        return Refusal("13.1", "one Heer and one Waffen-SS marker a turn, on the units of a "
+                       "motorized formation in one hex (or box), In Supply and not adjacent "
+                       "to an enemy unit")
 
     def apply(self, s: BBState, args: NoArgs, action: Action, flow: Flow) -> list[Event]:
         assert isinstance(action, Word)
         if action.word == "done":
             flow.end()
             return []
-        fid = action.args[0]
-        st = s.formation_stack(fid)
-        assert st is not None
+        fid, h = action.args
         marker = "ss" if s.data.formations[fid].ss else "heer"
-        s.pos.refit_marks[marker] = f"{fid}@{st[0]}"
-        return [Event(f"Frontnahe Auffrischung marker ({marker}) on {fid} in {st[0]}", "info",
-                      rule=self.rule)]
+        s.pos.refit_marks[marker] = f"{fid}@{h}"
+        here = [u for u in s.data.formations[fid].members if s.pos.units[u].at == h]
+        for u in here:
+            s.pos.units[u].refit = True  # neither moves nor attacks this turn
+        return [Event(f"Frontnahe Auffrischung marker ({marker}) on {fid} in {h}: "
+                      f"{', '.join(here)}; the steps come next game turn", "info",
+                      rule=self.rule, units=tuple(here))]
+
+
+def formation_places(s: BBState, fid: str) -> list[tuple[str, list[str]]]:
+    """Where a formation's units in play stand (a hex or a box), each with its units."""
+    out: dict[str, list[str]] = {}
+    for u in s.data.formations[fid].members:
+        at = s.pos.units[u].at
+        if at not in ("elim", "out", "pending", "cup"):
+            out.setdefault(at, []).append(u)
+    return sorted(out.items())
 
 
 def apply_refits(s: BBState) -> list[Event]:
-    """13.1: up to two steps each for the marked formation's units in that hex."""
+    """13.1: up to two steps each for the marked formation's units in the marked hex;
+    its eliminated units are rebuilt there, unless the enemy holds the hex or it is full
+    (10.2); none if every unit of the formation is eliminated."""
     ev = []
     for marker, spec in sorted(s.pos.refit_marks.items()):
         fid, _, h = spec.partition("@")
         members = s.data.formations[fid].members
-        alive = [u for u in members if s.pos.units[u].at not in ("elim", "out")]
-        if not alive:
+        if not any(s.pos.units[u].at not in ("elim", "out") for u in members):
             continue
         for u in members:
             x = s.pos.units[u]
-            if x.at == "elim":
+            if (x.at == "elim" and (h in BOXES or not s.units_at(h, "soviet"))
+                    and (h in BOXES or s.stack_ok(h, "german", [u]))):
                 x.at = h
+                s.invalidate()
             if x.at == h:
                 x.steps = min(s.data.units[u].steps, x.steps + 2)
-                x.refit = True
-        ev.append(Event(f"{fid} refits in {h} ({marker} marker)", "reinforce", rule="13.1"))
+        ev.append(Event(f"{fid} refits in {h} ({marker} marker)", "reinforce", rule="13.1",
+                        hexes=() if h in BOXES else (h,)))
     s.pos.refit_marks = {}
     s.update_control()
     return ev
@@ -961,7 +1006,7 @@ class Track(Procedure[BBState]):
 
     def run(self, s: BBState, args: NoArgs, flow: Flow) -> list[Event]:
         pos = s.pos
-        ev = apply_refits(s)
+        ev: list[Event] = []
         for item in s.data.chit_schedule.get(pos.turn, []):
             sign, rest = item[0], item[1:]
             side, _, chit = rest.partition(":")
@@ -1044,7 +1089,7 @@ class SegRun(Procedure[BBState]):
             ev = []
             if pos.turn > 1:
                 moved = [u for u, x in sorted(pos.units.items())
-                         if x.at == "box1" and s.side_of(u) == a.side]
+                         if x.at == "box1" and s.side_of(u) == a.side and not x.refit]
                 for u in moved:
                     pos.units[u].at = "box2"
                 if moved:
@@ -1071,7 +1116,7 @@ class SegRun(Procedure[BBState]):
             flow.call(phase, PhaseArgs(a.side, a.kind))
             return []
         if a.stage == 8:
-            if a.side == "german":
+            if a.side == "german" and not pos.seg_over:
                 flow.call("ersatz")
                 return []
             return self.run(s, a, flow)
@@ -1141,35 +1186,51 @@ class AdminIn(SideChoice):
     def prompt(self, s: BBState, a: PhaseArgs) -> str:
         return "administrative movement from Box #2 to the map"
 
-    def groups(self, s: BBState, a: PhaseArgs) -> list[tuple[str, ...]]:
-        limit = 5 if (a.side == "german" and s.pos.rochade_now) else 1
-        out: list[tuple[str, ...]] = []
-        seen: set[str] = set()
-        for u, x in sorted(s.pos.units.items()):
-            if x.at != "box2" or s.side_of(u) != a.side or u in seen:
+    def groups(self, s: BBState, a: PhaseArgs) -> list[tuple[str, tuple[str, ...]]]:
+        """Each unit alone, and all units of a formation together (15.1 (1): "one unit
+        (or all units part of the same formation)"), by the name that moves them; none
+        under Frontnahe Auffrischung (13.1, 15.1)."""
+        pos = s.pos
+        rochade = (a.side == "german" and pos.rochade_now
+                   and pos.rochade_segment in ("", pos.segment))
+        limit = 5 if rochade else 1  # 15.12: five in any one segment of the turn
+        out: list[tuple[str, tuple[str, ...]]] = []
+        forms: set[str] = set()
+        for u, x in sorted(pos.units.items()):
+            if x.at != "box2" or s.side_of(u) != a.side or x.refit:
                 continue
             t = s.data.units[u]
-            vr = bool(t.variable)
-            if not vr and s.pos.admin_moves >= limit:
+            if not t.variable and pos.admin_moves >= limit:
                 continue
-            if t.formation:
+            out.append((u, (u,)))
+            if t.formation and t.formation not in forms:
+                forms.add(t.formation)
                 grp = tuple(m for m in s.data.formations[t.formation].members
-                            if s.pos.units[m].at == "box2")
-            else:
-                grp = (u,)
-            seen.update(grp)
-            out.append(grp)
+                            if pos.units[m].at == "box2" and not pos.units[m].refit)
+                if len(grp) > 1:
+                    out.append((t.formation, grp))
         return out
 
     def options(self, s: BBState, a: PhaseArgs) -> list[Action]:
-        return [*(w("admin", g[0]) for g in self.groups(s, a) if self.any_target(s, a, g)),
-                w("done")]
+        return [*(w("admin", name) for name, g in self.groups(s, a)
+                  if self.any_target(s, a, g)), w("done")]
 
     def targets(self, s: BBState, a: PhaseArgs, grp: tuple[str, ...]) -> list[str]:
-        return [h for h in self.cached_hexes(s, a) if s.stack_ok(h, a.side, grp)]
+        return [h for h in self.hexes_for(s, a, grp) if s.stack_ok(h, a.side, grp)]
 
     def any_target(self, s: BBState, a: PhaseArgs, grp: tuple[str, ...]) -> bool:
-        return any(s.stack_ok(h, a.side, grp) for h in self.cached_hexes(s, a))
+        return any(s.stack_ok(h, a.side, grp) for h in self.hexes_for(s, a, grp))
+
+    def hexes_for(self, s: BBState, a: PhaseArgs, grp: tuple[str, ...]) -> list[str]:
+        """15.12: "all units part of the same formation must be placed in the same hex":
+        a unit whose formation already had units placed this segment joins them."""
+        hexes = self.cached_hexes(s, a)
+        form = s.data.units[grp[0]].formation
+        if not form:
+            return hexes
+        placed = {s.pos.units[m].at for m in s.data.formations[form].members
+                  if s.pos.units[m].admin and s.pos.units[m].at not in OFF}
+        return [h for h in hexes if h in placed] if placed else hexes
 
     def cached_hexes(self, s: BBState, a: PhaseArgs) -> list[str]:
         return s._cached(("admin-hexes", f"{a.side} {s.pos.fronts}"), lambda: self.hexes(s, a))
@@ -1198,6 +1259,13 @@ class AdminIn(SideChoice):
         return w("done")
 
     def why_not(self, s: BBState, a: PhaseArgs, action: Action) -> str | Refusal:
+        if isinstance(action, Word) and action.args:
+            x = s.pos.units.get(action.args[0])
+            form = s.data.formations.get(action.args[0])
+            units = form.members if form is not None else (action.args[0],) if x else ()
+            if any(s.pos.units[u].refit and s.pos.units[u].at == "box2" for u in units):
+                return Refusal("13.1", f"{action.args[0]} is under Frontnahe Auffrischung: "
+                               "no administrative movement this turn")
         return Refusal("15.1", "one unit or formation a segment (five under the Rochade, "
                        "15.12) plus Variable Reinforcements, from Box #2 to a hex free of "
                        "EZOCs next to a friendly unit with a clear line to a supply source")
@@ -1207,7 +1275,7 @@ class AdminIn(SideChoice):
         if action.word == "done":
             flow.end()
             return []
-        grp = next(g for g in self.groups(s, a) if g[0] == action.args[0])
+        grp = next(g for name, g in self.groups(s, a) if name == action.args[0])
         flow.call("admin-place", MoveArgs(a.side, a.kind, grp, "box2"))
         return []
 
@@ -1236,6 +1304,8 @@ class AdminPlace(SideChoice):
             s.pos.units[u].admin = True
         if not s.data.units[a.units[0]].variable:
             s.pos.admin_moves += 1
+            if s.pos.admin_moves > 1 and a.side == "german" and s.pos.rochade_now:
+                s.pos.rochade_segment = s.pos.segment  # 15.12: this is the one segment
         flow.end()
         return [Event(f"{', '.join(a.units)} placed in {h} from Box #2", "move",
                       rule="15.1 (1)", hexes=(h,), units=a.units)]
@@ -1253,32 +1323,38 @@ class AdminOut(SideChoice):
     def prompt(self, s: BBState, a: PhaseArgs) -> str:
         return "administrative movement from the map to Box #1"
 
-    def groups(self, s: BBState, a: PhaseArgs) -> list[tuple[str, ...]]:
+    def groups(self, s: BBState, a: PhaseArgs) -> list[tuple[tuple[str, ...], tuple[str, ...]]]:
+        """Each unit alone (its id), and all units of a formation stacked in one hex
+        together (the formation and the hex): 15.1 (3) "one unit (or all units part of
+        the same formation that are stacked in the same hex)"."""
         ez = s.zoc(other(a.side))
-        out: list[tuple[str, ...]] = []
-        seen: set[str] = set()
-        for u, x in sorted(s.pos.units.items()):
-            if (x.at in OFF or s.side_of(u) != a.side or u in seen or s.stationary(u)
-                    or x.admin or x.refit or x.oos):
+        pos = s.pos
+
+        def free(u: str) -> bool:
+            x = pos.units[u]
+            return not (x.at in OFF or s.side_of(u) != a.side or s.stationary(u) or x.admin
+                        or x.refit or x.oos or x.at in ez or not s.in_supply(x.at, a.side)
+                        or (a.side == "soviet" and not s.in_range(x.at)))
+        out: list[tuple[tuple[str, ...], tuple[str, ...]]] = []
+        stacks: set[tuple[str, str]] = set()
+        for u in sorted(pos.units):
+            if not free(u):
                 continue
             t = s.data.units[u]
-            if not t.variable and s.pos.admin_moves >= 100:
+            if not t.variable and pos.admin_moves >= 100:
                 continue  # one unit or formation a segment
-            if x.at in ez or not s.in_supply(x.at, a.side):
-                continue
-            if a.side == "soviet" and not s.in_range(x.at):
-                continue
-            if t.formation:
+            out.append(((u,), (u,)))
+            h = pos.units[u].at
+            if t.formation and (t.formation, h) not in stacks:
+                stacks.add((t.formation, h))
                 grp = tuple(m for m in s.data.formations[t.formation].members
-                            if s.pos.units[m].at == x.at)
-            else:
-                grp = (u,)
-            seen.update(grp)
-            out.append(grp)
+                            if pos.units[m].at == h and free(m))
+                if len(grp) > 1:
+                    out.append(((t.formation, h), grp))
         return out
 
     def options(self, s: BBState, a: PhaseArgs) -> list[Action]:
-        return [*(w("admin-out", g[0]) for g in self.groups(s, a)), w("done")]
+        return [*(w("admin-out", *name) for name, _ in self.groups(s, a)), w("done")]
 
     def default(self, s: BBState, a: PhaseArgs) -> Action:
         return w("done")
@@ -1297,7 +1373,7 @@ class AdminOut(SideChoice):
         if action.word == "done":
             flow.end()
             return []
-        grp = next(g for g in self.groups(s, a) if g[0] == action.args[0])
+        grp = next(g for name, g in self.groups(s, a) if name == action.args)
         origin = s.pos.units[grp[0]].at
         s.put(grp, "box1")
         for u in grp:
@@ -1444,8 +1520,8 @@ class MovePhase(SideChoice):
     def prompt(self, s: BBState, a: PhaseArgs) -> str:
         return f"{s.pos.segment}: movement ({s.ap_left(a.side)} activity points)"
 
-    def movers(self, s: BBState, a: PhaseArgs) -> list[tuple[str, tuple[str, ...]]]:
-        out: list[tuple[str, tuple[str, ...]]] = []
+    def movers(self, s: BBState, a: PhaseArgs) -> list[tuple[tuple[str, ...], tuple[str, ...]]]:
+        out: list[tuple[tuple[str, ...], tuple[str, ...]]] = []
         for u, x in sorted(s.pos.units.items()):
             if (x.at in OFF or s.side_of(u) != a.side or s.stationary(u) or x.moved
                     or x.admin or x.refit or (a.kind == "general" and x.fought)):
@@ -1455,23 +1531,22 @@ class MovePhase(SideChoice):
                     continue
                 if a.side == "soviet" and s.paying_front([x.at]) is None:
                     continue
-            out.append((u, (u,)))
-        if a.side == "german":
+            out.append(((u,), (u,)))
+        if a.side == "german" and (a.kind != "sp" or s.pos.ap["german"] > 0):
             for fid in s.data.formations:
-                st = s.formation_stack(fid)
-                if st is None or st[0] in BOXES:
-                    continue
-                members = tuple(st[1])
-                if any(s.pos.units[m].moved or s.pos.units[m].admin or s.pos.units[m].refit
-                       or (a.kind == "general" and s.pos.units[m].fought) for m in members):
-                    continue
-                if _pays(s, a, members) and s.pos.ap["german"] <= 0:
-                    continue
-                out.append((fid, members))
+                # 15.2: the formation's units that begin the phase stacked in a hex, and
+                # may still move, move as one stack for one point (all survivors need not
+                # be there)
+                for h, members in formation_places(s, fid):
+                    free = tuple(m for m in members if not (
+                        s.pos.units[m].moved or s.pos.units[m].admin or s.pos.units[m].refit
+                        or (a.kind == "general" and s.pos.units[m].fought)))
+                    if h not in BOXES and len(free) > 1:
+                        out.append(((fid, h), free))
         return out
 
     def options(self, s: BBState, a: PhaseArgs) -> list[Action]:
-        return [*(w("move", name) for name, _ in self.movers(s, a)), w("end")]
+        return [*(w("move", *name) for name, _ in self.movers(s, a)), w("end")]
 
     def default(self, s: BBState, a: PhaseArgs) -> Action:
         return w("end")
@@ -1496,7 +1571,7 @@ class MovePhase(SideChoice):
         if action.word == "end":
             flow.end()
             return []
-        units = next(m for n, m in self.movers(s, a) if n == action.args[0])
+        units = next(m for n, m in self.movers(s, a) if n == action.args)
         flow.call("move-to", MoveArgs(a.side, a.kind, units, s.pos.units[units[0]].at))
         return []
 
@@ -1550,7 +1625,7 @@ class MoveTo(SideChoice):
         ev = [Event(f"{', '.join(a.units)} move {a.origin} to {h}", "move", rule=rule,
                     hexes=(a.origin, h), units=a.units), *control_events(s, before)]
         if a.side == "soviet":
-            due = s.uprisings_due()
+            due = s.uprisings_due((h,))
             if due:
                 flow.move = None
                 flow.goto("uprising", Cities(due))
@@ -1911,6 +1986,12 @@ class Hits(SideChoice):
             return s.units_at(a.target, a.side)
         return [u for u in a.units if s.pos.units[u].at not in OFF]
 
+    def movable(self, s: BBState, a: HitArgs) -> list[str]:
+        """The stack's units that retreat: a city's stationary Verfuegungskraefte (or
+        Uprising Forces) stay (2.4, their movement allowance is zero), so the rest of a
+        city garrison may still choose to retreat (16.723)."""
+        return [u for u in self.stack(s, a) if not s.stationary(u)]
+
     def must_retreat(self, s: BBState, a: HitArgs) -> bool:
         return (self.defending(a) and a.retreat and a.retreated == 0
                 and a.target not in s.data.cities)
@@ -1922,8 +2003,8 @@ class Hits(SideChoice):
             return []
         if a.retreated and a.hits == 0:
             return []
-        stack = self.stack(s, a)
-        if not stack or any(s.stationary(u) for u in stack):
+        stack = self.movable(s, a)
+        if not stack:
             return []
         m = s.data.map
         enemy = s.occupied(a.attacker)
@@ -1935,6 +2016,8 @@ class Hits(SideChoice):
             t = m.terrain_of(n)
             if n in enemy or t == "sea" or (n in ez and n not in friends):
                 continue
+            if a.retreated and m.has_side(a.target, n, "river"):
+                continue  # 16.722: not across a river to a second hex
             if mot and t == "swamp":
                 continue  # 16.724
             if s.stack_ok(n, a.side, stack):
@@ -1966,6 +2049,11 @@ class Hits(SideChoice):
         if isinstance(action, Word) and action.word == "retreat":
             if a.river:
                 return Refusal("16.722", "a retreat stops after crossing a river")
+            n = action.args[0] if action.args else ""
+            if (a.retreated and n in s.data.map and n in s.data.nbrs[a.target]
+                    and s.data.map.has_side(a.target, n, "river")):
+                return Refusal("16.722", "a unit cannot cross a river to extend a retreat "
+                               "to a second hex")
             if a.target in s.data.cities and a.hits == 0:
                 return Refusal("16.723", "nothing left to retreat for")
             return Refusal("16.724", "not a hex the stack may retreat into (enemy, EZOC, "
@@ -1988,13 +2076,10 @@ class Hits(SideChoice):
                 ev.append(Event(f"{u}: its substitute (S) counter replaces it", "loss",
                                 rule="2.45", units=(u,)))
             if s.pos.units[u].steps <= 0:
-                s.pos.units[u].steps = 0
-                s.pos.units[u].at = "elim"
-                s.update_control()
-                ev.append(Event(f"{u} is eliminated", "loss", rule=self.rule, units=(u,)))
+                ev += eliminate(s, u, self.rule)
         elif action.word == "retreat":
             n = action.args[0]
-            stack = self.stack(s, a)
+            stack = self.movable(s, a)
             river = s.data.map.has_side(target, n, "river")
             before = list(s.pos.sov_control)
             s.put(stack, n)
@@ -2102,7 +2187,9 @@ class AdvanceStep(SideChoice):
     def apply(self, s: BBState, a: AdvanceArgs, action: Action, flow: Flow) -> list[Event]:
         assert isinstance(action, Word)
         if action.word == "done":
-            due = s.uprisings_due() if a.side == "soviet" else ()
+            advanced = tuple(sorted({s.pos.units[u].at for u in a.units
+                                     if s.pos.units[u].at == a.target or u in a.second}))
+            due = s.uprisings_due(advanced) if a.side == "soviet" else ()
             if due:
                 flow.goto("uprising", Cities(due))  # 17.0 for the hexes advanced into
             else:
@@ -2174,8 +2261,8 @@ class Ersatz(BBChoice):
 # -- the state ---------------------------------------------------------------------------
 
 STEPS = (GameStep(), Turn(), Advance(), WeatherRoll(), Rochade(), Supply(), Attrition(),
-         VariableRoll(), VariableDraw(), Reinforce(), ReplacementRoll(), Replace(), Refit(),
-         Track(), EndTurn(), Segment(), SegRun(), Fronts(), AdminIn(), AdminPlace(),
+         VariableRoll(), VariableDraw(), Reinforce(), ReplacementRoll(), Replace(), RefitPay(),
+         Refit(), Track(), EndTurn(), Segment(), SegRun(), Fronts(), AdminIn(), AdminPlace(),
          AdminOut(), Order(), SpendC3I(), Activity(), Split(), MovePhase(), MoveTo(),
          Uprising(), CombatPhase(), Attackers(), Chit(), CRTRoll(), EventRoll(), Hits(),
          AdvanceStep(), Ersatz())
@@ -2199,7 +2286,7 @@ def victory(s: BBState) -> tuple[str | None, str]:
     n = len(sov_cities)
     if german_all and not any(c in pos.ever_soviet or c in now for c in s.data.cities):
         return "german", "German decisive victory: every city held throughout (18.2)"
-    if not west and n == 0:
+    if not west:
         return "german", "German major victory: no Soviet unit west of the Donets (18.2)"
     if german_all:
         return "german", "German minor victory: every city German controlled (18.2)"

@@ -27,7 +27,7 @@ def test_2_2_kharkov_in_2510_and_the_rulebook_hexes() -> None:
     assert ENGINE.check_scenarios() == []
 
 
-def test_18_donets_line_splits_the_map() -> None:
+def test_18_1_donets_line_splits_the_map() -> None:
     d = load()
     assert "2510" in d.west_of_donets  # Kharkov
     assert "4110" not in d.west_of_donets  # the Soviet supply edge

@@ -219,7 +219,7 @@ def test_11_2_variable_reinforcement_lost_if_hex_was_soviet() -> None:
 def test_15_2_formation_moves_as_one_stack_for_one_point() -> None:
     s = at('clear = true\nplace = { "LAH-1" = "2912", "LAH-2" = "2912", "LAH-Pz" = "2912" }\n'
            'phasing = "german"\nap = { german = 1 }\n' + GERMAN_MOVE)
-    s.apply("move LAH")
+    s.apply("move LAH 2912")
     s.apply("to 2812")
     assert s.pos.ap["german"] == 0  # type: ignore[attr-defined]
     assert {s.pos.units[u].at for u in ("LAH-1", "LAH-2", "LAH-Pz")} == {"2812"}  # type: ignore[attr-defined]
@@ -335,14 +335,6 @@ def test_15_12_rochade_moves_five_from_box_two() -> None:
     s1.apply(s1.decision().options[0])  # type: ignore[union-attr]
     with pytest.raises(IllegalAction, match=r"15\.1"):
         s1.apply("admin KG-Kempf")
-
-
-def test_13_1_refit_gives_two_steps_next_turn() -> None:
-    s = at('clear = true\nplace = { "LAH-1" = "1820 1", "LAH-2" = "1820", '
-           '"LAH-Pz" = "1820 1" }\nrefit_marks = { ss = "LAH@1820" }\n'
-           'stack = [["game", 0, {}], ["turn", 11, {}], ["track", 0, {}]]\nturn = 8',
-           "backhand-blow")
-    assert s.pos.units["LAH-1"].steps == 2 and s.pos.units["LAH-1"].refit  # type: ignore[attr-defined]
 
 
 def test_11_1_reinforcement_on_a_front_marker() -> None:
@@ -466,3 +458,331 @@ def test_5_5_historical_weather_option() -> None:
     s = ENGINE.new_state("backhand-blow", {"historical-weather": "on"})
     assert s.pos.historical  # type: ignore[attr-defined]
     assert s.data.historical_weather(4) == "mud"  # type: ignore[attr-defined]
+
+
+# -- issue 31: the book's positions for the rules the engine read wrongly ---------------
+
+REFIT = 'stack = [["game", 0, {}], ["turn", 10, {}], ["refit", 0, {}]]'
+REFIT_PAY = 'stack = [["game", 0, {}], ["turn", 9, {}], ["refit-pay", 0, {}]]'
+
+
+def test_13_1_frontnahe_auffrischung_steps_arrive_in_the_next_game_turn() -> None:
+    # turn 7: the marker is placed; the units are frozen this turn but gain nothing yet
+    s = at('clear = true\nturn = 7\nplace = { "LAH-1" = "1820 1", "LAH-2" = "1820", '
+           f'"LAH-Pz" = "1820 1" }}\n{REFIT}', "backhand-blow")
+    s.apply("refit LAH 1820")
+    s.apply("done")
+    d = s.decision()
+    assert d is not None and d.kind == "fronts"  # the first Soviet Schwerpunkt segment
+    assert [s.pos.units[u].steps for u in ("LAH-1", "LAH-Pz")] == [1, 1]  # type: ignore[attr-defined]
+    assert s.pos.units["LAH-1"].refit and s.pos.refit_marks == {"ss": "LAH@1820"}  # type: ignore[attr-defined]
+    # turn 8's Administrative Segment: two steps each (at most the unit's full strength)
+    s2 = at('clear = true\nturn = 8\nplace = { "LAH-1" = "1820 1", "LAH-2" = "1820", '
+            f'"LAH-Pz" = "1820 1" }}\nrefit_marks = {{ ss = "LAH@1820" }}\n{REFIT_PAY}',
+            "backhand-blow")
+    assert [s2.pos.units[u].steps for u in ("LAH-1", "LAH-2", "LAH-Pz")] == [2, 2, 2]  # type: ignore[attr-defined]
+    assert not s2.pos.units["LAH-1"].refit  # type: ignore[attr-defined]
+    d2 = s2.decision()
+    assert d2 is not None and d2.kind == "refit"  # and the marker may be placed again
+    assert "refit LAH 1820" in [o.notation() for o in d2.options]
+
+
+def test_13_1_a_formations_last_unit_refits_and_rebuilds_the_eliminated() -> None:
+    s = at('clear = true\nturn = 7\nplace = { "LAH-Pz" = "1820 1" }\n'
+           'units = { "LAH-1" = { at = "elim", steps = 0 }, "LAH-2" = { at = "elim", '
+           f'steps = 0 }} }}\n{REFIT}', "backhand-blow")
+    assert "refit LAH 1820" in [o.notation() for o in s.legal_actions()]
+    s2 = at('clear = true\nturn = 8\nplace = { "LAH-Pz" = "1820 1" }\n'
+            'units = { "LAH-1" = { at = "elim", steps = 0 }, "LAH-2" = { at = "elim", '
+            f'steps = 0 }} }}\nrefit_marks = {{ ss = "LAH@1820" }}\n{REFIT_PAY}',
+            "backhand-blow")
+    assert {u: (s2.pos.units[u].at, s2.pos.units[u].steps)  # type: ignore[attr-defined]
+            for u in ("LAH-1", "LAH-2", "LAH-Pz")} == {
+        "LAH-1": ("1820", 2), "LAH-2": ("1820", 2), "LAH-Pz": ("1820", 2)}
+
+
+def test_13_1_two_units_in_one_hex_refit_while_the_third_is_elsewhere() -> None:
+    s = at('clear = true\nturn = 7\nplace = { "LAH-1" = "1820 1", "LAH-2" = "1820 1", '
+           f'"LAH-Pz" = "1920" }}\n{REFIT}', "backhand-blow")
+    assert "refit LAH 1820" in [o.notation() for o in s.legal_actions()]
+    s.apply("refit LAH 1820")
+    assert (s.pos.units["LAH-1"].refit, s.pos.units["LAH-Pz"].refit) == (True, False)  # type: ignore[attr-defined]
+
+
+def test_13_1_no_refit_once_every_unit_of_the_formation_is_eliminated() -> None:
+    elim = ", ".join(f'"{u}" = {{ at = "elim", steps = 0 }}' for u in ("LAH-1", "LAH-2", "LAH-Pz"))
+    s = at(f'clear = true\nturn = 7\nunits = {{ {elim} }}\n{REFIT}', "backhand-blow")
+    assert not any(o.notation().startswith("refit LAH") for o in s.legal_actions())
+    with pytest.raises(IllegalAction, match=r"13\.1"):
+        s.apply("refit LAH elim")
+
+
+def _german_sp(no: int, stage: int, step: str, side: str = "german") -> str:
+    pc = {("german", 1): 13, ("german", 2): 15, ("soviet", 1): 12}[(side, no)]
+    return (f'phasing = "{side}"\nsegment = "{side} Schwerpunkt {no}"\n'
+            f'stack = [["game", 0, {{}}], ["turn", {pc}, {{}}], ["seg-run", {stage}, '
+            f'{{ side = "{side}", kind = "sp", no = {no}, stage = {stage}, first = "move" }}], '
+            f'["{step}", 0, {{ side = "{side}", kind = "sp" }}]]')
+
+
+def _answer_until(s: BBState, stop: object) -> None:
+    """Play the segments on with nothing done (a segment ends on zero C3I) until ``stop``."""
+    for _ in range(200):
+        if stop(s):  # type: ignore[operator]
+            return
+        if s.decision() is None:
+            s.apply_outcome((1,))  # the Rochade column's Activity roll (8.2)
+            continue
+        listed = [o.notation() for o in s.legal_actions()]
+        s.apply(next(a for a in ("done", "end", "spend 0", "order move-first", "stay")
+                     if a in listed))
+    raise AssertionError("never reached")
+
+
+def test_15_12_rochade_five_placements_in_any_one_segment_not_in_each() -> None:
+    units = ["FJ11", "KG-Kempf", "HGN", "168-417", "320-585", "7-6"]
+    place = ", ".join(f'"{u}" = "box2"' for u in units)
+    s = at(f'clear = true\nturn = 7\nrochade_now = true\nrochade_used = true\n'
+           f'place = {{ {place}, "DF" = "1820" }}\n' + _german_sp(1, 2, "admin-in"),
+           "backhand-blow")
+    for u in ("FJ11", "KG-Kempf", "HGN"):  # three in the first German segment
+        s.apply(f"admin {u}")
+        s.apply(s.decision().options[0])  # type: ignore[union-attr]
+    s.apply("done")
+
+    def second_german_admin(x: BBState) -> bool:
+        d = x.decision()
+        return (x.pos.segment == "german Schwerpunkt 2" and d is not None  # type: ignore[attr-defined]
+                and d.kind == "admin")
+    _answer_until(s, second_german_admin)
+    # the Rochade was the first segment's: the second allows the ordinary one placement
+    s.apply("admin 168-417")
+    s.apply(s.decision().options[0])  # type: ignore[union-attr]
+    with pytest.raises(IllegalAction, match=r"15\.1"):
+        s.apply("admin 320-585")
+
+
+def test_15_12_rochade_segment_is_the_one_with_more_than_one_placement() -> None:
+    units = ["FJ11", "KG-Kempf", "HGN"]
+    place = ", ".join(f'"{u}" = "box2"' for u in units)
+    s = at(f'clear = true\nturn = 7\nrochade_now = true\nrochade_used = true\n'
+           f'place = {{ {place}, "DF" = "1820" }}\n' + _german_sp(1, 2, "admin-in"),
+           "backhand-blow")
+    s.apply("admin FJ11")  # one placement only: the Rochade is not spent yet
+    s.apply(s.decision().options[0])  # type: ignore[union-attr]
+    s.apply("done")
+    assert s.pos.rochade_segment == ""  # type: ignore[attr-defined]
+
+
+def test_17_0_uprising_roll_only_when_the_moving_unit_comes_within_three_hexes() -> None:
+    # 25G stands beside Belgorod from the start; 12T moves 19 hexes away: no roll
+    s = at('clear = true\nplace = { "VK-Bel" = "2902", "25G" = "3001", "12T" = "3917" }\n'
+           'phasing = "soviet"\nstep = "move"\nap = { southwest = 3, voronezh = 3 }\n'
+           'fronts = { southwest = "3917", voronezh = "3704" }')
+    s.apply("move 12T")
+    s.apply("to 3916")
+    d = s.decision()
+    assert d is not None and d.kind == "move"
+    # 25G itself moving within three hexes of Belgorod: the roll
+    s.apply("move 25G")
+    s.apply("to 3002")
+    req = s.chance_request()
+    assert req is not None and req.rule == "17.0" and "Belgorod" in req.purpose
+
+
+def _hits(target: str, hits: int, retreat: bool, retreated: int, side: str = "german") -> str:
+    att = "soviet" if side == "german" else "german"
+    unit = "12T" if side == "german" else "LAH-1"
+    return (f'stack = [["game", 0, {{}}], ["turn", 12, {{}}], ["hits", 0, {{ side = "{side}", '
+            f'attacker = "{att}", kind = "sp", target = "{target}", hits = {hits}, '
+            f'retreat = {str(retreat).lower()}, retreated = {retreated}, river = false, '
+            f'units = ["{unit}"], then = [0, "{target}"], no_advance = false }}]]')
+
+
+def test_16_722_no_river_crossing_to_extend_a_retreat() -> None:
+    # LAH-1 retreated 2914 -> 2813 and has a hit left: 2812 lies across the Donets
+    s = at('clear = true\nplace = { "LAH-1" = "2813", "12T" = "3014" }\n'
+           + _hits("2813", 1, False, 1))
+    listed = [o.notation() for o in s.legal_actions()]
+    assert "retreat 2812" not in listed and "retreat 2713" not in listed
+    assert "retreat 2714" in listed  # a second hex on this side of the river
+    with pytest.raises(IllegalAction, match=r"16\.722"):
+        s.apply("retreat 2812")
+
+
+def test_16_723_a_city_garrison_may_choose_to_retreat() -> None:
+    # DF with Kharkov's Verfuegungskraefte: an R result; DF may retreat, the VK stays
+    s = at('clear = true\nplace = { "DF" = "2510", "VK-Cha" = "2510", "12T" = "2610" }\n'
+           + _hits("2510", 1, True, 0))
+    listed = [o.notation() for o in s.legal_actions()]
+    assert "lose DF" in listed and "retreat 2409" in listed
+    s.apply("retreat 2409")
+    assert s.pos.units["DF"].at == "2409" and s.pos.units["VK-Cha"].at == "2510"  # type: ignore[attr-defined]
+
+
+def test_18_2_german_major_victory_is_no_soviet_unit_west_of_the_donets() -> None:
+    # Belgorod lies east of the Donets: a Soviet unit there, none west of the river
+    vk = ('"VK-Cha" = "2510", "VK-Dne" = "1331", "VK-Polt" = "0815", "VK-Zap" = "1439", '
+          '"VK-Sta" = "4137"')
+    s = at(f'clear = true\nplace = {{ {vk}, "12T" = "2902" }}\never_soviet = ["2902"]',
+           "backhand-blow")
+    assert "2902" not in s.data.west_of_donets
+    winner, text = victory(s)
+    assert winner == "german" and text.startswith("German major")
+
+
+def test_14_1_displaced_marker_goes_to_a_hex_meeting_every_requirement() -> None:
+    # LAH-1 into 4016: the marker in 3917 is in its ZOC; the straight way to the edge
+    # (4016, 4116) is occupied or in the ZOC: the marker goes to the nearest hex that is not
+    s = at('clear = true\nplace = { "LAH-1" = "3815" }\nfronts = { southwest = "3917", '
+           'voronezh = "3704" }\nphasing = "german"\nap = { german = 1 }\n' + GERMAN_MOVE)
+    s.apply("move LAH-1")
+    events = s.apply("to 4016")
+    new = s.pos.fronts["southwest"]  # type: ignore[attr-defined]
+    assert new not in s.zoc("german") and new not in s.occupied("german")
+    assert new in s.supply_net("soviet")
+    assert [e.hexes for e in events if e.rule == "14.1"] == [("3917", new)]
+
+
+def test_14_1_marker_displaced_when_the_unit_keeping_its_line_open_is_eliminated() -> None:
+    # 12T in 3716 negates LAH-1's ZOC for the southwest marker; 12T is lost
+    s = at('clear = true\nplace = { "12T" = "3716 1", "LAH-1" = "3616" }\n'
+           'fronts = { southwest = "3716", voronezh = "3704" }\n'
+           + _hits("3716", 1, False, 0, side="soviet"))
+    assert s.pos.fronts["southwest"] == "3716"  # type: ignore[attr-defined]
+    events = s.apply("lose 12T")
+    new = s.pos.fronts["southwest"]  # type: ignore[attr-defined]
+    assert new != "3716" and new not in s.zoc("german")
+    assert any(e.rule == "14.1" for e in events)
+
+
+def test_15_1_one_regiment_of_a_formation_may_leave_box_two_alone() -> None:
+    s = at('clear = true\nturn = 7\nplace = { "LAH-1" = "box2", "LAH-2" = "box2", '
+           '"DF" = "1820" }\n' + _german_sp(1, 2, "admin-in"), "backhand-blow")
+    listed = [o.notation() for o in s.legal_actions()]
+    assert "admin LAH-1" in listed and "admin LAH" in listed
+    s.apply("admin LAH-1")
+    s.apply(s.decision().options[0])  # type: ignore[union-attr]
+    assert s.pos.units["LAH-1"].at not in ("box2", "box1")  # type: ignore[attr-defined]
+    assert s.pos.units["LAH-2"].at == "box2"  # type: ignore[attr-defined]
+
+
+def test_15_1_units_under_frontnahe_auffrischung_stay_in_the_boxes() -> None:
+    s = at('clear = true\nturn = 7\nplace = { "LAH-1" = "box2", "LAH-2" = "box2", '
+           '"LAH-Pz" = "box1", "DF" = "1820" }\nunits = { "LAH-1" = { refit = true }, '
+           '"LAH-2" = { refit = true }, "LAH-Pz" = { refit = true } }\n'
+           + _german_sp(1, 2, "admin-in"), "backhand-blow")
+    assert not any(o.notation().startswith("admin LAH") for o in s.legal_actions())
+    with pytest.raises(IllegalAction, match=r"13\.1"):
+        s.apply("admin LAH-1")
+    s.apply("done")  # 15.1 (2): Box #1 to Box #2 is administrative movement too
+    assert s.pos.units["LAH-Pz"].at == "box1"  # type: ignore[attr-defined]
+
+
+def test_15_2_two_stacked_units_move_as_one_while_the_third_is_elsewhere() -> None:
+    s = at('clear = true\nplace = { "LAH-1" = "2912", "LAH-2" = "2912", "LAH-Pz" = "3010" }\n'
+           'phasing = "german"\nap = { german = 1 }\n' + GERMAN_MOVE)
+    s.apply("move LAH 2912")
+    s.apply("to 2812")
+    assert s.pos.ap["german"] == 0  # type: ignore[attr-defined]
+    assert [s.pos.units[u].at for u in ("LAH-1", "LAH-2", "LAH-Pz")] == [  # type: ignore[attr-defined]
+        "2812", "2812", "3010"]
+
+
+def test_4_2_iii_c_zero_c3i_ends_the_german_segment_before_personalersatz() -> None:
+    s = at('clear = true\nturn = 3\nplace = { "320-585" = "3218 1", "Arb" = "3218" }\n'
+           'c3i = { german = 2, soviet = 2 }\n' + _german_sp(1, 5, "c3i"))
+    s.apply("spend 0")
+    d = s.decision()
+    assert d is not None and d.kind != "ersatz"
+    assert s.pos.segment == "soviet Schwerpunkt 2"  # type: ignore[attr-defined]
+
+
+# -- rules the coverage table claims, each with its test ---------------------------------
+
+
+def test_2_45_a_four_step_corps_shows_its_substitute_counter_from_two_steps() -> None:
+    s = at('clear = true\nplace = { "12T" = "3313 3", "LAH-1" = "3213" }\n'
+           + _hits("3313", 1, False, 0, side="soviet"))
+    events = s.apply("lose 12T")
+    assert any(e.rule == "2.45" for e in events)
+    assert s.factors("12T") == (5, 4)  # the "S" counter's stronger side
+
+
+def test_3_2_formations_three_elements_wiking_and_19th_pd_four() -> None:
+    d = at("clear = true").data
+    sizes = {fid: len(f.members) for fid, f in d.formations.items()}
+    assert sizes.pop("W") == 4 and sizes.pop("19PD") == 4
+    assert set(sizes.values()) == {3}
+
+
+def _segments(weather: str) -> list[str]:
+    s = at(f'clear = true\nturn = 2\nweather = "{weather}"\n'
+           'stack = [["game", 0, {}], ["turn", 10, {}], ["track", 0, {}]]')
+    seen: list[str] = []
+
+    def turn_over(x: BBState) -> bool:
+        if not seen or seen[-1] != x.pos.segment:  # type: ignore[attr-defined]
+            seen.append(x.pos.segment)  # type: ignore[attr-defined]
+        return x.pos.turn != 2  # type: ignore[attr-defined, no-any-return]
+    _answer_until(s, turn_over)
+    return seen
+
+
+def test_5_2_frozen_two_schwerpunkt_segments_a_side() -> None:
+    assert _segments("frozen") == [
+        "soviet Schwerpunkt 1", "german Schwerpunkt 1", "soviet Schwerpunkt 2",
+        "german Schwerpunkt 2", "soviet General", "german General"]
+
+
+def test_5_3_mud_one_schwerpunkt_segment_a_side() -> None:
+    assert _segments("mud") == ["soviet Schwerpunkt 1", "german Schwerpunkt 1",
+                                "soviet General", "german General"]
+
+
+def test_5_4_deep_mud_no_schwerpunkt_segments() -> None:
+    assert _segments("deep") == ["soviet General", "german General"]
+
+
+def test_15_11_soviet_pick_up_needs_a_front_marker_in_range() -> None:
+    s = at('clear = true\nturn = 2\nplace = { "111" = "0115", "12T" = "3917" }\n'
+           'fronts = { southwest = "3917", voronezh = "3704" }\nphasing = "soviet"\n'
+           'stack = [["game", 0, {}], ["turn", 12, {}], ["admin-out", 0, '
+           '{ side = "soviet", kind = "sp" }]]')
+    assert "admin-out 12T" in [o.notation() for o in s.legal_actions()]
+    with pytest.raises(IllegalAction, match=r"15\.11"):
+        s.apply("admin-out 111")
+
+
+def test_15_3_variable_reinforcements_move_for_free() -> None:
+    s = at('clear = true\nplace = { "Arb" = "2510", "LAH-1" = "2912" }\n'
+           'phasing = "german"\nap = { german = 0 }\n' + GERMAN_MOVE)
+    listed = [o.notation() for o in s.legal_actions()]
+    assert "move Arb" in listed and "move LAH-1" not in listed  # no activity points
+    s.apply("move Arb")
+    events = s.apply("to 2511")
+    assert s.pos.ap["german"] == 0 and [e.rule for e in events if e.kind == "move"] == [  # type: ignore[attr-defined]
+        "15.3"]
+
+
+def test_16_0_soviet_attack_needs_a_unit_in_range_of_a_front_marker() -> None:
+    base = ('clear = true\nplace = { "111" = "1020", "LAH-1" = "1120" }\nphasing = "soviet"\n'
+            'step = "combat"\nap = { southwest = 3, voronezh = 3 }\n'
+            'fronts = { southwest = "FRONT", voronezh = "3704" }')
+    assert "attack 1120" in [o.notation() for o in at(base.replace("FRONT", "1320"))
+                             .legal_actions()]
+    far = at(base.replace("FRONT", "3917"))
+    with pytest.raises(IllegalAction, match=r"16\.0"):
+        far.apply("attack 1120")
+
+
+def test_15_12_rochade_a_formations_units_are_placed_in_the_same_hex() -> None:
+    s = at('clear = true\nturn = 7\nrochade_now = true\nrochade_used = true\n'
+           'place = { "LAH-1" = "box2", "LAH-2" = "box2", "DF" = "1820" }\n'
+           + _german_sp(1, 2, "admin-in"), "backhand-blow")
+    s.apply("admin LAH-1")
+    first = s.decision().options[0].notation()  # type: ignore[union-attr]
+    assert len(s.legal_actions()) > 1  # alone, LAH-1 may go to any of several hexes
+    s.apply(first)
+    s.apply("admin LAH-2")  # a second placement of the Rochade segment
+    assert [o.notation() for o in s.legal_actions()] == [first]
