@@ -43,10 +43,6 @@ ENGINES = {
     "backhand-blow": "backhand",
 }
 
-#: the pages three other branches are correcting now (issue 31): the lead removes these
-#: marks when he merges them
-BEING_FIXED = ("backhand-blow",)
-
 _ROMAN = r"(?:X{0,3}(?:IX|IV|V?I{1,3}|V)|X{1,3})"
 _TOKEN = re.compile(rf"^(?:\d+|[A-Z]|{_ROMAN})$")
 _NUMBER = rf"\d+(?:\.(?:\d+|{_ROMAN}|[A-Z])(?![A-Za-z0-9]))*"
@@ -162,13 +158,7 @@ def counts(engine_id: str) -> tuple[int, int]:
     return len(claimed), sum(1 for n in claimed if n in tests)
 
 
-_FIXING = pytest.mark.xfail(strict=False, reason=(
-    "issue 31: this engine's page and tests are being corrected on another branch; the "
-    "lead removes this mark when that branch is merged"))
-
-
-@pytest.mark.parametrize("engine_id", [
-    pytest.param(e, marks=_FIXING) if e in BEING_FIXED else e for e in ENGINES])
+@pytest.mark.parametrize("engine_id", list(ENGINES))
 def test_every_yes_row_is_a_test_and_every_cited_rule_a_row(engine_id: str) -> None:
     found = problems(engine_id)
     assert not found, f"{len(found)} coverage problems:\n" + "\n".join(found)

@@ -49,7 +49,7 @@ def test_standing_order_kinds_offered_are_decisions_of_the_engine() -> None:
     assert not {"fronts", "admin"} & set(kinds)
 
 
-def test_4_2_II_C_phase_order_move_first_by_default_combat_first_on_request() -> None:
+def test_4_2_phase_order_ii_c_move_first_by_default_combat_first_on_request() -> None:
     s = at('phasing = "german"\nstack = [["game", 0, {}], ["turn", 13, {}], ["seg-run", 4, '
            '{ side = "german", kind = "sp", no = 1, stage = 4, first = "move" }], '
            '["order", 0, { side = "german", kind = "sp" }]]')
@@ -64,7 +64,7 @@ def test_4_2_II_C_phase_order_move_first_by_default_combat_first_on_request() ->
     assert orders.answer(s, "soviet", {}) is None
 
 
-def test_4_2_II_D_c3i_order_spends_two_by_default_four_on_request() -> None:
+def test_4_2_c3i_order_ii_d_spends_two_by_default_four_on_request() -> None:
     s = at('step = "c3i"\nphasing = "soviet"')  # 18.0: the Soviet starts with 5
     d = decision(s, "c3i", "soviet")
     assert answers(s, d) == {"default": "spend 2", "max": "spend 4"}
@@ -85,7 +85,7 @@ def _records(directory: Path) -> list[tuple[str, list[list[str]]]]:
     return out
 
 
-def test_4_2_II_C_D_segment_opening_at_a_handover_through_real_files(tmp_path: Path) -> None:
+def test_4_2_segment_opening_ii_c_d_at_a_handover_through_real_files(tmp_path: Path) -> None:
     """Turn 1 has no administrative movement (15.1), so a German segment opens at the end
     of the Soviet's file: with orders that file applies the German's phase order and C3I
     (``o`` records, checked by the German's verifier) and runs on; without, it stops."""
