@@ -32,6 +32,7 @@ import hmac
 import json
 import secrets
 import shlex
+import socket
 import sys
 import threading
 import traceback
@@ -55,6 +56,8 @@ from pbem.web.replay import PieceTable, file_frames, frame_data, map_data, page
 
 LOOPBACK = "127.0.0.1"
 MAX_BODY = 64 * 1024
+#: how long a refused connection's remaining input is read before it closes
+DRAIN_SECONDS = 0.5
 #: seconds a connection may sit idle, or take to send its request, before it is closed
 TIMEOUT = 10.0
 
@@ -462,6 +465,28 @@ class Handler(BaseHTTPRequestHandler):
         self.end_headers()
         if self.command != "HEAD":
             self.wfile.write(answer.body)
+        if answer.status >= 400:
+            self._drain()
+
+    def _drain(self) -> None:
+        """Read and drop what the client is still sending before the connection closes.
+
+        A refused request's body may be unread (a chunked one is refused from its headers):
+        closing on unread input makes the kernel reset the connection, and the client,
+        still sending, sees a broken pipe or a reset instead of the answer.  The answer is
+        sent first, then the input is read for a bounded time and size."""
+        try:
+            self.wfile.flush()
+            self.connection.shutdown(socket.SHUT_WR)
+            self.connection.settimeout(DRAIN_SECONDS)
+            left = MAX_BODY
+            while left > 0:
+                chunk = self.connection.recv(min(16384, left))
+                if not chunk:
+                    break
+                left -= len(chunk)
+        except OSError:
+            pass  # the client went first: nothing is owed to it
 
     def _refuse(self, status: int = 403, text: str = "refused") -> None:
         self._send(Answer(status, f"{text}\n".encode(), "text/plain; charset=utf-8"))
