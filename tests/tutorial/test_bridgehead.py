@@ -49,7 +49,7 @@ def test_3_2_the_river_is_crossed_only_at_the_bridge() -> None:
     state = at(f'units = {{ B1 = "0401", {FAR} }}\nstep = "movement"')
     # 0501 is next door, but by the bridge it costs 4 1/2: beyond B1's 4
     assert "move B1 0502" in legal(state)
-    with pytest.raises(IllegalAction, match=r"^3\.1: B1 cannot reach 0501"):
+    with pytest.raises(IllegalAction, match=r"^3\.2: B1 cannot cross the river from 0401"):
         state.apply("move B1 0501")
 
 
@@ -70,14 +70,18 @@ def test_4_1_a_zone_of_control_reaches_across_the_bridge_not_the_river() -> None
 def test_4_2_entering_an_enemy_zone_of_control_ends_the_move() -> None:
     state = at('units = { B1 = "0303", R1 = "0603", R2 = "0806" }\nstep = "movement"')
     # 0503 is in R1's zone; 0502, beyond it, costs 2 of B1's 4 but cannot be reached
-    assert "move B1 0503" in legal(state)
     assert "move B1 0502" not in legal(state)
+    events = state.apply("move B1 0503")
+    assert events[0].text == "B1 moves 0303 to 0503 and stops in an enemy zone of control " \
+        "(4.1, 4.2)"
 
 
 def test_4_3_no_move_from_one_enemy_zone_hex_straight_into_another() -> None:
     state = at('units = { B1 = "0503", R1 = "0603", R2 = "0806" }\nstep = "movement"')
     assert "move B1 0502" in legal(state)  # leaving the zone is free
     assert "move B1 0504" not in legal(state)  # 0503 and 0504 are both in R1's zone
+    with pytest.raises(IllegalAction, match=r"^4\.3: B1 cannot move from one enemy zone"):
+        state.apply("move B1 0504")
 
 
 def test_5_1_each_enemy_hex_once_by_every_adjacent_unit_not_across_the_river() -> None:
@@ -98,7 +102,7 @@ def test_5_2_odds_round_down_for_the_defender_and_a_town_shifts_one_column_left(
                'step = "combat"')
     state.apply("attack 0703")
     events = state.apply_outcome((1,))  # 8 to 3 is 2:1, the town makes it 1:1: AE
-    assert events[0].text.startswith("8 to 3 at 1:1, roll 1: AE")
+    assert events[0].text.startswith("8 to 3 at 1:1 (5.2: shifted for the terrain), roll 1: AE")
     assert state.pos.units["B1"] == state.pos.units["B2"] == ""
 
 
@@ -142,7 +146,8 @@ def test_6_2_a_unit_that_cannot_retreat_is_eliminated() -> None:
 def test_7_1_a_side_with_no_unit_left_loses_at_once() -> None:
     state = at('units = { B1 = "0504", B2 = "0604", R1 = "", R2 = "0505" }\nstep = "combat"')
     state.apply("attack 0505")
-    state.apply_outcome((2,))
+    events = state.apply_outcome((2,))
+    assert events[-1].text == "the red side has no unit left and loses"
     result = state.result()
     assert state.is_terminal() and result is not None and result.winner == "blue"
 
@@ -153,11 +158,34 @@ def test_7_2_blue_wins_if_it_holds_millbrook_when_the_last_turn_ends(
     state = at(f'turn = 4\nphasing = "red"\nunits = {{ B1 = "{b1}", {FAR} }}\n'
                'step = "combat"')
     assert not state.is_terminal()
-    state.apply("end")
+    events = state.apply("end")
     result = state.result()
     assert state.is_terminal() and result is not None and result.winner == winner
+    assert events[-1].text == f"the last turn ends: {result.text}"
 
 
 def test_a_position_set_up_is_described_and_set_up_again_to_the_same_digest() -> None:
     state = at('turn = 3\nphasing = "red"\nmoved = ["R1"]\nstep = "movement"')
     assert at(describe(state)).digest() == state.digest()
+
+
+def test_1_blue_moves_then_fights_then_red_does_and_the_turn_ends() -> None:
+    state = at("")
+    seen = []
+    for _ in range(4):
+        decision = state.decision()
+        assert decision is not None
+        seen.append((state.pos.turn, decision.side, decision.kind))
+        state.apply("end")
+    assert seen == [(1, "blue", "move"), (1, "blue", "attack"), (1, "red", "move"),
+                    (1, "red", "attack")]
+    assert (state.pos.turn, state.pos.phasing) == (2, "blue")
+
+
+def test_5_3_one_die_on_the_odds_column_four_to_one_and_more_share_the_last() -> None:
+    state = at('units = { B1 = "0504", B2 = "0604", B3 = "0506", R1 = "0806", '
+               'R2 = "0505" }\nstep = "combat"')
+    # 11 to 2 is 5:1, off the table: the 4:1+ column, where a 1 is DR
+    state.apply("attack 0505")
+    events = state.apply_outcome((1,))
+    assert events[0].text.startswith("11 to 2 at 4:1+, roll 1: DR")

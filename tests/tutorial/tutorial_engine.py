@@ -250,6 +250,14 @@ class Movement(Choice["BridgeheadState"]):
             return Refusal("3.3", f"{action.to} holds an enemy unit")
         if action.to in s.occupied():
             return Refusal("2", f"{action.to} is occupied: one unit a hex")
+        start, zoc = s.pos.units[action.unit], s.zoc(other(s.pos.phasing))
+        if rules().map.distance(start, action.to) == 1:
+            if rules().barred(start, action.to):
+                return Refusal("3.2", f"{action.unit} cannot cross the river from {start} "
+                               f"to {action.to}: only at the bridge")
+            if start in zoc and action.to in zoc:
+                return Refusal("4.3", f"{action.unit} cannot move from one enemy zone of "
+                               f"control hex ({start}) straight into another")
         return Refusal("3.1", f"{action.unit} cannot reach {action.to}: its movement "
                        "allowance, the river (3.2) and enemy zones of control (4.2, 4.3)")
 
@@ -259,7 +267,9 @@ class Movement(Choice["BridgeheadState"]):
             start = s.pos.units[action.unit]
             s.pos.units[action.unit] = action.to
             s.pos.moved.add(action.unit)
-            return [Event(f"{action.unit} moves {start} to {action.to}", "move",
+            stops = (" and stops in an enemy zone of control (4.1, 4.2)"
+                     if action.to in s.zoc(other(s.pos.phasing)) else "")
+            return [Event(f"{action.unit} moves {start} to {action.to}{stops}", "move",
                           hexes=(start, action.to), units=(action.unit,), rule="3.1")]
         flow.end()
         return [Event(f"{s.pos.phasing} ends its movement phase", "phase", rule="1")]
@@ -323,21 +333,23 @@ class CombatRoll(Roll["BridgeheadState"]):
         shift = int(R.tec.value(R.map.terrain_of(args.target), "shift"))  # 5.2
         column = R.crt.column(attack, defense, shift)
         result = str(R.crt.result(column, int(outcome[0])))
-        said = f"{attack} to {defense} at {column.label}, roll {outcome[0]}: {result}"
+        said = (f"{attack} to {defense} at {column.label}"
+                f"{' (5.2: shifted for the terrain)' if shift else ''}, "
+                f"roll {outcome[0]}: {result}")
         if result == "AE":
             for uid in args.attackers:
                 s.pos.units[uid] = ""
             return [Event(f"{said}, the attackers are eliminated", "loss",
-                          units=args.attackers, rule="6.1")]
+                          units=args.attackers, rule="6.1"), *s.wiped_out()]
         if result == "DE":
             s.pos.units[defender] = ""
             return [Event(f"{said}, {defender} is eliminated", "loss", units=(defender,),
-                          rule="6.1")]
+                          rule="6.1"), *s.wiped_out()]
         if result == "DR":
             if not s.retreats(defender):
                 s.pos.units[defender] = ""
                 return [Event(f"{said}, {defender} cannot retreat and is eliminated",
-                              "loss", units=(defender,), rule="6.2")]
+                              "loss", units=(defender,), rule="6.2"), *s.wiped_out()]
             flow.goto("retreat", Retreating(defender))
             return [Event(f"{said}, {defender} must retreat", "roll", rule="6.1")]
         return [Event(f"{said}, no effect", "roll", rule="6.1")]
@@ -389,6 +401,10 @@ class EndPlayerTurn(Procedure["BridgeheadState"]):
             pos.turn += 1
         pos.phasing = other(pos.phasing)
         flow.end()
+        if pos.turn > pos.last_turn:
+            result = s._result()
+            assert result is not None
+            return [Event(f"the last turn ends: {result.text}", "phase", rule="7.2")]
         return []
 
 
@@ -447,6 +463,11 @@ class BridgeheadState(StepState[Position]):
         found = retreat_options(R.map, self.pos.units[uid], 1, rank,
                                 may_cross=lambda a, b: not R.barred(a, b))
         return found.hexes if found.complete else ()
+
+    def wiped_out(self) -> list[Event]:
+        """7.1: the game ends at once when a side has no unit left."""
+        return [Event(f"the {side} side has no unit left and loses", "phase", rule="7.1")
+                for side in SIDES if not self.own(side)]
 
     def over(self) -> bool:
         return self.pos.turn > self.pos.last_turn or not all(self.own(s) for s in SIDES)
