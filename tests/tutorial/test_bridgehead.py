@@ -9,7 +9,7 @@ from fractions import Fraction
 import pytest
 from tutorial_engine import ENGINE, BridgeheadState, rules
 
-from pbem.errors import IllegalAction
+from pbem.errors import IllegalAction, UsageError
 from pbem.setup import describe, setup
 
 #: the red units out of the way in the south-east corner, their ZOC far from the river
@@ -189,3 +189,13 @@ def test_5_3_one_die_on_the_odds_column_four_to_one_and_more_share_the_last() ->
     state.apply("attack 0505")
     events = state.apply_outcome((1,))
     assert events[0].text.startswith("11 to 2 at 4:1+, roll 1: DR")
+
+
+@pytest.mark.parametrize("step", ["retreat", "combat-roll"])
+def test_a_step_whose_frame_needs_arguments_is_set_up_with_its_frames(step: str) -> None:
+    with pytest.raises(UsageError, match=rf"step '{step}' does not fit the position.*stack"):
+        at(f'step = "{step}"')
+    state = at('units = { B1 = "0504", R1 = "0806", R2 = "0505" }\n'
+               'stack = [["game", 0, {}], ["player-turn", 2, {}], ["combat", 0, {}], '
+               '["retreat", 0, { unit = "R2" }]]')
+    assert legal(state) == ["retreat 0506", "retreat 0605"]

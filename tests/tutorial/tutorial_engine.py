@@ -322,6 +322,7 @@ class CombatRoll(Roll["BridgeheadState"]):
     Args = Battle
 
     def request(self, s: BridgeheadState, args: Battle) -> ChanceRequest:
+        assert args.target, "a combat roll is set up with its battle's frame"
         return ChanceRequest.roll(f"combat at {args.target}", 6, rule=self.rule)
 
     def resolve(self, s: BridgeheadState, args: Battle, outcome: Outcome,
@@ -473,9 +474,13 @@ class BridgeheadState(StepState[Position]):
         return self.pos.turn > self.pos.last_turn or not all(self.own(s) for s in SIDES)
 
     def frames_for(self, step: str) -> list[Frame]:
-        if step not in ENTRY:
-            raise KeyError(step)
-        return [Frame("game"), Frame("player-turn", pc=ENTRY[step]), Frame(step)]
+        if step in ENTRY:
+            return [Frame("game"), Frame("player-turn", pc=ENTRY[step]), Frame(step)]
+        if step in ("combat-roll", "retreat"):
+            # above the combat phase, with empty arguments, which setup refuses: the
+            # battle or the retreating unit comes with the frames (``stack = [...]``)
+            return [*self.frames_for("combat"), Frame(step, self.steps[step].Args())]
+        raise KeyError(step)
 
     def _result(self) -> Result | None:
         for side in SIDES:  # 7.1
