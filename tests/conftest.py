@@ -19,14 +19,19 @@ settings.register_profile("pbem", deadline=None, suppress_health_check=[HealthCh
 settings.load_profile("pbem")
 
 TOY = Path(__file__).parent / "toy"
+#: the engine guide's tutorial game (docs/engine-guide.md, part II), tested as any engine
+TUTORIAL = Path(__file__).parent / "tutorial"
 
-if str(TOY) not in sys.path:
-    sys.path.insert(0, str(TOY))
+for _folder in (TUTORIAL, TOY):
+    if str(_folder) not in sys.path:
+        sys.path.insert(0, str(_folder))
 os.environ["PYTHONPATH"] = os.pathsep.join(
-    p for p in (str(TOY), os.environ.get("PYTHONPATH", "")) if p)
+    p for p in (str(TOY), str(TUTORIAL), os.environ.get("PYTHONPATH", "")) if p)
 _engines = [e for e in os.environ.get("PBEM_ENGINES", "").split(",") if e]
-if "toy_engine:ENGINE" not in _engines:
-    os.environ["PBEM_ENGINES"] = ",".join([*_engines, "toy_engine:ENGINE"])
+for _engine in ("toy_engine:ENGINE", "tutorial_engine:ENGINE"):
+    if _engine not in _engines:
+        _engines.append(_engine)
+os.environ["PBEM_ENGINES"] = ",".join(_engines)
 
 
 def import_all_of_pbem() -> None:

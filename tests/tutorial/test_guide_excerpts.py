@@ -1,0 +1,48 @@
+"""The engine guide (docs/engine-guide.md) cannot drift from the code it teaches: every
+block marked ``<!-- excerpt: PATH -->`` is, line for line, a run of lines of PATH, and
+every repository path the guide names exists (the guide is self-contained: nothing it
+points to lies outside the repository)."""
+
+from __future__ import annotations
+
+import re
+from pathlib import Path
+
+import pytest
+
+ROOT = Path(__file__).resolve().parents[2]
+GUIDE = ROOT / "docs" / "engine-guide.md"
+_EXCERPT = re.compile(r"^<!-- excerpt: (\S+) -->\n```\w*\n(.*?)^```$", re.M | re.S)
+_PATH = re.compile(r"`((?:pbem|engines|tests|docs|bench|tools|scenarios)/[^`\s]*)`")
+
+
+def excerpts() -> list[tuple[str, str]]:
+    return [(m.group(1), m.group(2)) for m in _EXCERPT.finditer(GUIDE.read_text("utf-8"))]
+
+
+def test_the_guide_quotes_the_tutorial_engine_its_data_and_its_tests() -> None:
+    quoted = {path for path, _ in excerpts()}
+    assert len(excerpts()) >= 25
+    assert {"tests/tutorial/tutorial_engine.py", "tests/tutorial/test_bridgehead.py",
+            "tests/tutorial/tutorial_data/map.toml"} <= quoted
+    # every marker is followed by a block the pattern read
+    assert GUIDE.read_text("utf-8").count("<!-- excerpt:") == len(excerpts())
+
+
+@pytest.mark.parametrize(("path", "block"), excerpts(),
+                         ids=[f"{n}-{p}" for n, (p, _) in enumerate(excerpts())])
+def test_each_excerpt_is_still_the_files_text(path: str, block: str) -> None:
+    text = (ROOT / path).read_text("utf-8")
+    assert block.endswith("\n") and ("\n" + block) in ("\n" + text), (
+        f"docs/engine-guide.md quotes {path}, which no longer holds these lines:\n{block}"
+        "edit the guide's excerpt to match the file")
+
+
+def test_every_path_the_guide_names_is_in_the_repository() -> None:
+    text = GUIDE.read_text("utf-8")
+    assert "../shared" not in text and "/work/" not in text
+    named = sorted({p.rstrip(".,:;") for p in _PATH.findall(text)
+                    if not any(c in p for c in "<*{")})
+    missing = [p for p in named if not (ROOT / p.split("::")[0]).exists()]
+    assert len(named) > 40
+    assert not missing, f"docs/engine-guide.md names paths that do not exist: {missing}"
