@@ -439,7 +439,7 @@ class LazyGroup(click.Group):
         "id": "Your identity (an Ed25519 key) and your correspondents' public cards.",
         "inbox": "Import every new file for your games from a shared folder (once).",
         "join": "Accept an invite; writes the reply file to send back.",
-        "legal": "What you may do now (optionally only actions naming UNIT or HEX).",
+        "legal": "What you may do now: by unit with counts, or one UNIT's options (or a HEX's).",
         "list": "Every game in your home, one line each.",
         "log": "The game's history, file by file, as your side saw it.",
         "mail": "Your mail account for 'pbem send --email' and 'pbem fetch'.",

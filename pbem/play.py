@@ -23,7 +23,8 @@ from rich.markup import escape
 from pbem import orders
 from pbem.atomic import write_atomic
 from pbem.audit import body_summary
-from pbem.engine import Event, State
+from pbem.choices import Grouped, count_words, folded, group, unit_table
+from pbem.engine import Decision, Engine, Event, State
 from pbem.envelope import file_name
 from pbem.errors import (
     ActionSyntaxError,
@@ -251,6 +252,24 @@ def suggest(state: State, text: str) -> str:
     return f"did you mean '{near[0]}'?" if near else ""
 
 
+def describe_words(engine: Engine, decision: Decision, actions: Sequence[str]
+                   ) -> list[tuple[str, str]]:
+    """Each first word among ``actions`` the engine's glossary explains
+    (:attr:`pbem.engine.Engine.action_words`), with what it does and its rule."""
+    glossary = engine.action_words
+    out: list[tuple[str, str]] = []
+    seen: set[str] = set()
+    for text in actions:
+        verb = text.split()[0] if text.split() else ""
+        if not verb or verb in seen:
+            continue
+        seen.add(verb)
+        said = glossary.get(verb)
+        if said is not None:
+            out.append((verb, said))
+    return out
+
+
 def situation(game: Game) -> str:
     status = game.view().status
     parts = [f"[bold]{game.name}[/]", status] if status else [f"[bold]{game.name}[/]"]
@@ -273,6 +292,10 @@ class Prompt:
         self.messages = list(messages)
         self.input_fn = input_fn
         self.pacing = pacing or Pacing()
+        #: the unit picked from a long decision's list (its actions are numbered next)
+        self.focus: str | None = None
+        #: the action words already explained this session
+        self.explained: set[str] = set()
 
     def _complete(self, text: str, index: int) -> str | None:
         options = [a.notation() for a in self.game.state.legal_actions()]
@@ -329,11 +352,22 @@ class Prompt:
         self.console.print(f"{token}: {' '.join(hexes)}", markup=False)
 
     def menu(self) -> list[str]:
-        """The numbered list a bare number picks from: the whole legal list when short."""
+        """The numbered list a bare number picks from: the whole legal list when short;
+        when long, the units (a number picks the unit, then its actions are numbered)
+        and the actions naming none; within a picked unit, its actions when few."""
         if self.game.my_decision() is None:
             return []
         actions = [a.notation() for a in self.game.state.legal_actions()]
-        return actions if len(actions) <= MENU_MAX else []
+        if len(actions) <= MENU_MAX:
+            return actions
+        grouped = self.grouped(actions)
+        unit = grouped.find(self.focus) if self.focus else None
+        if unit is not None:
+            return list(unit.actions) if len(unit.actions) <= MENU_MAX else []
+        return [u.unit for u in grouped.units] + list(grouped.others)
+
+    def grouped(self, actions: Sequence[str]) -> Grouped:
+        return group(self.game.state, self.game.side, actions)
 
     def default(self) -> str | None:
         """The decision's default, when the rules allow it now (Enter takes it)."""
@@ -344,56 +378,82 @@ class Prompt:
         legal = {a.notation() for a in self.game.state.legal_actions()}
         return text if text in legal else None
 
-    def summary(self, actions: list[str]) -> list[str]:
-        """One line per unit of ours that some action names, then the other actions."""
-        view = self.game.state.view(self.game.side)
-        where_is = {p.id: p.location for p in view.pieces if p.side == self.game.side}
-        by_unit: dict[str, list[str]] = {}
-        others: list[str] = []
-        for text in actions:
-            unit = next((w for w in text.split() if w in where_is), None)
-            if unit is None:
-                others.append(text)
-            else:
-                by_unit.setdefault(unit, []).append(text)
-        lines = []
-        for unit in sorted(by_unit):
-            verbs = sorted({t.split()[0] for t in by_unit[unit]})
-            lines.append(f"{unit} at {where_is[unit]}: {len(by_unit[unit])} "
-                         f"({', '.join(verbs)})")
-        return lines + others
-
     def legal(self, word: str | None) -> None:
         decision = self.game.my_decision()
         if decision is None:
             self.console.print(self.game.awaiting(), markup=False)
             return
         actions = [a.notation() for a in self.game.state.legal_actions()]
-        if word:
+        default = self.default()
+        grouped = self.grouped(actions) if len(actions) > MENU_MAX or word else None
+        unit = grouped.find(word) if grouped is not None and word else None
+        if word and unit is None:
             actions = [a for a in actions if word in a.split()]
             self.console.print(DecisionPrompt(replace(decision, options=())))
             if not actions:
                 self.console.print(f"  no action names {word} now", markup=False)
-            for text in actions:
-                self.console.print(f"  {text}", markup=False)
+            for line in folded(actions, self.console.width - 4, self.cells()):
+                self.console.print(f"  {line}", markup=False)
             return
+        if unit is not None:
+            self.focus = unit.unit
         menu = self.menu()
-        self.console.print(DecisionPrompt(replace(decision, options=tuple(
-            self.game.state.parse_action(t) for t in menu))))
-        default = self.default()
-        if menu:
+        if len(actions) <= MENU_MAX and unit is None:
+            self.explain(decision, actions)
+            self.console.print(DecisionPrompt(replace(decision, options=tuple(
+                self.game.state.parse_action(t) for t in menu))))
             hint = "type a number to pick that action"
             if default is not None:
                 hint += f"; Enter takes the default ({default})"
-            self.console.print(f"  [dim]{hint}[/]")
+            self.console.print(f"  [dim]{escape(hint)}[/]")
             return
-        self.console.print(f"  {len(actions)} actions; by unit:", markup=False)
-        for line in self.summary(actions):
-            self.console.print(f"    {line}", markup=False)
-        hint = "'legal UNIT' lists a unit's actions; Tab completes an action"
+        assert grouped is not None
+        focused = grouped.find(self.focus) if self.focus else None
+        if focused is not None:
+            self.explain(decision, focused.actions)
+            self.console.print(f"{focused.title()}: "
+                               f"{count_words(len(focused.actions), 'action')}", markup=False)
+            if menu:
+                for i, text in enumerate(menu, 1):
+                    self.console.print(f"  {i:>2}. {text}", markup=False)
+                hint = "type a number to pick that action"
+            else:
+                for line in folded(focused.actions, self.console.width - 4, self.cells()):
+                    self.console.print(f"  {line}", markup=False)
+                hint = "type the action (Tab completes it; 'where UNIT' shows the hexes)"
+            self.console.print(f"  [dim]{escape(hint)}; 'legal' lists the units again[/]")
+            return
+        self.explain(decision, actions)
+        self.console.print(DecisionPrompt(replace(decision, options=())))
+        self.console.print(f"  {len(actions)} actions; by unit (a number or a unit picks "
+                           "the unit, then its actions are listed):", markup=False)
+        table = unit_table(grouped)
+        for i, line in enumerate(table + list(grouped.others), 1):
+            self.console.print(f"  {i:>3}. {line}", markup=False)
+        hint = "or type an action (Tab completes it)"
         if default is not None:
             hint += f"; Enter takes the default ({default})"
-        self.console.print(f"  [dim]{hint}[/]")
+        self.console.print(f"  [dim]{escape(hint)}[/]")
+
+    def grouped_find(self, token: str) -> bool:
+        """``token`` is a unit of ours some legal action names (and no action itself)."""
+        actions = [a.notation() for a in self.game.state.legal_actions()]
+        if token in actions or self.game.my_decision() is None:
+            return False
+        return self.grouped(actions).find(token) is not None
+
+    def cells(self) -> frozenset[str]:
+        return frozenset(c.hex for c in self.game.view().cells)
+
+    def explain(self, decision: Decision, actions: Sequence[str]) -> None:
+        """The first time an action word is offered in this session, what it does and
+        which rule (a newcomer reads 'fire 8/3 at ...' and must guess)."""
+        words = describe_words(self.game.engine, decision, actions)
+        for verb, text in words:
+            if verb in self.explained:
+                continue
+            self.explained.add(verb)
+            self.console.print(f"  [dim]{escape(verb)}: {escape(text)}[/]")
 
     def sealed(self, seq: int) -> None:
         path = write_outbox(self.game, seq)
@@ -412,6 +472,7 @@ class Prompt:
         before = self.menu()
         asked = game.my_decision()
         events, rolls, seq = game.act(line)
+        self.focus = None
         for event in events:
             if event.visible(game.side):
                 self.console.print(f"  {event.text}", markup=False)
@@ -472,6 +533,9 @@ class Prompt:
                     continue
                 line = menu[int(line) - 1]
                 self.console.print(f"  {line}", markup=False)
+            if " " not in line and self.grouped_find(line):
+                self.legal(line)  # a unit, by number or by name: its actions next
+                continue
             word, _, rest = line.partition(" ")
             rest = rest.strip()
             is_action = line in {a.notation() for a in game.state.legal_actions()}
@@ -487,6 +551,8 @@ class Prompt:
                 if word in ("help", "?"):
                     self.console.print(HELP, markup=False)
                 elif word == "legal":
+                    if not rest:
+                        self.focus = None
                     self.legal(rest or None)
                 elif word == "show":
                     self.show(rest or None)

@@ -22,7 +22,16 @@ from engines.hexkit.overlay import Overlay
 from engines.hexkit.retreat import retreat_options
 from engines.hexkit.zoc import STOP_ON_ENTRY
 from engines.mortain.rules import HILL_317, MORTAIN, SIDES, SUPPLY, Rules, other, rules
-from pbem.engine import Action, ChanceRequest, Decision, Event, Outcome, Result, TextAction
+from pbem.engine import (
+    Action,
+    ChanceRequest,
+    Decision,
+    Event,
+    Outcome,
+    Result,
+    TextAction,
+    counter_text,
+)
 from pbem.errors import ActionSyntaxError
 from pbem.memo import Memo
 from pbem.steps import (
@@ -363,6 +372,16 @@ class MortainState(StepState[Position]):
                                 color="#4060a0" if info.side == "us" else "#606060"))
         return board_view(self.r.map, pieces, side=side, status=self.status_line(side),
                           highlights=[self.pos.combat.target] if self.pos.combat else ())
+
+    def counters(self, side: str | None) -> dict[str, str]:
+        # no hidden units in this game: a reinforcement still to enter (11.1) or a US unit
+        # still to set up (13.0) reads as its counter does, not as the bare id G01
+        out = {}
+        for u in self.r.order:  # the book's order (11.1, 13.0)
+            info, x = self.r.units[u], self.pos.units[u]
+            a, d = info.factors(x.depleted)
+            out[u] = counter_text(u, info.name, f"{a}-{d}-{info.ma}")
+        return out
 
     def _order_answer(self, decision: Decision, policy: str) -> Action | None:
         options = list(decision.options) or self.legal_actions()

@@ -15,6 +15,7 @@ from pbem.cli import (
     _sealed_note,
     complete_action,
     complete_game,
+    console,
     echo,
     handled,
     home_of,
@@ -22,6 +23,9 @@ from pbem.cli import (
 from pbem.errors import (
     PbemError,
 )
+
+#: a decision with at most this many actions is listed whole; a longer one by unit
+LIST_WHOLE = 30
 
 
 def _dry_run_game() -> type:
@@ -97,10 +101,18 @@ def act_cmd(ctx: click.Context, game_ref: str, actions: tuple[str, ...]) -> None
 @click.command("legal")
 @click.argument("game_ref", shell_complete=complete_game)
 @click.argument("focus", required=False)
+@click.option("--all", "show_all", is_flag=True,
+              help="Every action, one a line (without it a long list is shown by unit).")
 @click.option("--json", "as_json", is_flag=True)
 @click.pass_context
-def legal_cmd(ctx: click.Context, game_ref: str, focus: str | None, as_json: bool) -> None:
-    """What you may do now (optionally only actions naming UNIT or HEX)."""
+def legal_cmd(ctx: click.Context, game_ref: str, focus: str | None, show_all: bool,
+              as_json: bool) -> None:
+    """What you may do now: by unit with counts, or one UNIT's options (or a HEX's).
+
+    A short list is shown whole; a long one (Mortain's German turn 1 offers 526 actions)
+    one line a unit, as its counter reads, with what it may do; 'pbem legal GAME UNIT'
+    lists that unit's actions and '--all' every action one a line.
+    """
     with handled():
         game = home_of(ctx).game(game_ref)
         decision = game.my_decision()
@@ -119,8 +131,33 @@ def legal_cmd(ctx: click.Context, game_ref: str, focus: str | None, as_json: boo
             echo(game.awaiting())
             return
         echo(f"{decision.prompt}" + (f" ({decision.rule})" if decision.rule else ""))
-        for text in actions:
-            echo(f"  {text}")
+        from pbem.choices import count_words, folded, group, unit_table
+
+        grouped = group(game.state, game.side, actions)
+        one = grouped.find(focus) if focus else None
+        if show_all or (len(actions) <= LIST_WHOLE and one is None):
+            if focus and not actions:
+                echo(f"  no action names {focus} now")
+            for text in actions:
+                echo(f"  {text}")
+            return
+        cells = frozenset(c.hex for c in game.view().cells)
+        width = max(40, console.width - 4)
+        if focus:
+            if one is not None:
+                echo(f"  {one.title()}: {count_words(len(one.actions), 'action')}")
+            for line in folded(actions, width, cells):
+                echo(f"  {line}")
+            return
+        echo(f"  {count_words(len(actions), 'action')}, "
+             f"{count_words(len(grouped.units), 'unit')}: 'pbem legal {game.name} UNIT' "
+             "lists a unit's, '--all' every action")
+        for line in unit_table(grouped):
+            echo(f"  {line}")
+        for line in folded(grouped.others, width, cells):
+            echo(f"  {line}")
+        if decision.default is not None:
+            echo(f"  default: {decision.default.notation()}")
 
 
 @click.command("undo")
