@@ -296,6 +296,8 @@ class Prompt:
         self.focus: str | None = None
         #: the action words already explained this session
         self.explained: set[str] = set()
+        #: the decisions (by prompt) an action was taken in this session
+        self.acted_at: set[str] = set()
 
     def _complete(self, text: str, index: int) -> str | None:
         options = [a.notation() for a in self.game.state.legal_actions()]
@@ -375,8 +377,21 @@ class Prompt:
         if decision is None or decision.default is None:
             return None
         text = decision.default.notation()
-        legal = {a.notation() for a in self.game.state.legal_actions()}
-        return text if text in legal else None
+        legal = [a.notation() for a in self.game.state.legal_actions()]
+        if text not in legal or self.throws_away(decision, text, legal):
+            return None
+        return text
+
+    def throws_away(self, decision: Decision, text: str, legal: Sequence[str]) -> bool:
+        """Enter would end a movement phase before any unit moved in it: no player
+        means that by an empty line (the rulebook's default for a movement decision is
+        to end it, and White Death's impulse would go by unspent)."""
+        if "move" not in decision.kind or decision.prompt in self.acted_at:
+            return False
+        grouped = self.grouped([text, *legal])
+        return grouped.find(text) is None and not any(text in u.actions
+                                                      for u in grouped.units) \
+            and bool(grouped.units)
 
     def legal(self, word: str | None) -> None:
         decision = self.game.my_decision()
@@ -473,6 +488,8 @@ class Prompt:
         asked = game.my_decision()
         events, rolls, seq = game.act(line)
         self.focus = None
+        if asked is not None:
+            self.acted_at.add(asked.prompt)
         for event in events:
             if event.visible(game.side):
                 self.console.print(f"  {event.text}", markup=False)
@@ -518,6 +535,14 @@ class Prompt:
             if not line:
                 default = self.default()
                 if default is None:
+                    decision = game.my_decision()
+                    passing = decision.default.notation() if decision is not None and \
+                        decision.default is not None else None
+                    if passing is not None:
+                        self.console.print(f"Enter does not {passing} before a unit has "
+                                           f"moved: type '{passing}' to do so, or pick a "
+                                           "unit", markup=False)
+                        continue
                     self.console.print("no default here: type an action, a number, or "
                                        "'help'", markup=False)
                     continue

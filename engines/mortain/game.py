@@ -695,6 +695,16 @@ class Move(Choice[MortainState]):
         return out
 
     def default(self, s: MortainState, args: Phase) -> Action:
+        # ending movement with German units still to enter throws away their turn of
+        # arrival (11.1): the default enters the first of them (the book's order) at the
+        # free entry hex nearest Mortain (19.0), what a German player does first
+        enters = [a.notation().split() for a in self.options(s, args)
+                  if a.notation().startswith("enter ")]
+        if enters:
+            unit = enters[0][1]
+            _, _, h = min((w for w in enters if w[1] == unit),
+                          key=lambda w: (s.r.map.distance(w[2], MORTAIN[0]), w[2]))
+            return _act(f"enter {unit} {h}")
         return _act("end movement")
 
     def why_not(self, s: MortainState, args: Phase, action: Action) -> str | Refusal:
