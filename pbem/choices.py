@@ -13,8 +13,14 @@ from __future__ import annotations
 import textwrap
 from collections.abc import Sequence
 from dataclasses import dataclass
+from typing import TYPE_CHECKING
 
 from pbem.engine import State
+from pbem.errors import ActionSyntaxError, IllegalAction, UsageError
+from pbem.text import safe
+
+if TYPE_CHECKING:
+    from pbem.session import Game
 
 
 @dataclass(frozen=True)
@@ -117,3 +123,130 @@ def folded(actions: Sequence[str], width: int = 96, cells: frozenset[str] = froz
 def count_words(n: int, one: str, many: str | None = None) -> str:
     """``"1 hex"``, ``"2 hexes"``: a count with its noun agreeing."""
     return f"{n} {one if n == 1 else (many or one + 's')}"
+
+
+# --- a whole set-up as one text ------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class Placement:
+    """One line of a set-up text: ``UNIT HEX``."""
+
+    line: int
+    unit: str
+    hex: str
+
+
+def read_placements(text: str, source: str) -> list[Placement]:
+    """``UNIT HEX`` a line (``#`` starts a comment): the whole set-up a player writes, or
+    :func:`describe_placements` printed.  A line of another shape is refused, naming
+    ``source`` and the line."""
+    out: list[Placement] = []
+    seen: dict[str, int] = {}
+    for number, raw in enumerate(text.splitlines(), 1):
+        words = raw.split("#", 1)[0].split()
+        if not words:
+            continue
+        if len(words) != 2:
+            raise UsageError(f"{source}, line {number}: {safe(raw.strip())!r} is not "
+                             "'UNIT HEX' (one unit and its hex a line)")
+        unit, where = words
+        if unit in seen:
+            raise UsageError(f"{source}, line {number}: {safe(unit)} is placed again "
+                             f"(first on line {seen[unit]})")
+        seen[unit] = number
+        out.append(Placement(number, unit, where))
+    if not out:
+        raise UsageError(f"{source}: no 'UNIT HEX' line in it")
+    return out
+
+
+def describe_placements(state: State, side: str) -> str:
+    """Where ``side``'s units stand now, as a set-up text :func:`read_placements` reads
+    back: a player edits it rather than typing every unit."""
+    counters = state.counters(side)
+    view = state.view(side)
+    cells = {c.hex for c in view.cells}
+    lines = [f"# {view.title}: the {side} units, 'UNIT HEX' a line"]
+    placed = set()
+    for piece in view.pieces:
+        if piece.side == side and not piece.hidden and piece.location in cells:
+            placed.add(piece.id)
+            lines.append(f"{piece.id} {piece.location}  # {counters.get(piece.id, '')}"
+                         .rstrip(" #"))
+    theirs = {p.id for p in view.pieces if p.side != side}
+    for unit, counter in counters.items():
+        if unit not in placed and unit not in theirs:
+            lines.append(f"# {unit} HEX  # {counter}: not on the map yet")
+    return "\n".join(lines) + "\n"
+
+
+def placement_action(state: State, place: Placement, source: str) -> str | None:
+    """The legal action that puts ``place.unit`` in ``place.hex`` now, in the engine's
+    notation (``None``: it stands there already); else the rules' refusal of the nearest
+    such action (the rule it breaks), or a plain refusal when no action places that unit
+    now."""
+    side = state.current_player()
+    if any(p.id == place.unit and p.location == place.hex and p.side == side
+           for p in state.view(side).pieces):
+        return None
+    legal = [a.notation() for a in state.legal_actions()]
+    mine = [t for t in legal if place.unit in t.split()]
+    for text in mine:
+        if place.hex in text.split():
+            return text
+    where = f"{source}, line {place.line}"
+    if not mine:
+        raise UsageError(f"{where}: no set-up action places {safe(place.unit)} now (none "
+                         "applied)")
+    cells = {c.hex for c in state.view(state.current_player()).cells}
+    words = mine[0].split()
+    spot = next((i for i in range(len(words) - 1, 0, -1) if words[i] in cells), None)
+    if spot is None:
+        raise UsageError(f"{where}: {safe(place.unit)} is not placed on a hex now")
+    words[spot] = place.hex
+    trial = state.clone()
+    try:
+        trial.apply(" ".join(words), side=state.current_player())
+    except (IllegalAction, ActionSyntaxError) as exc:
+        raise type(exc)(f"{where}: {safe(place.unit)} {safe(place.hex)}: {exc} (none "
+                        "applied)") from None
+    return " ".join(words)
+
+
+def placement_order(state: State, pending: Sequence[Placement]) -> Placement | None:
+    """The placement the rules let come next: the first whose unit a legal action names
+    (an engine that sets up in a fixed order, Mortain 13.0, names one unit at a time)."""
+    legal_words = [set(a.notation().split()) for a in state.legal_actions()]
+    return next((p for p in pending if any(p.unit in w for w in legal_words)), None)
+
+
+def plan_setup(trial: Game, places: Sequence[Placement], source: str) -> list[str]:
+    """The actions that make the set-up ``places`` gives, applied on ``trial`` (a game
+    that saves nothing): every line checked against the rules before any is kept, so a
+    refused line leaves the real game as it was.  Lines go in the order the rules take
+    them, whatever order the text has."""
+    decision = trial.my_decision()
+    if decision is None or "setup" not in decision.kind:
+        now = decision.prompt if decision is not None else trial.awaiting()
+        raise UsageError(f"{source}: there is no set-up to make now ({now})")
+    pending = list(places)
+    texts: list[str] = []
+    while pending:
+        decision = trial.my_decision()
+        if decision is None or "setup" not in decision.kind:
+            raise UsageError(f"{source}, line {pending[0].line}: the set-up is over after "
+                             f"{len(texts)} placements, before {safe(pending[0].unit)} "
+                             "(is it a unit that sets up now?): none applied")
+        place = placement_order(trial.state, pending) or pending[0]
+        text = placement_action(trial.state, place, source)
+        pending.remove(place)
+        if text is None:
+            continue
+        _, _, sealed = trial.act(text, save=False)
+        texts.append(text)
+        if sealed is not None and pending:
+            raise UsageError(f"{source}, line {pending[0].line}: the file seals after "
+                             f"{len(texts)} placements (the opponent decides next): none "
+                             "applied")
+    return texts

@@ -379,6 +379,8 @@ class MortainState(StepState[Position]):
         out = {}
         for u in self.r.order:  # the book's order (11.1, 13.0)
             info, x = self.r.units[u], self.pos.units[u]
+            if side is not None and info.side != side and x.status is not Status.MAP:
+                continue  # the enemy's units off the map are none of ours to name
             a, d = info.factors(x.depleted)
             out[u] = counter_text(u, info.name, f"{a}-{d}-{info.ma}")
         return out

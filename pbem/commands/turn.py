@@ -6,6 +6,8 @@ Loaded only when one of its commands runs (:class:`pbem.cli.LazyGroup`).
 from __future__ import annotations
 
 import json
+import sys
+from pathlib import Path
 from typing import Any
 
 import click
@@ -22,6 +24,7 @@ from pbem.cli import (
 )
 from pbem.errors import (
     PbemError,
+    UsageError,
 )
 
 #: a decision with at most this many actions is listed whole; a longer one by unit
@@ -96,6 +99,55 @@ def act_cmd(ctx: click.Context, game_ref: str, actions: tuple[str, ...]) -> None
                 return
         game.write()
         echo(f"  {game.awaiting()}")
+
+
+@click.command("setup")
+@click.argument("game_ref", shell_complete=complete_game)
+@click.argument("placements", required=False, type=click.Path(dir_okay=False,
+                                                                  allow_dash=True))
+@click.option("--print", "print_it", is_flag=True,
+              help="Print where your units stand now as a set-up text to edit.")
+@click.pass_context
+def setup_cmd(ctx: click.Context, game_ref: str, placements: str | None,
+              print_it: bool) -> None:
+    """Your whole set-up from one text: 'UNIT HEX' a line ('-': standard input).
+
+    Every line is checked against the set-up rules before any is kept (a refused line
+    names the rule and changes nothing); lines go in the order the rules take them.
+    '--print' writes where your units stand now, a text to edit and give back.
+    """
+    from pbem.choices import count_words, describe_placements, plan_setup, read_placements
+
+    with handled():
+        home = home_of(ctx)
+        game = home.game(game_ref)
+        if print_it or placements is None:
+            click.echo(describe_placements(game.state, game.side), nl=False)
+            if placements is None and not print_it:
+                echo(f"(give the edited text back with 'pbem setup {game.name} FILE')")
+            return
+        source = "standard input" if placements == "-" else placements
+        try:
+            raw = sys.stdin.buffer.read() if placements == "-" else \
+                Path(placements).read_bytes()
+            text = raw.decode("utf-8")
+        except OSError as exc:
+            raise UsageError(f"{source}: cannot read it ({exc.strerror})") from None
+        except UnicodeDecodeError:
+            raise UsageError(f"{source}: not UTF-8 text") from None
+        places = read_placements(text, source)
+        trial = home.game(game_ref)
+        trial.__class__ = _dry_run_game()
+        texts = plan_setup(trial, places, source)
+        for text in texts:
+            events, rolls, sealed = game.act(text, save=False)
+            echo(text)
+            _print_events(events, rolls, game.side)
+            if sealed is not None:
+                _sealed_note(game, sealed)
+                return
+        game.write()
+        echo(f"  {count_words(len(texts), 'unit')} placed; {game.awaiting()}")
 
 
 @click.command("legal")
