@@ -56,6 +56,8 @@ commands:
   legal [WORD]      what you may do now, or only the actions naming a unit or hex
   show [HEX]        the board (centered on HEX)
   where UNIT        the board with the hexes UNIT may go to or act on highlighted
+  setup [FILE]      your whole set-up from a text, 'UNIT HEX' a line (no FILE: the text
+                    of where your units stand now, to edit)
   undo              take back your last action (never past a die roll)
   status            turn, phase and what is awaited
   say TEXT          a message to your opponent, sent with this file
@@ -71,7 +73,7 @@ commands:
 #: the prompt's own words: an engine's action must never begin with one (the prompt
 #: would shadow it); tests/cli/test_play.py checks every installed engine against these
 PROMPT_WORDS = frozenset({"help", "?", "legal", "show", "where", "status", "undo", "say",
-                          "orders", "draw", "resign", "quit", "exit"})
+                          "orders", "draw", "resign", "quit", "exit", "setup"})
 #: how many actions a decision may have and still be listed whole, numbered; past it
 #: the prompt shows one line per unit and 'legal UNIT' (or Tab) lists that unit's
 MENU_MAX = 30
@@ -301,8 +303,8 @@ class Prompt:
 
     def _complete(self, text: str, index: int) -> str | None:
         options = [a.notation() for a in self.game.state.legal_actions()]
-        options += ["legal ", "show", "where ", "undo", "status", "say ", "orders", "draw",
-                    "resign", "quit", "help"]
+        options += ["legal ", "show", "where ", "setup ", "undo", "status", "say ", "orders",
+                    "draw", "resign", "quit", "help"]
         matches = [o for o in options if o.startswith(text)]
         return matches[index] if index < len(matches) else None
 
@@ -326,7 +328,7 @@ class Prompt:
         if focus is None and view.cells:
             focus = focus_hex(view, self.game.pending_actions())
         window = fit_window(view, self.console.width, 24, center=focus) if view.cells else None
-        self.console.print(board_screen(view, window, legend=False))
+        self.console.print(board_screen(view, window))
 
     def orders(self, words: list[str]) -> None:
         """List the standing orders the game allows, or change ours (pbem.orders)."""
@@ -350,8 +352,58 @@ class Prompt:
             return
         view = replace(self.game.view(), highlights=hexes)
         window = fit_window(view, self.console.width, 24, center=hexes[0])
-        self.console.print(board_screen(view, window, legend=False))
+        self.console.print(board_screen(view, window))
         self.console.print(f"{token}: {' '.join(hexes)}", markup=False)
+
+    def setup_board(self) -> None:
+        """At a set-up decision, the board with the hexes the set-up may use lit: a
+        set-up is made on the map, not from columns of hex numbers."""
+        decision = self.game.my_decision()
+        if decision is None or "setup" not in decision.kind:
+            return
+        view = self.game.view()
+        cells = {c.hex for c in view.cells}
+        hexes = tuple(sorted({w for a in self.game.state.legal_actions()
+                              for w in a.notation().split() if w in cells}))
+        view = replace(view, highlights=hexes)
+        window = fit_window(view, self.console.width, 24,
+                            center=hexes[len(hexes) // 2] if hexes else focus_hex(view))
+        self.console.print(board_screen(view, window))
+        self.console.print(f"[dim]the lit hexes take a unit now; 'setup' gives the whole "
+                           f"set-up as one text ({count_words(len(hexes), 'hex', 'hexes')} "
+                           "lit)[/]")
+
+    def setup(self, source: str) -> bool:
+        """The whole set-up from the text in ``source`` (``pbem setup``); True when the
+        file sealed.  Without ``source``, the text of where the units stand now."""
+        from pbem.choices import describe_placements, plan_setup, read_placements
+        from pbem.commands.turn import _dry_run_game
+
+        game = self.game
+        if not source:
+            self.console.print(describe_placements(game.state, game.side), markup=False,
+                               end="")
+            self.console.print("(save it, edit it, and give it back: 'setup FILE')",
+                               markup=False)
+            return False
+        path = Path(source).expanduser()
+        try:
+            text = path.read_bytes().decode("utf-8")
+        except OSError as exc:
+            raise UsageError(f"{source}: cannot read it ({exc.strerror})") from None
+        except UnicodeDecodeError:
+            raise UsageError(f"{source}: not UTF-8 text") from None
+        trial = game.home.game(game.name)
+        trial.__class__ = _dry_run_game()
+        texts = plan_setup(trial, read_placements(text, source), source)
+        for action in texts:
+            self.console.print(f"  {action}", markup=False)
+            if self.act(action, quiet=True):
+                return True
+        self.console.print(f"{count_words(len(texts), 'unit')} placed", markup=False)
+        self.setup_board()
+        self.legal(None)
+        return False
 
     def menu(self) -> list[str]:
         """The numbered list a bare number picks from: the whole legal list when short;
@@ -481,8 +533,9 @@ class Prompt:
         self.console.print(f"send it: attach it to a mail, or 'pbem send {self.game.name} "
                            "--folder DIR' / '--eml FILE' / '--email'", markup=False)
 
-    def act(self, line: str) -> bool:
-        """Apply one action; True when it sealed the file."""
+    def act(self, line: str, *, quiet: bool = False) -> bool:
+        """Apply one action; True when it sealed the file.  ``quiet``: one of several
+        (a set-up text), told without the listing that follows each."""
         game = self.game
         before = self.menu()
         asked = game.my_decision()
@@ -500,10 +553,14 @@ class Prompt:
         if seq is not None:
             self.sealed(seq)
             return True
-        if game.state.current_player() == game.side:
+        if game.state.current_player() == game.side and not quiet:
             decision = game.my_decision()
             menu = self.menu()
-            if menu and menu != before:
+            if decision is not None and "setup" in decision.kind and asked is not None \
+                    and decision.prompt != asked.prompt:
+                self.setup_board()  # the next unit to set up: on the map
+                self.legal(None)
+            elif menu and menu != before:
                 self.legal(None)  # new numbers: show them before one is typed
             elif decision is not None and (asked is None or decision.kind != asked.kind):
                 # a new decision (after 'impulse 4', the movement): its summary by unit
@@ -524,6 +581,7 @@ class Prompt:
         for number, text in self.messages:
             self.console.print(f"message from your opponent (file {number}): {text}",
                                markup=False)
+        self.setup_board()
         self.legal(None)
         while True:
             try:
@@ -583,6 +641,9 @@ class Prompt:
                     self.show(rest or None)
                 elif word == "where":
                     self.where(rest)
+                elif word == "setup":
+                    if self.setup(rest):
+                        return "sealed"
                 elif word == "status":
                     self.console.print(situation(game))
                     self.console.print(game.awaiting(), markup=False)

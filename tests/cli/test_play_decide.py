@@ -74,3 +74,47 @@ def test_enter_never_ends_a_movement_unmoved(luki: Path, tmp_path: Path) -> None
     child.expect(pexpect.EOF)
     child.close()
     assert child.exitstatus == 0
+
+
+@pytest.fixture(scope="module")
+def us_setup(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    root = tmp_path_factory.mktemp("mortsetup")
+    mortain_homes(root, "US player sets up 1/33")
+    return root
+
+
+def test_a_setup_is_made_on_the_map(us_setup: Path, tmp_path: Path) -> None:
+    """The board, its key and the hexes the unit may take lit, before the first 'place'
+    prompt and after each placement (13.0); 'show' prints the key too; 'setup FILE'
+    places the rest at once and seals the file."""
+    from pbem.session import Home
+
+    root = copy_home(us_setup, tmp_path / "g")
+    child = spawn(root, "bert", "play", "mort")
+    child.expect("hedgerow")  # the key under the board
+    child.expect("= bridge or road")
+    child.expect(r"\* highlighted")
+    child.expect(r"the lit hexes take a unit now; 'setup' gives the whole set-up as one "
+                 r"text \(37 hexes lit\)")
+    child.expect("us> ")
+    child.sendline("place 1/33 0707")
+    child.expect("US 1/33 sets up in 0707")
+    child.expect(r"\(\d+ hexes lit\)")  # the next unit's board
+    child.expect("sets up 1/36")
+    child.expect("us> ")
+    child.sendline("show")
+    child.expect("= bridge or road")
+    child.expect("us> ")
+    # the rest of the set-up as one text: every unit in the last hex its area allows
+    state = Home(root / "bert").game("mort").state.clone()
+    lines = []
+    while (d := state.decision()) is not None and d.kind == "setup":
+        text = state.legal_actions()[-1].notation()
+        lines.append(" ".join(text.split()[1:]))
+        state.apply(text, side="us")
+    (root / "rest.txt").write_text("\n".join(lines) + "\n")
+    child.sendline(f"setup {root / 'rest.txt'}")
+    child.expect("file 3 is sealed and signed")
+    child.expect(pexpect.EOF)
+    child.close()
+    assert child.exitstatus == 0
