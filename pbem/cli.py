@@ -188,12 +188,22 @@ def _fail(exc: PbemError) -> NoReturn:
     sys.exit(exc.exit_code)
 
 
+#: what Ctrl-C outside 'play' says instead of click's bare "Aborted!": what was kept
+INTERRUPTED = ("pbem: interrupted: what finished before Ctrl-C is kept, whole (every save "
+               "and file is written whole or not at all), and nothing after it; 'pbem "
+               "status' shows where each game stands")
+
+
 @contextlib.contextmanager
 def handled() -> Iterator[None]:
     try:
         yield
     except PbemError as exc:
         _fail(exc)
+    except (KeyboardInterrupt, click.exceptions.Abort):
+        echo_err("")
+        echo_err(INTERRUPTED)
+        sys.exit(130)
 
 
 #: why a command that only receives still needs the key, said before the first question

@@ -901,7 +901,7 @@ def demo(console: Console, root: Path, *, engine_id: str | None = None,
         view = last.state.view(last.side)
         console.rule(f"the board now, as {names[creator]} ({last.side}) sees it")
         console.print(board_screen(view, fit_window(view, console.width, 24,
-                                                    center=focus_hex(view)), legend=False))
+                                                    center=focus_hex(view))))
     pbem = _pbem_command()
     console.rule("[bold]your turn")
     console.print(f"The transcript is in {transcript}; check it yourself: {pbem} audit "

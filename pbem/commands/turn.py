@@ -59,9 +59,30 @@ def act_cmd(ctx: click.Context, game_ref: str, actions: tuple[str, ...]) -> None
         # pbem.play brings the board renderer and rich: only for a refusal
         from pbem.play import suggest
 
+        quoted = unquoted(before, number)
+        if quoted:
+            return type(exc)(f"{exc}: the action's words arrived as {len(actions)} "
+                             "arguments, each taken for an action; quote the action: "
+                             f"pbem act {game_ref} '{quoted}' (none applied)")
         hint = suggest(before, text)
         return type(exc)(f"{exc}{'; ' + hint if hint else ''} (action {number} of "
                          f"{len(actions)}: none applied)")
+
+    def unquoted(before: Any, number: int) -> str:
+        """The action the arguments from ``number`` on make when joined, if they read as
+        one: ``pbem act g move 1188/357 2405 2404`` typed without its quotes."""
+        from pbem.errors import ActionSyntaxError
+
+        if len(actions) - number < 1 or " " in actions[number - 1]:
+            return ""
+        for end in range(len(actions), number, -1):
+            text = " ".join(actions[number - 1:end])
+            try:
+                before.parse_action(text)
+            except (ActionSyntaxError, PbemError):
+                continue
+            return text
+        return ""
 
     with handled():
         home = home_of(ctx)
@@ -85,6 +106,10 @@ def act_cmd(ctx: click.Context, game_ref: str, actions: tuple[str, ...]) -> None
         # one action needs no dry run (issue 19: it loaded the game and replayed its dice
         # chain twice): a refused action raises before anything is sealed or written
         before = game.state.clone() if len(actions) == 1 else None
+        # told only once kept: a command that loses a race with another pbem (the save
+        # changed meanwhile) prints the refusal alone, not moves it did not save
+        done: list[tuple[str, list[Any], list[Any]]] = []
+        sealed = None
         for text in actions:
             try:
                 events, rolls, sealed = game.act(text, save=False)
@@ -92,12 +117,17 @@ def act_cmd(ctx: click.Context, game_ref: str, actions: tuple[str, ...]) -> None
                 if before is None:
                     raise
                 raise refused(exc, before, text, 1) from None
+            done.append((text, events, rolls))
+            if sealed is not None:
+                break
+        if sealed is None:
+            game.write()
+        for text, events, rolls in done:
             echo(f"{text}")
             _print_events(events, rolls, game.side)
-            if sealed is not None:
-                _sealed_note(game, sealed)
-                return
-        game.write()
+        if sealed is not None:
+            _sealed_note(game, sealed)
+            return
         echo(f"  {game.awaiting()}")
 
 

@@ -392,7 +392,7 @@ def replay(console: Console, frames: Sequence[Frame], *, pace: float = 0.8,
         if clear:
             console.clear()
         console.print(Rule(caption, style=named_style(console, "narrate.header")))
-        console.print(board_screen(shown, window, zoom, legend=False))
+        console.print(board_screen(shown, window, zoom))
         boards += 1
 
     total = len(frames)
@@ -433,17 +433,18 @@ def replay(console: Console, frames: Sequence[Frame], *, pace: float = 0.8,
                           if p.side == (side or view.side) and p.location in cells), None)
         window = fit_window(view, console.width, _map_height(console), zoom=zoom,
                             center=focus)
-        console.print(board_screen(view, window, zoom, legend=False))
+        console.print(board_screen(view, window, zoom))
         boards += 1
     return ReplayResult(frames=total, boards=boards, lines=lines, skipped=skipped,
                         quit=quit_)
 
 
 def _map_height(console: Console) -> int:
-    """Lines the map may use: a terminal's height less title, status and narration room;
-    40 lines when printing to a file (a log, a test), enough to follow the action
-    without printing a 1,500-hex map whole at every step."""
-    return max(12, console.height - 8) if console.is_terminal else 40
+    """Lines the map may use: a terminal's height less title, status, key (two lines:
+    every board has its key under it) and narration room; 40 lines when printing to a
+    file (a log, a test), enough to follow the action without printing a 1,500-hex map
+    whole at every step."""
+    return max(12, console.height - 10) if console.is_terminal else 40
 
 
 @contextlib.contextmanager
