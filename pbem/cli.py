@@ -293,10 +293,13 @@ def _written(game: Any, seq: int, path: Path) -> None:
     record_sent(game.home.path, game.game_id, seq, "written to", str(path.resolve()))
 
 
-def _print_events(events: list[Any], rolls: list[Any], side: str | None) -> None:
+def _print_events(events: list[Any], rolls: list[Any], side: str | None,
+                  counters: dict[str, str] | None = None) -> None:
+    from pbem.render.words import named
+
     for event in events:
         if event.visible(side):
-            echo(f"  {event.text}")
+            echo(f"  {named(event.text, counters or {}, event.units)}")
     for roll in rolls:
         outcome = ", ".join(str(o) for o in roll.outcome)
         echo(f"  roll {roll.name}: {roll.purpose}: {roll.request} -> {outcome}")

@@ -42,6 +42,7 @@ from pbem.render.narrate import (
     frames_from_records,
     replay,
 )
+from pbem.render.words import named
 from pbem.session import Game, Home, ReceiveReport
 from pbem.text import block
 from pbem.transcript import Verifier
@@ -452,6 +453,10 @@ class Prompt:
             return
         actions = [a.notation() for a in self.game.state.legal_actions()]
         default = self.default()
+        # the units the prompt names, as their counters read ("sets up 1/33 Armd 4-3-10")
+        decision = replace(decision, prompt=named(
+            decision.prompt, self.game.state.counters(self.game.side),
+            [w.strip("(),:;") for w in decision.prompt.split()]))
         grouped = self.grouped(actions) if len(actions) > MENU_MAX or word else None
         unit = grouped.find(word) if grouped is not None and word else None
         if word and unit is None:
@@ -543,9 +548,11 @@ class Prompt:
         self.focus = None
         if asked is not None:
             self.acted_at.add(asked.prompt)
+        counters = game.state.counters(game.side) if events else {}
         for event in events:
             if event.visible(game.side):
-                self.console.print(f"  {event.text}", markup=False)
+                self.console.print(f"  {named(event.text, counters, event.units)}",
+                                   markup=False)
         for roll in rolls:
             outcome = ", ".join(str(o) for o in roll.outcome)
             self.console.print(f"  roll {roll.name}: {roll.purpose}: "

@@ -124,7 +124,7 @@ def act_cmd(ctx: click.Context, game_ref: str, actions: tuple[str, ...]) -> None
             game.write()
         for text, events, rolls in done:
             echo(f"{text}")
-            _print_events(events, rolls, game.side)
+            _print_events(events, rolls, game.side, game.state.counters(game.side))
         if sealed is not None:
             _sealed_note(game, sealed)
             return
@@ -172,7 +172,7 @@ def setup_cmd(ctx: click.Context, game_ref: str, placements: str | None,
         for text in texts:
             events, rolls, sealed = game.act(text, save=False)
             echo(text)
-            _print_events(events, rolls, game.side)
+            _print_events(events, rolls, game.side, game.state.counters(game.side))
             if sealed is not None:
                 _sealed_note(game, sealed)
                 return

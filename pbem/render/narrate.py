@@ -25,9 +25,10 @@ from rich.rule import Rule
 from rich.text import Text
 
 from pbem import history
-from pbem.engine import ChanceRequest, Decision, Event, State
+from pbem.engine import ChanceRequest, Decision, Event, State, counter_text
 from pbem.render.board import board_screen, fit_window, focus_hex
 from pbem.render.theme import style as named_style
+from pbem.render.words import agree, named
 from pbem.view import BoardView
 
 #: the event kinds the contract names, each with a style ``narrate.<kind>`` and a tag
@@ -79,9 +80,19 @@ class NarrationLine:
         yield line
 
 
-def narrate(events: Sequence[Event], side: str | None) -> list[NarrationLine]:
-    """The lines ``side`` may read for ``events``, in order; ``None`` is the referee."""
-    return [NarrationLine(e.kind, e.text, e.hexes) for e in events if e.visible(side)]
+def narrate(events: Sequence[Event], side: str | None,
+            view: BoardView | None = None) -> list[NarrationLine]:
+    """The lines ``side`` may read for ``events``, in order; ``None`` is the referee.
+    With ``view`` (the board after them, as ``side`` sees it) each unit an event names
+    is named as its counter reads (:func:`counters_of`)."""
+    counters = counters_of(view) if view is not None else {}
+    return [NarrationLine(e.kind, named(e.text, counters, e.units), e.hexes)
+            for e in events if e.visible(side)]
+
+
+def counters_of(view: BoardView) -> dict[str, str]:
+    """What each counter the view shows (and its side may identify) prints."""
+    return {p.id: counter_text(p.id, p.name, p.label) for p in view.pieces if not p.hidden}
 
 
 class DecisionPrompt:
@@ -94,7 +105,7 @@ class DecisionPrompt:
         d = self.decision
         head = Text()
         head.append(f"{d.side}: ", named_style(console, "narrate.header"))
-        head.append(d.prompt)
+        head.append(agree(d.prompt))
         if d.rule:
             head.append(f"  ({d.rule})", named_style(console, "narrate.prompt"))
         yield head
@@ -401,7 +412,7 @@ def replay(console: Console, frames: Sequence[Frame], *, pace: float = 0.8,
     focus: str | None = None
     for index, (view, events) in enumerate(frames, 1):
         viewer = side if side is not None else view.side
-        told = narrate(events, viewer)
+        told = narrate(events, viewer, view)
         focus = next(iter(_event_hexes(view, events, viewer)), focus)
         live = not fast and not skipped
         if live and (draw_if is None or draw_if(events)):

@@ -98,9 +98,9 @@ def test_a_setup_is_made_on_the_map(us_setup: Path, tmp_path: Path) -> None:
                  r"text \(37 hexes lit\)")
     child.expect("us> ")
     child.sendline("place 1/33 0707")
-    child.expect("US 1/33 sets up in 0707")
+    child.expect("US 1/33 Armd 4-3-10 sets up in 0707")  # named as its counter reads
     child.expect(r"\(\d+ hexes lit\)")  # the next unit's board
-    child.expect("sets up 1/36")
+    child.expect(r"sets up 1/36 Armd Inf 3-4-10 \(ccb area")
     child.expect("us> ")
     child.sendline("show")
     child.expect("= bridge or road")

@@ -53,7 +53,7 @@ def test_a_whole_setup_in_any_order(run: Run, mortain_setup: Path) -> None:
     (mortain_setup / "us.txt").write_text("# our set-up\n" + "\n".join(reversed(lines)))
     r = run("bert", "setup", "mort", "us.txt")
     assert r.exit_code == 0, r.output
-    assert "US 743 sets up in" in r.output and "file 3" in r.output, r.output
+    assert "US 743 Tank 4-3-10 sets up in" in r.output and "file 3" in r.output, r.output
     game = Home(mortain_setup / "bert").game("mort")
     assert len(game.files) == 4
     placed = {p.id: p.location for p in game.state.view("us").pieces if p.side == "us"}

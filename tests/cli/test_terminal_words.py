@@ -4,6 +4,7 @@ outside 'play'."""
 
 from __future__ import annotations
 
+import time
 from pathlib import Path
 from typing import Any
 
@@ -56,6 +57,7 @@ def test_ctrl_c_outside_play_says_what_was_kept(tmp_path: Path, purkayev: Any) -
     purkayev(tmp_path, b"luki1")
     child = spawn(tmp_path, "ivan", "resign", "luki")
     child.expect(r"Resign luki\?")
+    time.sleep(0.5)  # the prompt is waiting for its answer
     child.sendintr()
     child.expect("interrupted: what finished before Ctrl-C is kept")
     child.expect(pexpect.EOF)
