@@ -255,8 +255,7 @@ def suggest(state: State, text: str) -> str:
     return f"did you mean '{near[0]}'?" if near else ""
 
 
-def describe_words(engine: Engine, decision: Decision, actions: Sequence[str]
-                   ) -> list[tuple[str, str]]:
+def describe_words(engine: Engine, actions: Sequence[str]) -> list[tuple[str, str]]:
     """Each first word among ``actions`` the engine's glossary explains
     (:attr:`pbem.engine.Engine.action_words`), with what it does and its rule."""
     glossary = engine.action_words
@@ -471,9 +470,9 @@ class Prompt:
             self.focus = unit.unit
         menu = self.menu()
         if len(actions) <= MENU_MAX and unit is None:
-            self.explain(decision, actions)
             self.console.print(DecisionPrompt(replace(decision, options=tuple(
                 self.game.state.parse_action(t) for t in menu))))
+            self.explain(actions)
             hint = "type a number to pick that action"
             if default is not None:
                 hint += f"; Enter takes the default ({default})"
@@ -482,7 +481,6 @@ class Prompt:
         assert grouped is not None
         focused = grouped.find(self.focus) if self.focus else None
         if focused is not None:
-            self.explain(decision, focused.actions)
             self.console.print(f"{focused.title()}: "
                                f"{count_words(len(focused.actions), 'action')}", markup=False)
             if menu:
@@ -493,15 +491,16 @@ class Prompt:
                 for line in folded(focused.actions, self.console.width - 4, self.cells()):
                     self.console.print(f"  {line}", markup=False)
                 hint = "type the action (Tab completes it; 'where UNIT' shows the hexes)"
+            self.explain(focused.actions)
             self.console.print(f"  [dim]{escape(hint)}; 'legal' lists the units again[/]")
             return
-        self.explain(decision, actions)
         self.console.print(DecisionPrompt(replace(decision, options=())))
         self.console.print(f"  {len(actions)} actions; by unit (a number or a unit picks "
                            "the unit, then its actions are listed):", markup=False)
         table = unit_table(grouped)
         for i, line in enumerate(table + list(grouped.others), 1):
             self.console.print(f"  {i:>3}. {line}", markup=False)
+        self.explain(actions)
         hint = "or type an action (Tab completes it)"
         if default is not None:
             hint += f"; Enter takes the default ({default})"
@@ -517,15 +516,14 @@ class Prompt:
     def cells(self) -> frozenset[str]:
         return frozenset(c.hex for c in self.game.view().cells)
 
-    def explain(self, decision: Decision, actions: Sequence[str]) -> None:
+    def explain(self, actions: Sequence[str]) -> None:
         """The first time an action word is offered in this session, what it does and
         which rule (a newcomer reads 'fire 8/3 at ...' and must guess)."""
-        words = describe_words(self.game.engine, decision, actions)
+        words = [(v, t) for v, t in describe_words(self.game.engine, actions)
+                 if v not in self.explained]
         for verb, text in words:
-            if verb in self.explained:
-                continue
             self.explained.add(verb)
-            self.console.print(f"  [dim]{escape(verb)}: {escape(text)}[/]")
+            self.console.print(f"  [dim]'{escape(verb)}': {escape(text)}[/]")
 
     def sealed(self, seq: int) -> None:
         path = write_outbox(self.game, seq)

@@ -118,3 +118,48 @@ def test_a_setup_is_made_on_the_map(us_setup: Path, tmp_path: Path) -> None:
     child.expect(pexpect.EOF)
     child.close()
     assert child.exitstatus == 0
+
+
+def test_every_action_word_is_explained() -> None:
+    """Every first word of an action any engine offers (random playouts of its first
+    scenario) has its explanation, and nearly all name their rule."""
+    import re
+
+    from pbem.registry import engines
+    from pbem.testing import Chooser
+
+    for engine in engines().values():
+        if engine.id == "skirmish":
+            continue  # the toy engine of the tests
+        scenario = engine.scenarios()[0].id
+        state = engine.new_state(scenario, engine.resolve_options({}))
+        chooser = Chooser(f"explained/{engine.id}")
+        firsts: set[str] = set()
+        for _ in range(300):
+            if state.is_terminal():
+                break
+            if state.is_chance():
+                state.apply_outcome(chooser.outcome(state.chance_request()))
+                continue
+            legal = state.legal_actions()
+            firsts.update(a.notation().split()[0] for a in legal)
+            state.apply(chooser.pick(legal))
+        assert firsts - set(engine.action_words) == set(), engine.id
+        cited = [w for w in engine.action_words.values() if re.search(r"\(.*\d.*\)", w)]
+        assert len(cited) >= len(engine.action_words) - 3, engine.id
+
+
+def test_an_action_word_is_explained_the_first_time(luki: Path, tmp_path: Path) -> None:
+    """'assault' is explained with its rules under the list, once a session."""
+    root = copy_home(luki, tmp_path / "g")
+    child = spawn(root, "ivan", "play", "luki")
+    child.expect(r"'assault': declare that the unit assaults the enemy hex; the fire "
+                 r"comes after the defensive fire \(Rules 5, 9\)")
+    child.expect("soviet> ")
+    child.sendline("legal")
+    child.expect("soviet> ")
+    assert "'assault':" not in child.before and "1188/357" in child.before
+    child.sendline("quit")
+    child.expect(pexpect.EOF)
+    child.close()
+    assert child.exitstatus == 0
