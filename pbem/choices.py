@@ -90,6 +90,25 @@ def unit_table(grouped: Grouped) -> list[str]:
     return [f"{u.title():<{width}}  {u.verbs()}" for u in grouped.units]
 
 
+def columns(lines: Sequence[str], width: int, most: int) -> list[str]:
+    """``lines`` in as many columns (down, then across) as keep them to ``most`` lines,
+    when the terminal is wide enough; else as they are.  For Motherland's 38 units."""
+    if len(lines) <= most or not lines:
+        return list(lines)
+    cell = max(len(line) for line in lines) + 3
+    count = -(-len(lines) // most)
+    if count * cell > width:
+        count = max(1, width // cell)
+    if count == 1:
+        return list(lines)
+    rows = -(-len(lines) // count)
+    out = []
+    for r in range(rows):
+        row = [lines[c * rows + r] for c in range(count) if c * rows + r < len(lines)]
+        out.append("".join(f"{text:<{cell}}" for text in row[:-1]) + row[-1])
+    return out
+
+
 def folded(actions: Sequence[str], width: int = 96, cells: frozenset[str] = frozenset()
            ) -> list[str]:
     """Actions that differ only in one hex folded into one wrapped line each:

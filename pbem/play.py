@@ -23,7 +23,7 @@ from rich.markup import escape
 from pbem import orders
 from pbem.atomic import write_atomic
 from pbem.audit import body_summary
-from pbem.choices import Grouped, count_words, folded, group, unit_table
+from pbem.choices import Grouped, columns, count_words, folded, group, unit_table
 from pbem.engine import Decision, Engine, Event, State
 from pbem.envelope import file_name
 from pbem.errors import (
@@ -78,6 +78,8 @@ PROMPT_WORDS = frozenset({"help", "?", "legal", "show", "where", "status", "undo
 #: how many actions a decision may have and still be listed whole, numbered; past it
 #: the prompt shows one line per unit and 'legal UNIT' (or Tab) lists that unit's
 MENU_MAX = 30
+#: the most lines a long decision's units take at the prompt (more go in columns)
+SCREEN_UNITS = 32
 
 
 @dataclass
@@ -498,8 +500,9 @@ class Prompt:
         self.console.print(f"  {len(actions)} actions; by unit (a number or a unit picks "
                            "the unit, then its actions are listed):", markup=False)
         table = unit_table(grouped)
-        for i, line in enumerate(table + list(grouped.others), 1):
-            self.console.print(f"  {i:>3}. {line}", markup=False)
+        numbered = [f"{i:>3}. {line}" for i, line in enumerate(table + list(grouped.others), 1)]
+        for line in columns(numbered, self.console.width - 2, SCREEN_UNITS):
+            self.console.print(f"  {line}", markup=False)
         self.explain(actions)
         hint = "or type an action (Tab completes it)"
         if default is not None:

@@ -29,6 +29,9 @@ from pbem.errors import (
 
 #: a decision with at most this many actions is listed whole; a longer one by unit
 LIST_WHOLE = 30
+#: the most lines the units of a decision take (more go in columns): a screen of 40 less
+#: the prompt, the count, the actions naming no unit and the default
+SCREEN_UNITS = 32
 
 
 def _dry_run_game() -> type:
@@ -213,7 +216,7 @@ def legal_cmd(ctx: click.Context, game_ref: str, focus: str | None, show_all: bo
             echo(game.awaiting())
             return
         echo(f"{decision.prompt}" + (f" ({decision.rule})" if decision.rule else ""))
-        from pbem.choices import count_words, folded, group, unit_table
+        from pbem.choices import columns, count_words, folded, group, unit_table
 
         grouped = group(game.state, game.side, actions)
         one = grouped.find(focus) if focus else None
@@ -234,7 +237,8 @@ def legal_cmd(ctx: click.Context, game_ref: str, focus: str | None, show_all: bo
         echo(f"  {count_words(len(actions), 'action')}, "
              f"{count_words(len(grouped.units), 'unit')}: 'pbem legal {game.name} UNIT' "
              "lists a unit's, '--all' every action")
-        for line in unit_table(grouped):
+        # a screen: the units in two columns where one would run past it
+        for line in columns(unit_table(grouped), width, SCREEN_UNITS):
             echo(f"  {line}")
         for line in folded(grouped.others, width, cells):
             echo(f"  {line}")

@@ -17,17 +17,20 @@ from .conftest import Run
 SCREEN = 40
 
 
-def mortain_homes(root: Path, until: str) -> None:
-    """Mortain between Anna (German) and Bert (US), played by defaults (else the first
-    legal action) until a side's prompt contains ``until``."""
+def mortain_homes(root: Path, until: str, engine: str = "mortain",
+                  scenario: str = "counterattack", side: str = "german") -> None:
+    """Mortain (or ``engine``'s ``scenario``) between Anna (German) and Bert (US), game
+    'mort', played by defaults (else the first legal action) until a side's prompt
+    contains ``until``."""
     anna, bert = Home(root / "anna"), Home(root / "bert")
     anna.keys.create("Anna", "", None, secret=hashlib.sha256(b"anna").digest())
     bert.keys.create("Bert", "", None, secret=hashlib.sha256(b"bert").digest())
-    game = anna.new_game("mortain", "counterattack", "german", name="mort",
+    game = anna.new_game(engine, scenario, side, name="mort",
                          nonce=hashlib.sha256(b"mort").digest())
     joined = bert.join(game.files[0], "invite", name="mort")
     anna.receive(joined.files[1], "reply")
-    bert.receive(anna.game("mort").file(2)[1], "file 2")
+    if len(anna.game("mort").files) > 2:
+        bert.receive(anna.game("mort").file(2)[1], "file 2")
     homes = (anna, bert)
     for _ in range(500):
         for home in homes:
@@ -97,3 +100,14 @@ def test_us_movement_fits_a_screen(run: Run, us_turn_2: Path) -> None:
     lines = legal(run, us_turn_2, "bert")
     assert len(lines) <= SCREEN, "\n".join(lines)
     assert any("1/33 Armd 4-3-10 at " in line and " move " in f"{line} " for line in lines)
+
+
+def test_many_units_go_in_columns(run: Run, tmp_path: Path) -> None:
+    """For the Motherland!'s Axis movement, turn 1: 38 units with some 960 moves, in two
+    columns so the list stays a screen."""
+    mortain_homes(tmp_path, "axis player moves", "for-the-motherland", "1-barbarossa",
+                  "axis")
+    lines = legal(run, tmp_path, "anna")
+    assert len(lines) <= SCREEN, "\n".join(lines)
+    assert "38 units" in lines[1]
+    assert sum(line.count(" move ") for line in lines) == 38
