@@ -295,7 +295,7 @@ def _written(game: Any, seq: int, path: Path) -> None:
 
 def _print_events(events: list[Any], rolls: list[Any], side: str | None,
                   counters: dict[str, str] | None = None) -> None:
-    from pbem.render.words import named
+    from pbem.naming import named
 
     for event in events:
         if event.visible(side):

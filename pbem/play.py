@@ -33,6 +33,7 @@ from pbem.errors import (
     PbemError,
     UsageError,
 )
+from pbem.naming import named
 from pbem.render import board_screen, fit_window
 from pbem.render.board import focus_hex
 from pbem.render.narrate import (
@@ -42,7 +43,6 @@ from pbem.render.narrate import (
     frames_from_records,
     replay,
 )
-from pbem.render.words import named
 from pbem.session import Game, Home, ReceiveReport
 from pbem.text import block
 from pbem.transcript import Verifier

@@ -26,9 +26,9 @@ from rich.text import Text
 
 from pbem import history
 from pbem.engine import ChanceRequest, Decision, Event, State, counter_text
+from pbem.naming import agree, named
 from pbem.render.board import board_screen, fit_window, focus_hex
 from pbem.render.theme import style as named_style
-from pbem.render.words import agree, named
 from pbem.view import BoardView
 
 #: the event kinds the contract names, each with a style ``narrate.<kind>`` and a tag

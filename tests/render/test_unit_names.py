@@ -4,8 +4,8 @@ counts agree with their nouns ("1 hex", not "1 hexes")."""
 from __future__ import annotations
 
 from pbem.engine import Event, counter_text
+from pbem.naming import agree, named
 from pbem.render.narrate import narrate
-from pbem.render.words import agree, named
 from pbem.view import BoardView, Layout, Piece
 
 
