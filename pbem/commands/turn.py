@@ -215,8 +215,13 @@ def legal_cmd(ctx: click.Context, game_ref: str, focus: str | None, show_all: bo
         if decision is None:
             echo(game.awaiting())
             return
-        echo(f"{decision.prompt}" + (f" ({decision.rule})" if decision.rule else ""))
         from pbem.choices import columns, count_words, folded, group, unit_table
+        from pbem.naming import named
+
+        # the units the prompt names, as their counters read ("sets up 1/33 Armd 4-3-10")
+        prompt = named(decision.prompt, game.state.counters(game.side),
+                       [w.strip("(),:;") for w in decision.prompt.split()])
+        echo(prompt + (f" ({decision.rule})" if decision.rule else ""))
 
         grouped = group(game.state, game.side, actions)
         one = grouped.find(focus) if focus else None

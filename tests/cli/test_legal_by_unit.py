@@ -111,3 +111,11 @@ def test_many_units_go_in_columns(run: Run, tmp_path: Path) -> None:
     assert len(lines) <= SCREEN, "\n".join(lines)
     assert "38 units" in lines[1]
     assert sum(line.count(" move ") for line in lines) == 38
+
+
+def test_the_prompt_names_the_unit_as_its_counter(run: Run, tmp_path: Path) -> None:
+    """Mortain's US set-up (13.0) names the unit to place as its counter reads."""
+    mortain_homes(tmp_path, "US player sets up 1/33")
+    lines = legal(run, tmp_path, "bert")
+    assert lines[0] == "the US player sets up 1/33 Armd 4-3-10 (ccb area, 13.0) (13.0)"
+    assert lines[2].split() == ["1/33", "Armd", "4-3-10", "place", "37"]
