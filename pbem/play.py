@@ -440,7 +440,9 @@ class Prompt:
         """Enter would end a movement phase before any unit moved in it: no player
         means that by an empty line (the rulebook's default for a movement decision is
         to end it, and White Death's impulse would go by unspent)."""
-        if "move" not in decision.kind or decision.prompt in self.acted_at:
+        # the phase's end, not a step within one unit's move (48th Panzer Korps' 'stop')
+        ends = decision.kind == "movement" or text.split()[0].startswith("end")
+        if "move" not in decision.kind or not ends or decision.prompt in self.acted_at:
             return False
         grouped = self.grouped([text, *legal])
         return grouped.find(text) is None and not any(text in u.actions
