@@ -189,12 +189,22 @@ def _fail(exc: PbemError) -> NoReturn:
     sys.exit(exc.exit_code)
 
 
+#: what Ctrl-C outside 'play' says instead of click's bare "Aborted!": what was kept
+INTERRUPTED = ("pbem: interrupted: what finished before Ctrl-C is kept, whole (every save "
+               "and file is written whole or not at all), and nothing after it; 'pbem "
+               "status' shows where each game stands")
+
+
 @contextlib.contextmanager
 def handled() -> Iterator[None]:
     try:
         yield
     except PbemError as exc:
         _fail(exc)
+    except (KeyboardInterrupt, click.exceptions.Abort):
+        echo_err("")
+        echo_err(INTERRUPTED)
+        sys.exit(130)
 
 
 #: why a command that only receives still needs the key, said before the first question
@@ -298,10 +308,13 @@ def _written(game: Any, seq: int, path: Path) -> None:
     record_sent(game.home.path, game.game_id, seq, "written to", str(path.resolve()))
 
 
-def _print_events(events: list[Any], rolls: list[Any], side: str | None) -> None:
+def _print_events(events: list[Any], rolls: list[Any], side: str | None,
+                  counters: dict[str, str] | None = None) -> None:
+    from pbem.naming import named
+
     for event in events:
         if event.visible(side):
-            echo(f"  {event.text}")
+            echo(f"  {named(event.text, counters or {}, event.units)}")
     for roll in rolls:
         outcome = ", ".join(str(o) for o in roll.outcome)
         echo(f"  roll {roll.name}: {roll.purpose}: {roll.request} -> {outcome}")
@@ -404,6 +417,7 @@ class LazyGroup(click.Group):
         "scenario": "pbem.commands.engines:scenario_group",
         "selfplay": "pbem.commands.archive:selfplay_cmd",
         "send": "pbem.commands.send:send_cmd",
+        "setup": "pbem.commands.turn:setup_cmd",
         "show": "pbem.commands.look:show_cmd",
         "status": "pbem.commands.listing:status_cmd",
         "undo": "pbem.commands.turn:undo_cmd",
@@ -454,7 +468,8 @@ class LazyGroup(click.Group):
         "id": "Your identity (an Ed25519 key) and your correspondents' public cards.",
         "inbox": "Import every new file for your games from a shared folder (once).",
         "join": "Accept an invite; writes the reply file to send back.",
-        "legal": "What you may do now (optionally only actions naming UNIT or HEX).",
+        "setup": "Your whole set-up from one text: 'UNIT HEX' a line ('-': standard input).",
+        "legal": "What you may do now: by unit with counts, or one UNIT's options (or a HEX's).",
         "list": "Every game in your home, one line each.",
         "log": "The game's history, file by file, as your side saw it.",
         "mail": "Your mail account for 'pbem send --email' and 'pbem fetch'.",

@@ -166,6 +166,13 @@ class ChanceRequest:
                 pool.remove(item)
 
 
+def counter_text(unit: str, name: str, label: str) -> str:
+    """How a counter reads: its designation and its factors (``"I/2 3-3-10"``), without
+    the id when the id is the designation itself (White Death's ``"1188/357 2-4-6"``)."""
+    label = " ".join(w for w in label.split() if w != unit)
+    return " ".join(w for w in (name, label) if w and w != unit)
+
+
 def _dice_text(dice: tuple[int, ...]) -> str:
     if len(set(dice)) == 1:
         return f"{len(dice)}d{dice[0]}"
@@ -386,6 +393,20 @@ class State(ABC):
         """The game turn now (for status lines and selfplay caps); 0 if the game has none."""
         return 0
 
+    def counters(self, side: str | None) -> dict[str, str]:
+        """What each unit ``side`` may identify prints on its counter (designation and
+        factors), by the id actions use: how a listing, a prompt or a replay names it.
+
+        Defaults to the pieces of ``side``'s view that it may identify; an engine whose
+        actions name units not on the map (a reinforcement still to enter, a unit still
+        to set up) adds them, so that 'G01' reads 'I/2 3-3-10' before it enters."""
+        out: dict[str, str] = {}
+        for piece in self.view(side).pieces:
+            if piece.hidden or piece.id in out:
+                continue
+            out[piece.id] = counter_text(piece.id, piece.name, piece.label)
+        return out
+
     @abstractmethod
     def parse_action(self, text: str) -> Action:
         """Parse the engine's notation; raise ActionSyntaxError naming the bad text."""
@@ -541,6 +562,9 @@ class Engine(ABC):
     rules_version: ClassVar[str]
     #: in the order the rules name them; the first is not necessarily the first to act
     sides: ClassVar[tuple[str, ...]]
+    #: the first word of each kind of action, with what it does and its rule, in a
+    #: player's words: the prompt explains a word the first time it offers it
+    action_words: ClassVar[Mapping[str, str]] = {}
 
     @abstractmethod
     def scenarios(self) -> list[ScenarioInfo]: ...

@@ -23,7 +23,8 @@ from rich.markup import escape
 from pbem import orders
 from pbem.atomic import write_atomic
 from pbem.audit import body_summary
-from pbem.engine import Event, State
+from pbem.choices import Grouped, columns, count_words, folded, group, unit_table
+from pbem.engine import Decision, Engine, Event, State
 from pbem.envelope import file_name
 from pbem.errors import (
     ActionSyntaxError,
@@ -32,6 +33,7 @@ from pbem.errors import (
     PbemError,
     UsageError,
 )
+from pbem.naming import named
 from pbem.render import board_screen, fit_window
 from pbem.render.board import focus_hex
 from pbem.render.narrate import (
@@ -55,6 +57,8 @@ commands:
   legal [WORD]      what you may do now, or only the actions naming a unit or hex
   show [HEX]        the board (centered on HEX)
   where UNIT        the board with the hexes UNIT may go to or act on highlighted
+  setup [FILE]      your whole set-up from a text, 'UNIT HEX' a line (no FILE: the text
+                    of where your units stand now, to edit)
   undo              take back your last action (never past a die roll)
   status            turn, phase and what is awaited
   say TEXT          a message to your opponent, sent with this file
@@ -70,10 +74,12 @@ commands:
 #: the prompt's own words: an engine's action must never begin with one (the prompt
 #: would shadow it); tests/cli/test_play.py checks every installed engine against these
 PROMPT_WORDS = frozenset({"help", "?", "legal", "show", "where", "status", "undo", "say",
-                          "orders", "draw", "resign", "quit", "exit"})
+                          "orders", "draw", "resign", "quit", "exit", "setup"})
 #: how many actions a decision may have and still be listed whole, numbered; past it
 #: the prompt shows one line per unit and 'legal UNIT' (or Tab) lists that unit's
 MENU_MAX = 30
+#: the most lines a long decision's units take at the prompt (more go in columns)
+SCREEN_UNITS = 32
 
 
 @dataclass
@@ -251,6 +257,23 @@ def suggest(state: State, text: str) -> str:
     return f"did you mean '{near[0]}'?" if near else ""
 
 
+def describe_words(engine: Engine, actions: Sequence[str]) -> list[tuple[str, str]]:
+    """Each first word among ``actions`` the engine's glossary explains
+    (:attr:`pbem.engine.Engine.action_words`), with what it does and its rule."""
+    glossary = engine.action_words
+    out: list[tuple[str, str]] = []
+    seen: set[str] = set()
+    for text in actions:
+        verb = text.split()[0] if text.split() else ""
+        if not verb or verb in seen:
+            continue
+        seen.add(verb)
+        said = glossary.get(verb)
+        if said is not None:
+            out.append((verb, said))
+    return out
+
+
 def situation(game: Game) -> str:
     status = game.view().status
     parts = [f"[bold]{game.name}[/]", status] if status else [f"[bold]{game.name}[/]"]
@@ -273,11 +296,17 @@ class Prompt:
         self.messages = list(messages)
         self.input_fn = input_fn
         self.pacing = pacing or Pacing()
+        #: the unit picked from a long decision's list (its actions are numbered next)
+        self.focus: str | None = None
+        #: the action words already explained this session
+        self.explained: set[str] = set()
+        #: the decisions (by prompt) an action was taken in this session
+        self.acted_at: set[str] = set()
 
     def _complete(self, text: str, index: int) -> str | None:
         options = [a.notation() for a in self.game.state.legal_actions()]
-        options += ["legal ", "show", "where ", "undo", "status", "say ", "orders", "draw",
-                    "resign", "quit", "help"]
+        options += ["legal ", "show", "where ", "setup ", "undo", "status", "say ", "orders",
+                    "draw", "resign", "quit", "help"]
         matches = [o for o in options if o.startswith(text)]
         return matches[index] if index < len(matches) else None
 
@@ -301,7 +330,7 @@ class Prompt:
         if focus is None and view.cells:
             focus = focus_hex(view, self.game.pending_actions())
         window = fit_window(view, self.console.width, 24, center=focus) if view.cells else None
-        self.console.print(board_screen(view, window, legend=False))
+        self.console.print(board_screen(view, window))
 
     def orders(self, words: list[str]) -> None:
         """List the standing orders the game allows, or change ours (pbem.orders)."""
@@ -325,15 +354,76 @@ class Prompt:
             return
         view = replace(self.game.view(), highlights=hexes)
         window = fit_window(view, self.console.width, 24, center=hexes[0])
-        self.console.print(board_screen(view, window, legend=False))
+        self.console.print(board_screen(view, window))
         self.console.print(f"{token}: {' '.join(hexes)}", markup=False)
 
+    def setup_board(self) -> None:
+        """At a set-up decision, the board with the hexes the set-up may use lit: a
+        set-up is made on the map, not from columns of hex numbers."""
+        decision = self.game.my_decision()
+        if decision is None or "setup" not in decision.kind:
+            return
+        view = self.game.view()
+        cells = {c.hex for c in view.cells}
+        hexes = tuple(sorted({w for a in self.game.state.legal_actions()
+                              for w in a.notation().split() if w in cells}))
+        view = replace(view, highlights=hexes)
+        window = fit_window(view, self.console.width, 24,
+                            center=hexes[len(hexes) // 2] if hexes else focus_hex(view))
+        self.console.print(board_screen(view, window))
+        self.console.print(f"[dim]the lit hexes take a unit now; 'setup' gives the whole "
+                           f"set-up as one text ({count_words(len(hexes), 'hex', 'hexes')} "
+                           "lit)[/]")
+
+    def setup(self, source: str) -> bool:
+        """The whole set-up from the text in ``source`` (``pbem setup``); True when the
+        file sealed.  Without ``source``, the text of where the units stand now."""
+        from pbem.choices import describe_placements, plan_setup, read_placements
+        from pbem.commands.turn import _dry_run_game
+
+        game = self.game
+        if not source:
+            self.console.print(describe_placements(game.state, game.side), markup=False,
+                               end="")
+            self.console.print("(save it, edit it, and give it back: 'setup FILE')",
+                               markup=False)
+            return False
+        path = Path(source).expanduser()
+        try:
+            text = path.read_bytes().decode("utf-8")
+        except OSError as exc:
+            raise UsageError(f"{source}: cannot read it ({exc.strerror})") from None
+        except UnicodeDecodeError:
+            raise UsageError(f"{source}: not UTF-8 text") from None
+        trial = game.home.game(game.name)
+        trial.__class__ = _dry_run_game()
+        texts = plan_setup(trial, read_placements(text, source), source)
+        for action in texts:
+            self.console.print(f"  {action}", markup=False)
+            if self.act(action, quiet=True):
+                return True
+        self.console.print(f"{count_words(len(texts), 'unit')} placed", markup=False)
+        self.setup_board()
+        self.legal(None)
+        return False
+
     def menu(self) -> list[str]:
-        """The numbered list a bare number picks from: the whole legal list when short."""
+        """The numbered list a bare number picks from: the whole legal list when short;
+        when long, the units (a number picks the unit, then its actions are numbered)
+        and the actions naming none; within a picked unit, its actions when few."""
         if self.game.my_decision() is None:
             return []
         actions = [a.notation() for a in self.game.state.legal_actions()]
-        return actions if len(actions) <= MENU_MAX else []
+        if len(actions) <= MENU_MAX:
+            return actions
+        grouped = self.grouped(actions)
+        unit = grouped.find(self.focus) if self.focus else None
+        if unit is not None:
+            return list(unit.actions) if len(unit.actions) <= MENU_MAX else []
+        return [u.unit for u in grouped.units] + list(grouped.others)
+
+    def grouped(self, actions: Sequence[str]) -> Grouped:
+        return group(self.game.state, self.game.side, actions)
 
     def default(self) -> str | None:
         """The decision's default, when the rules allow it now (Enter takes it)."""
@@ -341,27 +431,23 @@ class Prompt:
         if decision is None or decision.default is None:
             return None
         text = decision.default.notation()
-        legal = {a.notation() for a in self.game.state.legal_actions()}
-        return text if text in legal else None
+        legal = [a.notation() for a in self.game.state.legal_actions()]
+        if text not in legal or self.throws_away(decision, text, legal):
+            return None
+        return text
 
-    def summary(self, actions: list[str]) -> list[str]:
-        """One line per unit of ours that some action names, then the other actions."""
-        view = self.game.state.view(self.game.side)
-        where_is = {p.id: p.location for p in view.pieces if p.side == self.game.side}
-        by_unit: dict[str, list[str]] = {}
-        others: list[str] = []
-        for text in actions:
-            unit = next((w for w in text.split() if w in where_is), None)
-            if unit is None:
-                others.append(text)
-            else:
-                by_unit.setdefault(unit, []).append(text)
-        lines = []
-        for unit in sorted(by_unit):
-            verbs = sorted({t.split()[0] for t in by_unit[unit]})
-            lines.append(f"{unit} at {where_is[unit]}: {len(by_unit[unit])} "
-                         f"({', '.join(verbs)})")
-        return lines + others
+    def throws_away(self, decision: Decision, text: str, legal: Sequence[str]) -> bool:
+        """Enter would end a movement phase before any unit moved in it: no player
+        means that by an empty line (the rulebook's default for a movement decision is
+        to end it, and White Death's impulse would go by unspent)."""
+        # the phase's end, not a step within one unit's move (48th Panzer Korps' 'stop')
+        ends = decision.kind == "movement" or text.split()[0].startswith("end")
+        if "move" not in decision.kind or not ends or decision.prompt in self.acted_at:
+            return False
+        grouped = self.grouped([text, *legal])
+        return grouped.find(text) is None and not any(text in u.actions
+                                                      for u in grouped.units) \
+            and bool(grouped.units)
 
     def legal(self, word: str | None) -> None:
         decision = self.game.my_decision()
@@ -369,31 +455,80 @@ class Prompt:
             self.console.print(self.game.awaiting(), markup=False)
             return
         actions = [a.notation() for a in self.game.state.legal_actions()]
-        if word:
+        default = self.default()
+        # the units the prompt names, as their counters read ("sets up 1/33 Armd 4-3-10")
+        decision = replace(decision, prompt=named(
+            decision.prompt, self.game.state.counters(self.game.side),
+            [w.strip("(),:;") for w in decision.prompt.split()]))
+        grouped = self.grouped(actions) if len(actions) > MENU_MAX or word else None
+        unit = grouped.find(word) if grouped is not None and word else None
+        if word and unit is None:
             actions = [a for a in actions if word in a.split()]
             self.console.print(DecisionPrompt(replace(decision, options=())))
             if not actions:
                 self.console.print(f"  no action names {word} now", markup=False)
-            for text in actions:
-                self.console.print(f"  {text}", markup=False)
+            for line in folded(actions, self.console.width - 4, self.cells()):
+                self.console.print(f"  {line}", markup=False)
             return
+        if unit is not None:
+            self.focus = unit.unit
         menu = self.menu()
-        self.console.print(DecisionPrompt(replace(decision, options=tuple(
-            self.game.state.parse_action(t) for t in menu))))
-        default = self.default()
-        if menu:
+        if len(actions) <= MENU_MAX and unit is None:
+            self.console.print(DecisionPrompt(replace(decision, options=tuple(
+                self.game.state.parse_action(t) for t in menu))))
+            self.explain(actions)
             hint = "type a number to pick that action"
             if default is not None:
                 hint += f"; Enter takes the default ({default})"
-            self.console.print(f"  [dim]{hint}[/]")
+            self.console.print(f"  [dim]{escape(hint)}[/]")
             return
-        self.console.print(f"  {len(actions)} actions; by unit:", markup=False)
-        for line in self.summary(actions):
-            self.console.print(f"    {line}", markup=False)
-        hint = "'legal UNIT' lists a unit's actions; Tab completes an action"
+        assert grouped is not None
+        focused = grouped.find(self.focus) if self.focus else None
+        if focused is not None:
+            self.console.print(f"{focused.title()}: "
+                               f"{count_words(len(focused.actions), 'action')}", markup=False)
+            if menu:
+                for i, text in enumerate(menu, 1):
+                    self.console.print(f"  {i:>2}. {text}", markup=False)
+                hint = "type a number to pick that action"
+            else:
+                for line in folded(focused.actions, self.console.width - 4, self.cells()):
+                    self.console.print(f"  {line}", markup=False)
+                hint = "type the action (Tab completes it; 'where UNIT' shows the hexes)"
+            self.explain(focused.actions)
+            self.console.print(f"  [dim]{escape(hint)}; 'legal' lists the units again[/]")
+            return
+        self.console.print(DecisionPrompt(replace(decision, options=())))
+        self.console.print(f"  {len(actions)} actions; by unit (a number or a unit picks "
+                           "the unit, then its actions are listed):", markup=False)
+        table = unit_table(grouped)
+        numbered = [f"{i:>3}. {line}" for i, line in enumerate(table + list(grouped.others), 1)]
+        for line in columns(numbered, self.console.width - 2, SCREEN_UNITS):
+            self.console.print(f"  {line}", markup=False)
+        self.explain(actions)
+        hint = "or type an action (Tab completes it)"
         if default is not None:
             hint += f"; Enter takes the default ({default})"
-        self.console.print(f"  [dim]{hint}[/]")
+        self.console.print(f"  [dim]{escape(hint)}[/]")
+
+    def grouped_find(self, token: str) -> bool:
+        """``token`` is a unit of ours some legal action names (and no action itself)."""
+        actions = [a.notation() for a in self.game.state.legal_actions()]
+        if token in actions or self.game.my_decision() is None:
+            return False
+        return self.grouped(actions).find(token) is not None
+
+    def cells(self) -> frozenset[str]:
+        return frozenset(c.hex for c in self.game.view().cells)
+
+    def explain(self, actions: Sequence[str]) -> None:
+        """The first time an action word is offered in this session, what it does and
+        which rule (a newcomer reads 'fire 8/3 at ...' and must guess)."""
+        words = [(v, t) for v, t in describe_words(self.game.engine, actions)
+                 if v not in self.explained]
+        for verb, text in words:
+            self.explained.add(verb)
+            self.console.print(f"  [dim]'{escape(verb)}': {escape(text)}[/]")
 
     def sealed(self, seq: int) -> None:
         path = write_outbox(self.game, seq)
@@ -406,15 +541,21 @@ class Prompt:
         self.console.print(f"send it: attach it to a mail, or 'pbem send {self.game.name} "
                            "--folder DIR' / '--eml FILE' / '--email'", markup=False)
 
-    def act(self, line: str) -> bool:
-        """Apply one action; True when it sealed the file."""
+    def act(self, line: str, *, quiet: bool = False) -> bool:
+        """Apply one action; True when it sealed the file.  ``quiet``: one of several
+        (a set-up text), told without the listing that follows each."""
         game = self.game
         before = self.menu()
         asked = game.my_decision()
         events, rolls, seq = game.act(line)
+        self.focus = None
+        if asked is not None:
+            self.acted_at.add(asked.prompt)
+        counters = game.state.counters(game.side) if events else {}
         for event in events:
             if event.visible(game.side):
-                self.console.print(f"  {event.text}", markup=False)
+                self.console.print(f"  {named(event.text, counters, event.units)}",
+                                   markup=False)
         for roll in rolls:
             outcome = ", ".join(str(o) for o in roll.outcome)
             self.console.print(f"  roll {roll.name}: {roll.purpose}: "
@@ -422,10 +563,14 @@ class Prompt:
         if seq is not None:
             self.sealed(seq)
             return True
-        if game.state.current_player() == game.side:
+        if game.state.current_player() == game.side and not quiet:
             decision = game.my_decision()
             menu = self.menu()
-            if menu and menu != before:
+            if decision is not None and "setup" in decision.kind and asked is not None \
+                    and decision.prompt != asked.prompt:
+                self.setup_board()  # the next unit to set up: on the map
+                self.legal(None)
+            elif menu and menu != before:
                 self.legal(None)  # new numbers: show them before one is typed
             elif decision is not None and (asked is None or decision.kind != asked.kind):
                 # a new decision (after 'impulse 4', the movement): its summary by unit
@@ -446,6 +591,7 @@ class Prompt:
         for number, text in self.messages:
             self.console.print(f"message from your opponent (file {number}): {text}",
                                markup=False)
+        self.setup_board()
         self.legal(None)
         while True:
             try:
@@ -457,6 +603,14 @@ class Prompt:
             if not line:
                 default = self.default()
                 if default is None:
+                    decision = game.my_decision()
+                    passing = decision.default.notation() if decision is not None and \
+                        decision.default is not None else None
+                    if passing is not None:
+                        self.console.print(f"Enter does not {passing} before a unit has "
+                                           f"moved: type '{passing}' to do so, or pick a "
+                                           "unit", markup=False)
+                        continue
                     self.console.print("no default here: type an action, a number, or "
                                        "'help'", markup=False)
                     continue
@@ -472,6 +626,9 @@ class Prompt:
                     continue
                 line = menu[int(line) - 1]
                 self.console.print(f"  {line}", markup=False)
+            if " " not in line and self.grouped_find(line):
+                self.legal(line)  # a unit, by number or by name: its actions next
+                continue
             word, _, rest = line.partition(" ")
             rest = rest.strip()
             is_action = line in {a.notation() for a in game.state.legal_actions()}
@@ -487,11 +644,16 @@ class Prompt:
                 if word in ("help", "?"):
                     self.console.print(HELP, markup=False)
                 elif word == "legal":
+                    if not rest:
+                        self.focus = None
                     self.legal(rest or None)
                 elif word == "show":
                     self.show(rest or None)
                 elif word == "where":
                     self.where(rest)
+                elif word == "setup":
+                    if self.setup(rest):
+                        return "sealed"
                 elif word == "status":
                     self.console.print(situation(game))
                     self.console.print(game.awaiting(), markup=False)
@@ -749,7 +911,7 @@ def demo(console: Console, root: Path, *, engine_id: str | None = None,
         view = last.state.view(last.side)
         console.rule(f"the board now, as {names[creator]} ({last.side}) sees it")
         console.print(board_screen(view, fit_window(view, console.width, 24,
-                                                    center=focus_hex(view)), legend=False))
+                                                    center=focus_hex(view))))
     pbem = _pbem_command()
     console.rule("[bold]your turn")
     console.print(f"The transcript is in {transcript}; check it yourself: {pbem} audit "

@@ -6,6 +6,7 @@ docs/engines/backhand-blow.md has the rules coverage and the stand-ins.
 from __future__ import annotations
 
 from collections.abc import Mapping
+from types import MappingProxyType
 from typing import Any
 
 from engines.backhand.data import FRONTS, SIDES, load
@@ -144,6 +145,34 @@ class BackhandEngine(Engine):
     title = "Von Manstein's Backhand Blow (Schwerpunkt series)"
     rules_version = "2"
     sides = SIDES
+    # a player's words for each first word of an action (pbem.engine.Engine.action_words)
+    action_words = MappingProxyType({
+        "front": "move a Soviet Front Marker exactly one hex (14.2)",
+        "done": "end this step: the markers or units not moved stay where they are",
+        "order": "declare which phase comes first this turn, movement or combat "
+                 "(4.2 II.C)",
+        "spend": "spend that many C3I points this turn (4.2 II.D)",
+        "extra": "give the extra activity point to that Soviet front (9.0)",
+        "arrive": "bring the reinforcements on the map, or into Box #1 (11.1)",
+        "admin": "administrative movement between the map and the boxes, at no cost "
+                 "(15.1)",
+        "admin-out": "take a unit off the map into Box #1 by administrative movement "
+                     "(15.1)",
+        "place": "put a unit arriving by administrative movement in a map hex (15.1)",
+        "move": "pick a unit or stack to move; its hexes follow (15.0)",
+        "to": "move the picked units into that hex (15.0)",
+        "stay": "end the picked units' move where they stand (15.0)",
+        "attack": "attack the enemy hex; the attacking units are chosen next (16.0)",
+        "with": "add a unit to the attack (16.0)",
+        "resolve": "resolve the attack on the combat results table (16.0)",
+        "cancel": "call the attack off (16.0)",
+        "end": "end this phase",
+        "chit": "play that combat chit in the attack (16.73)",
+        "no-chit": "play no combat chit in the attack (16.73)",
+        "lose": "take a hit as a step lost by that unit (16.0)",
+        "retreat": "take a hit as a retreat into that hex (16.0)",
+        "advance": "advance a unit into the hex the defender left (16.722)",
+    })
 
     def scenarios(self) -> list[ScenarioInfo]:
         return load().set.infos()

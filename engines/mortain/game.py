@@ -22,7 +22,16 @@ from engines.hexkit.overlay import Overlay
 from engines.hexkit.retreat import retreat_options
 from engines.hexkit.zoc import STOP_ON_ENTRY
 from engines.mortain.rules import HILL_317, MORTAIN, SIDES, SUPPLY, Rules, other, rules
-from pbem.engine import Action, ChanceRequest, Decision, Event, Outcome, Result, TextAction
+from pbem.engine import (
+    Action,
+    ChanceRequest,
+    Decision,
+    Event,
+    Outcome,
+    Result,
+    TextAction,
+    counter_text,
+)
 from pbem.errors import ActionSyntaxError
 from pbem.memo import Memo
 from pbem.steps import (
@@ -415,6 +424,18 @@ class MortainState(StepState[Position]):
         return board_view(self.r.map, pieces, side=side, status=self.status_line(side),
                           highlights=[self.pos.combat.target] if self.pos.combat else ())
 
+    def counters(self, side: str | None) -> dict[str, str]:
+        # no hidden units in this game: a reinforcement still to enter (11.1) or a US unit
+        # still to set up (13.0) reads as its counter does, not as the bare id G01
+        out = {}
+        for u in self.r.order:  # the book's order (11.1, 13.0)
+            info, x = self.r.units[u], self.pos.units[u]
+            if side is not None and info.side != side and x.status is not Status.MAP:
+                continue  # the enemy's units off the map are none of ours to name
+            a, d = info.factors(x.depleted)
+            out[u] = counter_text(u, info.name, f"{a}-{d}-{info.ma}")
+        return out
+
     def _order_answer(self, decision: Decision, policy: str) -> Action | None:
         options = list(decision.options) or self.legal_actions()
         texts = [a.notation() for a in options]
@@ -774,6 +795,16 @@ class Move(Choice[MortainState]):
     def default(self, s: MortainState, args: Phase) -> Action:
         if s.stranded() is not None:
             return self.options(s, args)[0]
+        # ending movement with German units still to enter throws away their turn of
+        # arrival (11.1): the default enters the first of them (the book's order) at the
+        # free entry hex nearest Mortain (19.0), what a German player does first
+        enters = [a.notation().split() for a in self.options(s, args)
+                  if a.notation().startswith("enter ")]
+        if enters:
+            unit = enters[0][1]
+            _, _, h = min((w for w in enters if w[1] == unit),
+                          key=lambda w: (s.r.map.distance(w[2], MORTAIN[0]), w[2]))
+            return _act(f"enter {unit} {h}")
         return _act("end movement")
 
     def why_not(self, s: MortainState, args: Phase, action: Action) -> str | Refusal:

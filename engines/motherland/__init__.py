@@ -9,6 +9,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 from functools import cached_property
 from pathlib import Path
+from types import MappingProxyType
 
 from engines.hexkit.checks import check_named_hexes
 from engines.motherland.data import ENGINE_ID, GameData, load
@@ -51,6 +52,33 @@ class MotherlandEngine(Engine):
     title = "For the Motherland! Eastern Front 1941-44"
     rules_version = "7"  # 7: moves found by the kit's reachable: equal-cost paths tie otherwise
     sides = ("axis", "soviet")
+    # a player's words for each first word of an action (pbem.engine.Engine.action_words)
+    action_words = MappingProxyType({
+        "expend": "spend a Supply Base to put the units it supplies in supply (9.3.4)",
+        "move": "move a unit along the hexes given, paying each hex's cost (5.1)",
+        "strategic": "strategic movement: far along the hexes given, never within two "
+                     "hexes of an enemy unit (5.3)",
+        "ship": "sea transport from one port to another (5.5)",
+        "overrun": "overrun the enemy hex with the units named, during movement (7.0)",
+        "attack": "attack the enemy hex with the units named (8.0)",
+        "take": "take the combat result as the steps and the retreat named (8.5)",
+        "lose": "take a step loss on that unit (8.5.1)",
+        "retreat": "retreat the unit into that hex (8.6.1)",
+        "advance": "advance after combat into the hex the defender left (8.7)",
+        "eliminate": "remove a unit from an overstacked hex (6.0)",
+        "place": "place a reinforcement in that hex (17.0)",
+        "replace": "restore a step to a unit from the replacements (15.1)",
+        "convert": "convert a Soviet unit into the unit named (17.2)",
+        "produce": "produce the unit named at that city (12.1)",
+        "evacuate": "evacuate a factory off the map (12.2)",
+        "air": "air supply: an air unit brings an out-of-supply German unit to lack of "
+               "supply (14.2)",
+        "out": "mark a unit out of supply: a partisan result (10.1)",
+        "partisan": "place a Soviet partisan (10.2)",
+        "general": "assign a general to an army (16.5)",
+        "keep": "keep the strength chit drawn for that army (16.5)",
+        "end": "end this step",
+    })
 
     def __init__(self, root: Path | None = None, map_file: Path | None = None) -> None:
         self._root = root

@@ -7,6 +7,7 @@ The position and steps are in :mod:`engines.panzer48.game`, the data in
 from __future__ import annotations
 
 from collections.abc import Mapping
+from types import MappingProxyType
 
 from engines.hexkit.checks import check_named_hexes
 from engines.panzer48.data import ENGINE_ID, SIDES, data
@@ -23,6 +24,43 @@ class Panzer48Engine(Engine):
     title = "48th Panzer Korps: battles on the River Chir, December 1942"
     rules_version = "3"
     sides = SIDES
+    # a player's words for each first word of an action (pbem.engine.Engine.action_words)
+    action_words = MappingProxyType({
+        "place": "set a unit up in a hex of its set-up area (9)",
+        "setup-done": "end the set-up: every unit stays where it stands (9)",
+        "plan": "write down a reinforcing formation's turn and area; the area stays "
+                "secret until it arrives (9.1)",
+        "reveal": "show the area a reinforcement was planned for, as it arrives (9.1)",
+        "move": "pick a unit (and the units stacked with it) to move; its steps follow "
+                "(3.2, 4)",
+        "enter": "bring a reinforcement onto the map at its area's edge (9.1)",
+        "to": "move the moving units one hex on (4)",
+        "pickup": "take a unit in this hex along with the moving stack (4)",
+        "drop": "leave a unit of the moving stack in this hex (4)",
+        "hasty": "end the move with a hasty attack on the adjacent enemy hex (4)",
+        "stop": "end this unit's move here (4)",
+        "end-movement": "end the movement phase: units not moved stay where they are (3.2)",
+        "attack": "declare a prepared attack on the enemy hex (3.1)",
+        "with": "add a unit to the attack being declared (7.1)",
+        "go": "resolve the attack declared, with the units added (7.1)",
+        "cancel": "call the attack off (7.1)",
+        "end-combat": "end the combat phase (3.1)",
+        "fire": "defensive fire at an attacking unit (7.2)",
+        "end-fire": "end the defensive fire (7.2)",
+        "check": "take a morale check instead of retreating (8.1)",
+        "retreat": "retreat instead of taking a morale check (8.1)",
+        "path": "the hexes the retreat goes through (8.3)",
+        "off-map": "retreat off the map where the retreat would otherwise eliminate the "
+                   "units (8.3)",
+        "support": "add an artillery-class unit's fire to the fire, at a distance (7.6)",
+        "add": "add another adjacent unit's fire to this fire at the same target (7.2)",
+        "roll": "resolve this fire on the Combat Results Table (7.2)",
+        "advance": "advance a unit into the hex the defender left (7.1.D)",
+        "end-advance": "end the advance after combat (7.1.D)",
+        "exit": "move the moving Soviet units off the south edge (10)",
+        "commit": "the reinforcement plan as its commitment: the area stays secret (9.1)",
+        "open": "open a committed plan: its area and the salt that proves it (9.1)",
+    })
 
     def scenarios(self) -> list[ScenarioInfo]:
         return data().scen.infos()

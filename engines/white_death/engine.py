@@ -5,6 +5,7 @@ from __future__ import annotations
 import functools
 from collections.abc import Mapping
 from pathlib import Path
+from types import MappingProxyType
 
 from engines.hexkit.scenario import ScenarioSet, load_scenario_dir, load_scenario_path
 from engines.white_death.data import Catalog, load_catalog
@@ -28,6 +29,49 @@ class WhiteDeath(Engine):
     title = "White Death: Battle for Velikiye Luki, November 1942"
     rules_version = "0.8"
     sides = ("soviet", "german")
+    # a player's words for each first word of an action (pbem.engine.Engine.action_words)
+    action_words = MappingProxyType({
+        "impulse": "spend that many of the side's 10 movement points in this impulse; "
+                   "every unit may move that far (Rule 5)",
+        "move": "move a unit one hex, paying the terrain's cost from the impulse's points "
+                "(Rules 6, 7)",
+        "lead": "move a stack's leading unit one hex; the others follow (Rule 6)",
+        "enter": "bring a reinforcement onto the map at its entry hex (Rule 17)",
+        "deploy": "deploy an artillery unit so it may fire support or barrage (Rules 6, 11)",
+        "entrain": "put a unit on the railroad for rail movement, one movement point "
+                   "(Rule 8)",
+        "rail": "move an entrained unit along the railroad, up to 25 strength points a "
+                "turn (Rule 8)",
+        "assault": "declare that the unit assaults the enemy hex; the fire comes after "
+                   "the defensive fire (Rules 5, 9)",
+        "build": "an engineer builds a bridge over the river hex it stands in, one each "
+                 "(Rule 20.B)",
+        "demolish": "an engineer on a bridge demolishes it (Rule 20.A)",
+        "replace": "bring a personnel unit below its strength back up from the side's "
+                   "replacements, in its first impulse (Rule 18)",
+        "repair": "repair an AFV unit below its strength, from turn 5 (Rule 18)",
+        "refit": "refit a Soviet division on turn 10 (Rule 18)",
+        "end": "end this phase: units not moved stay where they are",
+        "barrage": "declare a barrage on the enemy hex with a deployed artillery unit in "
+                   "range (Rule 11.B)",
+        "fire": "'fire N at UNIT': put N of the stack's conventional fire on that unit "
+                "(Rule 9), 'fire antitank N at UNIT' its antitank fire (Rule 10); 'fire "
+                "barrage' resolves the barrages declared (Rule 11.B)",
+        "hq": "name the controlling headquarters for artillery support (Rule 11.A.1)",
+        "high": "the defender's high intensity support: more support fire for one supply "
+                "point, once an impulse (Rule 15.A.4)",
+        "support": "add a deployed artillery unit's support value to the fire "
+                   "(Rule 11.A)",
+        "done": "fire as allocated so far; fire not allocated goes by the default "
+                "allocation (Rule 9.C.3)",
+        "advance": "move a unit into the hex the assault cleared (Rule 9.D)",
+        "spend": "spend one of Velikiye Luki's supply points to keep the cut-off city "
+                 "out of isolation this turn (Rule 15.D.2)",
+        "keep": "keep Velikiye Luki's supply points; the city is isolated this turn "
+                "(Rule 15.D.2)",
+        "auto": "set up every unit where the scenario places it",
+        "place": "set up a unit in a hex the scenario allows",
+    })
 
     def __init__(self, root: str | Path | None = None) -> None:
         self.root = None if root is None else str(root)

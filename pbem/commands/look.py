@@ -37,7 +37,7 @@ def log_cmd(ctx: click.Context, game_ref: str) -> None:
     """
     from pbem.audit import body_summary
     from pbem.envelope import open_envelope
-    from pbem.render.narrate import frames_from_records
+    from pbem.render.narrate import frames_from_records, narrate
     from pbem.transcript import Verifier
 
     with handled():
@@ -58,10 +58,9 @@ def log_cmd(ctx: click.Context, game_ref: str) -> None:
             echo(f"file {seq}: {body['side']}")
             if body.get("kind", "turn") == "turn" and body.get("records"):
                 frames = frames_from_records(before, body["records"], game.side, seq=seq)
-                for _, events in frames:
-                    for event in events:
-                        if event.visible(game.side):
-                            echo(f"  {event.text}")
+                for frame_view, events in frames:
+                    for line in narrate(events, game.side, frame_view):
+                        echo(f"  {line.text}")
             if body.get("message"):
                 echo(f"  message: {block(body['message'])}")
             if body.get("end"):

@@ -6,6 +6,8 @@ Loaded only when one of its commands runs (:class:`pbem.cli.LazyGroup`).
 from __future__ import annotations
 
 import json
+import sys
+from pathlib import Path
 from typing import Any
 
 import click
@@ -15,13 +17,21 @@ from pbem.cli import (
     _sealed_note,
     complete_action,
     complete_game,
+    console,
     echo,
     handled,
     home_of,
 )
 from pbem.errors import (
     PbemError,
+    UsageError,
 )
+
+#: a decision with at most this many actions is listed whole; a longer one by unit
+LIST_WHOLE = 30
+#: the most lines the units of a decision take (more go in columns): a screen of 40 less
+#: the prompt, the count, the actions naming no unit and the default
+SCREEN_UNITS = 32
 
 
 def _dry_run_game() -> type:
@@ -52,9 +62,30 @@ def act_cmd(ctx: click.Context, game_ref: str, actions: tuple[str, ...]) -> None
         # pbem.play brings the board renderer and rich: only for a refusal
         from pbem.play import suggest
 
+        quoted = unquoted(before, number)
+        if quoted:
+            return type(exc)(f"{exc}: the action's words arrived as {len(actions)} "
+                             "arguments, each taken for an action; quote the action: "
+                             f"pbem act {game_ref} '{quoted}' (none applied)")
         hint = suggest(before, text)
         return type(exc)(f"{exc}{'; ' + hint if hint else ''} (action {number} of "
                          f"{len(actions)}: none applied)")
+
+    def unquoted(before: Any, number: int) -> str:
+        """The action the arguments from ``number`` on make when joined, if they read as
+        one: ``pbem act g move 1188/357 2405 2404`` typed without its quotes."""
+        from pbem.errors import ActionSyntaxError
+
+        if len(actions) - number < 1 or " " in actions[number - 1]:
+            return ""
+        for end in range(len(actions), number, -1):
+            text = " ".join(actions[number - 1:end])
+            try:
+                before.parse_action(text)
+            except (ActionSyntaxError, PbemError):
+                continue
+            return text
+        return ""
 
     with handled():
         home = home_of(ctx)
@@ -78,6 +109,10 @@ def act_cmd(ctx: click.Context, game_ref: str, actions: tuple[str, ...]) -> None
         # one action needs no dry run (issue 19: it loaded the game and replayed its dice
         # chain twice): a refused action raises before anything is sealed or written
         before = game.state.clone() if len(actions) == 1 else None
+        # told only once kept: a command that loses a race with another pbem (the save
+        # changed meanwhile) prints the refusal alone, not moves it did not save
+        done: list[tuple[str, list[Any], list[Any]]] = []
+        sealed = None
         for text in actions:
             try:
                 events, rolls, sealed = game.act(text, save=False)
@@ -85,22 +120,84 @@ def act_cmd(ctx: click.Context, game_ref: str, actions: tuple[str, ...]) -> None
                 if before is None:
                     raise
                 raise refused(exc, before, text, 1) from None
+            done.append((text, events, rolls))
+            if sealed is not None:
+                break
+        if sealed is None:
+            game.write()
+        for text, events, rolls in done:
             echo(f"{text}")
-            _print_events(events, rolls, game.side)
+            _print_events(events, rolls, game.side, game.state.counters(game.side))
+        if sealed is not None:
+            _sealed_note(game, sealed)
+            return
+        echo(f"  {game.awaiting()}")
+
+
+@click.command("setup")
+@click.argument("game_ref", shell_complete=complete_game)
+@click.argument("placements", required=False, type=click.Path(dir_okay=False,
+                                                                  allow_dash=True))
+@click.option("--print", "print_it", is_flag=True,
+              help="Print where your units stand now as a set-up text to edit.")
+@click.pass_context
+def setup_cmd(ctx: click.Context, game_ref: str, placements: str | None,
+              print_it: bool) -> None:
+    """Your whole set-up from one text: 'UNIT HEX' a line ('-': standard input).
+
+    Every line is checked against the set-up rules before any is kept (a refused line
+    names the rule and changes nothing); lines go in the order the rules take them.
+    '--print' writes where your units stand now, a text to edit and give back.
+    """
+    from pbem.choices import count_words, describe_placements, plan_setup, read_placements
+
+    with handled():
+        home = home_of(ctx)
+        game = home.game(game_ref)
+        if print_it or placements is None:
+            click.echo(describe_placements(game.state, game.side), nl=False)
+            if placements is None and not print_it:
+                echo(f"(give the edited text back with 'pbem setup {game.name} FILE')")
+            return
+        source = "standard input" if placements == "-" else placements
+        try:
+            raw = sys.stdin.buffer.read() if placements == "-" else \
+                Path(placements).read_bytes()
+            text = raw.decode("utf-8")
+        except OSError as exc:
+            raise UsageError(f"{source}: cannot read it ({exc.strerror})") from None
+        except UnicodeDecodeError:
+            raise UsageError(f"{source}: not UTF-8 text") from None
+        places = read_placements(text, source)
+        trial = home.game(game_ref)
+        trial.__class__ = _dry_run_game()
+        texts = plan_setup(trial, places, source)
+        for text in texts:
+            events, rolls, sealed = game.act(text, save=False)
+            echo(text)
+            _print_events(events, rolls, game.side, game.state.counters(game.side))
             if sealed is not None:
                 _sealed_note(game, sealed)
                 return
         game.write()
-        echo(f"  {game.awaiting()}")
+        echo(f"  {count_words(len(texts), 'unit')} placed; {game.awaiting()}")
 
 
 @click.command("legal")
 @click.argument("game_ref", shell_complete=complete_game)
 @click.argument("focus", required=False)
+@click.option("--all", "show_all", is_flag=True,
+              help="Every action, one a line (without it a long list is shown by unit).")
 @click.option("--json", "as_json", is_flag=True)
 @click.pass_context
-def legal_cmd(ctx: click.Context, game_ref: str, focus: str | None, as_json: bool) -> None:
-    """What you may do now (optionally only actions naming UNIT or HEX)."""
+def legal_cmd(ctx: click.Context, game_ref: str, focus: str | None, show_all: bool,
+              as_json: bool) -> None:
+    """What you may do now: by unit with counts, or one UNIT's options (or a HEX's).
+
+    A short list is shown whole; a long one (Mortain's German turn 1 offers 526 actions)
+    one line a unit, as its counter reads, with what it may do; 'pbem legal GAME UNIT'
+    lists that unit's actions and '--all' every action one a line.
+    """
     with handled():
         game = home_of(ctx).game(game_ref)
         decision = game.my_decision()
@@ -118,9 +215,40 @@ def legal_cmd(ctx: click.Context, game_ref: str, focus: str | None, as_json: boo
         if decision is None:
             echo(game.awaiting())
             return
-        echo(f"{decision.prompt}" + (f" ({decision.rule})" if decision.rule else ""))
-        for text in actions:
-            echo(f"  {text}")
+        from pbem.choices import columns, count_words, folded, group, unit_table
+        from pbem.naming import named
+
+        # the units the prompt names, as their counters read ("sets up 1/33 Armd 4-3-10")
+        prompt = named(decision.prompt, game.state.counters(game.side),
+                       [w.strip("(),:;") for w in decision.prompt.split()])
+        echo(prompt + (f" ({decision.rule})" if decision.rule else ""))
+
+        grouped = group(game.state, game.side, actions)
+        one = grouped.find(focus) if focus else None
+        if show_all or (len(actions) <= LIST_WHOLE and one is None):
+            if focus and not actions:
+                echo(f"  no action names {focus} now")
+            for text in actions:
+                echo(f"  {text}")
+            return
+        cells = frozenset(c.hex for c in game.view().cells)
+        width = max(40, console.width - 4)
+        if focus:
+            if one is not None:
+                echo(f"  {one.title()}: {count_words(len(one.actions), 'action')}")
+            for line in folded(actions, width, cells):
+                echo(f"  {line}")
+            return
+        echo(f"  {count_words(len(actions), 'action')}, "
+             f"{count_words(len(grouped.units), 'unit')}: 'pbem legal {game.name} UNIT' "
+             "lists a unit's, '--all' every action")
+        # a screen: the units in two columns where one would run past it
+        for line in columns(unit_table(grouped), width, SCREEN_UNITS):
+            echo(f"  {line}")
+        for line in folded(grouped.others, width, cells):
+            echo(f"  {line}")
+        if decision.default is not None:
+            echo(f"  default: {decision.default.notation()}")
 
 
 @click.command("undo")

@@ -161,6 +161,33 @@ _OPEN = ("clear", "open", "plain", "plains", "flat", "grass", "field", "fields")
 #: characters the board itself uses for features and marks
 RESERVED = frozenset("~%^=#:X*z?+|/\\_[]()<>{}")
 
+#: one glyph per kind of terrain, whatever engine draws it (issue 33: Mortain's hedgerow
+#: was '%', the lake of the guide's key, and White Death's swamp '~', its river): the
+#: first entry whose words the terrain's name holds wins, so "woods-hill" is a wooded
+#: hill, not woods.  docs/guide.md's key lists the same.
+TERRAIN_GLYPHS: tuple[tuple[tuple[str, ...], str], ...] = (  # glyphs: best first
+    (("clear", "open", "plain", "field", "grass"), " "),
+    (("woods-hill", "wooded hill", "wooded_hill"), "♠"),
+    (("hedgerow", "bocage"), '"'),
+    (("forest", "wood"), "♣"),
+    (("swamp", "marsh", "fen", "bog"), ","),
+    (("high_mountain", "high mountain"), "Λ"),
+    (("mountain", "peak"), "▲"),
+    (("hill", "high", "height"), "∩"),
+    (("broken", "rough"), "∴"),
+    (("town", "city", "village", "urban"), "■"),
+    (("sea", "lake", "water", "ocean"), "%&"),
+)
+
+
+def terrain_glyph(name: str, taken: frozenset[str] = frozenset()) -> str | None:
+    """The glyph :data:`TERRAIN_GLYPHS` gives the terrain called ``name``, if any: the
+    first of its choices not ``taken`` (the sea keeps '%', a lake beside it takes '&',
+    as on the hexsides)."""
+    low = name.lower()
+    choices = next((g for words, g in TERRAIN_GLYPHS if any(w in low for w in words)), None)
+    return None if choices is None else next((g for g in choices if g not in taken), None)
+
 
 def terrain_glyphs(view: BoardView, plain: bool = True) -> dict[str, tuple[str, bool]]:
     """The character each terrain is drawn with, and whether it is the engine's own
@@ -182,13 +209,18 @@ def terrain_glyphs(view: BoardView, plain: bool = True) -> dict[str, tuple[str, 
     def usable(glyph: str) -> bool:
         return bool(glyph.strip()) and not (plain and glyph[0] in reserved)
 
-    blank = [t.name for t in view.terrain if not usable(t.glyph)]
-    open_ground = next((n for n in blank if n.lower() in _OPEN), None)
-    if open_ground is None and blank:
-        open_ground = max(blank, key=lambda n: (counts.get(n, 0), n == blank[0]))
-    taken = {t.glyph[0] for t in view.terrain if usable(t.glyph)}
     out: dict[str, tuple[str, bool]] = {}
     for t in view.terrain:
+        glyph = terrain_glyph(t.name, frozenset(g for g, _ in out.values()))
+        if glyph is not None:
+            out[t.name] = (glyph, glyph != " ")
+    rest = [t for t in view.terrain if t.name not in out]
+    blank = [t.name for t in rest if not usable(t.glyph)]
+    open_ground = next((n for n in blank if n.lower() in _OPEN), None)
+    if open_ground is None and blank and not any(g == " " for g, _ in out.values()):
+        open_ground = max(blank, key=lambda n: (counts.get(n, 0), n == blank[0]))
+    taken = {t.glyph[0] for t in rest if usable(t.glyph)} | {g for g, _ in out.values()}
+    for t in rest:
         if usable(t.glyph):
             out[t.name] = (t.glyph[0], True)
         elif t.name == open_ground:
@@ -911,11 +943,25 @@ class Legend:
             out.append(("z", Style(color="#c00000", bold=True), f"ZOC ({self.show_zoc})"))
         return out
 
+    def merged(self, plain: bool) -> list[tuple[str, Style, str]]:
+        """:meth:`entries` with the features drawn alike said once: "= bridge or road",
+        not "= bridge  = road" (which reads as if the key had lost a glyph)."""
+        out: list[tuple[str, Style, str]] = []
+        at: dict[str, int] = {}
+        for symbol, symbol_style, meaning in self.entries(plain):
+            if symbol.strip() and len(symbol) == 1 and symbol in at:
+                i = at[symbol]
+                out[i] = (symbol, out[i][1], f"{out[i][2]} or {meaning}")
+                continue
+            at[symbol] = len(out)
+            out.append((symbol, symbol_style, meaning))
+        return out
+
     def __rich_console__(self, console: Console, options: ConsoleOptions) -> RenderResult:
         plain = console.no_color or console.color_system is None
         name_style = named_style(console, "legend.name")
         text = Text(no_wrap=True, overflow="crop")
-        for symbol, symbol_style, meaning in self.entries(plain):
+        for symbol, symbol_style, meaning in self.merged(plain):
             # entries never break inside: wrap between them, by hand
             size = len(symbol) + 1 + len(meaning)
             if text.cell_len and text.cell_len + 2 + size > options.max_width:

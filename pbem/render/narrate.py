@@ -25,7 +25,8 @@ from rich.rule import Rule
 from rich.text import Text
 
 from pbem import history
-from pbem.engine import ChanceRequest, Decision, Event, State
+from pbem.engine import ChanceRequest, Decision, Event, State, counter_text
+from pbem.naming import agree, named
 from pbem.render.board import board_screen, fit_window, focus_hex
 from pbem.render.theme import style as named_style
 from pbem.view import BoardView
@@ -79,9 +80,19 @@ class NarrationLine:
         yield line
 
 
-def narrate(events: Sequence[Event], side: str | None) -> list[NarrationLine]:
-    """The lines ``side`` may read for ``events``, in order; ``None`` is the referee."""
-    return [NarrationLine(e.kind, e.text, e.hexes) for e in events if e.visible(side)]
+def narrate(events: Sequence[Event], side: str | None,
+            view: BoardView | None = None) -> list[NarrationLine]:
+    """The lines ``side`` may read for ``events``, in order; ``None`` is the referee.
+    With ``view`` (the board after them, as ``side`` sees it) each unit an event names
+    is named as its counter reads (:func:`counters_of`)."""
+    counters = counters_of(view) if view is not None else {}
+    return [NarrationLine(e.kind, named(e.text, counters, e.units), e.hexes)
+            for e in events if e.visible(side)]
+
+
+def counters_of(view: BoardView) -> dict[str, str]:
+    """What each counter the view shows (and its side may identify) prints."""
+    return {p.id: counter_text(p.id, p.name, p.label) for p in view.pieces if not p.hidden}
 
 
 class DecisionPrompt:
@@ -94,7 +105,7 @@ class DecisionPrompt:
         d = self.decision
         head = Text()
         head.append(f"{d.side}: ", named_style(console, "narrate.header"))
-        head.append(d.prompt)
+        head.append(agree(d.prompt))
         if d.rule:
             head.append(f"  ({d.rule})", named_style(console, "narrate.prompt"))
         yield head
@@ -392,7 +403,7 @@ def replay(console: Console, frames: Sequence[Frame], *, pace: float = 0.8,
         if clear:
             console.clear()
         console.print(Rule(caption, style=named_style(console, "narrate.header")))
-        console.print(board_screen(shown, window, zoom, legend=False))
+        console.print(board_screen(shown, window, zoom))
         boards += 1
 
     total = len(frames)
@@ -401,7 +412,7 @@ def replay(console: Console, frames: Sequence[Frame], *, pace: float = 0.8,
     focus: str | None = None
     for index, (view, events) in enumerate(frames, 1):
         viewer = side if side is not None else view.side
-        told = narrate(events, viewer)
+        told = narrate(events, viewer, view)
         focus = next(iter(_event_hexes(view, events, viewer)), focus)
         live = not fast and not skipped
         if live and (draw_if is None or draw_if(events)):
@@ -433,17 +444,18 @@ def replay(console: Console, frames: Sequence[Frame], *, pace: float = 0.8,
                           if p.side == (side or view.side) and p.location in cells), None)
         window = fit_window(view, console.width, _map_height(console), zoom=zoom,
                             center=focus)
-        console.print(board_screen(view, window, zoom, legend=False))
+        console.print(board_screen(view, window, zoom))
         boards += 1
     return ReplayResult(frames=total, boards=boards, lines=lines, skipped=skipped,
                         quit=quit_)
 
 
 def _map_height(console: Console) -> int:
-    """Lines the map may use: a terminal's height less title, status and narration room;
-    40 lines when printing to a file (a log, a test), enough to follow the action
-    without printing a 1,500-hex map whole at every step."""
-    return max(12, console.height - 8) if console.is_terminal else 40
+    """Lines the map may use: a terminal's height less title, status, key (two lines:
+    every board has its key under it) and narration room; 40 lines when printing to a
+    file (a log, a test), enough to follow the action without printing a 1,500-hex map
+    whole at every step."""
+    return max(12, console.height - 10) if console.is_terminal else 40
 
 
 @contextlib.contextmanager

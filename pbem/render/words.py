@@ -25,3 +25,4 @@ def hexside(feature: str) -> str:
     if any(w in text.lower() for w in _EDGE_WORDS) or "hexside" in text.lower():
         return text
     return f"{text} hexside"
+

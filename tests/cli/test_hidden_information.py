@@ -46,7 +46,7 @@ def test_every_german_surface_hides_the_soviet_units_name(luki: Path) -> None:
         assert "move 1/31R" not in surface and "1/31R moves" not in surface, surface
     # the Soviet player's own log names the unit
     r = CliRunner().invoke(main, ["--home", str(luki / "ivan"), "log", "luki"])
-    assert "1/31R moves 3703 to 3702" in r.output
+    assert "1/31R rifle-bn (31R) 4 moves 3703 to 3702" in r.output  # as its counter reads
     # the German status line gives only the German supply (the Soviet's is hidden)
     status = pbem(luki, "status", "luki")
     assert "supply German" in status and "Soviet 3" not in status

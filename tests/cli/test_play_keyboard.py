@@ -84,11 +84,11 @@ def test_a_big_movement_decision_is_a_summary_by_unit(luki: Path, tmp_path: Path
     """Item 2: ~190 movement options are one line per unit; 'legal UNIT' lists one."""
     root = copy_home(luki, tmp_path / "g")
     child = spawn(root, "ivan", "play", "luki")
-    child.expect(r"(\d+) actions; by unit:")
+    child.expect(r"(\d+) actions; by unit")
     assert int(child.match.group(1)) > 150
     child.expect("soviet> ")
     listing = child.before
-    assert "1188/357 at 3901" in listing and "assault" in listing
+    assert "1188/357 rifle-rgt (357) 6 at 3901" in listing and "assault" in listing
     assert "move 1188/357" not in listing  # the moves are not listed one by one
     assert listing.count("\n") < 60
     child.sendline("legal 1188/357")
@@ -112,9 +112,9 @@ def test_a_big_decision_reached_at_the_prompt_is_summarised(tmp_path: Path,
     child.expect("Enter takes the default")
     child.expect("soviet> ")
     child.sendline("4")
-    child.expect(r"(\d+) actions; by unit:")
+    child.expect(r"(\d+) actions; by unit")
     assert int(child.match.group(1)) > 150
-    child.expect("'legal UNIT' lists a unit's actions")
+    child.expect("or type an action")
     child.expect("soviet> ")
     child.sendline("move 1/31R 3703 3702")
     child.expect("soviet> ")

@@ -119,7 +119,7 @@ def test_zoc_overlay_only_on_request() -> None:
 
 def test_no_color_map_uses_terrain_glyphs() -> None:
     out = plain(BoardRenderable(small_view()))
-    assert "♣♣♣♣♣♣♣" in out and "∩∩∩" in out and ",,,,,,," in out and "≈≈≈" in out
+    assert "♣♣♣♣♣♣♣" in out and "∩∩∩" in out and ",,,,,,," in out and "%%%" in out
 
 
 def test_NO_COLOR_environment_is_honored(monkeypatch: pytest.MonkeyPatch) -> None:
@@ -295,22 +295,52 @@ def test_terrain_without_glyphs_gets_letters_so_no_color_stays_readable() -> Non
     from pbem.render.board import terrain_glyphs
     from pbem.view import TerrainStyle
 
-    terrain = (TerrainStyle("clear", "#e8e0c0"), TerrainStyle("forest", "#508040"),
-               TerrainStyle("fen", "#90a890"), TerrainStyle("town", "#a0a0a0", "#"))
+    # names the common table (TERRAIN_GLYPHS) does not know: the letters of their names
+    terrain = (TerrainStyle("clear", "#e8e0c0"), TerrainStyle("polder", "#508040"),
+               TerrainStyle("tundra", "#90a890"), TerrainStyle("depot", "#a0a0a0", "#"))
     view = small_view(terrain=terrain, cells=tuple(
-        replace(c, terrain=("clear", "forest", "fen", "town")[c.col % 4]) for c in
+        replace(c, terrain=("clear", "polder", "tundra", "depot")[c.col % 4]) for c in
         small_view().cells))
     glyphs = terrain_glyphs(view)
-    # "#" is the board's railroad crossing: without color the town takes a letter
-    assert glyphs == {"clear": (" ", False), "forest": ("f", False), "fen": ("e", False),
-                      "town": ("t", False)}
-    assert terrain_glyphs(view, plain=False)["town"] == ("#", True)
+    # "#" is the board's railroad crossing: without color the depot takes a letter
+    assert glyphs == {"clear": (" ", False), "polder": ("p", False), "tundra": ("t", False),
+                      "depot": ("d", False)}
+    assert terrain_glyphs(view, plain=False)["depot"] == ("#", True)
     out = plain(BoardRenderable(view))
-    assert "fffffff" in out and "eeeeeee" in out
+    assert "ppppppp" in out and "ttttttt" in out
     colored_out = ANSI.sub("", colored(BoardRenderable(view)))
-    assert "fffffff" not in colored_out  # made-up letters stay out of the color map
+    assert "ppppppp" not in colored_out  # made-up letters stay out of the color map
     no_clear = replace(view, terrain=terrain[1:])
-    assert terrain_glyphs(no_clear)["forest"][0] in (" ", "f")
+    assert terrain_glyphs(no_clear)["polder"][0] in (" ", "p")
+
+
+def test_one_glyph_per_terrain_whatever_the_engine_gave() -> None:
+    """Issue 33: the same terrain reads the same on every engine's map, and never as a
+    glyph the key gives to water: Mortain's hedgerow was '%' (the guide's lake), White
+    Death's swamp '~' (its river), with colour as without."""
+    from pbem.render.board import terrain_glyphs
+    from pbem.view import TerrainStyle
+
+    terrain = (TerrainStyle("clear", "#e8e0c0", "."), TerrainStyle("hedgerow", "#b8c890", "%"),
+               TerrainStyle("swamp", "#8fb8a8", "~"), TerrainStyle("forest", "#6f9a5e", "^"),
+               TerrainStyle("town", "#b0a090", "#"), TerrainStyle("woods-hill", "#4f7a4e"),
+               TerrainStyle("sea", "#6090d0", "~"), TerrainStyle("lake", "#8cb8e8", "~"))
+    view = small_view(terrain=terrain)
+    for plain_mode in (True, False):
+        glyphs = {name: g for name, (g, _) in terrain_glyphs(view, plain_mode).items()}
+        assert glyphs == {"clear": " ", "hedgerow": '"', "swamp": ",", "forest": "♣",
+                          "town": "■", "woods-hill": "♠", "sea": "%", "lake": "&"}
+
+
+def test_the_key_says_a_shared_glyph_once() -> None:
+    """"= bridge  = road" read as a key with a glyph missing: one entry, both names."""
+    from pbem.render.board import Legend
+    from pbem.view import Edge
+
+    view = small_view(edges=(Edge("0506", "0606", "bridge", "#404040"),
+                             Edge("0506", "0607", "river")))
+    out = plain(Legend(view))
+    assert "= bridge or road" in out and "= road" not in out.replace("or road", "")
 
 
 def test_hexside_feature_glyphs() -> None:

@@ -20,9 +20,10 @@ from render_browser import read_png, screenshot
 from rich.console import Console
 
 from pbem.engine import State
+from pbem.naming import named
 from pbem.render import colors
 from pbem.render.board import BoardRenderable, Window, board_screen, fit_window, stacks
-from pbem.render.narrate import frames_from_records, replay
+from pbem.render.narrate import counters_of, frames_from_records, replay
 from pbem.render.svg import board_svg, svg_geometry
 from pbem.view import BoardView
 
@@ -158,10 +159,12 @@ def test_replay_of_real_records(state: State) -> None:
         console = Console(file=io.StringIO(), width=100, color_system=None)
         result = replay(console, frames, pace=0.0, sleep=lambda _s: None)
         out = console.file.getvalue()  # type: ignore[attr-defined]
-        told = [e for _, events in frames for e in events if e.visible(side)]
+        # each unit told of as its counter reads in that frame's view (issue 33)
+        told = [named(e.text, counters_of(view), e.units) for view, events in frames
+                for e in events if e.visible(side)]
         assert result.lines == len(told)
-        for e in told:
-            assert e.text in out
+        for text in told:
+            assert text in out
         for _, events in frames:
             for e in events:
                 if not e.visible(side):

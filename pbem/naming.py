@@ -1,0 +1,46 @@
+"""Units named as their counters read, and counts that agree with their nouns, in any
+line pbem prints of an engine's words (an event, a prompt).
+
+Kept out of :mod:`pbem.render` (rich, the board) so that 'act' and 'receive', which tell
+events without drawing a board, name units without loading it.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Callable, Iterable, Mapping
+
+#: "1 hexes", "against 1 assaulted hexes": an engine's count put before a plural noun
+_ONE_HEXES = re.compile(r"\b1 ((?:[a-z]+ )?)hexes\b")
+
+
+def agree(text: str) -> str:
+    """An engine's sentence with its count and noun agreeing: ``"retreat 1 hexes"`` ->
+    ``"retreat 1 hex"``.  Said on the screen only: the engine's words stay as the
+    golden games record them."""
+    return _ONE_HEXES.sub(r"1 \1hex", text)
+
+
+def _literal(text: str) -> Callable[[re.Match[str]], str]:
+    return lambda _: text
+
+
+def _token(unit: str) -> re.Pattern[str]:
+    return re.compile(rf"(?<![\w/]){re.escape(unit)}(?![\w/])")
+
+
+def named(text: str, counters: Mapping[str, str], units: Iterable[str] | None = None) -> str:
+    """``text`` with each unit (``units``, else every unit of ``counters`` it names) named
+    as its counter reads, once: ``"G01 enters 3201"`` -> ``"G01 I/2 3-3-10 enters 3201"``,
+    ``"US 1/33 sets up"`` -> ``"US 1/33 Armd 4-3-10 sets up"``.  A unit whose counter (or
+    designation) the text already gives, or that ``counters`` does not know, stays as
+    it is."""
+    for unit in units if units is not None else counters:
+        counter = counters.get(unit, "")
+        designation = " ".join(counter.split()[:-1])
+        if not counter or counter in text or (designation and designation in text):
+            continue  # the engine's sentence names it already
+        head = counter if counter.split()[:1] == [unit] else f"{unit} {counter}"
+        # a function, not the text as a template: a counter's '\\' must stay as it is
+        text = _token(unit).sub(_literal(head), text, count=1)
+    return agree(text)
