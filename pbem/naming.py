@@ -44,3 +44,12 @@ def named(text: str, counters: Mapping[str, str], units: Iterable[str] | None = 
         # a function, not the text as a template: a counter's '\\' must stay as it is
         text = _token(unit).sub(_literal(head), text, count=1)
     return agree(text)
+
+
+def prompt_named(prompt: str, counters: Mapping[str, str], sides: Iterable[str]) -> str:
+    """A decision's prompt with the units it names as their counters read ("sets up 1/33
+    Armd 4-3-10").  A word that is also a side's name is the side ("the red player gives
+    orders"), never a unit: an engine may key a side's force by the side's name."""
+    taken = set(sides)
+    return named(prompt, counters, [w for w in (w.strip("(),:;") for w in prompt.split())
+                                    if w not in taken])

@@ -33,7 +33,7 @@ from pbem.errors import (
     PbemError,
     UsageError,
 )
-from pbem.naming import named
+from pbem.naming import named, prompt_named
 from pbem.render import board_screen, fit_window
 from pbem.render.board import focus_hex
 from pbem.render.narrate import (
@@ -457,9 +457,9 @@ class Prompt:
         actions = [a.notation() for a in self.game.state.legal_actions()]
         default = self.default()
         # the units the prompt names, as their counters read ("sets up 1/33 Armd 4-3-10")
-        decision = replace(decision, prompt=named(
+        decision = replace(decision, prompt=prompt_named(
             decision.prompt, self.game.state.counters(self.game.side),
-            [w.strip("(),:;") for w in decision.prompt.split()]))
+            self.game.state.engine.sides))
         grouped = self.grouped(actions) if len(actions) > MENU_MAX or word else None
         unit = grouped.find(word) if grouped is not None and word else None
         if word and unit is None:

@@ -216,11 +216,10 @@ def legal_cmd(ctx: click.Context, game_ref: str, focus: str | None, show_all: bo
             echo(game.awaiting())
             return
         from pbem.choices import columns, count_words, folded, group, unit_table
-        from pbem.naming import named
+        from pbem.naming import prompt_named
 
-        # the units the prompt names, as their counters read ("sets up 1/33 Armd 4-3-10")
-        prompt = named(decision.prompt, game.state.counters(game.side),
-                       [w.strip("(),:;") for w in decision.prompt.split()])
+        prompt = prompt_named(decision.prompt, game.state.counters(game.side),
+                              game.state.engine.sides)
         echo(prompt + (f" ({decision.rule})" if decision.rule else ""))
 
         grouped = group(game.state, game.side, actions)

@@ -11,6 +11,7 @@ from __future__ import annotations
 import functools
 from collections.abc import Mapping
 from dataclasses import dataclass, field
+from types import MappingProxyType
 
 from engines.hexkit.board import board_view
 from engines.hexkit.geometry import hexside
@@ -515,6 +516,15 @@ class BridgeheadEngine(Engine):
     title = "Bridgehead (the engine guide's tutorial)"
     rules_version = "1"
     sides = SIDES
+    # what play says the first time it offers each first word (pbem.engine.Engine)
+    action_words = MappingProxyType({
+        "move": "move a unit to a hex its movement points reach, stopping on entering an "
+                "enemy zone of control (3.1, 4.1)",
+        "attack": "attack an adjacent enemy hex with every unit next to it you name (5.1)",
+        "retreat": "move the defeated defender to an adjacent empty hex not in an enemy zone "
+                   "of control (6.2)",
+        "end": "end this phase (1)",
+    })
 
     def scenarios(self) -> list[ScenarioInfo]:
         return rules().data.infos()
