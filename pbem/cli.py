@@ -293,11 +293,13 @@ def _print_events(events: list[Any], rolls: list[Any], side: str | None) -> None
 
 
 def _sealed_note(game: Any, seq: int) -> None:
-    from pbem.envelope import file_name
+    """What a sealed file waits for, and what became of it: sent by the game's route,
+    held back, or the command that sends it (issue 32 items 1 and 3)."""
+    from pbem.transport.route import sealed_lines
 
     echo(f"sealed file {seq} of {game.name}: {game.awaiting()}")
-    name = file_name(game.game_id, seq, game.side)
-    echo(f"  send it with: pbem send {game.name} -o {name}")
+    for line in sealed_lines(game, seq):
+        echo(f"  {line}")
 
 
 # --- shell completion (click's shell_complete; README: "Shell completion") ----------------------

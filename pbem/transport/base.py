@@ -30,9 +30,11 @@ from pbem.sha import sha256
 
 if TYPE_CHECKING:
     from pbem.envelope import FileInfo
-    from pbem.session import Home
+    from pbem.session import Game, Home
+    from pbem.transport.state import HandledState
 
 __all__ = [
+    "Delivered",
     "Importer",
     "Outcome",
     "Router",
@@ -81,14 +83,34 @@ class Outcome:
         return f"{self.status}: {self.note}"
 
 
+@dataclass(frozen=True)
+class Delivered:
+    """Where one file went: ``how`` and ``where`` are kept in the home's one record of
+    deliveries (:func:`pbem.transport.state.record_sent`), ``line`` is for the player."""
+
+    how: str
+    where: str
+    line: str
+
+
 class Transport(Protocol):
-    """A way files travel.  ``deliver`` says where the file went; ``collect`` imports."""
+    """A way files travel, made by its factory (registered by name in the
+    ``pbem.transports`` entry-point group, :mod:`pbem.transport.plugins`) from the home's
+    folder and the route's ``where``.
+
+    ``deliver`` sends one sealed file of ``game`` and says where it went, or raises
+    :class:`TransportError`; ``collect`` hands every new candidate file to the router
+    (``state`` remembers what was handled); ``place`` names what ``collect`` reads, so a
+    watcher reads one mailbox once however many games travel through it ('' when the
+    transport brings nothing in, as a written mail message)."""
 
     name: str
 
-    def deliver(self, data: bytes, info: FileInfo) -> str: ...
+    def deliver(self, data: bytes, info: FileInfo, game: Game) -> Delivered: ...
 
-    def collect(self, router: Router) -> list[Outcome]: ...
+    def collect(self, router: Router, state: HandledState | None) -> list[Outcome]: ...
+
+    def place(self) -> str: ...
 
 
 def digest(data: bytes) -> str:

@@ -17,168 +17,34 @@ from typing import Any
 
 import click
 
-from pbem import history
-from pbem.errors import FormatError, PbemError, UsageError
+from pbem.errors import PbemError, UsageError
 from pbem.text import block, bound, safe
 from pbem.transport import config as mailconfig
 from pbem.transport.base import Outcome, Router, TransportError
-from pbem.transport.folder import deliver_folder, scan_folder, watch_folder
-from pbem.transport.mail import (
-    compose,
-    fetch_imap,
-    send_smtp,
-    write_eml,
-)
-from pbem.transport.state import HandledState, record_sent
+from pbem.transport.folder import scan_folder, watch_folder
+from pbem.transport.mail import fetch_imap
+from pbem.transport.state import HandledState
+from pbem.transport.telling import describe
 
 __all__ = ["deliver", "describe", "register"]
-
-
-# --- what a message says ------------------------------------------------------------------------
-
-
-def describe(game: Any, seq: int, data: bytes) -> tuple[str, str]:
-    """Subject and plain-text summary for file ``seq`` of ``game`` (the sender's view)."""
-    from pbem.armor import read_any
-    from pbem.envelope import open_envelope, peek
-
-    info = peek(read_any(data))
-    body = open_envelope(read_any(data)).decode()
-    status = game.status()
-    me = game.home.card()
-    opp = game.opponent()
-    opp_name = opp.name if opp is not None else "your opponent"
-    setup = f"{status.get('engine')} / {status.get('scenario')}"
-    short = info.game_id.hex()[:8]
-    tag = f"[pbem {short}] {game.name}"
-    latest = seq == len(game.files) - 1
-    lines: list[str] = []
-    if info.kind == "invite":
-        other = next((s for s in body.get("sides", []) if s != info.side), "the other side")
-        subject = f"{tag}: invitation to {setup}, you would play {other}"
-        lines += [
-            f"{me.name} invites you to a game of {setup} by pbem.",
-            f"{me.name} plays {info.side}; you would play {other}.",
-            "",
-            f"Fingerprint of {me.name}'s key: {me.fingerprint}",
-            "Compare it with them (by phone, in person) before you join.",
-            "",
-            "To accept, join the game (below), then send the reply file back:",
-            "'pbem send <game> --email', or attach it to a reply.",
-        ]
-        return subject, "\n".join(lines)
-    to_act = str(body.get("to_act") or "")
-    if info.kind == "accept":
-        subject = f"{tag}: {me.name} joined as {info.side} (file 1)"
-        lines += [
-            f"{me.name} accepted your invitation to {setup} and plays {info.side}.",
-            f"Fingerprint of {me.name}'s key: {me.fingerprint}",
-            "pbem shows it to you on import; confirm it only if it matches what they told you.",
-            "",
-            "Awaited: your first file (import this one, then play: pbem play <game>).",
-        ]
-        return subject, "\n".join(lines)
-    result = body.get("result")
-    who = "nobody (the game is over)" if result else \
-        (f"{to_act} ({opp_name})" if to_act == game.opponent_side else to_act or "nobody")
-    subject = f"{tag}: turn {status.get('turn')}, file {seq} from {info.side} — " + (
-        "game over" if result else f"{to_act or 'nobody'} to act")
-    records = body.get("records")
-    records = records if isinstance(records, list) else []
-    lines.append(f"{me.name} ({info.side}) sends file {seq} of {setup} (game {short}), "
-                 f"turn {status.get('turn')}" + ("" if latest else
-                                                 " (sent again: a later file exists)") + ".")
-    if latest and status.get("position"):
-        lines.append(f"Position: {status.get('position')}")
-    lines += _what_happened(seq, records)
-    message = body.get("message")
-    if isinstance(message, str) and message:
-        lines.append(f"Message from {me.name}: {message}")
-    if body.get("draw") == "offer":
-        lines.append(f"{me.name} offers a draw: 'pbem draw <game>' accepts it.")
-    if isinstance(result, dict):
-        lines.append(f"Game over: {result.get('text') or result}")
-    else:
-        decision = status.get("decision") if latest else None
-        lines.append(f"Awaited: {who} must act" + (f": {decision}." if decision else "."))
-    return subject, "\n".join(lines)
-
-
-def _what_happened(seq: int, records: list[Any], limit: int = 12) -> list[str]:
-    """The file's actions and rolls in the engine's notation (the opponent's pbem replays
-    and narrates them in full on import)."""
-    typed: list[history.Record] = []
-    for r in records:
-        try:
-            typed.append(history.read(r))
-        except FormatError:
-            continue  # a mail tells what it can; the file itself is what counts
-    actions = [r.text for r in typed if isinstance(r, history.Played)]
-    rolls = [f"{seq}.{r.index}: {', '.join(str(x) for x in r.outcome)}" for r in typed
-             if isinstance(r, history.Rolled)]
-    out = []
-    for label, items in (("Actions", actions), ("Rolls", rolls)):
-        if items:
-            shown = "; ".join(items[:limit])
-            more = f"; and {len(items) - limit} more" if len(items) > limit else ""
-            out.append(f"{label}: {shown}{more}.")
-    if not out:
-        out.append("No actions in this file (it passes the turn on).")
-    return out
-
-
-def _addresses(game: Any, to: str | None, account: mailconfig.MailAccount | None) \
-        -> tuple[str, str]:
-    me = game.home.card()
-    sender_addr = account.address if account is not None else me.email
-    sender = f"{me.name} <{sender_addr}>" if sender_addr else me.name
-    opp = game.opponent()
-    recipient = to or (opp.who if opp is not None and opp.email else "")
-    return sender, recipient
 
 
 def deliver(game: Any, number: int, data: bytes, *, folder: Path | None = None,
             eml: Path | None = None, by_email: bool = False, to: str | None = None,
             console: Any = None) -> list[str]:
-    """Deliver file ``number`` of ``game`` by the ways asked; returns one line per way.
+    """Deliver file ``number`` of ``game`` by the ways asked (``pbem send --folder``,
+    ``--eml``, ``--email``); returns one line per way.  Each way is a registered
+    transport (:mod:`pbem.transport.plugins`) and each delivery is recorded by
+    :func:`pbem.transport.route.deliver_file`, as a route's is.
 
     ``to`` overrides the recipient (needed for an invite: the opponent is not known yet).
     """
-    from pbem.armor import read_any
-    from pbem.envelope import peek
+    from pbem.transport.route import Route, deliver_file
 
-    info = peek(read_any(data))
-    done: list[str] = []
-    if folder is not None:
-        path = deliver_folder(data, folder, info)
-        record_sent(game.home.path, game.game_id, number, "folder", str(path))
-        # "written to", not "delivered": a paused or stopped sync tool carries nothing
-        done.append(f"file {number} of {game.name} written to {path} (your sync tool "
-                    f"carries it from there)")
-    if eml is not None or by_email:
-        account = mailconfig.load_account(game.home.path) if by_email else None
-        sender, recipient = _addresses(game, to, account)
-        subject, summary = describe(game, number, data)
-        # one header line, nothing a mail program would act on (names are card-checked,
-        # but a subject is no place to trust that)
-        subject = safe(subject)
-        if eml is not None:
-            write_eml(data, eml, info, sender=sender, recipient=recipient, subject=subject,
-                      summary=summary)
-            record_sent(game.home.path, game.game_id, number, "written as a mail message to",
-                        str(eml))
-            done.append(f"file {number} of {game.name} written as a mail message to {eml}"
-                        + ("" if recipient else " (fill in the recipient)"))
-        if by_email:
-            assert account is not None
-            if not recipient:
-                raise UsageError(f"{game.name}: no address for the opponent yet (an invite): "
-                                 f"use 'pbem mail send {game.name} --to ADDRESS'")
-            msg = compose(data, info, sender=sender, recipient=recipient, subject=subject,
-                          summary=summary)
-            send_smtp(account, mailconfig.password_for(game.home.path, account), msg)
-            record_sent(game.home.path, game.game_id, number, "mailed to", recipient)
-            done.append(f"file {number} of {game.name} mailed to {recipient}")
+    ways = [Route(kind, str(where)) for kind, where in (
+        ("folder", folder), ("eml", eml), ("mail", to or "" if by_email else None))
+        if where is not None]
+    done = [deliver_file(game, number, data, way).line for way in ways]
     if console is not None:
         for line in done:
             console.print(line, markup=False)
@@ -247,7 +113,9 @@ def _show(outcomes: list[Outcome], home: Any, as_json: bool, *, folder: Path | N
         core._print_events(list(getattr(report, "events", [])),
                            list(getattr(report, "rolls", [])), game.side)
         sealed = getattr(report, "sealed", None)
-        if sealed is not None and folder is not None and not reply:
+        if sealed is not None and (game.game_id, sealed) in home.deliveries:
+            core._sealed_note(game, sealed)  # the game's route took it (or held it back)
+        elif sealed is not None and folder is not None and not reply:
             # sealed by the import itself: say how it leaves, or it never does
             core.console.print(f"sealed file {sealed} of {game.name}: {game.awaiting()}",
                                markup=False)
