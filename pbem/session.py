@@ -1338,7 +1338,7 @@ class Game:
         if self.result is not None:
             raise NotYourTurn(f"{self.name}: the game is over ({self.result.text})")
         if not self.has_pen():
-            raise NotYourTurn(f"{self.name}: {self.awaiting()}")
+            raise NotYourTurn(f"{self.name}: it is not your turn: {self.awaiting()}")
         player = self.state.current_player()
         if player != self.side:
             raise NotYourTurn(f"{self.name}: it is not your decision now")

@@ -19,6 +19,7 @@ from pbem.cli import (
     echo,
     echo_err,
     handled,
+    hold_option,
     home_of,
     player_words,
     read_incoming_file,
@@ -102,13 +103,15 @@ def _screen(home: Any, path: Path, source: str, data: bytes, yes: bool) -> bool:
                 type=_EXISTING)
 @click.option("--yes", is_flag=True,
               help="Pin a new opponent's key without asking (you compared the fingerprint).")
+@hold_option
 @click.pass_context
-def receive_cmd(ctx: click.Context, files: tuple[Path, ...], yes: bool) -> None:
+def receive_cmd(ctx: click.Context, files: tuple[Path, ...], yes: bool, hold: bool) -> None:
     """Verify and replay files from your opponent (no acting)."""
     home = None
     status = 0
     with handled():
         home = home_of(ctx)
+        home.hold = hold
         unlock(home)
     assert home is not None
     incoming: list[tuple[Path, str, bytes]] = []

@@ -20,6 +20,7 @@ from pbem.cli import (
     echo,
     echo_err,
     handled,
+    hold_option,
     home_of,
     rich_console,
     typed_names,
@@ -46,9 +47,10 @@ def _pacing(fast: bool, step: bool, pace: float) -> Any:
               help="Seconds between replayed events.")
 @click.option("--yes", is_flag=True,
               help="Pin a new opponent's key without asking (you compared the fingerprint).")
+@hold_option
 @click.pass_context
 def play_cmd(ctx: click.Context, game_ref: str | None, files: tuple[Path, ...], fast: bool,
-             step: bool, pace: float, yes: bool) -> None:
+             step: bool, pace: float, yes: bool, hold: bool) -> None:
     """Receive FILES, watch them replayed, then act at a prompt until the file seals.
 
     GAME may be omitted when the files name it; press Enter or 's' to skip a replay.
@@ -57,6 +59,7 @@ def play_cmd(ctx: click.Context, game_ref: str | None, files: tuple[Path, ...], 
 
     with handled():
         home = home_of(ctx)
+        home.hold = hold
         unlock(home)
         if game_ref and Path(game_ref).is_file() and not game_ref.endswith(".pbsave"):
             files = (Path(game_ref), *files)

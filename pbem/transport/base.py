@@ -19,6 +19,7 @@ or for a game not joined yet is looked at again next time; a final one is not.
 
 from __future__ import annotations
 
+import contextlib
 from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass
 from pathlib import Path
@@ -140,7 +141,8 @@ class Router:
                  peek: Peek | None = None, confirm: Confirm | None = None,
                  is_pinned: Callable[[bytes], bool] | None = None,
                  pin: Callable[[Any], None] | None = None,
-                 invites_dir: Path | None = None) -> None:
+                 invites_dir: Path | None = None,
+                 on_invite: Callable[[FileInfo, str, Any], None] | None = None) -> None:
         #: importer(data, source) verifies and imports one file (``Home.receive``)
         self.importer = importer
         #: known() maps each game id of this home to the side this home plays in it
@@ -151,6 +153,9 @@ class Router:
         self.pin = pin
         #: where invitations that arrived by mail are kept for ``pbem join``
         self.invites_dir = invites_dir
+        #: told of each invitation found, with its source and card: the way it came is
+        #: the route ``pbem join`` proposes (issue 32 item 1)
+        self.on_invite = on_invite
 
     @classmethod
     def for_home(cls, home: Home, *, confirm: Confirm | None = None) -> Router:
@@ -170,8 +175,16 @@ class Router:
                 raise problem
             home.keys.pin_contact(card)
 
+        def on_invite(info: FileInfo, source: str, card: Any) -> None:
+            from pbem.transport.route import Route, propose
+
+            if Path(source).is_file():  # found in a shared folder: answer through it
+                propose(home.path, info.game_id, Route("folder", str(Path(source).parent)))
+            elif card is not None and card.email:  # came by mail: answer by mail
+                propose(home.path, info.game_id, Route("mail", card.email))
+
         return cls(home.receive, known, confirm=confirm, is_pinned=is_pinned,
-                   pin=pin, invites_dir=home.path / "incoming")
+                   pin=pin, invites_dir=home.path / "incoming", on_invite=on_invite)
 
     # -- routing ---------------------------------------------------------------------------
 
@@ -298,6 +311,10 @@ class Router:
     def _invite_note(self, source: str, data: bytes, info: FileInfo) -> str:
         card = _card_of(data)
         who = card.who if card is not None else "someone"
+        if self.on_invite is not None:
+            # a proposal is a convenience: 'pbem join --folder/--email' says it anyway
+            with contextlib.suppress(PbemError):
+                self.on_invite(info, source, card)
         where = source
         if self.invites_dir is not None and not Path(source).is_file():
             from pbem.atomic import write_atomic

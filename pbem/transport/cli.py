@@ -218,25 +218,40 @@ def inbox_cmd(ctx: click.Context, directory: Path, yes: bool, reply: bool, as_js
 
 
 @click.command("watch")
-@click.argument("directory", type=click.Path(file_okay=False, path_type=Path))
+@click.argument("directory", required=False,
+                type=click.Path(file_okay=False, path_type=Path))
 @click.option("--interval", type=click.FloatRange(0.05, 3600), default=2.0, show_default=True,
-              help="Seconds between two looks at the folder.")
+              help="Seconds between two looks at the folders and mailboxes.")
 @click.option("--for", "duration", type=click.FloatRange(0), default=None,
               help="Stop after this many seconds (default: run until interrupted).")
 @click.option("--yes", is_flag=True, help="Confirm first-contact fingerprints without asking.")
 @click.option("--reply", is_flag=True,
-              help="Put a file sealed at once by an import into the folder too.")
+              help="With DIRECTORY: put a file sealed at once by an import into it too.")
+@click.option("--max-backoff", type=click.FloatRange(0.05, 86400), default=300.0,
+              show_default=True,
+              help="Longest wait, in seconds, before trying an unreachable place again.")
+@click.option("--notify/--no-notify", default=True, show_default=True,
+              help="Desktop notifications, where the optional desktop-notifier package "
+                   "is installed.")
 @click.pass_context
-def watch_cmd(ctx: click.Context, directory: Path, interval: float, duration: float | None,
-              yes: bool, reply: bool) -> None:
-    """Import new files from a shared folder as they arrive, until interrupted."""
+def watch_cmd(ctx: click.Context, directory: Path | None, interval: float,
+              duration: float | None, yes: bool, reply: bool, max_backoff: float,
+              notify: bool) -> None:
+    """Follow every game's route (folders and mailboxes), import, send what is owed.
+
+    With DIRECTORY, watch that one folder only, as before routes existed."""
     from pbem import cli as core
 
     with core.handled():
         home = core.home_of(ctx)
         core.unlock(home)
-        router = Router.for_home(home, confirm=_confirm_with(yes, home))
         end = None if duration is None else time.monotonic() + duration
+        stop = None if end is None else (lambda: time.monotonic() >= end)
+        if directory is None:
+            _watch_routes(home, interval=interval, max_backoff=max_backoff, yes=yes,
+                          notify=notify, stop=stop)
+            return
+        router = Router.for_home(home, confirm=_confirm_with(yes, home))
         core.errors.print(f"watching {directory} every {interval:g} s (Ctrl-C to stop)",
                           markup=False)
 
@@ -250,10 +265,51 @@ def watch_cmd(ctx: click.Context, directory: Path, interval: float, duration: fl
 
         try:
             watch_folder(directory, router, HandledState.of_home(home.path), show,
-                         interval=interval,
-                         stop=None if end is None else (lambda: time.monotonic() >= end))
+                         interval=interval, stop=stop)
         except KeyboardInterrupt:
             core.errors.print("stopped", markup=False)
+
+
+def _watch_routes(home: Any, *, interval: float, max_backoff: float, yes: bool,
+                  notify: bool, stop: Any) -> None:
+    """``pbem watch`` with no folder: every game's route (issue 32 item 4)."""
+    from pbem import cli as core
+    from pbem.transport.route import routes
+    from pbem.transport.watcher import Watcher, desktop_notifier
+
+    def say(line: str) -> None:
+        core.console.print(safe(bound(line, 2000)), markup=False)
+
+    notes: dict[str, str] = {}
+
+    def show(outcomes: list[Outcome]) -> None:
+        # a note is said once while it stays the same; the record of notes holds only
+        # what the last look said, so it stays small however long the watch runs
+        # a shared folder holds this home's own files and the invitations it answered:
+        # nothing to say about them at every look
+        fresh = [o for o in outcomes if o.status == "imported" or (
+            o.status not in ("own", "duplicate") and notes.get(o.source) != o.note)]
+        for o in outcomes:
+            notes.pop(o.source, None)
+            notes[o.source] = o.note
+        while len(notes) > 1000:  # the oldest go first: at worst a note is said again
+            del notes[next(iter(notes))]
+        _show(fresh, home, False)
+
+    watcher = Watcher(home, say=say, show=show,
+                      notify=desktop_notifier() if notify else None,
+                      confirm=_confirm_with(yes, home), interval=interval,
+                      max_backoff=max_backoff)
+    if not routes(home.path):
+        core.errors.print("pbem: note: no game has a route yet: give one with 'pbem route "
+                          "GAME --folder DIR' (or --email), or start games with 'pbem new "
+                          "... --folder DIR'; watching for one", markup=False)
+    core.errors.print(f"watching every game's route every {interval:g} s (Ctrl-C to stop)",
+                      markup=False)
+    try:
+        watcher.run(stop)
+    except KeyboardInterrupt:
+        core.errors.print("stopped", markup=False)
 
 
 @click.command("fetch")

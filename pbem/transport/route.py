@@ -39,6 +39,8 @@ __all__ = [
     "sealed_lines",
     "send_owed",
     "set_route",
+    "turn_words",
+    "unsent",
 ]
 
 
@@ -164,9 +166,11 @@ def deliver_file(game: Game, seq: int, data: bytes, route: Route, *,
             record = (sent_records(game.home.path) or {}).get(game.game_id.hex())
             if isinstance(record, dict) and record.get("seq") == seq and (
                     record.get("how") != "folder" or Path(str(record.get("where"))).exists()):
-                return Delivered(str(record.get("how")), str(record.get("where")),
-                                 f"file {seq} of {game.name} went already: "
-                                 f"{record.get('how')} {record.get('where')}")
+                how = str(record.get("how"))
+                verb = "written to" if how == "folder" else how
+                return Delivered(how, str(record.get("where")),
+                                 f"file {seq} of {game.name} {verb} {record.get('where')} "
+                                 f"(by another pbem command, a moment before)")
         done = transport.deliver(data, info, game)
         record_sent(game.home.path, game.game_id, seq, done.how, done.where)
     return done
@@ -255,3 +259,44 @@ def send_owed(home: Home) -> list[tuple[str, str]]:
             continue
         out.append((name, f"sent what was owed: {done.line}"))
     return out
+
+
+def unsent(game: Game) -> tuple[int, Route | None] | None:
+    """This side's latest sealed file, when it has not left yet and the opponent has not
+    answered it: ``(seq, the game's route)``; else None."""
+    from pbem.transport.state import sent_records
+
+    latest = game.times.get("last_sealed")
+    if not isinstance(latest, int) or latest < game.verifier.seq:
+        return None  # nothing sealed, or the opponent has answered it
+    record = (sent_records(game.home.path) or {}).get(game.game_id.hex())
+    if isinstance(record, dict) and record.get("seq") == latest:
+        return None
+    try:
+        route = route_of(game.home.path, game.game_id)
+    except PbemError:
+        route = None
+    return latest, route
+
+
+def turn_words(game: Game) -> str:
+    """Whose turn it is when it is not this side's: the file awaited, from whom, and when
+    this side's own last file went (issue 32 item 3)."""
+    from pbem.transport.state import sent_records, when
+
+    if game.result is not None:
+        return f"{game.name}: the game is over ({game.result.text})"
+    opp = game.opponent()
+    who = opp.name if opp is not None else "your opponent"
+    awaited = game.verifier.seq + 1
+    text = (f"{game.name}: it is not your turn: file {awaited} is awaited from {who} "
+            f"({game.awaiting()})")
+    latest = game.times.get("last_sealed")
+    record = (sent_records(game.home.path) or {}).get(game.game_id.hex())
+    if isinstance(latest, int) and isinstance(record, dict) and record.get("seq") == latest:
+        at = when(record.get("time"))
+        text += (f"; your file {latest} went {record.get('how')} {record.get('where')}"
+                 + (f" at {at}" if at else ""))
+    elif unsent(game) is not None:
+        text += f"; your file {latest} is sealed but NOT sent: 'pbem send {game.name}'"
+    return text
