@@ -77,7 +77,8 @@ class MailTransport:
             account = mailconfig.load_account(self.home)
         except PbemError:
             return "mail"  # collect names the problem
-        return f"mailbox {account.login}@{account.imap_host}:{account.imap_port}"
+        # not the port: a changed setting is the same mailbox, with its failures
+        return f"mailbox {account.login} at {account.imap_host}"
 
 
 class EmlTransport:

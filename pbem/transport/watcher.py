@@ -71,6 +71,12 @@ class Watcher:
             key = transport.place()
             if key:
                 out.setdefault(key, transport)
+        from pbem.transport.config import account_path
+
+        if account_path(self.home.path).exists():
+            # the home's mailbox even with no game by mail yet: invitations come there
+            mailbox = plugins.make("mail", self.home.path, "")
+            out.setdefault(mailbox.place(), mailbox)
         return dict(sorted(out.items()))
 
     def _wait(self, key: str) -> bool:
