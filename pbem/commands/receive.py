@@ -80,6 +80,10 @@ def _screen(home: Any, path: Path, source: str, data: bytes, yes: bool) -> bool:
         body = env.decode()
     except PbemError:
         return True  # the import names the problem
+    if env.kind == "invite" and env.key == home.card().key:
+        # one's own invite: no "first contact", nothing to join (issue 33)
+        echo_err(f"pbem: note: {source} is your own invite: your opponent joins it")
+        return False
     if env.kind == "invite":
         creator = body.get("creator")
         name = creator.get("name") if isinstance(creator, dict) else None

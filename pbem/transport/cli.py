@@ -82,10 +82,18 @@ def _show(outcomes: list[Outcome], home: Any, as_json: bool, *, folder: Path | N
         click.echo(json.dumps([_json_outcome(o) for o in outcomes], indent=2))
         return
     own: dict[str, int] = {}
+    had: dict[str, int] = {}
     for outcome in outcomes:
         if outcome.status == "own" and shown is not None and outcome.info is not None:
             short = outcome.info.game_id.hex()[:12]
             own[short] = own.get(short, 0) + 1
+            continue
+        if outcome.status == "duplicate" and shown is not None and outcome.info is not None \
+                and outcome.info.kind != "invite" and "conflict copy" not in outcome.note:
+            # files this home has already (by 'pbem receive', say): one line a game,
+            # not one a file (issue 33)
+            short = outcome.info.game_id.hex()[:12]
+            had[short] = had.get(short, 0) + 1
             continue
         # notes and messages quote files and mail: no terminal control reaches the screen
         if outcome.status != "imported":
@@ -128,6 +136,9 @@ def _show(outcomes: list[Outcome], home: Any, as_json: bool, *, folder: Path | N
     for short, count in sorted(own.items()):
         core.errors.print(f"pbem: note: {count} of your own files of game {short} in the "
                           f"folder; left alone", markup=False)
+    for short, count in sorted(had.items()):
+        core.errors.print(f"pbem: note: {count} files of game {short} in the folder are "
+                          f"already in this home (imported before); left alone", markup=False)
 
 
 def _json_outcome(o: Outcome) -> dict[str, Any]:

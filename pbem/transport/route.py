@@ -289,13 +289,17 @@ def turn_words(game: Game) -> str:
     opp = game.opponent()
     who = opp.name if opp is not None else "your opponent"
     awaited = game.verifier.seq + 1
-    text = (f"{game.name}: it is not your turn: file {awaited} is awaited from {who} "
-            f"({game.awaiting()})")
+    head = game.decision_head()
+    what = f" ({head[1]})" if head is not None and head[0] != game.side else ""
+    text = f"{game.name}: it is not your turn: file {awaited} is awaited from {who}{what}"
     latest = game.times.get("last_sealed")
     record = (sent_records(game.home.path) or {}).get(game.game_id.hex())
     if isinstance(latest, int) and isinstance(record, dict) and record.get("seq") == latest:
         at = when(record.get("time"))
-        text += (f"; your file {latest} went {record.get('how')} {record.get('where')}"
+        how = str(record.get("how"))
+        verb = "was written to" if how == "folder" else f"was {how}" \
+            if how.startswith(("written", "mailed")) else f"went {how}"
+        text += (f"; your file {latest} {verb} {record.get('where')}"
                  + (f" at {at}" if at else ""))
     elif unsent(game) is not None:
         text += f"; your file {latest} is sealed but NOT sent: 'pbem send {game.name}'"
