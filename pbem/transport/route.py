@@ -29,6 +29,7 @@ if TYPE_CHECKING:
 
 __all__ = [
     "Route",
+    "board_note",
     "deliver_file",
     "on_sealed",
     "owed",
@@ -304,3 +305,19 @@ def turn_words(game: Game) -> str:
     elif unsent(game) is not None:
         text += f"; your file {latest} is sealed but NOT sent: 'pbem send {game.name}'"
     return text
+
+
+def board_note(game: Game, seq: int, folder: Path | None) -> str:
+    """What the board says of a file it sealed (the one call ``pbem.web.server`` makes):
+    what the game's route did with it, or, for ``pbem board --folder DIR`` on a game
+    without a route, the file delivered into DIR and recorded like every other delivery
+    (status and list read it), or the command that sends it."""
+    said = game.home.deliveries.get((game.game_id, seq))
+    if said is None and folder is not None:
+        try:
+            done = deliver_file(game, seq, game.file(seq)[1], Route("folder", str(folder)),
+                                once=True)
+            said = f"sent: {done.line}"
+        except PbemError as exc:
+            said = f"not sent: {exc}"
+    return said if said is not None else sealed_lines(game, seq)[0]

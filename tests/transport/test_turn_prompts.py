@@ -150,3 +150,25 @@ def test_the_mail_position_names_no_runtime_step(tmp_path: Path) -> None:
     _, body = describe(game, seq, data)
     [position] = [line for line in body.splitlines() if line.startswith("Position:")]
     assert f", {step};" not in position and f" {step};" not in position, position
+
+
+def test_the_board_records_what_it_delivers(pair: Pair, tmp_path: Path) -> None:
+    """``pbem board --folder DIR`` on a game without a route: the file it seals goes into
+    DIR and into the one record, so status and list are true (issue 32's report: they
+    said "sealed but not sent" after the opponent had imported it)."""
+    from pbem.web.server import Board
+
+    folder = tmp_path / "shared"
+    folder.mkdir()
+    game = pair.alice.new_game("skirmish", "short", "red", name="duel")
+    pair.alice.receive(pair.bob.join(game.files[0], "invite", name="duel").files[1], "a")
+    board = Board(pair.alice, "duel", folder=folder)
+    answer: dict[str, object] = {}
+    while "sealed" not in answer:
+        action = pair.chooser.pick(board.game().state.legal_actions()).notation()
+        answer = board.act(action)
+    seq = pair.alice.game("duel").times["last_sealed"]
+    path = folder / file_name(game.game_id, seq, "red")
+    assert f"sent: file {seq} of duel written to {path}" in str(answer["sealed"]), answer
+    assert f"file {seq} sent: written to {path}, still there" in run(pair.alice, "status")
+    assert "not sent" not in run(pair.alice, "list")
