@@ -161,6 +161,8 @@ def _reply_to_folder(outcomes: list[Outcome], home: Any, folder: Path | None = N
         if sealed is None or name is None:
             continue
         game = home.game(name)
+        if (game.game_id, sealed) in home.deliveries:
+            continue  # the game's route took it at the seal: once is enough
         number, data = game.file(sealed)
         lines = deliver(game, number, data, folder=folder, by_email=by_email)
         for line in lines:

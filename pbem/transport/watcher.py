@@ -187,7 +187,16 @@ def desktop_notifier() -> Callable[[str, str], None] | None:
     """Desktop notifications through the optional ``desktop-notifier`` package, where it
     is installed and the desktop offers them; None otherwise (the terminal line stays)."""
     import importlib
+    import logging
+    import os
+    import sys
 
+    if sys.platform.startswith("linux") and not any(
+            os.environ.get(v) for v in ("DBUS_SESSION_BUS_ADDRESS", "DISPLAY",
+                                        "WAYLAND_DISPLAY")):
+        return None  # a server, a container: no session bus to notify on
+    # the library logs each failed notification with a traceback; the watch says its line
+    logging.getLogger("desktop_notifier").setLevel(logging.CRITICAL)
     try:
         module = importlib.import_module("desktop_notifier")
         notifier = module.DesktopNotifierSync(app_name="pbem")

@@ -119,3 +119,14 @@ def test_a_whole_game_through_a_folder_with_play_and_one_watch_each(pair: Pair,
         agrees_with_folder(home, folder)
     text = "".join(p.read_text() for p in logs)
     assert "Traceback" not in text, text
+
+
+def test_no_desktop_no_notifier_and_the_watch_goes_on(monkeypatch) -> None:  # type: ignore[no-untyped-def]
+    """Without a desktop session (a server, this test) no notifier is made, installed or
+    not: the watch's terminal line is the whole message, and nothing is logged."""
+    from pbem.transport.watcher import desktop_notifier
+
+    for name in ("DBUS_SESSION_BUS_ADDRESS", "DISPLAY", "WAYLAND_DISPLAY"):
+        monkeypatch.delenv(name, raising=False)
+    monkeypatch.setattr(sys, "platform", "linux")
+    assert desktop_notifier() is None
