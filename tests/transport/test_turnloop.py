@@ -104,7 +104,11 @@ def test_a_whole_game_through_a_folder_with_play_and_one_watch_each(pair: Pair,
             waiter = pair.other(mover)
             said = cli(waiter, "play", "duel", "--fast")
             assert "it is not your turn: file" in said and "is awaited from" in said, said
+            arrived = len(mover.game("duel").files) - 1
             out = cli(mover, "play", "duel", "--fast", input=ANSWERS)
+            if arrived > 1:  # what the watch imported is replayed before the prompt
+                assert f"file {arrived}: the {pair.other(mover).game('duel').side} player" \
+                    in out, out
             seq = mover.game("duel").times["last_sealed"]
             assert f"sent: file {seq} of duel written to" in out, out
             agrees_with_folder(mover, folder)
