@@ -243,13 +243,16 @@ def inbox_cmd(ctx: click.Context, directory: Path, yes: bool, reply: bool, as_js
 @click.option("--max-backoff", type=click.FloatRange(0.05, 86400), default=300.0,
               show_default=True,
               help="Longest wait, in seconds, before trying an unreachable place again.")
+@click.option("--mail-interval", type=click.FloatRange(0.05, 86400), default=60.0,
+              show_default=True,
+              help="Seconds between two looks at the mailbox (a provider counts logins).")
 @click.option("--notify/--no-notify", default=True, show_default=True,
               help="Desktop notifications, where the optional desktop-notifier package "
                    "is installed.")
 @click.pass_context
 def watch_cmd(ctx: click.Context, directory: Path | None, interval: float,
               duration: float | None, yes: bool, reply: bool, max_backoff: float,
-              notify: bool) -> None:
+              mail_interval: float, notify: bool) -> None:
     """Follow every game's route (folders and mailboxes), import, send what is owed.
 
     With DIRECTORY, watch that one folder only, as before routes existed."""
@@ -262,7 +265,7 @@ def watch_cmd(ctx: click.Context, directory: Path | None, interval: float,
         stop = None if end is None else (lambda: time.monotonic() >= end)
         if directory is None:
             _watch_routes(home, interval=interval, max_backoff=max_backoff, yes=yes,
-                          notify=notify, stop=stop)
+                          notify=notify, stop=stop, mail_interval=mail_interval)
             return
         router = Router.for_home(home, confirm=_confirm_with(yes, home))
         core.errors.print(f"watching {directory} every {interval:g} s (Ctrl-C to stop)",
@@ -284,7 +287,7 @@ def watch_cmd(ctx: click.Context, directory: Path | None, interval: float,
 
 
 def _watch_routes(home: Any, *, interval: float, max_backoff: float, yes: bool,
-                  notify: bool, stop: Any) -> None:
+                  notify: bool, stop: Any, mail_interval: float) -> None:
     """``pbem watch`` with no folder: every game's route (issue 32 item 4)."""
     from pbem import cli as core
     from pbem.transport.route import routes
@@ -312,7 +315,7 @@ def _watch_routes(home: Any, *, interval: float, max_backoff: float, yes: bool,
     watcher = Watcher(home, say=say, show=show,
                       notify=desktop_notifier() if notify else None,
                       confirm=_confirm_with(yes, home), interval=interval,
-                      max_backoff=max_backoff)
+                      max_backoff=max_backoff, mail_interval=mail_interval)
     if not routes(home.path):
         core.errors.print("pbem: note: no game has a route yet: give one with 'pbem route "
                           "GAME --folder DIR' (or --email), or start games with 'pbem new "

@@ -31,6 +31,8 @@ __all__ = [
     "Route",
     "board_note",
     "deliver_file",
+    "held",
+    "hold",
     "on_sealed",
     "owed",
     "proposal_for",
@@ -140,6 +142,22 @@ def propose(home: Path, game_id: bytes, route: Route) -> None:
         _write(path, data)
 
 
+def hold(home: Path, game_id: bytes, seq: int) -> None:
+    """Remember that file ``seq`` is held back (``--hold``): ``pbem watch`` does not send
+    it as owed; ``pbem send`` does, when the player says so."""
+    path = _path(home)
+    data = _read(path)
+    data.setdefault("held", {})[game_id.hex()] = seq
+    _write(path, data)
+
+
+def held(home: Path) -> dict[str, int]:
+    """Each game's file held back, by game id (hex)."""
+    table = _read(_path(home)).get("held", {})
+    return {k: v for k, v in table.items() if isinstance(v, int)} \
+        if isinstance(table, dict) else {}
+
+
 def proposal_for(home: Path, game_id: bytes) -> Route | None:
     return _route(_read(_path(home)).get("proposals", {}).get(game_id.hex()))
 
@@ -205,6 +223,11 @@ def on_sealed(game: Game, seq: int) -> None:
     if route is None:
         return
     if home.hold:
+        try:
+            hold(home.path, game.game_id, seq)
+        except (PbemError, OSError) as exc:
+            home.deliveries[(game.game_id, seq)] = f"not sent, and not marked held ({exc})"
+            return
         home.deliveries[(game.game_id, seq)] = (
             f"held back (--hold): 'pbem send {game.name}' sends it by {route.words()}")
         return
@@ -215,9 +238,9 @@ def on_sealed(game: Game, seq: int) -> None:
             f"not sent yet ({exc}); 'pbem watch' sends it when {route.words()} can be "
             f"reached, or 'pbem send {game.name}' now")
         return
-    except OSError as exc:  # a transport another package wrote may let one through
+    except Exception as exc:  # a transport another package wrote: the seal stands
         home.deliveries[(game.game_id, seq)] = (
-            f"not sent yet ({exc.strerror or exc}); 'pbem watch' sends it when "
+            f"not sent yet ({type(exc).__name__}: {exc}); 'pbem watch' sends it when "
             f"{route.words()} can be reached, or 'pbem send {game.name}' now")
         return
     home.deliveries[(game.game_id, seq)] = f"sent: {done.line}"
@@ -230,13 +253,15 @@ def owed(home: Home) -> list[tuple[dict[str, Any], Route]]:
     table = routes(home.path)
     if not table:
         return []
+    kept = held(home.path)
     records = sent_records(home.path) or {}
     out = []
     for status in home.statuses():
         route = table.get(status["game_id"])
         sealed = status.get("last_sealed")
-        if route is None or not isinstance(sealed, int) or status["seq"] > sealed:
-            continue  # no route, nothing sealed, or the opponent has answered it
+        if route is None or not isinstance(sealed, int) or status["seq"] > sealed \
+                or kept.get(status["game_id"]) == sealed:
+            continue  # no route, nothing sealed, answered already, or held back
         record = records.get(status["game_id"])
         if isinstance(record, dict) and record.get("seq") == sealed and (
                 record.get("how") != "folder" or Path(str(record.get("where"))).exists()):

@@ -42,7 +42,7 @@ class Watcher:
                  show: Callable[[list[Outcome]], None],
                  notify: Callable[[str, str], None] | None = None,
                  confirm: Confirm | None = None, interval: float = 2.0,
-                 max_backoff: float = 300.0,
+                 max_backoff: float = 300.0, mail_interval: float | None = None,
                  clock: Callable[[], float] = time.monotonic) -> None:
         self.home = home
         self.say = say
@@ -51,6 +51,9 @@ class Watcher:
         self.confirm = confirm
         self.interval = interval
         self.max_backoff = max_backoff
+        #: a mailbox is read less often than a folder is listed: a provider counts logins
+        self.mail_interval = interval if mail_interval is None else mail_interval
+        self.mail_next = 0.0
         self.clock = clock
         #: place -> its failures; delivery (game id) -> its failures: only what is failing
         self.down: dict[str, _Backoff] = {}
@@ -114,7 +117,7 @@ class Watcher:
                 game = self.home.game(name)
                 seq, data = game.file(status["last_sealed"])
                 done = deliver_file(game, seq, data, route, once=True)
-            except (PbemError, OSError) as exc:
+            except Exception as exc:  # a transport another package wrote: never fatal
                 self._fail(key, f"{name}: file {status['last_sealed']} could not be sent "
                                 f"by {route.words()} ({exc})")
                 continue
@@ -139,11 +142,19 @@ class Watcher:
             if self._wait(key):
                 continue
             router = Router.for_home(self.home, confirm=self.confirm)
+            if key.startswith("mailbox ") and self.clock() < self.mail_next:
+                continue
             try:
                 found = transport.collect(router, HandledState.of_home(self.home.path))
             except (PbemError, OSError) as exc:
                 self._fail(key, f"{key} cannot be reached ({exc})")
                 continue
+            except Exception as exc:  # a transport another package wrote: never fatal
+                self._fail(key, f"{key} failed ({type(exc).__name__}: {exc}; please report "
+                                f"it to the transport's authors)")
+                continue
+            if key.startswith("mailbox "):
+                self.mail_next = self.clock() + self.mail_interval
             self._ok(key, key)
             if found:
                 self.show(found)

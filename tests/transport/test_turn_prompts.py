@@ -84,6 +84,11 @@ def test_act_hold_keeps_the_file_and_send_uses_the_route(pair: Pair, tmp_path: P
     seq = pair.alice.game("duel").times["last_sealed"]
     assert "held back (--hold): 'pbem send duel' sends it by the shared folder" in out, out
     assert not (folder / file_name(game.game_id, seq, "red")).exists()
+    # a running watch leaves a held file where it is: the player holds it
+    from pbem.transport.watcher import Watcher
+
+    Watcher(pair.alice, say=lambda line: None, show=lambda o: None).look()
+    assert not (folder / file_name(game.game_id, seq, "red")).exists()
     out = run(pair.alice, "send", "duel")
     assert f"file {seq} of duel written to" in out
     assert (folder / file_name(game.game_id, seq, "red")).exists()
@@ -172,3 +177,14 @@ def test_the_board_records_what_it_delivers(pair: Pair, tmp_path: Path) -> None:
     assert f"sent: file {seq} of duel written to {path}" in str(answer["sealed"]), answer
     assert f"file {seq} sent: written to {path}, still there" in run(pair.alice, "status")
     assert "not sent" not in run(pair.alice, "list")
+
+
+def test_status_names_the_route(pair: Pair, tmp_path: Path) -> None:
+    folder = tmp_path / "shared"
+    folder.mkdir()
+    routed_pair(pair, folder)
+    out = run(pair.alice, "status", "duel")
+    assert f"route: the shared folder {folder.resolve()}" in out, out
+    assert json.loads(run(pair.alice, "status", "duel", "--json"))["route"]["kind"] == "folder"
+    run(pair.alice, "route", "duel", "--none")
+    assert "no route: 'pbem route duel --folder DIR'" in run(pair.alice, "status", "duel")

@@ -62,7 +62,8 @@ def test_a_whole_game_by_mail_with_play_and_one_watch_each(
         servers: MailServers, pair: Pair, tmp_path: Path) -> None:  # noqa: F811
     for home, user in ((pair.alice, "alice"), (pair.bob, "bob")):
         mail_setup(servers, home, user)
-    with watching(pair.alice, pair.bob, logs=tmp_path) as logs:
+    with watching(pair.alice, pair.bob, logs=tmp_path,
+                  args=("--mail-interval", "0.3")) as logs:
         out = cli(pair.alice, "new", "skirmish", "short", "--side", "red", "--name", "duel",
                   "--email", "--to", "bob@pbem.test")
         assert "invite sent: file 0 of duel mailed to bob@pbem.test" in out, out
