@@ -260,13 +260,9 @@ class Board:
 
     def sealed(self, game: Game, seq: int) -> dict[str, str]:
         path = write_outbox(game, seq)
-        how = (f"send it: attach it to a mail, or 'pbem send {game.name} --folder DIR' / "
-               "'--eml FILE' / '--email'")
-        if self.folder is not None:
-            from pbem.transport.folder import deliver_folder
+        from pbem.transport.route import board_note
 
-            delivered = deliver_folder(game.file(seq)[1], self.folder, peek(game.file(seq)[1]))
-            how = f"delivered to the shared folder: {delivered}"
+        how = board_note(game, seq, self.folder)
         result = f"game over: {game.result.text}. " if game.result else ""
         self.notice = {"kind": "sealed",
                        "text": f"{result}file {seq} is sealed and signed: {path}; {how}"}
