@@ -456,7 +456,7 @@ class LazyGroup(click.Group):
     lazy_help: ClassVar[dict[str, str]] = {
         "act": "Apply actions in the engine's notation, one argument each: all of them, or none.",
         "audit": "Verify every game among the files, from the files alone (no save, no key).",
-        "board": "The game's board in your browser: watch what arrived, click to play.",
+        "board": "The game's board in your browser, or with no GAME the lobby of every game.",
         "demo": "Two players, a real game, files exchanged and replayed, then an audit.",
         "draw": "Offer a draw with your next file, or accept the opponent's offer.",
         "engines": "Installed games and their scenarios.",

@@ -1,0 +1,322 @@
+"""``pbem board`` with no game: the lobby of every game (issue 32 item 6, the board as home).
+
+In real headless Chromium at a phone's 390x844 and a desktop's 1440x900: the lobby lists
+two games with whose move each is, updates when a file is imported behind its back, opens
+a game's board (and back), starts a new game, and joins from an uploaded invite after the
+player compared the creator's fingerprint.  Without a browser: the board's guards on
+every lobby route, and every refused join or start changing nothing.
+"""
+
+from __future__ import annotations
+
+import base64
+import http.client
+import json
+import os
+from pathlib import Path
+
+import pytest
+from cdp import Browser
+from test_web_board import Running, request
+
+from pbem.envelope import file_name
+from pbem.session import Home
+from pbem.web.lobby import MAX_JOIN_BODY, Lobby
+from pbem.web.server import MAX_BODY
+
+pytest.importorskip("engines.white_death")
+
+SHOTS = os.environ.get("PBEM_SCREENSHOTS")  # a folder: keep the guide's screenshots there
+
+#: a name on a card is text from a file: it must reach the page as text, never as markup
+ANN = "Ann <b>Bold</b>"
+
+
+def homes(root: Path, *labels: str) -> dict[str, Home]:
+    out = {}
+    for label in labels:
+        home = Home(root / f"home-{label}", clock=lambda: 1_800_000_000)
+        name = ANN if label == "a" else f"Player {label.upper()}"
+        home.keys.create(name, f"{label}@example.invalid", None)
+        out[label] = home
+    return out
+
+
+def started(a: Home, b: Home, name: str) -> int | None:
+    """A game ``a`` created (the German side) and ``b`` joined; ``a`` imported the
+    accept, and sealed file 2 when the rules hand it the first decision."""
+    game = a.new_game("white-death", "purkayev", "german", name=name)
+    joined = b.join(game.file(0)[1], "invite", name=name)
+    return a.receive(joined.file(1)[1], "accept").sealed
+
+
+@pytest.fixture
+def two_games(tmp_path: Path) -> tuple[Home, Home, int]:
+    """B's home with two games against A: in g1 it is B's move (file 2 imported), in g2
+    B waits for A's file 2 (sealed by A, returned as the third value, not yet sent)."""
+    h = homes(tmp_path, "a", "b")
+    a, b = h["a"], h["b"]
+    first = started(a, b, "g1")
+    second = started(a, b, "g2")
+    assert first == second == 2
+    b.receive(a.game("g1").file(2)[1], "file 2")
+    return a, b, second
+
+
+def body(value: object) -> bytes:
+    return json.dumps(value).encode()
+
+
+def snapshot(home: Home) -> dict[str, bytes]:
+    """Every file of the home, to prove a refused request changed none."""
+    return {str(p.relative_to(home.path)): p.read_bytes()
+            for p in sorted(home.path.rglob("*")) if p.is_file()}
+
+
+def test_every_lobby_route_is_guarded_like_the_board(two_games: tuple[Home, Home, int]
+                                                     ) -> None:
+    _, b, _ = two_games
+    running = Running(Lobby(b))
+    try:
+        port, ok = running.port, running.cookie
+        json_ok = {**ok, "Content-Type": "application/json"}
+        before = snapshot(b)
+        paths = [("GET", "/"), ("GET", "/api/lobby"), ("GET", "/api/stamp"),
+                 ("GET", "/api/engines"), ("GET", "/game/g1/"), ("GET", "/game/g1/api/state"),
+                 ("GET", "/game/g1/file?seq=1"), ("POST", "/api/new"), ("POST", "/api/join"),
+                 ("POST", "/game/g1/api/act")]
+        for method, path in paths:
+            data = body({"text": "impulse 4"}) if method == "POST" else None
+            # no cookie, the wrong secret, another site's page, a rebound host name
+            for bad in ({}, {"Cookie": f"{running.server.board.cookie_name}=x"},
+                        {**json_ok, "Origin": "http://evil.example"},
+                        {**json_ok, "Sec-Fetch-Site": "cross-site"},
+                        {**json_ok, "Host": f"evil.example:{port}"}):
+                status, headers, _ = request(port, method, path, bad, data)
+                assert status == 403, (path, bad)
+                assert not any(k.lower().startswith("access-control") for k in headers)
+        assert snapshot(b) == before
+        # with the cookie: the lobby, a game's board under it, and its JSON calls
+        status, _, page = request(port, "GET", "/", ok)
+        assert status == 200 and b"pbem-data" in page and b"default-src 'none'" in page
+        status, _, listed = request(port, "GET", "/api/lobby", ok)
+        games = {g["name"]: g for g in json.loads(listed)["games"]}
+        assert games["g1"]["your_move"] and not games["g2"]["your_move"]
+        assert games["g2"]["whose"].startswith("waiting for file 2")
+        status, _, state = request(port, "GET", "/game/g1/api/state", ok)
+        assert status == 200 and json.loads(state)["my_turn"] is True
+        # a game that is not in the home, a path that is not a call, the opponent's file
+        for path in ("/game/nope/", "/game/../games/g1.pbsave", "/game/g1", "/games/g1.pbsave",
+                     "/game/g1/board.js"):
+            assert request(port, "GET", path, ok)[0] == 404, path
+        assert request(port, "GET", "/game/g1/file?seq=2", ok)[0] == 404  # A's file 2
+        status, headers, mine = request(port, "GET", "/game/g1/file?seq=1", ok)
+        assert status == 200 and mine == b.game("g1").file(1)[1]
+        assert headers["Content-Disposition"].startswith("attachment;")
+        # bodies over their cap are refused unread: a form's at 64 KiB, an upload's at
+        # what 'pbem join' reads from a disk
+        assert declared(port, "/api/new", json_ok, MAX_BODY + 1) == 413
+        assert declared(port, "/api/join", json_ok, MAX_JOIN_BODY + 1) == 413
+        # an upload over a form's cap is read, and refused for what it is
+        junk = body({"file_name": "big.pbem",
+                     "data": base64.b64encode(b"x" * 2 * MAX_BODY).decode()})
+        status, _, out = request(port, "POST", "/api/join", json_ok, junk)
+        assert status == 200 and "the uploaded big.pbem" in json.loads(out)["error"]
+        assert snapshot(b) == before
+    finally:
+        running.stop()
+
+
+def declared(port: int, path: str, headers: dict[str, str], length: int) -> int:
+    """The status of a POST that declares ``length`` bytes and sends none of them."""
+    conn = http.client.HTTPConnection("127.0.0.1", port, timeout=30)
+    try:
+        conn.putrequest("POST", path, skip_host=True, skip_accept_encoding=True)
+        for key, value in {"Host": f"127.0.0.1:{port}", **headers,
+                           "Content-Length": str(length)}.items():
+            conn.putheader(key, value)
+        conn.endheaders()
+        return conn.getresponse().status
+    finally:
+        conn.close()
+
+
+def join(port: int, ok: dict[str, str], value: dict[str, object]) -> dict[str, object]:
+    status, _, answer = request(port, "POST", "/api/join",
+                                {**ok, "Content-Type": "application/json"}, body(value))
+    assert status in (200, 400), status
+    return json.loads(answer)  # type: ignore[no-any-return]
+
+
+def test_a_refused_invite_changes_nothing_and_says_why(tmp_path: Path) -> None:
+    h = homes(tmp_path, "a", "b", "c")
+    a, b, c = h["a"], h["b"], h["c"]
+    started(a, b, "g1")
+    own = b.new_game("white-death", "purkayev", "german", name="mine").file(0)[1]
+    theirs = c.new_game("white-death", "purkayev", "soviet", name="c1").file(0)[1]
+    running = Running(Lobby(b))
+    try:
+        port, ok = running.port, running.cookie
+        before = snapshot(b)
+        turn = a.game("g1").file(2)[1]
+        refusals = [
+            ({"file_name": "turn.pbem", "data": base64.b64encode(turn).decode()},
+             "the uploaded turn.pbem: this is a turn file, not an invite"),
+            ({"file_name": "junk.pbem", "data": base64.b64encode(b"hello").decode()},
+             "the uploaded junk.pbem"),
+            ({"file_name": "mine.pbem", "data": base64.b64encode(own).decode()},
+             "this is your own invite"),
+            ({"file_name": "g1.pbem", "data": base64.b64encode(a.game("g1").file(0)[1])
+              .decode()}, "you have already joined this game"),
+            ({"file_name": "x.pbem", "data": "not base64!"}, "not base64"),
+            ({"file_name": "x.pbem", "data": ""}, "choose the invite file"),
+            ({"file_name": "c.pbem", "data": base64.b64encode(theirs).decode(),
+              "confirmed": True, "route": "folder", "where": str(tmp_path / "nowhere")},
+             "the shared folder does not exist"),
+        ]
+        for value, why in refusals:
+            answer = join(port, ok, value)
+            assert answer["ok"] is False and why in str(answer["error"]), (why, answer)
+        # a name over its cap, and a field of the wrong type: 400, said
+        answer = join(port, ok, {"file_name": "x" * 201, "data": "AAAA"})
+        assert answer["ok"] is False and "at most 200" in str(answer["error"])
+        # a first contact: the fingerprint is shown and nothing is written yet
+        answer = join(port, ok, {"file_name": "c.pbem",
+                                 "data": base64.b64encode(theirs).decode()})
+        confirm = answer["confirm"]
+        assert isinstance(confirm, dict)
+        assert confirm["fingerprint"] == c.card().fingerprint and confirm["side"] == "german"
+        assert snapshot(b) == before, "a refused or unconfirmed join wrote something"
+        # a new game with an unknown scenario, or a folder that is not there: nothing made
+        for value, why in (({"engine": "white-death", "scenario": "nope", "side": "german"},
+                            "nope"),
+                           ({"engine": "white-death", "scenario": "purkayev", "side": "german",
+                             "route": "folder", "where": str(tmp_path / "nowhere")},
+                            "does not exist"),
+                           ({"engine": "white-death", "scenario": "purkayev", "side": "x"},
+                            "x")):
+            status, _, out = request(port, "POST", "/api/new",
+                                     {**ok, "Content-Type": "application/json"}, body(value))
+            answer = json.loads(out)
+            assert answer["ok"] is False and why in answer["error"], answer
+        assert snapshot(b) == before
+        # confirmed: joined, the reply ready to download (no route)
+        answer = join(port, ok, {"file_name": "c.pbem", "confirmed": True,
+                                 "data": base64.b64encode(theirs).decode(), "route": "none",
+                                 "name": "c1"})
+        assert answer["ok"] is True and answer["file"] == "/game/c1/file?seq=1", answer
+        assert b.game("c1").side == "german"
+    finally:
+        running.stop()
+
+
+def upload(b: Browser, selector: str, path: Path) -> None:
+    """Choose ``path`` in a file input, as the file chooser would."""
+    root = b.call("DOM.getDocument")["root"]["nodeId"]
+    node = b.call("DOM.querySelector", nodeId=root, selector=selector)["nodeId"]
+    b.call("DOM.setFileInputFiles", nodeId=node, files=[str(path)])
+
+
+def choose(b: Browser, selector: str, value: str) -> None:
+    b.js(f"(function(){{var s=document.querySelector({json.dumps(selector)});"
+         f"s.value={json.dumps(value)}; s.dispatchEvent(new Event('change'));}})()")
+
+
+def press(b: Browser, touch: bool, selector: str) -> None:
+    x, y = b.center_of(selector)
+    if touch:
+        b.tap(x, y)
+    else:
+        b.click_at(x, y)
+
+
+def card(b: Browser, game: str, part: str) -> str:
+    return str(b.js(f"(document.querySelector('.game[data-game={json.dumps(game)}] "
+                    f".{part}') || {{}}).textContent"))
+
+
+@pytest.mark.parametrize(("size", "width", "height", "touch"),
+                         [("phone", 390, 844, True), ("desktop", 1440, 900, False)])
+def test_the_lobby_in_chromium(size: str, width: int, height: int, touch: bool,
+                               two_games: tuple[Home, Home, int], tmp_path: Path) -> None:
+    a, b, second = two_games
+    c = homes(tmp_path, "c")["c"]
+    lobby = Lobby(b)
+    running = Running(lobby)
+    browser = Browser(width, height)
+    try:
+        browser.emulate(width, height, touch)
+        browser.open(running.url)
+        browser.wait("document.body && document.body.dataset.games === '2'")
+        browser.wait("document.body && document.body.dataset.engines !== undefined")
+        # the two games, whose move each is; the game to play first
+        assert browser.js("Array.from(document.querySelectorAll('.game')).map("
+                          "g => g.dataset.game)") == ["g1", "g2"]
+        assert card(browser, "g1", "whose").startswith("your move: the Soviet player must")
+        assert card(browser, "g2", "whose") == ("waiting for file 2 from the opponent (the "
+                                                "german player's file)")
+        assert "sealed but not sent" in card(browser, "g2", "sent")
+        # the opponent's name is text from a file: shown as written, never as markup
+        assert ANN in card(browser, "g1", "what")
+        assert browser.js("document.querySelectorAll('#games b').length") == 0
+        # every button and link a thumb can hit, and nothing wider than the screen
+        if touch:
+            small = browser.js("Array.from(document.querySelectorAll('button, a.button, select'))"
+                               ".filter(n => n.getBoundingClientRect().height < 44).length")
+            assert small == 0
+        assert browser.js("document.documentElement.scrollWidth") <= width
+        if SHOTS:
+            browser.js("window.scrollTo(0, 0)")
+            browser.screenshot(Path(SHOTS) / f"lobby-{size}.png")
+        # a file imported behind the page's back ('pbem watch', a terminal): shown at once
+        shown = browser.js("document.body.dataset.version")
+        b.receive(a.game("g2").file(second)[1], "file 2")
+        browser.wait(f"document.body.dataset.version !== {json.dumps(shown)}", timeout=10)
+        browser.wait("(document.querySelector('.game[data-game=\"g2\"] .whose') || {})"
+                     ".textContent.indexOf('your move') === 0", timeout=10)
+        # open a game: its board, under the same cookie, and back
+        press(browser, touch, '.game[data-game="g1"] a.open')
+        browser.wait("document.body && document.body.dataset.files === '3'")
+        assert browser.js("location.pathname") == "/game/g1/"
+        assert browser.js("document.body.dataset.myTurn") == "1"
+        press(browser, touch, "#to-lobby")
+        browser.wait("document.body && document.body.dataset.games === '2'")
+        # start a new game: by a shared folder, against a contact
+        folder = tmp_path / f"shared-{size}"
+        folder.mkdir()
+        browser.wait("document.querySelectorAll('#new-opponent option').length === 2")
+        choose(browser, "#new-engine", "white-death")
+        choose(browser, "#new-scenario", "purkayev")
+        choose(browser, "#new-side", "german")
+        choose(browser, "#new-opponent", a.card().fingerprint)
+        choose(browser, "#new-route", "folder")
+        browser.js(f"document.getElementById('new-where').value = {json.dumps(str(folder))}")
+        browser.js("document.getElementById('new-name').value = 'fresh'")
+        press(browser, touch, "#new-start")
+        browser.wait("document.body && document.body.dataset.games === '3'")
+        told = browser.js("document.getElementById('notice').textContent")
+        assert "invite sent: file 0 of fresh written to" in told
+        assert [p.name for p in folder.glob("*.pbem")] == [
+            file_name(b.game("fresh").game_id, 0, "german")]
+        assert card(browser, "fresh", "whose").startswith("waiting for")
+        # join from an uploaded invite, signed by someone never met: compare, then join
+        invite = tmp_path / "invite-c.pbem"
+        invite.write_bytes(c.new_game("white-death", "purkayev", "soviet", name="c1")
+                           .file(0)[1])
+        upload(browser, "#join-file", invite)
+        choose(browser, "#join-route", "none")
+        browser.js("document.getElementById('join-name').value = 'c1'")
+        press(browser, touch, "#join-read")
+        browser.wait("!!document.getElementById('join-yes')")
+        assert c.card().fingerprint in browser.js("document.getElementById('join-confirm')"
+                                                  ".textContent")
+        assert "c1" not in [s["name"] for s in b.statuses()]  # nothing written yet
+        press(browser, touch, "#join-yes")
+        browser.wait("document.body && document.body.dataset.games === '4'")
+        assert b.game("c1").side == "german"
+        assert browser.js("!!document.querySelector('#notice a[download]')")
+        assert browser.js("document.body.dataset.refused") is None
+        assert browser.console_errors() == []
+    finally:
+        browser.close()
+        running.stop()
