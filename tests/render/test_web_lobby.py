@@ -13,6 +13,9 @@ import base64
 import http.client
 import json
 import os
+import re
+import subprocess
+import sys
 from pathlib import Path
 
 import pytest
@@ -210,6 +213,35 @@ def test_a_refused_invite_changes_nothing_and_says_why(tmp_path: Path) -> None:
         running.stop()
 
 
+def test_board_with_no_game_serves_the_lobby(two_games: tuple[Home, Home, int]) -> None:
+    _, b, _ = two_games
+    env = {**os.environ, "PBEM_HOME": str(b.path)}
+    proc = subprocess.Popen([sys.executable, "-m", "pbem.cli", "board", "--no-open"],
+                            stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, env=env)
+    try:
+        assert proc.stdout is not None
+        line = proc.stdout.readline()
+        assert line.startswith("the lobby of your games is at http://127.0.0.1:"), line
+        found = re.search(r"http://127\.0\.0\.1:(\d+)/\?code=([\w-]+)", line)
+        assert found, line
+        port, code = int(found.group(1)), found.group(2)
+        assert request(port, "GET", "/api/lobby")[0] == 403
+        status, headers, _ = request(port, "GET", f"/?code={code}")
+        assert status == 303
+        jar = {"Cookie": headers["Set-Cookie"].split(";", 1)[0]}
+        games = listed(port, jar)["games"]
+        assert [g["name"] for g in games] == ["g1", "g2"]  # type: ignore[index, union-attr]
+        assert listed(port, jar)["watching"] is True
+    finally:
+        proc.terminate()
+        proc.communicate(timeout=20)
+    # --folder is one game's: refused with the way to give every game its route
+    done = subprocess.run([sys.executable, "-m", "pbem.cli", "board", "--no-open",
+                           "--folder", str(b.path)], capture_output=True, text=True, env=env,
+                          timeout=60)
+    assert done.returncode == 2 and "pbem route GAME --folder DIR" in done.stderr
+
+
 def upload(b: Browser, selector: str, path: Path) -> None:
     """Choose ``path`` in a file input, as the file chooser would."""
     root = b.call("DOM.getDocument")["root"]["nodeId"]
@@ -320,3 +352,62 @@ def test_the_lobby_in_chromium(size: str, width: int, height: int, touch: bool,
     finally:
         browser.close()
         running.stop()
+
+
+def until(fn: object, timeout: float = 30.0) -> None:
+    """Wait for ``fn()`` to be true (the lobby's watcher works on its own thread)."""
+    import time
+
+    deadline = time.monotonic() + timeout
+    while not fn():  # type: ignore[operator]
+        assert time.monotonic() < deadline, "waited too long"
+        time.sleep(0.05)
+
+
+def listed(port: int, ok: dict[str, str]) -> dict[str, object]:
+    status, _, out = request(port, "GET", "/api/lobby", ok)
+    assert status == 200
+    return json.loads(out)  # type: ignore[no-any-return]
+
+
+def test_two_lobbies_start_a_game_through_a_folder_with_no_terminal(tmp_path: Path) -> None:
+    """After 'pbem id new', everything in the browser: A starts a game by a shared folder,
+    B joins from the invite it uploads, A compares B's fingerprint on the page, and each
+    lobby's watcher carries the files (A's file 2 reaches B, whose move it then is)."""
+    h = homes(tmp_path, "a", "b")
+    folder = tmp_path / "shared"
+    folder.mkdir()
+    lobbies = [Lobby(h["a"]), Lobby(h["b"])]
+    running = [Running(lobby) for lobby in lobbies]
+    try:
+        (pa, oka), (pb, okb) = [(r.port, r.cookie) for r in running]
+        post_a = {**oka, "Content-Type": "application/json"}
+        for lobby in lobbies:
+            lobby.start_watching(interval=0.2)
+        status, _, out = request(pa, "POST", "/api/new", post_a, body(
+            {"engine": "white-death", "scenario": "purkayev", "side": "german",
+             "name": "war", "route": "folder", "where": str(folder)}))
+        assert json.loads(out)["ok"] is True
+        invite = next(folder.glob("*-0000-german.pbem"))
+        answer = join(pb, okb, {"file_name": invite.name, "confirmed": True,
+                                "data": base64.b64encode(invite.read_bytes()).decode(),
+                                "route": "folder", "where": str(folder), "name": "war"})
+        assert answer["ok"] is True and "reply sent" in str(answer["told"]), answer
+        # A has never met B: the accept waits for A to compare the fingerprint
+        until(lambda: listed(pa, oka)["firsts"])
+        first = listed(pa, oka)["firsts"][0]  # type: ignore[index]
+        assert first["fingerprint"] == h["b"].card().fingerprint
+        assert h["a"].game("war").verifier.seq == 0  # not imported yet
+        status, _, out = request(pa, "POST", "/api/confirm", post_a,
+                                 body({"fingerprint": first["fingerprint"]}))
+        assert json.loads(out)["ok"] is True
+        until(lambda: h["a"].game("war").verifier.seq >= 2)
+        # A's file 2 went by the route into the folder; B's watcher imports it
+        until(lambda: listed(pb, okb)["games"][0]["your_move"])  # type: ignore[index]
+        assert "your move" in listed(pb, okb)["games"][0]["whose"]  # type: ignore[index]
+        assert any("imported" in n for n in listed(pb, okb)["notes"])  # type: ignore[union-attr]
+    finally:
+        for lobby in lobbies:
+            lobby.stop()
+        for r in running:
+            r.stop()
