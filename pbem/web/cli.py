@@ -62,7 +62,7 @@ def board_cmd(ctx: click.Context, game_ref: str | None, no_open: bool, port: int
     (traded for a cookie), so no secret is left on a command line. Every click is an
     action applied and saved as 'pbem act' does. Ctrl-C stops it; nothing is lost.
     """
-    from pbem.cli import echo, handled, home_of
+    from pbem.cli import echo, handled, home_of, unlock
     from pbem.web.server import LOOPBACK, Board, Gate, serve, url_of
 
     gate: Gate
@@ -76,6 +76,9 @@ def board_cmd(ctx: click.Context, game_ref: str | None, no_open: bool, port: int
                 raise UsageError("--folder is for one game's board: give the game, or give "
                                  "each game its route ('pbem route GAME --folder DIR')")
             home.card()  # no identity yet: 'pbem id new NAME' first, said here
+            # the passphrase asked here, at the terminal, before the page is served: the
+            # lobby signs (a new game, a join, the watcher's imports) from the server's threads
+            unlock(home)
             gate = lobby = Lobby(home)
             what = "the lobby of your games"
         else:

@@ -75,8 +75,8 @@
       var sent = el("div", { "class": "sent" + (g.unsent ? " not" : "") }, g.sent);
       card.appendChild(sent);
       if (g.unsent && typeof g.sealed === "number") {
-        sent.appendChild(document.createTextNode(" "));
-        sent.appendChild(el("a", { href: g.href + "file?seq=" + g.sealed, download: "" }, "download file " + g.sealed));
+        // no terminal needed: the file to attach to a mail, or to drop in a shared folder
+        card.appendChild(el("a", { "class": "button download", href: g.href + "file?seq=" + g.sealed, download: "" }, "download file " + g.sealed));
       }
     }
     card.appendChild(el("div", { "class": "route" }, g.route ? "route: " + g.route : "no route: download each file and send it yourself"));

@@ -32,15 +32,15 @@ pytest.importorskip("engines.white_death")
 SHOTS = os.environ.get("PBEM_SCREENSHOTS")  # a folder: keep the guide's screenshots there
 
 #: a name on a card is text from a file: it must reach the page as text, never as markup
-ANN = "Ann <b>Bold</b>"
+CY = "Cy <img src=x onerror=alert(1)>"
+NAMES = {"a": "Anna Petrova", "b": "Boris Lind", "c": CY}
 
 
 def homes(root: Path, *labels: str) -> dict[str, Home]:
     out = {}
     for label in labels:
         home = Home(root / f"home-{label}", clock=lambda: 1_800_000_000)
-        name = ANN if label == "a" else f"Player {label.upper()}"
-        home.keys.create(name, f"{label}@example.invalid", None)
+        home.keys.create(NAMES[label], f"{label}@example.invalid", None)
         out[label] = home
     return out
 
@@ -142,6 +142,25 @@ def declared(port: int, path: str, headers: dict[str, str], length: int) -> int:
         return conn.getresponse().status
     finally:
         conn.close()
+
+
+def test_the_lobby_shows_what_the_status_says_of_a_late_game(
+        two_games: tuple[Home, Home, int], monkeypatch: pytest.MonkeyPatch) -> None:
+    """Who is overdue is the status's to say (the agreed pace, issue 32 item 5): whatever
+    ``Home.statuses`` gives under ``overdue`` is shown in its words, and nothing when it
+    gives nothing."""
+    _, b, _ = two_games
+    lobby = Lobby(b)
+    assert [g["overdue"] for g in lobby.games()] == [None, None]
+    real = Home.statuses
+
+    def late(home: Home, ref: str | None = None) -> list[dict[str, object]]:
+        return [{**s, "overdue": {"words": "Anna Petrova is overdue by 2 days", "yours": False}
+                 if s["name"] == "g2" else None} for s in real(home, ref)]
+
+    monkeypatch.setattr(Home, "statuses", late)
+    assert {g["name"]: g["overdue"] for g in lobby.games()} == {
+        "g1": None, "g2": "Anna Petrova is overdue by 2 days"}
 
 
 def join(port: int, ok: dict[str, str], value: dict[str, object]) -> dict[str, object]:
@@ -288,9 +307,9 @@ def test_the_lobby_in_chromium(size: str, width: int, height: int, touch: bool,
         assert card(browser, "g2", "whose") == ("waiting for file 2 from the opponent (the "
                                                 "german player's file)")
         assert "sealed but not sent" in card(browser, "g2", "sent")
-        # the opponent's name is text from a file: shown as written, never as markup
-        assert ANN in card(browser, "g1", "what")
-        assert browser.js("document.querySelectorAll('#games b').length") == 0
+        assert browser.js("document.querySelector('.game[data-game=\"g2\"] a.download')"
+                          ".getAttribute('href')") == "/game/g2/file?seq=1"
+        assert "against Anna Petrova" in card(browser, "g1", "what")
         # every button and link a thumb can hit, and nothing wider than the screen
         if touch:
             small = browser.js("Array.from(document.querySelectorAll('button, a.button, select'))"
@@ -340,12 +359,16 @@ def test_the_lobby_in_chromium(size: str, width: int, height: int, touch: bool,
         browser.js("document.getElementById('join-name').value = 'c1'")
         press(browser, touch, "#join-read")
         browser.wait("!!document.getElementById('join-yes')")
-        assert c.card().fingerprint in browser.js("document.getElementById('join-confirm')"
-                                                  ".textContent")
+        asked = browser.js("document.getElementById('join-confirm').textContent")
+        # the creator's name is text from the file: shown as written, never as markup
+        assert c.card().fingerprint in asked and CY in asked
+        assert browser.js("document.querySelectorAll('#join-confirm img').length") == 0
         assert "c1" not in [s["name"] for s in b.statuses()]  # nothing written yet
         press(browser, touch, "#join-yes")
         browser.wait("document.body && document.body.dataset.games === '4'")
         assert b.game("c1").side == "german"
+        assert CY in card(browser, "c1", "what")
+        assert browser.js("document.querySelectorAll('img').length") == 0
         assert browser.js("!!document.querySelector('#notice a[download]')")
         assert browser.js("document.body.dataset.refused") is None
         assert browser.console_errors() == []
