@@ -429,6 +429,24 @@ def test_two_lobbies_start_a_game_through_a_folder_with_no_terminal(tmp_path: Pa
         until(lambda: listed(pb, okb)["games"][0]["your_move"])  # type: ignore[index]
         assert "your move" in listed(pb, okb)["games"][0]["whose"]  # type: ignore[index]
         assert any("imported" in n for n in listed(pb, okb)["notes"])  # type: ignore[union-attr]
+        # B plays on the board the lobby opened, by the page's own calls, until its file
+        # seals: the route takes it, A's watcher imports it, and A's lobby says so
+        post_b = {**okb, "Content-Type": "application/json"}
+        sealed = None
+        for _ in range(200):
+            state = json.loads(request(pb, "GET", "/game/war/api/state", okb)[2])
+            if not state["my_turn"]:
+                break
+            options = state["prompt"]["options"]
+            action = state["prompt"]["default"] or (options[0]["text"] if options else
+                                                    state["general"][-1])
+            out = json.loads(request(pb, "POST", "/game/war/api/act", post_b,
+                                     body({"text": action}))[2])
+            assert out["ok"] is True, out
+            sealed = out.get("sealed") or sealed
+        assert sealed is not None and "sent: file 3 of war written to" in sealed["text"]
+        until(lambda: h["a"].game("war").verifier.seq >= 3)
+        until(lambda: listed(pa, oka)["games"][0]["seq"] >= 3)  # type: ignore[index]
     finally:
         for lobby in lobbies:
             lobby.stop()
