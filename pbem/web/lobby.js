@@ -106,6 +106,20 @@
       box.appendChild(yes);
       firstsBox.appendChild(box);
     });
+    s.invitations.forEach(function (inv) {
+      var box = el("div", { "class": "first invitation", "data-invitation": inv.game });
+      box.appendChild(el("div", {}, "an invitation from " + inv.who + " (" + inv.from + "), fingerprint"));
+      box.appendChild(el("div", { "class": "fingerprint" }, inv.fingerprint));
+      var accept = el("button", { type: "button", "data-join": inv.game }, "join this game");
+      accept.addEventListener("click", function () {
+        pending = { found: inv.game };
+        joinRoute.kind.value = "invite";
+        joinRoute.kind.dispatchEvent(new Event("change"));
+        join(false);
+      });
+      box.appendChild(accept);
+      firstsBox.appendChild(box);
+    });
     clear(notesBox);
     if (s.notes.length) {
       notesBox.appendChild(el("h2", {}, "news"));
@@ -224,8 +238,8 @@
   function join(confirmed) {
     if (!pending || busy) return;
     busy = true;
-    var body = { file_name: pending.name, data: pending.data, confirmed: confirmed, name: joinName.value,
-      route: joinRoute.kind.value, where: joinRoute.where.value };
+    var body = { file_name: pending.name, data: pending.data, found: pending.found, confirmed: confirmed,
+      name: joinName.value, route: joinRoute.kind.value, where: joinRoute.where.value };
     api("POST", "/api/join", body).then(function (r) {
       busy = false;
       clear(confirmBox);
@@ -247,6 +261,7 @@
       }
       pending = null;
       fileInput.value = "";
+      joinName.value = "";
       say("done", r.told);
       offerFile(r);
       return refresh();

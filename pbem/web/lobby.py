@@ -92,6 +92,13 @@ class Lobby(Gate):
     confirmed: set[str] = field(default_factory=set)
     #: first contacts waiting for the player: fingerprint -> what the page shows
     firsts: dict[str, dict[str, str]] = field(default_factory=dict)
+    #: invitations the watcher found (a shared folder, the mailbox): game id -> what the
+    #: page shows, and the file's path (kept here: the page names the game, never a path)
+    invitations: dict[str, dict[str, str]] = field(default_factory=dict)
+    _invitation_paths: dict[str, Path] = field(default_factory=dict)
+    #: the note last said for each source: a waiting invitation is said once, as by
+    #: 'pbem watch', not at every look
+    _said: dict[str, str] = field(default_factory=dict)
     #: bumped on every note, so the stamp changes when only the notes did
     version: int = 0
     watcher: Watcher | None = None
@@ -177,8 +184,13 @@ class Lobby(Gate):
 
     def listing(self) -> dict[str, Any]:
         card = self.home.card()
+        games = self.games()
+        ids = {s["game_id"] for s in self.home.statuses()}
+        for joined in [k for k in self.invitations if k in ids]:
+            del self.invitations[joined]  # joined (here, or by 'pbem join')
         return {"me": {"name": card.name, "fingerprint": card.fingerprint},
-                "games": self.games(), "notes": list(self.notes),
+                "games": games, "notes": list(self.notes),
+                "invitations": [self.invitations[k] for k in sorted(self.invitations)],
                 "firsts": [self.firsts[k] for k in sorted(self.firsts)],
                 "watching": self.watcher is not None, "stamp": self.stamp()}
 
@@ -290,15 +302,27 @@ class Lobby(Gate):
         from pbem.transcript import load_envelope, parse_invite
         from pbem.transport.route import Route, proposal_for
 
-        source = "the uploaded " + (_field(body, "file_name", 200) or "invite")
-        raw = body.get("data")
-        if not isinstance(raw, str) or not raw:
-            raise UsageError("choose the invite file to upload")
-        try:
-            data = base64.b64decode(raw, validate=True)
-        except (binascii.Error, ValueError):
-            raise UsageError(f"{source}: the upload is damaged (not base64): choose the "
-                             "file again") from None
+        found = _field(body, "found", 64)
+        if found:
+            # an invitation the watcher found: read from where it lies, as 'pbem join
+            # PATH' reads it
+            from pbem.cli import read_incoming_file
+
+            path = self._invitation_paths.get(found)
+            if path is None:
+                raise UsageError("no such invitation is waiting (joined already?)")
+            source = str(path)
+            data = read_incoming_file(path)
+        else:
+            source = "the uploaded " + (_field(body, "file_name", 200) or "invite")
+            raw = body.get("data")
+            if not isinstance(raw, str) or not raw:
+                raise UsageError("choose the invite file to upload")
+            try:
+                data = base64.b64decode(raw, validate=True)
+            except (binascii.Error, ValueError):
+                raise UsageError(f"{source}: the upload is damaged (not base64): choose "
+                                 "the file again") from None
         if len(data) > MAX_INVITE:
             raise UsageError(f"{source} is {len(data)} bytes; an invite is at most "
                              f"{MAX_INVITE}: this is not an invite")
@@ -399,7 +423,42 @@ class Lobby(Gate):
 
     def _show(self, outcomes: list[Outcome]) -> None:
         for outcome in outcomes:
-            self.note(outcome.line())
+            if outcome.status == "invite" and outcome.info is not None:
+                self._invited(outcome)
+            # as 'pbem watch' says them: a note once while it stays the same, this home's
+            # own files and the ones it has already never
+            fresh = outcome.status == "imported" or (
+                outcome.status not in ("own", "duplicate")
+                and self._said.get(outcome.source) != outcome.note)
+            self._said.pop(outcome.source, None)
+            self._said[outcome.source] = outcome.note
+            if fresh:
+                self.note(outcome.line())
+        while len(self._said) > 1000:  # the oldest go first: at worst a note is said again
+            del self._said[next(iter(self._said))]
+
+    def _invited(self, outcome: Outcome) -> None:
+        """Keep an invitation the watcher found, for the page to offer to join."""
+        from pbem.cli import read_incoming_file
+        from pbem.transcript import load_envelope, parse_invite
+
+        info = outcome.info
+        assert info is not None
+        key = info.game_id.hex()
+        if key in self.invitations:
+            return
+        path = Path(outcome.source)
+        if not path.is_file():  # came by mail: the router kept a copy here
+            path = self.home.path / "incoming" / file_name(info.game_id, 0, info.side)
+        try:
+            card = parse_invite(load_envelope(read_incoming_file(path), str(path))).creator
+        except (OSError, PbemError):
+            return  # said in the notes; 'pbem join' names what is wrong with it
+        self._invitation_paths[key] = path
+        self.invitations[key] = {"game": key, "who": card.who,
+                                 "fingerprint": card.fingerprint,
+                                 "from": outcome.source}
+        self.version += 1
 
     def _confirmed(self, info: FileInfo, card: Any) -> bool:
         if card is None:

@@ -370,9 +370,24 @@ def test_the_lobby_in_chromium(size: str, width: int, height: int, touch: bool,
         assert CY in card(browser, "c1", "what")
         assert browser.js("document.querySelectorAll('img').length") == 0
         assert browser.js("!!document.querySelector('#notice a[download]')")
+        # an invitation in the folder a game of B's travels by: the lobby's watcher finds
+        # it, the page offers it, a tap joins it (A is a contact now: nothing to compare)
+        lobby.start_watching(interval=0.3)
+        a_game = a.new_game("white-death", "purkayev", "german", name="again")
+        (folder / "from-anna.pbem").write_bytes(a_game.file(0)[1])
+        key = a_game.game_id.hex()
+        browser.wait(f"!!document.querySelector('[data-join=\"{key}\"]')")
+        assert "an invitation from Anna Petrova" in browser.js(
+            "document.getElementById('firsts').textContent")
+        press(browser, touch, f'[data-join="{key}"]')
+        browser.wait("document.body && document.body.dataset.games === '5'")
+        assert b.game_by_id(a_game.game_id) is not None
+        assert "reply sent" in browser.js("document.getElementById('notice').textContent")
+        browser.wait(f"!document.querySelector('[data-join=\"{key}\"]')")
         assert browser.js("document.body.dataset.refused") is None
         assert browser.console_errors() == []
     finally:
+        lobby.stop()
         browser.close()
         running.stop()
 
@@ -447,6 +462,27 @@ def test_two_lobbies_start_a_game_through_a_folder_with_no_terminal(tmp_path: Pa
         assert sealed is not None and "sent: file 3 of war written to" in sealed["text"]
         until(lambda: h["a"].game("war").verifier.seq >= 3)
         until(lambda: listed(pa, oka)["games"][0]["seq"] >= 3)  # type: ignore[index]
+        # A's next invitation, dropped in the folder B's lobby follows: offered to join,
+        # once (not a note at every look), and joined by the game's id alone
+        status, _, out = request(pa, "POST", "/api/new", post_a, body(
+            {"engine": "white-death", "scenario": "purkayev", "side": "soviet",
+             "name": "war2", "route": "folder", "where": str(folder)}))
+        assert json.loads(out)["ok"] is True
+        until(lambda: listed(pb, okb)["invitations"])
+        offered = listed(pb, okb)["invitations"][0]  # type: ignore[index]
+        assert offered["who"] == "Anna Petrova <a@example.invalid>"
+        assert offered["fingerprint"] == h["a"].card().fingerprint
+        lobbies[1].look()
+        notes = listed(pb, okb)["notes"]
+        assert sum("an invitation from" in n for n in notes) == 1, notes  # type: ignore[union-attr]
+        answer = join(pb, okb, {"found": offered["game"], "route": "invite", "name": "war2"})
+        assert answer["ok"] is True and "reply sent: file 1 of war2 written to" in str(
+            answer["told"]), answer
+        assert h["b"].game("war2").side == "german"
+        assert listed(pb, okb)["invitations"] == []
+        # a game id the watcher never offered reads no file
+        answer = join(pb, okb, {"found": "00" * 32})
+        assert answer["ok"] is False and "no such invitation" in str(answer["error"])
     finally:
         for lobby in lobbies:
             lobby.stop()
