@@ -9,10 +9,17 @@ disk.  Each game's board is at ``/game/NAME/`` under the same cookie.
 
 What the lobby lists is what ``pbem status`` prints: :meth:`pbem.session.Home.statuses`
 with :func:`pbem.transport.state.sent_line` and the routes, read the same way, never a
-second computation; a field the status gains (the pace helper's ``overdue``) is shown as
-it comes.  The page asks a cheap stamp (the saves' and the delivery record's sizes and
-times) every two seconds and reads the list again when it changed, so a file that
-``pbem watch`` (or the lobby's own watcher, or a terminal) imports shows at once.
+second computation; who is overdue (``overdue``, issue 32 item 5) is shown in the words
+the status gives, when it gives any.  The page asks a cheap stamp (the saves' and the
+delivery record's sizes and times) every two seconds and reads the list again when it
+changed, so a file that ``pbem watch`` (or the lobby's own watcher, or a terminal)
+imports shows at once.
+
+The lobby follows every game's route with :class:`pbem.transport.watcher.Watcher`, as
+``pbem watch`` does, on a thread and under the lobby's one lock (so an import never runs
+beside a click on a board; a look at a slow mailbox holds the page that long): a first
+contact waits on the page for the player to compare its fingerprint, an invitation found
+waits to be joined.
 
 A new game and a join go through the same calls as ``pbem new`` and ``pbem join``: the
 engine, scenario and side checked by name, the invite's bytes read with the bound
@@ -128,11 +135,12 @@ class Lobby(Gate):
         return MAX_JOIN_BODY if path == "/api/join" else MAX_BODY
 
     def board(self, name: str) -> Board:
-        if name not in self.boards:
-            # the lobby's lock: an answer of one game's board never runs beside the
-            # watcher importing into it, or the lobby starting another game
-            self.boards[name] = Board(self.home, name, lobby="/", lock=self.lock)
-        return self.boards[name]
+        with self.lock:
+            if name not in self.boards:
+                # the lobby's lock: an answer of one game's board never runs beside the
+                # watcher importing into it, or the lobby starting another game
+                self.boards[name] = Board(self.home, name, lobby="/", lock=self.lock)
+            return self.boards[name]
 
     # -- what the page lists ---------------------------------------------------------------
 
@@ -165,7 +173,8 @@ class Lobby(Gate):
             # the status words it, never worked out here
             late = s.get("overdue")
             out.append({
-                "name": s["name"], "engine": s["engine"], "scenario": s["scenario"],
+                "name": s["name"], "game_id": s["game_id"], "engine": s["engine"],
+                "scenario": s["scenario"],
                 "side": s["side"], "opponent": s["opponent"], "seq": s["seq"],
                 "position": s.get("position") or "", "your_move": bool(s["your_move"]),
                 "over": bool(result), "whose": whose, "decision": s.get("decision"),
@@ -185,7 +194,7 @@ class Lobby(Gate):
     def listing(self) -> dict[str, Any]:
         card = self.home.card()
         games = self.games()
-        ids = {s["game_id"] for s in self.home.statuses()}
+        ids = {g["game_id"] for g in games}
         for joined in [k for k in self.invitations if k in ids]:
             del self.invitations[joined]  # joined (here, or by 'pbem join')
         return {"me": {"name": card.name, "fingerprint": card.fingerprint},
