@@ -350,6 +350,16 @@ def test_the_lobby_in_chromium(size: str, width: int, height: int, touch: bool,
         assert [p.name for p in folder.glob("*.pbem")] == [
             file_name(b.game("fresh").game_id, 0, "german")]
         assert card(browser, "fresh", "whose").startswith("waiting for")
+        # a file that is not an invite: refused, the page says why, nothing is written
+        turn = tmp_path / "turn.pbem"
+        turn.write_bytes(a.game("g1").file(2)[1])
+        before = snapshot(b)
+        upload(browser, "#join-file", turn)
+        press(browser, touch, "#join-read")
+        browser.wait("!!document.body.dataset.refused")
+        assert browser.js("document.getElementById('notice').textContent") == (
+            "refused: the uploaded turn.pbem: this is a turn file, not an invite")
+        assert snapshot(b) == before
         # join from an uploaded invite, signed by someone never met: compare, then join
         invite = tmp_path / "invite-c.pbem"
         invite.write_bytes(c.new_game("white-death", "purkayev", "soviet", name="c1")
