@@ -38,7 +38,7 @@ def audit_html(datas: list[tuple[str, bytes]], report: AuditReport, path: Path,
 
 
 @click.command("board")
-@click.argument("game_ref", required=False)
+@click.argument("game_ref", required=False, metavar="[GAME]")
 @click.option("--no-open", is_flag=True, help="Print the page's address instead of opening "
               "a browser.")
 @click.option("--port", type=click.IntRange(0, 65535), default=0, show_default=True,
