@@ -52,9 +52,9 @@ from pbem.web.server import (
     Answer,
     Board,
     Gate,
-    Handler_,
     Refused,
     Request,
+    Responder,
     json_answer,
 )
 
@@ -113,7 +113,7 @@ class Lobby(Gate):
 
     # -- routing ---------------------------------------------------------------------------
 
-    def find(self, method: str, path: str) -> tuple[Handler_ | None, bool]:
+    def find(self, method: str, path: str) -> tuple[Responder | None, bool]:
         match = _GAME_PATH.match(path)
         if match is not None:
             name, rest = match.groups()

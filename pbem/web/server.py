@@ -70,7 +70,8 @@ class History:
     rolls: list[dict[str, Any]]
 
 
-Handler_ = Callable[["Request"], "Answer"]
+#: what answers one request, bound to its board or lobby (``Gate.find``)
+Responder = Callable[["Request"], "Answer"]
 
 
 @dataclass(kw_only=True)
@@ -106,7 +107,7 @@ class Gate(ABC):
         return False
 
     @abstractmethod
-    def find(self, method: str, path: str) -> tuple[Handler_ | None, bool]:
+    def find(self, method: str, path: str) -> tuple[Responder | None, bool]:
         """What answers ``method`` at ``path``, and whether anything is at ``path`` at all
         (a 405 rather than a 404)."""
 
@@ -137,7 +138,7 @@ class Board(Gate):
             self._game = self.home.game(self.name)
         return self._game
 
-    def find(self, method: str, path: str) -> tuple[Handler_ | None, bool]:
+    def find(self, method: str, path: str) -> tuple[Responder | None, bool]:
         fn = ROUTES.get((method, path))
         known = any(p == path for _, p in ROUTES)
         if fn is None:
