@@ -498,3 +498,85 @@ def test_two_lobbies_start_a_game_through_a_folder_with_no_terminal(tmp_path: Pa
             lobby.stop()
         for r in running:
             r.stop()
+
+
+def play_by_the_page(port: int, ok: dict[str, str], game: str) -> int:
+    """Answer every decision of ``game`` the page offers, as a player tapping would: the
+    default, else the first answer listed, else an action a button offers, else a unit's
+    first move on the map.  Returns the actions played."""
+    post = {**ok, "Content-Type": "application/json"}
+    for played in range(400):
+        state = json.loads(request(port, "GET", f"/game/{game}/api/state", ok)[2])
+        if not state["my_turn"] or state["result"]:
+            return played
+        prompt = state["prompt"]
+        action = prompt["default"] or (prompt["options"][0]["text"] if prompt["options"]
+                                       else None)
+        if action is None and state["general"]:
+            action = state["general"][0]
+        for unit in state["mine"] if action is None else []:
+            where = json.loads(request(port, "GET", f"/game/{game}/api/where?unit="
+                                       f"{unit['id']}", ok)[2])
+            found = [acts[0] for _, acts in sorted(where["hexes"].items())] + where["other"]
+            if found:
+                action = found[0]
+                break
+        assert action is not None, state
+        out = json.loads(request(port, "POST", f"/game/{game}/api/act", post,
+                                 body({"text": action}))[2])
+        assert out["ok"] is True, (action, out)
+    raise AssertionError(f"{game}: still deciding after 400 actions")
+
+
+def test_a_whole_game_between_two_lobbies(tmp_path: Path) -> None:
+    """Issue 32 item 6: after 'pbem id new', a whole game with no terminal: started, joined
+    and played to its end on the two lobbies' pages, the files carried by their watchers
+    through a shared folder; both lobbies end on the same result."""
+    h = homes(tmp_path, "a", "b")
+    folder = tmp_path / "shared"
+    folder.mkdir()
+    lobbies = [Lobby(h["a"]), Lobby(h["b"])]
+    running = [Running(lobby) for lobby in lobbies]
+    try:
+        (pa, oka), (pb, okb) = [(r.port, r.cookie) for r in running]
+        for lobby in lobbies:
+            lobby.start_watching(interval=0.1)
+        status, _, out = request(pa, "POST", "/api/new", {**oka, "Content-Type":
+                                 "application/json"}, body(
+            {"engine": "skirmish", "scenario": "short", "side": "red", "name": "duel",
+             "route": "folder", "where": str(folder)}))
+        assert json.loads(out)["ok"] is True
+        invite = next(folder.glob("*-0000-red.pbem"))
+        assert join(pb, okb, {"file_name": invite.name, "confirmed": True, "name": "duel",
+                              "data": base64.b64encode(invite.read_bytes()).decode(),
+                              "route": "folder", "where": str(folder)})["ok"] is True
+        until(lambda: listed(pa, oka)["firsts"])
+        request(pa, "POST", "/api/confirm", {**oka, "Content-Type": "application/json"},
+                body({"fingerprint": h["b"].card().fingerprint}))
+
+        def over() -> bool:
+            return all(listed(p, ok)["games"][0]["over"]  # type: ignore[index]
+                       for p, ok in ((pa, oka), (pb, okb)))
+
+        import time
+
+        deadline = time.monotonic() + 240
+        actions = 0
+        while not over():
+            assert time.monotonic() < deadline, [listed(p, o)["games"] for p, o in
+                                                 ((pa, oka), (pb, okb))]
+            actions += play_by_the_page(pa, oka, "duel") + play_by_the_page(pb, okb, "duel")
+            time.sleep(0.05)
+        ends = [listed(p, o)["games"][0]["whose"] for p, o in ((pa, oka), (pb, okb))]  # type: ignore[index]
+        assert ends[0] == ends[1] and ends[0].startswith("game over"), ends
+        files = list(h["a"].game("duel").files)
+        assert files == list(h["b"].game("duel").files)
+        # every file after the invite and the accept came through the folder, by the
+        # watchers; each home sealed some of them
+        assert actions >= 4 and len(files) >= 4, (actions, len(files))
+        assert len(list(folder.glob("*.pbem"))) == len(files)
+    finally:
+        for lobby in lobbies:
+            lobby.stop()
+        for r in running:
+            r.stop()
