@@ -301,6 +301,13 @@ def _write_out(path: Path, data: bytes, armored: bool) -> None:
     write_atomic(path, payload, 0o644)
 
 
+#: ``--hold`` on every command that may seal a file: the game's route does not take it
+hold_option = click.option(
+    "--hold", is_flag=True,
+    help="Keep a file this command seals here (the game's route does not send it; "
+         "'pbem send GAME' does, later).")
+
+
 def _written(game: Any, seq: int, path: Path) -> None:
     """Remember that file ``seq`` left as a file (status says where, issue 23 item 3)."""
     from pbem.transport.state import record_sent
@@ -321,11 +328,13 @@ def _print_events(events: list[Any], rolls: list[Any], side: str | None,
 
 
 def _sealed_note(game: Any, seq: int) -> None:
-    from pbem.envelope import file_name
+    """What a sealed file waits for, and what became of it: sent by the game's route,
+    held back, or the command that sends it (issue 32 items 1 and 3)."""
+    from pbem.transport.route import sealed_lines
 
     echo(f"sealed file {seq} of {game.name}: {game.awaiting()}")
-    name = file_name(game.game_id, seq, game.side)
-    echo(f"  send it with: pbem send {game.name} -o {name}")
+    for line in sealed_lines(game, seq):
+        echo(f"  {line}")
 
 
 # --- shell completion (click's shell_complete; README: "Shell completion") ----------------------
@@ -413,6 +422,7 @@ class LazyGroup(click.Group):
         "receive": "pbem.commands.receive:receive_cmd",
         "replay": "pbem.commands.replaying:replay_cmd",
         "resign": "pbem.commands.send:resign_cmd",
+        "route": "pbem.commands.routing:route_cmd",
         "say": "pbem.commands.turn:say_cmd",
         "scenario": "pbem.commands.engines:scenario_group",
         "selfplay": "pbem.commands.archive:selfplay_cmd",
@@ -460,34 +470,35 @@ class LazyGroup(click.Group):
     lazy_help: ClassVar[dict[str, str]] = {
         "act": "Apply actions in the engine's notation, one argument each: all of them, or none.",
         "audit": "Verify every game among the files, from the files alone (no save, no key).",
-        "board": "The game's board in your browser: watch what arrived, click to play.",
+        "board": "The game's board in your browser, or with no GAME the lobby of every game.",
         "demo": "Two players, a real game, files exchanged and replayed, then an audit.",
         "draw": "Offer a draw with your next file, or accept the opponent's offer.",
         "engines": "Installed games and their scenarios.",
         "fetch": "Import turn files for your games from new mail (IMAP over TLS).",
         "id": "Your identity (an Ed25519 key) and your correspondents' public cards.",
         "inbox": "Import every new file for your games from a shared folder (once).",
-        "join": "Accept an invite; writes the reply file to send back.",
+        "join": "Accept an invite; the reply goes by the game's route, or is written to send.",
         "setup": "Your whole set-up from one text: 'UNIT HEX' a line ('-': standard input).",
         "legal": "What you may do now: by unit with counts, or one UNIT's options (or a HEX's).",
         "list": "Every game in your home, one line each.",
         "log": "The game's history, file by file, as your side saw it.",
         "mail": "Your mail account for 'pbem send --email' and 'pbem fetch'.",
-        "new": "Create a game and write the invite to send to your opponent.",
+        "new": "Create a game; the invite goes by the game's route, or is written to send.",
         "orders": "Standing orders: decisions you answer in advance, so your opponent plays on.",
         "play": "Receive FILES, watch them replayed, then act at a prompt until the file seals.",
         "rebuild": "Make a lost save anew from the exchanged files and your key.",
         "receive": "Verify and replay files from your opponent (no acting).",
         "replay": "The whole game, or from file --from on, replayed on your side's board.",
         "resign": "Resign the game (signed; the file goes to your opponent).",
+        "route": "How a game's files travel: show it, or change it.",
         "say": "A message to your opponent, carried in your next file.",
         "scenario": "Scenario data: check what is installed.",
         "selfplay": "Two random bots play a scenario through real files in DIR.",
-        "send": "Deliver your sealed file (or file --seq N) to a file, folder or mail.",
+        "send": "Deliver your sealed file (or --seq N) by its route, to a file, folder or mail.",
         "show": "The board as your side may see it (limited intelligence applies).",
         "status": "Whose decision it is, the turn and phase, and what you should do next.",
         "undo": "Take back your last action (never past a die roll or a sealed file).",
-        "watch": "Import new files from a shared folder as they arrive, until interrupted.",
+        "watch": "Follow every game's route (folders and mailboxes), import, send what is owed.",
     }
 
     def list_commands(self, ctx: click.Context) -> list[str]:

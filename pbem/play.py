@@ -211,6 +211,9 @@ def receive_and_replay(console: Console, home: Home, datas: Sequence[tuple[str, 
             path = write_outbox(game, report.sealed)
             console.print(f"{whose} file {report.sealed} was sealed at once ({game.awaiting()}); "
                           f"it is in {path}", markup=False)
+            said = home.deliveries.get((game.game_id, report.sealed))
+            if said is not None:
+                console.print(said, markup=False)
     return reports
 
 
@@ -538,8 +541,43 @@ class Prompt:
         else:
             self.console.print(f"[bold]{self.game.awaiting().capitalize()}.[/]")
         self.console.print(f"file {seq} is sealed and signed: {path}", markup=False)
-        self.console.print(f"send it: attach it to a mail, or 'pbem send {self.game.name} "
-                           "--folder DIR' / '--eml FILE' / '--email'", markup=False)
+        from pbem.transport.route import sealed_lines
+
+        for line in sealed_lines(self.game, seq):
+            self.console.print(line, markup=False)
+
+    def waiting(self) -> None:
+        """Not this side's decision: say whose it is, and, when this side's own file is
+        sealed and has not left, say so and offer to send it (issue 32 item 3): both
+        players would wait for each other otherwise."""
+        from pbem.transport.route import deliver_file, turn_words, unsent
+
+        game = self.game
+        owed = unsent(game)
+        if owed is None:
+            self.console.print(turn_words(game), markup=False)
+            return
+        seq, route = owed
+        self.console.print(f"your file {seq} of {game.name} is sealed but not sent: your "
+                           f"opponent cannot answer it until it arrives", markup=False)
+        if route is None:
+            self.console.print(f"send it with: pbem send {game.name} --folder DIR (or "
+                               f"--email, or -o FILE); 'pbem route {game.name} --folder DIR' "
+                               f"has every later file sent by itself", markup=False)
+            return
+        try:
+            answer = self.input_fn(f"send it now by {route.words()}? [Y/n] ").strip().lower()
+        except (EOFError, KeyboardInterrupt):
+            answer = "n"
+        if answer not in ("", "y", "yes"):
+            self.console.print(f"not sent: 'pbem send {game.name}' sends it", markup=False)
+            return
+        try:
+            done = deliver_file(game, seq, game.file(seq)[1], route, once=True)
+        except PbemError as exc:
+            self.console.print(f"not sent: {exc}", markup=False)
+            return
+        self.console.print(f"sent: {done.line}", markup=False)
 
     def act(self, line: str, *, quiet: bool = False) -> bool:
         """Apply one action; True when it sealed the file.  ``quiet``: one of several
@@ -584,7 +622,7 @@ class Prompt:
         """Returns 'sealed', 'left' or 'waiting'."""
         game = self.game
         if game.my_decision() is None:
-            self.console.print(game.awaiting(), markup=False)
+            self.waiting()
             return "waiting"
         self._install_completion()
         self.console.print(situation(game))

@@ -174,6 +174,12 @@ def with_times(status: dict[str, Any], times: dict[str, Any]) -> dict[str, Any]:
     return status
 
 
+def _deliver_by_route(game: Game, seq: int) -> None:
+    from pbem.transport.route import on_sealed
+
+    on_sealed(game, seq)
+
+
 def short_id(game_id: bytes) -> str:
     return game_id.hex()[:12]
 
@@ -207,6 +213,13 @@ class Home:
         self.clock = clock
         self._passphrase = passphrase or passphrase_from_env
         self._identity: Identity | None = None
+        #: called at the end of every seal: the game's route delivers the file at once
+        #: (pbem.transport.route.on_sealed), whoever sealed it (issue 32 item 1)
+        self.after_seal: Callable[[Game, int], None] | None = _deliver_by_route
+        #: True: a sealed file stays here (``--hold``); 'pbem send' sends it later
+        self.hold = False
+        #: what the route did with each file sealed by this Home, for the command to say
+        self.deliveries: dict[tuple[bytes, int], str] = {}
 
     # -- identity ------------------------------------------------------------------------
 
@@ -1351,7 +1364,7 @@ class Game:
         if self.result is not None:
             raise NotYourTurn(f"{self.name}: the game is over ({self.result.text})")
         if not self.has_pen():
-            raise NotYourTurn(f"{self.name}: {self.awaiting()}")
+            raise NotYourTurn(f"{self.name}: it is not your turn: {self.awaiting()}")
         player = self.state.current_player()
         if player != self.side:
             raise NotYourTurn(f"{self.name}: it is not your decision now")
@@ -1494,6 +1507,8 @@ class Game:
         record.add(seq, data)
         self._went_out(data, seq)
         self.write()
+        if self.home.after_seal is not None:
+            self.home.after_seal(self, seq)
         return seq
 
     def _went_out(self, data: bytes, seq: int) -> None:

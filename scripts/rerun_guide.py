@@ -5,7 +5,10 @@
 
 Two fresh homes under /tmp/guide/run (Erich, German; Ivan, Soviet) play the commands the
 guide shows, at a pseudo-terminal 92 columns wide without colour, answering the
-fingerprint questions and typing at the 'play' prompt as the guide does.  The keys are
+fingerprint questions and typing at the 'play' prompt as the guide does.  Their files
+travel through one folder, /tmp/guide/run/shared, standing for a folder a sync tool
+shares; each 'pbem watch' runs a few seconds (shown as the plain 'pbem watch' a player
+leaves running).  The keys are
 new each run, so the dice are too; the script runs again (up to --tries times) until the
 German still has a decision after 'done firing', as the guide's text tells it.
 """
@@ -24,11 +27,15 @@ import pexpect
 
 ROOT = Path("/tmp/guide/run")
 MAIL = ROOT / "mail"
+SHARED = ROOT / "shared"
+#: how long each 'pbem watch' of the walkthrough runs (the guide shows 'pbem watch')
+WATCH = ["watch", "--for", "3", "--interval", "0.5"]
 BIN = Path(sys.executable).parent
 GUIDE = Path(__file__).resolve().parent.parent / "docs" / "guide.md"
 ANSI = re.compile(r"\x1b\[[0-9;?]*[A-Za-z]|\x1b[=>]")
 #: the guide's command blocks, in order, and which commands of the run each one shows
-BLOCKS = [[0], [1], [2], [3], [4, 5], list(range(6, 15)), [15], [16, 17, 18], [19, 20, 21]]
+BLOCKS = [[0], [1], [2], [3], [4, 5], list(range(6, 13)), [13, 14], [15, 16, 17],
+          [18, 19, 20]]
 
 
 class Stopped(Exception):
@@ -66,41 +73,42 @@ def pbem(who: str, args: list[str], answers: list[tuple[str, str]] | None = None
     text = ANSI.sub("", "".join(seen)).replace("\r\n", "\n").replace("\r", "")
     shown = " ".join(a if a and " " not in a else f'"{a}"' for a in args)
     shown = re.sub(r"(audit) (?:\S+\.pbem ?)+", r"\1 *.pbem ", shown).rstrip()
+    shown = shown.replace(" ".join(WATCH), "watch")
     return f"$ pbem {shown}\n{text.strip(chr(10))}".rstrip()
 
 
 def one(pattern: str) -> str:
-    [found] = glob.glob(str(MAIL / pattern))
-    return Path(found).name
+    [found] = glob.glob(str(SHARED / pattern))
+    return found
 
 
 def walkthrough() -> list[str]:
     shutil.rmtree(ROOT, ignore_errors=True)
     MAIL.mkdir(parents=True)
+    SHARED.mkdir(parents=True)
     out = [pbem("erich", ["id", "new", "Erich", "--email", "erich@example.org"])]
     pbem("ivan", ["id", "new", "Ivan", "--email", "ivan@example.org"])
     out.append(pbem("erich", ["engines"]))
     out.append(pbem("erich", ["new", "white-death", "purkayev", "--side", "german",
-                              "--name", "luki"]))
-    out.append(pbem("ivan", ["join", one("*-0000-german.pbem"), "--name", "luki"],
-                    [("Does it match", "y")]))
-    out.append(pbem("erich", ["receive", one("*-0001-soviet.pbem")], [("Does it match", "y")]))
-    out.append(pbem("erich", ["send", "luki"]))
-    out.append(pbem("ivan", ["receive", one("*-0002-german.pbem")]))
+                              "--name", "luki", "--folder", str(SHARED)]))
+    out.append(pbem("ivan", ["join", one("*-0000-german.pbem"), "--name", "luki",
+                             "--folder", str(SHARED)], [("Does it match", "y")]))
+    out.append(pbem("erich", WATCH, [("Does it match", "y")]))
+    out.append(pbem("ivan", WATCH))
     out.append(pbem("ivan", ["legal", "luki"]))
     for action in ("impulse 4", "move 1/31R 3703 3705", "move 1/31X 3703 3702",
                    "move 1/31R 3703 3702"):
         out.append(pbem("ivan", ["act", "luki", action]))
     out.append(pbem("ivan", ["legal", "luki", "1/31R"]))
     out.append(pbem("ivan", ["act", "luki", "assault 3801 with 1188/357", "end movement"]))
-    out.append(pbem("ivan", ["send", "luki"]))
-    out.append(pbem("erich", ["play", "luki", one("*-0003-soviet.pbem"), "--fast"],
+    out.append(pbem("erich", WATCH))
+    out.append(pbem("erich", ["play", "luki", "--fast"],
                     [("german> ", "legal"), ("german> ", "2"), ("german> ", ""),
                      ("german> ", "quit")]))
     out.append(pbem("ivan", ["status"]))
     out.append(pbem("erich", ["list"]))
     out.append(pbem("erich", ["send", "luki"]))
-    files = sorted(p.name for p in MAIL.glob("*.pbem"))
+    files = sorted(str(p) for p in SHARED.glob("*.pbem"))
     for extra in ([], ["--roll", "2.0"], ["--roll", "5.7"]):
         out.append(pbem("erich", ["audit", *files, *extra]))
     return out

@@ -6,6 +6,7 @@ Loaded only when one of its commands runs (:class:`pbem.cli.LazyGroup`).
 from __future__ import annotations
 
 import json
+from typing import Any
 
 import click
 
@@ -14,6 +15,7 @@ from pbem.cli import (
     complete_game,
     echo,
     echo_all,
+    echo_err,
     handled,
     home_of,
 )
@@ -25,6 +27,19 @@ def _when(t: int | None) -> str:
     import datetime as dt
 
     return dt.datetime.fromtimestamp(t, dt.UTC).strftime("%Y-%m-%d %H:%M")
+
+
+def _routes(home: Any) -> dict[str, Any]:
+    """Every game's route; an unreadable record is named once and read as none (the
+    games are listed all the same)."""
+    from pbem.transport.base import TransportError
+    from pbem.transport.route import routes
+
+    try:
+        return dict(routes(home))
+    except TransportError as exc:
+        echo_err(f"pbem: note: {exc}")
+        return {}
 
 
 @click.command("status")
@@ -39,8 +54,12 @@ def status_cmd(ctx: click.Context, game_ref: str | None, as_json: bool) -> None:
         from pbem.transport.state import sent_line, sent_records
 
         records = sent_records(home.path)
+        table = _routes(home.path)
         for s in data:
-            s["sent"] = sent_line(home.path, s, records)
+            s["sent"] = sent_line(home.path, s, records, table)
+            route = table.get(s["game_id"])
+            s["route"] = {"kind": route.kind, "where": route.where, "words": route.words()} \
+                if route is not None else None
         if game_ref and data:
             # what only your side knows (a committed plan): rebuilt from your key for this
             # screen, never in the save's summary (that is a file); one named game only,
@@ -64,6 +83,9 @@ def status_cmd(ctx: click.Context, game_ref: str | None, as_json: bool) -> None:
             out.append(f"  {s['awaiting']}")
             if s["sent"]:
                 out.append(f"  {s['sent']}")
+            out.append(f"  route: {s['route']['words']}" if s["route"] else
+                       f"  no route: 'pbem route {s['name']} --folder DIR' (or --email) has "
+                       f"each file sent as it is sealed")
             from pbem import orders  # only here: status stays light to start
 
             for label, key in (("your standing orders", "orders"),
@@ -87,8 +109,9 @@ def list_cmd(ctx: click.Context, as_json: bool) -> None:
         from pbem.transport.state import sent_line, sent_records
 
         records = sent_records(home.path)
+        table = _routes(home.path)
         for s in data:
-            s["sent"] = sent_line(home.path, s, records)
+            s["sent"] = sent_line(home.path, s, records, table)
         if as_json:
             click.echo(json.dumps(data, indent=2))
             return

@@ -19,6 +19,7 @@ from pbem.cli import (
     echo,
     echo_err,
     handled,
+    hold_option,
     home_of,
     player_words,
     read_incoming_file,
@@ -80,6 +81,10 @@ def _screen(home: Any, path: Path, source: str, data: bytes, yes: bool) -> bool:
         body = env.decode()
     except PbemError:
         return True  # the import names the problem
+    if env.kind == "invite" and env.key == home.card().key:
+        # one's own invite: no "first contact", nothing to join (issue 33)
+        echo_err(f"pbem: note: {source} is your own invite: your opponent joins it")
+        return False
     if env.kind == "invite":
         creator = body.get("creator")
         name = creator.get("name") if isinstance(creator, dict) else None
@@ -103,14 +108,16 @@ def _screen(home: Any, path: Path, source: str, data: bytes, yes: bool) -> bool:
                 type=_EXISTING)
 @click.option("--yes", is_flag=True,
               help="Pin a new opponent's key without asking (you compared the fingerprint).")
+@hold_option
 @click.pass_context
-def receive_cmd(ctx: click.Context, files: tuple[Path, ...], yes: bool) -> None:
+def receive_cmd(ctx: click.Context, files: tuple[Path, ...], yes: bool, hold: bool) -> None:
     """Verify and replay files from your opponent (no acting)."""
     home = None
     status = 0
     imported = 0
     with handled():
         home = home_of(ctx)
+        home.hold = hold
         unlock(home)
     assert home is not None
     incoming: list[tuple[Path, str, bytes]] = []

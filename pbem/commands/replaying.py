@@ -20,6 +20,7 @@ from pbem.cli import (
     echo,
     echo_err,
     handled,
+    hold_option,
     home_of,
     rich_console,
     typed_names,
@@ -46,17 +47,20 @@ def _pacing(fast: bool, step: bool, pace: float) -> Any:
               help="Seconds between replayed events.")
 @click.option("--yes", is_flag=True,
               help="Pin a new opponent's key without asking (you compared the fingerprint).")
+@hold_option
 @click.pass_context
 def play_cmd(ctx: click.Context, game_ref: str | None, files: tuple[Path, ...], fast: bool,
-             step: bool, pace: float, yes: bool) -> None:
+             step: bool, pace: float, yes: bool, hold: bool) -> None:
     """Receive FILES, watch them replayed, then act at a prompt until the file seals.
 
     GAME may be omitted when the files name it; press Enter or 's' to skip a replay.
     """
     from pbem.play import Prompt, key_poller, receive_and_replay
+    from pbem.session import ReceiveReport
 
     with handled():
         home = home_of(ctx)
+        home.hold = hold
         unlock(home)
         if game_ref and Path(game_ref).is_file() and not game_ref.endswith(".pbsave"):
             files = (Path(game_ref), *files)
@@ -86,6 +90,25 @@ def play_cmd(ctx: click.Context, game_ref: str | None, files: tuple[Path, ...], 
                     raise UsageError("name the game to play (pbem list shows them)")
                 game_ref = mine[0].name
         game = home.game(game_ref)
+        if not files and game.my_decision() is not None:
+            # what 'pbem watch' imported since this side's last file, told on this side's
+            # board before the prompt, as if it had been given here (issue 32 item 4)
+            from pbem.play import replay_game
+
+            mine = [seq for seq, _ in game.sealed_files()]
+            since = max(mine) + 1 if mine else 1
+            if since < len(game.files):
+                with key_poller() as poller:
+                    replay_game(rich_console(), game, start=since, pacing=pacing,
+                                poll=poller.poll if poller.active else None)
+                from pbem.audit import body_summary
+                from pbem.text import block
+
+                for seq in range(since, len(game.files)):
+                    message = body_summary(game.files[seq]).get("message")
+                    if isinstance(message, str) and message:
+                        reports.append(ReceiveReport(game.name, seq, "turn", "", "",
+                                                     message=block(message)))
         said = [(r.seq, r.message) for r in reports if r.message and r.game_name == game.name]
         Prompt(rich_console(), game, pacing=pacing, messages=said).run()
 

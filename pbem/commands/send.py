@@ -20,6 +20,7 @@ from pbem.cli import (
     echo,
     echo_err,
     handled,
+    hold_option,
     home_of,
 )
 from pbem.errors import (
@@ -42,7 +43,7 @@ from pbem.errors import (
 def send_cmd(ctx: click.Context, game_ref: str, seq: int | None, output: Path | None,
              armored: bool, folder: Path | None, eml: Path | None, by_email: bool,
              to: str | None) -> None:
-    """Deliver your sealed file (or file --seq N) to a file, folder or mail."""
+    """Deliver your sealed file (or --seq N) by its route, to a file, folder or mail."""
     with handled():
         game = home_of(ctx).game(game_ref)
         number, data = game.file(seq)
@@ -58,6 +59,14 @@ def send_cmd(ctx: click.Context, game_ref: str, seq: int | None, output: Path | 
             transport_cli.deliver(game, number, data, folder=folder, eml=eml,
                                   by_email=by_email, to=to, console=console)
             return
+        if output is None:
+            from pbem.transport.route import deliver_file, route_of
+
+            route = route_of(game.home.path, game.game_id)
+            if route is not None:
+                # the game's route: the same road 'play' and 'watch' use (issue 32 item 1)
+                echo(deliver_file(game, number, data, route).line)
+                return
         from pbem.envelope import file_name
 
         path = output or Path(file_name(game.game_id, number, game.side))
@@ -69,10 +78,12 @@ def send_cmd(ctx: click.Context, game_ref: str, seq: int | None, output: Path | 
 @click.command("resign")
 @click.argument("game_ref", shell_complete=complete_game)
 @click.option("--yes", is_flag=True, help="Do not ask for confirmation.")
+@hold_option
 @click.pass_context
-def resign_cmd(ctx: click.Context, game_ref: str, yes: bool) -> None:
+def resign_cmd(ctx: click.Context, game_ref: str, yes: bool, hold: bool) -> None:
     """Resign the game (signed; the file goes to your opponent)."""
     with handled():
+        home_of(ctx).hold = hold
         game = home_of(ctx).game(game_ref)
         if not yes and not click.confirm(f"Resign {game.name}?"):
             raise UsageError("not resigned")
@@ -83,10 +94,12 @@ def resign_cmd(ctx: click.Context, game_ref: str, yes: bool) -> None:
 
 @click.command("draw")
 @click.argument("game_ref", shell_complete=complete_game)
+@hold_option
 @click.pass_context
-def draw_cmd(ctx: click.Context, game_ref: str) -> None:
+def draw_cmd(ctx: click.Context, game_ref: str, hold: bool) -> None:
     """Offer a draw with your next file, or accept the opponent's offer."""
     with handled():
+        home_of(ctx).hold = hold
         game = home_of(ctx).game(game_ref)
         what, seq = game.draw()
         if what == "accepted":

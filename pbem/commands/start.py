@@ -26,6 +26,10 @@ from pbem.cli import (
     typed_names,
     unlock,
 )
+from pbem.commands.routing import route_given, route_options, send_by_route
+from pbem.errors import UsageError
+from pbem.transport import plugins
+from pbem.transport.route import Route, proposal_for, set_route
 
 
 @click.command("new")
@@ -41,23 +45,44 @@ from pbem.cli import (
 @click.option("-o", "output", type=_FILE,
               help="Where to write the invite (default: in the current folder).")
 @click.option("--armor", "armored", is_flag=True, help="Write the armored text form.")
+@route_options
 @click.pass_context
 def new_cmd(ctx: click.Context, engine_id: str, scenario: str, side: str,
             options: tuple[str, ...], dice_mode: str, chain_length: int, name: str | None,
-            output: Path | None, armored: bool) -> None:
-    """Create a game and write the invite to send to your opponent."""
+            output: Path | None, armored: bool, route_folder: Path | None,
+            route_email: bool, route_to: str | None, route_via: str | None) -> None:
+    """Create a game; the invite goes by the game's route, or is written to send."""
     with handled():
         typed_names(engine_id, scenario, _parse_options(options))
-        game = home_of(ctx).new_game(engine_id, scenario, side,
-                                     options=_parse_options(options), dice_mode=dice_mode,
-                                     name=name, chain_length=chain_length)
-        from pbem.envelope import file_name
-
-        path = output or Path(file_name(game.game_id, 0, side))
-        _write_out(path, game.files[0], armored)
-        _written(game, 0, path)
+        route = route_given(route_folder, route_email, route_to, route_via)
+        if route is not None and route.kind == "mail" and not route.where:
+            raise UsageError("--email: give the opponent's address with --to (nobody has "
+                             "joined yet)")
+        home = home_of(ctx)
+        if route is not None:
+            plugins.factory(route.kind)  # an unknown transport: refused before the game
+        game = home.new_game(engine_id, scenario, side, options=_parse_options(options),
+                             dice_mode=dice_mode, name=name, chain_length=chain_length)
         echo(f"game {game.name} created: you play {side}")
-        echo(f"invite written to {path}: send it to your opponent")
+        if route is not None:
+            set_route(home.path, game.game_id, route)
+            echo(f"route: files travel by {route.words()} (change it with 'pbem route "
+                 f"{game.name} ...')")
+        if output is not None or route is None:
+            from pbem.envelope import file_name
+
+            path = output or Path(file_name(game.game_id, 0, side))
+            _write_out(path, game.files[0], armored)
+            _written(game, 0, path)
+            if route is None:
+                echo(f"invite written to {path}: send it to your opponent (attach it to a "
+                     f"mail, or put it in your shared folder); to have pbem send every "
+                     f"file by itself, give the game a route: pbem route {game.name} "
+                     f"--folder DIR (or --email --to ADDRESS)")
+            else:
+                echo(f"invite also written to {path}")
+        if route is not None:
+            send_by_route(game, 0, route, "invite")
 
 
 @click.command("join")
@@ -66,10 +91,15 @@ def new_cmd(ctx: click.Context, engine_id: str, scenario: str, side: str,
 @click.option("-o", "output", type=_FILE)
 @click.option("--armor", "armored", is_flag=True)
 @click.option("--yes", is_flag=True, help="You compared the creator's fingerprint already.")
+@route_options
 @click.pass_context
 def join_cmd(ctx: click.Context, invite: Path, name: str | None, output: Path | None,
-             armored: bool, yes: bool) -> None:
-    """Accept an invite; writes the reply file to send back."""
+             armored: bool, yes: bool, route_folder: Path | None, route_email: bool,
+             route_to: str | None, route_via: str | None) -> None:
+    """Accept an invite; the reply goes by the game's route, or is written to send.
+
+    The route is the one given, else the way the invite came (the folder it was found
+    in, the mail it came by)."""
     from pbem.transcript import load_envelope, parse_invite
 
     with handled():
@@ -77,6 +107,20 @@ def join_cmd(ctx: click.Context, invite: Path, name: str | None, output: Path | 
         unlock(home)
         data = read_incoming_file(invite)
         setup = parse_invite(load_envelope(data, str(invite)))
+        if setup.creator.key == home.card().key:
+            # no "first contact" with oneself (issue 33)
+            raise UsageError(f"{invite}: this is your own invite; your opponent joins it")
+        route = route_given(route_folder, route_email, route_to, route_via)
+        proposed = route is None and proposal_for(home.path, setup.game_id) is not None
+        if route is None:
+            route = proposal_for(home.path, setup.game_id)
+        if route is not None and route.kind == "mail" and not route.where:
+            if not setup.creator.email:
+                raise UsageError(f"--email: {setup.creator.name}'s card has no address; "
+                                 f"give it with --to ADDRESS")
+            route = Route("mail", setup.creator.email)
+        if route is not None:
+            plugins.factory(route.kind)
         confirm_first_contact(home, setup.creator, f"the invite {invite}", yes)
         game = home.join(data, str(invite), name=name)
         opp = game.opponent()
@@ -87,7 +131,21 @@ def join_cmd(ctx: click.Context, invite: Path, name: str | None, output: Path | 
             echo(f"opponent: {opp.who}, fingerprint {opp.fingerprint}")
         from pbem.envelope import file_name
 
-        path = output or Path(file_name(game.game_id, 1, game.side))
-        _write_out(path, game.files[1], armored)
-        _written(game, 1, path)
-        echo(f"reply written to {path}: send it back")
+        if route is not None:
+            set_route(home.path, game.game_id, route)
+            echo(f"route: files travel by {route.words()}" + (
+                " (the way the invite came; change it with 'pbem route "
+                f"{game.name} ...')" if proposed else ""))
+        if output is not None or route is None:
+            path = output or Path(file_name(game.game_id, 1, game.side))
+            _write_out(path, game.files[1], armored)
+            _written(game, 1, path)
+            if route is None:
+                echo(f"reply written to {path}: send it back (attach it to a mail, or put "
+                     f"it in your shared folder); to have pbem send every file by itself, "
+                     f"give the game a route: pbem route {game.name} --folder DIR (or "
+                     f"--email)")
+            else:
+                echo(f"reply also written to {path}")
+        if route is not None:
+            send_by_route(game, 1, route, "reply")

@@ -20,6 +20,7 @@ from pbem.cli import (
     console,
     echo,
     handled,
+    hold_option,
     home_of,
 )
 from pbem.errors import (
@@ -53,8 +54,9 @@ def _dry_run_game() -> type:
 @click.command("act")
 @click.argument("game_ref", shell_complete=complete_game)
 @click.argument("actions", nargs=-1, required=True, shell_complete=complete_action)
+@hold_option
 @click.pass_context
-def act_cmd(ctx: click.Context, game_ref: str, actions: tuple[str, ...]) -> None:
+def act_cmd(ctx: click.Context, game_ref: str, actions: tuple[str, ...], hold: bool) -> None:
     """Apply actions in the engine's notation, one argument each: all of them, or none."""
     from pbem.errors import ActionSyntaxError, IllegalAction, NotYourTurn
 
@@ -89,10 +91,17 @@ def act_cmd(ctx: click.Context, game_ref: str, actions: tuple[str, ...]) -> None
 
     with handled():
         home = home_of(ctx)
+        home.hold = hold
+        waiting = home.game(game_ref)
+        if not waiting.has_pen() and waiting.result is None:
+            from pbem.transport.route import turn_words
+
+            # which file is awaited, from whom, and when ours went (issue 32 item 3)
+            raise NotYourTurn(turn_words(waiting))
         if len(actions) > 1:
             # a dry run on a copy that never writes: if any action is refused, or the file
             # would seal before the last one, nothing is applied and nothing saved
-            trial = home.game(game_ref)
+            trial = waiting  # loaded above; the game that acts is loaded afresh below
             trial.__class__ = _dry_run_game()
             for number, text in enumerate(actions, 1):
                 state = trial.state.clone()
@@ -105,7 +114,7 @@ def act_cmd(ctx: click.Context, game_ref: str, actions: tuple[str, ...]) -> None
                                       "opponent decides next), so "
                                       f"{', '.join(map(repr, actions[number:]))} cannot "
                                       "follow in it: none applied")
-        game = home.game(game_ref)
+        game = waiting if len(actions) == 1 else home.game(game_ref)
         # one action needs no dry run (issue 19: it loaded the game and replayed its dice
         # chain twice): a refused action raises before anything is sealed or written
         before = game.state.clone() if len(actions) == 1 else None

@@ -7,6 +7,6 @@ whether it is imported, left alone (own file, unknown game, invitation) or refus
 says why in one line.  The transports never interpret a file themselves: the session does.
 """
 
-from pbem.transport.base import Outcome, Router, Transport, TransportError
+from pbem.transport.base import Delivered, Outcome, Router, Transport, TransportError
 
-__all__ = ["Outcome", "Router", "Transport", "TransportError"]
+__all__ = ["Delivered", "Outcome", "Router", "Transport", "TransportError"]

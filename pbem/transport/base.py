@@ -19,6 +19,7 @@ or for a game not joined yet is looked at again next time; a final one is not.
 
 from __future__ import annotations
 
+import contextlib
 from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass
 from pathlib import Path
@@ -30,9 +31,11 @@ from pbem.sha import sha256
 
 if TYPE_CHECKING:
     from pbem.envelope import FileInfo
-    from pbem.session import Home
+    from pbem.session import Game, Home
+    from pbem.transport.state import HandledState
 
 __all__ = [
+    "Delivered",
     "Importer",
     "Outcome",
     "Router",
@@ -81,14 +84,34 @@ class Outcome:
         return f"{self.status}: {self.note}"
 
 
+@dataclass(frozen=True)
+class Delivered:
+    """Where one file went: ``how`` and ``where`` are kept in the home's one record of
+    deliveries (:func:`pbem.transport.state.record_sent`), ``line`` is for the player."""
+
+    how: str
+    where: str
+    line: str
+
+
 class Transport(Protocol):
-    """A way files travel.  ``deliver`` says where the file went; ``collect`` imports."""
+    """A way files travel, made by its factory (registered by name in the
+    ``pbem.transports`` entry-point group, :mod:`pbem.transport.plugins`) from the home's
+    folder and the route's ``where``.
+
+    ``deliver`` sends one sealed file of ``game`` and says where it went, or raises
+    :class:`TransportError`; ``collect`` hands every new candidate file to the router
+    (``state`` remembers what was handled); ``place`` names what ``collect`` reads, so a
+    watcher reads one mailbox once however many games travel through it ('' when the
+    transport brings nothing in, as a written mail message)."""
 
     name: str
 
-    def deliver(self, data: bytes, info: FileInfo) -> str: ...
+    def deliver(self, data: bytes, info: FileInfo, game: Game) -> Delivered: ...
 
-    def collect(self, router: Router) -> list[Outcome]: ...
+    def collect(self, router: Router, state: HandledState | None) -> list[Outcome]: ...
+
+    def place(self) -> str: ...
 
 
 def digest(data: bytes) -> str:
@@ -118,7 +141,8 @@ class Router:
                  peek: Peek | None = None, confirm: Confirm | None = None,
                  is_pinned: Callable[[bytes], bool] | None = None,
                  pin: Callable[[Any], None] | None = None,
-                 invites_dir: Path | None = None) -> None:
+                 invites_dir: Path | None = None,
+                 on_invite: Callable[[FileInfo, str, Any], None] | None = None) -> None:
         #: importer(data, source) verifies and imports one file (``Home.receive``)
         self.importer = importer
         #: known() maps each game id of this home to the side this home plays in it
@@ -129,6 +153,9 @@ class Router:
         self.pin = pin
         #: where invitations that arrived by mail are kept for ``pbem join``
         self.invites_dir = invites_dir
+        #: told of each invitation found, with its source and card: the way it came is
+        #: the route ``pbem join`` proposes (issue 32 item 1)
+        self.on_invite = on_invite
 
     @classmethod
     def for_home(cls, home: Home, *, confirm: Confirm | None = None) -> Router:
@@ -148,8 +175,16 @@ class Router:
                 raise problem
             home.keys.pin_contact(card)
 
+        def on_invite(info: FileInfo, source: str, card: Any) -> None:
+            from pbem.transport.route import Route, propose
+
+            if Path(source).is_file():  # found in a shared folder: answer through it
+                propose(home.path, info.game_id, Route("folder", str(Path(source).parent)))
+            elif card is not None and card.email:  # came by mail: answer by mail
+                propose(home.path, info.game_id, Route("mail", card.email))
+
         return cls(home.receive, known, confirm=confirm, is_pinned=is_pinned,
-                   pin=pin, invites_dir=home.path / "incoming")
+                   pin=pin, invites_dir=home.path / "incoming", on_invite=on_invite)
 
     # -- routing ---------------------------------------------------------------------------
 
@@ -276,6 +311,10 @@ class Router:
     def _invite_note(self, source: str, data: bytes, info: FileInfo) -> str:
         card = _card_of(data)
         who = card.who if card is not None else "someone"
+        if self.on_invite is not None:
+            # a proposal is a convenience: 'pbem join --folder/--email' says it anyway
+            with contextlib.suppress(PbemError):
+                self.on_invite(info, source, card)
         where = source
         if self.invites_dir is not None and not Path(source).is_file():
             from pbem.atomic import write_atomic

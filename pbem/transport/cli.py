@@ -17,168 +17,34 @@ from typing import Any
 
 import click
 
-from pbem import history
-from pbem.errors import FormatError, PbemError, UsageError, import_status
+from pbem.errors import PbemError, UsageError, import_status
 from pbem.text import block, bound, safe
 from pbem.transport import config as mailconfig
 from pbem.transport.base import Outcome, Router, TransportError
-from pbem.transport.folder import deliver_folder, scan_folder, watch_folder
-from pbem.transport.mail import (
-    compose,
-    fetch_imap,
-    send_smtp,
-    write_eml,
-)
-from pbem.transport.state import HandledState, record_sent
+from pbem.transport.folder import scan_folder, watch_folder
+from pbem.transport.mail import fetch_imap
+from pbem.transport.state import HandledState
+from pbem.transport.telling import describe
 
 __all__ = ["deliver", "describe", "register"]
-
-
-# --- what a message says ------------------------------------------------------------------------
-
-
-def describe(game: Any, seq: int, data: bytes) -> tuple[str, str]:
-    """Subject and plain-text summary for file ``seq`` of ``game`` (the sender's view)."""
-    from pbem.armor import read_any
-    from pbem.envelope import open_envelope, peek
-
-    info = peek(read_any(data))
-    body = open_envelope(read_any(data)).decode()
-    status = game.status()
-    me = game.home.card()
-    opp = game.opponent()
-    opp_name = opp.name if opp is not None else "your opponent"
-    setup = f"{status.get('engine')} / {status.get('scenario')}"
-    short = info.game_id.hex()[:8]
-    tag = f"[pbem {short}] {game.name}"
-    latest = seq == len(game.files) - 1
-    lines: list[str] = []
-    if info.kind == "invite":
-        other = next((s for s in body.get("sides", []) if s != info.side), "the other side")
-        subject = f"{tag}: invitation to {setup}, you would play {other}"
-        lines += [
-            f"{me.name} invites you to a game of {setup} by pbem.",
-            f"{me.name} plays {info.side}; you would play {other}.",
-            "",
-            f"Fingerprint of {me.name}'s key: {me.fingerprint}",
-            "Compare it with them (by phone, in person) before you join.",
-            "",
-            "To accept, join the game (below), then send the reply file back:",
-            "'pbem send <game> --email', or attach it to a reply.",
-        ]
-        return subject, "\n".join(lines)
-    to_act = str(body.get("to_act") or "")
-    if info.kind == "accept":
-        subject = f"{tag}: {me.name} joined as {info.side} (file 1)"
-        lines += [
-            f"{me.name} accepted your invitation to {setup} and plays {info.side}.",
-            f"Fingerprint of {me.name}'s key: {me.fingerprint}",
-            "pbem shows it to you on import; confirm it only if it matches what they told you.",
-            "",
-            "Awaited: your first file (import this one, then play: pbem play <game>).",
-        ]
-        return subject, "\n".join(lines)
-    result = body.get("result")
-    who = "nobody (the game is over)" if result else \
-        (f"{to_act} ({opp_name})" if to_act == game.opponent_side else to_act or "nobody")
-    subject = f"{tag}: turn {status.get('turn')}, file {seq} from {info.side} — " + (
-        "game over" if result else f"{to_act or 'nobody'} to act")
-    records = body.get("records")
-    records = records if isinstance(records, list) else []
-    lines.append(f"{me.name} ({info.side}) sends file {seq} of {setup} (game {short}), "
-                 f"turn {status.get('turn')}" + ("" if latest else
-                                                 " (sent again: a later file exists)") + ".")
-    if latest and status.get("position"):
-        lines.append(f"Position: {status.get('position')}")
-    lines += _what_happened(seq, records)
-    message = body.get("message")
-    if isinstance(message, str) and message:
-        lines.append(f"Message from {me.name}: {message}")
-    if body.get("draw") == "offer":
-        lines.append(f"{me.name} offers a draw: 'pbem draw <game>' accepts it.")
-    if isinstance(result, dict):
-        lines.append(f"Game over: {result.get('text') or result}")
-    else:
-        decision = status.get("decision") if latest else None
-        lines.append(f"Awaited: {who} must act" + (f": {decision}." if decision else "."))
-    return subject, "\n".join(lines)
-
-
-def _what_happened(seq: int, records: list[Any], limit: int = 12) -> list[str]:
-    """The file's actions and rolls in the engine's notation (the opponent's pbem replays
-    and narrates them in full on import)."""
-    typed: list[history.Record] = []
-    for r in records:
-        try:
-            typed.append(history.read(r))
-        except FormatError:
-            continue  # a mail tells what it can; the file itself is what counts
-    actions = [r.text for r in typed if isinstance(r, history.Played)]
-    rolls = [f"{seq}.{r.index}: {', '.join(str(x) for x in r.outcome)}" for r in typed
-             if isinstance(r, history.Rolled)]
-    out = []
-    for label, items in (("Actions", actions), ("Rolls", rolls)):
-        if items:
-            shown = "; ".join(items[:limit])
-            more = f"; and {len(items) - limit} more" if len(items) > limit else ""
-            out.append(f"{label}: {shown}{more}.")
-    if not out:
-        out.append("No actions in this file (it passes the turn on).")
-    return out
-
-
-def _addresses(game: Any, to: str | None, account: mailconfig.MailAccount | None) \
-        -> tuple[str, str]:
-    me = game.home.card()
-    sender_addr = account.address if account is not None else me.email
-    sender = f"{me.name} <{sender_addr}>" if sender_addr else me.name
-    opp = game.opponent()
-    recipient = to or (opp.who if opp is not None and opp.email else "")
-    return sender, recipient
 
 
 def deliver(game: Any, number: int, data: bytes, *, folder: Path | None = None,
             eml: Path | None = None, by_email: bool = False, to: str | None = None,
             console: Any = None) -> list[str]:
-    """Deliver file ``number`` of ``game`` by the ways asked; returns one line per way.
+    """Deliver file ``number`` of ``game`` by the ways asked (``pbem send --folder``,
+    ``--eml``, ``--email``); returns one line per way.  Each way is a registered
+    transport (:mod:`pbem.transport.plugins`) and each delivery is recorded by
+    :func:`pbem.transport.route.deliver_file`, as a route's is.
 
     ``to`` overrides the recipient (needed for an invite: the opponent is not known yet).
     """
-    from pbem.armor import read_any
-    from pbem.envelope import peek
+    from pbem.transport.route import Route, deliver_file
 
-    info = peek(read_any(data))
-    done: list[str] = []
-    if folder is not None:
-        path = deliver_folder(data, folder, info)
-        record_sent(game.home.path, game.game_id, number, "folder", str(path))
-        # "written to", not "delivered": a paused or stopped sync tool carries nothing
-        done.append(f"file {number} of {game.name} written to {path} (your sync tool "
-                    f"carries it from there)")
-    if eml is not None or by_email:
-        account = mailconfig.load_account(game.home.path) if by_email else None
-        sender, recipient = _addresses(game, to, account)
-        subject, summary = describe(game, number, data)
-        # one header line, nothing a mail program would act on (names are card-checked,
-        # but a subject is no place to trust that)
-        subject = safe(subject)
-        if eml is not None:
-            write_eml(data, eml, info, sender=sender, recipient=recipient, subject=subject,
-                      summary=summary)
-            record_sent(game.home.path, game.game_id, number, "written as a mail message to",
-                        str(eml))
-            done.append(f"file {number} of {game.name} written as a mail message to {eml}"
-                        + ("" if recipient else " (fill in the recipient)"))
-        if by_email:
-            assert account is not None
-            if not recipient:
-                raise UsageError(f"{game.name}: no address for the opponent yet (an invite): "
-                                 f"use 'pbem mail send {game.name} --to ADDRESS'")
-            msg = compose(data, info, sender=sender, recipient=recipient, subject=subject,
-                          summary=summary)
-            send_smtp(account, mailconfig.password_for(game.home.path, account), msg)
-            record_sent(game.home.path, game.game_id, number, "mailed to", recipient)
-            done.append(f"file {number} of {game.name} mailed to {recipient}")
+    ways = [Route(kind, str(where)) for kind, where in (
+        ("folder", folder), ("eml", eml), ("mail", to or "" if by_email else None))
+        if where is not None]
+    done = [deliver_file(game, number, data, way).line for way in ways]
     if console is not None:
         for line in done:
             console.print(line, markup=False)
@@ -216,10 +82,18 @@ def _show(outcomes: list[Outcome], home: Any, as_json: bool, *, folder: Path | N
         click.echo(json.dumps([_json_outcome(o) for o in outcomes], indent=2))
         return
     own: dict[str, int] = {}
+    had: dict[str, int] = {}
     for outcome in outcomes:
         if outcome.status == "own" and shown is not None and outcome.info is not None:
             short = outcome.info.game_id.hex()[:12]
             own[short] = own.get(short, 0) + 1
+            continue
+        if outcome.status == "duplicate" and shown is not None and outcome.info is not None \
+                and outcome.info.kind != "invite" and "conflict copy" not in outcome.note:
+            # files this home has already (by 'pbem receive', say): one line a game,
+            # not one a file (issue 33)
+            short = outcome.info.game_id.hex()[:12]
+            had[short] = had.get(short, 0) + 1
             continue
         # notes and messages quote files and mail: no terminal control reaches the screen
         if outcome.status != "imported":
@@ -247,7 +121,9 @@ def _show(outcomes: list[Outcome], home: Any, as_json: bool, *, folder: Path | N
         core._print_events(list(getattr(report, "events", [])),
                            list(getattr(report, "rolls", [])), game.side)
         sealed = getattr(report, "sealed", None)
-        if sealed is not None and folder is not None and not reply:
+        if sealed is not None and (game.game_id, sealed) in home.deliveries:
+            core._sealed_note(game, sealed)  # the game's route took it (or held it back)
+        elif sealed is not None and folder is not None and not reply:
             # sealed by the import itself: say how it leaves, or it never does
             core.console.print(f"sealed file {sealed} of {game.name}: {game.awaiting()}",
                                markup=False)
@@ -260,6 +136,9 @@ def _show(outcomes: list[Outcome], home: Any, as_json: bool, *, folder: Path | N
     for short, count in sorted(own.items()):
         core.errors.print(f"pbem: note: {count} of your own files of game {short} in the "
                           f"folder; left alone", markup=False)
+    for short, count in sorted(had.items()):
+        core.errors.print(f"pbem: note: {count} files of game {short} in the folder are "
+                          f"already in this home (imported before); left alone", markup=False)
 
 
 def _json_outcome(o: Outcome) -> dict[str, Any]:
@@ -282,6 +161,8 @@ def _reply_to_folder(outcomes: list[Outcome], home: Any, folder: Path | None = N
         if sealed is None or name is None:
             continue
         game = home.game(name)
+        if (game.game_id, sealed) in home.deliveries:
+            continue  # the game's route took it at the seal: once is enough
         number, data = game.file(sealed)
         lines = deliver(game, number, data, folder=folder, by_email=by_email)
         for line in lines:
@@ -351,25 +232,43 @@ def inbox_cmd(ctx: click.Context, directory: Path, yes: bool, reply: bool, as_js
 
 
 @click.command("watch")
-@click.argument("directory", type=click.Path(file_okay=False, path_type=Path))
+@click.argument("directory", required=False,
+                type=click.Path(file_okay=False, path_type=Path))
 @click.option("--interval", type=click.FloatRange(0.05, 3600), default=2.0, show_default=True,
-              help="Seconds between two looks at the folder.")
+              help="Seconds between two looks at the folders and mailboxes.")
 @click.option("--for", "duration", type=click.FloatRange(0), default=None,
               help="Stop after this many seconds (default: run until interrupted).")
 @click.option("--yes", is_flag=True, help="Confirm first-contact fingerprints without asking.")
 @click.option("--reply", is_flag=True,
-              help="Put a file sealed at once by an import into the folder too.")
+              help="With DIRECTORY: put a file sealed at once by an import into it too.")
+@click.option("--max-backoff", type=click.FloatRange(0.05, 86400), default=300.0,
+              show_default=True,
+              help="Longest wait, in seconds, before trying an unreachable place again.")
+@click.option("--mail-interval", type=click.FloatRange(0.05, 86400), default=60.0,
+              show_default=True,
+              help="Seconds between two looks at the mailbox (a provider counts logins).")
+@click.option("--notify/--no-notify", default=True, show_default=True,
+              help="Desktop notifications, where the optional desktop-notifier package "
+                   "is installed.")
 @click.pass_context
-def watch_cmd(ctx: click.Context, directory: Path, interval: float, duration: float | None,
-              yes: bool, reply: bool) -> None:
-    """Import new files from a shared folder as they arrive, until interrupted."""
+def watch_cmd(ctx: click.Context, directory: Path | None, interval: float,
+              duration: float | None, yes: bool, reply: bool, max_backoff: float,
+              mail_interval: float, notify: bool) -> None:
+    """Follow every game's route (folders and mailboxes), import, send what is owed.
+
+    With DIRECTORY, watch that one folder only, as before routes existed."""
     from pbem import cli as core
 
     with core.handled():
         home = core.home_of(ctx)
         core.unlock(home)
-        router = Router.for_home(home, confirm=_confirm_with(yes, home))
         end = None if duration is None else time.monotonic() + duration
+        stop = None if end is None else (lambda: time.monotonic() >= end)
+        if directory is None:
+            _watch_routes(home, interval=interval, max_backoff=max_backoff, yes=yes,
+                          notify=notify, stop=stop, mail_interval=mail_interval)
+            return
+        router = Router.for_home(home, confirm=_confirm_with(yes, home))
         core.errors.print(f"watching {directory} every {interval:g} s (Ctrl-C to stop)",
                           markup=False)
 
@@ -383,10 +282,51 @@ def watch_cmd(ctx: click.Context, directory: Path, interval: float, duration: fl
 
         try:
             watch_folder(directory, router, HandledState.of_home(home.path), show,
-                         interval=interval,
-                         stop=None if end is None else (lambda: time.monotonic() >= end))
+                         interval=interval, stop=stop)
         except KeyboardInterrupt:
             core.errors.print("stopped", markup=False)
+
+
+def _watch_routes(home: Any, *, interval: float, max_backoff: float, yes: bool,
+                  notify: bool, stop: Any, mail_interval: float) -> None:
+    """``pbem watch`` with no folder: every game's route (issue 32 item 4)."""
+    from pbem import cli as core
+    from pbem.transport.route import routes
+    from pbem.transport.watcher import Watcher, desktop_notifier
+
+    def say(line: str) -> None:
+        core.console.print(safe(bound(line, 2000)), markup=False)
+
+    notes: dict[str, str] = {}
+
+    def show(outcomes: list[Outcome]) -> None:
+        # a note is said once while it stays the same; the record of notes holds only
+        # what the last look said, so it stays small however long the watch runs
+        # a shared folder holds this home's own files and the invitations it answered:
+        # nothing to say about them at every look
+        fresh = [o for o in outcomes if o.status == "imported" or (
+            o.status not in ("own", "duplicate") and notes.get(o.source) != o.note)]
+        for o in outcomes:
+            notes.pop(o.source, None)
+            notes[o.source] = o.note
+        while len(notes) > 1000:  # the oldest go first: at worst a note is said again
+            del notes[next(iter(notes))]
+        _show(fresh, home, False)
+
+    watcher = Watcher(home, say=say, show=show,
+                      notify=desktop_notifier() if notify else None,
+                      confirm=_confirm_with(yes, home), interval=interval,
+                      max_backoff=max_backoff, mail_interval=mail_interval)
+    if not routes(home.path):
+        core.errors.print("pbem: note: no game has a route yet: give one with 'pbem route "
+                          "GAME --folder DIR' (or --email), or start games with 'pbem new "
+                          "... --folder DIR'; watching for one", markup=False)
+    core.errors.print(f"watching every game's route every {interval:g} s (Ctrl-C to stop)",
+                      markup=False)
+    try:
+        watcher.run(stop)
+    except KeyboardInterrupt:
+        core.errors.print("stopped", markup=False)
 
 
 @click.command("fetch")

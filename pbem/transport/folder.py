@@ -32,11 +32,20 @@ from typing import TYPE_CHECKING
 
 from pbem.atomic import write_atomic
 from pbem.errors import FormatError
-from pbem.transport.base import RETRY, Outcome, Router, TransportError, digest, file_name
+from pbem.transport.base import (
+    RETRY,
+    Delivered,
+    Outcome,
+    Router,
+    TransportError,
+    digest,
+    file_name,
+)
 from pbem.transport.state import HandledState
 
 if TYPE_CHECKING:
     from pbem.envelope import FileInfo
+    from pbem.session import Game
 
 __all__ = [
     "FolderTransport",
@@ -278,16 +287,24 @@ def watch_folder(directory: Path, router: Router, state: HandledState | None,
 
 
 class FolderTransport:
-    """A shared folder behind the :class:`~pbem.transport.base.Transport` interface."""
+    """A shared folder behind the :class:`~pbem.transport.base.Transport` interface
+    (registered as ``folder`` in the ``pbem.transports`` entry-point group)."""
 
     name = "folder"
 
-    def __init__(self, directory: Path, state: HandledState | None = None) -> None:
-        self.directory = Path(directory)
-        self.state = state
+    def __init__(self, home: Path, where: str) -> None:
+        self.home = Path(home)
+        self.directory = Path(where)
 
-    def deliver(self, data: bytes, info: FileInfo) -> str:
-        return str(deliver_folder(data, self.directory, info))
+    def deliver(self, data: bytes, info: FileInfo, game: Game) -> Delivered:
+        path = deliver_folder(data, self.directory, info)
+        # "written to", not "delivered": a paused or stopped sync tool carries nothing
+        return Delivered("folder", str(path),
+                         f"file {info.seq} of {game.name} written to {path} (your sync tool "
+                         f"carries it from there)")
 
-    def collect(self, router: Router) -> list[Outcome]:
-        return scan_folder(self.directory, router, self.state)
+    def collect(self, router: Router, state: HandledState | None) -> list[Outcome]:
+        return scan_folder(self.directory, router, state)
+
+    def place(self) -> str:
+        return f"folder {self.directory.resolve()}"

@@ -9,6 +9,7 @@ not keep keywords.
 from __future__ import annotations
 
 import json
+import time
 from pathlib import Path
 from typing import Any
 
@@ -73,7 +74,8 @@ def record_sent(home: Path, game_id: bytes, seq: int, how: str, where: str) -> N
     old = sent.get(game_id.hex())
     if isinstance(old, dict) and isinstance(old.get("seq"), int) and old["seq"] > seq:
         return  # an earlier file sent again: the latest one stays the one to show
-    sent[game_id.hex()] = {"seq": seq, "how": how, "where": where}
+    # when, for the player ("sent 2026-05-01 10:12"): a note of the transport, never game state
+    sent[game_id.hex()] = {"seq": seq, "how": how, "where": where, "time": int(time.time())}
     state.save()
 
 
@@ -86,30 +88,56 @@ def sent_records(home: Path) -> dict[str, Any] | None:
         return None
 
 
-def sent_line(home: Path, status: dict[str, Any],
-              records: dict[str, Any] | bool | None = False) -> str | None:
-    """One line on the latest file this home sealed in a game: where it went, whether it
-    is still in the folder, or the command that sends it (issue 23 item 3).
+def when(t: object) -> str:
+    if not isinstance(t, int):
+        return ""
+    import datetime as dt
 
-    ``records``: :func:`sent_records` of the home, when the caller read it already."""
+    return dt.datetime.fromtimestamp(t, dt.UTC).strftime("%Y-%m-%d %H:%M UTC")
+
+
+def sent_line(home: Path, status: dict[str, Any],
+              records: dict[str, Any] | bool | None = False,
+              routes: dict[str, Any] | None = None) -> str | None:
+    """One line on the latest file this home sealed in a game: where it went and when,
+    whether it is still in the folder, or that it is not sent and the command that sends
+    it (issue 23 item 3, issue 32 item 3).
+
+    ``records``: :func:`sent_records` of the home, when the caller read it already;
+    ``routes``: :func:`pbem.transport.route.routes`, likewise."""
     sealed = status.get("last_sealed")
     if not isinstance(sealed, int):
         return None
     if records is False:
         records = sent_records(home)
+    if routes is None:
+        from pbem.transport.route import routes as read_routes
+
+        try:
+            routes = dict(read_routes(home))
+        except TransportError:
+            routes = {}
+    route = routes.get(status["game_id"])
     record = records.get(status["game_id"]) if isinstance(records, dict) else None
     name = status["name"]
     if not isinstance(record, dict) or record.get("seq") != sealed:
+        if status.get("seq", sealed) > sealed:
+            return None  # the opponent has answered it: it went, by whatever road
+        if route is not None:
+            return (f"file {sealed} is sealed but not sent: 'pbem send {name}' sends it by "
+                    f"{route.words()} ('pbem watch' sends it by itself)")
         last = Path(str(record.get("where"))).parent if isinstance(record, dict) and \
             record.get("how") == "folder" else None
         how = f"--folder {last}" if last else "--folder DIR (or --email, or -o FILE)"
         return f"file {sealed} is sealed but not sent: pbem send {name} {how}"
     where = str(record.get("where", ""))
+    at = when(record.get("time"))
+    at = f" ({at})" if at else ""
     if record.get("how") == "folder":
         if Path(where).exists():
-            return f"file {sealed} sent: written to {where}, still there"
+            return f"file {sealed} sent: written to {where}, still there{at}"
         folder = Path(where).parent
-        return (f"file {sealed} was written to {where} and is no longer there (deleted, or "
-                f"moved by the sync tool): send it again with pbem send {name} --seq "
+        return (f"file {sealed} was written to {where} and is no longer there (deleted, "
+                f"or moved by the sync tool): send it again with pbem send {name} --seq "
                 f"{sealed} --folder {folder}")
-    return f"file {sealed} sent: {record.get('how')} {where}"
+    return f"file {sealed} sent: {record.get('how')} {where}{at}"

@@ -7,7 +7,11 @@
 * :mod:`pbem.web.server`: ``pbem board GAME``, the same board served on loopback to the
   browser that traded its one-time address for a cookie, where clicks become actions
   applied through the session, as ``pbem act``.
+* :mod:`pbem.web.lobby`: ``pbem board`` with no game, the lobby of every game of the home
+  (whose move, what was sent), where games are started, joined from an uploaded invite
+  and opened, behind the same guards.
 
-The page's script (``board.js``) and style (``board.css``) ship in the wheel beside this
-module; the page is built from :mod:`pbem.view` data only, like every renderer.
+The pages' scripts (``board.js``, ``lobby.js``) and styles (``board.css``, ``lobby.css``)
+ship in the wheel beside this module; the board is built from :mod:`pbem.view` data only,
+like every renderer.
 """

@@ -38,34 +38,61 @@ def audit_html(datas: list[tuple[str, bytes]], report: AuditReport, path: Path,
 
 
 @click.command("board")
-@click.argument("game_ref")
+@click.argument("game_ref", required=False, metavar="[GAME]")
 @click.option("--no-open", is_flag=True, help="Print the page's address instead of opening "
               "a browser.")
 @click.option("--port", type=click.IntRange(0, 65535), default=0, show_default=True,
               help="Port on 127.0.0.1 (0: any free one).")
 @click.option("--folder", type=click.Path(file_okay=False, path_type=Path),
               help="A shared folder: the opponent's files are imported from it and yours "
-                   "delivered into it.")
+                   "delivered into it (one game only).")
+@click.option("--no-watch", is_flag=True, help="The lobby (no GAME) does not follow the "
+              "games' routes itself (a 'pbem watch' runs already).")
 @click.pass_context
-def board_cmd(ctx: click.Context, game_ref: str, no_open: bool, port: int,
-              folder: Path | None) -> None:
-    """The game's board in your browser: watch what arrived, click to play.
+def board_cmd(ctx: click.Context, game_ref: str | None, no_open: bool, port: int,
+              folder: Path | None, no_watch: bool) -> None:
+    """The game's board in your browser, or with no GAME the lobby of every game.
+
+    The lobby lists whose move it is in each game, what was sent and what was not; it
+    starts a game, joins one from an invite file, and opens each game's board. It follows
+    every game's route as 'pbem watch' does (unless --no-watch), so a file that arrives
+    shows at once.
 
     Served by pbem on 127.0.0.1 only; the browser is given an address that works once
     (traded for a cookie), so no secret is left on a command line. Every click is an
     action applied and saved as 'pbem act' does. Ctrl-C stops it; nothing is lost.
     """
-    from pbem.cli import echo, handled, home_of
-    from pbem.web.server import LOOPBACK, Board, serve, url_of
+    from pbem.cli import echo, handled, home_of, unlock
+    from pbem.web.server import LOOPBACK, Board, Gate, serve, url_of
 
+    gate: Gate
+    lobby = None
     with handled():
         home = home_of(ctx)
-        game = home.game(game_ref)
-        if folder is not None and not folder.is_dir():
-            raise UsageError(f"shared folder {folder} does not exist")
-        board = Board(home, game.name, folder=folder)
-        server = serve(board, port)
-    address = f"http://{LOOPBACK}:{board.port}/"
+        if game_ref is None:
+            from pbem.web.lobby import Lobby
+
+            if folder is not None:
+                raise UsageError("--folder is for one game's board: give the game, or give "
+                                 "each game its route ('pbem route GAME --folder DIR')")
+            home.card()  # no identity yet: 'pbem id new NAME' first, said here
+            # the passphrase asked here, at the terminal, before the page is served: the
+            # lobby signs (a new game, a join, the watcher's imports) from the server's threads
+            unlock(home)
+            gate = lobby = Lobby(home)
+            what = "the lobby of your games"
+        else:
+            if no_watch:
+                raise UsageError("--no-watch is for the lobby (no GAME)")
+            game = home.game(game_ref)
+            if folder is not None and not folder.is_dir():
+                raise UsageError(f"shared folder {folder} does not exist")
+            gate = Board(home, game.name, folder=folder)
+            what = f"the board of {game.name}"
+        server = serve(gate, port)
+    if lobby is not None and not no_watch:
+        lobby.start_watching()
+    address = f"http://{LOOPBACK}:{gate.port}/"
     opened = False
     if not no_open:
         import webbrowser
@@ -74,9 +101,9 @@ def board_cmd(ctx: click.Context, game_ref: str, no_open: bool, port: int,
         # code only: the browser trades it for the cookie at once
         opened = webbrowser.open(url_of(server))
     if opened:
-        echo(f"the board of {game.name} is open in your browser, at {address}")
+        echo(f"{what} is open in your browser, at {address}")
     else:
-        echo(f"the board of {game.name} is at {url_of(server)}")
+        echo(f"{what} is at {url_of(server)}")
         echo("(that address works once, in one browser; then the page is at "
              f"{address} in that browser)")
     echo("(only this machine can open it; Ctrl-C stops it, every action is already saved)")
@@ -85,4 +112,6 @@ def board_cmd(ctx: click.Context, game_ref: str, no_open: bool, port: int,
     except KeyboardInterrupt:
         echo("board closed; every action is saved")
     finally:
+        if lobby is not None:
+            lobby.stop()
         server.server_close()

@@ -9,6 +9,9 @@
   var el = P.el, clear = P.clear, panel = P.panel;
   var state = null, seenFiles = -1, selected = null, where = null, busy = false;
 
+  // The calls are relative to the page: the board of one game answers them at /api/...,
+  // the lobby's board of a game at /game/NAME/api/...
+  //
   // Every answer becomes {ok, error, ...}: a refusal, an HTTP error or a lost connection
   // reads as a sentence on the page, never as "Failed to fetch" in the console.  The
   // cookie the one-time address was traded for goes with each call (same origin).
@@ -53,6 +56,12 @@
   sayRow.appendChild(sayInput); sayRow.appendChild(sayBtn);
   [notice, question, rule, options, choices, actRow, liveActions, sayRow].forEach(function (n) { box.appendChild(n); });
   panel.insertBefore(box, panel.firstChild);
+  if (P.data.lobby) {
+    // opened from the lobby: the way back to every game
+    var back = el("a", { id: "to-lobby", href: P.data.lobby }, "\u2190 all games");
+    var head = document.getElementById("head");
+    head.insertBefore(back, head.firstChild);
+  }
   var ordersBox = el("section", { id: "orders" });
   panel.appendChild(ordersBox);
   panel.appendChild(P.diceBox);
@@ -156,7 +165,7 @@
   }
 
   function refresh(acted) {
-    return api("GET", "/api/state").then(function (s) {
+    return api("GET", "api/state").then(function (s) {
       if (s.ok === false) { say("refused", "refused: " + s.error); return; }
       render(s, acted);
     })
@@ -167,7 +176,7 @@
     if (busy) return;
     busy = true;
     unselect();
-    api("POST", "/api/act", { text: text }).then(function (r) {
+    api("POST", "api/act", { text: text }).then(function (r) {
       busy = false;
       if (!r.ok) { say("refused", "refused: " + r.error); document.body.setAttribute("data-refused", r.error); return; }
       document.body.removeAttribute("data-refused");
@@ -179,13 +188,13 @@
   actBtn.addEventListener("click", function () { if (actInput.value.trim()) act(actInput.value.trim()); });
   actInput.addEventListener("keydown", function (evt) { if (evt.key === "Enter") actBtn.click(); });
   undoBtn.addEventListener("click", function () {
-    api("POST", "/api/undo", {}).then(function (r) {
+    api("POST", "api/undo", {}).then(function (r) {
       say(r.ok ? "done" : "refused", r.ok ? r.events[0][1] : "refused: " + r.error);
       return refresh(false);
     }).catch(failed);
   });
   sayBtn.addEventListener("click", function () {
-    api("POST", "/api/say", { text: sayInput.value }).then(function (r) {
+    api("POST", "api/say", { text: sayInput.value }).then(function (r) {
       say(r.ok ? "done" : "refused", r.ok ? r.events[0][1] : "refused: " + r.error);
       if (!r.ok) { document.body.setAttribute("data-refused", r.error); return; }
       document.body.removeAttribute("data-refused");
@@ -198,7 +207,7 @@
     unselect();
     selected = unit;
     document.body.setAttribute("data-selected", unit);
-    api("GET", "/api/where?unit=" + encodeURIComponent(unit)).then(function (w) {
+    api("GET", "api/where?unit=" + encodeURIComponent(unit)).then(function (w) {
       if (!w.hexes) { say("refused", "refused: " + w.error); return; }
       where = w;
       var hexes = Object.keys(w.hexes);

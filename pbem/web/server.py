@@ -36,6 +36,7 @@ import socket
 import sys
 import threading
 import traceback
+from abc import ABC, abstractmethod
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
@@ -72,33 +73,21 @@ class History:
     rolls: list[dict[str, Any]]
 
 
-@dataclass
-class Board:
-    """The game a board page shows, and what the server remembers between requests."""
+#: what answers one request, bound to its board or lobby (``Gate.find``)
+Responder = Callable[["Request"], "Answer"]
 
-    home: Home
-    name: str
-    folder: Path | None = None
+
+@dataclass(kw_only=True)
+class Gate(ABC):
+    """What the server checks every request against (its secret, its one-time codes) and
+    the lock every answer is made under: one board's, or the lobby's for all its games."""
+
     token: str = field(default_factory=lambda: secrets.token_urlsafe(32))
     port: int = 0
-    #: every request works on the game under this lock (one thread per connection)
+    #: every request works under this lock (one thread per connection)
     lock: threading.RLock = field(default_factory=threading.RLock)
     #: one-time codes not yet traded for the cookie
     codes: set[str] = field(default_factory=set)
-    _history: History | None = None
-    _map: dict[str, Any] | None = None
-    _game: Game | None = None
-    notice: dict[str, str] = field(default_factory=dict)
-
-    def game(self) -> Game:
-        """The game, loaded once and kept between requests while its save on disk is the
-        one it read or wrote last: a ``pbem`` command run meanwhile in a terminal (or an
-        import) changes the save, and the next request loads it afresh."""
-        if self._game is None or not self._game.current():
-            self._game = self.home.game(self.name)
-        return self._game
-
-    # -- who may ask ------------------------------------------------------------------------
 
     @property
     def cookie_name(self) -> str:
@@ -119,6 +108,45 @@ class Board:
                 self.codes.discard(known)
                 return True
         return False
+
+    @abstractmethod
+    def find(self, method: str, path: str) -> tuple[Responder | None, bool]:
+        """What answers ``method`` at ``path``, and whether anything is at ``path`` at all
+        (a 405 rather than a 404)."""
+
+    def body_limit(self, path: str) -> int:
+        """The most bytes of a request body read at ``path``."""
+        return MAX_BODY
+
+
+@dataclass
+class Board(Gate):
+    """The game a board page shows, and what the server remembers between requests."""
+
+    home: Home
+    name: str
+    folder: Path | None = None
+    #: the lobby's address when the board is one of the lobby's games (a link back)
+    lobby: str | None = None
+    _history: History | None = None
+    _map: dict[str, Any] | None = None
+    _game: Game | None = None
+    notice: dict[str, str] = field(default_factory=dict)
+
+    def game(self) -> Game:
+        """The game, loaded once and kept between requests while its save on disk is the
+        one it read or wrote last: a ``pbem`` command run meanwhile in a terminal (or an
+        import) changes the save, and the next request loads it afresh."""
+        if self._game is None or not self._game.current():
+            self._game = self.home.game(self.name)
+        return self._game
+
+    def find(self, method: str, path: str) -> tuple[Responder | None, bool]:
+        fn = ROUTES.get((method, path))
+        known = any(p == path for _, p in ROUTES)
+        if fn is None:
+            return None, known
+        return (lambda request: fn(self, request)), True
 
     # -- what the page shows ----------------------------------------------------------------
 
@@ -263,13 +291,9 @@ class Board:
 
     def sealed(self, game: Game, seq: int) -> dict[str, str]:
         path = write_outbox(game, seq)
-        how = (f"send it: attach it to a mail, or 'pbem send {game.name} --folder DIR' / "
-               "'--eml FILE' / '--email'")
-        if self.folder is not None:
-            from pbem.transport.folder import deliver_folder
+        from pbem.transport.route import board_note
 
-            delivered = deliver_folder(game.file(seq)[1], self.folder, peek(game.file(seq)[1]))
-            how = f"delivered to the shared folder: {delivered}"
+        how = board_note(game, seq, self.folder)
         result = f"game over: {game.result.text}. " if game.result else ""
         self.notice = {"kind": "sealed",
                        "text": f"{result}file {seq} is sealed and signed: {path}; {how}"}
@@ -347,7 +371,7 @@ class Board:
         data = {"version": 1, "title": game.state.view(game.side).title, "side": game.side,
                 "engine": game.engine.id, "scenario": game.verifier.setup.scenario,
                 "game": game.game_id.hex(), "map": self.map(game), "pieces": [],
-                "frames": [], "rolls": []}
+                "frames": [], "rolls": [], "lobby": self.lobby}
         return page(data, title=f"{game.name}: {data['title']}", mode="live",
                     extra_csp="; connect-src 'self'")
 
@@ -538,7 +562,7 @@ class Handler(BaseHTTPRequestHandler):
                           (("Location", "/"), ("Set-Cookie", cookie))))
         return True
 
-    def _body(self) -> dict[str, Any]:
+    def _body(self, limit: int = MAX_BODY) -> dict[str, Any]:
         if self.headers.get("Content-Type", "").split(";")[0].strip() != "application/json":
             raise Refused(415, "the body must be JSON (Content-Type: application/json)")
         if self.headers.get("Transfer-Encoding") is not None:
@@ -551,8 +575,8 @@ class Handler(BaseHTTPRequestHandler):
             length = int(given)
         except ValueError:
             raise Refused(400, f"Content-Length {given[:20]!r} is not a number") from None
-        if not 0 <= length <= MAX_BODY:
-            raise Refused(413, f"the body is {length} bytes; at most {MAX_BODY} are read")
+        if not 0 <= length <= limit:
+            raise Refused(413, f"the body is {length} bytes; at most {limit} are read here")
         raw = self.rfile.read(length)
         if len(raw) < length:
             raise Refused(400, f"the body ended after {len(raw)} of {length} bytes")
@@ -578,18 +602,18 @@ class Handler(BaseHTTPRequestHandler):
         if not self._cookie():
             self._refuse()
             return
-        board = self.server.board
-        fn = ROUTES.get((method, url.path))
+        gate = self.server.board
         try:
+            fn, known = gate.find(method, url.path)
             if fn is None:
-                if any(path == url.path for _, path in ROUTES):
+                if known:
                     raise Refused(405, f"{self.command} is not answered at {url.path}")
                 raise Refused(404, "no such page")
-            body = self._body() if method == "POST" else {}
+            body = self._body(gate.body_limit(url.path)) if method == "POST" else {}
             request = Request(method, url.path, parse_qs(url.query), body)
-            with board.lock:
+            with gate.lock:
                 try:
-                    answer = fn(board, request)
+                    answer = fn(request)
                 except PbemError as exc:
                     # the rules or the save refused: the page shows why (GET: 409)
                     answer = json_answer(200 if method == "POST" else 409,
@@ -617,7 +641,7 @@ class Handler(BaseHTTPRequestHandler):
 class BoardHTTPServer(ThreadingHTTPServer):
     daemon_threads = True  # Ctrl-C never waits for a connection a page left open
 
-    def __init__(self, board: Board, port: int = 0) -> None:
+    def __init__(self, board: Gate, port: int = 0) -> None:
         self.board = board
         super().__init__((LOOPBACK, port), Handler)
         board.port = self.server_address[1]
@@ -628,8 +652,9 @@ class BoardHTTPServer(ThreadingHTTPServer):
         super().handle_error(request, client_address)
 
 
-def serve(board: Board, port: int = 0) -> BoardHTTPServer:
-    """A server for ``board`` bound to 127.0.0.1 (``port`` 0: any free port)."""
+def serve(board: Gate, port: int = 0) -> BoardHTTPServer:
+    """A server for ``board`` (a game's, or the lobby of every game) bound to 127.0.0.1
+    (``port`` 0: any free port)."""
     return BoardHTTPServer(board, port)
 
 

@@ -96,7 +96,8 @@ def test_a_game_at_the_command_line(run, tmp_path: Path) -> None:  # type: ignor
                                                            "orders", "for", "round", "1",
                                                            "(Skirmish", "2)", "move", "b"]
     r = run("b", "act", "g", "pass")
-    assert r.exit_code == 10 and "waiting for file" in r.output
+    assert r.exit_code == 10 and "it is not your turn: file 2 is awaited from Alice" in r.output
+    assert "your file 1 was written to" in r.output
     r = run("a", "act", "g", "fly away")
     assert r.exit_code == 9 and "cannot read" in r.output
     assert run("a", "act", "g", "move b").exit_code == 0

@@ -75,7 +75,9 @@ def test_composed_message_is_standard_and_complete(pair: Pair) -> None:
     assert attachment.get_content() == data
     text = msg.get_body(preferencelist=("plain",)).get_content()  # type: ignore[union-attr]
     assert "Awaited: blue (Bob) must act" in text
-    assert "Actions: " in text and f"Rolls: {seq}.0: " in text  # what happened, briefly
+    # what happened, as the reader's own replay tells it (issue 32 item 7)
+    assert "What happened, as your board will show it:" in text, text
+    assert f"roll {seq}.0: " in text, text
     assert "-----BEGIN PBEM FILE-----" in text and armor(data).splitlines()[-2] in text
     scan = extract(raw, "msg")
     assert [f.via for f in scan.files] == ["attachment"]  # the armored copy is the same file
