@@ -28,9 +28,16 @@ from pbem.audit import AuditReport, audit, body_summary, explain_roll
 from pbem.engine import Engine, Event, State
 from pbem.envelope import open_envelope
 from pbem.errors import PbemError, UsageError
+from pbem.naming import named
 from pbem.registry import get as get_engine
 from pbem.render.board import abbreviate_marker, stacks
-from pbem.render.narrate import KIND_ALIASES, KIND_TAGS, Frame, frames_from_records
+from pbem.render.narrate import (
+    KIND_ALIASES,
+    KIND_TAGS,
+    Frame,
+    counters_of,
+    frames_from_records,
+)
 from pbem.render.svg import board_svg, box_rects, svg_geometry
 from pbem.text import displayable
 from pbem.transcript import Verifier, parse_invite
@@ -103,10 +110,12 @@ def frame_data(view: BoardView, events: list[Event], side: str | None, table: Pi
     where = {p.id: p.location for p in view.pieces}
     told: list[list[str]] = []
     lit: list[str] = []
+    # each unit an event names, named as its counter reads, as the terminal's replay does
+    counters = counters_of(view) if any(e.units for e in events) else {}
     for e in events:
         if not e.visible(side):
             continue
-        told.append([event_kind(e), e.text])
+        told.append([event_kind(e), named(e.text, counters, e.units)])
         for h in (*e.hexes, *(where.get(u, "") for u in e.units)):
             if h in cells and h not in lit:
                 lit.append(h)

@@ -49,6 +49,7 @@ from pbem.audit import AuditReport, body_summary, explain_roll
 from pbem.envelope import open_envelope, peek
 from pbem.errors import DuplicateFile, PbemError, UsageError
 from pbem.history import Rolled
+from pbem.naming import named
 from pbem.play import write_outbox
 from pbem.session import Game, Home
 from pbem.text import displayable
@@ -280,7 +281,10 @@ class Board(Gate):
     def act(self, text: str) -> dict[str, Any]:
         game = self.game()
         events, rolls, seq = game.act(text)
-        told = [[e.kind, e.text] for e in events if e.visible(game.side)]
+        seen = [e for e in events if e.visible(game.side)]
+        # each unit an event names, named as its counter reads (issue 33), as play says it
+        counters = game.state.counters(game.side) if any(e.units for e in seen) else {}
+        told = [[e.kind, named(e.text, counters, e.units)] for e in seen]
         told += [["roll", f"roll {r.name}: {r.purpose}: {r.request} -> "
                           f"{', '.join(str(o) for o in r.outcome)}"] for r in rolls]
         out: dict[str, Any] = {"ok": True, "action": text, "events": told}

@@ -41,3 +41,16 @@ def test_the_replay_names_units_from_its_sides_view_only() -> None:
     lines = narrate([Event("G01 enters 3201", "move", units=("G01",)),
                      Event("s1 moves", "move", units=("s1",))], "german", view)
     assert [line.text for line in lines] == ["G01 I/2 3-3-10 enters 3201", "s1 moves"]
+
+
+def test_the_html_replay_names_units_from_its_sides_view_only() -> None:
+    """The browser's replay and board tell events as the terminal does: a unit by its
+    counter, a hidden one (White Death Rule 4.C) by nothing more than the engine said."""
+    from pbem.web.replay import PieceTable, frame_data
+
+    view = BoardView("t", "german", Layout(), (), (), pieces=(
+        Piece("G01", "german", "3-3-10", "3201", name="I/2"),
+        Piece("s1", "soviet", "?", "3301", hidden=True)))
+    frame = frame_data(view, [Event("G01 enters 3201", "move", units=("G01",)),
+                              Event("s1 moves", "move", units=("s1",))], "german", PieceTable())
+    assert [text for _, text in frame["events"]] == ["G01 I/2 3-3-10 enters 3201", "s1 moves"]
