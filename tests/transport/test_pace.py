@@ -212,3 +212,21 @@ def test_watch_does_not_remind_unless_the_invite_agreed(
     at(monkeypatch, T0 + 30 * 86400)
     watch.look()
     assert list(folder.glob("*-reminder-*.pbem")) == [], said
+
+
+def test_nobody_is_overdue_with_an_answer_to_a_file_not_sent(
+        pair: Pair, tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    folder = tmp_path / "shared"
+    folder.mkdir()
+    waits, late = started(pair, folder, monkeypatch, "--pace", "48h", "--remind")
+    late.hold = True  # sealed with --hold: it stays here
+    seq, _ = play_until_sealed(late.game("duel"), pair.chooser)
+    at(monkeypatch, T0 + 30 * 86400)
+    data = json.loads(cli(late, "status", "duel", "--json"))
+    assert data["overdue"] is None and "not sent" in data["sent"], data
+    assert "opponent overdue" not in cli(late, "list")
+    watch, _, _ = watcher(late)
+    watch.look()  # a held file is neither sent nor carried by a reminder
+    assert list(folder.glob("*-reminder-*.pbem")) == []
+    assert not (folder / file_name(late.game("duel").game_id, seq,
+                                   late.game("duel").side)).exists()
