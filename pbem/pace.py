@@ -11,8 +11,8 @@ from __future__ import annotations
 import re
 from typing import Any
 
-__all__ = ["MAX_PACE", "MIN_PACE", "REMINDERS", "duration_words", "overdue",
-           "pace_words", "parse_pace"]
+__all__ = ["MAX_PACE", "MIN_PACE", "REMINDERS", "duration_words", "not_late_when_unsent",
+           "overdue", "pace_words", "parse_pace"]
 
 #: an hour at least: a reminder more often than that is spam, not a pace
 MIN_PACE = 3600
@@ -82,6 +82,17 @@ def overdue(status: dict[str, Any], now: int) -> dict[str, Any] | None:
             "yours": mine, "since": since, "by": late,
             "words": f"{who} {'are' if mine else 'is'} overdue by {duration_words(late)} "
                      f"(agreed: {pace_words(pace, '')})"}
+
+
+def not_late_when_unsent(status: dict[str, Any]) -> None:
+    """Nobody is overdue with an answer to a file this side has not sent (held, or its
+    route down): the status's ``sent`` line (:func:`pbem.transport.state.sent_line`) says
+    so instead (issue 32 items 3 and 5).  For every screen that shows both: ``status``,
+    ``list``, the lobby."""
+    late = status.get("overdue")
+    sent = status.get("sent")
+    if late and not late["yours"] and isinstance(sent, str) and "not sent" in sent:
+        status["overdue"] = None
 
 
 def _other(status: dict[str, Any]) -> str | None:

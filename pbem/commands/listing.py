@@ -19,6 +19,7 @@ from pbem.cli import (
     handled,
     home_of,
 )
+from pbem.pace import not_late_when_unsent
 
 
 def _when(t: int | None) -> str:
@@ -40,14 +41,6 @@ def _routes(home: Any) -> dict[str, Any]:
     except TransportError as exc:
         echo_err(f"pbem: note: {exc}")
         return {}
-
-
-def _not_late_when_unsent(s: dict[str, Any]) -> None:
-    """The opponent is not overdue with an answer to a file this side has not sent: the
-    sent line says so instead (issue 32 items 3 and 5)."""
-    late = s.get("overdue")
-    if late and not late["yours"] and s.get("sent") and "not sent" in s["sent"]:
-        s["overdue"] = None
 
 
 def _pace_lines(s: dict[str, Any]) -> list[str]:
@@ -93,7 +86,7 @@ def status_cmd(ctx: click.Context, game_ref: str | None, as_json: bool) -> None:
         table = _routes(home.path)
         for s in data:
             s["sent"] = sent_line(home.path, s, records, table)
-            _not_late_when_unsent(s)
+            not_late_when_unsent(s)
             route = table.get(s["game_id"])
             s["route"] = {"kind": route.kind, "where": route.where, "words": route.words()} \
                 if route is not None else None
@@ -150,7 +143,7 @@ def list_cmd(ctx: click.Context, as_json: bool) -> None:
         table = _routes(home.path)
         for s in data:
             s["sent"] = sent_line(home.path, s, records, table)
-            _not_late_when_unsent(s)
+            not_late_when_unsent(s)
         if as_json:
             click.echo(json.dumps(data, indent=2))
             return
