@@ -230,3 +230,15 @@ def test_nobody_is_overdue_with_an_answer_to_a_file_not_sent(
     assert list(folder.glob("*-reminder-*.pbem")) == []
     assert not (folder / file_name(late.game("duel").game_id, seq,
                                    late.game("duel").side)).exists()
+
+
+def test_the_invitation_mail_states_the_pace(pair: Pair) -> None:
+    from pbem.transport.telling import describe
+
+    game = pair.alice.new_game("skirmish", "short", "red", name="duel", pace=48 * HOUR,
+                               reminders="watch")
+    _, summary = describe(game, 0, game.files[0])
+    assert "The invite sets a pace: a file within 2 days ('pbem watch' reminds a late " \
+        "side by itself, once per pace period);\njoining accepts it." in summary, summary
+    plain = pair.alice.new_game("skirmish", "short", "red", name="plain")
+    assert "pace" not in describe(plain, 0, plain.files[0])[1]
