@@ -70,8 +70,12 @@ class DuplicateFile(ChainError):
 
     exit_code = 0
 
-    def __init__(self, message: str, *, path: str | None = None) -> None:
+    def __init__(self, message: str, *, path: str | None = None,
+                 latest: bool = False) -> None:
         super().__init__(message, path=path, reason="duplicate")
+        #: the game's latest file came again: the opponent's reminder that the next file
+        #: is the reader's (``pbem nudge``, issue 32 item 5), or a send retried
+        self.latest = latest
 
 
 class MismatchError(PbemError):

@@ -286,11 +286,17 @@ class Home:
             out.append(status)
         if ref is not None and not out:
             if ref.endswith(SAVE_SUFFIX) and Path(ref).is_file():
-                return [self._read_summary(Path(ref))]
-            self.game(ref)  # raises the error that names the known games
+                out = [self._read_summary(Path(ref))]
+            else:
+                self.game(ref)  # raises the error that names the known games
         if ref is not None and len(out) > 1:
             raise UsageError(f"{ref!r} matches {len(out)} games; give more of the id")
-        return out
+        from pbem.pace import overdue
+
+        # the clock decides only what is shown (issue 32 item 5): added here, never kept
+        # in the signed summary
+        now = self.clock()
+        return [{**s, "overdue": overdue(s, now)} for s in out]
 
     def _read_summary(self, path: Path, key: bytes | None = None) -> dict[str, Any]:
         from pbem.readfile import read_bounded
@@ -345,10 +351,21 @@ class Home:
     def new_game(self, engine_id: str, scenario: str, side: str, *,
                  options: dict[str, str] | None = None, dice_mode: str = "open",
                  name: str | None = None, chain_length: int = DEFAULT_CHAIN,
-                 nonce: bytes | None = None) -> Game:
-        """Create a game and its invite (file 0), to be sent to the opponent."""
+                 nonce: bytes | None = None, pace: int | None = None,
+                 reminders: str = "") -> Game:
+        """Create a game and its invite (file 0), to be sent to the opponent.
+
+        ``pace``: the agreed seconds a side may take over a file, ``reminders``
+        ``"watch"`` to have pbem watch remind a late side (protocol.md 3.1)."""
         if dice_mode not in ("open", "sealed"):
             raise UsageError(f"unknown dice mode {dice_mode!r} (open or sealed)")
+        from pbem.pace import MAX_PACE, MIN_PACE, REMINDERS
+
+        if pace is not None and (type(pace) is not int or not MIN_PACE <= pace <= MAX_PACE):
+            raise UsageError(f"pace {pace!r}: give {MIN_PACE} to {MAX_PACE} seconds")
+        if reminders not in ("", REMINDERS) or (reminders and pace is None):
+            raise UsageError(f"reminders {reminders!r}: only {REMINDERS!r}, and only with "
+                             f"a pace")
         from pbem import dice
         from pbem.transcript import FORMAT as GAME_FORMAT
         from pbem.transcript import Verifier
@@ -383,6 +400,11 @@ class Home:
             "software": f"pbem {__version__}",
             "format": GAME_FORMAT,
         }
+        # left out when not agreed: one form each, and the invite reads as before
+        if pace is not None:
+            body["pace"] = pace
+        if reminders:
+            body["reminders"] = reminders
         invite = seal(identity, "invite", body)
         env = open_envelope(invite)
         verifier = Verifier(engine, env)
@@ -463,7 +485,7 @@ class Home:
             report.game = game
             return report
         except DuplicateFile as exc:
-            raise DuplicateFile(str(exc), path=source) from None
+            raise DuplicateFile(str(exc), path=source, latest=exc.latest) from None
         except ChainError as exc:
             raise ChainError(str(exc), path=source, reason=exc.reason) from None
         except PbemError as exc:
@@ -1218,6 +1240,8 @@ class Game:
             "orders": dict(self.verifier.orders.get(self.side, {})),
             "opponent_orders": dict(self.verifier.orders.get(self.opponent_side, {})),
             "orders_pending": self.orders_pending,
+            "pace": setup.pace,
+            "reminders": setup.reminders,
         }
 
     def status(self) -> dict[str, Any]:

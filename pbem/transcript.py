@@ -91,7 +91,8 @@ def check_fields(body: dict[str, Any], allowed: set[str], what: str) -> None:
 
 INVITE_FIELDS = {"kind", "engine", "rules_version", "scenario", "scenario_digest",
                  "scenario_files", "options", "sides", "creator_side", "creator", "dice_mode",
-                 "chain_length", "anchor", "nonce", "initial_digest", "software", "format"}
+                 "chain_length", "anchor", "nonce", "initial_digest", "software", "format",
+                 "pace", "reminders"}
 ACCEPT_FIELDS = {"kind", "game", "seq", "prev", "side", "joiner", "anchor", "rules_version",
                  "scenario_digest", "initial_digest", "software"}
 TURN_FIELDS = {"kind", "game", "seq", "prev", "side", "generation", "link_index", "reveal",
@@ -192,6 +193,10 @@ class Setup:
     initial_digest: bytes
     #: the game format (docs/protocol.md 3.1): 1 when the invite has no ``format`` field
     format: int = 1
+    #: the agreed pace, seconds a side may take over a file (None: the invite agrees none)
+    pace: int | None = None
+    #: ``"watch"``: pbem watch reminds a late side by itself; ``""``: only ``pbem nudge``
+    reminders: str = ""
 
     @property
     def joiner_side(self) -> str:
@@ -238,6 +243,7 @@ def parse_invite(env: Envelope, body: dict[str, Any] | None = None) -> Setup:
         if game_format not in FORMATS or game_format == 1:
             raise FormatError(f"game format {game_format} is not supported by this version "
                               f"(it reads {FORMAT}, and 1 written without the field)")
+    pace, reminders = _pace(body, what)
     return Setup(
         game_id=env.hash,
         engine_id=_need(body, "engine", str, what),
@@ -255,7 +261,31 @@ def parse_invite(env: Envelope, body: dict[str, Any] | None = None) -> Setup:
         anchor=_need_hash(body, "anchor", what),
         initial_digest=_need_hash(body, "initial_digest", what),
         format=game_format,
+        pace=pace,
+        reminders=reminders,
     )
+
+
+def _pace(body: dict[str, Any], what: str) -> tuple[int | None, str]:
+    """The optional ``pace`` and ``reminders`` (protocol.md 3.1): one form each, absent
+    when not agreed, so every invite written before them is read as before."""
+    from pbem.pace import MAX_PACE, MIN_PACE, REMINDERS
+
+    pace: int | None = None
+    if "pace" in body:
+        pace = _need(body, "pace", int, what)
+        if not MIN_PACE <= pace <= MAX_PACE:
+            raise FormatError(f"invite pace {pace} is out of range ({MIN_PACE}..{MAX_PACE} "
+                              f"seconds)")
+    reminders = ""
+    if "reminders" in body:
+        reminders = _need(body, "reminders", str, what)
+        if reminders != REMINDERS:
+            raise FormatError(f"invite reminders {quote(reminders)} is not supported by this "
+                              f"version (only {REMINDERS!r}, or the field left out)")
+        if pace is None:
+            raise FormatError("invite has reminders but no pace to remind by")
+    return pace, reminders
 
 
 def check_installed(setup: Setup, engine: Engine) -> None:
@@ -415,7 +445,8 @@ class Verifier:
             # differs only outside the signature is no second file (issue 20 item 1)
             if stored is not None and signed_identity(stored) == env.identity:
                 if seq == self.seq:
-                    raise DuplicateFile(f"file {seq} was already imported: nothing changed")
+                    raise DuplicateFile(f"file {seq} was already imported: nothing changed",
+                                        latest=True)
                 raise DuplicateFile(
                     f"file {seq} is older than the latest file {self.seq} (a rollback): "
                     "it was already imported, nothing changed")

@@ -122,7 +122,8 @@ def paste(commands: list[str]) -> None:
     parts = text.split("```")
     blocks = [i for i in range(1, len(parts), 2) if parts[i].lstrip("\n").startswith("$ pbem")
               and not any(w in parts[i] for w in ("orders g", "selfplay", "board luki",
-                                                  "--html"))]
+                                                  "--html", "--pace", "agreed pace",
+                                                  "nudge"))]
     assert len(blocks) == len(BLOCKS), f"the guide has {len(blocks)} walkthrough blocks"
     for i, shown in zip(blocks, BLOCKS, strict=True):
         parts[i] = "\n" + "\n".join(commands[k] for k in shown) + "\n"

@@ -19,6 +19,7 @@ from pbem.cli import (
     handled,
     home_of,
 )
+from pbem.pace import not_late_when_unsent
 
 
 def _when(t: int | None) -> str:
@@ -42,6 +43,34 @@ def _routes(home: Any) -> dict[str, Any]:
         return {}
 
 
+def _pace_lines(s: dict[str, Any]) -> list[str]:
+    """The agreed pace and who is overdue (issue 32 item 5), for ``status``."""
+    if s.get("pace") is None:
+        return []
+    from pbem.pace import pace_words
+
+    out = [f"  agreed pace: {pace_words(s['pace'], s.get('reminders') or '')}"]
+    late = s.get("overdue")
+    if late:
+        out.append(f"  OVERDUE: {late['words']}")
+        if not late["yours"]:
+            out.append(f"  'pbem nudge {s['name']}' reminds them (the reminder carries your "
+                       f"last file again)")
+    return out
+
+
+def _late(s: dict[str, Any]) -> str:
+    """``list``'s few words on who is overdue, or nothing: first in the column, which
+    the terminal's width may cut."""
+    late = s.get("overdue")
+    if not late:
+        return ""
+    from pbem.pace import duration_words
+
+    who = "YOU" if late["yours"] else "opponent"
+    return f"{who} overdue {duration_words(late['by'])}; "
+
+
 @click.command("status")
 @click.argument("game_ref", required=False, shell_complete=complete_game)
 @click.option("--json", "as_json", is_flag=True)
@@ -57,6 +86,7 @@ def status_cmd(ctx: click.Context, game_ref: str | None, as_json: bool) -> None:
         table = _routes(home.path)
         for s in data:
             s["sent"] = sent_line(home.path, s, records, table)
+            not_late_when_unsent(s)
             route = table.get(s["game_id"])
             s["route"] = {"kind": route.kind, "where": route.where, "words": route.words()} \
                 if route is not None else None
@@ -81,6 +111,7 @@ def status_cmd(ctx: click.Context, game_ref: str | None, as_json: bool) -> None:
             out.append(f"  file {s['seq']}; last in {_when(s['last_in'])}, last out "
                        f"{_when(s['last_out'])}")
             out.append(f"  {s['awaiting']}")
+            out += _pace_lines(s)
             if s["sent"]:
                 out.append(f"  {s['sent']}")
             out.append(f"  route: {s['route']['words']}" if s["route"] else
@@ -112,6 +143,7 @@ def list_cmd(ctx: click.Context, as_json: bool) -> None:
         table = _routes(home.path)
         for s in data:
             s["sent"] = sent_line(home.path, s, records, table)
+            not_late_when_unsent(s)
         if as_json:
             click.echo(json.dumps(data, indent=2))
             return
@@ -124,8 +156,9 @@ def list_cmd(ctx: click.Context, as_json: bool) -> None:
         rows = [(s["name"], f"{s['engine']}/{s['scenario']}",
                  f"{s['side']} v {s['opponent'] or '(not joined)'}", f"file {s['seq']}",
                  (f"game over: {s['result']['text']}" if s.get("result") else
-                  f"YOU: {s['decision']}" if s["your_move"] else
-                  s["awaiting"].replace("waiting for ", "awaits "))) for s in data]
+                  f"{_late(s)}YOU: {s['decision']}" if s["your_move"] else
+                  _late(s) + s["awaiting"].replace("waiting for ", "awaits ")))
+                for s in data]
         sent = {s["name"]: s["sent"] for s in data if s["sent"] and (
             "not sent" in s["sent"] or "no longer there" in s["sent"])}
         widths = [max(len(r[i]) for r in rows) for i in range(4)]

@@ -42,6 +42,12 @@ from pbem.transport.route import Route, proposal_for, set_route
               help="Dice links per chain generation (2..100000); each side re-anchors "
                    "when its chain is used up.")
 @click.option("--name", help="A name for the game (default: engine-scenario-id).")
+@click.option("--pace", "pace_text", metavar="DURATION",
+              help="The agreed time a side may take over a file (48h, 2d, 1w), signed in "
+                   "the invite: status and list show who is overdue.")
+@click.option("--remind", is_flag=True,
+              help="With --pace: the invite agrees that 'pbem watch' reminds a late side "
+                   "by itself (at most once per pace period).")
 @click.option("-o", "output", type=_FILE,
               help="Where to write the invite (default: in the current folder).")
 @click.option("--armor", "armored", is_flag=True, help="Write the armored text form.")
@@ -49,11 +55,20 @@ from pbem.transport.route import Route, proposal_for, set_route
 @click.pass_context
 def new_cmd(ctx: click.Context, engine_id: str, scenario: str, side: str,
             options: tuple[str, ...], dice_mode: str, chain_length: int, name: str | None,
-            output: Path | None, armored: bool, route_folder: Path | None,
-            route_email: bool, route_to: str | None, route_via: str | None) -> None:
+            pace_text: str | None, remind: bool, output: Path | None, armored: bool,
+            route_folder: Path | None, route_email: bool, route_to: str | None,
+            route_via: str | None) -> None:
     """Create a game; the invite goes by the game's route, or is written to send."""
     with handled():
         typed_names(engine_id, scenario, _parse_options(options))
+        from pbem.pace import REMINDERS, pace_words, parse_pace
+
+        if remind and pace_text is None:
+            raise UsageError("--remind: give the pace to remind by with --pace (e.g. 48h)")
+        try:
+            pace = None if pace_text is None else parse_pace(pace_text)
+        except ValueError as exc:
+            raise UsageError(f"--pace: {exc}") from None
         route = route_given(route_folder, route_email, route_to, route_via)
         if route is not None and route.kind == "mail" and not route.where:
             raise UsageError("--email: give the opponent's address with --to (nobody has "
@@ -62,8 +77,12 @@ def new_cmd(ctx: click.Context, engine_id: str, scenario: str, side: str,
         if route is not None:
             plugins.factory(route.kind)  # an unknown transport: refused before the game
         game = home.new_game(engine_id, scenario, side, options=_parse_options(options),
-                             dice_mode=dice_mode, name=name, chain_length=chain_length)
+                             dice_mode=dice_mode, name=name, chain_length=chain_length,
+                             pace=pace, reminders=REMINDERS if remind else "")
         echo(f"game {game.name} created: you play {side}")
+        if pace is not None:
+            echo(f"agreed pace, signed in the invite: "
+                 f"{pace_words(pace, REMINDERS if remind else '')}")
         if route is not None:
             set_route(home.path, game.game_id, route)
             echo(f"route: files travel by {route.words()} (change it with 'pbem route "
@@ -121,6 +140,12 @@ def join_cmd(ctx: click.Context, invite: Path, name: str | None, output: Path | 
             route = Route("mail", setup.creator.email)
         if route is not None:
             plugins.factory(route.kind)
+        if setup.pace is not None:
+            from pbem.pace import pace_words
+
+            # shown before the fingerprint question: joining accepts what the invite signs
+            echo(f"the invite sets a pace: {pace_words(setup.pace, setup.reminders)}; "
+                 f"joining accepts it")
         confirm_first_contact(home, setup.creator, f"the invite {invite}", yes)
         game = home.join(data, str(invite), name=name)
         opp = game.opponent()

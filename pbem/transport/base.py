@@ -75,6 +75,9 @@ class Outcome:
     exit_code: int = 0
     #: the exact cause of a refusal, in the parser's words (--verbose, --json)
     cause: str = ""
+    #: a duplicate of the game's latest file, from the opponent: a reminder (pbem nudge)
+    #: that the next file is this side's, said even where duplicates are not
+    reminder: bool = False
 
     @property
     def final(self) -> bool:
@@ -222,10 +225,10 @@ class Router:
         short = info.game_id.hex()[:12]
 
         def outcome(status: str, note: str, report: object | None = None,
-                    error: BaseException | None = None) -> Outcome:
+                    error: BaseException | None = None, reminder: bool = False) -> Outcome:
             code = getattr(error, "exit_code", 1) if error is not None else 0
             return Outcome(source, status, note, info, report, sha, code,
-                           _cause(error) if error is not None else "")
+                           _cause(error) if error is not None else "", reminder)
 
         if info.game_id not in known:
             if info.kind == "invite":
@@ -258,7 +261,12 @@ class Router:
                     return outcome("refused", f"{source}: {_cause(exc)}", error=exc)
         try:
             report = self.importer(data, source)
-        except DuplicateFile:
+        except DuplicateFile as exc:
+            if exc.latest:
+                return outcome("duplicate", f"{source}: file {info.seq} of game {short} "
+                                            f"again, already imported: your opponent sent it "
+                                            f"again as a reminder (the next file is yours)",
+                               reminder=True)
             return outcome("duplicate", f"{source}: file {info.seq} of game {short} was "
                                         f"already imported")
         except ChainError as exc:

@@ -89,7 +89,8 @@ def _show(outcomes: list[Outcome], home: Any, as_json: bool, *, folder: Path | N
             own[short] = own.get(short, 0) + 1
             continue
         if outcome.status == "duplicate" and shown is not None and outcome.info is not None \
-                and outcome.info.kind != "invite" and "conflict copy" not in outcome.note:
+                and outcome.info.kind != "invite" and "conflict copy" not in outcome.note \
+                and not outcome.reminder:
             # files this home has already (by 'pbem receive', say): one line a game,
             # not one a file (issue 33)
             short = outcome.info.game_id.hex()[:12]
@@ -304,8 +305,10 @@ def _watch_routes(home: Any, *, interval: float, max_backoff: float, yes: bool,
         # what the last look said, so it stays small however long the watch runs
         # a shared folder holds this home's own files and the invitations it answered:
         # nothing to say about them at every look
+        # a reminder is a duplicate said all the same: it is why the file came again
         fresh = [o for o in outcomes if o.status == "imported" or (
-            o.status not in ("own", "duplicate") and notes.get(o.source) != o.note)]
+            (o.reminder or o.status not in ("own", "duplicate"))
+            and notes.get(o.source) != o.note)]
         for o in outcomes:
             notes.pop(o.source, None)
             notes[o.source] = o.note

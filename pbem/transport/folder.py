@@ -303,6 +303,26 @@ class FolderTransport:
                          f"file {info.seq} of {game.name} written to {path} (your sync tool "
                          f"carries it from there)")
 
+    def remind(self, data: bytes, info: FileInfo, game: Game, subject: str,
+               summary: str) -> Delivered:
+        """The file again under a name of its own (``...-reminder-N.pbem``): the
+        opponent's watch has handled the first name already and would not look again."""
+        if not self.directory.is_dir():
+            raise TransportError("shared folder does not exist (create it, or check the "
+                                 "path your sync client uses)", path=str(self.directory))
+        stem = file_name(info.game_id, info.seq, info.side)[:-len(SUFFIX)]
+        number = 1
+        while (self.directory / f"{stem}-reminder-{number}{SUFFIX}").exists():
+            number += 1
+        path = self.directory / f"{stem}-reminder-{number}{SUFFIX}"
+        try:
+            write_atomic(path, data, 0o644)
+        except OSError as exc:
+            raise TransportError(f"cannot write into the shared folder ({exc.strerror})",
+                                 path=str(path)) from None
+        return Delivered("folder", str(path),
+                         f"reminder for {game.name}: file {info.seq} written again to {path}")
+
     def collect(self, router: Router, state: HandledState | None) -> list[Outcome]:
         return scan_folder(self.directory, router, state)
 

@@ -65,6 +65,24 @@ class MailTransport:
         return Delivered("mailed to", recipient,
                          f"file {info.seq} of {game.name} mailed to {recipient}")
 
+    def remind(self, data: bytes, info: FileInfo, game: Game, subject: str,
+               summary: str) -> Delivered:
+        from pbem.transport.mail import compose, send_smtp
+
+        account = mailconfig.load_account(self.home)
+        recipient = _recipient(game, self.where)
+        if not recipient:
+            raise UsageError(f"{game.name}: no address for the opponent: give one with "
+                             f"'pbem route {game.name} --email --to ADDRESS'")
+        me = game.home.card()
+        sender = f"{me.name} <{account.address}>" if account.address else me.name
+        msg = compose(data, info, sender=sender, recipient=recipient, subject=safe(subject),
+                      summary=summary)
+        send_smtp(account, mailconfig.password_for(self.home, account), msg)
+        return Delivered("mailed to", recipient,
+                         f"reminder for {game.name} mailed to {recipient} (file {info.seq} "
+                         f"again)")
+
     def collect(self, router: Router, state: HandledState | None) -> list[Outcome]:
         from pbem.transport.mail import fetch_imap
 
@@ -107,6 +125,23 @@ class EmlTransport:
         return Delivered("written as a mail message to", str(self.path),
                          f"file {info.seq} of {game.name} written as a mail message to "
                          f"{self.path}" + ("" if recipient else " (fill in the recipient)"))
+
+    def remind(self, data: bytes, info: FileInfo, game: Game, subject: str,
+               summary: str) -> Delivered:
+        from pbem.atomic import write_atomic
+        from pbem.transport.base import TransportError
+        from pbem.transport.mail import compose, message_bytes
+
+        me = game.home.card()
+        msg = compose(data, info, sender=me.who,
+                      recipient=_recipient(game, ""), subject=safe(subject), summary=summary)
+        try:
+            write_atomic(self.path, message_bytes(msg), 0o644)
+        except OSError as exc:
+            raise TransportError(f"cannot write the message ({exc.strerror})",
+                                 path=str(self.path)) from None
+        return Delivered("written as a mail message to", str(self.path),
+                         f"reminder for {game.name} written as a mail message to {self.path}")
 
     def collect(self, router: Router, state: HandledState | None) -> list[Outcome]:
         return []

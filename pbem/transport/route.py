@@ -37,6 +37,9 @@ __all__ = [
     "owed",
     "proposal_for",
     "propose",
+    "remind",
+    "reminded",
+    "reminders_due",
     "route_of",
     "routes",
     "sealed_lines",
@@ -284,6 +287,96 @@ def send_owed(home: Home) -> list[tuple[str, str]]:
                               f"be sent yet ({exc}); trying again later"))
             continue
         out.append((name, f"sent what was owed: {done.line}"))
+    return out
+
+
+def _reminders_state(home: Path) -> Any:
+    from pbem.transport.state import HandledState
+
+    # a file of its own, like sent.json: a running watch and a 'pbem nudge' both write it
+    return HandledState(Path(home) / "transport" / "reminders.json")
+
+
+def reminded(home: Path) -> dict[str, Any]:
+    """The last reminder sent in each game, by game id (hex): ``{"seq", "time"}``."""
+    try:
+        section: dict[str, Any] = _reminders_state(home).section("reminders")
+    except TransportError:
+        return {}
+    return section
+
+
+def _reminder_file(game: Game) -> tuple[int, bytes]:
+    """The file a reminder carries: this side's latest, which the opponent has not
+    answered; a clear refusal when there is nobody to remind."""
+    from pbem.errors import UsageError
+
+    if game.result is not None:
+        raise UsageError(f"{game.name}: the game is over ({game.result.text}): nobody to "
+                         f"remind")
+    latest = game.times.get("last_sealed")
+    if not isinstance(latest, int) or latest < game.verifier.seq:
+        raise UsageError(f"{game.name}: the next file is yours ({game.awaiting()}): there "
+                         f"is nobody to remind")
+    return game.file(latest)
+
+
+def remind(game: Game, now: int) -> Delivered:
+    """Send the opponent a short reminder by the game's route, carrying this side's
+    latest file again (``pbem nudge``; ``pbem watch`` where the invite agreed), and note
+    when it went; raises :class:`PbemError` naming what is wrong (nothing noted then).
+
+    A transport with a ``remind(data, info, game, subject, summary)`` method (folder,
+    mail, eml) says it is a reminder; any other delivers the file again."""
+    from pbem.armor import read_any
+    from pbem.envelope import peek
+    from pbem.errors import UsageError
+    from pbem.portable import lock_file
+    from pbem.transport import plugins
+    from pbem.transport.telling import reminder
+
+    route = route_of(game.home.path, game.game_id)
+    if route is None:
+        raise UsageError(f"{game.name} has no route to send a reminder by: give it one with "
+                         f"'pbem route {game.name} --folder DIR' (or --email)")
+    seq, data = _reminder_file(game)
+    info = peek(read_any(data))
+    subject, summary = reminder(game, seq, data, now)
+    transport = plugins.make(route.kind, game.home.path, route.where)
+    folder = game.home.path / "transport"
+    folder.mkdir(parents=True, exist_ok=True)
+    with lock_file(folder / "deliver.lock"):
+        method = getattr(transport, "remind", None)
+        done: Delivered = method(data, info, game, subject, summary) if callable(method) \
+            else transport.deliver(data, info, game)
+        state = _reminders_state(game.home.path)
+        # the clock decides only when to remind again, never anything in the game
+        state.section("reminders")[game.game_id.hex()] = {"seq": seq, "time": now}
+        state.save()
+    return done
+
+
+def reminders_due(home: Home, now: int) -> list[dict[str, Any]]:
+    """The games in which ``pbem watch`` reminds the opponent now: the invite agreed to
+    it (``reminders``), the opponent is overdue, this side's file is not held back, and
+    no reminder went in this game within the last pace period (so at most one a period)."""
+    table = routes(home.path)
+    if not table:
+        return []
+    kept = held(home.path)
+    last = reminded(home.path)
+    out = []
+    for status in home.statuses():
+        late = status.get("overdue")
+        if status.get("reminders") != "watch" or not late or late["yours"] \
+                or status["game_id"] not in table \
+                or kept.get(status["game_id"]) == status.get("last_sealed"):
+            continue
+        record = last.get(status["game_id"])
+        if isinstance(record, dict) and isinstance(record.get("time"), int) \
+                and now - record["time"] < status["pace"]:
+            continue
+        out.append(status)
     return out
 
 

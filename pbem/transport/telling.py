@@ -18,7 +18,7 @@ if TYPE_CHECKING:
     from pbem.engine import State
     from pbem.session import Game
 
-__all__ = ["describe", "reader_lines"]
+__all__ = ["describe", "reader_lines", "reminder"]
 
 #: the most lines of a file's narration a summary quotes (the file itself tells it all)
 LIMIT = 12
@@ -55,6 +55,12 @@ def describe(game: Game, seq: int, data: bytes) -> tuple[str, str]:
             "To accept, join the game (below); with 'pbem join FILE --email' your reply",
             "goes back to this address at once.",
         ]
+        pace, reminders = body.get("pace"), body.get("reminders")
+        if type(pace) is int:
+            from pbem.pace import pace_words
+
+            lines[2:2] = [f"The invite sets a pace: {pace_words(pace, str(reminders or ''))};",
+                          "joining accepts it.", ""]
         return subject, "\n".join(lines)
     to_act = str(body.get("to_act") or "")
     if info.kind == "accept":
@@ -92,6 +98,32 @@ def describe(game: Game, seq: int, data: bytes) -> tuple[str, str]:
         prompt = decision[1] if decision is not None and decision[0] == reader else None
         lines.append(f"Awaited: {who} must act" + (f": {prompt}." if prompt else "."))
     return subject, "\n".join(lines)
+
+
+def reminder(game: Game, seq: int, data: bytes, now: int) -> tuple[str, str]:
+    """Subject and summary of a reminder (``pbem nudge``, or ``pbem watch`` where the
+    invite agreed to it): who waits since when, the agreed pace, then file ``seq`` told
+    exactly as its own message tells it to the reader (issue 32 items 5 and 7: the
+    reminder says nothing the file's narration from the reader's side does not)."""
+    from pbem.pace import duration_words, overdue, pace_words
+    from pbem.transport.state import when
+
+    _, summary = describe(game, seq, data)
+    status = game.status()
+    me = game.home.card()
+    tag = f"[pbem {game.game_id.hex()[:8]}] {game.name}"
+    lines = [f"{me.name} reminds you: game {game.name} waits for your answer to file {seq}"
+             + (f", sent {when(status.get('last_out'))}" if status.get("last_out") else "")
+             + "."]
+    pace = status.get("pace")
+    if isinstance(pace, int):
+        lines.append(f"The invite you both signed agrees on {pace_words(pace, '')}.")
+        late = overdue(status, now)
+        if late is not None and not late["yours"]:
+            lines.append(f"Your answer is overdue by {duration_words(late['by'])}.")
+    lines += ["This message carries the file again: your pbem takes it as a copy of one it "
+              "has (a duplicate), or imports it if it never arrived.", "", summary]
+    return f"{tag}: reminder, your answer to file {seq} is awaited", "\n".join(lines)
 
 
 def _position(state: State, side: str) -> str:

@@ -124,6 +124,31 @@ class Watcher:
             self._ok(key, f"sending {name}'s files by {route.words()}")
             self.say(f"sent what was owed: {done.line}")
 
+    def send_reminders(self) -> None:
+        """Where the invite agreed to it, remind an overdue opponent, at most once per
+        pace period (issue 32 item 5); the time is the home's clock (``PBEM_CLOCK`` in
+        tests), and it decides only when a reminder goes."""
+        from pbem.transport.route import remind, reminders_due
+
+        now = self.home.clock()
+        try:
+            due = reminders_due(self.home, now)
+        except PbemError as exc:
+            self._fail("reminders", f"cannot tell which games are overdue ({exc})")
+            return
+        for status in due:
+            key = f"remind {status['game_id']}"
+            if self._wait(key):
+                continue
+            name = status["name"]
+            try:
+                done = remind(self.home.game(name), now)
+            except Exception as exc:  # a transport another package wrote: never fatal
+                self._fail(key, f"{name}: the reminder could not be sent ({exc})")
+                continue
+            self._ok(key, f"reminding in {name}")
+            self.say(f"{status['overdue']['words']}: {done.line}")
+
     def look(self) -> list[Outcome]:
         """One look at every place, then what is owed goes out; returns the outcomes."""
         from pbem.transport.state import HandledState
@@ -138,6 +163,7 @@ class Watcher:
             del self.down[key]
         outcomes: list[Outcome] = []
         self.send_owed()
+        self.send_reminders()
         for key, transport in places.items():
             if self._wait(key):
                 continue

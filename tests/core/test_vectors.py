@@ -6,7 +6,8 @@ in ``tests/data/transcript/`` and the facts in ``transcript.json`` (game id, bod
 state digests, every roll) let a second implementation check its envelope, chain, seeds and
 rolls against ours.  ``transcript-orders/`` is a game in which Bob orders every attack on
 him answered by retreating (order records, the ``orders`` field); ``transcript-sealed/``
-one with sealed dice (the sealed seed, rolls-only replies); ``transcript-anchor/`` and
+one with sealed dice (the sealed seed, rolls-only replies); ``transcript-pace/`` the
+open game with an agreed pace in its invite (``pace``, ``reminders``); ``transcript-anchor/`` and
 ``transcript-anchor-sealed/`` play with chain length 3, so each side re-anchors
 (``next_anchor``, generation 1) in open and in sealed mode.  All are game format 2: each
 roll record signs its request (die sizes, or cup, sorted contents and count).
@@ -41,13 +42,16 @@ V1 = Path(__file__).parent.parent / "data" / "transcript-v1"
 BATCHED = Path(__file__).parent.parent / "data" / "transcript-batched"
 RESIGN = Path(__file__).parent.parent / "data" / "transcript-resign"
 AGREED = Path(__file__).parent.parent / "data" / "transcript-agreed-draw"
+#: the open game with an agreed pace in its invite (protocol.md 3.1: ``pace``, ``reminders``)
+PACE = Path(__file__).parent.parent / "data" / "transcript-pace"
+PACE_SECONDS = 48 * 3600
 VARIANTS = [(DATA, False, False, 8, "short", ""), (ORDERS, False, True, 8, "short", ""),
             (SEALED, True, False, 8, "short", ""), (ANCHOR, False, False, 3, "short", ""),
             (ANCHOR_SEALED, True, False, 3, "short", ""),
             (BATCHED, True, False, 8, "night", ""), (RESIGN, False, False, 8, "short", "resign"),
-            (AGREED, False, False, 8, "short", "draw")]
+            (AGREED, False, False, 8, "short", "draw"), (PACE, False, False, 8, "short", "")]
 IDS = ["open", "orders", "sealed", "anchor", "anchor-sealed", "batched", "resign",
-       "agreed-draw"]
+       "agreed-draw", "pace"]
 #: the ending games stop by the players' choice at this file: one side resigns, or offers
 #: a draw that the other accepts with its next file (protocol.md 3.3, the endings table)
 ENDING_AT = 5
@@ -59,14 +63,16 @@ NONCE_ORDERS = bytes.fromhex("5f" * 32)
 
 
 def play(root: Path, *, sealed_dice: bool = False, orders: bool = False,
-         chain_length: int = 8, scenario: str = "short", ending: str = "") -> list[bytes]:
+         chain_length: int = 8, scenario: str = "short", ending: str = "",
+         pace: int | None = None) -> list[bytes]:
     alice = Home(root / "alice", clock=lambda: 1_800_000_000)
     bob = Home(root / "bob", clock=lambda: 1_800_000_000)
     alice.keys.create("Alice", "alice@example.org", None, secret=ALICE)
     bob.keys.create("Bob", "bob@example.org", None, secret=BOB)
     game = alice.new_game("skirmish", scenario, "red", name="v",
                           nonce=NONCE_ORDERS if orders else NONCE, chain_length=chain_length,
-                          dice_mode="sealed" if sealed_dice else "open")
+                          dice_mode="sealed" if sealed_dice else "open", pace=pace,
+                          reminders="watch" if pace else "")
     files = [game.files[0]]
     joined = bob.join(files[0], "0", name="v")
     files.append(joined.files[1])
@@ -124,7 +130,8 @@ def test_transcript_vectors(tmp_path: Path, folder: Path, sealed_dice: bool,
                             orders: bool, chain_length: int, scenario: str,
                             ending: str) -> None:
     files = play(tmp_path, sealed_dice=sealed_dice, orders=orders, chain_length=chain_length,
-                 scenario=scenario, ending=ending)
+                 scenario=scenario, ending=ending,
+                 pace=PACE_SECONDS if folder == PACE else None)
     expected = facts(files)
     if os.environ.get("PBEM_WRITE_VECTORS"):
         folder.mkdir(parents=True, exist_ok=True)
@@ -162,6 +169,19 @@ def test_the_vectors_hold_what_they_are_for() -> None:
         kinds = [r[0] for r in b["records"]]
         assert "r" not in kinds[next((i for i, k in enumerate(kinds) if k != "r"),
                                      len(kinds)):]
+
+
+def test_the_pace_vector_differs_from_the_open_game_only_by_its_pace() -> None:
+    """protocol.md 3.1: ``pace`` and ``reminders`` are signed in the invite, which is
+    otherwise the open game's; an invite without them is read as it always was."""
+    def invite(folder: Path) -> dict[str, Any]:
+        body: dict[str, Any] = canonical.decode(
+            canonical.decode((folder / "0000.pbem").read_bytes())[5])
+        return body
+
+    paced, plain = invite(PACE), invite(DATA)
+    assert paced.pop("pace") == PACE_SECONDS and paced.pop("reminders") == "watch"
+    assert paced == plain
 
 
 def test_the_batched_vectors_carry_waiting_rolls() -> None:

@@ -21,7 +21,7 @@ from .verifier import Refused, verify
 DATA = Path(__file__).parent.parent / "data"
 FORMAT_2 = ["transcript", "transcript-orders", "transcript-sealed", "transcript-anchor",
             "transcript-anchor-sealed", "transcript-batched", "transcript-resign",
-            "transcript-agreed-draw"]
+            "transcript-agreed-draw", "transcript-pace"]
 ALICE = bytes(range(32))
 BOB = bytes(range(32, 64))
 
@@ -50,6 +50,45 @@ def test_every_roll_of_the_shipped_transcripts(name: str) -> None:
     assert {r.request["kind"] for r in report.rolls} == {"dice", "draw"}
     if "anchor" in name:
         assert min(report.generations.values()) >= 1
+
+
+def test_the_pace_is_read_from_the_invite_and_old_invites_have_none() -> None:
+    paced = verify(files_of(DATA / "transcript-pace"))
+    assert (paced.pace, paced.reminders) == (48 * 3600, "watch")
+    plain = verify(files_of(DATA / "transcript"))
+    assert (plain.pace, plain.reminders) == (None, "")
+
+
+def _invite_with(change: dict[str, Any], drop: tuple[str, ...] = ()) -> bytes:
+    """The pace vector's invite re-signed by its creator with ``change``."""
+    from pbem import canonical
+    from pbem.envelope import seal
+    from pbem.identity import Identity
+
+    body = canonical.decode(canonical.decode(files_of(DATA / "transcript-pace")[0])[5])
+    del body["kind"]
+    body.update(change)
+    for key in drop:
+        del body[key]
+    return seal(Identity.from_secret(ALICE, "x"), "invite", body)
+
+
+@pytest.mark.parametrize(("change", "drop"), [
+    ({"pace": True}, ()), ({"pace": 3599}, ()), ({"pace": 31_622_401}, ()),
+    ({"pace": "48h"}, ()), ({"reminders": "auto"}, ()), ({"reminders": ""}, ()),
+    ({}, ("pace",))], ids=["bool", "too-short", "too-long", "text", "other-reminders",
+                           "empty-reminders", "reminders-without-pace"])
+def test_a_pace_in_another_form_is_refused_by_both_verifiers(change: dict[str, Any],
+                                                            drop: tuple[str, ...]) -> None:
+    from pbem.envelope import open_envelope
+    from pbem.errors import FormatError
+    from pbem.transcript import parse_invite
+
+    data = _invite_with(change, drop)
+    with pytest.raises(Refused, match=r"invite: (pace|reminders)"):
+        verify([data])
+    with pytest.raises(FormatError, match=r"invite (pace|reminders|field 'pace'|has remi)"):
+        parse_invite(open_envelope(data))
 
 
 ENDINGS = [("transcript", "rules", "blue"), ("transcript-anchor", "rules", None),

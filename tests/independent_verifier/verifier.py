@@ -54,6 +54,9 @@ class Report:
     unchecked_rolls: int = 0
     generations: dict[str, int] = field(default_factory=dict)
     result: dict[str, Any] | None = None
+    #: the agreed pace in seconds and the reminders agreed (protocol.md 3.1), or None/""
+    pace: int | None = None
+    reminders: str = ""
 
 
 # --- canonical msgpack (protocol.md 1) ----------------------------------------------
@@ -221,6 +224,19 @@ def resolve(seed: bytes, index: int, request: dict[str, Any]) -> list[Any]:
     return items[:request["count"]]
 
 
+def _pace(invite: dict[str, Any]) -> tuple[int | None, str]:
+    """protocol.md 3.1: ``pace`` an int 3600..31622400 and ``reminders`` exactly
+    "watch" (only with a pace), each left out when not agreed."""
+    pace = invite.get("pace")
+    if "pace" in invite and (not _is_int(pace) or not 3600 <= pace <= 31_622_400):
+        raise Refused(f"invite: pace {pace!r} is not an integer 3600..31622400")
+    reminders = invite.get("reminders", "")
+    if "reminders" in invite and (reminders != "watch" or type(reminders) is not str
+                                  or "pace" not in invite):
+        raise Refused(f"invite: reminders {reminders!r} is not 'watch' with a pace")
+    return pace, reminders
+
+
 def _is_int(v: Any) -> bool:
     return type(v) is int  # an integer, never a boolean
 
@@ -266,6 +282,7 @@ def verify(datas: list[bytes]) -> Report:
     if "format" in invite and (not _is_int(fmt) or fmt != 2):
         raise Refused(f"invite: unknown game format {fmt!r}")
     report.format = fmt
+    report.pace, report.reminders = _pace(invite)
     if invite["creator"]["key"] != ikey:
         raise Refused("invite: not signed by its creator")
     sides, creator_side = invite["sides"], invite["creator_side"]

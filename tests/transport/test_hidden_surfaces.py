@@ -1,6 +1,6 @@
 """Issue 32 item 7: nothing hidden leaves by another road.  Every engine with hidden
 information plays a turn through real files; every text that goes to the opponent with a
-file (the mail's subject and body, the watcher's notification) is checked for what the
+file (the mail's subject and body, a reminder, the watcher's notification) is checked for what the
 reader's own replay hides: White Death's unit identities (Rule 4.C) and the Soviet
 supply, Mortain's support-fire chits (drawn face down), 48th Panzer Korps' plan (9.1,
 sealed by a commitment)."""
@@ -19,7 +19,7 @@ from pbem.selfplay import selfplay
 from pbem.session import Home
 from pbem.transcript import Verifier
 from pbem.transport.route import Route, set_route
-from pbem.transport.telling import describe
+from pbem.transport.telling import describe, reminder
 from pbem.transport.watcher import Watcher
 
 #: a unit as the counters name it: letters and digits together (2/31R, ski/31R, 182G/46G)
@@ -43,7 +43,10 @@ def mail_texts(home: Home, name: str) -> list[tuple[str, list[str], list[str], l
         events = [e for _, told in frames_from_records(before, records, None, seq=seq)
                   for e in told]
         subject, body = describe(game, seq, game.files[seq])
-        out.append((f"{subject}\n{body}", [e.text for e in events if not e.visible(reader)],
+        # the reminder that carries the file again (pbem nudge, issue 32 item 5) too
+        nudged = "\n".join(reminder(game, seq, game.files[seq], 1_800_000_000))
+        out.append((f"{subject}\n{body}\n{nudged}",
+                    [e.text for e in events if not e.visible(reader)],
                     [e.text for e in events if e.visible(reader)],
                     [r[1] for r in records if r[0] in ("a", "o")]))
     return out
