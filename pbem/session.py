@@ -331,13 +331,16 @@ class Home:
     def new_game(self, engine_id: str, scenario: str, side: str, *,
                  options: dict[str, str] | None = None, dice_mode: str = "open",
                  name: str | None = None, chain_length: int = DEFAULT_CHAIN,
-                 nonce: bytes | None = None) -> Game:
-        """Create a game and its invite (file 0), to be sent to the opponent."""
+                 nonce: bytes | None = None, sealed_rules: int | None = None) -> Game:
+        """Create a game and its invite (file 0), to be sent to the opponent.
+
+        ``sealed_rules``: a sealed game's rules (docs/protocol.md 6.2.1), by default the
+        latest; 1 writes an invite as pbem did before them (tests, vectors)."""
         if dice_mode not in ("open", "sealed"):
             raise UsageError(f"unknown dice mode {dice_mode!r} (open or sealed)")
         from pbem import dice
         from pbem.transcript import FORMAT as GAME_FORMAT
-        from pbem.transcript import Verifier
+        from pbem.transcript import SEALED_RULES, SEALED_RULES_READ, Verifier
 
         if type(chain_length) is not int or not 2 <= chain_length <= dice.MAX_CHAIN_LENGTH:
             raise UsageError(f"chain length {chain_length!r}: give 2 to "
@@ -369,6 +372,13 @@ class Home:
             "software": f"pbem {__version__}",
             "format": GAME_FORMAT,
         }
+        if dice_mode == "sealed":
+            rules = SEALED_RULES if sealed_rules is None else sealed_rules
+            if rules not in SEALED_RULES_READ:
+                raise UsageError(f"sealed-dice rules {rules!r}: give one of "
+                                 f"{', '.join(map(str, SEALED_RULES_READ))}")
+            if rules != 1:
+                body["sealed"] = rules
         invite = seal(identity, "invite", body)
         env = open_envelope(invite)
         verifier = Verifier(engine, env)

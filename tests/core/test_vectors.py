@@ -39,10 +39,17 @@ ANCHOR = Path(__file__).parent.parent / "data" / "transcript-anchor"
 ANCHOR_SEALED = Path(__file__).parent.parent / "data" / "transcript-anchor-sealed"
 V1 = Path(__file__).parent.parent / "data" / "transcript-v1"
 BATCHED = Path(__file__).parent.parent / "data" / "transcript-batched"
-VARIANTS = [(DATA, False, False, 8, "short"), (ORDERS, False, True, 8, "short"),
-            (SEALED, True, False, 8, "short"), (ANCHOR, False, False, 3, "short"),
-            (ANCHOR_SEALED, True, False, 3, "short"), (BATCHED, True, False, 8, "night")]
-IDS = ["open", "orders", "sealed", "anchor", "anchor-sealed", "batched"]
+#: the same games under sealed rules 2 (docs/protocol.md 6.2.1): the invite's ``sealed``
+SEALED_2 = Path(__file__).parent.parent / "data" / "transcript-sealed-2"
+BATCHED_2 = Path(__file__).parent.parent / "data" / "transcript-batched-2"
+#: folder, sealed dice, orders, chain length, scenario, sealed rules (1: the games every
+#: sealed invite without ``sealed`` plays, as pbem wrote them before rules 2)
+VARIANTS = [(DATA, False, False, 8, "short", 1), (ORDERS, False, True, 8, "short", 1),
+            (SEALED, True, False, 8, "short", 1), (ANCHOR, False, False, 3, "short", 1),
+            (ANCHOR_SEALED, True, False, 3, "short", 1), (BATCHED, True, False, 8, "night", 1),
+            (SEALED_2, True, False, 8, "dusk", 2), (BATCHED_2, True, False, 8, "night", 2)]
+IDS = ["open", "orders", "sealed", "anchor", "anchor-sealed", "batched", "sealed-2",
+       "batched-2"]
 ALICE = bytes(range(32))
 BOB = bytes(range(32, 64))
 NONCE = bytes.fromhex("5e" * 32)
@@ -51,14 +58,15 @@ NONCE_ORDERS = bytes.fromhex("5f" * 32)
 
 
 def play(root: Path, *, sealed_dice: bool = False, orders: bool = False,
-         chain_length: int = 8, scenario: str = "short") -> list[bytes]:
+         chain_length: int = 8, scenario: str = "short", sealed_rules: int = 1) -> list[bytes]:
     alice = Home(root / "alice", clock=lambda: 1_800_000_000)
     bob = Home(root / "bob", clock=lambda: 1_800_000_000)
     alice.keys.create("Alice", "alice@example.org", None, secret=ALICE)
     bob.keys.create("Bob", "bob@example.org", None, secret=BOB)
     game = alice.new_game("skirmish", scenario, "red", name="v",
                           nonce=NONCE_ORDERS if orders else NONCE, chain_length=chain_length,
-                          dice_mode="sealed" if sealed_dice else "open")
+                          dice_mode="sealed" if sealed_dice else "open",
+                          sealed_rules=sealed_rules if sealed_dice else None)
     files = [game.files[0]]
     joined = bob.join(files[0], "0", name="v")
     files.append(joined.files[1])
@@ -101,12 +109,13 @@ def facts(files: list[bytes]) -> dict[str, Any]:
     return out
 
 
-@pytest.mark.parametrize(("folder", "sealed_dice", "orders", "chain_length", "scenario"),
-                         VARIANTS, ids=IDS)
+@pytest.mark.parametrize(("folder", "sealed_dice", "orders", "chain_length", "scenario",
+                          "sealed_rules"), VARIANTS, ids=IDS)
 def test_transcript_vectors(tmp_path: Path, folder: Path, sealed_dice: bool,
-                            orders: bool, chain_length: int, scenario: str) -> None:
+                            orders: bool, chain_length: int, scenario: str,
+                            sealed_rules: int) -> None:
     files = play(tmp_path, sealed_dice=sealed_dice, orders=orders, chain_length=chain_length,
-                 scenario=scenario)
+                 scenario=scenario, sealed_rules=sealed_rules)
     expected = facts(files)
     if os.environ.get("PBEM_WRITE_VECTORS"):
         folder.mkdir(parents=True, exist_ok=True)
