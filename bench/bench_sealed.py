@@ -6,13 +6,20 @@
 With sealed dice (docs/protocol.md 6.2) a roll its asker's file stops at is resolved by the
 opponent's next file; when the decision is then back with the asker, that reply holds
 only the rolls, and the asker writes again: two files for one roll.  They are *forced*
-only if the asker must see the result before deciding again.  For each file that ends at
-a roll, this script enumerates every outcome of every roll due there (and of the rolls
-those outcomes lead to), following each to the asker's next decision: if every branch
-reaches the end of the game, a decision of the opponent, or only decisions of the asker
-with one legal option, nothing the asker decides depends on the roll, and the round trip
-is not forced.  The floor is the files the same game takes when each such round trip is
-saved (two files each: the rolls-only reply and the asker's file that only goes on).
+only if the asker must see the result before deciding again.  The floor counts a rolls-
+only reply as not forced (its two files saved) when
+
+- ``free``: the asker's next file held no choice of its own (only decisions with one
+  legal option, and the opponent's standing orders) before it passed the turn or ended
+  at another roll: it only went on from the reply, so the two are one round trip at most
+  (the one the next roll forces, counted there); or
+- ``same``: every outcome of every roll the asker's file stopped at (and of the rolls
+  those outcomes lead to) is enumerated, each followed through the asker's one-option
+  decisions, and every branch reaches the same decision of the asker (side, kind,
+  prompt, the same legal options): the asker decides the same whatever the roll gave.
+
+The other rolls-only replies are ``forced``: some outcome leads elsewhere (another
+decision, other options, the turn passing).
 
 Each game is played in memory by the protocol's rules for who writes which file
 (pbem.session's ``advance``: a sealed file ends at a roll its actions asked for; the
@@ -22,16 +29,17 @@ of pbem.testing's Chooser for both sides and the dice; the same seed gives the s
 on any machine.  Turn files only (not the invite and the accept).  Seeds 1-3 of one
 scenario per engine (the short ones; ``--quick``: seed 1, and Backhand Blow's High Water
 Mark capped).  A branch search larger than ``--budget`` positions counts as forced (the
-floor is then an upper bound; the ``open`` column says how often).
+floor is then an upper bound; the ``big`` column says how often).
 
 ``--sealed-rules 2`` plays the games under the invite's ``sealed`` 2 (docs/protocol.md
 6.2.1): a decision with one legal option reached by a roll's result is taken by the
-program, so such a reply is no longer rolls-only.  Prints one row per engine, mode
+program, which saves the ``free`` round trips, so rules 2 should reach ``floor1``.
+Without standing orders the games under rules 1 and 2 are the same games (checked by their
+final digests); with orders they part (a decision an order answered in the opponent's file
+is its own side's pick once that side writes the file).  Prints one row per engine, mode
 and rules: the files; the floor and files / floor; ``floor1``, the files with only the
-round trips for one-option decisions saved (what rules 2 can reach); the rolls-only
-replies, split into ``free`` (every outcome passes the turn, through one-option decisions
-at most), ``same`` (every outcome leads to the same decision of the asker, the same
-options) and ``forced``; ``big``, searches over the budget (counted as forced).
+``free`` round trips saved; the rolls-only replies, ``free``, ``same``, ``forced``; ``big``,
+enumerations over the budget (counted as forced); seconds.
 """
 
 from __future__ import annotations
@@ -76,9 +84,10 @@ class Count:
     stops: int = 0
     #: replies that held only rolls (the decision was back with the asker)
     rolls_only: int = 0
-    #: of those, the ones whose every outcome passes the turn through one-option decisions
+    #: of those, the ones after which the asker's next file held no choice of its own
+    #: (only decisions with one option, and orders): that file only went on from the reply
     free: int = 0
-    #: ... whose every outcome leads to the same decision of the asker
+    #: ... the others whose every outcome leads to the same decision of the asker
     same: int = 0
     #: ... whose branches exceeded the budget (counted as forced)
     unknown: int = 0
@@ -197,20 +206,33 @@ def play(engine: Engine, scenario: str, seed: int, *, standing: bool, rules: int
     player = state.current_player()
     writer = player if player in other else engine.sides[0]
     acted = False
+    #: the writer chose among two or more options in this file
+    chose = False
     # the stop the writer's file answers: (the asker, what its rolls were to it)
     answering: tuple[str, str] | None = None
+    # what the rolls a rolls-only reply resolved were to the asker, judged when the
+    # asker's next file ends: a file with no choice in it only went on from the reply,
+    # and the two are one in the floor (a round trip forced once, not once a roll)
+    reply: str | None = None
 
     def seal(next_writer: str) -> None:
-        nonlocal writer, acted, answering
+        nonlocal writer, acted, chose, reply
         count.files += 1
         if ordered:
             in_force[writer] = ordered
-        writer, acted = next_writer, False
+        if reply is not None:
+            if not chose:
+                count.free += 1
+            else:
+                count.same += reply == SAME
+                count.unknown += reply == "unknown"
+            reply = None
+        writer, acted, chose = next_writer, False, False
 
     while max_files is None or count.files < max_files:
         if state.is_terminal():
             if acted or answering is not None:
-                count.files += 1
+                seal(writer)
             result = state.result()
             count.result = result.text if result else ""
             break
@@ -238,19 +260,20 @@ def play(engine: Engine, scenario: str, seed: int, *, standing: bool, rules: int
         player = state.current_player()
         assert player is not None
         if player != writer:
-            if not acted and answering is not None and answering[0] == player:
-                count.rolls_only += 1
-                count.free += answering[1] == FREE
-                count.same += answering[1] == SAME
-                count.unknown += answering[1] == "unknown"
+            rolls_only = not acted and answering is not None and answering[0] == player
+            kind = answering[1] if answering is not None else ""
             answering = None
             seal(player)
+            if rolls_only:
+                count.rolls_only += 1
+                reply = kind
             continue
         answering = None
         legal = state.legal_actions()
         # a lone option costs no pick: the games under sealed rules 1 and 2 (which takes
         # some such options itself) are then the same games
         state.apply(legal[0] if len(legal) == 1 else picks[writer].pick(legal), side=writer)
+        chose = chose or len(legal) > 1
         count.actions += 1
         acted = True
     else:
