@@ -303,6 +303,12 @@ class State(ABC):
     #: local.  The step runtime lets batched rolls wait (pbem.steps, issue 21) only then;
     #: with open dice the actor resolves every roll as it comes, as it always did.
     sealed_dice: bool = False
+    #: the sealed-dice rules of the game (docs/protocol.md 6.2.1): the signed invite's
+    #: ``sealed`` field, 1 when absent.  From 2 on, the step runtime takes a decision with
+    #: one legal option that a roll's result leads to, so the resolver's file need not
+    #: stop there for a non-choice (issue 32 item 8).  Set by the verifier with
+    #: :attr:`sealed_dice`, never from anything local: games begun under 1 replay as before.
+    sealed_rules: int = 1
 
     def __init__(self, engine: Engine, scenario: str, options: Mapping[str, str]) -> None:
         self.engine = engine

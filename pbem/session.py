@@ -352,11 +352,13 @@ class Home:
                  options: dict[str, str] | None = None, dice_mode: str = "open",
                  name: str | None = None, chain_length: int = DEFAULT_CHAIN,
                  nonce: bytes | None = None, pace: int | None = None,
-                 reminders: str = "") -> Game:
+                 reminders: str = "", sealed_rules: int | None = None) -> Game:
         """Create a game and its invite (file 0), to be sent to the opponent.
 
         ``pace``: the agreed seconds a side may take over a file, ``reminders``
-        ``"watch"`` to have pbem watch remind a late side (protocol.md 3.1)."""
+        ``"watch"`` to have pbem watch remind a late side (protocol.md 3.1).
+        ``sealed_rules``: a sealed game's rules (docs/protocol.md 6.2.1), by default the
+        latest; 1 writes an invite as pbem did before them (tests, vectors)."""
         if dice_mode not in ("open", "sealed"):
             raise UsageError(f"unknown dice mode {dice_mode!r} (open or sealed)")
         from pbem.pace import MAX_PACE, MIN_PACE, REMINDERS
@@ -368,7 +370,7 @@ class Home:
                              f"a pace")
         from pbem import dice
         from pbem.transcript import FORMAT as GAME_FORMAT
-        from pbem.transcript import Verifier
+        from pbem.transcript import SEALED_RULES, SEALED_RULES_READ, Verifier
 
         if type(chain_length) is not int or not 2 <= chain_length <= dice.MAX_CHAIN_LENGTH:
             raise UsageError(f"chain length {chain_length!r}: give 2 to "
@@ -405,6 +407,13 @@ class Home:
             body["pace"] = pace
         if reminders:
             body["reminders"] = reminders
+        if dice_mode == "sealed":
+            rules = SEALED_RULES if sealed_rules is None else sealed_rules
+            if rules not in SEALED_RULES_READ:
+                raise UsageError(f"sealed-dice rules {rules!r}: give one of "
+                                 f"{', '.join(map(str, SEALED_RULES_READ))}")
+            if rules != 1:
+                body["sealed"] = rules
         invite = seal(identity, "invite", body)
         env = open_envelope(invite)
         verifier = Verifier(engine, env)

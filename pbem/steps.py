@@ -30,6 +30,12 @@ there and the opponent's next file resolves them, each as its own ``SEQ.INDEX``,
 one link.  Batching is on only when the game's dice are sealed (``State.sealed_dice``, set
 from the invite); with open dice the rolls come as they always did.
 
+Sealed rules 2 (docs/protocol.md 6.2.1, issue 32): where a roll's result leads to a
+decision with one option (:meth:`Choice.only_option`), the runtime takes it while settling
+after the outcome, so the opponent's file that resolved the roll plays on instead of
+handing a non-choice back in a rolls-only reply.  Selected by the invite's ``sealed`` field
+(``State.sealed_rules``), so games begun under rules 1 replay as they always did.
+
 :class:`StepState` implements the :class:`~pbem.engine.State` hooks once: who acts, legal
 actions, apply, chance request and outcome, the decision, and forced choices taken without
 asking (``Choice.auto``).
@@ -184,6 +190,19 @@ class Choice(Step[S]):
         moved ``flow`` or not (then it is asked again).  For rules more particular than
         ``auto``."""
         return None
+
+    def only_option(self, s: S, args: Any) -> Action | None:
+        """The one action this decision can take now, or ``None`` when there is a choice.
+        Sealed rules 2 (docs/protocol.md 6.2.1) take it without asking where a roll's
+        result leads here, so no file stops for a non-choice.  By default: the one listed
+        option, when the step takes nothing it does not list (neither :meth:`check` nor
+        :meth:`accepts` overridden); a step whose ``check`` takes unlisted variants says
+        itself when its one option is really the only one."""
+        cls = type(self)
+        if cls.check is not Choice.check or cls.accepts is not Choice.accepts:
+            return None
+        options = self.options(s, args)
+        return options[0] if len(options) == 1 else None
 
     def why_not(self, s: S, args: Any, action: Action) -> str | Refusal:
         """Why ``action`` is not listed, for the refusal: words under the step's rule, or a
@@ -381,7 +400,9 @@ class StepState(State, Generic[P]):
         flow = Flow()
         events = step.resolve(self, self.stack[-1].args, outcome, flow)
         self._move(flow, stay=False)
-        return events + self._settle()
+        # sealed rules 2: the resolver's file need not stop where the result leaves a
+        # decision with one option (docs/protocol.md 6.2.1, issue 32)
+        return events + self._settle(forced=self.sealed_dice and self.sealed_rules >= 2)
 
     def chance_batch(self) -> str:
         """The batch the roll asked for now belongs to (issue 21; empty: none)."""
@@ -433,10 +454,13 @@ class StepState(State, Generic[P]):
         for name, args in reversed(flow.pushed):
             self.stack.append(self._frame(name, args))
 
-    def _settle(self, actor: str = "") -> list[Event]:
+    def _settle(self, actor: str = "", *, forced: bool = False) -> list[Event]:
         """Run procedures and sequences, and take forced choices, until a side must decide,
         a roll is due, or the game is over.  ``actor``: the side whose action this follows,
-        with sealed dice (its batched rolls may wait, see the module's docstring)."""
+        with sealed dice (its batched rolls may wait, see the module's docstring).
+        ``forced``: this follows a roll's result under sealed rules 2, and a decision with
+        one option (:meth:`Choice.only_option`) is taken too, until the next real
+        decision or roll."""
         events: list[Event] = []
         for _ in range(MAX_RUN):
             if not self.stack or self.over():
@@ -474,6 +498,19 @@ class StepState(State, Generic[P]):
                     continue
                 return events
             if isinstance(step, Choice):
+                if forced and not step.auto:
+                    only = step.only_option(self, frame.args)
+                    if only is None:
+                        return events
+                    side = step.side(self, frame.args)
+                    # told to the side alone: an action's words may be what the rules
+                    # hide from the opponent (its own events tell what it did)
+                    events.append(Event(f"your only option, taken for you: "
+                                        f"{only.notation()} (sealed dice)", "info",
+                                        visible_to=(side,), rule=step.rule))
+                    events += step.apply(self, frame.args, only, flow)
+                    self._move(flow, stay=True)
+                    continue
                 if not step.auto:
                     return events
                 options = step.options(self, frame.args)

@@ -56,6 +56,12 @@ DICE_MODES = ("open", "sealed")
 #: games from before) is still read, its rolls checked through the engine only
 FORMAT = 2
 FORMATS = (1, 2)
+#: the sealed-dice rules this version writes for a sealed game (the invite's ``sealed``
+#: field, docs/protocol.md 6.2.1): 2 takes a decision with one legal option that a roll's
+#: result leads to, so no file stops for a non-choice; 1 (no field: every sealed game
+#: before it, and every open game) replays as it always did
+SEALED_RULES = 2
+SEALED_RULES_READ = (1, 2)
 MAX_RECORDS = 100_000
 MAX_MESSAGE = 4000
 
@@ -92,7 +98,7 @@ def check_fields(body: dict[str, Any], allowed: set[str], what: str) -> None:
 INVITE_FIELDS = {"kind", "engine", "rules_version", "scenario", "scenario_digest",
                  "scenario_files", "options", "sides", "creator_side", "creator", "dice_mode",
                  "chain_length", "anchor", "nonce", "initial_digest", "software", "format",
-                 "pace", "reminders"}
+                 "pace", "reminders", "sealed"}
 ACCEPT_FIELDS = {"kind", "game", "seq", "prev", "side", "joiner", "anchor", "rules_version",
                  "scenario_digest", "initial_digest", "software"}
 TURN_FIELDS = {"kind", "game", "seq", "prev", "side", "generation", "link_index", "reveal",
@@ -197,6 +203,8 @@ class Setup:
     pace: int | None = None
     #: ``"watch"``: pbem watch reminds a late side by itself; ``""``: only ``pbem nudge``
     reminders: str = ""
+    #: the sealed-dice rules (docs/protocol.md 6.2.1): 1 when the invite has no ``sealed``
+    sealed_rules: int = 1
 
     @property
     def joiner_side(self) -> str:
@@ -263,6 +271,7 @@ def parse_invite(env: Envelope, body: dict[str, Any] | None = None) -> Setup:
         format=game_format,
         pace=pace,
         reminders=reminders,
+        sealed_rules=_sealed_rules(body, mode, what),
     )
 
 
@@ -286,6 +295,21 @@ def _pace(body: dict[str, Any], what: str) -> tuple[int | None, str]:
         if pace is None:
             raise FormatError("invite has reminders but no pace to remind by")
     return pace, reminders
+
+
+def _sealed_rules(body: dict[str, Any], mode: str, what: str) -> int:
+    """The invite's ``sealed`` field (docs/protocol.md 6.2.1): only in a sealed game, and
+    one form per rules, as for ``format``: 1 is written by leaving the field out."""
+    if "sealed" not in body:
+        return 1
+    rules: int = _need(body, "sealed", int, what)
+    if mode != "sealed":
+        raise FormatError(f"{what}: sealed-dice rules {rules} in a game whose dice are "
+                          f"{quote(mode)} (the field belongs to sealed games only)")
+    if rules not in SEALED_RULES_READ or rules == 1:
+        raise FormatError(f"{what}: sealed-dice rules {rules} are not supported by this "
+                          f"version (it reads {SEALED_RULES}, and 1 written without the field)")
+    return rules
 
 
 def check_installed(setup: Setup, engine: Engine) -> None:
@@ -329,6 +353,7 @@ class Verifier:
         self.state: State = engine.new_state(self.setup.scenario, self.setup.options)
         # sealed dice let batched rolls wait (pbem.steps); the mode is the signed invite's
         self.state.sealed_dice = self.sealed
+        self.state.sealed_rules = self.setup.sealed_rules
         if self.state.digest() != self.setup.initial_digest:
             raise MismatchError("the initial position here differs from the invite's "
                                 "(same versions, different engine behaviour)")
@@ -378,6 +403,7 @@ class Verifier:
         self.state = engine.restore(canonical.decode(snapshot) if isinstance(snapshot, bytes)
                                     else snapshot)
         self.state.sealed_dice = self.setup.dice_mode == "sealed"
+        self.state.sealed_rules = self.setup.sealed_rules
         self.keys = dict(data["keys"])
         self.cards = {s: Card.from_data(c) for s, c in data["cards"].items()}
         self.chains = {s: ChainPos.from_data(c) for s, c in data["chains"].items()}

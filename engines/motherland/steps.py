@@ -399,6 +399,13 @@ class CombatChoice(MotherlandChoice):
     def check(self, s: MotherlandState, args: SideArgs, action: Action) -> None:
         pass  # an attack is checked rule by rule as it is applied
 
+    def only_option(self, s: MotherlandState, args: SideArgs) -> Action | None:
+        # the attacks listed leave out only other groupings of units that can attack a
+        # hex (8.0); with none listed no hex can be attacked, and ending the phase is the
+        # one option (sealed rules 2, issue 32)
+        options = self.options(s, args)
+        return options[0] if options == [Word(self.done)] else None
+
     def answer(self, s: MotherlandState, args: SideArgs, action: Action, flow: Flow) -> None:
         if isinstance(action, Attack):
             s._apply_attack(action)

@@ -81,6 +81,16 @@ class WDChoice(Phased, Choice["WDState"]):
         # setup of any waiting unit, a move along any legal path)
         s._validate(_wd(action))
 
+    def only_option(self, s: WDState, args: Any) -> Action | None:
+        # check takes unlisted variants only of a fire's amount, a setup's unit and a
+        # move's path: a lone listed action with no unit, hex or amount (end barrage,
+        # done firing, end advance) is the only one there is (sealed rules 2, issue 32)
+        options = self.options(s, args)
+        if len(options) != 1:
+            return None
+        a = _wd(options[0])
+        return options[0] if not (a.unit or a.hex or a.frm or a.n) else None
+
     def apply(self, s: WDState, args: Any, action: Action, flow: Flow) -> list[Event]:
         a = _wd(action)
         events = s._perform(a)

@@ -277,7 +277,7 @@ def test_id_forget(run, tmp_path: Path) -> None:  # type: ignore[no-untyped-def]
 
 def test_scenario_check(run) -> None:  # type: ignore[no-untyped-def]
     r = run(None, "scenario", "check", "skirmish")
-    assert r.exit_code == 0 and "skirmish: 5 scenarios, ok" in r.output
+    assert r.exit_code == 0 and "skirmish: 6 scenarios, ok" in r.output
     r = run(None, "scenario", "check", "nosuch")
     assert r.exit_code == 2 and "no engine 'nosuch'" in r.output
 

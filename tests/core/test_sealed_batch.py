@@ -23,14 +23,17 @@ from pbem.steps import WAITING, StepState
 from .test_protocol import body_of, resign_body
 
 
-def night(tmp_path: Path, dice_mode: str) -> tuple[Home, Home]:
-    """Fixed keys and nonce: the same dice every run (round 1's event is not a storm)."""
+def night(tmp_path: Path, dice_mode: str, sealed_rules: int = 1) -> tuple[Home, Home]:
+    """Fixed keys and nonce: the same dice every run (round 1's event is not a storm).
+    Sealed rules 1 by default: the batches as every sealed game before rules 2 plays them
+    (docs/protocol.md 6.2.1; rules 2 is tested in test_sealed_rules)."""
     alice = Home(tmp_path / "alice", clock=lambda: 1_700_000_000)
     bob = Home(tmp_path / "bob", clock=lambda: 1_700_000_000)
     alice.keys.create("Alice", "alice@example.org", None, secret=bytes(range(32)))
     bob.keys.create("Bob", "bob@example.org", None, secret=bytes(range(32, 64)))
     game = alice.new_game("skirmish", "night", "red", name="n", nonce=b"\x21" * 32,
-                          dice_mode=dice_mode)
+                          dice_mode=dice_mode,
+                          sealed_rules=sealed_rules if dice_mode == "sealed" else None)
     joined = bob.join(game.files[0], "0000.pbem", name="n")
     alice.receive(joined.files[1], "0001.pbem")
     return alice, bob

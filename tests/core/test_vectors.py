@@ -45,13 +45,20 @@ AGREED = Path(__file__).parent.parent / "data" / "transcript-agreed-draw"
 #: the open game with an agreed pace in its invite (protocol.md 3.1: ``pace``, ``reminders``)
 PACE = Path(__file__).parent.parent / "data" / "transcript-pace"
 PACE_SECONDS = 48 * 3600
-VARIANTS = [(DATA, False, False, 8, "short", ""), (ORDERS, False, True, 8, "short", ""),
-            (SEALED, True, False, 8, "short", ""), (ANCHOR, False, False, 3, "short", ""),
-            (ANCHOR_SEALED, True, False, 3, "short", ""),
-            (BATCHED, True, False, 8, "night", ""), (RESIGN, False, False, 8, "short", "resign"),
-            (AGREED, False, False, 8, "short", "draw"), (PACE, False, False, 8, "short", "")]
+#: the same games under sealed rules 2 (docs/protocol.md 6.2.1): the invite's ``sealed``
+SEALED_2 = Path(__file__).parent.parent / "data" / "transcript-sealed-2"
+BATCHED_2 = Path(__file__).parent.parent / "data" / "transcript-batched-2"
+#: folder, sealed dice, orders, chain length, scenario, ending, sealed rules (1: the games
+#: every sealed invite without ``sealed`` plays, as pbem wrote them before rules 2)
+VARIANTS = [(DATA, False, False, 8, "short", "", 1), (ORDERS, False, True, 8, "short", "", 1),
+            (SEALED, True, False, 8, "short", "", 1), (ANCHOR, False, False, 3, "short", "", 1),
+            (ANCHOR_SEALED, True, False, 3, "short", "", 1),
+            (BATCHED, True, False, 8, "night", "", 1),
+            (RESIGN, False, False, 8, "short", "resign", 1),
+            (AGREED, False, False, 8, "short", "draw", 1), (PACE, False, False, 8, "short", "", 1),
+            (SEALED_2, True, False, 8, "dusk", "", 2), (BATCHED_2, True, False, 8, "night", "", 2)]
 IDS = ["open", "orders", "sealed", "anchor", "anchor-sealed", "batched", "resign",
-       "agreed-draw", "pace"]
+       "agreed-draw", "pace", "sealed-2", "batched-2"]
 #: the ending games stop by the players' choice at this file: one side resigns, or offers
 #: a draw that the other accepts with its next file (protocol.md 3.3, the endings table)
 ENDING_AT = 5
@@ -64,7 +71,7 @@ NONCE_ORDERS = bytes.fromhex("5f" * 32)
 
 def play(root: Path, *, sealed_dice: bool = False, orders: bool = False,
          chain_length: int = 8, scenario: str = "short", ending: str = "",
-         pace: int | None = None) -> list[bytes]:
+         pace: int | None = None, sealed_rules: int = 1) -> list[bytes]:
     alice = Home(root / "alice", clock=lambda: 1_800_000_000)
     bob = Home(root / "bob", clock=lambda: 1_800_000_000)
     alice.keys.create("Alice", "alice@example.org", None, secret=ALICE)
@@ -72,7 +79,8 @@ def play(root: Path, *, sealed_dice: bool = False, orders: bool = False,
     game = alice.new_game("skirmish", scenario, "red", name="v",
                           nonce=NONCE_ORDERS if orders else NONCE, chain_length=chain_length,
                           dice_mode="sealed" if sealed_dice else "open", pace=pace,
-                          reminders="watch" if pace else "")
+                          reminders="watch" if pace else "",
+                          sealed_rules=sealed_rules if sealed_dice else None)
     files = [game.files[0]]
     joined = bob.join(files[0], "0", name="v")
     files.append(joined.files[1])
@@ -125,13 +133,13 @@ def facts(files: list[bytes]) -> dict[str, Any]:
 
 
 @pytest.mark.parametrize(("folder", "sealed_dice", "orders", "chain_length", "scenario",
-                          "ending"), VARIANTS, ids=IDS)
+                          "ending", "sealed_rules"), VARIANTS, ids=IDS)
 def test_transcript_vectors(tmp_path: Path, folder: Path, sealed_dice: bool,
                             orders: bool, chain_length: int, scenario: str,
-                            ending: str) -> None:
+                            ending: str, sealed_rules: int) -> None:
     files = play(tmp_path, sealed_dice=sealed_dice, orders=orders, chain_length=chain_length,
                  scenario=scenario, ending=ending,
-                 pace=PACE_SECONDS if folder == PACE else None)
+                 pace=PACE_SECONDS if folder == PACE else None, sealed_rules=sealed_rules)
     expected = facts(files)
     if os.environ.get("PBEM_WRITE_VECTORS"):
         folder.mkdir(parents=True, exist_ok=True)

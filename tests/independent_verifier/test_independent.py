@@ -21,7 +21,8 @@ from .verifier import Refused, verify
 DATA = Path(__file__).parent.parent / "data"
 FORMAT_2 = ["transcript", "transcript-orders", "transcript-sealed", "transcript-anchor",
             "transcript-anchor-sealed", "transcript-batched", "transcript-resign",
-            "transcript-agreed-draw", "transcript-pace"]
+            "transcript-agreed-draw", "transcript-pace", "transcript-sealed-2",
+            "transcript-batched-2"]
 ALICE = bytes(range(32))
 BOB = bytes(range(32, 64))
 
@@ -210,6 +211,22 @@ def resigned(files: list[bytes], secrets: list[bytes],
                 out[n] = seal(signer, "turn", body)
                 return out
     raise AssertionError("nothing to change")
+
+
+@pytest.mark.parametrize("value", [3, 1, True, "2"])
+def test_an_invite_with_other_sealed_rules_is_refused(value: Any) -> None:
+    """protocol.md 6.2.1: ``sealed`` is 2 or absent (one form per rules), an integer."""
+    from pbem import canonical
+    from pbem.envelope import seal
+    from pbem.identity import Identity
+
+    files = files_of(DATA / "transcript-sealed-2")
+    body = canonical.decode(canonical.decode(files[0])[5])
+    del body["kind"]
+    body["sealed"] = value
+    invite = seal(Identity.from_secret(ALICE, "x"), "invite", body)
+    with pytest.raises(Refused, match="sealed-dice rules"):
+        verify([invite, *files[1:]])
 
 
 def other_face(record: list[Any]) -> bool:

@@ -290,6 +290,11 @@ def verify(datas: list[bytes]) -> Report:
     other = {sides[0]: sides[1], sides[1]: sides[0]}
     nonce, length, sealed = invite["nonce"], invite["chain_length"], \
         invite["dice_mode"] == "sealed"
+    # protocol.md 6.2.1: the sealed-dice rules, 2 or absent, and only in a sealed game
+    # (what rules 2 changes is the engine's; the files prove the same things either way)
+    rules = invite.get("sealed", 1)
+    if "sealed" in invite and (not _is_int(rules) or rules != 2 or not sealed):
+        raise Refused(f"invite: sealed-dice rules {rules!r} are not 2 in a sealed game")
     if not _is_int(length) or not 2 <= length <= 100_000:
         raise Refused("invite: chain_length is an integer 2..100000")
     keys = {creator_side: ikey}

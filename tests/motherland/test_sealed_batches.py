@@ -68,3 +68,18 @@ def test_a_generals_draw_waits_while_the_soviet_player_declares_generals(
     st._settle()
     st.apply("general Konev for 5A")
     assert st.is_chance() and not st.parked and st.chance_request().count == 2
+
+
+def test_a_combat_phase_with_nothing_to_attack_has_one_option(
+        rules_engine: MotherlandEngine) -> None:
+    """Sealed rules 2 (issue 32) take a one-option decision a roll leads to; the combat
+    phase (8.0) lists every attackable hex, so with none listed ending it is the only
+    option, and with an attack possible nothing is taken."""
+    apart = position(rules_engine, 3, "combat", "soviet", {"9K": "1214", "5A": "2020"})
+    step, frame = apart.step(), apart.frame()
+    assert step.name == "combat"
+    assert [a.notation() for a in apart.legal_actions()] == ["end combat"]
+    assert step.only_option(apart, frame.args) == apart.legal_actions()[0]
+    near = position(rules_engine, 3, "combat", "soviet", {"9K": "1214", "5A": "1315"})
+    assert len(near.legal_actions()) > 1
+    assert near.step().only_option(near, near.frame().args) is None

@@ -13,6 +13,11 @@ moving, the phasing side may fire one or two flares (``flare N``); each rolls 1d
 or 6 the enemy loses a point (never below 1).  Nothing the phasing side orders afterwards
 reads a flare, so the flares' rolls may wait until its orders end: with sealed dice they
 travel with the rest of its file and the opponent's next file resolves them.
+
+Scenario "dusk" adds Skirmish 6, for sealed rules 2 (docs/protocol.md 6.2.1, issue 32): an
+attack that misses leaves the attacker only ``regroup``, then the turn passes.  Under sealed
+rules 1 that non-choice costs a rolls-only reply and a file of one action; under rules 2
+the resolver's program takes it and plays on.
 """
 
 from __future__ import annotations
@@ -60,12 +65,15 @@ dataclass_code.keep(__name__)
 
 SIDES = ("red", "blue")
 COLUMNS = ("a", "b", "c")
-ROUNDS = {"short": 4, "long": 12, "marathon": 520, "ultramarathon": 1100, "night": 4}
+ROUNDS = {"short": 4, "long": 12, "marathon": 520, "ultramarathon": 1100, "night": 4,
+          "dusk": 4}
 #: starting strength: the marathon must not end early, it exists to make long transcripts
 STRENGTH = {"short": 10, "long": 10, "marathon": 100_000, "ultramarathon": 100_000,
-            "night": 10}
+            "night": 10, "dusk": 10}
 #: the scenarios with flares (Skirmish 5)
 FLARES = ("night",)
+#: Skirmish 6: a missed attack is followed by the attacker's one option, regroup
+REGROUP = ("dusk",)
 CUP = ("calm", "calm", "fog", "rally", "storm")
 
 
@@ -276,7 +284,31 @@ class AttackRoll(Roll["SkirmishState"]):
         if total >= 7:
             flow.goto("defend")
             return [Event(f"attack roll {faces} total {total}: hit", "roll")]
+        if s.scenario in REGROUP:
+            flow.goto("regroup")
         return [Event(f"attack roll {faces} total {total}: miss", "roll")]
+
+
+class Regroup(Choice["SkirmishState"]):
+    """Skirmish 6 (dusk): after a missed attack the attacker regroups, its one option."""
+
+    name = "regroup"
+    kind = "regroup"
+    rule = "Skirmish 6"
+
+    def side(self, s: SkirmishState, args: NoArgs) -> str:
+        return s.pos.phasing
+
+    def prompt(self, s: SkirmishState, args: NoArgs) -> str:
+        return f"the {s.pos.phasing} player regroups after the missed attack"
+
+    def options(self, s: SkirmishState, args: NoArgs) -> list[Action]:
+        return [Word("regroup")]
+
+    def apply(self, s: SkirmishState, args: NoArgs, action: Action,
+              flow: Flow) -> list[Event]:
+        flow.end()
+        return [Event(f"{s.pos.phasing} regroups", "info")]
 
 
 class Defend(Choice["SkirmishState"]):
@@ -352,7 +384,7 @@ class EndOrders(Procedure["SkirmishState"]):
 
 class SkirmishState(StepState[Position]):
     steps = step_table(Game(), Turn(), DrawEvent(), Orders(), FlareRoll(), AttackRoll(),
-                       Defend(), LossRoll(), EndOrders())
+                       Defend(), LossRoll(), EndOrders(), Regroup())
     start = "game"
     Position = Position
 
@@ -416,7 +448,7 @@ class SkirmishState(StepState[Position]):
             return Attack(int(parts[1]))
         if len(parts) == 2 and parts[0] == "flare" and parts[1] in ("1", "2"):
             return Flare(int(parts[1]))
-        if len(parts) == 1 and parts[0] in ("pass", "absorb", "retreat"):
+        if len(parts) == 1 and parts[0] in ("pass", "absorb", "retreat", "regroup"):
             return Word(parts[0])
         raise ActionSyntaxError(f"cannot read {text!r}: try 'move b', 'attack 2', 'pass'")
 
@@ -443,6 +475,9 @@ class SkirmishEngine(Engine):
             # Skirmish 5: flares, whose rolls may wait (sealed dice batching, issue 21)
             ScenarioInfo("night", "Night skirmish", "four rounds with flares",
                          (data / "night.toml",), (1, 4)),
+            # Skirmish 6: a missed attack leaves one option (sealed rules 2, issue 32)
+            ScenarioInfo("dusk", "Dusk skirmish", "four rounds, regrouping after a miss",
+                         (data / "dusk.toml",), (1, 4)),
         ]
 
     def options(self) -> list[OptionSpec]:

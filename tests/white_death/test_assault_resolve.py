@@ -96,10 +96,11 @@ def test_with_sealed_dice_the_resolve_rolls_wait_for_the_opponent(engine: WhiteD
 
 
 def test_a_sealed_game_resolves_a_whole_assault_phase_from_one_link(tmp_path: Path) -> None:
-    """Final relief, seed 1, sealed dice: the file that plans an assault phase of several
-    hexes ends at RESOLVE, and the opponent's file after it resolves the fire at every
-    hex, all from its one link (before 0.6 it took a file from each side per hex)."""
-    out = selfplay("white-death", "final-relief", 1, tmp_path, max_actions=250,
+    """Final relief, seed 2, sealed dice (rules 2, docs/protocol.md 6.2.1; seed 1 under
+    rules 1 until then): the file that plans an assault phase of several hexes ends at
+    RESOLVE, and the opponent's file after it resolves the fire at every hex, all from its
+    one link (before 0.6 it took a file from each side per hex)."""
+    out = selfplay("white-death", "final-relief", 2, tmp_path, max_actions=250,
                    dice_mode="sealed")
     assert not out.desyncs
     files = sorted((tmp_path / "files").glob("*.pbem"))
@@ -109,7 +110,7 @@ def test_a_sealed_game_resolves_a_whole_assault_phase_from_one_link(tmp_path: Pa
     engine = get("white-death")
     s = engine.new_state("final-relief", engine.resolve_options({}))
     assert isinstance(s, WDState)
-    s.sealed_dice = True
+    s.sealed_dice, s.sealed_rules = True, 2  # as a new sealed game's invite says
     resolved: dict[int, set[str]] = {}
     plans: dict[int, int] = {}
     for path in files[2:]:  # after the invite and the accept
