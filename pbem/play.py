@@ -44,7 +44,7 @@ from pbem.render.narrate import (
     replay,
 )
 from pbem.session import Game, Home, ReceiveReport
-from pbem.text import block
+from pbem.text import block, safe
 from pbem.transcript import Verifier
 from pbem.view import BoardView
 
@@ -213,7 +213,7 @@ def receive_and_replay(console: Console, home: Home, datas: Sequence[tuple[str, 
                           f"it is in {path}", markup=False)
             said = home.deliveries.get((game.game_id, report.sealed))
             if said is not None:
-                console.print(said, markup=False)
+                console.print(safe(said), markup=False)
     return reports
 
 
@@ -566,7 +566,7 @@ class Prompt:
                                f"has every later file sent by itself", markup=False)
             return
         try:
-            answer = self.input_fn(f"send it now by {route.words()}? [Y/n] ").strip().lower()
+            answer = self.input_fn(safe(f"send it now by {route.words()}? [Y/n] ")).strip().lower()
         except (EOFError, KeyboardInterrupt):
             answer = "n"
         if answer not in ("", "y", "yes"):
@@ -575,9 +575,9 @@ class Prompt:
         try:
             done = deliver_file(game, seq, game.file(seq)[1], route, once=True)
         except PbemError as exc:
-            self.console.print(f"not sent: {exc}", markup=False)
+            self.console.print(safe(f"not sent: {exc}"), markup=False)
             return
-        self.console.print(f"sent: {done.line}", markup=False)
+        self.console.print(safe(f"sent: {done.line}"), markup=False)
 
     def act(self, line: str, *, quiet: bool = False) -> bool:
         """Apply one action; True when it sealed the file.  ``quiet``: one of several

@@ -201,9 +201,12 @@ def deliver_file(game: Game, seq: int, data: bytes, route: Route, *,
 def sealed_lines(game: Game, seq: int) -> list[str]:
     """What became of file ``seq``, just sealed: sent (and how), held, not sent and why,
     or, for a game without a route, the commands that send it."""
+    from pbem.text import bound, safe
+
     said = game.home.deliveries.get((game.game_id, seq))
     if said is not None:
-        return [said]
+        # a server's or another package's words may be in it: never raw to a terminal
+        return [safe(bound(said, 2000))]
     name = game.name
     return [f"not sent: {name} has no route; send it with 'pbem send {name} --folder DIR' "
             f"(or --email, or -o FILE), or give the game its route once: 'pbem route "
@@ -400,7 +403,13 @@ def unsent(game: Game) -> tuple[int, Route | None] | None:
 
 def turn_words(game: Game) -> str:
     """Whose turn it is when it is not this side's: the file awaited, from whom, and when
-    this side's own last file went (issue 32 item 3)."""
+    this side's own last file went (issue 32 item 3); safe to print as it is."""
+    from pbem.text import safe
+
+    return safe(_turn_words(game))
+
+
+def _turn_words(game: Game) -> str:
     from pbem.transport.state import sent_records, when
 
     if game.result is not None:

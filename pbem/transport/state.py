@@ -25,6 +25,9 @@ class HandledState:
     def __init__(self, path: Path) -> None:
         self.path = Path(path)
         self._data: dict[str, dict[str, Any]] | None = None
+        #: the bytes read, so that a save with nothing changed writes nothing (a watch
+        #: looks every two seconds for days)
+        self._read: bytes | None = None
 
     @classmethod
     def of_home(cls, home: Path) -> HandledState:
@@ -34,7 +37,8 @@ class HandledState:
         if self._data is None:
             if self.path.exists():
                 try:
-                    data = json.loads(self.path.read_text("utf-8"))
+                    self._read = self.path.read_bytes()
+                    data = json.loads(self._read.decode("utf-8"))
                 except (OSError, ValueError) as exc:
                     raise TransportError(f"cannot read the handled-files record ({exc}); "
                                          f"delete it to start afresh", path=str(self.path)) \
@@ -56,9 +60,12 @@ class HandledState:
 
     def save(self) -> None:
         data = self._load()
+        text = (json.dumps(data, indent=1, sort_keys=True) + "\n").encode()
+        if text == self._read:
+            return
         self.path.parent.mkdir(parents=True, exist_ok=True)
-        write_atomic(self.path, (json.dumps(data, indent=1, sort_keys=True) + "\n").encode(),
-                     0o600)
+        write_atomic(self.path, text, 0o600)
+        self._read = text
 
 
 def _sent_state(home: Path) -> HandledState:

@@ -188,3 +188,19 @@ def test_status_names_the_route(pair: Pair, tmp_path: Path) -> None:
     assert json.loads(run(pair.alice, "status", "duel", "--json"))["route"]["kind"] == "folder"
     run(pair.alice, "route", "duel", "--none")
     assert "no route: 'pbem route duel --folder DIR'" in run(pair.alice, "status", "duel")
+
+
+def test_join_takes_the_route_the_invitation_came_by(pair: Pair, tmp_path: Path) -> None:
+    """An invitation found in a shared folder proposes that folder: 'pbem join FILE' with
+    no route answers through it, and says so."""
+    folder = tmp_path / "shared"
+    folder.mkdir()
+    run(pair.alice, "new", "skirmish", "short", "--side", "red", "--name", "duel",
+        "--folder", str(folder))
+    out = run(pair.bob, "inbox", str(folder))
+    invite = folder / file_name(pair.alice.game("duel").game_id, 0, "red")
+    assert f"run: pbem join {invite}" in out, out
+    out = run(pair.bob, "join", str(invite), "--name", "duel", "--yes")
+    assert (f"route: files travel by the shared folder {folder.resolve()} (the way the "
+            f"invite came") in out, out
+    assert "reply sent: file 1 of duel written to" in out, out

@@ -23,7 +23,6 @@ from transport_helpers import Pair, play_until_sealed
 from pbem.envelope import file_name
 from pbem.session import Home
 from pbem.transport.config import account_path
-from pbem.transport.watcher import Watcher
 
 pytestmark = pytest.mark.mail
 
@@ -129,19 +128,31 @@ def test_watch_over_a_folder_and_a_mailbox_with_one_failing_for_a_while(
     gid = {name: pair.alice.game(name).game_id for name in ("byfolder", "bymail")}
     cli(pair.bob, "join", str(folder / file_name(gid["byfolder"], 0, "red")), "--name",
         "byfolder", "--folder", str(folder), "--yes")
-    said: dict[str, list[str]] = {"alice": [], "bob": []}
-    watchers = {
-        who: Watcher(home, say=said[who].append, show=lambda o: None,
-                     confirm=lambda info, card: True, interval=0.05, max_backoff=0.4)
-        for who, home in (("alice", pair.alice), ("bob", pair.bob))}
+    with watching(pair.alice, pair.bob, logs=tmp_path,
+                  args=("--mail-interval", "0.2", "--max-backoff", "0.5")) as logs:
+        _play_through_failures(pair, tmp_path, folder, gid)
+    lines = [line for path in logs for line in path.read_text().splitlines()]
+    assert not any("Traceback" in line for line in lines), lines
+    # each failure was said, and its end; the watches went on through both
+    for place in (f"mailbox alice@pbem.test at {servers.host}", f"folder {folder}"):
+        assert any(line.startswith(f"{place} cannot be reached") for line in lines), lines
+        assert f"{place} works again" in lines, lines
+    # nothing lost: both homes hold every file; nothing sent twice: one message a file
+    for name in gid:
+        assert pair.alice.game(name).files == pair.bob.game(name).files
+    a, b = pair.alice.game("bymail"), pair.bob.game("bymail")
+    alice_mail = seqs_in_mailbox(servers, "bob", gid["bymail"])
+    assert alice_mail == [s for s, _ in a.sealed_files()], alice_mail
+    assert seqs_in_mailbox(servers, "alice", gid["bymail"]) == [s for s, _ in b.sealed_files()]
+    owed_lines = Counter(line for line in lines if line.startswith("sent what was owed"))
+    assert owed_lines and all(n == 1 for n in owed_lines.values()), owed_lines
 
-    def look(rounds: int = 1) -> None:
-        for _ in range(rounds):
-            for w in watchers.values():
-                w.look()
 
+def _play_through_failures(pair: Pair, tmp_path: Path, folder: Path,
+                           gid: dict[str, bytes]) -> None:
+    """Both games played while each player's one 'pbem watch' carries the files, with
+    Alice's mail account unreachable for a while, then the shared folder gone a while."""
     def bob_is_invited() -> bool:
-        look()
         return any((pair.bob.path / "incoming").glob(f"{gid['bymail'].hex()[:12]}-*"))
     wait_for(bob_is_invited, 60, "bob's watch found the mailed invitation")
     [invite] = sorted((pair.bob.path / "incoming").glob(f"{gid['bymail'].hex()[:12]}-*"))
@@ -176,35 +187,16 @@ def test_watch_over_a_folder_and_a_mailbox_with_one_failing_for_a_while(
                     moved_any = True
         deadline = time.monotonic() + (2 if failing else 20)
         while time.monotonic() < deadline:
-            look()
+            time.sleep(0.1)
             if not failing and any(h.game(n).my_decision() is not None or
                                    h.game(n).result is not None
                                    for h in (pair.alice, pair.bob)
                                    for n in ("byfolder", "bymail")):
                 break
-            time.sleep(0.05)
         if not moved_any and not failing and all(
                 pair.alice.game(n).result is not None for n in gid):
             break
     def settled() -> bool:
-        look()
         return all(pair.alice.game(n).files == pair.bob.game(n).files for n in gid)
     wait_for(settled, 60, "both homes hold the same files of both games")
     assert exchanges >= 10
-    # each failure was said once, and its end; the watchers went on through both
-    lines = said["alice"] + said["bob"]
-    for place in (f"mailbox alice@pbem.test at {servers.host}", f"folder {folder}"):
-        assert sum(line.startswith(f"{place} cannot be reached") for line in lines) >= 1, \
-            lines
-        assert f"{place} works again" in lines, lines
-    # nothing lost: both homes hold every file; nothing sent twice: one message a file
-    for name in gid:
-        a, b = pair.alice.game(name), pair.bob.game(name)
-        assert a.files == b.files
-    a, b = pair.alice.game("bymail"), pair.bob.game("bymail")
-    alice_mail = seqs_in_mailbox(servers, "bob", gid["bymail"])
-    assert alice_mail == [s for s, _ in a.sealed_files()], alice_mail
-    assert seqs_in_mailbox(servers, "alice", gid["bymail"]) == [s for s, _ in b.sealed_files()]
-    owed_lines = Counter(line for w in said.values() for line in w
-                         if line.startswith("sent what was owed"))
-    assert all(n == 1 for n in owed_lines.values()), owed_lines
