@@ -1254,7 +1254,12 @@ class Game:
         }
 
     def status(self) -> dict[str, Any]:
-        return with_times(self.summary(), self.times)
+        """What ``pbem status`` says of this game: its summary, its times, and who is
+        overdue now (the same as :meth:`Home.statuses` reads without the engine)."""
+        from pbem.pace import overdue
+
+        status = with_times(self.summary(), self.times)
+        return {**status, "overdue": overdue(status, self.home.clock())}
 
     def _add_file(self, data: bytes, direction: str) -> None:
         """File ``len(self.files)`` of the game, which came in or went out now."""
