@@ -136,6 +136,9 @@ class MotherlandState(SequenceMixin, MovementMixin, StrategicMixin, OverrunMixin
 
     steps = STEPS
     Position = Position
+    #: the scenario's tables and the cache of pure functions of their keys: the same
+    #: whatever the position (:meth:`clone`)
+    clone_shares = ("sc", "_pcache")
     start = "game"
 
     def __init__(self, engine: Any, scenario: str, options: dict[str, str], data: GameData,
