@@ -125,7 +125,23 @@ class MovementMixin(StrategicMixin, OverrunMixin, OptionalRulesMixin):
         units, 5.1.7 Soviet infantry), mechanized or not, Snow (5.1.7, 5.1.8) and 20.1
         rule 1's free Minor Rivers."""
         c = self.c(uid)
-        return c.type, c.mech, self.snow, self._minor_river_free(uid)
+        # only the types a rule of _board_cost names tell units apart: units of the other
+        # types share one table per (mech, snow), so a new weather compiles a few tables
+        # and not one for each type (issue 35 item 5: the slowest listings of a game)
+        snow = self.snow
+        kind = c.type if c.type in self._costed_types() or (
+            snow and self._soviet_infantry(uid)) else ""
+        return kind, c.mech, snow, self._minor_river_free(uid)
+
+    def _costed_types(self) -> frozenset[str]:
+        """The unit types :meth:`_board_cost` reads in any weather: 5.1.5's mountain units
+        and the types a terrain admits alone (5.1.7's Soviet infantry only on Snow)."""
+        hit: frozenset[str] | None = self._cache.get("costed_types")
+        if hit is None:
+            hit = frozenset({"mountain"} | {
+                t.prohibited_except for t in self.data.tec.values() if t.prohibited_except})
+            self._cache["costed_types"] = hit
+        return hit
 
     def _move_costs(self, uid: str) -> MoveCosts:
         """The map's step costs for units like ``uid`` now, compiled once per key and

@@ -86,7 +86,8 @@ class StrategicMixin(VictoryMixin):
             hit = self._strategic_bfs(uid, start)
             self._pcache[key] = hit
         # 5.3.1: the move ends where the unit is in supply by any supply rule
-        return {h: p for h, p in hit.items() if self.supplied_at(uid, h)}
+        ends = self.supplied_hexes(uid)
+        return hit if ends is None else {h: p for h, p in hit.items() if h in ends}
 
     def _strategic_bfs(self, uid: str, start: str) -> dict[str, tuple[str, ...]]:
         free = self._strategic_free(self.c(uid).side)
