@@ -366,8 +366,12 @@ def _rescale(v: Cost, scale: int) -> int:
 
 
 def _unscale(v: int, scale: int) -> Cost:
-    f = Fraction(v, scale)
-    return f.numerator if f.denominator == 1 else f
+    # a whole number of MP (nearly every cost) without making a Fraction: a search
+    # unscales every hex it reaches
+    whole, part = divmod(v, scale)
+    if not part:
+        return whole
+    return Fraction(v, scale)
 
 
 @dataclass(frozen=True)
@@ -438,7 +442,9 @@ def reachable(
     k = scale // costs.scale
     budget = int(Fraction(allowance) * scale)
     exit_extra = int(Fraction(policy.exit_cost) * scale)
-    in_zoc = [ids[i] in zset for i in range(len(ids))] if zset else None
+    # the ZOC's hexes by index: a list as long as the map, made for every search, cost
+    # more than a short search itself (issue 35 item 5)
+    zoc_set = frozenset(index[h] for h in zset if h in index)
 
     s = index[start]
     best: dict[int, int] = {s: 0}
@@ -447,18 +453,24 @@ def reachable(
     heap: list[tuple[int, HexId, int]] = [(0, start, s)]
     done: set[int] = set()
     goal_i = index.get(goal) if goal is not None else None
+    # the loop runs for every step out of every hex reached (most of a listing's time on
+    # a map of thousands of hexes): what it reads is bound here once (issue 35 item 5)
+    pop, push, get_best, steps = heapq.heappop, heapq.heappush, best.get, costs.steps
+    may_enter, zoc_to_zoc = policy.may_enter, policy.zoc_to_zoc
+    stop_on_entry = policy.stop_on_entry
     while heap:
-        c, _, i = heapq.heappop(heap)
-        if i in done or c != best.get(i):
+        c, _, i = pop(heap)
+        if i in done or c != get_best(i):
             continue
         done.add(i)
         if i == goal_i:
             break
         if i != s and i in stops:
             continue
-        here_zoc = in_zoc is not None and in_zoc[i]
+        here_zoc = i in zoc_set
         hooked = hook is not None and ids[i] in hook.hexes
-        for j, step in costs.steps[i]:
+        extra = exit_extra if here_zoc else 0
+        for j, step in steps[i]:
             if step < 0:
                 continue
             if hooked:
@@ -468,20 +480,21 @@ def reachable(
                 if amended is None:
                     continue
                 step = _rescale(amended, costs.scale)
-            there_zoc = in_zoc is not None and in_zoc[j]
-            if there_zoc and not policy.may_enter:
+            there_zoc = j in zoc_set
+            if there_zoc and not may_enter:
                 continue
-            if here_zoc and there_zoc and not policy.zoc_to_zoc:
+            if here_zoc and there_zoc and not zoc_to_zoc:
                 continue
-            if is_blocked(ids[j]):
+            hex_j = ids[j]
+            if is_blocked(hex_j):
                 continue
-            nc = c + step * k + (exit_extra if here_zoc else 0)
-            stop = there_zoc and policy.stop_on_entry
+            nc = c + step * k + extra
+            stop = there_zoc and stop_on_entry
             if nc > budget:
                 if not (min_one_hex and i == s):
                     continue
                 nc, stop = budget, True
-            old = best.get(j)
+            old = get_best(j)
             if old is None or nc < old or (nc == old and j != s and ids[i] < ids[prev[j]]):
                 best[j] = nc
                 prev[j] = i
@@ -490,7 +503,7 @@ def reachable(
                 else:
                     stops.discard(j)
                 if j not in done:
-                    heapq.heappush(heap, (nc, ids[j], j))
+                    push(heap, (nc, hex_j, j))
     cost = {ids[i]: _unscale(v, scale) for i, v in sorted(best.items(), key=lambda t: ids[t[0]])
             if goal_i is None or i in done}
     ends = tuple(h for h in sorted(cost) if h != start and (can_end is None or can_end(h)))
