@@ -740,28 +740,23 @@ def breadth_first(
     hexes were reached, ``start`` left out.  (:func:`network_reach` and :func:`trace`
     do the same over the map's own networks and neighbors in id order.)
     """
-    prev: dict[HexId, HexId] = {start: start}
-    depth = {start: 0}
+    # each hex's path is its predecessor's and one more (built as the hexes are reached,
+    # not walked back from each at the end: 15 steps a hex on a Strategic Movement)
+    paths: dict[HexId, tuple[HexId, ...]] = {start: (start,)}
+    limit = max_steps + 1 if max_steps is not None else None
     queue = deque([start])
     while queue:
         h = queue.popleft()
-        if max_steps is not None and depth[h] >= max_steps:
+        here = paths[h]
+        if limit is not None and len(here) >= limit:
             continue
         for n in neighbors.get(h, ()):
-            if n in prev or (step_ok is not None and not step_ok(h, n)):
+            if n in paths or (step_ok is not None and not step_ok(h, n)):
                 continue
-            prev[n] = h
-            depth[n] = depth[h] + 1
+            paths[n] = (*here, n)
             queue.append(n)
-    out: dict[HexId, tuple[HexId, ...]] = {}
-    for h in prev:
-        if h == start:
-            continue
-        path = [h]
-        while path[-1] != start:
-            path.append(prev[path[-1]])
-        out[h] = tuple(reversed(path))
-    return out
+    del paths[start]
+    return paths
 
 
 def lightest_chain(

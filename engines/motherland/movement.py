@@ -133,16 +133,6 @@ class MovementMixin(StrategicMixin, OverrunMixin, OptionalRulesMixin):
             snow and self._soviet_infantry(uid)) else ""
         return kind, c.mech, snow, self._minor_river_free(uid)
 
-    def _costed_types(self) -> frozenset[str]:
-        """The unit types :meth:`_board_cost` reads in any weather: 5.1.5's mountain units
-        and the types a terrain admits alone (5.1.7's Soviet infantry only on Snow)."""
-        hit: frozenset[str] | None = self._cache.get("costed_types")
-        if hit is None:
-            hit = frozenset({"mountain"} | {
-                t.prohibited_except for t in self.data.tec.values() if t.prohibited_except})
-            self._cache["costed_types"] = hit
-        return hit
-
     def _move_costs(self, uid: str) -> MoveCosts:
         """The map's step costs for units like ``uid`` now, compiled once per key and
         kept with the game's data (the kit's searches run on them)."""
@@ -202,9 +192,10 @@ class MovementMixin(StrategicMixin, OverrunMixin, OptionalRulesMixin):
         panzer = c.type in ("panzer", "ss_panzer") and not exploit
         policy = _POLICIES[(c.type not in ZOC_SHY, panzer)]
         water = self.data.water
+        enemy, barred = self.occupied(other(c.side)), self.barred_countries(uid)
         found = reachable(
             self._move_costs(uid), start, mp, zoc=ez, policy=policy,
-            blocked=lambda h: self.has_enemy(h, c.side) or not self._may_enter_country(uid, h),
+            blocked=lambda h: h in enemy or h in barred,
             can_end=lambda h: h not in water,  # no move ends on the ice (5.1.7)
             min_one_hex=one_hex)  # 5.1.3: may always move one hex
         out = {h: tuple(found.path_to(h)) for h in found.ends}
