@@ -266,22 +266,35 @@ class MoveCosts(Shared):
 
     def _compile(self) -> None:
         hexmap, move_class, adjust = self.map, self.move_class, self.adjust
-        ids = hexmap.ids
+        ids, adjacency = hexmap.ids, hexmap.adjacency
+        step_cost = move_class.step_cost
         raw: list[list[tuple[int, Cost | None]]] = []
+        # the costs that are not whole numbers, for the common denominator (most maps
+        # have none: every step is then its cost, not scaled)
+        parts: list[Cost] = []
         for i, a in enumerate(ids):
             row: list[tuple[int, Cost | None]] = []
-            for j in hexmap.adjacency[i]:
+            for j in adjacency[i]:
                 b = ids[j]
-                c = move_class.step_cost(hexmap, a, b)
-                if c is not None and adjust is not None:
-                    c = adjust(a, b, c)
-                if c is not None and c < 0:
-                    raise ValueError(f"{move_class.name}: negative cost {c} from {a} to {b}")
+                c = step_cost(hexmap, a, b)
+                if c is not None:
+                    if adjust is not None:
+                        c = adjust(a, b, c)
+                    if c is not None:
+                        if c < 0:
+                            raise ValueError(
+                                f"{move_class.name}: negative cost {c} from {a} to {b}")
+                        if type(c) is not int:
+                            parts.append(c)
                 row.append((j, c))
             raw.append(row)
-        self.scale = _denominator(c for row in raw for _, c in row)
+        self.scale = scale = _denominator(parts)
+        if not parts:  # every cost an int already: the steps are the costs
+            self.steps = tuple(
+                tuple((j, -1 if c is None else c) for j, c in row) for row in raw)
+            return
         self.steps = tuple(
-            tuple((j, -1 if c is None else int(c * self.scale)) for j, c in row) for row in raw)
+            tuple((j, -1 if c is None else int(c * scale)) for j, c in row) for row in raw)
 
     @staticmethod
     def slowest(members: Sequence[MoveCosts]) -> MoveCosts:

@@ -42,10 +42,12 @@ class _Priced(MoveClass):
     5.1.7 (water entered only across a Frozen Access hexside) is no chart the kit's data
     form can say."""
 
-    price: Callable[[str, str], int | None] = field(default=lambda a, b: None, compare=False)
+    #: the cost of each step ``(a, b)``, ``None`` (or absent) where it is barred
+    price: Callable[[tuple[str, str]], int | None] = field(default=lambda ab: None,
+                                                          compare=False)
 
     def step_cost(self, hexmap: Any, a: str, b: str) -> int | None:
-        return self.price(a, b)
+        return self.price((a, b))
 
 
 class MovementMixin(StrategicMixin, OverrunMixin, OptionalRulesMixin):
@@ -57,7 +59,10 @@ class MovementMixin(StrategicMixin, OverrunMixin, OptionalRulesMixin):
 
     def _side_cost(self, uid: str, a: str, b: str, *, moving: bool = True) -> int | None:
         """Hexside cost for regular movement, or None when the hexside is closed."""
-        f = self.data.side_features(a, b)
+        return self._features_cost(uid, self.data.side_features(a, b))
+
+    def _features_cost(self, uid: str, f: frozenset[str]) -> int | None:
+        """:meth:`_side_cost` of a hexside with features ``f``."""
         if not f:
             return 0
         if "frozen_access" in f:
@@ -99,11 +104,14 @@ class MovementMixin(StrategicMixin, OverrunMixin, OptionalRulesMixin):
         return bool(self.turn == 1 and self.sc.rules.get("turn1_rules")
                     and self.phase() == ("move", AXIS) and self.german(uid))
 
-    def _board_cost(self, uid: str, a: str, b: str) -> int | None:
+    def _board_cost(self, uid: str, a: str, b: str,
+                    memo: tuple[dict[str, int | None], dict[frozenset[str], int | None]]
+                    | None = None) -> int | None:
         """The MP of a step from ``a`` into adjacent ``b`` by the map alone (terrain,
         hexside, the ice: 5.1), None where the map bars it; units, ZOC and borders are
         the caller's.  A function of :meth:`_cost_key` only, so compiled once per key
-        (:meth:`_move_costs`)."""
+        (:meth:`_move_costs`, which passes ``memo``: the terrain cost of each hex and
+        the cost of each set of hexside features, the same for every step of the key)."""
         water = self.data.water
         if a in water or b in water:
             # 5.1.7: Soviet infantry cross Frozen Access hexsides on Snow Turns
@@ -113,9 +121,17 @@ class MovementMixin(StrategicMixin, OverrunMixin, OptionalRulesMixin):
             tc = 0 if b in water else self._terrain_cost(uid, b)
             if b in water:
                 tc = self.data.tec["clear"].leg
-        else:
+        elif memo is None:
             tc = self._terrain_cost(uid, b)
-        sc = self._side_cost(uid, a, b)
+        else:
+            tc = memo[0][b] if b in memo[0] else memo[0].setdefault(
+                b, self._terrain_cost(uid, b))
+        if memo is None:
+            sc = self._side_cost(uid, a, b)
+        else:
+            f = self.data.side_features(a, b)
+            sc = memo[1][f] if f in memo[1] else memo[1].setdefault(
+                f, self._features_cost(uid, f))
         if tc is None or sc is None:
             return None
         return tc + sc
@@ -140,10 +156,10 @@ class MovementMixin(StrategicMixin, OverrunMixin, OptionalRulesMixin):
         hit = _COSTS.get(key)
         if hit is None or hit[0] is not self.data:
             # priced now, so that the kept costs hold the map's facts and not this state
-            table = {(a, b): self._board_cost(uid, a, b)
+            memo: tuple[dict[str, int | None], dict[frozenset[str], int | None]] = ({}, {})
+            table = {(a, b): self._board_cost(uid, a, b, memo)
                      for a, ns in self.data.all_neighbors.items() for b in ns}
-            priced = _Priced(f"motherland:{key[1:]}", {},
-                             price=lambda a, b: table.get((a, b)))
+            priced = _Priced(f"motherland:{key[1:]}", {}, price=table.get)
             hit = _COSTS[key] = (self.data, MoveCosts(self.data.hexmap, priced))
         return hit[1]
     def _can_move(self, uid: str, exploit: bool) -> bool:
