@@ -15,12 +15,14 @@ every decision, one chosen and the dice rolled by pbem.testing.Chooser from the 
 
 ``--tree DIR``: import pbem and the engines from another checkout (e.g. ``git archive
 main | tar -x -C /tmp/base``) to measure before and after in the same conditions.
-CPU times (``time.process_time``) in one process; compare runs of the same command.
+CPU times (``time.process_time``) in one process, the garbage collector off while an
+operation is timed; compare runs of the same command.
 """
 
 from __future__ import annotations
 
 import argparse
+import gc
 import statistics
 import sys
 import time
@@ -52,29 +54,39 @@ def play(engine_id: str, scenario: str, seed: int, max_steps: int, out: Timings)
     state = engine.new_state(scenario, engine.resolve_options({}))
     choose = Chooser(f"census/{engine.id}/{scenario}/{seed}")
     clock = time.process_time  # CPU: the machine's other work does not count
+    # the collector runs when allocations since the last run pass a threshold, wherever
+    # that happens: off while an operation is timed, so one clone is not charged for a
+    # whole game's garbage (it runs between the timed calls as usual)
     for step in range(max_steps):
         if state.is_terminal():
             break
         if step % 10 == 0:
+            gc.disable()
             t = clock()
             state.clone()
+            took = (clock() - t) * 1000
+            gc.enable()
             if step:  # the first derives the copiers (once per type and process)
-                out.clone.append((clock() - t) * 1000)
+                out.clone.append(took)
         if state.is_chance():
             state.apply_outcome(choose.outcome(state.chance_request()))
             continue
         side = state.current_player()
+        gc.disable()
         t = clock()
         legal = state.legal_actions()
         took = (clock() - t) * 1000
+        gc.enable()
         out.legal.append(took)
         if took > out.worst[0]:
             out.worst = (took, f"{scenario} seed {seed} step {step} "
                                f"({state.decision_head() or ('', '')}"[:100])
         action = legal[choose.below(len(legal))]
+        gc.disable()
         t = clock()
         state.apply(action, side=side)
         out.apply.append((clock() - t) * 1000)
+        gc.enable()
     out.games += 1
 
 
