@@ -48,7 +48,6 @@ connection and movement are the hex kit's (``engines.hexkit.zoc.zoc_map``,
 
 from __future__ import annotations
 
-import copy
 from typing import Any
 
 from engines.motherland.admin import AdminMixin
@@ -90,6 +89,7 @@ from engines.motherland.steps import STEPS, GameArgs, MoveArgs, PhaseArgs, SideA
 from engines.motherland.strategic import StrategicMixin
 from engines.motherland.supply import SupplyMixin
 from engines.motherland.victory import VictoryMixin
+from pbem import typedcopy
 from pbem.engine import Event, State
 from pbem.steps import Frame, Misfit, Roll
 from pbem.view import BoardView
@@ -205,7 +205,11 @@ class MotherlandState(SequenceMixin, MovementMixin, StrategicMixin, OverrunMixin
         twin._cache = {}
         twin._pending = []
         twin.pos = self.pos.copy()
-        twin.stack = [Frame(f.step, copy.deepcopy(f.args), f.pc) for f in self.stack]
+        # each frame's arguments copied by their step's Args type (pbem.typedcopy), not
+        # deep-copied: a fifth of the clone
+        steps = self.steps
+        twin.stack = [Frame(f.step, typedcopy.copier(steps[f.step].Args)(f.args), f.pc)
+                      for f in self.stack]
         return twin
 
     # ================================================================================

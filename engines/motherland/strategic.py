@@ -61,12 +61,11 @@ class StrategicMixin(VictoryMixin):
             lasting = ("stratfree", side, self.sig(other(side)), partisans)
             hit = self._pcache.get(lasting)
             if hit is None:
-                grid = self.data.hexmap.grid
                 near: set[str] = set()
-                spots = [self.u(x).hex for x in self.on_map(other(side))]
-                spots += [h for h in partisans if h]
-                for h in spots:
-                    near.update(grid.within(h, 2))
+                spots = {self.u(x).hex for x in self.on_map(other(side))}
+                spots.update(h for h in partisans if h)
+                for h in sorted(spots):
+                    near.update(y for y, _ in self.data.near(h, 2))
                 hit = frozenset(h for h in self.data.land if h not in near)
                 self._pcache[lasting] = hit
             self._cache[key] = hit
@@ -103,7 +102,6 @@ class StrategicMixin(VictoryMixin):
         enterable = free - frozenset(h for h, mark in self.pos.control.items()
                                   if mark == other(side) and h in cities)
         enterable -= self.barred_countries(uid)
-        features = self.data.side_features
         c = self.c(uid)
         kind = c.type if c.type in self._costed_types() else ""
         lasting = ("terrain_ok", kind, self.snow)
@@ -116,9 +114,15 @@ class StrategicMixin(VictoryMixin):
                                  if self._terrain_cost(uid, h) is not None)
             self._pcache[lasting] = passable
 
+        shut = self._pcache.get("strategic_shut")
+        if shut is None:
+            # the hexsides no Strategic Movement crosses (5.3.3), both ways: of the map
+            shut = self._pcache["strategic_shut"] = frozenset(
+                ab for ab, f in self.data.hexsides_both_ways().items() if f & _NO_STRATEGIC)
+        usable = enterable & passable
+
         def step_ok(a: str, b: str) -> bool:
-            return (b in enterable and b in passable
-                    and not features(a, b) & _NO_STRATEGIC)
+            return b in usable and (a, b) not in shut
         # 5.3: up to 15 hexes, each step clear of the enemy (5.3.1) and open (5.3.3)
         return breadth_first(self.data.neighbors, start, max_steps=15, step_ok=step_ok)
 

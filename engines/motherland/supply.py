@@ -272,11 +272,9 @@ class SupplyMixin(ChitMixin):
             lasting = ("within5", spots)
             near = self._pcache.get(lasting)
             if near is None:
-                grid = self.data.hexmap.grid
                 found: dict[str, int] = {}
                 for x in spots:
-                    for y in grid.within(x, 5):
-                        d = grid.distance(x, y)
+                    for y, d in self.data.near(x, 5):
                         if d < found.get(y, 6):
                             found[y] = d
                 near = found
