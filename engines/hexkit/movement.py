@@ -413,6 +413,25 @@ class Reach(Shared):
         return path
 
 
+#: the hex indices of recent ZOCs, by the ZOC (a game lists every unit's moves against the
+#: same enemy ZOC): with the index they were taken from, which a hit must be
+_ZOC_INDICES: dict[tuple[int, frozenset[HexId]], tuple[object, frozenset[int]]] = {}
+
+
+def _zoc_indices(index: Mapping[HexId, int], zset: frozenset[HexId]) -> frozenset[int]:
+    if not zset:
+        return frozenset()
+    key = (id(index), zset)
+    hit = _ZOC_INDICES.get(key)
+    if hit is not None and hit[0] is index:
+        return hit[1]
+    found = frozenset(index[h] for h in zset if h in index)
+    if len(_ZOC_INDICES) >= 64:
+        _ZOC_INDICES.clear()
+    _ZOC_INDICES[key] = (index, found)
+    return found
+
+
 def _as_set(x: Iterable[HexId] | None) -> frozenset[HexId]:
     return frozenset(x) if x is not None else frozenset()
 
@@ -457,7 +476,7 @@ def reachable(
     exit_extra = int(Fraction(policy.exit_cost) * scale)
     # the ZOC's hexes by index: a list as long as the map, made for every search, cost
     # more than a short search itself (issue 35 item 5)
-    zoc_set = frozenset(index[h] for h in zset if h in index)
+    zoc_set = _zoc_indices(index, zset)
 
     s = index[start]
     best: dict[int, int] = {s: 0}
@@ -758,16 +777,17 @@ def breadth_first(
     paths: dict[HexId, tuple[HexId, ...]] = {start: (start,)}
     limit = max_steps + 1 if max_steps is not None else None
     queue = deque([start])
+    pop, push, adjacent = queue.popleft, queue.append, neighbors.get
     while queue:
-        h = queue.popleft()
+        h = pop()
         here = paths[h]
         if limit is not None and len(here) >= limit:
             continue
-        for n in neighbors.get(h, ()):
+        for n in adjacent(h, ()):
             if n in paths or (step_ok is not None and not step_ok(h, n)):
                 continue
             paths[n] = (*here, n)
-            queue.append(n)
+            push(n)
     del paths[start]
     return paths
 

@@ -208,14 +208,36 @@ class MovementMixin(StrategicMixin, OverrunMixin, OptionalRulesMixin):
         panzer = c.type in ("panzer", "ss_panzer") and not exploit
         policy = _POLICIES[(c.type not in ZOC_SHY, panzer)]
         water = self.data.water
-        enemy, barred = self.occupied(other(c.side)), self.barred_countries(uid)
+        barred = self.barred_countries(uid)
+        # everything the search below reads: the units of a stack that move alike share
+        # it (the enemy's ZOC and hexes are functions of its units, sig)
+        search = ("search", self._cost_key(uid), c.side, barred, policy, start, mp,
+                  one_hex, u.mode == "ovr", self.sig(other(c.side)))
+        shared = self._pcache.get(search)
+        if shared is not None:
+            self._pcache[key] = shared
+            return shared  # type: ignore[no-any-return]
+        blocked_key = ("move-blocked", c.side, barred)
+        blocked: frozenset[str] | None = self._cache.get(blocked_key)
+        if blocked is None:
+            # the enemy's hexes and the countries the unit may not enter (5.2.1): one set
+            # for every unit of a side and nation, tested in the kit's search loop
+            blocked = self._cache[blocked_key] = self.occupied(other(c.side)) | barred
         found = reachable(
-            self._move_costs(uid), start, mp, zoc=ez, policy=policy,
-            blocked=lambda h: h in enemy or h in barred,
+            self._move_costs(uid), start, mp, zoc=ez, policy=policy, blocked=blocked,
             can_end=lambda h: h not in water,  # no move ends on the ice (5.1.7)
             min_one_hex=one_hex)  # 5.1.3: may always move one hex
-        out = {h: tuple(found.path_to(h)) for h in found.ends}
-        self._pcache[key] = out
+        # found.path_to of every end, each path its predecessor's and one more hex
+        prev = found.prev
+        paths: dict[str, tuple[str, ...]] = {start: (start,)}
+
+        def path(h: str) -> tuple[str, ...]:
+            got = paths.get(h)
+            if got is None:
+                got = paths[h] = (*path(prev[h]), h)
+            return got
+        out = {h: path(h) for h in found.ends}
+        self._pcache[key] = self._pcache[search] = out
         return out
 
     def _path_cost(self, uid: str, path: tuple[str, ...], exploit: bool) -> int:
