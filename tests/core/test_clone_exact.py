@@ -172,3 +172,32 @@ def test_the_copier_refuses_what_it_cannot_copy_exactly() -> None:
         typedcopy.copier(_Mixed)
     with pytest.raises(TypeError, match="items can change"):
         typedcopy.copier(set[_Leaf])  # type: ignore[arg-type]
+
+
+@dataclasses.dataclass(slots=True)
+class _Slotted:
+    n: int
+    tags: list[str]
+    inner: _Leaf
+
+
+@dataclasses.dataclass(slots=True)
+class _Checked:
+    n: int
+
+    def __post_init__(self) -> None:
+        if self.n < 0:
+            raise ValueError("negative")
+
+
+def test_the_copier_copies_slotted_dataclasses_by_their_fields() -> None:
+    """A slotted dataclass is rebuilt through the __init__ dataclasses wrote, its mutable
+    fields copied; a class with a __post_init__ is never called (set field by field)."""
+    one = _Slotted(1, ["a"], _Leaf(2, ["b"]))
+    twin = typedcopy.copy_of(_Slotted, one)
+    assert twin == one and twin is not one
+    assert twin.tags is not one.tags and twin.inner is not one.inner
+    assert twin.inner.tags is not one.inner.tags
+    odd = _Checked(1)
+    odd.n = -1  # what a rule may set later; __post_init__ would refuse it
+    assert typedcopy.copy_of(_Checked, odd).n == -1
