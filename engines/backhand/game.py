@@ -187,6 +187,8 @@ class BBState(StepState[Position]):
     """Helpers every step reads; steps are below."""
 
     data: Data
+    #: a clone makes its own caches again (pbem.steps)
+    clone_drops = ("_cache", "_listed")
 
     # caches of what the unit locations imply (cleared whenever a unit or marker moves and
     # at every action and outcome: never part of the snapshot)

@@ -266,22 +266,35 @@ class MoveCosts(Shared):
 
     def _compile(self) -> None:
         hexmap, move_class, adjust = self.map, self.move_class, self.adjust
-        ids = hexmap.ids
+        ids, adjacency = hexmap.ids, hexmap.adjacency
+        step_cost = move_class.step_cost
         raw: list[list[tuple[int, Cost | None]]] = []
+        # the costs that are not whole numbers, for the common denominator (most maps
+        # have none: every step is then its cost, not scaled)
+        parts: list[Cost] = []
         for i, a in enumerate(ids):
             row: list[tuple[int, Cost | None]] = []
-            for j in hexmap.adjacency[i]:
+            for j in adjacency[i]:
                 b = ids[j]
-                c = move_class.step_cost(hexmap, a, b)
-                if c is not None and adjust is not None:
-                    c = adjust(a, b, c)
-                if c is not None and c < 0:
-                    raise ValueError(f"{move_class.name}: negative cost {c} from {a} to {b}")
+                c = step_cost(hexmap, a, b)
+                if c is not None:
+                    if adjust is not None:
+                        c = adjust(a, b, c)
+                    if c is not None:
+                        if c < 0:
+                            raise ValueError(
+                                f"{move_class.name}: negative cost {c} from {a} to {b}")
+                        if type(c) is not int:
+                            parts.append(c)
                 row.append((j, c))
             raw.append(row)
-        self.scale = _denominator(c for row in raw for _, c in row)
+        self.scale = scale = _denominator(parts)
+        if not parts:  # every cost an int already: the steps are the costs
+            self.steps = tuple(
+                tuple((j, -1 if c is None else c) for j, c in row) for row in raw)
+            return
         self.steps = tuple(
-            tuple((j, -1 if c is None else int(c * self.scale)) for j, c in row) for row in raw)
+            tuple((j, -1 if c is None else int(c * scale)) for j, c in row) for row in raw)
 
     @staticmethod
     def slowest(members: Sequence[MoveCosts]) -> MoveCosts:
@@ -366,8 +379,12 @@ def _rescale(v: Cost, scale: int) -> int:
 
 
 def _unscale(v: int, scale: int) -> Cost:
-    f = Fraction(v, scale)
-    return f.numerator if f.denominator == 1 else f
+    # a whole number of MP (nearly every cost) without making a Fraction: a search
+    # unscales every hex it reaches
+    whole, part = divmod(v, scale)
+    if not part:
+        return whole
+    return Fraction(v, scale)
 
 
 @dataclass(frozen=True)
@@ -394,6 +411,25 @@ class Reach(Shared):
             path.append(self.prev[path[-1]])
         path.reverse()
         return path
+
+
+#: the hex indices of recent ZOCs, by the ZOC (a game lists every unit's moves against the
+#: same enemy ZOC): with the index they were taken from, which a hit must be
+_ZOC_INDICES: dict[tuple[int, frozenset[HexId]], tuple[object, frozenset[int]]] = {}
+
+
+def _zoc_indices(index: Mapping[HexId, int], zset: frozenset[HexId]) -> frozenset[int]:
+    if not zset:
+        return frozenset()
+    key = (id(index), zset)
+    hit = _ZOC_INDICES.get(key)
+    if hit is not None and hit[0] is index:
+        return hit[1]
+    found = frozenset(index[h] for h in zset if h in index)
+    if len(_ZOC_INDICES) >= 64:
+        _ZOC_INDICES.clear()
+    _ZOC_INDICES[key] = (index, found)
+    return found
 
 
 def _as_set(x: Iterable[HexId] | None) -> frozenset[HexId]:
@@ -438,7 +474,9 @@ def reachable(
     k = scale // costs.scale
     budget = int(Fraction(allowance) * scale)
     exit_extra = int(Fraction(policy.exit_cost) * scale)
-    in_zoc = [ids[i] in zset for i in range(len(ids))] if zset else None
+    # the ZOC's hexes by index: a list as long as the map, made for every search, cost
+    # more than a short search itself (issue 35 item 5)
+    zoc_set = _zoc_indices(index, zset)
 
     s = index[start]
     best: dict[int, int] = {s: 0}
@@ -447,18 +485,24 @@ def reachable(
     heap: list[tuple[int, HexId, int]] = [(0, start, s)]
     done: set[int] = set()
     goal_i = index.get(goal) if goal is not None else None
+    # the loop runs for every step out of every hex reached (most of a listing's time on
+    # a map of thousands of hexes): what it reads is bound here once (issue 35 item 5)
+    pop, push, get_best, steps = heapq.heappop, heapq.heappush, best.get, costs.steps
+    may_enter, zoc_to_zoc = policy.may_enter, policy.zoc_to_zoc
+    stop_on_entry = policy.stop_on_entry
     while heap:
-        c, _, i = heapq.heappop(heap)
-        if i in done or c != best.get(i):
+        c, _, i = pop(heap)
+        if i in done or c != get_best(i):
             continue
         done.add(i)
         if i == goal_i:
             break
         if i != s and i in stops:
             continue
-        here_zoc = in_zoc is not None and in_zoc[i]
+        here_zoc = i in zoc_set
         hooked = hook is not None and ids[i] in hook.hexes
-        for j, step in costs.steps[i]:
+        extra = exit_extra if here_zoc else 0
+        for j, step in steps[i]:
             if step < 0:
                 continue
             if hooked:
@@ -468,20 +512,21 @@ def reachable(
                 if amended is None:
                     continue
                 step = _rescale(amended, costs.scale)
-            there_zoc = in_zoc is not None and in_zoc[j]
-            if there_zoc and not policy.may_enter:
+            there_zoc = j in zoc_set
+            if there_zoc and not may_enter:
                 continue
-            if here_zoc and there_zoc and not policy.zoc_to_zoc:
+            if here_zoc and there_zoc and not zoc_to_zoc:
                 continue
-            if is_blocked(ids[j]):
+            hex_j = ids[j]
+            if is_blocked(hex_j):
                 continue
-            nc = c + step * k + (exit_extra if here_zoc else 0)
-            stop = there_zoc and policy.stop_on_entry
+            nc = c + step * k + extra
+            stop = there_zoc and stop_on_entry
             if nc > budget:
                 if not (min_one_hex and i == s):
                     continue
                 nc, stop = budget, True
-            old = best.get(j)
+            old = get_best(j)
             if old is None or nc < old or (nc == old and j != s and ids[i] < ids[prev[j]]):
                 best[j] = nc
                 prev[j] = i
@@ -490,7 +535,7 @@ def reachable(
                 else:
                     stops.discard(j)
                 if j not in done:
-                    heapq.heappush(heap, (nc, ids[j], j))
+                    push(heap, (nc, hex_j, j))
     cost = {ids[i]: _unscale(v, scale) for i, v in sorted(best.items(), key=lambda t: ids[t[0]])
             if goal_i is None or i in done}
     ends = tuple(h for h in sorted(cost) if h != start and (can_end is None or can_end(h)))
@@ -727,28 +772,24 @@ def breadth_first(
     hexes were reached, ``start`` left out.  (:func:`network_reach` and :func:`trace`
     do the same over the map's own networks and neighbors in id order.)
     """
-    prev: dict[HexId, HexId] = {start: start}
-    depth = {start: 0}
+    # each hex's path is its predecessor's and one more (built as the hexes are reached,
+    # not walked back from each at the end: 15 steps a hex on a Strategic Movement)
+    paths: dict[HexId, tuple[HexId, ...]] = {start: (start,)}
+    limit = max_steps + 1 if max_steps is not None else None
     queue = deque([start])
+    pop, push, adjacent = queue.popleft, queue.append, neighbors.get
     while queue:
-        h = queue.popleft()
-        if max_steps is not None and depth[h] >= max_steps:
+        h = pop()
+        here = paths[h]
+        if limit is not None and len(here) >= limit:
             continue
-        for n in neighbors.get(h, ()):
-            if n in prev or (step_ok is not None and not step_ok(h, n)):
+        for n in adjacent(h, ()):
+            if n in paths or (step_ok is not None and not step_ok(h, n)):
                 continue
-            prev[n] = h
-            depth[n] = depth[h] + 1
-            queue.append(n)
-    out: dict[HexId, tuple[HexId, ...]] = {}
-    for h in prev:
-        if h == start:
-            continue
-        path = [h]
-        while path[-1] != start:
-            path.append(prev[path[-1]])
-        out[h] = tuple(reversed(path))
-    return out
+            paths[n] = (*here, n)
+            push(n)
+    del paths[start]
+    return paths
 
 
 def lightest_chain(

@@ -245,6 +245,31 @@ class MotherlandCore(StepState[Position]):
                    "finnish": "finland", "turkish": "turkey"}
         return country in ("soviet_union", allowed.get(c.nation, ""))
 
+    def _costed_types(self) -> frozenset[str]:
+        """The unit types :meth:`_terrain_cost` and the movement costs read in any weather:
+        5.1.5's mountain units and the types a terrain admits alone (5.1.7's Soviet
+        infantry only on Snow)."""
+        hit: frozenset[str] | None = self._cache.get("costed_types")
+        if hit is None:
+            hit = frozenset({"mountain"} | {
+                t.prohibited_except for t in self.data.tec.values() if t.prohibited_except})
+            self._cache["costed_types"] = hit
+        return hit
+
+    def barred_countries(self, uid: str) -> frozenset[str]:
+        """The hexes :meth:`_may_enter_country` bars ``uid`` from (5.2.1), gathered once
+        for each side, nation and Turkey's entry: a search asks it of every hex it
+        reaches (issue 35 item 5)."""
+        c = self.c(uid)
+        lasting = ("barred", c.side, c.nation, self.pos.turkey)
+        hit: frozenset[str] | None = self._pcache.get(lasting)
+        if hit is None:
+            # a hex outside every named country is the Soviet Union's, open to every unit
+            hit = frozenset(h for h in self.data.country
+                            if not self._may_enter_country(uid, h))
+            self._pcache[lasting] = hit
+        return hit
+
     def _terrain_cost(self, uid: str, h: str) -> int | None:
         """The MP ``uid`` pays to enter ``h`` by the TEC (5.1), None where it may not."""
         c = self.c(uid)

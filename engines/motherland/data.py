@@ -249,6 +249,27 @@ class GameData(Shared):
     def side_features(self, a: str, b: str) -> frozenset[str]:
         return self._sides.get((a, b), _NONE)
 
+    def hexsides_both_ways(self) -> Mapping[tuple[str, str], frozenset[str]]:
+        """Every hexside with features, as ``(a, b)`` and ``(b, a)``: what
+        :meth:`side_features` reads."""
+        return self._sides
+
+    @cached_property
+    def _near(self) -> dict[tuple[str, int], tuple[tuple[str, int], ...]]:
+        return {}
+
+    def near(self, h: str, radius: int) -> tuple[tuple[str, int], ...]:
+        """The hexes within ``radius`` of ``h`` (sorted) with their distances: a fact of
+        the map, kept (the supply and Strategic Movement rules ask it of every unit in
+        every listing, 5.3.1, 9.3.3)."""
+        key = (h, radius)
+        hit = self._near.get(key)
+        if hit is None:
+            grid = self.hexmap.grid
+            hit = self._near[key] = tuple((y, grid.distance(h, y))
+                                          for y in grid.within(h, radius))
+        return hit
+
     @cached_property
     def place_names(self) -> dict[str, str]:
         out: dict[str, str] = {}

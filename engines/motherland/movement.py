@@ -42,10 +42,12 @@ class _Priced(MoveClass):
     5.1.7 (water entered only across a Frozen Access hexside) is no chart the kit's data
     form can say."""
 
-    price: Callable[[str, str], int | None] = field(default=lambda a, b: None, compare=False)
+    #: the cost of each step ``(a, b)``, ``None`` (or absent) where it is barred
+    price: Callable[[tuple[str, str]], int | None] = field(default=lambda ab: None,
+                                                          compare=False)
 
     def step_cost(self, hexmap: Any, a: str, b: str) -> int | None:
-        return self.price(a, b)
+        return self.price((a, b))
 
 
 class MovementMixin(StrategicMixin, OverrunMixin, OptionalRulesMixin):
@@ -57,7 +59,10 @@ class MovementMixin(StrategicMixin, OverrunMixin, OptionalRulesMixin):
 
     def _side_cost(self, uid: str, a: str, b: str, *, moving: bool = True) -> int | None:
         """Hexside cost for regular movement, or None when the hexside is closed."""
-        f = self.data.side_features(a, b)
+        return self._features_cost(uid, self.data.side_features(a, b))
+
+    def _features_cost(self, uid: str, f: frozenset[str]) -> int | None:
+        """:meth:`_side_cost` of a hexside with features ``f``."""
         if not f:
             return 0
         if "frozen_access" in f:
@@ -99,11 +104,14 @@ class MovementMixin(StrategicMixin, OverrunMixin, OptionalRulesMixin):
         return bool(self.turn == 1 and self.sc.rules.get("turn1_rules")
                     and self.phase() == ("move", AXIS) and self.german(uid))
 
-    def _board_cost(self, uid: str, a: str, b: str) -> int | None:
+    def _board_cost(self, uid: str, a: str, b: str,
+                    memo: tuple[dict[str, int | None], dict[frozenset[str], int | None]]
+                    | None = None) -> int | None:
         """The MP of a step from ``a`` into adjacent ``b`` by the map alone (terrain,
         hexside, the ice: 5.1), None where the map bars it; units, ZOC and borders are
         the caller's.  A function of :meth:`_cost_key` only, so compiled once per key
-        (:meth:`_move_costs`)."""
+        (:meth:`_move_costs`, which passes ``memo``: the terrain cost of each hex and
+        the cost of each set of hexside features, the same for every step of the key)."""
         water = self.data.water
         if a in water or b in water:
             # 5.1.7: Soviet infantry cross Frozen Access hexsides on Snow Turns
@@ -113,9 +121,17 @@ class MovementMixin(StrategicMixin, OverrunMixin, OptionalRulesMixin):
             tc = 0 if b in water else self._terrain_cost(uid, b)
             if b in water:
                 tc = self.data.tec["clear"].leg
-        else:
+        elif memo is None:
             tc = self._terrain_cost(uid, b)
-        sc = self._side_cost(uid, a, b)
+        else:
+            tc = memo[0][b] if b in memo[0] else memo[0].setdefault(
+                b, self._terrain_cost(uid, b))
+        if memo is None:
+            sc = self._side_cost(uid, a, b)
+        else:
+            f = self.data.side_features(a, b)
+            sc = memo[1][f] if f in memo[1] else memo[1].setdefault(
+                f, self._features_cost(uid, f))
         if tc is None or sc is None:
             return None
         return tc + sc
@@ -125,7 +141,13 @@ class MovementMixin(StrategicMixin, OverrunMixin, OptionalRulesMixin):
         units, 5.1.7 Soviet infantry), mechanized or not, Snow (5.1.7, 5.1.8) and 20.1
         rule 1's free Minor Rivers."""
         c = self.c(uid)
-        return c.type, c.mech, self.snow, self._minor_river_free(uid)
+        # only the types a rule of _board_cost names tell units apart: units of the other
+        # types share one table per (mech, snow), so a new weather compiles a few tables
+        # and not one for each type (issue 35 item 5: the slowest listings of a game)
+        snow = self.snow
+        kind = c.type if c.type in self._costed_types() or (
+            snow and self._soviet_infantry(uid)) else ""
+        return kind, c.mech, snow, self._minor_river_free(uid)
 
     def _move_costs(self, uid: str) -> MoveCosts:
         """The map's step costs for units like ``uid`` now, compiled once per key and
@@ -134,10 +156,10 @@ class MovementMixin(StrategicMixin, OverrunMixin, OptionalRulesMixin):
         hit = _COSTS.get(key)
         if hit is None or hit[0] is not self.data:
             # priced now, so that the kept costs hold the map's facts and not this state
-            table = {(a, b): self._board_cost(uid, a, b)
+            memo: tuple[dict[str, int | None], dict[frozenset[str], int | None]] = ({}, {})
+            table = {(a, b): self._board_cost(uid, a, b, memo)
                      for a, ns in self.data.all_neighbors.items() for b in ns}
-            priced = _Priced(f"motherland:{key[1:]}", {},
-                             price=lambda a, b: table.get((a, b)))
+            priced = _Priced(f"motherland:{key[1:]}", {}, price=table.get)
             hit = _COSTS[key] = (self.data, MoveCosts(self.data.hexmap, priced))
         return hit[1]
     def _can_move(self, uid: str, exploit: bool) -> bool:
@@ -186,13 +208,36 @@ class MovementMixin(StrategicMixin, OverrunMixin, OptionalRulesMixin):
         panzer = c.type in ("panzer", "ss_panzer") and not exploit
         policy = _POLICIES[(c.type not in ZOC_SHY, panzer)]
         water = self.data.water
+        barred = self.barred_countries(uid)
+        # everything the search below reads: the units of a stack that move alike share
+        # it (the enemy's ZOC and hexes are functions of its units, sig)
+        search = ("search", self._cost_key(uid), c.side, barred, policy, start, mp,
+                  one_hex, u.mode == "ovr", self.sig(other(c.side)))
+        shared = self._pcache.get(search)
+        if shared is not None:
+            self._pcache[key] = shared
+            return shared  # type: ignore[no-any-return]
+        blocked_key = ("move-blocked", c.side, barred)
+        blocked: frozenset[str] | None = self._cache.get(blocked_key)
+        if blocked is None:
+            # the enemy's hexes and the countries the unit may not enter (5.2.1): one set
+            # for every unit of a side and nation, tested in the kit's search loop
+            blocked = self._cache[blocked_key] = self.occupied(other(c.side)) | barred
         found = reachable(
-            self._move_costs(uid), start, mp, zoc=ez, policy=policy,
-            blocked=lambda h: self.has_enemy(h, c.side) or not self._may_enter_country(uid, h),
+            self._move_costs(uid), start, mp, zoc=ez, policy=policy, blocked=blocked,
             can_end=lambda h: h not in water,  # no move ends on the ice (5.1.7)
             min_one_hex=one_hex)  # 5.1.3: may always move one hex
-        out = {h: tuple(found.path_to(h)) for h in found.ends}
-        self._pcache[key] = out
+        # found.path_to of every end, each path its predecessor's and one more hex
+        prev = found.prev
+        paths: dict[str, tuple[str, ...]] = {start: (start,)}
+
+        def path(h: str) -> tuple[str, ...]:
+            got = paths.get(h)
+            if got is None:
+                got = paths[h] = (*path(prev[h]), h)
+            return got
+        out = {h: path(h) for h in found.ends}
+        self._pcache[key] = self._pcache[search] = out
         return out
 
     def _path_cost(self, uid: str, path: tuple[str, ...], exploit: bool) -> int:

@@ -61,12 +61,11 @@ class StrategicMixin(VictoryMixin):
             lasting = ("stratfree", side, self.sig(other(side)), partisans)
             hit = self._pcache.get(lasting)
             if hit is None:
-                grid = self.data.hexmap.grid
                 near: set[str] = set()
-                spots = [self.u(x).hex for x in self.on_map(other(side))]
-                spots += [h for h in partisans if h]
-                for h in spots:
-                    near.update(grid.within(h, 2))
+                spots = {self.u(x).hex for x in self.on_map(other(side))}
+                spots.update(h for h in partisans if h)
+                for h in sorted(spots):
+                    near.update(y for y, _ in self.data.near(h, 2))
                 hit = frozenset(h for h in self.data.land if h not in near)
                 self._pcache[lasting] = hit
             self._cache[key] = hit
@@ -80,21 +79,52 @@ class StrategicMixin(VictoryMixin):
             marks = (tuple(sorted(self.pos.control.items())),
                      tuple(sorted(self.pos.partisans.items())), self.pos.turkey)
             self._cache["marks"] = marks
-        key = ("sreach", uid, start, self.sig(other(side)), marks)
+        c = self.c(uid)
+        # the search reads the unit's side, nation (5.2.1) and, for the terrain a type
+        # alone may enter, its type: the units of a stack mostly share it
+        kind = (side, c.nation, c.type if c.type in self._costed_types() else "")
+        key = ("sreach", kind, start, self.sig(other(side)), marks)
         hit = self._pcache.get(key)
         if hit is None:
             hit = self._strategic_bfs(uid, start)
             self._pcache[key] = hit
         # 5.3.1: the move ends where the unit is in supply by any supply rule
-        return {h: p for h, p in hit.items() if self.supplied_at(uid, h)}
+        ends = self.supplied_hexes(uid)
+        return hit if ends is None else {h: p for h, p in hit.items() if h in ends}
 
     def _strategic_bfs(self, uid: str, start: str) -> dict[str, tuple[str, ...]]:
-        free = self._strategic_free(self.c(uid).side)
+        side = self.c(uid).side
+        free = self._strategic_free(side)
         if start not in free:
             return {}
+        # _strategic_step_ok's tests, the sets gathered once for the search
+        cities = self.data.cities
+        enterable = free - frozenset(h for h, mark in self.pos.control.items()
+                                  if mark == other(side) and h in cities)
+        enterable -= self.barred_countries(uid)
+        c = self.c(uid)
+        kind = c.type if c.type in self._costed_types() else ""
+        lasting = ("terrain_ok", kind, self.snow)
+        passable: frozenset[str] | None = self._pcache.get(lasting)
+        if passable is None:
+            # where the Terrain Effects Chart lets a unit of this kind in at all (5.1.5):
+            # a fact of the map, the weather and the type
+            passable = frozenset(h for h in {b for ns in self.data.neighbors.values()
+                                             for b in ns}
+                                 if self._terrain_cost(uid, h) is not None)
+            self._pcache[lasting] = passable
+
+        shut = self._pcache.get("strategic_shut")
+        if shut is None:
+            # the hexsides no Strategic Movement crosses (5.3.3), both ways: of the map
+            shut = self._pcache["strategic_shut"] = frozenset(
+                ab for ab, f in self.data.hexsides_both_ways().items() if f & _NO_STRATEGIC)
+        usable = enterable & passable
+
+        def step_ok(a: str, b: str) -> bool:
+            return b in usable and (a, b) not in shut
         # 5.3: up to 15 hexes, each step clear of the enemy (5.3.1) and open (5.3.3)
-        return breadth_first(self.data.neighbors, start, max_steps=15,
-                             step_ok=lambda a, b: self._strategic_step_ok(uid, a, b, free))
+        return breadth_first(self.data.neighbors, start, max_steps=15, step_ok=step_ok)
 
     def _strategic_step_ok(self, uid: str, a: str, b: str, free: frozenset[str]) -> bool:
         if b not in free:

@@ -80,6 +80,9 @@ class BaseState(StepState[Position]):
     ter: Terrain
     #: the position as typed data (:mod:`engines.white_death.position`), ``self.pos``
     Position = Position
+    #: the scenario's definition, the terrain read from the map and the map-derived facts:
+    #: the same whatever the position (:meth:`clone`)
+    clone_shares = ("sc", "ter", "_static")
 
     def __init__(self, engine: Engine, scenario: str, options: dict[str, str],
                  cat: Catalog) -> None:
