@@ -312,7 +312,8 @@ def _written(game: Any, seq: int, path: Path) -> None:
     """Remember that file ``seq`` left as a file (status says where, issue 23 item 3)."""
     from pbem.transport.state import record_sent
 
-    record_sent(game.home.path, game.game_id, seq, "written to", str(path.resolve()))
+    record_sent(game.home.path, game.game_id, seq, "written to", str(path.resolve()),
+                now=game.home.clock())
 
 
 def _print_events(events: list[Any], rolls: list[Any], side: str | None,

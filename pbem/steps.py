@@ -39,7 +39,8 @@ handing a non-choice back in a rolls-only reply.  Selected by the invite's ``sea
 :class:`StepState` implements the :class:`~pbem.engine.State` hooks once: who acts, legal
 actions, apply, chance request and outcome, the decision, and forced choices taken without
 asking (``Choice.auto``).
-docs/engine-guide.md has a worked example; tests/toy/toy_engine.py is one whole game.
+docs/engine-guide.md's worked example is its tutorial, Bridgehead, one whole game on this
+runtime: tests/tutorial/tutorial_engine.py (the toy engine, tests/toy/, only tests it).
 """
 
 from __future__ import annotations

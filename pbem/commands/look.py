@@ -79,7 +79,8 @@ def log_cmd(ctx: click.Context, game_ref: str) -> None:
 @click.option("--zoom", type=click.IntRange(0, 2), default=1, show_default=True,
               help="0 overview, 1 normal, 2 two counters per hex.")
 @click.option("--zoc", "show_zoc", help="Overlay a side's zones of control (or 'all').")
-@click.option("--browse", is_flag=True, help="Pan and zoom with the keys (arrows, +/-, q).")
+@click.option("--browse", is_flag=True,
+              help="Pan and zoom with the keys (arrows, +/-, ? the key, q).")
 @click.option("--where", "where_token", metavar="UNIT",
               help="Highlight the hexes UNIT may move to or act on now.")
 @click.pass_context

@@ -13,12 +13,12 @@ from dataclasses import dataclass
 from rich.console import Console
 from rich.text import Text
 
-from pbem.render.board import ZOOMS, Window, board_screen, fit_window
+from pbem.render.board import ZOOMS, Legend, Window, board_screen, fit_window
 from pbem.render.theme import style as named_style
 from pbem.view import BoardView
 
 HELP = ("arrows/hjkl pan  HJKL pan far  +/- zoom  z zones of control  "
-        "0 top-left  q quit")
+        "? key  0 top-left  q quit")
 
 #: key -> (columns, rows) to pan, as fractions of the window (far = a whole window)
 PAN = {
@@ -27,15 +27,26 @@ PAN = {
     "H": (-3, 0), "L": (3, 0), "K": (0, -3), "J": (0, 3),
 }
 QUIT = ("q", "Q", "escape", "\x03", "\x04")
+KEY = "?"
 
 
 @dataclass(frozen=True)
 class BrowseState:
-    """Where the viewer is looking: the window, the zoom, the ZOC overlay shown."""
+    """Where the viewer is looking: the window, the zoom, the ZOC overlay shown, and
+    whether the key to the map is printed under it (issue 33)."""
 
     window: Window
     zoom: int
     show_zoc: str | None
+    show_key: bool = False
+
+
+def map_height(height: int | None, key_lines: int, show_key: bool) -> int | None:
+    """The lines left to the map on a screen of ``height`` when the key takes
+    ``key_lines`` of them (``None``: not a terminal, every line fits)."""
+    if height is None or not show_key:
+        return height
+    return max(8, height - key_lines)
 
 
 def zoc_choices(view: BoardView) -> list[str | None]:
@@ -45,11 +56,13 @@ def zoc_choices(view: BoardView) -> list[str | None]:
 
 
 def step(view: BoardView, state: BrowseState, key: str, width: int,
-         height: int | None) -> BrowseState | None:
-    """The state after one key; ``None`` when the key quits."""
+         height: int | None, key_lines: int = 0) -> BrowseState | None:
+    """The state after one key; ``None`` when the key quits.  ``height``: the screen's
+    lines for the map and the key, ``key_lines`` of them the key's when shown."""
     if key in QUIT:
         return None
-    window, zoom, zoc = state.window, state.zoom, state.show_zoc
+    window, zoom, zoc, shown = state.window, state.zoom, state.show_zoc, state.show_key
+    screen, height = height, map_height(height, key_lines, shown)
     if key in PAN:
         dc, dr = PAN[key]
         # one key moves a third of the window, so the old view stays in sight
@@ -64,9 +77,17 @@ def step(view: BoardView, state: BrowseState, key: str, width: int,
     elif key == "z":
         choices = zoc_choices(view)
         zoc = choices[(choices.index(zoc) + 1) % len(choices)] if zoc in choices else None
+    elif key == KEY:
+        shown = not shown
+        if screen is not None:
+            # the key's lines come from the map's or go back to it: the same corner, as
+            # many rows as now fit
+            fitted = fit_window(view, width, map_height(screen, key_lines, shown), zoom=zoom)
+            window = Window(window.col0, window.row0, fitted.cols, fitted.rows).clamp(
+                view.layout)
     elif key == "0":
         window = Window(view.layout.cols[0], view.layout.rows[0], window.cols, window.rows)
-    return BrowseState(window, zoom, zoc)
+    return BrowseState(window, zoom, zoc, shown)
 
 
 def browse(console: Console, view: BoardView, *, read_key: Callable[[], str],
@@ -75,20 +96,31 @@ def browse(console: Console, view: BoardView, *, read_key: Callable[[], str],
     """Show the board and follow pan/zoom keys until ``q``; returns where it ended.
 
     The window is fitted to the console (its height too, on a terminal) and redrawn
-    after every key; the legend stays off to leave the screen to the map.
+    after every key.  The key to the map is printed under it (issue 33: a key under every
+    board) unless that would take lines from the map on a terminal too small for both;
+    ``?`` shows or hides it either way.
     """
     if clear is None:
         clear = console.is_terminal
     height = max(8, console.height - 5) if console.is_terminal else None
-    state = BrowseState(window or fit_window(view, console.width, height, zoom=zoom), zoom,
-                        show_zoc)
+    # the most lines the key takes, with whichever ZOC overlay ``z`` shows, so showing
+    # another overlay never pushes the map off the screen
+    key_lines = max(len(console.render_lines(Legend(view, zoc), console.options))
+                    for zoc in zoc_choices(view))
+    fitted = fit_window(view, console.width, height, zoom=zoom)
+    show_key = fitted == fit_window(view, console.width, map_height(height, key_lines, True),
+                                    zoom=zoom)
+    if window is None:
+        window = fit_window(view, console.width, map_height(height, key_lines, show_key),
+                            zoom=zoom)
+    state = BrowseState(window, zoom, show_zoc, show_key)
     while True:
         if clear:
             console.clear()
         console.print(board_screen(view, state.window, state.zoom, state.show_zoc,
-                                   legend=False))
+                                   legend=state.show_key))
         console.print(Text(HELP, named_style(console, "narrate.prompt")))
-        following = step(view, state, read_key(), console.width, height)
+        following = step(view, state, read_key(), console.width, height, key_lines)
         if following is None:
             return state
         state = following

@@ -194,7 +194,8 @@ def deliver_file(game: Game, seq: int, data: bytes, route: Route, *,
                                  f"file {seq} of {game.name} {verb} {record.get('where')} "
                                  f"(by another pbem command, a moment before)")
         done = transport.deliver(data, info, game)
-        record_sent(game.home.path, game.game_id, seq, done.how, done.where)
+        record_sent(game.home.path, game.game_id, seq, done.how, done.where,
+                    now=game.home.clock())
     return done
 
 

@@ -9,7 +9,6 @@ not keep keywords.
 from __future__ import annotations
 
 import json
-import time
 from pathlib import Path
 from typing import Any
 
@@ -74,15 +73,19 @@ def _sent_state(home: Path) -> HandledState:
     return HandledState(Path(home) / "transport" / "sent.json")
 
 
-def record_sent(home: Path, game_id: bytes, seq: int, how: str, where: str) -> None:
-    """Remember the latest file of a game sent, and where to (``pbem status`` shows it)."""
+def record_sent(home: Path, game_id: bytes, seq: int, how: str, where: str, *,
+                now: int) -> None:
+    """Remember the latest file of a game sent, and where to (``pbem status`` shows it).
+
+    ``now``: the home's clock (``Home.clock``, ``PBEM_CLOCK`` in tests), the one that stamps
+    "last out", so the two times a status shows of one file agree."""
     state = _sent_state(home)
     sent = state.section("sent")
     old = sent.get(game_id.hex())
     if isinstance(old, dict) and isinstance(old.get("seq"), int) and old["seq"] > seq:
         return  # an earlier file sent again: the latest one stays the one to show
     # when, for the player ("sent 2026-05-01 10:12"): a note of the transport, never game state
-    sent[game_id.hex()] = {"seq": seq, "how": how, "where": where, "time": int(time.time())}
+    sent[game_id.hex()] = {"seq": seq, "how": how, "where": where, "time": now}
     state.save()
 
 

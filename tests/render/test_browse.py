@@ -65,3 +65,36 @@ def test_key_poller_reads_arrows(monkeypatch: pytest.MonkeyPatch) -> None:
         os.close(master)
         os.close(slave)
     assert KeyPoller(0).read() == "q"  # not entered: no terminal, quit at once
+
+
+def test_the_key_is_under_the_board_and_question_mark_toggles_it() -> None:
+    # issue 33: a key under every board; off a terminal (and where the map loses nothing
+    # to it) it is printed, and "?" (named in the help line) hides and shows it again
+    view = large_view()
+    console = Console(file=io.StringIO(), width=80, color_system=None)
+    end = browse(console, view, read_key=iter(["?", "?", "q"]).__next__)
+    frames = console.file.getvalue().split("Big Map")[1:]  # type: ignore[attr-defined]
+    assert len(frames) == 3 and "? key" in frames[0]
+    assert ["♣♣ woods" in f and "[] german" in f for f in frames] == [True, False, True]
+    assert end.show_key
+    small = small_view()
+    console = Console(file=io.StringIO(), width=80, height=60, force_terminal=True,
+                      color_system=None)
+    assert browse(console, small, read_key=iter(["q"]).__next__, clear=False).show_key
+    assert "~ river" in console.file.getvalue()  # type: ignore[attr-defined]
+
+
+def test_on_a_small_terminal_the_key_waits_for_question_mark() -> None:
+    # 24 lines leave the map 4 rows; the key would take one of them, so it is off until
+    # asked for, and then takes its line from the map, which gets it back when hidden
+    view = large_view()
+    console = Console(file=io.StringIO(), width=80, height=24, force_terminal=True,
+                      color_system=None)
+    end = browse(console, view, read_key=iter(["?", "?", "q"]).__next__, clear=False)
+    frames = console.file.getvalue().split("Big Map")[1:]  # type: ignore[attr-defined]
+    assert ["♣♣ woods" in f for f in frames] == [False, True, False]
+    assert ["rows 1-4" in f for f in frames] == [True, False, True]
+    assert "rows 1-3" in frames[1]
+    assert not end.show_key and end.window.rows == 4
+    shown = step(view, BrowseState(Window(1, 1, 11, 4), 1, None), "?", 80, 19, 1)
+    assert shown == BrowseState(Window(1, 1, 11, 3), 1, None, True)

@@ -242,3 +242,16 @@ def test_the_invitation_mail_states_the_pace(pair: Pair) -> None:
         "side by itself, once per pace period);\njoining accepts it." in summary, summary
     plain = pair.alice.new_game("skirmish", "short", "red", name="plain")
     assert "pace" not in describe(plain, 0, plain.files[0])[1]
+
+
+def test_sent_at_is_the_homes_clock_like_last_out(pair: Pair, tmp_path: Path,
+                                                  monkeypatch: pytest.MonkeyPatch) -> None:
+    # every time the home shows comes from its clock: under a fixed clock the file's "sent
+    # (time)" and the game's "last out" are the same minute
+    folder = tmp_path / "shared"
+    folder.mkdir()
+    mover, _ = started(pair, folder, monkeypatch)
+    out = cli(mover, "status", "duel")
+    assert "sent: written to" in out and "(2027-01-15 08:00 UTC)" in out, out
+    assert "last out 2027-01-15 08:00" in out, out
+    assert json.loads(cli(mover, "status", "duel", "--json"))["last_out"] == T0

@@ -46,3 +46,13 @@ def test_every_path_the_guide_names_is_in_the_repository() -> None:
     missing = [p for p in named if not (ROOT / p.split("::")[0]).exists()]
     assert len(named) > 40
     assert not missing, f"docs/engine-guide.md names paths that do not exist: {missing}"
+
+
+def test_the_step_runtime_points_to_the_guides_tutorial_as_its_worked_example() -> None:
+    import pbem.steps
+
+    doc = pbem.steps.__doc__ or ""
+    assert "tests/tutorial/tutorial_engine.py" in doc and "Bridgehead" in doc, doc
+    named = re.findall(r"\b((?:pbem|engines|tests|docs)/[\w./-]*\w)", doc)
+    missing = [p for p in named if not (ROOT / p).exists()]
+    assert named and not missing, f"pbem/steps.py's docstring names missing paths: {missing}"
