@@ -6,6 +6,7 @@ Loaded only when one of its commands runs (:class:`pbem.cli.LazyGroup`).
 from __future__ import annotations
 
 from pathlib import Path
+from typing import Any
 
 import click
 
@@ -87,21 +88,8 @@ def new_cmd(ctx: click.Context, engine_id: str, scenario: str, side: str,
             set_route(home.path, game.game_id, route)
             echo(f"route: files travel by {route.words()} (change it with 'pbem route "
                  f"{game.name} ...')")
-        if output is not None or route is None:
-            from pbem.envelope import file_name
-
-            path = output or Path(file_name(game.game_id, 0, side))
-            _write_out(path, game.files[0], armored)
-            _written(game, 0, path)
-            if route is None:
-                echo(f"invite written to {path}: send it to your opponent (attach it to a "
-                     f"mail, or put it in your shared folder); to have pbem send every "
-                     f"file by itself, give the game a route: pbem route {game.name} "
-                     f"--folder DIR (or --email --to ADDRESS)")
-            else:
-                echo(f"invite also written to {path}")
-        if route is not None:
-            send_by_route(game, 0, route, "invite")
+        _hand_over(game, 0, route, output, armored, "invite", "send it to your opponent",
+                   "--email --to ADDRESS")
 
 
 @click.command("join")
@@ -154,23 +142,30 @@ def join_cmd(ctx: click.Context, invite: Path, name: str | None, output: Path | 
                       f"{game.side}")
         if opp:
             echo(f"opponent: {opp.who}, fingerprint {opp.fingerprint}")
-        from pbem.envelope import file_name
 
         if route is not None:
             set_route(home.path, game.game_id, route)
             echo(f"route: files travel by {route.words()}" + (
                 " (the way the invite came; change it with 'pbem route "
                 f"{game.name} ...')" if proposed else ""))
-        if output is not None or route is None:
-            path = output or Path(file_name(game.game_id, 1, game.side))
-            _write_out(path, game.files[1], armored)
-            _written(game, 1, path)
-            if route is None:
-                echo(f"reply written to {path}: send it back (attach it to a mail, or put "
-                     f"it in your shared folder); to have pbem send every file by itself, "
-                     f"give the game a route: pbem route {game.name} --folder DIR (or "
-                     f"--email)")
-            else:
-                echo(f"reply also written to {path}")
-        if route is not None:
-            send_by_route(game, 1, route, "reply")
+        _hand_over(game, 1, route, output, armored, "reply", "send it back", "--email")
+
+
+def _hand_over(game: Any, seq: int, route: Any, output: Path | None, armored: bool,
+               what: str, send: str, email: str) -> None:
+    """File ``seq`` (the invite or the reply) on its way: by the game's route, and written
+    out where ``-o`` names a file or the game has no route (with how to send it)."""
+    if output is not None or route is None:
+        from pbem.envelope import file_name
+
+        path = output or Path(file_name(game.game_id, seq, game.side))
+        _write_out(path, game.files[seq], armored)
+        _written(game, seq, path)
+        if route is None:
+            echo(f"{what} written to {path}: {send} (attach it to a mail, or put it in "
+                 f"your shared folder); to have pbem send every file by itself, give the "
+                 f"game a route: pbem route {game.name} --folder DIR (or {email})")
+        else:
+            echo(f"{what} also written to {path}")
+    if route is not None:
+        send_by_route(game, seq, route, what)
