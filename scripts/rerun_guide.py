@@ -89,8 +89,10 @@ def walkthrough() -> list[str]:
     out = [pbem("erich", ["id", "new", "Erich", "--email", "erich@example.org"])]
     pbem("ivan", ["id", "new", "Ivan", "--email", "ivan@example.org"])
     out.append(pbem("erich", ["engines"]))
+    # open dice: the walkthrough shows each roll as it is made (section 6 says why sealed
+    # is the default)
     out.append(pbem("erich", ["new", "white-death", "purkayev", "--side", "german",
-                              "--name", "luki", "--folder", str(SHARED)]))
+                              "--dice", "open", "--name", "luki", "--folder", str(SHARED)]))
     out.append(pbem("ivan", ["join", one("*-0000-german.pbem"), "--name", "luki",
                              "--folder", str(SHARED)], [("Does it match", "y")]))
     out.append(pbem("erich", WATCH, [("Does it match", "y")]))

@@ -38,7 +38,12 @@ from pbem.transport.route import Route, proposal_for, set_route
 @click.argument("scenario", shell_complete=complete_scenario)
 @click.option("--side", required=True, help="The side you play.")
 @click.option("--option", "options", multiple=True, help="KEY=VALUE, repeatable.")
-@click.option("--dice", "dice_mode", type=click.Choice(["open", "sealed"]), default="open")
+@click.option("--dice", "dice_mode", type=click.Choice(["open", "sealed"]), default="sealed",
+              show_default=True,
+              help="sealed: each roll is finalized by the opponent's next file and nobody "
+                   "can foresee one; the opponent's 'pbem watch' sends the rolls-only "
+                   "replies, seconds each (the guide, section 6).  open: a file's writer "
+                   "resolves its rolls and could foresee them.")
 @click.option("--chain-length", type=int, default=DEFAULT_CHAIN, show_default=True,
               help="Dice links per chain generation (2..100000); each side re-anchors "
                    "when its chain is used up.")

@@ -171,7 +171,7 @@
   var sideSel = el("select", { id: "new-side" });
   var opponentSel = el("select", { id: "new-opponent" });
   var diceSel = el("select", { id: "new-dice" });
-  [["open", "open (each roll shown as it is made)"], ["sealed", "sealed"]].forEach(function (d) { diceSel.appendChild(el("option", { value: d[0] }, d[1])); });
+  [["sealed", "sealed (nobody can foresee a roll)"], ["open", "open (the file's writer could foresee its rolls)"]].forEach(function (d) { diceSel.appendChild(el("option", { value: d[0] }, d[1])); });
   var nameInput = el("input", { id: "new-name", type: "text", maxlength: "80", placeholder: "(a name is made up)" });
   var newRoute = routeFields("new", false);
   var startBtn = el("button", { id: "new-start", type: "button" }, "start the game");

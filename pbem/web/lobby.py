@@ -282,7 +282,8 @@ class Lobby(Gate):
         engine_id = _field(body, "engine", 100)
         scenario = _field(body, "scenario", 100)
         side = _field(body, "side", 100)
-        dice_mode = _field(body, "dice", 10) or "open"
+        # sealed, as pbem new: the watchers answer its rolls-only replies (docs/guide.md 6)
+        dice_mode = _field(body, "dice", 10) or "sealed"
         name = _field(body, "name", 80).strip() or None
         if not engine_id or not scenario or not side:
             raise UsageError("choose the game, the scenario and your side")

@@ -11,7 +11,10 @@ import pytest
 def start(run, tmp_path: Path) -> None:  # type: ignore[no-untyped-def]
     assert run("a", "id", "new", "Alice", "--email", "alice@example.org").exit_code == 0
     assert run("b", "id", "new", "Bob").exit_code == 0
-    r = run("a", "new", "skirmish", "long", "--side", "red", "--name", "g", "-o", "inv.pbem")
+    # open dice: test_rebuild expects the accept to leave Alice a decision, which a sealed
+    # game's first roll would hold back for Bob's next file
+    r = run("a", "new", "skirmish", "long", "--side", "red", "--name", "g", "--dice", "open",
+            "-o", "inv.pbem")
     assert r.exit_code == 0, r.output
     r = run("b", "join", "inv.pbem", "--name", "g", "-o", "acc.pbem", "--yes")
     assert r.exit_code == 0, r.output

@@ -16,8 +16,9 @@ def start(run, tmp_path: Path, name: str = "g") -> None:  # type: ignore[no-unty
     for home, who in (("a", "Alice"), ("b", "Bob")):
         if not (tmp_path / home).exists():
             assert run(home, "id", "new", who).exit_code == 0
-    r = run("a", "new", "skirmish", "short", "--side", "red", "--name", name, "-o",
-            f"{name}-inv.pbem")
+    # open dice: file 2 passes the turn to Bob (the tests damage and rebuild from it)
+    r = run("a", "new", "skirmish", "short", "--side", "red", "--name", name, "--dice", "open",
+            "-o", f"{name}-inv.pbem")
     assert r.exit_code == 0, r.output
     r = run("b", "join", f"{name}-inv.pbem", "--name", name, "-o", f"{name}-acc.pbem", "--yes")
     assert r.exit_code == 0, r.output

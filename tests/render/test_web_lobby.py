@@ -547,6 +547,8 @@ def test_a_whole_game_between_two_lobbies(tmp_path: Path) -> None:
              "route": "folder", "where": str(folder)}))
         assert json.loads(out)["ok"] is True
         invite = next(folder.glob("*-0000-red.pbem"))
+        # the form posted no dice: sealed, as 'pbem new' (the guide, section 6, says why)
+        assert h["a"].game("duel").verifier.sealed
         assert join(pb, okb, {"file_name": invite.name, "confirmed": True, "name": "duel",
                               "data": base64.b64encode(invite.read_bytes()).decode(),
                               "route": "folder", "where": str(folder)})["ok"] is True

@@ -169,7 +169,9 @@ def test_watch_reminds_by_itself_once_per_pace_period_when_the_invite_agreed(
         pair: Pair, tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     folder = tmp_path / "shared"
     folder.mkdir()
-    waits, late = started(pair, folder, monkeypatch, "--pace", "48h", "--remind")
+    # open dice: a sealed roll's rolls-only reply would be one more reminder stem
+    waits, late = started(pair, folder, monkeypatch, "--pace", "48h", "--remind",
+                          "--dice", "open")
     game = waits.game("duel")
     stem = file_name(game.game_id, game.times["last_sealed"], game.side)[:-5]
     watch, said, _ = watcher(waits)

@@ -223,8 +223,9 @@ def test_whole_game_between_two_accounts_through_the_servers(
                   "--ca-file", str(servers.ca_file), "--password-stdin", input=a.password + "\n")
         assert a.password not in out
         run(runner, home.path, "mail", "test")
+    # open dice: each file here passes the turn (no watch runs to send a rolls-only reply)
     run(runner, pair.alice.path, "new", "skirmish", "short", "--side", "red", "--name", "duel",
-        "-o", str(tmp_path / "invite.pbem"))
+        "--dice", "open", "-o", str(tmp_path / "invite.pbem"))
     run(runner, pair.alice.path, "mail", "send", "duel", "--to", "bob@pbem.test")
     out = fetch_until(runner, pair.bob.path, lambda o: "invitation from Alice" in o)
     assert pair.alice.card().fingerprint in out
