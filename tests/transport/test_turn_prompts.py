@@ -188,3 +188,26 @@ def test_status_names_the_route(pair: Pair, tmp_path: Path) -> None:
     assert json.loads(run(pair.alice, "status", "duel", "--json"))["route"]["kind"] == "folder"
     run(pair.alice, "route", "duel", "--none")
     assert "no route: 'pbem route duel --folder DIR'" in run(pair.alice, "status", "duel")
+
+
+def test_out_of_turn_says_the_awaited_file_is_already_in_the_folder(pair: Pair,
+                                                                    tmp_path: Path) -> None:
+    """With no watch running, 'play' said only "not your turn: file N is awaited" while
+    file N sat in the shared folder; it now says so and how to bring it in."""
+    folder = tmp_path / "shared"
+    folder.mkdir()
+    routed_pair(pair, folder)
+    game = pair.alice.game("duel")
+    seq, data = play_until_sealed(game, pair.chooser)
+    run(pair.alice, "send", "duel")
+    out = run(pair.alice, "play", "duel", "--fast")
+    assert "already in the shared folder" not in out, out
+    pair.bob.receive(data, "file")
+    bob = pair.bob.game("duel")
+    theirs, answer = play_until_sealed(bob, pair.chooser)
+    assert theirs == seq + 1
+    path = folder / file_name(game.game_id, theirs, "blue")
+    path.write_bytes(answer)
+    out = run(pair.alice, "play", "duel", "--fast")
+    assert f"file {theirs} is already in the shared folder" in out, out
+    assert f"'pbem receive {path}'" in out and "'pbem watch'" in out, out
