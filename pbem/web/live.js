@@ -220,10 +220,10 @@
       var hexes = Object.keys(w.hexes);
       P.lightHexes(hexes, "target");
       // a unit picked from the list off the map: bring its lit hexes into sight
-      if (hexes.length && !state.mine.some(function (u) { return u.id === unit; })) {
-        P.centerOn(hexes[0]);
-        P.svg.scrollIntoView({ block: "nearest" });  // a phone: the map is above the panel
-      }
+      // a unit picked from a list (off the map, or one of a stack) on a phone, where the
+      // list scrolled the map away: bring the map, and a unit off it its hexes, into sight
+      if (hexes.length && !state.mine.some(function (u) { return u.id === unit; })) P.centerOn(hexes[0]);
+      if (hexes.length) P.svg.scrollIntoView({ block: "nearest" });
       Array.prototype.forEach.call(document.querySelectorAll(".counter"), function (n) {
         if (n.getAttribute("data-piece") === unit) n.classList.add("selected");
       });

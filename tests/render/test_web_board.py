@@ -653,6 +653,18 @@ def test_a_unit_off_the_map_is_picked_by_its_button_on_a_phone(tmp_path: Path) -
                f"document.querySelector('.counter[data-piece=\"G01\"]')"
                f".getAttribute('data-hex') === {json.dumps(target)}")
         assert anna.game("mort").pending[-1] == ["a", f"enter G01 {target}"]
+        # a unit of a stack picked from its list, the page scrolled down to that list: the
+        # map comes back into sight with the hexes lit on it
+        b.js("window.scrollTo(0, document.body.scrollHeight)")
+        b.js("pbemLive.select('G01')")
+        b.wait("document.body.dataset.selected === 'G01' && "
+               "document.querySelectorAll('#targets polygon').length > 0")
+        lit = b.js("Array.from(document.querySelectorAll('#targets polygon'))"
+                   ".map(p => p.getAttribute('data-hex'))")
+        top = b.js("document.getElementById('board').getBoundingClientRect().top")
+        assert top >= -1, top
+        assert any(0 <= b.center_of(f'#targets polygon[data-hex="{h}"]')[1] <= 844
+                   for h in lit), lit
         assert b.console_errors() == []
     finally:
         b.close()
