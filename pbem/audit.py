@@ -19,7 +19,7 @@ from typing import Any
 from pbem import canonical, dice, orders
 from pbem.armor import read_any
 from pbem.envelope import EXCHANGED, KINDS, Envelope, open_envelope
-from pbem.errors import PbemError, UsageError, quote
+from pbem.errors import ChainError, PbemError, UsageError, quote
 from pbem.identity import fingerprint
 from pbem.registry import get as get_engine
 from pbem.text import safe
@@ -410,8 +410,16 @@ def _replay(report: AuditReport, verifier: Verifier, source: str, invite: Envelo
             accepted = verifier.add(env, {k: v[1] for k, v in seen.items()}, body=body)
         except PbemError as exc:
             row.chain = "FAIL"
-            row.note = str(exc)
-            report.problems.append(f"{src}: {exc}")
+            said = str(exc)
+            if isinstance(exc, ChainError) and exc.reason == "missing":
+                # the receiver's words ("ask the opponent to send it again") have no
+                # opponent to ask in a referee's audit: say what the gap costs, and who has it
+                gap = verifier.seq + 1
+                said = (f"file {gap} is missing: the files after it cannot be checked "
+                        f"without it (either player has a copy: 'pbem send GAME --seq "
+                        f"{gap} -o FILE')")
+            row.note = said
+            report.problems.append(f"{src}: {said}")
             report.exit_code = report.exit_code or exc.exit_code
             broken = True
             continue

@@ -406,8 +406,9 @@ class MortainState(StepState[Position]):
     def status_line(self, side: str | None) -> str:
         pos = self.pos
         date = self.r.dates[min(pos.turn, pos.last_turn) - 1]
-        step = self.stack[-1].step if self.stack else "over"
-        return (f"turn {pos.turn}/{pos.last_turn} ({date}), {pos.phasing} {pos.phase}, {step}; "
+        # the phase is the rulebook's; the runtime's step name ('us-setup', 'att-loss') is
+        # no word of it, and the decision's prompt already says what is awaited
+        return (f"turn {pos.turn}/{pos.last_turn} ({date}), {pos.phasing} {pos.phase}; "
                 f"support US {len(pos.chits.get('us', []))} German "
                 f"{len(pos.chits.get('german', []))}; exited {self.german_exits()}/5")
 

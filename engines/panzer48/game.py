@@ -444,10 +444,10 @@ class P48State(StepState[Position]):
                      passable=passable) is not None
 
     def status_line(self, side: str | None) -> str:
-        step = self.stack[-1].step if self.stack else "over"
+        # the phase is the rulebook's; the runtime's step name is no word of it
         sc = self.score()
         return (f"turn {self.turn_number()}/{self.pos.last_turn}, {self.pos.phasing} "
-                f"{self.pos.phase}, {step}; VP soviet {sc['soviet']} german {sc['german']}")
+                f"{self.pos.phase}; VP soviet {sc['soviet']} german {sc['german']}")
 
     def _view(self, side: str | None) -> BoardView:
         pieces = []

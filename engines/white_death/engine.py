@@ -31,8 +31,8 @@ class WhiteDeath(Engine):
     sides = ("soviet", "german")
     # a player's words for each first word of an action (pbem.engine.Engine.action_words)
     action_words = MappingProxyType({
-        "impulse": "spend that many of the side's 10 movement points in this impulse; "
-                   "every unit may move that far (Rule 5)",
+        "impulse": "spend that many of the side's movement points left this turn in this "
+                   "impulse; every unit may move that far (Rule 5)",
         "move": "move a unit one hex, paying the terrain's cost from the impulse's points "
                 "(Rules 6, 7)",
         "lead": "move a stack's leading unit one hex; the others follow (Rule 6)",

@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import json
 import os
+import sys
 from pathlib import Path
 
 import click
@@ -118,10 +119,22 @@ def id_import(ctx: click.Context, card_file: Path, yes: bool) -> None:
         if home.keys.contact(card.fingerprint) is None:
             refuse_name_conflict(home, card, f"the card {card_file}")
         echo(f"{card.who}\nfingerprint: {card.fingerprint}")
-        if not yes and not click.confirm("Does this fingerprint match what they told you?"):
+        if not yes and not _confirmed("Does this fingerprint match what they told you?"):
             raise UsageError("not pinned")
         home_of(ctx).keys.pin_contact(card)
         echo(f"pinned {card.name}")
+
+
+def _confirmed(question: str) -> bool:
+    """click turns an empty standard input into the same Abort as Ctrl-C; a script or a
+    pipe that gave no answer is told how to confirm, not that it was interrupted."""
+    try:
+        return bool(click.confirm(question))
+    except click.exceptions.Abort:
+        if sys.stdin.isatty():
+            raise
+        raise UsageError("no answer on standard input: compare the fingerprint, then run "
+                         "again with --yes once it matches") from None
 
 
 @id_group.command("contacts")

@@ -16,6 +16,7 @@ sends it when the route works again (:func:`send_owed`).
 from __future__ import annotations
 
 import json
+import os
 from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
@@ -432,7 +433,33 @@ def _turn_words(game: Game) -> str:
                  + (f" at {at}" if at else ""))
     elif unsent(game) is not None:
         text += f"; your file {latest} is sealed but NOT sent: 'pbem send {game.name}'"
-    return text
+    return text + _arrived_words(game, awaited)
+
+
+def _arrived_words(game: Game, awaited: int) -> str:
+    """The awaited file may already sit in the game's shared folder with no watch running
+    to bring it in: "not your turn" alone would leave the player waiting for a file they
+    have (found playing two homes through one folder)."""
+    from pbem.envelope import file_name
+    from pbem.text import safe
+
+    try:
+        route = route_of(game.home.path, game.game_id)
+    except PbemError:
+        return ""
+    if route is None or route.kind != "folder":
+        return ""
+    prefix = file_name(game.game_id, awaited, "x")[:-len("x.pbem")]
+    try:
+        names = sorted(n for n in os.listdir(route.where) if n.startswith(prefix)
+                       and n.lower().endswith(".pbem"))
+    except OSError:
+        return ""
+    if not names:
+        return ""
+    path = Path(route.where) / names[0]
+    return (f"; but file {awaited} is already in the shared folder: 'pbem watch' brings "
+            f"it in (leave it running), or 'pbem receive {safe(str(path))}'")
 
 
 def board_note(game: Game, seq: int, folder: Path | None) -> str:

@@ -137,8 +137,15 @@
       }
       if (!s.prompt.options.length) {
         options.appendChild(el("div", { "class": "rule" },
-          "click one of your units to see where it may go, then a lit hex" +
+          "pick one of your units" + ((s.waiting || []).length ? " (on the map, or off it below)" : "") +
+          " to see where it may go, then a lit hex" +
           (s.prompt["default"] ? "; default: " + s.prompt["default"] : "")));
+        // units with no counter on the map to tap (reinforcements to enter): a button each
+        (s.waiting || []).forEach(function (u) {
+          var b = el("button", { type: "button", "data-unit": u.id, "class": "waiting" }, u.name);
+          b.addEventListener("click", function () { select(u.id); });
+          options.appendChild(b);
+        });
         s.general.forEach(function (text) {
           var b = el("button", { type: "button", "data-action": text, "class": "general" +
             (text === s.prompt["default"] ? " default" : "") }, text);
@@ -212,6 +219,11 @@
       where = w;
       var hexes = Object.keys(w.hexes);
       P.lightHexes(hexes, "target");
+      // a unit picked from the list off the map: bring its lit hexes into sight
+      // a unit picked from a list (off the map, or one of a stack) on a phone, where the
+      // list scrolled the map away: bring the map, and a unit off it its hexes, into sight
+      if (hexes.length && !state.mine.some(function (u) { return u.id === unit; })) P.centerOn(hexes[0]);
+      if (hexes.length) P.svg.scrollIntoView({ block: "nearest" });
       Array.prototype.forEach.call(document.querySelectorAll(".counter"), function (n) {
         if (n.getAttribute("data-piece") === unit) n.classList.add("selected");
       });

@@ -218,13 +218,23 @@ class Board(Gate):
         mine = [{"id": p.id, "hex": p.location, "label": p.label, "name": p.name}
                 for p in view.pieces if p.side == game.side and not p.hidden]
         general: list[str] = []
+        waiting: list[dict[str, str]] = []
         if decision is not None and not decision.options:
             # the actions a click on the map cannot name ("end movement", "pass"): buttons
             names = {c.hex for c in view.cells} | {p.id for p in view.pieces}
+            words: set[str] = set()
             for action in game.state.legal_actions():
                 text = action.notation()
+                words.update(text.split())
                 if not names.intersection(text.split()):
                     general.append(text)
+            # a unit an action names that has no counter on the map (a reinforcement to
+            # enter, Mortain 11.1): a button picks it as a tap on its counter would
+            on_map = {p.id for p in view.pieces}
+            # named by id and counter, as play lists it: the default names the id
+            waiting = [{"id": u, "name": text if text.split()[:1] == [u] else f"{u} {text}"}
+                       for u, text in game.state.counters(game.side).items()
+                       if u in words and u not in on_map]
         pending_rolls = [{"name": f"{game.verifier.seq + 1}.{r.index}", "side": game.side,
                           "purpose": "", "rule": "", "dice": "",
                           "result": ", ".join(str(o) for o in r.outcome), "after": "",
@@ -249,6 +259,7 @@ class Board(Gate):
             "rolls": history.rolls + pending_rolls,
             "mine": mine,
             "general": general[:40],
+            "waiting": waiting[:40],
             "targets": dict(sorted(targets.items())),
             "notice": self.notice,
             "folder": str(self.folder) if self.folder else None,

@@ -132,3 +132,18 @@ def test_a_replay_page_of_two_games_asks_which(games: Path, tmp_path: Path) -> N
     r = audit("audit", str(games / "both"), "--game", game_id, "--html", str(page))
     assert r.exit_code == 0, r.output
     assert page.exists() and "replay page written" in r.output
+
+
+def test_a_missing_middle_file_is_said_to_the_referee(games: Path, tmp_path: Path) -> None:
+    """A gap in the files told the referee to "ask the opponent to send it again", the
+    receiver's words: a referee has no opponent; the note says what the gap costs and
+    how either player makes a copy."""
+    folder = tmp_path / "gap"
+    shutil.copytree(games / "g1" / "files", folder)
+    [third] = folder.glob("00003-*.pbem")
+    third.unlink()
+    r = audit("audit", str(folder))
+    assert r.exit_code == 5, r.output
+    words = " ".join(r.output.split())
+    assert "file 3 is missing: the files after it cannot be checked without it" in words
+    assert "pbem send GAME --seq 3 -o FILE" in words and "opponent" not in words, words

@@ -44,6 +44,9 @@ def test_identity_commands(run, tmp_path: Path) -> None:  # type: ignore[no-unty
     run("b", "id", "new", "Bob")
     r = run("b", "id", "import", "alice.card", input="n\n")
     assert r.exit_code == 2 and "not pinned" in r.output
+    # a pipe with no answer is not a Ctrl-C: it is told how to confirm
+    r = run("b", "id", "import", "alice.card", input="")
+    assert r.exit_code == 2 and "--yes" in r.output and "Ctrl-C" not in r.output, r.output
     r = run("b", "id", "import", "alice.card", "--yes")
     assert r.exit_code == 0 and shown["fingerprint"] in r.output
     card = (tmp_path / "alice.card").read_text(encoding="utf-8")

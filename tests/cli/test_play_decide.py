@@ -8,6 +8,8 @@ from pathlib import Path
 import pexpect
 import pytest
 
+from pbem.session import Home
+
 from . import test_play_keyboard
 from .test_legal_by_unit import mortain_homes
 from .test_play_keyboard import copy_home, spawn
@@ -163,3 +165,26 @@ def test_an_action_word_is_explained_the_first_time(luki: Path, tmp_path: Path) 
     child.expect(pexpect.EOF)
     child.close()
     assert child.exitstatus == 0
+
+
+def test_the_impulse_word_does_not_promise_ten_points_after_the_first(luki: Path,
+                                                                      tmp_path: Path) -> None:
+    """Ivan's second impulse of turn 1 (6 of his movement points left, Rule 5) was
+    explained as "spend that many of the side's 10 movement points", under a list that
+    stops at 6."""
+    root = copy_home(luki, tmp_path / "g")
+    ivan, erich = Home(root / "ivan"), Home(root / "erich")
+    _, _, sealed = ivan.game("luki").act("end movement")
+    erich.receive(ivan.game("luki").file(sealed)[1], "soviet file")
+    german = erich.game("luki")
+    german.act("impulse 4")
+    _, _, sealed = german.act("end movement")
+    ivan.receive(german.file(sealed)[1], "german file")
+    child = spawn(root, "ivan", "play", "luki")
+    child.expect(r"how many of his 6 movement points")
+    child.expect("soviet> ")
+    assert "'impulse': spend that many of the side's movement points left" in child.before
+    assert "10 movement points" not in child.before, child.before
+    child.sendline("quit")
+    child.expect(pexpect.EOF)
+    child.close()

@@ -614,3 +614,58 @@ def test_an_exchange_played_by_clicks_in_two_browsers(engine: str, scenario: str
             page.close()
         for running in servers:
             running.stop()
+
+
+def test_a_unit_off_the_map_is_picked_by_its_button_on_a_phone(tmp_path: Path) -> None:
+    """Mortain's German turn 1: every German unit enters from the east edge (11.1), so
+    none has a counter to tap, and the board offered only 'end movement' under "click one
+    of your units". Each unit to enter is now a button; a tap lights its entry hexes (in
+    sight) and a tap on one enters it."""
+    from tests.cli.test_legal_by_unit import mortain_homes
+
+    mortain_homes(tmp_path, "german player's movement phase, turn 1")
+    anna = Home(tmp_path / "anna")
+    board = Board(anna, "mort")
+    running = Running(board)
+    b = Browser(390, 844)
+    try:
+        b.emulate(390, 844, True)
+        b.open(running.url)
+        wait_idle(b)
+        first = b.wait("(document.querySelector('#options button.waiting') || {})"
+                       ".dataset && document.querySelector('#options button.waiting')"
+                       ".dataset.unit")
+        label = b.js("document.querySelector('#options button.waiting').textContent")
+        assert first == "G01" and label.startswith("G01 "), label
+        assert "off it below" in b.js("document.getElementById('options').textContent")
+        b.tap(*b.center_of('#options button.waiting[data-unit="G01"]'))
+        b.wait("document.body.dataset.selected === 'G01' && "
+               "document.querySelectorAll('#targets polygon').length > 0")
+        hexes = b.js("Array.from(document.querySelectorAll('#targets polygon'))"
+                     ".map(p => p.getAttribute('data-hex'))")
+        target = hexes[0]
+        x, y = b.center_of(f'#targets polygon[data-hex="{target}"]')
+        assert 0 <= x <= 390 and 0 <= y <= 844, (x, y)  # brought into sight, not off-screen
+        if SHOTS:
+            b.screenshot(Path(SHOTS) / "board-mortain-enter-phone.png")
+        b.tap(x, y)
+        b.wait(f"document.querySelector('.counter[data-piece=\"G01\"]') && "
+               f"document.querySelector('.counter[data-piece=\"G01\"]')"
+               f".getAttribute('data-hex') === {json.dumps(target)}")
+        assert anna.game("mort").pending[-1] == ["a", f"enter G01 {target}"]
+        # a unit of a stack picked from its list, the page scrolled down to that list: the
+        # map comes back into sight with the hexes lit on it
+        b.js("window.scrollTo(0, document.body.scrollHeight)")
+        b.js("pbemLive.select('G01')")
+        b.wait("document.body.dataset.selected === 'G01' && "
+               "document.querySelectorAll('#targets polygon').length > 0")
+        lit = b.js("Array.from(document.querySelectorAll('#targets polygon'))"
+                   ".map(p => p.getAttribute('data-hex'))")
+        top = b.js("document.getElementById('board').getBoundingClientRect().top")
+        assert top >= -1, top
+        assert any(0 <= b.center_of(f'#targets polygon[data-hex="{h}"]')[1] <= 844
+                   for h in lit), lit
+        assert b.console_errors() == []
+    finally:
+        b.close()
+        running.stop()

@@ -9,6 +9,7 @@ from __future__ import annotations
 import json
 from pathlib import Path
 
+import pytest
 from click.testing import CliRunner
 from transport_helpers import Pair, play_until_sealed
 
@@ -153,7 +154,6 @@ def test_the_mail_position_names_no_runtime_step(tmp_path: Path) -> None:
         game = home.game("selfplay-2")
         seq, data = game.file()
     step = game.verifier.state.stack[-1].step  # type: ignore[attr-defined]
-    assert f", {step};" in game.verifier.state.status_line(game.opponent_side)
     _, body = describe(game, seq, data)
     [position] = [line for line in body.splitlines() if line.startswith("Position:")]
     assert f", {step};" not in position and f" {step};" not in position, position
@@ -206,3 +206,40 @@ def test_join_takes_the_route_the_invitation_came_by(pair: Pair, tmp_path: Path)
     assert (f"route: files travel by the shared folder {folder.resolve()} (the way the "
             f"invite came") in out, out
     assert "reply sent: file 1 of duel written to" in out, out
+
+
+def test_out_of_turn_says_the_awaited_file_is_already_in_the_folder(pair: Pair,
+                                                                    tmp_path: Path) -> None:
+    """With no watch running, 'play' said only "not your turn: file N is awaited" while
+    file N sat in the shared folder; it now says so and how to bring it in."""
+    folder = tmp_path / "shared"
+    folder.mkdir()
+    routed_pair(pair, folder)
+    game = pair.alice.game("duel")
+    seq, data = play_until_sealed(game, pair.chooser)
+    run(pair.alice, "send", "duel")
+    out = run(pair.alice, "play", "duel", "--fast")
+    assert "already in the shared folder" not in out, out
+    pair.bob.receive(data, "file")
+    bob = pair.bob.game("duel")
+    theirs, answer = play_until_sealed(bob, pair.chooser)
+    assert theirs == seq + 1
+    path = folder / file_name(game.game_id, theirs, "blue")
+    path.write_bytes(answer)
+    out = run(pair.alice, "play", "duel", "--fast")
+    assert f"file {theirs} is already in the shared folder" in out, out
+    assert f"'pbem receive {path}'" in out and "'pbem watch'" in out, out
+
+
+@pytest.mark.parametrize(("engine", "scenario", "step"), [
+    ("mortain", "counterattack", "us-setup"), ("48th-panzer-korps", "first-day", "setup")])
+def test_status_names_no_runtime_step(engine: str, scenario: str, step: str,
+                                      tmp_path: Path) -> None:
+    """'pbem status' and the lobby read "us setup, us-setup;": the runtime's step name
+    after the rulebook's phase (found starting Mortain from the browser lobby)."""
+    home = Home(tmp_path / "a")
+    run(home, "id", "new", "Anna")
+    run(home, "new", engine, scenario, "--side", "german", "--name", "g",
+        "-o", str(tmp_path / "inv.pbem"))
+    out = run(home, "status", "g")
+    assert " setup;" in out and f", {step};" not in out, out
