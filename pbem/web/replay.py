@@ -58,6 +58,24 @@ def event_kind(event: Event) -> str:
     return kind if kind in KIND_TAGS else "info"
 
 
+#: the hex ids of a view's cells, by the cells' tuple (kept with it, so its id stays its
+#: own): the views of one map share the tuple (engines.hexkit.board), and a set of every
+#: hex made per frame was a sixth of a replay page's time, made per page a third of the
+#: live board's redraw after a click (issue 35 items 1 and 4)
+_CELL_SETS: dict[int, tuple[tuple[Any, ...], frozenset[str]]] = {}
+
+
+def cell_hexes(view: BoardView) -> frozenset[str]:
+    """The hexes of ``view``'s map, made once per map."""
+    kept = _CELL_SETS.get(id(view.cells))
+    if kept is None or kept[0] is not view.cells:
+        if len(_CELL_SETS) >= 16:  # a map or two per process: more is a test's many maps
+            _CELL_SETS.clear()
+        kept = _CELL_SETS[id(view.cells)] = (view.cells,
+                                              frozenset(c.hex for c in view.cells))
+    return kept[1]
+
+
 @dataclass
 class PieceTable:
     """Distinct counters seen in the game, each stored once; frames list their indices.
@@ -68,19 +86,6 @@ class PieceTable:
 
     rows: list[list[Any]] = field(default_factory=list)
     index: dict[tuple[Any, ...], int] = field(default_factory=dict)
-    #: the hex ids of a view's cells, by the cells' tuple: the views of one map share it
-    #: (engines.hexkit.board), and a set of every hex made per frame was a sixth of a
-    #: replay page's time
-    cell_sets: dict[int, tuple[tuple[Any, ...], frozenset[str]]] = \
-        field(default_factory=dict)
-
-    def hexes(self, view: BoardView) -> frozenset[str]:
-        kept = self.cell_sets.get(id(view.cells))
-        if kept is None or kept[0] is not view.cells:
-            kept = (view.cells, frozenset(c.hex for c in view.cells))
-            self.cell_sets[id(view.cells)] = kept
-        return kept[1]
-
     def add(self, piece: Piece, depth: int) -> int:
         markers = ",".join(abbreviate_marker(m) for m in piece.markers) if not \
             piece.hidden else ""
@@ -98,7 +103,7 @@ def frame_data(view: BoardView, events: list[Event], side: str | None, table: Pi
                **extra: Any) -> dict[str, Any]:
     """One frame as page data: the counters that show (top of each stack, with its depth),
     the status, the events ``side`` may read, and the hexes they concern."""
-    cells = table.hexes(view)
+    cells = cell_hexes(view)
     boxes = {b.name for b in view.boxes}
     shown: list[int] = []
     for location, stack in stacks(view).items():
