@@ -25,7 +25,7 @@ from importlib import resources
 from typing import Any
 
 from pbem.audit import AuditReport, audit, body_summary, explain_roll
-from pbem.engine import Engine, Event, State
+from pbem.engine import Engine, Event, State, counter_text
 from pbem.envelope import open_envelope
 from pbem.errors import PbemError, UsageError
 from pbem.naming import named
@@ -35,7 +35,6 @@ from pbem.render.narrate import (
     KIND_ALIASES,
     KIND_TAGS,
     Frame,
-    counters_of,
     frames_from_records,
 )
 from pbem.render.svg import board_svg, box_rects, svg_geometry
@@ -115,8 +114,12 @@ def frame_data(view: BoardView, events: list[Event], side: str | None, table: Pi
     where = {p.id: p.location for p in view.pieces}
     told: list[list[str]] = []
     lit: list[str] = []
-    # each unit an event names, named as its counter reads, as the terminal's replay does
-    counters = counters_of(view) if any(e.units for e in events) else {}
+    # each unit an event names, named as its counter reads, as the terminal's replay does;
+    # only those units' counters are read (named() looks up no other), not the whole
+    # board's: a tenth of a White Death replay page was every counter's text per frame
+    wanted = {u for e in events if e.visible(side) for u in e.units}
+    counters = {p.id: counter_text(p.id, p.name, p.label) for p in view.pieces
+                if p.id in wanted and not p.hidden} if wanted else {}
     for e in events:
         if not e.visible(side):
             continue
