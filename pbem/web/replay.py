@@ -85,7 +85,23 @@ class PieceTable:
 
     rows: list[list[Any]] = field(default_factory=list)
     index: dict[tuple[Any, ...], int] = field(default_factory=dict)
+    #: each counter's row by the counter itself (kept with it, so its id stays its own)
+    #: and its depth: an engine that keeps its counters from view to view (White Death)
+    #: hands the same ones frame after frame, and making the row again was a tenth of the
+    #: page (issue 35 item 1)
+    seen: dict[tuple[int, int], tuple[Piece, int]] = field(default_factory=dict)
+
     def add(self, piece: Piece, depth: int) -> int:
+        kept = self.seen.get((id(piece), depth))
+        if kept is not None and kept[0] is piece:
+            return kept[1]
+        found = self._add(piece, depth)
+        if len(self.seen) >= 65536:  # a bound on what it holds alive, not a record
+            self.seen.clear()
+        self.seen[(id(piece), depth)] = (piece, found)
+        return found
+
+    def _add(self, piece: Piece, depth: int) -> int:
         markers = ",".join(abbreviate_marker(m) for m in piece.markers) if not \
             piece.hidden else ""
         row = [piece.id, piece.side, "?" if piece.hidden else (piece.label or "?"),
