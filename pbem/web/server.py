@@ -54,7 +54,14 @@ from pbem.play import write_outbox
 from pbem.session import Game, Home
 from pbem.text import displayable
 from pbem.transcript import Verifier
-from pbem.web.replay import PieceTable, file_frames, frame_data, map_data, page
+from pbem.web.replay import (
+    PieceTable,
+    cell_hexes,
+    file_frames,
+    frame_data,
+    map_data,
+    page,
+)
 
 LOOPBACK = "127.0.0.1"
 MAX_BODY = 64 * 1024
@@ -209,7 +216,7 @@ class Board(Gate):
         # the hexes light up on the map, and a tap on one answers
         targets: dict[str, list[str]] = {}
         if decision is not None and decision.options:
-            cells = {c.hex for c in view.cells}
+            cells = cell_hexes(view)  # made once per map, not per redraw
             for option in decision.options:
                 text = option.notation()
                 named = [w for w in text.split() if w in cells]
@@ -220,10 +227,11 @@ class Board(Gate):
         general: list[str] = []
         if decision is not None and not decision.options:
             # the actions a click on the map cannot name ("end movement", "pass"): buttons
-            names = {c.hex for c in view.cells} | {p.id for p in view.pieces}
+            hexes, ids = cell_hexes(view), {p.id for p in view.pieces}
             for action in game.state.legal_actions():
                 text = action.notation()
-                if not names.intersection(text.split()):
+                words = text.split()
+                if hexes.isdisjoint(words) and ids.isdisjoint(words):
                     general.append(text)
         pending_rolls = [{"name": f"{game.verifier.seq + 1}.{r.index}", "side": game.side,
                           "purpose": "", "rule": "", "dice": "",
