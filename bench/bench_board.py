@@ -12,6 +12,8 @@ Purkayev) through files; the board is then opened on the home whose decision it 
   ``/api/state`` to redraw; the median of N clicks (default 10);
 * apply: the engine's own apply of the same actions on a copy, the floor a click is
   compared with;
+* save: one save of the game (``Game.write``: signed, written atomically), which with
+  twice the apply is a click's target;
 * page: the bytes of the page, and of the page without its map's data (the SVG and the
   hex centers), which the 200 KB target is about.
 """
@@ -79,6 +81,9 @@ def main() -> int:
             board.command("act", action.notation())  # the click
             board.state()  # the page redrawn
             acts.append((time.process_time() - start) * 1000)
+        # one save of the game as it stands (signed, written atomically): with the
+        # apply, what a click may cost (issue 35: within 2x the apply plus one save)
+        saves = [cpu_ms(home.game(name).write)[0] for _ in range(5)]
         size = len(page.encode())
         print(f"board: {args.engine} {args.scenario} after {result.files} files "
               f"({args.turns} turns, seed {args.seed})")
@@ -88,6 +93,10 @@ def main() -> int:
                   f"{len(acts)} clicks (max {max(acts):.1f})")
             print(f"engine apply  {statistics.median(applies):8.2f} ms CPU   median, the "
                   "floor")
+            save = statistics.median(saves)
+            print(f"one save      {save:8.2f} ms CPU   median of {len(saves)}: a click's "
+                  f"target is 2x the apply plus one save, "
+                  f"{2 * statistics.median(applies) + save:.2f} ms")
         print(f"page          {size / 1024:8.1f} KB   ({(size - map_bytes) / 1024:.1f} KB "
               f"without the map's data, {map_bytes / 1024:.1f} KB)")
         print(f"state JSON    {len(json.dumps(state)) / 1024:8.1f} KB")

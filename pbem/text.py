@@ -42,6 +42,11 @@ def safe(text: str, *, newlines: bool = False) -> str:
     if text.isprintable() and BIDI.isdisjoint(text):
         return text  # the common case, fast: isprintable() is False for every Cc/Zl/Zp
     keep = "\n\t" if newlines else ""
+    if newlines and BIDI.isdisjoint(text) and \
+            text.replace("\n", "").replace("\t", "").isprintable():
+        # multi-line text at C speed too: a replay page's map is one string of 0.5 M
+        # characters, and testing each one was a tenth of the page (issue 35 item 1)
+        return text
     return "".join(_escape(ch) if ch not in keep and _unsafe(ch) else ch for ch in text)
 
 

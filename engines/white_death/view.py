@@ -10,12 +10,15 @@ from __future__ import annotations
 
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import replace
+from functools import partial
+from typing import Any
 
 from engines.hexkit.board import board_view
 from engines.hexkit.scenario import ScenarioSet
 from engines.white_death.base import other
 from engines.white_death.data import SIDES, Catalog, UnitDef
 from engines.white_death.position import Position
+from pbem.memo import Memo
 from pbem.view import BoardView, Line, Piece
 
 SIDE_COLOR = {"soviet": "#c03030", "german": "#303030"}
@@ -44,8 +47,57 @@ def status_line(pos: Position, last_turn: int, phase: str, side: str | None) -> 
             f"Soviet {pos.mps['soviet']}, German {pos.mps['german']}; supply {own}")
 
 
-def _bunker(pos: Position, h: str) -> int:
-    return max((b.strength for b in pos.bunkers if b.hex == h), default=0)
+def _hex_pieces(pos: Position, h: str, uids: Sequence[str], side: str | None,
+                revealed: bool, bunker: int, udef: Callable[[str], UnitDef]
+                ) -> tuple[Piece, ...]:
+    """The counters of one hex as ``side`` sees them (Rule 4.C): its own and the
+    referee's in full, an enemy stack by its top non-intrinsic counter alone unless the
+    hex is ``revealed`` (an assault's barrage, fire and advance show it)."""
+    pieces: list[Piece] = []
+    stack = list(reversed(uids))  # the last unit in is on top
+    for s in SIDES:
+        mine = [x for x in stack if udef(x).side == s]
+        if side is None or side == s or revealed:
+            shown = mine
+        else:
+            shown = [x for x in mine if "intrinsic" not in udef(x).type.flags][:1]
+        for i, x in enumerate(mine):
+            u = pos.units[x]
+            d = udef(x)
+            t = d.type
+            marks = tuple(sorted(
+                (["deployed"] if u.deployed else []) + ([f"bunker {bunker}"]
+                                                        if bunker and i == 0
+                                                        and s == "german" else [])))
+            if x in shown:
+                pieces.append(Piece(x, s, f"{x} {u.strength}", h, f"{t.key} ({d.div})",
+                                    marks if (side is None or side == s) else (),
+                                    False, SIDE_COLOR[s]))
+            elif "intrinsic" not in t.flags:
+                pieces.append(Piece(f"{s}-{h}-{i}", s, "?", h, "", (), True,
+                                    SIDE_COLOR[s]))
+    return tuple(pieces)
+
+
+def _frame(cat: Catalog, title: str) -> tuple[BoardView, tuple[Line, ...]]:
+    """The view's map-only parts (the kit's, shared by every view of the map) and its
+    lines with the Lowatj's course added (Rule 7: river hexes are terrain, so the
+    display gets the course as a line), made once per catalog and title."""
+    key = ("view-frame", title)
+    got = cat.static.get(key)
+    if got is None:
+        base = board_view(cat.map, title=title)
+        got = cat.static[key] = (base, (*base.lines, *river_lines(cat.data)))
+    out: tuple[BoardView, tuple[Line, ...]] = got
+    return out
+
+
+def _memo(cat: Catalog, name: str, limit: int) -> Memo[Any, Any]:
+    got = cat.static.get(name)
+    if got is None:
+        got = cat.static[name] = Memo(limit)
+    out: Memo[Any, Any] = got
+    return out
 
 
 def board(pos: Position, cat: Catalog, side: str | None, *, title: str, status: str,
@@ -53,36 +105,37 @@ def board(pos: Position, cat: Catalog, side: str | None, *, title: str, status: 
           zoc: Iterable[str]) -> BoardView:
     """The board as ``side`` may see it (Rule 4.C), drawn by the kit's builder: ``stacks``
     the units in each hex in stacking order, ``udef`` a unit's data (an intrinsic
-    garrison's too), ``zoc`` the hexes in the enemy's ZOC (Rule 3; shown to ``side``)."""
-    pieces: list[Piece] = []
+    garrison's too), ``zoc`` the hexes in the enemy's ZOC (Rule 3; shown to ``side``).
+
+    A replay page and the browser board ask a view per action, and an action changes a
+    hex or two: each hex's counters are kept in the catalog under all they read (the
+    viewer, whether the hex is revealed, its bunker, its units in order with their
+    strength and deployment; a unit's data is fixed by its id), the map's parts and lines
+    are made once, and the enemy's ZOC, a set the rules keep per enemy position, is
+    sorted once per set (issue 35: the view was most of the page's and the click's cost).
+    """
     revealed = set(pos.assaults) if (side == pos.phasing and phase in (
         "barrage", "defense", "assault", "advance")) else set()
+    bunkers: dict[str, int] = {}
+    for b in pos.bunkers:
+        if b.strength > bunkers.get(b.hex, 0):
+            bunkers[b.hex] = b.strength
+    units = pos.units
+    kept = _memo(cat, "view-hexes", 16384)
+    pieces: list[Piece] = []
     for h, uids in sorted(stacks.items()):
-        stack = list(reversed(uids))  # the last unit in is on top
-        for s in SIDES:
-            mine = [x for x in stack if udef(x).side == s]
-            if side is None or side == s or h in revealed:
-                shown = mine
-            else:
-                shown = [x for x in mine if "intrinsic" not in udef(x).type.flags][:1]
-            for i, x in enumerate(mine):
-                u = pos.units[x]
-                d = udef(x)
-                t = d.type
-                bunker = _bunker(pos, h)
-                marks = tuple(sorted(
-                    (["deployed"] if u.deployed else []) + ([f"bunker {bunker}"]
-                                                            if bunker and i == 0
-                                                            and s == "german" else [])))
-                if x in shown:
-                    pieces.append(Piece(x, s, f"{x} {u.strength}", h, f"{t.key} ({d.div})",
-                                        marks if (side is None or side == s) else (),
-                                        False, SIDE_COLOR[s]))
-                elif "intrinsic" not in t.flags:
-                    pieces.append(Piece(f"{s}-{h}-{i}", s, "?", h, "", (), True,
-                                        SIDE_COLOR[s]))
-    overlays = {} if side is None else {f"zoc:{other(side)}": sorted(zoc)}
-    view = board_view(cat.map, pieces, side=side, title=title, status=status,
-                      highlights=sorted(pos.assaults), overlays=overlays)
-    # the Lowatj is hex terrain (Rule 7), so the display gets its course as a line
-    return replace(view, lines=(*view.lines, *river_lines(cat.data)))
+        shown = h in revealed
+        bunker = bunkers.get(h, 0)
+        key = (h, side, shown, bunker, tuple(uids),
+               tuple([(units[x].strength, units[x].deployed) for x in uids]))
+        pieces.extend(kept.get(key, partial(_hex_pieces, pos, h, uids, side, shown, bunker,
+                                            udef)))
+    base, lines = _frame(cat, title)
+    overlays: tuple[tuple[str, tuple[str, ...]], ...] = ()
+    if side is not None:
+        zset = zoc if isinstance(zoc, frozenset) else frozenset(zoc)
+        sorted_zoc = _memo(cat, "view-zoc", 256).get(
+            zset, lambda: tuple(sorted(zset)))
+        overlays = ((f"zoc:{other(side)}", sorted_zoc),)
+    return replace(base, side=side, status=status, lines=lines, pieces=tuple(pieces),
+                   highlights=tuple(sorted(set(pos.assaults))), overlays=overlays)

@@ -25,7 +25,7 @@ from importlib import resources
 from typing import Any
 
 from pbem.audit import AuditReport, audit, body_summary, explain_roll
-from pbem.engine import Engine, Event, State
+from pbem.engine import Engine, Event, State, counter_text
 from pbem.envelope import open_envelope
 from pbem.errors import PbemError, UsageError
 from pbem.naming import named
@@ -35,7 +35,6 @@ from pbem.render.narrate import (
     KIND_ALIASES,
     KIND_TAGS,
     Frame,
-    counters_of,
     frames_from_records,
 )
 from pbem.render.svg import board_svg, box_rects, svg_geometry
@@ -58,6 +57,24 @@ def event_kind(event: Event) -> str:
     return kind if kind in KIND_TAGS else "info"
 
 
+#: the hex ids of a view's cells, by the cells' tuple (kept with it, so its id stays its
+#: own): the views of one map share the tuple (engines.hexkit.board), and a set of every
+#: hex made per frame was a sixth of a replay page's time, made per page a third of the
+#: live board's redraw after a click (issue 35 items 1 and 4)
+_CELL_SETS: dict[int, tuple[tuple[Any, ...], frozenset[str]]] = {}
+
+
+def cell_hexes(view: BoardView) -> frozenset[str]:
+    """The hexes of ``view``'s map, made once per map."""
+    kept = _CELL_SETS.get(id(view.cells))
+    if kept is None or kept[0] is not view.cells:
+        if len(_CELL_SETS) >= 16:  # a map or two per process: more is a test's many maps
+            _CELL_SETS.clear()
+        kept = _CELL_SETS[id(view.cells)] = (view.cells,
+                                              frozenset(c.hex for c in view.cells))
+    return kept[1]
+
+
 @dataclass
 class PieceTable:
     """Distinct counters seen in the game, each stored once; frames list their indices.
@@ -68,20 +85,23 @@ class PieceTable:
 
     rows: list[list[Any]] = field(default_factory=list)
     index: dict[tuple[Any, ...], int] = field(default_factory=dict)
-    #: the hex ids of a view's cells, by the cells' tuple: the views of one map share it
-    #: (engines.hexkit.board), and a set of every hex made per frame was a sixth of a
-    #: replay page's time
-    cell_sets: dict[int, tuple[tuple[Any, ...], frozenset[str]]] = \
-        field(default_factory=dict)
-
-    def hexes(self, view: BoardView) -> frozenset[str]:
-        kept = self.cell_sets.get(id(view.cells))
-        if kept is None or kept[0] is not view.cells:
-            kept = (view.cells, frozenset(c.hex for c in view.cells))
-            self.cell_sets[id(view.cells)] = kept
-        return kept[1]
+    #: each counter's row by the counter itself (kept with it, so its id stays its own)
+    #: and its depth: an engine that keeps its counters from view to view (White Death)
+    #: hands the same ones frame after frame, and making the row again was a tenth of the
+    #: page (issue 35 item 1)
+    seen: dict[tuple[int, int], tuple[Piece, int]] = field(default_factory=dict)
 
     def add(self, piece: Piece, depth: int) -> int:
+        kept = self.seen.get((id(piece), depth))
+        if kept is not None and kept[0] is piece:
+            return kept[1]
+        found = self._add(piece, depth)
+        if len(self.seen) >= 65536:  # a bound on what it holds alive, not a record
+            self.seen.clear()
+        self.seen[(id(piece), depth)] = (piece, found)
+        return found
+
+    def _add(self, piece: Piece, depth: int) -> int:
         markers = ",".join(abbreviate_marker(m) for m in piece.markers) if not \
             piece.hidden else ""
         row = [piece.id, piece.side, "?" if piece.hidden else (piece.label or "?"),
@@ -98,7 +118,7 @@ def frame_data(view: BoardView, events: list[Event], side: str | None, table: Pi
                **extra: Any) -> dict[str, Any]:
     """One frame as page data: the counters that show (top of each stack, with its depth),
     the status, the events ``side`` may read, and the hexes they concern."""
-    cells = table.hexes(view)
+    cells = cell_hexes(view)
     boxes = {b.name for b in view.boxes}
     shown: list[int] = []
     for location, stack in stacks(view).items():
@@ -110,8 +130,12 @@ def frame_data(view: BoardView, events: list[Event], side: str | None, table: Pi
     where = {p.id: p.location for p in view.pieces}
     told: list[list[str]] = []
     lit: list[str] = []
-    # each unit an event names, named as its counter reads, as the terminal's replay does
-    counters = counters_of(view) if any(e.units for e in events) else {}
+    # each unit an event names, named as its counter reads, as the terminal's replay does;
+    # only those units' counters are read (named() looks up no other), not the whole
+    # board's: a tenth of a White Death replay page was every counter's text per frame
+    wanted = {u for e in events if e.visible(side) for u in e.units}
+    counters = {p.id: counter_text(p.id, p.name, p.label) for p in view.pieces
+                if p.id in wanted and not p.hidden} if wanted else {}
     for e in events:
         if not e.visible(side):
             continue

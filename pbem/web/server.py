@@ -54,7 +54,14 @@ from pbem.play import write_outbox
 from pbem.session import Game, Home
 from pbem.text import displayable
 from pbem.transcript import Verifier
-from pbem.web.replay import PieceTable, file_frames, frame_data, map_data, page
+from pbem.web.replay import (
+    PieceTable,
+    cell_hexes,
+    file_frames,
+    frame_data,
+    map_data,
+    page,
+)
 
 LOOPBACK = "127.0.0.1"
 MAX_BODY = 64 * 1024
@@ -209,7 +216,7 @@ class Board(Gate):
         # the hexes light up on the map, and a tap on one answers
         targets: dict[str, list[str]] = {}
         if decision is not None and decision.options:
-            cells = {c.hex for c in view.cells}
+            cells = cell_hexes(view)  # made once per map, not per redraw
             for option in decision.options:
                 text = option.notation()
                 named = [w for w in text.split() if w in cells]
@@ -221,12 +228,13 @@ class Board(Gate):
         waiting: list[dict[str, str]] = []
         if decision is not None and not decision.options:
             # the actions a click on the map cannot name ("end movement", "pass"): buttons
-            names = {c.hex for c in view.cells} | {p.id for p in view.pieces}
+            hexes, ids = cell_hexes(view), {p.id for p in view.pieces}
             words: set[str] = set()
             for action in game.state.legal_actions():
                 text = action.notation()
-                words.update(text.split())
-                if not names.intersection(text.split()):
+                parts = text.split()
+                words.update(parts)
+                if hexes.isdisjoint(parts) and ids.isdisjoint(parts):
                     general.append(text)
             # a unit an action names that has no counter on the map (a reinforcement to
             # enter, Mortain 11.1): a button picks it as a tap on its counter would

@@ -20,3 +20,29 @@ def test_view_and_status_line_after_the_game_ended() -> None:
     for side in (None, "axis", "soviet"):
         assert state.view(side).cells
         assert state.status_line(side)
+
+
+def test_the_maps_parts_are_made_once_per_data_set_and_show_its_own_map() -> None:
+    """A view shares its map's cells, hexsides and railroads with every other view of the
+    same data (issue 35: remaking them was nine tenths of a view), shows what a fresh
+    build shows along a game, and an engine on another map shows that map."""
+    from engines.motherland import MotherlandEngine
+
+    from .conftest import DATA
+
+    state = ENGINE.new_state("4-uranus")
+    chooser = Chooser("view-parts")
+    for _ in range(150):
+        if state.is_chance():
+            state.apply_outcome(chooser.outcome(state.chance_request()))
+            continue
+        kept = state.view("axis")
+        state.data.__dict__.pop("_view_static")
+        assert state.view("axis") == kept
+        state.apply(chooser.pick(state.legal_actions()))
+    other = ENGINE.new_state("6-for-the-motherland")
+    assert other.view(None).cells is state.view("soviet").cells
+    small = MotherlandEngine(map_file=DATA / "testmap.toml")
+    cells = small.new_state("4-uranus").view(None).cells
+    assert {c.hex for c in cells} == set(small.data.hexmap.ids) != \
+        {c.hex for c in state.view(None).cells}

@@ -330,3 +330,14 @@ def test_bidi_and_control_characters_from_files_are_shown_as_escapes() -> None:
     # plain words, newlines in a message and action notations pass unchanged
     assert displayable({"m": "two\nlines", "a": ["move 1/31R 3703 3702"]}) == \
         {"m": "two\nlines", "a": ["move 1/31R 3703 3702"]}
+
+
+def test_multi_line_text_is_escaped_as_surely_as_one_line() -> None:
+    """Multi-line text (a message, the map's drawing) passes at C speed when it is plain
+    (issue 35): a control, separator or bidi character on any of its lines is still shown
+    as an escape, and what is not one (a no-break space) stays as it is."""
+    assert displayable("one\n\tline \u00a0two\n") == "one\n\tline \u00a0two\n"
+    for bad, shown in (("\u202e", "\\u202e"), ("\x1b", "\\x1b"), ("\u2028", "\\u2028"),
+                       ("\r", "\\x0d"), ("\x7f", "\\x7f")):
+        assert displayable(f"<svg>\n<text>{bad}</text>\n</svg>") == \
+            f"<svg>\n<text>{shown}</text>\n</svg>"

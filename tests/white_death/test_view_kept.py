@@ -1,0 +1,84 @@
+"""The board view keeps each hex's counters under what they read (issue 35): along random
+games it shows, to each side and to the referee, what the plain per-call computation
+shows (Rule 4.C's limited intelligence included), so a key left incomplete shows up
+as a difference."""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Iterable, Mapping, Sequence
+from dataclasses import replace
+
+from engines.hexkit.board import board_view
+from engines.white_death import ENGINE
+from engines.white_death.base import other
+from engines.white_death.data import SIDES, Catalog, UnitDef
+from engines.white_death.position import Position
+from engines.white_death.state import WDState
+from engines.white_death.view import SIDE_COLOR, river_lines
+from pbem.testing import Chooser
+from pbem.view import BoardView, Piece
+
+from .conftest import decisions
+
+
+def _plain_board(pos: Position, cat: Catalog, side: str | None, *, title: str, status: str,
+                 phase: str, stacks: Mapping[str, Sequence[str]],
+                 udef: Callable[[str], UnitDef], zoc: Iterable[str]) -> BoardView:
+    """The view as it was computed before anything was kept: every unit, every call."""
+    pieces: list[Piece] = []
+    revealed = set(pos.assaults) if (side == pos.phasing and phase in (
+        "barrage", "defense", "assault", "advance")) else set()
+    for h, uids in sorted(stacks.items()):
+        stack = list(reversed(uids))
+        for s in SIDES:
+            mine = [x for x in stack if udef(x).side == s]
+            if side is None or side == s or h in revealed:
+                shown = mine
+            else:
+                shown = [x for x in mine if "intrinsic" not in udef(x).type.flags][:1]
+            for i, x in enumerate(mine):
+                u = pos.units[x]
+                d = udef(x)
+                t = d.type
+                bunker = max((b.strength for b in pos.bunkers if b.hex == h), default=0)
+                marks = tuple(sorted(
+                    (["deployed"] if u.deployed else []) + ([f"bunker {bunker}"]
+                                                            if bunker and i == 0
+                                                            and s == "german" else [])))
+                if x in shown:
+                    pieces.append(Piece(x, s, f"{x} {u.strength}", h, f"{t.key} ({d.div})",
+                                        marks if (side is None or side == s) else (),
+                                        False, SIDE_COLOR[s]))
+                elif "intrinsic" not in t.flags:
+                    pieces.append(Piece(f"{s}-{h}-{i}", s, "?", h, "", (), True,
+                                        SIDE_COLOR[s]))
+    overlays = {} if side is None else {f"zoc:{other(side)}": sorted(zoc)}
+    view = board_view(cat.map, pieces, side=side, title=title, status=status,
+                      highlights=sorted(pos.assaults), overlays=overlays)
+    return replace(view, lines=(*view.lines, *river_lines(cat.data)))
+
+
+def _plain(state: WDState, side: str | None) -> BoardView:
+    return _plain_board(state.pos, state.cat, side, title=f"White Death: {state.sc.title}",
+                        status=state.status_line(side), phase=state.phase,
+                        stacks=state._by_hex(), udef=state.udef,
+                        zoc=state.ezoc(side) if side is not None else ())
+
+
+def test_kept_view_is_the_plain_view_for_every_side() -> None:
+    seen_hidden = seen_revealed = seen_bunker = 0
+    for scenario, steps in (("purkayev", 700), ("campaign", 500), ("first-relief", 500)):
+        state = ENGINE.new_state(scenario, ENGINE.resolve_options({}))
+        assert isinstance(state, WDState)
+        choose = Chooser(f"view-kept/{scenario}")
+        for _ in decisions(state, choose, steps):
+            for side in (None, *SIDES):
+                got = state.view(side)
+                assert got == _plain(state, side), (scenario, side, state.phase)
+                seen_hidden += any(p.hidden for p in got.pieces)
+                seen_bunker += any(m.startswith("bunker") for p in got.pieces
+                                   for m in p.markers)
+                seen_revealed += side == state.pos.phasing and bool(state.pos.assaults)
+            state.apply(choose.pick(state.legal_actions()))
+    # the games reach what the keys must tell apart: hidden stacks, bunkers, assaults
+    assert seen_hidden and seen_bunker and seen_revealed
