@@ -79,13 +79,15 @@ def test_check_finds_a_game_that_changed(tmp_path: Path) -> None:
     assert len(problems) == 1 and f"{path.name}:{n + 1}: was" in problems[0]
 
 
-@pytest.mark.parametrize(("engine_id", "step"), [
-    ("48th-panzer-korps", "movement"), ("backhand-blow", "move")])
-def test_setup_builds_the_frames_of_the_side_given(engine_id: str, step: str) -> None:
+@pytest.mark.parametrize(("engine_id", "fields", "step"), [
+    ("48th-panzer-korps", 'phase = "movement"\n', "movement"), ("backhand-blow", "", "move")])
+def test_setup_builds_the_frames_of_the_side_given(engine_id: str, fields: str,
+                                                   step: str) -> None:
     """Issue 31: the frames above ``step`` are those of the position set up (its phasing
     side), not of the scenario's start, whose phasing side is the Soviet player."""
     engine = get(engine_id)
-    state = setup(engine, engine.scenarios()[0].id, f'phasing = "german"\nstep = "{step}"')
+    state = setup(engine, engine.scenarios()[0].id,
+                  f'{fields}phasing = "german"\nstep = "{step}"')
     decision = state.decision()
     assert decision is not None and (decision.side, decision.kind) == ("german", step)
     # and the frames' own sides, by which the rest of the player turn runs
@@ -100,12 +102,13 @@ def test_setup_refuses_a_step_and_a_stack_that_disagree() -> None:
 
 
 @pytest.mark.parametrize(("engine_id", "text", "message"), [
-    ("48th-panzer-korps", 'step = "fire"', r"step 'fire' does not fit the position: it "
-     r"cannot run on it \(AssertionError\)"),
+    ("48th-panzer-korps", 'phase = "prepared"\nstep = "fire"', r"step 'fire' does not fit "
+     r"the position: field 'combat': 'fire' is a step of an attack \(7\) and none is open"),
     ("mortain", 'step = "attackers"', r"step 'attackers' does not fit the position"),
     ("backhand-blow", 'step = "vr-draw"', r"step 'vr-draw' does not fit the position: it "
      r"cannot run on it \(ValueError: cannot draw 0"),
-    ("48th-panzer-korps", 'phasing = "soviet"\nstep = "zoc-exit"', r"step 'zoc-exit' cannot "
+    ("48th-panzer-korps", 'phasing = "soviet"\nphase = "movement"\nmoving = ["89T"]\n'
+     'step = "zoc-exit"', r"step 'zoc-exit' cannot "
      r"be set up from a step name: its frame needs arguments"),
 ])
 def test_setup_refuses_a_step_with_nothing_to_work_on(engine_id: str, text: str,
