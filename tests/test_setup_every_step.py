@@ -25,28 +25,44 @@ from pbem.setup import setup
 from pbem.steps import Choice, Frame, Roll, StepState
 
 
-def _mortain_set_up() -> str:
-    """Every US unit placed in a harmless hex (13.0 done), as the Mortain rule tests."""
+def _mortain_set_up(**moved: str) -> str:
+    """Every US unit placed in a harmless hex (13.0 done), as the Mortain rule tests, and
+    the units ``moved`` names in theirs."""
     from engines.mortain.rules import rules
 
     r = rules()
     us = [u for u in r.order if r.units[u].side == "us"]
     spots = [f"{c:02d}{row:02d}" for row in (19, 21) for c in range(2, 30, 2)]
-    return "[units]\n" + "\n".join(f'"{u}" = "{spots[i]}"' for i, u in enumerate(us)) + "\n"
+    where = {**{u: spots[i] for i, u in enumerate(us)}, **moved}
+    return "[units]\n" + "\n".join(f'"{u}" = "{h}"' for u, h in where.items()) + "\n"
+
+
+#: 48th Panzer Korps: 89T attacks Adam (7), prepared or hasty, fire being allocated
+P48_COMBAT = ('only = true\nphase = "turns"\nphasing = "soviet"\n'
+              'at = {{ "Adam" = "1021", "89T" = "1020" }}\n'
+              'combat = {{ hex = "1021", attacker = "soviet", prepared = {prepared}, '
+              'stage = "defense", attackers = ["89T"], defenders = ["Adam"] }}')
 
 
 def _variants(engine_id: str) -> list[str]:
     """Positions (setup text without the step) that the engine's steps are tried on."""
     if engine_id == "48th-panzer-korps":
         return ["", 'phase = "plan"',
-                *(f'phase = "turns"\nphasing = "{side}"' for side in ("soviet", "german"))]
+                *(f'phase = "turns"\nphasing = "{side}"' for side in ("soviet", "german")),
+                P48_COMBAT.format(prepared="true"), P48_COMBAT.format(prepared="false")]
     if engine_id == "for-the-motherland":
         return ["", *(f"turn = 2\nphase = {n}" for n in range(7))]
     if engine_id == "mortain":
         units = _mortain_set_up()
+        # G07 attacks 2/119 in a hedgerow hex (S7), before the roll and after it
+        fight = 'turn = 2\nphasing = "german"\nphase = "combat"\n' \
+            'combat = {{ target = "2010", bombard = false, attackers = ["G07"], att_chits = [], ' \
+            'def_chits = [], result = "{result}", retreating = [] }}\n' + \
+            _mortain_set_up(G07="2110", **{"2/119": "2010"})
         return ["", f"turn = 2\n{units}", *(
             f'turn = 2\nphasing = "{side}"\nphase = "{phase}"\n{units}'
-            for side in ("german", "us") for phase in ("movement", "combat", "mobile"))]
+            for side in ("german", "us") for phase in ("movement", "combat", "mobile")),
+            *(fight.format(result=result) for result in ("", "D2", "A1", "Ex"))]
     if engine_id == "backhand-blow":
         return ["", 'phasing = "german"']
     return [""]

@@ -359,7 +359,8 @@ class MortainState(StepState[Position]):
         is still to set up; a player's phase step whose ``phasing`` is the other side
         (10.1: the German player turn, then the US) or whose ``phase`` is another of the
         player turn's (S2: movement, combat, mobile movement); a combat step after the
-        attack is chosen with no combat open (S7)."""
+        attack is chosen with no combat open, or the combat phase's choice of an attack
+        with one open (S7)."""
         side, _, name = step.rpartition(":")
         side = side or "german"
         mobile = name == "mobile-move"
@@ -412,6 +413,9 @@ class MortainState(StepState[Position]):
                     Frame("move", Phase(mobile))]
         frames += [Frame("turn", pc=base + 1), Frame("combat")]
         if name == "combat":
+            if pos.combat is not None:
+                raise Misfit("combat", "the combat phase chooses the next attack when the "
+                                       "last is over (S7), and one is open: set up its step")
             return frames
         if pos.combat is None:
             raise Misfit("combat", f"{name!r} works on the attack chosen in the combat "

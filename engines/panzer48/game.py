@@ -374,8 +374,8 @@ class P48State(StepState[Position]):
         outside the scenario's, with ``phase`` still the set-up or plan (the game went back
         to them at the end of the turn) or another phase of the player turn (3.1 the
         Prepared Combat Phase, 3.2 the Movement Phase; ``"turns"`` is either), an attack's
-        step with no combat open (7) or another side's, a moving unit's step with none
-        moving (4)."""
+        step with no combat open (7) or another side's, the phase's own choice with one
+        open, a moving unit's step with none moving (4)."""
         if step not in self.steps or step in ("turn", "player-turn"):
             raise KeyError(step)
         pos = self.pos
@@ -415,6 +415,10 @@ class P48State(StepState[Position]):
         base = [Frame("game"), Frame("turn", SideArgs(stage=1 if side == "soviet" else 2)),
                 Frame("player-turn", SideArgs(side, 2 if movement else 1))]
         if step in ("prepared", "movement"):
+            if c is not None:
+                raise Misfit("combat", f"the {step} step chooses the next attack or move when "
+                                       "the last attack is over (7), and one is open: set up "
+                                       "its step")
             return [*base, Frame(step)]
         if step in ("moving", "zoc-exit"):
             if not pos.moving:

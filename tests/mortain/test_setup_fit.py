@@ -91,3 +91,13 @@ def test_10_1_the_us_draw_and_player_turn_are_the_us_players() -> None:
 def test_10_1_a_step_of_both_players_has_no_us_form() -> None:
     message = refused('turn = 2\nstep = "us:hill-check"\n' + us_set_up())
     assert "no step 'us:hill-check'" in message
+
+
+def test_10_1_the_combat_phase_choice_is_refused_while_an_attack_is_open() -> None:
+    """The combat phase's choice of the next attack with one open: attacking again
+    overwrote the attack open (S7: each attack is resolved before the next)."""
+    message = refused('turn = 2\nphasing = "german"\nphase = "combat"\nstep = "combat"\n'
+                      'combat = { target = "2010", bombard = false, attackers = ["G07"], '
+                      'att_chits = [], def_chits = [], result = "", retreating = [] }\n'
+                      + us_set_up('G07 = "2110"\n"2/119" = "2010"\n'))
+    assert "field 'combat'" in message and "(S7)" in message

@@ -85,3 +85,10 @@ def test_3_2_a_hasty_attack_is_set_up_in_the_movement_phase_it_interrupts() -> N
     assert "field 'phase' = 'prepared'" in refused(
         'phase = "prepared"\nphasing = "german"\nstep = "declare"\n'
         'combat = { hex = "1021", attacker = "german", prepared = false }')
+
+
+def test_7_the_prepared_attack_choice_is_refused_while_an_attack_is_open() -> None:
+    message = refused('only = true\nphase = "turns"\nphasing = "soviet"\nstep = "prepared"\n'
+                      'at = { "Adam" = "1021", "89T" = "1020" }\n'
+                      'combat = { hex = "1021", attacker = "soviet", prepared = true }')
+    assert "field 'combat'" in message and "(7)" in message
