@@ -19,8 +19,8 @@ turn, phase and phasing side, not the scenario's); a step that does not fit that
 is refused, naming the field (the engine's :class:`~pbem.steps.Misfit`), the entry of
 the sequence of play that would not run it, what failed when the step's first
 question was asked of the position (a combat step with no combat open), or that a
-decision or roll set up by name had nothing to ask there and play went on past it (a
-Movement Phase's step of reinforcements with none due).  A step the engine does not
+decision or roll set up by name had nothing to ask there and play went on past it (For
+the Motherland!'s ``generals`` with no general to place).  A step the engine does not
 place by name (its outermost sequence) is refused as such.
 ``stack = [[step, pc, args], ...]`` gives the frames outright.  Keys the engine's adapter
 (:meth:`~pbem.steps.StepState.setup_data`) knows are translated first: units in hexes
@@ -73,6 +73,7 @@ def setup(engine: Engine, scenario: str, data: str | Mapping[str, Any],
                              f"({top!r}): give one or the other")
     position = _merge(state.setup_position(), spec, "setup")
     snapshot = state.snapshot()
+    named: str | None = None  # the step set up by name, as the engine's frames name it
     if stack is None:
         if step is None:
             stack = state.stack_data()
@@ -81,6 +82,7 @@ def setup(engine: Engine, scenario: str, data: str | Mapping[str, Any],
             # phasing side), not of the scenario's start, which the fields replace
             placed = _restore(engine, snapshot, position, state.stack_data())
             frames = _frames(placed, step, position)
+            named = frames[-1].step if frames else None
             try:
                 stack = placed.stack_data(frames)
             except (AttributeError, TypeError, ValueError) as exc:
@@ -91,11 +93,11 @@ def setup(engine: Engine, scenario: str, data: str | Mapping[str, Any],
     if step is None:
         out._settle()  # a procedure set up as the current step runs now, as in play
         return out
-    asked = out.steps.get(step) if isinstance(step, str) else None
+    asked = out.steps.get(named) if named is not None else None
     try:
         out._settle()
         if isinstance(asked, Choice | Roll) and (
-                not out.stack or out.over() or out.stack[-1].step != step):
+                not out.stack or out.over() or out.stack[-1].step != named):
             # a decision or roll with nothing to ask here ended itself (or took its one
             # answer) and play went on: the position given is not at that step
             now = out.stack[-1].step if out.stack and not out.over() else "the game's end"

@@ -118,3 +118,24 @@ def test_setup_refuses_a_step_with_nothing_to_work_on(engine_id: str, text: str,
     engine = get(engine_id)
     with pytest.raises(UsageError, match=message):
         setup(engine, engine.scenarios()[0].id, text)
+
+
+def test_setup_refuses_a_decision_that_takes_its_only_answer_whatever_its_name() -> None:
+    """Issue 31: Mortain's attacker loss (ICRT: Ex depletes one attacker of the attacker's
+    choice) with one attacker takes that answer at once; set up by its US name
+    (``us:att-loss``) the position came back past it, its attacker already depleted."""
+    from engines.mortain.rules import rules
+
+    engine = get("mortain")
+    r = rules()
+    us = [u for u in r.order if r.units[u].side == "us"]
+    where = {u: f"{c:02d}{row:02d}" for u, (c, row) in zip(
+        us, [(c, row) for row in (19, 21) for c in range(2, 30, 2)], strict=False)}
+    where.update({"2/119": "2010", "G07": "2110"})
+    text = ('turn = 2\nphasing = "us"\nphase = "combat"\nstep = "us:att-loss"\n'
+            'combat = { target = "2110", bombard = false, attackers = ["2/119"], '
+            'att_chits = [], def_chits = [], result = "Ex", retreating = [] }\n[units]\n'
+            + "\n".join(f'"{u}" = "{h}"' for u, h in where.items()) + "\n")
+    with pytest.raises(UsageError, match=r"step 'us:att-loss' does not fit the position: "
+                       r"it has nothing to decide there \(ICRT\), and play went on"):
+        setup(engine, "counterattack", text)
