@@ -64,7 +64,9 @@ def _variants(engine_id: str) -> list[str]:
             for side in ("german", "us") for phase in ("movement", "combat", "mobile")),
             *(fight.format(result=result) for result in ("", "D2", "A1", "Ex"))]
     if engine_id == "backhand-blow":
-        return ["", 'phasing = "german"']
+        # turn 1 starts with the 1st Soviet Schwerpunkt Segment (18.0); turn 3 has them all
+        return ["", 'phasing = "german"', "turn = 3", 'turn = 3\nphasing = "german"',
+                'turn = 3\nweather = "deep"']
     return [""]
 
 
