@@ -17,8 +17,11 @@ puts the game at that step, with the frames the engine says lie above it in the 
 set up (:meth:`~pbem.steps.StepState.frames_for`, asked after the fields are merged: its
 turn, phase and phasing side, not the scenario's); a step that does not fit that position
 is refused, naming the field (the engine's :class:`~pbem.steps.Misfit`), the entry of
-the sequence of play that would not run it, or what failed when the step's first
-question was asked of the position (a combat step with no combat open).
+the sequence of play that would not run it, what failed when the step's first
+question was asked of the position (a combat step with no combat open), or that a
+decision or roll set up by name had nothing to ask there and play went on past it (For
+the Motherland!'s ``generals`` with no general to place).  A step the engine does not
+place by name (its outermost sequence) is refused as such.
 ``stack = [[step, pc, args], ...]`` gives the frames outright.  Keys the engine's adapter
 (:meth:`~pbem.steps.StepState.setup_data`) knows are translated first: units in hexes
 with their states, markers, shorthand.
@@ -40,7 +43,7 @@ from typing import Any
 
 from pbem.engine import Engine, State
 from pbem.errors import FormatError, UsageError
-from pbem.steps import Frame, Misfit, Sequence, StepState
+from pbem.steps import Choice, Frame, Misfit, Roll, Sequence, StepState
 
 CONTROL = ("step", "stack")
 
@@ -70,6 +73,7 @@ def setup(engine: Engine, scenario: str, data: str | Mapping[str, Any],
                              f"({top!r}): give one or the other")
     position = _merge(state.setup_position(), spec, "setup")
     snapshot = state.snapshot()
+    named: str | None = None  # the step set up by name, as the engine's frames name it
     if stack is None:
         if step is None:
             stack = state.stack_data()
@@ -78,6 +82,7 @@ def setup(engine: Engine, scenario: str, data: str | Mapping[str, Any],
             # phasing side), not of the scenario's start, which the fields replace
             placed = _restore(engine, snapshot, position, state.stack_data())
             frames = _frames(placed, step, position)
+            named = frames[-1].step if frames else None
             try:
                 stack = placed.stack_data(frames)
             except (AttributeError, TypeError, ValueError) as exc:
@@ -88,8 +93,18 @@ def setup(engine: Engine, scenario: str, data: str | Mapping[str, Any],
     if step is None:
         out._settle()  # a procedure set up as the current step runs now, as in play
         return out
+    asked = out.steps.get(named) if named is not None else None
     try:
         out._settle()
+        if isinstance(asked, Choice | Roll) and (
+                not out.stack or out.over() or out.stack[-1].step != named):
+            # a decision or roll with nothing to ask here ended itself (or took its one
+            # answer) and play went on: the position given is not at that step
+            now = out.stack[-1].step if out.stack and not out.over() else "the game's end"
+            raise UsageError(f"setup: step {step!r} does not fit the position: it has "
+                             f"nothing to {'decide' if isinstance(asked, Choice) else 'roll'}"
+                             f" there ({asked.rule}), and play went on to {now!r}; set up "
+                             "what the step works on")
         # the node the position is at must be one a player can be shown
         if out.is_chance():
             out.chance_request()
@@ -127,6 +142,12 @@ def _frames(state: StepState[Any], step: Any, position: Any) -> list[Frame]:
     try:
         frames = state.frames_for(step)
     except KeyError:
+        if step in state.steps:
+            # a step of the engine's table the engine does not place by name (the game's
+            # outermost sequence, a step called only with arguments from inside another)
+            raise UsageError(f"setup: {engine_id} does not set up a position at its step "
+                             f"{step!r} by name; set up the step that calls it, or give "
+                             "the frames with stack = [...]") from None
         raise UsageError(f"setup: {engine_id} has no step {step!r} to set up at "
                          f"(steps: {', '.join(sorted(state.steps))})") from None
     except Misfit as exc:

@@ -79,13 +79,15 @@ def test_check_finds_a_game_that_changed(tmp_path: Path) -> None:
     assert len(problems) == 1 and f"{path.name}:{n + 1}: was" in problems[0]
 
 
-@pytest.mark.parametrize(("engine_id", "step"), [
-    ("48th-panzer-korps", "movement"), ("backhand-blow", "move")])
-def test_setup_builds_the_frames_of_the_side_given(engine_id: str, step: str) -> None:
+@pytest.mark.parametrize(("engine_id", "fields", "step"), [
+    ("48th-panzer-korps", 'phase = "movement"\n', "movement"), ("backhand-blow", "", "move")])
+def test_setup_builds_the_frames_of_the_side_given(engine_id: str, fields: str,
+                                                   step: str) -> None:
     """Issue 31: the frames above ``step`` are those of the position set up (its phasing
     side), not of the scenario's start, whose phasing side is the Soviet player."""
     engine = get(engine_id)
-    state = setup(engine, engine.scenarios()[0].id, f'phasing = "german"\nstep = "{step}"')
+    state = setup(engine, engine.scenarios()[0].id,
+                  f'{fields}phasing = "german"\nstep = "{step}"')
     decision = state.decision()
     assert decision is not None and (decision.side, decision.kind) == ("german", step)
     # and the frames' own sides, by which the rest of the player turn runs
@@ -100,12 +102,13 @@ def test_setup_refuses_a_step_and_a_stack_that_disagree() -> None:
 
 
 @pytest.mark.parametrize(("engine_id", "text", "message"), [
-    ("48th-panzer-korps", 'step = "fire"', r"step 'fire' does not fit the position: it "
-     r"cannot run on it \(AssertionError\)"),
+    ("48th-panzer-korps", 'phase = "prepared"\nstep = "fire"', r"step 'fire' does not fit "
+     r"the position: field 'combat': 'fire' is a step of an attack \(7\) and none is open"),
     ("mortain", 'step = "attackers"', r"step 'attackers' does not fit the position"),
     ("backhand-blow", 'step = "vr-draw"', r"step 'vr-draw' does not fit the position: it "
      r"cannot run on it \(ValueError: cannot draw 0"),
-    ("48th-panzer-korps", 'phasing = "soviet"\nstep = "zoc-exit"', r"step 'zoc-exit' cannot "
+    ("48th-panzer-korps", 'phasing = "soviet"\nphase = "movement"\nmoving = ["89T"]\n'
+     'step = "zoc-exit"', r"step 'zoc-exit' cannot "
      r"be set up from a step name: its frame needs arguments"),
 ])
 def test_setup_refuses_a_step_with_nothing_to_work_on(engine_id: str, text: str,
@@ -115,3 +118,24 @@ def test_setup_refuses_a_step_with_nothing_to_work_on(engine_id: str, text: str,
     engine = get(engine_id)
     with pytest.raises(UsageError, match=message):
         setup(engine, engine.scenarios()[0].id, text)
+
+
+def test_setup_refuses_a_decision_that_takes_its_only_answer_whatever_its_name() -> None:
+    """Issue 31: Mortain's attacker loss (ICRT: Ex depletes one attacker of the attacker's
+    choice) with one attacker takes that answer at once; set up by its US name
+    (``us:att-loss``) the position came back past it, its attacker already depleted."""
+    from engines.mortain.rules import rules
+
+    engine = get("mortain")
+    r = rules()
+    us = [u for u in r.order if r.units[u].side == "us"]
+    where = {u: f"{c:02d}{row:02d}" for u, (c, row) in zip(
+        us, [(c, row) for row in (19, 21) for c in range(2, 30, 2)], strict=False)}
+    where.update({"2/119": "2010", "G07": "2110"})
+    text = ('turn = 2\nphasing = "us"\nphase = "combat"\nstep = "us:att-loss"\n'
+            'combat = { target = "2110", bombard = false, attackers = ["2/119"], '
+            'att_chits = [], def_chits = [], result = "Ex", retreating = [] }\n[units]\n'
+            + "\n".join(f'"{u}" = "{h}"' for u, h in where.items()) + "\n")
+    with pytest.raises(UsageError, match=r"step 'us:att-loss' does not fit the position: "
+                       r"it has nothing to decide there \(ICRT\), and play went on"):
+        setup(engine, "counterattack", text)

@@ -2314,14 +2314,52 @@ def victory(s: BBState) -> tuple[str | None, str]:
 
 
 def frames_for(state: BBState, step: str) -> list[Any]:
-    """Setup adapter: the frames above a step (segment steps sit in a segment)."""
-    from pbem.steps import Frame
+    """Setup adapter: the frames above a step.  A step of the segments sits in the
+    phasing side's first Schwerpunkt Segment (4.2 II or III) at its stage (II.A the Front
+    Markers, II.B administrative movement, II.C the order of the phases, II.D C3I, then
+    movement and combat); a step of the Administrative Segment at its entry of the turn
+    (4.2 I), so the entry's condition is checked (pbem.setup) and the turn goes on from
+    there.  A step the position does not fit is refused (:class:`~pbem.steps.Misfit`,
+    issue 31): a turn outside the scenario's, a phasing side that is neither, a
+    Schwerpunkt Segment's step in Deep Mud (4.2 II-V are not played), the Front Markers
+    in a German segment (14.2), administrative movement on turn 1 (15.1)."""
+    from pbem.steps import Frame, Misfit
     if step not in state.steps or step in ("game", "turn"):
         raise KeyError(step)
-    base = [Frame("game"), Frame("turn", pc=12)]
-    side = state.pos.phasing
-    if step in ("move", "combat", "order", "c3i", "admin-in", "admin-out", "fronts"):
-        seg = SegState(side, "sp", 1, stage=6, first="move")
-        return [*base, Frame("seg-run", seg), Frame(step, PhaseArgs(side, "sp")
-                                                    if step != "fronts" else NoArgs())]
-    return [*base, Frame(step, state.steps[step].Args())]
+    pos = state.pos
+    first = state.engine.scenario(state.scenario).turns[0]
+    if not first <= pos.turn <= pos.last_turn:
+        raise Misfit("turn", f"the scenario is played on turns {first}-{pos.last_turn} "
+                             "(4.2)")
+    side = pos.phasing
+    if side not in SIDES:
+        raise Misfit("phasing", f"the side whose segment it is: {' or '.join(SIDES)} (4.2)")
+    names = [e.step for e in Turn.entries]
+    segment = names.index("segment")
+    if step in names[:segment]:
+        # the Administrative Segment (4.2 I): the entry of this side where there are two
+        index = names.index(step) + (1 if step == "reinforce" and side == "german" else 0)
+        entry = Turn.entries[index]
+        args = entry.args if entry.args is not None else state.steps[step].Args()
+        return [Frame("game"), Frame("turn", pc=index + 1), Frame(step, args)]
+    stages = {"fronts": 1, "admin-in": 2, "admin-out": 3, "order": 4, "c3i": 5, "move": 6,
+              "combat": 7}
+    if step not in stages and step not in ("segment", "seg-run"):
+        return [Frame("game"), Frame("turn", pc=segment + 1),
+                Frame(step, state.steps[step].Args())]
+    if pos.weather == "deep":
+        raise Misfit("weather", "no Schwerpunkt Segment is played in Deep Mud, only the "
+                                "General Segments (4.2 II-V): give their frames with "
+                                "stack = [...]")
+    if step == "fronts" and side != "soviet":
+        raise Misfit("phasing", "the Front Markers move in a Soviet segment (14.2)")
+    if step in ("admin-in", "admin-out") and pos.turn == 1:
+        raise Misfit("turn", "no administrative movement on turn 1 (15.1)")
+    turn = Frame("turn", pc=segment + (2 if side == "german" else 1))
+    if step == "segment":
+        return [Frame("game"), turn, Frame(step, SegSpec(side, "sp", 1))]
+    if step == "seg-run":
+        return [Frame("game"), turn, Frame(step, SegState(side, "sp", 1))]
+    seg = SegState(side, "sp", 1, stage=stages[step], first="move")
+    return [Frame("game"), turn, Frame("seg-run", seg),
+            Frame(step, PhaseArgs(side, "sp") if step != "fronts" else NoArgs())]

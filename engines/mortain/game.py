@@ -39,6 +39,7 @@ from pbem.steps import (
     Entry,
     Flow,
     Frame,
+    Misfit,
     NoArgs,
     Procedure,
     Refusal,
@@ -139,6 +140,14 @@ class Side:
 
 
 # -- helpers on the state --------------------------------------------------------------------
+
+
+#: the steps of an attack, called by the combat phase (S7, S8)
+COMBAT_STEPS = frozenset({"combat", "attackers", "support", "def-support", "combat-roll",
+                          "def-result", "att-loss", "att-result", "att-retreat", "advance",
+                          "end-combat"})
+#: the player turn's phases (S2) as the ``phase`` field names them
+PHASE_TITLES = {"movement": "movement", "combat": "combat", "mobile": "mobile movement"}
 
 
 class MortainState(StepState[Position]):
@@ -350,28 +359,76 @@ class MortainState(StepState[Position]):
 
     def frames_for(self, step: str) -> list[Frame]:
         """Setup adapter: the frames above a step of the turn sequence.  ``move``,
-        ``mobile-move``, ``combat`` and the combat's steps are the German player's unless
-        prefixed ``us:`` (``step = "us:mobile-move"``)."""
+        ``mobile-move``, ``combat``, the combat's steps, ``draw`` and ``begin-player`` are
+        the German player's unless prefixed ``us:`` (``step = "us:mobile-move"``).
+
+        A step the position set up does not fit is refused (:class:`Misfit`, issue 31):
+        a turn outside 1 to ``last_turn``; the US set-up (13.0) after turn 1, in a phase
+        other than ``setup`` or with every US unit placed; a turn's step while a US unit
+        is still to set up; a player's phase step whose ``phasing`` is the other side
+        (10.1: the German player turn, then the US) or whose ``phase`` is another of the
+        player turn's (S2: movement, combat, mobile movement); a combat step after the
+        attack is chosen with no combat open, or the combat phase's choice of an attack
+        with one open (S7)."""
         side, _, name = step.rpartition(":")
         side = side or "german"
         mobile = name == "mobile-move"
         name = "move" if mobile else name
         if name not in self.steps or name in ("game", "turn") or side not in SIDES:
             raise KeyError(step)
+        sided = name in ("move", "draw", "begin-player") or name in COMBAT_STEPS
+        if side != "german" and not sided:
+            raise KeyError(step)  # a step of both players has no "us:" form
+        pos = self.pos
         if name == "us-setup":
+            if pos.turn != 1:
+                raise Misfit("turn", "the US player sets up before the first game turn "
+                                     "(13.0, 20.0): turn = 1")
+            if pos.phase != "setup":
+                raise Misfit("phase", "the US set-up comes before the first player turn "
+                                      "(13.0): phase = \"setup\"")
+            if not any(x.status is Status.OFF for u, x in pos.units.items()
+                       if self.side_of(u) == "us"):
+                raise Misfit("units", "every US unit is set up already (13.0): leave one "
+                                      "\"off\"")
             return [Frame("game"), Frame("us-setup")]
-        pc = {"hill-check": 1, "allot": 2, "draw": 3, "end-turn": 13}.get(name)
+        if not 1 <= pos.turn <= pos.last_turn:
+            raise Misfit("turn", f"the game turns are 1 to {pos.last_turn} (20.0)")
+        waiting = [u for u, x in sorted(pos.units.items())
+                   if x.status is Status.OFF and self.side_of(u) == "us"]
+        if waiting:
+            raise Misfit("units", f"{waiting[0]} is still to set up (\"off\"): the US "
+                                  "player sets up every unit before turn 1 (13.0, 20.0)")
+        pc = {"hill-check": 1, "allot": 2, "end-turn": 13}.get(name)
         if pc is not None:
-            return [Frame("game"), Frame("turn", pc=pc),
-                    Frame(name, Side("german") if name == "draw" else NoArgs())]
+            return [Frame("game"), Frame("turn", pc=pc), Frame(name)]
+        if name == "draw":
+            return [Frame("game"), Frame("turn", pc=3 if side == "german" else 4),
+                    Frame("draw", Side(side))]
         base = 6 if side == "german" else 10
+        if name == "begin-player":
+            return [Frame("game"), Frame("turn", pc=base - 1), Frame(name, Side(side))]
+        if pos.phasing != side:
+            raise Misfit("phasing", f"{step!r} is a step of the {side} player turn (10.1: "
+                                    f"the German player turn, then the US): phasing = "
+                                    f"\"{side}\", or the step \"{other(side)}:...\"")
+        phase = "mobile" if mobile else "movement" if name == "move" else "combat"
+        if pos.phase != phase:
+            raise Misfit("phase", f"{step!r} is a step of the {PHASE_TITLES[phase]} phase "
+                                  f"(S2): phase = \"{phase}\"")
         frames = [Frame("game")]
         if name == "move":
             return [*frames, Frame("turn", pc=base + (2 if mobile else 0)),
                     Frame("move", Phase(mobile))]
         frames += [Frame("turn", pc=base + 1), Frame("combat")]
         if name == "combat":
+            if pos.combat is not None:
+                raise Misfit("combat", "the combat phase chooses the next attack when the "
+                                       "last is over (S7), and one is open: set up its step")
             return frames
+        if pos.combat is None:
+            raise Misfit("combat", f"{name!r} works on the attack chosen in the combat "
+                                   "phase (S7) and none is open")
         return [*frames, Frame(name)]
 
     def setup_data(self, data: dict[str, Any]) -> dict[str, Any]:

@@ -22,7 +22,18 @@ from engines.panzer48.data import SIDES, TARGET_ORDER, Data, UnitInfo, data, oth
 from pbem.engine import Action, ChanceRequest, Commitment, Decision, Event, Outcome, Result
 from pbem.errors import ActionSyntaxError
 from pbem.memo import Memo
-from pbem.steps import Choice, Flow, Frame, NoArgs, Procedure, Refusal, Roll, StepState, step_table
+from pbem.steps import (
+    Choice,
+    Flow,
+    Frame,
+    Misfit,
+    NoArgs,
+    Procedure,
+    Refusal,
+    Roll,
+    StepState,
+    step_table,
+)
 from pbem.view import BoardView, Piece
 
 # -- actions -------------------------------------------------------------------------------
@@ -355,21 +366,72 @@ class P48State(StepState[Position]):
         return min(self.pos.turn, self.pos.last_turn)
 
     def frames_for(self, step: str) -> list[Frame]:
-        """Setup adapter: the frames above ``step`` (game, turn, player turn, phase)."""
-        if step not in self.steps:
+        """Setup adapter: the frames above ``step`` (game, turn, player turn, phase).
+
+        A step the position set up does not fit is refused (:class:`Misfit`, issue 31):
+        the set-up (9) and the plan (9.1) on a turn after the first, in another phase or
+        with nothing left to place or plan; a step of the sequence of play (3) on a turn
+        outside the scenario's, with ``phase`` still the set-up or plan (the game went back
+        to them at the end of the turn) or another phase of the player turn (3.1 the
+        Prepared Combat Phase, 3.2 the Movement Phase; ``"turns"`` is either), an attack's
+        step with no combat open (7) or another side's, the phase's own choice with one
+        open, a moving unit's step with none moving (4)."""
+        if step not in self.steps or step in ("turn", "player-turn"):
             raise KeyError(step)
-        if step in ("game", "setup", "plan"):
-            return [Frame("game")] + ([Frame(step)] if step != "game" else [])
-        side = self.pos.phasing
-        movement = step in ("movement", "moving", "zoc-exit")
+        pos = self.pos
+        if step == "game":
+            return [Frame("game")]
+        first = self.engine.scenario(self.scenario).turns[0]
+        if step in ("setup", "plan"):
+            rule = "9" if step == "setup" else "9.1"
+            if pos.turn != first:
+                raise Misfit("turn", f"the {'set-up' if step == 'setup' else 'plan'} comes "
+                                     f"before turn {first}, the scenario's first ({rule})")
+            if pos.phase != step:
+                raise Misfit("phase", f"the {'set-up' if step == 'setup' else 'plan'} is "
+                                      f"made while phase = \"{step}\" ({rule})")
+            if step == "setup" and pos.setup_side not in SIDES:
+                raise Misfit("setup_side", f"the side setting up: {' or '.join(SIDES)} (9)")
+            if step == "plan" and not [f for f in plan_formations(self)
+                                       if f not in pos.plan_turns]:
+                raise Misfit("plan_turns", "every reinforcing formation is planned (9.1)")
+            return [Frame("game"), Frame(step)]
+        if not first <= pos.turn <= pos.last_turn:
+            raise Misfit("turn", f"the scenario is played on turns {first}-{pos.last_turn} "
+                                 "(3)")
+        side = pos.phasing
+        if side not in SIDES:
+            raise Misfit("phasing", f"the side whose player turn it is: {' or '.join(SIDES)}"
+                                    " (3)")
+        c = pos.combat
+        movement = step in ("movement", "moving", "zoc-exit") or (
+            step != "prepared" and c is not None and not c.prepared)
+        phase = "movement" if movement else "prepared"
+        if pos.phase not in ("turns", phase):
+            raise Misfit("phase", f"{step!r} is a step of the "
+                                  f"{'Movement' if movement else 'Prepared Combat'} Phase "
+                                  f"({'3.2' if movement else '3.1'}): phase = \"{phase}\" "
+                                  "(or \"turns\")")
         base = [Frame("game"), Frame("turn", SideArgs(stage=1 if side == "soviet" else 2)),
                 Frame("player-turn", SideArgs(side, 2 if movement else 1))]
-        phase = [Frame("movement")] if movement else [Frame("prepared")]
         if step in ("prepared", "movement"):
+            if c is not None:
+                raise Misfit("combat", f"the {step} step chooses the next attack or move when "
+                                       "the last attack is over (7), and one is open: set up "
+                                       "its step")
             return [*base, Frame(step)]
-        if step == "moving":
-            return [*base, *phase, Frame("moving")]
-        return [*base, *phase, Frame(step)]
+        if step in ("moving", "zoc-exit"):
+            if not pos.moving:
+                raise Misfit("moving", f"{step!r} is the move of the unit or stack moving, "
+                                       "and none is (4)")
+            return [*base, Frame("movement"), Frame("moving"), Frame(step)]
+        if c is None:
+            raise Misfit("combat", f"{step!r} is a step of an attack (7) and none is open")
+        if c.attacker != side:
+            raise Misfit("phasing", f"the attack open is the {c.attacker} player's (7), "
+                                    f"in the {c.attacker} player turn")
+        # a hasty attack takes the place of the move it ends (3.2): the phase goes on after
+        return [*base, Frame("movement" if movement else "prepared"), Frame(step)]
 
     def setup_data(self, spec: dict[str, Any]) -> dict[str, Any]:
         """Setup shorthand: ``at = { "685/I" = "3508", "89T" = "3507 -1 flipped" }`` places
