@@ -194,9 +194,7 @@ def _print_audit(whole: Any, show_all: bool) -> None:
         if report.rolls:
             shown = report.rolls if show_all else report.rolls[-AUDIT_SHOWN:]
             rolls = Table(*(ROLL_COLUMNS if plain else ROLL_COLUMNS_VERBOSE),
-                          title=f"{len(report.rolls)} rolls"
-                                + ("" if len(shown) == len(report.rolls) else
-                                   f", the last {len(shown)}"))
+                          title=rolls_title(len(report.rolls), len(shown)))
             for r in shown:
                 rolls.add_row(*(escape(safe(c)) for c in (
                     r.name, r.side, r.purpose + (f" ({r.rule})" if r.rule else ""),
@@ -266,3 +264,10 @@ def selfplay_cmd(engine_id: str, scenario: str, seed: int, directory: Path,
                           chain_length=chain_length)
         click.echo(result.line())
         sys.exit(1 if result.desyncs else 0)
+
+
+def rolls_title(count: int, shown: int) -> str:
+    """The rolls table's title: how many, and how many are listed ("1 roll", never "1
+    rolls": the guide's own audit said so)."""
+    return f"{count} roll{'' if count == 1 else 's'}" + (
+        "" if shown == count else f", the last {shown}")

@@ -147,3 +147,12 @@ def test_a_missing_middle_file_is_said_to_the_referee(games: Path, tmp_path: Pat
     words = " ".join(r.output.split())
     assert "file 3 is missing: the files after it cannot be checked without it" in words
     assert "pbem send GAME --seq 3 -o FILE" in words and "opponent" not in words, words
+
+
+def test_the_rolls_table_counts_in_words_that_agree() -> None:
+    """'1 rolls' headed the guide's own audit: a count agrees with its noun."""
+    from pbem.commands.archive import rolls_title
+
+    assert rolls_title(1, 1) == "1 roll"
+    assert rolls_title(74, 74) == "74 rolls"
+    assert rolls_title(74, 20) == "74 rolls, the last 20"
