@@ -125,7 +125,8 @@ def paste(commands: list[str]) -> None:
     blocks = [i for i in range(1, len(parts), 2) if parts[i].lstrip("\n").startswith("$ pbem")
               and not any(w in parts[i] for w in ("orders g", "selfplay", "board luki",
                                                   "--html", "--pace", "agreed pace",
-                                                  "nudge"))]
+                                                  "nudge", "legal mort",
+                                                  "the lobby of your games"))]
     assert len(blocks) == len(BLOCKS), f"the guide has {len(blocks)} walkthrough blocks"
     for i, shown in zip(blocks, BLOCKS, strict=True):
         parts[i] = "\n" + "\n".join(commands[k] for k in shown) + "\n"
