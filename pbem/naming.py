@@ -21,6 +21,11 @@ def agree(text: str) -> str:
     return _ONE_HEXES.sub(r"1 \1hex", text)
 
 
+def counted(n: int, noun: str) -> str:
+    """``n`` and ``noun``, plural unless one: ``counted(1, "roll")`` -> ``"1 roll"``."""
+    return f"{n} {noun}" if n == 1 else f"{n} {noun}s"
+
+
 def _literal(text: str) -> Callable[[re.Match[str]], str]:
     return lambda _: text
 

@@ -1655,8 +1655,10 @@ class Game:
         _, rolls, sealed = self.advance()
         if sealed is None:
             self.write()
+        from pbem.naming import counted
+
         what = "accepted the invitation" if accepted.kind == "accept" else \
-            f"{len(accepted.actions)} actions, {len(accepted.rolls)} rolls"
+            f"{counted(len(accepted.actions), 'action')}, {counted(len(accepted.rolls), 'roll')}"
         if accepted.ordered:
             what += f" ({len(accepted.ordered)} answered by your standing orders)"
         text = f"{self.name}: file {accepted.seq} from the {accepted.side} player: {what}"

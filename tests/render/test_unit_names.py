@@ -16,6 +16,14 @@ def test_counts_agree() -> None:
     assert agree("11 hexes to be assaulted") == "11 hexes to be assaulted"
 
 
+def test_a_file_is_counted_in_words_that_agree() -> None:
+    """'0 actions, 1 rolls' was what the guide's own watch said of a file."""
+    from pbem.naming import counted
+
+    assert f"{counted(0, 'action')}, {counted(1, 'roll')}" == "0 actions, 1 roll"
+    assert counted(2, "roll") == "2 rolls"
+
+
 def test_counter_text_reads_as_the_counter() -> None:
     assert counter_text("G01", "I/2", "3-3-10") == "I/2 3-3-10"
     assert counter_text("1188/357", "rifle-rgt (357)", "1188/357 6") == "rifle-rgt (357) 6"
