@@ -1363,10 +1363,12 @@ class Game:
             # from format 2 on, what was asked goes into the signed record: the files
             # alone then check the outcome against the seed (docs/protocol.md 6)
             asked = dice.request_data(request) if self.verifier.setup.format >= 2 else None
-            out += self._replay_pending(history.Rolled(index, roll.outcome, asked),
+            told = self._replay_pending(history.Rolled(index, roll.outcome, asked),
                                         derive=False)
+            out += told
             rolls.append(RollRecord(seq, index, self.side, request.purpose, request.rule,
-                                    request.describe(), roll.outcome, seed, last, roll))
+                                    request.describe(), roll.outcome, seed, last, roll,
+                                    told=tuple(e for e in told if e.kind == "roll")))
 
     def advance(self) -> tuple[list[Event], list[RollRecord], int | None]:
         """Resolve due rolls, then seal if the next decision is the opponent's."""

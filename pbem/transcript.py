@@ -149,6 +149,9 @@ class RollRecord:
     #: the file signs it (format 2) or only the engine knows it (format 1)
     asked: dict[str, Any] = field(default_factory=dict)
     recorded: bool = False
+    #: the events of kind ``roll`` its outcome gave: the engine telling the roll in its
+    #: own words, which ``receive`` and ``act`` then name instead of telling it twice
+    told: tuple[Event, ...] = ()
 
     @property
     def name(self) -> str:
@@ -741,11 +744,13 @@ class Verifier:
                     roll = dice.check_roll(seed, roll_index, request, list(typed.outcome))
                 except DiceError as exc:
                     raise DiceError(f"{where}: roll {name}: {exc}") from None
-                accepted.events += self.state.apply_outcome(roll.outcome)
+                told = self.state.apply_outcome(roll.outcome)
+                accepted.events += told
                 rec = RollRecord(seq, roll_index, side, request.purpose, request.rule,
                                  request.describe(), roll.outcome, seed, last_action,
                                  roll if self.keep_rolls else None, *links, asked=asked,
-                                 recorded=recorded)
+                                 recorded=recorded,
+                                 told=tuple(e for e in told if e.kind == "roll"))
                 accepted.rolls.append(rec)
                 if self.keep_rolls:
                     self.rolls.append(rec)

@@ -24,6 +24,7 @@ from pbem.cli import (
     home_of,
 )
 from pbem.errors import (
+    NotYourTurn,
     UsageError,
 )
 
@@ -47,6 +48,15 @@ def send_cmd(ctx: click.Context, game_ref: str, seq: int | None, output: Path | 
     with handled():
         game = home_of(ctx).game(game_ref)
         number, data = game.file(seq)
+        if seq is None and number == 0 and game.opponent() is None and output is not None:
+            # the invite under a name the user chose for a turn ('turn2.pbem') misleads
+            # whoever receives it; the invite goes out only when asked for by --seq 0
+            raise NotYourTurn(
+                f"{game.name} holds only the invite (file 0): your opponent has not joined "
+                f"yet, so there is no turn to send and nothing was written to {output}. "
+                f"Send them the invite: pbem send {game.name} --seq 0 -o FILE (or --email "
+                f"--to ADDRESS); or, once they have joined, receive their reply: pbem "
+                "receive FILE")
         if seq is None and game.has_pen():
             # the next file is ours to write: the latest sealed one went out already
             echo_err(f"pbem: note: it is your move in {game.name} ({game.awaiting()}); this "

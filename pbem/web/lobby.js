@@ -146,15 +146,23 @@
     choices = choices.concat([["none", "I send each file myself (download)"], ["folder", "a shared folder"], ["mail", "mail"]]);
     choices.forEach(function (c) { kind.appendChild(el("option", { value: c[0] }, c[1])); });
     var where = el("input", { id: prefix + "-where", type: "text", maxlength: "1000" });
+    // a label a screen reader reads with the box, and one that stays when the box has
+    // text (a placeholder alone goes as soon as it is typed into)
+    var whereLabel = el("label", { "for": prefix + "-where" });
+    var whereBox = el("div", { "class": "where" });
+    whereBox.appendChild(whereLabel);
+    whereBox.appendChild(where);
     function show() {
-      where.hidden = kind.value === "none" || kind.value === "invite";
-      where.placeholder = kind.value === "folder" ? "the shared folder's path" : "the opponent's address (blank: the one on their card)";
+      var folder = kind.value === "folder";
+      where.hidden = whereBox.hidden = kind.value === "none" || kind.value === "invite";
+      whereLabel.textContent = folder ? "the shared folder's path" : "the opponent's mail address";
+      where.placeholder = folder ? "a folder both of you see (Dropbox, Syncthing, a network drive)" : "blank: the one on their card";
     }
     kind.addEventListener("change", show);
     show();
     box.appendChild(el("label", { "for": prefix + "-route" }, "files travel by"));
     box.appendChild(kind);
-    box.appendChild(where);
+    box.appendChild(whereBox);
     return { box: box, kind: kind, where: where };
   }
 
@@ -287,6 +295,8 @@
     contacts = r.contacts;
     fill(engineSel, engines.map(function (e) { return [e.id, e.title]; }));
     fill(opponentSel, [["", "someone new (no contact yet)"]].concat(contacts.map(function (c) { return [c.fingerprint, c.name + (c.email ? " <" + c.email + ">" : "")]; })));
+    // the one person played before is the likely opponent; with more, the player picks
+    if (contacts.length === 1) opponentSel.value = contacts[0].fingerprint;
     engineSel.dispatchEvent(new Event("change"));
     document.body.setAttribute("data-engines", String(engines.length));
   }).catch(failed);

@@ -272,6 +272,20 @@ def test_receive_points_an_invite_to_join(run, tmp_path: Path) -> None:  # type:
     assert "is an invite from Alice" in r.output and "pbem join inv.pbem" in r.output
 
 
+def test_send_before_the_opponent_joined_names_the_invite(run, tmp_path: Path) -> None:  # type: ignore[no-untyped-def]
+    run("a", "id", "new", "Alice")
+    run("a", "new", "skirmish", "short", "--side", "red", "--name", "g", "-o", "inv.pbem")
+    # the tester's slip: a turn file asked for while the game holds only the invite
+    r = run("a", "send", "g", "-o", "turn2.pbem")
+    assert r.exit_code == 10, r.output
+    assert "only the invite (file 0)" in r.output and "not joined yet" in r.output
+    assert "pbem send g --seq 0" in r.output and "pbem receive" in r.output
+    assert not (tmp_path / "turn2.pbem").exists()
+    # asked for by number, the invite is written under the name given
+    assert run("a", "send", "g", "--seq", "0", "-o", "again.pbem").exit_code == 0
+    assert (tmp_path / "again.pbem").read_bytes() == (tmp_path / "inv.pbem").read_bytes()
+
+
 def test_id_forget(run, tmp_path: Path) -> None:  # type: ignore[no-untyped-def]
     start(run, tmp_path)
     r = run("b", "id", "forget", "Alice")

@@ -402,6 +402,43 @@ def test_the_lobby_in_chromium(size: str, width: int, height: int, touch: bool,
         running.stop()
 
 
+def test_the_new_game_form_defaults_and_labels(two_games: tuple[Home, Home, int],
+                                               tmp_path: Path) -> None:
+    """B has played only Anna: the form offers her as the opponent (someone new stays a
+    choice); with a second contact the player picks.  The shared folder's path box has a
+    visible label tied to it (a placeholder goes as soon as the box has text)."""
+    a, b, _ = two_games
+    lobby = Lobby(b)
+    running = Running(lobby)
+    browser = Browser(1440, 900)
+    try:
+        browser.open(running.url)
+        browser.wait("document.querySelectorAll('#new-opponent option').length === 2")
+        assert browser.js("document.getElementById('new-opponent').value") == \
+            a.card().fingerprint
+        assert browser.js("document.getElementById('new-opponent').options[0].textContent"
+                          ) == "someone new (no contact yet)"
+        choose(browser, "#new-route", "folder")
+        labels = browser.js("Array.from(document.getElementById('new-where').labels)"
+                            ".map(function (l) { return [l.textContent, l.offsetHeight > 0]; })")
+        assert labels == [["the shared folder's path", True]]
+        choose(browser, "#new-route", "mail")
+        assert browser.js("document.getElementById('new-where').labels[0].textContent") == \
+            "the opponent's mail address"
+        choose(browser, "#new-route", "none")
+        assert browser.js("document.getElementById('new-where').labels[0].offsetHeight") == 0
+        # two people played before: no guess
+        c = homes(tmp_path, "c")["c"]
+        b.pin(c.card(), "a test")
+        browser.open(running.url)
+        browser.wait("document.querySelectorAll('#new-opponent option').length === 3")
+        assert browser.js("document.getElementById('new-opponent').value") == ""
+        assert browser.console_errors() == []
+    finally:
+        browser.close()
+        running.stop()
+
+
 def until(fn: object, timeout: float = 30.0) -> None:
     """Wait for ``fn()`` to be true (the lobby's watcher works on its own thread)."""
     import time
