@@ -69,9 +69,11 @@ finally:
 
 def game_files(fixtures: Path, engine: str, scenario: str, seed: int = 1) -> list[Path]:
     """The turn files of one selfplay game, played into ``fixtures`` the first time."""
+    from pbem.registry import get
     from pbem.selfplay import selfplay
 
-    where = fixtures / f"{engine}-{scenario}-{seed}"
+    # a game of other rules is refused by the audit: the rules version names the fixture
+    where = fixtures / f"{engine}-{scenario}-{seed}-rules{get(engine).rules_version}"
     if not (where / "done").exists():
         started = time.monotonic()
         print(f"  playing {engine} {scenario} seed {seed} ...", flush=True)
