@@ -29,9 +29,10 @@ def test_the_first_screen_holds_the_whole_path() -> None:
     # the first screen of text: the block ends within the first 40 lines
     assert text.index("ivan$  pbem legal luki") < len("\n".join(text.splitlines()[:40]))
     commands = [" ".join(args[:2]) for _, args in first_game()]
-    for needed in ("id new", "id export", "id import", "join invite.pbem",
-                   "receive reply.pbem", "receive turn2.pbem"):
+    for needed in ("id new", "id export", "id import", "join invite.pbem", "inbox Sync/pbem"):
         assert needed in commands, needed
+    # the files travel by the game's route: nothing after 'join' names a file to send
+    assert not any(args[0] in ("send", "receive") for _, args in first_game())
     # the README's first two commands are kept as they were
     assert text.splitlines()[3] == ("python3 -m venv .venv && .venv/bin/pip install . && "
                                     ".venv/bin/pbem demo")
@@ -39,6 +40,7 @@ def test_the_first_screen_holds_the_whole_path() -> None:
 
 
 def test_every_command_of_the_first_game_works(run, tmp_path: Path) -> None:  # type: ignore[no-untyped-def]
+    (tmp_path / "Sync" / "pbem").mkdir(parents=True)  # the folder the sync tool shares
     outputs = []
     for who, args in first_game():
         # 'pbem id import' asks the player to confirm the fingerprint: the player says yes
@@ -46,7 +48,8 @@ def test_every_command_of_the_first_game_works(run, tmp_path: Path) -> None:  # 
         assert r.exit_code == 0, (who, args, r.output)
         outputs.append(r.output)
     assert "pinned Ivan" in outputs[4] and "pinned Erich" in outputs[5]
-    assert "sealed file 2 of luki" in outputs[8]
-    assert "file 2 from the german player" in outputs[10]
-    assert "your decision" in outputs[10]
-    assert "movement points" in outputs[11] or "luki" in outputs[11]
+    assert "reply sent: file 1 of luki" in outputs[7]
+    assert "sealed file 2 of luki" in outputs[8] and "sent: file 2 of luki" in outputs[8]
+    assert "file 2 from the german player" in outputs[9]
+    assert "your decision" in outputs[9]
+    assert "movement points" in outputs[10]
