@@ -159,18 +159,20 @@ def join_cmd(ctx: click.Context, invite: Path, name: str | None, output: Path | 
 def _hand_over(game: Any, seq: int, route: Any, output: Path | None, armored: bool,
                what: str, send: str, email: str) -> None:
     """File ``seq`` (the invite or the reply) on its way: by the game's route, and written
-    out where ``-o`` names a file or the game has no route (with how to send it)."""
-    if output is not None or route is None:
-        from pbem.envelope import file_name
-
-        path = output or Path(file_name(game.game_id, seq, game.side))
-        _write_out(path, game.files[seq], armored)
-        _written(game, seq, path)
-        if route is None:
-            echo(f"{what} written to {path}: {send} (attach it to a mail, or put it in "
-                 f"your shared folder); to have pbem send every file by itself, give the "
-                 f"game a route: pbem route {game.name} --folder DIR (or {email})")
-        else:
-            echo(f"{what} also written to {path}")
+    out where ``-o`` names a file or the game has no route (with how to send it).  With a
+    route, the route's delivery is the one recorded: a copy written with ``-o`` beside it
+    is only a copy (recorded first, it read as the delivery and the route sent nothing)."""
     if route is not None:
         send_by_route(game, seq, route, what)
+        if output is not None:
+            _write_out(output, game.files[seq], armored)
+            echo(f"{what} also written to {output}")
+        return
+    from pbem.envelope import file_name
+
+    path = output or Path(file_name(game.game_id, seq, game.side))
+    _write_out(path, game.files[seq], armored)
+    _written(game, seq, path)
+    echo(f"{what} written to {path}: {send} (attach it to a mail, or put it in your shared "
+         f"folder); to have pbem send every file by itself, give the game a route: pbem "
+         f"route {game.name} --folder DIR (or {email})")

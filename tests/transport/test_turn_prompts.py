@@ -243,3 +243,19 @@ def test_status_names_no_runtime_step(engine: str, scenario: str, step: str,
         "-o", str(tmp_path / "inv.pbem"))
     out = run(home, "status", "g")
     assert " setup;" in out and f", {step};" not in out, out
+
+
+def test_new_with_a_route_and_o_sends_by_the_route_and_writes_a_copy(pair: Pair,
+                                                                     tmp_path: Path) -> None:
+    """'-o invite.pbem' beside '--folder' was recorded as the delivery, so the route sent
+    nothing and said the invite went 'by another pbem command'."""
+    folder = tmp_path / "shared"
+    folder.mkdir()
+    copy = tmp_path / "invite.pbem"
+    out = run(pair.alice, "new", "skirmish", "short", "--side", "red", "--name", "duel",
+              "--folder", str(folder), "-o", str(copy))
+    game = pair.alice.game("duel")
+    in_folder = folder / file_name(game.game_id, 0, "red")
+    assert in_folder.read_bytes() == copy.read_bytes() == game.files[0]
+    assert "another pbem command" not in out, out
+    assert f"invite also written to {copy}" in out, out
