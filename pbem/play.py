@@ -957,13 +957,19 @@ def demo(console: Console, root: Path, *, engine_id: str | None = None,
                   markup=False)
     console.print(f"Every action, the moves too, as {names[joiner]} saw them: {pbem} --home "
                   f"{joiner.path} replay demo", markup=False)
-    console.print("To play a real game (your opponent does the same, then joins your invite):",
-                  markup=False)
+    # the route flow the guide teaches: the route is given once, at new and join, and the
+    # watch carries every file after, so no file is named by hand again
+    console.print("To play a real game (DIR: a folder your sync tool shares with your "
+                  "opponent; or --email):", markup=False)
     console.print(f"  {pbem} id new YOUR-NAME --email you@example.org", markup=False)
-    console.print(f"  {pbem} new {engine.id} {info.id} --side {side} --name mygame",
+    console.print(f"  {pbem} new {engine.id} {info.id} --side {side} --name mygame "
+                  "--folder DIR", markup=False)
+    console.print(f"  {pbem} join DIR/INVITE.pbem --folder DIR     (your opponent, with the "
+                  "invite's file)", markup=False)
+    console.print(f"  {pbem} watch     (each of you, left running: it brings and sends every "
+                  "file)", markup=False)
+    console.print(f"  {pbem} play mygame     (when the watch says it is your move)",
                   markup=False)
-    console.print(f"  {pbem} play mygame REPLY.pbem      (after '{pbem} join INVITE' on "
-                  "their side)", markup=False)
     if pbem != "pbem":
         console.print(f"(the pbem command is in {Path(pbem).parent}, which is not on your "
                       f"PATH: 'source {Path(pbem).parent}/activate' lets you type just "

@@ -1653,8 +1653,10 @@ class Game:
         # a save put back from a backup: the file we sealed after this one is taken
         # again instead of being written anew (two files for one place)
         self._adopt_sealed(self.record)
-        events = [e for e in accepted.events if e.visible(self.side)]
-        _, rolls, sealed = self.advance()
+        # the rolls due right after the file are ours to make: what they gave (the
+        # weather of the turn the accept opens, White Death 4.0) is told with them
+        more, rolls, sealed = self.advance()
+        events = [e for e in accepted.events + more if e.visible(self.side)]
         if sealed is None:
             self.write()
         from pbem.naming import counted

@@ -303,9 +303,16 @@ class Board(Gate):
         seen = [e for e in events if e.visible(game.side)]
         # each unit an event names, named as its counter reads (issue 33), as play says it
         counters = game.state.counters(game.side) if any(e.units for e in seen) else {}
-        told = [[e.kind, named(e.text, counters, e.units)] for e in seen]
+        # a roll the engine tells itself is told once, in its words under the roll's name,
+        # as play tells it (pbem.cli._print_events): matched by identity, so equal texts
+        # of two rolls stay two rolls
+        names = {id(e): r.name for r in rolls for e in r.told}
+        told = [[e.kind, f"roll {names[id(e)]}: {text}" if id(e) in names else text]
+                for e in seen for text in [named(e.text, counters, e.units)]]
+        shown = {names[id(e)] for e in seen if id(e) in names}
         told += [["roll", f"roll {r.name}: {r.purpose}: {r.request} -> "
-                          f"{', '.join(str(o) for o in r.outcome)}"] for r in rolls]
+                          f"{', '.join(str(o) for o in r.outcome)}"]
+                 for r in rolls if r.name not in shown]
         out: dict[str, Any] = {"ok": True, "action": text, "events": told}
         if seq is not None:
             out["sealed"] = self.sealed(game, seq)

@@ -88,6 +88,26 @@ def test_demo_runs_and_audits(tmp_path: Path) -> None:
     assert len(list((tmp_path / "demo" / "transcript").iterdir())) >= 6
 
 
+def test_demo_closes_with_the_route_flow(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """The demo's closing hints teach what the guide teaches: each side gives the game its
+    route once (new and join with --folder), leaves pbem watch running and types only
+    pbem play GAME; not the hand-carried 'pbem play mygame REPLY.pbem' of before."""
+    monkeypatch.setenv("PATH", "")  # not on PATH: the hints name the pbem running now
+    r = CliRunner().invoke(main, ["demo", "--engine", "skirmish", "--fast", "--files", "4",
+                                  "--dir", str(tmp_path / "demo")], catch_exceptions=False)
+    assert r.exit_code == 0, r.output
+    tail = r.output[r.output.index("To play a real game"):]
+    pbem = str(Path(sys.executable).with_name("pbem"))
+    pbem = os.path.relpath(pbem) if not os.path.relpath(pbem).startswith("..") else pbem
+    hints = [line.strip() for line in tail.splitlines()]
+    assert f"{pbem} new skirmish" in tail and "--name mygame --folder DIR" in tail, tail
+    assert any(line.startswith(f"{pbem} join DIR/") and line.split("  ")[0].endswith(
+        "--folder DIR") for line in hints), tail
+    assert any(line.startswith(f"{pbem} watch ") for line in hints), tail
+    assert any(line.startswith(f"{pbem} play mygame ") for line in hints), tail
+    assert "REPLY.pbem" not in tail and "not on your PATH" in tail, tail
+
+
 def test_demo_of_an_engine_not_installed_is_a_wrong_name(tmp_path: Path) -> None:
     """It used to end in a KeyError's traceback."""
     for args in (["--engine", "nosuch"], ["--engine", "skirmish", "--scenario", "nosuch"]):

@@ -43,3 +43,25 @@ def test_act_and_receive_tell_an_engine_told_roll_once(run, tmp_path: Path, purk
     assert r.exit_code == 0, r.output
     lines = [line.strip() for line in r.output.splitlines()]
     assert [line for line in lines if "rolled" in line or "1d6 ->" in line] == rolls, lines
+
+
+def test_receive_tells_the_rolls_it_makes_after_the_file(run, tmp_path: Path) -> None:  # type: ignore[no-untyped-def]
+    """Erich's receive of the accept rolls turn 1's weather at once (White Death 4.0,
+    Purkayev's Attack): he sees what the roll gave, the engine's weather line under the
+    roll's name, once; before, only the bare '1d6 -> N' line, and not the weather."""
+    import hashlib
+
+    erich, ivan = Home(tmp_path / "erich"), Home(tmp_path / "ivan")
+    erich.keys.create("Erich", "", None, secret=hashlib.sha256(b"erich").digest())
+    ivan.keys.create("Ivan", "", None, secret=hashlib.sha256(b"ivan").digest())
+    game = erich.new_game("white-death", "purkayev", "german", name="luki",
+                          nonce=hashlib.sha256(b"luki1").digest())
+    joined = ivan.join(game.files[0], "invite", name="luki")
+    (tmp_path / "reply.pbem").write_bytes(joined.files[1])
+    r = run("erich", "receive", "reply.pbem", "--yes")
+    assert r.exit_code == 0, r.output
+    lines = [line.strip() for line in r.output.splitlines()]
+    rolled = [line for line in lines if "weather for turn 1:" in line.lower()
+              or "1d6 ->" in line]
+    # the roll once, in the engine's words under its name, then what it gave
+    assert rolled == ["roll 2.0: weather for turn 1: rolled 5", "Weather for turn 1: snow"], lines

@@ -373,6 +373,38 @@ def test_the_kept_game_sees_a_terminal_command(started: tuple[Home, Home, Path])
     assert board.state()["pending"] == 1 and soviet.game("g").pending[-1][1] == "impulse 3"
 
 
+def test_a_roll_the_engine_tells_is_told_once_by_the_board(tmp_path: Path) -> None:
+    """The board's act tells a roll the engine tells itself once, in the engine's words
+    under the roll's name, as ``pbem act`` does: Erich's last 'end movement' of turn 1 in
+    Purkayev's Attack rolls turn 2's weather and the Velikiye Luki garrison's release
+    (White Death 4.0); before, each roll got a second line ('1d6 -> 3')."""
+    import hashlib
+
+    erich, ivan = Home(tmp_path / "erich"), Home(tmp_path / "ivan")
+    erich.keys.create("Erich", "", None, secret=hashlib.sha256(b"erich").digest())
+    ivan.keys.create("Ivan", "", None, secret=hashlib.sha256(b"ivan").digest())
+    game = erich.new_game("white-death", "purkayev", "german", name="luki",
+                          nonce=hashlib.sha256(b"luki1").digest())
+    joined = ivan.join(game.files[0], "invite", name="luki")
+    erich.receive(joined.files[1], "reply")
+    ivan.receive(erich.game("luki").file(2)[1], "file 2")
+    homes = {"german": erich, "soviet": ivan}
+    # ten impulses a side of one point each, up to the German's last 'end movement'
+    for _ in range(39):
+        side = ivan.game("luki").state.current_player()
+        assert isinstance(side, str)
+        mine = homes[side].game("luki")
+        names = [str(a) for a in mine.state.legal_actions()]
+        _, _, sealed = mine.act("end movement" if "end movement" in names else "impulse 1")
+        if sealed is not None:
+            other = homes["german" if side == "soviet" else "soviet"]
+            other.receive(mine.file(sealed)[1], f"file {sealed}")
+    out = Board(erich, "luki").act("end movement")
+    rolls = [text for kind, text in out["events"] if "rolled" in text or "1d6 ->" in text]
+    assert rolls == ["roll 22.0: weather for turn 2: rolled 3",
+                     "roll 22.1: Velikiye Luki garrison release on turn 2: rolled 6"], out
+
+
 def wait_idle(b: Browser) -> None:
     """The page has its state and no replay is playing."""
     b.wait("document.body.dataset.files !== undefined")
