@@ -382,7 +382,6 @@ class Prompt:
         """The whole set-up from the text in ``source`` (``pbem setup``); True when the
         file sealed.  Without ``source``, the text of where the units stand now."""
         from pbem.choices import describe_placements, plan_setup, read_placements
-        from pbem.commands.turn import _dry_run_game
 
         game = self.game
         if not source:
@@ -399,7 +398,7 @@ class Prompt:
         except UnicodeDecodeError:
             raise UsageError(f"{source}: not UTF-8 text") from None
         trial = game.home.game(game.name)
-        trial.__class__ = _dry_run_game()
+        trial.dry_run = True
         texts = plan_setup(trial, read_placements(text, source), source)
         for action in texts:
             self.console.print(f"  {action}", markup=False)

@@ -35,22 +35,6 @@ LIST_WHOLE = 30
 SCREEN_UNITS = 32
 
 
-def _dry_run_game() -> type:
-    """A Game that seals and saves nothing: where the real one would seal (sign, record
-    the file, write the save) it answers -1 and stops, so a trial of several actions
-    leaves no trace on disk."""
-    from pbem.session import Game
-
-    class DryRun(Game):
-        def _seal(self, end: str) -> int:
-            return -1
-
-        def write(self) -> None:
-            return None
-
-    return DryRun
-
-
 @click.command("act")
 @click.argument("game_ref", shell_complete=complete_game)
 @click.argument("actions", nargs=-1, required=True, shell_complete=complete_action)
@@ -102,7 +86,7 @@ def act_cmd(ctx: click.Context, game_ref: str, actions: tuple[str, ...], hold: b
             # a dry run on a copy that never writes: if any action is refused, or the file
             # would seal before the last one, nothing is applied and nothing saved
             trial = waiting  # loaded above; the game that acts is loaded afresh below
-            trial.__class__ = _dry_run_game()
+            trial.dry_run = True
             for number, text in enumerate(actions, 1):
                 state = trial.state.clone()
                 try:
@@ -179,7 +163,7 @@ def setup_cmd(ctx: click.Context, game_ref: str, placements: str | None,
             raise UsageError(f"{source}: not UTF-8 text") from None
         places = read_placements(text, source)
         trial = home.game(game_ref)
-        trial.__class__ = _dry_run_game()
+        trial.dry_run = True
         texts = plan_setup(trial, places, source)
         for text in texts:
             events, rolls, sealed = game.act(text, save=False)
