@@ -164,7 +164,8 @@ def demo_cmd(engine_id: str | None, scenario: str | None, files: int, fast: bool
     piped, the same story in a couple of hundred lines without pauses."""
     import tempfile
 
-    from pbem.play import demo, key_poller
+    from pbem.demo import demo
+    from pbem.play import key_poller
 
     with handled():
         typed_names(engine_id, scenario)
