@@ -13,8 +13,6 @@ from typing import Any
 import click
 
 from pbem.cli import (
-    _print_events,
-    _sealed_note,
     complete_action,
     complete_game,
     console,
@@ -22,6 +20,8 @@ from pbem.cli import (
     handled,
     hold_option,
     home_of,
+    print_events,
+    sealed_note,
 )
 from pbem.errors import (
     PbemError,
@@ -120,9 +120,9 @@ def act_cmd(ctx: click.Context, game_ref: str, actions: tuple[str, ...], hold: b
             game.write()
         for text, events, rolls in done:
             echo(f"{text}")
-            _print_events(events, rolls, game.side, game.state.counters(game.side))
+            print_events(events, rolls, game.side, game.state.counters(game.side))
         if sealed is not None:
-            _sealed_note(game, sealed)
+            sealed_note(game, sealed)
             return
         echo(f"  {game.awaiting()}")
 
@@ -168,9 +168,9 @@ def setup_cmd(ctx: click.Context, game_ref: str, placements: str | None,
         for text in texts:
             events, rolls, sealed = game.act(text, save=False)
             echo(text)
-            _print_events(events, rolls, game.side, game.state.counters(game.side))
+            print_events(events, rolls, game.side, game.state.counters(game.side))
             if sealed is not None:
-                _sealed_note(game, sealed)
+                sealed_note(game, sealed)
                 return
         game.write()
         echo(f"  {count_words(len(texts), 'unit')} placed; {game.awaiting()}")
