@@ -246,7 +246,7 @@ def unlock(home: Any) -> None:
         home.identity()
 
 
-def _terminal_columns(fallback: int = 80) -> int:
+def terminal_columns(fallback: int = 80) -> int:
     """``shutil.get_terminal_size((fallback, 24)).columns`` in its own steps: COLUMNS, else
     the terminal of stdout, else the fallback (importing shutil, with its compression
     modules, was a twentieth of 'pbem list', issue 19)."""
@@ -293,7 +293,7 @@ def data_cache_of(ctx: click.Context) -> None:
         datacache.configure(home / "cache")
 
 
-def _write_out(path: Path, data: bytes, armored: bool) -> None:
+def write_out(path: Path, data: bytes, armored: bool) -> None:
     from pbem.armor import armor
     from pbem.atomic import write_atomic
 
@@ -308,7 +308,7 @@ hold_option = click.option(
          "'pbem send GAME' does, later).")
 
 
-def _written(game: Any, seq: int, path: Path) -> None:
+def note_written(game: Any, seq: int, path: Path) -> None:
     """Remember that file ``seq`` left as a file (status says where, issue 23 item 3)."""
     from pbem.transport.state import record_sent
 
@@ -316,8 +316,8 @@ def _written(game: Any, seq: int, path: Path) -> None:
                 now=game.home.clock())
 
 
-def _print_events(events: list[Any], rolls: list[Any], side: str | None,
-                  counters: dict[str, str] | None = None) -> None:
+def print_events(events: list[Any], rolls: list[Any], side: str | None,
+                 counters: dict[str, str] | None = None) -> None:
     from pbem.naming import named
 
     # a roll the engine tells itself (its events of kind roll) is told once, in the
@@ -341,7 +341,7 @@ def _print_events(events: list[Any], rolls: list[Any], side: str | None,
         echo(f"  roll {roll.name}: {roll.purpose}: {roll.request} -> {outcome}")
 
 
-def _sealed_note(game: Any, seq: int) -> None:
+def sealed_note(game: Any, seq: int) -> None:
     """What a sealed file waits for, and what became of it: sent by the game's route,
     held back, or the command that sends it (issue 32 items 1 and 3)."""
     from pbem.transport.route import sealed_lines
@@ -552,10 +552,10 @@ class LazyGroup(click.Group):
 
 # the option types, made once: each click.Path looks up its translated name through
 # gettext, which searches the locale folders on every call (19 of them, issue 19)
-_FILE = click.Path(dir_okay=False, path_type=Path)
-_EXISTING_FILE = click.Path(exists=True, dir_okay=False, path_type=Path)
-_EXISTING = click.Path(exists=True, path_type=Path)
-_FOLDER = click.Path(file_okay=False, path_type=Path)
+FILE = click.Path(dir_okay=False, path_type=Path)
+EXISTING_FILE = click.Path(exists=True, dir_okay=False, path_type=Path)
+EXISTING = click.Path(exists=True, path_type=Path)
+FOLDER = click.Path(file_okay=False, path_type=Path)
 
 
 @click.group(cls=LazyGroup, context_settings={"help_option_names": ["-h", "--help"]},
@@ -564,7 +564,7 @@ _FOLDER = click.Path(file_okay=False, path_type=Path)
                       # click's own words, given: no translation lookup at start-up
                       message="%(prog)s, version %(version)s",
                       help="Show the version and exit.")
-@click.option("--home", "home_path", type=_FOLDER,
+@click.option("--home", "home_path", type=FOLDER,
               envvar="PBEM_HOME", help="Folder with your identity and games (env PBEM_HOME).")
 @click.option("-v", "--verbose", is_flag=True,
               help="With an error, also the exact cause (the parser's own words).")
@@ -603,7 +603,7 @@ def typed_names(engine_id: str | None, scenario: str | None = None,
         raise UsageError(str(exc)) from None
 
 
-def _parse_options(values: tuple[str, ...]) -> dict[str, str]:
+def parse_options(values: tuple[str, ...]) -> dict[str, str]:
     out: dict[str, str] = {}
     for item in values:
         key, sep, value = item.partition("=")

@@ -962,6 +962,10 @@ class Game:
         self._decision: Decision | bool | None = False
         #: the save's version: one more at every write, never lower than one seen before
         self.version = 0
+        #: a trial (``pbem act``'s several actions, a set-up text): the game plays on in
+        #: memory but never signs, records or saves; where it would seal, :meth:`_seal`
+        #: answers -1, so the caller learns the file would end there
+        self.dry_run = False
 
     @property
     def record(self) -> SealRecord:
@@ -1041,6 +1045,8 @@ class Game:
             self._went_out(data, accepted.seq)
 
     def write(self) -> None:
+        if self.dry_run:
+            return
         record = self.record
         version = max(self.version, record.highest()) + 1
         summary = self.summary()
@@ -1491,6 +1497,8 @@ class Game:
         return "offered", None
 
     def _seal(self, end: str) -> int:
+        if self.dry_run:
+            return -1
         from pbem.engine import CHANCE, Result
 
         generation, index, link = self._next_link()

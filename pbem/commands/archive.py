@@ -14,12 +14,11 @@ from typing import Any
 import click
 
 from pbem.cli import (
-    _EXISTING,
-    _FILE,
-    _FOLDER,
     AUDIT_SHOWN,
     DEFAULT_CHAIN,
-    _parse_options,
+    EXISTING,
+    FILE,
+    FOLDER,
     complete_engine,
     complete_scenario,
     console,
@@ -28,6 +27,7 @@ from pbem.cli import (
     echo_all,
     handled,
     home_of,
+    parse_options,
     progress_bar,
     typed_names,
 )
@@ -114,13 +114,13 @@ def _game_title(report: Any) -> str:
 
 
 @click.command("audit")
-@click.argument("paths", nargs=-1, required=True, type=_EXISTING)
+@click.argument("paths", nargs=-1, required=True, type=EXISTING)
 @click.option("--game", "game", help="Audit only this game: the first hex digits of its "
               "id, as the files' names begin (default: every game among the files).")
 @click.option("--roll", "roll", help="Explain one roll, SEQ.INDEX (e.g. 17.3).")
 @click.option("--json", "as_json", is_flag=True,
               help="The whole report as JSON (its layout: docs/audit-schema.json).")
-@click.option("--html", type=_FILE,
+@click.option("--html", type=FILE,
               help="Also write the game as one self-contained replay page.")
 @click.option("--side", help="With --html: replay from this side's view (default: the "
               "referee's, for a finished game).")
@@ -214,7 +214,7 @@ def _print_audit(whole: Any, show_all: bool) -> None:
 
 
 @click.command("rebuild")
-@click.argument("paths", nargs=-1, required=True, type=_EXISTING)
+@click.argument("paths", nargs=-1, required=True, type=EXISTING)
 @click.option("--name", help="Name for the rebuilt game.")
 @click.pass_context
 def rebuild_cmd(ctx: click.Context, paths: tuple[Path, ...], name: str | None) -> None:
@@ -237,7 +237,7 @@ def rebuild_cmd(ctx: click.Context, paths: tuple[Path, ...], name: str | None) -
 @click.argument("engine_id", shell_complete=complete_engine)
 @click.argument("scenario", shell_complete=complete_scenario)
 @click.option("--seed", type=int, required=True)
-@click.option("--dir", "directory", type=_FOLDER,
+@click.option("--dir", "directory", type=FOLDER,
               required=True)
 @click.option("--max-turns", type=int, help="Stop after this many game turns.")
 @click.option("--option", "options", multiple=True, help="KEY=VALUE, repeatable.")
@@ -258,7 +258,7 @@ def selfplay_cmd(engine_id: str, scenario: str, seed: int, directory: Path,
         typed_names(engine_id, scenario)
     with handled(), progress_bar(f"selfplay {engine_id} {scenario}") as progress:
         result = selfplay(engine_id, scenario, seed, directory, max_turns=max_turns,
-                          options=_parse_options(options),
+                          options=parse_options(options),
                           on_file=lambda n: progress(n, 0),
                           standing_orders=standing_orders, dice_mode=dice_mode,
                           chain_length=chain_length)

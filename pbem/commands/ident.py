@@ -13,14 +13,14 @@ from pathlib import Path
 import click
 
 from pbem.cli import (
-    _EXISTING_FILE,
-    _FILE,
-    _write_out,
+    EXISTING_FILE,
+    FILE,
     echo,
     handled,
     home_of,
     read_incoming_file,
     refuse_name_conflict,
+    write_out,
 )
 from pbem.errors import (
     FormatError,
@@ -71,7 +71,7 @@ def id_show(ctx: click.Context, as_json: bool) -> None:
 
 
 @id_group.command("export")
-@click.option("-o", "output", type=_FILE)
+@click.option("-o", "output", type=FILE)
 @click.pass_context
 def id_export(ctx: click.Context, output: Path | None) -> None:
     """Your public card, signed, as armored text (stdout or -o FILE)."""
@@ -82,14 +82,14 @@ def id_export(ctx: click.Context, output: Path | None) -> None:
         identity = home_of(ctx).identity()
         text = armor(seal(identity, "card", {"card": identity.card.to_data()}))
         if output:
-            _write_out(output, text.encode(), armored=False)
+            write_out(output, text.encode(), armored=False)
             echo(f"card written to {output}")
         else:
             click.echo(text, nl=False)
 
 
 @id_group.command("import")
-@click.argument("card_file", type=_EXISTING_FILE)
+@click.argument("card_file", type=EXISTING_FILE)
 @click.option("--yes", is_flag=True, help="Pin without asking (you compared the fingerprint).")
 @click.pass_context
 def id_import(ctx: click.Context, card_file: Path, yes: bool) -> None:

@@ -11,13 +11,13 @@ from typing import Any
 import click
 
 from pbem.cli import (
-    _terminal_columns,
     complete_game,
     echo,
     echo_all,
     echo_err,
     handled,
     home_of,
+    terminal_columns,
 )
 from pbem.pace import not_late_when_unsent
 
@@ -152,7 +152,7 @@ def list_cmd(ctx: click.Context, as_json: bool) -> None:
             return
         # one line per game: the ids whole (you type them), then what is next, cut to the
         # terminal's width ('pbem status GAME' says it all)
-        width = _terminal_columns()
+        width = terminal_columns()
         rows = [(s["name"], f"{s['engine']}/{s['scenario']}",
                  f"{s['side']} v {s['opponent'] or '(not joined)'}", f"file {s['seq']}",
                  (f"game over: {s['result']['text']}" if s.get("result") else

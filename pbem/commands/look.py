@@ -10,14 +10,14 @@ from pathlib import Path
 import click
 
 from pbem.cli import (
-    _FILE,
-    _write_out,
+    FILE,
     complete_game,
     console,
     echo,
     handled,
     home_of,
     rich_console,
+    write_out,
 )
 from pbem.errors import (
     UsageError,
@@ -71,9 +71,9 @@ def log_cmd(ctx: click.Context, game_ref: str) -> None:
 
 @click.command("show")
 @click.argument("game_ref", shell_complete=complete_game)
-@click.option("--svg", type=_FILE,
+@click.option("--svg", type=FILE,
               help="Write the whole board as an SVG picture.")
-@click.option("--png", type=_FILE,
+@click.option("--png", type=FILE,
               help="Write the whole board as a PNG picture (needs the png extra).")
 @click.option("--center", help="Center the window on this hex.")
 @click.option("--zoom", type=click.IntRange(0, 2), default=1, show_default=True,
@@ -106,10 +106,10 @@ def show_cmd(ctx: click.Context, game_ref: str, svg: Path | None, png: Path | No
             from pbem.render.svg import board_png, board_svg
 
             if svg:
-                _write_out(svg, board_svg(view, show_zoc=show_zoc).encode(), armored=False)
+                write_out(svg, board_svg(view, show_zoc=show_zoc).encode(), armored=False)
                 echo(f"board written to {svg}")
             if png:
-                _write_out(png, board_png(view, show_zoc=show_zoc), armored=False)
+                write_out(png, board_png(view, show_zoc=show_zoc), armored=False)
                 echo(f"board written to {png}")
             return
         from pbem.render import board_screen, fit_window

@@ -12,9 +12,7 @@ from typing import Any
 import click
 
 from pbem.cli import (
-    _EXISTING,
-    _print_events,
-    _sealed_note,
+    EXISTING,
     confirm_first_contact,
     echo,
     echo_err,
@@ -22,7 +20,9 @@ from pbem.cli import (
     hold_option,
     home_of,
     player_words,
+    print_events,
     read_incoming_file,
+    sealed_note,
     unlock,
 )
 from pbem.errors import (
@@ -47,7 +47,7 @@ def _plainly_pbem(path: Path) -> bool:
     return head[:1] == b"\x96" or head.lstrip().startswith(b"-----BEGIN PBEM FILE-----")
 
 
-def _read_incoming(path: Path) -> list[tuple[str, bytes]]:
+def read_incoming(path: Path) -> list[tuple[str, bytes]]:
     """Files in PATH: a .pbem (binary or armored), or mail (.eml, mbox, Maildir) when the
     mail transport is installed."""
     from pbem.readfile import check_kind
@@ -70,7 +70,7 @@ def _read_incoming(path: Path) -> list[tuple[str, bytes]]:
     return [(str(path), read_incoming_file(path))]
 
 
-def _screen(home: Any, path: Path, source: str, data: bytes, yes: bool) -> bool:
+def screen_incoming(home: Any, path: Path, source: str, data: bytes, yes: bool) -> bool:
     """Before importing: an invite is for 'pbem join'; an accept is a first contact."""
     from pbem.armor import read_any
     from pbem.envelope import open_envelope
@@ -105,7 +105,7 @@ def _screen(home: Any, path: Path, source: str, data: bytes, yes: bool) -> bool:
 
 @click.command("receive")
 @click.argument("files", nargs=-1, required=True,
-                type=_EXISTING)
+                type=EXISTING)
 @click.option("--yes", is_flag=True,
               help="Pin a new opponent's key without asking (you compared the fingerprint).")
 @hold_option
@@ -123,7 +123,7 @@ def receive_cmd(ctx: click.Context, files: tuple[Path, ...], yes: bool, hold: bo
     incoming: list[tuple[Path, str, bytes]] = []
     for path in files:
         try:
-            found = _read_incoming(path)
+            found = read_incoming(path)
         except PbemError as exc:
             echo_err(f"pbem: error: {player_words(exc)}")
             status = status or exc.exit_code
@@ -132,14 +132,14 @@ def receive_cmd(ctx: click.Context, files: tuple[Path, ...], yes: bool, hold: bo
         # one out (issue 20 item 5)
         for source, data in found:
             try:
-                if _screen(home, path, source, data, yes):
+                if screen_incoming(home, path, source, data, yes):
                     incoming.append((path, source, data))
             except PbemError as exc:
                 echo_err(f"pbem: error: {player_words(exc)}")
                 status = status or exc.exit_code
     # earliest file of each game first, whatever the order on the command line; a file
     # that waits for an earlier one is tried again once that one is in
-    waiting = _by_sequence(incoming)
+    waiting = by_sequence(incoming)
     while waiting:
         retry: list[tuple[Path, str, bytes]] = []
         failed: list[tuple[str, PbemError]] = []
@@ -166,9 +166,9 @@ def receive_cmd(ctx: click.Context, files: tuple[Path, ...], yes: bool, hold: bo
             if report.message:
                 echo(f"  message from your opponent: {block(report.message)}")
             game = report.game or home.game(report.game_name)
-            _print_events(report.events, report.rolls, game.side)
+            print_events(report.events, report.rolls, game.side)
             if report.sealed is not None:
-                _sealed_note(game, report.sealed)
+                sealed_note(game, report.sealed)
             else:
                 echo(f"  {game.awaiting()}")
         if len(retry) == len(waiting):
@@ -180,7 +180,7 @@ def receive_cmd(ctx: click.Context, files: tuple[Path, ...], yes: bool, hold: bo
     sys.exit(import_status(imported, [status]))
 
 
-def _by_sequence(items: list[tuple[Path, str, bytes]]) -> list[tuple[Path, str, bytes]]:
+def by_sequence(items: list[tuple[Path, str, bytes]]) -> list[tuple[Path, str, bytes]]:
     """Files in game and sequence order; a file that cannot be read keeps its place last
     (its import names the problem)."""
     from pbem.armor import read_any

@@ -12,9 +12,9 @@ from typing import Any
 import click
 
 from pbem.cli import (
-    _EXISTING,
-    _FILE,
-    _FOLDER,
+    EXISTING,
+    FILE,
+    FOLDER,
     complete_engine,
     complete_game,
     echo,
@@ -26,7 +26,7 @@ from pbem.cli import (
     typed_names,
     unlock,
 )
-from pbem.commands.receive import _by_sequence, _read_incoming, _screen
+from pbem.commands.receive import by_sequence, read_incoming, screen_incoming
 from pbem.errors import (
     UsageError,
 )
@@ -40,7 +40,7 @@ def _pacing(fast: bool, step: bool, pace: float) -> Any:
 
 @click.command("play")
 @click.argument("game_ref", required=False, shell_complete=complete_game)
-@click.argument("files", nargs=-1, type=_EXISTING)
+@click.argument("files", nargs=-1, type=EXISTING)
 @click.option("--fast", is_flag=True, help="Tell the replay at once, no pauses.")
 @click.option("--step", is_flag=True, help="Wait for Enter after each action of the replay.")
 @click.option("--pace", type=float, default=0.8, show_default=True,
@@ -65,9 +65,9 @@ def play_cmd(ctx: click.Context, game_ref: str | None, files: tuple[Path, ...], 
         if game_ref and Path(game_ref).is_file() and not game_ref.endswith(".pbsave"):
             files = (Path(game_ref), *files)
             game_ref = None
-        found = [(path, src, d) for path in files for src, d in _read_incoming(path)
-                 if _screen(home, path, src, d, yes)]
-        datas = [(src, d) for _, src, d in _by_sequence(found)]
+        found = [(path, src, d) for path in files for src, d in read_incoming(path)
+                 if screen_incoming(home, path, src, d, yes)]
+        datas = [(src, d) for _, src, d in by_sequence(found)]
         pacing = _pacing(fast, step, pace)
         with key_poller() as poller:
             reports = receive_and_replay(rich_console(), home, datas, pacing,
@@ -120,7 +120,7 @@ def play_cmd(ctx: click.Context, game_ref: str | None, files: tuple[Path, ...], 
 @click.option("--fast", is_flag=True)
 @click.option("--step", is_flag=True)
 @click.option("--pace", type=float, default=0.8, show_default=True)
-@click.option("--html", type=_FILE,
+@click.option("--html", type=FILE,
               help="Write the whole game as one self-contained replay page instead.")
 @click.option("--referee", is_flag=True, help="With --html: everything (a finished game).")
 @click.pass_context
@@ -154,7 +154,7 @@ def replay_cmd(ctx: click.Context, game_ref: str, start: int, fast: bool, step: 
 @click.option("--fast", is_flag=True, help="No pauses.")
 @click.option("--pace", type=float, default=0.9, show_default=True,
               help="Seconds a line of the fighting stays; the other pauses scale with it.")
-@click.option("--dir", "directory", type=_FOLDER,
+@click.option("--dir", "directory", type=FOLDER,
               help="Where the two homes and the transcript go (default: a new temp folder).")
 def demo_cmd(engine_id: str | None, scenario: str | None, files: int, fast: bool,
              pace: float, directory: Path | None) -> None:
@@ -164,7 +164,8 @@ def demo_cmd(engine_id: str | None, scenario: str | None, files: int, fast: bool
     piped, the same story in a couple of hundred lines without pauses."""
     import tempfile
 
-    from pbem.play import demo, key_poller
+    from pbem.demo import demo
+    from pbem.play import key_poller
 
     with handled():
         typed_names(engine_id, scenario)

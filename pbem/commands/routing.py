@@ -12,7 +12,7 @@ from typing import Any, TypeVar
 
 import click
 
-from pbem.cli import _FOLDER, complete_game, echo, handled, home_of
+from pbem.cli import FOLDER, complete_game, echo, handled, home_of
 from pbem.errors import PbemError, UsageError
 
 F = TypeVar("F", bound=Callable[..., Any])
@@ -21,7 +21,7 @@ F = TypeVar("F", bound=Callable[..., Any])
 def route_options(command: F) -> F:
     """``--folder DIR``, ``--email``, ``--to ADDRESS``, ``--via NAME`` on a command."""
     for option in reversed((
-        click.option("--folder", "route_folder", type=_FOLDER,
+        click.option("--folder", "route_folder", type=FOLDER,
                      help="Files travel through this shared folder (Dropbox, Syncthing, "
                           "a network drive)."),
         click.option("--email", "route_email", is_flag=True,

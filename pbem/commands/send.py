@@ -10,11 +10,8 @@ from pathlib import Path
 import click
 
 from pbem.cli import (
-    _FILE,
-    _FOLDER,
-    _sealed_note,
-    _write_out,
-    _written,
+    FILE,
+    FOLDER,
     complete_game,
     console,
     echo,
@@ -22,6 +19,9 @@ from pbem.cli import (
     handled,
     hold_option,
     home_of,
+    note_written,
+    sealed_note,
+    write_out,
 )
 from pbem.errors import (
     NotYourTurn,
@@ -32,11 +32,11 @@ from pbem.errors import (
 @click.command("send")
 @click.argument("game_ref", shell_complete=complete_game)
 @click.option("--seq", type=int, help="Send an earlier file again, byte for byte.")
-@click.option("-o", "output", type=_FILE)
+@click.option("-o", "output", type=FILE)
 @click.option("--armor", "armored", is_flag=True, help="Write the armored text form.")
-@click.option("--folder", type=_FOLDER,
+@click.option("--folder", type=FOLDER,
               help="Deliver into a shared folder (Dropbox, Syncthing, a network drive).")
-@click.option("--eml", type=_FILE,
+@click.option("--eml", type=FILE,
               help="Write an email message for your own mail client.")
 @click.option("--email", "by_email", is_flag=True, help="Send by SMTP (pbem mail setup).")
 @click.option("--to", "to", help="The recipient's address (needed for an invite).")
@@ -80,8 +80,8 @@ def send_cmd(ctx: click.Context, game_ref: str, seq: int | None, output: Path | 
         from pbem.envelope import file_name
 
         path = output or Path(file_name(game.game_id, number, game.side))
-        _write_out(path, data, armored)
-        _written(game, number, path)
+        write_out(path, data, armored)
+        note_written(game, number, path)
         echo(f"file {number} of {game.name} written to {path}")
 
 
@@ -99,7 +99,7 @@ def resign_cmd(ctx: click.Context, game_ref: str, yes: bool, hold: bool) -> None
             raise UsageError("not resigned")
         seq = game.resign()
         echo(f"you resigned {game.name}")
-        _sealed_note(game, seq)
+        sealed_note(game, seq)
 
 
 @click.command("draw")
@@ -115,6 +115,6 @@ def draw_cmd(ctx: click.Context, game_ref: str, hold: bool) -> None:
         if what == "accepted":
             echo(f"draw accepted: {game.name} is drawn")
             assert seq is not None
-            _sealed_note(game, seq)
+            sealed_note(game, seq)
         else:
             echo("draw offered: it goes with your next file")

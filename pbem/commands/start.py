@@ -11,21 +11,21 @@ from typing import Any
 import click
 
 from pbem.cli import (
-    _EXISTING_FILE,
-    _FILE,
     DEFAULT_CHAIN,
-    _parse_options,
-    _write_out,
-    _written,
+    EXISTING_FILE,
+    FILE,
     complete_engine,
     complete_scenario,
     confirm_first_contact,
     echo,
     handled,
     home_of,
+    note_written,
+    parse_options,
     read_incoming_file,
     typed_names,
     unlock,
+    write_out,
 )
 from pbem.commands.routing import route_given, route_options, send_by_route
 from pbem.errors import UsageError
@@ -54,7 +54,7 @@ from pbem.transport.route import Route, proposal_for, set_route
 @click.option("--remind", is_flag=True,
               help="With --pace: the invite agrees that 'pbem watch' reminds a late side "
                    "by itself (at most once per pace period).")
-@click.option("-o", "output", type=_FILE,
+@click.option("-o", "output", type=FILE,
               help="Where to write the invite (default: in the current folder).")
 @click.option("--armor", "armored", is_flag=True, help="Write the armored text form.")
 @route_options
@@ -66,7 +66,7 @@ def new_cmd(ctx: click.Context, engine_id: str, scenario: str, side: str,
             route_via: str | None) -> None:
     """Create a game; the invite goes by the game's route, or is written to send."""
     with handled():
-        typed_names(engine_id, scenario, _parse_options(options))
+        typed_names(engine_id, scenario, parse_options(options))
         from pbem.pace import REMINDERS, pace_words, parse_pace
 
         if remind and pace_text is None:
@@ -82,7 +82,7 @@ def new_cmd(ctx: click.Context, engine_id: str, scenario: str, side: str,
         home = home_of(ctx)
         if route is not None:
             plugins.factory(route.kind)  # an unknown transport: refused before the game
-        game = home.new_game(engine_id, scenario, side, options=_parse_options(options),
+        game = home.new_game(engine_id, scenario, side, options=parse_options(options),
                              dice_mode=dice_mode, name=name, chain_length=chain_length,
                              pace=pace, reminders=REMINDERS if remind else "")
         echo(f"game {game.name} created: you play {side}")
@@ -98,9 +98,9 @@ def new_cmd(ctx: click.Context, engine_id: str, scenario: str, side: str,
 
 
 @click.command("join")
-@click.argument("invite", type=_EXISTING_FILE)
+@click.argument("invite", type=EXISTING_FILE)
 @click.option("--name", help="A name for the game.")
-@click.option("-o", "output", type=_FILE)
+@click.option("-o", "output", type=FILE)
 @click.option("--armor", "armored", is_flag=True)
 @click.option("--yes", is_flag=True, help="You compared the creator's fingerprint already.")
 @route_options
@@ -165,14 +165,14 @@ def _hand_over(game: Any, seq: int, route: Any, output: Path | None, armored: bo
     if route is not None:
         send_by_route(game, seq, route, what)
         if output is not None:
-            _write_out(output, game.files[seq], armored)
+            write_out(output, game.files[seq], armored)
             echo(f"{what} also written to {output}")
         return
     from pbem.envelope import file_name
 
     path = output or Path(file_name(game.game_id, seq, game.side))
-    _write_out(path, game.files[seq], armored)
-    _written(game, seq, path)
+    write_out(path, game.files[seq], armored)
+    note_written(game, seq, path)
     echo(f"{what} written to {path}: {send} (attach it to a mail, or put it in your shared "
          f"folder); to have pbem send every file by itself, give the game a route: pbem "
          f"route {game.name} --folder DIR (or {email})")

@@ -13,8 +13,6 @@ from typing import Any
 import click
 
 from pbem.cli import (
-    _print_events,
-    _sealed_note,
     complete_action,
     complete_game,
     console,
@@ -22,6 +20,8 @@ from pbem.cli import (
     handled,
     hold_option,
     home_of,
+    print_events,
+    sealed_note,
 )
 from pbem.errors import (
     PbemError,
@@ -33,22 +33,6 @@ LIST_WHOLE = 30
 #: the most lines the units of a decision take (more go in columns): a screen of 40 less
 #: the prompt, the count, the actions naming no unit and the default
 SCREEN_UNITS = 32
-
-
-def _dry_run_game() -> type:
-    """A Game that seals and saves nothing: where the real one would seal (sign, record
-    the file, write the save) it answers -1 and stops, so a trial of several actions
-    leaves no trace on disk."""
-    from pbem.session import Game
-
-    class DryRun(Game):
-        def _seal(self, end: str) -> int:
-            return -1
-
-        def write(self) -> None:
-            return None
-
-    return DryRun
 
 
 @click.command("act")
@@ -102,7 +86,7 @@ def act_cmd(ctx: click.Context, game_ref: str, actions: tuple[str, ...], hold: b
             # a dry run on a copy that never writes: if any action is refused, or the file
             # would seal before the last one, nothing is applied and nothing saved
             trial = waiting  # loaded above; the game that acts is loaded afresh below
-            trial.__class__ = _dry_run_game()
+            trial.dry_run = True
             for number, text in enumerate(actions, 1):
                 state = trial.state.clone()
                 try:
@@ -136,9 +120,9 @@ def act_cmd(ctx: click.Context, game_ref: str, actions: tuple[str, ...], hold: b
             game.write()
         for text, events, rolls in done:
             echo(f"{text}")
-            _print_events(events, rolls, game.side, game.state.counters(game.side))
+            print_events(events, rolls, game.side, game.state.counters(game.side))
         if sealed is not None:
-            _sealed_note(game, sealed)
+            sealed_note(game, sealed)
             return
         echo(f"  {game.awaiting()}")
 
@@ -179,14 +163,14 @@ def setup_cmd(ctx: click.Context, game_ref: str, placements: str | None,
             raise UsageError(f"{source}: not UTF-8 text") from None
         places = read_placements(text, source)
         trial = home.game(game_ref)
-        trial.__class__ = _dry_run_game()
+        trial.dry_run = True
         texts = plan_setup(trial, places, source)
         for text in texts:
             events, rolls, sealed = game.act(text, save=False)
             echo(text)
-            _print_events(events, rolls, game.side, game.state.counters(game.side))
+            print_events(events, rolls, game.side, game.state.counters(game.side))
             if sealed is not None:
-                _sealed_note(game, sealed)
+                sealed_note(game, sealed)
                 return
         game.write()
         echo(f"  {count_words(len(texts), 'unit')} placed; {game.awaiting()}")

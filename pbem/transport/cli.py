@@ -119,11 +119,11 @@ def _show(outcomes: list[Outcome], home: Any, as_json: bool, *, folder: Path | N
             game = home.game(report.game_name)
         except PbemError:
             continue
-        core._print_events(list(getattr(report, "events", [])),
+        core.print_events(list(getattr(report, "events", [])),
                            list(getattr(report, "rolls", [])), game.side)
         sealed = getattr(report, "sealed", None)
         if sealed is not None and (game.game_id, sealed) in home.deliveries:
-            core._sealed_note(game, sealed)  # the game's route took it (or held it back)
+            core.sealed_note(game, sealed)  # the game's route took it (or held it back)
         elif sealed is not None and folder is not None and not reply:
             # sealed by the import itself: say how it leaves, or it never does
             core.console.print(f"sealed file {sealed} of {game.name}: {game.awaiting()}",
@@ -131,7 +131,7 @@ def _show(outcomes: list[Outcome], home: Any, as_json: bool, *, folder: Path | N
             core.console.print(f"  send it with: pbem send {game.name} --folder {folder}",
                                markup=False)
         elif sealed is not None and not reply:
-            core._sealed_note(game, sealed)
+            core.sealed_note(game, sealed)
         elif sealed is None:
             core.console.print(f"  {game.awaiting()}", markup=False)
     for short, count in sorted(own.items()):
@@ -477,10 +477,10 @@ def mail_test_cmd(ctx: click.Context) -> None:
                                  f"{' '.join(str(exc).split())}") from None
         core.console.print(f"SMTP {account.smtp_host}:{account.smtp_port}: login ok",
                            markup=False)
-        from pbem.transport.mail import _imap_connect
+        from pbem.transport.mail import imap_connect
 
         try:
-            conn = _imap_connect(account, 30)
+            conn = imap_connect(account, 30)
             conn.login(account.login, password)
             conn.logout()
         except (imaplib.IMAP4.error, OSError) as exc:

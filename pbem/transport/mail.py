@@ -466,7 +466,7 @@ class FetchReport:
     other: int = 0
 
 
-def _imap_connect(account: MailAccount, timeout: float) -> imaplib.IMAP4:
+def imap_connect(account: MailAccount, timeout: float) -> imaplib.IMAP4:
     context = account.ssl_context()
     if account.imap_security == "tls":
         return imaplib.IMAP4_SSL(account.imap_host, account.imap_port, ssl_context=context,
@@ -523,7 +523,7 @@ def fetch_imap(account: MailAccount, password: str, router: Router,
     report = FetchReport()
     where = f"IMAP {account.imap_host}:{account.imap_port}"
     try:
-        conn = _imap_connect(account, timeout)
+        conn = imap_connect(account, timeout)
     except (OSError, ssl.SSLError, imaplib.IMAP4.error) as exc:
         raise TransportError(f"{where}: {_server_text(exc)}") from None
     try:

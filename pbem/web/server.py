@@ -304,7 +304,7 @@ class Board(Gate):
         # each unit an event names, named as its counter reads (issue 33), as play says it
         counters = game.state.counters(game.side) if any(e.units for e in seen) else {}
         # a roll the engine tells itself is told once, in its words under the roll's name,
-        # as play tells it (pbem.cli._print_events): matched by identity, so equal texts
+        # as play tells it (pbem.cli.print_events): matched by identity, so equal texts
         # of two rolls stay two rolls
         names = {id(e): r.name for r in rolls for e in r.told}
         told = [[e.kind, f"roll {names[id(e)]}: {text}" if id(e) in names else text]

@@ -94,6 +94,33 @@ def test_new_refuses_bad_requests(run) -> None:  # type: ignore[no-untyped-def]
     assert json.loads(run("a", "status", "s", "--json").output)["dice"] == "sealed"
 
 
+def _files(home: Path) -> dict[str, bytes]:
+    return {str(p.relative_to(home)): p.read_bytes()
+            for p in sorted(home.rglob("*")) if p.is_file()}
+
+
+def test_several_actions_are_tried_first_and_the_trial_writes_nothing(  # type: ignore[no-untyped-def]
+        run, tmp_path: Path) -> None:
+    start(run, tmp_path)
+    home = tmp_path / "a"
+    before = _files(home)
+    # the trial plays 'pass' to the point of sealing: no file is signed, recorded or saved
+    r = run("a", "act", "g", "move b", "pass", "move c")
+    assert r.exit_code == 10, r.output
+    assert "the file seals after 'pass'" in r.output and "none applied" in r.output
+    assert _files(home) == before
+    r = run("a", "act", "g", "move b", "move c")  # Skirmish 2.1 refuses the second
+    assert r.exit_code == 9 and "(action 2 of 2: none applied)" in r.output
+    assert _files(home) == before
+    # the same actions for real: the file seals and is kept
+    r = run("a", "act", "g", "move b", "pass")
+    assert r.exit_code == 0 and "sealed file 2" in r.output, r.output
+    after = _files(home)
+    assert len(after) > len(before)  # the sealed file is recorded beside the save
+    assert after[next(k for k in before if k.endswith(".pbsave"))] != \
+        before[next(k for k in before if k.endswith(".pbsave"))]
+
+
 def test_a_game_at_the_command_line(run, tmp_path: Path) -> None:  # type: ignore[no-untyped-def]
     start(run, tmp_path)
     legal = json.loads(run("a", "legal", "g", "--json").output)

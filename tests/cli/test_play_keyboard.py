@@ -245,7 +245,8 @@ def test_the_demo_at_a_terminal_is_a_paced_story_of_about_two_minutes(tmp_path: 
 
     from rich.console import Console
 
-    from pbem.play import DEMO_PACE, Pacing, demo
+    from pbem.demo import DEMO_PACE, demo
+    from pbem.play import Pacing
 
     out = io.StringIO()
     console = Console(file=out, width=100, force_terminal=True, no_color=True,
@@ -331,13 +332,14 @@ def test_a_long_file_is_told_faster_but_no_line_under_the_floor(monkeypatch: Any
     from rich.console import Console
 
     import pbem.play as play
+    from pbem.demo import DEMO_FILE_SECONDS, DEMO_MIN_LINE, DEMO_PACE
     from pbem.engine import Event
 
     paces: list[float] = []
     monkeypatch.setattr(play, "replay", lambda console, frames, pace, **kw: paces.append(pace))
     console = Console(file=io.StringIO())
-    pacing = play.Pacing(pace=play.DEMO_PACE, max_seconds=play.DEMO_FILE_SECONDS,
-                         min_line=play.DEMO_MIN_LINE)
+    pacing = play.Pacing(pace=DEMO_PACE, max_seconds=DEMO_FILE_SECONDS,
+                         min_line=DEMO_MIN_LINE)
 
     def file_of(lines: int) -> list[Any]:
         return [(None, [Event(f"fire {i}", kind="fire") for i in range(lines)])]
@@ -346,6 +348,6 @@ def test_a_long_file_is_told_faster_but_no_line_under_the_floor(monkeypatch: Any
     play.show_frames(console, file_of(30), pacing, "german")
     play.show_frames(console, file_of(42), pacing, "german")
     play.show_frames(console, file_of(400), pacing, "german")
-    assert paces[0] == play.DEMO_PACE  # 10 lines: 9 s, under the cap
-    assert abs(paces[1] - play.DEMO_FILE_SECONDS / 30) < 1e-9  # told faster, within the cap
-    assert paces[2] == paces[3] == play.DEMO_MIN_LINE  # never under the floor
+    assert paces[0] == DEMO_PACE  # 10 lines: 9 s, under the cap
+    assert abs(paces[1] - DEMO_FILE_SECONDS / 30) < 1e-9  # told faster, within the cap
+    assert paces[2] == paces[3] == DEMO_MIN_LINE  # never under the floor

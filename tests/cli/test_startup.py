@@ -114,6 +114,39 @@ def test_no_heavy_import_at_module_level(module: str) -> None:
     assert found == []
 
 
+def private_imports(root: Path) -> list[str]:
+    """Each name with a leading underscore that a module of the package ``root`` takes
+    from another of its modules: ``from pbem.cli import _x``, or ``core._x`` after
+    ``from pbem import cli as core``."""
+    found = []
+    for path in sorted(root.rglob("*.py")):
+        tree = ast.parse(path.read_text(encoding="utf-8"))
+        aliases = set()
+        for node in ast.walk(tree):
+            if isinstance(node, ast.ImportFrom) and (node.module or "").startswith("pbem"):
+                found += [f"{path.relative_to(root)}: {node.module}.{a.name}"
+                          for a in node.names
+                          if a.name.startswith("_") and not a.name.startswith("__")]
+                aliases |= {a.asname or a.name for a in node.names}
+            elif isinstance(node, ast.Import):
+                aliases |= {a.asname for a in node.names
+                            if a.asname and a.name.startswith("pbem")}
+        found += [f"{path.relative_to(root)}: {node.value.id}.{node.attr}"
+                  for node in ast.walk(tree)
+                  if isinstance(node, ast.Attribute) and isinstance(node.value, ast.Name)
+                  and node.value.id in aliases and node.attr.startswith("_")
+                  and not node.attr.startswith("__")]
+    return found
+
+
+def test_no_module_takes_another_modules_private_name() -> None:
+    """The command modules share the command line's helpers (the option types, the
+    events and sealed-file lines, writing a file out) by public names (issue 34 item 5):
+    a leading underscore stays its own module's to change."""
+    assert private_imports(Path(pbem.__file__).parent) == []
+
+
+
 class _Enough(Exception):
     pass
 
