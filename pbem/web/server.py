@@ -54,6 +54,7 @@ from pbem.play import write_outbox
 from pbem.session import Game, Home
 from pbem.text import displayable
 from pbem.transcript import Verifier
+from pbem.view import Piece
 from pbem.web.replay import (
     PieceTable,
     cell_hexes,
@@ -61,6 +62,7 @@ from pbem.web.replay import (
     frame_data,
     map_data,
     page,
+    piece_row,
 )
 
 LOOPBACK = "127.0.0.1"
@@ -77,8 +79,46 @@ class History:
 
     files: int
     frames: list[dict[str, Any]]
-    pieces: list[list[Any]]
+    #: the counters the frames show: each redraw reads it (:class:`Present`), none writes it
+    table: PieceTable
     rolls: list[dict[str, Any]]
+
+
+#: a counter's row of the piece table as a key, by the counter itself and its depth
+Known = dict[tuple[int, int], tuple[Piece, tuple[Any, ...]]]
+
+
+@dataclass
+class Present(PieceTable):
+    """One redraw's piece table: the history's rows, read and never written, then the rows
+    of the counters only the board as it is now shows.
+
+    A redraw used to copy the history's rows and index every one of them again, work that
+    grew with the game on every click (issue 35 item 4); the history's own index answers
+    instead, and ``known`` (kept by the board from redraw to redraw) spares making the row
+    of a counter the engine hands again unchanged."""
+
+    history: PieceTable = field(default_factory=PieceTable)
+    known: Known = field(default_factory=dict)
+
+    def add(self, piece: Piece, depth: int) -> int:
+        kept = self.known.get((id(piece), depth))
+        if kept is None or kept[0] is not piece:
+            if len(self.known) >= 65536:  # a bound on what it holds alive, not a record
+                self.known.clear()
+            kept = self.known[(id(piece), depth)] = (piece, tuple(piece_row(piece, depth)))
+        key = kept[1]
+        found = self.history.index.get(key)
+        if found is None:
+            found = self.index.get(key)
+            if found is None:
+                found = self.index[key] = len(self.history.rows) + len(self.rows)
+                self.rows.append(list(key))
+        return found
+
+    def every_row(self) -> list[list[Any]]:
+        """The history's rows, then the present's: the page's whole piece table."""
+        return [*self.history.rows, *self.rows]
 
 
 #: what answers one request, bound to its board or lobby (``Gate.find``)
@@ -139,6 +179,8 @@ class Board(Gate):
     _history: History | None = None
     _map: dict[str, Any] | None = None
     _game: Game | None = None
+    #: each counter's row, kept from redraw to redraw (:class:`Present`)
+    _known: Known = field(default_factory=dict)
     notice: dict[str, str] = field(default_factory=dict)
 
     def game(self) -> Game:
@@ -192,7 +234,7 @@ class Board(Gate):
                   "dice": r.request, "result": ", ".join(str(o) for o in r.outcome),
                   "after": r.after_action, "explain": explain_roll(report, r.name)}
                  for r in verifier.rolls]
-        self._history = History(len(game.files), frames, table.rows, rolls)
+        self._history = History(len(game.files), frames, table, rolls)
         return self._history
 
     def state(self) -> dict[str, Any]:
@@ -200,8 +242,7 @@ class Board(Gate):
         self.import_folder()
         game = self.game()
         history = self.history(game)
-        table = PieceTable(list(history.pieces), {tuple(r): i for i, r in
-                                                  enumerate(history.pieces)})
+        table = Present(history=history.table, known=self._known)
         view = game.view()  # with what only this side knows (its committed plan)
         now = frame_data(view, [], game.side, table, file=None, now=True)
         decision = game.my_decision()
@@ -263,7 +304,7 @@ class Board(Gate):
             "result": game.result.text if game.result else None,
             "files": len(game.files),
             "frames": [*history.frames, now],
-            "pieces": table.rows,
+            "pieces": table.every_row(),
             "rolls": history.rolls + pending_rolls,
             "mine": mine,
             "general": general[:40],
