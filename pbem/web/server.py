@@ -82,6 +82,30 @@ class History:
     #: the counters the frames show: each redraw reads it (:class:`Present`), none writes it
     table: PieceTable
     rolls: list[dict[str, Any]]
+    #: the game replayed to its last file, and that file: what more files are added to
+    verifier: Verifier
+    last: bytes
+
+
+def reindexed(frames: list[dict[str, Any]], table: PieceTable) -> PieceTable:
+    """``frames``' counters as a table of their own, numbered in the order the frames first
+    show them (as a table built for these frames alone numbers them); the frames' indices
+    are made to match.  What the board keeps when its own seal leaves earlier files' frames
+    out: their counters leave the page's table too."""
+    fresh = PieceTable()
+    number: dict[int, int] = {}
+    for k, frame in enumerate(frames):
+        shown: list[int] = []
+        for old in frame["pieces"]:
+            if old not in number:
+                number[old] = len(fresh.rows)
+                row = table.rows[old]
+                fresh.index[tuple(row)] = number[old]
+                fresh.rows.append(row)
+            shown.append(number[old])
+        # a new frame: the one kept may be in an answer already sent
+        frames[k] = {**frame, "pieces": shown}
+    return fresh
 
 
 #: a counter's row of the piece table as a key, by the counter itself and its depth
@@ -209,15 +233,30 @@ class Board(Gate):
         return self._map
 
     def history(self, game: Game) -> History:
-        """Frames of the files since our own last one (what arrived), and every roll."""
-        if self._history is not None and self._history.files == len(game.files):
-            return self._history
-        verifier = Verifier(game.engine, open_envelope(game.files[0]), keep_rolls=True)
+        """Frames of the files since our own last one (what arrived), and every roll.
+
+        Kept while the game has the same files; when files are added (a seal, an import)
+        only those are replayed, on the kept verifier: replaying the whole game from its
+        set-up, as it once did, cost a click that seals a file or an import a fresh board's
+        first state (issue 35 item 4).  A save whose files are not the kept ones followed
+        by more (another game's, a rewritten folder) is replayed afresh."""
+        kept = self._history
+        if kept is not None and kept.files == len(game.files):
+            return kept
+        self._history = None  # a file refused below leaves nothing half-replayed kept
         mine = [seq for seq, _ in game.sealed_files()]
         since = max(mine) + 1 if mine else 1
-        table = PieceTable()
-        frames: list[dict[str, Any]] = []
-        for seq, data in enumerate(game.files[1:], start=1):
+        if (kept is not None and 0 < kept.files < len(game.files)
+                and game.files[kept.files - 1] == kept.last):
+            verifier, first = kept.verifier, kept.files
+            frames = [f for f in kept.frames if f["file"] >= since]
+            table = kept.table if len(frames) == len(kept.frames) else \
+                reindexed(frames, kept.table)
+        else:
+            verifier = Verifier(game.engine, open_envelope(game.files[0]), keep_rolls=True)
+            first, frames, table = 1, [], PieceTable()
+        for seq in range(first, len(game.files)):
+            data = game.files[seq]
             if seq >= since and body_summary(data).get("kind") == "turn":
                 side = body_summary(data).get("side", "?")
                 message = body_summary(data).get("message", "")
@@ -234,7 +273,8 @@ class Board(Gate):
                   "dice": r.request, "result": ", ".join(str(o) for o in r.outcome),
                   "after": r.after_action, "explain": explain_roll(report, r.name)}
                  for r in verifier.rolls]
-        self._history = History(len(game.files), frames, table, rolls)
+        self._history = History(len(game.files), frames, table, rolls, verifier,
+                                game.files[-1])
         return self._history
 
     def state(self) -> dict[str, Any]:

@@ -1,5 +1,6 @@
 """The board's redraw keeps what it built between requests (issue 35 item 4) and answers
-exactly as before: along a sequence of clicks (moves, an undo, the seal of the file) every
+exactly as before: along a sequence of clicks (moves, an undo, the seal of the file, then
+the opponent's file imported) every
 ``/api/act`` and ``/api/state`` answer is the one recorded before the redraw kept its piece
 table, and every state equals what a board opened afresh on the same save shows."""
 
@@ -52,6 +53,25 @@ def clicks(root: Path) -> list[tuple[str, str]]:
         if i == 3:
             answers.append(("undo", canonical(board.command("undo", ""), root)))
             answers.append(("state", canonical(board.state(), root)))
+    # the opponent answers the sealed file with its own, which the board's player imports:
+    # the board replays the file that arrived (its frames lead the next state)
+    other = next(h for h in homes if h is not home)
+    ours = home.game("selfplay-1")
+    report = other.receive(ours.file(len(ours.files) - 1)[1], "ours")
+    sealed = report.sealed
+    theirs = other.game("selfplay-1")
+    for _ in range(300):
+        if sealed is not None or theirs.my_decision() is None:
+            break
+        legal = theirs.state.legal_actions()
+        action = next((a for a in legal if a.notation().startswith("move")), legal[0])
+        sealed = theirs.act(action.notation())[2]
+    assert sealed is not None
+    home.receive(theirs.file(sealed)[1], "theirs")
+    state = board.state()
+    assert canonical(state, root) == canonical(Board(home, "selfplay-1").state(), root)
+    assert any(f.get("file") == sealed for f in state["frames"])
+    answers.append(("state", canonical(state, root)))
     return answers
 
 
