@@ -46,6 +46,7 @@ from urllib.parse import parse_qs, urlsplit
 
 from pbem import orders
 from pbem.audit import AuditReport, body_summary, explain_roll
+from pbem.engine import State
 from pbem.envelope import open_envelope, peek
 from pbem.errors import DuplicateFile, PbemError, UsageError
 from pbem.history import Rolled
@@ -205,6 +206,8 @@ class Board(Gate):
     _game: Game | None = None
     #: each counter's row, kept from redraw to redraw (:class:`Present`)
     _known: Known = field(default_factory=dict)
+    #: the counters' texts of one position: the position, its length, the texts
+    _counters: tuple[State, int, dict[str, str]] | None = None
     notice: dict[str, str] = field(default_factory=dict)
 
     def game(self) -> Game:
@@ -221,6 +224,18 @@ class Board(Gate):
         if fn is None:
             return None, known
         return (lambda request: fn(self, request)), True
+
+    def counters(self, game: Game) -> dict[str, str]:
+        """What each unit prints on its counter (``State.counters``), asked once per
+        position: a click's act names its events' units by them and the redraw that
+        follows names the waiting units' buttons by them, on the same position (issue 35
+        item 4).  A position changes only by an action or a roll, each of which lengthens
+        its history; an undo or a reload makes another position object."""
+        state = game.state
+        kept = self._counters
+        if kept is None or kept[0] is not state or kept[1] != len(state.history):
+            kept = self._counters = (state, len(state.history), state.counters(game.side))
+        return kept[2]
 
     # -- what the page shows ----------------------------------------------------------------
 
@@ -322,7 +337,7 @@ class Board(Gate):
             on_map = {p.id for p in view.pieces}
             # named by id and counter, as play lists it: the default names the id
             waiting = [{"id": u, "name": text if text.split()[:1] == [u] else f"{u} {text}"}
-                       for u, text in game.state.counters(game.side).items()
+                       for u, text in self.counters(game).items()
                        if u in words and u not in on_map]
         pending_rolls = [{"name": f"{game.verifier.seq + 1}.{r.index}", "side": game.side,
                           "purpose": "", "rule": "", "dice": "",
@@ -383,7 +398,7 @@ class Board(Gate):
         events, rolls, seq = game.act(text)
         seen = [e for e in events if e.visible(game.side)]
         # each unit an event names, named as its counter reads (issue 33), as play says it
-        counters = game.state.counters(game.side) if any(e.units for e in seen) else {}
+        counters = self.counters(game) if any(e.units for e in seen) else {}
         told = [[e.kind, named(e.text, counters, e.units)] for e in seen]
         told += [["roll", f"roll {r.name}: {r.purpose}: {r.request} -> "
                           f"{', '.join(str(o) for o in r.outcome)}"] for r in rolls]
