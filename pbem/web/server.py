@@ -86,6 +86,17 @@ class History:
     #: the game replayed to its last file, and that file: what more files are added to
     verifier: Verifier
     last: bytes
+    #: the page's JSON of the frames, the counters and the rolls above, each list's items
+    #: joined as ``json.dumps`` joins them (made at the first redraw that needs it)
+    encoded: dict[str, str] | None = None
+
+    def json(self) -> dict[str, str]:
+        if self.encoded is None:
+            lists: dict[str, list[Any]] = {"frames": self.frames, "pieces": self.table.rows,
+                                           "rolls": self.rolls}
+            self.encoded = {key: ", ".join(json.dumps(displayable(item)) for item in items)
+                            for key, items in lists.items()}
+        return self.encoded
 
 
 def reindexed(frames: list[dict[str, Any]], table: PieceTable) -> PieceTable:
@@ -369,6 +380,28 @@ class Board(Gate):
             "folder": str(self.folder) if self.folder else None,
         }
 
+    def state_json(self) -> bytes:
+        """:meth:`state` as the page is sent it: ``json.dumps(displayable(...))``, the same
+        bytes, with the history's frames, counters and rolls made once per history rather
+        than again on every redraw (issue 35 item 4: they are most of the answer and grow
+        with the game)."""
+        value = self.state()
+        history = self._history
+        assert history is not None  # state() made it
+        made = history.json()
+        kept = {"frames": len(history.frames), "pieces": len(history.table.rows),
+                "rolls": len(history.rolls)}
+        parts: list[str] = []
+        for key, item in value.items():
+            if key in kept:
+                items = [made[key]] if made[key] else []
+                items += [json.dumps(displayable(x)) for x in item[kept[key]:]]
+                text = "[" + ", ".join(items) + "]"
+            else:
+                text = json.dumps(displayable(item))
+            parts.append(f"{json.dumps(displayable(key))}: {text}")
+        return ("{" + ", ".join(parts) + "}").encode()
+
     # -- what the page does -------------------------------------------------------------------
 
     def where(self, unit: str) -> dict[str, Any]:
@@ -545,7 +578,7 @@ def _page(board: Board, request: Request) -> Answer:
 
 @route("GET", "/api/state")
 def _state(board: Board, request: Request) -> Answer:
-    return json_answer(200, board.state())
+    return Answer(200, board.state_json(), "application/json; charset=utf-8")
 
 
 @route("GET", "/api/where")

@@ -16,6 +16,7 @@ import pytest
 
 from pbem.selfplay import selfplay
 from pbem.session import Home
+from pbem.text import displayable
 from pbem.web.server import Board
 
 pytest.importorskip("engines.white_death")
@@ -23,6 +24,13 @@ pytest.importorskip("engines.white_death")
 #: one sha256 per answer, recorded with the board before its redraw kept its piece table;
 #: PBEM_RECORD=1 writes it again (only after an intended change of what the page shows)
 RECORDED = Path(__file__).resolve().parent.parent / "data" / "board-redraw" / "purkayev.json"
+
+
+def sent(board: Board, root: Path) -> str:
+    """The state as ``/api/state`` sends it, checked against the JSON of the state it is."""
+    data = board.state_json()
+    assert data == json.dumps(displayable(board.state())).encode()
+    return canonical(json.loads(data), root)
 
 
 def canonical(value: Any, root: Path) -> str:
@@ -36,7 +44,7 @@ def clicks(root: Path) -> list[tuple[str, str]]:
     homes = [Home(root / f"home-{label}", clock=lambda: 0) for label in ("a", "b")]
     home = next(h for h in homes if h.game("selfplay-1").my_decision() is not None)
     board = Board(home, "selfplay-1")
-    answers = [("state", canonical(board.state(), root))]
+    answers = [("state", sent(board, root))]
     for i in range(60):
         game = board.game()
         if game.my_decision() is None:
@@ -45,14 +53,14 @@ def clicks(root: Path) -> list[tuple[str, str]]:
         action = next((a for a in legal if a.notation().startswith("move")), legal[0])
         text = action.notation()
         answers.append((f"act {text}", canonical(board.command("act", text), root)))
-        state = board.state()
+        state = json.loads(board.state_json())
         # what a board opened afresh on the same save (nothing kept) shows
         fresh = Board(home, "selfplay-1").state()
         assert canonical(state, root) == canonical(fresh, root), f"after act {text}"
         answers.append(("state", canonical(state, root)))
         if i == 3:
             answers.append(("undo", canonical(board.command("undo", ""), root)))
-            answers.append(("state", canonical(board.state(), root)))
+            answers.append(("state", sent(board, root)))
     # the opponent answers the sealed file with its own, which the board's player imports:
     # the board replays the file that arrived (its frames lead the next state)
     other = next(h for h in homes if h is not home)
@@ -68,7 +76,8 @@ def clicks(root: Path) -> list[tuple[str, str]]:
         sealed = theirs.act(action.notation())[2]
     assert sealed is not None
     home.receive(theirs.file(sealed)[1], "theirs")
-    state = board.state()
+    state = json.loads(board.state_json())
+    assert state == json.loads(json.dumps(displayable(board.state())))
     assert canonical(state, root) == canonical(Board(home, "selfplay-1").state(), root)
     assert any(f.get("file") == sealed for f in state["frames"])
     answers.append(("state", canonical(state, root)))
