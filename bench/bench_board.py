@@ -12,6 +12,8 @@ Purkayev) through files; the board is then opened on the home whose decision it 
   ``/api/state`` to redraw; the median of N clicks (default 10);
 * apply: the engine's own apply of the same actions on a copy, the floor a click is
   compared with;
+* answer: the page's redraw as sent, the ``/api/state`` answer's JSON made from the
+  state (the median of 20, on the position the clicks left);
 * save: one save of the game (``Game.write``: signed, written atomically), which with
   twice the apply is a click's target;
 * page: the bytes of the page, and of the page without its map's data (the SVG and the
@@ -35,7 +37,7 @@ sys.path.insert(0, str(ROOT))
 
 from pbem.selfplay import selfplay  # noqa: E402
 from pbem.session import Home  # noqa: E402
-from pbem.web.server import Board  # noqa: E402
+from pbem.web.server import ROUTES, Board, Request  # noqa: E402
 
 T = TypeVar("T")
 
@@ -81,6 +83,9 @@ def main() -> int:
             board.command("act", action.notation())  # the click
             board.state()  # the page redrawn
             acts.append((time.process_time() - start) * 1000)
+        redraw = ROUTES[("GET", "/api/state")]
+        asked = Request("GET", "/api/state", {}, {})
+        answers = [cpu_ms(lambda: redraw(board, asked))[0] for _ in range(20)]
         # one save of the game as it stands (signed, written atomically): with the
         # apply, what a click may cost (issue 35: within 2x the apply plus one save)
         saves = [cpu_ms(home.game(name).write)[0] for _ in range(5)]
@@ -97,6 +102,8 @@ def main() -> int:
             print(f"one save      {save:8.2f} ms CPU   median of {len(saves)}: a click's "
                   f"target is 2x the apply plus one save, "
                   f"{2 * statistics.median(applies) + save:.2f} ms")
+        print(f"state answer  {statistics.median(answers):8.2f} ms CPU   median of "
+              f"{len(answers)}: the redraw as sent, state and its JSON")
         print(f"page          {size / 1024:8.1f} KB   ({(size - map_bytes) / 1024:.1f} KB "
               f"without the map's data, {map_bytes / 1024:.1f} KB)")
         print(f"state JSON    {len(json.dumps(state)) / 1024:8.1f} KB")

@@ -102,16 +102,22 @@ class PieceTable:
         return found
 
     def _add(self, piece: Piece, depth: int) -> int:
-        markers = ",".join(abbreviate_marker(m) for m in piece.markers) if not \
-            piece.hidden else ""
-        row = [piece.id, piece.side, "?" if piece.hidden else (piece.label or "?"),
-               "" if piece.hidden else piece.name, piece.color, int(piece.hidden), markers,
-               piece.location, depth]
+        row = piece_row(piece, depth)
         key = tuple(row)
         if key not in self.index:
             self.index[key] = len(self.rows)
             self.rows.append(row)
         return self.index[key]
+
+
+def piece_row(piece: Piece, depth: int) -> list[Any]:
+    """A counter's row of the page's piece table: what the page draws of it (a hidden
+    counter shows neither its label, its name nor its markers)."""
+    markers = ",".join(abbreviate_marker(m) for m in piece.markers) if not \
+        piece.hidden else ""
+    return [piece.id, piece.side, "?" if piece.hidden else (piece.label or "?"),
+            "" if piece.hidden else piece.name, piece.color, int(piece.hidden), markers,
+            piece.location, depth]
 
 
 def frame_data(view: BoardView, events: list[Event], side: str | None, table: PieceTable,

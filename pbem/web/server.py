@@ -46,6 +46,7 @@ from urllib.parse import parse_qs, urlsplit
 
 from pbem import orders
 from pbem.audit import AuditReport, body_summary, explain_roll
+from pbem.engine import State
 from pbem.envelope import open_envelope, peek
 from pbem.errors import DuplicateFile, PbemError, UsageError
 from pbem.history import Rolled
@@ -54,6 +55,7 @@ from pbem.play import write_outbox
 from pbem.session import Game, Home
 from pbem.text import displayable
 from pbem.transcript import Verifier
+from pbem.view import Piece
 from pbem.web.replay import (
     PieceTable,
     cell_hexes,
@@ -61,6 +63,7 @@ from pbem.web.replay import (
     frame_data,
     map_data,
     page,
+    piece_row,
 )
 
 LOOPBACK = "127.0.0.1"
@@ -77,8 +80,81 @@ class History:
 
     files: int
     frames: list[dict[str, Any]]
-    pieces: list[list[Any]]
+    #: the counters the frames show: each redraw reads it (:class:`Present`), none writes it
+    table: PieceTable
     rolls: list[dict[str, Any]]
+    #: the game replayed to its last file, and that file: what more files are added to
+    verifier: Verifier
+    last: bytes
+    #: the page's JSON of the frames, the counters and the rolls above, each list's items
+    #: joined as ``json.dumps`` joins them (made at the first redraw that needs it)
+    encoded: dict[str, str] | None = None
+
+    def json(self) -> dict[str, str]:
+        if self.encoded is None:
+            lists: dict[str, list[Any]] = {"frames": self.frames, "pieces": self.table.rows,
+                                           "rolls": self.rolls}
+            self.encoded = {key: ", ".join(json.dumps(displayable(item)) for item in items)
+                            for key, items in lists.items()}
+        return self.encoded
+
+
+def reindexed(frames: list[dict[str, Any]], table: PieceTable) -> PieceTable:
+    """``frames``' counters as a table of their own, numbered in the order the frames first
+    show them (as a table built for these frames alone numbers them); the frames' indices
+    are made to match.  What the board keeps when its own seal leaves earlier files' frames
+    out: their counters leave the page's table too."""
+    fresh = PieceTable()
+    number: dict[int, int] = {}
+    for k, frame in enumerate(frames):
+        shown: list[int] = []
+        for old in frame["pieces"]:
+            if old not in number:
+                number[old] = len(fresh.rows)
+                row = table.rows[old]
+                fresh.index[tuple(row)] = number[old]
+                fresh.rows.append(row)
+            shown.append(number[old])
+        # a new frame: the one kept may be in an answer already sent
+        frames[k] = {**frame, "pieces": shown}
+    return fresh
+
+
+#: a counter's row of the piece table as a key, by the counter itself and its depth
+Known = dict[tuple[int, int], tuple[Piece, tuple[Any, ...]]]
+
+
+@dataclass
+class Present(PieceTable):
+    """One redraw's piece table: the history's rows, read and never written, then the rows
+    of the counters only the board as it is now shows.
+
+    A redraw used to copy the history's rows and index every one of them again, work that
+    grew with the game on every click (issue 35 item 4); the history's own index answers
+    instead, and ``known`` (kept by the board from redraw to redraw) spares making the row
+    of a counter the engine hands again unchanged."""
+
+    history: PieceTable = field(default_factory=PieceTable)
+    known: Known = field(default_factory=dict)
+
+    def add(self, piece: Piece, depth: int) -> int:
+        kept = self.known.get((id(piece), depth))
+        if kept is None or kept[0] is not piece:
+            if len(self.known) >= 65536:  # a bound on what it holds alive, not a record
+                self.known.clear()
+            kept = self.known[(id(piece), depth)] = (piece, tuple(piece_row(piece, depth)))
+        key = kept[1]
+        found = self.history.index.get(key)
+        if found is None:
+            found = self.index.get(key)
+            if found is None:
+                found = self.index[key] = len(self.history.rows) + len(self.rows)
+                self.rows.append(list(key))
+        return found
+
+    def every_row(self) -> list[list[Any]]:
+        """The history's rows, then the present's: the page's whole piece table."""
+        return [*self.history.rows, *self.rows]
 
 
 #: what answers one request, bound to its board or lobby (``Gate.find``)
@@ -139,6 +215,10 @@ class Board(Gate):
     _history: History | None = None
     _map: dict[str, Any] | None = None
     _game: Game | None = None
+    #: each counter's row, kept from redraw to redraw (:class:`Present`)
+    _known: Known = field(default_factory=dict)
+    #: the counters' texts of one position: the position, its length, the texts
+    _counters: tuple[State, int, dict[str, str]] | None = None
     notice: dict[str, str] = field(default_factory=dict)
 
     def game(self) -> Game:
@@ -156,6 +236,18 @@ class Board(Gate):
             return None, known
         return (lambda request: fn(self, request)), True
 
+    def counters(self, game: Game) -> dict[str, str]:
+        """What each unit prints on its counter (``State.counters``), asked once per
+        position: a click's act names its events' units by them and the redraw that
+        follows names the waiting units' buttons by them, on the same position (issue 35
+        item 4).  A position changes only by an action or a roll, each of which lengthens
+        its history; an undo or a reload makes another position object."""
+        state = game.state
+        kept = self._counters
+        if kept is None or kept[0] is not state or kept[1] != len(state.history):
+            kept = self._counters = (state, len(state.history), state.counters(game.side))
+        return kept[2]
+
     # -- what the page shows ----------------------------------------------------------------
 
     def map(self, game: Game) -> dict[str, Any]:
@@ -167,15 +259,30 @@ class Board(Gate):
         return self._map
 
     def history(self, game: Game) -> History:
-        """Frames of the files since our own last one (what arrived), and every roll."""
-        if self._history is not None and self._history.files == len(game.files):
-            return self._history
-        verifier = Verifier(game.engine, open_envelope(game.files[0]), keep_rolls=True)
+        """Frames of the files since our own last one (what arrived), and every roll.
+
+        Kept while the game has the same files; when files are added (a seal, an import)
+        only those are replayed, on the kept verifier: replaying the whole game from its
+        set-up, as it once did, cost a click that seals a file or an import a fresh board's
+        first state (issue 35 item 4).  A save whose files are not the kept ones followed
+        by more (another game's, a rewritten folder) is replayed afresh."""
+        kept = self._history
+        if kept is not None and kept.files == len(game.files):
+            return kept
+        self._history = None  # a file refused below leaves nothing half-replayed kept
         mine = [seq for seq, _ in game.sealed_files()]
         since = max(mine) + 1 if mine else 1
-        table = PieceTable()
-        frames: list[dict[str, Any]] = []
-        for seq, data in enumerate(game.files[1:], start=1):
+        if (kept is not None and 0 < kept.files < len(game.files)
+                and game.files[kept.files - 1] == kept.last):
+            verifier, first = kept.verifier, kept.files
+            frames = [f for f in kept.frames if f["file"] >= since]
+            table = kept.table if len(frames) == len(kept.frames) else \
+                reindexed(frames, kept.table)
+        else:
+            verifier = Verifier(game.engine, open_envelope(game.files[0]), keep_rolls=True)
+            first, frames, table = 1, [], PieceTable()
+        for seq in range(first, len(game.files)):
+            data = game.files[seq]
             if seq >= since and body_summary(data).get("kind") == "turn":
                 side = body_summary(data).get("side", "?")
                 message = body_summary(data).get("message", "")
@@ -192,7 +299,8 @@ class Board(Gate):
                   "dice": r.request, "result": ", ".join(str(o) for o in r.outcome),
                   "after": r.after_action, "explain": explain_roll(report, r.name)}
                  for r in verifier.rolls]
-        self._history = History(len(game.files), frames, table.rows, rolls)
+        self._history = History(len(game.files), frames, table, rolls, verifier,
+                                game.files[-1])
         return self._history
 
     def state(self) -> dict[str, Any]:
@@ -200,8 +308,7 @@ class Board(Gate):
         self.import_folder()
         game = self.game()
         history = self.history(game)
-        table = PieceTable(list(history.pieces), {tuple(r): i for i, r in
-                                                  enumerate(history.pieces)})
+        table = Present(history=history.table, known=self._known)
         view = game.view()  # with what only this side knows (its committed plan)
         now = frame_data(view, [], game.side, table, file=None, now=True)
         decision = game.my_decision()
@@ -241,7 +348,7 @@ class Board(Gate):
             on_map = {p.id for p in view.pieces}
             # named by id and counter, as play lists it: the default names the id
             waiting = [{"id": u, "name": text if text.split()[:1] == [u] else f"{u} {text}"}
-                       for u, text in game.state.counters(game.side).items()
+                       for u, text in self.counters(game).items()
                        if u in words and u not in on_map]
         pending_rolls = [{"name": f"{game.verifier.seq + 1}.{r.index}", "side": game.side,
                           "purpose": "", "rule": "", "dice": "",
@@ -263,7 +370,7 @@ class Board(Gate):
             "result": game.result.text if game.result else None,
             "files": len(game.files),
             "frames": [*history.frames, now],
-            "pieces": table.rows,
+            "pieces": table.every_row(),
             "rolls": history.rolls + pending_rolls,
             "mine": mine,
             "general": general[:40],
@@ -272,6 +379,28 @@ class Board(Gate):
             "notice": self.notice,
             "folder": str(self.folder) if self.folder else None,
         }
+
+    def state_json(self) -> bytes:
+        """:meth:`state` as the page is sent it: ``json.dumps(displayable(...))``, the same
+        bytes, with the history's frames, counters and rolls made once per history rather
+        than again on every redraw (issue 35 item 4: they are most of the answer and grow
+        with the game)."""
+        value = self.state()
+        history = self._history
+        assert history is not None  # state() made it
+        made = history.json()
+        kept = {"frames": len(history.frames), "pieces": len(history.table.rows),
+                "rolls": len(history.rolls)}
+        parts: list[str] = []
+        for key, item in value.items():
+            if key in kept:
+                items = [made[key]] if made[key] else []
+                items += [json.dumps(displayable(x)) for x in item[kept[key]:]]
+                text = "[" + ", ".join(items) + "]"
+            else:
+                text = json.dumps(displayable(item))
+            parts.append(f"{json.dumps(displayable(key))}: {text}")
+        return ("{" + ", ".join(parts) + "}").encode()
 
     # -- what the page does -------------------------------------------------------------------
 
@@ -302,7 +431,7 @@ class Board(Gate):
         events, rolls, seq = game.act(text)
         seen = [e for e in events if e.visible(game.side)]
         # each unit an event names, named as its counter reads (issue 33), as play says it
-        counters = game.state.counters(game.side) if any(e.units for e in seen) else {}
+        counters = self.counters(game) if any(e.units for e in seen) else {}
         # a roll the engine tells itself is told once, in its words under the roll's name,
         # as play tells it (pbem.cli.print_events): matched by identity, so equal texts
         # of two rolls stay two rolls
@@ -456,7 +585,7 @@ def _page(board: Board, request: Request) -> Answer:
 
 @route("GET", "/api/state")
 def _state(board: Board, request: Request) -> Answer:
-    return json_answer(200, board.state())
+    return Answer(200, board.state_json(), "application/json; charset=utf-8")
 
 
 @route("GET", "/api/where")
