@@ -318,27 +318,10 @@ def note_written(game: Any, seq: int, path: Path) -> None:
 
 def print_events(events: list[Any], rolls: list[Any], side: str | None,
                  counters: dict[str, str] | None = None) -> None:
-    from pbem.naming import named
+    from pbem.naming import told
 
-    # a roll the engine tells itself (its events of kind roll) is told once, in the
-    # engine's words with the roll's name the audit knows it by, as the replay tells it
-    # (pbem.render.narrate.frames_from_records); matched by identity, so that equal texts
-    # of two rolls stay two rolls, and a roll whose events are not in ``events`` (the ones
-    # a receive resolves after the file, whose events it does not list) is still told
-    names = {id(e): roll.name for roll in rolls for e in getattr(roll, "told", ())}
-    shown: set[str] = set()
-    for event in events:
-        if event.visible(side):
-            text = named(event.text, counters or {}, event.units)
-            name = names.get(id(event))
-            if name:
-                shown.add(name)
-            echo(f"  roll {name}: {text}" if name else f"  {text}")
-    for roll in rolls:
-        if roll.name in shown:
-            continue
-        outcome = ", ".join(str(o) for o in roll.outcome)
-        echo(f"  roll {roll.name}: {roll.purpose}: {roll.request} -> {outcome}")
+    for _, line in told(events, rolls, side, counters or {}):
+        echo(f"  {line}")
 
 
 def sealed_note(game: Any, seq: int) -> None:

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Callable, Iterable, Mapping
+from typing import Any
 
 #: "1 hexes", "against 1 assaulted hexes": an engine's count put before a plural noun
 _ONE_HEXES = re.compile(r"\b1 ((?:[a-z]+ )?)hexes\b")
@@ -58,3 +59,35 @@ def prompt_named(prompt: str, counters: Mapping[str, str], sides: Iterable[str])
     taken = set(sides)
     return named(prompt, counters, [w for w in (w.strip("(),:;") for w in prompt.split())
                                     if w not in taken])
+
+
+def told(events: Iterable[Any], rolls: Iterable[Any], side: str | None,
+         counters: Mapping[str, str]) -> list[tuple[str, str]]:
+    """What ``side`` reads of an act or a received file, as (kind, line): each event it
+    may see with its units named as their counters read, then each roll not told yet.
+
+    A roll the engine tells itself (its events of kind roll, ``RollRecord.told``) is told
+    once, in the engine's words under the roll's name the audit knows it by, as the replay
+    tells it (pbem.render.narrate.frames_from_records); matched by identity, so that equal
+    texts of two rolls stay two rolls, and a roll whose events are not among ``events``
+    is still told, by its purpose and outcome.  The terminal (pbem.cli.print_events) and
+    the board (pbem.web.server) say the same lines."""
+    rolls = list(rolls)
+    names = {id(e): roll.name for roll in rolls for e in getattr(roll, "told", ())}
+    out: list[tuple[str, str]] = []
+    shown: set[str] = set()
+    for event in events:
+        if not event.visible(side):
+            continue
+        text = named(event.text, counters, event.units)
+        name = names.get(id(event))
+        if name:
+            shown.add(name)
+            text = f"roll {name}: {text}"
+        out.append((event.kind, text))
+    for roll in rolls:
+        if roll.name not in shown:
+            outcome = ", ".join(str(o) for o in roll.outcome)
+            out.append(("roll", f"roll {roll.name}: {roll.purpose}: {roll.request} -> "
+                                f"{outcome}"))
+    return out

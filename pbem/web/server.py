@@ -50,7 +50,7 @@ from pbem.engine import State
 from pbem.envelope import open_envelope, peek
 from pbem.errors import DuplicateFile, PbemError, UsageError
 from pbem.history import Rolled
-from pbem.naming import named
+from pbem.naming import told
 from pbem.play import write_outbox
 from pbem.session import Game, Home
 from pbem.text import displayable
@@ -430,19 +430,11 @@ class Board(Gate):
         game = self.game()
         events, rolls, seq = game.act(text)
         seen = [e for e in events if e.visible(game.side)]
-        # each unit an event names, named as its counter reads (issue 33), as play says it
+        # each unit an event names, named as its counter reads (issue 33), and a roll the
+        # engine tells told once, as play says it
         counters = self.counters(game) if any(e.units for e in seen) else {}
-        # a roll the engine tells itself is told once, in its words under the roll's name,
-        # as play tells it (pbem.cli.print_events): matched by identity, so equal texts
-        # of two rolls stay two rolls
-        names = {id(e): r.name for r in rolls for e in r.told}
-        told = [[e.kind, f"roll {names[id(e)]}: {text}" if id(e) in names else text]
-                for e in seen for text in [named(e.text, counters, e.units)]]
-        shown = {names[id(e)] for e in seen if id(e) in names}
-        told += [["roll", f"roll {r.name}: {r.purpose}: {r.request} -> "
-                          f"{', '.join(str(o) for o in r.outcome)}"]
-                 for r in rolls if r.name not in shown]
-        out: dict[str, Any] = {"ok": True, "action": text, "events": told}
+        lines = [[kind, line] for kind, line in told(seen, rolls, game.side, counters)]
+        out: dict[str, Any] = {"ok": True, "action": text, "events": lines}
         if seq is not None:
             out["sealed"] = self.sealed(game, seq)
         self.notice = {}
