@@ -86,10 +86,15 @@ def _generate(syncthing: str, home: Path) -> str:
     return match.group(1)
 
 
-def _config(me: Instance, other: Instance, delay: int) -> str:
-    def device(inst: Instance) -> str:
+def _config(me: Instance, other: Instance, delay: int, dials: bool) -> str:
+    def device(inst: Instance, address: str) -> str:
         return (f'<device id="{inst.device_id}" name="{inst.name}" compression="metadata">'
-                f"<address>tcp://127.0.0.1:{inst.listen_port}</address></device>")
+                f"<address>{address}</address></device>")
+
+    # Only one side dials: when both dial at once, each may drop the connection the other
+    # opened and both then wait out Syncthing's 20 s Hello timeout (seen on a loaded CI
+    # machine).  "dynamic" with discovery off means "never dial, accept when dialled".
+    other_address = f"tcp://127.0.0.1:{other.listen_port}" if dials else "dynamic"
 
     return f"""<configuration version="36">
   <folder id="{FOLDER_ID}" label="pbem" path="{me.folder}" type="sendreceive"
@@ -98,8 +103,8 @@ def _config(me: Instance, other: Instance, delay: int) -> str:
     <device id="{other.device_id}"></device>
     <maxConflicts>10</maxConflicts>
   </folder>
-  {device(me)}
-  {device(other)}
+  {device(me, f"tcp://127.0.0.1:{me.listen_port}")}
+  {device(other, other_address)}
   <gui enabled="true" tls="false">
     <address>127.0.0.1:{me.gui_port}</address>
     <apikey>{me.api_key}</apikey>
@@ -137,7 +142,7 @@ class Pair:
                 proc.wait(timeout=10)
 
 
-def start_pair(root: Path, delay: int = 1, timeout: float = 30.0) -> Pair:
+def start_pair(root: Path, delay: int = 1, timeout: float = 90.0) -> Pair:
     """Two instances sharing ``root/a/folder`` and ``root/b/folder``, connected."""
     syncthing = shutil.which("syncthing")
     if syncthing is None:
@@ -156,7 +161,8 @@ def start_pair(root: Path, delay: int = 1, timeout: float = 30.0) -> Pair:
     env = dict(os.environ, STNOUPGRADE="1", STNORESTART="1", STNODEFAULTFOLDER="1")
     try:
         for me, other in ((a, b), (b, a)):
-            (me.home / "config.xml").write_text(_config(me, other, delay), encoding="utf-8")
+            (me.home / "config.xml").write_text(_config(me, other, delay, dials=me is a),
+                                                encoding="utf-8")
             with me.log.open("wb") as log:
                 me.proc = subprocess.Popen(
                     [syncthing, "serve", f"--home={me.home}", "--no-browser", "--no-restart",
