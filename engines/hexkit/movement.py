@@ -291,7 +291,7 @@ class MoveCosts(Shared):
         self.scale = scale = _denominator(parts)
         if not parts:  # every cost an int already: the steps are the costs
             self.steps = tuple(
-                tuple((j, -1 if c is None else c) for j, c in row) for row in raw)
+                tuple((j, -1 if c is None else int(c)) for j, c in row) for row in raw)
             return
         self.steps = tuple(
             tuple((j, -1 if c is None else int(c * scale)) for j, c in row) for row in raw)

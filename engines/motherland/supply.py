@@ -213,6 +213,7 @@ class SupplyMixin(ChitMixin):
         c = self.c(uid)
         if c.type in ("supply_base", "economic"):
             return None  # 9.1 note, 12.0
+        kind: tuple[str, str | bool, bool]
         if c.side == AXIS:
             kind = ("axis", c.nation if c.nation in ("finnish", "turkish") else "",
                     c.nation == "german" and c.type != "air_base")
