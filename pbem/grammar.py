@@ -271,6 +271,25 @@ class _Miss:
 
     at: int = -1
     why: str = ""
+    #: the literal words forms wanted at ``at``: "end turn" is refused naming both
+    #: "movement" and "combat"
+    words: list[str] = field(default_factory=list)
+
+    def fail(self, at: int, why: str) -> None:
+        if at >= self.at:
+            self.at, self.why, self.words = at, why, []
+
+    def want(self, at: int, word: str, why: str) -> None:
+        if at > self.at or (at == self.at and not self.words):
+            self.at, self.why, self.words = at, why, [word]
+        elif at == self.at and word not in self.words:
+            self.words.append(word)
+
+    def says(self, verb: str, words: Sequence[str]) -> str:
+        if len(self.words) > 1:
+            wanted = " or ".join(repr(w) for w in self.words)
+            return f"{verb}: expected {wanted}, not {words[self.at]!r}"
+        return self.why
 
 
 def _match(parts: Sequence[_Part], words: Sequence[str], form: Form, miss: _Miss,
@@ -282,9 +301,8 @@ def _match(parts: Sequence[_Part], words: Sequence[str], form: Form, miss: _Miss
     if not parts:
         if i == len(words):
             return got
-        if i >= miss.at:
-            miss.at, miss.why = i, (f"{form.name}: nothing follows "
-                                    f"{' '.join(words[:i])!r} (the form is {form.template!r})")
+        miss.fail(i, f"{form.name}: nothing follows {' '.join(words[:i])!r} (the form is "
+                     f"{form.template!r})")
         return None
     p, rest = parts[0], parts[1:]
     if isinstance(p, _Opt):
@@ -298,33 +316,29 @@ def _match(parts: Sequence[_Part], words: Sequence[str], form: Form, miss: _Miss
         blank: dict[str, Value] = {q.name: None for q in p.parts if isinstance(q, _Slot)}
         return _match(rest, words, form, miss, i, {**got, **blank})
     if i >= len(words):
-        if i >= miss.at:
-            want = f"{p.word!r}" if isinstance(p, _Lit) else f"{p.name} ({p.type.what})"
-            miss.at, miss.why = i, f"{form.name}: {want} is missing (the form is " \
-                                   f"{form.template!r})"
+        want = f"{p.word!r}" if isinstance(p, _Lit) else f"{p.name} ({p.type.what})"
+        miss.fail(i, f"{form.name}: {want} is missing (the form is {form.template!r})")
         return None
     if isinstance(p, _Lit):
         if words[i] == p.word:
             return _match(rest, words, form, miss, i + 1, got)
-        if i >= miss.at:
-            miss.at, miss.why = i, f"{form.name}: expected {p.word!r}, not {words[i]!r} " \
-                                   f"(the form is {form.template!r})"
+        miss.want(i, p.word, f"{form.name}: expected {p.word!r}, not {words[i]!r} (the form "
+                             f"is {form.template!r})")
         return None
     if not p.many:
         value = p.type.read(words[i])
         if value is None:
-            if i >= miss.at:
-                miss.at, miss.why = i, (f"{form.name}: argument {p.name} wants "
-                                        f"{p.type.what}, not {words[i]!r}")
+            miss.fail(i, f"{form.name}: argument {p.name} wants {p.type.what}, not "
+                         f"{words[i]!r}")
             return None
         return _match(rest, words, form, miss, i + 1, {**got, p.name: value})
     # a list: as many words as read, then give back one at a time to what follows
     n = 0
     while i + n < len(words) and p.type.read(words[i + n]) is not None:
         n += 1
-    if n == 0 and i >= miss.at:
-        miss.at, miss.why = i, (f"{form.name}: argument {p.name} wants one or more of "
-                                f"{p.type.what}, not {words[i]!r}")
+    if n == 0:
+        miss.fail(i, f"{form.name}: argument {p.name} wants one or more of {p.type.what}, "
+                     f"not {words[i]!r}")
     for k in range(n, 0, -1):
         found = _match(rest, words, form, miss, i + k,
                        {**got, p.name: tuple(words[i:i + k])})
@@ -466,7 +480,7 @@ class Grammar:
             got = _match(f.parts, words, f, miss)
             if got is not None:
                 return Act(f, tuple(got[n] for n in f.args))
-        raise ActionSyntaxError(f"cannot read {text!r}: {miss.why}")
+        raise ActionSyntaxError(f"cannot read {text!r}: {miss.says(words[0], words)}")
 
     def canonical(self, text: str) -> Act:
         """Parse ``text`` and require that it is how its action is written (one spelling

@@ -21,6 +21,30 @@ from engines.hexkit.movement import Reach, reachable
 from engines.hexkit.overlay import Overlay
 from engines.hexkit.retreat import retreat_options
 from engines.hexkit.zoc import STOP_ON_ENTRY
+from engines.mortain.notation import (
+    ADVANCE,
+    ATTACK,
+    BOMBARD,
+    DEMOLISH,
+    DEPLETE,
+    END_COMBAT,
+    END_MOVEMENT,
+    ENTER,
+    EXIT,
+    MOVE,
+    NO_ADVANCE,
+    NO_SUPPORT,
+    PLACE,
+    REPAIR,
+    REPLACE,
+    RESOLVE,
+    RETREAT,
+    RETREAT_ATTACKERS,
+    SUPPORT,
+    WITH,
+    act,
+    parse,
+)
 from engines.mortain.rules import HILL_317, MORTAIN, SIDES, SUPPLY, Rules, other, rules
 from pbem.engine import (
     Action,
@@ -29,10 +53,8 @@ from pbem.engine import (
     Event,
     Outcome,
     Result,
-    TextAction,
     counter_text,
 )
-from pbem.errors import ActionSyntaxError
 from pbem.memo import Memo
 from pbem.steps import (
     Choice,
@@ -118,15 +140,6 @@ class Position:
     demolished: set[str] = field(default_factory=set)
     combat: Combat | None = None
     winner: str = ""
-
-
-#: actions by their text: options are listed again and again, a frozen dataclass is dear to
-#: build, and an action is only its text
-_ACTS: Memo[str, TextAction] = Memo(200_001)
-
-
-def _act(text: str) -> TextAction:
-    return _ACTS.get(text, lambda: TextAction(text))
 
 
 @dataclass(frozen=True)
@@ -495,37 +508,19 @@ class MortainState(StepState[Position]):
         return out
 
     def _order_answer(self, decision: Decision, policy: str) -> Action | None:
-        options = list(decision.options) or self.legal_actions()
-        texts = [a.notation() for a in options]
+        options = [act(a) for a in list(decision.options) or self.legal_actions()]
         if decision.kind == "retreat-or-deplete" and policy == "deplete":
-            for t in texts:
-                if t.startswith("deplete "):
-                    return _act(t)
+            for a in options:
+                if a.kind == "deplete":
+                    return a
         if decision.kind == "defensive-support" and policy == "strongest":
-            chits = [t for t in texts if t.startswith("support ")]
+            chits = [a for a in options if a.kind == "support"]
             if chits:
-                return _act(max(chits, key=lambda t: int(t.split()[1])))
+                return max(chits, key=lambda a: a.number("value"))
         return None
 
     def parse_action(self, text: str) -> Action:
-        words = text.split(" ")
-        if not words or not all(words):
-            raise ActionSyntaxError(f"cannot read {text!r}")
-        shapes = {
-            "place": 3, "move": 3, "enter": 3, "exit": 2, "replace": 2, "attack": 2,
-            "bombard": 2, "with": 2, "support": 2, "retreat": (1, 3), "deplete": 2,
-            "advance": 2, "demolish": 3, "repair": 3,
-        }
-        fixed = {"end movement", "end combat", "resolve", "no support", "no advance"}
-        if text in fixed:
-            return _act(text)
-        want = shapes.get(words[0])
-        if want is None or len(words) not in (want if isinstance(want, tuple) else (want,)):
-            raise ActionSyntaxError(
-                f"cannot read {text!r}: try 'move G01 3110', 'attack 2514', 'end movement'")
-        if words[0] == "support" and not words[1].isdigit():
-            raise ActionSyntaxError(f"cannot read {text!r}: 'support N' takes a chit value")
-        return _act(text)
+        return parse(text)
 
 
 # -- the steps -------------------------------------------------------------------------------
@@ -569,7 +564,7 @@ class UsSetup(Choice[MortainState]):
     def options(self, s: MortainState, args: NoArgs) -> list[Action]:
         u = self._next(s)
         occ = s.occupant()
-        return [_act(f"place {u} {h}") for h in sorted(s.r.areas[s.r.units[u].group])
+        return [PLACE(u, h) for h in sorted(s.r.areas[s.r.units[u].group])
                 if h not in occ]
 
     def default(self, s: MortainState, args: NoArgs) -> Action | None:
@@ -577,17 +572,19 @@ class UsSetup(Choice[MortainState]):
         return opts[0] if opts else None
 
     def why_not(self, s: MortainState, args: NoArgs, action: Action) -> str | Refusal:
-        words = action.notation().split()
-        if words[0] == "place" and len(words) == 3:
-            group = s.r.units[words[1]].group if words[1] in s.r.units else ""
-            if words[1] != self._next(s):
+        a = act(action)
+        if a.kind == "place":
+            u = a.text("unit")
+            group = s.r.units[u].group if u in s.r.units else ""
+            if u != self._next(s):
                 return Refusal("13.0", f"the US units set up in order: {self._next(s)} next")
-            return Refusal("13.0", f"{words[1]} sets up in its {group} area (13.0), and "
+            return Refusal("13.0", f"{u} sets up in its {group} area (13.0), and "
                            "one unit a hex (S5)")
         return f"{action.notation()!r}: the US player is setting up (13.0)"
 
     def apply(self, s: MortainState, args: NoArgs, action: Action, flow: Flow) -> list[Event]:
-        _, u, h = action.notation().split()
+        a = act(action)
+        u, h = a.text("unit"), a.text("to")
         s.pos.units[u] = Unit(Status.MAP, h, False)
         s.note_mortain()
         events = [Event(f"US {u} sets up in {h}", "move", hexes=(h,), units=(u,),
@@ -746,7 +743,7 @@ class Move(Choice[MortainState]):
         if stuck is not None:
             u = stuck[0]
             reach = s.reach(u, pos.units[u].hex, pos.mp_left[u], s.others(u), ezoc)
-            return [_act(f"move {u} {e}") for e in reach.ends]
+            return [MOVE(u, e) for e in reach.ends]
         occ = s.occupant()
         # whether an arrival may enter a hex depends on the allowance it has left there,
         # not on which German unit it is
@@ -757,20 +754,21 @@ class Move(Choice[MortainState]):
                 if key not in may:
                     may[key] = self._may_enter(s, u, h, args, occ, ezoc)
                 if may[key]:
-                    out.append(_act(f"enter {u} {h}"))
+                    out.append(ENTER(u, h))
         for u, h in s.on_map(pos.phasing).items():
             if not s.may_move(u, args.mobile, ezoc):
                 continue
             allowance = s.allowance(u, args.mobile)
             reach = s.reach(u, h, allowance, occ, ezoc)
-            out += [_act(f"move {u} {e}") for e in reach.ends]
+            out += [MOVE(u, e) for e in reach.ends]
             if pos.phasing == "german" and self._can_exit(s, u, h, reach, allowance):
-                out.append(_act(f"exit {u}"))
+                out.append(EXIT(u))
         if not args.mobile and pos.phasing not in pos.replaced:
-            out += [_act(f"replace {u}") for u in self._replaceable(s)]
+            out += [REPLACE(u) for u in self._replaceable(s)]
         if not args.mobile:
-            out += [_act(f"{verb} {u} {b}") for verb, u, b in self._bridge_work(s)]
-        out.append(_act("end movement"))
+            out += [(DEMOLISH if verb == "demolish" else REPAIR)(u, b)
+                    for verb, u, b in self._bridge_work(s)]
+        out.append(END_MOVEMENT)
         return out
 
     def _may_enter(self, s: MortainState, u: str, h: HexId, args: Phase,
@@ -856,18 +854,19 @@ class Move(Choice[MortainState]):
         # ending movement with German units still to enter throws away their turn of
         # arrival (11.1): the default enters the first of them (the book's order) at the
         # free entry hex nearest Mortain (19.0), what a German player does first
-        enters = [a.notation().split() for a in self.options(s, args)
-                  if a.notation().startswith("enter ")]
+        enters = [a for a in map(act, self.options(s, args)) if a.kind == "enter"]
         if enters:
-            unit = enters[0][1]
-            _, _, h = min((w for w in enters if w[1] == unit),
-                          key=lambda w: (s.r.map.distance(w[2], MORTAIN[0]), w[2]))
-            return _act(f"enter {unit} {h}")
-        return _act("end movement")
+            unit = enters[0].text("unit")
+            return min((a for a in enters if a.text("unit") == unit),
+                       key=lambda a: (s.r.map.distance(a.text("at"), MORTAIN[0]),
+                                      a.text("at")))
+        return END_MOVEMENT
 
     def why_not(self, s: MortainState, args: Phase, action: Action) -> str | Refusal:
-        words = action.notation().split()
-        verb, u = words[0], words[1] if len(words) > 1 else ""
+        a = act(action)
+        verb = a.kind
+        u = a.units()[0] if a.units() else ""
+        to = a.text("to") if verb == "move" else a.text("at") if verb == "enter" else ""
         info = s.r.units.get(u)
         stuck = s.stranded()
         if stuck is not None and (verb != "move" or u != stuck[0]):
@@ -883,38 +882,37 @@ class Move(Choice[MortainState]):
             if args.mobile and not info.mobile:
                 return Refusal("S4", f"only mobile units (movement 10+) move in the mobile "
                                f"movement phase; {u} has {info.ma}")
-            if len(words) == 3 and s.pos.units[u].status is Status.MAP and \
-                    s.no_116th(u, words[2], s.occupant()):
+            if s.pos.units[u].status is Status.MAP and s.no_116th(u, to, s.occupant()):
                 return Refusal("17.0", "on turn 1 no German unit may end its move adjacent "
                                "to another German unit")
             if u in s.pos.moved:
                 return Refusal("S3", f"{u} has already moved this phase (an arrival that "
                                "enters an enemy ZOC stops there)")
-            if len(words) == 3 and s.pos.units[u].status is Status.MAP:
+            if s.pos.units[u].status is Status.MAP:
                 occ = s.others(u)
-                if words[2] in occ and occ[words[2]] != u:
-                    return Refusal("S5", f"{words[2]} is occupied: one unit a hex")
+                if to in occ and occ[to] != u:
+                    return Refusal("S5", f"{to} is occupied: one unit a hex")
                 start = s.pos.units[u].hex
-                if words[2] in s.r.map and s.r.map.distance(start, words[2]) == 1 and \
-                        s.r.see_between(start, words[2], s.pos.demolished):
+                if to in s.r.map and s.r.map.distance(start, to) == 1 and \
+                        s.r.see_between(start, to, s.pos.demolished):
                     return Refusal("14.2", "no movement across an unbridged See hexside")
-            return Refusal("S3", f"{u} cannot move to {words[-1]} now")
+            return Refusal("S3", f"{u} cannot move to {to} now")
         if verb == "enter" and info is not None:
             if info.side != "german":
                 return Refusal("11.0", "only German units enter as reinforcements")
             if info.turn > s.pos.turn:
                 return Refusal("11.1", f"{u} arrives on turn {info.turn}")
-            if len(words) == 3 and words[2] not in s.r.entry:
+            if to not in s.r.entry:
                 return Refusal("11.1", "German units enter in 3201-3221")
             if s.pos.units[u].status is not Status.OFF:
                 return Refusal("11.0", f"{u} is not waiting to enter")
             if not s.entries_open():
                 return Refusal("11.0", "reinforcements enter at the beginning of the phase, "
                                "before any unit already on the map moves")
-            if len(words) == 3 and s.no_116th(u, words[2], s.occupant()):
+            if s.no_116th(u, to, s.occupant()):
                 return Refusal("17.0", "on turn 1 no German unit may end its move adjacent "
                                f"to another German unit, and {u} could not move on from "
-                               f"{words[2]}")
+                               f"{to}")
             return Refusal("11.0", f"{u} cannot enter there now: no unit arrives and ends its "
                            "move stacked, and an arrival entering a US ZOC stops there")
         if verb == "exit":
@@ -944,19 +942,19 @@ class Move(Choice[MortainState]):
 
     def apply(self, s: MortainState, args: Phase, action: Action, flow: Flow) -> list[Event]:
         pos = s.pos
-        words = action.notation().split()
-        verb = words[0]
-        if verb == "end":
+        a = act(action)
+        verb = a.kind
+        if verb == "end-movement":
             pos.moved = set()
             pos.mp_left = {}
             pos.phase = "movement" if args.mobile else "combat"
             flow.end()
             return [Event(f"{pos.phasing} ends {'mobile ' if args.mobile else ''}movement",
                           "phase", rule="S3")]
-        u = words[1]
+        u = a.text("unit")
         x = pos.units[u]
         if verb == "enter":
-            h = words[2]
+            h = a.text("at")
             left = s.allowance(u, args.mobile) - s.r.entry_cost(h)
             stops = h in s.zoc_of("us")
             x.status, x.hex = Status.MAP, h
@@ -971,7 +969,7 @@ class Move(Choice[MortainState]):
                           f"{' and stops in a US ZOC' if stops else ''}", "move", hexes=(h,),
                           units=(u,), rule="11.1")]
         if verb == "move":
-            h = words[2]
+            h = a.text("to")
             frm = x.hex
             x.hex = h
             # an arrival stays in mp_left: entries stay open after it moves on (11.0)
@@ -990,7 +988,7 @@ class Move(Choice[MortainState]):
                           f"{' (depleted: does not count for 19.0)' if x.depleted else ''}",
                           "move", hexes=(frm,), units=(u,), rule="19.1")]
         if verb in ("demolish", "repair"):
-            b = words[2]
+            b = a.text("bridge")
             pos.moved.add(u)
             if verb == "demolish":
                 pos.demolished.add(b)
@@ -1052,21 +1050,21 @@ class CombatPhase(Choice[MortainState]):
             if s.side_of(u) == pos.phasing or h in pos.targets:
                 continue
             if self.eligible(s, h):
-                out.append(_act(f"attack {h}"))
+                out.append(ATTACK(h))
             if pos.chits.get(pos.phasing) and any(
                     n in occ and s.side_of(occ[n]) == pos.phasing
                     for n in s.r.map.neighbors(h)):
-                out.append(_act(f"bombard {h}"))
-        out.append(_act("end combat"))
+                out.append(BOMBARD(h))
+        out.append(END_COMBAT)
         return out
 
     def default(self, s: MortainState, args: NoArgs) -> Action:
-        return _act("end combat")
+        return END_COMBAT
 
     def why_not(self, s: MortainState, args: NoArgs, action: Action) -> str | Refusal:
-        words = action.notation().split()
-        if words[0] == "attack" and len(words) == 2:
-            h = words[1]
+        a = act(action)
+        if a.kind == "attack":
+            h = a.text("target")
             if h in s.pos.targets:
                 return Refusal("S7.1", f"{h} has already been attacked this phase")
             occ = s.occupant()
@@ -1075,26 +1073,27 @@ class CombatPhase(Choice[MortainState]):
                     if n in occ):
                 return Refusal("14.2", "no attack across an unbridged See hexside")
             return Refusal("S7.1", f"no enemy unit in {h} adjacent to a unit that may attack")
-        if words[0] == "bombard":
+        if a.kind == "bombard":
             return Refusal("S8.3", "a bombardment needs a support fire marker and a friendly "
                            "unit adjacent to the target")
         return f"{action.notation()!r} is not allowed now: {self.prompt(s, args)}"
 
     def apply(self, s: MortainState, args: NoArgs, action: Action, flow: Flow) -> list[Event]:
         pos = s.pos
-        words = action.notation().split()
-        if words[0] == "end":
+        a = act(action)
+        if a.kind == "end-combat":
             pos.attacked, pos.targets = set(), set()
             pos.phase = "mobile"
             flow.end()
             return [Event(f"{pos.phasing} ends combat", "phase", rule="S7")]
-        h = words[1]
+        h = a.text("target")
+        bombard = a.kind == "bombard"
         pos.targets.add(h)
-        pos.combat = Combat(h, bombard=words[0] == "bombard")
-        flow.call("support" if words[0] == "bombard" else "attackers")
-        what = "bombards" if words[0] == "bombard" else "attacks"
+        pos.combat = Combat(h, bombard=bombard)
+        flow.call("support" if bombard else "attackers")
+        what = "bombards" if bombard else "attacks"
         return [Event(f"{pos.phasing} {what} {h}", "attack", hexes=(h,),
-                      rule="S8.3" if words[0] == "bombard" else "S7")]
+                      rule="S8.3" if bombard else "S7")]
 
 
 class Attackers(Choice[MortainState]):
@@ -1114,9 +1113,9 @@ class Attackers(Choice[MortainState]):
     def options(self, s: MortainState, args: NoArgs) -> list[Action]:
         c = s.fight()
         cands = [u for u in CombatPhase().eligible(s, c.target) if u not in c.attackers]
-        out: list[Action] = [_act(f"with {u}") for u in cands]
+        out: list[Action] = [WITH(u) for u in cands]
         if c.attackers:
-            out.append(_act("resolve"))
+            out.append(RESOLVE)
         return out
 
     def default(self, s: MortainState, args: NoArgs) -> Action:
@@ -1128,10 +1127,10 @@ class Attackers(Choice[MortainState]):
 
     def apply(self, s: MortainState, args: NoArgs, action: Action, flow: Flow) -> list[Event]:
         c = s.fight()
-        words = action.notation().split()
-        if words[0] == "with":
-            c.attackers.append(words[1])
-            s.pos.attacked.add(words[1])
+        a = act(action)
+        if a.kind == "with":
+            c.attackers.append(a.text("unit"))
+            s.pos.attacked.add(a.text("unit"))
             return []
         flow.goto("support")
         return [Event(f"{', '.join(c.attackers)} attack {c.target}", "attack",
@@ -1163,26 +1162,26 @@ class Support(Choice[MortainState]):
         mine = self.mine(s)
         out: list[Action] = []
         if len(mine) < s.r.per_combat:
-            out = [_act(f"support {v}") for v in sorted(set(held))]
+            out = [SUPPORT(v) for v in sorted(set(held))]
         c = s.fight()
         if mine or not (c.bombard and self.name == "support"):
-            out.append(_act("no support"))
+            out.append(NO_SUPPORT)
         return out
 
     def default(self, s: MortainState, args: NoArgs) -> Action:
         return self.options(s, args)[-1]
 
     def why_not(self, s: MortainState, args: NoArgs, action: Action) -> str | Refusal:
-        if action.notation() == "no support":
+        if act(action) == NO_SUPPORT:
             return Refusal("S8.3", "a bombardment is made with support fire only")
         return Refusal("S8.2", f"at most {s.r.per_combat} support fire markers a side in one "
                        "combat, from those drawn this turn (16.0)")
 
     def apply(self, s: MortainState, args: NoArgs, action: Action, flow: Flow) -> list[Event]:
-        words = action.notation().split()
+        a = act(action)
         side = self.side(s, args)
-        if words[0] == "support":
-            v = int(words[1])
+        if a.kind == "support":
+            v = a.number("value")
             s.pos.chits[side].remove(v)
             self.mine(s).append(v)
             return [Event(f"{side} commits support fire {v}", "info", rule="S8.2")]
@@ -1292,9 +1291,8 @@ class DefResult(Choice[MortainState]):
     def options(self, s: MortainState, args: NoArgs) -> list[Action]:
         c = s.fight()
         u = s.occupant()[c.target]
-        out: list[Action] = [_act(f"retreat {u} {h}")
-                             for h in s.retreat_ends(u, int(c.result[1]))]
-        out.append(_act(f"deplete {u}"))
+        out: list[Action] = [RETREAT(u, h) for h in s.retreat_ends(u, int(c.result[1]))]
+        out.append(DEPLETE(u))
         return out
 
     def default(self, s: MortainState, args: NoArgs) -> Action:
@@ -1305,16 +1303,16 @@ class DefResult(Choice[MortainState]):
                        "into an enemy unit or ZOC, an occupied hex or across the See (14.2)")
 
     def apply(self, s: MortainState, args: NoArgs, action: Action, flow: Flow) -> list[Event]:
-        words = action.notation().split()
-        u = words[1]
+        a = act(action)
+        u = a.text("unit")
         flow.goto("advance")
-        if words[0] == "deplete":
+        if a.kind == "deplete":
             return [Event(f"{s.deplete(u)} instead of retreating", "loss", units=(u,),
                           rule="7.8")]
-        frm = s.pos.units[u].hex
-        s.pos.units[u].hex = words[2]
+        frm, to = s.pos.units[u].hex, a.text("to")
+        s.pos.units[u].hex = to
         s.note_mortain()
-        return [Event(f"{u} retreats {frm} to {words[2]}", "retreat", hexes=(frm, words[2]),
+        return [Event(f"{u} retreats {frm} to {to}", "retreat", hexes=(frm, to),
                       units=(u,), rule="S7.7")]
 
 
@@ -1335,14 +1333,14 @@ class AttLoss(Choice[MortainState]):
 
     def options(self, s: MortainState, args: NoArgs) -> list[Action]:
         c = s.fight()
-        return [_act(f"deplete {u}") for u in c.attackers]
+        return [DEPLETE(u) for u in c.attackers]
 
     def default(self, s: MortainState, args: NoArgs) -> Action:
         return self.options(s, args)[0]
 
     def apply(self, s: MortainState, args: NoArgs, action: Action, flow: Flow) -> list[Event]:
         c = s.fight()
-        u = action.notation().split()[1]
+        u = act(action).text("unit")
         ev = Event(s.deplete(u), "loss", units=(u,), rule=f"ICRT {c.result}")
         if s.pos.units[u].status is Status.ELIMINATED:
             c.attackers.remove(u)
@@ -1370,8 +1368,8 @@ class AttResult(Choice[MortainState]):
         n = int(c.result[1])
         out: list[Action] = []
         if all(s.retreat_ends(u, n) for u in c.attackers):
-            out.append(_act("retreat"))
-        out += [_act(f"deplete {u}") for u in c.attackers]
+            out.append(RETREAT_ATTACKERS)
+        out += [DEPLETE(u) for u in c.attackers]
         return out
 
     def default(self, s: MortainState, args: NoArgs) -> Action:
@@ -1383,11 +1381,12 @@ class AttResult(Choice[MortainState]):
 
     def apply(self, s: MortainState, args: NoArgs, action: Action, flow: Flow) -> list[Event]:
         c = s.fight()
-        words = action.notation().split()
-        if words[0] == "deplete":
+        a = act(action)
+        if a.kind == "deplete":
+            u = a.text("unit")
             flow.goto("end-combat")
-            return [Event(f"{s.deplete(words[1])} instead of retreating", "loss",
-                          units=(words[1],), rule="7.8")]
+            return [Event(f"{s.deplete(u)} instead of retreating", "loss", units=(u,),
+                          rule="7.8")]
         c.retreating = list(c.attackers)
         flow.goto("att-retreat")
         return []
@@ -1412,8 +1411,8 @@ class AttRetreat(Choice[MortainState]):
         u = c.retreating[0]
         ends = s.retreat_ends(u, int(c.result[1]))
         if not ends:  # an earlier retreat closed the way: the unit depletes (S7.7)
-            return [_act(f"deplete {u}")]
-        return [_act(f"retreat {u} {h}") for h in ends]
+            return [DEPLETE(u)]
+        return [RETREAT(u, h) for h in ends]
 
     def default(self, s: MortainState, args: NoArgs) -> Action:
         return self.options(s, args)[0]
@@ -1424,16 +1423,16 @@ class AttRetreat(Choice[MortainState]):
 
     def apply(self, s: MortainState, args: NoArgs, action: Action, flow: Flow) -> list[Event]:
         c = s.fight()
-        words = action.notation().split()
+        a = act(action)
         u = c.retreating.pop(0)
-        if words[0] == "deplete":
+        if a.kind == "deplete":
             ev = Event(f"{s.deplete(u)}: no retreat left", "loss", units=(u,), rule="S7.7")
         else:
-            frm = s.pos.units[u].hex
-            s.pos.units[u].hex = words[2]
+            frm, to = s.pos.units[u].hex, a.text("to")
+            s.pos.units[u].hex = to
             s.note_mortain()
-            ev = Event(f"{u} retreats {frm} to {words[2]}", "retreat",
-                       hexes=(frm, words[2]), units=(u,), rule="S7.7")
+            ev = Event(f"{u} retreats {frm} to {to}", "retreat", hexes=(frm, to), units=(u,),
+                       rule="S7.7")
         if not c.retreating:
             flow.goto("end-combat")
         return [ev]
@@ -1458,15 +1457,14 @@ class Advance(Choice[MortainState]):
         out: list[Action] = []
         surprise = s.pos.turn == 1 and s.pos.phasing == "us"  # 18.0
         if c.target not in s.occupant() and not surprise:
-            out = [_act(f"advance {u}") for u in c.attackers
-                   if s.pos.units[u].status is Status.MAP]
-        out.append(_act("no advance"))
+            out = [ADVANCE(u) for u in c.attackers if s.pos.units[u].status is Status.MAP]
+        out.append(NO_ADVANCE)
         return out
 
     auto = True
 
     def default(self, s: MortainState, args: NoArgs) -> Action:
-        return _act("no advance")
+        return NO_ADVANCE
 
     def why_not(self, s: MortainState, args: NoArgs, action: Action) -> str | Refusal:
         if s.pos.turn == 1 and s.pos.phasing == "us":
@@ -1477,11 +1475,11 @@ class Advance(Choice[MortainState]):
 
     def apply(self, s: MortainState, args: NoArgs, action: Action, flow: Flow) -> list[Event]:
         c = s.fight()
-        words = action.notation().split()
+        a = act(action)
         flow.goto("end-combat")
-        if words[0] == "no":
+        if a.kind == "no-advance":
             return []
-        u = words[1]
+        u = a.text("unit")
         frm = s.pos.units[u].hex
         s.pos.units[u].hex = c.target
         s.note_mortain()

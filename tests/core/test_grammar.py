@@ -74,7 +74,7 @@ def test_typed_arguments() -> None:
     ("support 03", "support: argument value wants a support value, not '03'"),
     ("support three", "argument value wants a support value, not 'three'"),
     ("take some loss", "take: argument loss wants one of step, retreat, not 'some'"),
-    ("end game", "expected 'combat', not 'game'"),
+    ("end game", "end: expected 'movement' or 'combat', not 'game'"),
     ("retreat G01", "retreat: to (a hex (four digits)) is missing"),
     ("fly G01 3110", "no action begins with 'fly' (the verbs are place, move"),
     ("move  G01 3110", "words are separated by one space"),
