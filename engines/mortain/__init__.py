@@ -6,10 +6,12 @@ from __future__ import annotations
 from collections.abc import Mapping
 from types import MappingProxyType
 
+import engines.mortain.sequence  # noqa: F401  (defining the steps fills MortainState.steps)
 from engines.hexkit.checks import check_named_hexes
 from engines.hexkit.scenario import load_scenario_dir
-from engines.mortain.game import MortainState, new_position
-from engines.mortain.rules import ENGINE_ID, SIDES, rules
+from engines.mortain.data import ENGINE_ID, SIDES, rules
+from engines.mortain.position import new_position
+from engines.mortain.state import MortainState
 from pbem.engine import Engine, OrderSpec, ScenarioInfo, Snapshot, State
 
 #: where the book puts the hexes it names (pbem scenario check)

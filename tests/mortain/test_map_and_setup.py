@@ -10,7 +10,7 @@ from pathlib import Path
 import pytest
 
 from engines.mortain import ENGINE, NAMED_HEXES
-from engines.mortain.rules import rules
+from engines.mortain.data import rules
 from pbem.errors import IllegalAction
 from tests.mortain.test_rules import at, texts
 

@@ -7,8 +7,8 @@ from __future__ import annotations
 import pytest
 
 from engines.mortain import ENGINE
+from engines.mortain.data import rules
 from engines.mortain.notation import GRAMMAR
-from engines.mortain.rules import rules
 from pbem.errors import ActionSyntaxError
 from pbem.grammar import Act
 
