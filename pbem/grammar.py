@@ -544,6 +544,15 @@ def _next_after(parts: Sequence[_Part], words: Sequence[str], i: int,
         _next_after(rest, words, i + 1, out)
 
 
+def names(action: Action) -> tuple[str, ...]:
+    """What an action names, for picking it by a unit or a hex (``pbem legal GAME UNIT``):
+    its units and hexes for an :class:`Act` (a bridge ``2407/2408`` names both hexes);
+    else, for an engine not yet on the grammar, every word of its text."""
+    if isinstance(action, Act):
+        return action.units() + action.hexes()
+    return tuple(action.notation().split())
+
+
 def units_of(action: Action, known: Callable[[str], bool]) -> tuple[str, ...]:
     """The units an action names: its typed arguments for an :class:`Act`; else (an engine
     not yet on the grammar) the words of its text that ``known`` accepts."""

@@ -5,6 +5,8 @@ do and how many; 'legal GAME UNIT' folds one unit's hexes; '--all' is the whole 
 from __future__ import annotations
 
 import hashlib
+import json
+from collections.abc import Callable
 from pathlib import Path
 
 import pytest
@@ -18,10 +20,11 @@ SCREEN = 40
 
 
 def mortain_homes(root: Path, until: str, engine: str = "mortain",
-                  scenario: str = "counterattack", side: str = "german") -> None:
+                  scenario: str = "counterattack", side: str = "german",
+                  prefer: Callable[[list[str]], str | None] = lambda legal: None) -> None:
     """Mortain (or ``engine``'s ``scenario``) between Anna (German) and Bert (US), game
-    'mort', played by defaults (else the first legal action) until a side's prompt
-    contains ``until``."""
+    'mort', played by ``prefer`` (else the default, else the first legal action) until a
+    side's prompt contains ``until``."""
     anna, bert = Home(root / "anna"), Home(root / "bert")
     anna.keys.create("Anna", "", None, secret=hashlib.sha256(b"anna").digest())
     bert.keys.create("Bert", "", None, secret=hashlib.sha256(b"bert").digest())
@@ -42,7 +45,8 @@ def mortain_homes(root: Path, until: str, engine: str = "mortain",
                 return
             legal = [a.notation() for a in g.state.legal_actions()]
             default = decision.default.notation() if decision.default else None
-            _, _, sealed = g.act(default if default in legal else legal[0])
+            pick = prefer(legal) or (default if default in legal else legal[0])
+            _, _, sealed = g.act(pick)
             if sealed is not None:
                 other = homes[1 - homes.index(home)]
                 other.receive(g.file(sealed)[1], f"file {sealed}")
@@ -119,3 +123,21 @@ def test_the_prompt_names_the_unit_as_its_counter(run: Run, tmp_path: Path) -> N
     lines = legal(run, tmp_path, "bert")
     assert lines[0] == "the US player sets up 1/33 Armd 4-3-10 (ccb area, 13.0) (13.0)"
     assert lines[2].split() == ["1/33", "Armd", "4-3-10", "place", "37"]
+
+
+def test_a_unit_or_hex_finds_the_actions_naming_it_as_an_argument(run: Run,
+                                                                  tmp_path: Path) -> None:
+    """Mortain's S9: a US engineer beside a See bridge may demolish it. The action
+    'demolish Eng/CCB 0507/0606' names both hexes of the bridge as one word; 'legal GAME
+    HEX' picks actions by the hexes and units their grammar says they name, so either
+    bridge hex finds it, as the unit does."""
+    def to_bridge(legal: list[str]) -> str | None:
+        return "move Eng/CCB 0507" if "move Eng/CCB 0507" in legal else None
+
+    mortain_homes(tmp_path, "us player's movement phase, turn 3", prefer=to_bridge)
+    for focus in ("0606", "0507", "Eng/CCB"):
+        r = run(None, "--home", str(tmp_path / "bert"), "legal", "mort", focus, "--json")
+        assert r.exit_code == 0, r.output
+        assert "demolish Eng/CCB 0507/0606" in json.loads(r.output)["actions"], focus
+    r = run(None, "--home", str(tmp_path / "bert"), "legal", "mort", "0606", "--json")
+    assert all("0606" in a for a in json.loads(r.output)["actions"])

@@ -7,7 +7,7 @@ import pytest
 
 from pbem.engine import TextAction
 from pbem.errors import ActionSyntaxError
-from pbem.grammar import Act, Form, Grammar, Type, hexes_of, units_of
+from pbem.grammar import Act, Form, Grammar, Type, hexes_of, names, units_of
 
 G = Grammar(
     Form("place", "place {unit:unit} {to:hex}"),
@@ -137,3 +137,9 @@ def test_units_and_hexes_of_an_engine_not_yet_on_the_grammar() -> None:
     assert units_of(plain, lambda w: w.startswith("G")) == ("G01",)
     assert hexes_of(plain, str.isdigit) == ("3110",)
     assert isinstance(G.parse("end combat"), Act)
+
+
+def test_names_are_the_typed_units_and_hexes_or_the_words() -> None:
+    assert names(G.parse("demolish Eng/CCB 2407/2408")) == ("Eng/CCB", "2407", "2408")
+    assert names(G.parse("end movement")) == ()
+    assert names(TextAction("end movement")) == ("end", "movement")
