@@ -11,7 +11,9 @@ from pathlib import Path
 
 import pytest
 
+from pbem.play import where
 from pbem.session import Home
+from pbem.web.server import Board
 
 from .conftest import Run
 
@@ -125,19 +127,42 @@ def test_the_prompt_names_the_unit_as_its_counter(run: Run, tmp_path: Path) -> N
     assert lines[2].split() == ["1/33", "Armd", "4-3-10", "place", "37"]
 
 
-def test_a_unit_or_hex_finds_the_actions_naming_it_as_an_argument(run: Run,
-                                                                  tmp_path: Path) -> None:
-    """Mortain's S9: a US engineer beside a See bridge may demolish it. The action
-    'demolish Eng/CCB 0507/0606' names both hexes of the bridge as one word; 'legal GAME
-    HEX' picks actions by the hexes and units their grammar says they name, so either
-    bridge hex finds it, as the unit does."""
+
+@pytest.fixture(scope="module")
+def bridge_turn_3(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """Mortain, the US movement phase of turn 3 with the US engineer Eng/CCB beside the
+    See bridge 0507/0606 (moved there on turn 2): it may demolish the bridge (S9)."""
     def to_bridge(legal: list[str]) -> str | None:
         return "move Eng/CCB 0507" if "move Eng/CCB 0507" in legal else None
 
-    mortain_homes(tmp_path, "us player's movement phase, turn 3", prefer=to_bridge)
+    root = tmp_path_factory.mktemp("mort3")
+    mortain_homes(root, "us player's movement phase, turn 3", prefer=to_bridge)
+    return root
+
+
+def test_a_unit_or_hex_finds_the_actions_naming_it_as_an_argument(
+        run: Run, bridge_turn_3: Path) -> None:
+    """'demolish Eng/CCB 0507/0606' names both hexes of the bridge in one word; 'legal
+    GAME HEX' picks actions by the hexes and units their grammar says they name, so either
+    bridge hex finds it, as the unit does."""
     for focus in ("0606", "0507", "Eng/CCB"):
-        r = run(None, "--home", str(tmp_path / "bert"), "legal", "mort", focus, "--json")
+        r = run(None, "--home", str(bridge_turn_3 / "bert"), "legal", "mort", focus,
+                "--json")
         assert r.exit_code == 0, r.output
         assert "demolish Eng/CCB 0507/0606" in json.loads(r.output)["actions"], focus
-    r = run(None, "--home", str(tmp_path / "bert"), "legal", "mort", "0606", "--json")
+    r = run(None, "--home", str(bridge_turn_3 / "bert"), "legal", "mort", "0606", "--json")
     assert all("0606" in a for a in json.loads(r.output)["actions"])
+
+
+def test_the_board_and_where_lead_a_unit_to_the_hexes_its_actions_name(
+        bridge_turn_3: Path) -> None:
+    """On the board a tap on the engineer lights the hex across the bridge, whose tap
+    offers to move there or to demolish the bridge; the terminal's 'where Eng/CCB' lists
+    that hex too."""
+    home = Home(bridge_turn_3 / "bert")
+    board = Board(home, "mort", folder=bridge_turn_3 / "out")
+    found = board.where("Eng/CCB")
+    assert found["hexes"]["0606"] == ["move Eng/CCB 0606", "demolish Eng/CCB 0507/0606"]
+    assert "demolish Eng/CCB 0507/0606" not in found["other"]
+    game = home.game("mort")
+    assert "0606" in where(game.state, "us", "Eng/CCB")
