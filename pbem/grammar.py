@@ -492,17 +492,8 @@ class Grammar:
         return act
 
     def complete(self, prefix: str, actions: Iterable[Action]) -> list[str]:
-        """What may follow ``prefix`` among ``actions`` (the legal ones), a word at a time:
-        each distinct continuation through the end of the next word, with a trailing space
-        where more words follow; in the actions' order."""
-        out: dict[str, None] = {}
-        for a in actions:
-            text = a.notation()
-            if not text.startswith(prefix):
-                continue
-            end = text.find(" ", len(prefix))
-            out[text if end < 0 else text[:end + 1]] = None
-        return list(out)
+        """What may follow ``prefix`` among ``actions``: :func:`complete`."""
+        return complete(prefix, actions)
 
     def expects(self, prefix: str) -> list[str]:
         """What the table says may come next after the whole words of ``prefix``, for a
@@ -514,6 +505,21 @@ class Grammar:
         for f in forms:
             _next_after(f.parts, words, 0, out)
         return list(out)
+
+
+def complete(prefix: str, actions: Iterable[Action]) -> list[str]:
+    """What may follow ``prefix`` among ``actions`` (the legal ones), a word at a time:
+    each distinct continuation through the end of the next word, with a trailing space
+    where more words follow; in the actions' order.  Mortain's US movement lists some
+    2,300 moves: a word at a time, Tab offers the units, then one unit's hexes."""
+    out: dict[str, None] = {}
+    for a in actions:
+        text = a.notation()
+        if not text.startswith(prefix):
+            continue
+        end = text.find(" ", len(prefix))
+        out[text if end < 0 else text[:end + 1]] = None
+    return list(out)
 
 
 def _next_after(parts: Sequence[_Part], words: Sequence[str], i: int,

@@ -33,7 +33,7 @@ from pbem.errors import (
     PbemError,
     UsageError,
 )
-from pbem.grammar import hexes_of, names
+from pbem.grammar import Act, complete, hexes_of, names
 from pbem.naming import named, prompt_named
 from pbem.render import board_screen, fit_window
 from pbem.render.board import focus_hex
@@ -310,7 +310,11 @@ class Prompt:
         self.acted_at: set[str] = set()
 
     def _complete(self, text: str, index: int) -> str | None:
-        options = [a.notation() for a in self.game.state.legal_actions()]
+        legal = self.game.state.legal_actions()
+        # an engine with a grammar completes a word at a time (a unit, then its hexes);
+        # one without, whole actions as before
+        options = (complete(text, legal) if legal and isinstance(legal[0], Act)
+                   else [a.notation() for a in legal])
         options += ["legal ", "show", "where ", "setup ", "undo", "status", "say ", "orders",
                     "draw", "resign", "quit", "help"]
         matches = [o for o in options if o.startswith(text)]

@@ -5,13 +5,15 @@ do and how many; 'legal GAME UNIT' folds one unit's hexes; '--all' is the whole 
 from __future__ import annotations
 
 import hashlib
+import io
 import json
 from collections.abc import Callable
 from pathlib import Path
 
 import pytest
+from rich.console import Console
 
-from pbem.play import where
+from pbem.play import Prompt, where
 from pbem.session import Home
 from pbem.web.server import Board
 
@@ -166,3 +168,21 @@ def test_the_board_and_where_lead_a_unit_to_the_hexes_its_actions_name(
     assert "demolish Eng/CCB 0507/0606" not in found["other"]
     game = home.game("mort")
     assert "0606" in where(game.state, "us", "Eng/CCB")
+
+
+def test_tab_completes_a_word_at_a_time(bridge_turn_3: Path) -> None:
+    """The prompt's Tab, on an engine with a grammar: the next word of the legal actions
+    (a unit, then its hexes), not all 2,000 US moves at once."""
+    game = Home(bridge_turn_3 / "bert").game("mort")
+    prompt = Prompt(Console(file=io.StringIO()), game)
+
+    def offers(text: str) -> list[str]:
+        out: list[str] = []
+        while (found := prompt._complete(text, len(out))) is not None:
+            out.append(found)
+        return out
+
+    assert offers("demolish ") == ["demolish Eng/CCB "]
+    hexes = offers("move Eng/CCB ")
+    assert "move Eng/CCB 0606" in hexes and all(len(h.split()) == 3 for h in hexes)
+    assert prompt._complete("mo", 0) == "move "
