@@ -28,6 +28,7 @@ the argument and what was expected there.
 
 from __future__ import annotations
 
+import functools
 import re
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
@@ -180,6 +181,9 @@ def _names(parts: Sequence[_Part]) -> list[tuple[str, _Slot | _Opt]]:
     return out
 
 
+_MADE = 200_000
+
+
 class Form:
     """One shape of action: a name (its kind), a template, and its arguments by name."""
 
@@ -190,6 +194,13 @@ class Form:
         self.args: tuple[str, ...] = ()
         self._index: dict[str, int] = {}
         self._slots: tuple[_Slot | _Opt, ...] = ()
+        #: the actions made, by their values: a step lists the same thousands of moves
+        #: position after position (Mortain's US movement, some 2,300), and the action a
+        #: file's text parses to is then the very object listed, found in the list by
+        #: identity; checking and writing one again tripled a whole game's time
+        self._made: dict[tuple[Value, ...], Act] = {}
+        #: a form with a number argument: True == 1, so a flag passed there is no key
+        self._ints = False
 
     def _bind(self, types: Mapping[str, Type]) -> None:
         self.parts = _compile(self.template, types)
@@ -201,6 +212,7 @@ class Form:
             raise ValueError(f"{self.template!r}: two arguments named alike")
         self._index = {n: i for i, n in enumerate(self.args)}
         self._slots = tuple(s for _, s in named)
+        self._ints = any(isinstance(s, _Slot) and s.type.kind == "int" for s in self._slots)
 
     @property
     def verb(self) -> str:
@@ -212,6 +224,25 @@ class Form:
         """The action with these arguments (positional in template order, or by name),
         each checked against its type: an engine cannot list an action it could not
         write."""
+        if named or len(values) != len(self.args) or (
+                self._ints and any(v.__class__ is bool for v in values)):
+            return self._build(values, named)
+        made = self._made.get(values)
+        if made is None:
+            made = self.made(values, lambda: self._build(values, named))
+        return made
+
+    def made(self, values: tuple[Value, ...], make: Callable[[], Act]) -> Act:
+        """The action with ``values`` made before, else ``make()``'s, kept (a cache of at
+        most _MADE actions a form: a campaign lists new moves all game long)."""
+        found = self._made.get(values)
+        if found is None:
+            if len(self._made) >= _MADE:
+                self._made.clear()
+            found = self._made[values] = make()
+        return found
+
+    def _build(self, values: tuple[Value, ...], named: dict[str, Value]) -> Act:
         if len(values) > len(self.args):
             raise TypeError(f"{self.name}: {len(values)} arguments for {len(self.args)}")
         got: list[Value] = list(values) + [None] * (len(self.args) - len(values))
@@ -479,7 +510,8 @@ class Grammar:
         for f in forms:
             got = _match(f.parts, words, f, miss)
             if got is not None:
-                return Act(f, tuple(got[n] for n in f.args))
+                values = tuple(got[n] for n in f.args)
+                return f.made(values, functools.partial(Act, f, values))
         raise ActionSyntaxError(f"cannot read {text!r}: {miss.says(words[0], words)}")
 
     def canonical(self, text: str) -> Act:
