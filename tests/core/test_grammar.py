@@ -143,3 +143,14 @@ def test_names_are_the_typed_units_and_hexes_or_the_words() -> None:
     assert names(G.parse("demolish Eng/CCB 2407/2408")) == ("Eng/CCB", "2407", "2408")
     assert names(G.parse("end movement")) == ()
     assert names(TextAction("end movement")) == ("end", "movement")
+
+
+def test_the_action_a_text_parses_to_is_the_one_listed() -> None:
+    """A step lists thousands of moves position after position: a form keeps the actions
+    it made, so a file's text parses to the very object listed."""
+    listed = G["move"]("G01", ("3110", "3111"))
+    assert G.parse("move G01 3110 3111") is listed
+    assert G["move"]("G01", ("3110", "3111")) is listed
+    assert G["support"](1).notation() == "support 1"
+    with pytest.raises(TypeError, match="not a support value"):
+        G["support"](True)  # equal to 1 as a key, but no number
