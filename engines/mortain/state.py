@@ -156,12 +156,19 @@ class MortainState(StepState[Position]):
             for uid, spec in list(units.items()):
                 if not isinstance(spec, str):
                     continue
-                words = spec.split()
-                status = "map"
-                if words and words[0] in ("off", "eliminated", "exited"):
-                    status = words.pop(0)
-                hx = words.pop(0) if words and words[0].isdigit() else ""
-                units[uid] = {"status": status, "hex": hx, "depleted": "depleted" in words}
+                # a status first (else on the map), then a hex, then "depleted"
+                status: str
+                match spec.split():
+                    case [("off" | "eliminated" | "exited") as status, *rest]:
+                        pass
+                    case rest:
+                        status = "map"
+                match rest:
+                    case [hx, *tail] if hx.isdigit():
+                        pass
+                    case tail:
+                        hx = ""
+                units[uid] = {"status": status, "hex": hx, "depleted": "depleted" in tail}
         return data
 
     def _result(self) -> Result | None:
