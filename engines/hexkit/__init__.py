@@ -12,6 +12,8 @@ One module per thing it owns:
   odds rounding, column shifts, die-roll modifiers;
 * :mod:`~engines.hexkit.movement` and :mod:`~engines.hexkit.zoc` - movement costs,
   least-cost paths, reachable sets, budgeted multi-source spread, zones of control;
+* :mod:`~engines.hexkit.facts` - one placement's board facts (occupancy, stacks, ZOC per
+  side, supply floods), each computed once per placement;
 * :mod:`~engines.hexkit.overlay` - per-position changes to movement costs (bridges,
   weather) without recompiling the map, and step rules that depend on the path;
 * :mod:`~engines.hexkit.retreat` and :mod:`~engines.hexkit.los` - retreat choice and
