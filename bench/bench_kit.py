@@ -1,4 +1,5 @@
-"""Time the hex kit on a 1,500-hex map: loading, a unit's reachable set, full-map ZOC.
+"""Time the hex kit on a 1,500-hex map: loading, a unit's reachable set, full-map ZOC,
+the hex-counting floods and searches supply rules make.
 
 Run: ``/work/venv/bin/python bench/bench_kit.py``.  The map (50 x 30, mixed terrain,
 rivers, roads, a railroad) is generated deterministically, written as scenario TOML
@@ -17,7 +18,15 @@ from fractions import Fraction
 from pathlib import Path
 
 from engines.hexkit.geometry import HexGrid, hexside
-from engines.hexkit.movement import MoveClass, MoveCosts, least_cost_path, reachable
+from engines.hexkit.movement import (
+    MoveClass,
+    MoveCosts,
+    breadth_first,
+    least_cost_path,
+    reachable,
+    region,
+    trace,
+)
 from engines.hexkit.scenario import load_scenario_path
 from engines.hexkit.zoc import ZocPolicy, zoc_map
 
@@ -126,6 +135,30 @@ def main() -> None:
     print(f"reachable set, whole map:           {ms:8.2f} ms  ({len(hexmap.ids)} hexes)")
     ms = median_ms(lambda: least_cost_path(costs, "0101", "5030"), 10)
     print(f"least-cost path corner to corner:   {ms:8.2f} ms")
+
+    # supply: White Death 15.C from the west edge through hexes free of enemy units and ZOC,
+    # 15.B seven hexes from the roads, a trace to the east edge along the railroad
+    free = frozenset(h for h in hexmap.ids if h not in zoc and h not in blocked)
+    west = [h for h in hexmap.ids if h.startswith("01")]
+    ms = median_ms(lambda: region(hexmap, west, passable=free), 20)
+    n = len(region(hexmap, west, passable=free))
+    print(f"region from an edge, free hexes:     {ms:8.2f} ms  ({n} hexes)")
+    roads = region(hexmap, west, passable=free, networks=["road"])
+    ms = median_ms(lambda: region(hexmap, west, passable=free, networks=["road"]), 20)
+    print(f"region from an edge along roads:     {ms:8.2f} ms  ({len(roads)} hexes)")
+    ms = median_ms(lambda: region(hexmap, roads, passable=free, max_steps=7), 20)
+    print(f"region 7 hexes from those roads:     {ms:8.2f} ms")
+    east = frozenset(h for h in hexmap.ids if h.startswith("50"))
+    ms = median_ms(lambda: trace(hexmap, "0115", east, network="railroad"), 20)
+    print(f"trace along the railroad:            {ms:8.2f} ms")
+    origin = next(h for h in west if h in free)
+    ms = median_ms(lambda: trace(hexmap, origin, east, passable=free.__contains__), 20)
+    n = len(trace(hexmap, origin, east, passable=free.__contains__) or ())
+    print(f"trace overland to the other edge:    {ms:8.2f} ms  ({n} hexes)")
+    table = {h: tuple(hexmap.neighbors(h)) for h in hexmap.ids}
+    ms = median_ms(lambda: breadth_first(table, start, max_steps=15), 20)
+    n = len(breadth_first(table, start, max_steps=15))
+    print(f"breadth-first paths, 15 hexes:       {ms:8.2f} ms  ({n} hexes)")
 
 
 if __name__ == "__main__":
