@@ -548,94 +548,6 @@ def reachable(
     )
 
 
-def least_cost_path(
-    costs: MoveCosts,
-    start: HexId,
-    goal: HexId,
-    allowance: Cost | None = None,
-    *,
-    zoc: Iterable[HexId] | None = None,
-    policy: ZocPolicy = IGNORE_ZOC,
-    blocked: Iterable[HexId] | Callable[[HexId], bool] | None = None,
-    min_one_hex: bool = False,
-) -> tuple[list[HexId], Cost] | None:
-    """The cheapest legal path and its cost, or ``None`` when ``goal`` is out of reach.
-
-    The keywords mean what they mean for :func:`reachable`; ``allowance=None`` is
-    unlimited (a path across the map for a supply or strategic-move check).
-    """
-    budget: Cost = allowance if allowance is not None else _unbounded(costs)
-    reach = reachable(costs, start, budget, zoc=zoc, policy=policy, blocked=blocked,
-                      min_one_hex=min_one_hex, goal=goal)
-    if goal not in reach.cost:
-        return None
-    return reach.path_to(goal), reach.cost[goal]
-
-
-def _unbounded(costs: MoveCosts) -> int:
-    top = max((c for row in costs.steps for _, c in row), default=1)
-    return (max(top, 1) * (len(costs.map.ids) + 1)) // costs.scale + 1
-
-
-def walk(
-    costs: MoveCosts,
-    path: Sequence[HexId],
-    *,
-    zoc: Iterable[HexId] | None = None,
-    policy: ZocPolicy = IGNORE_ZOC,
-    blocked: Iterable[HexId] | None = None,
-    hook: StepHook | None = None,
-) -> Cost:
-    """The cost of moving along ``path`` step by step, or ``ValueError`` naming the step.
-
-    This is the check for a move given as a path, and the place where
-    ``policy.on_exit`` is called for each enemy ZOC hex left (White Death Rule 3A).
-    """
-    zset, bset = _as_set(zoc), _as_set(blocked)
-    total: Cost = 0
-    for n, (a, b) in enumerate(itertools.pairwise(path)):
-        if n > 0 and a in zset and policy.stop_on_entry:
-            raise ValueError(f"{a} is in an enemy ZOC: the move must stop there")
-        step = costs.cost(a, b)
-        if step is None:
-            raise ValueError(f"{costs.move_class.name} units may not move from {a} to {b}")
-        if hook is not None and a in hook.hexes:
-            step = hook.check(path[n - 1] if n > 0 else hook.start_from, a, b, step)
-            if step is None:
-                raise ValueError(f"the move may not go on from {a} to {b} (step rule)")
-        if b in bset:
-            raise ValueError(f"{b} is occupied by the enemy")
-        if b in zset and not policy.may_enter:
-            raise ValueError(f"{b} is in an enemy ZOC, which this unit may not enter")
-        if a in zset:
-            if b in zset and not policy.zoc_to_zoc:
-                raise ValueError(f"may not move from enemy ZOC {a} straight into enemy ZOC {b}")
-            total += policy.exit_cost
-            if policy.on_exit is not None:
-                policy.on_exit(a, b)
-        total += step
-    return total
-
-
-def network_reach(
-    hexmap: HexMap,
-    network: str | None,
-    start: HexId,
-    *,
-    passable: Callable[[HexId], bool] | None = None,
-    max_steps: int | None = None,
-) -> dict[HexId, int]:
-    """Hexes reachable along ``network`` (railroad...) from ``start``, with step counts.
-
-    ``network=None`` counts hexes overland (For the Motherland! 5.3: strategic movement
-    of up to 15 hexes regardless of terrain, with ``passable`` keeping two hexes clear
-    of the enemy).  Breadth-first, neighbors in a fixed order, so the counts and the
-    result's order are the same everywhere.  ``passable`` excludes hexes (enemy units or
-    ZOC for For the Motherland! rail moves, White Death Rule 8).
-    """
-    return _bfs(hexmap, start, network, passable, max_steps)[0]
-
-
 def region(
     hexmap: HexMap,
     starts: Iterable[HexId],
@@ -656,39 +568,13 @@ def region(
     Distances are breadth-first from all starts at once, so they do not depend on the
     order of anything; the result is sorted by hex id.
     """
-    if passable is None:
-        ok: Callable[[HexId], bool] = _always
-    elif callable(passable):
-        ok = passable
-    else:
-        ok = passable.__contains__
-    links: frozenset[Hexside] | None = None
-    if networks is not None:
-        links = frozenset().union(*(hexmap.networks.get(n, frozenset()) for n in networks))
-    ids, index, adjacency = hexmap.ids, hexmap.index, hexmap.adjacency
-    dist: dict[HexId, int] = {}
-    for h in sorted(set(starts)):
+    ok = passable if passable is None or callable(passable) else passable.__contains__
+    first = sorted(set(starts))
+    for h in first:
         hexmap.require(h)
-        dist[h] = 0
-    queue = deque(dist)
-    while queue:
-        h = queue.popleft()
-        d = dist[h]
-        if max_steps is not None and d >= max_steps:
-            continue
-        for j in adjacency[index[h]]:
-            n = ids[j]
-            if n in dist or not ok(n):
-                continue
-            if links is not None and hexside(h, n) not in links:
-                continue
-            dist[n] = d + 1
-            queue.append(n)
+    dist, _, _ = _breadth_first(hexmap.neighbor_table(networks), first, enter=ok,
+                                max_steps=max_steps)
     return dict(sorted(dist.items()))
-
-
-def _always(h: HexId) -> bool:
-    return True
 
 
 def trace(
@@ -707,7 +593,10 @@ def trace(
     equally short paths the same one is returned on every machine.
     """
     is_target = targets if callable(targets) else _as_set(targets).__contains__
-    _, parent, found = _bfs(hexmap, start, network, passable, max_steps, is_target)
+    hexmap.require(start)
+    table = hexmap.neighbor_table(None if network is None else [network])
+    _, parent, found = _breadth_first(table, [start], enter=passable, max_steps=max_steps,
+                                      is_target=is_target)
     if found is None:
         return None
     path = [found]
@@ -769,25 +658,15 @@ def breadth_first(
     hexside crossed: For the Motherland! 5.3 Strategic Movement (up to 15 hexes, ``max_steps``,
     clear of the enemy, not over the open Chongar bridge) and 16.2 the Railroad Gun (along
     the railroad's links, not into an enemy ZOC).  The paths come back in the order the
-    hexes were reached, ``start`` left out.  (:func:`network_reach` and :func:`trace`
-    do the same over the map's own networks and neighbors in id order.)
+    hexes were reached, ``start`` left out.  (:func:`trace` does the same over the map's
+    own :meth:`~engines.hexkit.hexmap.HexMap.neighbor_table`.)
     """
-    # each hex's path is its predecessor's and one more (built as the hexes are reached,
-    # not walked back from each at the end: 15 steps a hex on a Strategic Movement)
+    _, parent, _ = _breadth_first(neighbors, [start], step_ok=step_ok, max_steps=max_steps)
+    # each hex's path is its predecessor's and one more, in the order the hexes were
+    # reached (not walked back from each: 15 steps a hex on a Strategic Movement)
     paths: dict[HexId, tuple[HexId, ...]] = {start: (start,)}
-    limit = max_steps + 1 if max_steps is not None else None
-    queue = deque([start])
-    pop, push, adjacent = queue.popleft, queue.append, neighbors.get
-    while queue:
-        h = pop()
-        here = paths[h]
-        if limit is not None and len(here) >= limit:
-            continue
-        for n in adjacent(h, ()):
-            if n in paths or (step_ok is not None and not step_ok(h, n)):
-                continue
-            paths[n] = (*here, n)
-            push(n)
+    for n, p in parent.items():
+        paths[n] = (*paths[p], n)
     del paths[start]
     return paths
 
@@ -827,42 +706,43 @@ def lightest_chain(
     return None
 
 
-def _bfs(
-    hexmap: HexMap,
-    start: HexId,
-    network: str | None,
-    passable: Callable[[HexId], bool] | None,
-    max_steps: int | None,
+def _breadth_first(
+    neighbors: Mapping[HexId, Sequence[HexId]],
+    starts: Sequence[HexId],
+    *,
+    enter: Callable[[HexId], bool] | None = None,
+    step_ok: Callable[[HexId, HexId], bool] | None = None,
+    max_steps: int | None = None,
     is_target: Callable[[HexId], bool] | None = None,
 ) -> tuple[dict[HexId, int], dict[HexId, HexId], HexId | None]:
-    hexmap.require(start)
-    links = hexmap.networks.get(network, frozenset()) if network is not None else None
-    dist = {start: 0}
+    """The one hex-by-hex search under :func:`region`, :func:`trace` and
+    :func:`breadth_first`: from every start at once, over a neighbour table in its
+    order, into hexes ``enter`` allows by steps ``step_ok`` allows, at most ``max_steps``
+    hexes.  Each hex reached with its distance and its predecessor (both in the order
+    reached), and the first target reached, where the search stops."""
+    dist = dict.fromkeys(starts, 0)
     parent: dict[HexId, HexId] = {}
-    if is_target is not None and is_target(start):
-        return dist, parent, start
-    queue = deque([start])
-    found: HexId | None = None
+    if is_target is not None:
+        for h in dist:
+            if is_target(h):
+                return dist, parent, h
+    queue = deque(dist)
+    pop, push, adjacent = queue.popleft, queue.append, neighbors.get
     while queue:
-        h = queue.popleft()
+        h = pop()
         d = dist[h]
         if max_steps is not None and d >= max_steps:
             continue
-        # sorted neighbors: equal-length paths prefer lower ids
-        for n in sorted(hexmap.neighbors(h)):
-            if n in dist:
-                continue
-            if links is not None and hexside(h, n) not in links:
-                continue
-            if passable is not None and not passable(n):
+        for n in adjacent(h, ()):
+            if n in dist or (enter is not None and not enter(n)) or \
+                    (step_ok is not None and not step_ok(h, n)):
                 continue
             dist[n] = d + 1
             parent[n] = h
-            if is_target is not None and is_target(n) and found is None:
-                found = n
-                return dist, parent, found
-            queue.append(n)
-    return dict(sorted(dist.items())), parent, found
+            if is_target is not None and is_target(n):
+                return dist, parent, n
+            push(n)
+    return dist, parent, None
 
 
 def move_class_from_chart(
