@@ -16,8 +16,9 @@ such as its steps), and a :class:`BoardFacts` answers for exactly that placement
   :func:`~engines.hexkit.movement.region`: distances from sources) or
   :class:`SpreadFlood` (through :func:`~engines.hexkit.movement.spread`: budget left).
 
-Each answer is computed once per placement and rule.  A placement that changes is a new
-key: :func:`board_facts` hands out a fresh :class:`BoardFacts` with nothing computed,
+Each answer is computed once per placement and rule (a side's ZOC once per placement of
+that side's units: the other side's moves do not touch it).  A placement that changes is
+a new key: :func:`board_facts` hands out a fresh :class:`BoardFacts` with nothing computed,
 and keeps the last few placements' facts so a position met again (a take-back, the
 same position reached by both players' programs) costs a lookup.
 
@@ -192,7 +193,15 @@ class BoardFacts(Shared):
     def zoc(self, side: str, rule: ZocRule = ALL_EXERT) -> ZocMap:
         """The ZOC ``side``'s units exert under ``rule``: its hexes and, for each, the
         units exerting it (sorted)."""
-        return self._once(("zoc", side, rule), lambda: self._zoc(side, rule))
+        return self._once(("zoc", side, rule), lambda: self._side_zoc(side, rule))
+
+    def _side_zoc(self, side: str, rule: ZocRule) -> ZocMap:
+        # a side's ZOC is a function of that side's units alone: kept across the other
+        # side's moves, which make new placements (each unit's listed moves while the
+        # enemy stands still reads the same enemy ZOC)
+        key = (id(self.map), side, self.units(side), rule)
+        kept = _SIDE_ZOCS.get(key, lambda: (self.map, self._zoc(side, rule)))
+        return kept[1] if kept[0] is self.map else self._zoc(side, rule)
 
     def _zoc(self, side: str, rule: ZocRule) -> ZocMap:
         exerting = [p for p in self.units(side) if rule.exerts is None or rule.exerts(p)]
@@ -230,6 +239,11 @@ def _unit_of(p: Placed) -> str:
 #: the facts of recent placements, by map and placement: with the map they were taken
 #: on, which a hit must be (an id can be reused once a map is gone)
 _RECENT: Memo[tuple[int, Placement], BoardFacts] = Memo(64)
+
+
+#: sides' ZOCs, by map, side, that side's units and the rule: with the map they were
+#: taken on, which a hit must be
+_SIDE_ZOCS: Memo[tuple[int, str, Placement, ZocRule], tuple[HexMap, ZocMap]] = Memo(256)
 
 
 def board_facts(hexmap: HexMap, placement: Iterable[Placed]) -> BoardFacts:

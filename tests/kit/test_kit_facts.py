@@ -165,3 +165,20 @@ def test_facts_do_not_depend_on_the_order_units_are_listed(
                 list(b.zoc(side, rule).sources.items())
         assert list(a.flood(side, EDGE_SUPPLY).items()) == \
             list(b.flood(side, EDGE_SUPPLY).items())
+
+
+def test_a_sides_zoc_is_kept_while_only_the_other_side_moves() -> None:
+    calls: list[str] = []
+    rule = ZocRule(exerts=lambda p: calls.append(p.unit) is None)
+    BoardFacts(M, PLACEMENT).zoc("red", rule)
+    blue_moved = [p._replace(hex="0102") if p.unit == "b3" else p for p in PLACEMENT]
+    assert BoardFacts(M, blue_moved).zoc("red", rule) == BoardFacts(M, PLACEMENT).zoc(
+        "red", rule)
+    assert calls == ["r1", "r2"]  # computed once: blue's move changed nothing of red's
+    red_moved = [p._replace(hex="0404") if p.unit == "r1" else p for p in PLACEMENT]
+    assert "0505" in BoardFacts(M, red_moved).zoc("red", rule)
+    assert calls == ["r1", "r2", "r1", "r2"]
+    # a mark the rule reads is part of the side's placement
+    marked = [p._replace(mark=3) if p.unit == "r2" else p for p in PLACEMENT]
+    BoardFacts(M, marked).zoc("red", rule)
+    assert calls == ["r1", "r2", "r1", "r2", "r1", "r2"]
