@@ -10,6 +10,7 @@ time is that of a real map file.  Each figure is the median of several runs.
 from __future__ import annotations
 
 import argparse
+import itertools
 import statistics
 import tempfile
 import time
@@ -17,6 +18,7 @@ from collections.abc import Callable
 from fractions import Fraction
 from pathlib import Path
 
+from engines.hexkit.facts import BoardFacts, Placed, ZocRule, board_facts
 from engines.hexkit.geometry import HexGrid, hexside
 from engines.hexkit.movement import (
     MoveClass,
@@ -118,6 +120,22 @@ def main() -> None:
     zoc_ms = median_ms(lambda: zoc_map(hexmap, enemies, blocking_sides=["river"]), 20)
     zoc = zoc_map(hexmap, enemies).hexes
     print(f"full-map ZOC, {len(enemies)} units:            {zoc_ms:8.2f} ms")
+
+    # board facts: a placement's occupancy and ZOC computed, then asked again (every
+    # unit's listed moves reads the same enemy ZOC)
+    placed = [Placed(u, h, "red") for u, h in enemies.items()]
+    river = ZocRule(blocking_sides=frozenset({"river"}))
+    fresh = itertools.count()  # a mark never seen: a placement of red never met
+    ms = median_ms(lambda: BoardFacts(hexmap, [*placed[1:], placed[0]._replace(
+        mark=next(fresh))]).zoc("red", river), 20)
+    print(f"board facts: red's ZOC, red moved:   {ms:8.2f} ms")
+    blue = [Placed("b", hexmap.ids[1], "blue")]
+    ms = median_ms(lambda: BoardFacts(hexmap, [*placed, blue[0]._replace(
+        hex=hexmap.ids[next(fresh) % 100])]).zoc("red", river), 20)
+    print(f"board facts: red's ZOC, blue moved:  {ms:8.2f} ms")
+    board_facts(hexmap, placed).zoc("red", river)
+    ms = median_ms(lambda: board_facts(hexmap, placed).zoc("red", river), 20)
+    print(f"board facts: red's ZOC, asked again: {ms:8.2f} ms")
 
     start = "2515"
     for mp in (6, 10):
