@@ -13,8 +13,8 @@ such as its steps), and a :class:`BoardFacts` answers for exactly that placement
   must be big enough, what a ZOC does not reach across), as the kit's
   :class:`~engines.hexkit.zoc.ZocMap` (hexes, and the units exerting each);
 * a side's supply flood under the game's :class:`RegionFlood` (through
-  :func:`~engines.hexkit.movement.region`: distances from sources) or
-  :class:`SpreadFlood` (through :func:`~engines.hexkit.movement.spread`: budget left).
+  :func:`~engines.hexkit.graph.region`: distances from sources) or
+  :class:`SpreadFlood` (through :func:`~engines.hexkit.graph.spread`: budget left).
 
 Each answer is computed once per placement and rule (a side's ZOC once per placement of
 that side's units: the other side's moves do not touch it).  A placement that changes is
@@ -35,9 +35,9 @@ from dataclasses import dataclass
 from types import MappingProxyType
 from typing import Any, NamedTuple, TypeVar
 
+from engines.hexkit.graph import region, spread
 from engines.hexkit.hexid import HexId
 from engines.hexkit.hexmap import HexMap
-from engines.hexkit.movement import region, spread
 from engines.hexkit.shared import Shared
 from engines.hexkit.zoc import ZocMap, zoc_map
 from pbem.memo import Memo
@@ -90,7 +90,7 @@ class RegionFlood(Shared):
     ``sources(facts, side)`` are where it starts (White Death 15.C: the side's friendly
     map edge), ``passable(facts, side, hex)`` what it may enter (free of enemy units and
     of enemy ZOC); ``networks`` and ``max_steps`` are
-    :func:`~engines.hexkit.movement.region`'s.  The answer is every hex reached with its
+    :func:`~engines.hexkit.graph.region`'s.  The answer is every hex reached with its
     distance from the nearest source, in hex order.
     """
 
@@ -107,7 +107,7 @@ class SpreadFlood(Shared):
     ``budgets(facts, side)`` gives each source its length (For the Motherland! 9.2: four
     hexes from a supply source), ``blocked(facts, side)`` the hexes a line may not enter
     (enemy units, enemy ZOC), ``neighbors`` the game's own adjacency table (land hexes
-    only): :func:`~engines.hexkit.movement.spread`'s.  The answer is every hex reached
+    only): :func:`~engines.hexkit.graph.spread`'s.  The answer is every hex reached
     with the most length left on reaching it, in hex order.  Flood rules are told
     apart by identity (a table cannot be hashed).
     """
