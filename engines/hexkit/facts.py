@@ -64,16 +64,19 @@ class ZocRule(Shared):
     """Which of a side's units exert a ZOC and where it reaches.
 
     ``exerts(unit)`` picks the units that exert one (For the Motherland! 4.1: by type;
-    White Death Rule 3: ski units only, for 3.B); ``stack_exerts(units)`` then keeps a
-    hex's exerting units only when together they qualify (48th Panzer Korps 5: stacks of
-    three or more steps).  ``blocking_sides`` and ``blocks(unit_hex, neighbour)`` are
+    White Death Rule 3: ski units only, for 3.B).  Where it depends on the unit's stack,
+    ``stack(units)`` is given each hex's units of the side (in id order) and returns those
+    of them that exert one (48th Panzer Korps 5: every unit not retreated, when they
+    make three or more steps; White Death Rule 3: not a German weapons company alone);
+    with both, a unit exerts one when both say so.  ``blocking_sides`` and
+    ``blocks(unit_hex, neighbour)`` are
     :func:`~engines.hexkit.zoc.zoc_map`'s (For the Motherland! 4.1: not across sea or
     lake hexsides; Backhand Blow 6.0: not into a city is ``blocks=lambda a, b: b in
     cities``).
     """
 
     exerts: Callable[[Placed], bool] | None = None
-    stack_exerts: Callable[[tuple[Placed, ...]], bool] | None = None
+    stack: Callable[[tuple[Placed, ...]], Iterable[Placed]] | None = None
     blocking_sides: frozenset[str] = frozenset()
     blocks: Callable[[HexId, HexId], bool] | None = None
     include_own_hex: bool = False
@@ -204,14 +207,22 @@ class BoardFacts(Shared):
         return kept[1] if kept[0] is self.map else self._zoc(side, rule)
 
     def _zoc(self, side: str, rule: ZocRule) -> ZocMap:
-        exerting = [p for p in self.units(side) if rule.exerts is None or rule.exerts(p)]
-        if rule.stack_exerts is not None:
-            test = rule.stack_exerts
+        exerting: Iterable[Placed] = self.units(side)
+        if rule.stack is not None:
+            stack = rule.stack
             stacks: dict[HexId, list[Placed]] = {}
             for p in exerting:
                 stacks.setdefault(p.hex, []).append(p)
-            exerting = sorted((p for h, ps in sorted(stacks.items()) if test(tuple(ps))
-                               for p in ps), key=_unit_of)
+            picked: set[Placed] = set()
+            for h, ps in sorted(stacks.items()):
+                for p in stack(tuple(ps)):
+                    if p.hex != h or self._by_unit.get(p.unit) != p:
+                        raise ValueError(f"a ZOC rule's stack test gave {p.unit!r} at {p.hex}, "
+                                         f"not one of the units in {h}")
+                    picked.add(p)
+            exerting = sorted(picked, key=_unit_of)
+        if rule.exerts is not None:
+            exerting = [p for p in exerting if rule.exerts(p)]
         return zoc_map(self.map, [(p.unit, p.hex) for p in exerting],
                        blocking_sides=sorted(rule.blocking_sides), blocks=rule.blocks,
                        include_own_hex=rule.include_own_hex)

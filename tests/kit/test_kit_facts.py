@@ -68,15 +68,47 @@ def test_zoc_is_the_kits_zoc_map_of_the_units_that_exert_one() -> None:
     assert f.zoc("red", ski).hexes == zoc_map(M, {"r2": "0303"}).hexes
 
 
+def _steps(p: Placed) -> int:
+    return int(str(p.mark).rstrip("r"))
+
+
+def _three_steps(ps: tuple[Placed, ...]) -> tuple[Placed, ...]:
+    """48th Panzer Korps 5: the units not retreated (an "r" mark), when they make three
+    steps or more."""
+    staying = tuple(p for p in ps if not str(p.mark).endswith("r"))
+    return staying if sum(_steps(p) for p in staying) >= 3 else ()
+
+
+THREE = ZocRule(stack=_three_steps)
+
+
 def test_a_stack_exerts_only_when_it_qualifies() -> None:
-    # 48th Panzer Korps 5: a stack of three or more steps; each unit's mark its steps
-    three = ZocRule(stack_exerts=lambda ps: sum(int(str(p.mark)) for p in ps) >= 3)
     f = BoardFacts(M, PLACEMENT)
-    z = f.zoc("blue", three)
+    z = f.zoc("blue", THREE)
     assert z.hexes == zoc_map(M, {"b1": "0202"}).hexes  # b3 alone has one step
     assert z.exerted_by("0302") == ("b1", "b2")  # every unit of the stack, for 8.3
     lost = BoardFacts(M, [p._replace(mark=0) if p.unit == "b1" else p for p in PLACEMENT])
-    assert lost.zoc("blue", three).hexes == frozenset()
+    assert lost.zoc("blue", THREE).hexes == frozenset()
+    joined = BoardFacts(M, [*PLACEMENT, Placed("b4", "0202", "blue", "1r")])
+    assert joined.zoc("blue", THREE).exerted_by("0302") == ("b1", "b2")  # b4 retreated
+
+
+def test_a_unit_alone_may_exert_no_zoc_where_stacked_it_does() -> None:
+    # White Death Rule 3: a German weapons company (mark "w") alone exerts none
+    def not_alone(ps: tuple[Placed, ...]) -> tuple[Placed, ...]:
+        return tuple(p for p in ps if p.mark != "w" or len(ps) > 1)
+
+    rule = ZocRule(stack=not_alone)
+    alone = BoardFacts(M, [Placed("w1", "0303", "german", "w")])
+    assert alone.zoc("german", rule).hexes == frozenset()
+    stacked = BoardFacts(M, [Placed("w1", "0303", "german", "w"),
+                             Placed("i1", "0303", "german", "i")])
+    assert stacked.zoc("german", rule).exerted_by("0304") == ("i1", "w1")
+    # with exerts too, a unit must pass both
+    only_w = ZocRule(stack=not_alone, exerts=lambda p: p.mark == "w")
+    assert stacked.zoc("german", only_w).exerted_by("0304") == ("w1",)
+    with pytest.raises(ValueError, match="gave 'x' at 0101, not one of the units in 0303"):
+        alone.zoc("german", ZocRule(stack=lambda ps: [Placed("x", "0101", "german")]))
 
 
 def test_each_fact_is_computed_once_per_placement() -> None:
@@ -156,11 +188,10 @@ def test_facts_do_not_depend_on_the_order_units_are_listed(
     units = [Placed(f"u{i:02d}", h, side, i % 3) for i, (h, side) in enumerate(spots)]
     shuffled = list(units)
     rnd.shuffle(shuffled)  # type: ignore[attr-defined]
-    three = ZocRule(stack_exerts=lambda ps: sum(int(str(p.mark)) for p in ps) >= 3)
     a, b = BoardFacts(M, units), BoardFacts(M, shuffled)
     for side in ("blue", "red"):
         assert list(a.stacks(side).items()) == list(b.stacks(side).items())
-        for rule in (ZocRule(), three):
+        for rule in (ZocRule(), THREE):
             assert list(a.zoc(side, rule).sources.items()) == \
                 list(b.zoc(side, rule).sources.items())
         assert list(a.flood(side, EDGE_SUPPLY).items()) == \
