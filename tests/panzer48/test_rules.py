@@ -14,7 +14,8 @@ from fractions import Fraction
 import pytest
 
 from engines.panzer48 import ENGINE
-from engines.panzer48.game import P48State, round_half_down
+from engines.panzer48.combat import round_half_down
+from engines.panzer48.state import P48State
 from pbem.errors import IllegalAction
 from pbem.setup import setup
 
@@ -170,7 +171,8 @@ def test_7_3_multiple_targets_the_four_step_unit_fires_with_one_step() -> None:
     do(s, "roll")
     roll(s, 1)
     # the value: 1 step of personnel fire at personnel = 1 (not 4)
-    from engines.panzer48.game import Fire, fire_value
+    from engines.panzer48.combat import fire_value
+    from engines.panzer48.position import Fire
     assert fire_value(s, Fire("44MR", ["685/I"], []), 1)[0] == 1
     assert fire_value(s, Fire("349R", ["685/I"], []), None)[0] == 4
 
@@ -191,7 +193,8 @@ def test_7_4_same_class_strengths_are_summed_before_the_modifier() -> None:
     s = combat(["44MR", "14MR"], ["15Pz/I"],
                'at = { "15Pz/I" = "1021", "44MR" = "1020 -2", "14MR" = "1121 -1" }',
                stage="attack")
-    from engines.panzer48.game import Fire, fire_value
+    from engines.panzer48.combat import fire_value
+    from engines.panzer48.position import Fire
     assert fire_value(s, Fire("15Pz/I", ["44MR"], []), None)[0] == 0
     assert fire_value(s, Fire("15Pz/I", ["44MR", "14MR"], []), None)[0] == 1
 
@@ -199,7 +202,7 @@ def test_7_4_same_class_strengths_are_summed_before_the_modifier() -> None:
 def test_7_5_shift_off_the_left_of_the_table_has_no_effect() -> None:
     s = combat(["44MR"], ["15Pz/I"], 'at = { "15Pz/I" = "1021", "44MR" = "1020" }',
                stage="attack")
-    from engines.panzer48.game import crt_column
+    from engines.panzer48.combat import crt_column
     assert crt_column(s, 1, -1) is None  # 7.5: past the leftmost column, no effect
     assert crt_column(s, 7, 0) == 4  # 7.2.4: the highest column not over 7 is 6
     assert crt_column(s, 100, 3) == 8  # past the rightmost: the rightmost
@@ -334,7 +337,8 @@ def test_8_3_priority_3_distance_from_the_firers_comes_before_4_closest_to_a_fri
     1121-1220 and 0921-0820 end 2 hexes from the firers, 1022-1023 ends 3; the friend
     686/II in 1120 is next to 1121, farther from 1022: priority 4 alone would take
     1121-1220, the book's order takes 1022-1023."""
-    from engines.panzer48.game import RetreatArgs, retreat_paths
+    from engines.panzer48.position import RetreatArgs
+    from engines.panzer48.retreat import retreat_paths
     s = combat(["44MR", "14MR"], ["Adam"],
                'at = { "Adam" = "1021", "44MR" = "1020", "14MR" = "1020", "349R" = "0922", '
                '"365R" = "1122", "686/II" = "1120" }', stage="attack")
@@ -421,7 +425,8 @@ def test_8_3_map_edge_off_the_map_only_when_eliminated_otherwise_then_re_entry()
 
 def test_8_3_no_retreat_across_an_unbridged_river() -> None:
     """8.3: 'A unit may never retreat across an unbridged river'."""
-    from engines.panzer48.game import RetreatArgs, retreat_paths
+    from engines.panzer48.position import RetreatArgs
+    from engines.panzer48.retreat import retreat_paths
     s = state('at = { "Adam" = "3607" }')
     paths, ok = retreat_paths(s, RetreatArgs(["Adam"], "3607", 2, True))
     m = s.d.map
@@ -701,7 +706,7 @@ def test_9_1_the_11th_panzer_enters_on_turn_2_at_area_g() -> None:
 
 
 def test_9_1_a_committed_plan_cannot_be_changed_and_a_wrong_reveal_is_refused() -> None:
-    from engines.panzer48.game import digest_of
+    from engines.panzer48.reinforcements import digest_of
     s = ENGINE.new_state("first-day")
     s.apply("setup-done")
     s.apply("setup-done")
@@ -759,7 +764,7 @@ def test_9_1_the_soviet_player_sees_his_own_plan_the_german_player_does_not(tmp_
     player's do not, and no file in either home or between them holds it."""
     from click.testing import CliRunner
 
-    from engines.panzer48.game import digest_of
+    from engines.panzer48.reinforcements import digest_of
     from pbem.cli import main
     from pbem.selfplay import selfplay
     from pbem.session import Home
@@ -1064,7 +1069,8 @@ def test_8_3_map_edge_a_unit_one_hex_in_retreats_off_through_the_edge_hex() -> N
     """8.3 Map-Edge: 'Units may retreat off the map-edge, but only if they would be
     eliminated otherwise': Adam has no retreat on the map (1036 is controlled and leads
     nowhere), so it retreats through 1036, losing a step there, and off the map."""
-    from engines.panzer48.game import Retreat, RetreatArgs
+    from engines.panzer48.position import RetreatArgs
+    from engines.panzer48.steps.retreat import Retreat
     s = edge_trap()
     args = RetreatArgs(["Adam"], "1035", 1, True)
     assert [a.notation() for a in Retreat().options(s, args)] == ["path 1036-off"]

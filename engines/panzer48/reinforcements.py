@@ -1,0 +1,92 @@
+"""48th Panzer Korps: set-up and reinforcements (9): the German defaults, the
+Soviet plan's commitments (9.1) and their reveal.
+"""
+
+from __future__ import annotations
+
+import hashlib
+from typing import TYPE_CHECKING
+
+from engines.panzer48.data import other
+from engines.panzer48.notation import Say
+from pbem.engine import Commitment, Event
+
+if TYPE_CHECKING:
+    from engines.panzer48.state import P48State
+
+
+#: the salt used when a plan is applied directly to a state, with no session (tests, bots
+#: playing on one state): it is public, so such a plan is not secret; a session always
+#: commits with the salt from the side's own secret (State.conceal)
+def open_salt(formation: str) -> bytes:
+    return hashlib.sha256(b"pbem/48th-panzer-korps/open-salt\0" + formation.encode()).digest()
+
+
+def plan_value(formation: str, area: str) -> list[str]:
+    return [formation, area]
+
+
+def digest_of(formation: str, area: str, salt: bytes) -> str:
+    return Commitment.make("soviet", formation, plan_value(formation, area), salt).hex()
+
+
+def plan_formations(s: P48State) -> list[str]:
+    """9.1: the formations to plan (those that can arrive before the scenario ends)."""
+    return sorted(f.id for f in s.d.formations.values()
+                  if f.schedule and min(t for _, t in f.schedule) <= s.pos.last_turn)
+
+
+def reveal(s: P48State, action: Say) -> list[Event]:
+    """9.1: the area revealed on the planned turn, checked against the commitment."""
+    f = action.a
+    com = Commitment("soviet", f, bytes.fromhex(s.pos.plan_digests[f]))
+    if action.verb == "open":
+        area, salt = action.b, bytes.fromhex(action.c) if _is_hex(action.c) else b""
+        com.check(plan_value(f, area), salt, rule="9.1")
+    else:
+        found = [a for a, _ in s.d.formations[f].schedule
+                 if digest_of(f, a, open_salt(f)) == s.pos.plan_digests[f]]
+        if not found:
+            com.check(plan_value(f, "?"), open_salt(f), rule="9.1")
+        area = found[0]
+    if area not in dict(s.d.formations[f].schedule):
+        from pbem.errors import IllegalAction
+        raise IllegalAction(f"{area} is not on the schedule for {f}", rule="9.1")
+    s.pos.plan_areas[f] = area
+    for u, x in s.pos.units.items():
+        if s.d.units[u].formation == f and x.where == "setup":
+            x.where = "due"
+    return [Event(f"the {s.d.formations[f].name} enters at area {area} (revealed, matches "
+                  "the commitment)", "reveal", rule="9.1")]
+
+
+def place_defaults(s: P48State, side: str) -> None:
+    """9: each unit's scenario hex: the 7th Luftwaffe and 26th Tank group in their hexes,
+    personnel on the starting front nearest their area, others nearest their area."""
+    d = s.d
+    for u, info in d.units.items():
+        x = s.pos.units[u]
+        if info.side != side or x.where != "unplaced":
+            continue
+        x.where = "map"
+        f = d.formations[info.formation]
+        if f.hexes or f.assigned:
+            pool = list(f.hexes or f.assigned)
+            members = [m for m in d.units if d.units[m].formation == f.id]
+            x.hex = pool[members.index(u) % len(pool)]
+            continue
+        if info.target == "P":
+            cands = sorted(d.areas["front_german" if side == "german" else "front_soviet"])
+        else:
+            cands = [h for h in d.map.within(f.area, 3) if d.side_of_hex(h) == side
+                     and h not in d.areas["front_german"] and h not in d.areas["front_soviet"]]
+        cands.sort(key=lambda h: (d.map.distance(h, f.area), h))
+        ez = s.zoc(other(side))
+        for h in cands:
+            if s.fits(h, side, [u]) and not (info.target == "W" and h in ez):
+                x.hex = h
+                break
+
+
+def _is_hex(text: str) -> bool:
+    return len(text) % 2 == 0 and all(ch in "0123456789abcdef" for ch in text)
