@@ -1,5 +1,4 @@
-"""48th Panzer Korps: combat (7): who may attack and fire, fire values, the CRT column.
-"""
+"""48th Panzer Korps: combat (7): who may attack and fire, fire values, the CRT column."""
 
 from __future__ import annotations
 
@@ -7,8 +6,9 @@ from collections.abc import Iterable
 from fractions import Fraction
 from typing import TYPE_CHECKING
 
-from engines.panzer48.data import TARGET_ORDER
+from engines.panzer48.data import TARGET_ORDER, other
 from engines.panzer48.position import Fire
+from pbem.engine import Event
 
 if TYPE_CHECKING:
     from engines.panzer48.state import P48State
@@ -160,3 +160,22 @@ def crt_column(s: P48State, value: int, shift: int) -> int | None:
         return None
     return min(idx, len(cols) - 1)
 
+
+def kill(s: P48State, u: str) -> list[Event]:
+    x, info = s.pos.units[u], s.d.units[u]
+    x.losses = info.steps
+    x.where, x.hex = "dead", ""
+    enemy = other(info.side)
+    s.pos.kills[enemy] = s.pos.kills.get(enemy, 0) + info.steps  # 10
+    return [Event(f"{u} is eliminated", "loss", units=(u,), rule="2.1")]
+
+
+def lose(s: P48State, u: str, n: int, rule: str) -> list[Event]:
+    if n <= 0 or s.pos.units[u].where != "map":
+        return []
+    x = s.pos.units[u]
+    x.losses += n
+    if x.losses >= s.d.units[u].steps:  # 2.1: excess losses are ignored
+        return kill(s, u)
+    return [Event(f"{u} loses {n} step{'s' if n > 1 else ''}", "loss", units=(u,),
+                  rule=rule)]

@@ -1,11 +1,16 @@
-"""48th Panzer Korps: movement (4): a moving stack's step into a hex.
-"""
+"""48th Panzer Korps: movement (4): a moving stack's step into a hex."""
 
 from __future__ import annotations
 
+from collections.abc import Iterable
+from fractions import Fraction
 from typing import TYPE_CHECKING
 
 from engines.panzer48.data import other
+from engines.panzer48.reinforcements import check_release
+from engines.panzer48.stacking import fits
+from engines.panzer48.victory import update_control
+from engines.panzer48.zoc import zoc
 from pbem.engine import Event
 
 if TYPE_CHECKING:
@@ -15,14 +20,65 @@ if TYPE_CHECKING:
 def step_group(s: P48State, n: str) -> list[Event]:
     pos = s.pos
     h = pos.units[pos.moving[0]].hex
-    halts = n in s.zoc(other(pos.phasing))  # 5 (stand-in): entering ends the move
+    halts = n in zoc(s, other(pos.phasing))  # 5 (stand-in): entering ends the move
     for u in pos.moving:
-        c = s.step_cost(u, h, n)
+        c = step_cost(s, u, h, n)
         assert c is not None
         pos.units[u].spent += c
         pos.units[u].hex = n
         pos.units[u].halted = halts
     pos.moved_hexes += 1
     return [Event(f"{', '.join(pos.moving)} move to {n}", "move", hexes=(n,), rule="4"),
-            *s.after_move(pos.moving)]
+            *after_move(s, pos.moving)]
 
+
+def movable(s: P48State, u: str) -> bool:
+    x, info = s.pos.units[u], s.d.units[u]
+    if x.where != "map" or x.moved or x.failed or x.retreated or x.attacked or x.halted:
+        return False
+    if info.formation == "7lw" and not s.pos.released:
+        return False  # 9: not until released
+    return allowance(s, u) > x.spent
+
+
+def allowance(s: P48State, u: str) -> Fraction:
+    ma = Fraction(s.d.units[u].ma)
+    return ma / 2 if s.pos.units[u].flipped else ma  # 3.1 / 4
+
+
+def step_cost(s: P48State, u: str, a: str, b: str) -> Fraction | None:
+    mode = "leg" if s.d.units[u].leg else "mech"
+    c = s.d.costs[mode].cost(a, b)
+    return None if c is None else Fraction(c)
+
+
+def may_pass(s: P48State, group: list[str], h: str, spent: dict[str, Fraction],
+             stacks: dict[str, list[str]], seen: frozenset[str] = frozenset()) -> bool:
+    """6: "Stacking limits must be satisfied at the end of each unit's movement", so
+    ``group`` (standing elsewhere, ``spent`` MPs each) may enter ``h``, where it would
+    overstack, only if it can go on from there, within its allowances, to a hex where
+    it fits; not where an enemy ZOC would halt it (5, stand-in)."""
+    side = s.d.units[group[0]].side
+    if h in zoc(s, other(side)):
+        return False
+    for n in s.d.map.neighbors(h):
+        if n in seen or (n in stacks and s.d.units[stacks[n][0]].side != side):
+            continue
+        costs = {u: step_cost(s, u, h, n) for u in group}
+        after: dict[str, Fraction] = {}
+        for u, c in costs.items():
+            if c is None or spent[u] + c > allowance(s, u):
+                break
+            after[u] = spent[u] + c
+        else:
+            if fits(s, n, side, group, stacks) or may_pass(s,
+                    group, n, after, stacks, seen | {h}):
+                return True
+    return False
+
+
+def after_move(s: P48State, moved: Iterable[str] = ()) -> list[Event]:
+    """After units entered a hex (``moved``) or left the map: control (10), and the
+    7th Luftwaffe's release (9)."""
+    update_control(s)
+    return check_release(s, moved)

@@ -1,5 +1,4 @@
-"""48th Panzer Korps: the actions' words (``attack 3508``) and reading them.
-"""
+"""48th Panzer Korps: the actions' words (``attack 3508``) and reading them."""
 
 from __future__ import annotations
 

@@ -1,5 +1,4 @@
-"""48th Panzer Korps: the position (what a snapshot saves) and the steps' arguments.
-"""
+"""48th Panzer Korps: the position (what a snapshot saves) and the steps' arguments."""
 
 from __future__ import annotations
 

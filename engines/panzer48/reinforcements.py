@@ -5,10 +5,13 @@ Soviet plan's commitments (9.1) and their reveal.
 from __future__ import annotations
 
 import hashlib
+from collections.abc import Iterable
 from typing import TYPE_CHECKING
 
 from engines.panzer48.data import other
 from engines.panzer48.notation import Say
+from engines.panzer48.stacking import fits
+from engines.panzer48.zoc import zoc
 from pbem.engine import Commitment, Event
 
 if TYPE_CHECKING:
@@ -60,6 +63,20 @@ def reveal(s: P48State, action: Say) -> list[Event]:
                   "the commitment)", "reveal", rule="9.1")]
 
 
+def arrivals(s: P48State, side: str) -> None:
+    """9.1: the reinforcements due this turn become able to enter."""
+    for u, x in s.pos.units.items():
+        info = s.d.units[u]
+        if info.side != side or x.where != "setup":
+            continue
+        f = s.d.formations[info.formation]
+        if side == "german" and f.enters_turn and f.enters_turn <= s.pos.turn:
+            x.where = "due"
+        if (side == "soviet" and f.id in s.pos.plan_areas
+                and s.pos.plan_turns.get(f.id, 0) == s.pos.turn):
+            x.where = "due"
+
+
 def place_defaults(s: P48State, side: str) -> None:
     """9: each unit's scenario hex: the 7th Luftwaffe and 26th Tank group in their hexes,
     personnel on the starting front nearest their area, others nearest their area."""
@@ -81,12 +98,28 @@ def place_defaults(s: P48State, side: str) -> None:
             cands = [h for h in d.map.within(f.area, 3) if d.side_of_hex(h) == side
                      and h not in d.areas["front_german"] and h not in d.areas["front_soviet"]]
         cands.sort(key=lambda h: (d.map.distance(h, f.area), h))
-        ez = s.zoc(other(side))
+        ez = zoc(s, other(side))
         for h in cands:
-            if s.fits(h, side, [u]) and not (info.target == "W" and h in ez):
+            if fits(s, h, side, [u]) and not (info.target == "W" and h in ez):
                 x.hex = h
                 break
 
 
 def _is_hex(text: str) -> bool:
     return len(text) % 2 == 0 and all(ch in "0123456789abcdef" for ch in text)
+
+
+def check_release(s: P48State, moved: Iterable[str] = ()) -> list[Event]:
+    """9: the 7th Luftwaffe Field Division is released on turn 7 or "whenever a
+    Soviet unit moves within two hexes" of any of its units: ``moved`` are the units
+    that just entered a hex; a Soviet unit standing that near releases nothing."""
+    if s.pos.released:
+        return []
+    lw = [u for u in s.on_map("german") if s.d.units[u].formation == "7lw"]
+    near = any(s.d.map.distance(s.pos.units[m].hex, s.pos.units[g].hex) <= 2
+               for m in moved if s.d.units[m].side == "soviet"
+               and s.pos.units[m].where == "map" for g in lw)
+    if s.pos.turn >= 7 or near:
+        s.pos.released = True
+        return [Event("the 7th Luftwaffe Field Division is released", "info", rule="9")]
+    return []

@@ -1,5 +1,4 @@
-"""48th Panzer Korps: retreats (8.2, 8.3) and the advance after combat (8.4).
-"""
+"""48th Panzer Korps: retreats (8.2, 8.3) and the advance after combat (8.4)."""
 
 from __future__ import annotations
 
@@ -11,6 +10,8 @@ from engines.hexkit import HexMap
 from engines.hexkit.retreat import retreat_options
 from engines.panzer48.data import other
 from engines.panzer48.position import Combat, RetreatArgs
+from engines.panzer48.stacking import fits
+from engines.panzer48.zoc import zoc
 
 if TYPE_CHECKING:
     from engines.panzer48.state import P48State
@@ -71,7 +72,7 @@ def retreat_plan(s: P48State, args: RetreatArgs) -> RetreatPlan:
     reaches a noncontrolled hex") or an overstacked hex ("until it reaches a hex in
     which it can legally stack")."""
     side = s.d.units[args.units[0]].side
-    ez = s.zoc(other(side))
+    ez = zoc(s, other(side))
     weapons = any(s.d.units[u].target == "W" for u in args.units)
     friends = [s.pos.units[u].hex for u in s.on_map(side) if u not in args.units]
     enemy = {s.pos.units[u].hex for u in s.on_map(other(side))}
@@ -111,7 +112,7 @@ def retreat_plan(s: P48State, args: RetreatArgs) -> RetreatPlan:
 
     stacks = s.stacks()
     # stacking satisfied at the end of the retreat, and never ending in an enemy ZOC
-    paths = best(args.length, lambda h: h not in ez and s.fits(h, side, args.units, stacks))
+    paths = best(args.length, lambda h: h not in ez and fits(s, h, side, args.units, stacks))
     if paths:
         return RetreatPlan("fit", paths)
     paths = best(args.length, lambda h: h not in ez)

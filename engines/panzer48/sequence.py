@@ -1,5 +1,4 @@
-"""48th Panzer Korps: the sequence of play (3) and the table of every step.
-"""
+"""48th Panzer Korps: the sequence of play (3) and the table of every step."""
 
 from __future__ import annotations
 
@@ -7,6 +6,7 @@ from fractions import Fraction
 
 from engines.panzer48.data import other
 from engines.panzer48.position import SideArgs
+from engines.panzer48.reinforcements import arrivals, check_release
 from engines.panzer48.state import P48State
 from engines.panzer48.steps.combat import (
     AttackFire,
@@ -20,13 +20,9 @@ from engines.panzer48.steps.combat import (
 from engines.panzer48.steps.movement import Movement, Moving, ZocExit
 from engines.panzer48.steps.retreat import Advance, AdvanceStart, Overstacked, Retreat, RetreatStart
 from engines.panzer48.steps.setup import Plan, Setup
+from engines.panzer48.victory import score
 from pbem.engine import Event
-from pbem.steps import (
-    Flow,
-    NoArgs,
-    Procedure,
-    step_table,
-)
+from pbem.steps import Flow, NoArgs, Procedure, step_table
 
 
 class Game(Procedure[P48State]):
@@ -64,11 +60,11 @@ class Turn(Procedure[P48State]):
             flow.end()
             ev = [Event(f"turn {s.pos.turn}", "phase", rule="3.III")]
             if not s.over():
-                ev += s.check_release()
+                ev += check_release(s)
             else:
-                score = s.score()
-                ev.append(Event(f"the game ends: Soviet {score['soviet']}, German "
-                                f"{score['german']} victory points", "phase", rule="10"))
+                pts = score(s)
+                ev.append(Event(f"the game ends: Soviet {pts['soviet']}, German "
+                                f"{pts['german']} victory points", "phase", rule="10"))
             return ev
         return []
 
@@ -104,7 +100,7 @@ class PlayerTurn(Procedure[P48State]):
                 x.failed = x.failed or x.retreated
                 x.retreated = x.attacked = False
                 x.began = x.hex if x.where == "map" else ""
-            self._arrivals(s, args.side)
+            arrivals(s, args.side)
             flow.call("movement")
             return [Event(f"turn {pos.turn}: {args.side} movement phase", "phase", rule="3.2")]
         for x in pos.units.values():
@@ -112,18 +108,6 @@ class PlayerTurn(Procedure[P48State]):
         flow.end()
         return []
 
-    def _arrivals(self, s: P48State, side: str) -> None:
-        """9.1: the reinforcements due this turn become able to enter."""
-        for u, x in s.pos.units.items():
-            info = s.d.units[u]
-            if info.side != side or x.where != "setup":
-                continue
-            f = s.d.formations[info.formation]
-            if side == "german" and f.enters_turn and f.enters_turn <= s.pos.turn:
-                x.where = "due"
-            if (side == "soviet" and f.id in s.pos.plan_areas
-                    and s.pos.plan_turns.get(f.id, 0) == s.pos.turn):
-                x.where = "due"
 
 
 STEPS = step_table(Game(), Turn(), PlayerTurn(), Setup(), Plan(), Prepared(), Declare(),

@@ -8,28 +8,18 @@ with the reason.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterable
-from fractions import Fraction
+from collections.abc import Callable
 from typing import Any
 
-from engines.hexkit.board import board_view
-from engines.hexkit.zoc import zoc_map
-from engines.panzer48.data import SIDES, Data, UnitInfo, data, other
+from engines.panzer48.data import SIDES, Data, UnitInfo, data
 from engines.panzer48.notation import Say, parse
 from engines.panzer48.position import Combat, Position, SideArgs
 from engines.panzer48.reinforcements import digest_of, open_salt, plan_formations
-from pbem.engine import Action, Decision, Event, Result
-from pbem.memo import Memo
-from pbem.steps import (
-    Frame,
-    Misfit,
-    StepState,
-)
-from pbem.view import BoardView, Piece
-
-#: zoc() by the units that can exert one (side; id, hex, losses of each in unit order): a
-#: pure function of those, kept because one position asks it again for every option
-_ZOCS: Memo[tuple[str, tuple[tuple[str, str, int], ...]], dict[str, bool]] = Memo(512)
+from engines.panzer48.victory import score
+from engines.panzer48.view import board, status_line
+from pbem.engine import Action, Decision, Result
+from pbem.steps import Frame, Misfit, StepState
+from pbem.view import BoardView
 
 
 class P48State(StepState[Position]):
@@ -69,25 +59,6 @@ class P48State(StepState[Position]):
                     default=None)
         return None if first is None else self.d.units[first].side
 
-    def zoc(self, side: str) -> dict[str, bool]:
-        """5: hexes controlled by ``side``'s stacks of 3 or more steps (retreated units
-        contribute nothing); value: an armor unit is in a stack exerting it (8.3)."""
-        d = self.d
-        key = (side, tuple((u, x.hex, x.losses) for u, x in self.pos.units.items()
-                           if x.where == "map" and not x.retreated and d.units[u].side == side))
-        return _ZOCS.get(key, lambda: self._zoc(side))  # shared: callers only read it
-
-    def _zoc(self, side: str) -> dict[str, bool]:
-        stacks: dict[str, list[str]] = {}
-        for u in self.on_map(side):
-            if not self.pos.units[u].retreated:
-                stacks.setdefault(self.pos.units[u].hex, []).append(u)
-        exerting = {h: us for h, us in sorted(stacks.items())
-                    if sum(self.steps_of(u) for u in us) >= 3}
-        zm = zoc_map(self.d.map, [(h, h) for h in exerting])
-        return {h: any(self.d.units[u].target == "A" for s in zm.exerted_by(h)
-                       for u in exerting[s]) for h in zm.hexes}
-
     def stacks(self) -> dict[str, list[str]]:
         """Every occupied hex and its units (sorted): ``at`` for many hexes at once."""
         out: dict[str, list[str]] = {}
@@ -95,112 +66,6 @@ class P48State(StepState[Position]):
             if x.where == "map":
                 out.setdefault(x.hex, []).append(u)
         return out
-
-    def stack_size(self, h: str, side: str, extra: Iterable[str] = (),
-                   stacks: dict[str, list[str]] | None = None) -> int:
-        here = self.at(h, side) if stacks is None else [
-            u for u in stacks.get(h, ()) if self.d.units[u].side == side]
-        us = set(here) | set(extra)
-        return sum(self.d.units[u].size for u in us)
-
-    def fits(self, h: str, side: str, extra: Iterable[str] = (),
-             stacks: dict[str, list[str]] | None = None) -> bool:
-        """6: stacking limits (in thirds of a battalion); ``stacks``: from ``stacks()``
-        when the caller asks for many hexes of one position."""
-        return self.stack_size(h, side, extra, stacks) <= self.d.stack_limit[side]
-
-    def movable(self, u: str) -> bool:
-        x, info = self.pos.units[u], self.d.units[u]
-        if x.where != "map" or x.moved or x.failed or x.retreated or x.attacked or x.halted:
-            return False
-        if info.formation == "7lw" and not self.pos.released:
-            return False  # 9: not until released
-        return self.allowance(u) > x.spent
-
-    def allowance(self, u: str) -> Fraction:
-        ma = Fraction(self.d.units[u].ma)
-        return ma / 2 if self.pos.units[u].flipped else ma  # 3.1 / 4
-
-    def step_cost(self, u: str, a: str, b: str) -> Fraction | None:
-        mode = "leg" if self.d.units[u].leg else "mech"
-        c = self.d.costs[mode].cost(a, b)
-        return None if c is None else Fraction(c)
-
-    def may_pass(self, group: list[str], h: str, spent: dict[str, Fraction],
-                 stacks: dict[str, list[str]], seen: frozenset[str] = frozenset()) -> bool:
-        """6: "Stacking limits must be satisfied at the end of each unit's movement", so
-        ``group`` (standing elsewhere, ``spent`` MPs each) may enter ``h``, where it would
-        overstack, only if it can go on from there, within its allowances, to a hex where
-        it fits; not where an enemy ZOC would halt it (5, stand-in)."""
-        side = self.d.units[group[0]].side
-        if h in self.zoc(other(side)):
-            return False
-        for n in self.d.map.neighbors(h):
-            if n in seen or (n in stacks and self.d.units[stacks[n][0]].side != side):
-                continue
-            costs = {u: self.step_cost(u, h, n) for u in group}
-            after: dict[str, Fraction] = {}
-            for u, c in costs.items():
-                if c is None or spent[u] + c > self.allowance(u):
-                    break
-                after[u] = spent[u] + c
-            else:
-                if self.fits(n, side, group, stacks) or self.may_pass(
-                        group, n, after, stacks, seen | {h}):
-                    return True
-        return False
-
-    def kill(self, u: str) -> list[Event]:
-        x, info = self.pos.units[u], self.d.units[u]
-        x.losses = info.steps
-        x.where, x.hex = "dead", ""
-        enemy = other(info.side)
-        self.pos.kills[enemy] = self.pos.kills.get(enemy, 0) + info.steps  # 10
-        return [Event(f"{u} is eliminated", "loss", units=(u,), rule="2.1")]
-
-    def lose(self, u: str, n: int, rule: str) -> list[Event]:
-        if n <= 0 or self.pos.units[u].where != "map":
-            return []
-        x = self.pos.units[u]
-        x.losses += n
-        if x.losses >= self.d.units[u].steps:  # 2.1: excess losses are ignored
-            return self.kill(u)
-        return [Event(f"{u} loses {n} step{'s' if n > 1 else ''}", "loss", units=(u,),
-                      rule=rule)]
-
-    def update_control(self) -> None:
-        """10: a side controls a hex its unit most recently entered, or on which it
-        exerted a ZOC while the hex was neither enemy-occupied nor in an enemy ZOC."""
-        zs = {s: self.zoc(s) for s in SIDES}
-        stacks = self.stacks()
-        for h in sorted(self.pos.control):
-            if h in stacks:
-                self.pos.control[h] = self.d.units[stacks[h][0]].side
-                continue
-            for s in SIDES:
-                if h in zs[s] and h not in zs[other(s)]:
-                    self.pos.control[h] = s
-
-    def check_release(self, moved: Iterable[str] = ()) -> list[Event]:
-        """9: the 7th Luftwaffe Field Division is released on turn 7 or "whenever a
-        Soviet unit moves within two hexes" of any of its units: ``moved`` are the units
-        that just entered a hex; a Soviet unit standing that near releases nothing."""
-        if self.pos.released:
-            return []
-        lw = [u for u in self.on_map("german") if self.d.units[u].formation == "7lw"]
-        near = any(self.d.map.distance(self.pos.units[s].hex, self.pos.units[g].hex) <= 2
-                   for s in moved if self.d.units[s].side == "soviet"
-                   and self.pos.units[s].where == "map" for g in lw)
-        if self.pos.turn >= 7 or near:
-            self.pos.released = True
-            return [Event("the 7th Luftwaffe Field Division is released", "info", rule="9")]
-        return []
-
-    def after_move(self, moved: Iterable[str] = ()) -> list[Event]:
-        """After units entered a hex (``moved``) or left the map: control (10), and the
-        7th Luftwaffe's release (9)."""
-        self.update_control()
-        return self.check_release(moved)
 
     # -- the engine hooks --------------------------------------------------------------------
 
@@ -312,8 +177,8 @@ class P48State(StepState[Position]):
         return spec
 
     def _result(self) -> Result | None:
-        score = self.score()
-        s, g = score["soviet"], score["german"]
+        pts = score(self)
+        s, g = pts["soviet"], pts["german"]
         margin = abs(s - g)
         text = f"Soviet {s}, German {g} victory points"
         if margin < 5:  # 10: a win needs at least 5 points more
@@ -322,50 +187,11 @@ class P48State(StepState[Position]):
         level = next((name for least, name in self.d.levels if margin >= least), "marginal")
         return Result(winner, "rules", f"{text}: a {level} {winner} victory", level)
 
-    def score(self) -> dict[str, int]:
-        """10: enemy steps eliminated, towns and Don bridges controlled, Soviet exits."""
-        pts = {s: self.pos.kills.get(s, 0) for s in SIDES}
-        for h, vp in self.d.towns.items():
-            pts[self.pos.control.get(h, "german")] += vp
-        for a, b in self.d.don_bridges:
-            for s in SIDES:
-                if self.pos.control.get(a) == s and self.pos.control.get(b) == s:
-                    pts[s] += self.d.bridge_vp
-        german_zoc = self.zoc("german")
-        areas = {h for hs in self.d.entry.values() for h in hs if h not in self.d.entry["G"]}
-        for h, steps in sorted(self.pos.exits.items()):
-            ok = self._road_path(h, areas, german_zoc)
-            if ok:
-                pts["soviet"] += steps
-        return pts
-
-    def _road_path(self, h: str, areas: set[str], gz: dict[str, bool]) -> bool:
-        """10: a continuous path of roads from the exit hex to a Soviet reinforcement
-        area, through no German-occupied or German-controlled hex."""
-        from engines.hexkit.movement import trace
-        def passable(x: str) -> bool:
-            return self.owner_at(x) != "german" and x not in gz
-        if not passable(h):
-            return False
-        return trace(self.d.map, h, lambda x: x in areas, network="road",
-                     passable=passable) is not None
-
     def status_line(self, side: str | None) -> str:
-        # the phase is the rulebook's; the runtime's step name is no word of it
-        sc = self.score()
-        return (f"turn {self.turn_number()}/{self.pos.last_turn}, {self.pos.phasing} "
-                f"{self.pos.phase}; VP soviet {sc['soviet']} german {sc['german']}")
+        return status_line(self, side)
 
     def _view(self, side: str | None) -> BoardView:
-        pieces = []
-        for u in self.on_map():
-            info, x = self.d.units[u], self.pos.units[u]
-            marks = tuple(m for m, on in (("flipped", x.flipped), ("retreated", x.retreated))
-                          if on)
-            pieces.append(Piece(u, info.side, f"{self.steps_of(u)}{info.target}{info.fire}",
-                                x.hex, name=info.name, markers=marks,
-                                color="#c04040" if info.side == "soviet" else "#6080a0"))
-        return board_view(self.d.map, pieces, side=side, status=self.status_line(side))
+        return board(self, side)
 
     def parse_action(self, text: str) -> Action:
         return parse(text)

@@ -12,20 +12,16 @@ from engines.panzer48.combat import (
     fire_shift,
     fire_value,
     firers,
+    lose,
     next_targets,
 )
 from engines.panzer48.data import other
+from engines.panzer48.movement import after_move
 from engines.panzer48.notation import Say
 from engines.panzer48.position import Combat, Fire, MoraleArgs
 from engines.panzer48.state import P48State
 from pbem.engine import Action, ChanceRequest, Event, Outcome
-from pbem.steps import (
-    Choice,
-    Flow,
-    NoArgs,
-    Refusal,
-    Roll,
-)
+from pbem.steps import Choice, Flow, NoArgs, Refusal, Roll
 
 
 class Prepared(Choice[P48State]):
@@ -288,14 +284,14 @@ class FireRoll(Roll[P48State]):
             return ev
         morale, loss = (int(x) for x in result.split("-"))
         before = s.steps_of(fire.target)
-        ev += s.lose(fire.target, loss, "8")
+        ev += lose(s, fire.target, loss, "8")
         if attacker_fire:
             c.largest = max(c.largest, morale)
         if morale and s.pos.units[fire.target].where == "map":
             flow.goto("morale-option", MoraleArgs(fire.target, morale, loss, before,
                                                   s.d.units[fire.target].side == c.attacker))
         elif s.pos.units[fire.target].where != "map":
-            s.after_move()
+            after_move(s)
         return ev
 
 
@@ -357,11 +353,11 @@ class MoraleRoll(Roll[P48State]):
         ev = [Event(f"{args.unit} morale {value}, roll {roll}: "
                     f"{'passed' if passed else 'failed'}", "morale", units=(args.unit,),
                     rule="8.2")]
-        ev += s.lose(args.unit, args.morale, "8.1")
+        ev += lose(s, args.unit, args.morale, "8.1")
         if not passed:
             s.pos.units[args.unit].failed = True
             flow.goto("retreat-start", args)
         else:
-            s.after_move()
+            after_move(s)
         return ev
 

@@ -1,22 +1,24 @@
-"""48th Panzer Korps: the Movement Phase's steps (3.2, 4, 5).
-"""
+"""48th Panzer Korps: the Movement Phase's steps (3.2, 4, 5)."""
 
 from __future__ import annotations
 
 from engines.panzer48.data import other
-from engines.panzer48.movement import step_group
+from engines.panzer48.movement import (
+    after_move,
+    allowance,
+    may_pass,
+    movable,
+    step_cost,
+    step_group,
+)
 from engines.panzer48.notation import Say
 from engines.panzer48.position import Combat, ExitArgs
 from engines.panzer48.reinforcements import reveal
+from engines.panzer48.stacking import fits
 from engines.panzer48.state import P48State
+from engines.panzer48.zoc import zoc
 from pbem.engine import Action, ChanceRequest, Event, Outcome
-from pbem.steps import (
-    Choice,
-    Flow,
-    NoArgs,
-    Refusal,
-    Roll,
-)
+from pbem.steps import Choice, Flow, NoArgs, Refusal, Roll
 
 
 class Movement(Choice[P48State]):
@@ -48,18 +50,18 @@ class Movement(Choice[P48State]):
         if x.where == "off":
             cands = [x.hex] if s.owner_at(x.hex) != other(info.side) else sorted(
                 (h for h in s.d.edge if s.owner_at(h) is None
-                 and h not in s.zoc(other(info.side))),
+                 and h not in zoc(s, other(info.side))),
                 key=lambda h: (s.d.map.distance(h, x.hex), h))[:1]
         else:
             f = s.d.formations[info.formation]
             area = f.enters_area if info.side == "german" else s.pos.plan_areas.get(f.id, "")
             cands = list(s.d.entry.get(area, ()))
         enemy = {s.pos.units[e].hex for e in s.on_map(other(info.side))}
-        ez = s.zoc(other(info.side)) if info.target == "W" else {}
+        ez = zoc(s, other(info.side)) if info.target == "W" else {}
         stacks = s.stacks()
         return [h for h in cands if h not in enemy and h not in ez
-                and (not stacking or s.fits(h, info.side, [u], stacks)
-                     or s.may_pass([u], h, {u: s.d.entry_cost(u, h)}, stacks))]
+                and (not stacking or fits(s, h, info.side, [u], stacks)
+                     or may_pass(s, [u], h, {u: s.d.entry_cost(u, h)}, stacks))]
 
     def options(self, s: P48State, args: NoArgs) -> list[Action]:
         side = s.pos.phasing
@@ -74,10 +76,10 @@ class Movement(Choice[P48State]):
             if s.d.units[u].side == side and (x.where == "due" or (
                     x.where == "off" and not x.retreated)):
                 out += [Say("enter", u, h) for h in self.entries(s, u)]
-        movable = [u for u in s.on_map(side) if s.movable(u)]
-        out += [Say("move", u) for u in movable]
+        ready = [u for u in s.on_map(side) if movable(s, u)]
+        out += [Say("move", u) for u in ready]
         hexes: dict[str, int] = {}
-        for u in movable:
+        for u in ready:
             hexes[s.pos.units[u].hex] = hexes.get(s.pos.units[u].hex, 0) + 1
         out += [Say("move", h) for h, n in sorted(hexes.items()) if n > 1]
         # 9.1: as many arrivals as possible enter; 8.3: units off the map re-enter now
@@ -137,15 +139,15 @@ class Movement(Choice[P48State]):
             x = pos.units[action.a]
             x.where, x.hex = "map", action.b
             x.spent = s.d.entry_cost(action.a, action.b)  # 9.1: the first hex's cost
-            x.halted = action.b in s.zoc(other(pos.phasing))  # 5 (stand-in)
+            x.halted = action.b in zoc(s, other(pos.phasing))  # 5 (stand-in)
             pos.moving, pos.moved_hexes = [action.a], 1
             flow.call("moving")
             return [Event(f"{action.a} enters at {action.b}", "move", hexes=(action.b,),
-                          rule="9.1"), *s.after_move([action.a])]
+                          rule="9.1"), *after_move(s, [action.a])]
         if action.a in pos.units:
             group = [action.a]
         else:
-            group = [u for u in s.at(action.a, pos.phasing) if s.movable(u)]
+            group = [u for u in s.at(action.a, pos.phasing) if movable(s, u)]
         h = pos.units[group[0]].hex
         pos.moving = group
         pos.moved_hexes = 0
@@ -182,11 +184,11 @@ class Moving(Choice[P48State]):
         for n in s.d.map.neighbors(h):
             if n in stacks and s.d.units[stacks[n][0]].side == other(side):
                 continue
-            costs = [s.step_cost(u, h, n) for u in pos.moving]
-            if any(c is None or pos.units[u].spent + c > s.allowance(u)
+            costs = [step_cost(s, u, h, n) for u in pos.moving]
+            if any(c is None or pos.units[u].spent + c > allowance(s, u)
                    for u, c in zip(pos.moving, costs, strict=True)):
                 continue
-            if not s.fits(n, side, pos.moving, stacks) and not s.may_pass(
+            if not fits(s, n, side, pos.moving, stacks) and not may_pass(s,
                     pos.moving, n, {u: pos.units[u].spent + c for u, c in
                                     zip(pos.moving, costs, strict=True) if c is not None},
                     stacks, frozenset([h])):
@@ -201,23 +203,23 @@ class Moving(Choice[P48State]):
         h = self.here(s)
         out: list[Action] = [Say("to", n) for n in self.steps_to(s)]
         out += [Say("pickup", u) for u in s.at(h, side) if u not in pos.moving
-                and s.movable(u) and pos.moved_hexes > 0]
+                and movable(s, u) and pos.moved_hexes > 0]
         if len(pos.moving) > 1:
             # 6: a dropped unit's move ends here, so it must fit with those staying
             staying = [u for u in s.at(h, side) if u not in pos.moving]
             room = s.d.stack_limit[side] - sum(s.d.units[v].size for v in staying)
             out += [Say("drop", u) for u in pos.moving if s.d.units[u].size <= room]
         # 6: stacking is satisfied "prior to hasty combat"
-        if s.fits(h, side) and any(not pos.units[u].attacked and not pos.units[u].flipped
+        if fits(s, h, side) and any(not pos.units[u].attacked and not pos.units[u].flipped
                                    for u in pos.moving):
             stacks = s.stacks()
             out += [Say("hasty", n) for n in s.d.map.neighbors(h)
                     if n in stacks and s.d.units[stacks[n][0]].side == other(side)]
         if (side == "soviet" and h in s.d.areas["south_exit"]
-                and all(pos.units[u].spent + s.d.exit_cost <= s.allowance(u)
+                and all(pos.units[u].spent + s.d.exit_cost <= allowance(s, u)
                         for u in pos.moving)):
             out.append(Say("exit"))
-        if s.fits(h, side):
+        if fits(s, h, side):
             out.append(Say("stop"))
         return out
 
@@ -231,14 +233,14 @@ class Moving(Choice[P48State]):
                 return Refusal("5", "the move ended on entering an enemy-controlled hex")
             h, n, side = self.here(s), action.a, s.pos.phasing
             if (n in s.d.map.neighbors(h) and s.owner_at(n) != other(side)
-                    and not s.fits(n, side, s.pos.moving)):
+                    and not fits(s, n, side, s.pos.moving)):
                 return Refusal("6", f"{n} would be over the stacking limit of "
                                f"{s.d.stack_limit[side] // 3} battalions, and the move "
                                "could not go on from it to a hex within the limit")
             return Refusal("4", f"cannot move to {action.a}: not adjacent, enemy-occupied, "
                            "over the movement allowance or over the stacking limit")
         if isinstance(action, Say) and action.verb == "hasty":
-            if not s.fits(self.here(s), s.pos.phasing):
+            if not fits(s, self.here(s), s.pos.phasing):
                 return Refusal("6", "stacking limits must be satisfied prior to hasty combat: "
                                f"{self.here(s)} is over the limit")
             if all(s.pos.units[u].flipped for u in s.pos.moving):
@@ -260,7 +262,7 @@ class Moving(Choice[P48State]):
         h = self.here(s)
         if action.verb == "to":
             staying = [u for u in s.at(h, side) if u not in pos.moving]
-            if pos.moved_hexes == 0 and h in s.zoc(other(side)) and not staying:
+            if pos.moved_hexes == 0 and h in zoc(s, other(side)) and not staying:
                 flow.call("zoc-exit", ExitArgs(action.a))  # 5: leaving it vacant
                 return []
             return step_group(s, action.a)

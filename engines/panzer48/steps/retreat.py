@@ -1,21 +1,18 @@
-"""48th Panzer Korps: the steps of retreats (8.2, 8.3) and advance after combat (8.4).
-"""
+"""48th Panzer Korps: the steps of retreats (8.2, 8.3) and advance after combat (8.4)."""
 
 from __future__ import annotations
 
+from engines.panzer48.combat import kill, lose
 from engines.panzer48.data import other
+from engines.panzer48.movement import after_move
 from engines.panzer48.notation import Say
 from engines.panzer48.position import MoraleArgs, RetreatArgs
 from engines.panzer48.retreat import on_path, path_text, retreat_plan
+from engines.panzer48.stacking import fits
 from engines.panzer48.state import P48State
+from engines.panzer48.zoc import zoc
 from pbem.engine import Action, Event
-from pbem.steps import (
-    Choice,
-    Flow,
-    NoArgs,
-    Procedure,
-    Refusal,
-)
+from pbem.steps import Choice, Flow, NoArgs, Procedure, Refusal
 
 
 class RetreatStart(Procedure[P48State]):
@@ -36,7 +33,7 @@ class RetreatStart(Procedure[P48State]):
             c.required = max(c.required, args.morale)
         if not units:
             flow.end()
-            s.after_move()
+            after_move(s)
             return []
         flow.goto("retreat", RetreatArgs(units, start, args.morale, not args.attacker))
         return []
@@ -87,29 +84,29 @@ class Retreat(Choice[P48State]):
             for u in args.units:
                 x = s.pos.units[u]
                 x.where, x.retreated = "off", True
-            s.after_move()
+            after_move(s)
             return [Event(f"{', '.join(args.units)} retreat off the map at {args.start}",
                           "retreat", rule="8.3")]
         if action.a == "none":
             for u in args.units:
-                ev += s.kill(u)
-            s.after_move()
+                ev += kill(s, u)
+            after_move(s)
             return [Event("no legal retreat path", "retreat", rule="8.3"), *ev]
         path = action.a.split("-")
         off = path[-1] == "off"
         if off:
             path.pop()
         side = s.d.units[args.units[0]].side
-        ez = s.zoc(other(side))
+        ez = zoc(s, other(side))
         for u in args.units:
             x = s.pos.units[u]
             for h in path:
                 if h in ez:
                     if s.d.units[u].target == "W":
-                        ev += s.kill(u)  # 8.3: weapons never into an enemy ZOC
+                        ev += kill(s, u)  # 8.3: weapons never into an enemy ZOC
                         break
                     two = s.d.units[u].target == "P" and ez[h]
-                    ev += s.lose(u, 2 if two else 1, "8.3")
+                    ev += lose(s, u, 2 if two else 1, "8.3")
                     if x.where != "map":
                         break
             if x.where == "map":
@@ -121,10 +118,10 @@ class Retreat(Choice[P48State]):
         ev.insert(0, Event(f"{', '.join(args.units)} retreat {'-'.join([args.start, *path])}"
                            + (" and off the map" if off else ""),
                            "retreat", hexes=(path[-1],), rule="8.3"))
-        ev += s.after_move(args.units)
+        ev += after_move(s, args.units)
         if not off:
             left = [u for u in args.units if s.pos.units[u].where == "map"]
-            if left and not s.fits(path[-1], side):
+            if left and not fits(s, path[-1], side):
                 # 8.3 Stacking: no hex it can legally stack in was in reach
                 flow.goto("overstacked", RetreatArgs(left, path[-1], 0, args.defender))
             else:
@@ -163,12 +160,12 @@ class Overstacked(Choice[P48State]):
 
     def apply(self, s: P48State, args: RetreatArgs, action: Action, flow: Flow) -> list[Event]:
         assert isinstance(action, Say)
-        ev = s.kill(action.a)
+        ev = kill(s, action.a)
         ev[0] = Event(f"{action.a} is eliminated to relieve the overstacking in "
                       f"{args.start}", "loss", units=(action.a,), rule="8.3")
-        s.after_move()
+        after_move(s)
         left = [u for u in args.units if s.pos.units[u].where == "map"]
-        if not left or s.fits(args.start, s.d.units[args.units[0]].side):
+        if not left or fits(s, args.start, s.d.units[args.units[0]].side):
             flow.end()
         else:
             args.units = left
@@ -211,7 +208,7 @@ class Advance(Choice[P48State]):
             if left <= 0 or x.where != "map":
                 continue
             mine: list[Action] = [Say("advance", u, n) for n in self.steps(s, u, x.hex, left)]
-            if mine and not s.fits(x.hex, c.attacker):
+            if mine and not fits(s, x.hex, c.attacker):
                 return mine  # 6: "after each ... advance": passing a full hex, it goes on
             out += mine
         return [*out, Say("end-advance")]
@@ -223,7 +220,7 @@ class Advance(Choice[P48State]):
         when the advance can go on from it to a hex within the limit (6)."""
         c = s.fight()
         m = s.d.map
-        ez = s.zoc(other(c.attacker))
+        ez = zoc(s, other(c.attacker))
         out = []
         for n in m.neighbors(here):
             if n in seen or s.owner_at(n) == other(c.attacker):
@@ -231,7 +228,7 @@ class Advance(Choice[P48State]):
             if m.has_side(here, n, "river") and not (
                     m.has_side(here, n, "river_bridge") or m.has_side(here, n, "bridge")):
                 continue  # 8.4: never across unbridged major rivers
-            if not s.fits(n, c.attacker, [u]):
+            if not fits(s, n, c.attacker, [u]):
                 stops = n in ez and not on_path(c, u, here, n)
                 if left <= 1 or stops or not self.steps(s, u, n, left - 1,
                                                          seen | {here, n}):
@@ -266,7 +263,7 @@ class Advance(Choice[P48State]):
             return []
         u, n = action.a, action.b
         x = s.pos.units[u]
-        ez = s.zoc(other(c.attacker))
+        ez = zoc(s, other(c.attacker))
         here = x.hex
         x.hex = n
         # 8.4: ZOCs ignored "when following the exact path along which defending units
@@ -279,7 +276,7 @@ class Advance(Choice[P48State]):
         if n in ez and not follows:
             c.advance[u] = 0
         return [Event(f"{u} advances to {n}", "move", hexes=(n,), rule="8.4"),
-                *s.after_move([u])]
+                *after_move(s, [u])]
 
 
 class AdvanceStart(Procedure[P48State]):

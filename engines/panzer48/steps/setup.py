@@ -1,19 +1,16 @@
-"""48th Panzer Korps: the set-up (9) and the Soviet reinforcement plan (9.1).
-"""
+"""48th Panzer Korps: the set-up (9) and the Soviet reinforcement plan (9.1)."""
 
 from __future__ import annotations
 
 from engines.panzer48.data import other
 from engines.panzer48.notation import Say
 from engines.panzer48.reinforcements import digest_of, open_salt, place_defaults, plan_formations
+from engines.panzer48.stacking import fits
 from engines.panzer48.state import P48State
+from engines.panzer48.victory import update_control
+from engines.panzer48.zoc import zoc
 from pbem.engine import Action, Event
-from pbem.steps import (
-    Choice,
-    Flow,
-    NoArgs,
-    Refusal,
-)
+from pbem.steps import Choice, Flow, NoArgs, Refusal
 
 
 class Setup(Choice[P48State]):
@@ -44,10 +41,10 @@ class Setup(Choice[P48State]):
         else:
             cands = [h for h in d.map.within(f.area, 3) if d.side_of_hex(h) == side]
         out = []
-        enemy_zoc = s.zoc(other(side))
+        enemy_zoc = zoc(s, other(side))
         stacks = s.stacks()
         for h in sorted(cands):
-            if h == s.pos.units[u].hex or not s.fits(h, side, [u], stacks):
+            if h == s.pos.units[u].hex or not fits(s, h, side, [u], stacks):
                 continue
             if info.target == "W" and h in enemy_zoc:
                 continue  # 9: weapons never in enemy ZOC
@@ -85,7 +82,7 @@ class Setup(Choice[P48State]):
             place_defaults(s, "soviet")
             return [Event("the German set-up is done", "phase", rule="9")]
         s.pos.phase = "plan" if plan_formations(s) else "turns"
-        s.update_control()
+        update_control(s)
         flow.end()
         return [Event("the Soviet set-up is done", "phase", rule="9")]
 
