@@ -179,3 +179,11 @@ def lose(s: P48State, u: str, n: int, rule: str) -> list[Event]:
         return kill(s, u)
     return [Event(f"{u} loses {n} step{'s' if n > 1 else ''}", "loss", units=(u,),
                   rule=rule)]
+
+
+def prepared_attackers(s: P48State) -> list[str]:
+    """3.1: the units that may still make a prepared attack: they began the phase
+    adjacent to the enemy, have neither attacked nor retreated, and are released (9)."""
+    return [u for u in s.pos.began_adjacent if s.pos.units[u].where == "map"
+            and not s.pos.units[u].attacked and not s.pos.units[u].retreated
+            and not (s.d.units[u].formation == "7lw" and not s.pos.released)]

@@ -82,3 +82,55 @@ def after_move(s: P48State, moved: Iterable[str] = ()) -> list[Event]:
     7th Luftwaffe's release (9)."""
     update_control(s)
     return check_release(s, moved)
+
+
+def entry_hexes(s: P48State, u: str, stacking: bool = True) -> list[str]:
+    """9.1 / 8.3: the hexes where a due or off-map unit may enter (``stacking``:
+    only those where it fits, or from which it can move on to a hex where it fits:
+    entering is movement, and 6 binds its end)."""
+    x, info = s.pos.units[u], s.d.units[u]
+    if x.where == "off":
+        cands = [x.hex] if s.owner_at(x.hex) != other(info.side) else sorted(
+            (h for h in s.d.edge if s.owner_at(h) is None
+             and h not in zoc(s, other(info.side))),
+            key=lambda h: (s.d.map.distance(h, x.hex), h))[:1]
+    else:
+        f = s.d.formations[info.formation]
+        area = f.enters_area if info.side == "german" else s.pos.plan_areas.get(f.id, "")
+        cands = list(s.d.entry.get(area, ()))
+    enemy = {s.pos.units[e].hex for e in s.on_map(other(info.side))}
+    ez = zoc(s, other(info.side)) if info.target == "W" else {}
+    stacks = s.stacks()
+    return [h for h in cands if h not in enemy and h not in ez
+            and (not stacking or fits(s, h, info.side, [u], stacks)
+                 or may_pass(s, [u], h, {u: s.d.entry_cost(u, h)}, stacks))]
+
+
+def moving_hex(s: P48State) -> str:
+    """The hex of the unit or stack moving (4: a stack moves together)."""
+    return s.pos.units[s.pos.moving[0]].hex
+
+
+def next_hexes(s: P48State) -> list[str]:
+    """4 / 5 / 6: the hexes the moving unit or stack may step into next: within every
+    unit's allowance, not enemy-occupied, and a full hex only if the move can end beyond."""
+    pos, side = s.pos, s.pos.phasing
+    h = moving_hex(s)
+    if any(pos.units[u].halted for u in pos.moving):
+        return []  # 5 (stand-in): entering an enemy-controlled hex ends the move
+    out = []
+    stacks = s.stacks()
+    for n in s.d.map.neighbors(h):
+        if n in stacks and s.d.units[stacks[n][0]].side == other(side):
+            continue
+        costs = [step_cost(s, u, h, n) for u in pos.moving]
+        if any(c is None or pos.units[u].spent + c > allowance(s, u)
+               for u, c in zip(pos.moving, costs, strict=True)):
+            continue
+        if not fits(s, n, side, pos.moving, stacks) and not may_pass(s,
+                pos.moving, n, {u: pos.units[u].spent + c for u, c in
+                                zip(pos.moving, costs, strict=True) if c is not None},
+                stacks, frozenset([h])):
+            continue  # 6: through a full hex only if the move can end beyond it
+        out.append(n)
+    return out

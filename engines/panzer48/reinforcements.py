@@ -123,3 +123,39 @@ def check_release(s: P48State, moved: Iterable[str] = ()) -> list[Event]:
         s.pos.released = True
         return [Event("the 7th Luftwaffe Field Division is released", "info", rule="9")]
     return []
+
+
+def areas_to_reveal(s: P48State) -> list[str]:
+    """9.1: the Soviet formations whose planned turn this is and whose area is still
+    secret: each is revealed before anything moves."""
+    if s.pos.phasing != "soviet":
+        return []
+    return [f for f, t in sorted(s.pos.plan_turns.items())
+            if t == s.pos.turn and f not in s.pos.plan_areas]
+
+
+def setup_hexes(s: P48State, u: str) -> list[str]:
+    """9: the hexes where ``u`` may be placed: its formation's hexes, the front
+    line (personnel) or within 3 hexes of its area on its side, where it fits (6),
+    never a weapon in an enemy ZOC."""
+    info, d = s.d.units[u], s.d
+    f = d.formations[info.formation]
+    side = info.side
+    if f.hexes:
+        cands = list(f.hexes)
+    elif f.assigned:
+        return []  # 9: the 26th Tank group sets up directly in its hexes
+    elif info.target == "P":
+        cands = sorted(d.areas["front_german" if side == "german" else "front_soviet"])
+    else:
+        cands = [h for h in d.map.within(f.area, 3) if d.side_of_hex(h) == side]
+    out = []
+    enemy_zoc = zoc(s, other(side))
+    stacks = s.stacks()
+    for h in sorted(cands):
+        if h == s.pos.units[u].hex or not fits(s, h, side, [u], stacks):
+            continue
+        if info.target == "W" and h in enemy_zoc:
+            continue  # 9: weapons never in enemy ZOC
+        out.append(h)
+    return out

@@ -150,3 +150,38 @@ def on_path(c: Combat, u: str, here: str, n: str) -> bool:
     return here in trail and trail.index(here) + 1 < len(trail) and trail[
         trail.index(here) + 1] == n
 
+
+def start_advance(s: P48State) -> None:
+    """8.4: once the defenders' hex is empty, each non-weapon attacker that fired may
+    advance as far as the required retreat (or the largest morale result)."""
+    c = s.fight()
+    if c.advance or s.at(c.hex, other(c.attacker)):
+        return
+    length = c.required if c.path else c.largest
+    for u in c.fired:
+        if (u in c.attackers and s.pos.units[u].where == "map"
+                and s.d.units[u].target != "W" and not s.pos.units[u].retreated):
+            c.advance[u] = length
+
+
+def advance_hexes(s: P48State, u: str, here: str, left: int,
+                  seen: frozenset[str] = frozenset()) -> list[str]:
+    """The hexes ``u`` may advance into from ``here`` with ``left`` hexes to go: not
+    enemy-occupied, never across unbridged major rivers (8.4), and a full hex only
+    when the advance can go on from it to a hex within the limit (6)."""
+    c = s.fight()
+    m = s.d.map
+    ez = zoc(s, other(c.attacker))
+    out = []
+    for n in m.neighbors(here):
+        if n in seen or s.owner_at(n) == other(c.attacker):
+            continue
+        if m.has_side(here, n, "river") and not (
+                m.has_side(here, n, "river_bridge") or m.has_side(here, n, "bridge")):
+            continue  # 8.4: never across unbridged major rivers
+        if not fits(s, n, c.attacker, [u]):
+            stops = n in ez and not on_path(c, u, here, n)
+            if left <= 1 or stops or not advance_hexes(s, u, n, left - 1, seen | {here, n}):
+                continue
+        out.append(n)
+    return out

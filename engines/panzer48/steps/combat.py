@@ -14,6 +14,7 @@ from engines.panzer48.combat import (
     firers,
     lose,
     next_targets,
+    prepared_attackers,
 )
 from engines.panzer48.data import other
 from engines.panzer48.movement import after_move
@@ -37,13 +38,8 @@ class Prepared(Choice[P48State]):
     def prompt(self, s: P48State, args: NoArgs) -> str:
         return f"the {s.pos.phasing} player may make prepared attacks"
 
-    def candidates(self, s: P48State) -> list[str]:
-        return [u for u in s.pos.began_adjacent if s.pos.units[u].where == "map"
-                and not s.pos.units[u].attacked and not s.pos.units[u].retreated
-                and not (s.d.units[u].formation == "7lw" and not s.pos.released)]
-
     def options(self, s: P48State, args: NoArgs) -> list[Action]:
-        targets = sorted({n for u in self.candidates(s)
+        targets = sorted({n for u in prepared_attackers(s)
                           for n in s.d.map.neighbors(s.pos.units[u].hex)
                           if s.owner_at(n) == other(s.pos.phasing)})
         return [*(Say("attack", h) for h in targets), Say("end-combat")]

@@ -6,14 +6,15 @@ from engines.panzer48.data import other
 from engines.panzer48.movement import (
     after_move,
     allowance,
-    may_pass,
+    entry_hexes,
     movable,
-    step_cost,
+    moving_hex,
+    next_hexes,
     step_group,
 )
 from engines.panzer48.notation import Say
 from engines.panzer48.position import Combat, ExitArgs
-from engines.panzer48.reinforcements import reveal
+from engines.panzer48.reinforcements import areas_to_reveal, reveal
 from engines.panzer48.stacking import fits
 from engines.panzer48.state import P48State
 from engines.panzer48.zoc import zoc
@@ -36,36 +37,9 @@ class Movement(Choice[P48State]):
     def prompt(self, s: P48State, args: NoArgs) -> str:
         return f"the {s.pos.phasing} player moves (move a unit or a hex's stack, enter, end)"
 
-    def to_reveal(self, s: P48State) -> list[str]:
-        if s.pos.phasing != "soviet":
-            return []
-        return [f for f, t in sorted(s.pos.plan_turns.items())
-                if t == s.pos.turn and f not in s.pos.plan_areas]
-
-    def entries(self, s: P48State, u: str, stacking: bool = True) -> list[str]:
-        """9.1 / 8.3: the hexes where a due or off-map unit may enter (``stacking``:
-        only those where it fits, or from which it can move on to a hex where it fits:
-        entering is movement, and 6 binds its end)."""
-        x, info = s.pos.units[u], s.d.units[u]
-        if x.where == "off":
-            cands = [x.hex] if s.owner_at(x.hex) != other(info.side) else sorted(
-                (h for h in s.d.edge if s.owner_at(h) is None
-                 and h not in zoc(s, other(info.side))),
-                key=lambda h: (s.d.map.distance(h, x.hex), h))[:1]
-        else:
-            f = s.d.formations[info.formation]
-            area = f.enters_area if info.side == "german" else s.pos.plan_areas.get(f.id, "")
-            cands = list(s.d.entry.get(area, ()))
-        enemy = {s.pos.units[e].hex for e in s.on_map(other(info.side))}
-        ez = zoc(s, other(info.side)) if info.target == "W" else {}
-        stacks = s.stacks()
-        return [h for h in cands if h not in enemy and h not in ez
-                and (not stacking or fits(s, h, info.side, [u], stacks)
-                     or may_pass(s, [u], h, {u: s.d.entry_cost(u, h)}, stacks))]
-
     def options(self, s: P48State, args: NoArgs) -> list[Action]:
         side = s.pos.phasing
-        reveal = self.to_reveal(s)
+        reveal = areas_to_reveal(s)
         if reveal:
             return [Say("reveal", reveal[0])]
         out: list[Action] = []
@@ -75,7 +49,7 @@ class Movement(Choice[P48State]):
             # Phase (not the one they retreated in)
             if s.d.units[u].side == side and (x.where == "due" or (
                     x.where == "off" and not x.retreated)):
-                out += [Say("enter", u, h) for h in self.entries(s, u)]
+                out += [Say("enter", u, h) for h in entry_hexes(s, u)]
         ready = [u for u in s.on_map(side) if movable(s, u)]
         out += [Say("move", u) for u in ready]
         hexes: dict[str, int] = {}
@@ -93,7 +67,7 @@ class Movement(Choice[P48State]):
 
     def accepts(self, s: P48State, args: NoArgs, action: Action) -> bool:
         """The revealed form a session writes: ``open F AREA SALT`` (9.1)."""
-        reveal = self.to_reveal(s)
+        reveal = areas_to_reveal(s)
         return (isinstance(action, Say) and action.verb == "open" and bool(reveal)
                 and action.a == reveal[0])
 
@@ -111,14 +85,14 @@ class Movement(Choice[P48State]):
         if isinstance(action, Say) and action.verb == "enter":
             u, h = action.a, action.b
             if (u in s.pos.units and s.pos.units[u].where in ("due", "off")
-                    and h in self.entries(s, u, stacking=False)
-                    and h not in self.entries(s, u)):
+                    and h in entry_hexes(s, u, stacking=False)
+                    and h not in entry_hexes(s, u)):
                 return Refusal("6", f"{u} may not enter {h}: over the stacking limit of "
                                f"{s.d.stack_limit[s.d.units[u].side] // 3} battalions, with "
                                "no hex within it to move on to")
             return Refusal("9.1", f"{action.a} cannot enter at {action.b}")
-        if self.to_reveal(s):
-            return Refusal("9.1", f"the {self.to_reveal(s)[0]} area must be revealed first")
+        if areas_to_reveal(s):
+            return Refusal("9.1", f"the {areas_to_reveal(s)[0]} area must be revealed first")
         return f"{action.notation()!r} is not a movement action"
 
     def apply(self, s: P48State, args: NoArgs, action: Action, flow: Flow) -> list[Event]:
@@ -171,37 +145,12 @@ class Moving(Choice[P48State]):
         x = s.pos.units[s.pos.moving[0]]
         return f"moving {', '.join(s.pos.moving)} at {x.hex}"
 
-    def here(self, s: P48State) -> str:
-        return s.pos.units[s.pos.moving[0]].hex
-
-    def steps_to(self, s: P48State) -> list[str]:
-        pos, side = s.pos, s.pos.phasing
-        h = self.here(s)
-        if any(pos.units[u].halted for u in pos.moving):
-            return []  # 5 (stand-in): entering an enemy-controlled hex ends the move
-        out = []
-        stacks = s.stacks()
-        for n in s.d.map.neighbors(h):
-            if n in stacks and s.d.units[stacks[n][0]].side == other(side):
-                continue
-            costs = [step_cost(s, u, h, n) for u in pos.moving]
-            if any(c is None or pos.units[u].spent + c > allowance(s, u)
-                   for u, c in zip(pos.moving, costs, strict=True)):
-                continue
-            if not fits(s, n, side, pos.moving, stacks) and not may_pass(s,
-                    pos.moving, n, {u: pos.units[u].spent + c for u, c in
-                                    zip(pos.moving, costs, strict=True) if c is not None},
-                    stacks, frozenset([h])):
-                continue  # 6: through a full hex only if the move can end beyond it
-            out.append(n)
-        return out
-
     def options(self, s: P48State, args: NoArgs) -> list[Action]:
         pos, side = s.pos, s.pos.phasing
         if any(pos.units[u].failed for u in pos.moving):
             return [Say("stop")]  # 5: the roll failed, nobody moves
-        h = self.here(s)
-        out: list[Action] = [Say("to", n) for n in self.steps_to(s)]
+        h = moving_hex(s)
+        out: list[Action] = [Say("to", n) for n in next_hexes(s)]
         out += [Say("pickup", u) for u in s.at(h, side) if u not in pos.moving
                 and movable(s, u) and pos.moved_hexes > 0]
         if len(pos.moving) > 1:
@@ -231,7 +180,7 @@ class Moving(Choice[P48State]):
         if isinstance(action, Say) and action.verb == "to":
             if any(s.pos.units[u].halted for u in s.pos.moving):
                 return Refusal("5", "the move ended on entering an enemy-controlled hex")
-            h, n, side = self.here(s), action.a, s.pos.phasing
+            h, n, side = moving_hex(s), action.a, s.pos.phasing
             if (n in s.d.map.neighbors(h) and s.owner_at(n) != other(side)
                     and not fits(s, n, side, s.pos.moving)):
                 return Refusal("6", f"{n} would be over the stacking limit of "
@@ -240,9 +189,9 @@ class Moving(Choice[P48State]):
             return Refusal("4", f"cannot move to {action.a}: not adjacent, enemy-occupied, "
                            "over the movement allowance or over the stacking limit")
         if isinstance(action, Say) and action.verb == "hasty":
-            if not fits(s, self.here(s), s.pos.phasing):
+            if not fits(s, moving_hex(s), s.pos.phasing):
                 return Refusal("6", "stacking limits must be satisfied prior to hasty combat: "
-                               f"{self.here(s)} is over the limit")
+                               f"{moving_hex(s)} is over the limit")
             if all(s.pos.units[u].flipped for u in s.pos.moving):
                 return Refusal("3.1", "units that made a prepared attack this turn take "
                                "only limited action: no hasty attack (reading)")
@@ -259,7 +208,7 @@ class Moving(Choice[P48State]):
     def apply(self, s: P48State, args: NoArgs, action: Action, flow: Flow) -> list[Event]:
         assert isinstance(action, Say)
         pos, side = s.pos, s.pos.phasing
-        h = self.here(s)
+        h = moving_hex(s)
         if action.verb == "to":
             staying = [u for u in s.at(h, side) if u not in pos.moving]
             if pos.moved_hexes == 0 and h in zoc(s, other(side)) and not staying:

@@ -7,7 +7,7 @@ from engines.panzer48.data import other
 from engines.panzer48.movement import after_move
 from engines.panzer48.notation import Say
 from engines.panzer48.position import MoraleArgs, RetreatArgs
-from engines.panzer48.retreat import on_path, path_text, retreat_plan
+from engines.panzer48.retreat import advance_hexes, on_path, path_text, retreat_plan, start_advance
 from engines.panzer48.stacking import fits
 from engines.panzer48.state import P48State
 from engines.panzer48.zoc import zoc
@@ -188,16 +188,6 @@ class Advance(Choice[P48State]):
     def prompt(self, s: P48State, args: NoArgs) -> str:
         return "the attacker may advance after combat"
 
-    def setup_advance(self, s: P48State) -> None:
-        c = s.fight()
-        if c.advance or s.at(c.hex, other(c.attacker)):
-            return
-        length = c.required if c.path else c.largest
-        for u in c.fired:
-            if (u in c.attackers and s.pos.units[u].where == "map"
-                    and s.d.units[u].target != "W" and not s.pos.units[u].retreated):
-                c.advance[u] = length
-
     def options(self, s: P48State, args: NoArgs) -> list[Action]:
         c = s.fight()
         if s.at(c.hex, other(c.attacker)):
@@ -207,34 +197,11 @@ class Advance(Choice[P48State]):
             x = s.pos.units[u]
             if left <= 0 or x.where != "map":
                 continue
-            mine: list[Action] = [Say("advance", u, n) for n in self.steps(s, u, x.hex, left)]
+            mine: list[Action] = [Say("advance", u, n) for n in advance_hexes(s, u, x.hex, left)]
             if mine and not fits(s, x.hex, c.attacker):
                 return mine  # 6: "after each ... advance": passing a full hex, it goes on
             out += mine
         return [*out, Say("end-advance")]
-
-    def steps(self, s: P48State, u: str, here: str, left: int,
-              seen: frozenset[str] = frozenset()) -> list[str]:
-        """The hexes ``u`` may advance into from ``here`` with ``left`` hexes to go: not
-        enemy-occupied, never across unbridged major rivers (8.4), and a full hex only
-        when the advance can go on from it to a hex within the limit (6)."""
-        c = s.fight()
-        m = s.d.map
-        ez = zoc(s, other(c.attacker))
-        out = []
-        for n in m.neighbors(here):
-            if n in seen or s.owner_at(n) == other(c.attacker):
-                continue
-            if m.has_side(here, n, "river") and not (
-                    m.has_side(here, n, "river_bridge") or m.has_side(here, n, "bridge")):
-                continue  # 8.4: never across unbridged major rivers
-            if not fits(s, n, c.attacker, [u]):
-                stops = n in ez and not on_path(c, u, here, n)
-                if left <= 1 or stops or not self.steps(s, u, n, left - 1,
-                                                         seen | {here, n}):
-                    continue
-            out.append(n)
-        return out
 
     def default(self, s: P48State, args: NoArgs) -> Action:
         opts = self.options(s, args)
@@ -284,7 +251,7 @@ class AdvanceStart(Procedure[P48State]):
     rule = "8.4"
 
     def run(self, s: P48State, args: NoArgs, flow: Flow) -> list[Event]:
-        Advance().setup_advance(s)
+        start_advance(s)
         flow.goto("advance")
         return []
 

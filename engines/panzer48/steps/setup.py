@@ -2,13 +2,16 @@
 
 from __future__ import annotations
 
-from engines.panzer48.data import other
 from engines.panzer48.notation import Say
-from engines.panzer48.reinforcements import digest_of, open_salt, place_defaults, plan_formations
-from engines.panzer48.stacking import fits
+from engines.panzer48.reinforcements import (
+    digest_of,
+    open_salt,
+    place_defaults,
+    plan_formations,
+    setup_hexes,
+)
 from engines.panzer48.state import P48State
 from engines.panzer48.victory import update_control
-from engines.panzer48.zoc import zoc
 from pbem.engine import Action, Event
 from pbem.steps import Choice, Flow, NoArgs, Refusal
 
@@ -28,35 +31,12 @@ class Setup(Choice[P48State]):
     def prompt(self, s: P48State, args: NoArgs) -> str:
         return f"the {s.pos.setup_side} player sets up (place units, then setup-done)"
 
-    def legal_hexes(self, s: P48State, u: str) -> list[str]:
-        info, d = s.d.units[u], s.d
-        f = d.formations[info.formation]
-        side = info.side
-        if f.hexes:
-            cands = list(f.hexes)
-        elif f.assigned:
-            return []  # 9: the 26th Tank group sets up directly in its hexes
-        elif info.target == "P":
-            cands = sorted(d.areas["front_german" if side == "german" else "front_soviet"])
-        else:
-            cands = [h for h in d.map.within(f.area, 3) if d.side_of_hex(h) == side]
-        out = []
-        enemy_zoc = zoc(s, other(side))
-        stacks = s.stacks()
-        for h in sorted(cands):
-            if h == s.pos.units[u].hex or not fits(s, h, side, [u], stacks):
-                continue
-            if info.target == "W" and h in enemy_zoc:
-                continue  # 9: weapons never in enemy ZOC
-            out.append(h)
-        return out
-
     def options(self, s: P48State, args: NoArgs) -> list[Action]:
         out: list[Action] = []
         for u in sorted(s.pos.units):
             x = s.pos.units[u]
             if s.d.units[u].side == s.pos.setup_side and x.where == "map" and not x.placed:
-                out += [Say("place", u, h) for h in self.legal_hexes(s, u)]
+                out += [Say("place", u, h) for h in setup_hexes(s, u)]
         return [*out, Say("setup-done")]
 
     def default(self, s: P48State, args: NoArgs) -> Action:
