@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from collections.abc import Callable
+
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
@@ -111,6 +113,15 @@ def test_a_unit_alone_may_exert_no_zoc_where_stacked_it_does() -> None:
         alone.zoc("german", ZocRule(stack=lambda ps: [Placed("x", "0101", "german")]))
 
 
+def _counting(calls: list[str]) -> Callable[[Placed], bool]:
+    """Every unit exerts a ZOC, and each one asked is noted in ``calls``."""
+    def exerts(p: Placed) -> bool:
+        calls.append(p.unit)
+        return True
+
+    return exerts
+
+
 def test_each_fact_is_computed_once_per_placement() -> None:
     calls: list[HexId] = []
 
@@ -129,7 +140,7 @@ def test_each_fact_is_computed_once_per_placement() -> None:
 
 def test_board_facts_reuses_a_placement_met_again_and_not_a_changed_one() -> None:
     calls: list[str] = []
-    rule = ZocRule(exerts=lambda p: calls.append(p.unit) is None)
+    rule = ZocRule(exerts=_counting(calls))
     a = board_facts(M, PLACEMENT)
     a.zoc("red", rule)
     again = board_facts(M, reversed(PLACEMENT))  # the same placement, listed otherwise
@@ -200,7 +211,7 @@ def test_facts_do_not_depend_on_the_order_units_are_listed(
 
 def test_a_sides_zoc_is_kept_while_only_the_other_side_moves() -> None:
     calls: list[str] = []
-    rule = ZocRule(exerts=lambda p: calls.append(p.unit) is None)
+    rule = ZocRule(exerts=_counting(calls))
     BoardFacts(M, PLACEMENT).zoc("red", rule)
     blue_moved = [p._replace(hex="0102") if p.unit == "b3" else p for p in PLACEMENT]
     assert BoardFacts(M, blue_moved).zoc("red", rule) == BoardFacts(M, PLACEMENT).zoc(
