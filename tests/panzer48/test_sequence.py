@@ -45,7 +45,10 @@ def test_a_game_saved_before_the_turn_was_a_sequence_restores_and_plays_on(
     assert s.is_terminal() == (where == "turn 12")
 
 
-def test_the_turn_outline_is_the_books() -> None:
+def test_the_turn_outline_is_the_books_and_the_guide_prints_it() -> None:
     assert Turn.outline() == ["3.I  player-turn", "3.II  player-turn", "3.III  turn-end"]
     assert PlayerTurn.outline() == ["3.1  prepared-phase", "3.2  movement-phase",
                                     "3  player-turn-end"]
+    guide = (Path(__file__).resolve().parents[2] / "docs" / "engines"
+             / "48th-panzer-korps.md").read_text()
+    assert all(f"`{line}`" in guide for line in Turn.outline() + PlayerTurn.outline())
