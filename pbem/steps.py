@@ -253,18 +253,78 @@ class Procedure(Step[S]):
 
 @dataclass(frozen=True)
 class Entry(Generic[S]):
-    """One line of a sequence of play: the rule, the step it calls, and when it applies."""
+    """One line of a sequence of play: the rule, the step it calls, and when it applies.
+
+    ``args``: the called step's arguments: ``None`` (its ``Args()``), a fixed value
+    (copied for each call, so a step that changes its frame's arguments never changes the
+    entry's), or a function ``(state, sequence_args) -> args`` of the sequence frame's own
+    arguments (a player turn passing its side to each of its phases)."""
 
     rule: str
     step: str
     when: Callable[[S], bool] | None = None
     args: Any = None
 
+    def args_for(self, s: S, sequence_args: Any) -> Any:
+        """The arguments this entry calls its step with, in ``s`` from a sequence frame
+        whose arguments are ``sequence_args``."""
+        if callable(self.args):
+            return self.args(s, sequence_args)
+        return copy.deepcopy(self.args)
+
 
 class Sequence(Step[S]):
-    """The book's sequence outline as data: each entry in order, then the frame ends."""
+    """The book's sequence outline as data: each entry in order, then the frame ends.
+
+    Where the sequence has got to is the number of entries done (skipped ones too), kept
+    by default in the frame's ``pc``.  Two options keep a sequence's frames as an engine
+    saved them before it was one (a saved game in progress restores, a golden game's
+    state digests stay):
+
+    - :attr:`counter`: the name of an ``int`` field of the frame's arguments (``Args``)
+      that holds the count instead (``pc`` stays 0): the hand-kept ``stage`` of a
+      procedure that called its steps in turn;
+    - :attr:`tail`: the last entry's step replaces the sequence's frame (a ``goto``)
+      instead of being called from it, as a procedure that did the last entry's work
+      itself and ended left the stack.
+
+    With :meth:`Entry.args_for`, an entry's arguments may be derived from the sequence
+    frame's own (a player turn's side)."""
 
     entries: ClassVar[tuple[Entry[Any], ...]]
+    #: the ``int`` field of the frame's arguments counting the entries done ("": ``pc``)
+    counter: ClassVar[str] = ""
+    #: the last entry is a ``goto`` from the sequence's frame, not a call
+    tail: ClassVar[bool] = False
+
+    def done(self, frame: Frame) -> int:
+        """How many entries the sequence in ``frame`` has done (or skipped)."""
+        n = getattr(frame.args, self.counter) if self.counter else frame.pc
+        if type(n) is not int or not 0 <= n <= len(self.entries):
+            raise RuntimeError(f"sequence {self.name}: {self.counter or 'pc'} = {n!r} is "
+                               f"not a count of its {len(self.entries)} entries")
+        return n
+
+    def advance(self, s: S, frame: Frame, flow: Flow) -> None:
+        """Move ``flow`` on to the next entry that applies (counting every entry passed in
+        ``frame``), or end the sequence when none is left."""
+        n = self.done(frame)
+        while n < len(self.entries):
+            entry = self.entries[n]
+            n += 1
+            if entry.when is None or entry.when(s):
+                args = entry.args_for(s, frame.args)
+                if self.tail and n == len(self.entries):
+                    flow.goto(entry.step, args)
+                else:
+                    flow.call(entry.step, args)
+                break
+        else:
+            flow.end()
+        if self.counter:
+            setattr(frame.args, self.counter, n)
+        else:
+            frame.pc = n
 
     @classmethod
     def outline(cls) -> list[str]:
@@ -534,15 +594,7 @@ class StepState(State, Generic[P]):
                 self._move(flow, stay=True)
                 continue
             if isinstance(step, Sequence):
-                entries = step.entries
-                while frame.pc < len(entries):
-                    entry = entries[frame.pc]
-                    frame.pc += 1
-                    if entry.when is None or entry.when(self):
-                        flow.call(entry.step, entry.args)
-                        break
-                else:
-                    flow.end()
+                step.advance(self, frame, flow)
                 self._move(flow, stay=False)
                 continue
             assert isinstance(step, Procedure), f"{step.name}: not a step kind"

@@ -21,6 +21,12 @@ from pbem.engine import Action, Decision, Result
 from pbem.steps import Frame, Misfit, StepState
 from pbem.view import BoardView
 
+#: the steps of the sequence of play (3) that only the turn's sequences call, each with
+#: the arguments they give it (or that run and move on without a decision): a position is
+#: set up at the phase's own step instead
+SEQUENCE_ONLY = ("turn", "player-turn", "prepared-phase", "movement-phase",
+                 "player-turn-end", "turn-end")
+
 
 class P48State(StepState[Position]):
     Position = Position
@@ -86,7 +92,7 @@ class P48State(StepState[Position]):
         Prepared Combat Phase, 3.2 the Movement Phase; ``"turns"`` is either), an attack's
         step with no combat open (7) or another side's, the phase's own choice with one
         open, a moving unit's step with none moving (4)."""
-        if step not in self.steps or step in ("turn", "player-turn"):
+        if step not in self.steps or step in SEQUENCE_ONLY:
             raise KeyError(step)
         pos = self.pos
         if step == "game":
