@@ -80,7 +80,8 @@ _SHARED_LEAVES = frozenset({int, str, bool, bytes, type(None)})
 _COPIED_HERE = frozenset({"engine", "options", "history", "pos", "stack", "parked"})
 #: what the runtime keeps on a state only while a step runs (the event log, the frame
 #: queue) or for one decision (the options memo): never in a clone nor a snapshot
-_TOLD, _QUEUED, _MEMO = "_runtime_told", "_runtime_queued", "_runtime_options"
+_TOLD, _LAST, _QUEUED, _MEMO = ("_runtime_told", "_runtime_last", "_runtime_queued",
+                                "_runtime_options")
 #: the last entry of a snapshot's stack while rolls wait (sealed dice): never a step's name
 WAITING = "(rolls waiting)"
 
@@ -391,14 +392,16 @@ class StepState(State, Generic[P]):
 
     # -- the runtime's services to rule helpers ----------------------------------------------
 
-    def tell(self, event: Event) -> None:
-        """Tell ``event`` from wherever a rule finds it (a helper deep in a step: a marker
-        displaced by a move, a unit eliminated on the way), without returning it through
-        every caller.  The order (docs/engine-guide.md, "Engine layout"): an action's or
-        outcome's events are one log in the order things happened: each step's told
-        events in the order told, then the list the step returned (as if told as it
-        returned), step after step as the runtime runs them.  Only while a step runs."""
-        told: list[Event] | None = self.__dict__.get(_TOLD)
+    def tell(self, event: Event, *, last: bool = False) -> None:
+        """Tell ``event`` from wherever a rule finds it (a helper deep in a step: a unit
+        eliminated on the way), without returning it through every caller.  The order
+        (docs/engine-guide.md, "Engine layout"): an action's or outcome's events are one
+        log in the order things happened: each step's told events in the order told,
+        then the list the step returned (as if told as it returned), step after step as
+        the runtime runs them; then, in the order told, those told with ``last``: what a
+        rule checks "at any time" and tells once the action is done (Backhand Blow's
+        Front Marker displaced by a move, 14.1).  Only while a step runs."""
+        told: list[Event] | None = self.__dict__.get(_LAST if last else _TOLD)
         if told is None:
             raise RuntimeError(f"{event.text!r} told while no step runs (tell from a "
                                "step's apply, run, resolve or settle)")
@@ -421,8 +424,9 @@ class StepState(State, Generic[P]):
 
     def options_for(self, step: Choice[Any], args: Any) -> list[Action]:
         """``step.options(self, args)``, computed once per decision when
-        :attr:`memo_options` is on: the memo is dropped whenever a step runs (the
-        position may have changed) and never enters a clone or a snapshot."""
+        :attr:`memo_options` is on: the memo lives only between steps (dropped before
+        and after every step's call, as the position may change) and never enters a
+        clone or a snapshot."""
         if not self.memo_options:
             return step.options(self, args)
         memo: tuple[Step[Any], Any, tuple[Action, ...]] | None = self.__dict__.get(_MEMO)
@@ -437,26 +441,49 @@ class StepState(State, Generic[P]):
         self.__dict__.pop(_MEMO, None)
 
     @contextlib.contextmanager
+    def telling(self) -> Iterator[tuple[list[Event], list[Frame]]]:
+        """For a test or a tool that calls rule functions itself, outside any step: the
+        events they tell (those told ``last`` at the end, once the block is done) and
+        the frames they queue, collected here, and gone after the block."""
+        mine = (_TOLD, _LAST, _QUEUED)
+        saved = {k: self.__dict__.pop(k) for k in mine if k in self.__dict__}
+        told: list[Event] = []
+        last: list[Event] = []
+        queued: list[Frame] = []
+        self.__dict__.update({_TOLD: told, _LAST: last, _QUEUED: queued})
+        try:
+            yield told, queued
+            told += last
+        finally:
+            for k in mine:
+                self.__dict__.pop(k, None)
+            self.__dict__.update(saved)
+
+    @contextlib.contextmanager
     def _running(self) -> Iterator[list[Event]]:
         """A fresh event log and frame queue for an action or outcome being applied
         (an engine's own clone taken inside a step may hold its original's: they are set
         aside, and back after), both gone after it, whatever happened."""
-        saved = {k: self.__dict__.pop(k) for k in (_TOLD, _QUEUED) if k in self.__dict__}
+        mine = (_TOLD, _LAST, _QUEUED)
+        saved = {k: self.__dict__.pop(k) for k in mine if k in self.__dict__}
         told: list[Event] = []
-        self.__dict__[_TOLD] = told
+        last: list[Event] = []
+        self.__dict__[_TOLD], self.__dict__[_LAST] = told, last
         try:
             yield told
             if self.__dict__.get(_QUEUED):
                 raise RuntimeError("frames queued after the last step's move: "
                                    f"{self.__dict__[_QUEUED]}")
+            told += last
         finally:
-            self.__dict__.pop(_TOLD, None)
-            self.__dict__.pop(_QUEUED, None)
+            for k in mine:
+                self.__dict__.pop(k, None)
             self.__dict__.update(saved)
 
     def _ran(self, told: list[Event], returned: list[Event] | None) -> None:
         """A step's call has returned: its list after what it told; the options memo
-        goes, since the position may have changed."""
+        goes, since the position may have changed (it went before the call too: a rule
+        asking :meth:`options_for` inside a step reads the position as it is then)."""
         if returned:
             told.extend(returned)
         self.forget_options()
@@ -560,6 +587,7 @@ class StepState(State, Generic[P]):
         actor = step.side(self, frame.args) if self.sealed_dice else ""
         with self._running() as told:
             flow = Flow()
+            self.forget_options()  # the step may change the position
             self._ran(told, step.apply(self, frame.args, action, flow))
             self._move(flow, stay=True)
             self._settle_into(told, actor, False)
@@ -575,6 +603,7 @@ class StepState(State, Generic[P]):
         assert isinstance(step, Roll)
         with self._running() as told:
             flow = Flow()
+            self.forget_options()  # the step may change the position
             self._ran(told, step.resolve(self, self.stack[-1].args, outcome, flow))
             self._move(flow, stay=False)
             # sealed rules 2: the resolver's file need not stop where the result leaves a
@@ -668,6 +697,7 @@ class StepState(State, Generic[P]):
                 continue
             flow = Flow()
             if isinstance(step, Roll | Choice):
+                self.forget_options()  # the step may change the position
                 done = step.settle(self, frame.args, flow)
                 self._ran(events, done)
                 if done is not None:
@@ -699,6 +729,7 @@ class StepState(State, Generic[P]):
                     events.append(Event(f"your only option, taken for you: "
                                         f"{only.notation()} (sealed dice)", "info",
                                         visible_to=(side,), rule=step.rule))
+                    self.forget_options()  # the step may change the position
                     self._ran(events, step.apply(self, frame.args, only, flow))
                     self._move(flow, stay=True)
                     continue
@@ -707,6 +738,7 @@ class StepState(State, Generic[P]):
                 options = self.options_for(step, frame.args)
                 if len(options) != 1:
                     return
+                self.forget_options()  # the step may change the position
                 self._ran(events, step.apply(self, frame.args, options[0], flow))
                 self._move(flow, stay=True)
                 continue
@@ -723,6 +755,7 @@ class StepState(State, Generic[P]):
                 self._move(flow, stay=False)
                 continue
             assert isinstance(step, Procedure), f"{step.name}: not a step kind"
+            self.forget_options()  # the step may change the position
             self._ran(events, step.run(self, frame.args, flow))
             if flow.move is None:
                 raise RuntimeError(f"procedure {step.name} neither ended nor moved on")
@@ -761,7 +794,7 @@ class StepState(State, Generic[P]):
         twin = object.__new__(type(self))
         state = self.__dict__.copy()
         # queued frames and told events live only while a step runs
-        assert _QUEUED not in state and _TOLD not in state, "a clone taken mid-step"
+        assert not {_QUEUED, _TOLD, _LAST} & state.keys(), "a clone taken mid-step"
         state.pop(_MEMO, None)
         for name in self.clone_drops:
             state.pop(name, None)

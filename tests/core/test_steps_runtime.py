@@ -5,8 +5,9 @@ declared step attributes (``default_action``, ``prompt_template``, ``order``), a
 engine's ``decision_kinds``, ``standing_orders`` and ``_restore`` derived from its steps.
 
 "Log": a start procedure calls a decision; the decision's ``apply`` calls rule helpers
-that tell events from two levels down and queue frames (some in front), then a note
-procedure runs for each queued frame, telling and returning its own events.
+that tell events from two levels down (some for the end of the action) and queue frames
+(some in front), then a note procedure runs for each queued frame, telling and
+returning its own events.
 """
 
 from __future__ import annotations
@@ -56,6 +57,7 @@ class Start(Procedure["LState"]):
 def inner(s: LState, text: str) -> None:
     """A helper two calls deep: tells, queues at the back."""
     s.tell(Event(f"inner {text}"))
+    s.tell(Event(f"at any time {text}"), last=True)
     s.queue("note", NoteArgs(f"back {text}"))
 
 
@@ -169,6 +171,8 @@ def test_told_events_come_in_the_order_told_each_steps_before_its_returned_list(
         "told by note front", "returned by note front",
         "told by note back 1", "returned by note back 1",
         "told by note back 2", "returned by note back 2",
+        # then what was told for the end of the action, in the order told
+        "at any time 1", "at any time 2",
     ]
 
 
@@ -260,3 +264,15 @@ def test_every_engines_decision_kinds_are_its_step_tables_choice_kinds(engine_id
     if cls is None:
         pytest.skip(f"{engine_id} is not on the step runtime")
     assert set(engine.decision_kinds()) == set(cls.choice_kinds())
+
+
+def test_a_rule_function_called_by_a_test_tells_and_queues_into_telling() -> None:
+    s = new()
+    with s.telling() as (told, queued):
+        outer(s)
+    assert [e.text for e in told] == ["outer before", "inner 1", "inner 2", "outer after",
+                                      "at any time 1", "at any time 2"]
+    assert [f.args.text for f in queued] == ["group a", "group b", "front", "back 1",
+                                             "back 2"]
+    assert not any(k.startswith("_runtime") for k in s.__dict__)
+    assert [e.text for e in s.apply("add 2")] == ["returned by pick"]
