@@ -227,6 +227,7 @@ def test_a_second_move_is_a_bug_unless_it_replaces_the_first() -> None:
 def test_declared_prompt_default_and_standing_order() -> None:
     s = new()
     d = s.decision()
+    assert d is not None
     assert (d.side, d.prompt, d.default) == ("a", "the a player adds to 0", TextAction("add 1"))
     assert ENGINE.standing_orders() == [
         OrderSpec("pick", "L 2", "add one", (("most", "add the most listed"),))]
