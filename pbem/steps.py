@@ -39,6 +39,15 @@ handing a non-choice back in a rolls-only reply.  Selected by the invite's ``sea
 :class:`StepState` implements the :class:`~pbem.engine.State` hooks once: who acts, legal
 actions, apply, chance request and outcome, the decision, and forced choices taken without
 asking (``Choice.auto``).
+
+What rule functions (plain functions taking the state) get from the runtime, so no engine
+builds its own (issue 34): :meth:`StepState.tell` (events told where they happen, in one
+log per action), :meth:`StepState.queue` (steps to run after the current step's move),
+:meth:`StepState.options_for` (a decision's options computed once, with
+:attr:`StepState.memo_options`), ``replace=True`` on a :class:`Flow` move, the declared
+:class:`Choice` attributes, and the engine's kinds, standing orders and restore derived
+from its step table (``Engine.state_class``).  docs/engine-guide.md section 14 gives
+the order of events and of queued steps.
 docs/engine-guide.md's worked example is its tutorial, Bridgehead, one whole game on this
 runtime: tests/tutorial/tutorial_engine.py (the toy engine, tests/toy/, only tests it).
 """
