@@ -9,139 +9,153 @@ game ends (19.0).
 
 from __future__ import annotations
 
-from engines.motherland.admin import AdminMixin
+from typing import TYPE_CHECKING
+
+from engines.motherland.admin import _admin_tasks
+from engines.motherland.args import MoveArgs, SideArgs
 from engines.motherland.const import AXIS, SOVIET
-from engines.motherland.movement import MovementMixin
+from engines.motherland.movement import _exploit_mp
 from engines.motherland.position import Air, Position, Unit
-from engines.motherland.steps import MoveArgs, SideArgs
+from engines.motherland.supply import _supply_tasks
+from engines.motherland.victory import _claim, _end_game
 from pbem.steps import Frame
 
+if TYPE_CHECKING:
+    from engines.motherland.state import MotherlandState
 
-class SequenceMixin(MovementMixin, AdminMixin):
-    """Setup, the task loop and the sequence of phases (3.0)."""
 
-    # ================================================================================
-    # setup
-    # ================================================================================
 
-    def _setup(self) -> Position:
-        d, sc = self.data, self.sc
-        units = {uid: Unit(steps=d.counters[uid].max_steps) for uid in sorted(d.counters)}
-        for uid, h in (*sc.axis, *sc.soviet):
-            unit = units[uid]
-            unit.hex = h
-            unit.box = ""
-        eliminated_assets = list(sc.eliminated_assets)
-        for uid in eliminated_assets:
-            units[uid].box = "assets"
-        # Scheduled reinforcements from the scenario's first turn on (17.0, 17.2).
-        for t in range(sc.first, sc.last + 1):
-            info = d.turns[t]
-            for uid in (*info.axis, *info.soviet):
-                if units[uid].box == "out" and units[uid].hex == "":
-                    unit = units[uid]
-                    unit.box = "track"
-                    unit.return_turn = t
-        # Offensive Support units not set up wait in the OSM Waiting Box (13.0).
-        for uid, c in d.counters.items():
-            if c.type == "offensive_support" and units[uid].box == "out":
-                units[uid].box = "osm"
-        # Cups (11.0): starred chits at setup, unstarred ones as they arrive.
-        cups: dict[str, list[str]] = {"A": [], "B": [], "C": []}
-        for cid, chit in sorted(d.chits.items()):
-            cups[chit.letter] += [cid] * chit.setup
-        for t in range(1, sc.first):
-            for cid in d.turns[t].chits:
-                cups[cid[0]].append(cid)
-        for k in cups:
-            cups[k].sort()
-        generals = {g: "ready" for t, info in sorted(d.turns.items())
-                    if t < sc.first and (g := info.general)}
-        partisans = {p: "" for t, info in sorted(d.turns.items())
-                     if t < sc.first and (p := info.partisan)}
-        air_total = 5 - sum(1 for t in range(1, sc.first) if d.turns[t].air_withdrawal)
-        control: dict[str, str] = {h: AXIS for h in sc.axis_control}
-        control.update({h: SOVIET for h in sc.soviet_recaptured})
-        # Cities the Soviets hold outside the Soviet Union at the start carry no marker;
-        # Axis-held Soviet cities are marked (19.1).
-        s = Position(
-            turn=sc.first, phase=0, units=units, cups=cups, removed_chits=[],
-            control=dict(sorted(control.items())), generals=generals,
-            partisans=partisans, air=Air(air_total), stalin="moscow", stalin_rolled=False,
-            surrender_rolled=False, eliminated_assets=eliminated_assets, baku_done=False,
-            turkey=False, combat=None, result=None, sea_used=False, late=False,
-            regular=False, hit=[])
-        self.pos = s
-        for uid, u in sorted(units.items()):
-            if u.hex:
-                self._claim(uid, u.hex, quiet=True)
-        return s
+# Setup, the task loop and the sequence of phases (3.0).
 
-    # ================================================================================
-    # phases
-    # ================================================================================
 
-    def _push_phase(self) -> None:
-        name, side = self.phase()
-        self.say(f"Turn {self.turn} ({self.data.turns[self.turn].date}, {self.weather}): "
-                 f"{self._phase_title()}", "phase", rule="3.1")
-        # 8.3.1, 8.3.4, 8.6.5 last one Combat Phase: which hexes were attacked, which units
-        # attacked, defended or retreated into a friendly hex.  Overruns in the movement and
-        # exploitation phases are not bound by them (7.0), so every phase starts clean.
-        for uid in self.on_map():
-            unit = self.u(uid)
-            unit.attacked = False
-            unit.defended = False
-            unit.displaced = False
-        self.pos.hit = []
-        if name == "supply":
-            self._push(*self._supply_tasks())
-        elif name == "move":
-            for uid in self.on_map(side):
-                u = self.u(uid)
-                u.moves = 0
-                u.mode = ""
-                u.mp = self.factors(uid)[2]
-                u.start = u.hex
-            self.pos.sea_used = False
-            self.pos.late = False
-            self.pos.regular = False  # 3.1 step 3 not begun
-            self._push(Frame("arrivals", SideArgs(side)), Frame("reinf", SideArgs(side)),
-                       Frame("move", MoveArgs(side, False)))
-        elif name == "combat":
-            self._push(Frame("combat", SideArgs(side)))
-        elif name == "exploit":
-            self.pos.late = False
-            for uid in self.on_map(side):
-                u = self.u(uid)
-                u.moves = 0
-                u.mode = ""
-                u.start = u.hex
-                u.mp = self._exploit_mp(uid)  # may set mode "one" or "done" (5.4)
-            self._push(Frame("move", MoveArgs(side, True)))
-        else:
-            self._push(*self._admin_tasks())
-        self._pending.append(Frame("stacking"))
+# ================================================================================
+# setup
+# ================================================================================
 
-    def _phase_title(self) -> str:
-        name, side = self.phase()
-        titles = {"supply": "Mutual Supply Phase", "admin": "Administrative Phase",
-                  "move": f"{side.title()} Movement Phase",
-                  "combat": f"{side.title()} Combat Phase",
-                  "exploit": f"{side.title()} Exploitation Movement Phase",
-                  "over": "game over"}
-        return titles[name]
 
-    def turn_sequence(self) -> str:
-        """3.0: the Axis moves first on turns 1-11, the Soviets on turns 12-22."""
-        return "axis-first-turn" if self.first_side() == AXIS else "soviet-first-turn"
+def _setup(s: MotherlandState) -> Position:
+    d, sc = s.data, s.sc
+    units = {uid: Unit(steps=d.counters[uid].max_steps) for uid in sorted(d.counters)}
+    for uid, h in (*sc.axis, *sc.soviet):
+        unit = units[uid]
+        unit.hex = h
+        unit.box = ""
+    eliminated_assets = list(sc.eliminated_assets)
+    for uid in eliminated_assets:
+        units[uid].box = "assets"
+    # Scheduled reinforcements from the scenario's first turn on (17.0, 17.2).
+    for t in range(sc.first, sc.last + 1):
+        info = d.turns[t]
+        for uid in (*info.axis, *info.soviet):
+            if units[uid].box == "out" and units[uid].hex == "":
+                unit = units[uid]
+                unit.box = "track"
+                unit.return_turn = t
+    # Offensive Support units not set up wait in the OSM Waiting Box (13.0).
+    for uid, c in d.counters.items():
+        if c.type == "offensive_support" and units[uid].box == "out":
+            units[uid].box = "osm"
+    # Cups (11.0): starred chits at setup, unstarred ones as they arrive.
+    cups: dict[str, list[str]] = {"A": [], "B": [], "C": []}
+    for cid, chit in sorted(d.chits.items()):
+        cups[chit.letter] += [cid] * chit.setup
+    for t in range(1, sc.first):
+        for cid in d.turns[t].chits:
+            cups[cid[0]].append(cid)
+    for k in cups:
+        cups[k].sort()
+    generals = {g: "ready" for t, info in sorted(d.turns.items())
+                if t < sc.first and (g := info.general)}
+    partisans = {p: "" for t, info in sorted(d.turns.items())
+                 if t < sc.first and (p := info.partisan)}
+    air_total = 5 - sum(1 for t in range(1, sc.first) if d.turns[t].air_withdrawal)
+    control: dict[str, str] = {h: AXIS for h in sc.axis_control}
+    control.update({h: SOVIET for h in sc.soviet_recaptured})
+    # Cities the Soviets hold outside the Soviet Union at the start carry no marker;
+    # Axis-held Soviet cities are marked (19.1).
+    pos = Position(
+        turn=sc.first, phase=0, units=units, cups=cups, removed_chits=[],
+        control=dict(sorted(control.items())), generals=generals,
+        partisans=partisans, air=Air(air_total), stalin="moscow", stalin_rolled=False,
+        surrender_rolled=False, eliminated_assets=eliminated_assets, baku_done=False,
+        turkey=False, combat=None, result=None, sea_used=False, late=False,
+        regular=False, hit=[])
+    s.pos = pos
+    for uid, u in sorted(units.items()):
+        if u.hex:
+            _claim(s, uid, u.hex, quiet=True)
+    return pos
 
-    def next_turn(self) -> bool:
-        """The turn is over: on to the next, or past the last the game ends (19.0)."""
-        self.pos.phase = len(self.phases())
-        if self.turn >= self.sc.last:
-            self._end_game()
-            return False
-        self.pos.turn += 1
-        self.pos.phase = 0
-        return True
+
+# ================================================================================
+# phases
+# ================================================================================
+
+
+def _push_phase(s: MotherlandState) -> None:
+    name, side = s.phase()
+    s.say(f"Turn {s.turn} ({s.data.turns[s.turn].date}, {s.weather}): "
+             f"{_phase_title(s)}", "phase", rule="3.1")
+    # 8.3.1, 8.3.4, 8.6.5 last one Combat Phase: which hexes were attacked, which units
+    # attacked, defended or retreated into a friendly hex.  Overruns in the movement and
+    # exploitation phases are not bound by them (7.0), so every phase starts clean.
+    for uid in s.on_map():
+        unit = s.u(uid)
+        unit.attacked = False
+        unit.defended = False
+        unit.displaced = False
+    s.pos.hit = []
+    if name == "supply":
+        s._push(*_supply_tasks(s))
+    elif name == "move":
+        for uid in s.on_map(side):
+            u = s.u(uid)
+            u.moves = 0
+            u.mode = ""
+            u.mp = s.factors(uid)[2]
+            u.start = u.hex
+        s.pos.sea_used = False
+        s.pos.late = False
+        s.pos.regular = False  # 3.1 step 3 not begun
+        s._push(Frame("arrivals", SideArgs(side)), Frame("reinf", SideArgs(side)),
+                   Frame("move", MoveArgs(side, False)))
+    elif name == "combat":
+        s._push(Frame("combat", SideArgs(side)))
+    elif name == "exploit":
+        s.pos.late = False
+        for uid in s.on_map(side):
+            u = s.u(uid)
+            u.moves = 0
+            u.mode = ""
+            u.start = u.hex
+            u.mp = _exploit_mp(s, uid)  # may set mode "one" or "done" (5.4)
+        s._push(Frame("move", MoveArgs(side, True)))
+    else:
+        s._push(*_admin_tasks(s))
+    s._pending.append(Frame("stacking"))
+
+
+def _phase_title(s: MotherlandState) -> str:
+    name, side = s.phase()
+    titles = {"supply": "Mutual Supply Phase", "admin": "Administrative Phase",
+              "move": f"{side.title()} Movement Phase",
+              "combat": f"{side.title()} Combat Phase",
+              "exploit": f"{side.title()} Exploitation Movement Phase",
+              "over": "game over"}
+    return titles[name]
+
+
+def turn_sequence(s: MotherlandState) -> str:
+    """3.0: the Axis moves first on turns 1-11, the Soviets on turns 12-22."""
+    return "axis-first-turn" if s.first_side() == AXIS else "soviet-first-turn"
+
+
+def next_turn(s: MotherlandState) -> bool:
+    """The turn is over: on to the next, or past the last the game ends (19.0)."""
+    s.pos.phase = len(s.phases())
+    if s.turn >= s.sc.last:
+        _end_game(s)
+        return False
+    s.pos.turn += 1
+    s.pos.phase = 0
+    return True

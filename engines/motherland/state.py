@@ -50,9 +50,8 @@ from __future__ import annotations
 
 from typing import Any
 
-from engines.motherland.admin import AdminMixin
-from engines.motherland.chits import ChitMixin
-from engines.motherland.combat import CombatMixin
+from engines.motherland.actions import Take, parse
+from engines.motherland.args import GameArgs, MoveArgs, PhaseArgs, SideArgs
 from engines.motherland.const import (
     _NO_STRATEGIC,
     AXIS,
@@ -75,22 +74,11 @@ from engines.motherland.const import (
 )
 from engines.motherland.core import MotherlandCore
 from engines.motherland.data import GameData
-from engines.motherland.decisions import DecisionMixin
-from engines.motherland.movement import MovementMixin
-from engines.motherland.optional import OptionalRulesMixin
-from engines.motherland.overrun import OverrunMixin
-from engines.motherland.partisans import PartisanMixin
 from engines.motherland.position import Position
-from engines.motherland.reinforcements import ReinforcementMixin
-from engines.motherland.retreat import RetreatMixin
-from engines.motherland.sequence import SequenceMixin
-from engines.motherland.stacking import StackingMixin
-from engines.motherland.steps import STEPS, GameArgs, MoveArgs, PhaseArgs, SideArgs
-from engines.motherland.strategic import StrategicMixin
-from engines.motherland.supply import SupplyMixin
-from engines.motherland.victory import VictoryMixin
+from engines.motherland.sequence import _phase_title, _setup, turn_sequence
+from engines.motherland.steps import STEPS, MotherlandChoice
 from pbem import typedcopy
-from pbem.engine import Event, State
+from pbem.engine import Action, Decision, Event, Outcome, Result, State
 from pbem.steps import Frame, Misfit, Roll
 from pbem.view import BoardView
 
@@ -128,10 +116,7 @@ PHASE_NAMES = {"supply": "Mutual Supply Phase", "move": "Movement Phase",
                "admin": "Administrative Phase"}
 
 
-class MotherlandState(SequenceMixin, MovementMixin, StrategicMixin, OverrunMixin,
-                      ReinforcementMixin, RetreatMixin, CombatMixin, OptionalRulesMixin,
-                      VictoryMixin, AdminMixin, SupplyMixin, ChitMixin, StackingMixin,
-                      PartisanMixin, DecisionMixin):
+class MotherlandState(MotherlandCore):
     """One position of For the Motherland!."""
 
     steps = STEPS
@@ -154,7 +139,7 @@ class MotherlandState(SequenceMixin, MovementMixin, StrategicMixin, OverrunMixin
         if body is not None:
             self.restore_body(body)
             return
-        self.begin(self._setup())
+        self.begin(_setup(self))
 
     def frames_for(self, step: str) -> list[Frame]:
         """The setup API's ``step = "phase"``: the start of the position's phase (``turn``
@@ -170,14 +155,14 @@ class MotherlandState(SequenceMixin, MovementMixin, StrategicMixin, OverrunMixin
         index = self.pos.phase
         if not 0 <= index < len(phases):
             raise Misfit("phase", f"the turn has phases 0-{len(phases) - 1} (3.1 A-G)")
-        frames = [Frame("game", GameArgs(True)), Frame(self.turn_sequence(), pc=index + 1)]
+        frames = [Frame("game", GameArgs(True)), Frame(turn_sequence(self), pc=index + 1)]
         if step == "phase":
             return [*frames, Frame("phase", PhaseArgs(index))]
         name, side = phases[index]
         kinds = STEP_PHASES.get(step)
         if kinds is not None and name not in kinds:
             raise Misfit("phase", f"phase {index} of turn {self.pos.turn} is the "
-                                  f"{self._phase_title()} (3.1); {step!r} is a step of the "
+                                  f"{_phase_title(self)} (3.1); {step!r} is a step of the "
                                   f"{' or '.join(PHASE_NAMES[k] for k in kinds)}")
         args = self.steps[step].Args()
         if isinstance(args, MoveArgs):
@@ -213,6 +198,57 @@ class MotherlandState(SequenceMixin, MovementMixin, StrategicMixin, OverrunMixin
         return twin
 
     # ================================================================================
+    # the engine contract's hooks the step runtime leaves to the game: the decision
+    # shown to the player (its options computed once), events gathered from ``say``,
+    # standing orders, the result
+    # ================================================================================
+
+    def over(self) -> bool:
+        return self.pos.result is not None
+
+    def _order_answer(self, decision: Decision, policy: str) -> Action | None:
+        # 8.5: of the ways to take a result, the one with the most step losses (the
+        # options run from all losses to all retreats; ties keep the listed order)
+        if (decision.kind, policy) != ("result-choice", "losses"):
+            return None
+        takes = [a for a in self._legal_actions() if isinstance(a, Take)]
+        return max(takes, key=lambda a: a.steps, default=None)
+
+    def parse_action(self, text: str) -> Action:
+        return parse(text)
+
+    def _apply_action(self, action: Action) -> list[Event]:
+        self._events = []
+        super()._apply_action(action)
+        return self._events
+
+    def _apply_outcome(self, outcome: Outcome) -> list[Event]:
+        self._events = []
+        super()._apply_outcome(outcome)
+        return self._events
+
+    def _decision(self) -> Decision:
+        step, frame = self._choice()
+        assert isinstance(step, MotherlandChoice)
+        args = frame.args
+        opts = step.options(self, args)
+        shown = tuple(opts) if len(opts) <= step.show_at_most else ()
+        return Decision(step.side(self, args), step.kind, step.prompt(self, args), shown,
+                        step.default_of(self, args, opts), step.rule)
+
+    def _decision_head(self) -> tuple[str, str]:
+        # side and prompt as _decision words them, without listing the options (a game's
+        # summary, written by every act and receive, shows none: issue 19)
+        step, frame = self._choice()
+        return step.side(self, frame.args), step.prompt(self, frame.args)
+
+    def _result(self) -> Result | None:
+        r = self.pos.result
+        if r is None:
+            return None
+        return Result(r.winner, "rules", r.text, r.level)
+
+    # ================================================================================
     # the view
     # ================================================================================
 
@@ -224,7 +260,7 @@ class MotherlandState(SequenceMixin, MovementMixin, StrategicMixin, OverrunMixin
                 else step.name
             waiting = f"; awaiting {self._side()} ({task})"
         return (f"Turn {self.turn} {self.data.turns[self.turn].date} ({self.weather}), "
-                f"{self._phase_title()}{waiting}")
+                f"{_phase_title(self)}{waiting}")
 
     def turn_number(self) -> int:
         return int(self.turn)

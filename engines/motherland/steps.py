@@ -16,7 +16,6 @@ Events go through ``MotherlandCore.say``; the frames a rule queues go to the run
 from __future__ import annotations
 
 from collections.abc import Callable
-from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any, ClassVar
 
 from engines.motherland.actions import (
@@ -29,7 +28,111 @@ from engines.motherland.actions import (
     Take,
     Word,
 )
+from engines.motherland.admin import (
+    _evacuable,
+    _evacuate,
+    _on_production,
+    _produce,
+    _produce_hexes,
+    _recovery,
+)
+from engines.motherland.args import (
+    AdvanceArgs,
+    ApplySideArgs,
+    CountArgs,
+    DrawArgs,
+    GameArgs,
+    HexArgs,
+    KeepArgs,
+    LoseArgs,
+    MoveArgs,
+    NArgs,
+    PhaseArgs,
+    PlaceArgs,
+    ReplaceArgs,
+    RetreatArgs,
+    RoleArgs,
+    RollArgs,
+    SideArgs,
+    StuckArgs,
+    TakeArgs,
+    UnitArgs,
+    UnitsArgs,
+)
+from engines.motherland.chits import (
+    _admin_chits,
+    _admin_draws,
+    _apply_general,
+    _combat_chits,
+    _generals_options,
+    _keep_chit,
+    _on_chits,
+)
+from engines.motherland.combat import (
+    _apply_attack,
+    _apply_side,
+    _apply_take,
+    _attack_options,
+    _combat_end,
+    _combat_resolve,
+    _eliminate,
+    _lose_options,
+    _lose_step,
+    _on_crt,
+    _stuck_steps,
+    _take_options,
+)
 from engines.motherland.const import AXIS, DONE, SOVIET
+from engines.motherland.movement import _apply_move, _move_options
+from engines.motherland.optional import _apply_baku, _on_baku, _on_turkey, _turkey
+from engines.motherland.overrun import _apply_overrun
+from engines.motherland.partisans import (
+    _base_hexes,
+    _on_partisan,
+    _partisan_effects,
+    _partisan_moves,
+    _partisan_targets,
+)
+from engines.motherland.reinforcements import (
+    _arrivals,
+    _combine,
+    _combine_options,
+    _convert,
+    _convert_options,
+    _on_returning,
+    _place_reinforcement,
+    _reinf_hexes,
+    _reinf_leftover,
+    _reinf_pool,
+    _replace,
+    _replace_options,
+)
+from engines.motherland.retreat import (
+    _advance_options,
+    _advance_start,
+    _apply_advance,
+    _apply_retreat,
+    _retreat_auto,
+    _retreat_left,
+    _retreat_options,
+)
+from engines.motherland.sequence import _push_phase, next_turn, turn_sequence
+from engines.motherland.stacking import _over_limit, _stacking
+from engines.motherland.strategic import _apply_ship, _apply_strategic
+from engines.motherland.supply import (
+    _air_supply,
+    _expend,
+    _expendable,
+    _in_air_range,
+    _isolation_rolls,
+    _on_isolation,
+    _remove_expended,
+    _supply_start,
+    _supply_status,
+    air_available,
+    isolated,
+)
+from engines.motherland.victory import _on_stalin, _on_sudden_death, _on_surrender
 from pbem.engine import Action, ChanceRequest, Event, Outcome
 from pbem.errors import IllegalAction
 from pbem.steps import (
@@ -48,150 +151,6 @@ from pbem.steps import (
 if TYPE_CHECKING:
     from engines.motherland.state import MotherlandState
 
-# ================================================================================
-# the frames' arguments (kept in the snapshot through pbem.codec)
-# ================================================================================
-
-
-@dataclass
-class GameArgs:
-    started: bool = False
-
-
-@dataclass(frozen=True)
-class PhaseArgs:
-    index: int = 0  # 3.1: the phase's place in the turn (MotherlandCore.phases)
-
-
-@dataclass
-class SideArgs:
-    side: str = AXIS
-
-
-@dataclass
-class MoveArgs:
-    side: str = AXIS
-    exploit: bool = False
-
-
-@dataclass
-class UnitsArgs:
-    units: list[str] = field(default_factory=list)
-
-
-@dataclass
-class UnitArgs:
-    unit: str = ""
-
-
-@dataclass
-class KeepArgs:
-    unit: str = ""
-    drawn: list[str] = field(default_factory=list)
-
-
-@dataclass
-class TakeArgs:
-    side: str = AXIS
-    n: int = 0
-    units: list[str] = field(default_factory=list)
-    stuck: list[str] = field(default_factory=list)
-    role: str = ""
-    code: str = ""
-
-
-@dataclass
-class LoseArgs:
-    side: str = AXIS
-    n: int = 0
-    units: list[str] = field(default_factory=list)
-    taken: dict[str, int] = field(default_factory=dict)
-    why: str = "combat result (8.5)"
-
-
-@dataclass
-class RetreatArgs:
-    side: str = AXIS
-    center: str = ""
-    role: str = ""
-    left: dict[str, int] = field(default_factory=dict)
-
-
-@dataclass
-class AdvanceArgs:
-    side: str = AXIS
-    units: list[str] = field(default_factory=list)
-    n: int = 0
-    first: list[str] = field(default_factory=list)
-    moved: dict[str, int] = field(default_factory=dict)
-
-
-@dataclass
-class HexArgs:
-    side: str = AXIS
-    hex: str = ""
-
-
-@dataclass
-class CountArgs:
-    side: str = AXIS
-    hex: str = ""
-    n: int = 0
-
-
-@dataclass
-class PlaceArgs:
-    moved: list[str] = field(default_factory=list)
-
-
-@dataclass
-class ReplaceArgs:
-    i: int = 0
-    p: int = 0
-    fin: bool = False
-
-
-@dataclass
-class NArgs:
-    n: int = 0
-
-
-@dataclass
-class ApplySideArgs:
-    side: str = AXIS
-    role: str = ""
-    mand: int = 0
-    n: int = 0
-    elim: bool = False
-
-
-@dataclass
-class RoleArgs:
-    role: str = ""
-
-
-@dataclass
-class StuckArgs:
-    units: list[str] = field(default_factory=list)
-    n: int = 0
-
-
-@dataclass
-class RollArgs:
-    purpose: str = ""
-    unit: str = ""
-    hex: str = ""
-    p: str = ""
-    supplied: bool = False
-
-
-@dataclass
-class DrawArgs:
-    unit: str = ""
-    letter: str = ""
-    count: int = 1
-    rule: str = "11.1"
-
 
 # ================================================================================
 # the sequence of play (3.0, 3.1)
@@ -206,11 +165,11 @@ class Game(Procedure["MotherlandState"]):
     Args = GameArgs
 
     def run(self, s: MotherlandState, args: GameArgs, flow: Flow) -> list[Event]:
-        if args.started and not s.next_turn():
+        if args.started and not next_turn(s):
             flow.end()
             return []
         args.started = True
-        flow.call(s.turn_sequence())
+        flow.call(turn_sequence(s))
         return []
 
 
@@ -223,7 +182,7 @@ class PhaseStart(Procedure["MotherlandState"]):
 
     def run(self, s: MotherlandState, args: PhaseArgs, flow: Flow) -> list[Event]:
         s.pos.phase = args.index
-        s._push_phase()
+        _push_phase(s)
         s.flush(flow)
         flow.end()
         return []
@@ -353,7 +312,7 @@ class MoveChoice(MotherlandChoice):
         return DONE["exploit" if args.exploit else "move"]
 
     def options(self, s: MotherlandState, args: MoveArgs) -> list[Action]:
-        return s._move_options(args)
+        return _move_options(s, args)
 
     def check(self, s: MotherlandState, args: MoveArgs, action: Action) -> None:
         pass  # each kind of move refuses with its own rule (answer)
@@ -361,21 +320,21 @@ class MoveChoice(MotherlandChoice):
     def answer(self, s: MotherlandState, args: MoveArgs, action: Action, flow: Flow) -> None:
         exploit = args.exploit
         if isinstance(action, Move):
-            s._apply_move(action, exploit)
+            _apply_move(s, action, exploit)
         elif isinstance(action, Strategic):
             if exploit:
                 raise IllegalAction("no Strategic Movement in the Exploitation Movement "
                                     "Phase", rule="5.4.3")
-            s._apply_strategic(action)
+            _apply_strategic(s, action)
         elif isinstance(action, Overrun):
-            s._apply_overrun(action, exploit)
+            _apply_overrun(s, action, exploit)
         elif isinstance(action, Word) and action.text.startswith("ship "):
             if exploit:
                 raise IllegalAction("no Sea Transport in the Exploitation Movement Phase",
                                     rule="5.4.3")
-            s._apply_ship(action.text)
+            _apply_ship(s, action.text)
         elif isinstance(action, Word) and action.text.startswith("baku "):
-            s._apply_baku(args, action.text)
+            _apply_baku(s, args, action.text)
         elif action == Word(self.ending(s, args)):
             flow.end()
         else:
@@ -394,7 +353,7 @@ class CombatChoice(MotherlandChoice):
     prompt_text = "the {side} player declares attacks"
 
     def options(self, s: MotherlandState, args: SideArgs) -> list[Action]:
-        return [*s._attack_options(), Word(self.done)]
+        return [*_attack_options(s), Word(self.done)]
 
     def check(self, s: MotherlandState, args: SideArgs, action: Action) -> None:
         pass  # an attack is checked rule by rule as it is applied
@@ -408,7 +367,7 @@ class CombatChoice(MotherlandChoice):
 
     def answer(self, s: MotherlandState, args: SideArgs, action: Action, flow: Flow) -> None:
         if isinstance(action, Attack):
-            s._apply_attack(action)
+            _apply_attack(s, action)
         elif action == Word(self.done):
             flow.end()
         else:
@@ -429,17 +388,17 @@ class Reinforcements(MotherlandChoice):
 
     def options(self, s: MotherlandState, args: SideArgs) -> list[Action]:
         opts: list[Action] = []
-        for uid in s._reinf_pool(args.side):
-            opts += [Word(f"place {uid} {h}") for h in s._reinf_hexes(uid)]
+        for uid in _reinf_pool(s, args.side):
+            opts += [Word(f"place {uid} {h}") for h in _reinf_hexes(s, uid)]
         return [*opts, Word(self.done)]
 
     def end(self, s: MotherlandState, args: SideArgs, flow: Flow) -> None:
         flow.end()
-        s._reinf_leftover(args.side)
+        _reinf_leftover(s, args.side)
 
     def word(self, s: MotherlandState, args: SideArgs, text: str, flow: Flow) -> None:
         parts = text.split()
-        s._place_reinforcement(parts[1], parts[2])
+        _place_reinforcement(s, parts[1], parts[2])
 
 
 class TakeResult(MotherlandChoice):
@@ -457,7 +416,7 @@ class TakeResult(MotherlandChoice):
         return self.prompt_text.format(side=args.side, a=args, units=" ".join(args.units))
 
     def options(self, s: MotherlandState, args: TakeArgs) -> list[Action]:
-        return s._take_options(args)
+        return _take_options(s, args)
 
     def default_of(self, s: MotherlandState, args: TakeArgs,
                    opts: list[Action]) -> Action | None:
@@ -469,7 +428,7 @@ class TakeResult(MotherlandChoice):
 
     def answer(self, s: MotherlandState, args: TakeArgs, action: Action, flow: Flow) -> None:
         assert isinstance(action, Take)
-        s._apply_take(args, action, flow)
+        _apply_take(s, args, action, flow)
 
     def settle(self, s: MotherlandState, args: TakeArgs, flow: Flow) -> list[Event] | None:
         opts = self.options(s, args)
@@ -494,13 +453,13 @@ class LoseSteps(MotherlandChoice):
         return self.prompt_text.format(side=args.side, a=args, units=" ".join(args.units))
 
     def options(self, s: MotherlandState, args: LoseArgs) -> list[Action]:
-        return list(s._lose_options(args))
+        return list(_lose_options(s, args))
 
     def word(self, s: MotherlandState, args: LoseArgs, text: str, flow: Flow) -> None:
         uid = text.split()[1]
         args.taken[uid] = args.taken.get(uid, 0) + 1
         args.n -= 1
-        s._lose_step(uid, args.why)
+        _lose_step(s, uid, args.why)
         if args.n <= 0:
             flow.end()
 
@@ -515,11 +474,11 @@ class RetreatChoice(MotherlandChoice):
     Args = RetreatArgs
 
     def prompt(self, s: MotherlandState, args: RetreatArgs) -> str:
-        return (f"the {args.side} player retreats {s._retreat_left(args)} away from "
+        return (f"the {args.side} player retreats {_retreat_left(s, args)} away from "
                 f"{args.center} (equal-priority hexes only)")
 
     def options(self, s: MotherlandState, args: RetreatArgs) -> list[Action]:
-        return s._retreat_options(args)
+        return _retreat_options(s, args)
 
     def check(self, s: MotherlandState, args: RetreatArgs, action: Action) -> None:
         if not isinstance(action, Retreat):
@@ -528,11 +487,11 @@ class RetreatChoice(MotherlandChoice):
     def answer(self, s: MotherlandState, args: RetreatArgs, action: Action,
                flow: Flow) -> None:
         assert isinstance(action, Retreat)
-        s._apply_retreat(args, action)
+        _apply_retreat(s, args, action)
 
     def settle(self, s: MotherlandState, args: RetreatArgs,
                flow: Flow) -> list[Event] | None:
-        if not s._retreat_auto(args, flow):
+        if not _retreat_auto(s, args, flow):
             return None
         s.flush(flow)
         return []
@@ -553,7 +512,7 @@ class AdvanceChoice(MotherlandChoice):
         return self.prompt_text.format(side=args.side, a=args, first=" ".join(args.first))
 
     def options(self, s: MotherlandState, args: AdvanceArgs) -> list[Action]:
-        return [*s._advance_options(args), Word(self.done)]
+        return [*_advance_options(s, args), Word(self.done)]
 
     def check(self, s: MotherlandState, args: AdvanceArgs, action: Action) -> None:
         if not isinstance(action, Advance) and action != Word(self.done):
@@ -563,7 +522,7 @@ class AdvanceChoice(MotherlandChoice):
     def answer(self, s: MotherlandState, args: AdvanceArgs, action: Action,
                flow: Flow) -> None:
         if isinstance(action, Advance):
-            s._apply_advance(args, action)
+            _apply_advance(s, args, action)
         else:
             flow.end()
 
@@ -595,10 +554,10 @@ class Generals(MotherlandChoice):
             len(s.pos.cups[letter]) > n for letter, n in taken.items())
 
     def options(self, s: MotherlandState, args: UnitsArgs) -> list[Action]:
-        return [*s._generals_options(args), Word(self.done)]
+        return [*_generals_options(s, args), Word(self.done)]
 
     def word(self, s: MotherlandState, args: UnitsArgs, text: str, flow: Flow) -> None:
-        s._apply_general(args, text)
+        _apply_general(s, args, text)
 
 
 class KeepChit(MotherlandChoice):
@@ -619,7 +578,7 @@ class KeepChit(MotherlandChoice):
     def word(self, s: MotherlandState, args: KeepArgs, text: str, flow: Flow) -> None:
         parts = text.split()
         flow.end()
-        s._keep_chit(parts[3], parts[1], args.drawn)
+        _keep_chit(s, parts[3], parts[1], args.drawn)
 
 
 class Overstacked(MotherlandChoice):
@@ -633,11 +592,11 @@ class Overstacked(MotherlandChoice):
     prompt_text = "the {side} player eliminates the opponent's excess units at {a.hex}"
 
     def options(self, s: MotherlandState, args: HexArgs) -> list[Action]:
-        return [Word(f"eliminate {x}") for x in s._over_limit(args.hex)]
+        return [Word(f"eliminate {x}") for x in _over_limit(s, args.hex)]
 
     def word(self, s: MotherlandState, args: HexArgs, text: str, flow: Flow) -> None:
-        s._eliminate(text.split()[1], "over the stacking limit, chosen by the opponent (6.0)")
-        if not s._over_limit(args.hex):
+        _eliminate(s, text.split()[1], "over the stacking limit, chosen by the opponent (6.0)")
+        if not _over_limit(s, args.hex):
             flow.end()
 
 
@@ -655,10 +614,10 @@ class ExpendBases(MotherlandChoice):
     decider = AXIS
 
     def options(self, s: MotherlandState, args: NoArgs) -> list[Action]:
-        return [*(Word(f"expend {x}") for x in s._expendable()), Word(self.done)]
+        return [*(Word(f"expend {x}") for x in _expendable(s)), Word(self.done)]
 
     def word(self, s: MotherlandState, args: NoArgs, text: str, flow: Flow) -> None:
-        s._expend(text.split()[1])
+        _expend(s, text.split()[1])
 
 
 class AirSupply(MotherlandChoice):
@@ -676,14 +635,14 @@ class AirSupply(MotherlandChoice):
 
     def options(self, s: MotherlandState, args: NoArgs) -> list[Action]:
         done = [Word(self.done)]
-        if s.mud or s.air_available() <= 0:
+        if s.mud or air_available(s) <= 0:
             return list(done)
         return [*(Word(f"air supply {x}") for x in sorted(s.on_map(AXIS))
                   if s.german(x) and s.u(x).supply == "out"
-                  and s._in_air_range(s.u(x).hex)), *done]
+                  and _in_air_range(s, s.u(x).hex)), *done]
 
     def word(self, s: MotherlandState, args: NoArgs, text: str, flow: Flow) -> None:
-        s._air_supply(text.split()[2])
+        _air_supply(s, text.split()[2])
 
 
 class PartisanMarkers(MotherlandChoice):
@@ -699,7 +658,7 @@ class PartisanMarkers(MotherlandChoice):
     decider = SOVIET
 
     def options(self, s: MotherlandState, args: CountArgs) -> list[Action]:
-        return [Word(f"out of supply {x}") for x in s._partisan_targets(args.hex)]
+        return [Word(f"out of supply {x}") for x in _partisan_targets(s, args.hex)]
 
     def word(self, s: MotherlandState, args: CountArgs, text: str, flow: Flow) -> None:
         uid = text.split()[3]
@@ -725,8 +684,8 @@ class PartisanPlacement(MotherlandChoice):
     decider = SOVIET
 
     def options(self, s: MotherlandState, args: PlaceArgs) -> list[Action]:
-        moves = s._partisan_moves(args)
-        bases = s._base_hexes()
+        moves = _partisan_moves(s, args)
+        bases = _base_hexes(s)
         loose = {p for p, h in s.pos.partisans.items() if h not in bases}
         must = any(p in loose for p, _ in moves)
         return [*(Word(f"partisan {p} to {b}") for p, b in moves),
@@ -752,11 +711,11 @@ class IsolationLosses(MotherlandChoice):
 
     def options(self, s: MotherlandState, args: CountArgs) -> list[Action]:
         return [Word(f"isolation loss {x}") for x in sorted(s.units_at(args.hex, args.side))
-                if s.isolated(x)]
+                if isolated(s, x)]
 
     def word(self, s: MotherlandState, args: CountArgs, text: str, flow: Flow) -> None:
         args.n -= 1
-        s._lose_step(text.split()[2], "isolation attrition (9.1.3)")
+        _lose_step(s, text.split()[2], "isolation attrition (9.1.3)")
         if args.n <= 0:
             flow.end()
 
@@ -778,11 +737,11 @@ class Conversions(MotherlandChoice):
     decider = SOVIET
 
     def options(self, s: MotherlandState, args: NoArgs) -> list[Action]:
-        return [*s._convert_options(), Word(self.done)]
+        return [*_convert_options(s), Word(self.done)]
 
     def word(self, s: MotherlandState, args: NoArgs, text: str, flow: Flow) -> None:
         parts = text.split()
-        s._convert(parts[1], parts[3])
+        _convert(s, parts[1], parts[3])
 
 
 class Kampfgruppen(MotherlandChoice):
@@ -799,11 +758,11 @@ class Kampfgruppen(MotherlandChoice):
     decider = AXIS
 
     def options(self, s: MotherlandState, args: NoArgs) -> list[Action]:
-        return [*s._combine_options(), Word(self.done)]
+        return [*_combine_options(s), Word(self.done)]
 
     def word(self, s: MotherlandState, args: NoArgs, text: str, flow: Flow) -> None:
         parts = text.split()
-        s._combine(parts[1], parts[2])
+        _combine(s, parts[1], parts[2])
 
 
 class Replacements(MotherlandChoice):
@@ -820,10 +779,10 @@ class Replacements(MotherlandChoice):
     decider = AXIS
 
     def options(self, s: MotherlandState, args: ReplaceArgs) -> list[Action]:
-        return [*s._replace_options(args), Word(self.done)]
+        return [*_replace_options(s, args), Word(self.done)]
 
     def word(self, s: MotherlandState, args: ReplaceArgs, text: str, flow: Flow) -> None:
-        s._replace(args, text.split()[1])
+        _replace(s, args, text.split()[1])
 
 
 class Production(MotherlandChoice):
@@ -839,12 +798,12 @@ class Production(MotherlandChoice):
     decider = SOVIET
 
     def options(self, s: MotherlandState, args: UnitArgs) -> list[Action]:
-        return [Word(f"produce {args.unit} at {h}") for h in s._produce_hexes()]
+        return [Word(f"produce {args.unit} at {h}") for h in _produce_hexes(s)]
 
     def word(self, s: MotherlandState, args: UnitArgs, text: str, flow: Flow) -> None:
         parts = text.split()
         flow.end()
-        s._produce(parts[1], parts[3])
+        _produce(s, parts[1], parts[3])
 
 
 class Evacuation(MotherlandChoice):
@@ -861,11 +820,11 @@ class Evacuation(MotherlandChoice):
     decider = SOVIET
 
     def options(self, s: MotherlandState, args: NoArgs) -> list[Action]:
-        return [*(Word(f"evacuate {x}") for x in s._evacuable()), Word(self.done)]
+        return [*(Word(f"evacuate {x}") for x in _evacuable(s)), Word(self.done)]
 
     def word(self, s: MotherlandState, args: NoArgs, text: str, flow: Flow) -> None:
         flow.end()
-        s._evacuate(text.split()[1])
+        _evacuate(s, text.split()[1])
 
 
 class BakuFactories(MotherlandChoice):
@@ -885,7 +844,7 @@ class BakuFactories(MotherlandChoice):
                 if s.c(x).asset == "factory"]
 
     def word(self, s: MotherlandState, args: NArgs, text: str, flow: Flow) -> None:
-        s._eliminate(text.split()[2], "destroyed by the Baku raid (21.1.2)")
+        _eliminate(s, text.split()[2], "destroyed by the Baku raid (21.1.2)")
         args.n -= 1
         if args.n <= 0:
             flow.end()
@@ -919,63 +878,63 @@ class CrtRoll(MotherlandRoll):
     name, rule = "roll-crt", "8.2"
 
     def then(self, s: MotherlandState, args: RollArgs, roll: int) -> None:
-        s._on_crt(roll)
+        _on_crt(s, roll)
 
 
 class ReturningRoll(MotherlandRoll):
     name, rule = "roll-returning", "17.1.4"
 
     def then(self, s: MotherlandState, args: RollArgs, roll: int) -> None:
-        s._on_returning(args, roll)
+        _on_returning(s, args, roll)
 
 
 class PartisanRoll(MotherlandRoll):
     name, rule = "roll-partisan", "10.1"
 
     def then(self, s: MotherlandState, args: RollArgs, roll: int) -> None:
-        s._on_partisan(args, roll)
+        _on_partisan(s, args, roll)
 
 
 class IsolationRoll(MotherlandRoll):
     name, rule = "roll-isolation", "9.1.3"
 
     def then(self, s: MotherlandState, args: RollArgs, roll: int) -> None:
-        s._on_isolation(args, roll)
+        _on_isolation(s, args, roll)
 
 
 class ProductionRoll(MotherlandRoll):
     name, rule = "roll-production", "12.1"
 
     def then(self, s: MotherlandState, args: RollArgs, roll: int) -> None:
-        s._on_production(roll)
+        _on_production(s, roll)
 
 
 class SuddenDeathRoll(MotherlandRoll):
     name, rule = "roll-sudden-death", "20.2"
 
     def then(self, s: MotherlandState, args: RollArgs, roll: int) -> None:
-        s._on_sudden_death(roll)
+        _on_sudden_death(s, roll)
 
 
 class StalinRoll(MotherlandRoll):
     name, rule = "roll-stalin", "16.6"
 
     def then(self, s: MotherlandState, args: RollArgs, roll: int) -> None:
-        s._on_stalin(roll)
+        _on_stalin(s, roll)
 
 
 class SurrenderRoll(MotherlandRoll):
     name, rule = "roll-surrender", "20.2 rule 4"
 
     def then(self, s: MotherlandState, args: RollArgs, roll: int) -> None:
-        s._on_surrender(roll)
+        _on_surrender(s, roll)
 
 
 class BakuRoll(MotherlandRoll):
     name, rule = "roll-baku", "21.1.2"
 
     def then(self, s: MotherlandState, args: RollArgs, roll: int) -> None:
-        s._on_baku(roll)
+        _on_baku(s, roll)
 
 
 class BakuFactoriesRoll(MotherlandRoll):
@@ -989,7 +948,7 @@ class TurkeyRoll(MotherlandRoll):
     name, rule = "roll-turkey", "21.2.1"
 
     def then(self, s: MotherlandState, args: RollArgs, roll: int) -> None:
-        s._on_turkey(args, roll)
+        _on_turkey(s, args, roll)
 
 
 class DrawChits(Roll["MotherlandState"]):
@@ -1010,7 +969,7 @@ class DrawChits(Roll["MotherlandState"]):
 
     def resolve(self, s: MotherlandState, args: DrawArgs, outcome: Outcome,
                 flow: Flow) -> list[Event]:
-        s._on_chits(args, tuple(str(x) for x in outcome))
+        _on_chits(s, args, tuple(str(x) for x in outcome))
         s._touch()
         s.flush(flow)
         return []
@@ -1063,23 +1022,23 @@ def _procedure(step: str, rule: str, do: Callable[[MotherlandState, Any], None],
 
 
 PROCEDURES: tuple[MotherlandProcedure, ...] = (
-    _procedure("supply_start", "9.0", lambda s, a: s._supply_start()),  # 14.0, 16.5, 17.3
-    _procedure("supply_status", "9.1", lambda s, a: s._supply_status()),
-    _procedure("partisan_effects", "10.1", lambda s, a: s._partisan_effects()),
-    _procedure("isolation_rolls", "9.1.3", lambda s, a: s._isolation_rolls()),
-    _procedure("remove_expended", "9.3.4", lambda s, a: s._remove_expended()),
-    _procedure("arrivals", "17.0", lambda s, a: s._arrivals(a), SideArgs),
-    _procedure("stacking", "6.0", lambda s, a: s._stacking()),
-    _procedure("turkey", "21.2", lambda s, a: s._turkey()),
-    _procedure("admin_chits", "11.1.2", lambda s, a: s._admin_chits()),
-    _procedure("admin_draws", "11.1.2", lambda s, a: s._admin_draws(a), UnitsArgs),
-    _procedure("recovery", "14.0", lambda s, a: s._recovery()),
-    _procedure("combat_chits", "11.1.1", lambda s, a: s._combat_chits(a), UnitsArgs),
-    _procedure("combat_resolve", "8.2", lambda s, a: s._combat_resolve()),
-    _procedure("apply_side", "8.5", lambda s, a: s._apply_side(a), ApplySideArgs),
-    _procedure("advance_start", "8.7", lambda s, a: s._advance_start(a), RoleArgs),
-    _procedure("stuck_steps", "8.5.1", lambda s, a: s._stuck_steps(a), StuckArgs),
-    _procedure("combat_end", "8.0", lambda s, a: s._combat_end()),
+    _procedure("supply_start", "9.0", lambda s, a: _supply_start(s)),  # 14.0, 16.5, 17.3
+    _procedure("supply_status", "9.1", lambda s, a: _supply_status(s)),
+    _procedure("partisan_effects", "10.1", lambda s, a: _partisan_effects(s)),
+    _procedure("isolation_rolls", "9.1.3", lambda s, a: _isolation_rolls(s)),
+    _procedure("remove_expended", "9.3.4", lambda s, a: _remove_expended(s)),
+    _procedure("arrivals", "17.0", lambda s, a: _arrivals(s, a), SideArgs),
+    _procedure("stacking", "6.0", lambda s, a: _stacking(s)),
+    _procedure("turkey", "21.2", lambda s, a: _turkey(s)),
+    _procedure("admin_chits", "11.1.2", lambda s, a: _admin_chits(s)),
+    _procedure("admin_draws", "11.1.2", lambda s, a: _admin_draws(s, a), UnitsArgs),
+    _procedure("recovery", "14.0", lambda s, a: _recovery(s)),
+    _procedure("combat_chits", "11.1.1", lambda s, a: _combat_chits(s, a), UnitsArgs),
+    _procedure("combat_resolve", "8.2", lambda s, a: _combat_resolve(s)),
+    _procedure("apply_side", "8.5", lambda s, a: _apply_side(s, a), ApplySideArgs),
+    _procedure("advance_start", "8.7", lambda s, a: _advance_start(s, a), RoleArgs),
+    _procedure("stuck_steps", "8.5.1", lambda s, a: _stuck_steps(s, a), StuckArgs),
+    _procedure("combat_end", "8.0", lambda s, a: _combat_end(s)),
 )
 
 STEPS: dict[str, Step[Any]] = step_table(
