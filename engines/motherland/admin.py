@@ -19,7 +19,6 @@ if TYPE_CHECKING:
     from engines.motherland.state import MotherlandState
 
 
-
 # The Administrative Phase's tasks and the Soviet economy (12.0).
 
 
@@ -56,7 +55,7 @@ def _on_production(s: MotherlandState, roll: int) -> None:
     waiting = [x for x in sorted(s.pos.units) if s.u(x).box == "osm"]
     if roll <= num and waiting and on_map < s.data.max_os:
         s.say(f"Production succeeds (rolled {roll} against {num}): one Offensive "
-                 "Support unit (12.1)", rule="12.1")
+              "Support unit (12.1)", rule="12.1")
         s._push(Frame("produce", UnitArgs(waiting[0])))
     else:
         s.say(f"No production (rolled {roll} against {num}, 12.1)", rule="12.1")
@@ -128,7 +127,7 @@ def _recovery(s: MotherlandState) -> None:
         cities = s.sc.rules.get("sudden_death_cities", [])
         if all(s.controls(SOVIET, h) for h in cities):
             s._push(Frame("roll-sudden-death",
-                             RollArgs("Soviet Strategic Victory check: 1-2 wins")))
+                          RollArgs("Soviet Strategic Victory check: 1-2 wins")))
 
 
 def _mech_groups_go(s: MotherlandState) -> None:

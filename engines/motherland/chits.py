@@ -15,7 +15,6 @@ if TYPE_CHECKING:
     from engines.motherland.state import MotherlandState
 
 
-
 # Strength Chit draws (11.0) and General chits (16.5).
 
 
@@ -40,7 +39,7 @@ def _draw_task(s: MotherlandState, uid: str, count: int, rule: str) -> Frame | N
         unit.chit = fallback
         unit.steps = 2
         s.say(f"Cup {letter} is empty: {uid} takes the stand-in chit {fallback}",
-                 rule="11.1")
+              rule="11.1")
         return None
     return Frame("draw", DrawArgs(uid, letter, min(count, len(cup)), rule))
 
@@ -76,7 +75,7 @@ def _give_chit(s: MotherlandState, uid: str, cid: str) -> None:
     unit.steps = 2  # 11.3: always the full-strength side
     a, d = s.data.chits[cid].front
     s.say(f"{uid} draws Strength Chit {cid} ({a}-{d})", "info",
-             [s.u(uid).hex], [uid], rule="11.1")
+          [s.u(uid).hex], [uid], rule="11.1")
     s._touch()
 
 

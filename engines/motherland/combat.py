@@ -33,7 +33,6 @@ if TYPE_CHECKING:
     from engines.motherland.state import MotherlandState
 
 
-
 # Attacks and the resolution of every combat, overruns included (7.0, 8.0).
 
 
@@ -200,12 +199,12 @@ def _start_combat(s: MotherlandState, kind: str, target: str, attackers: list[st
         s.u(uid).defended = True
     orig = {uid: s.u(uid).hex for uid in (*attackers, *defenders)}
     s.pos.combat = Combat(kind, target, side, sorted(attackers), defenders, air, rrgun,
-                             dict(sorted(orig.items())))
+                          dict(sorted(orig.items())))
     word = "overruns" if kind == "overrun" else "attacks"
     s.say(f"{', '.join(s.label(x) for x in sorted(attackers))} {word} "
-             f"{s.data.hex_name(target)} ({', '.join(s.label(x) for x in defenders)})",
-             "attack", [target, *sorted({orig[x] for x in attackers})], attackers,
-             rule="7.0" if kind == "overrun" else "8.1")
+          f"{s.data.hex_name(target)} ({', '.join(s.label(x) for x in defenders)})",
+          "attack", [target, *sorted({orig[x] for x in attackers})], attackers,
+          rule="7.0" if kind == "overrun" else "8.1")
     soviets = [x for x in (*attackers, *defenders)
                if s.c(x).side == SOVIET and s.c(x).type in CHIT_TYPES]
     tasks: list[Frame] = []
@@ -287,7 +286,7 @@ def _combat_resolve(s: MotherlandState) -> None:
         note = "; the Air Unit is not used" if cb.air else ""
         cb.air = False
         s.say(f"Overrun below 1:3: automatic A2 (7.1){note}", "attack", [cb.target],
-                 rule="7.1")
+              rule="7.1")
         _combat_result(s, "A2")
         return
     if cb.air:
@@ -410,7 +409,7 @@ def _apply_take(s: MotherlandState, t: TakeArgs, a: Take, flow: Flow) -> None:
     cb = s.fight()
     cb.took[t.role] = (t.n, a.steps)
     s.say(f"The {t.side} player takes {t.code} as {a.steps} step loss(es) and "
-             f"{a.retreats} hex(es) of retreat", "loss", rule="8.5")
+          f"{a.retreats} hex(es) of retreat", "loss", rule="8.5")
     tasks: list[Frame] = []
     stuck = t.stuck
     if a.steps:

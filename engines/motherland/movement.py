@@ -395,7 +395,7 @@ def _apply_move(s: MotherlandState, a: Move, exploit: bool) -> None:
     s._touch()
     _enter(s, uid, a.path[1:])
     s.say(f"{s.label(uid)} moves {' '.join(a.path)}", "move", a.path, [uid],
-             rule="5.4" if exploit else "5.1")
+          rule="5.4" if exploit else "5.1")
 
 
 # -- the movement phase's options ------------------------------------------------------

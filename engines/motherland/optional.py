@@ -17,7 +17,6 @@ if TYPE_CHECKING:
     from engines.motherland.state import MotherlandState
 
 
-
 # Baku (21.1) and the Turkish Front (21.2), each on only with its option.
 
 
@@ -58,9 +57,9 @@ def _on_baku(s: MotherlandState, roll: int) -> None:
                            f"(rolled {roll})", "Axis Strategic Victory")
     else:
         s.say(f"Baku: no surrender (rolled {roll}); factories will be destroyed",
-                 rule="21.1.2")
+              rule="21.1.2")
         s._push(Frame("roll-baku-factories",
-                         RollArgs("factories destroyed by the Baku raid")))
+                      RollArgs("factories destroyed by the Baku raid")))
 
 
 # -- the Turkish Front (21.2) ----------------------------------------------------------

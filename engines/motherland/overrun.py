@@ -19,7 +19,6 @@ if TYPE_CHECKING:
     from engines.motherland.state import MotherlandState
 
 
-
 # Overruns declared during movement (7.0).
 
 

@@ -13,7 +13,6 @@ if TYPE_CHECKING:
     from engines.motherland.state import MotherlandState
 
 
-
 # Partisan markers on Axis Supply Bases (10.0).
 
 
@@ -38,7 +37,7 @@ def _partisan_effects(s: MotherlandState) -> None:
 def _on_partisan(s: MotherlandState, t: RollArgs, roll: int) -> None:
     n = s.data.partisan_table[roll - 1]
     s.say(f"Partisans {t.p} at {t.hex}: {n} Out of Supply marker(s) "
-             f"(10.1, rolled {roll})", "info", [t.hex], rule="10.1")
+          f"(10.1, rolled {roll})", "info", [t.hex], rule="10.1")
     if n:
         s._push(Frame("partisan_oos", CountArgs(SOVIET, t.hex, n)))
 

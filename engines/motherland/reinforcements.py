@@ -19,7 +19,6 @@ if TYPE_CHECKING:
     from engines.motherland.state import MotherlandState
 
 
-
 # Arrivals and placement of reinforcements (17.0) and rebuilding units (15.0, 17.2).
 
 
@@ -68,7 +67,7 @@ def _on_returning(s: MotherlandState, t: RollArgs, roll: int) -> None:
     elif roll <= 5:
         u.return_turn = s.turn + 1
         s.say(f"{uid} is delayed to turn {s.turn + 1} (17.1.4, rolled {roll})",
-                 rule="17.1.4")
+              rule="17.1.4")
     else:
         u.box = "removed"
         u.return_turn = 0
@@ -133,7 +132,7 @@ def _place_reinforcement(s: MotherlandState, uid: str, h: str) -> None:
     s._touch()
     _claim(s, uid, h)
     s.say(f"{uid} arrives at {s.data.hex_name(h)} (17.0)", "move", [h], [uid],
-             rule="17.0")
+          rule="17.0")
 
 
 # -- conversions (17.2), Kampfgruppen (15.2), replacements (15.1) ----------------------

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-from engines.hexkit.retreat import retreat_options
+from engines.hexkit.retreat import retreat_options as kit_retreat_options
 from engines.motherland import rules
 from engines.motherland.actions import Advance, Retreat
 from engines.motherland.args import AdvanceArgs, LoseArgs, RetreatArgs, RoleArgs
@@ -15,24 +15,26 @@ from engines.motherland.data import ARMOR_TYPES
 from engines.motherland.victory import _claim
 from pbem.engine import Action
 from pbem.errors import IllegalAction
-from pbem.steps import Flow, Frame
+from pbem.steps import Flow, Frame, Refusal
 
 if TYPE_CHECKING:
     from engines.motherland.state import MotherlandState
 
 
-
-# Retreats (8.6) and advances after combat (8.7).
-
-
 # -- retreat (8.6) ----------------------------------------------------------------------
+#
+# A retreat is read here, whole: the hexes a group may enter (retreat_hexes), the moves
+# listed (retreat_options), the one check of a move the list leaves out (retreat_refusal:
+# a part of a group), the moves made without asking (retreat_forced) and a move made
+# (retreat).  The step (steps/combat.py RetreatChoice) refuses through retreat_refusal and
+# applies through retreat, so a move is checked once.
 
 
-def _retreat_targets(s: MotherlandState, units: list[str], center: str) -> list[str]:
+def retreat_hexes(s: MotherlandState, units: list[str], center: str) -> list[str]:
     """Hexes the group may retreat into now, best 8.6.1 priority class only.
 
-    One hex at a time through the kit's :func:`retreat_options`: farther from the
-    combat hex, the hexside allowed (8.6.4), ranked by 8.6.1.
+    One hex at a time through the kit's :func:`engines.hexkit.retreat.retreat_options`:
+    farther from the combat hex, the hexside allowed (8.6.4), ranked by 8.6.1.
     """
     if not units:
         return []
@@ -59,12 +61,13 @@ def _retreat_targets(s: MotherlandState, units: list[str], center: str) -> list[
             return False  # 8.6.4, 16.7
         return not gun or y in s.data.rail.get(x, ())  # 8.6.4 Railroad Gun
 
-    found = retreat_options(s.data.hexmap, a, 1, rank, away_from=center,
-                            may_cross=may_cross)
+    found = kit_retreat_options(s.data.hexmap, a, 1, rank, away_from=center,
+                                may_cross=may_cross)
     return list(found.hexes) if found.complete else []
 
 
-def _retreat_groups(s: MotherlandState, t: RetreatArgs) -> dict[str, list[str]]:
+def _groups(s: MotherlandState, t: RetreatArgs) -> dict[str, list[str]]:
+    """The units with a retreat left to make, by the hex they stand in."""
     groups: dict[str, list[str]] = {}
     for uid, left in sorted(t.left.items()):
         if left > 0 and s.u(uid).hex:
@@ -72,63 +75,78 @@ def _retreat_groups(s: MotherlandState, t: RetreatArgs) -> dict[str, list[str]]:
     return groups
 
 
-def _retreat_left(s: MotherlandState, t: RetreatArgs) -> str:
-    left = t.left
-    return ", ".join(f"{x} {n} hex(es)" for x, n in sorted(left.items()) if n > 0)
+def retreat_left(t: RetreatArgs) -> str:
+    """What is left to retreat, for the prompt ("5A 2 hex(es), 9K 1 hex(es)")."""
+    return ", ".join(f"{x} {n} hex(es)" for x, n in sorted(t.left.items()) if n > 0)
 
 
-def _retreat_options(s: MotherlandState, t: RetreatArgs) -> list[Action]:
+def retreat_options(s: MotherlandState, t: RetreatArgs) -> list[Action]:
+    """Each hex's group together, and each of its units alone, into each hex of the best
+    8.6.1 priority open to it."""
     out: list[Action] = []
-    for _, units in sorted(_retreat_groups(s, t).items()):
-        for dest in _retreat_targets(s, units, t.center):
+    for _, units in sorted(_groups(s, t).items()):
+        for dest in retreat_hexes(s, units, t.center):
             out.append(Retreat(tuple(units), dest))
         if len(units) > 1:
             for uid in units:
-                for dest in _retreat_targets(s, [uid], t.center):
+                for dest in retreat_hexes(s, [uid], t.center):
                     out.append(Retreat((uid,), dest))
     return out
 
 
-def _retreat_auto(s: MotherlandState, t: RetreatArgs, flow: Flow) -> bool:
+def retreat_refusal(s: MotherlandState, t: RetreatArgs, action: Action) -> Refusal | None:
+    """Why ``action`` is no retreat the pending one may make (8.6, 8.6.1), or None: a move
+    of units standing together with a retreat left, into a hex of the best priority open
+    to them (a part of a group too, though only whole groups and single units are listed)."""
+    if not isinstance(action, Retreat):
+        return Refusal("8.6", "a retreat is pending: retreat UNITS to HEX")
+    units = list(action.units)
+    if any(t.left.get(x, 0) <= 0 or not s.u(x).hex for x in units):
+        return Refusal("8.6", "those units have no retreat left to make")
+    if len({s.u(x).hex for x in units}) != 1:
+        return Refusal("8.6", "units retreating together must start in one hex")
+    targets = retreat_hexes(s, units, t.center)
+    if action.dest not in targets:
+        return Refusal("8.6.1", f"{action.dest} is not a retreat hex of the best priority "
+                                f"available ({', '.join(targets) or 'none'})")
+    return None
+
+
+def retreat_forced(s: MotherlandState, t: RetreatArgs, flow: Flow) -> bool:
     """Whether the retreat went on without asking: over, a unit with nowhere to go
     taking its retreat as steps (8.5.1), or only one hex to go to."""
-    groups = _retreat_groups(s, t)
+    groups = _groups(s, t)
     if not groups:
         flow.end()
         return True
     for _, units in sorted(groups.items()):
         for uid in units:
-            if not _retreat_targets(s, [uid], t.center):
+            if not retreat_hexes(s, [uid], t.center):
                 left = t.left[uid]
                 t.left[uid] = 0
                 if t.role:  # 8.7: a retreat cut short shortens the advance
                     cut = s.fight().cut
                     cut[t.role] = max(cut.get(t.role, 0), left)
                 s.say(f"{uid} cannot retreat: {left} step loss(es) instead (8.5.1)",
-                         "loss", [s.u(uid).hex], [uid], rule="8.5.1")
+                      "loss", [s.u(uid).hex], [uid], rule="8.5.1")
                 for _ in range(left):
                     if s.u(uid).hex:
                         _lose_step(s, uid, "unable to retreat (8.5.1)")
                 return True
-    opts = _retreat_options(s, t)
+    opts = retreat_options(s, t)
     if len(opts) == 1:
         r = opts[0]
         assert isinstance(r, Retreat)
-        _apply_retreat(s, t, r)
+        retreat(s, t, r)
         return True
     return False
 
 
-def _apply_retreat(s: MotherlandState, t: RetreatArgs, a: Retreat) -> None:
+def retreat(s: MotherlandState, t: RetreatArgs, a: Retreat) -> None:
+    """Move the units one hex (a move listed or let through by :func:`retreat_refusal`):
+    a friendly hex displaces them (8.6.5), an enemy ZOC costs the stack a step (4.2.1,
+    8.6.2), armor crossing a river loses a step (8.6.3)."""
     units = list(a.units)
-    if any(t.left.get(x, 0) <= 0 or not s.u(x).hex for x in units):
-        raise IllegalAction("those units have no retreat left to make", rule="8.6")
-    if len({s.u(x).hex for x in units}) != 1:
-        raise IllegalAction("units retreating together must start in one hex", rule="8.6")
-    targets = _retreat_targets(s, units, t.center)
-    if a.dest not in targets:
-        raise IllegalAction(f"{a.dest} is not a retreat hex of the best priority available "
-                            f"({', '.join(targets) or 'none'})", rule="8.6.1")
     side = s.c(units[0]).side
     src = s.u(units[0]).hex
     friend = s.has_friend(a.dest, side)
@@ -141,12 +159,12 @@ def _apply_retreat(s: MotherlandState, t: RetreatArgs, a: Retreat) -> None:
             s.u(uid).displaced = True  # 8.6.5
     s._touch()
     s.say(f"{' '.join(s.label(x) for x in units)} retreat {src} -> {a.dest}", "retreat",
-             [src, a.dest], units, rule="8.6")
+          [src, a.dest], units, rule="8.6")
     for uid in units:
         _claim(s, uid, a.dest)
     if zoc_loss:  # one step for the stack, the owner choosing the unit
         s._push(Frame("lose", LoseArgs(side, 1, list(units), {},
-                                          "retreated into an enemy ZOC (4.2.1, 8.6.2)")))
+                                       "retreated into an enemy ZOC (4.2.1, 8.6.2)")))
     if river:
         for uid in units:
             if s.c(uid).type in ARMOR_TYPES and s.u(uid).hex:
@@ -180,14 +198,14 @@ def _advance_start(s: MotherlandState, t: RoleArgs) -> None:
                 _claim(s, uid, cb.target)
             if movers:
                 s.say(f"The overrun succeeds: {' '.join(movers)} enter {cb.target}",
-                         "move", [cb.target], movers, rule="7.1")
+                      "move", [cb.target], movers, rule="7.1")
         else:
             for uid in cb.attackers:
                 unit = s.u(uid)
                 unit.mp = 0
                 unit.mode = "done"
             s.say("The overrun fails: the attackers end their movement (7.1)", "info",
-                     rule="7.1")
+                  rule="7.1")
         return
     if not vacated or not lost_all:
         return
@@ -250,4 +268,4 @@ def _apply_advance(s: MotherlandState, t: AdvanceArgs, a: Advance) -> None:
     s._touch()
     _claim(s, a.unit, a.dest)
     s.say(f"{s.label(a.unit)} advances {src} -> {a.dest}", "move", [src, a.dest],
-             [a.unit], rule="8.7")
+          [a.unit], rule="8.7")

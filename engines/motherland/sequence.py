@@ -12,17 +12,17 @@ from __future__ import annotations
 from typing import TYPE_CHECKING
 
 from engines.motherland.admin import _admin_tasks
-from engines.motherland.args import MoveArgs, SideArgs
+from engines.motherland.args import GameArgs, MoveArgs, PhaseArgs, SideArgs
 from engines.motherland.const import AXIS, SOVIET
 from engines.motherland.movement import _exploit_mp
 from engines.motherland.position import Air, Position, Unit
 from engines.motherland.supply import _supply_tasks
 from engines.motherland.victory import _claim, _end_game
-from pbem.steps import Frame
+from pbem.engine import Event
+from pbem.steps import Entry, Flow, Frame, Procedure, Sequence
 
 if TYPE_CHECKING:
     from engines.motherland.state import MotherlandState
-
 
 
 # Setup, the task loop and the sequence of phases (3.0).
@@ -95,7 +95,7 @@ def _setup(s: MotherlandState) -> Position:
 def _push_phase(s: MotherlandState) -> None:
     name, side = s.phase()
     s.say(f"Turn {s.turn} ({s.data.turns[s.turn].date}, {s.weather}): "
-             f"{_phase_title(s)}", "phase", rule="3.1")
+          f"{_phase_title(s)}", "phase", rule="3.1")
     # 8.3.1, 8.3.4, 8.6.5 last one Combat Phase: which hexes were attacked, which units
     # attacked, defended or retreated into a friendly hex.  Overruns in the movement and
     # exploitation phases are not bound by them (7.0), so every phase starts clean.
@@ -118,7 +118,7 @@ def _push_phase(s: MotherlandState) -> None:
         s.pos.late = False
         s.pos.regular = False  # 3.1 step 3 not begun
         s._push(Frame("arrivals", SideArgs(side)), Frame("reinf", SideArgs(side)),
-                   Frame("move", MoveArgs(side, False)))
+                Frame("move", MoveArgs(side, False)))
     elif name == "combat":
         s._push(Frame("combat", SideArgs(side)))
     elif name == "exploit":
@@ -159,3 +159,69 @@ def next_turn(s: MotherlandState) -> bool:
     s.pos.turn += 1
     s.pos.phase = 0
     return True
+
+
+# ================================================================================
+# the sequence of play as steps (3.0, 3.1)
+# ================================================================================
+
+
+class Game(Procedure["MotherlandState"]):
+    """Turn after turn from the scenario's first to its last (20.0), then victory (19.0)."""
+
+    name = "game"
+    rule = "3.0"
+    Args = GameArgs
+
+    def run(self, s: MotherlandState, args: GameArgs, flow: Flow) -> list[Event]:
+        if args.started and not next_turn(s):
+            flow.end()
+            return []
+        args.started = True
+        flow.call(turn_sequence(s))
+        return []
+
+
+class PhaseStart(Procedure["MotherlandState"]):
+    """A phase begins (3.1): its marks cleared and its work queued, stacking checked last."""
+
+    name = "phase"
+    rule = "3.1"
+    Args = PhaseArgs
+
+    def run(self, s: MotherlandState, args: PhaseArgs, flow: Flow) -> list[Event]:
+        s.pos.phase = args.index
+        _push_phase(s)
+        s.flush(flow)
+        flow.end()
+        return []
+
+
+class AxisFirstTurn(Sequence["MotherlandState"]):
+    """3.0: on turns 1-11 the Axis moves first."""
+
+    name = "axis-first-turn"
+    entries = (
+        Entry("3.1 A", "phase", args=PhaseArgs(0)),  # Mutual Supply Phase (9.0, 10.0)
+        Entry("3.1 B", "phase", args=PhaseArgs(1)),  # Axis Movement Phase (5.0, 17.0)
+        Entry("3.1 C", "phase", args=PhaseArgs(2)),  # Axis Combat Phase (8.0)
+        Entry("3.1 D", "phase", args=PhaseArgs(3)),  # Axis Exploitation Movement (5.4)
+        Entry("3.1 E", "phase", args=PhaseArgs(4)),  # Soviet Movement Phase
+        Entry("3.1 F", "phase", args=PhaseArgs(5)),  # Soviet Combat Phase
+        Entry("3.1 G", "phase", args=PhaseArgs(6)),  # Administrative Phase (12.0)
+    )
+
+
+class SovietFirstTurn(Sequence["MotherlandState"]):
+    """3.0: on turns 12-22 the Soviets move first (and take no Exploitation Phase)."""
+
+    name = "soviet-first-turn"
+    entries = (
+        Entry("3.1 A", "phase", args=PhaseArgs(0)),  # Mutual Supply Phase
+        Entry("3.1 B", "phase", args=PhaseArgs(1)),  # Soviet Movement Phase
+        Entry("3.1 C", "phase", args=PhaseArgs(2)),  # Soviet Combat Phase
+        Entry("3.1 D", "phase", args=PhaseArgs(3)),  # Soviet Exploitation (none, 5.4)
+        Entry("3.1 E", "phase", args=PhaseArgs(4)),  # Axis Movement Phase
+        Entry("3.1 F", "phase", args=PhaseArgs(5)),  # Axis Combat Phase
+        Entry("3.1 G", "phase", args=PhaseArgs(6)),  # Administrative Phase
+    )

@@ -14,7 +14,6 @@ if TYPE_CHECKING:
     from engines.motherland.state import MotherlandState
 
 
-
 # Stacking limits (6.0).
 
 

@@ -25,7 +25,6 @@ if TYPE_CHECKING:
     from engines.motherland.state import MotherlandState
 
 
-
 # Strategic Movement (5.3) and Sea Transport (5.5).
 
 
@@ -179,7 +178,7 @@ def _apply_strategic(s: MotherlandState, a: Strategic) -> None:
     s._touch()
     _enter(s, uid, a.path[1:])
     s.say(f"{s.label(uid)} moves strategically {a.path[0]} -> {a.path[-1]}", "move",
-             (a.path[0], a.path[-1]), [uid], rule="5.3")
+          (a.path[0], a.path[-1]), [uid], rule="5.3")
 
 
 def _sea_body(s: MotherlandState, h: str) -> str:
@@ -257,4 +256,4 @@ def _apply_ship(s: MotherlandState, text: str) -> None:
     for x in units:
         _claim(s, x, dest)
     s.say(f"{' '.join(units)} shipped to {s.data.hex_name(dest)} (5.5)", "move",
-             [dest], units, rule="5.5")
+          [dest], units, rule="5.5")

@@ -31,7 +31,6 @@ if TYPE_CHECKING:
     from engines.motherland.state import MotherlandState
 
 
-
 # The Mutual Supply Phase and the supply lines every other rule reads (9.0).
 
 
@@ -357,7 +356,7 @@ def _remove_to_track(s: MotherlandState, uid: str, turns: int, why: str) -> None
     u.steps = s.c(uid).max_steps
     s._touch()
     s.say(f"{uid} leaves {h}: {why}; returns on turn {s.turn + turns}", "loss", [h],
-             [uid], rule=s.cited(why))
+          [uid], rule=s.cited(why))
 
 
 # -- isolation (9.1.3) ---------------------------------------------------------------
@@ -384,7 +383,7 @@ def _on_isolation(s: MotherlandState, t: RollArgs, roll: int) -> None:
         return
     owner = s.c(units[0]).side
     s.say(f"Isolated units at {h} lose {n} step(s) (9.1.3, rolled {roll})", "loss", [h],
-             rule="9.1.3")
+          rule="9.1.3")
     if n:
         s._push(Frame("isolation", CountArgs(owner, h, n)))
 

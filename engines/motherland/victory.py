@@ -22,7 +22,6 @@ if TYPE_CHECKING:
     from engines.motherland.state import MotherlandState
 
 
-
 # City control (19.1), Stalin (16.6), victory points and the end of the game (19.0).
 
 
@@ -58,7 +57,7 @@ def _claim(s: MotherlandState, uid: str, h: str, quiet: bool = False) -> None:
             control[h] = SOVIET
             if not quiet:
                 s.say(f"The Soviets recapture {s.data.hex_name(h)} (19.1.1)", "info",
-                         [h], rule="19.1.1")
+                      [h], rule="19.1.1")
             if h == MOSCOW and s.pos.stalin == "evacuated":
                 s.pos.stalin = "moscow"
                 s.say("Stalin returns to Moscow (16.6)", "info", [h], rule="16.6")
@@ -71,11 +70,11 @@ def _on_stalin(s: MotherlandState, roll: int) -> None:
     if roll <= 4:
         s.pos.stalin = "evacuated"
         s.say(f"Stalin escapes from Moscow (16.6, rolled {roll})", "info", [MOSCOW],
-                 rule="16.6")
+              rule="16.6")
     else:
         s.pos.stalin = "dead"
         s.say(f"Stalin is killed in Moscow (16.6, rolled {roll})", "info", [MOSCOW],
-                 rule="16.6")
+              rule="16.6")
     first = not s.pos.stalin_rolled
     s.pos.stalin_rolled = True
     if (roll > 4 and first and s.sc.rules.get("stalin_surrender_roll")
@@ -99,7 +98,7 @@ def _on_surrender(s: MotherlandState, roll: int) -> None:
             s.pos.cups[k].sort()
         s.pos.removed_chits = []
         s.say(f"The will to fight declines: {len(back)} starred chits return to the "
-                 f"cups (rolled {roll}+{mod})", rule="20.2 rule 4")
+              f"cups (rolled {roll}+{mod})", rule="20.2 rule 4")
     else:
         s.say(f"No surrender (rolled {roll}+{mod})", rule="20.2 rule 4")
 

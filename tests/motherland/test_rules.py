@@ -124,6 +124,28 @@ def test_8_6_1_d2_b_retreat_both_two_hexes_by_priority(rules_engine: MotherlandE
     assert dec(st).kind == "advance" and dec(st).side == "soviet"
 
 
+
+def test_8_6_a_retreat_is_refused_under_its_rule_and_taken_in_any_order(
+        rules_engine: MotherlandEngine) -> None:
+    """8.6, 8.6.1: while a retreat is pending, anything else, a unit with no retreat to
+    make and a hex of a lower priority are refused, each under its rule; the stack's units
+    named in another order than listed make the same retreat (one check, retreat.py)."""
+    st = d2_position(rules_engine)
+    st.apply("take D2 as 0 step 2 retreat")
+    assert notations(st) == ["retreat 10K 9K to 1213", "retreat 10K to 1213",
+                             "retreat 9K to 1213"]
+    refusals = {"advance 9K 1213": ("8.6", "a retreat is pending"),
+                "retreat 5A to 1213": ("8.6", "no retreat left"),
+                "retreat 9K 10K to 1314": ("8.6.1", "not a retreat hex of the best")}
+    for text, (rule, words) in refusals.items():
+        with pytest.raises(IllegalAction, match=words) as refused:
+            st.apply(text)
+        assert refused.value.rule == rule, text
+    st.apply("retreat 9K 10K to 1213")  # not listed in this order, still the stack's move
+    assert st.u("9K").hex == st.u("10K").hex == "1213"
+    assert notations(st)[0].startswith("retreat 10K 9K to ")  # a second hex to go
+
+
 def test_8_7_d2_c_one_step_and_both_retreat_one_hex_then_advance_one(
         rules_engine: MotherlandEngine) -> None:
     st = d2_position(rules_engine)
