@@ -13,7 +13,7 @@ from types import MappingProxyType
 
 from engines.hexkit.checks import check_named_hexes
 from engines.motherland.data import ENGINE_ID, GameData, load
-from engines.motherland.stacking import _over_limit
+from engines.motherland.stacking import over_limit
 from engines.motherland.state import MotherlandState
 from pbem.engine import (
     Engine,
@@ -139,7 +139,7 @@ class MotherlandEngine(Engine):
             st = self.new_state(info.id)
             assert isinstance(st, MotherlandState)
             for h in sorted(st.occ()):
-                if _over_limit(st, h):
+                if over_limit(st, h):
                     problems.append(f"{info.id}: the setup overstacks {h} (6.0)")
                 if h in self.data.water:
                     problems.append(f"{info.id}: a unit starts in the water at {h}")

@@ -10,9 +10,9 @@ from __future__ import annotations
 from typing import TYPE_CHECKING
 
 from engines.motherland.args import ReplaceArgs, RollArgs, UnitArgs
-from engines.motherland.chits import _drop_chit
+from engines.motherland.chits import drop_chit
 from engines.motherland.const import AXIS, BAKU_ENTRY, SOVIET
-from engines.motherland.supply import _blocked, _rail_from, supply_net
+from engines.motherland.supply import _blocked, rail_from, supply_net
 from pbem.steps import Frame
 
 if TYPE_CHECKING:
@@ -27,7 +27,7 @@ if TYPE_CHECKING:
 # ================================================================================
 
 
-def _admin_tasks(s: MotherlandState) -> list[Frame]:
+def admin_tasks(s: MotherlandState) -> list[Frame]:
     """3.1 G, the Administrative Phase in order (12.0)."""
     info = s.data.turns[s.turn]
     tasks = [Frame("turkey"), Frame("convert"), Frame("combine")]
@@ -49,7 +49,7 @@ def production_number(s: MotherlandState) -> int:
     return table[min(n, len(table) - 1)]
 
 
-def _on_production(s: MotherlandState, roll: int) -> None:
+def on_production(s: MotherlandState, roll: int) -> None:
     num = production_number(s)
     on_map = sum(1 for x in s.on_map(SOVIET) if s.c(x).type == "offensive_support")
     waiting = [x for x in sorted(s.pos.units) if s.u(x).box == "osm"]
@@ -61,7 +61,7 @@ def _on_production(s: MotherlandState, roll: int) -> None:
         s.say(f"No production (rolled {roll} against {num}, 12.1)", rule="12.1")
 
 
-def _produce_hexes(s: MotherlandState) -> list[str]:
+def produce_hexes(s: MotherlandState) -> list[str]:
     """12.1: any hex in supply and not in an enemy ZOC ("even if a friendly unit is in
     the hex" qualifies the ZOC), empty or not; not where an Offensive Support unit
     already stands, which would overstack it (6.3, 6.4)."""
@@ -80,7 +80,7 @@ def _produce_hexes(s: MotherlandState) -> list[str]:
                               for x in occ.get(h, ())))
 
 
-def _produce(s: MotherlandState, uid: str, h: str) -> None:
+def produce(s: MotherlandState, uid: str, h: str) -> None:
     unit = s.u(uid)
     unit.hex = h
     unit.box = ""
@@ -89,7 +89,7 @@ def _produce(s: MotherlandState, uid: str, h: str) -> None:
     s.say(f"{uid} is produced at {h} (12.1)", "move", [h], [uid], rule="12.1")
 
 
-def _evacuate(s: MotherlandState, uid: str) -> None:
+def evacuate(s: MotherlandState, uid: str) -> None:
     unit = s.u(uid)
     unit.hex = ""
     unit.box = "evac"
@@ -97,15 +97,15 @@ def _evacuate(s: MotherlandState, uid: str) -> None:
     s.say(f"{uid} is evacuated (12.2)", rule="12.2")
 
 
-def _evacuable(s: MotherlandState) -> list[str]:
+def evacuable(s: MotherlandState) -> list[str]:
     sources = s.data.area("source_E") | s.data.area("source_S")
-    rail_ok = _rail_from(s, sources, _blocked(s, SOVIET))
+    rail_ok = rail_from(s, sources, _blocked(s, SOVIET))
     ez = s.zoc(AXIS)
     return [x for x in sorted(s.on_map(SOVIET)) if s.c(x).asset == "factory"
             and s.u(x).hex in rail_ok and s.u(x).hex not in ez]
 
 
-def _recovery(s: MotherlandState) -> None:
+def recovery(s: MotherlandState) -> None:
     s.pos.air.used = 0  # 14.0
     for g in s.pos.generals:
         s.pos.generals[g] = "ready"  # 16.5
@@ -134,7 +134,7 @@ def _mech_groups_go(s: MotherlandState) -> None:
     """16.4: at the end of turn 4 Mechanized Groups give way to eliminated armies."""
     for mg in sorted(x for x in s.on_map(SOVIET) if s.c(x).type == "mech_group"):
         h = s.u(mg).hex
-        _drop_chit(s, mg)
+        drop_chit(s, mg)
         unit = s.u(mg)
         unit.hex = ""
         unit.box = "removed"

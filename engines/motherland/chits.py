@@ -21,16 +21,16 @@ if TYPE_CHECKING:
 # -- chits in combat (11.1.1), returned to the cups (11.2) -----------------------------
 
 
-def _combat_chits(s: MotherlandState, t: UnitsArgs) -> None:
+def combat_chits(s: MotherlandState, t: UnitsArgs) -> None:
     tasks = []
     for uid in t.units:
         u = s.u(uid)
         if u.hex and not u.chit:
-            tasks.append(_draw_task(s, uid, 1, "11.1.1"))
+            tasks.append(draw_task(s, uid, 1, "11.1.1"))
     s._push(*[x for x in tasks if x])
 
 
-def _draw_task(s: MotherlandState, uid: str, count: int, rule: str) -> Frame | None:
+def draw_task(s: MotherlandState, uid: str, count: int, rule: str) -> Frame | None:
     letter = s.c(uid).letter
     cup = s.pos.cups[letter]
     if not cup:
@@ -44,7 +44,7 @@ def _draw_task(s: MotherlandState, uid: str, count: int, rule: str) -> Frame | N
     return Frame("draw", DrawArgs(uid, letter, min(count, len(cup)), rule))
 
 
-def _on_chits(s: MotherlandState, t: DrawArgs, drawn: tuple[str, ...]) -> None:
+def on_chits(s: MotherlandState, t: DrawArgs, drawn: tuple[str, ...]) -> None:
     uid = t.unit
     cup = s.pos.cups[t.letter]
     for cid in drawn:
@@ -55,7 +55,7 @@ def _on_chits(s: MotherlandState, t: DrawArgs, drawn: tuple[str, ...]) -> None:
     s._push(Frame("keep", KeepArgs(uid, list(drawn))))
 
 
-def _keep_chit(s: MotherlandState, uid: str, cid: str, drawn: list[str]) -> None:
+def keep_chit(s: MotherlandState, uid: str, cid: str, drawn: list[str]) -> None:
     """16.5: the chit kept goes to the unit, the other back (or out if starred)."""
     rest = list(drawn)
     rest.remove(cid)
@@ -79,7 +79,7 @@ def _give_chit(s: MotherlandState, uid: str, cid: str) -> None:
     s._touch()
 
 
-def _drop_chit(s: MotherlandState, uid: str) -> None:
+def drop_chit(s: MotherlandState, uid: str) -> None:
     """Return a unit's chit to its cup, or out of the game if starred (11.2)."""
     u = s.u(uid)
     cid = u.chit
@@ -98,16 +98,16 @@ def _drop_chit(s: MotherlandState, uid: str) -> None:
 # -- generals (16.5) and chits ----------------------------------------------------------
 
 
-def _generals_ready(s: MotherlandState) -> list[str]:
+def generals_ready(s: MotherlandState) -> list[str]:
     no_turn = s.sc.rules.get("no_generals_axis_combat_turn")
     if no_turn == s.turn and s.phase() == ("combat", AXIS):
         return []  # 20.5 rule 1
     return [g for g, st in sorted(s.pos.generals.items()) if st == "ready"]
 
 
-def _generals_options(s: MotherlandState, t: UnitsArgs) -> list[Word]:
+def generals_options(s: MotherlandState, t: UnitsArgs) -> list[Word]:
     out = []
-    for g in _generals_ready(s):
+    for g in generals_ready(s):
         for uid in t.units:
             if not s.u(uid).hex:
                 continue
@@ -118,17 +118,17 @@ def _generals_options(s: MotherlandState, t: UnitsArgs) -> list[Word]:
     return out
 
 
-def _apply_general(s: MotherlandState, t: UnitsArgs, text: str) -> None:
+def apply_general(s: MotherlandState, t: UnitsArgs, text: str) -> None:
     parts = text.split()
     g, uid = parts[1], parts[-1]
     s.pos.generals[g] = "used"
     t.units = [x for x in t.units if x != uid]
     if "replaces" in parts:
-        _drop_chit(s, uid)
-        task = _draw_task(s, uid, 1, "16.5")
+        drop_chit(s, uid)
+        task = draw_task(s, uid, 1, "16.5")
         s.say(f"General {g} replaces the chit of {uid} (16.5)", rule="16.5")
     else:
-        task = _draw_task(s, uid, 2, "16.5")
+        task = draw_task(s, uid, 2, "16.5")
         s.say(f"General {g} draws two chits for {uid} (16.5)", rule="16.5")
     if task:
         s._push(task)
@@ -137,7 +137,7 @@ def _apply_general(s: MotherlandState, t: UnitsArgs, text: str) -> None:
 # -- chits in the Administrative Phase (11.1.2, 11.2.1) --------------------------------
 
 
-def _admin_chits(s: MotherlandState) -> None:
+def admin_chits(s: MotherlandState) -> None:
     axis_hexes = {s.u(x).hex for x in s.on_map(AXIS)}
     need = []
     for uid in sorted(s.on_map(SOVIET)):
@@ -147,16 +147,16 @@ def _admin_chits(s: MotherlandState) -> None:
         if near and not s.u(uid).chit:
             need.append(uid)  # 11.1.2
         elif not near and s.u(uid).chit:
-            _drop_chit(s, uid)  # 11.2.1
+            drop_chit(s, uid)  # 11.2.1
             s.u(uid).steps = 2
     tasks: list[Frame] = []
-    if need and _generals_ready(s):
+    if need and generals_ready(s):
         tasks.append(Frame("generals", UnitsArgs(list(need))))  # 16.5
     tasks.append(Frame("admin_draws", UnitsArgs(need)))
     s._push(*tasks)
 
 
-def _admin_draws(s: MotherlandState, t: UnitsArgs) -> None:
-    draws = [_draw_task(s, uid, 1, "11.1.2") for uid in t.units
+def admin_draws(s: MotherlandState, t: UnitsArgs) -> None:
+    draws = [draw_task(s, uid, 1, "11.1.2") for uid in t.units
              if s.u(uid).hex and not s.u(uid).chit]
     s._push(*[d for d in draws if d])

@@ -20,11 +20,11 @@ from engines.motherland.args import (
     TakeArgs,
     UnitsArgs,
 )
-from engines.motherland.chits import _drop_chit, _generals_ready
+from engines.motherland.chits import drop_chit, generals_ready
 from engines.motherland.const import AXIS, BLOCKING_SIDES, SOVIET, other
 from engines.motherland.data import ALLIED_NATIONS, CHIT_TYPES, CORPS_TYPES
 from engines.motherland.position import Combat
-from engines.motherland.supply import _in_air_range, air_available
+from engines.motherland.supply import air_available, in_air_range
 from pbem.engine import Action
 from pbem.errors import IllegalAction
 from pbem.steps import Flow, Frame
@@ -54,7 +54,7 @@ def _attack_side_ok(s: MotherlandState, uid: str, a: str, b: str) -> str:
     return ""
 
 
-def _attack_group_ok(s: MotherlandState, units: list[str]) -> str:
+def attack_group_ok(s: MotherlandState, units: list[str]) -> str:
     """8.3.7: allies fight beside Germans, never beside another nationality."""
     nations = {s.c(x).nation for x in units}
     allies = nations & ALLIED_NATIONS
@@ -93,8 +93,8 @@ def _rrgun_ok(s: MotherlandState, target: str) -> bool:
     return not (s.ezoc(AXIS, h) and len(s.units_at(h, AXIS)) < 2)
 
 
-def _air_ok(s: MotherlandState, target: str, units: Iterable[str]) -> bool:
-    return (air_available(s) > 0 and not s.snow and _in_air_range(s, target)
+def air_ok(s: MotherlandState, target: str, units: Iterable[str]) -> bool:
+    return (air_available(s) > 0 and not s.snow and in_air_range(s, target)
             and all(s.german(x) for x in units))
 
 
@@ -113,14 +113,14 @@ def _attacked_before(s: MotherlandState, target: str, side: str) -> str:
     return ""
 
 
-def _attack_options(s: MotherlandState) -> list[Action]:
+def attack_options(s: MotherlandState) -> list[Action]:
     side = s._side()
     out: list[Action] = []
     for target in sorted({s.u(x).hex for x in s.on_map(other(side))}):
         if _attacked_before(s, target, side):
             continue
         units = _attackers_for(s, target, side)
-        if _attack_group_ok(s, units):
+        if attack_group_ok(s, units):
             units = [x for x in units if not s.is_allied(x) and
                      s.c(x).nation != "turkish"]
         if not units:
@@ -133,14 +133,14 @@ def _attack_options(s: MotherlandState) -> list[Action]:
             groups += [tuple(v) for _, v in sorted(by_hex.items())]
         for g in groups:
             out.append(Attack(target, g))
-            if side == AXIS and _air_ok(s, target, g):
+            if side == AXIS and air_ok(s, target, g):
                 out.append(Attack(target, g, air=True))
             if side == AXIS and _rrgun_ok(s, target):
                 out.append(Attack(target, g, rrgun=True))
     return out
 
 
-def _apply_attack(s: MotherlandState, a: Attack) -> None:
+def apply_attack(s: MotherlandState, a: Attack) -> None:
     side = s._side()
     target = a.target
     if not s.has_enemy(target, side):
@@ -168,10 +168,10 @@ def _apply_attack(s: MotherlandState, a: Attack) -> None:
             elif s.c(uid).type not in CHIT_TYPES and s.factors(uid)[0] <= 0:
                 rule = "8.3.8"
             raise IllegalAction(f"{uid} cannot attack {target}", rule=rule)
-    why = _attack_group_ok(s, list(a.units))
+    why = attack_group_ok(s, list(a.units))
     if why:
         raise IllegalAction("allied units attack only beside German units", rule=why)
-    if a.air and (side != AXIS or not _air_ok(s, target, a.units)):
+    if a.air and (side != AXIS or not air_ok(s, target, a.units)):
         raise IllegalAction("no Air Support: needs a free Air Unit, German attackers only, "
                             "a target within four hexes of an Air Base, no Snow",
                             rule="14.1")
@@ -181,14 +181,14 @@ def _apply_attack(s: MotherlandState, a: Attack) -> None:
     for uid in a.units:
         s.u(uid).attacked = True
     s.pos.hit = sorted({*s.pos.hit, target})
-    _start_combat(s, "attack", target, list(a.units), a.air, a.rrgun)
+    start_combat(s, "attack", target, list(a.units), a.air, a.rrgun)
 
 
 # -- the combat record ------------------------------------------------------------------
 
 
-def _start_combat(s: MotherlandState, kind: str, target: str, attackers: list[str], air: bool,
-                  rrgun: bool) -> None:
+def start_combat(s: MotherlandState, kind: str, target: str, attackers: list[str], air: bool,
+                 rrgun: bool) -> None:
     side = s._side()
     defenders = sorted(s.units_at(target, other(side)))
     for uid in defenders:
@@ -208,7 +208,7 @@ def _start_combat(s: MotherlandState, kind: str, target: str, attackers: list[st
     soviets = [x for x in (*attackers, *defenders)
                if s.c(x).side == SOVIET and s.c(x).type in CHIT_TYPES]
     tasks: list[Frame] = []
-    if soviets and _generals_ready(s):
+    if soviets and generals_ready(s):
         tasks.append(Frame("generals", UnitsArgs(sorted(soviets))))
     tasks.append(Frame("combat_chits", UnitsArgs(sorted(soviets))))
     tasks.append(Frame("combat_resolve"))
@@ -269,7 +269,7 @@ def _terrain_shift(s: MotherlandState, target: str) -> int:
     return (tec.get(name) or tec["clear"]).shift
 
 
-def _combat_resolve(s: MotherlandState) -> None:
+def combat_resolve(s: MotherlandState) -> None:
     cb = s.fight()
     attack, defense, notes = _combat_strengths(s)
     cols = s.data.crt_columns
@@ -287,7 +287,7 @@ def _combat_resolve(s: MotherlandState) -> None:
         cb.air = False
         s.say(f"Overrun below 1:3: automatic A2 (7.1){note}", "attack", [cb.target],
               rule="7.1")
-        _combat_result(s, "A2")
+        combat_result(s, "A2")
         return
     if cb.air:
         s.pos.air.used += 1  # 14.1: flipped to its Used side
@@ -311,7 +311,7 @@ def _die_modifiers(s: MotherlandState) -> list[tuple[int, str]]:
     return mods
 
 
-def _on_crt(s: MotherlandState, roll: int) -> None:
+def on_crt(s: MotherlandState, roll: int) -> None:
     mods = _die_modifiers(s)
     final = rules.final_roll(roll, [m for m, _ in mods])
     cb = s.fight()
@@ -327,10 +327,10 @@ def _on_crt(s: MotherlandState, roll: int) -> None:
                 unit.box = "removed"
                 s.say("The Railroad Gun is used up and removed (16.2)", rule="16.2")
                 s._touch()
-    _combat_result(s, code)
+    combat_result(s, code)
 
 
-def _combat_result(s: MotherlandState, code: str) -> None:
+def combat_result(s: MotherlandState, code: str) -> None:
     cb = s.fight()
     cb.result = code
     out = rules.decode(code)
@@ -348,25 +348,25 @@ def _combat_result(s: MotherlandState, code: str) -> None:
 # -- results (8.5), step losses (8.5.1-8.5.3) -----------------------------------------
 
 
-def _alive_in_combat(s: MotherlandState, role: str) -> list[str]:
+def alive_in_combat(s: MotherlandState, role: str) -> list[str]:
     cb = s.fight()
     return [x for x in cb.units(role) if s.u(x).hex and s.u(x).hex == cb.orig[x]]
 
 
-def _apply_side(s: MotherlandState, t: ApplySideArgs) -> None:
+def apply_side(s: MotherlandState, t: ApplySideArgs) -> None:
     cb = s.fight()
     role, side = t.role, t.side
-    units = _alive_in_combat(s, role)
+    units = alive_in_combat(s, role)
     hit = t.mand or t.n or t.elim
     if hit and cb.kind == "attack":
         for uid in [x for x in units if s.u(x).displaced]:
-            _eliminate(s, uid, "retreated or advanced into a hex attacked again (8.6.5)")
+            eliminate(s, uid, "retreated or advanced into a hex attacked again (8.6.5)")
         units = [x for x in units if s.u(x).hex]
     if not units or not hit:
         return
     if t.elim:
         for uid in units:
-            _eliminate(s, uid, f"{cb.result} (8.5)")
+            eliminate(s, uid, f"{cb.result} (8.5)")
         cb.eliminated.add(role)
         return
     tasks: list[Frame] = []
@@ -395,13 +395,13 @@ def _can_retreat_at_all(s: MotherlandState, uid: str) -> bool:
     return c.factors[0][2] > 0 and c.type not in ("fortress", "economic")
 
 
-def _take_options(s: MotherlandState, t: TakeArgs) -> list[Action]:
+def take_options(s: MotherlandState, t: TakeArgs) -> list[Action]:
     must = t.side == AXIS and s.snow  # 18.2.3
     return [Take(t.code, sl, r) for sl, r in rules.split_options(t.n, True, must)]
 
 
-def _apply_take(s: MotherlandState, t: TakeArgs, a: Take, flow: Flow) -> None:
-    if (a.steps, a.retreats) not in [(o.steps, o.retreats) for o in _take_options(s, t)
+def apply_take(s: MotherlandState, t: TakeArgs, a: Take, flow: Flow) -> None:
+    if (a.steps, a.retreats) not in [(o.steps, o.retreats) for o in take_options(s, t)
                                      if isinstance(o, Take)] or a.result != t.code:
         rule = "18.2.3" if t.side == AXIS and s.snow else "8.5"
         raise IllegalAction(f"{a.notation()} is not a way to take {t.code}", rule=rule)
@@ -423,15 +423,15 @@ def _apply_take(s: MotherlandState, t: TakeArgs, a: Take, flow: Flow) -> None:
     s._push(*tasks)
 
 
-def _stuck_steps(s: MotherlandState, t: StuckArgs) -> None:
+def stuck_steps(s: MotherlandState, t: StuckArgs) -> None:
     """8.5.1: a unit that cannot retreat takes the retreat its stack makes as steps."""
     for uid in t.units:
         for _ in range(t.n):
             if s.u(uid).hex:
-                _lose_step(s, uid, "cannot retreat with its stack (8.5.1)")
+                lose_step(s, uid, "cannot retreat with its stack (8.5.1)")
 
 
-def _lose_options(s: MotherlandState, t: LoseArgs) -> list[Word]:
+def lose_options(s: MotherlandState, t: LoseArgs) -> list[Word]:
     alive = [x for x in t.units if s.u(x).hex]
     if not alive:
         return []
@@ -439,12 +439,12 @@ def _lose_options(s: MotherlandState, t: LoseArgs) -> list[Word]:
     return [Word(f"lose {x}") for x in alive if t.taken.get(x, 0) == least]  # 8.5.1
 
 
-def _lose_step(s: MotherlandState, uid: str, why: str) -> None:
+def lose_step(s: MotherlandState, uid: str, why: str) -> None:
     u, c = s.u(uid), s.c(uid)
     h = u.hex
     u.steps -= 1
     if u.steps <= 0:
-        _eliminate(s, uid, why)
+        eliminate(s, uid, why)
         return
     note = ""
     if c.type in CORPS_TYPES and u.steps == 1:
@@ -457,10 +457,10 @@ def _lose_step(s: MotherlandState, uid: str, why: str) -> None:
     s.say(f"{uid} loses a step{note}: {why}", "loss", [h], [uid], rule=s.cited(why))
 
 
-def _eliminate(s: MotherlandState, uid: str, why: str) -> None:
+def eliminate(s: MotherlandState, uid: str, why: str) -> None:
     u, c = s.u(uid), s.c(uid)
     h = u.hex
-    _drop_chit(s, uid)
+    drop_chit(s, uid)
     u.hex = ""
     u.supply = ""
     u.mp = 0
@@ -472,7 +472,7 @@ def _eliminate(s: MotherlandState, uid: str, why: str) -> None:
         u.box = "assets"
         s.pos.eliminated_assets.append(uid)
     elif c.side == SOVIET and c.type in ("combined_arms", "guards", "shock",
-                                          "offensive_support"):
+                                         "offensive_support"):
         u.box = "track"
         u.return_turn = s.turn + 3
         u.returning = True  # 17.1.2
@@ -492,6 +492,6 @@ def _eliminate(s: MotherlandState, uid: str, why: str) -> None:
     s.say(f"{uid} is eliminated at {h}: {why}", "loss", [h], [uid], rule=s.cited(why))
 
 
-def _combat_end(s: MotherlandState) -> None:
+def combat_end(s: MotherlandState) -> None:
     s.pos.combat = None
     s._touch()

@@ -16,9 +16,9 @@ from engines.hexkit.zoc import ZocPolicy
 from engines.motherland.actions import Move, Strategic, Word
 from engines.motherland.args import MoveArgs
 from engines.motherland.const import AXIS, BLOCKING_SIDES, DONE, SOVIET, other
-from engines.motherland.optional import _baku_options
-from engines.motherland.overrun import _late_rule, _overrun_options
-from engines.motherland.strategic import _ship_options, _strategic_ok_unit, _strategic_reach
+from engines.motherland.optional import baku_options
+from engines.motherland.overrun import late_rule, overrun_options
+from engines.motherland.strategic import ship_options, strategic_ok_unit, strategic_reach
 from engines.motherland.victory import _enter
 from pbem.engine import Action
 from pbem.errors import IllegalAction
@@ -254,7 +254,7 @@ def reach(s: MotherlandState, uid: str, exploit: bool = False) -> dict[str, tupl
     return out
 
 
-def _path_cost(s: MotherlandState, uid: str, path: tuple[str, ...], exploit: bool) -> int:
+def path_cost(s: MotherlandState, uid: str, path: tuple[str, ...], exploit: bool) -> int:
     """Validate a movement path step by step; the MP it costs (IllegalAction if not)."""
     u, c = s.u(uid), s.c(uid)
     if c.type == "railroad_gun":
@@ -344,7 +344,7 @@ def _step4_types(s: MotherlandState, side: str) -> tuple[str, ...]:
     return ("air_base", "supply_base") if side == AXIS else ("offensive_support",)
 
 
-def _exploit_mp(s: MotherlandState, uid: str) -> int:
+def exploit_mp(s: MotherlandState, uid: str) -> int:
     c, u = s.c(uid), s.u(uid)
     side = c.side
     if side == AXIS and c.type in ("panzer", "ss_panzer"):
@@ -360,7 +360,7 @@ def _exploit_mp(s: MotherlandState, uid: str) -> int:
     return 0
 
 
-def _apply_move(s: MotherlandState, a: Move, exploit: bool) -> None:
+def apply_move(s: MotherlandState, a: Move, exploit: bool) -> None:
     uid = a.unit
     if uid not in s.pos.units or s.c(uid).side != s._side():
         raise IllegalAction(f"{uid} is not one of your units", rule="5.0")
@@ -373,11 +373,11 @@ def _apply_move(s: MotherlandState, a: Move, exploit: bool) -> None:
         if s._turn1_frozen(uid):
             why = "20.1"
         elif s.pos.late:
-            why = _late_rule(s, s.c(uid).side)
+            why = late_rule(s, s.c(uid).side)
         elif u.mode in ("strat", "sea"):
             why = "5.3"
         raise IllegalAction(f"{uid} cannot move now", rule=why)
-    cost = _path_cost(s, uid, a.path, exploit)
+    cost = path_cost(s, uid, a.path, exploit)
     u.hex = a.path[-1]
     u.mp = max(0, u.mp - cost) if u.mode != "one" else 0
     u.moves = 1
@@ -401,22 +401,22 @@ def _apply_move(s: MotherlandState, a: Move, exploit: bool) -> None:
 # -- the movement phase's options ------------------------------------------------------
 
 
-def _move_options(s: MotherlandState, t: MoveArgs) -> list[Action]:
+def move_options(s: MotherlandState, t: MoveArgs) -> list[Action]:
     side = t.side
     exploit = t.exploit
     out: list[Action] = []
     for uid in sorted(s.on_map(side)):
         for _dest, path in sorted(reach(s, uid, exploit).items()):
             out.append(Move(uid, path))
-    out += _overrun_options(s, exploit)
+    out += overrun_options(s, exploit)
     if not exploit:
         for uid in sorted(s.on_map(side)):
-            if _strategic_ok_unit(s, uid):
+            if strategic_ok_unit(s, uid):
                 continue
-            for dest, path in sorted(_strategic_reach(s, uid).items()):
+            for dest, path in sorted(strategic_reach(s, uid).items()):
                 if dest in s.data.cities:
                     out.append(Strategic(uid, path))
-        out += _ship_options(s)
-    out += _baku_options(s, t)
+        out += ship_options(s)
+    out += baku_options(s, t)
     out.append(Word(DONE["exploit" if exploit else "move"]))
     return out

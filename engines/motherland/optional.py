@@ -9,7 +9,7 @@ from engines.motherland.actions import Word
 from engines.motherland.args import MoveArgs, RollArgs
 from engines.motherland.const import AXIS, BAKU_ENTRY, TURKEY_ENTRY
 from engines.motherland.supply import in_supply
-from engines.motherland.victory import _finish
+from engines.motherland.victory import finish
 from pbem.errors import IllegalAction
 from pbem.steps import Frame
 
@@ -23,7 +23,7 @@ if TYPE_CHECKING:
 # -- Baku (21.1) -----------------------------------------------------------------------
 
 
-def _baku_options(s: MotherlandState, t: MoveArgs) -> list[Word]:
+def baku_options(s: MotherlandState, t: MoveArgs) -> list[Word]:
     if s.options.get("baku") != "on" or s.pos.baku_done or t.side != AXIS:
         return []
     out = []
@@ -34,8 +34,8 @@ def _baku_options(s: MotherlandState, t: MoveArgs) -> list[Word]:
     return out
 
 
-def _apply_baku(s: MotherlandState, t: MoveArgs, text: str) -> None:
-    legal = {w.text for w in _baku_options(s, t)}
+def apply_baku(s: MotherlandState, t: MoveArgs, text: str) -> None:
+    legal = {w.text for w in baku_options(s, t)}
     if text not in legal:
         raise IllegalAction("only a German Panzer unit in 2434 with 5 MP left may enter "
                             "Baku, once per game, with the Baku option", rule="21.1.1")
@@ -51,9 +51,9 @@ def _apply_baku(s: MotherlandState, t: MoveArgs, text: str) -> None:
     s._push(Frame("roll-baku", RollArgs("Soviet surrender at Baku: 1-4 surrenders")))
 
 
-def _on_baku(s: MotherlandState, roll: int) -> None:
+def on_baku(s: MotherlandState, roll: int) -> None:
     if roll <= 4:
-        _finish(s, AXIS, f"German Panzers in Baku: the Soviet Union surrenders "
+        finish(s, AXIS, f"German Panzers in Baku: the Soviet Union surrenders "
                            f"(rolled {roll})", "Axis Strategic Victory")
     else:
         s.say(f"Baku: no surrender (rolled {roll}); factories will be destroyed",
@@ -65,7 +65,7 @@ def _on_baku(s: MotherlandState, roll: int) -> None:
 # -- the Turkish Front (21.2) ----------------------------------------------------------
 
 
-def _turkey(s: MotherlandState) -> None:
+def turkey(s: MotherlandState) -> None:
     if s.options.get("turkey") != "on" or s.pos.turkey:
         return
     rolls = []
@@ -80,7 +80,7 @@ def _turkey(s: MotherlandState) -> None:
     s._push(*rolls)
 
 
-def _on_turkey(s: MotherlandState, t: RollArgs, roll: int) -> None:
+def on_turkey(s: MotherlandState, t: RollArgs, roll: int) -> None:
     if s.pos.turkey:
         return
     if roll <= (3 if t.supplied else 1):

@@ -8,10 +8,10 @@ from typing import TYPE_CHECKING
 
 from engines.motherland import rules
 from engines.motherland.actions import Overrun
-from engines.motherland.combat import _air_ok, _attack_group_ok, _start_combat
+from engines.motherland.combat import air_ok, attack_group_ok, start_combat
 from engines.motherland.const import AXIS, SOVIET
 from engines.motherland.data import ARMOR_TYPES, CHIT_TYPES
-from engines.motherland.stacking import _over_limit
+from engines.motherland.stacking import over_limit
 from pbem.engine import Action
 from pbem.errors import IllegalAction
 
@@ -26,7 +26,7 @@ def _overrun_cost(s: MotherlandState, side: str) -> int:
     return 2 if side == SOVIET and s.snow else 3  # 7.1, 7.2.5
 
 
-def _late_rule(s: MotherlandState, side: str) -> str:
+def late_rule(s: MotherlandState, side: str) -> str:
     """The rule that ended step 3: 5.2.3 after an Air Base or Offensive Support moved,
     3.1 (step 4) after a Supply Base did."""
     movers = {s.c(x).type for x in s.on_map(side) if s.u(x).moves}
@@ -49,7 +49,7 @@ def _overrun_why(s: MotherlandState, target: str, units: list[str],
         return "7.1", f"{target} holds no enemy unit"
     cost = _overrun_cost(s, side)
     if s.pos.late:
-        return _late_rule(s, side), ("step 4 (Air Bases and Supply Bases, or "
+        return late_rule(s, side), ("step 4 (Air Bases and Supply Bases, or "
                                        "Offensive Support) has begun: no more "
                                        "movement or overruns")
     for uid in units:
@@ -72,7 +72,7 @@ def _overrun_why(s: MotherlandState, target: str, units: list[str],
     if len({s.u(x).start for x in units}) > 1:
         return "7.1", "units overrun together only as a stack that began the phase in one " \
                       "hex (5.1)"
-    why = _attack_group_ok(s, units)
+    why = attack_group_ok(s, units)
     if why:
         return why, "allied units attack only beside German units"
     f = s.data.side_features(h, target)
@@ -88,7 +88,7 @@ def _overrun_why(s: MotherlandState, target: str, units: list[str],
         return "7.2", "no overrun into a Swamp hex except on Snow Turns"
     if any(s.c(x).type == "fortress" for x in s.units_at(target)):
         return "7.2", "no overrun into a hex holding a Fortress"
-    if _over_limit(s, h):
+    if over_limit(s, h):
         return "7.2.1", f"{h} is over the stacking limit"
     return "", ""
 
@@ -110,7 +110,7 @@ def _overrun_hopeless(s: MotherlandState, target: str, units: Iterable[str]) -> 
     return rules.column(attack, defense, s.data.crt_columns, 0).below
 
 
-def _overrun_options(s: MotherlandState, exploit: bool) -> list[Action]:
+def overrun_options(s: MotherlandState, exploit: bool) -> list[Action]:
     side = s._side()
     out: list[Action] = []
     cost = _overrun_cost(s, side)
@@ -131,20 +131,20 @@ def _overrun_options(s: MotherlandState, exploit: bool) -> list[Action]:
                 if not g or _overrun_why(s, target, g, exploit)[0]:
                     continue
                 out.append(Overrun(target, tuple(g)))
-                if side == AXIS and _air_ok(s, target, g) and \
+                if side == AXIS and air_ok(s, target, g) and \
                         not _overrun_hopeless(s, target, g):
                     out.append(Overrun(target, tuple(g), air=True))
     return out
 
 
-def _apply_overrun(s: MotherlandState, a: Overrun, exploit: bool) -> None:
+def apply_overrun(s: MotherlandState, a: Overrun, exploit: bool) -> None:
     for uid in a.units:
         if uid not in s.pos.units or not s.u(uid).hex:
             raise IllegalAction(f"{uid} is not a unit on the map", rule="7.1")
     rule, why = _overrun_why(s, a.target, list(a.units), exploit)
     if rule:
         raise IllegalAction(why, rule=rule)
-    if a.air and not _air_ok(s, a.target, a.units):
+    if a.air and not air_ok(s, a.target, a.units):
         raise IllegalAction("no Air Support available for this overrun", rule="7.2.3")
     if a.air and _overrun_hopeless(s, a.target, list(a.units)):
         raise IllegalAction("the odds are below 1:3, an automatic A2: Air Support cannot "
@@ -154,4 +154,4 @@ def _apply_overrun(s: MotherlandState, a: Overrun, exploit: bool) -> None:
         s.u(uid).mp -= cost
     if not exploit:
         s.pos.regular = True  # 3.1 step 3: no Strategic Movement or Sea Transport now
-    _start_combat(s, "overrun", a.target, list(a.units), a.air, False)
+    start_combat(s, "overrun", a.target, list(a.units), a.air, False)

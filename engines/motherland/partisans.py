@@ -19,13 +19,13 @@ if TYPE_CHECKING:
 # -- partisans (10.0) -----------------------------------------------------------------
 
 
-def _base_hexes(s: MotherlandState) -> dict[str, str]:
+def base_hexes(s: MotherlandState) -> dict[str, str]:
     return {s.u(x).hex: x for x in sorted(s.on_map(AXIS))
             if s.c(x).type == "supply_base"}
 
 
-def _partisan_effects(s: MotherlandState) -> None:
-    bases = _base_hexes(s)
+def partisan_effects(s: MotherlandState) -> None:
+    bases = base_hexes(s)
     tasks = []
     for p, h in sorted(s.pos.partisans.items()):
         if h and h in bases:
@@ -34,7 +34,7 @@ def _partisan_effects(s: MotherlandState) -> None:
     s._push(*tasks)
 
 
-def _on_partisan(s: MotherlandState, t: RollArgs, roll: int) -> None:
+def on_partisan(s: MotherlandState, t: RollArgs, roll: int) -> None:
     n = s.data.partisan_table[roll - 1]
     s.say(f"Partisans {t.p} at {t.hex}: {n} Out of Supply marker(s) "
           f"(10.1, rolled {roll})", "info", [t.hex], rule="10.1")
@@ -42,7 +42,7 @@ def _on_partisan(s: MotherlandState, t: RollArgs, roll: int) -> None:
         s._push(Frame("partisan_oos", CountArgs(SOVIET, t.hex, n)))
 
 
-def _partisan_targets(s: MotherlandState, base: str) -> list[str]:
+def partisan_targets(s: MotherlandState, base: str) -> list[str]:
     grid = s.data.hexmap.grid
     cands = []
     for uid in sorted(s.on_map(AXIS)):
@@ -60,9 +60,9 @@ def _partisan_targets(s: MotherlandState, base: str) -> list[str]:
     return [uid for d, uid in cands if d == nearest]
 
 
-def _partisan_moves(s: MotherlandState, t: PlaceArgs) -> list[tuple[str, str]]:
+def partisan_moves(s: MotherlandState, t: PlaceArgs) -> list[tuple[str, str]]:
     grid = s.data.hexmap.grid
-    bases = _base_hexes(s)
+    bases = base_hexes(s)
     out = []
     placed = s.pos.partisans
     for p, h in sorted(placed.items()):

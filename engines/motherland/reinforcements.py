@@ -8,11 +8,11 @@ from typing import TYPE_CHECKING
 
 from engines.motherland.actions import Word
 from engines.motherland.args import ReplaceArgs, RollArgs, SideArgs
-from engines.motherland.chits import _draw_task, _drop_chit
+from engines.motherland.chits import draw_task, drop_chit
 from engines.motherland.const import AXIS, SOVIET, other
 from engines.motherland.data import CORPS_TYPES
 from engines.motherland.supply import supply_net
-from engines.motherland.victory import _claim
+from engines.motherland.victory import claim
 from pbem.steps import Frame
 
 if TYPE_CHECKING:
@@ -25,7 +25,7 @@ if TYPE_CHECKING:
 # -- reinforcements (17.0) ------------------------------------------------------------
 
 
-def _arrivals(s: MotherlandState, t: SideArgs) -> None:
+def arrivals(s: MotherlandState, t: SideArgs) -> None:
     side = t.side
     rolls = []
     for uid in sorted(s.pos.units):
@@ -58,7 +58,7 @@ def _arrive(s: MotherlandState, uid: str) -> None:
         u.returning = False
 
 
-def _on_returning(s: MotherlandState, t: RollArgs, roll: int) -> None:
+def on_returning(s: MotherlandState, t: RollArgs, roll: int) -> None:
     uid = t.unit
     u = s.u(uid)
     if roll <= 3:
@@ -74,7 +74,7 @@ def _on_returning(s: MotherlandState, t: RollArgs, roll: int) -> None:
         s.say(f"{uid} is removed permanently (17.1.4, rolled {roll})", rule="17.1.4")
 
 
-def _reinf_hexes(s: MotherlandState, uid: str) -> list[str]:
+def reinf_hexes(s: MotherlandState, uid: str) -> list[str]:
     side = s.c(uid).side
     key = ("rhex", side, s.c(uid).nation if side == AXIS else "")
     hit = s._cache.get(key)
@@ -106,19 +106,19 @@ def _reinf_hexes(s: MotherlandState, uid: str) -> list[str]:
     return out
 
 
-def _reinf_pool(s: MotherlandState, side: str) -> list[str]:
+def reinf_pool(s: MotherlandState, side: str) -> list[str]:
     return [x for x in sorted(s.pos.units) if s.c(x).side == side
             and s.u(x).box == "pool"]
 
 
-def _reinf_leftover(s: MotherlandState, side: str) -> None:
-    for uid in _reinf_pool(s, side):
+def reinf_leftover(s: MotherlandState, side: str) -> None:
+    for uid in reinf_pool(s, side):
         unit = s.u(uid)
         unit.box = "track"
         unit.return_turn = s.turn + 1
 
 
-def _place_reinforcement(s: MotherlandState, uid: str, h: str) -> None:
+def place_reinforcement(s: MotherlandState, uid: str, h: str) -> None:
     mp = s.factors(uid)[2]  # as it stood before it came onto the map
     unit = s.u(uid)
     unit.hex = h
@@ -130,7 +130,7 @@ def _place_reinforcement(s: MotherlandState, uid: str, h: str) -> None:
     unit.start = h
     unit.steps = s.c(uid).max_steps
     s._touch()
-    _claim(s, uid, h)
+    claim(s, uid, h)
     s.say(f"{uid} arrives at {s.data.hex_name(h)} (17.0)", "move", [h], [uid],
           rule="17.0")
 
@@ -138,7 +138,7 @@ def _place_reinforcement(s: MotherlandState, uid: str, h: str) -> None:
 # -- conversions (17.2), Kampfgruppen (15.2), replacements (15.1) ----------------------
 
 
-def _convert_options(s: MotherlandState) -> list[Word]:
+def convert_options(s: MotherlandState) -> list[Word]:
     pool = [x for x in sorted(s.pos.units) if s.u(x).box == "conv"]
     if not pool:
         return []
@@ -155,7 +155,7 @@ def _convert_options(s: MotherlandState) -> list[Word]:
     return out
 
 
-def _combine_options(s: MotherlandState) -> list[Word]:
+def combine_options(s: MotherlandState) -> list[Word]:
     ez = s.zoc(SOVIET)
     out = []
     units = [x for x in sorted(s.on_map(AXIS)) if s.c(x).type in CORPS_TYPES
@@ -168,7 +168,7 @@ def _combine_options(s: MotherlandState) -> list[Word]:
     return out
 
 
-def _replace_options(s: MotherlandState, t: ReplaceArgs) -> list[Word]:
+def replace_options(s: MotherlandState, t: ReplaceArgs) -> list[Word]:
     out = []
     for uid in sorted(s.on_map(AXIS)):
         c, u = s.c(uid), s.u(uid)
@@ -181,7 +181,7 @@ def _replace_options(s: MotherlandState, t: ReplaceArgs) -> list[Word]:
     return out
 
 
-def _replace(s: MotherlandState, t: ReplaceArgs, uid: str) -> None:
+def replace(s: MotherlandState, t: ReplaceArgs, uid: str) -> None:
     c = s.c(uid)
     if c.type in ("panzer", "ss_panzer"):
         t.p -= 1
@@ -194,9 +194,9 @@ def _replace(s: MotherlandState, t: ReplaceArgs, uid: str) -> None:
     s.say(f"{uid} recovers a step (15.1)", rule="15.1")
 
 
-def _convert(s: MotherlandState, ca: str, g: str) -> None:
+def convert(s: MotherlandState, ca: str, g: str) -> None:
     h = s.u(ca).hex
-    _drop_chit(s, ca)
+    drop_chit(s, ca)
     unit = s.u(ca)
     unit.hex = ""
     unit.box = "removed"
@@ -208,12 +208,12 @@ def _convert(s: MotherlandState, ca: str, g: str) -> None:
     unit.supply = ""
     s._touch()
     s.say(f"{ca} becomes {g} at {h} (17.2)", "info", [h], [g], rule="17.2")
-    d = _draw_task(s, g, 1, "17.2.1")
+    d = draw_task(s, g, 1, "17.2.1")
     if d:
         s._push(d)
 
 
-def _combine(s: MotherlandState, a: str, b: str) -> None:
+def combine(s: MotherlandState, a: str, b: str) -> None:
     s.u(a).steps = s.c(a).max_steps
     unit = s.u(b)
     unit.hex = ""

@@ -9,10 +9,10 @@ from engines.hexkit.retreat import retreat_options as kit_retreat_options
 from engines.motherland import rules
 from engines.motherland.actions import Advance, Retreat
 from engines.motherland.args import AdvanceArgs, LoseArgs, RetreatArgs, RoleArgs
-from engines.motherland.combat import _alive_in_combat, _lose_step
+from engines.motherland.combat import alive_in_combat, lose_step
 from engines.motherland.const import BLOCKING_SIDES, other
 from engines.motherland.data import ARMOR_TYPES
-from engines.motherland.victory import _claim
+from engines.motherland.victory import claim
 from pbem.engine import Action
 from pbem.errors import IllegalAction
 from pbem.steps import Flow, Frame, Refusal
@@ -131,7 +131,7 @@ def retreat_forced(s: MotherlandState, t: RetreatArgs, flow: Flow) -> bool:
                       "loss", [s.u(uid).hex], [uid], rule="8.5.1")
                 for _ in range(left):
                     if s.u(uid).hex:
-                        _lose_step(s, uid, "unable to retreat (8.5.1)")
+                        lose_step(s, uid, "unable to retreat (8.5.1)")
                 return True
     opts = retreat_options(s, t)
     if len(opts) == 1:
@@ -161,20 +161,20 @@ def retreat(s: MotherlandState, t: RetreatArgs, a: Retreat) -> None:
     s.say(f"{' '.join(s.label(x) for x in units)} retreat {src} -> {a.dest}", "retreat",
           [src, a.dest], units, rule="8.6")
     for uid in units:
-        _claim(s, uid, a.dest)
+        claim(s, uid, a.dest)
     if zoc_loss:  # one step for the stack, the owner choosing the unit
         s._push(Frame("lose", LoseArgs(side, 1, list(units), {},
                                        "retreated into an enemy ZOC (4.2.1, 8.6.2)")))
     if river:
         for uid in units:
             if s.c(uid).type in ARMOR_TYPES and s.u(uid).hex:
-                _lose_step(s, uid, "armor retreating across a river (8.6.3)")
+                lose_step(s, uid, "armor retreating across a river (8.6.3)")
 
 
 # -- advance after combat (8.7) ---------------------------------------------------------
 
 
-def _advance_start(s: MotherlandState, t: RoleArgs) -> None:
+def advance_start(s: MotherlandState, t: RoleArgs) -> None:
     cb = s.fight()
     role = t.role
     loser = "def" if role == "att" else "att"
@@ -187,7 +187,7 @@ def _advance_start(s: MotherlandState, t: RoleArgs) -> None:
         vacated = hexes if not still else []
     lost_all = not any(s.u(x).hex == cb.orig[x] for x in cb.units(loser))
     if cb.kind == "overrun" and role == "att":
-        movers = _alive_in_combat(s, "att")
+        movers = alive_in_combat(s, "att")
         if vacated and lost_all:
             for uid in movers:
                 unit = s.u(uid)
@@ -195,7 +195,7 @@ def _advance_start(s: MotherlandState, t: RoleArgs) -> None:
                 unit.mode = "ovr"  # 7.1, 7.2.2
             s._touch()
             for uid in movers:
-                _claim(s, uid, cb.target)
+                claim(s, uid, cb.target)
             if movers:
                 s.say(f"The overrun succeeds: {' '.join(movers)} enter {cb.target}",
                       "move", [cb.target], movers, rule="7.1")
@@ -221,13 +221,13 @@ def _advance_start(s: MotherlandState, t: RoleArgs) -> None:
         allow = 0
     if allow <= 0:
         return
-    movers = [x for x in _alive_in_combat(s, role) if s.c(x).is_combat
+    movers = [x for x in alive_in_combat(s, role) if s.c(x).is_combat
               and s.c(x).factors[0][2] > 0 and s.c(x).type != "fortress"]
     if movers:
         s._push(Frame("advance", AdvanceArgs(side, movers, allow, vacated, {})))
 
 
-def _advance_options(s: MotherlandState, t: AdvanceArgs) -> list[Action]:
+def advance_options(s: MotherlandState, t: AdvanceArgs) -> list[Action]:
     out: list[Action] = []
     for uid in t.units:
         u = s.u(uid)
@@ -257,8 +257,8 @@ def _advance_step_ok(s: MotherlandState, uid: str, a: str, b: str, second: bool)
     return not (second and f & {"minor_river", "major_river", "strait"})
 
 
-def _apply_advance(s: MotherlandState, t: AdvanceArgs, a: Advance) -> None:
-    if a not in _advance_options(s, t):
+def apply_advance(s: MotherlandState, t: AdvanceArgs, a: Advance) -> None:
+    if a not in advance_options(s, t):
         raise IllegalAction(f"{a.unit} cannot advance into {a.dest} (first into the vacated "
                             "hex; second hex only for Panzer/Tank/Mech Group units after a "
                             "retreat of two or more, never across a river)", rule="8.7")
@@ -266,6 +266,6 @@ def _apply_advance(s: MotherlandState, t: AdvanceArgs, a: Advance) -> None:
     s.u(a.unit).hex = a.dest
     t.moved[a.unit] = t.moved.get(a.unit, 0) + 1
     s._touch()
-    _claim(s, a.unit, a.dest)
+    claim(s, a.unit, a.dest)
     s.say(f"{s.label(a.unit)} advances {src} -> {a.dest}", "move", [src, a.dest],
           [a.unit], rule="8.7")

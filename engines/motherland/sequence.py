@@ -1,9 +1,9 @@
 """The turn sequence of For the Motherland!: the setup, the start of each phase and the
 turn's end.
 
-A scenario's position is built once (``_setup``); from then on the step runtime runs the
+A scenario's position is built once (``setup``); from then on the step runtime runs the
 sequence of play (``steps.py``: ``AxisFirstTurn``, ``SovietFirstTurn``).  Each phase of
-the turn (3.0) queues its work when it starts (``_push_phase``); past the last turn the
+the turn (3.0) queues its work when it starts (``push_phase``); past the last turn the
 game ends (19.0).
 """
 
@@ -11,13 +11,13 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-from engines.motherland.admin import _admin_tasks
+from engines.motherland.admin import admin_tasks
 from engines.motherland.args import GameArgs, MoveArgs, PhaseArgs, SideArgs
 from engines.motherland.const import AXIS, SOVIET
-from engines.motherland.movement import _exploit_mp
+from engines.motherland.movement import exploit_mp
 from engines.motherland.position import Air, Position, Unit
-from engines.motherland.supply import _supply_tasks
-from engines.motherland.victory import _claim, _end_game
+from engines.motherland.supply import supply_tasks
+from engines.motherland.victory import claim, end_game
 from pbem.engine import Event
 from pbem.steps import Entry, Flow, Frame, Procedure, Sequence
 
@@ -33,7 +33,7 @@ if TYPE_CHECKING:
 # ================================================================================
 
 
-def _setup(s: MotherlandState) -> Position:
+def setup(s: MotherlandState) -> Position:
     d, sc = s.data, s.sc
     units = {uid: Unit(steps=d.counters[uid].max_steps) for uid in sorted(d.counters)}
     for uid, h in (*sc.axis, *sc.soviet):
@@ -83,7 +83,7 @@ def _setup(s: MotherlandState) -> Position:
     s.pos = pos
     for uid, u in sorted(units.items()):
         if u.hex:
-            _claim(s, uid, u.hex, quiet=True)
+            claim(s, uid, u.hex, quiet=True)
     return pos
 
 
@@ -92,10 +92,10 @@ def _setup(s: MotherlandState) -> Position:
 # ================================================================================
 
 
-def _push_phase(s: MotherlandState) -> None:
+def push_phase(s: MotherlandState) -> None:
     name, side = s.phase()
     s.say(f"Turn {s.turn} ({s.data.turns[s.turn].date}, {s.weather}): "
-          f"{_phase_title(s)}", "phase", rule="3.1")
+          f"{phase_title(s)}", "phase", rule="3.1")
     # 8.3.1, 8.3.4, 8.6.5 last one Combat Phase: which hexes were attacked, which units
     # attacked, defended or retreated into a friendly hex.  Overruns in the movement and
     # exploitation phases are not bound by them (7.0), so every phase starts clean.
@@ -106,7 +106,7 @@ def _push_phase(s: MotherlandState) -> None:
         unit.displaced = False
     s.pos.hit = []
     if name == "supply":
-        s._push(*_supply_tasks(s))
+        s._push(*supply_tasks(s))
     elif name == "move":
         for uid in s.on_map(side):
             u = s.u(uid)
@@ -128,14 +128,14 @@ def _push_phase(s: MotherlandState) -> None:
             u.moves = 0
             u.mode = ""
             u.start = u.hex
-            u.mp = _exploit_mp(s, uid)  # may set mode "one" or "done" (5.4)
+            u.mp = exploit_mp(s, uid)  # may set mode "one" or "done" (5.4)
         s._push(Frame("move", MoveArgs(side, True)))
     else:
-        s._push(*_admin_tasks(s))
+        s._push(*admin_tasks(s))
     s._pending.append(Frame("stacking"))
 
 
-def _phase_title(s: MotherlandState) -> str:
+def phase_title(s: MotherlandState) -> str:
     name, side = s.phase()
     titles = {"supply": "Mutual Supply Phase", "admin": "Administrative Phase",
               "move": f"{side.title()} Movement Phase",
@@ -154,7 +154,7 @@ def next_turn(s: MotherlandState) -> bool:
     """The turn is over: on to the next, or past the last the game ends (19.0)."""
     s.pos.phase = len(s.phases())
     if s.turn >= s.sc.last:
-        _end_game(s)
+        end_game(s)
         return False
     s.pos.turn += 1
     s.pos.phase = 0
@@ -191,7 +191,7 @@ class PhaseStart(Procedure["MotherlandState"]):
 
     def run(self, s: MotherlandState, args: PhaseArgs, flow: Flow) -> list[Event]:
         s.pos.phase = args.index
-        _push_phase(s)
+        push_phase(s)
         s.flush(flow)
         flow.end()
         return []

@@ -22,7 +22,7 @@ if TYPE_CHECKING:
 # ================================================================================
 
 
-def _over_limit(s: MotherlandState, h: str) -> list[str]:
+def over_limit(s: MotherlandState, h: str) -> list[str]:
     """Units among which the excess must be eliminated in ``h`` (empty when legal)."""
     units = sorted(s.units_at(h))
     if len(units) <= 1:
@@ -58,10 +58,10 @@ def _over_limit(s: MotherlandState, h: str) -> list[str]:
     return []
 
 
-def _stacking(s: MotherlandState) -> None:
+def stacking(s: MotherlandState) -> None:
     tasks = []
     for h in sorted(s.occ()):
-        over = _over_limit(s, h)
+        over = over_limit(s, h)
         if over:
             owner = s.c(over[0]).side
             tasks.append(Frame("stack", HexArgs(other(owner), h)))

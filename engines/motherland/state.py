@@ -75,7 +75,7 @@ from engines.motherland.const import (
 from engines.motherland.core import MotherlandCore
 from engines.motherland.data import GameData
 from engines.motherland.position import Position
-from engines.motherland.sequence import _phase_title, _setup, turn_sequence
+from engines.motherland.sequence import phase_title, setup, turn_sequence
 from engines.motherland.steps import STEPS, MotherlandChoice
 from pbem import typedcopy
 from pbem.engine import Action, Decision, Event, Outcome, Result, State
@@ -139,7 +139,7 @@ class MotherlandState(MotherlandCore):
         if body is not None:
             self.restore_body(body)
             return
-        self.begin(_setup(self))
+        self.begin(setup(self))
 
     def frames_for(self, step: str) -> list[Frame]:
         """The setup API's ``step = "phase"``: the start of the position's phase (``turn``
@@ -162,7 +162,7 @@ class MotherlandState(MotherlandCore):
         kinds = STEP_PHASES.get(step)
         if kinds is not None and name not in kinds:
             raise Misfit("phase", f"phase {index} of turn {self.pos.turn} is the "
-                                  f"{_phase_title(self)} (3.1); {step!r} is a step of the "
+                                  f"{phase_title(self)} (3.1); {step!r} is a step of the "
                                   f"{' or '.join(PHASE_NAMES[k] for k in kinds)}")
         args = self.steps[step].Args()
         if isinstance(args, MoveArgs):
@@ -260,7 +260,7 @@ class MotherlandState(MotherlandCore):
                 else step.name
             waiting = f"; awaiting {self._side()} ({task})"
         return (f"Turn {self.turn} {self.data.turns[self.turn].date} ({self.weather}), "
-                f"{_phase_title(self)}{waiting}")
+                f"{phase_title(self)}{waiting}")
 
     def turn_number(self) -> int:
         return int(self.turn)

@@ -18,7 +18,7 @@ from engines.motherland.const import (
     other,
 )
 from engines.motherland.supply import supplied_at, supplied_hexes
-from engines.motherland.victory import _claim, _enter
+from engines.motherland.victory import _enter, claim
 from pbem.errors import IllegalAction
 
 if TYPE_CHECKING:
@@ -31,7 +31,7 @@ if TYPE_CHECKING:
 # -- strategic movement (5.3) and sea transport (5.5) ---------------------------------
 
 
-def _strategic_ok_unit(s: MotherlandState, uid: str) -> str:
+def strategic_ok_unit(s: MotherlandState, uid: str) -> str:
     """Why ``uid`` may not use Strategic Movement now ("" when it may)."""
     c, u = s.c(uid), s.u(uid)
     if s.turn == 1 and s.sc.rules.get("turn1_rules"):
@@ -79,7 +79,7 @@ def _strategic_free(s: MotherlandState, side: str) -> frozenset[str]:
     return hit
 
 
-def _strategic_reach(s: MotherlandState, uid: str) -> dict[str, tuple[str, ...]]:
+def strategic_reach(s: MotherlandState, uid: str) -> dict[str, tuple[str, ...]]:
     side = s.c(uid).side
     start = s.u(uid).hex
     marks = s._cache.get("marks")
@@ -146,7 +146,7 @@ def _strategic_step_ok(s: MotherlandState, uid: str, a: str, b: str, free: froze
     return s._may_enter_country(uid, b) and s._terrain_cost(uid, b) is not None
 
 
-def _apply_strategic(s: MotherlandState, a: Strategic) -> None:
+def apply_strategic(s: MotherlandState, a: Strategic) -> None:
     uid = a.unit
     if uid not in s.pos.units or s.c(uid).side != s._side():
         raise IllegalAction(f"{uid} is not one of your units", rule="5.3")
@@ -154,7 +154,7 @@ def _apply_strategic(s: MotherlandState, a: Strategic) -> None:
     if u.hex != a.path[0]:
         raise IllegalAction(f"{uid} is at {u.hex or 'no hex'}, not {a.path[0]}",
                             rule="5.3")
-    why = _strategic_ok_unit(s, uid)
+    why = strategic_ok_unit(s, uid)
     if why:
         raise IllegalAction(why.split(": ", 1)[1], rule=why.split(":")[0])
     if len(a.path) - 1 > 15:
@@ -200,7 +200,7 @@ def _shippable(s: MotherlandState, uid: str) -> bool:
         c.nation == "romanian" or c.type in ("combined_arms", "guards", "shock")
 
 
-def _ship_options(s: MotherlandState) -> list[Word]:
+def ship_options(s: MotherlandState) -> list[Word]:
     side = s._side()
     if s.pos.sea_used or s.phase()[0] != "move" or s.pos.late or \
             s.pos.regular:
@@ -228,13 +228,13 @@ def _ship_options(s: MotherlandState) -> list[Word]:
     return out
 
 
-def _apply_ship(s: MotherlandState, text: str) -> None:
+def apply_ship(s: MotherlandState, text: str) -> None:
     parts = text.split()
     units, dest = parts[1:-2], parts[-1]
     if s.pos.late or s.pos.regular:
         raise IllegalAction("Sea Transport is step 2 of the Movement Phase, before regular "
                             "movement (step 3)", rule="3.1")
-    legal = {w.text for w in _ship_options(s)}
+    legal = {w.text for w in ship_options(s)}
     if len(units) == 2:
         kgs = all(s.c(x).type == "infantry" and s.steps_of(x) == 1 for x in units)
         if not kgs:
@@ -254,6 +254,6 @@ def _apply_ship(s: MotherlandState, text: str) -> None:
     s.pos.sea_used = True
     s._touch()
     for x in units:
-        _claim(s, x, dest)
+        claim(s, x, dest)
     s.say(f"{' '.join(units)} shipped to {s.data.hex_name(dest)} (5.5)", "move",
           [dest], units, rule="5.5")

@@ -12,7 +12,7 @@ from typing import TYPE_CHECKING
 
 from engines.hexkit.movement import spread
 from engines.motherland.args import CountArgs, PlaceArgs, RollArgs
-from engines.motherland.chits import _drop_chit
+from engines.motherland.chits import drop_chit
 from engines.motherland.const import (
     AXIS,
     DANZIG,
@@ -39,7 +39,7 @@ if TYPE_CHECKING:
 # ================================================================================
 
 
-def _supply_tasks(s: MotherlandState) -> list[Frame]:
+def supply_tasks(s: MotherlandState) -> list[Frame]:
     """3.1 A, the Mutual Supply Phase in the order of 9.0-10.0."""
     return [Frame("supply_start"), Frame("expend"), Frame("supply_status"),
             Frame("airsupply"), Frame("partisan_effects"),
@@ -47,7 +47,7 @@ def _supply_tasks(s: MotherlandState) -> list[Frame]:
             Frame("remove_expended")]
 
 
-def _supply_start(s: MotherlandState) -> None:
+def supply_start(s: MotherlandState) -> None:
     info = s.data.turns[s.turn]
     if info.air_withdrawal and s.pos.air.total > 0 and s.turn > s.sc.first - 1:
         s.pos.air.total -= 1
@@ -67,7 +67,7 @@ def _supply_start(s: MotherlandState) -> None:
     s.pos.generals = dict(sorted(s.pos.generals.items()))
     s.pos.partisans = dict(sorted(s.pos.partisans.items()))
     s.pos.expended = []
-    # 9.6.1 note, judged as the phase begins (see _sea_supply)
+    # 9.6.1 note, judged as the phase begins (see sea_supply)
     s.pos.odessa_closed = any(s.c(uid).side == AXIS
                                   for uid in s.occ().get(SEVASTOPOL, []))
 
@@ -100,7 +100,7 @@ def _spread(s: MotherlandState, starts: dict[str, int], blocked: frozenset[str],
                   blocked=blocked)
 
 
-def _rail_from(s: MotherlandState, starts: Iterable[str], blocked: frozenset[str]) -> set[str]:
+def rail_from(s: MotherlandState, starts: Iterable[str], blocked: frozenset[str]) -> set[str]:
     """Railroad hexes connected to ``starts`` without entering ``blocked`` (9.3, 17.0):
     the railroad's connected part, a budget longer than the whole network."""
     rail = s.data.rail
@@ -130,7 +130,7 @@ def supply_net(s: MotherlandState, side: str,
         else:
             sources = set(s.data.area("source_W") | s.data.area("source_H")
                           | s.data.area("source_R"))
-        rail_ok = _rail_from(s, sources, blocked)
+        rail_ok = rail_from(s, sources, blocked)
         starts = {h: 4 for h in sources if h in s.data.hexmap}
         far = {h: big for h in starts}
         if net == "":
@@ -146,7 +146,7 @@ def supply_net(s: MotherlandState, side: str,
                     far[h] = big
     else:
         sources = set(s.data.area("source_E") | s.data.area("source_S"))
-        rail_ok = _rail_from(s, sources, blocked)
+        rail_ok = rail_from(s, sources, blocked)
         starts = {h: 4 for h in sources | rail_ok}
         far = {h: big for h in starts}
     nbrs = s.data.ice_neighbors if net == "ice" else None  # 9.2.1
@@ -157,7 +157,7 @@ def supply_net(s: MotherlandState, side: str,
     return hit
 
 
-def _sea_supply(s: MotherlandState, side: str) -> dict[str, int]:
+def sea_supply(s: MotherlandState, side: str) -> dict[str, int]:
     """9.6: two-hex lines to the side's own ports of a sea it supplies by ship."""
     key = ("sea", side)
     hit = s._cache.get(key)
@@ -209,14 +209,14 @@ def supplied_at(s: MotherlandState, uid: str, h: str) -> bool:
         if h in anylen and _soviet_distance(s, h) >= 6:  # 9.3.3
             return True
         if c.nation == "german" and c.type not in ("air_base",):
-            return h in _sea_supply(s, AXIS)
+            return h in sea_supply(s, AXIS)
         return False
     near, _, _ = supply_net(s, SOVIET)
     if h in near:
         return True
     if s.snow and s._soviet_infantry(uid) and h in supply_net(s, SOVIET, "ice")[0]:
         return True  # 9.2.1 across Frozen Access
-    return c.type != "offensive_support" and h in _sea_supply(s, SOVIET)
+    return c.type != "offensive_support" and h in sea_supply(s, SOVIET)
 
 
 def supplied_hexes(s: MotherlandState, uid: str) -> frozenset[str] | None:
@@ -254,13 +254,13 @@ def _supplied_hexes(s: MotherlandState, kind: tuple[str, object, bool]) -> froze
         close = s._cache["soviet_within5"]
         out = set(near).union(h for h in anylen if h not in close)
         if sea:
-            out.update(_sea_supply(s, AXIS))
+            out.update(sea_supply(s, AXIS))
         return frozenset(out)
     out = set(supply_net(s, SOVIET)[0])
     if which:
         out.update(supply_net(s, SOVIET, "ice")[0])  # 9.2.1 across Frozen Access
     if sea:
-        out.update(_sea_supply(s, SOVIET))
+        out.update(sea_supply(s, SOVIET))
     return frozenset(out)
 
 
@@ -311,7 +311,7 @@ def _near_factory(s: MotherlandState, h: str) -> bool:
     return False
 
 
-def _supply_status(s: MotherlandState) -> None:
+def supply_status(s: MotherlandState) -> None:
     s._touch()
     changes = []
     # 9.1: both sides judge supply at once, from the position as it stands
@@ -337,7 +337,7 @@ def _supply_status(s: MotherlandState) -> None:
         s.say("Supply: " + ", ".join(changes), "info", rule="9.1")
 
 
-def _remove_expended(s: MotherlandState) -> None:
+def remove_expended(s: MotherlandState) -> None:
     for uid in sorted(s.pos.expended):
         if s.u(uid).hex:
             _remove_to_track(s, uid, 3, "expended Supply Base removed (9.3.4)")
@@ -347,7 +347,7 @@ def _remove_expended(s: MotherlandState) -> None:
 def _remove_to_track(s: MotherlandState, uid: str, turns: int, why: str) -> None:
     u = s.u(uid)
     h = u.hex
-    _drop_chit(s, uid)
+    drop_chit(s, uid)
     u.hex = ""
     u.box = "track"
     u.return_turn = s.turn + turns
@@ -362,7 +362,7 @@ def _remove_to_track(s: MotherlandState, uid: str, turns: int, why: str) -> None
 # -- isolation (9.1.3) ---------------------------------------------------------------
 
 
-def _isolation_rolls(s: MotherlandState) -> None:
+def isolation_rolls(s: MotherlandState) -> None:
     s._touch()
     by_hex: dict[str, list[str]] = {}
     for uid in sorted(s.on_map()):
@@ -375,7 +375,7 @@ def _isolation_rolls(s: MotherlandState) -> None:
     s._push(*tasks)
 
 
-def _on_isolation(s: MotherlandState, t: RollArgs, roll: int) -> None:
+def on_isolation(s: MotherlandState, t: RollArgs, roll: int) -> None:
     h = t.hex
     n = s.data.isolation[roll - 1]
     units = sorted(x for x in s.units_at(h) if isolated(s, x))
@@ -391,20 +391,20 @@ def _on_isolation(s: MotherlandState, t: RollArgs, roll: int) -> None:
 # -- expending bases, air supply (9.3.4, 14.2) ---------------------------------------
 
 
-def _expendable(s: MotherlandState) -> list[str]:
+def expendable(s: MotherlandState) -> list[str]:
     _, _, rail_ok = supply_net(s, AXIS)
     return [uid for uid in sorted(s.on_map(AXIS))
             if s.c(uid).type == "supply_base" and s.u(uid).hex not in rail_ok
             and uid not in s.pos.expended]
 
 
-def _expend(s: MotherlandState, uid: str) -> None:
+def expend(s: MotherlandState, uid: str) -> None:
     s.pos.expended = sorted([*s.pos.expended, uid])
     s._touch()
     s.say(f"{uid} is expended to supply units (9.3.4)", rule="9.3.4")
 
 
-def _air_supply(s: MotherlandState, uid: str) -> None:
+def air_supply(s: MotherlandState, uid: str) -> None:
     s.u(uid).supply = "lack"
     s.pos.air.used += 1
     s.say(f"Air Supply: {uid} is now Lack of Supply (14.2)", rule="14.2")
@@ -422,6 +422,6 @@ def _air_bases(s: MotherlandState) -> list[str]:
             if s.c(x).type == "air_base"]
 
 
-def _in_air_range(s: MotherlandState, h: str) -> bool:
+def in_air_range(s: MotherlandState, h: str) -> bool:
     grid = s.data.hexmap.grid
     return any(grid.distance(h, b) <= 4 for b in _air_bases(s))

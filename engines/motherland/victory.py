@@ -1,7 +1,7 @@
 """Control of cities and ports (19.1), Stalin (16.6) and victory (19.0).
 
-``_claim`` keeps the control marks as units enter hexes; the end of the game scores
-them with the front line (19.2).  ``_finish`` ends every game: by the victory levels after
+``claim`` keeps the control marks as units enter hexes; the end of the game scores
+them with the front line (19.2).  ``finish`` ends every game: by the victory levels after
 the last turn, or early (the surrender of 20.2 rule 4, the 20.2 check, Baku in 21.1.2).
 """
 
@@ -33,10 +33,10 @@ if TYPE_CHECKING:
 def _enter(s: MotherlandState, uid: str, path: Iterable[str]) -> None:
     """A unit moves along ``path``: each hex entered is claimed (19.1)."""
     for h in path:
-        _claim(s, uid, h)
+        claim(s, uid, h)
 
 
-def _claim(s: MotherlandState, uid: str, h: str, quiet: bool = False) -> None:
+def claim(s: MotherlandState, uid: str, h: str, quiet: bool = False) -> None:
     """A unit enters or passes through ``h``: city and port control (19.1, 19.1.1)."""
     if h not in s.data.cities:
         return
@@ -66,7 +66,7 @@ def _claim(s: MotherlandState, uid: str, h: str, quiet: bool = False) -> None:
     s.pos.control = dict(sorted(control.items()))
 
 
-def _on_stalin(s: MotherlandState, roll: int) -> None:
+def on_stalin(s: MotherlandState, roll: int) -> None:
     if roll <= 4:
         s.pos.stalin = "evacuated"
         s.say(f"Stalin escapes from Moscow (16.6, rolled {roll})", "info", [MOSCOW],
@@ -84,11 +84,11 @@ def _on_stalin(s: MotherlandState, roll: int) -> None:
             "Soviet surrender after Stalin's death (+1 if the Axis hold Leningrad)")))
 
 
-def _on_surrender(s: MotherlandState, roll: int) -> None:
+def on_surrender(s: MotherlandState, roll: int) -> None:
     mod = 1 if s.controls(AXIS, LENINGRAD) else 0
     total = roll + mod
     if total >= 6:
-        _finish(s, AXIS, f"the Soviet Union surrenders (rolled {roll}+{mod})",
+        finish(s, AXIS, f"the Soviet Union surrenders (rolled {roll}+{mod})",
                      "Axis Strategic Victory")
     elif total >= 4:
         back = sorted(s.pos.removed_chits)
@@ -185,7 +185,7 @@ def victory_points(s: MotherlandState) -> tuple[int, list[str]]:
     return vp, lines
 
 
-def _end_game(s: MotherlandState) -> None:
+def end_game(s: MotherlandState) -> None:
     vp, lines = victory_points(s)
     scorer = s.sc.victory.get("scores", AXIS)
     level = "Draw"
@@ -195,17 +195,17 @@ def _end_game(s: MotherlandState) -> None:
             break
     winner = AXIS if level.startswith("Axis") else SOVIET if level.startswith(
         "Soviet") else None
-    _finish(s, winner, f"{scorer.title()} VP {vp} ({'; '.join(lines)})", level)
+    finish(s, winner, f"{scorer.title()} VP {vp} ({'; '.join(lines)})", level)
 
 
-def _on_sudden_death(s: MotherlandState, roll: int) -> None:
+def on_sudden_death(s: MotherlandState, roll: int) -> None:
     if roll <= 2:
-        _finish(s, SOVIET, f"the Soviets hold the key cities at the end of turn "
+        finish(s, SOVIET, f"the Soviets hold the key cities at the end of turn "
                              f"{s.turn} and roll {roll}", "Soviet Strategic Victory")
     else:
         s.say(f"The war goes on (rolled {roll})", rule="20.2")
 
 
-def _finish(s: MotherlandState, winner: str | None, text: str, level: str) -> None:
+def finish(s: MotherlandState, winner: str | None, text: str, level: str) -> None:
     s.pos.result = GameEnd(winner, text, level)
     s.say(f"Game over: {level}. {text}", "info", rule="19.0")

@@ -297,14 +297,14 @@ def test_census_flags_motherland_hit_with_the_old_bug_put_back(
     from engines.motherland import sequence
     from engines.motherland.state import MotherlandState
 
-    fixed = sequence._push_phase
+    fixed = sequence.push_phase
 
     def keep_hit(s: MotherlandState) -> None:
         kept = list(s.pos.hit)
         fixed(s)
         s.pos.hit = kept
 
-    monkeypatch.setattr(sequence, "_push_phase", keep_hit)
+    monkeypatch.setattr(sequence, "push_phase", keep_hit)
     tracker, targets, hit = _uranus(1)
     assert targets <= hit and len(targets) >= 20
     flagged = tracker.flagged()

@@ -8,11 +8,11 @@ from __future__ import annotations
 import pytest
 
 from engines.motherland import MotherlandEngine
-from engines.motherland.combat import _combat_result
-from engines.motherland.stacking import _over_limit
+from engines.motherland.combat import combat_result
+from engines.motherland.stacking import over_limit
 from engines.motherland.state import MotherlandState
-from engines.motherland.strategic import _strategic_ok_unit, _strategic_reach
-from engines.motherland.supply import _sea_supply, air_available, supplied_at, supply_net
+from engines.motherland.strategic import strategic_ok_unit, strategic_reach
+from engines.motherland.supply import air_available, sea_supply, supplied_at, supply_net
 from pbem.errors import IllegalAction
 
 from .conftest import instead_of_roll, position, rules_map_text
@@ -26,7 +26,7 @@ def force(st: MotherlandState, code: str) -> list[str]:
     """Replace the pending CRT roll by the result ``code`` (the test's chosen outcome)."""
     assert st.is_chance() and st.stack[-1].step == "roll-crt", st.stack[-1:]
     n = len(st._events)
-    instead_of_roll(st, lambda: _combat_result(st, code))
+    instead_of_roll(st, lambda: combat_result(st, code))
     return [e.text for e in st._events[n:]]
 
 
@@ -216,7 +216,7 @@ def test_21_2_2_both_turkish_corps_stay_in_1735(engine: MotherlandEngine) -> Non
     until(st, ("move", "axis"))  # through the rest of the Administrative Phase
     assert st.turn == 10
     assert st.u("Tur1").hex == st.u("Tur2").hex == "1735"
-    assert _over_limit(st, "1735") == []
+    assert over_limit(st, "1735") == []
 
 
 # --- 17.0: Soviet reinforcements on or adjacent to a connected Railroad hex --------------------
@@ -266,7 +266,7 @@ def test_5_3_1_strategic_move_may_end_in_special_axis_supply(
     Supply Line of any length) supplies it and the move is allowed."""
     st = position(rules_engine, 3, "move", "axis", {"10K": "0205", "5A": "2030"})
     assert supplied_at(st, "10K", "1005")
-    path = _strategic_reach(st, "10K")["1005"]
+    path = strategic_reach(st, "10K")["1005"]
     st.apply("strategic 10K " + " ".join(path))
     assert st.u("10K").hex == "1005"
 
@@ -346,10 +346,10 @@ def test_3_1_no_strategic_movement_or_sea_transport_after_regular_moves(
     and Overrun): once a unit has moved normally, neither is offered nor accepted."""
     st = position(rules_engine, 3, "move", "axis",
                   {"10K": "0205", "41Pz": "1213", "5A": "2630"})
-    path = _strategic_reach(st, "10K")["1005"]
-    assert _strategic_ok_unit(st, "10K") == ""  # (the list offers only moves to cities)
+    path = strategic_reach(st, "10K")["1005"]
+    assert strategic_ok_unit(st, "10K") == ""  # (the list offers only moves to cities)
     st.apply("move 41Pz 1213 1212")
-    assert _strategic_ok_unit(st, "10K").startswith("3.1")
+    assert strategic_ok_unit(st, "10K").startswith("3.1")
     with pytest.raises(IllegalAction, match=r"^3\.1"):
         st.apply("strategic 10K " + " ".join(path))
     with pytest.raises(IllegalAction, match=r"^3\.1"):
@@ -543,15 +543,15 @@ def test_5_3_1_strategic_move_may_end_in_sea_supply(port_engine: MotherlandEngin
     units = {"5A": "0924", "41Pz": "0205"}
     st = position(port_engine, 3, "move", "soviet", units)
     assert "0928" not in supply_net(st, "soviet")[0]  # not by land
-    assert "0928" in _sea_supply(st, "soviet")  # 9.6.3
-    assert "0928" in _strategic_reach(st, "5A")
+    assert "0928" in sea_supply(st, "soviet")  # 9.6.3
+    assert "0928" in strategic_reach(st, "5A")
     st.apply("strategic 5A 0924 0925 0926 0927 0928")
     assert st.u("5A").hex == "0928"
     st = position(port_engine, 3, "move", "soviet", units)
     st.pos.control["1530"] = "axis"  # Tuapse lost (Novorossiysk, 1428, is not railed here)
     st._touch()
-    assert "0928" not in _sea_supply(st, "soviet")
-    assert "0928" not in _strategic_reach(st, "5A")
+    assert "0928" not in sea_supply(st, "soviet")
+    assert "0928" not in strategic_reach(st, "5A")
     with pytest.raises(IllegalAction, match=r"^5\.3\.1"):
         st.apply("strategic 5A 0924 0925 0926 0927 0928")
 

@@ -6,9 +6,9 @@ import pytest
 
 from engines.motherland import MotherlandEngine, rules
 from engines.motherland.actions import Take, Word, parse
-from engines.motherland.chits import _drop_chit
-from engines.motherland.combat import _combat_result, _lose_step
-from engines.motherland.movement import _path_cost, _step_cost, reach
+from engines.motherland.chits import drop_chit
+from engines.motherland.combat import combat_result, lose_step
+from engines.motherland.movement import _step_cost, path_cost, reach
 from engines.motherland.state import MotherlandState
 from engines.motherland.supply import _spread, in_supply, supply_net
 from engines.motherland.victory import front_line_gap, victory_points
@@ -194,8 +194,8 @@ def test_11_0_starred_chit_leaves_the_game_unstarred_returns(
     st = position(rules_engine, 3, "combat", "axis", {"5A": "1214", "16A": "1216"},
                   fields={"5A": {"chit": "A4-3*"}, "16A": {"chit": "A6-5"}})
     before = list(st.pos.cups["A"])
-    _drop_chit(st, "5A")
-    _drop_chit(st, "16A")
+    drop_chit(st, "5A")
+    drop_chit(st, "16A")
     assert st.pos.removed_chits == ["A4-3*"]
     assert sorted(st.pos.cups["A"]) == sorted([*before, "A6-5"])  # 11.2 note
 
@@ -207,7 +207,7 @@ def test_8_5_3_chit_drawn_before_combat_and_flipped_on_loss(rules_engine: Mother
     assert req.kind == "draw" and req.cup == "A" and req.rule == "11.1.1"
     st.apply_outcome(("A5-4*",))
     assert st.u("5A").chit == "A5-4*" and st.factors("5A")[:2] == (5, 4)
-    _lose_step(st, "5A", "test")
+    lose_step(st, "5A", "test")
     assert st.factors("5A")[:2] == (3, 2)  # the back of the chit
 
 
@@ -843,7 +843,7 @@ def test_8_7_advance_example_two_no_advance_after_a_mandatory_exchange(
                    fields={"5A": {"chit": "B4-4"}, "1K": {"steps": 1}})  # 1K is a Kampfgruppe
     st2.apply("attack 1214 with 1K")
     # the die roll is replaced by the example's result
-    instead_of_roll(st2, lambda: _combat_result(st2, "1/1"))
+    instead_of_roll(st2, lambda: combat_result(st2, "1/1"))
     assert st2.u("1K").box == "elim"  # the attacker's one step is gone
     assert st2.u("5A").steps == 1  # the defender lost one step
     assert dec(st2).kind == "combat"  # and no advance was offered (1 - 1 = 0)
@@ -922,7 +922,7 @@ def test_listed_moves_are_the_cheapest_paths(rules_engine: MotherlandEngine, uid
     cheapest = _cheapest(st, uid)
     assert set(listed) == set(cheapest) and len(listed) > 10
     for h, path in listed.items():
-        assert _path_cost(st, uid, path, False) == cheapest[h]
+        assert path_cost(st, uid, path, False) == cheapest[h]
         # the hex before the last is the lowest-id hex that reaches it as cheaply
         ties = [p for p in st.data.all_neighbors[h] if p in cheapest or p == path[0]
                 if (0 if p == path[0] else cheapest[p])

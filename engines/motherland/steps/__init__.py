@@ -19,16 +19,16 @@ from __future__ import annotations
 
 from typing import Any
 
-from engines.motherland.admin import _recovery
+from engines.motherland.admin import recovery
 from engines.motherland.args import ApplySideArgs, RoleArgs, SideArgs, StuckArgs, UnitsArgs
-from engines.motherland.chits import _admin_chits, _admin_draws, _combat_chits
-from engines.motherland.combat import _apply_side, _combat_end, _combat_resolve, _stuck_steps
-from engines.motherland.optional import _turkey
-from engines.motherland.partisans import _partisan_effects
-from engines.motherland.reinforcements import _arrivals
-from engines.motherland.retreat import _advance_start
+from engines.motherland.chits import admin_chits, admin_draws, combat_chits
+from engines.motherland.combat import apply_side, combat_end, combat_resolve, stuck_steps
+from engines.motherland.optional import turkey
+from engines.motherland.partisans import partisan_effects
+from engines.motherland.reinforcements import arrivals
+from engines.motherland.retreat import advance_start
 from engines.motherland.sequence import AxisFirstTurn, Game, PhaseStart, SovietFirstTurn
-from engines.motherland.stacking import _stacking
+from engines.motherland.stacking import stacking
 from engines.motherland.steps.admin import (
     Conversions,
     Evacuation,
@@ -72,10 +72,10 @@ from engines.motherland.steps.supply import (
     PartisanRoll,
 )
 from engines.motherland.supply import (
-    _isolation_rolls,
-    _remove_expended,
-    _supply_start,
-    _supply_status,
+    isolation_rolls,
+    remove_expended,
+    supply_start,
+    supply_status,
 )
 from pbem.steps import Step, step_table
 
@@ -83,23 +83,23 @@ __all__ = ["STEPS", "MotherlandChoice", "MotherlandProcedure"]
 
 
 PROCEDURES: tuple[MotherlandProcedure, ...] = (
-    _procedure("supply_start", "9.0", lambda s, a: _supply_start(s)),  # 14.0, 16.5, 17.3
-    _procedure("supply_status", "9.1", lambda s, a: _supply_status(s)),
-    _procedure("partisan_effects", "10.1", lambda s, a: _partisan_effects(s)),
-    _procedure("isolation_rolls", "9.1.3", lambda s, a: _isolation_rolls(s)),
-    _procedure("remove_expended", "9.3.4", lambda s, a: _remove_expended(s)),
-    _procedure("arrivals", "17.0", lambda s, a: _arrivals(s, a), SideArgs),
-    _procedure("stacking", "6.0", lambda s, a: _stacking(s)),
-    _procedure("turkey", "21.2", lambda s, a: _turkey(s)),
-    _procedure("admin_chits", "11.1.2", lambda s, a: _admin_chits(s)),
-    _procedure("admin_draws", "11.1.2", lambda s, a: _admin_draws(s, a), UnitsArgs),
-    _procedure("recovery", "14.0", lambda s, a: _recovery(s)),
-    _procedure("combat_chits", "11.1.1", lambda s, a: _combat_chits(s, a), UnitsArgs),
-    _procedure("combat_resolve", "8.2", lambda s, a: _combat_resolve(s)),
-    _procedure("apply_side", "8.5", lambda s, a: _apply_side(s, a), ApplySideArgs),
-    _procedure("advance_start", "8.7", lambda s, a: _advance_start(s, a), RoleArgs),
-    _procedure("stuck_steps", "8.5.1", lambda s, a: _stuck_steps(s, a), StuckArgs),
-    _procedure("combat_end", "8.0", lambda s, a: _combat_end(s)),
+    _procedure("supply_start", "9.0", lambda s, a: supply_start(s)),  # 14.0, 16.5, 17.3
+    _procedure("supply_status", "9.1", lambda s, a: supply_status(s)),
+    _procedure("partisan_effects", "10.1", lambda s, a: partisan_effects(s)),
+    _procedure("isolation_rolls", "9.1.3", lambda s, a: isolation_rolls(s)),
+    _procedure("remove_expended", "9.3.4", lambda s, a: remove_expended(s)),
+    _procedure("arrivals", "17.0", lambda s, a: arrivals(s, a), SideArgs),
+    _procedure("stacking", "6.0", lambda s, a: stacking(s)),
+    _procedure("turkey", "21.2", lambda s, a: turkey(s)),
+    _procedure("admin_chits", "11.1.2", lambda s, a: admin_chits(s)),
+    _procedure("admin_draws", "11.1.2", lambda s, a: admin_draws(s, a), UnitsArgs),
+    _procedure("recovery", "14.0", lambda s, a: recovery(s)),
+    _procedure("combat_chits", "11.1.1", lambda s, a: combat_chits(s, a), UnitsArgs),
+    _procedure("combat_resolve", "8.2", lambda s, a: combat_resolve(s)),
+    _procedure("apply_side", "8.5", lambda s, a: apply_side(s, a), ApplySideArgs),
+    _procedure("advance_start", "8.7", lambda s, a: advance_start(s, a), RoleArgs),
+    _procedure("stuck_steps", "8.5.1", lambda s, a: stuck_steps(s, a), StuckArgs),
+    _procedure("combat_end", "8.0", lambda s, a: combat_end(s)),
 )
 
 

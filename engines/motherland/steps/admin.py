@@ -7,20 +7,20 @@ from __future__ import annotations
 from typing import TYPE_CHECKING
 
 from engines.motherland.actions import Word
-from engines.motherland.admin import _evacuable, _evacuate, _on_production, _produce, _produce_hexes
+from engines.motherland.admin import evacuable, evacuate, on_production, produce, produce_hexes
 from engines.motherland.args import ReplaceArgs, RollArgs, UnitArgs
 from engines.motherland.const import AXIS, DONE, SOVIET
-from engines.motherland.optional import _on_turkey
+from engines.motherland.optional import on_turkey
 from engines.motherland.reinforcements import (
-    _combine,
-    _combine_options,
-    _convert,
-    _convert_options,
-    _replace,
-    _replace_options,
+    combine,
+    combine_options,
+    convert,
+    convert_options,
+    replace,
+    replace_options,
 )
 from engines.motherland.steps.base import MotherlandChoice, MotherlandRoll
-from engines.motherland.victory import _on_stalin, _on_sudden_death, _on_surrender
+from engines.motherland.victory import on_stalin, on_sudden_death, on_surrender
 from pbem.engine import Action
 from pbem.steps import Flow, NoArgs
 
@@ -32,7 +32,7 @@ class TurkeyRoll(MotherlandRoll):
     name, rule = "roll-turkey", "21.2.1"
 
     def then(self, s: MotherlandState, args: RollArgs, roll: int) -> None:
-        _on_turkey(s, args, roll)
+        on_turkey(s, args, roll)
 
 
 class Conversions(MotherlandChoice):
@@ -52,11 +52,11 @@ class Conversions(MotherlandChoice):
     decider = SOVIET
 
     def options(self, s: MotherlandState, args: NoArgs) -> list[Action]:
-        return [*_convert_options(s), Word(self.done)]
+        return [*convert_options(s), Word(self.done)]
 
     def word(self, s: MotherlandState, args: NoArgs, text: str, flow: Flow) -> None:
         parts = text.split()
-        _convert(s, parts[1], parts[3])
+        convert(s, parts[1], parts[3])
 
 
 class Kampfgruppen(MotherlandChoice):
@@ -73,11 +73,11 @@ class Kampfgruppen(MotherlandChoice):
     decider = AXIS
 
     def options(self, s: MotherlandState, args: NoArgs) -> list[Action]:
-        return [*_combine_options(s), Word(self.done)]
+        return [*combine_options(s), Word(self.done)]
 
     def word(self, s: MotherlandState, args: NoArgs, text: str, flow: Flow) -> None:
         parts = text.split()
-        _combine(s, parts[1], parts[2])
+        combine(s, parts[1], parts[2])
 
 
 class Replacements(MotherlandChoice):
@@ -94,17 +94,17 @@ class Replacements(MotherlandChoice):
     decider = AXIS
 
     def options(self, s: MotherlandState, args: ReplaceArgs) -> list[Action]:
-        return [*_replace_options(s, args), Word(self.done)]
+        return [*replace_options(s, args), Word(self.done)]
 
     def word(self, s: MotherlandState, args: ReplaceArgs, text: str, flow: Flow) -> None:
-        _replace(s, args, text.split()[1])
+        replace(s, args, text.split()[1])
 
 
 class ProductionRoll(MotherlandRoll):
     name, rule = "roll-production", "12.1"
 
     def then(self, s: MotherlandState, args: RollArgs, roll: int) -> None:
-        _on_production(s, roll)
+        on_production(s, roll)
 
 
 class Production(MotherlandChoice):
@@ -120,12 +120,12 @@ class Production(MotherlandChoice):
     decider = SOVIET
 
     def options(self, s: MotherlandState, args: UnitArgs) -> list[Action]:
-        return [Word(f"produce {args.unit} at {h}") for h in _produce_hexes(s)]
+        return [Word(f"produce {args.unit} at {h}") for h in produce_hexes(s)]
 
     def word(self, s: MotherlandState, args: UnitArgs, text: str, flow: Flow) -> None:
         parts = text.split()
         flow.end()
-        _produce(s, parts[1], parts[3])
+        produce(s, parts[1], parts[3])
 
 
 class Evacuation(MotherlandChoice):
@@ -142,29 +142,29 @@ class Evacuation(MotherlandChoice):
     decider = SOVIET
 
     def options(self, s: MotherlandState, args: NoArgs) -> list[Action]:
-        return [*(Word(f"evacuate {x}") for x in _evacuable(s)), Word(self.done)]
+        return [*(Word(f"evacuate {x}") for x in evacuable(s)), Word(self.done)]
 
     def word(self, s: MotherlandState, args: NoArgs, text: str, flow: Flow) -> None:
         flow.end()
-        _evacuate(s, text.split()[1])
+        evacuate(s, text.split()[1])
 
 
 class SuddenDeathRoll(MotherlandRoll):
     name, rule = "roll-sudden-death", "20.2"
 
     def then(self, s: MotherlandState, args: RollArgs, roll: int) -> None:
-        _on_sudden_death(s, roll)
+        on_sudden_death(s, roll)
 
 
 class StalinRoll(MotherlandRoll):
     name, rule = "roll-stalin", "16.6"
 
     def then(self, s: MotherlandState, args: RollArgs, roll: int) -> None:
-        _on_stalin(s, roll)
+        on_stalin(s, roll)
 
 
 class SurrenderRoll(MotherlandRoll):
     name, rule = "roll-surrender", "20.2 rule 4"
 
     def then(self, s: MotherlandState, args: RollArgs, roll: int) -> None:
-        _on_surrender(s, roll)
+        on_surrender(s, roll)

@@ -18,20 +18,20 @@ from engines.motherland.args import (
     TakeArgs,
     UnitsArgs,
 )
-from engines.motherland.chits import _apply_general, _generals_options, _keep_chit, _on_chits
+from engines.motherland.chits import apply_general, generals_options, keep_chit, on_chits
 from engines.motherland.combat import (
-    _apply_attack,
-    _apply_take,
-    _attack_options,
-    _lose_options,
-    _lose_step,
-    _on_crt,
-    _take_options,
+    apply_attack,
+    apply_take,
+    attack_options,
+    lose_options,
+    lose_step,
+    on_crt,
+    take_options,
 )
 from engines.motherland.const import DONE, SOVIET
 from engines.motherland.retreat import (
-    _advance_options,
-    _apply_advance,
+    advance_options,
+    apply_advance,
     retreat,
     retreat_forced,
     retreat_left,
@@ -58,7 +58,7 @@ class CombatChoice(MotherlandChoice):
     prompt_text = "the {side} player declares attacks"
 
     def options(self, s: MotherlandState, args: SideArgs) -> list[Action]:
-        return [*_attack_options(s), Word(self.done)]
+        return [*attack_options(s), Word(self.done)]
 
     def check(self, s: MotherlandState, args: SideArgs, action: Action) -> None:
         pass  # an attack is checked rule by rule as it is applied
@@ -72,7 +72,7 @@ class CombatChoice(MotherlandChoice):
 
     def answer(self, s: MotherlandState, args: SideArgs, action: Action, flow: Flow) -> None:
         if isinstance(action, Attack):
-            _apply_attack(s, action)
+            apply_attack(s, action)
         elif action == Word(self.done):
             flow.end()
         else:
@@ -107,10 +107,10 @@ class Generals(MotherlandChoice):
             len(s.pos.cups[letter]) > n for letter, n in taken.items())
 
     def options(self, s: MotherlandState, args: UnitsArgs) -> list[Action]:
-        return [*_generals_options(s, args), Word(self.done)]
+        return [*generals_options(s, args), Word(self.done)]
 
     def word(self, s: MotherlandState, args: UnitsArgs, text: str, flow: Flow) -> None:
-        _apply_general(s, args, text)
+        apply_general(s, args, text)
 
 
 class KeepChit(MotherlandChoice):
@@ -131,7 +131,7 @@ class KeepChit(MotherlandChoice):
     def word(self, s: MotherlandState, args: KeepArgs, text: str, flow: Flow) -> None:
         parts = text.split()
         flow.end()
-        _keep_chit(s, parts[3], parts[1], args.drawn)
+        keep_chit(s, parts[3], parts[1], args.drawn)
 
 
 class DrawChits(Roll["MotherlandState"]):
@@ -152,7 +152,7 @@ class DrawChits(Roll["MotherlandState"]):
 
     def resolve(self, s: MotherlandState, args: DrawArgs, outcome: Outcome,
                 flow: Flow) -> list[Event]:
-        _on_chits(s, args, tuple(str(x) for x in outcome))
+        on_chits(s, args, tuple(str(x) for x in outcome))
         s._touch()
         s.flush(flow)
         return []
@@ -180,7 +180,7 @@ class CrtRoll(MotherlandRoll):
     name, rule = "roll-crt", "8.2"
 
     def then(self, s: MotherlandState, args: RollArgs, roll: int) -> None:
-        _on_crt(s, roll)
+        on_crt(s, roll)
 
 
 class TakeResult(MotherlandChoice):
@@ -198,7 +198,7 @@ class TakeResult(MotherlandChoice):
         return self.prompt_text.format(side=args.side, a=args, units=" ".join(args.units))
 
     def options(self, s: MotherlandState, args: TakeArgs) -> list[Action]:
-        return _take_options(s, args)
+        return take_options(s, args)
 
     def default_of(self, s: MotherlandState, args: TakeArgs,
                    opts: list[Action]) -> Action | None:
@@ -210,7 +210,7 @@ class TakeResult(MotherlandChoice):
 
     def answer(self, s: MotherlandState, args: TakeArgs, action: Action, flow: Flow) -> None:
         assert isinstance(action, Take)
-        _apply_take(s, args, action, flow)
+        apply_take(s, args, action, flow)
 
     def settle(self, s: MotherlandState, args: TakeArgs, flow: Flow) -> list[Event] | None:
         opts = self.options(s, args)
@@ -235,13 +235,13 @@ class LoseSteps(MotherlandChoice):
         return self.prompt_text.format(side=args.side, a=args, units=" ".join(args.units))
 
     def options(self, s: MotherlandState, args: LoseArgs) -> list[Action]:
-        return list(_lose_options(s, args))
+        return list(lose_options(s, args))
 
     def word(self, s: MotherlandState, args: LoseArgs, text: str, flow: Flow) -> None:
         uid = text.split()[1]
         args.taken[uid] = args.taken.get(uid, 0) + 1
         args.n -= 1
-        _lose_step(s, uid, args.why)
+        lose_step(s, uid, args.why)
         if args.n <= 0:
             flow.end()
 
@@ -301,7 +301,7 @@ class AdvanceChoice(MotherlandChoice):
         return self.prompt_text.format(side=args.side, a=args, first=" ".join(args.first))
 
     def options(self, s: MotherlandState, args: AdvanceArgs) -> list[Action]:
-        return [*_advance_options(s, args), Word(self.done)]
+        return [*advance_options(s, args), Word(self.done)]
 
     def check(self, s: MotherlandState, args: AdvanceArgs, action: Action) -> None:
         if not isinstance(action, Advance) and action != Word(self.done):
@@ -311,6 +311,6 @@ class AdvanceChoice(MotherlandChoice):
     def answer(self, s: MotherlandState, args: AdvanceArgs, action: Action,
                flow: Flow) -> None:
         if isinstance(action, Advance):
-            _apply_advance(s, args, action)
+            apply_advance(s, args, action)
         else:
             flow.end()

@@ -8,21 +8,21 @@ from typing import TYPE_CHECKING
 
 from engines.motherland.actions import Move, Overrun, Strategic, Word
 from engines.motherland.args import HexArgs, MoveArgs, NArgs, RollArgs, SideArgs
-from engines.motherland.combat import _eliminate
+from engines.motherland.combat import eliminate
 from engines.motherland.const import AXIS, DONE, SOVIET
-from engines.motherland.movement import _apply_move, _move_options
-from engines.motherland.optional import _apply_baku, _on_baku
-from engines.motherland.overrun import _apply_overrun
+from engines.motherland.movement import apply_move, move_options
+from engines.motherland.optional import apply_baku, on_baku
+from engines.motherland.overrun import apply_overrun
 from engines.motherland.reinforcements import (
-    _on_returning,
-    _place_reinforcement,
-    _reinf_hexes,
-    _reinf_leftover,
-    _reinf_pool,
+    on_returning,
+    place_reinforcement,
+    reinf_hexes,
+    reinf_leftover,
+    reinf_pool,
 )
-from engines.motherland.stacking import _over_limit
+from engines.motherland.stacking import over_limit
 from engines.motherland.steps.base import MotherlandChoice, MotherlandRoll
-from engines.motherland.strategic import _apply_ship, _apply_strategic
+from engines.motherland.strategic import apply_ship, apply_strategic
 from pbem.engine import Action
 from pbem.errors import IllegalAction
 from pbem.steps import Flow
@@ -46,7 +46,7 @@ class MoveChoice(MotherlandChoice):
         return DONE["exploit" if args.exploit else "move"]
 
     def options(self, s: MotherlandState, args: MoveArgs) -> list[Action]:
-        return _move_options(s, args)
+        return move_options(s, args)
 
     def check(self, s: MotherlandState, args: MoveArgs, action: Action) -> None:
         pass  # each kind of move refuses with its own rule (answer)
@@ -54,21 +54,21 @@ class MoveChoice(MotherlandChoice):
     def answer(self, s: MotherlandState, args: MoveArgs, action: Action, flow: Flow) -> None:
         exploit = args.exploit
         if isinstance(action, Move):
-            _apply_move(s, action, exploit)
+            apply_move(s, action, exploit)
         elif isinstance(action, Strategic):
             if exploit:
                 raise IllegalAction("no Strategic Movement in the Exploitation Movement "
                                     "Phase", rule="5.4.3")
-            _apply_strategic(s, action)
+            apply_strategic(s, action)
         elif isinstance(action, Overrun):
-            _apply_overrun(s, action, exploit)
+            apply_overrun(s, action, exploit)
         elif isinstance(action, Word) and action.text.startswith("ship "):
             if exploit:
                 raise IllegalAction("no Sea Transport in the Exploitation Movement Phase",
                                     rule="5.4.3")
-            _apply_ship(s, action.text)
+            apply_ship(s, action.text)
         elif isinstance(action, Word) and action.text.startswith("baku "):
-            _apply_baku(s, args, action.text)
+            apply_baku(s, args, action.text)
         elif action == Word(self.ending(s, args)):
             flow.end()
         else:
@@ -89,24 +89,24 @@ class Reinforcements(MotherlandChoice):
 
     def options(self, s: MotherlandState, args: SideArgs) -> list[Action]:
         opts: list[Action] = []
-        for uid in _reinf_pool(s, args.side):
-            opts += [Word(f"place {uid} {h}") for h in _reinf_hexes(s, uid)]
+        for uid in reinf_pool(s, args.side):
+            opts += [Word(f"place {uid} {h}") for h in reinf_hexes(s, uid)]
         return [*opts, Word(self.done)]
 
     def end(self, s: MotherlandState, args: SideArgs, flow: Flow) -> None:
         flow.end()
-        _reinf_leftover(s, args.side)
+        reinf_leftover(s, args.side)
 
     def word(self, s: MotherlandState, args: SideArgs, text: str, flow: Flow) -> None:
         parts = text.split()
-        _place_reinforcement(s, parts[1], parts[2])
+        place_reinforcement(s, parts[1], parts[2])
 
 
 class ReturningRoll(MotherlandRoll):
     name, rule = "roll-returning", "17.1.4"
 
     def then(self, s: MotherlandState, args: RollArgs, roll: int) -> None:
-        _on_returning(s, args, roll)
+        on_returning(s, args, roll)
 
 
 class Overstacked(MotherlandChoice):
@@ -120,11 +120,11 @@ class Overstacked(MotherlandChoice):
     prompt_text = "the {side} player eliminates the opponent's excess units at {a.hex}"
 
     def options(self, s: MotherlandState, args: HexArgs) -> list[Action]:
-        return [Word(f"eliminate {x}") for x in _over_limit(s, args.hex)]
+        return [Word(f"eliminate {x}") for x in over_limit(s, args.hex)]
 
     def word(self, s: MotherlandState, args: HexArgs, text: str, flow: Flow) -> None:
-        _eliminate(s, text.split()[1], "over the stacking limit, chosen by the opponent (6.0)")
-        if not _over_limit(s, args.hex):
+        eliminate(s, text.split()[1], "over the stacking limit, chosen by the opponent (6.0)")
+        if not over_limit(s, args.hex):
             flow.end()
 
 
@@ -132,7 +132,7 @@ class BakuRoll(MotherlandRoll):
     name, rule = "roll-baku", "21.1.2"
 
     def then(self, s: MotherlandState, args: RollArgs, roll: int) -> None:
-        _on_baku(s, roll)
+        on_baku(s, roll)
 
 
 class BakuFactoriesRoll(MotherlandRoll):
@@ -159,7 +159,7 @@ class BakuFactories(MotherlandChoice):
                 if s.c(x).asset == "factory"]
 
     def word(self, s: MotherlandState, args: NArgs, text: str, flow: Flow) -> None:
-        _eliminate(s, text.split()[2], "destroyed by the Baku raid (21.1.2)")
+        eliminate(s, text.split()[2], "destroyed by the Baku raid (21.1.2)")
         args.n -= 1
         if args.n <= 0:
             flow.end()

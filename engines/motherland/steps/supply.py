@@ -7,23 +7,23 @@ from typing import TYPE_CHECKING
 
 from engines.motherland.actions import Word
 from engines.motherland.args import CountArgs, PlaceArgs, RollArgs
-from engines.motherland.combat import _lose_step
+from engines.motherland.combat import lose_step
 from engines.motherland.const import AXIS, DONE, SOVIET
 from engines.motherland.partisans import (
-    _base_hexes,
-    _on_partisan,
-    _partisan_moves,
-    _partisan_targets,
+    base_hexes,
+    on_partisan,
+    partisan_moves,
+    partisan_targets,
 )
 from engines.motherland.steps.base import MotherlandChoice, MotherlandRoll
 from engines.motherland.supply import (
-    _air_supply,
-    _expend,
-    _expendable,
-    _in_air_range,
-    _on_isolation,
     air_available,
+    air_supply,
+    expend,
+    expendable,
+    in_air_range,
     isolated,
+    on_isolation,
 )
 from pbem.engine import Action
 from pbem.steps import Flow, NoArgs
@@ -46,10 +46,10 @@ class ExpendBases(MotherlandChoice):
     decider = AXIS
 
     def options(self, s: MotherlandState, args: NoArgs) -> list[Action]:
-        return [*(Word(f"expend {x}") for x in _expendable(s)), Word(self.done)]
+        return [*(Word(f"expend {x}") for x in expendable(s)), Word(self.done)]
 
     def word(self, s: MotherlandState, args: NoArgs, text: str, flow: Flow) -> None:
-        _expend(s, text.split()[1])
+        expend(s, text.split()[1])
 
 
 class AirSupply(MotherlandChoice):
@@ -71,10 +71,10 @@ class AirSupply(MotherlandChoice):
             return list(done)
         return [*(Word(f"air supply {x}") for x in sorted(s.on_map(AXIS))
                   if s.german(x) and s.u(x).supply == "out"
-                  and _in_air_range(s, s.u(x).hex)), *done]
+                  and in_air_range(s, s.u(x).hex)), *done]
 
     def word(self, s: MotherlandState, args: NoArgs, text: str, flow: Flow) -> None:
-        _air_supply(s, text.split()[2])
+        air_supply(s, text.split()[2])
 
 
 class PartisanMarkers(MotherlandChoice):
@@ -90,7 +90,7 @@ class PartisanMarkers(MotherlandChoice):
     decider = SOVIET
 
     def options(self, s: MotherlandState, args: CountArgs) -> list[Action]:
-        return [Word(f"out of supply {x}") for x in _partisan_targets(s, args.hex)]
+        return [Word(f"out of supply {x}") for x in partisan_targets(s, args.hex)]
 
     def word(self, s: MotherlandState, args: CountArgs, text: str, flow: Flow) -> None:
         uid = text.split()[3]
@@ -116,8 +116,8 @@ class PartisanPlacement(MotherlandChoice):
     decider = SOVIET
 
     def options(self, s: MotherlandState, args: PlaceArgs) -> list[Action]:
-        moves = _partisan_moves(s, args)
-        bases = _base_hexes(s)
+        moves = partisan_moves(s, args)
+        bases = base_hexes(s)
         loose = {p for p, h in s.pos.partisans.items() if h not in bases}
         must = any(p in loose for p, _ in moves)
         return [*(Word(f"partisan {p} to {b}") for p, b in moves),
@@ -135,14 +135,14 @@ class PartisanRoll(MotherlandRoll):
     name, rule = "roll-partisan", "10.1"
 
     def then(self, s: MotherlandState, args: RollArgs, roll: int) -> None:
-        _on_partisan(s, args, roll)
+        on_partisan(s, args, roll)
 
 
 class IsolationRoll(MotherlandRoll):
     name, rule = "roll-isolation", "9.1.3"
 
     def then(self, s: MotherlandState, args: RollArgs, roll: int) -> None:
-        _on_isolation(s, args, roll)
+        on_isolation(s, args, roll)
 
 
 class IsolationLosses(MotherlandChoice):
@@ -161,6 +161,6 @@ class IsolationLosses(MotherlandChoice):
 
     def word(self, s: MotherlandState, args: CountArgs, text: str, flow: Flow) -> None:
         args.n -= 1
-        _lose_step(s, text.split()[2], "isolation attrition (9.1.3)")
+        lose_step(s, text.split()[2], "isolation attrition (9.1.3)")
         if args.n <= 0:
             flow.end()
