@@ -15,7 +15,7 @@ class GameArgs:
 
 @dataclass(frozen=True)
 class PhaseArgs:
-    index: int = 0  # 3.1: the phase's place in the turn (MotherlandCore.phases)
+    index: int = 0  # 3.1: the phase's place in the turn (MotherlandState.phases)
 
 
 @dataclass

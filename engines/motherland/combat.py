@@ -25,6 +25,7 @@ from engines.motherland.const import AXIS, BLOCKING_SIDES, SOVIET, other
 from engines.motherland.data import ALLIED_NATIONS, CHIT_TYPES, CORPS_TYPES
 from engines.motherland.position import Combat
 from engines.motherland.supply import air_available, in_air_range
+from engines.motherland.terrain import soviet_infantry, turn1_frozen
 from pbem.engine import Action
 from pbem.errors import IllegalAction
 from pbem.steps import Flow, Frame
@@ -45,7 +46,7 @@ def _attack_side_ok(s: MotherlandState, uid: str, a: str, b: str) -> str:
     """Why ``uid`` at ``a`` may not attack into ``b`` across their hexside ("" if it may)."""
     f = s.data.side_features(a, b)
     if "frozen_access" in f:
-        if not (s.snow and s._soviet_infantry(uid)):
+        if not (s.snow and soviet_infantry(s, uid)):
             return "8.3.9"  # 8.4.3: only Soviet infantry on Snow Turns
     elif f & BLOCKING_SIDES:
         return "8.3.9" if "rail_bridge" not in f else "16.7"
@@ -70,7 +71,7 @@ def _attackers_for(s: MotherlandState, target: str, side: str) -> list[str]:
             c, u = s.c(uid), s.u(uid)
             if u.attacked or u.displaced or not c.is_combat or c.type == "fortress":
                 continue
-            if s._turn1_frozen(uid):
+            if turn1_frozen(s, uid):
                 continue
             if c.type not in CHIT_TYPES and s.factors(uid)[0] <= 0:
                 continue  # 8.3.8
@@ -161,7 +162,7 @@ def apply_attack(s: MotherlandState, a: Attack) -> None:
                 rule = "8.0"
             elif s.c(uid).type == "fortress":
                 rule = "8.3.6"
-            elif s._turn1_frozen(uid):
+            elif turn1_frozen(s, uid):
                 rule = "20.1"
             elif _attack_side_ok(s, uid, h, target):
                 rule = _attack_side_ok(s, uid, h, target)

@@ -1,6 +1,6 @@
 """Movement (5.0) and zones of control in movement (4.2): what a unit may enter, at what
 cost, the hexes it can reach, and exploitation movement (5.4).  The terrain cost and
-country limits themselves are ``core.py``'s: retreats, reinforcements and strategic
+country limits themselves are ``terrain.py``'s: retreats, reinforcements and strategic
 moves read them too.
 """
 
@@ -19,6 +19,14 @@ from engines.motherland.const import AXIS, BLOCKING_SIDES, DONE, SOVIET, other
 from engines.motherland.optional import baku_options
 from engines.motherland.overrun import late_rule, overrun_options
 from engines.motherland.strategic import ship_options, strategic_ok_unit, strategic_reach
+from engines.motherland.terrain import (
+    barred_countries,
+    costed_types,
+    may_enter_country,
+    soviet_infantry,
+    terrain_cost,
+    turn1_frozen,
+)
 from engines.motherland.victory import _enter
 from pbem.engine import Action
 from pbem.errors import IllegalAction
@@ -73,7 +81,7 @@ def _features_cost(s: MotherlandState, uid: str, f: frozenset[str]) -> int | Non
     if not f:
         return 0
     if "frozen_access" in f:
-        if s.snow and s._soviet_infantry(uid):
+        if s.snow and soviet_infantry(s, uid):
             return s.data.minor_river_mp  # 5.1.7
         return None
     if f & BLOCKING_SIDES:
@@ -90,7 +98,7 @@ def _step_cost(s: MotherlandState, uid: str, a: str, b: str, exploit: bool, igno
                ) -> int | None:
     c = s.c(uid)
     side = c.side
-    if s.has_enemy(b, side) or not s._may_enter_country(uid, b):
+    if s.has_enemy(b, side) or not may_enter_country(s, uid, b):
         return None
     cost = _board_cost(s, uid, a, b)
     if cost is None:
@@ -125,17 +133,17 @@ def _board_cost(s: MotherlandState, uid: str, a: str, b: str,
     water = s.data.water
     if a in water or b in water:
         # 5.1.7: Soviet infantry cross Frozen Access hexsides on Snow Turns
-        if not (s.snow and s._soviet_infantry(uid)
+        if not (s.snow and soviet_infantry(s, uid)
                 and "frozen_access" in s.data.side_features(a, b)):
             return None
-        tc = 0 if b in water else s._terrain_cost(uid, b)
+        tc = 0 if b in water else terrain_cost(s, uid, b)
         if b in water:
             tc = s.data.tec["clear"].leg
     elif memo is None:
-        tc = s._terrain_cost(uid, b)
+        tc = terrain_cost(s, uid, b)
     else:
         tc = memo[0][b] if b in memo[0] else memo[0].setdefault(
-            b, s._terrain_cost(uid, b))
+            b, terrain_cost(s, uid, b))
     if memo is None:
         sc = _side_cost(s, uid, a, b)
     else:
@@ -156,8 +164,8 @@ def _cost_key(s: MotherlandState, uid: str) -> tuple[str, bool, bool, bool]:
     # types share one table per (mech, snow), so a new weather compiles a few tables
     # and not one for each type (issue 35 item 5: the slowest listings of a game)
     snow = s.snow
-    kind = c.type if c.type in s._costed_types() or (
-        snow and s._soviet_infantry(uid)) else ""
+    kind = c.type if c.type in costed_types(s) or (
+        snow and soviet_infantry(s, uid)) else ""
     return kind, c.mech, snow, _minor_river_free(s, uid)
 
 
@@ -178,7 +186,7 @@ def _can_move(s: MotherlandState, uid: str, exploit: bool) -> bool:
     u, c = s.u(uid), s.c(uid)
     if not u.hex or u.mode in ("strat", "sea", "done"):
         return False
-    if s._turn1_frozen(uid) or c.type == "economic":
+    if turn1_frozen(s, uid) or c.type == "economic":
         return False
     if s.pos.late and c.type not in _step4_types(s, c.side):
         return False  # 3.1 step 4, 5.2.3: air bases and offensive support move last
@@ -209,7 +217,7 @@ def reach(s: MotherlandState, uid: str, exploit: bool = False) -> dict[str, tupl
         out = breadth_first(
             s.data.rail, start,
             step_ok=lambda _a, n: (n not in ez and not s.has_enemy(n, c.side)
-                                   and s._may_enter_country(uid, n)))
+                                   and may_enter_country(s, uid, n)))
         s._pcache[key] = out
         return out
     one_hex = u.moves == 0 and (u.mode == "one" or (not exploit and
@@ -221,7 +229,7 @@ def reach(s: MotherlandState, uid: str, exploit: bool = False) -> dict[str, tupl
     panzer = c.type in ("panzer", "ss_panzer") and not exploit
     policy = _POLICIES[(c.type not in ZOC_SHY, panzer)]
     water = s.data.water
-    barred = s.barred_countries(uid)
+    barred = barred_countries(s, uid)
     # everything the search below reads: the units of a stack that move alike share
     # it (the enemy's ZOC and hexes are functions of its units, sig)
     search = ("search", _cost_key(s, uid), c.side, barred, policy, start, mp,
@@ -268,7 +276,7 @@ def path_cost(s: MotherlandState, uid: str, path: tuple[str, ...], exploit: bool
     if path[-1] in s.data.water:
         # Soviet infantry cross the ice in Snow (5.1.7) but stop on land; others never
         # enter a Sea or Lake hex at all (prohibited terrain, 5.1)
-        ice = s.snow and s._soviet_infantry(uid)
+        ice = s.snow and soviet_infantry(s, uid)
         raise IllegalAction("a move cannot end in a Sea or Lake hex",
                             rule="5.1.7" if ice else "5.1")
     for a, b in itertools.pairwise(path):
@@ -301,9 +309,9 @@ def _why_not(s: MotherlandState, uid: str, a: str, b: str, exploit: bool) -> str
     c = s.c(uid)
     if s.has_enemy(b, c.side):
         return f"{b} holds enemy units; only an overrun attacks it (5.2.2)"
-    if not s._may_enter_country(uid, b):
+    if not may_enter_country(s, uid, b):
         return f"{c.name} may not enter {s.data.country_of(b).replace('_', ' ')} ({b})"
-    if s._terrain_cost(uid, b) is None:
+    if terrain_cost(s, uid, b) is None:
         return f"{b} is prohibited terrain for {uid}"
     if _side_cost(s, uid, a, b) is None:
         return f"the hexside {a}/{b} cannot be crossed"
@@ -317,11 +325,11 @@ def _why_rule(s: MotherlandState, uid: str, a: str, b: str) -> str:
     c = s.c(uid)
     if s.has_enemy(b, c.side):
         return "5.2.2"
-    if not s._may_enter_country(uid, b):
+    if not may_enter_country(s, uid, b):
         return "5.2.1"
     if b in s.data.water:
         return "5.1"  # Sea and Lake are prohibited terrain (5.1, 5.1.3)
-    if s._terrain_cost(uid, b) is None:
+    if terrain_cost(s, uid, b) is None:
         return "5.1.5"  # High Mountain: German Mountain units only
     if _side_cost(s, uid, a, b) is None:
         f = s.data.side_features(a, b)
@@ -370,7 +378,7 @@ def apply_move(s: MotherlandState, a: Move, exploit: bool) -> None:
                             rule="5.0")
     if not _can_move(s, uid, exploit):
         why = "5.4" if exploit else "5.0"
-        if s._turn1_frozen(uid):
+        if turn1_frozen(s, uid):
             why = "20.1"
         elif s.pos.late:
             why = late_rule(s, s.c(uid).side)

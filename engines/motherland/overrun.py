@@ -12,6 +12,7 @@ from engines.motherland.combat import air_ok, attack_group_ok, start_combat
 from engines.motherland.const import AXIS, SOVIET
 from engines.motherland.data import ARMOR_TYPES, CHIT_TYPES
 from engines.motherland.stacking import over_limit
+from engines.motherland.terrain import turn1_frozen
 from pbem.engine import Action
 from pbem.errors import IllegalAction
 
@@ -59,7 +60,7 @@ def _overrun_why(s: MotherlandState, target: str, units: list[str],
         if not c.is_combat or c.type == "fortress" or (
                 c.type not in CHIT_TYPES and s.factors(uid)[0] <= 0):
             return "8.3.8", f"{uid} cannot attack"
-        if u.mode in ("strat", "sea", "done", "one") or s._turn1_frozen(uid):
+        if u.mode in ("strat", "sea", "done", "one") or turn1_frozen(s, uid):
             return "7.1", f"{uid} cannot move now"
         if u.mp < cost:
             return "7.1", f"{uid} has {u.mp} MP, an overrun costs {cost}"

@@ -12,6 +12,7 @@ from engines.motherland.chits import draw_task, drop_chit
 from engines.motherland.const import AXIS, SOVIET, other
 from engines.motherland.data import CORPS_TYPES
 from engines.motherland.supply import supply_net
+from engines.motherland.terrain import may_enter_country, terrain_cost
 from engines.motherland.victory import claim
 from pbem.steps import Frame
 
@@ -100,8 +101,8 @@ def reinf_hexes(s: MotherlandState, uid: str) -> list[str]:
             cands.update(s.data.open_neighbors[h])
     out = sorted(h for h in cands if h not in ez and not s.has_enemy(h, side)
                  and s.pos.control.get(h) != other(side)
-                 and s._may_enter_country(uid, h)
-                 and s._terrain_cost(uid, h) is not None)
+                 and may_enter_country(s, uid, h)
+                 and terrain_cost(s, uid, h) is not None)
     s._cache[key] = out
     return out
 

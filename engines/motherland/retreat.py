@@ -12,6 +12,7 @@ from engines.motherland.args import AdvanceArgs, LoseArgs, RetreatArgs, RoleArgs
 from engines.motherland.combat import alive_in_combat, lose_step
 from engines.motherland.const import BLOCKING_SIDES, other
 from engines.motherland.data import ARMOR_TYPES
+from engines.motherland.terrain import may_enter_country, terrain_cost
 from engines.motherland.victory import claim
 from pbem.engine import Action
 from pbem.errors import IllegalAction
@@ -47,7 +48,7 @@ def retreat_hexes(s: MotherlandState, units: list[str], center: str) -> list[str
     def rank(_path: tuple[str, ...], n: str) -> int | None:
         if s.has_enemy(n, side):
             return None  # 8.6.4
-        if any(s._terrain_cost(x, n) is None or not s._may_enter_country(x, n)
+        if any(terrain_cost(s, x, n) is None or not may_enter_country(s, x, n)
                for x in units):
             return None
         friend = s.has_friend(n, side)
@@ -247,9 +248,9 @@ def advance_options(s: MotherlandState, t: AdvanceArgs) -> list[Action]:
 
 def _advance_step_ok(s: MotherlandState, uid: str, a: str, b: str, second: bool) -> bool:
     side = s.c(uid).side
-    if s.has_enemy(b, side) or s._terrain_cost(uid, b) is None:
+    if s.has_enemy(b, side) or terrain_cost(s, uid, b) is None:
         return False
-    if not s._may_enter_country(uid, b):
+    if not may_enter_country(s, uid, b):
         return False
     f = s.data.side_features(a, b)
     if f & (BLOCKING_SIDES | {"frozen_access"}):

@@ -18,6 +18,13 @@ from engines.motherland.const import (
     other,
 )
 from engines.motherland.supply import supplied_at, supplied_hexes
+from engines.motherland.terrain import (
+    barred_countries,
+    costed_types,
+    may_enter_country,
+    terrain_cost,
+    turn1_frozen,
+)
 from engines.motherland.victory import _enter, claim
 from pbem.errors import IllegalAction
 
@@ -50,7 +57,7 @@ def strategic_ok_unit(s: MotherlandState, uid: str) -> str:
         return "5.3.2: Supply Bases use Strategic Movement on Mud Turns only"
     if u.supply:
         return "5.3.2: Lack of Supply and Out of Supply units cannot use Strategic Movement"
-    if s._turn1_frozen(uid):
+    if turn1_frozen(s, uid):
         return "20.1 rule 2: units in Romania and Finland cannot move on turn 1"
     if s.pos.late or s.pos.regular:
         return ("3.1: Strategic Movement is step 2 of the Movement Phase, before regular "
@@ -90,7 +97,7 @@ def strategic_reach(s: MotherlandState, uid: str) -> dict[str, tuple[str, ...]]:
     c = s.c(uid)
     # the search reads the unit's side, nation (5.2.1) and, for the terrain a type
     # alone may enter, its type: the units of a stack mostly share it
-    kind = (side, c.nation, c.type if c.type in s._costed_types() else "")
+    kind = (side, c.nation, c.type if c.type in costed_types(s) else "")
     key = ("sreach", kind, start, s.sig(other(side)), marks)
     hit = s._pcache.get(key)
     if hit is None:
@@ -110,9 +117,9 @@ def _strategic_bfs(s: MotherlandState, uid: str, start: str) -> dict[str, tuple[
     cities = s.data.cities
     enterable = free - frozenset(h for h, mark in s.pos.control.items()
                               if mark == other(side) and h in cities)
-    enterable -= s.barred_countries(uid)
+    enterable -= barred_countries(s, uid)
     c = s.c(uid)
-    kind = c.type if c.type in s._costed_types() else ""
+    kind = c.type if c.type in costed_types(s) else ""
     lasting = ("terrain_ok", kind, s.snow)
     passable: frozenset[str] | None = s._pcache.get(lasting)
     if passable is None:
@@ -120,7 +127,7 @@ def _strategic_bfs(s: MotherlandState, uid: str, start: str) -> dict[str, tuple[
         # a fact of the map, the weather and the type
         passable = frozenset(h for h in {b for ns in s.data.neighbors.values()
                                          for b in ns}
-                             if s._terrain_cost(uid, h) is not None)
+                             if terrain_cost(s, uid, h) is not None)
         s._pcache[lasting] = passable
 
     shut = s._pcache.get("strategic_shut")
@@ -143,7 +150,7 @@ def _strategic_step_ok(s: MotherlandState, uid: str, a: str, b: str, free: froze
         return False
     if s.data.side_features(a, b) & _NO_STRATEGIC:
         return False  # 5.3.3: the Chongar bridge is open
-    return s._may_enter_country(uid, b) and s._terrain_cost(uid, b) is not None
+    return may_enter_country(s, uid, b) and terrain_cost(s, uid, b) is not None
 
 
 def apply_strategic(s: MotherlandState, a: Strategic) -> None:
@@ -212,7 +219,7 @@ def ship_options(s: MotherlandState) -> list[Word]:
         h = u.hex
         if h not in ports or u.moves or u.mode or not _shippable(s, uid):
             continue
-        if not s.controls(side, h) or s._turn1_frozen(uid):
+        if not s.controls(side, h) or turn1_frozen(s, uid):
             continue
         body = _sea_body(s, h)
         if not _sea_ok(s, side, body):
@@ -220,7 +227,7 @@ def ship_options(s: MotherlandState) -> list[Word]:
         for dest in sorted(ports):
             if dest == h or _sea_body(s, dest) != body or not s.controls(side, dest):
                 continue
-            if s.has_enemy(dest, side) or not s._may_enter_country(uid, dest):
+            if s.has_enemy(dest, side) or not may_enter_country(s, uid, dest):
                 continue
             if s.c(uid).type == "supply_base" and dest not in (KONIGSBERG, LENINGRAD):
                 continue  # 5.5.1

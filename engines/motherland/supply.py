@@ -25,6 +25,7 @@ from engines.motherland.const import (
     TUAPSE,
     other,
 )
+from engines.motherland.terrain import soviet_infantry
 from pbem.steps import Frame
 
 if TYPE_CHECKING:
@@ -214,7 +215,7 @@ def supplied_at(s: MotherlandState, uid: str, h: str) -> bool:
     near, _, _ = supply_net(s, SOVIET)
     if h in near:
         return True
-    if s.snow and s._soviet_infantry(uid) and h in supply_net(s, SOVIET, "ice")[0]:
+    if s.snow and soviet_infantry(s, uid) and h in supply_net(s, SOVIET, "ice")[0]:
         return True  # 9.2.1 across Frozen Access
     return c.type != "offensive_support" and h in sea_supply(s, SOVIET)
 
@@ -232,7 +233,7 @@ def supplied_hexes(s: MotherlandState, uid: str) -> frozenset[str] | None:
         kind = ("axis", c.nation if c.nation in ("finnish", "turkish") else "",
                 c.nation == "german" and c.type != "air_base")
     else:
-        kind = ("soviet", s.snow and s._soviet_infantry(uid),
+        kind = ("soviet", s.snow and soviet_infantry(s, uid),
                 c.type != "offensive_support")
     key = ("supplied", kind)
     hit: frozenset[str] | None = s._cache.get(key)
@@ -272,7 +273,7 @@ def isolated(s: MotherlandState, uid: str) -> bool:
     if c.side == AXIS:
         net = "F" if c.nation == "finnish" else "T" if c.nation == "turkish" else ""
         return h not in supply_net(s, AXIS, net)[1]
-    net = "ice" if s.snow and s._soviet_infantry(uid) else ""
+    net = "ice" if s.snow and soviet_infantry(s, uid) else ""
     return h not in supply_net(s, SOVIET, net)[1]
 
 

@@ -1,5 +1,5 @@
 """What every step of For the Motherland! shares: a decision's events said, the frames its
-rules queue pushed (``MotherlandCore.flush``), the position's cached facts dropped after an
+rules queue pushed (``MotherlandState.flush``), the position's cached facts dropped after an
 answer; a die roll's handler; a procedure that runs one rule."""
 
 from __future__ import annotations
