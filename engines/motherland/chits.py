@@ -5,10 +5,10 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-from engines.motherland.actions import Word
 from engines.motherland.args import DrawArgs, KeepArgs, UnitsArgs
 from engines.motherland.const import AXIS, SOVIET
 from engines.motherland.data import CHIT_TYPES
+from engines.motherland.notation import Word
 from pbem.steps import Frame
 
 if TYPE_CHECKING:

@@ -9,7 +9,6 @@ from collections.abc import Iterable
 from typing import TYPE_CHECKING
 
 from engines.motherland import rules
-from engines.motherland.actions import Attack, Take, Word
 from engines.motherland.args import (
     ApplySideArgs,
     LoseArgs,
@@ -23,6 +22,7 @@ from engines.motherland.args import (
 from engines.motherland.chits import drop_chit, generals_ready
 from engines.motherland.const import AXIS, BLOCKING_SIDES, SOVIET, other
 from engines.motherland.data import ALLIED_NATIONS, CHIT_TYPES, CORPS_TYPES
+from engines.motherland.notation import Attack, Take, Word
 from engines.motherland.position import Combat
 from engines.motherland.supply import air_available, in_air_range
 from engines.motherland.terrain import soviet_infantry, turn1_frozen

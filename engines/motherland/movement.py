@@ -13,9 +13,9 @@ from typing import TYPE_CHECKING, Any
 
 from engines.hexkit.movement import MoveClass, MoveCosts, breadth_first, reachable
 from engines.hexkit.zoc import ZocPolicy
-from engines.motherland.actions import Move, Strategic, Word
 from engines.motherland.args import MoveArgs
 from engines.motherland.const import AXIS, BLOCKING_SIDES, DONE, SOVIET, other
+from engines.motherland.notation import Move, Strategic, Word
 from engines.motherland.optional import baku_options
 from engines.motherland.overrun import late_rule, overrun_options
 from engines.motherland.strategic import ship_options, strategic_ok_unit, strategic_reach

@@ -5,9 +5,9 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-from engines.motherland.actions import Word
 from engines.motherland.args import MoveArgs, RollArgs
 from engines.motherland.const import AXIS, BAKU_ENTRY, TURKEY_ENTRY
+from engines.motherland.notation import Word
 from engines.motherland.supply import in_supply
 from engines.motherland.victory import finish
 from pbem.errors import IllegalAction

@@ -7,10 +7,10 @@ from collections.abc import Iterable
 from typing import TYPE_CHECKING
 
 from engines.motherland import rules
-from engines.motherland.actions import Overrun
 from engines.motherland.combat import air_ok, attack_group_ok, start_combat
 from engines.motherland.const import AXIS, SOVIET
 from engines.motherland.data import ARMOR_TYPES, CHIT_TYPES
+from engines.motherland.notation import Overrun
 from engines.motherland.stacking import over_limit
 from engines.motherland.terrain import turn1_frozen
 from pbem.engine import Action

@@ -6,11 +6,11 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-from engines.motherland.actions import Word
 from engines.motherland.args import ReplaceArgs, RollArgs, SideArgs
 from engines.motherland.chits import draw_task, drop_chit
 from engines.motherland.const import AXIS, SOVIET, other
 from engines.motherland.data import CORPS_TYPES
+from engines.motherland.notation import Word
 from engines.motherland.supply import supply_net
 from engines.motherland.terrain import may_enter_country, terrain_cost
 from engines.motherland.victory import claim

@@ -7,11 +7,11 @@ from typing import TYPE_CHECKING
 
 from engines.hexkit.retreat import retreat_options as kit_retreat_options
 from engines.motherland import rules
-from engines.motherland.actions import Advance, Retreat
 from engines.motherland.args import AdvanceArgs, LoseArgs, RetreatArgs, RoleArgs
 from engines.motherland.combat import alive_in_combat, lose_step
 from engines.motherland.const import BLOCKING_SIDES, other
 from engines.motherland.data import ARMOR_TYPES
+from engines.motherland.notation import Advance, Retreat
 from engines.motherland.terrain import may_enter_country, terrain_cost
 from engines.motherland.victory import claim
 from pbem.engine import Action

@@ -32,7 +32,6 @@ from typing import Any
 
 from engines.hexkit.zoc import zoc_map
 from engines.motherland import rules
-from engines.motherland.actions import Take, parse
 from engines.motherland.args import GameArgs, MoveArgs, PhaseArgs, SideArgs
 from engines.motherland.const import (
     _NO_STRATEGIC,
@@ -62,6 +61,7 @@ from engines.motherland.data import (
     GameData,
     ScenarioData,
 )
+from engines.motherland.notation import Take, parse
 from engines.motherland.position import Combat, Position, Unit
 from engines.motherland.sequence import phase_title, setup, turn_sequence
 from engines.motherland.steps import STEPS, MotherlandChoice
@@ -485,6 +485,6 @@ class MotherlandState(StepState[Position]):
         return self.status()
 
     def _view(self, side: str | None) -> BoardView:
-        from engines.motherland.board import build_view
+        from engines.motherland.view import build_view
 
         return build_view(self, side)

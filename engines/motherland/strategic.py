@@ -7,7 +7,6 @@ import itertools
 from typing import TYPE_CHECKING
 
 from engines.hexkit.movement import breadth_first
-from engines.motherland.actions import Strategic, Word
 from engines.motherland.const import (
     _NO_STRATEGIC,
     AXIS,
@@ -17,6 +16,7 @@ from engines.motherland.const import (
     SOVIET,
     other,
 )
+from engines.motherland.notation import Strategic, Word
 from engines.motherland.supply import supplied_at, supplied_hexes
 from engines.motherland.terrain import (
     barred_countries,

@@ -54,7 +54,7 @@ def test_result_choice_is_shown_to_both_players(tmp_path: Path) -> None:
 def test_losses_policy_takes_the_most_step_losses() -> None:
     """8.5 by standing order: 'default' retreats where possible, 'losses' holds ground."""
     from engines.motherland import ENGINE
-    from engines.motherland.actions import Take
+    from engines.motherland.notation import Take
     from pbem import dice, orders
 
     state = ENGINE.new_state("4-uranus")

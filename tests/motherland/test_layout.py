@@ -16,7 +16,7 @@ STEP_USERS = {"steps", "sequence", "state", "__init__"}
 
 
 def _modules() -> dict[str, ast.Module]:
-    found = {}
+    found: dict[str, ast.Module] = {}
     for path in sorted(PACKAGE.rglob("*.py")):
         parts = path.relative_to(PACKAGE).with_suffix("").parts
         name = ".".join(p for p in parts if p != "__init__") or "__init__"

@@ -5,10 +5,10 @@ from __future__ import annotations
 import pytest
 
 from engines.motherland import MotherlandEngine, rules
-from engines.motherland.actions import Take, Word, parse
 from engines.motherland.chits import drop_chit
 from engines.motherland.combat import combat_result, lose_step
 from engines.motherland.movement import _step_cost, path_cost, reach
+from engines.motherland.notation import Take, Word, parse
 from engines.motherland.state import MotherlandState
 from engines.motherland.supply import _spread, in_supply, supply_net
 from engines.motherland.victory import front_line_gap, victory_points

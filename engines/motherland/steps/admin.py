@@ -6,10 +6,10 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-from engines.motherland.actions import Word
 from engines.motherland.admin import evacuable, evacuate, on_production, produce, produce_hexes
 from engines.motherland.args import ReplaceArgs, RollArgs, UnitArgs
 from engines.motherland.const import AXIS, DONE, SOVIET
+from engines.motherland.notation import Word
 from engines.motherland.optional import on_turkey
 from engines.motherland.reinforcements import (
     combine,

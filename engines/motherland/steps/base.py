@@ -7,8 +7,8 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import TYPE_CHECKING, Any, ClassVar
 
-from engines.motherland.actions import Word
 from engines.motherland.args import RollArgs
+from engines.motherland.notation import Word
 from pbem.engine import Action, ChanceRequest, Event, Outcome
 from pbem.steps import Choice, Flow, NoArgs, Procedure, Refusal, Roll
 

@@ -6,7 +6,6 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-from engines.motherland.actions import Advance, Attack, Retreat, Take, Word
 from engines.motherland.args import (
     AdvanceArgs,
     DrawArgs,
@@ -29,6 +28,7 @@ from engines.motherland.combat import (
     take_options,
 )
 from engines.motherland.const import DONE, SOVIET
+from engines.motherland.notation import Advance, Attack, Retreat, Take, Word
 from engines.motherland.retreat import (
     advance_options,
     apply_advance,

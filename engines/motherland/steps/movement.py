@@ -6,11 +6,11 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-from engines.motherland.actions import Move, Overrun, Strategic, Word
 from engines.motherland.args import HexArgs, MoveArgs, NArgs, RollArgs, SideArgs
 from engines.motherland.combat import eliminate
 from engines.motherland.const import AXIS, DONE, SOVIET
 from engines.motherland.movement import apply_move, move_options
+from engines.motherland.notation import Move, Overrun, Strategic, Word
 from engines.motherland.optional import apply_baku, on_baku
 from engines.motherland.overrun import apply_overrun
 from engines.motherland.reinforcements import (

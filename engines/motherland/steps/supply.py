@@ -5,10 +5,10 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-from engines.motherland.actions import Word
 from engines.motherland.args import CountArgs, PlaceArgs, RollArgs
 from engines.motherland.combat import lose_step
 from engines.motherland.const import AXIS, DONE, SOVIET
+from engines.motherland.notation import Word
 from engines.motherland.partisans import (
     base_hexes,
     on_partisan,
