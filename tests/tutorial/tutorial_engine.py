@@ -14,13 +14,14 @@ from dataclasses import dataclass, field
 from types import MappingProxyType
 
 from engines.hexkit.board import board_view
+from engines.hexkit.facts import BoardFacts, Placed, ZocRule, board_facts
 from engines.hexkit.geometry import hexside
 from engines.hexkit.hexid import HexId
 from engines.hexkit.movement import MoveCosts, move_class_from_chart, reachable
 from engines.hexkit.retreat import priority_ranker, retreat_options
 from engines.hexkit.scenario import ScenarioSet, load_scenario_path
 from engines.hexkit.shared import Shared
-from engines.hexkit.zoc import ZocMap, ZocPolicy, zoc_map
+from engines.hexkit.zoc import ZocMap, ZocPolicy
 from pbem import dataclass_code
 from pbem.engine import (
     Action,
@@ -414,6 +415,13 @@ class EndPlayerTurn(Procedure["BridgeheadState"]):
 
 #: 4.2, 4.3: entering an enemy ZOC ends the move; no move from one enemy ZOC hex to another
 POLICY = ZocPolicy(stop_on_entry=True, zoc_to_zoc=False)
+
+
+@functools.cache
+def zoc_rule() -> ZocRule:
+    """4.1: every unit's ZOC, not across a river hexside without a bridge (built once:
+    the board facts know a rule by identity)."""
+    return ZocRule(blocks=rules().barred)
 #: the frame above each step of the player turn (the setup API's ``step = "..."``)
 ENTRY = {"movement": 1, "combat": 2, "end-player-turn": 3}
 
@@ -429,16 +437,21 @@ class BridgeheadState(StepState[Position]):
         return [u for u, h in sorted(self.pos.units.items())
                 if h and rules().units[u].side == side]
 
-    def occupied(self) -> set[str]:
-        return {h for h in self.pos.units.values() if h}
+    def facts(self) -> BoardFacts:
+        """The kit's facts of where the units stand, computed once per placement."""
+        R = rules()
+        return board_facts(R.map, [Placed(u, h, R.units[u].side)
+                                   for u, h in self.pos.units.items() if h])
+
+    def occupied(self) -> frozenset[str]:
+        return self.facts().occupied()
 
     def unit_at(self, h: str) -> str:
-        return next(u for u, at in sorted(self.pos.units.items()) if at == h)
+        return self.facts().at(h)[0]
 
     def zoc(self, side: str) -> ZocMap:
         """4.1: the ZOC the side's units exert, not across the river but at the bridge."""
-        return zoc_map(rules().map, [(u, self.pos.units[u]) for u in self.own(side)],
-                       blocks=rules().barred)
+        return self.facts().zoc(side, zoc_rule())
 
     def reach(self, uid: str) -> tuple[str, ...]:
         """3.1-3.3, 4.2, 4.3, 2: where the unit may end its move."""
