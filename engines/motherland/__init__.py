@@ -123,7 +123,7 @@ class MotherlandEngine(Engine):
         ]
 
     def decision_kinds(self) -> tuple[str, ...]:
-        # one per task a side answers (decisions.py, _decision)
+        # one per task a side answers (the Choice steps of steps/, MotherlandState._decision)
         return ("movement", "combat", "reinforcements", "generals", "chit-choice",
                 "result-choice", "step-loss", "retreat-choice", "advance", "stacking",
                 "expend-base", "air-supply", "partisan-markers", "partisan-placement",

@@ -44,7 +44,7 @@ ZOC_EXIT = 2
 _POLICIES = {(enter, through): ZocPolicy(stop_on_entry=False, exit_cost=ZOC_EXIT,
                                          zoc_to_zoc=through, may_enter=enter)
              for enter in (False, True) for through in (False, True)}
-#: compiled step costs by (id of the game data, :meth:`MovementMixin._cost_key`), with the
+#: compiled step costs by (id of the game data, :func:`_cost_key`), with the
 #: data they were compiled from (facts of the map: shared by every state and game)
 _COSTS: dict[tuple[object, ...], tuple[object, MoveCosts]] = {}
 

@@ -2,9 +2,10 @@
 turn's end.
 
 A scenario's position is built once (``setup``); from then on the step runtime runs the
-sequence of play (``steps.py``: ``AxisFirstTurn``, ``SovietFirstTurn``).  Each phase of
-the turn (3.0) queues its work when it starts (``push_phase``); past the last turn the
-game ends (19.0).
+sequence of play, the steps at the end of this module: :class:`Game` turn after turn,
+:class:`AxisFirstTurn` (turns 1-11) or :class:`SovietFirstTurn` (12-22), each entry a
+phase of 3.1.  Each phase (3.0) queues its work when it starts (``push_phase``, which
+:class:`PhaseStart` runs); past the last turn the game ends (19.0).
 """
 
 from __future__ import annotations
