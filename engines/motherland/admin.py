@@ -12,7 +12,7 @@ from typing import TYPE_CHECKING
 from engines.motherland.args import ReplaceArgs, RollArgs, UnitArgs
 from engines.motherland.chits import drop_chit
 from engines.motherland.const import AXIS, BAKU_ENTRY, SOVIET
-from engines.motherland.supply import _blocked, rail_from, supply_net
+from engines.motherland.supply import rail_from, supply_blocked, supply_net
 from pbem.steps import Frame
 
 if TYPE_CHECKING:
@@ -99,7 +99,7 @@ def evacuate(s: MotherlandState, uid: str) -> None:
 
 def evacuable(s: MotherlandState) -> list[str]:
     sources = s.data.area("source_E") | s.data.area("source_S")
-    rail_ok = rail_from(s, sources, _blocked(s, SOVIET))
+    rail_ok = rail_from(s, sources, supply_blocked(s, SOVIET))
     ez = s.zoc(AXIS)
     return [x for x in sorted(s.on_map(SOVIET)) if s.c(x).asset == "factory"
             and s.u(x).hex in rail_ok and s.u(x).hex not in ez]

@@ -27,7 +27,7 @@ from engines.motherland.terrain import (
     terrain_cost,
     turn1_frozen,
 )
-from engines.motherland.victory import _enter
+from engines.motherland.victory import claim_path
 from pbem.engine import Action
 from pbem.errors import IllegalAction
 
@@ -94,8 +94,8 @@ def _features_cost(s: MotherlandState, uid: str, f: frozenset[str]) -> int | Non
     return cost
 
 
-def _step_cost(s: MotherlandState, uid: str, a: str, b: str, exploit: bool, ignore_zoc_at: str = ""
-               ) -> int | None:
+def move_step_cost(s: MotherlandState, uid: str, a: str, b: str, exploit: bool,
+                   ignore_zoc_at: str = "") -> int | None:
     c = s.c(uid)
     side = c.side
     if s.has_enemy(b, side) or not may_enter_country(s, uid, b):
@@ -282,7 +282,7 @@ def path_cost(s: MotherlandState, uid: str, path: tuple[str, ...], exploit: bool
     for a, b in itertools.pairwise(path):
         if b not in s.data.all_neighbors.get(a, ()):
             raise IllegalAction(f"{a} and {b} are not adjacent", rule="5.1")
-        step = _step_cost(s, uid, a, b, exploit, ignore)
+        step = move_step_cost(s, uid, a, b, exploit, ignore)
         if step is None:
             raise IllegalAction(_why_not(s, uid, a, b, exploit), rule=_why_rule(s,
                 uid, a, b))
@@ -401,7 +401,7 @@ def apply_move(s: MotherlandState, a: Move, exploit: bool) -> None:
         if s.c(uid).type in _step4_types(s, s.c(uid).side):
             s.pos.late = True  # step 4 has begun
     s._touch()
-    _enter(s, uid, a.path[1:])
+    claim_path(s, uid, a.path[1:])
     s.say(f"{s.label(uid)} moves {' '.join(a.path)}", "move", a.path, [uid],
           rule="5.4" if exploit else "5.1")
 

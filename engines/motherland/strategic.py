@@ -25,7 +25,7 @@ from engines.motherland.terrain import (
     terrain_cost,
     turn1_frozen,
 )
-from engines.motherland.victory import _enter, claim
+from engines.motherland.victory import claim, claim_path
 from pbem.errors import IllegalAction
 
 if TYPE_CHECKING:
@@ -183,7 +183,7 @@ def apply_strategic(s: MotherlandState, a: Strategic) -> None:
     u.moves = 1
     u.mode = "strat"
     s._touch()
-    _enter(s, uid, a.path[1:])
+    claim_path(s, uid, a.path[1:])
     s.say(f"{s.label(uid)} moves strategically {a.path[0]} -> {a.path[-1]}", "move",
           (a.path[0], a.path[-1]), [uid], rule="5.3")
 

@@ -73,7 +73,7 @@ def supply_start(s: MotherlandState) -> None:
                                   for uid in s.occ().get(SEVASTOPOL, []))
 
 
-def _blocked(s: MotherlandState, side: str) -> frozenset[str]:
+def supply_blocked(s: MotherlandState, side: str) -> frozenset[str]:
     """Hexes a supply line of ``side`` cannot enter (9.2)."""
     key = ("blocked", side)
     hit = s._cache.get(key)
@@ -92,7 +92,7 @@ def _blocked(s: MotherlandState, side: str) -> frozenset[str]:
     return hit
 
 
-def _spread(s: MotherlandState, starts: dict[str, int], blocked: frozenset[str],
+def supply_spread(s: MotherlandState, starts: dict[str, int], blocked: frozenset[str],
             nbrs: dict[str, tuple[str, ...]] | None = None) -> dict[str, int]:
     """Supply lines counted in hexes (9.2) on the kit: hex -> the most of its budget a
     line has left on reaching it; not across sea, lake or out-of-play hexsides unless
@@ -120,7 +120,7 @@ def supply_net(s: MotherlandState, side: str,
     hit = s._cache.get(key)
     if hit is not None:
         return hit  # type: ignore[no-any-return]
-    blocked = _blocked(s, side)
+    blocked = supply_blocked(s, side)
     big = 10_000
     if side == AXIS:
         if net == "F":
@@ -151,8 +151,8 @@ def supply_net(s: MotherlandState, side: str,
         starts = {h: 4 for h in sources | rail_ok}
         far = {h: big for h in starts}
     nbrs = s.data.ice_neighbors if net == "ice" else None  # 9.2.1
-    near = _spread(s, starts, blocked, nbrs)
-    anylen = _spread(s, far, blocked, nbrs)
+    near = supply_spread(s, starts, blocked, nbrs)
+    anylen = supply_spread(s, far, blocked, nbrs)
     hit = (near, anylen, rail_ok)
     s._cache[key] = hit
     return hit
@@ -181,7 +181,7 @@ def sea_supply(s: MotherlandState, side: str) -> dict[str, int]:
         # 9.6.1 note: an Axis unit in Sevastopol as the Mutual Supply Phase began shuts
         # Odessa to Soviet sea supply until the Soviets recapture Sevastopol
         starts.pop(ODESSA, None)
-    hit = _spread(s, starts, _blocked(s, side)) if starts else {}
+    hit = supply_spread(s, starts, supply_blocked(s, side)) if starts else {}
     s._cache[key] = hit
     return hit
 

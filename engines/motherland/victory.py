@@ -15,7 +15,7 @@ from engines.motherland.args import RollArgs
 from engines.motherland.const import AXIS, LENINGRAD, MOSCOW, SOVIET, other
 from engines.motherland.data import SOVIET_ARMY_TYPES
 from engines.motherland.position import GameEnd
-from engines.motherland.supply import _blocked, _spread
+from engines.motherland.supply import supply_blocked, supply_spread
 from pbem.steps import Frame
 
 if TYPE_CHECKING:
@@ -30,7 +30,7 @@ if TYPE_CHECKING:
 # ================================================================================
 
 
-def _enter(s: MotherlandState, uid: str, path: Iterable[str]) -> None:
+def claim_path(s: MotherlandState, uid: str, path: Iterable[str]) -> None:
     """A unit moves along ``path``: each hex entered is claimed (19.1)."""
     for h in path:
         claim(s, uid, h)
@@ -129,8 +129,8 @@ def _city_counts(s: MotherlandState, h: str, side: str) -> bool:
                       | s.data.area("source_R") | s.data.area("source_F"))
     else:
         sources = set(s.data.area("source_E") | s.data.area("source_S"))
-    reach = _spread(s, {h: 10_000}, frozenset(
-        x for x in _blocked(s, side) if x != h))
+    reach = supply_spread(s, {h: 10_000}, frozenset(
+        x for x in supply_blocked(s, side) if x != h))
     return any(s in reach for s in sources)
 
 

@@ -7,10 +7,10 @@ import pytest
 from engines.motherland import MotherlandEngine, rules
 from engines.motherland.chits import drop_chit
 from engines.motherland.combat import combat_result, lose_step
-from engines.motherland.movement import _step_cost, path_cost, reach
+from engines.motherland.movement import move_step_cost, path_cost, reach
 from engines.motherland.notation import Take, Word, parse
 from engines.motherland.state import MotherlandState
-from engines.motherland.supply import _spread, in_supply, supply_net
+from engines.motherland.supply import in_supply, supply_net, supply_spread
 from engines.motherland.victory import front_line_gap, victory_points
 from pbem.engine import CHANCE, Decision
 from pbem.errors import ActionSyntaxError, IllegalAction
@@ -718,8 +718,8 @@ def test_9_2_1_soviet_infantry_trace_supply_over_the_ice_in_snow(
     assert "0505" in ice["0405"] and "0506" in ice["0505"] and "0606" in ice["0506"]
     # every other land hex blocked (enemy units or ZOC): only the ice connects them
     blocked = frozenset(st.data.land) - {"0405", "0606"}
-    assert _spread(st, {"0405": 3}, blocked, ice).get("0606") == 0
-    assert "0606" not in _spread(st, {"0405": 3}, blocked)
+    assert supply_spread(st, {"0405": 3}, blocked, ice).get("0606") == 0
+    assert "0606" not in supply_spread(st, {"0405": 3}, blocked)
 
 
 def _besieged(engine: MotherlandEngine, side: str, port: str, unit: str,
@@ -904,7 +904,7 @@ def _cheapest(st: MotherlandState, uid: str) -> dict[str, int]:
         if cost > best[h]:
             continue
         for n in st.data.all_neighbors[h]:
-            step = _step_cost(st, uid, h, n, False)
+            step = move_step_cost(st, uid, h, n, False)
             if step is not None and cost + step <= mp and cost + step < best.get(n, 99):
                 best[n] = cost + step
                 heapq.heappush(heap, (cost + step, n))
@@ -926,7 +926,7 @@ def test_listed_moves_are_the_cheapest_paths(rules_engine: MotherlandEngine, uid
         # the hex before the last is the lowest-id hex that reaches it as cheaply
         ties = [p for p in st.data.all_neighbors[h] if p in cheapest or p == path[0]
                 if (0 if p == path[0] else cheapest[p])
-                + (_step_cost(st, uid, p, h, False) or 99) == cheapest[h]]
+                + (move_step_cost(st, uid, p, h, False) or 99) == cheapest[h]]
         assert path[-2] == min(ties)
 
 
