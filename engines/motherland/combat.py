@@ -28,7 +28,7 @@ from engines.motherland.supply import air_available, in_air_range
 from engines.motherland.terrain import soviet_infantry, turn1_frozen
 from pbem.engine import Action
 from pbem.errors import IllegalAction
-from pbem.steps import Flow, Frame
+from pbem.steps import Flow, Frame, Refusal
 
 if TYPE_CHECKING:
     from engines.motherland.state import MotherlandState
@@ -401,11 +401,18 @@ def take_options(s: MotherlandState, t: TakeArgs) -> list[Action]:
     return [Take(t.code, sl, r) for sl, r in rules.split_options(t.n, True, must)]
 
 
+def take_refusal(s: MotherlandState, t: TakeArgs, action: Action) -> Refusal:
+    """Why ``action`` is none of :func:`take_options` (the step refuses what they do not
+    list, in these words): the result must be taken first (8.5), in one of its ways (8.5;
+    18.2.3 on a Snow turn, when the Axis must retreat)."""
+    if not isinstance(action, Take):
+        return Refusal("8.5", "the result must be taken first: take ... as ...")
+    rule = "18.2.3" if t.side == AXIS and s.snow else "8.5"
+    return Refusal(rule, f"{action.notation()} is not a way to take {t.code}")
+
+
 def apply_take(s: MotherlandState, t: TakeArgs, a: Take, flow: Flow) -> None:
-    if (a.steps, a.retreats) not in [(o.steps, o.retreats) for o in take_options(s, t)
-                                     if isinstance(o, Take)] or a.result != t.code:
-        rule = "18.2.3" if t.side == AXIS and s.snow else "8.5"
-        raise IllegalAction(f"{a.notation()} is not a way to take {t.code}", rule=rule)
+    """Take the result the way ``a`` says (one of :func:`take_options`)."""
     flow.end()
     cb = s.fight()
     cb.took[t.role] = (t.n, a.steps)

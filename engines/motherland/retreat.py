@@ -15,7 +15,6 @@ from engines.motherland.notation import Advance, Retreat
 from engines.motherland.terrain import may_enter_country, terrain_cost
 from engines.motherland.victory import claim
 from pbem.engine import Action
-from pbem.errors import IllegalAction
 from pbem.steps import Flow, Frame, Refusal
 
 if TYPE_CHECKING:
@@ -258,11 +257,18 @@ def _advance_step_ok(s: MotherlandState, uid: str, a: str, b: str, second: bool)
     return not (second and f & {"minor_river", "major_river", "strait"})
 
 
+def advance_refusal(action: Action) -> Refusal:
+    """Why ``action`` is neither one of :func:`advance_options` nor the end of the advance
+    (the step refuses what it does not list, in these words)."""
+    if not isinstance(action, Advance):
+        return Refusal("8.7", "advance after combat: advance UNIT HEX or end advance")
+    return Refusal("8.7", f"{action.unit} cannot advance into {action.dest} (first into the "
+                          "vacated hex; second hex only for Panzer/Tank/Mech Group units after "
+                          "a retreat of two or more, never across a river)")
+
+
 def apply_advance(s: MotherlandState, t: AdvanceArgs, a: Advance) -> None:
-    if a not in advance_options(s, t):
-        raise IllegalAction(f"{a.unit} cannot advance into {a.dest} (first into the vacated "
-                            "hex; second hex only for Panzer/Tank/Mech Group units after a "
-                            "retreat of two or more, never across a river)", rule="8.7")
+    """Advance one unit one hex (one of :func:`advance_options`)."""
     src = s.u(a.unit).hex
     s.u(a.unit).hex = a.dest
     t.moved[a.unit] = t.moved.get(a.unit, 0) + 1

@@ -146,6 +146,31 @@ def test_8_6_a_retreat_is_refused_under_its_rule_and_taken_in_any_order(
     assert notations(st)[0].startswith("retreat 10K 9K to ")  # a second hex to go
 
 
+
+def test_8_5_results_and_8_7_advances_are_refused_under_their_rules(
+        rules_engine: MotherlandEngine) -> None:
+    """8.5: a result is taken first, in one of its ways; 8.7: an advance goes into the
+    vacated hex, one hex only here (a retreat of one): each refusal names its rule."""
+    st = d2_position(rules_engine)
+    for text, words in (("lose 9K", "the result must be taken first"),
+                        ("take D2 as 3 step 0 retreat", "is not a way to take D2"),
+                        ("take D3 as 2 step 0 retreat", "is not a way to take D2")):
+        with pytest.raises(IllegalAction, match=words) as refused:
+            st.apply(text)
+        assert refused.value.rule == "8.5", text
+    st.apply("take D2 as 1 step 1 retreat")
+    st.apply("lose 10K")
+    st.apply("retreat 9K 10K to 1213")
+    assert dec(st).kind == "advance"
+    for text, words in (("end combat", "advance after combat: advance UNIT HEX"),
+                        ("advance 16A 1213", "16A cannot advance into 1213")):
+        with pytest.raises(IllegalAction, match=words) as refused:
+            st.apply(text)
+        assert refused.value.rule == "8.7", text
+    st.apply("advance 16A 1214")
+    with pytest.raises(IllegalAction, match="16A cannot advance into 1213"):
+        st.apply("advance 16A 1213")  # 8.7.1: a second hex only after two of retreat
+
 def test_8_7_d2_c_one_step_and_both_retreat_one_hex_then_advance_one(
         rules_engine: MotherlandEngine) -> None:
     st = d2_position(rules_engine)

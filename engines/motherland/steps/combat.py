@@ -26,11 +26,13 @@ from engines.motherland.combat import (
     lose_step,
     on_crt,
     take_options,
+    take_refusal,
 )
 from engines.motherland.const import DONE, SOVIET
 from engines.motherland.notation import Advance, Attack, Retreat, Take, Word
 from engines.motherland.retreat import (
     advance_options,
+    advance_refusal,
     apply_advance,
     retreat,
     retreat_forced,
@@ -204,9 +206,8 @@ class TakeResult(MotherlandChoice):
                    opts: list[Action]) -> Action | None:
         return opts[-1] if opts else None  # retreats where possible (8.5)
 
-    def check(self, s: MotherlandState, args: TakeArgs, action: Action) -> None:
-        if not isinstance(action, Take):
-            raise IllegalAction("the result must be taken first: take ... as ...", rule="8.5")
+    def why_not(self, s: MotherlandState, args: TakeArgs, action: Action) -> Refusal:
+        return take_refusal(s, args, action)
 
     def answer(self, s: MotherlandState, args: TakeArgs, action: Action, flow: Flow) -> None:
         assert isinstance(action, Take)
@@ -303,10 +304,8 @@ class AdvanceChoice(MotherlandChoice):
     def options(self, s: MotherlandState, args: AdvanceArgs) -> list[Action]:
         return [*advance_options(s, args), Word(self.done)]
 
-    def check(self, s: MotherlandState, args: AdvanceArgs, action: Action) -> None:
-        if not isinstance(action, Advance) and action != Word(self.done):
-            raise IllegalAction("advance after combat: advance UNIT HEX or end advance",
-                                rule="8.7")
+    def why_not(self, s: MotherlandState, args: AdvanceArgs, action: Action) -> Refusal:
+        return advance_refusal(action)
 
     def answer(self, s: MotherlandState, args: AdvanceArgs, action: Action,
                flow: Flow) -> None:
