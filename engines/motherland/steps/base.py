@@ -29,6 +29,7 @@ class MotherlandChoice(Choice["MotherlandState"]):
     #: options listed with the decision up to this many (a movement phase offers thousands)
     show_at_most: ClassVar[int] = 40
     prompt_text: ClassVar[str] = ""
+
     def side(self, s: MotherlandState, args: Any) -> str:
         return self.decider or str(args.side)  # "": the frame's side
 
