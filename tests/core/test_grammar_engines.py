@@ -49,7 +49,7 @@ WHITE_DEATH = Grammar(
            "amount": Type("word", r"[0-9]+(?:/[0-9]+)?", "an amount (2, 3/2)")},
 )
 
-#: 48th Panzer Korps: VERBS (engines/panzer48/game.py) with each argument typed
+#: 48th Panzer Korps: VERBS (engines/panzer48/notation.py) with each argument typed
 PANZER48 = Grammar(
     Form("place", "place {unit:unit} {hex:hex}"),
     Form("setup-done", "setup-done"),
@@ -129,7 +129,7 @@ BACKHAND = Grammar(
            "order": Type.one_of("combat-first", "move-first")},
 )
 
-#: For the Motherland!: its dataclasses and ``Word`` texts (engines/motherland/actions.py)
+#: For the Motherland!: its dataclasses and ``Word`` texts (engines/motherland/notation.py)
 _MID = Type.token("a unit id", r"[A-Za-z0-9][A-Za-z0-9*_.-]*")
 MOTHERLAND = Grammar(
     # a move names its start and at least one hex more
