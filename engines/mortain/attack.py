@@ -194,6 +194,8 @@ class DefSupport(Support):
     name = "def-support"
     kind = "defensive-support"
     rule = "S8.2"
+    order = "commit no support fire in defense"
+    order_policies = (("strongest", "commit the strongest marker held, up to the limit"),)
 
     def side(self, s: MortainState, args: NoArgs) -> str:
         return other(s.pos.phasing)
@@ -266,6 +268,8 @@ class DefResult(Choice[MortainState]):
     name = "def-result"
     kind = "retreat-or-deplete"
     rule = "7.8"
+    order = "retreat (to the first hex listed) when a retreat is possible, else deplete"
+    order_policies = (("deplete", "deplete the unit instead of retreating"),)
 
     def side(self, s: MortainState, args: NoArgs) -> str:
         return other(s.pos.phasing)
