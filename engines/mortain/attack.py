@@ -34,6 +34,7 @@ class CombatPhase(Choice[MortainState]):
     name = "combat"
     kind = "combat"
     rule = "S7"
+    default_action = END_COMBAT
 
     def side(self, s: MortainState, args: NoArgs) -> str:
         return s.pos.phasing
@@ -56,9 +57,6 @@ class CombatPhase(Choice[MortainState]):
                 out.append(BOMBARD(h))
         out.append(END_COMBAT)
         return out
-
-    def default(self, s: MortainState, args: NoArgs) -> Action:
-        return END_COMBAT
 
     def why_not(self, s: MortainState, args: NoArgs, action: Action) -> str | Refusal:
         a = act(action)
@@ -435,6 +433,8 @@ class Advance(Choice[MortainState]):
     name = "advance"
     kind = "advance"
     rule = "S7.9"
+    auto = True
+    default_action = NO_ADVANCE
 
     def side(self, s: MortainState, args: NoArgs) -> str:
         return s.pos.phasing
@@ -451,11 +451,6 @@ class Advance(Choice[MortainState]):
             out = [ADVANCE(u) for u in c.attackers if s.pos.units[u].status is Status.MAP]
         out.append(NO_ADVANCE)
         return out
-
-    auto = True
-
-    def default(self, s: MortainState, args: NoArgs) -> Action:
-        return NO_ADVANCE
 
     def why_not(self, s: MortainState, args: NoArgs, action: Action) -> str | Refusal:
         if s.pos.turn == 1 and s.pos.phasing == "us":

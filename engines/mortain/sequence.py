@@ -60,9 +60,7 @@ class UsSetup(Choice[MortainState]):
     name = "us-setup"
     kind = "setup"
     rule = "13.0"
-
-    def side(self, s: MortainState, args: NoArgs) -> str:
-        return "us"
+    decider = "us"
 
     def _next(self, s: MortainState) -> str:
         return next(u for u in s.r.order
