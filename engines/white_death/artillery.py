@@ -8,6 +8,7 @@ Artillery support in an assault (11.A) belongs to that combat and is in
 from __future__ import annotations
 
 from fractions import Fraction
+from typing import TYPE_CHECKING
 
 from engines.white_death import rules
 from engines.white_death.actions import WDAction, act, fmt_amount
@@ -16,6 +17,9 @@ from engines.white_death.combat import CombatState
 from engines.white_death.position import Barrage, PhaseLoss
 from pbem.engine import Event
 from pbem.errors import IllegalAction
+
+if TYPE_CHECKING:
+    from engines.white_death.state import WDState
 
 
 class ArtilleryState(CombatState):
@@ -37,53 +41,6 @@ class ArtilleryState(CombatState):
                     out.append(act("barrage", uid, h))
         return out
 
-    def _check_barrage(self, a: WDAction) -> None:
-        self._need_phase("barrage", rule="Rule 11.B")
-        u = self._need_map(a.unit)
-        t = self.utype(a.unit)
-        if t.barrage <= 0 or not u.deployed:
-            raise IllegalAction(f"{a.unit} is not deployed artillery with a barrage factor",
-                                rule="Rule 11.B")
-        if u.assault:
-            raise IllegalAction(f"{a.unit} has declared an assault and fires in it",
-                                rule="Rule 11.B.1")
-        assigned = self._assigned()
-        if "barraged" in u.marks or a.unit in assigned:
-            raise IllegalAction(f"{a.unit} has already barraged this impulse", rule="Rule 11.B")
-        bar = self.pos.bar
-        if bar is not None and bar.hex not in ("", a.hex) and bar.units:
-            raise IllegalAction(f"fire the barrage on {bar.hex} first", rule="Rule 11.B")
-        if not self.units_at(a.hex, other(self.pos.phasing)):
-            raise IllegalAction(f"{a.hex} holds no enemy unit", rule="Rule 11.B")
-        if self.map.distance(u.loc, a.hex) > t.range:
-            raise IllegalAction(f"{a.hex} is beyond {a.unit}'s range of {t.range}",
-                                rule="Rule 11.B.2.A")
-        if not self.art_supplied(a.unit):
-            raise IllegalAction(f"{a.unit} cannot trace artillery supply", rule="Rule 15.B")
-        pool = self.pool_of(a.unit)
-        pools = {self.pool_of(x) for x in assigned}
-        if pools and pool not in pools:
-            raise IllegalAction("one barrage draws on one supply pool", rule="Rule 15.D.2")
-        already = 1 if f"assault:{pool}" in self.pos.paid else 0
-        if f"barrage:{pool}" not in self.pos.paid and self.pos.supply[pool] < 2 - already:
-            raise IllegalAction(f"a barrage costs 2 supply points (the assault point counts); "
-                                f"the {pool} pool has {self.pos.supply[pool]}", rule="Rule 15.A.2")
-
-    def _check_fire_barrage(self, a: WDAction) -> None:
-        self._need_phase("barrage", rule="Rule 11.B")
-        if not self._assigned():
-            raise IllegalAction("no artillery is assigned to a barrage", rule="Rule 11.B")
-
-    def _check_end_barrage(self, a: WDAction) -> None:
-        self._need_phase("barrage", rule="Rule 11.B")
-
-    def _do_act_barrage(self, a: WDAction) -> list[Event]:
-        if self.pos.bar is None or not self.pos.bar.units:
-            self.pos.bar = Barrage(a.hex)
-        self.pos.bar.units.append(a.unit)
-        return [Event(f"{a.unit} is assigned to barrage {a.hex}", "info",
-                      visible_to=(self.pos.phasing,), rule="Rule 11.B")]
-
     def _assigned(self) -> list[str]:
         """The artillery assigned to the barrage not yet fired (Rule 11.B)."""
         return self.pos.bar.units if self.pos.bar is not None else []
@@ -97,94 +54,6 @@ class ArtilleryState(CombatState):
         pool = self.pool_of(arts[0])
         return (any("rocket" in self.utype(x).flags for x in arts)
                 and f"rocket:{pool}" not in self.pos.paid)
-
-    def _check_fire_barrage_half(self, a: WDAction) -> None:
-        self._check_fire_barrage(a)
-        if not self._rocket_choice():
-            raise IllegalAction("rockets at half is the German's choice when rocket artillery "
-                                "fires and the third supply point is not spent",
-                                rule="Rule 15.A.3")
-
-    def _do_act_fire_barrage_half(self, a: WDAction) -> list[Event]:
-        return self._do_act_fire_barrage(a, rockets_full=False)
-
-    def _do_act_fire_barrage(self, a: WDAction, rockets_full: bool = True) -> list[Event]:
-        bar = self.pos.bar
-        assert bar is not None  # _check_fire_barrage: artillery is assigned
-        h = bar.hex
-        arts = list(bar.units)
-        pool = self.pool_of(arts[0])
-        events = []
-        rocket = any("rocket" in self.utype(x).flags for x in arts)
-        if f"barrage:{pool}" not in self.pos.paid or (rockets_full and self._rocket_choice()):
-            # Rule 15.A.2-3: 2 points (3 for German rockets at full) cover assaults and
-            # barrages alike, so points already spent this impulse count toward them
-            already = (2 if f"barrage:{pool}" in self.pos.paid
-                       else 1 if f"assault:{pool}" in self.pos.paid else 0)
-            total = 3 if (rockets_full and rocket and self.pos.phasing == "german"
-                          and self.pos.supply[pool] >= 3 - already) else 2
-            cost = total - already
-            if cost > 0:
-                self.pos.supply[pool] -= cost
-                events.append(Event(f"{cost} more supply point{'s' if cost != 1 else ''} "
-                                    f"({pool}) spent: {total} this impulse for barrages and "
-                                    "assaults", "info", visible_to=(self.pos.phasing,),
-                                    rule="Rule 15.A.2"))
-            self.pos.paid.add(f"barrage:{pool}")
-            self.pos.paid.add(f"assault:{pool}")
-            if total == 3:
-                self.pos.paid.add(f"rocket:{pool}")
-        value = Fraction(0)
-        farthest = 0
-        unobserved = False
-        for x in arts:
-            t = self.utype(x)
-            u = self.pos.units[x]
-            u.marks.add("barraged")
-            v = Fraction(t.barrage * u.strength)
-            d = self.map.distance(u.loc, h)
-            if d * 2 > t.range:
-                v /= 2
-            if "rocket" in t.flags and f"rocket:{pool}" not in self.pos.paid:
-                v /= 2
-            value += v
-            farthest = max(farthest, d)
-            if not self.observed_for(x, h):
-                unobserved = True
-        obs_mod = (farthest + 1) // 2 if unobserved else 0
-        attacks = rules.split_barrage(self.cat.tables, value)
-        events.append(Event(f"Barrage of {fmt_amount(value)} on {h} "
-                            f"({len(attacks)} attack{'s' if len(attacks) != 1 else ''}"
-                            f"{', unobserved +' + str(obs_mod) if obs_mod else ''})", "attack",
-                            hexes=(h,), rule="Rule 11.B.2"))
-        targets = self.units_at(h, other(self.pos.phasing))
-        self.pos.bar = Barrage(h)
-        for x in targets:
-            # Rule 11.B.2.B: the half-strength cap is on the strength at the first barrage
-            # of the phase, whatever later barrages on the hex add
-            self.pos.barrage_phase.setdefault(x, PhaseLoss(self.pos.units[x].strength, 0))
-        tables = self.cat.tables
-        for col in attacks:
-            for x in targets:
-                t = self.utype(x)
-                mod = obs_mod
-                if t.afv:
-                    mod += tables.barrage_afv
-                elif self.bunker(h) > 0 and self.side_of(x) == "german":
-                    mod += tables.barrage_bunker
-                # cumulative, except that AFVs never get the bunker's modifier and the
-                # bunkers themselves get only theirs (Rule 11.B.2.B)
-                mod += max((tables.barrage_terrain.get(tt, 0) for tt in self.ter.terrain(h)),
-                           default=0)
-                self._die("barrage-roll", f"barrage on {x} at {h}", "Rule 11.B.2",
-                          uid=x, col=col, mod=mod, hex=h)
-            for i, b in enumerate(self.pos.bunkers):
-                if b.hex == h and b.strength > 0:
-                    self._die("barrage-roll", f"barrage on the bunker at {h}", "Rule 19",
-                              uid=f"bunker:{i}", col=col, mod=obs_mod + tables.barrage_bunker,
-                              hex=h)
-        self._push("barrage-done")
-        return events
 
     def _on_barrage(self, job: DieArgs, roll: int) -> list[Event]:
         n = rules.barrage_result(self.cat.tables, job.col, roll + job.mod)
@@ -216,9 +85,6 @@ class ArtilleryState(CombatState):
             events += self._lose(uid, lost, "barrage")
         self.pos.bar = None
         return events
-
-    def _do_act_end_barrage(self, a: WDAction) -> list[Event]:
-        return []
 
     def _barrage_morale(self) -> None:
         """The end of the barrage phase (whether or not it was played)."""
@@ -269,3 +135,152 @@ class ArtilleryState(CombatState):
                 for x in self.units_at(target, other(self.side_of(obs)))) and d <= 7:
             return True  # Rule 11.B.3.D: sound and flash ranging need no line of sight
         return d <= rng and self.ter.los(h, target)
+
+
+# ------------------------------------------------------------------ the actions
+
+
+def check_barrage(s: WDState, a: WDAction) -> None:
+    s._need_phase("barrage", rule="Rule 11.B")
+    u = s._need_map(a.unit)
+    t = s.utype(a.unit)
+    if t.barrage <= 0 or not u.deployed:
+        raise IllegalAction(f"{a.unit} is not deployed artillery with a barrage factor",
+                            rule="Rule 11.B")
+    if u.assault:
+        raise IllegalAction(f"{a.unit} has declared an assault and fires in it",
+                            rule="Rule 11.B.1")
+    assigned = s._assigned()
+    if "barraged" in u.marks or a.unit in assigned:
+        raise IllegalAction(f"{a.unit} has already barraged this impulse", rule="Rule 11.B")
+    bar = s.pos.bar
+    if bar is not None and bar.hex not in ("", a.hex) and bar.units:
+        raise IllegalAction(f"fire the barrage on {bar.hex} first", rule="Rule 11.B")
+    if not s.units_at(a.hex, other(s.pos.phasing)):
+        raise IllegalAction(f"{a.hex} holds no enemy unit", rule="Rule 11.B")
+    if s.map.distance(u.loc, a.hex) > t.range:
+        raise IllegalAction(f"{a.hex} is beyond {a.unit}'s range of {t.range}",
+                            rule="Rule 11.B.2.A")
+    if not s.art_supplied(a.unit):
+        raise IllegalAction(f"{a.unit} cannot trace artillery supply", rule="Rule 15.B")
+    pool = s.pool_of(a.unit)
+    pools = {s.pool_of(x) for x in assigned}
+    if pools and pool not in pools:
+        raise IllegalAction("one barrage draws on one supply pool", rule="Rule 15.D.2")
+    already = 1 if f"assault:{pool}" in s.pos.paid else 0
+    if f"barrage:{pool}" not in s.pos.paid and s.pos.supply[pool] < 2 - already:
+        raise IllegalAction(f"a barrage costs 2 supply points (the assault point counts); "
+                            f"the {pool} pool has {s.pos.supply[pool]}", rule="Rule 15.A.2")
+
+
+def check_fire_barrage(s: WDState, a: WDAction) -> None:
+    s._need_phase("barrage", rule="Rule 11.B")
+    if not s._assigned():
+        raise IllegalAction("no artillery is assigned to a barrage", rule="Rule 11.B")
+
+
+def check_end_barrage(s: WDState, a: WDAction) -> None:
+    s._need_phase("barrage", rule="Rule 11.B")
+
+
+def do_barrage(s: WDState, a: WDAction) -> list[Event]:
+    if s.pos.bar is None or not s.pos.bar.units:
+        s.pos.bar = Barrage(a.hex)
+    s.pos.bar.units.append(a.unit)
+    return [Event(f"{a.unit} is assigned to barrage {a.hex}", "info",
+                  visible_to=(s.pos.phasing,), rule="Rule 11.B")]
+
+
+def check_fire_barrage_half(s: WDState, a: WDAction) -> None:
+    check_fire_barrage(s, a)
+    if not s._rocket_choice():
+        raise IllegalAction("rockets at half is the German's choice when rocket artillery "
+                            "fires and the third supply point is not spent",
+                            rule="Rule 15.A.3")
+
+
+def do_fire_barrage_half(s: WDState, a: WDAction) -> list[Event]:
+    return do_fire_barrage(s, a, rockets_full=False)
+
+
+def do_fire_barrage(s: WDState, a: WDAction, rockets_full: bool = True) -> list[Event]:
+    bar = s.pos.bar
+    assert bar is not None  # _check_fire_barrage: artillery is assigned
+    h = bar.hex
+    arts = list(bar.units)
+    pool = s.pool_of(arts[0])
+    events = []
+    rocket = any("rocket" in s.utype(x).flags for x in arts)
+    if f"barrage:{pool}" not in s.pos.paid or (rockets_full and s._rocket_choice()):
+        # Rule 15.A.2-3: 2 points (3 for German rockets at full) cover assaults and
+        # barrages alike, so points already spent this impulse count toward them
+        already = (2 if f"barrage:{pool}" in s.pos.paid
+                   else 1 if f"assault:{pool}" in s.pos.paid else 0)
+        total = 3 if (rockets_full and rocket and s.pos.phasing == "german"
+                      and s.pos.supply[pool] >= 3 - already) else 2
+        cost = total - already
+        if cost > 0:
+            s.pos.supply[pool] -= cost
+            events.append(Event(f"{cost} more supply point{'s' if cost != 1 else ''} "
+                                f"({pool}) spent: {total} this impulse for barrages and "
+                                "assaults", "info", visible_to=(s.pos.phasing,),
+                                rule="Rule 15.A.2"))
+        s.pos.paid.add(f"barrage:{pool}")
+        s.pos.paid.add(f"assault:{pool}")
+        if total == 3:
+            s.pos.paid.add(f"rocket:{pool}")
+    value = Fraction(0)
+    farthest = 0
+    unobserved = False
+    for x in arts:
+        t = s.utype(x)
+        u = s.pos.units[x]
+        u.marks.add("barraged")
+        v = Fraction(t.barrage * u.strength)
+        d = s.map.distance(u.loc, h)
+        if d * 2 > t.range:
+            v /= 2
+        if "rocket" in t.flags and f"rocket:{pool}" not in s.pos.paid:
+            v /= 2
+        value += v
+        farthest = max(farthest, d)
+        if not s.observed_for(x, h):
+            unobserved = True
+    obs_mod = (farthest + 1) // 2 if unobserved else 0
+    attacks = rules.split_barrage(s.cat.tables, value)
+    events.append(Event(f"Barrage of {fmt_amount(value)} on {h} "
+                        f"({len(attacks)} attack{'s' if len(attacks) != 1 else ''}"
+                        f"{', unobserved +' + str(obs_mod) if obs_mod else ''})", "attack",
+                        hexes=(h,), rule="Rule 11.B.2"))
+    targets = s.units_at(h, other(s.pos.phasing))
+    s.pos.bar = Barrage(h)
+    for x in targets:
+        # Rule 11.B.2.B: the half-strength cap is on the strength at the first barrage
+        # of the phase, whatever later barrages on the hex add
+        s.pos.barrage_phase.setdefault(x, PhaseLoss(s.pos.units[x].strength, 0))
+    tables = s.cat.tables
+    for col in attacks:
+        for x in targets:
+            t = s.utype(x)
+            mod = obs_mod
+            if t.afv:
+                mod += tables.barrage_afv
+            elif s.bunker(h) > 0 and s.side_of(x) == "german":
+                mod += tables.barrage_bunker
+            # cumulative, except that AFVs never get the bunker's modifier and the
+            # bunkers themselves get only theirs (Rule 11.B.2.B)
+            mod += max((tables.barrage_terrain.get(tt, 0) for tt in s.ter.terrain(h)),
+                       default=0)
+            s._die("barrage-roll", f"barrage on {x} at {h}", "Rule 11.B.2",
+                      uid=x, col=col, mod=mod, hex=h)
+        for i, b in enumerate(s.pos.bunkers):
+            if b.hex == h and b.strength > 0:
+                s._die("barrage-roll", f"barrage on the bunker at {h}", "Rule 19",
+                          uid=f"bunker:{i}", col=col, mod=obs_mod + tables.barrage_bunker,
+                          hex=h)
+    s._push("barrage-done")
+    return events
+
+
+def do_end_barrage(s: WDState, a: WDAction) -> list[Event]:
+    return []

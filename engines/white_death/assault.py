@@ -12,6 +12,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 from fractions import Fraction
+from typing import TYPE_CHECKING
 
 from engines.white_death import rules
 from engines.white_death.actions import WDAction, act, fmt_amount
@@ -20,6 +21,9 @@ from engines.white_death.combat import CombatState
 from engines.white_death.position import Allocation, Combat
 from pbem.engine import Event
 from pbem.errors import IllegalAction
+
+if TYPE_CHECKING:
+    from engines.white_death.state import WDState
 
 
 @dataclass(frozen=True)
@@ -179,69 +183,6 @@ class AssaultState(CombatState):
         self._need_phase("defense", "assault", rule="Rule 5")
         self._combat()
 
-    def _check_hq(self, a: WDAction) -> None:
-        self._combat_turn()
-        if a.unit not in self.involved_divisions() or len(self.involved_divisions()) < 2:
-            raise IllegalAction(f"{a.unit} is not one of two or more divisions or brigades in "
-                                "this combat", rule="Rule 11.A.1")
-        if self._combat().hq == a.unit:
-            raise IllegalAction(f"{a.unit} is already the headquarters", rule="Rule 11.A.1")
-        if self._combat().support:
-            raise IllegalAction("choose the headquarters before adding support",
-                                rule="Rule 11.A.1")
-
-    def _check_high(self, a: WDAction) -> None:
-        self._combat_turn()
-        if self.phase != "defense":
-            raise IllegalAction("high intensity support is the defender's", rule="Rule 15.A.4")
-        defenders = self.defenders(self._combat().hex)
-        pool = self.pool_of(defenders[0]) if defenders else other(self.pos.phasing)
-        if f"high:{pool}" in self.pos.paid or self.pos.supply[pool] < 1:
-            raise IllegalAction("high intensity support needs one supply point (once an impulse)",
-                                rule="Rule 15.A.4")
-
-    def _check_support(self, a: WDAction) -> None:
-        self._combat_turn()
-        side = self._current_player()
-        u = self._need_unit(a.unit, side)
-        t = self.utype(a.unit)
-        h = self._combat().hex
-        if not self.on_map(a.unit) or t.support <= 0 or not u.deployed:
-            raise IllegalAction(f"{a.unit} is not deployed artillery with a support factor",
-                                rule="Rule 11.A")
-        if "barraged" in u.marks or f"support:{self.phase}" in u.marks:
-            raise IllegalAction(f"{a.unit} has already fired this phase", rule="Rule 11.A.1")
-        if u.assault and u.assault != h:
-            raise IllegalAction(f"{a.unit} assaults {u.assault} and fires there",
-                                rule="Rule 11.A.1")
-        if self.phase == "defense" and "no-df" in u.marks:
-            raise IllegalAction(f"{a.unit} failed a barrage morale check", rule="Rule 14.B.1")
-        if side == "soviet" and self.udef(a.unit).div != self.hq():
-            raise IllegalAction(f"{a.unit} may support only its own division or brigade "
-                                f"(headquarters: {self.hq()})", rule="Rule 11.A.1")
-        if self.phase == "defense":
-            dist = self.map.distance(u.loc, h)
-        else:
-            dist = min((self.map.distance(u.loc, self.pos.units[x].loc) for x in self.attackers(h)),
-                       default=99)
-        if dist > t.range:
-            raise IllegalAction(f"{a.unit} is out of range", rule="Rule 11.A.2")
-
-    def _check_fire(self, a: WDAction, kind: str = "conv") -> None:
-        self._combat_turn()
-        tgt = a.unit
-        if tgt not in self.targets(kind):
-            raise IllegalAction(f"{tgt} may not be fired at with "
-                                f"{'conventional' if kind == 'conv' else 'antitank'} fire here",
-                                rule="Rule 9.B" if kind == "conv" else "Rule 10.B")
-        if any(al.target == tgt for al in self._combat().alloc):
-            raise IllegalAction(f"{tgt} has already been fired at this phase", rule="Rule 9.C.3")
-        if a.amount > self.pool(kind):
-            raise IllegalAction(f"only {fmt_amount(self.pool(kind))} fire points are left",
-                                rule="Rule 9.C.3")
-        if kind == "conv":
-            self._weapons_limit(tgt, a.amount)
-
     def _weapons_limit(self, tgt: str, amount: Fraction) -> None:
         """Rule 9.C.3: weapons units never at better odds than any personnel unit, and
         only once every personnel unit is fired at."""
@@ -272,42 +213,6 @@ class AssaultState(CombatState):
                         tables, alloc[w], self.target_defense(w, "conv")) > col:
                     raise IllegalAction("a personnel unit may not be fired at with lower odds "
                                         "than a weapons unit", rule="Rule 9.C.3")
-
-    def _check_fire_at(self, a: WDAction) -> None:
-        self._check_fire(a, "at")
-
-    def _check_done(self, a: WDAction) -> None:
-        self._need_phase("defense", "assault", rule="Rule 5")
-
-    def _do_act_hq(self, a: WDAction) -> list[Event]:
-        c = self._combat()
-        c.hq = a.unit
-        return [Event(f"{a.unit} is the controlling headquarters at {c.hex}",
-                      "info", rule="Rule 11.A.1")]
-
-    def _do_act_high(self, a: WDAction) -> list[Event]:
-        defenders = self.defenders(self._combat().hex)
-        pool = self.pool_of(defenders[0]) if defenders else other(self.pos.phasing)
-        self.pos.supply[pool] -= 1
-        self.pos.paid.add(f"high:{pool}")
-        return [Event("One supply point is spent for high intensity defensive support", "info",
-                      rule="Rule 15.A.4")]
-
-    def _do_act_support(self, a: WDAction) -> list[Event]:
-        c = self._combat()
-        c.support.append(a.unit)
-        self.pos.units[a.unit].marks.add(f"support:{self.phase}")
-        return [Event(f"{a.unit} supports at {c.hex} "
-                      f"(+{fmt_amount(self.support_value(a.unit))})", "info", rule="Rule 11.A")]
-
-    def _do_act_fire(self, a: WDAction, kind: str = "conv") -> list[Event]:
-        self._combat().alloc.append(Allocation(a.unit, kind, a.amount))
-        return [Event(f"{a.n} {'conventional' if kind == 'conv' else 'antitank'} fire points at "
-                      f"{a.unit}", "attack", visible_to=(self._current_player() or "",),
-                      rule="Rule 9" if kind == "conv" else "Rule 10")]
-
-    def _do_act_fire_at(self, a: WDAction) -> list[Event]:
-        return self._do_act_fire(a, "at")
 
     # ------------------------------------------------------------------ resolving fire
 
@@ -345,32 +250,6 @@ class AssaultState(CombatState):
             for x in free:
                 out.append((x, kind, share))
         return out
-
-    def _do_act_done(self, a: WDAction) -> list[Event]:
-        """``done firing``: the Default Actions allocate what is left; the defender's fire
-        is resolved at once (Rule 5: "Combat immediately ensues until resolved"), the
-        assaulting player's is an assault plan, resolved with the others at RESOLVE."""
-        c = self.pos.combat
-        events: list[Event] = []
-        if c is None:
-            return events
-        for tgt, kind, amt in self.default_allocation():
-            try:
-                if kind == "conv":
-                    self._weapons_limit(tgt, amt)
-                c.alloc.append(Allocation(tgt, kind, amt))
-                events.append(Event(f"Default allocation: {fmt_amount(amt)} at {tgt}", "attack",
-                                    rule="Default actions"))
-            except IllegalAction:
-                continue
-        if self.phase == "defense":
-            return events + self._fire_plan("df")
-        # the manual's Assault menu: "Continue until you have completed assault plans on
-        # all the enemy hexes you selected ..., then go to RESOLVE"
-        self.pos.plans.append(c)
-        self.pos.combat = None
-        return [*events, Event(f"The assault plan against {c.hex} is complete", "phase",
-                               hexes=(c.hex,), rule="RESOLVE")]
 
     def _resolve_next(self) -> list[Event]:
         """RESOLVE (the manual's Assault menu): "The battle commences against each hex and
@@ -459,20 +338,6 @@ class AssaultState(CombatState):
             out += [act("advance", uid, h) for uid in uids]
         return out
 
-    def _check_advance(self, a: WDAction) -> None:
-        self._need_phase("advance", rule="Rule 9.D")
-        if a.unit not in self.pos.advance.get(a.hex, []):
-            raise IllegalAction(f"{a.unit} did not assault {a.hex} or may not advance",
-                                rule="Rule 9.D")
-        if self.units_at(a.hex, other(self.pos.phasing)):
-            raise IllegalAction(f"{a.hex} is not vacated", rule="Rule 9.D")
-        bar = self._advance_bar(a.unit, a.hex)
-        if bar is not None:
-            raise bar
-        if not self.stack_ok_with(a.hex, a.unit):
-            raise IllegalAction(f"advancing {a.unit} would break the stacking limit",
-                                rule="Rule 14.B.3")
-
     def _advance_bar(self, uid: str, h: str) -> IllegalAction | None:
         """Rule 22 also binds an advance after combat: it is a move out of the hex."""
         if self.garrison_fixed(uid):
@@ -483,18 +348,176 @@ class AssaultState(CombatState):
                                  "released", rule="Rule 22")
         return None
 
-    def _check_end_advance(self, a: WDAction) -> None:
-        self._need_phase("advance", rule="Rule 9.D")
 
-    def _do_act_advance(self, a: WDAction) -> list[Event]:
-        frm = self.pos.units[a.unit].loc
-        self._put(a.unit, a.hex)
-        self.pos.advance[a.hex] = [x for x in self.pos.advance[a.hex] if x != a.unit]
-        if not self.pos.advance[a.hex]:
-            del self.pos.advance[a.hex]
-        return [Event(f"{a.unit} advances from {frm} into {a.hex}", "move",
-                      hexes=(frm, a.hex), units=(a.unit,), rule="Rule 9.D")]
+# ------------------------------------------------------------------ the actions
 
-    def _do_act_end_advance(self, a: WDAction) -> list[Event]:
-        self.pos.advance = {}
-        return []
+
+def check_hq(s: WDState, a: WDAction) -> None:
+    s._combat_turn()
+    if a.unit not in s.involved_divisions() or len(s.involved_divisions()) < 2:
+        raise IllegalAction(f"{a.unit} is not one of two or more divisions or brigades in "
+                            "this combat", rule="Rule 11.A.1")
+    if s._combat().hq == a.unit:
+        raise IllegalAction(f"{a.unit} is already the headquarters", rule="Rule 11.A.1")
+    if s._combat().support:
+        raise IllegalAction("choose the headquarters before adding support",
+                            rule="Rule 11.A.1")
+
+
+def check_high(s: WDState, a: WDAction) -> None:
+    s._combat_turn()
+    if s.phase != "defense":
+        raise IllegalAction("high intensity support is the defender's", rule="Rule 15.A.4")
+    defenders = s.defenders(s._combat().hex)
+    pool = s.pool_of(defenders[0]) if defenders else other(s.pos.phasing)
+    if f"high:{pool}" in s.pos.paid or s.pos.supply[pool] < 1:
+        raise IllegalAction("high intensity support needs one supply point (once an impulse)",
+                            rule="Rule 15.A.4")
+
+
+def check_support(s: WDState, a: WDAction) -> None:
+    s._combat_turn()
+    side = s._current_player()
+    u = s._need_unit(a.unit, side)
+    t = s.utype(a.unit)
+    h = s._combat().hex
+    if not s.on_map(a.unit) or t.support <= 0 or not u.deployed:
+        raise IllegalAction(f"{a.unit} is not deployed artillery with a support factor",
+                            rule="Rule 11.A")
+    if "barraged" in u.marks or f"support:{s.phase}" in u.marks:
+        raise IllegalAction(f"{a.unit} has already fired this phase", rule="Rule 11.A.1")
+    if u.assault and u.assault != h:
+        raise IllegalAction(f"{a.unit} assaults {u.assault} and fires there",
+                            rule="Rule 11.A.1")
+    if s.phase == "defense" and "no-df" in u.marks:
+        raise IllegalAction(f"{a.unit} failed a barrage morale check", rule="Rule 14.B.1")
+    if side == "soviet" and s.udef(a.unit).div != s.hq():
+        raise IllegalAction(f"{a.unit} may support only its own division or brigade "
+                            f"(headquarters: {s.hq()})", rule="Rule 11.A.1")
+    if s.phase == "defense":
+        dist = s.map.distance(u.loc, h)
+    else:
+        dist = min((s.map.distance(u.loc, s.pos.units[x].loc) for x in s.attackers(h)),
+                   default=99)
+    if dist > t.range:
+        raise IllegalAction(f"{a.unit} is out of range", rule="Rule 11.A.2")
+
+
+def check_fire(s: WDState, a: WDAction, kind: str = "conv") -> None:
+    s._combat_turn()
+    tgt = a.unit
+    if tgt not in s.targets(kind):
+        raise IllegalAction(f"{tgt} may not be fired at with "
+                            f"{'conventional' if kind == 'conv' else 'antitank'} fire here",
+                            rule="Rule 9.B" if kind == "conv" else "Rule 10.B")
+    if any(al.target == tgt for al in s._combat().alloc):
+        raise IllegalAction(f"{tgt} has already been fired at this phase", rule="Rule 9.C.3")
+    if a.amount > s.pool(kind):
+        raise IllegalAction(f"only {fmt_amount(s.pool(kind))} fire points are left",
+                            rule="Rule 9.C.3")
+    if kind == "conv":
+        s._weapons_limit(tgt, a.amount)
+
+
+def check_fire_at(s: WDState, a: WDAction) -> None:
+    check_fire(s, a, "at")
+
+
+def check_done(s: WDState, a: WDAction) -> None:
+    s._need_phase("defense", "assault", rule="Rule 5")
+
+
+def do_hq(s: WDState, a: WDAction) -> list[Event]:
+    c = s._combat()
+    c.hq = a.unit
+    return [Event(f"{a.unit} is the controlling headquarters at {c.hex}",
+                  "info", rule="Rule 11.A.1")]
+
+
+def do_high(s: WDState, a: WDAction) -> list[Event]:
+    defenders = s.defenders(s._combat().hex)
+    pool = s.pool_of(defenders[0]) if defenders else other(s.pos.phasing)
+    s.pos.supply[pool] -= 1
+    s.pos.paid.add(f"high:{pool}")
+    return [Event("One supply point is spent for high intensity defensive support", "info",
+                  rule="Rule 15.A.4")]
+
+
+def do_support(s: WDState, a: WDAction) -> list[Event]:
+    c = s._combat()
+    c.support.append(a.unit)
+    s.pos.units[a.unit].marks.add(f"support:{s.phase}")
+    return [Event(f"{a.unit} supports at {c.hex} "
+                  f"(+{fmt_amount(s.support_value(a.unit))})", "info", rule="Rule 11.A")]
+
+
+def do_fire(s: WDState, a: WDAction, kind: str = "conv") -> list[Event]:
+    s._combat().alloc.append(Allocation(a.unit, kind, a.amount))
+    return [Event(f"{a.n} {'conventional' if kind == 'conv' else 'antitank'} fire points at "
+                  f"{a.unit}", "attack", visible_to=(s._current_player() or "",),
+                  rule="Rule 9" if kind == "conv" else "Rule 10")]
+
+
+def do_fire_at(s: WDState, a: WDAction) -> list[Event]:
+    return do_fire(s, a, "at")
+
+
+def do_done(s: WDState, a: WDAction) -> list[Event]:
+    """``done firing``: the Default Actions allocate what is left; the defender's fire
+    is resolved at once (Rule 5: "Combat immediately ensues until resolved"), the
+    assaulting player's is an assault plan, resolved with the others at RESOLVE."""
+    c = s.pos.combat
+    events: list[Event] = []
+    if c is None:
+        return events
+    for tgt, kind, amt in s.default_allocation():
+        try:
+            if kind == "conv":
+                s._weapons_limit(tgt, amt)
+            c.alloc.append(Allocation(tgt, kind, amt))
+            events.append(Event(f"Default allocation: {fmt_amount(amt)} at {tgt}", "attack",
+                                rule="Default actions"))
+        except IllegalAction:
+            continue
+    if s.phase == "defense":
+        return events + s._fire_plan("df")
+    # the manual's Assault menu: "Continue until you have completed assault plans on
+    # all the enemy hexes you selected ..., then go to RESOLVE"
+    s.pos.plans.append(c)
+    s.pos.combat = None
+    return [*events, Event(f"The assault plan against {c.hex} is complete", "phase",
+                           hexes=(c.hex,), rule="RESOLVE")]
+
+
+def check_advance(s: WDState, a: WDAction) -> None:
+    s._need_phase("advance", rule="Rule 9.D")
+    if a.unit not in s.pos.advance.get(a.hex, []):
+        raise IllegalAction(f"{a.unit} did not assault {a.hex} or may not advance",
+                            rule="Rule 9.D")
+    if s.units_at(a.hex, other(s.pos.phasing)):
+        raise IllegalAction(f"{a.hex} is not vacated", rule="Rule 9.D")
+    bar = s._advance_bar(a.unit, a.hex)
+    if bar is not None:
+        raise bar
+    if not s.stack_ok_with(a.hex, a.unit):
+        raise IllegalAction(f"advancing {a.unit} would break the stacking limit",
+                            rule="Rule 14.B.3")
+
+
+def check_end_advance(s: WDState, a: WDAction) -> None:
+    s._need_phase("advance", rule="Rule 9.D")
+
+
+def do_advance(s: WDState, a: WDAction) -> list[Event]:
+    frm = s.pos.units[a.unit].loc
+    s._put(a.unit, a.hex)
+    s.pos.advance[a.hex] = [x for x in s.pos.advance[a.hex] if x != a.unit]
+    if not s.pos.advance[a.hex]:
+        del s.pos.advance[a.hex]
+    return [Event(f"{a.unit} advances from {frm} into {a.hex}", "move",
+                  hexes=(frm, a.hex), units=(a.unit,), rule="Rule 9.D")]
+
+
+def do_end_advance(s: WDState, a: WDAction) -> list[Event]:
+    s.pos.advance = {}
+    return []

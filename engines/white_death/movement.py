@@ -11,7 +11,7 @@ import itertools
 from collections.abc import Callable
 from dataclasses import dataclass
 from fractions import Fraction
-from typing import NamedTuple
+from typing import TYPE_CHECKING, NamedTuple
 
 from engines.hexkit.movement import region
 from engines.white_death import rules
@@ -22,6 +22,9 @@ from engines.white_death.position import MP_TICKS, U
 from engines.white_death.reinforcements import ReinforcementState
 from pbem.engine import Event
 from pbem.errors import IllegalAction
+
+if TYPE_CHECKING:
+    from engines.white_death.state import WDState
 
 #: Rule 8: the networks a train runs on
 RAILS = ("railroad", "rail")
@@ -169,9 +172,6 @@ class MovementState(ArtilleryState, ReinforcementState):
             raise IllegalAction(f"{uid} is a garrison unit and may not move on the first turn",
                                 rule="Rule 22")
         return u
-
-    def _check_move(self, a: WDAction) -> None:
-        self._move_checks(a, self._movable(a.unit))
 
     def _move_checks(self, a: WDAction, u: U) -> None:
         uid = a.unit
@@ -372,29 +372,6 @@ class MovementState(ArtilleryState, ReinforcementState):
             return True
         return False
 
-    def _do_act_move(self, a: WDAction) -> list[Event]:
-        uid = a.unit
-        self.pos.units[uid]
-        s = self.pos.phasing
-        cost = self.move_ticks(uid, a.frm, a.hex)
-        assert cost is not None
-        t = self.utype(uid)
-        # Rule 3.A: an AFV leaving an enemy ZOC draws antitank fire first
-        if t.afv and a.frm in self.ezoc(s):
-            firers = [x for n in self.ter.nbrs(a.frm) for x in self.units_at(n, other(s))
-                      if self.has_zoc(x) and self.utype(x).atf > 0]
-            value = sum((self.fire_value(x, "at", a.frm, False) for x in sorted(set(firers))),
-                        Fraction(0))
-            col = rules.odds_column(self.cat.tables, value, self.defense(uid, "at"))
-            if col >= 0:
-                self._die("crt", f"antitank fire at {uid} leaving {a.frm} "
-                          f"({fmt_amount(value)} at {rules.column_label(self.cat.tables, col)})",
-                          "Rule 3.A", kind="at", uid=uid, col=col, stage="move", hex=a.frm)
-                self._push("finish-move", MoveArgs(uid, a.frm, a.hex, cost))
-                return [Event(f"{uid} tries to leave the enemy ZOC at {a.frm}", "move",
-                              hexes=(a.frm,), units=(uid,), rule="Rule 3.A")]
-        return self._finish_move(uid, a.frm, a.hex, cost)
-
     def _finish_move_after_fire(self, m: MoveArgs) -> list[Event]:
         """Rule 3.A: the move of an AFV that drew antitank fire leaving an enemy ZOC goes
         on after the fire, unless the fire stopped or removed it."""
@@ -453,53 +430,6 @@ class MovementState(ArtilleryState, ReinforcementState):
         return [x for x in self.units_at(h, "german") if x != leader
                 and "intrinsic" not in self.utype(x).flags]
 
-    def _check_lead(self, a: WDAction) -> None:
-        u = self._movable(a.unit)
-        if "brandenburg" not in self.utype(a.unit).flags:
-            raise IllegalAction(f"{a.unit} is not a Brandenburg commando unit", rule="Rule 21.B")
-        group = self.escorts(a.unit)
-        if not group:
-            raise IllegalAction(f"no unit is stacked with {a.unit} to lead", rule="Rule 21.B")
-        self._move_checks(a, u)
-        for x in group:
-            ux = self._movable(x)
-            if ux.stopped or ux.assault or ux.entrained:
-                raise IllegalAction(f"{x} may not move with {a.unit} now", rule="Rule 21.B")
-            cost = self.move_cost(x, a.frm, a.hex)
-            if cost is None or cost > self.left(x):
-                raise IllegalAction(f"{x} cannot pay to enter {a.hex}", rule="Rule 21.B")
-            if self.city_bound(x) and a.hex not in self.ter.vl_hexes():
-                raise IllegalAction("the Velikiye Luki garrison may not leave the city until "
-                                    "released", rule="Rule 22")
-        here = [self.udef(x) for x in self.units_at(a.hex, "german")]
-        if not rules.stack_ok("german", [*here, *(self.udef(x) for x in [a.unit, *group])]):
-            raise IllegalAction(f"the stack may not enter {a.hex} over the stacking limit",
-                                rule="Rule 4")
-
-    def _do_act_lead(self, a: WDAction) -> list[Event]:
-        group = [a.unit, *self.escorts(a.unit)]
-        in_zoc = a.frm in self.ezoc("german")
-        for x in group:
-            cost = self.move_ticks(x, a.frm, a.hex)
-            assert cost is not None
-            u = self.pos.units[x]
-            if in_zoc:
-                u.marks.add("left-zoc")
-            u.spent += cost
-            u.deployed = False
-            self._put(x, a.hex)
-        events = [Event(f"{a.unit} leads {len(group) - 1} units from {a.frm} to {a.hex}", "move",
-                        visible_to=("german",), hexes=(a.frm, a.hex), units=tuple(group),
-                        rule="Rule 21.B"),
-                  Event(f"a german stack moves {a.frm} to {a.hex}", "move",
-                        visible_to=("soviet",), hexes=(a.frm, a.hex), rule="Rule 21.B")]
-        if a.hex in self.ezoc("german"):
-            n = len([x for x in group if "brandenburg" not in self.utype(x).flags])
-            self._die("brandenburg", f"Brandenburg detection for {a.unit} and {n} escorted "
-                      f"units at {a.hex} (-{n})", "Rule 21.B", uid=a.unit, hex=a.hex,
-                      group=tuple(group), mod=n)
-        return events
-
     def _on_brandenburg(self, job: DieArgs, roll: int) -> list[Event]:
         if roll - job.mod <= 1:
             for x in job.group or (job.uid,):
@@ -512,53 +442,10 @@ class MovementState(ArtilleryState, ReinforcementState):
 
     # ------------------------------------------------------------------ deployment (Rule 6.B.2)
 
-    def _check_deploy(self, a: WDAction) -> None:
-        u = self._movable(a.unit, moving=False)  # deploying is not moving (Rule 22)
-        if not self.utype(a.unit).artillery:
-            raise IllegalAction(f"{a.unit} is not artillery", rule="Rule 6.B.2")
-        if u.deployed:
-            raise IllegalAction(f"{a.unit} is already deployed", rule="Rule 6.B.2")
-        if u.entrained:  # entraining undeploys; on the train it only rails (Rule 8)
-            raise IllegalAction(f"{a.unit} is entrained", rule="Rule 8")
-        if self.left(a.unit) < 1:
-            raise IllegalAction("deploying costs one movement point", rule="Rule 6.B.2")
-
-    def _do_act_deploy(self, a: WDAction) -> list[Event]:
-        u = self.pos.units[a.unit]
-        u.spent += MP_TICKS  # one MP
-        u.deployed = True
-        return [Event(f"{a.unit} deploys", "info", visible_to=(self.pos.phasing,),
-                      rule="Rule 6.B.2")]
-
     # ------------------------------------------------------------------ rail (Rule 8)
 
     def turn_rail_left(self, side: str) -> int:
         return self.cat.rail_sp - self.pos.rail_used[side]
-
-    def _check_entrain(self, a: WDAction) -> None:
-        u = self._movable(a.unit)
-        t = self.utype(a.unit)
-        if u.entrained or u.stopped or u.assault:
-            raise IllegalAction(f"{a.unit} may not entrain now", rule="Rule 8")
-        if not self.ter.rail_hex(u.loc):
-            raise IllegalAction(f"{u.loc} has no railroad", rule="Rule 8")
-        if not t.personnel and not self.ter.is_town(u.loc) and "entered" not in u.marks:
-            raise IllegalAction("weapons and AFV units entrain only in a town on a railroad "
-                                "(except reinforcements as they enter)", rule="Rule 8")
-        if self.left(a.unit) < 1:
-            raise IllegalAction("entraining costs one movement point", rule="Rule 8")
-        if u.strength > self.turn_rail_left(self.pos.phasing):
-            raise IllegalAction(f"only {self.turn_rail_left(self.pos.phasing)} strength points of "
-                                "rail movement are left this turn", rule="Rule 8")
-        if u.loc in self.ezoc(self.pos.phasing):
-            raise IllegalAction("rail movement may not start in an enemy ZOC", rule="Rule 8")
-        if not self.rail_destinations(a.unit, check_only=True):
-            raise IllegalAction("the railroad cannot be traced to a friendly edge from here",
-                                rule="Rule 8")
-        if self.city_bound(a.unit) and not self.rail_destinations(a.unit):
-            raise IllegalAction("the Velikiye Luki garrison may not leave the city until "
-                                "released, and no other rail hex of the city can be reached",
-                                rule="Rule 22")
 
     def rail_destinations(self, uid: str, check_only: bool = False) -> list[str]:
         key = ("rail", uid, check_only)
@@ -612,121 +499,258 @@ class MovementState(ArtilleryState, ReinforcementState):
                                and (not city or h in self.ter.vl_hexes())]
         return got
 
-    def _check_rail(self, a: WDAction) -> None:
-        self._need_phase("movement", rule="Rule 8")
-        u = self._need_map(a.unit)
-        if not u.entrained:
-            raise IllegalAction(f"{a.unit} is not entrained", rule="Rule 8")
-        if a.hex not in self.rail_destinations(a.unit):
-            raise IllegalAction(f"{a.unit} cannot reach {a.hex} by rail", rule="Rule 8")
-
-    def _do_act_entrain(self, a: WDAction) -> list[Event]:
-        u = self.pos.units[a.unit]
-        u.spent += MP_TICKS  # one MP
-        u.entrained = True
-        u.deployed = False
-        self.pos.rail_used[self.pos.phasing] += u.strength
-        return [Event(f"{a.unit} entrains at {u.loc}", "move", visible_to=(self.pos.phasing,),
-                      rule="Rule 8")]
-
-    def _do_act_rail(self, a: WDAction) -> list[Event]:
-        u = self.pos.units[a.unit]
-        frm = u.loc
-        u.entrained = False
-        u.marks.discard("entered")
-        self._put(a.unit, a.hex)
-        return [Event(f"{a.unit} moves by rail from {frm} to {a.hex}", "move",
-                      visible_to=(self.pos.phasing,), hexes=(frm, a.hex), rule="Rule 8")]
-
     # ------------------------------------------------------------ assault declarations (Rule 6.B.3)
-
-    def _check_assault(self, a: WDAction) -> None:
-        self._need_phase("movement", rule="Rule 5")
-        u = self._need_map(a.unit)
-        s = self.pos.phasing
-        t = self.utype(a.unit)
-        if u.assault:
-            raise IllegalAction(f"{a.unit} already assaults {u.assault}", rule="Rule 6.B.3")
-        if u.entrained:
-            raise IllegalAction(f"{a.unit} is entrained", rule="Rule 8")
-        if not self.units_at(a.hex, other(s)) or not self.map.grid.adjacent(u.loc, a.hex):
-            raise IllegalAction(f"{a.hex} is not an adjacent enemy hex", rule="Rule 6.B.3")
-        if self.left(a.unit) < 1:
-            raise IllegalAction("assaulting costs one movement point", rule="Rule 6.B.3")
-        if not t.afv and (t.cf <= 0 or t.cf_defensive_only):
-            raise IllegalAction(f"{a.unit} may only fire defensively", rule="Rule 9.A")
-        if "no-assault" in u.marks:
-            raise IllegalAction(f"{a.unit} may not assault this impulse", rule="Rule 14.B.2")
-        if s == "soviet" and self.pos.impulse_mp < min(3, self.pos.impulse_left_before):
-            raise IllegalAction("the Soviet player must spend 3 MPs (or all remaining) in an "
-                                "impulse to assault", rule="Rule 5")
-        if self.enter_cost(a.unit, u.loc, a.hex) is None:
-            raise IllegalAction(f"{a.unit} may not assault across a prohibited hexside or into "
-                                "a prohibited hex", rule="Rule 12.A")
-        pool = self.pool_of(a.unit)
-        if f"assault:{pool}" not in self.pos.paid and self.pos.supply[pool] < 1:
-            raise IllegalAction(f"no supply point is left in the {pool} pool to assault",
-                                rule="Rule 15.A.1")
-
-    def _do_act_assault(self, a: WDAction) -> list[Event]:
-        u = self.pos.units[a.unit]
-        pool = self.pool_of(a.unit)
-        events = []
-        if f"assault:{pool}" not in self.pos.paid:
-            self.pos.paid.add(f"assault:{pool}")
-            self.pos.supply[pool] -= 1
-            events.append(Event(f"One supply point ({pool}) is spent to assault", "info",
-                                visible_to=(self.pos.phasing,), rule="Rule 15.A.1"))
-        u.spent += MP_TICKS  # one MP
-        u.assault = a.hex
-        self.pos.assaults.setdefault(a.hex, []).append(a.unit)
-        events.append(Event(f"{a.unit} will assault {a.hex}", "attack", hexes=(a.hex,),
-                            units=(a.unit,), rule="Rule 6.B.3"))
-        return events
 
     # ------------------------------------------------------------------ bridges (Rule 20)
 
-    def _check_build(self, a: WDAction) -> None:
-        u = self._movable(a.unit)
-        if u.entrained:  # 20.B spends a movement point; on the train it only rails (Rule 8)
-            raise IllegalAction(f"{a.unit} is entrained: detrain first", rule="Rule 8")
-        if "bridge" not in self.utype(a.unit).flags or a.unit in self.pos.builders:
-            raise IllegalAction(f"{a.unit} cannot build a bridge (one each)", rule="Rule 20.B")
-        if "river" not in self.ter.terrain(u.loc) or u.loc in self.pos.bridges:
-            raise IllegalAction(f"{u.loc} is not an unbridged river hex", rule="Rule 20.B")
-        if self.left(a.unit) < 1:
-            raise IllegalAction("building costs one movement point", rule="Rule 20.B")
-
-    def _check_demolish(self, a: WDAction) -> None:
-        u = self._movable(a.unit)
-        if u.entrained:  # 20.A spends a movement point; on the train it only rails (Rule 8)
-            raise IllegalAction(f"{a.unit} is entrained: detrain first", rule="Rule 8")
-        if "engineer" not in self.utype(a.unit).flags or u.loc not in self.pos.bridges:
-            raise IllegalAction(f"{a.unit} is not an engineer on a bridge", rule="Rule 20.A")
-        if self.left(a.unit) < 1:
-            raise IllegalAction("demolishing costs one movement point", rule="Rule 20.A")
-
-    def _do_act_build(self, a: WDAction) -> list[Event]:
-        u = self.pos.units[a.unit]
-        u.spent += MP_TICKS  # one MP
-        self.pos.bridges.add(u.loc)
-        self.pos.builders.add(a.unit)
-        return [Event(f"{a.unit} builds a bridge at {u.loc}", "info", hexes=(u.loc,),
-                      rule="Rule 20")]
-
-    def _do_act_demolish(self, a: WDAction) -> list[Event]:
-        u = self.pos.units[a.unit]
-        u.spent += MP_TICKS  # one MP
-        self.pos.bridges.discard(u.loc)
-        return [Event(f"{a.unit} destroys the bridge at {u.loc}", "info", hexes=(u.loc,),
-                      rule="Rule 20")]
-
     # ------------------------------------------------------------------ end of movement
 
-    def _check_end_movement(self, a: WDAction) -> None:
-        self._need_phase("movement", rule="Rule 5")
 
-    def _do_act_end_movement(self, a: WDAction) -> list[Event]:
-        self.pos.counts = {}  # Rule 14.C.4 / 14.C.7 count routs and eliminations by phase
-        return [Event(f"The {self.pos.phasing} movement phase ends; "
-                      f"{len(self.pos.assaults)} hexes to be assaulted", "phase", rule="Rule 5")]
+# ------------------------------------------------------------------ the actions
+
+
+def check_move(s: WDState, a: WDAction) -> None:
+    s._move_checks(a, s._movable(a.unit))
+
+
+def do_move(st: WDState, a: WDAction) -> list[Event]:
+    uid = a.unit
+    st.pos.units[uid]
+    s = st.pos.phasing
+    cost = st.move_ticks(uid, a.frm, a.hex)
+    assert cost is not None
+    t = st.utype(uid)
+    # Rule 3.A: an AFV leaving an enemy ZOC draws antitank fire first
+    if t.afv and a.frm in st.ezoc(s):
+        firers = [x for n in st.ter.nbrs(a.frm) for x in st.units_at(n, other(s))
+                  if st.has_zoc(x) and st.utype(x).atf > 0]
+        value = sum((st.fire_value(x, "at", a.frm, False) for x in sorted(set(firers))),
+                    Fraction(0))
+        col = rules.odds_column(st.cat.tables, value, st.defense(uid, "at"))
+        if col >= 0:
+            st._die("crt", f"antitank fire at {uid} leaving {a.frm} "
+                      f"({fmt_amount(value)} at {rules.column_label(st.cat.tables, col)})",
+                      "Rule 3.A", kind="at", uid=uid, col=col, stage="move", hex=a.frm)
+            st._push("finish-move", MoveArgs(uid, a.frm, a.hex, cost))
+            return [Event(f"{uid} tries to leave the enemy ZOC at {a.frm}", "move",
+                          hexes=(a.frm,), units=(uid,), rule="Rule 3.A")]
+    return st._finish_move(uid, a.frm, a.hex, cost)
+
+
+def check_lead(s: WDState, a: WDAction) -> None:
+    u = s._movable(a.unit)
+    if "brandenburg" not in s.utype(a.unit).flags:
+        raise IllegalAction(f"{a.unit} is not a Brandenburg commando unit", rule="Rule 21.B")
+    group = s.escorts(a.unit)
+    if not group:
+        raise IllegalAction(f"no unit is stacked with {a.unit} to lead", rule="Rule 21.B")
+    s._move_checks(a, u)
+    for x in group:
+        ux = s._movable(x)
+        if ux.stopped or ux.assault or ux.entrained:
+            raise IllegalAction(f"{x} may not move with {a.unit} now", rule="Rule 21.B")
+        cost = s.move_cost(x, a.frm, a.hex)
+        if cost is None or cost > s.left(x):
+            raise IllegalAction(f"{x} cannot pay to enter {a.hex}", rule="Rule 21.B")
+        if s.city_bound(x) and a.hex not in s.ter.vl_hexes():
+            raise IllegalAction("the Velikiye Luki garrison may not leave the city until "
+                                "released", rule="Rule 22")
+    here = [s.udef(x) for x in s.units_at(a.hex, "german")]
+    if not rules.stack_ok("german", [*here, *(s.udef(x) for x in [a.unit, *group])]):
+        raise IllegalAction(f"the stack may not enter {a.hex} over the stacking limit",
+                            rule="Rule 4")
+
+
+def do_lead(s: WDState, a: WDAction) -> list[Event]:
+    group = [a.unit, *s.escorts(a.unit)]
+    in_zoc = a.frm in s.ezoc("german")
+    for x in group:
+        cost = s.move_ticks(x, a.frm, a.hex)
+        assert cost is not None
+        u = s.pos.units[x]
+        if in_zoc:
+            u.marks.add("left-zoc")
+        u.spent += cost
+        u.deployed = False
+        s._put(x, a.hex)
+    events = [Event(f"{a.unit} leads {len(group) - 1} units from {a.frm} to {a.hex}", "move",
+                    visible_to=("german",), hexes=(a.frm, a.hex), units=tuple(group),
+                    rule="Rule 21.B"),
+              Event(f"a german stack moves {a.frm} to {a.hex}", "move",
+                    visible_to=("soviet",), hexes=(a.frm, a.hex), rule="Rule 21.B")]
+    if a.hex in s.ezoc("german"):
+        n = len([x for x in group if "brandenburg" not in s.utype(x).flags])
+        s._die("brandenburg", f"Brandenburg detection for {a.unit} and {n} escorted "
+                  f"units at {a.hex} (-{n})", "Rule 21.B", uid=a.unit, hex=a.hex,
+                  group=tuple(group), mod=n)
+    return events
+
+
+def check_deploy(s: WDState, a: WDAction) -> None:
+    u = s._movable(a.unit, moving=False)  # deploying is not moving (Rule 22)
+    if not s.utype(a.unit).artillery:
+        raise IllegalAction(f"{a.unit} is not artillery", rule="Rule 6.B.2")
+    if u.deployed:
+        raise IllegalAction(f"{a.unit} is already deployed", rule="Rule 6.B.2")
+    if u.entrained:  # entraining undeploys; on the train it only rails (Rule 8)
+        raise IllegalAction(f"{a.unit} is entrained", rule="Rule 8")
+    if s.left(a.unit) < 1:
+        raise IllegalAction("deploying costs one movement point", rule="Rule 6.B.2")
+
+
+def do_deploy(s: WDState, a: WDAction) -> list[Event]:
+    u = s.pos.units[a.unit]
+    u.spent += MP_TICKS  # one MP
+    u.deployed = True
+    return [Event(f"{a.unit} deploys", "info", visible_to=(s.pos.phasing,),
+                  rule="Rule 6.B.2")]
+
+
+def check_entrain(s: WDState, a: WDAction) -> None:
+    u = s._movable(a.unit)
+    t = s.utype(a.unit)
+    if u.entrained or u.stopped or u.assault:
+        raise IllegalAction(f"{a.unit} may not entrain now", rule="Rule 8")
+    if not s.ter.rail_hex(u.loc):
+        raise IllegalAction(f"{u.loc} has no railroad", rule="Rule 8")
+    if not t.personnel and not s.ter.is_town(u.loc) and "entered" not in u.marks:
+        raise IllegalAction("weapons and AFV units entrain only in a town on a railroad "
+                            "(except reinforcements as they enter)", rule="Rule 8")
+    if s.left(a.unit) < 1:
+        raise IllegalAction("entraining costs one movement point", rule="Rule 8")
+    if u.strength > s.turn_rail_left(s.pos.phasing):
+        raise IllegalAction(f"only {s.turn_rail_left(s.pos.phasing)} strength points of "
+                            "rail movement are left this turn", rule="Rule 8")
+    if u.loc in s.ezoc(s.pos.phasing):
+        raise IllegalAction("rail movement may not start in an enemy ZOC", rule="Rule 8")
+    if not s.rail_destinations(a.unit, check_only=True):
+        raise IllegalAction("the railroad cannot be traced to a friendly edge from here",
+                            rule="Rule 8")
+    if s.city_bound(a.unit) and not s.rail_destinations(a.unit):
+        raise IllegalAction("the Velikiye Luki garrison may not leave the city until "
+                            "released, and no other rail hex of the city can be reached",
+                            rule="Rule 22")
+
+
+def check_rail(s: WDState, a: WDAction) -> None:
+    s._need_phase("movement", rule="Rule 8")
+    u = s._need_map(a.unit)
+    if not u.entrained:
+        raise IllegalAction(f"{a.unit} is not entrained", rule="Rule 8")
+    if a.hex not in s.rail_destinations(a.unit):
+        raise IllegalAction(f"{a.unit} cannot reach {a.hex} by rail", rule="Rule 8")
+
+
+def do_entrain(s: WDState, a: WDAction) -> list[Event]:
+    u = s.pos.units[a.unit]
+    u.spent += MP_TICKS  # one MP
+    u.entrained = True
+    u.deployed = False
+    s.pos.rail_used[s.pos.phasing] += u.strength
+    return [Event(f"{a.unit} entrains at {u.loc}", "move", visible_to=(s.pos.phasing,),
+                  rule="Rule 8")]
+
+
+def do_rail(s: WDState, a: WDAction) -> list[Event]:
+    u = s.pos.units[a.unit]
+    frm = u.loc
+    u.entrained = False
+    u.marks.discard("entered")
+    s._put(a.unit, a.hex)
+    return [Event(f"{a.unit} moves by rail from {frm} to {a.hex}", "move",
+                  visible_to=(s.pos.phasing,), hexes=(frm, a.hex), rule="Rule 8")]
+
+
+def check_assault(st: WDState, a: WDAction) -> None:
+    st._need_phase("movement", rule="Rule 5")
+    u = st._need_map(a.unit)
+    s = st.pos.phasing
+    t = st.utype(a.unit)
+    if u.assault:
+        raise IllegalAction(f"{a.unit} already assaults {u.assault}", rule="Rule 6.B.3")
+    if u.entrained:
+        raise IllegalAction(f"{a.unit} is entrained", rule="Rule 8")
+    if not st.units_at(a.hex, other(s)) or not st.map.grid.adjacent(u.loc, a.hex):
+        raise IllegalAction(f"{a.hex} is not an adjacent enemy hex", rule="Rule 6.B.3")
+    if st.left(a.unit) < 1:
+        raise IllegalAction("assaulting costs one movement point", rule="Rule 6.B.3")
+    if not t.afv and (t.cf <= 0 or t.cf_defensive_only):
+        raise IllegalAction(f"{a.unit} may only fire defensively", rule="Rule 9.A")
+    if "no-assault" in u.marks:
+        raise IllegalAction(f"{a.unit} may not assault this impulse", rule="Rule 14.B.2")
+    if s == "soviet" and st.pos.impulse_mp < min(3, st.pos.impulse_left_before):
+        raise IllegalAction("the Soviet player must spend 3 MPs (or all remaining) in an "
+                            "impulse to assault", rule="Rule 5")
+    if st.enter_cost(a.unit, u.loc, a.hex) is None:
+        raise IllegalAction(f"{a.unit} may not assault across a prohibited hexside or into "
+                            "a prohibited hex", rule="Rule 12.A")
+    pool = st.pool_of(a.unit)
+    if f"assault:{pool}" not in st.pos.paid and st.pos.supply[pool] < 1:
+        raise IllegalAction(f"no supply point is left in the {pool} pool to assault",
+                            rule="Rule 15.A.1")
+
+
+def do_assault(s: WDState, a: WDAction) -> list[Event]:
+    u = s.pos.units[a.unit]
+    pool = s.pool_of(a.unit)
+    events = []
+    if f"assault:{pool}" not in s.pos.paid:
+        s.pos.paid.add(f"assault:{pool}")
+        s.pos.supply[pool] -= 1
+        events.append(Event(f"One supply point ({pool}) is spent to assault", "info",
+                            visible_to=(s.pos.phasing,), rule="Rule 15.A.1"))
+    u.spent += MP_TICKS  # one MP
+    u.assault = a.hex
+    s.pos.assaults.setdefault(a.hex, []).append(a.unit)
+    events.append(Event(f"{a.unit} will assault {a.hex}", "attack", hexes=(a.hex,),
+                        units=(a.unit,), rule="Rule 6.B.3"))
+    return events
+
+
+def check_build(s: WDState, a: WDAction) -> None:
+    u = s._movable(a.unit)
+    if u.entrained:  # 20.B spends a movement point; on the train it only rails (Rule 8)
+        raise IllegalAction(f"{a.unit} is entrained: detrain first", rule="Rule 8")
+    if "bridge" not in s.utype(a.unit).flags or a.unit in s.pos.builders:
+        raise IllegalAction(f"{a.unit} cannot build a bridge (one each)", rule="Rule 20.B")
+    if "river" not in s.ter.terrain(u.loc) or u.loc in s.pos.bridges:
+        raise IllegalAction(f"{u.loc} is not an unbridged river hex", rule="Rule 20.B")
+    if s.left(a.unit) < 1:
+        raise IllegalAction("building costs one movement point", rule="Rule 20.B")
+
+
+def check_demolish(s: WDState, a: WDAction) -> None:
+    u = s._movable(a.unit)
+    if u.entrained:  # 20.A spends a movement point; on the train it only rails (Rule 8)
+        raise IllegalAction(f"{a.unit} is entrained: detrain first", rule="Rule 8")
+    if "engineer" not in s.utype(a.unit).flags or u.loc not in s.pos.bridges:
+        raise IllegalAction(f"{a.unit} is not an engineer on a bridge", rule="Rule 20.A")
+    if s.left(a.unit) < 1:
+        raise IllegalAction("demolishing costs one movement point", rule="Rule 20.A")
+
+
+def do_build(s: WDState, a: WDAction) -> list[Event]:
+    u = s.pos.units[a.unit]
+    u.spent += MP_TICKS  # one MP
+    s.pos.bridges.add(u.loc)
+    s.pos.builders.add(a.unit)
+    return [Event(f"{a.unit} builds a bridge at {u.loc}", "info", hexes=(u.loc,),
+                  rule="Rule 20")]
+
+
+def do_demolish(s: WDState, a: WDAction) -> list[Event]:
+    u = s.pos.units[a.unit]
+    u.spent += MP_TICKS  # one MP
+    s.pos.bridges.discard(u.loc)
+    return [Event(f"{a.unit} destroys the bridge at {u.loc}", "info", hexes=(u.loc,),
+                  rule="Rule 20")]
+
+
+def check_end_movement(s: WDState, a: WDAction) -> None:
+    s._need_phase("movement", rule="Rule 5")
+
+
+def do_end_movement(s: WDState, a: WDAction) -> list[Event]:
+    s.pos.counts = {}  # Rule 14.C.4 / 14.C.7 count routs and eliminations by phase
+    return [Event(f"The {s.pos.phasing} movement phase ends; "
+                  f"{len(s.pos.assaults)} hexes to be assaulted", "phase", rule="Rule 5")]

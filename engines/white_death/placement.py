@@ -4,6 +4,8 @@
 
 from __future__ import annotations
 
+from typing import TYPE_CHECKING
+
 from engines.white_death.actions import WDAction, act
 from engines.white_death.base import other
 from engines.white_death.data import Catalog, Group, ScenarioDef
@@ -11,6 +13,9 @@ from engines.white_death.position import Arrival, Bunker, U
 from engines.white_death.terrain import Terrain, TerrainState
 from pbem.engine import Event
 from pbem.errors import IllegalAction, ScenarioError
+
+if TYPE_CHECKING:
+    from engines.white_death.state import WDState
 
 
 class PlacementState(TerrainState):
@@ -124,31 +129,6 @@ class PlacementState(TerrainState):
         out: list[str] = self._cache[key]
         return out
 
-    def _check_place(self, a: WDAction) -> None:
-        self._need_phase("setup", rule="Rule 22")
-        if a.unit not in self.pos.setup_raster:
-            raise IllegalAction(f"{a.unit} is not waiting to be set up", rule="Rule 22")
-        if a.hex not in self.setup_hexes(a.unit):
-            raise IllegalAction(f"{a.unit} may not set up in {a.hex}: outside its setup area or "
-                                "over the stacking limit", rule="Rule 4")
-
-    def _check_auto_setup(self, a: WDAction) -> None:
-        self._need_phase("setup", rule="Rule 22")
-
-    def _do_act_place(self, a: WDAction) -> list[Event]:
-        self._put(a.unit, a.hex)
-        self.pos.setup_raster.remove(a.unit)
-        return [Event(f"{a.unit} sets up in {a.hex}", "move", visible_to=(self.pos.setup_side,),
-                      hexes=(a.hex,), rule="Campaign setup"), *self._setup_next()]
-
-    def _do_act_auto_setup(self, a: WDAction) -> list[Event]:
-        for uid in list(self.pos.setup_raster):
-            self._auto_place(group_of(self.cat, self.sc, uid))
-        self.pos.setup_raster = []
-        return [Event(f"The {self.pos.setup_side} setup is completed automatically", "info",
-                      rule="Campaign setup"),
-                *self._setup_next()]
-
     def _setup_next(self) -> list[Event]:
         if self.pos.setup_raster:
             return []
@@ -208,3 +188,35 @@ def group_of(cat: Catalog, sc: ScenarioDef, uid: str) -> Group:
         if uid in g.units:
             return g
     raise KeyError(uid)
+
+
+# ------------------------------------------------------------------ the actions
+
+
+def check_place(s: WDState, a: WDAction) -> None:
+    s._need_phase("setup", rule="Rule 22")
+    if a.unit not in s.pos.setup_raster:
+        raise IllegalAction(f"{a.unit} is not waiting to be set up", rule="Rule 22")
+    if a.hex not in s.setup_hexes(a.unit):
+        raise IllegalAction(f"{a.unit} may not set up in {a.hex}: outside its setup area or "
+                            "over the stacking limit", rule="Rule 4")
+
+
+def check_auto_setup(s: WDState, a: WDAction) -> None:
+    s._need_phase("setup", rule="Rule 22")
+
+
+def do_place(s: WDState, a: WDAction) -> list[Event]:
+    s._put(a.unit, a.hex)
+    s.pos.setup_raster.remove(a.unit)
+    return [Event(f"{a.unit} sets up in {a.hex}", "move", visible_to=(s.pos.setup_side,),
+                  hexes=(a.hex,), rule="Campaign setup"), *s._setup_next()]
+
+
+def do_auto_setup(s: WDState, a: WDAction) -> list[Event]:
+    for uid in list(s.pos.setup_raster):
+        s._auto_place(group_of(s.cat, s.sc, uid))
+    s.pos.setup_raster = []
+    return [Event(f"The {s.pos.setup_side} setup is completed automatically", "info",
+                  rule="Campaign setup"),
+            *s._setup_next()]

@@ -8,6 +8,7 @@ When a scheduled unit becomes ready to enter is decided as its impulse starts
 from __future__ import annotations
 
 from collections.abc import Iterable
+from typing import TYPE_CHECKING
 
 from engines.white_death.actions import WDAction
 from engines.white_death.base import DieArgs, other
@@ -16,26 +17,14 @@ from engines.white_death.supply import SupplyState
 from pbem.engine import Event
 from pbem.errors import IllegalAction, ScenarioError
 
+if TYPE_CHECKING:
+    from engines.white_death.state import WDState
+
 
 class ReinforcementState(SupplyState):
     """Entering the map, reserves, replacements and refits (Rules 17, 18)."""
 
     # ------------------------------------------------------------------ entering the map (Rule 17)
-
-    def _check_enter(self, a: WDAction) -> None:
-        self._need_phase("movement", rule="Rule 17")
-        u = self._need_unit(a.unit, self.pos.phasing)
-        if u.loc != "raster":
-            raise IllegalAction(f"{a.unit} is not waiting to enter", rule="Rule 17")
-        if a.hex in self.map and self.weapons_barred(a.unit, a.hex):
-            raise IllegalAction(f"{a.unit} is a weapons unit and may not enter an enemy ZOC "
-                                "unless a personnel or AFV unit is there", rule="Rule 3.C")
-        if a.hex not in self.entry_hexes(a.unit):
-            raise IllegalAction(f"{a.hex} is not in an open entry area of {a.unit}",
-                                rule="Rule 17")
-        cost = self.enter_cost(a.unit, None, a.hex)
-        if cost is None or cost > self.pos.impulse_mp:
-            raise IllegalAction(f"{a.unit} cannot pay to enter {a.hex}", rule="Rule 17.C")
 
     def entry_hexes(self, uid: str) -> list[str]:
         key = ("entry", uid)
@@ -98,19 +87,6 @@ class ReinforcementState(SupplyState):
                        for x in self.side_units("german"))
         return True
 
-    def _do_act_enter(self, a: WDAction) -> list[Event]:
-        cost = self.enter_ticks(a.unit, None, a.hex)
-        assert cost is not None
-        u = self.pos.units[a.unit]
-        u.spent = cost
-        u.zoc_start = False
-        u.marks.add("entered")
-        self._put(a.unit, a.hex)
-        if a.hex in self.ezoc(self.pos.phasing) and not self.utype(a.unit).afv:
-            u.stopped = True
-        return [Event(f"{a.unit} enters the map at {a.hex}", "move", hexes=(a.hex,),
-                      visible_to=(self.pos.phasing,), rule="Rule 17")]
-
     # --------------------------------------------------------- the 7th Flieger Division (Rule 17.F)
 
     def _reinforce(self, units: Iterable[str], area: str) -> None:
@@ -137,63 +113,102 @@ class ReinforcementState(SupplyState):
 
     # ------------------------------------------------------------------ replacements (Rule 18)
 
-    def _check_replace(self, a: WDAction) -> None:
-        self._need_phase("movement", rule="Rule 18")
-        u = self._need_map(a.unit)
-        t = self.utype(a.unit)
-        if self.pos.impulses[self.pos.phasing] != 1:
-            raise IllegalAction("replacements are added in the player's first impulse of a turn",
-                                rule="Rule 18")
-        if not t.personnel or u.strength >= self.cat.units[a.unit].strength:
-            raise IllegalAction(f"{a.unit} is not a damaged personnel unit", rule="Rule 18")
-        if self.pos.repl[self.pos.phasing] < 1:
-            raise IllegalAction("no replacement points left", rule="Rule 18")
-        if self.isolated(a.unit):
-            raise IllegalAction(f"{a.unit} is isolated", rule="Rule 18")
-        if self.pos.vl_avoid and u.loc in self.ter.vl_hexes():
-            raise IllegalAction("Velikiye Luki troops kept in supply by a supply point may not "
-                                "receive replacements", rule="Rule 18")
 
-    def _check_repair(self, a: WDAction) -> None:
-        self._need_phase("movement", rule="Rule 18")
-        u = self._need_map(a.unit)
-        if not self.utype(a.unit).afv or u.strength >= self.cat.units[a.unit].strength:
-            raise IllegalAction(f"{a.unit} is not a damaged AFV", rule="Rule 18")
-        if self.pos.turn < 5 or self.pos.repaired[self.pos.phasing]:
-            raise IllegalAction("one AFV strength point a turn, from turn 5", rule="Rule 18")
+# ------------------------------------------------------------------ the actions
 
-    def _check_refit(self, a: WDAction) -> None:
-        self._need_phase("movement", rule="Rule 18")
-        if self.pos.phasing != "soviet" or self.pos.turn != 10 or self.pos.impulses["soviet"] != 1:
-            raise IllegalAction("the tank brigade refit is taken in the first Soviet impulse of "
-                                "turn 10", rule="Rule 18")
-        members = [x for x in self.side_units("soviet") if self.udef(x).div == a.unit]
-        brigade = all(self.utype(x).size in ("I", "II") for x in members)
-        if not members or not brigade or not any(self.utype(x).afv for x in members):
-            raise IllegalAction(f"{a.unit} is not a brigade with tanks in play", rule="Rule 18")
-        if any(self.pos.units[x].spent or self.pos.units[x].assault for x in members):
-            raise IllegalAction("the brigade has already acted this turn", rule="Rule 18")
-        if any(self.pos.units[x].loc == "refit" for x in self.pos.units):
-            raise IllegalAction("only one tank brigade may be refitted", rule="Rule 18")
 
-    def _do_act_replace(self, a: WDAction) -> list[Event]:
-        self.pos.units[a.unit].strength += 1
-        self.pos.repl[self.pos.phasing] -= 1
-        return [Event(f"{a.unit} receives a replacement point", "info",
-                      visible_to=(self.pos.phasing,), rule="Rule 18")]
+def check_enter(s: WDState, a: WDAction) -> None:
+    s._need_phase("movement", rule="Rule 17")
+    u = s._need_unit(a.unit, s.pos.phasing)
+    if u.loc != "raster":
+        raise IllegalAction(f"{a.unit} is not waiting to enter", rule="Rule 17")
+    if a.hex in s.map and s.weapons_barred(a.unit, a.hex):
+        raise IllegalAction(f"{a.unit} is a weapons unit and may not enter an enemy ZOC "
+                            "unless a personnel or AFV unit is there", rule="Rule 3.C")
+    if a.hex not in s.entry_hexes(a.unit):
+        raise IllegalAction(f"{a.hex} is not in an open entry area of {a.unit}",
+                            rule="Rule 17")
+    cost = s.enter_cost(a.unit, None, a.hex)
+    if cost is None or cost > s.pos.impulse_mp:
+        raise IllegalAction(f"{a.unit} cannot pay to enter {a.hex}", rule="Rule 17.C")
 
-    def _do_act_repair(self, a: WDAction) -> list[Event]:
-        self.pos.units[a.unit].strength += 1
-        self.pos.repaired[self.pos.phasing] = True
-        return [Event(f"{a.unit} repairs one strength point", "info",
-                      visible_to=(self.pos.phasing,),
-                      rule="Rule 18")]
 
-    def _do_act_refit(self, a: WDAction) -> list[Event]:
-        for x in self.side_units("soviet"):
-            if self.udef(x).div == a.unit:
-                self.pos.units[x].loc = "refit"
-                self.pos.units[x].strength = self.cat.units[x].strength
-                self._relocated()
-        return [Event(f"Tank brigade {a.unit} leaves the line to refit (Rule 18)", "info",
-                      rule="Rule 18")]
+def do_enter(s: WDState, a: WDAction) -> list[Event]:
+    cost = s.enter_ticks(a.unit, None, a.hex)
+    assert cost is not None
+    u = s.pos.units[a.unit]
+    u.spent = cost
+    u.zoc_start = False
+    u.marks.add("entered")
+    s._put(a.unit, a.hex)
+    if a.hex in s.ezoc(s.pos.phasing) and not s.utype(a.unit).afv:
+        u.stopped = True
+    return [Event(f"{a.unit} enters the map at {a.hex}", "move", hexes=(a.hex,),
+                  visible_to=(s.pos.phasing,), rule="Rule 17")]
+
+
+def check_replace(s: WDState, a: WDAction) -> None:
+    s._need_phase("movement", rule="Rule 18")
+    u = s._need_map(a.unit)
+    t = s.utype(a.unit)
+    if s.pos.impulses[s.pos.phasing] != 1:
+        raise IllegalAction("replacements are added in the player's first impulse of a turn",
+                            rule="Rule 18")
+    if not t.personnel or u.strength >= s.cat.units[a.unit].strength:
+        raise IllegalAction(f"{a.unit} is not a damaged personnel unit", rule="Rule 18")
+    if s.pos.repl[s.pos.phasing] < 1:
+        raise IllegalAction("no replacement points left", rule="Rule 18")
+    if s.isolated(a.unit):
+        raise IllegalAction(f"{a.unit} is isolated", rule="Rule 18")
+    if s.pos.vl_avoid and u.loc in s.ter.vl_hexes():
+        raise IllegalAction("Velikiye Luki troops kept in supply by a supply point may not "
+                            "receive replacements", rule="Rule 18")
+
+
+def check_repair(s: WDState, a: WDAction) -> None:
+    s._need_phase("movement", rule="Rule 18")
+    u = s._need_map(a.unit)
+    if not s.utype(a.unit).afv or u.strength >= s.cat.units[a.unit].strength:
+        raise IllegalAction(f"{a.unit} is not a damaged AFV", rule="Rule 18")
+    if s.pos.turn < 5 or s.pos.repaired[s.pos.phasing]:
+        raise IllegalAction("one AFV strength point a turn, from turn 5", rule="Rule 18")
+
+
+def check_refit(s: WDState, a: WDAction) -> None:
+    s._need_phase("movement", rule="Rule 18")
+    if s.pos.phasing != "soviet" or s.pos.turn != 10 or s.pos.impulses["soviet"] != 1:
+        raise IllegalAction("the tank brigade refit is taken in the first Soviet impulse of "
+                            "turn 10", rule="Rule 18")
+    members = [x for x in s.side_units("soviet") if s.udef(x).div == a.unit]
+    brigade = all(s.utype(x).size in ("I", "II") for x in members)
+    if not members or not brigade or not any(s.utype(x).afv for x in members):
+        raise IllegalAction(f"{a.unit} is not a brigade with tanks in play", rule="Rule 18")
+    if any(s.pos.units[x].spent or s.pos.units[x].assault for x in members):
+        raise IllegalAction("the brigade has already acted this turn", rule="Rule 18")
+    if any(s.pos.units[x].loc == "refit" for x in s.pos.units):
+        raise IllegalAction("only one tank brigade may be refitted", rule="Rule 18")
+
+
+def do_replace(s: WDState, a: WDAction) -> list[Event]:
+    s.pos.units[a.unit].strength += 1
+    s.pos.repl[s.pos.phasing] -= 1
+    return [Event(f"{a.unit} receives a replacement point", "info",
+                  visible_to=(s.pos.phasing,), rule="Rule 18")]
+
+
+def do_repair(s: WDState, a: WDAction) -> list[Event]:
+    s.pos.units[a.unit].strength += 1
+    s.pos.repaired[s.pos.phasing] = True
+    return [Event(f"{a.unit} repairs one strength point", "info",
+                  visible_to=(s.pos.phasing,),
+                  rule="Rule 18")]
+
+
+def do_refit(s: WDState, a: WDAction) -> list[Event]:
+    for x in s.side_units("soviet"):
+        if s.udef(x).div == a.unit:
+            s.pos.units[x].loc = "refit"
+            s.pos.units[x].strength = s.cat.units[x].strength
+            s._relocated()
+    return [Event(f"Tank brigade {a.unit} leaves the line to refit (Rule 18)", "info",
+                  rule="Rule 18")]

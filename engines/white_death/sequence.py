@@ -20,6 +20,15 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any, ClassVar
 
+from engines.white_death import (
+    artillery,
+    assault,
+    movement,
+    placement,
+    reinforcements,
+    supply,
+    turns,
+)
 from engines.white_death.actions import WDAction, act, parse
 from engines.white_death.assault import HexArgs
 from engines.white_death.base import DieArgs, Phased, other
@@ -47,6 +56,11 @@ def _wd(action: Action) -> WDAction:
 # ------------------------------------------------------------------ kinds of step
 
 
+class _Foreign(Exception):
+    """An action the decision at hand does not take (:meth:`WDChoice.not_now` names why)."""
+
+
+
 class WDChoice(Phased, Choice["WDState"]):
     """A decision: its actions are the phase's candidates that pass their rule's check
     (moves are generated legal), kept until the position changes."""
@@ -64,7 +78,7 @@ class WDChoice(Phased, Choice["WDState"]):
                 continue
             if a.kind != "move":
                 try:
-                    s._validate(a)
+                    self.check_action(s, a)
                 except IllegalAction:
                     continue
             out.append(a)
@@ -79,7 +93,36 @@ class WDChoice(Phased, Choice["WDState"]):
     def check(self, s: WDState, args: Any, action: Action) -> None:
         # every action is checked by its own rule, listed or not (a fire of any amount, a
         # setup of any waiting unit, a move along any legal path)
-        s._validate(_wd(action))
+        a = _wd(action)
+        if s.pos.passing and not (a.kind == "move" and a.unit == s.pos.passing):
+            raise IllegalAction(f"{s.pos.passing} must first move on out of the full hex "
+                                f"{s.pos.units[s.pos.passing].loc}", rule="Rule 4")
+        try:
+            self.check_action(s, a)
+        except _Foreign:
+            raise self.not_now(s, a) from None
+
+    def check_action(self, s: WDState, a: WDAction) -> None:
+        """``a``'s check by its rule (it raises :class:`IllegalAction` naming the rule)."""
+        raise NotImplementedError
+
+    def do_action(self, s: WDState, a: WDAction) -> list[Event]:
+        """``a``'s effect by its rule, once checked (where the sequence goes is ``after``)."""
+        raise NotImplementedError
+
+    def not_now(self, s: WDState, a: WDAction) -> IllegalAction:
+        """The refusal of an action another decision takes: by that decision's check, so
+        under the action's own rule (it names the phase the action belongs to)."""
+        for step in STEPS.values():
+            if isinstance(step, WDChoice) and step is not self:
+                try:
+                    step.check_action(s, a)
+                except _Foreign:
+                    continue
+                except IllegalAction as e:
+                    return e
+        return IllegalAction(f"{a.notation()!r} is not done in the {s.phase} phase",
+                             rule="Rule 5")
 
     def only_option(self, s: WDState, args: Any) -> Action | None:
         # check takes unlisted variants only of a fire's amount, a setup's unit and a
@@ -93,7 +136,7 @@ class WDChoice(Phased, Choice["WDState"]):
 
     def apply(self, s: WDState, args: Any, action: Action, flow: Flow) -> list[Event]:
         a = _wd(action)
-        events = s._perform(a)
+        events = self.do_action(s, a)
         s._changed()
         self.after(s, args, a, flow)
         s.flush(flow)
@@ -173,6 +216,23 @@ class Setup(WDChoice):
     name, rule, kind = "setup", "Campaign setup", "setup"
     phase = "setup"
 
+    def check_action(self, s: WDState, a: WDAction) -> None:
+        match a.kind:
+            case "place":
+                placement.check_place(s, a)
+            case "auto-setup":
+                placement.check_auto_setup(s, a)
+            case _:
+                raise _Foreign
+
+    def do_action(self, s: WDState, a: WDAction) -> list[Event]:
+        match a.kind:
+            case "place":
+                return placement.do_place(s, a)
+            case "auto-setup":
+                return placement.do_auto_setup(s, a)
+        raise self.not_now(s, a)
+
     def side(self, s: WDState, args: Any) -> str:
         return s.pos.setup_side
 
@@ -246,6 +306,23 @@ class VLSupply(WDChoice):
     name, rule, kind = "vl-supply", "Rule 15.D.2", "vl-supply"
     phase = "vl-supply"
     decider = "german"
+
+    def check_action(self, s: WDState, a: WDAction) -> None:
+        match a.kind:
+            case "vl-supply":
+                supply.check_vl_supply(s, a)
+            case "vl-keep":
+                supply.check_vl_keep(s, a)
+            case _:
+                raise _Foreign
+
+    def do_action(self, s: WDState, a: WDAction) -> list[Event]:
+        match a.kind:
+            case "vl-supply":
+                return supply.do_vl_supply(s, a)
+            case "vl-keep":
+                return supply.do_vl_keep(s, a)
+        raise self.not_now(s, a)
 
     def prompt(self, s: WDState, args: Any) -> str:
         return (f"the German player may spend one of Velikiye Luki's {s.pos.supply['vl']} supply "
@@ -340,6 +417,19 @@ class ImpulseDecision(WDChoice):
     name, rule, kind = "impulse-decision", "Rule 5", "impulse-mps"
     phase = "decision"
 
+    def check_action(self, s: WDState, a: WDAction) -> None:
+        match a.kind:
+            case "impulse":
+                turns.check_impulse(s, a)
+            case _:
+                raise _Foreign
+
+    def do_action(self, s: WDState, a: WDAction) -> list[Event]:
+        match a.kind:
+            case "impulse":
+                return turns.do_impulse(s, a)
+        raise self.not_now(s, a)
+
     def prompt(self, s: WDState, args: Any) -> str:
         side = s.pos.phasing
         return (f"the {side.capitalize()} player must decide how many of his {s.pos.mps[side]} "
@@ -361,6 +451,67 @@ class Movement(WDChoice):
 
     name, rule, kind = "movement", "Rule 6", "movement"
     phase = "movement"
+
+    def check_action(self, s: WDState, a: WDAction) -> None:
+        match a.kind:
+            case "move":
+                movement.check_move(s, a)
+            case "lead":
+                movement.check_lead(s, a)
+            case "enter":
+                reinforcements.check_enter(s, a)
+            case "deploy":
+                movement.check_deploy(s, a)
+            case "entrain":
+                movement.check_entrain(s, a)
+            case "rail":
+                movement.check_rail(s, a)
+            case "assault":
+                movement.check_assault(s, a)
+            case "build":
+                movement.check_build(s, a)
+            case "demolish":
+                movement.check_demolish(s, a)
+            case "replace":
+                reinforcements.check_replace(s, a)
+            case "repair":
+                reinforcements.check_repair(s, a)
+            case "refit":
+                reinforcements.check_refit(s, a)
+            case "end-movement":
+                movement.check_end_movement(s, a)
+            case _:
+                raise _Foreign
+
+    def do_action(self, s: WDState, a: WDAction) -> list[Event]:
+        match a.kind:
+            case "move":
+                return movement.do_move(s, a)
+            case "lead":
+                return movement.do_lead(s, a)
+            case "enter":
+                return reinforcements.do_enter(s, a)
+            case "deploy":
+                return movement.do_deploy(s, a)
+            case "entrain":
+                return movement.do_entrain(s, a)
+            case "rail":
+                return movement.do_rail(s, a)
+            case "assault":
+                return movement.do_assault(s, a)
+            case "build":
+                return movement.do_build(s, a)
+            case "demolish":
+                return movement.do_demolish(s, a)
+            case "replace":
+                return reinforcements.do_replace(s, a)
+            case "repair":
+                return reinforcements.do_repair(s, a)
+            case "refit":
+                return reinforcements.do_refit(s, a)
+            case "end-movement":
+                return movement.do_end_movement(s, a)
+        raise self.not_now(s, a)
 
     def prompt(self, s: WDState, args: Any) -> str:
         return (f"the {s.pos.phasing.capitalize()} player moves and declares assaults "
@@ -438,6 +589,31 @@ class BarrageChoice(WDChoice):
 
     name, rule, kind = "barrage", "Rule 11.B", "barrage"
     phase = "barrage"
+
+    def check_action(self, s: WDState, a: WDAction) -> None:
+        match a.kind:
+            case "barrage":
+                artillery.check_barrage(s, a)
+            case "fire-barrage":
+                artillery.check_fire_barrage(s, a)
+            case "fire-barrage-half":
+                artillery.check_fire_barrage_half(s, a)
+            case "end-barrage":
+                artillery.check_end_barrage(s, a)
+            case _:
+                raise _Foreign
+
+    def do_action(self, s: WDState, a: WDAction) -> list[Event]:
+        match a.kind:
+            case "barrage":
+                return artillery.do_barrage(s, a)
+            case "fire-barrage":
+                return artillery.do_fire_barrage(s, a)
+            case "fire-barrage-half":
+                return artillery.do_fire_barrage_half(s, a)
+            case "end-barrage":
+                return artillery.do_end_barrage(s, a)
+        raise self.not_now(s, a)
 
     def prompt(self, s: WDState, args: Any) -> str:
         return f"the {s.pos.phasing.capitalize()} player may fire barrages"
@@ -558,6 +734,39 @@ class Fire(WDChoice):
 
     Args = Stage
 
+    def check_action(self, s: WDState, a: WDAction) -> None:
+        match a.kind:
+            case "hq":
+                assault.check_hq(s, a)
+            case "high":
+                assault.check_high(s, a)
+            case "support":
+                assault.check_support(s, a)
+            case "fire":
+                assault.check_fire(s, a)
+            case "fire-at":
+                assault.check_fire_at(s, a)
+            case "done":
+                assault.check_done(s, a)
+            case _:
+                raise _Foreign
+
+    def do_action(self, s: WDState, a: WDAction) -> list[Event]:
+        match a.kind:
+            case "hq":
+                return assault.do_hq(s, a)
+            case "high":
+                return assault.do_high(s, a)
+            case "support":
+                return assault.do_support(s, a)
+            case "fire":
+                return assault.do_fire(s, a)
+            case "fire-at":
+                return assault.do_fire_at(s, a)
+            case "done":
+                return assault.do_done(s, a)
+        raise self.not_now(s, a)
+
     def phase_of(self, args: Any) -> str:
         return str(args.stage)
 
@@ -612,6 +821,23 @@ class AssaultDone(WDProcedure):
 class Advance(WDChoice):
     name, rule, kind = "advance", "Rule 9.D", "advance"
     phase = "advance"
+
+    def check_action(self, s: WDState, a: WDAction) -> None:
+        match a.kind:
+            case "advance":
+                assault.check_advance(s, a)
+            case "end-advance":
+                assault.check_end_advance(s, a)
+            case _:
+                raise _Foreign
+
+    def do_action(self, s: WDState, a: WDAction) -> list[Event]:
+        match a.kind:
+            case "advance":
+                return assault.do_advance(s, a)
+            case "end-advance":
+                return assault.do_end_advance(s, a)
+        raise self.not_now(s, a)
 
     def prompt(self, s: WDState, args: Any) -> str:
         return (f"the {s.pos.phasing.capitalize()} player may advance into "

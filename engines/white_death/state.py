@@ -32,13 +32,14 @@ derived by :mod:`pbem.codec`) and the frames.
 
 Each class subclasses the ones whose methods it calls, so that the type checker sees
 every call; no method is defined twice, so the order of the classes below changes
-nothing.  Each action's check and effect are named in :data:`ACTIONS`.
+nothing.  Each action's check and effect are functions of the rule modules
+(``check_move``, ``do_move``...), called by the decision step that takes the action
+(:mod:`engines.white_death.sequence`).
 """
 
 from __future__ import annotations
 
 import operator
-from collections.abc import Callable
 from dataclasses import replace
 from typing import Any, ClassVar
 
@@ -51,7 +52,7 @@ from engines.white_death.placement import PlacementState
 from engines.white_death.position import U
 from engines.white_death.turns import TurnState
 from engines.white_death.view import SIDE_COLOR, river_lines
-from pbem.engine import Action, Decision, Event
+from pbem.engine import Action, Decision
 from pbem.errors import IllegalAction
 from pbem.steps import Frame, Misfit, Step
 from pbem.view import BoardView
@@ -200,10 +201,10 @@ class WDState(TurnState, PlacementState, MovementState, AssaultState):
         return out
 
     def _valid(self, a: WDAction) -> bool:
-        if self.pos.passing and a.unit != self.pos.passing:
-            return False
+        """``a`` passes the check of the decision at hand (its step's, by its rule)."""
+        step, frame = self._choice()
         try:
-            self._validate(a)
+            step.check(self, frame.args, a)
         except IllegalAction:
             return False
         return True
@@ -258,22 +259,6 @@ class WDState(TurnState, PlacementState, MovementState, AssaultState):
         u = self.pos.units[uid]
         return self.move_reach(u) if self.left_ticks(u) > 0 else ()
 
-    # ------------------------------------------------------------------ validation and apply
-
-    def _validate(self, a: WDAction) -> None:
-        if self.pos.passing and not (a.kind == "move" and a.unit == self.pos.passing):
-            raise IllegalAction(f"{self.pos.passing} must first move on out of the full hex "
-                                f"{self.pos.units[self.pos.passing].loc}", rule="Rule 4")
-        rule = ACTIONS.get(a.kind)
-        if rule is None:
-            raise IllegalAction(f"{a.notation()!r} is not possible now", rule="Rule 5")
-        rule[0](self, a)
-
-    def _perform(self, a: WDAction) -> list[Event]:
-        """Apply a checked action by its rule (the sequence of play moves on by the step
-        that asked for it)."""
-        return ACTIONS[a.kind][1](self, a)
-
     # ------------------------------------------------------------------ what a player sees
 
     def turn_number(self) -> int:
@@ -291,43 +276,3 @@ class WDState(TurnState, PlacementState, MovementState, AssaultState):
     def parse_action(self, text: str) -> Action:
         return parse(text)
 
-
-_Check = Callable[[WDState, WDAction], None]
-_Do = Callable[[WDState, WDAction], list[Event]]
-
-#: each action's check (it raises IllegalAction under its rule) and effect; the phase an
-#: action belongs to is checked by the check itself, so an action out of its phase is
-#: refused under its own rule
-ACTIONS: dict[str, tuple[_Check, _Do]] = {
-    "place": (WDState._check_place, WDState._do_act_place),
-    "auto-setup": (WDState._check_auto_setup, WDState._do_act_auto_setup),
-    "impulse": (WDState._check_impulse, WDState._do_act_impulse),
-    "vl-supply": (WDState._check_vl_supply, WDState._do_act_vl_supply),
-    "vl-keep": (WDState._check_vl_keep, WDState._do_act_vl_keep),
-    "move": (WDState._check_move, WDState._do_act_move),
-    "lead": (WDState._check_lead, WDState._do_act_lead),
-    "enter": (WDState._check_enter, WDState._do_act_enter),
-    "deploy": (WDState._check_deploy, WDState._do_act_deploy),
-    "entrain": (WDState._check_entrain, WDState._do_act_entrain),
-    "rail": (WDState._check_rail, WDState._do_act_rail),
-    "assault": (WDState._check_assault, WDState._do_act_assault),
-    "build": (WDState._check_build, WDState._do_act_build),
-    "demolish": (WDState._check_demolish, WDState._do_act_demolish),
-    "replace": (WDState._check_replace, WDState._do_act_replace),
-    "repair": (WDState._check_repair, WDState._do_act_repair),
-    "refit": (WDState._check_refit, WDState._do_act_refit),
-    "end-movement": (WDState._check_end_movement, WDState._do_act_end_movement),
-    "barrage": (WDState._check_barrage, WDState._do_act_barrage),
-    "fire-barrage": (WDState._check_fire_barrage, WDState._do_act_fire_barrage),
-    "fire-barrage-half": (WDState._check_fire_barrage_half,
-                          WDState._do_act_fire_barrage_half),
-    "end-barrage": (WDState._check_end_barrage, WDState._do_act_end_barrage),
-    "hq": (WDState._check_hq, WDState._do_act_hq),
-    "high": (WDState._check_high, WDState._do_act_high),
-    "support": (WDState._check_support, WDState._do_act_support),
-    "fire": (WDState._check_fire, WDState._do_act_fire),
-    "fire-at": (WDState._check_fire_at, WDState._do_act_fire_at),
-    "done": (WDState._check_done, WDState._do_act_done),
-    "advance": (WDState._check_advance, WDState._do_act_advance),
-    "end-advance": (WDState._check_end_advance, WDState._do_act_end_advance),
-}

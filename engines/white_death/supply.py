@@ -9,7 +9,7 @@ and the city's point spent against isolation (15.D.2) are here too.
 from __future__ import annotations
 
 from collections.abc import Callable
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from engines.hexkit.zoc import zoc_map
 from engines.white_death import rules
@@ -19,6 +19,9 @@ from engines.white_death.data import SIDES
 from engines.white_death.terrain import TerrainState
 from pbem.engine import Event
 from pbem.errors import IllegalAction
+
+if TYPE_CHECKING:
+    from engines.white_death.state import WDState
 
 
 class SupplyState(TerrainState):
@@ -170,21 +173,28 @@ class SupplyState(TerrainState):
                 and any(self.units_at(h, "german") for h in self.ter.vl_hexes())
                 and not any(self.traced("german", h) for h in self.ter.vl_hexes()))
 
-    def _check_vl_supply(self, a: WDAction) -> None:
-        if self.phase != "vl-supply" or not self._vl_avoid_possible():
-            raise IllegalAction("Velikiye Luki may spend a supply point against isolation only "
-                                "at the beginning of a turn, while the city is cut off and has "
-                                "a point", rule="Rule 15.D.2")
 
-    def _check_vl_keep(self, a: WDAction) -> None:
-        self._need_phase("vl-supply", rule="Rule 15.D.2")
+# ------------------------------------------------------------------ the actions
 
-    def _do_act_vl_supply(self, a: WDAction) -> list[Event]:
-        self.pos.supply["vl"] -= 1
-        self.pos.vl_avoid = True
-        return [Event("Velikiye Luki spends a supply point to avoid isolation this turn",
-                      "info", visible_to=("german",), rule="Rule 15.D.2")]
 
-    def _do_act_vl_keep(self, a: WDAction) -> list[Event]:
-        return [Event("Velikiye Luki keeps its supply points this turn", "info",
-                      visible_to=("german",), rule="Rule 15.D.2")]
+def check_vl_supply(s: WDState, a: WDAction) -> None:
+    if s.phase != "vl-supply" or not s._vl_avoid_possible():
+        raise IllegalAction("Velikiye Luki may spend a supply point against isolation only "
+                            "at the beginning of a turn, while the city is cut off and has "
+                            "a point", rule="Rule 15.D.2")
+
+
+def check_vl_keep(s: WDState, a: WDAction) -> None:
+    s._need_phase("vl-supply", rule="Rule 15.D.2")
+
+
+def do_vl_supply(s: WDState, a: WDAction) -> list[Event]:
+    s.pos.supply["vl"] -= 1
+    s.pos.vl_avoid = True
+    return [Event("Velikiye Luki spends a supply point to avoid isolation this turn",
+                  "info", visible_to=("german",), rule="Rule 15.D.2")]
+
+
+def do_vl_keep(s: WDState, a: WDAction) -> list[Event]:
+    return [Event("Velikiye Luki keeps its supply points this turn", "info",
+                  visible_to=("german",), rule="Rule 15.D.2")]

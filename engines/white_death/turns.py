@@ -6,6 +6,8 @@ they come in is the sequence of play in :mod:`engines.white_death.sequence`.
 
 from __future__ import annotations
 
+from typing import TYPE_CHECKING
+
 from engines.white_death import rules
 from engines.white_death.actions import WDAction, act
 from engines.white_death.base import other
@@ -14,6 +16,9 @@ from engines.white_death.position import Final
 from engines.white_death.reinforcements import ReinforcementState
 from pbem.engine import Event, Result
 from pbem.errors import IllegalAction, ScenarioError
+
+if TYPE_CHECKING:
+    from engines.white_death.state import WDState
 
 
 class TurnState(ReinforcementState):
@@ -52,35 +57,6 @@ class TurnState(ReinforcementState):
 
     def _impulse_candidates(self, side: str) -> list[WDAction]:
         return [act("impulse", n=k) for k in range(1, self.pos.mps[side] + 1)]
-
-    def _check_impulse(self, a: WDAction) -> None:
-        self._need_phase("decision")
-        k = int(a.amount)
-        if a.amount.denominator != 1 or not 1 <= k <= self.pos.mps[self.pos.phasing]:
-            raise IllegalAction(f"the {self.pos.phasing} player may spend 1 to "
-                                f"{self.pos.mps[self.pos.phasing]} movement points, not {a.n}",
-                                rule="Rule 5")
-
-    def _do_act_impulse(self, a: WDAction) -> list[Event]:
-        s = self.pos.phasing
-        k = int(a.amount)
-        self.pos.impulse_left_before = self.pos.mps[s]
-        self.pos.impulse_mp = k
-        self.pos.mps[s] -= k
-        self.pos.impulses[s] += 1
-        ez = self.ezoc(s)
-        for uid in self.side_units(s):
-            u = self.pos.units[uid]
-            u.spent = 0
-            u.stopped = False
-            u.zoc_start = u.loc in ez
-            if self.river_at(u.loc) != "river":
-                u.via = ""  # in the river it keeps the bank it came from (Rule 16.B)
-        for uid in self.pos.units:
-            if self.pos.units[uid].loc == "raster" and self.side_of(uid) == s:
-                self.pos.units[uid].spent = 0
-        return [Event(f"The {s} player spends {k} movement points in this impulse "
-                      f"({self.pos.mps[s]} left this turn)", "phase", rule="Rule 5")]
 
     def _start_impulse(self) -> list[Event]:
         s = self.pos.phasing
@@ -174,3 +150,37 @@ class TurnState(ReinforcementState):
             return Result(None, "rules", "Draw: " + text, f"{s}-{g}")
         winner = "soviet" if s > g else "german"
         return Result(winner, "rules", f"{winner.capitalize()} victory: " + text, f"{s}-{g}")
+
+
+# ------------------------------------------------------------------ the actions
+
+
+def check_impulse(s: WDState, a: WDAction) -> None:
+    s._need_phase("decision")
+    k = int(a.amount)
+    if a.amount.denominator != 1 or not 1 <= k <= s.pos.mps[s.pos.phasing]:
+        raise IllegalAction(f"the {s.pos.phasing} player may spend 1 to "
+                            f"{s.pos.mps[s.pos.phasing]} movement points, not {a.n}",
+                            rule="Rule 5")
+
+
+def do_impulse(st: WDState, a: WDAction) -> list[Event]:
+    s = st.pos.phasing
+    k = int(a.amount)
+    st.pos.impulse_left_before = st.pos.mps[s]
+    st.pos.impulse_mp = k
+    st.pos.mps[s] -= k
+    st.pos.impulses[s] += 1
+    ez = st.ezoc(s)
+    for uid in st.side_units(s):
+        u = st.pos.units[uid]
+        u.spent = 0
+        u.stopped = False
+        u.zoc_start = u.loc in ez
+        if st.river_at(u.loc) != "river":
+            u.via = ""  # in the river it keeps the bank it came from (Rule 16.B)
+    for uid in st.pos.units:
+        if st.pos.units[uid].loc == "raster" and st.side_of(uid) == s:
+            st.pos.units[uid].spent = 0
+    return [Event(f"The {s} player spends {k} movement points in this impulse "
+                  f"({st.pos.mps[s]} left this turn)", "phase", rule="Rule 5")]

@@ -8,7 +8,7 @@ random games on the shipped map, so a key left incomplete shows up as a differen
 
 from __future__ import annotations
 
-from engines.white_death import ENGINE
+from engines.white_death import ENGINE, movement
 from engines.white_death.actions import act
 from engines.white_death.state import WDState
 from pbem.errors import IllegalAction
@@ -44,7 +44,7 @@ def test_listed_moves_are_the_checked_moves() -> None:
             for n in state.ter.nbrs(u.loc):
                 a = act("move", uid, n, u.loc)
                 try:
-                    state._check_move(a)
+                    movement.check_move(state, a)
                 except IllegalAction:
                     continue
                 checked.add(a.notation())
