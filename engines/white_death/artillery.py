@@ -13,8 +13,9 @@ from typing import TYPE_CHECKING
 from engines.white_death import rules
 from engines.white_death.actions import WDAction, act, fmt_amount
 from engines.white_death.base import DieArgs, other
-from engines.white_death.combat import CombatState
+from engines.white_death.combat import _lose, _morale
 from engines.white_death.position import Barrage, PhaseLoss
+from engines.white_death.supply import art_supplied, enemy_hexes, pool_of
 from pbem.engine import Event
 from pbem.errors import IllegalAction
 
@@ -22,119 +23,120 @@ if TYPE_CHECKING:
     from engines.white_death.state import WDState
 
 
-class ArtilleryState(CombatState):
-    """Barrages and the observation they need (Rule 11.B)."""
+def _barrage_candidates(s: WDState) -> list[WDAction]:
+    out = [act("end-barrage")]
+    if _assigned(s):
+        out.append(act("fire-barrage"))
+        out.append(act("fire-barrage-half"))
+    for uid in s.side_units(s.pos.phasing):
+        t = s.utype(uid)
+        if t.barrage <= 0 or not s.pos.units[uid].deployed:
+            continue
+        for h in sorted(enemy_hexes(s, s.pos.phasing)):
+            if s.map.distance(h, s.pos.units[uid].loc) <= t.range:
+                out.append(act("barrage", uid, h))
+    return out
 
-    # ------------------------------------------------------------------ barrage
 
-    def _barrage_candidates(self) -> list[WDAction]:
-        out = [act("end-barrage")]
-        if self._assigned():
-            out.append(act("fire-barrage"))
-            out.append(act("fire-barrage-half"))
-        for uid in self.side_units(self.pos.phasing):
-            t = self.utype(uid)
-            if t.barrage <= 0 or not self.pos.units[uid].deployed:
-                continue
-            for h in sorted(self.enemy_hexes(self.pos.phasing)):
-                if self.map.distance(h, self.pos.units[uid].loc) <= t.range:
-                    out.append(act("barrage", uid, h))
-        return out
+def _assigned(s: WDState) -> list[str]:
+    """The artillery assigned to the barrage not yet fired (Rule 11.B)."""
+    return s.pos.bar.units if s.pos.bar is not None else []
 
-    def _assigned(self) -> list[str]:
-        """The artillery assigned to the barrage not yet fired (Rule 11.B)."""
-        return self.pos.bar.units if self.pos.bar is not None else []
 
-    def _rocket_choice(self) -> bool:
-        """Rule 15.A.3: the German chooses between 3 points (rockets at full) and 2 (rockets
-        at half) when rockets are in the barrage and the third point is not yet spent."""
-        arts = self._assigned()
-        if self.pos.phasing != "german" or not arts:
-            return False
-        pool = self.pool_of(arts[0])
-        return (any("rocket" in self.utype(x).flags for x in arts)
-                and f"rocket:{pool}" not in self.pos.paid)
+def _rocket_choice(s: WDState) -> bool:
+    """Rule 15.A.3: the German chooses between 3 points (rockets at full) and 2 (rockets
+    at half) when rockets are in the barrage and the third point is not yet spent."""
+    arts = _assigned(s)
+    if s.pos.phasing != "german" or not arts:
+        return False
+    pool = pool_of(s, arts[0])
+    return (any("rocket" in s.utype(x).flags for x in arts)
+            and f"rocket:{pool}" not in s.pos.paid)
 
-    def _on_barrage(self, job: DieArgs, roll: int) -> list[Event]:
-        n = rules.barrage_result(self.cat.tables, job.col, roll + job.mod)
-        uid = job.uid
-        if uid.startswith("bunker:"):
-            i = int(uid.split(":")[1])
-            bunker = self.pos.bunkers[i]
-            bunker.strength = max(0, bunker.strength - n)
-            return [Event(f"The bunker at {job.hex} loses {n} (now {bunker.strength})",
-                          "loss", hexes=(job.hex,), rule="Rule 19")] if n else []
-        bar = self.pos.bar
-        assert bar is not None  # the barrage fired is resolved before anything clears it
-        bar.loss[uid] = bar.loss.get(uid, 0) + n
-        return []
 
-    def _barrage_done(self) -> list[Event]:
-        """Rule 11.B.2.B: losses are taken at once, capped at half the unit's strength in
-        the phase; the one morale check on the phase's total waits for the phase's end."""
-        events: list[Event] = []
-        loss = self.pos.bar.loss if self.pos.bar is not None else {}
-        for uid in sorted(loss):
-            n = loss[uid]
-            if n <= 0 or not self.on_map(uid):
-                continue
-            got = self.pos.barrage_phase.get(uid)
-            start, before = (got.start, got.lost) if got else (self.pos.units[uid].strength, 0)
-            lost = rules.conventional_loss(before + n, start) - before
-            self.pos.barrage_phase[uid] = PhaseLoss(start, before + lost)
-            events += self._lose(uid, lost, "barrage")
-        self.pos.bar = None
-        return events
+def _on_barrage(s: WDState, job: DieArgs, roll: int) -> list[Event]:
+    n = rules.barrage_result(s.cat.tables, job.col, roll + job.mod)
+    uid = job.uid
+    if uid.startswith("bunker:"):
+        i = int(uid.split(":")[1])
+        bunker = s.pos.bunkers[i]
+        bunker.strength = max(0, bunker.strength - n)
+        return [Event(f"The bunker at {job.hex} loses {n} (now {bunker.strength})",
+                      "loss", hexes=(job.hex,), rule="Rule 19")] if n else []
+    bar = s.pos.bar
+    assert bar is not None  # the barrage fired is resolved before anything clears it
+    bar.loss[uid] = bar.loss.get(uid, 0) + n
+    return []
 
-    def _barrage_morale(self) -> None:
-        """The end of the barrage phase (whether or not it was played)."""
-        self.pos.bar = None
-        checks = [(uid, p.lost) for uid, p in sorted(self.pos.barrage_phase.items())
-                  if p.lost > 0 and self.on_map(uid)]
-        self.pos.barrage_phase = {}
-        # Rule 11.B.2.B: "If several attacks are run on a unit, only one morale check is
-        # made with the total loss result serving as the modifier"; each goes before the
-        # ones queued earlier, so in reverse they are rolled in unit order
-        for uid, lost in reversed(checks):
-            self._morale(uid, lost, "barrage", self.pos.units[uid].loc)
 
-    def barrage_phase_due(self) -> bool:
-        """Rule 11.B: the barrage phase is played when the phasing player has deployed
-        artillery with a barrage factor."""
-        return any(self.utype(x).barrage > 0 and self.pos.units[x].deployed
-                   for x in self.side_units(self.pos.phasing))
+def _barrage_done(s: WDState) -> list[Event]:
+    """Rule 11.B.2.B: losses are taken at once, capped at half the unit's strength in
+    the phase; the one morale check on the phase's total waits for the phase's end."""
+    events: list[Event] = []
+    loss = s.pos.bar.loss if s.pos.bar is not None else {}
+    for uid in sorted(loss):
+        n = loss[uid]
+        if n <= 0 or not s.on_map(uid):
+            continue
+        got = s.pos.barrage_phase.get(uid)
+        start, before = (got.start, got.lost) if got else (s.pos.units[uid].strength, 0)
+        lost = rules.conventional_loss(before + n, start) - before
+        s.pos.barrage_phase[uid] = PhaseLoss(start, before + lost)
+        events += _lose(s, uid, lost, "barrage")
+    s.pos.bar = None
+    return events
 
-    # ------------------------------------------------------------------ observation
 
-    def observed_for(self, art: str, target: str) -> bool:
-        """Rule 11.B.3: is the target hex observed by or for this artillery unit?"""
-        s = self.side_of(art)
-        if s == "german":
-            observers = self.side_units("german")
-        else:
-            t = self.utype(art)
-            observers = [x for x in self.side_units("soviet") if x == art or "nondiv" in t.flags
-                         or self.udef(x).div == self.udef(art).div]
-        return any(self.sees(o, target) for o in observers)
+def _barrage_morale(s: WDState) -> None:
+    """The end of the barrage phase (whether or not it was played)."""
+    s.pos.bar = None
+    checks = [(uid, p.lost) for uid, p in sorted(s.pos.barrage_phase.items())
+              if p.lost > 0 and s.on_map(uid)]
+    s.pos.barrage_phase = {}
+    # Rule 11.B.2.B: "If several attacks are run on a unit, only one morale check is
+    # made with the total loss result serving as the modifier"; each goes before the
+    # ones queued earlier, so in reverse they are rolled in unit order
+    for uid, lost in reversed(checks):
+        _morale(s, uid, lost, "barrage", s.pos.units[uid].loc)
 
-    def sees(self, obs: str, target: str) -> bool:
-        """Rule 11.B.3: does ``obs`` observe ``target``? Adjacent only in snow (E); the
-        map's range (B, :meth:`Terrain.sight_range`), a hex farther to deployed Guards
-        rockets; the observation battalion's sound and flash ranging (D); the line of
-        sight (C)."""
-        h = self.pos.units[obs].loc
-        d = self.map.distance(h, target)
-        if self.pos.weather == "snow":
-            return d <= 1
-        rng = self.ter.sight_range(h, target)
-        if any("guards-rocket" in self.utype(x).flags and self.pos.units[x].deployed
-               for x in self.units_at(target)):
-            rng += 1
-        if "obs" in self.utype(obs).flags and any(
-                self.utype(x).artillery and self.pos.units[x].deployed
-                for x in self.units_at(target, other(self.side_of(obs)))) and d <= 7:
-            return True  # Rule 11.B.3.D: sound and flash ranging need no line of sight
-        return d <= rng and self.ter.los(h, target)
+
+def barrage_phase_due(s: WDState) -> bool:
+    """Rule 11.B: the barrage phase is played when the phasing player has deployed
+    artillery with a barrage factor."""
+    return any(s.utype(x).barrage > 0 and s.pos.units[x].deployed
+               for x in s.side_units(s.pos.phasing))
+
+
+def observed_for(s: WDState, art: str, target: str) -> bool:
+    """Rule 11.B.3: is the target hex observed by or for this artillery unit?"""
+    side = s.side_of(art)
+    if side == "german":
+        observers = s.side_units("german")
+    else:
+        t = s.utype(art)
+        observers = [x for x in s.side_units("soviet") if x == art or "nondiv" in t.flags
+                     or s.udef(x).div == s.udef(art).div]
+    return any(sees(s, o, target) for o in observers)
+
+
+def sees(s: WDState, obs: str, target: str) -> bool:
+    """Rule 11.B.3: does ``obs`` observe ``target``? Adjacent only in snow (E); the
+    map's range (B, :meth:`Terrain.sight_range`), a hex farther to deployed Guards
+    rockets; the observation battalion's sound and flash ranging (D); the line of
+    sight (C)."""
+    h = s.pos.units[obs].loc
+    d = s.map.distance(h, target)
+    if s.pos.weather == "snow":
+        return d <= 1
+    rng = s.ter.sight_range(h, target)
+    if any("guards-rocket" in s.utype(x).flags and s.pos.units[x].deployed
+           for x in s.units_at(target)):
+        rng += 1
+    if "obs" in s.utype(obs).flags and any(
+            s.utype(x).artillery and s.pos.units[x].deployed
+            for x in s.units_at(target, other(s.side_of(obs)))) and d <= 7:
+        return True  # Rule 11.B.3.D: sound and flash ranging need no line of sight
+    return d <= rng and s.ter.los(h, target)
 
 
 # ------------------------------------------------------------------ the actions
@@ -150,7 +152,7 @@ def check_barrage(s: WDState, a: WDAction) -> None:
     if u.assault:
         raise IllegalAction(f"{a.unit} has declared an assault and fires in it",
                             rule="Rule 11.B.1")
-    assigned = s._assigned()
+    assigned = _assigned(s)
     if "barraged" in u.marks or a.unit in assigned:
         raise IllegalAction(f"{a.unit} has already barraged this impulse", rule="Rule 11.B")
     bar = s.pos.bar
@@ -161,10 +163,10 @@ def check_barrage(s: WDState, a: WDAction) -> None:
     if s.map.distance(u.loc, a.hex) > t.range:
         raise IllegalAction(f"{a.hex} is beyond {a.unit}'s range of {t.range}",
                             rule="Rule 11.B.2.A")
-    if not s.art_supplied(a.unit):
+    if not art_supplied(s, a.unit):
         raise IllegalAction(f"{a.unit} cannot trace artillery supply", rule="Rule 15.B")
-    pool = s.pool_of(a.unit)
-    pools = {s.pool_of(x) for x in assigned}
+    pool = pool_of(s, a.unit)
+    pools = {pool_of(s, x) for x in assigned}
     if pools and pool not in pools:
         raise IllegalAction("one barrage draws on one supply pool", rule="Rule 15.D.2")
     already = 1 if f"assault:{pool}" in s.pos.paid else 0
@@ -175,7 +177,7 @@ def check_barrage(s: WDState, a: WDAction) -> None:
 
 def check_fire_barrage(s: WDState, a: WDAction) -> None:
     s._need_phase("barrage", rule="Rule 11.B")
-    if not s._assigned():
+    if not _assigned(s):
         raise IllegalAction("no artillery is assigned to a barrage", rule="Rule 11.B")
 
 
@@ -193,7 +195,7 @@ def do_barrage(s: WDState, a: WDAction) -> list[Event]:
 
 def check_fire_barrage_half(s: WDState, a: WDAction) -> None:
     check_fire_barrage(s, a)
-    if not s._rocket_choice():
+    if not _rocket_choice(s):
         raise IllegalAction("rockets at half is the German's choice when rocket artillery "
                             "fires and the third supply point is not spent",
                             rule="Rule 15.A.3")
@@ -208,10 +210,10 @@ def do_fire_barrage(s: WDState, a: WDAction, rockets_full: bool = True) -> list[
     assert bar is not None  # _check_fire_barrage: artillery is assigned
     h = bar.hex
     arts = list(bar.units)
-    pool = s.pool_of(arts[0])
+    pool = pool_of(s, arts[0])
     events = []
     rocket = any("rocket" in s.utype(x).flags for x in arts)
-    if f"barrage:{pool}" not in s.pos.paid or (rockets_full and s._rocket_choice()):
+    if f"barrage:{pool}" not in s.pos.paid or (rockets_full and _rocket_choice(s)):
         # Rule 15.A.2-3: 2 points (3 for German rockets at full) cover assaults and
         # barrages alike, so points already spent this impulse count toward them
         already = (2 if f"barrage:{pool}" in s.pos.paid
@@ -244,7 +246,7 @@ def do_fire_barrage(s: WDState, a: WDAction, rockets_full: bool = True) -> list[
             v /= 2
         value += v
         farthest = max(farthest, d)
-        if not s.observed_for(x, h):
+        if not observed_for(s, x, h):
             unobserved = True
     obs_mod = (farthest + 1) // 2 if unobserved else 0
     attacks = rules.split_barrage(s.cat.tables, value)

@@ -9,6 +9,7 @@ from types import MappingProxyType
 
 from engines.hexkit.scenario import ScenarioSet, load_scenario_dir, load_scenario_path
 from engines.white_death.data import Catalog, load_catalog
+from engines.white_death.placement import setup_initial
 from engines.white_death.sequence import STEPS
 from engines.white_death.state import WDState
 from pbem.engine import Engine, OrderSpec, ScenarioInfo, Snapshot, State
@@ -147,7 +148,7 @@ class WhiteDeath(Engine):
 
     def _new_state(self, scenario: str, options: Mapping[str, str]) -> State:
         state = WDState(self, scenario, dict(options), self.catalog())
-        state.setup_initial()
+        setup_initial(state)
         return state
 
     def _restore(self, snapshot: Snapshot) -> State:

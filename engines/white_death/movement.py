@@ -11,15 +11,36 @@ import itertools
 from collections.abc import Callable
 from dataclasses import dataclass
 from fractions import Fraction
+from functools import partial
 from typing import TYPE_CHECKING, NamedTuple
 
 from engines.hexkit.movement import region
 from engines.white_death import rules
 from engines.white_death.actions import WDAction, act, fmt_amount
-from engines.white_death.artillery import ArtilleryState
 from engines.white_death.base import DieArgs, other
+from engines.white_death.combat import _lose, defense, fire_value
 from engines.white_death.position import MP_TICKS, U
-from engines.white_death.reinforcements import ReinforcementState
+from engines.white_death.reinforcements import entry_hexes
+from engines.white_death.supply import (
+    _free,
+    by_enemies,
+    enemy_hexes,
+    ezoc,
+    has_zoc,
+    pool_of,
+    weapons_barred,
+)
+from engines.white_death.terrain import (
+    city_bound,
+    enter_cost,
+    enter_row,
+    enter_ticks,
+    garrison_fixed,
+    lake_roll_due,
+    prohibited_why,
+    river_at,
+    wrong_bank,
+)
 from pbem.engine import Event
 from pbem.errors import IllegalAction
 
@@ -50,454 +71,470 @@ class MoveArgs:
     cost: int = 0
 
 
-class MovementState(ArtilleryState, ReinforcementState):
-    """The phasing player's movement phase."""
+def _movement_candidates(
+        s: WDState, dests: Callable[[str], frozenset[str]] | None = None) -> list[WDAction]:
+    """The actions a movement phase may offer; with ``dests`` (the hexes a unit may
+    move into) only the moves among them, in the same order."""
+    side = s.pos.phasing
+    out = [act("end-movement")]
+    for uid in s.side_units(side):
+        out += _unit_candidates(s, uid, dests)
+    out += _phase_candidates(s)
+    return out
 
-    # ------------------------------------------------------------------ candidates
 
-    def _movement_candidates(
-            self, dests: Callable[[str], frozenset[str]] | None = None) -> list[WDAction]:
-        """The actions a movement phase may offer; with ``dests`` (the hexes a unit may
-        move into) only the moves among them, in the same order."""
-        s = self.pos.phasing
-        out = [act("end-movement")]
-        for uid in self.side_units(s):
-            out += self._unit_candidates(uid, dests)
-        out += self._phase_candidates()
-        return out
+def _unit_candidates(s: WDState, uid: str,
+                     dests: Callable[[str], frozenset[str]] | None = None) -> list[WDAction]:
+    """What one unit of the phasing side may be offered in a movement phase."""
+    side = s.pos.phasing
+    enemy = enemy_hexes(s, side)
+    u = s.pos.units[uid]
+    t = s.utype(uid)
+    out: list[WDAction] = []
+    if u.entrained:
+        for h in rail_destinations(s, uid):
+            out.append(act("rail", uid, h))
+        return out + _refill_candidates(s, uid)  # Rule 18 does not bar the train
+    if dests is not None:
+        out.extend(_move_actions(s, uid, dests(uid)))
+    elif not u.stopped and u.assault == "" and left(s, uid) > 0:
+        for n in s.ter.nbrs(u.loc):
+            if n not in enemy:
+                out.append(act("move", uid, n, u.loc))
+    if ("brandenburg" in t.flags and not u.stopped and not u.assault
+            and len(s.occupied(side)[u.loc]) > 1):
+        for n in s.ter.nbrs(u.loc):
+            out.append(act("lead", uid, n, u.loc))
+    if t.artillery and not u.deployed:
+        out.append(act("deploy", uid))
+    if s.ter.rail_hex(u.loc) and turn_rail_left(s, side) >= u.strength:
+        out.append(act("entrain", uid))
+    if not u.assault:
+        for n in s.ter.nbrs(u.loc):
+            if n in enemy:
+                out.append(act("assault", uid, n))
+    # Rule 20: offered only where the check could accept them (a bridge unit that has
+    # not built, off a bridge; an engineer on one): the check still decides
+    if "bridge" in t.flags and uid not in s.pos.builders and u.loc not in s.pos.bridges:
+        out.append(act("build", uid))
+    if "engineer" in t.flags and u.loc in s.pos.bridges:
+        out.append(act("demolish", uid))
+    return out + _refill_candidates(s, uid)
 
-    def _unit_candidates(self, uid: str,
-                         dests: Callable[[str], frozenset[str]] | None = None) -> list[WDAction]:
-        """What one unit of the phasing side may be offered in a movement phase."""
-        s = self.pos.phasing
-        enemy = self.enemy_hexes(s)
-        u = self.pos.units[uid]
-        t = self.utype(uid)
-        out: list[WDAction] = []
-        if u.entrained:
-            for h in self.rail_destinations(uid):
-                out.append(act("rail", uid, h))
-            return out + self._refill_candidates(uid)  # Rule 18 does not bar the train
-        if dests is not None:
-            out.extend(self._move_actions(uid, dests(uid)))
-        elif not u.stopped and u.assault == "" and self.left(uid) > 0:
-            for n in self.ter.nbrs(u.loc):
-                if n not in enemy:
-                    out.append(act("move", uid, n, u.loc))
-        if ("brandenburg" in t.flags and not u.stopped and not u.assault
-                and len(self.occupied(s)[u.loc]) > 1):
-            for n in self.ter.nbrs(u.loc):
-                out.append(act("lead", uid, n, u.loc))
-        if t.artillery and not u.deployed:
-            out.append(act("deploy", uid))
-        if self.ter.rail_hex(u.loc) and self.turn_rail_left(s) >= u.strength:
-            out.append(act("entrain", uid))
-        if not u.assault:
-            for n in self.ter.nbrs(u.loc):
-                if n in enemy:
-                    out.append(act("assault", uid, n))
-        # Rule 20: offered only where the check could accept them (a bridge unit that has
-        # not built, off a bridge; an engineer on one): the check still decides
-        if "bridge" in t.flags and uid not in self.pos.builders and u.loc not in self.pos.bridges:
-            out.append(act("build", uid))
-        if "engineer" in t.flags and u.loc in self.pos.bridges:
-            out.append(act("demolish", uid))
-        return out + self._refill_candidates(uid)
 
-    def _move_actions(self, uid: str, ok: frozenset[str]) -> tuple[WDAction, ...]:
-        """A unit's moves into the hexes ``ok``, in the order of its hex's neighbours."""
-        if not ok:
-            return ()
-        frm = self.pos.units[uid].loc
-        return tuple(WDAction("move", uid, n, frm) for n in self.ter.nbrs(frm) if n in ok)
+def _move_actions(s: WDState, uid: str, ok: frozenset[str]) -> tuple[WDAction, ...]:
+    """A unit's moves into the hexes ``ok``, in the order of its hex's neighbours."""
+    if not ok:
+        return ()
+    frm = s.pos.units[uid].loc
+    return tuple(WDAction("move", uid, n, frm) for n in s.ter.nbrs(frm) if n in ok)
 
-    def _refill_candidates(self, uid: str) -> list[WDAction]:
-        """Rule 18's replacement and repair of a unit below its strength."""
-        s = self.pos.phasing
-        u = self.pos.units[uid]
-        t = self.utype(uid)
-        out: list[WDAction] = []
-        full = self.cat.units[uid].strength if uid in self.cat.units else 0
-        if u.strength < full:
-            if t.personnel and self.pos.repl[s] > 0 and self.pos.impulses[s] == 1:
-                out.append(act("replace", uid))
-            if t.afv and self.pos.turn >= 5 and not self.pos.repaired[s]:
-                out.append(act("repair", uid))
-        return out
 
-    def _phase_candidates(self) -> list[WDAction]:
-        """Movement-phase actions of no unit on the map: entries (Rule 17), the refit."""
-        s = self.pos.phasing
-        out = []
-        # the raster's units only are sorted (every decision asks: not all units)
-        for uid in sorted(x for x, u in self.pos.units.items() if u.loc == "raster"):
-            if self.side_of(uid) == s:
-                for h in self.entry_hexes(uid):
-                    out.append(act("enter", uid, h))
-        if s == "soviet" and self.pos.turn == 10:
-            for div in sorted({self.udef(x).div for x in self.side_units(s)}):
-                out.append(act("refit", div))
-        return out
+def _refill_candidates(s: WDState, uid: str) -> list[WDAction]:
+    """Rule 18's replacement and repair of a unit below its strength."""
+    side = s.pos.phasing
+    u = s.pos.units[uid]
+    t = s.utype(uid)
+    out: list[WDAction] = []
+    full = s.cat.units[uid].strength if uid in s.cat.units else 0
+    if u.strength < full:
+        if t.personnel and s.pos.repl[side] > 0 and s.pos.impulses[side] == 1:
+            out.append(act("replace", uid))
+        if t.afv and s.pos.turn >= 5 and not s.pos.repaired[side]:
+            out.append(act("repair", uid))
+    return out
 
-    # ------------------------------------------------------------------ moving
 
-    def left(self, uid: str) -> Fraction:
-        """The MPs ``uid`` has left this impulse (:meth:`left_ticks` as MPs, for the
-        rules' checks and their messages)."""
-        return Fraction(self.left_ticks(self.pos.units[uid]), MP_TICKS)
+def _phase_candidates(s: WDState) -> list[WDAction]:
+    """Movement-phase actions of no unit on the map: entries (Rule 17), the refit."""
+    side = s.pos.phasing
+    out = []
+    # the raster's units only are sorted (every decision asks: not all units)
+    for uid in sorted(x for x, u in s.pos.units.items() if u.loc == "raster"):
+        if s.side_of(uid) == side:
+            for h in entry_hexes(s, uid):
+                out.append(act("enter", uid, h))
+    if side == "soviet" and s.pos.turn == 10:
+        for div in sorted({s.udef(x).div for x in s.side_units(side)}):
+            out.append(act("refit", div))
+    return out
 
-    def move_cost(self, uid: str, frm: str, to: str) -> Fraction | None:
-        """Terrain cost plus Rule 3 / 6.B.1 ZOC costs."""
-        cost = self.enter_cost(uid, frm, to)
-        if cost is None:
-            return None
-        u = self.pos.units[uid]
-        t = self.utype(uid)
-        s = self.side_of(uid)
-        if frm in self.ezoc(s):
-            if t.mob == "s":
-                # Rule 3.B: a ski unit pays for each enemy ZOC exited, the first exit of
-                # one it started in (Rule 3) and every one after it alike
-                cost += 1
-            elif u.zoc_start and "left-zoc" not in u.marks:
-                cost += 1  # Rule 3 / 6.B.1
-        return cost
 
-    def _movable(self, uid: str, moving: bool = True) -> U:
-        self._need_phase("movement", rule="Rule 6")
-        u = self._need_map(uid)
-        if "intrinsic" in self.utype(uid).flags:
-            raise IllegalAction("an intrinsic garrison never moves", rule="Intrinsic Garrisons")
-        if moving and self.garrison_fixed(uid):
-            raise IllegalAction(f"{uid} is a garrison unit and may not move on the first turn",
-                                rule="Rule 22")
-        return u
+def left(s: WDState, uid: str) -> Fraction:
+    """The MPs ``uid`` has left this impulse (:meth:`left_ticks` as MPs, for the
+    rules' checks and their messages)."""
+    return Fraction(left_ticks(s, s.pos.units[uid]), MP_TICKS)
 
-    def _move_checks(self, a: WDAction, u: U) -> None:
-        uid = a.unit
-        s = self.pos.phasing
-        if u.loc != a.frm:
-            raise IllegalAction(f"{uid} is in {u.loc}, not {a.frm}", rule="Rule 6.A")
-        if a.hex not in self.map or not self.map.grid.adjacent(a.frm, a.hex):
-            raise IllegalAction(f"{a.hex} is not next to {a.frm}", rule="Rule 6.A")
-        if u.entrained:
-            raise IllegalAction(f"{uid} is entrained: use rail", rule="Rule 8")
-        if u.stopped:
-            raise IllegalAction(f"{uid} entered an enemy ZOC and may not move farther this "
-                                "movement phase", rule="Rule 3")
-        if u.assault:
-            raise IllegalAction(f"{uid} has declared an assault on {u.assault}", rule="Rule 6.B.3")
-        if self.units_at(a.hex, other(s)):
-            raise IllegalAction(f"{a.hex} is occupied by the enemy", rule="Rule 6.A")
-        if self.city_bound(uid) and a.hex not in self.ter.vl_hexes():
-            raise IllegalAction("the Velikiye Luki garrison may not leave the city until released",
-                                rule="Rule 22")
-        cost = self.move_cost(uid, a.frm, a.hex)
-        if cost is None:
-            rule, why = self.prohibited_why(uid, a.frm, a.hex)
-            raise IllegalAction(why, rule=rule)
-        if cost > self.left(uid):
-            raise IllegalAction(f"{uid} needs {fmt_amount(cost)} MPs to enter {a.hex} and has "
-                                f"{fmt_amount(self.left(uid))}", rule="Rule 6.A")
-        if self.weapons_barred(uid, a.hex):
-            raise IllegalAction(f"{uid} is a weapons unit and may not enter an enemy ZOC unless "
-                                "a personnel or AFV unit is there", rule="Rule 3.C")
-        if not self.stack_ok_with(a.hex, uid) and not self.can_pass(uid, a.frm, a.hex, cost):
-            raise IllegalAction(f"{uid} may not end its move in {a.hex} (stacking) and could not "
-                                "move on from it", rule="Rule 4")
 
-    def move_dests(self, u: U) -> frozenset[str]:
-        """The hexes ``u`` may move into now: :meth:`_move_checks` for every neighbour at
-        once (the legal-action list): the hexes it could enter were it alone
-        (:meth:`move_reach`), less those where Rule 4's stacking or Rule 3.C's escort
-        for weapons keeps it out, asked of the friendly stacks as they stand."""
-        return self.dests_from(u, self.move_reach(u))
+def move_cost(s: WDState, uid: str, frm: str, to: str) -> Fraction | None:
+    """Terrain cost plus Rule 3 / 6.B.1 ZOC costs."""
+    cost = enter_cost(s, uid, frm, to)
+    if cost is None:
+        return None
+    u = s.pos.units[uid]
+    t = s.utype(uid)
+    side = s.side_of(uid)
+    if frm in ezoc(s, side):
+        if t.mob == "s":
+            # Rule 3.B: a ski unit pays for each enemy ZOC exited, the first exit of
+            # one it started in (Rule 3) and every one after it alike
+            cost += 1
+        elif u.zoc_start and "left-zoc" not in u.marks:
+            cost += 1  # Rule 3 / 6.B.1
+    return cost
 
-    def dests_from(self, u: U, reach: tuple[tuple[str, int, bool], ...]) -> frozenset[str]:
-        """The hexes of :meth:`move_reach`'s ``reach`` that ``u`` may move into as the
-        friendly stacks stand (Rule 4, Rule 3.C)."""
-        if not reach:
-            return frozenset()
-        uid = u.uid
-        frm = u.loc
-        stack = self._stack
-        alone = (uid, ())
-        out = []
-        for n, cost, barred in reach:
-            if barred and self.weapons_barred(uid, n):
-                continue
-            here = stack.get(n)  # stack_ok_with's kept answer, asked without a call
-            ok = here.get(alone) if here is not None else None
-            if ok is None:
-                ok = self.stack_ok_with(n, uid)
-            if not ok and not self._can_pass(uid, frm, n, cost):
-                continue
-            out.append(n)
-        return frozenset(out)
 
-    def move_reach(self, u: U) -> tuple[tuple[str, int, bool], ...]:
-        """The neighbours ``u`` could move into now as far as its own state, the terrain
-        and the enemy go, each with its cost in ticks and whether Rule 3.C's escort must
-        be asked there (a weapons unit entering an enemy ZOC): every check of
-        :meth:`_move_checks` but those reading the friendly stacks.
+def _movable(s: WDState, uid: str, moving: bool = True) -> U:
+    s._need_phase("movement", rule="Rule 6")
+    u = s._need_map(uid)
+    if "intrinsic" in s.utype(uid).flags:
+        raise IllegalAction("an intrinsic garrison never moves", rule="Intrinsic Garrisons")
+    if moving and garrison_fixed(s, uid):
+        raise IllegalAction(f"{uid} is a garrison unit and may not move on the first turn",
+                            rule="Rule 22")
+    return u
 
-        The answer is kept under everything it reads: the unit's own state, the impulse,
-        the weather, the release of Velikiye Luki, the position of the enemy, and the
-        bridges within two hexes. A move elsewhere on the map finds it again."""
-        if u.entrained or u.stopped or u.assault:
-            return ()
-        s = self.pos.phasing
-        bridges = self.pos.bridges
-        key = (u.uid, u.loc, u.spent, u.zoc_start, u.via,
-               u.garrison, "left-zoc" in u.marks,
-               s, self.pos.impulse_mp, self.pos.weather, self.pos.vl_released,
-               self.by_enemies("token", s, self._new_token),
-               tuple(h for h in self.ter.area2(u.loc) if h in bridges) if bridges else ())
-        memo = self._static.setdefault("reach-memo", {})
-        got: tuple[tuple[str, int, bool], ...] | None = memo.get(key)
+
+def _move_checks(s: WDState, a: WDAction, u: U) -> None:
+    uid = a.unit
+    side = s.pos.phasing
+    if u.loc != a.frm:
+        raise IllegalAction(f"{uid} is in {u.loc}, not {a.frm}", rule="Rule 6.A")
+    if a.hex not in s.map or not s.map.grid.adjacent(a.frm, a.hex):
+        raise IllegalAction(f"{a.hex} is not next to {a.frm}", rule="Rule 6.A")
+    if u.entrained:
+        raise IllegalAction(f"{uid} is entrained: use rail", rule="Rule 8")
+    if u.stopped:
+        raise IllegalAction(f"{uid} entered an enemy ZOC and may not move farther this "
+                            "movement phase", rule="Rule 3")
+    if u.assault:
+        raise IllegalAction(f"{uid} has declared an assault on {u.assault}", rule="Rule 6.B.3")
+    if s.units_at(a.hex, other(side)):
+        raise IllegalAction(f"{a.hex} is occupied by the enemy", rule="Rule 6.A")
+    if city_bound(s, uid) and a.hex not in s.ter.vl_hexes():
+        raise IllegalAction("the Velikiye Luki garrison may not leave the city until released",
+                            rule="Rule 22")
+    cost = move_cost(s, uid, a.frm, a.hex)
+    if cost is None:
+        rule, why = prohibited_why(s, uid, a.frm, a.hex)
+        raise IllegalAction(why, rule=rule)
+    if cost > left(s, uid):
+        raise IllegalAction(f"{uid} needs {fmt_amount(cost)} MPs to enter {a.hex} and has "
+                            f"{fmt_amount(left(s, uid))}", rule="Rule 6.A")
+    if weapons_barred(s, uid, a.hex):
+        raise IllegalAction(f"{uid} is a weapons unit and may not enter an enemy ZOC unless "
+                            "a personnel or AFV unit is there", rule="Rule 3.C")
+    if not s.stack_ok_with(a.hex, uid) and not can_pass(s, uid, a.frm, a.hex, cost):
+        raise IllegalAction(f"{uid} may not end its move in {a.hex} (stacking) and could not "
+                            "move on from it", rule="Rule 4")
+
+
+def move_dests(s: WDState, u: U) -> frozenset[str]:
+    """The hexes ``u`` may move into now: :meth:`_move_checks` for every neighbour at
+    once (the legal-action list): the hexes it could enter were it alone
+    (:meth:`move_reach`), less those where Rule 4's stacking or Rule 3.C's escort
+    for weapons keeps it out, asked of the friendly stacks as they stand."""
+    return dests_from(s, u, move_reach(s, u))
+
+
+def dests_from(s: WDState, u: U, reach: tuple[tuple[str, int, bool], ...]) -> frozenset[str]:
+    """The hexes of :meth:`move_reach`'s ``reach`` that ``u`` may move into as the
+    friendly stacks stand (Rule 4, Rule 3.C)."""
+    if not reach:
+        return frozenset()
+    uid = u.uid
+    frm = u.loc
+    stack = s._stack
+    alone = (uid, ())
+    out = []
+    for n, cost, barred in reach:
+        if barred and weapons_barred(s, uid, n):
+            continue
+        here = stack.get(n)  # stack_ok_with's kept answer, asked without a call
+        ok = here.get(alone) if here is not None else None
+        if ok is None:
+            ok = s.stack_ok_with(n, uid)
+        if not ok and not _can_pass(s, uid, frm, n, cost):
+            continue
+        out.append(n)
+    return frozenset(out)
+
+
+def move_reach(s: WDState, u: U) -> tuple[tuple[str, int, bool], ...]:
+    """The neighbours ``u`` could move into now as far as its own state, the terrain
+    and the enemy go, each with its cost in ticks and whether Rule 3.C's escort must
+    be asked there (a weapons unit entering an enemy ZOC): every check of
+    :meth:`_move_checks` but those reading the friendly stacks.
+
+    The answer is kept under everything it reads: the unit's own state, the impulse,
+    the weather, the release of Velikiye Luki, the position of the enemy, and the
+    bridges within two hexes. A move elsewhere on the map finds it again."""
+    if u.entrained or u.stopped or u.assault:
+        return ()
+    side = s.pos.phasing
+    bridges = s.pos.bridges
+    key = (u.uid, u.loc, u.spent, u.zoc_start, u.via,
+           u.garrison, "left-zoc" in u.marks,
+           side, s.pos.impulse_mp, s.pos.weather, s.pos.vl_released,
+           by_enemies(s, "token", side, partial(_new_token, s)),
+           tuple(h for h in s.ter.area2(u.loc) if h in bridges) if bridges else ())
+    memo = s._static.setdefault("reach-memo", {})
+    got: tuple[tuple[str, int, bool], ...] | None = memo.get(key)
+    if got is None:
+        if len(memo) >= 65536:
+            memo.clear()  # a bound: entries are pure functions of their keys
+        got = memo[key] = _move_reach(s, u)
+    return got
+
+
+def stacks_near(s: WDState, side: str, h: str) -> tuple[tuple[str, tuple[str, ...]], ...]:
+    """``side``'s stacks within two hexes of ``h`` (kept by ``_put`` for the hexes
+    a move does not come near)."""
+    key = (side, h)
+    got = s._near.get(key)
+    if got is None:
+        occ = s.occupied(side)
+        got = s._near[key] = tuple((x, occ[x]) for x in s.ter.area2(h) if x in occ)
+    return got
+
+
+def near_token(s: WDState, side: str, h: str) -> int:
+    """:meth:`stacks_near` as one number (equal stacks, equal numbers, while the
+    catalog's table keeps them), so that a key holding it hashes an int rather than
+    the stacks, once per unit per decision. Kept with the stacks by ``_put``."""
+    key = (side, h)
+    got = s._neartok.get(key)
+    if got is None:
+        near = stacks_near(s, side, h)
+        tokens = s._static.setdefault("near-tokens", {})
+        got = tokens.get(near)
         if got is None:
-            if len(memo) >= 65536:
-                memo.clear()  # a bound: entries are pure functions of their keys
-            got = memo[key] = self._move_reach(u)
-        return got
+            if len(tokens) >= 65536:
+                tokens.clear()  # numbers are never reused: an old key just goes stale
+            got = tokens[near] = _new_token(s)
+        s._neartok[key] = got
+    return got
 
-    def stacks_near(self, side: str, h: str) -> tuple[tuple[str, tuple[str, ...]], ...]:
-        """``side``'s stacks within two hexes of ``h`` (kept by ``_put`` for the hexes
-        a move does not come near)."""
-        key = (side, h)
-        got = self._near.get(key)
-        if got is None:
-            occ = self.occupied(side)
-            got = self._near[key] = tuple((x, occ[x]) for x in self.ter.area2(h) if x in occ)
-        return got
 
-    def near_token(self, side: str, h: str) -> int:
-        """:meth:`stacks_near` as one number (equal stacks, equal numbers, while the
-        catalog's table keeps them), so that a key holding it hashes an int rather than
-        the stacks, once per unit per decision. Kept with the stacks by ``_put``."""
-        key = (side, h)
-        got = self._neartok.get(key)
-        if got is None:
-            near = self.stacks_near(side, h)
-            tokens = self._static.setdefault("near-tokens", {})
-            got = tokens.get(near)
-            if got is None:
-                if len(tokens) >= 65536:
-                    tokens.clear()  # numbers are never reused: an old key just goes stale
-                got = tokens[near] = self._new_token()
-            self._neartok[key] = got
-        return got
+def _new_token(s: WDState) -> int:
+    """A number naming one position of the enemy while the catalog's memo holds it."""
+    # one counter per catalog, never reset: two positions never share a number, even
+    # with states of one catalog in several threads (next() on a count is atomic)
+    counter: itertools.count[int] = s._static.setdefault("tokens", itertools.count(1))
+    return next(counter)
 
-    def _new_token(self) -> int:
-        """A number naming one position of the enemy while the catalog's memo holds it."""
-        # one counter per catalog, never reset: two positions never share a number, even
-        # with states of one catalog in several threads (next() on a count is atomic)
-        counter: itertools.count[int] = self._static.setdefault("tokens", itertools.count(1))
-        return next(counter)
 
-    def _move_reach(self, u: U) -> tuple[tuple[str, int, bool], ...]:
-        uid = u.uid
-        s = self.pos.phasing
-        enemy = self.enemy_hexes(s)
-        left = self.left_ticks(u)
-        city = self.city_bound(uid)
-        vl = self.ter.vl_hexes() if city else ()
-        # move_ticks and weapons_barred for every neighbour at once: the unit's entry
-        # costs from its hex as one row, its Rule 3 / 3.B exit cost and the ZOCs once
-        t = self.utype(uid)
-        frm = u.loc
-        ezoc = self.ezoc(s)
-        extra = 0
-        if frm in ezoc and (t.mob == "s" or (u.zoc_start and "left-zoc" not in u.marks)):
-            extra = self.ter.ticks  # Rule 3.B / Rule 3 / 6.B.1, as in move_cost
-        thaw = self.pos.weather == "thaw"
-        out = []
-        for n, c in zip(self.ter.nbrs(frm), self.enter_row(t.mob, frm), strict=True):
-            if c is None or n in enemy or (city and n not in vl):
-                continue
-            if thaw and self.wrong_bank(uid, frm, n):
-                continue  # Rule 16.B
-            cost = c + extra
-            if cost > left:
-                continue
-            out.append((n, cost, t.weapons and n in ezoc))
-        return tuple(out)
+def _move_reach(s: WDState, u: U) -> tuple[tuple[str, int, bool], ...]:
+    uid = u.uid
+    side = s.pos.phasing
+    enemy = enemy_hexes(s, side)
+    left = left_ticks(s, u)
+    city = city_bound(s, uid)
+    vl = s.ter.vl_hexes() if city else ()
+    # move_ticks and weapons_barred for every neighbour at once: the unit's entry
+    # costs from its hex as one row, its Rule 3 / 3.B exit cost and the ZOCs once
+    t = s.utype(uid)
+    frm = u.loc
+    zone = ezoc(s, side)
+    extra = 0
+    if frm in zone and (t.mob == "s" or (u.zoc_start and "left-zoc" not in u.marks)):
+        extra = s.ter.ticks  # Rule 3.B / Rule 3 / 6.B.1, as in move_cost
+    thaw = s.pos.weather == "thaw"
+    out = []
+    for n, c in zip(s.ter.nbrs(frm), enter_row(s, t.mob, frm), strict=True):
+        if c is None or n in enemy or (city and n not in vl):
+            continue
+        if thaw and wrong_bank(s, uid, frm, n):
+            continue  # Rule 16.B
+        cost = c + extra
+        if cost > left:
+            continue
+        out.append((n, cost, t.weapons and n in zone))
+    return tuple(out)
 
-    def left_ticks(self, u: U) -> int:
-        """:meth:`left` in ticks (:data:`~engines.white_death.position.MP_TICKS` an MP)."""
-        return self.pos.impulse_mp * MP_TICKS - u.spent
 
-    def move_ticks(self, uid: str, frm: str, to: str) -> int | None:
-        """:meth:`move_cost` in ticks: the same rules, in ints."""
-        cost = self.enter_ticks(uid, frm, to)
-        if cost is None:
-            return None
-        s = self.side_of(uid)
-        if frm in self.ezoc(s):
-            u = self.pos.units[uid]
-            if self.utype(uid).mob == "s":
-                cost += self.ter.ticks  # Rule 3.B, as in move_cost
-            elif u.zoc_start and "left-zoc" not in u.marks:
-                cost += self.ter.ticks  # Rule 3 / 6.B.1
-        return cost
+def left_ticks(s: WDState, u: U) -> int:
+    """:meth:`left` in ticks (:data:`~engines.white_death.position.MP_TICKS` an MP)."""
+    return s.pos.impulse_mp * MP_TICKS - u.spent
 
-    def can_pass(self, uid: str, frm: str, to: str, cost: Fraction) -> bool:
-        """Rule 4: a unit may move through a full hex, though not end its move there.
 
-        Allowed when nothing can stop it there (no enemy ZOC, no die to roll) and it can
-        still move on to a hex where it may stop; it must then move on at once.
-        """
-        return self._can_pass(uid, frm, to, self.ter.to_ticks(cost))
+def move_ticks(s: WDState, uid: str, frm: str, to: str) -> int | None:
+    """:meth:`move_cost` in ticks: the same rules, in ints."""
+    cost = enter_ticks(s, uid, frm, to)
+    if cost is None:
+        return None
+    side = s.side_of(uid)
+    if frm in ezoc(s, side):
+        u = s.pos.units[uid]
+        if s.utype(uid).mob == "s":
+            cost += s.ter.ticks  # Rule 3.B, as in move_cost
+        elif u.zoc_start and "left-zoc" not in u.marks:
+            cost += s.ter.ticks  # Rule 3 / 6.B.1
+    return cost
 
-    def _can_pass(self, uid: str, frm: str, to: str, cost: int) -> bool:
-        s = self.side_of(uid)
-        t = self.utype(uid)
-        if to in self.ezoc(s) or (t.afv and frm in self.ezoc(s)) or self.lake_roll_due(
-                uid, frm, to):
-            return False
-        rest = self.left_ticks(self.pos.units[uid]) - cost
-        enemy = self.enemy_hexes(s)
-        for n in self.ter.nbrs(to):
-            if n in enemy or n == to:
-                continue
-            c = self.enter_ticks(uid, to, n)
-            if c is None or c > rest:
-                continue
-            if not self.stack_ok_with(n, uid):
-                continue  # it must be able to stop there
-            if t.weapons and n in self.ezoc(s):
-                continue
-            if self.city_bound(uid) and n not in self.ter.vl_hexes():
-                continue
-            return True
+
+def can_pass(s: WDState, uid: str, frm: str, to: str, cost: Fraction) -> bool:
+    """Rule 4: a unit may move through a full hex, though not end its move there.
+
+    Allowed when nothing can stop it there (no enemy ZOC, no die to roll) and it can
+    still move on to a hex where it may stop; it must then move on at once.
+    """
+    return _can_pass(s, uid, frm, to, s.ter.to_ticks(cost))
+
+
+def _can_pass(s: WDState, uid: str, frm: str, to: str, cost: int) -> bool:
+    side = s.side_of(uid)
+    t = s.utype(uid)
+    if to in ezoc(s, side) or (t.afv and frm in ezoc(s, side)) or lake_roll_due(s,
+            uid, frm, to):
         return False
+    rest = left_ticks(s, s.pos.units[uid]) - cost
+    enemy = enemy_hexes(s, side)
+    for n in s.ter.nbrs(to):
+        if n in enemy or n == to:
+            continue
+        c = enter_ticks(s, uid, to, n)
+        if c is None or c > rest:
+            continue
+        if not s.stack_ok_with(n, uid):
+            continue  # it must be able to stop there
+        if t.weapons and n in ezoc(s, side):
+            continue
+        if city_bound(s, uid) and n not in s.ter.vl_hexes():
+            continue
+        return True
+    return False
 
-    def _finish_move_after_fire(self, m: MoveArgs) -> list[Event]:
-        """Rule 3.A: the move of an AFV that drew antitank fire leaving an enemy ZOC goes
-        on after the fire, unless the fire stopped or removed it."""
-        uid, frm, to = m.uid, m.frm, m.to
-        u = self.pos.units[uid]
-        if not self.on_map(uid) or u.loc != frm or u.stopped:
-            return [Event(f"{uid} ends its movement at {u.loc}", "move", units=(uid,),
-                          rule="Rule 3.A")]
-        if self.units_at(to, other(self.side_of(uid))) or not self.stack_ok_with(to, uid):
-            return []
-        return self._finish_move(uid, frm, to, m.cost)
 
-    def _finish_move(self, uid: str, frm: str, to: str, cost: int) -> list[Event]:
-        u = self.pos.units[uid]
-        s = self.side_of(uid)
-        t = self.utype(uid)
-        if frm in self.ezoc(s):
-            u.marks.add("left-zoc")
-        if self.river_at(to) == "river" and self.river_at(frm) != "river":
-            u.via = frm
-        u.spent += cost
-        u.deployed = False
-        u.marks.discard("entered")
-        self._put(uid, to)
-        self.pos.passing = "" if self.stack_ok_with(to, uid) else uid
-        # Rule 4.C: the opponent sees a counter move, not which unit it is
-        events = [Event(f"{uid} moves {frm} to {to}", "move", visible_to=(s,),
-                        hexes=(frm, to), units=(uid,), rule="Rule 6"),
-                  Event(f"a {s} unit moves {frm} to {to}", "move",
-                        visible_to=(other(s),), hexes=(frm, to), rule="Rule 6")]
-        if to in self.ezoc(s):
-            if "brandenburg" in t.flags and s == "german":
-                self._die("brandenburg", f"Brandenburg detection for {uid} at {to}",
-                          "Rule 21.B", uid=uid, hex=to)
-            elif t.afv:
-                pass  # Rule 3.A: AFVs need not stop
-            elif t.mob == "s" and to not in self.ezoc(s, ski_only=True):
-                pass  # Rule 3.B
-            else:
-                u.stopped = True
-        if self.lake_roll_due(uid, frm, to):
-            self._die("ice", f"ice collapse under {uid} crossing {frm}/{to}", "Rule 13",
-                      uid=uid, hex=to)
-        return events
-
-    def _on_ice(self, job: DieArgs, roll: int) -> list[Event]:
-        if roll == 1:
-            return self._lose(job.uid, 1, "the ice gives way")
+def _finish_move_after_fire(s: WDState, m: MoveArgs) -> list[Event]:
+    """Rule 3.A: the move of an AFV that drew antitank fire leaving an enemy ZOC goes
+    on after the fire, unless the fire stopped or removed it."""
+    uid, frm, to = m.uid, m.frm, m.to
+    u = s.pos.units[uid]
+    if not s.on_map(uid) or u.loc != frm or u.stopped:
+        return [Event(f"{uid} ends its movement at {u.loc}", "move", units=(uid,),
+                      rule="Rule 3.A")]
+    if s.units_at(to, other(s.side_of(uid))) or not s.stack_ok_with(to, uid):
         return []
+    return _finish_move(s, uid, frm, to, m.cost)
 
-    # ------------------------------------------------------------ Brandenburg commandos (Rule 21.B)
 
-    def escorts(self, leader: str) -> list[str]:
-        """Rule 21.B: the units stacked with a Brandenburg unit, which move with it."""
-        h = self.pos.units[leader].loc
-        return [x for x in self.units_at(h, "german") if x != leader
-                and "intrinsic" not in self.utype(x).flags]
+def _finish_move(s: WDState, uid: str, frm: str, to: str, cost: int) -> list[Event]:
+    u = s.pos.units[uid]
+    side = s.side_of(uid)
+    t = s.utype(uid)
+    if frm in ezoc(s, side):
+        u.marks.add("left-zoc")
+    if river_at(s, to) == "river" and river_at(s, frm) != "river":
+        u.via = frm
+    u.spent += cost
+    u.deployed = False
+    u.marks.discard("entered")
+    s._put(uid, to)
+    s.pos.passing = "" if s.stack_ok_with(to, uid) else uid
+    # Rule 4.C: the opponent sees a counter move, not which unit it is
+    events = [Event(f"{uid} moves {frm} to {to}", "move", visible_to=(side,),
+                    hexes=(frm, to), units=(uid,), rule="Rule 6"),
+              Event(f"a {side} unit moves {frm} to {to}", "move",
+                    visible_to=(other(side),), hexes=(frm, to), rule="Rule 6")]
+    if to in ezoc(s, side):
+        if "brandenburg" in t.flags and side == "german":
+            s._die("brandenburg", f"Brandenburg detection for {uid} at {to}",
+                      "Rule 21.B", uid=uid, hex=to)
+        elif t.afv:
+            pass  # Rule 3.A: AFVs need not stop
+        elif t.mob == "s" and to not in ezoc(s, side, ski_only=True):
+            pass  # Rule 3.B
+        else:
+            u.stopped = True
+    if lake_roll_due(s, uid, frm, to):
+        s._die("ice", f"ice collapse under {uid} crossing {frm}/{to}", "Rule 13",
+                  uid=uid, hex=to)
+    return events
 
-    def _on_brandenburg(self, job: DieArgs, roll: int) -> list[Event]:
-        if roll - job.mod <= 1:
-            for x in job.group or (job.uid,):
-                if self.on_map(x):
-                    self.pos.units[x].stopped = True
-            return [Event(f"{job.uid} is found out and stops at {job.hex}", "info",
-                          hexes=(job.hex,), rule="Rule 21.B")]
-        return [Event(f"{job.uid} slips through", "info", visible_to=("german",),
-                      rule="Rule 21.B")]
 
-    # ------------------------------------------------------------------ deployment (Rule 6.B.2)
+def _on_ice(s: WDState, job: DieArgs, roll: int) -> list[Event]:
+    if roll == 1:
+        return _lose(s, job.uid, 1, "the ice gives way")
+    return []
 
-    # ------------------------------------------------------------------ rail (Rule 8)
 
-    def turn_rail_left(self, side: str) -> int:
-        return self.cat.rail_sp - self.pos.rail_used[side]
+def escorts(s: WDState, leader: str) -> list[str]:
+    """Rule 21.B: the units stacked with a Brandenburg unit, which move with it."""
+    h = s.pos.units[leader].loc
+    return [x for x in s.units_at(h, "german") if x != leader
+            and "intrinsic" not in s.utype(x).flags]
 
-    def rail_destinations(self, uid: str, check_only: bool = False) -> list[str]:
-        key = ("rail", uid, check_only)
-        if key not in self._cache:
-            self._cache[key] = self._rail_destinations(uid, check_only)
-        out: list[str] = self._cache[key]
-        return out
 
-    def _rail_net(self, side: str, start: str) -> RailPart:
-        """Rule 8: the rail hexes joined to ``start`` through hexes free of enemy units and
-        ZOCs, and whether they reach a friendly edge. Every hex of such a part of the
-        network has the same answer, so it is traced once per position of the enemy."""
-        free = self._free(side)
-        parts: dict[str, RailPart] = self.by_enemies("rail", side, dict)
-        got = parts.get(start)
-        if got is not None:
-            return got
-        seen = tuple(region(self.map, [start], passable=free, networks=RAILS))  # sorted
-        got = RailPart(seen, frozenset(seen), tuple(h for h in seen if self.ter.is_town(h)),
-                       not self.ter.edge_hexes(side).isdisjoint(seen))
-        if start in free:  # a start in an enemy ZOC is a part of its own
-            for h in seen:
-                parts[h] = got
+def _on_brandenburg(s: WDState, job: DieArgs, roll: int) -> list[Event]:
+    if roll - job.mod <= 1:
+        for x in job.group or (job.uid,):
+            if s.on_map(x):
+                s.pos.units[x].stopped = True
+        return [Event(f"{job.uid} is found out and stops at {job.hex}", "info",
+                      hexes=(job.hex,), rule="Rule 21.B")]
+    return [Event(f"{job.uid} slips through", "info", visible_to=("german",),
+                  rule="Rule 21.B")]
+
+
+def turn_rail_left(s: WDState, side: str) -> int:
+    return s.cat.rail_sp - s.pos.rail_used[side]
+
+
+def rail_destinations(s: WDState, uid: str, check_only: bool = False) -> list[str]:
+    key = ("rail", uid, check_only)
+    if key not in s._cache:
+        s._cache[key] = _rail_destinations(s, uid, check_only)
+    out: list[str] = s._cache[key]
+    return out
+
+
+def _rail_net(s: WDState, side: str, start: str) -> RailPart:
+    """Rule 8: the rail hexes joined to ``start`` through hexes free of enemy units and
+    ZOCs, and whether they reach a friendly edge. Every hex of such a part of the
+    network has the same answer, so it is traced once per position of the enemy."""
+    free = _free(s, side)
+    parts: dict[str, RailPart] = by_enemies(s, "rail", side, dict)
+    got = parts.get(start)
+    if got is not None:
         return got
+    seen = tuple(region(s.map, [start], passable=free, networks=RAILS))  # sorted
+    got = RailPart(seen, frozenset(seen), tuple(h for h in seen if s.ter.is_town(h)),
+                   not s.ter.edge_hexes(side).isdisjoint(seen))
+    if start in free:  # a start in an enemy ZOC is a part of its own
+        for h in seen:
+            parts[h] = got
+    return got
 
-    def _rail_destinations(self, uid: str, check_only: bool = False) -> list[str]:
-        s = self.side_of(uid)
-        start = self.pos.units[uid].loc
-        part = self._rail_net(s, start)
-        if not part.to_edge:
-            return []
-        if check_only:
-            return [start]
-        t = self.utype(uid)
-        city = self.city_bound(uid)
-        # Rule 8: weapons and AFVs detrain in towns
-        stops = part.hexes if t.personnel else part.towns
-        # Rule 4: an empty hex takes any one unit, so only the side's stacks are asked
-        full = frozenset(h for h in self.occupied(s) if h in part.members
-                         and not self.stack_ok_with(h, uid))
-        # the list reads the part (the enemy's position and the start), the stops, the
-        # full hexes and the city: kept in the catalog under them, as an entrained unit's
-        # destinations are asked at every decision while the part rarely changes
-        key = (self.by_enemies("token", s, self._new_token), start, t.personnel, full, city)
-        memo = self._static.setdefault("rail-memo", {})
-        got: list[str] | None = memo.get(key)
-        if got is None:
-            if len(memo) >= 16384:
-                memo.clear()  # a bound: entries are pure functions of their keys
-            got = memo[key] = [h for h in stops if h != start and h not in full
-                               and (not city or h in self.ter.vl_hexes())]
-        return got
+
+def _rail_destinations(s: WDState, uid: str, check_only: bool = False) -> list[str]:
+    side = s.side_of(uid)
+    start = s.pos.units[uid].loc
+    part = _rail_net(s, side, start)
+    if not part.to_edge:
+        return []
+    if check_only:
+        return [start]
+    t = s.utype(uid)
+    city = city_bound(s, uid)
+    # Rule 8: weapons and AFVs detrain in towns
+    stops = part.hexes if t.personnel else part.towns
+    # Rule 4: an empty hex takes any one unit, so only the side's stacks are asked
+    full = frozenset(h for h in s.occupied(side) if h in part.members
+                     and not s.stack_ok_with(h, uid))
+    # the list reads the part (the enemy's position and the start), the stops, the
+    # full hexes and the city: kept in the catalog under them, as an entrained unit's
+    # destinations are asked at every decision while the part rarely changes
+    key = (by_enemies(s, "token", side, partial(_new_token, s)), start, t.personnel, full, city)
+    memo = s._static.setdefault("rail-memo", {})
+    got: list[str] | None = memo.get(key)
+    if got is None:
+        if len(memo) >= 16384:
+            memo.clear()  # a bound: entries are pure functions of their keys
+        got = memo[key] = [h for h in stops if h != start and h not in full
+                           and (not city or h in s.ter.vl_hexes())]
+    return got
+
 
     # ------------------------------------------------------------ assault declarations (Rule 6.B.3)
 
@@ -510,23 +547,23 @@ class MovementState(ArtilleryState, ReinforcementState):
 
 
 def check_move(s: WDState, a: WDAction) -> None:
-    s._move_checks(a, s._movable(a.unit))
+    _move_checks(s, a, _movable(s, a.unit))
 
 
 def do_move(st: WDState, a: WDAction) -> list[Event]:
     uid = a.unit
     st.pos.units[uid]
     s = st.pos.phasing
-    cost = st.move_ticks(uid, a.frm, a.hex)
+    cost = move_ticks(st, uid, a.frm, a.hex)
     assert cost is not None
     t = st.utype(uid)
     # Rule 3.A: an AFV leaving an enemy ZOC draws antitank fire first
-    if t.afv and a.frm in st.ezoc(s):
+    if t.afv and a.frm in ezoc(st, s):
         firers = [x for n in st.ter.nbrs(a.frm) for x in st.units_at(n, other(s))
-                  if st.has_zoc(x) and st.utype(x).atf > 0]
-        value = sum((st.fire_value(x, "at", a.frm, False) for x in sorted(set(firers))),
+                  if has_zoc(st, x) and st.utype(x).atf > 0]
+        value = sum((fire_value(st, x, "at", a.frm, False) for x in sorted(set(firers))),
                     Fraction(0))
-        col = rules.odds_column(st.cat.tables, value, st.defense(uid, "at"))
+        col = rules.odds_column(st.cat.tables, value, defense(st, uid, "at"))
         if col >= 0:
             st._die("crt", f"antitank fire at {uid} leaving {a.frm} "
                       f"({fmt_amount(value)} at {rules.column_label(st.cat.tables, col)})",
@@ -534,25 +571,25 @@ def do_move(st: WDState, a: WDAction) -> list[Event]:
             st._push("finish-move", MoveArgs(uid, a.frm, a.hex, cost))
             return [Event(f"{uid} tries to leave the enemy ZOC at {a.frm}", "move",
                           hexes=(a.frm,), units=(uid,), rule="Rule 3.A")]
-    return st._finish_move(uid, a.frm, a.hex, cost)
+    return _finish_move(st, uid, a.frm, a.hex, cost)
 
 
 def check_lead(s: WDState, a: WDAction) -> None:
-    u = s._movable(a.unit)
+    u = _movable(s, a.unit)
     if "brandenburg" not in s.utype(a.unit).flags:
         raise IllegalAction(f"{a.unit} is not a Brandenburg commando unit", rule="Rule 21.B")
-    group = s.escorts(a.unit)
+    group = escorts(s, a.unit)
     if not group:
         raise IllegalAction(f"no unit is stacked with {a.unit} to lead", rule="Rule 21.B")
-    s._move_checks(a, u)
+    _move_checks(s, a, u)
     for x in group:
-        ux = s._movable(x)
+        ux = _movable(s, x)
         if ux.stopped or ux.assault or ux.entrained:
             raise IllegalAction(f"{x} may not move with {a.unit} now", rule="Rule 21.B")
-        cost = s.move_cost(x, a.frm, a.hex)
-        if cost is None or cost > s.left(x):
+        cost = move_cost(s, x, a.frm, a.hex)
+        if cost is None or cost > left(s, x):
             raise IllegalAction(f"{x} cannot pay to enter {a.hex}", rule="Rule 21.B")
-        if s.city_bound(x) and a.hex not in s.ter.vl_hexes():
+        if city_bound(s, x) and a.hex not in s.ter.vl_hexes():
             raise IllegalAction("the Velikiye Luki garrison may not leave the city until "
                                 "released", rule="Rule 22")
     here = [s.udef(x) for x in s.units_at(a.hex, "german")]
@@ -562,10 +599,10 @@ def check_lead(s: WDState, a: WDAction) -> None:
 
 
 def do_lead(s: WDState, a: WDAction) -> list[Event]:
-    group = [a.unit, *s.escorts(a.unit)]
-    in_zoc = a.frm in s.ezoc("german")
+    group = [a.unit, *escorts(s, a.unit)]
+    in_zoc = a.frm in ezoc(s, "german")
     for x in group:
-        cost = s.move_ticks(x, a.frm, a.hex)
+        cost = move_ticks(s, x, a.frm, a.hex)
         assert cost is not None
         u = s.pos.units[x]
         if in_zoc:
@@ -578,7 +615,7 @@ def do_lead(s: WDState, a: WDAction) -> list[Event]:
                     rule="Rule 21.B"),
               Event(f"a german stack moves {a.frm} to {a.hex}", "move",
                     visible_to=("soviet",), hexes=(a.frm, a.hex), rule="Rule 21.B")]
-    if a.hex in s.ezoc("german"):
+    if a.hex in ezoc(s, "german"):
         n = len([x for x in group if "brandenburg" not in s.utype(x).flags])
         s._die("brandenburg", f"Brandenburg detection for {a.unit} and {n} escorted "
                   f"units at {a.hex} (-{n})", "Rule 21.B", uid=a.unit, hex=a.hex,
@@ -587,14 +624,14 @@ def do_lead(s: WDState, a: WDAction) -> list[Event]:
 
 
 def check_deploy(s: WDState, a: WDAction) -> None:
-    u = s._movable(a.unit, moving=False)  # deploying is not moving (Rule 22)
+    u = _movable(s, a.unit, moving=False)  # deploying is not moving (Rule 22)
     if not s.utype(a.unit).artillery:
         raise IllegalAction(f"{a.unit} is not artillery", rule="Rule 6.B.2")
     if u.deployed:
         raise IllegalAction(f"{a.unit} is already deployed", rule="Rule 6.B.2")
     if u.entrained:  # entraining undeploys; on the train it only rails (Rule 8)
         raise IllegalAction(f"{a.unit} is entrained", rule="Rule 8")
-    if s.left(a.unit) < 1:
+    if left(s, a.unit) < 1:
         raise IllegalAction("deploying costs one movement point", rule="Rule 6.B.2")
 
 
@@ -607,7 +644,7 @@ def do_deploy(s: WDState, a: WDAction) -> list[Event]:
 
 
 def check_entrain(s: WDState, a: WDAction) -> None:
-    u = s._movable(a.unit)
+    u = _movable(s, a.unit)
     t = s.utype(a.unit)
     if u.entrained or u.stopped or u.assault:
         raise IllegalAction(f"{a.unit} may not entrain now", rule="Rule 8")
@@ -616,17 +653,17 @@ def check_entrain(s: WDState, a: WDAction) -> None:
     if not t.personnel and not s.ter.is_town(u.loc) and "entered" not in u.marks:
         raise IllegalAction("weapons and AFV units entrain only in a town on a railroad "
                             "(except reinforcements as they enter)", rule="Rule 8")
-    if s.left(a.unit) < 1:
+    if left(s, a.unit) < 1:
         raise IllegalAction("entraining costs one movement point", rule="Rule 8")
-    if u.strength > s.turn_rail_left(s.pos.phasing):
-        raise IllegalAction(f"only {s.turn_rail_left(s.pos.phasing)} strength points of "
+    if u.strength > turn_rail_left(s, s.pos.phasing):
+        raise IllegalAction(f"only {turn_rail_left(s, s.pos.phasing)} strength points of "
                             "rail movement are left this turn", rule="Rule 8")
-    if u.loc in s.ezoc(s.pos.phasing):
+    if u.loc in ezoc(s, s.pos.phasing):
         raise IllegalAction("rail movement may not start in an enemy ZOC", rule="Rule 8")
-    if not s.rail_destinations(a.unit, check_only=True):
+    if not rail_destinations(s, a.unit, check_only=True):
         raise IllegalAction("the railroad cannot be traced to a friendly edge from here",
                             rule="Rule 8")
-    if s.city_bound(a.unit) and not s.rail_destinations(a.unit):
+    if city_bound(s, a.unit) and not rail_destinations(s, a.unit):
         raise IllegalAction("the Velikiye Luki garrison may not leave the city until "
                             "released, and no other rail hex of the city can be reached",
                             rule="Rule 22")
@@ -637,7 +674,7 @@ def check_rail(s: WDState, a: WDAction) -> None:
     u = s._need_map(a.unit)
     if not u.entrained:
         raise IllegalAction(f"{a.unit} is not entrained", rule="Rule 8")
-    if a.hex not in s.rail_destinations(a.unit):
+    if a.hex not in rail_destinations(s, a.unit):
         raise IllegalAction(f"{a.unit} cannot reach {a.hex} by rail", rule="Rule 8")
 
 
@@ -672,7 +709,7 @@ def check_assault(st: WDState, a: WDAction) -> None:
         raise IllegalAction(f"{a.unit} is entrained", rule="Rule 8")
     if not st.units_at(a.hex, other(s)) or not st.map.grid.adjacent(u.loc, a.hex):
         raise IllegalAction(f"{a.hex} is not an adjacent enemy hex", rule="Rule 6.B.3")
-    if st.left(a.unit) < 1:
+    if left(st, a.unit) < 1:
         raise IllegalAction("assaulting costs one movement point", rule="Rule 6.B.3")
     if not t.afv and (t.cf <= 0 or t.cf_defensive_only):
         raise IllegalAction(f"{a.unit} may only fire defensively", rule="Rule 9.A")
@@ -681,10 +718,10 @@ def check_assault(st: WDState, a: WDAction) -> None:
     if s == "soviet" and st.pos.impulse_mp < min(3, st.pos.impulse_left_before):
         raise IllegalAction("the Soviet player must spend 3 MPs (or all remaining) in an "
                             "impulse to assault", rule="Rule 5")
-    if st.enter_cost(a.unit, u.loc, a.hex) is None:
+    if enter_cost(st, a.unit, u.loc, a.hex) is None:
         raise IllegalAction(f"{a.unit} may not assault across a prohibited hexside or into "
                             "a prohibited hex", rule="Rule 12.A")
-    pool = st.pool_of(a.unit)
+    pool = pool_of(st, a.unit)
     if f"assault:{pool}" not in st.pos.paid and st.pos.supply[pool] < 1:
         raise IllegalAction(f"no supply point is left in the {pool} pool to assault",
                             rule="Rule 15.A.1")
@@ -692,7 +729,7 @@ def check_assault(st: WDState, a: WDAction) -> None:
 
 def do_assault(s: WDState, a: WDAction) -> list[Event]:
     u = s.pos.units[a.unit]
-    pool = s.pool_of(a.unit)
+    pool = pool_of(s, a.unit)
     events = []
     if f"assault:{pool}" not in s.pos.paid:
         s.pos.paid.add(f"assault:{pool}")
@@ -708,24 +745,24 @@ def do_assault(s: WDState, a: WDAction) -> list[Event]:
 
 
 def check_build(s: WDState, a: WDAction) -> None:
-    u = s._movable(a.unit)
+    u = _movable(s, a.unit)
     if u.entrained:  # 20.B spends a movement point; on the train it only rails (Rule 8)
         raise IllegalAction(f"{a.unit} is entrained: detrain first", rule="Rule 8")
     if "bridge" not in s.utype(a.unit).flags or a.unit in s.pos.builders:
         raise IllegalAction(f"{a.unit} cannot build a bridge (one each)", rule="Rule 20.B")
     if "river" not in s.ter.terrain(u.loc) or u.loc in s.pos.bridges:
         raise IllegalAction(f"{u.loc} is not an unbridged river hex", rule="Rule 20.B")
-    if s.left(a.unit) < 1:
+    if left(s, a.unit) < 1:
         raise IllegalAction("building costs one movement point", rule="Rule 20.B")
 
 
 def check_demolish(s: WDState, a: WDAction) -> None:
-    u = s._movable(a.unit)
+    u = _movable(s, a.unit)
     if u.entrained:  # 20.A spends a movement point; on the train it only rails (Rule 8)
         raise IllegalAction(f"{a.unit} is entrained: detrain first", rule="Rule 8")
     if "engineer" not in s.utype(a.unit).flags or u.loc not in s.pos.bridges:
         raise IllegalAction(f"{a.unit} is not an engineer on a bridge", rule="Rule 20.A")
-    if s.left(a.unit) < 1:
+    if left(s, a.unit) < 1:
         raise IllegalAction("demolishing costs one movement point", rule="Rule 20.A")
 
 

@@ -30,9 +30,38 @@ from engines.white_death import (
     turns,
 )
 from engines.white_death.actions import WDAction, act, parse
-from engines.white_death.assault import HexArgs
+from engines.white_death.artillery import (
+    _barrage_candidates,
+    _barrage_done,
+    _barrage_morale,
+    _on_barrage,
+    barrage_phase_due,
+)
+from engines.white_death.assault import (
+    HexArgs,
+    _advance_candidates,
+    _assault_done,
+    _combat_candidates,
+    _on_crt,
+    _open_combat,
+    _resolve_next,
+)
 from engines.white_death.base import DieArgs, Phased, other
-from engines.white_death.movement import MoveArgs
+from engines.white_death.combat import _fright_checks, _on_mc
+from engines.white_death.movement import MoveArgs, _finish_move_after_fire, _on_brandenburg, _on_ice
+from engines.white_death.placement import _setup_candidates
+from engines.white_death.reinforcements import _on_answer, _on_flieger
+from engines.white_death.supply import _on_airdrop, _supply_points, _vl_avoid_possible
+from engines.white_death.turns import (
+    _end_impulse,
+    _finish,
+    _impulse_candidates,
+    _on_release,
+    _on_weather,
+    _start_impulse,
+    _start_turn,
+    release_due,
+)
 from pbem.engine import Action, ChanceRequest, Event, Outcome
 from pbem.errors import IllegalAction
 from pbem.steps import Choice, Entry, Flow, Frame, NoArgs, Procedure, Roll, Sequence, step_table
@@ -203,7 +232,7 @@ class Game(WDProcedure):
     def act(self, s: WDState, args: Any, flow: Flow) -> list[Event]:
         if s.pos.turn >= s.last_turn:
             flow.end()
-            return s._finish()
+            return _finish(s)
         s.pos.turn += 1
         flow.call("turn")
         return []
@@ -245,7 +274,7 @@ class Setup(WDChoice):
         return act("auto-setup")
 
     def candidates(self, s: WDState, args: Any) -> list[WDAction]:
-        return s._setup_candidates()
+        return _setup_candidates(s)
 
     def after(self, s: WDState, args: Any, a: WDAction, flow: Flow) -> None:
         if not s.pos.setup_raster:
@@ -257,7 +286,7 @@ class TurnBegins(WDProcedure):
 
     def act(self, s: WDState, args: Any, flow: Flow) -> list[Event]:
         flow.end()
-        return s._start_turn()
+        return _start_turn(s)
 
 
 class Weather(WDRoll):
@@ -268,7 +297,7 @@ class Weather(WDRoll):
         return f"weather for turn {s.pos.turn}", self.rule, ""
 
     def then(self, s: WDState, args: Any, roll: int) -> list[Event]:
-        return s._on_weather(roll)
+        return _on_weather(s, roll)
 
 
 class Release(WDRoll):
@@ -279,7 +308,7 @@ class Release(WDRoll):
         return f"Velikiye Luki garrison release on turn {s.pos.turn}", self.rule, ""
 
     def then(self, s: WDState, args: Any, roll: int) -> list[Event]:
-        return s._on_release(roll)
+        return _on_release(s, roll)
 
 
 class Supply(WDProcedure):
@@ -290,14 +319,14 @@ class Supply(WDProcedure):
 
     def act(self, s: WDState, args: Any, flow: Flow) -> list[Event]:
         flow.end()
-        return s._supply_points()
+        return _supply_points(s)
 
 
 class Airdrop(WDRoll):
     name, rule = "airdrop", "Rule 15.D.1"
 
     def then(self, s: WDState, args: Any, roll: int) -> list[Event]:
-        return s._on_airdrop(roll)
+        return _on_airdrop(s, roll)
 
 
 class VLSupply(WDChoice):
@@ -347,9 +376,9 @@ class Turn(WDSequence):
     entries = (
         Entry("Rule 5", "turn-begins"),
         Entry("Rule 16", "weather"),
-        Entry("Rule 22", "release", lambda s: s.release_due()),
+        Entry("Rule 22", "release", lambda s: release_due(s)),
         Entry("Rule 15", "supply"),
-        Entry("Rule 15.D.2", "vl-supply", lambda s: s._vl_avoid_possible()),
+        Entry("Rule 15.D.2", "vl-supply", lambda s: _vl_avoid_possible(s)),
         Entry("Rule 5", "impulses"),
     )
 
@@ -381,7 +410,7 @@ class Impulse(WDSequence):
         Entry("Rule 17", "start-impulse"),
         Entry("Rule 5", "impulse-decision"),
         Entry("Rule 6", "movement"),
-        Entry("Rule 11.B", "barrage", lambda s: s.barrage_phase_due()),
+        Entry("Rule 11.B", "barrage", lambda s: barrage_phase_due(s)),
         Entry("Rule 11.B.2.B", "barrage-end"),
         Entry("Rule 5", "combat"),
         Entry("Rule 5", "end-impulse"),
@@ -396,21 +425,21 @@ class StartImpulse(WDProcedure):
 
     def act(self, s: WDState, args: Any, flow: Flow) -> list[Event]:
         flow.end()
-        return s._start_impulse()
+        return _start_impulse(s)
 
 
 class Flieger(WDRoll):
     name, rule = "flieger", "Rule 17.F"
 
     def then(self, s: WDState, args: Any, roll: int) -> list[Event]:
-        return s._on_flieger(roll)
+        return _on_flieger(s, roll)
 
 
 class Answer(WDRoll):
     name, rule = "answer", "Rule 17.F"
 
     def then(self, s: WDState, args: Any, roll: int) -> list[Event]:
-        return s._on_answer(args, roll)
+        return _on_answer(s, args, roll)
 
 
 class ImpulseDecision(WDChoice):
@@ -439,7 +468,7 @@ class ImpulseDecision(WDChoice):
         return act("impulse", n=s.pos.mps[s.pos.phasing])
 
     def candidates(self, s: WDState, args: Any) -> list[WDAction]:
-        return s._impulse_candidates(s.pos.phasing)
+        return _impulse_candidates(s, s.pos.phasing)
 
     def after(self, s: WDState, args: Any, a: WDAction, flow: Flow) -> None:
         flow.end()
@@ -537,21 +566,21 @@ class FinishMove(WDProcedure):
 
     def act(self, s: WDState, args: Any, flow: Flow) -> list[Event]:
         flow.end()
-        return s._finish_move_after_fire(args)
+        return _finish_move_after_fire(s, args)
 
 
 class Ice(WDRoll):
     name, rule = "ice", "Rule 13"
 
     def then(self, s: WDState, args: Any, roll: int) -> list[Event]:
-        return s._on_ice(args, roll)
+        return _on_ice(s, args, roll)
 
 
 class Brandenburg(WDRoll):
     name, rule = "brandenburg", "Rule 21.B"
 
     def then(self, s: WDState, args: Any, roll: int) -> list[Event]:
-        return s._on_brandenburg(args, roll)
+        return _on_brandenburg(s, args, roll)
 
 
 class Crt(WDRoll):
@@ -561,14 +590,14 @@ class Crt(WDRoll):
     name, rule = "crt", "Rule 9"
 
     def then(self, s: WDState, args: Any, roll: int) -> list[Event]:
-        return s._on_crt(args, roll)
+        return _on_crt(s, args, roll)
 
 
 class Morale(WDRoll):
     name, rule = "mc", "Rule 14"
 
     def then(self, s: WDState, args: Any, roll: int) -> list[Event]:
-        return s._on_mc(args, roll)
+        return _on_mc(s, args, roll)
 
 
 class AssaultCrt(Crt):
@@ -622,7 +651,7 @@ class BarrageChoice(WDChoice):
         return act("end-barrage")
 
     def candidates(self, s: WDState, args: Any) -> list[WDAction]:
-        return s._barrage_candidates()
+        return _barrage_candidates(s)
 
     def after(self, s: WDState, args: Any, a: WDAction, flow: Flow) -> None:
         if a.kind == "end-barrage":
@@ -634,7 +663,7 @@ class BarrageRoll(WDRoll):
     phase = "barrage"
 
     def then(self, s: WDState, args: Any, roll: int) -> list[Event]:
-        return s._on_barrage(args, roll)
+        return _on_barrage(s, args, roll)
 
 
 class BarrageDone(WDProcedure):
@@ -644,7 +673,7 @@ class BarrageDone(WDProcedure):
 
     def act(self, s: WDState, args: Any, flow: Flow) -> list[Event]:
         flow.end()
-        return s._barrage_done()
+        return _barrage_done(s)
 
 
 class BarrageEnd(WDProcedure):
@@ -655,7 +684,7 @@ class BarrageEnd(WDProcedure):
 
     def act(self, s: WDState, args: Any, flow: Flow) -> list[Event]:
         flow.end()
-        s._barrage_morale()
+        _barrage_morale(s)
         return []
 
 
@@ -691,7 +720,7 @@ class FirePhase(WDProcedure):
         return str(args.stage)
 
     def act(self, s: WDState, args: Any, flow: Flow) -> list[Event]:
-        opened = s._open_combat(args.stage)
+        opened = _open_combat(s, args.stage)
         if opened is not None:
             flow.call("defensive-fire" if args.stage == "defense" else "assault-fire", args)
             return opened
@@ -719,7 +748,7 @@ class Resolve(WDProcedure):
     def act(self, s: WDState, args: Any, flow: Flow) -> list[Event]:
         if s.pos.plans:
             flow.goto("resolve")
-            return s._resolve_next()
+            return _resolve_next(s)
         s.pos.combat = None
         if s.pos.advance:
             flow.goto("advance")
@@ -781,7 +810,7 @@ class Fire(WDChoice):
         return act("done")
 
     def candidates(self, s: WDState, args: Any) -> list[WDAction]:
-        return s._combat_candidates()
+        return _combat_candidates(s)
 
     def after(self, s: WDState, args: Any, a: WDAction, flow: Flow) -> None:
         if a.kind == "done":
@@ -805,7 +834,7 @@ class Fright(WDProcedure):
 
     def act(self, s: WDState, args: Any, flow: Flow) -> list[Event]:
         flow.end()
-        s._fright_checks(args.hex)
+        _fright_checks(s, args.hex)
         return []
 
 
@@ -815,7 +844,7 @@ class AssaultDone(WDProcedure):
 
     def act(self, s: WDState, args: Any, flow: Flow) -> list[Event]:
         flow.end()
-        return s._assault_done(args.hex)
+        return _assault_done(s, args.hex)
 
 
 class Advance(WDChoice):
@@ -847,7 +876,7 @@ class Advance(WDChoice):
         return act("end-advance")
 
     def candidates(self, s: WDState, args: Any) -> list[WDAction]:
-        return s._advance_candidates()
+        return _advance_candidates(s)
 
     def after(self, s: WDState, args: Any, a: WDAction, flow: Flow) -> None:
         if a.kind == "end-advance" or not s.pos.advance:
@@ -860,7 +889,7 @@ class EndImpulse(WDProcedure):
 
     def act(self, s: WDState, args: Any, flow: Flow) -> list[Event]:
         flow.end()
-        s._end_impulse()
+        _end_impulse(s)
         return []
 
 

@@ -41,18 +41,29 @@ from __future__ import annotations
 
 import operator
 from dataclasses import replace
+from functools import partial
 from typing import Any, ClassVar
 
 from engines.white_death import sequence, view
 from engines.white_death.actions import WDAction, act, parse
-from engines.white_death.assault import AssaultState
-from engines.white_death.base import BOXES, Listed, other
-from engines.white_death.movement import MovementState
-from engines.white_death.placement import PlacementState
+from engines.white_death.base import BOXES, BaseState, Listed, other
+from engines.white_death.data import Catalog
+from engines.white_death.movement import (
+    _move_actions,
+    _new_token,
+    _phase_candidates,
+    _unit_candidates,
+    dests_from,
+    left_ticks,
+    move_reach,
+    near_token,
+    rail_destinations,
+)
 from engines.white_death.position import U
-from engines.white_death.turns import TurnState
+from engines.white_death.supply import by_enemies, ezoc
+from engines.white_death.terrain import Terrain, garrison_fixed
 from engines.white_death.view import SIDE_COLOR, river_lines
-from pbem.engine import Action, Decision
+from pbem.engine import Action, Decision, Engine, Result
 from pbem.errors import IllegalAction
 from pbem.steps import Frame, Misfit, Step
 from pbem.view import BoardView
@@ -77,11 +88,28 @@ _LISTED_CHECKED = frozenset({"move", "rail"})
 __all__ = ["BOXES", "SIDE_COLOR", "U", "WDState", "other", "river_lines"]
 
 
-class WDState(TurnState, PlacementState, MovementState, AssaultState):
+class WDState(BaseState):
     """The whole game: the rule modules, and the decisions and actions that span them."""
 
     steps: ClassVar[dict[str, Step[Any]]] = sequence.STEPS
     start = "game"
+
+    def __init__(self, engine: Engine, scenario: str, options: dict[str, str],
+                 cat: Catalog) -> None:
+        super().__init__(engine, scenario, options, cat)
+        #: the catalog's map and charts (shared by every clone: it holds no position)
+        self.ter = Terrain.of(cat)
+
+    def _result(self) -> Result | None:
+        if self.pos.final is None:
+            return None
+        score = self.pos.final.score
+        s, g = score["soviet"], score["german"]
+        text = f"Soviet {s}, German {g} (stand-in victory points)"
+        if s == g:
+            return Result(None, "rules", "Draw: " + text, f"{s}-{g}")
+        winner = "soviet" if s > g else "german"
+        return Result(winner, "rules", f"{winner.capitalize()} victory: " + text, f"{s}-{g}")
 
     def frames_for(self, step: str) -> list[Frame]:
         frames = sequence.frames_for(step)
@@ -140,7 +168,7 @@ class WDState(TurnState, PlacementState, MovementState, AssaultState):
         if common is None:
             if len(tokens) >= 65536:
                 tokens.clear()
-            common = tokens[phase] = self._new_token()
+            common = tokens[phase] = _new_token(self)
         listing = self._listing
         if self._listing_phase != common:
             listing.clear()  # another phase (or pools): every unit reads it
@@ -164,9 +192,9 @@ class WDState(TurnState, PlacementState, MovementState, AssaultState):
                     continue
                 if kept.moves_alone_read_near:  # the stacks near it changed
                     if near is None:
-                        near = self.near_token(s, u.loc)
+                        near = near_token(self, s, u.loc)
                     # its reach (move_reach) read only what is unchanged: kept too
-                    moves = self._move_actions(uid, self.dests_from(u, kept.reach))
+                    moves = _move_actions(self, uid, dests_from(self, u, kept.reach))
                     listing[uid] = kept._replace(near=near, moves=moves)
                     out += moves
                     out += kept.rest
@@ -177,7 +205,7 @@ class WDState(TurnState, PlacementState, MovementState, AssaultState):
                 # a move is listed from move_dests and a rail move from
                 # rail_destinations, each what its check asks (tested equal): the rest
                 # are checked one by one
-                got = tuple(a for a in self._unit_candidates(uid, dests=self._unit_dests)
+                got = tuple(a for a in _unit_candidates(self, uid, dests=self._unit_dests)
                             if a.kind in _LISTED_CHECKED or self._valid(a))
                 if key is not None:
                     if len(memo) >= 8192:
@@ -196,7 +224,7 @@ class WDState(TurnState, PlacementState, MovementState, AssaultState):
             out += got
         # an entry is listed from entry_hexes, which holds what _check_enter asks of it
         # (tested equal); the refit is checked
-        out += [a for a in self._phase_candidates()
+        out += [a for a in _phase_candidates(self)
                 if (a.kind == "enter" and not self.pos.passing) or self._valid(a)]
         return out
 
@@ -218,7 +246,7 @@ class WDState(TurnState, PlacementState, MovementState, AssaultState):
                 self.pos.rail_used[s], self.pos.repl[s], self.pos.impulses[s], self.pos.repaired[s],
                 tuple(sorted(self.pos.supply.items())), tuple(sorted(self.pos.paid)),
                 tuple(sorted(self.pos.builders)), tuple(sorted(self.pos.bridges)),
-                self.by_enemies("token", s, self._new_token))
+                by_enemies(self, "token", s, partial(_new_token, self)))
 
     def _unit_key(self, uid: str, common: object) -> tuple[Any, ...] | None:
         """Everything a unit's movement-phase actions read (Rules 3-8, 13, 15, 18, 20-22):
@@ -233,7 +261,7 @@ class WDState(TurnState, PlacementState, MovementState, AssaultState):
         # near_token inlined: this runs for every unit at every decision
         near = self._neartok.get((self.pos.phasing, u.loc))
         if near is None:
-            near = self.near_token(self.pos.phasing, u.loc)
+            near = near_token(self, self.pos.phasing, u.loc)
         return (common, _unit_state(u), near, self._far_state(u))
 
     def _far_state(self, u: U) -> tuple[Any, ...] | None:
@@ -243,21 +271,21 @@ class WDState(TurnState, PlacementState, MovementState, AssaultState):
         if a train could take it to another hex of the city (Rule 22), which reads the
         friendly stacks along the railroad: its rail destinations stand for them."""
         if u.garrison == "vl" and not self.pos.vl_released:
-            return ("rail", *self.rail_destinations(u.uid)) if self.ter.rail_hex(u.loc) else None
+            return ("rail", *rail_destinations(self, u.uid)) if self.ter.rail_hex(u.loc) else None
         if "brandenburg" not in self.utype(u.uid).flags:
             return None
         return tuple(_unit_state(self.pos.units[x]) for x in self.occupied(self.pos.phasing)[u.loc])
 
     def _unit_dests(self, uid: str) -> frozenset[str]:
-        return self.dests_from(self.pos.units[uid], self._unit_reach(uid))
+        return dests_from(self, self.pos.units[uid], self._unit_reach(uid))
 
     def _unit_reach(self, uid: str) -> tuple[tuple[str, int, bool], ...]:
         """:meth:`move_reach` for a unit listed (of the side on the map, in the movement
         phase), with what _movable refuses asked without raising."""
-        if "intrinsic" in self.utype(uid).flags or self.garrison_fixed(uid):
+        if "intrinsic" in self.utype(uid).flags or garrison_fixed(self, uid):
             return ()
         u = self.pos.units[uid]
-        return self.move_reach(u) if self.left_ticks(u) > 0 else ()
+        return move_reach(self, u) if left_ticks(self, u) > 0 else ()
 
     # ------------------------------------------------------------------ what a player sees
 
@@ -271,7 +299,7 @@ class WDState(TurnState, PlacementState, MovementState, AssaultState):
         return view.board(self.pos, self.cat, side, title=f"White Death: {self.sc.title}",
                           status=self.status_line(side), phase=self.phase,
                           stacks=self._by_hex(), udef=self.udef,
-                          zoc=self.ezoc(side) if side is not None else ())
+                          zoc=ezoc(self, side) if side is not None else ())
 
     def parse_action(self, text: str) -> Action:
         return parse(text)

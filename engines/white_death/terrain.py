@@ -20,16 +20,18 @@ from __future__ import annotations
 from collections.abc import Collection
 from fractions import Fraction
 from types import MappingProxyType
+from typing import TYPE_CHECKING
 
 from engines.hexkit.hexmap import HexMap
 from engines.hexkit.los import line_of_sight
 from engines.hexkit.movement import MoveClass, region
 from engines.hexkit.overlay import OverlaidMap, Overlay
-from engines.white_death.base import BaseState
 from engines.white_death.data import ALIASES, Catalog
 from engines.white_death.position import MP_TICKS
-from pbem.engine import Engine
 from pbem.errors import ScenarioError
+
+if TYPE_CHECKING:
+    from engines.white_death.state import WDState
 
 #: the networks a move runs along at the road's rate (Rule 7; Rule 8's railroads too)
 RAILS_AND_ROADS = ("road", "railroad", "rail")
@@ -484,82 +486,77 @@ class Terrain:
         return bool(feats & {"lake", "partial_lake", "lake_partial"})
 
 
-class TerrainState(BaseState):
-    """A unit and the position put to :class:`Terrain` (``self.ter``, the catalog's): its
-    mobility class, the weather, the bridges, the bank it entered a river from."""
+def river_at(s: WDState, h: str) -> str:
+    return s.ter.river_at(h, s.pos.bridges)
 
-    def __init__(self, engine: Engine, scenario: str, options: dict[str, str],
-                 cat: Catalog) -> None:
-        super().__init__(engine, scenario, options, cat)
-        #: the catalog's map and charts (shared by every clone: it holds no position)
-        self.ter = Terrain.of(cat)
 
-    # ------------------------------------------------------------------ in this position
-    # (the map's own facts are asked of ``self.ter``: none is forwarded here)
+def city_bound(s: WDState, uid: str) -> bool:
+    """Rule 22: an unreleased Velikiye Luki garrison unit may not leave the city, by
+    any means (moving, rail, advancing after combat)."""
+    u = s.pos.units.get(uid)
+    return u is not None and u.garrison == "vl" and not s.pos.vl_released
 
-    def river_at(self, h: str) -> str:
-        return self.ter.river_at(h, self.pos.bridges)
 
-    def city_bound(self, uid: str) -> bool:
-        """Rule 22: an unreleased Velikiye Luki garrison unit may not leave the city, by
-        any means (moving, rail, advancing after combat)."""
-        u = self.pos.units.get(uid)
-        return u is not None and u.garrison == "vl" and not self.pos.vl_released
+def garrison_fixed(s: WDState, uid: str) -> bool:
+    """Rule 22: the opening garrisons "may not be moved the first turn"."""
+    u = s.pos.units.get(uid)
+    return u is not None and bool(u.garrison) and s.sc.opening and s.pos.turn == 1
 
-    def garrison_fixed(self, uid: str) -> bool:
-        """Rule 22: the opening garrisons "may not be moved the first turn"."""
-        u = self.pos.units.get(uid)
-        return u is not None and bool(u.garrison) and self.sc.opening and self.pos.turn == 1
 
-    def enter_cost(self, uid: str, frm: str | None, to: str) -> Fraction | None:
-        """Rule 7 cost to enter ``to`` (from ``frm``, or from off the map); None if P."""
-        pos = self.pos
-        frozen = pos.weather != "thaw"
-        cost = self.ter.enter_cost(self.utype(uid).mob, frm, to, frozen, pos.bridges)
-        if cost is not None and frm is not None and not frozen and self.wrong_bank(
-                uid, frm, to):
-            return None  # Rule 16.B: leave on the side it entered
-        return cost
+def enter_cost(s: WDState, uid: str, frm: str | None, to: str) -> Fraction | None:
+    """Rule 7 cost to enter ``to`` (from ``frm``, or from off the map); None if P."""
+    pos = s.pos
+    frozen = pos.weather != "thaw"
+    cost = s.ter.enter_cost(s.utype(uid).mob, frm, to, frozen, pos.bridges)
+    if cost is not None and frm is not None and not frozen and wrong_bank(s,
+            uid, frm, to):
+        return None  # Rule 16.B: leave on the side it entered
+    return cost
 
-    def enter_ticks(self, uid: str, frm: str | None, to: str) -> int | None:
-        """:meth:`enter_cost` in ticks."""
-        pos = self.pos
-        frozen = pos.weather != "thaw"
-        t = self.ter.enter_ticks(self.utype(uid).mob, frm, to, frozen, pos.bridges)
-        if t is not None and frm is not None and not frozen and self.wrong_bank(uid, frm, to):
-            return None  # Rule 16.B
-        return t
 
-    def enter_row(self, mob: str, frm: str) -> tuple[int | None, ...]:
-        """:meth:`Terrain.enter_row` in this position's weather and bridges (Rule 16.B
-        aside: the caller asks :meth:`wrong_bank` in a thaw)."""
-        pos = self.pos
-        return self.ter.enter_row(mob, frm, pos.weather != "thaw", pos.bridges)
+def enter_ticks(s: WDState, uid: str, frm: str | None, to: str) -> int | None:
+    """:meth:`enter_cost` in ticks."""
+    pos = s.pos
+    frozen = pos.weather != "thaw"
+    t = s.ter.enter_ticks(s.utype(uid).mob, frm, to, frozen, pos.bridges)
+    if t is not None and frm is not None and not frozen and wrong_bank(s, uid, frm, to):
+        return None  # Rule 16.B
+    return t
 
-    def wrong_bank(self, uid: str, frm: str, to: str) -> bool:
-        """Rule 16.B (:meth:`Terrain.wrong_bank`) for ``uid``, from the bank it entered
-        the river hex from."""
-        pos = self.pos
-        if pos.weather != "thaw":
-            return False
-        u = pos.units.get(uid)
-        return self.ter.wrong_bank(self.utype(uid).mob, u.via if u is not None else "", frm,
-                                   to, False, pos.bridges)
 
-    def prohibited_why(self, uid: str, frm: str, to: str) -> tuple[str, str]:
-        """The rule that makes ``to`` prohibited from ``frm`` (enter_cost gave None)."""
-        if self.wrong_bank(uid, frm, to):
-            return ("Rule 16.B", f"in a thaw {uid} must leave the river on the bank it "
-                    "entered from (bridges aside)")
-        feats = self.map.side_features(frm, to)
-        if self.pos.weather == "thaw" and "lake" in feats:
-            mob = self.utype(uid).mob
-            if self.cat.tables.lake["full_thaw"][mob] is None:
-                return ("Rule 13.B", f"in a thaw {uid} may not cross the full lake hexside "
-                        f"{frm}/{to}")
-        return ("Rule 7", f"{to} is prohibited terrain for {uid} from {frm}")
+def enter_row(s: WDState, mob: str, frm: str) -> tuple[int | None, ...]:
+    """:meth:`Terrain.enter_row` in this position's weather and bridges (Rule 16.B
+    aside: the caller asks :meth:`wrong_bank` in a thaw)."""
+    pos = s.pos
+    return s.ter.enter_row(mob, frm, pos.weather != "thaw", pos.bridges)
 
-    def lake_roll_due(self, uid: str, frm: str, to: str) -> bool:
-        """Rule 13's roll for the ice (:meth:`Terrain.lake_roll_due`) for ``uid``."""
-        return self.ter.lake_roll_due(self.utype(uid).afv, frm, to,
-                                      self.pos.weather != "thaw")
+
+def wrong_bank(s: WDState, uid: str, frm: str, to: str) -> bool:
+    """Rule 16.B (:meth:`Terrain.wrong_bank`) for ``uid``, from the bank it entered
+    the river hex from."""
+    pos = s.pos
+    if pos.weather != "thaw":
+        return False
+    u = pos.units.get(uid)
+    return s.ter.wrong_bank(s.utype(uid).mob, u.via if u is not None else "", frm,
+                               to, False, pos.bridges)
+
+
+def prohibited_why(s: WDState, uid: str, frm: str, to: str) -> tuple[str, str]:
+    """The rule that makes ``to`` prohibited from ``frm`` (enter_cost gave None)."""
+    if wrong_bank(s, uid, frm, to):
+        return ("Rule 16.B", f"in a thaw {uid} must leave the river on the bank it "
+                "entered from (bridges aside)")
+    feats = s.map.side_features(frm, to)
+    if s.pos.weather == "thaw" and "lake" in feats:
+        mob = s.utype(uid).mob
+        if s.cat.tables.lake["full_thaw"][mob] is None:
+            return ("Rule 13.B", f"in a thaw {uid} may not cross the full lake hexside "
+                    f"{frm}/{to}")
+    return ("Rule 7", f"{to} is prohibited terrain for {uid} from {frm}")
+
+
+def lake_roll_due(s: WDState, uid: str, frm: str, to: str) -> bool:
+    """Rule 13's roll for the ice (:meth:`Terrain.lake_roll_due`) for ``uid``."""
+    return s.ter.lake_roll_due(s.utype(uid).afv, frm, to,
+                                  s.pos.weather != "thaw")
