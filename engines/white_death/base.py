@@ -24,7 +24,7 @@ from pbem.engine import Action, Engine, State
 from pbem.errors import IllegalAction
 from pbem.steps import Flow, Frame, StepState
 
-if TYPE_CHECKING:  # terrain.py subclasses this module's BaseState
+if TYPE_CHECKING:  # WDState makes it; terrain.py imports this module
     from engines.white_death.terrain import Terrain
 
 BOXES = ("pending", "raster", "dead", "refit", "setup")
@@ -76,7 +76,7 @@ class BaseState(StepState[Position]):
     """The position, the lookups on it, and the frames every rule module queues."""
 
     cat: Catalog
-    #: the catalog's map and charts (made by ``TerrainState``, which every state is)
+    #: the catalog's map and charts (made by ``WDState``)
     ter: Terrain
     #: the position as typed data (:mod:`engines.white_death.position`), ``self.pos``
     Position = Position

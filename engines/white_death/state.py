@@ -9,13 +9,14 @@ player's defensive fire, hex by hex (``done firing``); then the phasing player's
 fire, hex by hex, and advances.  Every die is a roll step; the frames in progress are in
 every snapshot, so a save can stop anywhere.
 
-The rules are spread over modules, one class each (but ``view``), combined here into
-:class:`WDState`:
+The rules are modules of plain functions taking the state first (``s``), one module per
+rule area, called by the steps; :class:`WDState` holds the position's lookups
+(``base``) and the engine hooks:
 
 * ``base``: the position, unit and hex lookups, stacking, what a rule queues;
 * ``terrain``: terrain and the cost to enter a hex (Rules 7, 13, 16, 20): the catalog's
-  map facts are a :class:`~engines.white_death.terrain.Terrain` object (``self.ter``),
-  the state puts a unit and the position to it;
+  map facts are a :class:`~engines.white_death.terrain.Terrain` object (``s.ter``),
+  the module's functions put a unit and the position to it;
 * ``supply``: ZOCs, isolation, artillery supply, supply points (Rules 3, 15);
 * ``combat``: fire and defense values, losses, morale, retreats (Rules 9, 10, 12, 14);
 * ``artillery``: barrages, observation, line of sight (Rule 11.B);
@@ -30,11 +31,11 @@ The rules are spread over modules, one class each (but ``view``), combined here 
 What a save holds is the typed position of ``position`` (``self.pos``, its data form
 derived by :mod:`pbem.codec`) and the frames.
 
-Each class subclasses the ones whose methods it calls, so that the type checker sees
-every call; no method is defined twice, so the order of the classes below changes
-nothing.  Each action's check and effect are functions of the rule modules
-(``check_move``, ``do_move``...), called by the decision step that takes the action
-(:mod:`engines.white_death.sequence`).
+Each action's check and effect are functions of its rule's module (``check_move``,
+``do_move``...), called by the decision that takes the action
+(:mod:`engines.white_death.decisions`); the rule modules import one another along one
+order (terrain, supply, combat, artillery and assault, reinforcements, movement,
+placement, turns), never back.
 """
 
 from __future__ import annotations

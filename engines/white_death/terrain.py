@@ -9,10 +9,10 @@ hex is, what entering it costs a mobility class under a weather and a set of bri
 edges (Rules 8, 15) and the supply traces from them through the hexes a caller says are
 free of the enemy (15.B, 15.C). It holds no position: one per catalog
 (:meth:`Terrain.of`), shared by every state and clone, its answers kept in it.
-:class:`TerrainState` puts a unit and the position to those questions (its mobility
+The module's functions put a unit and the position to those questions (its mobility
 class, the weather, the bridges, the bank it entered a river from) for movement,
 reinforcements, retreats and advances. The map's facts (what a hex is, its neighbours
-and the hexes within two, the railroads, the edges, ticks) are asked of ``self.ter``.
+and the hexes within two, the railroads, the edges, ticks) are asked of ``s.ter``.
 """
 
 from __future__ import annotations
