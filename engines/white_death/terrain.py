@@ -20,11 +20,11 @@ from __future__ import annotations
 from collections.abc import Collection
 from fractions import Fraction
 from types import MappingProxyType
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, NamedTuple
 
 from engines.hexkit.hexmap import HexMap
 from engines.hexkit.los import line_of_sight
-from engines.hexkit.movement import MoveClass, region
+from engines.hexkit.movement import MoveClass, MoveCosts, region
 from engines.hexkit.overlay import OverlaidMap, Overlay
 from engines.white_death.data import ALIASES, Catalog
 from engines.white_death.position import MP_TICKS
@@ -40,9 +40,15 @@ SUPPLY_ROADS = ("road", "railroad", "rail")
 #: hex features the Terrain Effects Chart prices (by their chart names)
 _TEC_FEATURES = ("town", "forest", "swamp", "high", "creek", "river")
 
-#: an entry cost's key: the mobility class, the two hexes (``None``: from off the map),
-#: the weather (frozen or not) and which of the two carry a bridge (Rule 20)
-_CostKey = tuple[str, str | None, str, bool, bool, bool]
+
+
+class Compiled(NamedTuple):
+    """One mobility class's costs under one weather and set of bridges: the kit's
+    :class:`MoveCosts` and the same in ticks, hex index by hex index, one per neighbour
+    in the map's adjacency order (``None``: prohibited)."""
+
+    costs: MoveCosts
+    ticks: tuple[tuple[int | None, ...], ...]
 
 
 class Terrain:
@@ -62,10 +68,9 @@ class Terrain:
         self._rail: dict[str, bool] = {}
         self._road: dict[tuple[str, str], bool] = {}
         self._vl: tuple[str, ...] | None = None
-        self._cost: dict[_CostKey, Fraction | None] = {}
-        self._ticks: dict[_CostKey, int | None] = {}
-        self._rows: dict[tuple[str, str, bool, bool, tuple[str, ...]],
-                         tuple[int | None, ...]] = {}
+        #: the kit's compiled costs under (class, frozen, bridges): :meth:`move_costs`
+        self._compiled: dict[tuple[str, bool, frozenset[str]], Compiled] = {}
+        self._entries: dict[tuple[str, str, bool, bool], int | None] = {}
         self._classes: dict[str, MoveClass] = {}
         self._views: dict[tuple[bool, tuple[str, ...]], OverlaidMap] = {}
         self._bank: dict[str, str] = {}
@@ -283,39 +288,79 @@ class Terrain:
                    bridges: Collection[str]) -> Fraction | None:
         """Rule 7's cost for mobility class ``mob`` to enter ``to`` from ``frm`` (``None``:
         from off the map), ``None`` if prohibited; Rule 16.B's banks aside (they depend on
-        the unit: :meth:`wrong_bank`). Everything it reads is the class, the two hexes,
-        the weather and which of the two carry a bridge: kept under those."""
-        key = (mob, frm, to, frozen, frm in bridges, to in bridges)
-        cost = self._cost
-        if key in cost:
-            return cost[key]
-        got = cost[key] = self._enter_cost(mob, frm, to, frozen, bridges)
-        return got
+        the unit: :meth:`wrong_bank`)."""
+        t = self.enter_ticks(mob, frm, to, frozen, bridges)
+        return None if t is None else Fraction(t, MP_TICKS)
 
     def enter_ticks(self, mob: str, frm: str | None, to: str, frozen: bool,
                     bridges: Collection[str]) -> int | None:
-        """:meth:`enter_cost` in ticks."""
-        key = (mob, frm, to, frozen, frm in bridges, to in bridges)
-        ticks = self._ticks
-        if key in ticks:
-            return ticks[key]
-        c = self.enter_cost(mob, frm, to, frozen, bridges)
-        t = ticks[key] = None if c is None else self.to_ticks(c)
-        return t
+        """:meth:`enter_cost` in ticks: a step on the map is read from the kit's compiled
+        costs (:meth:`move_costs`)."""
+        if frm is None:
+            return self._entry_ticks(mob, to, frozen, bridges)
+        index = self.map.index
+        i = index[frm]
+        try:
+            k = self.map.adjacency[i].index(index[to])
+        except ValueError:  # not a step: asked of the chart directly
+            c = self._enter_cost(mob, frm, to, frozen, bridges)
+            return None if c is None else self.to_ticks(c)
+        return self.move_costs(mob, frozen, bridges).ticks[i][k]
 
     def enter_row(self, mob: str, frm: str, frozen: bool,
                   bridges: Collection[str]) -> tuple[int | None, ...]:
         """:meth:`enter_ticks` from ``frm`` into each of its neighbours (in :meth:`nbrs`
-        order): one lookup per unit, not one per neighbour. Kept under the class, the
-        hex, the weather and which of the seven hexes carry a bridge (Rule 20)."""
-        nbrs = self.nbrs(frm)
-        near = tuple(n for n in nbrs if n in bridges) if bridges else ()
-        fb = frm in bridges
-        key = (mob, frm, frozen, fb, near)
-        got = self._rows.get(key)
+        order, the map's adjacency): one lookup per unit, not one per neighbour."""
+        return self.move_costs(mob, frozen, bridges).ticks[self.map.index[frm]]
+
+    def move_costs(self, mob: str, frozen: bool, bridges: Collection[str]) -> Compiled:
+        """Rule 7's costs for mobility class ``mob`` over the whole map as the weather and
+        the bridges make it (Rules 13, 16, 20): the kit's :class:`MoveCosts` of the
+        printed map (kept between commands by the data cache), overlaid
+        (:meth:`move_view`'s overlay) where a thaw or a bridge changes a step."""
+        key = (mob, frozen, frozenset(bridges))
+        got = self._compiled.get(key)
         if got is None:
-            got = self._rows[key] = tuple(
-                self.enter_ticks(mob, frm, n, frozen, bridges) for n in nbrs)
+            got = self._compiled[key] = self._compile(mob, frozen, key[2])
+        return got
+
+    def _compile(self, mob: str, frozen: bool, bridges: frozenset[str]) -> Compiled:
+        printed = (mob, True, frozenset[str]())
+        base = self._compiled.get(printed)
+        if base is None:
+            costs = MoveCosts(self.map, self.move_class(mob))
+            base = self._compiled[printed] = Compiled(costs, self._tick_rows(costs, None))
+        if frozen and not bridges:
+            return base
+        costs = base.costs.overlaid(self._move_overlay(frozen, tuple(sorted(bridges))))
+        return Compiled(costs, self._tick_rows(costs, base))
+
+    def _tick_rows(self, costs: MoveCosts,
+                   base: Compiled | None) -> tuple[tuple[int | None, ...], ...]:
+        """``costs`` in ticks, hex by hex; a row the overlay left as the printed map's is
+        the printed map's row."""
+        if MP_TICKS % costs.scale:
+            raise ScenarioError(f"{costs.move_class.name}: a movement cost finer than "
+                                f"1/{MP_TICKS} MP (Rule 7; MP_TICKS)")
+        k = MP_TICKS // costs.scale
+        out: list[tuple[int | None, ...]] = []
+        for i, row in enumerate(costs.steps):
+            if base is not None and base.costs.scale == costs.scale \
+                    and row is base.costs.steps[i]:
+                out.append(base.ticks[i])
+            else:
+                out.append(tuple(None if c < 0 else c * k for _, c in row))
+        return tuple(out)
+
+    def _entry_ticks(self, mob: str, to: str, frozen: bool,
+                     bridges: Collection[str]) -> int | None:
+        """From off the map (Rule 17): the kit compiles steps only, so an entry is read
+        from the chart and kept here under what it reads."""
+        key = (mob, to, frozen, to in bridges)
+        got = self._entries.get(key, -1)
+        if got == -1:
+            c = self._enter_cost(mob, None, to, frozen, bridges)
+            got = self._entries[key] = None if c is None else self.to_ticks(c)
         return got
 
     def _enter_cost(self, mob: str, frm: str | None, to: str, frozen: bool,
