@@ -20,7 +20,7 @@ from __future__ import annotations
 from collections.abc import Collection
 from fractions import Fraction
 from types import MappingProxyType
-from typing import TYPE_CHECKING, NamedTuple
+from typing import TYPE_CHECKING
 
 from engines.hexkit.hexmap import HexMap
 from engines.hexkit.los import line_of_sight
@@ -42,13 +42,28 @@ _TEC_FEATURES = ("town", "forest", "swamp", "high", "creek", "river")
 
 
 
-class Compiled(NamedTuple):
+class Compiled:
     """One mobility class's costs under one weather and set of bridges: the kit's
-    :class:`MoveCosts` and the same in ticks, hex index by hex index, one per neighbour
-    in the map's adjacency order (``None``: prohibited)."""
+    :class:`MoveCosts`, and its rows in ticks, hex index by hex index, one per neighbour
+    in the map's adjacency order (``None``: prohibited), each made when first read."""
 
-    costs: MoveCosts
-    ticks: tuple[tuple[int | None, ...], ...]
+    __slots__ = ("costs", "k", "ticks")
+
+    def __init__(self, costs: MoveCosts) -> None:
+        if MP_TICKS % costs.scale:
+            raise ScenarioError(f"{costs.move_class.name}: a movement cost finer than "
+                                f"1/{MP_TICKS} MP (Rule 7; MP_TICKS)")
+        self.costs = costs
+        #: ticks in one of the kit's units
+        self.k = MP_TICKS // costs.scale
+        self.ticks: list[tuple[int | None, ...] | None] = [None] * len(costs.steps)
+
+    def row(self, i: int) -> tuple[int | None, ...]:
+        got = self.ticks[i]
+        if got is None:
+            k = self.k
+            got = self.ticks[i] = tuple(None if c < 0 else c * k for _, c in self.costs.steps[i])
+        return got
 
 
 class Terrain:
@@ -305,13 +320,13 @@ class Terrain:
         except ValueError:  # not a step: asked of the chart directly
             c = self._enter_cost(mob, frm, to, frozen, bridges)
             return None if c is None else self.to_ticks(c)
-        return self.move_costs(mob, frozen, bridges).ticks[i][k]
+        return self.move_costs(mob, frozen, bridges).row(i)[k]
 
     def enter_row(self, mob: str, frm: str, frozen: bool,
                   bridges: Collection[str]) -> tuple[int | None, ...]:
         """:meth:`enter_ticks` from ``frm`` into each of its neighbours (in :meth:`nbrs`
         order, the map's adjacency): one lookup per unit, not one per neighbour."""
-        return self.move_costs(mob, frozen, bridges).ticks[self.map.index[frm]]
+        return self.move_costs(mob, frozen, bridges).row(self.map.index[frm])
 
     def move_costs(self, mob: str, frozen: bool, bridges: Collection[str]) -> Compiled:
         """Rule 7's costs for mobility class ``mob`` over the whole map as the weather and
@@ -328,29 +343,10 @@ class Terrain:
         printed = (mob, True, frozenset[str]())
         base = self._compiled.get(printed)
         if base is None:
-            costs = MoveCosts(self.map, self.move_class(mob))
-            base = self._compiled[printed] = Compiled(costs, self._tick_rows(costs, None))
+            base = self._compiled[printed] = Compiled(MoveCosts(self.map, self.move_class(mob)))
         if frozen and not bridges:
             return base
-        costs = base.costs.overlaid(self._move_overlay(frozen, tuple(sorted(bridges))))
-        return Compiled(costs, self._tick_rows(costs, base))
-
-    def _tick_rows(self, costs: MoveCosts,
-                   base: Compiled | None) -> tuple[tuple[int | None, ...], ...]:
-        """``costs`` in ticks, hex by hex; a row the overlay left as the printed map's is
-        the printed map's row."""
-        if MP_TICKS % costs.scale:
-            raise ScenarioError(f"{costs.move_class.name}: a movement cost finer than "
-                                f"1/{MP_TICKS} MP (Rule 7; MP_TICKS)")
-        k = MP_TICKS // costs.scale
-        out: list[tuple[int | None, ...]] = []
-        for i, row in enumerate(costs.steps):
-            if base is not None and base.costs.scale == costs.scale \
-                    and row is base.costs.steps[i]:
-                out.append(base.ticks[i])
-            else:
-                out.append(tuple(None if c < 0 else c * k for _, c in row))
-        return tuple(out)
+        return Compiled(base.costs.overlaid(self._move_overlay(frozen, tuple(sorted(bridges)))))
 
     def _entry_ticks(self, mob: str, to: str, frozen: bool,
                      bridges: Collection[str]) -> int | None:
