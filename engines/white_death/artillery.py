@@ -11,9 +11,9 @@ from fractions import Fraction
 from typing import TYPE_CHECKING
 
 from engines.white_death import rules
-from engines.white_death.actions import WDAction, act, fmt_amount
 from engines.white_death.base import DieArgs, other
 from engines.white_death.combat import _lose, _morale
+from engines.white_death.notation import WDAction, act, fmt_amount
 from engines.white_death.position import Barrage, PhaseLoss
 from engines.white_death.supply import art_supplied, enemy_hexes, pool_of
 from pbem.engine import Event

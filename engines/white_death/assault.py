@@ -15,9 +15,9 @@ from fractions import Fraction
 from typing import TYPE_CHECKING
 
 from engines.white_death import rules
-from engines.white_death.actions import WDAction, act, fmt_amount
 from engines.white_death.base import DieArgs, other
 from engines.white_death.combat import _lose, _morale, attackers, defenders, defense, fire_value
+from engines.white_death.notation import WDAction, act, fmt_amount
 from engines.white_death.position import Allocation, Combat
 from engines.white_death.supply import art_supplied, pool_of
 from engines.white_death.terrain import city_bound, enter_cost, garrison_fixed

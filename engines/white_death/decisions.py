@@ -21,8 +21,8 @@ from engines.white_death import (
     supply,
     turns,
 )
-from engines.white_death.actions import WDAction, act, parse
 from engines.white_death.base import Phased, other
+from engines.white_death.notation import WDAction, act, parse
 from pbem.engine import Action, Event
 from pbem.errors import IllegalAction
 from pbem.steps import Choice, Flow

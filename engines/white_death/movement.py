@@ -16,9 +16,9 @@ from typing import TYPE_CHECKING, NamedTuple
 
 from engines.hexkit.movement import region
 from engines.white_death import rules
-from engines.white_death.actions import WDAction, act, fmt_amount
 from engines.white_death.base import DieArgs, other
 from engines.white_death.combat import _lose, defense, fire_value
+from engines.white_death.notation import WDAction, act, fmt_amount
 from engines.white_death.position import MP_TICKS, U
 from engines.white_death.reinforcements import entry_hexes
 from engines.white_death.supply import (

@@ -6,9 +6,9 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-from engines.white_death.actions import WDAction, act
 from engines.white_death.base import other
 from engines.white_death.data import Catalog, Group, ScenarioDef
+from engines.white_death.notation import WDAction, act
 from engines.white_death.position import Arrival, Bunker, U
 from engines.white_death.terrain import Terrain, enter_cost
 from pbem.engine import Event

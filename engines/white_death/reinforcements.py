@@ -10,8 +10,8 @@ from __future__ import annotations
 from collections.abc import Iterable
 from typing import TYPE_CHECKING
 
-from engines.white_death.actions import WDAction
 from engines.white_death.base import DieArgs, other
+from engines.white_death.notation import WDAction
 from engines.white_death.position import U
 from engines.white_death.supply import ezoc, isolated, weapons_barred
 from engines.white_death.terrain import enter_cost, enter_ticks

@@ -49,7 +49,6 @@ from typing import Any, ClassVar
 
 from engines.hexkit.hexmap import HexMap
 from engines.white_death import rules, sequence, view
-from engines.white_death.actions import WDAction, act, parse
 from engines.white_death.base import BOXES, DieArgs, Listed, other, phase_of
 from engines.white_death.data import GARRISON_TYPE, Catalog, ScenarioDef, UnitDef, UnitType
 from engines.white_death.movement import (
@@ -63,6 +62,7 @@ from engines.white_death.movement import (
     near_token,
     rail_destinations,
 )
+from engines.white_death.notation import WDAction, act, parse
 from engines.white_death.position import Position, U
 from engines.white_death.supply import by_enemies, ezoc
 from engines.white_death.terrain import Terrain, garrison_fixed

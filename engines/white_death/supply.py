@@ -13,9 +13,9 @@ from typing import TYPE_CHECKING, Any
 
 from engines.hexkit.zoc import zoc_map
 from engines.white_death import rules
-from engines.white_death.actions import WDAction
 from engines.white_death.base import other
 from engines.white_death.data import SIDES
+from engines.white_death.notation import WDAction
 from pbem.engine import Event
 from pbem.errors import IllegalAction
 

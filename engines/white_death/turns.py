@@ -9,9 +9,9 @@ from __future__ import annotations
 from typing import TYPE_CHECKING
 
 from engines.white_death import rules
-from engines.white_death.actions import WDAction, act
 from engines.white_death.base import other
 from engines.white_death.data import SIDES
+from engines.white_death.notation import WDAction, act
 from engines.white_death.position import Final
 from engines.white_death.reinforcements import _reinforce
 from engines.white_death.supply import ezoc

@@ -2,9 +2,9 @@
 
 from __future__ import annotations
 
+from engines.white_death import WhiteDeath
 from engines.white_death.artillery import sees
 from engines.white_death.combat import fire_value, morale_exempt, morale_modifiers
-from engines.white_death.engine import WhiteDeath
 from engines.white_death.movement import move_cost
 from engines.white_death.position import MP_TICKS
 from engines.white_death.state import WDState

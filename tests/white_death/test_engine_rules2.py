@@ -4,11 +4,11 @@ from __future__ import annotations
 
 from fractions import Fraction
 
+from engines.white_death import WhiteDeath
 from engines.white_death.artillery import _on_barrage
 from engines.white_death.assault import firers, pool, targets
 from engines.white_death.base import DieArgs
 from engines.white_death.combat import _retreat, defense, fire_value, morale_modifiers, retreat_path
-from engines.white_death.engine import WhiteDeath
 from engines.white_death.reinforcements import _entry_open
 from engines.white_death.state import WDState
 from engines.white_death.supply import ezoc, traced

@@ -4,9 +4,9 @@ from __future__ import annotations
 
 from fractions import Fraction
 
+from engines.white_death import WhiteDeath
 from engines.white_death.artillery import sees
 from engines.white_death.assault import default_allocation, pool
-from engines.white_death.engine import WhiteDeath
 from engines.white_death.movement import left, move_cost
 from engines.white_death.reinforcements import entry_hexes
 from engines.white_death.state import WDState

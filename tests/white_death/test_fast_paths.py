@@ -9,8 +9,8 @@ random games on the shipped map, so a key left incomplete shows up as a differen
 from __future__ import annotations
 
 from engines.white_death import ENGINE, movement
-from engines.white_death.actions import act
 from engines.white_death.movement import rail_destinations, stacks_near
+from engines.white_death.notation import act
 from engines.white_death.state import WDState
 from engines.white_death.supply import _reach, enemy_hexes, ezoc
 from pbem.errors import IllegalAction

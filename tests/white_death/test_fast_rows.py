@@ -8,8 +8,8 @@ from __future__ import annotations
 from typing import Any
 
 from engines.white_death import ENGINE
-from engines.white_death.actions import act
 from engines.white_death.movement import near_token, stacks_near
+from engines.white_death.notation import act
 from engines.white_death.state import WDState
 from engines.white_death.supply import enemy_key
 from engines.white_death.terrain import enter_row, enter_ticks, wrong_bank

@@ -8,8 +8,8 @@ from fractions import Fraction
 
 import pytest
 
+from engines.white_death import WhiteDeath
 from engines.white_death.data import Cost
-from engines.white_death.engine import WhiteDeath
 from engines.white_death.movement import left, left_ticks, move_cost
 from engines.white_death.position import MP_TICKS
 from engines.white_death.terrain import Terrain
