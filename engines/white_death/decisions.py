@@ -15,6 +15,7 @@ from typing import TYPE_CHECKING, Any
 from engines.white_death import (
     artillery,
     assault,
+    listing,
     movement,
     placement,
     reinforcements,
@@ -324,7 +325,7 @@ class Movement(WDChoice):
         return end if end in self.options(s, args) else None
 
     def listed(self, s: WDState, args: Any) -> list[Action]:
-        return s._movement_legal()
+        return listing.movement_legal(s)
 
     def after(self, s: WDState, args: Any, a: WDAction, flow: Flow) -> None:
         if a.kind == "end-movement":

@@ -41,52 +41,23 @@ placement, turns), never back.
 from __future__ import annotations
 
 import copy
-import operator
 from collections.abc import Iterable
 from dataclasses import replace
-from functools import partial
 from typing import Any, ClassVar
 
 from engines.hexkit.hexmap import HexMap
 from engines.white_death import rules, sequence, view
 from engines.white_death.base import BOXES, DieArgs, Listed, other, phase_of
 from engines.white_death.data import GARRISON_TYPE, Catalog, ScenarioDef, UnitDef, UnitType
-from engines.white_death.movement import (
-    _move_actions,
-    _new_token,
-    _phase_candidates,
-    _unit_candidates,
-    dests_from,
-    left_ticks,
-    move_reach,
-    near_token,
-    rail_destinations,
-)
-from engines.white_death.notation import WDAction, act, parse
+from engines.white_death.notation import WDAction, parse
 from engines.white_death.position import Position, U
-from engines.white_death.supply import by_enemies, ezoc
-from engines.white_death.terrain import Terrain, garrison_fixed
+from engines.white_death.supply import ezoc
+from engines.white_death.terrain import Terrain
 from engines.white_death.view import SIDE_COLOR, river_lines
 from pbem.engine import Action, Decision, Engine, Result, State
 from pbem.errors import IllegalAction
 from pbem.steps import Flow, Frame, Misfit, Step, StepState
 from pbem.view import BoardView
-
-#: a unit's fields but its marks, as one tuple (read at C speed: every unit, every decision)
-_FIELDS = operator.attrgetter("uid", "loc", "strength", "deployed", "spent", "stopped",
-                              "zoc_start", "entrained", "via", "garrison", "seq", "assault",
-                              "entry")
-
-
-def _unit_state(u: U) -> tuple[Any, ...]:
-    return (u.uid, u.loc, u.strength, u.deployed, u.spent,
-            u.stopped, u.zoc_start, u.entrained, u.via, u.garrison, u.seq, u.assault, u.entry,
-            tuple(sorted(u.marks)) if u.marks else ())
-
-
-#: movement-phase candidates built only from the hexes their own check accepts (a unit
-#: of the phasing side on the map, in the movement phase, not the passing unit's rival)
-_LISTED_CHECKED = frozenset({"move", "rail"})
 
 # the names other modules and the tests import from here
 __all__ = ["BOXES", "SIDE_COLOR", "U", "WDState", "other", "river_lines"]
@@ -132,7 +103,8 @@ class WDState(StepState[Position]):
         #: hexes a move changes
         self._stack: dict[str, dict[tuple[str, tuple[str, ...]], bool]] = {}
         #: the last movement-phase listing, unit by unit, with what each unit's part read
-        #: (``WDState._movement_legal``): a unit whose inputs are unchanged is not listed again
+        #: (:func:`~engines.white_death.listing.movement_legal`): a unit whose inputs are
+        #: unchanged is not listed again
         self._listing: dict[str, Listed] = {}
         #: the phase's token (``_phase_key``) the listing was made under
         self._listing_phase: int | None = None
@@ -482,93 +454,6 @@ class WDState(StepState[Position]):
 
     # ------------------------------------------------------------------ legal actions
 
-    def _movement_legal(self) -> list[Action]:
-        """The movement phase's legal actions: :meth:`_movement_candidates` checked, in
-        its order, with each unit's actions kept under what they read (:meth:`_unit_key`).
-
-        Listing is incremental: the state keeps its last listing unit by unit
-        (``_listing``, a cache: never in the position, empty in a clone) with the parts of
-        the unit's key, and a unit whose parts are unchanged (equal, mostly the very same
-        objects, so compared at once rather than hashed) gets its kept actions back. Of
-        those parts, the friendly stacks within two hexes are read by the unit's moves
-        alone (Rule 4's stacking and moving on, Rule 3.C's escort), but for a Brandenburg
-        lead: where only they changed, only the moves are listed again. After a move that
-        leaves all but the mover and the units within two hexes of where it left and
-        arrived as they were; a change to the side's pools or the impulse, none."""
-        out: list[Action] = []
-        end = act("end-movement")
-        if self._valid(end):
-            out.append(end)
-        memo = self._static.setdefault("unit-memo", {})
-        # the phase's part of every unit's key as one number, so it is hashed once per
-        # decision rather than once per unit (numbers from the catalog's count: never
-        # reused, so a number forgotten with its table cannot stand for another phase)
-        tokens = self._static.setdefault("phase-tokens", {})
-        phase = self._phase_key()
-        common = tokens.get(phase)
-        if common is None:
-            if len(tokens) >= 65536:
-                tokens.clear()
-            common = tokens[phase] = _new_token(self)
-        listing = self._listing
-        if self._listing_phase != common:
-            listing.clear()  # another phase (or pools): every unit reads it
-            self._listing_phase = common
-        s = self.pos.phasing
-        units = self.pos.units
-        neartok = self._neartok
-        for uid in self.side_units(s):
-            if self.pos.passing and uid != self.pos.passing:
-                continue
-            u = units[uid]
-            kept = listing.get(uid)
-            # the key's parts as _unit_key makes them, the unit's own state as its fields
-            # (what _unit_state holds, the marks apart: a set changes in place)
-            if (kept is not None and _FIELDS(u) == kept.fields and u.marks == kept.marks
-                    and (kept.far is None or kept.far == self._far_state(u))):
-                near = neartok.get((s, u.loc))
-                if near is not None and near == kept.near:
-                    out += kept.moves
-                    out += kept.rest
-                    continue
-                if kept.moves_alone_read_near:  # the stacks near it changed
-                    if near is None:
-                        near = near_token(self, s, u.loc)
-                    # its reach (move_reach) read only what is unchanged: kept too
-                    moves = _move_actions(self, uid, dests_from(self, u, kept.reach))
-                    listing[uid] = kept._replace(near=near, moves=moves)
-                    out += moves
-                    out += kept.rest
-                    continue
-            key = self._unit_key(uid, common)
-            got = memo.get(key) if key is not None else None
-            if got is None:
-                # a move is listed from move_dests and a rail move from
-                # rail_destinations, each what its check asks (tested equal): the rest
-                # are checked one by one
-                got = tuple(a for a in _unit_candidates(self, uid, dests=self._unit_dests)
-                            if a.kind in _LISTED_CHECKED or self._valid(a))
-                if key is not None:
-                    if len(memo) >= 8192:
-                        memo.clear()  # a bound: entries are pure functions of their keys
-                    memo[key] = got
-            if key is not None:
-                # the moves come first (_unit_candidates), then what reads no friendly stack
-                n = 0
-                while n < len(got) and got[n].kind == "move":
-                    n += 1
-                lead = "brandenburg" in self.utype(uid).flags
-                listing[uid] = Listed(_FIELDS(u), frozenset(u.marks), key[2], key[3], got[:n],
-                                      got[n:], not lead, () if lead else self._unit_reach(uid))
-            else:
-                listing.pop(uid, None)
-            out += got
-        # an entry is listed from entry_hexes, which holds what _check_enter asks of it
-        # (tested equal); the refit is checked
-        out += [a for a in _phase_candidates(self)
-                if (a.kind == "enter" and not self.pos.passing) or self._valid(a)]
-        return out
-
     def _valid(self, a: WDAction) -> bool:
         """``a`` passes the check of the decision at hand (its step's, by its rule)."""
         step, frame = self._choice()
@@ -577,56 +462,6 @@ class WDState(StepState[Position]):
         except IllegalAction:
             return False
         return True
-
-    def _phase_key(self) -> tuple[Any, ...]:
-        """The part of :meth:`_unit_key` every unit shares."""
-        s = self.pos.phasing
-        return (self.scenario, s, self.pos.impulse_mp, self.pos.impulse_left_before,
-                self.pos.weather, self.pos.vl_released, self.pos.vl_avoid, self.pos.turn,
-                self.pos.passing,
-                self.pos.rail_used[s], self.pos.repl[s], self.pos.impulses[s], self.pos.repaired[s],
-                tuple(sorted(self.pos.supply.items())), tuple(sorted(self.pos.paid)),
-                tuple(sorted(self.pos.builders)), tuple(sorted(self.pos.bridges)),
-                by_enemies(self, "token", s, partial(_new_token, self)))
-
-    def _unit_key(self, uid: str, common: object) -> tuple[Any, ...] | None:
-        """Everything a unit's movement-phase actions read (Rules 3-8, 13, 15, 18, 20-22):
-        its own state, the side's pools and the impulse, the weather, the bridges, the
-        enemy's position (one number while the catalog's memo keeps it), the friendly
-        stacks within two hexes (Rule 4's moving on through a full hex looks one beyond)
-        and what it reads farther (:meth:`_far_state`). ``None`` for an entrained unit,
-        whose rail destinations read the railroad's whole part."""
-        u = self.pos.units[uid]
-        if u.entrained:
-            return None
-        # near_token inlined: this runs for every unit at every decision
-        near = self._neartok.get((self.pos.phasing, u.loc))
-        if near is None:
-            near = near_token(self, self.pos.phasing, u.loc)
-        return (common, _unit_state(u), near, self._far_state(u))
-
-    def _far_state(self, u: U) -> tuple[Any, ...] | None:
-        """What a unit's actions read beyond its hex's surroundings, ``None`` for most:
-        a Brandenburg lead reads the state of every unit of the stack it leads (Rule
-        21.B); an unreleased Velikiye Luki garrison unit on a railroad may entrain only
-        if a train could take it to another hex of the city (Rule 22), which reads the
-        friendly stacks along the railroad: its rail destinations stand for them."""
-        if u.garrison == "vl" and not self.pos.vl_released:
-            return ("rail", *rail_destinations(self, u.uid)) if self.ter.rail_hex(u.loc) else None
-        if "brandenburg" not in self.utype(u.uid).flags:
-            return None
-        return tuple(_unit_state(self.pos.units[x]) for x in self.occupied(self.pos.phasing)[u.loc])
-
-    def _unit_dests(self, uid: str) -> frozenset[str]:
-        return dests_from(self, self.pos.units[uid], self._unit_reach(uid))
-
-    def _unit_reach(self, uid: str) -> tuple[tuple[str, int, bool], ...]:
-        """:meth:`move_reach` for a unit listed (of the side on the map, in the movement
-        phase), with what _movable refuses asked without raising."""
-        if "intrinsic" in self.utype(uid).flags or garrison_fixed(self, uid):
-            return ()
-        u = self.pos.units[uid]
-        return move_reach(self, u) if left_ticks(self, u) > 0 else ()
 
     # ------------------------------------------------------------------ what a player sees
 

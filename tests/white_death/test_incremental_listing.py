@@ -16,8 +16,7 @@ from typing import Any
 
 import pytest
 
-from engines.white_death import ENGINE
-from engines.white_death import state as state_module
+from engines.white_death import ENGINE, listing
 from engines.white_death.movement import _movement_candidates
 from engines.white_death.state import WDState
 from pbem.testing import Chooser
@@ -39,14 +38,14 @@ def test_incremental_listing_equals_the_full_listing(
     # how each unit was listed: afresh (through _unit_key), its moves alone (outside
     # _unit_candidates), or kept whole
     seen: Counter[str] = Counter()
-    unit_key = WDState._unit_key
-    # the state's listing calls movement's functions by the names it imported
-    unit_candidates = state_module._unit_candidates
-    move_actions = state_module._move_actions
+    unit_key = listing._unit_key
+    # the listing calls movement's functions by the names it imported
+    unit_candidates = listing._unit_candidates
+    move_actions = listing._move_actions
 
-    def counting_key(self: WDState, uid: str, common: object) -> Any:
+    def counting_key(s: WDState, uid: str, common: object) -> Any:
         seen["afresh"] += 1
-        return unit_key(self, uid, common)
+        return unit_key(s, uid, common)
 
     def inside(s: WDState, uid: str, dests: Any = None) -> Any:
         seen["inside"] += 1
@@ -60,9 +59,9 @@ def test_incremental_listing_equals_the_full_listing(
             seen["moves alone"] += 1
         return move_actions(s, uid, dests)
 
-    monkeypatch.setattr(WDState, "_unit_key", counting_key)
-    monkeypatch.setattr(state_module, "_unit_candidates", inside)
-    monkeypatch.setattr(state_module, "_move_actions", counting_moves)
+    monkeypatch.setattr(listing, "_unit_key", counting_key)
+    monkeypatch.setattr(listing, "_unit_candidates", inside)
+    monkeypatch.setattr(listing, "_move_actions", counting_moves)
     state = ENGINE.new_state(scenario, ENGINE.resolve_options({}))
     assert isinstance(state, WDState)
     choose = Chooser(f"incremental/{scenario}/{seed}")
