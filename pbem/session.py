@@ -18,7 +18,6 @@ incoming files, and stored.  Undo goes back one action, never past a roll or a s
 from __future__ import annotations
 
 import contextlib
-import dataclasses
 import os
 import re
 import time
@@ -45,15 +44,17 @@ from pbem.errors import (
     quote,
 )
 from pbem.identity import Card, Identity, KeyStore, passphrase_from_env
+from pbem.match import Match
 from pbem.sha import sha256
 
 if TYPE_CHECKING:
     # the engine, the dice, the verifier and the registry (importlib.metadata) are
     # imported where a game is loaded or played: 'pbem status' and 'pbem list' read only
     # the signed summary of each save (issue 19; tests/cli/test_startup.py holds it)
-    from pbem import dice, orders
+    from pbem import orders
     from pbem.engine import Decision, Engine, Event, Result, State
-    from pbem.transcript import Accepted, RollRecord, Verifier
+    from pbem.match import Step
+    from pbem.transcript import RollRecord, Verifier
     from pbem.view import BoardView
 
 SAVE_SUFFIX = ".pbsave"
@@ -420,7 +421,7 @@ class Home:
         name = self._unique_name(name, f"{engine.id}-{info.id}-{short_id(env.hash)[:8]}")
         game = Game(self, self.games_dir / f"{name}{SAVE_SUFFIX}", name, side, engine,
                     None, verifier)
-        game._add_file(invite, "out")
+        game.add_file(invite, "out")
         game.write()
         return game
 
@@ -465,8 +466,8 @@ class Home:
                                        f"{short_id(setup.game_id)[:8]}")
         game = Game(self, self.games_dir / f"{name}{SAVE_SUFFIX}", name, side, engine,
                     None, verifier)
-        game._add_file(data if data[:1] == b"\x96" else env.raw, "in")
-        game._add_file(accept, "out")
+        game.add_file(data if data[:1] == b"\x96" else env.raw, "in")
+        game.add_file(accept, "out")
         game.write()
         return game
 
@@ -927,45 +928,138 @@ class GameFiles:
 
 
 class Game:
-    """One saved game of this home: verified transcript, working state, pending actions."""
+    """One saved game of this home: its save, transcript and sealed record on disk,
+    holding the :class:`~pbem.match.Match` that plays it.
+
+    Every change the match makes is written here: :meth:`act`, :meth:`undo`, :meth:`say`
+    and the rest call the match, then seal what it says is due (recorded in the home's
+    :class:`SealRecord`, saved, handed to the home's route) or save.  A trial that must
+    never be written is the match alone (:attr:`match`), which no store holds.
+    """
 
     def __init__(self, home: Home, path: Path, name: str, side: str, engine: Engine,
                  files: GameFiles | None, verifier: Verifier) -> None:
         """``files``: the game's transcript as its save holds it; None for a game made
-        now, whose files :meth:`_add_file` adds."""
+        now, whose files :meth:`add_file` adds."""
         self.home = home
         self.path = path
-        self.name = name
-        self.side = side
-        self.engine = engine
-        self.files = files if files is not None \
-            else GameFiles.new(files_dir(path), verifier.game_id)
-        self.verifier = verifier
-        #: this file's records so far in their wire form (pbem.history), as the save and
-        #: the sealed file hold them; :attr:`pending_records` reads them typed
-        self.pending: list[list[Any]] = []
-        self.message = ""
-        self.draw_offer = False
-        #: standing orders to publish with our next file (None: no change)
-        self.orders_pending: orders.Orders | None = None
-        #: when the last file came in and went out, and the last one sealed (for status)
-        self.times: dict[str, Any] = {"last_in": None, "last_out": None,
-                                      "last_sealed": None}
-        #: the working position (with unsealed actions) once it differs from the verified
-        #: one; until then the verified state serves, so loading a game copies nothing
-        self._state: State | None = None
-        self._chain: dice.HashChain | None = None
+        #: the turn logic: state, pending actions, dice; no file access
+        self.match = Match(name, side, engine,
+                           files if files is not None
+                           else GameFiles.new(files_dir(path), verifier.game_id),
+                           verifier, identity=home.identity, clock=home.clock)
         #: hash of the save file as loaded (None: a new game, no file yet)
         self._loaded: bytes | None = None
-        #: the state's decision, asked once per position (an engine may build its options
-        #: from the legal actions); ``False`` means not asked yet
-        self._decision: Decision | bool | None = False
         #: the save's version: one more at every write, never lower than one seen before
         self.version = 0
-        #: a trial (``pbem act``'s several actions, a set-up text): the game plays on in
-        #: memory but never signs, records or saves; where it would seal, :meth:`_seal`
-        #: answers -1, so the caller learns the file would end there
-        self.dry_run = False
+
+    # -- the match's facts, for the callers of a game ----------------------------------------
+
+    @property
+    def name(self) -> str:
+        return self.match.name
+
+    @property
+    def side(self) -> str:
+        return self.match.side
+
+    @property
+    def engine(self) -> Engine:
+        return self.match.engine
+
+    @property
+    def files(self) -> GameFiles:
+        files = self.match.files
+        assert isinstance(files, GameFiles)  # a store's match holds its saved transcript
+        return files
+
+    @property
+    def verifier(self) -> Verifier:
+        return self.match.verifier
+
+    @property
+    def pending(self) -> list[list[Any]]:
+        return self.match.pending
+
+    @property
+    def message(self) -> str:
+        return self.match.message
+
+    @property
+    def draw_offer(self) -> bool:
+        return self.match.draw_offer
+
+    @property
+    def orders_pending(self) -> orders.Orders | None:
+        return self.match.orders_pending
+
+    @property
+    def times(self) -> dict[str, Any]:
+        return self.match.times
+
+    @property
+    def state(self) -> State:
+        """The position now, unsealed actions included (read only: use act/undo)."""
+        return self.match.state
+
+    @property
+    def game_id(self) -> bytes:
+        return self.match.game_id
+
+    @property
+    def opponent_side(self) -> str:
+        return self.match.opponent_side
+
+    @property
+    def result(self) -> Result | None:
+        return self.match.result
+
+    @property
+    def pending_records(self) -> list[history.Record]:
+        return self.match.pending_records
+
+    def decision(self) -> Decision | None:
+        return self.match.decision()
+
+    def opponent(self) -> Card | None:
+        return self.match.opponent()
+
+    def has_pen(self) -> bool:
+        return self.match.has_pen()
+
+    def my_decision(self) -> Decision | None:
+        return self.match.my_decision()
+
+    def awaiting(self, decision: Decision | None = None) -> str:
+        return self.match.awaiting(decision)
+
+    def decision_head(self) -> tuple[str, str] | None:
+        return self.match.decision_head()
+
+    def summary(self) -> dict[str, Any]:
+        return self.match.summary()
+
+    def status(self) -> dict[str, Any]:
+        return self.match.status()
+
+    def private_notes(self) -> list[str]:
+        return self.match.private_notes()
+
+    def view(self) -> BoardView:
+        return self.match.view()
+
+    def pending_actions(self) -> list[str]:
+        return self.match.pending_actions()
+
+    def orders_to_come(self) -> orders.Orders:
+        return self.match.orders_to_come()
+
+    def _commit_salt(self, label: str) -> bytes:
+        return self.match._commit_salt(label)
+
+    def add_file(self, data: bytes, direction: str) -> None:
+        """File ``len(self.files)`` of the game, which came in or went out now."""
+        self.match.add_file(data, direction)
 
     @property
     def record(self) -> SealRecord:
@@ -1007,18 +1101,19 @@ class Game:
             raise MismatchError(str(exc), path=str(path)) from None
         game = cls(home, path, body["name"], body["side"], engine, files, verifier)
         game._loaded = sha256(data).digest()
-        game.message = body["message"]
-        game.draw_offer = body["draw_offer"]
+        match = game.match
+        match.message = body["message"]
+        match.draw_offer = body["draw_offer"]
         pending_orders = body.get("orders_pending")
-        game.orders_pending = dict(pending_orders) if pending_orders is not None else None
-        game.times = saved_times(body)
-        game.pending = []
+        match.orders_pending = dict(pending_orders) if pending_orders is not None else None
+        match.times = saved_times(body)
+        match.pending = []
         game.version = version
         sealed.see(version)  # a newer save brought in is the new mark (remember the highest)
         for record in history.read_all(body["pending"], f"{path}: pending record"):
             # our own signed save: its recorded rolls are replayed without the dice key,
             # so status and show need no passphrase
-            game._replay_pending(record, derive=False)
+            match.replay(record, derive=False)
         game._adopt_sealed(sealed)
         return game
 
@@ -1042,11 +1137,9 @@ class Game:
                 accepted = self.verifier.add(open_envelope(data), self.files)
             except PbemError:
                 return  # not the next file of this chain: sealing will name the conflict
-            self._went_out(data, accepted.seq)
+            self.match.went_out(data, accepted.seq)
 
     def write(self) -> None:
-        if self.dry_run:
-            return
         record = self.record
         version = max(self.version, record.highest()) + 1
         summary = self.summary()
@@ -1100,100 +1193,7 @@ class Game:
         # after the save: a crash in between leaves the record behind, never ahead
         record.see(version)
 
-    # -- facts -------------------------------------------------------------------------------------
-
-    @property
-    def state(self) -> State:
-        """The position now, unsealed actions included (read only: use act/undo)."""
-        return self._state if self._state is not None else self.verifier.state
-
-    def _writable(self) -> State:
-        if self._state is None:
-            self._state = self.verifier.state.clone()
-        self._decision = False  # the caller is about to change the position
-        return self._state
-
-    def _reset_state(self) -> None:
-        """The working position is the verified one again (after a seal, import or undo)."""
-        self._state = None
-        self._decision = False
-
-    def decision(self) -> Decision | None:
-        """The decision of the position now (whoever's it is), asked of the engine once."""
-        if self._decision is False:
-            self._decision = self.state.decision()
-        assert self._decision is not True
-        return self._decision
-
-    @property
-    def game_id(self) -> bytes:
-        return self.verifier.game_id
-
-    @property
-    def opponent_side(self) -> str:
-        return self.verifier.setup.other(self.side)
-
-    def opponent(self) -> Card | None:
-        return self.verifier.cards.get(self.opponent_side)
-
-    @property
-    def result(self) -> Result | None:
-        return self.verifier.result
-
-    def has_pen(self) -> bool:
-        """Whether the next file of the game is ours to write."""
-        if self.result is not None:
-            return False
-        try:
-            return self.verifier.expected_sender() == self.side
-        except ChainError:
-            return False
-
-    def my_decision(self) -> Decision | None:
-        if not self.has_pen() or self.state.current_player() != self.side:
-            return None
-        return self.decision()
-
-    def awaiting(self, decision: Decision | None = None) -> str:
-        """What the game waits for, in words (``decision``: the state's, if already known)."""
-        if self.result is not None:
-            return f"game over: {self.result.text}"
-        if self.verifier.seq == 0:
-            return "waiting for the opponent to join (send them the invite)"
-        if decision is None:
-            # side and prompt only: the options (a White Death impulse's moves) are not shown
-            return self._awaiting(self.decision_head())
-        return self._awaiting((decision.side, decision.prompt))
-
-    def decision_head(self) -> tuple[str, str] | None:
-        """``(side, prompt)`` of :meth:`decision`: the decision itself where already asked,
-        else the engine's cheaper head (the options are left unlisted)."""
-        if self._decision is not False:
-            d = self._decision
-            assert d is not True
-            return (d.side, d.prompt) if d is not None else None
-        return self.state.decision_head()
-
-    def _awaiting(self, head: tuple[str, str] | None) -> str:
-        """:meth:`awaiting`, given the decision's ``(side, prompt)`` (or ``None``)."""
-        if self.result is not None:
-            return f"game over: {self.result.text}"
-        if self.verifier.seq == 0:
-            return "waiting for the opponent to join (send them the invite)"
-        if self.has_pen():
-            if head is not None and head[0] == self.side:
-                return f"your decision: {head[1]}"
-            return "your file is ready to seal"
-        nxt = self.verifier.seq + 1
-        if self.verifier.sealed and self.state.is_chance():
-            purposes = [r.purpose for r in self.state.rolls_due()]
-            if len(purposes) == 1:
-                return (f"waiting for file {nxt} from the opponent, whose dice link "
-                        f"finalizes the roll for {purposes[0]} (sealed dice)")
-            return (f"waiting for file {nxt} from the opponent, whose dice link finalizes "
-                    f"{len(purposes)} rolls: " + "; ".join(purposes) + " (sealed dice)")
-        who = head[1] if head else f"the {self.opponent_side} player's file"
-        return f"waiting for file {nxt} from the opponent ({who})"
+    # -- the files this side wrote -----------------------------------------------------------
 
     def sealed_files(self) -> list[tuple[int, bytes]]:
         """Every file this side wrote, by sequence number (invite or accept included)."""
@@ -1224,182 +1224,21 @@ class Game:
             raise UsageError(f"{self.name} has files 0..{len(self.files) - 1}, not {seq}")
         return seq, self.files[seq]
 
-    def summary(self) -> dict[str, Any]:
-        """Where the game stands, as ``pbem status`` and ``pbem list`` show it.
+    # -- the turn loop, stored -----------------------------------------------------------------
 
-        Kept (signed) in the save file, so that listing games needs no engine at all.
-        """
-        setup = self.verifier.setup
-        opp = self.opponent()
-        # side and prompt only: listing the options (a White Death impulse's moves) is
-        # what ``legal`` is for, and an ``act`` or ``receive`` would pay for it here
-        head = self.decision_head()
-        return {
-            "name": self.name,
-            "game_id": self.game_id.hex(),
-            "engine": setup.engine_id,
-            "scenario": setup.scenario,
-            "side": self.side,
-            "opponent": opp.name if opp else None,
-            "opponent_fingerprint": opp.fingerprint if opp else None,
-            "seq": self.verifier.seq,
-            "turn": self.state.turn_number(),
-            "position": self.state.status_line(self.side),
-            "to_act": head[0] if head else None,
-            "decision": head[1] if head else None,
-            "your_move": head is not None and head[0] == self.side and self.has_pen(),
-            "pending_actions": len(self.pending_actions()),
-            "awaiting": self._awaiting(head),
-            "result": self.result.to_data() if self.result else None,
-            "dice": setup.dice_mode,
-            "orders": dict(self.verifier.orders.get(self.side, {})),
-            "opponent_orders": dict(self.verifier.orders.get(self.opponent_side, {})),
-            "orders_pending": self.orders_pending,
-            "pace": setup.pace,
-            "reminders": setup.reminders,
-        }
-
-    def status(self) -> dict[str, Any]:
-        """What ``pbem status`` says of this game: its summary, its times, and who is
-        overdue now (the same as :meth:`Home.statuses` reads without the engine)."""
-        from pbem.pace import overdue
-
-        status = with_times(self.summary(), self.times)
-        return {**status, "overdue": overdue(status, self.home.clock())}
-
-    def _add_file(self, data: bytes, direction: str) -> None:
-        """File ``len(self.files)`` of the game, which came in or went out now."""
-        seq, now = len(self.files), self.home.clock()
-        self.files.append(data, direction, now)
-        times = self.times
-        key = "last_in" if direction == "in" else "last_out"
-        times[key] = now if times[key] is None else max(times[key], now)
-        if direction == "out":
-            last = times["last_sealed"]
-            times["last_sealed"] = seq if last is None else max(last, seq)
-
-    # -- dice --------------------------------------------------------------------------------------
-
-    def _my_chain(self, generation: int) -> dice.HashChain:
-        if self._chain is None or self._chain.generation != generation:
-            from pbem import dice
-
-            self._chain = dice.HashChain(self.home.identity().secret_bytes(),
-                                         self.verifier.setup.nonce, self.side, generation,
-                                         self.verifier.setup.chain_length)
-        return self._chain
-
-    def _next_link(self) -> tuple[int, int, bytes]:
-        pos = self.verifier.chains[self.side]
-        return pos.generation, pos.index + 1, self._my_chain(pos.generation).link(pos.index + 1)
-
-    def _seed(self) -> bytes:
-        _, _, link = self._next_link()
-        return self.verifier.seed_for(self.verifier.seq + 1, self.side, link)
-
-    def _commit_salt(self, label: str) -> bytes:
-        """The salt of this side's commitment ``label``: from its own secret, so only it
-        can make or open the commitment, and it can rebuild it from its key."""
-        from pbem.engine import Commitment
-
-        return Commitment.salt(self.home.identity().secret_bytes(), self.verifier.setup.nonce,
-                               self.side, label)
-
-    def private_notes(self) -> list[str]:
-        """What only this side knows (State.private_notes: its committed plan), rebuilt
-        from its own secret for its own screens; never written anywhere."""
-        return self.state.private_notes(self.side, self._commit_salt)
-
-    def view(self) -> BoardView:
-        """The board as this side may see it, its private notes after the status line."""
-        view = self.state.view(self.side)
-        notes = self.private_notes()
-        if not notes:
-            return view
-        return dataclasses.replace(view, status=" | ".join(x for x in (view.status, *notes) if x))
-
-    @property
-    def pending_records(self) -> list[history.Record]:
-        """This file's records so far, typed (:attr:`pending` is their wire form)."""
-        return history.read_all(self.pending, "pending record")
-
-    def pending_actions(self) -> list[str]:
-        """The actions this side played in this file so far (not its opponent's standing
-        orders), in canonical notation."""
-        return [r.text for r in self.pending_records if isinstance(r, history.Acted)]
-
-    def _acted(self) -> bool:
-        """Whether this file holds an action yet (sealed dice: rolls only come before)."""
-        return any(isinstance(r, history.Played) for r in self.pending_records)
-
-    def _roll_count(self) -> int:
-        return sum(1 for r in self.pending_records if isinstance(r, history.Rolled))
-
-    # -- the turn loop ---------------------------------------------------------------------------
-
-    def _replay_pending(self, record: history.Record, *, derive: bool = True) -> list[Event]:
-        from pbem import dice
-
-        state = self._writable()
-        if isinstance(record, history.Acted):
-            events = state.apply(record.text, side=self.side)
-        elif isinstance(record, history.Ordered):
-            events = state.apply(record.text, side=self.opponent_side, order=True)
-        elif derive:
-            roll = dice.check_roll(self._seed(), record.index, state.chance_request(),
-                                   record.outcome)
-            events = state.apply_outcome(roll.outcome)
-        else:
-            events = state.apply_outcome(record.outcome)
-        self.pending.append(history.wire(record))
-        return events
-
-    def _resolve_chance(self, out: list[Event], rolls: list[RollRecord]) -> None:
-        from pbem import dice
-        from pbem.transcript import RollRecord
-
-        seq = self.verifier.seq + 1
-        seed = self._seed() if self.state.is_chance() else b""
-        while self.state.is_chance():
-            request = self.state.chance_request()
-            index = self._roll_count()
-            roll = dice.resolve(seed, index, request)
-            last = next((r.text for r in reversed(self.pending_records)
-                         if isinstance(r, history.Played)), "(start)")
-            # from format 2 on, what was asked goes into the signed record: the files
-            # alone then check the outcome against the seed (docs/protocol.md 6)
-            asked = dice.request_data(request) if self.verifier.setup.format >= 2 else None
-            told = self._replay_pending(history.Rolled(index, roll.outcome, asked),
-                                        derive=False)
-            out += told
-            rolls.append(RollRecord(seq, index, self.side, request.purpose, request.rule,
-                                    request.describe(), roll.outcome, seed, last, roll,
-                                    told=tuple(e for e in told if e.kind == "roll")))
+    def _stored(self, step: Step, save: bool = True) -> tuple[list[Event], list[RollRecord],
+                                                              int | None]:
+        """A step of the match kept: the file sealed if it is due, else saved (``save``)."""
+        events, rolls, end = step
+        if end is not None:
+            return events, rolls, self._seal(end)
+        if save:
+            self.write()
+        return events, rolls, None
 
     def advance(self) -> tuple[list[Event], list[RollRecord], int | None]:
         """Resolve due rolls, then seal if the next decision is the opponent's."""
-        from pbem import orders
-
-        events: list[Event] = []
-        rolls: list[RollRecord] = []
-        if not self.has_pen():
-            return events, rolls, None
-        sealed = self.verifier.sealed
-        if self.state.is_chance() and sealed and self._acted():
-            # sealed dice: what our actions ask for, the opponent's next link finalizes
-            return events, rolls, self._seal("")
-        self._resolve_chance(events, rolls)
-        # the opponent's standing orders answer its decisions here, and play goes on
-        while (due := orders.answer(self.state, self.side, self.verifier.orders,
-                                    self.decision)) is not None:
-            events += self._replay_pending(history.Ordered(due))
-            if sealed and self.state.is_chance():
-                return events, rolls, self._seal("")
-            self._resolve_chance(events, rolls)
-        player = self.state.current_player()
-        if player != self.side:
-            return events, rolls, self._seal("rules" if player is None else "")
-        return events, rolls, None
+        return self._stored(self.match.advance())
 
     def act(self, text: str, *, save: bool = True) -> tuple[list[Event], list[RollRecord],
                                                             int | None]:
@@ -1407,167 +1246,45 @@ class Game:
 
         ``save=False`` leaves the save file to the seal (bots acting many times a file).
         """
-        if self.result is not None:
-            raise NotYourTurn(f"{self.name}: the game is over ({self.result.text})")
-        if not self.has_pen():
-            raise NotYourTurn(f"{self.name}: it is not your turn: {self.awaiting()}")
-        player = self.state.current_player()
-        if player != self.side:
-            raise NotYourTurn(f"{self.name}: it is not your decision now")
-        state = self._writable()
-        action = state.parse_action(text.strip())
-        # a secret plan leaves only as its commitment, a reveal with its salt
-        # (pbem.engine.Commitment; docs/protocol.md, "Committed plans")
-        action = state.conceal(action, self._commit_salt)
-        canonical_text = action.notation()
-        events = state.apply(action, side=self.side)
-        self.pending.append(history.wire(history.Acted(canonical_text)))
-        more, rolls, sealed = self.advance()
-        if sealed is None and save:
-            self.write()
-        return events + more, rolls, sealed
+        return self._stored(self.match.act(text), save)
 
     def undo(self) -> str:
         """Take back our last action, unless a die was rolled after it or the file is sealed."""
-        if not self.pending:
-            if self.has_pen():
-                raise NotYourTurn(f"{self.name}: nothing to undo in this file")
-            raise NotYourTurn(f"{self.name}: file {len(self.files) - 1} is sealed; undo is "
-                              "refused once a file is sealed")
-        records = self.pending_records
-        # the opponent's standing orders answered what our last action led to: they go
-        # back with it (they would answer the same way again)
-        while records and isinstance(records[-1], history.Ordered):
-            records.pop()
-        if not records:
-            raise NotYourTurn(f"{self.name}: only the opponent's standing orders were played "
-                              "in this file; nothing of yours to undo")
-        last = records.pop()
-        if isinstance(last, history.Rolled):
-            from pbem import dice
-
-            name = dice.roll_name(self.verifier.seq + 1, last.index)
-            raise NotYourTurn(f"{self.name}: cannot undo past die roll {name}")
-        self._reset_state()
-        self.pending = []
-        for record in records:
-            self._replay_pending(record)
+        text = self.match.undo()
         self.write()
-        return last.text
+        return text
 
     def say(self, text: str) -> None:
-        if len(text) > 4000:
-            raise UsageError("a message is at most 4000 characters")
-        self.message = text
+        self.match.say(text)
         self.write()
-
-    def orders_to_come(self) -> orders.Orders:
-        """Our orders as the next file leaves them: the pending change, else those in force."""
-        if self.orders_pending is not None:
-            return self.orders_pending
-        return dict(self.verifier.orders.get(self.side, {}))
 
     def set_orders(self, new: orders.Orders) -> None:
         """Standing orders to publish with our next file (they hold from its end on)."""
-        try:
-            # the same check the opponent's verifier makes, so our file cannot fail it
-            from pbem import orders
-
-            self.orders_pending = orders.parse(self.engine, dict(new), "standing orders")
-        except FormatError as exc:
-            raise UsageError(str(exc)) from None
+        self.match.set_orders(new)
         self.write()
 
     def resign(self) -> int:
-        if self.result is not None:
-            raise NotYourTurn(f"{self.name}: the game is already over")
-        if not self.has_pen():
-            raise NotYourTurn(f"{self.name}: you can resign when the next file is yours to "
-                              f"write ({self.awaiting()})")
-        return self._seal("resign")
+        return self._seal(self.match.resign())
 
     def draw(self) -> tuple[str, int | None]:
         """Accept the opponent's standing offer, or offer a draw with our next file."""
-        if self.result is not None:
-            raise NotYourTurn(f"{self.name}: the game is already over")
-        if self.verifier.draw_offered_by == self.opponent_side and self.has_pen():
-            return "accepted", self._seal("draw")
-        self.draw_offer = True
+        end = self.match.draw()
+        if end is not None:
+            return "accepted", self._seal(end)
         self.write()
         return "offered", None
 
     def _seal(self, end: str) -> int:
-        if self.dry_run:
-            return -1
-        from pbem.engine import CHANCE, Result
-
-        generation, index, link = self._next_link()
-        seq = self.verifier.seq + 1
-        next_anchor = None
-        if index >= self.verifier.setup.chain_length:
-            next_anchor = self._my_chain(generation + 1).anchor
-        player = self.state.current_player()
-        body: dict[str, Any] = {
-            "game": self.game_id,
-            "seq": seq,
-            "prev": self.verifier.last_hash,
-            "side": self.side,
-            "generation": generation,
-            "link_index": index,
-            "reveal": link,
-            "records": self.pending,
-            "digest": self.state.digest(),
-            "to_act": "" if end in ("resign", "draw") or player is None else
-            self.opponent_side if player == CHANCE else player,
-            "message": self.message,
-            "clock": self.home.clock(),
-            "draw": "offer" if self.draw_offer and end == "" else "",
-            "end": end,
-            "result": None,
-            "next_anchor": next_anchor,
-        }
-        if self.orders_pending is not None:
-            body["orders"] = self.orders_pending
-        if end == "rules":
-            result = self.state.result()
-            body["result"] = result.to_data() if result else None
-        elif end == "resign":
-            body["result"] = Result(self.opponent_side, "resign",
-                                    f"the {self.side} player resigned; "
-                                    f"{self.opponent_side} wins").to_data()
-        elif end == "draw":
-            body["result"] = Result(None, "draw", "drawn by agreement").to_data()
-        data = seal(self.home.identity(), "turn", body)
+        seq, data = self.match.seal_file(end)
         record = self.record
         record.check(seq, data, self.name)
-        # our own file passes the same checks as the opponent's will (not transactional:
-        # a failure here is a bug, and the exception leaves the save file untouched).
-        # Replayed, not taken from the working state's digest (issue 19 asked whether it
-        # could be): that would be the same computation only if (a) applying the parsed,
-        # concealed Action object in act() gave what applying its canonical notation
-        # gives, which is an engine's contract (tests/test_contract.py), not something
-        # this code can prove, and is the very thing that makes a receiver's replay
-        # differ; and (b) the working state, a clone() of the verified one, were the
-        # position the verified state is, which rests on each engine's clone.  This check
-        # is the sender's only chance to find either before the opponent does.
-        self.verifier.add(open_envelope(data), transactional=False)
+        self.match.sent(data)
         # recorded before the save: whatever happens to the save, the place is taken
         record.add(seq, data)
-        self._went_out(data, seq)
         self.write()
         if self.home.after_seal is not None:
             self.home.after_seal(self, seq)
         return seq
-
-    def _went_out(self, data: bytes, seq: int) -> None:
-        """The game goes on from ``data``, file ``seq`` of this home's own: sealed now,
-        or sealed earlier and taken back (a crash before the save, a home put back from a
-        backup, a home played from another computer).  The unsealed actions, message,
-        draw offer and orders belonged to the state before it and go with it."""
-        self._add_file(data, "out")
-        self.pending = []
-        self.message, self.draw_offer, self.orders_pending = "", False, None
-        self._reset_state()
 
     def _behind_note(self) -> str:
         """What to say when the next missing file is this side's own (issue 23 item 2)."""
@@ -1578,11 +1295,6 @@ class Game:
                 f"moving {self.path} away), or import your own files in order with "
                 f"'pbem receive'")
 
-    def _next_is_ours(self) -> bool:
-        try:
-            return self.verifier.expected_sender() == self.side
-        except ChainError:
-            return False
 
     def _catch_up(self, env: Envelope, source: str) -> ReceiveReport:
         """One of this side's own files: already held (a duplicate), two versions of one
@@ -1611,7 +1323,7 @@ class Game:
         accepted = self.verifier.add(env, self.files, transactional=False)
         # ours, signed: the place is taken (a different seal there is refused from now on)
         self.record.add(accepted.seq, env.raw)
-        self._went_out(env.raw, accepted.seq)
+        self.match.went_out(env.raw, accepted.seq)
         self.write()
         text = (f"{self.name}: caught up with your own file {accepted.seq} (this home was "
                 f"behind it: put back from a backup, or played from another computer)")
@@ -1622,25 +1334,12 @@ class Game:
                              result=self.result)
 
     def receive(self, env: Envelope, source: str) -> ReceiveReport:
-        from pbem import orders
-
         if env.key == self.home.card().key:
             return self._catch_up(env, source)
-        known = self.files
         try:
-            claimed = env.decode().get("seq")
-            if self.pending and env.key in self.verifier.keys.values() \
-                    and type(claimed) is int and claimed != len(self.files):
-                # a second version of a file already held is evidence whatever we hold
-                # unsealed, and a file after a missing one says which is missing: those
-                # checks come before the pending-actions one (issue 23 item 4)
-                self.verifier.classify(env, env.decode(), known)
-            if self.pending:
-                raise ChainError(f"a file from the opponent arrived while you hold unsealed "
-                                 f"actions in {self.name}", reason="out-of-turn")
-            # not transactional: on any error this Game is dropped, the save is untouched,
-            # and the next import loads the game afresh from its save
-            accepted: Accepted = self.verifier.add(env, known, transactional=False)
+            # on any error this Game is dropped, the save is untouched, and the next
+            # import loads the game afresh from its save
+            accepted = self.match.check_in(env)
         except ChainError as exc:
             if exc.reason == "fork":
                 claimed = env.decode().get("seq")
@@ -1648,16 +1347,16 @@ class Game:
                 ours = [("kept", self.files[seq])] if 0 <= seq < len(self.files) else []
                 folder = self.home.keep_evidence(self, seq, [*ours, ("incoming", env.raw)])
                 raise ChainError(f"{exc} (in {folder})", reason="fork") from None
-            if exc.reason == "missing" and self._next_is_ours():
+            if exc.reason == "missing" and self.match.next_is_ours():
                 # never "ask the opponent to send file N" for a file only we can have
+                claimed = env.decode().get("seq")
                 raise ChainError(f"file {claimed} arrived, but {self._behind_note()}",
                                  reason="missing") from None
             raise
 
         if accepted.kind == "accept":
             self.home.pin(self.verifier.cards[accepted.side], source)
-        self._add_file(env.raw, "in")
-        self._reset_state()
+        self.match.took(env.raw)
         # a save put back from a backup: the file we sealed after this one is taken
         # again instead of being written anew (two files for one place)
         self._adopt_sealed(self.record)
@@ -1665,23 +1364,9 @@ class Game:
         # weather of the turn the accept opens, White Death 4.0) is told with them
         more, rolls, sealed = self.advance()
         events = [e for e in accepted.events + more if e.visible(self.side)]
-        if sealed is None:
-            self.write()
-        from pbem.naming import counted
-
-        what = "accepted the invitation" if accepted.kind == "accept" else \
-            f"{counted(len(accepted.actions), 'action')}, {counted(len(accepted.rolls), 'roll')}"
-        if accepted.ordered:
-            what += f" ({len(accepted.ordered)} answered by your standing orders)"
-        text = f"{self.name}: file {accepted.seq} from the {accepted.side} player: {what}"
-        if accepted.orders is not None:
-            text += f"; the opponent's standing orders are now: {orders.text(accepted.orders)}"
-        if accepted.draw == "offer":
-            text += "; the opponent offers a draw (pbem draw to accept)"
-        if self.result is not None:
-            text += f"; game over: {self.result.text}"
-        return ReceiveReport(self.name, accepted.seq, accepted.kind, accepted.side, text, events,
-                             accepted.rolls + rolls, accepted.message, self.result, sealed)
+        return ReceiveReport(self.name, accepted.seq, accepted.kind, accepted.side,
+                             self.match.told_in(accepted), events, accepted.rolls + rolls,
+                             accepted.message, self.result, sealed)
 
 
 def _saved_files(home: Home, path: Path, body: dict[str, Any]) -> GameFiles:
@@ -1822,6 +1507,6 @@ def rebuild(home: Home, datas: list[tuple[str, bytes]], *, name: str | None = No
                 verifier)
     for data in files:
         # which files went out and which came in (when is not known: now)
-        game._add_file(data, "out" if canonical.decode(data)[3] == me else "in")
+        game.add_file(data, "out" if canonical.decode(data)[3] == me else "in")
     game.write()
     return game
