@@ -52,10 +52,12 @@ class Match:
 
     def __init__(self, name: str, side: str, engine: Engine, files: Transcript,
                  verifier: Verifier, *, identity: Callable[[], Identity],
-                 clock: Callable[[], int]) -> None:
+                 clock: Callable[[], int], keep_links: bool = False) -> None:
         """``identity``: this side's keys, asked for only when a roll, a commitment or a
         seal needs them (an encrypted key asks its passphrase); ``clock``: the time a file
-        came in or went out, and what the status calls overdue."""
+        came in or went out, and what the status calls overdue; ``keep_links``: this
+        side's dice chain may keep links in the data cache between commands
+        (:mod:`pbem.chainkeep`, a file: the store's match does, a match alone does not)."""
         self.name = name
         self.side = side
         self.engine = engine
@@ -63,6 +65,7 @@ class Match:
         self.verifier = verifier
         self.identity = identity
         self.clock = clock
+        self.keep_links = keep_links
         #: this file's records so far in their wire form (pbem.history), as the save and
         #: the sealed file hold them; :attr:`pending_records` reads them typed
         self.pending: list[list[Any]] = []
@@ -238,7 +241,8 @@ class Match:
 
             self._chain = dice.HashChain(self.identity().secret_bytes(),
                                          self.verifier.setup.nonce, self.side, generation,
-                                         self.verifier.setup.chain_length)
+                                         self.verifier.setup.chain_length,
+                                         keep=self.keep_links)
         return self._chain
 
     def _next_link(self) -> tuple[int, int, bytes]:

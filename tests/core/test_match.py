@@ -61,6 +61,38 @@ def joined_pair(tmp_path: Path) -> tuple[Home, Home]:
     return alice, bob
 
 
+class Files:
+    """A transcript in memory: the match's whole view of the exchanged files."""
+
+    def __init__(self, files: list[bytes]) -> None:
+        self.files = files
+
+    def __len__(self) -> int:
+        return len(self.files)
+
+    def __getitem__(self, seq: int) -> bytes:
+        return self.files[seq]
+
+    def get(self, seq: int, default: bytes | None = None) -> bytes | None:
+        return self.files[seq] if 0 <= seq < len(self.files) else default
+
+    def append(self, data: bytes, direction: str, when: int) -> None:
+        self.files.append(data)
+
+
+def bare(home: Home) -> Match:
+    """The game "m" of ``home`` as a match alone: its verified position, files and
+    unsealed records so far (as a load replays them), its keys read now, and a transcript
+    held in memory."""
+    game = home.game("m")
+    identity = home.identity()
+    match = Match(game.name, game.side, game.engine, Files(list(game.files)),
+                  game.verifier, identity=lambda: identity, clock=lambda: 1_700_000_000)
+    for record in game.pending_records:
+        match.replay(record, derive=False)
+    return match
+
+
 def play_file(match: Match, chooser: Chooser) -> tuple[int, bytes]:
     """Legal actions of the match's side until the file is due; then it is sealed."""
     while True:
@@ -86,9 +118,7 @@ def deliver(data: bytes, to: Match, back: Match) -> int:
 def test_a_whole_game_plays_through_matches_with_the_disk_away(
         tmp_path: Path) -> None:
     alice, bob = joined_pair(tmp_path)
-    red, blue = alice.game("m").match, bob.game("m").match
-    for home in (alice, bob):
-        home.identity()  # the keys are read from the store before the disk goes
+    red, blue = bare(alice), bare(bob)
     chooser = Chooser("match")
     files = 0
     with disk_away():
