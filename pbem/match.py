@@ -83,6 +83,9 @@ class Match:
         #: the state's decision, asked once per position (an engine may build its options
         #: from the legal actions); ``False`` means not asked yet
         self._decision: Decision | bool | None = False
+        #: this side's view of the position, made once per position as the decision is:
+        #: a board click names its events' units from it, and the redraw draws it
+        self._view: BoardView | None = None
 
     # -- facts -------------------------------------------------------------------------------------
 
@@ -95,12 +98,14 @@ class Match:
         if self._state is None:
             self._state = self.verifier.state.clone()
         self._decision = False  # the caller is about to change the position
+        self._view = None
         return self._state
 
     def _reset_state(self) -> None:
         """The working position is the verified one again (after a seal, import or undo)."""
         self._state = None
         self._decision = False
+        self._view = None
 
     def decision(self) -> Decision | None:
         """The decision of the position now (whoever's it is), asked of the engine once."""
@@ -199,7 +204,7 @@ class Match:
             "opponent_fingerprint": opp.fingerprint if opp else None,
             "seq": self.verifier.seq,
             "turn": self.state.turn_number(),
-            "position": self.state.status_line(self.side),
+            "position": self.status_line(),
             "to_act": head[0] if head else None,
             "decision": head[1] if head else None,
             "your_move": head is not None and head[0] == self.side and self.has_pen(),
@@ -266,13 +271,42 @@ class Match:
         from its own secret for its own screens; never written anywhere."""
         return self.state.private_notes(self.side, self._commit_salt)
 
+    def _board(self) -> BoardView:
+        """``State.view`` for this side, made once per position."""
+        if self._view is None:
+            self._view = self.state.view(self.side)
+        return self._view
+
     def view(self) -> BoardView:
         """The board as this side may see it, its private notes after the status line."""
-        view = self.state.view(self.side)
+        view = self._board()
         notes = self.private_notes()
         if not notes:
             return view
         return dataclasses.replace(view, status=" | ".join(x for x in (view.status, *notes) if x))
+
+    def counters(self) -> dict[str, str]:
+        """What each unit this side may identify prints on its counter (``State.counters``).
+
+        Where the engine keeps the runtime's ``counters`` and ``status_line``, which read
+        the view, they are read off the one view of the position this match makes: a board
+        click's save, its events' names and its redraw made three (issue 35 item 4)."""
+        from pbem.engine import State, view_counters
+
+        state = self.state
+        if type(state).counters is State.counters:
+            return view_counters(self._board())
+        return state.counters(self.side)
+
+    def status_line(self) -> str:
+        """``State.status_line`` for this side (read off the position's one view where the
+        engine keeps the default, see :meth:`counters`)."""
+        from pbem.engine import State
+
+        state = self.state
+        if type(state).status_line is State.status_line:
+            return self._board().status
+        return state.status_line(self.side)
 
     @property
     def pending_records(self) -> list[history.Record]:

@@ -674,6 +674,9 @@ class Game:
     def view(self) -> BoardView:
         return self.match.view()
 
+    def counters(self) -> dict[str, str]:
+        return self.match.counters()
+
     def pending_actions(self) -> list[str]:
         return self.match.pending_actions()
 

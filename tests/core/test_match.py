@@ -172,3 +172,32 @@ def test_a_trial_match_is_never_stored(tmp_path: Path) -> None:
     assert reloaded.pending_actions() == [] and len(reloaded.files) == 2
     with pytest.raises(UsageError, match=r"files 0\.\.1, not 2"):
         reloaded.file(2)  # nor was file 2 kept in the home's record of sealed files
+
+
+def test_a_position_is_viewed_once_for_its_counters_and_its_board(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """Issue 35 item 4: a board click saves (the summary's status line), names its events'
+    units by their counters, then redraws the board; one view of the position serves all
+    three (the test engine keeps the runtime's counters and status_line), and a new
+    position (the next action) gets its own."""
+    from pbem.engine import State
+
+    alice, _ = joined_pair(tmp_path)
+    game = alice.game("m")
+    made: list[int] = []
+    real = State.view
+
+    def counted(state: State, side: str | None) -> Any:
+        made.append(len(state.history))
+        return real(state, side)
+
+    monkeypatch.setattr(State, "view", counted)
+    counters = game.counters()
+    assert counters == game.state.counters(game.side) and counters
+    made.clear()
+    assert game.counters() == counters and game.view().pieces
+    assert made == []  # both from the view made for the counters above
+    game.act(game.state.legal_actions()[0].notation())
+    game.counters()
+    game.view()
+    assert len(made) == 1
