@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from collections.abc import Iterable
+from collections.abc import Container, Iterable, Mapping
 from fractions import Fraction
 from typing import TYPE_CHECKING
 
@@ -53,7 +53,7 @@ def step_cost(s: P48State, u: str, a: str, b: str) -> Fraction | None:
 
 
 def may_pass(s: P48State, group: list[str], h: str, spent: dict[str, Fraction],
-             stacks: dict[str, list[str]], seen: frozenset[str] = frozenset()) -> bool:
+             stacks: Mapping[str, tuple[str, ...]], seen: frozenset[str] = frozenset()) -> bool:
     """6: "Stacking limits must be satisfied at the end of each unit's movement", so
     ``group`` (standing elsewhere, ``spent`` MPs each) may enter ``h``, where it would
     overstack, only if it can go on from there, within its allowances, to a hex where
@@ -99,7 +99,7 @@ def entry_hexes(s: P48State, u: str, stacking: bool = True) -> list[str]:
         area = f.enters_area if info.side == "german" else s.pos.plan_areas.get(f.id, "")
         cands = list(s.d.entry.get(area, ()))
     enemy = {s.pos.units[e].hex for e in s.on_map(other(info.side))}
-    ez = zoc(s, other(info.side)) if info.target == "W" else {}
+    ez: Container[str] = zoc(s, other(info.side)) if info.target == "W" else ()
     stacks = s.stacks()
     return [h for h in cands if h not in enemy and h not in ez
             and (not stacking or fits(s, h, info.side, [u], stacks)

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from collections.abc import Iterable
+from collections.abc import Iterable, Mapping
 from typing import TYPE_CHECKING
 
 if TYPE_CHECKING:
@@ -10,7 +10,7 @@ if TYPE_CHECKING:
 
 
 def stack_size(s: P48State, h: str, side: str, extra: Iterable[str] = (),
-               stacks: dict[str, list[str]] | None = None) -> int:
+               stacks: Mapping[str, tuple[str, ...]] | None = None) -> int:
     here = s.at(h, side) if stacks is None else [
         u for u in stacks.get(h, ()) if s.d.units[u].side == side]
     us = set(here) | set(extra)
@@ -18,7 +18,7 @@ def stack_size(s: P48State, h: str, side: str, extra: Iterable[str] = (),
 
 
 def fits(s: P48State, h: str, side: str, extra: Iterable[str] = (),
-         stacks: dict[str, list[str]] | None = None) -> bool:
+         stacks: Mapping[str, tuple[str, ...]] | None = None) -> bool:
     """6: stacking limits (in thirds of a battalion); ``stacks``: from ``stacks()``
     when the caller asks for many hexes of one position."""
     return stack_size(s, h, side, extra, stacks) <= s.d.stack_limit[side]
