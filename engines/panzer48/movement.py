@@ -98,7 +98,7 @@ def entry_hexes(s: P48State, u: str, stacking: bool = True) -> list[str]:
         f = s.d.formations[info.formation]
         area = f.enters_area if info.side == "german" else s.pos.plan_areas.get(f.id, "")
         cands = list(s.d.entry.get(area, ()))
-    enemy = {s.pos.units[e].hex for e in s.on_map(other(info.side))}
+    enemy = s.facts().occupied(other(info.side))
     ez: Container[str] = zoc(s, other(info.side)) if info.target == "W" else ()
     stacks = s.stacks()
     return [h for h in cands if h not in enemy and h not in ez

@@ -75,7 +75,7 @@ def retreat_plan(s: P48State, args: RetreatArgs) -> RetreatPlan:
     ez = zoc(s, other(side))
     weapons = any(s.d.units[u].target == "W" for u in args.units)
     friends = [s.pos.units[u].hex for u in s.on_map(side) if u not in args.units]
-    enemy = {s.pos.units[u].hex for u in s.on_map(other(side))}
+    enemy = s.facts().occupied(other(side))
     firers = sorted({s.pos.units[u].hex for u in firing_units(s, args)})
     m = s.d.map
 
