@@ -19,7 +19,6 @@ from engines.panzer48.position import Combat, Position, SideArgs
 from engines.panzer48.reinforcements import digest_of, open_salt, plan_formations
 from engines.panzer48.victory import score
 from engines.panzer48.view import board, status_line
-from engines.panzer48.zoc import mark
 from pbem.engine import Action, Decision, Result
 from pbem.steps import Frame, Misfit, StepState
 from pbem.view import BoardView
@@ -70,9 +69,10 @@ class P48State(StepState[Position]):
             return kept[1]
         info = self.d.units
         # a unit stands in no hex while 9's default set-up looks for one for it
-        # (reinforcements.place_defaults puts it on the map first)
+        # (reinforcements.place_defaults puts it on the map first); the mark is what 5
+        # reads of a unit (zoc.ZOC): its steps left and whether it retreated
         found = board_facts(self.d.map, [
-            Placed(u, x.hex, info[u].side, mark(info[u].steps - x.losses, x.retreated))
+            Placed(u, x.hex, info[u].side, (info[u].steps - x.losses, x.retreated))
             for u, x in units.items() if x.where == "map" and x.hex])
         self._facts = (key, found)
         return found

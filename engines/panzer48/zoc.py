@@ -16,11 +16,6 @@ if TYPE_CHECKING:
     from engines.panzer48.state import P48State
 
 
-def mark(steps: int, retreated: bool) -> tuple[int, bool]:
-    """What rule 5 reads of a unit on the map, as its :class:`Placed` mark."""
-    return (steps, retreated)
-
-
 def _exerting(stack: tuple[Placed, ...]) -> tuple[Placed, ...]:
     # 5: a stack of 3 or more steps controls the hexes around it; retreated units
     # contribute nothing, neither steps nor a ZOC, and every other unit of the stack is
