@@ -52,3 +52,14 @@ def test_the_turn_outline_is_the_books_and_the_guide_prints_it() -> None:
     guide = (Path(__file__).resolve().parents[2] / "docs" / "engines"
              / "48th-panzer-korps.md").read_text()
     assert all(f"`{line}`" in guide for line in Turn.outline() + PlayerTurn.outline())
+
+
+def test_the_standing_orders_are_the_defenders_fire_morale_and_retreat_in_play_order() -> None:
+    """Declared on the steps (issue 34): 7.2's defender's fire, 8.1's morale option with
+    its ``check`` policy, 8.3's retreat path (and its overstacked elimination, the same
+    kind); the attacker's own fire takes none."""
+    orders = ENGINE.standing_orders()
+    assert [(o.kind, o.rule) for o in orders] == [
+        ("defensive-fire", "7.2"), ("morale-option", "8.1"), ("retreat-path", "8.3")]
+    assert [name for name, _ in orders[1].policies] == ["check"]
+    assert {"attack-fire", "defensive-fire", "retreat-path"} <= set(ENGINE.decision_kinds())

@@ -31,21 +31,17 @@ class Prepared(Choice[P48State]):
     name = "prepared"
     kind = "prepared-combat"
     rule = "3.1"
+    prompt_template = "the {side} player may make prepared attacks"
+    default_action = Say("end-combat")
 
     def side(self, s: P48State, args: NoArgs) -> str:
         return s.pos.phasing
-
-    def prompt(self, s: P48State, args: NoArgs) -> str:
-        return f"the {s.pos.phasing} player may make prepared attacks"
 
     def options(self, s: P48State, args: NoArgs) -> list[Action]:
         targets = sorted({n for u in prepared_attackers(s)
                           for n in s.d.map.neighbors(s.pos.units[u].hex)
                           if s.owner_at(n) == other(s.pos.phasing)})
         return [*(Say("attack", h) for h in targets), Say("end-combat")]
-
-    def default(self, s: P48State, args: NoArgs) -> Action:
-        return Say("end-combat")
 
     def why_not(self, s: P48State, args: NoArgs, action: Action) -> str | Refusal:
         if isinstance(action, Say) and action.verb == "attack":
@@ -148,6 +144,9 @@ class FireStep(Choice[P48State]):
     kind = "defensive-fire"
     rule = "7.2"
     auto = True
+    # 7.2, not 7.1: every answer it gives (a fire, an added unit, support, the roll) is a
+    # move of 7.2's Fire Sequence; 7.1's "Defensive Fire" says only who may fire
+    order = "fire each unit in turn at the first target the priorities allow, then roll each fire"
 
     def side(self, s: P48State, args: NoArgs) -> str:
         c = s.fight()
@@ -238,6 +237,7 @@ class AttackFire(FireStep):
     name = "attack-fire"
     kind = "attack-fire"
     rule = "7.2"
+    order = ""  # the attacker's fires take no standing order: he fires in his own turn
 
 
 class FireRoll(Roll[P48State]):
@@ -299,13 +299,14 @@ class MoraleOption(Choice[P48State]):
     kind = "morale-option"
     rule = "8.1"
     Args = MoraleArgs
+    prompt_template = "{unit} suffers a morale result of {morale}: retreat, or take a morale check"
+    default_action = Say("retreat")
+    order = "retreat rather than take morale checks"
+    order_policies = (("check", "take the morale check whenever 8.1 allows it"),)
 
     def side(self, s: P48State, args: MoraleArgs) -> str:
         return s.d.units[args.unit].side
 
-    def prompt(self, s: P48State, args: MoraleArgs) -> str:
-        return (f"{args.unit} suffers a morale result of {args.morale}: retreat, or take "
-                "a morale check")
 
     def options(self, s: P48State, args: MoraleArgs) -> list[Action]:
         out: list[Action] = [Say("retreat")]
@@ -313,8 +314,6 @@ class MoraleOption(Choice[P48State]):
             out.append(Say("check"))
         return out
 
-    def default(self, s: P48State, args: MoraleArgs) -> Action:
-        return Say("retreat")
 
     def why_not(self, s: P48State, args: MoraleArgs, action: Action) -> str | Refusal:
         if action == Say("check"):

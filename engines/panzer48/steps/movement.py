@@ -30,12 +30,10 @@ class Movement(Choice[P48State]):
     kind = "movement"
     rule = "3.2"
     show = False
+    prompt_template = "the {side} player moves (move a unit or a hex's stack, enter, end)"
 
     def side(self, s: P48State, args: NoArgs) -> str:
         return s.pos.phasing
-
-    def prompt(self, s: P48State, args: NoArgs) -> str:
-        return f"the {s.pos.phasing} player moves (move a unit or a hex's stack, enter, end)"
 
     def options(self, s: P48State, args: NoArgs) -> list[Action]:
         side = s.pos.phasing

@@ -47,6 +47,7 @@ class Retreat(Choice[P48State]):
     rule = "8.3"
     Args = RetreatArgs
     auto = True
+    order = "retreat along the first best path"
 
     def side(self, s: P48State, args: RetreatArgs) -> str:
         return s.d.units[args.units[0]].side
@@ -139,6 +140,9 @@ class Overstacked(Choice[P48State]):
     rule = "8.3"
     Args = RetreatArgs
     auto = True
+    # the same kind as the retreat's, so the same standing order (its default: the first
+    # unit listed goes)
+    order = Retreat.order
 
     def side(self, s: P48State, args: RetreatArgs) -> str:
         return s.d.units[args.units[0]].side
@@ -180,13 +184,12 @@ class Advance(Choice[P48State]):
     kind = "advance"
     rule = "8.4"
     auto = True
+    prompt_template = "the attacker may advance after combat"
 
     def side(self, s: P48State, args: NoArgs) -> str:
         c = s.fight()
         return c.attacker
 
-    def prompt(self, s: P48State, args: NoArgs) -> str:
-        return "the attacker may advance after combat"
 
     def options(self, s: P48State, args: NoArgs) -> list[Action]:
         c = s.fight()
