@@ -30,6 +30,9 @@ SEQUENCE_ONLY = ("turn", "player-turn", "prepared-phase", "movement-phase",
 
 class P48State(StepState[Position]):
     Position = Position
+    # a move's options (every hex in reach, every stack that may move) are the costly
+    # part of a decision: listed once for its prompt, listing, check and default
+    memo_options = True
 
     @property
     def d(self) -> Data:

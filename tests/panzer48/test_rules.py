@@ -613,6 +613,7 @@ def test_6_a_reinforcement_may_enter_through_a_full_entry_hex_but_not_stop_there
     full = '"110PG/I" = "1136", "110PG/II" = "1136", "111PG/I" = "1136"'
     s = state('phasing = "german"\nstep = "movement"\nat = { ' + full + ' }')
     s.pos.units["15Pz/I"].where = "due"
+    s.forget_options()  # the position edited by hand, outside any step
     assert "enter 15Pz/I 1136" in acts(s)
     s.apply("enter 15Pz/I 1136")
     assert "stop" not in acts(s)

@@ -181,7 +181,7 @@ class FireStep(Choice[P48State]):
         return [*out, Say("roll")]
 
     def default(self, s: P48State, args: NoArgs) -> Action:
-        opts = self.options(s, args)
+        opts = s.options_for(self, args)
         c = s.fight()
         return Say("roll") if c.fire is not None else opts[0]
 

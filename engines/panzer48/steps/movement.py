@@ -60,7 +60,7 @@ class Movement(Choice[P48State]):
         return out
 
     def default(self, s: P48State, args: NoArgs) -> Action:
-        opts = self.options(s, args)
+        opts = s.options_for(self, args)
         return Say("end-movement") if Say("end-movement") in opts else opts[0]
 
     def accepts(self, s: P48State, args: NoArgs, action: Action) -> bool:
@@ -72,7 +72,7 @@ class Movement(Choice[P48State]):
     def why_not(self, s: P48State, args: NoArgs, action: Action) -> str | Refusal:
         if action == Say("end-movement"):
             if any(isinstance(a, Say) and a.verb == "enter" and s.pos.units[a.a].where == "off"
-                   for a in self.options(s, args)):
+                   for a in s.options_for(self, args)):
                 return Refusal("8.3", "units that retreated off the map re-enter during "
                                "their owner's next Movement Phase: enter them first")
             return Refusal("9.1", "as many units of an arriving formation as possible must "
@@ -171,7 +171,7 @@ class Moving(Choice[P48State]):
         return out
 
     def default(self, s: P48State, args: NoArgs) -> Action:
-        opts = self.options(s, args)
+        opts = s.options_for(self, args)
         return Say("stop") if Say("stop") in opts else opts[0]
 
     def why_not(self, s: P48State, args: NoArgs, action: Action) -> str | Refusal:

@@ -66,7 +66,7 @@ class Retreat(Choice[P48State]):
         return [Say("path", "none")]
 
     def default(self, s: P48State, args: RetreatArgs) -> Action:
-        return self.options(s, args)[0]
+        return s.options_for(self, args)[0]
 
     def why_not(self, s: P48State, args: RetreatArgs, action: Action) -> str | Refusal:
         return Refusal("8.3", f"{action.notation()!r} is not a best retreat path: by 8.3's "
@@ -155,7 +155,7 @@ class Overstacked(Choice[P48State]):
         return [Say("eliminate", u) for u in args.units if s.pos.units[u].where == "map"]
 
     def default(self, s: P48State, args: RetreatArgs) -> Action:
-        return self.options(s, args)[0]
+        return s.options_for(self, args)[0]
 
     def why_not(self, s: P48State, args: RetreatArgs, action: Action) -> str | Refusal:
         return Refusal("8.3", f"{action.notation()!r}: the owner eliminates retreating units "
@@ -207,7 +207,7 @@ class Advance(Choice[P48State]):
         return [*out, Say("end-advance")]
 
     def default(self, s: P48State, args: NoArgs) -> Action:
-        opts = self.options(s, args)
+        opts = s.options_for(self, args)
         return Say("end-advance") if Say("end-advance") in opts else opts[0]
 
     def why_not(self, s: P48State, args: NoArgs, action: Action) -> str | Refusal:

@@ -88,7 +88,7 @@ class Plan(Choice[P48State]):
                 for t in range(earliest, s.pos.last_turn + 1)]
 
     def default(self, s: P48State, args: NoArgs) -> Action:
-        return self.options(s, args)[0]
+        return s.options_for(self, args)[0]
 
     def why_not(self, s: P48State, args: NoArgs, action: Action) -> str | Refusal:
         if isinstance(action, Say) and action.verb in ("plan", "commit"):
