@@ -266,29 +266,30 @@ class FireRoll(Roll[P48State]):
         c.fire = None
         roll = int(outcome[0])
         text = f"{', '.join(fire.units + fire.support)} fire at {fire.target}: value {value}"
-        ev = [Event(t, "info", rule="7.3") for t in notes]
-        ev.append(Event(f"fire value {value} against {s.d.units[fire.target].target}-class "
-                        f"{fire.target}", "info", rule="7.4"))
+        for note in notes:
+            s.tell(Event(note, "info", rule="7.3"))
+        s.tell(Event(f"fire value {value} against {s.d.units[fire.target].target}-class "
+                     f"{fire.target}", "info", rule="7.4"))
         if fire.support:
-            ev.append(Event(f"{', '.join(fire.support)} support the fire", "info", rule="7.6"))
+            s.tell(Event(f"{', '.join(fire.support)} support the fire", "info", rule="7.6"))
         if col is None:
-            return [*ev, Event(f"{text}, shifted off the table: no effect", "roll", rule="7.5")]
+            return [Event(f"{text}, shifted off the table: no effect", "roll", rule="7.5")]
         result = s.d.crt[roll][col]
-        ev.append(Event(f"{text}, column {s.d.crt_columns[col]}, roll {roll}: {result}",
-                        "roll", units=(fire.target,), rule="7.2"))
+        s.tell(Event(f"{text}, column {s.d.crt_columns[col]}, roll {roll}: {result}",
+                     "roll", units=(fire.target,), rule="7.2"))
         if result == "-":
-            return ev
+            return []
         morale, loss = (int(x) for x in result.split("-"))
         before = s.steps_of(fire.target)
-        ev += lose(s, fire.target, loss, "8")
+        lose(s, fire.target, loss, "8")
         if attacker_fire:
             c.largest = max(c.largest, morale)
         if morale and s.pos.units[fire.target].where == "map":
             flow.goto("morale-option", MoraleArgs(fire.target, morale, loss, before,
                                                   s.d.units[fire.target].side == c.attacker))
         elif s.pos.units[fire.target].where != "map":
-            after_move(s)
-        return ev
+            after_move(s, told=False)
+        return []
 
 
 class MoraleOption(Choice[P48State]):
@@ -345,14 +346,14 @@ class MoraleRoll(Roll[P48State]):
         value = s.d.morale[s.d.units[args.unit].formation]
         roll = int(outcome[0])
         passed = roll <= value
-        ev = [Event(f"{args.unit} morale {value}, roll {roll}: "
-                    f"{'passed' if passed else 'failed'}", "morale", units=(args.unit,),
-                    rule="8.2")]
-        ev += lose(s, args.unit, args.morale, "8.1")
+        s.tell(Event(f"{args.unit} morale {value}, roll {roll}: "
+                     f"{'passed' if passed else 'failed'}", "morale", units=(args.unit,),
+                     rule="8.2"))
+        lose(s, args.unit, args.morale, "8.1")
         if not passed:
             s.pos.units[args.unit].failed = True
             flow.goto("retreat-start", args)
         else:
-            after_move(s)
-        return ev
+            after_move(s, told=False)
+        return []
 

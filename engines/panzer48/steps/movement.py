@@ -97,7 +97,8 @@ class Movement(Choice[P48State]):
         assert isinstance(action, Say)
         pos = s.pos
         if action.verb in ("reveal", "open"):
-            return reveal(s, action)
+            reveal(s, action)
+            return []
         if action.verb == "end-movement":
             for u, x in pos.units.items():
                 if x.where == "due":  # 9.1: a unit that cannot be placed waits a turn
@@ -114,8 +115,10 @@ class Movement(Choice[P48State]):
             x.halted = action.b in zoc(s, other(pos.phasing))  # 5 (stand-in)
             pos.moving, pos.moved_hexes = [action.a], 1
             flow.call("moving")
-            return [Event(f"{action.a} enters at {action.b}", "move", hexes=(action.b,),
-                          rule="9.1"), *after_move(s, [action.a])]
+            s.tell(Event(f"{action.a} enters at {action.b}", "move", hexes=(action.b,),
+                         rule="9.1"))
+            after_move(s, [action.a])
+            return []
         if action.a in pos.units:
             group = [action.a]
         else:
@@ -212,7 +215,8 @@ class Moving(Choice[P48State]):
             if pos.moved_hexes == 0 and h in zoc(s, other(side)) and not staying:
                 flow.call("zoc-exit", ExitArgs(action.a))  # 5: leaving it vacant
                 return []
-            return step_group(s, action.a)
+            step_group(s, action.a)
+            return []
         if action.verb == "pickup":
             pos.moving.append(action.a)
             return [Event(f"{action.a} is picked up at {h}", "move", rule="4")]
@@ -265,7 +269,8 @@ class ZocExit(Roll[P48State]):
             group = s.pos.moving
             return [Event(f"roll {roll}: {', '.join(group)} cannot leave the enemy ZOC",
                           "roll", rule="5")]
-        ev = [Event(f"roll {roll}: {', '.join(s.pos.moving)} leave the enemy ZOC", "roll",
-                    rule="5")]
-        return ev + step_group(s, args.to)
+        s.tell(Event(f"roll {roll}: {', '.join(s.pos.moving)} leave the enemy ZOC", "roll",
+                     rule="5"))
+        step_group(s, args.to)
+        return []
 
