@@ -184,6 +184,18 @@ def lose(s: P48State, u: str, n: int, rule: str) -> None:
                  rule=rule))
 
 
+def end_fire(s: P48State) -> None:
+    """7.1: a side's fires are over: after the defender's (B) the attacker fires (C);
+    after the attacker's, the advance (D)."""
+    c = s.fight()
+    if c.stage == "defense":
+        c.stage = "attack"
+        s.queue("attack-fire")
+        s.tell(Event("the attacker fires", "attack", rule="7.1"))
+        return
+    s.queue("advance-start")
+
+
 def prepared_attackers(s: P48State) -> list[str]:
     """3.1: the units that may still make a prepared attack: they began the phase
     adjacent to the enemy, have neither attacked nor retreated, and are released (9)."""

@@ -9,6 +9,7 @@ from engines.panzer48.combat import (
     attack_pool,
     began_with,
     crt_column,
+    end_fire,
     fire_shift,
     fire_value,
     firers,
@@ -217,18 +218,9 @@ class FireStep(Choice[P48State]):
         if action.verb == "roll":
             flow.call("fire-roll")
             return []
-        # end-fire: the defender's fire is over, the attacker fires; then advance
-        return end_fire(s, flow)
-
-
-def end_fire(s: P48State, flow: Flow) -> list[Event]:
-    c = s.fight()
-    if c.stage == "defense":
-        c.stage = "attack"
-        flow.goto("attack-fire")
-        return [Event("the attacker fires", "attack", rule="7.1")]
-    flow.goto("advance-start")
-    return []
+        flow.end()  # this side's fires are over: end_fire queues what comes next
+        end_fire(s)
+        return []
 
 
 class AttackFire(FireStep):
