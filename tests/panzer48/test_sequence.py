@@ -63,3 +63,25 @@ def test_the_standing_orders_are_the_defenders_fire_morale_and_retreat_in_play_o
         ("defensive-fire", "7.2"), ("morale-option", "8.1"), ("retreat-path", "8.3")]
     assert [name for name, _ in orders[1].policies] == ["check"]
     assert {"attack-fire", "defensive-fire", "retreat-path"} <= set(ENGINE.decision_kinds())
+
+
+def test_a_move_decision_lists_its_options_once_for_its_prompt_listing_check_and_default(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    """4: a moving stack's options (every hex in reach) are computed once per decision,
+    not again for the listing, the check of the action taken and the default."""
+    from engines.panzer48.steps.movement import Moving
+    s = ENGINE.new_state("first-day")
+    while s.decision() is None or s.decision().kind != "move":  # type: ignore[union-attr]
+        d = s.decision()
+        assert d is not None and d.default is not None
+        s.apply(d.default)
+    calls: list[str] = []
+    real = Moving.options
+    monkeypatch.setattr(Moving, "options",
+                        lambda self, st, args: calls.append("x") or real(self, st, args))
+    s.forget_options()  # the loop above asked already
+    d = s.decision()
+    assert d is not None and d.default is not None
+    s.legal_actions()
+    s.apply(d.default)
+    assert len(calls) == 1
