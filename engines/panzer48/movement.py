@@ -18,7 +18,7 @@ if TYPE_CHECKING:
     from engines.panzer48.state import P48State
 
 
-def step_group(s: P48State, n: str) -> list[Event]:
+def step_group(s: P48State, n: str) -> None:
     pos = s.pos
     h = pos.units[pos.moving[0]].hex
     halts = n in zoc(s, other(pos.phasing))  # 5 (stand-in): entering ends the move
@@ -29,8 +29,8 @@ def step_group(s: P48State, n: str) -> list[Event]:
         pos.units[u].hex = n
         pos.units[u].halted = halts
     pos.moved_hexes += 1
-    return [Event(f"{', '.join(pos.moving)} move to {n}", "move", hexes=(n,), rule="4"),
-            *after_move(s, pos.moving)]
+    s.tell(Event(f"{', '.join(pos.moving)} move to {n}", "move", hexes=(n,), rule="4"))
+    after_move(s, pos.moving)
 
 
 def movable(s: P48State, u: str) -> bool:
@@ -79,11 +79,14 @@ def may_pass(s: P48State, group: list[str], h: str, spent: dict[str, Fraction],
     return False
 
 
-def after_move(s: P48State, moved: Iterable[str] = ()) -> list[Event]:
+def after_move(s: P48State, moved: Iterable[str] = (), *, told: bool = True) -> None:
     """After units entered a hex (``moved``) or left the map: control (10), and the
-    7th Luftwaffe's release (9)."""
+    7th Luftwaffe's release (9).  Where units only left the map (eliminated, off the
+    map, a retreat with none left) the release is not ``told``: those steps never told
+    it, and a game replays to the same events (reachable only from a position set up on
+    turn 7 or later with the division not yet released)."""
     update_control(s)
-    return check_release(s, moved)
+    check_release(s, moved, told=told)
 
 
 def entry_hexes(s: P48State, u: str, stacking: bool = True) -> list[str]:

@@ -44,6 +44,9 @@ class P48State(StepState[Position]):
     #: position and the frames, so never them
     clone_shares = ("_facts",)
     _facts: _Kept | None = None
+    # a move's options (every hex in reach, every stack that may move) are the costly
+    # part of a decision: listed once for its prompt, listing, check and default
+    memo_options = True
 
     @property
     def d(self) -> Data:

@@ -616,6 +616,7 @@ def test_6_a_reinforcement_may_enter_through_a_full_entry_hex_but_not_stop_there
     full = '"110PG/I" = "1136", "110PG/II" = "1136", "111PG/I" = "1136"'
     s = state('phasing = "german"\nstep = "movement"\nat = { ' + full + ' }')
     s.pos.units["15Pz/I"].where = "due"
+    s.forget_options()  # the position edited by hand, outside any step
     assert "enter 15Pz/I 1136" in acts(s)
     s.apply("enter 15Pz/I 1136")
     assert "stop" not in acts(s)
@@ -686,8 +687,10 @@ def test_9_the_7th_luftwaffe_division_waits_until_released() -> None:
               'at = { "7LW/I" = "2226", "349R" = "2220" }')
     assert "move 7LW/I" not in acts(s)
     s = state('phasing = "german"\nstep = "movement"\nturn = 7\nat = { "7LW/I" = "2226" }')
-    check_release(s)
+    with s.telling() as (told, _):
+        check_release(s)
     assert s.pos.released  # on turn 7 whatever the Soviet units do
+    assert [e.text for e in told] == ["the 7th Luftwaffe Field Division is released"]
 
 
 def test_9_1_the_11th_panzer_enters_on_turn_2_at_area_g() -> None:
@@ -829,8 +832,10 @@ def test_10_control_goes_to_the_side_that_entered_last() -> None:
 
 def test_2_1_losses_past_the_printed_strength_eliminate_and_score() -> None:
     s = state('at = { "Adam" = "1021" }')
-    lose(s, "Adam", 5, "8")
+    with s.telling() as (told, _):
+        lose(s, "Adam", 5, "8")
     assert s.pos.units["Adam"].where == "dead" and s.pos.kills["soviet"] == 3
+    assert [(e.text, e.rule) for e in told] == [("Adam is eliminated", "2.1")]
 
 
 # -- refusals naming their rule -----------------------------------------------------------------
