@@ -56,7 +56,7 @@ def on_production(s: MotherlandState, roll: int) -> None:
     if roll <= num and waiting and on_map < s.data.max_os:
         s.say(f"Production succeeds (rolled {roll} against {num}): one Offensive "
               "Support unit (12.1)", rule="12.1")
-        s._push(Frame("produce", UnitArgs(waiting[0])))
+        s.queue_frames([Frame("produce", UnitArgs(waiting[0]))], first=True)
     else:
         s.say(f"No production (rolled {roll} against {num}, 12.1)", rule="12.1")
 
@@ -126,8 +126,9 @@ def recovery(s: MotherlandState) -> None:
     if s.turn in s.sc.rules.get("sudden_death_turns", []):
         cities = s.sc.rules.get("sudden_death_cities", [])
         if all(s.controls(SOVIET, h) for h in cities):
-            s._push(Frame("roll-sudden-death",
-                          RollArgs("Soviet Strategic Victory check: 1-2 wins")))
+            s.queue_frames([Frame("roll-sudden-death",
+                                  RollArgs("Soviet Strategic Victory check: 1-2 wins"))],
+                           first=True)
 
 
 def _mech_groups_go(s: MotherlandState) -> None:

@@ -213,7 +213,7 @@ def start_combat(s: MotherlandState, kind: str, target: str, attackers: list[str
         tasks.append(Frame("generals", UnitsArgs(sorted(soviets))))
     tasks.append(Frame("combat_chits", UnitsArgs(sorted(soviets))))
     tasks.append(Frame("combat_resolve"))
-    s._push(*tasks)
+    s.queue_frames(tasks, first=True)
 
 
 def _combat_strengths(s: MotherlandState) -> tuple[int, int, list[str]]:
@@ -292,7 +292,8 @@ def combat_resolve(s: MotherlandState) -> None:
         return
     if cb.air:
         s.pos.air.used += 1  # 14.1: flipped to its Used side
-    s._push(Frame("roll-crt", RollArgs(f"CRT {col.label} against {cb.target}")))
+    s.queue_frames([Frame("roll-crt", RollArgs(f"CRT {col.label} against {cb.target}"))],
+                   first=True)
 
 
 def _die_modifiers(s: MotherlandState) -> list[tuple[int, str]]:
@@ -336,14 +337,14 @@ def combat_result(s: MotherlandState, code: str) -> None:
     cb.result = code
     out = rules.decode(code)
     att, dfn = cb.side, other(cb.side)
-    s._push(  # 8.1 steps 4-6: the attacker's result first
+    s.queue_frames([  # 8.1 steps 4-6: the attacker's result first
         Frame("apply_side", ApplySideArgs(att, "att", out.att_mandatory, out.att_n,
                                           out.att_elim)),
         Frame("advance_start", RoleArgs("def")),
         Frame("apply_side", ApplySideArgs(dfn, "def", out.def_mandatory, out.def_n,
                                           out.def_elim)),
         Frame("advance_start", RoleArgs("att")),
-        Frame("combat_end"))
+        Frame("combat_end")], first=True)
 
 
 # -- results (8.5), step losses (8.5.1-8.5.3) -----------------------------------------
@@ -386,7 +387,7 @@ def apply_side(s: MotherlandState, t: ApplySideArgs) -> None:
         else:
             tasks.append(Frame("take", TakeArgs(side, t.n, list(units), stuck, role,
                                                 cb.result)))
-    s._push(*tasks)
+    s.queue_frames(tasks, first=True)
 
 
 def _can_retreat_at_all(s: MotherlandState, uid: str) -> bool:
@@ -428,7 +429,7 @@ def apply_take(s: MotherlandState, t: TakeArgs, a: Take, flow: Flow) -> None:
         tasks.append(Frame("retreat", RetreatArgs(
             t.side, cb.target, t.role,
             {x: a.retreats for x in t.units if x not in stuck})))
-    s._push(*tasks)
+    s.queue_frames(tasks, first=True)
 
 
 def stuck_steps(s: MotherlandState, t: StuckArgs) -> None:

@@ -48,7 +48,8 @@ def apply_baku(s: MotherlandState, t: MoveArgs, text: str) -> None:
     s.pos.baku_done = True
     s._touch()
     s.say(f"{uid} enters the Baku box (21.1)", rule="21.1")
-    s._push(Frame("roll-baku", RollArgs("Soviet surrender at Baku: 1-4 surrenders")))
+    s.queue_frames([Frame("roll-baku", RollArgs("Soviet surrender at Baku: 1-4 surrenders"))],
+                   first=True)
 
 
 def on_baku(s: MotherlandState, roll: int) -> None:
@@ -58,8 +59,8 @@ def on_baku(s: MotherlandState, roll: int) -> None:
     else:
         s.say(f"Baku: no surrender (rolled {roll}); factories will be destroyed",
               rule="21.1.2")
-        s._push(Frame("roll-baku-factories",
-                      RollArgs("factories destroyed by the Baku raid")))
+        s.queue_frames([Frame("roll-baku-factories",
+                              RollArgs("factories destroyed by the Baku raid"))], first=True)
 
 
 # -- the Turkish Front (21.2) ----------------------------------------------------------
@@ -77,7 +78,7 @@ def turkey(s: MotherlandState) -> None:
         if h in south:  # 21.2.1: south of the trigger line 1632-2034
             rolls.append(Frame("roll-turkey", RollArgs(
                 f"Turkish entry ({uid})", unit=uid, supplied=in_supply(s, uid))))
-    s._push(*rolls)
+    s.queue_frames(rolls, first=True)
 
 
 def on_turkey(s: MotherlandState, t: RollArgs, roll: int) -> None:

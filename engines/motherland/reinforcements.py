@@ -38,7 +38,7 @@ def arrivals(s: MotherlandState, t: SideArgs) -> None:
                                RollArgs(f"return of {uid} (17.1.4)", unit=uid)))
         else:
             _arrive(s, uid)
-    s._push(*rolls)
+    s.queue_frames(rolls, first=True)
 
 
 def _arrive(s: MotherlandState, uid: str) -> None:
@@ -211,7 +211,7 @@ def convert(s: MotherlandState, ca: str, g: str) -> None:
     s.say(f"{ca} becomes {g} at {h} (17.2)", "info", [h], [g], rule="17.2")
     d = draw_task(s, g, 1, "17.2.1")
     if d:
-        s._push(d)
+        s.queue_frames([d], first=True)
 
 
 def combine(s: MotherlandState, a: str, b: str) -> None:

@@ -163,8 +163,9 @@ def retreat(s: MotherlandState, t: RetreatArgs, a: Retreat) -> None:
     for uid in units:
         claim(s, uid, a.dest)
     if zoc_loss:  # one step for the stack, the owner choosing the unit
-        s._push(Frame("lose", LoseArgs(side, 1, list(units), {},
-                                       "retreated into an enemy ZOC (4.2.1, 8.6.2)")))
+        s.queue_frames([Frame("lose", LoseArgs(side, 1, list(units), {},
+                                               "retreated into an enemy ZOC (4.2.1, 8.6.2)"))],
+                       first=True)
     if river:
         for uid in units:
             if s.c(uid).type in ARMOR_TYPES and s.u(uid).hex:
@@ -224,7 +225,8 @@ def advance_start(s: MotherlandState, t: RoleArgs) -> None:
     movers = [x for x in alive_in_combat(s, role) if s.c(x).is_combat
               and s.c(x).factors[0][2] > 0 and s.c(x).type != "fortress"]
     if movers:
-        s._push(Frame("advance", AdvanceArgs(side, movers, allow, vacated, {})))
+        s.queue_frames([Frame("advance", AdvanceArgs(side, movers, allow, vacated, {}))],
+                       first=True)
 
 
 def advance_options(s: MotherlandState, t: AdvanceArgs) -> list[Action]:

@@ -3,9 +3,10 @@
 The position is typed data (``self.pos``, ``position.py``; pbem.codec derives its
 snapshot).  :class:`MotherlandState` holds what every rule reads (who is where and whose,
 stacks, ZOCs, a unit's factors and name, city control, with a per-position cache
-``_cache`` forgotten by ``_touch`` after every change), the event log (``say``), the
-frames the rules queue (``_push``, handed to the runtime by ``flush``) and the hooks of
-the engine contract the step runtime leaves to the game.  It holds no rules.
+``_cache`` forgotten by ``_touch`` after every change), ``say`` (an event told to the
+runtime's log, :meth:`pbem.steps.StepState.tell`) and the hooks of the engine contract the
+step runtime leaves to the game.  Rules queue the frames they lead to with the runtime's
+``queue_frames(..., first=True)``: the last queued runs first.  It holds no rules.
 
 The rules are modules of plain functions taking the state first, one per rule area, in
 the book's order: ``supply.py`` supply (9.0), isolation, Air Supply range;
@@ -66,8 +67,8 @@ from engines.motherland.position import Combat, Position, Unit
 from engines.motherland.sequence import phase_title, setup, turn_sequence
 from engines.motherland.steps import STEPS, MotherlandChoice
 from pbem import typedcopy
-from pbem.engine import CHANCE, Action, Decision, Event, Outcome, Result, State
-from pbem.steps import Choice, Flow, Frame, Misfit, Roll, StepState
+from pbem.engine import CHANCE, Action, Decision, Event, Result, State
+from pbem.steps import Choice, Frame, Misfit, Roll, StepState
 from pbem.view import BoardView
 
 #: a rule number in a reason's words (:meth:`MotherlandState.cited`)
@@ -112,10 +113,6 @@ class MotherlandState(StepState[Position]):
 
     data: GameData
     sc: ScenarioData
-    _events: list[Event]
-    #: frames the rules queued while a step acted, the next to run first
-    #: (handed to the runtime by ``flush``)
-    _pending: list[Frame]
     #: facts about the position as it stands, cleared by ``_touch`` after any change
     _cache: dict[Any, Any]
     #: results that are pure functions of their (full) keys, kept across changes
@@ -282,7 +279,7 @@ class MotherlandState(StepState[Position]):
 
     def say(self, text: str, kind: str = "info", hexes: Iterable[str] = (),
             units: Iterable[str] = (), rule: str = "") -> None:
-        self._events.append(Event(text, kind, (), tuple(hexes), tuple(units), rule))
+        self.tell(Event(text, kind, (), tuple(hexes), tuple(units), rule))
 
     @staticmethod
     def cited(text: str) -> str:
@@ -308,23 +305,6 @@ class MotherlandState(StepState[Position]):
             return (mark == AXIS) if side == AXIS else (mark != AXIS)
         return (mark != SOVIET) if side == AXIS else (mark == SOVIET)
 
-    # ================================================================================
-    # queued work
-    # ================================================================================
-
-    def _push(self, *frames: Frame) -> None:
-        """Queue ``frames`` to run next, in this order, before any queued earlier."""
-        self._pending[0:0] = list(frames)
-
-    def _push_frame(self, step: str, args: Any) -> None:
-        self._push(Frame(step, args))
-
-    def flush(self, flow: Flow) -> None:
-        """Hand the queued frames to the runtime (every step does once it has acted)."""
-        for frame in self._pending:
-            flow.push(frame.step, frame.args)
-        self._pending = []
-
     def _side(self) -> str:
         """Who the current step waits for ("" between steps)."""
         if not self.stack:
@@ -346,11 +326,9 @@ class MotherlandState(StepState[Position]):
         super().__init__(engine, scenario, options)
         self.data = data
         self.sc = data.scenarios[scenario]
-        self._events: list[Event] = []
         self._cache: dict[Any, Any] = {}
         #: results that are pure functions of their (full) keys, kept across changes
         self._pcache: dict[Any, Any] = {}
-        self._pending: list[Frame] = []
         if body is not None:
             self.restore_body(body)
             return
@@ -390,7 +368,6 @@ class MotherlandState(StepState[Position]):
         """Start the position's phase afresh (``turn`` and ``phase`` as they are now): for
         tests that set up a position by hand."""
         self.stack = self.frames_for("phase")
-        self._pending = []
         self._touch()
         self._settle()
 
@@ -400,10 +377,8 @@ class MotherlandState(StepState[Position]):
         twin = object.__new__(MotherlandState)
         twin.__dict__.update(self.__dict__)
         twin.options = dict(self.options)
-        twin._events = list(self._events)
         twin.history = list(self.history)
         twin._cache = {}
-        twin._pending = []
         twin.pos = self.pos.copy()
         # each frame's arguments copied by their step's Args type (pbem.typedcopy), not
         # deep-copied: a fifth of the clone
@@ -414,8 +389,7 @@ class MotherlandState(StepState[Position]):
 
     # ================================================================================
     # the engine contract's hooks the step runtime leaves to the game: the decision
-    # shown to the player (its options computed once), events gathered from ``say``,
-    # standing orders, the result
+    # shown to the player (its options computed once), standing orders, the result
     # ================================================================================
 
     def over(self) -> bool:
@@ -431,16 +405,6 @@ class MotherlandState(StepState[Position]):
 
     def parse_action(self, text: str) -> Action:
         return parse(text)
-
-    def _apply_action(self, action: Action) -> list[Event]:
-        self._events = []
-        super()._apply_action(action)
-        return self._events
-
-    def _apply_outcome(self, outcome: Outcome) -> list[Event]:
-        self._events = []
-        super()._apply_outcome(outcome)
-        return self._events
 
     def _decision(self) -> Decision:
         step, frame = self._choice()

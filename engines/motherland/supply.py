@@ -373,7 +373,7 @@ def isolation_rolls(s: MotherlandState) -> None:
     for h in sorted(by_hex):
         tasks.append(Frame("roll-isolation",
                            RollArgs(f"isolation attrition at {h}", hex=h)))
-    s._push(*tasks)
+    s.queue_frames(tasks, first=True)
 
 
 def on_isolation(s: MotherlandState, t: RollArgs, roll: int) -> None:
@@ -386,7 +386,7 @@ def on_isolation(s: MotherlandState, t: RollArgs, roll: int) -> None:
     s.say(f"Isolated units at {h} lose {n} step(s) (9.1.3, rolled {roll})", "loss", [h],
           rule="9.1.3")
     if n:
-        s._push(Frame("isolation", CountArgs(owner, h, n)))
+        s.queue_frames([Frame("isolation", CountArgs(owner, h, n))], first=True)
 
 
 # -- expending bases, air supply (9.3.4, 14.2) ---------------------------------------

@@ -50,8 +50,8 @@ def claim(s: MotherlandState, uid: str, h: str, quiet: bool = False) -> None:
         elif before == SOVIET:
             del control[h]
         if h == MOSCOW and not quiet and s.pos.stalin == "moscow" and before != AXIS:
-            s._push(Frame("roll-stalin", RollArgs(
-                "Stalin's escape (16.6): 1-4 escapes, 5-6 killed")))
+            s.queue_frames([Frame("roll-stalin", RollArgs(
+                "Stalin's escape (16.6): 1-4 escapes, 5-6 killed"))], first=True)
     else:
         if soviet_land and before == AXIS:
             control[h] = SOVIET
@@ -80,8 +80,8 @@ def on_stalin(s: MotherlandState, roll: int) -> None:
     if (roll > 4 and first and s.sc.rules.get("stalin_surrender_roll")
             and not s.pos.surrender_rolled):
         s.pos.surrender_rolled = True
-        s._push(Frame("roll-surrender", RollArgs(
-            "Soviet surrender after Stalin's death (+1 if the Axis hold Leningrad)")))
+        s.queue_frames([Frame("roll-surrender", RollArgs(
+            "Soviet surrender after Stalin's death (+1 if the Axis hold Leningrad)"))], first=True)
 
 
 def on_surrender(s: MotherlandState, roll: int) -> None:

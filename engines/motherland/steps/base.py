@@ -1,6 +1,6 @@
-"""What every step of For the Motherland! shares: a decision's events said, the frames its
-rules queue pushed (``MotherlandState.flush``), the position's cached facts dropped after an
-answer; a die roll's handler; a procedure that runs one rule."""
+"""What every step of For the Motherland! shares: the position's cached facts dropped after
+an answer; a die roll's handler; a procedure that runs one rule.  The events they say and
+the frames their rules queue go to the runtime (``StepState.tell``, ``queue_frames``)."""
 
 from __future__ import annotations
 
@@ -17,8 +17,8 @@ if TYPE_CHECKING:
 
 
 class MotherlandChoice(Choice["MotherlandState"]):
-    """What every decision of the game shares: its events are said, the frames its rules
-    queue are pushed, and the position's cached facts dropped after an answer."""
+    """What every decision of the game shares: the position's cached facts dropped after
+    an answer, the side from the frame, the settling modes before asking (``forced``)."""
 
     #: the word that ends it (const.DONE), if a side may end it
     done: ClassVar[str] = ""
@@ -57,7 +57,6 @@ class MotherlandChoice(Choice["MotherlandState"]):
     def apply(self, s: MotherlandState, args: Any, action: Action, flow: Flow) -> list[Event]:
         self.answer(s, args, action, flow)
         s._touch()
-        s.flush(flow)
         return []
 
     def answer(self, s: MotherlandState, args: Any, action: Action, flow: Flow) -> None:
@@ -87,7 +86,6 @@ class MotherlandChoice(Choice["MotherlandState"]):
             self.end(s, args, flow)
         else:  # a forced choice (10.2 a marker with one Supply Base to go to)
             self.word(s, args, opts[0].notation(), flow)
-        s.flush(flow)
         return []
 
 
@@ -103,7 +101,6 @@ class MotherlandRoll(Roll["MotherlandState"]):
                 flow: Flow) -> list[Event]:
         self.then(s, args, int(outcome[0]))
         s._touch()
-        s.flush(flow)
         return []
 
     def then(self, s: MotherlandState, args: RollArgs, roll: int) -> None:
@@ -111,12 +108,11 @@ class MotherlandRoll(Roll["MotherlandState"]):
 
 
 class MotherlandProcedure(Procedure["MotherlandState"]):
-    """Bookkeeping: the rule runs, the frames it queues are pushed, the frame ends."""
+    """Bookkeeping: the rule runs, the frame ends."""
 
     def run(self, s: MotherlandState, args: Any, flow: Flow) -> list[Event]:
         self.do(s, args)
         flow.end()
-        s.flush(flow)
         return []
 
     def do(self, s: MotherlandState, args: Any) -> None:

@@ -156,7 +156,6 @@ class DrawChits(Roll["MotherlandState"]):
                 flow: Flow) -> list[Event]:
         on_chits(s, args, tuple(str(x) for x in outcome))
         s._touch()
-        s.flush(flow)
         return []
 
     def settle(self, s: MotherlandState, args: DrawArgs, flow: Flow) -> list[Event] | None:
@@ -218,7 +217,6 @@ class TakeResult(MotherlandChoice):
         if len(opts) != 1:
             return None
         self.answer(s, args, opts[0], flow)
-        s.flush(flow)
         return []
 
 
@@ -283,7 +281,6 @@ class RetreatChoice(MotherlandChoice):
                flow: Flow) -> list[Event] | None:
         if not retreat_forced(s, args, flow):
             return None
-        s.flush(flow)
         return []
 
 

@@ -139,7 +139,7 @@ class BakuFactoriesRoll(MotherlandRoll):
     name, rule = "roll-baku-factories", "21.1.2"
 
     def then(self, s: MotherlandState, args: RollArgs, roll: int) -> None:
-        s._push_frame("baku_factories", NArgs(roll))
+        s.queue("baku_factories", NArgs(roll), first=True)
 
 
 class BakuFactories(MotherlandChoice):
