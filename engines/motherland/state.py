@@ -64,7 +64,7 @@ from engines.motherland.data import (
 )
 from engines.motherland.notation import Take, parse
 from engines.motherland.position import Combat, Position, Unit
-from engines.motherland.sequence import phase_title, setup, turn_sequence
+from engines.motherland.sequence import phase_title, turn_sequence
 from engines.motherland.steps import STEPS, MotherlandChoice
 from pbem import typedcopy
 from pbem.engine import CHANCE, Action, Decision, Event, Result, State
@@ -321,18 +321,15 @@ class MotherlandState(StepState[Position]):
     clone_shares = ("sc", "_pcache")
     start = "game"
 
-    def __init__(self, engine: Any, scenario: str, options: dict[str, str], data: GameData,
-                 body: dict[str, Any] | None = None) -> None:
+    def __init__(self, engine: Any, scenario: str, options: dict[str, str]) -> None:
+        # no position yet: a new game's comes from setup (MotherlandEngine._new_state), a
+        # restored one's from its snapshot (StepState.restored)
         super().__init__(engine, scenario, options)
-        self.data = data
-        self.sc = data.scenarios[scenario]
+        self.data = engine.data
+        self.sc = self.data.scenarios[scenario]
         self._cache: dict[Any, Any] = {}
         #: results that are pure functions of their (full) keys, kept across changes
         self._pcache: dict[Any, Any] = {}
-        if body is not None:
-            self.restore_body(body)
-            return
-        self.begin(setup(self))
 
     def frames_for(self, step: str) -> list[Frame]:
         """The setup API's ``step = "phase"``: the start of the position's phase (``turn``

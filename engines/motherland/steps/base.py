@@ -15,6 +15,9 @@ from pbem.steps import Choice, Flow, NoArgs, Procedure, Refusal, Roll
 if TYPE_CHECKING:
     from engines.motherland.state import MotherlandState
 
+#: the default of a standing order among options of equal standing (Choice.order)
+FIRST_LISTED = "the first choice in the engine's listed order"
+
 
 class MotherlandChoice(Choice["MotherlandState"]):
     """What every decision of the game shares: the position's cached facts dropped after

@@ -40,7 +40,7 @@ from engines.motherland.retreat import (
     retreat_options,
     retreat_refusal,
 )
-from engines.motherland.steps.base import MotherlandChoice, MotherlandRoll
+from engines.motherland.steps.base import FIRST_LISTED, MotherlandChoice, MotherlandRoll
 from pbem.engine import Action, ChanceRequest, Event, Outcome
 from pbem.errors import IllegalAction
 from pbem.steps import Flow, Refusal, Roll
@@ -88,6 +88,7 @@ class Generals(MotherlandChoice):
     name = "generals"
     kind = "generals"
     rule = "16.5"
+    order = "use no General when chits are drawn in the other side's file"
     done = DONE["generals"]
     forced = "once"
     Args = UnitsArgs
@@ -121,6 +122,7 @@ class KeepChit(MotherlandChoice):
     name = "keep"
     kind = "chit-choice"
     rule = "16.5"
+    order = f"which of a General's two chits to keep: {FIRST_LISTED}"
     forced = "drop"
     Args = KeepArgs
     prompt_text = "the Soviet player keeps one of two chits for {a.unit}"
@@ -191,6 +193,10 @@ class TakeResult(MotherlandChoice):
     name = "take"
     kind = "result-choice"
     rule = "8.5"
+    order = ("take a combat result as retreats where possible, step losses for the "
+             "rest")
+    order_policies = (("losses", "as step losses where possible, retreats for the rest "
+                                 "(holding the ground)"),)
     Args = TakeArgs
     prompt_text = ("the {side} player takes {a.code} on {units} as step losses and hexes "
                    "of retreat")
@@ -226,6 +232,7 @@ class LoseSteps(MotherlandChoice):
     name = "lose"
     kind = "step-loss"
     rule = "8.5.1"
+    order = f"allocate step losses: {FIRST_LISTED}"
     forced = "forced"
     Args = LoseArgs
     prompt_text = "the {side} player allocates {a.n} step loss(es) among {units}"
@@ -254,6 +261,7 @@ class RetreatChoice(MotherlandChoice):
     name = "retreat"
     kind = "retreat-choice"
     rule = "8.6.1"
+    order = f"among equal-priority retreat hexes: {FIRST_LISTED}"
     Args = RetreatArgs
 
     def prompt(self, s: MotherlandState, args: RetreatArgs) -> str:
@@ -290,6 +298,8 @@ class AdvanceChoice(MotherlandChoice):
     name = "advance"
     kind = "advance"
     rule = "8.7"
+    order = ("no advance after combat (8.1 step 5: the defender's own advance when the "
+             "attacker retreats or dies)")
     done = DONE["advance"]
     forced = "once"
     Args = AdvanceArgs

@@ -21,7 +21,7 @@ from engines.motherland.reinforcements import (
     reinf_pool,
 )
 from engines.motherland.stacking import over_limit
-from engines.motherland.steps.base import MotherlandChoice, MotherlandRoll
+from engines.motherland.steps.base import FIRST_LISTED, MotherlandChoice, MotherlandRoll
 from engines.motherland.strategic import apply_ship, apply_strategic
 from pbem.engine import Action
 from pbem.errors import IllegalAction
@@ -115,6 +115,7 @@ class Overstacked(MotherlandChoice):
     name = "stack"
     kind = "stacking"
     rule = "6.0"
+    order = f"eliminate the opponent's excess units: {FIRST_LISTED}"
     forced = "forced"
     Args = HexArgs
     prompt_text = "the {side} player eliminates the opponent's excess units at {a.hex}"

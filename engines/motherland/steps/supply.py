@@ -15,7 +15,7 @@ from engines.motherland.partisans import (
     partisan_moves,
     partisan_targets,
 )
-from engines.motherland.steps.base import MotherlandChoice, MotherlandRoll
+from engines.motherland.steps.base import FIRST_LISTED, MotherlandChoice, MotherlandRoll
 from engines.motherland.supply import (
     air_available,
     air_supply,
@@ -83,6 +83,7 @@ class PartisanMarkers(MotherlandChoice):
     name = "partisan_oos"
     kind = "partisan-markers"
     rule = "10.1"
+    order = f"Out of Supply markers from partisans, nearest units first: {FIRST_LISTED}"
     forced = "forced"
     Args = CountArgs
     prompt_text = "the Soviet player marks German units Out of Supply, nearest first"
@@ -151,6 +152,7 @@ class IsolationLosses(MotherlandChoice):
     name = "isolation"
     kind = "isolation-losses"
     rule = "9.1.3"
+    order = f"isolation losses: {FIRST_LISTED}"
     forced = "forced"
     Args = CountArgs
     prompt_text = "the {side} player takes {a.n} isolation loss(es) at {a.hex}"
