@@ -189,8 +189,10 @@ class MotherlandState(StepState[Position]):
         return hit
 
     def _touch(self) -> None:
-        """Forget every cached fact about the position (call after any change)."""
+        """Forget every cached fact about the position (call after any change), the
+        decision's options memo too (a test's position changed by hand)."""
         self._cache.clear()
+        self.forget_options()
         if len(self._pcache) > 20_000:
             self._pcache.clear()
 
@@ -319,6 +321,9 @@ class MotherlandState(StepState[Position]):
     #: the scenario's tables and the cache of pure functions of their keys: the same
     #: whatever the position (:meth:`clone`)
     clone_shares = ("sc", "_pcache")
+    #: a decision's options (a movement phase's thousands of moves) listed once for the
+    #: settling, the decision shown, the default and the refusal check
+    memo_options = True
     start = "game"
 
     def __init__(self, engine: Any, scenario: str, options: dict[str, str]) -> None:
@@ -404,10 +409,12 @@ class MotherlandState(StepState[Position]):
         return parse(text)
 
     def _decision(self) -> Decision:
+        # the runtime's, but the options shown only up to the step's show_at_most (a
+        # movement phase offers thousands), which Choice.show cannot say by position
         step, frame = self._choice()
         assert isinstance(step, MotherlandChoice)
         args = frame.args
-        opts = step.options(self, args)
+        opts = self.options_for(step, args)
         shown = tuple(opts) if len(opts) <= step.show_at_most else ()
         return Decision(step.side(self, args), step.kind, step.prompt(self, args), shown,
                         step.default_of(self, args, opts), step.rule)
@@ -415,8 +422,7 @@ class MotherlandState(StepState[Position]):
     def _decision_head(self) -> tuple[str, str]:
         # side and prompt as _decision words them, without listing the options (a game's
         # summary, written by every act and receive, shows none: issue 19)
-        step, frame = self._choice()
-        return step.side(self, frame.args), step.prompt(self, frame.args)
+        return self._step_head()
 
     def _result(self) -> Result | None:
         r = self.pos.result

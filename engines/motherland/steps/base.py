@@ -50,7 +50,7 @@ class MotherlandChoice(Choice["MotherlandState"]):
         return opts[0] if opts else None
 
     def default(self, s: MotherlandState, args: Any) -> Action | None:
-        return self.default_of(s, args, self.options(s, args))
+        return self.default_of(s, args, s.options_for(self, args))
 
     def why_not(self, s: MotherlandState, args: Any, action: Action) -> str | Refusal:
         if not isinstance(action, Word):
@@ -78,7 +78,7 @@ class MotherlandChoice(Choice["MotherlandState"]):
     def settle(self, s: MotherlandState, args: Any, flow: Flow) -> list[Event] | None:
         if not self.forced:
             return None
-        opts = self.options(s, args)
+        opts = s.options_for(self, args)
         if not opts:
             flow.end()
         elif len(opts) != 1 or self.forced == "drop":

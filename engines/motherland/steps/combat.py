@@ -69,7 +69,7 @@ class CombatChoice(MotherlandChoice):
         # the attacks listed leave out only other groupings of units that can attack a
         # hex (8.0); with none listed no hex can be attacked, and ending the phase is the
         # one option (sealed rules 2, issue 32)
-        options = self.options(s, args)
+        options = s.options_for(self, args)
         return options[0] if options == [Word(self.done)] else None
 
     def answer(self, s: MotherlandState, args: SideArgs, action: Action, flow: Flow) -> None:
@@ -219,7 +219,7 @@ class TakeResult(MotherlandChoice):
         apply_take(s, args, action, flow)
 
     def settle(self, s: MotherlandState, args: TakeArgs, flow: Flow) -> list[Event] | None:
-        opts = self.options(s, args)
+        opts = s.options_for(self, args)
         if len(opts) != 1:
             return None
         self.answer(s, args, opts[0], flow)
