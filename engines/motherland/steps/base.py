@@ -31,13 +31,9 @@ class MotherlandChoice(Choice["MotherlandState"]):
     forced: ClassVar[str] = ""
     #: options listed with the decision up to this many (a movement phase offers thousands)
     show_at_most: ClassVar[int] = 40
-    prompt_text: ClassVar[str] = ""
 
     def side(self, s: MotherlandState, args: Any) -> str:
         return self.decider or str(args.side)  # "": the frame's side
-
-    def prompt(self, s: MotherlandState, args: Any) -> str:
-        return self.prompt_text.format(side=self.side(s, args), a=args)
 
     def ending(self, s: MotherlandState, args: Any) -> str:
         return self.done

@@ -57,7 +57,7 @@ class CombatChoice(MotherlandChoice):
     rule = "8.0"
     done = DONE["combat"]
     Args = SideArgs
-    prompt_text = "the {side} player declares attacks"
+    prompt_template = "the {side} player declares attacks"
 
     def options(self, s: MotherlandState, args: SideArgs) -> list[Action]:
         return [*attack_options(s), Word(self.done)]
@@ -96,7 +96,7 @@ class Generals(MotherlandChoice):
     #: draw; a General's draw tells nothing about the other units, so the draws of the
     #: Generals declared may wait until the Soviet player has declared them all
     lets_wait = frozenset({"chits"})
-    prompt_text = "the Soviet player may use a General before the chits are drawn"
+    prompt_template = "the Soviet player may use a General before the chits are drawn"
 
     decider = SOVIET
 
@@ -125,7 +125,7 @@ class KeepChit(MotherlandChoice):
     order = f"which of a General's two chits to keep: {FIRST_LISTED}"
     forced = "drop"
     Args = KeepArgs
-    prompt_text = "the Soviet player keeps one of two chits for {a.unit}"
+    prompt_template = "the Soviet player keeps one of two chits for {unit}"
 
     decider = SOVIET
 
@@ -198,11 +198,11 @@ class TakeResult(MotherlandChoice):
     order_policies = (("losses", "as step losses where possible, retreats for the rest "
                                  "(holding the ground)"),)
     Args = TakeArgs
-    prompt_text = ("the {side} player takes {a.code} on {units} as step losses and hexes "
-                   "of retreat")
+    prompt_template = ("the {side} player takes {code} on {units} as step losses and hexes "
+                       "of retreat")
 
-    def prompt(self, s: MotherlandState, args: TakeArgs) -> str:
-        return self.prompt_text.format(side=args.side, a=args, units=" ".join(args.units))
+    def prompt_fields(self, s: MotherlandState, args: TakeArgs) -> dict[str, str]:
+        return {"units": " ".join(args.units)}
 
     def options(self, s: MotherlandState, args: TakeArgs) -> list[Action]:
         return take_options(s, args)
@@ -235,10 +235,10 @@ class LoseSteps(MotherlandChoice):
     order = f"allocate step losses: {FIRST_LISTED}"
     forced = "forced"
     Args = LoseArgs
-    prompt_text = "the {side} player allocates {a.n} step loss(es) among {units}"
+    prompt_template = "the {side} player allocates {n} step loss(es) among {units}"
 
-    def prompt(self, s: MotherlandState, args: LoseArgs) -> str:
-        return self.prompt_text.format(side=args.side, a=args, units=" ".join(args.units))
+    def prompt_fields(self, s: MotherlandState, args: LoseArgs) -> dict[str, str]:
+        return {"units": " ".join(args.units)}
 
     def options(self, s: MotherlandState, args: LoseArgs) -> list[Action]:
         return list(lose_options(s, args))
@@ -303,10 +303,10 @@ class AdvanceChoice(MotherlandChoice):
     done = DONE["advance"]
     forced = "once"
     Args = AdvanceArgs
-    prompt_text = "the {side} player may advance up to {a.n} hex(es) into {first}"
+    prompt_template = "the {side} player may advance up to {n} hex(es) into {first}"
 
-    def prompt(self, s: MotherlandState, args: AdvanceArgs) -> str:
-        return self.prompt_text.format(side=args.side, a=args, first=" ".join(args.first))
+    def prompt_fields(self, s: MotherlandState, args: AdvanceArgs) -> dict[str, str]:
+        return {"first": " ".join(args.first)}
 
     def options(self, s: MotherlandState, args: AdvanceArgs) -> list[Action]:
         return [*advance_options(s, args), Word(self.done)]

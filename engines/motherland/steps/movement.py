@@ -40,7 +40,7 @@ class MoveChoice(MotherlandChoice):
     kind = "movement"
     rule = "5.0"
     Args = MoveArgs
-    prompt_text = "the {side} player moves (or ends the phase)"
+    prompt_template = "the {side} player moves (or ends the phase)"
 
     def ending(self, s: MotherlandState, args: MoveArgs) -> str:
         return DONE["exploit" if args.exploit else "move"]
@@ -85,7 +85,7 @@ class Reinforcements(MotherlandChoice):
     done = DONE["reinf"]
     forced = "once"
     Args = SideArgs
-    prompt_text = "the {side} player places reinforcements"
+    prompt_template = "the {side} player places reinforcements"
 
     def options(self, s: MotherlandState, args: SideArgs) -> list[Action]:
         opts: list[Action] = []
@@ -118,7 +118,7 @@ class Overstacked(MotherlandChoice):
     order = f"eliminate the opponent's excess units: {FIRST_LISTED}"
     forced = "forced"
     Args = HexArgs
-    prompt_text = "the {side} player eliminates the opponent's excess units at {a.hex}"
+    prompt_template = "the {side} player eliminates the opponent's excess units at {hex}"
 
     def options(self, s: MotherlandState, args: HexArgs) -> list[Action]:
         return [Word(f"eliminate {x}") for x in over_limit(s, args.hex)]
@@ -151,7 +151,7 @@ class BakuFactories(MotherlandChoice):
     rule = "21.1.2"
     forced = "forced"
     Args = NArgs
-    prompt_text = "the Axis player picks factories destroyed"
+    prompt_template = "the Axis player picks factories destroyed"
 
     decider = AXIS
 

@@ -41,7 +41,7 @@ class ExpendBases(MotherlandChoice):
     done = DONE["expend"]
     forced = "once"
     Args = NoArgs
-    prompt_text = "the Axis player may expend Supply Bases"
+    prompt_template = "the Axis player may expend Supply Bases"
 
     decider = AXIS
 
@@ -61,7 +61,7 @@ class AirSupply(MotherlandChoice):
     done = DONE["airsupply"]
     forced = "once"
     Args = NoArgs
-    prompt_text = "the Axis player may fly Air Supply"
+    prompt_template = "the Axis player may fly Air Supply"
 
     decider = AXIS
 
@@ -86,7 +86,7 @@ class PartisanMarkers(MotherlandChoice):
     order = f"Out of Supply markers from partisans, nearest units first: {FIRST_LISTED}"
     forced = "forced"
     Args = CountArgs
-    prompt_text = "the Soviet player marks German units Out of Supply, nearest first"
+    prompt_template = "the Soviet player marks German units Out of Supply, nearest first"
 
     decider = SOVIET
 
@@ -112,7 +112,7 @@ class PartisanPlacement(MotherlandChoice):
     done = DONE["partisan_place"]
     forced = "once"
     Args = PlaceArgs
-    prompt_text = "the Soviet player places Partisan markers"
+    prompt_template = "the Soviet player places Partisan markers"
 
     decider = SOVIET
 
@@ -155,7 +155,7 @@ class IsolationLosses(MotherlandChoice):
     order = f"isolation losses: {FIRST_LISTED}"
     forced = "forced"
     Args = CountArgs
-    prompt_text = "the {side} player takes {a.n} isolation loss(es) at {a.hex}"
+    prompt_template = "the {side} player takes {n} isolation loss(es) at {hex}"
 
     def options(self, s: MotherlandState, args: CountArgs) -> list[Action]:
         return [Word(f"isolation loss {x}") for x in sorted(s.units_at(args.hex, args.side))
