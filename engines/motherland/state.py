@@ -27,6 +27,7 @@ connection and movement are the hex kit's (``engines.hexkit.zoc.zoc_map``,
 
 from __future__ import annotations
 
+import dataclasses
 import re
 from collections.abc import Iterable
 from typing import Any
@@ -411,13 +412,12 @@ class MotherlandState(StepState[Position]):
     def _decision(self) -> Decision:
         # the runtime's, but the options shown only up to the step's show_at_most (a
         # movement phase offers thousands), which Choice.show cannot say by position
-        step, frame = self._choice()
+        decision = super()._decision()
+        step = self.step()
         assert isinstance(step, MotherlandChoice)
-        args = frame.args
-        opts = self.options_for(step, args)
-        shown = tuple(opts) if len(opts) <= step.show_at_most else ()
-        return Decision(step.side(self, args), step.kind, step.prompt(self, args), shown,
-                        step.default_of(self, args, opts), step.rule)
+        if len(decision.options) > step.show_at_most:
+            return dataclasses.replace(decision, options=())
+        return decision
 
     def _decision_head(self) -> tuple[str, str]:
         # side and prompt as _decision words them, without listing the options (a game's

@@ -38,15 +38,13 @@ class MotherlandChoice(Choice["MotherlandState"]):
     def ending(self, s: MotherlandState, args: Any) -> str:
         return self.done
 
-    def default_of(self, s: MotherlandState, args: Any, opts: list[Action]) -> Action | None:
-        """The rulebook's default from the options already listed."""
+    def default(self, s: MotherlandState, args: Any) -> Action | None:
+        """The ending word where a side may end the task now, else the first option."""
+        opts = s.options_for(self, args)
         end = self.ending(s, args)
         if end and Word(end) in opts:  # not when the task must be done first (10.2)
             return Word(end)
         return opts[0] if opts else None
-
-    def default(self, s: MotherlandState, args: Any) -> Action | None:
-        return self.default_of(s, args, s.options_for(self, args))
 
     def why_not(self, s: MotherlandState, args: Any, action: Action) -> str | Refusal:
         if not isinstance(action, Word):

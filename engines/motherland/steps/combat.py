@@ -207,8 +207,8 @@ class TakeResult(MotherlandChoice):
     def options(self, s: MotherlandState, args: TakeArgs) -> list[Action]:
         return take_options(s, args)
 
-    def default_of(self, s: MotherlandState, args: TakeArgs,
-                   opts: list[Action]) -> Action | None:
+    def default(self, s: MotherlandState, args: TakeArgs) -> Action | None:
+        opts = s.options_for(self, args)
         return opts[-1] if opts else None  # retreats where possible (8.5)
 
     def why_not(self, s: MotherlandState, args: TakeArgs, action: Action) -> Refusal:
