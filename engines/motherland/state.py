@@ -382,6 +382,8 @@ class MotherlandState(StepState[Position]):
         twin.options = dict(self.options)
         twin.history = list(self.history)
         twin._cache = {}
+        # as the runtime's clone: its options memo is the original's, for one decision
+        twin.forget_options()
         twin.pos = self.pos.copy()
         # each frame's arguments copied by their step's Args type (pbem.typedcopy), not
         # deep-copied: a fifth of the clone
