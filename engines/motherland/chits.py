@@ -9,6 +9,7 @@ from engines.motherland.args import DrawArgs, KeepArgs, UnitsArgs
 from engines.motherland.const import AXIS, SOVIET
 from engines.motherland.data import CHIT_TYPES
 from engines.motherland.notation import Word
+from pbem.engine import Event
 from pbem.steps import Frame
 
 if TYPE_CHECKING:
@@ -38,8 +39,8 @@ def draw_task(s: MotherlandState, uid: str, count: int, rule: str) -> Frame | No
         unit = s.u(uid)
         unit.chit = fallback
         unit.steps = 2
-        s.say(f"Cup {letter} is empty: {uid} takes the stand-in chit {fallback}",
-              rule="11.1")
+        s.tell(Event(f"Cup {letter} is empty: {uid} takes the stand-in chit {fallback}",
+                     rule="11.1"))
         return None
     return Frame("draw", DrawArgs(uid, letter, min(count, len(cup)), rule))
 
@@ -74,8 +75,8 @@ def _give_chit(s: MotherlandState, uid: str, cid: str) -> None:
     unit.chit = cid
     unit.steps = 2  # 11.3: always the full-strength side
     a, d = s.data.chits[cid].front
-    s.say(f"{uid} draws Strength Chit {cid} ({a}-{d})", "info",
-          [s.u(uid).hex], [uid], rule="11.1")
+    s.tell(Event(f"{uid} draws Strength Chit {cid} ({a}-{d})", "info", hexes=(s.u(uid).hex,),
+                 units=(uid,), rule="11.1"))
     s._touch()
 
 
@@ -126,10 +127,10 @@ def apply_general(s: MotherlandState, t: UnitsArgs, text: str) -> None:
     if "replaces" in parts:
         drop_chit(s, uid)
         task = draw_task(s, uid, 1, "16.5")
-        s.say(f"General {g} replaces the chit of {uid} (16.5)", rule="16.5")
+        s.tell(Event(f"General {g} replaces the chit of {uid} (16.5)", rule="16.5"))
     else:
         task = draw_task(s, uid, 2, "16.5")
-        s.say(f"General {g} draws two chits for {uid} (16.5)", rule="16.5")
+        s.tell(Event(f"General {g} draws two chits for {uid} (16.5)", rule="16.5"))
     if task:
         s.queue_frames([task], first=True)
 

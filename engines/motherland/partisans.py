@@ -7,6 +7,7 @@ from typing import TYPE_CHECKING
 
 from engines.motherland.args import CountArgs, PlaceArgs, RollArgs
 from engines.motherland.const import AXIS, SOVIET
+from pbem.engine import Event
 from pbem.steps import Frame
 
 if TYPE_CHECKING:
@@ -36,8 +37,8 @@ def partisan_effects(s: MotherlandState) -> None:
 
 def on_partisan(s: MotherlandState, t: RollArgs, roll: int) -> None:
     n = s.data.partisan_table[roll - 1]
-    s.say(f"Partisans {t.p} at {t.hex}: {n} Out of Supply marker(s) "
-          f"(10.1, rolled {roll})", "info", [t.hex], rule="10.1")
+    s.tell(Event(f"Partisans {t.p} at {t.hex}: {n} Out of Supply marker(s) "
+                 f"(10.1, rolled {roll})", "info", hexes=(t.hex,), rule="10.1"))
     if n:
         s.queue_frames([Frame("partisan_oos", CountArgs(SOVIET, t.hex, n))], first=True)
 

@@ -95,8 +95,8 @@ def setup(s: MotherlandState) -> Position:
 
 def push_phase(s: MotherlandState) -> None:
     name, side = s.phase()
-    s.say(f"Turn {s.turn} ({s.data.turns[s.turn].date}, {s.weather}): "
-          f"{phase_title(s)}", "phase", rule="3.1")
+    s.tell(Event(f"Turn {s.turn} ({s.data.turns[s.turn].date}, {s.weather}): "
+                 f"{phase_title(s)}", "phase", rule="3.1"))
     # 8.3.1, 8.3.4, 8.6.5 last one Combat Phase: which hexes were attacked, which units
     # attacked, defended or retreated into a friendly hex.  Overruns in the movement and
     # exploitation phases are not bound by them (7.0), so every phase starts clean.

@@ -3,10 +3,10 @@
 The position is typed data (``self.pos``, ``position.py``; pbem.codec derives its
 snapshot).  :class:`MotherlandState` holds what every rule reads (who is where and whose,
 stacks, ZOCs, a unit's factors and name, city control, with a per-position cache
-``_cache`` forgotten by ``_touch`` after every change), ``say`` (an event told to the
-runtime's log, :meth:`pbem.steps.StepState.tell`) and the hooks of the engine contract the
-step runtime leaves to the game.  Rules queue the frames they lead to with the runtime's
-``queue_frames(..., first=True)``: the last queued runs first.  It holds no rules.
+``_cache`` forgotten by ``_touch`` after every change) and the hooks of the engine
+contract the step runtime leaves to the game.  It holds no rules.  The rules tell their
+events to the runtime's log (``s.tell(Event(...))``) and queue the frames they lead to
+with ``s.queue_frames(..., first=True)``: the last queued runs first.
 
 The rules are modules of plain functions taking the state first, one per rule area, in
 the book's order: ``supply.py`` supply (9.0), isolation, Air Supply range;
@@ -29,7 +29,6 @@ from __future__ import annotations
 
 import dataclasses
 import re
-from collections.abc import Iterable
 from typing import Any
 
 from engines.hexkit.zoc import zoc_map
@@ -68,7 +67,7 @@ from engines.motherland.position import Combat, Position, Unit
 from engines.motherland.sequence import phase_title, turn_sequence
 from engines.motherland.steps import STEPS, MotherlandChoice
 from pbem import typedcopy
-from pbem.engine import CHANCE, Action, Decision, Event, Result, State
+from pbem.engine import CHANCE, Action, Decision, Result, State
 from pbem.steps import Choice, Frame, Misfit, Roll, StepState
 from pbem.view import BoardView
 
@@ -279,10 +278,6 @@ class MotherlandState(StepState[Position]):
         if c.type == "allied_army" and u.steps == 1:
             return f"{uid}*"
         return uid
-
-    def say(self, text: str, kind: str = "info", hexes: Iterable[str] = (),
-            units: Iterable[str] = (), rule: str = "") -> None:
-        self.tell(Event(text, kind, (), tuple(hexes), tuple(units), rule))
 
     @staticmethod
     def cited(text: str) -> str:

@@ -11,7 +11,7 @@ rules are the plain functions of the rule modules (``supply.py``, ``combat.py``,
 ``retreat.py``, ...), which never import the steps.  A step says who decides, what is
 offered, what the default is, and which rule applies an answer.
 
-Events go through ``MotherlandState.say`` to the runtime's log (``StepState.tell``); the
+Events go to the runtime's log (``StepState.tell``) where the rules find them; the
 frames a rule queues (``StepState.queue_frames``, the last queued first) run once the step
 has moved its flow, the runtime putting them on the stack.
 """

@@ -1,6 +1,6 @@
 """What every step of For the Motherland! shares: the position's cached facts dropped after
-an answer; a die roll's handler; a procedure that runs one rule.  The events they say and
-the frames their rules queue go to the runtime (``StepState.tell``, ``queue_frames``)."""
+an answer; a die roll's handler; a procedure that runs one rule.  The events their rules
+tell and the frames they queue go to the runtime (``StepState.tell``, ``queue_frames``)."""
 
 from __future__ import annotations
 

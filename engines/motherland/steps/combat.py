@@ -171,8 +171,8 @@ class DrawChits(Roll["MotherlandState"]):
             unit = s.u(uid)
             unit.chit = fallback
             unit.steps = 2
-            s.say(f"Cup {args.letter} is empty: {uid} takes the stand-in chit {fallback}",
-                  rule="11.1")
+            s.tell(Event(f"Cup {args.letter} is empty: {uid} takes the stand-in chit {fallback}",
+                         rule="11.1"))
             s._touch()
             return []
         args.count = min(args.count, len(cup))

@@ -25,7 +25,7 @@ from engines.motherland.supply import (
     isolated,
     on_isolation,
 )
-from pbem.engine import Action
+from pbem.engine import Action, Event
 from pbem.steps import Flow, NoArgs
 
 if TYPE_CHECKING:
@@ -97,7 +97,7 @@ class PartisanMarkers(MotherlandChoice):
         uid = text.split()[3]
         s.u(uid).supply = "out"
         args.n -= 1
-        s.say(f"Partisans: {uid} is Out of Supply (10.1)", rule="10.1")
+        s.tell(Event(f"Partisans: {uid} is Out of Supply (10.1)", rule="10.1"))
         if args.n <= 0:
             flow.end()
 
@@ -129,7 +129,7 @@ class PartisanPlacement(MotherlandChoice):
         p, base = parts[1], parts[3]
         s.pos.partisans[p] = s.u(base).hex
         args.moved = sorted([*args.moved, p])
-        s.say(f"Partisan marker {p} goes to {base} at {s.u(base).hex} (10.2)", rule="10.2")
+        s.tell(Event(f"Partisan marker {p} goes to {base} at {s.u(base).hex} (10.2)", rule="10.2"))
 
 
 class PartisanRoll(MotherlandRoll):
