@@ -1,0 +1,115 @@
+"""16.0 combat: who may attack what, and the attack's strength, defense and modifiers."""
+
+from __future__ import annotations
+
+from fractions import Fraction
+from typing import TYPE_CHECKING
+
+from engines.backhand.fronts import in_range
+from engines.backhand.position import (
+    OFF,
+    AttackArgs,
+    PhaseArgs,
+    other,
+)
+
+if TYPE_CHECKING:
+    from engines.backhand.state import BBState
+
+
+def integrity(s: BBState, uid: str) -> int:
+    """16.74: +2 stacked with one other element (two for Wiking and 19th PD)."""
+    t = s.data.units.get(uid)
+    if t is None or not t.formation:
+        return 0
+    here = [u for u in s.data.formations[t.formation].members
+            if u != uid and s.pos.units[u].at == s.pos.units[uid].at]
+    need = 2 if len(s.data.formations[t.formation].members) == 4 else 1
+    return 2 if len(here) >= need else 0
+
+
+def can_attack(s: BBState, u: str, a: PhaseArgs | AttackArgs, target: str) -> bool:
+    x = s.pos.units[u]
+    return (able_to_attack(s, u, a) and target in s.data.nbrs[x.at]
+            and s.data.map.terrain_of(target) != "swamp")  # 16.724
+
+
+def able_to_attack(s: BBState, u: str, a: PhaseArgs | AttackArgs) -> bool:
+    """Whether ``u`` may attack some adjacent hex: on the map, the phasing side's, not
+    stationary, not yet fought, moved administratively or refitting (13.1), not moved in
+    a General segment (4.2 VI.E), and not in a swamp (16.724)."""
+    x = s.pos.units[u]
+    if (x.at in OFF or s.side_of(u) != a.side or s.stationary(u) or x.fought or x.admin
+            or x.refit or (a.kind == "general" and x.moved)):
+        return False
+    return s.data.map.terrain_of(x.at) != "swamp"
+
+
+def attackers_by_target(s: BBState, a: PhaseArgs) -> dict[str, list[str]]:
+    """Every enemy-occupied hex some unit can attack, with those units (by id): the units
+    able to attack and their neighbors, instead of every unit against every hex."""
+    enemy = s.occupied(other(a.side))
+    m = s.data.map
+    out: dict[str, list[str]] = {}
+    for u in sorted(s.pos.units):
+        if not able_to_attack(s, u, a):
+            continue
+        for n in s.data.nbrs[s.pos.units[u].at]:
+            if n in enemy and m.terrain_of(n) != "swamp":
+                out.setdefault(n, []).append(u)
+    return out
+
+
+def combat_figures(s: BBState, a: AttackArgs) -> tuple[Fraction, int, int, list[str]]:
+    """Attack strength, defense, DRM and their reasons (16.1-16.74)."""
+    m = s.data.map
+    defenders = s.units_at(a.target, other(a.side))
+    notes = []
+    attack = Fraction(0)
+    across_river = across_stream = 0
+    for u in a.units:
+        h = s.pos.units[u].at
+        f = Fraction(s.factors(u)[0])
+        if m.has_side(h, a.target, "river"):
+            f /= 2  # 16.722, bridges do not help
+            across_river += 1
+        if m.has_side(h, a.target, "stream"):
+            across_stream += 1
+        attack += f
+    defense = sum(s.factors(u)[1] for u in defenders)
+    drm = 0
+    att_tr = max(s.utype_tr(u) + integrity(s, u) for u in a.units)
+    def_tr = max(s.utype_tr(u) + integrity(s, u) for u in defenders)
+    drm += att_tr - def_tr
+    notes.append(f"tactical {att_tr}-{def_tr}")
+    if any(integrity(s, u) for u in (*a.units, *defenders)):
+        notes.append("integrity +2 16.74")
+    if across_river:
+        notes.append("halved across a river 16.722")
+    tdrm = int(s.data.tec.value(m.terrain_of(a.target), "drm"))
+    if tdrm:
+        drm += tdrm
+        notes.append(f"terrain {tdrm:+d}")
+    if across_stream:
+        st = -2 if across_stream == len(a.units) else -1  # 16.721
+        drm += st
+        notes.append(f"stream {st:+d} 16.721")
+    hexes = sorted({s.pos.units[u].at for u in a.units
+                    if not m.has_side(s.pos.units[u].at, a.target, "river")})
+    concentric = (a.target not in s.data.cities and len(hexes) >= 2 and any(
+        m.distance(x, y) >= 2 for x in hexes for y in hexes))  # 16.71
+    if concentric:
+        drm += 1
+        notes.append("concentric +1 16.71")
+    elif a.target in s.data.cities and len(hexes) >= 2:
+        notes.append("no concentric attack into a city 16.71, 16.723")
+    for i, c in enumerate(a.chits):
+        if c == "-":
+            continue
+        side = a.side if i == 0 else other(a.side)
+        v = s.data.chit_drm[side][c]
+        if side == "soviet" and c in s.data.chit_front and not in_range(s, a.target):
+            v = min(v, 1)  # 16.73
+        drm += v
+        notes.append(f"{c} {v:+d}")
+    return attack, defense, drm, notes

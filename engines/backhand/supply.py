@@ -1,0 +1,63 @@
+"""7.0 supply (the series trace, stand-in) and the clear region of 15.1 (1)."""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+from engines.backhand.position import (
+    other,
+)
+
+if TYPE_CHECKING:
+    from engines.backhand.state import BBState
+
+
+def supply_sources(s: BBState, side: str) -> frozenset[str]:
+    return s.data.soviet_supply if side == "soviet" else s.data.german_supply
+
+
+def in_supply(s: BBState, h: str, side: str) -> bool:
+    """7.0 with the series trace (stand-in): a path of any length to a source, not
+    through enemy units or an EZOC a friendly unit does not occupy."""
+    if h in s.occupied(other(side)):
+        return False
+    net = supply_net(s, side)
+    return h in net or h in supply_sources(s, side) or any(
+        n in net for n in s.data.nbrs[h])
+
+
+def supply_net(s: BBState, side: str) -> frozenset[str]:
+    return s.placed("supply", side, lambda: _supply_net(s, side))
+
+
+def _supply_net(s: BBState, side: str) -> frozenset[str]:
+    """The passable hexes joined to a passable source: one flood for every unit."""
+    friends = s.occupied(side)
+    # impassable: enemy units, and EZOC hexes no friendly unit is in
+    blocked = set(s.occupied(other(side))) | {
+        h for h in s.zoc(other(side)) if h not in friends}
+    return _flood(s, side, blocked)
+
+
+def _flood(s: BBState, side: str, blocked: set[str]) -> frozenset[str]:
+    """The hexes joined to a source of ``side`` outside ``blocked`` by hexes outside."""
+    seen = {h for h in supply_sources(s, side) if h not in blocked}
+    todo = sorted(seen)
+    nbrs = s.data.nbrs
+    while todo:
+        h = todo.pop()
+        for n in nbrs[h]:
+            if n not in seen and n not in blocked:
+                seen.add(n)
+                todo.append(n)
+    return frozenset(seen)
+
+
+def clear_region(s: BBState, side: str) -> frozenset[str]:
+    """15.1 (1): hexes joined to a friendly source by hexes free of enemy units and
+    EZOCs (a friendly unit does not negate an EZOC here)."""
+    return s.placed("clear", side, lambda: _clear_region(s, side))
+
+
+def _clear_region(s: BBState, side: str) -> frozenset[str]:
+    return _flood(s, side, set(s.occupied(other(side))) | s.zoc(other(side)))

@@ -1,0 +1,23 @@
+"""17.0 uprisings: which cities a Soviet move brings an attempt in."""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:
+    from engines.backhand.state import BBState
+
+
+def uprisings_due(s: BBState, moved_to: tuple[str, ...]) -> tuple[str, ...]:
+    """17.0: cities a Soviet unit has just moved within three hexes of (``moved_to``:
+    where its move or advance ended), each once a game."""
+    out = []
+    for c in s.data.cities:
+        if c in s.pos.uprising_tried:
+            continue
+        vk = [u for u in s.units_at(c, "german") if s.data.units[u].city == c]
+        if not vk:
+            continue
+        if any(s.data.map.distance(c, h) <= 3 for h in moved_to):
+            out.append(c)
+    return tuple(out)
