@@ -7,6 +7,7 @@ from typing import TYPE_CHECKING
 from engines.backhand.position import (
     other,
 )
+from engines.hexkit.movement import region
 
 if TYPE_CHECKING:
     from engines.backhand.state import BBState
@@ -40,17 +41,13 @@ def _supply_net(s: BBState, side: str) -> frozenset[str]:
 
 
 def _flood(s: BBState, side: str, blocked: set[str]) -> frozenset[str]:
-    """The hexes joined to a source of ``side`` outside ``blocked`` by hexes outside."""
-    seen = {h for h in supply_sources(s, side) if h not in blocked}
-    todo = sorted(seen)
-    nbrs = s.data.nbrs
-    while todo:
-        h = todo.pop()
-        for n in nbrs[h]:
-            if n not in seen and n not in blocked:
-                seen.add(n)
-                todo.append(n)
-    return frozenset(seen)
+    """The hexes joined to a source of ``side`` outside ``blocked`` by hexes outside.
+
+    The kit's ``region`` starts from every hex it is given, passable or not, so the
+    blocked sources are left out of the starts: the set is the flood's exactly (a
+    connected set, so neither the order of the search nor the kit's distances matter)."""
+    starts = [h for h in sorted(supply_sources(s, side)) if h not in blocked]
+    return frozenset(region(s.data.map, starts, passable=lambda h: h not in blocked))
 
 
 def clear_region(s: BBState, side: str) -> frozenset[str]:

@@ -172,10 +172,10 @@ def test_16_721_stream_minus_two_when_all_attack_across() -> None:
 
 def test_16_722_retreat_stops_after_crossing_a_river() -> None:
     from engines.backhand.position import HitArgs
-    from engines.backhand.steps.fight import Hits
+    from engines.backhand.retreat import retreats
     s = at('clear = true\nplace = { "LAH-1" = "2813", "12T" = "2913" }')
     a = HitArgs("german", "soviet", "sp", "2812", 1, False, 1, True, ("12T",), (0, "2913"))
-    assert Hits().retreats(s, a) == []
+    assert retreats(s, a) == []
 
 
 def test_15_1_no_administrative_movement_on_turn_one() -> None:

@@ -25,6 +25,14 @@ from engines.backhand.position import (
     PhaseArgs,
     other,
 )
+from engines.backhand.retreat import (
+    defending,
+    hit_stack,
+    movable,
+    must_retreat,
+    retreats,
+    second_hexes,
+)
 from engines.backhand.state import BBState
 from engines.backhand.steps import BBChoice, SideChoice
 from engines.backhand.uprisings import uprisings_due
@@ -255,60 +263,14 @@ class Hits(SideChoice):
     rule = "16.0"
     Args = HitArgs
 
-    def defending(self, a: HitArgs) -> bool:
-        return a.side != a.attacker
-
-    def stack(self, s: BBState, a: HitArgs) -> list[str]:
-        if self.defending(a):
-            return s.units_at(a.target, a.side)
-        return [u for u in a.units if s.pos.units[u].at not in OFF]
-
-    def movable(self, s: BBState, a: HitArgs) -> list[str]:
-        """The stack's units that retreat: a city's stationary Verfuegungskraefte (or
-        Uprising Forces) stay (2.4, their movement allowance is zero), so the rest of a
-        city garrison may still choose to retreat (16.723)."""
-        return [u for u in self.stack(s, a) if not s.stationary(u)]
-
-    def must_retreat(self, s: BBState, a: HitArgs) -> bool:
-        return (self.defending(a) and a.retreat and a.retreated == 0
-                and a.target not in s.data.cities)
-
-    def retreats(self, s: BBState, a: HitArgs) -> list[str]:
-        if not self.defending(a) or a.retreated >= 2 or a.river:
-            return []
-        if a.hits == 0 and not a.retreat:
-            return []
-        if a.retreated and a.hits == 0:
-            return []
-        stack = self.movable(s, a)
-        if not stack:
-            return []
-        m = s.data.map
-        enemy = s.occupied(a.attacker)
-        ez = s.zoc(a.attacker)
-        friends = s.occupied(a.side)
-        mot = any(s.motorized(u) for u in stack)
-        out = []
-        for n in sorted(m.neighbors(a.target)):
-            t = m.terrain_of(n)
-            if n in enemy or t == "sea" or (n in ez and n not in friends):
-                continue
-            if a.retreated and m.has_side(a.target, n, "river"):
-                continue  # 16.722: not across a river to a second hex
-            if mot and t == "swamp":
-                continue  # 16.724
-            if s.stack_ok(n, a.side, stack):
-                out.append(n)
-        return out
-
     def prompt(self, s: BBState, a: HitArgs) -> str:
-        what = "must retreat" if self.must_retreat(s, a) else "takes"
+        what = "must retreat" if must_retreat(s, a) else "takes"
         return f"the {a.side} stack in {a.target} {what}: {a.hits} hit(s) to take"
 
     def options(self, s: BBState, a: HitArgs) -> list[Action]:
-        stack = self.stack(s, a)
-        rets = self.retreats(s, a)
-        must = self.must_retreat(s, a) and bool(rets)
+        stack = hit_stack(s, a)
+        rets = retreats(s, a)
+        must = must_retreat(s, a) and bool(rets)
         out: list[Action] = []
         if a.hits > 0 and stack and not must:
             out += [w("lose", u) for u in stack]
@@ -335,7 +297,7 @@ class Hits(SideChoice):
                 return Refusal("16.723", "nothing left to retreat for")
             return Refusal("16.724", "not a hex the stack may retreat into (enemy, EZOC, "
                            "stacking, swamp for motorized units)")
-        if isinstance(action, Word) and action.word == "lose" and self.must_retreat(s, a):
+        if isinstance(action, Word) and action.word == "lose" and must_retreat(s, a):
             return Refusal("16.0", "an R result: the stack retreats first")
         return super().why_not(s, a, action)
 
@@ -356,7 +318,7 @@ class Hits(SideChoice):
                 ev += eliminate(s, u, self.rule)
         elif action.word == "retreat":
             n = action.args[0]
-            stack = self.movable(s, a)
+            stack = movable(s, a)
             river = s.data.map.has_side(target, n, "river")
             before = list(s.pos.sov_control)
             put(s, stack, n)
@@ -374,12 +336,12 @@ class Hits(SideChoice):
             return ev
         flow.end()
         flow.move = None
-        if self.defending(a):
+        if defending(a):
             origin = a.then[1]
             vacated = origin if not s.units_at(origin, a.side) else ""
             att = HitArgs(a.attacker, a.attacker, a.kind, vacated, a.then[0], False,
                           retreated, False, a.units, (0, origin), a.no_advance)
-            if a.then[0] > 0 and self.stack(s, att):
+            if a.then[0] > 0 and hit_stack(s, att):
                 flow.goto("hits", att)
                 return ev
             a = att
@@ -407,16 +369,6 @@ class AdvanceStep(SideChoice):
     def prompt(self, s: BBState, a: AdvanceArgs) -> str:
         return f"advance into {a.target}?"
 
-    def second_hexes(self, s: BBState, a: AdvanceArgs, u: str) -> list[str]:
-        m = s.data.map
-        if (a.retreated < 2 or not s.motorized(u) or u in a.across or u in a.second
-                or s.pos.units[u].at != a.target):
-            return []
-        enemy = s.occupied(other(a.side))
-        return [n for n in sorted(m.neighbors(a.target))
-                if n not in enemy and not m.has_side(a.target, n, "river")
-                and m.terrain_of(n) not in ("swamp", "sea") and s.stack_ok(n, a.side, [u])]
-
     def options(self, s: BBState, a: AdvanceArgs) -> list[Action]:
         m = s.data.map
         if s.units_at(a.target, other(a.side)):
@@ -427,7 +379,7 @@ class AdvanceStep(SideChoice):
             if at in OFF:
                 continue
             if at == a.target:
-                out += [w("advance", u, n) for n in self.second_hexes(s, a, u)]
+                out += [w("advance", u, n) for n in second_hexes(s, a, u)]
                 continue
             if at != a.target and u not in a.second:
                 if s.motorized(u) and m.terrain_of(a.target) == "swamp":
