@@ -5,7 +5,7 @@ from __future__ import annotations
 from fractions import Fraction
 from typing import TYPE_CHECKING
 
-from engines.backhand.fronts import in_range
+from engines.backhand.fronts import ap_left, in_range, paying_front
 from engines.backhand.position import (
     OFF,
     AttackArgs,
@@ -113,3 +113,17 @@ def combat_figures(s: BBState, a: AttackArgs) -> tuple[Fraction, int, int, list[
         drm += v
         notes.append(f"{c} {v:+d}")
     return attack, defense, drm, notes
+
+
+def attack_targets(s: BBState, a: PhaseArgs) -> list[str]:
+    if a.kind == "sp" and ap_left(s, a.side) <= 0:
+        return []
+    out = []
+    near = attackers_by_target(s, a)
+    for h in sorted(near):
+        attackers = near[h]
+        if a.kind == "sp" and a.side == "soviet" and paying_front(s,
+                [s.pos.units[u].at for u in attackers]) is None:
+            continue  # 16.0: a unit in range of a front whose points pay
+        out.append(h)
+    return out

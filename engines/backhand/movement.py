@@ -5,12 +5,16 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
+from engines.backhand.fronts import paying_front
 from engines.backhand.position import (
+    BOXES,
+    OFF,
     AttackArgs,
     MoveArgs,
     PhaseArgs,
     other,
 )
+from engines.backhand.reinforcements import formation_places
 from engines.hexkit.movement import reachable
 from engines.hexkit.zoc import STOP_ON_ENTRY
 
@@ -54,3 +58,29 @@ def pays(s: BBState, a: PhaseArgs | MoveArgs | AttackArgs, units: tuple[str, ...
     """Whether the move or attack costs an activity point (15.2, 15.3, 16.0)."""
     return a.kind == "sp" and not all(s.data.units[u].variable for u in units
                                       if not u.startswith("UP-"))
+
+
+def movers(s: BBState, a: PhaseArgs) -> list[tuple[tuple[str, ...], tuple[str, ...]]]:
+    out: list[tuple[tuple[str, ...], tuple[str, ...]]] = []
+    for u, x in sorted(s.pos.units.items()):
+        if (x.at in OFF or s.side_of(u) != a.side or s.stationary(u) or x.moved
+                or x.admin or x.refit or (a.kind == "general" and x.fought)):
+            continue
+        if pays(s, a, (u,)):
+            if a.side == "german" and s.pos.ap["german"] <= 0:
+                continue
+            if a.side == "soviet" and paying_front(s, [x.at]) is None:
+                continue
+        out.append(((u,), (u,)))
+    if a.side == "german" and (a.kind != "sp" or s.pos.ap["german"] > 0):
+        for fid in s.data.formations:
+            # 15.2: the formation's units that begin the phase stacked in a hex, and
+            # may still move, move as one stack for one point (all survivors need not
+            # be there)
+            for h, members in formation_places(s, fid):
+                free = tuple(m for m in members if not (
+                    s.pos.units[m].moved or s.pos.units[m].admin or s.pos.units[m].refit
+                    or (a.kind == "general" and s.pos.units[m].fought)))
+                if h not in BOXES and len(free) > 1:
+                    out.append(((fid, h), free))
+    return out

@@ -6,6 +6,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING
 
 from engines.backhand.control import update_control
+from engines.backhand.fronts import in_range
 from engines.backhand.position import (
     BOXES,
 )
@@ -48,3 +49,57 @@ def apply_refits(s: BBState) -> list[Event]:
     s.pos.refit_marks = {}
     update_control(s)
     return ev
+
+
+def reinforcements_due(s: BBState, side: str) -> list[str]:
+    return [u for u, x in sorted(s.pos.units.items()) if x.at == "pending"
+            and s.side_of(u) == side and s.data.units[u].arrive <= s.pos.turn]
+
+
+def replaceable(s: BBState) -> list[str]:
+    out = []
+    for u, x in sorted(s.pos.units.items()):
+        if u.startswith("UP-") or s.data.units[u].side != "soviet" or x.replaced:
+            continue
+        if x.at in ("elim", "out", "pending", "cup") or x.steps >= s.data.units[u].steps:
+            continue
+        if s.pos.replacements["mot" if s.motorized(u) else "non"] <= 0:
+            continue
+        if x.at in BOXES or (not x.oos and in_range(s, x.at)):
+            out.append(u)
+    return out
+
+
+def refit_places(s: BBState) -> list[tuple[str, str, str]]:
+    """(marker, formation, hex or box): every place where units of a motorized
+    formation stand, In Supply and not adjacent to an enemy unit. One unit is enough:
+    only a formation with every unit eliminated may not refit (13.1)."""
+    out = []
+    for fid, f in s.data.formations.items():
+        marker = "ss" if f.ss else "heer"
+        if not f.motorized or marker in s.pos.refit_marks:
+            continue
+        for h, members in formation_places(s, fid):
+            if h not in BOXES and (any(s.pos.units[u].oos for u in members) or any(
+                    s.units_at(n, "soviet") for n in s.data.map.neighbors(h))):
+                continue
+            out.append((marker, fid, h))
+    return out
+
+
+def ersatz_pairs(s: BBState) -> list[tuple[str, str]]:
+    out = []
+    for u, x in sorted(s.pos.units.items()):
+        if u.startswith("UP-"):
+            continue
+        t = s.data.units[u]
+        if (t.side != "german" or t.motorized or t.stationary or t.variable
+                or x.at in ("elim", "out", "pending", "cup") or x.steps >= t.steps):
+            continue
+        for v, y in sorted(s.pos.units.items()):
+            if v.startswith("UP-") or not s.data.units[v].variable:
+                continue
+            if y.at not in ("elim", "out", "pending", "cup") and (
+                    y.at == x.at or (y.at in BOXES and x.at in BOXES)):
+                out.append((u, v))
+    return out

@@ -32,7 +32,8 @@ _FITS: Memo[tuple[str, tuple[str, ...]], bool] = Memo(2048 * 8)
 
 
 class BBState(StepState[Position]):
-    """Helpers every step reads; steps are below."""
+    """The lookups every rule and step reads, and the engine hooks; the rules are plain
+    functions in the rule modules, the steps in ``steps/`` (``sequence.py`` has the table)."""
 
     data: Data
     #: a clone makes its own caches again (pbem.steps)

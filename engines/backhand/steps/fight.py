@@ -4,7 +4,7 @@ retreats, the advance after combat."""
 from __future__ import annotations
 
 from engines.backhand.combat import (
-    attackers_by_target,
+    attack_targets,
     can_attack,
     combat_figures,
 )
@@ -51,21 +51,8 @@ class CombatPhase(SideChoice):
     def prompt(self, s: BBState, a: PhaseArgs) -> str:
         return f"{s.pos.segment}: combat ({ap_left(s, a.side)} activity points)"
 
-    def targets(self, s: BBState, a: PhaseArgs) -> list[str]:
-        if a.kind == "sp" and ap_left(s, a.side) <= 0:
-            return []
-        out = []
-        near = attackers_by_target(s, a)
-        for h in sorted(near):
-            attackers = near[h]
-            if a.kind == "sp" and a.side == "soviet" and paying_front(s,
-                    [s.pos.units[u].at for u in attackers]) is None:
-                continue  # 16.0: a unit in range of a front whose points pay
-            out.append(h)
-        return out
-
     def options(self, s: BBState, a: PhaseArgs) -> list[Action]:
-        return [*(w("attack", h) for h in self.targets(s, a)), w("end")]
+        return [*(w("attack", h) for h in attack_targets(s, a)), w("end")]
 
     def default(self, s: BBState, a: PhaseArgs) -> Action:
         return w("end")

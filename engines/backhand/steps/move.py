@@ -9,17 +9,14 @@ from engines.backhand.control import (
 )
 from engines.backhand.data import roll_lookup
 from engines.backhand.fronts import ap_left, paying_front
-from engines.backhand.movement import destinations, pays
+from engines.backhand.movement import destinations, movers, pays
 from engines.backhand.notation import Word, w
 from engines.backhand.position import (
-    BOXES,
-    OFF,
     Cities,
     MoveArgs,
     PhaseArgs,
     Unit,
 )
-from engines.backhand.reinforcements import formation_places
 from engines.backhand.state import BBState
 from engines.backhand.steps import SideChoice
 from engines.backhand.uprisings import uprisings_due
@@ -40,33 +37,8 @@ class MovePhase(SideChoice):
     def prompt(self, s: BBState, a: PhaseArgs) -> str:
         return f"{s.pos.segment}: movement ({ap_left(s, a.side)} activity points)"
 
-    def movers(self, s: BBState, a: PhaseArgs) -> list[tuple[tuple[str, ...], tuple[str, ...]]]:
-        out: list[tuple[tuple[str, ...], tuple[str, ...]]] = []
-        for u, x in sorted(s.pos.units.items()):
-            if (x.at in OFF or s.side_of(u) != a.side or s.stationary(u) or x.moved
-                    or x.admin or x.refit or (a.kind == "general" and x.fought)):
-                continue
-            if pays(s, a, (u,)):
-                if a.side == "german" and s.pos.ap["german"] <= 0:
-                    continue
-                if a.side == "soviet" and paying_front(s, [x.at]) is None:
-                    continue
-            out.append(((u,), (u,)))
-        if a.side == "german" and (a.kind != "sp" or s.pos.ap["german"] > 0):
-            for fid in s.data.formations:
-                # 15.2: the formation's units that begin the phase stacked in a hex, and
-                # may still move, move as one stack for one point (all survivors need not
-                # be there)
-                for h, members in formation_places(s, fid):
-                    free = tuple(m for m in members if not (
-                        s.pos.units[m].moved or s.pos.units[m].admin or s.pos.units[m].refit
-                        or (a.kind == "general" and s.pos.units[m].fought)))
-                    if h not in BOXES and len(free) > 1:
-                        out.append(((fid, h), free))
-        return out
-
     def options(self, s: BBState, a: PhaseArgs) -> list[Action]:
-        return [*(w("move", *name) for name, _ in self.movers(s, a)), w("end")]
+        return [*(w("move", *name) for name, _ in movers(s, a)), w("end")]
 
     def default(self, s: BBState, a: PhaseArgs) -> Action:
         return w("end")
@@ -91,7 +63,7 @@ class MovePhase(SideChoice):
         if action.word == "end":
             flow.end()
             return []
-        units = next(m for n, m in self.movers(s, a) if n == action.args)
+        units = next(m for n, m in movers(s, a) if n == action.args)
         flow.call("move-to", MoveArgs(a.side, a.kind, units, s.pos.units[units[0]].at))
         return []
 

@@ -3,6 +3,7 @@ the order of the phases, C3I and activity points) and its close (13.2)."""
 
 from __future__ import annotations
 
+from engines.backhand.admin import admin_targets, any_admin_target, groups_in, groups_out
 from engines.backhand.control import (
     put,
     update_control,
@@ -11,17 +12,16 @@ from engines.backhand.data import FRONTS
 from engines.backhand.fronts import in_range
 from engines.backhand.notation import Word, w
 from engines.backhand.position import (
-    BOXES,
     OFF,
     Count,
     MoveArgs,
     PhaseArgs,
     SegState,
-    other,
 )
+from engines.backhand.reinforcements import ersatz_pairs
 from engines.backhand.state import BBState
 from engines.backhand.steps import BBChoice, SideChoice
-from engines.backhand.supply import clear_region, in_supply, supply_net
+from engines.backhand.supply import supply_net
 from pbem.engine import Action, ChanceRequest, Event, Outcome
 from pbem.steps import Flow, NoArgs, Refusal, Roll
 
@@ -78,74 +78,9 @@ class AdminIn(SideChoice):
     def prompt(self, s: BBState, a: PhaseArgs) -> str:
         return "administrative movement from Box #2 to the map"
 
-    def groups(self, s: BBState, a: PhaseArgs) -> list[tuple[str, tuple[str, ...]]]:
-        """Each unit alone, and all units of a formation together (15.1 (1): "one unit
-        (or all units part of the same formation)"), by the name that moves them; none
-        under Frontnahe Auffrischung (13.1, 15.1)."""
-        pos = s.pos
-        rochade = (a.side == "german" and pos.rochade_now
-                   and pos.rochade_segment in ("", pos.segment))
-        limit = 5 if rochade else 1  # 15.12: five in any one segment of the turn
-        out: list[tuple[str, tuple[str, ...]]] = []
-        forms: set[str] = set()
-        for u, x in sorted(pos.units.items()):
-            if x.at != "box2" or s.side_of(u) != a.side or x.refit:
-                continue
-            t = s.data.units[u]
-            if not t.variable and pos.admin_moves >= limit:
-                continue
-            out.append((u, (u,)))
-            if t.formation and t.formation not in forms:
-                forms.add(t.formation)
-                grp = tuple(m for m in s.data.formations[t.formation].members
-                            if pos.units[m].at == "box2" and not pos.units[m].refit)
-                if len(grp) > 1:
-                    out.append((t.formation, grp))
-        return out
-
     def options(self, s: BBState, a: PhaseArgs) -> list[Action]:
-        return [*(w("admin", name) for name, g in self.groups(s, a)
-                  if self.any_target(s, a, g)), w("done")]
-
-    def targets(self, s: BBState, a: PhaseArgs, grp: tuple[str, ...]) -> list[str]:
-        return [h for h in self.hexes_for(s, a, grp) if s.stack_ok(h, a.side, grp)]
-
-    def any_target(self, s: BBState, a: PhaseArgs, grp: tuple[str, ...]) -> bool:
-        return any(s.stack_ok(h, a.side, grp) for h in self.hexes_for(s, a, grp))
-
-    def hexes_for(self, s: BBState, a: PhaseArgs, grp: tuple[str, ...]) -> list[str]:
-        """15.12: "all units part of the same formation must be placed in the same hex":
-        a unit whose formation already had units placed this segment joins them."""
-        hexes = self.cached_hexes(s, a)
-        form = s.data.units[grp[0]].formation
-        if not form:
-            return hexes
-        placed = {s.pos.units[m].at for m in s.data.formations[form].members
-                  if s.pos.units[m].admin and s.pos.units[m].at not in OFF}
-        return [h for h in hexes if h in placed] if placed else hexes
-
-    def cached_hexes(self, s: BBState, a: PhaseArgs) -> list[str]:
-        return s.cached(("admin-hexes", f"{a.side} {s.pos.fronts}"), lambda: self.hexes(s, a))
-
-    def hexes(self, s: BBState, a: PhaseArgs) -> list[str]:
-        """15.1 (1) and 15.11 but stacking: the same for every unit placed."""
-        region = clear_region(s, a.side)
-        friends = s.occupied(a.side)
-        ez = s.zoc(other(a.side))
-        near = set(friends)
-        if a.side == "soviet":
-            near |= set(s.pos.fronts.values())
-        cand = set(near)
-        for h in near:
-            cand.update(s.data.map.neighbors(h))
-        out = []
-        for h in sorted(cand):
-            if h not in region or h in ez or s.data.map.terrain_of(h) == "sea":
-                continue
-            if a.side == "soviet" and not in_range(s, h):  # 15.11
-                continue
-            out.append(h)
-        return out
+        return [*(w("admin", name) for name, g in groups_in(s, a)
+                  if any_admin_target(s, a, g)), w("done")]
 
     def default(self, s: BBState, a: PhaseArgs) -> Action:
         return w("done")
@@ -167,7 +102,7 @@ class AdminIn(SideChoice):
         if action.word == "done":
             flow.end()
             return []
-        grp = next(g for name, g in self.groups(s, a) if name == action.args[0])
+        grp = next(g for name, g in groups_in(s, a) if name == action.args[0])
         flow.call("admin-place", MoveArgs(a.side, a.kind, grp, "box2"))
         return []
 
@@ -182,8 +117,8 @@ class AdminPlace(SideChoice):
         return f"place {', '.join(a.units)} on the map"
 
     def options(self, s: BBState, a: MoveArgs) -> list[Action]:
-        return [w("place", h) for h in AdminIn().targets(s, PhaseArgs(a.side, a.kind),
-                                                            a.units)]
+        return [w("place", h) for h in admin_targets(s, PhaseArgs(a.side, a.kind),
+                                                        a.units)]
 
     def default(self, s: BBState, a: MoveArgs) -> Action:
         return s.listed(self, a)[0]
@@ -215,38 +150,8 @@ class AdminOut(SideChoice):
     def prompt(self, s: BBState, a: PhaseArgs) -> str:
         return "administrative movement from the map to Box #1"
 
-    def groups(self, s: BBState, a: PhaseArgs) -> list[tuple[tuple[str, ...], tuple[str, ...]]]:
-        """Each unit alone (its id), and all units of a formation stacked in one hex
-        together (the formation and the hex): 15.1 (3) "one unit (or all units part of
-        the same formation that are stacked in the same hex)"."""
-        ez = s.zoc(other(a.side))
-        pos = s.pos
-
-        def free(u: str) -> bool:
-            x = pos.units[u]
-            return not (x.at in OFF or s.side_of(u) != a.side or s.stationary(u) or x.admin
-                        or x.refit or x.oos or x.at in ez or not in_supply(s, x.at, a.side)
-                        or (a.side == "soviet" and not in_range(s, x.at)))
-        out: list[tuple[tuple[str, ...], tuple[str, ...]]] = []
-        stacks: set[tuple[str, str]] = set()
-        for u in sorted(pos.units):
-            if not free(u):
-                continue
-            t = s.data.units[u]
-            if not t.variable and pos.admin_moves >= 100:
-                continue  # one unit or formation a segment
-            out.append(((u,), (u,)))
-            h = pos.units[u].at
-            if t.formation and (t.formation, h) not in stacks:
-                stacks.add((t.formation, h))
-                grp = tuple(m for m in s.data.formations[t.formation].members
-                            if pos.units[m].at == h and free(m))
-                if len(grp) > 1:
-                    out.append(((t.formation, h), grp))
-        return out
-
     def options(self, s: BBState, a: PhaseArgs) -> list[Action]:
-        return [*(w("admin-out", *name) for name, _ in self.groups(s, a)), w("done")]
+        return [*(w("admin-out", *name) for name, _ in groups_out(s, a)), w("done")]
 
     def default(self, s: BBState, a: PhaseArgs) -> Action:
         return w("done")
@@ -265,7 +170,7 @@ class AdminOut(SideChoice):
         if action.word == "done":
             flow.end()
             return []
-        grp = next(g for name, g in self.groups(s, a) if name == action.args)
+        grp = next(g for name, g in groups_out(s, a) if name == action.args)
         origin = s.pos.units[grp[0]].at
         put(s, grp, "box1")
         for u in grp:
@@ -402,25 +307,8 @@ class Ersatz(BBChoice):
     def prompt(self, s: BBState, args: NoArgs) -> str:
         return "Personalersatz: disband a Variable Reinforcement to restore a step"
 
-    def pairs(self, s: BBState) -> list[tuple[str, str]]:
-        out = []
-        for u, x in sorted(s.pos.units.items()):
-            if u.startswith("UP-"):
-                continue
-            t = s.data.units[u]
-            if (t.side != "german" or t.motorized or t.stationary or t.variable
-                    or x.at in ("elim", "out", "pending", "cup") or x.steps >= t.steps):
-                continue
-            for v, y in sorted(s.pos.units.items()):
-                if v.startswith("UP-") or not s.data.units[v].variable:
-                    continue
-                if y.at not in ("elim", "out", "pending", "cup") and (
-                        y.at == x.at or (y.at in BOXES and x.at in BOXES)):
-                    out.append((u, v))
-        return out
-
     def options(self, s: BBState, args: NoArgs) -> list[Action]:
-        return [*(w("ersatz", u, v) for u, v in self.pairs(s)), w("done")]
+        return [*(w("ersatz", u, v) for u, v in ersatz_pairs(s)), w("done")]
 
     def default(self, s: BBState, args: NoArgs) -> Action:
         return w("done")

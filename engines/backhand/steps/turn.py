@@ -7,17 +7,20 @@ from engines.backhand.control import (
     put,
 )
 from engines.backhand.data import SIDES, roll_lookup
-from engines.backhand.fronts import in_range
 from engines.backhand.notation import Word, w
 from engines.backhand.position import (
-    BOXES,
     OFF,
     Cities,
     Count,
     UnitArg,
     other,
 )
-from engines.backhand.reinforcements import apply_refits, formation_places
+from engines.backhand.reinforcements import (
+    apply_refits,
+    refit_places,
+    reinforcements_due,
+    replaceable,
+)
 from engines.backhand.state import BBState
 from engines.backhand.steps import BBChoice
 from engines.backhand.supply import in_supply
@@ -200,18 +203,15 @@ class Reinforce(BBChoice):
     Args = UnitArg
     auto = True
 
-    def due(self, s: BBState, side: str) -> list[str]:
-        return [u for u, x in sorted(s.pos.units.items()) if x.at == "pending"
-                and s.side_of(u) == side and s.data.units[u].arrive <= s.pos.turn]
-
     def side(self, s: BBState, args: UnitArg) -> str:
         return args.unit
 
     def prompt(self, s: BBState, args: UnitArg) -> str:
-        return f"reinforcements {', '.join(self.due(s, args.unit))}: on the map or in Box #1"
+        due = ", ".join(reinforcements_due(s, args.unit))
+        return f"reinforcements {due}: on the map or in Box #1"
 
     def options(self, s: BBState, args: UnitArg) -> list[Action]:
-        if not self.due(s, args.unit):
+        if not reinforcements_due(s, args.unit):
             return [w("none")]
         return [w("arrive", "map"), w("arrive", "box")]
 
@@ -222,7 +222,7 @@ class Reinforce(BBChoice):
         flow.end()
         assert isinstance(action, Word)
         ev = []
-        for u in self.due(s, args.unit):
+        for u in reinforcements_due(s, args.unit):
             entry = s.data.units[u].entry
             if entry.startswith("front:"):
                 entry = s.pos.fronts[entry[6:]]
@@ -265,21 +265,8 @@ class Replace(BBChoice):
         r = s.pos.replacements
         return f"spend replacements ({r['mot']} motorized, {r['non']} non-motorized)"
 
-    def eligible(self, s: BBState) -> list[str]:
-        out = []
-        for u, x in sorted(s.pos.units.items()):
-            if u.startswith("UP-") or s.data.units[u].side != "soviet" or x.replaced:
-                continue
-            if x.at in ("elim", "out", "pending", "cup") or x.steps >= s.data.units[u].steps:
-                continue
-            if s.pos.replacements["mot" if s.motorized(u) else "non"] <= 0:
-                continue
-            if x.at in BOXES or (not x.oos and in_range(s, x.at)):
-                out.append(u)
-        return out
-
     def options(self, s: BBState, args: NoArgs) -> list[Action]:
-        return [*(w("replace", u) for u in self.eligible(s)), w("done")]
+        return [*(w("replace", u) for u in replaceable(s)), w("done")]
 
     def default(self, s: BBState, args: NoArgs) -> Action:
         return w("done")
@@ -328,24 +315,8 @@ class Refit(BBChoice):
     def prompt(self, s: BBState, args: NoArgs) -> str:
         return "place the Frontnahe Auffrischung markers"
 
-    def eligible(self, s: BBState) -> list[tuple[str, str, str]]:
-        """(marker, formation, hex or box): every place where units of a motorized
-        formation stand, In Supply and not adjacent to an enemy unit. One unit is enough:
-        only a formation with every unit eliminated may not refit (13.1)."""
-        out = []
-        for fid, f in s.data.formations.items():
-            marker = "ss" if f.ss else "heer"
-            if not f.motorized or marker in s.pos.refit_marks:
-                continue
-            for h, members in formation_places(s, fid):
-                if h not in BOXES and (any(s.pos.units[u].oos for u in members) or any(
-                        s.units_at(n, "soviet") for n in s.data.map.neighbors(h))):
-                    continue
-                out.append((marker, fid, h))
-        return out
-
     def options(self, s: BBState, args: NoArgs) -> list[Action]:
-        return [*(w("refit", fid, h) for _, fid, h in self.eligible(s)), w("done")]
+        return [*(w("refit", fid, h) for _, fid, h in refit_places(s)), w("done")]
 
     def default(self, s: BBState, args: NoArgs) -> Action:
         return w("done")
