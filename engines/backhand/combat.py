@@ -6,12 +6,7 @@ from fractions import Fraction
 from typing import TYPE_CHECKING
 
 from engines.backhand.fronts import ap_left, in_range, paying_front
-from engines.backhand.position import (
-    OFF,
-    AttackArgs,
-    PhaseArgs,
-    other,
-)
+from engines.backhand.position import OFF, AttackArgs, PhaseArgs, other
 
 if TYPE_CHECKING:
     from engines.backhand.state import BBState

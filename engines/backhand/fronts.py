@@ -6,9 +6,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING
 
 from engines.backhand.data import FRONTS
-from engines.backhand.position import (
-    BOXES,
-)
+from engines.backhand.position import BOXES
 from engines.backhand.supply import supply_net
 from engines.hexkit.movement import trace
 from pbem.engine import Event

@@ -6,14 +6,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING
 
 from engines.backhand.fronts import paying_front
-from engines.backhand.position import (
-    BOXES,
-    OFF,
-    AttackArgs,
-    MoveArgs,
-    PhaseArgs,
-    other,
-)
+from engines.backhand.position import BOXES, OFF, AttackArgs, MoveArgs, PhaseArgs, other
 from engines.backhand.reinforcements import formation_places
 from engines.hexkit.movement import reachable
 from engines.hexkit.zoc import STOP_ON_ENTRY

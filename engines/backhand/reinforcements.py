@@ -7,9 +7,7 @@ from typing import TYPE_CHECKING
 
 from engines.backhand.control import update_control
 from engines.backhand.fronts import in_range
-from engines.backhand.position import (
-    BOXES,
-)
+from engines.backhand.position import BOXES
 from pbem.engine import Event
 
 if TYPE_CHECKING:

@@ -4,9 +4,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-from engines.backhand.position import (
-    other,
-)
+from engines.backhand.position import other
 from engines.hexkit.movement import region
 
 if TYPE_CHECKING:

@@ -3,16 +3,8 @@ retreats, the advance after combat."""
 
 from __future__ import annotations
 
-from engines.backhand.combat import (
-    attack_targets,
-    can_attack,
-    combat_figures,
-)
-from engines.backhand.control import (
-    control_events,
-    eliminate,
-    put,
-)
+from engines.backhand.combat import attack_targets, can_attack, combat_figures
+from engines.backhand.control import control_events, eliminate, put
 from engines.backhand.data import FRONTS, roll_lookup
 from engines.backhand.fronts import ap_left, paying_front
 from engines.backhand.notation import Word, w

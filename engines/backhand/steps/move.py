@@ -2,21 +2,12 @@
 
 from __future__ import annotations
 
-from engines.backhand.control import (
-    control_events,
-    put,
-    update_control,
-)
+from engines.backhand.control import control_events, put, update_control
 from engines.backhand.data import roll_lookup
 from engines.backhand.fronts import ap_left, paying_front
 from engines.backhand.movement import destinations, movers, pays
 from engines.backhand.notation import Word, w
-from engines.backhand.position import (
-    Cities,
-    MoveArgs,
-    PhaseArgs,
-    Unit,
-)
+from engines.backhand.position import Cities, MoveArgs, PhaseArgs, Unit
 from engines.backhand.state import BBState
 from engines.backhand.steps import SideChoice
 from engines.backhand.uprisings import uprisings_due

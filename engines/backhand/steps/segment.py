@@ -4,20 +4,11 @@ the order of the phases, C3I and activity points) and its close (13.2)."""
 from __future__ import annotations
 
 from engines.backhand.admin import admin_targets, any_admin_target, groups_in, groups_out
-from engines.backhand.control import (
-    put,
-    update_control,
-)
+from engines.backhand.control import put, update_control
 from engines.backhand.data import FRONTS
 from engines.backhand.fronts import in_range
 from engines.backhand.notation import Word, w
-from engines.backhand.position import (
-    OFF,
-    Count,
-    MoveArgs,
-    PhaseArgs,
-    SegState,
-)
+from engines.backhand.position import OFF, Count, MoveArgs, PhaseArgs, SegState
 from engines.backhand.reinforcements import ersatz_pairs
 from engines.backhand.state import BBState
 from engines.backhand.steps import BBChoice, SideChoice

@@ -2,19 +2,10 @@
 
 from __future__ import annotations
 
-from engines.backhand.control import (
-    lose_steps,
-    put,
-)
+from engines.backhand.control import lose_steps, put
 from engines.backhand.data import SIDES, roll_lookup
 from engines.backhand.notation import Word, w
-from engines.backhand.position import (
-    OFF,
-    Cities,
-    Count,
-    UnitArg,
-    other,
-)
+from engines.backhand.position import OFF, Cities, Count, UnitArg, other
 from engines.backhand.reinforcements import (
     apply_refits,
     refit_places,
