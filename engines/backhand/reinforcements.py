@@ -5,9 +5,9 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-from engines.backhand.control import update_control
+from engines.backhand.control import put, update_control
 from engines.backhand.fronts import in_range
-from engines.backhand.position import BOXES
+from engines.backhand.position import BOXES, other
 from pbem.engine import Event
 
 if TYPE_CHECKING:
@@ -101,3 +101,24 @@ def ersatz_pairs(s: BBState) -> list[tuple[str, str]]:
                     y.at == x.at or (y.at in BOXES and x.at in BOXES)):
                 out.append((u, v))
     return out
+
+
+def arrive(s: BBState, side: str, *, to_box: bool) -> list[Event]:
+    """11.1: ``side``'s reinforcements due this turn enter at their entry hex (a Front
+    Marker's for Soviet front units), or go to Box #1 when the player sends them there,
+    they enter in the box, or the hex is enemy held or full (10.1, 10.2)."""
+    ev = []
+    for u in reinforcements_due(s, side):
+        entry = s.data.units[u].entry
+        if entry.startswith("front:"):
+            entry = s.pos.fronts[entry[6:]]
+        if (to_box or entry == "box" or s.units_at(entry, other(side))
+                or not s.stack_ok(entry, side, [u])):
+            s.pos.units[u].at = "box1"
+            ev.append(Event(f"{u} arrives in Administrative Movement Box #1", "reinforce",
+                            rule="11.1"))
+        else:
+            put(s, [u], entry)
+            ev.append(Event(f"{u} enters at {entry}", "reinforce", rule="11.1",
+                            hexes=(entry,)))
+    return ev

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-from engines.backhand.position import other
+from engines.backhand.position import OFF, other
 from engines.hexkit.movement import region
 
 if TYPE_CHECKING:
@@ -56,3 +56,25 @@ def clear_region(s: BBState, side: str) -> frozenset[str]:
 
 def _clear_region(s: BBState, side: str) -> frozenset[str]:
     return _flood(s, side, set(s.occupied(other(side))) | s.zoc(other(side)))
+
+
+def check_supply(s: BBState) -> tuple[str, ...]:
+    """4.2 I.D: mark every unit on the map In or Out Of Supply (7.0), counting the turns
+    in a row it has been out; the units that roll for attrition, by id (not the
+    stationary Verfuegungskraefte and Uprising Forces)."""
+    for u, x in sorted(s.pos.units.items()):
+        if x.at in OFF:
+            continue
+        oos = not in_supply(s, x.at, s.side_of(u))
+        x.oos_turns = x.oos_turns + 1 if (oos and x.oos) else (1 if oos else 0)
+        x.oos = oos
+    return tuple(u for u, x in sorted(s.pos.units.items())
+                 if x.oos and x.at not in OFF and not s.stationary(u))
+
+
+def attrition_drm(s: BBState, uid: str) -> int:
+    """The Attrition Check's modifiers (stand-in, the data's note): Deep Mud, motorized,
+    and each turn Out Of Supply after the first, at most two."""
+    x = s.pos.units[uid]
+    return ((1 if s.pos.weather == "deep" else 0) + (1 if s.motorized(uid) else 0)
+            + min(2, x.oos_turns - 1))

@@ -2,15 +2,15 @@
 
 from __future__ import annotations
 
-from engines.backhand.control import control_events, put, update_control
+from engines.backhand.control import control_events, put
 from engines.backhand.data import roll_lookup
 from engines.backhand.fronts import ap_left, paying_front
 from engines.backhand.movement import destinations, movers, pays
 from engines.backhand.notation import Word, w
-from engines.backhand.position import Cities, MoveArgs, PhaseArgs, Unit
+from engines.backhand.position import Cities, MoveArgs, PhaseArgs
 from engines.backhand.state import BBState
 from engines.backhand.steps import SideChoice
-from engines.backhand.uprisings import uprisings_due
+from engines.backhand.uprisings import rise, uprisings_due
 from pbem.engine import Action, ChanceRequest, Event, Outcome
 from pbem.steps import Flow, Refusal, Roll
 
@@ -133,16 +133,7 @@ class Uprising(Roll[BBState]):
         ev = [Event(f"uprising in {s.data.city_names[c]}: {result}", "roll", rule=self.rule,
                     hexes=(c,))]
         if result == "success":
-            vk = [u for u in s.units_at(c, "german") if s.data.units[u].city == c]
-            for u in vk:
-                s.pos.units[u].at = "out"
-            s.invalidate()
-            if not s.units_at(c, "german"):
-                up = f"UP-{c}"
-                s.pos.units[up] = Unit(at=c, steps=1)
-                ev.append(Event(f"Soviet Uprising Forces hold {s.data.city_names[c]}", "info",
-                                rule=self.rule))
-            update_control(s)
+            ev += rise(s, c)
         if len(a.cities) > 1:
             flow.goto("uprising", Cities(a.cities[1:]))
         return ev

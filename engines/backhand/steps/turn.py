@@ -5,16 +5,17 @@ from __future__ import annotations
 from engines.backhand.control import lose_steps, put
 from engines.backhand.data import SIDES, roll_lookup
 from engines.backhand.notation import Word, w
-from engines.backhand.position import OFF, Cities, Count, UnitArg, other
+from engines.backhand.position import Cities, Count, UnitArg
 from engines.backhand.reinforcements import (
     apply_refits,
+    arrive,
     refit_places,
     reinforcements_due,
     replaceable,
 )
 from engines.backhand.state import BBState
 from engines.backhand.steps import BBChoice
-from engines.backhand.supply import in_supply
+from engines.backhand.supply import attrition_drm, check_supply
 from engines.backhand.victory import victory
 from pbem.engine import Action, ChanceRequest, Event, Outcome
 from pbem.steps import Flow, NoArgs, Procedure, Refusal, Roll
@@ -99,14 +100,7 @@ class Supply(Procedure[BBState]):
 
     def run(self, s: BBState, args: NoArgs, flow: Flow) -> list[Event]:
         ev = []
-        for u, x in sorted(s.pos.units.items()):
-            if x.at in OFF:
-                continue
-            oos = not in_supply(s, x.at, s.side_of(u))
-            x.oos_turns = x.oos_turns + 1 if (oos and x.oos) else (1 if oos else 0)
-            x.oos = oos
-        short = tuple(u for u, x in sorted(s.pos.units.items())
-                      if x.oos and x.at not in OFF and not s.stationary(u))
+        short = check_supply(s)
         if short:
             ev.append(Event(f"out of supply: {', '.join(short)}", "supply", rule="7.0"))
             flow.goto("attrition", Cities(short))
@@ -127,9 +121,7 @@ class Attrition(Roll[BBState]):
 
     def resolve(self, s: BBState, args: Cities, outcome: Outcome, flow: Flow) -> list[Event]:
         uid = args.cities[0]
-        x = s.pos.units[uid]
-        drm = ((1 if s.pos.weather == "deep" else 0) + (1 if s.motorized(uid) else 0)
-               + min(2, x.oos_turns - 1))
+        drm = attrition_drm(s, uid)
         roll = int(outcome[0]) + drm
         lost = int(roll_lookup(s.data.attrition, roll)[0])
         ev = [Event(f"attrition {uid}: {outcome[0]}+{drm} = {roll}, {lost} step(s) lost",
@@ -212,21 +204,7 @@ class Reinforce(BBChoice):
     def apply(self, s: BBState, args: UnitArg, action: Action, flow: Flow) -> list[Event]:
         flow.end()
         assert isinstance(action, Word)
-        ev = []
-        for u in reinforcements_due(s, args.unit):
-            entry = s.data.units[u].entry
-            if entry.startswith("front:"):
-                entry = s.pos.fronts[entry[6:]]
-            if (action.args == ("box",) or entry == "box" or s.units_at(entry, other(args.unit))
-                    or not s.stack_ok(entry, args.unit, [u])):
-                s.pos.units[u].at = "box1"
-                ev.append(Event(f"{u} arrives in Administrative Movement Box #1", "reinforce",
-                                rule=self.rule))
-            else:
-                put(s, [u], entry)
-                ev.append(Event(f"{u} enters at {entry}", "reinforce", rule=self.rule,
-                                hexes=(entry,)))
-        return ev
+        return arrive(s, args.unit, to_box=action.args == ("box",))
 
 
 class ReplacementRoll(Roll[BBState]):
