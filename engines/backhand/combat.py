@@ -1,12 +1,15 @@
-"""16.0 combat: who may attack what, and the attack's strength, defense and modifiers."""
+"""16.0 combat: who may attack what, the attack's strength, defense and modifiers, its
+result on the CRT (16.1, 16.8) and the random events (stand-in)."""
 
 from __future__ import annotations
 
 from fractions import Fraction
 from typing import TYPE_CHECKING
 
+from engines.backhand.data import FRONTS
 from engines.backhand.fronts import ap_left, in_range, paying_front
-from engines.backhand.position import OFF, AttackArgs, PhaseArgs, other
+from engines.backhand.position import OFF, AttackArgs, HitArgs, PhaseArgs, other
+from pbem.engine import Event
 
 if TYPE_CHECKING:
     from engines.backhand.state import BBState
@@ -122,3 +125,55 @@ def attack_targets(s: BBState, a: PhaseArgs) -> list[str]:
             continue  # 16.0: a unit in range of a front whose points pay
         out.append(h)
     return out
+
+
+def crt_result(s: BBState, a: AttackArgs, raw: int) -> tuple[HitArgs, list[Event]]:
+    """The attack's result for the 2d6 roll ``raw`` (16.1: the odds column, the roll
+    modified; automatic 4/0 worse than 1:2; 16.8 SNAFU on 3 and 11): the defender's hits,
+    with the attacker's to take after them, and what is told."""
+    attack, defense, drm, notes = combat_figures(s, a)
+    col = s.data.crt.column(attack, defense)
+    if col.below:
+        result = "4/0"  # 16.1: worse than 1:2
+        why = "worse than 1:2: automatic 4/0"
+    else:
+        result = str(s.data.crt.result(col, raw + drm))
+        why = f"{col.label}, roll {raw}{drm:+d}"
+    att_hits, _, rest = result.partition("/")
+    retreat = rest.endswith("R")
+    def_hits = int(rest.rstrip("R"))
+    a_hits = int(att_hits)
+    ev = [Event(f"{attack}:{defense} {why} ({', '.join(notes)}): {result}", "combat",
+                rule="16.1", hexes=(a.target,))]
+    if raw == 3:
+        def_hits += 1
+        ev.append(Event("SNAFU: the defender takes one more hit", "combat", rule="16.8"))
+    elif raw == 11:
+        a_hits += 1
+        ev.append(Event("SNAFU: the attacker takes one more hit", "combat", rule="16.8"))
+    hits = HitArgs(other(a.side), a.side, a.kind, a.target, def_hits, retreat, 0, False,
+                   a.units, (a_hits, a.target))
+    return hits, ev
+
+
+def random_event(s: BBState, a: HitArgs, kind: str) -> HitArgs:
+    """The Random Events Table's event ``kind`` (stand-in, on a combat roll of 2 or 12):
+    a hit more or less, no advance, or the attacker's activity or C3I points changed; the
+    hits to take after it."""
+    hits, no_adv = a.hits, a.no_advance
+    att = a.attacker
+    if kind == "air":
+        hits += 1
+    elif kind == "reserves":
+        hits = max(0, hits - 1)
+    elif kind == "fuel":
+        no_adv = True
+    elif kind == "confusion":
+        key = "german" if att == "german" else max(FRONTS, key=lambda f: s.pos.ap[f])
+        s.pos.ap[key] = max(0, s.pos.ap[key] - 1)
+    elif kind == "initiative":
+        s.pos.ap["german" if att == "german" else "southwest"] += 1
+    elif kind == "staff":
+        s.pos.c3i[att] += 1
+    return HitArgs(a.side, a.attacker, a.kind, a.target, hits, a.retreat, a.retreated, a.river,
+                   a.units, a.then, no_adv)

@@ -3,9 +3,14 @@ retreats, the advance after combat."""
 
 from __future__ import annotations
 
-from engines.backhand.combat import attack_targets, can_attack, combat_figures
+from engines.backhand.combat import (
+    attack_targets,
+    can_attack,
+    crt_result,
+    random_event,
+)
 from engines.backhand.control import control_events, eliminate, put
-from engines.backhand.data import FRONTS, roll_lookup
+from engines.backhand.data import roll_lookup
 from engines.backhand.fronts import ap_left, paying_front
 from engines.backhand.notation import Word, w
 from engines.backhand.position import (
@@ -173,28 +178,7 @@ class CRTRoll(Roll[BBState]):
 
     def resolve(self, s: BBState, a: AttackArgs, outcome: Outcome, flow: Flow) -> list[Event]:
         raw = int(outcome[0]) + int(outcome[1])
-        attack, defense, drm, notes = combat_figures(s, a)
-        col = s.data.crt.column(attack, defense)
-        if col.below:
-            result = "4/0"  # 16.1: worse than 1:2
-            why = "worse than 1:2: automatic 4/0"
-        else:
-            result = str(s.data.crt.result(col, raw + drm))
-            why = f"{col.label}, roll {raw}{drm:+d}"
-        att_hits, _, rest = result.partition("/")
-        retreat = rest.endswith("R")
-        def_hits = int(rest.rstrip("R"))
-        a_hits = int(att_hits)
-        ev = [Event(f"{attack}:{defense} {why} ({', '.join(notes)}): {result}", "combat",
-                    rule="16.1", hexes=(a.target,))]
-        if raw == 3:
-            def_hits += 1
-            ev.append(Event("SNAFU: the defender takes one more hit", "combat", rule="16.8"))
-        elif raw == 11:
-            a_hits += 1
-            ev.append(Event("SNAFU: the attacker takes one more hit", "combat", rule="16.8"))
-        hits = HitArgs(other(a.side), a.side, a.kind, a.target, def_hits, retreat, 0, False,
-                       a.units, (a_hits, a.target))
+        hits, ev = crt_result(s, a, raw)
         if raw in (2, 12):
             flow.goto("event", hits)
         else:
@@ -212,23 +196,7 @@ class EventRoll(Roll[BBState]):
 
     def resolve(self, s: BBState, a: HitArgs, outcome: Outcome, flow: Flow) -> list[Event]:
         kind, text = roll_lookup(s.data.events, int(outcome[0]))
-        hits, no_adv = a.hits, a.no_advance
-        att = a.attacker
-        if kind == "air":
-            hits += 1
-        elif kind == "reserves":
-            hits = max(0, hits - 1)
-        elif kind == "fuel":
-            no_adv = True
-        elif kind == "confusion":
-            key = "german" if att == "german" else max(FRONTS, key=lambda f: s.pos.ap[f])
-            s.pos.ap[key] = max(0, s.pos.ap[key] - 1)
-        elif kind == "initiative":
-            s.pos.ap["german" if att == "german" else "southwest"] += 1
-        elif kind == "staff":
-            s.pos.c3i[att] += 1
-        flow.goto("hits", HitArgs(a.side, a.attacker, a.kind, a.target, hits, a.retreat,
-                                  a.retreated, a.river, a.units, a.then, no_adv))
+        flow.goto("hits", random_event(s, a, str(kind)))
         return [Event(f"random event: {text}", "info", rule="Random Events Table")]
 
 
