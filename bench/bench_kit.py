@@ -1,4 +1,5 @@
-"""Time the hex kit on a 1,500-hex map: loading, a unit's reachable set, full-map ZOC.
+"""Time the hex kit on a 1,500-hex map: loading, a unit's reachable set, full-map ZOC,
+the hex-counting floods and searches supply rules make.
 
 Run: ``/work/venv/bin/python bench/bench_kit.py``.  The map (50 x 30, mixed terrain,
 rivers, roads, a railroad) is generated deterministically, written as scenario TOML
@@ -9,6 +10,7 @@ time is that of a real map file.  Each figure is the median of several runs.
 from __future__ import annotations
 
 import argparse
+import itertools
 import statistics
 import tempfile
 import time
@@ -16,8 +18,16 @@ from collections.abc import Callable
 from fractions import Fraction
 from pathlib import Path
 
+from engines.hexkit.facts import BoardFacts, Placed, ZocRule, board_facts
 from engines.hexkit.geometry import HexGrid, hexside
-from engines.hexkit.movement import MoveClass, MoveCosts, least_cost_path, reachable
+from engines.hexkit.movement import (
+    MoveClass,
+    MoveCosts,
+    breadth_first,
+    reachable,
+    region,
+    trace,
+)
 from engines.hexkit.scenario import load_scenario_path
 from engines.hexkit.zoc import ZocPolicy, zoc_map
 
@@ -111,6 +121,22 @@ def main() -> None:
     zoc = zoc_map(hexmap, enemies).hexes
     print(f"full-map ZOC, {len(enemies)} units:            {zoc_ms:8.2f} ms")
 
+    # board facts: a placement's occupancy and ZOC computed, then asked again (every
+    # unit's listed moves reads the same enemy ZOC)
+    placed = [Placed(u, h, "red") for u, h in enemies.items()]
+    river = ZocRule(blocking_sides=frozenset({"river"}))
+    fresh = itertools.count()  # a mark never seen: a placement of red never met
+    ms = median_ms(lambda: BoardFacts(hexmap, [*placed[1:], placed[0]._replace(
+        mark=next(fresh))]).zoc("red", river), 20)
+    print(f"board facts: red's ZOC, red moved:   {ms:8.2f} ms")
+    blue = [Placed("b", hexmap.ids[1], "blue")]
+    ms = median_ms(lambda: BoardFacts(hexmap, [*placed, blue[0]._replace(
+        hex=hexmap.ids[next(fresh) % 100])]).zoc("red", river), 20)
+    print(f"board facts: red's ZOC, blue moved:  {ms:8.2f} ms")
+    board_facts(hexmap, placed).zoc("red", river)
+    ms = median_ms(lambda: board_facts(hexmap, placed).zoc("red", river), 20)
+    print(f"board facts: red's ZOC, asked again: {ms:8.2f} ms")
+
     start = "2515"
     for mp in (6, 10):
         ms = median_ms(lambda mp=mp: reachable(costs, start, mp), 20)  # type: ignore[misc]
@@ -124,8 +150,32 @@ def main() -> None:
     print(f"reachable set, 10 MP, ZOC + enemies: {ms:8.2f} ms  ({n} hexes)")
     ms = median_ms(lambda: reachable(costs, start, 1000), 10)
     print(f"reachable set, whole map:           {ms:8.2f} ms  ({len(hexmap.ids)} hexes)")
-    ms = median_ms(lambda: least_cost_path(costs, "0101", "5030"), 10)
+    ms = median_ms(lambda: reachable(costs, "0101", 1000, goal="5030").path_to("5030"), 10)
     print(f"least-cost path corner to corner:   {ms:8.2f} ms")
+
+    # supply: White Death 15.C from the west edge through hexes free of enemy units and ZOC,
+    # 15.B seven hexes from the roads, a trace to the east edge along the railroad
+    free = frozenset(h for h in hexmap.ids if h not in zoc and h not in blocked)
+    west = [h for h in hexmap.ids if h.startswith("01")]
+    ms = median_ms(lambda: region(hexmap, west, passable=free), 20)
+    n = len(region(hexmap, west, passable=free))
+    print(f"region from an edge, free hexes:     {ms:8.2f} ms  ({n} hexes)")
+    roads = region(hexmap, west, passable=free, networks=["road"])
+    ms = median_ms(lambda: region(hexmap, west, passable=free, networks=["road"]), 20)
+    print(f"region from an edge along roads:     {ms:8.2f} ms  ({len(roads)} hexes)")
+    ms = median_ms(lambda: region(hexmap, roads, passable=free, max_steps=7), 20)
+    print(f"region 7 hexes from those roads:     {ms:8.2f} ms")
+    east = frozenset(h for h in hexmap.ids if h.startswith("50"))
+    ms = median_ms(lambda: trace(hexmap, "0115", east, network="railroad"), 20)
+    print(f"trace along the railroad:            {ms:8.2f} ms")
+    origin = next(h for h in west if h in free)
+    ms = median_ms(lambda: trace(hexmap, origin, east, passable=free.__contains__), 20)
+    n = len(trace(hexmap, origin, east, passable=free.__contains__) or ())
+    print(f"trace overland to the other edge:    {ms:8.2f} ms  ({n} hexes)")
+    table = {h: tuple(hexmap.neighbors(h)) for h in hexmap.ids}
+    ms = median_ms(lambda: breadth_first(table, start, max_steps=15), 20)
+    n = len(breadth_first(table, start, max_steps=15))
+    print(f"breadth-first paths, 15 hexes:       {ms:8.2f} ms  ({n} hexes)")
 
 
 if __name__ == "__main__":

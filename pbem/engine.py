@@ -31,7 +31,7 @@ import copy
 from abc import ABC, abstractmethod
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING, Any, ClassVar, Final, Literal
+from typing import TYPE_CHECKING, Any, ClassVar, Final, Literal, Protocol
 
 from pbem import canonical
 from pbem.errors import ActionSyntaxError, IllegalAction, MismatchError, NotYourTurn
@@ -551,8 +551,23 @@ def copy_data(value: Any) -> Any:
     return value
 
 
+class StepStateClass(Protocol):
+    """What :class:`Engine` derives its defaults from: a ``pbem.steps.StepState``
+    subclass (named here by shape: pbem.steps builds on this module)."""
+
+    def choice_kinds(self) -> tuple[str, ...]: ...
+
+    def order_specs(self) -> list[OrderSpec]: ...
+
+    def restored(self, engine: Engine, snapshot: Snapshot) -> State: ...
+
+
 class Engine(ABC):
-    """A game: its identity, sides, scenarios and options; makes and restores states."""
+    """A game: its identity, sides, scenarios and options; makes and restores states.
+
+    An engine on the step runtime names its state class once, :attr:`state_class`, and
+    :meth:`decision_kinds`, :meth:`standing_orders` and :meth:`_restore` come from its
+    step table instead of being kept by hand."""
 
     # An engine is one shared, unchanging object (with its map and tables): copying a
     # state must never copy it (State.clone deep-copies the state).
@@ -571,6 +586,10 @@ class Engine(ABC):
     #: the first word of each kind of action, with what it does and its rule, in a
     #: player's words: the prompt explains a word the first time it offers it
     action_words: ClassVar[Mapping[str, str]] = {}
+    #: the engine's ``pbem.steps.StepState`` subclass, whose steps the defaults of
+    #: :meth:`decision_kinds`, :meth:`standing_orders` and :meth:`_restore` read
+    #: (None: the engine gives those itself)
+    state_class: ClassVar[StepStateClass | None] = None
 
     @abstractmethod
     def scenarios(self) -> list[ScenarioInfo]: ...
@@ -579,24 +598,30 @@ class Engine(ABC):
         return []
 
     def standing_orders(self) -> list[OrderSpec]:
-        """The decisions a side may answer in advance (none unless the engine says)."""
-        return []
+        """The decisions a side may answer in advance: those whose steps declare a
+        standing order (``Choice.order``), or none unless the engine says."""
+        return [] if self.state_class is None else self.state_class.order_specs()
 
     def decision_kinds(self) -> tuple[str, ...]:
         """Every :attr:`Decision.kind` a state of this engine can put to a side.
 
         The rules census (``bench/bench_census.py``) flags a declared kind that random
         games never offer (a phase the engine never reaches) and an offered kind not
-        declared here.  Empty: the engine declares none.
+        declared here.  By default every kind of :attr:`state_class`'s decision steps;
+        empty for an engine without one that declares none.
         """
-        return ()
+        return () if self.state_class is None else self.state_class.choice_kinds()
 
     @abstractmethod
     def _new_state(self, scenario: str, options: Mapping[str, str]) -> State: ...
 
-    @abstractmethod
     def _restore(self, snapshot: Snapshot) -> State:
-        """Rebuild a state from the ``body`` of a snapshot (the rest is checked here)."""
+        """Rebuild a state from the ``body`` of a snapshot (the rest is checked here): by
+        default :attr:`state_class` made with ``(engine, scenario, options)`` and its
+        body restored, refusing a body without its fields, naming the one missing."""
+        if self.state_class is None:
+            raise NotImplementedError(f"{self.id}: give state_class or _restore")
+        return self.state_class.restored(self, snapshot)
 
     # -- public API ------------------------------------------------------------------
 

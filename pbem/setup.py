@@ -157,9 +157,16 @@ def _frames(state: StepState[Any], step: Any, position: Any) -> list[Frame]:
                          f"{exc.field!r}{shown}: {exc.why}") from None
     for below, above in itertools.pairwise(frames):
         sequence = state.steps[below.step]
-        if not isinstance(sequence, Sequence) or not 0 < below.pc <= len(sequence.entries):
+        if not isinstance(sequence, Sequence):
             continue
-        entry = sequence.entries[below.pc - 1]
+        try:
+            # counted in the frame's pc or in its arguments (Sequence.counter)
+            done = sequence.done(below)
+        except RuntimeError:
+            continue
+        if not done:
+            continue
+        entry = sequence.entries[done - 1]
         if entry.step == above.step and entry.when is not None and not entry.when(state):
             raise UsageError(f"setup: step {step!r} does not fit the position: the "
                              f"sequence of play ({below.step}) runs {entry.step!r} under "

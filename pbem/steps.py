@@ -39,19 +39,41 @@ handing a non-choice back in a rolls-only reply.  Selected by the invite's ``sea
 :class:`StepState` implements the :class:`~pbem.engine.State` hooks once: who acts, legal
 actions, apply, chance request and outcome, the decision, and forced choices taken without
 asking (``Choice.auto``).
+
+What rule functions (plain functions taking the state) get from the runtime, so no engine
+builds its own (issue 34): :meth:`StepState.tell` (events told where they happen, in one
+log per action), :meth:`StepState.queue` (steps to run after the current step's move),
+:meth:`StepState.options_for` (a decision's options computed once, with
+:attr:`StepState.memo_options`), ``replace=True`` on a :class:`Flow` move, the declared
+:class:`Choice` attributes, and the engine's kinds, standing orders and restore derived
+from its step table (``Engine.state_class``).  docs/engine-guide.md section 14 gives
+the order of events and of queued steps.
 docs/engine-guide.md's worked example is its tutorial, Bridgehead, one whole game on this
 runtime: tests/tutorial/tutorial_engine.py (the toy engine, tests/toy/, only tests it).
 """
 
 from __future__ import annotations
 
+import contextlib
 import copy
-from collections.abc import Callable, Mapping
+import dataclasses
+from collections.abc import Callable, Iterable, Iterator, Mapping
 from dataclasses import dataclass
 from typing import Any, ClassVar, Generic, TypeVar
 
 from pbem import codec, typedcopy
-from pbem.engine import CHANCE, Action, ChanceRequest, Decision, Event, Outcome, Snapshot, State
+from pbem.engine import (
+    CHANCE,
+    Action,
+    ChanceRequest,
+    Decision,
+    Engine,
+    Event,
+    OrderSpec,
+    Outcome,
+    Snapshot,
+    State,
+)
 from pbem.errors import FormatError, IllegalAction
 
 S = TypeVar("S", bound="StepState[Any]")
@@ -65,6 +87,10 @@ _SHARED_LEAVES = frozenset({int, str, bool, bytes, type(None)})
 #: what :meth:`StepState.clone` copies (or shares) itself: the engine is one shared object;
 #: ``parked`` is a tuple of frames never changed while they wait (copied as they go back)
 _COPIED_HERE = frozenset({"engine", "options", "history", "pos", "stack", "parked"})
+#: what the runtime keeps on a state only while a step runs (the event log, the frame
+#: queue) or for one decision (the options memo): never in a clone nor a snapshot
+_TOLD, _LAST, _QUEUED, _MEMO = ("_runtime_told", "_runtime_last", "_runtime_queued",
+                                "_runtime_options")
 #: the last entry of a snapshot's stack while rolls wait (sealed dice): never a step's name
 WAITING = "(rolls waiting)"
 
@@ -94,26 +120,31 @@ class Refusal:
 class Flow:
     """What a step does with its frame once it has acted: nothing (a choice stays, for
     several actions in one phase), ``end``, ``goto`` another step, or ``call`` one and
-    come back.  One move per step run; besides it, any number of :meth:`push`."""
+    come back.  One move per step run; besides it, any number of :meth:`push`.
+
+    A second move is a bug unless it says it replaces the first (``replace=True``): a
+    step that has ended its frame and then finds, further down its rule, that the play
+    goes elsewhere (Backhand Blow's move that brings an uprising due, 17.0)."""
 
     def __init__(self) -> None:
         self.move: tuple[str, str, Any] | None = None
         #: steps to run next, in this order, on top of where the move leaves the stack
         self.pushed: list[tuple[str, Any]] = []
 
-    def _set(self, move: tuple[str, str, Any]) -> None:
-        if self.move is not None:
-            raise RuntimeError(f"a step may {self.move[0]} or {move[0]}, not both")
+    def _set(self, move: tuple[str, str, Any], replace: bool) -> None:
+        if self.move is not None and not replace:
+            raise RuntimeError(f"a step may {self.move[0]} or {move[0]}, not both "
+                               "(say replace=True where the second move is meant)")
         self.move = move
 
-    def end(self) -> None:
-        self._set(("end", "", None))
+    def end(self, *, replace: bool = False) -> None:
+        self._set(("end", "", None), replace)
 
-    def goto(self, step: str, args: Any = None) -> None:
-        self._set(("goto", step, args))
+    def goto(self, step: str, args: Any = None, *, replace: bool = False) -> None:
+        self._set(("goto", step, args), replace)
 
-    def call(self, step: str, args: Any = None) -> None:
-        self._set(("call", step, args))
+    def call(self, step: str, args: Any = None, *, replace: bool = False) -> None:
+        self._set(("call", step, args), replace)
 
     def push(self, step: str, args: Any = None) -> None:
         """Run ``step`` next, after the steps pushed before it in this run, then come back
@@ -144,7 +175,12 @@ class Step(Generic[S]):
 
 class Choice(Step[S]):
     """A decision point.  Subclasses give ``kind``, ``rule``, :meth:`side`, :meth:`prompt`,
-    :meth:`options` and :meth:`apply`; :meth:`default` where the rulebook names one."""
+    :meth:`options` and :meth:`apply`; :meth:`default` where the rulebook names one.
+
+    What is the same at every position is declared, not written as a one-line method:
+    :attr:`decider` (the side), :attr:`default_action` (the default),
+    :attr:`prompt_template` (the prompt), :attr:`order` (the standing order).  The
+    methods remain for what depends on the position."""
 
     kind: ClassVar[str]
     #: take the only option without asking (a forced choice is no decision)
@@ -155,6 +191,21 @@ class Choice(Step[S]):
     #: the side that decides where the rules always name the same one ("": say it in
     #: :meth:`side`)
     decider: ClassVar[str] = ""
+    #: the default the rulebook names where it is always the same action (None: there is
+    #: none, or :meth:`default` says it from the position)
+    default_action: ClassVar[Action | None] = None
+    #: the prompt as a format string (``str.format_map``) filled with ``side`` (who
+    #: decides), each field of the frame's arguments by name, and what
+    #: :meth:`prompt_fields` adds ("": :meth:`prompt` words it)
+    prompt_template: ClassVar[str] = ""
+    #: the standing order (ARCHITECTURE 9) this decision takes, answering with its
+    #: default: what that does, in a player's words ("": no standing order); the
+    #: engine's :class:`~pbem.engine.OrderSpec` is derived from it with the step's kind
+    #: and rule (:meth:`StepState.order_specs`)
+    order: ClassVar[str] = ""
+    #: further answers of the standing order, as (name, what it does): the engine's
+    #: :meth:`~pbem.engine.State.order_answer` gives them
+    order_policies: ClassVar[tuple[tuple[str, str], ...]] = ()
 
     def side(self, s: S, args: Any) -> str:
         if self.decider:
@@ -162,7 +213,19 @@ class Choice(Step[S]):
         raise NotImplementedError
 
     def prompt(self, s: S, args: Any) -> str:
-        raise NotImplementedError
+        if not self.prompt_template:
+            raise NotImplementedError(f"{self.name}: no prompt_template nor prompt()")
+        fields: dict[str, Any] = {}
+        if dataclasses.is_dataclass(args):
+            fields.update((f.name, getattr(args, f.name)) for f in dataclasses.fields(args))
+        fields["side"] = self.side(s, args)
+        fields.update(self.prompt_fields(s, args))
+        return self.prompt_template.format_map(fields)
+
+    def prompt_fields(self, s: S, args: Any) -> Mapping[str, Any]:
+        """What :attr:`prompt_template` names beyond ``side`` and the arguments' fields
+        (the turn, a hex's name...)."""
+        return {}
 
     def options(self, s: S, args: Any) -> list[Action]:
         raise NotImplementedError
@@ -172,7 +235,7 @@ class Choice(Step[S]):
         raise NotImplementedError
 
     def default(self, s: S, args: Any) -> Action | None:
-        return None
+        return self.default_action
 
     def accepts(self, s: S, args: Any, action: Action) -> bool:
         """An action not in :meth:`options` that the step still takes: a parameter
@@ -185,7 +248,7 @@ class Choice(Step[S]):
         applied.  The default refuses what :meth:`options` does not list, in the words of
         :meth:`why_not`; a step whose ``apply`` checks an action itself (a move along any
         legal path, not only the listed one) overrides this."""
-        if action not in self.options(s, args) and not self.accepts(s, args, action):
+        if action not in s.options_for(self, args) and not self.accepts(s, args, action):
             why = self.why_not(s, args, action)
             if isinstance(why, Refusal):
                 raise IllegalAction(why.text, rule=why.rule)
@@ -208,7 +271,7 @@ class Choice(Step[S]):
         cls = type(self)
         if cls.check is not Choice.check or cls.accepts is not Choice.accepts:
             return None
-        options = self.options(s, args)
+        options = s.options_for(self, args)
         return options[0] if len(options) == 1 else None
 
     def why_not(self, s: S, args: Any, action: Action) -> str | Refusal:
@@ -253,18 +316,78 @@ class Procedure(Step[S]):
 
 @dataclass(frozen=True)
 class Entry(Generic[S]):
-    """One line of a sequence of play: the rule, the step it calls, and when it applies."""
+    """One line of a sequence of play: the rule, the step it calls, and when it applies.
+
+    ``args``: the called step's arguments: ``None`` (its ``Args()``), a fixed value
+    (copied for each call, so a step that changes its frame's arguments never changes the
+    entry's), or a function ``(state, sequence_args) -> args`` of the sequence frame's own
+    arguments (a player turn passing its side to each of its phases)."""
 
     rule: str
     step: str
     when: Callable[[S], bool] | None = None
     args: Any = None
 
+    def args_for(self, s: S, sequence_args: Any) -> Any:
+        """The arguments this entry calls its step with, in ``s`` from a sequence frame
+        whose arguments are ``sequence_args``."""
+        if callable(self.args):
+            return self.args(s, sequence_args)
+        return copy.deepcopy(self.args)
+
 
 class Sequence(Step[S]):
-    """The book's sequence outline as data: each entry in order, then the frame ends."""
+    """The book's sequence outline as data: each entry in order, then the frame ends.
+
+    Where the sequence has got to is the number of entries done (skipped ones too), kept
+    by default in the frame's ``pc``.  Two options keep a sequence's frames as an engine
+    saved them before it was one (a saved game in progress restores, a golden game's
+    state digests stay):
+
+    - :attr:`counter`: the name of an ``int`` field of the frame's arguments (``Args``)
+      that holds the count instead (``pc`` stays 0): the hand-kept ``stage`` of a
+      procedure that called its steps in turn;
+    - :attr:`tail`: the last entry's step replaces the sequence's frame (a ``goto``)
+      instead of being called from it, as a procedure that did the last entry's work
+      itself and ended left the stack.
+
+    With :meth:`Entry.args_for`, an entry's arguments may be derived from the sequence
+    frame's own (a player turn's side)."""
 
     entries: ClassVar[tuple[Entry[Any], ...]]
+    #: the ``int`` field of the frame's arguments counting the entries done ("": ``pc``)
+    counter: ClassVar[str] = ""
+    #: the last entry is a ``goto`` from the sequence's frame, not a call
+    tail: ClassVar[bool] = False
+
+    def done(self, frame: Frame) -> int:
+        """How many entries the sequence in ``frame`` has done (or skipped)."""
+        n = getattr(frame.args, self.counter) if self.counter else frame.pc
+        if type(n) is not int or not 0 <= n <= len(self.entries):
+            raise RuntimeError(f"sequence {self.name}: {self.counter or 'pc'} = {n!r} is "
+                               f"not a count of its {len(self.entries)} entries")
+        return n
+
+    def advance(self, s: S, frame: Frame, flow: Flow) -> None:
+        """Move ``flow`` on to the next entry that applies (counting every entry passed in
+        ``frame``), or end the sequence when none is left."""
+        n = self.done(frame)
+        while n < len(self.entries):
+            entry = self.entries[n]
+            n += 1
+            if entry.when is None or entry.when(s):
+                args = entry.args_for(s, frame.args)
+                if self.tail and n == len(self.entries):
+                    flow.goto(entry.step, args)
+                else:
+                    flow.call(entry.step, args)
+                break
+        else:
+            flow.end()
+        if self.counter:
+            setattr(frame.args, self.counter, n)
+        else:
+            frame.pc = n
 
     @classmethod
     def outline(cls) -> list[str]:
@@ -321,6 +444,11 @@ class StepState(State, Generic[P]):
     #: whatever the position (its scenario's tables, facts of the map, caches of pure
     #: functions of their keys)
     clone_shares: ClassVar[tuple[str, ...]] = ()
+    #: compute a decision's options once for its prompt, its listing, the check of the
+    #: action taken and :meth:`Choice.only_option` (:meth:`options_for`).  On, the
+    #: position may change only inside steps (a test that edits it by hand between two
+    #: asks calls :meth:`forget_options`); off, every ask computes them again.
+    memo_options: ClassVar[bool] = False
 
     def begin(self, position: P, stack: list[Frame] | None = None) -> list[Event]:
         """Set the position and the frames (a new game: the start step), then run to the
@@ -328,7 +456,135 @@ class StepState(State, Generic[P]):
         self.pos = position
         # the start step's own default arguments (a bare Frame would give it NoArgs)
         self.stack = stack if stack is not None else [self._frame(self.start, None)]
+        self.forget_options()
         return self._settle()
+
+    # -- the runtime's services to rule helpers ----------------------------------------------
+
+    def tell(self, event: Event, *, last: bool = False) -> None:
+        """Tell ``event`` from wherever a rule finds it (a helper deep in a step: a unit
+        eliminated on the way), without returning it through every caller.  The order
+        (docs/engine-guide.md, "Engine layout"): an action's or outcome's events are one
+        log in the order things happened: each step's told events in the order told,
+        then the list the step returned (as if told as it returned), step after step as
+        the runtime runs them; then, in the order told, those told with ``last``: what a
+        rule checks "at any time" and tells once the action is done (Backhand Blow's
+        Front Marker displaced by a move, 14.1).  Only while a step runs."""
+        told: list[Event] | None = self.__dict__.get(_LAST if last else _TOLD)
+        if told is None:
+            raise RuntimeError(f"{event.text!r} told while no step runs (tell from a "
+                               "step's apply, run, resolve or settle)")
+        told.append(event)
+
+    def queue(self, step: str, args: Any = None, *, first: bool = False) -> None:
+        """Run ``step`` after the current step has moved its flow, as :meth:`Flow.push`
+        does, from a rule helper that has no flow: after whatever was queued before it,
+        or (``first``) before all of it."""
+        self.queue_frames([self._frame(step, args)], first=first)
+
+    def queue_frames(self, frames: Iterable[Frame], *, first: bool = False) -> None:
+        """Queue ``frames`` in their order: after what was queued, or (``first``) all of
+        them, in their order, before it."""
+        queued: list[Frame] = self.__dict__.setdefault(_QUEUED, [])
+        if first:
+            queued[0:0] = list(frames)
+        else:
+            queued.extend(frames)
+
+    def options_for(self, step: Choice[Any], args: Any) -> list[Action]:
+        """``step.options(self, args)``, computed once per decision when
+        :attr:`memo_options` is on: the memo lives only between steps (dropped before
+        and after every step's call, as the position may change) and never enters a
+        clone or a snapshot."""
+        if not self.memo_options:
+            return step.options(self, args)
+        memo: tuple[Step[Any], Any, tuple[Action, ...]] | None = self.__dict__.get(_MEMO)
+        if memo is not None and memo[0] is step and memo[1] == args:
+            return list(memo[2])
+        options = step.options(self, args)
+        self.__dict__[_MEMO] = (step, args, tuple(options))
+        return options
+
+    def forget_options(self) -> None:
+        """Drop the options memo (the position changed outside a step)."""
+        self.__dict__.pop(_MEMO, None)
+
+    @contextlib.contextmanager
+    def telling(self) -> Iterator[tuple[list[Event], list[Frame]]]:
+        """For a test or a tool that calls rule functions itself, outside any step: the
+        events they tell (those told ``last`` at the end, once the block is done) and
+        the frames they queue, collected here, and gone after the block."""
+        mine = (_TOLD, _LAST, _QUEUED)
+        saved = {k: self.__dict__.pop(k) for k in mine if k in self.__dict__}
+        told: list[Event] = []
+        last: list[Event] = []
+        queued: list[Frame] = []
+        self.__dict__.update({_TOLD: told, _LAST: last, _QUEUED: queued})
+        try:
+            yield told, queued
+            told += last
+        finally:
+            for k in mine:
+                self.__dict__.pop(k, None)
+            self.__dict__.update(saved)
+
+    @contextlib.contextmanager
+    def _running(self) -> Iterator[list[Event]]:
+        """A fresh event log and frame queue for an action or outcome being applied
+        (an engine's own clone taken inside a step may hold its original's: they are set
+        aside, and back after), both gone after it, whatever happened."""
+        mine = (_TOLD, _LAST, _QUEUED)
+        saved = {k: self.__dict__.pop(k) for k in mine if k in self.__dict__}
+        told: list[Event] = []
+        last: list[Event] = []
+        self.__dict__[_TOLD], self.__dict__[_LAST] = told, last
+        try:
+            yield told
+            if self.__dict__.get(_QUEUED):
+                raise RuntimeError("frames queued after the last step's move: "
+                                   f"{self.__dict__[_QUEUED]}")
+            told += last
+        finally:
+            for k in mine:
+                self.__dict__.pop(k, None)
+            self.__dict__.update(saved)
+
+    def _ran(self, told: list[Event], returned: list[Event] | None) -> None:
+        """A step's call has returned: its list after what it told; the options memo
+        goes, since the position may have changed (it went before the call too: a rule
+        asking :meth:`options_for` inside a step reads the position as it is then)."""
+        if returned:
+            told.extend(returned)
+        self.forget_options()
+
+    # -- derived for the engine (pbem.engine.Engine's defaults) ------------------------------
+
+    @classmethod
+    def choice_kinds(cls) -> tuple[str, ...]:
+        """Every decision kind of the step table (``Engine.decision_kinds``), sorted."""
+        return tuple(sorted({step.kind for step in cls.steps.values()
+                             if isinstance(step, Choice)}))
+
+    @classmethod
+    def order_specs(cls) -> list[OrderSpec]:
+        """The standing orders the steps declare (:attr:`Choice.order`), each with its
+        step's kind and rule, in the step table's order (``Engine.standing_orders``)."""
+        specs: dict[str, OrderSpec] = {}
+        for step in cls.steps.values():
+            if isinstance(step, Choice) and step.order:
+                spec = OrderSpec(step.kind, step.rule, step.order, step.order_policies)
+                if specs.setdefault(step.kind, spec) != spec:
+                    raise ValueError(f"{cls.__name__}: two standing orders for decisions "
+                                     f"of kind {step.kind!r}")
+        return list(specs.values())
+
+    @classmethod
+    def restored(cls, engine: Engine, snapshot: Snapshot) -> State:
+        """A state from a snapshot (``Engine._restore``): made as a new state is, with
+        ``(engine, scenario, options)``, then its body set by :meth:`restore_body`."""
+        state = cls(engine, snapshot["scenario"], dict(snapshot["options"]))
+        state.restore_body(snapshot["body"])
+        return state
 
     # -- for engines ----------------------------------------------------------------------
 
@@ -372,13 +628,13 @@ class StepState(State, Generic[P]):
 
     def _legal_actions(self) -> list[Action]:
         step, frame = self._choice()
-        return step.options(self, frame.args)
+        return self.options_for(step, frame.args)
 
     def _decision(self) -> Decision:
         step, frame = self._choice()
         args = frame.args
         return Decision(step.side(self, args), step.kind, step.prompt(self, args),
-                        tuple(step.options(self, args)) if step.show else (),
+                        tuple(self.options_for(step, args)) if step.show else (),
                         step.default(self, args), rule=step.rule)
 
     def _decision_head(self) -> tuple[str, str]:
@@ -398,10 +654,13 @@ class StepState(State, Generic[P]):
         step.check(self, frame.args, action)
         # sealed dice: the rolls this action leads to may wait while the same side decides
         actor = step.side(self, frame.args) if self.sealed_dice else ""
-        flow = Flow()
-        events = step.apply(self, frame.args, action, flow)
-        self._move(flow, stay=True)
-        return events + self._settle(actor)
+        with self._running() as told:
+            flow = Flow()
+            self.forget_options()  # the step may change the position
+            self._ran(told, step.apply(self, frame.args, action, flow))
+            self._move(flow, stay=True)
+            self._settle_into(told, actor, False)
+        return told
 
     def _chance_request(self) -> ChanceRequest:
         step = self.step()
@@ -411,12 +670,15 @@ class StepState(State, Generic[P]):
     def _apply_outcome(self, outcome: Outcome) -> list[Event]:
         step = self.step()
         assert isinstance(step, Roll)
-        flow = Flow()
-        events = step.resolve(self, self.stack[-1].args, outcome, flow)
-        self._move(flow, stay=False)
-        # sealed rules 2: the resolver's file need not stop where the result leaves a
-        # decision with one option (docs/protocol.md 6.2.1, issue 32)
-        return events + self._settle(forced=self.sealed_dice and self.sealed_rules >= 2)
+        with self._running() as told:
+            flow = Flow()
+            self.forget_options()  # the step may change the position
+            self._ran(told, step.resolve(self, self.stack[-1].args, outcome, flow))
+            self._move(flow, stay=False)
+            # sealed rules 2: the resolver's file need not stop where the result leaves a
+            # decision with one option (docs/protocol.md 6.2.1, issue 32)
+            self._settle_into(told, "", self.sealed_dice and self.sealed_rules >= 2)
+        return told
 
     def chance_batch(self) -> str:
         """The batch the roll asked for now belongs to (issue 21; empty: none)."""
@@ -454,6 +716,8 @@ class StepState(State, Generic[P]):
         return Frame(name, args if args is not None else self.steps[name].Args())
 
     def _move(self, flow: Flow, *, stay: bool) -> None:
+        """Make the step's move, then put what it pushed and what was queued
+        (:meth:`queue`) on top, the first to run last in."""
         if flow.move is None:
             if not stay:
                 self.stack.pop()
@@ -465,6 +729,9 @@ class StepState(State, Generic[P]):
                 self.stack[-1] = self._frame(name, args)
             else:
                 self.stack.append(self._frame(name, args))
+        queued: list[Frame] = self.__dict__.pop(_QUEUED, [])
+        for f in reversed(queued):
+            self.stack.append(f)
         for name, args in reversed(flow.pushed):
             self.stack.append(self._frame(name, args))
 
@@ -474,8 +741,14 @@ class StepState(State, Generic[P]):
         with sealed dice (its batched rolls may wait, see the module's docstring).
         ``forced``: this follows a roll's result under sealed rules 2, and a decision with
         one option (:meth:`Choice.only_option`) is taken too, until the next real
-        decision or roll."""
-        events: list[Event] = []
+        decision or roll.  The events of what ran, in the log's order (:meth:`tell`)."""
+        # called from a step (an engine's own setting up), it returns its events to that
+        # step, as a log of its own
+        with self._running() as told:
+            self._settle_into(told, actor, forced)
+        return told
+
+    def _settle_into(self, events: list[Event], actor: str, forced: bool) -> None:
         for _ in range(MAX_RUN):
             if not self.stack or self.over():
                 if self.parked and not self.stack:
@@ -483,7 +756,7 @@ class StepState(State, Generic[P]):
                     self._unpark()
                     actor = ""
                     continue
-                return events
+                return
             step, frame = self.step(), self.stack[-1]
             if self.parked and not (actor and self._may_pass(step, frame, actor)):
                 # a step the waiting rolls must come before: they are the chance nodes now,
@@ -493,11 +766,14 @@ class StepState(State, Generic[P]):
                 continue
             flow = Flow()
             if isinstance(step, Roll | Choice):
+                self.forget_options()  # the step may change the position
                 done = step.settle(self, frame.args, flow)
+                self._ran(events, done)
                 if done is not None:
-                    events += done
                     self._move(flow, stay=True)
                     continue
+                if self.__dict__.get(_QUEUED):
+                    raise RuntimeError(f"{step.name}: settle queued frames but asks")
             if isinstance(step, Roll):
                 if actor and step.batch:
                     # the roll waits; play goes on from the frame below, as if it had ended
@@ -510,43 +786,38 @@ class StepState(State, Generic[P]):
                     self.parked = (*self.parked, frame)
                     self.parked_by = actor
                     continue
-                return events
+                return
             if isinstance(step, Choice):
                 if forced and not step.auto:
                     only = step.only_option(self, frame.args)
                     if only is None:
-                        return events
+                        return
                     side = step.side(self, frame.args)
                     # told to the side alone: an action's words may be what the rules
                     # hide from the opponent (its own events tell what it did)
                     events.append(Event(f"your only option, taken for you: "
                                         f"{only.notation()} (sealed dice)", "info",
                                         visible_to=(side,), rule=step.rule))
-                    events += step.apply(self, frame.args, only, flow)
+                    self.forget_options()  # the step may change the position
+                    self._ran(events, step.apply(self, frame.args, only, flow))
                     self._move(flow, stay=True)
                     continue
                 if not step.auto:
-                    return events
-                options = step.options(self, frame.args)
+                    return
+                options = self.options_for(step, frame.args)
                 if len(options) != 1:
-                    return events
-                events += step.apply(self, frame.args, options[0], flow)
+                    return
+                self.forget_options()  # the step may change the position
+                self._ran(events, step.apply(self, frame.args, options[0], flow))
                 self._move(flow, stay=True)
                 continue
             if isinstance(step, Sequence):
-                entries = step.entries
-                while frame.pc < len(entries):
-                    entry = entries[frame.pc]
-                    frame.pc += 1
-                    if entry.when is None or entry.when(self):
-                        flow.call(entry.step, entry.args)
-                        break
-                else:
-                    flow.end()
+                step.advance(self, frame, flow)
                 self._move(flow, stay=False)
                 continue
             assert isinstance(step, Procedure), f"{step.name}: not a step kind"
-            events += step.run(self, frame.args, flow)
+            self.forget_options()  # the step may change the position
+            self._ran(events, step.run(self, frame.args, flow))
             if flow.move is None:
                 raise RuntimeError(f"procedure {step.name} neither ended nor moved on")
             self._move(flow, stay=False)
@@ -583,6 +854,9 @@ class StepState(State, Generic[P]):
         the engines without a copy of their own (issue 35 item 5)."""
         twin = object.__new__(type(self))
         state = self.__dict__.copy()
+        # queued frames and told events live only while a step runs
+        assert not {_QUEUED, _TOLD, _LAST} & state.keys(), "a clone taken mid-step"
+        state.pop(_MEMO, None)
         for name in self.clone_drops:
             state.pop(name, None)
         memo: dict[int, Any] = {}
@@ -625,7 +899,13 @@ class StepState(State, Generic[P]):
         return [f.step, f.pc, codec.to_data_of(self.steps[f.step].Args, f.args)]
 
     def restore_body(self, body: Mapping[str, Any]) -> None:
-        """Set position and frames from a snapshot body (the engine's ``_restore``)."""
+        """Set position and frames from a snapshot body (the engine's ``_restore``),
+        refusing a body that lacks either, naming the field."""
+        if not isinstance(body, Mapping):
+            raise FormatError(f"body: not a {type(self).__name__} snapshot body")
+        for name in ("position", "stack"):
+            if name not in body:
+                raise FormatError(f"body.{name}: missing from the snapshot")
         self.pos = codec.from_data(self.Position, body["position"])
         self.restore_stack(body["stack"])
 
@@ -650,6 +930,7 @@ class StepState(State, Generic[P]):
             data = data[:-1]
         self.stack = self._frames(data, "stack")
         self.parked, self.parked_by = tuple(parked), parked_by
+        self.forget_options()
 
     def _frames(self, data: list[Any], at: str) -> list[Frame]:
         stack = []

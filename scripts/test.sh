@@ -37,5 +37,11 @@ echo "== mypy --strict --platform win32 pbem"
 "$VENV/bin/mypy" --platform win32 pbem
 echo "== mypy --strict --platform darwin pbem"
 "$VENV/bin/mypy" --platform darwin pbem
+# the engines and the tests' helpers (toy and tutorial engines, servers, verifier) are
+# checked as strictly as pbem/ (issue 34)
+echo "== mypy --strict engines"
+"$VENV/bin/mypy" --strict engines
+echo "== mypy --strict the tests' helpers"
+MYPY="$VENV/bin/mypy" bash scripts/mypy_test_helpers.sh
 echo "== pytest"
 "$VENV/bin/python" -m pytest "$@"

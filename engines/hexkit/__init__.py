@@ -11,7 +11,11 @@ One module per thing it owns:
 * :mod:`~engines.hexkit.tables` and :mod:`~engines.hexkit.odds` - CRTs, terrain charts,
   odds rounding, column shifts, die-roll modifiers;
 * :mod:`~engines.hexkit.movement` and :mod:`~engines.hexkit.zoc` - movement costs,
-  least-cost paths, reachable sets, budgeted multi-source spread, zones of control;
+  least-cost paths, reachable sets, zones of control;
+* :mod:`~engines.hexkit.graph` - the searches that count hexes (supply floods and
+  traces, hex-counted moves, budgeted multi-source spread) over one neighbour table;
+* :mod:`~engines.hexkit.facts` - one placement's board facts (occupancy, stacks, ZOC per
+  side, supply floods), each computed once per placement;
 * :mod:`~engines.hexkit.overlay` - per-position changes to movement costs (bridges,
   weather) without recompiling the map, and step rules that depend on the path;
 * :mod:`~engines.hexkit.retreat` and :mod:`~engines.hexkit.los` - retreat choice and

@@ -27,6 +27,7 @@ from engines.hexkit.hexid import HexId
 from engines.hexkit.shared import Shared
 
 _EMPTY: frozenset[str] = frozenset()
+_NO_SIDES: frozenset[Hexside] = frozenset()
 
 
 @dataclass(frozen=True)
@@ -234,6 +235,36 @@ class HexMap(Shared):
 
     def has_feature(self, h: HexId, feature: str) -> bool:
         return feature in self.hex_features.get(h, _EMPTY)
+
+    def neighbor_table(self, networks: Iterable[str] | None = None
+                       ) -> Mapping[HexId, tuple[HexId, ...]]:
+        """Every hex's neighbours in id order: on the map, or with ``networks`` only along
+        any of them (a hex no network touches is then absent).
+
+        The one graph the kit's hex-counting searches walk (a game's own table, land
+        hexes only, has the same shape); made once per map and set of networks, from the
+        network's links rather than by testing every hexside a search crosses.
+        """
+        key = None if networks is None else tuple(sorted(set(networks)))
+        found = self._tables.get(key)
+        if found is None:
+            if key is None:
+                ids = self.ids
+                table = {h: tuple(sorted(ids[j] for j in near))
+                         for h, near in zip(ids, self.adjacency, strict=True)}
+            else:
+                acc: dict[HexId, set[HexId]] = {}
+                for name in key:
+                    for a, b in self.networks.get(name, _NO_SIDES):
+                        acc.setdefault(a, set()).add(b)
+                        acc.setdefault(b, set()).add(a)
+                table = {h: tuple(sorted(near)) for h, near in sorted(acc.items())}
+            found = self._tables[key] = MappingProxyType(table)
+        return found
+
+    @cached_property
+    def _tables(self) -> dict[tuple[str, ...] | None, Mapping[HexId, tuple[HexId, ...]]]:
+        return {}
 
     def neighbors(self, h: HexId) -> list[HexId]:
         """On-map neighbors in the fixed order N, NE, SE, S, SW, NW."""

@@ -208,8 +208,7 @@ class StepHook(Shared):
     in a river hex came in by, kept in the position).
 
     The search keeps one cheapest path per hex, so a hook sees the predecessor on that
-    path: a dearer entry that would allow another exit is not tried.  :func:`walk
-    <engines.hexkit.movement.walk>`, which checks a given path, is exact.
+    path: a dearer entry that would allow another exit is not tried.
     """
 
     hexes: frozenset[HexId]

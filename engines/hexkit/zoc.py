@@ -5,8 +5,8 @@ it does differ between games, so the extent is computed here from data and the e
 on movement is a :class:`ZocPolicy` value the movement search consults:
 
 * White Death Rule 3: stop on entering; pay 1 MP to leave; AFVs need not stop, but
-  every enemy unit whose ZOC they leave may fire (``on_exit``); ski units pay 1 MP per
-  ZOC left instead of stopping.
+  every enemy unit whose ZOC they leave may fire (3A: the engine's, on the move made);
+  ski units pay 1 MP per ZOC left instead of stopping.
 * For the Motherland! 4.2: no stop; +2 MP to leave; no moving ZOC to ZOC except German
   Panzers (5.1.4); some units may not enter an enemy ZOC at all (4.2.3).
 """
@@ -14,7 +14,7 @@ on movement is a :class:`ZocPolicy` value the movement search consults:
 from __future__ import annotations
 
 from collections.abc import Callable, Iterable, Mapping
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from fractions import Fraction
 from types import MappingProxyType
 
@@ -76,13 +76,7 @@ def zoc_map(
 
 @dataclass(frozen=True)
 class ZocPolicy(Shared):
-    """What entering, leaving and crossing enemy ZOCs does to a moving unit.
-
-    ``on_exit(from_hex, to_hex)`` is called by :func:`engines.hexkit.movement.walk` once
-    per ZOC hex the unit leaves along a concrete path (White Death Rule 3A: each exit
-    lets the units exerting that ZOC fire at an AFV); the searches do not call it,
-    because they explore moves nobody has made.
-    """
+    """What entering, leaving and crossing enemy ZOCs does to a moving unit."""
 
     #: entering an enemy ZOC hex ends the move (White Death Rule 3)
     stop_on_entry: bool = True
@@ -92,7 +86,6 @@ class ZocPolicy(Shared):
     zoc_to_zoc: bool = True
     #: may enter an enemy ZOC hex at all (For the Motherland! 4.2.3 says no for some)
     may_enter: bool = True
-    on_exit: Callable[[HexId, HexId], None] | None = field(default=None, compare=False)
 
 
 #: no ZOC effect at all (strategic moves check their own conditions)

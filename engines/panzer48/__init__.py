@@ -1,7 +1,10 @@
 """48th Panzer Korps (CounterAttack #3, 1991): fire combat on the River Chir, Dec 1942.
 
-The position and steps are in :mod:`engines.panzer48.game`, the data in
-:mod:`engines.panzer48.data`; the rules coverage is on docs/engines/48th-panzer-korps.md.
+The data is in :mod:`engines.panzer48.data`, the position in :mod:`~engines.panzer48.position`,
+the state in :mod:`~engines.panzer48.state`, the steps in :mod:`~engines.panzer48.sequence` (the
+sequence of play) and :mod:`engines.panzer48.steps` (each phase's), the rules they call in
+modules named by rule area (``movement``, ``combat``, ``retreat``, ``reinforcements``); the
+rules coverage is on docs/engines/48th-panzer-korps.md.
 """
 
 from __future__ import annotations
@@ -9,13 +12,12 @@ from __future__ import annotations
 from collections.abc import Mapping
 from types import MappingProxyType
 
+import engines.panzer48.sequence  # noqa: F401  (gives P48State its steps)
 from engines.hexkit.checks import check_named_hexes
 from engines.panzer48.data import ENGINE_ID, SIDES, data
-from engines.panzer48.game import (
-    P48State,
-    new_position,
-    place_defaults,
-)
+from engines.panzer48.position import new_position
+from engines.panzer48.reinforcements import place_defaults
+from engines.panzer48.state import P48State
 from pbem.engine import Engine, OrderSpec, ScenarioInfo, Snapshot, State
 
 

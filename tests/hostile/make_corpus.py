@@ -83,7 +83,7 @@ def cases(files: list[bytes], alice: Identity) -> list[dict[str, Any]]:
             (CASES / out[-1]["file"]).write_bytes(data)
 
     def changed(**fields: Any) -> dict[str, Any]:
-        new = canonical.decode(canonical.encode(body))
+        new: dict[str, Any] = canonical.decode(canonical.encode(body))
         new.update(fields)
         return new
 

@@ -22,7 +22,7 @@ import hmac
 import re
 import struct
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, TypeGuard
 
 import msgpack
 from cryptography.exceptions import InvalidSignature
@@ -72,7 +72,8 @@ def _sorted(value: Any) -> Any:
 
 def enc(value: Any) -> bytes:
     """Canonical msgpack: sorted str keys, shortest forms, bin for bytes."""
-    return msgpack.packb(_sorted(value), use_bin_type=True)
+    out: bytes = msgpack.packb(_sorted(value), use_bin_type=True)
+    return out
 
 
 def dec(data: bytes, where: str) -> Any:
@@ -237,7 +238,7 @@ def _pace(invite: dict[str, Any]) -> tuple[int | None, str]:
     return pace, reminders
 
 
-def _is_int(v: Any) -> bool:
+def _is_int(v: Any) -> TypeGuard[int]:
     return type(v) is int  # an integer, never a boolean
 
 

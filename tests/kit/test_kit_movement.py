@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import itertools
 from fractions import Fraction
 
 import pytest
@@ -15,14 +16,11 @@ from engines.hexkit.movement import (
     MoveClass,
     MoveCosts,
     breadth_first,
-    least_cost_path,
     lightest_chain,
-    network_reach,
     reachable,
     region,
     spread,
     trace,
-    walk,
 )
 from engines.hexkit.zoc import IGNORE_ZOC, STOP_ON_ENTRY, ZocPolicy, zoc_map
 from kit.helpers import make_map
@@ -102,6 +100,17 @@ def test_dijkstra_equals_brute_force(world: tuple[HexMap, str, Cost, frozenset[s
     assert dict(reach.cost) == brute_force(m, start, allowance, zoc, policy)
 
 
+def path_cost(costs: MoveCosts, path: list[str], zoc: frozenset[str], policy: ZocPolicy) -> Cost:
+    """A path's cost counted step by step: each step, and the policy's cost to leave an
+    enemy ZOC hex for each step out of one."""
+    total: Cost = 0
+    for a, b in itertools.pairwise(path):
+        step = costs.cost(a, b)
+        assert step is not None
+        total += step + (policy.exit_cost if a in zoc else 0)
+    return total
+
+
 @settings(max_examples=60, deadline=None)
 @given(small_worlds())
 def test_path_cost_is_sum_of_steps_and_prefixes_are_reachable(
@@ -112,32 +121,32 @@ def test_path_cost_is_sum_of_steps_and_prefixes_are_reachable(
     for h, c in reach.cost.items():
         path = reach.path_to(h)
         assert path[0] == start and path[-1] == h
-        # the cost is exactly the sum of the steps, as the step-by-step walk counts them
-        assert walk(costs, path, zoc=zoc, policy=policy) == c
+        # the cost is exactly the sum of the steps, counted one by one
+        assert path_cost(costs, path, zoc, policy) == c
         assert c <= allowance
         # closed under prefixes: every hex on the way is reachable, no dearer, and its
         # own cost is that of the prefix (a least-cost path's prefix is least-cost)
         for i, p in enumerate(path):
             assert p in reach.cost and reach.cost[p] <= c
-            assert walk(costs, path[: i + 1], zoc=zoc, policy=policy) == reach.cost[p]
+            assert path_cost(costs, path[: i + 1], zoc, policy) == reach.cost[p]
     assert set(reach.ends) == set(reach.cost) - {start}
     assert list(reach.ends) == sorted(reach.ends)
 
 
 @settings(max_examples=30, deadline=None)
 @given(small_worlds())
-def test_least_cost_path_agrees_with_reachable(
+def test_a_search_for_one_goal_agrees_with_the_whole_search(
         world: tuple[HexMap, str, Cost, frozenset[str], ZocPolicy]) -> None:
     m, start, allowance, zoc, policy = world
     costs = MoveCosts(m, LEG)
     reach = reachable(costs, start, allowance, zoc=zoc, policy=policy)
     for goal in m.ids:
-        found = least_cost_path(costs, start, goal, allowance, zoc=zoc, policy=policy)
+        found = reachable(costs, start, allowance, zoc=zoc, policy=policy, goal=goal)
         if goal in reach.cost:
-            assert found is not None and found[1] == reach.cost[goal]
-            assert found[0] == reach.path_to(goal)
+            assert found.cost[goal] == reach.cost[goal]
+            assert found.path_to(goal) == reach.path_to(goal)
         else:
-            assert found is None
+            assert goal not in found.cost
 
 
 def line_map(terrain: str = "....", **kw: object) -> HexMap:
@@ -155,8 +164,9 @@ def test_road_rate_only_along_the_road() -> None:
     assert costs.cost("0101", "0201") == 2  # onto the road from off it: forest
     assert costs.cost("0201", "0301") == Fraction(1, 2)  # along the road
     assert costs.cost("0301", "0401") == 1
-    assert least_cost_path(costs, "0101", "0401") == (
-        ["0101", "0201", "0301", "0401"], Fraction(7, 2))
+    r = reachable(costs, "0101", 9, goal="0401")
+    assert r.path_to("0401") == ["0101", "0201", "0301", "0401"]
+    assert r.cost["0401"] == Fraction(7, 2)
 
 
 def test_river_bridge_and_prohibited_hexsides() -> None:
@@ -215,19 +225,6 @@ def test_zoc_stop_on_entry_and_exit_cost() -> None:
     assert not (set(reachable(costs, "0101", 6, zoc=zoc, policy=barred).cost) & zoc)
 
 
-def test_afv_transit_calls_back_per_zoc_exit() -> None:
-    m = make_map(6, 1)
-    costs = MoveCosts(m, LEG)
-    zoc = frozenset({"0201", "0301", "0501"})
-    exits: list[tuple[str, str]] = []
-    afv = ZocPolicy(stop_on_entry=False, on_exit=lambda a, b: exits.append((a, b)))
-    path = ["0101", "0201", "0301", "0401", "0501", "0601"]
-    assert walk(costs, path, zoc=zoc, policy=afv) == 5
-    assert exits == [("0201", "0301"), ("0301", "0401"), ("0501", "0601")]
-    with pytest.raises(ValueError, match="must stop"):
-        walk(costs, path, zoc=zoc, policy=STOP_ON_ENTRY)
-
-
 def test_blocked_hexes_and_stacking_callback() -> None:
     m = line_map()
     costs = MoveCosts(m, LEG)
@@ -243,9 +240,9 @@ def test_ties_break_toward_lower_hex_ids() -> None:
     # touch 0101 and 0301) equal cost; the lower id wins, every time
     m = make_map(3, 3)
     costs = MoveCosts(m, LEG)
-    path, cost = least_cost_path(costs, "0101", "0302") or ([], 0)
-    assert cost == 2
-    assert path == ["0101", "0201", "0302"]
+    r = reachable(costs, "0101", 9, goal="0302")
+    assert r.cost["0302"] == 2
+    assert r.path_to("0302") == ["0101", "0201", "0302"]
     assert reachable(costs, "0101", 9).path_to("0303") == ["0101", "0102", "0202", "0303"]
 
 
@@ -261,11 +258,11 @@ def test_fractions_and_ints_mix_exactly() -> None:
 def test_networks_and_traces() -> None:
     m = make_map(5, 3, networks={"railroad": [("0101", "0201"), ("0201", "0301"),
                                               ("0301", "0401"), ("0401", "0501")]})
-    assert network_reach(m, "railroad", "0101") == {
+    assert region(m, ["0101"], networks=["railroad"]) == {
         "0101": 0, "0201": 1, "0301": 2, "0401": 3, "0501": 4}
-    assert network_reach(m, "railroad", "0101", passable=lambda h: h != "0301") == {
+    assert region(m, ["0101"], networks=["railroad"], passable=lambda h: h != "0301") == {
         "0101": 0, "0201": 1}
-    assert network_reach(m, "railroad", "0101", max_steps=2) == {
+    assert region(m, ["0101"], networks=["railroad"], max_steps=2) == {
         "0101": 0, "0201": 1, "0301": 2}
     assert trace(m, "0101", {"0501"}, network="railroad") == [
         "0101", "0201", "0301", "0401", "0501"]
@@ -278,10 +275,10 @@ def test_networks_and_traces() -> None:
 def test_region_is_breadth_first_from_every_start_at_once() -> None:
     rail = [("0101", "0201"), ("0201", "0301"), ("0301", "0401"), ("0401", "0501")]
     m = make_map(5, 3, networks={"railroad": rail[:2], "rail": rail[2:]})
-    # one start: what network_reach finds; two networks joined into one line
+    # two networks joined into one line
     assert region(m, ["0101"], networks=["railroad", "rail"]) == {
         "0101": 0, "0201": 1, "0301": 2, "0401": 3, "0501": 4}
-    assert region(m, ["0101"], networks=["railroad"]) == network_reach(m, "railroad", "0101")
+    assert region(m, ["0101"], networks=["railroad"]) == {"0101": 0, "0201": 1, "0301": 2}
     # several starts: the distance to the nearest, whatever order they come in
     both = region(m, ["0501", "0101"], networks=["railroad", "rail"])
     assert both == {"0101": 0, "0201": 1, "0301": 2, "0401": 1, "0501": 0}
@@ -323,11 +320,11 @@ def test_move_class_from_the_terrain_chart() -> None:
 
 def test_overland_hex_counts() -> None:
     m = make_map(7, 7)
-    counts = network_reach(m, None, "0404", max_steps=2)
+    counts = region(m, ["0404"], max_steps=2)
     assert set(counts) == set(m.within("0404", 2))
     assert all(counts[h] == m.distance("0404", h) for h in counts)
     enemy_near = set(m.within("0407", 2))
-    safe = network_reach(m, None, "0401", passable=lambda h: h not in enemy_near)
+    safe = region(m, ["0401"], passable=lambda h: h not in enemy_near)
     assert not set(safe) & enemy_near
 
 
@@ -457,7 +454,7 @@ def test_dearest_terrain_fills_overrides_and_leaving_costs() -> None:
     assert DRAFT.entry_cost(m, "0201") == 1
     compiled = MoveCosts(m, DRAFT)
     assert compiled.cost("0401", "0501") == Fraction(7, 2)
-    assert walk(compiled, ["0101", "0201", "0301"]) == 4
+    assert reachable(compiled, "0101", 9, goal="0301").cost["0301"] == 4  # via 0201
 
 
 def test_without_the_new_parameters_features_still_add() -> None:
@@ -468,3 +465,23 @@ def test_without_the_new_parameters_features_still_add() -> None:
     assert adding.step_cost(m, "0201", "0301") == 3 + 1
     assert adding.step_cost(m, "0501", "0401") == Fraction(1, 2)  # the road first
     assert adding.entry_cost(m, "0301") == 4
+
+
+def test_the_neighbor_table_is_the_one_graph_the_hex_counting_searches_walk() -> None:
+    m = make_map(3, 3, networks={"road": [("0101", "0201"), ("0201", "0302")],
+                                 "railroad": [("0302", "0303")]})
+    table = m.neighbor_table()
+    assert table["0202"] == ("0102", "0103", "0201", "0203", "0302", "0303")  # id order
+    assert all(list(ns) == sorted(m.neighbors(h)) for h, ns in table.items())
+    assert dict(m.neighbor_table(["road"])) == {
+        "0101": ("0201",), "0201": ("0101", "0302"), "0302": ("0201",)}
+    both = m.neighbor_table(["railroad", "road"])
+    assert both["0302"] == ("0201", "0303")
+    assert m.neighbor_table(["road", "railroad", "road"]) is both  # made once
+    # a trace over it: among equally short paths, the one through the lower ids
+    assert trace(m, "0101", {"0303"}) == ["0101", "0102", "0202", "0303"]
+    assert trace(m, "0101", {"0303"}, network="road") is None
+    # breadth_first over the map's own table finds what region counts
+    paths = breadth_first(table, "0101", max_steps=2)
+    assert {h: len(p) - 1 for h, p in paths.items()} == {  # a path holds its start
+        h: d for h, d in region(m, ["0101"], max_steps=2).items() if h != "0101"}

@@ -14,7 +14,13 @@ from fractions import Fraction
 import pytest
 
 from engines.panzer48 import ENGINE
-from engines.panzer48.game import P48State, round_half_down
+from engines.panzer48.combat import lose, round_half_down
+from engines.panzer48.movement import allowance, step_cost
+from engines.panzer48.reinforcements import check_release
+from engines.panzer48.stacking import fits
+from engines.panzer48.state import P48State
+from engines.panzer48.victory import score, update_control
+from engines.panzer48.zoc import zoc
 from pbem.errors import IllegalAction
 from pbem.setup import setup
 
@@ -51,26 +57,26 @@ def test_5_zoc_needs_three_steps_a_stack_of_three_one_step_units_exerts_one() ->
     """5: 'a stack of three 1-strength units would exert a ZOC, even though each unit in
     a hex alone would not'."""
     s = state('at = { "Adam" = "1021 -2", "Selle" = "1021 -2", "Schmidt" = "1023 -1" }')
-    assert "1022" not in s.zoc("german")  # two 1-step units: 2 steps, no ZOC
+    assert "1022" not in zoc(s, "german")  # two 1-step units: 2 steps, no ZOC
     s = state('at = { "Adam" = "1021 -2", "Selle" = "1021 -2", "Flak" = "1021 -2" }')
-    assert "1022" in s.zoc("german")  # three 1-step units
+    assert "1022" in zoc(s, "german")  # three 1-step units
     s = state('at = { "Adam" = "1021 -2" }')
-    assert s.zoc("german") == {}
+    assert zoc(s, "german") == {}
 
 
 def test_5_retreated_units_contribute_nothing() -> None:
     """5: 'a stack of a 2-point retreated unit and a 2-point unretreated unit would not
     exert a ZOC'."""
     s = state('at = { "Adam" = "1021 -1 retreated", "Selle" = "1021 -1" }')
-    assert "1022" not in s.zoc("german")
+    assert "1022" not in zoc(s, "german")
     s = state('at = { "Adam" = "1021 -1", "Selle" = "1021 -1" }')
-    assert "1022" in s.zoc("german")
+    assert "1022" in zoc(s, "german")
 
 
 def test_5_armor_zoc_is_marked_for_retreat_losses() -> None:
     s = state('at = { "89T" = "1021", "44MR" = "1121" }')
-    zoc = s.zoc("soviet")
-    assert zoc["1022"] is True  # 89T is armor: personnel lose 2 per such hex (8.3)
+    zm = zoc(s, "soviet")
+    assert zm["1022"] is True  # 89T is armor: personnel lose 2 per such hex (8.3)
 
 
 MOVE = 'phasing = "german"\nstep = "movement"\n'
@@ -80,7 +86,7 @@ def test_5_exit_example_first_unit_leaves_freely_the_last_rolls() -> None:
     """5's example: A and B in an enemy-controlled hex; A leaves without a roll, B must
     roll, and on 4-6 it cannot move, and may not try again that phase."""
     s = state(MOVE + 'at = { "Adam" = "1021", "Selle" = "1021", "349R" = "1020" }')
-    assert "1021" in s.zoc("soviet")
+    assert "1021" in zoc(s, "soviet")
     s.apply("move Adam")
     s.apply("to 1022")  # Selle stays behind: no roll
     assert not s.is_chance()
@@ -170,7 +176,8 @@ def test_7_3_multiple_targets_the_four_step_unit_fires_with_one_step() -> None:
     do(s, "roll")
     roll(s, 1)
     # the value: 1 step of personnel fire at personnel = 1 (not 4)
-    from engines.panzer48.game import Fire, fire_value
+    from engines.panzer48.combat import fire_value
+    from engines.panzer48.position import Fire
     assert fire_value(s, Fire("44MR", ["685/I"], []), 1)[0] == 1
     assert fire_value(s, Fire("349R", ["685/I"], []), None)[0] == 4
 
@@ -191,7 +198,8 @@ def test_7_4_same_class_strengths_are_summed_before_the_modifier() -> None:
     s = combat(["44MR", "14MR"], ["15Pz/I"],
                'at = { "15Pz/I" = "1021", "44MR" = "1020 -2", "14MR" = "1121 -1" }',
                stage="attack")
-    from engines.panzer48.game import Fire, fire_value
+    from engines.panzer48.combat import fire_value
+    from engines.panzer48.position import Fire
     assert fire_value(s, Fire("15Pz/I", ["44MR"], []), None)[0] == 0
     assert fire_value(s, Fire("15Pz/I", ["44MR", "14MR"], []), None)[0] == 1
 
@@ -199,7 +207,7 @@ def test_7_4_same_class_strengths_are_summed_before_the_modifier() -> None:
 def test_7_5_shift_off_the_left_of_the_table_has_no_effect() -> None:
     s = combat(["44MR"], ["15Pz/I"], 'at = { "15Pz/I" = "1021", "44MR" = "1020" }',
                stage="attack")
-    from engines.panzer48.game import crt_column
+    from engines.panzer48.combat import crt_column
     assert crt_column(s, 1, -1) is None  # 7.5: past the leftmost column, no effect
     assert crt_column(s, 7, 0) == 4  # 7.2.4: the highest column not over 7 is 6
     assert crt_column(s, 100, 3) == 8  # past the rightmost: the rightmost
@@ -317,7 +325,7 @@ def test_8_3_priority_2_avoiding_enemy_zoc_comes_before_distance_from_the_firers
     free = one_hex_retreat("")  # without the tanks priority 3 decides: 2 from 1020
     assert acts(free) == ["path 0922", "path 1022", "path 1122"]
     s = one_hex_retreat(', "89T" = "1022"')
-    assert "1122" in s.zoc("soviet") and "0922" in s.zoc("soviet")
+    assert "1122" in zoc(s, "soviet") and "0922" in zoc(s, "soviet")
     assert acts(s) == ["path 0921", "path 1121"]  # 1 hex from 44MR, out of any ZOC
     with pytest.raises(IllegalAction, match=r"8\.3"):
         s.apply("path 1122-1222")  # ends 3 from 44MR, through 89T's ZOC
@@ -334,7 +342,8 @@ def test_8_3_priority_3_distance_from_the_firers_comes_before_4_closest_to_a_fri
     1121-1220 and 0921-0820 end 2 hexes from the firers, 1022-1023 ends 3; the friend
     686/II in 1120 is next to 1121, farther from 1022: priority 4 alone would take
     1121-1220, the book's order takes 1022-1023."""
-    from engines.panzer48.game import RetreatArgs, retreat_paths
+    from engines.panzer48.position import RetreatArgs
+    from engines.panzer48.retreat import retreat_paths
     s = combat(["44MR", "14MR"], ["Adam"],
                'at = { "Adam" = "1021", "44MR" = "1020", "14MR" = "1020", "349R" = "0922", '
                '"365R" = "1122", "686/II" = "1120" }', stage="attack")
@@ -342,7 +351,7 @@ def test_8_3_priority_3_distance_from_the_firers_comes_before_4_closest_to_a_fri
     s.apply("add 14MR")
     do(s, "roll")
     roll(s, 4)  # "2-1": Adam loses a step and retreats 2
-    m, ez = s.d.map, s.zoc("soviet")
+    m, ez = s.d.map, zoc(s, "soviet")
     ways = [h for h in m.neighbors("1021") if not s.at(h)]
     assert sorted(ways) == ["0921", "1022", "1121"] and all(h in ez for h in ways)
     for first, end in (("1121", "1220"), ("0921", "0820"), ("1022", "1023")):
@@ -421,7 +430,8 @@ def test_8_3_map_edge_off_the_map_only_when_eliminated_otherwise_then_re_entry()
 
 def test_8_3_no_retreat_across_an_unbridged_river() -> None:
     """8.3: 'A unit may never retreat across an unbridged river'."""
-    from engines.panzer48.game import RetreatArgs, retreat_paths
+    from engines.panzer48.position import RetreatArgs
+    from engines.panzer48.retreat import retreat_paths
     s = state('at = { "Adam" = "3607" }')
     paths, ok = retreat_paths(s, RetreatArgs(["Adam"], "3607", 2, True))
     m = s.d.map
@@ -538,11 +548,11 @@ def test_4_roads_bridges_and_river_crossings() -> None:
     s = state('phasing = "german"\nstep = "movement"\nat = { "61K" = "2228" }')
     half = Fraction(1, 2)
     leg, mech = "Adam", "61K"
-    assert s.step_cost(leg, "2228", "2229") == s.step_cost(mech, "2228", "2229") == half
-    assert s.step_cost(leg, "3217", "3318") == half  # road over a stream: a bridge
-    assert s.step_cost(mech, "4729", "4730") == half  # the Tormosin road's Don bridge
-    assert (s.step_cost(leg, "2726", "2826"), s.step_cost(mech, "2726", "2826")) == (2, 3)
-    assert (s.step_cost(leg, "0111", "0211"), s.step_cost(mech, "0111", "0211")) == (3, 5)
+    assert step_cost(s, leg, "2228", "2229") == step_cost(s, mech, "2228", "2229") == half
+    assert step_cost(s, leg, "3217", "3318") == half  # road over a stream: a bridge
+    assert step_cost(s, mech, "4729", "4730") == half  # the Tormosin road's Don bridge
+    assert (step_cost(s, leg, "2726", "2826"), step_cost(s, mech, "2726", "2826")) == (2, 3)
+    assert (step_cost(s, leg, "0111", "0211"), step_cost(s, mech, "0111", "0211")) == (3, 5)
     s.apply("move 61K")
     s.apply("to 2229")
     s.apply("to 2230")
@@ -551,7 +561,7 @@ def test_4_roads_bridges_and_river_crossings() -> None:
 
 def test_3_1_prepared_attackers_move_half() -> None:
     s = state('phasing = "german"\nstep = "movement"\nat = { "61K" = "1021 flipped" }')
-    assert s.allowance("61K") == 6
+    assert allowance(s, "61K") == 6
 
 
 def test_3_1_flipped_units_make_no_hasty_attack() -> None:
@@ -586,12 +596,12 @@ def test_6_a_move_may_pass_through_a_full_hex_but_not_end_there() -> None:
             s.apply(ending)
     s.apply("to 1020")
     s.apply("stop")
-    assert s.pos.units["61K"].hex == "1020" and s.fits("1021", "german")
+    assert s.pos.units["61K"].hex == "1020" and fits(s, "1021", "german")
     s = state('phasing = "german"\nstep = "movement"\nat = { ' + full + '"Adam" = "1026" }')
     s.apply("move Adam")
     for h in ("1025", "1024", "1023", "1022"):
         s.apply(f"to {h}")
-    assert s.pos.units["Adam"].spent == 4 and s.allowance("Adam") == 5
+    assert s.pos.units["Adam"].spent == 4 and allowance(s, "Adam") == 5
     assert "to 1021" not in acts(s)  # its last MP: it would end its move there
     with pytest.raises(IllegalAction, match=r"^6: 1021 would be over the stacking limit"):
         s.apply("to 1021")
@@ -610,7 +620,7 @@ def test_6_a_reinforcement_may_enter_through_a_full_entry_hex_but_not_stop_there
     s.apply("stop")
     s = state('phasing = "german"\nstep = "movement"\nat = { ' + full + ', "349R" = "1135" }')
     s.pos.units["15Pz/I"].where = "due"
-    assert "1136" in s.zoc("soviet") and "enter 15Pz/I 1136" not in acts(s)
+    assert "1136" in zoc(s, "soviet") and "enter 15Pz/I 1136" not in acts(s)
     with pytest.raises(IllegalAction, match=r"^6: 15Pz/I may not enter 1136"):
         s.apply("enter 15Pz/I 1136")
 
@@ -634,7 +644,7 @@ def test_6_an_advance_may_pass_through_a_full_hex_but_not_end_there() -> None:
     s.apply("advance 44MR 0921")
     assert "end-advance" not in acts(s) and not any("14MR" in a for a in acts(s))
     s.apply("advance 44MR 0820")
-    assert s.fits("0921", "soviet") and "end-advance" in acts(s)
+    assert fits(s, "0921", "soviet") and "end-advance" in acts(s)
     s.apply("advance 14MR 1021")
     assert "advance 14MR 0921" not in acts(s)  # one hex left: it would end there
 
@@ -661,7 +671,7 @@ def test_9_weapons_may_not_set_up_in_an_enemy_zoc() -> None:
     s.apply("setup-done")
     assert s.current_player() == "soviet"
     assert s.d.map.distance("2807", s.d.formations["1tc"].area) <= 3
-    assert s.d.side_of_hex("2807") == "soviet" and "2807" in s.zoc("german")
+    assert s.d.side_of_hex("2807") == "soviet" and "2807" in zoc(s, "german")
     assert "place 1TC/Art 2807" not in acts(s)
     with pytest.raises(IllegalAction, match=r"^9\b"):
         s.apply("place 1TC/Art 2807")
@@ -673,7 +683,7 @@ def test_9_the_7th_luftwaffe_division_waits_until_released() -> None:
               'at = { "7LW/I" = "2226", "349R" = "2220" }')
     assert "move 7LW/I" not in acts(s)
     s = state('phasing = "german"\nstep = "movement"\nturn = 7\nat = { "7LW/I" = "2226" }')
-    s.check_release()
+    check_release(s)
     assert s.pos.released  # on turn 7 whatever the Soviet units do
 
 
@@ -701,7 +711,7 @@ def test_9_1_the_11th_panzer_enters_on_turn_2_at_area_g() -> None:
 
 
 def test_9_1_a_committed_plan_cannot_be_changed_and_a_wrong_reveal_is_refused() -> None:
-    from engines.panzer48.game import digest_of
+    from engines.panzer48.reinforcements import digest_of
     s = ENGINE.new_state("first-day")
     s.apply("setup-done")
     s.apply("setup-done")
@@ -759,7 +769,7 @@ def test_9_1_the_soviet_player_sees_his_own_plan_the_german_player_does_not(tmp_
     player's do not, and no file in either home or between them holds it."""
     from click.testing import CliRunner
 
-    from engines.panzer48.game import digest_of
+    from engines.panzer48.reinforcements import digest_of
     from pbem.cli import main
     from pbem.selfplay import selfplay
     from pbem.session import Home
@@ -802,21 +812,21 @@ def test_9_1_the_soviet_player_sees_his_own_plan_the_german_player_does_not(tmp_
 
 def test_10_town_and_bridge_points_and_the_five_point_margin() -> None:
     s = state("")
-    sc = s.score()
+    sc = score(s)
     assert sc["german"] == 45 + 30 and sc["soviet"] == 0
     s.pos.control["3508"] = "soviet"
-    assert s.score()["soviet"] == 5
+    assert score(s)["soviet"] == 5
 
 
 def test_10_control_goes_to_the_side_that_entered_last() -> None:
     s = state('at = { "89T" = "3508" }')
-    s.update_control()
+    update_control(s)
     assert s.pos.control["3508"] == "soviet"
 
 
 def test_2_1_losses_past_the_printed_strength_eliminate_and_score() -> None:
     s = state('at = { "Adam" = "1021" }')
-    s.lose("Adam", 5, "8")
+    lose(s, "Adam", 5, "8")
     assert s.pos.units["Adam"].where == "dead" and s.pos.kills["soviet"] == 3
 
 
@@ -879,12 +889,12 @@ def test_10_exit_points_need_a_road_path_free_of_german_units_and_zoc() -> None:
     s.apply("move 89T")
     s.apply("to 2236")
     s.apply("exit")
-    base = s.score()["soviet"]
+    base = score(s)["soviet"]
     s.pos.exits["2236"] = 4
     assert base == 4  # 1 point per step, a road to area B through Surovikino
     blocked = state('at = { "Adam" = "2226", "Selle" = "2226" }')
     blocked.pos.exits["2236"] = 4
-    assert blocked.score()["soviet"] == 0  # the road is German-held at 2226
+    assert score(blocked)["soviet"] == 0  # the road is German-held at 2226
 
 
 # -- issue 31: 4/5 halts, hasty attack groups, the 7th Luftwaffe release -----------------------
@@ -908,7 +918,7 @@ def test_5_a_unit_halted_in_an_enemy_zoc_stays_halted_after_its_stacks_hasty_att
     step out of 1020, no new move, no exit roll."""
     s = state('phasing = "german"\nstep = "movement"\n'
               'at = { "Adam" = "1019", "Selle" = "1019", "349R" = "1021" }')
-    assert "1020" in s.zoc("soviet") and "1019" not in s.zoc("soviet")
+    assert "1020" in zoc(s, "soviet") and "1019" not in zoc(s, "soviet")
     s.apply("move 1019")
     s.apply("to 1020")
     assert not any(a.startswith("to ") for a in acts(s))  # halted on entering
@@ -1001,7 +1011,7 @@ def test_8_3_a_retreat_goes_on_through_enemy_zoc_until_it_reaches_a_noncontrolle
               'combat = { hex = "1030", attacker = "soviet", prepared = false, '
               'stage = "attack", attackers = ["89T"], defenders = ["15Pz/I"] }\n'
               'at = { "15Pz/I" = "1030", "89T" = "1029", ' + at + ' }')
-    ez, m = s.zoc("soviet"), s.d.map
+    ez, m = zoc(s, "soviet"), s.d.map
     assert all(h in ez or s.at(h) for h in m.ids if 1 <= m.distance(h, "1030") <= 4)
     s.apply("fire 89T 15Pz/I")
     do(s, "roll")
@@ -1029,7 +1039,7 @@ def test_8_3_overstacked_retreat_the_owner_picks_units_to_eliminate() -> None:
               '"110PG/II" = "1022", "44MR" = "1020 -2", "14MR" = "0921 -1", '
               '"157T" = "0922 -1", "159T" = "1121 -1", "19T" = "1122 -1", '
               '"168T" = "0923 -1", "55T" = "1023 -1", "89T" = "1123 -2" }')
-    assert s.zoc("soviet") == {} and not s.fits("1022", "german", ["Adam", "Selle"])
+    assert zoc(s, "soviet") == {} and not fits(s, "1022", "german", ["Adam", "Selle"])
     s.apply("fire 44MR Adam")
     do(s, "roll")
     roll(s, 4)  # value 2: "1-0"
@@ -1040,7 +1050,7 @@ def test_8_3_overstacked_retreat_the_owner_picks_units_to_eliminate() -> None:
     s.apply("eliminate Selle")
     assert s.pos.units["Selle"].where == "dead" and s.pos.kills["soviet"] == 3
     assert s.pos.units["Adam"].where == "map" and s.pos.units["Adam"].hex == "1022"
-    assert s.fits("1022", "german")
+    assert fits(s, "1022", "german")
     assert s.current_player() == "soviet"  # the retreat is over: the attacker fires on
 
 
@@ -1053,7 +1063,7 @@ def edge_trap() -> P48State:
               'stage = "attack", attackers = ["44MR"], defenders = ["Adam"] }\n'
               'at = { "Adam" = "1035", "44MR" = "1034", "349R" = "1136", "365R" = "0936", '
               '"89T" = "1135", "117T" = "0935" }')
-    assert "1035" not in s.d.edge and "1036" in s.d.edge and "1036" in s.zoc("soviet")
+    assert "1035" not in s.d.edge and "1036" in s.d.edge and "1036" in zoc(s, "soviet")
     s.apply("fire 44MR Adam")
     do(s, "roll")
     roll(s, 2)  # value 4: "1-0"
@@ -1064,7 +1074,8 @@ def test_8_3_map_edge_a_unit_one_hex_in_retreats_off_through_the_edge_hex() -> N
     """8.3 Map-Edge: 'Units may retreat off the map-edge, but only if they would be
     eliminated otherwise': Adam has no retreat on the map (1036 is controlled and leads
     nowhere), so it retreats through 1036, losing a step there, and off the map."""
-    from engines.panzer48.game import Retreat, RetreatArgs
+    from engines.panzer48.position import RetreatArgs
+    from engines.panzer48.steps.retreat import Retreat
     s = edge_trap()
     args = RetreatArgs(["Adam"], "1035", 1, True)
     assert [a.notation() for a in Retreat().options(s, args)] == ["path 1036-off"]
@@ -1096,7 +1107,7 @@ def test_8_4_advancing_units_ignore_zocs_along_the_exact_retreat_path_from_the_v
     s = combat(["44MR", "14MR"], ["Adam"],
                'at = { "Adam" = "1021", "Selle" = "1121", "44MR" = "1020", "14MR" = "1020" }',
                stage="attack")
-    assert {"1021", "1022", "1122"} <= set(s.zoc("german"))
+    assert {"1021", "1022", "1122"} <= set(zoc(s, "german"))
     s.apply("fire 44MR Adam")
     s.apply("add 14MR")
     do(s, "roll")

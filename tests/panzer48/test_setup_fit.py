@@ -8,7 +8,8 @@ from __future__ import annotations
 import pytest
 
 from engines.panzer48 import ENGINE
-from engines.panzer48.game import P48State, plan_formations
+from engines.panzer48.reinforcements import plan_formations
+from engines.panzer48.state import P48State
 from pbem.errors import UsageError
 from pbem.setup import setup
 

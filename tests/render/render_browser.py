@@ -94,18 +94,18 @@ def read_png(path: Path) -> Image:
     prev = bytearray(stride)
     for y in range(height):
         start = y * (stride + 1)
-        kind, line = raw[start], bytearray(raw[start + 1:start + 1 + stride])
+        filt, line = raw[start], bytearray(raw[start + 1:start + 1 + stride])
         for i in range(stride):
             a = line[i - bpp] if i >= bpp else 0
             b = prev[i]
             c = prev[i - bpp] if i >= bpp else 0
-            if kind == 1:
+            if filt == 1:
                 line[i] = (line[i] + a) & 0xFF
-            elif kind == 2:
+            elif filt == 2:
                 line[i] = (line[i] + b) & 0xFF
-            elif kind == 3:
+            elif filt == 3:
                 line[i] = (line[i] + (a + b) // 2) & 0xFF
-            elif kind == 4:
+            elif filt == 4:
                 p = a + b - c
                 pa, pb, pc = abs(p - a), abs(p - b), abs(p - c)
                 pred = a if pa <= pb and pa <= pc else b if pb <= pc else c

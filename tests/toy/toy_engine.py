@@ -35,11 +35,9 @@ from pbem.engine import (
     Engine,
     Event,
     OptionSpec,
-    OrderSpec,
     Outcome,
     Result,
     ScenarioInfo,
-    Snapshot,
     State,
     package_files,
 )
@@ -187,12 +185,14 @@ class Orders(Choice["SkirmishState"]):
     rule = "Skirmish 2"
     #: Skirmish 5: a flare's roll waits while the phasing side goes on giving orders
     lets_wait = frozenset({"flares"})
+    prompt_template = "the {side} player gives orders for round {round}"
+    default_action = Word("pass")
 
     def side(self, s: SkirmishState, args: NoArgs) -> str:
         return s.pos.phasing
 
-    def prompt(self, s: SkirmishState, args: NoArgs) -> str:
-        return f"the {s.pos.phasing} player gives orders for round {s.pos.round}"
+    def prompt_fields(self, s: SkirmishState, args: NoArgs) -> dict[str, int]:
+        return {"round": s.pos.round}
 
     def options(self, s: SkirmishState, args: NoArgs) -> list[Action]:
         pos, force = s.pos, s.pos.forces[s.pos.phasing]
@@ -205,9 +205,6 @@ class Orders(Choice["SkirmishState"]):
             out += [Attack(n) for n in range(1, min(3, force.strength) + 1)]
         out.append(Word("pass"))
         return out
-
-    def default(self, s: SkirmishState, args: NoArgs) -> Action:
-        return Word("pass")
 
     def why_not(self, s: SkirmishState, args: NoArgs, action: Action) -> str | Refusal:
         if isinstance(action, Move):
@@ -232,11 +229,8 @@ class Orders(Choice["SkirmishState"]):
             return [Event(f"{side} moves to column {action.column}", "move",
                           hexes=(s.hex(side),))]
         if isinstance(action, Flare):
-            s.pos.moved = True
-            for _ in range(action.count):
-                flow.push("flare-roll")
-            return [Event(f"{side} fires {action.count} flare(s)", "attack",
-                          hexes=(s.hex(other(side)),))]
+            fire_flares(s, side, action.count)
+            return []
         if isinstance(action, Attack):
             s.pos.committed = action.strength
             flow.goto("attack-roll")
@@ -244,6 +238,15 @@ class Orders(Choice["SkirmishState"]):
                           hexes=(s.hex(other(side)),))]
         flow.end()
         return [Event(f"{side} passes", "info")]
+
+
+def fire_flares(s: SkirmishState, side: str, count: int) -> None:
+    """Skirmish 5: flares instead of the move, each a roll (queued: this rule function
+    has no flow) after the event it tells."""
+    s.pos.moved = True
+    for _ in range(count):
+        s.queue("flare-roll")
+    s.tell(Event(f"{side} fires {count} flare(s)", "attack", hexes=(s.hex(other(side)),)))
 
 
 class FlareRoll(Roll["SkirmishState"]):
@@ -295,12 +298,10 @@ class Regroup(Choice["SkirmishState"]):
     name = "regroup"
     kind = "regroup"
     rule = "Skirmish 6"
+    prompt_template = "the {side} player regroups after the missed attack"
 
     def side(self, s: SkirmishState, args: NoArgs) -> str:
         return s.pos.phasing
-
-    def prompt(self, s: SkirmishState, args: NoArgs) -> str:
-        return f"the {s.pos.phasing} player regroups after the missed attack"
 
     def options(self, s: SkirmishState, args: NoArgs) -> list[Action]:
         return [Word("regroup")]
@@ -317,19 +318,19 @@ class Defend(Choice["SkirmishState"]):
     name = "defend"
     kind = "take-result"
     rule = "Skirmish 3"
+    prompt_template = "the {side} player must absorb or retreat from an attack of {committed}"
+    default_action = Word("absorb")
+    order = "absorb the attack"
+    order_policies = (("retreat", "retreat from the attack"),)
 
     def side(self, s: SkirmishState, args: NoArgs) -> str:
         return other(s.pos.phasing)
 
-    def prompt(self, s: SkirmishState, args: NoArgs) -> str:
-        return (f"the {self.side(s, args)} player must absorb or retreat from an attack of "
-                f"{s.pos.committed}")
+    def prompt_fields(self, s: SkirmishState, args: NoArgs) -> dict[str, int]:
+        return {"committed": s.pos.committed}
 
     def options(self, s: SkirmishState, args: NoArgs) -> list[Action]:
         return [Word("absorb"), Word("retreat")]
-
-    def default(self, s: SkirmishState, args: NoArgs) -> Action:
-        return Word("absorb")
 
     def why_not(self, s: SkirmishState, args: NoArgs, action: Action) -> str:
         return "the defender must absorb or retreat"
@@ -337,13 +338,13 @@ class Defend(Choice["SkirmishState"]):
     def apply(self, s: SkirmishState, args: NoArgs, action: Action,
               flow: Flow) -> list[Event]:
         side = self.side(s, args)
+        flow.end()  # the decision is taken ...
         if action == Word("retreat"):
             force = s.pos.forces[side]
             force.column = "b" if force.column != "b" else "a"
-            flow.end()
             return [Event(f"{side} retreats to column {force.column}", "retreat",
                           hexes=(s.hex(side),))]
-        flow.goto("loss-roll")
+        flow.goto("loss-roll", replace=True)  # ... and absorbing it goes on to the loss
         return [Event(f"{side} stands and absorbs the attack", "info")]
 
 
@@ -387,6 +388,7 @@ class SkirmishState(StepState[Position]):
                        Defend(), LossRoll(), EndOrders(), Regroup())
     start = "game"
     Position = Position
+    memo_options = True
 
     def over(self) -> bool:
         return (self.pos.round > self.pos.last_round
@@ -459,6 +461,8 @@ class SkirmishEngine(Engine):
     #: 2: the rules on pbem.steps (the same games; the snapshot's form changed)
     rules_version = "2"
     sides = SIDES
+    # decision kinds, standing orders and restore derived from the steps (pbem.engine)
+    state_class = SkirmishState
 
     def scenarios(self) -> list[ScenarioInfo]:
         data = package_files("toy_data")
@@ -483,10 +487,6 @@ class SkirmishEngine(Engine):
     def options(self) -> list[OptionSpec]:
         return [OptionSpec("fog", "fog of war (unused by the rules; tests option pinning)")]
 
-    def standing_orders(self) -> list[OrderSpec]:
-        return [OrderSpec("take-result", "Skirmish 3", "absorb the attack",
-                          (("retreat", "retreat from the attack"),))]
-
     def _new_state(self, scenario: str, options: Mapping[str, str]) -> State:
         state = SkirmishState(self, scenario, options)
         state.begin(Position(
@@ -494,11 +494,6 @@ class SkirmishEngine(Engine):
             forces={"red": Force("a", STRENGTH[scenario]),
                     "blue": Force("c", STRENGTH[scenario])},
             weather=Weather.CALM, cup=tuple(sorted(CUP))))
-        return state
-
-    def _restore(self, snapshot: Snapshot) -> State:
-        state = SkirmishState(self, snapshot["scenario"], snapshot["options"])
-        state.restore_body(snapshot["body"])
         return state
 
 

@@ -14,24 +14,23 @@ from dataclasses import dataclass, field
 from types import MappingProxyType
 
 from engines.hexkit.board import board_view
+from engines.hexkit.facts import BoardFacts, Placed, ZocRule, board_facts
 from engines.hexkit.geometry import hexside
 from engines.hexkit.hexid import HexId
 from engines.hexkit.movement import MoveCosts, move_class_from_chart, reachable
 from engines.hexkit.retreat import priority_ranker, retreat_options
 from engines.hexkit.scenario import ScenarioSet, load_scenario_path
 from engines.hexkit.shared import Shared
-from engines.hexkit.zoc import ZocMap, ZocPolicy, zoc_map
+from engines.hexkit.zoc import ZocMap, ZocPolicy
 from pbem import dataclass_code
 from pbem.engine import (
     Action,
     ChanceRequest,
     Engine,
     Event,
-    OrderSpec,
     Outcome,
     Result,
     ScenarioInfo,
-    Snapshot,
     State,
     package_files,
 )
@@ -222,12 +221,14 @@ class Movement(Choice["BridgeheadState"]):
     name = "movement"
     kind = "move"
     rule = "3.1"
+    prompt_template = "the {side} player moves (turn {turn}), or ends the phase"
+    default_action = End()
 
     def side(self, s: BridgeheadState, args: NoArgs) -> str:
         return s.pos.phasing
 
-    def prompt(self, s: BridgeheadState, args: NoArgs) -> str:
-        return f"the {s.pos.phasing} player moves (turn {s.pos.turn}), or ends the phase"
+    def prompt_fields(self, s: BridgeheadState, args: NoArgs) -> dict[str, int]:
+        return {"turn": s.pos.turn}
 
     def options(self, s: BridgeheadState, args: NoArgs) -> list[Action]:
         out: list[Action] = []
@@ -235,9 +236,6 @@ class Movement(Choice["BridgeheadState"]):
             if uid not in s.pos.moved:
                 out += [Move(uid, h) for h in s.reach(uid)]
         return [*out, End()]
-
-    def default(self, s: BridgeheadState, args: NoArgs) -> Action:
-        return End()
 
     def why_not(self, s: BridgeheadState, args: NoArgs, action: Action) -> str | Refusal:
         if not isinstance(action, Move):
@@ -280,12 +278,11 @@ class Combat(Choice["BridgeheadState"]):
     name = "combat"
     kind = "attack"
     rule = "5.1"
+    prompt_template = "the {side} player attacks a hex, or ends the phase"
+    default_action = End()
 
     def side(self, s: BridgeheadState, args: NoArgs) -> str:
         return s.pos.phasing
-
-    def prompt(self, s: BridgeheadState, args: NoArgs) -> str:
-        return f"the {s.pos.phasing} player attacks a hex, or ends the phase"
 
     def options(self, s: BridgeheadState, args: NoArgs) -> list[Action]:
         out: list[Action] = []
@@ -294,9 +291,6 @@ class Combat(Choice["BridgeheadState"]):
             if target not in s.pos.targets and s.attackers(target):
                 out.append(Attack(target))
         return [*sorted(out, key=lambda a: a.notation()), End()]
-
-    def default(self, s: BridgeheadState, args: NoArgs) -> Action:
-        return End()
 
     def why_not(self, s: BridgeheadState, args: NoArgs, action: Action) -> str | Refusal:
         if isinstance(action, Attack) and action.target in s.pos.targets:
@@ -307,14 +301,21 @@ class Combat(Choice["BridgeheadState"]):
     def apply(self, s: BridgeheadState, args: NoArgs, action: Action,
               flow: Flow) -> list[Event]:
         if isinstance(action, Attack):
-            attackers = s.attackers(action.target)
-            s.pos.attacked.update(attackers)
-            s.pos.targets.add(action.target)
-            flow.push("combat-roll", Battle(action.target, attackers))
-            return [Event(f"{', '.join(attackers)} attack {action.target}", "attack",
-                          hexes=(action.target,), units=attackers, rule="5.1")]
+            attack(s, action.target)
+            return []
         flow.end()
         return [Event(f"{s.pos.phasing} ends its combat phase", "phase", rule="1")]
+
+
+def attack(s: BridgeheadState, target: str) -> None:
+    """5.1: every unit next to ``target`` that has not attacked attacks it; the die
+    (5.3) is rolled next.  A rule function: it tells its event and queues the roll."""
+    attackers = s.attackers(target)
+    s.pos.attacked.update(attackers)
+    s.pos.targets.add(target)
+    s.queue("combat-roll", Battle(target, attackers))
+    s.tell(Event(f"{', '.join(attackers)} attack {target}", "attack", hexes=(target,),
+                 units=attackers, rule="5.1"))
 
 
 class CombatRoll(Roll["BridgeheadState"]):
@@ -339,22 +340,35 @@ class CombatRoll(Roll["BridgeheadState"]):
                 f"{' (5.2: shifted for the terrain)' if shift else ''}, "
                 f"roll {outcome[0]}: {result}")
         if result == "AE":
-            for uid in args.attackers:
-                s.pos.units[uid] = ""
-            return [Event(f"{said}, the attackers are eliminated", "loss",
-                          units=args.attackers, rule="6.1"), *s.wiped_out()]
+            eliminate(s, args.attackers, f"{said}, the attackers are eliminated", "6.1")
+            return []
         if result == "DE":
-            s.pos.units[defender] = ""
-            return [Event(f"{said}, {defender} is eliminated", "loss", units=(defender,),
-                          rule="6.1"), *s.wiped_out()]
+            eliminate(s, (defender,), f"{said}, {defender} is eliminated", "6.1")
+            return []
         if result == "DR":
             if not s.retreats(defender):
-                s.pos.units[defender] = ""
-                return [Event(f"{said}, {defender} cannot retreat and is eliminated",
-                              "loss", units=(defender,), rule="6.2"), *s.wiped_out()]
+                eliminate(s, (defender,), f"{said}, {defender} cannot retreat and is "
+                          "eliminated", "6.2")
+                return []
             flow.goto("retreat", Retreating(defender))
             return [Event(f"{said}, {defender} must retreat", "roll", rule="6.1")]
         return [Event(f"{said}, no effect", "roll", rule="6.1")]
+
+
+def eliminate(s: BridgeheadState, units: tuple[str, ...], said: str, rule: str) -> None:
+    """6.1, 6.2: ``units`` leave the map; the game ends at once if a side has none left
+    (7.1: told after the loss, by :func:`wiped_out`)."""
+    for uid in units:
+        s.pos.units[uid] = ""
+    s.tell(Event(said, "loss", units=units, rule=rule))
+    wiped_out(s)
+
+
+def wiped_out(s: BridgeheadState) -> None:
+    """7.1: the game ends at once when a side has no unit left."""
+    for side in SIDES:
+        if not s.own(side):
+            s.tell(Event(f"the {side} side has no unit left and loses", "phase", rule="7.1"))
 
 
 class RetreatChoice(Choice["BridgeheadState"]):
@@ -365,12 +379,11 @@ class RetreatChoice(Choice["BridgeheadState"]):
     rule = "6.2"
     Args = Retreating
     auto = True  # one hex to go to is no decision
+    prompt_template = "the {side} player retreats {unit} one hex"
+    order = "retreat to the first hex listed"
 
     def side(self, s: BridgeheadState, args: Retreating) -> str:
         return rules().units[args.unit].side
-
-    def prompt(self, s: BridgeheadState, args: Retreating) -> str:
-        return f"the {self.side(s, args)} player retreats {args.unit} one hex"
 
     def options(self, s: BridgeheadState, args: Retreating) -> list[Action]:
         return [Retreat(h) for h in s.retreats(args.unit)]
@@ -414,6 +427,13 @@ class EndPlayerTurn(Procedure["BridgeheadState"]):
 
 #: 4.2, 4.3: entering an enemy ZOC ends the move; no move from one enemy ZOC hex to another
 POLICY = ZocPolicy(stop_on_entry=True, zoc_to_zoc=False)
+
+
+@functools.cache
+def zoc_rule() -> ZocRule:
+    """4.1: every unit's ZOC, not across a river hexside without a bridge (built once:
+    the board facts know a rule by identity)."""
+    return ZocRule(blocks=rules().barred)
 #: the frame above each step of the player turn (the setup API's ``step = "..."``)
 ENTRY = {"movement": 1, "combat": 2, "end-player-turn": 3}
 
@@ -423,22 +443,28 @@ class BridgeheadState(StepState[Position]):
                        RetreatChoice(), EndPlayerTurn())
     start = "game"
     Position = Position
+    memo_options = True  # a decision's options are listed once, not per ask
 
     def own(self, side: str) -> list[str]:
         """The side's units on the map, in id order."""
         return [u for u, h in sorted(self.pos.units.items())
                 if h and rules().units[u].side == side]
 
-    def occupied(self) -> set[str]:
-        return {h for h in self.pos.units.values() if h}
+    def facts(self) -> BoardFacts:
+        """The kit's facts of where the units stand, computed once per placement."""
+        R = rules()
+        return board_facts(R.map, [Placed(u, h, R.units[u].side)
+                                   for u, h in self.pos.units.items() if h])
+
+    def occupied(self) -> frozenset[str]:
+        return self.facts().occupied()
 
     def unit_at(self, h: str) -> str:
-        return next(u for u, at in sorted(self.pos.units.items()) if at == h)
+        return self.facts().at(h)[0]
 
     def zoc(self, side: str) -> ZocMap:
         """4.1: the ZOC the side's units exert, not across the river but at the bridge."""
-        return zoc_map(rules().map, [(u, self.pos.units[u]) for u in self.own(side)],
-                       blocks=rules().barred)
+        return self.facts().zoc(side, zoc_rule())
 
     def reach(self, uid: str) -> tuple[str, ...]:
         """3.1-3.3, 4.2, 4.3, 2: where the unit may end its move."""
@@ -465,11 +491,6 @@ class BridgeheadState(StepState[Position]):
         found = retreat_options(R.map, self.pos.units[uid], 1, rank,
                                 may_cross=lambda a, b: not R.barred(a, b))
         return found.hexes if found.complete else ()
-
-    def wiped_out(self) -> list[Event]:
-        """7.1: the game ends at once when a side has no unit left."""
-        return [Event(f"the {side} side has no unit left and loses", "phase", rule="7.1")
-                for side in SIDES if not self.own(side)]
 
     def over(self) -> bool:
         return self.pos.turn > self.pos.last_turn or not all(self.own(s) for s in SIDES)
@@ -526,25 +547,17 @@ class BridgeheadEngine(Engine):
         "end": "end this phase (1)",
     })
 
+    # its decision kinds, standing orders and restore come from its steps (pbem.engine)
+    state_class = BridgeheadState
+
     def scenarios(self) -> list[ScenarioInfo]:
         return rules().data.infos()
-
-    def standing_orders(self) -> list[OrderSpec]:
-        return [OrderSpec("retreat", "6.2", "retreat to the first hex listed")]
-
-    def decision_kinds(self) -> tuple[str, ...]:
-        return ("attack", "move", "retreat")
 
     def _new_state(self, scenario: str, options: Mapping[str, str]) -> State:
         R = rules()
         state = BridgeheadState(self, scenario, options)
         state.begin(Position(turn=1, last_turn=R.last_turn, phasing="blue",
                              units=dict(sorted(R.start.items()))))
-        return state
-
-    def _restore(self, snapshot: Snapshot) -> State:
-        state = BridgeheadState(self, snapshot["scenario"], snapshot["options"])
-        state.restore_body(snapshot["body"])
         return state
 
 

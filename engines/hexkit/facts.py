@@ -1,0 +1,267 @@
+"""Board facts of one placement of the units: who is where, stacks, ZOCs, supply floods.
+
+Every engine asks the same questions of a position many times between two moves (each
+unit's listed moves reads the enemy's ZOC; each supply check floods from the same
+edge), and each had kept its own cache of the answers with its own key and its own
+return type.  Here the key is the placement itself, an ordered tuple of
+:class:`Placed` (unit, hex, side and whatever else the engine's rules read of a unit,
+such as its steps), and a :class:`BoardFacts` answers for exactly that placement:
+
+* occupancy and stacks, per side or for everyone (:meth:`BoardFacts.stacks`,
+  :meth:`~BoardFacts.at`, :meth:`~BoardFacts.occupied`);
+* a side's ZOC under the game's :class:`ZocRule` (which units exert one, whether a stack
+  must be big enough, what a ZOC does not reach across), as the kit's
+  :class:`~engines.hexkit.zoc.ZocMap` (hexes, and the units exerting each);
+* a side's supply flood under the game's :class:`RegionFlood` (through
+  :func:`~engines.hexkit.graph.region`: distances from sources) or
+  :class:`SpreadFlood` (through :func:`~engines.hexkit.graph.spread`: budget left).
+
+Each answer is computed once per placement and rule (a side's ZOC once per placement of
+that side's units: the other side's moves do not touch it).  A placement that changes is
+a new key: :func:`board_facts` hands out a fresh :class:`BoardFacts` with nothing computed,
+and keeps the last few placements' facts so a position met again (a take-back, the
+same position reached by both players' programs) costs a lookup.
+
+A rule is part of the key by identity for its functions, so build each rule once (a
+module constant, or one per fact outside the placement it depends on, such as
+demolished bridges) rather than per call.  Everything a rule's functions read must be
+in the placement or fixed with the rule: the memo cannot see anything else.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Collection, Hashable, Iterable, Mapping, Sequence
+from dataclasses import dataclass
+from types import MappingProxyType
+from typing import Any, NamedTuple, TypeVar
+
+from engines.hexkit.graph import region, spread
+from engines.hexkit.hexid import HexId
+from engines.hexkit.hexmap import HexMap
+from engines.hexkit.shared import Shared
+from engines.hexkit.zoc import ZocMap, zoc_map
+from pbem.memo import Memo
+
+T = TypeVar("T")
+
+
+class Placed(NamedTuple):
+    """One unit on the map: its id, hex and side, and ``mark``: what else the engine's
+    ZOC or flood rules read of it (48th Panzer Korps 5: its steps and whether it has
+    retreated), so that a change to it is a change of placement."""
+
+    unit: str
+    hex: HexId
+    side: str
+    mark: Hashable = None
+
+
+Placement = tuple[Placed, ...]
+
+
+@dataclass(frozen=True)
+class ZocRule(Shared):
+    """Which of a side's units exert a ZOC and where it reaches.
+
+    ``exerts(unit)`` picks the units that exert one (For the Motherland! 4.1: by type;
+    White Death Rule 3: ski units only, for 3.B).  Where it depends on the unit's stack,
+    ``stack(units)`` is given each hex's units of the side (in id order) and returns those
+    of them that exert one (48th Panzer Korps 5: every unit not retreated, when they
+    make three or more steps; White Death Rule 3: not a German weapons company alone);
+    with both, a unit exerts one when both say so.  ``blocking_sides`` and
+    ``blocks(unit_hex, neighbour)`` are
+    :func:`~engines.hexkit.zoc.zoc_map`'s (For the Motherland! 4.1: not across sea or
+    lake hexsides; Backhand Blow 6.0: not into a city is ``blocks=lambda a, b: b in
+    cities``).
+    """
+
+    exerts: Callable[[Placed], bool] | None = None
+    stack: Callable[[tuple[Placed, ...]], Iterable[Placed]] | None = None
+    blocking_sides: frozenset[str] = frozenset()
+    blocks: Callable[[HexId, HexId], bool] | None = None
+    include_own_hex: bool = False
+
+
+#: every unit exerts a ZOC into all six hexes around it
+ALL_EXERT = ZocRule()
+
+
+@dataclass(frozen=True, eq=False)
+class RegionFlood(Shared):
+    """A flood counted in hexes from sources through what a side may pass.
+
+    ``sources(facts, side)`` are where it starts (White Death 15.C: the side's friendly
+    map edge), ``passable(facts, side, hex)`` what it may enter (free of enemy units and
+    of enemy ZOC); ``networks`` and ``max_steps`` are
+    :func:`~engines.hexkit.graph.region`'s.  The answer is every hex reached with its
+    distance from the nearest source, in hex order.
+    """
+
+    sources: Callable[[BoardFacts, str], Iterable[HexId]]
+    passable: Callable[[BoardFacts, str, HexId], bool] | None = None
+    networks: tuple[str, ...] | None = None
+    max_steps: int | None = None
+
+
+@dataclass(frozen=True, eq=False)
+class SpreadFlood(Shared):
+    """A flood of supply lines of a length in hexes from several sources at once.
+
+    ``budgets(facts, side)`` gives each source its length (For the Motherland! 9.2: four
+    hexes from a supply source), ``blocked(facts, side)`` the hexes a line may not enter
+    (enemy units, enemy ZOC), ``neighbors`` the game's own adjacency table (land hexes
+    only): :func:`~engines.hexkit.graph.spread`'s.  The answer is every hex reached
+    with the most length left on reaching it, in hex order.  Flood rules are told
+    apart by identity (a table cannot be hashed).
+    """
+
+    budgets: Callable[[BoardFacts, str], Mapping[HexId, int]]
+    neighbors: Mapping[HexId, Sequence[HexId]]
+    blocked: Callable[[BoardFacts, str], Collection[HexId]] | None = None
+
+
+Flood = RegionFlood | SpreadFlood
+
+
+class BoardFacts(Shared):
+    """The facts of one placement of the units on one map, each computed once.
+
+    Build it with :func:`board_facts` (which reuses the facts of a placement met
+    recently) or directly for a placement used once.  It never changes: a unit that
+    moves makes a new placement, and so a new :class:`BoardFacts`.
+    """
+
+    __slots__ = ("_by_unit", "_found", "map", "placement")
+
+    def __init__(self, hexmap: HexMap, placement: Iterable[Placed]) -> None:
+        self.map = hexmap
+        self.placement: Placement = tuple(sorted(placement, key=_unit_of))
+        by_unit: dict[str, Placed] = {}
+        for p in self.placement:
+            if p.unit in by_unit:
+                raise ValueError(f"unit {p.unit!r} is placed twice: at {by_unit[p.unit].hex} "
+                                 f"and at {p.hex}")
+            if p.hex not in hexmap.index:
+                raise ValueError(f"unit {p.unit!r} is placed at {p.hex!r}, which is not on "
+                                 f"the map {hexmap.title!r}")
+            by_unit[p.unit] = p
+        self._by_unit: Mapping[str, Placed] = MappingProxyType(by_unit)
+        self._found: dict[Hashable, Any] = {}
+
+    def _once(self, key: Hashable, make: Callable[[], T]) -> T:
+        if key not in self._found:
+            self._found[key] = make()
+        found: T = self._found[key]
+        return found
+
+    # -- who is where ----------------------------------------------------------------
+
+    def units(self, side: str | None = None) -> Placement:
+        """The units placed (of ``side``, else all), in unit id order."""
+        if side is None:
+            return self.placement
+        return self._once(("units", side),
+                          lambda: tuple(p for p in self.placement if p.side == side))
+
+    def placed(self, unit: str) -> Placed | None:
+        """Where ``unit`` is, or ``None`` when it is not on the map."""
+        return self._by_unit.get(unit)
+
+    def stacks(self, side: str | None = None) -> Mapping[HexId, tuple[str, ...]]:
+        """Every hex holding units (of ``side``, else of anyone), in hex order, with its
+        units in id order."""
+
+        def make() -> Mapping[HexId, tuple[str, ...]]:
+            acc: dict[HexId, list[str]] = {}
+            for p in self.units(side):
+                acc.setdefault(p.hex, []).append(p.unit)
+            return MappingProxyType({h: tuple(us) for h, us in sorted(acc.items())})
+
+        return self._once(("stacks", side), make)
+
+    def at(self, h: HexId, side: str | None = None) -> tuple[str, ...]:
+        """The units in ``h`` (of ``side``, else of anyone), in id order."""
+        return self.stacks(side).get(h, ())
+
+    def occupied(self, side: str | None = None) -> frozenset[HexId]:
+        """The hexes holding at least one unit (of ``side``, else of anyone)."""
+        return self._once(("occupied", side), lambda: frozenset(self.stacks(side)))
+
+    def sides_at(self, h: HexId) -> tuple[str, ...]:
+        """The sides with units in ``h``, sorted."""
+        return tuple(sorted({self._by_unit[u].side for u in self.at(h)}))
+
+    # -- zones of control and floods -------------------------------------------------
+
+    def zoc(self, side: str, rule: ZocRule = ALL_EXERT) -> ZocMap:
+        """The ZOC ``side``'s units exert under ``rule``: its hexes and, for each, the
+        units exerting it (sorted)."""
+        return self._once(("zoc", side, rule), lambda: self._side_zoc(side, rule))
+
+    def _side_zoc(self, side: str, rule: ZocRule) -> ZocMap:
+        # a side's ZOC is a function of that side's units alone: kept across the other
+        # side's moves, which make new placements (each unit's listed moves while the
+        # enemy stands still reads the same enemy ZOC)
+        key = (id(self.map), side, self.units(side), rule)
+        kept = _SIDE_ZOCS.get(key, lambda: (self.map, self._zoc(side, rule)))
+        return kept[1] if kept[0] is self.map else self._zoc(side, rule)
+
+    def _zoc(self, side: str, rule: ZocRule) -> ZocMap:
+        exerting: Iterable[Placed] = self.units(side)
+        if rule.stack is not None:
+            stack = rule.stack
+            stacks: dict[HexId, list[Placed]] = {}
+            for p in exerting:
+                stacks.setdefault(p.hex, []).append(p)
+            picked: set[Placed] = set()
+            for h, ps in sorted(stacks.items()):
+                for p in stack(tuple(ps)):
+                    if p.hex != h or self._by_unit.get(p.unit) != p:
+                        raise ValueError(f"a ZOC rule's stack test gave {p.unit!r} at {p.hex}, "
+                                         f"not one of the units in {h}")
+                    picked.add(p)
+            exerting = sorted(picked, key=_unit_of)
+        if rule.exerts is not None:
+            exerting = [p for p in exerting if rule.exerts(p)]
+        return zoc_map(self.map, [(p.unit, p.hex) for p in exerting],
+                       blocking_sides=sorted(rule.blocking_sides), blocks=rule.blocks,
+                       include_own_hex=rule.include_own_hex)
+
+    def flood(self, side: str, rule: Flood) -> Mapping[HexId, int]:
+        """``side``'s flood under ``rule`` (see :class:`RegionFlood`, :class:`SpreadFlood`
+        for what the numbers mean), in hex order."""
+        return self._once(("flood", side, rule), lambda: self._flood(side, rule))
+
+    def _flood(self, side: str, rule: Flood) -> Mapping[HexId, int]:
+        if isinstance(rule, SpreadFlood):
+            blocked = rule.blocked(self, side) if rule.blocked is not None else frozenset()
+            found = spread(rule.neighbors, rule.budgets(self, side), blocked=blocked)
+            return MappingProxyType(dict(sorted(found.items())))
+        passable = rule.passable
+        ok = None if passable is None else (lambda h: passable(self, side, h))
+        return MappingProxyType(region(self.map, rule.sources(self, side), passable=ok,
+                                       networks=rule.networks, max_steps=rule.max_steps))
+
+
+def _unit_of(p: Placed) -> str:
+    return p.unit
+
+
+#: the facts of recent placements, by map and placement: with the map they were taken
+#: on, which a hit must be (an id can be reused once a map is gone)
+_RECENT: Memo[tuple[int, Placement], BoardFacts] = Memo(64)
+
+
+#: sides' ZOCs, by map, side, that side's units and the rule: with the map they were
+#: taken on, which a hit must be
+_SIDE_ZOCS: Memo[tuple[int, str, Placement, ZocRule], tuple[HexMap, ZocMap]] = Memo(256)
+
+
+def board_facts(hexmap: HexMap, placement: Iterable[Placed]) -> BoardFacts:
+    """The facts of ``placement`` on ``hexmap``: those of a recent same placement (with
+    whatever they have computed), else new ones."""
+    key = (id(hexmap), tuple(sorted(placement, key=_unit_of)))
+    found = _RECENT.get(key, lambda: BoardFacts(hexmap, key[1]))
+    if found.map is not hexmap:
+        found = BoardFacts(hexmap, key[1])
+    return found

@@ -1,0 +1,136 @@
+"""48th Panzer Korps: movement (4): a moving stack's step into a hex."""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+from fractions import Fraction
+from typing import TYPE_CHECKING
+
+from engines.panzer48.data import other
+from engines.panzer48.reinforcements import check_release
+from engines.panzer48.stacking import fits
+from engines.panzer48.victory import update_control
+from engines.panzer48.zoc import zoc
+from pbem.engine import Event
+
+if TYPE_CHECKING:
+    from engines.panzer48.state import P48State
+
+
+def step_group(s: P48State, n: str) -> list[Event]:
+    pos = s.pos
+    h = pos.units[pos.moving[0]].hex
+    halts = n in zoc(s, other(pos.phasing))  # 5 (stand-in): entering ends the move
+    for u in pos.moving:
+        c = step_cost(s, u, h, n)
+        assert c is not None
+        pos.units[u].spent += c
+        pos.units[u].hex = n
+        pos.units[u].halted = halts
+    pos.moved_hexes += 1
+    return [Event(f"{', '.join(pos.moving)} move to {n}", "move", hexes=(n,), rule="4"),
+            *after_move(s, pos.moving)]
+
+
+def movable(s: P48State, u: str) -> bool:
+    x, info = s.pos.units[u], s.d.units[u]
+    if x.where != "map" or x.moved or x.failed or x.retreated or x.attacked or x.halted:
+        return False
+    if info.formation == "7lw" and not s.pos.released:
+        return False  # 9: not until released
+    return allowance(s, u) > x.spent
+
+
+def allowance(s: P48State, u: str) -> Fraction:
+    ma = Fraction(s.d.units[u].ma)
+    return ma / 2 if s.pos.units[u].flipped else ma  # 3.1 / 4
+
+
+def step_cost(s: P48State, u: str, a: str, b: str) -> Fraction | None:
+    mode = "leg" if s.d.units[u].leg else "mech"
+    c = s.d.costs[mode].cost(a, b)
+    return None if c is None else Fraction(c)
+
+
+def may_pass(s: P48State, group: list[str], h: str, spent: dict[str, Fraction],
+             stacks: dict[str, list[str]], seen: frozenset[str] = frozenset()) -> bool:
+    """6: "Stacking limits must be satisfied at the end of each unit's movement", so
+    ``group`` (standing elsewhere, ``spent`` MPs each) may enter ``h``, where it would
+    overstack, only if it can go on from there, within its allowances, to a hex where
+    it fits; not where an enemy ZOC would halt it (5, stand-in)."""
+    side = s.d.units[group[0]].side
+    if h in zoc(s, other(side)):
+        return False
+    for n in s.d.map.neighbors(h):
+        if n in seen or (n in stacks and s.d.units[stacks[n][0]].side != side):
+            continue
+        costs = {u: step_cost(s, u, h, n) for u in group}
+        after: dict[str, Fraction] = {}
+        for u, c in costs.items():
+            if c is None or spent[u] + c > allowance(s, u):
+                break
+            after[u] = spent[u] + c
+        else:
+            if fits(s, n, side, group, stacks) or may_pass(s,
+                    group, n, after, stacks, seen | {h}):
+                return True
+    return False
+
+
+def after_move(s: P48State, moved: Iterable[str] = ()) -> list[Event]:
+    """After units entered a hex (``moved``) or left the map: control (10), and the
+    7th Luftwaffe's release (9)."""
+    update_control(s)
+    return check_release(s, moved)
+
+
+def entry_hexes(s: P48State, u: str, stacking: bool = True) -> list[str]:
+    """9.1 / 8.3: the hexes where a due or off-map unit may enter (``stacking``:
+    only those where it fits, or from which it can move on to a hex where it fits:
+    entering is movement, and 6 binds its end)."""
+    x, info = s.pos.units[u], s.d.units[u]
+    if x.where == "off":
+        cands = [x.hex] if s.owner_at(x.hex) != other(info.side) else sorted(
+            (h for h in s.d.edge if s.owner_at(h) is None
+             and h not in zoc(s, other(info.side))),
+            key=lambda h: (s.d.map.distance(h, x.hex), h))[:1]
+    else:
+        f = s.d.formations[info.formation]
+        area = f.enters_area if info.side == "german" else s.pos.plan_areas.get(f.id, "")
+        cands = list(s.d.entry.get(area, ()))
+    enemy = {s.pos.units[e].hex for e in s.on_map(other(info.side))}
+    ez = zoc(s, other(info.side)) if info.target == "W" else {}
+    stacks = s.stacks()
+    return [h for h in cands if h not in enemy and h not in ez
+            and (not stacking or fits(s, h, info.side, [u], stacks)
+                 or may_pass(s, [u], h, {u: s.d.entry_cost(u, h)}, stacks))]
+
+
+def moving_hex(s: P48State) -> str:
+    """The hex of the unit or stack moving (4: a stack moves together)."""
+    return s.pos.units[s.pos.moving[0]].hex
+
+
+def next_hexes(s: P48State) -> list[str]:
+    """4 / 5 / 6: the hexes the moving unit or stack may step into next: within every
+    unit's allowance, not enemy-occupied, and a full hex only if the move can end beyond."""
+    pos, side = s.pos, s.pos.phasing
+    h = moving_hex(s)
+    if any(pos.units[u].halted for u in pos.moving):
+        return []  # 5 (stand-in): entering an enemy-controlled hex ends the move
+    out = []
+    stacks = s.stacks()
+    for n in s.d.map.neighbors(h):
+        if n in stacks and s.d.units[stacks[n][0]].side == other(side):
+            continue
+        costs = [step_cost(s, u, h, n) for u in pos.moving]
+        if any(c is None or pos.units[u].spent + c > allowance(s, u)
+               for u, c in zip(pos.moving, costs, strict=True)):
+            continue
+        if not fits(s, n, side, pos.moving, stacks) and not may_pass(s,
+                pos.moving, n, {u: pos.units[u].spent + c for u, c in
+                                zip(pos.moving, costs, strict=True) if c is not None},
+                stacks, frozenset([h])):
+            continue  # 6: through a full hex only if the move can end beyond it
+        out.append(n)
+    return out

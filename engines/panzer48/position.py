@@ -1,0 +1,127 @@
+"""48th Panzer Korps: the position (what a snapshot saves) and the steps' arguments."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from fractions import Fraction
+
+from engines.panzer48.data import data
+
+
+@dataclass
+class Unit:
+    #: "map", "setup" (not yet placed), "due" (reinforcement), "dead", "exited", "off" (8.3)
+    where: str
+    hex: str = ""
+    losses: int = 0
+    #: made a prepared attack this turn (3.1: flipped, half movement after)
+    flipped: bool = False
+    #: its move is finished this phase (3.2)
+    moved: bool = False
+    #: attacked this phase (one attack per unit per phase, 3.1/3.2)
+    attacked: bool = False
+    #: retreated this phase: no ZOC (5), no movement (4)
+    retreated: bool = False
+    #: tried to leave an enemy ZOC and failed, or failed a morale check (4, 5)
+    failed: bool = False
+    #: entered an enemy-controlled hex this phase: its move is over (5, stand-in), even
+    #: if a hasty attack by its stack then removes the ZOC
+    halted: bool = False
+    #: the hex it began the Movement Phase in ("" if it was off the map): 4's "units
+    #: which began the phase stacked together"
+    began: str = ""
+    spent: Fraction = Fraction(0)
+    placed: bool = False
+
+
+@dataclass
+class Fire:
+    target: str
+    units: list[str]
+    support: list[str]
+
+
+@dataclass
+class Combat:
+    hex: str
+    attacker: str
+    prepared: bool
+    attackers: list[str] = field(default_factory=list)
+    support: list[str] = field(default_factory=list)
+    defenders: list[str] = field(default_factory=list)
+    stage: str = "declare"  # declare, defense, attack, advance
+    fired: list[str] = field(default_factory=list)
+    targeted: list[str] = field(default_factory=list)
+    #: per stack hex: steps fired at its last target (7.3: non-increasing)
+    caps: dict[str, int] = field(default_factory=dict)
+    fire: Fire | None = None
+    required: int = 0  # the retreat the defenders were required to make (8.4)
+    largest: int = 0  # the largest morale result achieved in the attack (8.4)
+    path: list[str] = field(default_factory=list)  # the defenders' retreat path
+    advance: dict[str, int] = field(default_factory=dict)  # unit -> hexes of advance left
+    #: advancing units that left the defenders' path (8.4: ZOCs stop them again)
+    strayed: list[str] = field(default_factory=list)
+
+
+@dataclass
+class Position:
+    turn: int
+    last_turn: int
+    phasing: str
+    phase: str  # setup, plan, prepared, movement
+    units: dict[str, Unit]
+    control: dict[str, str]
+    released: bool = False
+    setup_side: str = "german"
+    #: 9.1: per Soviet reinforcing formation, the announced turn and the commitment
+    plan_turns: dict[str, int] = field(default_factory=dict)
+    plan_digests: dict[str, str] = field(default_factory=dict)
+    plan_areas: dict[str, str] = field(default_factory=dict)
+    began_adjacent: list[str] = field(default_factory=list)
+    moving: list[str] = field(default_factory=list)
+    moved_hexes: int = 0
+    combat: Combat | None = None
+    exits: dict[str, int] = field(default_factory=dict)  # exit hex -> steps (10)
+    kills: dict[str, int] = field(default_factory=dict)  # side -> points for enemy losses
+
+
+@dataclass
+class MoraleArgs:
+    unit: str
+    morale: int
+    loss: int
+    steps_before: int
+    attacker: bool
+
+
+@dataclass
+class RetreatArgs:
+    units: list[str]
+    start: str
+    length: int
+    defender: bool
+
+
+@dataclass
+class SideArgs:
+    side: str = ""
+    stage: int = 0
+
+
+@dataclass
+class ExitArgs:
+    to: str = ""
+
+
+def new_position(scenario_turns: tuple[int, int]) -> Position:
+    d = data()
+    units = {}
+    for u, info in d.units.items():
+        f = d.formations[info.formation]
+        units[u] = Unit("setup" if (f.enters_turn or f.schedule) else "unplaced")
+    control = {h: "german" for h in sorted(d.towns)}
+    for a, b in d.don_bridges:
+        control[a] = control[b] = "german"
+    return Position(turn=scenario_turns[0], last_turn=scenario_turns[1], phasing="soviet",
+                    phase="setup", units=units, control=dict(sorted(control.items())))
+

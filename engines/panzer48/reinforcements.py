@@ -1,0 +1,161 @@
+"""48th Panzer Korps: set-up and reinforcements (9): the German defaults, the
+Soviet plan's commitments (9.1) and their reveal.
+"""
+
+from __future__ import annotations
+
+import hashlib
+from collections.abc import Iterable
+from typing import TYPE_CHECKING
+
+from engines.panzer48.data import other
+from engines.panzer48.notation import Say
+from engines.panzer48.stacking import fits
+from engines.panzer48.zoc import zoc
+from pbem.engine import Commitment, Event
+
+if TYPE_CHECKING:
+    from engines.panzer48.state import P48State
+
+
+#: the salt used when a plan is applied directly to a state, with no session (tests, bots
+#: playing on one state): it is public, so such a plan is not secret; a session always
+#: commits with the salt from the side's own secret (State.conceal)
+def open_salt(formation: str) -> bytes:
+    return hashlib.sha256(b"pbem/48th-panzer-korps/open-salt\0" + formation.encode()).digest()
+
+
+def plan_value(formation: str, area: str) -> list[str]:
+    return [formation, area]
+
+
+def digest_of(formation: str, area: str, salt: bytes) -> str:
+    return Commitment.make("soviet", formation, plan_value(formation, area), salt).hex()
+
+
+def plan_formations(s: P48State) -> list[str]:
+    """9.1: the formations to plan (those that can arrive before the scenario ends)."""
+    return sorted(f.id for f in s.d.formations.values()
+                  if f.schedule and min(t for _, t in f.schedule) <= s.pos.last_turn)
+
+
+def reveal(s: P48State, action: Say) -> list[Event]:
+    """9.1: the area revealed on the planned turn, checked against the commitment."""
+    f = action.a
+    com = Commitment("soviet", f, bytes.fromhex(s.pos.plan_digests[f]))
+    if action.verb == "open":
+        area, salt = action.b, bytes.fromhex(action.c) if _is_hex(action.c) else b""
+        com.check(plan_value(f, area), salt, rule="9.1")
+    else:
+        found = [a for a, _ in s.d.formations[f].schedule
+                 if digest_of(f, a, open_salt(f)) == s.pos.plan_digests[f]]
+        if not found:
+            com.check(plan_value(f, "?"), open_salt(f), rule="9.1")
+        area = found[0]
+    if area not in dict(s.d.formations[f].schedule):
+        from pbem.errors import IllegalAction
+        raise IllegalAction(f"{area} is not on the schedule for {f}", rule="9.1")
+    s.pos.plan_areas[f] = area
+    for u, x in s.pos.units.items():
+        if s.d.units[u].formation == f and x.where == "setup":
+            x.where = "due"
+    return [Event(f"the {s.d.formations[f].name} enters at area {area} (revealed, matches "
+                  "the commitment)", "reveal", rule="9.1")]
+
+
+def arrivals(s: P48State, side: str) -> None:
+    """9.1: the reinforcements due this turn become able to enter."""
+    for u, x in s.pos.units.items():
+        info = s.d.units[u]
+        if info.side != side or x.where != "setup":
+            continue
+        f = s.d.formations[info.formation]
+        if side == "german" and f.enters_turn and f.enters_turn <= s.pos.turn:
+            x.where = "due"
+        if (side == "soviet" and f.id in s.pos.plan_areas
+                and s.pos.plan_turns.get(f.id, 0) == s.pos.turn):
+            x.where = "due"
+
+
+def place_defaults(s: P48State, side: str) -> None:
+    """9: each unit's scenario hex: the 7th Luftwaffe and 26th Tank group in their hexes,
+    personnel on the starting front nearest their area, others nearest their area."""
+    d = s.d
+    for u, info in d.units.items():
+        x = s.pos.units[u]
+        if info.side != side or x.where != "unplaced":
+            continue
+        x.where = "map"
+        f = d.formations[info.formation]
+        if f.hexes or f.assigned:
+            pool = list(f.hexes or f.assigned)
+            members = [m for m in d.units if d.units[m].formation == f.id]
+            x.hex = pool[members.index(u) % len(pool)]
+            continue
+        if info.target == "P":
+            cands = sorted(d.areas["front_german" if side == "german" else "front_soviet"])
+        else:
+            cands = [h for h in d.map.within(f.area, 3) if d.side_of_hex(h) == side
+                     and h not in d.areas["front_german"] and h not in d.areas["front_soviet"]]
+        cands.sort(key=lambda h: (d.map.distance(h, f.area), h))
+        ez = zoc(s, other(side))
+        for h in cands:
+            if fits(s, h, side, [u]) and not (info.target == "W" and h in ez):
+                x.hex = h
+                break
+
+
+def _is_hex(text: str) -> bool:
+    return len(text) % 2 == 0 and all(ch in "0123456789abcdef" for ch in text)
+
+
+def check_release(s: P48State, moved: Iterable[str] = ()) -> list[Event]:
+    """9: the 7th Luftwaffe Field Division is released on turn 7 or "whenever a
+    Soviet unit moves within two hexes" of any of its units: ``moved`` are the units
+    that just entered a hex; a Soviet unit standing that near releases nothing."""
+    if s.pos.released:
+        return []
+    lw = [u for u in s.on_map("german") if s.d.units[u].formation == "7lw"]
+    near = any(s.d.map.distance(s.pos.units[m].hex, s.pos.units[g].hex) <= 2
+               for m in moved if s.d.units[m].side == "soviet"
+               and s.pos.units[m].where == "map" for g in lw)
+    if s.pos.turn >= 7 or near:
+        s.pos.released = True
+        return [Event("the 7th Luftwaffe Field Division is released", "info", rule="9")]
+    return []
+
+
+def areas_to_reveal(s: P48State) -> list[str]:
+    """9.1: the Soviet formations whose planned turn this is and whose area is still
+    secret: each is revealed before anything moves."""
+    if s.pos.phasing != "soviet":
+        return []
+    return [f for f, t in sorted(s.pos.plan_turns.items())
+            if t == s.pos.turn and f not in s.pos.plan_areas]
+
+
+def setup_hexes(s: P48State, u: str) -> list[str]:
+    """9: the hexes where ``u`` may be placed: its formation's hexes, the front
+    line (personnel) or within 3 hexes of its area on its side, where it fits (6),
+    never a weapon in an enemy ZOC."""
+    info, d = s.d.units[u], s.d
+    f = d.formations[info.formation]
+    side = info.side
+    if f.hexes:
+        cands = list(f.hexes)
+    elif f.assigned:
+        return []  # 9: the 26th Tank group sets up directly in its hexes
+    elif info.target == "P":
+        cands = sorted(d.areas["front_german" if side == "german" else "front_soviet"])
+    else:
+        cands = [h for h in d.map.within(f.area, 3) if d.side_of_hex(h) == side]
+    out = []
+    enemy_zoc = zoc(s, other(side))
+    stacks = s.stacks()
+    for h in sorted(cands):
+        if h == s.pos.units[u].hex or not fits(s, h, side, [u], stacks):
+            continue
+        if info.target == "W" and h in enemy_zoc:
+            continue  # 9: weapons never in enemy ZOC
+        out.append(h)
+    return out

@@ -1,0 +1,176 @@
+"""48th Panzer Korps: the sequence of play (3) and the table of every step."""
+
+from __future__ import annotations
+
+from fractions import Fraction
+
+from engines.panzer48.data import other
+from engines.panzer48.position import SideArgs
+from engines.panzer48.reinforcements import arrivals, check_release
+from engines.panzer48.state import P48State
+from engines.panzer48.steps.combat import (
+    AttackFire,
+    Declare,
+    FireRoll,
+    FireStep,
+    MoraleOption,
+    MoraleRoll,
+    Prepared,
+)
+from engines.panzer48.steps.movement import Movement, Moving, ZocExit
+from engines.panzer48.steps.retreat import Advance, AdvanceStart, Overstacked, Retreat, RetreatStart
+from engines.panzer48.steps.setup import Plan, Setup
+from engines.panzer48.victory import score
+from pbem.engine import Event
+from pbem.steps import Entry, Flow, NoArgs, Procedure, Sequence, step_table
+
+
+class Game(Procedure[P48State]):
+    name = "game"
+    rule = "3"
+
+    def run(self, s: P48State, args: NoArgs, flow: Flow) -> list[Event]:
+        if s.pos.phase == "setup":
+            flow.call("setup")
+        elif s.pos.phase == "plan":
+            flow.call("plan")
+        else:
+            flow.call("turn")
+        return []
+
+
+def _own_side(s: P48State, args: SideArgs) -> SideArgs:
+    """A phase's arguments: the side of the player turn it belongs to (3)."""
+    return SideArgs(args.side)
+
+
+class Turn(Sequence[P48State]):
+    """3, the Sequence Outline: I. the Soviet player turn, II. the German player turn,
+    III. the Game Turn marker advances.
+
+    The count of player turns begun is ``SideArgs.stage`` (the count a procedure kept by
+    hand before this was a sequence, so games saved in a turn restore), and III is the
+    sequence's tail: it ends the turn's frame, as that procedure did."""
+
+    name = "turn"
+    rule = "3"
+    Args = SideArgs
+    counter = "stage"
+    tail = True
+    entries = (
+        Entry("3.I", "player-turn", args=SideArgs("soviet")),
+        Entry("3.II", "player-turn", args=SideArgs("german")),
+        Entry("3.III", "turn-end"),
+    )
+
+
+class PlayerTurn(Sequence[P48State]):
+    """A player turn (3): A. the Prepared Combat Phase (3.1), B. the Movement Phase (3.2),
+    each of the side whose turn it is; counted in ``SideArgs.stage`` as :class:`Turn`."""
+
+    name = "player-turn"
+    rule = "3"
+    Args = SideArgs
+    counter = "stage"
+    tail = True
+    entries = (
+        Entry("3.1", "prepared-phase", args=_own_side),
+        Entry("3.2", "movement-phase", args=_own_side),
+        Entry("3", "player-turn-end"),
+    )
+
+
+class PreparedPhase(Procedure[P48State]):
+    """3.1: the Prepared Combat Phase begins: the side is phasing, its units' marks of the
+    last phase are cleared, and the units that may make prepared attacks (those that begin
+    the phase adjacent to enemy units) are noted; then its attacks are chosen."""
+
+    name = "prepared-phase"
+    rule = "3.1"
+    Args = SideArgs
+
+    def run(self, s: P48State, args: SideArgs, flow: Flow) -> list[Event]:
+        pos = s.pos
+        pos.phasing, pos.phase = args.side, "prepared"
+        for x in pos.units.values():
+            x.moved = x.attacked = x.retreated = x.failed = x.halted = False
+            x.spent = Fraction(0)
+        enemy = [pos.units[u].hex for u in s.on_map(other(args.side))]
+        pos.began_adjacent = sorted(
+            u for u in s.on_map(args.side)
+            if any(s.d.map.distance(pos.units[u].hex, h) == 1 for h in enemy))
+        flow.goto("prepared")
+        return [Event(f"turn {pos.turn}: {args.side} prepared combat phase", "phase",
+                      rule="3.1")]
+
+
+class MovementPhase(Procedure[P48State]):
+    """3.2: the Movement Phase begins (reinforcements arrive, 9.1); then the side moves."""
+
+    name = "movement-phase"
+    rule = "3.2"
+    Args = SideArgs
+
+    def run(self, s: P48State, args: SideArgs, flow: Flow) -> list[Event]:
+        pos = s.pos
+        pos.phase = "movement"
+        for x in pos.units.values():
+            # 4: units that retreated in the Prepared Combat Phase do not move; 5:
+            # their ZOC returns with the new phase
+            x.failed = x.failed or x.retreated
+            x.retreated = x.attacked = False
+            x.began = x.hex if x.where == "map" else ""
+        arrivals(s, args.side)
+        flow.goto("movement")
+        return [Event(f"turn {pos.turn}: {args.side} movement phase", "phase", rule="3.2")]
+
+
+class PlayerTurnEnd(Procedure[P48State]):
+    """5: a unit that retreated exerts no ZOC for the rest of the phase only."""
+
+    name = "player-turn-end"
+    rule = "5"
+    Args = SideArgs
+
+    def run(self, s: P48State, args: SideArgs, flow: Flow) -> list[Event]:
+        for x in s.pos.units.values():
+            x.retreated = False
+        flow.end()
+        return []
+
+
+class TurnEnd(Procedure[P48State]):
+    """3.III: the Game Turn marker advances; prepared attackers are flipped back (3.1);
+    then the release of the 7th Luftwaffe Field Division (9) or, after the last turn, the
+    victory points (10)."""
+
+    name = "turn-end"
+    rule = "3.III"
+
+    def run(self, s: P48State, args: NoArgs, flow: Flow) -> list[Event]:
+        s.pos.turn += 1
+        for x in s.pos.units.values():
+            x.flipped = False
+        flow.end()
+        ev = [Event(f"turn {s.pos.turn}", "phase", rule="3.III")]
+        if not s.over():
+            ev += check_release(s)
+        else:
+            pts = score(s)
+            ev.append(Event(f"the game ends: Soviet {pts['soviet']}, German "
+                            f"{pts['german']} victory points", "phase", rule="10"))
+        return ev
+
+
+STEPS = step_table(Game(), Turn(), PlayerTurn(), PreparedPhase(), MovementPhase(),
+                   PlayerTurnEnd(), TurnEnd(), Setup(), Plan(), Prepared(), Declare(),
+                   FireStep(), AttackFire(), FireRoll(), MoraleOption(), MoraleRoll(),
+                   RetreatStart(), Retreat(), Overstacked(), Advance(), AdvanceStart(),
+                   Movement(), Moving(), ZocExit())
+
+
+P48State.steps = STEPS
+
+
+P48State.start = "game"
+

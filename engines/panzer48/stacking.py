@@ -1,0 +1,24 @@
+"""48th Panzer Korps: stacking (6), in thirds of a battalion."""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:
+    from engines.panzer48.state import P48State
+
+
+def stack_size(s: P48State, h: str, side: str, extra: Iterable[str] = (),
+               stacks: dict[str, list[str]] | None = None) -> int:
+    here = s.at(h, side) if stacks is None else [
+        u for u in stacks.get(h, ()) if s.d.units[u].side == side]
+    us = set(here) | set(extra)
+    return sum(s.d.units[u].size for u in us)
+
+
+def fits(s: P48State, h: str, side: str, extra: Iterable[str] = (),
+         stacks: dict[str, list[str]] | None = None) -> bool:
+    """6: stacking limits (in thirds of a battalion); ``stacks``: from ``stacks()``
+    when the caller asks for many hexes of one position."""
+    return stack_size(s, h, side, extra, stacks) <= s.d.stack_limit[side]

@@ -1,0 +1,240 @@
+"""48th Panzer Korps: the state: the position's lookups and the engine hooks.
+
+Rule numbers are the article's (CounterAttack #3, 1991).  Where its lists were lost in
+extraction (3.1's differences of prepared attacks, 5's effects of ZOCs, 7.6's support
+restrictions, 8.1's option lists) the reading is on docs/engines/48th-panzer-korps.md
+with the reason.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import Any
+
+from engines.panzer48.data import SIDES, Data, UnitInfo, data
+from engines.panzer48.notation import Say, parse
+from engines.panzer48.position import Combat, Position, SideArgs
+from engines.panzer48.reinforcements import digest_of, open_salt, plan_formations
+from engines.panzer48.victory import score
+from engines.panzer48.view import board, status_line
+from pbem.engine import Action, Decision, Result
+from pbem.steps import Frame, Misfit, StepState
+from pbem.view import BoardView
+
+#: the steps of the sequence of play (3) that only the turn's sequences call, each with
+#: the arguments they give it (or that run and move on without a decision): a position is
+#: set up at the phase's own step instead
+SEQUENCE_ONLY = ("turn", "player-turn", "prepared-phase", "movement-phase",
+                 "player-turn-end", "turn-end")
+
+
+class P48State(StepState[Position]):
+    Position = Position
+
+    @property
+    def d(self) -> Data:
+        return data()
+
+    def fight(self) -> Combat:
+        """The combat in progress: the steps of rule 7 run only while there is one."""
+        c = self.pos.combat
+        assert c is not None
+        return c
+
+    def info(self, uid: str) -> UnitInfo:
+        return self.d.units[uid]
+
+    def steps_of(self, uid: str) -> int:
+        return self.d.units[uid].steps - self.pos.units[uid].losses
+
+    # on_map, at, owner_at and zoc run hundreds of thousands of times a game (every
+    # movement option asks them): they read the units once, without the helpers above
+
+    def on_map(self, side: str | None = None) -> list[str]:
+        info = self.d.units
+        return [u for u, x in self.pos.units.items() if x.where == "map"
+                and (side is None or info[u].side == side)]
+
+    def at(self, h: str, side: str | None = None) -> list[str]:
+        info = self.d.units
+        return sorted(u for u, x in self.pos.units.items() if x.hex == h and x.where == "map"
+                      and (side is None or info[u].side == side))
+
+    def owner_at(self, h: str) -> str | None:
+        first = min((u for u, x in self.pos.units.items() if x.hex == h and x.where == "map"),
+                    default=None)
+        return None if first is None else self.d.units[first].side
+
+    def stacks(self) -> dict[str, list[str]]:
+        """Every occupied hex and its units (sorted): ``at`` for many hexes at once."""
+        out: dict[str, list[str]] = {}
+        for u, x in sorted(self.pos.units.items()):
+            if x.where == "map":
+                out.setdefault(x.hex, []).append(u)
+        return out
+
+    # -- the engine hooks --------------------------------------------------------------------
+
+    def over(self) -> bool:
+        return self.pos.turn > self.pos.last_turn
+
+    def turn_number(self) -> int:
+        return min(self.pos.turn, self.pos.last_turn)
+
+    def frames_for(self, step: str) -> list[Frame]:
+        """Setup adapter: the frames above ``step`` (game, turn, player turn, phase).
+
+        A step the position set up does not fit is refused (:class:`Misfit`, issue 31):
+        the set-up (9) and the plan (9.1) on a turn after the first, in another phase or
+        with nothing left to place or plan; a step of the sequence of play (3) on a turn
+        outside the scenario's, with ``phase`` still the set-up or plan (the game went back
+        to them at the end of the turn) or another phase of the player turn (3.1 the
+        Prepared Combat Phase, 3.2 the Movement Phase; ``"turns"`` is either), an attack's
+        step with no combat open (7) or another side's, the phase's own choice with one
+        open, a moving unit's step with none moving (4)."""
+        if step not in self.steps or step in SEQUENCE_ONLY:
+            raise KeyError(step)
+        pos = self.pos
+        if step == "game":
+            return [Frame("game")]
+        first = self.engine.scenario(self.scenario).turns[0]
+        if step in ("setup", "plan"):
+            rule = "9" if step == "setup" else "9.1"
+            if pos.turn != first:
+                raise Misfit("turn", f"the {'set-up' if step == 'setup' else 'plan'} comes "
+                                     f"before turn {first}, the scenario's first ({rule})")
+            if pos.phase != step:
+                raise Misfit("phase", f"the {'set-up' if step == 'setup' else 'plan'} is "
+                                      f"made while phase = \"{step}\" ({rule})")
+            if step == "setup" and pos.setup_side not in SIDES:
+                raise Misfit("setup_side", f"the side setting up: {' or '.join(SIDES)} (9)")
+            if step == "plan" and not [f for f in plan_formations(self)
+                                       if f not in pos.plan_turns]:
+                raise Misfit("plan_turns", "every reinforcing formation is planned (9.1)")
+            return [Frame("game"), Frame(step)]
+        if not first <= pos.turn <= pos.last_turn:
+            raise Misfit("turn", f"the scenario is played on turns {first}-{pos.last_turn} "
+                                 "(3)")
+        side = pos.phasing
+        if side not in SIDES:
+            raise Misfit("phasing", f"the side whose player turn it is: {' or '.join(SIDES)}"
+                                    " (3)")
+        c = pos.combat
+        movement = step in ("movement", "moving", "zoc-exit") or (
+            step != "prepared" and c is not None and not c.prepared)
+        phase = "movement" if movement else "prepared"
+        if pos.phase not in ("turns", phase):
+            raise Misfit("phase", f"{step!r} is a step of the "
+                                  f"{'Movement' if movement else 'Prepared Combat'} Phase "
+                                  f"({'3.2' if movement else '3.1'}): phase = \"{phase}\" "
+                                  "(or \"turns\")")
+        base = [Frame("game"), Frame("turn", SideArgs(stage=1 if side == "soviet" else 2)),
+                Frame("player-turn", SideArgs(side, 2 if movement else 1))]
+        if step in ("prepared", "movement"):
+            if c is not None:
+                raise Misfit("combat", f"the {step} step chooses the next attack or move when "
+                                       "the last attack is over (7), and one is open: set up "
+                                       "its step")
+            return [*base, Frame(step)]
+        if step in ("moving", "zoc-exit"):
+            if not pos.moving:
+                raise Misfit("moving", f"{step!r} is the move of the unit or stack moving, "
+                                       "and none is (4)")
+            return [*base, Frame("movement"), Frame("moving"), Frame(step)]
+        if c is None:
+            raise Misfit("combat", f"{step!r} is a step of an attack (7) and none is open")
+        if c.attacker != side:
+            raise Misfit("phasing", f"the attack open is the {c.attacker} player's (7), "
+                                    f"in the {c.attacker} player turn")
+        # a hasty attack takes the place of the move it ends (3.2): the phase goes on after
+        return [*base, Frame("movement" if movement else "prepared"), Frame(step)]
+
+    def setup_data(self, spec: dict[str, Any]) -> dict[str, Any]:
+        """Setup shorthand: ``at = { "685/I" = "3508", "89T" = "3507 -1 flipped" }`` places
+        units (optional losses as ``-N`` and state words), each taken to have begun the
+        phase in that hex (``began``, 4) unless ``units`` says otherwise; every other unit
+        of the scenario stays where its side set it up unless ``only = true`` removes
+        them."""
+        if isinstance(spec.get("combat"), dict):
+            from pbem import codec
+            c = spec["combat"]
+            base = codec.to_data(Combat(str(c.get("hex", "")), str(c.get("attacker", "")),
+                                        bool(c.get("prepared", False))))
+            spec["combat"] = {**base, **c}
+        at = spec.pop("at", None)
+        only = spec.pop("only", False)
+        if at is None:
+            return spec
+        units = spec.setdefault("units", {})
+        if only:
+            for u in self.pos.units:
+                units.setdefault(u, {})["where"] = "dead"
+                units[u]["hex"] = ""
+        for u, text in at.items():
+            words = str(text).split()
+            entry = units.setdefault(u, {})
+            entry.setdefault("began", words[0])
+            entry.update(where="map", hex=words[0], placed=True)
+            for w in words[1:]:
+                if w.startswith("-"):
+                    entry["losses"] = int(w[1:])
+                else:
+                    entry[w] = True
+        return spec
+
+    def _result(self) -> Result | None:
+        pts = score(self)
+        s, g = pts["soviet"], pts["german"]
+        margin = abs(s - g)
+        text = f"Soviet {s}, German {g} victory points"
+        if margin < 5:  # 10: a win needs at least 5 points more
+            return Result(None, "rules", f"{text}: neither side won by 5", "draw")
+        winner = "soviet" if s > g else "german"
+        level = next((name for least, name in self.d.levels if margin >= least), "marginal")
+        return Result(winner, "rules", f"{text}: a {level} {winner} victory", level)
+
+    def status_line(self, side: str | None) -> str:
+        return status_line(self, side)
+
+    def _view(self, side: str | None) -> BoardView:
+        return board(self, side)
+
+    def parse_action(self, text: str) -> Action:
+        return parse(text)
+
+    def conceal(self, action: Action, salt: Callable[[str], bytes]) -> Action:
+        """9.1 through a session: the plan's area leaves only as a commitment (a salted
+        hash, pbem.engine.Commitment), and its reveal carries the salt."""
+        if not isinstance(action, Say):
+            return action
+        if action.verb == "plan":
+            f, turn, area = action.a, action.b, action.c
+            return Say("commit", f, turn, digest_of(f, area, salt(f)))
+        if action.verb == "reveal":
+            f = action.a
+            for area, _ in self.d.formations[f].schedule:
+                if digest_of(f, area, salt(f)) == self.pos.plan_digests.get(f):
+                    return Say("open", f, area, salt(f).hex())
+        return action
+
+    def private_notes(self, side: str, salt: Callable[[str], bytes]) -> list[str]:
+        """9.1: the Soviet player's own plan, which no file holds until each area is
+        revealed: the position keeps only the digests, so the areas are found again by
+        trying the scheduled ones with his salt (only he can make it)."""
+        secret = [f for f in sorted(self.pos.plan_digests) if f not in self.pos.plan_areas]
+        if side != "soviet" or not secret:
+            return []
+        plans = []
+        for f in secret:
+            dig = self.pos.plan_digests[f]
+            areas = [a for a, _ in self.d.formations[f].schedule
+                     if dig in (digest_of(f, a, salt(f)), digest_of(f, a, open_salt(f)))]
+            area = f"area {areas[0]}" if areas else "area unknown (not committed with your key)"
+            plans.append(f"{f} turn {self.pos.plan_turns[f]} {area}")
+        return ["your plan (9.1, secret): " + ", ".join(plans)]
+
+    def _order_answer(self, decision: Decision, policy: str) -> Action | None:
+        if decision.kind == "morale-option" and policy == "check":
+            return Say("check") if Say("check") in decision.options else Say("retreat")
+        return None
+

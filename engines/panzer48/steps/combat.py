@@ -1,0 +1,359 @@
+"""48th Panzer Korps: the steps of an attack (3.1, 7, 8.1): declaring it, the
+fire of each side, morale.
+"""
+
+from __future__ import annotations
+
+from engines.panzer48.combat import (
+    artillery_pool,
+    attack_pool,
+    began_with,
+    crt_column,
+    fire_shift,
+    fire_value,
+    firers,
+    lose,
+    next_targets,
+    prepared_attackers,
+)
+from engines.panzer48.data import other
+from engines.panzer48.movement import after_move
+from engines.panzer48.notation import Say
+from engines.panzer48.position import Combat, Fire, MoraleArgs
+from engines.panzer48.state import P48State
+from pbem.engine import Action, ChanceRequest, Event, Outcome
+from pbem.steps import Choice, Flow, NoArgs, Refusal, Roll
+
+
+class Prepared(Choice[P48State]):
+    """3.1: units that began the phase adjacent to the enemy may make prepared attacks."""
+
+    name = "prepared"
+    kind = "prepared-combat"
+    rule = "3.1"
+
+    def side(self, s: P48State, args: NoArgs) -> str:
+        return s.pos.phasing
+
+    def prompt(self, s: P48State, args: NoArgs) -> str:
+        return f"the {s.pos.phasing} player may make prepared attacks"
+
+    def options(self, s: P48State, args: NoArgs) -> list[Action]:
+        targets = sorted({n for u in prepared_attackers(s)
+                          for n in s.d.map.neighbors(s.pos.units[u].hex)
+                          if s.owner_at(n) == other(s.pos.phasing)})
+        return [*(Say("attack", h) for h in targets), Say("end-combat")]
+
+    def default(self, s: P48State, args: NoArgs) -> Action:
+        return Say("end-combat")
+
+    def why_not(self, s: P48State, args: NoArgs, action: Action) -> str | Refusal:
+        if isinstance(action, Say) and action.verb == "attack":
+            return Refusal("7", f"no unit that began the phase adjacent to {action.a} "
+                           "can attack it (3.1: adjacent at the start, one attack each)")
+        return f"{action.notation()!r} is not allowed in the Prepared Combat Phase"
+
+    def apply(self, s: P48State, args: NoArgs, action: Action, flow: Flow) -> list[Event]:
+        assert isinstance(action, Say)
+        if action.verb == "end-combat":
+            flow.end()
+            return []
+        s.pos.combat = Combat(action.a, s.pos.phasing, True,
+                              defenders=s.at(action.a))
+        flow.call("declare")
+        return [Event(f"{s.pos.phasing} prepares an attack on {action.a}", "attack",
+                      hexes=(action.a,), rule="3.1")]
+
+
+class Declare(Choice[P48State]):
+    """7.1.A: the attacker states the attacking units and the supporting artillery."""
+
+    name = "declare"
+    kind = "declare-attack"
+    rule = "7.1"
+
+    def side(self, s: P48State, args: NoArgs) -> str:
+        return s.pos.phasing
+
+    def prompt(self, s: P48State, args: NoArgs) -> str:
+        c = s.fight()
+        return (f"attack on {c.hex}: add attackers and artillery, then go "
+                f"(attackers: {', '.join(c.attackers) or 'none'})")
+
+    def options(self, s: P48State, args: NoArgs) -> list[Action]:
+        c = s.fight()
+        out: list[Action] = [Say("with", u) for u in attack_pool(s) if u not in c.attackers]
+        out += [Say("support", u) for u in artillery_pool(s, c.attacker, [c.hex], c.support)
+                if u not in c.attackers]
+        if c.attackers:
+            out.append(Say("go"))
+        out.append(Say("cancel"))
+        return out
+
+    def default(self, s: P48State, args: NoArgs) -> Action:
+        c = s.fight()
+        return Say("go") if c.attackers else Say("cancel")
+
+    def why_not(self, s: P48State, args: NoArgs, action: Action) -> str | Refusal:
+        if isinstance(action, Say) and action.verb == "with":
+            c = s.fight()
+            u = action.a
+            if (not c.prepared and c.attackers and u in s.pos.moving
+                    and not began_with(s, u, c.attackers[0])):
+                return Refusal("4", f"{u} did not begin the phase stacked with "
+                               f"{c.attackers[0]}: only units which began the phase stacked "
+                               "together may participate in the same hasty attack")
+            return Refusal("7", f"{action.a} may not join this attack (adjacent units only; "
+                           "one attack per unit per phase; 4: hasty attacks only by units "
+                           "that began the phase stacked together)")
+        if isinstance(action, Say) and action.verb == "support":
+            return Refusal("7.6", f"{action.a} cannot support: artillery in range and not "
+                           "adjacent only")
+        if isinstance(action, Say) and action.verb == "go":
+            return Refusal("7", "every attack must involve at least one adjacent unit")
+        return f"{action.notation()!r} is not part of declaring an attack"
+
+    def apply(self, s: P48State, args: NoArgs, action: Action, flow: Flow) -> list[Event]:
+        assert isinstance(action, Say)
+        c = s.fight()
+        if action.verb == "with":
+            c.attackers.append(action.a)
+            return []
+        if action.verb == "support":
+            c.support.append(action.a)
+            return []
+        if action.verb == "cancel":
+            s.pos.combat = None
+            for u in s.pos.moving:  # a hasty attack called off ends the move (3.2)
+                s.pos.units[u].moved = True
+            s.pos.moving = []
+            flow.end()
+            return [Event(f"the attack on {c.hex} is called off", "attack", rule="7")]
+        for u in c.attackers:
+            s.pos.units[u].attacked = True
+            if c.prepared:
+                s.pos.units[u].flipped = True  # 3.1
+        c.stage = "defense"
+        flow.goto("fire")
+        return [Event(f"{', '.join(c.attackers)} attack {c.hex}"
+                      + (f" supported by {', '.join(c.support)}" if c.support else ""),
+                      "attack", hexes=(c.hex,), units=tuple(c.attackers), rule="7.1")]
+
+
+class FireStep(Choice[P48State]):
+    """7.1.B/C, 7.2: fires announced one at a time by the defender, then the attacker:
+    a target, the firing units (combined fire), the supporting artillery, then roll."""
+
+    name = "fire"
+    kind = "defensive-fire"
+    rule = "7.2"
+    auto = True
+
+    def side(self, s: P48State, args: NoArgs) -> str:
+        c = s.fight()
+        return other(c.attacker) if c.stage == "defense" else c.attacker
+
+    def prompt(self, s: P48State, args: NoArgs) -> str:
+        c = s.fight()
+        who = "defender" if c.stage == "defense" else "attacker"
+        if c.fire:
+            return (f"the {who} fires at {c.fire.target} with {', '.join(c.fire.units)}"
+                    f"{' + ' + ', '.join(c.fire.support) if c.fire.support else ''}: add "
+                    "units or artillery, or roll")
+        return f"the {who} ({self.side(s, args)}) announces a fire in the attack on {c.hex}"
+
+    def options(self, s: P48State, args: NoArgs) -> list[Action]:
+        c = s.fight()
+        side = self.side(s, args)
+        if c.fire is None:
+            out: list[Action] = [Say("fire", u, t) for u in firers(s, side)
+                                 for t in next_targets(s, side)
+                                 if s.d.map.distance(s.pos.units[u].hex,
+                                                     s.pos.units[t].hex) == 1]
+            return [*out, Say("end-fire")]
+        target = c.fire.target
+        out = [Say("add", u) for u in firers(s, side) if u not in c.fire.units
+               and s.d.map.distance(s.pos.units[u].hex, s.pos.units[target].hex) == 1]
+        used = c.fired + c.fire.support
+        pool = c.support if side == c.attacker else None
+        for u in artillery_pool(s, side, [s.pos.units[target].hex], used):
+            if pool is None or u in pool:
+                out.append(Say("support", u))
+        return [*out, Say("roll")]
+
+    def default(self, s: P48State, args: NoArgs) -> Action:
+        opts = self.options(s, args)
+        c = s.fight()
+        return Say("roll") if c.fire is not None else opts[0]
+
+    def why_not(self, s: P48State, args: NoArgs, action: Action) -> str | Refusal:
+        if isinstance(action, Say) and action.verb == "fire":
+            c = s.fight()
+            if action.a in c.fired:
+                return Refusal("7.2", f"{action.a} has fired in this combat: each unit fires "
+                               "once")
+            if action.b in c.targeted:
+                return Refusal("7.2", f"{action.b} has been fired on in this combat: each "
+                               "unit is fired at only once per combat")
+            return Refusal("7.3", f"{action.b} may not be fired at now: armor, then "
+                           "personnel, then weapons in each stack, strongest first")
+        if isinstance(action, Say) and action.verb == "support":
+            return Refusal("7.6", f"{action.a} cannot support this fire")
+        return f"{action.notation()!r} is not a fire now"
+
+    def apply(self, s: P48State, args: NoArgs, action: Action, flow: Flow) -> list[Event]:
+        assert isinstance(action, Say)
+        c = s.fight()
+        if action.verb == "fire":
+            c.fire = Fire(action.b, [action.a], [])
+            return []
+        if action.verb == "add":
+            assert c.fire is not None
+            c.fire.units.append(action.a)
+            return []
+        if action.verb == "support":
+            assert c.fire is not None
+            c.fire.support.append(action.a)
+            return []
+        if action.verb == "roll":
+            flow.call("fire-roll")
+            return []
+        # end-fire: the defender's fire is over, the attacker fires; then advance
+        return end_fire(s, flow)
+
+
+def end_fire(s: P48State, flow: Flow) -> list[Event]:
+    c = s.fight()
+    if c.stage == "defense":
+        c.stage = "attack"
+        flow.goto("attack-fire")
+        return [Event("the attacker fires", "attack", rule="7.1")]
+    flow.goto("advance-start")
+    return []
+
+
+class AttackFire(FireStep):
+    """7.1.C: the attacker's fires, after the defender's."""
+
+    name = "attack-fire"
+    kind = "attack-fire"
+    rule = "7.2"
+
+
+class FireRoll(Roll[P48State]):
+    name = "fire-roll"
+    rule = "7.2"
+
+    def request(self, s: P48State, args: NoArgs) -> ChanceRequest:
+        c = s.pos.combat
+        assert c is not None and c.fire is not None
+        return ChanceRequest.roll(f"fire at {c.fire.target}", 6, rule=self.rule)
+
+    def resolve(self, s: P48State, args: NoArgs, outcome: Outcome, flow: Flow) -> list[Event]:
+        c = s.pos.combat
+        assert c is not None and c.fire is not None
+        fire = c.fire
+        th = s.pos.units[fire.target].hex
+        cap = c.caps.get(th)
+        value, notes = fire_value(s, fire, cap)
+        fired_steps = sum(s.steps_of(u) for u in fire.units)
+        c.caps[th] = min(fired_steps, cap) if cap is not None else fired_steps
+        attacker_fire = (s.d.units[fire.units[0]].side == c.attacker)
+        shift = fire_shift(s, fire, c.prepared and attacker_fire)
+        col = crt_column(s, value, shift)
+        c.fired += fire.units + fire.support
+        c.targeted.append(fire.target)
+        c.fire = None
+        roll = int(outcome[0])
+        text = f"{', '.join(fire.units + fire.support)} fire at {fire.target}: value {value}"
+        ev = [Event(t, "info", rule="7.3") for t in notes]
+        ev.append(Event(f"fire value {value} against {s.d.units[fire.target].target}-class "
+                        f"{fire.target}", "info", rule="7.4"))
+        if fire.support:
+            ev.append(Event(f"{', '.join(fire.support)} support the fire", "info", rule="7.6"))
+        if col is None:
+            return [*ev, Event(f"{text}, shifted off the table: no effect", "roll", rule="7.5")]
+        result = s.d.crt[roll][col]
+        ev.append(Event(f"{text}, column {s.d.crt_columns[col]}, roll {roll}: {result}",
+                        "roll", units=(fire.target,), rule="7.2"))
+        if result == "-":
+            return ev
+        morale, loss = (int(x) for x in result.split("-"))
+        before = s.steps_of(fire.target)
+        ev += lose(s, fire.target, loss, "8")
+        if attacker_fire:
+            c.largest = max(c.largest, morale)
+        if morale and s.pos.units[fire.target].where == "map":
+            flow.goto("morale-option", MoraleArgs(fire.target, morale, loss, before,
+                                                  s.d.units[fire.target].side == c.attacker))
+        elif s.pos.units[fire.target].where != "map":
+            after_move(s)
+        return ev
+
+
+class MoraleOption(Choice[P48State]):
+    """8.1: the player suffering a morale result retreats, or elects a morale check if
+    the unit can absorb both numbers."""
+
+    name = "morale-option"
+    kind = "morale-option"
+    rule = "8.1"
+    Args = MoraleArgs
+
+    def side(self, s: P48State, args: MoraleArgs) -> str:
+        return s.d.units[args.unit].side
+
+    def prompt(self, s: P48State, args: MoraleArgs) -> str:
+        return (f"{args.unit} suffers a morale result of {args.morale}: retreat, or take "
+                "a morale check")
+
+    def options(self, s: P48State, args: MoraleArgs) -> list[Action]:
+        out: list[Action] = [Say("retreat")]
+        if args.morale + args.loss <= args.steps_before:
+            out.append(Say("check"))
+        return out
+
+    def default(self, s: P48State, args: MoraleArgs) -> Action:
+        return Say("retreat")
+
+    def why_not(self, s: P48State, args: MoraleArgs, action: Action) -> str | Refusal:
+        if action == Say("check"):
+            return Refusal("8.1", f"{args.unit} cannot absorb {args.morale} + {args.loss} "
+                           f"steps with {args.steps_before}: it must retreat")
+        return "retreat or check"
+
+    def apply(self, s: P48State, args: MoraleArgs, action: Action, flow: Flow) -> list[Event]:
+        if action == Say("check"):
+            flow.goto("morale-roll", args)
+            return [Event(f"{args.unit} takes a morale check", "morale", rule="8.1")]
+        flow.goto("retreat-start", args)
+        return [Event(f"{args.unit} retreats", "morale", rule="8.1")]
+
+
+class MoraleRoll(Roll[P48State]):
+    """8.2: pass on a roll at or under the formation's morale value.  Either way the unit
+    absorbs the morale number in steps (8.1's example); a failure also retreats."""
+
+    name = "morale-roll"
+    rule = "8.2"
+    Args = MoraleArgs
+
+    def request(self, s: P48State, args: MoraleArgs) -> ChanceRequest:
+        return ChanceRequest.roll(f"morale check of {args.unit}", 6, rule=self.rule)
+
+    def resolve(self, s: P48State, args: MoraleArgs, outcome: Outcome,
+                flow: Flow) -> list[Event]:
+        value = s.d.morale[s.d.units[args.unit].formation]
+        roll = int(outcome[0])
+        passed = roll <= value
+        ev = [Event(f"{args.unit} morale {value}, roll {roll}: "
+                    f"{'passed' if passed else 'failed'}", "morale", units=(args.unit,),
+                    rule="8.2")]
+        ev += lose(s, args.unit, args.morale, "8.1")
+        if not passed:
+            s.pos.units[args.unit].failed = True
+            flow.goto("retreat-start", args)
+        else:
+            after_move(s)
+        return ev
+

@@ -1,0 +1,273 @@
+"""48th Panzer Korps: the Movement Phase's steps (3.2, 4, 5)."""
+
+from __future__ import annotations
+
+from engines.panzer48.data import other
+from engines.panzer48.movement import (
+    after_move,
+    allowance,
+    entry_hexes,
+    movable,
+    moving_hex,
+    next_hexes,
+    step_group,
+)
+from engines.panzer48.notation import Say
+from engines.panzer48.position import Combat, ExitArgs
+from engines.panzer48.reinforcements import areas_to_reveal, reveal
+from engines.panzer48.stacking import fits
+from engines.panzer48.state import P48State
+from engines.panzer48.zoc import zoc
+from pbem.engine import Action, ChanceRequest, Event, Outcome
+from pbem.steps import Choice, Flow, NoArgs, Refusal, Roll
+
+
+class Movement(Choice[P48State]):
+    """3.2 / 4: move units singly or in stacks, one after another; reinforcements enter
+    (9.1); the Soviet plan's areas are revealed on their turn."""
+
+    name = "movement"
+    kind = "movement"
+    rule = "3.2"
+    show = False
+
+    def side(self, s: P48State, args: NoArgs) -> str:
+        return s.pos.phasing
+
+    def prompt(self, s: P48State, args: NoArgs) -> str:
+        return f"the {s.pos.phasing} player moves (move a unit or a hex's stack, enter, end)"
+
+    def options(self, s: P48State, args: NoArgs) -> list[Action]:
+        side = s.pos.phasing
+        reveal = areas_to_reveal(s)
+        if reveal:
+            return [Say("reveal", reveal[0])]
+        out: list[Action] = []
+        for u in sorted(s.pos.units):
+            x = s.pos.units[u]
+            # 8.3: units that went off the map re-enter in their owner's next Movement
+            # Phase (not the one they retreated in)
+            if s.d.units[u].side == side and (x.where == "due" or (
+                    x.where == "off" and not x.retreated)):
+                out += [Say("enter", u, h) for h in entry_hexes(s, u)]
+        ready = [u for u in s.on_map(side) if movable(s, u)]
+        out += [Say("move", u) for u in ready]
+        hexes: dict[str, int] = {}
+        for u in ready:
+            hexes[s.pos.units[u].hex] = hexes.get(s.pos.units[u].hex, 0) + 1
+        out += [Say("move", h) for h, n in sorted(hexes.items()) if n > 1]
+        # 9.1: as many arrivals as possible enter; 8.3: units off the map re-enter now
+        if not any(a.verb == "enter" for a in out if isinstance(a, Say)):
+            out.append(Say("end-movement"))
+        return out
+
+    def default(self, s: P48State, args: NoArgs) -> Action:
+        opts = self.options(s, args)
+        return Say("end-movement") if Say("end-movement") in opts else opts[0]
+
+    def accepts(self, s: P48State, args: NoArgs, action: Action) -> bool:
+        """The revealed form a session writes: ``open F AREA SALT`` (9.1)."""
+        reveal = areas_to_reveal(s)
+        return (isinstance(action, Say) and action.verb == "open" and bool(reveal)
+                and action.a == reveal[0])
+
+    def why_not(self, s: P48State, args: NoArgs, action: Action) -> str | Refusal:
+        if action == Say("end-movement"):
+            if any(isinstance(a, Say) and a.verb == "enter" and s.pos.units[a.a].where == "off"
+                   for a in self.options(s, args)):
+                return Refusal("8.3", "units that retreated off the map re-enter during "
+                               "their owner's next Movement Phase: enter them first")
+            return Refusal("9.1", "as many units of an arriving formation as possible must "
+                           "enter this turn")
+        if isinstance(action, Say) and action.verb == "move":
+            return Refusal("4", f"{action.a} cannot move now (moved, attacked, retreated, "
+                           "failed, unreleased or out of movement points)")
+        if isinstance(action, Say) and action.verb == "enter":
+            u, h = action.a, action.b
+            if (u in s.pos.units and s.pos.units[u].where in ("due", "off")
+                    and h in entry_hexes(s, u, stacking=False)
+                    and h not in entry_hexes(s, u)):
+                return Refusal("6", f"{u} may not enter {h}: over the stacking limit of "
+                               f"{s.d.stack_limit[s.d.units[u].side] // 3} battalions, with "
+                               "no hex within it to move on to")
+            return Refusal("9.1", f"{action.a} cannot enter at {action.b}")
+        if areas_to_reveal(s):
+            return Refusal("9.1", f"the {areas_to_reveal(s)[0]} area must be revealed first")
+        return f"{action.notation()!r} is not a movement action"
+
+    def apply(self, s: P48State, args: NoArgs, action: Action, flow: Flow) -> list[Event]:
+        assert isinstance(action, Say)
+        pos = s.pos
+        if action.verb in ("reveal", "open"):
+            return reveal(s, action)
+        if action.verb == "end-movement":
+            for u, x in pos.units.items():
+                if x.where == "due":  # 9.1: a unit that cannot be placed waits a turn
+                    x.where = "setup"
+                    f = s.d.formations[s.d.units[u].formation]
+                    if f.side == "soviet":
+                        pos.plan_turns[f.id] = pos.turn + 1
+            flow.end()
+            return []
+        if action.verb == "enter":
+            x = pos.units[action.a]
+            x.where, x.hex = "map", action.b
+            x.spent = s.d.entry_cost(action.a, action.b)  # 9.1: the first hex's cost
+            x.halted = action.b in zoc(s, other(pos.phasing))  # 5 (stand-in)
+            pos.moving, pos.moved_hexes = [action.a], 1
+            flow.call("moving")
+            return [Event(f"{action.a} enters at {action.b}", "move", hexes=(action.b,),
+                          rule="9.1"), *after_move(s, [action.a])]
+        if action.a in pos.units:
+            group = [action.a]
+        else:
+            group = [u for u in s.at(action.a, pos.phasing) if movable(s, u)]
+        h = pos.units[group[0]].hex
+        pos.moving = group
+        pos.moved_hexes = 0
+        flow.call("moving")
+        return [Event(f"{', '.join(group)} start moving from {h}", "move", rule="3.2")]
+
+
+class Moving(Choice[P48State]):
+    """4 / 5 / 6: the moving unit or stack goes hex by hex; it may pick up units, drop
+    units, make a hasty attack at the end of its move, exit the map (10), or stop."""
+
+    name = "moving"
+    kind = "move"
+    rule = "4"
+    auto = True
+
+    def side(self, s: P48State, args: NoArgs) -> str:
+        return s.pos.phasing
+
+    def prompt(self, s: P48State, args: NoArgs) -> str:
+        x = s.pos.units[s.pos.moving[0]]
+        return f"moving {', '.join(s.pos.moving)} at {x.hex}"
+
+    def options(self, s: P48State, args: NoArgs) -> list[Action]:
+        pos, side = s.pos, s.pos.phasing
+        if any(pos.units[u].failed for u in pos.moving):
+            return [Say("stop")]  # 5: the roll failed, nobody moves
+        h = moving_hex(s)
+        out: list[Action] = [Say("to", n) for n in next_hexes(s)]
+        out += [Say("pickup", u) for u in s.at(h, side) if u not in pos.moving
+                and movable(s, u) and pos.moved_hexes > 0]
+        if len(pos.moving) > 1:
+            # 6: a dropped unit's move ends here, so it must fit with those staying
+            staying = [u for u in s.at(h, side) if u not in pos.moving]
+            room = s.d.stack_limit[side] - sum(s.d.units[v].size for v in staying)
+            out += [Say("drop", u) for u in pos.moving if s.d.units[u].size <= room]
+        # 6: stacking is satisfied "prior to hasty combat"
+        if fits(s, h, side) and any(not pos.units[u].attacked and not pos.units[u].flipped
+                                   for u in pos.moving):
+            stacks = s.stacks()
+            out += [Say("hasty", n) for n in s.d.map.neighbors(h)
+                    if n in stacks and s.d.units[stacks[n][0]].side == other(side)]
+        if (side == "soviet" and h in s.d.areas["south_exit"]
+                and all(pos.units[u].spent + s.d.exit_cost <= allowance(s, u)
+                        for u in pos.moving)):
+            out.append(Say("exit"))
+        if fits(s, h, side):
+            out.append(Say("stop"))
+        return out
+
+    def default(self, s: P48State, args: NoArgs) -> Action:
+        opts = self.options(s, args)
+        return Say("stop") if Say("stop") in opts else opts[0]
+
+    def why_not(self, s: P48State, args: NoArgs, action: Action) -> str | Refusal:
+        if isinstance(action, Say) and action.verb == "to":
+            if any(s.pos.units[u].halted for u in s.pos.moving):
+                return Refusal("5", "the move ended on entering an enemy-controlled hex")
+            h, n, side = moving_hex(s), action.a, s.pos.phasing
+            if (n in s.d.map.neighbors(h) and s.owner_at(n) != other(side)
+                    and not fits(s, n, side, s.pos.moving)):
+                return Refusal("6", f"{n} would be over the stacking limit of "
+                               f"{s.d.stack_limit[side] // 3} battalions, and the move "
+                               "could not go on from it to a hex within the limit")
+            return Refusal("4", f"cannot move to {action.a}: not adjacent, enemy-occupied, "
+                           "over the movement allowance or over the stacking limit")
+        if isinstance(action, Say) and action.verb == "hasty":
+            if not fits(s, moving_hex(s), s.pos.phasing):
+                return Refusal("6", "stacking limits must be satisfied prior to hasty combat: "
+                               f"{moving_hex(s)} is over the limit")
+            if all(s.pos.units[u].flipped for u in s.pos.moving):
+                return Refusal("3.1", "units that made a prepared attack this turn take "
+                               "only limited action: no hasty attack (reading)")
+            return Refusal("4", "only units that began the phase stacked together may make "
+                           "a hasty attack, one each per phase, on an adjacent enemy hex")
+        if isinstance(action, Say) and action.verb == "exit":
+            return Refusal("10", "Soviet units exit only from south-edge road hexes, "
+                           "paying 1/2 MP")
+        if action == Say("stop") or (isinstance(action, Say) and action.verb == "drop"
+                                     and len(s.pos.moving) > 1 and action.a in s.pos.moving):
+            return Refusal("6", "stacking limits must be met at the end of the move")
+        return f"{action.notation()!r} is not a move now"
+
+    def apply(self, s: P48State, args: NoArgs, action: Action, flow: Flow) -> list[Event]:
+        assert isinstance(action, Say)
+        pos, side = s.pos, s.pos.phasing
+        h = moving_hex(s)
+        if action.verb == "to":
+            staying = [u for u in s.at(h, side) if u not in pos.moving]
+            if pos.moved_hexes == 0 and h in zoc(s, other(side)) and not staying:
+                flow.call("zoc-exit", ExitArgs(action.a))  # 5: leaving it vacant
+                return []
+            return step_group(s, action.a)
+        if action.verb == "pickup":
+            pos.moving.append(action.a)
+            return [Event(f"{action.a} is picked up at {h}", "move", rule="4")]
+        if action.verb == "drop":
+            pos.moving.remove(action.a)
+            pos.units[action.a].moved = True
+            return [Event(f"{action.a} stays at {h}", "move", rule="4")]
+        if action.verb == "hasty":
+            # the whole group stays in pos.moving: those that do not attack go on moving
+            # after the combat (4)
+            pos.combat = Combat(action.a, side, False, defenders=s.at(action.a))
+            flow.goto("declare")
+            return [Event(f"hasty attack on {action.a}", "attack", hexes=(action.a,),
+                          rule="3.2")]
+        if action.verb == "exit":
+            ev = []
+            for u in pos.moving:
+                x = pos.units[u]
+                pos.exits[h] = pos.exits.get(h, 0) + s.steps_of(u)
+                x.where, x.hex = "exited", ""
+                ev.append(Event(f"{u} exits the map at {h}", "move", rule="10"))
+            pos.moving = []
+            flow.end()
+            return ev
+        for u in pos.moving:
+            pos.units[u].moved = True
+        pos.moving = []
+        flow.end()
+        return [Event(f"the move ends at {h}", "move", rule="3.2")]
+
+
+class ZocExit(Roll[P48State]):
+    """5: leaving an enemy-controlled hex vacant takes a roll: 4-6, nobody moves."""
+
+    name = "zoc-exit"
+    rule = "5"
+    Args = ExitArgs
+
+    def request(self, s: P48State, args: ExitArgs) -> ChanceRequest:
+        return ChanceRequest.roll(f"leave {s.pos.units[s.pos.moving[0]].hex}", 6,
+                                  rule=self.rule)
+
+    def resolve(self, s: P48State, args: ExitArgs, outcome: Outcome,
+                flow: Flow) -> list[Event]:
+        roll = int(outcome[0])
+        if roll in s.d.zoc_fail:
+            for u in s.pos.moving:
+                s.pos.units[u].failed = True
+                s.pos.units[u].moved = True
+            group = s.pos.moving
+            return [Event(f"roll {roll}: {', '.join(group)} cannot leave the enemy ZOC",
+                          "roll", rule="5")]
+        ev = [Event(f"roll {roll}: {', '.join(s.pos.moving)} leave the enemy ZOC", "roll",
+                    rule="5")]
+        return ev + step_group(s, args.to)
+

@@ -1,0 +1,257 @@
+"""48th Panzer Korps: the steps of retreats (8.2, 8.3) and advance after combat (8.4)."""
+
+from __future__ import annotations
+
+from engines.panzer48.combat import kill, lose
+from engines.panzer48.data import other
+from engines.panzer48.movement import after_move
+from engines.panzer48.notation import Say
+from engines.panzer48.position import MoraleArgs, RetreatArgs
+from engines.panzer48.retreat import advance_hexes, on_path, path_text, retreat_plan, start_advance
+from engines.panzer48.stacking import fits
+from engines.panzer48.state import P48State
+from engines.panzer48.zoc import zoc
+from pbem.engine import Action, Event
+from pbem.steps import Choice, Flow, NoArgs, Procedure, Refusal
+
+
+class RetreatStart(Procedure[P48State]):
+    """8.3: the defenders retreat as a stack; an attacking unit retreats alone."""
+
+    name = "retreat-start"
+    rule = "8.3"
+    Args = MoraleArgs
+
+    def run(self, s: P48State, args: MoraleArgs, flow: Flow) -> list[Event]:
+        c = s.fight()
+        if args.attacker:
+            units = [args.unit] if s.pos.units[args.unit].where == "map" else []
+            start = s.pos.units[args.unit].hex
+        else:
+            start = c.hex
+            units = s.at(c.hex)
+            c.required = max(c.required, args.morale)
+        if not units:
+            flow.end()
+            after_move(s)
+            return []
+        flow.goto("retreat", RetreatArgs(units, start, args.morale, not args.attacker))
+        return []
+
+
+class Retreat(Choice[P48State]):
+    """8.3: the owner retreats his units along any best path."""
+
+    name = "retreat"
+    kind = "retreat-path"
+    rule = "8.3"
+    Args = RetreatArgs
+    auto = True
+
+    def side(self, s: P48State, args: RetreatArgs) -> str:
+        return s.d.units[args.units[0]].side
+
+    def prompt(self, s: P48State, args: RetreatArgs) -> str:
+        return f"retreat {', '.join(args.units)} {args.length} hexes from {args.start}"
+
+    def options(self, s: P48State, args: RetreatArgs) -> list[Action]:
+        plan = retreat_plan(s, args)
+        if plan.kind in ("fit", "overstacked"):
+            return [Say("path", path_text(p)) for p in plan.paths]
+        if plan.kind == "edge" and not plan.paths:
+            return [Say("off-map")]  # 8.3: off the map only when it would be eliminated
+        if plan.kind == "edge":
+            return [Say("path", path_text([*p, "off"])) for p in plan.paths]
+        return [Say("path", "none")]
+
+    def default(self, s: P48State, args: RetreatArgs) -> Action:
+        return self.options(s, args)[0]
+
+    def why_not(self, s: P48State, args: RetreatArgs, action: Action) -> str | Refusal:
+        return Refusal("8.3", f"{action.notation()!r} is not a best retreat path: by 8.3's "
+                       "priorities the stack retreats together, avoiding enemy-controlled "
+                       "hexes, then as far from the adjacent firing units as possible, then "
+                       "into enemy ZOC only toward friends; no unbridged river; it ends "
+                       "outside enemy ZOC and within stacking")
+
+    def apply(self, s: P48State, args: RetreatArgs, action: Action, flow: Flow) -> list[Event]:
+        assert isinstance(action, Say)
+        c = s.pos.combat
+        ev: list[Event] = []
+        if action.verb != "path" or action.a == "none" or action.a.endswith("-off"):
+            flow.end()
+        if action.verb == "off-map":
+            for u in args.units:
+                x = s.pos.units[u]
+                x.where, x.retreated = "off", True
+            after_move(s)
+            return [Event(f"{', '.join(args.units)} retreat off the map at {args.start}",
+                          "retreat", rule="8.3")]
+        if action.a == "none":
+            for u in args.units:
+                ev += kill(s, u)
+            after_move(s)
+            return [Event("no legal retreat path", "retreat", rule="8.3"), *ev]
+        path = action.a.split("-")
+        off = path[-1] == "off"
+        if off:
+            path.pop()
+        side = s.d.units[args.units[0]].side
+        ez = zoc(s, other(side))
+        for u in args.units:
+            x = s.pos.units[u]
+            for h in path:
+                if h in ez:
+                    if s.d.units[u].target == "W":
+                        ev += kill(s, u)  # 8.3: weapons never into an enemy ZOC
+                        break
+                    two = s.d.units[u].target == "P" and ez[h]
+                    ev += lose(s, u, 2 if two else 1, "8.3")
+                    if x.where != "map":
+                        break
+            if x.where == "map":
+                x.hex, x.retreated = path[-1], True
+                if off:
+                    x.where = "off"  # 8.3: to re-enter by path[-1], its edge hex
+        if c is not None and args.defender:
+            c.path = path
+        ev.insert(0, Event(f"{', '.join(args.units)} retreat {'-'.join([args.start, *path])}"
+                           + (" and off the map" if off else ""),
+                           "retreat", hexes=(path[-1],), rule="8.3"))
+        ev += after_move(s, args.units)
+        if not off:
+            left = [u for u in args.units if s.pos.units[u].where == "map"]
+            if left and not fits(s, path[-1], side):
+                # 8.3 Stacking: no hex it can legally stack in was in reach
+                flow.goto("overstacked", RetreatArgs(left, path[-1], 0, args.defender))
+            else:
+                flow.end()
+        return ev
+
+
+class Overstacked(Choice[P48State]):
+    """8.3 Stacking: "If the unit cannot reach such a hex, the owning player must
+    eliminate retreating units of his choice to relieve the overstacking": one at a
+    time until the hex is within the limit (6)."""
+
+    name = "overstacked"
+    kind = "retreat-path"
+    rule = "8.3"
+    Args = RetreatArgs
+    auto = True
+
+    def side(self, s: P48State, args: RetreatArgs) -> str:
+        return s.d.units[args.units[0]].side
+
+    def prompt(self, s: P48State, args: RetreatArgs) -> str:
+        return (f"{args.start} is over the stacking limit: eliminate retreating units "
+                f"({', '.join(args.units)}) until it is not")
+
+    def options(self, s: P48State, args: RetreatArgs) -> list[Action]:
+        return [Say("eliminate", u) for u in args.units if s.pos.units[u].where == "map"]
+
+    def default(self, s: P48State, args: RetreatArgs) -> Action:
+        return self.options(s, args)[0]
+
+    def why_not(self, s: P48State, args: RetreatArgs, action: Action) -> str | Refusal:
+        return Refusal("8.3", f"{action.notation()!r}: the owner eliminates retreating units "
+                       f"of his choice ({', '.join(args.units)}) until {args.start} is within "
+                       "the stacking limit")
+
+    def apply(self, s: P48State, args: RetreatArgs, action: Action, flow: Flow) -> list[Event]:
+        assert isinstance(action, Say)
+        ev = kill(s, action.a)
+        ev[0] = Event(f"{action.a} is eliminated to relieve the overstacking in "
+                      f"{args.start}", "loss", units=(action.a,), rule="8.3")
+        after_move(s)
+        left = [u for u in args.units if s.pos.units[u].where == "map"]
+        if not left or fits(s, args.start, s.d.units[args.units[0]].side):
+            flow.end()
+        else:
+            args.units = left
+        return ev
+
+
+class Advance(Choice[P48State]):
+    """8.4: if all defenders retreated or were eliminated, the non-weapon attackers
+    that fired may advance, hex by hex."""
+
+    name = "advance"
+    kind = "advance"
+    rule = "8.4"
+    auto = True
+
+    def side(self, s: P48State, args: NoArgs) -> str:
+        c = s.fight()
+        return c.attacker
+
+    def prompt(self, s: P48State, args: NoArgs) -> str:
+        return "the attacker may advance after combat"
+
+    def options(self, s: P48State, args: NoArgs) -> list[Action]:
+        c = s.fight()
+        if s.at(c.hex, other(c.attacker)):
+            return [Say("end-advance")]
+        out: list[Action] = []
+        for u, left in sorted(c.advance.items()):
+            x = s.pos.units[u]
+            if left <= 0 or x.where != "map":
+                continue
+            mine: list[Action] = [Say("advance", u, n) for n in advance_hexes(s, u, x.hex, left)]
+            if mine and not fits(s, x.hex, c.attacker):
+                return mine  # 6: "after each ... advance": passing a full hex, it goes on
+            out += mine
+        return [*out, Say("end-advance")]
+
+    def default(self, s: P48State, args: NoArgs) -> Action:
+        opts = self.options(s, args)
+        return Say("end-advance") if Say("end-advance") in opts else opts[0]
+
+    def why_not(self, s: P48State, args: NoArgs, action: Action) -> str | Refusal:
+        return Refusal("8.4", f"{action.notation()!r}: only the non-weapon attackers that "
+                       "fired advance, as far as the required retreat (or the largest "
+                       "morale result), not across unbridged rivers")
+
+    def apply(self, s: P48State, args: NoArgs, action: Action, flow: Flow) -> list[Event]:
+        assert isinstance(action, Say)
+        c = s.fight()
+        if action.verb == "end-advance":
+            s.pos.combat = None
+            # 4: after a hasty attack "any other units may continue ordinary movement":
+            # the rest of the moving group goes on from where the attack was made
+            rest = [u for u in s.pos.moving if not s.pos.units[u].attacked
+                    and s.pos.units[u].where == "map" and not s.pos.units[u].retreated]
+            s.pos.moving = rest
+            if rest and not c.prepared:
+                flow.goto("moving")
+                return [Event(f"{', '.join(rest)} may go on moving", "move", rule="4")]
+            s.pos.moving = []
+            flow.end()
+            return []
+        u, n = action.a, action.b
+        x = s.pos.units[u]
+        ez = zoc(s, other(c.attacker))
+        here = x.hex
+        x.hex = n
+        # 8.4: ZOCs ignored "when following the exact path along which defending units
+        # retreated": the vacated hex first, then each hex of the retreat in turn; a unit
+        # that left that path once is not following it any more
+        follows = on_path(c, u, here, n)
+        if not follows:
+            c.strayed.append(u)
+        c.advance[u] -= 1
+        if n in ez and not follows:
+            c.advance[u] = 0
+        return [Event(f"{u} advances to {n}", "move", hexes=(n,), rule="8.4"),
+                *after_move(s, [u])]
+
+
+class AdvanceStart(Procedure[P48State]):
+    name = "advance-start"
+    rule = "8.4"
+
+    def run(self, s: P48State, args: NoArgs, flow: Flow) -> list[Event]:
+        start_advance(s)
+        flow.goto("advance")
+        return []
+

@@ -1,0 +1,127 @@
+"""48th Panzer Korps: the set-up (9) and the Soviet reinforcement plan (9.1)."""
+
+from __future__ import annotations
+
+from engines.panzer48.notation import Say
+from engines.panzer48.reinforcements import (
+    digest_of,
+    open_salt,
+    place_defaults,
+    plan_formations,
+    setup_hexes,
+)
+from engines.panzer48.state import P48State
+from engines.panzer48.victory import update_control
+from pbem.engine import Action, Event
+from pbem.steps import Choice, Flow, NoArgs, Refusal
+
+
+class Setup(Choice[P48State]):
+    """9: the German player sets up first, then the Soviet player; each unit may be
+    placed anywhere its set-up rule allows (its scenario hex is kept otherwise)."""
+
+    name = "setup"
+    kind = "setup"
+    rule = "9"
+    show = False
+
+    def side(self, s: P48State, args: NoArgs) -> str:
+        return s.pos.setup_side
+
+    def prompt(self, s: P48State, args: NoArgs) -> str:
+        return f"the {s.pos.setup_side} player sets up (place units, then setup-done)"
+
+    def options(self, s: P48State, args: NoArgs) -> list[Action]:
+        out: list[Action] = []
+        for u in sorted(s.pos.units):
+            x = s.pos.units[u]
+            if s.d.units[u].side == s.pos.setup_side and x.where == "map" and not x.placed:
+                out += [Say("place", u, h) for h in setup_hexes(s, u)]
+        return [*out, Say("setup-done")]
+
+    def default(self, s: P48State, args: NoArgs) -> Action:
+        return Say("setup-done")
+
+    def why_not(self, s: P48State, args: NoArgs, action: Action) -> str | Refusal:
+        if isinstance(action, Say) and action.verb == "place":
+            return Refusal("9", f"{action.a} may not set up in {action.b} (personnel on the "
+                           "starting front, others within three hexes of their area on "
+                           "their own side, weapons never in an enemy ZOC, stacking 6)")
+        return f"{action.notation()!r} is not a set-up action"
+
+    def apply(self, s: P48State, args: NoArgs, action: Action, flow: Flow) -> list[Event]:
+        assert isinstance(action, Say)
+        if action.verb == "place":
+            x = s.pos.units[action.a]
+            x.hex, x.placed = action.b, True
+            return [Event(f"{action.a} sets up in {action.b}", "move", hexes=(action.b,),
+                          rule="9")]
+        if s.pos.setup_side == "german":
+            s.pos.setup_side = "soviet"
+            # 9: the Soviet units default to their hexes only now, clear of the German ZOC
+            place_defaults(s, "soviet")
+            return [Event("the German set-up is done", "phase", rule="9")]
+        s.pos.phase = "plan" if plan_formations(s) else "turns"
+        update_control(s)
+        flow.end()
+        return [Event("the Soviet set-up is done", "phase", rule="9")]
+
+
+class Plan(Choice[P48State]):
+    """9.1: the Soviet player writes down a turn and an area for each reinforcing
+    formation before play; the turn is announced, the area committed (Commitment)."""
+
+    name = "plan"
+    kind = "reinforcement-plan"
+    rule = "9.1"
+    decider = "soviet"
+
+    def next(self, s: P48State) -> str:
+        return next(f for f in plan_formations(s) if f not in s.pos.plan_turns)
+
+    def prompt(self, s: P48State, args: NoArgs) -> str:
+        f = self.next(s)
+        return (f"the Soviet player plans the {s.d.formations[f].name}: a turn and an "
+                "area (the area stays secret until that turn)")
+
+    def options(self, s: P48State, args: NoArgs) -> list[Action]:
+        f = self.next(s)
+        return [Say("plan", f, str(t), area)
+                for area, earliest in s.d.formations[f].schedule
+                for t in range(earliest, s.pos.last_turn + 1)]
+
+    def default(self, s: P48State, args: NoArgs) -> Action:
+        return self.options(s, args)[0]
+
+    def why_not(self, s: P48State, args: NoArgs, action: Action) -> str | Refusal:
+        if isinstance(action, Say) and action.verb in ("plan", "commit"):
+            if action.a in s.pos.plan_turns:
+                return Refusal("9.1", f"the {action.a} plan is already committed: a plan "
+                               "may not be changed")
+            return Refusal("9.1", f"{action.notation()!r}: plan the formations in order, "
+                           "each for an area on the schedule, no earlier than its turn")
+        return "plan the reinforcements"
+
+    def accepts(self, s: P48State, args: NoArgs, action: Action) -> bool:
+        """The committed form (what a session writes): ``commit F TURN DIGEST``."""
+        if not (isinstance(action, Say) and action.verb == "commit"):
+            return False
+        if action.a in s.pos.plan_turns or action.a != self.next(s):
+            return False
+        turns = {str(t) for _, e in s.d.formations[action.a].schedule
+                 for t in range(e, s.pos.last_turn + 1)}
+        return action.b in turns and len(action.c) == 64 and all(
+            ch in "0123456789abcdef" for ch in action.c)
+
+    def apply(self, s: P48State, args: NoArgs, action: Action, flow: Flow) -> list[Event]:
+        assert isinstance(action, Say)
+        f = action.a
+        dig = action.c if action.verb == "commit" else digest_of(f, action.c, open_salt(f))
+        s.pos.plan_turns[f] = int(action.b)
+        s.pos.plan_digests[f] = dig
+        if set(s.pos.plan_turns) >= set(plan_formations(s)):
+            s.pos.phase = "turns"
+            flow.end()
+        return [Event(f"the {s.d.formations[f].name} will arrive on turn {action.b} "
+                      f"(area committed: {dig[:16]}...)", "commit", rule="9.1")]
+

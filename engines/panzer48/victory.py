@@ -1,0 +1,55 @@
+"""48th Panzer Korps: victory (10): control of hexes and the score."""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+from engines.panzer48.data import SIDES, other
+from engines.panzer48.zoc import zoc
+
+if TYPE_CHECKING:
+    from engines.panzer48.state import P48State
+
+
+def update_control(s: P48State) -> None:
+    """10: a side controls a hex its unit most recently entered, or on which it
+    exerted a ZOC while the hex was neither enemy-occupied nor in an enemy ZOC."""
+    zs = {side: zoc(s, side) for side in SIDES}
+    stacks = s.stacks()
+    for h in sorted(s.pos.control):
+        if h in stacks:
+            s.pos.control[h] = s.d.units[stacks[h][0]].side
+            continue
+        for side in SIDES:
+            if h in zs[side] and h not in zs[other(side)]:
+                s.pos.control[h] = side
+
+
+def score(s: P48State) -> dict[str, int]:
+    """10: enemy steps eliminated, towns and Don bridges controlled, Soviet exits."""
+    pts = {side: s.pos.kills.get(side, 0) for side in SIDES}
+    for h, vp in s.d.towns.items():
+        pts[s.pos.control.get(h, "german")] += vp
+    for a, b in s.d.don_bridges:
+        for side in SIDES:
+            if s.pos.control.get(a) == side and s.pos.control.get(b) == side:
+                pts[side] += s.d.bridge_vp
+    german_zoc = zoc(s, "german")
+    areas = {h for hs in s.d.entry.values() for h in hs if h not in s.d.entry["G"]}
+    for h, steps in sorted(s.pos.exits.items()):
+        ok = road_path_clear(s, h, areas, german_zoc)
+        if ok:
+            pts["soviet"] += steps
+    return pts
+
+
+def road_path_clear(s: P48State, h: str, areas: set[str], gz: dict[str, bool]) -> bool:
+    """10: a continuous path of roads from the exit hex to a Soviet reinforcement
+    area, through no German-occupied or German-controlled hex."""
+    from engines.hexkit.movement import trace
+    def passable(x: str) -> bool:
+        return s.owner_at(x) != "german" and x not in gz
+    if not passable(h):
+        return False
+    return trace(s.d.map, h, lambda x: x in areas, network="road",
+                 passable=passable) is not None

@@ -1,0 +1,279 @@
+"""The runtime pieces engines used to rebuild each (issue 34 item 1), in pbem.steps and
+pbem.engine: the event log (``StepState.tell``), the frame queue (``StepState.queue``),
+the per-decision options memo, a move that replaces another (``Flow``'s ``replace``),
+declared step attributes (``default_action``, ``prompt_template``, ``order``), and the
+engine's ``decision_kinds``, ``standing_orders`` and ``_restore`` derived from its steps.
+
+"Log": a start procedure calls a decision; the decision's ``apply`` calls rule helpers
+that tell events from two levels down (some for the end of the action) and queue frames
+(some in front), then a note procedure runs for each queued frame, telling and
+returning its own events.
+"""
+
+from __future__ import annotations
+
+import copy
+from collections.abc import Mapping
+from dataclasses import dataclass, field
+from typing import Any
+
+import pytest
+
+from pbem import registry
+from pbem.engine import (
+    Action,
+    Engine,
+    Event,
+    OrderSpec,
+    Result,
+    ScenarioInfo,
+    State,
+    TextAction,
+)
+from pbem.errors import FormatError
+from pbem.steps import Choice, Flow, Frame, NoArgs, Procedure, StepState, step_table
+from pbem.view import BoardView, Layout
+
+
+@dataclass
+class LPos:
+    log: list[str] = field(default_factory=list)
+    total: int = 0
+
+
+@dataclass
+class NoteArgs:
+    text: str = ""
+
+
+class Start(Procedure["LState"]):
+    name = "start"
+
+    def run(self, s: LState, args: NoArgs, flow: Flow) -> list[Event]:
+        flow.goto("pick")
+        return []
+
+
+def inner(s: LState, text: str) -> None:
+    """A helper two calls deep: tells, queues at the back."""
+    s.tell(Event(f"inner {text}"))
+    s.tell(Event(f"at any time {text}"), last=True)
+    s.queue("note", NoteArgs(f"back {text}"))
+
+
+def outer(s: LState) -> None:
+    """A rule helper: tells around a nested helper and queues in front of all."""
+    s.tell(Event("outer before"))
+    inner(s, "1")
+    inner(s, "2")
+    s.queue("note", NoteArgs("front"), first=True)
+    s.queue_frames([Frame("note", NoteArgs("group a")), Frame("note", NoteArgs("group b"))],
+                   first=True)
+    s.tell(Event("outer after"))
+
+
+class Note(Procedure["LState"]):
+    name = "note"
+    Args = NoteArgs
+
+    def run(self, s: LState, args: NoteArgs, flow: Flow) -> list[Event]:
+        s.pos.log.append(args.text)
+        s.tell(Event(f"told by note {args.text}"))
+        flow.end()
+        return [Event(f"returned by note {args.text}")]
+
+
+class Pick(Choice["LState"]):
+    name = "pick"
+    kind = "pick"
+    rule = "L 2"
+    decider = "a"
+    default_action = TextAction("add 1")
+    prompt_template = "the {side} player adds to {total}"
+    order = "add one"
+    order_policies = (("most", "add the most listed"),)
+
+    def prompt_fields(self, s: LState, args: NoArgs) -> dict[str, int]:
+        return {"total": s.pos.total}
+
+    def options(self, s: LState, args: NoArgs) -> list[Action]:
+        s.asked += 1
+        return [TextAction(f"add {n}") for n in range(1, 4 - s.pos.total)] or \
+            [TextAction("stop")]
+
+    def apply(self, s: LState, args: NoArgs, action: Action, flow: Flow) -> list[Event]:
+        assert isinstance(action, TextAction)
+        if action.text == "stop":
+            flow.end()
+            return []
+        s.pos.total += int(action.text.split()[1])
+        if s.pos.total == 1:
+            outer(s)
+            flow.push("note", NoteArgs("pushed"))
+        flow.end()  # the pick is done ...
+        if s.pos.total < 3:
+            flow.goto("pick", replace=True)  # ... unless more may be added: asked again
+        return [Event("returned by pick")]
+
+
+class LState(StepState[LPos]):
+    steps = step_table(Start(), Note(), Pick())
+    start = "start"
+    Position = LPos
+    memo_options = True
+    asked = 0  # how often Pick.options ran (a test's counter, not the position)
+
+    def _result(self) -> Result | None:
+        return Result(None, "rules", f"total {self.pos.total}")
+
+    def _view(self, side: str | None) -> BoardView:
+        return BoardView("Log", side, Layout(cols=(1, 1), rows=(1, 1)), (), ())
+
+    def parse_action(self, text: str) -> Action:
+        return TextAction(text)
+
+
+class LEngine(Engine):
+    id = "log"
+    title = "Log"
+    rules_version = "1"
+    sides = ("a", "b")
+    state_class = LState
+
+    def scenarios(self) -> list[ScenarioInfo]:
+        return [ScenarioInfo("one", "One")]
+
+    def _new_state(self, scenario: str, options: Mapping[str, str]) -> State:
+        state = LState(self, scenario, options)
+        state.begin(LPos())
+        return state
+
+
+ENGINE = LEngine()
+
+
+def new() -> LState:
+    s = ENGINE.new_state("one")
+    assert isinstance(s, LState)
+    return s
+
+
+def test_told_events_come_in_the_order_told_each_steps_before_its_returned_list() -> None:
+    s = new()
+    texts = [e.text for e in s.apply("add 1")]
+    assert texts == [
+        # the decision: told through two levels of helpers, then its returned list
+        "outer before", "inner 1", "inner 2", "outer after", "returned by pick",
+        # then each step the runtime runs after it, told before returned
+        "told by note pushed", "returned by note pushed",
+        "told by note group a", "returned by note group a",
+        "told by note group b", "returned by note group b",
+        "told by note front", "returned by note front",
+        "told by note back 1", "returned by note back 1",
+        "told by note back 2", "returned by note back 2",
+        # then what was told for the end of the action, in the order told
+        "at any time 1", "at any time 2",
+    ]
+
+
+def test_queued_frames_run_after_the_pushed_ones_front_pushes_first() -> None:
+    s = new()
+    s.apply("add 1")
+    assert s.pos.log == ["pushed", "group a", "group b", "front", "back 1", "back 2"]
+    assert s.stack_data() == [["pick", 0, {}]]  # the replacing goto: asked again
+
+
+def test_a_tell_or_queue_outside_a_step_is_refused_and_never_reaches_the_next_action() -> None:
+    s = new()
+    with pytest.raises(RuntimeError, match="told while no step runs"):
+        s.tell(Event("stray"))
+    assert [e.text for e in s.apply("add 2")] == ["returned by pick"]
+
+
+def test_the_options_are_listed_once_per_decision_and_again_after_the_position_moves() -> None:
+    s = new()
+    s.asked = 0
+    s.decision()
+    s.legal_actions()
+    s.decision()
+    assert s.asked == 1
+    s.apply("add 2")  # its check reads the memo; the apply drops it
+    assert s.asked == 1
+    assert s.legal_actions() == [TextAction("add 1")]  # the new position's options
+    assert s.asked == 2
+
+
+def test_the_memo_never_enters_a_clone_or_a_snapshot() -> None:
+    s = new()
+    s.legal_actions()
+    twin = s.clone()
+    assert isinstance(twin, LState)
+    assert not any(k.startswith("_runtime") for k in twin.__dict__)
+    twin.pos.total = 2  # the clone's position changes by hand: its options are its own
+    assert twin.legal_actions() == [TextAction("add 1")]
+    assert s.legal_actions() == [TextAction(f"add {n}") for n in (1, 2, 3)]
+    assert set(s.snapshot()["body"]) == {"position", "stack"}
+
+
+def test_a_second_move_is_a_bug_unless_it_replaces_the_first() -> None:
+    flow = Flow()
+    flow.end()
+    with pytest.raises(RuntimeError, match="replace=True"):
+        flow.goto("pick")
+    flow.goto("pick", replace=True)
+    assert flow.move == ("goto", "pick", None)
+
+
+def test_declared_prompt_default_and_standing_order() -> None:
+    s = new()
+    d = s.decision()
+    assert d is not None
+    assert (d.side, d.prompt, d.default) == ("a", "the a player adds to 0", TextAction("add 1"))
+    assert ENGINE.standing_orders() == [
+        OrderSpec("pick", "L 2", "add one", (("most", "add the most listed"),))]
+    assert ENGINE.decision_kinds() == ("pick",)
+
+
+def test_the_derived_restore_rebuilds_the_state_and_names_a_missing_or_bad_field() -> None:
+    s = new()
+    s.apply("add 1")
+    snap = s.snapshot()
+    back = ENGINE.restore(snap)
+    assert back.digest() == s.digest()
+    for name in ("position", "stack"):
+        bad = copy.deepcopy(snap)
+        del bad["body"][name]
+        with pytest.raises(FormatError, match=rf"^body\.{name}: missing"):
+            ENGINE.restore(bad)
+    bad = copy.deepcopy(snap)
+    bad["body"]["position"]["total"] = "many"
+    with pytest.raises(FormatError, match=r"position\.total"):
+        ENGINE.restore(bad)
+
+
+def _state_class(engine: Engine) -> type[StepState[Any]] | None:
+    state = engine.new_state(engine.scenarios()[0].id)
+    return type(state) if isinstance(state, StepState) else None
+
+
+@pytest.mark.parametrize("engine_id", sorted(registry.engines()))
+def test_every_engines_decision_kinds_are_its_step_tables_choice_kinds(engine_id: str) -> None:
+    """What each engine hand-lists today (and what the default derives once it drops it)
+    is the set of its decision steps' kinds."""
+    engine = registry.get(engine_id)
+    cls = _state_class(engine)
+    if cls is None:
+        pytest.skip(f"{engine_id} is not on the step runtime")
+    assert set(engine.decision_kinds()) == set(cls.choice_kinds())
+
+
+def test_a_rule_function_called_by_a_test_tells_and_queues_into_telling() -> None:
+    s = new()
+    with s.telling() as (told, queued):
+        outer(s)
+    assert [e.text for e in told] == ["outer before", "inner 1", "inner 2", "outer after",
+                                      "at any time 1", "at any time 2"]
+    assert [f.args.text for f in queued] == ["group a", "group b", "front", "back 1",
+                                             "back 2"]
+    assert not any(k.startswith("_runtime") for k in s.__dict__)
+    assert [e.text for e in s.apply("add 2")] == ["returned by pick"]
