@@ -281,8 +281,7 @@ class Hits(SideChoice):
         if action.word != "done" and (self.options(s, nxt) != [w("done")]):
             flow.goto("hits", nxt)
             return ev
-        flow.end()
-        flow.move = None
+        # the hits are taken: the attacker's hits, the advance or the end of the combat
         if defending(a):
             origin = a.then[1]
             vacated = origin if not s.units_at(origin, a.side) else ""

@@ -110,8 +110,7 @@ class MoveTo(SideChoice):
         if a.side == "soviet":
             due = uprisings_due(s, (h,))
             if due:
-                flow.move = None
-                flow.goto("uprising", Cities(due))
+                flow.goto("uprising", Cities(due), replace=True)  # 17.0, once the move is made
         return ev
 
 
