@@ -72,6 +72,7 @@ def displace_fronts(s: BBState) -> None:
         closer = [x for x in legal if to_source(x) < here] or legal
         new = min(closer, key=lambda x: (m.distance(h, x), to_source(x), x))
         s.pos.fronts[f] = new
-        s.__dict__.setdefault("_news", []).append(Event(
-            f"the {f} Front Marker is displaced from {h} to {new}", "move",
-            rule="14.1", hexes=(h, new)))
+        # told last: 14.1 holds "at any time", so the displacement is told once the
+        # action or roll has done everything else
+        s.tell(Event(f"the {f} Front Marker is displaced from {h} to {new}", "move",
+                     rule="14.1", hexes=(h, new)), last=True)

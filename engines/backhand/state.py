@@ -90,22 +90,16 @@ class BBState(StepState[Position]):
         self.invalidate()
         self.__dict__["_listed"] = listed
         try:
-            return super()._apply_action(action) + self.news()
+            return super()._apply_action(action)
         finally:
             self.invalidate()
 
     def _apply_outcome(self, outcome: Outcome) -> list[Event]:
         self.invalidate()
         try:
-            return super()._apply_outcome(outcome) + self.news()
+            return super()._apply_outcome(outcome)
         finally:
             self.invalidate()
-
-    def news(self) -> list[Event]:
-        """The events of what happened inside a helper with no events to return (a Front
-        Marker displaced by a move, 14.1), at the end of the action or roll's events."""
-        out: list[Event] = self.__dict__.pop("_news", [])
-        return out
 
     def on_map(self, uid: str) -> bool:
         return self.pos.units[uid].at not in OFF

@@ -236,7 +236,9 @@ def test_15_2_formation_moves_as_one_stack_for_one_point() -> None:
 def test_14_1_front_marker_displaced_when_the_enemy_enters() -> None:
     s = at('clear = true\nplace = { "12T" = "3917" }\nfronts = { southwest = "3716", '
            'voronezh = "3704" }')
-    put(s, ["LAH-1"], "3716")
+    with s.telling() as (told, _):
+        put(s, ["LAH-1"], "3716")
+    assert [e.rule for e in told] == ["14.1"]  # told, though no step runs here
     new = s.pos.fronts["southwest"]  # type: ignore[attr-defined]
     assert new != "3716" and new not in s.zoc("german")
     # toward the Soviet supply edge (column 41), the nearest such hex
