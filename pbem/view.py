@@ -12,7 +12,7 @@ plain, frozen and ordered so a view can be compared in tests and serialized.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any, Literal
 
@@ -119,8 +119,19 @@ class BoardView:
     #: extra per-hex markers for overlays, e.g. {"zoc:german": ("0101", ...)}
     overlays: tuple[tuple[str, tuple[str, ...]], ...] = field(default=())
 
+    def hexes(self) -> frozenset[str]:
+        """The map's hex ids: those of :attr:`cells`, without making a deferred view's
+        cells when its maker knows them (whether a piece stands on the map or in a box,
+        for a listing's units)."""
+        known = self.__dict__.get(_HEXES)
+        if known is None or "cells" in self.__dict__:
+            return frozenset(c.hex for c in self.cells)
+        return frozenset(known())
+
     @classmethod
-    def deferred(cls, fill: Callable[[], Mapping[str, Any]], **given: Any) -> BoardView:
+    def deferred(cls, fill: Callable[[], Mapping[str, Any]], *,
+                 hexes: Callable[[], Iterable[str]] | None = None, **given: Any
+                 ) -> BoardView:
         """A view with the ``given`` fields, whose others (the map's: :data:`DEFERRED`)
         ``fill`` makes when one is first read.  A command that only names the units of
         a view ('legal', 'act': :meth:`pbem.engine.State.counters`) never builds the
@@ -135,6 +146,8 @@ class BoardView:
                             f"give every field but {', '.join(DEFERRED)}")
         view.__dict__.update(given)
         view.__dict__[_FILL] = fill
+        if hexes is not None:  # what hexes() answers: the ids of the cells fill makes
+            view.__dict__[_HEXES] = hexes
         return view
 
     if not TYPE_CHECKING:  # to the type checker a view has its fields and nothing else
@@ -154,6 +167,7 @@ class BoardView:
 #: the map alone
 DEFERRED = ("layout", "terrain", "cells", "edges", "lines", "boxes")
 _FILL = "_deferred_fill"
+_HEXES = "_deferred_hexes"
 # a field with a default is also a class attribute, which would answer for a deferred
 # field before __getattr__ is asked; the generated __init__ keeps its own copy of each
 # default, so removing them changes nothing else

@@ -101,6 +101,7 @@ def board_view(
     # pieces: the names of a listing's units, pbem.engine.State.counters)
     return BoardView.deferred(
         fill,
+        hexes=lambda: hexmap.ids,
         title=title if title is not None else hexmap.title,
         side=side,
         pieces=tuple(pieces),

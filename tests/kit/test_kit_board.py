@@ -46,12 +46,14 @@ def test_a_view_makes_the_maps_parts_only_when_read() -> None:
     piece = Piece("u1", "blue", "2-4-6", "0303")
     view = board_view(TINY, [piece], side="blue", status="turn 1")
     assert view.pieces == (piece,) and view.status == "turn 1"
+    assert view.hexes() == frozenset(TINY.ids) and "0604" not in view.hexes()
     assert not any(name in vars(view) for name in DEFERRED)
     whole = board_view(TINY, [piece], side="blue", status="turn 1")
     made = BoardView(**{f: getattr(whole, f) for f in BoardView.__dataclass_fields__})
     assert vars(made).keys() >= set(DEFERRED)
     assert copy.deepcopy(view) == made == view and hash(made) == hash(view)
     assert len(view.cells) == 29 and view.edges and view.lines and view.boxes
+    assert view.hexes() == made.hexes() == {c.hex for c in made.cells}
     assert dataclasses.replace(board_view(TINY), status="x").cells == view.cells
     assert BoardView("t", None, view.layout, (), ()).edges == ()  # defaults still apply
 
