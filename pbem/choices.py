@@ -66,7 +66,7 @@ def group(state: State, side: str, actions: Sequence[str]) -> Grouped:
     counters = state.counters(side)
     view = state.view(side)
     at = {p.id: p.location for p in view.pieces if not p.hidden}
-    cells = {c.hex for c in view.cells}
+    cells = view.hexes()  # not view.cells: the kit's view makes them only when read
     by_unit: dict[str, list[str]] = {}
     others: list[str] = []
     for text in actions:
@@ -185,7 +185,7 @@ def describe_placements(state: State, side: str) -> str:
     back: a player edits it rather than typing every unit."""
     counters = state.counters(side)
     view = state.view(side)
-    cells = {c.hex for c in view.cells}
+    cells = view.hexes()
     lines = [f"# {view.title}: the {side} units, 'UNIT HEX' a line"]
     placed = set()
     for piece in view.pieces:
@@ -218,7 +218,7 @@ def placement_action(state: State, place: Placement, source: str) -> str | None:
     if not mine:
         raise UsageError(f"{where}: no set-up action places {safe(place.unit)} now (none "
                          "applied)")
-    cells = {c.hex for c in state.view(state.current_player()).cells}
+    cells = state.view(state.current_player()).hexes()
     words = mine[0].split()
     spot = next((i for i in range(len(words) - 1, 0, -1) if words[i] in cells), None)
     if spot is None:
