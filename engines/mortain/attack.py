@@ -5,7 +5,6 @@ and the advance (S7.9)."""
 from __future__ import annotations
 
 from engines.mortain import combat
-from engines.mortain.data import other
 from engines.mortain.notation import (
     ADVANCE,
     ATTACK,
@@ -25,7 +24,12 @@ from engines.mortain.position import Combat, Status
 from engines.mortain.state import MortainState
 from engines.mortain.victory import note_mortain
 from pbem.engine import Action, ChanceRequest, Event, Outcome
-from pbem.steps import Choice, Flow, NoArgs, Procedure, Refusal, Roll
+from pbem.steps import NON_PHASING, PHASING, Choice, Flow, NoArgs, Procedure, Refusal, Roll
+
+#: S7.7, the refusal of a retreat not listed (the defender's and each attacker's)
+RETREAT_REFUSAL = Refusal("S7.7", "a retreat goes its whole length, each hex farther away, "
+                          "never into an enemy unit or ZOC, an occupied hex or across the "
+                          "See (14.2)")
 
 
 class CombatPhase(Choice[MortainState]):
@@ -34,13 +38,12 @@ class CombatPhase(Choice[MortainState]):
     name = "combat"
     kind = "combat"
     rule = "S7"
+    decider = PHASING
     default_action = END_COMBAT
+    prompt_template = "the {side} player's combat phase, turn {turn}"
 
-    def side(self, s: MortainState, args: NoArgs) -> str:
-        return s.pos.phasing
-
-    def prompt(self, s: MortainState, args: NoArgs) -> str:
-        return f"the {s.pos.phasing} player's combat phase, turn {s.pos.turn}"
+    def prompt_fields(self, s: MortainState, args: NoArgs) -> dict[str, int]:
+        return {"turn": s.pos.turn}
 
     def options(self, s: MortainState, args: NoArgs) -> list[Action]:
         pos = s.pos
@@ -99,9 +102,10 @@ class Attackers(Choice[MortainState]):
     name = "attackers"
     kind = "attackers"
     rule = "S7.2"
-
-    def side(self, s: MortainState, args: NoArgs) -> str:
-        return s.pos.phasing
+    decider = PHASING
+    default_option = -1
+    refusal = Refusal("S7.2", "an attacker is a unit adjacent to the target, not across "
+                      "an unbridged See hexside (14.2), that has not attacked this phase")
 
     def prompt(self, s: MortainState, args: NoArgs) -> str:
         c = s.fight()
@@ -114,13 +118,6 @@ class Attackers(Choice[MortainState]):
         if c.attackers:
             out.append(RESOLVE)
         return out
-
-    def default(self, s: MortainState, args: NoArgs) -> Action:
-        return self.options(s, args)[-1]
-
-    def why_not(self, s: MortainState, args: NoArgs, action: Action) -> str | Refusal:
-        return Refusal("S7.2", "an attacker is a unit adjacent to the target, not across an "
-                       "unbridged See hexside (14.2), that has not attacked this phase")
 
     def apply(self, s: MortainState, args: NoArgs, action: Action, flow: Flow) -> list[Event]:
         c = s.fight()
@@ -140,9 +137,8 @@ class Support(Choice[MortainState]):
     name = "support"
     kind = "support"
     rule = "S8.2"
-
-    def side(self, s: MortainState, args: NoArgs) -> str:
-        return s.pos.phasing
+    decider = PHASING
+    default_option = -1
 
     def mine(self, s: MortainState) -> list[int]:
         c = s.fight()
@@ -164,9 +160,6 @@ class Support(Choice[MortainState]):
         if mine or not (c.bombard and self.name == "support"):
             out.append(NO_SUPPORT)
         return out
-
-    def default(self, s: MortainState, args: NoArgs) -> Action:
-        return self.options(s, args)[-1]
 
     def why_not(self, s: MortainState, args: NoArgs, action: Action) -> str | Refusal:
         if act(action) == NO_SUPPORT:
@@ -192,11 +185,9 @@ class DefSupport(Support):
     name = "def-support"
     kind = "defensive-support"
     rule = "S8.2"
+    decider = NON_PHASING
     order = "commit no support fire in defense"
     order_policies = (("strongest", "commit the strongest marker held, up to the limit"),)
-
-    def side(self, s: MortainState, args: NoArgs) -> str:
-        return other(s.pos.phasing)
 
     def mine(self, s: MortainState) -> list[int]:
         c = s.fight()
@@ -266,11 +257,11 @@ class DefResult(Choice[MortainState]):
     name = "def-result"
     kind = "retreat-or-deplete"
     rule = "7.8"
+    decider = NON_PHASING
+    default_option = 0
+    refusal = RETREAT_REFUSAL
     order = "retreat (to the first hex listed) when a retreat is possible, else deplete"
     order_policies = (("deplete", "deplete the unit instead of retreating"),)
-
-    def side(self, s: MortainState, args: NoArgs) -> str:
-        return other(s.pos.phasing)
 
     def prompt(self, s: MortainState, args: NoArgs) -> str:
         c = s.fight()
@@ -283,13 +274,6 @@ class DefResult(Choice[MortainState]):
         out: list[Action] = [RETREAT(u, h) for h in combat.retreat_ends(s, u, int(c.result[1]))]
         out.append(DEPLETE(u))
         return out
-
-    def default(self, s: MortainState, args: NoArgs) -> Action:
-        return self.options(s, args)[0]
-
-    def why_not(self, s: MortainState, args: NoArgs, action: Action) -> str | Refusal:
-        return Refusal("S7.7", "a retreat goes its whole length, each hex farther away, never "
-                       "into an enemy unit or ZOC, an occupied hex or across the See (14.2)")
 
     def apply(self, s: MortainState, args: NoArgs, action: Action, flow: Flow) -> list[Event]:
         a = act(action)
@@ -311,10 +295,9 @@ class AttLoss(Choice[MortainState]):
     name = "att-loss"
     kind = "attacker-loss"
     rule = "ICRT"
+    decider = PHASING
+    default_option = 0
     auto = True
-
-    def side(self, s: MortainState, args: NoArgs) -> str:
-        return s.pos.phasing
 
     def prompt(self, s: MortainState, args: NoArgs) -> str:
         c = s.fight()
@@ -323,9 +306,6 @@ class AttLoss(Choice[MortainState]):
     def options(self, s: MortainState, args: NoArgs) -> list[Action]:
         c = s.fight()
         return [DEPLETE(u) for u in c.attackers]
-
-    def default(self, s: MortainState, args: NoArgs) -> Action:
-        return self.options(s, args)[0]
 
     def apply(self, s: MortainState, args: NoArgs, action: Action, flow: Flow) -> list[Event]:
         c = s.fight()
@@ -343,9 +323,10 @@ class AttResult(Choice[MortainState]):
     name = "att-result"
     kind = "attacker-retreat"
     rule = "7.8"
-
-    def side(self, s: MortainState, args: NoArgs) -> str:
-        return s.pos.phasing
+    decider = PHASING
+    default_option = 0
+    refusal = Refusal("S7.7", "every attacking unit must be able to retreat the whole "
+                      "length, else one is depleted (7.8)")
 
     def prompt(self, s: MortainState, args: NoArgs) -> str:
         c = s.fight()
@@ -360,13 +341,6 @@ class AttResult(Choice[MortainState]):
             out.append(RETREAT_ATTACKERS)
         out += [DEPLETE(u) for u in c.attackers]
         return out
-
-    def default(self, s: MortainState, args: NoArgs) -> Action:
-        return self.options(s, args)[0]
-
-    def why_not(self, s: MortainState, args: NoArgs, action: Action) -> str | Refusal:
-        return Refusal("S7.7", "every attacking unit must be able to retreat the whole "
-                       "length, else one is depleted (7.8)")
 
     def apply(self, s: MortainState, args: NoArgs, action: Action, flow: Flow) -> list[Event]:
         c = s.fight()
@@ -387,9 +361,9 @@ class AttRetreat(Choice[MortainState]):
     name = "att-retreat"
     kind = "attacker-retreat-path"
     rule = "S7.7"
-
-    def side(self, s: MortainState, args: NoArgs) -> str:
-        return s.pos.phasing
+    decider = PHASING
+    default_option = 0
+    refusal = RETREAT_REFUSAL
 
     def prompt(self, s: MortainState, args: NoArgs) -> str:
         c = s.fight()
@@ -402,13 +376,6 @@ class AttRetreat(Choice[MortainState]):
         if not ends:  # an earlier retreat closed the way: the unit depletes (S7.7)
             return [DEPLETE(u)]
         return [RETREAT(u, h) for h in ends]
-
-    def default(self, s: MortainState, args: NoArgs) -> Action:
-        return self.options(s, args)[0]
-
-    def why_not(self, s: MortainState, args: NoArgs, action: Action) -> str | Refusal:
-        return Refusal("S7.7", "a retreat goes its whole length, each hex farther away, never "
-                       "into an enemy unit or ZOC, an occupied hex or across the See (14.2)")
 
     def apply(self, s: MortainState, args: NoArgs, action: Action, flow: Flow) -> list[Event]:
         c = s.fight()
@@ -433,11 +400,9 @@ class Advance(Choice[MortainState]):
     name = "advance"
     kind = "advance"
     rule = "S7.9"
+    decider = PHASING
     auto = True
     default_action = NO_ADVANCE
-
-    def side(self, s: MortainState, args: NoArgs) -> str:
-        return s.pos.phasing
 
     def prompt(self, s: MortainState, args: NoArgs) -> str:
         c = s.fight()

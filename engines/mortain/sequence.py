@@ -25,6 +25,7 @@ from engines.mortain.support import allotment
 from engines.mortain.victory import german_exits, mortain_captured, note_mortain
 from pbem.engine import Action, ChanceRequest, Event, Outcome
 from pbem.steps import (
+    PHASING,
     Choice,
     Entry,
     Flow,
@@ -207,9 +208,7 @@ class Move(Choice[MortainState]):
     rule = "S3"
     Args = Phase
     show = False
-
-    def side(self, s: MortainState, args: Phase) -> str:
-        return s.pos.phasing
+    decider = PHASING
 
     def prompt(self, s: MortainState, args: Phase) -> str:
         what = "mobile movement" if args.mobile else "movement"

@@ -42,6 +42,9 @@ class MortainState(StepState[Position]):
         assert c is not None
         return c
 
+    def phasing_side(self) -> str:
+        return self.pos.phasing
+
     def on_map(self, side: str | None = None) -> dict[str, HexId]:
         info = self.r.units
         return {u: x.hex for u, x in sorted(self.pos.units.items())
