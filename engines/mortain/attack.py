@@ -216,24 +216,21 @@ class CombatRoll(Roll[MortainState]):
             res = "-"  # S8.3: no attacking units to suffer
         c.result = res
         defender = s.occupant()[c.target]
-        events = [Event(f"combat at {c.target}: {a} - {d} = {a - d:+d}, {row} row, die {roll}:"
-                        f" {res}", "roll", hexes=(c.target,), rule=f"ICRT {res}")]
+        s.tell(Event(f"combat at {c.target}: {a} - {d} = {a - d:+d}, {row} row, die {roll}: "
+                     f"{res}", "roll", hexes=(c.target,), rule=f"ICRT {res}"))
         if s.r.map.terrain_of(c.target) == "hedgerow":
-            events.append(Event(f"{c.target} is a hedgerow hex: the Hedgerow row, whatever the "
-                                "direction of the attack", "info", hexes=(c.target,),
-                                rule="14.1"))
+            s.tell(Event(f"{c.target} is a hedgerow hex: the Hedgerow row, whatever the "
+                         "direction of the attack", "info", hexes=(c.target,), rule="14.1"))
         elif row == "hill" and s.r.map.terrain_of(c.target) != "hill":
-            events.append(Event("an attack wholly across bridged See hexsides: the See River "
-                                "(bridged) row", "info", hexes=(c.target,), rule="14.2"))
+            s.tell(Event("an attack wholly across bridged See hexsides: the See River "
+                         "(bridged) row", "info", hexes=(c.target,), rule="14.2"))
         if res == "De":
-            events.append(Event(combat.eliminate(s, defender), "loss", units=(defender,),
-                                rule="ICRT De"))
+            combat.eliminate(s, defender, "ICRT De")
             flow.goto("advance")
         elif res in ("D2", "D3"):
             flow.goto("def-result")
         elif res == "Ex":
-            events.append(Event(combat.deplete(s, defender), "loss", units=(defender,),
-                                rule="ICRT Ex"))
+            combat.deplete(s, defender, "ICRT Ex")
             if c.bombard:
                 flow.goto("end-combat")
             else:
@@ -244,11 +241,11 @@ class CombatRoll(Roll[MortainState]):
             flow.goto("att-result")
         elif res == "Ae":
             for u in list(c.attackers):
-                events.append(Event(combat.eliminate(s, u), "loss", units=(u,), rule="ICRT Ae"))
+                combat.eliminate(s, u, "ICRT Ae")
             flow.goto("end-combat")
         else:
             flow.goto("end-combat")
-        return events
+        return []
 
 
 class DefResult(Choice[MortainState]):
@@ -280,13 +277,10 @@ class DefResult(Choice[MortainState]):
         u = a.text("unit")
         flow.goto("advance")
         if a.kind == "deplete":
-            return [Event(f"{combat.deplete(s, u)} instead of retreating", "loss", units=(u,),
-                          rule="7.8")]
-        frm, to = s.pos.units[u].hex, a.text("to")
-        s.pos.units[u].hex = to
-        note_mortain(s)
-        return [Event(f"{u} retreats {frm} to {to}", "retreat", hexes=(frm, to),
-                      units=(u,), rule="S7.7")]
+            combat.deplete(s, u, "7.8", " instead of retreating")
+        else:
+            combat.retreat(s, u, a.text("to"))
+        return []
 
 
 class AttLoss(Choice[MortainState]):
@@ -310,11 +304,11 @@ class AttLoss(Choice[MortainState]):
     def apply(self, s: MortainState, args: NoArgs, action: Action, flow: Flow) -> list[Event]:
         c = s.fight()
         u = act(action).text("unit")
-        ev = Event(combat.deplete(s, u), "loss", units=(u,), rule=f"ICRT {c.result}")
+        combat.deplete(s, u, f"ICRT {c.result}")
         if s.pos.units[u].status is Status.ELIMINATED:
             c.attackers.remove(u)
         flow.goto("advance" if c.result == "Ex" else "end-combat")
-        return [ev]
+        return []
 
 
 class AttResult(Choice[MortainState]):
@@ -348,8 +342,8 @@ class AttResult(Choice[MortainState]):
         if a.kind == "deplete":
             u = a.text("unit")
             flow.goto("end-combat")
-            return [Event(f"{combat.deplete(s, u)} instead of retreating", "loss", units=(u,),
-                          rule="7.8")]
+            combat.deplete(s, u, "7.8", " instead of retreating")
+            return []
         c.retreating = list(c.attackers)
         flow.goto("att-retreat")
         return []
@@ -382,16 +376,12 @@ class AttRetreat(Choice[MortainState]):
         a = act(action)
         u = c.retreating.pop(0)
         if a.kind == "deplete":
-            ev = Event(f"{combat.deplete(s, u)}: no retreat left", "loss", units=(u,), rule="S7.7")
+            combat.deplete(s, u, "S7.7", ": no retreat left")
         else:
-            frm, to = s.pos.units[u].hex, a.text("to")
-            s.pos.units[u].hex = to
-            note_mortain(s)
-            ev = Event(f"{u} retreats {frm} to {to}", "retreat", hexes=(frm, to), units=(u,),
-                       rule="S7.7")
+            combat.retreat(s, u, a.text("to"))
         if not c.retreating:
             flow.goto("end-combat")
-        return [ev]
+        return []
 
 
 class Advance(Choice[MortainState]):
