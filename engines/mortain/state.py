@@ -31,6 +31,7 @@ class MortainState(StepState[Position]):
     steps: ClassVar[Mapping[str, Step[Any]]]
     start = "game"
     Position = Position
+    memo_options = True  # a decision's options are listed once, not per ask
 
     @functools.cached_property
     def r(self) -> Rules:
@@ -64,15 +65,6 @@ class MortainState(StepState[Position]):
             return Overlay()
         sides = {tuple(s.split("/")): {"bridge"} for s in sorted(self.pos.demolished)}
         return Overlay.make(sides_removed=sides)  # type: ignore[arg-type]
-
-    def memo_key(self, mobile: bool) -> tuple[Any, ...]:
-        """Everything movement options depend on (they are listed, then checked again when
-        an action applies: one search serves both)."""
-        pos = self.pos
-        return (mobile, pos.turn, pos.phasing,
-                tuple((u, x.status, x.hex, x.depleted) for u, x in sorted(pos.units.items())),
-                frozenset(pos.moved), tuple(sorted(pos.mp_left.items())), pos.arriving,
-                frozenset(pos.demolished), frozenset(pos.replaced))
 
     def over(self) -> bool:
         return bool(self.pos.winner)
