@@ -7,6 +7,7 @@ import functools
 from collections.abc import Mapping
 from typing import Any, ClassVar
 
+from engines.hexkit.facts import BoardFacts, board_facts
 from engines.hexkit.hexid import HexId
 from engines.hexkit.overlay import Overlay
 from engines.mortain import view
@@ -46,19 +47,27 @@ class MortainState(StepState[Position]):
     def phasing_side(self) -> str:
         return self.pos.phasing
 
+    def facts(self) -> BoardFacts:
+        """The kit's facts of the units on the map now, kept per placement: the listing
+        of a phase's moves asks the same ZOC and occupancy of one position again and
+        again."""
+        placed = self.r.placed
+        return board_facts(self.r.map, [placed(u, x.hex) for u, x in self.pos.units.items()
+                                        if x.status is Status.MAP])
+
     def on_map(self, side: str | None = None) -> dict[str, HexId]:
-        info = self.r.units
-        return {u: x.hex for u, x in sorted(self.pos.units.items())
-                if x.status is Status.MAP and (side is None or info[u].side == side)}
+        return {p.unit: p.hex for p in self.facts().units(side)}
 
     def occupant(self) -> dict[HexId, str]:
-        return {h: u for u, h in self.on_map().items()}
+        # one unit a hex (S5), but for an arrival moving on (11.0): then the hex is the
+        # one with the later id, as it always was
+        return {h: us[-1] for h, us in self.facts().stacks().items()}
 
     def side_of(self, unit: str) -> str:
         return self.r.units[unit].side
 
     def zoc_of(self, side: str) -> frozenset[HexId]:
-        return self.r.zoc(self.on_map(side), self.pos.demolished).hexes
+        return self.facts().zoc(side, self.r.zoc_rule(self.pos.demolished)).hexes
 
     def overlay(self) -> Overlay:
         if not self.pos.demolished:
