@@ -362,7 +362,7 @@ class Move(Choice[MortainState]):
             else:
                 pos.demolished.discard(b)
             return [Event(f"{u} {'demolishes' if verb == 'demolish' else 'repairs'} the See "
-                          f"bridge {b}", "info", hexes=tuple(b.split("/")), units=(u,),
+                          f"bridge {b}", "info", hexes=a.hexes(), units=(u,),
                           rule="S9")]
         # replace
         pos.replaced.add(pos.phasing)
