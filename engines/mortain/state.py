@@ -59,8 +59,8 @@ class MortainState(StepState[Position]):
         return {p.unit: p.hex for p in self.facts().units(side)}
 
     def occupant(self) -> dict[HexId, str]:
-        # one unit a hex (S5), but for an arrival moving on (11.0): then the hex is the
-        # one with the later id, as it always was
+        # one unit a hex (S5), but for an arrival moving on (11.0): then the unit with
+        # the later id is the one named, as the engine always named it (same games)
         return {h: us[-1] for h, us in self.facts().stacks().items()}
 
     def side_of(self, unit: str) -> str:
