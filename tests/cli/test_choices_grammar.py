@@ -35,7 +35,8 @@ class Board:
         return {"105": "105 2-4-6", "G01": "G01 3-3-10"}
 
     def view(self, side: str) -> Any:
-        return SimpleNamespace(pieces=[], cells=[SimpleNamespace(hex=h) for h in CELLS])
+        return SimpleNamespace(pieces=[], cells=[SimpleNamespace(hex=h) for h in CELLS],
+                               hexes=lambda: frozenset(CELLS))
 
     def parse_action(self, text: str) -> Action:
         if not self.grammar:
