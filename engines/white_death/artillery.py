@@ -273,14 +273,14 @@ def do_fire_barrage(s: WDState, a: WDAction, rockets_full: bool = True) -> list[
             # bunkers themselves get only theirs (Rule 11.B.2.B)
             mod += max((tables.barrage_terrain.get(tt, 0) for tt in s.ter.terrain(h)),
                        default=0)
-            s._die("barrage-roll", f"barrage on {x} at {h}", "Rule 11.B.2",
-                      uid=x, col=col, mod=mod, hex=h)
+            s.queue("barrage-roll", DieArgs(f"barrage on {x} at {h}", "Rule 11.B.2",
+                                            uid=x, col=col, mod=mod, hex=h))
         for i, b in enumerate(s.pos.bunkers):
             if b.hex == h and b.strength > 0:
-                s._die("barrage-roll", f"barrage on the bunker at {h}", "Rule 19",
-                          uid=f"bunker:{i}", col=col, mod=obs_mod + tables.barrage_bunker,
-                          hex=h)
-    s._push("barrage-done")
+                s.queue("barrage-roll",
+                        DieArgs(f"barrage on the bunker at {h}", "Rule 19", uid=f"bunker:{i}",
+                                col=col, mod=obs_mod + tables.barrage_bunker, hex=h))
+    s.queue("barrage-done")
     return events
 
 

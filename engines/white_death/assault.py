@@ -262,8 +262,8 @@ def _resolve_next(s: WDState) -> list[Event]:
     h = c.hex
     events = [Event(f"Assault at {h}", "phase", hexes=(h,), rule="RESOLVE")]
     events += _fire_plan(s, "assault")
-    s._push("fright", HexArgs(h))
-    s._push("assault-done", HexArgs(h))
+    s.queue("fright", HexArgs(h))
+    s.queue("assault-done", HexArgs(h))
     return events
 
 
@@ -293,11 +293,11 @@ def _fire_plan(s: WDState, stage: str) -> list[Event]:
                                 "the table: no effect", "attack", hexes=(h,),
                                 rule="Rule 9.B" if kind == "conv" else "Rule 10.B"))
             continue
-        s._die("crt" if stage == "df" else "assault-crt",
-                  f"{'conventional' if kind == 'conv' else 'antitank'} fire "
-                  f"{label} against {tgt} at {s.pos.units[tgt].loc}",
-                  "Rule 9" if kind == "conv" else "Rule 10", kind=kind, uid=tgt, col=col,
-                  stage=stage, hex=s.pos.units[tgt].loc)
+        s.queue("crt" if stage == "df" else "assault-crt",
+                DieArgs(f"{'conventional' if kind == 'conv' else 'antitank'} fire "
+                        f"{label} against {tgt} at {s.pos.units[tgt].loc}",
+                        "Rule 9" if kind == "conv" else "Rule 10", kind=kind, uid=tgt,
+                        col=col, stage=stage, hex=s.pos.units[tgt].loc))
     c.checked = []
     return events
 

@@ -2,9 +2,9 @@
 the phase a step belongs to (:class:`Phased`) and a unit's part of the movement listing.
 
 The state itself, the position's lookups (which units are where, whose they are, what
-the catalog says of them, whether a stack is legal, Rule 4) and the frames a rule queues
-(:meth:`~engines.white_death.state.WDState._push`), is
-:class:`~engines.white_death.state.WDState`.
+the catalog says of them, whether a stack is legal, Rule 4), is
+:class:`~engines.white_death.state.WDState`; the frames a rule queues go to the runtime
+(:meth:`pbem.steps.StepState.queue`).
 """
 
 from __future__ import annotations

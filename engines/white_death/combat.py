@@ -128,8 +128,8 @@ def _morale(s: WDState, uid: str, mod: int, stage: str, h: str) -> None:
         if s.pos.combat is not None:
             s.pos.combat.checked.append(uid)
     # the check comes before any die queued earlier: it follows the fire that caused it
-    s._die("mc", f"morale check for {uid} at {h} (+{mod})", "Rule 14", front=True,
-              uid=uid, mod=mod, stage=stage, hex=h)
+    s.queue("mc", DieArgs(f"morale check for {uid} at {h} (+{mod})", "Rule 14", uid=uid,
+                          mod=mod, stage=stage, hex=h), first=True)
 
 
 def morale_modifiers(s: WDState, uid: str, base: int) -> int:
@@ -197,8 +197,8 @@ def _fright_checks(s: WDState, h: str) -> None:
     for uid in defenders(s, h):
         if uid not in checked and fright(s, uid, h) and not morale_exempt(s,
                 uid, "assault"):
-            s._die("mc", f"tank fright check for {uid} at {h}", "Rule 14.C.2",
-                      uid=uid, mod=0, stage="assault", hex=h)
+            s.queue("mc", DieArgs(f"tank fright check for {uid} at {h}", "Rule 14.C.2",
+                                  uid=uid, mod=0, stage="assault", hex=h))
 
 
 def _retreat(s: WDState, uid: str) -> list[Event]:

@@ -50,7 +50,8 @@ class _Foreign(Exception):
 
 class WDChoice(Phased, Choice["WDState"]):
     """A decision: its actions are the phase's candidates that pass their rule's check
-    (moves are generated legal), kept until the position changes."""
+    (moves are generated legal), computed once per decision by the runtime's options memo
+    (``WDState.memo_options``)."""
 
     def side(self, s: WDState, args: Any) -> str:
         return self.decider or s.pos.phasing
@@ -58,7 +59,8 @@ class WDChoice(Phased, Choice["WDState"]):
     def candidates(self, s: WDState, args: Any) -> list[WDAction]:
         raise NotImplementedError
 
-    def listed(self, s: WDState, args: Any) -> list[Action]:
+    def options(self, s: WDState, args: Any) -> list[Action]:
+        # asked through s.options_for: computed once per decision (WDState.memo_options)
         out: list[Action] = []
         for a in self.candidates(s, args):
             if s.pos.passing and a.unit != s.pos.passing:
@@ -70,12 +72,6 @@ class WDChoice(Phased, Choice["WDState"]):
                     continue
             out.append(a)
         return out
-
-    def options(self, s: WDState, args: Any) -> list[Action]:
-        got: list[Action] | None = s._cache.get("legal")
-        if got is None:
-            got = s._cache["legal"] = self.listed(s, args)
-        return list(got)
 
     def check(self, s: WDState, args: Any, action: Action) -> None:
         # every action is checked by its own rule, listed or not (a fire of any amount, a
@@ -115,7 +111,7 @@ class WDChoice(Phased, Choice["WDState"]):
         # check takes unlisted variants only of a fire's amount, a setup's unit and a
         # move's path: a lone listed action with no unit, hex or amount (end barrage,
         # done firing, end advance) is the only one there is (sealed rules 2, issue 32)
-        options = self.options(s, args)
+        options = s.options_for(self, args)
         if len(options) != 1:
             return None
         a = _wd(options[0])
@@ -126,7 +122,6 @@ class WDChoice(Phased, Choice["WDState"]):
         events = self.do_action(s, a)
         s._changed()
         self.after(s, args, a, flow)
-        s.flush(flow)
         return events
 
     def after(self, s: WDState, args: Any, a: WDAction, flow: Flow) -> None:
@@ -322,9 +317,9 @@ class Movement(WDChoice):
         # Rule 4: while a unit must first move on out of a full hex, ending movement is
         # refused, so the decision has no default to offer (a default must be legal)
         end = act("end-movement")
-        return end if end in self.options(s, args) else None
+        return end if end in s.options_for(self, args) else None
 
-    def listed(self, s: WDState, args: Any) -> list[Action]:
+    def options(self, s: WDState, args: Any) -> list[Action]:
         return listing.movement_legal(s)
 
     def after(self, s: WDState, args: Any, a: WDAction, flow: Flow) -> None:

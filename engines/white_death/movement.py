@@ -439,8 +439,8 @@ def _finish_move(s: WDState, uid: str, frm: str, to: str, cost: int) -> list[Eve
                     visible_to=(other(side),), hexes=(frm, to), rule="Rule 6")]
     if to in ezoc(s, side):
         if "brandenburg" in t.flags and side == "german":
-            s._die("brandenburg", f"Brandenburg detection for {uid} at {to}",
-                      "Rule 21.B", uid=uid, hex=to)
+            s.queue("brandenburg", DieArgs(f"Brandenburg detection for {uid} at {to}",
+                                           "Rule 21.B", uid=uid, hex=to))
         elif t.afv:
             pass  # Rule 3.A: AFVs need not stop
         elif t.mob == "s" and to not in ezoc(s, side, ski_only=True):
@@ -448,8 +448,8 @@ def _finish_move(s: WDState, uid: str, frm: str, to: str, cost: int) -> list[Eve
         else:
             u.stopped = True
     if lake_roll_due(s, uid, frm, to):
-        s._die("ice", f"ice collapse under {uid} crossing {frm}/{to}", "Rule 13",
-                  uid=uid, hex=to)
+        s.queue("ice", DieArgs(f"ice collapse under {uid} crossing {frm}/{to}", "Rule 13",
+                               uid=uid, hex=to))
     return events
 
 
@@ -565,10 +565,11 @@ def do_move(st: WDState, a: WDAction) -> list[Event]:
                     Fraction(0))
         col = rules.odds_column(st.cat.tables, value, defense(st, uid, "at"))
         if col >= 0:
-            st._die("crt", f"antitank fire at {uid} leaving {a.frm} "
-                      f"({fmt_amount(value)} at {rules.column_label(st.cat.tables, col)})",
-                      "Rule 3.A", kind="at", uid=uid, col=col, stage="move", hex=a.frm)
-            st._push("finish-move", MoveArgs(uid, a.frm, a.hex, cost))
+            st.queue("crt", DieArgs(
+                f"antitank fire at {uid} leaving {a.frm} "
+                f"({fmt_amount(value)} at {rules.column_label(st.cat.tables, col)})",
+                "Rule 3.A", kind="at", uid=uid, col=col, stage="move", hex=a.frm))
+            st.queue("finish-move", MoveArgs(uid, a.frm, a.hex, cost))
             return [Event(f"{uid} tries to leave the enemy ZOC at {a.frm}", "move",
                           hexes=(a.frm,), units=(uid,), rule="Rule 3.A")]
     return _finish_move(st, uid, a.frm, a.hex, cost)
@@ -617,9 +618,9 @@ def do_lead(s: WDState, a: WDAction) -> list[Event]:
                     visible_to=("soviet",), hexes=(a.frm, a.hex), rule="Rule 21.B")]
     if a.hex in ezoc(s, "german"):
         n = len([x for x in group if "brandenburg" not in s.utype(x).flags])
-        s._die("brandenburg", f"Brandenburg detection for {a.unit} and {n} escorted "
-                  f"units at {a.hex} (-{n})", "Rule 21.B", uid=a.unit, hex=a.hex,
-                  group=tuple(group), mod=n)
+        s.queue("brandenburg", DieArgs(f"Brandenburg detection for {a.unit} and {n} "
+                                       f"escorted units at {a.hex} (-{n})", "Rule 21.B",
+                                       uid=a.unit, hex=a.hex, group=tuple(group), mod=n))
     return events
 
 

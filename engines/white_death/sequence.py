@@ -7,8 +7,8 @@ with its rule.  The rules themselves are plain functions of the rule modules (``
 ``supply``, ``movement``, ``artillery``, ``assault``...), taking the state first; the
 steps only say when they apply and what comes next.  The work a rule queues up as it
 goes (the dice of a barrage, a morale check after a fire, the rest of a move after the
-antitank fire at its exit) reaches the runtime through ``WDState._push``, handed over by
-every step once it has acted (``flush``).
+antitank fire at its exit) goes to the runtime's frame queue (``s.queue``), which runs it
+once the step has acted.
 
 The stack of a game in progress reads, bottom to top: ``game`` (turn after turn, then the
 end of the game), ``turn`` (a :class:`Turn` at one of its entries), ``impulses`` (one impulse
@@ -73,7 +73,6 @@ class WDProcedure(Phased, Procedure["WDState"]):
         s._changed()
         events = self.act(s, args, flow)
         s._changed()
-        s.flush(flow)
         return events
 
     def act(self, s: WDState, args: Any, flow: Flow) -> list[Event]:
@@ -101,7 +100,6 @@ class WDRoll(Phased, Roll["WDState"]):
                         rule=rule)]
         events += self.then(s, args, roll)
         s._changed()
-        s.flush(flow)
         return events
 
     def then(self, s: WDState, args: Any, roll: int) -> list[Event]:

@@ -13,7 +13,7 @@ from typing import TYPE_CHECKING, Any
 
 from engines.hexkit.zoc import zoc_map
 from engines.white_death import rules
-from engines.white_death.base import other
+from engines.white_death.base import DieArgs, other
 from engines.white_death.data import SIDES
 from engines.white_death.notation import WDAction
 from pbem.engine import Event
@@ -152,8 +152,8 @@ def _supply_points(s: WDState) -> list[Event]:
                                 rule="Rule 15.D"))
         else:
             for k in range(got):
-                s._die("airdrop", f"air drop {k + 1} of {got} into Velikiye Luki",
-                          "Rule 15.D.1")
+                s.queue("airdrop", DieArgs(f"air drop {k + 1} of {got} into Velikiye Luki",
+                                           "Rule 15.D.1"))
     for uid in sorted(s.pos.units):
         u = s.pos.units[uid]
         if u.loc == "refit" and s.pos.turn >= 11:

@@ -9,7 +9,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING
 
 from engines.white_death import rules
-from engines.white_death.base import other
+from engines.white_death.base import DieArgs, other
 from engines.white_death.data import SIDES
 from engines.white_death.notation import WDAction, act
 from engines.white_death.position import Final
@@ -76,16 +76,16 @@ def _start_impulse(s: WDState) -> list[Event]:
             and s.sc.turns[0] <= s.pos.turn <= s.sc.turns[1]
             and all(x in s.cat.units for x in s.cat.flieger_single)):
         s.pos.flieger = "rolled"
-        s._die("flieger", "7th Flieger Division commitment", "Rule 17.F")
+        s.queue("flieger", DieArgs("7th Flieger Division commitment", "Rule 17.F"))
     if side == "soviet" and s.pos.flieger == "answer-due":
         s.pos.flieger = "answered"
         for units, area, need in s.cat.soviet_answer:
             if need >= 6:
                 _reinforce(s, units, area)
             else:
-                s._die("answer", f"Soviet reserve {units[0].split('/')[-1]} "
-                          f"(received on 1-{need})", "Rule 17.F", units=tuple(units),
-                          area=area, need=need)
+                s.queue("answer", DieArgs(f"Soviet reserve {units[0].split('/')[-1]} "
+                                          f"(received on 1-{need})", "Rule 17.F",
+                                          units=tuple(units), area=area, need=need))
     return events
 
 
