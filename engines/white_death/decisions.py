@@ -435,6 +435,9 @@ class Fire(WDChoice):
 
 class DefensiveFire(Fire):
     name, rule, kind = "defensive-fire", "Rule 5", "defensive-fire"
+    # the manual's "Default Actions": fire not allocated is allocated automatically (no
+    # artillery); the defender's fire is the one decision inside the other side's impulse
+    order = "defensive fire allocated automatically (the manual's Default Actions; no artillery)"
 
     def side(self, s: WDState, args: Any) -> str:
         return other(s.pos.phasing)

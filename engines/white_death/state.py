@@ -43,7 +43,7 @@ from __future__ import annotations
 import copy
 from collections.abc import Iterable
 from dataclasses import replace
-from typing import Any, ClassVar
+from typing import Any, ClassVar, Protocol, runtime_checkable
 
 from engines.hexkit.hexmap import HexMap
 from engines.white_death import rules, sequence, view
@@ -61,6 +61,13 @@ from pbem.view import BoardView
 
 # the names other modules and the tests import from here
 __all__ = ["BOXES", "SIDE_COLOR", "U", "WDState", "other", "river_lines"]
+
+
+@runtime_checkable
+class CatalogSource(Protocol):
+    """What a White Death state is made from: an engine that gives its catalog."""
+
+    def catalog(self) -> Catalog: ...
 
 
 class WDState(StepState[Position]):
@@ -85,10 +92,13 @@ class WDState(StepState[Position]):
     #: :meth:`_moved`), so a test or tool that edits a position keeps working as before
     memo_options = True
 
-    def __init__(self, engine: Engine, scenario: str, options: dict[str, str],
-                 cat: Catalog) -> None:
+    def __init__(self, engine: Engine, scenario: str, options: dict[str, str]) -> None:
         super().__init__(engine, scenario, options)
-        self.cat = cat
+        if not isinstance(engine, CatalogSource):
+            raise TypeError(f"{type(engine).__name__} gives no White Death catalog")
+        # the runtime makes a restored state with (engine, scenario, options) alone
+        # (Engine.state_class): the catalog comes from the engine, parsed once per engine
+        self.cat = cat = engine.catalog()
         self.sc: ScenarioDef = cat.scenarios[scenario]
         self.last_turn = self.sc.turns[1]
         self.pos = Position(turn=self.sc.turns[0], vl_released=not self.sc.opening)
