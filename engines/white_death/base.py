@@ -69,9 +69,12 @@ class Phased:
     belongs to (Rule 5), "" for one that belongs to the phase around it."""
 
     phase: ClassVar[str] = ""
+    #: the field of the frame's arguments that names the phase instead (the fire steps'
+    #: ``stage``: defense or assault), "" for none
+    phase_arg: ClassVar[str] = ""
 
     def phase_of(self, args: Any) -> str:
-        return self.phase
+        return str(getattr(args, self.phase_arg)) if self.phase_arg else self.phase
 
 
 def phase_of(step: object, args: Any) -> str:

@@ -9,6 +9,7 @@ and the dice) is :mod:`engines.white_death.sequence`.
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
@@ -55,6 +56,11 @@ class WDChoice(Phased, Choice["WDState"]):
 
     def side(self, s: WDState, args: Any) -> str:
         return self.decider or s.pos.phasing
+
+    def prompt_fields(self, s: WDState, args: Any) -> Mapping[str, Any]:
+        # a prompt begins with the side that decides, capitalized, and reads the position
+        # by its fields ("{pos.turn}", "{pos.supply[vl]}")
+        return {"Side": self.side(s, args).capitalize(), "pos": s.pos}
 
     def candidates(self, s: WDState, args: Any) -> list[WDAction]:
         raise NotImplementedError
@@ -134,6 +140,7 @@ class Setup(WDChoice):
 
     name, rule, kind = "setup", "Campaign setup", "setup"
     phase = "setup"
+    default_action = act("auto-setup")
 
     def check_action(self, s: WDState, a: WDAction) -> None:
         match a.kind:
@@ -160,9 +167,6 @@ class Setup(WDChoice):
         return (f"the {s.pos.setup_side.capitalize()} player must set up {nxt} "
                 f"({len(s.pos.setup_raster)} units left to place)")
 
-    def default(self, s: WDState, args: Any) -> Action | None:
-        return act("auto-setup")
-
     def candidates(self, s: WDState, args: Any) -> list[WDAction]:
         return placement._setup_candidates(s)
 
@@ -177,6 +181,10 @@ class VLSupply(WDChoice):
     name, rule, kind = "vl-supply", "Rule 15.D.2", "vl-supply"
     phase = "vl-supply"
     decider = "german"
+    default_action = act("vl-keep")
+    prompt_template = ("the German player may spend one of Velikiye Luki's {pos.supply[vl]} "
+                       "supply points to keep the cut-off city out of isolation this turn "
+                       "(turn {pos.turn})")
 
     def check_action(self, s: WDState, a: WDAction) -> None:
         match a.kind:
@@ -194,13 +202,6 @@ class VLSupply(WDChoice):
             case "vl-keep":
                 return supply.do_vl_keep(s, a)
         raise self.not_now(s, a)
-
-    def prompt(self, s: WDState, args: Any) -> str:
-        return (f"the German player may spend one of Velikiye Luki's {s.pos.supply['vl']} supply "
-                f"points to keep the cut-off city out of isolation this turn (turn {s.pos.turn})")
-
-    def default(self, s: WDState, args: Any) -> Action | None:
-        return act("vl-keep")
 
     def candidates(self, s: WDState, args: Any) -> list[WDAction]:
         return [act("vl-supply"), act("vl-keep")]
@@ -247,6 +248,8 @@ class Movement(WDChoice):
 
     name, rule, kind = "movement", "Rule 6", "movement"
     phase = "movement"
+    prompt_template = ("the {Side} player moves and declares assaults "
+                       "({pos.impulse_mp} MPs this impulse)")
 
     def check_action(self, s: WDState, a: WDAction) -> None:
         match a.kind:
@@ -309,10 +312,6 @@ class Movement(WDChoice):
                 return movement.do_end_movement(s, a)
         raise self.not_now(s, a)
 
-    def prompt(self, s: WDState, args: Any) -> str:
-        return (f"the {s.pos.phasing.capitalize()} player moves and declares assaults "
-                f"({s.pos.impulse_mp} MPs this impulse)")
-
     def default(self, s: WDState, args: Any) -> Action | None:
         # Rule 4: while a unit must first move on out of a full hex, ending movement is
         # refused, so the decision has no default to offer (a default must be legal)
@@ -333,6 +332,8 @@ class BarrageChoice(WDChoice):
 
     name, rule, kind = "barrage", "Rule 11.B", "barrage"
     phase = "barrage"
+    default_action = act("end-barrage")
+    prompt_template = "the {Side} player may fire barrages"
 
     def check_action(self, s: WDState, a: WDAction) -> None:
         match a.kind:
@@ -359,12 +360,6 @@ class BarrageChoice(WDChoice):
                 return artillery.do_end_barrage(s, a)
         raise self.not_now(s, a)
 
-    def prompt(self, s: WDState, args: Any) -> str:
-        return f"the {s.pos.phasing.capitalize()} player may fire barrages"
-
-    def default(self, s: WDState, args: Any) -> Action | None:
-        return act("end-barrage")
-
     def candidates(self, s: WDState, args: Any) -> list[WDAction]:
         return artillery._barrage_candidates(s)
 
@@ -378,6 +373,8 @@ class Fire(WDChoice):
     ``done firing``; what is not allocated is by the Default Actions (stand-in)."""
 
     Args = Stage
+    phase_arg = "stage"
+    default_action = act("done")
 
     def check_action(self, s: WDState, a: WDAction) -> None:
         match a.kind:
@@ -412,18 +409,12 @@ class Fire(WDChoice):
                 return assault.do_done(s, a)
         raise self.not_now(s, a)
 
-    def phase_of(self, args: Any) -> str:
-        return str(args.stage)
-
     def prompt(self, s: WDState, args: Any) -> str:
         n = len(s.pos.assaults)
         what = "defensive fire" if args.stage == "defense" else "assault fire"
         at = s.pos.combat.hex if s.pos.combat is not None else ""
         return (f"the {self.side(s, args).capitalize()} player must allocate {what} against "
                 f"{n} assault{'s' if n != 1 else ''} (now at {at})")
-
-    def default(self, s: WDState, args: Any) -> Action | None:
-        return act("done")
 
     def candidates(self, s: WDState, args: Any) -> list[WDAction]:
         return assault._combat_candidates(s)
@@ -450,6 +441,7 @@ class AssaultFire(Fire):
 class Advance(WDChoice):
     name, rule, kind = "advance", "Rule 9.D", "advance"
     phase = "advance"
+    default_action = act("end-advance")
 
     def check_action(self, s: WDState, a: WDAction) -> None:
         match a.kind:
@@ -471,9 +463,6 @@ class Advance(WDChoice):
     def prompt(self, s: WDState, args: Any) -> str:
         return (f"the {s.pos.phasing.capitalize()} player may advance into "
                 f"{', '.join(sorted(s.pos.advance))}")
-
-    def default(self, s: WDState, args: Any) -> Action | None:
-        return act("end-advance")
 
     def candidates(self, s: WDState, args: Any) -> list[WDAction]:
         return assault._advance_candidates(s)

@@ -84,9 +84,13 @@ class WDRoll(Phased, Roll["WDState"]):
     result is announced, then applied by its rule."""
 
     Args: ClassVar[type[Any]] = DieArgs
+    #: the purpose of a roll of the turn's (its arguments hold none), "{turn}" filled
+    purpose_template: ClassVar[str] = ""
 
     def purpose(self, s: WDState, args: Any) -> tuple[str, str, str]:
         """The roll's purpose, rule and hex."""
+        if self.purpose_template:
+            return self.purpose_template.format(turn=s.pos.turn), self.rule, ""
         return args.purpose, args.rule, args.hex
 
     def request(self, s: WDState, args: Any) -> ChanceRequest:
@@ -140,9 +144,7 @@ class TurnBegins(WDProcedure):
 class Weather(WDRoll):
     name, rule = "weather", "Rule 16"
     Args = NoArgs
-
-    def purpose(self, s: WDState, args: Any) -> tuple[str, str, str]:
-        return f"weather for turn {s.pos.turn}", self.rule, ""
+    purpose_template = "weather for turn {turn}"
 
     def then(self, s: WDState, args: Any, roll: int) -> list[Event]:
         return _on_weather(s, roll)
@@ -151,9 +153,7 @@ class Weather(WDRoll):
 class Release(WDRoll):
     name, rule = "release", "Rule 22"
     Args = NoArgs
-
-    def purpose(self, s: WDState, args: Any) -> tuple[str, str, str]:
-        return f"Velikiye Luki garrison release on turn {s.pos.turn}", self.rule, ""
+    purpose_template = "Velikiye Luki garrison release on turn {turn}"
 
     def then(self, s: WDState, args: Any, roll: int) -> list[Event]:
         return _on_release(s, roll)
@@ -361,9 +361,7 @@ class FirePhase(WDProcedure):
 
     name, rule = "fire-phase", "Rule 5"
     Args = Stage
-
-    def phase_of(self, args: Any) -> str:
-        return str(args.stage)
+    phase_arg = "stage"
 
     def act(self, s: WDState, args: Any, flow: Flow) -> list[Event]:
         opened = _open_combat(s, args.stage)
