@@ -24,9 +24,10 @@ from engines.white_death import (
     turns,
 )
 from engines.white_death.base import Phased, other
-from engines.white_death.notation import WDAction, act, parse
+from engines.white_death.notation import act, typed
 from pbem.engine import Action, Event
 from pbem.errors import IllegalAction
+from pbem.grammar import Act
 from pbem.steps import Choice, Flow
 
 if TYPE_CHECKING:
@@ -39,10 +40,6 @@ class Stage:
     assaulting player's (``assault``)."""
 
     stage: str = "defense"
-
-
-def _wd(action: Action) -> WDAction:
-    return action if isinstance(action, WDAction) else parse(action.notation())
 
 
 class _Foreign(Exception):
@@ -62,14 +59,14 @@ class WDChoice(Phased, Choice["WDState"]):
         # by its fields ("{pos.turn}", "{pos.supply[vl]}")
         return {"Side": self.side(s, args).capitalize(), "pos": s.pos}
 
-    def candidates(self, s: WDState, args: Any) -> list[WDAction]:
+    def candidates(self, s: WDState, args: Any) -> list[Act]:
         raise NotImplementedError
 
     def options(self, s: WDState, args: Any) -> list[Action]:
         # asked through s.options_for: computed once per decision (WDState.memo_options)
         out: list[Action] = []
         for a in self.candidates(s, args):
-            if s.pos.passing and a.unit != s.pos.passing:
+            if s.pos.passing and a.units() != (s.pos.passing,):
                 continue
             if a.kind != "move":
                 try:
@@ -82,8 +79,8 @@ class WDChoice(Phased, Choice["WDState"]):
     def check(self, s: WDState, args: Any, action: Action) -> None:
         # every action is checked by its own rule, listed or not (a fire of any amount, a
         # setup of any waiting unit, a move along any legal path)
-        a = _wd(action)
-        if s.pos.passing and not (a.kind == "move" and a.unit == s.pos.passing):
+        a = typed(action)
+        if s.pos.passing and not (a.kind == "move" and a.text("unit") == s.pos.passing):
             raise IllegalAction(f"{s.pos.passing} must first move on out of the full hex "
                                 f"{s.pos.units[s.pos.passing].loc}", rule="Rule 4")
         try:
@@ -91,15 +88,15 @@ class WDChoice(Phased, Choice["WDState"]):
         except _Foreign:
             raise self.not_now(s, a) from None
 
-    def check_action(self, s: WDState, a: WDAction) -> None:
+    def check_action(self, s: WDState, a: Act) -> None:
         """``a``'s check by its rule (it raises :class:`IllegalAction` naming the rule)."""
         raise NotImplementedError
 
-    def do_action(self, s: WDState, a: WDAction) -> list[Event]:
+    def do_action(self, s: WDState, a: Act) -> list[Event]:
         """``a``'s effect by its rule, once checked (where the sequence goes is ``after``)."""
         raise NotImplementedError
 
-    def not_now(self, s: WDState, a: WDAction) -> IllegalAction:
+    def not_now(self, s: WDState, a: Act) -> IllegalAction:
         """The refusal of an action another decision takes: by that decision's check, so
         under the action's own rule (it names the phase the action belongs to)."""
         for step in s.steps.values():
@@ -120,17 +117,17 @@ class WDChoice(Phased, Choice["WDState"]):
         options = s.options_for(self, args)
         if len(options) != 1:
             return None
-        a = _wd(options[0])
-        return options[0] if not (a.unit or a.hex or a.frm or a.n) else None
+        a = typed(options[0])
+        return options[0] if not a.values else None
 
     def apply(self, s: WDState, args: Any, action: Action, flow: Flow) -> list[Event]:
-        a = _wd(action)
+        a = typed(action)
         events = self.do_action(s, a)
         s._changed()
         self.after(s, args, a, flow)
         return events
 
-    def after(self, s: WDState, args: Any, a: WDAction, flow: Flow) -> None:
+    def after(self, s: WDState, args: Any, a: Act, flow: Flow) -> None:
         """Where the sequence goes after ``a`` (by default the decision stays)."""
 
 
@@ -142,7 +139,7 @@ class Setup(WDChoice):
     phase = "setup"
     default_action = act("auto-setup")
 
-    def check_action(self, s: WDState, a: WDAction) -> None:
+    def check_action(self, s: WDState, a: Act) -> None:
         match a.kind:
             case "place":
                 placement.check_place(s, a)
@@ -151,7 +148,7 @@ class Setup(WDChoice):
             case _:
                 raise _Foreign
 
-    def do_action(self, s: WDState, a: WDAction) -> list[Event]:
+    def do_action(self, s: WDState, a: Act) -> list[Event]:
         match a.kind:
             case "place":
                 return placement.do_place(s, a)
@@ -167,10 +164,10 @@ class Setup(WDChoice):
         return (f"the {s.pos.setup_side.capitalize()} player must set up {nxt} "
                 f"({len(s.pos.setup_raster)} units left to place)")
 
-    def candidates(self, s: WDState, args: Any) -> list[WDAction]:
+    def candidates(self, s: WDState, args: Any) -> list[Act]:
         return placement._setup_candidates(s)
 
-    def after(self, s: WDState, args: Any, a: WDAction, flow: Flow) -> None:
+    def after(self, s: WDState, args: Any, a: Act, flow: Flow) -> None:
         if not s.pos.setup_raster:
             flow.goto("turn")
 
@@ -186,7 +183,7 @@ class VLSupply(WDChoice):
                        "supply points to keep the cut-off city out of isolation this turn "
                        "(turn {pos.turn})")
 
-    def check_action(self, s: WDState, a: WDAction) -> None:
+    def check_action(self, s: WDState, a: Act) -> None:
         match a.kind:
             case "vl-supply":
                 supply.check_vl_supply(s, a)
@@ -195,7 +192,7 @@ class VLSupply(WDChoice):
             case _:
                 raise _Foreign
 
-    def do_action(self, s: WDState, a: WDAction) -> list[Event]:
+    def do_action(self, s: WDState, a: Act) -> list[Event]:
         match a.kind:
             case "vl-supply":
                 return supply.do_vl_supply(s, a)
@@ -203,10 +200,10 @@ class VLSupply(WDChoice):
                 return supply.do_vl_keep(s, a)
         raise self.not_now(s, a)
 
-    def candidates(self, s: WDState, args: Any) -> list[WDAction]:
+    def candidates(self, s: WDState, args: Any) -> list[Act]:
         return [act("vl-supply"), act("vl-keep")]
 
-    def after(self, s: WDState, args: Any, a: WDAction, flow: Flow) -> None:
+    def after(self, s: WDState, args: Any, a: Act, flow: Flow) -> None:
         flow.end()
 
 
@@ -214,14 +211,14 @@ class ImpulseDecision(WDChoice):
     name, rule, kind = "impulse-decision", "Rule 5", "impulse-mps"
     phase = "decision"
 
-    def check_action(self, s: WDState, a: WDAction) -> None:
+    def check_action(self, s: WDState, a: Act) -> None:
         match a.kind:
             case "impulse":
                 turns.check_impulse(s, a)
             case _:
                 raise _Foreign
 
-    def do_action(self, s: WDState, a: WDAction) -> list[Event]:
+    def do_action(self, s: WDState, a: Act) -> list[Event]:
         match a.kind:
             case "impulse":
                 return turns.do_impulse(s, a)
@@ -235,10 +232,10 @@ class ImpulseDecision(WDChoice):
     def default(self, s: WDState, args: Any) -> Action | None:
         return act("impulse", n=s.pos.mps[s.pos.phasing])
 
-    def candidates(self, s: WDState, args: Any) -> list[WDAction]:
+    def candidates(self, s: WDState, args: Any) -> list[Act]:
         return turns._impulse_candidates(s, s.pos.phasing)
 
-    def after(self, s: WDState, args: Any, a: WDAction, flow: Flow) -> None:
+    def after(self, s: WDState, args: Any, a: Act, flow: Flow) -> None:
         flow.end()
 
 
@@ -251,7 +248,7 @@ class Movement(WDChoice):
     prompt_template = ("the {Side} player moves and declares assaults "
                        "({pos.impulse_mp} MPs this impulse)")
 
-    def check_action(self, s: WDState, a: WDAction) -> None:
+    def check_action(self, s: WDState, a: Act) -> None:
         match a.kind:
             case "move":
                 movement.check_move(s, a)
@@ -282,7 +279,7 @@ class Movement(WDChoice):
             case _:
                 raise _Foreign
 
-    def do_action(self, s: WDState, a: WDAction) -> list[Event]:
+    def do_action(self, s: WDState, a: Act) -> list[Event]:
         match a.kind:
             case "move":
                 return movement.do_move(s, a)
@@ -321,7 +318,7 @@ class Movement(WDChoice):
     def options(self, s: WDState, args: Any) -> list[Action]:
         return listing.movement_legal(s)
 
-    def after(self, s: WDState, args: Any, a: WDAction, flow: Flow) -> None:
+    def after(self, s: WDState, args: Any, a: Act, flow: Flow) -> None:
         if a.kind == "end-movement":
             flow.end()
 
@@ -335,7 +332,7 @@ class BarrageChoice(WDChoice):
     default_action = act("end-barrage")
     prompt_template = "the {Side} player may fire barrages"
 
-    def check_action(self, s: WDState, a: WDAction) -> None:
+    def check_action(self, s: WDState, a: Act) -> None:
         match a.kind:
             case "barrage":
                 artillery.check_barrage(s, a)
@@ -348,7 +345,7 @@ class BarrageChoice(WDChoice):
             case _:
                 raise _Foreign
 
-    def do_action(self, s: WDState, a: WDAction) -> list[Event]:
+    def do_action(self, s: WDState, a: Act) -> list[Event]:
         match a.kind:
             case "barrage":
                 return artillery.do_barrage(s, a)
@@ -360,10 +357,10 @@ class BarrageChoice(WDChoice):
                 return artillery.do_end_barrage(s, a)
         raise self.not_now(s, a)
 
-    def candidates(self, s: WDState, args: Any) -> list[WDAction]:
+    def candidates(self, s: WDState, args: Any) -> list[Act]:
         return artillery._barrage_candidates(s)
 
-    def after(self, s: WDState, args: Any, a: WDAction, flow: Flow) -> None:
+    def after(self, s: WDState, args: Any, a: Act, flow: Flow) -> None:
         if a.kind == "end-barrage":
             flow.end()
 
@@ -376,7 +373,7 @@ class Fire(WDChoice):
     phase_arg = "stage"
     default_action = act("done")
 
-    def check_action(self, s: WDState, a: WDAction) -> None:
+    def check_action(self, s: WDState, a: Act) -> None:
         match a.kind:
             case "hq":
                 assault.check_hq(s, a)
@@ -393,7 +390,7 @@ class Fire(WDChoice):
             case _:
                 raise _Foreign
 
-    def do_action(self, s: WDState, a: WDAction) -> list[Event]:
+    def do_action(self, s: WDState, a: Act) -> list[Event]:
         match a.kind:
             case "hq":
                 return assault.do_hq(s, a)
@@ -416,10 +413,10 @@ class Fire(WDChoice):
         return (f"the {self.side(s, args).capitalize()} player must allocate {what} against "
                 f"{n} assault{'s' if n != 1 else ''} (now at {at})")
 
-    def candidates(self, s: WDState, args: Any) -> list[WDAction]:
+    def candidates(self, s: WDState, args: Any) -> list[Act]:
         return assault._combat_candidates(s)
 
-    def after(self, s: WDState, args: Any, a: WDAction, flow: Flow) -> None:
+    def after(self, s: WDState, args: Any, a: Act, flow: Flow) -> None:
         if a.kind == "done":
             flow.end()
 
@@ -443,7 +440,7 @@ class Advance(WDChoice):
     phase = "advance"
     default_action = act("end-advance")
 
-    def check_action(self, s: WDState, a: WDAction) -> None:
+    def check_action(self, s: WDState, a: Act) -> None:
         match a.kind:
             case "advance":
                 assault.check_advance(s, a)
@@ -452,7 +449,7 @@ class Advance(WDChoice):
             case _:
                 raise _Foreign
 
-    def do_action(self, s: WDState, a: WDAction) -> list[Event]:
+    def do_action(self, s: WDState, a: Act) -> list[Event]:
         match a.kind:
             case "advance":
                 return assault.do_advance(s, a)
@@ -464,9 +461,9 @@ class Advance(WDChoice):
         return (f"the {s.pos.phasing.capitalize()} player may advance into "
                 f"{', '.join(sorted(s.pos.advance))}")
 
-    def candidates(self, s: WDState, args: Any) -> list[WDAction]:
+    def candidates(self, s: WDState, args: Any) -> list[Act]:
         return assault._advance_candidates(s)
 
-    def after(self, s: WDState, args: Any, a: WDAction, flow: Flow) -> None:
+    def after(self, s: WDState, args: Any, a: Act, flow: Flow) -> None:
         if a.kind == "end-advance" or not s.pos.advance:
             flow.end()

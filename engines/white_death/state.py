@@ -49,13 +49,14 @@ from engines.hexkit.hexmap import HexMap
 from engines.white_death import rules, sequence, view
 from engines.white_death.base import BOXES, Listed, other, phase_of
 from engines.white_death.data import GARRISON_TYPE, Catalog, ScenarioDef, UnitDef, UnitType
-from engines.white_death.notation import WDAction, parse
+from engines.white_death.notation import parse
 from engines.white_death.position import Position, U
 from engines.white_death.supply import ezoc
 from engines.white_death.terrain import Terrain
 from engines.white_death.view import SIDE_COLOR, river_lines
 from pbem.engine import Action, Decision, Engine, Result, State
 from pbem.errors import IllegalAction
+from pbem.grammar import Act
 from pbem.steps import Frame, Misfit, Step, StepState
 from pbem.view import BoardView
 
@@ -456,7 +457,7 @@ class WDState(StepState[Position]):
 
     # ------------------------------------------------------------------ legal actions
 
-    def _valid(self, a: WDAction) -> bool:
+    def _valid(self, a: Act) -> bool:
         """``a`` passes the check of the decision at hand (its step's, by its rule)."""
         step, frame = self._choice()
         try:

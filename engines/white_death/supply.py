@@ -15,9 +15,9 @@ from engines.hexkit.zoc import zoc_map
 from engines.white_death import rules
 from engines.white_death.base import DieArgs, other
 from engines.white_death.data import SIDES
-from engines.white_death.notation import WDAction
 from pbem.engine import Event
 from pbem.errors import IllegalAction
+from pbem.grammar import Act
 
 if TYPE_CHECKING:
     from engines.white_death.state import WDState
@@ -183,24 +183,24 @@ def _vl_avoid_possible(s: WDState) -> bool:
 # ------------------------------------------------------------------ the actions
 
 
-def check_vl_supply(s: WDState, a: WDAction) -> None:
+def check_vl_supply(s: WDState, a: Act) -> None:
     if s.phase != "vl-supply" or not _vl_avoid_possible(s):
         raise IllegalAction("Velikiye Luki may spend a supply point against isolation only "
                             "at the beginning of a turn, while the city is cut off and has "
                             "a point", rule="Rule 15.D.2")
 
 
-def check_vl_keep(s: WDState, a: WDAction) -> None:
+def check_vl_keep(s: WDState, a: Act) -> None:
     s._need_phase("vl-supply", rule="Rule 15.D.2")
 
 
-def do_vl_supply(s: WDState, a: WDAction) -> list[Event]:
+def do_vl_supply(s: WDState, a: Act) -> list[Event]:
     s.pos.supply["vl"] -= 1
     s.pos.vl_avoid = True
     return [Event("Velikiye Luki spends a supply point to avoid isolation this turn",
                   "info", visible_to=("german",), rule="Rule 15.D.2")]
 
 
-def do_vl_keep(s: WDState, a: WDAction) -> list[Event]:
+def do_vl_keep(s: WDState, a: Act) -> list[Event]:
     return [Event("Velikiye Luki keeps its supply points this turn", "info",
                   visible_to=("german",), rule="Rule 15.D.2")]

@@ -180,10 +180,11 @@ def test_17_reinforcements_arrive_at_the_second_impulse(engine: WhiteDeath) -> N
     settle(s)
     assert s.pos.units["27E/7E"].loc == "raster"  # the second Soviet impulse
     s.apply("impulse 2")
-    entries = [a for a in s.legal_actions() if a.kind == "enter" and a.unit == "27E/7E"]
-    assert entries and all(h in s.cat.resolve("soviet-east") for h in (a.hex for a in entries))
+    entries = [a for a in s.legal_actions() if a.kind == "enter" and a.text("unit") == "27E/7E"]
+    east = s.cat.resolve("soviet-east")
+    assert entries and all(a.text("hex") in east for a in entries)
     s.apply(entries[0])
-    assert s.pos.units["27E/7E"].loc == entries[0].hex
+    assert s.pos.units["27E/7E"].loc == entries[0].text("hex")
 
 
 def test_17_closed_german_entry_zones(engine: WhiteDeath) -> None:
@@ -318,9 +319,9 @@ def test_campaign_setup_german_first_then_soviet(engine: WhiteDeath) -> None:
     assert "German player must set up" in d.prompt
     first = s.pos.setup_raster[0]
     places = [a for a in s.legal_actions() if a.kind == "place"]
-    assert places and all(a.unit == first for a in places)
+    assert places and all(a.text("unit") == first for a in places)
     vl = set(s.ter.vl_hexes())
-    assert all(a.hex in vl for a in places)  # the city garrison sets up in the city
+    assert all(a.text("hex") in vl for a in places)  # the city garrison sets up in the city
     refused(s, f"place {first} 2010", "Rule 4")
     s.apply(places[0])
     s.apply("auto setup")
