@@ -73,7 +73,6 @@ def _on_barrage(s: WDState, job: DieArgs, roll: int) -> list[Event]:
 def _barrage_done(s: WDState) -> list[Event]:
     """Rule 11.B.2.B: losses are taken at once, capped at half the unit's strength in
     the phase; the one morale check on the phase's total waits for the phase's end."""
-    events: list[Event] = []
     loss = s.pos.bar.loss if s.pos.bar is not None else {}
     for uid in sorted(loss):
         n = loss[uid]
@@ -83,9 +82,9 @@ def _barrage_done(s: WDState) -> list[Event]:
         start, before = (got.start, got.lost) if got else (s.pos.units[uid].strength, 0)
         lost = rules.conventional_loss(before + n, start) - before
         s.pos.barrage_phase[uid] = PhaseLoss(start, before + lost)
-        events += _lose(s, uid, lost, "barrage")
+        _lose(s, uid, lost, "barrage")
     s.pos.bar = None
-    return events
+    return []
 
 
 def _barrage_morale(s: WDState) -> None:

@@ -311,19 +311,19 @@ def _on_crt(s: WDState, job: DieArgs, roll: int) -> list[Event]:
     if job.kind == "conv":
         n = rules.conventional_result(tables, job.col, roll)
         lost = rules.conventional_loss(n, s.pos.units[uid].strength)
-        events = [Event(f"{uid}: MC{n if n else ''}", "attack", units=(uid,), rule="Rule 9")]
-        events += _lose(s, uid, lost, "conventional fire")
+        s.tell(Event(f"{uid}: MC{n if n else ''}", "attack", units=(uid,), rule="Rule 9"))
+        _lose(s, uid, lost, "conventional fire")
         if s.on_map(uid):
             _morale(s, uid, n, job.stage, s.pos.units[uid].loc)
-        return events
+        return []
     n = rules.antitank_result(tables, job.col, roll)
     if n <= 0:
         return [Event(f"antitank fire at {uid}: miss", "attack", units=(uid,), rule="Rule 10")]
     lost = min(n, s.pos.units[uid].strength)
-    events = _lose(s, uid, lost, "antitank fire")
+    _lose(s, uid, lost, "antitank fire")
     if s.on_map(uid):
         _morale(s, uid, lost, job.stage, s.pos.units[uid].loc)
-    return events
+    return []
 
 
 def _assault_done(s: WDState, h: str) -> list[Event]:

@@ -456,7 +456,7 @@ def _finish_move(s: WDState, uid: str, frm: str, to: str, cost: int) -> list[Eve
 
 def _on_ice(s: WDState, job: DieArgs, roll: int) -> list[Event]:
     if roll == 1:
-        return _lose(s, job.uid, 1, "the ice gives way")
+        _lose(s, job.uid, 1, "the ice gives way")
     return []
 
 

@@ -100,9 +100,9 @@ class WDRoll(Phased, Roll["WDState"]):
     def resolve(self, s: WDState, args: Any, outcome: Outcome, flow: Flow) -> list[Event]:
         roll = int(outcome[0])
         purpose, rule, h = self.purpose(s, args)
-        events = [Event(f"{purpose}: rolled {roll}", "roll", hexes=(h,) if h else (),
-                        rule=rule)]
-        events += self.then(s, args, roll)
+        # told first: a rule's effects tell their events (a loss, a retreat) as they happen
+        s.tell(Event(f"{purpose}: rolled {roll}", "roll", hexes=(h,) if h else (), rule=rule))
+        events = self.then(s, args, roll)
         s._changed()
         return events
 

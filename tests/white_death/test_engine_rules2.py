@@ -145,7 +145,8 @@ def test_14_C_1_retreat_through_zoc_costs_one_point(engine: WhiteDeath) -> None:
         "943/257" = "1511"
     """)
     strength = s.pos.units["I/504"].strength
-    events = _retreat(s, "I/504")
+    with s.telling() as (events, _):
+        _retreat(s, "I/504")
     assert any(e.kind == "retreat" for e in events)
     if s.on_map("I/504"):
         assert s.pos.units["I/504"].strength == strength - 1
@@ -490,7 +491,8 @@ def test_14_B_retreat_two_hexes_away_from_the_enemy(engine: WhiteDeath) -> None:
     assert s.map.distance(path[-1], "1610") == max(s.map.distance(h, "1610") for h in ring2)
     assert not any(h in ezoc(s, "german") for h in path)
     strength = s.pos.units["I/504"].strength
-    _retreat(s, "I/504")
+    with s.telling():
+        _retreat(s, "I/504")
     assert s.pos.units["I/504"].loc == path[-1] and s.pos.units["I/504"].strength == strength
 
 
@@ -508,5 +510,8 @@ def test_14_C_1_a_retreat_ending_in_a_zoc_goes_on(engine: WhiteDeath) -> None:
     assert path is not None and len(path) > 2
     assert path[-1] not in ez and all(h in ez for h in path[:-1])
     strength = s.pos.units["I/504"].strength
-    _retreat(s, "I/504")
+    with s.telling() as (told, _):
+        _retreat(s, "I/504")
     assert s.pos.units["I/504"].loc == path[-1] and s.pos.units["I/504"].strength == strength - 1
+    # the loss in the ZOC is told before the retreat that cost it (Rule 14.C.1)
+    assert [e.kind for e in told] == ["loss", "retreat"]
