@@ -18,13 +18,15 @@ from engines.panzer48.data import ENGINE_ID, SIDES, data
 from engines.panzer48.position import new_position
 from engines.panzer48.reinforcements import place_defaults
 from engines.panzer48.state import P48State
-from pbem.engine import Engine, OrderSpec, ScenarioInfo, Snapshot, State
+from pbem.engine import Engine, ScenarioInfo, State
 
 
 class Panzer48Engine(Engine):
     id = ENGINE_ID
     title = "48th Panzer Korps: battles on the River Chir, December 1942"
     rules_version = "3"
+    # the decision kinds, standing orders and restore come from its step table
+    state_class = P48State
     sides = SIDES
     # a player's words for each first word of an action (pbem.engine.Engine.action_words)
     action_words = MappingProxyType({
@@ -67,20 +69,6 @@ class Panzer48Engine(Engine):
     def scenarios(self) -> list[ScenarioInfo]:
         return data().scen.infos()
 
-    def standing_orders(self) -> list[OrderSpec]:
-        return [
-            OrderSpec("defensive-fire", "7.1", "fire each unit in turn at the first target "
-                      "the priorities allow, then roll each fire"),
-            OrderSpec("morale-option", "8.1", "retreat rather than take morale checks",
-                      (("check", "take the morale check whenever 8.1 allows it"),)),
-            OrderSpec("retreat-path", "8.3", "retreat along the first best path"),
-        ]
-
-    def decision_kinds(self) -> tuple[str, ...]:
-        return ("setup", "reinforcement-plan", "prepared-combat", "declare-attack",
-                "defensive-fire", "attack-fire", "morale-option", "retreat-path", "advance",
-                "movement", "move")
-
     def _new_state(self, scenario: str, options: Mapping[str, str]) -> State:
         state = P48State(self, scenario, options)
         info = self.scenario(scenario)
@@ -89,11 +77,6 @@ class Panzer48Engine(Engine):
         state.stack = []
         place_defaults(state, "german")
         state.begin(pos)
-        return state
-
-    def _restore(self, snapshot: Snapshot) -> State:
-        state = P48State(self, snapshot["scenario"], snapshot["options"])
-        state.restore_body(snapshot["body"])
         return state
 
     def check_scenarios(self) -> list[str]:

@@ -161,24 +161,39 @@ def crt_column(s: P48State, value: int, shift: int) -> int | None:
     return min(idx, len(cols) - 1)
 
 
-def kill(s: P48State, u: str) -> list[Event]:
+def kill(s: P48State, u: str, said: Event | None = None) -> None:
+    """2.1: ``u`` is eliminated, its steps scored for the enemy (10); told as ``said``
+    where a rule words it (8.3's overstacked retreat), else as an elimination."""
     x, info = s.pos.units[u], s.d.units[u]
     x.losses = info.steps
     x.where, x.hex = "dead", ""
     enemy = other(info.side)
     s.pos.kills[enemy] = s.pos.kills.get(enemy, 0) + info.steps  # 10
-    return [Event(f"{u} is eliminated", "loss", units=(u,), rule="2.1")]
+    s.tell(said or Event(f"{u} is eliminated", "loss", units=(u,), rule="2.1"))
 
 
-def lose(s: P48State, u: str, n: int, rule: str) -> list[Event]:
+def lose(s: P48State, u: str, n: int, rule: str) -> None:
     if n <= 0 or s.pos.units[u].where != "map":
-        return []
+        return
     x = s.pos.units[u]
     x.losses += n
     if x.losses >= s.d.units[u].steps:  # 2.1: excess losses are ignored
-        return kill(s, u)
-    return [Event(f"{u} loses {n} step{'s' if n > 1 else ''}", "loss", units=(u,),
-                  rule=rule)]
+        kill(s, u)
+        return
+    s.tell(Event(f"{u} loses {n} step{'s' if n > 1 else ''}", "loss", units=(u,),
+                 rule=rule))
+
+
+def end_fire(s: P48State) -> None:
+    """7.1: a side's fires are over: after the defender's (B) the attacker fires (C);
+    after the attacker's, the advance (D)."""
+    c = s.fight()
+    if c.stage == "defense":
+        c.stage = "attack"
+        s.queue("attack-fire")
+        s.tell(Event("the attacker fires", "attack", rule="7.1"))
+        return
+    s.queue("advance-start")
 
 
 def prepared_attackers(s: P48State) -> list[str]:

@@ -39,7 +39,7 @@ def plan_formations(s: P48State) -> list[str]:
                   if f.schedule and min(t for _, t in f.schedule) <= s.pos.last_turn)
 
 
-def reveal(s: P48State, action: Say) -> list[Event]:
+def reveal(s: P48State, action: Say) -> None:
     """9.1: the area revealed on the planned turn, checked against the commitment."""
     f = action.a
     com = Commitment("soviet", f, bytes.fromhex(s.pos.plan_digests[f]))
@@ -59,8 +59,8 @@ def reveal(s: P48State, action: Say) -> list[Event]:
     for u, x in s.pos.units.items():
         if s.d.units[u].formation == f and x.where == "setup":
             x.where = "due"
-    return [Event(f"the {s.d.formations[f].name} enters at area {area} (revealed, matches "
-                  "the commitment)", "reveal", rule="9.1")]
+    s.tell(Event(f"the {s.d.formations[f].name} enters at area {area} (revealed, matches "
+                 "the commitment)", "reveal", rule="9.1"))
 
 
 def arrivals(s: P48State, side: str) -> None:
@@ -98,9 +98,9 @@ def place_defaults(s: P48State, side: str) -> None:
             cands = [h for h in d.map.within(f.area, 3) if d.side_of_hex(h) == side
                      and h not in d.areas["front_german"] and h not in d.areas["front_soviet"]]
         cands.sort(key=lambda h: (d.map.distance(h, f.area), h))
-        ez = zoc(s, other(side))
+        ez, facts = zoc(s, other(side)), s.facts()
         for h in cands:
-            if fits(s, h, side, [u]) and not (info.target == "W" and h in ez):
+            if fits(s, h, side, [u], facts) and not (info.target == "W" and h in ez):
                 x.hex = h
                 break
 
@@ -109,20 +109,22 @@ def _is_hex(text: str) -> bool:
     return len(text) % 2 == 0 and all(ch in "0123456789abcdef" for ch in text)
 
 
-def check_release(s: P48State, moved: Iterable[str] = ()) -> list[Event]:
+def check_release(s: P48State, moved: Iterable[str] = (), *, told: bool = True) -> None:
     """9: the 7th Luftwaffe Field Division is released on turn 7 or "whenever a
     Soviet unit moves within two hexes" of any of its units: ``moved`` are the units
-    that just entered a hex; a Soviet unit standing that near releases nothing."""
+    that just entered a hex; a Soviet unit standing that near releases nothing.  Not
+    ``told``: released without a word, as where units only left the map (see
+    :func:`~engines.panzer48.movement.after_move`)."""
     if s.pos.released:
-        return []
+        return
     lw = [u for u in s.on_map("german") if s.d.units[u].formation == "7lw"]
     near = any(s.d.map.distance(s.pos.units[m].hex, s.pos.units[g].hex) <= 2
                for m in moved if s.d.units[m].side == "soviet"
                and s.pos.units[m].where == "map" for g in lw)
     if s.pos.turn >= 7 or near:
         s.pos.released = True
-        return [Event("the 7th Luftwaffe Field Division is released", "info", rule="9")]
-    return []
+        if told:
+            s.tell(Event("the 7th Luftwaffe Field Division is released", "info", rule="9"))
 
 
 def areas_to_reveal(s: P48State) -> list[str]:
@@ -151,9 +153,9 @@ def setup_hexes(s: P48State, u: str) -> list[str]:
         cands = [h for h in d.map.within(f.area, 3) if d.side_of_hex(h) == side]
     out = []
     enemy_zoc = zoc(s, other(side))
-    stacks = s.stacks()
+    facts = s.facts()
     for h in sorted(cands):
-        if h == s.pos.units[u].hex or not fits(s, h, side, [u], stacks):
+        if h == s.pos.units[u].hex or not fits(s, h, side, [u], facts):
             continue
         if info.target == "W" and h in enemy_zoc:
             continue  # 9: weapons never in enemy ZOC

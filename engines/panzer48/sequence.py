@@ -152,14 +152,13 @@ class TurnEnd(Procedure[P48State]):
         for x in s.pos.units.values():
             x.flipped = False
         flow.end()
-        ev = [Event(f"turn {s.pos.turn}", "phase", rule="3.III")]
+        s.tell(Event(f"turn {s.pos.turn}", "phase", rule="3.III"))
         if not s.over():
-            ev += check_release(s)
-        else:
-            pts = score(s)
-            ev.append(Event(f"the game ends: Soviet {pts['soviet']}, German "
-                            f"{pts['german']} victory points", "phase", rule="10"))
-        return ev
+            check_release(s)
+            return []
+        pts = score(s)
+        return [Event(f"the game ends: Soviet {pts['soviet']}, German {pts['german']} "
+                      "victory points", "phase", rule="10")]
 
 
 STEPS = step_table(Game(), Turn(), PlayerTurn(), PreparedPhase(), MovementPhase(),

@@ -52,3 +52,36 @@ def test_the_turn_outline_is_the_books_and_the_guide_prints_it() -> None:
     guide = (Path(__file__).resolve().parents[2] / "docs" / "engines"
              / "48th-panzer-korps.md").read_text()
     assert all(f"`{line}`" in guide for line in Turn.outline() + PlayerTurn.outline())
+
+
+def test_the_standing_orders_are_the_defenders_fire_morale_and_retreat_in_play_order() -> None:
+    """Declared on the steps (issue 34): 7.2's defender's fire, 8.1's morale option with
+    its ``check`` policy, 8.3's retreat path (and its overstacked elimination, the same
+    kind); the attacker's own fire takes none."""
+    orders = ENGINE.standing_orders()
+    assert [(o.kind, o.rule) for o in orders] == [
+        ("defensive-fire", "7.2"), ("morale-option", "8.1"), ("retreat-path", "8.3")]
+    assert [name for name, _ in orders[1].policies] == ["check"]
+    assert {"attack-fire", "defensive-fire", "retreat-path"} <= set(ENGINE.decision_kinds())
+
+
+def test_a_move_decision_lists_its_options_once_for_its_prompt_listing_check_and_default(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    """4: a moving stack's options (every hex in reach) are computed once per decision,
+    not again for the listing, the check of the action taken and the default."""
+    from engines.panzer48.steps.movement import Moving
+    s = ENGINE.new_state("first-day")
+    while s.decision() is None or s.decision().kind != "move":  # type: ignore[union-attr]
+        d = s.decision()
+        assert d is not None and d.default is not None
+        s.apply(d.default)
+    calls: list[str] = []
+    real = Moving.options
+    monkeypatch.setattr(Moving, "options",
+                        lambda self, st, args: calls.append("x") or real(self, st, args))
+    s.forget_options()  # the loop above asked already
+    d = s.decision()
+    assert d is not None and d.default is not None
+    s.legal_actions()
+    s.apply(d.default)
+    assert len(calls) == 1

@@ -9,6 +9,7 @@ from engines.panzer48.combat import (
     attack_pool,
     began_with,
     crt_column,
+    end_fire,
     fire_shift,
     fire_value,
     firers,
@@ -31,21 +32,17 @@ class Prepared(Choice[P48State]):
     name = "prepared"
     kind = "prepared-combat"
     rule = "3.1"
+    prompt_template = "the {side} player may make prepared attacks"
+    default_action = Say("end-combat")
 
     def side(self, s: P48State, args: NoArgs) -> str:
         return s.pos.phasing
-
-    def prompt(self, s: P48State, args: NoArgs) -> str:
-        return f"the {s.pos.phasing} player may make prepared attacks"
 
     def options(self, s: P48State, args: NoArgs) -> list[Action]:
         targets = sorted({n for u in prepared_attackers(s)
                           for n in s.d.map.neighbors(s.pos.units[u].hex)
                           if s.owner_at(n) == other(s.pos.phasing)})
         return [*(Say("attack", h) for h in targets), Say("end-combat")]
-
-    def default(self, s: P48State, args: NoArgs) -> Action:
-        return Say("end-combat")
 
     def why_not(self, s: P48State, args: NoArgs, action: Action) -> str | Refusal:
         if isinstance(action, Say) and action.verb == "attack":
@@ -148,6 +145,9 @@ class FireStep(Choice[P48State]):
     kind = "defensive-fire"
     rule = "7.2"
     auto = True
+    # 7.2, not 7.1: every answer it gives (a fire, an added unit, support, the roll) is a
+    # move of 7.2's Fire Sequence; 7.1's "Defensive Fire" says only who may fire
+    order = "fire each unit in turn at the first target the priorities allow, then roll each fire"
 
     def side(self, s: P48State, args: NoArgs) -> str:
         c = s.fight()
@@ -182,7 +182,7 @@ class FireStep(Choice[P48State]):
         return [*out, Say("roll")]
 
     def default(self, s: P48State, args: NoArgs) -> Action:
-        opts = self.options(s, args)
+        opts = s.options_for(self, args)
         c = s.fight()
         return Say("roll") if c.fire is not None else opts[0]
 
@@ -218,18 +218,9 @@ class FireStep(Choice[P48State]):
         if action.verb == "roll":
             flow.call("fire-roll")
             return []
-        # end-fire: the defender's fire is over, the attacker fires; then advance
-        return end_fire(s, flow)
-
-
-def end_fire(s: P48State, flow: Flow) -> list[Event]:
-    c = s.fight()
-    if c.stage == "defense":
-        c.stage = "attack"
-        flow.goto("attack-fire")
-        return [Event("the attacker fires", "attack", rule="7.1")]
-    flow.goto("advance-start")
-    return []
+        flow.end()  # this side's fires are over: end_fire queues what comes next
+        end_fire(s)
+        return []
 
 
 class AttackFire(FireStep):
@@ -238,6 +229,7 @@ class AttackFire(FireStep):
     name = "attack-fire"
     kind = "attack-fire"
     rule = "7.2"
+    order = ""  # the attacker's fires take no standing order: he fires in his own turn
 
 
 class FireRoll(Roll[P48State]):
@@ -266,29 +258,30 @@ class FireRoll(Roll[P48State]):
         c.fire = None
         roll = int(outcome[0])
         text = f"{', '.join(fire.units + fire.support)} fire at {fire.target}: value {value}"
-        ev = [Event(t, "info", rule="7.3") for t in notes]
-        ev.append(Event(f"fire value {value} against {s.d.units[fire.target].target}-class "
-                        f"{fire.target}", "info", rule="7.4"))
+        for note in notes:
+            s.tell(Event(note, "info", rule="7.3"))
+        s.tell(Event(f"fire value {value} against {s.d.units[fire.target].target}-class "
+                     f"{fire.target}", "info", rule="7.4"))
         if fire.support:
-            ev.append(Event(f"{', '.join(fire.support)} support the fire", "info", rule="7.6"))
+            s.tell(Event(f"{', '.join(fire.support)} support the fire", "info", rule="7.6"))
         if col is None:
-            return [*ev, Event(f"{text}, shifted off the table: no effect", "roll", rule="7.5")]
+            return [Event(f"{text}, shifted off the table: no effect", "roll", rule="7.5")]
         result = s.d.crt[roll][col]
-        ev.append(Event(f"{text}, column {s.d.crt_columns[col]}, roll {roll}: {result}",
-                        "roll", units=(fire.target,), rule="7.2"))
+        s.tell(Event(f"{text}, column {s.d.crt_columns[col]}, roll {roll}: {result}",
+                     "roll", units=(fire.target,), rule="7.2"))
         if result == "-":
-            return ev
+            return []
         morale, loss = (int(x) for x in result.split("-"))
         before = s.steps_of(fire.target)
-        ev += lose(s, fire.target, loss, "8")
+        lose(s, fire.target, loss, "8")
         if attacker_fire:
             c.largest = max(c.largest, morale)
         if morale and s.pos.units[fire.target].where == "map":
             flow.goto("morale-option", MoraleArgs(fire.target, morale, loss, before,
                                                   s.d.units[fire.target].side == c.attacker))
         elif s.pos.units[fire.target].where != "map":
-            after_move(s)
-        return ev
+            after_move(s, told=False)
+        return []
 
 
 class MoraleOption(Choice[P48State]):
@@ -299,13 +292,14 @@ class MoraleOption(Choice[P48State]):
     kind = "morale-option"
     rule = "8.1"
     Args = MoraleArgs
+    prompt_template = "{unit} suffers a morale result of {morale}: retreat, or take a morale check"
+    default_action = Say("retreat")
+    order = "retreat rather than take morale checks"
+    order_policies = (("check", "take the morale check whenever 8.1 allows it"),)
 
     def side(self, s: P48State, args: MoraleArgs) -> str:
         return s.d.units[args.unit].side
 
-    def prompt(self, s: P48State, args: MoraleArgs) -> str:
-        return (f"{args.unit} suffers a morale result of {args.morale}: retreat, or take "
-                "a morale check")
 
     def options(self, s: P48State, args: MoraleArgs) -> list[Action]:
         out: list[Action] = [Say("retreat")]
@@ -313,8 +307,6 @@ class MoraleOption(Choice[P48State]):
             out.append(Say("check"))
         return out
 
-    def default(self, s: P48State, args: MoraleArgs) -> Action:
-        return Say("retreat")
 
     def why_not(self, s: P48State, args: MoraleArgs, action: Action) -> str | Refusal:
         if action == Say("check"):
@@ -346,14 +338,14 @@ class MoraleRoll(Roll[P48State]):
         value = s.d.morale[s.d.units[args.unit].formation]
         roll = int(outcome[0])
         passed = roll <= value
-        ev = [Event(f"{args.unit} morale {value}, roll {roll}: "
-                    f"{'passed' if passed else 'failed'}", "morale", units=(args.unit,),
-                    rule="8.2")]
-        ev += lose(s, args.unit, args.morale, "8.1")
+        s.tell(Event(f"{args.unit} morale {value}, roll {roll}: "
+                     f"{'passed' if passed else 'failed'}", "morale", units=(args.unit,),
+                     rule="8.2"))
+        lose(s, args.unit, args.morale, "8.1")
         if not passed:
             s.pos.units[args.unit].failed = True
             flow.goto("retreat-start", args)
         else:
-            after_move(s)
-        return ev
+            after_move(s, told=False)
+        return []
 

@@ -30,12 +30,10 @@ class Movement(Choice[P48State]):
     kind = "movement"
     rule = "3.2"
     show = False
+    prompt_template = "the {side} player moves (move a unit or a hex's stack, enter, end)"
 
     def side(self, s: P48State, args: NoArgs) -> str:
         return s.pos.phasing
-
-    def prompt(self, s: P48State, args: NoArgs) -> str:
-        return f"the {s.pos.phasing} player moves (move a unit or a hex's stack, enter, end)"
 
     def options(self, s: P48State, args: NoArgs) -> list[Action]:
         side = s.pos.phasing
@@ -62,7 +60,7 @@ class Movement(Choice[P48State]):
         return out
 
     def default(self, s: P48State, args: NoArgs) -> Action:
-        opts = self.options(s, args)
+        opts = s.options_for(self, args)
         return Say("end-movement") if Say("end-movement") in opts else opts[0]
 
     def accepts(self, s: P48State, args: NoArgs, action: Action) -> bool:
@@ -74,7 +72,7 @@ class Movement(Choice[P48State]):
     def why_not(self, s: P48State, args: NoArgs, action: Action) -> str | Refusal:
         if action == Say("end-movement"):
             if any(isinstance(a, Say) and a.verb == "enter" and s.pos.units[a.a].where == "off"
-                   for a in self.options(s, args)):
+                   for a in s.options_for(self, args)):
                 return Refusal("8.3", "units that retreated off the map re-enter during "
                                "their owner's next Movement Phase: enter them first")
             return Refusal("9.1", "as many units of an arriving formation as possible must "
@@ -99,7 +97,8 @@ class Movement(Choice[P48State]):
         assert isinstance(action, Say)
         pos = s.pos
         if action.verb in ("reveal", "open"):
-            return reveal(s, action)
+            reveal(s, action)
+            return []
         if action.verb == "end-movement":
             for u, x in pos.units.items():
                 if x.where == "due":  # 9.1: a unit that cannot be placed waits a turn
@@ -116,8 +115,10 @@ class Movement(Choice[P48State]):
             x.halted = action.b in zoc(s, other(pos.phasing))  # 5 (stand-in)
             pos.moving, pos.moved_hexes = [action.a], 1
             flow.call("moving")
-            return [Event(f"{action.a} enters at {action.b}", "move", hexes=(action.b,),
-                          rule="9.1"), *after_move(s, [action.a])]
+            s.tell(Event(f"{action.a} enters at {action.b}", "move", hexes=(action.b,),
+                         rule="9.1"))
+            after_move(s, [action.a])
+            return []
         if action.a in pos.units:
             group = [action.a]
         else:
@@ -151,29 +152,31 @@ class Moving(Choice[P48State]):
             return [Say("stop")]  # 5: the roll failed, nobody moves
         h = moving_hex(s)
         out: list[Action] = [Say("to", n) for n in next_hexes(s)]
-        out += [Say("pickup", u) for u in s.at(h, side) if u not in pos.moving
+        facts = s.facts()  # listing moves no unit: one placement throughout
+        out += [Say("pickup", u) for u in facts.at(h, side) if u not in pos.moving
                 and movable(s, u) and pos.moved_hexes > 0]
         if len(pos.moving) > 1:
             # 6: a dropped unit's move ends here, so it must fit with those staying
-            staying = [u for u in s.at(h, side) if u not in pos.moving]
+            staying = [u for u in facts.at(h, side) if u not in pos.moving]
             room = s.d.stack_limit[side] - sum(s.d.units[v].size for v in staying)
             out += [Say("drop", u) for u in pos.moving if s.d.units[u].size <= room]
         # 6: stacking is satisfied "prior to hasty combat"
-        if fits(s, h, side) and any(not pos.units[u].attacked and not pos.units[u].flipped
-                                   for u in pos.moving):
-            stacks = s.stacks()
+        fit = fits(s, h, side, facts=facts)
+        if fit and any(not pos.units[u].attacked and not pos.units[u].flipped
+                       for u in pos.moving):
+            stacks = facts.stacks()
             out += [Say("hasty", n) for n in s.d.map.neighbors(h)
                     if n in stacks and s.d.units[stacks[n][0]].side == other(side)]
         if (side == "soviet" and h in s.d.areas["south_exit"]
                 and all(pos.units[u].spent + s.d.exit_cost <= allowance(s, u)
                         for u in pos.moving)):
             out.append(Say("exit"))
-        if fits(s, h, side):
+        if fit:
             out.append(Say("stop"))
         return out
 
     def default(self, s: P48State, args: NoArgs) -> Action:
-        opts = self.options(s, args)
+        opts = s.options_for(self, args)
         return Say("stop") if Say("stop") in opts else opts[0]
 
     def why_not(self, s: P48State, args: NoArgs, action: Action) -> str | Refusal:
@@ -214,7 +217,8 @@ class Moving(Choice[P48State]):
             if pos.moved_hexes == 0 and h in zoc(s, other(side)) and not staying:
                 flow.call("zoc-exit", ExitArgs(action.a))  # 5: leaving it vacant
                 return []
-            return step_group(s, action.a)
+            step_group(s, action.a)
+            return []
         if action.verb == "pickup":
             pos.moving.append(action.a)
             return [Event(f"{action.a} is picked up at {h}", "move", rule="4")]
@@ -267,7 +271,8 @@ class ZocExit(Roll[P48State]):
             group = s.pos.moving
             return [Event(f"roll {roll}: {', '.join(group)} cannot leave the enemy ZOC",
                           "roll", rule="5")]
-        ev = [Event(f"roll {roll}: {', '.join(s.pos.moving)} leave the enemy ZOC", "roll",
-                    rule="5")]
-        return ev + step_group(s, args.to)
+        s.tell(Event(f"roll {roll}: {', '.join(s.pos.moving)} leave the enemy ZOC", "roll",
+                     rule="5"))
+        step_group(s, args.to)
+        return []
 

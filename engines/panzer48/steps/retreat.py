@@ -10,7 +10,7 @@ from engines.panzer48.position import MoraleArgs, RetreatArgs
 from engines.panzer48.retreat import advance_hexes, on_path, path_text, retreat_plan, start_advance
 from engines.panzer48.stacking import fits
 from engines.panzer48.state import P48State
-from engines.panzer48.zoc import zoc
+from engines.panzer48.zoc import armor_in, zoc
 from pbem.engine import Action, Event
 from pbem.steps import Choice, Flow, NoArgs, Procedure, Refusal
 
@@ -33,7 +33,7 @@ class RetreatStart(Procedure[P48State]):
             c.required = max(c.required, args.morale)
         if not units:
             flow.end()
-            after_move(s)
+            after_move(s, told=False)
             return []
         flow.goto("retreat", RetreatArgs(units, start, args.morale, not args.attacker))
         return []
@@ -47,6 +47,7 @@ class Retreat(Choice[P48State]):
     rule = "8.3"
     Args = RetreatArgs
     auto = True
+    order = "retreat along the first best path"
 
     def side(self, s: P48State, args: RetreatArgs) -> str:
         return s.d.units[args.units[0]].side
@@ -65,7 +66,7 @@ class Retreat(Choice[P48State]):
         return [Say("path", "none")]
 
     def default(self, s: P48State, args: RetreatArgs) -> Action:
-        return self.options(s, args)[0]
+        return s.options_for(self, args)[0]
 
     def why_not(self, s: P48State, args: RetreatArgs, action: Action) -> str | Refusal:
         return Refusal("8.3", f"{action.notation()!r} is not a best retreat path: by 8.3's "
@@ -77,25 +78,28 @@ class Retreat(Choice[P48State]):
     def apply(self, s: P48State, args: RetreatArgs, action: Action, flow: Flow) -> list[Event]:
         assert isinstance(action, Say)
         c = s.pos.combat
-        ev: list[Event] = []
         if action.verb != "path" or action.a == "none" or action.a.endswith("-off"):
             flow.end()
         if action.verb == "off-map":
             for u in args.units:
                 x = s.pos.units[u]
                 x.where, x.retreated = "off", True
-            after_move(s)
+            after_move(s, told=False)
             return [Event(f"{', '.join(args.units)} retreat off the map at {args.start}",
                           "retreat", rule="8.3")]
         if action.a == "none":
+            s.tell(Event("no legal retreat path", "retreat", rule="8.3"))
             for u in args.units:
-                ev += kill(s, u)
-            after_move(s)
-            return [Event("no legal retreat path", "retreat", rule="8.3"), *ev]
+                kill(s, u)
+            after_move(s, told=False)
+            return []
         path = action.a.split("-")
         off = path[-1] == "off"
         if off:
             path.pop()
+        s.tell(Event(f"{', '.join(args.units)} retreat {'-'.join([args.start, *path])}"
+                     + (" and off the map" if off else ""),
+                     "retreat", hexes=(path[-1],), rule="8.3"))
         side = s.d.units[args.units[0]].side
         ez = zoc(s, other(side))
         for u in args.units:
@@ -103,10 +107,10 @@ class Retreat(Choice[P48State]):
             for h in path:
                 if h in ez:
                     if s.d.units[u].target == "W":
-                        ev += kill(s, u)  # 8.3: weapons never into an enemy ZOC
+                        kill(s, u)  # 8.3: weapons never into an enemy ZOC
                         break
-                    two = s.d.units[u].target == "P" and ez[h]
-                    ev += lose(s, u, 2 if two else 1, "8.3")
+                    two = s.d.units[u].target == "P" and armor_in(s, ez, h)
+                    lose(s, u, 2 if two else 1, "8.3")
                     if x.where != "map":
                         break
             if x.where == "map":
@@ -115,10 +119,7 @@ class Retreat(Choice[P48State]):
                     x.where = "off"  # 8.3: to re-enter by path[-1], its edge hex
         if c is not None and args.defender:
             c.path = path
-        ev.insert(0, Event(f"{', '.join(args.units)} retreat {'-'.join([args.start, *path])}"
-                           + (" and off the map" if off else ""),
-                           "retreat", hexes=(path[-1],), rule="8.3"))
-        ev += after_move(s, args.units)
+        after_move(s, args.units)
         if not off:
             left = [u for u in args.units if s.pos.units[u].where == "map"]
             if left and not fits(s, path[-1], side):
@@ -126,7 +127,7 @@ class Retreat(Choice[P48State]):
                 flow.goto("overstacked", RetreatArgs(left, path[-1], 0, args.defender))
             else:
                 flow.end()
-        return ev
+        return []
 
 
 class Overstacked(Choice[P48State]):
@@ -139,6 +140,9 @@ class Overstacked(Choice[P48State]):
     rule = "8.3"
     Args = RetreatArgs
     auto = True
+    # the same kind as the retreat's, so the same standing order (its default: the first
+    # unit listed goes)
+    order = Retreat.order
 
     def side(self, s: P48State, args: RetreatArgs) -> str:
         return s.d.units[args.units[0]].side
@@ -151,7 +155,7 @@ class Overstacked(Choice[P48State]):
         return [Say("eliminate", u) for u in args.units if s.pos.units[u].where == "map"]
 
     def default(self, s: P48State, args: RetreatArgs) -> Action:
-        return self.options(s, args)[0]
+        return s.options_for(self, args)[0]
 
     def why_not(self, s: P48State, args: RetreatArgs, action: Action) -> str | Refusal:
         return Refusal("8.3", f"{action.notation()!r}: the owner eliminates retreating units "
@@ -160,16 +164,15 @@ class Overstacked(Choice[P48State]):
 
     def apply(self, s: P48State, args: RetreatArgs, action: Action, flow: Flow) -> list[Event]:
         assert isinstance(action, Say)
-        ev = kill(s, action.a)
-        ev[0] = Event(f"{action.a} is eliminated to relieve the overstacking in "
-                      f"{args.start}", "loss", units=(action.a,), rule="8.3")
-        after_move(s)
+        kill(s, action.a, Event(f"{action.a} is eliminated to relieve the overstacking in "
+                                f"{args.start}", "loss", units=(action.a,), rule="8.3"))
+        after_move(s, told=False)
         left = [u for u in args.units if s.pos.units[u].where == "map"]
         if not left or fits(s, args.start, s.d.units[args.units[0]].side):
             flow.end()
         else:
             args.units = left
-        return ev
+        return []
 
 
 class Advance(Choice[P48State]):
@@ -180,13 +183,12 @@ class Advance(Choice[P48State]):
     kind = "advance"
     rule = "8.4"
     auto = True
+    prompt_template = "the attacker may advance after combat"
 
     def side(self, s: P48State, args: NoArgs) -> str:
         c = s.fight()
         return c.attacker
 
-    def prompt(self, s: P48State, args: NoArgs) -> str:
-        return "the attacker may advance after combat"
 
     def options(self, s: P48State, args: NoArgs) -> list[Action]:
         c = s.fight()
@@ -204,7 +206,7 @@ class Advance(Choice[P48State]):
         return [*out, Say("end-advance")]
 
     def default(self, s: P48State, args: NoArgs) -> Action:
-        opts = self.options(s, args)
+        opts = s.options_for(self, args)
         return Say("end-advance") if Say("end-advance") in opts else opts[0]
 
     def why_not(self, s: P48State, args: NoArgs, action: Action) -> str | Refusal:
@@ -242,8 +244,9 @@ class Advance(Choice[P48State]):
         c.advance[u] -= 1
         if n in ez and not follows:
             c.advance[u] = 0
-        return [Event(f"{u} advances to {n}", "move", hexes=(n,), rule="8.4"),
-                *after_move(s, [u])]
+        s.tell(Event(f"{u} advances to {n}", "move", hexes=(n,), rule="8.4"))
+        after_move(s, [u])
+        return []
 
 
 class AdvanceStart(Procedure[P48State]):

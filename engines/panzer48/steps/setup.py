@@ -24,12 +24,11 @@ class Setup(Choice[P48State]):
     kind = "setup"
     rule = "9"
     show = False
+    prompt_template = "the {side} player sets up (place units, then setup-done)"
+    default_action = Say("setup-done")
 
     def side(self, s: P48State, args: NoArgs) -> str:
         return s.pos.setup_side
-
-    def prompt(self, s: P48State, args: NoArgs) -> str:
-        return f"the {s.pos.setup_side} player sets up (place units, then setup-done)"
 
     def options(self, s: P48State, args: NoArgs) -> list[Action]:
         out: list[Action] = []
@@ -39,8 +38,6 @@ class Setup(Choice[P48State]):
                 out += [Say("place", u, h) for h in setup_hexes(s, u)]
         return [*out, Say("setup-done")]
 
-    def default(self, s: P48State, args: NoArgs) -> Action:
-        return Say("setup-done")
 
     def why_not(self, s: P48State, args: NoArgs, action: Action) -> str | Refusal:
         if isinstance(action, Say) and action.verb == "place":
@@ -91,7 +88,7 @@ class Plan(Choice[P48State]):
                 for t in range(earliest, s.pos.last_turn + 1)]
 
     def default(self, s: P48State, args: NoArgs) -> Action:
-        return self.options(s, args)[0]
+        return s.options_for(self, args)[0]
 
     def why_not(self, s: P48State, args: NoArgs, action: Action) -> str | Refusal:
         if isinstance(action, Say) and action.verb in ("plan", "commit"):
