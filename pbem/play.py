@@ -33,6 +33,7 @@ from pbem.errors import (
     PbemError,
     UsageError,
 )
+from pbem.grammar import Act, complete, hexes_of, names
 from pbem.naming import named, prompt_named
 from pbem.render import board_screen, fit_window
 from pbem.render.board import focus_hex
@@ -219,17 +220,20 @@ def receive_and_replay(console: Console, home: Home, datas: Sequence[tuple[str, 
 def where(state: State, side: str, token: str) -> tuple[str, ...]:
     """The hexes the legal actions naming ``token`` (a unit or a hex) lead to: "Where".
 
-    Engine-agnostic: any word of such an action that is a hex of the map counts, except
-    the unit's own hex, so a move, an assault or a rail destination all light up.
+    Engine-agnostic: any hex of the map such an action names counts (its typed hexes where
+    the engine has a grammar, else its words), except the unit's own hex, so a move, an
+    assault or a rail destination all light up.
     """
     view = state.view(side)
     cells = {c.hex for c in view.cells}
     here = {p.location for p in view.pieces if p.id == token or p.name == token}
     found: set[str] = set()
     for action in state.legal_actions():
-        words = action.notation().split()
-        if token in words:
-            found.update(w for w in words if w in cells and w not in here and w != token)
+        # by the action's typed units and hexes where the engine has a grammar (a bridge
+        # 0507/0606 leads to both), else by the words of its text
+        if token in names(action):
+            found.update(h for h in hexes_of(action, cells.__contains__)
+                         if h in cells and h not in here and h != token)
     return tuple(sorted(found))
 
 
@@ -306,7 +310,11 @@ class Prompt:
         self.acted_at: set[str] = set()
 
     def _complete(self, text: str, index: int) -> str | None:
-        options = [a.notation() for a in self.game.state.legal_actions()]
+        legal = self.game.state.legal_actions()
+        # an engine with a grammar completes a word at a time (a unit, then its hexes);
+        # one without, whole actions as before
+        options = (complete(text, legal) if legal and isinstance(legal[0], Act)
+                   else [a.notation() for a in legal])
         options += ["legal ", "show", "where ", "setup ", "undo", "status", "say ", "orders",
                     "draw", "resign", "quit", "help"]
         matches = [o for o in options if o.startswith(text)]
@@ -367,8 +375,8 @@ class Prompt:
             return
         view = self.game.view()
         cells = {c.hex for c in view.cells}
-        hexes = tuple(sorted({w for a in self.game.state.legal_actions()
-                              for w in a.notation().split() if w in cells}))
+        hexes = tuple(sorted({h for a in self.game.state.legal_actions()
+                              for h in hexes_of(a, cells.__contains__) if h in cells}))
         view = replace(view, highlights=hexes)
         window = fit_window(view, self.console.width, 24,
                             center=hexes[len(hexes) // 2] if hexes else focus_hex(view))

@@ -124,7 +124,7 @@ def test_setup_refuses_a_decision_that_takes_its_only_answer_whatever_its_name()
     """Issue 31: Mortain's attacker loss (ICRT: Ex depletes one attacker of the attacker's
     choice) with one attacker takes that answer at once; set up by its US name
     (``us:att-loss``) the position came back past it, its attacker already depleted."""
-    from engines.mortain.rules import rules
+    from engines.mortain.data import rules
 
     engine = get("mortain")
     r = rules()

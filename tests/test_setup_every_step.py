@@ -28,7 +28,7 @@ from pbem.steps import Choice, Frame, Roll, StepState
 def _mortain_set_up(**moved: str) -> str:
     """Every US unit placed in a harmless hex (13.0 done), as the Mortain rule tests, and
     the units ``moved`` names in theirs."""
-    from engines.mortain.rules import rules
+    from engines.mortain.data import rules
 
     r = rules()
     us = [u for u in r.order if r.units[u].side == "us"]
@@ -74,7 +74,7 @@ def _aliases(engine_id: str) -> list[tuple[str, str]]:
     """Step names an engine's setup adapter reads besides its table's: (given, step)."""
     if engine_id != "mortain":
         return []
-    from engines.mortain.game import COMBAT_STEPS
+    from engines.mortain.state import COMBAT_STEPS
 
     sided = ["move", "draw", "begin-player", *sorted(COMBAT_STEPS)]
     return [("mobile-move", "move"), ("us:mobile-move", "move"),

@@ -6,24 +6,15 @@ from __future__ import annotations
 from collections.abc import Mapping
 from types import MappingProxyType
 
+import engines.mortain.sequence  # noqa: F401  (defining the steps fills MortainState.steps)
 from engines.hexkit.checks import check_named_hexes
 from engines.hexkit.scenario import load_scenario_dir
-from engines.mortain.game import MortainState, new_position
-from engines.mortain.rules import ENGINE_ID, SIDES, rules
-from pbem.engine import Engine, OrderSpec, ScenarioInfo, Snapshot, State
-
-#: where the book puts the hexes it names (pbem scenario check)
-NAMED_HEXES = (
-    ("2514", "place:Mortain", "19.0"),
-    ("2515", "place:Mortain", "19.0"),
-    ("2414", "place:Mortain", "19.0"),
-    ("2815", "place:Hill 317", "15.0"),
-    ("2815", "terrain:peak", "15.0"),
-    ("0102", "place:US supply", "11.2, 12.0"),
-    ("3212", "place:German supply", "11.3, 12.0"),
-    *((f"32{r:02d}", "area:german_entry", "11.1") for r in range(1, 22)),
-    *((f"01{r:02d}", "area:west_edge", "19.0") for r in range(1, 22)),
-)
+from engines.mortain.data import ENGINE_ID, NAMED_HEXES, SIDES, rules
+from engines.mortain.position import new_position
+from engines.mortain.state import MortainState
+from pbem.engine import Engine, ScenarioInfo, State
+from pbem.engine import OrderSpec as OrderSpec
+from pbem.engine import Snapshot as Snapshot
 
 
 class MortainEngine(Engine):
@@ -31,6 +22,8 @@ class MortainEngine(Engine):
     title = "Mortain Counterattack (August 1944)"
     rules_version = "2"
     sides = SIDES
+    # its decision kinds, standing orders and restore come from the step table
+    state_class = MortainState
     # a player's words for each first word of an action (pbem.engine.Engine.action_words)
     action_words = MappingProxyType({
         "place": "put a US unit in a hex of its set-up group's area, one unit a hex "
@@ -61,28 +54,9 @@ class MortainEngine(Engine):
     def scenarios(self) -> list[ScenarioInfo]:
         return load_scenario_dir(ENGINE_ID).infos()
 
-    def standing_orders(self) -> list[OrderSpec]:
-        return [
-            OrderSpec("retreat-or-deplete", "7.8", "retreat (to the first hex listed) when "
-                      "a retreat is possible, else deplete",
-                      (("deplete", "deplete the unit instead of retreating"),)),
-            OrderSpec("defensive-support", "S8.2", "commit no support fire in defense",
-                      (("strongest", "commit the strongest marker held, up to the limit"),)),
-        ]
-
-    def decision_kinds(self) -> tuple[str, ...]:
-        return ("setup", "movement", "combat", "attackers", "support", "defensive-support",
-                "retreat-or-deplete", "attacker-loss", "attacker-retreat",
-                "attacker-retreat-path", "advance")
-
     def _new_state(self, scenario: str, options: Mapping[str, str]) -> State:
         state = MortainState(self, scenario, options)
         state.begin(new_position(scenario))
-        return state
-
-    def _restore(self, snapshot: Snapshot) -> State:
-        state = MortainState(self, snapshot["scenario"], snapshot["options"])
-        state.restore_body(snapshot["body"])
         return state
 
     def check_scenarios(self) -> list[str]:

@@ -13,6 +13,7 @@ from types import MappingProxyType
 
 from engines.hexkit.checks import check_named_hexes
 from engines.motherland.data import ENGINE_ID, GameData, load
+from engines.motherland.stacking import over_limit
 from engines.motherland.state import MotherlandState
 from pbem.engine import (
     Engine,
@@ -122,7 +123,7 @@ class MotherlandEngine(Engine):
         ]
 
     def decision_kinds(self) -> tuple[str, ...]:
-        # one per task a side answers (decisions.py, _decision)
+        # one per task a side answers (the Choice steps of steps/, MotherlandState._decision)
         return ("movement", "combat", "reinforcements", "generals", "chit-choice",
                 "result-choice", "step-loss", "retreat-choice", "advance", "stacking",
                 "expend-base", "air-supply", "partisan-markers", "partisan-placement",
@@ -138,7 +139,7 @@ class MotherlandEngine(Engine):
             st = self.new_state(info.id)
             assert isinstance(st, MotherlandState)
             for h in sorted(st.occ()):
-                if st._over_limit(h):
+                if over_limit(st, h):
                     problems.append(f"{info.id}: the setup overstacks {h} (6.0)")
                 if h in self.data.water:
                     problems.append(f"{info.id}: a unit starts in the water at {h}")

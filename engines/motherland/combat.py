@@ -6,14 +6,10 @@ here through the same record; retreats and advances are in ``retreat.py``.
 from __future__ import annotations
 
 from collections.abc import Iterable
+from typing import TYPE_CHECKING
 
 from engines.motherland import rules
-from engines.motherland.actions import Attack, Take, Word
-from engines.motherland.chits import ChitMixin
-from engines.motherland.const import AXIS, BLOCKING_SIDES, SOVIET, other
-from engines.motherland.data import ALLIED_NATIONS, CHIT_TYPES, CORPS_TYPES
-from engines.motherland.position import Combat
-from engines.motherland.steps import (
+from engines.motherland.args import (
     ApplySideArgs,
     LoseArgs,
     RetreatArgs,
@@ -23,444 +19,487 @@ from engines.motherland.steps import (
     TakeArgs,
     UnitsArgs,
 )
-from engines.motherland.supply import SupplyMixin
+from engines.motherland.chits import drop_chit, generals_ready
+from engines.motherland.const import AXIS, BLOCKING_SIDES, SOVIET, other
+from engines.motherland.data import ALLIED_NATIONS, CHIT_TYPES, CORPS_TYPES
+from engines.motherland.notation import Attack, Take, Word
+from engines.motherland.position import Combat
+from engines.motherland.supply import air_available, in_air_range
+from engines.motherland.terrain import soviet_infantry, turn1_frozen
 from pbem.engine import Action
 from pbem.errors import IllegalAction
-from pbem.steps import Flow, Frame
+from pbem.steps import Flow, Frame, Refusal
+
+if TYPE_CHECKING:
+    from engines.motherland.state import MotherlandState
 
 
-class CombatMixin(SupplyMixin, ChitMixin):
-    """Attacks and the resolution of every combat, overruns included (7.0, 8.0)."""
+# Attacks and the resolution of every combat, overruns included (7.0, 8.0).
 
-    # ================================================================================
-    # combat (7.0 overrun, 8.0 combat)
-    # ================================================================================
 
-    def _attack_side_ok(self, uid: str, a: str, b: str) -> str:
-        """Why ``uid`` at ``a`` may not attack into ``b`` across their hexside ("" if it may)."""
-        f = self.data.side_features(a, b)
-        if "frozen_access" in f:
-            if not (self.snow and self._soviet_infantry(uid)):
-                return "8.3.9"  # 8.4.3: only Soviet infantry on Snow Turns
-        elif f & BLOCKING_SIDES:
-            return "8.3.9" if "rail_bridge" not in f else "16.7"
-        if "strait" in f and self.c(uid).mech:
-            return "8.4.2"
-        return ""
+# ================================================================================
+# combat (7.0 overrun, 8.0 combat)
+# ================================================================================
 
-    def _attack_group_ok(self, units: list[str]) -> str:
-        """8.3.7: allies fight beside Germans, never beside another nationality."""
-        nations = {self.c(x).nation for x in units}
-        allies = nations & ALLIED_NATIONS
-        if len(allies) > 1 or ("turkish" in nations and len(nations) > 1):
-            return "8.3.7"
-        return ""
 
-    def _attackers_for(self, target: str, side: str) -> list[str]:
-        out = []
-        for n in self.data.neighbors[target]:
-            for uid in self.units_at(n, side):
-                c, u = self.c(uid), self.u(uid)
-                if u.attacked or u.displaced or not c.is_combat or c.type == "fortress":
-                    continue
-                if self._turn1_frozen(uid):
-                    continue
-                if c.type not in CHIT_TYPES and self.factors(uid)[0] <= 0:
-                    continue  # 8.3.8
-                if self._attack_side_ok(uid, n, target):
-                    continue
-                out.append(uid)
-        return sorted(out)
+def _attack_side_ok(s: MotherlandState, uid: str, a: str, b: str) -> str:
+    """Why ``uid`` at ``a`` may not attack into ``b`` across their hexside ("" if it may)."""
+    f = s.data.side_features(a, b)
+    if "frozen_access" in f:
+        if not (s.snow and soviet_infantry(s, uid)):
+            return "8.3.9"  # 8.4.3: only Soviet infantry on Snow Turns
+    elif f & BLOCKING_SIDES:
+        return "8.3.9" if "rail_bridge" not in f else "16.7"
+    if "strait" in f and s.c(uid).mech:
+        return "8.4.2"
+    return ""
 
-    def _rrgun_ok(self, target: str) -> bool:
-        gun = [x for x in self.on_map(AXIS) if self.c(x).type == "railroad_gun"]
-        if not gun:
-            return False
-        h = self.u(gun[0]).hex
-        fort = target in self.data.fortified or any(
-            self.c(x).type == "fortress" for x in self.units_at(target))
-        if not fort or self.data.hexmap.grid.distance(h, target) > 2:
-            return False
-        # 16.2.2: not from an enemy ZOC unless stacked with another friendly unit
-        return not (self.ezoc(AXIS, h) and len(self.units_at(h, AXIS)) < 2)
 
-    def _air_ok(self, target: str, units: Iterable[str]) -> bool:
-        return (self.air_available() > 0 and not self.snow and self._in_air_range(target)
-                and all(self.german(x) for x in units))
+def attack_group_ok(s: MotherlandState, units: list[str]) -> str:
+    """8.3.7: allies fight beside Germans, never beside another nationality."""
+    nations = {s.c(x).nation for x in units}
+    allies = nations & ALLIED_NATIONS
+    if len(allies) > 1 or ("turkish" in nations and len(nations) > 1):
+        return "8.3.7"
+    return ""
 
-    def _attacked_before(self, target: str, side: str) -> str:
-        """Why ``target`` may not be attacked (again) this Combat Phase ("" if it may).
 
-        8.3.1/8.3.4: no hex twice, and no unit twice -- a unit that was attacked and then
-        retreated or advanced into another hex keeps its mark there.  A hex where fresh
-        units stand beside such units may be attacked: 8.6.5 says how those fare.
-        """
-        if target in self.pos.hit:
-            return f"{target} was already attacked this Combat Phase"
-        if all(self.u(x).defended for x in self.units_at(target, other(side))):
-            return (f"every unit in {target} was already attacked this Combat Phase (it "
-                    "retreated or advanced there)")
-        return ""
-
-    def _attack_options(self) -> list[Action]:
-        side = self._side()
-        out: list[Action] = []
-        for target in sorted({self.u(x).hex for x in self.on_map(other(side))}):
-            if self._attacked_before(target, side):
+def _attackers_for(s: MotherlandState, target: str, side: str) -> list[str]:
+    out = []
+    for n in s.data.neighbors[target]:
+        for uid in s.units_at(n, side):
+            c, u = s.c(uid), s.u(uid)
+            if u.attacked or u.displaced or not c.is_combat or c.type == "fortress":
                 continue
-            units = self._attackers_for(target, side)
-            if self._attack_group_ok(units):
-                units = [x for x in units if not self.is_allied(x) and
-                         self.c(x).nation != "turkish"]
-            if not units:
+            if turn1_frozen(s, uid):
                 continue
-            groups = [tuple(units)]
-            by_hex: dict[str, list[str]] = {}
-            for x in units:
-                by_hex.setdefault(self.u(x).hex, []).append(x)
-            if len(by_hex) > 1:
-                groups += [tuple(v) for _, v in sorted(by_hex.items())]
-            for g in groups:
-                out.append(Attack(target, g))
-                if side == AXIS and self._air_ok(target, g):
-                    out.append(Attack(target, g, air=True))
-                if side == AXIS and self._rrgun_ok(target):
-                    out.append(Attack(target, g, rrgun=True))
-        return out
+            if c.type not in CHIT_TYPES and s.factors(uid)[0] <= 0:
+                continue  # 8.3.8
+            if _attack_side_ok(s, uid, n, target):
+                continue
+            out.append(uid)
+    return sorted(out)
 
-    def _apply_attack(self, a: Attack) -> None:
-        side = self._side()
-        target = a.target
-        if not self.has_enemy(target, side):
-            raise IllegalAction(f"{target} holds no enemy unit", rule="8.0")
-        again = self._attacked_before(target, side)
-        if again:
-            raise IllegalAction(again, rule="8.3.1")
-        if len(set(a.units)) != len(a.units):
-            raise IllegalAction("a unit is named twice", rule="8.3.5")
-        eligible = set(self._attackers_for(target, side))
-        for uid in a.units:
-            if uid not in self.pos.units or self.c(uid).side != side or not self.u(uid).hex:
-                raise IllegalAction(f"{uid} is not one of your units on the map", rule="8.0")
-            if uid not in eligible:
-                rule = "8.3.4"
-                h = self.u(uid).hex
-                if target not in self.data.neighbors.get(h, ()):
-                    rule = "8.0"
-                elif self.c(uid).type == "fortress":
-                    rule = "8.3.6"
-                elif self._turn1_frozen(uid):
-                    rule = "20.1"
-                elif self._attack_side_ok(uid, h, target):
-                    rule = self._attack_side_ok(uid, h, target)
-                elif self.c(uid).type not in CHIT_TYPES and self.factors(uid)[0] <= 0:
-                    rule = "8.3.8"
-                raise IllegalAction(f"{uid} cannot attack {target}", rule=rule)
-        why = self._attack_group_ok(list(a.units))
-        if why:
-            raise IllegalAction("allied units attack only beside German units", rule=why)
-        if a.air and (side != AXIS or not self._air_ok(target, a.units)):
-            raise IllegalAction("no Air Support: needs a free Air Unit, German attackers only, "
-                                "a target within four hexes of an Air Base, no Snow",
-                                rule="14.1")
-        if a.rrgun and (side != AXIS or not self._rrgun_ok(target)):
-            raise IllegalAction("the Railroad Gun supports only attacks on a Fortified City or a "
-                                "Fortress within two hexes", rule="16.2")
-        for uid in a.units:
-            self.u(uid).attacked = True
-        self.pos.hit = sorted({*self.pos.hit, target})
-        self._start_combat("attack", target, list(a.units), a.air, a.rrgun)
 
-    # -- the combat record ------------------------------------------------------------------
+def _rrgun_ok(s: MotherlandState, target: str) -> bool:
+    gun = [x for x in s.on_map(AXIS) if s.c(x).type == "railroad_gun"]
+    if not gun:
+        return False
+    h = s.u(gun[0]).hex
+    fort = target in s.data.fortified or any(
+        s.c(x).type == "fortress" for x in s.units_at(target))
+    if not fort or s.data.hexmap.grid.distance(h, target) > 2:
+        return False
+    # 16.2.2: not from an enemy ZOC unless stacked with another friendly unit
+    return not (s.ezoc(AXIS, h) and len(s.units_at(h, AXIS)) < 2)
 
-    def _start_combat(self, kind: str, target: str, attackers: list[str], air: bool,
-                      rrgun: bool) -> None:
-        side = self._side()
-        defenders = sorted(self.units_at(target, other(side)))
-        for uid in defenders:
-            if kind == "attack" and self.u(uid).defended:
-                # attacked before this phase and retreated or advanced here: it neither
-                # defends nor is spared a result (8.6.5; 8.3.4 bars a second defense)
-                self.u(uid).displaced = True
-            self.u(uid).defended = True
-        orig = {uid: self.u(uid).hex for uid in (*attackers, *defenders)}
-        self.pos.combat = Combat(kind, target, side, sorted(attackers), defenders, air, rrgun,
-                                 dict(sorted(orig.items())))
-        word = "overruns" if kind == "overrun" else "attacks"
-        self.say(f"{', '.join(self.label(x) for x in sorted(attackers))} {word} "
-                 f"{self.data.hex_name(target)} ({', '.join(self.label(x) for x in defenders)})",
-                 "attack", [target, *sorted({orig[x] for x in attackers})], attackers,
-                 rule="7.0" if kind == "overrun" else "8.1")
-        soviets = [x for x in (*attackers, *defenders)
-                   if self.c(x).side == SOVIET and self.c(x).type in CHIT_TYPES]
-        tasks: list[Frame] = []
-        if soviets and self._generals_ready():
-            tasks.append(Frame("generals", UnitsArgs(sorted(soviets))))
-        tasks.append(Frame("combat_chits", UnitsArgs(sorted(soviets))))
-        tasks.append(Frame("combat_resolve"))
-        self._push(*tasks)
 
-    def _combat_strengths(self) -> tuple[int, int, list[str]]:
-        """Attack and defense totals with river (8.4.1), Kerch (8.4.2) and snow (18.2.3)."""
-        cb = self.fight()
-        target = cb.target
-        notes: list[str] = []
-        att_units = [x for x in cb.attackers if self.u(x).hex]
-        overrun = cb.kind == "overrun"
-        # 8.6.5: units that retreated into the hex earlier this Combat Phase do not defend
-        # (an overrun is no Combat Phase attack: every unit in the hex defends it)
-        def_units = [x for x in cb.defenders if self.u(x).hex == target
-                     and (overrun or not self.u(x).displaced)]
-        axis_snow = overrun and self.snow
+def air_ok(s: MotherlandState, target: str, units: Iterable[str]) -> bool:
+    return (air_available(s) > 0 and not s.snow and in_air_range(s, target)
+            and all(s.german(x) for x in units))
 
-        def adj(uid: str, val: int, attack: bool) -> int:
-            if not (axis_snow and self.c(uid).side == AXIS):
-                return val
-            if self.data.turns[self.turn].first_winter:
-                return val // 4 if attack else val // 2
-            return max(0, val - 1)
 
-        attack = sum(adj(x, self.factors(x)[0], True) for x in att_units)
-        defense = sum(adj(x, self.factors(x)[1], False) for x in def_units)
-        if axis_snow:
-            notes.append("Snow: Axis factors reduced in the overrun (18.2.3)")
-        sides = [self.data.side_features(self.u(x).hex, target) for x in att_units]
-        # 8.4.3: a Frozen Access hexside is a Minor River for the attack, so it joins the
-        # other river hexsides in 8.4.1's "all units attacking across the river"
-        rivers = {"minor_river", "major_river", "strait", "frozen_access"}
-        if sides and all(f & rivers for f in sides):
-            ice = any("frozen_access" in f for f in sides)
-            if any(f & {"major_river", "strait"} for f in sides):
-                defense *= 2
-                notes.append("all across a Major River: defense doubled (8.4.1)")
-            elif ice and all("frozen_access" in f for f in sides):
-                defense += 2
-                notes.append("across Frozen Access: as a Minor River (8.4.3)")
-            else:
-                defense += 2
-                notes.append("all across a Minor River" + (" or Frozen Access (8.4.3)"
-                                                          if ice else "")
-                             + ": defense +2 (8.4.1)")
-        return attack, defense, notes
+def _attacked_before(s: MotherlandState, target: str, side: str) -> str:
+    """Why ``target`` may not be attacked (again) this Combat Phase ("" if it may).
 
-    def _terrain_shift(self, target: str) -> int:
-        tec = self.data.tec
-        if target in self.data.fortified and "fortified_city" in tec:
-            return tec["fortified_city"].shift
-        if target in self.data.cities and "city" in tec:
-            return tec["city"].shift
-        name = self.data.hexmap.terrain.get(target, "clear")
-        return (tec.get(name) or tec["clear"]).shift
+    8.3.1/8.3.4: no hex twice, and no unit twice -- a unit that was attacked and then
+    retreated or advanced into another hex keeps its mark there.  A hex where fresh
+    units stand beside such units may be attacked: 8.6.5 says how those fare.
+    """
+    if target in s.pos.hit:
+        return f"{target} was already attacked this Combat Phase"
+    if all(s.u(x).defended for x in s.units_at(target, other(side))):
+        return (f"every unit in {target} was already attacked this Combat Phase (it "
+                "retreated or advanced there)")
+    return ""
 
-    def _combat_resolve(self) -> None:
-        cb = self.fight()
-        attack, defense, notes = self._combat_strengths()
-        cols = self.data.crt_columns
-        shift = (2 if cb.air else 0) - self._terrain_shift(cb.target)
-        base = rules.column(attack, defense, cols, 0) if defense else None
-        col = rules.column(attack, defense, cols, shift)
-        cb.attack, cb.defense, cb.column, cb.shift = attack, defense, col.label, shift
-        text = (f"{attack} to {defense}" + (f" ({base.label})" if base else "")
-                + f", shift {shift:+d} -> {col.label}" + ("; " + "; ".join(notes) if notes else ""))
-        self.say(f"Odds {text}", "attack", [cb.target], rule="8.2")
-        if cb.kind == "overrun" and base is not None and base.below:
-            # 7.1: the Air Unit is added to an overrun resolved "in the same way as a
-            # regular Combat", i.e. at 1:3 or better; an automatic A2 does not use it
-            note = "; the Air Unit is not used" if cb.air else ""
-            cb.air = False
-            self.say(f"Overrun below 1:3: automatic A2 (7.1){note}", "attack", [cb.target],
-                     rule="7.1")
-            self._combat_result("A2")
-            return
-        if cb.air:
-            self.pos.air.used += 1  # 14.1: flipped to its Used side
-        self._push(Frame("roll-crt", RollArgs(f"CRT {col.label} against {cb.target}")))
 
-    def _die_modifiers(self) -> list[tuple[int, str]]:
-        cb = self.fight()
-        mods: list[tuple[int, str]] = []
-        if cb.side == SOVIET:
-            grid = self.data.hexmap.grid
-            if any(self.c(x).type == "offensive_support" and
-                   grid.distance(self.u(x).hex, cb.target) <= 3
-                   for x in self.on_map(SOVIET)):
-                mods.append((3, "Offensive Support (13.0)"))
-            if self.snow:
-                first = self.data.turns[self.turn].first_winter
-                mods.append((3 if first else 1, "Soviet winter attack (18.2.4)"))
-        if cb.rrgun:
-            mods.append((4, "Railroad Gun (16.2)"))
-        return mods
+def attack_options(s: MotherlandState) -> list[Action]:
+    side = s._side()
+    out: list[Action] = []
+    for target in sorted({s.u(x).hex for x in s.on_map(other(side))}):
+        if _attacked_before(s, target, side):
+            continue
+        units = _attackers_for(s, target, side)
+        if attack_group_ok(s, units):
+            units = [x for x in units if not s.is_allied(x) and
+                     s.c(x).nation != "turkish"]
+        if not units:
+            continue
+        groups = [tuple(units)]
+        by_hex: dict[str, list[str]] = {}
+        for x in units:
+            by_hex.setdefault(s.u(x).hex, []).append(x)
+        if len(by_hex) > 1:
+            groups += [tuple(v) for _, v in sorted(by_hex.items())]
+        for g in groups:
+            out.append(Attack(target, g))
+            if side == AXIS and air_ok(s, target, g):
+                out.append(Attack(target, g, air=True))
+            if side == AXIS and _rrgun_ok(s, target):
+                out.append(Attack(target, g, rrgun=True))
+    return out
 
-    def _on_crt(self, roll: int) -> None:
-        mods = self._die_modifiers()
-        final = rules.final_roll(roll, [m for m, _ in mods])
-        cb = self.fight()
-        col = self.data.crt_columns.index(cb.column)
-        code = self.data.crt_rows[final - 1][col]
-        why = "".join(f" {m:+d} {w}" for m, w in mods)
-        self.say(f"Die {roll}{why} = {final}: {code}", "roll", [cb.target], rule="8.2")
-        if cb.rrgun:
-            for x in self.on_map(AXIS):
-                if self.c(x).type == "railroad_gun":
-                    unit = self.u(x)
-                    unit.hex = ""
-                    unit.box = "removed"
-                    self.say("The Railroad Gun is used up and removed (16.2)", rule="16.2")
-                    self._touch()
-        self._combat_result(code)
 
-    def _combat_result(self, code: str) -> None:
-        cb = self.fight()
-        cb.result = code
-        out = rules.decode(code)
-        att, dfn = cb.side, other(cb.side)
-        self._push(  # 8.1 steps 4-6: the attacker's result first
-            Frame("apply_side", ApplySideArgs(att, "att", out.att_mandatory, out.att_n,
-                                              out.att_elim)),
-            Frame("advance_start", RoleArgs("def")),
-            Frame("apply_side", ApplySideArgs(dfn, "def", out.def_mandatory, out.def_n,
-                                              out.def_elim)),
-            Frame("advance_start", RoleArgs("att")),
-            Frame("combat_end"))
+def apply_attack(s: MotherlandState, a: Attack) -> None:
+    side = s._side()
+    target = a.target
+    if not s.has_enemy(target, side):
+        raise IllegalAction(f"{target} holds no enemy unit", rule="8.0")
+    again = _attacked_before(s, target, side)
+    if again:
+        raise IllegalAction(again, rule="8.3.1")
+    if len(set(a.units)) != len(a.units):
+        raise IllegalAction("a unit is named twice", rule="8.3.5")
+    eligible = set(_attackers_for(s, target, side))
+    for uid in a.units:
+        if uid not in s.pos.units or s.c(uid).side != side or not s.u(uid).hex:
+            raise IllegalAction(f"{uid} is not one of your units on the map", rule="8.0")
+        if uid not in eligible:
+            rule = "8.3.4"
+            h = s.u(uid).hex
+            if target not in s.data.neighbors.get(h, ()):
+                rule = "8.0"
+            elif s.c(uid).type == "fortress":
+                rule = "8.3.6"
+            elif turn1_frozen(s, uid):
+                rule = "20.1"
+            elif _attack_side_ok(s, uid, h, target):
+                rule = _attack_side_ok(s, uid, h, target)
+            elif s.c(uid).type not in CHIT_TYPES and s.factors(uid)[0] <= 0:
+                rule = "8.3.8"
+            raise IllegalAction(f"{uid} cannot attack {target}", rule=rule)
+    why = attack_group_ok(s, list(a.units))
+    if why:
+        raise IllegalAction("allied units attack only beside German units", rule=why)
+    if a.air and (side != AXIS or not air_ok(s, target, a.units)):
+        raise IllegalAction("no Air Support: needs a free Air Unit, German attackers only, "
+                            "a target within four hexes of an Air Base, no Snow",
+                            rule="14.1")
+    if a.rrgun and (side != AXIS or not _rrgun_ok(s, target)):
+        raise IllegalAction("the Railroad Gun supports only attacks on a Fortified City or a "
+                            "Fortress within two hexes", rule="16.2")
+    for uid in a.units:
+        s.u(uid).attacked = True
+    s.pos.hit = sorted({*s.pos.hit, target})
+    start_combat(s, "attack", target, list(a.units), a.air, a.rrgun)
 
-    # -- results (8.5), step losses (8.5.1-8.5.3) -----------------------------------------
 
-    def _alive_in_combat(self, role: str) -> list[str]:
-        cb = self.fight()
-        return [x for x in cb.units(role) if self.u(x).hex and self.u(x).hex == cb.orig[x]]
+# -- the combat record ------------------------------------------------------------------
 
-    def _apply_side(self, t: ApplySideArgs) -> None:
-        cb = self.fight()
-        role, side = t.role, t.side
-        units = self._alive_in_combat(role)
-        hit = t.mand or t.n or t.elim
-        if hit and cb.kind == "attack":
-            for uid in [x for x in units if self.u(x).displaced]:
-                self._eliminate(uid, "retreated or advanced into a hex attacked again (8.6.5)")
-            units = [x for x in units if self.u(x).hex]
-        if not units or not hit:
-            return
-        if t.elim:
-            for uid in units:
-                self._eliminate(uid, f"{cb.result} (8.5)")
-            cb.eliminated.add(role)
-            return
-        tasks: list[Frame] = []
-        if t.mand:
-            tasks.append(Frame("lose", LoseArgs(side, t.mand, list(units), {})))
-        if t.n:
-            # 8.5: the stack takes the result once.  Its step losses are spread over all
-            # its units (8.5.1); a unit that cannot retreat (Fortress, Economic Asset)
-            # takes a step for each hex the others retreat (8.5.1 "the entire combat
-            # result as step losses").  If none can retreat, all is steps.
-            stuck = [x for x in units if not self._can_retreat_at_all(x)]
-            if len(stuck) == len(units):
-                cb.took[role] = (t.n, t.n)
-                tasks.append(Frame("lose", LoseArgs(side, t.n, list(units), {},
-                                                    "cannot retreat (8.5.1)")))
-            else:
-                tasks.append(Frame("take", TakeArgs(side, t.n, list(units), stuck, role,
-                                                    cb.result)))
-        self._push(*tasks)
 
-    def _can_retreat_at_all(self, uid: str) -> bool:
-        c = self.c(uid)
-        if c.type == "railroad_gun":
-            return True
-        return c.factors[0][2] > 0 and c.type not in ("fortress", "economic")
+def start_combat(s: MotherlandState, kind: str, target: str, attackers: list[str], air: bool,
+                 rrgun: bool) -> None:
+    side = s._side()
+    defenders = sorted(s.units_at(target, other(side)))
+    for uid in defenders:
+        if kind == "attack" and s.u(uid).defended:
+            # attacked before this phase and retreated or advanced here: it neither
+            # defends nor is spared a result (8.6.5; 8.3.4 bars a second defense)
+            s.u(uid).displaced = True
+        s.u(uid).defended = True
+    orig = {uid: s.u(uid).hex for uid in (*attackers, *defenders)}
+    s.pos.combat = Combat(kind, target, side, sorted(attackers), defenders, air, rrgun,
+                          dict(sorted(orig.items())))
+    word = "overruns" if kind == "overrun" else "attacks"
+    s.say(f"{', '.join(s.label(x) for x in sorted(attackers))} {word} "
+          f"{s.data.hex_name(target)} ({', '.join(s.label(x) for x in defenders)})",
+          "attack", [target, *sorted({orig[x] for x in attackers})], attackers,
+          rule="7.0" if kind == "overrun" else "8.1")
+    soviets = [x for x in (*attackers, *defenders)
+               if s.c(x).side == SOVIET and s.c(x).type in CHIT_TYPES]
+    tasks: list[Frame] = []
+    if soviets and generals_ready(s):
+        tasks.append(Frame("generals", UnitsArgs(sorted(soviets))))
+    tasks.append(Frame("combat_chits", UnitsArgs(sorted(soviets))))
+    tasks.append(Frame("combat_resolve"))
+    s._push(*tasks)
 
-    def _take_options(self, t: TakeArgs) -> list[Action]:
-        must = t.side == AXIS and self.snow  # 18.2.3
-        return [Take(t.code, s, r) for s, r in rules.split_options(t.n, True, must)]
 
-    def _apply_take(self, t: TakeArgs, a: Take, flow: Flow) -> None:
-        if (a.steps, a.retreats) not in [(o.steps, o.retreats) for o in self._take_options(t)
-                                         if isinstance(o, Take)] or a.result != t.code:
-            rule = "18.2.3" if t.side == AXIS and self.snow else "8.5"
-            raise IllegalAction(f"{a.notation()} is not a way to take {t.code}", rule=rule)
-        flow.end()
-        cb = self.fight()
-        cb.took[t.role] = (t.n, a.steps)
-        self.say(f"The {t.side} player takes {t.code} as {a.steps} step loss(es) and "
-                 f"{a.retreats} hex(es) of retreat", "loss", rule="8.5")
-        tasks: list[Frame] = []
-        stuck = t.stuck
-        if a.steps:
-            tasks.append(Frame("lose", LoseArgs(t.side, a.steps, list(t.units), {})))
-        if a.retreats:
-            if stuck:
-                tasks.append(Frame("stuck_steps", StuckArgs(list(stuck), a.retreats)))
-            tasks.append(Frame("retreat", RetreatArgs(
-                t.side, cb.target, t.role,
-                {x: a.retreats for x in t.units if x not in stuck})))
-        self._push(*tasks)
+def _combat_strengths(s: MotherlandState) -> tuple[int, int, list[str]]:
+    """Attack and defense totals with river (8.4.1), Kerch (8.4.2) and snow (18.2.3)."""
+    cb = s.fight()
+    target = cb.target
+    notes: list[str] = []
+    att_units = [x for x in cb.attackers if s.u(x).hex]
+    overrun = cb.kind == "overrun"
+    # 8.6.5: units that retreated into the hex earlier this Combat Phase do not defend
+    # (an overrun is no Combat Phase attack: every unit in the hex defends it)
+    def_units = [x for x in cb.defenders if s.u(x).hex == target
+                 and (overrun or not s.u(x).displaced)]
+    axis_snow = overrun and s.snow
 
-    def _stuck_steps(self, t: StuckArgs) -> None:
-        """8.5.1: a unit that cannot retreat takes the retreat its stack makes as steps."""
-        for uid in t.units:
-            for _ in range(t.n):
-                if self.u(uid).hex:
-                    self._lose_step(uid, "cannot retreat with its stack (8.5.1)")
+    def adj(uid: str, val: int, attack: bool) -> int:
+        if not (axis_snow and s.c(uid).side == AXIS):
+            return val
+        if s.data.turns[s.turn].first_winter:
+            return val // 4 if attack else val // 2
+        return max(0, val - 1)
 
-    def _lose_options(self, t: LoseArgs) -> list[Word]:
-        alive = [x for x in t.units if self.u(x).hex]
-        if not alive:
-            return []
-        least = min(t.taken.get(x, 0) for x in alive)
-        return [Word(f"lose {x}") for x in alive if t.taken.get(x, 0) == least]  # 8.5.1
-
-    def _lose_step(self, uid: str, why: str) -> None:
-        u, c = self.u(uid), self.c(uid)
-        h = u.hex
-        u.steps -= 1
-        if u.steps <= 0:
-            self._eliminate(uid, why)
-            return
-        note = ""
-        if c.type in CORPS_TYPES and u.steps == 1:
-            note = " and becomes a Kampfgruppe (8.5.2)"
-        elif c.type == "allied_army" and u.steps == 1:
-            note = " and becomes its * army (8.5.2)"
-        elif c.type in CHIT_TYPES:
-            note = " (chit flipped, 11.3)"
-        self._touch()
-        self.say(f"{uid} loses a step{note}: {why}", "loss", [h], [uid], rule=self.cited(why))
-
-    def _eliminate(self, uid: str, why: str) -> None:
-        u, c = self.u(uid), self.c(uid)
-        h = u.hex
-        self._drop_chit(uid)
-        u.hex = ""
-        u.supply = ""
-        u.mp = 0
-        u.moves = 0
-        u.mode = ""
-        u.displaced = False
-        u.steps = c.max_steps
-        if c.type == "economic":
-            u.box = "assets"
-            self.pos.eliminated_assets.append(uid)
-        elif c.side == SOVIET and c.type in ("combined_arms", "guards", "shock",
-                                              "offensive_support"):
-            u.box = "track"
-            u.return_turn = self.turn + 3
-            u.returning = True  # 17.1.2
-        elif c.type == "tank":
-            u.box = "track"
-            u.return_turn = self.turn + 5
-            u.returning = True  # 17.1.3
-        elif c.type in ("air_base", "supply_base"):
-            u.box = "track"
-            u.return_turn = self.turn + 3
-            u.returning = False  # 17.1.1
-        elif c.type == "mech_group":
-            u.box = "removed"  # 16.4
+    attack = sum(adj(x, s.factors(x)[0], True) for x in att_units)
+    defense = sum(adj(x, s.factors(x)[1], False) for x in def_units)
+    if axis_snow:
+        notes.append("Snow: Axis factors reduced in the overrun (18.2.3)")
+    sides = [s.data.side_features(s.u(x).hex, target) for x in att_units]
+    # 8.4.3: a Frozen Access hexside is a Minor River for the attack, so it joins the
+    # other river hexsides in 8.4.1's "all units attacking across the river"
+    rivers = {"minor_river", "major_river", "strait", "frozen_access"}
+    if sides and all(f & rivers for f in sides):
+        ice = any("frozen_access" in f for f in sides)
+        if any(f & {"major_river", "strait"} for f in sides):
+            defense *= 2
+            notes.append("all across a Major River: defense doubled (8.4.1)")
+        elif ice and all("frozen_access" in f for f in sides):
+            defense += 2
+            notes.append("across Frozen Access: as a Minor River (8.4.3)")
         else:
-            u.box = "elim"
-        self._touch()
-        self.say(f"{uid} is eliminated at {h}: {why}", "loss", [h], [uid], rule=self.cited(why))
+            defense += 2
+            notes.append("all across a Minor River" + (" or Frozen Access (8.4.3)"
+                                                      if ice else "")
+                         + ": defense +2 (8.4.1)")
+    return attack, defense, notes
 
-    def _combat_end(self) -> None:
-        self.pos.combat = None
-        self._touch()
+
+def _terrain_shift(s: MotherlandState, target: str) -> int:
+    tec = s.data.tec
+    if target in s.data.fortified and "fortified_city" in tec:
+        return tec["fortified_city"].shift
+    if target in s.data.cities and "city" in tec:
+        return tec["city"].shift
+    name = s.data.hexmap.terrain.get(target, "clear")
+    return (tec.get(name) or tec["clear"]).shift
+
+
+def combat_resolve(s: MotherlandState) -> None:
+    cb = s.fight()
+    attack, defense, notes = _combat_strengths(s)
+    cols = s.data.crt_columns
+    shift = (2 if cb.air else 0) - _terrain_shift(s, cb.target)
+    base = rules.column(attack, defense, cols, 0) if defense else None
+    col = rules.column(attack, defense, cols, shift)
+    cb.attack, cb.defense, cb.column, cb.shift = attack, defense, col.label, shift
+    text = (f"{attack} to {defense}" + (f" ({base.label})" if base else "")
+            + f", shift {shift:+d} -> {col.label}" + ("; " + "; ".join(notes) if notes else ""))
+    s.say(f"Odds {text}", "attack", [cb.target], rule="8.2")
+    if cb.kind == "overrun" and base is not None and base.below:
+        # 7.1: the Air Unit is added to an overrun resolved "in the same way as a
+        # regular Combat", i.e. at 1:3 or better; an automatic A2 does not use it
+        note = "; the Air Unit is not used" if cb.air else ""
+        cb.air = False
+        s.say(f"Overrun below 1:3: automatic A2 (7.1){note}", "attack", [cb.target],
+              rule="7.1")
+        combat_result(s, "A2")
+        return
+    if cb.air:
+        s.pos.air.used += 1  # 14.1: flipped to its Used side
+    s._push(Frame("roll-crt", RollArgs(f"CRT {col.label} against {cb.target}")))
+
+
+def _die_modifiers(s: MotherlandState) -> list[tuple[int, str]]:
+    cb = s.fight()
+    mods: list[tuple[int, str]] = []
+    if cb.side == SOVIET:
+        grid = s.data.hexmap.grid
+        if any(s.c(x).type == "offensive_support" and
+               grid.distance(s.u(x).hex, cb.target) <= 3
+               for x in s.on_map(SOVIET)):
+            mods.append((3, "Offensive Support (13.0)"))
+        if s.snow:
+            first = s.data.turns[s.turn].first_winter
+            mods.append((3 if first else 1, "Soviet winter attack (18.2.4)"))
+    if cb.rrgun:
+        mods.append((4, "Railroad Gun (16.2)"))
+    return mods
+
+
+def on_crt(s: MotherlandState, roll: int) -> None:
+    mods = _die_modifiers(s)
+    final = rules.final_roll(roll, [m for m, _ in mods])
+    cb = s.fight()
+    col = s.data.crt_columns.index(cb.column)
+    code = s.data.crt_rows[final - 1][col]
+    why = "".join(f" {m:+d} {w}" for m, w in mods)
+    s.say(f"Die {roll}{why} = {final}: {code}", "roll", [cb.target], rule="8.2")
+    if cb.rrgun:
+        for x in s.on_map(AXIS):
+            if s.c(x).type == "railroad_gun":
+                unit = s.u(x)
+                unit.hex = ""
+                unit.box = "removed"
+                s.say("The Railroad Gun is used up and removed (16.2)", rule="16.2")
+                s._touch()
+    combat_result(s, code)
+
+
+def combat_result(s: MotherlandState, code: str) -> None:
+    cb = s.fight()
+    cb.result = code
+    out = rules.decode(code)
+    att, dfn = cb.side, other(cb.side)
+    s._push(  # 8.1 steps 4-6: the attacker's result first
+        Frame("apply_side", ApplySideArgs(att, "att", out.att_mandatory, out.att_n,
+                                          out.att_elim)),
+        Frame("advance_start", RoleArgs("def")),
+        Frame("apply_side", ApplySideArgs(dfn, "def", out.def_mandatory, out.def_n,
+                                          out.def_elim)),
+        Frame("advance_start", RoleArgs("att")),
+        Frame("combat_end"))
+
+
+# -- results (8.5), step losses (8.5.1-8.5.3) -----------------------------------------
+
+
+def alive_in_combat(s: MotherlandState, role: str) -> list[str]:
+    cb = s.fight()
+    return [x for x in cb.units(role) if s.u(x).hex and s.u(x).hex == cb.orig[x]]
+
+
+def apply_side(s: MotherlandState, t: ApplySideArgs) -> None:
+    cb = s.fight()
+    role, side = t.role, t.side
+    units = alive_in_combat(s, role)
+    hit = t.mand or t.n or t.elim
+    if hit and cb.kind == "attack":
+        for uid in [x for x in units if s.u(x).displaced]:
+            eliminate(s, uid, "retreated or advanced into a hex attacked again (8.6.5)")
+        units = [x for x in units if s.u(x).hex]
+    if not units or not hit:
+        return
+    if t.elim:
+        for uid in units:
+            eliminate(s, uid, f"{cb.result} (8.5)")
+        cb.eliminated.add(role)
+        return
+    tasks: list[Frame] = []
+    if t.mand:
+        tasks.append(Frame("lose", LoseArgs(side, t.mand, list(units), {})))
+    if t.n:
+        # 8.5: the stack takes the result once.  Its step losses are spread over all
+        # its units (8.5.1); a unit that cannot retreat (Fortress, Economic Asset)
+        # takes a step for each hex the others retreat (8.5.1 "the entire combat
+        # result as step losses").  If none can retreat, all is steps.
+        stuck = [x for x in units if not _can_retreat_at_all(s, x)]
+        if len(stuck) == len(units):
+            cb.took[role] = (t.n, t.n)
+            tasks.append(Frame("lose", LoseArgs(side, t.n, list(units), {},
+                                                "cannot retreat (8.5.1)")))
+        else:
+            tasks.append(Frame("take", TakeArgs(side, t.n, list(units), stuck, role,
+                                                cb.result)))
+    s._push(*tasks)
+
+
+def _can_retreat_at_all(s: MotherlandState, uid: str) -> bool:
+    c = s.c(uid)
+    if c.type == "railroad_gun":
+        return True
+    return c.factors[0][2] > 0 and c.type not in ("fortress", "economic")
+
+
+def take_options(s: MotherlandState, t: TakeArgs) -> list[Action]:
+    must = t.side == AXIS and s.snow  # 18.2.3
+    return [Take(t.code, sl, r) for sl, r in rules.split_options(t.n, True, must)]
+
+
+def take_refusal(s: MotherlandState, t: TakeArgs, action: Action) -> Refusal:
+    """Why ``action`` is none of :func:`take_options` (the step refuses what they do not
+    list, in these words): the result must be taken first (8.5), in one of its ways (8.5;
+    18.2.3 on a Snow turn, when the Axis must retreat)."""
+    if not isinstance(action, Take):
+        return Refusal("8.5", "the result must be taken first: take ... as ...")
+    rule = "18.2.3" if t.side == AXIS and s.snow else "8.5"
+    return Refusal(rule, f"{action.notation()} is not a way to take {t.code}")
+
+
+def apply_take(s: MotherlandState, t: TakeArgs, a: Take, flow: Flow) -> None:
+    """Take the result the way ``a`` says (one of :func:`take_options`)."""
+    flow.end()
+    cb = s.fight()
+    cb.took[t.role] = (t.n, a.steps)
+    s.say(f"The {t.side} player takes {t.code} as {a.steps} step loss(es) and "
+          f"{a.retreats} hex(es) of retreat", "loss", rule="8.5")
+    tasks: list[Frame] = []
+    stuck = t.stuck
+    if a.steps:
+        tasks.append(Frame("lose", LoseArgs(t.side, a.steps, list(t.units), {})))
+    if a.retreats:
+        if stuck:
+            tasks.append(Frame("stuck_steps", StuckArgs(list(stuck), a.retreats)))
+        tasks.append(Frame("retreat", RetreatArgs(
+            t.side, cb.target, t.role,
+            {x: a.retreats for x in t.units if x not in stuck})))
+    s._push(*tasks)
+
+
+def stuck_steps(s: MotherlandState, t: StuckArgs) -> None:
+    """8.5.1: a unit that cannot retreat takes the retreat its stack makes as steps."""
+    for uid in t.units:
+        for _ in range(t.n):
+            if s.u(uid).hex:
+                lose_step(s, uid, "cannot retreat with its stack (8.5.1)")
+
+
+def lose_options(s: MotherlandState, t: LoseArgs) -> list[Word]:
+    alive = [x for x in t.units if s.u(x).hex]
+    if not alive:
+        return []
+    least = min(t.taken.get(x, 0) for x in alive)
+    return [Word(f"lose {x}") for x in alive if t.taken.get(x, 0) == least]  # 8.5.1
+
+
+def lose_step(s: MotherlandState, uid: str, why: str) -> None:
+    u, c = s.u(uid), s.c(uid)
+    h = u.hex
+    u.steps -= 1
+    if u.steps <= 0:
+        eliminate(s, uid, why)
+        return
+    note = ""
+    if c.type in CORPS_TYPES and u.steps == 1:
+        note = " and becomes a Kampfgruppe (8.5.2)"
+    elif c.type == "allied_army" and u.steps == 1:
+        note = " and becomes its * army (8.5.2)"
+    elif c.type in CHIT_TYPES:
+        note = " (chit flipped, 11.3)"
+    s._touch()
+    s.say(f"{uid} loses a step{note}: {why}", "loss", [h], [uid], rule=s.cited(why))
+
+
+def eliminate(s: MotherlandState, uid: str, why: str) -> None:
+    u, c = s.u(uid), s.c(uid)
+    h = u.hex
+    drop_chit(s, uid)
+    u.hex = ""
+    u.supply = ""
+    u.mp = 0
+    u.moves = 0
+    u.mode = ""
+    u.displaced = False
+    u.steps = c.max_steps
+    if c.type == "economic":
+        u.box = "assets"
+        s.pos.eliminated_assets.append(uid)
+    elif c.side == SOVIET and c.type in ("combined_arms", "guards", "shock",
+                                         "offensive_support"):
+        u.box = "track"
+        u.return_turn = s.turn + 3
+        u.returning = True  # 17.1.2
+    elif c.type == "tank":
+        u.box = "track"
+        u.return_turn = s.turn + 5
+        u.returning = True  # 17.1.3
+    elif c.type in ("air_base", "supply_base"):
+        u.box = "track"
+        u.return_turn = s.turn + 3
+        u.returning = False  # 17.1.1
+    elif c.type == "mech_group":
+        u.box = "removed"  # 16.4
+    else:
+        u.box = "elim"
+    s._touch()
+    s.say(f"{uid} is eliminated at {h}: {why}", "loss", [h], [uid], rule=s.cited(why))
+
+
+def combat_end(s: MotherlandState) -> None:
+    s.pos.combat = None
+    s._touch()

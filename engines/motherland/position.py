@@ -119,7 +119,7 @@ class Position:
     """One position of For the Motherland!: everything the rules read and write."""
 
     turn: int
-    #: the phase of the turn, an index into ``MotherlandCore.phases()`` (3.0)
+    #: the phase of the turn, an index into ``MotherlandState.phases()`` (3.0)
     phase: int
     units: dict[str, Unit]
     #: Strength Chit cups A, B and C (11.0), each sorted

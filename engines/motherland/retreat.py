@@ -3,234 +3,276 @@
 
 from __future__ import annotations
 
-from engines.hexkit.retreat import retreat_options
+from typing import TYPE_CHECKING
+
+from engines.hexkit.retreat import retreat_options as kit_retreat_options
 from engines.motherland import rules
-from engines.motherland.actions import Advance, Retreat
-from engines.motherland.combat import CombatMixin
+from engines.motherland.args import AdvanceArgs, LoseArgs, RetreatArgs, RoleArgs
+from engines.motherland.combat import alive_in_combat, lose_step
 from engines.motherland.const import BLOCKING_SIDES, other
 from engines.motherland.data import ARMOR_TYPES
-from engines.motherland.steps import AdvanceArgs, LoseArgs, RetreatArgs, RoleArgs
-from engines.motherland.victory import VictoryMixin
+from engines.motherland.notation import Advance, Retreat
+from engines.motherland.terrain import may_enter_country, terrain_cost
+from engines.motherland.victory import claim
 from pbem.engine import Action
-from pbem.errors import IllegalAction
-from pbem.steps import Flow, Frame
+from pbem.steps import Flow, Frame, Refusal
+
+if TYPE_CHECKING:
+    from engines.motherland.state import MotherlandState
 
 
-class RetreatMixin(CombatMixin, VictoryMixin):
-    """Retreats (8.6) and advances after combat (8.7)."""
+# -- retreat (8.6) ----------------------------------------------------------------------
+#
+# A retreat is read here, whole: the hexes a group may enter (retreat_hexes), the moves
+# listed (retreat_options), the one check of a move the list leaves out (retreat_refusal:
+# a part of a group), the moves made without asking (retreat_forced) and a move made
+# (retreat).  The step (steps/combat.py RetreatChoice) refuses through retreat_refusal and
+# applies through retreat, so a move is checked once.
 
-    # -- retreat (8.6) ----------------------------------------------------------------------
 
-    def _retreat_targets(self, units: list[str], center: str) -> list[str]:
-        """Hexes the group may retreat into now, best 8.6.1 priority class only.
+def retreat_hexes(s: MotherlandState, units: list[str], center: str) -> list[str]:
+    """Hexes the group may retreat into now, best 8.6.1 priority class only.
 
-        One hex at a time through the kit's :func:`retreat_options`: farther from the
-        combat hex, the hexside allowed (8.6.4), ranked by 8.6.1.
-        """
-        if not units:
-            return []
-        side = self.c(units[0]).side
-        a = self.u(units[0]).hex
-        ez = self.zoc(other(side))
-        oos = any(self.u(x).supply == "out" for x in units)
-        gun = any(self.c(x).type == "railroad_gun" for x in units)
+    One hex at a time through the kit's :func:`engines.hexkit.retreat.retreat_options`:
+    farther from the combat hex, the hexside allowed (8.6.4), ranked by 8.6.1.
+    """
+    if not units:
+        return []
+    side = s.c(units[0]).side
+    a = s.u(units[0]).hex
+    ez = s.zoc(other(side))
+    oos = any(s.u(x).supply == "out" for x in units)
+    gun = any(s.c(x).type == "railroad_gun" for x in units)
 
-        def rank(_path: tuple[str, ...], n: str) -> int | None:
-            if self.has_enemy(n, side):
-                return None  # 8.6.4
-            if any(self._terrain_cost(x, n) is None or not self._may_enter_country(x, n)
-                   for x in units):
-                return None
-            friend = self.has_friend(n, side)
-            z = n in ez
-            if oos and z and not friend:
-                return None  # 8.6.2, 4.2.2
-            return 0 if not z and not friend else 1 if not z else 2 if friend else 3
+    def rank(_path: tuple[str, ...], n: str) -> int | None:
+        if s.has_enemy(n, side):
+            return None  # 8.6.4
+        if any(terrain_cost(s, x, n) is None or not may_enter_country(s, x, n)
+               for x in units):
+            return None
+        friend = s.has_friend(n, side)
+        z = n in ez
+        if oos and z and not friend:
+            return None  # 8.6.2, 4.2.2
+        return 0 if not z and not friend else 1 if not z else 2 if friend else 3
 
-        def may_cross(x: str, y: str) -> bool:
-            if self.data.side_features(x, y) & (BLOCKING_SIDES | {"frozen_access"}):
-                return False  # 8.6.4, 16.7
-            return not gun or y in self.data.rail.get(x, ())  # 8.6.4 Railroad Gun
+    def may_cross(x: str, y: str) -> bool:
+        if s.data.side_features(x, y) & (BLOCKING_SIDES | {"frozen_access"}):
+            return False  # 8.6.4, 16.7
+        return not gun or y in s.data.rail.get(x, ())  # 8.6.4 Railroad Gun
 
-        found = retreat_options(self.data.hexmap, a, 1, rank, away_from=center,
+    found = kit_retreat_options(s.data.hexmap, a, 1, rank, away_from=center,
                                 may_cross=may_cross)
-        return list(found.hexes) if found.complete else []
+    return list(found.hexes) if found.complete else []
 
-    def _retreat_groups(self, t: RetreatArgs) -> dict[str, list[str]]:
-        groups: dict[str, list[str]] = {}
-        for uid, left in sorted(t.left.items()):
-            if left > 0 and self.u(uid).hex:
-                groups.setdefault(self.u(uid).hex, []).append(uid)
-        return groups
 
-    def _retreat_left(self, t: RetreatArgs) -> str:
-        left = t.left
-        return ", ".join(f"{x} {n} hex(es)" for x, n in sorted(left.items()) if n > 0)
+def _groups(s: MotherlandState, t: RetreatArgs) -> dict[str, list[str]]:
+    """The units with a retreat left to make, by the hex they stand in."""
+    groups: dict[str, list[str]] = {}
+    for uid, left in sorted(t.left.items()):
+        if left > 0 and s.u(uid).hex:
+            groups.setdefault(s.u(uid).hex, []).append(uid)
+    return groups
 
-    def _retreat_options(self, t: RetreatArgs) -> list[Action]:
-        out: list[Action] = []
-        for _, units in sorted(self._retreat_groups(t).items()):
-            for dest in self._retreat_targets(units, t.center):
-                out.append(Retreat(tuple(units), dest))
-            if len(units) > 1:
-                for uid in units:
-                    for dest in self._retreat_targets([uid], t.center):
-                        out.append(Retreat((uid,), dest))
-        return out
 
-    def _retreat_auto(self, t: RetreatArgs, flow: Flow) -> bool:
-        """Whether the retreat went on without asking: over, a unit with nowhere to go
-        taking its retreat as steps (8.5.1), or only one hex to go to."""
-        groups = self._retreat_groups(t)
-        if not groups:
-            flow.end()
-            return True
-        for _, units in sorted(groups.items()):
+def retreat_left(t: RetreatArgs) -> str:
+    """What is left to retreat, for the prompt ("5A 2 hex(es), 9K 1 hex(es)")."""
+    return ", ".join(f"{x} {n} hex(es)" for x, n in sorted(t.left.items()) if n > 0)
+
+
+def retreat_options(s: MotherlandState, t: RetreatArgs) -> list[Action]:
+    """Each hex's group together, and each of its units alone, into each hex of the best
+    8.6.1 priority open to it."""
+    out: list[Action] = []
+    for _, units in sorted(_groups(s, t).items()):
+        for dest in retreat_hexes(s, units, t.center):
+            out.append(Retreat(tuple(units), dest))
+        if len(units) > 1:
             for uid in units:
-                if not self._retreat_targets([uid], t.center):
-                    left = t.left[uid]
-                    t.left[uid] = 0
-                    if t.role:  # 8.7: a retreat cut short shortens the advance
-                        cut = self.fight().cut
-                        cut[t.role] = max(cut.get(t.role, 0), left)
-                    self.say(f"{uid} cannot retreat: {left} step loss(es) instead (8.5.1)",
-                             "loss", [self.u(uid).hex], [uid], rule="8.5.1")
-                    for _ in range(left):
-                        if self.u(uid).hex:
-                            self._lose_step(uid, "unable to retreat (8.5.1)")
-                    return True
-        opts = self._retreat_options(t)
-        if len(opts) == 1:
-            r = opts[0]
-            assert isinstance(r, Retreat)
-            self._apply_retreat(t, r)
-            return True
+                for dest in retreat_hexes(s, [uid], t.center):
+                    out.append(Retreat((uid,), dest))
+    return out
+
+
+def retreat_refusal(s: MotherlandState, t: RetreatArgs, action: Action) -> Refusal | None:
+    """Why ``action`` is no retreat the pending one may make (8.6, 8.6.1), or None: a move
+    of units standing together with a retreat left, into a hex of the best priority open
+    to them (a part of a group too, though only whole groups and single units are listed)."""
+    if not isinstance(action, Retreat):
+        return Refusal("8.6", "a retreat is pending: retreat UNITS to HEX")
+    units = list(action.units)
+    if any(t.left.get(x, 0) <= 0 or not s.u(x).hex for x in units):
+        return Refusal("8.6", "those units have no retreat left to make")
+    if len({s.u(x).hex for x in units}) != 1:
+        return Refusal("8.6", "units retreating together must start in one hex")
+    targets = retreat_hexes(s, units, t.center)
+    if action.dest not in targets:
+        return Refusal("8.6.1", f"{action.dest} is not a retreat hex of the best priority "
+                                f"available ({', '.join(targets) or 'none'})")
+    return None
+
+
+def retreat_forced(s: MotherlandState, t: RetreatArgs, flow: Flow) -> bool:
+    """Whether the retreat went on without asking: over, a unit with nowhere to go
+    taking its retreat as steps (8.5.1), or only one hex to go to."""
+    groups = _groups(s, t)
+    if not groups:
+        flow.end()
+        return True
+    for _, units in sorted(groups.items()):
+        for uid in units:
+            if not retreat_hexes(s, [uid], t.center):
+                left = t.left[uid]
+                t.left[uid] = 0
+                if t.role:  # 8.7: a retreat cut short shortens the advance
+                    cut = s.fight().cut
+                    cut[t.role] = max(cut.get(t.role, 0), left)
+                s.say(f"{uid} cannot retreat: {left} step loss(es) instead (8.5.1)",
+                      "loss", [s.u(uid).hex], [uid], rule="8.5.1")
+                for _ in range(left):
+                    if s.u(uid).hex:
+                        lose_step(s, uid, "unable to retreat (8.5.1)")
+                return True
+    opts = retreat_options(s, t)
+    if len(opts) == 1:
+        r = opts[0]
+        assert isinstance(r, Retreat)
+        retreat(s, t, r)
+        return True
+    return False
+
+
+def retreat(s: MotherlandState, t: RetreatArgs, a: Retreat) -> None:
+    """Move the units one hex (a move listed or let through by :func:`retreat_refusal`):
+    a friendly hex displaces them (8.6.5), an enemy ZOC costs the stack a step (4.2.1,
+    8.6.2), armor crossing a river loses a step (8.6.3)."""
+    units = list(a.units)
+    side = s.c(units[0]).side
+    src = s.u(units[0]).hex
+    friend = s.has_friend(a.dest, side)
+    zoc_loss = a.dest in s.zoc(other(side)) and not friend
+    river = s.data.side_features(src, a.dest) & {"minor_river", "major_river", "strait"}
+    for uid in units:
+        s.u(uid).hex = a.dest
+        t.left[uid] -= 1
+        if friend:
+            s.u(uid).displaced = True  # 8.6.5
+    s._touch()
+    s.say(f"{' '.join(s.label(x) for x in units)} retreat {src} -> {a.dest}", "retreat",
+          [src, a.dest], units, rule="8.6")
+    for uid in units:
+        claim(s, uid, a.dest)
+    if zoc_loss:  # one step for the stack, the owner choosing the unit
+        s._push(Frame("lose", LoseArgs(side, 1, list(units), {},
+                                       "retreated into an enemy ZOC (4.2.1, 8.6.2)")))
+    if river:
+        for uid in units:
+            if s.c(uid).type in ARMOR_TYPES and s.u(uid).hex:
+                lose_step(s, uid, "armor retreating across a river (8.6.3)")
+
+
+# -- advance after combat (8.7) ---------------------------------------------------------
+
+
+def advance_start(s: MotherlandState, t: RoleArgs) -> None:
+    cb = s.fight()
+    role = t.role
+    loser = "def" if role == "att" else "att"
+    side = cb.side if role == "att" else other(cb.side)
+    if loser == "def":
+        vacated = [cb.target] if not s.has_enemy(cb.target, side) else []
+    else:
+        hexes = sorted({cb.orig[x] for x in cb.attackers})
+        still = [h for h in hexes if s.has_enemy(h, side)]
+        vacated = hexes if not still else []
+    lost_all = not any(s.u(x).hex == cb.orig[x] for x in cb.units(loser))
+    if cb.kind == "overrun" and role == "att":
+        movers = alive_in_combat(s, "att")
+        if vacated and lost_all:
+            for uid in movers:
+                unit = s.u(uid)
+                unit.hex = cb.target
+                unit.mode = "ovr"  # 7.1, 7.2.2
+            s._touch()
+            for uid in movers:
+                claim(s, uid, cb.target)
+            if movers:
+                s.say(f"The overrun succeeds: {' '.join(movers)} enter {cb.target}",
+                      "move", [cb.target], movers, rule="7.1")
+        else:
+            for uid in cb.attackers:
+                unit = s.u(uid)
+                unit.mp = 0
+                unit.mode = "done"
+            s.say("The overrun fails: the attackers end their movement (7.1)", "info",
+                  rule="7.1")
+        return
+    if not vacated or not lost_all:
+        return
+    took = cb.took.get(loser)
+    if loser in cb.eliminated:
+        allow = 2
+    elif took:
+        # 8.7: the result less what was taken as steps, a retreat cut short (its hexes
+        # taken as steps, 8.5.1) included; 8.7.1 then needs two hexes for a second
+        allow = rules.advance_allowance(took[0],
+                                        took[1] + cb.cut.get(loser, 0), False)
+    else:
+        allow = 0
+    if allow <= 0:
+        return
+    movers = [x for x in alive_in_combat(s, role) if s.c(x).is_combat
+              and s.c(x).factors[0][2] > 0 and s.c(x).type != "fortress"]
+    if movers:
+        s._push(Frame("advance", AdvanceArgs(side, movers, allow, vacated, {})))
+
+
+def advance_options(s: MotherlandState, t: AdvanceArgs) -> list[Action]:
+    out: list[Action] = []
+    for uid in t.units:
+        u = s.u(uid)
+        if not u.hex:
+            continue
+        m = t.moved.get(uid, 0)
+        cap = min(t.n, 2 if s.c(uid).type in ARMOR_TYPES else 1)  # 8.7.1
+        if m >= cap:
+            continue
+        for n in s.data.neighbors[u.hex]:
+            if m == 0 and n not in t.first:
+                continue  # 8.7.2 first hex: the vacated hex
+            if _advance_step_ok(s, uid, u.hex, n, second=m > 0):
+                out.append(Advance(uid, n))
+    return out
+
+
+def _advance_step_ok(s: MotherlandState, uid: str, a: str, b: str, second: bool) -> bool:
+    side = s.c(uid).side
+    if s.has_enemy(b, side) or terrain_cost(s, uid, b) is None:
         return False
+    if not may_enter_country(s, uid, b):
+        return False
+    f = s.data.side_features(a, b)
+    if f & (BLOCKING_SIDES | {"frozen_access"}):
+        return False
+    return not (second and f & {"minor_river", "major_river", "strait"})
 
-    def _apply_retreat(self, t: RetreatArgs, a: Retreat) -> None:
-        units = list(a.units)
-        if any(t.left.get(x, 0) <= 0 or not self.u(x).hex for x in units):
-            raise IllegalAction("those units have no retreat left to make", rule="8.6")
-        if len({self.u(x).hex for x in units}) != 1:
-            raise IllegalAction("units retreating together must start in one hex", rule="8.6")
-        targets = self._retreat_targets(units, t.center)
-        if a.dest not in targets:
-            raise IllegalAction(f"{a.dest} is not a retreat hex of the best priority available "
-                                f"({', '.join(targets) or 'none'})", rule="8.6.1")
-        side = self.c(units[0]).side
-        src = self.u(units[0]).hex
-        friend = self.has_friend(a.dest, side)
-        zoc_loss = a.dest in self.zoc(other(side)) and not friend
-        river = self.data.side_features(src, a.dest) & {"minor_river", "major_river", "strait"}
-        for uid in units:
-            self.u(uid).hex = a.dest
-            t.left[uid] -= 1
-            if friend:
-                self.u(uid).displaced = True  # 8.6.5
-        self._touch()
-        self.say(f"{' '.join(self.label(x) for x in units)} retreat {src} -> {a.dest}", "retreat",
-                 [src, a.dest], units, rule="8.6")
-        for uid in units:
-            self._claim(uid, a.dest)
-        if zoc_loss:  # one step for the stack, the owner choosing the unit
-            self._push(Frame("lose", LoseArgs(side, 1, list(units), {},
-                                              "retreated into an enemy ZOC (4.2.1, 8.6.2)")))
-        if river:
-            for uid in units:
-                if self.c(uid).type in ARMOR_TYPES and self.u(uid).hex:
-                    self._lose_step(uid, "armor retreating across a river (8.6.3)")
 
-    # -- advance after combat (8.7) ---------------------------------------------------------
+def advance_refusal(action: Action) -> Refusal:
+    """Why ``action`` is neither one of :func:`advance_options` nor the end of the advance
+    (the step refuses what it does not list, in these words)."""
+    if not isinstance(action, Advance):
+        return Refusal("8.7", "advance after combat: advance UNIT HEX or end advance")
+    return Refusal("8.7", f"{action.unit} cannot advance into {action.dest} (first into the "
+                          "vacated hex; second hex only for Panzer/Tank/Mech Group units after "
+                          "a retreat of two or more, never across a river)")
 
-    def _advance_start(self, t: RoleArgs) -> None:
-        cb = self.fight()
-        role = t.role
-        loser = "def" if role == "att" else "att"
-        side = cb.side if role == "att" else other(cb.side)
-        if loser == "def":
-            vacated = [cb.target] if not self.has_enemy(cb.target, side) else []
-        else:
-            hexes = sorted({cb.orig[x] for x in cb.attackers})
-            still = [h for h in hexes if self.has_enemy(h, side)]
-            vacated = hexes if not still else []
-        lost_all = not any(self.u(x).hex == cb.orig[x] for x in cb.units(loser))
-        if cb.kind == "overrun" and role == "att":
-            movers = self._alive_in_combat("att")
-            if vacated and lost_all:
-                for uid in movers:
-                    unit = self.u(uid)
-                    unit.hex = cb.target
-                    unit.mode = "ovr"  # 7.1, 7.2.2
-                self._touch()
-                for uid in movers:
-                    self._claim(uid, cb.target)
-                if movers:
-                    self.say(f"The overrun succeeds: {' '.join(movers)} enter {cb.target}",
-                             "move", [cb.target], movers, rule="7.1")
-            else:
-                for uid in cb.attackers:
-                    unit = self.u(uid)
-                    unit.mp = 0
-                    unit.mode = "done"
-                self.say("The overrun fails: the attackers end their movement (7.1)", "info",
-                         rule="7.1")
-            return
-        if not vacated or not lost_all:
-            return
-        took = cb.took.get(loser)
-        if loser in cb.eliminated:
-            allow = 2
-        elif took:
-            # 8.7: the result less what was taken as steps, a retreat cut short (its hexes
-            # taken as steps, 8.5.1) included; 8.7.1 then needs two hexes for a second
-            allow = rules.advance_allowance(took[0],
-                                            took[1] + cb.cut.get(loser, 0), False)
-        else:
-            allow = 0
-        if allow <= 0:
-            return
-        movers = [x for x in self._alive_in_combat(role) if self.c(x).is_combat
-                  and self.c(x).factors[0][2] > 0 and self.c(x).type != "fortress"]
-        if movers:
-            self._push(Frame("advance", AdvanceArgs(side, movers, allow, vacated, {})))
 
-    def _advance_options(self, t: AdvanceArgs) -> list[Action]:
-        out: list[Action] = []
-        for uid in t.units:
-            u = self.u(uid)
-            if not u.hex:
-                continue
-            m = t.moved.get(uid, 0)
-            cap = min(t.n, 2 if self.c(uid).type in ARMOR_TYPES else 1)  # 8.7.1
-            if m >= cap:
-                continue
-            for n in self.data.neighbors[u.hex]:
-                if m == 0 and n not in t.first:
-                    continue  # 8.7.2 first hex: the vacated hex
-                if self._advance_step_ok(uid, u.hex, n, second=m > 0):
-                    out.append(Advance(uid, n))
-        return out
-
-    def _advance_step_ok(self, uid: str, a: str, b: str, second: bool) -> bool:
-        side = self.c(uid).side
-        if self.has_enemy(b, side) or self._terrain_cost(uid, b) is None:
-            return False
-        if not self._may_enter_country(uid, b):
-            return False
-        f = self.data.side_features(a, b)
-        if f & (BLOCKING_SIDES | {"frozen_access"}):
-            return False
-        return not (second and f & {"minor_river", "major_river", "strait"})
-
-    def _apply_advance(self, t: AdvanceArgs, a: Advance) -> None:
-        if a not in self._advance_options(t):
-            raise IllegalAction(f"{a.unit} cannot advance into {a.dest} (first into the vacated "
-                                "hex; second hex only for Panzer/Tank/Mech Group units after a "
-                                "retreat of two or more, never across a river)", rule="8.7")
-        src = self.u(a.unit).hex
-        self.u(a.unit).hex = a.dest
-        t.moved[a.unit] = t.moved.get(a.unit, 0) + 1
-        self._touch()
-        self._claim(a.unit, a.dest)
-        self.say(f"{self.label(a.unit)} advances {src} -> {a.dest}", "move", [src, a.dest],
-                 [a.unit], rule="8.7")
+def apply_advance(s: MotherlandState, t: AdvanceArgs, a: Advance) -> None:
+    """Advance one unit one hex (one of :func:`advance_options`)."""
+    src = s.u(a.unit).hex
+    s.u(a.unit).hex = a.dest
+    t.moved[a.unit] = t.moved.get(a.unit, 0) + 1
+    s._touch()
+    claim(s, a.unit, a.dest)
+    s.say(f"{s.label(a.unit)} advances {src} -> {a.dest}", "move", [src, a.dest],
+          [a.unit], rule="8.7")

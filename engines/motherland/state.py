@@ -1,45 +1,23 @@
-"""The For the Motherland! state machine.
+"""The For the Motherland! state: the position and its lookups, and the engine hooks.
 
 The position is typed data (``self.pos``, ``position.py``; pbem.codec derives its
-snapshot); the rules are methods.  Control
-flow runs on the step runtime (pbem.steps; ``steps.py`` holds the game's steps): the
-sequence of play is data, each decision a ``Choice`` step, each roll or draw a ``Roll``
-step, the bookkeeping between them ``Procedure`` steps.  A phase queues its work when it
-starts; a combat queues its chit draws, its die roll and each side's result, retreat and
-advance.  Every decision of the non-phasing player inside the phasing player's turn
-(results, retreats, advances, General chits, over-stacking eliminations, partisan
-markers, isolation losses) is a step whose ``side`` is that player.
+snapshot).  :class:`MotherlandState` holds what every rule reads (who is where and whose,
+stacks, ZOCs, a unit's factors and name, city control, with a per-position cache
+``_cache`` forgotten by ``_touch`` after every change), the event log (``say``), the
+frames the rules queue (``_push``, handed to the runtime by ``flush``) and the hooks of
+the engine contract the step runtime leaves to the game.  It holds no rules.
 
-The rules are split by what they do into mixins over :class:`MotherlandCore`
-(``core.py``: attributes, accessors, caches, queued frames), combined here:
-
-* ``sequence.py`` setup, the start of each phase, the turn's end (3.0)
-* ``supply.py`` supply (9.0), isolation, Air Supply range; ``partisans.py`` (10.0)
-* ``movement.py`` movement (5.0, 5.4); ``strategic.py`` Strategic Movement and Sea
-  Transport (5.3, 5.5)
-* ``reinforcements.py`` reinforcements, conversions, replacements (15.0, 17.0)
-* ``overrun.py`` (7.0); ``combat.py`` (8.0-8.5); ``retreat.py`` (8.6, 8.7)
-* ``chits.py`` Strength Chits and Generals (11.0, 16.5); ``stacking.py`` (6.0)
-* ``admin.py`` the Administrative Phase and production (12.0); ``optional.py`` (21.0)
-* ``victory.py`` city control (19.1), Stalin (16.6), victory (19.0)
-* ``decisions.py`` the engine contract's hooks the runtime leaves to the game
-
-A mixin that calls another's rules inherits it, so each type-checks against what it
-really has (no declarations of one mixin's methods in another):
-
-* ``SupplyMixin(ChitMixin)``: a unit removed to the track returns its chit;
-  ``VictoryMixin(SupplyMixin)``: a city counts with a line to a source (19.1.3);
-  ``AdminMixin(SupplyMixin)``: the Administrative Phase reads the supply and rail nets
-* ``CombatMixin(SupplyMixin, ChitMixin)``: German air range, Generals, chits lost
-* ``OverrunMixin(CombatMixin, StackingMixin)``; ``RetreatMixin(CombatMixin, VictoryMixin)``
-* ``StrategicMixin(VictoryMixin)``; ``OptionalRulesMixin(VictoryMixin)``;
-  ``ReinforcementMixin(VictoryMixin, ChitMixin)``: units entering claim cities (19.1)
-* ``MovementMixin(StrategicMixin, OverrunMixin, OptionalRulesMixin)``: the movement
-  phase offers strategic moves, sea transport, overruns and the Baku option
-* ``SequenceMixin(MovementMixin, AdminMixin)``: the phases queue their work
-
-What several of them read (terrain cost, country limits, turn 1's frozen fronts, city
-control) is in ``core.py``.
+The rules are modules of plain functions taking the state first, one per rule area, in
+the book's order: ``supply.py`` supply (9.0), isolation, Air Supply range;
+``partisans.py`` (10.0); ``terrain.py`` who may enter where at what cost (5.1, 5.2.1,
+20.1); ``movement.py`` movement (5.0, 5.4); ``strategic.py`` Strategic Movement and Sea
+Transport (5.3, 5.5); ``stacking.py`` (6.0); ``overrun.py`` (7.0); ``combat.py``
+(8.0-8.5); ``retreat.py`` retreats and advances (8.6, 8.7); ``chits.py`` Strength Chits
+and Generals (11.0, 16.5); ``admin.py`` the Administrative Phase and production (12.0);
+``reinforcements.py`` (15.0, 17.0); ``victory.py`` city control (19.1), Stalin (16.6),
+victory (19.0); ``optional.py`` (21.0).  A rule module imports the state only for its
+type and never imports the steps; the steps (``steps/``, one module per phase) and the
+sequence of play (``sequence.py``: setup, each phase's work, the turn's end) call them.
 
 ``const.py`` holds the shared names (re-exported here); ZOC extent, supply lines, rail
 connection and movement are the hex kit's (``engines.hexkit.zoc.zoc_map``,
@@ -48,11 +26,13 @@ connection and movement are the hex kit's (``engines.hexkit.zoc.zoc_map``,
 
 from __future__ import annotations
 
+import re
+from collections.abc import Iterable
 from typing import Any
 
-from engines.motherland.admin import AdminMixin
-from engines.motherland.chits import ChitMixin
-from engines.motherland.combat import CombatMixin
+from engines.hexkit.zoc import zoc_map
+from engines.motherland import rules
+from engines.motherland.args import GameArgs, MoveArgs, PhaseArgs, SideArgs
 from engines.motherland.const import (
     _NO_STRATEGIC,
     AXIS,
@@ -73,36 +53,35 @@ from engines.motherland.const import (
     TURKEY_ENTRY,
     other,
 )
-from engines.motherland.core import MotherlandCore
-from engines.motherland.data import GameData
-from engines.motherland.decisions import DecisionMixin
-from engines.motherland.movement import MovementMixin
-from engines.motherland.optional import OptionalRulesMixin
-from engines.motherland.overrun import OverrunMixin
-from engines.motherland.partisans import PartisanMixin
-from engines.motherland.position import Position
-from engines.motherland.reinforcements import ReinforcementMixin
-from engines.motherland.retreat import RetreatMixin
-from engines.motherland.sequence import SequenceMixin
-from engines.motherland.stacking import StackingMixin
-from engines.motherland.steps import STEPS, GameArgs, MoveArgs, PhaseArgs, SideArgs
-from engines.motherland.strategic import StrategicMixin
-from engines.motherland.supply import SupplyMixin
-from engines.motherland.victory import VictoryMixin
+from engines.motherland.data import (
+    ALLIED_NATIONS,
+    CHIT_TYPES,
+    CORPS_TYPES,
+    Counter,
+    GameData,
+    ScenarioData,
+)
+from engines.motherland.notation import Take, parse
+from engines.motherland.position import Combat, Position, Unit
+from engines.motherland.sequence import phase_title, setup, turn_sequence
+from engines.motherland.steps import STEPS, MotherlandChoice
 from pbem import typedcopy
-from pbem.engine import Event, State
-from pbem.steps import Frame, Misfit, Roll
+from pbem.engine import CHANCE, Action, Decision, Event, Outcome, Result, State
+from pbem.steps import Choice, Flow, Frame, Misfit, Roll, StepState
 from pbem.view import BoardView
+
+#: a rule number in a reason's words (:meth:`MotherlandState.cited`)
+_CITED = re.compile(r"\b\d+\.\d+(?:\.\d+)*")
 
 # the shared names moved to const.py; importers of this module keep finding them here
 __all__ = [
     "AXIS", "BAKU_ENTRY", "BLOCKING_SIDES", "DANZIG", "DONE", "HELSINKI", "KONIGSBERG",
     "LENINGRAD", "MOSCOW", "NOVOROSSIYSK", "ODESSA", "SEVASTOPOL", "SIDES", "SOVIET", "TUAPSE",
-    "TURKEY_ENTRY", "_NO_STRATEGIC", "MotherlandCore", "MotherlandState", "other",
+    "TURKEY_ENTRY", "_NO_STRATEGIC", "MotherlandState", "other",
 ]
 
 
-#: 3.1: the phases (MotherlandCore.phases' names) whose work holds each step, for the
+#: 3.1: the phases (MotherlandState.phases' names) whose work holds each step, for the
 #: setup API; a step not named may come in several (a retreat after an overrun or a
 #: combat) and is set up in any
 _SUPPLY = ("supply",)
@@ -128,11 +107,232 @@ PHASE_NAMES = {"supply": "Mutual Supply Phase", "move": "Movement Phase",
                "admin": "Administrative Phase"}
 
 
-class MotherlandState(SequenceMixin, MovementMixin, StrategicMixin, OverrunMixin,
-                      ReinforcementMixin, RetreatMixin, CombatMixin, OptionalRulesMixin,
-                      VictoryMixin, AdminMixin, SupplyMixin, ChitMixin, StackingMixin,
-                      PartisanMixin, DecisionMixin):
+class MotherlandState(StepState[Position]):
     """One position of For the Motherland!."""
+
+    data: GameData
+    sc: ScenarioData
+    _events: list[Event]
+    #: frames the rules queued while a step acted, the next to run first
+    #: (handed to the runtime by ``flush``)
+    _pending: list[Frame]
+    #: facts about the position as it stands, cleared by ``_touch`` after any change
+    _cache: dict[Any, Any]
+    #: results that are pure functions of their (full) keys, kept across changes
+    _pcache: dict[Any, Any]
+
+    # ================================================================================
+    # small accessors
+    # ================================================================================
+
+    def c(self, uid: str) -> Counter:
+        return self.data.counters[uid]
+
+    def u(self, uid: str) -> Unit:
+        return self.pos.units[uid]
+
+    def fight(self) -> Combat:
+        """The combat being resolved (the steps that read it run only inside one)."""
+        assert self.pos.combat is not None, "no combat in progress"
+        return self.pos.combat
+
+    @property
+    def turn(self) -> int:
+        return self.pos.turn
+
+    @property
+    def weather(self) -> str:
+        return self.data.turns[self.turn].weather
+
+    @property
+    def snow(self) -> bool:
+        return self.weather == "snow"
+
+    @property
+    def mud(self) -> bool:
+        return self.weather == "mud"
+
+    def first_side(self) -> str:
+        """3.0: the Axis moves first on turns 1-11, the Soviets on turns 12-22."""
+        if self.turn in self.sc.rules.get("axis_first_turns", ()):
+            return AXIS  # 20.5 rule 2 (a stand-in, see the scenario file)
+        return AXIS if self.turn <= 11 else SOVIET
+
+    def phases(self) -> list[tuple[str, str]]:
+        a = self.first_side()
+        b = other(a)
+        return [("supply", ""), ("move", a), ("combat", a), ("exploit", a), ("move", b),
+                ("combat", b), ("admin", "")]
+
+    def phase(self) -> tuple[str, str]:
+        phases = self.phases()
+        index = self.pos.phase
+        # past the last phase of the last turn the game is over (the view still works)
+        return phases[index] if index < len(phases) else ("over", "")
+
+    def on_map(self, side: str | None = None) -> list[str]:
+        # asked thousands of times per file while every counter of the game (most of
+        # them off the map) sits in s["units"]: kept until the next change
+        key = ("on_map", side)
+        hit: tuple[str, ...] | None = self._cache.get(key)
+        if hit is None:
+            hit = tuple(uid for uid, u in self.pos.units.items()
+                        if u.hex and (side is None or self.c(uid).side == side))
+            self._cache[key] = hit
+        return list(hit)
+
+    def occ(self) -> dict[str, list[str]]:
+        hit = self._cache.get("occ")
+        if hit is None:
+            hit = {}
+            for uid, u in self.pos.units.items():
+                if u.hex:
+                    hit.setdefault(u.hex, []).append(uid)
+            self._cache["occ"] = hit
+        return hit
+
+    def _touch(self) -> None:
+        """Forget every cached fact about the position (call after any change)."""
+        self._cache.clear()
+        if len(self._pcache) > 20_000:
+            self._pcache.clear()
+
+    def sig(self, side: str) -> str:
+        """Where ``side``'s units are: the key of caches that depend on them only."""
+        key = ("sig", side)
+        hit = self._cache.get(key)
+        if hit is None:
+            hit = "|".join(sorted(f"{x}@{self.pos.units[x].hex}" for x in self.on_map(side)))
+            self._cache[key] = hit
+        return str(hit)
+
+    def occupied(self, side: str) -> frozenset[str]:
+        """Hexes holding at least one of ``side``'s units."""
+        key = ("occupied", side)
+        hit = self._cache.get(key)
+        if hit is None:
+            hit = frozenset(self.pos.units[x].hex for x in self.on_map(side))
+            self._cache[key] = hit
+        return hit
+
+    def units_at(self, h: str, side: str | None = None) -> list[str]:
+        return [x for x in self.occ().get(h, []) if side is None or self.c(x).side == side]
+
+    def has_enemy(self, h: str, side: str) -> bool:
+        return h in self.occupied(SOVIET if side == AXIS else AXIS)
+
+    def has_friend(self, h: str, side: str) -> bool:
+        return h in self.occupied(side)
+
+    def zoc(self, side: str) -> frozenset[str]:
+        """Hexes in the ZOC of ``side``'s units (4.1): not across sea, lake, out-of-play
+        hexsides or the Chongar rail bridge (16.7)."""
+        key = ("zoc", side)
+        hit = self._cache.get(key)
+        if hit is None:
+            # a function of where side's units stand (which exert a ZOC is fixed by type):
+            # kept across the other side's moves, which would otherwise recompute it
+            lasting = ("zoc", self.sig(side))
+            hit = self._pcache.get(lasting)
+            if hit is None:
+                water = self.data.water
+                hit = zoc_map(self.data.hexmap,
+                              [(uid, self.u(uid).hex) for uid in self.on_map(side)
+                               if self.c(uid).exerts_zoc],
+                              blocking_sides=BLOCKING_SIDES,
+                              blocks=lambda _h, n: n in water).hexes  # land hexes only
+                self._pcache[lasting] = hit
+            self._cache[key] = hit
+        return hit
+
+    def ezoc(self, side: str, h: str) -> bool:
+        return h in self.zoc(other(side))
+
+    def steps_of(self, uid: str) -> int:
+        return int(self.u(uid).steps)
+
+    def factors(self, uid: str) -> tuple[int, int, int]:
+        """Attack, defense, movement after supply effects (9.5) and chits (11.0)."""
+        c, u = self.c(uid), self.u(uid)
+        if c.type in CHIT_TYPES:
+            mf = c.factors[0][2]
+            chit = self.data.chits.get(u.chit)
+            if chit is None:
+                a, d = 0, 0
+            else:
+                a, d = chit.front if u.steps >= 2 else chit.back
+            if c.type == "fortress":
+                a = 0  # 8.3.6, 11.3.1
+        else:
+            idx = max(0, len(c.factors) - u.steps)
+            a, d, mf = c.factors[min(idx, len(c.factors) - 1)]
+        if u.supply in ("lack", "out"):
+            a, mf = rules.half_up(a), rules.half_up(mf)
+        if u.supply == "out":
+            d = rules.half_up(d)
+        return a, d, mf
+
+    def label(self, uid: str) -> str:
+        c, u = self.c(uid), self.u(uid)
+        if c.type in CORPS_TYPES and u.steps == 1:
+            return f"{uid}(KG)"
+        if c.type == "allied_army" and u.steps == 1:
+            return f"{uid}*"
+        return uid
+
+    def say(self, text: str, kind: str = "info", hexes: Iterable[str] = (),
+            units: Iterable[str] = (), rule: str = "") -> None:
+        self._events.append(Event(text, kind, (), tuple(hexes), tuple(units), rule))
+
+    @staticmethod
+    def cited(text: str) -> str:
+        """The first rule number a reason cites ("cannot trace a Supply Line (9.1.1)"), for
+        events whose reason comes from the caller."""
+        found = _CITED.search(text)
+        return found.group(0) if found else ""
+
+    def is_allied(self, uid: str) -> bool:
+        return self.c(uid).nation in ALLIED_NATIONS
+
+    def german(self, uid: str) -> bool:
+        return self.c(uid).nation == "german"
+
+    # ================================================================================
+    # whose a city is (19.1): the control marks read as the rules read them
+    # ================================================================================
+
+    def controls(self, side: str, h: str) -> bool:
+        """Whether ``side`` controls the city or port ``h`` (19.1)."""
+        mark: str | None = self.pos.control.get(h)
+        if self.data.country_of(h) == "soviet_union":
+            return (mark == AXIS) if side == AXIS else (mark != AXIS)
+        return (mark != SOVIET) if side == AXIS else (mark == SOVIET)
+
+    # ================================================================================
+    # queued work
+    # ================================================================================
+
+    def _push(self, *frames: Frame) -> None:
+        """Queue ``frames`` to run next, in this order, before any queued earlier."""
+        self._pending[0:0] = list(frames)
+
+    def _push_frame(self, step: str, args: Any) -> None:
+        self._push(Frame(step, args))
+
+    def flush(self, flow: Flow) -> None:
+        """Hand the queued frames to the runtime (every step does once it has acted)."""
+        for frame in self._pending:
+            flow.push(frame.step, frame.args)
+        self._pending = []
+
+    def _side(self) -> str:
+        """Who the current step waits for ("" between steps)."""
+        if not self.stack:
+            return ""
+        step, frame = self.step(), self.stack[-1]
+        if isinstance(step, Roll):
+            return CHANCE
+        return step.side(self, frame.args) if isinstance(step, Choice) else ""
 
     steps = STEPS
     Position = Position
@@ -154,7 +354,7 @@ class MotherlandState(SequenceMixin, MovementMixin, StrategicMixin, OverrunMixin
         if body is not None:
             self.restore_body(body)
             return
-        self.begin(self._setup())
+        self.begin(setup(self))
 
     def frames_for(self, step: str) -> list[Frame]:
         """The setup API's ``step = "phase"``: the start of the position's phase (``turn``
@@ -170,14 +370,14 @@ class MotherlandState(SequenceMixin, MovementMixin, StrategicMixin, OverrunMixin
         index = self.pos.phase
         if not 0 <= index < len(phases):
             raise Misfit("phase", f"the turn has phases 0-{len(phases) - 1} (3.1 A-G)")
-        frames = [Frame("game", GameArgs(True)), Frame(self.turn_sequence(), pc=index + 1)]
+        frames = [Frame("game", GameArgs(True)), Frame(turn_sequence(self), pc=index + 1)]
         if step == "phase":
             return [*frames, Frame("phase", PhaseArgs(index))]
         name, side = phases[index]
         kinds = STEP_PHASES.get(step)
         if kinds is not None and name not in kinds:
             raise Misfit("phase", f"phase {index} of turn {self.pos.turn} is the "
-                                  f"{self._phase_title()} (3.1); {step!r} is a step of the "
+                                  f"{phase_title(self)} (3.1); {step!r} is a step of the "
                                   f"{' or '.join(PHASE_NAMES[k] for k in kinds)}")
         args = self.steps[step].Args()
         if isinstance(args, MoveArgs):
@@ -213,6 +413,57 @@ class MotherlandState(SequenceMixin, MovementMixin, StrategicMixin, OverrunMixin
         return twin
 
     # ================================================================================
+    # the engine contract's hooks the step runtime leaves to the game: the decision
+    # shown to the player (its options computed once), events gathered from ``say``,
+    # standing orders, the result
+    # ================================================================================
+
+    def over(self) -> bool:
+        return self.pos.result is not None
+
+    def _order_answer(self, decision: Decision, policy: str) -> Action | None:
+        # 8.5: of the ways to take a result, the one with the most step losses (the
+        # options run from all losses to all retreats; ties keep the listed order)
+        if (decision.kind, policy) != ("result-choice", "losses"):
+            return None
+        takes = [a for a in self._legal_actions() if isinstance(a, Take)]
+        return max(takes, key=lambda a: a.steps, default=None)
+
+    def parse_action(self, text: str) -> Action:
+        return parse(text)
+
+    def _apply_action(self, action: Action) -> list[Event]:
+        self._events = []
+        super()._apply_action(action)
+        return self._events
+
+    def _apply_outcome(self, outcome: Outcome) -> list[Event]:
+        self._events = []
+        super()._apply_outcome(outcome)
+        return self._events
+
+    def _decision(self) -> Decision:
+        step, frame = self._choice()
+        assert isinstance(step, MotherlandChoice)
+        args = frame.args
+        opts = step.options(self, args)
+        shown = tuple(opts) if len(opts) <= step.show_at_most else ()
+        return Decision(step.side(self, args), step.kind, step.prompt(self, args), shown,
+                        step.default_of(self, args, opts), step.rule)
+
+    def _decision_head(self) -> tuple[str, str]:
+        # side and prompt as _decision words them, without listing the options (a game's
+        # summary, written by every act and receive, shows none: issue 19)
+        step, frame = self._choice()
+        return step.side(self, frame.args), step.prompt(self, frame.args)
+
+    def _result(self) -> Result | None:
+        r = self.pos.result
+        if r is None:
+            return None
+        return Result(r.winner, "rules", r.text, r.level)
+
+    # ================================================================================
     # the view
     # ================================================================================
 
@@ -224,7 +475,7 @@ class MotherlandState(SequenceMixin, MovementMixin, StrategicMixin, OverrunMixin
                 else step.name
             waiting = f"; awaiting {self._side()} ({task})"
         return (f"Turn {self.turn} {self.data.turns[self.turn].date} ({self.weather}), "
-                f"{self._phase_title()}{waiting}")
+                f"{phase_title(self)}{waiting}")
 
     def turn_number(self) -> int:
         return int(self.turn)
@@ -234,6 +485,6 @@ class MotherlandState(SequenceMixin, MovementMixin, StrategicMixin, OverrunMixin
         return self.status()
 
     def _view(self, side: str | None) -> BoardView:
-        from engines.motherland.board import build_view
+        from engines.motherland.view import build_view
 
         return build_view(self, side)

@@ -8,264 +8,281 @@ Artillery support in an assault (11.A) belongs to that combat and is in
 from __future__ import annotations
 
 from fractions import Fraction
+from typing import TYPE_CHECKING
 
 from engines.white_death import rules
-from engines.white_death.actions import WDAction, act, fmt_amount
 from engines.white_death.base import DieArgs, other
-from engines.white_death.combat import CombatState
+from engines.white_death.combat import _lose, _morale
+from engines.white_death.notation import WDAction, act, fmt_amount
 from engines.white_death.position import Barrage, PhaseLoss
+from engines.white_death.supply import art_supplied, enemy_hexes, pool_of
 from pbem.engine import Event
 from pbem.errors import IllegalAction
 
+if TYPE_CHECKING:
+    from engines.white_death.state import WDState
 
-class ArtilleryState(CombatState):
-    """Barrages and the observation they need (Rule 11.B)."""
 
-    # ------------------------------------------------------------------ barrage
+def _barrage_candidates(s: WDState) -> list[WDAction]:
+    out = [act("end-barrage")]
+    if _assigned(s):
+        out.append(act("fire-barrage"))
+        out.append(act("fire-barrage-half"))
+    for uid in s.side_units(s.pos.phasing):
+        t = s.utype(uid)
+        if t.barrage <= 0 or not s.pos.units[uid].deployed:
+            continue
+        for h in sorted(enemy_hexes(s, s.pos.phasing)):
+            if s.map.distance(h, s.pos.units[uid].loc) <= t.range:
+                out.append(act("barrage", uid, h))
+    return out
 
-    def _barrage_candidates(self) -> list[WDAction]:
-        out = [act("end-barrage")]
-        if self._assigned():
-            out.append(act("fire-barrage"))
-            out.append(act("fire-barrage-half"))
-        for uid in self.side_units(self.pos.phasing):
-            t = self.utype(uid)
-            if t.barrage <= 0 or not self.pos.units[uid].deployed:
-                continue
-            for h in sorted(self.enemy_hexes(self.pos.phasing)):
-                if self.map.distance(h, self.pos.units[uid].loc) <= t.range:
-                    out.append(act("barrage", uid, h))
-        return out
 
-    def _check_barrage(self, a: WDAction) -> None:
-        self._need_phase("barrage", rule="Rule 11.B")
-        u = self._need_map(a.unit)
-        t = self.utype(a.unit)
-        if t.barrage <= 0 or not u.deployed:
-            raise IllegalAction(f"{a.unit} is not deployed artillery with a barrage factor",
-                                rule="Rule 11.B")
-        if u.assault:
-            raise IllegalAction(f"{a.unit} has declared an assault and fires in it",
-                                rule="Rule 11.B.1")
-        assigned = self._assigned()
-        if "barraged" in u.marks or a.unit in assigned:
-            raise IllegalAction(f"{a.unit} has already barraged this impulse", rule="Rule 11.B")
-        bar = self.pos.bar
-        if bar is not None and bar.hex not in ("", a.hex) and bar.units:
-            raise IllegalAction(f"fire the barrage on {bar.hex} first", rule="Rule 11.B")
-        if not self.units_at(a.hex, other(self.pos.phasing)):
-            raise IllegalAction(f"{a.hex} holds no enemy unit", rule="Rule 11.B")
-        if self.map.distance(u.loc, a.hex) > t.range:
-            raise IllegalAction(f"{a.hex} is beyond {a.unit}'s range of {t.range}",
-                                rule="Rule 11.B.2.A")
-        if not self.art_supplied(a.unit):
-            raise IllegalAction(f"{a.unit} cannot trace artillery supply", rule="Rule 15.B")
-        pool = self.pool_of(a.unit)
-        pools = {self.pool_of(x) for x in assigned}
-        if pools and pool not in pools:
-            raise IllegalAction("one barrage draws on one supply pool", rule="Rule 15.D.2")
-        already = 1 if f"assault:{pool}" in self.pos.paid else 0
-        if f"barrage:{pool}" not in self.pos.paid and self.pos.supply[pool] < 2 - already:
-            raise IllegalAction(f"a barrage costs 2 supply points (the assault point counts); "
-                                f"the {pool} pool has {self.pos.supply[pool]}", rule="Rule 15.A.2")
+def _assigned(s: WDState) -> list[str]:
+    """The artillery assigned to the barrage not yet fired (Rule 11.B)."""
+    return s.pos.bar.units if s.pos.bar is not None else []
 
-    def _check_fire_barrage(self, a: WDAction) -> None:
-        self._need_phase("barrage", rule="Rule 11.B")
-        if not self._assigned():
-            raise IllegalAction("no artillery is assigned to a barrage", rule="Rule 11.B")
 
-    def _check_end_barrage(self, a: WDAction) -> None:
-        self._need_phase("barrage", rule="Rule 11.B")
+def _rocket_choice(s: WDState) -> bool:
+    """Rule 15.A.3: the German chooses between 3 points (rockets at full) and 2 (rockets
+    at half) when rockets are in the barrage and the third point is not yet spent."""
+    arts = _assigned(s)
+    if s.pos.phasing != "german" or not arts:
+        return False
+    pool = pool_of(s, arts[0])
+    return (any("rocket" in s.utype(x).flags for x in arts)
+            and f"rocket:{pool}" not in s.pos.paid)
 
-    def _do_act_barrage(self, a: WDAction) -> list[Event]:
-        if self.pos.bar is None or not self.pos.bar.units:
-            self.pos.bar = Barrage(a.hex)
-        self.pos.bar.units.append(a.unit)
-        return [Event(f"{a.unit} is assigned to barrage {a.hex}", "info",
-                      visible_to=(self.pos.phasing,), rule="Rule 11.B")]
 
-    def _assigned(self) -> list[str]:
-        """The artillery assigned to the barrage not yet fired (Rule 11.B)."""
-        return self.pos.bar.units if self.pos.bar is not None else []
+def _on_barrage(s: WDState, job: DieArgs, roll: int) -> list[Event]:
+    n = rules.barrage_result(s.cat.tables, job.col, roll + job.mod)
+    uid = job.uid
+    if uid.startswith("bunker:"):
+        i = int(uid.split(":")[1])
+        bunker = s.pos.bunkers[i]
+        bunker.strength = max(0, bunker.strength - n)
+        return [Event(f"The bunker at {job.hex} loses {n} (now {bunker.strength})",
+                      "loss", hexes=(job.hex,), rule="Rule 19")] if n else []
+    bar = s.pos.bar
+    assert bar is not None  # the barrage fired is resolved before anything clears it
+    bar.loss[uid] = bar.loss.get(uid, 0) + n
+    return []
 
-    def _rocket_choice(self) -> bool:
-        """Rule 15.A.3: the German chooses between 3 points (rockets at full) and 2 (rockets
-        at half) when rockets are in the barrage and the third point is not yet spent."""
-        arts = self._assigned()
-        if self.pos.phasing != "german" or not arts:
-            return False
-        pool = self.pool_of(arts[0])
-        return (any("rocket" in self.utype(x).flags for x in arts)
-                and f"rocket:{pool}" not in self.pos.paid)
 
-    def _check_fire_barrage_half(self, a: WDAction) -> None:
-        self._check_fire_barrage(a)
-        if not self._rocket_choice():
-            raise IllegalAction("rockets at half is the German's choice when rocket artillery "
-                                "fires and the third supply point is not spent",
-                                rule="Rule 15.A.3")
+def _barrage_done(s: WDState) -> list[Event]:
+    """Rule 11.B.2.B: losses are taken at once, capped at half the unit's strength in
+    the phase; the one morale check on the phase's total waits for the phase's end."""
+    events: list[Event] = []
+    loss = s.pos.bar.loss if s.pos.bar is not None else {}
+    for uid in sorted(loss):
+        n = loss[uid]
+        if n <= 0 or not s.on_map(uid):
+            continue
+        got = s.pos.barrage_phase.get(uid)
+        start, before = (got.start, got.lost) if got else (s.pos.units[uid].strength, 0)
+        lost = rules.conventional_loss(before + n, start) - before
+        s.pos.barrage_phase[uid] = PhaseLoss(start, before + lost)
+        events += _lose(s, uid, lost, "barrage")
+    s.pos.bar = None
+    return events
 
-    def _do_act_fire_barrage_half(self, a: WDAction) -> list[Event]:
-        return self._do_act_fire_barrage(a, rockets_full=False)
 
-    def _do_act_fire_barrage(self, a: WDAction, rockets_full: bool = True) -> list[Event]:
-        bar = self.pos.bar
-        assert bar is not None  # _check_fire_barrage: artillery is assigned
-        h = bar.hex
-        arts = list(bar.units)
-        pool = self.pool_of(arts[0])
-        events = []
-        rocket = any("rocket" in self.utype(x).flags for x in arts)
-        if f"barrage:{pool}" not in self.pos.paid or (rockets_full and self._rocket_choice()):
-            # Rule 15.A.2-3: 2 points (3 for German rockets at full) cover assaults and
-            # barrages alike, so points already spent this impulse count toward them
-            already = (2 if f"barrage:{pool}" in self.pos.paid
-                       else 1 if f"assault:{pool}" in self.pos.paid else 0)
-            total = 3 if (rockets_full and rocket and self.pos.phasing == "german"
-                          and self.pos.supply[pool] >= 3 - already) else 2
-            cost = total - already
-            if cost > 0:
-                self.pos.supply[pool] -= cost
-                events.append(Event(f"{cost} more supply point{'s' if cost != 1 else ''} "
-                                    f"({pool}) spent: {total} this impulse for barrages and "
-                                    "assaults", "info", visible_to=(self.pos.phasing,),
-                                    rule="Rule 15.A.2"))
-            self.pos.paid.add(f"barrage:{pool}")
-            self.pos.paid.add(f"assault:{pool}")
-            if total == 3:
-                self.pos.paid.add(f"rocket:{pool}")
-        value = Fraction(0)
-        farthest = 0
-        unobserved = False
-        for x in arts:
-            t = self.utype(x)
-            u = self.pos.units[x]
-            u.marks.add("barraged")
-            v = Fraction(t.barrage * u.strength)
-            d = self.map.distance(u.loc, h)
-            if d * 2 > t.range:
-                v /= 2
-            if "rocket" in t.flags and f"rocket:{pool}" not in self.pos.paid:
-                v /= 2
-            value += v
-            farthest = max(farthest, d)
-            if not self.observed_for(x, h):
-                unobserved = True
-        obs_mod = (farthest + 1) // 2 if unobserved else 0
-        attacks = rules.split_barrage(self.cat.tables, value)
-        events.append(Event(f"Barrage of {fmt_amount(value)} on {h} "
-                            f"({len(attacks)} attack{'s' if len(attacks) != 1 else ''}"
-                            f"{', unobserved +' + str(obs_mod) if obs_mod else ''})", "attack",
-                            hexes=(h,), rule="Rule 11.B.2"))
-        targets = self.units_at(h, other(self.pos.phasing))
-        self.pos.bar = Barrage(h)
+def _barrage_morale(s: WDState) -> None:
+    """The end of the barrage phase (whether or not it was played)."""
+    s.pos.bar = None
+    checks = [(uid, p.lost) for uid, p in sorted(s.pos.barrage_phase.items())
+              if p.lost > 0 and s.on_map(uid)]
+    s.pos.barrage_phase = {}
+    # Rule 11.B.2.B: "If several attacks are run on a unit, only one morale check is
+    # made with the total loss result serving as the modifier"; each goes before the
+    # ones queued earlier, so in reverse they are rolled in unit order
+    for uid, lost in reversed(checks):
+        _morale(s, uid, lost, "barrage", s.pos.units[uid].loc)
+
+
+def barrage_phase_due(s: WDState) -> bool:
+    """Rule 11.B: the barrage phase is played when the phasing player has deployed
+    artillery with a barrage factor."""
+    return any(s.utype(x).barrage > 0 and s.pos.units[x].deployed
+               for x in s.side_units(s.pos.phasing))
+
+
+def observed_for(s: WDState, art: str, target: str) -> bool:
+    """Rule 11.B.3: is the target hex observed by or for this artillery unit?"""
+    side = s.side_of(art)
+    if side == "german":
+        observers = s.side_units("german")
+    else:
+        t = s.utype(art)
+        observers = [x for x in s.side_units("soviet") if x == art or "nondiv" in t.flags
+                     or s.udef(x).div == s.udef(art).div]
+    return any(sees(s, o, target) for o in observers)
+
+
+def sees(s: WDState, obs: str, target: str) -> bool:
+    """Rule 11.B.3: does ``obs`` observe ``target``? Adjacent only in snow (E); the
+    map's range (B, :meth:`Terrain.sight_range`), a hex farther to deployed Guards
+    rockets; the observation battalion's sound and flash ranging (D); the line of
+    sight (C)."""
+    h = s.pos.units[obs].loc
+    d = s.map.distance(h, target)
+    if s.pos.weather == "snow":
+        return d <= 1
+    rng = s.ter.sight_range(h, target)
+    if any("guards-rocket" in s.utype(x).flags and s.pos.units[x].deployed
+           for x in s.units_at(target)):
+        rng += 1
+    if "obs" in s.utype(obs).flags and any(
+            s.utype(x).artillery and s.pos.units[x].deployed
+            for x in s.units_at(target, other(s.side_of(obs)))) and d <= 7:
+        return True  # Rule 11.B.3.D: sound and flash ranging need no line of sight
+    return d <= rng and s.ter.los(h, target)
+
+
+# ------------------------------------------------------------------ the actions
+
+
+def check_barrage(s: WDState, a: WDAction) -> None:
+    s._need_phase("barrage", rule="Rule 11.B")
+    u = s._need_map(a.unit)
+    t = s.utype(a.unit)
+    if t.barrage <= 0 or not u.deployed:
+        raise IllegalAction(f"{a.unit} is not deployed artillery with a barrage factor",
+                            rule="Rule 11.B")
+    if u.assault:
+        raise IllegalAction(f"{a.unit} has declared an assault and fires in it",
+                            rule="Rule 11.B.1")
+    assigned = _assigned(s)
+    if "barraged" in u.marks or a.unit in assigned:
+        raise IllegalAction(f"{a.unit} has already barraged this impulse", rule="Rule 11.B")
+    bar = s.pos.bar
+    if bar is not None and bar.hex not in ("", a.hex) and bar.units:
+        raise IllegalAction(f"fire the barrage on {bar.hex} first", rule="Rule 11.B")
+    if not s.units_at(a.hex, other(s.pos.phasing)):
+        raise IllegalAction(f"{a.hex} holds no enemy unit", rule="Rule 11.B")
+    if s.map.distance(u.loc, a.hex) > t.range:
+        raise IllegalAction(f"{a.hex} is beyond {a.unit}'s range of {t.range}",
+                            rule="Rule 11.B.2.A")
+    if not art_supplied(s, a.unit):
+        raise IllegalAction(f"{a.unit} cannot trace artillery supply", rule="Rule 15.B")
+    pool = pool_of(s, a.unit)
+    pools = {pool_of(s, x) for x in assigned}
+    if pools and pool not in pools:
+        raise IllegalAction("one barrage draws on one supply pool", rule="Rule 15.D.2")
+    already = 1 if f"assault:{pool}" in s.pos.paid else 0
+    if f"barrage:{pool}" not in s.pos.paid and s.pos.supply[pool] < 2 - already:
+        raise IllegalAction(f"a barrage costs 2 supply points (the assault point counts); "
+                            f"the {pool} pool has {s.pos.supply[pool]}", rule="Rule 15.A.2")
+
+
+def check_fire_barrage(s: WDState, a: WDAction) -> None:
+    s._need_phase("barrage", rule="Rule 11.B")
+    if not _assigned(s):
+        raise IllegalAction("no artillery is assigned to a barrage", rule="Rule 11.B")
+
+
+def check_end_barrage(s: WDState, a: WDAction) -> None:
+    s._need_phase("barrage", rule="Rule 11.B")
+
+
+def do_barrage(s: WDState, a: WDAction) -> list[Event]:
+    if s.pos.bar is None or not s.pos.bar.units:
+        s.pos.bar = Barrage(a.hex)
+    s.pos.bar.units.append(a.unit)
+    return [Event(f"{a.unit} is assigned to barrage {a.hex}", "info",
+                  visible_to=(s.pos.phasing,), rule="Rule 11.B")]
+
+
+def check_fire_barrage_half(s: WDState, a: WDAction) -> None:
+    check_fire_barrage(s, a)
+    if not _rocket_choice(s):
+        raise IllegalAction("rockets at half is the German's choice when rocket artillery "
+                            "fires and the third supply point is not spent",
+                            rule="Rule 15.A.3")
+
+
+def do_fire_barrage_half(s: WDState, a: WDAction) -> list[Event]:
+    return do_fire_barrage(s, a, rockets_full=False)
+
+
+def do_fire_barrage(s: WDState, a: WDAction, rockets_full: bool = True) -> list[Event]:
+    bar = s.pos.bar
+    assert bar is not None  # _check_fire_barrage: artillery is assigned
+    h = bar.hex
+    arts = list(bar.units)
+    pool = pool_of(s, arts[0])
+    events = []
+    rocket = any("rocket" in s.utype(x).flags for x in arts)
+    if f"barrage:{pool}" not in s.pos.paid or (rockets_full and _rocket_choice(s)):
+        # Rule 15.A.2-3: 2 points (3 for German rockets at full) cover assaults and
+        # barrages alike, so points already spent this impulse count toward them
+        already = (2 if f"barrage:{pool}" in s.pos.paid
+                   else 1 if f"assault:{pool}" in s.pos.paid else 0)
+        total = 3 if (rockets_full and rocket and s.pos.phasing == "german"
+                      and s.pos.supply[pool] >= 3 - already) else 2
+        cost = total - already
+        if cost > 0:
+            s.pos.supply[pool] -= cost
+            events.append(Event(f"{cost} more supply point{'s' if cost != 1 else ''} "
+                                f"({pool}) spent: {total} this impulse for barrages and "
+                                "assaults", "info", visible_to=(s.pos.phasing,),
+                                rule="Rule 15.A.2"))
+        s.pos.paid.add(f"barrage:{pool}")
+        s.pos.paid.add(f"assault:{pool}")
+        if total == 3:
+            s.pos.paid.add(f"rocket:{pool}")
+    value = Fraction(0)
+    farthest = 0
+    unobserved = False
+    for x in arts:
+        t = s.utype(x)
+        u = s.pos.units[x]
+        u.marks.add("barraged")
+        v = Fraction(t.barrage * u.strength)
+        d = s.map.distance(u.loc, h)
+        if d * 2 > t.range:
+            v /= 2
+        if "rocket" in t.flags and f"rocket:{pool}" not in s.pos.paid:
+            v /= 2
+        value += v
+        farthest = max(farthest, d)
+        if not observed_for(s, x, h):
+            unobserved = True
+    obs_mod = (farthest + 1) // 2 if unobserved else 0
+    attacks = rules.split_barrage(s.cat.tables, value)
+    events.append(Event(f"Barrage of {fmt_amount(value)} on {h} "
+                        f"({len(attacks)} attack{'s' if len(attacks) != 1 else ''}"
+                        f"{', unobserved +' + str(obs_mod) if obs_mod else ''})", "attack",
+                        hexes=(h,), rule="Rule 11.B.2"))
+    targets = s.units_at(h, other(s.pos.phasing))
+    s.pos.bar = Barrage(h)
+    for x in targets:
+        # Rule 11.B.2.B: the half-strength cap is on the strength at the first barrage
+        # of the phase, whatever later barrages on the hex add
+        s.pos.barrage_phase.setdefault(x, PhaseLoss(s.pos.units[x].strength, 0))
+    tables = s.cat.tables
+    for col in attacks:
         for x in targets:
-            # Rule 11.B.2.B: the half-strength cap is on the strength at the first barrage
-            # of the phase, whatever later barrages on the hex add
-            self.pos.barrage_phase.setdefault(x, PhaseLoss(self.pos.units[x].strength, 0))
-        tables = self.cat.tables
-        for col in attacks:
-            for x in targets:
-                t = self.utype(x)
-                mod = obs_mod
-                if t.afv:
-                    mod += tables.barrage_afv
-                elif self.bunker(h) > 0 and self.side_of(x) == "german":
-                    mod += tables.barrage_bunker
-                # cumulative, except that AFVs never get the bunker's modifier and the
-                # bunkers themselves get only theirs (Rule 11.B.2.B)
-                mod += max((tables.barrage_terrain.get(tt, 0) for tt in self.ter.terrain(h)),
-                           default=0)
-                self._die("barrage-roll", f"barrage on {x} at {h}", "Rule 11.B.2",
-                          uid=x, col=col, mod=mod, hex=h)
-            for i, b in enumerate(self.pos.bunkers):
-                if b.hex == h and b.strength > 0:
-                    self._die("barrage-roll", f"barrage on the bunker at {h}", "Rule 19",
-                              uid=f"bunker:{i}", col=col, mod=obs_mod + tables.barrage_bunker,
-                              hex=h)
-        self._push("barrage-done")
-        return events
+            t = s.utype(x)
+            mod = obs_mod
+            if t.afv:
+                mod += tables.barrage_afv
+            elif s.bunker(h) > 0 and s.side_of(x) == "german":
+                mod += tables.barrage_bunker
+            # cumulative, except that AFVs never get the bunker's modifier and the
+            # bunkers themselves get only theirs (Rule 11.B.2.B)
+            mod += max((tables.barrage_terrain.get(tt, 0) for tt in s.ter.terrain(h)),
+                       default=0)
+            s._die("barrage-roll", f"barrage on {x} at {h}", "Rule 11.B.2",
+                      uid=x, col=col, mod=mod, hex=h)
+        for i, b in enumerate(s.pos.bunkers):
+            if b.hex == h and b.strength > 0:
+                s._die("barrage-roll", f"barrage on the bunker at {h}", "Rule 19",
+                          uid=f"bunker:{i}", col=col, mod=obs_mod + tables.barrage_bunker,
+                          hex=h)
+    s._push("barrage-done")
+    return events
 
-    def _on_barrage(self, job: DieArgs, roll: int) -> list[Event]:
-        n = rules.barrage_result(self.cat.tables, job.col, roll + job.mod)
-        uid = job.uid
-        if uid.startswith("bunker:"):
-            i = int(uid.split(":")[1])
-            bunker = self.pos.bunkers[i]
-            bunker.strength = max(0, bunker.strength - n)
-            return [Event(f"The bunker at {job.hex} loses {n} (now {bunker.strength})",
-                          "loss", hexes=(job.hex,), rule="Rule 19")] if n else []
-        bar = self.pos.bar
-        assert bar is not None  # the barrage fired is resolved before anything clears it
-        bar.loss[uid] = bar.loss.get(uid, 0) + n
-        return []
 
-    def _barrage_done(self) -> list[Event]:
-        """Rule 11.B.2.B: losses are taken at once, capped at half the unit's strength in
-        the phase; the one morale check on the phase's total waits for the phase's end."""
-        events: list[Event] = []
-        loss = self.pos.bar.loss if self.pos.bar is not None else {}
-        for uid in sorted(loss):
-            n = loss[uid]
-            if n <= 0 or not self.on_map(uid):
-                continue
-            got = self.pos.barrage_phase.get(uid)
-            start, before = (got.start, got.lost) if got else (self.pos.units[uid].strength, 0)
-            lost = rules.conventional_loss(before + n, start) - before
-            self.pos.barrage_phase[uid] = PhaseLoss(start, before + lost)
-            events += self._lose(uid, lost, "barrage")
-        self.pos.bar = None
-        return events
-
-    def _do_act_end_barrage(self, a: WDAction) -> list[Event]:
-        return []
-
-    def _barrage_morale(self) -> None:
-        """The end of the barrage phase (whether or not it was played)."""
-        self.pos.bar = None
-        checks = [(uid, p.lost) for uid, p in sorted(self.pos.barrage_phase.items())
-                  if p.lost > 0 and self.on_map(uid)]
-        self.pos.barrage_phase = {}
-        # Rule 11.B.2.B: "If several attacks are run on a unit, only one morale check is
-        # made with the total loss result serving as the modifier"; each goes before the
-        # ones queued earlier, so in reverse they are rolled in unit order
-        for uid, lost in reversed(checks):
-            self._morale(uid, lost, "barrage", self.pos.units[uid].loc)
-
-    def barrage_phase_due(self) -> bool:
-        """Rule 11.B: the barrage phase is played when the phasing player has deployed
-        artillery with a barrage factor."""
-        return any(self.utype(x).barrage > 0 and self.pos.units[x].deployed
-                   for x in self.side_units(self.pos.phasing))
-
-    # ------------------------------------------------------------------ observation
-
-    def observed_for(self, art: str, target: str) -> bool:
-        """Rule 11.B.3: is the target hex observed by or for this artillery unit?"""
-        s = self.side_of(art)
-        if s == "german":
-            observers = self.side_units("german")
-        else:
-            t = self.utype(art)
-            observers = [x for x in self.side_units("soviet") if x == art or "nondiv" in t.flags
-                         or self.udef(x).div == self.udef(art).div]
-        return any(self.sees(o, target) for o in observers)
-
-    def sees(self, obs: str, target: str) -> bool:
-        """Rule 11.B.3: does ``obs`` observe ``target``? Adjacent only in snow (E); the
-        map's range (B, :meth:`Terrain.sight_range`), a hex farther to deployed Guards
-        rockets; the observation battalion's sound and flash ranging (D); the line of
-        sight (C)."""
-        h = self.pos.units[obs].loc
-        d = self.map.distance(h, target)
-        if self.pos.weather == "snow":
-            return d <= 1
-        rng = self.ter.sight_range(h, target)
-        if any("guards-rocket" in self.utype(x).flags and self.pos.units[x].deployed
-               for x in self.units_at(target)):
-            rng += 1
-        if "obs" in self.utype(obs).flags and any(
-                self.utype(x).artillery and self.pos.units[x].deployed
-                for x in self.units_at(target, other(self.side_of(obs)))) and d <= 7:
-            return True  # Rule 11.B.3.D: sound and flash ranging need no line of sight
-        return d <= rng and self.ter.los(h, target)
+def do_end_barrage(s: WDState, a: WDAction) -> list[Event]:
+    return []

@@ -11,17 +11,41 @@ import itertools
 from collections.abc import Callable
 from dataclasses import dataclass
 from fractions import Fraction
-from typing import NamedTuple
+from functools import partial
+from typing import TYPE_CHECKING, NamedTuple
 
 from engines.hexkit.movement import region
 from engines.white_death import rules
-from engines.white_death.actions import WDAction, act, fmt_amount
-from engines.white_death.artillery import ArtilleryState
 from engines.white_death.base import DieArgs, other
+from engines.white_death.combat import _lose, defense, fire_value
+from engines.white_death.notation import WDAction, act, fmt_amount
 from engines.white_death.position import MP_TICKS, U
-from engines.white_death.reinforcements import ReinforcementState
+from engines.white_death.reinforcements import entry_hexes
+from engines.white_death.supply import (
+    _free,
+    by_enemies,
+    enemy_hexes,
+    ezoc,
+    has_zoc,
+    pool_of,
+    weapons_barred,
+)
+from engines.white_death.terrain import (
+    city_bound,
+    enter_cost,
+    enter_row,
+    enter_ticks,
+    garrison_fixed,
+    lake_roll_due,
+    prohibited_why,
+    river_at,
+    wrong_bank,
+)
 from pbem.engine import Event
 from pbem.errors import IllegalAction
+
+if TYPE_CHECKING:
+    from engines.white_death.state import WDState
 
 #: Rule 8: the networks a train runs on
 RAILS = ("railroad", "rail")
@@ -47,686 +71,723 @@ class MoveArgs:
     cost: int = 0
 
 
-class MovementState(ArtilleryState, ReinforcementState):
-    """The phasing player's movement phase."""
+def _movement_candidates(
+        s: WDState, dests: Callable[[str], frozenset[str]] | None = None) -> list[WDAction]:
+    """The actions a movement phase may offer; with ``dests`` (the hexes a unit may
+    move into) only the moves among them, in the same order."""
+    side = s.pos.phasing
+    out = [act("end-movement")]
+    for uid in s.side_units(side):
+        out += _unit_candidates(s, uid, dests)
+    out += _phase_candidates(s)
+    return out
 
-    # ------------------------------------------------------------------ candidates
 
-    def _movement_candidates(
-            self, dests: Callable[[str], frozenset[str]] | None = None) -> list[WDAction]:
-        """The actions a movement phase may offer; with ``dests`` (the hexes a unit may
-        move into) only the moves among them, in the same order."""
-        s = self.pos.phasing
-        out = [act("end-movement")]
-        for uid in self.side_units(s):
-            out += self._unit_candidates(uid, dests)
-        out += self._phase_candidates()
-        return out
+def _unit_candidates(s: WDState, uid: str,
+                     dests: Callable[[str], frozenset[str]] | None = None) -> list[WDAction]:
+    """What one unit of the phasing side may be offered in a movement phase."""
+    side = s.pos.phasing
+    enemy = enemy_hexes(s, side)
+    u = s.pos.units[uid]
+    t = s.utype(uid)
+    out: list[WDAction] = []
+    if u.entrained:
+        for h in rail_destinations(s, uid):
+            out.append(act("rail", uid, h))
+        return out + _refill_candidates(s, uid)  # Rule 18 does not bar the train
+    if dests is not None:
+        out.extend(_move_actions(s, uid, dests(uid)))
+    elif not u.stopped and u.assault == "" and left(s, uid) > 0:
+        for n in s.ter.nbrs(u.loc):
+            if n not in enemy:
+                out.append(act("move", uid, n, u.loc))
+    if ("brandenburg" in t.flags and not u.stopped and not u.assault
+            and len(s.occupied(side)[u.loc]) > 1):
+        for n in s.ter.nbrs(u.loc):
+            out.append(act("lead", uid, n, u.loc))
+    if t.artillery and not u.deployed:
+        out.append(act("deploy", uid))
+    if s.ter.rail_hex(u.loc) and turn_rail_left(s, side) >= u.strength:
+        out.append(act("entrain", uid))
+    if not u.assault:
+        for n in s.ter.nbrs(u.loc):
+            if n in enemy:
+                out.append(act("assault", uid, n))
+    # Rule 20: offered only where the check could accept them (a bridge unit that has
+    # not built, off a bridge; an engineer on one): the check still decides
+    if "bridge" in t.flags and uid not in s.pos.builders and u.loc not in s.pos.bridges:
+        out.append(act("build", uid))
+    if "engineer" in t.flags and u.loc in s.pos.bridges:
+        out.append(act("demolish", uid))
+    return out + _refill_candidates(s, uid)
 
-    def _unit_candidates(self, uid: str,
-                         dests: Callable[[str], frozenset[str]] | None = None) -> list[WDAction]:
-        """What one unit of the phasing side may be offered in a movement phase."""
-        s = self.pos.phasing
-        enemy = self.enemy_hexes(s)
-        u = self.pos.units[uid]
-        t = self.utype(uid)
-        out: list[WDAction] = []
-        if u.entrained:
-            for h in self.rail_destinations(uid):
-                out.append(act("rail", uid, h))
-            return out + self._refill_candidates(uid)  # Rule 18 does not bar the train
-        if dests is not None:
-            out.extend(self._move_actions(uid, dests(uid)))
-        elif not u.stopped and u.assault == "" and self.left(uid) > 0:
-            for n in self.ter.nbrs(u.loc):
-                if n not in enemy:
-                    out.append(act("move", uid, n, u.loc))
-        if ("brandenburg" in t.flags and not u.stopped and not u.assault
-                and len(self.occupied(s)[u.loc]) > 1):
-            for n in self.ter.nbrs(u.loc):
-                out.append(act("lead", uid, n, u.loc))
-        if t.artillery and not u.deployed:
-            out.append(act("deploy", uid))
-        if self.ter.rail_hex(u.loc) and self.turn_rail_left(s) >= u.strength:
-            out.append(act("entrain", uid))
-        if not u.assault:
-            for n in self.ter.nbrs(u.loc):
-                if n in enemy:
-                    out.append(act("assault", uid, n))
-        # Rule 20: offered only where the check could accept them (a bridge unit that has
-        # not built, off a bridge; an engineer on one): the check still decides
-        if "bridge" in t.flags and uid not in self.pos.builders and u.loc not in self.pos.bridges:
-            out.append(act("build", uid))
-        if "engineer" in t.flags and u.loc in self.pos.bridges:
-            out.append(act("demolish", uid))
-        return out + self._refill_candidates(uid)
 
-    def _move_actions(self, uid: str, ok: frozenset[str]) -> tuple[WDAction, ...]:
-        """A unit's moves into the hexes ``ok``, in the order of its hex's neighbours."""
-        if not ok:
-            return ()
-        frm = self.pos.units[uid].loc
-        return tuple(WDAction("move", uid, n, frm) for n in self.ter.nbrs(frm) if n in ok)
+def _move_actions(s: WDState, uid: str, ok: frozenset[str]) -> tuple[WDAction, ...]:
+    """A unit's moves into the hexes ``ok``, in the order of its hex's neighbours."""
+    if not ok:
+        return ()
+    frm = s.pos.units[uid].loc
+    return tuple(WDAction("move", uid, n, frm) for n in s.ter.nbrs(frm) if n in ok)
 
-    def _refill_candidates(self, uid: str) -> list[WDAction]:
-        """Rule 18's replacement and repair of a unit below its strength."""
-        s = self.pos.phasing
-        u = self.pos.units[uid]
-        t = self.utype(uid)
-        out: list[WDAction] = []
-        full = self.cat.units[uid].strength if uid in self.cat.units else 0
-        if u.strength < full:
-            if t.personnel and self.pos.repl[s] > 0 and self.pos.impulses[s] == 1:
-                out.append(act("replace", uid))
-            if t.afv and self.pos.turn >= 5 and not self.pos.repaired[s]:
-                out.append(act("repair", uid))
-        return out
 
-    def _phase_candidates(self) -> list[WDAction]:
-        """Movement-phase actions of no unit on the map: entries (Rule 17), the refit."""
-        s = self.pos.phasing
-        out = []
-        # the raster's units only are sorted (every decision asks: not all units)
-        for uid in sorted(x for x, u in self.pos.units.items() if u.loc == "raster"):
-            if self.side_of(uid) == s:
-                for h in self.entry_hexes(uid):
-                    out.append(act("enter", uid, h))
-        if s == "soviet" and self.pos.turn == 10:
-            for div in sorted({self.udef(x).div for x in self.side_units(s)}):
-                out.append(act("refit", div))
-        return out
+def _refill_candidates(s: WDState, uid: str) -> list[WDAction]:
+    """Rule 18's replacement and repair of a unit below its strength."""
+    side = s.pos.phasing
+    u = s.pos.units[uid]
+    t = s.utype(uid)
+    out: list[WDAction] = []
+    full = s.cat.units[uid].strength if uid in s.cat.units else 0
+    if u.strength < full:
+        if t.personnel and s.pos.repl[side] > 0 and s.pos.impulses[side] == 1:
+            out.append(act("replace", uid))
+        if t.afv and s.pos.turn >= 5 and not s.pos.repaired[side]:
+            out.append(act("repair", uid))
+    return out
 
-    # ------------------------------------------------------------------ moving
 
-    def left(self, uid: str) -> Fraction:
-        """The MPs ``uid`` has left this impulse (:meth:`left_ticks` as MPs, for the
-        rules' checks and their messages)."""
-        return Fraction(self.left_ticks(self.pos.units[uid]), MP_TICKS)
+def _phase_candidates(s: WDState) -> list[WDAction]:
+    """Movement-phase actions of no unit on the map: entries (Rule 17), the refit."""
+    side = s.pos.phasing
+    out = []
+    # the raster's units only are sorted (every decision asks: not all units)
+    for uid in sorted(x for x, u in s.pos.units.items() if u.loc == "raster"):
+        if s.side_of(uid) == side:
+            for h in entry_hexes(s, uid):
+                out.append(act("enter", uid, h))
+    if side == "soviet" and s.pos.turn == 10:
+        for div in sorted({s.udef(x).div for x in s.side_units(side)}):
+            out.append(act("refit", div))
+    return out
 
-    def move_cost(self, uid: str, frm: str, to: str) -> Fraction | None:
-        """Terrain cost plus Rule 3 / 6.B.1 ZOC costs."""
-        cost = self.enter_cost(uid, frm, to)
-        if cost is None:
-            return None
-        u = self.pos.units[uid]
-        t = self.utype(uid)
-        s = self.side_of(uid)
-        if frm in self.ezoc(s):
-            if t.mob == "s":
-                # Rule 3.B: a ski unit pays for each enemy ZOC exited, the first exit of
-                # one it started in (Rule 3) and every one after it alike
-                cost += 1
-            elif u.zoc_start and "left-zoc" not in u.marks:
-                cost += 1  # Rule 3 / 6.B.1
-        return cost
 
-    def _movable(self, uid: str, moving: bool = True) -> U:
-        self._need_phase("movement", rule="Rule 6")
-        u = self._need_map(uid)
-        if "intrinsic" in self.utype(uid).flags:
-            raise IllegalAction("an intrinsic garrison never moves", rule="Intrinsic Garrisons")
-        if moving and self.garrison_fixed(uid):
-            raise IllegalAction(f"{uid} is a garrison unit and may not move on the first turn",
-                                rule="Rule 22")
-        return u
+def left(s: WDState, uid: str) -> Fraction:
+    """The MPs ``uid`` has left this impulse (:meth:`left_ticks` as MPs, for the
+    rules' checks and their messages)."""
+    return Fraction(left_ticks(s, s.pos.units[uid]), MP_TICKS)
 
-    def _check_move(self, a: WDAction) -> None:
-        self._move_checks(a, self._movable(a.unit))
 
-    def _move_checks(self, a: WDAction, u: U) -> None:
-        uid = a.unit
-        s = self.pos.phasing
-        if u.loc != a.frm:
-            raise IllegalAction(f"{uid} is in {u.loc}, not {a.frm}", rule="Rule 6.A")
-        if a.hex not in self.map or not self.map.grid.adjacent(a.frm, a.hex):
-            raise IllegalAction(f"{a.hex} is not next to {a.frm}", rule="Rule 6.A")
-        if u.entrained:
-            raise IllegalAction(f"{uid} is entrained: use rail", rule="Rule 8")
-        if u.stopped:
-            raise IllegalAction(f"{uid} entered an enemy ZOC and may not move farther this "
-                                "movement phase", rule="Rule 3")
-        if u.assault:
-            raise IllegalAction(f"{uid} has declared an assault on {u.assault}", rule="Rule 6.B.3")
-        if self.units_at(a.hex, other(s)):
-            raise IllegalAction(f"{a.hex} is occupied by the enemy", rule="Rule 6.A")
-        if self.city_bound(uid) and a.hex not in self.ter.vl_hexes():
-            raise IllegalAction("the Velikiye Luki garrison may not leave the city until released",
-                                rule="Rule 22")
-        cost = self.move_cost(uid, a.frm, a.hex)
-        if cost is None:
-            rule, why = self.prohibited_why(uid, a.frm, a.hex)
-            raise IllegalAction(why, rule=rule)
-        if cost > self.left(uid):
-            raise IllegalAction(f"{uid} needs {fmt_amount(cost)} MPs to enter {a.hex} and has "
-                                f"{fmt_amount(self.left(uid))}", rule="Rule 6.A")
-        if self.weapons_barred(uid, a.hex):
-            raise IllegalAction(f"{uid} is a weapons unit and may not enter an enemy ZOC unless "
-                                "a personnel or AFV unit is there", rule="Rule 3.C")
-        if not self.stack_ok_with(a.hex, uid) and not self.can_pass(uid, a.frm, a.hex, cost):
-            raise IllegalAction(f"{uid} may not end its move in {a.hex} (stacking) and could not "
-                                "move on from it", rule="Rule 4")
+def move_cost(s: WDState, uid: str, frm: str, to: str) -> Fraction | None:
+    """Terrain cost plus Rule 3 / 6.B.1 ZOC costs."""
+    cost = enter_cost(s, uid, frm, to)
+    if cost is None:
+        return None
+    u = s.pos.units[uid]
+    t = s.utype(uid)
+    side = s.side_of(uid)
+    if frm in ezoc(s, side):
+        if t.mob == "s":
+            # Rule 3.B: a ski unit pays for each enemy ZOC exited, the first exit of
+            # one it started in (Rule 3) and every one after it alike
+            cost += 1
+        elif u.zoc_start and "left-zoc" not in u.marks:
+            cost += 1  # Rule 3 / 6.B.1
+    return cost
 
-    def move_dests(self, u: U) -> frozenset[str]:
-        """The hexes ``u`` may move into now: :meth:`_move_checks` for every neighbour at
-        once (the legal-action list): the hexes it could enter were it alone
-        (:meth:`move_reach`), less those where Rule 4's stacking or Rule 3.C's escort
-        for weapons keeps it out, asked of the friendly stacks as they stand."""
-        return self.dests_from(u, self.move_reach(u))
 
-    def dests_from(self, u: U, reach: tuple[tuple[str, int, bool], ...]) -> frozenset[str]:
-        """The hexes of :meth:`move_reach`'s ``reach`` that ``u`` may move into as the
-        friendly stacks stand (Rule 4, Rule 3.C)."""
-        if not reach:
-            return frozenset()
-        uid = u.uid
-        frm = u.loc
-        stack = self._stack
-        alone = (uid, ())
-        out = []
-        for n, cost, barred in reach:
-            if barred and self.weapons_barred(uid, n):
-                continue
-            here = stack.get(n)  # stack_ok_with's kept answer, asked without a call
-            ok = here.get(alone) if here is not None else None
-            if ok is None:
-                ok = self.stack_ok_with(n, uid)
-            if not ok and not self._can_pass(uid, frm, n, cost):
-                continue
-            out.append(n)
-        return frozenset(out)
+def _movable(s: WDState, uid: str, moving: bool = True) -> U:
+    s._need_phase("movement", rule="Rule 6")
+    u = s._need_map(uid)
+    if "intrinsic" in s.utype(uid).flags:
+        raise IllegalAction("an intrinsic garrison never moves", rule="Intrinsic Garrisons")
+    if moving and garrison_fixed(s, uid):
+        raise IllegalAction(f"{uid} is a garrison unit and may not move on the first turn",
+                            rule="Rule 22")
+    return u
 
-    def move_reach(self, u: U) -> tuple[tuple[str, int, bool], ...]:
-        """The neighbours ``u`` could move into now as far as its own state, the terrain
-        and the enemy go, each with its cost in ticks and whether Rule 3.C's escort must
-        be asked there (a weapons unit entering an enemy ZOC): every check of
-        :meth:`_move_checks` but those reading the friendly stacks.
 
-        The answer is kept under everything it reads: the unit's own state, the impulse,
-        the weather, the release of Velikiye Luki, the position of the enemy, and the
-        bridges within two hexes. A move elsewhere on the map finds it again."""
-        if u.entrained or u.stopped or u.assault:
-            return ()
-        s = self.pos.phasing
-        bridges = self.pos.bridges
-        key = (u.uid, u.loc, u.spent, u.zoc_start, u.via,
-               u.garrison, "left-zoc" in u.marks,
-               s, self.pos.impulse_mp, self.pos.weather, self.pos.vl_released,
-               self.by_enemies("token", s, self._new_token),
-               tuple(h for h in self.ter.area2(u.loc) if h in bridges) if bridges else ())
-        memo = self._static.setdefault("reach-memo", {})
-        got: tuple[tuple[str, int, bool], ...] | None = memo.get(key)
+def _move_checks(s: WDState, a: WDAction, u: U) -> None:
+    uid = a.unit
+    side = s.pos.phasing
+    if u.loc != a.frm:
+        raise IllegalAction(f"{uid} is in {u.loc}, not {a.frm}", rule="Rule 6.A")
+    if a.hex not in s.map or not s.map.grid.adjacent(a.frm, a.hex):
+        raise IllegalAction(f"{a.hex} is not next to {a.frm}", rule="Rule 6.A")
+    if u.entrained:
+        raise IllegalAction(f"{uid} is entrained: use rail", rule="Rule 8")
+    if u.stopped:
+        raise IllegalAction(f"{uid} entered an enemy ZOC and may not move farther this "
+                            "movement phase", rule="Rule 3")
+    if u.assault:
+        raise IllegalAction(f"{uid} has declared an assault on {u.assault}", rule="Rule 6.B.3")
+    if s.units_at(a.hex, other(side)):
+        raise IllegalAction(f"{a.hex} is occupied by the enemy", rule="Rule 6.A")
+    if city_bound(s, uid) and a.hex not in s.ter.vl_hexes():
+        raise IllegalAction("the Velikiye Luki garrison may not leave the city until released",
+                            rule="Rule 22")
+    cost = move_cost(s, uid, a.frm, a.hex)
+    if cost is None:
+        rule, why = prohibited_why(s, uid, a.frm, a.hex)
+        raise IllegalAction(why, rule=rule)
+    if cost > left(s, uid):
+        raise IllegalAction(f"{uid} needs {fmt_amount(cost)} MPs to enter {a.hex} and has "
+                            f"{fmt_amount(left(s, uid))}", rule="Rule 6.A")
+    if weapons_barred(s, uid, a.hex):
+        raise IllegalAction(f"{uid} is a weapons unit and may not enter an enemy ZOC unless "
+                            "a personnel or AFV unit is there", rule="Rule 3.C")
+    if not s.stack_ok_with(a.hex, uid) and not can_pass(s, uid, a.frm, a.hex, cost):
+        raise IllegalAction(f"{uid} may not end its move in {a.hex} (stacking) and could not "
+                            "move on from it", rule="Rule 4")
+
+
+def move_dests(s: WDState, u: U) -> frozenset[str]:
+    """The hexes ``u`` may move into now: :meth:`_move_checks` for every neighbour at
+    once (the legal-action list): the hexes it could enter were it alone
+    (:meth:`move_reach`), less those where Rule 4's stacking or Rule 3.C's escort
+    for weapons keeps it out, asked of the friendly stacks as they stand."""
+    return dests_from(s, u, move_reach(s, u))
+
+
+def dests_from(s: WDState, u: U, reach: tuple[tuple[str, int, bool], ...]) -> frozenset[str]:
+    """The hexes of :meth:`move_reach`'s ``reach`` that ``u`` may move into as the
+    friendly stacks stand (Rule 4, Rule 3.C)."""
+    if not reach:
+        return frozenset()
+    uid = u.uid
+    frm = u.loc
+    stack = s._stack
+    alone = (uid, ())
+    out = []
+    for n, cost, barred in reach:
+        if barred and weapons_barred(s, uid, n):
+            continue
+        here = stack.get(n)  # stack_ok_with's kept answer, asked without a call
+        ok = here.get(alone) if here is not None else None
+        if ok is None:
+            ok = s.stack_ok_with(n, uid)
+        if not ok and not _can_pass(s, uid, frm, n, cost):
+            continue
+        out.append(n)
+    return frozenset(out)
+
+
+def move_reach(s: WDState, u: U) -> tuple[tuple[str, int, bool], ...]:
+    """The neighbours ``u`` could move into now as far as its own state, the terrain
+    and the enemy go, each with its cost in ticks and whether Rule 3.C's escort must
+    be asked there (a weapons unit entering an enemy ZOC): every check of
+    :meth:`_move_checks` but those reading the friendly stacks.
+
+    The answer is kept under everything it reads: the unit's own state, the impulse,
+    the weather, the release of Velikiye Luki, the position of the enemy, and the
+    bridges within two hexes. A move elsewhere on the map finds it again."""
+    if u.entrained or u.stopped or u.assault:
+        return ()
+    side = s.pos.phasing
+    bridges = s.pos.bridges
+    key = (u.uid, u.loc, u.spent, u.zoc_start, u.via,
+           u.garrison, "left-zoc" in u.marks,
+           side, s.pos.impulse_mp, s.pos.weather, s.pos.vl_released,
+           by_enemies(s, "token", side, partial(_new_token, s)),
+           tuple(h for h in s.ter.area2(u.loc) if h in bridges) if bridges else ())
+    memo = s._static.setdefault("reach-memo", {})
+    got: tuple[tuple[str, int, bool], ...] | None = memo.get(key)
+    if got is None:
+        if len(memo) >= 65536:
+            memo.clear()  # a bound: entries are pure functions of their keys
+        got = memo[key] = _move_reach(s, u)
+    return got
+
+
+def stacks_near(s: WDState, side: str, h: str) -> tuple[tuple[str, tuple[str, ...]], ...]:
+    """``side``'s stacks within two hexes of ``h`` (kept by ``_put`` for the hexes
+    a move does not come near)."""
+    key = (side, h)
+    got = s._near.get(key)
+    if got is None:
+        occ = s.occupied(side)
+        got = s._near[key] = tuple((x, occ[x]) for x in s.ter.area2(h) if x in occ)
+    return got
+
+
+def near_token(s: WDState, side: str, h: str) -> int:
+    """:meth:`stacks_near` as one number (equal stacks, equal numbers, while the
+    catalog's table keeps them), so that a key holding it hashes an int rather than
+    the stacks, once per unit per decision. Kept with the stacks by ``_put``."""
+    key = (side, h)
+    got = s._neartok.get(key)
+    if got is None:
+        near = stacks_near(s, side, h)
+        tokens = s._static.setdefault("near-tokens", {})
+        got = tokens.get(near)
         if got is None:
-            if len(memo) >= 65536:
-                memo.clear()  # a bound: entries are pure functions of their keys
-            got = memo[key] = self._move_reach(u)
-        return got
+            if len(tokens) >= 65536:
+                tokens.clear()  # numbers are never reused: an old key just goes stale
+            got = tokens[near] = _new_token(s)
+        s._neartok[key] = got
+    return got
 
-    def stacks_near(self, side: str, h: str) -> tuple[tuple[str, tuple[str, ...]], ...]:
-        """``side``'s stacks within two hexes of ``h`` (kept by ``_put`` for the hexes
-        a move does not come near)."""
-        key = (side, h)
-        got = self._near.get(key)
-        if got is None:
-            occ = self.occupied(side)
-            got = self._near[key] = tuple((x, occ[x]) for x in self.ter.area2(h) if x in occ)
-        return got
 
-    def near_token(self, side: str, h: str) -> int:
-        """:meth:`stacks_near` as one number (equal stacks, equal numbers, while the
-        catalog's table keeps them), so that a key holding it hashes an int rather than
-        the stacks, once per unit per decision. Kept with the stacks by ``_put``."""
-        key = (side, h)
-        got = self._neartok.get(key)
-        if got is None:
-            near = self.stacks_near(side, h)
-            tokens = self._static.setdefault("near-tokens", {})
-            got = tokens.get(near)
-            if got is None:
-                if len(tokens) >= 65536:
-                    tokens.clear()  # numbers are never reused: an old key just goes stale
-                got = tokens[near] = self._new_token()
-            self._neartok[key] = got
-        return got
+def _new_token(s: WDState) -> int:
+    """A number naming one position of the enemy while the catalog's memo holds it."""
+    # one counter per catalog, never reset: two positions never share a number, even
+    # with states of one catalog in several threads (next() on a count is atomic)
+    counter: itertools.count[int] = s._static.setdefault("tokens", itertools.count(1))
+    return next(counter)
 
-    def _new_token(self) -> int:
-        """A number naming one position of the enemy while the catalog's memo holds it."""
-        # one counter per catalog, never reset: two positions never share a number, even
-        # with states of one catalog in several threads (next() on a count is atomic)
-        counter: itertools.count[int] = self._static.setdefault("tokens", itertools.count(1))
-        return next(counter)
 
-    def _move_reach(self, u: U) -> tuple[tuple[str, int, bool], ...]:
-        uid = u.uid
-        s = self.pos.phasing
-        enemy = self.enemy_hexes(s)
-        left = self.left_ticks(u)
-        city = self.city_bound(uid)
-        vl = self.ter.vl_hexes() if city else ()
-        # move_ticks and weapons_barred for every neighbour at once: the unit's entry
-        # costs from its hex as one row, its Rule 3 / 3.B exit cost and the ZOCs once
-        t = self.utype(uid)
-        frm = u.loc
-        ezoc = self.ezoc(s)
-        extra = 0
-        if frm in ezoc and (t.mob == "s" or (u.zoc_start and "left-zoc" not in u.marks)):
-            extra = self.ter.ticks  # Rule 3.B / Rule 3 / 6.B.1, as in move_cost
-        thaw = self.pos.weather == "thaw"
-        out = []
-        for n, c in zip(self.ter.nbrs(frm), self.enter_row(t.mob, frm), strict=True):
-            if c is None or n in enemy or (city and n not in vl):
-                continue
-            if thaw and self.wrong_bank(uid, frm, n):
-                continue  # Rule 16.B
-            cost = c + extra
-            if cost > left:
-                continue
-            out.append((n, cost, t.weapons and n in ezoc))
-        return tuple(out)
+def _move_reach(s: WDState, u: U) -> tuple[tuple[str, int, bool], ...]:
+    uid = u.uid
+    side = s.pos.phasing
+    enemy = enemy_hexes(s, side)
+    left = left_ticks(s, u)
+    city = city_bound(s, uid)
+    vl = s.ter.vl_hexes() if city else ()
+    # move_ticks and weapons_barred for every neighbour at once: the unit's entry
+    # costs from its hex as one row, its Rule 3 / 3.B exit cost and the ZOCs once
+    t = s.utype(uid)
+    frm = u.loc
+    zone = ezoc(s, side)
+    extra = 0
+    if frm in zone and (t.mob == "s" or (u.zoc_start and "left-zoc" not in u.marks)):
+        extra = s.ter.ticks  # Rule 3.B / Rule 3 / 6.B.1, as in move_cost
+    thaw = s.pos.weather == "thaw"
+    out = []
+    for n, c in zip(s.ter.nbrs(frm), enter_row(s, t.mob, frm), strict=True):
+        if c is None or n in enemy or (city and n not in vl):
+            continue
+        if thaw and wrong_bank(s, uid, frm, n):
+            continue  # Rule 16.B
+        cost = c + extra
+        if cost > left:
+            continue
+        out.append((n, cost, t.weapons and n in zone))
+    return tuple(out)
 
-    def left_ticks(self, u: U) -> int:
-        """:meth:`left` in ticks (:data:`~engines.white_death.position.MP_TICKS` an MP)."""
-        return self.pos.impulse_mp * MP_TICKS - u.spent
 
-    def move_ticks(self, uid: str, frm: str, to: str) -> int | None:
-        """:meth:`move_cost` in ticks: the same rules, in ints."""
-        cost = self.enter_ticks(uid, frm, to)
-        if cost is None:
-            return None
-        s = self.side_of(uid)
-        if frm in self.ezoc(s):
-            u = self.pos.units[uid]
-            if self.utype(uid).mob == "s":
-                cost += self.ter.ticks  # Rule 3.B, as in move_cost
-            elif u.zoc_start and "left-zoc" not in u.marks:
-                cost += self.ter.ticks  # Rule 3 / 6.B.1
-        return cost
+def left_ticks(s: WDState, u: U) -> int:
+    """:meth:`left` in ticks (:data:`~engines.white_death.position.MP_TICKS` an MP)."""
+    return s.pos.impulse_mp * MP_TICKS - u.spent
 
-    def can_pass(self, uid: str, frm: str, to: str, cost: Fraction) -> bool:
-        """Rule 4: a unit may move through a full hex, though not end its move there.
 
-        Allowed when nothing can stop it there (no enemy ZOC, no die to roll) and it can
-        still move on to a hex where it may stop; it must then move on at once.
-        """
-        return self._can_pass(uid, frm, to, self.ter.to_ticks(cost))
+def move_ticks(s: WDState, uid: str, frm: str, to: str) -> int | None:
+    """:meth:`move_cost` in ticks: the same rules, in ints."""
+    cost = enter_ticks(s, uid, frm, to)
+    if cost is None:
+        return None
+    side = s.side_of(uid)
+    if frm in ezoc(s, side):
+        u = s.pos.units[uid]
+        if s.utype(uid).mob == "s":
+            cost += s.ter.ticks  # Rule 3.B, as in move_cost
+        elif u.zoc_start and "left-zoc" not in u.marks:
+            cost += s.ter.ticks  # Rule 3 / 6.B.1
+    return cost
 
-    def _can_pass(self, uid: str, frm: str, to: str, cost: int) -> bool:
-        s = self.side_of(uid)
-        t = self.utype(uid)
-        if to in self.ezoc(s) or (t.afv and frm in self.ezoc(s)) or self.lake_roll_due(
-                uid, frm, to):
-            return False
-        rest = self.left_ticks(self.pos.units[uid]) - cost
-        enemy = self.enemy_hexes(s)
-        for n in self.ter.nbrs(to):
-            if n in enemy or n == to:
-                continue
-            c = self.enter_ticks(uid, to, n)
-            if c is None or c > rest:
-                continue
-            if not self.stack_ok_with(n, uid):
-                continue  # it must be able to stop there
-            if t.weapons and n in self.ezoc(s):
-                continue
-            if self.city_bound(uid) and n not in self.ter.vl_hexes():
-                continue
-            return True
+
+def can_pass(s: WDState, uid: str, frm: str, to: str, cost: Fraction) -> bool:
+    """Rule 4: a unit may move through a full hex, though not end its move there.
+
+    Allowed when nothing can stop it there (no enemy ZOC, no die to roll) and it can
+    still move on to a hex where it may stop; it must then move on at once.
+    """
+    return _can_pass(s, uid, frm, to, s.ter.to_ticks(cost))
+
+
+def _can_pass(s: WDState, uid: str, frm: str, to: str, cost: int) -> bool:
+    side = s.side_of(uid)
+    t = s.utype(uid)
+    if to in ezoc(s, side) or (t.afv and frm in ezoc(s, side)) or lake_roll_due(s,
+            uid, frm, to):
         return False
+    rest = left_ticks(s, s.pos.units[uid]) - cost
+    enemy = enemy_hexes(s, side)
+    for n in s.ter.nbrs(to):
+        if n in enemy or n == to:
+            continue
+        c = enter_ticks(s, uid, to, n)
+        if c is None or c > rest:
+            continue
+        if not s.stack_ok_with(n, uid):
+            continue  # it must be able to stop there
+        if t.weapons and n in ezoc(s, side):
+            continue
+        if city_bound(s, uid) and n not in s.ter.vl_hexes():
+            continue
+        return True
+    return False
 
-    def _do_act_move(self, a: WDAction) -> list[Event]:
-        uid = a.unit
-        self.pos.units[uid]
-        s = self.pos.phasing
-        cost = self.move_ticks(uid, a.frm, a.hex)
-        assert cost is not None
-        t = self.utype(uid)
-        # Rule 3.A: an AFV leaving an enemy ZOC draws antitank fire first
-        if t.afv and a.frm in self.ezoc(s):
-            firers = [x for n in self.ter.nbrs(a.frm) for x in self.units_at(n, other(s))
-                      if self.has_zoc(x) and self.utype(x).atf > 0]
-            value = sum((self.fire_value(x, "at", a.frm, False) for x in sorted(set(firers))),
-                        Fraction(0))
-            col = rules.odds_column(self.cat.tables, value, self.defense(uid, "at"))
-            if col >= 0:
-                self._die("crt", f"antitank fire at {uid} leaving {a.frm} "
-                          f"({fmt_amount(value)} at {rules.column_label(self.cat.tables, col)})",
-                          "Rule 3.A", kind="at", uid=uid, col=col, stage="move", hex=a.frm)
-                self._push("finish-move", MoveArgs(uid, a.frm, a.hex, cost))
-                return [Event(f"{uid} tries to leave the enemy ZOC at {a.frm}", "move",
-                              hexes=(a.frm,), units=(uid,), rule="Rule 3.A")]
-        return self._finish_move(uid, a.frm, a.hex, cost)
 
-    def _finish_move_after_fire(self, m: MoveArgs) -> list[Event]:
-        """Rule 3.A: the move of an AFV that drew antitank fire leaving an enemy ZOC goes
-        on after the fire, unless the fire stopped or removed it."""
-        uid, frm, to = m.uid, m.frm, m.to
-        u = self.pos.units[uid]
-        if not self.on_map(uid) or u.loc != frm or u.stopped:
-            return [Event(f"{uid} ends its movement at {u.loc}", "move", units=(uid,),
-                          rule="Rule 3.A")]
-        if self.units_at(to, other(self.side_of(uid))) or not self.stack_ok_with(to, uid):
-            return []
-        return self._finish_move(uid, frm, to, m.cost)
-
-    def _finish_move(self, uid: str, frm: str, to: str, cost: int) -> list[Event]:
-        u = self.pos.units[uid]
-        s = self.side_of(uid)
-        t = self.utype(uid)
-        if frm in self.ezoc(s):
-            u.marks.add("left-zoc")
-        if self.river_at(to) == "river" and self.river_at(frm) != "river":
-            u.via = frm
-        u.spent += cost
-        u.deployed = False
-        u.marks.discard("entered")
-        self._put(uid, to)
-        self.pos.passing = "" if self.stack_ok_with(to, uid) else uid
-        # Rule 4.C: the opponent sees a counter move, not which unit it is
-        events = [Event(f"{uid} moves {frm} to {to}", "move", visible_to=(s,),
-                        hexes=(frm, to), units=(uid,), rule="Rule 6"),
-                  Event(f"a {s} unit moves {frm} to {to}", "move",
-                        visible_to=(other(s),), hexes=(frm, to), rule="Rule 6")]
-        if to in self.ezoc(s):
-            if "brandenburg" in t.flags and s == "german":
-                self._die("brandenburg", f"Brandenburg detection for {uid} at {to}",
-                          "Rule 21.B", uid=uid, hex=to)
-            elif t.afv:
-                pass  # Rule 3.A: AFVs need not stop
-            elif t.mob == "s" and to not in self.ezoc(s, ski_only=True):
-                pass  # Rule 3.B
-            else:
-                u.stopped = True
-        if self.lake_roll_due(uid, frm, to):
-            self._die("ice", f"ice collapse under {uid} crossing {frm}/{to}", "Rule 13",
-                      uid=uid, hex=to)
-        return events
-
-    def _on_ice(self, job: DieArgs, roll: int) -> list[Event]:
-        if roll == 1:
-            return self._lose(job.uid, 1, "the ice gives way")
+def _finish_move_after_fire(s: WDState, m: MoveArgs) -> list[Event]:
+    """Rule 3.A: the move of an AFV that drew antitank fire leaving an enemy ZOC goes
+    on after the fire, unless the fire stopped or removed it."""
+    uid, frm, to = m.uid, m.frm, m.to
+    u = s.pos.units[uid]
+    if not s.on_map(uid) or u.loc != frm or u.stopped:
+        return [Event(f"{uid} ends its movement at {u.loc}", "move", units=(uid,),
+                      rule="Rule 3.A")]
+    if s.units_at(to, other(s.side_of(uid))) or not s.stack_ok_with(to, uid):
         return []
+    return _finish_move(s, uid, frm, to, m.cost)
 
-    # ------------------------------------------------------------ Brandenburg commandos (Rule 21.B)
 
-    def escorts(self, leader: str) -> list[str]:
-        """Rule 21.B: the units stacked with a Brandenburg unit, which move with it."""
-        h = self.pos.units[leader].loc
-        return [x for x in self.units_at(h, "german") if x != leader
-                and "intrinsic" not in self.utype(x).flags]
+def _finish_move(s: WDState, uid: str, frm: str, to: str, cost: int) -> list[Event]:
+    u = s.pos.units[uid]
+    side = s.side_of(uid)
+    t = s.utype(uid)
+    if frm in ezoc(s, side):
+        u.marks.add("left-zoc")
+    if river_at(s, to) == "river" and river_at(s, frm) != "river":
+        u.via = frm
+    u.spent += cost
+    u.deployed = False
+    u.marks.discard("entered")
+    s._put(uid, to)
+    s.pos.passing = "" if s.stack_ok_with(to, uid) else uid
+    # Rule 4.C: the opponent sees a counter move, not which unit it is
+    events = [Event(f"{uid} moves {frm} to {to}", "move", visible_to=(side,),
+                    hexes=(frm, to), units=(uid,), rule="Rule 6"),
+              Event(f"a {side} unit moves {frm} to {to}", "move",
+                    visible_to=(other(side),), hexes=(frm, to), rule="Rule 6")]
+    if to in ezoc(s, side):
+        if "brandenburg" in t.flags and side == "german":
+            s._die("brandenburg", f"Brandenburg detection for {uid} at {to}",
+                      "Rule 21.B", uid=uid, hex=to)
+        elif t.afv:
+            pass  # Rule 3.A: AFVs need not stop
+        elif t.mob == "s" and to not in ezoc(s, side, ski_only=True):
+            pass  # Rule 3.B
+        else:
+            u.stopped = True
+    if lake_roll_due(s, uid, frm, to):
+        s._die("ice", f"ice collapse under {uid} crossing {frm}/{to}", "Rule 13",
+                  uid=uid, hex=to)
+    return events
 
-    def _check_lead(self, a: WDAction) -> None:
-        u = self._movable(a.unit)
-        if "brandenburg" not in self.utype(a.unit).flags:
-            raise IllegalAction(f"{a.unit} is not a Brandenburg commando unit", rule="Rule 21.B")
-        group = self.escorts(a.unit)
-        if not group:
-            raise IllegalAction(f"no unit is stacked with {a.unit} to lead", rule="Rule 21.B")
-        self._move_checks(a, u)
-        for x in group:
-            ux = self._movable(x)
-            if ux.stopped or ux.assault or ux.entrained:
-                raise IllegalAction(f"{x} may not move with {a.unit} now", rule="Rule 21.B")
-            cost = self.move_cost(x, a.frm, a.hex)
-            if cost is None or cost > self.left(x):
-                raise IllegalAction(f"{x} cannot pay to enter {a.hex}", rule="Rule 21.B")
-            if self.city_bound(x) and a.hex not in self.ter.vl_hexes():
-                raise IllegalAction("the Velikiye Luki garrison may not leave the city until "
-                                    "released", rule="Rule 22")
-        here = [self.udef(x) for x in self.units_at(a.hex, "german")]
-        if not rules.stack_ok("german", [*here, *(self.udef(x) for x in [a.unit, *group])]):
-            raise IllegalAction(f"the stack may not enter {a.hex} over the stacking limit",
-                                rule="Rule 4")
 
-    def _do_act_lead(self, a: WDAction) -> list[Event]:
-        group = [a.unit, *self.escorts(a.unit)]
-        in_zoc = a.frm in self.ezoc("german")
-        for x in group:
-            cost = self.move_ticks(x, a.frm, a.hex)
-            assert cost is not None
-            u = self.pos.units[x]
-            if in_zoc:
-                u.marks.add("left-zoc")
-            u.spent += cost
-            u.deployed = False
-            self._put(x, a.hex)
-        events = [Event(f"{a.unit} leads {len(group) - 1} units from {a.frm} to {a.hex}", "move",
-                        visible_to=("german",), hexes=(a.frm, a.hex), units=tuple(group),
-                        rule="Rule 21.B"),
-                  Event(f"a german stack moves {a.frm} to {a.hex}", "move",
-                        visible_to=("soviet",), hexes=(a.frm, a.hex), rule="Rule 21.B")]
-        if a.hex in self.ezoc("german"):
-            n = len([x for x in group if "brandenburg" not in self.utype(x).flags])
-            self._die("brandenburg", f"Brandenburg detection for {a.unit} and {n} escorted "
-                      f"units at {a.hex} (-{n})", "Rule 21.B", uid=a.unit, hex=a.hex,
-                      group=tuple(group), mod=n)
-        return events
+def _on_ice(s: WDState, job: DieArgs, roll: int) -> list[Event]:
+    if roll == 1:
+        return _lose(s, job.uid, 1, "the ice gives way")
+    return []
 
-    def _on_brandenburg(self, job: DieArgs, roll: int) -> list[Event]:
-        if roll - job.mod <= 1:
-            for x in job.group or (job.uid,):
-                if self.on_map(x):
-                    self.pos.units[x].stopped = True
-            return [Event(f"{job.uid} is found out and stops at {job.hex}", "info",
-                          hexes=(job.hex,), rule="Rule 21.B")]
-        return [Event(f"{job.uid} slips through", "info", visible_to=("german",),
-                      rule="Rule 21.B")]
 
-    # ------------------------------------------------------------------ deployment (Rule 6.B.2)
+def escorts(s: WDState, leader: str) -> list[str]:
+    """Rule 21.B: the units stacked with a Brandenburg unit, which move with it."""
+    h = s.pos.units[leader].loc
+    return [x for x in s.units_at(h, "german") if x != leader
+            and "intrinsic" not in s.utype(x).flags]
 
-    def _check_deploy(self, a: WDAction) -> None:
-        u = self._movable(a.unit, moving=False)  # deploying is not moving (Rule 22)
-        if not self.utype(a.unit).artillery:
-            raise IllegalAction(f"{a.unit} is not artillery", rule="Rule 6.B.2")
-        if u.deployed:
-            raise IllegalAction(f"{a.unit} is already deployed", rule="Rule 6.B.2")
-        if u.entrained:  # entraining undeploys; on the train it only rails (Rule 8)
-            raise IllegalAction(f"{a.unit} is entrained", rule="Rule 8")
-        if self.left(a.unit) < 1:
-            raise IllegalAction("deploying costs one movement point", rule="Rule 6.B.2")
 
-    def _do_act_deploy(self, a: WDAction) -> list[Event]:
-        u = self.pos.units[a.unit]
-        u.spent += MP_TICKS  # one MP
-        u.deployed = True
-        return [Event(f"{a.unit} deploys", "info", visible_to=(self.pos.phasing,),
-                      rule="Rule 6.B.2")]
+def _on_brandenburg(s: WDState, job: DieArgs, roll: int) -> list[Event]:
+    if roll - job.mod <= 1:
+        for x in job.group or (job.uid,):
+            if s.on_map(x):
+                s.pos.units[x].stopped = True
+        return [Event(f"{job.uid} is found out and stops at {job.hex}", "info",
+                      hexes=(job.hex,), rule="Rule 21.B")]
+    return [Event(f"{job.uid} slips through", "info", visible_to=("german",),
+                  rule="Rule 21.B")]
 
-    # ------------------------------------------------------------------ rail (Rule 8)
 
-    def turn_rail_left(self, side: str) -> int:
-        return self.cat.rail_sp - self.pos.rail_used[side]
+def turn_rail_left(s: WDState, side: str) -> int:
+    return s.cat.rail_sp - s.pos.rail_used[side]
 
-    def _check_entrain(self, a: WDAction) -> None:
-        u = self._movable(a.unit)
-        t = self.utype(a.unit)
-        if u.entrained or u.stopped or u.assault:
-            raise IllegalAction(f"{a.unit} may not entrain now", rule="Rule 8")
-        if not self.ter.rail_hex(u.loc):
-            raise IllegalAction(f"{u.loc} has no railroad", rule="Rule 8")
-        if not t.personnel and not self.ter.is_town(u.loc) and "entered" not in u.marks:
-            raise IllegalAction("weapons and AFV units entrain only in a town on a railroad "
-                                "(except reinforcements as they enter)", rule="Rule 8")
-        if self.left(a.unit) < 1:
-            raise IllegalAction("entraining costs one movement point", rule="Rule 8")
-        if u.strength > self.turn_rail_left(self.pos.phasing):
-            raise IllegalAction(f"only {self.turn_rail_left(self.pos.phasing)} strength points of "
-                                "rail movement are left this turn", rule="Rule 8")
-        if u.loc in self.ezoc(self.pos.phasing):
-            raise IllegalAction("rail movement may not start in an enemy ZOC", rule="Rule 8")
-        if not self.rail_destinations(a.unit, check_only=True):
-            raise IllegalAction("the railroad cannot be traced to a friendly edge from here",
-                                rule="Rule 8")
-        if self.city_bound(a.unit) and not self.rail_destinations(a.unit):
-            raise IllegalAction("the Velikiye Luki garrison may not leave the city until "
-                                "released, and no other rail hex of the city can be reached",
-                                rule="Rule 22")
 
-    def rail_destinations(self, uid: str, check_only: bool = False) -> list[str]:
-        key = ("rail", uid, check_only)
-        if key not in self._cache:
-            self._cache[key] = self._rail_destinations(uid, check_only)
-        out: list[str] = self._cache[key]
-        return out
+def rail_destinations(s: WDState, uid: str, check_only: bool = False) -> list[str]:
+    key = ("rail", uid, check_only)
+    if key not in s._cache:
+        s._cache[key] = _rail_destinations(s, uid, check_only)
+    out: list[str] = s._cache[key]
+    return out
 
-    def _rail_net(self, side: str, start: str) -> RailPart:
-        """Rule 8: the rail hexes joined to ``start`` through hexes free of enemy units and
-        ZOCs, and whether they reach a friendly edge. Every hex of such a part of the
-        network has the same answer, so it is traced once per position of the enemy."""
-        free = self._free(side)
-        parts: dict[str, RailPart] = self.by_enemies("rail", side, dict)
-        got = parts.get(start)
-        if got is not None:
-            return got
-        seen = tuple(region(self.map, [start], passable=free, networks=RAILS))  # sorted
-        got = RailPart(seen, frozenset(seen), tuple(h for h in seen if self.ter.is_town(h)),
-                       not self.ter.edge_hexes(side).isdisjoint(seen))
-        if start in free:  # a start in an enemy ZOC is a part of its own
-            for h in seen:
-                parts[h] = got
+
+def _rail_net(s: WDState, side: str, start: str) -> RailPart:
+    """Rule 8: the rail hexes joined to ``start`` through hexes free of enemy units and
+    ZOCs, and whether they reach a friendly edge. Every hex of such a part of the
+    network has the same answer, so it is traced once per position of the enemy."""
+    free = _free(s, side)
+    parts: dict[str, RailPart] = by_enemies(s, "rail", side, dict)
+    got = parts.get(start)
+    if got is not None:
         return got
+    seen = tuple(region(s.map, [start], passable=free, networks=RAILS))  # sorted
+    got = RailPart(seen, frozenset(seen), tuple(h for h in seen if s.ter.is_town(h)),
+                   not s.ter.edge_hexes(side).isdisjoint(seen))
+    if start in free:  # a start in an enemy ZOC is a part of its own
+        for h in seen:
+            parts[h] = got
+    return got
 
-    def _rail_destinations(self, uid: str, check_only: bool = False) -> list[str]:
-        s = self.side_of(uid)
-        start = self.pos.units[uid].loc
-        part = self._rail_net(s, start)
-        if not part.to_edge:
-            return []
-        if check_only:
-            return [start]
-        t = self.utype(uid)
-        city = self.city_bound(uid)
-        # Rule 8: weapons and AFVs detrain in towns
-        stops = part.hexes if t.personnel else part.towns
-        # Rule 4: an empty hex takes any one unit, so only the side's stacks are asked
-        full = frozenset(h for h in self.occupied(s) if h in part.members
-                         and not self.stack_ok_with(h, uid))
-        # the list reads the part (the enemy's position and the start), the stops, the
-        # full hexes and the city: kept in the catalog under them, as an entrained unit's
-        # destinations are asked at every decision while the part rarely changes
-        key = (self.by_enemies("token", s, self._new_token), start, t.personnel, full, city)
-        memo = self._static.setdefault("rail-memo", {})
-        got: list[str] | None = memo.get(key)
-        if got is None:
-            if len(memo) >= 16384:
-                memo.clear()  # a bound: entries are pure functions of their keys
-            got = memo[key] = [h for h in stops if h != start and h not in full
-                               and (not city or h in self.ter.vl_hexes())]
-        return got
 
-    def _check_rail(self, a: WDAction) -> None:
-        self._need_phase("movement", rule="Rule 8")
-        u = self._need_map(a.unit)
-        if not u.entrained:
-            raise IllegalAction(f"{a.unit} is not entrained", rule="Rule 8")
-        if a.hex not in self.rail_destinations(a.unit):
-            raise IllegalAction(f"{a.unit} cannot reach {a.hex} by rail", rule="Rule 8")
+def _rail_destinations(s: WDState, uid: str, check_only: bool = False) -> list[str]:
+    side = s.side_of(uid)
+    start = s.pos.units[uid].loc
+    part = _rail_net(s, side, start)
+    if not part.to_edge:
+        return []
+    if check_only:
+        return [start]
+    t = s.utype(uid)
+    city = city_bound(s, uid)
+    # Rule 8: weapons and AFVs detrain in towns
+    stops = part.hexes if t.personnel else part.towns
+    # Rule 4: an empty hex takes any one unit, so only the side's stacks are asked
+    full = frozenset(h for h in s.occupied(side) if h in part.members
+                     and not s.stack_ok_with(h, uid))
+    # the list reads the part (the enemy's position and the start), the stops, the
+    # full hexes and the city: kept in the catalog under them, as an entrained unit's
+    # destinations are asked at every decision while the part rarely changes
+    key = (by_enemies(s, "token", side, partial(_new_token, s)), start, t.personnel, full, city)
+    memo = s._static.setdefault("rail-memo", {})
+    got: list[str] | None = memo.get(key)
+    if got is None:
+        if len(memo) >= 16384:
+            memo.clear()  # a bound: entries are pure functions of their keys
+        got = memo[key] = [h for h in stops if h != start and h not in full
+                           and (not city or h in s.ter.vl_hexes())]
+    return got
 
-    def _do_act_entrain(self, a: WDAction) -> list[Event]:
-        u = self.pos.units[a.unit]
-        u.spent += MP_TICKS  # one MP
-        u.entrained = True
-        u.deployed = False
-        self.pos.rail_used[self.pos.phasing] += u.strength
-        return [Event(f"{a.unit} entrains at {u.loc}", "move", visible_to=(self.pos.phasing,),
-                      rule="Rule 8")]
-
-    def _do_act_rail(self, a: WDAction) -> list[Event]:
-        u = self.pos.units[a.unit]
-        frm = u.loc
-        u.entrained = False
-        u.marks.discard("entered")
-        self._put(a.unit, a.hex)
-        return [Event(f"{a.unit} moves by rail from {frm} to {a.hex}", "move",
-                      visible_to=(self.pos.phasing,), hexes=(frm, a.hex), rule="Rule 8")]
 
     # ------------------------------------------------------------ assault declarations (Rule 6.B.3)
 
-    def _check_assault(self, a: WDAction) -> None:
-        self._need_phase("movement", rule="Rule 5")
-        u = self._need_map(a.unit)
-        s = self.pos.phasing
-        t = self.utype(a.unit)
-        if u.assault:
-            raise IllegalAction(f"{a.unit} already assaults {u.assault}", rule="Rule 6.B.3")
-        if u.entrained:
-            raise IllegalAction(f"{a.unit} is entrained", rule="Rule 8")
-        if not self.units_at(a.hex, other(s)) or not self.map.grid.adjacent(u.loc, a.hex):
-            raise IllegalAction(f"{a.hex} is not an adjacent enemy hex", rule="Rule 6.B.3")
-        if self.left(a.unit) < 1:
-            raise IllegalAction("assaulting costs one movement point", rule="Rule 6.B.3")
-        if not t.afv and (t.cf <= 0 or t.cf_defensive_only):
-            raise IllegalAction(f"{a.unit} may only fire defensively", rule="Rule 9.A")
-        if "no-assault" in u.marks:
-            raise IllegalAction(f"{a.unit} may not assault this impulse", rule="Rule 14.B.2")
-        if s == "soviet" and self.pos.impulse_mp < min(3, self.pos.impulse_left_before):
-            raise IllegalAction("the Soviet player must spend 3 MPs (or all remaining) in an "
-                                "impulse to assault", rule="Rule 5")
-        if self.enter_cost(a.unit, u.loc, a.hex) is None:
-            raise IllegalAction(f"{a.unit} may not assault across a prohibited hexside or into "
-                                "a prohibited hex", rule="Rule 12.A")
-        pool = self.pool_of(a.unit)
-        if f"assault:{pool}" not in self.pos.paid and self.pos.supply[pool] < 1:
-            raise IllegalAction(f"no supply point is left in the {pool} pool to assault",
-                                rule="Rule 15.A.1")
-
-    def _do_act_assault(self, a: WDAction) -> list[Event]:
-        u = self.pos.units[a.unit]
-        pool = self.pool_of(a.unit)
-        events = []
-        if f"assault:{pool}" not in self.pos.paid:
-            self.pos.paid.add(f"assault:{pool}")
-            self.pos.supply[pool] -= 1
-            events.append(Event(f"One supply point ({pool}) is spent to assault", "info",
-                                visible_to=(self.pos.phasing,), rule="Rule 15.A.1"))
-        u.spent += MP_TICKS  # one MP
-        u.assault = a.hex
-        self.pos.assaults.setdefault(a.hex, []).append(a.unit)
-        events.append(Event(f"{a.unit} will assault {a.hex}", "attack", hexes=(a.hex,),
-                            units=(a.unit,), rule="Rule 6.B.3"))
-        return events
-
     # ------------------------------------------------------------------ bridges (Rule 20)
-
-    def _check_build(self, a: WDAction) -> None:
-        u = self._movable(a.unit)
-        if u.entrained:  # 20.B spends a movement point; on the train it only rails (Rule 8)
-            raise IllegalAction(f"{a.unit} is entrained: detrain first", rule="Rule 8")
-        if "bridge" not in self.utype(a.unit).flags or a.unit in self.pos.builders:
-            raise IllegalAction(f"{a.unit} cannot build a bridge (one each)", rule="Rule 20.B")
-        if "river" not in self.ter.terrain(u.loc) or u.loc in self.pos.bridges:
-            raise IllegalAction(f"{u.loc} is not an unbridged river hex", rule="Rule 20.B")
-        if self.left(a.unit) < 1:
-            raise IllegalAction("building costs one movement point", rule="Rule 20.B")
-
-    def _check_demolish(self, a: WDAction) -> None:
-        u = self._movable(a.unit)
-        if u.entrained:  # 20.A spends a movement point; on the train it only rails (Rule 8)
-            raise IllegalAction(f"{a.unit} is entrained: detrain first", rule="Rule 8")
-        if "engineer" not in self.utype(a.unit).flags or u.loc not in self.pos.bridges:
-            raise IllegalAction(f"{a.unit} is not an engineer on a bridge", rule="Rule 20.A")
-        if self.left(a.unit) < 1:
-            raise IllegalAction("demolishing costs one movement point", rule="Rule 20.A")
-
-    def _do_act_build(self, a: WDAction) -> list[Event]:
-        u = self.pos.units[a.unit]
-        u.spent += MP_TICKS  # one MP
-        self.pos.bridges.add(u.loc)
-        self.pos.builders.add(a.unit)
-        return [Event(f"{a.unit} builds a bridge at {u.loc}", "info", hexes=(u.loc,),
-                      rule="Rule 20")]
-
-    def _do_act_demolish(self, a: WDAction) -> list[Event]:
-        u = self.pos.units[a.unit]
-        u.spent += MP_TICKS  # one MP
-        self.pos.bridges.discard(u.loc)
-        return [Event(f"{a.unit} destroys the bridge at {u.loc}", "info", hexes=(u.loc,),
-                      rule="Rule 20")]
 
     # ------------------------------------------------------------------ end of movement
 
-    def _check_end_movement(self, a: WDAction) -> None:
-        self._need_phase("movement", rule="Rule 5")
 
-    def _do_act_end_movement(self, a: WDAction) -> list[Event]:
-        self.pos.counts = {}  # Rule 14.C.4 / 14.C.7 count routs and eliminations by phase
-        return [Event(f"The {self.pos.phasing} movement phase ends; "
-                      f"{len(self.pos.assaults)} hexes to be assaulted", "phase", rule="Rule 5")]
+# ------------------------------------------------------------------ the actions
+
+
+def check_move(s: WDState, a: WDAction) -> None:
+    _move_checks(s, a, _movable(s, a.unit))
+
+
+def do_move(st: WDState, a: WDAction) -> list[Event]:
+    uid = a.unit
+    st.pos.units[uid]
+    s = st.pos.phasing
+    cost = move_ticks(st, uid, a.frm, a.hex)
+    assert cost is not None
+    t = st.utype(uid)
+    # Rule 3.A: an AFV leaving an enemy ZOC draws antitank fire first
+    if t.afv and a.frm in ezoc(st, s):
+        firers = [x for n in st.ter.nbrs(a.frm) for x in st.units_at(n, other(s))
+                  if has_zoc(st, x) and st.utype(x).atf > 0]
+        value = sum((fire_value(st, x, "at", a.frm, False) for x in sorted(set(firers))),
+                    Fraction(0))
+        col = rules.odds_column(st.cat.tables, value, defense(st, uid, "at"))
+        if col >= 0:
+            st._die("crt", f"antitank fire at {uid} leaving {a.frm} "
+                      f"({fmt_amount(value)} at {rules.column_label(st.cat.tables, col)})",
+                      "Rule 3.A", kind="at", uid=uid, col=col, stage="move", hex=a.frm)
+            st._push("finish-move", MoveArgs(uid, a.frm, a.hex, cost))
+            return [Event(f"{uid} tries to leave the enemy ZOC at {a.frm}", "move",
+                          hexes=(a.frm,), units=(uid,), rule="Rule 3.A")]
+    return _finish_move(st, uid, a.frm, a.hex, cost)
+
+
+def check_lead(s: WDState, a: WDAction) -> None:
+    u = _movable(s, a.unit)
+    if "brandenburg" not in s.utype(a.unit).flags:
+        raise IllegalAction(f"{a.unit} is not a Brandenburg commando unit", rule="Rule 21.B")
+    group = escorts(s, a.unit)
+    if not group:
+        raise IllegalAction(f"no unit is stacked with {a.unit} to lead", rule="Rule 21.B")
+    _move_checks(s, a, u)
+    for x in group:
+        ux = _movable(s, x)
+        if ux.stopped or ux.assault or ux.entrained:
+            raise IllegalAction(f"{x} may not move with {a.unit} now", rule="Rule 21.B")
+        cost = move_cost(s, x, a.frm, a.hex)
+        if cost is None or cost > left(s, x):
+            raise IllegalAction(f"{x} cannot pay to enter {a.hex}", rule="Rule 21.B")
+        if city_bound(s, x) and a.hex not in s.ter.vl_hexes():
+            raise IllegalAction("the Velikiye Luki garrison may not leave the city until "
+                                "released", rule="Rule 22")
+    here = [s.udef(x) for x in s.units_at(a.hex, "german")]
+    if not rules.stack_ok("german", [*here, *(s.udef(x) for x in [a.unit, *group])]):
+        raise IllegalAction(f"the stack may not enter {a.hex} over the stacking limit",
+                            rule="Rule 4")
+
+
+def do_lead(s: WDState, a: WDAction) -> list[Event]:
+    group = [a.unit, *escorts(s, a.unit)]
+    in_zoc = a.frm in ezoc(s, "german")
+    for x in group:
+        cost = move_ticks(s, x, a.frm, a.hex)
+        assert cost is not None
+        u = s.pos.units[x]
+        if in_zoc:
+            u.marks.add("left-zoc")
+        u.spent += cost
+        u.deployed = False
+        s._put(x, a.hex)
+    events = [Event(f"{a.unit} leads {len(group) - 1} units from {a.frm} to {a.hex}", "move",
+                    visible_to=("german",), hexes=(a.frm, a.hex), units=tuple(group),
+                    rule="Rule 21.B"),
+              Event(f"a german stack moves {a.frm} to {a.hex}", "move",
+                    visible_to=("soviet",), hexes=(a.frm, a.hex), rule="Rule 21.B")]
+    if a.hex in ezoc(s, "german"):
+        n = len([x for x in group if "brandenburg" not in s.utype(x).flags])
+        s._die("brandenburg", f"Brandenburg detection for {a.unit} and {n} escorted "
+                  f"units at {a.hex} (-{n})", "Rule 21.B", uid=a.unit, hex=a.hex,
+                  group=tuple(group), mod=n)
+    return events
+
+
+def check_deploy(s: WDState, a: WDAction) -> None:
+    u = _movable(s, a.unit, moving=False)  # deploying is not moving (Rule 22)
+    if not s.utype(a.unit).artillery:
+        raise IllegalAction(f"{a.unit} is not artillery", rule="Rule 6.B.2")
+    if u.deployed:
+        raise IllegalAction(f"{a.unit} is already deployed", rule="Rule 6.B.2")
+    if u.entrained:  # entraining undeploys; on the train it only rails (Rule 8)
+        raise IllegalAction(f"{a.unit} is entrained", rule="Rule 8")
+    if left(s, a.unit) < 1:
+        raise IllegalAction("deploying costs one movement point", rule="Rule 6.B.2")
+
+
+def do_deploy(s: WDState, a: WDAction) -> list[Event]:
+    u = s.pos.units[a.unit]
+    u.spent += MP_TICKS  # one MP
+    u.deployed = True
+    return [Event(f"{a.unit} deploys", "info", visible_to=(s.pos.phasing,),
+                  rule="Rule 6.B.2")]
+
+
+def check_entrain(s: WDState, a: WDAction) -> None:
+    u = _movable(s, a.unit)
+    t = s.utype(a.unit)
+    if u.entrained or u.stopped or u.assault:
+        raise IllegalAction(f"{a.unit} may not entrain now", rule="Rule 8")
+    if not s.ter.rail_hex(u.loc):
+        raise IllegalAction(f"{u.loc} has no railroad", rule="Rule 8")
+    if not t.personnel and not s.ter.is_town(u.loc) and "entered" not in u.marks:
+        raise IllegalAction("weapons and AFV units entrain only in a town on a railroad "
+                            "(except reinforcements as they enter)", rule="Rule 8")
+    if left(s, a.unit) < 1:
+        raise IllegalAction("entraining costs one movement point", rule="Rule 8")
+    if u.strength > turn_rail_left(s, s.pos.phasing):
+        raise IllegalAction(f"only {turn_rail_left(s, s.pos.phasing)} strength points of "
+                            "rail movement are left this turn", rule="Rule 8")
+    if u.loc in ezoc(s, s.pos.phasing):
+        raise IllegalAction("rail movement may not start in an enemy ZOC", rule="Rule 8")
+    if not rail_destinations(s, a.unit, check_only=True):
+        raise IllegalAction("the railroad cannot be traced to a friendly edge from here",
+                            rule="Rule 8")
+    if city_bound(s, a.unit) and not rail_destinations(s, a.unit):
+        raise IllegalAction("the Velikiye Luki garrison may not leave the city until "
+                            "released, and no other rail hex of the city can be reached",
+                            rule="Rule 22")
+
+
+def check_rail(s: WDState, a: WDAction) -> None:
+    s._need_phase("movement", rule="Rule 8")
+    u = s._need_map(a.unit)
+    if not u.entrained:
+        raise IllegalAction(f"{a.unit} is not entrained", rule="Rule 8")
+    if a.hex not in rail_destinations(s, a.unit):
+        raise IllegalAction(f"{a.unit} cannot reach {a.hex} by rail", rule="Rule 8")
+
+
+def do_entrain(s: WDState, a: WDAction) -> list[Event]:
+    u = s.pos.units[a.unit]
+    u.spent += MP_TICKS  # one MP
+    u.entrained = True
+    u.deployed = False
+    s.pos.rail_used[s.pos.phasing] += u.strength
+    return [Event(f"{a.unit} entrains at {u.loc}", "move", visible_to=(s.pos.phasing,),
+                  rule="Rule 8")]
+
+
+def do_rail(s: WDState, a: WDAction) -> list[Event]:
+    u = s.pos.units[a.unit]
+    frm = u.loc
+    u.entrained = False
+    u.marks.discard("entered")
+    s._put(a.unit, a.hex)
+    return [Event(f"{a.unit} moves by rail from {frm} to {a.hex}", "move",
+                  visible_to=(s.pos.phasing,), hexes=(frm, a.hex), rule="Rule 8")]
+
+
+def check_assault(st: WDState, a: WDAction) -> None:
+    st._need_phase("movement", rule="Rule 5")
+    u = st._need_map(a.unit)
+    s = st.pos.phasing
+    t = st.utype(a.unit)
+    if u.assault:
+        raise IllegalAction(f"{a.unit} already assaults {u.assault}", rule="Rule 6.B.3")
+    if u.entrained:
+        raise IllegalAction(f"{a.unit} is entrained", rule="Rule 8")
+    if not st.units_at(a.hex, other(s)) or not st.map.grid.adjacent(u.loc, a.hex):
+        raise IllegalAction(f"{a.hex} is not an adjacent enemy hex", rule="Rule 6.B.3")
+    if left(st, a.unit) < 1:
+        raise IllegalAction("assaulting costs one movement point", rule="Rule 6.B.3")
+    if not t.afv and (t.cf <= 0 or t.cf_defensive_only):
+        raise IllegalAction(f"{a.unit} may only fire defensively", rule="Rule 9.A")
+    if "no-assault" in u.marks:
+        raise IllegalAction(f"{a.unit} may not assault this impulse", rule="Rule 14.B.2")
+    if s == "soviet" and st.pos.impulse_mp < min(3, st.pos.impulse_left_before):
+        raise IllegalAction("the Soviet player must spend 3 MPs (or all remaining) in an "
+                            "impulse to assault", rule="Rule 5")
+    if enter_cost(st, a.unit, u.loc, a.hex) is None:
+        raise IllegalAction(f"{a.unit} may not assault across a prohibited hexside or into "
+                            "a prohibited hex", rule="Rule 12.A")
+    pool = pool_of(st, a.unit)
+    if f"assault:{pool}" not in st.pos.paid and st.pos.supply[pool] < 1:
+        raise IllegalAction(f"no supply point is left in the {pool} pool to assault",
+                            rule="Rule 15.A.1")
+
+
+def do_assault(s: WDState, a: WDAction) -> list[Event]:
+    u = s.pos.units[a.unit]
+    pool = pool_of(s, a.unit)
+    events = []
+    if f"assault:{pool}" not in s.pos.paid:
+        s.pos.paid.add(f"assault:{pool}")
+        s.pos.supply[pool] -= 1
+        events.append(Event(f"One supply point ({pool}) is spent to assault", "info",
+                            visible_to=(s.pos.phasing,), rule="Rule 15.A.1"))
+    u.spent += MP_TICKS  # one MP
+    u.assault = a.hex
+    s.pos.assaults.setdefault(a.hex, []).append(a.unit)
+    events.append(Event(f"{a.unit} will assault {a.hex}", "attack", hexes=(a.hex,),
+                        units=(a.unit,), rule="Rule 6.B.3"))
+    return events
+
+
+def check_build(s: WDState, a: WDAction) -> None:
+    u = _movable(s, a.unit)
+    if u.entrained:  # 20.B spends a movement point; on the train it only rails (Rule 8)
+        raise IllegalAction(f"{a.unit} is entrained: detrain first", rule="Rule 8")
+    if "bridge" not in s.utype(a.unit).flags or a.unit in s.pos.builders:
+        raise IllegalAction(f"{a.unit} cannot build a bridge (one each)", rule="Rule 20.B")
+    if "river" not in s.ter.terrain(u.loc) or u.loc in s.pos.bridges:
+        raise IllegalAction(f"{u.loc} is not an unbridged river hex", rule="Rule 20.B")
+    if left(s, a.unit) < 1:
+        raise IllegalAction("building costs one movement point", rule="Rule 20.B")
+
+
+def check_demolish(s: WDState, a: WDAction) -> None:
+    u = _movable(s, a.unit)
+    if u.entrained:  # 20.A spends a movement point; on the train it only rails (Rule 8)
+        raise IllegalAction(f"{a.unit} is entrained: detrain first", rule="Rule 8")
+    if "engineer" not in s.utype(a.unit).flags or u.loc not in s.pos.bridges:
+        raise IllegalAction(f"{a.unit} is not an engineer on a bridge", rule="Rule 20.A")
+    if left(s, a.unit) < 1:
+        raise IllegalAction("demolishing costs one movement point", rule="Rule 20.A")
+
+
+def do_build(s: WDState, a: WDAction) -> list[Event]:
+    u = s.pos.units[a.unit]
+    u.spent += MP_TICKS  # one MP
+    s.pos.bridges.add(u.loc)
+    s.pos.builders.add(a.unit)
+    return [Event(f"{a.unit} builds a bridge at {u.loc}", "info", hexes=(u.loc,),
+                  rule="Rule 20")]
+
+
+def do_demolish(s: WDState, a: WDAction) -> list[Event]:
+    u = s.pos.units[a.unit]
+    u.spent += MP_TICKS  # one MP
+    s.pos.bridges.discard(u.loc)
+    return [Event(f"{a.unit} destroys the bridge at {u.loc}", "info", hexes=(u.loc,),
+                  rule="Rule 20")]
+
+
+def check_end_movement(s: WDState, a: WDAction) -> None:
+    s._need_phase("movement", rule="Rule 5")
+
+
+def do_end_movement(s: WDState, a: WDAction) -> list[Event]:
+    s.pos.counts = {}  # Rule 14.C.4 / 14.C.7 count routs and eliminations by phase
+    return [Event(f"The {s.pos.phasing} movement phase ends; "
+                  f"{len(s.pos.assaults)} hexes to be assaulted", "phase", rule="Rule 5")]

@@ -4,160 +4,139 @@
 
 from __future__ import annotations
 
-from engines.white_death.actions import WDAction, act
+from typing import TYPE_CHECKING
+
 from engines.white_death.base import other
 from engines.white_death.data import Catalog, Group, ScenarioDef
+from engines.white_death.notation import WDAction, act
 from engines.white_death.position import Arrival, Bunker, U
-from engines.white_death.terrain import Terrain, TerrainState
+from engines.white_death.terrain import Terrain, enter_cost
 from pbem.engine import Event
 from pbem.errors import IllegalAction, ScenarioError
 
+if TYPE_CHECKING:
+    from engines.white_death.state import WDState
 
-class PlacementState(TerrainState):
-    """The scenario setup and the campaign's player setup."""
 
-    # ------------------------------------------------------------------ initial setup
-
-    def setup_initial(self) -> list[Event]:
-        cat = self.cat
-        events: list[Event] = []
-        groups = list(self.sc.groups)
-        if self.sc.opening:
-            groups = list(cat.opening) + groups
-        placed: set[str] = set()
+def setup_initial(s: WDState) -> list[Event]:
+    cat = s.cat
+    events: list[Event] = []
+    groups = list(s.sc.groups)
+    if s.sc.opening:
+        groups = list(cat.opening) + groups
+    placed: set[str] = set()
+    for g in groups:
+        for uid in g.units:
+            s.pos.units[uid] = U(uid, "setup", cat.units[uid].strength, garrison=g.garrison)
+            if uid in s.sc.reduced:
+                s.pos.units[uid].strength = s.sc.reduced[uid]
+            placed.add(uid)
+    for r in cat.reinforcements:
+        for uid in r.units:
+            if uid not in placed and s.sc.turns[0] <= r.turn <= s.sc.turns[1]:
+                s.pos.units[uid] = U(uid, "pending", cat.units[uid].strength, entry=r.area)
+                s.pos.schedule.append(Arrival(r.turn, uid, r.area))
+    s.pos.bridges = {h for h in s.map.ids if s.map.has_feature(h, "bridge")}
+    vl = s.ter.vl_hexes()
+    sites = [h for h in s.map.ids if s.map.has_feature(h, "bunker_site")]
+    if sites:
+        vl = tuple(sites)
+    if vl and s.sc.turns[0] < 12:
+        strengths = cat.bunkers if s.sc.opening else cat.bunkers[:max(
+            1, len(cat.bunkers) - (s.sc.turns[0] // 3))]
+        for i, side in enumerate(strengths):
+            s.pos.bunkers.append(Bunker(vl[i % len(vl)], side))
+    if s.sc.opening:
+        for h in garrison_hexes(s.ter):
+            _add_garrison(s, h)
+    if s.sc.player_setup:
+        s.pos.setup_side = "german"
+        s.pos.setup_raster = [u for g in groups if g.side == "german" for u in g.units]
+        events.append(Event("Campaign setup: the German player sets up first", "phase",
+                            rule="Campaign setup"))
+        s.stack = s.frames_for("setup")
+    else:
         for g in groups:
-            for uid in g.units:
-                self.pos.units[uid] = U(uid, "setup", cat.units[uid].strength, garrison=g.garrison)
-                if uid in self.sc.reduced:
-                    self.pos.units[uid].strength = self.sc.reduced[uid]
-                placed.add(uid)
-        for r in cat.reinforcements:
-            for uid in r.units:
-                if uid not in placed and self.sc.turns[0] <= r.turn <= self.sc.turns[1]:
-                    self.pos.units[uid] = U(uid, "pending", cat.units[uid].strength, entry=r.area)
-                    self.pos.schedule.append(Arrival(r.turn, uid, r.area))
-        self.pos.bridges = {h for h in self.map.ids if self.map.has_feature(h, "bridge")}
-        vl = self.ter.vl_hexes()
-        sites = [h for h in self.map.ids if self.map.has_feature(h, "bunker_site")]
-        if sites:
-            vl = tuple(sites)
-        if vl and self.sc.turns[0] < 12:
-            strengths = cat.bunkers if self.sc.opening else cat.bunkers[:max(
-                1, len(cat.bunkers) - (self.sc.turns[0] // 3))]
-            for i, s in enumerate(strengths):
-                self.pos.bunkers.append(Bunker(vl[i % len(vl)], s))
-        if self.sc.opening:
-            for h in garrison_hexes(self.ter):
-                self._add_garrison(h)
-        if self.sc.player_setup:
-            self.pos.setup_side = "german"
-            self.pos.setup_raster = [u for g in groups if g.side == "german" for u in g.units]
-            events.append(Event("Campaign setup: the German player sets up first", "phase",
-                                rule="Campaign setup"))
-            self.stack = self.frames_for("setup")
+            if g.side == "german":
+                _auto_place(s, g)
+        for g in groups:
+            if g.side == "soviet":
+                _auto_place(s, g)
+        s.stack = s.frames_for("turn")
+    s._moved()
+    events += s._settle()
+    s._moved()
+    return events
+
+
+def _add_garrison(s: WDState, h: str) -> None:
+    uid = f"garrison/{h}"
+    s.pos.garrisons.add(uid)
+    s.pos.units[uid] = U(uid, h, 1, garrison="intrinsic")
+    s._relocated()
+
+
+def placeable(s: WDState, uid: str, h: str) -> bool:
+    side = s.side_of(uid)
+    if s.units_at(h, other(side)):
+        return False
+    if enter_cost(s, uid, None, h) is None and s.ter.enter_cost_terrain(
+            s.utype(uid).mob, h) is None:
+        return False
+    return s.stack_ok_with(h, uid)
+
+
+def _auto_place(s: WDState, g: Group) -> None:
+    rings: dict[int, list[str]] = {}
+    todo = [u for u in g.units if s.pos.units[u].loc == "setup"]
+    for i, uid in enumerate(todo):
+        for extra in range(0, 12):
+            if extra not in rings:
+                rings[extra] = group_hexes(s.cat, g, extra)
+            ring = rings[extra]
+            # spread the group along its area: the i-th unit tries the i-th share first
+            start = (i * len(ring)) // max(len(todo), 1) if extra == 0 else 0
+            order = ring[start:] + ring[:start]
+            spot = next((h for h in order if placeable(s, uid, h)), None)
+            if spot is not None:
+                s._put(uid, spot)
+                break
         else:
-            for g in groups:
-                if g.side == "german":
-                    self._auto_place(g)
-            for g in groups:
-                if g.side == "soviet":
-                    self._auto_place(g)
-            self.stack = self.frames_for("turn")
-        self._moved()
-        events += self._settle()
-        self._moved()
-        return events
+            raise ScenarioError(f"no room to place {uid} near {g.near}", path=s.sc.file)
 
-    def _add_garrison(self, h: str) -> None:
-        uid = f"garrison/{h}"
-        self.pos.garrisons.add(uid)
-        self.pos.units[uid] = U(uid, h, 1, garrison="intrinsic")
-        self._relocated()
 
-    def placeable(self, uid: str, h: str) -> bool:
-        side = self.side_of(uid)
-        if self.units_at(h, other(side)):
-            return False
-        if self.enter_cost(uid, None, h) is None and self.ter.enter_cost_terrain(
-                self.utype(uid).mob, h) is None:
-            return False
-        return self.stack_ok_with(h, uid)
+def _setup_candidates(s: WDState) -> list[WDAction]:
+    # only the next unit of the raster is offered (as the computer game deals them);
+    # a placement of any other unit still waiting is accepted all the same
+    out = [act("auto-setup")]
+    if s.pos.setup_raster:
+        uid = s.pos.setup_raster[0]
+        for h in setup_hexes(s, uid):
+            out.append(act("place", uid, h))
+    return out
 
-    def _auto_place(self, g: Group) -> None:
-        rings: dict[int, list[str]] = {}
-        todo = [u for u in g.units if self.pos.units[u].loc == "setup"]
-        for i, uid in enumerate(todo):
-            for extra in range(0, 12):
-                if extra not in rings:
-                    rings[extra] = group_hexes(self.cat, g, extra)
-                ring = rings[extra]
-                # spread the group along its area: the i-th unit tries the i-th share first
-                start = (i * len(ring)) // max(len(todo), 1) if extra == 0 else 0
-                order = ring[start:] + ring[:start]
-                spot = next((h for h in order if self.placeable(uid, h)), None)
-                if spot is not None:
-                    self._put(uid, spot)
-                    break
-            else:
-                raise ScenarioError(f"no room to place {uid} near {g.near}", path=self.sc.file)
 
-    # ------------------------------------------------------------------ campaign setup
+def setup_hexes(s: WDState, uid: str) -> list[str]:
+    key = ("setup", uid)
+    if key not in s._cache:
+        g = group_of(s.cat, s.sc, uid)
+        gkey = ("group", g.near, g.within)
+        if gkey not in s._static:
+            s._static[gkey] = group_hexes(s.cat, g)
+        s._cache[key] = [h for h in s._static[gkey] if placeable(s, uid, h)]
+    out: list[str] = s._cache[key]
+    return out
 
-    def _setup_candidates(self) -> list[WDAction]:
-        # only the next unit of the raster is offered (as the computer game deals them);
-        # a placement of any other unit still waiting is accepted all the same
-        out = [act("auto-setup")]
-        if self.pos.setup_raster:
-            uid = self.pos.setup_raster[0]
-            for h in self.setup_hexes(uid):
-                out.append(act("place", uid, h))
-        return out
 
-    def setup_hexes(self, uid: str) -> list[str]:
-        key = ("setup", uid)
-        if key not in self._cache:
-            g = group_of(self.cat, self.sc, uid)
-            gkey = ("group", g.near, g.within)
-            if gkey not in self._static:
-                self._static[gkey] = group_hexes(self.cat, g)
-            self._cache[key] = [h for h in self._static[gkey] if self.placeable(uid, h)]
-        out: list[str] = self._cache[key]
-        return out
-
-    def _check_place(self, a: WDAction) -> None:
-        self._need_phase("setup", rule="Rule 22")
-        if a.unit not in self.pos.setup_raster:
-            raise IllegalAction(f"{a.unit} is not waiting to be set up", rule="Rule 22")
-        if a.hex not in self.setup_hexes(a.unit):
-            raise IllegalAction(f"{a.unit} may not set up in {a.hex}: outside its setup area or "
-                                "over the stacking limit", rule="Rule 4")
-
-    def _check_auto_setup(self, a: WDAction) -> None:
-        self._need_phase("setup", rule="Rule 22")
-
-    def _do_act_place(self, a: WDAction) -> list[Event]:
-        self._put(a.unit, a.hex)
-        self.pos.setup_raster.remove(a.unit)
-        return [Event(f"{a.unit} sets up in {a.hex}", "move", visible_to=(self.pos.setup_side,),
-                      hexes=(a.hex,), rule="Campaign setup"), *self._setup_next()]
-
-    def _do_act_auto_setup(self, a: WDAction) -> list[Event]:
-        for uid in list(self.pos.setup_raster):
-            self._auto_place(group_of(self.cat, self.sc, uid))
-        self.pos.setup_raster = []
-        return [Event(f"The {self.pos.setup_side} setup is completed automatically", "info",
-                      rule="Campaign setup"),
-                *self._setup_next()]
-
-    def _setup_next(self) -> list[Event]:
-        if self.pos.setup_raster:
-            return []
-        if self.pos.setup_side == "german":
-            self.pos.setup_side = "soviet"
-            groups = list(self.cat.opening) + list(self.sc.groups)
-            self.pos.setup_raster = [u for g in groups if g.side == "soviet" for u in g.units]
-            return [Event("The Soviet player sets up", "phase", rule="Campaign setup")]
+def _setup_next(s: WDState) -> list[Event]:
+    if s.pos.setup_raster:
         return []
+    if s.pos.setup_side == "german":
+        s.pos.setup_side = "soviet"
+        groups = list(s.cat.opening) + list(s.sc.groups)
+        s.pos.setup_raster = [u for g in groups if g.side == "soviet" for u in g.units]
+        return [Event("The Soviet player sets up", "phase", rule="Campaign setup")]
+    return []
 
 
 def garrison_hexes(ter: Terrain) -> list[str]:
@@ -208,3 +187,35 @@ def group_of(cat: Catalog, sc: ScenarioDef, uid: str) -> Group:
         if uid in g.units:
             return g
     raise KeyError(uid)
+
+
+# ------------------------------------------------------------------ the actions
+
+
+def check_place(s: WDState, a: WDAction) -> None:
+    s._need_phase("setup", rule="Rule 22")
+    if a.unit not in s.pos.setup_raster:
+        raise IllegalAction(f"{a.unit} is not waiting to be set up", rule="Rule 22")
+    if a.hex not in setup_hexes(s, a.unit):
+        raise IllegalAction(f"{a.unit} may not set up in {a.hex}: outside its setup area or "
+                            "over the stacking limit", rule="Rule 4")
+
+
+def check_auto_setup(s: WDState, a: WDAction) -> None:
+    s._need_phase("setup", rule="Rule 22")
+
+
+def do_place(s: WDState, a: WDAction) -> list[Event]:
+    s._put(a.unit, a.hex)
+    s.pos.setup_raster.remove(a.unit)
+    return [Event(f"{a.unit} sets up in {a.hex}", "move", visible_to=(s.pos.setup_side,),
+                  hexes=(a.hex,), rule="Campaign setup"), *_setup_next(s)]
+
+
+def do_auto_setup(s: WDState, a: WDAction) -> list[Event]:
+    for uid in list(s.pos.setup_raster):
+        _auto_place(s, group_of(s.cat, s.sc, uid))
+    s.pos.setup_raster = []
+    return [Event(f"The {s.pos.setup_side} setup is completed automatically", "info",
+                  rule="Campaign setup"),
+            *_setup_next(s)]

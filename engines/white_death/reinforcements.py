@@ -8,192 +8,207 @@ When a scheduled unit becomes ready to enter is decided as its impulse starts
 from __future__ import annotations
 
 from collections.abc import Iterable
+from typing import TYPE_CHECKING
 
-from engines.white_death.actions import WDAction
 from engines.white_death.base import DieArgs, other
+from engines.white_death.notation import WDAction
 from engines.white_death.position import U
-from engines.white_death.supply import SupplyState
+from engines.white_death.supply import ezoc, isolated, weapons_barred
+from engines.white_death.terrain import enter_cost, enter_ticks
 from pbem.engine import Event
 from pbem.errors import IllegalAction, ScenarioError
 
+if TYPE_CHECKING:
+    from engines.white_death.state import WDState
 
-class ReinforcementState(SupplyState):
-    """Entering the map, reserves, replacements and refits (Rules 17, 18)."""
 
-    # ------------------------------------------------------------------ entering the map (Rule 17)
+def entry_hexes(s: WDState, uid: str) -> list[str]:
+    key = ("entry", uid)
+    if key not in s._cache:
+        s._cache[key] = _entry_hexes(s, uid)
+    out: list[str] = s._cache[key]
+    return out
 
-    def _check_enter(self, a: WDAction) -> None:
-        self._need_phase("movement", rule="Rule 17")
-        u = self._need_unit(a.unit, self.pos.phasing)
-        if u.loc != "raster":
-            raise IllegalAction(f"{a.unit} is not waiting to enter", rule="Rule 17")
-        if a.hex in self.map and self.weapons_barred(a.unit, a.hex):
-            raise IllegalAction(f"{a.unit} is a weapons unit and may not enter an enemy ZOC "
-                                "unless a personnel or AFV unit is there", rule="Rule 3.C")
-        if a.hex not in self.entry_hexes(a.unit):
-            raise IllegalAction(f"{a.hex} is not in an open entry area of {a.unit}",
-                                rule="Rule 17")
-        cost = self.enter_cost(a.unit, None, a.hex)
-        if cost is None or cost > self.pos.impulse_mp:
-            raise IllegalAction(f"{a.unit} cannot pay to enter {a.hex}", rule="Rule 17.C")
 
-    def entry_hexes(self, uid: str) -> list[str]:
-        key = ("entry", uid)
-        if key not in self._cache:
-            self._cache[key] = self._entry_hexes(uid)
-        out: list[str] = self._cache[key]
-        return out
-
-    def _entry_hexes(self, uid: str) -> list[str]:
-        u = self.pos.units[uid]
-        side = self.side_of(uid)
-        areas = [u.entry] if u.entry else []
-        if u.entry == "german-south":
-            areas.append("german-southwest")
-        if u.entry in ("german-south", "german-southwest"):
-            sched = [r.turn for r in self.pos.schedule if r.uid == uid]
-            if sched and sched[0] < self.pos.turn:
-                areas.append("german-west")
-        out: list[str] = []
-        for area in areas:
-            if not self._entry_open(area):
+def _entry_hexes(s: WDState, uid: str) -> list[str]:
+    u = s.pos.units[uid]
+    side = s.side_of(uid)
+    areas = [u.entry] if u.entry else []
+    if u.entry == "german-south":
+        areas.append("german-southwest")
+    if u.entry in ("german-south", "german-southwest"):
+        sched = [r.turn for r in s.pos.schedule if r.uid == uid]
+        if sched and sched[0] < s.pos.turn:
+            areas.append("german-west")
+    out: list[str] = []
+    for area in areas:
+        if not _entry_open(s, area):
+            continue
+        try:
+            hexes = s.cat.resolve(area)
+        except ScenarioError:
+            continue
+        for h in hexes:
+            if h in out or s.units_at(h, other(side)) or weapons_barred(s, uid, h):
                 continue
-            try:
-                hexes = self.cat.resolve(area)
-            except ScenarioError:
+            c = enter_cost(s, uid, None, h)
+            if c is None or c > s.pos.impulse_mp or not s.stack_ok_with(h, uid):
                 continue
-            for h in hexes:
-                if h in out or self.units_at(h, other(side)) or self.weapons_barred(uid, h):
-                    continue
-                c = self.enter_cost(uid, None, h)
-                if c is None or c > self.pos.impulse_mp or not self.stack_ok_with(h, uid):
-                    continue
-                out.append(h)
-        return sorted(out)
+            out.append(h)
+    return sorted(out)
 
-    def _entry_open(self, area: str) -> bool:
-        """Rule 17.E: closed German entry zones."""
-        g = self.map.grid
-        r1 = g.rows[1]
-        if area == "german-south":
-            vl = self.ter.vl_hexes()
-            if not vl:
-                return True
-            vrow = max(g.coords_of(h)[1] for h in vl)
-            east = self.map.areas.get("east_of_lowatj")
-            if east is not None:
-                east_set = set(east)
-                return any(self.pos.units[x].loc in east_set
-                           and g.coords_of(self.pos.units[x].loc)[1] > vrow
-                           for x in self.side_units("german"))
-            try:
-                lcol = min(g.coords_of(h)[0] for h in self.cat.resolve("Lowatj"))
-            except ScenarioError:
-                lcol = 0
-            return any(g.coords_of(self.pos.units[x].loc)[1] > vrow
-                       and g.coords_of(self.pos.units[x].loc)[0] > lcol
-                       for x in self.side_units("german"))
-        if area == "german-southwest":
-            return any(g.coords_of(self.pos.units[x].loc)[1] > r1 - 10
-                       for x in self.side_units("german"))
-        return True
 
-    def _do_act_enter(self, a: WDAction) -> list[Event]:
-        cost = self.enter_ticks(a.unit, None, a.hex)
-        assert cost is not None
-        u = self.pos.units[a.unit]
-        u.spent = cost
-        u.zoc_start = False
-        u.marks.add("entered")
-        self._put(a.unit, a.hex)
-        if a.hex in self.ezoc(self.pos.phasing) and not self.utype(a.unit).afv:
-            u.stopped = True
-        return [Event(f"{a.unit} enters the map at {a.hex}", "move", hexes=(a.hex,),
-                      visible_to=(self.pos.phasing,), rule="Rule 17")]
+def _entry_open(s: WDState, area: str) -> bool:
+    """Rule 17.E: closed German entry zones."""
+    g = s.map.grid
+    r1 = g.rows[1]
+    if area == "german-south":
+        vl = s.ter.vl_hexes()
+        if not vl:
+            return True
+        vrow = max(g.coords_of(h)[1] for h in vl)
+        east = s.map.areas.get("east_of_lowatj")
+        if east is not None:
+            east_set = set(east)
+            return any(s.pos.units[x].loc in east_set
+                       and g.coords_of(s.pos.units[x].loc)[1] > vrow
+                       for x in s.side_units("german"))
+        try:
+            lcol = min(g.coords_of(h)[0] for h in s.cat.resolve("Lowatj"))
+        except ScenarioError:
+            lcol = 0
+        return any(g.coords_of(s.pos.units[x].loc)[1] > vrow
+                   and g.coords_of(s.pos.units[x].loc)[0] > lcol
+                   for x in s.side_units("german"))
+    if area == "german-southwest":
+        return any(g.coords_of(s.pos.units[x].loc)[1] > r1 - 10
+                   for x in s.side_units("german"))
+    return True
 
-    # --------------------------------------------------------- the 7th Flieger Division (Rule 17.F)
 
-    def _reinforce(self, units: Iterable[str], area: str) -> None:
-        for uid in units:
-            if uid not in self.pos.units:
-                self.pos.units[uid] = U(uid, "raster", self.cat.units[uid].strength, entry=area)
+def _reinforce(s: WDState, units: Iterable[str], area: str) -> None:
+    for uid in units:
+        if uid not in s.pos.units:
+            s.pos.units[uid] = U(uid, "raster", s.cat.units[uid].strength, entry=area)
 
-    def _on_flieger(self, roll: int) -> list[Event]:
-        self._reinforce(self.cat.flieger_single, self.cat.flieger_area)
-        if roll == 6:
-            self._reinforce(self.cat.flieger_division, self.cat.flieger_area)
-            self.pos.flieger = "answer-due"
-            return [Event("The whole 7th Flieger Division is committed (Rule 17.F)", "info",
-                          rule="Rule 17.F")]
-        return [Event("Only the parachute battalion is committed (Rule 17.F)", "info",
+
+def _on_flieger(s: WDState, roll: int) -> list[Event]:
+    _reinforce(s, s.cat.flieger_single, s.cat.flieger_area)
+    if roll == 6:
+        _reinforce(s, s.cat.flieger_division, s.cat.flieger_area)
+        s.pos.flieger = "answer-due"
+        return [Event("The whole 7th Flieger Division is committed (Rule 17.F)", "info",
                       rule="Rule 17.F")]
+    return [Event("Only the parachute battalion is committed (Rule 17.F)", "info",
+                  rule="Rule 17.F")]
 
-    def _on_answer(self, job: DieArgs, roll: int) -> list[Event]:
-        if roll <= job.need:
-            self._reinforce(job.units, job.area)
-            return [Event(f"Soviet reserves received: {', '.join(job.units)}", "info",
-                          rule="Rule 17.F")]
-        return [Event("The Soviet reserve is not released", "info", rule="Rule 17.F")]
+
+def _on_answer(s: WDState, job: DieArgs, roll: int) -> list[Event]:
+    if roll <= job.need:
+        _reinforce(s, job.units, job.area)
+        return [Event(f"Soviet reserves received: {', '.join(job.units)}", "info",
+                      rule="Rule 17.F")]
+    return [Event("The Soviet reserve is not released", "info", rule="Rule 17.F")]
+
 
     # ------------------------------------------------------------------ replacements (Rule 18)
 
-    def _check_replace(self, a: WDAction) -> None:
-        self._need_phase("movement", rule="Rule 18")
-        u = self._need_map(a.unit)
-        t = self.utype(a.unit)
-        if self.pos.impulses[self.pos.phasing] != 1:
-            raise IllegalAction("replacements are added in the player's first impulse of a turn",
-                                rule="Rule 18")
-        if not t.personnel or u.strength >= self.cat.units[a.unit].strength:
-            raise IllegalAction(f"{a.unit} is not a damaged personnel unit", rule="Rule 18")
-        if self.pos.repl[self.pos.phasing] < 1:
-            raise IllegalAction("no replacement points left", rule="Rule 18")
-        if self.isolated(a.unit):
-            raise IllegalAction(f"{a.unit} is isolated", rule="Rule 18")
-        if self.pos.vl_avoid and u.loc in self.ter.vl_hexes():
-            raise IllegalAction("Velikiye Luki troops kept in supply by a supply point may not "
-                                "receive replacements", rule="Rule 18")
 
-    def _check_repair(self, a: WDAction) -> None:
-        self._need_phase("movement", rule="Rule 18")
-        u = self._need_map(a.unit)
-        if not self.utype(a.unit).afv or u.strength >= self.cat.units[a.unit].strength:
-            raise IllegalAction(f"{a.unit} is not a damaged AFV", rule="Rule 18")
-        if self.pos.turn < 5 or self.pos.repaired[self.pos.phasing]:
-            raise IllegalAction("one AFV strength point a turn, from turn 5", rule="Rule 18")
+# ------------------------------------------------------------------ the actions
 
-    def _check_refit(self, a: WDAction) -> None:
-        self._need_phase("movement", rule="Rule 18")
-        if self.pos.phasing != "soviet" or self.pos.turn != 10 or self.pos.impulses["soviet"] != 1:
-            raise IllegalAction("the tank brigade refit is taken in the first Soviet impulse of "
-                                "turn 10", rule="Rule 18")
-        members = [x for x in self.side_units("soviet") if self.udef(x).div == a.unit]
-        brigade = all(self.utype(x).size in ("I", "II") for x in members)
-        if not members or not brigade or not any(self.utype(x).afv for x in members):
-            raise IllegalAction(f"{a.unit} is not a brigade with tanks in play", rule="Rule 18")
-        if any(self.pos.units[x].spent or self.pos.units[x].assault for x in members):
-            raise IllegalAction("the brigade has already acted this turn", rule="Rule 18")
-        if any(self.pos.units[x].loc == "refit" for x in self.pos.units):
-            raise IllegalAction("only one tank brigade may be refitted", rule="Rule 18")
 
-    def _do_act_replace(self, a: WDAction) -> list[Event]:
-        self.pos.units[a.unit].strength += 1
-        self.pos.repl[self.pos.phasing] -= 1
-        return [Event(f"{a.unit} receives a replacement point", "info",
-                      visible_to=(self.pos.phasing,), rule="Rule 18")]
+def check_enter(s: WDState, a: WDAction) -> None:
+    s._need_phase("movement", rule="Rule 17")
+    u = s._need_unit(a.unit, s.pos.phasing)
+    if u.loc != "raster":
+        raise IllegalAction(f"{a.unit} is not waiting to enter", rule="Rule 17")
+    if a.hex in s.map and weapons_barred(s, a.unit, a.hex):
+        raise IllegalAction(f"{a.unit} is a weapons unit and may not enter an enemy ZOC "
+                            "unless a personnel or AFV unit is there", rule="Rule 3.C")
+    if a.hex not in entry_hexes(s, a.unit):
+        raise IllegalAction(f"{a.hex} is not in an open entry area of {a.unit}",
+                            rule="Rule 17")
+    cost = enter_cost(s, a.unit, None, a.hex)
+    if cost is None or cost > s.pos.impulse_mp:
+        raise IllegalAction(f"{a.unit} cannot pay to enter {a.hex}", rule="Rule 17.C")
 
-    def _do_act_repair(self, a: WDAction) -> list[Event]:
-        self.pos.units[a.unit].strength += 1
-        self.pos.repaired[self.pos.phasing] = True
-        return [Event(f"{a.unit} repairs one strength point", "info",
-                      visible_to=(self.pos.phasing,),
-                      rule="Rule 18")]
 
-    def _do_act_refit(self, a: WDAction) -> list[Event]:
-        for x in self.side_units("soviet"):
-            if self.udef(x).div == a.unit:
-                self.pos.units[x].loc = "refit"
-                self.pos.units[x].strength = self.cat.units[x].strength
-                self._relocated()
-        return [Event(f"Tank brigade {a.unit} leaves the line to refit (Rule 18)", "info",
-                      rule="Rule 18")]
+def do_enter(s: WDState, a: WDAction) -> list[Event]:
+    cost = enter_ticks(s, a.unit, None, a.hex)
+    assert cost is not None
+    u = s.pos.units[a.unit]
+    u.spent = cost
+    u.zoc_start = False
+    u.marks.add("entered")
+    s._put(a.unit, a.hex)
+    if a.hex in ezoc(s, s.pos.phasing) and not s.utype(a.unit).afv:
+        u.stopped = True
+    return [Event(f"{a.unit} enters the map at {a.hex}", "move", hexes=(a.hex,),
+                  visible_to=(s.pos.phasing,), rule="Rule 17")]
+
+
+def check_replace(s: WDState, a: WDAction) -> None:
+    s._need_phase("movement", rule="Rule 18")
+    u = s._need_map(a.unit)
+    t = s.utype(a.unit)
+    if s.pos.impulses[s.pos.phasing] != 1:
+        raise IllegalAction("replacements are added in the player's first impulse of a turn",
+                            rule="Rule 18")
+    if not t.personnel or u.strength >= s.cat.units[a.unit].strength:
+        raise IllegalAction(f"{a.unit} is not a damaged personnel unit", rule="Rule 18")
+    if s.pos.repl[s.pos.phasing] < 1:
+        raise IllegalAction("no replacement points left", rule="Rule 18")
+    if isolated(s, a.unit):
+        raise IllegalAction(f"{a.unit} is isolated", rule="Rule 18")
+    if s.pos.vl_avoid and u.loc in s.ter.vl_hexes():
+        raise IllegalAction("Velikiye Luki troops kept in supply by a supply point may not "
+                            "receive replacements", rule="Rule 18")
+
+
+def check_repair(s: WDState, a: WDAction) -> None:
+    s._need_phase("movement", rule="Rule 18")
+    u = s._need_map(a.unit)
+    if not s.utype(a.unit).afv or u.strength >= s.cat.units[a.unit].strength:
+        raise IllegalAction(f"{a.unit} is not a damaged AFV", rule="Rule 18")
+    if s.pos.turn < 5 or s.pos.repaired[s.pos.phasing]:
+        raise IllegalAction("one AFV strength point a turn, from turn 5", rule="Rule 18")
+
+
+def check_refit(s: WDState, a: WDAction) -> None:
+    s._need_phase("movement", rule="Rule 18")
+    if s.pos.phasing != "soviet" or s.pos.turn != 10 or s.pos.impulses["soviet"] != 1:
+        raise IllegalAction("the tank brigade refit is taken in the first Soviet impulse of "
+                            "turn 10", rule="Rule 18")
+    members = [x for x in s.side_units("soviet") if s.udef(x).div == a.unit]
+    brigade = all(s.utype(x).size in ("I", "II") for x in members)
+    if not members or not brigade or not any(s.utype(x).afv for x in members):
+        raise IllegalAction(f"{a.unit} is not a brigade with tanks in play", rule="Rule 18")
+    if any(s.pos.units[x].spent or s.pos.units[x].assault for x in members):
+        raise IllegalAction("the brigade has already acted this turn", rule="Rule 18")
+    if any(s.pos.units[x].loc == "refit" for x in s.pos.units):
+        raise IllegalAction("only one tank brigade may be refitted", rule="Rule 18")
+
+
+def do_replace(s: WDState, a: WDAction) -> list[Event]:
+    s.pos.units[a.unit].strength += 1
+    s.pos.repl[s.pos.phasing] -= 1
+    return [Event(f"{a.unit} receives a replacement point", "info",
+                  visible_to=(s.pos.phasing,), rule="Rule 18")]
+
+
+def do_repair(s: WDState, a: WDAction) -> list[Event]:
+    s.pos.units[a.unit].strength += 1
+    s.pos.repaired[s.pos.phasing] = True
+    return [Event(f"{a.unit} repairs one strength point", "info",
+                  visible_to=(s.pos.phasing,),
+                  rule="Rule 18")]
+
+
+def do_refit(s: WDState, a: WDAction) -> list[Event]:
+    for x in s.side_units("soviet"):
+        if s.udef(x).div == a.unit:
+            s.pos.units[x].loc = "refit"
+            s.pos.units[x].strength = s.cat.units[x].strength
+            s._relocated()
+    return [Event(f"Tank brigade {a.unit} leaves the line to refit (Rule 18)", "info",
+                  rule="Rule 18")]

@@ -2,9 +2,10 @@
 
 A turn (:class:`Turn`) and an impulse (:class:`Impulse`) are sequences in data, each entry
 with its rule; every decision is a :class:`~pbem.steps.Choice` with its rule, deciding side
-and default, every die a :class:`~pbem.steps.Roll` with its rule.  The rules themselves are
-the state's methods (``turns``, ``supply``, ``movement``, ``artillery``, ``assault``...);
-the steps only say when they apply and what comes next.  The work a rule queues up as it
+and default (:mod:`engines.white_death.decisions`), every die a :class:`~pbem.steps.Roll`
+with its rule.  The rules themselves are plain functions of the rule modules (``turns``,
+``supply``, ``movement``, ``artillery``, ``assault``...), taking the state first; the
+steps only say when they apply and what comes next.  The work a rule queues up as it
 goes (the dice of a barrage, a morale check after a fire, the rest of a move after the
 antitank fire at its exit) reaches the runtime through ``WDState._push``, handed over by
 every step once it has acted (``flush``).
@@ -17,90 +18,54 @@ one of its entries), and the step at hand with whatever it queued.
 
 from __future__ import annotations
 
-from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any, ClassVar
 
-from engines.white_death.actions import WDAction, act, parse
-from engines.white_death.assault import HexArgs
-from engines.white_death.base import DieArgs, Phased, other
-from engines.white_death.movement import MoveArgs
-from pbem.engine import Action, ChanceRequest, Event, Outcome
-from pbem.errors import IllegalAction
-from pbem.steps import Choice, Entry, Flow, Frame, NoArgs, Procedure, Roll, Sequence, step_table
+from engines.white_death.artillery import (
+    _barrage_done,
+    _barrage_morale,
+    _on_barrage,
+    barrage_phase_due,
+)
+from engines.white_death.assault import (
+    HexArgs,
+    _assault_done,
+    _on_crt,
+    _open_combat,
+    _resolve_next,
+)
+from engines.white_death.base import DieArgs, Phased
+from engines.white_death.combat import _fright_checks, _on_mc
+from engines.white_death.decisions import (
+    Advance,
+    AssaultFire,
+    BarrageChoice,
+    DefensiveFire,
+    ImpulseDecision,
+    Movement,
+    Setup,
+    Stage,
+    VLSupply,
+)
+from engines.white_death.movement import MoveArgs, _finish_move_after_fire, _on_brandenburg, _on_ice
+from engines.white_death.reinforcements import _on_answer, _on_flieger
+from engines.white_death.supply import _on_airdrop, _supply_points, _vl_avoid_possible
+from engines.white_death.turns import (
+    _end_impulse,
+    _finish,
+    _on_release,
+    _on_weather,
+    _start_impulse,
+    _start_turn,
+    release_due,
+)
+from pbem.engine import ChanceRequest, Event, Outcome
+from pbem.steps import Entry, Flow, Frame, NoArgs, Procedure, Roll, Sequence, step_table
 
 if TYPE_CHECKING:
     from engines.white_death.state import WDState
 
 
-@dataclass(frozen=True)
-class Stage:
-    """Which fire an assault phase step is about: the defender's (``defense``) or the
-    assaulting player's (``assault``)."""
-
-    stage: str = "defense"
-
-
-def _wd(action: Action) -> WDAction:
-    return action if isinstance(action, WDAction) else parse(action.notation())
-
-
 # ------------------------------------------------------------------ kinds of step
-
-
-class WDChoice(Phased, Choice["WDState"]):
-    """A decision: its actions are the phase's candidates that pass their rule's check
-    (moves are generated legal), kept until the position changes."""
-
-    def side(self, s: WDState, args: Any) -> str:
-        return self.decider or s.pos.phasing
-
-    def candidates(self, s: WDState, args: Any) -> list[WDAction]:
-        raise NotImplementedError
-
-    def listed(self, s: WDState, args: Any) -> list[Action]:
-        out: list[Action] = []
-        for a in self.candidates(s, args):
-            if s.pos.passing and a.unit != s.pos.passing:
-                continue
-            if a.kind != "move":
-                try:
-                    s._validate(a)
-                except IllegalAction:
-                    continue
-            out.append(a)
-        return out
-
-    def options(self, s: WDState, args: Any) -> list[Action]:
-        got: list[Action] | None = s._cache.get("legal")
-        if got is None:
-            got = s._cache["legal"] = self.listed(s, args)
-        return list(got)
-
-    def check(self, s: WDState, args: Any, action: Action) -> None:
-        # every action is checked by its own rule, listed or not (a fire of any amount, a
-        # setup of any waiting unit, a move along any legal path)
-        s._validate(_wd(action))
-
-    def only_option(self, s: WDState, args: Any) -> Action | None:
-        # check takes unlisted variants only of a fire's amount, a setup's unit and a
-        # move's path: a lone listed action with no unit, hex or amount (end barrage,
-        # done firing, end advance) is the only one there is (sealed rules 2, issue 32)
-        options = self.options(s, args)
-        if len(options) != 1:
-            return None
-        a = _wd(options[0])
-        return options[0] if not (a.unit or a.hex or a.frm or a.n) else None
-
-    def apply(self, s: WDState, args: Any, action: Action, flow: Flow) -> list[Event]:
-        a = _wd(action)
-        events = s._perform(a)
-        s._changed()
-        self.after(s, args, a, flow)
-        s.flush(flow)
-        return events
-
-    def after(self, s: WDState, args: Any, a: WDAction, flow: Flow) -> None:
-        """Where the sequence goes after ``a`` (by default the decision stays)."""
 
 
 class WDProcedure(Phased, Procedure["WDState"]):
@@ -160,36 +125,10 @@ class Game(WDProcedure):
     def act(self, s: WDState, args: Any, flow: Flow) -> list[Event]:
         if s.pos.turn >= s.last_turn:
             flow.end()
-            return s._finish()
+            return _finish(s)
         s.pos.turn += 1
         flow.call("turn")
         return []
-
-
-class Setup(WDChoice):
-    """Campaign setup (Rule 22): the German player sets up, then the Soviet, one unit of
-    the raster at a time (any unit still waiting is accepted), or all at once."""
-
-    name, rule, kind = "setup", "Campaign setup", "setup"
-    phase = "setup"
-
-    def side(self, s: WDState, args: Any) -> str:
-        return s.pos.setup_side
-
-    def prompt(self, s: WDState, args: Any) -> str:
-        nxt = s.pos.setup_raster[0] if s.pos.setup_raster else ""
-        return (f"the {s.pos.setup_side.capitalize()} player must set up {nxt} "
-                f"({len(s.pos.setup_raster)} units left to place)")
-
-    def default(self, s: WDState, args: Any) -> Action | None:
-        return act("auto-setup")
-
-    def candidates(self, s: WDState, args: Any) -> list[WDAction]:
-        return s._setup_candidates()
-
-    def after(self, s: WDState, args: Any, a: WDAction, flow: Flow) -> None:
-        if not s.pos.setup_raster:
-            flow.goto("turn")
 
 
 class TurnBegins(WDProcedure):
@@ -197,7 +136,7 @@ class TurnBegins(WDProcedure):
 
     def act(self, s: WDState, args: Any, flow: Flow) -> list[Event]:
         flow.end()
-        return s._start_turn()
+        return _start_turn(s)
 
 
 class Weather(WDRoll):
@@ -208,7 +147,7 @@ class Weather(WDRoll):
         return f"weather for turn {s.pos.turn}", self.rule, ""
 
     def then(self, s: WDState, args: Any, roll: int) -> list[Event]:
-        return s._on_weather(roll)
+        return _on_weather(s, roll)
 
 
 class Release(WDRoll):
@@ -219,7 +158,7 @@ class Release(WDRoll):
         return f"Velikiye Luki garrison release on turn {s.pos.turn}", self.rule, ""
 
     def then(self, s: WDState, args: Any, roll: int) -> list[Event]:
-        return s._on_release(roll)
+        return _on_release(s, roll)
 
 
 class Supply(WDProcedure):
@@ -230,35 +169,14 @@ class Supply(WDProcedure):
 
     def act(self, s: WDState, args: Any, flow: Flow) -> list[Event]:
         flow.end()
-        return s._supply_points()
+        return _supply_points(s)
 
 
 class Airdrop(WDRoll):
     name, rule = "airdrop", "Rule 15.D.1"
 
     def then(self, s: WDState, args: Any, roll: int) -> list[Event]:
-        return s._on_airdrop(roll)
-
-
-class VLSupply(WDChoice):
-    """Rule 15.D.2: the German may spend a Velikiye Luki point against isolation."""
-
-    name, rule, kind = "vl-supply", "Rule 15.D.2", "vl-supply"
-    phase = "vl-supply"
-    decider = "german"
-
-    def prompt(self, s: WDState, args: Any) -> str:
-        return (f"the German player may spend one of Velikiye Luki's {s.pos.supply['vl']} supply "
-                f"points to keep the cut-off city out of isolation this turn (turn {s.pos.turn})")
-
-    def default(self, s: WDState, args: Any) -> Action | None:
-        return act("vl-keep")
-
-    def candidates(self, s: WDState, args: Any) -> list[WDAction]:
-        return [act("vl-supply"), act("vl-keep")]
-
-    def after(self, s: WDState, args: Any, a: WDAction, flow: Flow) -> None:
-        flow.end()
+        return _on_airdrop(s, roll)
 
 
 class Turn(WDSequence):
@@ -270,9 +188,9 @@ class Turn(WDSequence):
     entries = (
         Entry("Rule 5", "turn-begins"),
         Entry("Rule 16", "weather"),
-        Entry("Rule 22", "release", lambda s: s.release_due()),
+        Entry("Rule 22", "release", lambda s: release_due(s)),
         Entry("Rule 15", "supply"),
-        Entry("Rule 15.D.2", "vl-supply", lambda s: s._vl_avoid_possible()),
+        Entry("Rule 15.D.2", "vl-supply", lambda s: _vl_avoid_possible(s)),
         Entry("Rule 5", "impulses"),
     )
 
@@ -304,7 +222,7 @@ class Impulse(WDSequence):
         Entry("Rule 17", "start-impulse"),
         Entry("Rule 5", "impulse-decision"),
         Entry("Rule 6", "movement"),
-        Entry("Rule 11.B", "barrage", lambda s: s.barrage_phase_due()),
+        Entry("Rule 11.B", "barrage", lambda s: barrage_phase_due(s)),
         Entry("Rule 11.B.2.B", "barrage-end"),
         Entry("Rule 5", "combat"),
         Entry("Rule 5", "end-impulse"),
@@ -319,65 +237,21 @@ class StartImpulse(WDProcedure):
 
     def act(self, s: WDState, args: Any, flow: Flow) -> list[Event]:
         flow.end()
-        return s._start_impulse()
+        return _start_impulse(s)
 
 
 class Flieger(WDRoll):
     name, rule = "flieger", "Rule 17.F"
 
     def then(self, s: WDState, args: Any, roll: int) -> list[Event]:
-        return s._on_flieger(roll)
+        return _on_flieger(s, roll)
 
 
 class Answer(WDRoll):
     name, rule = "answer", "Rule 17.F"
 
     def then(self, s: WDState, args: Any, roll: int) -> list[Event]:
-        return s._on_answer(args, roll)
-
-
-class ImpulseDecision(WDChoice):
-    name, rule, kind = "impulse-decision", "Rule 5", "impulse-mps"
-    phase = "decision"
-
-    def prompt(self, s: WDState, args: Any) -> str:
-        side = s.pos.phasing
-        return (f"the {side.capitalize()} player must decide how many of his {s.pos.mps[side]} "
-                f"movement points to spend in this impulse (turn {s.pos.turn})")
-
-    def default(self, s: WDState, args: Any) -> Action | None:
-        return act("impulse", n=s.pos.mps[s.pos.phasing])
-
-    def candidates(self, s: WDState, args: Any) -> list[WDAction]:
-        return s._impulse_candidates(s.pos.phasing)
-
-    def after(self, s: WDState, args: Any, a: WDAction, flow: Flow) -> None:
-        flow.end()
-
-
-class Movement(WDChoice):
-    """Rules 3-8, 13, 17, 18, 20, 21.B: moves, assault declarations and the rest, until
-    ``end movement``."""
-
-    name, rule, kind = "movement", "Rule 6", "movement"
-    phase = "movement"
-
-    def prompt(self, s: WDState, args: Any) -> str:
-        return (f"the {s.pos.phasing.capitalize()} player moves and declares assaults "
-                f"({s.pos.impulse_mp} MPs this impulse)")
-
-    def default(self, s: WDState, args: Any) -> Action | None:
-        # Rule 4: while a unit must first move on out of a full hex, ending movement is
-        # refused, so the decision has no default to offer (a default must be legal)
-        end = act("end-movement")
-        return end if end in self.options(s, args) else None
-
-    def listed(self, s: WDState, args: Any) -> list[Action]:
-        return s._movement_legal()
-
-    def after(self, s: WDState, args: Any, a: WDAction, flow: Flow) -> None:
-        if a.kind == "end-movement":
-            flow.end()
+        return _on_answer(s, args, roll)
 
 
 class FinishMove(WDProcedure):
@@ -386,21 +260,21 @@ class FinishMove(WDProcedure):
 
     def act(self, s: WDState, args: Any, flow: Flow) -> list[Event]:
         flow.end()
-        return s._finish_move_after_fire(args)
+        return _finish_move_after_fire(s, args)
 
 
 class Ice(WDRoll):
     name, rule = "ice", "Rule 13"
 
     def then(self, s: WDState, args: Any, roll: int) -> list[Event]:
-        return s._on_ice(args, roll)
+        return _on_ice(s, args, roll)
 
 
 class Brandenburg(WDRoll):
     name, rule = "brandenburg", "Rule 21.B"
 
     def then(self, s: WDState, args: Any, roll: int) -> list[Event]:
-        return s._on_brandenburg(args, roll)
+        return _on_brandenburg(s, args, roll)
 
 
 class Crt(WDRoll):
@@ -410,14 +284,14 @@ class Crt(WDRoll):
     name, rule = "crt", "Rule 9"
 
     def then(self, s: WDState, args: Any, roll: int) -> list[Event]:
-        return s._on_crt(args, roll)
+        return _on_crt(s, args, roll)
 
 
 class Morale(WDRoll):
     name, rule = "mc", "Rule 14"
 
     def then(self, s: WDState, args: Any, roll: int) -> list[Event]:
-        return s._on_mc(args, roll)
+        return _on_mc(s, args, roll)
 
 
 class AssaultCrt(Crt):
@@ -432,33 +306,12 @@ class AssaultCrt(Crt):
     batch = "assault"
 
 
-class BarrageChoice(WDChoice):
-    """Rule 11.B: one barrage at a time (assign artillery, fire it), until ``end
-    barrage``; played only when the phasing player has deployed barrage artillery."""
-
-    name, rule, kind = "barrage", "Rule 11.B", "barrage"
-    phase = "barrage"
-
-    def prompt(self, s: WDState, args: Any) -> str:
-        return f"the {s.pos.phasing.capitalize()} player may fire barrages"
-
-    def default(self, s: WDState, args: Any) -> Action | None:
-        return act("end-barrage")
-
-    def candidates(self, s: WDState, args: Any) -> list[WDAction]:
-        return s._barrage_candidates()
-
-    def after(self, s: WDState, args: Any, a: WDAction, flow: Flow) -> None:
-        if a.kind == "end-barrage":
-            flow.end()
-
-
 class BarrageRoll(WDRoll):
     name, rule = "barrage-roll", "Rule 11.B.2"
     phase = "barrage"
 
     def then(self, s: WDState, args: Any, roll: int) -> list[Event]:
-        return s._on_barrage(args, roll)
+        return _on_barrage(s, args, roll)
 
 
 class BarrageDone(WDProcedure):
@@ -468,7 +321,7 @@ class BarrageDone(WDProcedure):
 
     def act(self, s: WDState, args: Any, flow: Flow) -> list[Event]:
         flow.end()
-        return s._barrage_done()
+        return _barrage_done(s)
 
 
 class BarrageEnd(WDProcedure):
@@ -479,7 +332,7 @@ class BarrageEnd(WDProcedure):
 
     def act(self, s: WDState, args: Any, flow: Flow) -> list[Event]:
         flow.end()
-        s._barrage_morale()
+        _barrage_morale(s)
         return []
 
 
@@ -515,7 +368,7 @@ class FirePhase(WDProcedure):
         return str(args.stage)
 
     def act(self, s: WDState, args: Any, flow: Flow) -> list[Event]:
-        opened = s._open_combat(args.stage)
+        opened = _open_combat(s, args.stage)
         if opened is not None:
             flow.call("defensive-fire" if args.stage == "defense" else "assault-fire", args)
             return opened
@@ -543,7 +396,7 @@ class Resolve(WDProcedure):
     def act(self, s: WDState, args: Any, flow: Flow) -> list[Event]:
         if s.pos.plans:
             flow.goto("resolve")
-            return s._resolve_next()
+            return _resolve_next(s)
         s.pos.combat = None
         if s.pos.advance:
             flow.goto("advance")
@@ -552,51 +405,13 @@ class Resolve(WDProcedure):
         return []
 
 
-class Fire(WDChoice):
-    """The allocation of fire at the combat's hex (Rules 9.C.3, 10, 11.A, 15.A.4), until
-    ``done firing``; what is not allocated is by the Default Actions (stand-in)."""
-
-    Args = Stage
-
-    def phase_of(self, args: Any) -> str:
-        return str(args.stage)
-
-    def prompt(self, s: WDState, args: Any) -> str:
-        n = len(s.pos.assaults)
-        what = "defensive fire" if args.stage == "defense" else "assault fire"
-        at = s.pos.combat.hex if s.pos.combat is not None else ""
-        return (f"the {self.side(s, args).capitalize()} player must allocate {what} against "
-                f"{n} assault{'s' if n != 1 else ''} (now at {at})")
-
-    def default(self, s: WDState, args: Any) -> Action | None:
-        return act("done")
-
-    def candidates(self, s: WDState, args: Any) -> list[WDAction]:
-        return s._combat_candidates()
-
-    def after(self, s: WDState, args: Any, a: WDAction, flow: Flow) -> None:
-        if a.kind == "done":
-            flow.end()
-
-
-class DefensiveFire(Fire):
-    name, rule, kind = "defensive-fire", "Rule 5", "defensive-fire"
-
-    def side(self, s: WDState, args: Any) -> str:
-        return other(s.pos.phasing)
-
-
-class AssaultFire(Fire):
-    name, rule, kind = "assault-fire", "Rule 9", "assault-fire"
-
-
 class Fright(WDProcedure):
     name, rule = "fright", "Rule 14.C.2"
     Args = HexArgs
 
     def act(self, s: WDState, args: Any, flow: Flow) -> list[Event]:
         flow.end()
-        s._fright_checks(args.hex)
+        _fright_checks(s, args.hex)
         return []
 
 
@@ -606,26 +421,7 @@ class AssaultDone(WDProcedure):
 
     def act(self, s: WDState, args: Any, flow: Flow) -> list[Event]:
         flow.end()
-        return s._assault_done(args.hex)
-
-
-class Advance(WDChoice):
-    name, rule, kind = "advance", "Rule 9.D", "advance"
-    phase = "advance"
-
-    def prompt(self, s: WDState, args: Any) -> str:
-        return (f"the {s.pos.phasing.capitalize()} player may advance into "
-                f"{', '.join(sorted(s.pos.advance))}")
-
-    def default(self, s: WDState, args: Any) -> Action | None:
-        return act("end-advance")
-
-    def candidates(self, s: WDState, args: Any) -> list[WDAction]:
-        return s._advance_candidates()
-
-    def after(self, s: WDState, args: Any, a: WDAction, flow: Flow) -> None:
-        if a.kind == "end-advance" or not s.pos.advance:
-            flow.end()
+        return _assault_done(s, args.hex)
 
 
 class EndImpulse(WDProcedure):
@@ -634,7 +430,7 @@ class EndImpulse(WDProcedure):
 
     def act(self, s: WDState, args: Any, flow: Flow) -> list[Event]:
         flow.end()
-        s._end_impulse()
+        _end_impulse(s)
         return []
 
 

@@ -9,13 +9,14 @@ player's defensive fire, hex by hex (``done firing``); then the phasing player's
 fire, hex by hex, and advances.  Every die is a roll step; the frames in progress are in
 every snapshot, so a save can stop anywhere.
 
-The rules are spread over modules, one class each (but ``view``), combined here into
-:class:`WDState`:
+The rules are modules of plain functions taking the state first (``s``), one module per
+rule area, called by the steps; :class:`WDState` holds the position's lookups
+(``base``) and the engine hooks:
 
 * ``base``: the position, unit and hex lookups, stacking, what a rule queues;
 * ``terrain``: terrain and the cost to enter a hex (Rules 7, 13, 16, 20): the catalog's
-  map facts are a :class:`~engines.white_death.terrain.Terrain` object (``self.ter``),
-  the state puts a unit and the position to it;
+  map facts are a :class:`~engines.white_death.terrain.Terrain` object (``s.ter``),
+  the module's functions put a unit and the position to it;
 * ``supply``: ZOCs, isolation, artillery supply, supply points (Rules 3, 15);
 * ``combat``: fire and defense values, losses, morale, retreats (Rules 9, 10, 12, 14);
 * ``artillery``: barrages, observation, line of sight (Rule 11.B);
@@ -30,57 +31,398 @@ The rules are spread over modules, one class each (but ``view``), combined here 
 What a save holds is the typed position of ``position`` (``self.pos``, its data form
 derived by :mod:`pbem.codec`) and the frames.
 
-Each class subclasses the ones whose methods it calls, so that the type checker sees
-every call; no method is defined twice, so the order of the classes below changes
-nothing.  Each action's check and effect are named in :data:`ACTIONS`.
+Each action's check and effect are functions of its rule's module (``check_move``,
+``do_move``...), called by the decision that takes the action
+(:mod:`engines.white_death.decisions`); the rule modules import one another along one
+order (terrain, supply, combat, artillery and assault, reinforcements, movement,
+placement, turns), never back.
 """
 
 from __future__ import annotations
 
-import operator
-from collections.abc import Callable
+import copy
+from collections.abc import Iterable
 from dataclasses import replace
 from typing import Any, ClassVar
 
-from engines.white_death import sequence, view
-from engines.white_death.actions import WDAction, act, parse
-from engines.white_death.assault import AssaultState
-from engines.white_death.base import BOXES, Listed, other
-from engines.white_death.movement import MovementState
-from engines.white_death.placement import PlacementState
-from engines.white_death.position import U
-from engines.white_death.turns import TurnState
+from engines.hexkit.hexmap import HexMap
+from engines.white_death import rules, sequence, view
+from engines.white_death.base import BOXES, DieArgs, Listed, other, phase_of
+from engines.white_death.data import GARRISON_TYPE, Catalog, ScenarioDef, UnitDef, UnitType
+from engines.white_death.notation import WDAction, parse
+from engines.white_death.position import Position, U
+from engines.white_death.supply import ezoc
+from engines.white_death.terrain import Terrain
 from engines.white_death.view import SIDE_COLOR, river_lines
-from pbem.engine import Action, Decision, Event
+from pbem.engine import Action, Decision, Engine, Result, State
 from pbem.errors import IllegalAction
-from pbem.steps import Frame, Misfit, Step
+from pbem.steps import Flow, Frame, Misfit, Step, StepState
 from pbem.view import BoardView
-
-#: a unit's fields but its marks, as one tuple (read at C speed: every unit, every decision)
-_FIELDS = operator.attrgetter("uid", "loc", "strength", "deployed", "spent", "stopped",
-                              "zoc_start", "entrained", "via", "garrison", "seq", "assault",
-                              "entry")
-
-
-def _unit_state(u: U) -> tuple[Any, ...]:
-    return (u.uid, u.loc, u.strength, u.deployed, u.spent,
-            u.stopped, u.zoc_start, u.entrained, u.via, u.garrison, u.seq, u.assault, u.entry,
-            tuple(sorted(u.marks)) if u.marks else ())
-
-
-#: movement-phase candidates built only from the hexes their own check accepts (a unit
-#: of the phasing side on the map, in the movement phase, not the passing unit's rival)
-_LISTED_CHECKED = frozenset({"move", "rail"})
 
 # the names other modules and the tests import from here
 __all__ = ["BOXES", "SIDE_COLOR", "U", "WDState", "other", "river_lines"]
 
 
-class WDState(TurnState, PlacementState, MovementState, AssaultState):
-    """The whole game: the rule modules, and the decisions and actions that span them."""
+class WDState(StepState[Position]):
+    """The whole game: the position, the lookups on it, the frames every rule module
+    queues, and the engine hooks; the rules are the rule modules' functions."""
 
     steps: ClassVar[dict[str, Step[Any]]] = sequence.STEPS
     start = "game"
+
+    cat: Catalog
+    #: the catalog's map and charts
+    ter: Terrain
+    #: the position as typed data (:mod:`engines.white_death.position`), ``self.pos``
+    Position = Position
+    #: the scenario's definition, the terrain read from the map and the map-derived facts:
+    #: the same whatever the position (:meth:`clone`)
+    clone_shares = ("sc", "ter", "_static")
+
+    def __init__(self, engine: Engine, scenario: str, options: dict[str, str],
+                 cat: Catalog) -> None:
+        super().__init__(engine, scenario, options)
+        self.cat = cat
+        self.sc: ScenarioDef = cat.scenarios[scenario]
+        self.last_turn = self.sc.turns[1]
+        self.pos = Position(turn=self.sc.turns[0], vl_released=not self.sc.opening)
+        #: frames a rule queued while a step ran, handed to the runtime as it ends
+        self._pending: list[tuple[str, Any]] = []
+        self.stack: list[Frame] = []
+        self._cache: dict[Any, Any] = {}
+        #: what depends on where units stand and nothing else (which units are in each
+        #: hex, each side's units on the map, the enemy's ZOCs and traces): kept across
+        #: other changes, cleared by :meth:`_relocated` whenever a unit changes hex
+        self._pcache: dict[Any, Any] = {}
+        #: each side's stacks within two hexes of a hex (Rule 4's look ahead): kept across a
+        #: unit's move but for the hexes within two of where it left and arrived (``_put``)
+        self._near: dict[tuple[str, str], tuple[tuple[str, tuple[str, ...]], ...]] = {}
+        #: the same as numbers (``near_token``), kept and dropped with them
+        self._neartok: dict[tuple[str, str], int] = {}
+        #: Rule 4 answers per hex (:meth:`stack_ok_with`), kept likewise but for the two
+        #: hexes a move changes
+        self._stack: dict[str, dict[tuple[str, tuple[str, ...]], bool]] = {}
+        #: the last movement-phase listing, unit by unit, with what each unit's part read
+        #: (:func:`~engines.white_death.listing.movement_legal`): a unit whose inputs are
+        #: unchanged is not listed again
+        self._listing: dict[str, Listed] = {}
+        #: the phase's token (``_phase_key``) the listing was made under
+        self._listing_phase: int | None = None
+        # map-derived facts live in the catalog: a clone shares them (issue 13)
+        self._static: dict[Any, Any] = cat.static
+        #: the catalog's map and charts (shared by every clone: it holds no position)
+        self.ter = Terrain.of(cat)
+
+    # ------------------------------------------------------------------ copying
+
+    def clone(self) -> State:
+        """A copy of the position only: the engine, catalog and map-derived facts are
+        shared, and the caches start empty (a cache is never part of the position)."""
+        new = copy.copy(self)
+        new.options = dict(self.options)
+        new.history = list(self.history)  # records are never changed once made
+        new.pos = self.pos.copy()
+        new.stack = [Frame(f.step, f.args, f.pc) for f in self.stack]
+        new._pending = list(self._pending)
+        new._cache = {}
+        new._pcache = {}
+        new._near = {}
+        new._neartok = {}
+        new._stack = {}
+        new._listing = {}
+        return new
+
+    # ------------------------------------------------------------------ catalog access
+
+    @property
+    def map(self) -> HexMap:
+        m = self._static.get("map")
+        if m is None:
+            m = self._static["map"] = self.cat.map
+        out: HexMap = m
+        return out
+
+    def udef(self, uid: str) -> UnitDef:
+        d = self.cat.units.get(uid)
+        return d if d is not None else self._garrison_def(uid)
+
+    def utype(self, uid: str) -> UnitType:
+        d = self.cat.units.get(uid)
+        return (d if d is not None else self._garrison_def(uid)).type
+
+    def side_of(self, uid: str) -> str:
+        d = self.cat.units.get(uid)
+        return (d if d is not None else self._garrison_def(uid)).side
+
+    def _garrison_def(self, uid: str) -> UnitDef:
+        """An intrinsic garrison's data ("Intrinsic Garrisons": a German garrison unit of
+        the catalog's garrison type, 1 SP); the same for every one, so kept per catalog."""
+        if uid not in self.pos.garrisons:
+            raise KeyError(uid)
+        key = ("garrison-def", uid)
+        got = self._static.get(key)
+        if got is None:
+            got = self._static[key] = UnitDef(uid, "german", self.garrison_type(), "garrison",
+                                              1)
+        out: UnitDef = got
+        return out
+
+    def on_map(self, uid: str) -> bool:
+        u = self.pos.units.get(uid)
+        return u is not None and u.loc not in BOXES
+
+    def units_at(self, h: str, side: str | None = None) -> list[str]:
+        if side is None:
+            return self._by_hex().get(h, [])
+        key = ("at", h, side)
+        got = self._pcache.get(key)
+        if got is None:
+            got = self._pcache[key] = [x for x in self._by_hex().get(h, [])
+                                      if self.side_of(x) == side]
+        out: list[str] = got
+        return out
+
+    def occupied(self, side: str) -> dict[str, tuple[str, ...]]:
+        """The hexes holding ``side``'s units, with them in stacking order."""
+        key = ("occupied", side)
+        got = self._pcache.get(key)
+        if got is None:
+            mine = ((h, tuple(x for x in us if self.side_of(x) == side))
+                    for h, us in self._by_hex().items())
+            got = self._pcache[key] = {h: us for h, us in mine if us}
+        out: dict[str, tuple[str, ...]] = got
+        return out
+
+    def _by_hex(self) -> dict[str, list[str]]:
+        key = "byhex"
+        if key not in self._pcache:
+            d: dict[str, list[str]] = {}
+            for uid in sorted(self.pos.units):
+                u = self.pos.units[uid]
+                if u.loc not in BOXES:
+                    d.setdefault(u.loc, []).append(uid)
+            for h in d:
+                d[h].sort(key=lambda x: (self.pos.units[x].seq, x))
+            self._pcache[key] = d
+        by: dict[str, list[str]] = self._pcache[key]
+        return by
+
+    def _moved(self) -> None:
+        """Forget every cache (after any change made from outside the rules too)."""
+        self._cache.clear()
+        self._pcache.clear()
+        self._near.clear()
+        self._neartok.clear()
+        self._stack.clear()
+        self._listing.clear()
+
+    def _changed(self) -> None:
+        """Forget what the position may have changed, units' hexes aside (the rules call
+        :meth:`_relocated` wherever a unit changes hex)."""
+        self._cache.clear()
+
+    def _relocated(self) -> None:
+        self._pcache.clear()
+        self._cache.clear()
+        self._near.clear()
+        self._neartok.clear()
+        self._stack.clear()
+
+    def side_units(self, side: str) -> list[str]:
+        """``side``'s units on the map, by id (a list kept until the next change)."""
+        key = ("side-units", side)
+        got = self._pcache.get(key)
+        if got is None:
+            by: dict[str, list[str]] = {"soviet": [], "german": []}
+            for uid in sorted(self.pos.units):
+                if self.pos.units[uid].loc not in BOXES:
+                    by[self.side_of(uid)].append(uid)
+            for s, us in by.items():
+                self._pcache[("side-units", s)] = us
+            got = by[side]
+        out: list[str] = got
+        return out
+
+    def garrison_type(self) -> UnitType:
+        """The intrinsic garrison's type: from units.toml, else the manual's 1 SP, factor 4."""
+        return self.cat.types.get("intrinsic-garrison", GARRISON_TYPE)
+
+    # ------------------------------------------------------------------ position
+
+    def _put(self, uid: str, h: str) -> None:
+        u = self.pos.units[uid]
+        was = u.loc
+        self.pos.seq += 1
+        u.loc = h
+        u.seq = self.pos.seq
+        near, self._near = self._near, {}
+        neartok, self._neartok = self._neartok, {}
+        stack, self._stack = self._stack, {}
+        pcache, self._pcache = self._pcache, {}  # _relocated clears in place
+        self._relocated()
+        # the map hexes the unit left or entered (none when it goes from box to box)
+        changed = tuple(x for x in (was, h) if x not in BOXES)
+        if changed:
+            self._pcache = self._kept_positions(pcache, uid, was, h)
+            # only the stacks of those hexes changed (the unit's place in the stacking
+            # order too): the answers for hexes farther than two from them still hold, and
+            # Rule 4's for every other hex (it reads the hex's stack and the unit asked of)
+            area = self.ter.area2set
+            self._near = {k: v for k, v in near.items()
+                          if not any(x in area(k[1]) for x in changed)}
+            kept = self._near
+            self._neartok = {k: v for k, v in neartok.items() if k in kept}
+            for x in changed:
+                stack.pop(x, None)
+            self._stack = stack
+
+    def _kept_positions(self, pcache: dict[Any, Any], uid: str, was: str,
+                        h: str) -> dict[Any, Any]:
+        """What of ``pcache`` (the position caches before ``uid`` went from ``was`` to
+        ``h``, one of them at least a map hex) still holds, brought up to date: the units
+        by hex and the mover's side's occupied hexes changed in those hexes only, its
+        side's units on the map only if it entered or left the map; and what is traced
+        through the mover's side's enemies (``enemy_key``, ``by_enemies``) did not move.
+        Anything else is dropped (a key not named here is never carried)."""
+        side = self.side_of(uid)
+        foe = other(side)
+        out: dict[Any, Any] = {}
+        for k, v in pcache.items():
+            if type(k) is not tuple:
+                continue
+            tag = k[0]
+            if ((tag == "side-units" and k[1] == foe) or (tag == "ekey" and k[1] == side)
+                    or (tag == "by-enemies" and k[2] == side)
+                    or (tag == "at" and k[1] != was and k[1] != h)
+                    or (tag == "occupied" and k[1] == foe)):
+                out[k] = v
+        mine: list[str] | None = pcache.get(("side-units", side))
+        if mine is not None:
+            if was in BOXES:
+                mine = sorted([*mine, uid])  # it entered the map
+            elif h in BOXES:
+                mine = [x for x in mine if x != uid]  # it left the map
+            out[("side-units", side)] = mine
+        by: dict[str, list[str]] | None = pcache.get("byhex")
+        if by is not None:
+            by = dict(by)  # the lists of other hexes are shared: never changed in place
+            units = self.pos.units
+            changed = [x for x in (was, h) if x not in BOXES]
+            for x in changed:
+                here = [y for y in by.get(x, ()) if y != uid]
+                if x == h:
+                    here.append(uid)
+                    here.sort(key=lambda y: (units[y].seq, y))
+                if here:
+                    by[x] = here
+                else:
+                    by.pop(x, None)
+            out["byhex"] = by
+            occ: dict[str, tuple[str, ...]] | None = pcache.get(("occupied", side))
+            if occ is not None:
+                occ = dict(occ)
+                for x in changed:
+                    stack = tuple(y for y in by.get(x, ()) if self.side_of(y) == side)
+                    if stack:
+                        occ[x] = stack
+                    else:
+                        occ.pop(x, None)
+                out[("occupied", side)] = occ
+        return out
+
+    def bunker(self, h: str) -> int:
+        return max((b.strength for b in self.pos.bunkers if b.hex == h), default=0)
+
+    def stack_ok_with(self, h: str, uid: str, leaving: Iterable[str] = ()) -> bool:
+        """Rule 4: may ``uid`` stand in ``h`` (with ``leaving`` gone from it)? It depends
+        on the units in ``h`` only, so it is kept until a unit enters or leaves ``h``."""
+        gone = tuple(sorted(leaving)) if leaving else ()
+        key = (uid, gone)
+        here = self._stack.get(h)
+        if here is None:
+            here = self._stack[h] = {}
+        got = here.get(key)
+        if got is None:
+            side = self.side_of(uid)
+            if not any(x != uid and x not in gone for x in self.occupied(side).get(h, ())):
+                here[key] = True
+                return True  # Rule 4 limits stacks: a unit alone is never one
+            # Rule 4 looks at which units stand together, not where or in what order: one
+            # answer per set of units, kept for the whole game
+            together = tuple(sorted([*(x for x in self.units_at(h, side)
+                                       if x != uid and x not in gone), uid]))
+            memo = self._static.setdefault("stack-memo", {})
+            got = memo.get(together)
+            if got is None:
+                if len(memo) >= 65536:
+                    memo.clear()  # a bound: entries are pure functions of their keys
+                got = memo[together] = rules.stack_ok(side, [self.udef(x) for x in together])
+            here[key] = got
+        return bool(got)
+
+    # ------------------------------------------------------------------ the sequence of play
+
+    def over(self) -> bool:
+        return self.pos.final is not None
+
+    @property
+    def phase(self) -> str:
+        """The phase of play (Rule 5) the current step belongs to: the innermost step on
+        the stack that names one (a die rolled in a phase belongs to it)."""
+        for frame in reversed(self.stack):
+            name = phase_of(self.steps[frame.step], frame.args)
+            if name:
+                return name
+        return "end"
+
+    def _push(self, step: str, args: Any = None, front: bool = False) -> None:
+        """Queue ``step`` (a die, or the rest of a rule after its dice) to run once the
+        current step has acted, after what was queued before it, or (``front``) before."""
+        if front:
+            self._pending.insert(0, (step, args))
+        else:
+            self._pending.append((step, args))
+
+    def _die(self, step: str, purpose: str, rule: str, front: bool = False,
+             **kw: Any) -> None:
+        self._push(step, DieArgs(purpose, rule, **kw), front)
+
+    def flush(self, flow: Flow) -> None:
+        """Hand the queued frames to the runtime (every step does once it has acted)."""
+        for step, args in self._pending:
+            flow.push(step, args)
+        self._pending = []
+
+    # ------------------------------------------------------------------ validation helpers
+
+    def _need_phase(self, *phases: str, rule: str = "Rule 5") -> None:
+        if self.phase not in phases:
+            raise IllegalAction(f"that is done in the {' or '.join(phases)} phase, and this is "
+                                f"the {self.phase} phase", rule=rule)
+
+    def _need_unit(self, uid: str, side: str | None = None) -> U:
+        if uid not in self.pos.units:
+            raise IllegalAction(f"there is no unit {uid!r}", rule="Rule 2")
+        if side is not None and self.side_of(uid) != side:
+            raise IllegalAction(f"{uid} is not a {side} unit", rule="Rule 6.A")
+        return self.pos.units[uid]
+
+    def _need_map(self, uid: str) -> U:
+        u = self._need_unit(uid, self.pos.phasing)
+        if not self.on_map(uid):
+            raise IllegalAction(f"{uid} is not on the map", rule="Rule 6.A")
+        return u
+
+    def _result(self) -> Result | None:
+        if self.pos.final is None:
+            return None
+        score = self.pos.final.score
+        s, g = score["soviet"], score["german"]
+        text = f"Soviet {s}, German {g} (stand-in victory points)"
+        if s == g:
+            return Result(None, "rules", "Draw: " + text, f"{s}-{g}")
+        winner = "soviet" if s > g else "german"
+        return Result(winner, "rules", f"{winner.capitalize()} victory: " + text, f"{s}-{g}")
 
     def frames_for(self, step: str) -> list[Frame]:
         frames = sequence.frames_for(step)
@@ -112,167 +454,14 @@ class WDState(TurnState, PlacementState, MovementState, AssaultState):
 
     # ------------------------------------------------------------------ legal actions
 
-    def _movement_legal(self) -> list[Action]:
-        """The movement phase's legal actions: :meth:`_movement_candidates` checked, in
-        its order, with each unit's actions kept under what they read (:meth:`_unit_key`).
-
-        Listing is incremental: the state keeps its last listing unit by unit
-        (``_listing``, a cache: never in the position, empty in a clone) with the parts of
-        the unit's key, and a unit whose parts are unchanged (equal, mostly the very same
-        objects, so compared at once rather than hashed) gets its kept actions back. Of
-        those parts, the friendly stacks within two hexes are read by the unit's moves
-        alone (Rule 4's stacking and moving on, Rule 3.C's escort), but for a Brandenburg
-        lead: where only they changed, only the moves are listed again. After a move that
-        leaves all but the mover and the units within two hexes of where it left and
-        arrived as they were; a change to the side's pools or the impulse, none."""
-        out: list[Action] = []
-        end = act("end-movement")
-        if self._valid(end):
-            out.append(end)
-        memo = self._static.setdefault("unit-memo", {})
-        # the phase's part of every unit's key as one number, so it is hashed once per
-        # decision rather than once per unit (numbers from the catalog's count: never
-        # reused, so a number forgotten with its table cannot stand for another phase)
-        tokens = self._static.setdefault("phase-tokens", {})
-        phase = self._phase_key()
-        common = tokens.get(phase)
-        if common is None:
-            if len(tokens) >= 65536:
-                tokens.clear()
-            common = tokens[phase] = self._new_token()
-        listing = self._listing
-        if self._listing_phase != common:
-            listing.clear()  # another phase (or pools): every unit reads it
-            self._listing_phase = common
-        s = self.pos.phasing
-        units = self.pos.units
-        neartok = self._neartok
-        for uid in self.side_units(s):
-            if self.pos.passing and uid != self.pos.passing:
-                continue
-            u = units[uid]
-            kept = listing.get(uid)
-            # the key's parts as _unit_key makes them, the unit's own state as its fields
-            # (what _unit_state holds, the marks apart: a set changes in place)
-            if (kept is not None and _FIELDS(u) == kept.fields and u.marks == kept.marks
-                    and (kept.far is None or kept.far == self._far_state(u))):
-                near = neartok.get((s, u.loc))
-                if near is not None and near == kept.near:
-                    out += kept.moves
-                    out += kept.rest
-                    continue
-                if kept.moves_alone_read_near:  # the stacks near it changed
-                    if near is None:
-                        near = self.near_token(s, u.loc)
-                    # its reach (move_reach) read only what is unchanged: kept too
-                    moves = self._move_actions(uid, self.dests_from(u, kept.reach))
-                    listing[uid] = kept._replace(near=near, moves=moves)
-                    out += moves
-                    out += kept.rest
-                    continue
-            key = self._unit_key(uid, common)
-            got = memo.get(key) if key is not None else None
-            if got is None:
-                # a move is listed from move_dests and a rail move from
-                # rail_destinations, each what its check asks (tested equal): the rest
-                # are checked one by one
-                got = tuple(a for a in self._unit_candidates(uid, dests=self._unit_dests)
-                            if a.kind in _LISTED_CHECKED or self._valid(a))
-                if key is not None:
-                    if len(memo) >= 8192:
-                        memo.clear()  # a bound: entries are pure functions of their keys
-                    memo[key] = got
-            if key is not None:
-                # the moves come first (_unit_candidates), then what reads no friendly stack
-                n = 0
-                while n < len(got) and got[n].kind == "move":
-                    n += 1
-                lead = "brandenburg" in self.utype(uid).flags
-                listing[uid] = Listed(_FIELDS(u), frozenset(u.marks), key[2], key[3], got[:n],
-                                      got[n:], not lead, () if lead else self._unit_reach(uid))
-            else:
-                listing.pop(uid, None)
-            out += got
-        # an entry is listed from entry_hexes, which holds what _check_enter asks of it
-        # (tested equal); the refit is checked
-        out += [a for a in self._phase_candidates()
-                if (a.kind == "enter" and not self.pos.passing) or self._valid(a)]
-        return out
-
     def _valid(self, a: WDAction) -> bool:
-        if self.pos.passing and a.unit != self.pos.passing:
-            return False
+        """``a`` passes the check of the decision at hand (its step's, by its rule)."""
+        step, frame = self._choice()
         try:
-            self._validate(a)
+            step.check(self, frame.args, a)
         except IllegalAction:
             return False
         return True
-
-    def _phase_key(self) -> tuple[Any, ...]:
-        """The part of :meth:`_unit_key` every unit shares."""
-        s = self.pos.phasing
-        return (self.scenario, s, self.pos.impulse_mp, self.pos.impulse_left_before,
-                self.pos.weather, self.pos.vl_released, self.pos.vl_avoid, self.pos.turn,
-                self.pos.passing,
-                self.pos.rail_used[s], self.pos.repl[s], self.pos.impulses[s], self.pos.repaired[s],
-                tuple(sorted(self.pos.supply.items())), tuple(sorted(self.pos.paid)),
-                tuple(sorted(self.pos.builders)), tuple(sorted(self.pos.bridges)),
-                self.by_enemies("token", s, self._new_token))
-
-    def _unit_key(self, uid: str, common: object) -> tuple[Any, ...] | None:
-        """Everything a unit's movement-phase actions read (Rules 3-8, 13, 15, 18, 20-22):
-        its own state, the side's pools and the impulse, the weather, the bridges, the
-        enemy's position (one number while the catalog's memo keeps it), the friendly
-        stacks within two hexes (Rule 4's moving on through a full hex looks one beyond)
-        and what it reads farther (:meth:`_far_state`). ``None`` for an entrained unit,
-        whose rail destinations read the railroad's whole part."""
-        u = self.pos.units[uid]
-        if u.entrained:
-            return None
-        # near_token inlined: this runs for every unit at every decision
-        near = self._neartok.get((self.pos.phasing, u.loc))
-        if near is None:
-            near = self.near_token(self.pos.phasing, u.loc)
-        return (common, _unit_state(u), near, self._far_state(u))
-
-    def _far_state(self, u: U) -> tuple[Any, ...] | None:
-        """What a unit's actions read beyond its hex's surroundings, ``None`` for most:
-        a Brandenburg lead reads the state of every unit of the stack it leads (Rule
-        21.B); an unreleased Velikiye Luki garrison unit on a railroad may entrain only
-        if a train could take it to another hex of the city (Rule 22), which reads the
-        friendly stacks along the railroad: its rail destinations stand for them."""
-        if u.garrison == "vl" and not self.pos.vl_released:
-            return ("rail", *self.rail_destinations(u.uid)) if self.ter.rail_hex(u.loc) else None
-        if "brandenburg" not in self.utype(u.uid).flags:
-            return None
-        return tuple(_unit_state(self.pos.units[x]) for x in self.occupied(self.pos.phasing)[u.loc])
-
-    def _unit_dests(self, uid: str) -> frozenset[str]:
-        return self.dests_from(self.pos.units[uid], self._unit_reach(uid))
-
-    def _unit_reach(self, uid: str) -> tuple[tuple[str, int, bool], ...]:
-        """:meth:`move_reach` for a unit listed (of the side on the map, in the movement
-        phase), with what _movable refuses asked without raising."""
-        if "intrinsic" in self.utype(uid).flags or self.garrison_fixed(uid):
-            return ()
-        u = self.pos.units[uid]
-        return self.move_reach(u) if self.left_ticks(u) > 0 else ()
-
-    # ------------------------------------------------------------------ validation and apply
-
-    def _validate(self, a: WDAction) -> None:
-        if self.pos.passing and not (a.kind == "move" and a.unit == self.pos.passing):
-            raise IllegalAction(f"{self.pos.passing} must first move on out of the full hex "
-                                f"{self.pos.units[self.pos.passing].loc}", rule="Rule 4")
-        rule = ACTIONS.get(a.kind)
-        if rule is None:
-            raise IllegalAction(f"{a.notation()!r} is not possible now", rule="Rule 5")
-        rule[0](self, a)
-
-    def _perform(self, a: WDAction) -> list[Event]:
-        """Apply a checked action by its rule (the sequence of play moves on by the step
-        that asked for it)."""
-        return ACTIONS[a.kind][1](self, a)
 
     # ------------------------------------------------------------------ what a player sees
 
@@ -286,48 +475,8 @@ class WDState(TurnState, PlacementState, MovementState, AssaultState):
         return view.board(self.pos, self.cat, side, title=f"White Death: {self.sc.title}",
                           status=self.status_line(side), phase=self.phase,
                           stacks=self._by_hex(), udef=self.udef,
-                          zoc=self.ezoc(side) if side is not None else ())
+                          zoc=ezoc(self, side) if side is not None else ())
 
     def parse_action(self, text: str) -> Action:
         return parse(text)
 
-
-_Check = Callable[[WDState, WDAction], None]
-_Do = Callable[[WDState, WDAction], list[Event]]
-
-#: each action's check (it raises IllegalAction under its rule) and effect; the phase an
-#: action belongs to is checked by the check itself, so an action out of its phase is
-#: refused under its own rule
-ACTIONS: dict[str, tuple[_Check, _Do]] = {
-    "place": (WDState._check_place, WDState._do_act_place),
-    "auto-setup": (WDState._check_auto_setup, WDState._do_act_auto_setup),
-    "impulse": (WDState._check_impulse, WDState._do_act_impulse),
-    "vl-supply": (WDState._check_vl_supply, WDState._do_act_vl_supply),
-    "vl-keep": (WDState._check_vl_keep, WDState._do_act_vl_keep),
-    "move": (WDState._check_move, WDState._do_act_move),
-    "lead": (WDState._check_lead, WDState._do_act_lead),
-    "enter": (WDState._check_enter, WDState._do_act_enter),
-    "deploy": (WDState._check_deploy, WDState._do_act_deploy),
-    "entrain": (WDState._check_entrain, WDState._do_act_entrain),
-    "rail": (WDState._check_rail, WDState._do_act_rail),
-    "assault": (WDState._check_assault, WDState._do_act_assault),
-    "build": (WDState._check_build, WDState._do_act_build),
-    "demolish": (WDState._check_demolish, WDState._do_act_demolish),
-    "replace": (WDState._check_replace, WDState._do_act_replace),
-    "repair": (WDState._check_repair, WDState._do_act_repair),
-    "refit": (WDState._check_refit, WDState._do_act_refit),
-    "end-movement": (WDState._check_end_movement, WDState._do_act_end_movement),
-    "barrage": (WDState._check_barrage, WDState._do_act_barrage),
-    "fire-barrage": (WDState._check_fire_barrage, WDState._do_act_fire_barrage),
-    "fire-barrage-half": (WDState._check_fire_barrage_half,
-                          WDState._do_act_fire_barrage_half),
-    "end-barrage": (WDState._check_end_barrage, WDState._do_act_end_barrage),
-    "hq": (WDState._check_hq, WDState._do_act_hq),
-    "high": (WDState._check_high, WDState._do_act_high),
-    "support": (WDState._check_support, WDState._do_act_support),
-    "fire": (WDState._check_fire, WDState._do_act_fire),
-    "fire-at": (WDState._check_fire_at, WDState._do_act_fire_at),
-    "done": (WDState._check_done, WDState._do_act_done),
-    "advance": (WDState._check_advance, WDState._do_act_advance),
-    "end-advance": (WDState._check_end_advance, WDState._do_act_end_advance),
-}

@@ -9,10 +9,10 @@ hex is, what entering it costs a mobility class under a weather and a set of bri
 edges (Rules 8, 15) and the supply traces from them through the hexes a caller says are
 free of the enemy (15.B, 15.C). It holds no position: one per catalog
 (:meth:`Terrain.of`), shared by every state and clone, its answers kept in it.
-:class:`TerrainState` puts a unit and the position to those questions (its mobility
+The module's functions put a unit and the position to those questions (its mobility
 class, the weather, the bridges, the bank it entered a river from) for movement,
 reinforcements, retreats and advances. The map's facts (what a hex is, its neighbours
-and the hexes within two, the railroads, the edges, ticks) are asked of ``self.ter``.
+and the hexes within two, the railroads, the edges, ticks) are asked of ``s.ter``.
 """
 
 from __future__ import annotations
@@ -20,16 +20,18 @@ from __future__ import annotations
 from collections.abc import Collection
 from fractions import Fraction
 from types import MappingProxyType
+from typing import TYPE_CHECKING
 
 from engines.hexkit.hexmap import HexMap
 from engines.hexkit.los import line_of_sight
-from engines.hexkit.movement import MoveClass, region
+from engines.hexkit.movement import MoveClass, MoveCosts, region
 from engines.hexkit.overlay import OverlaidMap, Overlay
-from engines.white_death.base import BaseState
 from engines.white_death.data import ALIASES, Catalog
 from engines.white_death.position import MP_TICKS
-from pbem.engine import Engine
 from pbem.errors import ScenarioError
+
+if TYPE_CHECKING:
+    from engines.white_death.state import WDState
 
 #: the networks a move runs along at the road's rate (Rule 7; Rule 8's railroads too)
 RAILS_AND_ROADS = ("road", "railroad", "rail")
@@ -38,9 +40,30 @@ SUPPLY_ROADS = ("road", "railroad", "rail")
 #: hex features the Terrain Effects Chart prices (by their chart names)
 _TEC_FEATURES = ("town", "forest", "swamp", "high", "creek", "river")
 
-#: an entry cost's key: the mobility class, the two hexes (``None``: from off the map),
-#: the weather (frozen or not) and which of the two carry a bridge (Rule 20)
-_CostKey = tuple[str, str | None, str, bool, bool, bool]
+
+
+class Compiled:
+    """One mobility class's costs under one weather and set of bridges: the kit's
+    :class:`MoveCosts`, and its rows in ticks, hex index by hex index, one per neighbour
+    in the map's adjacency order (``None``: prohibited), each made when first read."""
+
+    __slots__ = ("costs", "k", "ticks")
+
+    def __init__(self, costs: MoveCosts) -> None:
+        if MP_TICKS % costs.scale:
+            raise ScenarioError(f"{costs.move_class.name}: a movement cost finer than "
+                                f"1/{MP_TICKS} MP (Rule 7; MP_TICKS)")
+        self.costs = costs
+        #: ticks in one of the kit's units
+        self.k = MP_TICKS // costs.scale
+        self.ticks: list[tuple[int | None, ...] | None] = [None] * len(costs.steps)
+
+    def row(self, i: int) -> tuple[int | None, ...]:
+        got = self.ticks[i]
+        if got is None:
+            k = self.k
+            got = self.ticks[i] = tuple(None if c < 0 else c * k for _, c in self.costs.steps[i])
+        return got
 
 
 class Terrain:
@@ -60,10 +83,9 @@ class Terrain:
         self._rail: dict[str, bool] = {}
         self._road: dict[tuple[str, str], bool] = {}
         self._vl: tuple[str, ...] | None = None
-        self._cost: dict[_CostKey, Fraction | None] = {}
-        self._ticks: dict[_CostKey, int | None] = {}
-        self._rows: dict[tuple[str, str, bool, bool, tuple[str, ...]],
-                         tuple[int | None, ...]] = {}
+        #: the kit's compiled costs under (class, frozen, bridges): :meth:`move_costs`
+        self._compiled: dict[tuple[str, bool, frozenset[str]], Compiled] = {}
+        self._entries: dict[tuple[str, str, bool, bool], int | None] = {}
         self._classes: dict[str, MoveClass] = {}
         self._views: dict[tuple[bool, tuple[str, ...]], OverlaidMap] = {}
         self._bank: dict[str, str] = {}
@@ -281,39 +303,60 @@ class Terrain:
                    bridges: Collection[str]) -> Fraction | None:
         """Rule 7's cost for mobility class ``mob`` to enter ``to`` from ``frm`` (``None``:
         from off the map), ``None`` if prohibited; Rule 16.B's banks aside (they depend on
-        the unit: :meth:`wrong_bank`). Everything it reads is the class, the two hexes,
-        the weather and which of the two carry a bridge: kept under those."""
-        key = (mob, frm, to, frozen, frm in bridges, to in bridges)
-        cost = self._cost
-        if key in cost:
-            return cost[key]
-        got = cost[key] = self._enter_cost(mob, frm, to, frozen, bridges)
-        return got
+        the unit: :meth:`wrong_bank`)."""
+        t = self.enter_ticks(mob, frm, to, frozen, bridges)
+        return None if t is None else Fraction(t, MP_TICKS)
 
     def enter_ticks(self, mob: str, frm: str | None, to: str, frozen: bool,
                     bridges: Collection[str]) -> int | None:
-        """:meth:`enter_cost` in ticks."""
-        key = (mob, frm, to, frozen, frm in bridges, to in bridges)
-        ticks = self._ticks
-        if key in ticks:
-            return ticks[key]
-        c = self.enter_cost(mob, frm, to, frozen, bridges)
-        t = ticks[key] = None if c is None else self.to_ticks(c)
-        return t
+        """:meth:`enter_cost` in ticks: a step on the map is read from the kit's compiled
+        costs (:meth:`move_costs`)."""
+        if frm is None:
+            return self._entry_ticks(mob, to, frozen, bridges)
+        index = self.map.index
+        i = index[frm]
+        try:
+            k = self.map.adjacency[i].index(index[to])
+        except ValueError:  # not a step: asked of the chart directly
+            c = self._enter_cost(mob, frm, to, frozen, bridges)
+            return None if c is None else self.to_ticks(c)
+        return self.move_costs(mob, frozen, bridges).row(i)[k]
 
     def enter_row(self, mob: str, frm: str, frozen: bool,
                   bridges: Collection[str]) -> tuple[int | None, ...]:
         """:meth:`enter_ticks` from ``frm`` into each of its neighbours (in :meth:`nbrs`
-        order): one lookup per unit, not one per neighbour. Kept under the class, the
-        hex, the weather and which of the seven hexes carry a bridge (Rule 20)."""
-        nbrs = self.nbrs(frm)
-        near = tuple(n for n in nbrs if n in bridges) if bridges else ()
-        fb = frm in bridges
-        key = (mob, frm, frozen, fb, near)
-        got = self._rows.get(key)
+        order, the map's adjacency): one lookup per unit, not one per neighbour."""
+        return self.move_costs(mob, frozen, bridges).row(self.map.index[frm])
+
+    def move_costs(self, mob: str, frozen: bool, bridges: Collection[str]) -> Compiled:
+        """Rule 7's costs for mobility class ``mob`` over the whole map as the weather and
+        the bridges make it (Rules 13, 16, 20): the kit's :class:`MoveCosts` of the
+        printed map (kept between commands by the data cache), overlaid
+        (:meth:`move_view`'s overlay) where a thaw or a bridge changes a step."""
+        key = (mob, frozen, frozenset(bridges))
+        got = self._compiled.get(key)
         if got is None:
-            got = self._rows[key] = tuple(
-                self.enter_ticks(mob, frm, n, frozen, bridges) for n in nbrs)
+            got = self._compiled[key] = self._compile(mob, frozen, key[2])
+        return got
+
+    def _compile(self, mob: str, frozen: bool, bridges: frozenset[str]) -> Compiled:
+        printed = (mob, True, frozenset[str]())
+        base = self._compiled.get(printed)
+        if base is None:
+            base = self._compiled[printed] = Compiled(MoveCosts(self.map, self.move_class(mob)))
+        if frozen and not bridges:
+            return base
+        return Compiled(base.costs.overlaid(self._move_overlay(frozen, tuple(sorted(bridges)))))
+
+    def _entry_ticks(self, mob: str, to: str, frozen: bool,
+                     bridges: Collection[str]) -> int | None:
+        """From off the map (Rule 17): the kit compiles steps only, so an entry is read
+        from the chart and kept here under what it reads."""
+        key = (mob, to, frozen, to in bridges)
+        got = self._entries.get(key, -1)
+        if got == -1:
+            c = self._enter_cost(mob, None, to, frozen, bridges)
+            got = self._entries[key] = None if c is None else self.to_ticks(c)
         return got
 
     def _enter_cost(self, mob: str, frm: str | None, to: str, frozen: bool,
@@ -484,82 +527,77 @@ class Terrain:
         return bool(feats & {"lake", "partial_lake", "lake_partial"})
 
 
-class TerrainState(BaseState):
-    """A unit and the position put to :class:`Terrain` (``self.ter``, the catalog's): its
-    mobility class, the weather, the bridges, the bank it entered a river from."""
+def river_at(s: WDState, h: str) -> str:
+    return s.ter.river_at(h, s.pos.bridges)
 
-    def __init__(self, engine: Engine, scenario: str, options: dict[str, str],
-                 cat: Catalog) -> None:
-        super().__init__(engine, scenario, options, cat)
-        #: the catalog's map and charts (shared by every clone: it holds no position)
-        self.ter = Terrain.of(cat)
 
-    # ------------------------------------------------------------------ in this position
-    # (the map's own facts are asked of ``self.ter``: none is forwarded here)
+def city_bound(s: WDState, uid: str) -> bool:
+    """Rule 22: an unreleased Velikiye Luki garrison unit may not leave the city, by
+    any means (moving, rail, advancing after combat)."""
+    u = s.pos.units.get(uid)
+    return u is not None and u.garrison == "vl" and not s.pos.vl_released
 
-    def river_at(self, h: str) -> str:
-        return self.ter.river_at(h, self.pos.bridges)
 
-    def city_bound(self, uid: str) -> bool:
-        """Rule 22: an unreleased Velikiye Luki garrison unit may not leave the city, by
-        any means (moving, rail, advancing after combat)."""
-        u = self.pos.units.get(uid)
-        return u is not None and u.garrison == "vl" and not self.pos.vl_released
+def garrison_fixed(s: WDState, uid: str) -> bool:
+    """Rule 22: the opening garrisons "may not be moved the first turn"."""
+    u = s.pos.units.get(uid)
+    return u is not None and bool(u.garrison) and s.sc.opening and s.pos.turn == 1
 
-    def garrison_fixed(self, uid: str) -> bool:
-        """Rule 22: the opening garrisons "may not be moved the first turn"."""
-        u = self.pos.units.get(uid)
-        return u is not None and bool(u.garrison) and self.sc.opening and self.pos.turn == 1
 
-    def enter_cost(self, uid: str, frm: str | None, to: str) -> Fraction | None:
-        """Rule 7 cost to enter ``to`` (from ``frm``, or from off the map); None if P."""
-        pos = self.pos
-        frozen = pos.weather != "thaw"
-        cost = self.ter.enter_cost(self.utype(uid).mob, frm, to, frozen, pos.bridges)
-        if cost is not None and frm is not None and not frozen and self.wrong_bank(
-                uid, frm, to):
-            return None  # Rule 16.B: leave on the side it entered
-        return cost
+def enter_cost(s: WDState, uid: str, frm: str | None, to: str) -> Fraction | None:
+    """Rule 7 cost to enter ``to`` (from ``frm``, or from off the map); None if P."""
+    pos = s.pos
+    frozen = pos.weather != "thaw"
+    cost = s.ter.enter_cost(s.utype(uid).mob, frm, to, frozen, pos.bridges)
+    if cost is not None and frm is not None and not frozen and wrong_bank(s,
+            uid, frm, to):
+        return None  # Rule 16.B: leave on the side it entered
+    return cost
 
-    def enter_ticks(self, uid: str, frm: str | None, to: str) -> int | None:
-        """:meth:`enter_cost` in ticks."""
-        pos = self.pos
-        frozen = pos.weather != "thaw"
-        t = self.ter.enter_ticks(self.utype(uid).mob, frm, to, frozen, pos.bridges)
-        if t is not None and frm is not None and not frozen and self.wrong_bank(uid, frm, to):
-            return None  # Rule 16.B
-        return t
 
-    def enter_row(self, mob: str, frm: str) -> tuple[int | None, ...]:
-        """:meth:`Terrain.enter_row` in this position's weather and bridges (Rule 16.B
-        aside: the caller asks :meth:`wrong_bank` in a thaw)."""
-        pos = self.pos
-        return self.ter.enter_row(mob, frm, pos.weather != "thaw", pos.bridges)
+def enter_ticks(s: WDState, uid: str, frm: str | None, to: str) -> int | None:
+    """:meth:`enter_cost` in ticks."""
+    pos = s.pos
+    frozen = pos.weather != "thaw"
+    t = s.ter.enter_ticks(s.utype(uid).mob, frm, to, frozen, pos.bridges)
+    if t is not None and frm is not None and not frozen and wrong_bank(s, uid, frm, to):
+        return None  # Rule 16.B
+    return t
 
-    def wrong_bank(self, uid: str, frm: str, to: str) -> bool:
-        """Rule 16.B (:meth:`Terrain.wrong_bank`) for ``uid``, from the bank it entered
-        the river hex from."""
-        pos = self.pos
-        if pos.weather != "thaw":
-            return False
-        u = pos.units.get(uid)
-        return self.ter.wrong_bank(self.utype(uid).mob, u.via if u is not None else "", frm,
-                                   to, False, pos.bridges)
 
-    def prohibited_why(self, uid: str, frm: str, to: str) -> tuple[str, str]:
-        """The rule that makes ``to`` prohibited from ``frm`` (enter_cost gave None)."""
-        if self.wrong_bank(uid, frm, to):
-            return ("Rule 16.B", f"in a thaw {uid} must leave the river on the bank it "
-                    "entered from (bridges aside)")
-        feats = self.map.side_features(frm, to)
-        if self.pos.weather == "thaw" and "lake" in feats:
-            mob = self.utype(uid).mob
-            if self.cat.tables.lake["full_thaw"][mob] is None:
-                return ("Rule 13.B", f"in a thaw {uid} may not cross the full lake hexside "
-                        f"{frm}/{to}")
-        return ("Rule 7", f"{to} is prohibited terrain for {uid} from {frm}")
+def enter_row(s: WDState, mob: str, frm: str) -> tuple[int | None, ...]:
+    """:meth:`Terrain.enter_row` in this position's weather and bridges (Rule 16.B
+    aside: the caller asks :meth:`wrong_bank` in a thaw)."""
+    pos = s.pos
+    return s.ter.enter_row(mob, frm, pos.weather != "thaw", pos.bridges)
 
-    def lake_roll_due(self, uid: str, frm: str, to: str) -> bool:
-        """Rule 13's roll for the ice (:meth:`Terrain.lake_roll_due`) for ``uid``."""
-        return self.ter.lake_roll_due(self.utype(uid).afv, frm, to,
-                                      self.pos.weather != "thaw")
+
+def wrong_bank(s: WDState, uid: str, frm: str, to: str) -> bool:
+    """Rule 16.B (:meth:`Terrain.wrong_bank`) for ``uid``, from the bank it entered
+    the river hex from."""
+    pos = s.pos
+    if pos.weather != "thaw":
+        return False
+    u = pos.units.get(uid)
+    return s.ter.wrong_bank(s.utype(uid).mob, u.via if u is not None else "", frm,
+                               to, False, pos.bridges)
+
+
+def prohibited_why(s: WDState, uid: str, frm: str, to: str) -> tuple[str, str]:
+    """The rule that makes ``to`` prohibited from ``frm`` (enter_cost gave None)."""
+    if wrong_bank(s, uid, frm, to):
+        return ("Rule 16.B", f"in a thaw {uid} must leave the river on the bank it "
+                "entered from (bridges aside)")
+    feats = s.map.side_features(frm, to)
+    if s.pos.weather == "thaw" and "lake" in feats:
+        mob = s.utype(uid).mob
+        if s.cat.tables.lake["full_thaw"][mob] is None:
+            return ("Rule 13.B", f"in a thaw {uid} may not cross the full lake hexside "
+                    f"{frm}/{to}")
+    return ("Rule 7", f"{to} is prohibited terrain for {uid} from {frm}")
+
+
+def lake_roll_due(s: WDState, uid: str, frm: str, to: str) -> bool:
+    """Rule 13's roll for the ice (:meth:`Terrain.lake_roll_due`) for ``uid``."""
+    return s.ter.lake_roll_due(s.utype(uid).afv, frm, to,
+                                  s.pos.weather != "thaw")

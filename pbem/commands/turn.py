@@ -194,9 +194,12 @@ def legal_cmd(ctx: click.Context, game_ref: str, focus: str | None, show_all: bo
     with handled():
         game = home_of(ctx).game(game_ref)
         decision = game.my_decision()
-        actions = [a.notation() for a in game.state.legal_actions()] if decision else []
-        if focus:
-            actions = [a for a in actions if focus in a.split()]
+        from pbem.grammar import names
+
+        legal = game.state.legal_actions() if decision else []
+        # by the units and hexes an action names (its typed arguments, where the engine
+        # has a grammar): "legal GAME 1009" finds the bridge 1008/1009 too
+        actions = [a.notation() for a in legal if not focus or focus in names(a)]
         if as_json:
             click.echo(json.dumps({
                 "game": game.name, "your_move": decision is not None,

@@ -49,6 +49,7 @@ from pbem.audit import AuditReport, body_summary, explain_roll
 from pbem.engine import State
 from pbem.envelope import open_envelope, peek
 from pbem.errors import DuplicateFile, PbemError, UsageError
+from pbem.grammar import hexes_of, names, units_of
 from pbem.history import Rolled
 from pbem.naming import told
 from pbem.play import write_outbox
@@ -325,10 +326,9 @@ class Board(Gate):
         if decision is not None and decision.options:
             cells = cell_hexes(view)  # made once per map, not per redraw
             for option in decision.options:
-                text = option.notation()
-                named = [w for w in text.split() if w in cells]
+                named = [h for h in hexes_of(option, cells.__contains__) if h in cells]
                 if named:
-                    targets.setdefault(named[-1], []).append(text)
+                    targets.setdefault(named[-1], []).append(option.notation())
         mine = [{"id": p.id, "hex": p.location, "label": p.label, "name": p.name}
                 for p in view.pieces if p.side == game.side and not p.hidden]
         general: list[str] = []
@@ -338,11 +338,10 @@ class Board(Gate):
             hexes, ids = cell_hexes(view), {p.id for p in view.pieces}
             words: set[str] = set()
             for action in game.state.legal_actions():
-                text = action.notation()
-                parts = text.split()
+                parts = names(action)  # its typed units and hexes, or its words
                 words.update(parts)
                 if hexes.isdisjoint(parts) and ids.isdisjoint(parts):
-                    general.append(text)
+                    general.append(action.notation())
             # a unit an action names that has no counter on the map (a reinforcement to
             # enter, Mortain 11.1): a button picks it as a tap on its counter would
             on_map = {p.id for p in view.pieces}
@@ -416,10 +415,12 @@ class Board(Gate):
         other: list[str] = []
         for action in game.state.legal_actions():
             text = action.notation()
-            words = text.split()
-            if unit not in words:
+            # what the action names as typed arguments (a bridge 0507/0606 is both of its
+            # hexes), or the words of its text for an engine without a grammar
+            if unit not in units_of(action, unit.__eq__):
                 continue
-            targets = [w for w in words if w in cells and w not in here and w != unit]
+            targets = [h for h in hexes_of(action, cells.__contains__)
+                       if h in cells and h not in here and h != unit]
             if not targets:
                 other.append(text)
             for h in targets[-1:]:  # the destination: the last hex the action names

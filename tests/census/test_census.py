@@ -294,16 +294,17 @@ def test_census_flags_motherland_hit_with_the_old_bug_put_back(
         monkeypatch: pytest.MonkeyPatch) -> None:
     """The engine as it was on main before the fix (8.3.1's set of attacked hexes kept
     across phases), rebuilt by keeping ``hit`` through every phase start: flagged."""
+    from engines.motherland import sequence
     from engines.motherland.state import MotherlandState
 
-    fixed = MotherlandState._push_phase
+    fixed = sequence.push_phase
 
-    def keep_hit(self: MotherlandState) -> None:
-        kept = list(self.pos.hit)
-        fixed(self)
-        self.pos.hit = kept
+    def keep_hit(s: MotherlandState) -> None:
+        kept = list(s.pos.hit)
+        fixed(s)
+        s.pos.hit = kept
 
-    monkeypatch.setattr(MotherlandState, "_push_phase", keep_hit)
+    monkeypatch.setattr(sequence, "push_phase", keep_hit)
     tracker, targets, hit = _uranus(1)
     assert targets <= hit and len(targets) >= 20
     flagged = tracker.flagged()

@@ -5,11 +5,17 @@ do and how many; 'legal GAME UNIT' folds one unit's hexes; '--all' is the whole 
 from __future__ import annotations
 
 import hashlib
+import io
+import json
+from collections.abc import Callable
 from pathlib import Path
 
 import pytest
+from rich.console import Console
 
+from pbem.play import Prompt, where
 from pbem.session import Home
+from pbem.web.server import Board
 
 from .conftest import Run
 
@@ -18,10 +24,11 @@ SCREEN = 40
 
 
 def mortain_homes(root: Path, until: str, engine: str = "mortain",
-                  scenario: str = "counterattack", side: str = "german") -> None:
+                  scenario: str = "counterattack", side: str = "german",
+                  prefer: Callable[[list[str]], str | None] = lambda legal: None) -> None:
     """Mortain (or ``engine``'s ``scenario``) between Anna (German) and Bert (US), game
-    'mort', played by defaults (else the first legal action) until a side's prompt
-    contains ``until``."""
+    'mort', played by ``prefer`` (else the default, else the first legal action) until a
+    side's prompt contains ``until``."""
     anna, bert = Home(root / "anna"), Home(root / "bert")
     anna.keys.create("Anna", "", None, secret=hashlib.sha256(b"anna").digest())
     bert.keys.create("Bert", "", None, secret=hashlib.sha256(b"bert").digest())
@@ -42,7 +49,8 @@ def mortain_homes(root: Path, until: str, engine: str = "mortain",
                 return
             legal = [a.notation() for a in g.state.legal_actions()]
             default = decision.default.notation() if decision.default else None
-            _, _, sealed = g.act(default if default in legal else legal[0])
+            pick = prefer(legal) or (default if default in legal else legal[0])
+            _, _, sealed = g.act(pick)
             if sealed is not None:
                 other = homes[1 - homes.index(home)]
                 other.receive(g.file(sealed)[1], f"file {sealed}")
@@ -119,3 +127,62 @@ def test_the_prompt_names_the_unit_as_its_counter(run: Run, tmp_path: Path) -> N
     lines = legal(run, tmp_path, "bert")
     assert lines[0] == "the US player sets up 1/33 Armd 4-3-10 (ccb area, 13.0) (13.0)"
     assert lines[2].split() == ["1/33", "Armd", "4-3-10", "place", "37"]
+
+
+
+@pytest.fixture(scope="module")
+def bridge_turn_3(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """Mortain, the US movement phase of turn 3 with the US engineer Eng/CCB beside the
+    See bridge 0507/0606 (moved there on turn 2): it may demolish the bridge (S9)."""
+    def to_bridge(legal: list[str]) -> str | None:
+        return "move Eng/CCB 0507" if "move Eng/CCB 0507" in legal else None
+
+    root = tmp_path_factory.mktemp("mort3")
+    mortain_homes(root, "us player's movement phase, turn 3", prefer=to_bridge)
+    return root
+
+
+def test_a_unit_or_hex_finds_the_actions_naming_it_as_an_argument(
+        run: Run, bridge_turn_3: Path) -> None:
+    """'demolish Eng/CCB 0507/0606' names both hexes of the bridge in one word; 'legal
+    GAME HEX' picks actions by the hexes and units their grammar says they name, so either
+    bridge hex finds it, as the unit does."""
+    for focus in ("0606", "0507", "Eng/CCB"):
+        r = run(None, "--home", str(bridge_turn_3 / "bert"), "legal", "mort", focus,
+                "--json")
+        assert r.exit_code == 0, r.output
+        assert "demolish Eng/CCB 0507/0606" in json.loads(r.output)["actions"], focus
+    r = run(None, "--home", str(bridge_turn_3 / "bert"), "legal", "mort", "0606", "--json")
+    assert all("0606" in a for a in json.loads(r.output)["actions"])
+
+
+def test_the_board_and_where_lead_a_unit_to_the_hexes_its_actions_name(
+        bridge_turn_3: Path) -> None:
+    """On the board a tap on the engineer lights the hex across the bridge, whose tap
+    offers to move there or to demolish the bridge; the terminal's 'where Eng/CCB' lists
+    that hex too."""
+    home = Home(bridge_turn_3 / "bert")
+    board = Board(home, "mort", folder=bridge_turn_3 / "out")
+    found = board.where("Eng/CCB")
+    assert found["hexes"]["0606"] == ["move Eng/CCB 0606", "demolish Eng/CCB 0507/0606"]
+    assert "demolish Eng/CCB 0507/0606" not in found["other"]
+    game = home.game("mort")
+    assert "0606" in where(game.state, "us", "Eng/CCB")
+
+
+def test_tab_completes_a_word_at_a_time(bridge_turn_3: Path) -> None:
+    """The prompt's Tab, on an engine with a grammar: the next word of the legal actions
+    (a unit, then its hexes), not all 2,000 US moves at once."""
+    game = Home(bridge_turn_3 / "bert").game("mort")
+    prompt = Prompt(Console(file=io.StringIO()), game)
+
+    def offers(text: str) -> list[str]:
+        out: list[str] = []
+        while (found := prompt._complete(text, len(out))) is not None:
+            out.append(found)
+        return out
+
+    assert offers("demolish ") == ["demolish Eng/CCB "]
+    hexes = offers("move Eng/CCB ")
+    assert "move Eng/CCB 0606" in hexes and all(len(h.split()) == 3 for h in hexes)
+    assert prompt._complete("mo", 0) == "move "

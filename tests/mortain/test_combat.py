@@ -5,8 +5,8 @@ from __future__ import annotations
 
 import pytest
 
-from engines.mortain.game import Status
-from engines.mortain.rules import RESULTS, rules
+from engines.mortain.data import RESULTS, rules
+from engines.mortain.position import Status
 from pbem.engine import Decision
 from pbem.errors import IllegalAction
 from tests.mortain.test_rules import combat_at, texts

@@ -9,8 +9,8 @@ from pathlib import Path
 
 import pytest
 
-from engines.mortain import ENGINE, NAMED_HEXES
-from engines.mortain.rules import rules
+from engines.mortain import ENGINE
+from engines.mortain.data import NAMED_HEXES, rules
 from pbem.errors import IllegalAction
 from tests.mortain.test_rules import at, texts
 

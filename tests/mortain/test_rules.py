@@ -6,8 +6,11 @@ from __future__ import annotations
 import pytest
 
 from engines.mortain import ENGINE
-from engines.mortain.game import MortainState, Status, allotment
-from engines.mortain.rules import rules
+from engines.mortain.data import rules
+from engines.mortain.movement import allowance, reach
+from engines.mortain.position import Status
+from engines.mortain.state import MortainState
+from engines.mortain.support import allotment
 from pbem.errors import IllegalAction
 from pbem.setup import setup
 
@@ -426,7 +429,7 @@ def test_19_1_a_road_or_trail_along_the_edge_does_not_lead_off_the_map() -> None
     # the hex beyond 4 more, not the trail's 2
     state = at('turn = 3\nphasing = "german"\nphase = "mobile"\nstep = "mobile-move"\n'
                + us_set_up('G01 = "0408"\n'))
-    assert state.reach("G01", "0408", state.allowance("G01", True)).cost["0109"] == 8
+    assert reach(state, "G01", "0408", allowance(state, "G01", True)).cost["0109"] == 8
     assert "exit G01" not in texts(state)
     with pytest.raises(IllegalAction, match=r"19\.1"):
         state.apply("exit G01")

@@ -111,7 +111,7 @@ def position(engine: MotherlandEngine, turn: int, phase: str, side: str,
 
 def instead_of_roll(st: MotherlandState, rule: Callable[[], None]) -> None:
     """Replace the pending die roll by what ``rule`` does (a test's chosen result, say
-    ``st._combat_result("1/1")``), then play on to the next decision."""
+    ``combat_result(st, "1/1")``), then play on to the next decision."""
     assert st.is_chance(), st.stack[-1:]
     st.stack.pop()
     rule()

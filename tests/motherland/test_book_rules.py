@@ -8,6 +8,8 @@ import pytest
 
 from engines.motherland import ENGINE, MotherlandEngine
 from engines.motherland.state import MotherlandState
+from engines.motherland.supply import air_available
+from engines.motherland.victory import victory_points
 from pbem.errors import IllegalAction
 
 from .conftest import position
@@ -210,9 +212,9 @@ def test_9_3_5_air_supply_turns_out_of_supply_into_lack(rules_engine: Motherland
                   fields=lacking)
     assert st.u("9K").supply == "out"
     assert notations(st) == ["air supply 9K", "end air supply"]
-    air = st.air_available()
+    air = air_available(st)
     st.apply("air supply 9K")
-    assert st.u("9K").supply == "lack" and st.air_available() == air - 1
+    assert st.u("9K").supply == "lack" and air_available(st) == air - 1
     st = position(rules_engine, 4, "supply", "", {"9K": "0610", "AB1": "0310", **RING_0610},
                   fields=lacking)
     assert st.u("9K").supply == "out"
@@ -305,7 +307,7 @@ def _points(engine: MotherlandEngine, units: dict[str, str]) -> list[str]:
     st = position(engine, 3, "combat", "axis", units)
     st.pos.control = {"2113": "axis"}
     st._touch()
-    return st.victory_points()[1]
+    return victory_points(st)[1]
 
 
 def test_19_1_3_a_city_scores_only_with_a_line_to_a_source(
@@ -358,7 +360,7 @@ def test_14_0_air_units_fly_within_four_hexes_of_an_air_base(
     def attacks(base: str, turn: int = 3) -> tuple[list[str], int]:
         st = position(rules_engine, turn, "combat", "axis",
                       {"41Pz": "1314", "5A": "1214", "AB1": base}, fields={"5A": {"chit": "A8-6"}})
-        return notations(st), st.air_available()
+        return notations(st), air_available(st)
 
     assert attacks("1412") == (["attack 1214 with 41Pz", "attack 1214 with 41Pz and air",
                                 "end combat"], 5)  # 3 hexes from 1214

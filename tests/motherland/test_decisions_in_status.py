@@ -54,7 +54,7 @@ def test_result_choice_is_shown_to_both_players(tmp_path: Path) -> None:
 def test_losses_policy_takes_the_most_step_losses() -> None:
     """8.5 by standing order: 'default' retreats where possible, 'losses' holds ground."""
     from engines.motherland import ENGINE
-    from engines.motherland.actions import Take
+    from engines.motherland.notation import Take
     from pbem import dice, orders
 
     state = ENGINE.new_state("4-uranus")
@@ -83,7 +83,7 @@ def test_losses_policy_takes_the_most_step_losses() -> None:
 def test_summary_and_awaiting_list_no_options(tmp_path: Path, monkeypatch) -> None:
     """Issue 19: what `status` keeps and `act` prints last is the decision's side and
     prompt; listing the options (the whole legal set of a position) is `legal`'s work."""
-    from engines.motherland.decisions import DecisionMixin
+    from engines.motherland.state import MotherlandState
 
     axis, soviet = _home(tmp_path, "axis"), _home(tmp_path, "soviet")
     game = axis.new_game("for-the-motherland", "4-uranus", "axis", name="g",
@@ -95,7 +95,7 @@ def test_summary_and_awaiting_list_no_options(tmp_path: Path, monkeypatch) -> No
     def listed(self: object) -> None:
         raise AssertionError("the options were listed")
 
-    monkeypatch.setattr(DecisionMixin, "_decision", listed)
+    monkeypatch.setattr(MotherlandState, "_decision", listed)
     fresh = soviet.game("g")
     assert fresh.summary() == expected
     assert fresh.awaiting() == expected["awaiting"]

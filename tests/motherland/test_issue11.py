@@ -8,7 +8,11 @@ from __future__ import annotations
 import pytest
 
 from engines.motherland import MotherlandEngine
+from engines.motherland.combat import combat_result
+from engines.motherland.stacking import over_limit
 from engines.motherland.state import MotherlandState
+from engines.motherland.strategic import strategic_ok_unit, strategic_reach
+from engines.motherland.supply import air_available, sea_supply, supplied_at, supply_net
 from pbem.errors import IllegalAction
 
 from .conftest import instead_of_roll, position, rules_map_text
@@ -22,7 +26,7 @@ def force(st: MotherlandState, code: str) -> list[str]:
     """Replace the pending CRT roll by the result ``code`` (the test's chosen outcome)."""
     assert st.is_chance() and st.stack[-1].step == "roll-crt", st.stack[-1:]
     n = len(st._events)
-    instead_of_roll(st, lambda: st._combat_result(code))
+    instead_of_roll(st, lambda: combat_result(st, code))
     return [e.text for e in st._events[n:]]
 
 
@@ -212,7 +216,7 @@ def test_21_2_2_both_turkish_corps_stay_in_1735(engine: MotherlandEngine) -> Non
     until(st, ("move", "axis"))  # through the rest of the Administrative Phase
     assert st.turn == 10
     assert st.u("Tur1").hex == st.u("Tur2").hex == "1735"
-    assert st._over_limit("1735") == []
+    assert over_limit(st, "1735") == []
 
 
 # --- 17.0: Soviet reinforcements on or adjacent to a connected Railroad hex --------------------
@@ -261,8 +265,8 @@ def test_5_3_1_strategic_move_may_end_in_special_axis_supply(
     nine hexes from the W source, but six or more from every Soviet unit, so 9.3.3 (a
     Supply Line of any length) supplies it and the move is allowed."""
     st = position(rules_engine, 3, "move", "axis", {"10K": "0205", "5A": "2030"})
-    assert st.supplied_at("10K", "1005")
-    path = st._strategic_reach("10K")["1005"]
+    assert supplied_at(st, "10K", "1005")
+    path = strategic_reach(st, "10K")["1005"]
     st.apply("strategic 10K " + " ".join(path))
     assert st.u("10K").hex == "1005"
 
@@ -342,10 +346,10 @@ def test_3_1_no_strategic_movement_or_sea_transport_after_regular_moves(
     and Overrun): once a unit has moved normally, neither is offered nor accepted."""
     st = position(rules_engine, 3, "move", "axis",
                   {"10K": "0205", "41Pz": "1213", "5A": "2630"})
-    path = st._strategic_reach("10K")["1005"]
-    assert st._strategic_ok_unit("10K") == ""  # (the list offers only moves to cities)
+    path = strategic_reach(st, "10K")["1005"]
+    assert strategic_ok_unit(st, "10K") == ""  # (the list offers only moves to cities)
     st.apply("move 41Pz 1213 1212")
-    assert st._strategic_ok_unit("10K").startswith("3.1")
+    assert strategic_ok_unit(st, "10K").startswith("3.1")
     with pytest.raises(IllegalAction, match=r"^3\.1"):
         st.apply("strategic 10K " + " ".join(path))
     with pytest.raises(IllegalAction, match=r"^3\.1"):
@@ -363,15 +367,15 @@ def test_7_1_no_air_support_offered_or_spent_on_an_automatic_a2(
     st = position(rules_engine, 3, "move", "axis",
                   {"10K": "1314", "AB1": "1312", "5A": "1214", "FacKEV": "1214"},
                   fields={"10K": {"steps": 1}, "5A": {"chit": "A8-6"}})
-    assert st.air_available() > 0
+    assert air_available(st) > 0
     opts = notations(st)
     assert "overrun 1214 with 10K" in opts
     assert "overrun 1214 with 10K and air" not in opts
     with pytest.raises(IllegalAction, match=r"^7\.1"):
         st.apply("overrun 1214 with 10K and air")
-    before = st.air_available()
+    before = air_available(st)
     st.apply("overrun 1214 with 10K")
-    assert st.air_available() == before
+    assert air_available(st) == before
 
 
 def test_7_1_an_air_unit_declared_before_the_chit_draw_is_kept_on_an_automatic_a2(
@@ -382,12 +386,12 @@ def test_7_1_an_air_unit_declared_before_the_chit_draw_is_kept_on_an_automatic_a
                   {"10K": "1314", "AB1": "1312", "5A": "1214", "FacKEV": "1214"},
                   fields={"10K": {"steps": 1}})
     st.pos.cups["A"] = ["A8-6"]
-    before = st.air_available()
+    before = air_available(st)
     assert "overrun 1214 with 10K and air" in notations(st)  # odds unknown before the draw
     st.apply("overrun 1214 with 10K and air")
     texts = [e.text for e in st.apply_outcome(("A8-6",))]
     assert any("automatic A2" in t and "not used" in t for t in texts), texts
-    assert st.air_available() == before
+    assert air_available(st) == before
 
 
 # --- 8.4.1 with 8.4.3: Frozen Access and a Minor River together -------------------------------
@@ -538,16 +542,16 @@ def test_5_3_1_strategic_move_may_end_in_sea_supply(port_engine: MotherlandEngin
     (9.6.3).  The move is accepted; with Tuapse in Axis hands it is refused as 5.3.1."""
     units = {"5A": "0924", "41Pz": "0205"}
     st = position(port_engine, 3, "move", "soviet", units)
-    assert "0928" not in st.supply_net("soviet")[0]  # not by land
-    assert "0928" in st._sea_supply("soviet")  # 9.6.3
-    assert "0928" in st._strategic_reach("5A")
+    assert "0928" not in supply_net(st, "soviet")[0]  # not by land
+    assert "0928" in sea_supply(st, "soviet")  # 9.6.3
+    assert "0928" in strategic_reach(st, "5A")
     st.apply("strategic 5A 0924 0925 0926 0927 0928")
     assert st.u("5A").hex == "0928"
     st = position(port_engine, 3, "move", "soviet", units)
     st.pos.control["1530"] = "axis"  # Tuapse lost (Novorossiysk, 1428, is not railed here)
     st._touch()
-    assert "0928" not in st._sea_supply("soviet")
-    assert "0928" not in st._strategic_reach("5A")
+    assert "0928" not in sea_supply(st, "soviet")
+    assert "0928" not in strategic_reach(st, "5A")
     with pytest.raises(IllegalAction, match=r"^5\.3\.1"):
         st.apply("strategic 5A 0924 0925 0926 0927 0928")
 

@@ -5,8 +5,13 @@ from __future__ import annotations
 import pytest
 
 from engines.motherland import MotherlandEngine, rules
-from engines.motherland.actions import Take, Word, parse
+from engines.motherland.chits import drop_chit
+from engines.motherland.combat import combat_result, lose_step
+from engines.motherland.movement import move_step_cost, path_cost, reach
+from engines.motherland.notation import Take, Word, parse
 from engines.motherland.state import MotherlandState
+from engines.motherland.supply import in_supply, supply_net, supply_spread
+from engines.motherland.victory import front_line_gap, victory_points
 from pbem.engine import CHANCE, Decision
 from pbem.errors import ActionSyntaxError, IllegalAction
 from pbem.steps import Frame
@@ -119,6 +124,53 @@ def test_8_6_1_d2_b_retreat_both_two_hexes_by_priority(rules_engine: MotherlandE
     assert dec(st).kind == "advance" and dec(st).side == "soviet"
 
 
+
+def test_8_6_a_retreat_is_refused_under_its_rule_and_taken_in_any_order(
+        rules_engine: MotherlandEngine) -> None:
+    """8.6, 8.6.1: while a retreat is pending, anything else, a unit with no retreat to
+    make and a hex of a lower priority are refused, each under its rule; the stack's units
+    named in another order than listed make the same retreat (one check, retreat.py)."""
+    st = d2_position(rules_engine)
+    st.apply("take D2 as 0 step 2 retreat")
+    assert notations(st) == ["retreat 10K 9K to 1213", "retreat 10K to 1213",
+                             "retreat 9K to 1213"]
+    refusals = {"advance 9K 1213": ("8.6", "a retreat is pending"),
+                "retreat 5A to 1213": ("8.6", "no retreat left"),
+                "retreat 9K 10K to 1314": ("8.6.1", "not a retreat hex of the best")}
+    for text, (rule, words) in refusals.items():
+        with pytest.raises(IllegalAction, match=words) as refused:
+            st.apply(text)
+        assert refused.value.rule == rule, text
+    st.apply("retreat 9K 10K to 1213")  # not listed in this order, still the stack's move
+    assert st.u("9K").hex == st.u("10K").hex == "1213"
+    assert notations(st)[0].startswith("retreat 10K 9K to ")  # a second hex to go
+
+
+
+def test_8_5_results_and_8_7_advances_are_refused_under_their_rules(
+        rules_engine: MotherlandEngine) -> None:
+    """8.5: a result is taken first, in one of its ways; 8.7: an advance goes into the
+    vacated hex, one hex only here (a retreat of one): each refusal names its rule."""
+    st = d2_position(rules_engine)
+    for text, words in (("lose 9K", "the result must be taken first"),
+                        ("take D2 as 3 step 0 retreat", "is not a way to take D2"),
+                        ("take D3 as 2 step 0 retreat", "is not a way to take D2")):
+        with pytest.raises(IllegalAction, match=words) as refused:
+            st.apply(text)
+        assert refused.value.rule == "8.5", text
+    st.apply("take D2 as 1 step 1 retreat")
+    st.apply("lose 10K")
+    st.apply("retreat 9K 10K to 1213")
+    assert dec(st).kind == "advance"
+    for text, words in (("end combat", "advance after combat: advance UNIT HEX"),
+                        ("advance 16A 1213", "16A cannot advance into 1213")):
+        with pytest.raises(IllegalAction, match=words) as refused:
+            st.apply(text)
+        assert refused.value.rule == "8.7", text
+    st.apply("advance 16A 1214")
+    with pytest.raises(IllegalAction, match="16A cannot advance into 1213"):
+        st.apply("advance 16A 1213")  # 8.7.1: a second hex only after two of retreat
+
 def test_8_7_d2_c_one_step_and_both_retreat_one_hex_then_advance_one(
         rules_engine: MotherlandEngine) -> None:
     st = d2_position(rules_engine)
@@ -167,8 +219,8 @@ def test_11_0_starred_chit_leaves_the_game_unstarred_returns(
     st = position(rules_engine, 3, "combat", "axis", {"5A": "1214", "16A": "1216"},
                   fields={"5A": {"chit": "A4-3*"}, "16A": {"chit": "A6-5"}})
     before = list(st.pos.cups["A"])
-    st._drop_chit("5A")
-    st._drop_chit("16A")
+    drop_chit(st, "5A")
+    drop_chit(st, "16A")
     assert st.pos.removed_chits == ["A4-3*"]
     assert sorted(st.pos.cups["A"]) == sorted([*before, "A6-5"])  # 11.2 note
 
@@ -180,7 +232,7 @@ def test_8_5_3_chit_drawn_before_combat_and_flipped_on_loss(rules_engine: Mother
     assert req.kind == "draw" and req.cup == "A" and req.rule == "11.1.1"
     st.apply_outcome(("A5-4*",))
     assert st.u("5A").chit == "A5-4*" and st.factors("5A")[:2] == (5, 4)
-    st._lose_step("5A", "test")
+    lose_step(st, "5A", "test")
     assert st.factors("5A")[:2] == (3, 2)  # the back of the chit
 
 
@@ -623,19 +675,19 @@ def test_4_2_1_retreat_into_enemy_zoc_costs_the_stack_one_step(
 def test_19_2_front_line_counts_the_missing_hexes(rules_engine: MotherlandEngine) -> None:
     st = position(rules_engine, 3, "combat", "axis", {"SB1": "2020", "5A": "2820"})
     # 36 rows to cross; the supply base's own hex counts (occupied), its ZOC does not (4.1)
-    assert st.front_line_gap("axis") == 35
+    assert front_line_gap(st, "axis") == 35
     st2 = position(rules_engine, 3, "combat", "axis", {"9K": "1002", "5A": "2820"})
-    assert st2.front_line_gap("axis") == 33  # 1001-1003 held by the unit and its ZOC
+    assert front_line_gap(st2, "axis") == 33  # 1001-1003 held by the unit and its ZOC
 
 
 def test_19_1_moscow_ten_points_held_five_recaptured(rules_engine: MotherlandEngine) -> None:
     st = position(rules_engine, 3, "combat", "axis", {"9K": "2113", "5A": "2820"})
     st.pos.control = {"2113": "axis"}  # 19.1 example
     st._touch()
-    assert "Moscow held: 10" in st.victory_points()[1]
+    assert "Moscow held: 10" in victory_points(st)[1]
     st.pos.control = {"2113": "soviet"}
     st._touch()
-    assert "Moscow recaptured: 5" in st.victory_points()[1]
+    assert "Moscow recaptured: 5" in victory_points(st)[1]
 
 
 # --- optional rules (21.0) -------------------------------------------------------------------
@@ -691,8 +743,8 @@ def test_9_2_1_soviet_infantry_trace_supply_over_the_ice_in_snow(
     assert "0505" in ice["0405"] and "0506" in ice["0505"] and "0606" in ice["0506"]
     # every other land hex blocked (enemy units or ZOC): only the ice connects them
     blocked = frozenset(st.data.land) - {"0405", "0606"}
-    assert st._spread({"0405": 3}, blocked, ice).get("0606") == 0
-    assert "0606" not in st._spread({"0405": 3}, blocked)
+    assert supply_spread(st, {"0405": 3}, blocked, ice).get("0606") == 0
+    assert "0606" not in supply_spread(st, {"0405": 3}, blocked)
 
 
 def _besieged(engine: MotherlandEngine, side: str, port: str, unit: str,
@@ -706,7 +758,7 @@ def _besieged(engine: MotherlandEngine, side: str, port: str, unit: str,
                    and c.nation in ("german", "soviet"))
     units = {unit: port, **dict(zip(enemy, ring, strict=False)), **(extra or {})}
     st = position(engine, 3, "supply", "", units)
-    assert port not in st.supply_net(side)[0]  # cut off by land
+    assert port not in supply_net(st, side)[0]  # cut off by land
     return st, units
 
 
@@ -719,13 +771,13 @@ def test_9_6_3_soviet_sea_supply_through_tuapse_or_novorossiysk(engine: Motherla
     """9.6.3: a besieged Soviet port on the Black Sea is supplied by ship while Tuapse or
     Novorossiysk is Soviet and railed to a source; the Sea of Azov does not count."""
     st, _ = _besieged(engine, "soviet", "0722", "10A")  # Odessa
-    assert st.in_supply("10A") and st.u("10A").supply == ""
+    assert in_supply(st, "10A") and st.u("10A").supply == ""
     st.pos.control.update({"1428": "axis"})  # Novorossiysk lost, Tuapse left
     st._touch()
-    assert st.in_supply("10A")
+    assert in_supply(st, "10A")
     st.pos.control.update({"1530": "axis"})
     st._touch()
-    assert not st.in_supply("10A")
+    assert not in_supply(st, "10A")
 
 
 def test_9_6_1_axis_in_sevastopol_closes_odessa_to_soviet_sea_supply(
@@ -735,11 +787,11 @@ def test_9_6_1_axis_in_sevastopol_closes_odessa_to_soviet_sea_supply(
     st, _ = _besieged(engine, "soviet", "0722", "10A", {"29K": "0926"})
     st.pos.control["0926"] = "axis"
     _supply_phase_again(st)
-    assert st.pos.odessa_closed and not st.in_supply("10A")
+    assert st.pos.odessa_closed and not in_supply(st, "10A")
     assert st.u("10A").supply == "lack"
     st.pos.control["0926"] = "soviet"  # recaptured (19.1)
     st._touch()
-    assert st.in_supply("10A")
+    assert in_supply(st, "10A")
 
 
 def test_9_6_1_an_empty_axis_held_sevastopol_does_not_close_odessa(
@@ -747,7 +799,7 @@ def test_9_6_1_an_empty_axis_held_sevastopol_does_not_close_odessa(
     st, _ = _besieged(engine, "soviet", "0722", "10A")
     st.pos.control["0926"] = "axis"
     _supply_phase_again(st)
-    assert not st.pos.odessa_closed and st.in_supply("10A")
+    assert not st.pos.odessa_closed and in_supply(st, "10A")
 
 
 def test_9_6_2_german_sea_supply_on_the_baltic_needs_danzig_and_konigsberg(
@@ -757,14 +809,14 @@ def test_9_6_2_german_sea_supply_on_the_baltic_needs_danzig_and_konigsberg(
     st, _ = _besieged(engine, "axis", "1006", "9K")
     st.pos.control["1006"] = "axis"
     st._touch()
-    assert st.in_supply("9K")
+    assert in_supply(st, "9K")
     st.pos.control["0507"] = "soviet"
     st._touch()
-    assert not st.in_supply("9K")
+    assert not in_supply(st, "9K")
     st.pos.control.pop("0507")
     st.pos.control["1006"] = "soviet"  # a port of the enemy's is no supply point
     st._touch()
-    assert not st.in_supply("9K")
+    assert not in_supply(st, "9K")
 
 
 def test_10_2_new_partisans_must_be_placed_on_a_supply_base(rules_engine: MotherlandEngine) -> None:
@@ -816,7 +868,7 @@ def test_8_7_advance_example_two_no_advance_after_a_mandatory_exchange(
                    fields={"5A": {"chit": "B4-4"}, "1K": {"steps": 1}})  # 1K is a Kampfgruppe
     st2.apply("attack 1214 with 1K")
     # the die roll is replaced by the example's result
-    instead_of_roll(st2, lambda: st2._combat_result("1/1"))
+    instead_of_roll(st2, lambda: combat_result(st2, "1/1"))
     assert st2.u("1K").box == "elim"  # the attacker's one step is gone
     assert st2.u("5A").steps == 1  # the defender lost one step
     assert dec(st2).kind == "combat"  # and no advance was offered (1 - 1 = 0)
@@ -877,7 +929,7 @@ def _cheapest(st: MotherlandState, uid: str) -> dict[str, int]:
         if cost > best[h]:
             continue
         for n in st.data.all_neighbors[h]:
-            step = st._step_cost(uid, h, n, False)
+            step = move_step_cost(st, uid, h, n, False)
             if step is not None and cost + step <= mp and cost + step < best.get(n, 99):
                 best[n] = cost + step
                 heapq.heappush(heap, (cost + step, n))
@@ -891,15 +943,15 @@ def test_listed_moves_are_the_cheapest_paths(rules_engine: MotherlandEngine, uid
     that tie it keeps the one through the lower hex id."""
     st = position(rules_engine, 3, "move", "axis",
                   {"5A": "1214", "9K": "1213", "41Pz": "1213"})
-    reach = st.reach(uid)
+    listed = reach(st, uid)
     cheapest = _cheapest(st, uid)
-    assert set(reach) == set(cheapest) and len(reach) > 10
-    for h, path in reach.items():
-        assert st._path_cost(uid, path, False) == cheapest[h]
+    assert set(listed) == set(cheapest) and len(listed) > 10
+    for h, path in listed.items():
+        assert path_cost(st, uid, path, False) == cheapest[h]
         # the hex before the last is the lowest-id hex that reaches it as cheaply
         ties = [p for p in st.data.all_neighbors[h] if p in cheapest or p == path[0]
                 if (0 if p == path[0] else cheapest[p])
-                + (st._step_cost(uid, p, h, False) or 99) == cheapest[h]]
+                + (move_step_cost(st, uid, p, h, False) or 99) == cheapest[h]]
         assert path[-2] == min(ties)
 
 

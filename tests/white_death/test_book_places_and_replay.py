@@ -6,8 +6,8 @@ from typing import Any
 
 import pytest
 
+import engines.white_death as wd_engine
 from engines.white_death import ENGINE
-from engines.white_death import engine as wd_engine
 
 
 def test_shipped_map_has_every_place_the_manual_names() -> None:
@@ -38,7 +38,7 @@ def test_4_C_opponent_sees_a_unit_move_but_not_which() -> None:
 def test_the_data_is_parsed_once_per_engine(monkeypatch: Any) -> None:
     """Issue 19: listing scenarios, hashing the data files and making a state each read
     the parsed data; one command used to parse every TOML file twice."""
-    import engines.white_death.engine as module
+    import engines.white_death as module
 
     calls: list[str] = []
     real = module.load_scenario_dir

@@ -2,9 +2,13 @@
 
 from __future__ import annotations
 
-from engines.white_death.engine import WhiteDeath
+from engines.white_death import WhiteDeath
+from engines.white_death.artillery import sees
+from engines.white_death.combat import fire_value, morale_exempt, morale_modifiers
+from engines.white_death.movement import move_cost
 from engines.white_death.position import MP_TICKS
 from engines.white_death.state import WDState
+from engines.white_death.supply import ezoc, isolated
 
 from .conftest import (
     declare_assault,
@@ -62,7 +66,7 @@ def test_3_zoc_stops_movement_and_leaving_costs_one(engine: WhiteDeath) -> None:
     s.apply("end movement")
     s.apply("impulse 1")
     assert s.pos.units["1188/357"].zoc_start
-    assert s.move_cost("1188/357", "1610", "1710") == 2
+    assert move_cost(s, "1188/357", "1610", "1710") == 2
     refused(s, "move 1188/357 1610 1710", "Rule 6.A")
 
 
@@ -102,7 +106,7 @@ def test_3_A_afv_transit_draws_antitank_fire(engine: WhiteDeath) -> None:
     s.apply("impulse 6")
     s.apply("move tk/18M 1709 1609")  # into the ZOC: AFVs need not stop (Rule 3.A)
     assert not s.pos.units["tk/18M"].stopped and not s.is_chance()
-    out = next(n for n in s.map.neighbors("1609") if n not in s.ezoc("soviet"))
+    out = next(n for n in s.map.neighbors("1609") if n not in ezoc(s, "soviet"))
     s.apply(f"move tk/18M 1609 {out}")  # leaving 1609 (in the ZOC) draws antitank fire
     req = s.chance_request()
     assert req.rule == "Rule 3.A" and "tk/18M" in req.purpose
@@ -242,7 +246,7 @@ def test_19_bunker_spares_morale_checks(engine: WhiteDeath) -> None:
             [units]
             "I/277" = "1207"
         """)
-        assert s.morale_exempt("I/277", "assault") == exempt
+        assert morale_exempt(s, "I/277", "assault") == exempt
 
 
 def test_8_rail_movement(engine: WhiteDeath) -> None:
@@ -314,9 +318,9 @@ def test_11_B_3_observation_and_line_of_sight(engine: WhiteDeath) -> None:
         "I/504" = "1810"  # 1810 is a town: a unit in it may be seen
     """
     s = position(engine, units)
-    assert s.sees("1188/357", "1810")
+    assert sees(s, "1188/357", "1810")
     s = position(engine, 'weather = "snow"' + units)  # Rule 11.B.3.E: only adjacent units
-    assert not s.sees("1188/357", "1810")
+    assert not sees(s, "1188/357", "1810")
 
 
 def test_15_isolation_halves_fire_and_worsens_morale(engine: WhiteDeath) -> None:
@@ -324,16 +328,16 @@ def test_15_isolation_halves_fire_and_worsens_morale(engine: WhiteDeath) -> None
         [units]
         "I/504" = "1010"
     """)
-    assert not s.isolated("I/504")
+    assert not isolated(s, "I/504")
     # ring the unit with Soviet ZOCs: Soviet units on the second ring around it
     uids = ["1188/357", "1190/357", "1192/357", "948/257", "943/257", "953/257", "18G/9G",
             "31G/9G", "40G/9G", "176G/46G", "182G/46G", "184G/46G"]
     ring = s.map.ring("1010", 2)
     s = position(engine, '[units]\n"I/504" = "1010"\n' + "".join(
         f'"{uid}" = "{h}"\n' for uid, h in zip(uids, ring, strict=False)))
-    assert s.isolated("I/504")
-    assert s.fire_value("I/504", "conv", "1110", False) == 4  # 2 x 4 halved
-    assert s.morale_modifiers("I/504", 0) == 1
+    assert isolated(s, "I/504")
+    assert fire_value(s, "I/504", "conv", "1110", False) == 4  # 2 x 4 halved
+    assert morale_modifiers(s, "I/504", 0) == 1
 
 
 def test_21_B_brandenburgers_lead_a_stack_through_zocs(engine: WhiteDeath) -> None:
@@ -350,7 +354,7 @@ def test_21_B_brandenburgers_lead_a_stack_through_zocs(engine: WhiteDeath) -> No
     s.apply_outcome((3,))  # 3 - 1 = 2: not found out
     assert not s.pos.units["I/277"].stopped and s.pos.units["I/277"].loc == "1410"
     nxt = next(n for n in s.map.neighbors("1410")
-               if n in s.ezoc("german") and not s.units_at(n) and n != "1310")
+               if n in ezoc(s, "german") and not s.units_at(n) and n != "1310")
     s.apply(f"lead 1/Br803 1410 {nxt}")
     s.apply_outcome((2,))  # 2 - 1 = 1: found out, the whole stack stops
     assert s.pos.units["I/277"].stopped and s.pos.units["1/Br803"].stopped
@@ -385,6 +389,6 @@ def test_12_slopes_and_observation(engine: WhiteDeath) -> None:
     assert s.map.faces_toward("slope", "0504", "0604") == "0604"
     # a unit on high ground observes low hexes three away (Rule 11.B.3.B)
     assert s.map.distance("0604", "0304") == 3
-    assert s.sees("I/504", "0304")
+    assert sees(s, "I/504", "0304")
     # from low ground the range is two
-    assert s.map.distance("0404", "0104") == 3 and not s.sees("I/505", "0104")
+    assert s.map.distance("0404", "0104") == 3 and not sees(s, "I/505", "0104")

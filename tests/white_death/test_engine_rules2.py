@@ -4,9 +4,15 @@ from __future__ import annotations
 
 from fractions import Fraction
 
+from engines.white_death import WhiteDeath
+from engines.white_death.artillery import _on_barrage
+from engines.white_death.assault import firers, pool, targets
 from engines.white_death.base import DieArgs
-from engines.white_death.engine import WhiteDeath
+from engines.white_death.combat import _retreat, defense, fire_value, morale_modifiers, retreat_path
+from engines.white_death.reinforcements import _entry_open
 from engines.white_death.state import WDState
+from engines.white_death.supply import ezoc, traced
+from engines.white_death.turns import _finish
 
 from .conftest import (
     declare_assault,
@@ -56,10 +62,10 @@ def test_11_A_soviet_support_only_from_own_division(engine: WhiteDeath) -> None:
     survive_defensive_fire(s)
     assert s.phase == "assault"
     refused(s, "support with 788A/257", "Rule 11.A.1")  # another division
-    before = s.pool("conv")
+    before = pool(s, "conv")
     s.apply("support with 918A/357")
     # 2 x 5 = 10 at distance 2 of range 6: full value
-    assert s.pool("conv") == before + 10
+    assert pool(s, "conv") == before + 10
 
 
 def test_10_afv_defense_is_one_less_in_town(engine: WhiteDeath) -> None:
@@ -68,8 +74,8 @@ def test_10_afv_defense_is_one_less_in_town(engine: WhiteDeath) -> None:
         "tk/34M" = "1810"  # 1810 is a town on the test map
         "tk/18M" = "2010"
     """)
-    assert s.defense("tk/34M", "at") == 1  # T-70: 2, one less in a town (Rule 12.C)
-    assert s.defense("tk/18M", "at") == 4
+    assert defense(s, "tk/34M", "at") == 1  # T-70: 2, one less in a town (Rule 12.C)
+    assert defense(s, "tk/18M", "at") == 4
 
 
 def test_21_A_close_combat_units_double_in_towns(engine: WhiteDeath) -> None:
@@ -78,8 +84,8 @@ def test_21_A_close_combat_units_double_in_towns(engine: WhiteDeath) -> None:
         "Pi/83" = "1810"
         "I/504" = "1910"
     """)
-    assert s.fire_value("Pi/83", "conv", "1810", False) == 18  # 3 x 3 x 2 (Rule 21.A)
-    assert s.fire_value("I/504", "conv", "1910", False) == 8
+    assert fire_value(s, "Pi/83", "conv", "1810", False) == 18  # 3 x 3 x 2 (Rule 21.A)
+    assert fire_value(s, "I/504", "conv", "1910", False) == 8
 
 
 def test_13_ice_roll_for_afvs_on_lakes(engine: WhiteDeath) -> None:
@@ -121,11 +127,11 @@ def test_14_morale_modifiers_routs_eliminations_snow(engine: WhiteDeath) -> None
     counts = 'counts = {"rout:1510" = 1, "elim:1510" = 2}\n'
     units = '[units]\n"I/504" = "1510"\n"I/505" = "1810"\n'
     s = position(engine, counts + units)
-    assert s.morale_modifiers("I/504", 1) == 4  # Rules 14.C.4 and 14.C.7
+    assert morale_modifiers(s, "I/504", 1) == 4  # Rules 14.C.4 and 14.C.7
     s = position(engine, 'weather = "snow"\n' + counts + units)
-    assert s.morale_modifiers("I/504", 1) == 5  # Rule 14.C.5 (not in a town)
+    assert morale_modifiers(s, "I/504", 1) == 5  # Rule 14.C.5 (not in a town)
     s = position(engine, 'weather = "snow"\n' + units)
-    assert s.morale_modifiers("I/505", 0) == 0  # towns are spared the snow modifier
+    assert morale_modifiers(s, "I/505", 0) == 0  # towns are spared the snow modifier
 
 
 def test_14_C_1_retreat_through_zoc_costs_one_point(engine: WhiteDeath) -> None:
@@ -139,7 +145,7 @@ def test_14_C_1_retreat_through_zoc_costs_one_point(engine: WhiteDeath) -> None:
         "943/257" = "1511"
     """)
     strength = s.pos.units["I/504"].strength
-    events = s._retreat("I/504")
+    events = _retreat(s, "I/504")
     assert any(e.kind == "retreat" for e in events)
     if s.on_map("I/504"):
         assert s.pos.units["I/504"].strength == strength - 1
@@ -152,7 +158,7 @@ def test_15_D_1_air_drops_when_velikiye_luki_is_cut_off(engine: WhiteDeath) -> N
         mps = {soviet = 0, german = 0}
         supply = {vl = 0}
     """ + velikiye_luki_cut_off(engine))
-    assert not any(s.traced("german", h) for h in s.ter.vl_hexes())
+    assert not any(traced(s, "german", h) for h in s.ter.vl_hexes())
     roll(s, 1)  # weather: clear on turn 6
     purposes = settle(s, 4)  # 4: received in clear weather (Rule 15.D.1)
     due = s.cat.supply["german"][s.pos.turn - 1]
@@ -182,10 +188,10 @@ def test_17_reinforcements_arrive_at_the_second_impulse(engine: WhiteDeath) -> N
 
 def test_17_closed_german_entry_zones(engine: WhiteDeath) -> None:
     s = position(engine)
-    assert not s._entry_open("german-south")  # no German south of the city, east of Lowatj
-    assert not s._entry_open("german-southwest")
+    assert not _entry_open(s, "german-south")  # no German south of the city, east of Lowatj
+    assert not _entry_open(s, "german-southwest")
     s = position(engine, '[units]\n"I/504" = "1518"')
-    assert s._entry_open("german-south") and s._entry_open("german-southwest")
+    assert _entry_open(s, "german-south") and _entry_open(s, "german-southwest")
 
 
 def test_18_replacements_and_afv_repair(engine: WhiteDeath) -> None:
@@ -211,9 +217,9 @@ def test_19_bunkers_lose_barrage_points_without_the_cap(engine: WhiteDeath) -> N
         "I/277" = "1207"
     """)
     job = DieArgs("x", "Rule 19", uid="bunker:0", col=9, mod=0, hex="1207")
-    s._on_barrage(job, 1)
+    _on_barrage(s, job, 1)
     assert s.pos.bunkers[0].strength == 6  # 4 lost of 10: no half-strength cap (Rule 11.B.2.B)
-    assert s.defense("I/277", "conv") == 20  # the bunker's defense value
+    assert defense(s, "I/277", "conv") == 20  # the bunker's defense value
 
 
 def test_20_bridges_built_and_destroyed(engine: WhiteDeath) -> None:
@@ -251,7 +257,7 @@ def test_victory_points_at_the_end(engine: WhiteDeath) -> None:
         [units]
         "I/277" = "{position(engine).ter.vl_hexes()[0]}"
     """, "final-relief")
-    s._finish()
+    _finish(s)
     r = s.result()
     assert r is not None
     # German: Velikiye Luki (10) + 9 Soviet SP / 3 = 13; Soviet: 3 / 3 = 1
@@ -280,7 +286,7 @@ def test_9_fractions_are_exact(engine: WhiteDeath) -> None:
         "1188/357" = {hex = "2010", strength = 5}
     """)
     # 1/4 x 5 = 5/4 antitank, halved when isolated: never rounded
-    assert s.fire_value("1188/357", "at", "1910", False) == Fraction(5, 4)
+    assert fire_value(s, "1188/357", "at", "1910", False) == Fraction(5, 4)
 
 
 def test_22_garrison_artillery_may_deploy_on_turn_one(engine: WhiteDeath) -> None:
@@ -348,8 +354,8 @@ def test_failed_barrage_check_silences_defensive_fire(engine: WhiteDeath) -> Non
         "1188/357" = "1610"
     """)
     declare_assault(s, "1510", "1188/357")
-    assert s.firers("conv") == ["I/505"]
-    assert s.pool("conv") == 8
+    assert firers(s, "conv") == ["I/505"]
+    assert pool(s, "conv") == 8
 
 
 def test_10_afvs_take_only_antitank_fire(engine: WhiteDeath) -> None:
@@ -360,8 +366,8 @@ def test_10_afvs_take_only_antitank_fire(engine: WhiteDeath) -> None:
     """)
     declare_assault(s, "1510", "tk/18M")
     refused(s, "fire 8 at tk/18M", "Rule 9.B")  # AFVs are never fired at conventionally
-    assert s.targets("at") == ["tk/18M"]
-    assert s.pool("at") == 1  # I/504: 1/4 x 4
+    assert targets(s, "at") == ["tk/18M"]
+    assert pool(s, "at") == 1  # I/504: 1/4 x 4
 
 
 def test_18_turn_10_tank_brigade_refit(engine: WhiteDeath) -> None:
@@ -476,14 +482,14 @@ def test_14_B_retreat_two_hexes_away_from_the_enemy(engine: WhiteDeath) -> None:
         "I/504" = "1510"
         "1188/357" = "1610"  # east of it
     """)
-    path = s.retreat_path("I/504")
+    path = retreat_path(s, "I/504")
     assert path is not None and len(path) == 2
     assert s.map.distance("1510", path[-1]) == 2
     ring2 = [h for h in s.map.ids if s.map.distance(h, "1510") == 2]
     assert s.map.distance(path[-1], "1610") == max(s.map.distance(h, "1610") for h in ring2)
-    assert not any(h in s.ezoc("german") for h in path)
+    assert not any(h in ezoc(s, "german") for h in path)
     strength = s.pos.units["I/504"].strength
-    s._retreat("I/504")
+    _retreat(s, "I/504")
     assert s.pos.units["I/504"].loc == path[-1] and s.pos.units["I/504"].strength == strength
 
 
@@ -495,11 +501,11 @@ def test_14_C_1_a_retreat_ending_in_a_zoc_goes_on(engine: WhiteDeath) -> None:
     soviets = ["1188/357", "1190/357", "1192/357", "918A/357", "948/257", "943/257"]
     s = position(engine, '[units]\n"I/504" = "1510"\n' + "".join(
         f'"{uid}" = "{h}"\n' for uid, h in zip(soviets, ring[::2], strict=True)))
-    ez = s.ezoc("german")
+    ez = ezoc(s, "german")
     assert all(h in ez or s.units_at(h, "soviet") for h in ring)
-    path = s.retreat_path("I/504")
+    path = retreat_path(s, "I/504")
     assert path is not None and len(path) > 2
     assert path[-1] not in ez and all(h in ez for h in path[:-1])
     strength = s.pos.units["I/504"].strength
-    s._retreat("I/504")
+    _retreat(s, "I/504")
     assert s.pos.units["I/504"].loc == path[-1] and s.pos.units["I/504"].strength == strength - 1

@@ -4,8 +4,14 @@ from __future__ import annotations
 
 from fractions import Fraction
 
-from engines.white_death.engine import WhiteDeath
+from engines.white_death import WhiteDeath
+from engines.white_death.artillery import sees
+from engines.white_death.assault import default_allocation, pool
+from engines.white_death.movement import left, move_cost
+from engines.white_death.reinforcements import entry_hexes
 from engines.white_death.state import WDState
+from engines.white_death.supply import ezoc
+from engines.white_death.terrain import enter_cost
 
 from .conftest import (
     declare_assault,
@@ -26,9 +32,9 @@ def test_3_B_ski_units_pay_to_slip_through_zocs(engine: WhiteDeath) -> None:
     s.apply("impulse 6")
     s.apply("move ski/31R 1710 1610")  # into a non-ski ZOC: no stop (Rule 3.B)
     assert not s.pos.units["ski/31R"].stopped
-    nxt = next(n for n in s.map.neighbors("1610") if n not in s.ezoc("soviet")
+    nxt = next(n for n in s.map.neighbors("1610") if n not in ezoc(s, "soviet")
                and not s.units_at(n))
-    assert s.move_cost("ski/31R", "1610", nxt) == s.enter_cost("ski/31R", "1610", nxt) + 1
+    assert move_cost(s, "ski/31R", "1610", nxt) == enter_cost(s, "ski/31R", "1610", nxt) + 1
     s.apply(f"move ski/31R 1610 {nxt}")
 
 
@@ -50,10 +56,10 @@ def test_7_road_rate_only_along_the_road(engine: WhiteDeath) -> None:
     """)
     road_next = s.map.network_neighbors("road", "1307")
     assert road_next
-    assert s.enter_cost("1188/357", "1307", road_next[0]) == Fraction(1, 2)  # leg on a road
+    assert enter_cost(s, "1188/357", "1307", road_next[0]) == Fraction(1, 2)  # leg on a road
     off = next(n for n in s.map.neighbors("1307") if not s.ter.road("1307", n)
                and "clear" in s.ter.terrain(n) and len(s.ter.terrain(n)) == 1)
-    assert s.enter_cost("1188/357", "1307", off) == 1
+    assert enter_cost(s, "1188/357", "1307", off) == 1
 
 
 def test_default_allocation_is_the_decision_default(engine: WhiteDeath) -> None:
@@ -66,7 +72,7 @@ def test_default_allocation_is_the_decision_default(engine: WhiteDeath) -> None:
     declare_assault(s, "1510", "1188/357", "1/31R")
     d = s.decision()
     assert d is not None and d.default is not None
-    shares = s.default_allocation()
+    shares = default_allocation(s)
     # 8 conventional points shared equally by the two assaulting personnel units
     assert sorted((t, k, v) for t, k, v in shares) == [
         ("1/31R", "conv", Fraction(4)), ("1188/357", "conv", Fraction(4))]
@@ -133,11 +139,11 @@ def test_11_B_3_observation_battalion_finds_deployed_artillery(engine: WhiteDeat
             "918A/357" = {{hex = "1807", deployed = {str(deployed).lower()}}}
         """)
     s = at("clear", False)
-    assert not s.sees("17Obs", "1807")  # concentrated: an ordinary two-hex observer
+    assert not sees(s, "17Obs", "1807")  # concentrated: an ordinary two-hex observer
     s = at("clear", True)
-    assert s.map.distance("1207", "1807") <= 7 and s.sees("17Obs", "1807")  # Rule 11.B.3.D
+    assert s.map.distance("1207", "1807") <= 7 and sees(s, "17Obs", "1807")  # Rule 11.B.3.D
     s = at("snow", True)
-    assert not s.sees("17Obs", "1807")  # Rule 11.B.3.E
+    assert not sees(s, "17Obs", "1807")  # Rule 11.B.3.E
 
 
 def test_19_bunkers_add_their_strength_to_defensive_fire(engine: WhiteDeath) -> None:
@@ -148,7 +154,7 @@ def test_19_bunkers_add_their_strength_to_defensive_fire(engine: WhiteDeath) -> 
         "1188/357" = "1307"
     """)
     declare_assault(s, "1207", "1188/357")
-    assert s.pool("conv") == 8 + 10  # I/277 (2 x 4) and the bunker (1 x 10), Rule 19
+    assert pool(s, "conv") == 8 + 10  # I/277 (2 x 4) and the bunker (1 x 10), Rule 19
 
 
 def test_12_no_assault_into_prohibited_terrain(engine: WhiteDeath) -> None:
@@ -168,11 +174,11 @@ def test_6_deploying_costs_one_mp_and_moving_concentrates(engine: WhiteDeath) ->
     """)
     s.apply("impulse 3")
     s.apply("deploy 918A/357")
-    assert s.pos.units["918A/357"].deployed and s.left("918A/357") == 2  # Rule 6.B.2
+    assert s.pos.units["918A/357"].deployed and left(s, "918A/357") == 2  # Rule 6.B.2
     refused(s, "deploy 918A/357", "Rule 6.B.2")
     nxt = next(n for n in s.map.neighbors("2010") if not s.units_at(n)
-               and s.move_cost("918A/357", "2010", n) is not None
-               and s.move_cost("918A/357", "2010", n) <= 2)
+               and move_cost(s, "918A/357", "2010", n) is not None
+               and move_cost(s, "918A/357", "2010", n) <= 2)
     s.apply(f"move 918A/357 2010 {nxt}")
     assert not s.pos.units["918A/357"].deployed
 
@@ -191,8 +197,8 @@ def test_17_alternate_german_entry_zones(engine: WhiteDeath) -> None:
     s = due(this_turn)
     west_only = set(s.cat.resolve("german-west")) - set(s.cat.resolve("german-southwest"))
     south_side = set(s.cat.resolve("german-south")) | set(s.cat.resolve("german-southwest"))
-    offered = set(s.entry_hexes("I/SS8"))
+    offered = set(entry_hexes(s, "I/SS8"))
     assert offered & set(s.cat.resolve("german-southwest"))  # the same turn (Rule 17.D)
     assert offered <= south_side and not offered & west_only
     s = due(this_turn - 1)
-    assert set(s.entry_hexes("I/SS8")) & west_only  # a turn late: the western zone too
+    assert set(entry_hexes(s, "I/SS8")) & west_only  # a turn late: the western zone too

@@ -8,9 +8,11 @@ random games on the shipped map, so a key left incomplete shows up as a differen
 
 from __future__ import annotations
 
-from engines.white_death import ENGINE
-from engines.white_death.actions import act
+from engines.white_death import ENGINE, movement
+from engines.white_death.movement import rail_destinations, stacks_near
+from engines.white_death.notation import act
 from engines.white_death.state import WDState
+from engines.white_death.supply import _reach, enemy_hexes, ezoc
 from pbem.errors import IllegalAction
 from pbem.testing import Chooser
 
@@ -44,7 +46,7 @@ def test_listed_moves_are_the_checked_moves() -> None:
             for n in state.ter.nbrs(u.loc):
                 a = act("move", uid, n, u.loc)
                 try:
-                    state._check_move(a)
+                    movement.check_move(state, a)
                 except IllegalAction:
                     continue
                 checked.add(a.notation())
@@ -55,16 +57,16 @@ def test_listed_moves_are_the_checked_moves() -> None:
 
 def test_traces_kept_per_enemy_position_match_fresh_ones() -> None:
     for state in _walk("second-relief", 3, 300)[::4]:
-        kept = {s: (state.ezoc(s), state._reach(s), state.enemy_hexes(s)) for s in
+        kept = {s: (ezoc(state, s), _reach(state, s), enemy_hexes(state, s)) for s in
                 ("soviet", "german")}
-        rails = {uid: state.rail_destinations(uid) for uid in sorted(state.pos.units)
+        rails = {uid: rail_destinations(state, uid) for uid in sorted(state.pos.units)
                  if state.on_map(uid)}
         state.cat.memo.clear()
         state._moved()
         for s, (z, r, e) in kept.items():
-            assert (state.ezoc(s), state._reach(s), state.enemy_hexes(s)) == (z, r, e)
+            assert (ezoc(state, s), _reach(state, s), enemy_hexes(state, s)) == (z, r, e)
         for uid, dests in rails.items():
-            assert state.rail_destinations(uid) == dests
+            assert rail_destinations(state, uid) == dests
 
 
 def test_clone_is_independent_and_shares_the_catalog() -> None:
@@ -118,7 +120,7 @@ def test_stacks_near_kept_across_moves_match_fresh_ones() -> None:
         fresh = state.clone()
         assert isinstance(fresh, WDState)
         for (side, h), near in kept.items():
-            assert fresh.stacks_near(side, h) == near, (side, h)
+            assert stacks_near(fresh, side, h) == near, (side, h)
         for h, answers in stack.items():
             for (uid, gone), ok in answers.items():
                 assert fresh.stack_ok_with(h, uid, gone) == ok, (h, uid, gone)

@@ -8,8 +8,9 @@ from fractions import Fraction
 
 import pytest
 
+from engines.white_death import WhiteDeath
 from engines.white_death.data import Cost
-from engines.white_death.engine import WhiteDeath
+from engines.white_death.movement import left, left_ticks, move_cost
 from engines.white_death.position import MP_TICKS
 from engines.white_death.terrain import Terrain
 from pbem.errors import ScenarioError
@@ -52,12 +53,12 @@ def test_half_mp_road_moves_add_up_in_ticks_and_read_as_mps(engine: WhiteDeath) 
     uid = "1188/357"
     s.apply("impulse 1")
     road = next(n for n in s.map.network_neighbors("road", "1307")
-                if s.move_cost(uid, "1307", n) == Fraction(1, 2))
+                if move_cost(s, uid, "1307", n) == Fraction(1, 2))
     s.apply(f"move {uid} 1307 {road}")
     assert s.pos.units[uid].spent == 3  # 1/2 MP
-    assert s.left(uid) == Fraction(1, 2) and s.left_ticks(s.pos.units[uid]) == 3
+    assert left(s, uid) == Fraction(1, 2) and left_ticks(s, s.pos.units[uid]) == 3
     assert s.snapshot()["body"]["position"]["units"][uid]["spent"] == 3
     dear = next(n for n in s.ter.nbrs(road)
-                if s.move_cost(uid, road, n) == 1 and not s.units_at(n))
+                if move_cost(s, uid, road, n) == 1 and not s.units_at(n))
     err = refused(s, f"move {uid} {road} {dear}", "Rule 6.A")
     assert f"needs 1 MPs to enter {dear} and has 1/2" in str(err)

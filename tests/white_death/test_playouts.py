@@ -7,7 +7,7 @@ plays every scenario to its end.
 
 from __future__ import annotations
 
-from engines.white_death.engine import WhiteDeath
+from engines.white_death import WhiteDeath
 from pbem import canonical
 from pbem.testing import Chooser, check_snapshot
 

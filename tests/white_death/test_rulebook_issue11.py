@@ -10,8 +10,13 @@ from __future__ import annotations
 import pytest
 
 from engines.white_death import WhiteDeath, rules
+from engines.white_death.assault import firers, pool
 from engines.white_death.data import UnitDef
+from engines.white_death.movement import left, move_cost, rail_destinations
+from engines.white_death.reinforcements import entry_hexes
 from engines.white_death.state import WDState
+from engines.white_death.supply import ezoc, isolated
+from engines.white_death.terrain import enter_cost
 from pbem.errors import ScenarioError
 
 from .conftest import (
@@ -37,11 +42,11 @@ def test_7_draft_mobile_pays_1_into_a_creek_and_1_along_it(engine: WhiteDeath) -
     assert s.utype("918A/357").mob == "d"
     s.apply("impulse 2")
     s.apply("move 918A/357 1504 1604")  # into the creek: 1 MP
-    assert s.left("918A/357") == 1
+    assert left(s, "918A/357") == 1
     s.apply("move 918A/357 1604 1605")  # down the creek: 1 MP
-    assert s.left("918A/357") == 0
+    assert left(s, "918A/357") == 0
     # out of it onto clear ground: the 2 MP penalty plus clear's 2
-    assert s.enter_cost("918A/357", "1605", "1505") == 4
+    assert enter_cost(s, "918A/357", "1605", "1505") == 4
 
 
 def test_7_shipped_creek_hexes_are_creek_terrain() -> None:
@@ -57,7 +62,7 @@ def test_7_shipped_creek_hexes_are_creek_terrain() -> None:
     assert on_clear and all(s.ter.terrain(h) == {"creek"} for h in on_clear)
     a, b = next((a, b) for a in on_clear for b in on_clear
                 if s.map.grid.adjacent(a, b) and not s.ter.road(a, b))
-    assert s.enter_cost("918A/357", a, b) == 1
+    assert enter_cost(s, "918A/357", a, b) == 1
 
 
 # ---------------------------------------------------------------- Rule 22: garrisons
@@ -81,12 +86,12 @@ def test_22_unreleased_city_garrison_may_not_leave_by_rail(engine: WhiteDeath) -
     by rail: no rail hex of the city but its own is on the line, so it may not entrain."""
     s = _bound_garrison(engine, at=GERMAN_IMPULSE)
     s.apply("impulse 5")
-    assert s.rail_destinations("I/277") == []
+    assert rail_destinations(s, "I/277") == []
     refused(s, "entrain I/277", "Rule 22")
     s = _bound_garrison(engine, released=True, at=GERMAN_IMPULSE)
     s.apply("impulse 5")
     s.apply("entrain I/277")  # released, the railroad out of the city is open to it
-    assert any(h not in s.ter.vl_hexes() for h in s.rail_destinations("I/277"))
+    assert any(h not in s.ter.vl_hexes() for h in rail_destinations(s, "I/277"))
 
 
 def _clear_hex_by_assault(s: WDState, attacker: str, target: str) -> None:
@@ -124,7 +129,7 @@ def test_22_turn_1_garrisons_may_not_advance(engine: WhiteDeath) -> None:
                and s.utype(x).personnel)
     h = s.pos.units[uid].loc
     target = next(n for n in s.ter.nbrs(h) if not s.units_at(n)
-                  and s.enter_cost(uid, h, n) is not None)
+                  and enter_cost(s, uid, h, n) is not None)
     s = purkayev_turn_1_german(engine, f'"1/31R" = {{hex = "{target}", strength = 1}}')
     _clear_hex_by_assault(s, uid, target)
     assert not s.units_at(target, "soviet")
@@ -187,7 +192,7 @@ def test_12_B_defensive_fire_down_a_slope_doubles_only_the_units(
     declare_assault(s, "0604", "1188/357")
     s.apply("high intensity")
     s.apply("support with I/291A")
-    assert s.pool("conv") == 17
+    assert pool(s, "conv") == 17
     s.apply("fire 17 at 1188/357")
     s.apply("done firing")
     purpose = s.chance_request().purpose
@@ -245,7 +250,7 @@ def _weapons_reinforcement(engine: WhiteDeath, more: str = "") -> WDState:
 
 
 def _zoc_entry(s: WDState) -> str:
-    return next(h for h in s.cat.resolve("german-west") if h in s.ezoc("german")
+    return next(h for h in s.cat.resolve("german-west") if h in ezoc(s, "german")
                 and not s.units_at(h))
 
 
@@ -255,11 +260,11 @@ def test_3_C_weapons_reinforcement_may_not_enter_a_zoc_alone(engine: WhiteDeath)
     s = _weapons_reinforcement(engine)
     h = _zoc_entry(s)
     s.apply("impulse 5")
-    assert h not in s.entry_hexes("Pzjg/LIX")
+    assert h not in entry_hexes(s, "Pzjg/LIX")
     refused(s, f"enter Pzjg/LIX {h}", "Rule 3.C")
     s = _weapons_reinforcement(engine, f'"I/504" = "{h}"')  # a personnel unit there
     s.apply("impulse 5")  # now it may
-    assert h in s.entry_hexes("Pzjg/LIX")
+    assert h in entry_hexes(s, "Pzjg/LIX")
     s.apply(f"enter Pzjg/LIX {h}")
 
 
@@ -274,11 +279,11 @@ def test_3_B_ski_unit_pays_for_every_zoc_exit(engine: WhiteDeath) -> None:
     """)
     s.apply("impulse 6")
     assert s.pos.units["ski/31R"].zoc_start
-    assert s.move_cost("ski/31R", "1610", "1710") == s.enter_cost("ski/31R", "1610", "1710") + 1
+    assert move_cost(s, "ski/31R", "1610", "1710") == enter_cost(s, "ski/31R", "1610", "1710") + 1
     s.apply("move ski/31R 1610 1710")
     assert not s.pos.units["ski/31R"].stopped  # a non-ski ZOC does not stop it
-    nxt = next(n for n in s.ter.nbrs("1710") if n not in s.ezoc("soviet") and not s.units_at(n))
-    assert s.move_cost("ski/31R", "1710", nxt) == s.enter_cost("ski/31R", "1710", nxt) + 1
+    nxt = next(n for n in s.ter.nbrs("1710") if n not in ezoc(s, "soviet") and not s.units_at(n))
+    assert move_cost(s, "ski/31R", "1710", nxt) == enter_cost(s, "ski/31R", "1710", nxt) + 1
 
 
 # ---------------------------------------------------------------- Rule 15.D.2
@@ -299,7 +304,7 @@ def test_15_D_2_city_point_spent_at_the_beginning_of_the_turn(engine: WhiteDeath
     isolation" -- before the Soviet's first impulse, so the city does not fight it
     isolated."""
     s = _vl_cut_off(engine)
-    assert s.isolated("I/277")
+    assert isolated(s, "I/277")
     roll(s, 1)  # weather for the new turn
     settle(s, 4)  # air drops
     d = s.decision()
@@ -307,7 +312,7 @@ def test_15_D_2_city_point_spent_at_the_beginning_of_the_turn(engine: WhiteDeath
     assert s.pos.phasing == "soviet" and s.pos.impulses["soviet"] == 0
     points = s.pos.supply["vl"]
     s.apply("spend vl supply")
-    assert not s.isolated("I/277") and s.pos.supply["vl"] == points - 1
+    assert not isolated(s, "I/277") and s.pos.supply["vl"] == points - 1
     d = s.decision()
     assert d is not None and d.side == "soviet" and d.kind == "impulse-mps"
     s.apply("impulse 1")
@@ -321,7 +326,7 @@ def test_15_D_2_declining_keeps_the_point(engine: WhiteDeath) -> None:
     settle(s, 4)
     points = s.pos.supply["vl"]
     s.apply("keep vl supply")
-    assert s.isolated("I/277") and s.pos.supply["vl"] == points
+    assert isolated(s, "I/277") and s.pos.supply["vl"] == points
     assert s.phase == "decision" and s.pos.phasing == "soviet"
 
 
@@ -376,12 +381,12 @@ def test_20_A_built_bridge_is_a_road_hex(engine: WhiteDeath) -> None:
     s.apply("build bridge Brueck/LIX")
     assert "1202" in s.pos.bridges
     road = s.cat.tables.movement["road"]["l"].enter
-    assert s.enter_cost("I/504", "1303", "1202") == road  # along the road onto the bridge
+    assert enter_cost(s, "I/504", "1303", "1202") == road  # along the road onto the bridge
     s.apply("move I/504 1303 1202")
-    assert s.left("I/504") == 5 - road
-    assert s.enter_cost("I/504", "1202", "1303") == road  # and off it onto the road
+    assert left(s, "I/504") == 5 - road
+    assert enter_cost(s, "I/504", "1202", "1303") == road  # and off it onto the road
     # from a hex without a road it is the hex's other terrain (Rule 7's example)
-    assert s.enter_cost("I/504", "1102", "1202") == s.cat.tables.movement["clear"]["l"].enter
+    assert enter_cost(s, "I/504", "1102", "1202") == s.cat.tables.movement["clear"]["l"].enter
 
 
 # ---------------------------------------------------------------- Rule 4.A
@@ -474,11 +479,11 @@ def test_11_A_1_artillery_in_the_assaulted_hex_may_support_it(engine: WhiteDeath
         "1188/357" = "1610"
     """)
     declare_assault(s, "1510", "1188/357")
-    before = set(s.firers("conv"))
+    before = set(firers(s, "conv"))
     assert "I/291A" in before  # it could fire its own factor
     s.apply("support with I/291A")
-    assert "I/291A" not in s.firers("conv")  # ... or support, not both
-    assert s.pool("conv") == 8 + 3  # its support at low intensity (factor 1 x 3)
+    assert "I/291A" not in firers(s, "conv")  # ... or support, not both
+    assert pool(s, "conv") == 8 + 3  # its support at low intensity (factor 1 x 3)
 
 
 def test_11_B_1_an_assaulting_unit_does_not_barrage(engine: WhiteDeath) -> None:

@@ -4,9 +4,8 @@ from __future__ import annotations
 
 from fractions import Fraction
 
-from engines.white_death import rules
+from engines.white_death import WhiteDeath, rules
 from engines.white_death.data import Catalog
-from engines.white_death.engine import WhiteDeath
 
 
 def cat(engine: WhiteDeath) -> Catalog:

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 from engines.white_death import ENGINE
 from engines.white_death.state import WDState
+from engines.white_death.supply import _free
 from engines.white_death.terrain import Terrain
 from pbem.testing import Chooser
 
@@ -54,7 +55,7 @@ def test_kept_answers_equal_a_fresh_terrains() -> None:
                         assert kept.enter_cost(mob, None, frm, frozen, bridges) == \
                             fresh.enter_cost(mob, None, frm, frozen, bridges)
             for side in ("soviet", "german"):
-                free = state._free(side)
+                free = _free(state, side)
                 assert kept.edge_reach(side, free) == fresh.edge_reach(side, free)
                 assert kept.road_reach(side, free) == fresh.road_reach(side, free)
         state.apply(choose.pick(state.legal_actions()))

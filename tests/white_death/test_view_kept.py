@@ -14,6 +14,7 @@ from engines.white_death.base import other
 from engines.white_death.data import SIDES, Catalog, UnitDef
 from engines.white_death.position import Position
 from engines.white_death.state import WDState
+from engines.white_death.supply import ezoc
 from engines.white_death.view import SIDE_COLOR, river_lines
 from pbem.testing import Chooser
 from pbem.view import BoardView, Piece
@@ -62,7 +63,7 @@ def _plain(state: WDState, side: str | None) -> BoardView:
     return _plain_board(state.pos, state.cat, side, title=f"White Death: {state.sc.title}",
                         status=state.status_line(side), phase=state.phase,
                         stacks=state._by_hex(), udef=state.udef,
-                        zoc=state.ezoc(side) if side is not None else ())
+                        zoc=ezoc(state, side) if side is not None else ())
 
 
 def test_kept_view_is_the_plain_view_for_every_side() -> None:

@@ -3,7 +3,7 @@
 """A coarse stand-in map of the whole For the Motherland! area for tests and playouts.
 
 Written while the real ``scenarios/for-the-motherland/map.toml`` was being built; it
-uses the same feature names the engine reads (see engines/motherland/board.py) and
+uses the same feature names the engine reads (see engines/motherland/view.py) and
 places the book's named hexes where the book puts them.
 """
 

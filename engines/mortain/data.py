@@ -206,3 +206,17 @@ class Rules(Shared):
 @functools.cache
 def rules() -> Rules:
     return Rules(load_scenario_dir(ENGINE_ID))
+
+
+#: where the book puts the hexes it names (pbem scenario check)
+NAMED_HEXES = (
+    ("2514", "place:Mortain", "19.0"),
+    ("2515", "place:Mortain", "19.0"),
+    ("2414", "place:Mortain", "19.0"),
+    ("2815", "place:Hill 317", "15.0"),
+    ("2815", "terrain:peak", "15.0"),
+    ("0102", "place:US supply", "11.2, 12.0"),
+    ("3212", "place:German supply", "11.3, 12.0"),
+    *((f"32{r:02d}", "area:german_entry", "11.1") for r in range(1, 22)),
+    *((f"01{r:02d}", "area:west_edge", "19.0") for r in range(1, 22)),
+)

@@ -1,0 +1,75 @@
+"""Combat (S7 stand-in, the Integrated CRT, 7.8) and retreats (S7.7): plain functions the
+attack's steps call."""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+from engines.hexkit.hexid import HexId
+from engines.hexkit.retreat import retreat_options
+from engines.mortain.data import other
+from engines.mortain.position import Status
+
+if TYPE_CHECKING:
+    from engines.mortain.state import MortainState
+
+
+def eligible(s: MortainState, target: HexId) -> list[str]:
+    """Own units adjacent to ``target``, not yet attacking, not across an unbridged See
+    hexside (14.2)."""
+    pos = s.pos
+    occ = s.occupant()
+    out = []
+    for n in s.r.map.neighbors(target):
+        u = occ.get(n)
+        if u is None or s.side_of(u) != pos.phasing or u in pos.attacked:
+            continue
+        if s.r.see_between(n, target, pos.demolished):
+            continue
+        out.append(u)
+    return sorted(out)
+
+
+def strengths(s: MortainState) -> tuple[int, int, str]:
+    c = s.fight()
+    occ = s.occupant()
+    defender = occ[c.target]
+    attack = sum(s.r.units[u].factors(s.pos.units[u].depleted)[0] for u in c.attackers)
+    defense = s.r.units[defender].factors(s.pos.units[defender].depleted)[1]
+    across = bool(c.attackers) and all(
+        "see" in s.r.map.side_features(s.pos.units[u].hex, c.target) for u in c.attackers)
+    return (attack + sum(c.att_chits), defense + sum(c.def_chits),
+            s.r.crt_row(c.target, across_see=across))
+
+
+def deplete(s: MortainState, unit: str) -> str:
+    x = s.pos.units[unit]
+    if x.depleted:
+        x.status, x.hex, x.depleted = Status.ELIMINATED, "", False
+        return f"{unit} is eliminated"
+    x.depleted = True
+    return f"{unit} is depleted"
+
+
+def eliminate(s: MortainState, unit: str) -> str:
+    x = s.pos.units[unit]
+    x.status, x.hex, x.depleted = Status.ELIMINATED, "", False
+    return f"{unit} is eliminated"
+
+
+def retreat_ends(s: MortainState, unit: str, length: int) -> list[HexId]:
+    """S7.7: where ``unit`` can end a retreat of ``length`` hexes: each hex farther from
+    where it began, never into an enemy unit or ZOC, an occupied hex or across an
+    unbridged See hexside (14.2); only complete retreats count."""
+    side = s.side_of(unit)
+    start = s.pos.units[unit].hex
+    occ = s.occupant()
+    ezoc = s.zoc_of(other(side))
+    costs = s.r.costs.overlaid(s.overlay()) if s.pos.demolished else s.r.costs
+
+    def rank(_path: tuple[HexId, ...], h: HexId) -> int | None:
+        return None if h in occ or h in ezoc else 0
+
+    opts = retreat_options(s.r.map, start, length, rank,
+                           may_cross=lambda a, b: costs.cost(a, b) is not None)
+    return list(opts.hexes) if opts.complete else []

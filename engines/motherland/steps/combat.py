@@ -1,0 +1,315 @@
+"""The steps of the Combat Phase (3.1 C, F; 8.0): attacks declared, Generals and Strength
+Chits (16.5, 11.1), the die roll (8.2), results taken as steps and retreats (8.5, 8.6) and
+advances after combat (8.7)."""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+from engines.motherland.args import (
+    AdvanceArgs,
+    DrawArgs,
+    KeepArgs,
+    LoseArgs,
+    RetreatArgs,
+    RollArgs,
+    SideArgs,
+    TakeArgs,
+    UnitsArgs,
+)
+from engines.motherland.chits import apply_general, generals_options, keep_chit, on_chits
+from engines.motherland.combat import (
+    apply_attack,
+    apply_take,
+    attack_options,
+    lose_options,
+    lose_step,
+    on_crt,
+    take_options,
+    take_refusal,
+)
+from engines.motherland.const import DONE, SOVIET
+from engines.motherland.notation import Advance, Attack, Retreat, Take, Word
+from engines.motherland.retreat import (
+    advance_options,
+    advance_refusal,
+    apply_advance,
+    retreat,
+    retreat_forced,
+    retreat_left,
+    retreat_options,
+    retreat_refusal,
+)
+from engines.motherland.steps.base import MotherlandChoice, MotherlandRoll
+from pbem.engine import Action, ChanceRequest, Event, Outcome
+from pbem.errors import IllegalAction
+from pbem.steps import Flow, Refusal, Roll
+
+if TYPE_CHECKING:
+    from engines.motherland.state import MotherlandState
+
+
+class CombatChoice(MotherlandChoice):
+    """8.0: the phasing side declares attacks, one at a time, until it ends the phase."""
+
+    name = "combat"
+    kind = "combat"
+    rule = "8.0"
+    done = DONE["combat"]
+    Args = SideArgs
+    prompt_text = "the {side} player declares attacks"
+
+    def options(self, s: MotherlandState, args: SideArgs) -> list[Action]:
+        return [*attack_options(s), Word(self.done)]
+
+    def check(self, s: MotherlandState, args: SideArgs, action: Action) -> None:
+        pass  # an attack is checked rule by rule as it is applied
+
+    def only_option(self, s: MotherlandState, args: SideArgs) -> Action | None:
+        # the attacks listed leave out only other groupings of units that can attack a
+        # hex (8.0); with none listed no hex can be attacked, and ending the phase is the
+        # one option (sealed rules 2, issue 32)
+        options = self.options(s, args)
+        return options[0] if options == [Word(self.done)] else None
+
+    def answer(self, s: MotherlandState, args: SideArgs, action: Action, flow: Flow) -> None:
+        if isinstance(action, Attack):
+            apply_attack(s, action)
+        elif action == Word(self.done):
+            flow.end()
+        else:
+            raise IllegalAction(f"{action.notation()!r} is not a combat-phase action",
+                                rule="8.0")
+
+
+class Generals(MotherlandChoice):
+    """16.5: before chits are drawn the Soviet player may use a General."""
+
+    name = "generals"
+    kind = "generals"
+    rule = "16.5"
+    done = DONE["generals"]
+    forced = "once"
+    Args = UnitsArgs
+    #: 16.5: the Soviet player declares a General "when drawing" a unit's chit, before the
+    #: draw; a General's draw tells nothing about the other units, so the draws of the
+    #: Generals declared may wait until the Soviet player has declared them all
+    lets_wait = frozenset({"chits"})
+    prompt_text = "the Soviet player may use a General before the chits are drawn"
+
+    decider = SOVIET
+
+    def may_wait(self, s: MotherlandState, args: UnitsArgs, batches: frozenset[str]) -> bool:
+        # only while every cup holds more than the waiting draws take: the options (a
+        # General only where the cup has a chit) are then those of the cups as drawn
+        taken: dict[str, int] = {}
+        for f in s.parked:
+            taken[f.args.letter] = taken.get(f.args.letter, 0) + f.args.count
+        return batches <= self.lets_wait and all(
+            len(s.pos.cups[letter]) > n for letter, n in taken.items())
+
+    def options(self, s: MotherlandState, args: UnitsArgs) -> list[Action]:
+        return [*generals_options(s, args), Word(self.done)]
+
+    def word(self, s: MotherlandState, args: UnitsArgs, text: str, flow: Flow) -> None:
+        apply_general(s, args, text)
+
+
+class KeepChit(MotherlandChoice):
+    """16.5: of a General's two chits the Soviet player keeps one."""
+
+    name = "keep"
+    kind = "chit-choice"
+    rule = "16.5"
+    forced = "drop"
+    Args = KeepArgs
+    prompt_text = "the Soviet player keeps one of two chits for {a.unit}"
+
+    decider = SOVIET
+
+    def options(self, s: MotherlandState, args: KeepArgs) -> list[Action]:
+        return [Word(f"keep {cid} for {args.unit}") for cid in sorted(set(args.drawn))]
+
+    def word(self, s: MotherlandState, args: KeepArgs, text: str, flow: Flow) -> None:
+        parts = text.split()
+        flow.end()
+        keep_chit(s, parts[3], parts[1], args.drawn)
+
+
+class DrawChits(Roll["MotherlandState"]):
+    """11.1, 16.5: Strength Chits drawn from a cup as it is when the draw comes up
+    (earlier draws may have emptied it; an empty cup gives the stand-in chit)."""
+
+    name = "draw"
+    rule = "11.1"
+    Args = DrawArgs
+    #: sealed dice (issue 21): a draw may wait where the steps below say the rules let it
+    #: (Conversions 17.2.1, Generals 16.5); anywhere else it is drawn before play goes on
+    batch = "chits"
+
+    def request(self, s: MotherlandState, args: DrawArgs) -> ChanceRequest:
+        return ChanceRequest.draw(
+            f"strength chit for {args.unit} at {s.u(args.unit).hex}", cup=args.letter,
+            contents=tuple(s.pos.cups[args.letter]), count=args.count, rule=args.rule)
+
+    def resolve(self, s: MotherlandState, args: DrawArgs, outcome: Outcome,
+                flow: Flow) -> list[Event]:
+        on_chits(s, args, tuple(str(x) for x in outcome))
+        s._touch()
+        s.flush(flow)
+        return []
+
+    def settle(self, s: MotherlandState, args: DrawArgs, flow: Flow) -> list[Event] | None:
+        uid, cup = args.unit, s.pos.cups[args.letter]
+        if not s.u(uid).hex or (s.u(uid).chit and args.rule != "16.5"):
+            flow.end()
+            return []
+        if not cup:
+            flow.end()
+            fallback = s.data.empty_cup[args.letter]
+            unit = s.u(uid)
+            unit.chit = fallback
+            unit.steps = 2
+            s.say(f"Cup {args.letter} is empty: {uid} takes the stand-in chit {fallback}",
+                  rule="11.1")
+            s._touch()
+            return []
+        args.count = min(args.count, len(cup))
+        return None
+
+
+class CrtRoll(MotherlandRoll):
+    name, rule = "roll-crt", "8.2"
+
+    def then(self, s: MotherlandState, args: RollArgs, roll: int) -> None:
+        on_crt(s, roll)
+
+
+class TakeResult(MotherlandChoice):
+    """8.5: the side hit takes a result as step losses and hexes of retreat (by default
+    retreating where possible)."""
+
+    name = "take"
+    kind = "result-choice"
+    rule = "8.5"
+    Args = TakeArgs
+    prompt_text = ("the {side} player takes {a.code} on {units} as step losses and hexes "
+                   "of retreat")
+
+    def prompt(self, s: MotherlandState, args: TakeArgs) -> str:
+        return self.prompt_text.format(side=args.side, a=args, units=" ".join(args.units))
+
+    def options(self, s: MotherlandState, args: TakeArgs) -> list[Action]:
+        return take_options(s, args)
+
+    def default_of(self, s: MotherlandState, args: TakeArgs,
+                   opts: list[Action]) -> Action | None:
+        return opts[-1] if opts else None  # retreats where possible (8.5)
+
+    def why_not(self, s: MotherlandState, args: TakeArgs, action: Action) -> Refusal:
+        return take_refusal(s, args, action)
+
+    def answer(self, s: MotherlandState, args: TakeArgs, action: Action, flow: Flow) -> None:
+        assert isinstance(action, Take)
+        apply_take(s, args, action, flow)
+
+    def settle(self, s: MotherlandState, args: TakeArgs, flow: Flow) -> list[Event] | None:
+        opts = self.options(s, args)
+        if len(opts) != 1:
+            return None
+        self.answer(s, args, opts[0], flow)
+        s.flush(flow)
+        return []
+
+
+class LoseSteps(MotherlandChoice):
+    """8.5.1: the owner allocates step losses, each unit losing one before any loses two."""
+
+    name = "lose"
+    kind = "step-loss"
+    rule = "8.5.1"
+    forced = "forced"
+    Args = LoseArgs
+    prompt_text = "the {side} player allocates {a.n} step loss(es) among {units}"
+
+    def prompt(self, s: MotherlandState, args: LoseArgs) -> str:
+        return self.prompt_text.format(side=args.side, a=args, units=" ".join(args.units))
+
+    def options(self, s: MotherlandState, args: LoseArgs) -> list[Action]:
+        return list(lose_options(s, args))
+
+    def word(self, s: MotherlandState, args: LoseArgs, text: str, flow: Flow) -> None:
+        uid = text.split()[1]
+        args.taken[uid] = args.taken.get(uid, 0) + 1
+        args.n -= 1
+        lose_step(s, uid, args.why)
+        if args.n <= 0:
+            flow.end()
+
+
+class RetreatChoice(MotherlandChoice):
+    """8.6.1: among retreat hexes of equal priority the owner chooses; a unit with none
+    takes its retreat as steps (8.5.1), a sole hex is taken without asking.  The rules are
+    ``retreat.py``'s: a move is checked once, by the runtime's refusal of what is neither
+    listed nor accepted (:func:`retreat_refusal`), and then made."""
+
+    name = "retreat"
+    kind = "retreat-choice"
+    rule = "8.6.1"
+    Args = RetreatArgs
+
+    def prompt(self, s: MotherlandState, args: RetreatArgs) -> str:
+        return (f"the {args.side} player retreats {retreat_left(args)} away from "
+                f"{args.center} (equal-priority hexes only)")
+
+    def options(self, s: MotherlandState, args: RetreatArgs) -> list[Action]:
+        return retreat_options(s, args)
+
+    def accepts(self, s: MotherlandState, args: RetreatArgs, action: Action) -> bool:
+        # a part of a group moving together, which the options leave out (8.6)
+        return retreat_refusal(s, args, action) is None
+
+    def why_not(self, s: MotherlandState, args: RetreatArgs, action: Action) -> Refusal:
+        refusal = retreat_refusal(s, args, action)
+        assert refusal is not None, "a retreat accepted is not refused"
+        return refusal
+
+    def answer(self, s: MotherlandState, args: RetreatArgs, action: Action,
+               flow: Flow) -> None:
+        assert isinstance(action, Retreat)
+        retreat(s, args, action)
+
+    def settle(self, s: MotherlandState, args: RetreatArgs,
+               flow: Flow) -> list[Event] | None:
+        if not retreat_forced(s, args, flow):
+            return None
+        s.flush(flow)
+        return []
+
+
+class AdvanceChoice(MotherlandChoice):
+    """8.7: the winner may advance into the vacated hex (armor a second hex, 8.7.1)."""
+
+    name = "advance"
+    kind = "advance"
+    rule = "8.7"
+    done = DONE["advance"]
+    forced = "once"
+    Args = AdvanceArgs
+    prompt_text = "the {side} player may advance up to {a.n} hex(es) into {first}"
+
+    def prompt(self, s: MotherlandState, args: AdvanceArgs) -> str:
+        return self.prompt_text.format(side=args.side, a=args, first=" ".join(args.first))
+
+    def options(self, s: MotherlandState, args: AdvanceArgs) -> list[Action]:
+        return [*advance_options(s, args), Word(self.done)]
+
+    def why_not(self, s: MotherlandState, args: AdvanceArgs, action: Action) -> Refusal:
+        return advance_refusal(action)
+
+    def answer(self, s: MotherlandState, args: AdvanceArgs, action: Action,
+               flow: Flow) -> None:
+        if isinstance(action, Advance):
+            apply_advance(s, args, action)
+        else:
+            flow.end()

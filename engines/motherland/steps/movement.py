@@ -1,0 +1,165 @@
+"""The steps of the Movement and Exploitation Movement Phases (3.1 B, D, E): moves,
+overruns, Strategic Movement and Sea Transport (5.0-5.5, 7.0), reinforcements (17.0),
+over-stacking (6.0) and the Baku raid (21.1)."""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+from engines.motherland.args import HexArgs, MoveArgs, NArgs, RollArgs, SideArgs
+from engines.motherland.combat import eliminate
+from engines.motherland.const import AXIS, DONE, SOVIET
+from engines.motherland.movement import apply_move, move_options
+from engines.motherland.notation import Move, Overrun, Strategic, Word
+from engines.motherland.optional import apply_baku, on_baku
+from engines.motherland.overrun import apply_overrun
+from engines.motherland.reinforcements import (
+    on_returning,
+    place_reinforcement,
+    reinf_hexes,
+    reinf_leftover,
+    reinf_pool,
+)
+from engines.motherland.stacking import over_limit
+from engines.motherland.steps.base import MotherlandChoice, MotherlandRoll
+from engines.motherland.strategic import apply_ship, apply_strategic
+from pbem.engine import Action
+from pbem.errors import IllegalAction
+from pbem.steps import Flow
+
+if TYPE_CHECKING:
+    from engines.motherland.state import MotherlandState
+
+
+class MoveChoice(MotherlandChoice):
+    """5.0, 5.4: the phasing side moves (its units, overruns, Strategic Movement, Sea
+    Transport, the Baku raid) until it ends the phase.  Each kind of move is checked by its
+    own rule, so a move along any legal path is taken, not only the one listed."""
+
+    name = "move"
+    kind = "movement"
+    rule = "5.0"
+    Args = MoveArgs
+    prompt_text = "the {side} player moves (or ends the phase)"
+
+    def ending(self, s: MotherlandState, args: MoveArgs) -> str:
+        return DONE["exploit" if args.exploit else "move"]
+
+    def options(self, s: MotherlandState, args: MoveArgs) -> list[Action]:
+        return move_options(s, args)
+
+    def check(self, s: MotherlandState, args: MoveArgs, action: Action) -> None:
+        pass  # each kind of move refuses with its own rule (answer)
+
+    def answer(self, s: MotherlandState, args: MoveArgs, action: Action, flow: Flow) -> None:
+        exploit = args.exploit
+        if isinstance(action, Move):
+            apply_move(s, action, exploit)
+        elif isinstance(action, Strategic):
+            if exploit:
+                raise IllegalAction("no Strategic Movement in the Exploitation Movement "
+                                    "Phase", rule="5.4.3")
+            apply_strategic(s, action)
+        elif isinstance(action, Overrun):
+            apply_overrun(s, action, exploit)
+        elif isinstance(action, Word) and action.text.startswith("ship "):
+            if exploit:
+                raise IllegalAction("no Sea Transport in the Exploitation Movement Phase",
+                                    rule="5.4.3")
+            apply_ship(s, action.text)
+        elif isinstance(action, Word) and action.text.startswith("baku "):
+            apply_baku(s, args, action.text)
+        elif action == Word(self.ending(s, args)):
+            flow.end()
+        else:
+            raise IllegalAction(f"{action.notation()!r} is not a movement-phase action",
+                                rule="5.0")
+
+
+class Reinforcements(MotherlandChoice):
+    """17.0: the phasing side places its reinforcements; those left wait a turn."""
+
+    name = "reinf"
+    kind = "reinforcements"
+    rule = "17.0"
+    done = DONE["reinf"]
+    forced = "once"
+    Args = SideArgs
+    prompt_text = "the {side} player places reinforcements"
+
+    def options(self, s: MotherlandState, args: SideArgs) -> list[Action]:
+        opts: list[Action] = []
+        for uid in reinf_pool(s, args.side):
+            opts += [Word(f"place {uid} {h}") for h in reinf_hexes(s, uid)]
+        return [*opts, Word(self.done)]
+
+    def end(self, s: MotherlandState, args: SideArgs, flow: Flow) -> None:
+        flow.end()
+        reinf_leftover(s, args.side)
+
+    def word(self, s: MotherlandState, args: SideArgs, text: str, flow: Flow) -> None:
+        parts = text.split()
+        place_reinforcement(s, parts[1], parts[2])
+
+
+class ReturningRoll(MotherlandRoll):
+    name, rule = "roll-returning", "17.1.4"
+
+    def then(self, s: MotherlandState, args: RollArgs, roll: int) -> None:
+        on_returning(s, args, roll)
+
+
+class Overstacked(MotherlandChoice):
+    """6.0: the opponent eliminates the units over the stacking limit."""
+
+    name = "stack"
+    kind = "stacking"
+    rule = "6.0"
+    forced = "forced"
+    Args = HexArgs
+    prompt_text = "the {side} player eliminates the opponent's excess units at {a.hex}"
+
+    def options(self, s: MotherlandState, args: HexArgs) -> list[Action]:
+        return [Word(f"eliminate {x}") for x in over_limit(s, args.hex)]
+
+    def word(self, s: MotherlandState, args: HexArgs, text: str, flow: Flow) -> None:
+        eliminate(s, text.split()[1], "over the stacking limit, chosen by the opponent (6.0)")
+        if not over_limit(s, args.hex):
+            flow.end()
+
+
+class BakuRoll(MotherlandRoll):
+    name, rule = "roll-baku", "21.1.2"
+
+    def then(self, s: MotherlandState, args: RollArgs, roll: int) -> None:
+        on_baku(s, roll)
+
+
+class BakuFactoriesRoll(MotherlandRoll):
+    name, rule = "roll-baku-factories", "21.1.2"
+
+    def then(self, s: MotherlandState, args: RollArgs, roll: int) -> None:
+        s._push_frame("baku_factories", NArgs(roll))
+
+
+class BakuFactories(MotherlandChoice):
+    """21.1.2: the Axis picks the factories the Baku raid destroys."""
+
+    name = "baku_factories"
+    kind = "baku-factories"
+    rule = "21.1.2"
+    forced = "forced"
+    Args = NArgs
+    prompt_text = "the Axis player picks factories destroyed"
+
+    decider = AXIS
+
+    def options(self, s: MotherlandState, args: NArgs) -> list[Action]:
+        return [Word(f"baku factory {x}") for x in sorted(s.on_map(SOVIET))
+                if s.c(x).asset == "factory"]
+
+    def word(self, s: MotherlandState, args: NArgs, text: str, flow: Flow) -> None:
+        eliminate(s, text.split()[2], "destroyed by the Baku raid (21.1.2)")
+        args.n -= 1
+        if args.n <= 0:
+            flow.end()

@@ -1,0 +1,166 @@
+"""The steps of the Mutual Supply Phase (3.1 A; 9.0, 10.0, 14.2): Supply Bases expended,
+Air Supply, Partisans and isolation attrition."""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+from engines.motherland.args import CountArgs, PlaceArgs, RollArgs
+from engines.motherland.combat import lose_step
+from engines.motherland.const import AXIS, DONE, SOVIET
+from engines.motherland.notation import Word
+from engines.motherland.partisans import (
+    base_hexes,
+    on_partisan,
+    partisan_moves,
+    partisan_targets,
+)
+from engines.motherland.steps.base import MotherlandChoice, MotherlandRoll
+from engines.motherland.supply import (
+    air_available,
+    air_supply,
+    expend,
+    expendable,
+    in_air_range,
+    isolated,
+    on_isolation,
+)
+from pbem.engine import Action
+from pbem.steps import Flow, NoArgs
+
+if TYPE_CHECKING:
+    from engines.motherland.state import MotherlandState
+
+
+class ExpendBases(MotherlandChoice):
+    """9.3.4: the Axis may expend Supply Bases off the railroad net."""
+
+    name = "expend"
+    kind = "expend-base"
+    rule = "9.3.4"
+    done = DONE["expend"]
+    forced = "once"
+    Args = NoArgs
+    prompt_text = "the Axis player may expend Supply Bases"
+
+    decider = AXIS
+
+    def options(self, s: MotherlandState, args: NoArgs) -> list[Action]:
+        return [*(Word(f"expend {x}") for x in expendable(s)), Word(self.done)]
+
+    def word(self, s: MotherlandState, args: NoArgs, text: str, flow: Flow) -> None:
+        expend(s, text.split()[1])
+
+
+class AirSupply(MotherlandChoice):
+    """14.2: the Axis may fly Air Supply to German units Out of Supply in range."""
+
+    name = "airsupply"
+    kind = "air-supply"
+    rule = "14.2"
+    done = DONE["airsupply"]
+    forced = "once"
+    Args = NoArgs
+    prompt_text = "the Axis player may fly Air Supply"
+
+    decider = AXIS
+
+    def options(self, s: MotherlandState, args: NoArgs) -> list[Action]:
+        done = [Word(self.done)]
+        if s.mud or air_available(s) <= 0:
+            return list(done)
+        return [*(Word(f"air supply {x}") for x in sorted(s.on_map(AXIS))
+                  if s.german(x) and s.u(x).supply == "out"
+                  and in_air_range(s, s.u(x).hex)), *done]
+
+    def word(self, s: MotherlandState, args: NoArgs, text: str, flow: Flow) -> None:
+        air_supply(s, text.split()[2])
+
+
+class PartisanMarkers(MotherlandChoice):
+    """10.1: the Soviet player marks German units Out of Supply, nearest first."""
+
+    name = "partisan_oos"
+    kind = "partisan-markers"
+    rule = "10.1"
+    forced = "forced"
+    Args = CountArgs
+    prompt_text = "the Soviet player marks German units Out of Supply, nearest first"
+
+    decider = SOVIET
+
+    def options(self, s: MotherlandState, args: CountArgs) -> list[Action]:
+        return [Word(f"out of supply {x}") for x in partisan_targets(s, args.hex)]
+
+    def word(self, s: MotherlandState, args: CountArgs, text: str, flow: Flow) -> None:
+        uid = text.split()[3]
+        s.u(uid).supply = "out"
+        args.n -= 1
+        s.say(f"Partisans: {uid} is Out of Supply (10.1)", rule="10.1")
+        if args.n <= 0:
+            flow.end()
+
+
+class PartisanPlacement(MotherlandChoice):
+    """10.2: the Soviet player places Partisan markers on Supply Bases (those not on one
+    must be placed when they can)."""
+
+    name = "partisan_place"
+    kind = "partisan-placement"
+    rule = "10.2"
+    done = DONE["partisan_place"]
+    forced = "once"
+    Args = PlaceArgs
+    prompt_text = "the Soviet player places Partisan markers"
+
+    decider = SOVIET
+
+    def options(self, s: MotherlandState, args: PlaceArgs) -> list[Action]:
+        moves = partisan_moves(s, args)
+        bases = base_hexes(s)
+        loose = {p for p, h in s.pos.partisans.items() if h not in bases}
+        must = any(p in loose for p, _ in moves)
+        return [*(Word(f"partisan {p} to {b}") for p, b in moves),
+                *([] if must else [Word(self.done)])]
+
+    def word(self, s: MotherlandState, args: PlaceArgs, text: str, flow: Flow) -> None:
+        parts = text.split()
+        p, base = parts[1], parts[3]
+        s.pos.partisans[p] = s.u(base).hex
+        args.moved = sorted([*args.moved, p])
+        s.say(f"Partisan marker {p} goes to {base} at {s.u(base).hex} (10.2)", rule="10.2")
+
+
+class PartisanRoll(MotherlandRoll):
+    name, rule = "roll-partisan", "10.1"
+
+    def then(self, s: MotherlandState, args: RollArgs, roll: int) -> None:
+        on_partisan(s, args, roll)
+
+
+class IsolationRoll(MotherlandRoll):
+    name, rule = "roll-isolation", "9.1.3"
+
+    def then(self, s: MotherlandState, args: RollArgs, roll: int) -> None:
+        on_isolation(s, args, roll)
+
+
+class IsolationLosses(MotherlandChoice):
+    """9.1.3: the owner takes isolation attrition among the isolated units of a hex."""
+
+    name = "isolation"
+    kind = "isolation-losses"
+    rule = "9.1.3"
+    forced = "forced"
+    Args = CountArgs
+    prompt_text = "the {side} player takes {a.n} isolation loss(es) at {a.hex}"
+
+    def options(self, s: MotherlandState, args: CountArgs) -> list[Action]:
+        return [Word(f"isolation loss {x}") for x in sorted(s.units_at(args.hex, args.side))
+                if isolated(s, x)]
+
+    def word(self, s: MotherlandState, args: CountArgs, text: str, flow: Flow) -> None:
+        args.n -= 1
+        lose_step(s, text.split()[2], "isolation attrition (9.1.3)")
+        if args.n <= 0:
+            flow.end()

@@ -1,0 +1,485 @@
+"""White Death's decisions (Rule 5's sequence of play): the steps at which a player acts.
+
+Each decision is a :class:`~pbem.steps.Choice` with its rule, deciding side and default;
+the actions it takes are checked and applied by the functions of their rule modules
+(``check_move``/``do_move`` in ``movement``...), which its ``check_action`` and
+``do_action`` name. The rest of the sequence (the turn and the impulse, the procedures
+and the dice) is :mod:`engines.white_death.sequence`.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import TYPE_CHECKING, Any
+
+from engines.white_death import (
+    artillery,
+    assault,
+    listing,
+    movement,
+    placement,
+    reinforcements,
+    supply,
+    turns,
+)
+from engines.white_death.base import Phased, other
+from engines.white_death.notation import WDAction, act, parse
+from pbem.engine import Action, Event
+from pbem.errors import IllegalAction
+from pbem.steps import Choice, Flow
+
+if TYPE_CHECKING:
+    from engines.white_death.state import WDState
+
+
+@dataclass(frozen=True)
+class Stage:
+    """Which fire an assault phase step is about: the defender's (``defense``) or the
+    assaulting player's (``assault``)."""
+
+    stage: str = "defense"
+
+
+def _wd(action: Action) -> WDAction:
+    return action if isinstance(action, WDAction) else parse(action.notation())
+
+
+class _Foreign(Exception):
+    """An action the decision at hand does not take (:meth:`WDChoice.not_now` names why)."""
+
+
+class WDChoice(Phased, Choice["WDState"]):
+    """A decision: its actions are the phase's candidates that pass their rule's check
+    (moves are generated legal), kept until the position changes."""
+
+    def side(self, s: WDState, args: Any) -> str:
+        return self.decider or s.pos.phasing
+
+    def candidates(self, s: WDState, args: Any) -> list[WDAction]:
+        raise NotImplementedError
+
+    def listed(self, s: WDState, args: Any) -> list[Action]:
+        out: list[Action] = []
+        for a in self.candidates(s, args):
+            if s.pos.passing and a.unit != s.pos.passing:
+                continue
+            if a.kind != "move":
+                try:
+                    self.check_action(s, a)
+                except IllegalAction:
+                    continue
+            out.append(a)
+        return out
+
+    def options(self, s: WDState, args: Any) -> list[Action]:
+        got: list[Action] | None = s._cache.get("legal")
+        if got is None:
+            got = s._cache["legal"] = self.listed(s, args)
+        return list(got)
+
+    def check(self, s: WDState, args: Any, action: Action) -> None:
+        # every action is checked by its own rule, listed or not (a fire of any amount, a
+        # setup of any waiting unit, a move along any legal path)
+        a = _wd(action)
+        if s.pos.passing and not (a.kind == "move" and a.unit == s.pos.passing):
+            raise IllegalAction(f"{s.pos.passing} must first move on out of the full hex "
+                                f"{s.pos.units[s.pos.passing].loc}", rule="Rule 4")
+        try:
+            self.check_action(s, a)
+        except _Foreign:
+            raise self.not_now(s, a) from None
+
+    def check_action(self, s: WDState, a: WDAction) -> None:
+        """``a``'s check by its rule (it raises :class:`IllegalAction` naming the rule)."""
+        raise NotImplementedError
+
+    def do_action(self, s: WDState, a: WDAction) -> list[Event]:
+        """``a``'s effect by its rule, once checked (where the sequence goes is ``after``)."""
+        raise NotImplementedError
+
+    def not_now(self, s: WDState, a: WDAction) -> IllegalAction:
+        """The refusal of an action another decision takes: by that decision's check, so
+        under the action's own rule (it names the phase the action belongs to)."""
+        for step in s.steps.values():
+            if isinstance(step, WDChoice) and step is not self:
+                try:
+                    step.check_action(s, a)
+                except _Foreign:
+                    continue
+                except IllegalAction as e:
+                    return e
+        return IllegalAction(f"{a.notation()!r} is not done in the {s.phase} phase",
+                             rule="Rule 5")
+
+    def only_option(self, s: WDState, args: Any) -> Action | None:
+        # check takes unlisted variants only of a fire's amount, a setup's unit and a
+        # move's path: a lone listed action with no unit, hex or amount (end barrage,
+        # done firing, end advance) is the only one there is (sealed rules 2, issue 32)
+        options = self.options(s, args)
+        if len(options) != 1:
+            return None
+        a = _wd(options[0])
+        return options[0] if not (a.unit or a.hex or a.frm or a.n) else None
+
+    def apply(self, s: WDState, args: Any, action: Action, flow: Flow) -> list[Event]:
+        a = _wd(action)
+        events = self.do_action(s, a)
+        s._changed()
+        self.after(s, args, a, flow)
+        s.flush(flow)
+        return events
+
+    def after(self, s: WDState, args: Any, a: WDAction, flow: Flow) -> None:
+        """Where the sequence goes after ``a`` (by default the decision stays)."""
+
+
+class Setup(WDChoice):
+    """Campaign setup (Rule 22): the German player sets up, then the Soviet, one unit of
+    the raster at a time (any unit still waiting is accepted), or all at once."""
+
+    name, rule, kind = "setup", "Campaign setup", "setup"
+    phase = "setup"
+
+    def check_action(self, s: WDState, a: WDAction) -> None:
+        match a.kind:
+            case "place":
+                placement.check_place(s, a)
+            case "auto-setup":
+                placement.check_auto_setup(s, a)
+            case _:
+                raise _Foreign
+
+    def do_action(self, s: WDState, a: WDAction) -> list[Event]:
+        match a.kind:
+            case "place":
+                return placement.do_place(s, a)
+            case "auto-setup":
+                return placement.do_auto_setup(s, a)
+        raise self.not_now(s, a)
+
+    def side(self, s: WDState, args: Any) -> str:
+        return s.pos.setup_side
+
+    def prompt(self, s: WDState, args: Any) -> str:
+        nxt = s.pos.setup_raster[0] if s.pos.setup_raster else ""
+        return (f"the {s.pos.setup_side.capitalize()} player must set up {nxt} "
+                f"({len(s.pos.setup_raster)} units left to place)")
+
+    def default(self, s: WDState, args: Any) -> Action | None:
+        return act("auto-setup")
+
+    def candidates(self, s: WDState, args: Any) -> list[WDAction]:
+        return placement._setup_candidates(s)
+
+    def after(self, s: WDState, args: Any, a: WDAction, flow: Flow) -> None:
+        if not s.pos.setup_raster:
+            flow.goto("turn")
+
+
+class VLSupply(WDChoice):
+    """Rule 15.D.2: the German may spend a Velikiye Luki point against isolation."""
+
+    name, rule, kind = "vl-supply", "Rule 15.D.2", "vl-supply"
+    phase = "vl-supply"
+    decider = "german"
+
+    def check_action(self, s: WDState, a: WDAction) -> None:
+        match a.kind:
+            case "vl-supply":
+                supply.check_vl_supply(s, a)
+            case "vl-keep":
+                supply.check_vl_keep(s, a)
+            case _:
+                raise _Foreign
+
+    def do_action(self, s: WDState, a: WDAction) -> list[Event]:
+        match a.kind:
+            case "vl-supply":
+                return supply.do_vl_supply(s, a)
+            case "vl-keep":
+                return supply.do_vl_keep(s, a)
+        raise self.not_now(s, a)
+
+    def prompt(self, s: WDState, args: Any) -> str:
+        return (f"the German player may spend one of Velikiye Luki's {s.pos.supply['vl']} supply "
+                f"points to keep the cut-off city out of isolation this turn (turn {s.pos.turn})")
+
+    def default(self, s: WDState, args: Any) -> Action | None:
+        return act("vl-keep")
+
+    def candidates(self, s: WDState, args: Any) -> list[WDAction]:
+        return [act("vl-supply"), act("vl-keep")]
+
+    def after(self, s: WDState, args: Any, a: WDAction, flow: Flow) -> None:
+        flow.end()
+
+
+class ImpulseDecision(WDChoice):
+    name, rule, kind = "impulse-decision", "Rule 5", "impulse-mps"
+    phase = "decision"
+
+    def check_action(self, s: WDState, a: WDAction) -> None:
+        match a.kind:
+            case "impulse":
+                turns.check_impulse(s, a)
+            case _:
+                raise _Foreign
+
+    def do_action(self, s: WDState, a: WDAction) -> list[Event]:
+        match a.kind:
+            case "impulse":
+                return turns.do_impulse(s, a)
+        raise self.not_now(s, a)
+
+    def prompt(self, s: WDState, args: Any) -> str:
+        side = s.pos.phasing
+        return (f"the {side.capitalize()} player must decide how many of his {s.pos.mps[side]} "
+                f"movement points to spend in this impulse (turn {s.pos.turn})")
+
+    def default(self, s: WDState, args: Any) -> Action | None:
+        return act("impulse", n=s.pos.mps[s.pos.phasing])
+
+    def candidates(self, s: WDState, args: Any) -> list[WDAction]:
+        return turns._impulse_candidates(s, s.pos.phasing)
+
+    def after(self, s: WDState, args: Any, a: WDAction, flow: Flow) -> None:
+        flow.end()
+
+
+class Movement(WDChoice):
+    """Rules 3-8, 13, 17, 18, 20, 21.B: moves, assault declarations and the rest, until
+    ``end movement``."""
+
+    name, rule, kind = "movement", "Rule 6", "movement"
+    phase = "movement"
+
+    def check_action(self, s: WDState, a: WDAction) -> None:
+        match a.kind:
+            case "move":
+                movement.check_move(s, a)
+            case "lead":
+                movement.check_lead(s, a)
+            case "enter":
+                reinforcements.check_enter(s, a)
+            case "deploy":
+                movement.check_deploy(s, a)
+            case "entrain":
+                movement.check_entrain(s, a)
+            case "rail":
+                movement.check_rail(s, a)
+            case "assault":
+                movement.check_assault(s, a)
+            case "build":
+                movement.check_build(s, a)
+            case "demolish":
+                movement.check_demolish(s, a)
+            case "replace":
+                reinforcements.check_replace(s, a)
+            case "repair":
+                reinforcements.check_repair(s, a)
+            case "refit":
+                reinforcements.check_refit(s, a)
+            case "end-movement":
+                movement.check_end_movement(s, a)
+            case _:
+                raise _Foreign
+
+    def do_action(self, s: WDState, a: WDAction) -> list[Event]:
+        match a.kind:
+            case "move":
+                return movement.do_move(s, a)
+            case "lead":
+                return movement.do_lead(s, a)
+            case "enter":
+                return reinforcements.do_enter(s, a)
+            case "deploy":
+                return movement.do_deploy(s, a)
+            case "entrain":
+                return movement.do_entrain(s, a)
+            case "rail":
+                return movement.do_rail(s, a)
+            case "assault":
+                return movement.do_assault(s, a)
+            case "build":
+                return movement.do_build(s, a)
+            case "demolish":
+                return movement.do_demolish(s, a)
+            case "replace":
+                return reinforcements.do_replace(s, a)
+            case "repair":
+                return reinforcements.do_repair(s, a)
+            case "refit":
+                return reinforcements.do_refit(s, a)
+            case "end-movement":
+                return movement.do_end_movement(s, a)
+        raise self.not_now(s, a)
+
+    def prompt(self, s: WDState, args: Any) -> str:
+        return (f"the {s.pos.phasing.capitalize()} player moves and declares assaults "
+                f"({s.pos.impulse_mp} MPs this impulse)")
+
+    def default(self, s: WDState, args: Any) -> Action | None:
+        # Rule 4: while a unit must first move on out of a full hex, ending movement is
+        # refused, so the decision has no default to offer (a default must be legal)
+        end = act("end-movement")
+        return end if end in self.options(s, args) else None
+
+    def listed(self, s: WDState, args: Any) -> list[Action]:
+        return listing.movement_legal(s)
+
+    def after(self, s: WDState, args: Any, a: WDAction, flow: Flow) -> None:
+        if a.kind == "end-movement":
+            flow.end()
+
+
+class BarrageChoice(WDChoice):
+    """Rule 11.B: one barrage at a time (assign artillery, fire it), until ``end
+    barrage``; played only when the phasing player has deployed barrage artillery."""
+
+    name, rule, kind = "barrage", "Rule 11.B", "barrage"
+    phase = "barrage"
+
+    def check_action(self, s: WDState, a: WDAction) -> None:
+        match a.kind:
+            case "barrage":
+                artillery.check_barrage(s, a)
+            case "fire-barrage":
+                artillery.check_fire_barrage(s, a)
+            case "fire-barrage-half":
+                artillery.check_fire_barrage_half(s, a)
+            case "end-barrage":
+                artillery.check_end_barrage(s, a)
+            case _:
+                raise _Foreign
+
+    def do_action(self, s: WDState, a: WDAction) -> list[Event]:
+        match a.kind:
+            case "barrage":
+                return artillery.do_barrage(s, a)
+            case "fire-barrage":
+                return artillery.do_fire_barrage(s, a)
+            case "fire-barrage-half":
+                return artillery.do_fire_barrage_half(s, a)
+            case "end-barrage":
+                return artillery.do_end_barrage(s, a)
+        raise self.not_now(s, a)
+
+    def prompt(self, s: WDState, args: Any) -> str:
+        return f"the {s.pos.phasing.capitalize()} player may fire barrages"
+
+    def default(self, s: WDState, args: Any) -> Action | None:
+        return act("end-barrage")
+
+    def candidates(self, s: WDState, args: Any) -> list[WDAction]:
+        return artillery._barrage_candidates(s)
+
+    def after(self, s: WDState, args: Any, a: WDAction, flow: Flow) -> None:
+        if a.kind == "end-barrage":
+            flow.end()
+
+
+class Fire(WDChoice):
+    """The allocation of fire at the combat's hex (Rules 9.C.3, 10, 11.A, 15.A.4), until
+    ``done firing``; what is not allocated is by the Default Actions (stand-in)."""
+
+    Args = Stage
+
+    def check_action(self, s: WDState, a: WDAction) -> None:
+        match a.kind:
+            case "hq":
+                assault.check_hq(s, a)
+            case "high":
+                assault.check_high(s, a)
+            case "support":
+                assault.check_support(s, a)
+            case "fire":
+                assault.check_fire(s, a)
+            case "fire-at":
+                assault.check_fire_at(s, a)
+            case "done":
+                assault.check_done(s, a)
+            case _:
+                raise _Foreign
+
+    def do_action(self, s: WDState, a: WDAction) -> list[Event]:
+        match a.kind:
+            case "hq":
+                return assault.do_hq(s, a)
+            case "high":
+                return assault.do_high(s, a)
+            case "support":
+                return assault.do_support(s, a)
+            case "fire":
+                return assault.do_fire(s, a)
+            case "fire-at":
+                return assault.do_fire_at(s, a)
+            case "done":
+                return assault.do_done(s, a)
+        raise self.not_now(s, a)
+
+    def phase_of(self, args: Any) -> str:
+        return str(args.stage)
+
+    def prompt(self, s: WDState, args: Any) -> str:
+        n = len(s.pos.assaults)
+        what = "defensive fire" if args.stage == "defense" else "assault fire"
+        at = s.pos.combat.hex if s.pos.combat is not None else ""
+        return (f"the {self.side(s, args).capitalize()} player must allocate {what} against "
+                f"{n} assault{'s' if n != 1 else ''} (now at {at})")
+
+    def default(self, s: WDState, args: Any) -> Action | None:
+        return act("done")
+
+    def candidates(self, s: WDState, args: Any) -> list[WDAction]:
+        return assault._combat_candidates(s)
+
+    def after(self, s: WDState, args: Any, a: WDAction, flow: Flow) -> None:
+        if a.kind == "done":
+            flow.end()
+
+
+class DefensiveFire(Fire):
+    name, rule, kind = "defensive-fire", "Rule 5", "defensive-fire"
+
+    def side(self, s: WDState, args: Any) -> str:
+        return other(s.pos.phasing)
+
+
+class AssaultFire(Fire):
+    name, rule, kind = "assault-fire", "Rule 9", "assault-fire"
+
+
+class Advance(WDChoice):
+    name, rule, kind = "advance", "Rule 9.D", "advance"
+    phase = "advance"
+
+    def check_action(self, s: WDState, a: WDAction) -> None:
+        match a.kind:
+            case "advance":
+                assault.check_advance(s, a)
+            case "end-advance":
+                assault.check_end_advance(s, a)
+            case _:
+                raise _Foreign
+
+    def do_action(self, s: WDState, a: WDAction) -> list[Event]:
+        match a.kind:
+            case "advance":
+                return assault.do_advance(s, a)
+            case "end-advance":
+                return assault.do_end_advance(s, a)
+        raise self.not_now(s, a)
+
+    def prompt(self, s: WDState, args: Any) -> str:
+        return (f"the {s.pos.phasing.capitalize()} player may advance into "
+                f"{', '.join(sorted(s.pos.advance))}")
+
+    def default(self, s: WDState, args: Any) -> Action | None:
+        return act("end-advance")
+
+    def candidates(self, s: WDState, args: Any) -> list[WDAction]:
+        return assault._advance_candidates(s)
+
+    def after(self, s: WDState, args: Any, a: WDAction, flow: Flow) -> None:
+        if a.kind == "end-advance" or not s.pos.advance:
+            flow.end()

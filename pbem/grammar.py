@@ -1,0 +1,606 @@
+"""One action grammar: an engine's verbs and their typed arguments, in a table.
+
+A saved game's actions are text in signed files, so an engine's notation must never
+drift; and the terminal's completion, ``pbem legal UNIT`` and the board's clicks need to
+know which words of an action are units and which are hexes.  Each engine used to keep
+its own notation (regular expressions, dataclasses, bare text split on spaces and indexed
+by position).  Here an engine declares its forms once, python-chess style: the typed
+action (:class:`Act`, like ``chess.Move``) is apart from its text, and the table gives
+both directions::
+
+    GRAMMAR = Grammar(
+        Form("move", "move {unit:unit} {to:hex}"),
+        Form("end", "end movement"),
+        types={"unit": Type.token("a unit id"), "hex": Type.hex()},
+    )
+    act = GRAMMAR["move"]("G01", "3110")      # build: typed, checked against the types
+    act.notation() == "move G01 3110"           # write
+    GRAMMAR.parse("move G01 3110") == act       # read; canonical: writes back the same
+    act.text("to"), act.units(), act.hexes()    # typed arguments, by name and by kind
+
+A template is words separated by single spaces: a literal word, a slot ``{name:type}``
+(``{name:type+}``: one or more of that type, one a word), or an optional group in
+brackets (``[and air]``: a flag; ``[to {to:hex}]``: its slots are ``None`` when the
+group is absent).  Forms are tried in table order, the first that matches wins; a text
+that none matches is refused with :class:`~pbem.errors.ActionSyntaxError` naming the verb,
+the argument and what was expected there.
+"""
+
+from __future__ import annotations
+
+import functools
+import re
+from collections.abc import Callable, Iterable, Mapping, Sequence
+from dataclasses import dataclass, field
+from typing import Any
+
+from pbem.engine import Action
+from pbem.errors import ActionSyntaxError
+
+#: what one argument holds: a word (unit, hex, word from a set), a number, a flag, or the
+#: words of a list argument; ``None`` for a slot in an absent optional group
+Value = str | int | bool | tuple[str, ...] | None
+
+
+@dataclass(frozen=True)
+class Type:
+    """What one word of an action may be.
+
+    ``kind`` says what the word names, for the tools that pick actions by the things they
+    name: ``"unit"``, ``"hex"`` (``joined``: several hexes in one word, ``2914/3014``),
+    ``"int"`` (the value is an ``int``) or ``"word"`` (anything else: a value from a fixed
+    set, a fraction kept as its text)."""
+
+    kind: str
+    pattern: str
+    #: what the word should be, for a refusal: "a hex (four digits)"
+    what: str
+    joined: str = ""
+    _regex: re.Pattern[str] = field(init=False, repr=False, compare=False)
+
+    def __post_init__(self) -> None:
+        if self.kind not in ("unit", "hex", "int", "word"):
+            raise ValueError(f"unknown argument kind {self.kind!r}")
+        object.__setattr__(self, "_regex", re.compile(self.pattern))
+
+    @staticmethod
+    def token(what: str = "a unit id", pattern: str = r"[^\s\[\]{}]+") -> Type:
+        """A unit id: one word of the engine's id characters."""
+        return Type("unit", pattern, what)
+
+    @staticmethod
+    def hex(what: str = "a hex (four digits)", pattern: str = r"\d{4}",
+            joined: str = "") -> Type:
+        return Type("hex", pattern, what, joined)
+
+    @staticmethod
+    def number(what: str = "a whole number") -> Type:
+        """An integer, written without sign or leading zeros (one spelling per value)."""
+        return Type("int", r"0|[1-9][0-9]*", what)
+
+    @staticmethod
+    def one_of(*words: str, what: str = "") -> Type:
+        return Type("word", "|".join(re.escape(w) for w in words),
+                    what or "one of " + ", ".join(words))
+
+    def read(self, word: str) -> str | int | None:
+        """The value ``word`` spells, or ``None`` when it is not one of this type."""
+        if self._regex.fullmatch(word) is None:
+            return None
+        return int(word) if self.kind == "int" else word
+
+    def write(self, value: Value) -> str:
+        if isinstance(value, bool) or value is None or isinstance(value, tuple):
+            raise TypeError(f"{value!r} is not {self.what}")
+        text = str(value)
+        if self._regex.fullmatch(text) is None or (self.kind == "int") != isinstance(value, int):
+            raise ValueError(f"{value!r} is not {self.what}")
+        return text
+
+
+# -- templates ---------------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class _Lit:
+    word: str
+
+
+@dataclass(frozen=True)
+class _Slot:
+    name: str
+    type: Type
+    many: bool
+
+
+@dataclass(frozen=True)
+class _Opt:
+    """An optional group: a flag named by its words when it has no slot."""
+
+    name: str
+    parts: tuple[_Lit | _Slot, ...]
+
+
+_Part = _Lit | _Slot | _Opt
+_SLOT = re.compile(r"\{([a-z_][a-z0-9_]*):([a-z_][a-z0-9_]*)(\+?)\}")
+
+
+def _compile(template: str, types: Mapping[str, Type]) -> tuple[_Part, ...]:
+    out: list[_Part] = []
+    group: list[_Lit | _Slot] | None = None
+    for raw in template.split(" "):
+        word = raw
+        opens, closes = word.startswith("["), word.endswith("]")
+        if opens:
+            if group is not None:
+                raise ValueError(f"{template!r}: optional groups do not nest")
+            group, word = [], word[1:]
+        if closes:
+            word = word[:-1]
+        if not word:
+            raise ValueError(f"{template!r}: words are separated by one space")
+        m = _SLOT.fullmatch(word)
+        part: _Lit | _Slot
+        if m:
+            if m[2] not in types:
+                raise ValueError(f"{template!r}: no type {m[2]!r} (the grammar has "
+                                 f"{', '.join(sorted(types))})")
+            part = _Slot(m[1], types[m[2]], bool(m[3]))
+        elif "{" in word or "}" in word or "[" in word or "]" in word:
+            raise ValueError(f"{template!r}: cannot read {word!r}")
+        else:
+            part = _Lit(word)
+        if group is not None:
+            group.append(part)
+        else:
+            out.append(part)
+        if closes:
+            if group is None:
+                raise ValueError(f"{template!r}: ']' without '['")
+            name = " ".join(p.word for p in group if isinstance(p, _Lit))
+            out.append(_Opt(name, tuple(group)))
+            group = None
+    if group is not None:
+        raise ValueError(f"{template!r}: '[' without ']'")
+    return tuple(out)
+
+
+def _names(parts: Sequence[_Part]) -> list[tuple[str, _Slot | _Opt]]:
+    """The arguments of a form, in the order they are written: slots, and the flags of
+    optional groups that have no slot."""
+    out: list[tuple[str, _Slot | _Opt]] = []
+    for p in parts:
+        if isinstance(p, _Slot):
+            out.append((p.name, p))
+        elif isinstance(p, _Opt):
+            inner = [q for q in p.parts if isinstance(q, _Slot)]
+            if inner:
+                out += [(q.name, q) for q in inner]
+            else:
+                out.append((p.name, p))
+    return out
+
+
+_MADE = 200_000
+
+
+class Form:
+    """One shape of action: a name (its kind), a template, and its arguments by name."""
+
+    def __init__(self, name: str, template: str) -> None:
+        self.name = name
+        self.template = template
+        self.parts: tuple[_Part, ...] = ()
+        self.args: tuple[str, ...] = ()
+        self._index: dict[str, int] = {}
+        self._slots: tuple[_Slot | _Opt, ...] = ()
+        #: the actions made, by their values: a step lists the same thousands of moves
+        #: position after position (Mortain's US movement, some 2,300), and the action a
+        #: file's text parses to is then the very object listed, found in the list by
+        #: identity; checking and writing one again tripled a whole game's time
+        self._made: dict[tuple[Value, ...], Act] = {}
+        #: a form with a number argument: True == 1, so a flag passed there is no key
+        self._ints = False
+
+    def _bind(self, types: Mapping[str, Type]) -> None:
+        self.parts = _compile(self.template, types)
+        if not isinstance(self.parts[0], _Lit):
+            raise ValueError(f"{self.template!r}: a form begins with its verb, a literal word")
+        named = _names(self.parts)
+        self.args = tuple(n for n, _ in named)
+        if len(set(self.args)) != len(self.args):
+            raise ValueError(f"{self.template!r}: two arguments named alike")
+        self._index = {n: i for i, n in enumerate(self.args)}
+        self._slots = tuple(s for _, s in named)
+        self._ints = any(isinstance(s, _Slot) and s.type.kind == "int" for s in self._slots)
+
+    @property
+    def verb(self) -> str:
+        first = self.parts[0]
+        assert isinstance(first, _Lit)
+        return first.word
+
+    def __call__(self, *values: Value, **named: Value) -> Act:
+        """The action with these arguments (positional in template order, or by name),
+        each checked against its type: an engine cannot list an action it could not
+        write."""
+        if named or len(values) != len(self.args) or (
+                self._ints and any(v.__class__ is bool for v in values)):
+            return self._build(values, named)
+        made = self._made.get(values)
+        if made is None:
+            made = self.made(values, lambda: self._build(values, named))
+        return made
+
+    def made(self, values: tuple[Value, ...], make: Callable[[], Act]) -> Act:
+        """The action with ``values`` made before, else ``make()``'s, kept (a cache of at
+        most _MADE actions a form: a campaign lists new moves all game long)."""
+        found = self._made.get(values)
+        if found is None:
+            if len(self._made) >= _MADE:
+                self._made.clear()
+            found = self._made[values] = make()
+        return found
+
+    def _build(self, values: tuple[Value, ...], named: dict[str, Value]) -> Act:
+        if len(values) > len(self.args):
+            raise TypeError(f"{self.name}: {len(values)} arguments for {len(self.args)}")
+        got: list[Value] = list(values) + [None] * (len(self.args) - len(values))
+        for k, v in named.items():
+            if k not in self._index:
+                raise TypeError(f"{self.name} has no argument {k!r} ({self.template!r})")
+            got[self._index[k]] = v
+        for slot, v in zip(self._slots, got, strict=True):
+            if isinstance(slot, _Opt):
+                got[self._index[slot.name]] = bool(v)
+            elif slot.many:
+                if not isinstance(v, tuple) or not v:
+                    raise TypeError(f"{self.name}: {slot.name} is one or more words "
+                                    f"({slot.type.what}), a non-empty tuple")
+                for w in v:
+                    slot.type.write(w)
+            elif v is not None:
+                slot.type.write(v)
+        act = Act(self, tuple(got))
+        act.notation()  # a required slot left empty fails here, not in a turn file
+        return act
+
+    def write(self, values: tuple[Value, ...]) -> str:
+        words: list[str] = []
+        for p in self.parts:
+            if isinstance(p, _Lit):
+                words.append(p.word)
+            elif isinstance(p, _Slot):
+                words += self._write_slot(p, values[self._index[p.name]])
+            else:
+                inner = [q for q in p.parts if isinstance(q, _Slot)]
+                present = (values[self._index[inner[0].name]] is not None if inner
+                           else values[self._index[p.name]])
+                if not present:
+                    continue
+                for q in p.parts:
+                    words += ([q.word] if isinstance(q, _Lit)
+                              else self._write_slot(q, values[self._index[q.name]]))
+        return " ".join(words)
+
+    def _write_slot(self, slot: _Slot, value: Value) -> list[str]:
+        if value is None:
+            raise TypeError(f"{self.name}: argument {slot.name!r} ({slot.type.what}) is "
+                            "missing")
+        if slot.many:
+            assert isinstance(value, tuple)
+            return [slot.type.write(v) for v in value]
+        return [slot.type.write(value)]
+
+    def __repr__(self) -> str:
+        return f"Form({self.name!r}, {self.template!r})"
+
+
+@dataclass
+class _Miss:
+    """The furthest a text got into a form before it failed: for the refusal."""
+
+    at: int = -1
+    why: str = ""
+    #: the literal words forms wanted at ``at``: "end turn" is refused naming both
+    #: "movement" and "combat"
+    words: list[str] = field(default_factory=list)
+
+    def fail(self, at: int, why: str) -> None:
+        if at >= self.at:
+            self.at, self.why, self.words = at, why, []
+
+    def want(self, at: int, word: str, why: str) -> None:
+        if at > self.at or (at == self.at and not self.words):
+            self.at, self.why, self.words = at, why, [word]
+        elif at == self.at and word not in self.words:
+            self.words.append(word)
+
+    def says(self, verb: str, words: Sequence[str]) -> str:
+        if len(self.words) > 1:
+            wanted = " or ".join(repr(w) for w in self.words)
+            return f"{verb}: expected {wanted}, not {words[self.at]!r}"
+        return self.why
+
+
+def _match(parts: Sequence[_Part], words: Sequence[str], form: Form, miss: _Miss,
+           i: int = 0, got: dict[str, Value] | None = None) -> dict[str, Value] | None:
+    """The arguments ``words[i:]`` spells against ``parts``, or ``None`` (``miss`` then
+    holds the furthest failure).  Backtracks: a list argument gives back words to what
+    follows it."""
+    got = {} if got is None else got
+    if not parts:
+        if i == len(words):
+            return got
+        miss.fail(i, f"{form.name}: nothing follows {' '.join(words[:i])!r} (the form is "
+                     f"{form.template!r})")
+        return None
+    p, rest = parts[0], parts[1:]
+    if isinstance(p, _Opt):
+        if not any(isinstance(q, _Slot) for q in p.parts):
+            taken = _match([*p.parts, *rest], words, form, miss, i, {**got, p.name: True})
+            return taken if taken is not None else _match(rest, words, form, miss, i,
+                                                          {**got, p.name: False})
+        taken = _match([*p.parts, *rest], words, form, miss, i, got)
+        if taken is not None:
+            return taken
+        blank: dict[str, Value] = {q.name: None for q in p.parts if isinstance(q, _Slot)}
+        return _match(rest, words, form, miss, i, {**got, **blank})
+    if i >= len(words):
+        want = f"{p.word!r}" if isinstance(p, _Lit) else f"{p.name} ({p.type.what})"
+        miss.fail(i, f"{form.name}: {want} is missing (the form is {form.template!r})")
+        return None
+    if isinstance(p, _Lit):
+        if words[i] == p.word:
+            return _match(rest, words, form, miss, i + 1, got)
+        miss.want(i, p.word, f"{form.name}: expected {p.word!r}, not {words[i]!r} (the form "
+                             f"is {form.template!r})")
+        return None
+    if not p.many:
+        value = p.type.read(words[i])
+        if value is None:
+            miss.fail(i, f"{form.name}: argument {p.name} wants {p.type.what}, not "
+                         f"{words[i]!r}")
+            return None
+        return _match(rest, words, form, miss, i + 1, {**got, p.name: value})
+    # a list: as many words as read, then give back one at a time to what follows
+    n = 0
+    while i + n < len(words) and p.type.read(words[i + n]) is not None:
+        n += 1
+    if n == 0:
+        miss.fail(i, f"{form.name}: argument {p.name} wants one or more of {p.type.what}, "
+                     f"not {words[i]!r}")
+    for k in range(n, 0, -1):
+        found = _match(rest, words, form, miss, i + k,
+                       {**got, p.name: tuple(words[i:i + k])})
+        if found is not None:
+            return found
+    return None
+
+
+class Act(Action):
+    """A typed action: its form and its arguments' values (in the form's order).
+
+    Equal when the form's name and the values are; its text is the form's writing of the
+    values, made once."""
+
+    __slots__ = ("_text", "form", "values")
+
+    form: Form
+    values: tuple[Value, ...]
+    _text: str | None
+
+    def __init__(self, form: Form, values: tuple[Value, ...]) -> None:
+        object.__setattr__(self, "form", form)
+        object.__setattr__(self, "values", values)
+        object.__setattr__(self, "_text", None)
+
+    def __setattr__(self, name: str, value: Any) -> None:
+        raise AttributeError(f"an action is frozen ({name})")
+
+    def notation(self) -> str:
+        text = self._text
+        if text is None:
+            text = self.form.write(self.values)
+            object.__setattr__(self, "_text", text)
+        return text
+
+    @property
+    def kind(self) -> str:
+        """The form's name: ``"move"``, ``"end-movement"``."""
+        return self.form.name
+
+    @property
+    def verb(self) -> str:
+        return self.form.verb
+
+    def __eq__(self, other: object) -> bool:
+        return (isinstance(other, Act) and self.form.name == other.form.name
+                and self.values == other.values)
+
+    def __hash__(self) -> int:
+        return hash((self.form.name, self.values))
+
+    def __repr__(self) -> str:
+        args = ", ".join(f"{n}={v!r}" for n, v in zip(self.form.args, self.values,
+                                                        strict=True))
+        return f"Act({self.form.name}: {args})"
+
+    def __getitem__(self, name: str) -> Value:
+        try:
+            return self.values[self.form._index[name]]
+        except KeyError:
+            raise KeyError(f"{self.form.name} has no argument {name!r} "
+                           f"({self.form.template!r})") from None
+
+    def text(self, name: str) -> str:
+        """A word argument (a unit, a hex, a word from a set)."""
+        value = self[name]
+        if not isinstance(value, str):
+            raise TypeError(f"{self.form.name}'s {name} is {value!r}, not a word")
+        return value
+
+    def number(self, name: str) -> int:
+        value = self[name]
+        if isinstance(value, bool) or not isinstance(value, int):
+            raise TypeError(f"{self.form.name}'s {name} is {value!r}, not a number")
+        return value
+
+    def words(self, name: str) -> tuple[str, ...]:
+        """A list argument's words."""
+        value = self[name]
+        if not isinstance(value, tuple):
+            raise TypeError(f"{self.form.name}'s {name} is {value!r}, not a list")
+        return value
+
+    def flag(self, name: str) -> bool:
+        return bool(self[name])
+
+    def _of(self, kind: str) -> tuple[str, ...]:
+        out: list[str] = []
+        for slot, value in zip(self.form._slots, self.values, strict=True):
+            if isinstance(slot, _Opt) or slot.type.kind != kind or value is None:
+                continue
+            words = value if isinstance(value, tuple) else (str(value),)
+            for w in words:
+                out += w.split(slot.type.joined) if slot.type.joined else [w]
+        return tuple(out)
+
+    def units(self) -> tuple[str, ...]:
+        """The units this action names, in the order it names them."""
+        return self._of("unit")
+
+    def hexes(self) -> tuple[str, ...]:
+        """The hexes this action names, in order (a bridge ``2914/3014`` names two)."""
+        return self._of("hex")
+
+
+class Grammar:
+    """An engine's forms: parsing, writing, the canonical check and completion."""
+
+    def __init__(self, *forms: Form, types: Mapping[str, Type]) -> None:
+        self.types = dict(types)
+        self.forms: dict[str, Form] = {}
+        self._by_verb: dict[str, list[Form]] = {}
+        for f in forms:
+            if f.name in self.forms:
+                raise ValueError(f"two forms named {f.name!r}")
+            f._bind(self.types)
+            self.forms[f.name] = f
+            self._by_verb.setdefault(f.verb, []).append(f)
+
+    def __getitem__(self, name: str) -> Form:
+        return self.forms[name]
+
+    @property
+    def verbs(self) -> tuple[str, ...]:
+        return tuple(self._by_verb)
+
+    def parse(self, text: str) -> Act:
+        """The action ``text`` spells; :class:`ActionSyntaxError` naming the verb, the
+        argument and what was expected, when no form reads it."""
+        words = text.split(" ")
+        if not all(words):
+            raise ActionSyntaxError(f"cannot read {text!r}: words are separated by one space")
+        forms = self._by_verb.get(words[0])
+        if forms is None:
+            raise ActionSyntaxError(f"cannot read {text!r}: no action begins with "
+                                    f"{words[0]!r} (the verbs are {', '.join(self.verbs)})")
+        miss = _Miss()
+        for f in forms:
+            got = _match(f.parts, words, f, miss)
+            if got is not None:
+                values = tuple(got[n] for n in f.args)
+                return f.made(values, functools.partial(Act, f, values))
+        raise ActionSyntaxError(f"cannot read {text!r}: {miss.says(words[0], words)}")
+
+    def canonical(self, text: str) -> Act:
+        """Parse ``text`` and require that it is how its action is written (one spelling
+        per action: the text a turn file signs)."""
+        act = self.parse(text)
+        if act.notation() != text:
+            raise ActionSyntaxError(f"{text!r} is not in canonical notation (expected "
+                                    f"{act.notation()!r})")
+        return act
+
+    def complete(self, prefix: str, actions: Iterable[Action]) -> list[str]:
+        """What may follow ``prefix`` among ``actions``: :func:`complete`."""
+        return complete(prefix, actions)
+
+    def expects(self, prefix: str) -> list[str]:
+        """What the table says may come next after the whole words of ``prefix``, for a
+        prompt that has no list of legal actions at hand: literal words as they are, an
+        argument as ``<name: what>``, and ``""`` where the action may end."""
+        words = prefix.split(" ")[:-1] if prefix else []
+        forms = list(self.forms.values()) if not words else self._by_verb.get(words[0], [])
+        out: dict[str, None] = {}
+        for f in forms:
+            _next_after(f.parts, words, 0, out)
+        return list(out)
+
+
+def complete(prefix: str, actions: Iterable[Action]) -> list[str]:
+    """What may follow ``prefix`` among ``actions`` (the legal ones), a word at a time:
+    each distinct continuation through the end of the next word, with a trailing space
+    where more words follow; in the actions' order.  Mortain's US movement lists some
+    2,300 moves: a word at a time, Tab offers the units, then one unit's hexes."""
+    out: dict[str, None] = {}
+    for a in actions:
+        text = a.notation()
+        if not text.startswith(prefix):
+            continue
+        end = text.find(" ", len(prefix))
+        out[text if end < 0 else text[:end + 1]] = None
+    return list(out)
+
+
+def _next_after(parts: Sequence[_Part], words: Sequence[str], i: int,
+                out: dict[str, None]) -> None:
+    if i == len(words):
+        if not parts:
+            out[""] = None
+            return
+        p = parts[0]
+        if isinstance(p, _Opt):
+            _next_after([*p.parts, *parts[1:]], words, i, out)
+            _next_after(parts[1:], words, i, out)
+        else:
+            out[p.word if isinstance(p, _Lit) else f"<{p.name}: {p.type.what}>"] = None
+        return
+    if not parts:
+        return
+    p, rest = parts[0], parts[1:]
+    if isinstance(p, _Opt):
+        _next_after([*p.parts, *rest], words, i, out)
+        _next_after(rest, words, i, out)
+    elif isinstance(p, _Lit):
+        if words[i] == p.word:
+            _next_after(rest, words, i + 1, out)
+    elif p.type.read(words[i]) is not None:
+        if p.many:  # another of the list first: it is what the list is for
+            _next_after(parts, words, i + 1, out)
+        _next_after(rest, words, i + 1, out)
+
+
+def names(action: Action) -> tuple[str, ...]:
+    """What an action names, for picking it by a unit or a hex (``pbem legal GAME UNIT``):
+    its units and hexes for an :class:`Act` (a bridge ``2407/2408`` names both hexes);
+    else, for an engine not yet on the grammar, every word of its text."""
+    if isinstance(action, Act):
+        return action.units() + action.hexes()
+    return tuple(action.notation().split())
+
+
+def units_of(action: Action, known: Callable[[str], bool]) -> tuple[str, ...]:
+    """The units an action names: its typed arguments for an :class:`Act`; else (an engine
+    not yet on the grammar) the words of its text that ``known`` accepts."""
+    if isinstance(action, Act):
+        return action.units()
+    return tuple(w for w in action.notation().split() if known(w))
+
+
+def hexes_of(action: Action, known: Callable[[str], bool]) -> tuple[str, ...]:
+    """The hexes an action names, as :func:`units_of` does for units."""
+    if isinstance(action, Act):
+        return action.hexes()
+    return tuple(w for w in action.notation().split() if known(w))
