@@ -10,7 +10,7 @@ from engines.panzer48 import ENGINE
 from engines.panzer48.notation import GRAMMAR, route
 from engines.panzer48.reinforcements import digest_of
 from pbem.errors import ActionSyntaxError
-from pbem.grammar import Act
+from pbem.grammar import Act, hexes_of, names
 
 
 @pytest.mark.parametrize("scenario", ["first-day", "chir"])
@@ -74,6 +74,17 @@ def test_a_retreat_path_names_its_hexes_and_whether_it_leaves_the_map() -> None:
     assert route(GRAMMAR.parse("path 3508-3509-off")) == (["3508", "3509"], True)
     assert GRAMMAR.parse("path none").kind == "path-none"
     assert GRAMMAR.parse("path 3508").hexes() == ("3508",)
+
+
+def test_a_retreat_path_is_picked_by_any_hex_it_passes() -> None:
+    """``pbem legal GAME 3509`` and the board's clicks pick actions by what they name: a
+    path names each hex on it (its text is one word); the map edge is no cell, which
+    they drop as they drop any word that is none."""
+    s = ENGINE.new_state("first-day")
+    path = GRAMMAR.parse("path 3508-3509-off")
+    assert "3509" in names(path)
+    assert [h for h in hexes_of(path, s.d.map.__contains__) if h in s.d.map] == [
+        "3508", "3509"]
 
 
 def test_a_session_signs_the_plan_as_a_commitment_and_reveals_it_with_its_salt() -> None:
