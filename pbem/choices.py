@@ -20,7 +20,7 @@ from pbem.errors import ActionSyntaxError, IllegalAction, UsageError
 from pbem.text import safe
 
 if TYPE_CHECKING:
-    from pbem.session import Game
+    from pbem.match import Match
 
 
 @dataclass(frozen=True)
@@ -240,11 +240,11 @@ def placement_order(state: State, pending: Sequence[Placement]) -> Placement | N
     return next((p for p in pending if any(p.unit in w for w in legal_words)), None)
 
 
-def plan_setup(trial: Game, places: Sequence[Placement], source: str) -> list[str]:
-    """The actions that make the set-up ``places`` gives, applied on ``trial`` (a game
-    that saves nothing): every line checked against the rules before any is kept, so a
-    refused line leaves the real game as it was.  Lines go in the order the rules take
-    them, whatever order the text has."""
+def plan_setup(trial: Match, places: Sequence[Placement], source: str) -> list[str]:
+    """The actions that make the set-up ``places`` gives, applied on ``trial`` (a match
+    no store holds, so nothing is saved): every line checked against the rules before
+    any is kept, so a refused line leaves the real game as it was.  Lines go in the
+    order the rules take them, whatever order the text has."""
     decision = trial.my_decision()
     if decision is None or "setup" not in decision.kind:
         now = decision.prompt if decision is not None else trial.awaiting()
@@ -262,9 +262,9 @@ def plan_setup(trial: Game, places: Sequence[Placement], source: str) -> list[st
         pending.remove(place)
         if text is None:
             continue
-        _, _, sealed = trial.act(text, save=False)
+        _, _, end = trial.act(text)
         texts.append(text)
-        if sealed is not None and pending:
+        if end is not None and pending:
             raise UsageError(f"{source}, line {pending[0].line}: the file seals after "
                              f"{len(texts)} placements (the opponent decides next): none "
                              "applied")

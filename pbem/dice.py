@@ -172,7 +172,10 @@ class HashChain:
     command then walks at most ``GAP - 1`` hashes instead of up to 4,096 (issue 19).
     """
 
-    def __init__(self, secret: bytes, nonce: bytes, side: str, generation: int, length: int):
+    def __init__(self, secret: bytes, nonce: bytes, side: str, generation: int, length: int,
+                 *, keep: bool = True):
+        """``keep=False``: never the data cache's kept links, even when it names a folder
+        (a :class:`pbem.match.Match` on its own touches no file)."""
         if not isinstance(length, int) or not 1 <= length <= MAX_CHAIN_LENGTH:
             raise ValueError(f"chain length must be 1..{MAX_CHAIN_LENGTH}, got {length!r}")
         self.nonce = nonce
@@ -187,6 +190,8 @@ class HashChain:
         self._keeper: Keeper | None = None
         #: the indices the keeper holds (highest first), once read
         self._kept: list[int] | None = None
+        if not keep:
+            return
         from pbem import datacache
 
         if datacache.directory() is not None:

@@ -286,6 +286,17 @@ class OrderSpec:
 # --- the state ----------------------------------------------------------------------------
 
 
+
+def view_counters(view: BoardView) -> dict[str, str]:
+    """:meth:`State.counters` by default: the counters ``view`` shows that its side may
+    identify, the first of each id."""
+    out: dict[str, str] = {}
+    for piece in view.pieces:
+        if piece.hidden or piece.id in out:
+            continue
+        out[piece.id] = counter_text(piece.id, piece.name, piece.label)
+    return out
+
 class State(ABC):
     """One game position.  Subclasses implement the ``_hooks``; callers use the rest."""
 
@@ -406,12 +417,7 @@ class State(ABC):
         Defaults to the pieces of ``side``'s view that it may identify; an engine whose
         actions name units not on the map (a reinforcement still to enter, a unit still
         to set up) adds them, so that 'G01' reads 'I/2 3-3-10' before it enters."""
-        out: dict[str, str] = {}
-        for piece in self.view(side).pieces:
-            if piece.hidden or piece.id in out:
-                continue
-            out[piece.id] = counter_text(piece.id, piece.name, piece.label)
-        return out
+        return view_counters(self.view(side))
 
     @abstractmethod
     def parse_action(self, text: str) -> Action:

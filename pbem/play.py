@@ -404,9 +404,8 @@ class Prompt:
             raise UsageError(f"{source}: cannot read it ({exc.strerror})") from None
         except UnicodeDecodeError:
             raise UsageError(f"{source}: not UTF-8 text") from None
-        trial = game.home.game(game.name)
-        trial.dry_run = True
-        texts = plan_setup(trial, read_placements(text, source), source)
+        texts = plan_setup(game.home.game(game.name).match, read_placements(text, source),
+                           source)
         for action in texts:
             self.console.print(f"  {action}", markup=False)
             if self.act(action, quiet=True):

@@ -4,28 +4,31 @@ A game is kept in one signed save file (``games/<name>.pbsave`` under the home),
 head of constant size: a cache of the verified state (so loading does not replay a long
 game), the local actions not yet sealed, and a commitment to the game's transcript, which
 is kept beside it in ``games/<name>.files/`` and only appended to (the exchanged files,
-each written once, and one entry per file: :class:`GameFiles`).  Each change appends to
-the transcript, then writes a new head atomically (temp file, fsync, rename), so a crash
-leaves the last good save, and a refused file leaves the save byte for byte as it was.
+each written once, and one entry per file: :class:`pbem.gamefiles.GameFiles`).  Each
+change appends to the transcript, then writes a new head atomically (temp file, fsync,
+rename), so a crash leaves the last good save, and a refused file leaves the save byte for
+byte as it was.
 
-The turn loop (ARCHITECTURE section 3): while the next decision is the local side's, the
-player acts; the chance requests that follow an action are resolved at once from the
-open-dice seed of the file being written; when the next decision is the opponent's (or the
-game ends) the file is *sealed*: signed, checked by the same :class:`Verifier` that checks
-incoming files, and stored.  Undo goes back one action, never past a roll or a seal.
+The turn loop (ARCHITECTURE section 3) is :class:`pbem.match.Match`'s, which touches no
+file; :class:`Game` is the store that holds one and keeps what it does.  While the next
+decision is the local side's, the player acts; the chance requests that follow an action
+are resolved at once from the open-dice seed of the file being written; when the next
+decision is the opponent's (or the game ends) the file is *sealed*: signed, checked by the
+same :class:`Verifier` that checks incoming files, and stored (in this home's
+:class:`pbem.gamefiles.SealRecord`, then the save).  Undo goes back one action, never past
+a roll or a seal.
 """
 
 from __future__ import annotations
 
 import contextlib
-import dataclasses
 import os
 import re
 import time
-from collections.abc import Callable, Iterator
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import TYPE_CHECKING, Any, overload
+from typing import TYPE_CHECKING, Any
 
 from pbem import __version__, canonical, history, portable
 from pbem.atomic import write_atomic
@@ -36,7 +39,6 @@ from pbem.errors import (
     DuplicateFile,
     FormatError,
     KeyStoreError,
-    LocalSaveError,
     MismatchError,
     NotYourTurn,
     PbemError,
@@ -44,19 +46,32 @@ from pbem.errors import (
     UsageError,
     quote,
 )
+
+# the save's files moved to pbem.gamefiles; their names are still found here
+from pbem.gamefiles import ENTRY_SIZE as ENTRY_SIZE
+from pbem.gamefiles import SAVE_FORMAT as SAVE_FORMAT
+from pbem.gamefiles import SAVE_SUFFIX as SAVE_SUFFIX
+from pbem.gamefiles import TRANSCRIPT_NAME as TRANSCRIPT_NAME
+from pbem.gamefiles import GameFiles as GameFiles
+from pbem.gamefiles import SealRecord as SealRecord
+from pbem.gamefiles import announce as announce
+from pbem.gamefiles import chain_entry as chain_entry
+from pbem.gamefiles import files_dir as files_dir
+from pbem.gamefiles import transcript_entry as transcript_entry
 from pbem.identity import Card, Identity, KeyStore, passphrase_from_env
+from pbem.match import Match
 from pbem.sha import sha256
 
 if TYPE_CHECKING:
     # the engine, the dice, the verifier and the registry (importlib.metadata) are
     # imported where a game is loaded or played: 'pbem status' and 'pbem list' read only
     # the signed summary of each save (issue 19; tests/cli/test_startup.py holds it)
-    from pbem import dice, orders
+    from pbem import orders
     from pbem.engine import Decision, Engine, Event, Result, State
-    from pbem.transcript import Accepted, RollRecord, Verifier
+    from pbem.match import Step
+    from pbem.transcript import RollRecord, Verifier
     from pbem.view import BoardView
 
-SAVE_SUFFIX = ".pbsave"
 #: equivocation evidence kept per game at most (files, bytes)
 MAX_EVIDENCE_FILES = 32
 MAX_EVIDENCE_BYTES = 32 * 1024 * 1024
@@ -420,7 +435,7 @@ class Home:
         name = self._unique_name(name, f"{engine.id}-{info.id}-{short_id(env.hash)[:8]}")
         game = Game(self, self.games_dir / f"{name}{SAVE_SUFFIX}", name, side, engine,
                     None, verifier)
-        game._add_file(invite, "out")
+        game.add_file(invite, "out")
         game.write()
         return game
 
@@ -465,8 +480,8 @@ class Home:
                                        f"{short_id(setup.game_id)[:8]}")
         game = Game(self, self.games_dir / f"{name}{SAVE_SUFFIX}", name, side, engine,
                     None, verifier)
-        game._add_file(data if data[:1] == b"\x96" else env.raw, "in")
-        game._add_file(accept, "out")
+        game.add_file(data if data[:1] == b"\x96" else env.raw, "in")
+        game.add_file(accept, "out")
         game.write()
         return game
 
@@ -537,435 +552,143 @@ class Home:
         return folder
 
 
-class SealRecord:
-    """What this home signed in one game, kept outside the save (issue 20 item 4).
-
-    ``<home>/sealed/<game id>/NNNNNN.pbem`` is every file this home sealed, written before
-    the save that holds it and never replaced, and ``version`` the highest save version
-    written or loaded.  A save put back from a backup (or brought from another machine)
-    no longer knows a file it sealed: without this record pbem would seal a second,
-    different file for that place, which the opponent rightly keeps as equivocation.
-    With it, the different file is refused and the original offered (``pbem send
-    --seq``), and the old save is recognized on load as older than one already seen
-    (TUF's rule against rollback: remember the highest version).
-    """
-
-    def __init__(self, home: Path, game_id: bytes) -> None:
-        self.dir = home / "sealed" / game_id.hex()
-
-    def path(self, seq: int) -> Path:
-        return self.dir / f"{seq:06d}.pbem"
-
-    def file(self, seq: int) -> bytes | None:
-        try:
-            return self.path(seq).read_bytes()
-        except FileNotFoundError:
-            return None
-
-    def check(self, seq: int, data: bytes, game: str) -> None:
-        """Refuse to seal ``data`` for place ``seq`` when another file was sealed there."""
-        from pbem.envelope import signed_identity
-
-        old = self.file(seq)
-        if old is not None and signed_identity(old) != signed_identity(data):
-            raise ChainError(
-                f"file {seq} of {game} was already sealed as a different file (kept in "
-                f"{self.path(seq)}); this save is older than that file (put back from a "
-                f"backup, or from another machine?). Sealing a second file {seq} would be "
-                f"equivocation: send the original with 'pbem send {game} --seq {seq}'",
-                reason="sealed")
-
-    def add(self, seq: int, data: bytes) -> None:
-        if self.file(seq) is not None:
-            return  # the same file (check() ran first): the record is append-only
-        self.dir.mkdir(parents=True, exist_ok=True)
-        write_atomic(self.path(seq), data, 0o644)
-
-    def highest(self) -> int:
-        try:
-            text = (self.dir / "version").read_text(encoding="ascii").strip()
-        except (FileNotFoundError, UnicodeDecodeError):
-            return 0
-        return int(text) if text.isdigit() else 0
-
-    def see(self, version: int) -> None:
-        if version > self.highest():
-            self.dir.mkdir(parents=True, exist_ok=True)
-            write_atomic(self.dir / "version", f"{version}\n".encode("ascii"), 0o644)
-
-
-#: the save format this version writes.  3 (issue 19): the signed save is a small head (the
-#: verified position, the unsealed work, the chain position, the summary) that commits to
-#: the game's transcript, kept beside it and only appended to: the exchanged files
-#: (``games/<name>.files/NNNNNN.pbem``, each written once) and one fixed-size entry per file
-#: in ``games/<name>.files/transcript`` (the file's SHA-256, in or out, when, and a running
-#: hash over all entries so far); the head signs the count and the last running hash, so
-#: sealing or importing a file signs and writes the same few KB at any game length.
-#: 2 signed every file's SHA-256 and the whole log in the save; 1 (no ``format`` field)
-#: carried every file inside it.  All three load; a format 1 or 2 save is written as
-#: format 3 the next time the game changes, once (docs/protocol.md 3.4).
-SAVE_FORMAT = 3
-
-#: one transcript entry: the file's SHA-256 (32 bytes), ``i`` or ``o`` (in or out), the
-#: time (8 bytes, signed big-endian seconds), then the running hash (32 bytes)
-ENTRY_SIZE = 73
-_ENTRY_DATA = 41
-_TRANSCRIPT_TAG = b"pbem/v1/save-transcript\0"
-TRANSCRIPT_NAME = "transcript"
-
-
-def chain_entry(previous: bytes, entry: bytes) -> bytes:
-    """The running hash after ``entry`` (its first 41 bytes): SHA-256 of the tag, the
-    running hash before it (the game id before the first entry), and the entry."""
-    return sha256(_TRANSCRIPT_TAG + previous + entry).digest()
-
-
-def transcript_entry(file_hash: bytes, direction: str, when: int) -> bytes:
-    """An entry's first 41 bytes (the running hash follows)."""
-    return file_hash + (b"o" if direction == "out" else b"i") + when.to_bytes(8, "big",
-                                                                              signed=True)
-
-
-def announce(text: str) -> None:
-    """Tell the person running pbem something that changed on disk (a migrated save):
-    one line on stderr, the channel pbem's own notes use."""
-    import sys
-
-    from pbem.text import safe
-
-    sys.stderr.write(f"pbem: {safe(text)}\n")
-
-
-def files_dir(save: Path) -> Path:
-    """Where a format 2 or 3 save keeps its game's transcript (the exchanged files and,
-    from format 3, the ``transcript`` entries)."""
-    return save.with_name(save.name.removesuffix(SAVE_SUFFIX) + ".files")
-
-
-def _damaged(text: str, path: Path) -> LocalSaveError:
-    # ``path`` is the save or the transcript beside it; either way the game is the save's
-    folder = path.parent if path.name == TRANSCRIPT_NAME else path
-    name = folder.name.removesuffix(".files").removesuffix(SAVE_SUFFIX)
-    return LocalSaveError(
-        f"your local save of game {quote(name)} is inconsistent: {text} (saves swapped "
-        "between games, a save put back beside another copy of its files, or a damaged "
-        "disk). Nothing was changed, and nobody needs to send anything again: move "
-        f"{name}{SAVE_SUFFIX} and {name}.files away and run 'pbem rebuild FILES... --name "
-        f"{name}' with the game's exchanged files (yours are also in this home's sealed "
-        "record, the opponent's in your mail or folder)", path=str(path))
-
-
-class GameFiles:
-    """A game's transcript in sequence order: its exchanged files, each read from beside
-    the save when first asked for and checked against the hash the signed save commits to,
-    and each file's entry (its hash, in or out, when).
-
-    The head (the save) signs the count, file 0's SHA-256 and the running hash of the last
-    entry.  Loading checks only what is cheap: the transcript holds that many entries and
-    the last one carries that running hash.  The first command that reads an earlier file
-    (``send --seq``, ``show``'s replay, the web view, a duplicate's comparison) reads every
-    entry and recomputes the running hash from the game id: an entry changed, cut, swapped,
-    or taken from another point of the game no longer ends in the hash the save signed.
-    Importing or sealing the next file reads none of this (issue 19)."""
-
-    def __init__(self, folder: Path, game_id: bytes, *, count: int, tip: bytes,
-                 invite: bytes | None, hashes: list[bytes] | None, committed: int,
-                 written: int, held: dict[int, bytes] | None = None,
-                 unsaved: list[bytes] | None = None, migrated_from: int | None = None) -> None:
-        self.folder = folder
-        self.game_id = game_id
-        self._count = count
-        #: the running hash after the last entry (the game id before any)
-        self.tip = tip
-        #: the running hash the loaded save signed (entries past it are this command's)
-        self._signed_tip = tip
-        #: file 0's SHA-256 (read at every load, so checked on its own)
-        self.invite = invite
-        #: each file's SHA-256, once read and checked (None: not read yet)
-        self._hashes = hashes
-        #: entries 0..committed-1 are in the transcript on disk, as the loaded save signed
-        self._committed = committed
-        #: files 0..written-1 are on disk as the save names them
-        self._written = written
-        self._held: dict[int, bytes] = held if held is not None else {}
-        #: whole entries (with their running hashes) not yet appended to the transcript
-        self._unsaved: list[bytes] = unsaved if unsaved is not None else []
-        #: the format of the save these files were read from, when older than this one
-        self.migrated_from = migrated_from
-
-    @classmethod
-    def new(cls, folder: Path, game_id: bytes) -> GameFiles:
-        """A new game's (empty) transcript."""
-        return cls(folder, game_id, count=0, tip=game_id, invite=None, hashes=[],
-                   committed=0, written=0)
-
-    @classmethod
-    def from_head(cls, path: Path, body: dict[str, Any]) -> GameFiles:
-        """The transcript a format 3 save commits to, with the check at load."""
-        count, tip, invite, game_id = (body.get("file_count"), body.get("transcript_hash"),
-                                       body.get("invite_hash"), body.get("game_id"))
-        if type(count) is not int or count < 1 or not all(
-                type(h) is bytes and len(h) == 32 for h in (tip, invite, game_id)):
-            raise _damaged("it names no transcript", path)
-        assert isinstance(tip, bytes) and isinstance(invite, bytes)
-        assert isinstance(game_id, bytes)
-        files = cls(files_dir(path), game_id, count=count, tip=tip, invite=invite,
-                    hashes=None, committed=count, written=count)
-        try:
-            files.check_tail()
-        except LocalSaveError:
-            named, stem = body.get("name"), path.name.removesuffix(SAVE_SUFFIX)
-            if type(named) is not str or named == stem:
-                raise
-            # the head signs the game's own name: a head under another game's name was
-            # swapped or renamed, and putting it back cures both games (issue 36 item 6)
-            raise _damaged(f"{path.name} holds the save head of the game named "
-                           f"{quote(named)}, not of {quote(stem)}; if {named}{SAVE_SUFFIX} "
-                           f"holds the head of {quote(stem)}, putting the two back under "
-                           "their own names restores both", path) from None
-        return files
-
-    @classmethod
-    def from_list(cls, path: Path, body: dict[str, Any], hashes: list[bytes],
-                  held: dict[int, bytes], old_format: int, me: bytes) -> GameFiles:
-        """The files of a format 1 or 2 save (``hashes`` signed in it, ``held`` the files
-        it carried; ``me``: the home's key), their entries made from its log: all written,
-        as format 3, at the next save."""
-        game_id = body.get("game_id")
-        if not isinstance(game_id, bytes):
-            # a format 1 save from before the game id was kept: the invite's body hash
-            game_id = body_hash(canonical.decode(held[0])[5])
-        files = cls(files_dir(path), game_id, count=0, tip=game_id, invite=None,
-                    hashes=[], committed=0, written=0 if held else len(hashes), held=held,
-                    migrated_from=old_format)
-        log: dict[int, tuple[str, int]] = {}
-        for entry in body.get("log", []):
-            if type(entry) is dict and type(entry.get("seq")) is int \
-                    and entry.get("dir") in ("in", "out") and type(entry.get("time")) is int:
-                log[entry["seq"]] = (entry["dir"], entry["time"])
-        for seq, file_hash in enumerate(hashes):
-            if seq in log:
-                direction, when = log[seq]
-            else:
-                # pbem logs every file; should one be missing, its signer says which way
-                # (read and checked against its signed hash), and when is not known
-                data = held.get(seq) or files._read_checked(seq, file_hash)
-                direction, when = ("out" if canonical.decode(data)[3] == me else "in"), 0
-            files._add_entry(file_hash, direction, when)
-        return files
-
-    def _add_entry(self, file_hash: bytes, direction: str, when: int) -> None:
-        entry = transcript_entry(file_hash, direction, when)
-        self.tip = chain_entry(self.tip, entry)
-        self._unsaved.append(entry + self.tip)
-        if self._hashes is not None:
-            self._hashes.append(file_hash)
-        if self._count == 0:
-            self.invite = file_hash
-        self._count += 1
-
-    @property
-    def transcript(self) -> Path:
-        return self.folder / TRANSCRIPT_NAME
-
-    def check_tail(self) -> None:
-        """The cheap check at load: the transcript holds the entries the save counts, and
-        the last of them, chained from the running hash the one before it carries, ends in
-        the hash the save signed (a cut transcript, or one whose last entry changed, is
-        named before anything is played on it; two entries read, one hash)."""
-        count = self._committed
-        tail = self._committed_entries(max(count - 2, 0))
-        before = tail[_ENTRY_DATA:ENTRY_SIZE] if count > 1 else self.game_id
-        last = tail[-ENTRY_SIZE:]
-        if last[_ENTRY_DATA:] != self.tip or chain_entry(before, last[:_ENTRY_DATA]) != self.tip:
-            raise _damaged(f"entry {count - 1} of the transcript beside it is not the one "
-                           "the save signed", self.transcript)
-
-    def _committed_entries(self, first: int) -> bytes:
-        """Entries ``first`` .. the last the save counts, as the transcript on disk holds
-        them; a transcript holding fewer, or unreadable, is named damaged."""
-        path = self.transcript
-        want = self._committed * ENTRY_SIZE
-        try:
-            with path.open("rb") as handle:
-                size = os.fstat(handle.fileno()).st_size
-                if size < want:
-                    raise _damaged(f"the transcript beside it holds {size // ENTRY_SIZE} "
-                                   f"entries, the save counts {self._committed}", path)
-                handle.seek(first * ENTRY_SIZE)
-                return handle.read(want - first * ENTRY_SIZE)
-        except OSError as exc:
-            raise _damaged(f"its transcript cannot be read ({exc})", path) from None
-
-    def _load_hashes(self) -> list[bytes]:
-        """Every file's hash, from the transcript checked whole against the save."""
-        if self._hashes is not None:
-            return self._hashes
-        path = self.transcript
-        data = self._committed_entries(0)
-        tip = self.game_id
-        hashes = []
-        for seq in range(self._committed):
-            entry = data[seq * ENTRY_SIZE:(seq + 1) * ENTRY_SIZE]
-            tip = chain_entry(tip, entry[:_ENTRY_DATA])
-            if entry[_ENTRY_DATA:] != tip or entry[32:33] not in (b"i", b"o"):
-                raise _damaged(f"entry {seq} of the transcript beside it is not the one the "
-                               "save signed (changed, swapped, or from another point of the "
-                               "game)", path)
-            hashes.append(entry[:32])
-        if tip != self._signed_tip:
-            # each entry chains to the next, but not to what the save signed: a whole
-            # transcript put in place since the load checked its last entry
-            raise _damaged("the transcript beside it does not end in the hash the save "
-                           "signed", path)
-        hashes += [entry[:32] for entry in self._unsaved]
-        if self._committed and hashes[0] != self.invite:
-            raise _damaged("the transcript's first entry is not the invite the save "
-                           "signed", path)
-        self._hashes = hashes
-        return hashes
-
-    @property
-    def hashes(self) -> list[bytes]:
-        """Every file's SHA-256, in order (reads and checks the whole transcript)."""
-        return self._load_hashes()
-
-    def __len__(self) -> int:
-        return self._count
-
-    def __bool__(self) -> bool:
-        return self._count > 0
-
-    def path(self, seq: int) -> Path:
-        return self.folder / f"{seq:06d}.pbem"
-
-    def _hash(self, seq: int) -> bytes:
-        if seq == 0 and self.invite is not None:
-            return self.invite
-        return self._load_hashes()[seq]
-
-    def _read(self, seq: int) -> bytes:
-        data = self._read_checked(seq, self._hash(seq))
-        self._held[seq] = data
-        return data
-
-    def _read_checked(self, seq: int, want: bytes) -> bytes:
-        from pbem.envelope import MAX_EXCHANGED
-        from pbem.readfile import read_bounded
-
-        path = self.path(seq)
-        try:
-            data = read_bounded(path, MAX_EXCHANGED)
-        except (OSError, PbemError) as exc:
-            raise FormatError(f"save file is damaged: file {seq} of the game, kept beside it, "
-                              f"cannot be read ({exc})", path=str(path)) from None
-        if sha256(data).digest() != want:
-            raise FormatError(f"save file is damaged or was altered: file {seq} of the game, "
-                              "kept beside it, is not the one the save signed", path=str(path))
-        return data
-
-    def get(self, seq: int, default: bytes | None = None) -> bytes | None:
-        """File ``seq`` if the game has it (the verifier's question about a known place)."""
-        return self[seq] if 0 <= seq < self._count else default
-
-    @overload
-    def __getitem__(self, seq: int) -> bytes: ...
-
-    @overload
-    def __getitem__(self, seq: slice) -> list[bytes]: ...
-
-    def __getitem__(self, seq: int | slice) -> bytes | list[bytes]:
-        if isinstance(seq, slice):
-            return [self[i] for i in range(*seq.indices(self._count))]
-        if seq < 0:
-            seq += self._count
-        if not 0 <= seq < self._count:
-            raise IndexError(seq)
-        held = self._held.get(seq)
-        return held if held is not None else self._read(seq)
-
-    def __iter__(self) -> Iterator[bytes]:
-        return (self[i] for i in range(self._count))
-
-    def __eq__(self, other: object) -> bool:
-        """The same files in the same order (a list of bytes compares too)."""
-        if isinstance(other, GameFiles):
-            return self.hashes == other.hashes
-        if isinstance(other, list):
-            return list(self) == other
-        return NotImplemented
-
-    __hash__ = None  # type: ignore[assignment]  # mutable, like a list
-
-    def append(self, data: bytes, direction: str, when: int) -> None:
-        """File ``len(self)`` of the game, which came ``in`` or went ``out`` at ``when``."""
-        self._held[self._count] = data
-        self._add_entry(sha256(data).digest(), direction, when)
-
-    def flush(self) -> None:
-        """Write the files and entries the save on disk does not name yet, before the
-        save that does: a crash in between leaves files and entries past the count the
-        save signs, which readers ignore and the next write replaces."""
-        if self._written >= self._count and not self._unsaved:
-            return
-        from pbem.atomic import append_durable
-
-        self.folder.mkdir(parents=True, exist_ok=True)
-        for seq in range(self._written, self._count):
-            write_atomic(self.path(seq), self._held[seq], 0o644)
-        self._written = self._count
-        if self._unsaved:
-            try:
-                append_durable(self.transcript, self._committed * ENTRY_SIZE,
-                               b"".join(self._unsaved))
-            except OSError as exc:
-                raise _damaged(f"its transcript cannot be written ({exc})",
-                               self.transcript) from None
-            self._committed = self._count
-            self._signed_tip = self.tip  # what the head written next signs
-            self._unsaved = []
-
-
 class Game:
-    """One saved game of this home: verified transcript, working state, pending actions."""
+    """One saved game of this home: its save, transcript and sealed record on disk,
+    holding the :class:`~pbem.match.Match` that plays it.
+
+    Every change the match makes is written here: :meth:`act`, :meth:`undo`, :meth:`say`
+    and the rest call the match, then seal what it says is due (recorded in the home's
+    :class:`SealRecord`, saved, handed to the home's route) or save.  A trial that must
+    never be written is the match alone (:attr:`match`), which no store holds.
+    """
 
     def __init__(self, home: Home, path: Path, name: str, side: str, engine: Engine,
                  files: GameFiles | None, verifier: Verifier) -> None:
         """``files``: the game's transcript as its save holds it; None for a game made
-        now, whose files :meth:`_add_file` adds."""
+        now, whose files :meth:`add_file` adds."""
         self.home = home
         self.path = path
-        self.name = name
-        self.side = side
-        self.engine = engine
-        self.files = files if files is not None \
-            else GameFiles.new(files_dir(path), verifier.game_id)
-        self.verifier = verifier
-        #: this file's records so far in their wire form (pbem.history), as the save and
-        #: the sealed file hold them; :attr:`pending_records` reads them typed
-        self.pending: list[list[Any]] = []
-        self.message = ""
-        self.draw_offer = False
-        #: standing orders to publish with our next file (None: no change)
-        self.orders_pending: orders.Orders | None = None
-        #: when the last file came in and went out, and the last one sealed (for status)
-        self.times: dict[str, Any] = {"last_in": None, "last_out": None,
-                                      "last_sealed": None}
-        #: the working position (with unsealed actions) once it differs from the verified
-        #: one; until then the verified state serves, so loading a game copies nothing
-        self._state: State | None = None
-        self._chain: dice.HashChain | None = None
+        #: the turn logic: state, pending actions, dice; no file access
+        self.match = Match(name, side, engine,
+                           files if files is not None
+                           else GameFiles.new(files_dir(path), verifier.game_id),
+                           verifier, identity=home.identity, clock=home.clock,
+                           keep_links=True)
         #: hash of the save file as loaded (None: a new game, no file yet)
         self._loaded: bytes | None = None
-        #: the state's decision, asked once per position (an engine may build its options
-        #: from the legal actions); ``False`` means not asked yet
-        self._decision: Decision | bool | None = False
         #: the save's version: one more at every write, never lower than one seen before
         self.version = 0
-        #: a trial (``pbem act``'s several actions, a set-up text): the game plays on in
-        #: memory but never signs, records or saves; where it would seal, :meth:`_seal`
-        #: answers -1, so the caller learns the file would end there
-        self.dry_run = False
+
+    # -- the match's facts, for the callers of a game ----------------------------------------
+
+    @property
+    def name(self) -> str:
+        return self.match.name
+
+    @property
+    def side(self) -> str:
+        return self.match.side
+
+    @property
+    def engine(self) -> Engine:
+        return self.match.engine
+
+    @property
+    def files(self) -> GameFiles:
+        files = self.match.files
+        assert isinstance(files, GameFiles)  # a store's match holds its saved transcript
+        return files
+
+    @property
+    def verifier(self) -> Verifier:
+        return self.match.verifier
+
+    @property
+    def pending(self) -> list[list[Any]]:
+        return self.match.pending
+
+    @property
+    def message(self) -> str:
+        return self.match.message
+
+    @property
+    def draw_offer(self) -> bool:
+        return self.match.draw_offer
+
+    @property
+    def orders_pending(self) -> orders.Orders | None:
+        return self.match.orders_pending
+
+    @property
+    def times(self) -> dict[str, Any]:
+        return self.match.times
+
+    @property
+    def state(self) -> State:
+        """The position now, unsealed actions included (read only: use act/undo)."""
+        return self.match.state
+
+    @property
+    def game_id(self) -> bytes:
+        return self.match.game_id
+
+    @property
+    def opponent_side(self) -> str:
+        return self.match.opponent_side
+
+    @property
+    def result(self) -> Result | None:
+        return self.match.result
+
+    @property
+    def pending_records(self) -> list[history.Record]:
+        return self.match.pending_records
+
+    def decision(self) -> Decision | None:
+        return self.match.decision()
+
+    def opponent(self) -> Card | None:
+        return self.match.opponent()
+
+    def has_pen(self) -> bool:
+        return self.match.has_pen()
+
+    def my_decision(self) -> Decision | None:
+        return self.match.my_decision()
+
+    def awaiting(self, decision: Decision | None = None) -> str:
+        return self.match.awaiting(decision)
+
+    def decision_head(self) -> tuple[str, str] | None:
+        return self.match.decision_head()
+
+    def summary(self) -> dict[str, Any]:
+        return self.match.summary()
+
+    def status(self) -> dict[str, Any]:
+        return self.match.status()
+
+    def private_notes(self) -> list[str]:
+        return self.match.private_notes()
+
+    def view(self) -> BoardView:
+        return self.match.view()
+
+    def counters(self) -> dict[str, str]:
+        return self.match.counters()
+
+    def pending_actions(self) -> list[str]:
+        return self.match.pending_actions()
+
+    def orders_to_come(self) -> orders.Orders:
+        return self.match.orders_to_come()
+
+    def _commit_salt(self, label: str) -> bytes:
+        return self.match._commit_salt(label)
+
+    def add_file(self, data: bytes, direction: str) -> None:
+        """File ``len(self.files)`` of the game, which came in or went out now."""
+        self.match.add_file(data, direction)
 
     @property
     def record(self) -> SealRecord:
@@ -1007,18 +730,19 @@ class Game:
             raise MismatchError(str(exc), path=str(path)) from None
         game = cls(home, path, body["name"], body["side"], engine, files, verifier)
         game._loaded = sha256(data).digest()
-        game.message = body["message"]
-        game.draw_offer = body["draw_offer"]
+        match = game.match
+        match.message = body["message"]
+        match.draw_offer = body["draw_offer"]
         pending_orders = body.get("orders_pending")
-        game.orders_pending = dict(pending_orders) if pending_orders is not None else None
-        game.times = saved_times(body)
-        game.pending = []
+        match.orders_pending = dict(pending_orders) if pending_orders is not None else None
+        match.times = saved_times(body)
+        match.pending = []
         game.version = version
         sealed.see(version)  # a newer save brought in is the new mark (remember the highest)
         for record in history.read_all(body["pending"], f"{path}: pending record"):
             # our own signed save: its recorded rolls are replayed without the dice key,
             # so status and show need no passphrase
-            game._replay_pending(record, derive=False)
+            match.replay(record, derive=False)
         game._adopt_sealed(sealed)
         return game
 
@@ -1042,11 +766,9 @@ class Game:
                 accepted = self.verifier.add(open_envelope(data), self.files)
             except PbemError:
                 return  # not the next file of this chain: sealing will name the conflict
-            self._went_out(data, accepted.seq)
+            self.match.went_out(data, accepted.seq)
 
     def write(self) -> None:
-        if self.dry_run:
-            return
         record = self.record
         version = max(self.version, record.highest()) + 1
         summary = self.summary()
@@ -1100,100 +822,7 @@ class Game:
         # after the save: a crash in between leaves the record behind, never ahead
         record.see(version)
 
-    # -- facts -------------------------------------------------------------------------------------
-
-    @property
-    def state(self) -> State:
-        """The position now, unsealed actions included (read only: use act/undo)."""
-        return self._state if self._state is not None else self.verifier.state
-
-    def _writable(self) -> State:
-        if self._state is None:
-            self._state = self.verifier.state.clone()
-        self._decision = False  # the caller is about to change the position
-        return self._state
-
-    def _reset_state(self) -> None:
-        """The working position is the verified one again (after a seal, import or undo)."""
-        self._state = None
-        self._decision = False
-
-    def decision(self) -> Decision | None:
-        """The decision of the position now (whoever's it is), asked of the engine once."""
-        if self._decision is False:
-            self._decision = self.state.decision()
-        assert self._decision is not True
-        return self._decision
-
-    @property
-    def game_id(self) -> bytes:
-        return self.verifier.game_id
-
-    @property
-    def opponent_side(self) -> str:
-        return self.verifier.setup.other(self.side)
-
-    def opponent(self) -> Card | None:
-        return self.verifier.cards.get(self.opponent_side)
-
-    @property
-    def result(self) -> Result | None:
-        return self.verifier.result
-
-    def has_pen(self) -> bool:
-        """Whether the next file of the game is ours to write."""
-        if self.result is not None:
-            return False
-        try:
-            return self.verifier.expected_sender() == self.side
-        except ChainError:
-            return False
-
-    def my_decision(self) -> Decision | None:
-        if not self.has_pen() or self.state.current_player() != self.side:
-            return None
-        return self.decision()
-
-    def awaiting(self, decision: Decision | None = None) -> str:
-        """What the game waits for, in words (``decision``: the state's, if already known)."""
-        if self.result is not None:
-            return f"game over: {self.result.text}"
-        if self.verifier.seq == 0:
-            return "waiting for the opponent to join (send them the invite)"
-        if decision is None:
-            # side and prompt only: the options (a White Death impulse's moves) are not shown
-            return self._awaiting(self.decision_head())
-        return self._awaiting((decision.side, decision.prompt))
-
-    def decision_head(self) -> tuple[str, str] | None:
-        """``(side, prompt)`` of :meth:`decision`: the decision itself where already asked,
-        else the engine's cheaper head (the options are left unlisted)."""
-        if self._decision is not False:
-            d = self._decision
-            assert d is not True
-            return (d.side, d.prompt) if d is not None else None
-        return self.state.decision_head()
-
-    def _awaiting(self, head: tuple[str, str] | None) -> str:
-        """:meth:`awaiting`, given the decision's ``(side, prompt)`` (or ``None``)."""
-        if self.result is not None:
-            return f"game over: {self.result.text}"
-        if self.verifier.seq == 0:
-            return "waiting for the opponent to join (send them the invite)"
-        if self.has_pen():
-            if head is not None and head[0] == self.side:
-                return f"your decision: {head[1]}"
-            return "your file is ready to seal"
-        nxt = self.verifier.seq + 1
-        if self.verifier.sealed and self.state.is_chance():
-            purposes = [r.purpose for r in self.state.rolls_due()]
-            if len(purposes) == 1:
-                return (f"waiting for file {nxt} from the opponent, whose dice link "
-                        f"finalizes the roll for {purposes[0]} (sealed dice)")
-            return (f"waiting for file {nxt} from the opponent, whose dice link finalizes "
-                    f"{len(purposes)} rolls: " + "; ".join(purposes) + " (sealed dice)")
-        who = head[1] if head else f"the {self.opponent_side} player's file"
-        return f"waiting for file {nxt} from the opponent ({who})"
+    # -- the files this side wrote -----------------------------------------------------------
 
     def sealed_files(self) -> list[tuple[int, bytes]]:
         """Every file this side wrote, by sequence number (invite or accept included)."""
@@ -1224,182 +853,21 @@ class Game:
             raise UsageError(f"{self.name} has files 0..{len(self.files) - 1}, not {seq}")
         return seq, self.files[seq]
 
-    def summary(self) -> dict[str, Any]:
-        """Where the game stands, as ``pbem status`` and ``pbem list`` show it.
+    # -- the turn loop, stored -----------------------------------------------------------------
 
-        Kept (signed) in the save file, so that listing games needs no engine at all.
-        """
-        setup = self.verifier.setup
-        opp = self.opponent()
-        # side and prompt only: listing the options (a White Death impulse's moves) is
-        # what ``legal`` is for, and an ``act`` or ``receive`` would pay for it here
-        head = self.decision_head()
-        return {
-            "name": self.name,
-            "game_id": self.game_id.hex(),
-            "engine": setup.engine_id,
-            "scenario": setup.scenario,
-            "side": self.side,
-            "opponent": opp.name if opp else None,
-            "opponent_fingerprint": opp.fingerprint if opp else None,
-            "seq": self.verifier.seq,
-            "turn": self.state.turn_number(),
-            "position": self.state.status_line(self.side),
-            "to_act": head[0] if head else None,
-            "decision": head[1] if head else None,
-            "your_move": head is not None and head[0] == self.side and self.has_pen(),
-            "pending_actions": len(self.pending_actions()),
-            "awaiting": self._awaiting(head),
-            "result": self.result.to_data() if self.result else None,
-            "dice": setup.dice_mode,
-            "orders": dict(self.verifier.orders.get(self.side, {})),
-            "opponent_orders": dict(self.verifier.orders.get(self.opponent_side, {})),
-            "orders_pending": self.orders_pending,
-            "pace": setup.pace,
-            "reminders": setup.reminders,
-        }
-
-    def status(self) -> dict[str, Any]:
-        """What ``pbem status`` says of this game: its summary, its times, and who is
-        overdue now (the same as :meth:`Home.statuses` reads without the engine)."""
-        from pbem.pace import overdue
-
-        status = with_times(self.summary(), self.times)
-        return {**status, "overdue": overdue(status, self.home.clock())}
-
-    def _add_file(self, data: bytes, direction: str) -> None:
-        """File ``len(self.files)`` of the game, which came in or went out now."""
-        seq, now = len(self.files), self.home.clock()
-        self.files.append(data, direction, now)
-        times = self.times
-        key = "last_in" if direction == "in" else "last_out"
-        times[key] = now if times[key] is None else max(times[key], now)
-        if direction == "out":
-            last = times["last_sealed"]
-            times["last_sealed"] = seq if last is None else max(last, seq)
-
-    # -- dice --------------------------------------------------------------------------------------
-
-    def _my_chain(self, generation: int) -> dice.HashChain:
-        if self._chain is None or self._chain.generation != generation:
-            from pbem import dice
-
-            self._chain = dice.HashChain(self.home.identity().secret_bytes(),
-                                         self.verifier.setup.nonce, self.side, generation,
-                                         self.verifier.setup.chain_length)
-        return self._chain
-
-    def _next_link(self) -> tuple[int, int, bytes]:
-        pos = self.verifier.chains[self.side]
-        return pos.generation, pos.index + 1, self._my_chain(pos.generation).link(pos.index + 1)
-
-    def _seed(self) -> bytes:
-        _, _, link = self._next_link()
-        return self.verifier.seed_for(self.verifier.seq + 1, self.side, link)
-
-    def _commit_salt(self, label: str) -> bytes:
-        """The salt of this side's commitment ``label``: from its own secret, so only it
-        can make or open the commitment, and it can rebuild it from its key."""
-        from pbem.engine import Commitment
-
-        return Commitment.salt(self.home.identity().secret_bytes(), self.verifier.setup.nonce,
-                               self.side, label)
-
-    def private_notes(self) -> list[str]:
-        """What only this side knows (State.private_notes: its committed plan), rebuilt
-        from its own secret for its own screens; never written anywhere."""
-        return self.state.private_notes(self.side, self._commit_salt)
-
-    def view(self) -> BoardView:
-        """The board as this side may see it, its private notes after the status line."""
-        view = self.state.view(self.side)
-        notes = self.private_notes()
-        if not notes:
-            return view
-        return dataclasses.replace(view, status=" | ".join(x for x in (view.status, *notes) if x))
-
-    @property
-    def pending_records(self) -> list[history.Record]:
-        """This file's records so far, typed (:attr:`pending` is their wire form)."""
-        return history.read_all(self.pending, "pending record")
-
-    def pending_actions(self) -> list[str]:
-        """The actions this side played in this file so far (not its opponent's standing
-        orders), in canonical notation."""
-        return [r.text for r in self.pending_records if isinstance(r, history.Acted)]
-
-    def _acted(self) -> bool:
-        """Whether this file holds an action yet (sealed dice: rolls only come before)."""
-        return any(isinstance(r, history.Played) for r in self.pending_records)
-
-    def _roll_count(self) -> int:
-        return sum(1 for r in self.pending_records if isinstance(r, history.Rolled))
-
-    # -- the turn loop ---------------------------------------------------------------------------
-
-    def _replay_pending(self, record: history.Record, *, derive: bool = True) -> list[Event]:
-        from pbem import dice
-
-        state = self._writable()
-        if isinstance(record, history.Acted):
-            events = state.apply(record.text, side=self.side)
-        elif isinstance(record, history.Ordered):
-            events = state.apply(record.text, side=self.opponent_side, order=True)
-        elif derive:
-            roll = dice.check_roll(self._seed(), record.index, state.chance_request(),
-                                   record.outcome)
-            events = state.apply_outcome(roll.outcome)
-        else:
-            events = state.apply_outcome(record.outcome)
-        self.pending.append(history.wire(record))
-        return events
-
-    def _resolve_chance(self, out: list[Event], rolls: list[RollRecord]) -> None:
-        from pbem import dice
-        from pbem.transcript import RollRecord
-
-        seq = self.verifier.seq + 1
-        seed = self._seed() if self.state.is_chance() else b""
-        while self.state.is_chance():
-            request = self.state.chance_request()
-            index = self._roll_count()
-            roll = dice.resolve(seed, index, request)
-            last = next((r.text for r in reversed(self.pending_records)
-                         if isinstance(r, history.Played)), "(start)")
-            # from format 2 on, what was asked goes into the signed record: the files
-            # alone then check the outcome against the seed (docs/protocol.md 6)
-            asked = dice.request_data(request) if self.verifier.setup.format >= 2 else None
-            told = self._replay_pending(history.Rolled(index, roll.outcome, asked),
-                                        derive=False)
-            out += told
-            rolls.append(RollRecord(seq, index, self.side, request.purpose, request.rule,
-                                    request.describe(), roll.outcome, seed, last, roll,
-                                    told=tuple(e for e in told if e.kind == "roll")))
+    def _stored(self, step: Step, save: bool = True) -> tuple[list[Event], list[RollRecord],
+                                                              int | None]:
+        """A step of the match kept: the file sealed if it is due, else saved (``save``)."""
+        events, rolls, end = step
+        if end is not None:
+            return events, rolls, self._seal(end)
+        if save:
+            self.write()
+        return events, rolls, None
 
     def advance(self) -> tuple[list[Event], list[RollRecord], int | None]:
         """Resolve due rolls, then seal if the next decision is the opponent's."""
-        from pbem import orders
-
-        events: list[Event] = []
-        rolls: list[RollRecord] = []
-        if not self.has_pen():
-            return events, rolls, None
-        sealed = self.verifier.sealed
-        if self.state.is_chance() and sealed and self._acted():
-            # sealed dice: what our actions ask for, the opponent's next link finalizes
-            return events, rolls, self._seal("")
-        self._resolve_chance(events, rolls)
-        # the opponent's standing orders answer its decisions here, and play goes on
-        while (due := orders.answer(self.state, self.side, self.verifier.orders,
-                                    self.decision)) is not None:
-            events += self._replay_pending(history.Ordered(due))
-            if sealed and self.state.is_chance():
-                return events, rolls, self._seal("")
-            self._resolve_chance(events, rolls)
-        player = self.state.current_player()
-        if player != self.side:
-            return events, rolls, self._seal("rules" if player is None else "")
-        return events, rolls, None
+        return self._stored(self.match.advance())
 
     def act(self, text: str, *, save: bool = True) -> tuple[list[Event], list[RollRecord],
                                                             int | None]:
@@ -1407,167 +875,45 @@ class Game:
 
         ``save=False`` leaves the save file to the seal (bots acting many times a file).
         """
-        if self.result is not None:
-            raise NotYourTurn(f"{self.name}: the game is over ({self.result.text})")
-        if not self.has_pen():
-            raise NotYourTurn(f"{self.name}: it is not your turn: {self.awaiting()}")
-        player = self.state.current_player()
-        if player != self.side:
-            raise NotYourTurn(f"{self.name}: it is not your decision now")
-        state = self._writable()
-        action = state.parse_action(text.strip())
-        # a secret plan leaves only as its commitment, a reveal with its salt
-        # (pbem.engine.Commitment; docs/protocol.md, "Committed plans")
-        action = state.conceal(action, self._commit_salt)
-        canonical_text = action.notation()
-        events = state.apply(action, side=self.side)
-        self.pending.append(history.wire(history.Acted(canonical_text)))
-        more, rolls, sealed = self.advance()
-        if sealed is None and save:
-            self.write()
-        return events + more, rolls, sealed
+        return self._stored(self.match.act(text), save)
 
     def undo(self) -> str:
         """Take back our last action, unless a die was rolled after it or the file is sealed."""
-        if not self.pending:
-            if self.has_pen():
-                raise NotYourTurn(f"{self.name}: nothing to undo in this file")
-            raise NotYourTurn(f"{self.name}: file {len(self.files) - 1} is sealed; undo is "
-                              "refused once a file is sealed")
-        records = self.pending_records
-        # the opponent's standing orders answered what our last action led to: they go
-        # back with it (they would answer the same way again)
-        while records and isinstance(records[-1], history.Ordered):
-            records.pop()
-        if not records:
-            raise NotYourTurn(f"{self.name}: only the opponent's standing orders were played "
-                              "in this file; nothing of yours to undo")
-        last = records.pop()
-        if isinstance(last, history.Rolled):
-            from pbem import dice
-
-            name = dice.roll_name(self.verifier.seq + 1, last.index)
-            raise NotYourTurn(f"{self.name}: cannot undo past die roll {name}")
-        self._reset_state()
-        self.pending = []
-        for record in records:
-            self._replay_pending(record)
+        text = self.match.undo()
         self.write()
-        return last.text
+        return text
 
     def say(self, text: str) -> None:
-        if len(text) > 4000:
-            raise UsageError("a message is at most 4000 characters")
-        self.message = text
+        self.match.say(text)
         self.write()
-
-    def orders_to_come(self) -> orders.Orders:
-        """Our orders as the next file leaves them: the pending change, else those in force."""
-        if self.orders_pending is not None:
-            return self.orders_pending
-        return dict(self.verifier.orders.get(self.side, {}))
 
     def set_orders(self, new: orders.Orders) -> None:
         """Standing orders to publish with our next file (they hold from its end on)."""
-        try:
-            # the same check the opponent's verifier makes, so our file cannot fail it
-            from pbem import orders
-
-            self.orders_pending = orders.parse(self.engine, dict(new), "standing orders")
-        except FormatError as exc:
-            raise UsageError(str(exc)) from None
+        self.match.set_orders(new)
         self.write()
 
     def resign(self) -> int:
-        if self.result is not None:
-            raise NotYourTurn(f"{self.name}: the game is already over")
-        if not self.has_pen():
-            raise NotYourTurn(f"{self.name}: you can resign when the next file is yours to "
-                              f"write ({self.awaiting()})")
-        return self._seal("resign")
+        return self._seal(self.match.resign())
 
     def draw(self) -> tuple[str, int | None]:
         """Accept the opponent's standing offer, or offer a draw with our next file."""
-        if self.result is not None:
-            raise NotYourTurn(f"{self.name}: the game is already over")
-        if self.verifier.draw_offered_by == self.opponent_side and self.has_pen():
-            return "accepted", self._seal("draw")
-        self.draw_offer = True
+        end = self.match.draw()
+        if end is not None:
+            return "accepted", self._seal(end)
         self.write()
         return "offered", None
 
     def _seal(self, end: str) -> int:
-        if self.dry_run:
-            return -1
-        from pbem.engine import CHANCE, Result
-
-        generation, index, link = self._next_link()
-        seq = self.verifier.seq + 1
-        next_anchor = None
-        if index >= self.verifier.setup.chain_length:
-            next_anchor = self._my_chain(generation + 1).anchor
-        player = self.state.current_player()
-        body: dict[str, Any] = {
-            "game": self.game_id,
-            "seq": seq,
-            "prev": self.verifier.last_hash,
-            "side": self.side,
-            "generation": generation,
-            "link_index": index,
-            "reveal": link,
-            "records": self.pending,
-            "digest": self.state.digest(),
-            "to_act": "" if end in ("resign", "draw") or player is None else
-            self.opponent_side if player == CHANCE else player,
-            "message": self.message,
-            "clock": self.home.clock(),
-            "draw": "offer" if self.draw_offer and end == "" else "",
-            "end": end,
-            "result": None,
-            "next_anchor": next_anchor,
-        }
-        if self.orders_pending is not None:
-            body["orders"] = self.orders_pending
-        if end == "rules":
-            result = self.state.result()
-            body["result"] = result.to_data() if result else None
-        elif end == "resign":
-            body["result"] = Result(self.opponent_side, "resign",
-                                    f"the {self.side} player resigned; "
-                                    f"{self.opponent_side} wins").to_data()
-        elif end == "draw":
-            body["result"] = Result(None, "draw", "drawn by agreement").to_data()
-        data = seal(self.home.identity(), "turn", body)
+        seq, data = self.match.seal_file(end)
         record = self.record
         record.check(seq, data, self.name)
-        # our own file passes the same checks as the opponent's will (not transactional:
-        # a failure here is a bug, and the exception leaves the save file untouched).
-        # Replayed, not taken from the working state's digest (issue 19 asked whether it
-        # could be): that would be the same computation only if (a) applying the parsed,
-        # concealed Action object in act() gave what applying its canonical notation
-        # gives, which is an engine's contract (tests/test_contract.py), not something
-        # this code can prove, and is the very thing that makes a receiver's replay
-        # differ; and (b) the working state, a clone() of the verified one, were the
-        # position the verified state is, which rests on each engine's clone.  This check
-        # is the sender's only chance to find either before the opponent does.
-        self.verifier.add(open_envelope(data), transactional=False)
+        self.match.sent(data)
         # recorded before the save: whatever happens to the save, the place is taken
         record.add(seq, data)
-        self._went_out(data, seq)
         self.write()
         if self.home.after_seal is not None:
             self.home.after_seal(self, seq)
         return seq
-
-    def _went_out(self, data: bytes, seq: int) -> None:
-        """The game goes on from ``data``, file ``seq`` of this home's own: sealed now,
-        or sealed earlier and taken back (a crash before the save, a home put back from a
-        backup, a home played from another computer).  The unsealed actions, message,
-        draw offer and orders belonged to the state before it and go with it."""
-        self._add_file(data, "out")
-        self.pending = []
-        self.message, self.draw_offer, self.orders_pending = "", False, None
-        self._reset_state()
 
     def _behind_note(self) -> str:
         """What to say when the next missing file is this side's own (issue 23 item 2)."""
@@ -1578,11 +924,6 @@ class Game:
                 f"moving {self.path} away), or import your own files in order with "
                 f"'pbem receive'")
 
-    def _next_is_ours(self) -> bool:
-        try:
-            return self.verifier.expected_sender() == self.side
-        except ChainError:
-            return False
 
     def _catch_up(self, env: Envelope, source: str) -> ReceiveReport:
         """One of this side's own files: already held (a duplicate), two versions of one
@@ -1611,7 +952,7 @@ class Game:
         accepted = self.verifier.add(env, self.files, transactional=False)
         # ours, signed: the place is taken (a different seal there is refused from now on)
         self.record.add(accepted.seq, env.raw)
-        self._went_out(env.raw, accepted.seq)
+        self.match.went_out(env.raw, accepted.seq)
         self.write()
         text = (f"{self.name}: caught up with your own file {accepted.seq} (this home was "
                 f"behind it: put back from a backup, or played from another computer)")
@@ -1622,25 +963,12 @@ class Game:
                              result=self.result)
 
     def receive(self, env: Envelope, source: str) -> ReceiveReport:
-        from pbem import orders
-
         if env.key == self.home.card().key:
             return self._catch_up(env, source)
-        known = self.files
         try:
-            claimed = env.decode().get("seq")
-            if self.pending and env.key in self.verifier.keys.values() \
-                    and type(claimed) is int and claimed != len(self.files):
-                # a second version of a file already held is evidence whatever we hold
-                # unsealed, and a file after a missing one says which is missing: those
-                # checks come before the pending-actions one (issue 23 item 4)
-                self.verifier.classify(env, env.decode(), known)
-            if self.pending:
-                raise ChainError(f"a file from the opponent arrived while you hold unsealed "
-                                 f"actions in {self.name}", reason="out-of-turn")
-            # not transactional: on any error this Game is dropped, the save is untouched,
-            # and the next import loads the game afresh from its save
-            accepted: Accepted = self.verifier.add(env, known, transactional=False)
+            # on any error this Game is dropped, the save is untouched, and the next
+            # import loads the game afresh from its save
+            accepted = self.match.check_in(env)
         except ChainError as exc:
             if exc.reason == "fork":
                 claimed = env.decode().get("seq")
@@ -1648,16 +976,16 @@ class Game:
                 ours = [("kept", self.files[seq])] if 0 <= seq < len(self.files) else []
                 folder = self.home.keep_evidence(self, seq, [*ours, ("incoming", env.raw)])
                 raise ChainError(f"{exc} (in {folder})", reason="fork") from None
-            if exc.reason == "missing" and self._next_is_ours():
+            if exc.reason == "missing" and self.match.next_is_ours():
                 # never "ask the opponent to send file N" for a file only we can have
+                claimed = env.decode().get("seq")
                 raise ChainError(f"file {claimed} arrived, but {self._behind_note()}",
                                  reason="missing") from None
             raise
 
         if accepted.kind == "accept":
             self.home.pin(self.verifier.cards[accepted.side], source)
-        self._add_file(env.raw, "in")
-        self._reset_state()
+        self.match.took(env.raw)
         # a save put back from a backup: the file we sealed after this one is taken
         # again instead of being written anew (two files for one place)
         self._adopt_sealed(self.record)
@@ -1665,23 +993,9 @@ class Game:
         # weather of the turn the accept opens, White Death 4.0) is told with them
         more, rolls, sealed = self.advance()
         events = [e for e in accepted.events + more if e.visible(self.side)]
-        if sealed is None:
-            self.write()
-        from pbem.naming import counted
-
-        what = "accepted the invitation" if accepted.kind == "accept" else \
-            f"{counted(len(accepted.actions), 'action')}, {counted(len(accepted.rolls), 'roll')}"
-        if accepted.ordered:
-            what += f" ({len(accepted.ordered)} answered by your standing orders)"
-        text = f"{self.name}: file {accepted.seq} from the {accepted.side} player: {what}"
-        if accepted.orders is not None:
-            text += f"; the opponent's standing orders are now: {orders.text(accepted.orders)}"
-        if accepted.draw == "offer":
-            text += "; the opponent offers a draw (pbem draw to accept)"
-        if self.result is not None:
-            text += f"; game over: {self.result.text}"
-        return ReceiveReport(self.name, accepted.seq, accepted.kind, accepted.side, text, events,
-                             accepted.rolls + rolls, accepted.message, self.result, sealed)
+        return ReceiveReport(self.name, accepted.seq, accepted.kind, accepted.side,
+                             self.match.told_in(accepted), events, accepted.rolls + rolls,
+                             accepted.message, self.result, sealed)
 
 
 def _saved_files(home: Home, path: Path, body: dict[str, Any]) -> GameFiles:
@@ -1700,128 +1014,11 @@ def _saved_files(home: Home, path: Path, body: dict[str, Any]) -> GameFiles:
     return GameFiles.from_list(path, body, list(hashes), {}, 2, home.card().key)
 
 
-def _place(env: Envelope) -> int:
-    seq = env.decode().get("seq")
-    return seq if type(seq) is int else -1
+def __getattr__(name: str) -> Any:
+    """``rebuild`` and ``one_chain`` moved to :mod:`pbem.rebuild` (which imports this
+    module, so they are found here only when asked for)."""
+    if name in ("rebuild", "one_chain"):
+        from pbem import rebuild
 
-
-def one_chain(envs: list[tuple[str, Envelope]]) -> tuple[list[Envelope], list[str]]:
-    """The files of one chain, and a line for each file set aside (issue 23 item 1).
-
-    Two versions of one place (the same home used on two computers, a sync tool's
-    conflict copy) cannot both be in a save: the one the next file follows (its ``prev``
-    is that version's hash) is the game the opponent plays on; the others are set aside,
-    named.  When no file follows yet, the one under the real file name is kept (a
-    conflict copy is the version the sync tool moved away)."""
-    from pbem.transport.folder import conflict_of
-
-    by_place: dict[tuple[bytes, int], list[tuple[str, Envelope]]] = {}
-    for source, env in envs:
-        # another game's files in the same folder are not versions of this one's
-        game = env.decode().get("game")
-        group = by_place.setdefault((game if isinstance(game, bytes) else b"", _place(env)),
-                                    [])
-        if all(other.raw != env.raw for _, other in group):
-            group.append((source, env))
-    chain: list[Envelope] = []
-    aside: list[str] = []
-    for place in sorted(by_place):
-        group = by_place[place]
-        if len(group) > 1:
-            follows = {e.decode().get("prev")
-                       for _, e in by_place.get((place[0], place[1] + 1), [])}
-
-            group = sorted(group, key=lambda item: (
-                item[1].hash not in follows, conflict_of(Path(item[0]).name) is not None,
-                item[0]))
-            kept = group[0][0]
-            why = ("the opponent's next file follows " if group[0][1].hash in follows
-                   else "no file follows either yet; kept the one under the real name, ")
-            for source, _ in group[1:]:
-                aside.append(f"{source}: another version of file {place[1]}, set aside "
-                             f"({why}{kept})")
-        chain.append(group[0][1])
-    return chain, aside
-
-
-def rebuild(home: Home, datas: list[tuple[str, bytes]], *, name: str | None = None,
-            progress: Callable[[int, int], None] | None = None,
-            set_aside: list[str] | None = None) -> Game:
-    """A save made anew from the exchanged files and this home's key (a lost save).
-
-    ``set_aside`` receives a line for every file left out (another version of a place, or
-    a file that does not open)."""
-    loaded: list[tuple[str, Envelope]] = []
-    damaged: list[str] = []
-    aside_lines: list[str] = []
-    for src, data in datas:
-        try:
-            loaded.append((src, load_envelope(data, src)))
-        except (FormatError, SignatureError) as exc:
-            # a local copy damaged on this disk (a sync conflict's twin with a changed
-            # byte): the good copies of the game rebuild it, nobody is to send anything
-            # (issue 36 item 4); should its place have no good copy, the replay names
-            # the gap below
-            cause = str(exc).removeprefix(f"{src}: ")
-            damaged.append(src)
-            aside_lines.append(f"{src}: damaged ({cause}), set aside; the rebuild uses the "
-                               "other files")
-    if set_aside is not None:
-        set_aside.extend(aside_lines)
-    invites = [e for e in {e.raw: e for _, e in loaded if e.kind == "invite"}.values()]
-    turns, aside = one_chain([(s, e) for s, e in loaded if e.kind != "invite"])
-    if set_aside is not None:
-        set_aside.extend(aside)
-    envs = [*invites, *turns]
-    if len(invites) != 1:
-        raise FormatError(f"rebuilding needs exactly one invite among the files, "
-                          f"found {len(invites)}")
-    from pbem.transcript import parse_invite
-
-    setup = parse_invite(invites[0])
-    engine = get_engine(setup.engine_id)
-    from pbem.transcript import Verifier
-
-    verifier = Verifier(engine, invites[0])
-    me = home.card().key
-    def place(env: Envelope) -> int:
-        seq = env.decode().get("seq")
-        return seq if type(seq) is int else -1
-
-    rest = sorted((e for e in envs if e.kind != "invite"), key=place)
-    files = [invites[0].raw]
-    for done, env in enumerate(rest, start=1):
-        if progress is not None:
-            progress(done, len(rest))
-        if env.decode().get("game") != setup.game_id:
-            continue  # another game's file in the same folder
-        if env.kind == "turn" and env.key not in verifier.keys.values():
-            continue  # not signed by the game's players: nothing of this game
-        if env.kind == "accept" and setup.creator.key != me and env.key != me:
-            continue  # we joined this game: the accept is ours
-        try:
-            verifier.add(env, dict(enumerate(files)))
-        except DuplicateFile:
-            continue
-        except ChainError as exc:
-            if damaged and exc.reason == "missing":
-                raise ChainError(f"{exc}; {len(damaged)} damaged file"
-                                 f"{'s' * (len(damaged) != 1)} set aside may have been it "
-                                 f"({', '.join(damaged)}): find "
-                                 "another copy of that file", reason="missing") from None
-            raise
-        files.append(env.raw)
-    if setup.creator.key == me:
-        side = setup.creator_side
-    elif verifier.cards.get(setup.joiner_side) and verifier.cards[setup.joiner_side].key == me:
-        side = setup.joiner_side
-    else:
-        raise SignatureError("this home's identity is neither player of that game")
-    name = home._unique_name(name, f"{engine.id}-{setup.scenario}-{short_id(setup.game_id)[:8]}")
-    game = Game(home, home.games_dir / f"{name}{SAVE_SUFFIX}", name, side, engine, None,
-                verifier)
-    for data in files:
-        # which files went out and which came in (when is not known: now)
-        game._add_file(data, "out" if canonical.decode(data)[3] == me else "in")
-    game.write()
-    return game
+        return getattr(rebuild, name)
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")

@@ -7,137 +7,13 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 from types import MappingProxyType
-from typing import Any
 
-from engines.backhand.data import FRONTS, SIDES, load
-from engines.backhand.game import (
-    OFF,
-    STEPS,
-    BBState,
-    Position,
-    Unit,
-    Word,
-    frames_for,
-    victory,
-)
-from engines.hexkit.board import board_view
+from engines.backhand.control import update_control
+from engines.backhand.data import SIDES, load
+from engines.backhand.position import OFF, Position, Unit
+from engines.backhand.sequence import BackhandState
 from engines.hexkit.checks import check_named_hexes
-from pbem.engine import (
-    Action,
-    Decision,
-    Engine,
-    OptionSpec,
-    OrderSpec,
-    Result,
-    ScenarioInfo,
-    Snapshot,
-    State,
-)
-from pbem.errors import ActionSyntaxError
-from pbem.steps import Frame, step_table
-from pbem.view import BoardView, Piece
-
-WORDS = ("move", "to", "stay", "end", "attack", "with", "resolve", "cancel", "chit",
-         "no-chit", "lose", "retreat", "done", "advance", "spend", "extra", "order", "front",
-         "admin", "place", "admin-out", "replace", "refit", "ersatz", "rochade", "no-rochade",
-         "arrive", "none")
-
-
-class BackhandState(BBState):
-    steps = step_table(*STEPS)
-    start = "game"
-    Position = Position
-
-    def over(self) -> bool:
-        return self.pos.turn > self.pos.last_turn
-
-    def frames_for(self, step: str) -> list[Frame]:
-        return frames_for(self, step)
-
-    def setup_data(self, data: dict[str, Any]) -> dict[str, Any]:
-        """``units = {"LAH-1" = "2510"}`` or ``"2510 1"`` (hex and steps) as shorthand;
-        ``clear = true`` takes every unit off the map first."""
-        units = data.pop("place", None)
-        if data.pop("clear", False):
-            base = {u: {"at": "out"} for u in self.pos.units}
-            data["units"] = {**base, **data.get("units", {})}
-        if units:
-            table = data.setdefault("units", {})
-            for u, spec in units.items():
-                at, _, steps = str(spec).partition(" ")
-                entry = dict(table.get(u, {}))
-                entry["at"] = at
-                entry["steps"] = int(steps) if steps else self.data.units[u].steps \
-                    if not u.startswith("UP-") else 1
-                table[u] = entry
-        return data
-
-    def _result(self) -> Result | None:
-        if not self.over():
-            return None
-        winner, text = victory(self)
-        return Result(winner, "rules", text)
-
-    def turn_number(self) -> int:
-        return self.pos.turn
-
-    def status_line(self, side: str | None) -> str:
-        p = self.pos
-        return (f"turn {p.turn}/{p.last_turn} {p.weather}, {p.segment}; C3I S{p.c3i['soviet']} "
-                f"G{p.c3i['german']}; AP SW{p.ap['southwest']} VO{p.ap['voronezh']} "
-                f"G{p.ap['german']}")
-
-    def _view(self, side: str | None) -> BoardView:
-        pieces = []
-        for u, x in sorted(self.pos.units.items()):
-            if x.at in ("pending", "cup", "elim", "out"):
-                continue
-            sd = self.side_of(u)
-            a, d = self.factors(u)
-            label = f"({a}-{d})" if (not u.startswith("UP-") and self.data.units[u].bracket) \
-                else f"{a}-{d}"
-            pieces.append(Piece(u, sd, label, x.at, name=u,
-                                color="#c03030" if sd == "soviet" else "#8090a0",
-                                markers=("OOS",) if x.oos else ()))
-        for f in FRONTS:
-            pieces.append(Piece(f"front-{f}", "soviet", f"{f[:2].upper()} Front",
-                                self.pos.fronts[f], name=f"{f} Front Marker", color="#ffd040"))
-        return board_view(self.data.map, pieces, side=side, status=self.status_line(side))
-
-    def _order_answer(self, decision: Decision, policy: str) -> Action | None:
-        opts = decision.options
-        if decision.kind == "take-loss" and policy == "losses":
-            for o in opts:
-                if isinstance(o, Word) and o.word == "lose":
-                    return o
-        if decision.kind == "take-loss" and policy == "stand":
-            for o in opts:
-                if isinstance(o, Word) and o.word in ("lose", "done"):
-                    return o
-        if decision.kind == "chit" and policy == "play":
-            for o in opts:
-                if isinstance(o, Word) and o.word == "chit":
-                    return o
-        if decision.kind == "reinforce" and policy == "box":
-            for o in opts:
-                if o in (Word("arrive", ("box",)), Word("none")):
-                    return o
-        if decision.kind == "rochade" and policy == "declare":
-            return Word("rochade")
-        if decision.kind == "phase-order" and policy == "combat-first":
-            return Word("order", ("combat-first",))
-        if decision.kind == "c3i" and policy == "max":
-            return opts[-1]  # "spend 0" to "spend N": N is four or all held
-        if (decision.kind, policy) in (("replace", "all"), ("refit", "first")):
-            return opts[0]  # the first unit or formation listed; "done" when none is left
-        return None
-
-    def parse_action(self, text: str) -> Action:
-        parts = text.split()
-        if not parts or parts[0] not in WORDS:
-            raise ActionSyntaxError(f"cannot read {text!r}: try 'move LAH-1', 'to 2510', "
-                                    "'attack 2611', 'with 12T', 'resolve', 'lose 12T', 'end'")
-        return Word(parts[0], tuple(parts[1:]))
+from pbem.engine import Engine, OptionSpec, OrderSpec, ScenarioInfo, Snapshot, State
 
 
 class BackhandEngine(Engine):
@@ -248,7 +124,7 @@ class BackhandEngine(Engine):
             ap={"german": 0, "southwest": 0, "voronezh": 0},
             cup=sorted(cup), chits={"german": [], "soviet": []})
         state.pos = pos
-        state.update_control()
+        update_control(state)
         state.begin(pos)
         return state
 

@@ -13,16 +13,14 @@ from types import MappingProxyType
 
 from engines.hexkit.checks import check_named_hexes
 from engines.motherland.data import ENGINE_ID, GameData, load
+from engines.motherland.sequence import setup
 from engines.motherland.stacking import over_limit
 from engines.motherland.state import MotherlandState
 from pbem.engine import (
     Engine,
     OptionSpec,
-    OrderSpec,
     ScenarioInfo,
-    Snapshot,
     State,
-    copy_data,
 )
 
 #: (hex or hexside, what the book says is there, rule) for every hex number in the book
@@ -51,6 +49,8 @@ class MotherlandEngine(Engine):
 
     id = ENGINE_ID
     title = "For the Motherland! Eastern Front 1941-44"
+    # its decision kinds, standing orders and restore come from its steps (pbem.engine)
+    state_class = MotherlandState
     rules_version = "7"  # 7: moves found by the kit's reachable: equal-cost paths tie otherwise
     sides = ("axis", "soviet")
     # a player's words for each first word of an action (pbem.engine.Engine.action_words)
@@ -100,36 +100,6 @@ class MotherlandEngine(Engine):
         return [OptionSpec("baku", "21.1 Baku: German Panzers may raid the Baku box"),
                 OptionSpec("turkey", "21.2 Turkish Front: Turkey may join the Axis")]
 
-    def standing_orders(self) -> list[OrderSpec]:
-        # the decisions the rules give a side inside the other's turn or in the mutual
-        # phases (issue 5's list); each answered by the default _decision names
-        first = "the first choice in the engine's listed order"
-        return [
-            OrderSpec("result-choice", "8.5", "take a combat result as retreats where "
-                                              "possible, step losses for the rest",
-                      (("losses", "as step losses where possible, retreats for the rest "
-                                  "(holding the ground)"),)),
-            OrderSpec("step-loss", "8.5.1", f"allocate step losses: {first}"),
-            OrderSpec("retreat-choice", "8.6.1", f"among equal-priority retreat hexes: {first}"),
-            OrderSpec("advance", "8.7", "no advance after combat (8.1 step 5: the defender's "
-                                        "own advance when the attacker retreats or dies)"),
-            OrderSpec("generals", "16.5", "use no General when chits are drawn in the other "
-                                          "side's file"),
-            OrderSpec("chit-choice", "16.5", f"which of a General's two chits to keep: {first}"),
-            OrderSpec("stacking", "6.0", f"eliminate the opponent's excess units: {first}"),
-            OrderSpec("partisan-markers", "10.1", f"Out of Supply markers from partisans, "
-                                                  f"nearest units first: {first}"),
-            OrderSpec("isolation-losses", "9.1.3", f"isolation losses: {first}"),
-        ]
-
-    def decision_kinds(self) -> tuple[str, ...]:
-        # one per task a side answers (the Choice steps of steps/, MotherlandState._decision)
-        return ("movement", "combat", "reinforcements", "generals", "chit-choice",
-                "result-choice", "step-loss", "retreat-choice", "advance", "stacking",
-                "expend-base", "air-supply", "partisan-markers", "partisan-placement",
-                "isolation-losses", "conversion", "kampfgruppe", "replacements",
-                "production", "evacuation", "baku-factories")
-
     def check_scenarios(self) -> list[str]:
         """Every hex the book names where the book says, and legal setups (``pbem scenario
         check``)."""
@@ -146,11 +116,9 @@ class MotherlandEngine(Engine):
         return problems
 
     def _new_state(self, scenario: str, options: Mapping[str, str]) -> State:
-        return MotherlandState(self, scenario, dict(options), self.data)
-
-    def _restore(self, snapshot: Snapshot) -> State:
-        return MotherlandState(self, snapshot["scenario"], dict(snapshot["options"]), self.data,
-                               body=copy_data(snapshot["body"]))
+        st = MotherlandState(self, scenario, dict(options))
+        st.begin(setup(st))
+        return st
 
 
 ENGINE = MotherlandEngine()

@@ -13,6 +13,7 @@ from engines.motherland.args import ReplaceArgs, RollArgs, UnitArgs
 from engines.motherland.chits import drop_chit
 from engines.motherland.const import AXIS, BAKU_ENTRY, SOVIET
 from engines.motherland.supply import rail_from, supply_blocked, supply_net
+from pbem.engine import Event
 from pbem.steps import Frame
 
 if TYPE_CHECKING:
@@ -54,11 +55,11 @@ def on_production(s: MotherlandState, roll: int) -> None:
     on_map = sum(1 for x in s.on_map(SOVIET) if s.c(x).type == "offensive_support")
     waiting = [x for x in sorted(s.pos.units) if s.u(x).box == "osm"]
     if roll <= num and waiting and on_map < s.data.max_os:
-        s.say(f"Production succeeds (rolled {roll} against {num}): one Offensive "
-              "Support unit (12.1)", rule="12.1")
-        s._push(Frame("produce", UnitArgs(waiting[0])))
+        s.tell(Event(f"Production succeeds (rolled {roll} against {num}): one Offensive "
+                     "Support unit (12.1)", rule="12.1"))
+        s.queue_frames([Frame("produce", UnitArgs(waiting[0]))], first=True)
     else:
-        s.say(f"No production (rolled {roll} against {num}, 12.1)", rule="12.1")
+        s.tell(Event(f"No production (rolled {roll} against {num}, 12.1)", rule="12.1"))
 
 
 def produce_hexes(s: MotherlandState) -> list[str]:
@@ -86,7 +87,7 @@ def produce(s: MotherlandState, uid: str, h: str) -> None:
     unit.box = ""
     unit.supply = ""
     s._touch()
-    s.say(f"{uid} is produced at {h} (12.1)", "move", [h], [uid], rule="12.1")
+    s.tell(Event(f"{uid} is produced at {h} (12.1)", "move", hexes=(h,), units=(uid,), rule="12.1"))
 
 
 def evacuate(s: MotherlandState, uid: str) -> None:
@@ -94,7 +95,7 @@ def evacuate(s: MotherlandState, uid: str) -> None:
     unit.hex = ""
     unit.box = "evac"
     s._touch()
-    s.say(f"{uid} is evacuated (12.2)", rule="12.2")
+    s.tell(Event(f"{uid} is evacuated (12.2)", rule="12.2"))
 
 
 def evacuable(s: MotherlandState) -> list[str]:
@@ -115,19 +116,20 @@ def recovery(s: MotherlandState) -> None:
         unit = s.u("Ita8")
         unit.hex = ""
         unit.box = "removed"
-        s.say("Italy surrenders: the Italian 8th Army leaves the map (16.3)", rule="16.3")
+        s.tell(Event("Italy surrenders: the Italian 8th Army leaves the map (16.3)", rule="16.3"))
     for uid in sorted(s.pos.units):
         if s.u(uid).box == "baku":
             unit = s.u(uid)
             unit.box = ""
             unit.hex = BAKU_ENTRY
-            s.say(f"{uid} returns from Baku to {BAKU_ENTRY} (21.1.3)", rule="21.1.3")
+            s.tell(Event(f"{uid} returns from Baku to {BAKU_ENTRY} (21.1.3)", rule="21.1.3"))
     s._touch()
     if s.turn in s.sc.rules.get("sudden_death_turns", []):
         cities = s.sc.rules.get("sudden_death_cities", [])
         if all(s.controls(SOVIET, h) for h in cities):
-            s._push(Frame("roll-sudden-death",
-                          RollArgs("Soviet Strategic Victory check: 1-2 wins")))
+            s.queue_frames([Frame("roll-sudden-death",
+                                  RollArgs("Soviet Strategic Victory check: 1-2 wins"))],
+                           first=True)
 
 
 def _mech_groups_go(s: MotherlandState) -> None:
@@ -148,8 +150,8 @@ def _mech_groups_go(s: MotherlandState) -> None:
                 unit.return_turn = 0
                 unit.returning = False
                 unit.steps = 2
-                s.say(f"{mg} is replaced by {cands[0]} at {h} (16.4)", rule="16.4")
+                s.tell(Event(f"{mg} is replaced by {cands[0]} at {h} (16.4)", rule="16.4"))
                 break
         else:
-            s.say(f"{mg} is removed (16.4)", rule="16.4")
+            s.tell(Event(f"{mg} is removed (16.4)", rule="16.4"))
     s._touch()

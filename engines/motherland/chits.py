@@ -9,6 +9,7 @@ from engines.motherland.args import DrawArgs, KeepArgs, UnitsArgs
 from engines.motherland.const import AXIS, SOVIET
 from engines.motherland.data import CHIT_TYPES
 from engines.motherland.notation import Word
+from pbem.engine import Event
 from pbem.steps import Frame
 
 if TYPE_CHECKING:
@@ -27,7 +28,7 @@ def combat_chits(s: MotherlandState, t: UnitsArgs) -> None:
         u = s.u(uid)
         if u.hex and not u.chit:
             tasks.append(draw_task(s, uid, 1, "11.1.1"))
-    s._push(*[x for x in tasks if x])
+    s.queue_frames([x for x in tasks if x], first=True)
 
 
 def draw_task(s: MotherlandState, uid: str, count: int, rule: str) -> Frame | None:
@@ -38,8 +39,8 @@ def draw_task(s: MotherlandState, uid: str, count: int, rule: str) -> Frame | No
         unit = s.u(uid)
         unit.chit = fallback
         unit.steps = 2
-        s.say(f"Cup {letter} is empty: {uid} takes the stand-in chit {fallback}",
-              rule="11.1")
+        s.tell(Event(f"Cup {letter} is empty: {uid} takes the stand-in chit {fallback}",
+                     rule="11.1"))
         return None
     return Frame("draw", DrawArgs(uid, letter, min(count, len(cup)), rule))
 
@@ -52,7 +53,7 @@ def on_chits(s: MotherlandState, t: DrawArgs, drawn: tuple[str, ...]) -> None:
     if len(drawn) == 1:
         _give_chit(s, uid, drawn[0])
         return
-    s._push(Frame("keep", KeepArgs(uid, list(drawn))))
+    s.queue_frames([Frame("keep", KeepArgs(uid, list(drawn)))], first=True)
 
 
 def keep_chit(s: MotherlandState, uid: str, cid: str, drawn: list[str]) -> None:
@@ -74,8 +75,8 @@ def _give_chit(s: MotherlandState, uid: str, cid: str) -> None:
     unit.chit = cid
     unit.steps = 2  # 11.3: always the full-strength side
     a, d = s.data.chits[cid].front
-    s.say(f"{uid} draws Strength Chit {cid} ({a}-{d})", "info",
-          [s.u(uid).hex], [uid], rule="11.1")
+    s.tell(Event(f"{uid} draws Strength Chit {cid} ({a}-{d})", "info", hexes=(s.u(uid).hex,),
+                 units=(uid,), rule="11.1"))
     s._touch()
 
 
@@ -126,12 +127,12 @@ def apply_general(s: MotherlandState, t: UnitsArgs, text: str) -> None:
     if "replaces" in parts:
         drop_chit(s, uid)
         task = draw_task(s, uid, 1, "16.5")
-        s.say(f"General {g} replaces the chit of {uid} (16.5)", rule="16.5")
+        s.tell(Event(f"General {g} replaces the chit of {uid} (16.5)", rule="16.5"))
     else:
         task = draw_task(s, uid, 2, "16.5")
-        s.say(f"General {g} draws two chits for {uid} (16.5)", rule="16.5")
+        s.tell(Event(f"General {g} draws two chits for {uid} (16.5)", rule="16.5"))
     if task:
-        s._push(task)
+        s.queue_frames([task], first=True)
 
 
 # -- chits in the Administrative Phase (11.1.2, 11.2.1) --------------------------------
@@ -153,10 +154,10 @@ def admin_chits(s: MotherlandState) -> None:
     if need and generals_ready(s):
         tasks.append(Frame("generals", UnitsArgs(list(need))))  # 16.5
     tasks.append(Frame("admin_draws", UnitsArgs(need)))
-    s._push(*tasks)
+    s.queue_frames(tasks, first=True)
 
 
 def admin_draws(s: MotherlandState, t: UnitsArgs) -> None:
     draws = [draw_task(s, uid, 1, "11.1.2") for uid in t.units
              if s.u(uid).hex and not s.u(uid).chit]
-    s._push(*[d for d in draws if d])
+    s.queue_frames([d for d in draws if d], first=True)

@@ -26,7 +26,7 @@ from engines.motherland.notation import Attack, Take, Word
 from engines.motherland.position import Combat
 from engines.motherland.supply import air_available, in_air_range
 from engines.motherland.terrain import soviet_infantry, turn1_frozen
-from pbem.engine import Action
+from pbem.engine import Action, Event
 from pbem.errors import IllegalAction
 from pbem.steps import Flow, Frame, Refusal
 
@@ -202,10 +202,10 @@ def start_combat(s: MotherlandState, kind: str, target: str, attackers: list[str
     s.pos.combat = Combat(kind, target, side, sorted(attackers), defenders, air, rrgun,
                           dict(sorted(orig.items())))
     word = "overruns" if kind == "overrun" else "attacks"
-    s.say(f"{', '.join(s.label(x) for x in sorted(attackers))} {word} "
-          f"{s.data.hex_name(target)} ({', '.join(s.label(x) for x in defenders)})",
-          "attack", [target, *sorted({orig[x] for x in attackers})], attackers,
-          rule="7.0" if kind == "overrun" else "8.1")
+    s.tell(Event(f"{', '.join(s.label(x) for x in sorted(attackers))} {word} "
+                 f"{s.data.hex_name(target)} ({', '.join(s.label(x) for x in defenders)})",
+                 "attack", hexes=(target, *sorted({orig[x] for x in attackers})),
+                 units=tuple(attackers), rule="7.0" if kind == "overrun" else "8.1"))
     soviets = [x for x in (*attackers, *defenders)
                if s.c(x).side == SOVIET and s.c(x).type in CHIT_TYPES]
     tasks: list[Frame] = []
@@ -213,7 +213,7 @@ def start_combat(s: MotherlandState, kind: str, target: str, attackers: list[str
         tasks.append(Frame("generals", UnitsArgs(sorted(soviets))))
     tasks.append(Frame("combat_chits", UnitsArgs(sorted(soviets))))
     tasks.append(Frame("combat_resolve"))
-    s._push(*tasks)
+    s.queue_frames(tasks, first=True)
 
 
 def _combat_strengths(s: MotherlandState) -> tuple[int, int, list[str]]:
@@ -280,19 +280,20 @@ def combat_resolve(s: MotherlandState) -> None:
     cb.attack, cb.defense, cb.column, cb.shift = attack, defense, col.label, shift
     text = (f"{attack} to {defense}" + (f" ({base.label})" if base else "")
             + f", shift {shift:+d} -> {col.label}" + ("; " + "; ".join(notes) if notes else ""))
-    s.say(f"Odds {text}", "attack", [cb.target], rule="8.2")
+    s.tell(Event(f"Odds {text}", "attack", hexes=(cb.target,), rule="8.2"))
     if cb.kind == "overrun" and base is not None and base.below:
         # 7.1: the Air Unit is added to an overrun resolved "in the same way as a
         # regular Combat", i.e. at 1:3 or better; an automatic A2 does not use it
         note = "; the Air Unit is not used" if cb.air else ""
         cb.air = False
-        s.say(f"Overrun below 1:3: automatic A2 (7.1){note}", "attack", [cb.target],
-              rule="7.1")
+        s.tell(Event(f"Overrun below 1:3: automatic A2 (7.1){note}", "attack", hexes=(cb.target,),
+                     rule="7.1"))
         combat_result(s, "A2")
         return
     if cb.air:
         s.pos.air.used += 1  # 14.1: flipped to its Used side
-    s._push(Frame("roll-crt", RollArgs(f"CRT {col.label} against {cb.target}")))
+    s.queue_frames([Frame("roll-crt", RollArgs(f"CRT {col.label} against {cb.target}"))],
+                   first=True)
 
 
 def _die_modifiers(s: MotherlandState) -> list[tuple[int, str]]:
@@ -319,14 +320,14 @@ def on_crt(s: MotherlandState, roll: int) -> None:
     col = s.data.crt_columns.index(cb.column)
     code = s.data.crt_rows[final - 1][col]
     why = "".join(f" {m:+d} {w}" for m, w in mods)
-    s.say(f"Die {roll}{why} = {final}: {code}", "roll", [cb.target], rule="8.2")
+    s.tell(Event(f"Die {roll}{why} = {final}: {code}", "roll", hexes=(cb.target,), rule="8.2"))
     if cb.rrgun:
         for x in s.on_map(AXIS):
             if s.c(x).type == "railroad_gun":
                 unit = s.u(x)
                 unit.hex = ""
                 unit.box = "removed"
-                s.say("The Railroad Gun is used up and removed (16.2)", rule="16.2")
+                s.tell(Event("The Railroad Gun is used up and removed (16.2)", rule="16.2"))
                 s._touch()
     combat_result(s, code)
 
@@ -336,14 +337,14 @@ def combat_result(s: MotherlandState, code: str) -> None:
     cb.result = code
     out = rules.decode(code)
     att, dfn = cb.side, other(cb.side)
-    s._push(  # 8.1 steps 4-6: the attacker's result first
+    s.queue_frames([  # 8.1 steps 4-6: the attacker's result first
         Frame("apply_side", ApplySideArgs(att, "att", out.att_mandatory, out.att_n,
                                           out.att_elim)),
         Frame("advance_start", RoleArgs("def")),
         Frame("apply_side", ApplySideArgs(dfn, "def", out.def_mandatory, out.def_n,
                                           out.def_elim)),
         Frame("advance_start", RoleArgs("att")),
-        Frame("combat_end"))
+        Frame("combat_end")], first=True)
 
 
 # -- results (8.5), step losses (8.5.1-8.5.3) -----------------------------------------
@@ -386,7 +387,7 @@ def apply_side(s: MotherlandState, t: ApplySideArgs) -> None:
         else:
             tasks.append(Frame("take", TakeArgs(side, t.n, list(units), stuck, role,
                                                 cb.result)))
-    s._push(*tasks)
+    s.queue_frames(tasks, first=True)
 
 
 def _can_retreat_at_all(s: MotherlandState, uid: str) -> bool:
@@ -416,8 +417,8 @@ def apply_take(s: MotherlandState, t: TakeArgs, a: Take, flow: Flow) -> None:
     flow.end()
     cb = s.fight()
     cb.took[t.role] = (t.n, a.steps)
-    s.say(f"The {t.side} player takes {t.code} as {a.steps} step loss(es) and "
-          f"{a.retreats} hex(es) of retreat", "loss", rule="8.5")
+    s.tell(Event(f"The {t.side} player takes {t.code} as {a.steps} step loss(es) and "
+                 f"{a.retreats} hex(es) of retreat", "loss", rule="8.5"))
     tasks: list[Frame] = []
     stuck = t.stuck
     if a.steps:
@@ -428,7 +429,7 @@ def apply_take(s: MotherlandState, t: TakeArgs, a: Take, flow: Flow) -> None:
         tasks.append(Frame("retreat", RetreatArgs(
             t.side, cb.target, t.role,
             {x: a.retreats for x in t.units if x not in stuck})))
-    s._push(*tasks)
+    s.queue_frames(tasks, first=True)
 
 
 def stuck_steps(s: MotherlandState, t: StuckArgs) -> None:
@@ -462,7 +463,8 @@ def lose_step(s: MotherlandState, uid: str, why: str) -> None:
     elif c.type in CHIT_TYPES:
         note = " (chit flipped, 11.3)"
     s._touch()
-    s.say(f"{uid} loses a step{note}: {why}", "loss", [h], [uid], rule=s.cited(why))
+    s.tell(Event(f"{uid} loses a step{note}: {why}", "loss", hexes=(h,), units=(uid,),
+                 rule=s.cited(why)))
 
 
 def eliminate(s: MotherlandState, uid: str, why: str) -> None:
@@ -497,7 +499,8 @@ def eliminate(s: MotherlandState, uid: str, why: str) -> None:
     else:
         u.box = "elim"
     s._touch()
-    s.say(f"{uid} is eliminated at {h}: {why}", "loss", [h], [uid], rule=s.cited(why))
+    s.tell(Event(f"{uid} is eliminated at {h}: {why}", "loss", hexes=(h,), units=(uid,),
+                 rule=s.cited(why)))
 
 
 def combat_end(s: MotherlandState) -> None:

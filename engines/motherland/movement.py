@@ -28,7 +28,7 @@ from engines.motherland.terrain import (
     turn1_frozen,
 )
 from engines.motherland.victory import claim_path
-from pbem.engine import Action
+from pbem.engine import Action, Event
 from pbem.errors import IllegalAction
 
 if TYPE_CHECKING:
@@ -402,8 +402,8 @@ def apply_move(s: MotherlandState, a: Move, exploit: bool) -> None:
             s.pos.late = True  # step 4 has begun
     s._touch()
     claim_path(s, uid, a.path[1:])
-    s.say(f"{s.label(uid)} moves {' '.join(a.path)}", "move", a.path, [uid],
-          rule="5.4" if exploit else "5.1")
+    s.tell(Event(f"{s.label(uid)} moves {' '.join(a.path)}", "move", hexes=tuple(a.path),
+                 units=(uid,), rule="5.4" if exploit else "5.1"))
 
 
 # -- the movement phase's options ------------------------------------------------------

@@ -10,6 +10,7 @@ from engines.motherland.const import AXIS, BAKU_ENTRY, TURKEY_ENTRY
 from engines.motherland.notation import Word
 from engines.motherland.supply import in_supply
 from engines.motherland.victory import finish
+from pbem.engine import Event
 from pbem.errors import IllegalAction
 from pbem.steps import Frame
 
@@ -47,8 +48,9 @@ def apply_baku(s: MotherlandState, t: MoveArgs, text: str) -> None:
     unit.mode = "done"
     s.pos.baku_done = True
     s._touch()
-    s.say(f"{uid} enters the Baku box (21.1)", rule="21.1")
-    s._push(Frame("roll-baku", RollArgs("Soviet surrender at Baku: 1-4 surrenders")))
+    s.tell(Event(f"{uid} enters the Baku box (21.1)", rule="21.1"))
+    s.queue_frames([Frame("roll-baku", RollArgs("Soviet surrender at Baku: 1-4 surrenders"))],
+                   first=True)
 
 
 def on_baku(s: MotherlandState, roll: int) -> None:
@@ -56,10 +58,10 @@ def on_baku(s: MotherlandState, roll: int) -> None:
         finish(s, AXIS, f"German Panzers in Baku: the Soviet Union surrenders "
                            f"(rolled {roll})", "Axis Strategic Victory")
     else:
-        s.say(f"Baku: no surrender (rolled {roll}); factories will be destroyed",
-              rule="21.1.2")
-        s._push(Frame("roll-baku-factories",
-                      RollArgs("factories destroyed by the Baku raid")))
+        s.tell(Event(f"Baku: no surrender (rolled {roll}); factories will be destroyed",
+                     rule="21.1.2"))
+        s.queue_frames([Frame("roll-baku-factories",
+                              RollArgs("factories destroyed by the Baku raid"))], first=True)
 
 
 # -- the Turkish Front (21.2) ----------------------------------------------------------
@@ -77,7 +79,7 @@ def turkey(s: MotherlandState) -> None:
         if h in south:  # 21.2.1: south of the trigger line 1632-2034
             rolls.append(Frame("roll-turkey", RollArgs(
                 f"Turkish entry ({uid})", unit=uid, supplied=in_supply(s, uid))))
-    s._push(*rolls)
+    s.queue_frames(rolls, first=True)
 
 
 def on_turkey(s: MotherlandState, t: RollArgs, roll: int) -> None:
@@ -90,4 +92,4 @@ def on_turkey(s: MotherlandState, t: RollArgs, roll: int) -> None:
             unit.hex = TURKEY_ENTRY
             unit.box = ""
         s._touch()
-        s.say(f"Turkey enters the war (21.2, rolled {roll})", rule="21.2.1")
+        s.tell(Event(f"Turkey enters the war (21.2, rolled {roll})", rule="21.2.1"))

@@ -7,6 +7,7 @@ from typing import TYPE_CHECKING
 
 from engines.motherland.args import CountArgs, PlaceArgs, RollArgs
 from engines.motherland.const import AXIS, SOVIET
+from pbem.engine import Event
 from pbem.steps import Frame
 
 if TYPE_CHECKING:
@@ -31,15 +32,15 @@ def partisan_effects(s: MotherlandState) -> None:
         if h and h in bases:
             tasks.append(Frame("roll-partisan",
                                RollArgs(f"partisans {p} at {h}", hex=h, p=p)))
-    s._push(*tasks)
+    s.queue_frames(tasks, first=True)
 
 
 def on_partisan(s: MotherlandState, t: RollArgs, roll: int) -> None:
     n = s.data.partisan_table[roll - 1]
-    s.say(f"Partisans {t.p} at {t.hex}: {n} Out of Supply marker(s) "
-          f"(10.1, rolled {roll})", "info", [t.hex], rule="10.1")
+    s.tell(Event(f"Partisans {t.p} at {t.hex}: {n} Out of Supply marker(s) "
+                 f"(10.1, rolled {roll})", "info", hexes=(t.hex,), rule="10.1"))
     if n:
-        s._push(Frame("partisan_oos", CountArgs(SOVIET, t.hex, n)))
+        s.queue_frames([Frame("partisan_oos", CountArgs(SOVIET, t.hex, n))], first=True)
 
 
 def partisan_targets(s: MotherlandState, base: str) -> list[str]:

@@ -14,6 +14,7 @@ from engines.motherland.notation import Word
 from engines.motherland.supply import supply_net
 from engines.motherland.terrain import may_enter_country, terrain_cost
 from engines.motherland.victory import claim
+from pbem.engine import Event
 from pbem.steps import Frame
 
 if TYPE_CHECKING:
@@ -38,7 +39,7 @@ def arrivals(s: MotherlandState, t: SideArgs) -> None:
                                RollArgs(f"return of {uid} (17.1.4)", unit=uid)))
         else:
             _arrive(s, uid)
-    s._push(*rolls)
+    s.queue_frames(rolls, first=True)
 
 
 def _arrive(s: MotherlandState, uid: str) -> None:
@@ -48,7 +49,7 @@ def _arrive(s: MotherlandState, uid: str) -> None:
         u.box = "conv"
         u.return_turn = 0
         u.returning = False  # 17.2
-        s.say(f"{uid} enters the Conversion Holding Box (17.2)", rule="17.2")
+        s.tell(Event(f"{uid} enters the Conversion Holding Box (17.2)", rule="17.2"))
     elif c.type == "offensive_support" and u.returning:
         u.box = "pool"
         u.return_turn = 0
@@ -64,15 +65,15 @@ def on_returning(s: MotherlandState, t: RollArgs, roll: int) -> None:
     u = s.u(uid)
     if roll <= 3:
         _arrive(s, uid)
-        s.say(f"{uid} returns as a reinforcement (17.1.4, rolled {roll})", rule="17.1.4")
+        s.tell(Event(f"{uid} returns as a reinforcement (17.1.4, rolled {roll})", rule="17.1.4"))
     elif roll <= 5:
         u.return_turn = s.turn + 1
-        s.say(f"{uid} is delayed to turn {s.turn + 1} (17.1.4, rolled {roll})",
-              rule="17.1.4")
+        s.tell(Event(f"{uid} is delayed to turn {s.turn + 1} (17.1.4, rolled {roll})",
+                     rule="17.1.4"))
     else:
         u.box = "removed"
         u.return_turn = 0
-        s.say(f"{uid} is removed permanently (17.1.4, rolled {roll})", rule="17.1.4")
+        s.tell(Event(f"{uid} is removed permanently (17.1.4, rolled {roll})", rule="17.1.4"))
 
 
 def reinf_hexes(s: MotherlandState, uid: str) -> list[str]:
@@ -132,8 +133,8 @@ def place_reinforcement(s: MotherlandState, uid: str, h: str) -> None:
     unit.steps = s.c(uid).max_steps
     s._touch()
     claim(s, uid, h)
-    s.say(f"{uid} arrives at {s.data.hex_name(h)} (17.0)", "move", [h], [uid],
-          rule="17.0")
+    s.tell(Event(f"{uid} arrives at {s.data.hex_name(h)} (17.0)", "move", hexes=(h,), units=(uid,),
+                 rule="17.0"))
 
 
 # -- conversions (17.2), Kampfgruppen (15.2), replacements (15.1) ----------------------
@@ -192,7 +193,7 @@ def replace(s: MotherlandState, t: ReplaceArgs, uid: str) -> None:
             t.fin = True
     s.u(uid).steps += 1
     s._touch()
-    s.say(f"{uid} recovers a step (15.1)", rule="15.1")
+    s.tell(Event(f"{uid} recovers a step (15.1)", rule="15.1"))
 
 
 def convert(s: MotherlandState, ca: str, g: str) -> None:
@@ -208,10 +209,10 @@ def convert(s: MotherlandState, ca: str, g: str) -> None:
     unit.chit = ""
     unit.supply = ""
     s._touch()
-    s.say(f"{ca} becomes {g} at {h} (17.2)", "info", [h], [g], rule="17.2")
+    s.tell(Event(f"{ca} becomes {g} at {h} (17.2)", "info", hexes=(h,), units=(g,), rule="17.2"))
     d = draw_task(s, g, 1, "17.2.1")
     if d:
-        s._push(d)
+        s.queue_frames([d], first=True)
 
 
 def combine(s: MotherlandState, a: str, b: str) -> None:
@@ -220,4 +221,4 @@ def combine(s: MotherlandState, a: str, b: str) -> None:
     unit.hex = ""
     unit.box = "elim"
     s._touch()
-    s.say(f"Kampfgruppen {a} and {b} combine into {a} (15.2)", rule="15.2")
+    s.tell(Event(f"Kampfgruppen {a} and {b} combine into {a} (15.2)", rule="15.2"))

@@ -14,7 +14,7 @@ from engines.motherland.data import ARMOR_TYPES
 from engines.motherland.notation import Advance, Retreat
 from engines.motherland.terrain import may_enter_country, terrain_cost
 from engines.motherland.victory import claim
-from pbem.engine import Action
+from pbem.engine import Action, Event
 from pbem.steps import Flow, Frame, Refusal
 
 if TYPE_CHECKING:
@@ -127,8 +127,8 @@ def retreat_forced(s: MotherlandState, t: RetreatArgs, flow: Flow) -> bool:
                 if t.role:  # 8.7: a retreat cut short shortens the advance
                     cut = s.fight().cut
                     cut[t.role] = max(cut.get(t.role, 0), left)
-                s.say(f"{uid} cannot retreat: {left} step loss(es) instead (8.5.1)",
-                      "loss", [s.u(uid).hex], [uid], rule="8.5.1")
+                s.tell(Event(f"{uid} cannot retreat: {left} step loss(es) instead (8.5.1)", "loss",
+                             hexes=(s.u(uid).hex,), units=(uid,), rule="8.5.1"))
                 for _ in range(left):
                     if s.u(uid).hex:
                         lose_step(s, uid, "unable to retreat (8.5.1)")
@@ -158,13 +158,14 @@ def retreat(s: MotherlandState, t: RetreatArgs, a: Retreat) -> None:
         if friend:
             s.u(uid).displaced = True  # 8.6.5
     s._touch()
-    s.say(f"{' '.join(s.label(x) for x in units)} retreat {src} -> {a.dest}", "retreat",
-          [src, a.dest], units, rule="8.6")
+    s.tell(Event(f"{' '.join(s.label(x) for x in units)} retreat {src} -> {a.dest}", "retreat",
+                 hexes=(src, a.dest), units=tuple(units), rule="8.6"))
     for uid in units:
         claim(s, uid, a.dest)
     if zoc_loss:  # one step for the stack, the owner choosing the unit
-        s._push(Frame("lose", LoseArgs(side, 1, list(units), {},
-                                       "retreated into an enemy ZOC (4.2.1, 8.6.2)")))
+        s.queue_frames([Frame("lose", LoseArgs(side, 1, list(units), {},
+                                               "retreated into an enemy ZOC (4.2.1, 8.6.2)"))],
+                       first=True)
     if river:
         for uid in units:
             if s.c(uid).type in ARMOR_TYPES and s.u(uid).hex:
@@ -197,15 +198,15 @@ def advance_start(s: MotherlandState, t: RoleArgs) -> None:
             for uid in movers:
                 claim(s, uid, cb.target)
             if movers:
-                s.say(f"The overrun succeeds: {' '.join(movers)} enter {cb.target}",
-                      "move", [cb.target], movers, rule="7.1")
+                s.tell(Event(f"The overrun succeeds: {' '.join(movers)} enter {cb.target}", "move",
+                             hexes=(cb.target,), units=tuple(movers), rule="7.1"))
         else:
             for uid in cb.attackers:
                 unit = s.u(uid)
                 unit.mp = 0
                 unit.mode = "done"
-            s.say("The overrun fails: the attackers end their movement (7.1)", "info",
-                  rule="7.1")
+            s.tell(Event("The overrun fails: the attackers end their movement (7.1)", "info",
+                         rule="7.1"))
         return
     if not vacated or not lost_all:
         return
@@ -224,7 +225,8 @@ def advance_start(s: MotherlandState, t: RoleArgs) -> None:
     movers = [x for x in alive_in_combat(s, role) if s.c(x).is_combat
               and s.c(x).factors[0][2] > 0 and s.c(x).type != "fortress"]
     if movers:
-        s._push(Frame("advance", AdvanceArgs(side, movers, allow, vacated, {})))
+        s.queue_frames([Frame("advance", AdvanceArgs(side, movers, allow, vacated, {}))],
+                       first=True)
 
 
 def advance_options(s: MotherlandState, t: AdvanceArgs) -> list[Action]:
@@ -274,5 +276,5 @@ def apply_advance(s: MotherlandState, t: AdvanceArgs, a: Advance) -> None:
     t.moved[a.unit] = t.moved.get(a.unit, 0) + 1
     s._touch()
     claim(s, a.unit, a.dest)
-    s.say(f"{s.label(a.unit)} advances {src} -> {a.dest}", "move", [src, a.dest],
-          [a.unit], rule="8.7")
+    s.tell(Event(f"{s.label(a.unit)} advances {src} -> {a.dest}", "move", hexes=(src, a.dest),
+                 units=(a.unit,), rule="8.7"))

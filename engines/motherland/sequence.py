@@ -95,8 +95,8 @@ def setup(s: MotherlandState) -> Position:
 
 def push_phase(s: MotherlandState) -> None:
     name, side = s.phase()
-    s.say(f"Turn {s.turn} ({s.data.turns[s.turn].date}, {s.weather}): "
-          f"{phase_title(s)}", "phase", rule="3.1")
+    s.tell(Event(f"Turn {s.turn} ({s.data.turns[s.turn].date}, {s.weather}): "
+                 f"{phase_title(s)}", "phase", rule="3.1"))
     # 8.3.1, 8.3.4, 8.6.5 last one Combat Phase: which hexes were attacked, which units
     # attacked, defended or retreated into a friendly hex.  Overruns in the movement and
     # exploitation phases are not bound by them (7.0), so every phase starts clean.
@@ -107,7 +107,7 @@ def push_phase(s: MotherlandState) -> None:
         unit.displaced = False
     s.pos.hit = []
     if name == "supply":
-        s._push(*supply_tasks(s))
+        s.queue_frames(supply_tasks(s), first=True)
     elif name == "move":
         for uid in s.on_map(side):
             u = s.u(uid)
@@ -118,10 +118,10 @@ def push_phase(s: MotherlandState) -> None:
         s.pos.sea_used = False
         s.pos.late = False
         s.pos.regular = False  # 3.1 step 3 not begun
-        s._push(Frame("arrivals", SideArgs(side)), Frame("reinf", SideArgs(side)),
-                Frame("move", MoveArgs(side, False)))
+        s.queue_frames([Frame("arrivals", SideArgs(side)), Frame("reinf", SideArgs(side)),
+                        Frame("move", MoveArgs(side, False))], first=True)
     elif name == "combat":
-        s._push(Frame("combat", SideArgs(side)))
+        s.queue_frames([Frame("combat", SideArgs(side))], first=True)
     elif name == "exploit":
         s.pos.late = False
         for uid in s.on_map(side):
@@ -130,10 +130,10 @@ def push_phase(s: MotherlandState) -> None:
             u.mode = ""
             u.start = u.hex
             u.mp = exploit_mp(s, uid)  # may set mode "one" or "done" (5.4)
-        s._push(Frame("move", MoveArgs(side, True)))
+        s.queue_frames([Frame("move", MoveArgs(side, True))], first=True)
     else:
-        s._push(*admin_tasks(s))
-    s._pending.append(Frame("stacking"))
+        s.queue_frames(admin_tasks(s), first=True)
+    s.queue_frames([Frame("stacking")])
 
 
 def phase_title(s: MotherlandState) -> str:
@@ -193,7 +193,6 @@ class PhaseStart(Procedure["MotherlandState"]):
     def run(self, s: MotherlandState, args: PhaseArgs, flow: Flow) -> list[Event]:
         s.pos.phase = args.index
         push_phase(s)
-        s.flush(flow)
         flow.end()
         return []
 

@@ -65,4 +65,4 @@ def stacking(s: MotherlandState) -> None:
         if over:
             owner = s.c(over[0]).side
             tasks.append(Frame("stack", HexArgs(other(owner), h)))
-    s._push(*tasks)
+    s.queue_frames(tasks, first=True)

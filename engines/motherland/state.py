@@ -3,9 +3,10 @@
 The position is typed data (``self.pos``, ``position.py``; pbem.codec derives its
 snapshot).  :class:`MotherlandState` holds what every rule reads (who is where and whose,
 stacks, ZOCs, a unit's factors and name, city control, with a per-position cache
-``_cache`` forgotten by ``_touch`` after every change), the event log (``say``), the
-frames the rules queue (``_push``, handed to the runtime by ``flush``) and the hooks of
-the engine contract the step runtime leaves to the game.  It holds no rules.
+``_cache`` forgotten by ``_touch`` after every change) and the hooks of the engine
+contract the step runtime leaves to the game.  It holds no rules.  The rules tell their
+events to the runtime's log (``s.tell(Event(...))``) and queue the frames they lead to
+with ``s.queue_frames(..., first=True)``: the last queued runs first.
 
 The rules are modules of plain functions taking the state first, one per rule area, in
 the book's order: ``supply.py`` supply (9.0), isolation, Air Supply range;
@@ -26,8 +27,8 @@ connection and movement are the hex kit's (``engines.hexkit.zoc.zoc_map``,
 
 from __future__ import annotations
 
+import dataclasses
 import re
-from collections.abc import Iterable
 from typing import Any
 
 from engines.hexkit.zoc import zoc_map
@@ -63,11 +64,11 @@ from engines.motherland.data import (
 )
 from engines.motherland.notation import Take, parse
 from engines.motherland.position import Combat, Position, Unit
-from engines.motherland.sequence import phase_title, setup, turn_sequence
+from engines.motherland.sequence import phase_title, turn_sequence
 from engines.motherland.steps import STEPS, MotherlandChoice
 from pbem import typedcopy
-from pbem.engine import CHANCE, Action, Decision, Event, Outcome, Result, State
-from pbem.steps import Choice, Flow, Frame, Misfit, Roll, StepState
+from pbem.engine import CHANCE, Action, Decision, Result, State
+from pbem.steps import Choice, Frame, Misfit, Roll, StepState
 from pbem.view import BoardView
 
 #: a rule number in a reason's words (:meth:`MotherlandState.cited`)
@@ -112,10 +113,6 @@ class MotherlandState(StepState[Position]):
 
     data: GameData
     sc: ScenarioData
-    _events: list[Event]
-    #: frames the rules queued while a step acted, the next to run first
-    #: (handed to the runtime by ``flush``)
-    _pending: list[Frame]
     #: facts about the position as it stands, cleared by ``_touch`` after any change
     _cache: dict[Any, Any]
     #: results that are pure functions of their (full) keys, kept across changes
@@ -192,8 +189,10 @@ class MotherlandState(StepState[Position]):
         return hit
 
     def _touch(self) -> None:
-        """Forget every cached fact about the position (call after any change)."""
+        """Forget every cached fact about the position (call after any change), the
+        decision's options memo too (a test's position changed by hand)."""
         self._cache.clear()
+        self.forget_options()
         if len(self._pcache) > 20_000:
             self._pcache.clear()
 
@@ -280,10 +279,6 @@ class MotherlandState(StepState[Position]):
             return f"{uid}*"
         return uid
 
-    def say(self, text: str, kind: str = "info", hexes: Iterable[str] = (),
-            units: Iterable[str] = (), rule: str = "") -> None:
-        self._events.append(Event(text, kind, (), tuple(hexes), tuple(units), rule))
-
     @staticmethod
     def cited(text: str) -> str:
         """The first rule number a reason cites ("cannot trace a Supply Line (9.1.1)"), for
@@ -308,23 +303,6 @@ class MotherlandState(StepState[Position]):
             return (mark == AXIS) if side == AXIS else (mark != AXIS)
         return (mark != SOVIET) if side == AXIS else (mark == SOVIET)
 
-    # ================================================================================
-    # queued work
-    # ================================================================================
-
-    def _push(self, *frames: Frame) -> None:
-        """Queue ``frames`` to run next, in this order, before any queued earlier."""
-        self._pending[0:0] = list(frames)
-
-    def _push_frame(self, step: str, args: Any) -> None:
-        self._push(Frame(step, args))
-
-    def flush(self, flow: Flow) -> None:
-        """Hand the queued frames to the runtime (every step does once it has acted)."""
-        for frame in self._pending:
-            flow.push(frame.step, frame.args)
-        self._pending = []
-
     def _side(self) -> str:
         """Who the current step waits for ("" between steps)."""
         if not self.stack:
@@ -339,22 +317,20 @@ class MotherlandState(StepState[Position]):
     #: the scenario's tables and the cache of pure functions of their keys: the same
     #: whatever the position (:meth:`clone`)
     clone_shares = ("sc", "_pcache")
+    #: a decision's options (a movement phase's thousands of moves) listed once for the
+    #: settling, the decision shown, the default and the refusal check
+    memo_options = True
     start = "game"
 
-    def __init__(self, engine: Any, scenario: str, options: dict[str, str], data: GameData,
-                 body: dict[str, Any] | None = None) -> None:
+    def __init__(self, engine: Any, scenario: str, options: dict[str, str]) -> None:
+        # no position yet: a new game's comes from setup (MotherlandEngine._new_state), a
+        # restored one's from its snapshot (StepState.restored)
         super().__init__(engine, scenario, options)
-        self.data = data
-        self.sc = data.scenarios[scenario]
-        self._events: list[Event] = []
+        self.data = engine.data
+        self.sc = self.data.scenarios[scenario]
         self._cache: dict[Any, Any] = {}
         #: results that are pure functions of their (full) keys, kept across changes
         self._pcache: dict[Any, Any] = {}
-        self._pending: list[Frame] = []
-        if body is not None:
-            self.restore_body(body)
-            return
-        self.begin(setup(self))
 
     def frames_for(self, step: str) -> list[Frame]:
         """The setup API's ``step = "phase"``: the start of the position's phase (``turn``
@@ -390,7 +366,6 @@ class MotherlandState(StepState[Position]):
         """Start the position's phase afresh (``turn`` and ``phase`` as they are now): for
         tests that set up a position by hand."""
         self.stack = self.frames_for("phase")
-        self._pending = []
         self._touch()
         self._settle()
 
@@ -400,10 +375,10 @@ class MotherlandState(StepState[Position]):
         twin = object.__new__(MotherlandState)
         twin.__dict__.update(self.__dict__)
         twin.options = dict(self.options)
-        twin._events = list(self._events)
         twin.history = list(self.history)
         twin._cache = {}
-        twin._pending = []
+        # as the runtime's clone: its options memo is the original's, for one decision
+        twin.forget_options()
         twin.pos = self.pos.copy()
         # each frame's arguments copied by their step's Args type (pbem.typedcopy), not
         # deep-copied: a fifth of the clone
@@ -414,8 +389,7 @@ class MotherlandState(StepState[Position]):
 
     # ================================================================================
     # the engine contract's hooks the step runtime leaves to the game: the decision
-    # shown to the player (its options computed once), events gathered from ``say``,
-    # standing orders, the result
+    # shown to the player (its options computed once), standing orders, the result
     # ================================================================================
 
     def over(self) -> bool:
@@ -432,30 +406,20 @@ class MotherlandState(StepState[Position]):
     def parse_action(self, text: str) -> Action:
         return parse(text)
 
-    def _apply_action(self, action: Action) -> list[Event]:
-        self._events = []
-        super()._apply_action(action)
-        return self._events
-
-    def _apply_outcome(self, outcome: Outcome) -> list[Event]:
-        self._events = []
-        super()._apply_outcome(outcome)
-        return self._events
-
     def _decision(self) -> Decision:
-        step, frame = self._choice()
+        # the runtime's, but the options shown only up to the step's show_at_most (a
+        # movement phase offers thousands), which Choice.show cannot say by position
+        decision = super()._decision()
+        step = self.step()
         assert isinstance(step, MotherlandChoice)
-        args = frame.args
-        opts = step.options(self, args)
-        shown = tuple(opts) if len(opts) <= step.show_at_most else ()
-        return Decision(step.side(self, args), step.kind, step.prompt(self, args), shown,
-                        step.default_of(self, args, opts), step.rule)
+        if len(decision.options) > step.show_at_most:
+            return dataclasses.replace(decision, options=())
+        return decision
 
     def _decision_head(self) -> tuple[str, str]:
         # side and prompt as _decision words them, without listing the options (a game's
         # summary, written by every act and receive, shows none: issue 19)
-        step, frame = self._choice()
-        return step.side(self, frame.args), step.prompt(self, frame.args)
+        return self._step_head()
 
     def _result(self) -> Result | None:
         r = self.pos.result

@@ -26,6 +26,7 @@ from engines.motherland.terrain import (
     turn1_frozen,
 )
 from engines.motherland.victory import claim, claim_path
+from pbem.engine import Event
 from pbem.errors import IllegalAction
 
 if TYPE_CHECKING:
@@ -184,8 +185,8 @@ def apply_strategic(s: MotherlandState, a: Strategic) -> None:
     u.mode = "strat"
     s._touch()
     claim_path(s, uid, a.path[1:])
-    s.say(f"{s.label(uid)} moves strategically {a.path[0]} -> {a.path[-1]}", "move",
-          (a.path[0], a.path[-1]), [uid], rule="5.3")
+    s.tell(Event(f"{s.label(uid)} moves strategically {a.path[0]} -> {a.path[-1]}", "move",
+                 hexes=(a.path[0], a.path[-1]), units=(uid,), rule="5.3"))
 
 
 def _sea_body(s: MotherlandState, h: str) -> str:
@@ -262,5 +263,5 @@ def apply_ship(s: MotherlandState, text: str) -> None:
     s._touch()
     for x in units:
         claim(s, x, dest)
-    s.say(f"{' '.join(units)} shipped to {s.data.hex_name(dest)} (5.5)", "move",
-          [dest], units, rule="5.5")
+    s.tell(Event(f"{' '.join(units)} shipped to {s.data.hex_name(dest)} (5.5)", "move",
+                 hexes=(dest,), units=tuple(units), rule="5.5"))

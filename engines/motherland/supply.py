@@ -26,6 +26,7 @@ from engines.motherland.const import (
     other,
 )
 from engines.motherland.terrain import soviet_infantry
+from pbem.engine import Event
 from pbem.steps import Frame
 
 if TYPE_CHECKING:
@@ -52,19 +53,19 @@ def supply_start(s: MotherlandState) -> None:
     info = s.data.turns[s.turn]
     if info.air_withdrawal and s.pos.air.total > 0 and s.turn > s.sc.first - 1:
         s.pos.air.total -= 1
-        s.say("The Axis withdraws one German Air Unit (14.0)", rule="14.0")
+        s.tell(Event("The Axis withdraws one German Air Unit (14.0)", rule="14.0"))
     if info.chits and s.turn > s.sc.first - 1:
         for cid in info.chits:
             s.pos.cups[cid[0]].append(cid)
         for k in s.pos.cups:
             s.pos.cups[k].sort()
-        s.say(f"{len(info.chits)} Strength Chits join the cups (17.3)", rule="17.3")
+        s.tell(Event(f"{len(info.chits)} Strength Chits join the cups (17.3)", rule="17.3"))
     if info.general and info.general not in s.pos.generals:
         s.pos.generals[info.general] = "ready"
-        s.say(f"General {info.general} arrives (16.5)", rule="16.5")
+        s.tell(Event(f"General {info.general} arrives (16.5)", rule="16.5"))
     if info.partisan and info.partisan not in s.pos.partisans:
         s.pos.partisans[info.partisan] = ""
-        s.say(f"Partisan marker {info.partisan} arrives (10.0)", rule="10.0")
+        s.tell(Event(f"Partisan marker {info.partisan} arrives (10.0)", rule="10.0"))
     s.pos.generals = dict(sorted(s.pos.generals.items()))
     s.pos.partisans = dict(sorted(s.pos.partisans.items()))
     s.pos.expended = []
@@ -335,7 +336,7 @@ def supply_status(s: MotherlandState) -> None:
         changes.append(f"{uid} {new}")
     s._touch()
     if changes:
-        s.say("Supply: " + ", ".join(changes), "info", rule="9.1")
+        s.tell(Event("Supply: " + ", ".join(changes), "info", rule="9.1"))
 
 
 def remove_expended(s: MotherlandState) -> None:
@@ -356,8 +357,8 @@ def _remove_to_track(s: MotherlandState, uid: str, turns: int, why: str) -> None
     u.supply = ""
     u.steps = s.c(uid).max_steps
     s._touch()
-    s.say(f"{uid} leaves {h}: {why}; returns on turn {s.turn + turns}", "loss", [h],
-          [uid], rule=s.cited(why))
+    s.tell(Event(f"{uid} leaves {h}: {why}; returns on turn {s.turn + turns}", "loss", hexes=(h,),
+                 units=(uid,), rule=s.cited(why)))
 
 
 # -- isolation (9.1.3) ---------------------------------------------------------------
@@ -373,7 +374,7 @@ def isolation_rolls(s: MotherlandState) -> None:
     for h in sorted(by_hex):
         tasks.append(Frame("roll-isolation",
                            RollArgs(f"isolation attrition at {h}", hex=h)))
-    s._push(*tasks)
+    s.queue_frames(tasks, first=True)
 
 
 def on_isolation(s: MotherlandState, t: RollArgs, roll: int) -> None:
@@ -383,10 +384,10 @@ def on_isolation(s: MotherlandState, t: RollArgs, roll: int) -> None:
     if not units:
         return
     owner = s.c(units[0]).side
-    s.say(f"Isolated units at {h} lose {n} step(s) (9.1.3, rolled {roll})", "loss", [h],
-          rule="9.1.3")
+    s.tell(Event(f"Isolated units at {h} lose {n} step(s) (9.1.3, rolled {roll})", "loss",
+                 hexes=(h,), rule="9.1.3"))
     if n:
-        s._push(Frame("isolation", CountArgs(owner, h, n)))
+        s.queue_frames([Frame("isolation", CountArgs(owner, h, n))], first=True)
 
 
 # -- expending bases, air supply (9.3.4, 14.2) ---------------------------------------
@@ -402,13 +403,13 @@ def expendable(s: MotherlandState) -> list[str]:
 def expend(s: MotherlandState, uid: str) -> None:
     s.pos.expended = sorted([*s.pos.expended, uid])
     s._touch()
-    s.say(f"{uid} is expended to supply units (9.3.4)", rule="9.3.4")
+    s.tell(Event(f"{uid} is expended to supply units (9.3.4)", rule="9.3.4"))
 
 
 def air_supply(s: MotherlandState, uid: str) -> None:
     s.u(uid).supply = "lack"
     s.pos.air.used += 1
-    s.say(f"Air Supply: {uid} is now Lack of Supply (14.2)", rule="14.2")
+    s.tell(Event(f"Air Supply: {uid} is now Lack of Supply (14.2)", rule="14.2"))
 
 
 def air_available(s: MotherlandState) -> int:

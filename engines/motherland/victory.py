@@ -16,6 +16,7 @@ from engines.motherland.const import AXIS, LENINGRAD, MOSCOW, SOVIET, other
 from engines.motherland.data import SOVIET_ARMY_TYPES
 from engines.motherland.position import GameEnd
 from engines.motherland.supply import supply_blocked, supply_spread
+from pbem.engine import Event
 from pbem.steps import Frame
 
 if TYPE_CHECKING:
@@ -50,17 +51,17 @@ def claim(s: MotherlandState, uid: str, h: str, quiet: bool = False) -> None:
         elif before == SOVIET:
             del control[h]
         if h == MOSCOW and not quiet and s.pos.stalin == "moscow" and before != AXIS:
-            s._push(Frame("roll-stalin", RollArgs(
-                "Stalin's escape (16.6): 1-4 escapes, 5-6 killed")))
+            s.queue_frames([Frame("roll-stalin", RollArgs(
+                "Stalin's escape (16.6): 1-4 escapes, 5-6 killed"))], first=True)
     else:
         if soviet_land and before == AXIS:
             control[h] = SOVIET
             if not quiet:
-                s.say(f"The Soviets recapture {s.data.hex_name(h)} (19.1.1)", "info",
-                      [h], rule="19.1.1")
+                s.tell(Event(f"The Soviets recapture {s.data.hex_name(h)} (19.1.1)", "info",
+                             hexes=(h,), rule="19.1.1"))
             if h == MOSCOW and s.pos.stalin == "evacuated":
                 s.pos.stalin = "moscow"
-                s.say("Stalin returns to Moscow (16.6)", "info", [h], rule="16.6")
+                s.tell(Event("Stalin returns to Moscow (16.6)", "info", hexes=(h,), rule="16.6"))
         elif not soviet_land:
             control[h] = SOVIET
     s.pos.control = dict(sorted(control.items()))
@@ -69,19 +70,19 @@ def claim(s: MotherlandState, uid: str, h: str, quiet: bool = False) -> None:
 def on_stalin(s: MotherlandState, roll: int) -> None:
     if roll <= 4:
         s.pos.stalin = "evacuated"
-        s.say(f"Stalin escapes from Moscow (16.6, rolled {roll})", "info", [MOSCOW],
-              rule="16.6")
+        s.tell(Event(f"Stalin escapes from Moscow (16.6, rolled {roll})", "info", hexes=(MOSCOW,),
+                     rule="16.6"))
     else:
         s.pos.stalin = "dead"
-        s.say(f"Stalin is killed in Moscow (16.6, rolled {roll})", "info", [MOSCOW],
-              rule="16.6")
+        s.tell(Event(f"Stalin is killed in Moscow (16.6, rolled {roll})", "info", hexes=(MOSCOW,),
+                     rule="16.6"))
     first = not s.pos.stalin_rolled
     s.pos.stalin_rolled = True
     if (roll > 4 and first and s.sc.rules.get("stalin_surrender_roll")
             and not s.pos.surrender_rolled):
         s.pos.surrender_rolled = True
-        s._push(Frame("roll-surrender", RollArgs(
-            "Soviet surrender after Stalin's death (+1 if the Axis hold Leningrad)")))
+        s.queue_frames([Frame("roll-surrender", RollArgs(
+            "Soviet surrender after Stalin's death (+1 if the Axis hold Leningrad)"))], first=True)
 
 
 def on_surrender(s: MotherlandState, roll: int) -> None:
@@ -97,10 +98,10 @@ def on_surrender(s: MotherlandState, roll: int) -> None:
         for k in s.pos.cups:
             s.pos.cups[k].sort()
         s.pos.removed_chits = []
-        s.say(f"The will to fight declines: {len(back)} starred chits return to the "
-              f"cups (rolled {roll}+{mod})", rule="20.2 rule 4")
+        s.tell(Event(f"The will to fight declines: {len(back)} starred chits return to the "
+                     f"cups (rolled {roll}+{mod})", rule="20.2 rule 4"))
     else:
-        s.say(f"No surrender (rolled {roll}+{mod})", rule="20.2 rule 4")
+        s.tell(Event(f"No surrender (rolled {roll}+{mod})", rule="20.2 rule 4"))
 
 
 # ================================================================================
@@ -203,9 +204,9 @@ def on_sudden_death(s: MotherlandState, roll: int) -> None:
         finish(s, SOVIET, f"the Soviets hold the key cities at the end of turn "
                              f"{s.turn} and roll {roll}", "Soviet Strategic Victory")
     else:
-        s.say(f"The war goes on (rolled {roll})", rule="20.2")
+        s.tell(Event(f"The war goes on (rolled {roll})", rule="20.2"))
 
 
 def finish(s: MotherlandState, winner: str | None, text: str, level: str) -> None:
     s.pos.result = GameEnd(winner, text, level)
-    s.say(f"Game over: {level}. {text}", "info", rule="19.0")
+    s.tell(Event(f"Game over: {level}. {text}", "info", rule="19.0"))

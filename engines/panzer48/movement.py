@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from collections.abc import Iterable
+from collections.abc import Container, Iterable
 from fractions import Fraction
 from typing import TYPE_CHECKING
 
@@ -14,6 +14,7 @@ from engines.panzer48.zoc import zoc
 from pbem.engine import Event
 
 if TYPE_CHECKING:
+    from engines.hexkit.facts import BoardFacts
     from engines.panzer48.state import P48State
 
 
@@ -53,7 +54,7 @@ def step_cost(s: P48State, u: str, a: str, b: str) -> Fraction | None:
 
 
 def may_pass(s: P48State, group: list[str], h: str, spent: dict[str, Fraction],
-             stacks: dict[str, list[str]], seen: frozenset[str] = frozenset()) -> bool:
+             facts: BoardFacts, seen: frozenset[str] = frozenset()) -> bool:
     """6: "Stacking limits must be satisfied at the end of each unit's movement", so
     ``group`` (standing elsewhere, ``spent`` MPs each) may enter ``h``, where it would
     overstack, only if it can go on from there, within its allowances, to a hex where
@@ -61,6 +62,7 @@ def may_pass(s: P48State, group: list[str], h: str, spent: dict[str, Fraction],
     side = s.d.units[group[0]].side
     if h in zoc(s, other(side)):
         return False
+    stacks = facts.stacks()
     for n in s.d.map.neighbors(h):
         if n in seen or (n in stacks and s.d.units[stacks[n][0]].side != side):
             continue
@@ -71,8 +73,8 @@ def may_pass(s: P48State, group: list[str], h: str, spent: dict[str, Fraction],
                 break
             after[u] = spent[u] + c
         else:
-            if fits(s, n, side, group, stacks) or may_pass(s,
-                    group, n, after, stacks, seen | {h}):
+            if fits(s, n, side, group, facts) or may_pass(s,
+                    group, n, after, facts, seen | {h}):
                 return True
     return False
 
@@ -101,12 +103,12 @@ def entry_hexes(s: P48State, u: str, stacking: bool = True) -> list[str]:
         f = s.d.formations[info.formation]
         area = f.enters_area if info.side == "german" else s.pos.plan_areas.get(f.id, "")
         cands = list(s.d.entry.get(area, ()))
-    enemy = {s.pos.units[e].hex for e in s.on_map(other(info.side))}
-    ez = zoc(s, other(info.side)) if info.target == "W" else {}
-    stacks = s.stacks()
+    enemy = s.facts().occupied(other(info.side))
+    ez: Container[str] = zoc(s, other(info.side)) if info.target == "W" else ()
+    facts = s.facts()
     return [h for h in cands if h not in enemy and h not in ez
-            and (not stacking or fits(s, h, info.side, [u], stacks)
-                 or may_pass(s, [u], h, {u: s.d.entry_cost(u, h)}, stacks))]
+            and (not stacking or fits(s, h, info.side, [u], facts)
+                 or may_pass(s, [u], h, {u: s.d.entry_cost(u, h)}, facts))]
 
 
 def moving_hex(s: P48State) -> str:
@@ -122,7 +124,8 @@ def next_hexes(s: P48State) -> list[str]:
     if any(pos.units[u].halted for u in pos.moving):
         return []  # 5 (stand-in): entering an enemy-controlled hex ends the move
     out = []
-    stacks = s.stacks()
+    facts = s.facts()
+    stacks = facts.stacks()
     for n in s.d.map.neighbors(h):
         if n in stacks and s.d.units[stacks[n][0]].side == other(side):
             continue
@@ -130,10 +133,10 @@ def next_hexes(s: P48State) -> list[str]:
         if any(c is None or pos.units[u].spent + c > allowance(s, u)
                for u, c in zip(pos.moving, costs, strict=True)):
             continue
-        if not fits(s, n, side, pos.moving, stacks) and not may_pass(s,
+        if not fits(s, n, side, pos.moving, facts) and not may_pass(s,
                 pos.moving, n, {u: pos.units[u].spent + c for u, c in
                                 zip(pos.moving, costs, strict=True) if c is not None},
-                stacks, frozenset([h])):
+                facts, frozenset([h])):
             continue  # 6: through a full hex only if the move can end beyond it
         out.append(n)
     return out

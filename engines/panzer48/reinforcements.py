@@ -100,9 +100,9 @@ def place_defaults(s: P48State, side: str) -> None:
             cands = [h for h in d.map.within(f.area, 3) if d.side_of_hex(h) == side
                      and h not in d.areas["front_german"] and h not in d.areas["front_soviet"]]
         cands.sort(key=lambda h: (d.map.distance(h, f.area), h))
-        ez = zoc(s, other(side))
+        ez, facts = zoc(s, other(side)), s.facts()
         for h in cands:
-            if fits(s, h, side, [u]) and not (info.target == "W" and h in ez):
+            if fits(s, h, side, [u], facts) and not (info.target == "W" and h in ez):
                 x.hex = h
                 break
 
@@ -155,9 +155,9 @@ def setup_hexes(s: P48State, u: str) -> list[str]:
         cands = [h for h in d.map.within(f.area, 3) if d.side_of_hex(h) == side]
     out = []
     enemy_zoc = zoc(s, other(side))
-    stacks = s.stacks()
+    facts = s.facts()
     for h in sorted(cands):
-        if h == s.pos.units[u].hex or not fits(s, h, side, [u], stacks):
+        if h == s.pos.units[u].hex or not fits(s, h, side, [u], facts):
             continue
         if info.target == "W" and h in enemy_zoc:
             continue  # 9: weapons never in enemy ZOC

@@ -75,7 +75,7 @@ def retreat_plan(s: P48State, args: RetreatArgs) -> RetreatPlan:
     ez = zoc(s, other(side))
     weapons = any(s.d.units[u].target == "W" for u in args.units)
     friends = [s.pos.units[u].hex for u in s.on_map(side) if u not in args.units]
-    enemy = {s.pos.units[u].hex for u in s.on_map(other(side))}
+    enemy = s.facts().occupied(other(side))
     firers = sorted({s.pos.units[u].hex for u in firing_units(s, args)})
     m = s.d.map
 
@@ -110,9 +110,9 @@ def retreat_plan(s: P48State, args: RetreatArgs) -> RetreatPlan:
                                may_end=may_end, max_length=top, path_rank=whole)
         return tuple(sorted(opts.paths)) if opts.complete and all(opts.paths) else ()
 
-    stacks = s.stacks()
+    facts = s.facts()
     # stacking satisfied at the end of the retreat, and never ending in an enemy ZOC
-    paths = best(args.length, lambda h: h not in ez and fits(s, h, side, args.units, stacks))
+    paths = best(args.length, lambda h: h not in ez and fits(s, h, side, args.units, facts))
     if paths:
         return RetreatPlan("fit", paths)
     paths = best(args.length, lambda h: h not in ez)

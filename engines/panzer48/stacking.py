@@ -6,19 +6,19 @@ from collections.abc import Iterable
 from typing import TYPE_CHECKING
 
 if TYPE_CHECKING:
+    from engines.hexkit.facts import BoardFacts
     from engines.panzer48.state import P48State
 
 
 def stack_size(s: P48State, h: str, side: str, extra: Iterable[str] = (),
-               stacks: dict[str, list[str]] | None = None) -> int:
-    here = s.at(h, side) if stacks is None else [
-        u for u in stacks.get(h, ()) if s.d.units[u].side == side]
+               facts: BoardFacts | None = None) -> int:
+    here = (s.facts() if facts is None else facts).at(h, side)
     us = set(here) | set(extra)
     return sum(s.d.units[u].size for u in us)
 
 
 def fits(s: P48State, h: str, side: str, extra: Iterable[str] = (),
-         stacks: dict[str, list[str]] | None = None) -> bool:
-    """6: stacking limits (in thirds of a battalion); ``stacks``: from ``stacks()``
-    when the caller asks for many hexes of one position."""
-    return stack_size(s, h, side, extra, stacks) <= s.d.stack_limit[side]
+         facts: BoardFacts | None = None) -> bool:
+    """6: stacking limits (in thirds of a battalion); ``facts``: the state's board facts
+    (``s.facts()``) when the caller asks for many hexes of one position."""
+    return stack_size(s, h, side, extra, facts) <= s.d.stack_limit[side]

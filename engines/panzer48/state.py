@@ -8,9 +8,11 @@ with the reason.
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
+from operator import attrgetter
 from typing import Any
 
+from engines.hexkit.facts import BoardFacts, Placed, board_facts
 from engines.panzer48.data import SIDES, Data, UnitInfo, data
 from engines.panzer48.notation import CHECK, COMMIT, OPEN, RETREAT, parse
 from engines.panzer48.position import Combat, Position, SideArgs
@@ -28,9 +30,21 @@ from pbem.view import BoardView
 SEQUENCE_ONLY = ("turn", "player-turn", "prepared-phase", "movement-phase",
                  "player-turn-end", "turn-end")
 
+#: the fields of a unit its placement reads (where, hex; 5's steps and retreat)
+_PLACED = attrgetter("where", "hex", "losses", "retreated")
+
+#: the units' ids and placed fields, and the board facts of them
+_Kept = tuple[tuple[tuple[str, ...], tuple[tuple[str, str, int, bool], ...]], BoardFacts]
+
 
 class P48State(StepState[Position]):
     Position = Position
+    #: the facts are a pure function of the key kept with them and never change (a move
+    #: makes a new key and new facts, assigned on the state that moved, not changed in
+    #: place): a clone shares them until its position differs; a snapshot holds only the
+    #: position and the frames, so never them
+    clone_shares = ("_facts",)
+    _facts: _Kept | None = None
     # a move's options (every hex in reach, every stack that may move) are the costly
     # part of a decision: listed once for its prompt, listing, check and default
     memo_options = True
@@ -51,31 +65,41 @@ class P48State(StepState[Position]):
     def steps_of(self, uid: str) -> int:
         return self.d.units[uid].steps - self.pos.units[uid].losses
 
-    # on_map, at, owner_at and zoc run hundreds of thousands of times a game (every
-    # movement option asks them): they read the units once, without the helpers above
+    # on_map, at, owner_at, stacks and zoc run hundreds of thousands of times a game
+    # (every movement option asks them): they are the kit's board facts of the placement
+    # (engines/hexkit/facts.py), kept on the state with the unit fields they read so
+    # that a position unchanged since the last question costs one comparison
+
+    def facts(self) -> BoardFacts:
+        """The board facts of where the units stand: occupancy, stacks and ZOCs (5)."""
+        units = self.pos.units
+        key = (tuple(units), tuple(map(_PLACED, units.values())))
+        kept = self._facts
+        if kept is not None and kept[0] == key:
+            return kept[1]
+        info = self.d.units
+        # a unit stands in no hex while 9's default set-up looks for one for it
+        # (reinforcements.place_defaults puts it on the map first); the mark is what 5
+        # reads of a unit (zoc.ZOC): its steps left and whether it retreated
+        found = board_facts(self.d.map, [
+            Placed(u, x.hex, info[u].side, (info[u].steps - x.losses, x.retreated))
+            for u, x in units.items() if x.where == "map" and x.hex])
+        self._facts = (key, found)
+        return found
 
     def on_map(self, side: str | None = None) -> list[str]:
-        info = self.d.units
-        return [u for u, x in self.pos.units.items() if x.where == "map"
-                and (side is None or info[u].side == side)]
+        return [p.unit for p in self.facts().units(side)]
 
     def at(self, h: str, side: str | None = None) -> list[str]:
-        info = self.d.units
-        return sorted(u for u, x in self.pos.units.items() if x.hex == h and x.where == "map"
-                      and (side is None or info[u].side == side))
+        return list(self.facts().at(h, side))
 
     def owner_at(self, h: str) -> str | None:
-        first = min((u for u, x in self.pos.units.items() if x.hex == h and x.where == "map"),
-                    default=None)
-        return None if first is None else self.d.units[first].side
+        here = self.facts().at(h)
+        return self.d.units[here[0]].side if here else None
 
-    def stacks(self) -> dict[str, list[str]]:
+    def stacks(self) -> Mapping[str, tuple[str, ...]]:
         """Every occupied hex and its units (sorted): ``at`` for many hexes at once."""
-        out: dict[str, list[str]] = {}
-        for u, x in sorted(self.pos.units.items()):
-            if x.where == "map":
-                out.setdefault(x.hex, []).append(u)
-        return out
+        return self.facts().stacks()
 
     # -- the engine hooks --------------------------------------------------------------------
 

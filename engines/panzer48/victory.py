@@ -8,6 +8,7 @@ from engines.panzer48.data import SIDES, other
 from engines.panzer48.zoc import zoc
 
 if TYPE_CHECKING:
+    from engines.hexkit.zoc import ZocMap
     from engines.panzer48.state import P48State
 
 
@@ -43,7 +44,7 @@ def score(s: P48State) -> dict[str, int]:
     return pts
 
 
-def road_path_clear(s: P48State, h: str, areas: set[str], gz: dict[str, bool]) -> bool:
+def road_path_clear(s: P48State, h: str, areas: set[str], gz: ZocMap) -> bool:
     """10: a continuous path of roads from the exit hex to a Soviet reinforcement
     area, through no German-occupied or German-controlled hex."""
     from engines.hexkit.movement import trace

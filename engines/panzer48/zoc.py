@@ -1,37 +1,39 @@
-"""48th Panzer Korps: zones of control (5): who controls which hexes."""
+"""48th Panzer Korps: zones of control (5): who controls which hexes.
+
+A side's ZOC is the kit's board fact (engines/hexkit/facts.py) under :data:`ZOC`: it is
+computed once per placement of that side's units, each unit placed with its steps left
+and whether it retreated (``mark``), the two things rule 5 reads of it.
+"""
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, cast
 
-from engines.hexkit.zoc import zoc_map
-from pbem.memo import Memo
+from engines.hexkit.facts import Placed, ZocRule
+from engines.hexkit.zoc import ZocMap
 
 if TYPE_CHECKING:
     from engines.panzer48.state import P48State
 
 
-#: zoc() by the units that can exert one (side; id, hex, losses of each in unit order): a
-#: pure function of those, kept because one position asks it again for every option
-_ZOCS: Memo[tuple[str, tuple[tuple[str, str, int], ...]], dict[str, bool]] = Memo(512)
+def _exerting(stack: tuple[Placed, ...]) -> tuple[Placed, ...]:
+    # 5: a stack of 3 or more steps controls the hexes around it; retreated units
+    # contribute nothing, neither steps nor a ZOC, and every other unit of the stack is
+    # a source of it (8.3 asks whether an armor unit is among them)
+    ready = tuple(p for p in stack if not cast(tuple[int, bool], p.mark)[1])
+    return ready if sum(cast(tuple[int, bool], p.mark)[0] for p in ready) >= 3 else ()
 
 
-def zoc(s: P48State, side: str) -> dict[str, bool]:
+#: 5: built once, since the board facts know a rule by identity
+ZOC = ZocRule(stack=_exerting)
+
+
+def zoc(s: P48State, side: str) -> ZocMap:
     """5: hexes controlled by ``side``'s stacks of 3 or more steps (retreated units
-    contribute nothing); value: an armor unit is in a stack exerting it (8.3)."""
-    d = s.d
-    key = (side, tuple((u, x.hex, x.losses) for u, x in s.pos.units.items()
-                       if x.where == "map" and not x.retreated and d.units[u].side == side))
-    return _ZOCS.get(key, lambda: _zoc(s, side))  # shared: callers only read it
+    contribute nothing), each with the units exerting it."""
+    return s.facts().zoc(side, ZOC)
 
 
-def _zoc(s: P48State, side: str) -> dict[str, bool]:
-    stacks: dict[str, list[str]] = {}
-    for u in s.on_map(side):
-        if not s.pos.units[u].retreated:
-            stacks.setdefault(s.pos.units[u].hex, []).append(u)
-    exerting = {h: us for h, us in sorted(stacks.items())
-                if sum(s.steps_of(u) for u in us) >= 3}
-    zm = zoc_map(s.d.map, [(h, h) for h in exerting])
-    return {h: any(s.d.units[u].target == "A" for src in zm.exerted_by(h)
-                   for u in exerting[src]) for h in zm.hexes}
+def armor_in(s: P48State, zm: ZocMap, h: str) -> bool:
+    """8.3: an armor unit is in a stack exerting the ZOC ``zm`` in ``h``."""
+    return any(s.d.units[u].target == "A" for u in zm.exerted_by(h))

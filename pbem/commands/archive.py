@@ -220,7 +220,7 @@ def _print_audit(whole: Any, show_all: bool) -> None:
 def rebuild_cmd(ctx: click.Context, paths: tuple[Path, ...], name: str | None) -> None:
     """Make a lost save anew from the exchanged files and your key."""
     from pbem.audit import collect
-    from pbem.session import rebuild
+    from pbem.rebuild import rebuild
 
     aside: list[str] = []
     with handled(), progress_bar("rebuilding") as progress:

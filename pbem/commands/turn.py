@@ -85,15 +85,16 @@ def act_cmd(ctx: click.Context, game_ref: str, actions: tuple[str, ...], hold: b
         if len(actions) > 1:
             # a dry run on a copy that never writes: if any action is refused, or the file
             # would seal before the last one, nothing is applied and nothing saved
-            trial = waiting  # loaded above; the game that acts is loaded afresh below
-            trial.dry_run = True
+            # the match alone, which no store holds (the game that acts is loaded afresh
+            # below)
+            trial = waiting.match
             for number, text in enumerate(actions, 1):
                 state = trial.state.clone()
                 try:
-                    _, _, sealed = trial.act(text, save=False)
+                    _, _, end = trial.act(text)
                 except (IllegalAction, ActionSyntaxError) as exc:
                     raise refused(exc, state, text, number) from None
-                if sealed is not None and number < len(actions):
+                if end is not None and number < len(actions):
                     raise NotYourTurn(f"{game_ref}: the file seals after '{text}' (the "
                                       "opponent decides next), so "
                                       f"{', '.join(map(repr, actions[number:]))} cannot "
@@ -162,9 +163,7 @@ def setup_cmd(ctx: click.Context, game_ref: str, placements: str | None,
         except UnicodeDecodeError:
             raise UsageError(f"{source}: not UTF-8 text") from None
         places = read_placements(text, source)
-        trial = home.game(game_ref)
-        trial.dry_run = True
-        texts = plan_setup(trial, places, source)
+        texts = plan_setup(home.game(game_ref).match, places, source)
         for text in texts:
             events, rolls, sealed = game.act(text, save=False)
             echo(text)

@@ -246,7 +246,8 @@ class Board(Gate):
         state = game.state
         kept = self._counters
         if kept is None or kept[0] is not state or kept[1] != len(state.history):
-            kept = self._counters = (state, len(state.history), state.counters(game.side))
+            # from the view the redraw draws, where the engine reads them off it
+            kept = self._counters = (state, len(state.history), game.counters())
         return kept[2]
 
     # -- what the page shows ----------------------------------------------------------------

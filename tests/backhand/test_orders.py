@@ -6,7 +6,7 @@ from __future__ import annotations
 from pathlib import Path
 
 from engines.backhand import ENGINE
-from engines.backhand.game import BBState
+from engines.backhand.state import BBState
 from pbem import orders
 from pbem.audit import body_summary
 from pbem.engine import Decision

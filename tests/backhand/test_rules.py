@@ -6,7 +6,13 @@ from __future__ import annotations
 import pytest
 
 from engines.backhand import ENGINE
-from engines.backhand.game import BBState, _chain, victory
+from engines.backhand.combat import integrity
+from engines.backhand.control import control, put
+from engines.backhand.fronts import in_range
+from engines.backhand.state import BBState
+from engines.backhand.steps.turn import next_weather
+from engines.backhand.supply import supply_net
+from engines.backhand.victory import victory
 from pbem.errors import IllegalAction
 from pbem.setup import setup
 
@@ -23,10 +29,10 @@ def at(text: str, scenario: str = SC) -> BBState:
 
 
 def test_5_1_mud_after_mud_is_deep_mud() -> None:
-    assert _chain("mud", "mud") == "deep"
-    assert _chain("deep", "mud") == "deep"
-    assert _chain("frozen", "mud") == "mud"
-    assert _chain("mud", "frozen") == "frozen"
+    assert next_weather("mud", "mud") == "deep"
+    assert next_weather("deep", "mud") == "deep"
+    assert next_weather("frozen", "mud") == "mud"
+    assert next_weather("mud", "frozen") == "frozen"
 
 
 def test_5_0_turn_one_is_frozen_and_starts_with_the_soviet_segment() -> None:
@@ -50,9 +56,9 @@ def test_6_0_no_zoc_into_cities() -> None:
 
 def test_3_1_control_lost_when_no_zoc_reaches() -> None:
     s = at('clear = true\nplace = { "12T" = "2610" }')
-    assert s.control("2609") == "soviet"
+    assert control(s, "2609") == "soviet"
     s2 = at('clear = true\nplace = { "12T" = "3010" }')
-    assert s2.control("2609") is None
+    assert control(s2, "2609") is None
 
 
 def test_9_0_even_points_split_evenly() -> None:
@@ -90,16 +96,16 @@ def test_10_2_german_formation_counts_two_third_element_free() -> None:
 def test_16_74_integrity_bonus() -> None:
     s = at('clear = true\nplace = { "LAH-1" = "2912", "LAH-2" = "2912", "Ger" = "3533",'
            ' "Nor" = "3533" }')
-    assert s.integrity("LAH-1") == 2
-    assert s.integrity("Ger") == 0  # Wiking needs two others of the formation
+    assert integrity(s, "LAH-1") == 2
+    assert integrity(s, "Ger") == 0  # Wiking needs two others of the formation
     s2 = at('clear = true\nplace = { "Ger" = "3533", "Nor" = "3533", "Wes" = "3533" }')
-    assert s2.integrity("Ger") == 2
+    assert integrity(s2, "Ger") == 2
 
 
 def test_14_0_range_twelve_hexes() -> None:
     s = at('clear = true\nfronts = { southwest = "3917", voronezh = "3704" }')
-    assert s.in_range("3929")  # 12 hexes
-    assert not s.in_range("3930")
+    assert in_range(s, "3929")  # 12 hexes
+    assert not in_range(s, "3930")
 
 
 def test_7_0_supply_sources() -> None:
@@ -143,7 +149,8 @@ def test_16_724_no_combat_into_a_swamp() -> None:
 
 
 def _attack_figures(text: str, target: str, units: tuple[str, ...]) -> tuple[object, int, int]:
-    from engines.backhand.game import AttackArgs, combat_figures
+    from engines.backhand.combat import combat_figures
+    from engines.backhand.position import AttackArgs
     s = at(text)
     a, d, drm, _ = combat_figures(s, AttackArgs("soviet", "sp", target, units, ("-", "-")))
     return a, d, drm
@@ -164,10 +171,11 @@ def test_16_721_stream_minus_two_when_all_attack_across() -> None:
 
 
 def test_16_722_retreat_stops_after_crossing_a_river() -> None:
-    from engines.backhand.game import HitArgs, Hits
+    from engines.backhand.position import HitArgs
+    from engines.backhand.retreat import retreats
     s = at('clear = true\nplace = { "LAH-1" = "2813", "12T" = "2913" }')
     a = HitArgs("german", "soviet", "sp", "2812", 1, False, 1, True, ("12T",), (0, "2913"))
-    assert Hits().retreats(s, a) == []
+    assert retreats(s, a) == []
 
 
 def test_15_1_no_administrative_movement_on_turn_one() -> None:
@@ -206,7 +214,7 @@ def test_17_0_uprising_success_flips_the_verfuegungskraefte() -> None:
     assert req.rule == "17.0"
     s.apply_outcome((6,))
     assert s.pos.units["VK-Cha"].at == "out"  # type: ignore[attr-defined]
-    assert s.control("2510") == "soviet"
+    assert control(s, "2510") == "soviet"
 
 
 def test_11_2_variable_reinforcement_lost_if_hex_was_soviet() -> None:
@@ -228,7 +236,9 @@ def test_15_2_formation_moves_as_one_stack_for_one_point() -> None:
 def test_14_1_front_marker_displaced_when_the_enemy_enters() -> None:
     s = at('clear = true\nplace = { "12T" = "3917" }\nfronts = { southwest = "3716", '
            'voronezh = "3704" }')
-    s.put(["LAH-1"], "3716")
+    with s.telling() as (told, _):
+        put(s, ["LAH-1"], "3716")
+    assert [e.rule for e in told] == ["14.1"]  # told, though no step runs here
     new = s.pos.fronts["southwest"]  # type: ignore[attr-defined]
     assert new != "3716" and new not in s.zoc("german")
     # toward the Soviet supply edge (column 41), the nearest such hex
@@ -255,7 +265,8 @@ def test_14_2_front_marker_moves_one_hex_once_a_segment() -> None:
 
 
 def test_16_723_city_defender_need_not_retreat() -> None:
-    from engines.backhand.game import HitArgs, Hits
+    from engines.backhand.position import HitArgs
+    from engines.backhand.steps.fight import Hits
     s = at('clear = true\nplace = { "DF" = "2510", "12T" = "2610" }')
     a = HitArgs("german", "soviet", "sp", "2510", 0, True, 0, False, ("12T",), (0, "2510"))
     opts = [o.notation() for o in Hits().options(s, a)]
@@ -371,7 +382,8 @@ def test_16_722_no_second_hex_after_attacking_across_a_river() -> None:
 def test_16_73_soviet_chit_needs_the_defender_in_range_of_a_front() -> None:
     base = ('clear = true\nplace = { "12T" = "2107", "DF" = "2207" }\n'
             'fronts = { southwest = "{sw}", voronezh = "3704" }')
-    from engines.backhand.game import AttackArgs, combat_figures
+    from engines.backhand.combat import combat_figures
+    from engines.backhand.position import AttackArgs
     near = at(base.replace("{sw}", "2510"))
     far = at(base.replace("{sw}", "3917"))
     args = AttackArgs("soviet", "sp", "2207", ("12T",), ("Katyusha", "-"))
@@ -640,7 +652,7 @@ def test_14_1_displaced_marker_goes_to_a_hex_meeting_every_requirement() -> None
     events = s.apply("to 4016")
     new = s.pos.fronts["southwest"]  # type: ignore[attr-defined]
     assert new not in s.zoc("german") and new not in s.occupied("german")
-    assert new in s.supply_net("soviet")
+    assert new in supply_net(s, "soviet")
     assert [e.hexes for e in events if e.rule == "14.1"] == [("3917", new)]
 
 

@@ -8,7 +8,7 @@ from __future__ import annotations
 import pytest
 
 from engines.backhand import ENGINE
-from engines.backhand.game import BBState
+from engines.backhand.state import BBState
 from pbem.errors import UsageError
 from pbem.setup import setup
 

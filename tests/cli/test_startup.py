@@ -97,10 +97,11 @@ def test_every_lazy_command_has_its_help() -> None:
     assert set(LazyGroup.lazy_help) == set(LazyGroup.lazy)
 
 
-@pytest.mark.parametrize("module", ["session.py", "orders.py"])
+@pytest.mark.parametrize("module", ["session.py", "match.py", "gamefiles.py", "orders.py"])
 def test_no_heavy_import_at_module_level(module: str) -> None:
-    """session.py and orders.py serve 'pbem status' too: the engine, dice, verifier and
-    registry are imported inside the functions that play a game (or for type checking)."""
+    """session.py (with the match and the save's files it imports) and orders.py serve
+    'pbem status' too: the engine, dice, verifier and registry are imported inside the
+    functions that play a game (or for type checking)."""
     tree = ast.parse((Path(pbem.__file__).parent / module).read_text(encoding="utf-8"))
     found = []
     for node in tree.body:  # module level only; `if TYPE_CHECKING:` blocks are not run

@@ -9,8 +9,8 @@ import pytest
 from engines.hexkit.geometry import HexGrid
 from engines.motherland import MotherlandEngine
 from engines.motherland.state import MotherlandState
+from pbem.engine import Event
 from pbem.setup import setup
-from pbem.steps import Frame
 
 DATA = Path(__file__).parent / "data"
 SHIPPED = Path(__file__).resolve().parents[2] / "scenarios" / "for-the-motherland"
@@ -109,12 +109,14 @@ def position(engine: MotherlandEngine, turn: int, phase: str, side: str,
     return st
 
 
-def instead_of_roll(st: MotherlandState, rule: Callable[[], None]) -> None:
+def instead_of_roll(st: MotherlandState, rule: Callable[[], None]) -> list[Event]:
     """Replace the pending die roll by what ``rule`` does (a test's chosen result, say
-    ``combat_result(st, "1/1")``), then play on to the next decision."""
+    ``combat_result(st, "1/1")``), then play on to the next decision: the events told,
+    in order."""
     assert st.is_chance(), st.stack[-1:]
     st.stack.pop()
-    rule()
-    st.stack += [Frame(f.step, f.args) for f in reversed(st._pending)]
-    st._pending = []
-    st._settle()
+    with st.telling() as (told, queued):
+        rule()
+    # the first queued runs first, as the runtime stacks them
+    st.stack += reversed(queued)
+    return told + st._settle()

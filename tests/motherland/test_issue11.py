@@ -25,9 +25,7 @@ def notations(st: MotherlandState) -> list[str]:
 def force(st: MotherlandState, code: str) -> list[str]:
     """Replace the pending CRT roll by the result ``code`` (the test's chosen outcome)."""
     assert st.is_chance() and st.stack[-1].step == "roll-crt", st.stack[-1:]
-    n = len(st._events)
-    instead_of_roll(st, lambda: combat_result(st, code))
-    return [e.text for e in st._events[n:]]
+    return [e.text for e in instead_of_roll(st, lambda: combat_result(st, code))]
 
 
 def until(st: MotherlandState, phase: tuple[str, str]) -> None:

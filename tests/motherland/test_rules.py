@@ -232,7 +232,8 @@ def test_8_5_3_chit_drawn_before_combat_and_flipped_on_loss(rules_engine: Mother
     assert req.kind == "draw" and req.cup == "A" and req.rule == "11.1.1"
     st.apply_outcome(("A5-4*",))
     assert st.u("5A").chit == "A5-4*" and st.factors("5A")[:2] == (5, 4)
-    lose_step(st, "5A", "test")
+    with st.telling():
+        lose_step(st, "5A", "test")
     assert st.factors("5A")[:2] == (3, 2)  # the back of the chit
 
 

@@ -83,3 +83,16 @@ def test_a_combat_phase_with_nothing_to_attack_has_one_option(
     near = position(rules_engine, 3, "combat", "soviet", {"9K": "1214", "5A": "1315"})
     assert len(near.legal_actions()) > 1
     assert near.step().only_option(near, near.frame().args) is None
+
+
+def test_a_waiting_draw_is_told_with_the_conversion_that_asked_for_it(
+        rules_engine: MotherlandEngine) -> None:
+    """17.2.1 with sealed dice: the conversion's own words and the runtime's word that its
+    draw waits for the Axis player's file are one log, in the order they happened."""
+    units = {"5A": "2020", "6A": "2220"}
+    fields = {"1Gd": {"box": "conv"}, "2Gd": {"box": "conv"}}
+    st = position(rules_engine, 7, "admin", "", units, fields=fields)
+    st.sealed_dice = True
+    texts = [e.text for e in st.apply("convert 5A to 1Gd")]
+    assert texts[0] == "5A becomes 1Gd at 2020 (17.2)"
+    assert any("roll waits for the axis player's next file" in t for t in texts[1:]), texts

@@ -20,7 +20,7 @@ from engines.panzer48.reinforcements import check_release
 from engines.panzer48.stacking import fits
 from engines.panzer48.state import P48State
 from engines.panzer48.victory import score, update_control
-from engines.panzer48.zoc import zoc
+from engines.panzer48.zoc import armor_in, zoc
 from pbem.errors import IllegalAction
 from pbem.setup import setup
 
@@ -61,7 +61,7 @@ def test_5_zoc_needs_three_steps_a_stack_of_three_one_step_units_exerts_one() ->
     s = state('at = { "Adam" = "1021 -2", "Selle" = "1021 -2", "Flak" = "1021 -2" }')
     assert "1022" in zoc(s, "german")  # three 1-step units
     s = state('at = { "Adam" = "1021 -2" }')
-    assert zoc(s, "german") == {}
+    assert not zoc(s, "german").hexes
 
 
 def test_5_retreated_units_contribute_nothing() -> None:
@@ -76,7 +76,10 @@ def test_5_retreated_units_contribute_nothing() -> None:
 def test_5_armor_zoc_is_marked_for_retreat_losses() -> None:
     s = state('at = { "89T" = "1021", "44MR" = "1121" }')
     zm = zoc(s, "soviet")
-    assert zm["1022"] is True  # 89T is armor: personnel lose 2 per such hex (8.3)
+    assert armor_in(s, zm, "1022")  # 89T is armor: personnel lose 2 per such hex (8.3)
+    s = state('at = { "44MR" = "1121" }')
+    zm = zoc(s, "soviet")
+    assert "1122" in zm and not armor_in(s, zm, "1122")  # 44MR is not armor
 
 
 MOVE = 'phasing = "german"\nstep = "movement"\n'
@@ -1044,7 +1047,7 @@ def test_8_3_overstacked_retreat_the_owner_picks_units_to_eliminate() -> None:
               '"110PG/II" = "1022", "44MR" = "1020 -2", "14MR" = "0921 -1", '
               '"157T" = "0922 -1", "159T" = "1121 -1", "19T" = "1122 -1", '
               '"168T" = "0923 -1", "55T" = "1023 -1", "89T" = "1123 -2" }')
-    assert zoc(s, "soviet") == {} and not fits(s, "1022", "german", ["Adam", "Selle"])
+    assert not zoc(s, "soviet").hexes and not fits(s, "1022", "german", ["Adam", "Selle"])
     s.apply("fire 44MR Adam")
     do(s, "roll")
     roll(s, 4)  # value 2: "1-0"
@@ -1112,7 +1115,7 @@ def test_8_4_advancing_units_ignore_zocs_along_the_exact_retreat_path_from_the_v
     s = combat(["44MR", "14MR"], ["Adam"],
                'at = { "Adam" = "1021", "Selle" = "1121", "44MR" = "1020", "14MR" = "1020" }',
                stage="attack")
-    assert {"1021", "1022", "1122"} <= set(zoc(s, "german"))
+    assert {"1021", "1022", "1122"} <= zoc(s, "german").hexes
     s.apply("fire 44MR Adam")
     s.apply("add 14MR")
     do(s, "roll")

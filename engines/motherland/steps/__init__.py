@@ -2,7 +2,7 @@
 
 The sequence of play (3.0, 3.1) is data (``sequence.py``): :class:`AxisFirstTurn` (turns
 1-11) and :class:`SovietFirstTurn` (turns 12-22), each phase a :class:`PhaseStart` whose
-work the rules queue up as frames (``MotherlandState._push``).  Every decision the rules give
+work the rules queue up as frames (the runtime's ``queue_frames``).  Every decision the rules give
 a side is one :class:`MotherlandChoice` (21 kinds, ``Engine.decision_kinds``), every die
 roll one :class:`MotherlandRoll`, a chit draw :class:`DrawChits`, and the bookkeeping
 between them a :class:`MotherlandProcedure` (``base.py``).  The steps are grouped by the
@@ -11,8 +11,9 @@ rules are the plain functions of the rule modules (``supply.py``, ``combat.py``,
 ``retreat.py``, ...), which never import the steps.  A step says who decides, what is
 offered, what the default is, and which rule applies an answer.
 
-Events go through ``MotherlandState.say``; the frames a rule queues go to the runtime's
-:meth:`~pbem.steps.Flow.push` when the step has acted (:meth:`MotherlandState.flush`).
+Events go to the runtime's log (``StepState.tell``) where the rules find them; the
+frames a rule queues (``StepState.queue_frames``, the last queued first) run once the step
+has moved its flow, the runtime putting them on the stack.
 """
 
 from __future__ import annotations

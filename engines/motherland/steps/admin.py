@@ -47,7 +47,7 @@ class Conversions(MotherlandChoice):
     #: 17.2.1: a converted unit's new B chit bears on no other conversion (17.2.2 asks for
     #: supply and ZOC only), so the draws may wait until the Soviet player is done
     lets_wait = frozenset({"chits"})
-    prompt_text = "the Soviet player may convert armies"
+    prompt_template = "the Soviet player may convert armies"
 
     decider = SOVIET
 
@@ -68,7 +68,7 @@ class Kampfgruppen(MotherlandChoice):
     done = DONE["combine"]
     forced = "once"
     Args = NoArgs
-    prompt_text = "the Axis player may combine Kampfgruppen"
+    prompt_template = "the Axis player may combine Kampfgruppen"
 
     decider = AXIS
 
@@ -89,7 +89,7 @@ class Replacements(MotherlandChoice):
     done = DONE["replace"]
     forced = "once"
     Args = ReplaceArgs
-    prompt_text = "the Axis player spends replacements (i{a.i}/p{a.p})"
+    prompt_template = "the Axis player spends replacements (i{i}/p{p})"
 
     decider = AXIS
 
@@ -115,7 +115,7 @@ class Production(MotherlandChoice):
     rule = "12.1"
     forced = "drop"
     Args = UnitArgs
-    prompt_text = "the Soviet player places the produced unit"
+    prompt_template = "the Soviet player places the produced unit"
 
     decider = SOVIET
 
@@ -137,7 +137,7 @@ class Evacuation(MotherlandChoice):
     done = DONE["evacuate"]
     forced = "once"
     Args = NoArgs
-    prompt_text = "the Soviet player may evacuate one factory"
+    prompt_template = "the Soviet player may evacuate one factory"
 
     decider = SOVIET
 

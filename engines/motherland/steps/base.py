@@ -1,6 +1,6 @@
-"""What every step of For the Motherland! shares: a decision's events said, the frames its
-rules queue pushed (``MotherlandState.flush``), the position's cached facts dropped after an
-answer; a die roll's handler; a procedure that runs one rule."""
+"""What every step of For the Motherland! shares: the position's cached facts dropped after
+an answer; a die roll's handler; a procedure that runs one rule.  The events their rules
+tell and the frames they queue go to the runtime (``StepState.tell``, ``queue_frames``)."""
 
 from __future__ import annotations
 
@@ -15,10 +15,13 @@ from pbem.steps import Choice, Flow, NoArgs, Procedure, Refusal, Roll
 if TYPE_CHECKING:
     from engines.motherland.state import MotherlandState
 
+#: the default of a standing order among options of equal standing (Choice.order)
+FIRST_LISTED = "the first choice in the engine's listed order"
+
 
 class MotherlandChoice(Choice["MotherlandState"]):
-    """What every decision of the game shares: its events are said, the frames its rules
-    queue are pushed, and the position's cached facts dropped after an answer."""
+    """What every decision of the game shares: the position's cached facts dropped after
+    an answer, the side from the frame, the settling modes before asking (``forced``)."""
 
     #: the word that ends it (const.DONE), if a side may end it
     done: ClassVar[str] = ""
@@ -28,26 +31,20 @@ class MotherlandChoice(Choice["MotherlandState"]):
     forced: ClassVar[str] = ""
     #: options listed with the decision up to this many (a movement phase offers thousands)
     show_at_most: ClassVar[int] = 40
-    prompt_text: ClassVar[str] = ""
 
     def side(self, s: MotherlandState, args: Any) -> str:
         return self.decider or str(args.side)  # "": the frame's side
 
-    def prompt(self, s: MotherlandState, args: Any) -> str:
-        return self.prompt_text.format(side=self.side(s, args), a=args)
-
     def ending(self, s: MotherlandState, args: Any) -> str:
         return self.done
 
-    def default_of(self, s: MotherlandState, args: Any, opts: list[Action]) -> Action | None:
-        """The rulebook's default from the options already listed."""
+    def default(self, s: MotherlandState, args: Any) -> Action | None:
+        """The ending word where a side may end the task now, else the first option."""
+        opts = s.options_for(self, args)
         end = self.ending(s, args)
         if end and Word(end) in opts:  # not when the task must be done first (10.2)
             return Word(end)
         return opts[0] if opts else None
-
-    def default(self, s: MotherlandState, args: Any) -> Action | None:
-        return self.default_of(s, args, self.options(s, args))
 
     def why_not(self, s: MotherlandState, args: Any, action: Action) -> str | Refusal:
         if not isinstance(action, Word):
@@ -57,7 +54,6 @@ class MotherlandChoice(Choice["MotherlandState"]):
     def apply(self, s: MotherlandState, args: Any, action: Action, flow: Flow) -> list[Event]:
         self.answer(s, args, action, flow)
         s._touch()
-        s.flush(flow)
         return []
 
     def answer(self, s: MotherlandState, args: Any, action: Action, flow: Flow) -> None:
@@ -76,7 +72,7 @@ class MotherlandChoice(Choice["MotherlandState"]):
     def settle(self, s: MotherlandState, args: Any, flow: Flow) -> list[Event] | None:
         if not self.forced:
             return None
-        opts = self.options(s, args)
+        opts = s.options_for(self, args)
         if not opts:
             flow.end()
         elif len(opts) != 1 or self.forced == "drop":
@@ -87,7 +83,6 @@ class MotherlandChoice(Choice["MotherlandState"]):
             self.end(s, args, flow)
         else:  # a forced choice (10.2 a marker with one Supply Base to go to)
             self.word(s, args, opts[0].notation(), flow)
-        s.flush(flow)
         return []
 
 
@@ -103,7 +98,6 @@ class MotherlandRoll(Roll["MotherlandState"]):
                 flow: Flow) -> list[Event]:
         self.then(s, args, int(outcome[0]))
         s._touch()
-        s.flush(flow)
         return []
 
     def then(self, s: MotherlandState, args: RollArgs, roll: int) -> None:
@@ -111,12 +105,11 @@ class MotherlandRoll(Roll["MotherlandState"]):
 
 
 class MotherlandProcedure(Procedure["MotherlandState"]):
-    """Bookkeeping: the rule runs, the frames it queues are pushed, the frame ends."""
+    """Bookkeeping: the rule runs, the frame ends."""
 
     def run(self, s: MotherlandState, args: Any, flow: Flow) -> list[Event]:
         self.do(s, args)
         flow.end()
-        s.flush(flow)
         return []
 
     def do(self, s: MotherlandState, args: Any) -> None:

@@ -40,7 +40,7 @@ from engines.motherland.retreat import (
     retreat_options,
     retreat_refusal,
 )
-from engines.motherland.steps.base import MotherlandChoice, MotherlandRoll
+from engines.motherland.steps.base import FIRST_LISTED, MotherlandChoice, MotherlandRoll
 from pbem.engine import Action, ChanceRequest, Event, Outcome
 from pbem.errors import IllegalAction
 from pbem.steps import Flow, Refusal, Roll
@@ -57,7 +57,7 @@ class CombatChoice(MotherlandChoice):
     rule = "8.0"
     done = DONE["combat"]
     Args = SideArgs
-    prompt_text = "the {side} player declares attacks"
+    prompt_template = "the {side} player declares attacks"
 
     def options(self, s: MotherlandState, args: SideArgs) -> list[Action]:
         return [*attack_options(s), Word(self.done)]
@@ -69,7 +69,7 @@ class CombatChoice(MotherlandChoice):
         # the attacks listed leave out only other groupings of units that can attack a
         # hex (8.0); with none listed no hex can be attacked, and ending the phase is the
         # one option (sealed rules 2, issue 32)
-        options = self.options(s, args)
+        options = s.options_for(self, args)
         return options[0] if options == [Word(self.done)] else None
 
     def answer(self, s: MotherlandState, args: SideArgs, action: Action, flow: Flow) -> None:
@@ -88,6 +88,7 @@ class Generals(MotherlandChoice):
     name = "generals"
     kind = "generals"
     rule = "16.5"
+    order = "use no General when chits are drawn in the other side's file"
     done = DONE["generals"]
     forced = "once"
     Args = UnitsArgs
@@ -95,7 +96,7 @@ class Generals(MotherlandChoice):
     #: draw; a General's draw tells nothing about the other units, so the draws of the
     #: Generals declared may wait until the Soviet player has declared them all
     lets_wait = frozenset({"chits"})
-    prompt_text = "the Soviet player may use a General before the chits are drawn"
+    prompt_template = "the Soviet player may use a General before the chits are drawn"
 
     decider = SOVIET
 
@@ -121,9 +122,10 @@ class KeepChit(MotherlandChoice):
     name = "keep"
     kind = "chit-choice"
     rule = "16.5"
+    order = f"which of a General's two chits to keep: {FIRST_LISTED}"
     forced = "drop"
     Args = KeepArgs
-    prompt_text = "the Soviet player keeps one of two chits for {a.unit}"
+    prompt_template = "the Soviet player keeps one of two chits for {unit}"
 
     decider = SOVIET
 
@@ -156,7 +158,6 @@ class DrawChits(Roll["MotherlandState"]):
                 flow: Flow) -> list[Event]:
         on_chits(s, args, tuple(str(x) for x in outcome))
         s._touch()
-        s.flush(flow)
         return []
 
     def settle(self, s: MotherlandState, args: DrawArgs, flow: Flow) -> list[Event] | None:
@@ -170,8 +171,8 @@ class DrawChits(Roll["MotherlandState"]):
             unit = s.u(uid)
             unit.chit = fallback
             unit.steps = 2
-            s.say(f"Cup {args.letter} is empty: {uid} takes the stand-in chit {fallback}",
-                  rule="11.1")
+            s.tell(Event(f"Cup {args.letter} is empty: {uid} takes the stand-in chit {fallback}",
+                         rule="11.1"))
             s._touch()
             return []
         args.count = min(args.count, len(cup))
@@ -192,18 +193,22 @@ class TakeResult(MotherlandChoice):
     name = "take"
     kind = "result-choice"
     rule = "8.5"
+    order = ("take a combat result as retreats where possible, step losses for the "
+             "rest")
+    order_policies = (("losses", "as step losses where possible, retreats for the rest "
+                                 "(holding the ground)"),)
     Args = TakeArgs
-    prompt_text = ("the {side} player takes {a.code} on {units} as step losses and hexes "
-                   "of retreat")
+    prompt_template = ("the {side} player takes {code} on {units} as step losses and hexes "
+                       "of retreat")
 
-    def prompt(self, s: MotherlandState, args: TakeArgs) -> str:
-        return self.prompt_text.format(side=args.side, a=args, units=" ".join(args.units))
+    def prompt_fields(self, s: MotherlandState, args: TakeArgs) -> dict[str, str]:
+        return {"units": " ".join(args.units)}
 
     def options(self, s: MotherlandState, args: TakeArgs) -> list[Action]:
         return take_options(s, args)
 
-    def default_of(self, s: MotherlandState, args: TakeArgs,
-                   opts: list[Action]) -> Action | None:
+    def default(self, s: MotherlandState, args: TakeArgs) -> Action | None:
+        opts = s.options_for(self, args)
         return opts[-1] if opts else None  # retreats where possible (8.5)
 
     def why_not(self, s: MotherlandState, args: TakeArgs, action: Action) -> Refusal:
@@ -214,11 +219,10 @@ class TakeResult(MotherlandChoice):
         apply_take(s, args, action, flow)
 
     def settle(self, s: MotherlandState, args: TakeArgs, flow: Flow) -> list[Event] | None:
-        opts = self.options(s, args)
+        opts = s.options_for(self, args)
         if len(opts) != 1:
             return None
         self.answer(s, args, opts[0], flow)
-        s.flush(flow)
         return []
 
 
@@ -228,12 +232,13 @@ class LoseSteps(MotherlandChoice):
     name = "lose"
     kind = "step-loss"
     rule = "8.5.1"
+    order = f"allocate step losses: {FIRST_LISTED}"
     forced = "forced"
     Args = LoseArgs
-    prompt_text = "the {side} player allocates {a.n} step loss(es) among {units}"
+    prompt_template = "the {side} player allocates {n} step loss(es) among {units}"
 
-    def prompt(self, s: MotherlandState, args: LoseArgs) -> str:
-        return self.prompt_text.format(side=args.side, a=args, units=" ".join(args.units))
+    def prompt_fields(self, s: MotherlandState, args: LoseArgs) -> dict[str, str]:
+        return {"units": " ".join(args.units)}
 
     def options(self, s: MotherlandState, args: LoseArgs) -> list[Action]:
         return list(lose_options(s, args))
@@ -256,6 +261,7 @@ class RetreatChoice(MotherlandChoice):
     name = "retreat"
     kind = "retreat-choice"
     rule = "8.6.1"
+    order = f"among equal-priority retreat hexes: {FIRST_LISTED}"
     Args = RetreatArgs
 
     def prompt(self, s: MotherlandState, args: RetreatArgs) -> str:
@@ -283,7 +289,6 @@ class RetreatChoice(MotherlandChoice):
                flow: Flow) -> list[Event] | None:
         if not retreat_forced(s, args, flow):
             return None
-        s.flush(flow)
         return []
 
 
@@ -293,13 +298,15 @@ class AdvanceChoice(MotherlandChoice):
     name = "advance"
     kind = "advance"
     rule = "8.7"
+    order = ("no advance after combat (8.1 step 5: the defender's own advance when the "
+             "attacker retreats or dies)")
     done = DONE["advance"]
     forced = "once"
     Args = AdvanceArgs
-    prompt_text = "the {side} player may advance up to {a.n} hex(es) into {first}"
+    prompt_template = "the {side} player may advance up to {n} hex(es) into {first}"
 
-    def prompt(self, s: MotherlandState, args: AdvanceArgs) -> str:
-        return self.prompt_text.format(side=args.side, a=args, first=" ".join(args.first))
+    def prompt_fields(self, s: MotherlandState, args: AdvanceArgs) -> dict[str, str]:
+        return {"first": " ".join(args.first)}
 
     def options(self, s: MotherlandState, args: AdvanceArgs) -> list[Action]:
         return [*advance_options(s, args), Word(self.done)]

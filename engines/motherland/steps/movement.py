@@ -21,7 +21,7 @@ from engines.motherland.reinforcements import (
     reinf_pool,
 )
 from engines.motherland.stacking import over_limit
-from engines.motherland.steps.base import MotherlandChoice, MotherlandRoll
+from engines.motherland.steps.base import FIRST_LISTED, MotherlandChoice, MotherlandRoll
 from engines.motherland.strategic import apply_ship, apply_strategic
 from pbem.engine import Action
 from pbem.errors import IllegalAction
@@ -40,7 +40,7 @@ class MoveChoice(MotherlandChoice):
     kind = "movement"
     rule = "5.0"
     Args = MoveArgs
-    prompt_text = "the {side} player moves (or ends the phase)"
+    prompt_template = "the {side} player moves (or ends the phase)"
 
     def ending(self, s: MotherlandState, args: MoveArgs) -> str:
         return DONE["exploit" if args.exploit else "move"]
@@ -85,7 +85,7 @@ class Reinforcements(MotherlandChoice):
     done = DONE["reinf"]
     forced = "once"
     Args = SideArgs
-    prompt_text = "the {side} player places reinforcements"
+    prompt_template = "the {side} player places reinforcements"
 
     def options(self, s: MotherlandState, args: SideArgs) -> list[Action]:
         opts: list[Action] = []
@@ -115,9 +115,10 @@ class Overstacked(MotherlandChoice):
     name = "stack"
     kind = "stacking"
     rule = "6.0"
+    order = f"eliminate the opponent's excess units: {FIRST_LISTED}"
     forced = "forced"
     Args = HexArgs
-    prompt_text = "the {side} player eliminates the opponent's excess units at {a.hex}"
+    prompt_template = "the {side} player eliminates the opponent's excess units at {hex}"
 
     def options(self, s: MotherlandState, args: HexArgs) -> list[Action]:
         return [Word(f"eliminate {x}") for x in over_limit(s, args.hex)]
@@ -139,7 +140,7 @@ class BakuFactoriesRoll(MotherlandRoll):
     name, rule = "roll-baku-factories", "21.1.2"
 
     def then(self, s: MotherlandState, args: RollArgs, roll: int) -> None:
-        s._push_frame("baku_factories", NArgs(roll))
+        s.queue("baku_factories", NArgs(roll), first=True)
 
 
 class BakuFactories(MotherlandChoice):
@@ -150,7 +151,7 @@ class BakuFactories(MotherlandChoice):
     rule = "21.1.2"
     forced = "forced"
     Args = NArgs
-    prompt_text = "the Axis player picks factories destroyed"
+    prompt_template = "the Axis player picks factories destroyed"
 
     decider = AXIS
 

@@ -15,7 +15,7 @@ from engines.motherland.partisans import (
     partisan_moves,
     partisan_targets,
 )
-from engines.motherland.steps.base import MotherlandChoice, MotherlandRoll
+from engines.motherland.steps.base import FIRST_LISTED, MotherlandChoice, MotherlandRoll
 from engines.motherland.supply import (
     air_available,
     air_supply,
@@ -25,7 +25,7 @@ from engines.motherland.supply import (
     isolated,
     on_isolation,
 )
-from pbem.engine import Action
+from pbem.engine import Action, Event
 from pbem.steps import Flow, NoArgs
 
 if TYPE_CHECKING:
@@ -41,7 +41,7 @@ class ExpendBases(MotherlandChoice):
     done = DONE["expend"]
     forced = "once"
     Args = NoArgs
-    prompt_text = "the Axis player may expend Supply Bases"
+    prompt_template = "the Axis player may expend Supply Bases"
 
     decider = AXIS
 
@@ -61,7 +61,7 @@ class AirSupply(MotherlandChoice):
     done = DONE["airsupply"]
     forced = "once"
     Args = NoArgs
-    prompt_text = "the Axis player may fly Air Supply"
+    prompt_template = "the Axis player may fly Air Supply"
 
     decider = AXIS
 
@@ -83,9 +83,10 @@ class PartisanMarkers(MotherlandChoice):
     name = "partisan_oos"
     kind = "partisan-markers"
     rule = "10.1"
+    order = f"Out of Supply markers from partisans, nearest units first: {FIRST_LISTED}"
     forced = "forced"
     Args = CountArgs
-    prompt_text = "the Soviet player marks German units Out of Supply, nearest first"
+    prompt_template = "the Soviet player marks German units Out of Supply, nearest first"
 
     decider = SOVIET
 
@@ -96,7 +97,7 @@ class PartisanMarkers(MotherlandChoice):
         uid = text.split()[3]
         s.u(uid).supply = "out"
         args.n -= 1
-        s.say(f"Partisans: {uid} is Out of Supply (10.1)", rule="10.1")
+        s.tell(Event(f"Partisans: {uid} is Out of Supply (10.1)", rule="10.1"))
         if args.n <= 0:
             flow.end()
 
@@ -111,7 +112,7 @@ class PartisanPlacement(MotherlandChoice):
     done = DONE["partisan_place"]
     forced = "once"
     Args = PlaceArgs
-    prompt_text = "the Soviet player places Partisan markers"
+    prompt_template = "the Soviet player places Partisan markers"
 
     decider = SOVIET
 
@@ -128,7 +129,7 @@ class PartisanPlacement(MotherlandChoice):
         p, base = parts[1], parts[3]
         s.pos.partisans[p] = s.u(base).hex
         args.moved = sorted([*args.moved, p])
-        s.say(f"Partisan marker {p} goes to {base} at {s.u(base).hex} (10.2)", rule="10.2")
+        s.tell(Event(f"Partisan marker {p} goes to {base} at {s.u(base).hex} (10.2)", rule="10.2"))
 
 
 class PartisanRoll(MotherlandRoll):
@@ -151,9 +152,10 @@ class IsolationLosses(MotherlandChoice):
     name = "isolation"
     kind = "isolation-losses"
     rule = "9.1.3"
+    order = f"isolation losses: {FIRST_LISTED}"
     forced = "forced"
     Args = CountArgs
-    prompt_text = "the {side} player takes {a.n} isolation loss(es) at {a.hex}"
+    prompt_template = "the {side} player takes {n} isolation loss(es) at {hex}"
 
     def options(self, s: MotherlandState, args: CountArgs) -> list[Action]:
         return [Word(f"isolation loss {x}") for x in sorted(s.units_at(args.hex, args.side))

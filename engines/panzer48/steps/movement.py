@@ -167,24 +167,26 @@ class Moving(Choice[P48State]):
             return [STOP]  # 5: the roll failed, nobody moves
         h = moving_hex(s)
         out: list[Action] = [TO(n) for n in next_hexes(s)]
-        out += [PICKUP(u) for u in s.at(h, side) if u not in pos.moving
+        facts = s.facts()  # listing moves no unit: one placement throughout
+        out += [PICKUP(u) for u in facts.at(h, side) if u not in pos.moving
                 and movable(s, u) and pos.moved_hexes > 0]
         if len(pos.moving) > 1:
             # 6: a dropped unit's move ends here, so it must fit with those staying
-            staying = [u for u in s.at(h, side) if u not in pos.moving]
+            staying = [u for u in facts.at(h, side) if u not in pos.moving]
             room = s.d.stack_limit[side] - sum(s.d.units[v].size for v in staying)
             out += [DROP(u) for u in pos.moving if s.d.units[u].size <= room]
         # 6: stacking is satisfied "prior to hasty combat"
-        if fits(s, h, side) and any(not pos.units[u].attacked and not pos.units[u].flipped
-                                   for u in pos.moving):
-            stacks = s.stacks()
+        fit = fits(s, h, side, facts=facts)
+        if fit and any(not pos.units[u].attacked and not pos.units[u].flipped
+                       for u in pos.moving):
+            stacks = facts.stacks()
             out += [HASTY(n) for n in s.d.map.neighbors(h)
                     if n in stacks and s.d.units[stacks[n][0]].side == other(side)]
         if (side == "soviet" and h in s.d.areas["south_exit"]
                 and all(pos.units[u].spent + s.d.exit_cost <= allowance(s, u)
                         for u in pos.moving)):
             out.append(EXIT)
-        if fits(s, h, side):
+        if fit:
             out.append(STOP)
         return out
 

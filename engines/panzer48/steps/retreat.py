@@ -19,7 +19,7 @@ from engines.panzer48.position import MoraleArgs, RetreatArgs
 from engines.panzer48.retreat import advance_hexes, on_path, retreat_plan, start_advance
 from engines.panzer48.stacking import fits
 from engines.panzer48.state import P48State
-from engines.panzer48.zoc import zoc
+from engines.panzer48.zoc import armor_in, zoc
 from pbem.engine import Action, Event
 from pbem.steps import Choice, Flow, NoArgs, Procedure, Refusal
 
@@ -115,7 +115,7 @@ class Retreat(Choice[P48State]):
                     if s.d.units[u].target == "W":
                         kill(s, u)  # 8.3: weapons never into an enemy ZOC
                         break
-                    two = s.d.units[u].target == "P" and ez[h]
+                    two = s.d.units[u].target == "P" and armor_in(s, ez, h)
                     lose(s, u, 2 if two else 1, "8.3")
                     if x.where != "map":
                         break

@@ -1,0 +1,86 @@
+"""3.1 control of hexes, and the changes of place that move it: a unit put in a hex or
+eliminated (the Front Markers follow at once, 14.1)."""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+from engines.backhand.data import SIDES
+from engines.backhand.fronts import displace_fronts
+from pbem.engine import Event
+
+if TYPE_CHECKING:
+    from engines.backhand.state import BBState
+
+
+def control(s: BBState, h: str) -> str | None:
+    """3.1: the occupant, else the side whose ZOC alone reaches the hex."""
+    for side in SIDES:
+        if s.units_at(h, side):
+            return side
+    sov, ger = h in s.zoc("soviet"), h in s.zoc("german")
+    if sov and not ger:
+        return "soviet"
+    if ger and not sov:
+        return "german"
+    return None
+
+
+def update_control(s: BBState) -> None:
+    s.invalidate()
+    _update_control(s)
+
+
+def _update_control(s: BBState) -> None:
+    """Keep the record of hexes ever Soviet controlled (11.2, 18.2) current."""
+    now = soviet_controlled(s)
+    s.pos.sov_control = now
+    s.pos.ever_soviet = sorted(set(s.pos.ever_soviet) | set(now))
+
+
+def soviet_controlled(s: BBState) -> list[str]:
+    """The watched hexes (cities, variable reinforcement hexes) Soviet controlled now."""
+    watch = sorted(set(s.data.cities) | {t.variable for t in s.data.units.values()
+                                            if t.variable})
+    sz, gz = s.zoc("soviet"), s.zoc("german")
+    occ_s, occ_g = s.occupied("soviet"), s.occupied("german")
+    return [h for h in watch
+            if h in occ_s or (h not in occ_g and h in sz and h not in gz)]
+
+
+def control_events(s: BBState, before: list[str]) -> list[Event]:
+    """3.1: control of a watched hex (cities, variable reinforcement hexes) changing."""
+    out = []
+    for h in sorted(set(before) ^ set(s.pos.sov_control)):
+        name = s.data.city_names.get(h, h)
+        now = "Soviet" if h in s.pos.sov_control else "no longer Soviet"
+        out.append(Event(f"{name} is {now} controlled", "control", rule="3.1", hexes=(h,)))
+    return out
+
+
+def put(s: BBState, units: list[str] | tuple[str, ...], h: str) -> None:
+    for u in units:
+        s.pos.units[u].at = h
+    update_control(s)
+    displace_fronts(s)
+    s.invalidate()
+
+
+def lose_steps(s: BBState, uid: str, n: int, rule: str) -> list[Event]:
+    x = s.pos.units[uid]
+    x.steps -= n
+    if x.steps <= 0:
+        return eliminate(s, uid, rule)
+    return []
+
+
+def eliminate(s: BBState, uid: str, rule: str) -> list[Event]:
+    """A unit out of play: control (3.1) and the Front Markers (14.1: a marker must trace
+    "at any time", so one a Soviet unit kept open is displaced now) follow at once."""
+    x = s.pos.units[uid]
+    x.steps = 0
+    x.at = "elim"
+    update_control(s)
+    displace_fronts(s)
+    s.invalidate()
+    return [Event(f"{uid} is eliminated", "loss", rule=rule, units=(uid,))]

@@ -1,0 +1,78 @@
+"""The Front Markers: range (14.0), who pays a Soviet move or attack (9.0), and a
+marker displaced (14.1)."""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+from engines.backhand.data import FRONTS
+from engines.backhand.position import BOXES
+from engines.backhand.supply import supply_net
+from engines.hexkit.movement import trace
+from pbem.engine import Event
+
+if TYPE_CHECKING:
+    from engines.backhand.state import BBState
+
+
+def in_range(s: BBState, h: str, front: str | None = None) -> bool:
+    """14.0: within twelve hexes of a Front Marker (the line may cross the enemy)."""
+    if h in BOXES:
+        return True
+    fronts = [front] if front else list(FRONTS)
+    return any(h in s.data.front_range(s.pos.fronts[f]) for f in fronts)
+
+
+def paying_front(s: BBState, hexes: list[str]) -> str | None:
+    """9.0: a Soviet move or attack is paid by a front whose marker is in range; the
+    front with more points left pays (the engine's reading; ties: Southwest)."""
+    best: str | None = None
+    for f in FRONTS:
+        if (s.pos.ap[f] > 0 and any(in_range(s, h, f) for h in hexes)
+                and (best is None or s.pos.ap[f] > s.pos.ap[best])):
+            best = f
+    return best
+
+
+def ap_left(s: BBState, side: str) -> int:
+    if side == "german":
+        return s.pos.ap["german"]
+    return sum(s.pos.ap[f] for f in FRONTS)
+
+
+def displace_fronts(s: BBState) -> None:
+    """14.1: a Front Marker whose hex the enemy entered or that cannot trace to a
+    Soviet source goes "to the next available hex ... closer to a Soviet supply source
+    and fulfilling all requirements": the nearest hex of the Soviet supply net (free of
+    German units, out of German ZOC unless a Soviet unit is there, joined to a source),
+    among those nearer a source than the marker if there are any; ties by distance to
+    a source, then hex id. The net is what Fronts (14.2) offers a marker to move to."""
+    m = s.data.map
+    germans = s.occupied("german")
+    gz = s.zoc("german")
+    sov = s.occupied("soviet")
+    sources = sorted(s.data.soviet_supply)
+
+    def ok(x: str) -> bool:
+        return x not in germans and (x not in gz or x in sov)
+
+    def to_source(x: str) -> int:
+        return min(m.distance(x, y) for y in sources)
+    for f in FRONTS:
+        h = s.pos.fronts[f]
+        # the usual case, a marker still joined to a source, by a trace from the marker
+        # (cheaper after every move than the flood of the whole net)
+        if ok(h) and trace(m, h, s.data.soviet_supply, passable=ok):
+            continue
+        net = supply_net(s, "soviet")
+        legal = [x for x in sorted(net) if m.terrain_of(x) != "sea"]
+        if not legal:
+            continue  # no hex anywhere meets 14.1: the marker stays
+        here = to_source(h)
+        closer = [x for x in legal if to_source(x) < here] or legal
+        new = min(closer, key=lambda x: (m.distance(h, x), to_source(x), x))
+        s.pos.fronts[f] = new
+        # told last: 14.1 holds "at any time", so the displacement is told once the
+        # action or roll has done everything else
+        s.tell(Event(f"the {f} Front Marker is displaced from {h} to {new}", "move",
+                     rule="14.1", hexes=(h, new)), last=True)

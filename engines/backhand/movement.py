@@ -1,0 +1,79 @@
+"""15.0 movement: where a unit or formation stack may end its move, and what a move
+costs."""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+from engines.backhand.fronts import paying_front
+from engines.backhand.position import BOXES, OFF, AttackArgs, MoveArgs, PhaseArgs, other
+from engines.backhand.reinforcements import formation_places
+from engines.hexkit.movement import reachable
+from engines.hexkit.zoc import STOP_ON_ENTRY
+
+if TYPE_CHECKING:
+    from engines.backhand.state import BBState
+
+
+def destinations(s: BBState, units: tuple[str, ...], origin: str) -> list[str]:
+    """Where a unit or formation stack may end a move (15.0, TEC by weather); the
+    same for the players' two verifiers and a probe's twin, so remembered by what it
+    reads: the units, their hex, the weather and the placement."""
+    return list(s.placed("destinations", f"{s.pos.weather} {origin} {units}",
+                             lambda: tuple(_destinations(s, units, origin))))
+
+
+def _destinations(s: BBState, units: tuple[str, ...], origin: str) -> list[str]:
+    pos, m = s.pos, s.data.map
+    side = s.side_of(units[0])
+    mot = any(s.motorized(u) for u in units)
+    ma = min(s.data.units[u].ma for u in units)
+    enemy = s.occupied(other(side))
+    ez = s.zoc(other(side))
+    costs = s.data.costs[(pos.weather, mot)]
+    friends = s.occupied(side)
+    alone = s.stack_fits(sorted(set(units)), side)  # into a hex no friend holds
+    reach = reachable(costs, origin, ma, zoc=ez, policy=STOP_ON_ENTRY, blocked=enemy,
+                      can_end=lambda h: s.stack_ok(h, side, units) if h in friends
+                      else alone)
+    ends = set(reach.ends)
+    if pos.weather != "frozen":
+        # 15.31: across a river by spending all MPs, from a hex adjacent to it
+        for n in m.neighbors(origin):
+            if (m.has_side(origin, n, "river") and not m.has_side(origin, n, "bridge")
+                    and n not in enemy and costs.move_class.enter.get(m.terrain_of(n))
+                    is not None and s.stack_ok(n, side, list(units))):
+                ends.add(n)
+    return sorted(ends)
+
+
+def pays(s: BBState, a: PhaseArgs | MoveArgs | AttackArgs, units: tuple[str, ...]) -> bool:
+    """Whether the move or attack costs an activity point (15.2, 15.3, 16.0)."""
+    return a.kind == "sp" and not all(s.data.units[u].variable for u in units
+                                      if not u.startswith("UP-"))
+
+
+def movers(s: BBState, a: PhaseArgs) -> list[tuple[tuple[str, ...], tuple[str, ...]]]:
+    out: list[tuple[tuple[str, ...], tuple[str, ...]]] = []
+    for u, x in sorted(s.pos.units.items()):
+        if (x.at in OFF or s.side_of(u) != a.side or s.stationary(u) or x.moved
+                or x.admin or x.refit or (a.kind == "general" and x.fought)):
+            continue
+        if pays(s, a, (u,)):
+            if a.side == "german" and s.pos.ap["german"] <= 0:
+                continue
+            if a.side == "soviet" and paying_front(s, [x.at]) is None:
+                continue
+        out.append(((u,), (u,)))
+    if a.side == "german" and (a.kind != "sp" or s.pos.ap["german"] > 0):
+        for fid in s.data.formations:
+            # 15.2: the formation's units that begin the phase stacked in a hex, and
+            # may still move, move as one stack for one point (all survivors need not
+            # be there)
+            for h, members in formation_places(s, fid):
+                free = tuple(m for m in members if not (
+                    s.pos.units[m].moved or s.pos.units[m].admin or s.pos.units[m].refit
+                    or (a.kind == "general" and s.pos.units[m].fought)))
+                if h not in BOXES and len(free) > 1:
+                    out.append(((fid, h), free))
+    return out

@@ -1,0 +1,136 @@
+"""Backhand Blow's position: what a snapshot saves (the units, markers and tracks, and
+the arguments of the frames on the stack)."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+BOXES = ("box1", "box2")
+OFF = ("pending", "cup", "elim", "out", "box1", "box2")
+
+
+def other(side: str) -> str:
+    return "german" if side == "soviet" else "soviet"
+
+
+@dataclass
+class Unit:
+    at: str  # a hex, or pending/cup/elim/out/box1/box2
+    steps: int
+    oos: bool = False
+    oos_turns: int = 0
+    moved: bool = False
+    fought: bool = False
+    admin: bool = False
+    refit: bool = False  # 13.1: under Frontnahe Auffrischung this game turn
+    replaced: bool = False
+
+
+@dataclass
+class Position:
+    turn: int
+    last_turn: int
+    victory: str
+    weather: str
+    prev_weather: str
+    historical: bool
+    units: dict[str, Unit]
+    fronts: dict[str, str]
+    c3i: dict[str, int]
+    ap: dict[str, int]
+    cup: list[str]
+    chits: dict[str, list[str]]
+    used_chits: list[str] = field(default_factory=list)
+    replacements: dict[str, int] = field(default_factory=lambda: {"mot": 0, "non": 0})
+    ever_soviet: list[str] = field(default_factory=list)
+    uprising_tried: list[str] = field(default_factory=list)
+    fronts_moved: list[str] = field(default_factory=list)
+    rochade_used: bool = False
+    rochade_now: bool = False
+    rochade_segment: str = ""  # 15.12: the one segment with more than one placement
+    refit_marks: dict[str, str] = field(default_factory=dict)  # marker -> formation@hex
+    phasing: str = "soviet"
+    segment: str = ""
+    seg_over: bool = False
+    admin_moves: int = 0
+    sov_control: list[str] = field(default_factory=list)
+
+
+@dataclass(frozen=True)
+class SegSpec:
+    side: str = "soviet"
+    kind: str = "sp"  # sp or general
+    no: int = 1
+
+
+@dataclass
+class SegState:
+    side: str = "soviet"
+    kind: str = "sp"
+    no: int = 1
+    stage: int = 0
+    first: str = "move"
+
+
+@dataclass(frozen=True)
+class PhaseArgs:
+    side: str = "soviet"
+    kind: str = "sp"
+
+
+@dataclass(frozen=True)
+class MoveArgs:
+    side: str = "soviet"
+    kind: str = "sp"
+    units: tuple[str, ...] = ()
+    origin: str = ""
+
+
+@dataclass(frozen=True)
+class AttackArgs:
+    side: str = "soviet"
+    kind: str = "sp"
+    target: str = ""
+    units: tuple[str, ...] = ()
+    chits: tuple[str, ...] = ()
+
+
+@dataclass(frozen=True)
+class HitArgs:
+    side: str = "soviet"  # the side taking the hits
+    attacker: str = "soviet"
+    kind: str = "sp"
+    target: str = ""
+    hits: int = 0
+    retreat: bool = False  # an R result (16.723: optional in a city)
+    retreated: int = 0
+    river: bool = False  # the retreat crossed a river: it stops (16.722)
+    units: tuple[str, ...] = ()  # the attackers (advance)
+    then: tuple[int, str] = (0, "")  # attacker's hits still to take, and events
+    no_advance: bool = False
+
+
+@dataclass(frozen=True)
+class AdvanceArgs:
+    side: str = "soviet"
+    kind: str = "sp"
+    target: str = ""
+    units: tuple[str, ...] = ()
+    retreated: int = 0
+    across: tuple[str, ...] = ()  # attackers who attacked across a river (16.722)
+    second: tuple[str, ...] = ()  # units that have taken their second hex
+
+
+@dataclass(frozen=True)
+class UnitArg:
+    unit: str = ""
+
+
+@dataclass(frozen=True)
+class Cities:
+    cities: tuple[str, ...] = ()
+
+
+@dataclass(frozen=True)
+class Count:
+    n: int = 0

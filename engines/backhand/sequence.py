@@ -1,0 +1,241 @@
+"""Backhand Blow's sequence of play (4.0, 4.2): the game turn's outline as ``Sequence``
+entries, a player segment stage by stage, the table of every step, and where a set-up
+position's step sits in it."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from engines.backhand.data import SIDES
+from engines.backhand.position import Count, PhaseArgs, Position, SegSpec, SegState, UnitArg
+from engines.backhand.state import BBState
+from engines.backhand.steps.fight import (
+    AdvanceStep,
+    Attackers,
+    Chit,
+    CombatPhase,
+    CRTRoll,
+    EventRoll,
+    Hits,
+)
+from engines.backhand.steps.move import MovePhase, MoveTo, Uprising
+from engines.backhand.steps.segment import (
+    Activity,
+    AdminIn,
+    AdminOut,
+    AdminPlace,
+    Ersatz,
+    Fronts,
+    Order,
+    SpendC3I,
+    Split,
+)
+from engines.backhand.steps.turn import (
+    Advance,
+    Attrition,
+    EndTurn,
+    Refit,
+    RefitPay,
+    Reinforce,
+    Replace,
+    ReplacementRoll,
+    Rochade,
+    Supply,
+    Track,
+    VariableDraw,
+    VariableRoll,
+    WeatherRoll,
+)
+from pbem.engine import Event
+from pbem.steps import Entry, Flow, Frame, Misfit, NoArgs, Procedure, Sequence, step_table
+
+
+class GameStep(Procedure[BBState]):
+    """4.0: game turns until the scenario's last (18.1, 18.2)."""
+
+    name = "game"
+    rule = "4.0"
+
+    def run(self, s: BBState, args: NoArgs, flow: Flow) -> list[Event]:
+        if s.pos.turn > s.pos.last_turn:
+            flow.end()
+        else:
+            flow.call("turn")
+        return []
+
+
+def _admin(s: BBState) -> bool:
+    return s.pos.turn > 1  # 18.0: turn 1 starts with the 1st Soviet Schwerpunkt Segment
+
+
+class Turn(Sequence[BBState]):
+    name = "turn"
+    entries = (
+        Entry("4.2 I.A", "new-turn"),
+        Entry("5.1", "weather", lambda s: _admin(s) and not s.pos.historical),
+        Entry("8.2", "rochade", lambda s: (s.pos.turn >= 7 and s.pos.weather == "frozen"
+                                            and not s.pos.rochade_used)),
+        Entry("4.2 I.D", "supply", _admin),
+        Entry("11.2", "vr-roll", lambda s: _admin(s) and bool(s.pos.cup)),
+        Entry("11.1", "reinforce", _admin, UnitArg("soviet")),
+        Entry("11.1", "reinforce", _admin, UnitArg("german")),
+        Entry("12.0", "repl-roll", _admin),
+        Entry("12.0", "replace", _admin),
+        Entry("13.1", "refit-pay", lambda s: s.pos.turn >= 7),
+        Entry("4.2 I.J", "track"),
+        Entry("4.2 II", "segment", lambda s: s.pos.weather != "deep", SegSpec("soviet", "sp", 1)),
+        Entry("4.2 III", "segment", lambda s: s.pos.weather != "deep", SegSpec("german", "sp", 1)),
+        Entry("4.2 IV", "segment", lambda s: s.pos.weather == "frozen",
+              SegSpec("soviet", "sp", 2)),
+        Entry("4.2 V", "segment", lambda s: s.pos.weather == "frozen",
+              SegSpec("german", "sp", 2)),
+        Entry("4.2 VI", "segment", None, SegSpec("soviet", "general", 0)),
+        Entry("4.2 VII", "segment", None, SegSpec("german", "general", 0)),
+        Entry("4.2", "end-turn"),
+    )
+
+
+class Segment(Procedure[BBState]):
+    name = "segment"
+    rule = "4.2"
+    Args = SegSpec
+
+    def run(self, s: BBState, args: SegSpec, flow: Flow) -> list[Event]:
+        flow.goto("seg-run", SegState(args.side, args.kind, args.no))
+        return []
+
+
+class SegRun(Procedure[BBState]):
+    """A Schwerpunkt (4.2 II-V) or General (VI, VII) segment, stage by stage."""
+
+    name = "seg-run"
+    rule = "4.2"
+    Args = SegState
+
+    def run(self, s: BBState, a: SegState, flow: Flow) -> list[Event]:
+        pos = s.pos
+        a.stage += 1
+        if a.stage == 1:
+            pos.phasing, pos.seg_over, pos.admin_moves = a.side, False, 0
+            kind = f"Schwerpunkt {a.no}" if a.kind == "sp" else "General"
+            pos.segment = f"{a.side} {kind}"
+            pos.fronts_moved = []
+            for x in pos.units.values():
+                x.moved = x.fought = x.admin = False
+            if a.side == "soviet":
+                flow.call("fronts")
+                return [Event(f"{pos.segment} segment", "phase", rule=self.rule)]
+            return [*self.run(s, a, flow), Event(f"{pos.segment} segment", "phase",
+                                                 rule=self.rule)]
+        if a.stage == 2:
+            if pos.turn > 1:  # 15.1: no administrative movement on turn 1
+                flow.call("admin-in", PhaseArgs(a.side, a.kind))
+                return []
+            return self.run(s, a, flow)
+        if a.stage == 3:
+            ev = []
+            if pos.turn > 1:
+                moved = [u for u, x in sorted(pos.units.items())
+                         if x.at == "box1" and s.side_of(u) == a.side and not x.refit]
+                for u in moved:
+                    pos.units[u].at = "box2"
+                if moved:
+                    ev.append(Event(f"Box #1 to Box #2: {', '.join(moved)}", "move",
+                                    rule="15.1 (2)"))
+                flow.call("admin-out", PhaseArgs(a.side, a.kind))
+                return ev
+            return self.run(s, a, flow)
+        if a.stage == 4:
+            flow.call("order", PhaseArgs(a.side, a.kind))
+            return []
+        if a.stage == 5:
+            if a.kind == "sp":
+                if a.side == "german" and pos.rochade_now:
+                    flow.call("activity", Count(0))
+                else:
+                    flow.call("c3i", PhaseArgs(a.side, a.kind))
+                return []
+            return self.run(s, a, flow)
+        if a.stage in (6, 7):
+            if pos.seg_over:
+                return self.run(s, a, flow)
+            phase = a.first if a.stage == 6 else ("combat" if a.first == "move" else "move")
+            flow.call(phase, PhaseArgs(a.side, a.kind))
+            return []
+        if a.stage == 8:
+            if a.side == "german" and not pos.seg_over:
+                flow.call("ersatz")
+                return []
+            return self.run(s, a, flow)
+        for k in pos.ap:
+            pos.ap[k] = 0  # unspent activity points do not carry over (stand-in)
+        flow.end()
+        return []
+
+
+STEPS = (GameStep(), Turn(), Advance(), WeatherRoll(), Rochade(), Supply(), Attrition(),
+         VariableRoll(), VariableDraw(), Reinforce(), ReplacementRoll(), Replace(), RefitPay(),
+         Refit(), Track(), EndTurn(), Segment(), SegRun(), Fronts(), AdminIn(), AdminPlace(),
+         AdminOut(), Order(), SpendC3I(), Activity(), Split(), MovePhase(), MoveTo(),
+         Uprising(), CombatPhase(), Attackers(), Chit(), CRTRoll(), EventRoll(), Hits(),
+         AdvanceStep(), Ersatz())
+
+
+class BackhandState(BBState):
+    steps = step_table(*STEPS)
+    start = "game"
+    Position = Position
+
+    def frames_for(self, step: str) -> list[Frame]:
+        return frames_for(self, step)
+
+
+def frames_for(state: BBState, step: str) -> list[Any]:
+    """Setup adapter: the frames above a step.  A step of the segments sits in the
+    phasing side's first Schwerpunkt Segment (4.2 II or III) at its stage (II.A the Front
+    Markers, II.B administrative movement, II.C the order of the phases, II.D C3I, then
+    movement and combat); a step of the Administrative Segment at its entry of the turn
+    (4.2 I), so the entry's condition is checked (pbem.setup) and the turn goes on from
+    there.  A step the position does not fit is refused (:class:`~pbem.steps.Misfit`,
+    issue 31): a turn outside the scenario's, a phasing side that is neither, a
+    Schwerpunkt Segment's step in Deep Mud (4.2 II-V are not played), the Front Markers
+    in a German segment (14.2), administrative movement on turn 1 (15.1)."""
+    if step not in state.steps or step in ("game", "turn"):
+        raise KeyError(step)
+    pos = state.pos
+    first = state.engine.scenario(state.scenario).turns[0]
+    if not first <= pos.turn <= pos.last_turn:
+        raise Misfit("turn", f"the scenario is played on turns {first}-{pos.last_turn} "
+                             "(4.2)")
+    side = pos.phasing
+    if side not in SIDES:
+        raise Misfit("phasing", f"the side whose segment it is: {' or '.join(SIDES)} (4.2)")
+    names = [e.step for e in Turn.entries]
+    segment = names.index("segment")
+    if step in names[:segment]:
+        # the Administrative Segment (4.2 I): the entry of this side where there are two
+        index = names.index(step) + (1 if step == "reinforce" and side == "german" else 0)
+        entry = Turn.entries[index]
+        args = entry.args if entry.args is not None else state.steps[step].Args()
+        return [Frame("game"), Frame("turn", pc=index + 1), Frame(step, args)]
+    stages = {"fronts": 1, "admin-in": 2, "admin-out": 3, "order": 4, "c3i": 5, "move": 6,
+              "combat": 7}
+    if step not in stages and step not in ("segment", "seg-run"):
+        return [Frame("game"), Frame("turn", pc=segment + 1),
+                Frame(step, state.steps[step].Args())]
+    if pos.weather == "deep":
+        raise Misfit("weather", "no Schwerpunkt Segment is played in Deep Mud, only the "
+                                "General Segments (4.2 II-V): give their frames with "
+                                "stack = [...]")
+    if step == "fronts" and side != "soviet":
+        raise Misfit("phasing", "the Front Markers move in a Soviet segment (14.2)")
+    if step in ("admin-in", "admin-out") and pos.turn == 1:
+        raise Misfit("turn", "no administrative movement on turn 1 (15.1)")
+    turn = Frame("turn", pc=segment + (2 if side == "german" else 1))
+    if step == "segment":
+        return [Frame("game"), turn, Frame(step, SegSpec(side, "sp", 1))]
+    if step == "seg-run":
+        return [Frame("game"), turn, Frame(step, SegState(side, "sp", 1))]
+    seg = SegState(side, "sp", 1, stage=stages[step], first="move")
+    return [Frame("game"), turn, Frame("seg-run", seg),
+            Frame(step, PhaseArgs(side, "sp") if step != "fronts" else NoArgs())]

@@ -1,0 +1,244 @@
+"""Backhand Blow's state: the position's lookups (who is where, whose, stacks, ZOC) with
+their caches, and the engine hooks (result, view, notation, setup, standing orders).
+
+Rule numbers are those of the rulebook *Von Manstein's Backhand Blow, Exclusive Rules*; the
+series rules they lean on (Activity Table, CRT and hits, chits, attrition, random events)
+are stand-ins read from scenarios/backhand-blow/tables.toml (docs/engines/backhand-blow.md).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Mapping
+from typing import Any, TypeVar
+
+from engines.backhand import view
+from engines.backhand.data import Data
+from engines.backhand.notation import Word, parse_action
+from engines.backhand.position import OFF, Position
+from engines.backhand.victory import victory
+from engines.hexkit.zoc import zoc_map
+from pbem.engine import Action, Decision, Event, Outcome, Result
+from pbem.memo import Memo
+from pbem.steps import Choice, StepState
+from pbem.view import BoardView
+
+T = TypeVar("T")
+
+# What the placement of the units implies (occupancy, ZOC, supply net, clear region),
+# remembered across actions and states: keyed by the kind, the side and every on-map
+# unit's hex, which is all these read (the map and the order of battle never change).
+_PLACED: Memo[tuple[str, str, tuple[tuple[str, str], ...]], Any] = Memo(2048)
+_FITS: Memo[tuple[str, tuple[str, ...]], bool] = Memo(2048 * 8)
+
+
+class BBState(StepState[Position]):
+    """The lookups every rule and step reads, and the engine hooks; the rules are plain
+    functions in the rule modules, the steps in ``steps/`` (``sequence.py`` has the table)."""
+
+    data: Data
+    #: a clone makes its own caches again (pbem.steps)
+    clone_drops = ("_cache", "_listed")
+
+    # caches of what the unit locations imply (cleared whenever a unit or marker moves and
+    # at every action and outcome: never part of the snapshot)
+    def cached(self, key: tuple[str, str], make: Callable[[], T]) -> T:
+        cache: dict[tuple[str, str], Any] = self.__dict__.setdefault("_cache", {})
+        if key not in cache:
+            cache[key] = make()
+        return cache[key]  # type: ignore[no-any-return]
+
+    def placement(self) -> tuple[tuple[str, str], ...]:
+        """Every on-map unit and its hex, by unit id: all that :meth:`placed` reads."""
+        return self.cached(("placement", ""), lambda: tuple(sorted(
+            (u, x.at) for u, x in self.pos.units.items() if x.at not in OFF)))
+
+    def placed(self, kind: str, side: str, make: Callable[[], T]) -> T:
+        """``make()`` for this placement of the units, remembered across actions."""
+        def find() -> T:
+            found: T = _PLACED.get((kind, side, self.placement()), make)
+            return found
+        return self.cached((kind, side), find)
+
+    def invalidate(self) -> None:
+        self.__dict__["_cache"] = {}
+        self.__dict__["_listed"] = None
+
+    def listed(self, step: Choice[Any], args: Any) -> list[Action]:
+        """``step.options``, computed once for the decision, its default, the legal
+        actions and the check of the action taken (all read the same position: the memo is
+        dropped with the caches)."""
+        memo = self.__dict__.get("_listed")
+        if memo is not None and memo[0] == step.name and memo[1] == args:
+            return list(memo[2])
+        out = step.options(self, args)
+        self.__dict__["_listed"] = (step.name, args, tuple(out))
+        return out
+
+    def _legal_actions(self) -> list[Action]:
+        step, frame = self._choice()
+        return self.listed(step, frame.args)
+
+    def _decision(self) -> Decision:
+        step, frame = self._choice()
+        args = frame.args
+        return Decision(step.side(self, args), step.kind, step.prompt(self, args),
+                        tuple(self.listed(step, args)) if step.show else (),
+                        step.default(self, args), rule=step.rule)
+
+    def _apply_action(self, action: Action) -> list[Event]:
+        listed = self.__dict__.get("_listed")  # the position's, until the action applies
+        self.invalidate()
+        self.__dict__["_listed"] = listed
+        try:
+            return super()._apply_action(action)
+        finally:
+            self.invalidate()
+
+    def _apply_outcome(self, outcome: Outcome) -> list[Event]:
+        self.invalidate()
+        try:
+            return super()._apply_outcome(outcome)
+        finally:
+            self.invalidate()
+
+    def on_map(self, uid: str) -> bool:
+        return self.pos.units[uid].at not in OFF
+
+    def side_of(self, uid: str) -> str:
+        if uid.startswith("UP-"):
+            return "soviet"
+        return self.data.units[uid].side
+
+    def utype_tr(self, uid: str) -> int:
+        return self.data.uprising_tr if uid.startswith("UP-") else self.data.units[uid].tr
+
+    def factors(self, uid: str) -> tuple[int, int]:
+        if uid.startswith("UP-"):
+            return self.data.uprising_factors
+        return self.data.factors(uid, self.pos.units[uid].steps)
+
+    def motorized(self, uid: str) -> bool:
+        return not uid.startswith("UP-") and self.data.units[uid].motorized
+
+    def stationary(self, uid: str) -> bool:
+        return uid.startswith("UP-") or self.data.units[uid].stationary
+
+    def units_at(self, h: str, side: str | None = None) -> list[str]:
+        if side is not None:
+            return list(self.occupied(side).get(h, ()))
+        return sorted(self.units_at(h, "soviet") + self.units_at(h, "german"))
+
+    def occupied(self, side: str) -> Mapping[str, tuple[str, ...]]:
+        """``side``'s units on the map by hex (shared: read, never changed)."""
+        return self.placed("occupied", side, lambda: self._occupied(side))
+
+    def _occupied(self, side: str) -> dict[str, tuple[str, ...]]:
+        out: dict[str, list[str]] = {}
+        for u, x in sorted(self.pos.units.items()):
+            if x.at not in OFF and self.side_of(u) == side:
+                out.setdefault(x.at, []).append(u)
+        return {h: tuple(v) for h, v in out.items()}
+
+    def zoc(self, side: str) -> frozenset[str]:
+        """The ZOC ``side``'s units exert: none into cities (6.0)."""
+        return self.placed("zoc", side, lambda: self._zoc(side))
+
+    def _zoc(self, side: str) -> frozenset[str]:
+        units = [(u, x.at) for u, x in sorted(self.pos.units.items())
+                 if x.at not in OFF and self.side_of(u) == side]
+        cities = set(self.data.cities)
+        return frozenset(h for h in zoc_map(self.data.map, units).hexes if h not in cities)
+
+    def stack_ok(self, h: str, side: str, adding: list[str] | tuple[str, ...]) -> bool:
+        """10.1, 10.2: ``adding`` joining ``side``'s units in ``h``."""
+        here = self.occupied(side).get(h, ())
+        return self.stack_fits(sorted(set(here) | set(adding)), side)
+
+    def stack_fits(self, units: list[str], side: str) -> bool:
+        """10.1, 10.2: whether ``units`` (distinct) may stack together; a fact of the
+        order of battle, kept per set of units."""
+        return _FITS.get((side, tuple(units)), lambda: self._stack_fits(units, side))
+
+    def _stack_fits(self, units: list[str], side: str) -> bool:
+        if side == "soviet":
+            return sum(1 for u in units if not u.startswith("UP-")
+                       and not self.data.units[u].bracket) <= 3
+        count = 0
+        forms: dict[str, int] = {}
+        for u in units:
+            t = self.data.units[u]
+            if t.bracket:
+                continue
+            if t.formation:
+                forms[t.formation] = forms.get(t.formation, 0) + 1
+            else:
+                count += 1
+        count += sum(1 if n == 1 else 2 for n in forms.values())
+        return count <= 4
+    # the engine's hooks ------------------------------------------------------------------
+    def over(self) -> bool:
+        return self.pos.turn > self.pos.last_turn
+
+    def setup_data(self, data: dict[str, Any]) -> dict[str, Any]:
+        """``units = {"LAH-1" = "2510"}`` or ``"2510 1"`` (hex and steps) as shorthand;
+        ``clear = true`` takes every unit off the map first."""
+        units = data.pop("place", None)
+        if data.pop("clear", False):
+            base = {u: {"at": "out"} for u in self.pos.units}
+            data["units"] = {**base, **data.get("units", {})}
+        if units:
+            table = data.setdefault("units", {})
+            for u, spec in units.items():
+                at, _, steps = str(spec).partition(" ")
+                entry = dict(table.get(u, {}))
+                entry["at"] = at
+                entry["steps"] = int(steps) if steps else self.data.units[u].steps \
+                    if not u.startswith("UP-") else 1
+                table[u] = entry
+        return data
+
+    def _result(self) -> Result | None:
+        if not self.over():
+            return None
+        winner, text = victory(self)
+        return Result(winner, "rules", text)
+
+    def turn_number(self) -> int:
+        return self.pos.turn
+
+    def status_line(self, side: str | None) -> str:
+        return view.status_line(self)
+
+    def _view(self, side: str | None) -> BoardView:
+        return view.board(self, side)
+
+    def _order_answer(self, decision: Decision, policy: str) -> Action | None:
+        opts = decision.options
+        if decision.kind == "take-loss" and policy == "losses":
+            for o in opts:
+                if isinstance(o, Word) and o.word == "lose":
+                    return o
+        if decision.kind == "take-loss" and policy == "stand":
+            for o in opts:
+                if isinstance(o, Word) and o.word in ("lose", "done"):
+                    return o
+        if decision.kind == "chit" and policy == "play":
+            for o in opts:
+                if isinstance(o, Word) and o.word == "chit":
+                    return o
+        if decision.kind == "reinforce" and policy == "box":
+            for o in opts:
+                if o in (Word("arrive", ("box",)), Word("none")):
+                    return o
+        if decision.kind == "rochade" and policy == "declare":
+            return Word("rochade")
+        if decision.kind == "phase-order" and policy == "combat-first":
+            return Word("order", ("combat-first",))
+        if decision.kind == "c3i" and policy == "max":
+            return opts[-1]  # "spend 0" to "spend N": N is four or all held
+        if (decision.kind, policy) in (("replace", "all"), ("refit", "first")):
+            return opts[0]  # the first unit or formation listed; "done" when none is left
+        return None
+
+    def parse_action(self, text: str) -> Action:
+        return parse_action(text)

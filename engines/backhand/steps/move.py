@@ -1,0 +1,138 @@
+"""The Movement Phase (15.0) and the uprisings a Soviet move brings (17.0)."""
+
+from __future__ import annotations
+
+from engines.backhand.control import control_events, put
+from engines.backhand.data import roll_lookup
+from engines.backhand.fronts import ap_left, paying_front
+from engines.backhand.movement import destinations, movers, pays
+from engines.backhand.notation import Word, w
+from engines.backhand.position import Cities, MoveArgs, PhaseArgs
+from engines.backhand.state import BBState
+from engines.backhand.steps import SideChoice
+from engines.backhand.uprisings import rise, uprisings_due
+from pbem.engine import Action, ChanceRequest, Event, Outcome
+from pbem.steps import Flow, Refusal, Roll
+
+
+class MovePhase(SideChoice):
+    """The Movement Phase: a unit (1 AP in a Schwerpunkt segment), a formation stack
+    (1 AP, 15.2), Variable Reinforcements free (15.3); none moves and fights in a General
+    segment (4.2 VI.E)."""
+
+    name = "move"
+    kind = "move"
+    rule = "15.0"
+    Args = PhaseArgs
+
+    def prompt(self, s: BBState, a: PhaseArgs) -> str:
+        return f"{s.pos.segment}: movement ({ap_left(s, a.side)} activity points)"
+
+    def options(self, s: BBState, a: PhaseArgs) -> list[Action]:
+        return [*(w("move", *name) for name, _ in movers(s, a)), w("end")]
+
+    def default(self, s: BBState, a: PhaseArgs) -> Action:
+        return w("end")
+
+    def why_not(self, s: BBState, a: PhaseArgs, action: Action) -> str | Refusal:
+        if isinstance(action, Word) and action.word == "move" and action.args:
+            u = action.args[0]
+            x = s.pos.units.get(u)
+            if x is not None and x.admin:
+                return Refusal("15.1", f"{u} used Administrative Movement this segment")
+            if x is not None and x.refit:
+                return Refusal("13.1", f"{u} is under Frontnahe Auffrischung this turn")
+            if x is not None and a.kind == "general" and x.fought:
+                return Refusal("4.2 VI.E", f"{u} fought this segment: no unit both moves and "
+                               "fights in a General segment")
+            return Refusal("15.0", f"{u} cannot move now (moved already, stationary, or no "
+                           "activity points in range)")
+        return super().why_not(s, a, action)
+
+    def apply(self, s: BBState, a: PhaseArgs, action: Action, flow: Flow) -> list[Event]:
+        assert isinstance(action, Word)
+        if action.word == "end":
+            flow.end()
+            return []
+        units = next(m for n, m in movers(s, a) if n == action.args)
+        flow.call("move-to", MoveArgs(a.side, a.kind, units, s.pos.units[units[0]].at))
+        return []
+
+
+class MoveTo(SideChoice):
+    name = "move-to"
+    kind = "move"
+    rule = "15.0"
+    Args = MoveArgs
+
+    def prompt(self, s: BBState, a: MoveArgs) -> str:
+        return f"move {', '.join(a.units)} from {a.origin} to"
+
+    def options(self, s: BBState, a: MoveArgs) -> list[Action]:
+        return [*(w("to", h) for h in destinations(s, a.units, a.origin)), w("stay")]
+
+    def default(self, s: BBState, a: MoveArgs) -> Action:
+        return w("stay")
+
+    def why_not(self, s: BBState, a: MoveArgs, action: Action) -> str | Refusal:
+        if isinstance(action, Word) and action.word == "to" and action.args:
+            h = action.args[0]
+            if h in s.data.map and not s.stack_ok(h, a.side, list(a.units)):
+                return Refusal("10.1" if a.side == "soviet" else "10.2",
+                               f"{h} would be over the stacking limit")
+        return Refusal("15.0", f"{action.notation()!r}: out of reach (movement points by the "
+                       "TEC, enemy units and EZOCs)")
+
+    def apply(self, s: BBState, a: MoveArgs, action: Action, flow: Flow) -> list[Event]:
+        assert isinstance(action, Word)
+        flow.end()
+        if action.word == "stay":
+            return []
+        h = action.args[0]
+        if pays(s, a, a.units):
+            if a.side == "german":
+                s.pos.ap["german"] -= 1
+            else:
+                f = paying_front(s, [a.origin])
+                assert f is not None
+                s.pos.ap[f] -= 1
+        for u in a.units:
+            s.pos.units[u].moved = True
+        before = list(s.pos.sov_control)
+        put(s, a.units, h)
+        m = s.data.map
+        rule = ("15.31" if (m.has_side(a.origin, h, "river") and s.pos.weather != "frozen")
+                else "15.2" if len(a.units) > 1
+                else "15.3" if s.data.units[a.units[0]].variable and a.kind == "sp"
+                else self.rule)
+        ev = [Event(f"{', '.join(a.units)} move {a.origin} to {h}", "move", rule=rule,
+                    hexes=(a.origin, h), units=a.units), *control_events(s, before)]
+        if a.side == "soviet":
+            due = uprisings_due(s, (h,))
+            if due:
+                flow.goto("uprising", Cities(due), replace=True)  # 17.0, once the move is made
+        return ev
+
+
+class Uprising(Roll[BBState]):
+    """17.0: one attempt per city when a Soviet unit first comes within three hexes."""
+
+    name = "uprising"
+    rule = "17.0"
+    Args = Cities
+
+    def request(self, s: BBState, a: Cities) -> ChanceRequest:
+        return ChanceRequest.roll(f"uprising in {s.data.city_names[a.cities[0]]}", 6,
+                                  rule=self.rule)
+
+    def resolve(self, s: BBState, a: Cities, outcome: Outcome, flow: Flow) -> list[Event]:
+        c = a.cities[0]
+        s.pos.uprising_tried = sorted([*s.pos.uprising_tried, c])
+        result = str(roll_lookup(s.data.uprising, int(outcome[0]))[0])
+        ev = [Event(f"uprising in {s.data.city_names[c]}: {result}", "roll", rule=self.rule,
+                    hexes=(c,))]
+        if result == "success":
+            ev += rise(s, c)
+        if len(a.cities) > 1:
+            flow.goto("uprising", Cities(a.cities[1:]))
+        return ev

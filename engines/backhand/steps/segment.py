@@ -1,0 +1,320 @@
+"""A player segment's opening (4.2 II.A-D: the Front Markers, administrative movement,
+the order of the phases, C3I and activity points) and its close (13.2)."""
+
+from __future__ import annotations
+
+from engines.backhand.admin import admin_targets, any_admin_target, groups_in, groups_out
+from engines.backhand.control import put, update_control
+from engines.backhand.data import FRONTS
+from engines.backhand.fronts import in_range
+from engines.backhand.notation import Word, w
+from engines.backhand.position import OFF, Count, MoveArgs, PhaseArgs, SegState
+from engines.backhand.reinforcements import ersatz_pairs
+from engines.backhand.state import BBState
+from engines.backhand.steps import BBChoice, SideChoice
+from engines.backhand.supply import supply_net
+from pbem.engine import Action, ChanceRequest, Event, Outcome
+from pbem.steps import Flow, NoArgs, Refusal, Roll
+
+
+class Fronts(BBChoice):
+    """14.2: each Front Marker moves at most one hex per Soviet segment."""
+
+    name = "fronts"
+    kind = "fronts"
+    rule = "14.2"
+    decider = "soviet"
+
+    def prompt(self, s: BBState, args: NoArgs) -> str:
+        return "move the Front Markers one hex each"
+
+    def options(self, s: BBState, args: NoArgs) -> list[Action]:
+        out: list[Action] = []
+        net = supply_net(s, "soviet")  # free of the enemy and tracing to a source (14.1)
+        for f in FRONTS:
+            if f in s.pos.fronts_moved:
+                continue
+            for n in sorted(s.data.nbrs[s.pos.fronts[f]]):
+                if n in net and s.data.map.terrain_of(n) != "sea":
+                    out.append(w("front", f, n))
+        return [*out, w("done")]
+
+    def default(self, s: BBState, args: NoArgs) -> Action:
+        return w("done")
+
+    def why_not(self, s: BBState, args: NoArgs, action: Action) -> str | Refusal:
+        return Refusal("14.1", "a Front Marker moves one hex a segment, into a hex free of "
+                       "the enemy that traces to a Soviet supply source")
+
+    def apply(self, s: BBState, args: NoArgs, action: Action, flow: Flow) -> list[Event]:
+        assert isinstance(action, Word)
+        if action.word == "done":
+            flow.end()
+            return []
+        f, h = action.args
+        s.pos.fronts[f] = h
+        s.pos.fronts_moved.append(f)
+        return [Event(f"{f} Front Marker to {h}", "move", rule=self.rule, hexes=(h,))]
+
+
+class AdminIn(SideChoice):
+    """15.1 (1): one unit or formation (five under the Rochade, 15.12) and any number of
+    Variable Reinforcements from Box #2 to the map."""
+
+    name = "admin-in"
+    kind = "admin"
+    rule = "15.1"
+    Args = PhaseArgs
+
+    def prompt(self, s: BBState, a: PhaseArgs) -> str:
+        return "administrative movement from Box #2 to the map"
+
+    def options(self, s: BBState, a: PhaseArgs) -> list[Action]:
+        return [*(w("admin", name) for name, g in groups_in(s, a)
+                  if any_admin_target(s, a, g)), w("done")]
+
+    def default(self, s: BBState, a: PhaseArgs) -> Action:
+        return w("done")
+
+    def why_not(self, s: BBState, a: PhaseArgs, action: Action) -> str | Refusal:
+        if isinstance(action, Word) and action.args:
+            x = s.pos.units.get(action.args[0])
+            form = s.data.formations.get(action.args[0])
+            units = form.members if form is not None else (action.args[0],) if x else ()
+            if any(s.pos.units[u].refit and s.pos.units[u].at == "box2" for u in units):
+                return Refusal("13.1", f"{action.args[0]} is under Frontnahe Auffrischung: "
+                               "no administrative movement this turn")
+        return Refusal("15.1", "one unit or formation a segment (five under the Rochade, "
+                       "15.12) plus Variable Reinforcements, from Box #2 to a hex free of "
+                       "EZOCs next to a friendly unit with a clear line to a supply source")
+
+    def apply(self, s: BBState, a: PhaseArgs, action: Action, flow: Flow) -> list[Event]:
+        assert isinstance(action, Word)
+        if action.word == "done":
+            flow.end()
+            return []
+        grp = next(g for name, g in groups_in(s, a) if name == action.args[0])
+        flow.call("admin-place", MoveArgs(a.side, a.kind, grp, "box2"))
+        return []
+
+
+class AdminPlace(SideChoice):
+    name = "admin-place"
+    kind = "admin"
+    rule = "15.1"
+    Args = MoveArgs
+
+    def prompt(self, s: BBState, a: MoveArgs) -> str:
+        return f"place {', '.join(a.units)} on the map"
+
+    def options(self, s: BBState, a: MoveArgs) -> list[Action]:
+        return [w("place", h) for h in admin_targets(s, PhaseArgs(a.side, a.kind),
+                                                        a.units)]
+
+    def default(self, s: BBState, a: MoveArgs) -> Action:
+        return s.listed(self, a)[0]
+
+    def apply(self, s: BBState, a: MoveArgs, action: Action, flow: Flow) -> list[Event]:
+        assert isinstance(action, Word)
+        h = action.args[0]
+        put(s, a.units, h)
+        for u in a.units:
+            s.pos.units[u].admin = True
+        if not s.data.units[a.units[0]].variable:
+            s.pos.admin_moves += 1
+            if s.pos.admin_moves > 1 and a.side == "german" and s.pos.rochade_now:
+                s.pos.rochade_segment = s.pos.segment  # 15.12: this is the one segment
+        flow.end()
+        return [Event(f"{', '.join(a.units)} placed in {h} from Box #2", "move",
+                      rule="15.1 (1)", hexes=(h,), units=a.units)]
+
+
+class AdminOut(SideChoice):
+    """15.1 (3): one unit or formation stack (and any Variable Reinforcements) from the
+    map into Box #1; the hex In Supply and not in an EZOC; Soviets in range (15.11)."""
+
+    name = "admin-out"
+    kind = "admin"
+    rule = "15.1"
+    Args = PhaseArgs
+
+    def prompt(self, s: BBState, a: PhaseArgs) -> str:
+        return "administrative movement from the map to Box #1"
+
+    def options(self, s: BBState, a: PhaseArgs) -> list[Action]:
+        return [*(w("admin-out", *name) for name, _ in groups_out(s, a)), w("done")]
+
+    def default(self, s: BBState, a: PhaseArgs) -> Action:
+        return w("done")
+
+    def why_not(self, s: BBState, a: PhaseArgs, action: Action) -> str | Refusal:
+        if isinstance(action, Word) and action.args and a.side == "soviet":
+            x = s.pos.units.get(action.args[0])
+            if x is not None and x.at not in OFF and not in_range(s, x.at):
+                return Refusal("15.11", f"{action.args[0]} is out of range of both Front "
+                               "Markers")
+        return Refusal("15.1", "the pick-up hex must be In Supply and free of EZOCs, the "
+                       "unit must not have moved administratively")
+
+    def apply(self, s: BBState, a: PhaseArgs, action: Action, flow: Flow) -> list[Event]:
+        assert isinstance(action, Word)
+        if action.word == "done":
+            flow.end()
+            return []
+        grp = next(g for name, g in groups_out(s, a) if name == action.args)
+        origin = s.pos.units[grp[0]].at
+        put(s, grp, "box1")
+        for u in grp:
+            s.pos.units[u].admin = True
+        if not s.data.units[grp[0]].variable:
+            s.pos.admin_moves += 100  # one unit or formation a segment
+        return [Event(f"{', '.join(grp)} from {origin} to Box #1", "move", rule="15.1 (3)",
+                      hexes=(origin,), units=grp)]
+
+
+class Order(SideChoice):
+    """4.2 II.C: declare the order of the Combat and Movement Phases."""
+
+    name = "order"
+    kind = "phase-order"
+    rule = "4.2 II.C"
+    Args = PhaseArgs
+
+    def prompt(self, s: BBState, a: PhaseArgs) -> str:
+        return "declare the order of the phases"
+
+    def options(self, s: BBState, a: PhaseArgs) -> list[Action]:
+        return [w("order", "move-first"), w("order", "combat-first")]
+
+    def default(self, s: BBState, a: PhaseArgs) -> Action:
+        return w("order", "move-first")
+
+    def apply(self, s: BBState, a: PhaseArgs, action: Action, flow: Flow) -> list[Event]:
+        assert isinstance(action, Word)
+        seg = s.stack[-2].args
+        assert isinstance(seg, SegState)
+        seg.first = "move" if action.args[0] == "move-first" else "combat"
+        flow.end()
+        return [Event(f"phases: {action.args[0]}", "info", rule=self.rule)]
+
+
+class SpendC3I(SideChoice):
+    """4.2 II.D: spend C3I points (zero ends the segment)."""
+
+    name = "c3i"
+    kind = "c3i"
+    rule = "4.2 II.D"
+    Args = PhaseArgs
+
+    def prompt(self, s: BBState, a: PhaseArgs) -> str:
+        return f"spend C3I points ({s.pos.c3i[a.side]} held)"
+
+    def options(self, s: BBState, a: PhaseArgs) -> list[Action]:
+        top = min(4, s.pos.c3i[a.side])
+        return [w("spend", str(n)) for n in range(top + 1)]
+
+    def default(self, s: BBState, a: PhaseArgs) -> Action:
+        return w("spend", str(min(2, s.pos.c3i[a.side])))
+
+    def why_not(self, s: BBState, a: PhaseArgs, action: Action) -> str | Refusal:
+        return Refusal("8.0", f"{s.pos.c3i[a.side]} C3I points held; at most 4 a segment "
+                       "(the stand-in Activity Table's columns)")
+
+    def apply(self, s: BBState, a: PhaseArgs, action: Action, flow: Flow) -> list[Event]:
+        assert isinstance(action, Word)
+        n = int(action.args[0])
+        if n == 0:
+            s.pos.seg_over = True
+            flow.end()
+            return [Event("zero C3I points spent: the segment ends", "info", rule=self.rule)]
+        s.pos.c3i[a.side] -= n
+        flow.goto("activity", Count(n))
+        return [Event(f"{a.side} spends {n} C3I", "info", rule=self.rule)]
+
+
+class Activity(Roll[BBState]):
+    """The Activity Table (stand-in): activity points by C3I spent, or the Rochade (8.2)."""
+
+    name = "activity"
+    rule = "4.2 II.D"
+    Args = Count
+
+    def request(self, s: BBState, a: Count) -> ChanceRequest:
+        col = str(a.n) if a.n else "rochade"
+        return ChanceRequest.roll(f"Activity Table, column {col}", 6, rule=self.rule)
+
+    def resolve(self, s: BBState, a: Count, outcome: Outcome, flow: Flow) -> list[Event]:
+        col = str(a.n) if a.n else "rochade"
+        ap = s.data.activity_points(col, int(outcome[0]))
+        ev = [Event(f"activity roll {outcome[0]} on column {col}: {ap} activity points",
+                    "roll", rule=self.rule)]
+        if s.pos.phasing == "german":
+            s.pos.ap["german"] = ap
+        elif ap % 2 == 0:
+            s.pos.ap["southwest"] = s.pos.ap["voronezh"] = ap // 2  # 9.0
+        else:
+            flow.goto("split", Count(ap))
+        return ev
+
+
+class Split(BBChoice):
+    """9.0: an odd number of activity points: the Soviet player picks the front with one
+    more."""
+
+    name = "split"
+    kind = "split"
+    rule = "9.0"
+    Args = Count
+    decider = "soviet"
+
+    def prompt(self, s: BBState, a: Count) -> str:
+        return f"{a.n} activity points: which front receives the extra point?"
+
+    def options(self, s: BBState, a: Count) -> list[Action]:
+        return [w("extra", f) for f in FRONTS]
+
+    def default(self, s: BBState, a: Count) -> Action:
+        return w("extra", "southwest")
+
+    def apply(self, s: BBState, a: Count, action: Action, flow: Flow) -> list[Event]:
+        assert isinstance(action, Word)
+        f = action.args[0]
+        for g in FRONTS:
+            s.pos.ap[g] = a.n // 2 + (1 if g == f else 0)
+        flow.end()
+        return [Event(f"activity points: Southwest {s.pos.ap['southwest']}, Voronezh "
+                      f"{s.pos.ap['voronezh']}", "info", rule=self.rule)]
+
+
+class Ersatz(BBChoice):
+    """13.2 Personalersatz: a reduced non-motorized unit flips back by disbanding a
+    Variable Reinforcement stacked with it (or both in the boxes)."""
+
+    name = "ersatz"
+    kind = "ersatz"
+    rule = "13.2"
+    decider = "german"
+
+    def prompt(self, s: BBState, args: NoArgs) -> str:
+        return "Personalersatz: disband a Variable Reinforcement to restore a step"
+
+    def options(self, s: BBState, args: NoArgs) -> list[Action]:
+        return [*(w("ersatz", u, v) for u, v in ersatz_pairs(s)), w("done")]
+
+    def default(self, s: BBState, args: NoArgs) -> Action:
+        return w("done")
+
+    def why_not(self, s: BBState, args: NoArgs, action: Action) -> str | Refusal:
+        return Refusal("13.2", "a reduced German non-motorized unit (not eliminated) and a "
+                       "Variable Reinforcement in the same hex, or both in the boxes")
+
+    def apply(self, s: BBState, args: NoArgs, action: Action, flow: Flow) -> list[Event]:
+        assert isinstance(action, Word)
+        if action.word == "done":
+            flow.end()
+            return []
+        u, v = action.args
+        s.pos.units[u].steps += 1
+        s.pos.units[v].at = "out"
+        update_control(s)
+        return [Event(f"{v} disbanded: {u} regains a step", "reinforce", rule=self.rule)]

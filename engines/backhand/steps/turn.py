@@ -1,0 +1,358 @@
+"""The Administrative Segment (4.2 I) and the end of the game turn, in the book's order."""
+
+from __future__ import annotations
+
+from engines.backhand.control import lose_steps, put
+from engines.backhand.data import SIDES, roll_lookup
+from engines.backhand.notation import Word, w
+from engines.backhand.position import Cities, Count, UnitArg
+from engines.backhand.reinforcements import (
+    apply_refits,
+    arrive,
+    refit_places,
+    reinforcements_due,
+    replaceable,
+)
+from engines.backhand.state import BBState
+from engines.backhand.steps import BBChoice
+from engines.backhand.supply import attrition_drm, check_supply
+from engines.backhand.victory import victory
+from pbem.engine import Action, ChanceRequest, Event, Outcome
+from pbem.steps import Flow, NoArgs, Procedure, Refusal, Roll
+
+
+class Advance(Procedure[BBState]):
+    """4.2 I.A: the new game turn; 5.0 turn 1 Frozen; 5.5 historical weather."""
+
+    name = "new-turn"
+    rule = "4.2 I.A"
+
+    def run(self, s: BBState, args: NoArgs, flow: Flow) -> list[Event]:
+        pos = s.pos
+        pos.prev_weather = pos.weather
+        pos.rochade_now = False
+        pos.rochade_segment = ""
+        for u in pos.units.values():
+            u.refit = u.replaced = False
+        ev = [Event(f"game turn {pos.turn}", "phase", rule=self.rule)]
+        if pos.turn == 1:
+            pos.weather = "frozen"
+            ev.append(Event("turn 1: the weather is Frozen", "weather", rule="5.0"))
+        elif pos.historical:
+            pos.weather = next_weather(pos.prev_weather, s.data.historical_weather(pos.turn))
+            ev.append(Event(f"historical weather: {pos.weather}", "weather", rule="5.5"))
+        flow.end()
+        return ev
+
+
+def next_weather(prev: str, rolled: str) -> str:
+    """5.1: Mud after Mud or Deep Mud is Deep Mud."""
+    if rolled in ("mud", "deep") and prev in ("mud", "deep"):
+        return "deep"
+    return rolled
+
+
+class WeatherRoll(Roll[BBState]):
+    name = "weather"
+    rule = "5.1"
+
+    def request(self, s: BBState, args: NoArgs) -> ChanceRequest:
+        return ChanceRequest.roll(f"weather for game turn {s.pos.turn}", 6, 6, rule=self.rule)
+
+    def resolve(self, s: BBState, args: NoArgs, outcome: Outcome, flow: Flow) -> list[Event]:
+        roll = int(outcome[0]) + int(outcome[1]) + s.data.weather_drm(s.pos.turn)
+        rolled = str(roll_lookup(s.data.weather, roll)[0])
+        s.pos.weather = next_weather(s.pos.prev_weather, rolled)
+        return [Event(f"weather roll {roll}: {rolled}; the weather is {s.pos.weather}",
+                      "weather", rule="5.1")]
+
+
+class Rochade(BBChoice):
+    """8.2: from turn 7, once, on a Frozen turn."""
+
+    name = "rochade"
+    kind = "rochade"
+    rule = "8.2"
+    decider = "german"
+
+    def prompt(self, s: BBState, args: NoArgs) -> str:
+        return "declare the Rochade this game turn?"
+
+    def options(self, s: BBState, args: NoArgs) -> list[Action]:
+        return [w("rochade"), w("no-rochade")]
+
+    def default(self, s: BBState, args: NoArgs) -> Action:
+        return w("no-rochade")
+
+    def apply(self, s: BBState, args: NoArgs, action: Action, flow: Flow) -> list[Event]:
+        flow.end()
+        if action == w("rochade"):
+            s.pos.rochade_used = s.pos.rochade_now = True
+            return [Event("the German player declares the Rochade", "info", rule=self.rule)]
+        return []
+
+
+class Supply(Procedure[BBState]):
+    """4.2 I.D: both sides check supply; Out Of Supply units roll for attrition."""
+
+    name = "supply"
+    rule = "4.2 I.D"
+
+    def run(self, s: BBState, args: NoArgs, flow: Flow) -> list[Event]:
+        ev = []
+        short = check_supply(s)
+        if short:
+            ev.append(Event(f"out of supply: {', '.join(short)}", "supply", rule="7.0"))
+            flow.goto("attrition", Cities(short))
+        else:
+            flow.end()
+        return ev
+
+
+class Attrition(Roll[BBState]):
+    """Attrition Check (stand-in table, its modifiers in the data's note)."""
+
+    name = "attrition"
+    rule = "4.2 I.D"
+    Args = Cities
+
+    def request(self, s: BBState, args: Cities) -> ChanceRequest:
+        return ChanceRequest.roll(f"attrition check for {args.cities[0]}", 6, rule=self.rule)
+
+    def resolve(self, s: BBState, args: Cities, outcome: Outcome, flow: Flow) -> list[Event]:
+        uid = args.cities[0]
+        drm = attrition_drm(s, uid)
+        roll = int(outcome[0]) + drm
+        lost = int(roll_lookup(s.data.attrition, roll)[0])
+        ev = [Event(f"attrition {uid}: {outcome[0]}+{drm} = {roll}, {lost} step(s) lost",
+                    "loss", rule="4.2 I.D")]
+        if lost:
+            ev += lose_steps(s, uid, lost, "4.2 I.D")
+        if len(args.cities) > 1:
+            flow.goto("attrition", Cities(args.cities[1:]))
+        return ev
+
+
+class VariableRoll(Roll[BBState]):
+    """11.2: one die on the German Variable Reinforcements Table."""
+
+    name = "vr-roll"
+    rule = "11.2"
+
+    def request(self, s: BBState, args: NoArgs) -> ChanceRequest:
+        return ChanceRequest.roll("German variable reinforcements", 6, rule=self.rule)
+
+    def resolve(self, s: BBState, args: NoArgs, outcome: Outcome, flow: Flow) -> list[Event]:
+        col = s.data.variable_column(s.pos.turn)
+        n = min(len(s.pos.cup), int(roll_lookup(s.data.variable, int(outcome[0]))[
+            s.data.variable.columns.index(col)]))
+        if n:
+            flow.goto("vr-draw", Count(n))
+        return [Event(f"variable reinforcements: {n} to draw", "info", rule=self.rule)]
+
+
+class VariableDraw(Roll[BBState]):
+    name = "vr-draw"
+    rule = "11.2"
+    Args = Count
+
+    def request(self, s: BBState, args: Count) -> ChanceRequest:
+        return ChanceRequest.draw("variable reinforcements", "variable", sorted(s.pos.cup),
+                                  args.n, rule=self.rule)
+
+    def resolve(self, s: BBState, args: Count, outcome: Outcome, flow: Flow) -> list[Event]:
+        ev = []
+        for o in outcome:
+            uid = str(o)
+            s.pos.cup.remove(uid)
+            h = s.data.units[uid].variable
+            if h in s.pos.ever_soviet or s.units_at(h, "soviet"):
+                s.pos.units[uid].at = "out"
+                ev.append(Event(f"{uid} drawn: its setup hex {h} has been Soviet controlled; "
+                                "lost", "loss", rule=self.rule))
+            else:
+                put(s, [uid], h)
+                ev.append(Event(f"{uid} drawn and placed in {h}", "reinforce", rule=self.rule,
+                                hexes=(h,)))
+        return ev
+
+
+class Reinforce(BBChoice):
+    """11.1: the turn's scheduled reinforcements on the map or in Box #1."""
+
+    name = "reinforce"
+    kind = "reinforce"
+    rule = "11.1"
+    Args = UnitArg
+    auto = True
+
+    def side(self, s: BBState, args: UnitArg) -> str:
+        return args.unit
+
+    def prompt(self, s: BBState, args: UnitArg) -> str:
+        due = ", ".join(reinforcements_due(s, args.unit))
+        return f"reinforcements {due}: on the map or in Box #1"
+
+    def options(self, s: BBState, args: UnitArg) -> list[Action]:
+        if not reinforcements_due(s, args.unit):
+            return [w("none")]
+        return [w("arrive", "map"), w("arrive", "box")]
+
+    def default(self, s: BBState, args: UnitArg) -> Action:
+        return s.listed(self, args)[0]
+
+    def apply(self, s: BBState, args: UnitArg, action: Action, flow: Flow) -> list[Event]:
+        flow.end()
+        assert isinstance(action, Word)
+        return arrive(s, args.unit, to_box=action.args == ("box",))
+
+
+class ReplacementRoll(Roll[BBState]):
+    name = "repl-roll"
+    rule = "12.0"
+
+    def request(self, s: BBState, args: NoArgs) -> ChanceRequest:
+        return ChanceRequest.roll("Soviet replacements", 6, rule=self.rule)
+
+    def resolve(self, s: BBState, args: NoArgs, outcome: Outcome, flow: Flow) -> list[Event]:
+        mot, non = roll_lookup(s.data.replacements, int(outcome[0]))
+        s.pos.replacements["mot"] += int(mot)
+        s.pos.replacements["non"] += int(non)
+        return [Event(f"Soviet replacements: +{mot} motorized, +{non} non-motorized", "info",
+                      rule=self.rule)]
+
+
+class Replace(BBChoice):
+    """12.0: one step per reduced unit per turn, In Supply and in range of a front."""
+
+    name = "replace"
+    kind = "replace"
+    rule = "12.0"
+    decider = "soviet"
+
+    def prompt(self, s: BBState, args: NoArgs) -> str:
+        r = s.pos.replacements
+        return f"spend replacements ({r['mot']} motorized, {r['non']} non-motorized)"
+
+    def options(self, s: BBState, args: NoArgs) -> list[Action]:
+        return [*(w("replace", u) for u in replaceable(s)), w("done")]
+
+    def default(self, s: BBState, args: NoArgs) -> Action:
+        return w("done")
+
+    def why_not(self, s: BBState, args: NoArgs, action: Action) -> str | Refusal:
+        if isinstance(action, Word) and action.word == "replace":
+            return Refusal("12.0", "a replacement goes to a reduced Soviet unit In Supply and "
+                           "in range of a Front Marker, once a turn, of a kind still held")
+        return super().why_not(s, args, action)
+
+    def apply(self, s: BBState, args: NoArgs, action: Action, flow: Flow) -> list[Event]:
+        assert isinstance(action, Word)
+        if action.word == "done":
+            flow.end()
+            return []
+        u = action.args[0]
+        s.pos.replacements["mot" if s.motorized(u) else "non"] -= 1
+        s.pos.units[u].steps += 1
+        s.pos.units[u].replaced = True
+        return [Event(f"{u} receives a replacement step", "reinforce", rule=self.rule)]
+
+
+class RefitPay(Procedure[BBState]):
+    """13.1: the markers placed in the last game turn's Administrative Segment give their
+    steps now ("during the Administrative Segment of the next game turn"), before this
+    turn's markers are placed (the markers are free again for them)."""
+
+    name = "refit-pay"
+    rule = "13.1"
+
+    def run(self, s: BBState, args: NoArgs, flow: Flow) -> list[Event]:
+        ev = apply_refits(s)
+        flow.goto("refit")
+        return ev
+
+
+class Refit(BBChoice):
+    """13.1: place this turn's Frontnahe Auffrischung markers; their steps come next
+    turn (RefitPay)."""
+
+    name = "refit"
+    kind = "refit"
+    rule = "13.1"
+    decider = "german"
+
+    def prompt(self, s: BBState, args: NoArgs) -> str:
+        return "place the Frontnahe Auffrischung markers"
+
+    def options(self, s: BBState, args: NoArgs) -> list[Action]:
+        return [*(w("refit", fid, h) for _, fid, h in refit_places(s)), w("done")]
+
+    def default(self, s: BBState, args: NoArgs) -> Action:
+        return w("done")
+
+    def why_not(self, s: BBState, args: NoArgs, action: Action) -> str | Refusal:
+        return Refusal("13.1", "one Heer and one Waffen-SS marker a turn, on the units of a "
+                       "motorized formation in one hex (or box), In Supply and not adjacent "
+                       "to an enemy unit")
+
+    def apply(self, s: BBState, args: NoArgs, action: Action, flow: Flow) -> list[Event]:
+        assert isinstance(action, Word)
+        if action.word == "done":
+            flow.end()
+            return []
+        fid, h = action.args
+        marker = "ss" if s.data.formations[fid].ss else "heer"
+        s.pos.refit_marks[marker] = f"{fid}@{h}"
+        here = [u for u in s.data.formations[fid].members if s.pos.units[u].at == h]
+        for u in here:
+            s.pos.units[u].refit = True  # neither moves nor attacks this turn
+        return [Event(f"Frontnahe Auffrischung marker ({marker}) on {fid} in {h}: "
+                      f"{', '.join(here)}; the steps come next game turn", "info",
+                      rule=self.rule, units=tuple(here))]
+
+
+class Track(Procedure[BBState]):
+    """4.2 I.J: chits by the schedule; C3I from the track by the weather (8.1)."""
+
+    name = "track"
+    rule = "4.2 I.J"
+
+    def run(self, s: BBState, args: NoArgs, flow: Flow) -> list[Event]:
+        pos = s.pos
+        ev: list[Event] = []
+        for item in s.data.chit_schedule.get(pos.turn, []):
+            sign, rest = item[0], item[1:]
+            side, _, chit = rest.partition(":")
+            if sign == "+" and chit not in pos.chits[side]:
+                pos.chits[side] = sorted([*pos.chits[side], chit])
+            elif sign == "-" and chit in pos.chits[side]:
+                pos.chits[side] = [c for c in pos.chits[side] if c != chit]
+        pos.used_chits = []
+        if pos.turn > 1:
+            for side in SIDES:
+                if side == "german" and pos.rochade_now:
+                    continue  # 8.2: no C3I received in the Rochade turn
+                pos.c3i[side] += s.data.c3i(pos.turn, side, pos.weather)
+        ev.append(Event(f"C3I: Soviet {pos.c3i['soviet']}, German {pos.c3i['german']}", "info",
+                        rule="8.1"))
+        rule, text = {"frozen": ("5.2", "two Schwerpunkt segments a side"),
+                      "mud": ("5.3", "one Schwerpunkt segment a side"),
+                      "deep": ("5.4", "no Schwerpunkt segments")}[pos.weather]
+        ev.append(Event(f"{pos.weather}: {text}", "weather", rule=rule))
+        flow.end()
+        return ev
+
+
+class EndTurn(Procedure[BBState]):
+    name = "end-turn"
+    rule = "4.2"
+
+    def run(self, s: BBState, args: NoArgs, flow: Flow) -> list[Event]:
+        ev = []
+        if s.pos.turn == s.pos.last_turn:
+            _, text = victory(s)
+            ev.append(Event(text, "result", rule="18.1" if s.pos.victory ==
+                            "high-water-mark" else "18.2"))
+        s.pos.turn += 1
+        flow.end()
+        return ev

@@ -1,0 +1,66 @@
+"""48th Panzer Korps on the kit's board facts: who is where, the stacks and the ZOCs (5)
+answer for the position as it is now, a clone's moves never reach its original, and a
+snapshot holds none of it."""
+
+from __future__ import annotations
+
+from engines.panzer48 import ENGINE
+from engines.panzer48.state import P48State
+from engines.panzer48.zoc import zoc
+from pbem.setup import setup
+
+
+def state(text: str) -> P48State:
+    s = setup(ENGINE, "chir", "only = true\nphase = \"turns\"\n" + text)
+    assert isinstance(s, P48State)
+    return s
+
+
+THREE = 'at = { "Adam" = "1021 -2", "Selle" = "1021 -2", "Flak" = "1021 -2" }'
+
+
+def test_5_a_step_lost_in_place_ends_the_stacks_zoc() -> None:
+    """5: three 1-step units exert a ZOC, two steps do not: a loss that moves no unit
+    still changes the answer on the same state."""
+    s = state('at = { "Adam" = "1021 -1", "Selle" = "1021 -2" }')
+    assert "1022" in zoc(s, "german") and s.at("1021") == ["Adam", "Selle"]
+    s.pos.units["Adam"].losses += 1
+    assert "1022" not in zoc(s, "german") and s.at("1021") == ["Adam", "Selle"]
+
+
+def test_5_a_unit_that_retreats_in_place_stops_exerting_a_zoc() -> None:
+    """5: retreated units contribute nothing, even before they leave the hex."""
+    s = state(THREE)
+    assert "1022" in zoc(s, "german")
+    s.pos.units["Adam"].retreated = True
+    assert "1022" not in zoc(s, "german")
+    assert zoc(s, "german").exerted_by("1020") == ()
+
+
+def test_a_clone_moved_leaves_its_originals_board_as_it_was() -> None:
+    s = state(THREE)
+    before = (s.on_map(), s.at("1021"), s.owner_at("1021"), dict(s.stacks()),
+              zoc(s, "german").hexes)
+    c = s.clone()
+    assert isinstance(c, P48State)
+    c.pos.units["Adam"].hex = "1030"
+    c.pos.units["Selle"].retreated = True
+    assert c.at("1021") == ["Flak", "Selle"] and c.at("1030") == ["Adam"]
+    assert "1022" not in zoc(c, "german")
+    assert (s.on_map(), s.at("1021"), s.owner_at("1021"), dict(s.stacks()),
+            zoc(s, "german").hexes) == before
+    # and the original's moves do not reach the clone either
+    s.pos.units["Flak"].hex = "1025"
+    assert c.at("1021") == ["Flak", "Selle"] and s.at("1025") == ["Flak"]
+
+
+def test_the_snapshot_holds_the_position_not_the_board_facts() -> None:
+    s = state(THREE)
+    fresh = s.snapshot()
+    zoc(s, "german")
+    s.at("1021")
+    assert s.snapshot() == fresh
+    assert "facts" not in repr(fresh) and "Placed" not in repr(fresh)
+    back = ENGINE.restore(fresh)
+    assert isinstance(back, P48State)
+    assert back.at("1021") == s.at("1021") and zoc(back, "german") == zoc(s, "german")
