@@ -1,54 +1,19 @@
 """The action grammar expresses every engine's notation byte for byte (issue 34): draft
 tables for the engines not yet ported, checked against the actions each engine lists in a
-played game.  An engine's port lifts its table from here into its ``notation.py`` (48th
-Panzer Korps' is there now, tested by tests/panzer48/test_notation.py)."""
+played game.  An engine's port lifts its table from here into its ``notation.py``."""
 
 from __future__ import annotations
 
 import pytest
 
+from engines.panzer48.notation import GRAMMAR as PANZER48
+from engines.white_death.notation import GRAMMAR as WHITE_DEATH
 from pbem.grammar import Form, Grammar, Type
 from pbem.registry import get
 
 UNIT = Type.token("a unit id", r"[A-Za-z0-9/._-]+")
 HEX = Type.hex()
 WORD = Type("word", r"[^\s]+", "a word")
-
-#: White Death: FORMS (engines/white_death/actions.py), form by form, same names
-WHITE_DEATH = Grammar(
-    Form("place", "place {unit:unit} {hex:hex}"),
-    Form("auto-setup", "auto setup"),
-    Form("impulse", "impulse {n:amount}"),
-    Form("vl-supply", "spend vl supply"),
-    Form("vl-keep", "keep vl supply"),
-    Form("move", "move {unit:unit} {frm:hex} {hex:hex}"),
-    Form("lead", "lead {unit:unit} {frm:hex} {hex:hex}"),
-    Form("enter", "enter {unit:unit} {hex:hex}"),
-    Form("deploy", "deploy {unit:unit}"),
-    Form("entrain", "entrain {unit:unit}"),
-    Form("rail", "rail {unit:unit} {hex:hex}"),
-    Form("assault", "assault {hex:hex} with {unit:unit}"),
-    Form("build", "build bridge {unit:unit}"),
-    Form("demolish", "demolish bridge {unit:unit}"),
-    Form("replace", "replace {unit:unit}"),
-    Form("repair", "repair {unit:unit}"),
-    Form("refit", "refit {unit:unit}"),
-    Form("end-movement", "end movement"),
-    Form("barrage", "barrage {hex:hex} with {unit:unit}"),
-    Form("fire-barrage", "fire barrage"),
-    Form("fire-barrage-half", "fire barrage rockets at half"),
-    Form("end-barrage", "end barrage"),
-    Form("hq", "hq {unit:unit}"),
-    Form("high", "high intensity"),
-    Form("support", "support with {unit:unit}"),
-    Form("fire", "fire {n:amount} at {unit:unit}"),
-    Form("fire-at", "fire antitank {n:amount} at {unit:unit}"),
-    Form("done", "done firing"),
-    Form("advance", "advance {unit:unit} {hex:hex}"),
-    Form("end-advance", "end advance"),
-    types={"unit": UNIT, "hex": HEX,
-           "amount": Type("word", r"[0-9]+(?:/[0-9]+)?", "an amount (2, 3/2)")},
-)
 
 #: Backhand Blow: its ``w(...)`` words (engines/backhand/game.py), each typed; a
 #: formation moves (or leaves administrative movement) with the hex it goes to
@@ -154,7 +119,7 @@ def played(engine_id: str, steps: int) -> list[str]:
 
 
 @pytest.mark.parametrize(("engine_id", "grammar"), [
-    ("white-death", WHITE_DEATH),
+    ("white-death", WHITE_DEATH), ("48th-panzer-korps", PANZER48),
     ("backhand-blow", BACKHAND), ("for-the-motherland", MOTHERLAND)])
 def test_a_table_writes_every_listed_action_byte_for_byte(engine_id: str,
                                                           grammar: Grammar) -> None:
