@@ -59,6 +59,10 @@ class P48State(StepState[Position]):
         assert c is not None
         return c
 
+    def phasing_side(self) -> str:
+        """3: the side whose player turn it is (the steps' ``decider = PHASING``)."""
+        return self.pos.phasing
+
     def info(self, uid: str) -> UnitInfo:
         return self.d.units[uid]
 

@@ -37,7 +37,7 @@ from engines.panzer48.notation import (
 from engines.panzer48.position import Combat, Fire, MoraleArgs
 from engines.panzer48.state import P48State
 from pbem.engine import Action, ChanceRequest, Event, Outcome
-from pbem.steps import Choice, Flow, NoArgs, Refusal, Roll
+from pbem.steps import PHASING, Choice, Flow, NoArgs, Refusal, Roll
 
 
 class Prepared(Choice[P48State]):
@@ -46,11 +46,9 @@ class Prepared(Choice[P48State]):
     name = "prepared"
     kind = "prepared-combat"
     rule = "3.1"
+    decider = PHASING
     prompt_template = "the {side} player may make prepared attacks"
     default_action = END_COMBAT
-
-    def side(self, s: P48State, args: NoArgs) -> str:
-        return s.pos.phasing
 
     def options(self, s: P48State, args: NoArgs) -> list[Action]:
         targets = sorted({n for u in prepared_attackers(s)
@@ -83,9 +81,7 @@ class Declare(Choice[P48State]):
     name = "declare"
     kind = "declare-attack"
     rule = "7.1"
-
-    def side(self, s: P48State, args: NoArgs) -> str:
-        return s.pos.phasing
+    decider = PHASING
 
     def prompt(self, s: P48State, args: NoArgs) -> str:
         c = s.fight()

@@ -32,7 +32,7 @@ from engines.panzer48.stacking import fits
 from engines.panzer48.state import P48State
 from engines.panzer48.zoc import zoc
 from pbem.engine import Action, ChanceRequest, Event, Outcome
-from pbem.steps import Choice, Flow, NoArgs, Refusal, Roll
+from pbem.steps import PHASING, Choice, Flow, NoArgs, Refusal, Roll
 
 
 class Movement(Choice[P48State]):
@@ -42,11 +42,9 @@ class Movement(Choice[P48State]):
     name = "movement"
     kind = "movement"
     rule = "3.2"
+    decider = PHASING
     show = False
     prompt_template = "the {side} player moves (move a unit or a hex's stack, enter, end)"
-
-    def side(self, s: P48State, args: NoArgs) -> str:
-        return s.pos.phasing
 
     def options(self, s: P48State, args: NoArgs) -> list[Action]:
         side = s.pos.phasing
@@ -152,10 +150,8 @@ class Moving(Choice[P48State]):
     name = "moving"
     kind = "move"
     rule = "4"
+    decider = PHASING
     auto = True
-
-    def side(self, s: P48State, args: NoArgs) -> str:
-        return s.pos.phasing
 
     def prompt(self, s: P48State, args: NoArgs) -> str:
         x = s.pos.units[s.pos.moving[0]]
