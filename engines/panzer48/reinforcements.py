@@ -111,12 +111,10 @@ def _is_hex(text: str) -> bool:
     return len(text) % 2 == 0 and all(ch in "0123456789abcdef" for ch in text)
 
 
-def check_release(s: P48State, moved: Iterable[str] = (), *, told: bool = True) -> None:
+def check_release(s: P48State, moved: Iterable[str] = ()) -> None:
     """9: the 7th Luftwaffe Field Division is released on turn 7 or "whenever a
     Soviet unit moves within two hexes" of any of its units: ``moved`` are the units
-    that just entered a hex; a Soviet unit standing that near releases nothing.  Not
-    ``told``: released without a word, as where units only left the map (see
-    :func:`~engines.panzer48.movement.after_move`)."""
+    that just entered a hex; a Soviet unit standing that near releases nothing."""
     if s.pos.released:
         return
     lw = [u for u in s.on_map("german") if s.d.units[u].formation == "7lw"]
@@ -125,8 +123,7 @@ def check_release(s: P48State, moved: Iterable[str] = (), *, told: bool = True) 
                and s.pos.units[m].where == "map" for g in lw)
     if s.pos.turn >= 7 or near:
         s.pos.released = True
-        if told:
-            s.tell(Event("the 7th Luftwaffe Field Division is released", "info", rule="9"))
+        s.tell(Event("the 7th Luftwaffe Field Division is released", "info", rule="9"))
 
 
 def areas_to_reveal(s: P48State) -> list[str]:

@@ -293,7 +293,7 @@ class FireRoll(Roll[P48State]):
             flow.goto("morale-option", MoraleArgs(fire.target, morale, loss, before,
                                                   s.d.units[fire.target].side == c.attacker))
         elif s.pos.units[fire.target].where != "map":
-            after_move(s, told=False)
+            after_move(s)
         return []
 
 
@@ -359,6 +359,6 @@ class MoraleRoll(Roll[P48State]):
             s.pos.units[args.unit].failed = True
             flow.goto("retreat-start", args)
         else:
-            after_move(s, told=False)
+            after_move(s)
         return []
 

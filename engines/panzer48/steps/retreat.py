@@ -42,7 +42,7 @@ class RetreatStart(Procedure[P48State]):
             c.required = max(c.required, args.morale)
         if not units:
             flow.end()
-            after_move(s, told=False)
+            after_move(s)
             return []
         flow.goto("retreat", RetreatArgs(units, start, args.morale, not args.attacker))
         return []
@@ -93,14 +93,14 @@ class Retreat(Choice[P48State]):
             for u in args.units:
                 x = s.pos.units[u]
                 x.where, x.retreated = "off", True
-            after_move(s, told=False)
+            after_move(s)
             return [Event(f"{', '.join(args.units)} retreat off the map at {args.start}",
                           "retreat", rule="8.3")]
         if a == PATH_NONE:
             s.tell(Event("no legal retreat path", "retreat", rule="8.3"))
             for u in args.units:
                 kill(s, u)
-            after_move(s, told=False)
+            after_move(s)
             return []
         path, off = route(a)
         s.tell(Event(f"{', '.join(args.units)} retreat {'-'.join([args.start, *path])}"
@@ -172,7 +172,7 @@ class Overstacked(Choice[P48State]):
         u = act(action).text("unit")
         kill(s, u, Event(f"{u} is eliminated to relieve the overstacking in {args.start}",
                          "loss", units=(u,), rule="8.3"))
-        after_move(s, told=False)
+        after_move(s)
         left = [u for u in args.units if s.pos.units[u].where == "map"]
         if not left or fits(s, args.start, s.d.units[args.units[0]].side):
             flow.end()
