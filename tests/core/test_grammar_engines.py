@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import pytest
 
+from engines.panzer48.notation import GRAMMAR as PANZER48
 from engines.white_death.notation import GRAMMAR as WHITE_DEATH
 from pbem.grammar import Form, Grammar, Type
 from pbem.registry import get
@@ -13,47 +14,6 @@ from pbem.registry import get
 UNIT = Type.token("a unit id", r"[A-Za-z0-9/._-]+")
 HEX = Type.hex()
 WORD = Type("word", r"[^\s]+", "a word")
-
-#: 48th Panzer Korps: VERBS (engines/panzer48/notation.py) with each argument typed
-PANZER48 = Grammar(
-    Form("place", "place {unit:unit} {hex:hex}"),
-    Form("setup-done", "setup-done"),
-    Form("plan", "plan {force:word} {turn:int} {area:word}"),
-    Form("commit", "commit {force:word} {turn:int} {digest:word}"),
-    Form("reveal", "reveal {force:word}"),
-    Form("open", "open {force:word} {area:word} {salt:word}"),
-    Form("attack", "attack {hex:hex}"),
-    Form("end-combat", "end-combat"),
-    Form("with", "with {unit:unit}"),
-    Form("support", "support {unit:unit}"),
-    Form("go", "go"),
-    Form("cancel", "cancel"),
-    Form("fire", "fire {unit:unit} {target:unit}"),
-    Form("add", "add {unit:unit}"),
-    Form("roll", "roll"),
-    Form("end-fire", "end-fire"),
-    Form("retreat", "retreat"),
-    Form("check", "check"),
-    Form("path", "path {path:path}"),
-    Form("off-map", "off-map"),
-    Form("eliminate", "eliminate {unit:unit}"),
-    Form("advance", "advance {unit:unit} {hex:hex}"),
-    Form("end-advance", "end-advance"),
-    # a stack moves by its hex, a unit by its id (a hex is four digits, no id is)
-    Form("move-stack", "move {hex:hex}"),
-    Form("move", "move {unit:unit}"),
-    Form("enter", "enter {unit:unit} {hex:hex}"),
-    Form("end-movement", "end-movement"),
-    Form("to", "to {hex:hex}"),
-    Form("pickup", "pickup {unit:unit}"),
-    Form("drop", "drop {unit:unit}"),
-    Form("hasty", "hasty {hex:hex}"),
-    Form("exit", "exit"),
-    Form("stop", "stop"),
-    types={"unit": UNIT, "hex": HEX, "word": WORD, "int": Type.number("a turn"),
-           "path": Type("word", r"none|[0-9]{4}(?:-(?:[0-9]{4}|off))*",
-                        "a retreat path (3508-3509, 3508-off, none)")},
-)
 
 #: Backhand Blow: its ``w(...)`` words (engines/backhand/game.py), each typed; a
 #: formation moves (or leaves administrative movement) with the hex it goes to
