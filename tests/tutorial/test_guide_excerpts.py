@@ -56,3 +56,22 @@ def test_the_step_runtime_points_to_the_guides_tutorial_as_its_worked_example() 
     named = re.findall(r"\b((?:pbem|engines|tests|docs)/[\w./-]*\w)", doc)
     missing = [p for p in named if not (ROOT / p).exists()]
     assert named and not missing, f"pbem/steps.py's docstring names missing paths: {missing}"
+
+
+def test_every_section_the_guide_cites_is_one_of_its_sections() -> None:
+    text = GUIDE.read_text("utf-8")
+    sections = {int(n) for n in re.findall(r"^## (\d+)\. ", text, re.M)}
+    cited = {int(n) for n in re.findall(r"\b[Ss]ections? (\d+)\b", text)}
+    cited |= {int(n) for m in re.findall(r"\bsections ([\d, and]+)", text)
+              for n in re.findall(r"\d+", m)}
+    assert sections == set(range(1, len(sections) + 1)), sorted(sections)
+    assert cited and cited <= sections, f"cites missing sections {sorted(cited - sections)}"
+
+
+def test_the_guides_engine_table_names_every_engine_package() -> None:
+    text = GUIDE.read_text("utf-8")
+    table = text[text.index("## 1. "):text.index("## 2. ")]
+    packages = sorted(p.name for p in (ROOT / "engines").iterdir()
+                      if (p / "__init__.py").exists() and p.name != "hexkit")
+    missing = [p for p in packages if f"`engines/{p}/`" not in table]
+    assert len(packages) >= 5 and not missing, f"section 1 does not list {missing}"
