@@ -15,7 +15,7 @@ from engines.hexkit.movement import MoveClass, MoveCosts, breadth_first, reachab
 from engines.hexkit.zoc import ZocPolicy
 from engines.motherland.args import MoveArgs
 from engines.motherland.const import AXIS, BLOCKING_SIDES, DONE, SOVIET, other
-from engines.motherland.notation import Move, Strategic, Word
+from engines.motherland.notation import MOVE, STRATEGIC, ending, path_of
 from engines.motherland.optional import baku_options
 from engines.motherland.overrun import late_rule, overrun_options
 from engines.motherland.strategic import ship_options, strategic_ok_unit, strategic_reach
@@ -30,6 +30,7 @@ from engines.motherland.terrain import (
 from engines.motherland.victory import claim_path
 from pbem.engine import Action, Event
 from pbem.errors import IllegalAction
+from pbem.grammar import Act
 
 if TYPE_CHECKING:
     from engines.motherland.state import MotherlandState
@@ -368,13 +369,13 @@ def exploit_mp(s: MotherlandState, uid: str) -> int:
     return 0
 
 
-def apply_move(s: MotherlandState, a: Move, exploit: bool) -> None:
-    uid = a.unit
+def apply_move(s: MotherlandState, a: Act, exploit: bool) -> None:
+    uid, hexes = a.text("unit"), path_of(a)
     if uid not in s.pos.units or s.c(uid).side != s._side():
         raise IllegalAction(f"{uid} is not one of your units", rule="5.0")
     u = s.u(uid)
-    if u.hex != a.path[0]:
-        raise IllegalAction(f"{uid} is at {u.hex or 'no hex'}, not {a.path[0]}",
+    if u.hex != hexes[0]:
+        raise IllegalAction(f"{uid} is at {u.hex or 'no hex'}, not {hexes[0]}",
                             rule="5.0")
     if not _can_move(s, uid, exploit):
         why = "5.4" if exploit else "5.0"
@@ -385,8 +386,8 @@ def apply_move(s: MotherlandState, a: Move, exploit: bool) -> None:
         elif u.mode in ("strat", "sea"):
             why = "5.3"
         raise IllegalAction(f"{uid} cannot move now", rule=why)
-    cost = path_cost(s, uid, a.path, exploit)
-    u.hex = a.path[-1]
+    cost = path_cost(s, uid, hexes, exploit)
+    u.hex = hexes[-1]
     u.mp = max(0, u.mp - cost) if u.mode != "one" else 0
     u.moves = 1
     if u.mode in ("ovr", "one"):
@@ -401,8 +402,8 @@ def apply_move(s: MotherlandState, a: Move, exploit: bool) -> None:
         if s.c(uid).type in _step4_types(s, s.c(uid).side):
             s.pos.late = True  # step 4 has begun
     s._touch()
-    claim_path(s, uid, a.path[1:])
-    s.tell(Event(f"{s.label(uid)} moves {' '.join(a.path)}", "move", hexes=tuple(a.path),
+    claim_path(s, uid, hexes[1:])
+    s.tell(Event(f"{s.label(uid)} moves {' '.join(hexes)}", "move", hexes=tuple(hexes),
                  units=(uid,), rule="5.4" if exploit else "5.1"))
 
 
@@ -415,7 +416,7 @@ def move_options(s: MotherlandState, t: MoveArgs) -> list[Action]:
     out: list[Action] = []
     for uid in sorted(s.on_map(side)):
         for _dest, path in sorted(reach(s, uid, exploit).items()):
-            out.append(Move(uid, path))
+            out.append(MOVE(uid, path[0], path[1:]))
     out += overrun_options(s, exploit)
     if not exploit:
         for uid in sorted(s.on_map(side)):
@@ -423,8 +424,8 @@ def move_options(s: MotherlandState, t: MoveArgs) -> list[Action]:
                 continue
             for dest, path in sorted(strategic_reach(s, uid).items()):
                 if dest in s.data.cities:
-                    out.append(Strategic(uid, path))
+                    out.append(STRATEGIC(uid, path[0], path[1:]))
         out += ship_options(s)
     out += baku_options(s, t)
-    out.append(Word(DONE["exploit" if exploit else "move"]))
+    out.append(ending(DONE["exploit" if exploit else "move"]))
     return out
