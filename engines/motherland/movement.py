@@ -6,6 +6,7 @@ moves read them too.
 
 from __future__ import annotations
 
+import functools
 import itertools
 from collections.abc import Callable
 from dataclasses import dataclass, field
@@ -198,12 +199,17 @@ def _can_move(s: MotherlandState, uid: str, exploit: bool) -> bool:
     return u.mp > 0 or (u.moves == 0 and s.factors(uid)[2] >= 1)
 
 
+def _reach_key(s: MotherlandState, uid: str, exploit: bool) -> tuple[Any, ...]:
+    """What a unit's reach depends on: its own state, the phase and the enemy's units."""
+    u, c = s.u(uid), s.c(uid)
+    return (uid, exploit, u.hex, u.mp, u.moves, u.mode, u.supply, s.pos.late, s.turn,
+            s.pos.phase, s.sig(other(c.side)), s.pos.turkey)
+
+
 def reach(s: MotherlandState, uid: str, exploit: bool = False) -> dict[str, tuple[str, ...]]:
     """Every hex the unit can move to now, with one least-cost path to each."""
     u, c = s.u(uid), s.c(uid)
-    key = ("reach", uid, exploit, u.hex, u.mp, u.moves, u.mode, u.supply,
-           s.pos.late, s.turn, s.pos.phase, s.sig(other(c.side)),
-           s.pos.turkey)
+    key = ("reach", *_reach_key(s, uid, exploit))
     hit = s._pcache.get(key)
     if hit is not None:
         return hit  # type: ignore[no-any-return]
@@ -410,13 +416,32 @@ def apply_move(s: MotherlandState, a: Act, exploit: bool) -> None:
 # -- the movement phase's options ------------------------------------------------------
 
 
+def unit_moves(s: MotherlandState, uid: str, exploit: bool) -> list[Act]:
+    """The unit's moves, one to each hex it can reach (5.1), kept while its reach is: a
+    movement phase lists every unit's moves after each move, most of them unchanged."""
+    key = ("moves", *_reach_key(s, uid, exploit))
+    hit: list[Act] | None = s._pcache.get(key)
+    if hit is None:
+        hit = s._pcache[key] = [_move(uid, path) for _dest, path
+                                in sorted(reach(s, uid, exploit).items())]
+    return hit
+
+
+def _move(uid: str, path: tuple[str, ...]) -> Act:
+    # a campaign lists some 100,000 distinct moves: made without checking each hex
+    # against its type and writing the text at once (MOVE(...) does both), which cost a
+    # fifth of its self-play; the ids come from the map and the counter sheet, and the
+    # contract tests parse every listed action's text back to it (pbem.testing)
+    values = (uid, path[0], path[1:])
+    return MOVE.made(values, functools.partial(Act, MOVE, values))
+
+
 def move_options(s: MotherlandState, t: MoveArgs) -> list[Action]:
     side = t.side
     exploit = t.exploit
     out: list[Action] = []
     for uid in sorted(s.on_map(side)):
-        for _dest, path in sorted(reach(s, uid, exploit).items()):
-            out.append(MOVE(uid, path[0], path[1:]))
+        out += unit_moves(s, uid, exploit)
     out += overrun_options(s, exploit)
     if not exploit:
         for uid in sorted(s.on_map(side)):

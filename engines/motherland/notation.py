@@ -132,3 +132,4 @@ def path_of(a: Act) -> tuple[str, ...]:
 def of_kind(action: Action, kind: str) -> Act | None:
     """``action`` as a typed action of form ``kind`` (``"retreat"``), else None."""
     return action if isinstance(action, Act) and action.kind == kind else None
+
