@@ -7,48 +7,13 @@ from __future__ import annotations
 import pytest
 
 from engines.motherland.notation import GRAMMAR as MOTHERLAND
+from engines.white_death.notation import GRAMMAR as WHITE_DEATH
 from pbem.grammar import Form, Grammar, Type
 from pbem.registry import get
 
 UNIT = Type.token("a unit id", r"[A-Za-z0-9/._-]+")
 HEX = Type.hex()
 WORD = Type("word", r"[^\s]+", "a word")
-
-#: White Death: FORMS (engines/white_death/actions.py), form by form, same names
-WHITE_DEATH = Grammar(
-    Form("place", "place {unit:unit} {hex:hex}"),
-    Form("auto-setup", "auto setup"),
-    Form("impulse", "impulse {n:amount}"),
-    Form("vl-supply", "spend vl supply"),
-    Form("vl-keep", "keep vl supply"),
-    Form("move", "move {unit:unit} {frm:hex} {hex:hex}"),
-    Form("lead", "lead {unit:unit} {frm:hex} {hex:hex}"),
-    Form("enter", "enter {unit:unit} {hex:hex}"),
-    Form("deploy", "deploy {unit:unit}"),
-    Form("entrain", "entrain {unit:unit}"),
-    Form("rail", "rail {unit:unit} {hex:hex}"),
-    Form("assault", "assault {hex:hex} with {unit:unit}"),
-    Form("build", "build bridge {unit:unit}"),
-    Form("demolish", "demolish bridge {unit:unit}"),
-    Form("replace", "replace {unit:unit}"),
-    Form("repair", "repair {unit:unit}"),
-    Form("refit", "refit {unit:unit}"),
-    Form("end-movement", "end movement"),
-    Form("barrage", "barrage {hex:hex} with {unit:unit}"),
-    Form("fire-barrage", "fire barrage"),
-    Form("fire-barrage-half", "fire barrage rockets at half"),
-    Form("end-barrage", "end barrage"),
-    Form("hq", "hq {unit:unit}"),
-    Form("high", "high intensity"),
-    Form("support", "support with {unit:unit}"),
-    Form("fire", "fire {n:amount} at {unit:unit}"),
-    Form("fire-at", "fire antitank {n:amount} at {unit:unit}"),
-    Form("done", "done firing"),
-    Form("advance", "advance {unit:unit} {hex:hex}"),
-    Form("end-advance", "end advance"),
-    types={"unit": UNIT, "hex": HEX,
-           "amount": Type("word", r"[0-9]+(?:/[0-9]+)?", "an amount (2, 3/2)")},
-)
 
 #: 48th Panzer Korps: VERBS (engines/panzer48/notation.py) with each argument typed
 PANZER48 = Grammar(
