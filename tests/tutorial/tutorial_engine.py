@@ -381,15 +381,13 @@ class RetreatChoice(Choice["BridgeheadState"]):
     auto = True  # one hex to go to is no decision
     prompt_template = "the {side} player retreats {unit} one hex"
     order = "retreat to the first hex listed"
+    default_option = 0  # what the standing order answers
 
     def side(self, s: BridgeheadState, args: Retreating) -> str:
         return rules().units[args.unit].side
 
     def options(self, s: BridgeheadState, args: Retreating) -> list[Action]:
         return [Retreat(h) for h in s.retreats(args.unit)]
-
-    def default(self, s: BridgeheadState, args: Retreating) -> Action:
-        return self.options(s, args)[0]
 
     def why_not(self, s: BridgeheadState, args: Retreating, action: Action) -> Refusal:
         return Refusal("6.2", f"{args.unit} retreats to an adjacent empty hex out of "
