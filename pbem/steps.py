@@ -183,7 +183,8 @@ class Choice(Step[S]):
     methods remain for what depends on the position.
 
     What a task a side works through until it stops shares is declared too:
-    :attr:`decider_field` (the side named by the frame's arguments), :attr:`ending` (the
+    :attr:`decider_field` (the side named by the frame's arguments) or
+    :attr:`decider_unit` (the owner of the unit they name), :attr:`ending` (the
     action that ends the task: the default where listed, ending the frame when taken,
     :meth:`end`), :attr:`when_empty` (``"end"``: the task ends itself when nothing is
     offered), :attr:`show_at_most` (the options listed with the decision up to a
@@ -220,6 +221,10 @@ class Choice(Step[S]):
     #: the field of the frame's arguments that names the deciding side, where the same
     #: step is each side's in turn (a phase's moves: ``"side"``); :attr:`decider` first
     decider_field: ClassVar[str] = ""
+    #: the field of the frame's arguments naming the unit (or units: the first) whose
+    #: owner decides (a retreat, a loss, a unit's option: the owner's choice), by the
+    #: state's :meth:`StepState.owner`; :attr:`decider` and :attr:`decider_field` first
+    decider_unit: ClassVar[str] = ""
     #: the action that ends the task (a side's "done"), where a side may stop: the
     #: default whenever it is listed (:meth:`default`), and taken, it ends the frame
     #: (:meth:`end`) without reaching :meth:`apply`; None: no such action, or
@@ -239,6 +244,9 @@ class Choice(Step[S]):
             return self.decider
         if self.decider_field:
             return str(getattr(args, self.decider_field))
+        if self.decider_unit:
+            unit = getattr(args, self.decider_unit)
+            return s.owner(str(unit[0] if isinstance(unit, list | tuple) else unit))
         raise NotImplementedError
 
     def prompt(self, s: S, args: Any) -> str:
@@ -655,6 +663,12 @@ class StepState(State, Generic[P]):
         return state
 
     # -- for engines ----------------------------------------------------------------------
+
+    def owner(self, unit: str) -> str:
+        """The side that owns ``unit``, named once by an engine whose steps declare
+        :attr:`Choice.decider_unit`."""
+        raise NotImplementedError(f"{type(self).__name__} names no unit's owner: a step "
+                                  "declares decider_unit")
 
     def position_changed(self) -> None:
         """Called by the runtime after each step that acted (an action or outcome

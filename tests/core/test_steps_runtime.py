@@ -288,6 +288,7 @@ class TPos:
     left: int = 2
     must: bool = False  # the rules say a side may not stop yet: "done" is not offered
     auto: bool = False  # play the task whose sole option is taken without asking
+    owner_decides: bool = False  # play the task of the owner of unit A1
     log: list[str] = field(default_factory=list)
 
 
@@ -300,7 +301,10 @@ class TStart(Procedure["TState"]):
     name = "start"
 
     def run(self, s: TState, args: NoArgs, flow: Flow) -> list[Event]:
-        flow.goto("gather_auto" if s.pos.auto else "gather", SideArgs("b"))
+        if s.pos.owner_decides:
+            flow.goto("yield", UnitsArgs(("A1", "B1")))
+        else:
+            flow.goto("gather_auto" if s.pos.auto else "gather", SideArgs("b"))
         return []
 
 
@@ -334,6 +338,20 @@ class Gather(Choice["TState"]):
         return []
 
 
+class Yield(Gather):
+    """A decision of the owner of the unit the frame names (its units: the first)."""
+
+    name = "yield"
+    kind = "yield"
+    decider_field = ""
+    decider_unit = "units"
+
+
+@dataclass
+class UnitsArgs:
+    units: tuple[str, ...] = ()
+
+
 class GatherAuto(Gather):
     name = "gather_auto"
     kind = "gather-auto"
@@ -342,7 +360,7 @@ class GatherAuto(Gather):
 
 
 class TState(StepState[TPos]):
-    steps = step_table(TStart(), Gather(), GatherAuto())
+    steps = step_table(TStart(), Gather(), GatherAuto(), Yield())
     start = "start"
     Position = TPos
     show_at_most = 3
@@ -350,6 +368,9 @@ class TState(StepState[TPos]):
 
     def position_changed(self) -> None:
         self.changed += 1
+
+    def owner(self, unit: str) -> str:
+        return unit[0].lower()  # A1 is side a's
 
     def _result(self) -> Result | None:
         return Result(None, "rules", f"left {self.pos.left}")
@@ -395,6 +416,11 @@ def test_the_side_comes_from_the_frames_field_and_the_ending_is_the_default_wher
     # a side that may not stop yet: the ending is not listed, nor the default
     d = task(TPos(left=2, must=True)).decision()
     assert d is not None and d.default == TextAction("take 1")
+
+
+def test_the_side_is_the_owner_of_the_unit_the_frame_names() -> None:
+    d = task(TPos(left=2, owner_decides=True)).decision()
+    assert d is not None and (d.side, d.prompt) == ("a", "the a player gathers (2 left)")
 
 
 def test_the_ending_action_ends_the_task_through_end_never_apply() -> None:

@@ -382,9 +382,7 @@ class RetreatChoice(Choice["BridgeheadState"]):
     prompt_template = "the {side} player retreats {unit} one hex"
     order = "retreat to the first hex listed"
     default_option = 0  # what the standing order answers
-
-    def side(self, s: BridgeheadState, args: Retreating) -> str:
-        return rules().units[args.unit].side
+    decider_unit = "unit"  # the retreating unit's owner (BridgeheadState.owner)
 
     def options(self, s: BridgeheadState, args: Retreating) -> list[Action]:
         return [Retreat(h) for h in s.retreats(args.unit)]
@@ -447,6 +445,9 @@ class BridgeheadState(StepState[Position]):
         """The side's units on the map, in id order."""
         return [u for u, h in sorted(self.pos.units.items())
                 if h and rules().units[u].side == side]
+
+    def owner(self, unit: str) -> str:
+        return rules().units[unit].side
 
     def facts(self) -> BoardFacts:
         """The kit's facts of where the units stand, computed once per placement."""
