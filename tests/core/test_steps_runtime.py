@@ -1,7 +1,8 @@
 """The runtime pieces engines used to rebuild each (issue 34 item 1), in pbem.steps and
 pbem.engine: the event log (``StepState.tell``), the frame queue (``StepState.queue``),
 the per-decision options memo, a move that replaces another (``Flow``'s ``replace``),
-declared step attributes (``default_action``, ``prompt_template``, ``order``), and the
+declared step attributes (``default_action``, ``default_option``, ``refusal``,
+``prompt_template``, ``order``, a ``decider`` of ``PHASING``/``NON_PHASING``), and the
 engine's ``decision_kinds``, ``standing_orders`` and ``_restore`` derived from its steps.
 
 "Log": a start procedure calls a decision; the decision's ``apply`` calls rule helpers
@@ -30,8 +31,19 @@ from pbem.engine import (
     State,
     TextAction,
 )
-from pbem.errors import FormatError
-from pbem.steps import Choice, Flow, Frame, NoArgs, Procedure, StepState, step_table
+from pbem.errors import FormatError, IllegalAction
+from pbem.steps import (
+    NON_PHASING,
+    PHASING,
+    Choice,
+    Flow,
+    Frame,
+    NoArgs,
+    Procedure,
+    Refusal,
+    StepState,
+    step_table,
+)
 from pbem.view import BoardView, Layout
 
 
@@ -279,12 +291,124 @@ def test_a_rule_function_called_by_a_test_tells_and_queues_into_telling() -> Non
     assert [e.text for e in s.apply("add 2")] == ["returned by pick"]
 
 
+@dataclass
+class TPos:
+    phasing: str = "a"
+    answers: list[str] = field(default_factory=list)
+
+
+class Offer(Choice["TState"]):
+    """The phasing side offers, its opponent answers: the side by its role in the turn."""
+
+    name = "offer"
+    kind = "offer"
+    rule = "T 1"
+    decider = PHASING
+    default_option = 0
+    prompt_template = "the {side} player offers"
+
+    def options(self, s: TState, args: NoArgs) -> list[Action]:
+        return [TextAction("offer peace"), TextAction("offer war")]
+
+    def apply(self, s: TState, args: NoArgs, action: Action, flow: Flow) -> list[Event]:
+        flow.goto("answer")
+        return []
+
+
+class Answer(Choice["TState"]):
+    name = "answer"
+    kind = "answer"
+    rule = "T 2"
+    decider = NON_PHASING
+    default_option = -1
+    refusal = Refusal("T 2.1", "the answer is yes or no")
+    prompt_template = "the {side} player answers"
+
+    def options(self, s: TState, args: NoArgs) -> list[Action]:
+        return [TextAction("say yes"), TextAction("say no")] if len(s.pos.answers) < 2 else []
+
+    def apply(self, s: TState, args: NoArgs, action: Action, flow: Flow) -> list[Event]:
+        assert isinstance(action, TextAction)
+        s.pos.answers.append(action.text)
+        return []
+
+
+class TState(StepState[TPos]):
+    steps = step_table(Offer(), Answer())
+    start = "offer"
+    Position = TPos
+
+    def phasing_side(self) -> str:
+        return self.pos.phasing
+
+    def _result(self) -> Result | None:
+        return None
+
+    def _view(self, side: str | None) -> BoardView:
+        return BoardView("Turn", side, Layout(cols=(1, 1), rows=(1, 1)), (), ())
+
+    def parse_action(self, text: str) -> Action:
+        return TextAction(text)
+
+
+class TEngine(Engine):
+    id = "turns"
+    title = "Turns"
+    rules_version = "1"
+    sides = ("a", "b")
+    state_class = TState
+
+    def scenarios(self) -> list[ScenarioInfo]:
+        return [ScenarioInfo("a", "a first"), ScenarioInfo("b", "b first")]
+
+    def _new_state(self, scenario: str, options: Mapping[str, str]) -> State:
+        state = TState(self, scenario, options)
+        state.begin(TPos(phasing=scenario))
+        return state
+
+
+def test_a_decider_by_role_follows_the_phasing_side_the_state_names() -> None:
+    for phasing, opponent in (("a", "b"), ("b", "a")):
+        s = TEngine().new_state(phasing)
+        d = s.decision()
+        assert d is not None
+        assert (d.side, d.prompt, d.default) == (phasing, f"the {phasing} player offers",
+                                                 TextAction("offer peace"))
+        s.apply("offer war")
+        d = s.decision()
+        assert d is not None
+        assert (d.side, d.prompt, d.default) == (opponent, f"the {opponent} player answers",
+                                                 TextAction("say no"))
+
+
+def test_a_declared_refusal_and_a_default_option_with_nothing_listed() -> None:
+    s = TEngine().new_state("a")
+    s.apply("offer war")
+    with pytest.raises(IllegalAction, match="the answer is yes or no") as refused:
+        s.apply("say maybe")
+    assert refused.value.rule == "T 2.1"
+    s.apply("say yes")
+    s.apply("say no")
+    d = s.decision()
+    assert d is not None and d.options == () and d.default is None
+
+
+def test_a_decider_by_role_needs_the_state_to_name_the_phasing_side() -> None:
+    s = TEngine().new_state("a")
+    assert isinstance(s, TState)
+    s.pos.phasing = "c"  # no side of the engine's: no one opponent
+    with pytest.raises(ValueError, match="no one opponent of 'c'"):
+        s.non_phasing_side()
+    with pytest.raises(NotImplementedError, match="names no phasing side"):
+        StepState.phasing_side(s)
+
+
 # -- a task a side works through until it stops (issue 34: For the Motherland!'s own
 # Choice base, now the runtime's declared attributes) ------------------------------------
 
 
 @dataclass
-class TPos:
+class KPos:
     left: int = 2
     must: bool = False  # the rules say a side may not stop yet: "done" is not offered
     auto: bool = False  # play the task whose sole option is taken without asking
@@ -297,10 +421,10 @@ class SideArgs:
     side: str = ""
 
 
-class TStart(Procedure["TState"]):
+class KStart(Procedure["KState"]):
     name = "start"
 
-    def run(self, s: TState, args: NoArgs, flow: Flow) -> list[Event]:
+    def run(self, s: KState, args: NoArgs, flow: Flow) -> list[Event]:
         if s.pos.owner_decides:
             flow.goto("yield", UnitsArgs(("A1", "B1")))
         else:
@@ -308,7 +432,7 @@ class TStart(Procedure["TState"]):
         return []
 
 
-class Gather(Choice["TState"]):
+class Gather(Choice["KState"]):
     name = "gather"
     kind = "gather"
     rule = "T 1"
@@ -319,20 +443,20 @@ class Gather(Choice["TState"]):
     default_option = 0
     prompt_template = "the {side} player gathers ({left} left)"
 
-    def prompt_fields(self, s: TState, args: SideArgs) -> dict[str, int]:
+    def prompt_fields(self, s: KState, args: SideArgs) -> dict[str, int]:
         return {"left": s.pos.left}
 
-    def options(self, s: TState, args: SideArgs) -> list[Action]:
+    def options(self, s: KState, args: SideArgs) -> list[Action]:
         takes: list[Action] = [TextAction(f"take {n}") for n in range(1, s.pos.left + 1)]
         return takes if s.pos.must else [*takes, TextAction("done")]
 
-    def apply(self, s: TState, args: SideArgs, action: Action, flow: Flow) -> list[Event]:
+    def apply(self, s: KState, args: SideArgs, action: Action, flow: Flow) -> list[Event]:
         assert isinstance(action, TextAction) and action.text.startswith("take "), action
         s.pos.left -= int(action.text.split()[1])
         s.pos.log.append(action.text)
         return []
 
-    def end(self, s: TState, args: SideArgs, flow: Flow) -> list[Event]:
+    def end(self, s: KState, args: SideArgs, flow: Flow) -> list[Event]:
         s.pos.log.append(f"stopped with {s.pos.left}")
         flow.end()
         return []
@@ -359,10 +483,10 @@ class GatherAuto(Gather):
     show_at_most = 10
 
 
-class TState(StepState[TPos]):
-    steps = step_table(TStart(), Gather(), GatherAuto(), Yield())
+class KState(StepState[KPos]):
+    steps = step_table(KStart(), Gather(), GatherAuto(), Yield())
     start = "start"
-    Position = TPos
+    Position = KPos
     show_at_most = 3
     changed = 0  # how often the runtime said the position may have changed
 
@@ -382,49 +506,49 @@ class TState(StepState[TPos]):
         return TextAction(text)
 
 
-class TEngine(Engine):
+class KEngine(Engine):
     id = "tasks"
     title = "Tasks"
     rules_version = "1"
     sides = ("a", "b")
-    state_class = TState
+    state_class = KState
 
     def scenarios(self) -> list[ScenarioInfo]:
         return [ScenarioInfo("one", "One")]
 
     def _new_state(self, scenario: str, options: Mapping[str, str]) -> State:
-        state = TState(self, scenario, options)
-        state.begin(TPos())
+        state = KState(self, scenario, options)
+        state.begin(KPos())
         return state
 
 
-TASKS = TEngine()
+TASKS = KEngine()
 
 
-def task(pos: TPos) -> TState:
-    s = TState(TASKS, "one", {})
+def task(pos: KPos) -> KState:
+    s = KState(TASKS, "one", {})
     s.begin(pos)
     return s
 
 
 def test_the_side_comes_from_the_frames_field_and_the_ending_is_the_default_where_listed(
 ) -> None:
-    d = task(TPos(left=2)).decision()
+    d = task(KPos(left=2)).decision()
     assert d is not None
     assert (d.side, d.prompt, d.default) == ("b", "the b player gathers (2 left)",
                                              TextAction("done"))
     # a side that may not stop yet: the ending is not listed, nor the default
-    d = task(TPos(left=2, must=True)).decision()
+    d = task(KPos(left=2, must=True)).decision()
     assert d is not None and d.default == TextAction("take 1")
 
 
 def test_the_side_is_the_owner_of_the_unit_the_frame_names() -> None:
-    d = task(TPos(left=2, owner_decides=True)).decision()
+    d = task(KPos(left=2, owner_decides=True)).decision()
     assert d is not None and (d.side, d.prompt) == ("a", "the a player gathers (2 left)")
 
 
 def test_the_ending_action_ends_the_task_through_end_never_apply() -> None:
-    s = task(TPos(left=2))
+    s = task(KPos(left=2))
     s.apply("take 1")
     assert s.current_player() == "b"  # a take leaves the task open
     s.apply("done")
@@ -433,10 +557,10 @@ def test_the_ending_action_ends_the_task_through_end_never_apply() -> None:
 
 
 def test_a_task_with_nothing_offered_ends_itself_without_asking() -> None:
-    s = task(TPos(left=0, must=True))
+    s = task(KPos(left=0, must=True))
     assert s.stack == [] and s.pos.log == []
     # with auto, a sole option is taken too, and the task then ends itself
-    s = task(TPos(left=1, must=True, auto=True))
+    s = task(KPos(left=1, must=True, auto=True))
     assert s.stack == [] and s.pos.log == ["take 1"]
 
 
@@ -445,26 +569,26 @@ def test_when_empty_is_ask_or_end() -> None:
         name = "odd"
         when_empty = "stop"
 
-    s = task(TPos(left=1))
+    s = task(KPos(left=1))
     with pytest.raises(ValueError, match="odd: when_empty is 'ask' or 'end', not 'stop'"):
         Odd().settle(s, SideArgs("b"), Flow())
 
 
 def test_options_are_listed_with_the_decision_only_up_to_show_at_most() -> None:
-    s = task(TPos(left=2))  # three options: the state's show_at_most, 3
+    s = task(KPos(left=2))  # three options: the state's show_at_most, 3
     d = s.decision()
     assert d is not None and len(d.options) == 3
-    s = task(TPos(left=3))  # four: none listed, though all are legal
+    s = task(KPos(left=3))  # four: none listed, though all are legal
     d = s.decision()
     assert d is not None and d.options == () and len(s.legal_actions()) == 4
     assert d.default == TextAction("done")
-    s = task(TPos(left=3, auto=True))  # the step's own limit, 10, comes first
+    s = task(KPos(left=3, auto=True))  # the step's own limit, 10, comes first
     d = s.decision()
     assert d is not None and len(d.options) == 4
 
 
 def test_the_state_hears_after_each_step_that_acted_not_after_asking() -> None:
-    s = task(TPos(left=2))
+    s = task(KPos(left=2))
     begun = s.changed  # the start procedure ran
     assert begun == 1
     s.decision()
