@@ -36,6 +36,7 @@ from pbem.engine import (
 )
 from pbem.errors import ActionSyntaxError
 from pbem.steps import (
+    PHASING,
     Choice,
     Entry,
     Flow,
@@ -223,9 +224,7 @@ class Movement(Choice["BridgeheadState"]):
     rule = "3.1"
     prompt_template = "the {side} player moves (turn {turn}), or ends the phase"
     default_action = End()
-
-    def side(self, s: BridgeheadState, args: NoArgs) -> str:
-        return s.pos.phasing
+    decider = PHASING  # the state's phasing_side()
 
     def prompt_fields(self, s: BridgeheadState, args: NoArgs) -> dict[str, int]:
         return {"turn": s.pos.turn}
@@ -280,9 +279,7 @@ class Combat(Choice["BridgeheadState"]):
     rule = "5.1"
     prompt_template = "the {side} player attacks a hex, or ends the phase"
     default_action = End()
-
-    def side(self, s: BridgeheadState, args: NoArgs) -> str:
-        return s.pos.phasing
+    decider = PHASING  # the state's phasing_side()
 
     def options(self, s: BridgeheadState, args: NoArgs) -> list[Action]:
         out: list[Action] = []
@@ -445,6 +442,9 @@ class BridgeheadState(StepState[Position]):
         """The side's units on the map, in id order."""
         return [u for u, h in sorted(self.pos.units.items())
                 if h and rules().units[u].side == side]
+
+    def phasing_side(self) -> str:
+        return self.pos.phasing
 
     def owner(self, unit: str) -> str:
         return rules().units[unit].side
