@@ -9,7 +9,8 @@ from typing import TYPE_CHECKING, ClassVar
 from engines.motherland.admin import evacuable, evacuate, on_production, produce, produce_hexes
 from engines.motherland.args import ReplaceArgs, RollArgs, UnitArgs
 from engines.motherland.const import AXIS, DONE, SOVIET
-from engines.motherland.notation import Word
+from engines.motherland.notation import EVACUATE, PRODUCE, act
+from engines.motherland.notation import ending as end_word
 from engines.motherland.optional import on_turkey
 from engines.motherland.reinforcements import (
     combine,
@@ -22,6 +23,7 @@ from engines.motherland.reinforcements import (
 from engines.motherland.steps.base import MotherlandRoll
 from engines.motherland.victory import on_stalin, on_sudden_death, on_surrender
 from pbem.engine import Action, Event
+from pbem.grammar import Act
 from pbem.steps import Choice, Flow, NoArgs
 
 if TYPE_CHECKING:
@@ -41,7 +43,7 @@ class Conversions(Choice["MotherlandState"]):
     name = "convert"
     kind = "conversion"
     rule = "17.2"
-    ending: ClassVar[Word] = Word(DONE["convert"])
+    ending: ClassVar[Act] = end_word(DONE["convert"])
     Args = NoArgs
     default_option = 0
     when_empty, auto = "end", True
@@ -55,10 +57,10 @@ class Conversions(Choice["MotherlandState"]):
     def options(self, s: MotherlandState, args: NoArgs) -> list[Action]:
         return [*convert_options(s), self.ending]
 
-    def apply(self, s: MotherlandState, args: NoArgs, action: Action, flow: Flow) -> list[Event]:
-        text = action.notation()
-        parts = text.split()
-        convert(s, parts[1], parts[3])
+    def apply(self, s: MotherlandState, args: NoArgs, action: Action,
+              flow: Flow) -> list[Event]:
+        a = act(action)
+        convert(s, a.text("unit"), a.text("to"))
         return []
 
 
@@ -68,7 +70,7 @@ class Kampfgruppen(Choice["MotherlandState"]):
     name = "combine"
     kind = "kampfgruppe"
     rule = "15.2"
-    ending: ClassVar[Word] = Word(DONE["combine"])
+    ending: ClassVar[Act] = end_word(DONE["combine"])
     Args = NoArgs
     default_option = 0
     when_empty, auto = "end", True
@@ -79,10 +81,10 @@ class Kampfgruppen(Choice["MotherlandState"]):
     def options(self, s: MotherlandState, args: NoArgs) -> list[Action]:
         return [*combine_options(s), self.ending]
 
-    def apply(self, s: MotherlandState, args: NoArgs, action: Action, flow: Flow) -> list[Event]:
-        text = action.notation()
-        parts = text.split()
-        combine(s, parts[1], parts[2])
+    def apply(self, s: MotherlandState, args: NoArgs, action: Action,
+              flow: Flow) -> list[Event]:
+        a = act(action)
+        combine(s, a.text("unit"), a.text("with"))
         return []
 
 
@@ -92,7 +94,7 @@ class Replacements(Choice["MotherlandState"]):
     name = "replace"
     kind = "replacements"
     rule = "15.1"
-    ending: ClassVar[Word] = Word(DONE["replace"])
+    ending: ClassVar[Act] = end_word(DONE["replace"])
     Args = ReplaceArgs
     default_option = 0
     when_empty, auto = "end", True
@@ -105,8 +107,8 @@ class Replacements(Choice["MotherlandState"]):
 
     def apply(self, s: MotherlandState, args: ReplaceArgs, action: Action,
               flow: Flow) -> list[Event]:
-        text = action.notation()
-        replace(s, args, text.split()[1])
+        a = act(action)
+        replace(s, args, a.text("unit"))
         return []
 
 
@@ -131,13 +133,13 @@ class Production(Choice["MotherlandState"]):
     decider = SOVIET
 
     def options(self, s: MotherlandState, args: UnitArgs) -> list[Action]:
-        return [Word(f"produce {args.unit} at {h}") for h in produce_hexes(s)]
+        return [PRODUCE(args.unit, h) for h in produce_hexes(s)]
 
-    def apply(self, s: MotherlandState, args: UnitArgs, action: Action, flow: Flow) -> list[Event]:
-        text = action.notation()
-        parts = text.split()
+    def apply(self, s: MotherlandState, args: UnitArgs, action: Action,
+              flow: Flow) -> list[Event]:
+        a = act(action)
         flow.end()
-        produce(s, parts[1], parts[3])
+        produce(s, a.text("unit"), a.text("hex"))
         return []
 
 
@@ -147,7 +149,7 @@ class Evacuation(Choice["MotherlandState"]):
     name = "evacuate"
     kind = "evacuation"
     rule = "12.2"
-    ending: ClassVar[Word] = Word(DONE["evacuate"])
+    ending: ClassVar[Act] = end_word(DONE["evacuate"])
     Args = NoArgs
     default_option = 0
     when_empty, auto = "end", True
@@ -156,12 +158,13 @@ class Evacuation(Choice["MotherlandState"]):
     decider = SOVIET
 
     def options(self, s: MotherlandState, args: NoArgs) -> list[Action]:
-        return [*(Word(f"evacuate {x}") for x in evacuable(s)), self.ending]
+        return [*(EVACUATE(x) for x in evacuable(s)), self.ending]
 
-    def apply(self, s: MotherlandState, args: NoArgs, action: Action, flow: Flow) -> list[Event]:
-        text = action.notation()
+    def apply(self, s: MotherlandState, args: NoArgs, action: Action,
+              flow: Flow) -> list[Event]:
+        a = act(action)
         flow.end()
-        evacuate(s, text.split()[1])
+        evacuate(s, a.text("unit"))
         return []
 
 

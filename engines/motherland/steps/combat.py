@@ -29,7 +29,8 @@ from engines.motherland.combat import (
     take_refusal,
 )
 from engines.motherland.const import DONE, SOVIET
-from engines.motherland.notation import Advance, Attack, Retreat, Take, Word
+from engines.motherland.notation import KEEP, act
+from engines.motherland.notation import ending as end_word
 from engines.motherland.retreat import (
     advance_options,
     advance_refusal,
@@ -43,6 +44,7 @@ from engines.motherland.retreat import (
 from engines.motherland.steps.base import FIRST_LISTED, MotherlandRoll
 from pbem.engine import Action, ChanceRequest, Event, Outcome
 from pbem.errors import IllegalAction
+from pbem.grammar import Act
 from pbem.steps import Choice, Flow, Refusal, Roll
 
 if TYPE_CHECKING:
@@ -55,7 +57,7 @@ class CombatChoice(Choice["MotherlandState"]):
     name = "combat"
     kind = "combat"
     rule = "8.0"
-    ending: ClassVar[Word] = Word(DONE["combat"])
+    ending: ClassVar[Act] = end_word(DONE["combat"])
     Args = SideArgs
     default_option = 0
     decider_field = "side"
@@ -75,8 +77,8 @@ class CombatChoice(Choice["MotherlandState"]):
         return options[0] if options == [self.ending] else None
 
     def apply(self, s: MotherlandState, args: SideArgs, action: Action, flow: Flow) -> list[Event]:
-        if isinstance(action, Attack):
-            apply_attack(s, action)
+        if act(action).kind == "attack":
+            apply_attack(s, act(action))
         else:
             raise IllegalAction(f"{action.notation()!r} is not a combat-phase action",
                                 rule="8.0")
@@ -90,7 +92,7 @@ class Generals(Choice["MotherlandState"]):
     kind = "generals"
     rule = "16.5"
     order = "use no General when chits are drawn in the other side's file"
-    ending: ClassVar[Word] = Word(DONE["generals"])
+    ending: ClassVar[Act] = end_word(DONE["generals"])
     Args = UnitsArgs
     default_option = 0
     when_empty, auto = "end", True
@@ -114,9 +116,10 @@ class Generals(Choice["MotherlandState"]):
     def options(self, s: MotherlandState, args: UnitsArgs) -> list[Action]:
         return [*generals_options(s, args), self.ending]
 
-    def apply(self, s: MotherlandState, args: UnitsArgs, action: Action, flow: Flow) -> list[Event]:
-        text = action.notation()
-        apply_general(s, args, text)
+    def apply(self, s: MotherlandState, args: UnitsArgs, action: Action,
+              flow: Flow) -> list[Event]:
+        a = act(action)
+        apply_general(s, args, a)
         return []
 
 
@@ -135,13 +138,13 @@ class KeepChit(Choice["MotherlandState"]):
     decider = SOVIET
 
     def options(self, s: MotherlandState, args: KeepArgs) -> list[Action]:
-        return [Word(f"keep {cid} for {args.unit}") for cid in sorted(set(args.drawn))]
+        return [KEEP(cid, args.unit) for cid in sorted(set(args.drawn))]
 
-    def apply(self, s: MotherlandState, args: KeepArgs, action: Action, flow: Flow) -> list[Event]:
-        text = action.notation()
-        parts = text.split()
+    def apply(self, s: MotherlandState, args: KeepArgs, action: Action,
+              flow: Flow) -> list[Event]:
+        a = act(action)
         flow.end()
-        keep_chit(s, parts[3], parts[1], args.drawn)
+        keep_chit(s, a.text("unit"), a.text("chit"), args.drawn)
         return []
 
 
@@ -221,8 +224,7 @@ class TakeResult(Choice["MotherlandState"]):
         return take_refusal(s, args, action)
 
     def apply(self, s: MotherlandState, args: TakeArgs, action: Action, flow: Flow) -> list[Event]:
-        assert isinstance(action, Take)
-        apply_take(s, args, action, flow)
+        apply_take(s, args, act(action), flow)
         return []
 
 
@@ -245,9 +247,10 @@ class LoseSteps(Choice["MotherlandState"]):
     def options(self, s: MotherlandState, args: LoseArgs) -> list[Action]:
         return list(lose_options(s, args))
 
-    def apply(self, s: MotherlandState, args: LoseArgs, action: Action, flow: Flow) -> list[Event]:
-        text = action.notation()
-        uid = text.split()[1]
+    def apply(self, s: MotherlandState, args: LoseArgs, action: Action,
+              flow: Flow) -> list[Event]:
+        a = act(action)
+        uid = a.text("unit")
         args.taken[uid] = args.taken.get(uid, 0) + 1
         args.n -= 1
         lose_step(s, uid, args.why)
@@ -288,8 +291,7 @@ class RetreatChoice(Choice["MotherlandState"]):
 
     def apply(self, s: MotherlandState, args: RetreatArgs, action: Action,
               flow: Flow) -> list[Event]:
-        assert isinstance(action, Retreat)
-        retreat(s, args, action)
+        retreat(s, args, act(action))
         return []
 
     def settle(self, s: MotherlandState, args: RetreatArgs,
@@ -307,7 +309,7 @@ class AdvanceChoice(Choice["MotherlandState"]):
     rule = "8.7"
     order = ("no advance after combat (8.1 step 5: the defender's own advance when the "
              "attacker retreats or dies)")
-    ending: ClassVar[Word] = Word(DONE["advance"])
+    ending: ClassVar[Act] = end_word(DONE["advance"])
     Args = AdvanceArgs
     default_option = 0
     when_empty, auto = "end", True
@@ -325,6 +327,6 @@ class AdvanceChoice(Choice["MotherlandState"]):
 
     def apply(self, s: MotherlandState, args: AdvanceArgs, action: Action,
               flow: Flow) -> list[Event]:
-        assert isinstance(action, Advance)  # the ending word goes to end()
-        apply_advance(s, args, action)
+        assert act(action).kind == "advance"  # the ending word goes to end()
+        apply_advance(s, args, act(action))
         return []

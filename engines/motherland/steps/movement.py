@@ -10,7 +10,8 @@ from engines.motherland.args import HexArgs, MoveArgs, NArgs, RollArgs, SideArgs
 from engines.motherland.combat import eliminate
 from engines.motherland.const import AXIS, DONE, SOVIET
 from engines.motherland.movement import apply_move, move_options
-from engines.motherland.notation import Move, Overrun, Strategic, Word
+from engines.motherland.notation import BAKU_FACTORY, ELIMINATE, PLACE, act
+from engines.motherland.notation import ending as end_word
 from engines.motherland.optional import apply_baku, on_baku
 from engines.motherland.overrun import apply_overrun
 from engines.motherland.reinforcements import (
@@ -25,6 +26,7 @@ from engines.motherland.steps.base import FIRST_LISTED, MotherlandRoll
 from engines.motherland.strategic import apply_ship, apply_strategic
 from pbem.engine import Action, Event
 from pbem.errors import IllegalAction
+from pbem.grammar import Act
 from pbem.steps import Choice, Flow
 
 if TYPE_CHECKING:
@@ -45,7 +47,7 @@ class MoveChoice(Choice["MotherlandState"]):
     prompt_template = "the {side} player moves (or ends the phase)"
 
     def ending_for(self, s: MotherlandState, args: MoveArgs) -> Action | None:
-        return Word(DONE["exploit" if args.exploit else "move"])
+        return end_word(DONE["exploit" if args.exploit else "move"])
 
     def options(self, s: MotherlandState, args: MoveArgs) -> list[Action]:
         return move_options(s, args)
@@ -53,24 +55,25 @@ class MoveChoice(Choice["MotherlandState"]):
     def check(self, s: MotherlandState, args: MoveArgs, action: Action) -> None:
         pass  # each kind of move refuses with its own rule (apply)
 
-    def apply(self, s: MotherlandState, args: MoveArgs, action: Action, flow: Flow) -> list[Event]:
-        exploit = args.exploit
-        if isinstance(action, Move):
-            apply_move(s, action, exploit)
-        elif isinstance(action, Strategic):
+    def apply(self, s: MotherlandState, args: MoveArgs, action: Action,
+              flow: Flow) -> list[Event]:
+        exploit, a = args.exploit, act(action)
+        if a.kind == "move":
+            apply_move(s, a, exploit)
+        elif a.kind == "strategic":
             if exploit:
                 raise IllegalAction("no Strategic Movement in the Exploitation Movement "
                                     "Phase", rule="5.4.3")
-            apply_strategic(s, action)
-        elif isinstance(action, Overrun):
-            apply_overrun(s, action, exploit)
-        elif isinstance(action, Word) and action.text.startswith("ship "):
+            apply_strategic(s, a)
+        elif a.kind == "overrun":
+            apply_overrun(s, a, exploit)
+        elif a.kind == "ship":
             if exploit:
                 raise IllegalAction("no Sea Transport in the Exploitation Movement Phase",
                                     rule="5.4.3")
-            apply_ship(s, action.text)
-        elif isinstance(action, Word) and action.text.startswith("baku "):
-            apply_baku(s, args, action.text)
+            apply_ship(s, a)
+        elif a.kind == "baku":
+            apply_baku(s, args, a)
         else:
             raise IllegalAction(f"{action.notation()!r} is not a movement-phase action",
                                 rule="5.0")
@@ -83,7 +86,7 @@ class Reinforcements(Choice["MotherlandState"]):
     name = "reinf"
     kind = "reinforcements"
     rule = "17.0"
-    ending: ClassVar[Word] = Word(DONE["reinf"])
+    ending: ClassVar[Act] = end_word(DONE["reinf"])
     Args = SideArgs
     default_option = 0
     when_empty, auto = "end", True
@@ -93,7 +96,7 @@ class Reinforcements(Choice["MotherlandState"]):
     def options(self, s: MotherlandState, args: SideArgs) -> list[Action]:
         opts: list[Action] = []
         for uid in reinf_pool(s, args.side):
-            opts += [Word(f"place {uid} {h}") for h in reinf_hexes(s, uid)]
+            opts += [PLACE(uid, h) for h in reinf_hexes(s, uid)]
         return [*opts, self.ending]
 
     def end(self, s: MotherlandState, args: SideArgs, flow: Flow) -> list[Event]:
@@ -101,10 +104,10 @@ class Reinforcements(Choice["MotherlandState"]):
         reinf_leftover(s, args.side)
         return []
 
-    def apply(self, s: MotherlandState, args: SideArgs, action: Action, flow: Flow) -> list[Event]:
-        text = action.notation()
-        parts = text.split()
-        place_reinforcement(s, parts[1], parts[2])
+    def apply(self, s: MotherlandState, args: SideArgs, action: Action,
+              flow: Flow) -> list[Event]:
+        a = act(action)
+        place_reinforcement(s, a.text("unit"), a.text("hex"))
         return []
 
 
@@ -129,11 +132,12 @@ class Overstacked(Choice["MotherlandState"]):
     prompt_template = "the {side} player eliminates the opponent's excess units at {hex}"
 
     def options(self, s: MotherlandState, args: HexArgs) -> list[Action]:
-        return [Word(f"eliminate {x}") for x in over_limit(s, args.hex)]
+        return [ELIMINATE(x) for x in over_limit(s, args.hex)]
 
-    def apply(self, s: MotherlandState, args: HexArgs, action: Action, flow: Flow) -> list[Event]:
-        text = action.notation()
-        eliminate(s, text.split()[1], "over the stacking limit, chosen by the opponent (6.0)")
+    def apply(self, s: MotherlandState, args: HexArgs, action: Action,
+              flow: Flow) -> list[Event]:
+        a = act(action)
+        eliminate(s, a.text("unit"), "over the stacking limit, chosen by the opponent (6.0)")
         if not over_limit(s, args.hex):
             flow.end()
         return []
@@ -167,12 +171,13 @@ class BakuFactories(Choice["MotherlandState"]):
     decider = AXIS
 
     def options(self, s: MotherlandState, args: NArgs) -> list[Action]:
-        return [Word(f"baku factory {x}") for x in sorted(s.on_map(SOVIET))
+        return [BAKU_FACTORY(x) for x in sorted(s.on_map(SOVIET))
                 if s.c(x).asset == "factory"]
 
-    def apply(self, s: MotherlandState, args: NArgs, action: Action, flow: Flow) -> list[Event]:
-        text = action.notation()
-        eliminate(s, text.split()[2], "destroyed by the Baku raid (21.1.2)")
+    def apply(self, s: MotherlandState, args: NArgs, action: Action,
+              flow: Flow) -> list[Event]:
+        a = act(action)
+        eliminate(s, a.text("unit"), "destroyed by the Baku raid (21.1.2)")
         args.n -= 1
         if args.n <= 0:
             flow.end()

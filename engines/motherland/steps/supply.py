@@ -8,7 +8,15 @@ from typing import TYPE_CHECKING, ClassVar
 from engines.motherland.args import CountArgs, PlaceArgs, RollArgs
 from engines.motherland.combat import lose_step
 from engines.motherland.const import AXIS, DONE, SOVIET
-from engines.motherland.notation import Word
+from engines.motherland.notation import (
+    AIR_SUPPLY,
+    EXPEND,
+    ISOLATION_LOSS,
+    OUT_OF_SUPPLY,
+    PARTISAN,
+    act,
+)
+from engines.motherland.notation import ending as end_word
 from engines.motherland.partisans import (
     base_hexes,
     on_partisan,
@@ -26,6 +34,7 @@ from engines.motherland.supply import (
     on_isolation,
 )
 from pbem.engine import Action, Event
+from pbem.grammar import Act
 from pbem.steps import Choice, Flow, NoArgs
 
 if TYPE_CHECKING:
@@ -38,7 +47,7 @@ class ExpendBases(Choice["MotherlandState"]):
     name = "expend"
     kind = "expend-base"
     rule = "9.3.4"
-    ending: ClassVar[Word] = Word(DONE["expend"])
+    ending: ClassVar[Act] = end_word(DONE["expend"])
     Args = NoArgs
     default_option = 0
     when_empty, auto = "end", True
@@ -47,11 +56,12 @@ class ExpendBases(Choice["MotherlandState"]):
     decider = AXIS
 
     def options(self, s: MotherlandState, args: NoArgs) -> list[Action]:
-        return [*(Word(f"expend {x}") for x in expendable(s)), self.ending]
+        return [*(EXPEND(x) for x in expendable(s)), self.ending]
 
-    def apply(self, s: MotherlandState, args: NoArgs, action: Action, flow: Flow) -> list[Event]:
-        text = action.notation()
-        expend(s, text.split()[1])
+    def apply(self, s: MotherlandState, args: NoArgs, action: Action,
+              flow: Flow) -> list[Event]:
+        a = act(action)
+        expend(s, a.text("unit"))
         return []
 
 
@@ -61,7 +71,7 @@ class AirSupply(Choice["MotherlandState"]):
     name = "airsupply"
     kind = "air-supply"
     rule = "14.2"
-    ending: ClassVar[Word] = Word(DONE["airsupply"])
+    ending: ClassVar[Act] = end_word(DONE["airsupply"])
     Args = NoArgs
     default_option = 0
     when_empty, auto = "end", True
@@ -73,13 +83,14 @@ class AirSupply(Choice["MotherlandState"]):
         done = [self.ending]
         if s.mud or air_available(s) <= 0:
             return list(done)
-        return [*(Word(f"air supply {x}") for x in sorted(s.on_map(AXIS))
+        return [*(AIR_SUPPLY(x) for x in sorted(s.on_map(AXIS))
                   if s.german(x) and s.u(x).supply == "out"
                   and in_air_range(s, s.u(x).hex)), *done]
 
-    def apply(self, s: MotherlandState, args: NoArgs, action: Action, flow: Flow) -> list[Event]:
-        text = action.notation()
-        air_supply(s, text.split()[2])
+    def apply(self, s: MotherlandState, args: NoArgs, action: Action,
+              flow: Flow) -> list[Event]:
+        a = act(action)
+        air_supply(s, a.text("unit"))
         return []
 
 
@@ -98,11 +109,12 @@ class PartisanMarkers(Choice["MotherlandState"]):
     decider = SOVIET
 
     def options(self, s: MotherlandState, args: CountArgs) -> list[Action]:
-        return [Word(f"out of supply {x}") for x in partisan_targets(s, args.hex)]
+        return [OUT_OF_SUPPLY(x) for x in partisan_targets(s, args.hex)]
 
-    def apply(self, s: MotherlandState, args: CountArgs, action: Action, flow: Flow) -> list[Event]:
-        text = action.notation()
-        uid = text.split()[3]
+    def apply(self, s: MotherlandState, args: CountArgs, action: Action,
+              flow: Flow) -> list[Event]:
+        a = act(action)
+        uid = a.text("unit")
         s.u(uid).supply = "out"
         args.n -= 1
         s.tell(Event(f"Partisans: {uid} is Out of Supply (10.1)", rule="10.1"))
@@ -118,7 +130,7 @@ class PartisanPlacement(Choice["MotherlandState"]):
     name = "partisan_place"
     kind = "partisan-placement"
     rule = "10.2"
-    ending: ClassVar[Word] = Word(DONE["partisan_place"])
+    ending: ClassVar[Act] = end_word(DONE["partisan_place"])
     Args = PlaceArgs
     default_option = 0
     when_empty, auto = "end", True
@@ -131,13 +143,13 @@ class PartisanPlacement(Choice["MotherlandState"]):
         bases = base_hexes(s)
         loose = {p for p, h in s.pos.partisans.items() if h not in bases}
         must = any(p in loose for p, _ in moves)
-        return [*(Word(f"partisan {p} to {b}") for p, b in moves),
+        return [*(PARTISAN(p, b) for p, b in moves),
                 *([] if must else [self.ending])]
 
-    def apply(self, s: MotherlandState, args: PlaceArgs, action: Action, flow: Flow) -> list[Event]:
-        text = action.notation()
-        parts = text.split()
-        p, base = parts[1], parts[3]
+    def apply(self, s: MotherlandState, args: PlaceArgs, action: Action,
+              flow: Flow) -> list[Event]:
+        a = act(action)
+        p, base = a.text("partisan"), a.text("unit")
         s.pos.partisans[p] = s.u(base).hex
         args.moved = sorted([*args.moved, p])
         s.tell(Event(f"Partisan marker {p} goes to {base} at {s.u(base).hex} (10.2)", rule="10.2"))
@@ -172,13 +184,14 @@ class IsolationLosses(Choice["MotherlandState"]):
     prompt_template = "the {side} player takes {n} isolation loss(es) at {hex}"
 
     def options(self, s: MotherlandState, args: CountArgs) -> list[Action]:
-        return [Word(f"isolation loss {x}") for x in sorted(s.units_at(args.hex, args.side))
+        return [ISOLATION_LOSS(x) for x in sorted(s.units_at(args.hex, args.side))
                 if isolated(s, x)]
 
-    def apply(self, s: MotherlandState, args: CountArgs, action: Action, flow: Flow) -> list[Event]:
-        text = action.notation()
+    def apply(self, s: MotherlandState, args: CountArgs, action: Action,
+              flow: Flow) -> list[Event]:
+        a = act(action)
         args.n -= 1
-        lose_step(s, text.split()[2], "isolation attrition (9.1.3)")
+        lose_step(s, a.text("unit"), "isolation attrition (9.1.3)")
         if args.n <= 0:
             flow.end()
         return []
