@@ -12,12 +12,12 @@ from collections.abc import Callable, Mapping
 from typing import Any, TypeVar
 
 from engines.backhand import view
-from engines.backhand.data import Data
+from engines.backhand.data import Data, load
 from engines.backhand.notation import Word, parse_action
 from engines.backhand.position import OFF, Position
 from engines.backhand.victory import victory
 from engines.hexkit.zoc import zoc_map
-from pbem.engine import Action, Decision, Event, Outcome, Result
+from pbem.engine import Action, Decision, Engine, Event, Outcome, Result
 from pbem.memo import Memo
 from pbem.steps import Choice, StepState
 from pbem.view import BoardView
@@ -38,6 +38,11 @@ class BBState(StepState[Position]):
     data: Data
     #: a clone makes its own caches again (pbem.steps)
     clone_drops = ("_cache", "_listed")
+
+    def __init__(self, engine: Engine, scenario: str, options: Mapping[str, str]) -> None:
+        super().__init__(engine, scenario, options)
+        # the scenario's tables and map, one shared object (a clone keeps it: Shared)
+        self.data = load()
 
     # caches of what the unit locations imply (cleared whenever a unit or marker moves and
     # at every action and outcome: never part of the snapshot)

@@ -132,6 +132,8 @@ class Chit(BBChoice):
     kind = "chit"
     rule = "16.73"
     Args = AttackArgs
+    order = "play no chit"
+    order_policies = (("play", "play the first chit held"),)
 
     def side(self, s: BBState, a: AttackArgs) -> str:
         return a.side if len(a.chits) == 0 else other(a.side)
@@ -209,6 +211,9 @@ class Hits(SideChoice):
     kind = "take-loss"
     rule = "16.0"
     Args = HitArgs
+    order = "retreat first where it cancels a hit"
+    order_policies = (("losses", "take hits as step losses"),
+                      ("stand", "never retreat when not forced"))
 
     def prompt(self, s: BBState, a: HitArgs) -> str:
         what = "must retreat" if must_retreat(s, a) else "takes"

@@ -179,6 +179,12 @@ class Order(SideChoice):
     kind = "phase-order"
     rule = "4.2 II.C"
     Args = PhaseArgs
+    # a Schwerpunkt segment's opening (4.2 II.C-D): inside the side's own file after its
+    # administrative movement, but where a segment opens at a handover (turn 1, or a
+    # segment with no administrative movement) it ends the other side's file; with both
+    # kinds ordered that file runs on to the Activity roll
+    order = "Movement Phase first"
+    order_policies = (("combat-first", "Combat Phase first"),)
 
     def prompt(self, s: BBState, a: PhaseArgs) -> str:
         return "declare the order of the phases"
@@ -205,6 +211,10 @@ class SpendC3I(SideChoice):
     kind = "c3i"
     rule = "4.2 II.D"
     Args = PhaseArgs
+    # opens the segment with the phase order (4.2 II.C): the same files it ends
+    order = "spend two C3I points (all held if fewer)"
+    order_policies = (("max", "spend as many as the Activity Table allows (four, or all "
+                       "held if fewer)"),)
 
     def prompt(self, s: BBState, a: PhaseArgs) -> str:
         return f"spend C3I points ({s.pos.c3i[a.side]} held)"

@@ -74,6 +74,10 @@ class Rochade(BBChoice):
     kind = "rochade"
     rule = "8.2"
     decider = "german"
+    # after the weather roll: with sealed dice the Soviet resolves that roll in a file of
+    # its own, which stops at this German decision
+    order = "no Rochade"
+    order_policies = (("declare", "declare the Rochade at the first turn it is allowed"),)
 
     def prompt(self, s: BBState, args: NoArgs) -> str:
         return "declare the Rochade this game turn?"
@@ -183,6 +187,11 @@ class Reinforce(BBChoice):
     name = "reinforce"
     kind = "reinforce"
     rule = "11.1"
+    # the administrative segment's decisions (this, 12.0 and 13.1): each side's in turn
+    # (4.2 I.F-I), so every one stops the other side's file
+    # (docs/engines/backhand-blow.md)
+    order = "the turn's reinforcements enter on the map"
+    order_policies = (("box", "the turn's reinforcements go to Box #1"),)
     Args = UnitArg
     auto = True
 
@@ -229,6 +238,9 @@ class Replace(BBChoice):
     kind = "replace"
     rule = "12.0"
     decider = "soviet"
+    order = "spend no replacements (they accumulate)"
+    order_policies = (("all", "a replacement step to each eligible unit, by unit id, "
+                       "while replacements of its kind last"),)
 
     def prompt(self, s: BBState, args: NoArgs) -> str:
         r = s.pos.replacements
@@ -280,6 +292,8 @@ class Refit(BBChoice):
     kind = "refit"
     rule = "13.1"
     decider = "german"
+    order = "place no Frontnahe Auffrischung marker"
+    order_policies = (("first", "the markers on the first eligible formations, by id"),)
 
     def prompt(self, s: BBState, args: NoArgs) -> str:
         return "place the Frontnahe Auffrischung markers"
