@@ -31,10 +31,10 @@ from engines.backhand.retreat import (
     second_hexes,
 )
 from engines.backhand.state import BBState
-from engines.backhand.steps import BBChoice, SideChoice
+from engines.backhand.steps import SideChoice
 from engines.backhand.uprisings import uprisings_due
 from pbem.engine import Action, ChanceRequest, Event, Outcome
-from pbem.steps import Flow, Refusal, Roll
+from pbem.steps import Choice, Flow, Refusal, Roll
 
 
 class CombatPhase(SideChoice):
@@ -125,7 +125,7 @@ class Attackers(SideChoice):
                       hexes=(a.target,), units=a.units)]
 
 
-class Chit(BBChoice):
+class Chit(Choice[BBState]):
     """Combat chits (stand-in chart): the attacker, then the defender, may play one."""
 
     name = "chit"
@@ -232,7 +232,7 @@ class Hits(SideChoice):
         return out
 
     def default(self, s: BBState, a: HitArgs) -> Action:
-        opts = s.listed(self, a)
+        opts = s.options_for(self, a)
         rets = [o for o in opts if isinstance(o, Word) and o.word == "retreat"]
         return rets[0] if rets else opts[0]
 

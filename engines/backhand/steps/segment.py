@@ -11,13 +11,13 @@ from engines.backhand.notation import Word, w
 from engines.backhand.position import OFF, Count, MoveArgs, PhaseArgs, SegState
 from engines.backhand.reinforcements import ersatz_pairs
 from engines.backhand.state import BBState
-from engines.backhand.steps import BBChoice, SideChoice
+from engines.backhand.steps import SideChoice
 from engines.backhand.supply import supply_net
 from pbem.engine import Action, ChanceRequest, Event, Outcome
-from pbem.steps import Flow, NoArgs, Refusal, Roll
+from pbem.steps import Choice, Flow, NoArgs, Refusal, Roll
 
 
-class Fronts(BBChoice):
+class Fronts(Choice[BBState]):
     """14.2: each Front Marker moves at most one hex per Soviet segment."""
 
     name = "fronts"
@@ -112,7 +112,7 @@ class AdminPlace(SideChoice):
                                                         a.units)]
 
     def default(self, s: BBState, a: MoveArgs) -> Action:
-        return s.listed(self, a)[0]
+        return s.options_for(self, a)[0]
 
     def apply(self, s: BBState, a: MoveArgs, action: Action, flow: Flow) -> list[Event]:
         assert isinstance(action, Word)
@@ -267,7 +267,7 @@ class Activity(Roll[BBState]):
         return ev
 
 
-class Split(BBChoice):
+class Split(Choice[BBState]):
     """9.0: an odd number of activity points: the Soviet player picks the front with one
     more."""
 
@@ -296,7 +296,7 @@ class Split(BBChoice):
                       f"{s.pos.ap['voronezh']}", "info", rule=self.rule)]
 
 
-class Ersatz(BBChoice):
+class Ersatz(Choice[BBState]):
     """13.2 Personalersatz: a reduced non-motorized unit flips back by disbanding a
     Variable Reinforcement stacked with it (or both in the boxes)."""
 

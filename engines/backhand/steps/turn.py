@@ -14,11 +14,10 @@ from engines.backhand.reinforcements import (
     replaceable,
 )
 from engines.backhand.state import BBState
-from engines.backhand.steps import BBChoice
 from engines.backhand.supply import attrition_drm, check_supply
 from engines.backhand.victory import victory
 from pbem.engine import Action, ChanceRequest, Event, Outcome
-from pbem.steps import Flow, NoArgs, Procedure, Refusal, Roll
+from pbem.steps import Choice, Flow, NoArgs, Procedure, Refusal, Roll
 
 
 class Advance(Procedure[BBState]):
@@ -67,7 +66,7 @@ class WeatherRoll(Roll[BBState]):
                       "weather", rule="5.1")]
 
 
-class Rochade(BBChoice):
+class Rochade(Choice[BBState]):
     """8.2: from turn 7, once, on a Frozen turn."""
 
     name = "rochade"
@@ -181,7 +180,7 @@ class VariableDraw(Roll[BBState]):
         return ev
 
 
-class Reinforce(BBChoice):
+class Reinforce(Choice[BBState]):
     """11.1: the turn's scheduled reinforcements on the map or in Box #1."""
 
     name = "reinforce"
@@ -208,7 +207,7 @@ class Reinforce(BBChoice):
         return [w("arrive", "map"), w("arrive", "box")]
 
     def default(self, s: BBState, args: UnitArg) -> Action:
-        return s.listed(self, args)[0]
+        return s.options_for(self, args)[0]
 
     def apply(self, s: BBState, args: UnitArg, action: Action, flow: Flow) -> list[Event]:
         flow.end()
@@ -231,7 +230,7 @@ class ReplacementRoll(Roll[BBState]):
                       rule=self.rule)]
 
 
-class Replace(BBChoice):
+class Replace(Choice[BBState]):
     """12.0: one step per reduced unit per turn, In Supply and in range of a front."""
 
     name = "replace"
@@ -284,7 +283,7 @@ class RefitPay(Procedure[BBState]):
         return ev
 
 
-class Refit(BBChoice):
+class Refit(Choice[BBState]):
     """13.1: place this turn's Frontnahe Auffrischung markers; their steps come next
     turn (RefitPay)."""
 
