@@ -8,13 +8,108 @@ from engines.backhand.control import put, update_control
 from engines.backhand.data import FRONTS
 from engines.backhand.fronts import in_range
 from engines.backhand.notation import Word, w
-from engines.backhand.position import OFF, Count, MoveArgs, PhaseArgs, SegState
+from engines.backhand.position import (
+    OFF,
+    Count,
+    MoveArgs,
+    PhaseArgs,
+    PhaseCall,
+    SegSpec,
+    SegState,
+)
 from engines.backhand.reinforcements import ersatz_pairs
 from engines.backhand.state import BBState
 from engines.backhand.steps import SideChoice
 from engines.backhand.supply import supply_net
 from pbem.engine import Action, ChanceRequest, Event, Outcome
-from pbem.steps import Choice, Flow, NoArgs, Refusal, Roll
+from pbem.steps import Choice, Flow, NoArgs, Procedure, Refusal, Roll
+
+
+class SegOpen(Procedure[BBState]):
+    """4.2 II, VI, VII: the segment's side phases; its units have not moved nor fought
+    yet; a Soviet segment opens with the Front Markers (4.2 II.A, 14.2)."""
+
+    name = "seg-open"
+    rule = "4.2"
+    Args = SegSpec
+
+    def run(self, s: BBState, a: SegSpec, flow: Flow) -> list[Event]:
+        pos = s.pos
+        pos.phasing, pos.seg_over, pos.admin_moves = a.side, False, 0
+        kind = f"Schwerpunkt {a.no}" if a.kind == "sp" else "General"
+        pos.segment = f"{a.side} {kind}"
+        pos.fronts_moved = []
+        for x in pos.units.values():
+            x.moved = x.fought = x.admin = False
+        if a.side == "soviet":
+            flow.goto("fronts")
+        else:
+            flow.end()
+        return [Event(f"{pos.segment} segment", "phase", rule=self.rule)]
+
+
+class BoxShift(Procedure[BBState]):
+    """15.1 (2): the phasing side's units in Box #1 (not refitting) go to Box #2, then
+    its units may leave the map for Box #1."""
+
+    name = "box-shift"
+    rule = "15.1"
+    Args = PhaseArgs
+
+    def run(self, s: BBState, a: PhaseArgs, flow: Flow) -> list[Event]:
+        pos = s.pos
+        moved = [u for u, x in sorted(pos.units.items())
+                 if x.at == "box1" and s.side_of(u) == a.side and not x.refit]
+        for u in moved:
+            pos.units[u].at = "box2"
+        flow.goto("admin-out", a)
+        if not moved:
+            return []
+        return [Event(f"Box #1 to Box #2: {', '.join(moved)}", "move", rule="15.1 (2)")]
+
+
+class SegC3I(Procedure[BBState]):
+    """4.2 II.D: a Schwerpunkt Segment's C3I points buy its activity; the German's after
+    a Rochade is declared buys none (8.2: the activity roll with no points); a General
+    Segment has neither."""
+
+    name = "seg-c3i"
+    rule = "4.2 II.D"
+    Args = PhaseArgs
+
+    def run(self, s: BBState, a: PhaseArgs, flow: Flow) -> list[Event]:
+        if a.kind != "sp":
+            flow.end()
+        elif a.side == "german" and s.pos.rochade_now:
+            flow.goto("activity", Count(0))
+        else:
+            flow.goto("c3i", a)
+        return []
+
+
+class Phase(Procedure[BBState]):
+    """4.2 II.E: the Movement or the Combat Phase, in the order declared (4.2 II.C)."""
+
+    name = "phase"
+    rule = "4.2 II.E"
+    Args = PhaseCall
+
+    def run(self, s: BBState, a: PhaseCall, flow: Flow) -> list[Event]:
+        flow.goto(a.phase, PhaseArgs(a.side, a.kind))
+        return []
+
+
+class SegClose(Procedure[BBState]):
+    """The segment's end."""
+
+    name = "seg-close"
+    rule = "4.2"
+
+    def run(self, s: BBState, args: NoArgs, flow: Flow) -> list[Event]:
+        for k in s.pos.ap:
+            s.pos.ap[k] = 0  # unspent activity points do not carry over (stand-in)
+        flow.end()
+        return []
 
 
 class Fronts(Choice[BBState]):
@@ -197,9 +292,7 @@ class Order(SideChoice):
 
     def apply(self, s: BBState, a: PhaseArgs, action: Action, flow: Flow) -> list[Event]:
         assert isinstance(action, Word)
-        seg = s.stack[-2].args
-        assert isinstance(seg, SegState)
-        seg.first = "move" if action.args[0] == "move-first" else "combat"
+        segment_frame(s).first = "move" if action.args[0] == "move-first" else "combat"
         flow.end()
         return [Event(f"phases: {action.args[0]}", "info", rule=self.rule)]
 
@@ -328,3 +421,13 @@ class Ersatz(Choice[BBState]):
         s.pos.units[v].at = "out"
         update_control(s)
         return [Event(f"{v} disbanded: {u} regains a step", "reinforce", rule=self.rule)]
+
+
+def segment_frame(s: BBState) -> SegState:
+    """The segment in progress (the innermost ``seg-run`` frame): the phase order declared
+    at 4.2 II.C is kept in it, where the games saved so far hold it."""
+    for frame in reversed(s.stack):
+        if frame.step == "seg-run":
+            assert isinstance(frame.args, SegState)
+            return frame.args
+    raise RuntimeError("no segment in progress (4.2 II.C is declared in one)")
