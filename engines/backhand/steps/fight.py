@@ -51,8 +51,7 @@ class CombatPhase(SideChoice):
     def options(self, s: BBState, a: PhaseArgs) -> list[Action]:
         return [*(w("attack", h) for h in attack_targets(s, a)), w("end")]
 
-    def default(self, s: BBState, a: PhaseArgs) -> Action:
-        return w("end")
+    default_action = w("end")
 
     def why_not(self, s: BBState, a: PhaseArgs, action: Action) -> str | Refusal:
         if isinstance(action, Word) and action.word == "attack" and action.args:
@@ -93,8 +92,7 @@ class Attackers(SideChoice):
         out.append(w("cancel"))
         return out
 
-    def default(self, s: BBState, a: AttackArgs) -> Action:
-        return w("cancel")
+    default_action = w("cancel")
 
     def why_not(self, s: BBState, a: AttackArgs, action: Action) -> str | Refusal:
         if isinstance(action, Word) and action.word == "resolve":
@@ -138,8 +136,7 @@ class Chit(Choice[BBState]):
     def side(self, s: BBState, a: AttackArgs) -> str:
         return a.side if len(a.chits) == 0 else other(a.side)
 
-    def prompt(self, s: BBState, a: AttackArgs) -> str:
-        return f"play a combat chit in the attack on {a.target}?"
+    prompt_template = "play a combat chit in the attack on {target}?"
 
     def options(self, s: BBState, a: AttackArgs) -> list[Action]:
         side = self.side(s, a)
@@ -152,8 +149,7 @@ class Chit(Choice[BBState]):
                 out.append(w("chit", c))
         return [*out, w("no-chit")]
 
-    def default(self, s: BBState, a: AttackArgs) -> Action:
-        return w("no-chit")
+    default_action = w("no-chit")
 
     def apply(self, s: BBState, a: AttackArgs, action: Action, flow: Flow) -> list[Event]:
         assert isinstance(action, Word)
@@ -317,8 +313,7 @@ class AdvanceStep(SideChoice):
     rule = "16.722"
     Args = AdvanceArgs
 
-    def prompt(self, s: BBState, a: AdvanceArgs) -> str:
-        return f"advance into {a.target}?"
+    prompt_template = "advance into {target}?"
 
     def options(self, s: BBState, a: AdvanceArgs) -> list[Action]:
         m = s.data.map
@@ -339,8 +334,7 @@ class AdvanceStep(SideChoice):
                     out.append(w("advance", u))
         return [*out, w("done")]
 
-    def default(self, s: BBState, a: AdvanceArgs) -> Action:
-        return w("done")
+    default_action = w("done")
 
     def why_not(self, s: BBState, a: AdvanceArgs, action: Action) -> str | Refusal:
         if isinstance(action, Word) and action.word == "advance" and len(action.args) == 2:

@@ -31,8 +31,7 @@ class MovePhase(SideChoice):
     def options(self, s: BBState, a: PhaseArgs) -> list[Action]:
         return [*(w("move", *name) for name, _ in movers(s, a)), w("end")]
 
-    def default(self, s: BBState, a: PhaseArgs) -> Action:
-        return w("end")
+    default_action = w("end")
 
     def why_not(self, s: BBState, a: PhaseArgs, action: Action) -> str | Refusal:
         if isinstance(action, Word) and action.word == "move" and action.args:
@@ -71,8 +70,7 @@ class MoveTo(SideChoice):
     def options(self, s: BBState, a: MoveArgs) -> list[Action]:
         return [*(w("to", h) for h in destinations(s, a.units, a.origin)), w("stay")]
 
-    def default(self, s: BBState, a: MoveArgs) -> Action:
-        return w("stay")
+    default_action = w("stay")
 
     def why_not(self, s: BBState, a: MoveArgs, action: Action) -> str | Refusal:
         if isinstance(action, Word) and action.word == "to" and action.args:

@@ -120,8 +120,7 @@ class Fronts(Choice[BBState]):
     rule = "14.2"
     decider = "soviet"
 
-    def prompt(self, s: BBState, args: NoArgs) -> str:
-        return "move the Front Markers one hex each"
+    prompt_template = "move the Front Markers one hex each"
 
     def options(self, s: BBState, args: NoArgs) -> list[Action]:
         out: list[Action] = []
@@ -134,8 +133,7 @@ class Fronts(Choice[BBState]):
                     out.append(w("front", f, n))
         return [*out, w("done")]
 
-    def default(self, s: BBState, args: NoArgs) -> Action:
-        return w("done")
+    default_action = w("done")
 
     def why_not(self, s: BBState, args: NoArgs, action: Action) -> str | Refusal:
         return Refusal("14.1", "a Front Marker moves one hex a segment, into a hex free of "
@@ -161,15 +159,13 @@ class AdminIn(SideChoice):
     rule = "15.1"
     Args = PhaseArgs
 
-    def prompt(self, s: BBState, a: PhaseArgs) -> str:
-        return "administrative movement from Box #2 to the map"
+    prompt_template = "administrative movement from Box #2 to the map"
 
     def options(self, s: BBState, a: PhaseArgs) -> list[Action]:
         return [*(w("admin", name) for name, g in groups_in(s, a)
                   if any_admin_target(s, a, g)), w("done")]
 
-    def default(self, s: BBState, a: PhaseArgs) -> Action:
-        return w("done")
+    default_action = w("done")
 
     def why_not(self, s: BBState, a: PhaseArgs, action: Action) -> str | Refusal:
         if isinstance(action, Word) and action.args:
@@ -233,14 +229,12 @@ class AdminOut(SideChoice):
     rule = "15.1"
     Args = PhaseArgs
 
-    def prompt(self, s: BBState, a: PhaseArgs) -> str:
-        return "administrative movement from the map to Box #1"
+    prompt_template = "administrative movement from the map to Box #1"
 
     def options(self, s: BBState, a: PhaseArgs) -> list[Action]:
         return [*(w("admin-out", *name) for name, _ in groups_out(s, a)), w("done")]
 
-    def default(self, s: BBState, a: PhaseArgs) -> Action:
-        return w("done")
+    default_action = w("done")
 
     def why_not(self, s: BBState, a: PhaseArgs, action: Action) -> str | Refusal:
         if isinstance(action, Word) and action.args and a.side == "soviet":
@@ -281,14 +275,12 @@ class Order(SideChoice):
     order = "Movement Phase first"
     order_policies = (("combat-first", "Combat Phase first"),)
 
-    def prompt(self, s: BBState, a: PhaseArgs) -> str:
-        return "declare the order of the phases"
+    prompt_template = "declare the order of the phases"
 
     def options(self, s: BBState, a: PhaseArgs) -> list[Action]:
         return [w("order", "move-first"), w("order", "combat-first")]
 
-    def default(self, s: BBState, a: PhaseArgs) -> Action:
-        return w("order", "move-first")
+    default_action = w("order", "move-first")
 
     def apply(self, s: BBState, a: PhaseArgs, action: Action, flow: Flow) -> list[Event]:
         assert isinstance(action, Word)
@@ -370,14 +362,12 @@ class Split(Choice[BBState]):
     Args = Count
     decider = "soviet"
 
-    def prompt(self, s: BBState, a: Count) -> str:
-        return f"{a.n} activity points: which front receives the extra point?"
+    prompt_template = "{n} activity points: which front receives the extra point?"
 
     def options(self, s: BBState, a: Count) -> list[Action]:
         return [w("extra", f) for f in FRONTS]
 
-    def default(self, s: BBState, a: Count) -> Action:
-        return w("extra", "southwest")
+    default_action = w("extra", "southwest")
 
     def apply(self, s: BBState, a: Count, action: Action, flow: Flow) -> list[Event]:
         assert isinstance(action, Word)
@@ -398,14 +388,12 @@ class Ersatz(Choice[BBState]):
     rule = "13.2"
     decider = "german"
 
-    def prompt(self, s: BBState, args: NoArgs) -> str:
-        return "Personalersatz: disband a Variable Reinforcement to restore a step"
+    prompt_template = "Personalersatz: disband a Variable Reinforcement to restore a step"
 
     def options(self, s: BBState, args: NoArgs) -> list[Action]:
         return [*(w("ersatz", u, v) for u, v in ersatz_pairs(s)), w("done")]
 
-    def default(self, s: BBState, args: NoArgs) -> Action:
-        return w("done")
+    default_action = w("done")
 
     def why_not(self, s: BBState, args: NoArgs, action: Action) -> str | Refusal:
         return Refusal("13.2", "a reduced German non-motorized unit (not eliminated) and a "

@@ -78,14 +78,12 @@ class Rochade(Choice[BBState]):
     order = "no Rochade"
     order_policies = (("declare", "declare the Rochade at the first turn it is allowed"),)
 
-    def prompt(self, s: BBState, args: NoArgs) -> str:
-        return "declare the Rochade this game turn?"
+    prompt_template = "declare the Rochade this game turn?"
 
     def options(self, s: BBState, args: NoArgs) -> list[Action]:
         return [w("rochade"), w("no-rochade")]
 
-    def default(self, s: BBState, args: NoArgs) -> Action:
-        return w("no-rochade")
+    default_action = w("no-rochade")
 
     def apply(self, s: BBState, args: NoArgs, action: Action, flow: Flow) -> list[Event]:
         flow.end()
@@ -248,8 +246,7 @@ class Replace(Choice[BBState]):
     def options(self, s: BBState, args: NoArgs) -> list[Action]:
         return [*(w("replace", u) for u in replaceable(s)), w("done")]
 
-    def default(self, s: BBState, args: NoArgs) -> Action:
-        return w("done")
+    default_action = w("done")
 
     def why_not(self, s: BBState, args: NoArgs, action: Action) -> str | Refusal:
         if isinstance(action, Word) and action.word == "replace":
@@ -294,14 +291,12 @@ class Refit(Choice[BBState]):
     order = "place no Frontnahe Auffrischung marker"
     order_policies = (("first", "the markers on the first eligible formations, by id"),)
 
-    def prompt(self, s: BBState, args: NoArgs) -> str:
-        return "place the Frontnahe Auffrischung markers"
+    prompt_template = "place the Frontnahe Auffrischung markers"
 
     def options(self, s: BBState, args: NoArgs) -> list[Action]:
         return [*(w("refit", fid, h) for _, fid, h in refit_places(s)), w("done")]
 
-    def default(self, s: BBState, args: NoArgs) -> Action:
-        return w("done")
+    default_action = w("done")
 
     def why_not(self, s: BBState, args: NoArgs, action: Action) -> str | Refusal:
         return Refusal("13.1", "one Heer and one Waffen-SS marker a turn, on the units of a "
