@@ -13,11 +13,12 @@ from typing import Any, TypeVar
 
 from engines.backhand import view
 from engines.backhand.data import Data, load
-from engines.backhand.notation import Word, parse_action
+from engines.backhand.notation import parse_action, w
 from engines.backhand.position import OFF, Position
 from engines.backhand.victory import victory
 from engines.hexkit.zoc import zoc_map
 from pbem.engine import Action, Decision, Engine, Event, Outcome, Result
+from pbem.grammar import Act
 from pbem.memo import Memo
 from pbem.steps import StepState
 from pbem.view import BoardView
@@ -203,24 +204,24 @@ class BBState(StepState[Position]):
         opts = decision.options
         if decision.kind == "take-loss" and policy == "losses":
             for o in opts:
-                if isinstance(o, Word) and o.word == "lose":
+                if isinstance(o, Act) and o.kind == "lose":
                     return o
         if decision.kind == "take-loss" and policy == "stand":
             for o in opts:
-                if isinstance(o, Word) and o.word in ("lose", "done"):
+                if isinstance(o, Act) and o.kind in ("lose", "done"):
                     return o
         if decision.kind == "chit" and policy == "play":
             for o in opts:
-                if isinstance(o, Word) and o.word == "chit":
+                if isinstance(o, Act) and o.kind == "chit":
                     return o
         if decision.kind == "reinforce" and policy == "box":
             for o in opts:
-                if o in (Word("arrive", ("box",)), Word("none")):
+                if o in (w("arrive", "box"), w("none")):
                     return o
         if decision.kind == "rochade" and policy == "declare":
-            return Word("rochade")
+            return w("rochade")
         if decision.kind == "phase-order" and policy == "combat-first":
-            return Word("order", ("combat-first",))
+            return w("order", "combat-first")
         if decision.kind == "c3i" and policy == "max":
             return opts[-1]  # "spend 0" to "spend N": N is four or all held
         if (decision.kind, policy) in (("replace", "all"), ("refit", "first")):

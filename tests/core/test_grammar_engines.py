@@ -90,45 +90,6 @@ PANZER48 = Grammar(
                         "a retreat path (3508-3509, 3508-off, none)")},
 )
 
-#: Backhand Blow: its ``w(...)`` words (engines/backhand/game.py), each typed; a
-#: formation moves (or leaves administrative movement) with the hex it goes to
-BACKHAND = Grammar(
-    Form("admin", "admin {unit:unit}"),
-    Form("admin-out", "admin-out {unit:unit} [{hex:hex}]"),
-    Form("advance", "advance {unit:unit} [{n:word}]"),
-    Form("arrive", "arrive {where:where}"),
-    Form("attack", "attack {hex:hex}"),
-    Form("cancel", "cancel"),
-    Form("chit", "chit {chit:word}"),
-    Form("done", "done"),
-    Form("end", "end"),
-    Form("ersatz", "ersatz {unit:unit} {value:word}"),
-    Form("extra", "extra {front:word}"),
-    Form("front", "front {front:word} {hex:hex}"),
-    Form("lose", "lose {unit:unit}"),
-    Form("move", "move {unit:unit} [{hex:hex}]"),
-    Form("no-chit", "no-chit"),
-    Form("no-rochade", "no-rochade"),
-    Form("none", "none"),
-    Form("order", "order {order:order}"),
-    Form("place", "place {hex:hex}"),
-    Form("refit", "refit {unit:unit} {to:refit}"),
-    Form("replace", "replace {unit:unit}"),
-    Form("resolve", "resolve"),
-    Form("retreat", "retreat {hex:hex}"),
-    Form("rochade", "rochade"),
-    Form("spend", "spend {n:int}"),
-    Form("stay", "stay"),
-    Form("to", "to {hex:hex}"),
-    Form("with", "with {unit:unit}"),
-    types={"unit": Type.token("a unit id", r"[\w/.-]+"), "hex": HEX, "word": WORD,
-           "int": Type.number("a number of C3I"),
-           # 13.1: a formation refits in a hex or in a box off the map
-           "refit": Type.hex("a hex or a refit box (box1, box2)", r"[0-9]{4}|box1|box2"),
-           "where": Type.one_of("box", "map"),
-           "order": Type.one_of("combat-first", "move-first")},
-)
-
 #: For the Motherland!: its dataclasses and ``Word`` texts (engines/motherland/notation.py)
 _MID = Type.token("a unit id", r"[A-Za-z0-9][A-Za-z0-9*_.-]*")
 MOTHERLAND = Grammar(
@@ -195,7 +156,7 @@ def played(engine_id: str, steps: int) -> list[str]:
 
 @pytest.mark.parametrize(("engine_id", "grammar"), [
     ("white-death", WHITE_DEATH), ("48th-panzer-korps", PANZER48),
-    ("backhand-blow", BACKHAND), ("for-the-motherland", MOTHERLAND)])
+    ("for-the-motherland", MOTHERLAND)])
 def test_a_table_writes_every_listed_action_byte_for_byte(engine_id: str,
                                                           grammar: Grammar) -> None:
     texts = played(engine_id, 200)

@@ -7,7 +7,7 @@ from engines.backhand.admin import admin_targets, any_admin_target, groups_in, g
 from engines.backhand.control import put, update_control
 from engines.backhand.data import FRONTS
 from engines.backhand.fronts import in_range
-from engines.backhand.notation import Word, w
+from engines.backhand.notation import moved, w
 from engines.backhand.position import (
     OFF,
     Count,
@@ -22,6 +22,7 @@ from engines.backhand.state import BBState
 from engines.backhand.steps import SideChoice
 from engines.backhand.supply import supply_net
 from pbem.engine import Action, ChanceRequest, Event, Outcome
+from pbem.grammar import Act
 from pbem.steps import Choice, Flow, NoArgs, Procedure, Refusal, Roll
 
 
@@ -140,11 +141,11 @@ class Fronts(Choice[BBState]):
                        "the enemy that traces to a Soviet supply source")
 
     def apply(self, s: BBState, args: NoArgs, action: Action, flow: Flow) -> list[Event]:
-        assert isinstance(action, Word)
-        if action.word == "done":
+        assert isinstance(action, Act)
+        if action.kind == "done":
             flow.end()
             return []
-        f, h = action.args
+        f, h = action.text("front"), action.text("hex")
         s.pos.fronts[f] = h
         s.pos.fronts_moved.append(f)
         return [Event(f"{f} Front Marker to {h}", "move", rule=self.rule, hexes=(h,))]
@@ -168,23 +169,24 @@ class AdminIn(SideChoice):
     default_action = w("done")
 
     def why_not(self, s: BBState, a: PhaseArgs, action: Action) -> str | Refusal:
-        if isinstance(action, Word) and action.args:
-            x = s.pos.units.get(action.args[0])
-            form = s.data.formations.get(action.args[0])
-            units = form.members if form is not None else (action.args[0],) if x else ()
+        if isinstance(action, Act) and action.kind == "admin":
+            name = action.text("unit")
+            x = s.pos.units.get(name)
+            form = s.data.formations.get(name)
+            units = form.members if form is not None else (name,) if x else ()
             if any(s.pos.units[u].refit and s.pos.units[u].at == "box2" for u in units):
-                return Refusal("13.1", f"{action.args[0]} is under Frontnahe Auffrischung: "
+                return Refusal("13.1", f"{name} is under Frontnahe Auffrischung: "
                                "no administrative movement this turn")
         return Refusal("15.1", "one unit or formation a segment (five under the Rochade, "
                        "15.12) plus Variable Reinforcements, from Box #2 to a hex free of "
                        "EZOCs next to a friendly unit with a clear line to a supply source")
 
     def apply(self, s: BBState, a: PhaseArgs, action: Action, flow: Flow) -> list[Event]:
-        assert isinstance(action, Word)
-        if action.word == "done":
+        assert isinstance(action, Act)
+        if action.kind == "done":
             flow.end()
             return []
-        grp = next(g for name, g in groups_in(s, a) if name == action.args[0])
+        grp = next(g for name, g in groups_in(s, a) if name == action.text("unit"))
         flow.call("admin-place", MoveArgs(a.side, a.kind, grp, "box2"))
         return []
 
@@ -206,8 +208,8 @@ class AdminPlace(SideChoice):
         return s.options_for(self, a)[0]
 
     def apply(self, s: BBState, a: MoveArgs, action: Action, flow: Flow) -> list[Event]:
-        assert isinstance(action, Word)
-        h = action.args[0]
+        assert isinstance(action, Act)
+        h = action.text("hex")
         put(s, a.units, h)
         for u in a.units:
             s.pos.units[u].admin = True
@@ -237,20 +239,20 @@ class AdminOut(SideChoice):
     default_action = w("done")
 
     def why_not(self, s: BBState, a: PhaseArgs, action: Action) -> str | Refusal:
-        if isinstance(action, Word) and action.args and a.side == "soviet":
-            x = s.pos.units.get(action.args[0])
+        if isinstance(action, Act) and action.kind == "admin-out" and a.side == "soviet":
+            x = s.pos.units.get(action.text("unit"))
             if x is not None and x.at not in OFF and not in_range(s, x.at):
-                return Refusal("15.11", f"{action.args[0]} is out of range of both Front "
+                return Refusal("15.11", f"{action.text('unit')} is out of range of both Front "
                                "Markers")
         return Refusal("15.1", "the pick-up hex must be In Supply and free of EZOCs, the "
                        "unit must not have moved administratively")
 
     def apply(self, s: BBState, a: PhaseArgs, action: Action, flow: Flow) -> list[Event]:
-        assert isinstance(action, Word)
-        if action.word == "done":
+        assert isinstance(action, Act)
+        if action.kind == "done":
             flow.end()
             return []
-        grp = next(g for name, g in groups_out(s, a) if name == action.args)
+        grp = next(g for name, g in groups_out(s, a) if name == moved(action))
         origin = s.pos.units[grp[0]].at
         put(s, grp, "box1")
         for u in grp:
@@ -283,10 +285,10 @@ class Order(SideChoice):
     default_action = w("order", "move-first")
 
     def apply(self, s: BBState, a: PhaseArgs, action: Action, flow: Flow) -> list[Event]:
-        assert isinstance(action, Word)
-        segment_frame(s).first = "move" if action.args[0] == "move-first" else "combat"
+        assert isinstance(action, Act)
+        segment_frame(s).first = "move" if action.text("order") == "move-first" else "combat"
         flow.end()
-        return [Event(f"phases: {action.args[0]}", "info", rule=self.rule)]
+        return [Event(f"phases: {action.text('order')}", "info", rule=self.rule)]
 
 
 class SpendC3I(SideChoice):
@@ -306,18 +308,18 @@ class SpendC3I(SideChoice):
 
     def options(self, s: BBState, a: PhaseArgs) -> list[Action]:
         top = min(4, s.pos.c3i[a.side])
-        return [w("spend", str(n)) for n in range(top + 1)]
+        return [w("spend", n) for n in range(top + 1)]
 
     def default(self, s: BBState, a: PhaseArgs) -> Action:
-        return w("spend", str(min(2, s.pos.c3i[a.side])))
+        return w("spend", min(2, s.pos.c3i[a.side]))
 
     def why_not(self, s: BBState, a: PhaseArgs, action: Action) -> str | Refusal:
         return Refusal("8.0", f"{s.pos.c3i[a.side]} C3I points held; at most 4 a segment "
                        "(the stand-in Activity Table's columns)")
 
     def apply(self, s: BBState, a: PhaseArgs, action: Action, flow: Flow) -> list[Event]:
-        assert isinstance(action, Word)
-        n = int(action.args[0])
+        assert isinstance(action, Act)
+        n = action.number("n")
         if n == 0:
             s.pos.seg_over = True
             flow.end()
@@ -370,8 +372,8 @@ class Split(Choice[BBState]):
     default_action = w("extra", "southwest")
 
     def apply(self, s: BBState, a: Count, action: Action, flow: Flow) -> list[Event]:
-        assert isinstance(action, Word)
-        f = action.args[0]
+        assert isinstance(action, Act)
+        f = action.text("front")
         for g in FRONTS:
             s.pos.ap[g] = a.n // 2 + (1 if g == f else 0)
         flow.end()
@@ -400,11 +402,11 @@ class Ersatz(Choice[BBState]):
                        "Variable Reinforcement in the same hex, or both in the boxes")
 
     def apply(self, s: BBState, args: NoArgs, action: Action, flow: Flow) -> list[Event]:
-        assert isinstance(action, Word)
-        if action.word == "done":
+        assert isinstance(action, Act)
+        if action.kind == "done":
             flow.end()
             return []
-        u, v = action.args
+        u, v = action.text("unit"), action.text("value")
         s.pos.units[u].steps += 1
         s.pos.units[v].at = "out"
         update_control(s)

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from engines.backhand.control import lose_steps, put
 from engines.backhand.data import SIDES, roll_lookup
-from engines.backhand.notation import Word, w
+from engines.backhand.notation import w
 from engines.backhand.position import Cities, Count, UnitArg
 from engines.backhand.reinforcements import (
     apply_refits,
@@ -17,6 +17,7 @@ from engines.backhand.state import BBState
 from engines.backhand.supply import attrition_drm, check_supply
 from engines.backhand.victory import victory
 from pbem.engine import Action, ChanceRequest, Event, Outcome
+from pbem.grammar import Act
 from pbem.steps import Choice, Flow, NoArgs, Procedure, Refusal, Roll
 
 
@@ -209,8 +210,8 @@ class Reinforce(Choice[BBState]):
 
     def apply(self, s: BBState, args: UnitArg, action: Action, flow: Flow) -> list[Event]:
         flow.end()
-        assert isinstance(action, Word)
-        return arrive(s, args.unit, to_box=action.args == ("box",))
+        assert isinstance(action, Act)
+        return arrive(s, args.unit, to_box=action == w("arrive", "box"))
 
 
 class ReplacementRoll(Roll[BBState]):
@@ -249,17 +250,17 @@ class Replace(Choice[BBState]):
     default_action = w("done")
 
     def why_not(self, s: BBState, args: NoArgs, action: Action) -> str | Refusal:
-        if isinstance(action, Word) and action.word == "replace":
+        if isinstance(action, Act) and action.kind == "replace":
             return Refusal("12.0", "a replacement goes to a reduced Soviet unit In Supply and "
                            "in range of a Front Marker, once a turn, of a kind still held")
         return super().why_not(s, args, action)
 
     def apply(self, s: BBState, args: NoArgs, action: Action, flow: Flow) -> list[Event]:
-        assert isinstance(action, Word)
-        if action.word == "done":
+        assert isinstance(action, Act)
+        if action.kind == "done":
             flow.end()
             return []
-        u = action.args[0]
+        u = action.text("unit")
         s.pos.replacements["mot" if s.motorized(u) else "non"] -= 1
         s.pos.units[u].steps += 1
         s.pos.units[u].replaced = True
@@ -304,11 +305,11 @@ class Refit(Choice[BBState]):
                        "to an enemy unit")
 
     def apply(self, s: BBState, args: NoArgs, action: Action, flow: Flow) -> list[Event]:
-        assert isinstance(action, Word)
-        if action.word == "done":
+        assert isinstance(action, Act)
+        if action.kind == "done":
             flow.end()
             return []
-        fid, h = action.args
+        fid, h = action.text("unit"), action.text("to")
         marker = "ss" if s.data.formations[fid].ss else "heer"
         s.pos.refit_marks[marker] = f"{fid}@{h}"
         here = [u for u in s.data.formations[fid].members if s.pos.units[u].at == h]
