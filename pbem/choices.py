@@ -4,8 +4,9 @@ Mortain's German turn 1 offers 526 actions and the US movement some 2,500; liste
 line they are a wall no player reads.  Grouped here by the unit each names (as its
 counter prints it: designation and factors), a decision is a screen of units with counts,
 and one unit's options fold the hexes it may go to into one wrapped line per verb.
-Engine-agnostic: the unit of an action is the first of its words that
-:meth:`pbem.engine.State.counters` knows.
+Engine-agnostic: the unit of an action is the first unit its typed arguments name, where
+the engine parses its actions with the grammar (:func:`pbem.grammar.units_of`); else the
+first of its words that :meth:`pbem.engine.State.counters` knows.
 """
 
 from __future__ import annotations
@@ -15,8 +16,9 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
-from pbem.engine import State
+from pbem.engine import Action, State, TextAction
 from pbem.errors import ActionSyntaxError, IllegalAction, UsageError
+from pbem.grammar import Act, hexes_of, units_of
 from pbem.text import safe
 
 if TYPE_CHECKING:
@@ -60,17 +62,27 @@ class Grouped:
         return next((u for u in self.units if u.unit == token), None)
 
 
+def parsed(state: State, text: str) -> Action:
+    """``text`` as the engine reads it (a grammar's typed :class:`~pbem.grammar.Act`, whose
+    units and hexes are its typed arguments), or as plain words when it does not parse."""
+    try:
+        return state.parse_action(text)
+    except ActionSyntaxError:
+        return TextAction(text)
+
+
 def group(state: State, side: str, actions: Sequence[str]) -> Grouped:
-    """``actions`` (notations) grouped by the first unit each names, units in the order
-    the engine lists its counters."""
+    """``actions`` (notations) grouped by the first unit of ours each names, units in the
+    order the engine lists its counters."""
     counters = state.counters(side)
     view = state.view(side)
     at = {p.id: p.location for p in view.pieces if not p.hidden}
-    cells = {c.hex for c in view.cells}
+    cells = view.hexes()  # not view.cells: the kit's view makes them only when read
     by_unit: dict[str, list[str]] = {}
     others: list[str] = []
     for text in actions:
-        unit = next((w for w in text.split() if w in counters), None)
+        unit = next((u for u in units_of(parsed(state, text), counters.__contains__)
+                     if u in counters), None)
         if unit is None:
             others.append(text)
         else:
@@ -185,7 +197,7 @@ def describe_placements(state: State, side: str) -> str:
     back: a player edits it rather than typing every unit."""
     counters = state.counters(side)
     view = state.view(side)
-    cells = {c.hex for c in view.cells}
+    cells = view.hexes()
     lines = [f"# {view.title}: the {side} units, 'UNIT HEX' a line"]
     placed = set()
     for piece in view.pieces:
@@ -209,18 +221,22 @@ def placement_action(state: State, place: Placement, source: str) -> str | None:
     if any(p.id == place.unit and p.location == place.hex and p.side == side
            for p in state.view(side).pieces):
         return None
-    legal = [a.notation() for a in state.legal_actions()]
-    mine = [t for t in legal if place.unit in t.split()]
-    for text in mine:
-        if place.hex in text.split():
-            return text
+    cells = state.view(side).hexes()
+    mine = [a for a in state.legal_actions()
+            if place.unit in units_of(a, place.unit.__eq__)]
+    for action in mine:
+        if place.hex in hexes_of(action, cells.__contains__):
+            return action.notation()
     where = f"{source}, line {place.line}"
     if not mine:
         raise UsageError(f"{where}: no set-up action places {safe(place.unit)} now (none "
                          "applied)")
-    cells = {c.hex for c in state.view(state.current_player()).cells}
-    words = mine[0].split()
-    spot = next((i for i in range(len(words) - 1, 0, -1) if words[i] in cells), None)
+    words = mine[0].notation().split()
+    # the hex to change: the last the action names (its typed argument, where the engine
+    # has a grammar), else its last word that is a hex of the map
+    named = mine[0].hexes() if isinstance(mine[0], Act) else ()
+    spot = next((i for i in range(len(words) - 1, 0, -1)
+                 if (words[i] == named[-1] if named else words[i] in cells)), None)
     if spot is None:
         raise UsageError(f"{where}: {safe(place.unit)} is not placed on a hex now")
     words[spot] = place.hex
@@ -236,8 +252,8 @@ def placement_action(state: State, place: Placement, source: str) -> str | None:
 def placement_order(state: State, pending: Sequence[Placement]) -> Placement | None:
     """The placement the rules let come next: the first whose unit a legal action names
     (an engine that sets up in a fixed order, Mortain 13.0, names one unit at a time)."""
-    legal_words = [set(a.notation().split()) for a in state.legal_actions()]
-    return next((p for p in pending if any(p.unit in w for w in legal_words)), None)
+    named = [set(units_of(a, lambda w: True)) for a in state.legal_actions()]
+    return next((p for p in pending if any(p.unit in w for w in named)), None)
 
 
 def plan_setup(trial: Match, places: Sequence[Placement], source: str) -> list[str]:

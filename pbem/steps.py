@@ -93,6 +93,10 @@ _TOLD, _LAST, _QUEUED, _MEMO = ("_runtime_told", "_runtime_last", "_runtime_queu
                                 "_runtime_options")
 #: the last entry of a snapshot's stack while rolls wait (sealed dice): never a step's name
 WAITING = "(rolls waiting)"
+#: :attr:`Choice.decider` for a decision of the side whose player turn it is, or of its
+#: opponent, where the rules name the side by that role: the state names the phasing side
+#: once (:meth:`StepState.phasing_side`).  Never a side's name (in parentheses)
+PHASING, NON_PHASING = "(phasing)", "(non-phasing)"
 
 
 @dataclass(frozen=True)
@@ -178,7 +182,8 @@ class Choice(Step[S]):
     :meth:`options` and :meth:`apply`; :meth:`default` where the rulebook names one.
 
     What is the same at every position is declared, not written as a one-line method:
-    :attr:`decider` (the side), :attr:`default_action` (the default),
+    :attr:`decider` (the side, or its role: the phasing side or its opponent),
+    :attr:`default_action` or :attr:`default_option` (the default), :attr:`refusal`,
     :attr:`prompt_template` (the prompt), :attr:`order` (the standing order).  The
     methods remain for what depends on the position."""
 
@@ -188,12 +193,19 @@ class Choice(Step[S]):
     #: list the options in the Decision (False when they are too many to show)
     show: ClassVar[bool] = True
 
-    #: the side that decides where the rules always name the same one ("": say it in
-    #: :meth:`side`)
+    #: the side that decides where the rules always name the same one, or its role in the
+    #: player turn (:data:`PHASING`, :data:`NON_PHASING`) ("": say it in :meth:`side`)
     decider: ClassVar[str] = ""
     #: the default the rulebook names where it is always the same action (None: there is
     #: none, or :meth:`default` says it from the position)
     default_action: ClassVar[Action | None] = None
+    #: the default as a place in the listed options where it is always the one listed
+    #: there (0 the first, -1 the last; none when nothing is listed); None: see
+    #: :attr:`default_action`
+    default_option: ClassVar[int | None] = None
+    #: the refusal of any action not listed where it is the same whatever the action
+    #: (None: :meth:`why_not` words it)
+    refusal: ClassVar[Refusal | None] = None
     #: the prompt as a format string (``str.format_map``) filled with ``side`` (who
     #: decides), each field of the frame's arguments by name, and what
     #: :meth:`prompt_fields` adds ("": :meth:`prompt` words it)
@@ -208,6 +220,10 @@ class Choice(Step[S]):
     order_policies: ClassVar[tuple[tuple[str, str], ...]] = ()
 
     def side(self, s: S, args: Any) -> str:
+        if self.decider == PHASING:
+            return s.phasing_side()
+        if self.decider == NON_PHASING:
+            return s.non_phasing_side()
         if self.decider:
             return self.decider
         raise NotImplementedError
@@ -235,6 +251,9 @@ class Choice(Step[S]):
         raise NotImplementedError
 
     def default(self, s: S, args: Any) -> Action | None:
+        if self.default_option is not None:
+            options = s.options_for(self, args)
+            return options[self.default_option] if options else None
         return self.default_action
 
     def accepts(self, s: S, args: Any, action: Action) -> bool:
@@ -277,6 +296,8 @@ class Choice(Step[S]):
     def why_not(self, s: S, args: Any, action: Action) -> str | Refusal:
         """Why ``action`` is not listed, for the refusal: words under the step's rule, or a
         :class:`Refusal` naming a finer rule."""
+        if self.refusal is not None:
+            return self.refusal
         return f"{action.notation()!r} is not allowed now: {self.prompt(s, args)}"
 
 
@@ -587,6 +608,21 @@ class StepState(State, Generic[P]):
         return state
 
     # -- for engines ----------------------------------------------------------------------
+
+    def phasing_side(self) -> str:
+        """The side whose player turn it is, named once by an engine whose steps declare
+        ``decider = PHASING`` or ``NON_PHASING``."""
+        raise NotImplementedError(f"{type(self).__name__} names no phasing side: a step "
+                                  "declares decider = PHASING or NON_PHASING")
+
+    def non_phasing_side(self) -> str:
+        """The phasing side's opponent: the engine's other side."""
+        phasing = self.phasing_side()
+        others = [side for side in self.engine.sides if side != phasing]
+        if phasing not in self.engine.sides or len(others) != 1:
+            raise ValueError(f"no one opponent of {phasing!r} among the sides "
+                             f"{self.engine.sides}")
+        return others[0]
 
     def over(self) -> bool:
         """The game has ended by the rules although steps remain (a side wiped out...)."""

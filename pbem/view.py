@@ -12,8 +12,9 @@ plain, frozen and ordered so a view can be compared in tests and serialized.
 
 from __future__ import annotations
 
+from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass, field
-from typing import Literal
+from typing import TYPE_CHECKING, Any, Literal
 
 Orientation = Literal["flat", "pointy"]
 #: which columns (flat-top) or rows (pointy-top) are pushed half a hex down/right
@@ -117,3 +118,59 @@ class BoardView:
     highlights: tuple[str, ...] = ()
     #: extra per-hex markers for overlays, e.g. {"zoc:german": ("0101", ...)}
     overlays: tuple[tuple[str, tuple[str, ...]], ...] = field(default=())
+
+    def hexes(self) -> frozenset[str]:
+        """The map's hex ids: those of :attr:`cells`, without making a deferred view's
+        cells when its maker knows them (whether a piece stands on the map or in a box,
+        for a listing's units)."""
+        known = self.__dict__.get(_HEXES)
+        if known is None or "cells" in self.__dict__:
+            return frozenset(c.hex for c in self.cells)
+        return frozenset(known())
+
+    @classmethod
+    def deferred(cls, fill: Callable[[], Mapping[str, Any]], *,
+                 hexes: Callable[[], Iterable[str]] | None = None, **given: Any
+                 ) -> BoardView:
+        """A view with the ``given`` fields, whose others (the map's: :data:`DEFERRED`)
+        ``fill`` makes when one is first read.  A command that only names the units of
+        a view ('legal', 'act': :meth:`pbem.engine.State.counters`) never builds the
+        map's cells, a few thousand records and up to 50 M instructions a command
+        (issue 35 item 3); every other use (equality, ``replace``, drawing) reads them
+        and sees the same view as one made whole."""
+        view = object.__new__(cls)
+        missing = [f for f in DEFERRED if f not in given]
+        unknown = sorted(set(given) - set(cls.__dataclass_fields__))
+        if unknown or set(given) | set(missing) != set(cls.__dataclass_fields__):
+            raise TypeError(f"BoardView.deferred: fields {unknown} are not a view's; "
+                            f"give every field but {', '.join(DEFERRED)}")
+        view.__dict__.update(given)
+        view.__dict__[_FILL] = fill
+        if hexes is not None:  # what hexes() answers: the ids of the cells fill makes
+            view.__dict__[_HEXES] = hexes
+        return view
+
+    if not TYPE_CHECKING:  # to the type checker a view has its fields and nothing else
+        def __getattr__(self, name: str) -> Any:
+            # reached only for a name the instance lacks: a deferred field not yet made
+            fill = self.__dict__.get(_FILL)
+            if fill is None or name not in DEFERRED:
+                raise AttributeError(f"{type(self).__name__!r} object has no attribute "
+                                     f"{name!r}")
+            made = fill()
+            self.__dict__.update({f: made[f] for f in DEFERRED if f not in self.__dict__})
+            del self.__dict__[_FILL]
+            return self.__dict__[name]
+
+
+#: the fields :meth:`BoardView.deferred` may leave to its ``fill``: those that depend on
+#: the map alone
+DEFERRED = ("layout", "terrain", "cells", "edges", "lines", "boxes")
+_FILL = "_deferred_fill"
+_HEXES = "_deferred_hexes"
+# a field with a default is also a class attribute, which would answer for a deferred
+# field before __getattr__ is asked; the generated __init__ keeps its own copy of each
+# default, so removing them changes nothing else
+for _name in DEFERRED:
+    if _name in vars(BoardView):
+        delattr(BoardView, _name)

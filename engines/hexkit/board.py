@@ -90,17 +90,21 @@ def board_view(
 
     Cell labels default to the first place name in the hex; ``labels`` overrides them.
     """
-    static = _static_parts(hexmap, None if labels is None else tuple(sorted(labels.items())))
-    return BoardView(
+    key = None if labels is None else tuple(sorted(labels.items()))
+
+    def fill() -> dict[str, object]:
+        static = _static_parts(hexmap, key)
+        return {"layout": static.layout, "terrain": static.terrain, "cells": static.cells,
+                "edges": static.edges, "lines": static.lines, "boxes": static.boxes}
+
+    # the map's parts are made when first read (most views are only asked for their
+    # pieces: the names of a listing's units, pbem.engine.State.counters)
+    return BoardView.deferred(
+        fill,
+        hexes=lambda: hexmap.ids,
         title=title if title is not None else hexmap.title,
         side=side,
-        layout=static.layout,
-        terrain=static.terrain,
-        cells=static.cells,
-        edges=static.edges,
-        lines=static.lines,
         pieces=tuple(pieces),
-        boxes=static.boxes,
         status=status,
         highlights=tuple(sorted(set(highlights))),
         overlays=tuple((k, tuple(sorted(set(v)))) for k, v in sorted((overlays or {}).items())),

@@ -5,7 +5,6 @@ and the advance (S7.9)."""
 from __future__ import annotations
 
 from engines.mortain import combat
-from engines.mortain.data import other
 from engines.mortain.notation import (
     ADVANCE,
     ATTACK,
@@ -25,7 +24,12 @@ from engines.mortain.position import Combat, Status
 from engines.mortain.state import MortainState
 from engines.mortain.victory import note_mortain
 from pbem.engine import Action, ChanceRequest, Event, Outcome
-from pbem.steps import Choice, Flow, NoArgs, Procedure, Refusal, Roll
+from pbem.steps import NON_PHASING, PHASING, Choice, Flow, NoArgs, Procedure, Refusal, Roll
+
+#: S7.7, the refusal of a retreat not listed (the defender's and each attacker's)
+RETREAT_REFUSAL = Refusal("S7.7", "a retreat goes its whole length, each hex farther away, "
+                          "never into an enemy unit or ZOC, an occupied hex or across the "
+                          "See (14.2)")
 
 
 class CombatPhase(Choice[MortainState]):
@@ -34,13 +38,12 @@ class CombatPhase(Choice[MortainState]):
     name = "combat"
     kind = "combat"
     rule = "S7"
+    decider = PHASING
     default_action = END_COMBAT
+    prompt_template = "the {side} player's combat phase, turn {turn}"
 
-    def side(self, s: MortainState, args: NoArgs) -> str:
-        return s.pos.phasing
-
-    def prompt(self, s: MortainState, args: NoArgs) -> str:
-        return f"the {s.pos.phasing} player's combat phase, turn {s.pos.turn}"
+    def prompt_fields(self, s: MortainState, args: NoArgs) -> dict[str, int]:
+        return {"turn": s.pos.turn}
 
     def options(self, s: MortainState, args: NoArgs) -> list[Action]:
         pos = s.pos
@@ -99,9 +102,10 @@ class Attackers(Choice[MortainState]):
     name = "attackers"
     kind = "attackers"
     rule = "S7.2"
-
-    def side(self, s: MortainState, args: NoArgs) -> str:
-        return s.pos.phasing
+    decider = PHASING
+    default_option = -1
+    refusal = Refusal("S7.2", "an attacker is a unit adjacent to the target, not across "
+                      "an unbridged See hexside (14.2), that has not attacked this phase")
 
     def prompt(self, s: MortainState, args: NoArgs) -> str:
         c = s.fight()
@@ -114,13 +118,6 @@ class Attackers(Choice[MortainState]):
         if c.attackers:
             out.append(RESOLVE)
         return out
-
-    def default(self, s: MortainState, args: NoArgs) -> Action:
-        return self.options(s, args)[-1]
-
-    def why_not(self, s: MortainState, args: NoArgs, action: Action) -> str | Refusal:
-        return Refusal("S7.2", "an attacker is a unit adjacent to the target, not across an "
-                       "unbridged See hexside (14.2), that has not attacked this phase")
 
     def apply(self, s: MortainState, args: NoArgs, action: Action, flow: Flow) -> list[Event]:
         c = s.fight()
@@ -140,9 +137,8 @@ class Support(Choice[MortainState]):
     name = "support"
     kind = "support"
     rule = "S8.2"
-
-    def side(self, s: MortainState, args: NoArgs) -> str:
-        return s.pos.phasing
+    decider = PHASING
+    default_option = -1
 
     def mine(self, s: MortainState) -> list[int]:
         c = s.fight()
@@ -164,9 +160,6 @@ class Support(Choice[MortainState]):
         if mine or not (c.bombard and self.name == "support"):
             out.append(NO_SUPPORT)
         return out
-
-    def default(self, s: MortainState, args: NoArgs) -> Action:
-        return self.options(s, args)[-1]
 
     def why_not(self, s: MortainState, args: NoArgs, action: Action) -> str | Refusal:
         if act(action) == NO_SUPPORT:
@@ -192,11 +185,9 @@ class DefSupport(Support):
     name = "def-support"
     kind = "defensive-support"
     rule = "S8.2"
+    decider = NON_PHASING
     order = "commit no support fire in defense"
     order_policies = (("strongest", "commit the strongest marker held, up to the limit"),)
-
-    def side(self, s: MortainState, args: NoArgs) -> str:
-        return other(s.pos.phasing)
 
     def mine(self, s: MortainState) -> list[int]:
         c = s.fight()
@@ -225,24 +216,21 @@ class CombatRoll(Roll[MortainState]):
             res = "-"  # S8.3: no attacking units to suffer
         c.result = res
         defender = s.occupant()[c.target]
-        events = [Event(f"combat at {c.target}: {a} - {d} = {a - d:+d}, {row} row, die {roll}:"
-                        f" {res}", "roll", hexes=(c.target,), rule=f"ICRT {res}")]
+        s.tell(Event(f"combat at {c.target}: {a} - {d} = {a - d:+d}, {row} row, die {roll}: "
+                     f"{res}", "roll", hexes=(c.target,), rule=f"ICRT {res}"))
         if s.r.map.terrain_of(c.target) == "hedgerow":
-            events.append(Event(f"{c.target} is a hedgerow hex: the Hedgerow row, whatever the "
-                                "direction of the attack", "info", hexes=(c.target,),
-                                rule="14.1"))
+            s.tell(Event(f"{c.target} is a hedgerow hex: the Hedgerow row, whatever the "
+                         "direction of the attack", "info", hexes=(c.target,), rule="14.1"))
         elif row == "hill" and s.r.map.terrain_of(c.target) != "hill":
-            events.append(Event("an attack wholly across bridged See hexsides: the See River "
-                                "(bridged) row", "info", hexes=(c.target,), rule="14.2"))
+            s.tell(Event("an attack wholly across bridged See hexsides: the See River "
+                         "(bridged) row", "info", hexes=(c.target,), rule="14.2"))
         if res == "De":
-            events.append(Event(combat.eliminate(s, defender), "loss", units=(defender,),
-                                rule="ICRT De"))
+            combat.eliminate(s, defender, "ICRT De")
             flow.goto("advance")
         elif res in ("D2", "D3"):
             flow.goto("def-result")
         elif res == "Ex":
-            events.append(Event(combat.deplete(s, defender), "loss", units=(defender,),
-                                rule="ICRT Ex"))
+            combat.deplete(s, defender, "ICRT Ex")
             if c.bombard:
                 flow.goto("end-combat")
             else:
@@ -253,11 +241,11 @@ class CombatRoll(Roll[MortainState]):
             flow.goto("att-result")
         elif res == "Ae":
             for u in list(c.attackers):
-                events.append(Event(combat.eliminate(s, u), "loss", units=(u,), rule="ICRT Ae"))
+                combat.eliminate(s, u, "ICRT Ae")
             flow.goto("end-combat")
         else:
             flow.goto("end-combat")
-        return events
+        return []
 
 
 class DefResult(Choice[MortainState]):
@@ -266,11 +254,11 @@ class DefResult(Choice[MortainState]):
     name = "def-result"
     kind = "retreat-or-deplete"
     rule = "7.8"
+    decider = NON_PHASING
+    default_option = 0
+    refusal = RETREAT_REFUSAL
     order = "retreat (to the first hex listed) when a retreat is possible, else deplete"
     order_policies = (("deplete", "deplete the unit instead of retreating"),)
-
-    def side(self, s: MortainState, args: NoArgs) -> str:
-        return other(s.pos.phasing)
 
     def prompt(self, s: MortainState, args: NoArgs) -> str:
         c = s.fight()
@@ -284,25 +272,15 @@ class DefResult(Choice[MortainState]):
         out.append(DEPLETE(u))
         return out
 
-    def default(self, s: MortainState, args: NoArgs) -> Action:
-        return self.options(s, args)[0]
-
-    def why_not(self, s: MortainState, args: NoArgs, action: Action) -> str | Refusal:
-        return Refusal("S7.7", "a retreat goes its whole length, each hex farther away, never "
-                       "into an enemy unit or ZOC, an occupied hex or across the See (14.2)")
-
     def apply(self, s: MortainState, args: NoArgs, action: Action, flow: Flow) -> list[Event]:
         a = act(action)
         u = a.text("unit")
         flow.goto("advance")
         if a.kind == "deplete":
-            return [Event(f"{combat.deplete(s, u)} instead of retreating", "loss", units=(u,),
-                          rule="7.8")]
-        frm, to = s.pos.units[u].hex, a.text("to")
-        s.pos.units[u].hex = to
-        note_mortain(s)
-        return [Event(f"{u} retreats {frm} to {to}", "retreat", hexes=(frm, to),
-                      units=(u,), rule="S7.7")]
+            combat.deplete(s, u, "7.8", " instead of retreating")
+        else:
+            combat.retreat(s, u, a.text("to"))
+        return []
 
 
 class AttLoss(Choice[MortainState]):
@@ -311,10 +289,9 @@ class AttLoss(Choice[MortainState]):
     name = "att-loss"
     kind = "attacker-loss"
     rule = "ICRT"
+    decider = PHASING
+    default_option = 0
     auto = True
-
-    def side(self, s: MortainState, args: NoArgs) -> str:
-        return s.pos.phasing
 
     def prompt(self, s: MortainState, args: NoArgs) -> str:
         c = s.fight()
@@ -324,17 +301,14 @@ class AttLoss(Choice[MortainState]):
         c = s.fight()
         return [DEPLETE(u) for u in c.attackers]
 
-    def default(self, s: MortainState, args: NoArgs) -> Action:
-        return self.options(s, args)[0]
-
     def apply(self, s: MortainState, args: NoArgs, action: Action, flow: Flow) -> list[Event]:
         c = s.fight()
         u = act(action).text("unit")
-        ev = Event(combat.deplete(s, u), "loss", units=(u,), rule=f"ICRT {c.result}")
+        combat.deplete(s, u, f"ICRT {c.result}")
         if s.pos.units[u].status is Status.ELIMINATED:
             c.attackers.remove(u)
         flow.goto("advance" if c.result == "Ex" else "end-combat")
-        return [ev]
+        return []
 
 
 class AttResult(Choice[MortainState]):
@@ -343,9 +317,10 @@ class AttResult(Choice[MortainState]):
     name = "att-result"
     kind = "attacker-retreat"
     rule = "7.8"
-
-    def side(self, s: MortainState, args: NoArgs) -> str:
-        return s.pos.phasing
+    decider = PHASING
+    default_option = 0
+    refusal = Refusal("S7.7", "every attacking unit must be able to retreat the whole "
+                      "length, else one is depleted (7.8)")
 
     def prompt(self, s: MortainState, args: NoArgs) -> str:
         c = s.fight()
@@ -361,21 +336,14 @@ class AttResult(Choice[MortainState]):
         out += [DEPLETE(u) for u in c.attackers]
         return out
 
-    def default(self, s: MortainState, args: NoArgs) -> Action:
-        return self.options(s, args)[0]
-
-    def why_not(self, s: MortainState, args: NoArgs, action: Action) -> str | Refusal:
-        return Refusal("S7.7", "every attacking unit must be able to retreat the whole "
-                       "length, else one is depleted (7.8)")
-
     def apply(self, s: MortainState, args: NoArgs, action: Action, flow: Flow) -> list[Event]:
         c = s.fight()
         a = act(action)
         if a.kind == "deplete":
             u = a.text("unit")
             flow.goto("end-combat")
-            return [Event(f"{combat.deplete(s, u)} instead of retreating", "loss", units=(u,),
-                          rule="7.8")]
+            combat.deplete(s, u, "7.8", " instead of retreating")
+            return []
         c.retreating = list(c.attackers)
         flow.goto("att-retreat")
         return []
@@ -387,9 +355,9 @@ class AttRetreat(Choice[MortainState]):
     name = "att-retreat"
     kind = "attacker-retreat-path"
     rule = "S7.7"
-
-    def side(self, s: MortainState, args: NoArgs) -> str:
-        return s.pos.phasing
+    decider = PHASING
+    default_option = 0
+    refusal = RETREAT_REFUSAL
 
     def prompt(self, s: MortainState, args: NoArgs) -> str:
         c = s.fight()
@@ -403,28 +371,17 @@ class AttRetreat(Choice[MortainState]):
             return [DEPLETE(u)]
         return [RETREAT(u, h) for h in ends]
 
-    def default(self, s: MortainState, args: NoArgs) -> Action:
-        return self.options(s, args)[0]
-
-    def why_not(self, s: MortainState, args: NoArgs, action: Action) -> str | Refusal:
-        return Refusal("S7.7", "a retreat goes its whole length, each hex farther away, never "
-                       "into an enemy unit or ZOC, an occupied hex or across the See (14.2)")
-
     def apply(self, s: MortainState, args: NoArgs, action: Action, flow: Flow) -> list[Event]:
         c = s.fight()
         a = act(action)
         u = c.retreating.pop(0)
         if a.kind == "deplete":
-            ev = Event(f"{combat.deplete(s, u)}: no retreat left", "loss", units=(u,), rule="S7.7")
+            combat.deplete(s, u, "S7.7", ": no retreat left")
         else:
-            frm, to = s.pos.units[u].hex, a.text("to")
-            s.pos.units[u].hex = to
-            note_mortain(s)
-            ev = Event(f"{u} retreats {frm} to {to}", "retreat", hexes=(frm, to), units=(u,),
-                       rule="S7.7")
+            combat.retreat(s, u, a.text("to"))
         if not c.retreating:
             flow.goto("end-combat")
-        return [ev]
+        return []
 
 
 class Advance(Choice[MortainState]):
@@ -433,11 +390,9 @@ class Advance(Choice[MortainState]):
     name = "advance"
     kind = "advance"
     rule = "S7.9"
+    decider = PHASING
     auto = True
     default_action = NO_ADVANCE
-
-    def side(self, s: MortainState, args: NoArgs) -> str:
-        return s.pos.phasing
 
     def prompt(self, s: MortainState, args: NoArgs) -> str:
         c = s.fight()

@@ -9,6 +9,8 @@ from engines.hexkit.hexid import HexId
 from engines.hexkit.retreat import retreat_options
 from engines.mortain.data import other
 from engines.mortain.position import Status
+from engines.mortain.victory import note_mortain
+from pbem.engine import Event
 
 if TYPE_CHECKING:
     from engines.mortain.state import MortainState
@@ -42,19 +44,34 @@ def strengths(s: MortainState) -> tuple[int, int, str]:
             s.r.crt_row(c.target, across_see=across))
 
 
-def deplete(s: MortainState, unit: str) -> str:
+def deplete(s: MortainState, unit: str, rule: str, why: str = "") -> None:
+    """A step loss (series stand-in): a full-strength unit is depleted, a depleted one
+    eliminated; tells the loss under ``rule``, ``why`` after it ("instead of retreating",
+    7.8)."""
     x = s.pos.units[unit]
     if x.depleted:
         x.status, x.hex, x.depleted = Status.ELIMINATED, "", False
-        return f"{unit} is eliminated"
-    x.depleted = True
-    return f"{unit} is depleted"
+        what = "eliminated"
+    else:
+        x.depleted = True
+        what = "depleted"
+    s.tell(Event(f"{unit} is {what}{why}", "loss", units=(unit,), rule=rule))
 
 
-def eliminate(s: MortainState, unit: str) -> str:
+def eliminate(s: MortainState, unit: str, rule: str) -> None:
+    """The unit leaves the map whatever its strength (ICRT De, Ae); tells the loss."""
     x = s.pos.units[unit]
     x.status, x.hex, x.depleted = Status.ELIMINATED, "", False
-    return f"{unit} is eliminated"
+    s.tell(Event(f"{unit} is eliminated", "loss", units=(unit,), rule=rule))
+
+
+def retreat(s: MortainState, unit: str, to: HexId) -> None:
+    """S7.7: ``unit`` retreats to ``to`` (one of :func:`retreat_ends`); tells it."""
+    frm = s.pos.units[unit].hex
+    s.pos.units[unit].hex = to
+    note_mortain(s)
+    s.tell(Event(f"{unit} retreats {frm} to {to}", "retreat", hexes=(frm, to), units=(unit,),
+                 rule="S7.7"))
 
 
 def retreat_ends(s: MortainState, unit: str, length: int) -> list[HexId]:

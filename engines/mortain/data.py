@@ -8,6 +8,7 @@ import functools
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
 
+from engines.hexkit.facts import Placed, ZocRule
 from engines.hexkit.geometry import hexside
 from engines.hexkit.hexid import HexId
 from engines.hexkit.hexmap import HexMap
@@ -146,6 +147,11 @@ class Rules(Shared):
         self.road_off, self.trail_off = (
             frozenset(h for h in edge if len(self.map.network_neighbors(net, h)) == 1)
             for net in ("road", "trail"))
+        #: the ZOC rule of each set of demolished bridges met (at most one a set: 2^S9's
+        #: bridges)
+        self._zoc_rules: dict[frozenset[str], ZocRule] = {}
+        #: each unit's Placed in each hex it has stood in (at most the map's hexes a unit)
+        self._placed: dict[str, dict[HexId, Placed]] = {u: {} for u in units}
         self.areas = {"ccb": self._near_cuves(), "9th": frozenset(self.map.area("see_north")),
                       "30th": frozenset(self.map.area("us_setup"))}
 
@@ -165,16 +171,33 @@ class Rules(Shared):
             return False
         return "bridge" not in feats or f"{min(a, b)}/{max(a, b)}" in set(demolished)
 
-    def zoc(self, hexes: Mapping[str, HexId], demolished: Iterable[str] = ()) -> ZocMap:
-        """The ZOC of units at ``hexes``: the six hexes around, except (14.1) a hedgerow
-        hex without road or trail, and (stand-in) across an unbridged See hexside."""
+    def placed(self, unit: str, h: HexId) -> Placed:
+        """``unit`` in ``h`` as the kit's facts take it, made once (a placement is built
+        for every lookup of who is where)."""
+        at = self._placed[unit]
+        p = at.get(h)
+        if p is None:
+            p = at[h] = Placed(unit, h, self.units[unit].side)
+        return p
+
+    def zoc_rule(self, demolished: Iterable[str] = ()) -> ZocRule:
+        """14.1 and the See: a unit's ZOC reaches the six hexes around, except a hedgerow
+        hex without road or trail, and (stand-in) across an unbridged See hexside; one
+        rule per set of demolished bridges (the kit's facts key a rule by identity)."""
         gone = frozenset(demolished)
-        hedge, see = self.hedgerow_no_zoc, self.see_unbridged
-        if gone:
-            return zoc_map(self.map, sorted(hexes.items()),
-                           blocks=lambda a, b: b in hedge or self.see_between(a, b, gone))
-        return zoc_map(self.map, sorted(hexes.items()),
-                       blocks=lambda a, b: b in hedge or (a, b) in see)
+        rule = self._zoc_rules.get(gone)
+        if rule is None:
+            hedge, see = self.hedgerow_no_zoc, self.see_unbridged
+            if gone:
+                rule = ZocRule(blocks=lambda a, b: b in hedge or self.see_between(a, b, gone))
+            else:
+                rule = ZocRule(blocks=lambda a, b: b in hedge or (a, b) in see)
+            self._zoc_rules[gone] = rule
+        return rule
+
+    def zoc(self, hexes: Mapping[str, HexId], demolished: Iterable[str] = ()) -> ZocMap:
+        """The ZOC of units at ``hexes`` (:meth:`zoc_rule`), once."""
+        return zoc_map(self.map, sorted(hexes.items()), blocks=self.zoc_rule(demolished).blocks)
 
     def crt_row(self, target: HexId, across_see: bool = False) -> str:
         """The ICRT row: the defender's hex terrain (14.1: a hedgerow hex is always fought

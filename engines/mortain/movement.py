@@ -32,10 +32,6 @@ if TYPE_CHECKING:
 #: between states and games cannot change a game)
 _REACH: Memo[tuple[Any, ...], Reach] = Memo(20_001)
 
-#: movement options by everything they depend on (State.memo_key): a file's receiver
-#: replays the moves its sender listed
-_OPTIONS: Memo[tuple[Any, ...], tuple[Action, ...]] = Memo(2_001)
-
 
 def allowance(s: MortainState, unit: str, mobile: bool) -> int:
     """Half movement points: the whole MA in the movement phase, half of it in the mobile
@@ -170,12 +166,8 @@ def arrivals(s: MortainState, mobile: bool) -> list[str]:
 
 
 def move_options(s: MortainState, mobile: bool) -> list[Action]:
-    """What the phasing side may do in a movement phase, listed once per position (a
-    file's receiver replays the moves its sender listed)."""
-    return list(_OPTIONS.get(s.memo_key(mobile), lambda: tuple(_move_options(s, mobile))))
-
-
-def _move_options(s: MortainState, mobile: bool) -> list[Action]:
+    """What the phasing side may do in a movement phase (the step lists it once per
+    decision: ``memo_options``)."""
     pos, r = s.pos, s.r
     out: list[Action] = []
     ezoc = s.zoc_of(other(pos.phasing))

@@ -25,6 +25,7 @@ from engines.mortain.support import allotment
 from engines.mortain.victory import german_exits, mortain_captured, note_mortain
 from pbem.engine import Action, ChanceRequest, Event, Outcome
 from pbem.steps import (
+    PHASING,
     Choice,
     Entry,
     Flow,
@@ -61,6 +62,7 @@ class UsSetup(Choice[MortainState]):
     kind = "setup"
     rule = "13.0"
     decider = "us"
+    default_option = 0
 
     def _next(self, s: MortainState) -> str:
         return next(u for u in s.r.order
@@ -75,10 +77,6 @@ class UsSetup(Choice[MortainState]):
         occ = s.occupant()
         return [PLACE(u, h) for h in sorted(s.r.areas[s.r.units[u].group])
                 if h not in occ]
-
-    def default(self, s: MortainState, args: NoArgs) -> Action | None:
-        opts = self.options(s, args)
-        return opts[0] if opts else None
 
     def why_not(self, s: MortainState, args: NoArgs, action: Action) -> str | Refusal:
         a = act(action)
@@ -207,9 +205,7 @@ class Move(Choice[MortainState]):
     rule = "S3"
     Args = Phase
     show = False
-
-    def side(self, s: MortainState, args: Phase) -> str:
-        return s.pos.phasing
+    decider = PHASING
 
     def prompt(self, s: MortainState, args: Phase) -> str:
         what = "mobile movement" if args.mobile else "movement"
@@ -219,12 +215,13 @@ class Move(Choice[MortainState]):
         return movement.move_options(s, args.mobile)
 
     def default(self, s: MortainState, args: Phase) -> Action:
+        options = s.options_for(self, args)
         if movement.stranded(s) is not None:
-            return self.options(s, args)[0]
+            return options[0]
         # ending movement with German units still to enter throws away their turn of
         # arrival (11.1): the default enters the first of them (the book's order) at the
         # free entry hex nearest Mortain (19.0), what a German player does first
-        enters = [a for a in map(act, self.options(s, args)) if a.kind == "enter"]
+        enters = [a for a in map(act, options) if a.kind == "enter"]
         if enters:
             unit = enters[0].text("unit")
             return min((a for a in enters if a.text("unit") == unit),
@@ -365,7 +362,7 @@ class Move(Choice[MortainState]):
             else:
                 pos.demolished.discard(b)
             return [Event(f"{u} {'demolishes' if verb == 'demolish' else 'repairs'} the See "
-                          f"bridge {b}", "info", hexes=tuple(b.split("/")), units=(u,),
+                          f"bridge {b}", "info", hexes=a.hexes(), units=(u,),
                           rule="S9")]
         # replace
         pos.replaced.add(pos.phasing)

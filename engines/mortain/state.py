@@ -7,6 +7,7 @@ import functools
 from collections.abc import Mapping
 from typing import Any, ClassVar
 
+from engines.hexkit.facts import BoardFacts, board_facts
 from engines.hexkit.hexid import HexId
 from engines.hexkit.overlay import Overlay
 from engines.mortain import view
@@ -31,6 +32,7 @@ class MortainState(StepState[Position]):
     steps: ClassVar[Mapping[str, Step[Any]]]
     start = "game"
     Position = Position
+    memo_options = True  # a decision's options are listed once, not per ask
 
     @functools.cached_property
     def r(self) -> Rules:
@@ -42,34 +44,36 @@ class MortainState(StepState[Position]):
         assert c is not None
         return c
 
+    def phasing_side(self) -> str:
+        return self.pos.phasing
+
+    def facts(self) -> BoardFacts:
+        """The kit's facts of the units on the map now, kept per placement: the listing
+        of a phase's moves asks the same ZOC and occupancy of one position again and
+        again."""
+        placed = self.r.placed
+        return board_facts(self.r.map, [placed(u, x.hex) for u, x in self.pos.units.items()
+                                        if x.status is Status.MAP])
+
     def on_map(self, side: str | None = None) -> dict[str, HexId]:
-        info = self.r.units
-        return {u: x.hex for u, x in sorted(self.pos.units.items())
-                if x.status is Status.MAP and (side is None or info[u].side == side)}
+        return {p.unit: p.hex for p in self.facts().units(side)}
 
     def occupant(self) -> dict[HexId, str]:
-        return {h: u for u, h in self.on_map().items()}
+        # one unit a hex (S5), but for an arrival moving on (11.0): then the unit with
+        # the later id is the one named, as the engine always named it (same games)
+        return {h: us[-1] for h, us in self.facts().stacks().items()}
 
     def side_of(self, unit: str) -> str:
         return self.r.units[unit].side
 
     def zoc_of(self, side: str) -> frozenset[HexId]:
-        return self.r.zoc(self.on_map(side), self.pos.demolished).hexes
+        return self.facts().zoc(side, self.r.zoc_rule(self.pos.demolished)).hexes
 
     def overlay(self) -> Overlay:
         if not self.pos.demolished:
             return Overlay()
         sides = {tuple(s.split("/")): {"bridge"} for s in sorted(self.pos.demolished)}
         return Overlay.make(sides_removed=sides)  # type: ignore[arg-type]
-
-    def memo_key(self, mobile: bool) -> tuple[Any, ...]:
-        """Everything movement options depend on (they are listed, then checked again when
-        an action applies: one search serves both)."""
-        pos = self.pos
-        return (mobile, pos.turn, pos.phasing,
-                tuple((u, x.status, x.hex, x.depleted) for u, x in sorted(pos.units.items())),
-                frozenset(pos.moved), tuple(sorted(pos.mp_left.items())), pos.arriving,
-                frozenset(pos.demolished), frozenset(pos.replaced))
 
     def over(self) -> bool:
         return bool(self.pos.winner)

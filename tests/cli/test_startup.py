@@ -195,3 +195,53 @@ def test_start_up_objects_are_left_out_of_garbage_collection() -> None:
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
                          check=True)
     assert out.stdout.split() == ["True", "True"]
+
+
+#: what no turn command of a real engine's game imports: the board renderer and rich's
+#: tables (drawn by 'show', not by a listing), the browser board, mail, the audit,
+#: setup and selfplay, test-only libraries, and the package-metadata and resources
+#: machinery (issue 35 item 3: these commands within 1.5x 'pbem --help')
+TURN_UNWANTED = ("pbem.render", "rich", "pbem.web", "pbem.transport", "email", "pbem.audit",
+                 "pbem.play", "pbem.setup", "pbem.selfplay", "pbem.golden", "hypothesis",
+                 "pytest", "importlib.metadata", "importlib.resources", "tempfile",
+                 "zipfile", "tomllib", "http", "socket", "ssl", "asyncio",
+                 "cryptography.hazmat.primitives.serialization")
+
+
+def test_real_engine_turn_commands_import_nothing_they_do_not_use(tmp_path: Path) -> None:
+    """White Death's receive, legal and act (its data cache warm, as a player's home is
+    after the first command) load the engine and the kit, and nothing on the list above:
+    a regression fails here by the module's name, not by a timing."""
+    import shutil
+
+    play = tmp_path / "play"
+
+    def on_file(count: int) -> None:
+        if count == 3:
+            shutil.copytree(play, tmp_path / "before")
+            raise _Enough
+
+    with pytest.raises(_Enough):
+        selfplay("white-death", "purkayev", 1, play, on_file=on_file)
+    incoming = sorted((tmp_path / "before" / "files").iterdir())[-1]
+    # the creator (home-a) plays the first side, the Soviet: it receives the German's file
+    home = str(tmp_path / "before" / ("home-a" if incoming.name.endswith("-german.pbem")
+                                      else "home-b"))
+    imported("--home", home, "legal", "selfplay-1")  # the data cache filled, as after a
+    # first command
+
+    def loaded(names: list[str]) -> list[str]:
+        return [n for n in names
+                if any(n == u or n.startswith(u + ".") for u in TURN_UNWANTED)]
+
+    names = imported("--home", home, "receive", str(incoming))
+    assert "engines.white_death" in names  # it did replay the file with the engine
+    assert loaded(names) == []
+    assert loaded(imported("--home", home, "legal", "selfplay-1")) == []
+    legal = subprocess.run([sys.executable, "-c", "from pbem.cli import main; main()",
+                            "--home", home, "legal", "selfplay-1", "--json"],
+                           capture_output=True, text=True, check=True)
+    listing = json.loads(legal.stdout)
+    assert listing["your_move"], listing["prompt"]
+    action = listing["default"] or listing["actions"][0]
+    assert loaded(imported("--home", home, "act", "selfplay-1", action)) == []

@@ -6,89 +6,15 @@ from __future__ import annotations
 
 import pytest
 
+from engines.backhand.notation import GRAMMAR as BACKHAND
+from engines.panzer48.notation import GRAMMAR as PANZER48
+from engines.white_death.notation import GRAMMAR as WHITE_DEATH
 from pbem.grammar import Form, Grammar, Type
 from pbem.registry import get
 
 UNIT = Type.token("a unit id", r"[A-Za-z0-9/._-]+")
 HEX = Type.hex()
 WORD = Type("word", r"[^\s]+", "a word")
-
-#: White Death: FORMS (engines/white_death/actions.py), form by form, same names
-WHITE_DEATH = Grammar(
-    Form("place", "place {unit:unit} {hex:hex}"),
-    Form("auto-setup", "auto setup"),
-    Form("impulse", "impulse {n:amount}"),
-    Form("vl-supply", "spend vl supply"),
-    Form("vl-keep", "keep vl supply"),
-    Form("move", "move {unit:unit} {frm:hex} {hex:hex}"),
-    Form("lead", "lead {unit:unit} {frm:hex} {hex:hex}"),
-    Form("enter", "enter {unit:unit} {hex:hex}"),
-    Form("deploy", "deploy {unit:unit}"),
-    Form("entrain", "entrain {unit:unit}"),
-    Form("rail", "rail {unit:unit} {hex:hex}"),
-    Form("assault", "assault {hex:hex} with {unit:unit}"),
-    Form("build", "build bridge {unit:unit}"),
-    Form("demolish", "demolish bridge {unit:unit}"),
-    Form("replace", "replace {unit:unit}"),
-    Form("repair", "repair {unit:unit}"),
-    Form("refit", "refit {unit:unit}"),
-    Form("end-movement", "end movement"),
-    Form("barrage", "barrage {hex:hex} with {unit:unit}"),
-    Form("fire-barrage", "fire barrage"),
-    Form("fire-barrage-half", "fire barrage rockets at half"),
-    Form("end-barrage", "end barrage"),
-    Form("hq", "hq {unit:unit}"),
-    Form("high", "high intensity"),
-    Form("support", "support with {unit:unit}"),
-    Form("fire", "fire {n:amount} at {unit:unit}"),
-    Form("fire-at", "fire antitank {n:amount} at {unit:unit}"),
-    Form("done", "done firing"),
-    Form("advance", "advance {unit:unit} {hex:hex}"),
-    Form("end-advance", "end advance"),
-    types={"unit": UNIT, "hex": HEX,
-           "amount": Type("word", r"[0-9]+(?:/[0-9]+)?", "an amount (2, 3/2)")},
-)
-
-#: 48th Panzer Korps: VERBS (engines/panzer48/notation.py) with each argument typed
-PANZER48 = Grammar(
-    Form("place", "place {unit:unit} {hex:hex}"),
-    Form("setup-done", "setup-done"),
-    Form("plan", "plan {force:word} {turn:int} {area:word}"),
-    Form("commit", "commit {force:word} {turn:int} {digest:word}"),
-    Form("reveal", "reveal {force:word}"),
-    Form("open", "open {force:word} {area:word} {salt:word}"),
-    Form("attack", "attack {hex:hex}"),
-    Form("end-combat", "end-combat"),
-    Form("with", "with {unit:unit}"),
-    Form("support", "support {unit:unit}"),
-    Form("go", "go"),
-    Form("cancel", "cancel"),
-    Form("fire", "fire {unit:unit} {target:unit}"),
-    Form("add", "add {unit:unit}"),
-    Form("roll", "roll"),
-    Form("end-fire", "end-fire"),
-    Form("retreat", "retreat"),
-    Form("check", "check"),
-    Form("path", "path {path:path}"),
-    Form("off-map", "off-map"),
-    Form("eliminate", "eliminate {unit:unit}"),
-    Form("advance", "advance {unit:unit} {hex:hex}"),
-    Form("end-advance", "end-advance"),
-    # a stack moves by its hex, a unit by its id (a hex is four digits, no id is)
-    Form("move-stack", "move {hex:hex}"),
-    Form("move", "move {unit:unit}"),
-    Form("enter", "enter {unit:unit} {hex:hex}"),
-    Form("end-movement", "end-movement"),
-    Form("to", "to {hex:hex}"),
-    Form("pickup", "pickup {unit:unit}"),
-    Form("drop", "drop {unit:unit}"),
-    Form("hasty", "hasty {hex:hex}"),
-    Form("exit", "exit"),
-    Form("stop", "stop"),
-    types={"unit": UNIT, "hex": HEX, "word": WORD, "int": Type.number("a turn"),
-           "path": Type("word", r"none|[0-9]{4}(?:-(?:[0-9]{4}|off))*",
-                        "a retreat path (3508-3509, 3508-off, none)")},
-)
 
 #: For the Motherland!: its dataclasses and ``Word`` texts (engines/motherland/notation.py)
 _MID = Type.token("a unit id", r"[A-Za-z0-9][A-Za-z0-9*_.-]*")
@@ -156,7 +82,7 @@ def played(engine_id: str, steps: int) -> list[str]:
 
 @pytest.mark.parametrize(("engine_id", "grammar"), [
     ("white-death", WHITE_DEATH), ("48th-panzer-korps", PANZER48),
-    ("for-the-motherland", MOTHERLAND)])
+    ("backhand-blow", BACKHAND), ("for-the-motherland", MOTHERLAND)])
 def test_a_table_writes_every_listed_action_byte_for_byte(engine_id: str,
                                                           grammar: Grammar) -> None:
     texts = played(engine_id, 200)

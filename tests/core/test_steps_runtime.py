@@ -1,7 +1,8 @@
 """The runtime pieces engines used to rebuild each (issue 34 item 1), in pbem.steps and
 pbem.engine: the event log (``StepState.tell``), the frame queue (``StepState.queue``),
 the per-decision options memo, a move that replaces another (``Flow``'s ``replace``),
-declared step attributes (``default_action``, ``prompt_template``, ``order``), and the
+declared step attributes (``default_action``, ``default_option``, ``refusal``,
+``prompt_template``, ``order``, a ``decider`` of ``PHASING``/``NON_PHASING``), and the
 engine's ``decision_kinds``, ``standing_orders`` and ``_restore`` derived from its steps.
 
 "Log": a start procedure calls a decision; the decision's ``apply`` calls rule helpers
@@ -30,8 +31,19 @@ from pbem.engine import (
     State,
     TextAction,
 )
-from pbem.errors import FormatError
-from pbem.steps import Choice, Flow, Frame, NoArgs, Procedure, StepState, step_table
+from pbem.errors import FormatError, IllegalAction
+from pbem.steps import (
+    NON_PHASING,
+    PHASING,
+    Choice,
+    Flow,
+    Frame,
+    NoArgs,
+    Procedure,
+    Refusal,
+    StepState,
+    step_table,
+)
 from pbem.view import BoardView, Layout
 
 
@@ -277,3 +289,115 @@ def test_a_rule_function_called_by_a_test_tells_and_queues_into_telling() -> Non
                                              "back 2"]
     assert not any(k.startswith("_runtime") for k in s.__dict__)
     assert [e.text for e in s.apply("add 2")] == ["returned by pick"]
+
+
+@dataclass
+class TPos:
+    phasing: str = "a"
+    answers: list[str] = field(default_factory=list)
+
+
+class Offer(Choice["TState"]):
+    """The phasing side offers, its opponent answers: the side by its role in the turn."""
+
+    name = "offer"
+    kind = "offer"
+    rule = "T 1"
+    decider = PHASING
+    default_option = 0
+    prompt_template = "the {side} player offers"
+
+    def options(self, s: TState, args: NoArgs) -> list[Action]:
+        return [TextAction("offer peace"), TextAction("offer war")]
+
+    def apply(self, s: TState, args: NoArgs, action: Action, flow: Flow) -> list[Event]:
+        flow.goto("answer")
+        return []
+
+
+class Answer(Choice["TState"]):
+    name = "answer"
+    kind = "answer"
+    rule = "T 2"
+    decider = NON_PHASING
+    default_option = -1
+    refusal = Refusal("T 2.1", "the answer is yes or no")
+    prompt_template = "the {side} player answers"
+
+    def options(self, s: TState, args: NoArgs) -> list[Action]:
+        return [TextAction("say yes"), TextAction("say no")] if len(s.pos.answers) < 2 else []
+
+    def apply(self, s: TState, args: NoArgs, action: Action, flow: Flow) -> list[Event]:
+        assert isinstance(action, TextAction)
+        s.pos.answers.append(action.text)
+        return []
+
+
+class TState(StepState[TPos]):
+    steps = step_table(Offer(), Answer())
+    start = "offer"
+    Position = TPos
+
+    def phasing_side(self) -> str:
+        return self.pos.phasing
+
+    def _result(self) -> Result | None:
+        return None
+
+    def _view(self, side: str | None) -> BoardView:
+        return BoardView("Turn", side, Layout(cols=(1, 1), rows=(1, 1)), (), ())
+
+    def parse_action(self, text: str) -> Action:
+        return TextAction(text)
+
+
+class TEngine(Engine):
+    id = "turns"
+    title = "Turns"
+    rules_version = "1"
+    sides = ("a", "b")
+    state_class = TState
+
+    def scenarios(self) -> list[ScenarioInfo]:
+        return [ScenarioInfo("a", "a first"), ScenarioInfo("b", "b first")]
+
+    def _new_state(self, scenario: str, options: Mapping[str, str]) -> State:
+        state = TState(self, scenario, options)
+        state.begin(TPos(phasing=scenario))
+        return state
+
+
+def test_a_decider_by_role_follows_the_phasing_side_the_state_names() -> None:
+    for phasing, opponent in (("a", "b"), ("b", "a")):
+        s = TEngine().new_state(phasing)
+        d = s.decision()
+        assert d is not None
+        assert (d.side, d.prompt, d.default) == (phasing, f"the {phasing} player offers",
+                                                 TextAction("offer peace"))
+        s.apply("offer war")
+        d = s.decision()
+        assert d is not None
+        assert (d.side, d.prompt, d.default) == (opponent, f"the {opponent} player answers",
+                                                 TextAction("say no"))
+
+
+def test_a_declared_refusal_and_a_default_option_with_nothing_listed() -> None:
+    s = TEngine().new_state("a")
+    s.apply("offer war")
+    with pytest.raises(IllegalAction, match="the answer is yes or no") as refused:
+        s.apply("say maybe")
+    assert refused.value.rule == "T 2.1"
+    s.apply("say yes")
+    s.apply("say no")
+    d = s.decision()
+    assert d is not None and d.options == () and d.default is None
+
+
+def test_a_decider_by_role_needs_the_state_to_name_the_phasing_side() -> None:
+    s = TEngine().new_state("a")
+    assert isinstance(s, TState)
+    s.pos.phasing = "c"  # no side of the engine's: no one opponent
+    with pytest.raises(ValueError, match="no one opponent of 'c'"):
+        s.non_phasing_side()
+    with pytest.raises(NotImplementedError, match="names no phasing side"):
+        StepState.phasing_side(s)

@@ -9,7 +9,7 @@ from engines.hexkit.checks import check_named_hexes
 from engines.hexkit.geometry import hexside
 from engines.hexkit.scenario import load_scenario_path
 from kit.helpers import DATA, make_map
-from pbem.view import Piece
+from pbem.view import DEFERRED, BoardView, Piece
 
 TINY = load_scenario_path(DATA / "tiny").map
 
@@ -34,6 +34,28 @@ def test_board_view_of_the_tiny_map() -> None:
     assert view.highlights == ("0205", "0305")
     assert view.overlays == (("zoc:red", ("0404", "0504")),)
     assert view.title == "Tiny" and view.side == "blue" and view.status == "turn 1"
+
+
+def test_a_view_makes_the_maps_parts_only_when_read() -> None:
+    """Naming a view's units (what 'legal' and 'act' ask of it) builds none of the map's
+    cells, hexsides or lines (issue 35 item 3); read, they are the whole view's, and the
+    view equals, hashes, copies and replaces as one built whole."""
+    import copy
+    import dataclasses
+
+    piece = Piece("u1", "blue", "2-4-6", "0303")
+    view = board_view(TINY, [piece], side="blue", status="turn 1")
+    assert view.pieces == (piece,) and view.status == "turn 1"
+    assert view.hexes() == frozenset(TINY.ids) and "0604" not in view.hexes()
+    assert not any(name in vars(view) for name in DEFERRED)
+    whole = board_view(TINY, [piece], side="blue", status="turn 1")
+    made = BoardView(**{f: getattr(whole, f) for f in BoardView.__dataclass_fields__})
+    assert vars(made).keys() >= set(DEFERRED)
+    assert copy.deepcopy(view) == made == view and hash(made) == hash(view)
+    assert len(view.cells) == 29 and view.edges and view.lines and view.boxes
+    assert view.hexes() == made.hexes() == {c.hex for c in made.cells}
+    assert dataclasses.replace(board_view(TINY), status="x").cells == view.cells
+    assert BoardView("t", None, view.layout, (), ()).edges == ()  # defaults still apply
 
 
 def test_network_lines_cover_each_connection_once() -> None:

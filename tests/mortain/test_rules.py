@@ -556,6 +556,37 @@ def test_s8_3_a_bombardment_needs_a_marker() -> None:
         state.apply("bombard 0206")
 
 
+def test_s9_a_demolished_bridge_stops_a_zoc_across_it_in_the_board_facts() -> None:
+    """The ZOC (14.2 stand-in) the state reads from the kit's board facts follows the
+    bridges: across the intact 1008/1009 bridge, not once it is demolished, and again once
+    repaired; one ZOC rule a set of demolished bridges."""
+    base = 'turn = 2\nphasing = "german"\nphase = "movement"\nstep = "move"\n'
+    intact = at(base + us_set_up('G30 = "1009"\n'))
+    assert "1008" in intact.zoc_of("german")
+    gone = at(base + 'demolished = ["1008/1009"]\n' + us_set_up('G30 = "1009"\n'))
+    assert "1008" not in gone.zoc_of("german")
+    assert rules().zoc_rule(["1008/1009"]) is rules().zoc_rule({"1008/1009"})
+    gone.apply("repair G30 1008/1009")
+    assert "1008" in gone.zoc_of("german")
+
+
+def test_a_movement_decision_lists_its_options_once(monkeypatch: pytest.MonkeyPatch) -> None:
+    """S3: the movement options (every unit's reach) are computed once per decision, for
+    the prompt's default, the listing and the check of the action taken (memo_options)."""
+    from engines.mortain import movement
+    state = german_move('G02 = "3210"\n')
+    calls: list[bool] = []
+    real = movement.move_options
+    monkeypatch.setattr(movement, "move_options",
+                        lambda s, mobile: calls.append(mobile) or real(s, mobile))
+    state.forget_options()
+    d = state.decision()
+    assert d is not None and d.default is not None
+    state.legal_actions()
+    state.apply(d.default)
+    assert calls == [False]
+
+
 def test_s9_only_an_engineer_next_to_a_bridge_demolishes_it() -> None:
     state = at('turn = 2\nphasing = "us"\nphase = "movement"\nstep = "us:move"\n'
                + us_set_up('"1/33" = "1008"\n"Eng/CCB" = "0420"\n'))
