@@ -136,9 +136,8 @@ class Fronts(Choice[BBState]):
 
     default_action = w("done")
 
-    def why_not(self, s: BBState, args: NoArgs, action: Action) -> str | Refusal:
-        return Refusal("14.1", "a Front Marker moves one hex a segment, into a hex free of "
-                       "the enemy that traces to a Soviet supply source")
+    refusal = Refusal("14.1", "a Front Marker moves one hex a segment, into a hex free of "
+                      "the enemy that traces to a Soviet supply source")
 
     def apply(self, s: BBState, args: NoArgs, action: Action, flow: Flow) -> list[Event]:
         assert isinstance(action, Act)
@@ -204,8 +203,7 @@ class AdminPlace(SideChoice):
         return [w("place", h) for h in admin_targets(s, PhaseArgs(a.side, a.kind),
                                                         a.units)]
 
-    def default(self, s: BBState, a: MoveArgs) -> Action:
-        return s.options_for(self, a)[0]
+    default_option = 0  # the first listed
 
     def apply(self, s: BBState, a: MoveArgs, action: Action, flow: Flow) -> list[Event]:
         assert isinstance(action, Act)
@@ -397,9 +395,8 @@ class Ersatz(Choice[BBState]):
 
     default_action = w("done")
 
-    def why_not(self, s: BBState, args: NoArgs, action: Action) -> str | Refusal:
-        return Refusal("13.2", "a reduced German non-motorized unit (not eliminated) and a "
-                       "Variable Reinforcement in the same hex, or both in the boxes")
+    refusal = Refusal("13.2", "a reduced German non-motorized unit (not eliminated) and a "
+                      "Variable Reinforcement in the same hex, or both in the boxes")
 
     def apply(self, s: BBState, args: NoArgs, action: Action, flow: Flow) -> list[Event]:
         assert isinstance(action, Act)

@@ -205,8 +205,7 @@ class Reinforce(Choice[BBState]):
             return [w("none")]
         return [w("arrive", "map"), w("arrive", "box")]
 
-    def default(self, s: BBState, args: UnitArg) -> Action:
-        return s.options_for(self, args)[0]
+    default_option = 0  # the first listed
 
     def apply(self, s: BBState, args: UnitArg, action: Action, flow: Flow) -> list[Event]:
         flow.end()
@@ -299,10 +298,9 @@ class Refit(Choice[BBState]):
 
     default_action = w("done")
 
-    def why_not(self, s: BBState, args: NoArgs, action: Action) -> str | Refusal:
-        return Refusal("13.1", "one Heer and one Waffen-SS marker a turn, on the units of a "
-                       "motorized formation in one hex (or box), In Supply and not adjacent "
-                       "to an enemy unit")
+    refusal = Refusal("13.1", "one Heer and one Waffen-SS marker a turn, on the units of a "
+                      "motorized formation in one hex (or box), In Supply and not adjacent "
+                      "to an enemy unit")
 
     def apply(self, s: BBState, args: NoArgs, action: Action, flow: Flow) -> list[Event]:
         assert isinstance(action, Act)
