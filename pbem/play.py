@@ -56,7 +56,8 @@ commands:
   (Enter)           an empty line takes the default the list shows
   legal [WORD]      what you may do now, or only the actions naming a unit or hex
   show [HEX]        the board (centered on HEX)
-  where UNIT        the board with the hexes UNIT may go to or act on highlighted
+  where [UNIT]      the board with the hexes UNIT (or the unit picked) may go to or act
+                    on highlighted
   setup [FILE]      your whole set-up from a text, 'UNIT HEX' a line (no FILE: the text
                     of where your units stand now, to edit)
   undo              take back your last action (never past a die roll)
@@ -693,7 +694,14 @@ class Prompt:
                 elif word == "show":
                     self.show(rest or None)
                 elif word == "where":
-                    self.where(rest)
+                    # a bare 'where' means the unit just picked from the list; with none
+                    # picked, the command's form, not "no legal action takes  anywhere"
+                    if rest or self.focus:
+                        self.where(rest or self.focus or "")
+                    else:
+                        self.console.print("where UNIT: the board with the hexes UNIT may go "
+                                           "to or act on lit ('legal' lists the units)",
+                                           markup=False)
                 elif word == "setup":
                     if self.setup(rest):
                         return "sealed"
