@@ -286,7 +286,7 @@ def situation(game: Game) -> str:
     parts = [f"[bold]{game.name}[/]", status] if status else [f"[bold]{game.name}[/]"]
     pending = len(game.pending_actions())
     if pending:
-        parts.append(f"{pending} actions in this file")
+        parts.append(f"{count_words(pending, 'action')} in this file")
     return " | ".join(parts)
 
 

@@ -74,7 +74,7 @@ def test_replay_whole_game(cli, tmp_path: Path) -> None:  # type: ignore[no-unty
     cli("a", "send", "g", "-o", "t2.pbem")
     cli("b", "receive", "t2.pbem")
     r = cli("b", "replay", "g", "--fast")
-    assert r.exit_code == 0 and "red passes" in r.output and "replayed 1 files" in r.output
+    assert r.exit_code == 0 and "red passes" in r.output and "replayed 1 file" in r.output
     # a file that is not there is a wrong number (issue 17 item 8), not 'replayed 0 files'
     r = cli("b", "replay", "g", "--fast", "--from", "99")
     assert r.exit_code == 2 and "has files 0..2, not 99" in r.output, r.output
@@ -203,10 +203,11 @@ def test_where_alone_names_its_form_or_takes_the_unit_picked(tmp_path: Path) -> 
     ivan.receive(erich.game("luki").file(2)[1], "file 2")
     ivan.game("luki").act("impulse 4")
     r = CliRunner().invoke(main, ["--home", str(tmp_path / "ivan"), "play", "luki", "--fast"],
-                           input="where\n1\nwhere\nquit\n", catch_exceptions=False,
+                           input="status\nwhere\n1\nwhere\nquit\n", catch_exceptions=False,
                            env={"COLUMNS": "100"})
     assert r.exit_code == 0, r.output
     assert "anywhere now" not in r.output
+    assert "| 1 action in this file" in r.output  # 'impulse 4', not "1 actions"
     assert "where UNIT: the board with the hexes UNIT may go to or act on lit" in r.output
     # '1' picked the first unit of the list; the bare 'where' then lit its hexes
     first = r.output.split("    1. ", 1)[1].split()[0]
