@@ -251,8 +251,11 @@ def suggest(state: State, text: str) -> str:
     words = {w for a in legal for w in a.split()}
     view = state.view(state.current_player())
     named = {c.hex for c in view.cells} | {p.id for p in view.pieces if not p.hidden}
+    # the engine's own verbs ('move' while only 'end movement' is legal) are words the
+    # rules refuse now, not misspellings of another action's word
+    verbs = set(state.engine.action_words)
     for word in text.split():
-        if word not in words and word not in named:
+        if word not in words and word not in named and word not in verbs:
             near = difflib.get_close_matches(word, sorted(words | {p.id for p in view.pieces
                                                                    if not p.hidden}),
                                              n=1, cutoff=0.6)
