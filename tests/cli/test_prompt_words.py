@@ -41,6 +41,11 @@ def test_mortain_setup_lists_its_rule_once(tmp_path: Path) -> None:
     assert head == "the US player sets up 1/33 Armd 4-3-10 (ccb area, 13.0)", head
     decision = us.game("m").my_decision()
     assert decision is not None and decision.rule == "13.0"
+    # the board shows the rule on a line under the prompt: none when the prompt has it
+    from pbem.web.server import Board
+
+    shown = Board(us, "m").state()["prompt"]
+    assert shown["prompt"].endswith("(ccb area, 13.0)") and shown["rule"] == ""
     console = Console(width=100, record=True, color_system=None)
     console.print(DecisionPrompt(decision))
     assert console.export_text().splitlines()[0] == \
