@@ -20,9 +20,8 @@ import itertools
 import math
 from collections.abc import Callable, Collection, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
-from fractions import Fraction
 from types import MappingProxyType
-from typing import Any
+from typing import TYPE_CHECKING, Any, TypeAlias
 
 from engines.hexkit.geometry import Hexside, hexside
 from engines.hexkit.graph import breadth_first as breadth_first
@@ -37,7 +36,12 @@ from engines.hexkit.shared import Shared
 from engines.hexkit.tables import TerrainChart, parse_cost, parse_enter_leave
 from engines.hexkit.zoc import IGNORE_ZOC, ZocPolicy
 
-Cost = int | Fraction
+# Fraction is imported where a value is made: importing fractions pulls decimal and costs a
+# command 9 M instructions, and most commands of most games make no fraction (issue 35)
+if TYPE_CHECKING:
+    from fractions import Fraction
+
+Cost: TypeAlias = "int | Fraction"
 
 
 def _no_costs() -> Mapping[str, Cost | None]:
@@ -203,10 +207,13 @@ def _cache_key(hexmap: HexMap, move_class: MoveClass,
 def _denominator(values: Iterable[Cost | None]) -> int:
     d = 1
     for v in values:
-        if isinstance(v, Fraction):
-            d = math.lcm(d, v.denominator)
-        elif v is not None and not isinstance(v, int):
+        if v is None or isinstance(v, int):
+            continue
+        from fractions import Fraction
+
+        if not isinstance(v, Fraction):
             raise TypeError(f"movement costs must be int or Fraction, not {v!r}")
+        d = math.lcm(d, v.denominator)
     return d
 
 
@@ -376,6 +383,10 @@ class MoveCosts(Shared):
 
 
 def _rescale(v: Cost, scale: int) -> int:
+    if isinstance(v, int):
+        return v * scale
+    from fractions import Fraction
+
     scaled = Fraction(v) * scale
     if scaled.denominator != 1:
         raise ValueError(f"a step hook's cost {v} is finer than the class's costs (1/{scale})")
@@ -388,6 +399,8 @@ def _unscale(v: int, scale: int) -> Cost:
     whole, part = divmod(v, scale)
     if not part:
         return whole
+    from fractions import Fraction
+
     return Fraction(v, scale)
 
 
@@ -476,8 +489,8 @@ def reachable(
         is_blocked = bset.__contains__
     scale = math.lcm(costs.scale, _denominator([allowance, policy.exit_cost]))
     k = scale // costs.scale
-    budget = int(Fraction(allowance) * scale)
-    exit_extra = int(Fraction(policy.exit_cost) * scale)
+    budget = _rescale(allowance, scale)
+    exit_extra = _rescale(policy.exit_cost, scale)
     # the ZOC's hexes by index: a list as long as the map, made for every search, cost
     # more than a short search itself (issue 35 item 5)
     zoc_set = _zoc_indices(index, zset)
