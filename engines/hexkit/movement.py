@@ -31,6 +31,7 @@ from engines.hexkit.graph import spread as spread
 from engines.hexkit.graph import trace as trace
 from engines.hexkit.hexid import HexId
 from engines.hexkit.hexmap import HexMap
+from engines.hexkit.odds import fraction_type
 from engines.hexkit.overlay import OverlaidMap, Overlay, StepHook
 from engines.hexkit.shared import Shared
 from engines.hexkit.tables import TerrainChart, parse_cost, parse_enter_leave
@@ -209,9 +210,7 @@ def _denominator(values: Iterable[Cost | None]) -> int:
     for v in values:
         if v is None or isinstance(v, int):
             continue
-        from fractions import Fraction
-
-        if not isinstance(v, Fraction):
+        if not isinstance(v, fraction_type()):
             raise TypeError(f"movement costs must be int or Fraction, not {v!r}")
         d = math.lcm(d, v.denominator)
     return d
@@ -385,9 +384,7 @@ class MoveCosts(Shared):
 def _rescale(v: Cost, scale: int) -> int:
     if isinstance(v, int):
         return v * scale
-    from fractions import Fraction
-
-    scaled = Fraction(v) * scale
+    scaled = fraction_type()(v) * scale
     if scaled.denominator != 1:
         raise ValueError(f"a step hook's cost {v} is finer than the class's costs (1/{scale})")
     return int(scaled)
@@ -399,9 +396,7 @@ def _unscale(v: int, scale: int) -> Cost:
     whole, part = divmod(v, scale)
     if not part:
         return whole
-    from fractions import Fraction
-
-    return Fraction(v, scale)
+    return fraction_type()(v, scale)
 
 
 @dataclass(frozen=True)

@@ -28,13 +28,26 @@ if TYPE_CHECKING:
 #: movement and combat quantities: whole numbers or exact fractions, never floats
 Number: TypeAlias = "int | Fraction"
 
+_FRACTION: list[type[Fraction]] = []
+
+
+def fraction_type() -> type[Fraction]:
+    """:class:`fractions.Fraction`, imported when first asked: a function that makes a
+    fraction calls this rather than importing it, since an import statement run per
+    call (a search unscales every hex it reaches) cost more than the import saved."""
+    if not _FRACTION:
+        from fractions import Fraction
+
+        _FRACTION.append(Fraction)
+    return _FRACTION[0]
+
+
 _ODDS = re.compile(r"^\s*(?:<=|>=|≤|≥)?\s*(\d+)\s*:\s*(\d+)\s*([+-]?)\s*$")
 _DIFF = re.compile(r"^\s*(?:<=|>=|≤|≥)?\s*([+-]?\d+)\s*([+-]?)\s*$")
 
 
 def _exact(x: Number, what: str) -> Fraction:
-    from fractions import Fraction
-
+    Fraction = fraction_type()
     if isinstance(x, bool) or not isinstance(x, int | Fraction):
         raise TypeError(f"{what} must be an int or Fraction, not {type(x).__name__}")
     return Fraction(x)
@@ -42,9 +55,7 @@ def _exact(x: Number, what: str) -> Fraction:
 
 def parse_odds(label: str) -> Fraction:
     """The ratio of a column label: ``"3:1"`` is 3, ``"1:2"`` is 1/2, ``"7:1+"`` is 7."""
-    from fractions import Fraction
-
-    return Fraction(*_odds_terms(label))
+    return fraction_type()(*_odds_terms(label))
 
 
 def _odds_terms(label: str) -> tuple[int, int]:
@@ -153,8 +164,7 @@ def _whole_odds_column(attack: int, defense: int, labels: Sequence[str]) -> Colu
 def differential_column(attack: Number, defense: Number, labels: Sequence[str]) -> Column:
     """The differential column: ``attack - defense`` rounded down (for the defender)."""
     diff = _exact(attack, "attack") - _exact(defense, "defense")
-    from fractions import Fraction
-
+    Fraction = fraction_type()
     keys = [Fraction(parse_differential(lab)) for lab in labels]
     return _pick(Fraction(math.floor(diff)), keys, labels)
 

@@ -19,6 +19,7 @@ from engines.hexkit.odds import (
     Column,
     Number,
     differential_column,
+    fraction_type,
     odds_column,
     parse_differential,
     parse_odds,
@@ -182,9 +183,7 @@ def parse_cost(value: Any) -> Cost | None:
             return int(text)
         m = _FRACTION.match(text)
         if m and int(m.group(2)) != 0:
-            from fractions import Fraction
-
-            f = Fraction(int(m.group(1)), int(m.group(2)))
+            f = fraction_type()(int(m.group(1)), int(m.group(2)))
             return f.numerator if f.denominator == 1 else f
     raise ValueError(f"{value!r} is not a cost (write 2, \"1/2\" or \"P\")")
 
