@@ -79,14 +79,12 @@ def may_pass(s: P48State, group: list[str], h: str, spent: dict[str, Fraction],
     return False
 
 
-def after_move(s: P48State, moved: Iterable[str] = (), *, told: bool = True) -> None:
+def after_move(s: P48State, moved: Iterable[str] = ()) -> None:
     """After units entered a hex (``moved``) or left the map: control (10), and the
-    7th Luftwaffe's release (9).  Where units only left the map (eliminated, off the
-    map, a retreat with none left) the release is not ``told``: those steps never told
-    it, and a game replays to the same events (reachable only from a position set up on
-    turn 7 or later with the division not yet released)."""
+    7th Luftwaffe's release (9), told wherever it happens: the book marks the Turn
+    Record Track "to remind the German player of the release"."""
     update_control(s)
-    check_release(s, moved, told=told)
+    check_release(s, moved)
 
 
 def entry_hexes(s: P48State, u: str, stacking: bool = True) -> list[str]:

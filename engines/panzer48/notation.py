@@ -1,41 +1,119 @@
-"""48th Panzer Korps: the actions' words (``attack 3508``) and reading them."""
+"""48th Panzer Korps' actions: its verbs and their typed arguments (pbem.grammar).
+
+The text is what turn files sign: every form writes exactly what the engine wrote before
+it had a grammar, a verb and up to three words (``attack 3508``, ``fire 685/I 12/A``,
+``path 3508-3509-off``).
+"""
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from collections.abc import Iterable
 
 from pbem.engine import Action
-from pbem.errors import ActionSyntaxError
+from pbem.grammar import Act, Form, Grammar, Type
+
+GRAMMAR = Grammar(
+    # 9 set-up; 9.1 the Soviet plan: written as a plan, a session signs it as a commitment
+    # (a digest of the area) and reveals the area with its salt (State.conceal)
+    Form("place", "place {unit:unit} {hex:hex}"),
+    Form("setup-done", "setup-done"),
+    Form("plan", "plan {force:force} {turn:turn} {area:area}"),
+    Form("commit", "commit {force:force} {turn:turn} {digest:word}"),
+    Form("reveal", "reveal {force:force}"),
+    Form("open", "open {force:force} {area:area} {salt:word}"),
+    # 3.1 prepared attacks, 7.1 declaring one, 7.2 fires, 8.1 morale
+    Form("attack", "attack {hex:hex}"),
+    Form("end-combat", "end-combat"),
+    Form("with", "with {unit:unit}"),
+    Form("support", "support {unit:unit}"),
+    Form("go", "go"),
+    Form("cancel", "cancel"),
+    Form("fire", "fire {unit:unit} {target:unit}"),
+    Form("add", "add {unit:unit}"),
+    Form("roll", "roll"),
+    Form("end-fire", "end-fire"),
+    Form("retreat", "retreat"),
+    Form("check", "check"),
+    # 8.3 retreats: a path hex by hex, off the map at its edge, or none (eliminated)
+    Form("path-none", "path none"),
+    Form("path", "path {path:route}"),
+    Form("path-off", "path {path:route_off}"),
+    Form("off-map", "off-map"),
+    Form("eliminate", "eliminate {unit:unit}"),
+    # 8.4 advance after combat
+    Form("advance", "advance {unit:unit} {hex:hex}"),
+    Form("end-advance", "end-advance"),
+    # 3.2 / 4 movement: a stack moves by its hex, a unit by its id (a hex is four digits,
+    # no unit id is); 9.1 arrivals, 4 / 6 picking up and dropping, 3.2 hasty attacks, 10
+    Form("move-stack", "move {hex:hex}"),
+    Form("move", "move {unit:unit}"),
+    Form("enter", "enter {unit:unit} {hex:hex}"),
+    Form("end-movement", "end-movement"),
+    Form("to", "to {hex:hex}"),
+    Form("pickup", "pickup {unit:unit}"),
+    Form("drop", "drop {unit:unit}"),
+    Form("hasty", "hasty {hex:hex}"),
+    Form("exit", "exit"),
+    Form("stop", "stop"),
+    types={
+        "unit": Type.token("a unit id (685/I)", r"[A-Za-z0-9/._-]+"),
+        "hex": Type.hex("a hex (four digits, 3508)"),
+        "force": Type("word", r"[A-Za-z0-9_-]+", "a formation id"),
+        "turn": Type.number("a turn"),
+        "area": Type("word", r"[A-Za-z0-9]+", "an area letter"),
+        "word": Type("word", r"[^\s]+", "a word"),
+        "route": Type.hex("a retreat path (3508-3509)", r"\d{4}(?:-\d{4})*", joined="-"),
+        # "off" is the map edge, no hex: what picks actions by hex drops it as no cell
+        "route_off": Type.hex("a retreat path off the map (3508-off)",
+                              r"\d{4}(?:-\d{4})*-off", joined="-"),
+    },
+)
+
+PLACE, PLAN, COMMIT, REVEAL, OPEN = (GRAMMAR[n] for n in ("place", "plan", "commit", "reveal",
+                                                          "open"))
+ATTACK, WITH, SUPPORT, FIRE, ADD = (GRAMMAR[n] for n in ("attack", "with", "support", "fire",
+                                                         "add"))
+PATH, PATH_OFF, ELIMINATE, ADVANCE = (GRAMMAR[n] for n in ("path", "path-off", "eliminate",
+                                                           "advance"))
+MOVE_STACK, MOVE, ENTER, TO, PICKUP, DROP, HASTY = (
+    GRAMMAR[n] for n in ("move-stack", "move", "enter", "to", "pickup", "drop", "hasty"))
+SETUP_DONE = GRAMMAR["setup-done"]()
+END_COMBAT = GRAMMAR["end-combat"]()
+GO = GRAMMAR["go"]()
+CANCEL = GRAMMAR["cancel"]()
+ROLL = GRAMMAR["roll"]()
+END_FIRE = GRAMMAR["end-fire"]()
+RETREAT = GRAMMAR["retreat"]()
+CHECK = GRAMMAR["check"]()
+PATH_NONE = GRAMMAR["path-none"]()
+OFF_MAP = GRAMMAR["off-map"]()
+END_ADVANCE = GRAMMAR["end-advance"]()
+END_MOVEMENT = GRAMMAR["end-movement"]()
+EXIT = GRAMMAR["exit"]()
+STOP = GRAMMAR["stop"]()
 
 
-@dataclass(frozen=True)
-class Say(Action):
-    """An action that is its words and up to three parameters (``attack 3508``)."""
-
-    verb: str
-    a: str = ""
-    b: str = ""
-    c: str = ""
-
-    def notation(self) -> str:
-        return " ".join(x for x in (self.verb, self.a, self.b, self.c) if x)
+def path_action(path: Iterable[str], off: bool = False) -> Act:
+    """8.3: the retreat along ``path`` (its hexes after the start), off the map at the
+    last one's edge when ``off``."""
+    hexes = "-".join(path)
+    return PATH_OFF(hexes + "-off") if off else PATH(hexes)
 
 
-VERBS = {
-    # verb: number of parameters
-    "place": 2, "setup-done": 0, "plan": 3, "commit": 3, "reveal": 1, "open": 3,
-    "attack": 1, "end-combat": 0, "with": 1, "support": 1, "go": 0, "cancel": 0,
-    "fire": 2, "add": 1, "roll": 0, "end-fire": 0,
-    "retreat": 0, "check": 0, "path": 1, "off-map": 0, "eliminate": 1,
-    "advance": 2, "end-advance": 0,
-    "move": 1, "enter": 2, "end-movement": 0,
-    "to": 1, "pickup": 1, "drop": 1, "hasty": 1, "exit": 0, "stop": 0,
-}
+def route(a: Act) -> tuple[list[str], bool]:
+    """A retreat path's hexes and whether it goes on off the map (8.3)."""
+    hexes = list(a.hexes())
+    off = a.kind == "path-off"
+    return (hexes[:-1] if off else hexes), off
 
 
-def parse(text: str) -> Action:
-    parts = text.split(" ")
-    if not parts or parts[0] not in VERBS or len(parts) != 1 + VERBS[parts[0]] or "" in parts:
-        raise ActionSyntaxError(
-            f"cannot read {text!r}: try 'move 685/I', 'to 3509', 'attack 3508', 'end-movement'")
-    return Say(*parts)
+def act(action: Action) -> Act:
+    """``action`` as the grammar's typed action: every action a 48th Panzer Korps state
+    meets is one (it lists them, and parses the rest with :data:`GRAMMAR`)."""
+    if isinstance(action, Act):
+        return action
+    return GRAMMAR.parse(action.notation())
+
+
+def parse(text: str) -> Act:
+    return GRAMMAR.parse(text)

@@ -9,13 +9,13 @@ from collections.abc import Iterable
 from typing import TYPE_CHECKING
 
 from engines.panzer48.data import other
-from engines.panzer48.notation import Say
 from engines.panzer48.stacking import fits
 from engines.panzer48.zoc import zoc
 from pbem.engine import Commitment, Event
 
 if TYPE_CHECKING:
     from engines.panzer48.state import P48State
+    from pbem.grammar import Act
 
 
 #: the salt used when a plan is applied directly to a state, with no session (tests, bots
@@ -39,12 +39,14 @@ def plan_formations(s: P48State) -> list[str]:
                   if f.schedule and min(t for _, t in f.schedule) <= s.pos.last_turn)
 
 
-def reveal(s: P48State, action: Say) -> None:
-    """9.1: the area revealed on the planned turn, checked against the commitment."""
-    f = action.a
+def reveal(s: P48State, action: Act) -> None:
+    """9.1: the area revealed on the planned turn (``reveal F``, or ``open F AREA SALT``
+    as a session writes it), checked against the commitment."""
+    f = action.text("force")
     com = Commitment("soviet", f, bytes.fromhex(s.pos.plan_digests[f]))
-    if action.verb == "open":
-        area, salt = action.b, bytes.fromhex(action.c) if _is_hex(action.c) else b""
+    if action.kind == "open":
+        text = action.text("salt")
+        area, salt = action.text("area"), bytes.fromhex(text) if _is_hex(text) else b""
         com.check(plan_value(f, area), salt, rule="9.1")
     else:
         found = [a for a, _ in s.d.formations[f].schedule
@@ -109,12 +111,10 @@ def _is_hex(text: str) -> bool:
     return len(text) % 2 == 0 and all(ch in "0123456789abcdef" for ch in text)
 
 
-def check_release(s: P48State, moved: Iterable[str] = (), *, told: bool = True) -> None:
+def check_release(s: P48State, moved: Iterable[str] = ()) -> None:
     """9: the 7th Luftwaffe Field Division is released on turn 7 or "whenever a
     Soviet unit moves within two hexes" of any of its units: ``moved`` are the units
-    that just entered a hex; a Soviet unit standing that near releases nothing.  Not
-    ``told``: released without a word, as where units only left the map (see
-    :func:`~engines.panzer48.movement.after_move`)."""
+    that just entered a hex; a Soviet unit standing that near releases nothing."""
     if s.pos.released:
         return
     lw = [u for u in s.on_map("german") if s.d.units[u].formation == "7lw"]
@@ -123,8 +123,7 @@ def check_release(s: P48State, moved: Iterable[str] = (), *, told: bool = True) 
                and s.pos.units[m].where == "map" for g in lw)
     if s.pos.turn >= 7 or near:
         s.pos.released = True
-        if told:
-            s.tell(Event("the 7th Luftwaffe Field Division is released", "info", rule="9"))
+        s.tell(Event("the 7th Luftwaffe Field Division is released", "info", rule="9"))
 
 
 def areas_to_reveal(s: P48State) -> list[str]:

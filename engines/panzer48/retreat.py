@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterable
+from collections.abc import Callable
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
@@ -132,10 +132,6 @@ def retreat_paths(s: P48State, args: RetreatArgs) -> tuple[list[tuple[str, ...]]
     and whether there are any."""
     plan = retreat_plan(s, args)
     return (list(plan.paths), True) if plan.kind == "fit" else ([], False)
-
-
-def path_text(p: Iterable[str]) -> str:
-    return "-".join(p)
 
 
 def on_path(c: Combat, u: str, here: str, n: str) -> bool:

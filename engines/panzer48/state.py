@@ -14,12 +14,13 @@ from typing import Any
 
 from engines.hexkit.facts import BoardFacts, Placed, board_facts
 from engines.panzer48.data import SIDES, Data, UnitInfo, data
-from engines.panzer48.notation import Say, parse
+from engines.panzer48.notation import CHECK, COMMIT, OPEN, RETREAT, parse
 from engines.panzer48.position import Combat, Position, SideArgs
 from engines.panzer48.reinforcements import digest_of, open_salt, plan_formations
 from engines.panzer48.victory import score
 from engines.panzer48.view import board, status_line
 from pbem.engine import Action, Decision, Result
+from pbem.grammar import Act
 from pbem.steps import Frame, Misfit, StepState
 from pbem.view import BoardView
 
@@ -57,6 +58,10 @@ class P48State(StepState[Position]):
         c = self.pos.combat
         assert c is not None
         return c
+
+    def phasing_side(self) -> str:
+        """3: the side whose player turn it is (the steps' ``decider = PHASING``)."""
+        return self.pos.phasing
 
     def info(self, uid: str) -> UnitInfo:
         return self.d.units[uid]
@@ -232,16 +237,16 @@ class P48State(StepState[Position]):
     def conceal(self, action: Action, salt: Callable[[str], bytes]) -> Action:
         """9.1 through a session: the plan's area leaves only as a commitment (a salted
         hash, pbem.engine.Commitment), and its reveal carries the salt."""
-        if not isinstance(action, Say):
+        if not isinstance(action, Act):
             return action
-        if action.verb == "plan":
-            f, turn, area = action.a, action.b, action.c
-            return Say("commit", f, turn, digest_of(f, area, salt(f)))
-        if action.verb == "reveal":
-            f = action.a
+        if action.kind == "plan":
+            f, area = action.text("force"), action.text("area")
+            return COMMIT(f, action.number("turn"), digest_of(f, area, salt(f)))
+        if action.kind == "reveal":
+            f = action.text("force")
             for area, _ in self.d.formations[f].schedule:
                 if digest_of(f, area, salt(f)) == self.pos.plan_digests.get(f):
-                    return Say("open", f, area, salt(f).hex())
+                    return OPEN(f, area, salt(f).hex())
         return action
 
     def private_notes(self, side: str, salt: Callable[[str], bytes]) -> list[str]:
@@ -262,6 +267,6 @@ class P48State(StepState[Position]):
 
     def _order_answer(self, decision: Decision, policy: str) -> Action | None:
         if decision.kind == "morale-option" and policy == "check":
-            return Say("check") if Say("check") in decision.options else Say("retreat")
+            return CHECK if CHECK in decision.options else RETREAT
         return None
 

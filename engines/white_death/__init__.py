@@ -35,6 +35,8 @@ class WhiteDeath(Engine):
     title = "White Death: Battle for Velikiye Luki, November 1942"
     rules_version = "0.8"
     sides = ("soviet", "german")
+    #: its decision kinds, standing orders and restore come from the steps (issue 34)
+    state_class = WDState
     # a player's words for each first word of an action (pbem.engine.Engine.action_words)
     action_words = MappingProxyType({
         "impulse": "spend that many of the side's movement points left this turn in this "
@@ -97,18 +99,6 @@ class WhiteDeath(Engine):
     def catalog(self) -> Catalog:
         return _catalog(self._data())
 
-    def standing_orders(self) -> list[OrderSpec]:
-        # the manual's "Default Actions": fire not allocated is allocated automatically
-        # (no artillery); the defender's fire is the one decision inside the other
-        # side's impulse
-        return [OrderSpec("defensive-fire", "Rule 5",
-                          "defensive fire allocated automatically (the manual's Default "
-                          "Actions; no artillery)")]
-
-    def decision_kinds(self) -> tuple[str, ...]:
-        # one per Choice step of the sequence of play, in the order the table lists them
-        return tuple(step.kind for step in STEPS.values() if isinstance(step, Choice))
-
     def scenarios(self) -> list[ScenarioInfo]:
         data = self._data()
         out = []
@@ -152,14 +142,8 @@ class WhiteDeath(Engine):
         return problems
 
     def _new_state(self, scenario: str, options: Mapping[str, str]) -> State:
-        state = WDState(self, scenario, dict(options), self.catalog())
+        state = WDState(self, scenario, dict(options))
         setup_initial(state)
-        return state
-
-    def _restore(self, snapshot: Snapshot) -> State:
-        state = WDState(self, snapshot["scenario"], dict(snapshot["options"]), self.catalog())
-        state.restore_body(snapshot["body"])
-        state._moved()  # nothing cached belongs to the position restored
         return state
 
 
@@ -206,4 +190,4 @@ def _catalog(data: ScenarioSet) -> Catalog:
 
 ENGINE = WhiteDeath()
 
-__all__ = ["ENGINE", "WhiteDeath"]
+__all__ = ["ENGINE", "STEPS", "Choice", "OrderSpec", "Snapshot", "WhiteDeath"]

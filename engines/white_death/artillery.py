@@ -13,17 +13,18 @@ from typing import TYPE_CHECKING
 from engines.white_death import rules
 from engines.white_death.base import DieArgs, other
 from engines.white_death.combat import _lose, _morale
-from engines.white_death.notation import WDAction, act, fmt_amount
+from engines.white_death.notation import act, fmt_amount
 from engines.white_death.position import Barrage, PhaseLoss
 from engines.white_death.supply import art_supplied, enemy_hexes, pool_of
 from pbem.engine import Event
 from pbem.errors import IllegalAction
+from pbem.grammar import Act
 
 if TYPE_CHECKING:
     from engines.white_death.state import WDState
 
 
-def _barrage_candidates(s: WDState) -> list[WDAction]:
+def _barrage_candidates(s: WDState) -> list[Act]:
     out = [act("end-barrage")]
     if _assigned(s):
         out.append(act("fire-barrage"))
@@ -72,7 +73,6 @@ def _on_barrage(s: WDState, job: DieArgs, roll: int) -> list[Event]:
 def _barrage_done(s: WDState) -> list[Event]:
     """Rule 11.B.2.B: losses are taken at once, capped at half the unit's strength in
     the phase; the one morale check on the phase's total waits for the phase's end."""
-    events: list[Event] = []
     loss = s.pos.bar.loss if s.pos.bar is not None else {}
     for uid in sorted(loss):
         n = loss[uid]
@@ -82,9 +82,9 @@ def _barrage_done(s: WDState) -> list[Event]:
         start, before = (got.start, got.lost) if got else (s.pos.units[uid].strength, 0)
         lost = rules.conventional_loss(before + n, start) - before
         s.pos.barrage_phase[uid] = PhaseLoss(start, before + lost)
-        events += _lose(s, uid, lost, "barrage")
+        _lose(s, uid, lost, "barrage")
     s.pos.bar = None
-    return events
+    return []
 
 
 def _barrage_morale(s: WDState) -> None:
@@ -142,30 +142,30 @@ def sees(s: WDState, obs: str, target: str) -> bool:
 # ------------------------------------------------------------------ the actions
 
 
-def check_barrage(s: WDState, a: WDAction) -> None:
+def check_barrage(s: WDState, a: Act) -> None:
     s._need_phase("barrage", rule="Rule 11.B")
-    u = s._need_map(a.unit)
-    t = s.utype(a.unit)
+    u = s._need_map(a.text("unit"))
+    t = s.utype(a.text("unit"))
     if t.barrage <= 0 or not u.deployed:
-        raise IllegalAction(f"{a.unit} is not deployed artillery with a barrage factor",
+        raise IllegalAction(f"{a.text('unit')} is not deployed artillery with a barrage factor",
                             rule="Rule 11.B")
     if u.assault:
-        raise IllegalAction(f"{a.unit} has declared an assault and fires in it",
+        raise IllegalAction(f"{a.text('unit')} has declared an assault and fires in it",
                             rule="Rule 11.B.1")
     assigned = _assigned(s)
-    if "barraged" in u.marks or a.unit in assigned:
-        raise IllegalAction(f"{a.unit} has already barraged this impulse", rule="Rule 11.B")
+    if "barraged" in u.marks or a.text("unit") in assigned:
+        raise IllegalAction(f"{a.text('unit')} has already barraged this impulse", rule="Rule 11.B")
     bar = s.pos.bar
-    if bar is not None and bar.hex not in ("", a.hex) and bar.units:
+    if bar is not None and bar.hex not in ("", a.text("hex")) and bar.units:
         raise IllegalAction(f"fire the barrage on {bar.hex} first", rule="Rule 11.B")
-    if not s.units_at(a.hex, other(s.pos.phasing)):
-        raise IllegalAction(f"{a.hex} holds no enemy unit", rule="Rule 11.B")
-    if s.map.distance(u.loc, a.hex) > t.range:
-        raise IllegalAction(f"{a.hex} is beyond {a.unit}'s range of {t.range}",
+    if not s.units_at(a.text("hex"), other(s.pos.phasing)):
+        raise IllegalAction(f"{a.text('hex')} holds no enemy unit", rule="Rule 11.B")
+    if s.map.distance(u.loc, a.text("hex")) > t.range:
+        raise IllegalAction(f"{a.text('hex')} is beyond {a.text('unit')}'s range of {t.range}",
                             rule="Rule 11.B.2.A")
-    if not art_supplied(s, a.unit):
-        raise IllegalAction(f"{a.unit} cannot trace artillery supply", rule="Rule 15.B")
-    pool = pool_of(s, a.unit)
+    if not art_supplied(s, a.text("unit")):
+        raise IllegalAction(f"{a.text('unit')} cannot trace artillery supply", rule="Rule 15.B")
+    pool = pool_of(s, a.text("unit"))
     pools = {pool_of(s, x) for x in assigned}
     if pools and pool not in pools:
         raise IllegalAction("one barrage draws on one supply pool", rule="Rule 15.D.2")
@@ -175,25 +175,25 @@ def check_barrage(s: WDState, a: WDAction) -> None:
                             f"the {pool} pool has {s.pos.supply[pool]}", rule="Rule 15.A.2")
 
 
-def check_fire_barrage(s: WDState, a: WDAction) -> None:
+def check_fire_barrage(s: WDState, a: Act) -> None:
     s._need_phase("barrage", rule="Rule 11.B")
     if not _assigned(s):
         raise IllegalAction("no artillery is assigned to a barrage", rule="Rule 11.B")
 
 
-def check_end_barrage(s: WDState, a: WDAction) -> None:
+def check_end_barrage(s: WDState, a: Act) -> None:
     s._need_phase("barrage", rule="Rule 11.B")
 
 
-def do_barrage(s: WDState, a: WDAction) -> list[Event]:
+def do_barrage(s: WDState, a: Act) -> list[Event]:
     if s.pos.bar is None or not s.pos.bar.units:
-        s.pos.bar = Barrage(a.hex)
-    s.pos.bar.units.append(a.unit)
-    return [Event(f"{a.unit} is assigned to barrage {a.hex}", "info",
+        s.pos.bar = Barrage(a.text("hex"))
+    s.pos.bar.units.append(a.text("unit"))
+    return [Event(f"{a.text('unit')} is assigned to barrage {a.text('hex')}", "info",
                   visible_to=(s.pos.phasing,), rule="Rule 11.B")]
 
 
-def check_fire_barrage_half(s: WDState, a: WDAction) -> None:
+def check_fire_barrage_half(s: WDState, a: Act) -> None:
     check_fire_barrage(s, a)
     if not _rocket_choice(s):
         raise IllegalAction("rockets at half is the German's choice when rocket artillery "
@@ -201,11 +201,11 @@ def check_fire_barrage_half(s: WDState, a: WDAction) -> None:
                             rule="Rule 15.A.3")
 
 
-def do_fire_barrage_half(s: WDState, a: WDAction) -> list[Event]:
+def do_fire_barrage_half(s: WDState, a: Act) -> list[Event]:
     return do_fire_barrage(s, a, rockets_full=False)
 
 
-def do_fire_barrage(s: WDState, a: WDAction, rockets_full: bool = True) -> list[Event]:
+def do_fire_barrage(s: WDState, a: Act, rockets_full: bool = True) -> list[Event]:
     bar = s.pos.bar
     assert bar is not None  # _check_fire_barrage: artillery is assigned
     h = bar.hex
@@ -273,16 +273,16 @@ def do_fire_barrage(s: WDState, a: WDAction, rockets_full: bool = True) -> list[
             # bunkers themselves get only theirs (Rule 11.B.2.B)
             mod += max((tables.barrage_terrain.get(tt, 0) for tt in s.ter.terrain(h)),
                        default=0)
-            s._die("barrage-roll", f"barrage on {x} at {h}", "Rule 11.B.2",
-                      uid=x, col=col, mod=mod, hex=h)
+            s.queue("barrage-roll", DieArgs(f"barrage on {x} at {h}", "Rule 11.B.2",
+                                            uid=x, col=col, mod=mod, hex=h))
         for i, b in enumerate(s.pos.bunkers):
             if b.hex == h and b.strength > 0:
-                s._die("barrage-roll", f"barrage on the bunker at {h}", "Rule 19",
-                          uid=f"bunker:{i}", col=col, mod=obs_mod + tables.barrage_bunker,
-                          hex=h)
-    s._push("barrage-done")
+                s.queue("barrage-roll",
+                        DieArgs(f"barrage on the bunker at {h}", "Rule 19", uid=f"bunker:{i}",
+                                col=col, mod=obs_mod + tables.barrage_bunker, hex=h))
+    s.queue("barrage-done")
     return events
 
 
-def do_end_barrage(s: WDState, a: WDAction) -> list[Event]:
+def do_end_barrage(s: WDState, a: Act) -> list[Event]:
     return []

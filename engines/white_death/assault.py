@@ -17,12 +17,13 @@ from typing import TYPE_CHECKING
 from engines.white_death import rules
 from engines.white_death.base import DieArgs, other
 from engines.white_death.combat import _lose, _morale, attackers, defenders, defense, fire_value
-from engines.white_death.notation import WDAction, act, fmt_amount
+from engines.white_death.notation import act, amount, fmt_amount
 from engines.white_death.position import Allocation, Combat
 from engines.white_death.supply import art_supplied, pool_of
 from engines.white_death.terrain import city_bound, enter_cost, garrison_fixed
 from pbem.engine import Event
 from pbem.errors import IllegalAction
+from pbem.grammar import Act
 
 if TYPE_CHECKING:
     from engines.white_death.state import WDState
@@ -139,7 +140,7 @@ def target_defense(s: WDState, uid: str, kind: str) -> int:
     return defense(s, uid, kind)
 
 
-def _combat_candidates(s: WDState) -> list[WDAction]:
+def _combat_candidates(s: WDState) -> list[Act]:
     out = [act("done")]
     c = s.pos.combat
     if c is None:
@@ -262,8 +263,8 @@ def _resolve_next(s: WDState) -> list[Event]:
     h = c.hex
     events = [Event(f"Assault at {h}", "phase", hexes=(h,), rule="RESOLVE")]
     events += _fire_plan(s, "assault")
-    s._push("fright", HexArgs(h))
-    s._push("assault-done", HexArgs(h))
+    s.queue("fright", HexArgs(h))
+    s.queue("assault-done", HexArgs(h))
     return events
 
 
@@ -293,11 +294,11 @@ def _fire_plan(s: WDState, stage: str) -> list[Event]:
                                 "the table: no effect", "attack", hexes=(h,),
                                 rule="Rule 9.B" if kind == "conv" else "Rule 10.B"))
             continue
-        s._die("crt" if stage == "df" else "assault-crt",
-                  f"{'conventional' if kind == 'conv' else 'antitank'} fire "
-                  f"{label} against {tgt} at {s.pos.units[tgt].loc}",
-                  "Rule 9" if kind == "conv" else "Rule 10", kind=kind, uid=tgt, col=col,
-                  stage=stage, hex=s.pos.units[tgt].loc)
+        s.queue("crt" if stage == "df" else "assault-crt",
+                DieArgs(f"{'conventional' if kind == 'conv' else 'antitank'} fire "
+                        f"{label} against {tgt} at {s.pos.units[tgt].loc}",
+                        "Rule 9" if kind == "conv" else "Rule 10", kind=kind, uid=tgt,
+                        col=col, stage=stage, hex=s.pos.units[tgt].loc))
     c.checked = []
     return events
 
@@ -310,19 +311,19 @@ def _on_crt(s: WDState, job: DieArgs, roll: int) -> list[Event]:
     if job.kind == "conv":
         n = rules.conventional_result(tables, job.col, roll)
         lost = rules.conventional_loss(n, s.pos.units[uid].strength)
-        events = [Event(f"{uid}: MC{n if n else ''}", "attack", units=(uid,), rule="Rule 9")]
-        events += _lose(s, uid, lost, "conventional fire")
+        s.tell(Event(f"{uid}: MC{n if n else ''}", "attack", units=(uid,), rule="Rule 9"))
+        _lose(s, uid, lost, "conventional fire")
         if s.on_map(uid):
             _morale(s, uid, n, job.stage, s.pos.units[uid].loc)
-        return events
+        return []
     n = rules.antitank_result(tables, job.col, roll)
     if n <= 0:
         return [Event(f"antitank fire at {uid}: miss", "attack", units=(uid,), rule="Rule 10")]
     lost = min(n, s.pos.units[uid].strength)
-    events = _lose(s, uid, lost, "antitank fire")
+    _lose(s, uid, lost, "antitank fire")
     if s.on_map(uid):
         _morale(s, uid, lost, job.stage, s.pos.units[uid].loc)
-    return events
+    return []
 
 
 def _assault_done(s: WDState, h: str) -> list[Event]:
@@ -336,7 +337,7 @@ def _assault_done(s: WDState, h: str) -> list[Event]:
     return [Event(f"{h} is cleared of defenders", "info", hexes=(h,), rule="Rule 9.D")]
 
 
-def _advance_candidates(s: WDState) -> list[WDAction]:
+def _advance_candidates(s: WDState) -> list[Act]:
     out = [act("end-advance")]
     for h, uids in sorted(s.pos.advance.items()):
         out += [act("advance", uid, h) for uid in uids]
@@ -357,19 +358,19 @@ def _advance_bar(s: WDState, uid: str, h: str) -> IllegalAction | None:
 # ------------------------------------------------------------------ the actions
 
 
-def check_hq(s: WDState, a: WDAction) -> None:
+def check_hq(s: WDState, a: Act) -> None:
     _combat_turn(s)
-    if a.unit not in involved_divisions(s) or len(involved_divisions(s)) < 2:
-        raise IllegalAction(f"{a.unit} is not one of two or more divisions or brigades in "
+    if a.text("unit") not in involved_divisions(s) or len(involved_divisions(s)) < 2:
+        raise IllegalAction(f"{a.text('unit')} is not one of two or more divisions or brigades in "
                             "this combat", rule="Rule 11.A.1")
-    if _combat(s).hq == a.unit:
-        raise IllegalAction(f"{a.unit} is already the headquarters", rule="Rule 11.A.1")
+    if _combat(s).hq == a.text("unit"):
+        raise IllegalAction(f"{a.text('unit')} is already the headquarters", rule="Rule 11.A.1")
     if _combat(s).support:
         raise IllegalAction("choose the headquarters before adding support",
                             rule="Rule 11.A.1")
 
 
-def check_high(s: WDState, a: WDAction) -> None:
+def check_high(s: WDState, a: Act) -> None:
     _combat_turn(s)
     if s.phase != "defense":
         raise IllegalAction("high intensity support is the defender's", rule="Rule 15.A.4")
@@ -380,24 +381,24 @@ def check_high(s: WDState, a: WDAction) -> None:
                             rule="Rule 15.A.4")
 
 
-def check_support(s: WDState, a: WDAction) -> None:
+def check_support(s: WDState, a: Act) -> None:
     _combat_turn(s)
     side = s._current_player()
-    u = s._need_unit(a.unit, side)
-    t = s.utype(a.unit)
+    u = s._need_unit(a.text("unit"), side)
+    t = s.utype(a.text("unit"))
     h = _combat(s).hex
-    if not s.on_map(a.unit) or t.support <= 0 or not u.deployed:
-        raise IllegalAction(f"{a.unit} is not deployed artillery with a support factor",
+    if not s.on_map(a.text("unit")) or t.support <= 0 or not u.deployed:
+        raise IllegalAction(f"{a.text('unit')} is not deployed artillery with a support factor",
                             rule="Rule 11.A")
     if "barraged" in u.marks or f"support:{s.phase}" in u.marks:
-        raise IllegalAction(f"{a.unit} has already fired this phase", rule="Rule 11.A.1")
+        raise IllegalAction(f"{a.text('unit')} has already fired this phase", rule="Rule 11.A.1")
     if u.assault and u.assault != h:
-        raise IllegalAction(f"{a.unit} assaults {u.assault} and fires there",
+        raise IllegalAction(f"{a.text('unit')} assaults {u.assault} and fires there",
                             rule="Rule 11.A.1")
     if s.phase == "defense" and "no-df" in u.marks:
-        raise IllegalAction(f"{a.unit} failed a barrage morale check", rule="Rule 14.B.1")
-    if side == "soviet" and s.udef(a.unit).div != hq(s):
-        raise IllegalAction(f"{a.unit} may support only its own division or brigade "
+        raise IllegalAction(f"{a.text('unit')} failed a barrage morale check", rule="Rule 14.B.1")
+    if side == "soviet" and s.udef(a.text("unit")).div != hq(s):
+        raise IllegalAction(f"{a.text('unit')} may support only its own division or brigade "
                             f"(headquarters: {hq(s)})", rule="Rule 11.A.1")
     if s.phase == "defense":
         dist = s.map.distance(u.loc, h)
@@ -405,41 +406,41 @@ def check_support(s: WDState, a: WDAction) -> None:
         dist = min((s.map.distance(u.loc, s.pos.units[x].loc) for x in attackers(s, h)),
                    default=99)
     if dist > t.range:
-        raise IllegalAction(f"{a.unit} is out of range", rule="Rule 11.A.2")
+        raise IllegalAction(f"{a.text('unit')} is out of range", rule="Rule 11.A.2")
 
 
-def check_fire(s: WDState, a: WDAction, kind: str = "conv") -> None:
+def check_fire(s: WDState, a: Act, kind: str = "conv") -> None:
     _combat_turn(s)
-    tgt = a.unit
+    tgt = a.text("unit")
     if tgt not in targets(s, kind):
         raise IllegalAction(f"{tgt} may not be fired at with "
                             f"{'conventional' if kind == 'conv' else 'antitank'} fire here",
                             rule="Rule 9.B" if kind == "conv" else "Rule 10.B")
     if any(al.target == tgt for al in _combat(s).alloc):
         raise IllegalAction(f"{tgt} has already been fired at this phase", rule="Rule 9.C.3")
-    if a.amount > pool(s, kind):
+    if amount(a) > pool(s, kind):
         raise IllegalAction(f"only {fmt_amount(pool(s, kind))} fire points are left",
                             rule="Rule 9.C.3")
     if kind == "conv":
-        _weapons_limit(s, tgt, a.amount)
+        _weapons_limit(s, tgt, amount(a))
 
 
-def check_fire_at(s: WDState, a: WDAction) -> None:
+def check_fire_at(s: WDState, a: Act) -> None:
     check_fire(s, a, "at")
 
 
-def check_done(s: WDState, a: WDAction) -> None:
+def check_done(s: WDState, a: Act) -> None:
     s._need_phase("defense", "assault", rule="Rule 5")
 
 
-def do_hq(s: WDState, a: WDAction) -> list[Event]:
+def do_hq(s: WDState, a: Act) -> list[Event]:
     c = _combat(s)
-    c.hq = a.unit
-    return [Event(f"{a.unit} is the controlling headquarters at {c.hex}",
+    c.hq = a.text("unit")
+    return [Event(f"{a.text('unit')} is the controlling headquarters at {c.hex}",
                   "info", rule="Rule 11.A.1")]
 
 
-def do_high(s: WDState, a: WDAction) -> list[Event]:
+def do_high(s: WDState, a: Act) -> list[Event]:
     here = defenders(s, _combat(s).hex)
     pool = pool_of(s, here[0]) if here else other(s.pos.phasing)
     s.pos.supply[pool] -= 1
@@ -448,26 +449,26 @@ def do_high(s: WDState, a: WDAction) -> list[Event]:
                   rule="Rule 15.A.4")]
 
 
-def do_support(s: WDState, a: WDAction) -> list[Event]:
+def do_support(s: WDState, a: Act) -> list[Event]:
     c = _combat(s)
-    c.support.append(a.unit)
-    s.pos.units[a.unit].marks.add(f"support:{s.phase}")
-    return [Event(f"{a.unit} supports at {c.hex} "
-                  f"(+{fmt_amount(support_value(s, a.unit))})", "info", rule="Rule 11.A")]
+    c.support.append(a.text("unit"))
+    s.pos.units[a.text("unit")].marks.add(f"support:{s.phase}")
+    return [Event(f"{a.text('unit')} supports at {c.hex} "
+                  f"(+{fmt_amount(support_value(s, a.text('unit')))})", "info", rule="Rule 11.A")]
 
 
-def do_fire(s: WDState, a: WDAction, kind: str = "conv") -> list[Event]:
-    _combat(s).alloc.append(Allocation(a.unit, kind, a.amount))
-    return [Event(f"{a.n} {'conventional' if kind == 'conv' else 'antitank'} fire points at "
-                  f"{a.unit}", "attack", visible_to=(s._current_player() or "",),
+def do_fire(s: WDState, a: Act, kind: str = "conv") -> list[Event]:
+    _combat(s).alloc.append(Allocation(a.text("unit"), kind, amount(a)))
+    return [Event(f"{a.text('n')} {'conventional' if kind == 'conv' else 'antitank'} fire "
+                  f"points at {a.text('unit')}", "attack", visible_to=(s._current_player() or "",),
                   rule="Rule 9" if kind == "conv" else "Rule 10")]
 
 
-def do_fire_at(s: WDState, a: WDAction) -> list[Event]:
+def do_fire_at(s: WDState, a: Act) -> list[Event]:
     return do_fire(s, a, "at")
 
 
-def do_done(s: WDState, a: WDAction) -> list[Event]:
+def do_done(s: WDState, a: Act) -> list[Event]:
     """``done firing``: the Default Actions allocate what is left; the defender's fire
     is resolved at once (Rule 5: "Combat immediately ensues until resolved"), the
     assaulting player's is an assault plan, resolved with the others at RESOLVE."""
@@ -494,35 +495,35 @@ def do_done(s: WDState, a: WDAction) -> list[Event]:
                            hexes=(c.hex,), rule="RESOLVE")]
 
 
-def check_advance(s: WDState, a: WDAction) -> None:
+def check_advance(s: WDState, a: Act) -> None:
     s._need_phase("advance", rule="Rule 9.D")
-    if a.unit not in s.pos.advance.get(a.hex, []):
-        raise IllegalAction(f"{a.unit} did not assault {a.hex} or may not advance",
+    if a.text("unit") not in s.pos.advance.get(a.text("hex"), []):
+        raise IllegalAction(f"{a.text('unit')} did not assault {a.text('hex')} or may not advance",
                             rule="Rule 9.D")
-    if s.units_at(a.hex, other(s.pos.phasing)):
-        raise IllegalAction(f"{a.hex} is not vacated", rule="Rule 9.D")
-    bar = _advance_bar(s, a.unit, a.hex)
+    if s.units_at(a.text("hex"), other(s.pos.phasing)):
+        raise IllegalAction(f"{a.text('hex')} is not vacated", rule="Rule 9.D")
+    bar = _advance_bar(s, a.text("unit"), a.text("hex"))
     if bar is not None:
         raise bar
-    if not s.stack_ok_with(a.hex, a.unit):
-        raise IllegalAction(f"advancing {a.unit} would break the stacking limit",
+    if not s.stack_ok_with(a.text("hex"), a.text("unit")):
+        raise IllegalAction(f"advancing {a.text('unit')} would break the stacking limit",
                             rule="Rule 14.B.3")
 
 
-def check_end_advance(s: WDState, a: WDAction) -> None:
+def check_end_advance(s: WDState, a: Act) -> None:
     s._need_phase("advance", rule="Rule 9.D")
 
 
-def do_advance(s: WDState, a: WDAction) -> list[Event]:
-    frm = s.pos.units[a.unit].loc
-    s._put(a.unit, a.hex)
-    s.pos.advance[a.hex] = [x for x in s.pos.advance[a.hex] if x != a.unit]
-    if not s.pos.advance[a.hex]:
-        del s.pos.advance[a.hex]
-    return [Event(f"{a.unit} advances from {frm} into {a.hex}", "move",
-                  hexes=(frm, a.hex), units=(a.unit,), rule="Rule 9.D")]
+def do_advance(s: WDState, a: Act) -> list[Event]:
+    frm = s.pos.units[a.text("unit")].loc
+    s._put(a.text("unit"), a.text("hex"))
+    s.pos.advance[a.text("hex")] = [x for x in s.pos.advance[a.text("hex")] if x != a.text("unit")]
+    if not s.pos.advance[a.text("hex")]:
+        del s.pos.advance[a.text("hex")]
+    return [Event(f"{a.text('unit')} advances from {frm} into {a.text('hex')}", "move",
+                  hexes=(frm, a.text("hex")), units=(a.text("unit"),), rule="Rule 9.D")]
 
 
-def do_end_advance(s: WDState, a: WDAction) -> list[Event]:
+def do_end_advance(s: WDState, a: Act) -> list[Event]:
     s.pos.advance = {}
     return []

@@ -2,9 +2,9 @@
 the phase a step belongs to (:class:`Phased`) and a unit's part of the movement listing.
 
 The state itself, the position's lookups (which units are where, whose they are, what
-the catalog says of them, whether a stack is legal, Rule 4) and the frames a rule queues
-(:meth:`~engines.white_death.state.WDState._push`), is
-:class:`~engines.white_death.state.WDState`.
+the catalog says of them, whether a stack is legal, Rule 4), is
+:class:`~engines.white_death.state.WDState`; the frames a rule queues go to the runtime
+(:meth:`pbem.steps.StepState.queue`).
 """
 
 from __future__ import annotations
@@ -69,9 +69,12 @@ class Phased:
     belongs to (Rule 5), "" for one that belongs to the phase around it."""
 
     phase: ClassVar[str] = ""
+    #: the field of the frame's arguments that names the phase instead (the fire steps'
+    #: ``stage``: defense or assault), "" for none
+    phase_arg: ClassVar[str] = ""
 
     def phase_of(self, args: Any) -> str:
-        return self.phase
+        return str(getattr(args, self.phase_arg)) if self.phase_arg else self.phase
 
 
 def phase_of(step: object, args: Any) -> str:

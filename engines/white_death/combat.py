@@ -80,9 +80,11 @@ def defenders(s: WDState, h: str) -> list[str]:
     return s.units_at(h, other(s.pos.phasing))
 
 
-def _lose(s: WDState, uid: str, n: int, why: str) -> list[Event]:
+def _lose(s: WDState, uid: str, n: int, why: str) -> None:
+    """``uid`` loses ``n`` strength points (at most what it has), told where it happens:
+    a loss is found deep inside a fire, a morale check or a retreat."""
     if n <= 0 or not s.on_map(uid):
-        return []
+        return
     u = s.pos.units[uid]
     h = u.loc
     n = min(n, u.strength)
@@ -93,10 +95,11 @@ def _lose(s: WDState, uid: str, n: int, why: str) -> list[Event]:
         u.loc = "dead"
         s.pos.counts[f"elim:{h}"] = s.pos.counts.get(f"elim:{h}", 0) + 1
         s._relocated()
-        return [Event(f"{uid} is eliminated at {h} ({why})", "loss", hexes=(h,),
-                      units=(uid,), rule=_LOSS_RULE.get(why, "Rule 14"))]
-    return [Event(f"{uid} loses {n} strength point{'s' if n > 1 else ''} at {h} ({why})",
-                  "loss", hexes=(h,), units=(uid,), rule=_LOSS_RULE.get(why, "Rule 14"))]
+        s.tell(Event(f"{uid} is eliminated at {h} ({why})", "loss", hexes=(h,),
+                     units=(uid,), rule=_LOSS_RULE.get(why, "Rule 14")))
+        return
+    s.tell(Event(f"{uid} loses {n} strength point{'s' if n > 1 else ''} at {h} ({why})",
+                 "loss", hexes=(h,), units=(uid,), rule=_LOSS_RULE.get(why, "Rule 14")))
 
 
 def morale_exempt(s: WDState, uid: str, stage: str) -> bool:
@@ -128,8 +131,8 @@ def _morale(s: WDState, uid: str, mod: int, stage: str, h: str) -> None:
         if s.pos.combat is not None:
             s.pos.combat.checked.append(uid)
     # the check comes before any die queued earlier: it follows the fire that caused it
-    s._die("mc", f"morale check for {uid} at {h} (+{mod})", "Rule 14", front=True,
-              uid=uid, mod=mod, stage=stage, hex=h)
+    s.queue("mc", DieArgs(f"morale check for {uid} at {h} (+{mod})", "Rule 14", uid=uid,
+                          mod=mod, stage=stage, hex=h), first=True)
 
 
 def morale_modifiers(s: WDState, uid: str, base: int) -> int:
@@ -158,35 +161,36 @@ def _on_mc(s: WDState, job: DieArgs, roll: int) -> list[Event]:
     extra = mod - job.mod
     why = (f" (+{job.mod} from the fire, {extra:+d} for isolation, snow, routs or "
            f"eliminations in the hex: Rule 14.C)" if extra else "")
-    events = [Event(f"{uid} morale {t.morale}: roll {roll} + modifier {mod} = "
-                    f"{roll + mod}, {band}{why}", "morale", hexes=(h,), units=(uid,),
-                    rule=job.rule)]
+    s.tell(Event(f"{uid} morale {t.morale}: roll {roll} + modifier {mod} = "
+                 f"{roll + mod}, {band}{why}", "morale", hexes=(h,), units=(uid,),
+                 rule=job.rule))
     stage = job.stage
     u = s.pos.units[uid]
     if band == "pass":
-        return events
+        return []
     if "intrinsic" in t.flags:  # a garrison cannot leave its town
-        return events + _lose(s, uid, u.strength, "garrison broken")
+        _lose(s, uid, u.strength, "garrison broken")
+        return []
     if band == "rout":
         s.pos.counts[f"rout:{h}"] = s.pos.counts.get(f"rout:{h}", 0) + 1
         if not t.afv:
-            events += _lose(s, uid, 1, "rout")
+            _lose(s, uid, 1, "rout")
         if s.on_map(uid):
-            events += _retreat(s, uid)
+            _retreat(s, uid)
         if stage == "df":
             u.marks.add("no-assault")
         if stage == "move":
             u.stopped = True
-        return events
+        return []
     if stage == "barrage":
         u.marks.add("no-df")
     elif stage == "df":
         u.marks.add("no-assault")
     elif stage == "assault":
-        events += _retreat(s, uid)
+        _retreat(s, uid)
     elif stage == "move":
         u.stopped = True
-    return events
+    return []
 
 
 def _fright_checks(s: WDState, h: str) -> None:
@@ -197,11 +201,11 @@ def _fright_checks(s: WDState, h: str) -> None:
     for uid in defenders(s, h):
         if uid not in checked and fright(s, uid, h) and not morale_exempt(s,
                 uid, "assault"):
-            s._die("mc", f"tank fright check for {uid} at {h}", "Rule 14.C.2",
-                      uid=uid, mod=0, stage="assault", hex=h)
+            s.queue("mc", DieArgs(f"tank fright check for {uid} at {h}", "Rule 14.C.2",
+                                  uid=uid, mod=0, stage="assault", hex=h))
 
 
-def _retreat(s: WDState, uid: str) -> list[Event]:
+def _retreat(s: WDState, uid: str) -> None:
     """Rule 14.B/C.1: two hexes generally away from the enemy, through ZOCs at the cost
     of one strength point, farther while it would end in an enemy ZOC or overstack."""
     side = s.side_of(uid)
@@ -209,20 +213,19 @@ def _retreat(s: WDState, uid: str) -> list[Event]:
     start = u.loc
     path = retreat_path(s, uid)
     if path is None:
-        events = _lose(s, uid, u.strength, "no retreat route")
-        return [Event(f"{uid} cannot retreat from {start}", "retreat", hexes=(start,),
-                      rule="Rule 14.B"), *events]
-    events = []
+        s.tell(Event(f"{uid} cannot retreat from {start}", "retreat", hexes=(start,),
+                     rule="Rule 14.B"))
+        _lose(s, uid, u.strength, "no retreat route")
+        return
     if any(x in ezoc(s, side) for x in path):
-        events += _lose(s, uid, 1, "retreat through an enemy ZOC")
+        _lose(s, uid, 1, "retreat through an enemy ZOC")
     if s.on_map(uid):
         s._put(uid, path[-1])
         u.assault = ""
         u.deployed = False
         u.stopped = True
-        events.append(Event(f"{uid} retreats {' '.join((start, *path))}", "retreat",
-                            hexes=(start, *path), units=(uid,), rule="Rule 14.B"))
-    return events
+        s.tell(Event(f"{uid} retreats {' '.join((start, *path))}", "retreat",
+                     hexes=(start, *path), units=(uid,), rule="Rule 14.B"))
 
 
 def retreat_path(s: WDState, uid: str) -> tuple[str, ...] | None:

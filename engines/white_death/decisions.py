@@ -9,6 +9,7 @@ and the dice) is :mod:`engines.white_death.sequence`.
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
@@ -23,9 +24,10 @@ from engines.white_death import (
     turns,
 )
 from engines.white_death.base import Phased, other
-from engines.white_death.notation import WDAction, act, parse
+from engines.white_death.notation import act, typed
 from pbem.engine import Action, Event
 from pbem.errors import IllegalAction
+from pbem.grammar import Act
 from pbem.steps import Choice, Flow
 
 if TYPE_CHECKING:
@@ -40,28 +42,31 @@ class Stage:
     stage: str = "defense"
 
 
-def _wd(action: Action) -> WDAction:
-    return action if isinstance(action, WDAction) else parse(action.notation())
-
-
 class _Foreign(Exception):
     """An action the decision at hand does not take (:meth:`WDChoice.not_now` names why)."""
 
 
 class WDChoice(Phased, Choice["WDState"]):
     """A decision: its actions are the phase's candidates that pass their rule's check
-    (moves are generated legal), kept until the position changes."""
+    (moves are generated legal), computed once per decision by the runtime's options memo
+    (``WDState.memo_options``)."""
 
     def side(self, s: WDState, args: Any) -> str:
         return self.decider or s.pos.phasing
 
-    def candidates(self, s: WDState, args: Any) -> list[WDAction]:
+    def prompt_fields(self, s: WDState, args: Any) -> Mapping[str, Any]:
+        # a prompt begins with the side that decides, capitalized, and reads the position
+        # by its fields ("{pos.turn}", "{pos.supply[vl]}")
+        return {"Side": self.side(s, args).capitalize(), "pos": s.pos}
+
+    def candidates(self, s: WDState, args: Any) -> list[Act]:
         raise NotImplementedError
 
-    def listed(self, s: WDState, args: Any) -> list[Action]:
+    def options(self, s: WDState, args: Any) -> list[Action]:
+        # asked through s.options_for: computed once per decision (WDState.memo_options)
         out: list[Action] = []
         for a in self.candidates(s, args):
-            if s.pos.passing and a.unit != s.pos.passing:
+            if s.pos.passing and a.units() != (s.pos.passing,):
                 continue
             if a.kind != "move":
                 try:
@@ -71,17 +76,11 @@ class WDChoice(Phased, Choice["WDState"]):
             out.append(a)
         return out
 
-    def options(self, s: WDState, args: Any) -> list[Action]:
-        got: list[Action] | None = s._cache.get("legal")
-        if got is None:
-            got = s._cache["legal"] = self.listed(s, args)
-        return list(got)
-
     def check(self, s: WDState, args: Any, action: Action) -> None:
         # every action is checked by its own rule, listed or not (a fire of any amount, a
         # setup of any waiting unit, a move along any legal path)
-        a = _wd(action)
-        if s.pos.passing and not (a.kind == "move" and a.unit == s.pos.passing):
+        a = typed(action)
+        if s.pos.passing and not (a.kind == "move" and a.text("unit") == s.pos.passing):
             raise IllegalAction(f"{s.pos.passing} must first move on out of the full hex "
                                 f"{s.pos.units[s.pos.passing].loc}", rule="Rule 4")
         try:
@@ -89,15 +88,15 @@ class WDChoice(Phased, Choice["WDState"]):
         except _Foreign:
             raise self.not_now(s, a) from None
 
-    def check_action(self, s: WDState, a: WDAction) -> None:
+    def check_action(self, s: WDState, a: Act) -> None:
         """``a``'s check by its rule (it raises :class:`IllegalAction` naming the rule)."""
         raise NotImplementedError
 
-    def do_action(self, s: WDState, a: WDAction) -> list[Event]:
+    def do_action(self, s: WDState, a: Act) -> list[Event]:
         """``a``'s effect by its rule, once checked (where the sequence goes is ``after``)."""
         raise NotImplementedError
 
-    def not_now(self, s: WDState, a: WDAction) -> IllegalAction:
+    def not_now(self, s: WDState, a: Act) -> IllegalAction:
         """The refusal of an action another decision takes: by that decision's check, so
         under the action's own rule (it names the phase the action belongs to)."""
         for step in s.steps.values():
@@ -115,21 +114,20 @@ class WDChoice(Phased, Choice["WDState"]):
         # check takes unlisted variants only of a fire's amount, a setup's unit and a
         # move's path: a lone listed action with no unit, hex or amount (end barrage,
         # done firing, end advance) is the only one there is (sealed rules 2, issue 32)
-        options = self.options(s, args)
+        options = s.options_for(self, args)
         if len(options) != 1:
             return None
-        a = _wd(options[0])
-        return options[0] if not (a.unit or a.hex or a.frm or a.n) else None
+        a = typed(options[0])
+        return options[0] if not a.values else None
 
     def apply(self, s: WDState, args: Any, action: Action, flow: Flow) -> list[Event]:
-        a = _wd(action)
+        a = typed(action)
         events = self.do_action(s, a)
         s._changed()
         self.after(s, args, a, flow)
-        s.flush(flow)
         return events
 
-    def after(self, s: WDState, args: Any, a: WDAction, flow: Flow) -> None:
+    def after(self, s: WDState, args: Any, a: Act, flow: Flow) -> None:
         """Where the sequence goes after ``a`` (by default the decision stays)."""
 
 
@@ -139,8 +137,9 @@ class Setup(WDChoice):
 
     name, rule, kind = "setup", "Campaign setup", "setup"
     phase = "setup"
+    default_action = act("auto-setup")
 
-    def check_action(self, s: WDState, a: WDAction) -> None:
+    def check_action(self, s: WDState, a: Act) -> None:
         match a.kind:
             case "place":
                 placement.check_place(s, a)
@@ -149,7 +148,7 @@ class Setup(WDChoice):
             case _:
                 raise _Foreign
 
-    def do_action(self, s: WDState, a: WDAction) -> list[Event]:
+    def do_action(self, s: WDState, a: Act) -> list[Event]:
         match a.kind:
             case "place":
                 return placement.do_place(s, a)
@@ -165,13 +164,10 @@ class Setup(WDChoice):
         return (f"the {s.pos.setup_side.capitalize()} player must set up {nxt} "
                 f"({len(s.pos.setup_raster)} units left to place)")
 
-    def default(self, s: WDState, args: Any) -> Action | None:
-        return act("auto-setup")
-
-    def candidates(self, s: WDState, args: Any) -> list[WDAction]:
+    def candidates(self, s: WDState, args: Any) -> list[Act]:
         return placement._setup_candidates(s)
 
-    def after(self, s: WDState, args: Any, a: WDAction, flow: Flow) -> None:
+    def after(self, s: WDState, args: Any, a: Act, flow: Flow) -> None:
         if not s.pos.setup_raster:
             flow.goto("turn")
 
@@ -182,8 +178,12 @@ class VLSupply(WDChoice):
     name, rule, kind = "vl-supply", "Rule 15.D.2", "vl-supply"
     phase = "vl-supply"
     decider = "german"
+    default_action = act("vl-keep")
+    prompt_template = ("the German player may spend one of Velikiye Luki's {pos.supply[vl]} "
+                       "supply points to keep the cut-off city out of isolation this turn "
+                       "(turn {pos.turn})")
 
-    def check_action(self, s: WDState, a: WDAction) -> None:
+    def check_action(self, s: WDState, a: Act) -> None:
         match a.kind:
             case "vl-supply":
                 supply.check_vl_supply(s, a)
@@ -192,7 +192,7 @@ class VLSupply(WDChoice):
             case _:
                 raise _Foreign
 
-    def do_action(self, s: WDState, a: WDAction) -> list[Event]:
+    def do_action(self, s: WDState, a: Act) -> list[Event]:
         match a.kind:
             case "vl-supply":
                 return supply.do_vl_supply(s, a)
@@ -200,17 +200,10 @@ class VLSupply(WDChoice):
                 return supply.do_vl_keep(s, a)
         raise self.not_now(s, a)
 
-    def prompt(self, s: WDState, args: Any) -> str:
-        return (f"the German player may spend one of Velikiye Luki's {s.pos.supply['vl']} supply "
-                f"points to keep the cut-off city out of isolation this turn (turn {s.pos.turn})")
-
-    def default(self, s: WDState, args: Any) -> Action | None:
-        return act("vl-keep")
-
-    def candidates(self, s: WDState, args: Any) -> list[WDAction]:
+    def candidates(self, s: WDState, args: Any) -> list[Act]:
         return [act("vl-supply"), act("vl-keep")]
 
-    def after(self, s: WDState, args: Any, a: WDAction, flow: Flow) -> None:
+    def after(self, s: WDState, args: Any, a: Act, flow: Flow) -> None:
         flow.end()
 
 
@@ -218,14 +211,14 @@ class ImpulseDecision(WDChoice):
     name, rule, kind = "impulse-decision", "Rule 5", "impulse-mps"
     phase = "decision"
 
-    def check_action(self, s: WDState, a: WDAction) -> None:
+    def check_action(self, s: WDState, a: Act) -> None:
         match a.kind:
             case "impulse":
                 turns.check_impulse(s, a)
             case _:
                 raise _Foreign
 
-    def do_action(self, s: WDState, a: WDAction) -> list[Event]:
+    def do_action(self, s: WDState, a: Act) -> list[Event]:
         match a.kind:
             case "impulse":
                 return turns.do_impulse(s, a)
@@ -239,10 +232,10 @@ class ImpulseDecision(WDChoice):
     def default(self, s: WDState, args: Any) -> Action | None:
         return act("impulse", n=s.pos.mps[s.pos.phasing])
 
-    def candidates(self, s: WDState, args: Any) -> list[WDAction]:
+    def candidates(self, s: WDState, args: Any) -> list[Act]:
         return turns._impulse_candidates(s, s.pos.phasing)
 
-    def after(self, s: WDState, args: Any, a: WDAction, flow: Flow) -> None:
+    def after(self, s: WDState, args: Any, a: Act, flow: Flow) -> None:
         flow.end()
 
 
@@ -252,8 +245,10 @@ class Movement(WDChoice):
 
     name, rule, kind = "movement", "Rule 6", "movement"
     phase = "movement"
+    prompt_template = ("the {Side} player moves and declares assaults "
+                       "({pos.impulse_mp} MPs this impulse)")
 
-    def check_action(self, s: WDState, a: WDAction) -> None:
+    def check_action(self, s: WDState, a: Act) -> None:
         match a.kind:
             case "move":
                 movement.check_move(s, a)
@@ -284,7 +279,7 @@ class Movement(WDChoice):
             case _:
                 raise _Foreign
 
-    def do_action(self, s: WDState, a: WDAction) -> list[Event]:
+    def do_action(self, s: WDState, a: Act) -> list[Event]:
         match a.kind:
             case "move":
                 return movement.do_move(s, a)
@@ -314,20 +309,16 @@ class Movement(WDChoice):
                 return movement.do_end_movement(s, a)
         raise self.not_now(s, a)
 
-    def prompt(self, s: WDState, args: Any) -> str:
-        return (f"the {s.pos.phasing.capitalize()} player moves and declares assaults "
-                f"({s.pos.impulse_mp} MPs this impulse)")
-
     def default(self, s: WDState, args: Any) -> Action | None:
         # Rule 4: while a unit must first move on out of a full hex, ending movement is
         # refused, so the decision has no default to offer (a default must be legal)
         end = act("end-movement")
-        return end if end in self.options(s, args) else None
+        return end if end in s.options_for(self, args) else None
 
-    def listed(self, s: WDState, args: Any) -> list[Action]:
+    def options(self, s: WDState, args: Any) -> list[Action]:
         return listing.movement_legal(s)
 
-    def after(self, s: WDState, args: Any, a: WDAction, flow: Flow) -> None:
+    def after(self, s: WDState, args: Any, a: Act, flow: Flow) -> None:
         if a.kind == "end-movement":
             flow.end()
 
@@ -338,8 +329,10 @@ class BarrageChoice(WDChoice):
 
     name, rule, kind = "barrage", "Rule 11.B", "barrage"
     phase = "barrage"
+    default_action = act("end-barrage")
+    prompt_template = "the {Side} player may fire barrages"
 
-    def check_action(self, s: WDState, a: WDAction) -> None:
+    def check_action(self, s: WDState, a: Act) -> None:
         match a.kind:
             case "barrage":
                 artillery.check_barrage(s, a)
@@ -352,7 +345,7 @@ class BarrageChoice(WDChoice):
             case _:
                 raise _Foreign
 
-    def do_action(self, s: WDState, a: WDAction) -> list[Event]:
+    def do_action(self, s: WDState, a: Act) -> list[Event]:
         match a.kind:
             case "barrage":
                 return artillery.do_barrage(s, a)
@@ -364,16 +357,10 @@ class BarrageChoice(WDChoice):
                 return artillery.do_end_barrage(s, a)
         raise self.not_now(s, a)
 
-    def prompt(self, s: WDState, args: Any) -> str:
-        return f"the {s.pos.phasing.capitalize()} player may fire barrages"
-
-    def default(self, s: WDState, args: Any) -> Action | None:
-        return act("end-barrage")
-
-    def candidates(self, s: WDState, args: Any) -> list[WDAction]:
+    def candidates(self, s: WDState, args: Any) -> list[Act]:
         return artillery._barrage_candidates(s)
 
-    def after(self, s: WDState, args: Any, a: WDAction, flow: Flow) -> None:
+    def after(self, s: WDState, args: Any, a: Act, flow: Flow) -> None:
         if a.kind == "end-barrage":
             flow.end()
 
@@ -383,8 +370,10 @@ class Fire(WDChoice):
     ``done firing``; what is not allocated is by the Default Actions (stand-in)."""
 
     Args = Stage
+    phase_arg = "stage"
+    default_action = act("done")
 
-    def check_action(self, s: WDState, a: WDAction) -> None:
+    def check_action(self, s: WDState, a: Act) -> None:
         match a.kind:
             case "hq":
                 assault.check_hq(s, a)
@@ -401,7 +390,7 @@ class Fire(WDChoice):
             case _:
                 raise _Foreign
 
-    def do_action(self, s: WDState, a: WDAction) -> list[Event]:
+    def do_action(self, s: WDState, a: Act) -> list[Event]:
         match a.kind:
             case "hq":
                 return assault.do_hq(s, a)
@@ -417,9 +406,6 @@ class Fire(WDChoice):
                 return assault.do_done(s, a)
         raise self.not_now(s, a)
 
-    def phase_of(self, args: Any) -> str:
-        return str(args.stage)
-
     def prompt(self, s: WDState, args: Any) -> str:
         n = len(s.pos.assaults)
         what = "defensive fire" if args.stage == "defense" else "assault fire"
@@ -427,19 +413,19 @@ class Fire(WDChoice):
         return (f"the {self.side(s, args).capitalize()} player must allocate {what} against "
                 f"{n} assault{'s' if n != 1 else ''} (now at {at})")
 
-    def default(self, s: WDState, args: Any) -> Action | None:
-        return act("done")
-
-    def candidates(self, s: WDState, args: Any) -> list[WDAction]:
+    def candidates(self, s: WDState, args: Any) -> list[Act]:
         return assault._combat_candidates(s)
 
-    def after(self, s: WDState, args: Any, a: WDAction, flow: Flow) -> None:
+    def after(self, s: WDState, args: Any, a: Act, flow: Flow) -> None:
         if a.kind == "done":
             flow.end()
 
 
 class DefensiveFire(Fire):
     name, rule, kind = "defensive-fire", "Rule 5", "defensive-fire"
+    # the manual's "Default Actions": fire not allocated is allocated automatically (no
+    # artillery); the defender's fire is the one decision inside the other side's impulse
+    order = "defensive fire allocated automatically (the manual's Default Actions; no artillery)"
 
     def side(self, s: WDState, args: Any) -> str:
         return other(s.pos.phasing)
@@ -452,8 +438,9 @@ class AssaultFire(Fire):
 class Advance(WDChoice):
     name, rule, kind = "advance", "Rule 9.D", "advance"
     phase = "advance"
+    default_action = act("end-advance")
 
-    def check_action(self, s: WDState, a: WDAction) -> None:
+    def check_action(self, s: WDState, a: Act) -> None:
         match a.kind:
             case "advance":
                 assault.check_advance(s, a)
@@ -462,7 +449,7 @@ class Advance(WDChoice):
             case _:
                 raise _Foreign
 
-    def do_action(self, s: WDState, a: WDAction) -> list[Event]:
+    def do_action(self, s: WDState, a: Act) -> list[Event]:
         match a.kind:
             case "advance":
                 return assault.do_advance(s, a)
@@ -474,12 +461,9 @@ class Advance(WDChoice):
         return (f"the {s.pos.phasing.capitalize()} player may advance into "
                 f"{', '.join(sorted(s.pos.advance))}")
 
-    def default(self, s: WDState, args: Any) -> Action | None:
-        return act("end-advance")
-
-    def candidates(self, s: WDState, args: Any) -> list[WDAction]:
+    def candidates(self, s: WDState, args: Any) -> list[Act]:
         return assault._advance_candidates(s)
 
-    def after(self, s: WDState, args: Any, a: WDAction, flow: Flow) -> None:
+    def after(self, s: WDState, args: Any, a: Act, flow: Flow) -> None:
         if a.kind == "end-advance" or not s.pos.advance:
             flow.end()

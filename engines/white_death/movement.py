@@ -18,7 +18,7 @@ from engines.hexkit.movement import region
 from engines.white_death import rules
 from engines.white_death.base import DieArgs, other
 from engines.white_death.combat import _lose, defense, fire_value
-from engines.white_death.notation import WDAction, act, fmt_amount
+from engines.white_death.notation import MOVE, act, fmt_amount
 from engines.white_death.position import MP_TICKS, U
 from engines.white_death.reinforcements import entry_hexes
 from engines.white_death.supply import (
@@ -43,6 +43,7 @@ from engines.white_death.terrain import (
 )
 from pbem.engine import Event
 from pbem.errors import IllegalAction
+from pbem.grammar import Act
 
 if TYPE_CHECKING:
     from engines.white_death.state import WDState
@@ -72,7 +73,7 @@ class MoveArgs:
 
 
 def _movement_candidates(
-        s: WDState, dests: Callable[[str], frozenset[str]] | None = None) -> list[WDAction]:
+        s: WDState, dests: Callable[[str], frozenset[str]] | None = None) -> list[Act]:
     """The actions a movement phase may offer; with ``dests`` (the hexes a unit may
     move into) only the moves among them, in the same order."""
     side = s.pos.phasing
@@ -84,13 +85,13 @@ def _movement_candidates(
 
 
 def _unit_candidates(s: WDState, uid: str,
-                     dests: Callable[[str], frozenset[str]] | None = None) -> list[WDAction]:
+                     dests: Callable[[str], frozenset[str]] | None = None) -> list[Act]:
     """What one unit of the phasing side may be offered in a movement phase."""
     side = s.pos.phasing
     enemy = enemy_hexes(s, side)
     u = s.pos.units[uid]
     t = s.utype(uid)
-    out: list[WDAction] = []
+    out: list[Act] = []
     if u.entrained:
         for h in rail_destinations(s, uid):
             out.append(act("rail", uid, h))
@@ -122,20 +123,20 @@ def _unit_candidates(s: WDState, uid: str,
     return out + _refill_candidates(s, uid)
 
 
-def _move_actions(s: WDState, uid: str, ok: frozenset[str]) -> tuple[WDAction, ...]:
+def _move_actions(s: WDState, uid: str, ok: frozenset[str]) -> tuple[Act, ...]:
     """A unit's moves into the hexes ``ok``, in the order of its hex's neighbours."""
     if not ok:
         return ()
     frm = s.pos.units[uid].loc
-    return tuple(WDAction("move", uid, n, frm) for n in s.ter.nbrs(frm) if n in ok)
+    return tuple(MOVE(uid, frm, n) for n in s.ter.nbrs(frm) if n in ok)
 
 
-def _refill_candidates(s: WDState, uid: str) -> list[WDAction]:
+def _refill_candidates(s: WDState, uid: str) -> list[Act]:
     """Rule 18's replacement and repair of a unit below its strength."""
     side = s.pos.phasing
     u = s.pos.units[uid]
     t = s.utype(uid)
-    out: list[WDAction] = []
+    out: list[Act] = []
     full = s.cat.units[uid].strength if uid in s.cat.units else 0
     if u.strength < full:
         if t.personnel and s.pos.repl[side] > 0 and s.pos.impulses[side] == 1:
@@ -145,7 +146,7 @@ def _refill_candidates(s: WDState, uid: str) -> list[WDAction]:
     return out
 
 
-def _phase_candidates(s: WDState) -> list[WDAction]:
+def _phase_candidates(s: WDState) -> list[Act]:
     """Movement-phase actions of no unit on the map: entries (Rule 17), the refit."""
     side = s.pos.phasing
     out = []
@@ -195,13 +196,13 @@ def _movable(s: WDState, uid: str, moving: bool = True) -> U:
     return u
 
 
-def _move_checks(s: WDState, a: WDAction, u: U) -> None:
-    uid = a.unit
+def _move_checks(s: WDState, a: Act, u: U) -> None:
+    uid, frm, to = a.text("unit"), a.text("frm"), a.text("hex")
     side = s.pos.phasing
-    if u.loc != a.frm:
-        raise IllegalAction(f"{uid} is in {u.loc}, not {a.frm}", rule="Rule 6.A")
-    if a.hex not in s.map or not s.map.grid.adjacent(a.frm, a.hex):
-        raise IllegalAction(f"{a.hex} is not next to {a.frm}", rule="Rule 6.A")
+    if u.loc != frm:
+        raise IllegalAction(f"{uid} is in {u.loc}, not {frm}", rule="Rule 6.A")
+    if to not in s.map or not s.map.grid.adjacent(frm, to):
+        raise IllegalAction(f"{to} is not next to {frm}", rule="Rule 6.A")
     if u.entrained:
         raise IllegalAction(f"{uid} is entrained: use rail", rule="Rule 8")
     if u.stopped:
@@ -209,23 +210,23 @@ def _move_checks(s: WDState, a: WDAction, u: U) -> None:
                             "movement phase", rule="Rule 3")
     if u.assault:
         raise IllegalAction(f"{uid} has declared an assault on {u.assault}", rule="Rule 6.B.3")
-    if s.units_at(a.hex, other(side)):
-        raise IllegalAction(f"{a.hex} is occupied by the enemy", rule="Rule 6.A")
-    if city_bound(s, uid) and a.hex not in s.ter.vl_hexes():
+    if s.units_at(to, other(side)):
+        raise IllegalAction(f"{to} is occupied by the enemy", rule="Rule 6.A")
+    if city_bound(s, uid) and to not in s.ter.vl_hexes():
         raise IllegalAction("the Velikiye Luki garrison may not leave the city until released",
                             rule="Rule 22")
-    cost = move_cost(s, uid, a.frm, a.hex)
+    cost = move_cost(s, uid, frm, to)
     if cost is None:
-        rule, why = prohibited_why(s, uid, a.frm, a.hex)
+        rule, why = prohibited_why(s, uid, frm, to)
         raise IllegalAction(why, rule=rule)
     if cost > left(s, uid):
-        raise IllegalAction(f"{uid} needs {fmt_amount(cost)} MPs to enter {a.hex} and has "
+        raise IllegalAction(f"{uid} needs {fmt_amount(cost)} MPs to enter {to} and has "
                             f"{fmt_amount(left(s, uid))}", rule="Rule 6.A")
-    if weapons_barred(s, uid, a.hex):
+    if weapons_barred(s, uid, to):
         raise IllegalAction(f"{uid} is a weapons unit and may not enter an enemy ZOC unless "
                             "a personnel or AFV unit is there", rule="Rule 3.C")
-    if not s.stack_ok_with(a.hex, uid) and not can_pass(s, uid, a.frm, a.hex, cost):
-        raise IllegalAction(f"{uid} may not end its move in {a.hex} (stacking) and could not "
+    if not s.stack_ok_with(to, uid) and not can_pass(s, uid, frm, to, cost):
+        raise IllegalAction(f"{uid} may not end its move in {to} (stacking) and could not "
                             "move on from it", rule="Rule 4")
 
 
@@ -439,8 +440,8 @@ def _finish_move(s: WDState, uid: str, frm: str, to: str, cost: int) -> list[Eve
                     visible_to=(other(side),), hexes=(frm, to), rule="Rule 6")]
     if to in ezoc(s, side):
         if "brandenburg" in t.flags and side == "german":
-            s._die("brandenburg", f"Brandenburg detection for {uid} at {to}",
-                      "Rule 21.B", uid=uid, hex=to)
+            s.queue("brandenburg", DieArgs(f"Brandenburg detection for {uid} at {to}",
+                                           "Rule 21.B", uid=uid, hex=to))
         elif t.afv:
             pass  # Rule 3.A: AFVs need not stop
         elif t.mob == "s" and to not in ezoc(s, side, ski_only=True):
@@ -448,14 +449,14 @@ def _finish_move(s: WDState, uid: str, frm: str, to: str, cost: int) -> list[Eve
         else:
             u.stopped = True
     if lake_roll_due(s, uid, frm, to):
-        s._die("ice", f"ice collapse under {uid} crossing {frm}/{to}", "Rule 13",
-                  uid=uid, hex=to)
+        s.queue("ice", DieArgs(f"ice collapse under {uid} crossing {frm}/{to}", "Rule 13",
+                               uid=uid, hex=to))
     return events
 
 
 def _on_ice(s: WDState, job: DieArgs, roll: int) -> list[Event]:
     if roll == 1:
-        return _lose(s, job.uid, 1, "the ice gives way")
+        _lose(s, job.uid, 1, "the ice gives way")
     return []
 
 
@@ -546,190 +547,193 @@ def _rail_destinations(s: WDState, uid: str, check_only: bool = False) -> list[s
 # ------------------------------------------------------------------ the actions
 
 
-def check_move(s: WDState, a: WDAction) -> None:
-    _move_checks(s, a, _movable(s, a.unit))
+def check_move(s: WDState, a: Act) -> None:
+    _move_checks(s, a, _movable(s, a.text("unit")))
 
 
-def do_move(st: WDState, a: WDAction) -> list[Event]:
-    uid = a.unit
+def do_move(st: WDState, a: Act) -> list[Event]:
+    uid = a.text("unit")
     st.pos.units[uid]
     s = st.pos.phasing
-    cost = move_ticks(st, uid, a.frm, a.hex)
+    cost = move_ticks(st, uid, a.text("frm"), a.text("hex"))
     assert cost is not None
     t = st.utype(uid)
     # Rule 3.A: an AFV leaving an enemy ZOC draws antitank fire first
-    if t.afv and a.frm in ezoc(st, s):
-        firers = [x for n in st.ter.nbrs(a.frm) for x in st.units_at(n, other(s))
+    if t.afv and a.text("frm") in ezoc(st, s):
+        firers = [x for n in st.ter.nbrs(a.text("frm")) for x in st.units_at(n, other(s))
                   if has_zoc(st, x) and st.utype(x).atf > 0]
-        value = sum((fire_value(st, x, "at", a.frm, False) for x in sorted(set(firers))),
+        value = sum((fire_value(st, x, "at", a.text("frm"), False) for x in sorted(set(firers))),
                     Fraction(0))
         col = rules.odds_column(st.cat.tables, value, defense(st, uid, "at"))
         if col >= 0:
-            st._die("crt", f"antitank fire at {uid} leaving {a.frm} "
-                      f"({fmt_amount(value)} at {rules.column_label(st.cat.tables, col)})",
-                      "Rule 3.A", kind="at", uid=uid, col=col, stage="move", hex=a.frm)
-            st._push("finish-move", MoveArgs(uid, a.frm, a.hex, cost))
-            return [Event(f"{uid} tries to leave the enemy ZOC at {a.frm}", "move",
-                          hexes=(a.frm,), units=(uid,), rule="Rule 3.A")]
-    return _finish_move(st, uid, a.frm, a.hex, cost)
+            st.queue("crt", DieArgs(
+                f"antitank fire at {uid} leaving {a.text('frm')} "
+                f"({fmt_amount(value)} at {rules.column_label(st.cat.tables, col)})",
+                "Rule 3.A", kind="at", uid=uid, col=col, stage="move", hex=a.text("frm")))
+            st.queue("finish-move", MoveArgs(uid, a.text("frm"), a.text("hex"), cost))
+            return [Event(f"{uid} tries to leave the enemy ZOC at {a.text('frm')}", "move",
+                          hexes=(a.text("frm"),), units=(uid,), rule="Rule 3.A")]
+    return _finish_move(st, uid, a.text("frm"), a.text("hex"), cost)
 
 
-def check_lead(s: WDState, a: WDAction) -> None:
-    u = _movable(s, a.unit)
-    if "brandenburg" not in s.utype(a.unit).flags:
-        raise IllegalAction(f"{a.unit} is not a Brandenburg commando unit", rule="Rule 21.B")
-    group = escorts(s, a.unit)
+def check_lead(s: WDState, a: Act) -> None:
+    u = _movable(s, a.text("unit"))
+    if "brandenburg" not in s.utype(a.text("unit")).flags:
+        raise IllegalAction(f"{a.text('unit')} is not a Brandenburg commando unit",
+                            rule="Rule 21.B")
+    group = escorts(s, a.text("unit"))
     if not group:
-        raise IllegalAction(f"no unit is stacked with {a.unit} to lead", rule="Rule 21.B")
+        raise IllegalAction(f"no unit is stacked with {a.text('unit')} to lead", rule="Rule 21.B")
     _move_checks(s, a, u)
     for x in group:
         ux = _movable(s, x)
         if ux.stopped or ux.assault or ux.entrained:
-            raise IllegalAction(f"{x} may not move with {a.unit} now", rule="Rule 21.B")
-        cost = move_cost(s, x, a.frm, a.hex)
+            raise IllegalAction(f"{x} may not move with {a.text('unit')} now", rule="Rule 21.B")
+        cost = move_cost(s, x, a.text("frm"), a.text("hex"))
         if cost is None or cost > left(s, x):
-            raise IllegalAction(f"{x} cannot pay to enter {a.hex}", rule="Rule 21.B")
-        if city_bound(s, x) and a.hex not in s.ter.vl_hexes():
+            raise IllegalAction(f"{x} cannot pay to enter {a.text('hex')}", rule="Rule 21.B")
+        if city_bound(s, x) and a.text("hex") not in s.ter.vl_hexes():
             raise IllegalAction("the Velikiye Luki garrison may not leave the city until "
                                 "released", rule="Rule 22")
-    here = [s.udef(x) for x in s.units_at(a.hex, "german")]
-    if not rules.stack_ok("german", [*here, *(s.udef(x) for x in [a.unit, *group])]):
-        raise IllegalAction(f"the stack may not enter {a.hex} over the stacking limit",
+    here = [s.udef(x) for x in s.units_at(a.text("hex"), "german")]
+    if not rules.stack_ok("german", [*here, *(s.udef(x) for x in [a.text("unit"), *group])]):
+        raise IllegalAction(f"the stack may not enter {a.text('hex')} over the stacking limit",
                             rule="Rule 4")
 
 
-def do_lead(s: WDState, a: WDAction) -> list[Event]:
-    group = [a.unit, *escorts(s, a.unit)]
-    in_zoc = a.frm in ezoc(s, "german")
+def do_lead(s: WDState, a: Act) -> list[Event]:
+    group = [a.text("unit"), *escorts(s, a.text("unit"))]
+    in_zoc = a.text("frm") in ezoc(s, "german")
     for x in group:
-        cost = move_ticks(s, x, a.frm, a.hex)
+        cost = move_ticks(s, x, a.text("frm"), a.text("hex"))
         assert cost is not None
         u = s.pos.units[x]
         if in_zoc:
             u.marks.add("left-zoc")
         u.spent += cost
         u.deployed = False
-        s._put(x, a.hex)
-    events = [Event(f"{a.unit} leads {len(group) - 1} units from {a.frm} to {a.hex}", "move",
-                    visible_to=("german",), hexes=(a.frm, a.hex), units=tuple(group),
+        s._put(x, a.text("hex"))
+    lead, frm, to = a.text("unit"), a.text("frm"), a.text("hex")
+    events = [Event(f"{lead} leads {len(group) - 1} units from {frm} to {to}", "move",
+                    visible_to=("german",), hexes=(frm, to), units=tuple(group),
                     rule="Rule 21.B"),
-              Event(f"a german stack moves {a.frm} to {a.hex}", "move",
-                    visible_to=("soviet",), hexes=(a.frm, a.hex), rule="Rule 21.B")]
-    if a.hex in ezoc(s, "german"):
+              Event(f"a german stack moves {frm} to {to}", "move",
+                    visible_to=("soviet",), hexes=(frm, to), rule="Rule 21.B")]
+    if a.text("hex") in ezoc(s, "german"):
         n = len([x for x in group if "brandenburg" not in s.utype(x).flags])
-        s._die("brandenburg", f"Brandenburg detection for {a.unit} and {n} escorted "
-                  f"units at {a.hex} (-{n})", "Rule 21.B", uid=a.unit, hex=a.hex,
-                  group=tuple(group), mod=n)
+        s.queue("brandenburg", DieArgs(f"Brandenburg detection for {a.text('unit')} and {n} "
+                                       f"escorted units at {a.text('hex')} (-{n})", "Rule 21.B",
+                                       uid=lead, hex=to, group=tuple(group), mod=n))
     return events
 
 
-def check_deploy(s: WDState, a: WDAction) -> None:
-    u = _movable(s, a.unit, moving=False)  # deploying is not moving (Rule 22)
-    if not s.utype(a.unit).artillery:
-        raise IllegalAction(f"{a.unit} is not artillery", rule="Rule 6.B.2")
+def check_deploy(s: WDState, a: Act) -> None:
+    u = _movable(s, a.text("unit"), moving=False)  # deploying is not moving (Rule 22)
+    if not s.utype(a.text("unit")).artillery:
+        raise IllegalAction(f"{a.text('unit')} is not artillery", rule="Rule 6.B.2")
     if u.deployed:
-        raise IllegalAction(f"{a.unit} is already deployed", rule="Rule 6.B.2")
+        raise IllegalAction(f"{a.text('unit')} is already deployed", rule="Rule 6.B.2")
     if u.entrained:  # entraining undeploys; on the train it only rails (Rule 8)
-        raise IllegalAction(f"{a.unit} is entrained", rule="Rule 8")
-    if left(s, a.unit) < 1:
+        raise IllegalAction(f"{a.text('unit')} is entrained", rule="Rule 8")
+    if left(s, a.text("unit")) < 1:
         raise IllegalAction("deploying costs one movement point", rule="Rule 6.B.2")
 
 
-def do_deploy(s: WDState, a: WDAction) -> list[Event]:
-    u = s.pos.units[a.unit]
+def do_deploy(s: WDState, a: Act) -> list[Event]:
+    u = s.pos.units[a.text("unit")]
     u.spent += MP_TICKS  # one MP
     u.deployed = True
-    return [Event(f"{a.unit} deploys", "info", visible_to=(s.pos.phasing,),
+    return [Event(f"{a.text('unit')} deploys", "info", visible_to=(s.pos.phasing,),
                   rule="Rule 6.B.2")]
 
 
-def check_entrain(s: WDState, a: WDAction) -> None:
-    u = _movable(s, a.unit)
-    t = s.utype(a.unit)
+def check_entrain(s: WDState, a: Act) -> None:
+    u = _movable(s, a.text("unit"))
+    t = s.utype(a.text("unit"))
     if u.entrained or u.stopped or u.assault:
-        raise IllegalAction(f"{a.unit} may not entrain now", rule="Rule 8")
+        raise IllegalAction(f"{a.text('unit')} may not entrain now", rule="Rule 8")
     if not s.ter.rail_hex(u.loc):
         raise IllegalAction(f"{u.loc} has no railroad", rule="Rule 8")
     if not t.personnel and not s.ter.is_town(u.loc) and "entered" not in u.marks:
         raise IllegalAction("weapons and AFV units entrain only in a town on a railroad "
                             "(except reinforcements as they enter)", rule="Rule 8")
-    if left(s, a.unit) < 1:
+    if left(s, a.text("unit")) < 1:
         raise IllegalAction("entraining costs one movement point", rule="Rule 8")
     if u.strength > turn_rail_left(s, s.pos.phasing):
         raise IllegalAction(f"only {turn_rail_left(s, s.pos.phasing)} strength points of "
                             "rail movement are left this turn", rule="Rule 8")
     if u.loc in ezoc(s, s.pos.phasing):
         raise IllegalAction("rail movement may not start in an enemy ZOC", rule="Rule 8")
-    if not rail_destinations(s, a.unit, check_only=True):
+    if not rail_destinations(s, a.text("unit"), check_only=True):
         raise IllegalAction("the railroad cannot be traced to a friendly edge from here",
                             rule="Rule 8")
-    if city_bound(s, a.unit) and not rail_destinations(s, a.unit):
+    if city_bound(s, a.text("unit")) and not rail_destinations(s, a.text("unit")):
         raise IllegalAction("the Velikiye Luki garrison may not leave the city until "
                             "released, and no other rail hex of the city can be reached",
                             rule="Rule 22")
 
 
-def check_rail(s: WDState, a: WDAction) -> None:
+def check_rail(s: WDState, a: Act) -> None:
     s._need_phase("movement", rule="Rule 8")
-    u = s._need_map(a.unit)
+    u = s._need_map(a.text("unit"))
     if not u.entrained:
-        raise IllegalAction(f"{a.unit} is not entrained", rule="Rule 8")
-    if a.hex not in rail_destinations(s, a.unit):
-        raise IllegalAction(f"{a.unit} cannot reach {a.hex} by rail", rule="Rule 8")
+        raise IllegalAction(f"{a.text('unit')} is not entrained", rule="Rule 8")
+    if a.text("hex") not in rail_destinations(s, a.text("unit")):
+        raise IllegalAction(f"{a.text('unit')} cannot reach {a.text('hex')} by rail", rule="Rule 8")
 
 
-def do_entrain(s: WDState, a: WDAction) -> list[Event]:
-    u = s.pos.units[a.unit]
+def do_entrain(s: WDState, a: Act) -> list[Event]:
+    u = s.pos.units[a.text("unit")]
     u.spent += MP_TICKS  # one MP
     u.entrained = True
     u.deployed = False
     s.pos.rail_used[s.pos.phasing] += u.strength
-    return [Event(f"{a.unit} entrains at {u.loc}", "move", visible_to=(s.pos.phasing,),
+    return [Event(f"{a.text('unit')} entrains at {u.loc}", "move", visible_to=(s.pos.phasing,),
                   rule="Rule 8")]
 
 
-def do_rail(s: WDState, a: WDAction) -> list[Event]:
-    u = s.pos.units[a.unit]
+def do_rail(s: WDState, a: Act) -> list[Event]:
+    u = s.pos.units[a.text("unit")]
     frm = u.loc
     u.entrained = False
     u.marks.discard("entered")
-    s._put(a.unit, a.hex)
-    return [Event(f"{a.unit} moves by rail from {frm} to {a.hex}", "move",
-                  visible_to=(s.pos.phasing,), hexes=(frm, a.hex), rule="Rule 8")]
+    s._put(a.text("unit"), a.text("hex"))
+    return [Event(f"{a.text('unit')} moves by rail from {frm} to {a.text('hex')}", "move",
+                  visible_to=(s.pos.phasing,), hexes=(frm, a.text("hex")), rule="Rule 8")]
 
 
-def check_assault(st: WDState, a: WDAction) -> None:
+def check_assault(st: WDState, a: Act) -> None:
     st._need_phase("movement", rule="Rule 5")
-    u = st._need_map(a.unit)
+    u = st._need_map(a.text("unit"))
     s = st.pos.phasing
-    t = st.utype(a.unit)
+    t = st.utype(a.text("unit"))
     if u.assault:
-        raise IllegalAction(f"{a.unit} already assaults {u.assault}", rule="Rule 6.B.3")
+        raise IllegalAction(f"{a.text('unit')} already assaults {u.assault}", rule="Rule 6.B.3")
     if u.entrained:
-        raise IllegalAction(f"{a.unit} is entrained", rule="Rule 8")
-    if not st.units_at(a.hex, other(s)) or not st.map.grid.adjacent(u.loc, a.hex):
-        raise IllegalAction(f"{a.hex} is not an adjacent enemy hex", rule="Rule 6.B.3")
-    if left(st, a.unit) < 1:
+        raise IllegalAction(f"{a.text('unit')} is entrained", rule="Rule 8")
+    if not st.units_at(a.text("hex"), other(s)) or not st.map.grid.adjacent(u.loc, a.text("hex")):
+        raise IllegalAction(f"{a.text('hex')} is not an adjacent enemy hex", rule="Rule 6.B.3")
+    if left(st, a.text("unit")) < 1:
         raise IllegalAction("assaulting costs one movement point", rule="Rule 6.B.3")
     if not t.afv and (t.cf <= 0 or t.cf_defensive_only):
-        raise IllegalAction(f"{a.unit} may only fire defensively", rule="Rule 9.A")
+        raise IllegalAction(f"{a.text('unit')} may only fire defensively", rule="Rule 9.A")
     if "no-assault" in u.marks:
-        raise IllegalAction(f"{a.unit} may not assault this impulse", rule="Rule 14.B.2")
+        raise IllegalAction(f"{a.text('unit')} may not assault this impulse", rule="Rule 14.B.2")
     if s == "soviet" and st.pos.impulse_mp < min(3, st.pos.impulse_left_before):
         raise IllegalAction("the Soviet player must spend 3 MPs (or all remaining) in an "
                             "impulse to assault", rule="Rule 5")
-    if enter_cost(st, a.unit, u.loc, a.hex) is None:
-        raise IllegalAction(f"{a.unit} may not assault across a prohibited hexside or into "
+    if enter_cost(st, a.text("unit"), u.loc, a.text("hex")) is None:
+        raise IllegalAction(f"{a.text('unit')} may not assault across a prohibited hexside or into "
                             "a prohibited hex", rule="Rule 12.A")
-    pool = pool_of(st, a.unit)
+    pool = pool_of(st, a.text("unit"))
     if f"assault:{pool}" not in st.pos.paid and st.pos.supply[pool] < 1:
         raise IllegalAction(f"no supply point is left in the {pool} pool to assault",
                             rule="Rule 15.A.1")
 
 
-def do_assault(s: WDState, a: WDAction) -> list[Event]:
-    u = s.pos.units[a.unit]
-    pool = pool_of(s, a.unit)
+def do_assault(s: WDState, a: Act) -> list[Event]:
+    u = s.pos.units[a.text("unit")]
+    pool = pool_of(s, a.text("unit"))
     events = []
     if f"assault:{pool}" not in s.pos.paid:
         s.pos.paid.add(f"assault:{pool}")
@@ -737,57 +741,57 @@ def do_assault(s: WDState, a: WDAction) -> list[Event]:
         events.append(Event(f"One supply point ({pool}) is spent to assault", "info",
                             visible_to=(s.pos.phasing,), rule="Rule 15.A.1"))
     u.spent += MP_TICKS  # one MP
-    u.assault = a.hex
-    s.pos.assaults.setdefault(a.hex, []).append(a.unit)
-    events.append(Event(f"{a.unit} will assault {a.hex}", "attack", hexes=(a.hex,),
-                        units=(a.unit,), rule="Rule 6.B.3"))
+    u.assault = a.text("hex")
+    s.pos.assaults.setdefault(a.text("hex"), []).append(a.text("unit"))
+    events.append(Event(f"{a.text('unit')} will assault {a.text('hex')}", "attack",
+                        hexes=(a.text("hex"),), units=(a.text("unit"),), rule="Rule 6.B.3"))
     return events
 
 
-def check_build(s: WDState, a: WDAction) -> None:
-    u = _movable(s, a.unit)
+def check_build(s: WDState, a: Act) -> None:
+    u = _movable(s, a.text("unit"))
     if u.entrained:  # 20.B spends a movement point; on the train it only rails (Rule 8)
-        raise IllegalAction(f"{a.unit} is entrained: detrain first", rule="Rule 8")
-    if "bridge" not in s.utype(a.unit).flags or a.unit in s.pos.builders:
-        raise IllegalAction(f"{a.unit} cannot build a bridge (one each)", rule="Rule 20.B")
+        raise IllegalAction(f"{a.text('unit')} is entrained: detrain first", rule="Rule 8")
+    if "bridge" not in s.utype(a.text("unit")).flags or a.text("unit") in s.pos.builders:
+        raise IllegalAction(f"{a.text('unit')} cannot build a bridge (one each)", rule="Rule 20.B")
     if "river" not in s.ter.terrain(u.loc) or u.loc in s.pos.bridges:
         raise IllegalAction(f"{u.loc} is not an unbridged river hex", rule="Rule 20.B")
-    if left(s, a.unit) < 1:
+    if left(s, a.text("unit")) < 1:
         raise IllegalAction("building costs one movement point", rule="Rule 20.B")
 
 
-def check_demolish(s: WDState, a: WDAction) -> None:
-    u = _movable(s, a.unit)
+def check_demolish(s: WDState, a: Act) -> None:
+    u = _movable(s, a.text("unit"))
     if u.entrained:  # 20.A spends a movement point; on the train it only rails (Rule 8)
-        raise IllegalAction(f"{a.unit} is entrained: detrain first", rule="Rule 8")
-    if "engineer" not in s.utype(a.unit).flags or u.loc not in s.pos.bridges:
-        raise IllegalAction(f"{a.unit} is not an engineer on a bridge", rule="Rule 20.A")
-    if left(s, a.unit) < 1:
+        raise IllegalAction(f"{a.text('unit')} is entrained: detrain first", rule="Rule 8")
+    if "engineer" not in s.utype(a.text("unit")).flags or u.loc not in s.pos.bridges:
+        raise IllegalAction(f"{a.text('unit')} is not an engineer on a bridge", rule="Rule 20.A")
+    if left(s, a.text("unit")) < 1:
         raise IllegalAction("demolishing costs one movement point", rule="Rule 20.A")
 
 
-def do_build(s: WDState, a: WDAction) -> list[Event]:
-    u = s.pos.units[a.unit]
+def do_build(s: WDState, a: Act) -> list[Event]:
+    u = s.pos.units[a.text("unit")]
     u.spent += MP_TICKS  # one MP
     s.pos.bridges.add(u.loc)
-    s.pos.builders.add(a.unit)
-    return [Event(f"{a.unit} builds a bridge at {u.loc}", "info", hexes=(u.loc,),
+    s.pos.builders.add(a.text("unit"))
+    return [Event(f"{a.text('unit')} builds a bridge at {u.loc}", "info", hexes=(u.loc,),
                   rule="Rule 20")]
 
 
-def do_demolish(s: WDState, a: WDAction) -> list[Event]:
-    u = s.pos.units[a.unit]
+def do_demolish(s: WDState, a: Act) -> list[Event]:
+    u = s.pos.units[a.text("unit")]
     u.spent += MP_TICKS  # one MP
     s.pos.bridges.discard(u.loc)
-    return [Event(f"{a.unit} destroys the bridge at {u.loc}", "info", hexes=(u.loc,),
+    return [Event(f"{a.text('unit')} destroys the bridge at {u.loc}", "info", hexes=(u.loc,),
                   rule="Rule 20")]
 
 
-def check_end_movement(s: WDState, a: WDAction) -> None:
+def check_end_movement(s: WDState, a: Act) -> None:
     s._need_phase("movement", rule="Rule 5")
 
 
-def do_end_movement(s: WDState, a: WDAction) -> list[Event]:
+def do_end_movement(s: WDState, a: Act) -> list[Event]:
     s.pos.counts = {}  # Rule 14.C.4 / 14.C.7 count routs and eliminations by phase
     return [Event(f"The {s.pos.phasing} movement phase ends; "
                   f"{len(s.pos.assaults)} hexes to be assaulted", "phase", rule="Rule 5")]

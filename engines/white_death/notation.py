@@ -1,100 +1,104 @@
-"""White Death's actions: one small frozen value per thing a player does, with its text.
+"""White Death's actions: its forms and their typed arguments (pbem.grammar).
 
-Every action is a :class:`WDAction` whose ``kind`` picks the notation; ``parse`` accepts
-exactly the text ``notation()`` writes (``move 1188/357 2405 2404``, ``impulse 4``,
-``assault 1305 with 1188/357``, ``fire 12 at I/277``, ``done firing``...).
+The text is what turn files sign: every form writes exactly what the engine wrote before
+it had a grammar (``move 1188/357 2405 2404``, ``impulse 4``, ``assault 1305 with
+1188/357``, ``fire 12 at I/277``, ``done firing``...).  A step reads an action's
+arguments by name from the typed :class:`~pbem.grammar.Act` (``a.text("unit")``,
+:func:`amount`), never from its words.
 """
 
 from __future__ import annotations
 
-import re
-from dataclasses import dataclass
 from fractions import Fraction
 
 from pbem.engine import Action
 from pbem.errors import ActionSyntaxError
+from pbem.grammar import Act, Form, Grammar, Type
 
-_U = r"(?P<unit>[A-Za-z0-9/._-]+)"
-_H = r"(?P<hex>\d{4})"
-_F = r"(?P<frm>\d{4})"
-_N = r"(?P<n>\d+(?:/\d+)?)"
+GRAMMAR = Grammar(
+    # Campaign setup (Rule 22)
+    Form("place", "place {unit:unit} {hex:hex}"),
+    Form("auto-setup", "auto setup"),
+    # Rule 5: the impulse's movement points; Rule 15.D.2: Velikiye Luki's supply
+    Form("impulse", "impulse {n:amount}"),
+    Form("vl-supply", "spend vl supply"),
+    Form("vl-keep", "keep vl supply"),
+    # Rules 6, 8, 17, 18, 20, 21.B: movement and the rest of the movement phase
+    Form("move", "move {unit:unit} {frm:hex} {hex:hex}"),
+    Form("lead", "lead {unit:unit} {frm:hex} {hex:hex}"),
+    Form("enter", "enter {unit:unit} {hex:hex}"),
+    Form("deploy", "deploy {unit:unit}"),
+    Form("entrain", "entrain {unit:unit}"),
+    Form("rail", "rail {unit:unit} {hex:hex}"),
+    Form("assault", "assault {hex:hex} with {unit:unit}"),
+    Form("build", "build bridge {unit:unit}"),
+    Form("demolish", "demolish bridge {unit:unit}"),
+    Form("replace", "replace {unit:unit}"),
+    Form("repair", "repair {unit:unit}"),
+    Form("refit", "refit {unit:unit}"),
+    Form("end-movement", "end movement"),
+    # Rule 11.B: barrages
+    Form("barrage", "barrage {hex:hex} with {unit:unit}"),
+    Form("fire-barrage", "fire barrage"),
+    Form("fire-barrage-half", "fire barrage rockets at half"),
+    Form("end-barrage", "end barrage"),
+    # Rules 9-11.A, 15.A.4: the fire at an assaulted hex; Rule 9.D: the advance
+    Form("hq", "hq {unit:unit}"),
+    Form("high", "high intensity"),
+    Form("support", "support with {unit:unit}"),
+    Form("fire", "fire {n:amount} at {unit:unit}"),
+    Form("fire-at", "fire antitank {n:amount} at {unit:unit}"),
+    Form("done", "done firing"),
+    Form("advance", "advance {unit:unit} {hex:hex}"),
+    Form("end-advance", "end advance"),
+    types={
+        "unit": Type.token("a unit id (1188/357, I/277)", r"[A-Za-z0-9/._-]+"),
+        "hex": Type.hex("a hex (four digits, 2405)"),
+        # written in lowest terms (fmt_amount); parse reduces any other spelling
+        "amount": Type("word", r"[0-9]+(?:/[0-9]+)?", "an amount (2, 3/2)"),
+    },
+)
 
-#: kind -> (notation template, parse pattern)
-FORMS: dict[str, tuple[str, str]] = {
-    "place": ("place {unit} {hex}", rf"place {_U} {_H}"),
-    "auto-setup": ("auto setup", r"auto setup"),
-    "impulse": ("impulse {n}", rf"impulse {_N}"),
-    "vl-supply": ("spend vl supply", r"spend vl supply"),
-    "vl-keep": ("keep vl supply", r"keep vl supply"),
-    "move": ("move {unit} {frm} {hex}", rf"move {_U} {_F} {_H}"),
-    "lead": ("lead {unit} {frm} {hex}", rf"lead {_U} {_F} {_H}"),
-    "enter": ("enter {unit} {hex}", rf"enter {_U} {_H}"),
-    "deploy": ("deploy {unit}", rf"deploy {_U}"),
-    "entrain": ("entrain {unit}", rf"entrain {_U}"),
-    "rail": ("rail {unit} {hex}", rf"rail {_U} {_H}"),
-    "assault": ("assault {hex} with {unit}", rf"assault {_H} with {_U}"),
-    "build": ("build bridge {unit}", rf"build bridge {_U}"),
-    "demolish": ("demolish bridge {unit}", rf"demolish bridge {_U}"),
-    "replace": ("replace {unit}", rf"replace {_U}"),
-    "repair": ("repair {unit}", rf"repair {_U}"),
-    "refit": ("refit {unit}", rf"refit {_U}"),
-    "end-movement": ("end movement", r"end movement"),
-    "barrage": ("barrage {hex} with {unit}", rf"barrage {_H} with {_U}"),
-    "fire-barrage": ("fire barrage", r"fire barrage"),
-    "fire-barrage-half": ("fire barrage rockets at half", r"fire barrage rockets at half"),
-    "end-barrage": ("end barrage", r"end barrage"),
-    "hq": ("hq {unit}", rf"hq {_U}"),
-    "high": ("high intensity", r"high intensity"),
-    "support": ("support with {unit}", rf"support with {_U}"),
-    "fire": ("fire {n} at {unit}", rf"fire {_N} at {_U}"),
-    "fire-at": ("fire antitank {n} at {unit}", rf"fire antitank {_N} at {_U}"),
-    "done": ("done firing", r"done firing"),
-    "advance": ("advance {unit} {hex}", rf"advance {_U} {_H}"),
-    "end-advance": ("end advance", r"end advance"),
-}
-_PATTERNS = [(kind, re.compile(pat + r"$")) for kind, (_, pat) in FORMS.items()]
+
+#: the form of the actions listed most (a unit's moves, Rule 6)
+MOVE = GRAMMAR["move"]
 
 
 def fmt_amount(x: Fraction) -> str:
     return str(x.numerator) if x.denominator == 1 else f"{x.numerator}/{x.denominator}"
 
 
-@dataclass(frozen=True)
-class WDAction(Action):
-    kind: str
-    unit: str = ""
-    hex: str = ""
-    frm: str = ""
-    n: str = ""
-
-    def notation(self) -> str:
-        return FORMS[self.kind][0].format(unit=self.unit, hex=self.hex, frm=self.frm, n=self.n)
-
-    @property
-    def amount(self) -> Fraction:
-        return Fraction(self.n)
+def amount(a: Act) -> Fraction:
+    """The amount an ``impulse`` or a fire names (movement points, fire points)."""
+    return Fraction(a.text("n"))
 
 
 def act(kind: str, unit: str = "", hex: str = "", frm: str = "",
-        n: int | Fraction | str = "") -> WDAction:
-    text = fmt_amount(n) if isinstance(n, Fraction) else str(n)
-    return WDAction(kind, unit, hex, frm, text)
+        n: int | Fraction | str = "") -> Act:
+    """The action of form ``kind`` with these arguments (those its form has)."""
+    form = GRAMMAR[kind]
+    given = {"unit": unit, "hex": hex, "frm": frm,
+             "n": fmt_amount(n) if isinstance(n, Fraction) else str(n)}
+    # positional, in the form's order: the form keeps the actions it made by their values
+    return form(*(given[name] for name in form.args))
 
 
-def parse(text: str) -> WDAction:
-    for kind, pat in _PATTERNS:
-        m = pat.match(text)
-        if m:
-            g = m.groupdict()
-            n = g.get("n") or ""
-            if n:
-                try:
-                    value = Fraction(n)
-                except (ValueError, ZeroDivisionError):
-                    raise ActionSyntaxError(f"bad amount {n!r} in {text!r}") from None
-                if value <= 0:
-                    raise ActionSyntaxError(f"the amount in {text!r} must be positive")
-                n = fmt_amount(value)
-            return WDAction(kind, g.get("unit") or "", g.get("hex") or "", g.get("frm") or "", n)
-    raise ActionSyntaxError(f"{text!r} is not a White Death action (e.g. 'impulse 4', "
-                            "'move 1188/357 2405 2404', 'end movement', 'done firing')")
+def typed(action: Action) -> Act:
+    """``action`` as the grammar's typed action: every action a White Death state meets is
+    one (it lists them, and parses the rest with :func:`parse`)."""
+    return action if isinstance(action, Act) else parse(action.notation())
+
+
+def parse(text: str) -> Act:
+    a = GRAMMAR.parse(text)
+    if "n" not in a.form.args:
+        return a
+    n = a.text("n")
+    try:
+        value = Fraction(n)
+    except (ValueError, ZeroDivisionError):
+        raise ActionSyntaxError(f"bad amount {n!r} in {text!r}") from None
+    if value <= 0:
+        raise ActionSyntaxError(f"the amount in {text!r} must be positive")
+    # one action per amount: "fire 6/2 at X" is "fire 3 at X"
+    return act(a.kind, unit=a.text("unit") if "unit" in a.form.args else "", n=value)

@@ -8,11 +8,12 @@ from typing import TYPE_CHECKING
 
 from engines.white_death.base import other
 from engines.white_death.data import Catalog, Group, ScenarioDef
-from engines.white_death.notation import WDAction, act
+from engines.white_death.notation import act
 from engines.white_death.position import Arrival, Bunker, U
 from engines.white_death.terrain import Terrain, enter_cost
 from pbem.engine import Event
 from pbem.errors import IllegalAction, ScenarioError
+from pbem.grammar import Act
 
 if TYPE_CHECKING:
     from engines.white_death.state import WDState
@@ -105,7 +106,7 @@ def _auto_place(s: WDState, g: Group) -> None:
             raise ScenarioError(f"no room to place {uid} near {g.near}", path=s.sc.file)
 
 
-def _setup_candidates(s: WDState) -> list[WDAction]:
+def _setup_candidates(s: WDState) -> list[Act]:
     # only the next unit of the raster is offered (as the computer game deals them);
     # a placement of any other unit still waiting is accepted all the same
     out = [act("auto-setup")]
@@ -192,27 +193,28 @@ def group_of(cat: Catalog, sc: ScenarioDef, uid: str) -> Group:
 # ------------------------------------------------------------------ the actions
 
 
-def check_place(s: WDState, a: WDAction) -> None:
+def check_place(s: WDState, a: Act) -> None:
     s._need_phase("setup", rule="Rule 22")
-    if a.unit not in s.pos.setup_raster:
-        raise IllegalAction(f"{a.unit} is not waiting to be set up", rule="Rule 22")
-    if a.hex not in setup_hexes(s, a.unit):
-        raise IllegalAction(f"{a.unit} may not set up in {a.hex}: outside its setup area or "
-                            "over the stacking limit", rule="Rule 4")
+    if a.text("unit") not in s.pos.setup_raster:
+        raise IllegalAction(f"{a.text('unit')} is not waiting to be set up", rule="Rule 22")
+    if a.text("hex") not in setup_hexes(s, a.text("unit")):
+        raise IllegalAction(f"{a.text('unit')} may not set up in {a.text('hex')}: outside its "
+                            "setup area or over the stacking limit", rule="Rule 4")
 
 
-def check_auto_setup(s: WDState, a: WDAction) -> None:
+def check_auto_setup(s: WDState, a: Act) -> None:
     s._need_phase("setup", rule="Rule 22")
 
 
-def do_place(s: WDState, a: WDAction) -> list[Event]:
-    s._put(a.unit, a.hex)
-    s.pos.setup_raster.remove(a.unit)
-    return [Event(f"{a.unit} sets up in {a.hex}", "move", visible_to=(s.pos.setup_side,),
-                  hexes=(a.hex,), rule="Campaign setup"), *_setup_next(s)]
+def do_place(s: WDState, a: Act) -> list[Event]:
+    s._put(a.text("unit"), a.text("hex"))
+    s.pos.setup_raster.remove(a.text("unit"))
+    return [Event(f"{a.text('unit')} sets up in {a.text('hex')}", "move",
+                  visible_to=(s.pos.setup_side,), hexes=(a.text("hex"),),
+                  rule="Campaign setup"), *_setup_next(s)]
 
 
-def do_auto_setup(s: WDState, a: WDAction) -> list[Event]:
+def do_auto_setup(s: WDState, a: Act) -> list[Event]:
     for uid in list(s.pos.setup_raster):
         _auto_place(s, group_of(s.cat, s.sc, uid))
     s.pos.setup_raster = []

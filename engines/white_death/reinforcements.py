@@ -11,12 +11,12 @@ from collections.abc import Iterable
 from typing import TYPE_CHECKING
 
 from engines.white_death.base import DieArgs, other
-from engines.white_death.notation import WDAction
 from engines.white_death.position import U
 from engines.white_death.supply import ezoc, isolated, weapons_barred
 from engines.white_death.terrain import enter_cost, enter_ticks
 from pbem.engine import Event
 from pbem.errors import IllegalAction, ScenarioError
+from pbem.grammar import Act
 
 if TYPE_CHECKING:
     from engines.white_death.state import WDState
@@ -117,98 +117,99 @@ def _on_answer(s: WDState, job: DieArgs, roll: int) -> list[Event]:
 # ------------------------------------------------------------------ the actions
 
 
-def check_enter(s: WDState, a: WDAction) -> None:
+def check_enter(s: WDState, a: Act) -> None:
     s._need_phase("movement", rule="Rule 17")
-    u = s._need_unit(a.unit, s.pos.phasing)
+    u = s._need_unit(a.text("unit"), s.pos.phasing)
     if u.loc != "raster":
-        raise IllegalAction(f"{a.unit} is not waiting to enter", rule="Rule 17")
-    if a.hex in s.map and weapons_barred(s, a.unit, a.hex):
-        raise IllegalAction(f"{a.unit} is a weapons unit and may not enter an enemy ZOC "
+        raise IllegalAction(f"{a.text('unit')} is not waiting to enter", rule="Rule 17")
+    if a.text("hex") in s.map and weapons_barred(s, a.text("unit"), a.text("hex")):
+        raise IllegalAction(f"{a.text('unit')} is a weapons unit and may not enter an enemy ZOC "
                             "unless a personnel or AFV unit is there", rule="Rule 3.C")
-    if a.hex not in entry_hexes(s, a.unit):
-        raise IllegalAction(f"{a.hex} is not in an open entry area of {a.unit}",
+    if a.text("hex") not in entry_hexes(s, a.text("unit")):
+        raise IllegalAction(f"{a.text('hex')} is not in an open entry area of {a.text('unit')}",
                             rule="Rule 17")
-    cost = enter_cost(s, a.unit, None, a.hex)
+    cost = enter_cost(s, a.text("unit"), None, a.text("hex"))
     if cost is None or cost > s.pos.impulse_mp:
-        raise IllegalAction(f"{a.unit} cannot pay to enter {a.hex}", rule="Rule 17.C")
+        raise IllegalAction(f"{a.text('unit')} cannot pay to enter {a.text('hex')}",
+                            rule="Rule 17.C")
 
 
-def do_enter(s: WDState, a: WDAction) -> list[Event]:
-    cost = enter_ticks(s, a.unit, None, a.hex)
+def do_enter(s: WDState, a: Act) -> list[Event]:
+    cost = enter_ticks(s, a.text("unit"), None, a.text("hex"))
     assert cost is not None
-    u = s.pos.units[a.unit]
+    u = s.pos.units[a.text("unit")]
     u.spent = cost
     u.zoc_start = False
     u.marks.add("entered")
-    s._put(a.unit, a.hex)
-    if a.hex in ezoc(s, s.pos.phasing) and not s.utype(a.unit).afv:
+    s._put(a.text("unit"), a.text("hex"))
+    if a.text("hex") in ezoc(s, s.pos.phasing) and not s.utype(a.text("unit")).afv:
         u.stopped = True
-    return [Event(f"{a.unit} enters the map at {a.hex}", "move", hexes=(a.hex,),
-                  visible_to=(s.pos.phasing,), rule="Rule 17")]
+    return [Event(f"{a.text('unit')} enters the map at {a.text('hex')}", "move",
+                  hexes=(a.text("hex"),), visible_to=(s.pos.phasing,), rule="Rule 17")]
 
 
-def check_replace(s: WDState, a: WDAction) -> None:
+def check_replace(s: WDState, a: Act) -> None:
     s._need_phase("movement", rule="Rule 18")
-    u = s._need_map(a.unit)
-    t = s.utype(a.unit)
+    u = s._need_map(a.text("unit"))
+    t = s.utype(a.text("unit"))
     if s.pos.impulses[s.pos.phasing] != 1:
         raise IllegalAction("replacements are added in the player's first impulse of a turn",
                             rule="Rule 18")
-    if not t.personnel or u.strength >= s.cat.units[a.unit].strength:
-        raise IllegalAction(f"{a.unit} is not a damaged personnel unit", rule="Rule 18")
+    if not t.personnel or u.strength >= s.cat.units[a.text("unit")].strength:
+        raise IllegalAction(f"{a.text('unit')} is not a damaged personnel unit", rule="Rule 18")
     if s.pos.repl[s.pos.phasing] < 1:
         raise IllegalAction("no replacement points left", rule="Rule 18")
-    if isolated(s, a.unit):
-        raise IllegalAction(f"{a.unit} is isolated", rule="Rule 18")
+    if isolated(s, a.text("unit")):
+        raise IllegalAction(f"{a.text('unit')} is isolated", rule="Rule 18")
     if s.pos.vl_avoid and u.loc in s.ter.vl_hexes():
         raise IllegalAction("Velikiye Luki troops kept in supply by a supply point may not "
                             "receive replacements", rule="Rule 18")
 
 
-def check_repair(s: WDState, a: WDAction) -> None:
+def check_repair(s: WDState, a: Act) -> None:
     s._need_phase("movement", rule="Rule 18")
-    u = s._need_map(a.unit)
-    if not s.utype(a.unit).afv or u.strength >= s.cat.units[a.unit].strength:
-        raise IllegalAction(f"{a.unit} is not a damaged AFV", rule="Rule 18")
+    u = s._need_map(a.text("unit"))
+    if not s.utype(a.text("unit")).afv or u.strength >= s.cat.units[a.text("unit")].strength:
+        raise IllegalAction(f"{a.text('unit')} is not a damaged AFV", rule="Rule 18")
     if s.pos.turn < 5 or s.pos.repaired[s.pos.phasing]:
         raise IllegalAction("one AFV strength point a turn, from turn 5", rule="Rule 18")
 
 
-def check_refit(s: WDState, a: WDAction) -> None:
+def check_refit(s: WDState, a: Act) -> None:
     s._need_phase("movement", rule="Rule 18")
     if s.pos.phasing != "soviet" or s.pos.turn != 10 or s.pos.impulses["soviet"] != 1:
         raise IllegalAction("the tank brigade refit is taken in the first Soviet impulse of "
                             "turn 10", rule="Rule 18")
-    members = [x for x in s.side_units("soviet") if s.udef(x).div == a.unit]
+    members = [x for x in s.side_units("soviet") if s.udef(x).div == a.text("unit")]
     brigade = all(s.utype(x).size in ("I", "II") for x in members)
     if not members or not brigade or not any(s.utype(x).afv for x in members):
-        raise IllegalAction(f"{a.unit} is not a brigade with tanks in play", rule="Rule 18")
+        raise IllegalAction(f"{a.text('unit')} is not a brigade with tanks in play", rule="Rule 18")
     if any(s.pos.units[x].spent or s.pos.units[x].assault for x in members):
         raise IllegalAction("the brigade has already acted this turn", rule="Rule 18")
     if any(s.pos.units[x].loc == "refit" for x in s.pos.units):
         raise IllegalAction("only one tank brigade may be refitted", rule="Rule 18")
 
 
-def do_replace(s: WDState, a: WDAction) -> list[Event]:
-    s.pos.units[a.unit].strength += 1
+def do_replace(s: WDState, a: Act) -> list[Event]:
+    s.pos.units[a.text("unit")].strength += 1
     s.pos.repl[s.pos.phasing] -= 1
-    return [Event(f"{a.unit} receives a replacement point", "info",
+    return [Event(f"{a.text('unit')} receives a replacement point", "info",
                   visible_to=(s.pos.phasing,), rule="Rule 18")]
 
 
-def do_repair(s: WDState, a: WDAction) -> list[Event]:
-    s.pos.units[a.unit].strength += 1
+def do_repair(s: WDState, a: Act) -> list[Event]:
+    s.pos.units[a.text("unit")].strength += 1
     s.pos.repaired[s.pos.phasing] = True
-    return [Event(f"{a.unit} repairs one strength point", "info",
+    return [Event(f"{a.text('unit')} repairs one strength point", "info",
                   visible_to=(s.pos.phasing,),
                   rule="Rule 18")]
 
 
-def do_refit(s: WDState, a: WDAction) -> list[Event]:
+def do_refit(s: WDState, a: Act) -> list[Event]:
     for x in s.side_units("soviet"):
-        if s.udef(x).div == a.unit:
+        if s.udef(x).div == a.text("unit"):
             s.pos.units[x].loc = "refit"
             s.pos.units[x].strength = s.cat.units[x].strength
             s._relocated()
-    return [Event(f"Tank brigade {a.unit} leaves the line to refit (Rule 18)", "info",
+    return [Event(f"Tank brigade {a.text('unit')} leaves the line to refit (Rule 18)", "info",
                   rule="Rule 18")]

@@ -7,8 +7,8 @@ with its rule.  The rules themselves are plain functions of the rule modules (``
 ``supply``, ``movement``, ``artillery``, ``assault``...), taking the state first; the
 steps only say when they apply and what comes next.  The work a rule queues up as it
 goes (the dice of a barrage, a morale check after a fire, the rest of a move after the
-antitank fire at its exit) reaches the runtime through ``WDState._push``, handed over by
-every step once it has acted (``flush``).
+antitank fire at its exit) goes to the runtime's frame queue (``s.queue``), which runs it
+once the step has acted.
 
 The stack of a game in progress reads, bottom to top: ``game`` (turn after turn, then the
 end of the game), ``turn`` (a :class:`Turn` at one of its entries), ``impulses`` (one impulse
@@ -73,7 +73,6 @@ class WDProcedure(Phased, Procedure["WDState"]):
         s._changed()
         events = self.act(s, args, flow)
         s._changed()
-        s.flush(flow)
         return events
 
     def act(self, s: WDState, args: Any, flow: Flow) -> list[Event]:
@@ -85,9 +84,13 @@ class WDRoll(Phased, Roll["WDState"]):
     result is announced, then applied by its rule."""
 
     Args: ClassVar[type[Any]] = DieArgs
+    #: the purpose of a roll of the turn's (its arguments hold none), "{turn}" filled
+    purpose_template: ClassVar[str] = ""
 
     def purpose(self, s: WDState, args: Any) -> tuple[str, str, str]:
         """The roll's purpose, rule and hex."""
+        if self.purpose_template:
+            return self.purpose_template.format(turn=s.pos.turn), self.rule, ""
         return args.purpose, args.rule, args.hex
 
     def request(self, s: WDState, args: Any) -> ChanceRequest:
@@ -97,11 +100,10 @@ class WDRoll(Phased, Roll["WDState"]):
     def resolve(self, s: WDState, args: Any, outcome: Outcome, flow: Flow) -> list[Event]:
         roll = int(outcome[0])
         purpose, rule, h = self.purpose(s, args)
-        events = [Event(f"{purpose}: rolled {roll}", "roll", hexes=(h,) if h else (),
-                        rule=rule)]
-        events += self.then(s, args, roll)
+        # told first: a rule's effects tell their events (a loss, a retreat) as they happen
+        s.tell(Event(f"{purpose}: rolled {roll}", "roll", hexes=(h,) if h else (), rule=rule))
+        events = self.then(s, args, roll)
         s._changed()
-        s.flush(flow)
         return events
 
     def then(self, s: WDState, args: Any, roll: int) -> list[Event]:
@@ -142,9 +144,7 @@ class TurnBegins(WDProcedure):
 class Weather(WDRoll):
     name, rule = "weather", "Rule 16"
     Args = NoArgs
-
-    def purpose(self, s: WDState, args: Any) -> tuple[str, str, str]:
-        return f"weather for turn {s.pos.turn}", self.rule, ""
+    purpose_template = "weather for turn {turn}"
 
     def then(self, s: WDState, args: Any, roll: int) -> list[Event]:
         return _on_weather(s, roll)
@@ -153,9 +153,7 @@ class Weather(WDRoll):
 class Release(WDRoll):
     name, rule = "release", "Rule 22"
     Args = NoArgs
-
-    def purpose(self, s: WDState, args: Any) -> tuple[str, str, str]:
-        return f"Velikiye Luki garrison release on turn {s.pos.turn}", self.rule, ""
+    purpose_template = "Velikiye Luki garrison release on turn {turn}"
 
     def then(self, s: WDState, args: Any, roll: int) -> list[Event]:
         return _on_release(s, roll)
@@ -363,9 +361,7 @@ class FirePhase(WDProcedure):
 
     name, rule = "fire-phase", "Rule 5"
     Args = Stage
-
-    def phase_of(self, args: Any) -> str:
-        return str(args.stage)
+    phase_arg = "stage"
 
     def act(self, s: WDState, args: Any, flow: Flow) -> list[Event]:
         opened = _open_combat(s, args.stage)

@@ -13,7 +13,7 @@ The rules are modules of plain functions taking the state first (``s``), one mod
 rule area, called by the steps; :class:`WDState` holds the position's lookups
 (``base``) and the engine hooks:
 
-* ``base``: the position, unit and hex lookups, stacking, what a rule queues;
+* ``base``: the position, unit and hex lookups, stacking;
 * ``terrain``: terrain and the cost to enter a hex (Rules 7, 13, 16, 20): the catalog's
   map facts are a :class:`~engines.white_death.terrain.Terrain` object (``s.ter``),
   the module's functions put a unit and the position to it;
@@ -43,29 +43,38 @@ from __future__ import annotations
 import copy
 from collections.abc import Iterable
 from dataclasses import replace
-from typing import Any, ClassVar
+from typing import Any, ClassVar, Protocol, runtime_checkable
 
 from engines.hexkit.hexmap import HexMap
 from engines.white_death import rules, sequence, view
-from engines.white_death.base import BOXES, DieArgs, Listed, other, phase_of
+from engines.white_death.base import BOXES, Listed, other, phase_of
 from engines.white_death.data import GARRISON_TYPE, Catalog, ScenarioDef, UnitDef, UnitType
-from engines.white_death.notation import WDAction, parse
+from engines.white_death.notation import parse
 from engines.white_death.position import Position, U
 from engines.white_death.supply import ezoc
 from engines.white_death.terrain import Terrain
 from engines.white_death.view import SIDE_COLOR, river_lines
 from pbem.engine import Action, Decision, Engine, Result, State
 from pbem.errors import IllegalAction
-from pbem.steps import Flow, Frame, Misfit, Step, StepState
+from pbem.grammar import Act
+from pbem.steps import Frame, Misfit, Step, StepState
 from pbem.view import BoardView
 
 # the names other modules and the tests import from here
 __all__ = ["BOXES", "SIDE_COLOR", "U", "WDState", "other", "river_lines"]
 
 
+@runtime_checkable
+class CatalogSource(Protocol):
+    """What a White Death state is made from: an engine that gives its catalog."""
+
+    def catalog(self) -> Catalog: ...
+
+
 class WDState(StepState[Position]):
-    """The whole game: the position, the lookups on it, the frames every rule module
-    queues, and the engine hooks; the rules are the rule modules' functions."""
+    """The whole game: the position, the lookups on it and the engine hooks; the rules
+    are the rule modules' functions (the dice and steps they queue go to the runtime,
+    ``s.queue``)."""
 
     steps: ClassVar[dict[str, Step[Any]]] = sequence.STEPS
     start = "game"
@@ -78,17 +87,26 @@ class WDState(StepState[Position]):
     #: the scenario's definition, the terrain read from the map and the map-derived facts:
     #: the same whatever the position (:meth:`clone`)
     clone_shares = ("sc", "ter", "_static")
+    #: a decision's options (the movement listing above all) are computed once for its
+    #: prompt, default, listing and only option; the engine forgets them wherever it
+    #: forgets what the position implies (:meth:`_changed`, :meth:`_relocated`,
+    #: :meth:`_moved`), so a test or tool that edits a position keeps working as before
+    memo_options = True
 
-    def __init__(self, engine: Engine, scenario: str, options: dict[str, str],
-                 cat: Catalog) -> None:
+    def __init__(self, engine: Engine, scenario: str, options: dict[str, str]) -> None:
         super().__init__(engine, scenario, options)
-        self.cat = cat
+        if not isinstance(engine, CatalogSource):
+            raise TypeError(f"{type(engine).__name__} gives no White Death catalog")
+        # the runtime makes a restored state with (engine, scenario, options) alone
+        # (Engine.state_class): the catalog comes from the engine, parsed once per engine
+        self.cat = cat = engine.catalog()
         self.sc: ScenarioDef = cat.scenarios[scenario]
         self.last_turn = self.sc.turns[1]
         self.pos = Position(turn=self.sc.turns[0], vl_released=not self.sc.opening)
-        #: frames a rule queued while a step ran, handed to the runtime as it ends
-        self._pending: list[tuple[str, Any]] = []
         self.stack: list[Frame] = []
+        #: facts of the position that checks and listings read many times (a unit's rail
+        #: destinations, entry hexes, setup hexes): not one decision's options (those are
+        #: the runtime's memo), kept until the position changes (:meth:`_changed`)
         self._cache: dict[Any, Any] = {}
         #: what depends on where units stand and nothing else (which units are in each
         #: hex, each side's units on the map, the enemy's ZOCs and traces): kept across
@@ -123,13 +141,13 @@ class WDState(StepState[Position]):
         new.history = list(self.history)  # records are never changed once made
         new.pos = self.pos.copy()
         new.stack = [Frame(f.step, f.args, f.pc) for f in self.stack]
-        new._pending = list(self._pending)
         new._cache = {}
         new._pcache = {}
         new._near = {}
         new._neartok = {}
         new._stack = {}
         new._listing = {}
+        new.forget_options()
         return new
 
     # ------------------------------------------------------------------ catalog access
@@ -215,13 +233,16 @@ class WDState(StepState[Position]):
         self._neartok.clear()
         self._stack.clear()
         self._listing.clear()
+        self.forget_options()
 
     def _changed(self) -> None:
         """Forget what the position may have changed, units' hexes aside (the rules call
         :meth:`_relocated` wherever a unit changes hex)."""
         self._cache.clear()
+        self.forget_options()
 
     def _relocated(self) -> None:
+        self.forget_options()
         self._pcache.clear()
         self._cache.clear()
         self._near.clear()
@@ -375,24 +396,6 @@ class WDState(StepState[Position]):
                 return name
         return "end"
 
-    def _push(self, step: str, args: Any = None, front: bool = False) -> None:
-        """Queue ``step`` (a die, or the rest of a rule after its dice) to run once the
-        current step has acted, after what was queued before it, or (``front``) before."""
-        if front:
-            self._pending.insert(0, (step, args))
-        else:
-            self._pending.append((step, args))
-
-    def _die(self, step: str, purpose: str, rule: str, front: bool = False,
-             **kw: Any) -> None:
-        self._push(step, DieArgs(purpose, rule, **kw), front)
-
-    def flush(self, flow: Flow) -> None:
-        """Hand the queued frames to the runtime (every step does once it has acted)."""
-        for step, args in self._pending:
-            flow.push(step, args)
-        self._pending = []
-
     # ------------------------------------------------------------------ validation helpers
 
     def _need_phase(self, *phases: str, rule: str = "Rule 5") -> None:
@@ -454,7 +457,7 @@ class WDState(StepState[Position]):
 
     # ------------------------------------------------------------------ legal actions
 
-    def _valid(self, a: WDAction) -> bool:
+    def _valid(self, a: Act) -> bool:
         """``a`` passes the check of the decision at hand (its step's, by its rule)."""
         step, frame = self._choice()
         try:

@@ -13,11 +13,11 @@ from typing import TYPE_CHECKING, Any
 
 from engines.hexkit.zoc import zoc_map
 from engines.white_death import rules
-from engines.white_death.base import other
+from engines.white_death.base import DieArgs, other
 from engines.white_death.data import SIDES
-from engines.white_death.notation import WDAction
 from pbem.engine import Event
 from pbem.errors import IllegalAction
+from pbem.grammar import Act
 
 if TYPE_CHECKING:
     from engines.white_death.state import WDState
@@ -152,8 +152,8 @@ def _supply_points(s: WDState) -> list[Event]:
                                 rule="Rule 15.D"))
         else:
             for k in range(got):
-                s._die("airdrop", f"air drop {k + 1} of {got} into Velikiye Luki",
-                          "Rule 15.D.1")
+                s.queue("airdrop", DieArgs(f"air drop {k + 1} of {got} into Velikiye Luki",
+                                           "Rule 15.D.1"))
     for uid in sorted(s.pos.units):
         u = s.pos.units[uid]
         if u.loc == "refit" and s.pos.turn >= 11:
@@ -183,24 +183,24 @@ def _vl_avoid_possible(s: WDState) -> bool:
 # ------------------------------------------------------------------ the actions
 
 
-def check_vl_supply(s: WDState, a: WDAction) -> None:
+def check_vl_supply(s: WDState, a: Act) -> None:
     if s.phase != "vl-supply" or not _vl_avoid_possible(s):
         raise IllegalAction("Velikiye Luki may spend a supply point against isolation only "
                             "at the beginning of a turn, while the city is cut off and has "
                             "a point", rule="Rule 15.D.2")
 
 
-def check_vl_keep(s: WDState, a: WDAction) -> None:
+def check_vl_keep(s: WDState, a: Act) -> None:
     s._need_phase("vl-supply", rule="Rule 15.D.2")
 
 
-def do_vl_supply(s: WDState, a: WDAction) -> list[Event]:
+def do_vl_supply(s: WDState, a: Act) -> list[Event]:
     s.pos.supply["vl"] -= 1
     s.pos.vl_avoid = True
     return [Event("Velikiye Luki spends a supply point to avoid isolation this turn",
                   "info", visible_to=("german",), rule="Rule 15.D.2")]
 
 
-def do_vl_keep(s: WDState, a: WDAction) -> list[Event]:
+def do_vl_keep(s: WDState, a: Act) -> list[Event]:
     return [Event("Velikiye Luki keeps its supply points this turn", "info",
                   visible_to=("german",), rule="Rule 15.D.2")]

@@ -9,15 +9,16 @@ from __future__ import annotations
 from typing import TYPE_CHECKING
 
 from engines.white_death import rules
-from engines.white_death.base import other
+from engines.white_death.base import DieArgs, other
 from engines.white_death.data import SIDES
-from engines.white_death.notation import WDAction, act
+from engines.white_death.notation import act, amount
 from engines.white_death.position import Final
 from engines.white_death.reinforcements import _reinforce
 from engines.white_death.supply import ezoc
 from engines.white_death.terrain import river_at
 from pbem.engine import Event
 from pbem.errors import IllegalAction, ScenarioError
+from pbem.grammar import Act
 
 if TYPE_CHECKING:
     from engines.white_death.state import WDState
@@ -54,7 +55,7 @@ def _on_release(s: WDState, roll: int) -> list[Event]:
                   rule="Rule 22")]
 
 
-def _impulse_candidates(s: WDState, side: str) -> list[WDAction]:
+def _impulse_candidates(s: WDState, side: str) -> list[Act]:
     return [act("impulse", n=k) for k in range(1, s.pos.mps[side] + 1)]
 
 
@@ -76,16 +77,16 @@ def _start_impulse(s: WDState) -> list[Event]:
             and s.sc.turns[0] <= s.pos.turn <= s.sc.turns[1]
             and all(x in s.cat.units for x in s.cat.flieger_single)):
         s.pos.flieger = "rolled"
-        s._die("flieger", "7th Flieger Division commitment", "Rule 17.F")
+        s.queue("flieger", DieArgs("7th Flieger Division commitment", "Rule 17.F"))
     if side == "soviet" and s.pos.flieger == "answer-due":
         s.pos.flieger = "answered"
         for units, area, need in s.cat.soviet_answer:
             if need >= 6:
                 _reinforce(s, units, area)
             else:
-                s._die("answer", f"Soviet reserve {units[0].split('/')[-1]} "
-                          f"(received on 1-{need})", "Rule 17.F", units=tuple(units),
-                          area=area, need=need)
+                s.queue("answer", DieArgs(f"Soviet reserve {units[0].split('/')[-1]} "
+                                          f"(received on 1-{need})", "Rule 17.F",
+                                          units=tuple(units), area=area, need=need))
     return events
 
 
@@ -144,18 +145,18 @@ def _finish(s: WDState) -> list[Event]:
 # ------------------------------------------------------------------ the actions
 
 
-def check_impulse(s: WDState, a: WDAction) -> None:
+def check_impulse(s: WDState, a: Act) -> None:
     s._need_phase("decision")
-    k = int(a.amount)
-    if a.amount.denominator != 1 or not 1 <= k <= s.pos.mps[s.pos.phasing]:
+    k = int(amount(a))
+    if amount(a).denominator != 1 or not 1 <= k <= s.pos.mps[s.pos.phasing]:
         raise IllegalAction(f"the {s.pos.phasing} player may spend 1 to "
-                            f"{s.pos.mps[s.pos.phasing]} movement points, not {a.n}",
+                            f"{s.pos.mps[s.pos.phasing]} movement points, not {a.text('n')}",
                             rule="Rule 5")
 
 
-def do_impulse(st: WDState, a: WDAction) -> list[Event]:
+def do_impulse(st: WDState, a: Act) -> list[Event]:
     s = st.pos.phasing
-    k = int(a.amount)
+    k = int(amount(a))
     st.pos.impulse_left_before = st.pos.mps[s]
     st.pos.impulse_mp = k
     st.pos.mps[s] -= k

@@ -154,3 +154,15 @@ def test_the_action_a_text_parses_to_is_the_one_listed() -> None:
     assert G["support"](1).notation() == "support 1"
     with pytest.raises(TypeError, match="not a support value"):
         G["support"](True)  # equal to 1 as a key, but no number
+
+
+def test_a_list_stops_at_a_word_that_opens_the_optional_part_after_it() -> None:
+    """A unit type that reads any token (``and``, ``air``) must not swallow ``and air``:
+    the list ends where the optional part's first word stands, so the flag is read."""
+    loose = Grammar(Form("attack", "attack {target:hex} with {units:unit+} [and air]"),
+                    types={"unit": Type.token(), "hex": Type.hex()})
+    act = loose.parse("attack 2514 with G01 G02 and air")
+    assert act.words("units") == ("G01", "G02") and act.flag("and air")
+    assert act.notation() == "attack 2514 with G01 G02 and air"
+    plain = loose.parse("attack 2514 with G01")
+    assert plain.words("units") == ("G01",) and not plain.flag("and air")

@@ -1191,3 +1191,24 @@ def test_7_every_attack_involves_an_adjacent_unit_against_one_defending_hex() ->
     s.apply("with 44MR")
     s.apply("go")
     assert s.pos.combat is not None and s.pos.combat.hex == "1021"
+
+
+def test_9_the_release_is_told_where_a_unit_only_leaves_the_map() -> None:
+    """9: on turn 7 the 7th Luftwaffe is released, and the book marks the Turn Record
+    Track "to remind the German player of the release".  In a position set up on turn 8
+    with the division not yet released, the first thing that changes the board is a lone
+    unit's elimination (8.1, a failed check; nobody is left to retreat): the release is
+    told there too (the engine used to make it silently where units only left the map)."""
+    s = combat(["44MR", "14MR"], ["686/II"],
+               'at = { "686/II" = "1021", "44MR" = "1020", "14MR" = "1020", '
+               '"7LW/I" = "2226" }\nturn = 8', stage="attack")
+    assert not s.pos.released
+    s.apply("fire 44MR 686/II")
+    s.apply("add 14MR")
+    do(s, "roll")
+    s.apply_outcome((4,))  # "2-1"
+    s.apply("check")
+    events = s.apply_outcome((5,))  # morale 4 failed: 686/II eliminated
+    assert s.pos.units["686/II"].where == "dead" and s.pos.released
+    assert [e.rule for e in events
+            if e.text == "the 7th Luftwaffe Field Division is released"] == ["9"]

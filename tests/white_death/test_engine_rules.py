@@ -257,7 +257,7 @@ def test_8_rail_movement(engine: WhiteDeath) -> None:
     s.apply("impulse 2")
     s.apply("entrain I/504")
     assert s.pos.rail_used["german"] == 4
-    dests = [a.hex for a in s.legal_actions() if a.kind == "rail"]
+    dests = [a.text("hex") for a in s.legal_actions() if a.kind == "rail"]
     assert "0301" in dests and "1207" in dests
     s.apply("rail I/504 0301")
     assert s.pos.units["I/504"].loc == "0301"

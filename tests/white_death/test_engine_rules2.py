@@ -145,7 +145,8 @@ def test_14_C_1_retreat_through_zoc_costs_one_point(engine: WhiteDeath) -> None:
         "943/257" = "1511"
     """)
     strength = s.pos.units["I/504"].strength
-    events = _retreat(s, "I/504")
+    with s.telling() as (events, _):
+        _retreat(s, "I/504")
     assert any(e.kind == "retreat" for e in events)
     if s.on_map("I/504"):
         assert s.pos.units["I/504"].strength == strength - 1
@@ -180,10 +181,11 @@ def test_17_reinforcements_arrive_at_the_second_impulse(engine: WhiteDeath) -> N
     settle(s)
     assert s.pos.units["27E/7E"].loc == "raster"  # the second Soviet impulse
     s.apply("impulse 2")
-    entries = [a for a in s.legal_actions() if a.kind == "enter" and a.unit == "27E/7E"]
-    assert entries and all(h in s.cat.resolve("soviet-east") for h in (a.hex for a in entries))
+    entries = [a for a in s.legal_actions() if a.kind == "enter" and a.text("unit") == "27E/7E"]
+    east = s.cat.resolve("soviet-east")
+    assert entries and all(a.text("hex") in east for a in entries)
     s.apply(entries[0])
-    assert s.pos.units["27E/7E"].loc == entries[0].hex
+    assert s.pos.units["27E/7E"].loc == entries[0].text("hex")
 
 
 def test_17_closed_german_entry_zones(engine: WhiteDeath) -> None:
@@ -318,9 +320,9 @@ def test_campaign_setup_german_first_then_soviet(engine: WhiteDeath) -> None:
     assert "German player must set up" in d.prompt
     first = s.pos.setup_raster[0]
     places = [a for a in s.legal_actions() if a.kind == "place"]
-    assert places and all(a.unit == first for a in places)
+    assert places and all(a.text("unit") == first for a in places)
     vl = set(s.ter.vl_hexes())
-    assert all(a.hex in vl for a in places)  # the city garrison sets up in the city
+    assert all(a.text("hex") in vl for a in places)  # the city garrison sets up in the city
     refused(s, f"place {first} 2010", "Rule 4")
     s.apply(places[0])
     s.apply("auto setup")
@@ -489,7 +491,8 @@ def test_14_B_retreat_two_hexes_away_from_the_enemy(engine: WhiteDeath) -> None:
     assert s.map.distance(path[-1], "1610") == max(s.map.distance(h, "1610") for h in ring2)
     assert not any(h in ezoc(s, "german") for h in path)
     strength = s.pos.units["I/504"].strength
-    _retreat(s, "I/504")
+    with s.telling():
+        _retreat(s, "I/504")
     assert s.pos.units["I/504"].loc == path[-1] and s.pos.units["I/504"].strength == strength
 
 
@@ -507,5 +510,8 @@ def test_14_C_1_a_retreat_ending_in_a_zoc_goes_on(engine: WhiteDeath) -> None:
     assert path is not None and len(path) > 2
     assert path[-1] not in ez and all(h in ez for h in path[:-1])
     strength = s.pos.units["I/504"].strength
-    _retreat(s, "I/504")
+    with s.telling() as (told, _):
+        _retreat(s, "I/504")
     assert s.pos.units["I/504"].loc == path[-1] and s.pos.units["I/504"].strength == strength - 1
+    # the loss in the ZOC is told before the retreat that cost it (Rule 14.C.1)
+    assert [e.kind for e in told] == ["loss", "retreat"]

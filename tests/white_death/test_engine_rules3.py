@@ -118,7 +118,7 @@ def test_22_velikiye_luki_garrison_moves_within_the_city(engine: WhiteDeath) -> 
     s.apply(f"move {uid} {h} {inside[0]}")
     # the town garrisons are free from turn 2
     town = next(x for x in s.side_units("german") if s.pos.units[x].garrison == "town")
-    assert [a for a in s.legal_actions() if a.unit == town]
+    assert [a for a in s.legal_actions() if a.units() == (town,)]
 
 
 def test_16_weather_table_by_turn(engine: WhiteDeath) -> None:

@@ -133,7 +133,7 @@ def _listed_iff_accepted(state: WDState, legal: list[Any], kind: str,
                          units: list[str]) -> int:
     """Each unit's ``kind`` action into every hex is listed exactly when the check
     accepts it; how many were accepted."""
-    listed = {(a.unit, a.hex) for a in legal if a.kind == kind}
+    listed = {(a.text("unit"), a.text("hex")) for a in legal if a.kind == kind}
     accepted = 0
     for uid in units:
         for h in sorted(state.map.ids):

@@ -21,11 +21,15 @@ def test_the_morale_line_explains_a_modifier_added_at_the_check(
                   hex=state.pos.units[uid].loc)
     plain = state.clone()
     assert isinstance(plain, WDState) and isinstance(state, WDState)
-    text = _on_mc(plain, job, 2)[0].text
+    with plain.telling() as (told, _):
+        _on_mc(plain, job, 2)
+    text = told[0].text
     assert text.startswith(f"{uid} morale ") and "roll 2 + modifier 0 = 2" in text
     assert "Rule 14.C" not in text
     # the unit is isolated when the roll comes: +1 that the announcement did not have
     monkeypatch.setattr(combat, "isolated", lambda s, u: True)  # as combat reads it
-    text = _on_mc(state, job, 2)[0].text
+    with state.telling() as (told, _):
+        _on_mc(state, job, 2)
+    text = told[0].text
     assert "roll 2 + modifier 1 = 3" in text
     assert "+0 from the fire, +1 for isolation" in text and "Rule 14.C" in text

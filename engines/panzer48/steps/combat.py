@@ -19,11 +19,25 @@ from engines.panzer48.combat import (
 )
 from engines.panzer48.data import other
 from engines.panzer48.movement import after_move
-from engines.panzer48.notation import Say
+from engines.panzer48.notation import (
+    ADD,
+    ATTACK,
+    CANCEL,
+    CHECK,
+    END_COMBAT,
+    END_FIRE,
+    FIRE,
+    GO,
+    RETREAT,
+    ROLL,
+    SUPPORT,
+    WITH,
+    act,
+)
 from engines.panzer48.position import Combat, Fire, MoraleArgs
 from engines.panzer48.state import P48State
 from pbem.engine import Action, ChanceRequest, Event, Outcome
-from pbem.steps import Choice, Flow, NoArgs, Refusal, Roll
+from pbem.steps import PHASING, Choice, Flow, NoArgs, Refusal, Roll
 
 
 class Prepared(Choice[P48State]):
@@ -32,34 +46,33 @@ class Prepared(Choice[P48State]):
     name = "prepared"
     kind = "prepared-combat"
     rule = "3.1"
+    decider = PHASING
     prompt_template = "the {side} player may make prepared attacks"
-    default_action = Say("end-combat")
-
-    def side(self, s: P48State, args: NoArgs) -> str:
-        return s.pos.phasing
+    default_action = END_COMBAT
 
     def options(self, s: P48State, args: NoArgs) -> list[Action]:
         targets = sorted({n for u in prepared_attackers(s)
                           for n in s.d.map.neighbors(s.pos.units[u].hex)
                           if s.owner_at(n) == other(s.pos.phasing)})
-        return [*(Say("attack", h) for h in targets), Say("end-combat")]
+        return [*(ATTACK(h) for h in targets), END_COMBAT]
 
     def why_not(self, s: P48State, args: NoArgs, action: Action) -> str | Refusal:
-        if isinstance(action, Say) and action.verb == "attack":
-            return Refusal("7", f"no unit that began the phase adjacent to {action.a} "
+        a = act(action)
+        if a.kind == "attack":
+            return Refusal("7", f"no unit that began the phase adjacent to {a.text('hex')} "
                            "can attack it (3.1: adjacent at the start, one attack each)")
         return f"{action.notation()!r} is not allowed in the Prepared Combat Phase"
 
     def apply(self, s: P48State, args: NoArgs, action: Action, flow: Flow) -> list[Event]:
-        assert isinstance(action, Say)
-        if action.verb == "end-combat":
+        a = act(action)
+        if a.kind == "end-combat":
             flow.end()
             return []
-        s.pos.combat = Combat(action.a, s.pos.phasing, True,
-                              defenders=s.at(action.a))
+        h = a.text("hex")
+        s.pos.combat = Combat(h, s.pos.phasing, True, defenders=s.at(h))
         flow.call("declare")
-        return [Event(f"{s.pos.phasing} prepares an attack on {action.a}", "attack",
-                      hexes=(action.a,), rule="3.1")]
+        return [Event(f"{s.pos.phasing} prepares an attack on {h}", "attack",
+                      hexes=(h,), rule="3.1")]
 
 
 class Declare(Choice[P48State]):
@@ -68,9 +81,7 @@ class Declare(Choice[P48State]):
     name = "declare"
     kind = "declare-attack"
     rule = "7.1"
-
-    def side(self, s: P48State, args: NoArgs) -> str:
-        return s.pos.phasing
+    decider = PHASING
 
     def prompt(self, s: P48State, args: NoArgs) -> str:
         c = s.fight()
@@ -79,47 +90,48 @@ class Declare(Choice[P48State]):
 
     def options(self, s: P48State, args: NoArgs) -> list[Action]:
         c = s.fight()
-        out: list[Action] = [Say("with", u) for u in attack_pool(s) if u not in c.attackers]
-        out += [Say("support", u) for u in artillery_pool(s, c.attacker, [c.hex], c.support)
+        out: list[Action] = [WITH(u) for u in attack_pool(s) if u not in c.attackers]
+        out += [SUPPORT(u) for u in artillery_pool(s, c.attacker, [c.hex], c.support)
                 if u not in c.attackers]
         if c.attackers:
-            out.append(Say("go"))
-        out.append(Say("cancel"))
+            out.append(GO)
+        out.append(CANCEL)
         return out
 
     def default(self, s: P48State, args: NoArgs) -> Action:
         c = s.fight()
-        return Say("go") if c.attackers else Say("cancel")
+        return GO if c.attackers else CANCEL
 
     def why_not(self, s: P48State, args: NoArgs, action: Action) -> str | Refusal:
-        if isinstance(action, Say) and action.verb == "with":
+        a = act(action)
+        if a.kind == "with":
             c = s.fight()
-            u = action.a
+            u = a.text("unit")
             if (not c.prepared and c.attackers and u in s.pos.moving
                     and not began_with(s, u, c.attackers[0])):
                 return Refusal("4", f"{u} did not begin the phase stacked with "
                                f"{c.attackers[0]}: only units which began the phase stacked "
                                "together may participate in the same hasty attack")
-            return Refusal("7", f"{action.a} may not join this attack (adjacent units only; "
+            return Refusal("7", f"{u} may not join this attack (adjacent units only; "
                            "one attack per unit per phase; 4: hasty attacks only by units "
                            "that began the phase stacked together)")
-        if isinstance(action, Say) and action.verb == "support":
-            return Refusal("7.6", f"{action.a} cannot support: artillery in range and not "
-                           "adjacent only")
-        if isinstance(action, Say) and action.verb == "go":
+        if a.kind == "support":
+            return Refusal("7.6", f"{a.text('unit')} cannot support: artillery in range and "
+                           "not adjacent only")
+        if a.kind == "go":
             return Refusal("7", "every attack must involve at least one adjacent unit")
         return f"{action.notation()!r} is not part of declaring an attack"
 
     def apply(self, s: P48State, args: NoArgs, action: Action, flow: Flow) -> list[Event]:
-        assert isinstance(action, Say)
+        a = act(action)
         c = s.fight()
-        if action.verb == "with":
-            c.attackers.append(action.a)
+        if a.kind == "with":
+            c.attackers.append(a.text("unit"))
             return []
-        if action.verb == "support":
-            c.support.append(action.a)
+        if a.kind == "support":
+            c.support.append(a.text("unit"))
             return []
-        if action.verb == "cancel":
+        if a.kind == "cancel":
             s.pos.combat = None
             for u in s.pos.moving:  # a hasty attack called off ends the move (3.2)
                 s.pos.units[u].moved = True
@@ -166,56 +178,57 @@ class FireStep(Choice[P48State]):
         c = s.fight()
         side = self.side(s, args)
         if c.fire is None:
-            out: list[Action] = [Say("fire", u, t) for u in firers(s, side)
+            out: list[Action] = [FIRE(u, t) for u in firers(s, side)
                                  for t in next_targets(s, side)
                                  if s.d.map.distance(s.pos.units[u].hex,
                                                      s.pos.units[t].hex) == 1]
-            return [*out, Say("end-fire")]
+            return [*out, END_FIRE]
         target = c.fire.target
-        out = [Say("add", u) for u in firers(s, side) if u not in c.fire.units
+        out = [ADD(u) for u in firers(s, side) if u not in c.fire.units
                and s.d.map.distance(s.pos.units[u].hex, s.pos.units[target].hex) == 1]
         used = c.fired + c.fire.support
         pool = c.support if side == c.attacker else None
         for u in artillery_pool(s, side, [s.pos.units[target].hex], used):
             if pool is None or u in pool:
-                out.append(Say("support", u))
-        return [*out, Say("roll")]
+                out.append(SUPPORT(u))
+        return [*out, ROLL]
 
     def default(self, s: P48State, args: NoArgs) -> Action:
         opts = s.options_for(self, args)
         c = s.fight()
-        return Say("roll") if c.fire is not None else opts[0]
+        return ROLL if c.fire is not None else opts[0]
 
     def why_not(self, s: P48State, args: NoArgs, action: Action) -> str | Refusal:
-        if isinstance(action, Say) and action.verb == "fire":
+        a = act(action)
+        if a.kind == "fire":
             c = s.fight()
-            if action.a in c.fired:
-                return Refusal("7.2", f"{action.a} has fired in this combat: each unit fires "
-                               "once")
-            if action.b in c.targeted:
-                return Refusal("7.2", f"{action.b} has been fired on in this combat: each "
+            u, target = a.text("unit"), a.text("target")
+            if u in c.fired:
+                return Refusal("7.2", f"{u} has fired in this combat: each unit fires once")
+            if target in c.targeted:
+                return Refusal("7.2", f"{target} has been fired on in this combat: each "
                                "unit is fired at only once per combat")
-            return Refusal("7.3", f"{action.b} may not be fired at now: armor, then "
+            return Refusal("7.3", f"{target} may not be fired at now: armor, then "
                            "personnel, then weapons in each stack, strongest first")
-        if isinstance(action, Say) and action.verb == "support":
-            return Refusal("7.6", f"{action.a} cannot support this fire")
+        if a.kind == "support":
+            return Refusal("7.6", f"{a.text('unit')} cannot support this fire")
         return f"{action.notation()!r} is not a fire now"
 
     def apply(self, s: P48State, args: NoArgs, action: Action, flow: Flow) -> list[Event]:
-        assert isinstance(action, Say)
+        a = act(action)
         c = s.fight()
-        if action.verb == "fire":
-            c.fire = Fire(action.b, [action.a], [])
+        if a.kind == "fire":
+            c.fire = Fire(a.text("target"), [a.text("unit")], [])
             return []
-        if action.verb == "add":
+        if a.kind == "add":
             assert c.fire is not None
-            c.fire.units.append(action.a)
+            c.fire.units.append(a.text("unit"))
             return []
-        if action.verb == "support":
+        if a.kind == "support":
             assert c.fire is not None
-            c.fire.support.append(action.a)
+            c.fire.support.append(a.text("unit"))
             return []
-        if action.verb == "roll":
+        if a.kind == "roll":
             flow.call("fire-roll")
             return []
         flow.end()  # this side's fires are over: end_fire queues what comes next
@@ -280,7 +293,7 @@ class FireRoll(Roll[P48State]):
             flow.goto("morale-option", MoraleArgs(fire.target, morale, loss, before,
                                                   s.d.units[fire.target].side == c.attacker))
         elif s.pos.units[fire.target].where != "map":
-            after_move(s, told=False)
+            after_move(s)
         return []
 
 
@@ -293,7 +306,7 @@ class MoraleOption(Choice[P48State]):
     rule = "8.1"
     Args = MoraleArgs
     prompt_template = "{unit} suffers a morale result of {morale}: retreat, or take a morale check"
-    default_action = Say("retreat")
+    default_action = RETREAT
     order = "retreat rather than take morale checks"
     order_policies = (("check", "take the morale check whenever 8.1 allows it"),)
 
@@ -302,20 +315,20 @@ class MoraleOption(Choice[P48State]):
 
 
     def options(self, s: P48State, args: MoraleArgs) -> list[Action]:
-        out: list[Action] = [Say("retreat")]
+        out: list[Action] = [RETREAT]
         if args.morale + args.loss <= args.steps_before:
-            out.append(Say("check"))
+            out.append(CHECK)
         return out
 
 
     def why_not(self, s: P48State, args: MoraleArgs, action: Action) -> str | Refusal:
-        if action == Say("check"):
+        if action == CHECK:
             return Refusal("8.1", f"{args.unit} cannot absorb {args.morale} + {args.loss} "
                            f"steps with {args.steps_before}: it must retreat")
         return "retreat or check"
 
     def apply(self, s: P48State, args: MoraleArgs, action: Action, flow: Flow) -> list[Event]:
-        if action == Say("check"):
+        if action == CHECK:
             flow.goto("morale-roll", args)
             return [Event(f"{args.unit} takes a morale check", "morale", rule="8.1")]
         flow.goto("retreat-start", args)
@@ -346,6 +359,6 @@ class MoraleRoll(Roll[P48State]):
             s.pos.units[args.unit].failed = True
             flow.goto("retreat-start", args)
         else:
-            after_move(s, told=False)
+            after_move(s)
         return []
 

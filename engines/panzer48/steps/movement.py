@@ -12,14 +12,27 @@ from engines.panzer48.movement import (
     next_hexes,
     step_group,
 )
-from engines.panzer48.notation import Say
+from engines.panzer48.notation import (
+    DROP,
+    END_MOVEMENT,
+    ENTER,
+    EXIT,
+    HASTY,
+    MOVE,
+    MOVE_STACK,
+    PICKUP,
+    REVEAL,
+    STOP,
+    TO,
+    act,
+)
 from engines.panzer48.position import Combat, ExitArgs
 from engines.panzer48.reinforcements import areas_to_reveal, reveal
 from engines.panzer48.stacking import fits
 from engines.panzer48.state import P48State
 from engines.panzer48.zoc import zoc
 from pbem.engine import Action, ChanceRequest, Event, Outcome
-from pbem.steps import Choice, Flow, NoArgs, Refusal, Roll
+from pbem.steps import PHASING, Choice, Flow, NoArgs, Refusal, Roll
 
 
 class Movement(Choice[P48State]):
@@ -29,17 +42,15 @@ class Movement(Choice[P48State]):
     name = "movement"
     kind = "movement"
     rule = "3.2"
+    decider = PHASING
     show = False
     prompt_template = "the {side} player moves (move a unit or a hex's stack, enter, end)"
-
-    def side(self, s: P48State, args: NoArgs) -> str:
-        return s.pos.phasing
 
     def options(self, s: P48State, args: NoArgs) -> list[Action]:
         side = s.pos.phasing
         reveal = areas_to_reveal(s)
         if reveal:
-            return [Say("reveal", reveal[0])]
+            return [REVEAL(reveal[0])]
         out: list[Action] = []
         for u in sorted(s.pos.units):
             x = s.pos.units[u]
@@ -47,59 +58,61 @@ class Movement(Choice[P48State]):
             # Phase (not the one they retreated in)
             if s.d.units[u].side == side and (x.where == "due" or (
                     x.where == "off" and not x.retreated)):
-                out += [Say("enter", u, h) for h in entry_hexes(s, u)]
+                out += [ENTER(u, h) for h in entry_hexes(s, u)]
         ready = [u for u in s.on_map(side) if movable(s, u)]
-        out += [Say("move", u) for u in ready]
+        out += [MOVE(u) for u in ready]
         hexes: dict[str, int] = {}
         for u in ready:
             hexes[s.pos.units[u].hex] = hexes.get(s.pos.units[u].hex, 0) + 1
-        out += [Say("move", h) for h, n in sorted(hexes.items()) if n > 1]
+        out += [MOVE_STACK(h) for h, n in sorted(hexes.items()) if n > 1]
         # 9.1: as many arrivals as possible enter; 8.3: units off the map re-enter now
-        if not any(a.verb == "enter" for a in out if isinstance(a, Say)):
-            out.append(Say("end-movement"))
+        if not any(act(a).form is ENTER for a in out):
+            out.append(END_MOVEMENT)
         return out
 
     def default(self, s: P48State, args: NoArgs) -> Action:
         opts = s.options_for(self, args)
-        return Say("end-movement") if Say("end-movement") in opts else opts[0]
+        return END_MOVEMENT if END_MOVEMENT in opts else opts[0]
 
     def accepts(self, s: P48State, args: NoArgs, action: Action) -> bool:
         """The revealed form a session writes: ``open F AREA SALT`` (9.1)."""
         reveal = areas_to_reveal(s)
-        return (isinstance(action, Say) and action.verb == "open" and bool(reveal)
-                and action.a == reveal[0])
+        a = act(action)
+        return a.kind == "open" and bool(reveal) and a.text("force") == reveal[0]
 
     def why_not(self, s: P48State, args: NoArgs, action: Action) -> str | Refusal:
-        if action == Say("end-movement"):
-            if any(isinstance(a, Say) and a.verb == "enter" and s.pos.units[a.a].where == "off"
-                   for a in s.options_for(self, args)):
+        a = act(action)
+        if a == END_MOVEMENT:
+            if any(o.form is ENTER and s.pos.units[o.text("unit")].where == "off"
+                   for o in map(act, s.options_for(self, args))):
                 return Refusal("8.3", "units that retreated off the map re-enter during "
                                "their owner's next Movement Phase: enter them first")
             return Refusal("9.1", "as many units of an arriving formation as possible must "
                            "enter this turn")
-        if isinstance(action, Say) and action.verb == "move":
-            return Refusal("4", f"{action.a} cannot move now (moved, attacked, retreated, "
+        if a.kind in ("move", "move-stack"):
+            what = a.text("unit") if a.kind == "move" else a.text("hex")
+            return Refusal("4", f"{what} cannot move now (moved, attacked, retreated, "
                            "failed, unreleased or out of movement points)")
-        if isinstance(action, Say) and action.verb == "enter":
-            u, h = action.a, action.b
+        if a.kind == "enter":
+            u, h = a.text("unit"), a.text("hex")
             if (u in s.pos.units and s.pos.units[u].where in ("due", "off")
                     and h in entry_hexes(s, u, stacking=False)
                     and h not in entry_hexes(s, u)):
                 return Refusal("6", f"{u} may not enter {h}: over the stacking limit of "
                                f"{s.d.stack_limit[s.d.units[u].side] // 3} battalions, with "
                                "no hex within it to move on to")
-            return Refusal("9.1", f"{action.a} cannot enter at {action.b}")
+            return Refusal("9.1", f"{u} cannot enter at {h}")
         if areas_to_reveal(s):
             return Refusal("9.1", f"the {areas_to_reveal(s)[0]} area must be revealed first")
         return f"{action.notation()!r} is not a movement action"
 
     def apply(self, s: P48State, args: NoArgs, action: Action, flow: Flow) -> list[Event]:
-        assert isinstance(action, Say)
+        a = act(action)
         pos = s.pos
-        if action.verb in ("reveal", "open"):
-            reveal(s, action)
+        if a.kind in ("reveal", "open"):
+            reveal(s, a)
             return []
-        if action.verb == "end-movement":
+        if a.kind == "end-movement":
             for u, x in pos.units.items():
                 if x.where == "due":  # 9.1: a unit that cannot be placed waits a turn
                     x.where = "setup"
@@ -108,21 +121,21 @@ class Movement(Choice[P48State]):
                         pos.plan_turns[f.id] = pos.turn + 1
             flow.end()
             return []
-        if action.verb == "enter":
-            x = pos.units[action.a]
-            x.where, x.hex = "map", action.b
-            x.spent = s.d.entry_cost(action.a, action.b)  # 9.1: the first hex's cost
-            x.halted = action.b in zoc(s, other(pos.phasing))  # 5 (stand-in)
-            pos.moving, pos.moved_hexes = [action.a], 1
+        if a.kind == "enter":
+            u, h = a.text("unit"), a.text("hex")
+            x = pos.units[u]
+            x.where, x.hex = "map", h
+            x.spent = s.d.entry_cost(u, h)  # 9.1: the first hex's cost
+            x.halted = h in zoc(s, other(pos.phasing))  # 5 (stand-in)
+            pos.moving, pos.moved_hexes = [u], 1
             flow.call("moving")
-            s.tell(Event(f"{action.a} enters at {action.b}", "move", hexes=(action.b,),
-                         rule="9.1"))
-            after_move(s, [action.a])
+            s.tell(Event(f"{u} enters at {h}", "move", hexes=(h,), rule="9.1"))
+            after_move(s, [u])
             return []
-        if action.a in pos.units:
-            group = [action.a]
+        if a.kind == "move":
+            group = [a.text("unit")]
         else:
-            group = [u for u in s.at(action.a, pos.phasing) if movable(s, u)]
+            group = [u for u in s.at(a.text("hex"), pos.phasing) if movable(s, u)]
         h = pos.units[group[0]].hex
         pos.moving = group
         pos.moved_hexes = 0
@@ -137,10 +150,8 @@ class Moving(Choice[P48State]):
     name = "moving"
     kind = "move"
     rule = "4"
+    decider = PHASING
     auto = True
-
-    def side(self, s: P48State, args: NoArgs) -> str:
-        return s.pos.phasing
 
     def prompt(self, s: P48State, args: NoArgs) -> str:
         x = s.pos.units[s.pos.moving[0]]
@@ -149,49 +160,50 @@ class Moving(Choice[P48State]):
     def options(self, s: P48State, args: NoArgs) -> list[Action]:
         pos, side = s.pos, s.pos.phasing
         if any(pos.units[u].failed for u in pos.moving):
-            return [Say("stop")]  # 5: the roll failed, nobody moves
+            return [STOP]  # 5: the roll failed, nobody moves
         h = moving_hex(s)
-        out: list[Action] = [Say("to", n) for n in next_hexes(s)]
+        out: list[Action] = [TO(n) for n in next_hexes(s)]
         facts = s.facts()  # listing moves no unit: one placement throughout
-        out += [Say("pickup", u) for u in facts.at(h, side) if u not in pos.moving
+        out += [PICKUP(u) for u in facts.at(h, side) if u not in pos.moving
                 and movable(s, u) and pos.moved_hexes > 0]
         if len(pos.moving) > 1:
             # 6: a dropped unit's move ends here, so it must fit with those staying
             staying = [u for u in facts.at(h, side) if u not in pos.moving]
             room = s.d.stack_limit[side] - sum(s.d.units[v].size for v in staying)
-            out += [Say("drop", u) for u in pos.moving if s.d.units[u].size <= room]
+            out += [DROP(u) for u in pos.moving if s.d.units[u].size <= room]
         # 6: stacking is satisfied "prior to hasty combat"
         fit = fits(s, h, side, facts=facts)
         if fit and any(not pos.units[u].attacked and not pos.units[u].flipped
                        for u in pos.moving):
             stacks = facts.stacks()
-            out += [Say("hasty", n) for n in s.d.map.neighbors(h)
+            out += [HASTY(n) for n in s.d.map.neighbors(h)
                     if n in stacks and s.d.units[stacks[n][0]].side == other(side)]
         if (side == "soviet" and h in s.d.areas["south_exit"]
                 and all(pos.units[u].spent + s.d.exit_cost <= allowance(s, u)
                         for u in pos.moving)):
-            out.append(Say("exit"))
+            out.append(EXIT)
         if fit:
-            out.append(Say("stop"))
+            out.append(STOP)
         return out
 
     def default(self, s: P48State, args: NoArgs) -> Action:
         opts = s.options_for(self, args)
-        return Say("stop") if Say("stop") in opts else opts[0]
+        return STOP if STOP in opts else opts[0]
 
     def why_not(self, s: P48State, args: NoArgs, action: Action) -> str | Refusal:
-        if isinstance(action, Say) and action.verb == "to":
+        a = act(action)
+        if a.kind == "to":
             if any(s.pos.units[u].halted for u in s.pos.moving):
                 return Refusal("5", "the move ended on entering an enemy-controlled hex")
-            h, n, side = moving_hex(s), action.a, s.pos.phasing
+            h, n, side = moving_hex(s), a.text("hex"), s.pos.phasing
             if (n in s.d.map.neighbors(h) and s.owner_at(n) != other(side)
                     and not fits(s, n, side, s.pos.moving)):
                 return Refusal("6", f"{n} would be over the stacking limit of "
                                f"{s.d.stack_limit[side] // 3} battalions, and the move "
                                "could not go on from it to a hex within the limit")
-            return Refusal("4", f"cannot move to {action.a}: not adjacent, enemy-occupied, "
+            return Refusal("4", f"cannot move to {n}: not adjacent, enemy-occupied, "
                            "over the movement allowance or over the stacking limit")
-        if isinstance(action, Say) and action.verb == "hasty":
+        if a.kind == "hasty":
             if not fits(s, moving_hex(s), s.pos.phasing):
                 return Refusal("6", "stacking limits must be satisfied prior to hasty combat: "
                                f"{moving_hex(s)} is over the limit")
@@ -200,40 +212,43 @@ class Moving(Choice[P48State]):
                                "only limited action: no hasty attack (reading)")
             return Refusal("4", "only units that began the phase stacked together may make "
                            "a hasty attack, one each per phase, on an adjacent enemy hex")
-        if isinstance(action, Say) and action.verb == "exit":
+        if a == EXIT:
             return Refusal("10", "Soviet units exit only from south-edge road hexes, "
                            "paying 1/2 MP")
-        if action == Say("stop") or (isinstance(action, Say) and action.verb == "drop"
-                                     and len(s.pos.moving) > 1 and action.a in s.pos.moving):
+        if a == STOP or (a.kind == "drop" and len(s.pos.moving) > 1
+                         and a.text("unit") in s.pos.moving):
             return Refusal("6", "stacking limits must be met at the end of the move")
         return f"{action.notation()!r} is not a move now"
 
     def apply(self, s: P48State, args: NoArgs, action: Action, flow: Flow) -> list[Event]:
-        assert isinstance(action, Say)
+        a = act(action)
         pos, side = s.pos, s.pos.phasing
         h = moving_hex(s)
-        if action.verb == "to":
+        if a.kind == "to":
+            n = a.text("hex")
             staying = [u for u in s.at(h, side) if u not in pos.moving]
             if pos.moved_hexes == 0 and h in zoc(s, other(side)) and not staying:
-                flow.call("zoc-exit", ExitArgs(action.a))  # 5: leaving it vacant
+                flow.call("zoc-exit", ExitArgs(n))  # 5: leaving it vacant
                 return []
-            step_group(s, action.a)
+            step_group(s, n)
             return []
-        if action.verb == "pickup":
-            pos.moving.append(action.a)
-            return [Event(f"{action.a} is picked up at {h}", "move", rule="4")]
-        if action.verb == "drop":
-            pos.moving.remove(action.a)
-            pos.units[action.a].moved = True
-            return [Event(f"{action.a} stays at {h}", "move", rule="4")]
-        if action.verb == "hasty":
+        if a.kind == "pickup":
+            pos.moving.append(a.text("unit"))
+            return [Event(f"{a.text('unit')} is picked up at {h}", "move", rule="4")]
+        if a.kind == "drop":
+            u = a.text("unit")
+            pos.moving.remove(u)
+            pos.units[u].moved = True
+            return [Event(f"{u} stays at {h}", "move", rule="4")]
+        if a.kind == "hasty":
             # the whole group stays in pos.moving: those that do not attack go on moving
             # after the combat (4)
-            pos.combat = Combat(action.a, side, False, defenders=s.at(action.a))
+            target = a.text("hex")
+            pos.combat = Combat(target, side, False, defenders=s.at(target))
             flow.goto("declare")
-            return [Event(f"hasty attack on {action.a}", "attack", hexes=(action.a,),
+            return [Event(f"hasty attack on {target}", "attack", hexes=(target,),
                           rule="3.2")]
-        if action.verb == "exit":
+        if a == EXIT:
             ev = []
             for u in pos.moving:
                 x = pos.units[u]

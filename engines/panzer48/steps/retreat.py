@@ -5,9 +5,18 @@ from __future__ import annotations
 from engines.panzer48.combat import kill, lose
 from engines.panzer48.data import other
 from engines.panzer48.movement import after_move
-from engines.panzer48.notation import Say
+from engines.panzer48.notation import (
+    ADVANCE,
+    ELIMINATE,
+    END_ADVANCE,
+    OFF_MAP,
+    PATH_NONE,
+    act,
+    path_action,
+    route,
+)
 from engines.panzer48.position import MoraleArgs, RetreatArgs
-from engines.panzer48.retreat import advance_hexes, on_path, path_text, retreat_plan, start_advance
+from engines.panzer48.retreat import advance_hexes, on_path, retreat_plan, start_advance
 from engines.panzer48.stacking import fits
 from engines.panzer48.state import P48State
 from engines.panzer48.zoc import armor_in, zoc
@@ -33,7 +42,7 @@ class RetreatStart(Procedure[P48State]):
             c.required = max(c.required, args.morale)
         if not units:
             flow.end()
-            after_move(s, told=False)
+            after_move(s)
             return []
         flow.goto("retreat", RetreatArgs(units, start, args.morale, not args.attacker))
         return []
@@ -58,12 +67,12 @@ class Retreat(Choice[P48State]):
     def options(self, s: P48State, args: RetreatArgs) -> list[Action]:
         plan = retreat_plan(s, args)
         if plan.kind in ("fit", "overstacked"):
-            return [Say("path", path_text(p)) for p in plan.paths]
+            return [path_action(p) for p in plan.paths]
         if plan.kind == "edge" and not plan.paths:
-            return [Say("off-map")]  # 8.3: off the map only when it would be eliminated
+            return [OFF_MAP]  # 8.3: off the map only when it would be eliminated
         if plan.kind == "edge":
-            return [Say("path", path_text([*p, "off"])) for p in plan.paths]
-        return [Say("path", "none")]
+            return [path_action(p, off=True) for p in plan.paths]
+        return [PATH_NONE]
 
     def default(self, s: P48State, args: RetreatArgs) -> Action:
         return s.options_for(self, args)[0]
@@ -76,27 +85,24 @@ class Retreat(Choice[P48State]):
                        "outside enemy ZOC and within stacking")
 
     def apply(self, s: P48State, args: RetreatArgs, action: Action, flow: Flow) -> list[Event]:
-        assert isinstance(action, Say)
+        a = act(action)
         c = s.pos.combat
-        if action.verb != "path" or action.a == "none" or action.a.endswith("-off"):
+        if a.kind != "path":
             flow.end()
-        if action.verb == "off-map":
+        if a == OFF_MAP:
             for u in args.units:
                 x = s.pos.units[u]
                 x.where, x.retreated = "off", True
-            after_move(s, told=False)
+            after_move(s)
             return [Event(f"{', '.join(args.units)} retreat off the map at {args.start}",
                           "retreat", rule="8.3")]
-        if action.a == "none":
+        if a == PATH_NONE:
             s.tell(Event("no legal retreat path", "retreat", rule="8.3"))
             for u in args.units:
                 kill(s, u)
-            after_move(s, told=False)
+            after_move(s)
             return []
-        path = action.a.split("-")
-        off = path[-1] == "off"
-        if off:
-            path.pop()
+        path, off = route(a)
         s.tell(Event(f"{', '.join(args.units)} retreat {'-'.join([args.start, *path])}"
                      + (" and off the map" if off else ""),
                      "retreat", hexes=(path[-1],), rule="8.3"))
@@ -152,7 +158,7 @@ class Overstacked(Choice[P48State]):
                 f"({', '.join(args.units)}) until it is not")
 
     def options(self, s: P48State, args: RetreatArgs) -> list[Action]:
-        return [Say("eliminate", u) for u in args.units if s.pos.units[u].where == "map"]
+        return [ELIMINATE(u) for u in args.units if s.pos.units[u].where == "map"]
 
     def default(self, s: P48State, args: RetreatArgs) -> Action:
         return s.options_for(self, args)[0]
@@ -163,10 +169,10 @@ class Overstacked(Choice[P48State]):
                        "the stacking limit")
 
     def apply(self, s: P48State, args: RetreatArgs, action: Action, flow: Flow) -> list[Event]:
-        assert isinstance(action, Say)
-        kill(s, action.a, Event(f"{action.a} is eliminated to relieve the overstacking in "
-                                f"{args.start}", "loss", units=(action.a,), rule="8.3"))
-        after_move(s, told=False)
+        u = act(action).text("unit")
+        kill(s, u, Event(f"{u} is eliminated to relieve the overstacking in {args.start}",
+                         "loss", units=(u,), rule="8.3"))
+        after_move(s)
         left = [u for u in args.units if s.pos.units[u].where == "map"]
         if not left or fits(s, args.start, s.d.units[args.units[0]].side):
             flow.end()
@@ -193,21 +199,21 @@ class Advance(Choice[P48State]):
     def options(self, s: P48State, args: NoArgs) -> list[Action]:
         c = s.fight()
         if s.at(c.hex, other(c.attacker)):
-            return [Say("end-advance")]
+            return [END_ADVANCE]
         out: list[Action] = []
         for u, left in sorted(c.advance.items()):
             x = s.pos.units[u]
             if left <= 0 or x.where != "map":
                 continue
-            mine: list[Action] = [Say("advance", u, n) for n in advance_hexes(s, u, x.hex, left)]
+            mine: list[Action] = [ADVANCE(u, n) for n in advance_hexes(s, u, x.hex, left)]
             if mine and not fits(s, x.hex, c.attacker):
                 return mine  # 6: "after each ... advance": passing a full hex, it goes on
             out += mine
-        return [*out, Say("end-advance")]
+        return [*out, END_ADVANCE]
 
     def default(self, s: P48State, args: NoArgs) -> Action:
         opts = s.options_for(self, args)
-        return Say("end-advance") if Say("end-advance") in opts else opts[0]
+        return END_ADVANCE if END_ADVANCE in opts else opts[0]
 
     def why_not(self, s: P48State, args: NoArgs, action: Action) -> str | Refusal:
         return Refusal("8.4", f"{action.notation()!r}: only the non-weapon attackers that "
@@ -215,9 +221,9 @@ class Advance(Choice[P48State]):
                        "morale result), not across unbridged rivers")
 
     def apply(self, s: P48State, args: NoArgs, action: Action, flow: Flow) -> list[Event]:
-        assert isinstance(action, Say)
+        a = act(action)
         c = s.fight()
-        if action.verb == "end-advance":
+        if a == END_ADVANCE:
             s.pos.combat = None
             # 4: after a hasty attack "any other units may continue ordinary movement":
             # the rest of the moving group goes on from where the attack was made
@@ -230,7 +236,7 @@ class Advance(Choice[P48State]):
             s.pos.moving = []
             flow.end()
             return []
-        u, n = action.a, action.b
+        u, n = a.text("unit"), a.text("hex")
         x = s.pos.units[u]
         ez = zoc(s, other(c.attacker))
         here = x.hex

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from engines.panzer48.notation import Say
+from engines.panzer48.notation import COMMIT, PLACE, PLAN, SETUP_DONE, act
 from engines.panzer48.reinforcements import (
     digest_of,
     open_salt,
@@ -25,7 +25,7 @@ class Setup(Choice[P48State]):
     rule = "9"
     show = False
     prompt_template = "the {side} player sets up (place units, then setup-done)"
-    default_action = Say("setup-done")
+    default_action = SETUP_DONE
 
     def side(self, s: P48State, args: NoArgs) -> str:
         return s.pos.setup_side
@@ -35,24 +35,26 @@ class Setup(Choice[P48State]):
         for u in sorted(s.pos.units):
             x = s.pos.units[u]
             if s.d.units[u].side == s.pos.setup_side and x.where == "map" and not x.placed:
-                out += [Say("place", u, h) for h in setup_hexes(s, u)]
-        return [*out, Say("setup-done")]
+                out += [PLACE(u, h) for h in setup_hexes(s, u)]
+        return [*out, SETUP_DONE]
 
 
     def why_not(self, s: P48State, args: NoArgs, action: Action) -> str | Refusal:
-        if isinstance(action, Say) and action.verb == "place":
-            return Refusal("9", f"{action.a} may not set up in {action.b} (personnel on the "
+        a = act(action)
+        if a.kind == "place":
+            return Refusal("9", f"{a.text('unit')} may not set up in {a.text('hex')} "
+                           "(personnel on the "
                            "starting front, others within three hexes of their area on "
                            "their own side, weapons never in an enemy ZOC, stacking 6)")
         return f"{action.notation()!r} is not a set-up action"
 
     def apply(self, s: P48State, args: NoArgs, action: Action, flow: Flow) -> list[Event]:
-        assert isinstance(action, Say)
-        if action.verb == "place":
-            x = s.pos.units[action.a]
-            x.hex, x.placed = action.b, True
-            return [Event(f"{action.a} sets up in {action.b}", "move", hexes=(action.b,),
-                          rule="9")]
+        a = act(action)
+        if a.kind == "place":
+            u, h = a.text("unit"), a.text("hex")
+            x = s.pos.units[u]
+            x.hex, x.placed = h, True
+            return [Event(f"{u} sets up in {h}", "move", hexes=(h,), rule="9")]
         if s.pos.setup_side == "german":
             s.pos.setup_side = "soviet"
             # 9: the Soviet units default to their hexes only now, clear of the German ZOC
@@ -83,7 +85,7 @@ class Plan(Choice[P48State]):
 
     def options(self, s: P48State, args: NoArgs) -> list[Action]:
         f = self.next(s)
-        return [Say("plan", f, str(t), area)
+        return [PLAN(f, t, area)
                 for area, earliest in s.d.formations[f].schedule
                 for t in range(earliest, s.pos.last_turn + 1)]
 
@@ -91,34 +93,38 @@ class Plan(Choice[P48State]):
         return s.options_for(self, args)[0]
 
     def why_not(self, s: P48State, args: NoArgs, action: Action) -> str | Refusal:
-        if isinstance(action, Say) and action.verb in ("plan", "commit"):
-            if action.a in s.pos.plan_turns:
-                return Refusal("9.1", f"the {action.a} plan is already committed: a plan "
-                               "may not be changed")
+        a = act(action)
+        if a.kind in ("plan", "commit"):
+            if a.text("force") in s.pos.plan_turns:
+                return Refusal("9.1", f"the {a.text('force')} plan is already committed: a "
+                               "plan may not be changed")
             return Refusal("9.1", f"{action.notation()!r}: plan the formations in order, "
                            "each for an area on the schedule, no earlier than its turn")
         return "plan the reinforcements"
 
     def accepts(self, s: P48State, args: NoArgs, action: Action) -> bool:
         """The committed form (what a session writes): ``commit F TURN DIGEST``."""
-        if not (isinstance(action, Say) and action.verb == "commit"):
+        a = act(action)
+        if a.form is not COMMIT:
             return False
-        if action.a in s.pos.plan_turns or action.a != self.next(s):
+        f, digest = a.text("force"), a.text("digest")
+        if f in s.pos.plan_turns or f != self.next(s):
             return False
-        turns = {str(t) for _, e in s.d.formations[action.a].schedule
+        turns = {t for _, e in s.d.formations[f].schedule
                  for t in range(e, s.pos.last_turn + 1)}
-        return action.b in turns and len(action.c) == 64 and all(
-            ch in "0123456789abcdef" for ch in action.c)
+        return a.number("turn") in turns and len(digest) == 64 and all(
+            ch in "0123456789abcdef" for ch in digest)
 
     def apply(self, s: P48State, args: NoArgs, action: Action, flow: Flow) -> list[Event]:
-        assert isinstance(action, Say)
-        f = action.a
-        dig = action.c if action.verb == "commit" else digest_of(f, action.c, open_salt(f))
-        s.pos.plan_turns[f] = int(action.b)
+        a = act(action)
+        f, turn = a.text("force"), a.number("turn")
+        dig = (a.text("digest") if a.kind == "commit"
+               else digest_of(f, a.text("area"), open_salt(f)))
+        s.pos.plan_turns[f] = turn
         s.pos.plan_digests[f] = dig
         if set(s.pos.plan_turns) >= set(plan_formations(s)):
             s.pos.phase = "turns"
             flow.end()
-        return [Event(f"the {s.d.formations[f].name} will arrive on turn {action.b} "
+        return [Event(f"the {s.d.formations[f].name} will arrive on turn {turn} "
                       f"(area committed: {dig[:16]}...)", "commit", rule="9.1")]
 
