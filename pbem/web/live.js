@@ -120,7 +120,8 @@
     }
     P.status.textContent = s.status;
     P.sub.textContent = s.game + ": you play " + s.side + " \u2014 " + s.awaiting +
-      (s.pending ? " (" + s.pending + " actions in this file)" : "");
+      (s.pending ? " (" + s.pending + (s.pending === 1 ? " action" : " actions") +
+       " in this file)" : "");
     clear(question); clear(options); rule.textContent = "";
     if (s.prompt) {
       question.textContent = s.prompt.prompt;
@@ -212,6 +213,10 @@
   // --- the map as input --------------------------------------------------------------------
   function select(unit) {
     unselect();
+    // the set-up places unselect() offered are not this unit's: a tap on one before the
+    // unit's own hexes arrive would be taken as something else
+    P.clearTargets();
+    document.body.removeAttribute("data-targets");
     selected = unit;
     document.body.setAttribute("data-selected", unit);
     api("GET", "api/where?unit=" + encodeURIComponent(unit)).then(function (w) {

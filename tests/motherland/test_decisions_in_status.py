@@ -54,7 +54,7 @@ def test_result_choice_is_shown_to_both_players(tmp_path: Path) -> None:
 def test_losses_policy_takes_the_most_step_losses() -> None:
     """8.5 by standing order: 'default' retreats where possible, 'losses' holds ground."""
     from engines.motherland import ENGINE
-    from engines.motherland.notation import Take
+    from engines.motherland.notation import of_kind
     from pbem import dice, orders
 
     state = ENGINE.new_state("4-uranus")
@@ -62,8 +62,8 @@ def test_losses_policy_takes_the_most_step_losses() -> None:
     for step in range(3000):
         decision = state.decision()
         if decision is not None and decision.kind == "result-choice":
-            takes = [a for a in state.legal_actions() if isinstance(a, Take)]
-            if len({a.steps for a in takes}) > 1:
+            takes = [t for a in state.legal_actions() if (t := of_kind(a, "take"))]
+            if len({a.number("steps") for a in takes}) > 1:
                 break
         if state.is_chance():
             seed = hashlib.sha256(f"losses {step}".encode()).digest()
@@ -73,7 +73,7 @@ def test_losses_policy_takes_the_most_step_losses() -> None:
     else:
         raise AssertionError("no combat result with a choice in 3000 steps")
     attacker = "axis" if decision.side == "soviet" else "soviet"
-    most = max(a.steps for a in takes)
+    most = max(a.number("steps") for a in takes)
     held = orders.answer(state, attacker, {decision.side: {"result-choice": "losses"}})
     assert held is not None and f"as {most} step" in held
     default = orders.answer(state, attacker, {decision.side: {"result-choice": "default"}})
@@ -99,3 +99,21 @@ def test_summary_and_awaiting_list_no_options(tmp_path: Path, monkeypatch) -> No
     fresh = soviet.game("g")
     assert fresh.summary() == expected
     assert fresh.awaiting() == expected["awaiting"]
+
+
+def test_a_decision_lists_its_options_only_up_to_forty() -> None:
+    """A movement phase (5.0) offers nearly a thousand moves: the decision shown lists none
+    (they stay legal, and the default ends the phase), while a small task lists all."""
+    from pbem import registry
+
+    engine = registry.get("for-the-motherland")
+    s = engine.new_state("1-barbarossa")
+    expend = s.decision()
+    assert expend is not None and expend.kind == "expend-base"
+    assert expend.options == tuple(s.legal_actions()) and expend.options
+    assert expend.default is not None and expend.default.notation() == "end expending"
+    s.apply(expend.default)
+    move = s.decision()
+    assert move is not None and move.kind == "movement"
+    assert move.options == () and len(s.legal_actions()) > 40
+    assert move.default is not None and move.default.notation() == "end movement"
