@@ -16,7 +16,6 @@ from engines.backhand.data import Data, load
 from engines.backhand.notation import parse_action, w
 from engines.backhand.position import OFF, Position
 from engines.backhand.victory import victory
-from engines.hexkit.zoc import zoc_map
 from pbem.engine import Action, Decision, Engine, Event, Outcome, Result
 from pbem.grammar import Act
 from pbem.memo import Memo
@@ -132,10 +131,13 @@ class BBState(StepState[Position]):
         return self.placed("zoc", side, lambda: self._zoc(side))
 
     def _zoc(self, side: str) -> frozenset[str]:
-        units = [(u, x.at) for u, x in sorted(self.pos.units.items())
-                 if x.at not in OFF and self.side_of(u) == side]
-        cities = set(self.data.cities)
-        return frozenset(h for h in zoc_map(self.data.map, units).hexes if h not in cities)
+        # the neighbours of the hexes the side holds: the kit's zoc_map would also sort
+        # which units reach each hex, unread here, and this is asked after every unit
+        # placed (3.1 control), a tenth of a receive (issue 35 item 3)
+        m = self.data.map
+        index, adjacency, ids = m.index, m.adjacency, m.ids
+        near = {ids[j] for h in self.occupied(side) for j in adjacency[index[h]]}
+        return frozenset(near.difference(self.data.cities))
 
     def stack_ok(self, h: str, side: str, adding: list[str] | tuple[str, ...]) -> bool:
         """10.1, 10.2: ``adding`` joining ``side``'s units in ``h``."""
