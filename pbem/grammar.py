@@ -187,9 +187,13 @@ _MADE = 200_000
 class Form:
     """One shape of action: a name (its kind), a template, and its arguments by name."""
 
-    def __init__(self, name: str, template: str) -> None:
+    def __init__(self, name: str, template: str, *, extra: str = "") -> None:
         self.name = name
         self.template = template
+        #: what a text with words left over most likely meant, with the rule: White
+        #: Death's "move 1190/357 3911 3910 3909" is a path where a move is one hex
+        #: (Rule 6.A), which the bare grammar cannot know
+        self.extra = extra
         self.parts: tuple[_Part, ...] = ()
         self.args: tuple[str, ...] = ()
         self._index: dict[str, int] = {}
@@ -348,8 +352,10 @@ def _match(parts: Sequence[_Part], words: Sequence[str], form: Form, miss: _Miss
     if not parts:
         if i == len(words):
             return got
-        miss.fail(i, f"{form.name}: nothing follows {' '.join(words[:i])!r} (the form is "
-                     f"{form.template!r})")
+        left = " ".join(words[i:])
+        why = f": {form.extra}" if form.extra else ""
+        miss.fail(i, f"{form.name}: too many words: nothing follows {' '.join(words[:i])!r}, "
+                     f"so {left!r} is left over{why} (the form is {form.template!r})")
         return None
     p, rest = parts[0], parts[1:]
     if isinstance(p, _Opt):
