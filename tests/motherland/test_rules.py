@@ -341,6 +341,21 @@ def test_5_0_a_move_without_its_start_hex_names_the_rule_and_the_form() -> None:
     st.apply("move 9K 1714 1713")
 
 
+def test_a_movement_listing_by_unit_reads_its_corps_in_number_order() -> None:
+    # QA: 'pbem legal' and the prompt listed 10K, 12K, 1K, 9K (ids sorted as text); the
+    # engine's own options keep their order (golden games record it)
+    from pbem.choices import group
+    from pbem.registry import get
+
+    eng = get("for-the-motherland")
+    assert isinstance(eng, MotherlandEngine)
+    st = position(eng, 3, "move", "axis", {"10K": "1714", "1K": "1812", "9K": "1410",
+                                           "12K": "1310"})
+    listed = [a.notation() for a in st.legal_actions()]
+    assert listed[0].startswith("move 10K ")
+    assert [u.unit for u in group(st, "axis", listed).units] == ["1K", "9K", "10K", "12K"]
+
+
 def test_5_1_3_may_always_move_one_hex(rules_engine: MotherlandEngine) -> None:
     st = position(rules_engine, 3, "move", "axis", {"9K": "1714"},
                   fields={"9K": {"supply": "out"}})
