@@ -159,7 +159,7 @@ class BBState(StepState[Position]):
 
     def stack_ok(self, h: str, side: str, adding: list[str] | tuple[str, ...]) -> bool:
         """10.1, 10.2: ``adding`` joining ``side``'s units in ``h``."""
-        here = self.occupied(side).get(h, ())
+        here = self.facts().at(h, side)
         return self.stack_fits(sorted(set(here) | set(adding)), side)
 
     def stack_fits(self, units: list[str], side: str) -> bool:

@@ -22,9 +22,10 @@ def supply_sources(s: BBState, side: str) -> frozenset[str]:
 def in_supply(s: BBState, h: str, side: str) -> bool:
     """7.0 with the series trace (stand-in): a path of any length to a source, not
     through enemy units or an EZOC a friendly unit does not occupy."""
-    if h in s.occupied(other(side)):
+    f = s.facts()  # asked for every unit of a listing: the facts looked up once
+    if h in f.stacks(other(side)):
         return False
-    net = supply_net(s, side)
+    net = f.flood(side, floods(s.data).supply)
     return h in net or h in supply_sources(s, side) or any(
         n in net for n in s.data.nbrs[h])
 
