@@ -146,7 +146,7 @@ class Data(Shared):
         return out
 
     def placed(self, unit: str, h: str) -> Placed:
-        """``unit`` in ``h`` as the kit's board facts take it (an Uprising Force, 3.3, is
+        """``unit`` in ``h`` as the kit's board facts take it (an Uprising Force, 17.0, is
         Soviet)."""
         at = self._placed.get(unit)
         if at is None:
