@@ -309,10 +309,7 @@ class MoraleOption(Choice[P48State]):
     default_action = RETREAT
     order = "retreat rather than take morale checks"
     order_policies = (("check", "take the morale check whenever 8.1 allows it"),)
-
-    def side(self, s: P48State, args: MoraleArgs) -> str:
-        return s.d.units[args.unit].side
-
+    decider_unit = "unit"
 
     def options(self, s: P48State, args: MoraleArgs) -> list[Action]:
         out: list[Action] = [RETREAT]
