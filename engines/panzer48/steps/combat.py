@@ -339,9 +339,8 @@ class MoraleRoll(Roll[P48State]):
     name = "morale-roll"
     rule = "8.2"
     Args = MoraleArgs
-
-    def request(self, s: P48State, args: MoraleArgs) -> ChanceRequest:
-        return ChanceRequest.roll(f"morale check of {args.unit}", 6, rule=self.rule)
+    dice = (6,)
+    purpose_template = "morale check of {unit}"
 
     def resolve(self, s: P48State, args: MoraleArgs, outcome: Outcome,
                 flow: Flow) -> list[Event]:
