@@ -571,7 +571,10 @@ def complete(prefix: str, actions: Iterable[Action]) -> list[str]:
             continue
         end = text.find(" ", len(prefix))
         out[text if end < 0 else text[:end + 1]] = None
-    return list(out)
+    # an action that is whole and also goes on ('move 8A 0807 0806', a path that may
+    # go further): offered once, whole; readline shows 'x' and 'x ' as the same word twice,
+    # and a space after it reaches the longer ones
+    return [o for o in out if not (o.endswith(" ") and o[:-1] in out)]
 
 
 def _next_after(parts: Sequence[_Part], words: Sequence[str], i: int,

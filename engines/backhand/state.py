@@ -9,26 +9,33 @@ are stand-ins read from scenarios/backhand-blow/tables.toml (docs/engines/backha
 from __future__ import annotations
 
 from collections.abc import Callable, Mapping
+from operator import attrgetter
 from typing import Any, TypeVar
 
 from engines.backhand import view
-from engines.backhand.data import Data
-from engines.backhand.notation import Word, parse_action
+from engines.backhand.data import Data, load
+from engines.backhand.notation import parse_action, w
 from engines.backhand.position import OFF, Position
 from engines.backhand.victory import victory
-from engines.hexkit.zoc import zoc_map
-from pbem.engine import Action, Decision, Event, Outcome, Result
+from engines.hexkit.facts import BoardFacts, Placement, board_facts
+from pbem.engine import Action, Decision, Engine, Event, Outcome, Result
+from pbem.grammar import Act
 from pbem.memo import Memo
-from pbem.steps import Choice, StepState
+from pbem.steps import StepState
 from pbem.view import BoardView
 
 T = TypeVar("T")
 
-# What the placement of the units implies (occupancy, ZOC, supply net, clear region),
-# remembered across actions and states: keyed by the kind, the side and every on-map
-# unit's hex, which is all these read (the map and the order of battle never change).
-_PLACED: Memo[tuple[str, str, tuple[tuple[str, str], ...]], Any] = Memo(2048)
+# What the placement of the units implies beyond the kit's board facts (a unit stack's
+# destinations), remembered across actions and states: keyed by the kind, the weather,
+# origin and units asked of, and the placement (the map and the order of battle never
+# change).
+_PLACED: Memo[tuple[str, str, Placement], Any] = Memo(2048)
 _FITS: Memo[tuple[str, tuple[str, ...]], bool] = Memo(2048 * 8)
+
+#: the units' ids and hexes, and the board facts of them
+_Kept = tuple[tuple[tuple[str, ...], tuple[str, ...]], BoardFacts]
+_AT = attrgetter("at")
 
 
 class BBState(StepState[Position]):
@@ -36,59 +43,62 @@ class BBState(StepState[Position]):
     functions in the rule modules, the steps in ``steps/`` (``sequence.py`` has the table)."""
 
     data: Data
-    #: a clone makes its own caches again (pbem.steps)
-    clone_drops = ("_cache", "_listed")
+    #: a clone makes its own caches again (pbem.steps); the board facts are a pure
+    #: function of the key kept with them and never change (a move makes a new key and
+    #: new facts, assigned on the state that moved): a clone shares them until its
+    #: position differs, and a snapshot never holds them
+    clone_drops = ("_cache",)
+    clone_shares = ("_facts",)
+    _facts: _Kept | None = None
+    #: a decision's options are computed once for its prompt, listing, default and check
+    memo_options = True
 
-    # caches of what the unit locations imply (cleared whenever a unit or marker moves and
-    # at every action and outcome: never part of the snapshot)
+    def __init__(self, engine: Engine, scenario: str, options: Mapping[str, str]) -> None:
+        super().__init__(engine, scenario, options)
+        # the scenario's tables and map, one shared object (a clone keeps it: Shared)
+        self.data = load()
+
+    # caches of what the unit locations and markers imply beyond the board facts (cleared
+    # whenever a unit or marker moves and at every action and outcome: never part of the
+    # snapshot)
     def cached(self, key: tuple[str, str], make: Callable[[], T]) -> T:
         cache: dict[tuple[str, str], Any] = self.__dict__.setdefault("_cache", {})
         if key not in cache:
             cache[key] = make()
         return cache[key]  # type: ignore[no-any-return]
 
-    def placement(self) -> tuple[tuple[str, str], ...]:
-        """Every on-map unit and its hex, by unit id: all that :meth:`placed` reads."""
-        return self.cached(("placement", ""), lambda: tuple(sorted(
-            (u, x.at) for u, x in self.pos.units.items() if x.at not in OFF)))
+    def facts(self) -> BoardFacts:
+        """The kit's board facts of where the units stand: occupancy, stacks, ZOC (6.0)
+        and the supply floods (7.0, 15.1), keyed by every unit's place read now, so a
+        position changed in place is never answered from the facts of before."""
+        units = self.pos.units
+        key = (tuple(units), tuple(map(_AT, units.values())))
+        kept = self._facts
+        if kept is not None and kept[0] == key:
+            return kept[1]
+        placed = self.data.placed
+        found = board_facts(self.data.map, [placed(u, x.at)
+                                            for u, x in units.items() if x.at not in OFF])
+        self._facts = (key, found)
+        return found
 
     def placed(self, kind: str, side: str, make: Callable[[], T]) -> T:
         """``make()`` for this placement of the units, remembered across actions."""
         def find() -> T:
-            found: T = _PLACED.get((kind, side, self.placement()), make)
+            found: T = _PLACED.get((kind, side, self.facts().placement), make)
             return found
         return self.cached((kind, side), find)
 
     def invalidate(self) -> None:
+        """The units or markers moved: what their placement implies is computed again, and
+        so are the options of a decision asked before (a rule may ask them inside a step)."""
         self.__dict__["_cache"] = {}
-        self.__dict__["_listed"] = None
-
-    def listed(self, step: Choice[Any], args: Any) -> list[Action]:
-        """``step.options``, computed once for the decision, its default, the legal
-        actions and the check of the action taken (all read the same position: the memo is
-        dropped with the caches)."""
-        memo = self.__dict__.get("_listed")
-        if memo is not None and memo[0] == step.name and memo[1] == args:
-            return list(memo[2])
-        out = step.options(self, args)
-        self.__dict__["_listed"] = (step.name, args, tuple(out))
-        return out
-
-    def _legal_actions(self) -> list[Action]:
-        step, frame = self._choice()
-        return self.listed(step, frame.args)
-
-    def _decision(self) -> Decision:
-        step, frame = self._choice()
-        args = frame.args
-        return Decision(step.side(self, args), step.kind, step.prompt(self, args),
-                        tuple(self.listed(step, args)) if step.show else (),
-                        step.default(self, args), rule=step.rule)
+        self.forget_options()
 
     def _apply_action(self, action: Action) -> list[Event]:
-        listed = self.__dict__.get("_listed")  # the position's, until the action applies
-        self.invalidate()
-        self.__dict__["_listed"] = listed
+        # the caches only: the options memo is the position's until the action applies
+        # (the runtime checks the action against it, then drops it)
+        self.__dict__["_cache"] = {}
         try:
             return super()._apply_action(action)
         finally:
@@ -124,34 +134,20 @@ class BBState(StepState[Position]):
         return uid.startswith("UP-") or self.data.units[uid].stationary
 
     def units_at(self, h: str, side: str | None = None) -> list[str]:
-        if side is not None:
-            return list(self.occupied(side).get(h, ()))
-        return sorted(self.units_at(h, "soviet") + self.units_at(h, "german"))
+        return list(self.facts().at(h, side))
 
     def occupied(self, side: str) -> Mapping[str, tuple[str, ...]]:
-        """``side``'s units on the map by hex (shared: read, never changed)."""
-        return self.placed("occupied", side, lambda: self._occupied(side))
+        """``side``'s units on the map by hex, in hex order (shared: read, never changed)."""
+        return self.facts().stacks(side)
 
-    def _occupied(self, side: str) -> dict[str, tuple[str, ...]]:
-        out: dict[str, list[str]] = {}
-        for u, x in sorted(self.pos.units.items()):
-            if x.at not in OFF and self.side_of(u) == side:
-                out.setdefault(x.at, []).append(u)
-        return {h: tuple(v) for h, v in out.items()}
-
-    def zoc(self, side: str) -> frozenset[str]:
-        """The ZOC ``side``'s units exert: none into cities (6.0)."""
-        return self.placed("zoc", side, lambda: self._zoc(side))
-
-    def _zoc(self, side: str) -> frozenset[str]:
-        units = [(u, x.at) for u, x in sorted(self.pos.units.items())
-                 if x.at not in OFF and self.side_of(u) == side]
-        cities = set(self.data.cities)
-        return frozenset(h for h in zoc_map(self.data.map, units).hexes if h not in cities)
+    def zoc(self, side: str) -> Mapping[str, tuple[str, ...]]:
+        """The ZOC ``side``'s units exert (none into cities, 6.0): its hexes, each with
+        the units exerting it, in hex order."""
+        return self.facts().zoc(side, self.data.zoc_rule).sources
 
     def stack_ok(self, h: str, side: str, adding: list[str] | tuple[str, ...]) -> bool:
         """10.1, 10.2: ``adding`` joining ``side``'s units in ``h``."""
-        here = self.occupied(side).get(h, ())
+        here = self.facts().at(h, side)
         return self.stack_fits(sorted(set(here) | set(adding)), side)
 
     def stack_fits(self, units: list[str], side: str) -> bool:
@@ -216,24 +212,24 @@ class BBState(StepState[Position]):
         opts = decision.options
         if decision.kind == "take-loss" and policy == "losses":
             for o in opts:
-                if isinstance(o, Word) and o.word == "lose":
+                if isinstance(o, Act) and o.kind == "lose":
                     return o
         if decision.kind == "take-loss" and policy == "stand":
             for o in opts:
-                if isinstance(o, Word) and o.word in ("lose", "done"):
+                if isinstance(o, Act) and o.kind in ("lose", "done"):
                     return o
         if decision.kind == "chit" and policy == "play":
             for o in opts:
-                if isinstance(o, Word) and o.word == "chit":
+                if isinstance(o, Act) and o.kind == "chit":
                     return o
         if decision.kind == "reinforce" and policy == "box":
             for o in opts:
-                if o in (Word("arrive", ("box",)), Word("none")):
+                if o in (w("arrive", "box"), w("none")):
                     return o
         if decision.kind == "rochade" and policy == "declare":
-            return Word("rochade")
+            return w("rochade")
         if decision.kind == "phase-order" and policy == "combat-first":
-            return Word("order", ("combat-first",))
+            return w("order", "combat-first")
         if decision.kind == "c3i" and policy == "max":
             return opts[-1]  # "spend 0" to "spend N": N is four or all held
         if (decision.kind, policy) in (("replace", "all"), ("refit", "first")):

@@ -45,13 +45,14 @@ from collections.abc import Iterable
 from dataclasses import replace
 from typing import Any, ClassVar, Protocol, runtime_checkable
 
+from engines.hexkit.facts import BoardFacts, Placed, board_facts
 from engines.hexkit.hexmap import HexMap
 from engines.white_death import rules, sequence, view
 from engines.white_death.base import BOXES, Listed, other, phase_of
 from engines.white_death.data import GARRISON_TYPE, Catalog, ScenarioDef, UnitDef, UnitType
 from engines.white_death.notation import parse
 from engines.white_death.position import Position, U
-from engines.white_death.supply import ezoc
+from engines.white_death.supply import ezoc, zoc_mark
 from engines.white_death.terrain import Terrain
 from engines.white_death.view import SIDE_COLOR, river_lines
 from pbem.engine import Action, Decision, Engine, Result, State
@@ -188,6 +189,33 @@ class WDState(StepState[Position]):
     def on_map(self, uid: str) -> bool:
         u = self.pos.units.get(uid)
         return u is not None and u.loc not in BOXES
+
+    def facts(self) -> BoardFacts:
+        """The kit's board facts of the units on the map (occupancy, Rule 3's ZOCs, 15's
+        supply floods), kept with the other facts of where units stand: a unit that
+        changes hex drops them (:meth:`_relocated`), and the kit hands the same facts
+        back for a placement met again (a take-back, a clone's)."""
+        got = self._pcache.get("facts")
+        if got is None:
+            units = self.pos.units
+            # a unit's side and Rule 3 mark are fixed by its id (a garrison's too: one
+            # type per catalog): its Placed is kept with the catalog's map-derived facts
+            # and made again only where it stands elsewhere
+            kept: dict[str, Placed] = self._static.setdefault("placed", {})
+            placed = []
+            # each side's units on the map are kept across moves (_kept_positions): not
+            # every unit of the game, most of them off the map, looked over again
+            for side in ("german", "soviet"):
+                for uid in self.side_units(side):
+                    h = units[uid].loc
+                    p = kept.get(uid)
+                    if p is None or p.hex != h:
+                        mark = p.mark if p is not None else zoc_mark(self, uid)
+                        p = kept[uid] = Placed(uid, h, side, mark)
+                    placed.append(p)
+            got = self._pcache["facts"] = board_facts(self.map, placed)
+        out: BoardFacts = got
+        return out
 
     def units_at(self, h: str, side: str | None = None) -> list[str]:
         if side is None:

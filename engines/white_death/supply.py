@@ -8,13 +8,14 @@ and the city's point spent against isolation (15.D.2) are here too.
 
 from __future__ import annotations
 
-from collections.abc import Callable
-from typing import TYPE_CHECKING, Any
+from collections.abc import Callable, Collection, Mapping
+from typing import TYPE_CHECKING, Any, NamedTuple
 
-from engines.hexkit.zoc import zoc_map
+from engines.hexkit.facts import BoardFacts, Placed, RegionFlood, ZocRule, board_facts
 from engines.white_death import rules
 from engines.white_death.base import DieArgs, other
 from engines.white_death.data import SIDES
+from engines.white_death.terrain import SUPPLY_ROADS
 from pbem.engine import Event
 from pbem.errors import IllegalAction
 from pbem.grammar import Act
@@ -23,15 +24,50 @@ if TYPE_CHECKING:
     from engines.white_death.state import WDState
 
 
-def has_zoc(s: WDState, uid: str) -> bool:
-    """Rule 3: every unit but unstacked German weapons companies (and the intrinsic
-    garrisons, which are not counters)."""
+#: a unit's ``Placed.mark`` (:func:`zoc_mark`): what Rule 3 reads of it, its type being
+#: fixed by its id: whether it exerts a ZOC (never, always, or only stacked) and is a ski
+#: unit (3.B)
+NO_ZOC, STACKED_ZOC, ZOC_ALWAYS = "none", "stacked", "always"
+
+
+def zoc_mark(s: WDState, uid: str) -> tuple[str, bool]:
+    """Rule 3: every unit has a ZOC but unstacked German weapons companies (and the
+    intrinsic garrisons, which are not counters); 3.B's ski units are told apart."""
     t = s.utype(uid)
     if "intrinsic" in t.flags:
-        return False
+        return (NO_ZOC, False)
     if s.side_of(uid) == "german" and t.weapons and t.size == "I":
-        return len(s.units_at(s.pos.units[uid].loc, "german")) > 1
-    return True
+        return (STACKED_ZOC, t.mob == "s")
+    return (ZOC_ALWAYS, t.mob == "s")
+
+
+def _mark(p: Placed) -> tuple[str, bool]:
+    mark = p.mark
+    assert isinstance(mark, tuple)  # every unit is placed with its zoc_mark
+    return (str(mark[0]), bool(mark[1]))
+
+
+def _not_alone(stack: tuple[Placed, ...]) -> tuple[Placed, ...]:
+    """Rule 3: a German weapons company alone in its hex exerts no ZOC (the garrisons
+    count as its stack, as the book's intrinsic garrison is a unit)."""
+    if len(stack) > 1:
+        return stack
+    return tuple(p for p in stack if _mark(p)[0] != STACKED_ZOC)
+
+
+#: Rule 3's ZOC: the six hexes around a unit, whatever the hexsides (the kit's zone with
+#: nothing blocking it); and 3.B's of the ski units only
+ZOC = ZocRule(exerts=lambda p: _mark(p)[0] != NO_ZOC, stack=_not_alone)
+SKI_ZOC = ZocRule(exerts=lambda p: _mark(p)[0] != NO_ZOC and _mark(p)[1],
+                  stack=_not_alone)
+
+
+def has_zoc(s: WDState, uid: str) -> bool:
+    """Rule 3: whether ``uid`` (on the map) exerts a ZOC where it stands (:data:`ZOC`)."""
+    kind = zoc_mark(s, uid)[0]
+    if kind == STACKED_ZOC:
+        return len(s.facts().at(s.pos.units[uid].loc, "german")) > 1
+    return kind == ZOC_ALWAYS
 
 
 def enemy_key(s: WDState, side: str) -> tuple[Any, ...]:
@@ -56,18 +92,10 @@ def by_enemies(s: WDState, what: str, side: str, build: Callable[[], Any]) -> An
     return got
 
 
-def ezoc(s: WDState, side: str, ski_only: bool = False) -> frozenset[str]:
-    """Hexes in the ZOC of ``side``'s enemies (ski_only: of enemy ski units; Rule 3.B).
-    Rule 3's ZOC is the six hexes around a unit, whatever the hexsides: the kit's
-    zone with nothing blocking it."""
-
-    def build() -> frozenset[str]:
-        return zoc_map(s.map, [
-            (uid, s.pos.units[uid].loc) for uid in s.side_units(other(side))
-            if has_zoc(s, uid) and (not ski_only or s.utype(uid).mob == "s")]).hexes
-
-    z: frozenset[str] = by_enemies(s, f"ezoc:{ski_only}", side, build)
-    return z
+def ezoc(s: WDState, side: str, ski_only: bool = False) -> Collection[str]:
+    """Hexes in the ZOC of ``side``'s enemies (ski_only: of enemy ski units; Rule 3.B):
+    the board facts' (a side's ZOC is kept per placement of that side's units)."""
+    return s.facts().zoc(other(side), SKI_ZOC if ski_only else ZOC).sources
 
 
 def weapons_barred(s: WDState, uid: str, h: str) -> bool:
@@ -79,25 +107,85 @@ def weapons_barred(s: WDState, uid: str, h: str) -> bool:
 
 
 def enemy_hexes(s: WDState, side: str) -> frozenset[str]:
-    got: frozenset[str] = by_enemies(s, "enemy", side, lambda: frozenset(
-        s.pos.units[u].loc for u in s.side_units(other(side))))
-    return got
+    return s.facts().occupied(other(side))
 
 
 def _free(s: WDState, side: str) -> frozenset[str]:
     def build() -> frozenset[str]:
-        bad = enemy_hexes(s, side) | ezoc(s, side)
+        bad = enemy_hexes(s, side) | frozenset(ezoc(s, side))
         return frozenset(h for h in s.map.ids if h not in bad)
 
     free: frozenset[str] = by_enemies(s, "free", side, build)
     return free
 
 
-def _reach(s: WDState, side: str) -> frozenset[str]:
-    """Hexes joined to a friendly edge through hexes free of enemies and their ZOCs."""
-    reach: frozenset[str] = by_enemies(s,
-        "reach", side, lambda: s.ter.edge_reach(side, _free(s, side)))
-    return reach
+def _blocked(f: BoardFacts, side: str) -> frozenset[str]:
+    """Rule 15: a supply line may not enter a hex holding enemy units or in their ZOC."""
+    foe = other(side)
+    return f.occupied(foe) | f.zoc(foe, ZOC).hexes
+
+
+class _Passable:
+    """``RegionFlood.passable`` for Rule 15's traces: asked once per hex a flood meets,
+    so the blocked hexes are worked out once per facts and side and kept with the facts
+    they were taken of (held here, so never confused with later facts)."""
+
+    def __init__(self) -> None:
+        self._last: tuple[BoardFacts, str, frozenset[str]] | None = None
+
+    def __call__(self, f: BoardFacts, side: str, h: str) -> bool:
+        last = self._last
+        if last is None or last[0] is not f or last[1] != side:
+            last = self._last = (f, side, _blocked(f, side))
+        return h not in last[2]
+
+
+class SupplyFloods(NamedTuple):
+    """Rule 15's traces as the kit's floods, built once per map (they read the friendly
+    edges and roads, fixed with them, and the placement, the facts')."""
+
+    #: 15.C: the hexes joined to a friendly edge through free hexes
+    edge: RegionFlood
+    #: 15.B: the roads and railroads joined to a friendly edge through free hexes
+    roads: RegionFlood
+    #: 15.B: up to seven free hexes from those roads, with the distance
+    artillery: RegionFlood
+
+
+def supply_floods(s: WDState) -> SupplyFloods:
+    got = s._static.get("supply-floods")
+    if got is None:
+        ter = s.ter
+        passable = _Passable()
+
+        def edge(f: BoardFacts, side: str) -> list[str]:
+            blocked = _blocked(f, side)
+            return sorted(h for h in ter.edge_hexes(side) if h not in blocked)
+
+        def road_ends(f: BoardFacts, side: str) -> list[str]:
+            return [h for h in edge(f, side)
+                    if ter.map.network_neighbors("road", h) or ter.rail_hex(h)]
+
+        roads = RegionFlood(road_ends, passable, networks=SUPPLY_ROADS)
+        got = s._static["supply-floods"] = SupplyFloods(
+            RegionFlood(edge, passable), roads,
+            RegionFlood(lambda f, side: f.flood(side, roads), passable, max_steps=7))
+    out: SupplyFloods = got
+    return out
+
+
+def enemy_facts(s: WDState, side: str) -> BoardFacts:
+    """The board facts of ``side``'s enemies alone. Rule 15's traces read nothing else
+    (their units, their ZOCs: both the same as in the whole placement's facts), so
+    floods asked of these are kept across ``side``'s own moves, which leave this
+    placement as it was."""
+    return board_facts(s.map, s.facts().units(other(side)))
+
+
+def _reach(s: WDState, side: str) -> Mapping[str, int]:
+    """Rule 15.C: the hexes joined to a friendly edge through hexes free of enemies and
+    their ZOCs."""
+    return enemy_facts(s, side).flood(side, supply_floods(s).edge)
 
 
 def traced(s: WDState, side: str, h: str) -> bool:
@@ -121,8 +209,7 @@ def art_supplied(s: WDState, uid: str) -> bool:
     """Rule 15.B: seven hexes or less to a road or railroad running back to a friendly
     edge, all free of enemy units and ZOCs."""
     side = s.side_of(uid)
-    d: dict[str, int] = by_enemies(s,
-        "artsup", side, lambda: s.ter.road_reach(side, _free(s, side)))
+    d = enemy_facts(s, side).flood(side, supply_floods(s).artillery)
     h = s.pos.units[uid].loc
     return h in d or any(d.get(n, 99) <= 6 for n in s.ter.nbrs(h))
 

@@ -245,20 +245,6 @@ class Terrain:
                 out.add(h)
         return out
 
-    def edge_reach(self, side: str, free: frozenset[str]) -> frozenset[str]:
-        """Rule 15.C's trace: the hexes joined to ``side``'s friendly edge through ``free``
-        (the hexes free of enemy units and their ZOCs)."""
-        return frozenset(region(self.map, (h for h in self.edge_hexes(side) if h in free),
-                                passable=free))
-
-    def road_reach(self, side: str, free: frozenset[str]) -> dict[str, int]:
-        """Rule 15.B's trace: the roads and railroads joined to ``side``'s friendly edge
-        through ``free``, then up to seven hexes from them, with the distance."""
-        ends = [h for h in self.edge_hexes(side) if h in free and (
-            self.map.network_neighbors("road", h) or self.rail_hex(h))]
-        roads = region(self.map, ends, passable=free, networks=SUPPLY_ROADS)
-        return region(self.map, roads, passable=free, max_steps=7)
-
     def sight_range(self, h: str, target: str) -> int:
         """Rule 11.B.3.B: how far a unit in ``h`` observes toward ``target`` by the map: two
         hexes, three on high ground observing a hex not on high ground, or adjacent to

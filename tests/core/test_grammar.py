@@ -121,6 +121,14 @@ def test_completion_a_word_at_a_time_from_the_legal_actions() -> None:
     assert G.complete("attack", legal) == []
 
 
+def test_completion_offers_a_whole_action_that_goes_on_once() -> None:
+    """A path that may stop at 3110 or go on: 'move G01 3110' and 'move G01 3110 ' were
+    two offers readline shows as the same word twice."""
+    legal = [G.parse(t) for t in ("move G01 3110", "move G01 3110 3111", "move G01 3210")]
+    assert G.complete("move G01 ", legal) == ["move G01 3110", "move G01 3210"]
+    assert G.complete("move G01 3110 ", legal) == ["move G01 3110 3111"]
+
+
 def test_what_the_table_expects_next() -> None:
     assert G.expects("move G01 ") == ["<path: a hex (four digits)>"]
     # after one hex of a path: another, or the end

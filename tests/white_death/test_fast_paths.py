@@ -8,11 +8,14 @@ random games on the shipped map, so a key left incomplete shows up as a differen
 
 from __future__ import annotations
 
+from engines.hexkit.facts import BoardFacts
+from engines.hexkit.graph import region
 from engines.white_death import ENGINE, movement
 from engines.white_death.movement import rail_destinations, stacks_near
 from engines.white_death.notation import act
 from engines.white_death.state import WDState
-from engines.white_death.supply import _reach, enemy_hexes, ezoc
+from engines.white_death.supply import _reach, enemy_hexes, ezoc, supply_floods
+from engines.white_death.terrain import SUPPLY_ROADS
 from pbem.errors import IllegalAction
 from pbem.testing import Chooser
 
@@ -67,6 +70,48 @@ def test_traces_kept_per_enemy_position_match_fresh_ones() -> None:
             assert (ezoc(state, s), _reach(state, s), enemy_hexes(state, s)) == (z, r, e)
         for uid, dests in rails.items():
             assert rail_destinations(state, uid) == dests
+
+
+def _plain_has_zoc(state: WDState, uid: str) -> bool:
+    """Rule 3 as the book says it: every unit but the intrinsic garrisons and a German
+    weapons company alone in its hex."""
+    t = state.utype(uid)
+    if "intrinsic" in t.flags:
+        return False
+    if state.side_of(uid) == "german" and t.weapons and t.size == "I":
+        loc = state.pos.units[uid].loc
+        return sum(state.pos.units[x].loc == loc for x in state.side_units("german")) > 1
+    return True
+
+
+def test_supply_floods_are_the_plain_traces() -> None:
+    """Rule 3's ZOC and Rule 15's traces as the kit's board facts (fresh facts, nothing kept) are
+    the plain breadth-first searches through the hexes free of enemy units and their
+    Rule 3 ZOCs: 15.C from the friendly edge, 15.B along roads and railroads from it and
+    then seven hexes on."""
+    compared = 0
+    for scenario, seed in (("second-relief", 5), ("campaign", 6)):
+        for state in _walk(scenario, seed, 240)[::5]:
+            facts = BoardFacts(state.map, state.facts().placement)
+            floods = supply_floods(state)
+            for side in ("soviet", "german"):
+                foe = "german" if side == "soviet" else "soviet"
+                enemy = {state.pos.units[u].loc for u in state.side_units(foe)}
+                zone = {n for u in state.side_units(foe) if _plain_has_zoc(state, u)
+                        for n in state.map.neighbors(state.pos.units[u].loc)}
+                assert zone == set(ezoc(state, side))
+                free = frozenset(h for h in state.map.ids if h not in enemy | zone)
+                edge = [h for h in state.ter.edge_hexes(side) if h in free]
+                plain = region(state.map, edge, passable=free)
+                assert dict(facts.flood(side, floods.edge)) == plain
+                assert dict(_reach(state, side)) == plain
+                ends = [h for h in edge if state.map.network_neighbors("road", h)
+                        or state.ter.rail_hex(h)]
+                roads = region(state.map, ends, passable=free, networks=SUPPLY_ROADS)
+                assert dict(facts.flood(side, floods.artillery)) == region(
+                    state.map, roads, passable=free, max_steps=7)
+                compared += 1
+    assert compared > 20
 
 
 def test_clone_is_independent_and_shares_the_catalog() -> None:

@@ -85,6 +85,10 @@ def test_position_caches_carried_across_moves_match_fresh_ones() -> None:
             for k, v in kept.items():
                 if k == "byhex":
                     assert v == fresh._by_hex()
+                elif k == "facts":
+                    # the kit's board facts of the placement: never carried across a
+                    # move, so those here were made since and must be of this placement
+                    assert v.placement == fresh.facts().placement
                 elif k[0] == "occupied":
                     assert v == fresh.occupied(k[1]), k
                 elif k[0] == "side-units":
