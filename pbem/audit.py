@@ -495,12 +495,40 @@ def explain_roll(report: AuditReport, name: str) -> list[str]:
             lines.append(f"  this roll decided: {roll.purpose} ({roll.rule})")
         lines.append(who_chose(setup.dice_mode, roll.side, verifier.setup.sides, seq))
         return lines
+    if verifier is not None and seq > verifier.seq and not report.problems:
+        return [_not_yet(verifier, name, seq)]
     if not report.rolls:
         why = report.problems[0] if report.problems else "the files hold no roll"
         return [f"no roll {name} in this transcript: {why}"]
+    if verifier is not None and not report.problems:
+        made = [r.name for r in report.rolls if r.seq == seq]
+        if not made:
+            return [f"no roll {name} in this transcript: file {seq} made no roll"]
+        return [f"no roll {name} in this transcript: file {seq} made roll"
+                f"{'s' * (len(made) > 1)} {', '.join(made)}"]
     known = ", ".join(r.name for r in report.rolls[:20])
     more = "..." if len(report.rolls) > 20 else ""
     return [f"no roll {name} in this transcript (rolls: {known}{more})"]
+
+
+def _not_yet(verifier: Verifier, name: str, seq: int) -> str:
+    """Why a roll named after a file beyond the transcript is not there: a home names a
+    roll by the file that makes it, and shows it while that file is still its own (with
+    sealed dice, once it finalizes the roll the previous file asked for); the audit sees
+    it only once that file is among the files (protocol-crypto.md 3.3)."""
+    last = verifier.seq
+    ends = f"these files end at file {last}"
+    if seq > last + 1:
+        return (f"no roll {name} in this transcript yet: it is made in file {seq}, and "
+                f"{ends}")
+    if verifier.sealed and verifier.state.is_chance():
+        finisher = next((s for s in verifier.setup.sides if s != verifier.last_side),
+                        "other")
+        return (f"no roll {name} in this transcript yet: file {last} ended at a roll, which "
+                f"the {finisher} player's file {seq} finalizes (sealed dice); {ends}, so "
+                f"roll {name} can be checked once file {seq} is among them")
+    return (f"no roll {name} in this transcript yet: it would be made in file {seq}, and "
+            f"{ends}; roll {name} can be checked once file {seq} is among them")
 
 
 def who_chose(dice_mode: str, side: str, sides: Sequence[str], seq: int) -> str:

@@ -11,8 +11,9 @@ first of its words that :meth:`pbem.engine.State.counters` knows.
 
 from __future__ import annotations
 
+import re
 import textwrap
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
@@ -90,8 +91,28 @@ def group(state: State, side: str, actions: Sequence[str]) -> Grouped:
     # in the engine's order of its units, not the actions': a unit's number in the list
     # stays the same while it enters, moves and attacks
     units = tuple(UnitChoices(u, counters[u], at[u] if at.get(u) in cells else "",
-                              tuple(by_unit[u])) for u in counters if u in by_unit)
+                              tuple(by_unit[u])) for u in reading_order(counters)
+                  if u in by_unit)
     return Grouped(units, tuple(others))
+
+
+def reading_order(ids: Sequence[str] | Mapping[str, str]) -> list[str]:
+    """The engine's order of its units, except an order by the ids' text (For the
+    Motherland!'s 10K, 12K, 1K), which no player reads as one: the numbers in it then go
+    in number order (1K, 10K, 12K).  An engine's own order (White Death's order of
+    battle) stays.  For display only: the engine's lists are game data."""
+    order = list(ids)
+    if order == sorted(order):
+        order.sort(key=natural_key)
+    return order
+
+
+def natural_key(name: str) -> tuple[tuple[int, int, str], ...]:
+    """Sort key reading the digits in an id as a number: 1K, 7K, 10K, 12K; 11-15Pz
+    before 11-110.  The text breaks ties (07K and 7K)."""
+    parts = re.split(r"(\d+)", name)
+    return (*((0, int(p), "") if p.isdigit() else (1, 0, p) for p in parts if p),
+            (2, 0, name))
 
 
 def unit_table(grouped: Grouped) -> list[str]:

@@ -110,6 +110,9 @@ class ActionSyntaxError(PbemError):
     """The text of an action cannot be parsed in the engine's notation."""
 
     exit_code = 9
+    #: a word too many or too few for the form (pbem.grammar): the refusal names the
+    #: form, and no nearest word would mend it
+    miscounted = False
 
 
 class NotYourTurn(PbemError):

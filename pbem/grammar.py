@@ -187,9 +187,13 @@ _MADE = 200_000
 class Form:
     """One shape of action: a name (its kind), a template, and its arguments by name."""
 
-    def __init__(self, name: str, template: str) -> None:
+    def __init__(self, name: str, template: str, *, hint: str = "") -> None:
         self.name = name
         self.template = template
+        #: what a text with a word too many or too few most likely meant, with the rule:
+        #: White Death's "move 1190/357 3911 3910 3909" is a path where a move is one hex
+        #: (Rule 6.A), which the bare grammar cannot know
+        self.hint = hint
         self.parts: tuple[_Part, ...] = ()
         self.args: tuple[str, ...] = ()
         self._index: dict[str, int] = {}
@@ -306,13 +310,19 @@ class _Miss:
     #: "movement" and "combat"
     words: list[str] = field(default_factory=list)
 
-    def fail(self, at: int, why: str) -> None:
+    #: the furthest failure is a word too many or too few: no one word's spelling is
+    #: wrong, so no "did you mean" a word (pbem.play.suggest)
+    miscounted: bool = False
+
+    def fail(self, at: int, why: str, *, miscounted: bool = False) -> None:
         if at >= self.at:
             self.at, self.why, self.words = at, why, []
+            self.miscounted = miscounted
 
     def want(self, at: int, word: str, why: str) -> None:
         if at > self.at or (at == self.at and not self.words):
             self.at, self.why, self.words = at, why, [word]
+            self.miscounted = False
         elif at == self.at and word not in self.words:
             self.words.append(word)
 
@@ -348,8 +358,11 @@ def _match(parts: Sequence[_Part], words: Sequence[str], form: Form, miss: _Miss
     if not parts:
         if i == len(words):
             return got
-        miss.fail(i, f"{form.name}: nothing follows {' '.join(words[:i])!r} (the form is "
-                     f"{form.template!r})")
+        left = " ".join(words[i:])
+        why = f": {form.hint}" if form.hint else ""
+        miss.fail(i, f"{form.name}: too many words: nothing follows {' '.join(words[:i])!r}, "
+                     f"so {left!r} is left over{why} (the form is {form.template!r})",
+                  miscounted=True)
         return None
     p, rest = parts[0], parts[1:]
     if isinstance(p, _Opt):
@@ -364,7 +377,9 @@ def _match(parts: Sequence[_Part], words: Sequence[str], form: Form, miss: _Miss
         return _match(rest, words, form, miss, i, {**got, **blank})
     if i >= len(words):
         want = f"{p.word!r}" if isinstance(p, _Lit) else f"{p.name} ({p.type.what})"
-        miss.fail(i, f"{form.name}: {want} is missing (the form is {form.template!r})")
+        why = f": {form.hint}" if form.hint else ""
+        miss.fail(i, f"{form.name}: {want} is missing{why} (the form is {form.template!r})",
+                  miscounted=True)
         return None
     if isinstance(p, _Lit):
         if words[i] == p.word:
@@ -532,7 +547,9 @@ class Grammar:
             if got is not None:
                 values = tuple(got[n] for n in f.args)
                 return f.made(values, functools.partial(Act, f, values))
-        raise ActionSyntaxError(f"cannot read {text!r}: {miss.says(words[0], words)}")
+        exc = ActionSyntaxError(f"cannot read {text!r}: {miss.says(words[0], words)}")
+        exc.miscounted = miss.miscounted and len(miss.words) <= 1
+        raise exc
 
     def canonical(self, text: str) -> Act:
         """Parse ``text`` and require that it is how its action is written (one spelling

@@ -247,6 +247,15 @@ def suggest(state: State, text: str) -> str:
 
     if state.current_player() is None:
         return ""
+    try:
+        state.parse_action(text)
+    except ActionSyntaxError as exc:
+        # 'move 7K 0101' lacks a word: the refusal names the form, and "did you mean
+        # '0711'" for the word that is there misleads
+        if exc.miscounted:
+            return ""
+    except PbemError:
+        pass
     legal = [a.notation() for a in state.legal_actions()]
     words = {w for a in legal for w in a.split()}
     view = state.view(state.current_player())

@@ -366,21 +366,74 @@ class Choice(Step[S]):
 
 class Roll(Step[S]):
     """A chance node: :meth:`request` says what to roll or draw and why; :meth:`resolve`
-    applies the outcome.  The frame ends after it unless ``resolve`` moves on itself."""
+    applies the outcome.  The frame ends after it unless ``resolve`` moves on itself.
+
+    A roll of the same dice at every position is declared, not written as a one-line
+    :meth:`request`: :attr:`dice` (the sides of each die), :attr:`purpose_template` (why,
+    filled like a decision's prompt: each field of the frame's arguments by name and
+    what :meth:`purpose_fields` adds), :attr:`rule_field` (where the frame names a finer
+    rule than the step's); :attr:`told` tells the number rolled as an event before its
+    rule applies it; the one handler :meth:`then` gets the number rolled (the dice's
+    total) and applies its rule.  A draw, or a roll whose handler reads each die,
+    writes :meth:`request` and :meth:`resolve` instead."""
 
     #: sealed dice (issue 21): the batch this roll belongs to.  With sealed dice, a roll
     #: of a batch asked for after a side's action waits while play goes on through steps
     #: that let the batch wait (:attr:`Step.lets_wait`); a roll lets its own batch wait.
     #: Empty: the roll is resolved before play goes on (and with open dice, always).
     batch: ClassVar[str] = ""
+    #: the sides of each die rolled, where it is the same at every position (``(6,)``:
+    #: one six-sided die); empty: :meth:`request` says what to roll
+    dice: ClassVar[tuple[int, ...]] = ()
+    #: the roll's purpose as a format string (``str.format_map``) filled with each field
+    #: of the frame's arguments by name and what :meth:`purpose_fields` adds
+    purpose_template: ClassVar[str] = ""
+    #: the field of the frame's arguments naming the rule the roll is made under, where
+    #: the frame names a finer one than the step's :attr:`rule` ("": the step's)
+    rule_field: ClassVar[str] = ""
+    #: tell the number rolled as an event ("<purpose>: rolled <n>") before :meth:`then`
+    #: applies it, so a rule's effects are told after the roll that caused them
+    told: ClassVar[bool] = False
+    #: the field of the frame's arguments naming the hex the told roll is made for ("":
+    #: none, or it is empty)
+    hex_field: ClassVar[str] = ""
 
     def may_wait(self, s: S, args: Any, batches: frozenset[str]) -> bool:
         return batches <= self.lets_wait | {self.batch} if self.batch else False
 
+    def purpose(self, s: S, args: Any) -> str:
+        """Why the roll is made (:attr:`purpose_template`)."""
+        if not self.purpose_template:
+            raise NotImplementedError(f"{self.name}: no purpose_template nor request()")
+        fields: dict[str, Any] = {}
+        if dataclasses.is_dataclass(args):
+            fields.update((f.name, getattr(args, f.name)) for f in dataclasses.fields(args))
+        fields.update(self.purpose_fields(s, args))
+        return self.purpose_template.format_map(fields)
+
+    def purpose_fields(self, s: S, args: Any) -> Mapping[str, Any]:
+        """What :attr:`purpose_template` names beyond the arguments' fields (the turn...)."""
+        return {}
+
+    def rule_for(self, s: S, args: Any) -> str:
+        """The rule the roll is made under (:attr:`rule_field`, else the step's)."""
+        return str(getattr(args, self.rule_field)) if self.rule_field else self.rule
+
     def request(self, s: S, args: Any) -> ChanceRequest:
-        raise NotImplementedError
+        if not self.dice:
+            raise NotImplementedError(f"{self.name}: no dice declared nor request()")
+        return ChanceRequest.roll(self.purpose(s, args), *self.dice, rule=self.rule_for(s, args))
 
     def resolve(self, s: S, args: Any, outcome: Outcome, flow: Flow) -> list[Event]:
+        roll = sum(int(n) for n in outcome)
+        if self.told:
+            h = str(getattr(args, self.hex_field)) if self.hex_field else ""
+            s.tell(Event(f"{self.purpose(s, args)}: rolled {roll}", "roll",
+                         hexes=(h,) if h else (), rule=self.rule_for(s, args)))
+        return list(self.then(s, args, roll) or ())
+
+    def then(self, s: S, args: Any, roll: int) -> list[Event] | None:
+        """Apply the number rolled by the step's rule (its events told, or returned)."""
         raise NotImplementedError
 
     def settle(self, s: S, args: Any, flow: Flow) -> list[Event] | None:

@@ -9,6 +9,7 @@ from types import MappingProxyType
 from typing import Any
 
 from engines.hexkit import HexMap, ScenarioSet, load_scenario_dir
+from engines.hexkit.facts import Placed, ZocRule
 from engines.hexkit.movement import MoveCosts, move_class_from_chart
 from engines.hexkit.shared import Shared
 from engines.hexkit.tables import OddsCRT, Table, parse_roll_key
@@ -121,6 +122,11 @@ class Data(Shared):
         m = self.map
         self.cities = tuple(sorted(h for h in m.ids if m.has_feature(h, "city")))
         self.city_names = {h: m.places_at(h)[0] for h in self.cities}
+        cities = frozenset(self.cities)
+        #: 6.0: a unit's ZOC reaches the six hexes around it but not into a city (its own
+        #: hex is never in it, so a unit in a city still has the city out of its ZOC); one
+        #: rule, as the kit's board facts key a rule by identity
+        self.zoc_rule = ZocRule(blocks=lambda a, b: b in cities)
         self.west_of_donets = frozenset(m.area("west_of_donets"))
         self.soviet_supply = frozenset(m.area("soviet_supply"))
         self.german_supply = frozenset(m.area("west_edge"))
@@ -130,6 +136,9 @@ class Data(Shared):
         #: (weather, motorized) -> the compiled chart column, made when first asked for:
         #: a command meets one weather, and compiling all six was most of a load
         self.costs = _Costs(self)
+        #: each unit's Placed in each hex it has stood in, made once (a placement is
+        #: built for every position asked who is where)
+        self._placed: dict[str, dict[str, Placed]] = {}
 
     def front_range(self, front_hex: str) -> frozenset[str]:
         """14.0: the hexes within twelve of a Front Marker in ``front_hex`` (its own hex
@@ -138,6 +147,18 @@ class Data(Shared):
         if out is None:
             out = self._range[front_hex] = frozenset(self.map.within(front_hex, 12))
         return out
+
+    def placed(self, unit: str, h: str) -> Placed:
+        """``unit`` in ``h`` as the kit's board facts take it (an Uprising Force, 17.0, is
+        Soviet)."""
+        at = self._placed.get(unit)
+        if at is None:
+            at = self._placed[unit] = {}
+        p = at.get(h)
+        if p is None:
+            side = "soviet" if unit.startswith("UP-") else self.units[unit].side
+            p = at[h] = Placed(unit, h, side)
+        return p
 
     def scenario(self, sid: str) -> dict[str, Any]:
         return dict(self.set.scenario(sid).get_table("scenario"))

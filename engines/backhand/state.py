@@ -9,6 +9,7 @@ are stand-ins read from scenarios/backhand-blow/tables.toml (docs/engines/backha
 from __future__ import annotations
 
 from collections.abc import Callable, Mapping
+from operator import attrgetter
 from typing import Any, TypeVar
 
 from engines.backhand import view
@@ -16,6 +17,7 @@ from engines.backhand.data import Data, load
 from engines.backhand.notation import parse_action, w
 from engines.backhand.position import OFF, Position
 from engines.backhand.victory import victory
+from engines.hexkit.facts import BoardFacts, Placement, board_facts
 from pbem.engine import Action, Decision, Engine, Event, Outcome, Result
 from pbem.grammar import Act
 from pbem.memo import Memo
@@ -24,11 +26,16 @@ from pbem.view import BoardView
 
 T = TypeVar("T")
 
-# What the placement of the units implies (occupancy, ZOC, supply net, clear region),
-# remembered across actions and states: keyed by the kind, the side and every on-map
-# unit's hex, which is all these read (the map and the order of battle never change).
-_PLACED: Memo[tuple[str, str, tuple[tuple[str, str], ...]], Any] = Memo(2048)
+# What the placement of the units implies beyond the kit's board facts (a unit stack's
+# destinations), remembered across actions and states: keyed by the kind, the weather,
+# origin and units asked of, and the placement (the map and the order of battle never
+# change).
+_PLACED: Memo[tuple[str, str, Placement], Any] = Memo(2048)
 _FITS: Memo[tuple[str, tuple[str, ...]], bool] = Memo(2048 * 8)
+
+#: the units' ids and hexes, and the board facts of them
+_Kept = tuple[tuple[tuple[str, ...], tuple[str, ...]], BoardFacts]
+_AT = attrgetter("at")
 
 
 class BBState(StepState[Position]):
@@ -36,8 +43,13 @@ class BBState(StepState[Position]):
     functions in the rule modules, the steps in ``steps/`` (``sequence.py`` has the table)."""
 
     data: Data
-    #: a clone makes its own caches again (pbem.steps)
+    #: a clone makes its own caches again (pbem.steps); the board facts are a pure
+    #: function of the key kept with them and never change (a move makes a new key and
+    #: new facts, assigned on the state that moved): a clone shares them until its
+    #: position differs, and a snapshot never holds them
     clone_drops = ("_cache",)
+    clone_shares = ("_facts",)
+    _facts: _Kept | None = None
     #: a decision's options are computed once for its prompt, listing, default and check
     memo_options = True
 
@@ -46,23 +58,34 @@ class BBState(StepState[Position]):
         # the scenario's tables and map, one shared object (a clone keeps it: Shared)
         self.data = load()
 
-    # caches of what the unit locations imply (cleared whenever a unit or marker moves and
-    # at every action and outcome: never part of the snapshot)
+    # caches of what the unit locations and markers imply beyond the board facts (cleared
+    # whenever a unit or marker moves and at every action and outcome: never part of the
+    # snapshot)
     def cached(self, key: tuple[str, str], make: Callable[[], T]) -> T:
         cache: dict[tuple[str, str], Any] = self.__dict__.setdefault("_cache", {})
         if key not in cache:
             cache[key] = make()
         return cache[key]  # type: ignore[no-any-return]
 
-    def placement(self) -> tuple[tuple[str, str], ...]:
-        """Every on-map unit and its hex, by unit id: all that :meth:`placed` reads."""
-        return self.cached(("placement", ""), lambda: tuple(sorted(
-            (u, x.at) for u, x in self.pos.units.items() if x.at not in OFF)))
+    def facts(self) -> BoardFacts:
+        """The kit's board facts of where the units stand: occupancy, stacks, ZOC (6.0)
+        and the supply floods (7.0, 15.1), keyed by every unit's place read now, so a
+        position changed in place is never answered from the facts of before."""
+        units = self.pos.units
+        key = (tuple(units), tuple(map(_AT, units.values())))
+        kept = self._facts
+        if kept is not None and kept[0] == key:
+            return kept[1]
+        placed = self.data.placed
+        found = board_facts(self.data.map, [placed(u, x.at)
+                                            for u, x in units.items() if x.at not in OFF])
+        self._facts = (key, found)
+        return found
 
     def placed(self, kind: str, side: str, make: Callable[[], T]) -> T:
         """``make()`` for this placement of the units, remembered across actions."""
         def find() -> T:
-            found: T = _PLACED.get((kind, side, self.placement()), make)
+            found: T = _PLACED.get((kind, side, self.facts().placement), make)
             return found
         return self.cached((kind, side), find)
 
@@ -111,37 +134,20 @@ class BBState(StepState[Position]):
         return uid.startswith("UP-") or self.data.units[uid].stationary
 
     def units_at(self, h: str, side: str | None = None) -> list[str]:
-        if side is not None:
-            return list(self.occupied(side).get(h, ()))
-        return sorted(self.units_at(h, "soviet") + self.units_at(h, "german"))
+        return list(self.facts().at(h, side))
 
     def occupied(self, side: str) -> Mapping[str, tuple[str, ...]]:
-        """``side``'s units on the map by hex (shared: read, never changed)."""
-        return self.placed("occupied", side, lambda: self._occupied(side))
+        """``side``'s units on the map by hex, in hex order (shared: read, never changed)."""
+        return self.facts().stacks(side)
 
-    def _occupied(self, side: str) -> dict[str, tuple[str, ...]]:
-        out: dict[str, list[str]] = {}
-        for u, x in sorted(self.pos.units.items()):
-            if x.at not in OFF and self.side_of(u) == side:
-                out.setdefault(x.at, []).append(u)
-        return {h: tuple(v) for h, v in out.items()}
-
-    def zoc(self, side: str) -> frozenset[str]:
-        """The ZOC ``side``'s units exert: none into cities (6.0)."""
-        return self.placed("zoc", side, lambda: self._zoc(side))
-
-    def _zoc(self, side: str) -> frozenset[str]:
-        # the neighbours of the hexes the side holds: the kit's zoc_map would also sort
-        # which units reach each hex, unread here, and this is asked after every unit
-        # placed (3.1 control), a tenth of a receive (issue 35 item 3)
-        m = self.data.map
-        index, adjacency, ids = m.index, m.adjacency, m.ids
-        near = {ids[j] for h in self.occupied(side) for j in adjacency[index[h]]}
-        return frozenset(near.difference(self.data.cities))
+    def zoc(self, side: str) -> Mapping[str, tuple[str, ...]]:
+        """The ZOC ``side``'s units exert (none into cities, 6.0): its hexes, each with
+        the units exerting it, in hex order."""
+        return self.facts().zoc(side, self.data.zoc_rule).sources
 
     def stack_ok(self, h: str, side: str, adding: list[str] | tuple[str, ...]) -> bool:
         """10.1, 10.2: ``adding`` joining ``side``'s units in ``h``."""
-        here = self.occupied(side).get(h, ())
+        here = self.facts().at(h, side)
         return self.stack_fits(sorted(set(here) | set(adding)), side)
 
     def stack_fits(self, units: list[str], side: str) -> bool:

@@ -2,12 +2,16 @@
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
+import functools
+from typing import TYPE_CHECKING, NamedTuple
 
 from engines.backhand.position import OFF, other
-from engines.hexkit.movement import region
+from engines.hexkit.facts import BoardFacts, RegionFlood
 
 if TYPE_CHECKING:
+    from collections.abc import Callable, Mapping
+
+    from engines.backhand.data import Data
     from engines.backhand.state import BBState
 
 
@@ -18,44 +22,73 @@ def supply_sources(s: BBState, side: str) -> frozenset[str]:
 def in_supply(s: BBState, h: str, side: str) -> bool:
     """7.0 with the series trace (stand-in): a path of any length to a source, not
     through enemy units or an EZOC a friendly unit does not occupy."""
-    if h in s.occupied(other(side)):
+    f = s.facts()  # asked for every unit of a listing: the facts looked up once
+    if h in f.stacks(other(side)):
         return False
-    net = supply_net(s, side)
+    net = f.flood(side, floods(s.data).supply)
     return h in net or h in supply_sources(s, side) or any(
         n in net for n in s.data.nbrs[h])
 
 
-def supply_net(s: BBState, side: str) -> frozenset[str]:
-    return s.placed("supply", side, lambda: _supply_net(s, side))
+def supply_net(s: BBState, side: str) -> Mapping[str, int]:
+    """The passable hexes joined to a passable source (impassable: enemy units, and
+    EZOC hexes no friendly unit is in), each with its distance from the nearest: one
+    flood of the board facts for every unit."""
+    return s.facts().flood(side, floods(s.data).supply)
 
 
-def _supply_net(s: BBState, side: str) -> frozenset[str]:
-    """The passable hexes joined to a passable source: one flood for every unit."""
-    friends = s.occupied(side)
-    # impassable: enemy units, and EZOC hexes no friendly unit is in
-    blocked = set(s.occupied(other(side))) | {
-        h for h in s.zoc(other(side)) if h not in friends}
-    return _flood(s, side, blocked)
-
-
-def _flood(s: BBState, side: str, blocked: set[str]) -> frozenset[str]:
-    """The hexes joined to a source of ``side`` outside ``blocked`` by hexes outside.
-
-    The kit's ``region`` starts from every hex it is given, passable or not, so the
-    blocked sources are left out of the starts: the set is the flood's exactly (a
-    connected set, so neither the order of the search nor the kit's distances matter)."""
-    starts = [h for h in sorted(supply_sources(s, side)) if h not in blocked]
-    return frozenset(region(s.data.map, starts, passable=lambda h: h not in blocked))
-
-
-def clear_region(s: BBState, side: str) -> frozenset[str]:
+def clear_region(s: BBState, side: str) -> Mapping[str, int]:
     """15.1 (1): hexes joined to a friendly source by hexes free of enemy units and
     EZOCs (a friendly unit does not negate an EZOC here)."""
-    return s.placed("clear", side, lambda: _clear_region(s, side))
+    return s.facts().flood(side, floods(s.data).clear)
 
 
-def _clear_region(s: BBState, side: str) -> frozenset[str]:
-    return _flood(s, side, set(s.occupied(other(side))) | s.zoc(other(side)))
+class Floods(NamedTuple):
+    """The two floods of the game as the kit's rules, made once (the facts key a rule by
+    identity)."""
+
+    supply: RegionFlood
+    clear: RegionFlood
+
+
+@functools.cache
+def floods(d: Data) -> Floods:
+    """7.0's supply net and 15.1 (1)'s clear region as the kit's ``region`` from the
+    side's sources.  ``region`` starts from every hex it is given, passable or not, so
+    the blocked sources are left out of the starts: the set is the engine's own flood's
+    exactly (a connected set, so neither the order of the search nor the distances
+    matter to the rules, which read only membership)."""
+    rule = d.zoc_rule
+
+    def supply_blocked(f: BoardFacts, side: str) -> frozenset[str]:
+        # 7.0: enemy units, and EZOC hexes no friendly unit is in
+        enemy, friends = other(side), f.stacks(side)
+        return f.occupied(enemy) | {h for h in f.zoc(enemy, rule).sources if h not in friends}
+
+    def clear_blocked(f: BoardFacts, side: str) -> frozenset[str]:
+        # 15.1 (1): enemy units and EZOC hexes, a friendly unit there or not
+        enemy = other(side)
+        return f.occupied(enemy) | f.zoc(enemy, rule).hexes
+
+    return Floods(_flood(d, supply_blocked), _flood(d, clear_blocked))
+
+
+def _flood(d: Data, blocked: Callable[[BoardFacts, str], frozenset[str]]) -> RegionFlood:
+    # the flood asks ``passable`` of every hex it reaches: the blocked set is made once a
+    # flood (for the facts and side last asked of, held so their identity stays theirs)
+    last: list[tuple[BoardFacts | None, str, frozenset[str]]] = [(None, "", frozenset())]
+
+    def passable(f: BoardFacts, side: str, h: str) -> bool:
+        kept = last[0]
+        if kept[0] is not f or kept[1] != side:
+            kept = last[0] = (f, side, blocked(f, side))
+        return h not in kept[2]
+
+    def sources(f: BoardFacts, side: str) -> list[str]:
+        return [h for h in sorted(d.soviet_supply if side == "soviet" else d.german_supply)
+                if passable(f, side, h)]
+
+    return RegionFlood(sources, passable)
 
 
 def check_supply(s: BBState) -> tuple[str, ...]:

@@ -20,8 +20,12 @@ _UNIT = r"(?!and$)" + _ID
 
 GRAMMAR = Grammar(
     # 5.0-5.4 movement, 5.3 Strategic Movement: the unit's hex, then each hex it enters
-    Form("move", "move {unit:unit} {start:hex} {path:hex+}"),
-    Form("strategic", "strategic {unit:unit} {start:hex} {path:hex+}"),
+    Form("move", "move {unit:unit} {start:hex} {path:hex+}",
+         hint="a unit moves from hex to hex (5.0): 'move UNIT START HEX...', the hex it "
+              "is in, then each hex it enters (move 41Pz 0812 0912)"),
+    Form("strategic", "strategic {unit:unit} {start:hex} {path:hex+}",
+         hint="a Strategic Movement names the unit's hex, then each hex it enters (5.3): "
+              "'strategic UNIT START HEX...'"),
     # 8.1 an attack with its supports declared (14.1 air, 16.2 the Railroad Gun), 7.1
     # an overrun (16.2.1: the Railroad Gun never supports one)
     Form("attack", "attack {hex:hex} with {units:unit+} [and air] [and railroad gun]"),

@@ -63,6 +63,11 @@ class P48State(StepState[Position]):
         """3: the side whose player turn it is (the steps' ``decider = PHASING``)."""
         return self.pos.phasing
 
+    def owner(self, unit: str) -> str:
+        """The side that owns ``unit`` (the steps' ``decider_unit``: a morale result, a
+        retreat and its overstacking are the owner's choices, 8.1 and 8.3)."""
+        return self.d.units[unit].side
+
     def info(self, uid: str) -> UnitInfo:
         return self.d.units[uid]
 

@@ -23,12 +23,12 @@ from engines.white_death import (
     supply,
     turns,
 )
-from engines.white_death.base import Phased, other
+from engines.white_death.base import Phased
 from engines.white_death.notation import act, typed
 from pbem.engine import Action, Event
 from pbem.errors import IllegalAction
 from pbem.grammar import Act
-from pbem.steps import Choice, Flow
+from pbem.steps import NON_PHASING, PHASING, Choice, Flow
 
 if TYPE_CHECKING:
     from engines.white_death.state import WDState
@@ -49,10 +49,10 @@ class _Foreign(Exception):
 class WDChoice(Phased, Choice["WDState"]):
     """A decision: its actions are the phase's candidates that pass their rule's check
     (moves are generated legal), computed once per decision by the runtime's options memo
-    (``WDState.memo_options``)."""
+    (``WDState.memo_options``).  The phasing side decides (Rule 5) unless a step
+    declares another; the action that ends a task runs its own rule too (:meth:`end`)."""
 
-    def side(self, s: WDState, args: Any) -> str:
-        return self.decider or s.pos.phasing
+    decider = PHASING
 
     def prompt_fields(self, s: WDState, args: Any) -> Mapping[str, Any]:
         # a prompt begins with the side that decides, capitalized, and reads the position
@@ -125,6 +125,16 @@ class WDChoice(Phased, Choice["WDState"]):
         events = self.do_action(s, a)
         s._changed()
         self.after(s, args, a, flow)
+        return events
+
+    def end(self, s: WDState, args: Any, flow: Flow) -> list[Event]:
+        # ending is a rule's action as well: done firing allocates what is left by the
+        # Default Actions (Rule 5)
+        ending = self.ending_for(s, args)
+        assert ending is not None
+        events = self.do_action(s, typed(ending))
+        s._changed()
+        flow.end()
         return events
 
     def after(self, s: WDState, args: Any, a: Act, flow: Flow) -> None:
@@ -247,6 +257,9 @@ class Movement(WDChoice):
     phase = "movement"
     prompt_template = ("the {Side} player moves and declares assaults "
                        "({pos.impulse_mp} MPs this impulse)")
+    # Rule 4: while a unit must first move on out of a full hex, ending movement is not
+    # listed, so the decision has no default (a default must be legal)
+    ending = act("end-movement")
 
     def check_action(self, s: WDState, a: Act) -> None:
         match a.kind:
@@ -309,18 +322,9 @@ class Movement(WDChoice):
                 return movement.do_end_movement(s, a)
         raise self.not_now(s, a)
 
-    def default(self, s: WDState, args: Any) -> Action | None:
-        # Rule 4: while a unit must first move on out of a full hex, ending movement is
-        # refused, so the decision has no default to offer (a default must be legal)
-        end = act("end-movement")
-        return end if end in s.options_for(self, args) else None
-
     def options(self, s: WDState, args: Any) -> list[Action]:
         return listing.movement_legal(s)
 
-    def after(self, s: WDState, args: Any, a: Act, flow: Flow) -> None:
-        if a.kind == "end-movement":
-            flow.end()
 
 
 class BarrageChoice(WDChoice):
@@ -329,7 +333,7 @@ class BarrageChoice(WDChoice):
 
     name, rule, kind = "barrage", "Rule 11.B", "barrage"
     phase = "barrage"
-    default_action = act("end-barrage")
+    ending = act("end-barrage")
     prompt_template = "the {Side} player may fire barrages"
 
     def check_action(self, s: WDState, a: Act) -> None:
@@ -360,9 +364,6 @@ class BarrageChoice(WDChoice):
     def candidates(self, s: WDState, args: Any) -> list[Act]:
         return artillery._barrage_candidates(s)
 
-    def after(self, s: WDState, args: Any, a: Act, flow: Flow) -> None:
-        if a.kind == "end-barrage":
-            flow.end()
 
 
 class Fire(WDChoice):
@@ -371,7 +372,7 @@ class Fire(WDChoice):
 
     Args = Stage
     phase_arg = "stage"
-    default_action = act("done")
+    ending = act("done")
 
     def check_action(self, s: WDState, a: Act) -> None:
         match a.kind:
@@ -416,9 +417,6 @@ class Fire(WDChoice):
     def candidates(self, s: WDState, args: Any) -> list[Act]:
         return assault._combat_candidates(s)
 
-    def after(self, s: WDState, args: Any, a: Act, flow: Flow) -> None:
-        if a.kind == "done":
-            flow.end()
 
 
 class DefensiveFire(Fire):
@@ -426,9 +424,7 @@ class DefensiveFire(Fire):
     # the manual's "Default Actions": fire not allocated is allocated automatically (no
     # artillery); the defender's fire is the one decision inside the other side's impulse
     order = "defensive fire allocated automatically (the manual's Default Actions; no artillery)"
-
-    def side(self, s: WDState, args: Any) -> str:
-        return other(s.pos.phasing)
+    decider = NON_PHASING
 
 
 class AssaultFire(Fire):
@@ -438,7 +434,7 @@ class AssaultFire(Fire):
 class Advance(WDChoice):
     name, rule, kind = "advance", "Rule 9.D", "advance"
     phase = "advance"
-    default_action = act("end-advance")
+    ending = act("end-advance")
 
     def check_action(self, s: WDState, a: Act) -> None:
         match a.kind:
@@ -465,5 +461,5 @@ class Advance(WDChoice):
         return assault._advance_candidates(s)
 
     def after(self, s: WDState, args: Any, a: Act, flow: Flow) -> None:
-        if a.kind == "end-advance" or not s.pos.advance:
+        if not s.pos.advance:
             flow.end()

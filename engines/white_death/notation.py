@@ -24,7 +24,9 @@ GRAMMAR = Grammar(
     Form("vl-supply", "spend vl supply"),
     Form("vl-keep", "keep vl supply"),
     # Rules 6, 8, 17, 18, 20, 21.B: movement and the rest of the movement phase
-    Form("move", "move {unit:unit} {frm:hex} {hex:hex}"),
+    Form("move", "move {unit:unit} {frm:hex} {hex:hex}",
+         hint="a move is one hex at a time (Rule 6.A): 'move UNIT FROM TO', then the "
+               "next hex from TO"),
     Form("lead", "lead {unit:unit} {frm:hex} {hex:hex}"),
     Form("enter", "enter {unit:unit} {hex:hex}"),
     Form("deploy", "deploy {unit:unit}"),

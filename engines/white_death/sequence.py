@@ -58,7 +58,7 @@ from engines.white_death.turns import (
     _start_turn,
     release_due,
 )
-from pbem.engine import ChanceRequest, Event, Outcome
+from pbem.engine import Event, Outcome
 from pbem.steps import Entry, Flow, Frame, NoArgs, Procedure, Roll, Sequence, step_table
 
 if TYPE_CHECKING:
@@ -80,34 +80,25 @@ class WDProcedure(Phased, Procedure["WDState"]):
 
 
 class WDRoll(Phased, Roll["WDState"]):
-    """A die (every one of the game is 1d6): the request says its purpose and rule; the
-    result is announced, then applied by its rule."""
+    """A die (every one of the game is 1d6): its purpose, rule and hex are the frame's
+    (``DieArgs``), or a turn's roll declares its purpose; told as rolled, then applied by
+    its rule (``then``)."""
 
     Args: ClassVar[type[Any]] = DieArgs
-    #: the purpose of a roll of the turn's (its arguments hold none), "{turn}" filled
-    purpose_template: ClassVar[str] = ""
+    dice = (6,)
+    purpose_template = "{purpose}"
+    rule_field = "rule"
+    hex_field = "hex"
+    told = True
 
-    def purpose(self, s: WDState, args: Any) -> tuple[str, str, str]:
-        """The roll's purpose, rule and hex."""
-        if self.purpose_template:
-            return self.purpose_template.format(turn=s.pos.turn), self.rule, ""
-        return args.purpose, args.rule, args.hex
-
-    def request(self, s: WDState, args: Any) -> ChanceRequest:
-        purpose, rule, _ = self.purpose(s, args)
-        return ChanceRequest.roll(purpose, 6, rule=rule)
+    def purpose_fields(self, s: WDState, args: Any) -> dict[str, int]:
+        return {"turn": s.pos.turn}
 
     def resolve(self, s: WDState, args: Any, outcome: Outcome, flow: Flow) -> list[Event]:
-        roll = int(outcome[0])
-        purpose, rule, h = self.purpose(s, args)
-        # told first: a rule's effects tell their events (a loss, a retreat) as they happen
-        s.tell(Event(f"{purpose}: rolled {roll}", "roll", hexes=(h,) if h else (), rule=rule))
-        events = self.then(s, args, roll)
+        events = super().resolve(s, args, outcome, flow)
+        # the state's cached facts: WDState names no position_changed for the runtime
         s._changed()
         return events
-
-    def then(self, s: WDState, args: Any, roll: int) -> list[Event]:
-        raise NotImplementedError
 
 
 class WDSequence(Phased, Sequence["WDState"]):
@@ -145,6 +136,7 @@ class Weather(WDRoll):
     name, rule = "weather", "Rule 16"
     Args = NoArgs
     purpose_template = "weather for turn {turn}"
+    rule_field = hex_field = ""  # a roll of the turn's: the step's rule, no hex
 
     def then(self, s: WDState, args: Any, roll: int) -> list[Event]:
         return _on_weather(s, roll)
@@ -154,6 +146,7 @@ class Release(WDRoll):
     name, rule = "release", "Rule 22"
     Args = NoArgs
     purpose_template = "Velikiye Luki garrison release on turn {turn}"
+    rule_field = hex_field = ""  # a roll of the turn's: the step's rule, no hex
 
     def then(self, s: WDState, args: Any, roll: int) -> list[Event]:
         return _on_release(s, roll)

@@ -496,6 +496,10 @@ class WDState(StepState[Position]):
 
     # ------------------------------------------------------------------ what a player sees
 
+    def phasing_side(self) -> str:
+        """Rule 5: the side whose impulse it is (the steps' ``decider = PHASING``)."""
+        return self.pos.phasing
+
     def turn_number(self) -> int:
         return int(self.pos.turn)
 

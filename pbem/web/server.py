@@ -46,6 +46,7 @@ from urllib.parse import parse_qs, urlsplit
 
 from pbem import orders
 from pbem.audit import AuditReport, body_summary, explain_roll
+from pbem.choices import reading_order
 from pbem.engine import State
 from pbem.envelope import open_envelope, peek
 from pbem.errors import DuplicateFile, PbemError, UsageError
@@ -349,9 +350,10 @@ class Board(Gate):
             # enter, Mortain 11.1): a button picks it as a tap on its counter would
             on_map = {p.id for p in view.pieces}
             # named by id and counter, as play lists it: the default names the id
+            counters = self.counters(game)
             waiting = [{"id": u, "name": text if text.split()[:1] == [u] else f"{u} {text}"}
-                       for u, text in self.counters(game).items()
-                       if u in words and u not in on_map]
+                       for u in reading_order(counters) if u in words and u not in on_map
+                       for text in (counters[u],)]
         pending_rolls = [{"name": f"{game.verifier.seq + 1}.{r.index}", "side": game.side,
                           "purpose": "", "rule": "", "dice": "",
                           "result": ", ".join(str(o) for o in r.outcome), "after": "",

@@ -801,3 +801,24 @@ def test_15_12_rochade_a_formations_units_are_placed_in_the_same_hex() -> None:
     s.apply(first)
     s.apply("admin LAH-2")  # a second placement of the Rochade segment
     assert [o.notation() for o in s.legal_actions()] == [first]
+
+
+def test_15_0_move_names_the_unit_and_the_destination_comes_next() -> None:
+    # QA: 'move 106 3418' read 3418 as the destination and was refused as "cannot move
+    # now"; the hex after a unit is a formation's start hex (15.2), so say that
+    s = at('clear = true\nplace = { "12T" = "3313" }\nphasing = "soviet"\n'
+           + _general("soviet", "move"))
+    with pytest.raises(IllegalAction, match=r"15\.0.*takes no hex.*\(3313\).*chosen next "
+                                            r"\('to 3312'\).*15\.2") as e:
+        s.apply("move 12T 3312")
+    assert "cannot move now" not in str(e.value)
+    s.apply("move 12T")
+    assert "to" in " ".join(a.notation() for a in s.legal_actions())
+
+
+def test_15_0_move_of_a_unit_that_does_not_exist() -> None:
+    s = at('clear = true\nplace = { "12T" = "3313" }\nphasing = "soviet"\n'
+           + _general("soviet", "move"))
+    with pytest.raises(IllegalAction, match=r"15\.0.*no unit 999") as e:
+        s.apply("move 999")
+    assert "cannot move now" not in str(e.value)

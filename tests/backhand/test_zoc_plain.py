@@ -29,7 +29,7 @@ def test_zoc_is_the_kits_zoc_map_without_cities() -> None:
             if state.is_terminal():
                 break
             for side in SIDES:
-                got = state.zoc(side)
+                got = frozenset(state.zoc(side))  # the hexes of the board facts' ZOC
                 assert got == _plain(state, side), (scenario, side)
                 cities_reached += any(
                     n in state.data.cities for h in state.occupied(side)

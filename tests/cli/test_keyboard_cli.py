@@ -90,6 +90,8 @@ def test_audit_of_a_roll_that_does_not_exist_fails(run, tmp_path: Path) -> None:
     assert ok.exit_code == 0 and "roll 2.0" in ok.output
     r = run(None, "audit", *files, "--roll", "5.7")
     assert r.exit_code == 2 and "no roll 5.7" in r.output
+    # a roll beyond the files says which file makes it (docs/guide.md shows this line)
+    assert "it is made in file 5, and these files end at file 2" in r.output
 
 
 def test_help_lists_the_exit_codes(run) -> None:  # type: ignore[no-untyped-def]

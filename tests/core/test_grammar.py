@@ -78,7 +78,7 @@ def test_typed_arguments() -> None:
     ("retreat G01", "retreat: to (a hex (four digits)) is missing"),
     ("fly G01 3110", "no action begins with 'fly' (the verbs are place, move"),
     ("move  G01 3110", "words are separated by one space"),
-    ("end movement now", "nothing follows 'end movement'"),
+    ("end movement now", "too many words: nothing follows 'end movement', so 'now' is left over"),
     ("demolish Eng/CCB 2407", "argument bridge wants a bridge (two hexes, 2914/3014)"),
 ])
 def test_refusals_name_the_verb_and_the_argument(text: str, says: str) -> None:

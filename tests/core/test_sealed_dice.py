@@ -150,3 +150,26 @@ def test_sealed_game_rebuilds_from_its_files(sealed: Table, tmp_path: Path) -> N
     shutil.rmtree(again.games_dir)
     game = rebuild(again, [(f"{n:04d}", d) for n, d in enumerate(files)], name="duel")
     assert game.verifier.state.digest() == sealed.game(sealed.bob).verifier.state.digest()
+
+
+def test_a_roll_not_yet_finalized_says_which_file_makes_it_checkable(sealed: Table) -> None:
+    # QA: a home shows roll 6.1 as soon as it finalizes it in its own file 6; an audit of
+    # the files received so far said only "no roll 6.1 in this transcript"
+    files = exchange_all(sealed, 25)
+    n = next(n for n in range(3, len(files))
+             if any(r[0] == "r" for r in body_of(files[n])["records"]))
+    before = audit([(f"{i:04d}", d) for i, d in enumerate(files[:n])])
+    assert before.clean, before.problems
+    [told] = explain_roll(before, f"{n}.0")
+    side = sealed.game(sealed.alice).verifier.setup.sides
+    assert (f"no roll {n}.0 in this transcript yet: file {n - 1} ended at a roll, which the "
+            in told)
+    assert any(f"the {s} player's file {n} finalizes (sealed dice)" in told for s in side)
+    assert f"these files end at file {n - 1}, so roll {n}.0 can be checked once file {n} " \
+           "is among them" in told
+    [later] = explain_roll(before, f"{n + 3}.0")
+    assert f"it is made in file {n + 3}, and these files end at file {n - 1}" in later
+    whole = audit([(f"{i:04d}", d) for i, d in enumerate(files)])
+    assert explain_roll(whole, f"{n}.0")[0].startswith(f"roll {n}.0: ")
+    [none] = explain_roll(whole, f"{n}.9")
+    assert none.startswith(f"no roll {n}.9 in this transcript: file {n} made roll")

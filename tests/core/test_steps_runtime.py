@@ -23,6 +23,7 @@ import pytest
 from pbem import registry
 from pbem.engine import (
     Action,
+    ChanceRequest,
     Engine,
     Event,
     OrderSpec,
@@ -41,6 +42,7 @@ from pbem.steps import (
     NoArgs,
     Procedure,
     Refusal,
+    Roll,
     StepState,
     step_table,
 )
@@ -598,3 +600,134 @@ def test_the_state_hears_after_each_step_that_acted_not_after_asking() -> None:
     assert s.changed == begun + 1
     s.apply("done")
     assert s.changed == begun + 2
+
+
+# -- a roll declared with its dice, a purpose template and one handler (issue 34: White
+# Death's WDRoll and For the Motherland!'s MotherlandRoll, now the runtime's) -----------
+
+
+@dataclass
+class RPos:
+    turn: int = 3
+    two: bool = False  # roll the two-dice step instead
+    rolled: list[int] = field(default_factory=list)
+
+
+@dataclass
+class FireArgs:
+    target: str = ""
+    rule: str = ""
+    hex: str = ""
+
+
+class RStart(Procedure["RState"]):
+    name = "start"
+
+    def run(self, s: RState, args: NoArgs, flow: Flow) -> list[Event]:
+        if s.pos.two:
+            flow.goto("two-dice")
+        else:
+            flow.goto("fire", FireArgs("B2", "T 9.1", "0203"))
+        return []
+
+
+class Fire(Roll["RState"]):
+    name, rule = "fire", "T 9"
+    Args = FireArgs
+    dice = (6,)
+    purpose_template = "fire at {target} on turn {turn}"
+    rule_field = "rule"
+    told = True
+    hex_field = "hex"
+
+    def purpose_fields(self, s: RState, args: FireArgs) -> dict[str, int]:
+        return {"turn": s.pos.turn}
+
+    def then(self, s: RState, args: FireArgs, roll: int) -> list[Event]:
+        s.pos.rolled.append(roll)
+        return [Event(f"{args.target} is hit", "loss", rule=args.rule)]
+
+
+class TwoDice(Roll["RState"]):
+    name, rule = "two-dice", "T 4"
+    dice = (6, 6)
+    purpose_template = "weather"
+
+    def then(self, s: RState, args: NoArgs, roll: int) -> None:
+        s.pos.rolled.append(roll)
+
+
+class RState(StepState[RPos]):
+    steps = step_table(RStart(), Fire(), TwoDice())
+    start = "start"
+    Position = RPos
+
+    def _result(self) -> Result | None:
+        return Result(None, "rules", "rolled") if self.pos.rolled else None
+
+    def _view(self, side: str | None) -> BoardView:
+        return BoardView("Rolls", side, Layout(cols=(1, 1), rows=(1, 1)), (), ())
+
+    def parse_action(self, text: str) -> Action:
+        return TextAction(text)
+
+
+class REngine(Engine):
+    id = "rolls"
+    title = "Rolls"
+    rules_version = "1"
+    sides = ("a", "b")
+    state_class = RState
+
+    def scenarios(self) -> list[ScenarioInfo]:
+        return [ScenarioInfo("one", "One")]
+
+    def _new_state(self, scenario: str, options: Mapping[str, str]) -> State:
+        state = RState(self, scenario, options)
+        state.begin(RPos())
+        return state
+
+
+ROLLS = REngine()
+
+
+def rolls(pos: RPos) -> RState:
+    s = RState(ROLLS, "one", {})
+    s.begin(pos)
+    return s
+
+
+def test_a_declared_roll_asks_for_its_dice_with_its_purpose_and_the_frames_rule() -> None:
+    s = rolls(RPos())
+    assert s.chance_request() == ChanceRequest.roll("fire at B2 on turn 3", 6, rule="T 9.1")
+    # without a rule field, the step's own rule; every die declared is rolled
+    s = rolls(RPos(two=True))
+    assert s.chance_request() == ChanceRequest.roll("weather", 6, 6, rule="T 4")
+
+
+def test_a_told_roll_is_told_before_its_handlers_events_and_the_handler_gets_the_total(
+) -> None:
+    s = rolls(RPos())
+    events = s.apply_outcome((4,))
+    assert [(e.text, e.kind, e.hexes, e.rule) for e in events] == [
+        ("fire at B2 on turn 3: rolled 4", "roll", ("0203",), "T 9.1"),
+        ("B2 is hit", "loss", (), "T 9.1")]
+    assert s.pos.rolled == [4]
+    # not told: only what the handler tells; two dice give their total
+    s = rolls(RPos(two=True))
+    assert s.apply_outcome((2, 5)) == [] and s.pos.rolled == [7]
+
+
+def test_a_roll_without_dice_or_a_purpose_names_the_step() -> None:
+    class Bare(Roll[RState]):
+        name = "bare"
+
+    s = rolls(RPos())
+    with pytest.raises(NotImplementedError, match="bare: no dice declared nor request"):
+        Bare().request(s, NoArgs())
+
+    class Aimless(Bare):
+        dice = (6,)
+
+    with pytest.raises(NotImplementedError, match="bare: no purpose_template nor request"):
+        Aimless().request(s, NoArgs())

@@ -323,6 +323,39 @@ def test_4_2_zoc_to_zoc_only_for_panzers(rules_engine: MotherlandEngine) -> None
     assert st.u("41Pz").mp == 7 - 3  # 1 MP clear + 2 to leave the ZOC
 
 
+def test_5_0_a_move_without_its_start_hex_names_the_rule_and_the_form() -> None:
+    # QA: 'move 7K 0101' (the destination alone) was refused with no rule, and "did you
+    # mean '0711'?" offered a hex for the word that is there, not the one missing (on the
+    # game's own map: it had offered '2011' here)
+    from pbem.play import suggest
+    from pbem.registry import get
+
+    eng = get("for-the-motherland")
+    assert isinstance(eng, MotherlandEngine)
+    st = position(eng, 3, "move", "axis", {"9K": "1714"})
+    with pytest.raises(ActionSyntaxError) as e:
+        st.apply("move 9K 1713")
+    assert ("a unit moves from hex to hex (5.0): 'move UNIT START HEX...', the hex it is "
+            "in, then each hex it enters") in str(e.value)
+    assert suggest(st, "move 9K 0101") == ""
+    st.apply("move 9K 1714 1713")
+
+
+def test_a_movement_listing_by_unit_reads_its_corps_in_number_order() -> None:
+    # QA: 'pbem legal' and the prompt listed 10K, 12K, 1K, 9K (ids sorted as text); the
+    # engine's own options keep their order (golden games record it)
+    from pbem.choices import group
+    from pbem.registry import get
+
+    eng = get("for-the-motherland")
+    assert isinstance(eng, MotherlandEngine)
+    st = position(eng, 3, "move", "axis", {"10K": "1714", "1K": "1812", "9K": "1410",
+                                           "12K": "1310"})
+    listed = [a.notation() for a in st.legal_actions()]
+    assert listed[0].startswith("move 10K ")
+    assert [u.unit for u in group(st, "axis", listed).units] == ["1K", "9K", "10K", "12K"]
+
+
 def test_5_1_3_may_always_move_one_hex(rules_engine: MotherlandEngine) -> None:
     st = position(rules_engine, 3, "move", "axis", {"9K": "1714"},
                   fields={"9K": {"supply": "out"}})

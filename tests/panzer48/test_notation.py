@@ -45,7 +45,7 @@ def test_every_listed_action_is_typed_and_reads_back_to_its_own_text(scenario: s
 @pytest.mark.parametrize(("text", "says"), [
     ("attack 35O8", "attack: argument hex wants a hex (four digits, 3508), not '35O8'"),
     ("plan 321 two B", "plan: argument turn wants a turn, not 'two'"),
-    ("move 685/I 3508", "move: nothing follows 'move 685/I'"),
+    ("move 685/I 3508", "move: too many words: nothing follows 'move 685/I'"),
     ("path 3508-", "argument path wants a retreat path"),
     ("charge 685/I", "no action begins with 'charge'"),
     ("to  3508", "words are separated by one space"),

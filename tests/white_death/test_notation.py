@@ -8,8 +8,11 @@ from fractions import Fraction
 
 import pytest
 
+from engines.white_death import WhiteDeath
 from engines.white_death.notation import GRAMMAR, act, amount, parse
 from pbem.errors import ActionSyntaxError
+
+from .positions import position
 
 
 def test_an_action_names_its_units_and_hexes_by_its_form() -> None:
@@ -45,3 +48,21 @@ def test_every_form_reads_back_what_it_writes() -> None:
     for form in GRAMMAR.forms.values():
         a = form(*(values[name] for name in form.args))
         assert GRAMMAR.canonical(a.notation()) == a == parse(a.notation())
+
+
+def test_6_a_a_move_of_several_hexes_is_refused_saying_one_hex_at_a_time(
+        engine: WhiteDeath) -> None:
+    # QA: "move 1190/357 3911 3910 3909" (a path) was refused only "nothing follows ..."
+    s = position(engine, """
+        [units]
+        "1188/357" = "1810"
+    """)
+    s.apply("impulse 5")
+    with pytest.raises(ActionSyntaxError) as e:
+        s.apply("move 1188/357 1810 1710 1610")
+    assert ("too many words: nothing follows 'move 1188/357 1810 1710', so '1610' is left "
+            "over: a move is one hex at a time (Rule 6.A): 'move UNIT FROM TO', then the "
+            "next hex from TO") in str(e.value)
+    s.apply("move 1188/357 1810 1710")
+    s.apply("move 1188/357 1710 1610")
+    assert s.pos.units["1188/357"].loc == "1610"

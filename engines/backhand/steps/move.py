@@ -38,6 +38,19 @@ class MovePhase(SideChoice):
         if isinstance(action, Act) and action.kind == "move":
             u = action.text("unit")
             x = s.pos.units.get(u)
+            if x is None and u not in s.data.formations:
+                return Refusal("15.0", f"no unit {u}")
+            if action["hex"] is not None and u not in s.data.formations:
+                # 15.2: the hex in 'move' names where a formation's stack moves from; a
+                # player typing 'move 106 3418' means the destination, chosen next
+                return Refusal("15.0", f"'move {u}' takes no hex: a unit moves from where it "
+                               f"is{'' if x is None else f' ({x.at})'}; its destination is "
+                               f"chosen next ('to {action.text('hex')}'). Only a formation "
+                               "names a hex, the one its stack moves from (15.2): "
+                               "'move LAH 2912'")
+            if action["hex"] is None and u in s.data.formations:
+                return Refusal("15.2", f"a formation moves from a hex: 'move {u} HEX', HEX "
+                               "the hex its stack starts in")
             if x is not None and x.admin:
                 return Refusal("15.1", f"{u} used Administrative Movement this segment")
             if x is not None and x.refit:

@@ -4,7 +4,8 @@ The sequence of play (3.0, 3.1) is data (``sequence.py``): :class:`AxisFirstTurn
 1-11) and :class:`SovietFirstTurn` (turns 12-22), each phase a :class:`PhaseStart` whose
 work the rules queue up as frames (the runtime's ``queue_frames``).  Every decision the rules give
 a side is one :class:`~pbem.steps.Choice` (21 kinds, ``Engine.decision_kinds``), every die
-roll one :class:`MotherlandRoll`, a chit draw :class:`DrawChits`, and the bookkeeping
+roll a runtime :class:`~pbem.steps.Roll` declaring its die, a chit draw
+:class:`DrawChits`, and the bookkeeping
 between them a :class:`MotherlandProcedure` (``base.py``).  The steps are grouped by the
 phase that runs them (``movement.py``, ``combat.py``, ``supply.py``, ``admin.py``); the
 rules are the plain functions of the rule modules (``supply.py``, ``combat.py``,

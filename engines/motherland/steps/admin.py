@@ -20,18 +20,20 @@ from engines.motherland.reinforcements import (
     replace,
     replace_options,
 )
-from engines.motherland.steps.base import MotherlandRoll
 from engines.motherland.victory import on_stalin, on_sudden_death, on_surrender
 from pbem.engine import Action, Event
 from pbem.grammar import Act
-from pbem.steps import Choice, Flow, NoArgs
+from pbem.steps import Choice, Flow, NoArgs, Roll
 
 if TYPE_CHECKING:
     from engines.motherland.state import MotherlandState
 
 
-class TurkeyRoll(MotherlandRoll):
+class TurkeyRoll(Roll["MotherlandState"]):
     name, rule = "roll-turkey", "21.2.1"
+    Args = RollArgs
+    dice = (6,)  # every roll of the game is 1d6
+    purpose_template = "{purpose}"
 
     def then(self, s: MotherlandState, args: RollArgs, roll: int) -> None:
         on_turkey(s, args, roll)
@@ -112,8 +114,11 @@ class Replacements(Choice["MotherlandState"]):
         return []
 
 
-class ProductionRoll(MotherlandRoll):
+class ProductionRoll(Roll["MotherlandState"]):
     name, rule = "roll-production", "12.1"
+    Args = RollArgs
+    dice = (6,)  # every roll of the game is 1d6
+    purpose_template = "{purpose}"
 
     def then(self, s: MotherlandState, args: RollArgs, roll: int) -> None:
         on_production(s, roll)
@@ -168,22 +173,31 @@ class Evacuation(Choice["MotherlandState"]):
         return []
 
 
-class SuddenDeathRoll(MotherlandRoll):
+class SuddenDeathRoll(Roll["MotherlandState"]):
     name, rule = "roll-sudden-death", "20.2"
+    Args = RollArgs
+    dice = (6,)  # every roll of the game is 1d6
+    purpose_template = "{purpose}"
 
     def then(self, s: MotherlandState, args: RollArgs, roll: int) -> None:
         on_sudden_death(s, roll)
 
 
-class StalinRoll(MotherlandRoll):
+class StalinRoll(Roll["MotherlandState"]):
     name, rule = "roll-stalin", "16.6"
+    Args = RollArgs
+    dice = (6,)  # every roll of the game is 1d6
+    purpose_template = "{purpose}"
 
     def then(self, s: MotherlandState, args: RollArgs, roll: int) -> None:
         on_stalin(s, roll)
 
 
-class SurrenderRoll(MotherlandRoll):
+class SurrenderRoll(Roll["MotherlandState"]):
     name, rule = "roll-surrender", "20.2 rule 4"
+    Args = RollArgs
+    dice = (6,)  # every roll of the game is 1d6
+    purpose_template = "{purpose}"
 
     def then(self, s: MotherlandState, args: RollArgs, roll: int) -> None:
         on_surrender(s, roll)

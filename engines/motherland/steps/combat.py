@@ -41,7 +41,7 @@ from engines.motherland.retreat import (
     retreat_options,
     retreat_refusal,
 )
-from engines.motherland.steps.base import FIRST_LISTED, MotherlandRoll
+from engines.motherland.steps.base import FIRST_LISTED
 from pbem.engine import Action, ChanceRequest, Event, Outcome
 from pbem.errors import IllegalAction
 from pbem.grammar import Act
@@ -187,8 +187,11 @@ class DrawChits(Roll["MotherlandState"]):
         return None
 
 
-class CrtRoll(MotherlandRoll):
+class CrtRoll(Roll["MotherlandState"]):
     name, rule = "roll-crt", "8.2"
+    Args = RollArgs
+    dice = (6,)  # every roll of the game is 1d6
+    purpose_template = "{purpose}"
 
     def then(self, s: MotherlandState, args: RollArgs, roll: int) -> None:
         on_crt(s, roll)

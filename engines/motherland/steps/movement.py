@@ -22,12 +22,12 @@ from engines.motherland.reinforcements import (
     reinf_pool,
 )
 from engines.motherland.stacking import over_limit
-from engines.motherland.steps.base import FIRST_LISTED, MotherlandRoll
+from engines.motherland.steps.base import FIRST_LISTED
 from engines.motherland.strategic import apply_ship, apply_strategic
 from pbem.engine import Action, Event
 from pbem.errors import IllegalAction
 from pbem.grammar import Act
-from pbem.steps import Choice, Flow
+from pbem.steps import Choice, Flow, Roll
 
 if TYPE_CHECKING:
     from engines.motherland.state import MotherlandState
@@ -111,8 +111,11 @@ class Reinforcements(Choice["MotherlandState"]):
         return []
 
 
-class ReturningRoll(MotherlandRoll):
+class ReturningRoll(Roll["MotherlandState"]):
     name, rule = "roll-returning", "17.1.4"
+    Args = RollArgs
+    dice = (6,)  # every roll of the game is 1d6
+    purpose_template = "{purpose}"
 
     def then(self, s: MotherlandState, args: RollArgs, roll: int) -> None:
         on_returning(s, args, roll)
@@ -143,15 +146,21 @@ class Overstacked(Choice["MotherlandState"]):
         return []
 
 
-class BakuRoll(MotherlandRoll):
+class BakuRoll(Roll["MotherlandState"]):
     name, rule = "roll-baku", "21.1.2"
+    Args = RollArgs
+    dice = (6,)  # every roll of the game is 1d6
+    purpose_template = "{purpose}"
 
     def then(self, s: MotherlandState, args: RollArgs, roll: int) -> None:
         on_baku(s, roll)
 
 
-class BakuFactoriesRoll(MotherlandRoll):
+class BakuFactoriesRoll(Roll["MotherlandState"]):
     name, rule = "roll-baku-factories", "21.1.2"
+    Args = RollArgs
+    dice = (6,)  # every roll of the game is 1d6
+    purpose_template = "{purpose}"
 
     def then(self, s: MotherlandState, args: RollArgs, roll: int) -> None:
         s.queue("baku_factories", NArgs(roll), first=True)

@@ -23,7 +23,7 @@ from engines.motherland.partisans import (
     partisan_moves,
     partisan_targets,
 )
-from engines.motherland.steps.base import FIRST_LISTED, MotherlandRoll
+from engines.motherland.steps.base import FIRST_LISTED
 from engines.motherland.supply import (
     air_available,
     air_supply,
@@ -35,7 +35,7 @@ from engines.motherland.supply import (
 )
 from pbem.engine import Action, Event
 from pbem.grammar import Act
-from pbem.steps import Choice, Flow, NoArgs
+from pbem.steps import Choice, Flow, NoArgs, Roll
 
 if TYPE_CHECKING:
     from engines.motherland.state import MotherlandState
@@ -156,15 +156,21 @@ class PartisanPlacement(Choice["MotherlandState"]):
         return []
 
 
-class PartisanRoll(MotherlandRoll):
+class PartisanRoll(Roll["MotherlandState"]):
     name, rule = "roll-partisan", "10.1"
+    Args = RollArgs
+    dice = (6,)  # every roll of the game is 1d6
+    purpose_template = "{purpose}"
 
     def then(self, s: MotherlandState, args: RollArgs, roll: int) -> None:
         on_partisan(s, args, roll)
 
 
-class IsolationRoll(MotherlandRoll):
+class IsolationRoll(Roll["MotherlandState"]):
     name, rule = "roll-isolation", "9.1.3"
+    Args = RollArgs
+    dice = (6,)  # every roll of the game is 1d6
+    purpose_template = "{purpose}"
 
     def then(self, s: MotherlandState, args: RollArgs, roll: int) -> None:
         on_isolation(s, args, roll)

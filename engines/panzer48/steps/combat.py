@@ -309,10 +309,7 @@ class MoraleOption(Choice[P48State]):
     default_action = RETREAT
     order = "retreat rather than take morale checks"
     order_policies = (("check", "take the morale check whenever 8.1 allows it"),)
-
-    def side(self, s: P48State, args: MoraleArgs) -> str:
-        return s.d.units[args.unit].side
-
+    decider_unit = "unit"
 
     def options(self, s: P48State, args: MoraleArgs) -> list[Action]:
         out: list[Action] = [RETREAT]
@@ -342,9 +339,8 @@ class MoraleRoll(Roll[P48State]):
     name = "morale-roll"
     rule = "8.2"
     Args = MoraleArgs
-
-    def request(self, s: P48State, args: MoraleArgs) -> ChanceRequest:
-        return ChanceRequest.roll(f"morale check of {args.unit}", 6, rule=self.rule)
+    dice = (6,)
+    purpose_template = "morale check of {unit}"
 
     def resolve(self, s: P48State, args: MoraleArgs, outcome: Outcome,
                 flow: Flow) -> list[Event]:

@@ -56,10 +56,9 @@ class Retreat(Choice[P48State]):
     rule = "8.3"
     Args = RetreatArgs
     auto = True
+    decider_unit = "units"
+    default_option = 0
     order = "retreat along the first best path"
-
-    def side(self, s: P48State, args: RetreatArgs) -> str:
-        return s.d.units[args.units[0]].side
 
     def prompt(self, s: P48State, args: RetreatArgs) -> str:
         return f"retreat {', '.join(args.units)} {args.length} hexes from {args.start}"
@@ -73,9 +72,6 @@ class Retreat(Choice[P48State]):
         if plan.kind == "edge":
             return [path_action(p, off=True) for p in plan.paths]
         return [PATH_NONE]
-
-    def default(self, s: P48State, args: RetreatArgs) -> Action:
-        return s.options_for(self, args)[0]
 
     def why_not(self, s: P48State, args: RetreatArgs, action: Action) -> str | Refusal:
         return Refusal("8.3", f"{action.notation()!r} is not a best retreat path: by 8.3's "
@@ -149,9 +145,8 @@ class Overstacked(Choice[P48State]):
     # the same kind as the retreat's, so the same standing order (its default: the first
     # unit listed goes)
     order = Retreat.order
-
-    def side(self, s: P48State, args: RetreatArgs) -> str:
-        return s.d.units[args.units[0]].side
+    decider_unit = "units"
+    default_option = 0
 
     def prompt(self, s: P48State, args: RetreatArgs) -> str:
         return (f"{args.start} is over the stacking limit: eliminate retreating units "
@@ -159,9 +154,6 @@ class Overstacked(Choice[P48State]):
 
     def options(self, s: P48State, args: RetreatArgs) -> list[Action]:
         return [ELIMINATE(u) for u in args.units if s.pos.units[u].where == "map"]
-
-    def default(self, s: P48State, args: RetreatArgs) -> Action:
-        return s.options_for(self, args)[0]
 
     def why_not(self, s: P48State, args: RetreatArgs, action: Action) -> str | Refusal:
         return Refusal("8.3", f"{action.notation()!r}: the owner eliminates retreating units "

@@ -74,6 +74,7 @@ class Plan(Choice[P48State]):
     kind = "reinforcement-plan"
     rule = "9.1"
     decider = "soviet"
+    default_option = 0
 
     def next(self, s: P48State) -> str:
         return next(f for f in plan_formations(s) if f not in s.pos.plan_turns)
@@ -88,9 +89,6 @@ class Plan(Choice[P48State]):
         return [PLAN(f, t, area)
                 for area, earliest in s.d.formations[f].schedule
                 for t in range(earliest, s.pos.last_turn + 1)]
-
-    def default(self, s: P48State, args: NoArgs) -> Action:
-        return s.options_for(self, args)[0]
 
     def why_not(self, s: P48State, args: NoArgs, action: Action) -> str | Refusal:
         a = act(action)
