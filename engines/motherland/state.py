@@ -2,8 +2,9 @@
 
 The position is typed data (``self.pos``, ``position.py``; pbem.codec derives its
 snapshot).  :class:`MotherlandState` holds what every rule reads (who is where and whose,
-stacks, ZOCs, a unit's factors and name, city control, with a per-position cache
-``_cache`` forgotten by ``_touch`` after every change) and the hooks of the engine
+stacks and ZOCs as the hex kit's board facts of the placement, a unit's factors and
+name, city control, with a per-position cache ``_cache`` forgotten by ``_touch`` after
+every change) and the hooks of the engine
 contract the step runtime leaves to the game.  It holds no rules.  The rules tell their
 events to the runtime's log (``s.tell(Event(...))``) and queue the frames they lead to
 with ``s.queue_frames(..., first=True)``: the last queued runs first.
@@ -20,18 +21,20 @@ victory (19.0); ``optional.py`` (21.0).  A rule module imports the state only fo
 type and never imports the steps; the steps (``steps/``, one module per phase) and the
 sequence of play (``sequence.py``: setup, each phase's work, the turn's end) call them.
 
-``const.py`` holds the shared names (re-exported here); ZOC extent, supply lines, rail
-connection and movement are the hex kit's (``engines.hexkit.zoc.zoc_map``,
-``engines.hexkit.movement.spread``, ``breadth_first``, ``reachable``).
+``const.py`` holds the shared names (re-exported here); occupancy, stacks, ZOC extent,
+supply lines, rail connection and movement are the hex kit's
+(``engines.hexkit.facts.BoardFacts``, ``engines.hexkit.movement.spread``,
+``breadth_first``, ``reachable``).
 """
 
 from __future__ import annotations
 
 import dataclasses
 import re
+from collections.abc import Mapping
 from typing import Any
 
-from engines.hexkit.zoc import zoc_map
+from engines.hexkit.facts import BoardFacts, Placed, board_facts
 from engines.motherland import rules
 from engines.motherland.args import GameArgs, MoveArgs, PhaseArgs, SideArgs
 from engines.motherland.const import (
@@ -167,26 +170,35 @@ class MotherlandState(StepState[Position]):
         # past the last phase of the last turn the game is over (the view still works)
         return phases[index] if index < len(phases) else ("over", "")
 
-    def on_map(self, side: str | None = None) -> list[str]:
-        # asked thousands of times per file while every counter of the game (most of
-        # them off the map) sits in s["units"]: kept until the next change
-        key = ("on_map", side)
-        hit: tuple[str, ...] | None = self._cache.get(key)
-        if hit is None:
-            hit = tuple(uid for uid, u in self.pos.units.items()
-                        if u.hex and (side is None or self.c(uid).side == side))
-            self._cache[key] = hit
-        return list(hit)
+    # on_map, units_at, stacks, occupied and zoc are asked thousands of times per file
+    # (each unit's listed moves reads the enemy's ZOC and occupancy): they are the kit's
+    # board facts of the placement (engines/hexkit/facts.py).  The facts are found once
+    # per change, kept in ``_cache`` with the engine's other facts of the position, which
+    # ``_touch`` forgets after every change: every rule here already calls it, and
+    # building the placement per question (as 48th Panzer Korps does) would walk every
+    # counter of the game, most of them off the map, each time.  ``board_facts`` hands a
+    # placement met again (a clone, a take-back) the facts already computed, and a side's
+    # ZOC is kept across the other side's moves.
 
-    def occ(self) -> dict[str, list[str]]:
-        hit = self._cache.get("occ")
-        if hit is None:
-            hit = {}
-            for uid, u in self.pos.units.items():
-                if u.hex:
-                    hit.setdefault(u.hex, []).append(uid)
-            self._cache["occ"] = hit
-        return hit
+    def facts(self) -> BoardFacts:
+        """The board facts of where the units stand: occupancy, stacks and ZOCs (4.1)."""
+        found: BoardFacts | None = self._cache.get("facts")
+        if found is None:
+            counters = self.data.counters
+            # ZOC is by type (4.1), read from the counter by the rule: no mark
+            found = board_facts(self.data.hexmap, [
+                Placed(uid, u.hex, counters[uid].side)
+                for uid, u in self.pos.units.items() if u.hex])
+            self._cache["facts"] = found
+        return found
+
+    def on_map(self, side: str | None = None) -> list[str]:
+        return [p.unit for p in self.facts().units(side)]
+
+    def stacks(self, side: str | None = None) -> Mapping[str, tuple[str, ...]]:
+        """Every hex holding units (of ``side``, else of anyone), in hex order, with its
+        units in id order."""
+        return self.facts().stacks(side)
 
     def _touch(self) -> None:
         """Forget every cached fact about the position (call after any change), the
@@ -196,53 +208,27 @@ class MotherlandState(StepState[Position]):
         if len(self._pcache) > 20_000:
             self._pcache.clear()
 
-    def sig(self, side: str) -> str:
+    def sig(self, side: str) -> tuple[Placed, ...]:
         """Where ``side``'s units are: the key of caches that depend on them only."""
-        key = ("sig", side)
-        hit = self._cache.get(key)
-        if hit is None:
-            hit = "|".join(sorted(f"{x}@{self.pos.units[x].hex}" for x in self.on_map(side)))
-            self._cache[key] = hit
-        return str(hit)
+        return self.facts().units(side)
 
     def occupied(self, side: str) -> frozenset[str]:
         """Hexes holding at least one of ``side``'s units."""
-        key = ("occupied", side)
-        hit = self._cache.get(key)
-        if hit is None:
-            hit = frozenset(self.pos.units[x].hex for x in self.on_map(side))
-            self._cache[key] = hit
-        return hit
+        return self.facts().occupied(side)
 
     def units_at(self, h: str, side: str | None = None) -> list[str]:
-        return [x for x in self.occ().get(h, []) if side is None or self.c(x).side == side]
+        return list(self.facts().at(h, side))
 
     def has_enemy(self, h: str, side: str) -> bool:
-        return h in self.occupied(SOVIET if side == AXIS else AXIS)
+        return h in self.facts().occupied(SOVIET if side == AXIS else AXIS)
 
     def has_friend(self, h: str, side: str) -> bool:
-        return h in self.occupied(side)
+        return h in self.facts().occupied(side)
 
     def zoc(self, side: str) -> frozenset[str]:
         """Hexes in the ZOC of ``side``'s units (4.1): not across sea, lake, out-of-play
-        hexsides or the Chongar rail bridge (16.7)."""
-        key = ("zoc", side)
-        hit = self._cache.get(key)
-        if hit is None:
-            # a function of where side's units stand (which exert a ZOC is fixed by type):
-            # kept across the other side's moves, which would otherwise recompute it
-            lasting = ("zoc", self.sig(side))
-            hit = self._pcache.get(lasting)
-            if hit is None:
-                water = self.data.water
-                hit = zoc_map(self.data.hexmap,
-                              [(uid, self.u(uid).hex) for uid in self.on_map(side)
-                               if self.c(uid).exerts_zoc],
-                              blocking_sides=BLOCKING_SIDES,
-                              blocks=lambda _h, n: n in water).hexes  # land hexes only
-                self._pcache[lasting] = hit
-            self._cache[key] = hit
-        return hit
+        hexsides or the Chongar rail bridge (16.7) (``GameData.zoc_rule``)."""
+        return self.facts().zoc(side, self.data.zoc_rule).hexes
 
     def ezoc(self, side: str, h: str) -> bool:
         return h in self.zoc(other(side))
