@@ -8,8 +8,9 @@ from typing import TYPE_CHECKING
 from engines.motherland.args import DrawArgs, KeepArgs, UnitsArgs
 from engines.motherland.const import AXIS, SOVIET
 from engines.motherland.data import CHIT_TYPES
-from engines.motherland.notation import Word
+from engines.motherland.notation import GENERAL_FOR, GENERAL_REPLACES
 from pbem.engine import Event
+from pbem.grammar import Act
 from pbem.steps import Frame
 
 if TYPE_CHECKING:
@@ -106,25 +107,24 @@ def generals_ready(s: MotherlandState) -> list[str]:
     return [g for g, st in sorted(s.pos.generals.items()) if st == "ready"]
 
 
-def generals_options(s: MotherlandState, t: UnitsArgs) -> list[Word]:
+def generals_options(s: MotherlandState, t: UnitsArgs) -> list[Act]:
     out = []
     for g in generals_ready(s):
         for uid in t.units:
             if not s.u(uid).hex:
                 continue
             if s.u(uid).chit:
-                out.append(Word(f"general {g} replaces chit of {uid}"))
+                out.append(GENERAL_REPLACES(g, uid))
             elif s.pos.cups[s.c(uid).letter]:
-                out.append(Word(f"general {g} for {uid}"))
+                out.append(GENERAL_FOR(g, uid))
     return out
 
 
-def apply_general(s: MotherlandState, t: UnitsArgs, text: str) -> None:
-    parts = text.split()
-    g, uid = parts[1], parts[-1]
+def apply_general(s: MotherlandState, t: UnitsArgs, a: Act) -> None:
+    g, uid = a.text("general"), a.text("unit")
     s.pos.generals[g] = "used"
     t.units = [x for x in t.units if x != uid]
-    if "replaces" in parts:
+    if a.kind == "general-replaces":
         drop_chit(s, uid)
         task = draw_task(s, uid, 1, "16.5")
         s.tell(Event(f"General {g} replaces the chit of {uid} (16.5)", rule="16.5"))

@@ -22,12 +22,13 @@ from engines.motherland.args import (
 from engines.motherland.chits import drop_chit, generals_ready
 from engines.motherland.const import AXIS, BLOCKING_SIDES, SOVIET, other
 from engines.motherland.data import ALLIED_NATIONS, CHIT_TYPES, CORPS_TYPES
-from engines.motherland.notation import Attack, Take, Word
+from engines.motherland.notation import ATTACK, LOSE, TAKE, of_kind
 from engines.motherland.position import Combat
 from engines.motherland.supply import air_available, in_air_range
 from engines.motherland.terrain import soviet_infantry, turn1_frozen
 from pbem.engine import Action, Event
 from pbem.errors import IllegalAction
+from pbem.grammar import Act
 from pbem.steps import Flow, Frame, Refusal
 
 if TYPE_CHECKING:
@@ -133,26 +134,27 @@ def attack_options(s: MotherlandState) -> list[Action]:
         if len(by_hex) > 1:
             groups += [tuple(v) for _, v in sorted(by_hex.items())]
         for g in groups:
-            out.append(Attack(target, g))
+            out.append(ATTACK(target, g))
             if side == AXIS and air_ok(s, target, g):
-                out.append(Attack(target, g, air=True))
+                out.append(ATTACK(target, g, True, False))
             if side == AXIS and _rrgun_ok(s, target):
-                out.append(Attack(target, g, rrgun=True))
+                out.append(ATTACK(target, g, False, True))
     return out
 
 
-def apply_attack(s: MotherlandState, a: Attack) -> None:
+def apply_attack(s: MotherlandState, a: Act) -> None:
     side = s._side()
-    target = a.target
+    target, units = a.text("hex"), a.words("units")
+    air, rrgun = a.flag("and air"), a.flag("and railroad gun")
     if not s.has_enemy(target, side):
         raise IllegalAction(f"{target} holds no enemy unit", rule="8.0")
     again = _attacked_before(s, target, side)
     if again:
         raise IllegalAction(again, rule="8.3.1")
-    if len(set(a.units)) != len(a.units):
+    if len(set(units)) != len(units):
         raise IllegalAction("a unit is named twice", rule="8.3.5")
     eligible = set(_attackers_for(s, target, side))
-    for uid in a.units:
+    for uid in units:
         if uid not in s.pos.units or s.c(uid).side != side or not s.u(uid).hex:
             raise IllegalAction(f"{uid} is not one of your units on the map", rule="8.0")
         if uid not in eligible:
@@ -169,20 +171,20 @@ def apply_attack(s: MotherlandState, a: Attack) -> None:
             elif s.c(uid).type not in CHIT_TYPES and s.factors(uid)[0] <= 0:
                 rule = "8.3.8"
             raise IllegalAction(f"{uid} cannot attack {target}", rule=rule)
-    why = attack_group_ok(s, list(a.units))
+    why = attack_group_ok(s, list(units))
     if why:
         raise IllegalAction("allied units attack only beside German units", rule=why)
-    if a.air and (side != AXIS or not air_ok(s, target, a.units)):
+    if air and (side != AXIS or not air_ok(s, target, units)):
         raise IllegalAction("no Air Support: needs a free Air Unit, German attackers only, "
                             "a target within four hexes of an Air Base, no Snow",
                             rule="14.1")
-    if a.rrgun and (side != AXIS or not _rrgun_ok(s, target)):
+    if rrgun and (side != AXIS or not _rrgun_ok(s, target)):
         raise IllegalAction("the Railroad Gun supports only attacks on a Fortified City or a "
                             "Fortress within two hexes", rule="16.2")
-    for uid in a.units:
+    for uid in units:
         s.u(uid).attacked = True
     s.pos.hit = sorted({*s.pos.hit, target})
-    start_combat(s, "attack", target, list(a.units), a.air, a.rrgun)
+    start_combat(s, "attack", target, list(units), air, rrgun)
 
 
 # -- the combat record ------------------------------------------------------------------
@@ -399,36 +401,37 @@ def _can_retreat_at_all(s: MotherlandState, uid: str) -> bool:
 
 def take_options(s: MotherlandState, t: TakeArgs) -> list[Action]:
     must = t.side == AXIS and s.snow  # 18.2.3
-    return [Take(t.code, sl, r) for sl, r in rules.split_options(t.n, True, must)]
+    return [TAKE(t.code, sl, r) for sl, r in rules.split_options(t.n, True, must)]
 
 
 def take_refusal(s: MotherlandState, t: TakeArgs, action: Action) -> Refusal:
     """Why ``action`` is none of :func:`take_options` (the step refuses what they do not
     list, in these words): the result must be taken first (8.5), in one of its ways (8.5;
     18.2.3 on a Snow turn, when the Axis must retreat)."""
-    if not isinstance(action, Take):
+    if of_kind(action, "take") is None:
         return Refusal("8.5", "the result must be taken first: take ... as ...")
     rule = "18.2.3" if t.side == AXIS and s.snow else "8.5"
     return Refusal(rule, f"{action.notation()} is not a way to take {t.code}")
 
 
-def apply_take(s: MotherlandState, t: TakeArgs, a: Take, flow: Flow) -> None:
+def apply_take(s: MotherlandState, t: TakeArgs, a: Act, flow: Flow) -> None:
     """Take the result the way ``a`` says (one of :func:`take_options`)."""
+    steps, hexes = a.number("steps"), a.number("hexes")
     flow.end()
     cb = s.fight()
-    cb.took[t.role] = (t.n, a.steps)
-    s.tell(Event(f"The {t.side} player takes {t.code} as {a.steps} step loss(es) and "
-                 f"{a.retreats} hex(es) of retreat", "loss", rule="8.5"))
+    cb.took[t.role] = (t.n, steps)
+    s.tell(Event(f"The {t.side} player takes {t.code} as {steps} step loss(es) and "
+                 f"{hexes} hex(es) of retreat", "loss", rule="8.5"))
     tasks: list[Frame] = []
     stuck = t.stuck
-    if a.steps:
-        tasks.append(Frame("lose", LoseArgs(t.side, a.steps, list(t.units), {})))
-    if a.retreats:
+    if steps:
+        tasks.append(Frame("lose", LoseArgs(t.side, steps, list(t.units), {})))
+    if hexes:
         if stuck:
-            tasks.append(Frame("stuck_steps", StuckArgs(list(stuck), a.retreats)))
+            tasks.append(Frame("stuck_steps", StuckArgs(list(stuck), hexes)))
         tasks.append(Frame("retreat", RetreatArgs(
             t.side, cb.target, t.role,
-            {x: a.retreats for x in t.units if x not in stuck})))
+            {x: hexes for x in t.units if x not in stuck})))
     s.queue_frames(tasks, first=True)
 
 
@@ -440,12 +443,12 @@ def stuck_steps(s: MotherlandState, t: StuckArgs) -> None:
                 lose_step(s, uid, "cannot retreat with its stack (8.5.1)")
 
 
-def lose_options(s: MotherlandState, t: LoseArgs) -> list[Word]:
+def lose_options(s: MotherlandState, t: LoseArgs) -> list[Act]:
     alive = [x for x in t.units if s.u(x).hex]
     if not alive:
         return []
     least = min(t.taken.get(x, 0) for x in alive)
-    return [Word(f"lose {x}") for x in alive if t.taken.get(x, 0) == least]  # 8.5.1
+    return [LOSE(x) for x in alive if t.taken.get(x, 0) == least]  # 8.5.1
 
 
 def lose_step(s: MotherlandState, uid: str, why: str) -> None:

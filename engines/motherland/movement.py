@@ -6,6 +6,7 @@ moves read them too.
 
 from __future__ import annotations
 
+import functools
 import itertools
 from collections.abc import Callable
 from dataclasses import dataclass, field
@@ -15,7 +16,7 @@ from engines.hexkit.movement import MoveClass, MoveCosts, breadth_first, reachab
 from engines.hexkit.zoc import ZocPolicy
 from engines.motherland.args import MoveArgs
 from engines.motherland.const import AXIS, BLOCKING_SIDES, DONE, SOVIET, other
-from engines.motherland.notation import Move, Strategic, Word
+from engines.motherland.notation import MOVE, STRATEGIC, ending, path_of
 from engines.motherland.optional import baku_options
 from engines.motherland.overrun import late_rule, overrun_options
 from engines.motherland.strategic import ship_options, strategic_ok_unit, strategic_reach
@@ -30,6 +31,7 @@ from engines.motherland.terrain import (
 from engines.motherland.victory import claim_path
 from pbem.engine import Action, Event
 from pbem.errors import IllegalAction
+from pbem.grammar import Act
 
 if TYPE_CHECKING:
     from engines.motherland.state import MotherlandState
@@ -197,12 +199,17 @@ def _can_move(s: MotherlandState, uid: str, exploit: bool) -> bool:
     return u.mp > 0 or (u.moves == 0 and s.factors(uid)[2] >= 1)
 
 
+def _reach_key(s: MotherlandState, uid: str, exploit: bool) -> tuple[Any, ...]:
+    """What a unit's reach depends on: its own state, the phase and the enemy's units."""
+    u, c = s.u(uid), s.c(uid)
+    return (uid, exploit, u.hex, u.mp, u.moves, u.mode, u.supply, s.pos.late, s.turn,
+            s.pos.phase, s.sig(other(c.side)), s.pos.turkey)
+
+
 def reach(s: MotherlandState, uid: str, exploit: bool = False) -> dict[str, tuple[str, ...]]:
     """Every hex the unit can move to now, with one least-cost path to each."""
     u, c = s.u(uid), s.c(uid)
-    key = ("reach", uid, exploit, u.hex, u.mp, u.moves, u.mode, u.supply,
-           s.pos.late, s.turn, s.pos.phase, s.sig(other(c.side)),
-           s.pos.turkey)
+    key = ("reach", *_reach_key(s, uid, exploit))
     hit = s._pcache.get(key)
     if hit is not None:
         return hit  # type: ignore[no-any-return]
@@ -368,13 +375,13 @@ def exploit_mp(s: MotherlandState, uid: str) -> int:
     return 0
 
 
-def apply_move(s: MotherlandState, a: Move, exploit: bool) -> None:
-    uid = a.unit
+def apply_move(s: MotherlandState, a: Act, exploit: bool) -> None:
+    uid, hexes = a.text("unit"), path_of(a)
     if uid not in s.pos.units or s.c(uid).side != s._side():
         raise IllegalAction(f"{uid} is not one of your units", rule="5.0")
     u = s.u(uid)
-    if u.hex != a.path[0]:
-        raise IllegalAction(f"{uid} is at {u.hex or 'no hex'}, not {a.path[0]}",
+    if u.hex != hexes[0]:
+        raise IllegalAction(f"{uid} is at {u.hex or 'no hex'}, not {hexes[0]}",
                             rule="5.0")
     if not _can_move(s, uid, exploit):
         why = "5.4" if exploit else "5.0"
@@ -385,8 +392,8 @@ def apply_move(s: MotherlandState, a: Move, exploit: bool) -> None:
         elif u.mode in ("strat", "sea"):
             why = "5.3"
         raise IllegalAction(f"{uid} cannot move now", rule=why)
-    cost = path_cost(s, uid, a.path, exploit)
-    u.hex = a.path[-1]
+    cost = path_cost(s, uid, hexes, exploit)
+    u.hex = hexes[-1]
     u.mp = max(0, u.mp - cost) if u.mode != "one" else 0
     u.moves = 1
     if u.mode in ("ovr", "one"):
@@ -401,12 +408,32 @@ def apply_move(s: MotherlandState, a: Move, exploit: bool) -> None:
         if s.c(uid).type in _step4_types(s, s.c(uid).side):
             s.pos.late = True  # step 4 has begun
     s._touch()
-    claim_path(s, uid, a.path[1:])
-    s.tell(Event(f"{s.label(uid)} moves {' '.join(a.path)}", "move", hexes=tuple(a.path),
+    claim_path(s, uid, hexes[1:])
+    s.tell(Event(f"{s.label(uid)} moves {' '.join(hexes)}", "move", hexes=tuple(hexes),
                  units=(uid,), rule="5.4" if exploit else "5.1"))
 
 
 # -- the movement phase's options ------------------------------------------------------
+
+
+def unit_moves(s: MotherlandState, uid: str, exploit: bool) -> list[Act]:
+    """The unit's moves, one to each hex it can reach (5.1), kept while its reach is: a
+    movement phase lists every unit's moves after each move, most of them unchanged."""
+    key = ("moves", *_reach_key(s, uid, exploit))
+    hit: list[Act] | None = s._pcache.get(key)
+    if hit is None:
+        hit = s._pcache[key] = [_move(uid, path) for _dest, path
+                                in sorted(reach(s, uid, exploit).items())]
+    return hit
+
+
+def _move(uid: str, path: tuple[str, ...]) -> Act:
+    # a campaign lists some 100,000 distinct moves: made without checking each hex
+    # against its type and writing the text at once (MOVE(...) does both), which cost a
+    # fifth of its self-play; the ids come from the map and the counter sheet, and the
+    # contract tests parse every listed action's text back to it (pbem.testing)
+    values = (uid, path[0], path[1:])
+    return MOVE.made(values, functools.partial(Act, MOVE, values))
 
 
 def move_options(s: MotherlandState, t: MoveArgs) -> list[Action]:
@@ -414,8 +441,7 @@ def move_options(s: MotherlandState, t: MoveArgs) -> list[Action]:
     exploit = t.exploit
     out: list[Action] = []
     for uid in sorted(s.on_map(side)):
-        for _dest, path in sorted(reach(s, uid, exploit).items()):
-            out.append(Move(uid, path))
+        out += unit_moves(s, uid, exploit)
     out += overrun_options(s, exploit)
     if not exploit:
         for uid in sorted(s.on_map(side)):
@@ -423,8 +449,8 @@ def move_options(s: MotherlandState, t: MoveArgs) -> list[Action]:
                 continue
             for dest, path in sorted(strategic_reach(s, uid).items()):
                 if dest in s.data.cities:
-                    out.append(Strategic(uid, path))
+                    out.append(STRATEGIC(uid, path[0], path[1:]))
         out += ship_options(s)
     out += baku_options(s, t)
-    out.append(Word(DONE["exploit" if exploit else "move"]))
+    out.append(ending(DONE["exploit" if exploit else "move"]))
     return out

@@ -1,178 +1,135 @@
-"""For the Motherland! actions and their text notation (both ways).
+"""For the Motherland!'s actions: its verbs and their typed arguments (pbem.grammar).
 
-The structured actions (movement, combat, results, retreat, advance) are frozen
-dataclasses; every other choice (a step loss, a chit to keep, a base to expend, the end
-of a phase...) is a :class:`Word`, whose text the state checks against its list of
-legal choices.  ``parse_action(a.notation()) == a`` holds for every action.
+The text is what turn files sign: every form writes exactly what the engine wrote before
+it had a grammar (``move 41Pz 0812 0912``, ``attack 1011 with 3Pz 41Pz and air``,
+``take D2 as 1 step 1 retreat``, ``keep C3-3* for 12A``).  The steps and rules read an
+action's arguments by name (``a.text("unit")``, ``a.words("units")``), never its words.
 """
 
 from __future__ import annotations
 
-import functools
-import re
-from dataclasses import dataclass
-
 from pbem.engine import Action
 from pbem.errors import ActionSyntaxError
+from pbem.grammar import Act, Form, Grammar, Type
 
-_HEX = r"\d{4}"
+#: an id as the counter sheet spells it (a unit ``41Pz``, a chit ``C3-3*``)
 _ID = r"[A-Za-z0-9][A-Za-z0-9*_.-]*"
+#: a unit id is never ``and``: a list of units reads as many words as it can before the
+#: supports (``attack 1011 with 3Pz 41Pz and air``), and would take ``and air`` in
+_UNIT = r"(?!and$)" + _ID
+
+GRAMMAR = Grammar(
+    # 5.0-5.4 movement, 5.3 Strategic Movement: the unit's hex, then each hex it enters
+    Form("move", "move {unit:unit} {start:hex} {path:hex+}"),
+    Form("strategic", "strategic {unit:unit} {start:hex} {path:hex+}"),
+    # 8.1 an attack with its supports declared (14.1 air, 16.2 the Railroad Gun), 7.1
+    # an overrun (16.2.1: the Railroad Gun never supports one)
+    Form("attack", "attack {hex:hex} with {units:unit+} [and air] [and railroad gun]"),
+    Form("overrun", "overrun {hex:hex} with {units:unit+} [and air]"),
+    # 8.5 a result as step losses and hexes of retreat, 8.6 retreat, 8.7 advance
+    Form("take", "take {result:result} as {steps:int} step {hexes:int} retreat"),
+    Form("retreat", "retreat {units:unit+} to {hex:hex}"),
+    Form("advance", "advance {unit:unit} {hex:hex}"),
+    # the words that end a waiting task (const.DONE)
+    Form("end-air-supply", "end air supply"),
+    Form("end", "end {phase:phase}"),
+    # 17.0 reinforcements, 5.5 Sea Transport, 8.5.1 step losses, 6.0 / 21.1.2 eliminations
+    Form("place", "place {unit:unit} {hex:hex}"),
+    Form("ship", "ship {units:unit+} to {hex:hex}"),
+    Form("lose", "lose {unit:unit}"),
+    Form("eliminate", "eliminate {unit:unit}"),
+    # 16.5 Generals and the chit kept
+    Form("general-for", "general {general:name} for {unit:unit}"),
+    Form("general-replaces", "general {general:name} replaces chit of {unit:unit}"),
+    Form("keep", "keep {chit:chit} for {unit:unit}"),
+    # 9.3.4 Supply Bases, 14.2 Air Supply, 10.1 / 10.2 partisans
+    Form("expend", "expend {unit:unit}"),
+    Form("air-supply", "air supply {unit:unit}"),
+    Form("out-of-supply", "out of supply {unit:unit}"),
+    Form("partisan", "partisan {partisan:name} to {unit:unit}"),
+    # 17.2 conversions, 15.2 Kampfgruppen, 15.1 replacements, 12.1 production, 12.2
+    # evacuation, 21.1 Baku, 9.1.3 isolation
+    Form("convert", "convert {unit:unit} to {to:unit}"),
+    Form("combine", "combine {unit:unit} {with:unit}"),
+    Form("replace", "replace {unit:unit}"),
+    Form("produce", "produce {unit:unit} at {hex:hex}"),
+    Form("evacuate", "evacuate {unit:unit}"),
+    Form("baku-factory", "baku factory {unit:unit}"),
+    Form("baku", "baku {unit:unit}"),
+    Form("isolation-loss", "isolation loss {unit:unit}"),
+    types={
+        "unit": Type.token("a unit id (41Pz, 12A)", _UNIT),
+        "hex": Type.hex("a hex (four digits, 0812)"),
+        "int": Type.number("a number"),
+        # a result names no unit: 'legal GAME D2' finds no take
+        "result": Type("word", r"[A-Z0-9/]+", "a combat result (A1, D2, EX)"),
+        "chit": Type("word", _ID, "a Strength Chit (C3-3*)"),
+        "name": Type("word", r"[A-Za-z]+", "a name"),
+        "phase": Type.one_of("movement", "combat", "exploitation", "advance",
+                             "reinforcements", "expending", "partisans", "conversions",
+                             "combining", "replacements", "evacuation", "generals",
+                             "setup"),
+    },
+)
+
+MOVE, STRATEGIC, ATTACK, OVERRUN, TAKE, RETREAT, ADVANCE = (
+    GRAMMAR[n] for n in ("move", "strategic", "attack", "overrun", "take", "retreat",
+                         "advance"))
+PLACE, SHIP, LOSE, ELIMINATE, GENERAL_FOR, GENERAL_REPLACES, KEEP = (
+    GRAMMAR[n] for n in ("place", "ship", "lose", "eliminate", "general-for",
+                         "general-replaces", "keep"))
+EXPEND, AIR_SUPPLY, OUT_OF_SUPPLY, PARTISAN, CONVERT, COMBINE, REPLACE = (
+    GRAMMAR[n] for n in ("expend", "air-supply", "out-of-supply", "partisan", "convert",
+                         "combine", "replace"))
+PRODUCE, EVACUATE, BAKU_FACTORY, BAKU, ISOLATION_LOSS = (
+    GRAMMAR[n] for n in ("produce", "evacuate", "baku-factory", "baku", "isolation-loss"))
+
+#: the forms with structure of their own (a path, a group of units, a result's split);
+#: every other answer is a word from its decision's list
+STRUCTURED = frozenset({"move", "strategic", "attack", "overrun", "take", "retreat",
+                        "advance"})
+_ENDS = frozenset({"end", "end-air-supply"})
 
 
-@dataclass(frozen=True)
-class Move(Action):
-    """Regular or exploitation movement of one unit along ``path`` (start hex first)."""
-
-    unit: str
-    path: tuple[str, ...]
-
-    def notation(self) -> str:
-        return f"move {self.unit} {' '.join(self.path)}"
-
-
-@dataclass(frozen=True)
-class Strategic(Action):
-    """Strategic movement (5.3) along ``path`` (start hex first), up to 15 hexes."""
-
-    unit: str
-    path: tuple[str, ...]
-
-    def notation(self) -> str:
-        return f"strategic {self.unit} {' '.join(self.path)}"
+def parse(text: str) -> Act:
+    """Parse one action in the engine's notation (the engine page lists the forms)."""
+    try:
+        return GRAMMAR.parse(text)
+    except ActionSyntaxError:
+        if text.startswith("overrun ") and text.endswith(" and railroad gun"):
+            raise ActionSyntaxError(f"{text!r}: the Railroad Gun never supports an overrun "
+                                    "(16.2.1)") from None
+        raise
 
 
-@dataclass(frozen=True)
-class Attack(Action):
-    """A regular attack (8.1) on ``target`` by ``units``, with the supports declared (step 3)."""
-
-    target: str
-    units: tuple[str, ...]
-    air: bool = False
-    rrgun: bool = False
-
-    def notation(self) -> str:
-        s = f"attack {self.target} with {' '.join(self.units)}"
-        if self.air:
-            s += " and air"
-        if self.rrgun:
-            s += " and railroad gun"
-        return s
+def act(action: Action) -> Act:
+    """``action`` as the grammar's typed action: every action a state lists is one, and
+    every text it is given is parsed with :data:`GRAMMAR`."""
+    if isinstance(action, Act):
+        return action
+    return GRAMMAR.parse(action.notation())
 
 
-@dataclass(frozen=True)
-class Overrun(Action):
-    """An overrun (7.1) of ``target`` by ``units`` standing together in one adjacent hex."""
-
-    target: str
-    units: tuple[str, ...]
-    air: bool = False
-
-    def notation(self) -> str:
-        return f"overrun {self.target} with {' '.join(self.units)}" + (" and air" if self.air
-                                                                        else "")
+def ending(text: str) -> Act:
+    """The action of a word that ends a waiting task (``end movement``: const.DONE)."""
+    found = GRAMMAR.parse(text)
+    if found.kind not in _ENDS:
+        raise ValueError(f"{text!r} ends no task")
+    return found
 
 
-@dataclass(frozen=True)
-class Take(Action):
-    """How a numeric result is taken (8.5): ``steps`` step losses and ``retreats`` hexes."""
-
-    result: str
-    steps: int
-    retreats: int
-
-    def notation(self) -> str:
-        return f"take {self.result} as {self.steps} step {self.retreats} retreat"
+def is_end(action: Action) -> bool:
+    """Whether ``action`` ends its task (``end combat``, ``end air supply``)."""
+    return act(action).kind in _ENDS
 
 
-@dataclass(frozen=True)
-class Retreat(Action):
-    """Retreat ``units`` (standing together) one hex, into ``dest`` (8.6)."""
-
-    units: tuple[str, ...]
-    dest: str
-
-    def notation(self) -> str:
-        return f"retreat {' '.join(self.units)} to {self.dest}"
+def path_of(a: Act) -> tuple[str, ...]:
+    """A move's hexes, the unit's own first (5.1: the path it moves along)."""
+    return (a.text("start"), *a.words("path"))
 
 
-@dataclass(frozen=True)
-class Advance(Action):
-    """Advance after combat of one unit by one hex (8.7)."""
 
-    unit: str
-    dest: str
+def of_kind(action: Action, kind: str) -> Act | None:
+    """``action`` as a typed action of form ``kind`` (``"retreat"``), else None."""
+    return action if isinstance(action, Act) and action.kind == kind else None
 
-    def notation(self) -> str:
-        return f"advance {self.unit} {self.dest}"
-
-
-@dataclass(frozen=True)
-class Word(Action):
-    """Any other choice, in words: ``lose 41Pz``, ``end movement``, ``keep C3-3* for 12A``."""
-
-    text: str
-
-    def notation(self) -> str:
-        return self.text
-
-
-#: each notation's pattern, by the first word a text of it begins with (no two kinds share
-#: one: the patterns are anchored on these words), compiled the first time a text needs it:
-#: compiling all six at import was a tenth of the engine's import, paid by every command
-#: (issue 19) though ``legal`` parses none and a file's actions need two or three kinds
-_SOURCES = {
-    "move": rf"^(move|strategic) ({_ID})((?: {_HEX})+)$",
-    "attack": rf"^(attack|overrun) ({_HEX}) with((?: (?!and\b){_ID})+)( and air)?"
-              rf"( and railroad gun)?$",
-    "take": r"^take ([A-Z0-9/]+) as (\d+) step (\d+) retreat$",
-    "retreat": rf"^retreat((?: {_ID})+) to ({_HEX})$",
-    "advance": rf"^advance ({_ID}) ({_HEX})$",
-    "words": (
-        r"^(end (movement|combat|exploitation|advance|reinforcements|expending|air supply|"
-        r"partisans|conversions|combining|replacements|evacuation|generals|setup)|"
-        rf"place {_ID} {_HEX}|ship(?: {_ID})+ to {_HEX}|lose {_ID}|eliminate {_ID}|"
-        rf"general [A-Za-z]+ for {_ID}|general [A-Za-z]+ replaces chit of {_ID}|"
-        rf"keep {_ID} for {_ID}|expend {_ID}|air supply {_ID}|out of supply {_ID}|"
-        rf"partisan [A-Za-z]+ to {_ID}|convert {_ID} to {_ID}|combine {_ID} {_ID}|"
-        rf"replace {_ID}|produce {_ID} at {_HEX}|evacuate {_ID}|baku factory {_ID}|"
-        rf"baku {_ID}|isolation loss {_ID})$"),
-}
-_KIND = {"move": "move", "strategic": "move", "attack": "attack", "overrun": "attack",
-         "take": "take", "retreat": "retreat", "advance": "advance"}
-
-
-@functools.cache
-def _pattern(kind: str) -> re.Pattern[str]:
-    return re.compile(_SOURCES[kind])
-
-
-def parse(text: str) -> Action:
-    """Parse one action in the engine's notation (see the engine page for the grammar)."""
-    if text != text.strip() or "  " in text:
-        raise ActionSyntaxError(f"{text!r}: extra spaces")
-    kind = _KIND.get(text.split(" ", 1)[0], "words")
-    m = _pattern(kind).match(text)
-    if m is None:
-        pass
-    elif kind == "move":
-        path = tuple(m.group(3).split())
-        if len(path) < 2:
-            raise ActionSyntaxError(f"{text!r}: a move needs a start hex and a destination")
-        cls = Move if m.group(1) == "move" else Strategic
-        return cls(m.group(2), path)
-    elif kind == "attack":
-        units = tuple(m.group(3).split())
-        if m.group(1) == "attack":
-            return Attack(m.group(2), units, bool(m.group(4)), bool(m.group(5)))
-        if m.group(5):
-            raise ActionSyntaxError(f"{text!r}: 16.2.1 the Railroad Gun never supports an overrun")
-        return Overrun(m.group(2), units, bool(m.group(4)))
-    elif kind == "take":
-        return Take(m.group(1), int(m.group(2)), int(m.group(3)))
-    elif kind == "retreat":
-        return Retreat(tuple(m.group(1).split()), m.group(2))
-    elif kind == "advance":
-        return Advance(m.group(1), m.group(2))
-    else:
-        return Word(text)
-    raise ActionSyntaxError(f"{text!r} is not a For the Motherland! action")

@@ -7,11 +7,12 @@ from typing import TYPE_CHECKING
 
 from engines.motherland.args import MoveArgs, RollArgs
 from engines.motherland.const import AXIS, BAKU_ENTRY, TURKEY_ENTRY
-from engines.motherland.notation import Word
+from engines.motherland.notation import BAKU
 from engines.motherland.supply import in_supply
 from engines.motherland.victory import finish
 from pbem.engine import Event
 from pbem.errors import IllegalAction
+from pbem.grammar import Act
 from pbem.steps import Frame
 
 if TYPE_CHECKING:
@@ -24,23 +25,22 @@ if TYPE_CHECKING:
 # -- Baku (21.1) -----------------------------------------------------------------------
 
 
-def baku_options(s: MotherlandState, t: MoveArgs) -> list[Word]:
+def baku_options(s: MotherlandState, t: MoveArgs) -> list[Act]:
     if s.options.get("baku") != "on" or s.pos.baku_done or t.side != AXIS:
         return []
     out = []
     for uid in s.units_at(BAKU_ENTRY, AXIS):
         if s.c(uid).type in ("panzer", "ss_panzer") and s.u(uid).mp >= 5 and \
                 s.u(uid).mode not in ("strat", "sea", "done", "one"):
-            out.append(Word(f"baku {uid}"))
+            out.append(BAKU(uid))
     return out
 
 
-def apply_baku(s: MotherlandState, t: MoveArgs, text: str) -> None:
-    legal = {w.text for w in baku_options(s, t)}
-    if text not in legal:
+def apply_baku(s: MotherlandState, t: MoveArgs, a: Act) -> None:
+    if a not in baku_options(s, t):
         raise IllegalAction("only a German Panzer unit in 2434 with 5 MP left may enter "
                             "Baku, once per game, with the Baku option", rule="21.1.1")
-    uid = text.split()[1]
+    uid = a.text("unit")
     unit = s.u(uid)
     unit.hex = ""
     unit.box = "baku"

@@ -10,11 +10,12 @@ from engines.motherland import rules
 from engines.motherland.combat import air_ok, attack_group_ok, start_combat
 from engines.motherland.const import AXIS, SOVIET
 from engines.motherland.data import ARMOR_TYPES, CHIT_TYPES
-from engines.motherland.notation import Overrun
+from engines.motherland.notation import OVERRUN
 from engines.motherland.stacking import over_limit
 from engines.motherland.terrain import turn1_frozen
 from pbem.engine import Action
 from pbem.errors import IllegalAction
+from pbem.grammar import Act
 
 if TYPE_CHECKING:
     from engines.motherland.state import MotherlandState
@@ -131,28 +132,29 @@ def overrun_options(s: MotherlandState, exploit: bool) -> list[Action]:
                 g = [x for x in group if not _overrun_why(s, target, [x], exploit)[0]]
                 if not g or _overrun_why(s, target, g, exploit)[0]:
                     continue
-                out.append(Overrun(target, tuple(g)))
+                out.append(OVERRUN(target, tuple(g)))
                 if side == AXIS and air_ok(s, target, g) and \
                         not _overrun_hopeless(s, target, g):
-                    out.append(Overrun(target, tuple(g), air=True))
+                    out.append(OVERRUN(target, tuple(g), True))
     return out
 
 
-def apply_overrun(s: MotherlandState, a: Overrun, exploit: bool) -> None:
-    for uid in a.units:
+def apply_overrun(s: MotherlandState, a: Act, exploit: bool) -> None:
+    target, units, air = a.text("hex"), a.words("units"), a.flag("and air")
+    for uid in units:
         if uid not in s.pos.units or not s.u(uid).hex:
             raise IllegalAction(f"{uid} is not a unit on the map", rule="7.1")
-    rule, why = _overrun_why(s, a.target, list(a.units), exploit)
+    rule, why = _overrun_why(s, target, list(units), exploit)
     if rule:
         raise IllegalAction(why, rule=rule)
-    if a.air and not air_ok(s, a.target, a.units):
+    if air and not air_ok(s, target, units):
         raise IllegalAction("no Air Support available for this overrun", rule="7.2.3")
-    if a.air and _overrun_hopeless(s, a.target, list(a.units)):
+    if air and _overrun_hopeless(s, target, list(units)):
         raise IllegalAction("the odds are below 1:3, an automatic A2: Air Support cannot "
                             "change that", rule="7.1")
     cost = _overrun_cost(s, s._side())
-    for uid in a.units:
+    for uid in units:
         s.u(uid).mp -= cost
     if not exploit:
         s.pos.regular = True  # 3.1 step 3: no Strategic Movement or Sea Transport now
-    start_combat(s, "overrun", a.target, list(a.units), a.air, False)
+    start_combat(s, "overrun", target, list(units), air, False)

@@ -10,11 +10,12 @@ from engines.motherland.args import ReplaceArgs, RollArgs, SideArgs
 from engines.motherland.chits import draw_task, drop_chit
 from engines.motherland.const import AXIS, SOVIET, other
 from engines.motherland.data import CORPS_TYPES
-from engines.motherland.notation import Word
+from engines.motherland.notation import COMBINE, CONVERT, REPLACE
 from engines.motherland.supply import supply_net
 from engines.motherland.terrain import may_enter_country, terrain_cost
 from engines.motherland.victory import claim
 from pbem.engine import Event
+from pbem.grammar import Act
 from pbem.steps import Frame
 
 if TYPE_CHECKING:
@@ -140,7 +141,7 @@ def place_reinforcement(s: MotherlandState, uid: str, h: str) -> None:
 # -- conversions (17.2), Kampfgruppen (15.2), replacements (15.1) ----------------------
 
 
-def convert_options(s: MotherlandState) -> list[Word]:
+def convert_options(s: MotherlandState) -> list[Act]:
     pool = [x for x in sorted(s.pos.units) if s.u(x).box == "conv"]
     if not pool:
         return []
@@ -153,11 +154,11 @@ def convert_options(s: MotherlandState) -> list[Word]:
         if u.hex in ez and not s.mud:
             continue
         for g in pool:
-            out.append(Word(f"convert {uid} to {g}"))
+            out.append(CONVERT(uid, g))
     return out
 
 
-def combine_options(s: MotherlandState) -> list[Word]:
+def combine_options(s: MotherlandState) -> list[Act]:
     ez = s.zoc(SOVIET)
     out = []
     units = [x for x in sorted(s.on_map(AXIS)) if s.c(x).type in CORPS_TYPES
@@ -166,11 +167,11 @@ def combine_options(s: MotherlandState) -> list[Word]:
     for i, a in enumerate(units):
         for b in units[i + 1:]:
             if s.u(a).hex == s.u(b).hex and s.c(a).type == s.c(b).type:
-                out.append(Word(f"combine {a} {b}"))
+                out.append(COMBINE(a, b))
     return out
 
 
-def replace_options(s: MotherlandState, t: ReplaceArgs) -> list[Word]:
+def replace_options(s: MotherlandState, t: ReplaceArgs) -> list[Act]:
     out = []
     for uid in sorted(s.on_map(AXIS)):
         c, u = s.c(uid), s.u(uid)
@@ -179,7 +180,7 @@ def replace_options(s: MotherlandState, t: ReplaceArgs) -> list[Word]:
         if (c.type in ("infantry", "mountain") and t.i > 0) or \
                 (c.type in ("panzer", "ss_panzer") and t.p > 0) or \
                 (c.nation == "finnish" and t.i > 0 and not t.fin):
-            out.append(Word(f"replace {uid}"))
+            out.append(REPLACE(uid))
     return out
 
 

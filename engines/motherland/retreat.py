@@ -11,10 +11,11 @@ from engines.motherland.args import AdvanceArgs, LoseArgs, RetreatArgs, RoleArgs
 from engines.motherland.combat import alive_in_combat, lose_step
 from engines.motherland.const import BLOCKING_SIDES, other
 from engines.motherland.data import ARMOR_TYPES
-from engines.motherland.notation import Advance, Retreat
+from engines.motherland.notation import ADVANCE, RETREAT, act, of_kind
 from engines.motherland.terrain import may_enter_country, terrain_cost
 from engines.motherland.victory import claim
 from pbem.engine import Action, Event
+from pbem.grammar import Act
 from pbem.steps import Flow, Frame, Refusal
 
 if TYPE_CHECKING:
@@ -86,11 +87,11 @@ def retreat_options(s: MotherlandState, t: RetreatArgs) -> list[Action]:
     out: list[Action] = []
     for _, units in sorted(_groups(s, t).items()):
         for dest in retreat_hexes(s, units, t.center):
-            out.append(Retreat(tuple(units), dest))
+            out.append(RETREAT(tuple(units), dest))
         if len(units) > 1:
             for uid in units:
                 for dest in retreat_hexes(s, [uid], t.center):
-                    out.append(Retreat((uid,), dest))
+                    out.append(RETREAT((uid,), dest))
     return out
 
 
@@ -98,16 +99,17 @@ def retreat_refusal(s: MotherlandState, t: RetreatArgs, action: Action) -> Refus
     """Why ``action`` is no retreat the pending one may make (8.6, 8.6.1), or None: a move
     of units standing together with a retreat left, into a hex of the best priority open
     to them (a part of a group too, though only whole groups and single units are listed)."""
-    if not isinstance(action, Retreat):
+    a = of_kind(action, "retreat")
+    if a is None:
         return Refusal("8.6", "a retreat is pending: retreat UNITS to HEX")
-    units = list(action.units)
+    units, dest = list(a.words("units")), a.text("hex")
     if any(t.left.get(x, 0) <= 0 or not s.u(x).hex for x in units):
         return Refusal("8.6", "those units have no retreat left to make")
     if len({s.u(x).hex for x in units}) != 1:
         return Refusal("8.6", "units retreating together must start in one hex")
     targets = retreat_hexes(s, units, t.center)
-    if action.dest not in targets:
-        return Refusal("8.6.1", f"{action.dest} is not a retreat hex of the best priority "
+    if dest not in targets:
+        return Refusal("8.6.1", f"{dest} is not a retreat hex of the best priority "
                                 f"available ({', '.join(targets) or 'none'})")
     return None
 
@@ -135,33 +137,31 @@ def retreat_forced(s: MotherlandState, t: RetreatArgs, flow: Flow) -> bool:
                 return True
     opts = retreat_options(s, t)
     if len(opts) == 1:
-        r = opts[0]
-        assert isinstance(r, Retreat)
-        retreat(s, t, r)
+        retreat(s, t, act(opts[0]))
         return True
     return False
 
 
-def retreat(s: MotherlandState, t: RetreatArgs, a: Retreat) -> None:
+def retreat(s: MotherlandState, t: RetreatArgs, a: Act) -> None:
     """Move the units one hex (a move listed or let through by :func:`retreat_refusal`):
     a friendly hex displaces them (8.6.5), an enemy ZOC costs the stack a step (4.2.1,
     8.6.2), armor crossing a river loses a step (8.6.3)."""
-    units = list(a.units)
+    units, dest = list(a.words("units")), a.text("hex")
     side = s.c(units[0]).side
     src = s.u(units[0]).hex
-    friend = s.has_friend(a.dest, side)
-    zoc_loss = a.dest in s.zoc(other(side)) and not friend
-    river = s.data.side_features(src, a.dest) & {"minor_river", "major_river", "strait"}
+    friend = s.has_friend(dest, side)
+    zoc_loss = dest in s.zoc(other(side)) and not friend
+    river = s.data.side_features(src, dest) & {"minor_river", "major_river", "strait"}
     for uid in units:
-        s.u(uid).hex = a.dest
+        s.u(uid).hex = dest
         t.left[uid] -= 1
         if friend:
             s.u(uid).displaced = True  # 8.6.5
     s._touch()
-    s.tell(Event(f"{' '.join(s.label(x) for x in units)} retreat {src} -> {a.dest}", "retreat",
-                 hexes=(src, a.dest), units=tuple(units), rule="8.6"))
+    s.tell(Event(f"{' '.join(s.label(x) for x in units)} retreat {src} -> {dest}", "retreat",
+                 hexes=(src, dest), units=tuple(units), rule="8.6"))
     for uid in units:
-        claim(s, uid, a.dest)
+        claim(s, uid, dest)
     if zoc_loss:  # one step for the stack, the owner choosing the unit
         s.queue_frames([Frame("lose", LoseArgs(side, 1, list(units), {},
                                                "retreated into an enemy ZOC (4.2.1, 8.6.2)"))],
@@ -243,7 +243,7 @@ def advance_options(s: MotherlandState, t: AdvanceArgs) -> list[Action]:
             if m == 0 and n not in t.first:
                 continue  # 8.7.2 first hex: the vacated hex
             if _advance_step_ok(s, uid, u.hex, n, second=m > 0):
-                out.append(Advance(uid, n))
+                out.append(ADVANCE(uid, n))
     return out
 
 
@@ -262,19 +262,21 @@ def _advance_step_ok(s: MotherlandState, uid: str, a: str, b: str, second: bool)
 def advance_refusal(action: Action) -> Refusal:
     """Why ``action`` is neither one of :func:`advance_options` nor the end of the advance
     (the step refuses what it does not list, in these words)."""
-    if not isinstance(action, Advance):
+    a = of_kind(action, "advance")
+    if a is None:
         return Refusal("8.7", "advance after combat: advance UNIT HEX or end advance")
-    return Refusal("8.7", f"{action.unit} cannot advance into {action.dest} (first into the "
+    return Refusal("8.7", f"{a.text('unit')} cannot advance into {a.text('hex')} (first into the "
                           "vacated hex; second hex only for Panzer/Tank/Mech Group units after "
                           "a retreat of two or more, never across a river)")
 
 
-def apply_advance(s: MotherlandState, t: AdvanceArgs, a: Advance) -> None:
+def apply_advance(s: MotherlandState, t: AdvanceArgs, a: Act) -> None:
     """Advance one unit one hex (one of :func:`advance_options`)."""
-    src = s.u(a.unit).hex
-    s.u(a.unit).hex = a.dest
-    t.moved[a.unit] = t.moved.get(a.unit, 0) + 1
+    uid, dest = a.text("unit"), a.text("hex")
+    src = s.u(uid).hex
+    s.u(uid).hex = dest
+    t.moved[uid] = t.moved.get(uid, 0) + 1
     s._touch()
-    claim(s, a.unit, a.dest)
-    s.tell(Event(f"{s.label(a.unit)} advances {src} -> {a.dest}", "move", hexes=(src, a.dest),
-                 units=(a.unit,), rule="8.7"))
+    claim(s, uid, dest)
+    s.tell(Event(f"{s.label(uid)} advances {src} -> {dest}", "move", hexes=(src, dest),
+                 units=(uid,), rule="8.7"))

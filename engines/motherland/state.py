@@ -65,7 +65,7 @@ from engines.motherland.data import (
     GameData,
     ScenarioData,
 )
-from engines.motherland.notation import Take, parse
+from engines.motherland.notation import of_kind, parse
 from engines.motherland.position import Combat, Position, Unit
 from engines.motherland.sequence import phase_title, turn_sequence
 from engines.motherland.steps import STEPS, MotherlandChoice
@@ -386,8 +386,8 @@ class MotherlandState(StepState[Position]):
         # options run from all losses to all retreats; ties keep the listed order)
         if (decision.kind, policy) != ("result-choice", "losses"):
             return None
-        takes = [a for a in self._legal_actions() if isinstance(a, Take)]
-        return max(takes, key=lambda a: a.steps, default=None)
+        takes = [t for a in self._legal_actions() if (t := of_kind(a, "take")) is not None]
+        return max(takes, key=lambda a: a.number("steps"), default=None)
 
     def parse_action(self, text: str) -> Action:
         return parse(text)

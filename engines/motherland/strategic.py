@@ -16,7 +16,7 @@ from engines.motherland.const import (
     SOVIET,
     other,
 )
-from engines.motherland.notation import Strategic, Word
+from engines.motherland.notation import SHIP, path_of
 from engines.motherland.supply import supplied_at, supplied_hexes
 from engines.motherland.terrain import (
     barred_countries,
@@ -28,6 +28,7 @@ from engines.motherland.terrain import (
 from engines.motherland.victory import claim, claim_path
 from pbem.engine import Event
 from pbem.errors import IllegalAction
+from pbem.grammar import Act
 
 if TYPE_CHECKING:
     from engines.motherland.state import MotherlandState
@@ -154,39 +155,39 @@ def _strategic_step_ok(s: MotherlandState, uid: str, a: str, b: str, free: froze
     return may_enter_country(s, uid, b) and terrain_cost(s, uid, b) is not None
 
 
-def apply_strategic(s: MotherlandState, a: Strategic) -> None:
-    uid = a.unit
+def apply_strategic(s: MotherlandState, a: Act) -> None:
+    uid, hexes = a.text("unit"), path_of(a)
     if uid not in s.pos.units or s.c(uid).side != s._side():
         raise IllegalAction(f"{uid} is not one of your units", rule="5.3")
     u = s.u(uid)
-    if u.hex != a.path[0]:
-        raise IllegalAction(f"{uid} is at {u.hex or 'no hex'}, not {a.path[0]}",
+    if u.hex != hexes[0]:
+        raise IllegalAction(f"{uid} is at {u.hex or 'no hex'}, not {hexes[0]}",
                             rule="5.3")
     why = strategic_ok_unit(s, uid)
     if why:
         raise IllegalAction(why.split(": ", 1)[1], rule=why.split(":")[0])
-    if len(a.path) - 1 > 15:
+    if len(hexes) - 1 > 15:
         raise IllegalAction("Strategic Movement is at most 15 hexes", rule="5.3")
     free = _strategic_free(s, s.c(uid).side)
-    if a.path[0] not in free:
+    if hexes[0] not in free:
         raise IllegalAction(f"{uid} starts within two hexes of an enemy unit", rule="5.3.1")
-    for x, y in itertools.pairwise(a.path):
+    for x, y in itertools.pairwise(hexes):
         if y not in s.data.neighbors.get(x, ()):
             raise IllegalAction(f"{x} and {y} are not adjacent", rule="5.3")
         if not _strategic_step_ok(s, uid, x, y, free):
             raise IllegalAction(f"{uid} cannot pass {x}->{y} by Strategic Movement (within "
                                 "two hexes of an enemy, enemy city, prohibited or sea)",
                                 rule="5.3.1")
-    if not supplied_at(s, uid, a.path[-1]):
+    if not supplied_at(s, uid, hexes[-1]):
         raise IllegalAction(f"{uid} must end Strategic Movement in supply", rule="5.3.1")
-    u.hex = a.path[-1]
+    u.hex = hexes[-1]
     u.mp = 0
     u.moves = 1
     u.mode = "strat"
     s._touch()
-    claim_path(s, uid, a.path[1:])
-    s.tell(Event(f"{s.label(uid)} moves strategically {a.path[0]} -> {a.path[-1]}", "move",
-                 hexes=(a.path[0], a.path[-1]), units=(uid,), rule="5.3"))
+    claim_path(s, uid, hexes[1:])
+    s.tell(Event(f"{s.label(uid)} moves strategically {hexes[0]} -> {hexes[-1]}", "move",
+                 hexes=(hexes[0], hexes[-1]), units=(uid,), rule="5.3"))
 
 
 def _sea_body(s: MotherlandState, h: str) -> str:
@@ -208,7 +209,7 @@ def _shippable(s: MotherlandState, uid: str) -> bool:
         c.nation == "romanian" or c.type in ("combined_arms", "guards", "shock")
 
 
-def ship_options(s: MotherlandState) -> list[Word]:
+def ship_options(s: MotherlandState) -> list[Act]:
     side = s._side()
     if s.pos.sea_used or s.phase()[0] != "move" or s.pos.late or \
             s.pos.regular:
@@ -232,26 +233,25 @@ def ship_options(s: MotherlandState) -> list[Word]:
                 continue
             if s.c(uid).type == "supply_base" and dest not in (KONIGSBERG, LENINGRAD):
                 continue  # 5.5.1
-            out.append(Word(f"ship {uid} to {dest}"))
+            out.append(SHIP((uid,), dest))
     return out
 
 
-def apply_ship(s: MotherlandState, text: str) -> None:
-    parts = text.split()
-    units, dest = parts[1:-2], parts[-1]
+def apply_ship(s: MotherlandState, a: Act) -> None:
+    units, dest = a.words("units"), a.text("hex")
     if s.pos.late or s.pos.regular:
         raise IllegalAction("Sea Transport is step 2 of the Movement Phase, before regular "
                             "movement (step 3)", rule="3.1")
-    legal = {w.text for w in ship_options(s)}
+    legal = ship_options(s)
     if len(units) == 2:
         kgs = all(s.c(x).type == "infantry" and s.steps_of(x) == 1 for x in units)
         if not kgs:
             raise IllegalAction("only two German Infantry Kampfgruppen may share one sea "
                                 "transport", rule="5.5.2")
-        if not all(f"ship {x} to {dest}" in legal for x in units):
-            raise IllegalAction(f"{text} is not allowed", rule="5.5")
-    elif text not in legal:
-        raise IllegalAction(f"{text} is not allowed (ports, control, body of water, unit "
+        if not all(SHIP((x,), dest) in legal for x in units):
+            raise IllegalAction(f"{a.notation()} is not allowed", rule="5.5")
+    elif a not in legal:
+        raise IllegalAction(f"{a.notation()} is not allowed (ports, control, body of water, unit "
                             "type or the phase's one transport)", rule="5.5")
     for x in units:
         unit = s.u(x)

@@ -212,6 +212,10 @@
   // --- the map as input --------------------------------------------------------------------
   function select(unit) {
     unselect();
+    // the set-up places unselect() offered are not this unit's: a tap on one before the
+    // unit's own hexes arrive would be taken as something else
+    P.clearTargets();
+    document.body.removeAttribute("data-targets");
     selected = unit;
     document.body.setAttribute("data-selected", unit);
     api("GET", "api/where?unit=" + encodeURIComponent(unit)).then(function (w) {

@@ -54,7 +54,7 @@ def test_result_choice_is_shown_to_both_players(tmp_path: Path) -> None:
 def test_losses_policy_takes_the_most_step_losses() -> None:
     """8.5 by standing order: 'default' retreats where possible, 'losses' holds ground."""
     from engines.motherland import ENGINE
-    from engines.motherland.notation import Take
+    from engines.motherland.notation import of_kind
     from pbem import dice, orders
 
     state = ENGINE.new_state("4-uranus")
@@ -62,8 +62,8 @@ def test_losses_policy_takes_the_most_step_losses() -> None:
     for step in range(3000):
         decision = state.decision()
         if decision is not None and decision.kind == "result-choice":
-            takes = [a for a in state.legal_actions() if isinstance(a, Take)]
-            if len({a.steps for a in takes}) > 1:
+            takes = [t for a in state.legal_actions() if (t := of_kind(a, "take"))]
+            if len({a.number("steps") for a in takes}) > 1:
                 break
         if state.is_chance():
             seed = hashlib.sha256(f"losses {step}".encode()).digest()
@@ -73,7 +73,7 @@ def test_losses_policy_takes_the_most_step_losses() -> None:
     else:
         raise AssertionError("no combat result with a choice in 3000 steps")
     attacker = "axis" if decision.side == "soviet" else "soviet"
-    most = max(a.steps for a in takes)
+    most = max(a.number("steps") for a in takes)
     held = orders.answer(state, attacker, {decision.side: {"result-choice": "losses"}})
     assert held is not None and f"as {most} step" in held
     default = orders.answer(state, attacker, {decision.side: {"result-choice": "default"}})

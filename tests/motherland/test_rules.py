@@ -8,7 +8,7 @@ from engines.motherland import MotherlandEngine, rules
 from engines.motherland.chits import drop_chit
 from engines.motherland.combat import combat_result, lose_step
 from engines.motherland.movement import move_step_cost, path_cost, reach
-from engines.motherland.notation import Take, Word, parse
+from engines.motherland.notation import GRAMMAR, TAKE, ending, parse
 from engines.motherland.state import MotherlandState
 from engines.motherland.supply import in_supply, supply_net, supply_spread
 from engines.motherland.victory import front_line_gap, victory_points
@@ -436,10 +436,27 @@ def test_notation_round_trips(text: str) -> None:
 def test_bad_notation_is_a_syntax_error() -> None:
     with pytest.raises(ActionSyntaxError):
         parse("move 4A")
-    with pytest.raises(ActionSyntaxError):
+    with pytest.raises(ActionSyntaxError, match=r"16\.2\.1"):
         parse("overrun 1219 with 41Pz and railroad gun")
-    assert parse("take D2 as 1 step 1 retreat") == Take("D2", 1, 1)
-    assert parse("end combat") == Word("end combat")
+    assert parse("take D2 as 1 step 1 retreat") == TAKE("D2", 1, 1)
+    assert parse("end combat") == ending("end combat")
+
+
+def test_notation_reads_each_argument_by_name() -> None:
+    """The grammar's typed arguments are what the rules read: the attackers end before
+    the supports (8.1 step 3), a move's path starts at the unit's hex (5.1), a result and
+    a chit are no units (``pbem legal GAME UNIT`` picks actions by the units they name)."""
+    attack = parse("attack 1219 with 4A 5A and air and railroad gun")
+    assert attack.words("units") == ("4A", "5A") == attack.units()
+    assert attack.flag("and air") and attack.flag("and railroad gun")
+    assert parse("overrun 1219 with 41Pz and air").units() == ("41Pz",)
+    move = parse("move 4A 1017 1117 1118")
+    assert (move.text("start"), move.words("path")) == ("1017", ("1117", "1118"))
+    assert move.hexes() == ("1017", "1117", "1118")
+    assert parse("take D2 as 1 step 1 retreat").units() == ()
+    assert parse("keep C3-3* for 12A").units() == ("12A",)
+    assert parse("retreat 4A 5A to 1320").words("units") == ("4A", "5A")
+    assert GRAMMAR["ship"](("4A",), "0722").notation() == "ship 4A to 0722"
 
 
 def test_chance_nodes_name_their_rule(rules_engine: MotherlandEngine) -> None:

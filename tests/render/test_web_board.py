@@ -554,6 +554,7 @@ def click_once(b: Browser, board: Board, moved: set[str]) -> str:
             b.click(f"#choices button[data-unit={json.dumps(unit)}]")
         try:
             b.wait("document.body.dataset.selected !== undefined && "
+                   "document.body.dataset.targets !== undefined && "
                    "document.querySelectorAll('#targets polygon').length > 0")
         except TimeoutError:
             raise AssertionError(f"selecting {unit} in {here}: " + str(b.js(

@@ -9,7 +9,7 @@ from typing import TYPE_CHECKING
 from engines.motherland.admin import evacuable, evacuate, on_production, produce, produce_hexes
 from engines.motherland.args import ReplaceArgs, RollArgs, UnitArgs
 from engines.motherland.const import AXIS, DONE, SOVIET
-from engines.motherland.notation import Word
+from engines.motherland.notation import EVACUATE, PRODUCE, ending
 from engines.motherland.optional import on_turkey
 from engines.motherland.reinforcements import (
     combine,
@@ -22,6 +22,7 @@ from engines.motherland.reinforcements import (
 from engines.motherland.steps.base import MotherlandChoice, MotherlandRoll
 from engines.motherland.victory import on_stalin, on_sudden_death, on_surrender
 from pbem.engine import Action
+from pbem.grammar import Act
 from pbem.steps import Flow, NoArgs
 
 if TYPE_CHECKING:
@@ -52,11 +53,10 @@ class Conversions(MotherlandChoice):
     decider = SOVIET
 
     def options(self, s: MotherlandState, args: NoArgs) -> list[Action]:
-        return [*convert_options(s), Word(self.done)]
+        return [*convert_options(s), ending(self.done)]
 
-    def word(self, s: MotherlandState, args: NoArgs, text: str, flow: Flow) -> None:
-        parts = text.split()
-        convert(s, parts[1], parts[3])
+    def word(self, s: MotherlandState, args: NoArgs, a: Act, flow: Flow) -> None:
+        convert(s, a.text("unit"), a.text("to"))
 
 
 class Kampfgruppen(MotherlandChoice):
@@ -73,11 +73,10 @@ class Kampfgruppen(MotherlandChoice):
     decider = AXIS
 
     def options(self, s: MotherlandState, args: NoArgs) -> list[Action]:
-        return [*combine_options(s), Word(self.done)]
+        return [*combine_options(s), ending(self.done)]
 
-    def word(self, s: MotherlandState, args: NoArgs, text: str, flow: Flow) -> None:
-        parts = text.split()
-        combine(s, parts[1], parts[2])
+    def word(self, s: MotherlandState, args: NoArgs, a: Act, flow: Flow) -> None:
+        combine(s, a.text("unit"), a.text("with"))
 
 
 class Replacements(MotherlandChoice):
@@ -94,10 +93,10 @@ class Replacements(MotherlandChoice):
     decider = AXIS
 
     def options(self, s: MotherlandState, args: ReplaceArgs) -> list[Action]:
-        return [*replace_options(s, args), Word(self.done)]
+        return [*replace_options(s, args), ending(self.done)]
 
-    def word(self, s: MotherlandState, args: ReplaceArgs, text: str, flow: Flow) -> None:
-        replace(s, args, text.split()[1])
+    def word(self, s: MotherlandState, args: ReplaceArgs, a: Act, flow: Flow) -> None:
+        replace(s, args, a.text("unit"))
 
 
 class ProductionRoll(MotherlandRoll):
@@ -120,12 +119,11 @@ class Production(MotherlandChoice):
     decider = SOVIET
 
     def options(self, s: MotherlandState, args: UnitArgs) -> list[Action]:
-        return [Word(f"produce {args.unit} at {h}") for h in produce_hexes(s)]
+        return [PRODUCE(args.unit, h) for h in produce_hexes(s)]
 
-    def word(self, s: MotherlandState, args: UnitArgs, text: str, flow: Flow) -> None:
-        parts = text.split()
+    def word(self, s: MotherlandState, args: UnitArgs, a: Act, flow: Flow) -> None:
         flow.end()
-        produce(s, parts[1], parts[3])
+        produce(s, a.text("unit"), a.text("hex"))
 
 
 class Evacuation(MotherlandChoice):
@@ -142,11 +140,11 @@ class Evacuation(MotherlandChoice):
     decider = SOVIET
 
     def options(self, s: MotherlandState, args: NoArgs) -> list[Action]:
-        return [*(Word(f"evacuate {x}") for x in evacuable(s)), Word(self.done)]
+        return [*(EVACUATE(x) for x in evacuable(s)), ending(self.done)]
 
-    def word(self, s: MotherlandState, args: NoArgs, text: str, flow: Flow) -> None:
+    def word(self, s: MotherlandState, args: NoArgs, a: Act, flow: Flow) -> None:
         flow.end()
-        evacuate(s, text.split()[1])
+        evacuate(s, a.text("unit"))
 
 
 class SuddenDeathRoll(MotherlandRoll):

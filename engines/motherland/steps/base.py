@@ -8,8 +8,9 @@ from collections.abc import Callable
 from typing import TYPE_CHECKING, Any, ClassVar
 
 from engines.motherland.args import RollArgs
-from engines.motherland.notation import Word
+from engines.motherland.notation import STRUCTURED, act, ending, is_end
 from pbem.engine import Action, ChanceRequest, Event, Outcome
+from pbem.grammar import Act
 from pbem.steps import Choice, Flow, NoArgs, Procedure, Refusal, Roll
 
 if TYPE_CHECKING:
@@ -42,14 +43,14 @@ class MotherlandChoice(Choice["MotherlandState"]):
         """The ending word where a side may end the task now, else the first option."""
         opts = s.options_for(self, args)
         end = self.ending(s, args)
-        if end and Word(end) in opts:  # not when the task must be done first (10.2)
-            return Word(end)
+        if end and ending(end) in opts:  # not when the task must be done first (10.2)
+            return ending(end)
         return opts[0] if opts else None
 
     def why_not(self, s: MotherlandState, args: Any, action: Action) -> str | Refusal:
-        if not isinstance(action, Word):
+        if act(action).kind in STRUCTURED:
             return f"{action.notation()!r} does not answer {self.prompt(s, args)}"
-        return f"{action.text!r} is not allowed now: {self.prompt(s, args)}"
+        return f"{action.notation()!r} is not allowed now: {self.prompt(s, args)}"
 
     def apply(self, s: MotherlandState, args: Any, action: Action, flow: Flow) -> list[Event]:
         self.answer(s, args, action, flow)
@@ -58,15 +59,15 @@ class MotherlandChoice(Choice["MotherlandState"]):
 
     def answer(self, s: MotherlandState, args: Any, action: Action, flow: Flow) -> None:
         """Apply an answer (an action ``check`` let through)."""
-        if isinstance(action, Word) and action.text.startswith("end "):
+        if is_end(action):
             self.end(s, args, flow)
             return
-        self.word(s, args, action.notation(), flow)
+        self.word(s, args, act(action), flow)
 
     def end(self, s: MotherlandState, args: Any, flow: Flow) -> None:
         flow.end()
 
-    def word(self, s: MotherlandState, args: Any, text: str, flow: Flow) -> None:
+    def word(self, s: MotherlandState, args: Any, a: Act, flow: Flow) -> None:
         raise NotImplementedError
 
     def settle(self, s: MotherlandState, args: Any, flow: Flow) -> list[Event] | None:
@@ -79,10 +80,10 @@ class MotherlandChoice(Choice["MotherlandState"]):
             return None
         elif self.forced == "forced":
             self.answer(s, args, opts[0], flow)
-        elif isinstance(opts[0], Word) and opts[0].text.startswith("end "):
+        elif is_end(opts[0]):
             self.end(s, args, flow)
         else:  # a forced choice (10.2 a marker with one Supply Base to go to)
-            self.word(s, args, opts[0].notation(), flow)
+            self.word(s, args, act(opts[0]), flow)
         return []
 
 

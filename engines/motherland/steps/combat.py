@@ -29,7 +29,7 @@ from engines.motherland.combat import (
     take_refusal,
 )
 from engines.motherland.const import DONE, SOVIET
-from engines.motherland.notation import Advance, Attack, Retreat, Take, Word
+from engines.motherland.notation import KEEP, act, ending
 from engines.motherland.retreat import (
     advance_options,
     advance_refusal,
@@ -43,6 +43,7 @@ from engines.motherland.retreat import (
 from engines.motherland.steps.base import FIRST_LISTED, MotherlandChoice, MotherlandRoll
 from pbem.engine import Action, ChanceRequest, Event, Outcome
 from pbem.errors import IllegalAction
+from pbem.grammar import Act
 from pbem.steps import Flow, Refusal, Roll
 
 if TYPE_CHECKING:
@@ -60,7 +61,7 @@ class CombatChoice(MotherlandChoice):
     prompt_template = "the {side} player declares attacks"
 
     def options(self, s: MotherlandState, args: SideArgs) -> list[Action]:
-        return [*attack_options(s), Word(self.done)]
+        return [*attack_options(s), ending(self.done)]
 
     def check(self, s: MotherlandState, args: SideArgs, action: Action) -> None:
         pass  # an attack is checked rule by rule as it is applied
@@ -70,12 +71,12 @@ class CombatChoice(MotherlandChoice):
         # hex (8.0); with none listed no hex can be attacked, and ending the phase is the
         # one option (sealed rules 2, issue 32)
         options = s.options_for(self, args)
-        return options[0] if options == [Word(self.done)] else None
+        return options[0] if options == [ending(self.done)] else None
 
     def answer(self, s: MotherlandState, args: SideArgs, action: Action, flow: Flow) -> None:
-        if isinstance(action, Attack):
-            apply_attack(s, action)
-        elif action == Word(self.done):
+        if act(action).kind == "attack":
+            apply_attack(s, act(action))
+        elif action == ending(self.done):
             flow.end()
         else:
             raise IllegalAction(f"{action.notation()!r} is not a combat-phase action",
@@ -110,10 +111,10 @@ class Generals(MotherlandChoice):
             len(s.pos.cups[letter]) > n for letter, n in taken.items())
 
     def options(self, s: MotherlandState, args: UnitsArgs) -> list[Action]:
-        return [*generals_options(s, args), Word(self.done)]
+        return [*generals_options(s, args), ending(self.done)]
 
-    def word(self, s: MotherlandState, args: UnitsArgs, text: str, flow: Flow) -> None:
-        apply_general(s, args, text)
+    def word(self, s: MotherlandState, args: UnitsArgs, a: Act, flow: Flow) -> None:
+        apply_general(s, args, a)
 
 
 class KeepChit(MotherlandChoice):
@@ -130,12 +131,11 @@ class KeepChit(MotherlandChoice):
     decider = SOVIET
 
     def options(self, s: MotherlandState, args: KeepArgs) -> list[Action]:
-        return [Word(f"keep {cid} for {args.unit}") for cid in sorted(set(args.drawn))]
+        return [KEEP(cid, args.unit) for cid in sorted(set(args.drawn))]
 
-    def word(self, s: MotherlandState, args: KeepArgs, text: str, flow: Flow) -> None:
-        parts = text.split()
+    def word(self, s: MotherlandState, args: KeepArgs, a: Act, flow: Flow) -> None:
         flow.end()
-        keep_chit(s, parts[3], parts[1], args.drawn)
+        keep_chit(s, a.text("unit"), a.text("chit"), args.drawn)
 
 
 class DrawChits(Roll["MotherlandState"]):
@@ -215,8 +215,7 @@ class TakeResult(MotherlandChoice):
         return take_refusal(s, args, action)
 
     def answer(self, s: MotherlandState, args: TakeArgs, action: Action, flow: Flow) -> None:
-        assert isinstance(action, Take)
-        apply_take(s, args, action, flow)
+        apply_take(s, args, act(action), flow)
 
     def settle(self, s: MotherlandState, args: TakeArgs, flow: Flow) -> list[Event] | None:
         opts = s.options_for(self, args)
@@ -243,8 +242,8 @@ class LoseSteps(MotherlandChoice):
     def options(self, s: MotherlandState, args: LoseArgs) -> list[Action]:
         return list(lose_options(s, args))
 
-    def word(self, s: MotherlandState, args: LoseArgs, text: str, flow: Flow) -> None:
-        uid = text.split()[1]
+    def word(self, s: MotherlandState, args: LoseArgs, a: Act, flow: Flow) -> None:
+        uid = a.text("unit")
         args.taken[uid] = args.taken.get(uid, 0) + 1
         args.n -= 1
         lose_step(s, uid, args.why)
@@ -282,8 +281,7 @@ class RetreatChoice(MotherlandChoice):
 
     def answer(self, s: MotherlandState, args: RetreatArgs, action: Action,
                flow: Flow) -> None:
-        assert isinstance(action, Retreat)
-        retreat(s, args, action)
+        retreat(s, args, act(action))
 
     def settle(self, s: MotherlandState, args: RetreatArgs,
                flow: Flow) -> list[Event] | None:
@@ -309,14 +307,14 @@ class AdvanceChoice(MotherlandChoice):
         return {"first": " ".join(args.first)}
 
     def options(self, s: MotherlandState, args: AdvanceArgs) -> list[Action]:
-        return [*advance_options(s, args), Word(self.done)]
+        return [*advance_options(s, args), ending(self.done)]
 
     def why_not(self, s: MotherlandState, args: AdvanceArgs, action: Action) -> Refusal:
         return advance_refusal(action)
 
     def answer(self, s: MotherlandState, args: AdvanceArgs, action: Action,
                flow: Flow) -> None:
-        if isinstance(action, Advance):
-            apply_advance(s, args, action)
+        if act(action).kind == "advance":
+            apply_advance(s, args, act(action))
         else:
             flow.end()

@@ -10,7 +10,7 @@ from engines.motherland.args import HexArgs, MoveArgs, NArgs, RollArgs, SideArgs
 from engines.motherland.combat import eliminate
 from engines.motherland.const import AXIS, DONE, SOVIET
 from engines.motherland.movement import apply_move, move_options
-from engines.motherland.notation import Move, Overrun, Strategic, Word
+from engines.motherland.notation import BAKU_FACTORY, ELIMINATE, PLACE, act, ending
 from engines.motherland.optional import apply_baku, on_baku
 from engines.motherland.overrun import apply_overrun
 from engines.motherland.reinforcements import (
@@ -25,6 +25,7 @@ from engines.motherland.steps.base import FIRST_LISTED, MotherlandChoice, Mother
 from engines.motherland.strategic import apply_ship, apply_strategic
 from pbem.engine import Action
 from pbem.errors import IllegalAction
+from pbem.grammar import Act
 from pbem.steps import Flow
 
 if TYPE_CHECKING:
@@ -52,24 +53,24 @@ class MoveChoice(MotherlandChoice):
         pass  # each kind of move refuses with its own rule (answer)
 
     def answer(self, s: MotherlandState, args: MoveArgs, action: Action, flow: Flow) -> None:
-        exploit = args.exploit
-        if isinstance(action, Move):
-            apply_move(s, action, exploit)
-        elif isinstance(action, Strategic):
+        exploit, a = args.exploit, act(action)
+        if a.kind == "move":
+            apply_move(s, a, exploit)
+        elif a.kind == "strategic":
             if exploit:
                 raise IllegalAction("no Strategic Movement in the Exploitation Movement "
                                     "Phase", rule="5.4.3")
-            apply_strategic(s, action)
-        elif isinstance(action, Overrun):
-            apply_overrun(s, action, exploit)
-        elif isinstance(action, Word) and action.text.startswith("ship "):
+            apply_strategic(s, a)
+        elif a.kind == "overrun":
+            apply_overrun(s, a, exploit)
+        elif a.kind == "ship":
             if exploit:
                 raise IllegalAction("no Sea Transport in the Exploitation Movement Phase",
                                     rule="5.4.3")
-            apply_ship(s, action.text)
-        elif isinstance(action, Word) and action.text.startswith("baku "):
-            apply_baku(s, args, action.text)
-        elif action == Word(self.ending(s, args)):
+            apply_ship(s, a)
+        elif a.kind == "baku":
+            apply_baku(s, args, a)
+        elif a == ending(self.ending(s, args)):
             flow.end()
         else:
             raise IllegalAction(f"{action.notation()!r} is not a movement-phase action",
@@ -90,16 +91,15 @@ class Reinforcements(MotherlandChoice):
     def options(self, s: MotherlandState, args: SideArgs) -> list[Action]:
         opts: list[Action] = []
         for uid in reinf_pool(s, args.side):
-            opts += [Word(f"place {uid} {h}") for h in reinf_hexes(s, uid)]
-        return [*opts, Word(self.done)]
+            opts += [PLACE(uid, h) for h in reinf_hexes(s, uid)]
+        return [*opts, ending(self.done)]
 
     def end(self, s: MotherlandState, args: SideArgs, flow: Flow) -> None:
         flow.end()
         reinf_leftover(s, args.side)
 
-    def word(self, s: MotherlandState, args: SideArgs, text: str, flow: Flow) -> None:
-        parts = text.split()
-        place_reinforcement(s, parts[1], parts[2])
+    def word(self, s: MotherlandState, args: SideArgs, a: Act, flow: Flow) -> None:
+        place_reinforcement(s, a.text("unit"), a.text("hex"))
 
 
 class ReturningRoll(MotherlandRoll):
@@ -121,10 +121,10 @@ class Overstacked(MotherlandChoice):
     prompt_template = "the {side} player eliminates the opponent's excess units at {hex}"
 
     def options(self, s: MotherlandState, args: HexArgs) -> list[Action]:
-        return [Word(f"eliminate {x}") for x in over_limit(s, args.hex)]
+        return [ELIMINATE(x) for x in over_limit(s, args.hex)]
 
-    def word(self, s: MotherlandState, args: HexArgs, text: str, flow: Flow) -> None:
-        eliminate(s, text.split()[1], "over the stacking limit, chosen by the opponent (6.0)")
+    def word(self, s: MotherlandState, args: HexArgs, a: Act, flow: Flow) -> None:
+        eliminate(s, a.text("unit"), "over the stacking limit, chosen by the opponent (6.0)")
         if not over_limit(s, args.hex):
             flow.end()
 
@@ -156,11 +156,11 @@ class BakuFactories(MotherlandChoice):
     decider = AXIS
 
     def options(self, s: MotherlandState, args: NArgs) -> list[Action]:
-        return [Word(f"baku factory {x}") for x in sorted(s.on_map(SOVIET))
+        return [BAKU_FACTORY(x) for x in sorted(s.on_map(SOVIET))
                 if s.c(x).asset == "factory"]
 
-    def word(self, s: MotherlandState, args: NArgs, text: str, flow: Flow) -> None:
-        eliminate(s, text.split()[2], "destroyed by the Baku raid (21.1.2)")
+    def word(self, s: MotherlandState, args: NArgs, a: Act, flow: Flow) -> None:
+        eliminate(s, a.text("unit"), "destroyed by the Baku raid (21.1.2)")
         args.n -= 1
         if args.n <= 0:
             flow.end()

@@ -8,7 +8,14 @@ from typing import TYPE_CHECKING
 from engines.motherland.args import CountArgs, PlaceArgs, RollArgs
 from engines.motherland.combat import lose_step
 from engines.motherland.const import AXIS, DONE, SOVIET
-from engines.motherland.notation import Word
+from engines.motherland.notation import (
+    AIR_SUPPLY,
+    EXPEND,
+    ISOLATION_LOSS,
+    OUT_OF_SUPPLY,
+    PARTISAN,
+    ending,
+)
 from engines.motherland.partisans import (
     base_hexes,
     on_partisan,
@@ -26,6 +33,7 @@ from engines.motherland.supply import (
     on_isolation,
 )
 from pbem.engine import Action, Event
+from pbem.grammar import Act
 from pbem.steps import Flow, NoArgs
 
 if TYPE_CHECKING:
@@ -46,10 +54,10 @@ class ExpendBases(MotherlandChoice):
     decider = AXIS
 
     def options(self, s: MotherlandState, args: NoArgs) -> list[Action]:
-        return [*(Word(f"expend {x}") for x in expendable(s)), Word(self.done)]
+        return [*(EXPEND(x) for x in expendable(s)), ending(self.done)]
 
-    def word(self, s: MotherlandState, args: NoArgs, text: str, flow: Flow) -> None:
-        expend(s, text.split()[1])
+    def word(self, s: MotherlandState, args: NoArgs, a: Act, flow: Flow) -> None:
+        expend(s, a.text("unit"))
 
 
 class AirSupply(MotherlandChoice):
@@ -66,15 +74,15 @@ class AirSupply(MotherlandChoice):
     decider = AXIS
 
     def options(self, s: MotherlandState, args: NoArgs) -> list[Action]:
-        done = [Word(self.done)]
+        done = [ending(self.done)]
         if s.mud or air_available(s) <= 0:
             return list(done)
-        return [*(Word(f"air supply {x}") for x in sorted(s.on_map(AXIS))
+        return [*(AIR_SUPPLY(x) for x in sorted(s.on_map(AXIS))
                   if s.german(x) and s.u(x).supply == "out"
                   and in_air_range(s, s.u(x).hex)), *done]
 
-    def word(self, s: MotherlandState, args: NoArgs, text: str, flow: Flow) -> None:
-        air_supply(s, text.split()[2])
+    def word(self, s: MotherlandState, args: NoArgs, a: Act, flow: Flow) -> None:
+        air_supply(s, a.text("unit"))
 
 
 class PartisanMarkers(MotherlandChoice):
@@ -91,10 +99,10 @@ class PartisanMarkers(MotherlandChoice):
     decider = SOVIET
 
     def options(self, s: MotherlandState, args: CountArgs) -> list[Action]:
-        return [Word(f"out of supply {x}") for x in partisan_targets(s, args.hex)]
+        return [OUT_OF_SUPPLY(x) for x in partisan_targets(s, args.hex)]
 
-    def word(self, s: MotherlandState, args: CountArgs, text: str, flow: Flow) -> None:
-        uid = text.split()[3]
+    def word(self, s: MotherlandState, args: CountArgs, a: Act, flow: Flow) -> None:
+        uid = a.text("unit")
         s.u(uid).supply = "out"
         args.n -= 1
         s.tell(Event(f"Partisans: {uid} is Out of Supply (10.1)", rule="10.1"))
@@ -121,12 +129,11 @@ class PartisanPlacement(MotherlandChoice):
         bases = base_hexes(s)
         loose = {p for p, h in s.pos.partisans.items() if h not in bases}
         must = any(p in loose for p, _ in moves)
-        return [*(Word(f"partisan {p} to {b}") for p, b in moves),
-                *([] if must else [Word(self.done)])]
+        return [*(PARTISAN(p, b) for p, b in moves),
+                *([] if must else [ending(self.done)])]
 
-    def word(self, s: MotherlandState, args: PlaceArgs, text: str, flow: Flow) -> None:
-        parts = text.split()
-        p, base = parts[1], parts[3]
+    def word(self, s: MotherlandState, args: PlaceArgs, a: Act, flow: Flow) -> None:
+        p, base = a.text("partisan"), a.text("unit")
         s.pos.partisans[p] = s.u(base).hex
         args.moved = sorted([*args.moved, p])
         s.tell(Event(f"Partisan marker {p} goes to {base} at {s.u(base).hex} (10.2)", rule="10.2"))
@@ -158,11 +165,11 @@ class IsolationLosses(MotherlandChoice):
     prompt_template = "the {side} player takes {n} isolation loss(es) at {hex}"
 
     def options(self, s: MotherlandState, args: CountArgs) -> list[Action]:
-        return [Word(f"isolation loss {x}") for x in sorted(s.units_at(args.hex, args.side))
+        return [ISOLATION_LOSS(x) for x in sorted(s.units_at(args.hex, args.side))
                 if isolated(s, x)]
 
-    def word(self, s: MotherlandState, args: CountArgs, text: str, flow: Flow) -> None:
+    def word(self, s: MotherlandState, args: CountArgs, a: Act, flow: Flow) -> None:
         args.n -= 1
-        lose_step(s, text.split()[2], "isolation attrition (9.1.3)")
+        lose_step(s, a.text("unit"), "isolation attrition (9.1.3)")
         if args.n <= 0:
             flow.end()
