@@ -86,14 +86,10 @@ def supply_blocked(s: MotherlandState, side: str) -> frozenset[str]:
     hit = s._cache.get(key)
     if hit is None:
         enemy = other(side)
-        ez = s.zoc(enemy)
-        out = set()
-        for h in s.data.land:
-            if s.has_enemy(h, side) or (h in ez and not s.has_friend(h, side)):
-                out.add(h)
-        for h, mark in s.pos.control.items():
-            if mark == enemy and not s.has_friend(h, side):
-                out.add(h)
+        ez, foes, friends = s.zoc(enemy), s.occupied(enemy), s.occupied(side)
+        out = {h for h in s.data.land if h in foes or (h in ez and h not in friends)}
+        out.update(h for h, mark in s.pos.control.items()
+                   if mark == enemy and h not in friends)
         hit = frozenset(out)
         s._cache[key] = hit
     return hit
