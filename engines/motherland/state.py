@@ -184,21 +184,39 @@ class MotherlandState(StepState[Position]):
         """The board facts of where the units stand: occupancy, stacks and ZOCs (4.1)."""
         found: BoardFacts | None = self._cache.get("facts")
         if found is None:
-            counters = self.data.counters
-            # ZOC is by type (4.1), read from the counter by the rule: no mark
-            found = board_facts(self.data.hexmap, [
-                Placed(uid, u.hex, counters[uid].side)
-                for uid, u in self.pos.units.items() if u.hex])
+            # most changes move no unit (a supply status, a chit, movement points): the
+            # units' hexes, compared with the last facts', are a tenth of the placement's
+            # cost of building and hashing
+            units = self.pos.units
+            key = (tuple(units), tuple(u.hex for u in units.values()))
+            kept = self._facts
+            if kept is not None and kept[0] == key:
+                found = kept[1]
+            else:
+                counters = self.data.counters
+                # ZOC is by type (4.1), read from the counter by the rule: no mark
+                found = board_facts(self.data.hexmap, [
+                    Placed(uid, u.hex, counters[uid].side)
+                    for uid, u in units.items() if u.hex])
+                self._facts = (key, found)
             self._cache["facts"] = found
         return found
 
     def on_map(self, side: str | None = None) -> list[str]:
-        return [p.unit for p in self.facts().units(side)]
+        key = ("on_map", side)
+        hit: tuple[str, ...] | None = self._cache.get(key)
+        if hit is None:
+            hit = self._cache[key] = tuple(p.unit for p in self.facts().units(side))
+        return list(hit)
 
     def stacks(self, side: str | None = None) -> Mapping[str, tuple[str, ...]]:
         """Every hex holding units (of ``side``, else of anyone), in hex order, with its
         units in id order."""
-        return self.facts().stacks(side)
+        key = ("stacks", side)
+        hit: Mapping[str, tuple[str, ...]] | None = self._cache.get(key)
+        if hit is None:
+            hit = self._cache[key] = self.facts().stacks(side)
+        return hit
 
     def _touch(self) -> None:
         """Forget every cached fact about the position (call after any change), the
@@ -208,27 +226,46 @@ class MotherlandState(StepState[Position]):
         if len(self._pcache) > 20_000:
             self._pcache.clear()
 
-    def sig(self, side: str) -> tuple[Placed, ...]:
+    def sig(self, side: str) -> str:
         """Where ``side``'s units are: the key of caches that depend on them only."""
-        return self.facts().units(side)
+        # a string, not the facts' tuple of Placed: each unit's reach is looked up by it
+        # (movement.py), and a string keeps its hash where a tuple hashes every unit again
+        key = ("sig", side)
+        hit: str | None = self._cache.get(key)
+        if hit is None:
+            hit = self._cache[key] = "|".join(f"{p.unit}@{p.hex}"
+                                              for p in self.facts().units(side))
+        return hit
+
+    # on_map, stacks, occupied and zoc are asked once per hex of every search
+    # (move_step_cost): their answers are kept for the change beside the facts, since
+    # asking the facts again builds a key (and hashes the ZOC rule's fields) each time
 
     def occupied(self, side: str) -> frozenset[str]:
         """Hexes holding at least one of ``side``'s units."""
-        return self.facts().occupied(side)
+        key = ("occupied", side)
+        hit: frozenset[str] | None = self._cache.get(key)
+        if hit is None:
+            hit = self._cache[key] = self.facts().occupied(side)
+        return hit
 
     def units_at(self, h: str, side: str | None = None) -> list[str]:
-        return list(self.facts().at(h, side))
+        return list(self.stacks(side).get(h, ()))
 
     def has_enemy(self, h: str, side: str) -> bool:
-        return h in self.facts().occupied(SOVIET if side == AXIS else AXIS)
+        return h in self.occupied(SOVIET if side == AXIS else AXIS)
 
     def has_friend(self, h: str, side: str) -> bool:
-        return h in self.facts().occupied(side)
+        return h in self.occupied(side)
 
     def zoc(self, side: str) -> frozenset[str]:
         """Hexes in the ZOC of ``side``'s units (4.1): not across sea, lake, out-of-play
         hexsides or the Chongar rail bridge (16.7) (``GameData.zoc_rule``)."""
-        return self.facts().zoc(side, self.data.zoc_rule).hexes
+        key = ("zoc", side)
+        hit: frozenset[str] | None = self._cache.get(key)
+        if hit is None:
+            hit = self._cache[key] = self.facts().zoc(side, self.data.zoc_rule).hexes
+        return hit
 
     def ezoc(self, side: str, h: str) -> bool:
         return h in self.zoc(other(side))
@@ -302,7 +339,11 @@ class MotherlandState(StepState[Position]):
     Position = Position
     #: the scenario's tables and the cache of pure functions of their keys: the same
     #: whatever the position (:meth:`clone`)
-    clone_shares = ("sc", "_pcache")
+    clone_shares = ("sc", "_pcache", "_facts")
+    #: the units' ids and hexes and the board facts of them: a pure function of the key
+    #: kept with them, replaced (never changed in place) when the units move, so a clone
+    #: shares it
+    _facts: tuple[tuple[tuple[str, ...], tuple[str, ...]], BoardFacts] | None = None
     #: a decision's options (a movement phase's thousands of moves) listed once for the
     #: settling, the decision shown, the default and the refusal check
     memo_options = True
@@ -362,7 +403,10 @@ class MotherlandState(StepState[Position]):
         twin.__dict__.update(self.__dict__)
         twin.options = dict(self.options)
         twin.history = list(self.history)
-        twin._cache = {}
+        # the board facts are of the placement, which the copy shares until its first
+        # change (whose _touch forgets them): kept, not found again
+        facts = self._cache.get("facts")
+        twin._cache = {} if facts is None else {"facts": facts}
         # as the runtime's clone: its options memo is the original's, for one decision
         twin.forget_options()
         twin.pos = self.pos.copy()
