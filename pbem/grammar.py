@@ -323,6 +323,22 @@ class _Miss:
         return self.why
 
 
+def _openers(parts: Sequence[_Part]) -> frozenset[str]:
+    """The literal words that may come first in ``parts``: the first literal, and that of
+    each optional group before it (an optional group may be left out)."""
+    found: set[str] = set()
+    for q in parts:
+        if isinstance(q, _Lit):
+            found.add(q.word)
+            break
+        if isinstance(q, _Opt):
+            if q.parts and isinstance(q.parts[0], _Lit):
+                found.add(q.parts[0].word)
+            continue
+        break
+    return frozenset(found)
+
+
 def _match(parts: Sequence[_Part], words: Sequence[str], form: Form, miss: _Miss,
            i: int = 0, got: dict[str, Value] | None = None) -> dict[str, Value] | None:
     """The arguments ``words[i:]`` spells against ``parts``, or ``None`` (``miss`` then
@@ -363,9 +379,13 @@ def _match(parts: Sequence[_Part], words: Sequence[str], form: Form, miss: _Miss
                          f"{words[i]!r}")
             return None
         return _match(rest, words, form, miss, i + 1, {**got, p.name: value})
-    # a list: as many words as read, then give back one at a time to what follows
+    # a list: as many words as read, up to a word that may open what follows (a unit
+    # type that reads "and" must not swallow an optional "[and air]": the flag would be
+    # lost while the text still wrote back the same), then give back one at a time
+    stops = _openers(rest)
     n = 0
-    while i + n < len(words) and p.type.read(words[i + n]) is not None:
+    while (i + n < len(words) and words[i + n] not in stops
+           and p.type.read(words[i + n]) is not None):
         n += 1
     if n == 0:
         miss.fail(i, f"{form.name}: argument {p.name} wants one or more of {p.type.what}, "
@@ -551,7 +571,10 @@ def complete(prefix: str, actions: Iterable[Action]) -> list[str]:
             continue
         end = text.find(" ", len(prefix))
         out[text if end < 0 else text[:end + 1]] = None
-    return list(out)
+    # an action that is whole and also goes on ('move 8A 0807 0806', a path that may
+    # go further): offered once, whole; readline shows 'x' and 'x ' as the same word twice,
+    # and a space after it reaches the longer ones
+    return [o for o in out if not (o.endswith(" ") and o[:-1] in out)]
 
 
 def _next_after(parts: Sequence[_Part], words: Sequence[str], i: int,

@@ -61,6 +61,12 @@ def prompt_named(prompt: str, counters: Mapping[str, str], sides: Iterable[str])
                                     if w not in taken])
 
 
+def cites(prompt: str, rule: str) -> bool:
+    """Whether ``prompt`` already names ``rule`` in its own parentheses ("sets up 1/33
+    (ccb area, 13.0)"): a listing that adds "(13.0)" after it says the rule twice."""
+    return bool(rule) and re.search(r"[(,] ?" + re.escape(rule) + r"[),]", prompt) is not None
+
+
 def told(events: Iterable[Any], rolls: Iterable[Any], side: str | None,
          counters: Mapping[str, str]) -> list[tuple[str, str]]:
     """What ``side`` reads of an act or a received file, as (kind, line): each event it

@@ -56,7 +56,8 @@ commands:
   (Enter)           an empty line takes the default the list shows
   legal [WORD]      what you may do now, or only the actions naming a unit or hex
   show [HEX]        the board (centered on HEX)
-  where UNIT        the board with the hexes UNIT may go to or act on highlighted
+  where [UNIT]      the board with the hexes UNIT (or the unit picked) may go to or act
+                    on highlighted
   setup [FILE]      your whole set-up from a text, 'UNIT HEX' a line (no FILE: the text
                     of where your units stand now, to edit)
   undo              take back your last action (never past a die roll)
@@ -250,8 +251,11 @@ def suggest(state: State, text: str) -> str:
     words = {w for a in legal for w in a.split()}
     view = state.view(state.current_player())
     named = {c.hex for c in view.cells} | {p.id for p in view.pieces if not p.hidden}
+    # the engine's own verbs ('move' while only 'end movement' is legal) are words the
+    # rules refuse now, not misspellings of another action's word
+    verbs = set(state.engine.action_words)
     for word in text.split():
-        if word not in words and word not in named:
+        if word not in words and word not in named and word not in verbs:
             near = difflib.get_close_matches(word, sorted(words | {p.id for p in view.pieces
                                                                    if not p.hidden}),
                                              n=1, cutoff=0.6)
@@ -285,7 +289,7 @@ def situation(game: Game) -> str:
     parts = [f"[bold]{game.name}[/]", status] if status else [f"[bold]{game.name}[/]"]
     pending = len(game.pending_actions())
     if pending:
-        parts.append(f"{pending} actions in this file")
+        parts.append(f"{count_words(pending, 'action')} in this file")
     return " | ".join(parts)
 
 
@@ -693,7 +697,14 @@ class Prompt:
                 elif word == "show":
                     self.show(rest or None)
                 elif word == "where":
-                    self.where(rest)
+                    # a bare 'where' means the unit just picked from the list; with none
+                    # picked, the command's form, not "no legal action takes  anywhere"
+                    if rest or self.focus:
+                        self.where(rest or self.focus or "")
+                    else:
+                        self.console.print("where UNIT: the board with the hexes UNIT may go "
+                                           "to or act on lit ('legal' lists the units)",
+                                           markup=False)
                 elif word == "setup":
                     if self.setup(rest):
                         return "sealed"

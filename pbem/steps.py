@@ -185,7 +185,15 @@ class Choice(Step[S]):
     :attr:`decider` (the side, or its role: the phasing side or its opponent),
     :attr:`default_action` or :attr:`default_option` (the default), :attr:`refusal`,
     :attr:`prompt_template` (the prompt), :attr:`order` (the standing order).  The
-    methods remain for what depends on the position."""
+    methods remain for what depends on the position.
+
+    What a task a side works through until it stops shares is declared too:
+    :attr:`decider_field` (the side named by the frame's arguments) or
+    :attr:`decider_unit` (the owner of the unit they name), :attr:`ending` (the
+    action that ends the task: the default where listed, ending the frame when taken,
+    :meth:`end`), :attr:`when_empty` (``"end"``: the task ends itself when nothing is
+    offered), :attr:`show_at_most` (the options listed with the decision up to a
+    count)."""
 
     kind: ClassVar[str]
     #: take the only option without asking (a forced choice is no decision)
@@ -218,6 +226,26 @@ class Choice(Step[S]):
     #: further answers of the standing order, as (name, what it does): the engine's
     #: :meth:`~pbem.engine.State.order_answer` gives them
     order_policies: ClassVar[tuple[tuple[str, str], ...]] = ()
+    #: the field of the frame's arguments that names the deciding side, where the same
+    #: step is each side's in turn (a phase's moves: ``"side"``); :attr:`decider` first
+    decider_field: ClassVar[str] = ""
+    #: the field of the frame's arguments naming the unit (or units: the first) whose
+    #: owner decides (a retreat, a loss, a unit's option: the owner's choice), by the
+    #: state's :meth:`StepState.owner`; :attr:`decider` and :attr:`decider_field` first
+    decider_unit: ClassVar[str] = ""
+    #: the action that ends the task (a side's "done"), where a side may stop: the
+    #: default whenever it is listed (:meth:`default`), and taken, it ends the frame
+    #: (:meth:`end`) without reaching :meth:`apply`; None: no such action, or
+    #: :meth:`ending_for` says it from the position
+    ending: ClassVar[Action | None] = None
+    #: what the runtime does when nothing is offered: ``"ask"`` (ask anyway; an engine
+    #: whose decision is never empty) or ``"end"`` (the task is over: the frame ends
+    #: without asking); with :attr:`auto` a sole option is taken too
+    when_empty: ClassVar[str] = "ask"
+    #: list the options in the Decision only up to this many (a phase's moves run to
+    #: thousands at one position and a handful at another); None: the state's
+    #: :attr:`StepState.show_at_most`
+    show_at_most: ClassVar[int | None] = None
 
     def side(self, s: S, args: Any) -> str:
         if self.decider == PHASING:
@@ -226,6 +254,11 @@ class Choice(Step[S]):
             return s.non_phasing_side()
         if self.decider:
             return self.decider
+        if self.decider_field:
+            return str(getattr(args, self.decider_field))
+        if self.decider_unit:
+            unit = getattr(args, self.decider_unit)
+            return s.owner(str(unit[0] if isinstance(unit, list | tuple) else unit))
         raise NotImplementedError
 
     def prompt(self, s: S, args: Any) -> str:
@@ -251,10 +284,31 @@ class Choice(Step[S]):
         raise NotImplementedError
 
     def default(self, s: S, args: Any) -> Action | None:
+        ending = self.ending_for(s, args)
+        if ending is not None and ending in s.options_for(self, args):
+            return ending  # a side may stop now: not when the task must be done first
         if self.default_option is not None:
             options = s.options_for(self, args)
             return options[self.default_option] if options else None
         return self.default_action
+
+    def ending_for(self, s: S, args: Any) -> Action | None:
+        """The action that ends the task here (:attr:`ending`)."""
+        return self.ending
+
+    def end(self, s: S, args: Any, flow: Flow) -> list[Event]:
+        """Take the ending action (:attr:`ending`): the frame ends.  A rule that acts
+        when a side stops (what is left over) overrides this and ends the flow."""
+        flow.end()
+        return []
+
+    def take(self, s: S, args: Any, action: Action, flow: Flow) -> list[Event]:
+        """What the runtime calls with an action it has checked (or takes for a side):
+        the ending action goes to :meth:`end`, any other to :meth:`apply`."""
+        ending = self.ending_for(s, args)
+        if ending is not None and action == ending:
+            return self.end(s, args, flow)
+        return self.apply(s, args, action, flow)
 
     def accepts(self, s: S, args: Any, action: Action) -> bool:
         """An action not in :meth:`options` that the step still takes: a parameter
@@ -277,8 +331,17 @@ class Choice(Step[S]):
         """Before a side is asked: ``None`` to ask, or the events of what this step did
         without asking (ended with nothing left to decide, took a forced option), having
         moved ``flow`` or not (then it is asked again).  For rules more particular than
-        ``auto``."""
-        return None
+        ``auto``.  By default: with :attr:`when_empty` ``"end"``, the frame ends when
+        nothing is offered."""
+        if self.when_empty == "ask":
+            return None
+        if self.when_empty != "end":
+            raise ValueError(f"{self.name}: when_empty is 'ask' or 'end', not "
+                             f"{self.when_empty!r}")
+        if s.options_for(self, args):
+            return None
+        flow.end()
+        return []
 
     def only_option(self, s: S, args: Any) -> Action | None:
         """The one action this decision can take now, or ``None`` when there is a choice.
@@ -470,6 +533,9 @@ class StepState(State, Generic[P]):
     #: position may change only inside steps (a test that edits it by hand between two
     #: asks calls :meth:`forget_options`); off, every ask computes them again.
     memo_options: ClassVar[bool] = False
+    #: list a decision's options only up to this many, for every step that does not
+    #: declare its own :attr:`Choice.show_at_most` (None: no such limit)
+    show_at_most: ClassVar[int | None] = None
 
     def begin(self, position: P, stack: list[Frame] | None = None) -> list[Event]:
         """Set the position and the frames (a new game: the start step), then run to the
@@ -573,10 +639,13 @@ class StepState(State, Generic[P]):
     def _ran(self, told: list[Event], returned: list[Event] | None) -> None:
         """A step's call has returned: its list after what it told; the options memo
         goes, since the position may have changed (it went before the call too: a rule
-        asking :meth:`options_for` inside a step reads the position as it is then)."""
+        asking :meth:`options_for` inside a step reads the position as it is then), and
+        where the step acted, :meth:`position_changed`."""
         if returned:
             told.extend(returned)
         self.forget_options()
+        if returned is not None:  # the step acted (a settle that asks returns None)
+            self.position_changed()
 
     # -- derived for the engine (pbem.engine.Engine's defaults) ------------------------------
 
@@ -624,6 +693,18 @@ class StepState(State, Generic[P]):
                              f"{self.engine.sides}")
         return others[0]
 
+    def owner(self, unit: str) -> str:
+        """The side that owns ``unit``, named once by an engine whose steps declare
+        :attr:`Choice.decider_unit`."""
+        raise NotImplementedError(f"{type(self).__name__} names no unit's owner: a step "
+                                  "declares decider_unit")
+
+    def position_changed(self) -> None:
+        """Called by the runtime after each step that acted (an action or outcome
+        applied, a procedure run, a settle that did something): an engine that caches
+        facts about the position (who is where, ZOCs) drops them here, so no step has
+        to."""
+
     def over(self) -> bool:
         """The game has ended by the rules although steps remain (a side wiped out...)."""
         return False
@@ -669,9 +750,14 @@ class StepState(State, Generic[P]):
     def _decision(self) -> Decision:
         step, frame = self._choice()
         args = frame.args
+        shown: tuple[Action, ...] = ()
+        if step.show:
+            shown = tuple(self.options_for(step, args))
+            most = self.show_at_most if step.show_at_most is None else step.show_at_most
+            if most is not None and len(shown) > most:
+                shown = ()
         return Decision(step.side(self, args), step.kind, step.prompt(self, args),
-                        tuple(self.options_for(step, args)) if step.show else (),
-                        step.default(self, args), rule=step.rule)
+                        shown, step.default(self, args), rule=step.rule)
 
     def _decision_head(self) -> tuple[str, str]:
         if type(self)._decision is not StepState._decision:
@@ -693,7 +779,7 @@ class StepState(State, Generic[P]):
         with self._running() as told:
             flow = Flow()
             self.forget_options()  # the step may change the position
-            self._ran(told, step.apply(self, frame.args, action, flow))
+            self._ran(told, step.take(self, frame.args, action, flow))
             self._move(flow, stay=True)
             self._settle_into(told, actor, False)
         return told
@@ -835,7 +921,7 @@ class StepState(State, Generic[P]):
                                         f"{only.notation()} (sealed dice)", "info",
                                         visible_to=(side,), rule=step.rule))
                     self.forget_options()  # the step may change the position
-                    self._ran(events, step.apply(self, frame.args, only, flow))
+                    self._ran(events, step.take(self, frame.args, only, flow))
                     self._move(flow, stay=True)
                     continue
                 if not step.auto:
@@ -844,7 +930,7 @@ class StepState(State, Generic[P]):
                 if len(options) != 1:
                     return
                 self.forget_options()  # the step may change the position
-                self._ran(events, step.apply(self, frame.args, options[0], flow))
+                self._ran(events, step.take(self, frame.args, options[0], flow))
                 self._move(flow, stay=True)
                 continue
             if isinstance(step, Sequence):

@@ -13,7 +13,7 @@ from engines.backhand.data import SIDES, load
 from engines.backhand.position import OFF, Position, Unit
 from engines.backhand.sequence import BackhandState
 from engines.hexkit.checks import check_named_hexes
-from pbem.engine import Engine, OptionSpec, OrderSpec, ScenarioInfo, Snapshot, State
+from pbem.engine import Engine, OptionSpec, ScenarioInfo, State
 
 
 class BackhandEngine(Engine):
@@ -21,6 +21,9 @@ class BackhandEngine(Engine):
     title = "Von Manstein's Backhand Blow (Schwerpunkt series)"
     rules_version = "2"
     sides = SIDES
+    # its decision kinds, standing orders (declared on their steps) and restore come from
+    # the step table
+    state_class = BackhandState
     # a player's words for each first word of an action (pbem.engine.Engine.action_words)
     action_words = MappingProxyType({
         "front": "move a Soviet Front Marker exactly one hex (14.2)",
@@ -57,40 +60,6 @@ class BackhandEngine(Engine):
         return [OptionSpec("historical-weather", "5.5: the historical weather of the Game "
                            "Turn Record Track instead of the roll")]
 
-    def standing_orders(self) -> list[OrderSpec]:
-        return [
-            OrderSpec("take-loss", "16.0", "retreat first where it cancels a hit",
-                      (("losses", "take hits as step losses"),
-                       ("stand", "never retreat when not forced"))),
-            OrderSpec("chit", "16.73", "play no chit", (("play", "play the first chit held"),)),
-            # the administrative segment's decisions: each side's in turn (4.2 I.F-I), so
-            # every one stops the other side's file (docs/engines/backhand-blow.md)
-            OrderSpec("reinforce", "11.1", "the turn's reinforcements enter on the map",
-                      (("box", "the turn's reinforcements go to Box #1"),)),
-            OrderSpec("replace", "12.0", "spend no replacements (they accumulate)",
-                      (("all", "a replacement step to each eligible unit, by unit id, "
-                        "while replacements of its kind last"),)),
-            OrderSpec("refit", "13.1", "place no Frontnahe Auffrischung marker",
-                      (("first", "the markers on the first eligible formations, by id"),)),
-            # after the weather roll: with sealed dice the Soviet resolves that roll in a
-            # file of its own, which stops at this German decision
-            OrderSpec("rochade", "8.2", "no Rochade",
-                      (("declare", "declare the Rochade at the first turn it is allowed"),)),
-            # a Schwerpunkt segment's opening (4.2 II.C-D): inside the side's own file
-            # after its administrative movement, but where a segment opens at a handover
-            # (turn 1, or a segment with no administrative movement) it ends the other
-            # side's file; with both kinds ordered that file runs on to the Activity roll
-            OrderSpec("phase-order", "4.2 II.C", "Movement Phase first",
-                      (("combat-first", "Combat Phase first"),)),
-            OrderSpec("c3i", "4.2 II.D", "spend two C3I points (all held if fewer)",
-                      (("max", "spend as many as the Activity Table allows (four, or all "
-                        "held if fewer)"),)),
-        ]
-
-    def decision_kinds(self) -> tuple[str, ...]:
-        return ("rochade", "reinforce", "replace", "refit", "fronts", "admin", "phase-order",
-                "c3i", "split", "move", "combat", "chit", "take-loss", "advance", "ersatz")
-
     def check_scenarios(self) -> list[str]:
         problems = super().check_scenarios()
         m = load().map
@@ -114,7 +83,6 @@ class BackhandEngine(Engine):
             else:
                 units[u] = Unit("pending", t.steps)
         state = BackhandState(self, scenario, options)
-        state.data = data
         pos = Position(
             turn=1, last_turn=int(spec["last_turn"]), victory=str(spec["victory"]),
             weather="frozen", prev_weather="frozen",
@@ -126,12 +94,6 @@ class BackhandEngine(Engine):
         state.pos = pos
         update_control(state)
         state.begin(pos)
-        return state
-
-    def _restore(self, snapshot: Snapshot) -> State:
-        state = BackhandState(self, snapshot["scenario"], snapshot["options"])
-        state.data = load()
-        state.restore_body(snapshot["body"])
         return state
 
 

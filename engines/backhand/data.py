@@ -48,6 +48,9 @@ class UnitType(Shared):
 
 @dataclass(frozen=True)
 class Formation(Shared):
+    """A German formation, whose units may move as one stack (15.2), SS or not and
+    motorized or not."""
+
     id: str
     name: str
     ss: bool

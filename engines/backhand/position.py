@@ -73,6 +73,16 @@ class SegState:
 
 
 @dataclass(frozen=True)
+class PhaseCall:
+    """A segment's Movement or Combat Phase (``phase``: ``move`` or ``combat``), in the
+    order the phasing side declared (4.2 II.C)."""
+
+    side: str = "soviet"
+    kind: str = "sp"
+    phase: str = "move"
+
+
+@dataclass(frozen=True)
 class PhaseArgs:
     side: str = "soviet"
     kind: str = "sp"

@@ -7,7 +7,7 @@ from __future__ import annotations
 from typing import Any
 
 from engines.backhand.data import SIDES
-from engines.backhand.position import Count, PhaseArgs, Position, SegSpec, SegState, UnitArg
+from engines.backhand.position import PhaseArgs, PhaseCall, Position, SegSpec, SegState, UnitArg
 from engines.backhand.state import BBState
 from engines.backhand.steps.fight import (
     AdvanceStep,
@@ -24,9 +24,14 @@ from engines.backhand.steps.segment import (
     AdminIn,
     AdminOut,
     AdminPlace,
+    BoxShift,
     Ersatz,
     Fronts,
     Order,
+    Phase,
+    SegC3I,
+    SegClose,
+    SegOpen,
     SpendC3I,
     Split,
 )
@@ -105,78 +110,48 @@ class Segment(Procedure[BBState]):
         return []
 
 
-class SegRun(Procedure[BBState]):
-    """A Schwerpunkt (4.2 II-V) or General (VI, VII) segment, stage by stage."""
+def _phase_args(s: BBState, a: SegState) -> PhaseArgs:
+    return PhaseArgs(a.side, a.kind)
+
+
+def _admin_moves(s: BBState) -> bool:
+    return s.pos.turn > 1  # 15.1: no administrative movement on turn 1
+
+
+def _playing(s: BBState) -> bool:
+    return not s.pos.seg_over  # zero C3I points spent end the segment (4.2 II.D)
+
+
+class SegRun(Sequence[BBState]):
+    """A Schwerpunkt (4.2 II-V) or General (VI, VII) segment.  Its frames are those the
+    procedure that counted these entries by hand saved (a game in progress restores and
+    plays on): the count in ``SegState.stage`` (``counter``), the phase order declared at
+    4.2 II.C in ``SegState.first``, and the close replaces the segment's frame (``tail``)."""
 
     name = "seg-run"
     rule = "4.2"
     Args = SegState
-
-    def run(self, s: BBState, a: SegState, flow: Flow) -> list[Event]:
-        pos = s.pos
-        a.stage += 1
-        if a.stage == 1:
-            pos.phasing, pos.seg_over, pos.admin_moves = a.side, False, 0
-            kind = f"Schwerpunkt {a.no}" if a.kind == "sp" else "General"
-            pos.segment = f"{a.side} {kind}"
-            pos.fronts_moved = []
-            for x in pos.units.values():
-                x.moved = x.fought = x.admin = False
-            if a.side == "soviet":
-                flow.call("fronts")
-                return [Event(f"{pos.segment} segment", "phase", rule=self.rule)]
-            return [*self.run(s, a, flow), Event(f"{pos.segment} segment", "phase",
-                                                 rule=self.rule)]
-        if a.stage == 2:
-            if pos.turn > 1:  # 15.1: no administrative movement on turn 1
-                flow.call("admin-in", PhaseArgs(a.side, a.kind))
-                return []
-            return self.run(s, a, flow)
-        if a.stage == 3:
-            ev = []
-            if pos.turn > 1:
-                moved = [u for u, x in sorted(pos.units.items())
-                         if x.at == "box1" and s.side_of(u) == a.side and not x.refit]
-                for u in moved:
-                    pos.units[u].at = "box2"
-                if moved:
-                    ev.append(Event(f"Box #1 to Box #2: {', '.join(moved)}", "move",
-                                    rule="15.1 (2)"))
-                flow.call("admin-out", PhaseArgs(a.side, a.kind))
-                return ev
-            return self.run(s, a, flow)
-        if a.stage == 4:
-            flow.call("order", PhaseArgs(a.side, a.kind))
-            return []
-        if a.stage == 5:
-            if a.kind == "sp":
-                if a.side == "german" and pos.rochade_now:
-                    flow.call("activity", Count(0))
-                else:
-                    flow.call("c3i", PhaseArgs(a.side, a.kind))
-                return []
-            return self.run(s, a, flow)
-        if a.stage in (6, 7):
-            if pos.seg_over:
-                return self.run(s, a, flow)
-            phase = a.first if a.stage == 6 else ("combat" if a.first == "move" else "move")
-            flow.call(phase, PhaseArgs(a.side, a.kind))
-            return []
-        if a.stage == 8:
-            if a.side == "german" and not pos.seg_over:
-                flow.call("ersatz")
-                return []
-            return self.run(s, a, flow)
-        for k in pos.ap:
-            pos.ap[k] = 0  # unspent activity points do not carry over (stand-in)
-        flow.end()
-        return []
+    counter = "stage"
+    tail = True
+    entries = (
+        Entry("4.2 II.A", "seg-open", args=lambda s, a: SegSpec(a.side, a.kind, a.no)),
+        Entry("15.1", "admin-in", _admin_moves, _phase_args),
+        Entry("15.1", "box-shift", _admin_moves, _phase_args),
+        Entry("4.2 II.C", "order", args=_phase_args),
+        Entry("4.2 II.D", "seg-c3i", args=_phase_args),
+        Entry("4.2 II.E", "phase", _playing, lambda s, a: PhaseCall(a.side, a.kind, a.first)),
+        Entry("4.2 II.E", "phase", _playing, lambda s, a: PhaseCall(
+            a.side, a.kind, "combat" if a.first == "move" else "move")),
+        Entry("13.2", "ersatz", lambda s: _playing(s) and s.pos.phasing == "german"),
+        Entry("4.2", "seg-close"),
+    )
 
 
 STEPS = (GameStep(), Turn(), Advance(), WeatherRoll(), Rochade(), Supply(), Attrition(),
          VariableRoll(), VariableDraw(), Reinforce(), ReplacementRoll(), Replace(), RefitPay(),
-         Refit(), Track(), EndTurn(), Segment(), SegRun(), Fronts(), AdminIn(), AdminPlace(),
-         AdminOut(), Order(), SpendC3I(), Activity(), Split(), MovePhase(), MoveTo(),
+         Refit(), Track(), EndTurn(), Segment(), SegRun(), SegOpen(), BoxShift(), SegC3I(),
+         Phase(), SegClose(), Fronts(), AdminIn(), AdminPlace(), AdminOut(), Order(),
+         SpendC3I(), Activity(), Split(), MovePhase(), MoveTo(),
          Uprising(), CombatPhase(), Attackers(), Chit(), CRTRoll(), EventRoll(), Hits(),
          AdvanceStep(), Ersatz())
 

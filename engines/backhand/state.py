@@ -12,14 +12,14 @@ from collections.abc import Callable, Mapping
 from typing import Any, TypeVar
 
 from engines.backhand import view
-from engines.backhand.data import Data
-from engines.backhand.notation import Word, parse_action
+from engines.backhand.data import Data, load
+from engines.backhand.notation import parse_action, w
 from engines.backhand.position import OFF, Position
 from engines.backhand.victory import victory
-from engines.hexkit.zoc import zoc_map
-from pbem.engine import Action, Decision, Event, Outcome, Result
+from pbem.engine import Action, Decision, Engine, Event, Outcome, Result
+from pbem.grammar import Act
 from pbem.memo import Memo
-from pbem.steps import Choice, StepState
+from pbem.steps import StepState
 from pbem.view import BoardView
 
 T = TypeVar("T")
@@ -37,7 +37,14 @@ class BBState(StepState[Position]):
 
     data: Data
     #: a clone makes its own caches again (pbem.steps)
-    clone_drops = ("_cache", "_listed")
+    clone_drops = ("_cache",)
+    #: a decision's options are computed once for its prompt, listing, default and check
+    memo_options = True
+
+    def __init__(self, engine: Engine, scenario: str, options: Mapping[str, str]) -> None:
+        super().__init__(engine, scenario, options)
+        # the scenario's tables and map, one shared object (a clone keeps it: Shared)
+        self.data = load()
 
     # caches of what the unit locations imply (cleared whenever a unit or marker moves and
     # at every action and outcome: never part of the snapshot)
@@ -60,35 +67,15 @@ class BBState(StepState[Position]):
         return self.cached((kind, side), find)
 
     def invalidate(self) -> None:
+        """The units or markers moved: what their placement implies is computed again, and
+        so are the options of a decision asked before (a rule may ask them inside a step)."""
         self.__dict__["_cache"] = {}
-        self.__dict__["_listed"] = None
-
-    def listed(self, step: Choice[Any], args: Any) -> list[Action]:
-        """``step.options``, computed once for the decision, its default, the legal
-        actions and the check of the action taken (all read the same position: the memo is
-        dropped with the caches)."""
-        memo = self.__dict__.get("_listed")
-        if memo is not None and memo[0] == step.name and memo[1] == args:
-            return list(memo[2])
-        out = step.options(self, args)
-        self.__dict__["_listed"] = (step.name, args, tuple(out))
-        return out
-
-    def _legal_actions(self) -> list[Action]:
-        step, frame = self._choice()
-        return self.listed(step, frame.args)
-
-    def _decision(self) -> Decision:
-        step, frame = self._choice()
-        args = frame.args
-        return Decision(step.side(self, args), step.kind, step.prompt(self, args),
-                        tuple(self.listed(step, args)) if step.show else (),
-                        step.default(self, args), rule=step.rule)
+        self.forget_options()
 
     def _apply_action(self, action: Action) -> list[Event]:
-        listed = self.__dict__.get("_listed")  # the position's, until the action applies
-        self.invalidate()
-        self.__dict__["_listed"] = listed
+        # the caches only: the options memo is the position's until the action applies
+        # (the runtime checks the action against it, then drops it)
+        self.__dict__["_cache"] = {}
         try:
             return super()._apply_action(action)
         finally:
@@ -144,10 +131,13 @@ class BBState(StepState[Position]):
         return self.placed("zoc", side, lambda: self._zoc(side))
 
     def _zoc(self, side: str) -> frozenset[str]:
-        units = [(u, x.at) for u, x in sorted(self.pos.units.items())
-                 if x.at not in OFF and self.side_of(u) == side]
-        cities = set(self.data.cities)
-        return frozenset(h for h in zoc_map(self.data.map, units).hexes if h not in cities)
+        # the neighbours of the hexes the side holds: the kit's zoc_map would also sort
+        # which units reach each hex, unread here, and this is asked after every unit
+        # placed (3.1 control), a tenth of a receive (issue 35 item 3)
+        m = self.data.map
+        index, adjacency, ids = m.index, m.adjacency, m.ids
+        near = {ids[j] for h in self.occupied(side) for j in adjacency[index[h]]}
+        return frozenset(near.difference(self.data.cities))
 
     def stack_ok(self, h: str, side: str, adding: list[str] | tuple[str, ...]) -> bool:
         """10.1, 10.2: ``adding`` joining ``side``'s units in ``h``."""
@@ -216,24 +206,24 @@ class BBState(StepState[Position]):
         opts = decision.options
         if decision.kind == "take-loss" and policy == "losses":
             for o in opts:
-                if isinstance(o, Word) and o.word == "lose":
+                if isinstance(o, Act) and o.kind == "lose":
                     return o
         if decision.kind == "take-loss" and policy == "stand":
             for o in opts:
-                if isinstance(o, Word) and o.word in ("lose", "done"):
+                if isinstance(o, Act) and o.kind in ("lose", "done"):
                     return o
         if decision.kind == "chit" and policy == "play":
             for o in opts:
-                if isinstance(o, Word) and o.word == "chit":
+                if isinstance(o, Act) and o.kind == "chit":
                     return o
         if decision.kind == "reinforce" and policy == "box":
             for o in opts:
-                if o in (Word("arrive", ("box",)), Word("none")):
+                if o in (w("arrive", "box"), w("none")):
                     return o
         if decision.kind == "rochade" and policy == "declare":
-            return Word("rochade")
+            return w("rochade")
         if decision.kind == "phase-order" and policy == "combat-first":
-            return Word("order", ("combat-first",))
+            return w("order", "combat-first")
         if decision.kind == "c3i" and policy == "max":
             return opts[-1]  # "spend 0" to "spend N": N is four or all held
         if (decision.kind, policy) in (("replace", "all"), ("refit", "first")):

@@ -91,16 +91,10 @@ def board_view(
     Cell labels default to the first place name in the hex; ``labels`` overrides them.
     """
     key = None if labels is None else tuple(sorted(labels.items()))
-
-    def fill() -> dict[str, object]:
-        static = _static_parts(hexmap, key)
-        return {"layout": static.layout, "terrain": static.terrain, "cells": static.cells,
-                "edges": static.edges, "lines": static.lines, "boxes": static.boxes}
-
     # the map's parts are made when first read (most views are only asked for their
     # pieces: the names of a listing's units, pbem.engine.State.counters)
     return BoardView.deferred(
-        fill,
+        lambda: map_fields(hexmap, key),
         hexes=lambda: hexmap.ids,
         title=title if title is not None else hexmap.title,
         side=side,
@@ -109,6 +103,18 @@ def board_view(
         highlights=tuple(sorted(set(highlights))),
         overlays=tuple((k, tuple(sorted(set(v)))) for k, v in sorted((overlays or {}).items())),
     )
+
+
+def map_fields(hexmap: HexMap, labels: tuple[tuple[HexId, str], ...] | None = None
+               ) -> dict[str, object]:
+    """The fields of a view of ``hexmap`` that depend on the map alone (those
+    :meth:`pbem.view.BoardView.deferred` leaves to its ``fill``), ``labels`` the cells'
+    labels that differ from the first place name, sorted by hex: for an engine that makes
+    its deferred view itself, to add what its map file says beyond the kit's map (White
+    Death's river courses)."""
+    static = _static_parts(hexmap, labels)
+    return {"layout": static.layout, "terrain": static.terrain, "cells": static.cells,
+            "edges": static.edges, "lines": static.lines, "boxes": static.boxes}
 
 
 @dataclass(frozen=True)

@@ -20,9 +20,8 @@ import itertools
 import math
 from collections.abc import Callable, Collection, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
-from fractions import Fraction
 from types import MappingProxyType
-from typing import Any
+from typing import TYPE_CHECKING, Any, TypeAlias
 
 from engines.hexkit.geometry import Hexside, hexside
 from engines.hexkit.graph import breadth_first as breadth_first
@@ -32,12 +31,18 @@ from engines.hexkit.graph import spread as spread
 from engines.hexkit.graph import trace as trace
 from engines.hexkit.hexid import HexId
 from engines.hexkit.hexmap import HexMap
+from engines.hexkit.odds import fraction_type
 from engines.hexkit.overlay import OverlaidMap, Overlay, StepHook
 from engines.hexkit.shared import Shared
 from engines.hexkit.tables import TerrainChart, parse_cost, parse_enter_leave
 from engines.hexkit.zoc import IGNORE_ZOC, ZocPolicy
 
-Cost = int | Fraction
+# Fraction is imported where a value is made: importing fractions pulls decimal and costs a
+# command 9 M instructions, and most commands of most games make no fraction (issue 35)
+if TYPE_CHECKING:
+    from fractions import Fraction
+
+Cost: TypeAlias = "int | Fraction"
 
 
 def _no_costs() -> Mapping[str, Cost | None]:
@@ -203,10 +208,11 @@ def _cache_key(hexmap: HexMap, move_class: MoveClass,
 def _denominator(values: Iterable[Cost | None]) -> int:
     d = 1
     for v in values:
-        if isinstance(v, Fraction):
-            d = math.lcm(d, v.denominator)
-        elif v is not None and not isinstance(v, int):
+        if v is None or isinstance(v, int):
+            continue
+        if not isinstance(v, fraction_type()):
             raise TypeError(f"movement costs must be int or Fraction, not {v!r}")
+        d = math.lcm(d, v.denominator)
     return d
 
 
@@ -376,7 +382,9 @@ class MoveCosts(Shared):
 
 
 def _rescale(v: Cost, scale: int) -> int:
-    scaled = Fraction(v) * scale
+    if isinstance(v, int):
+        return v * scale
+    scaled = fraction_type()(v) * scale
     if scaled.denominator != 1:
         raise ValueError(f"a step hook's cost {v} is finer than the class's costs (1/{scale})")
     return int(scaled)
@@ -388,7 +396,7 @@ def _unscale(v: int, scale: int) -> Cost:
     whole, part = divmod(v, scale)
     if not part:
         return whole
-    return Fraction(v, scale)
+    return fraction_type()(v, scale)
 
 
 @dataclass(frozen=True)
@@ -476,8 +484,8 @@ def reachable(
         is_blocked = bset.__contains__
     scale = math.lcm(costs.scale, _denominator([allowance, policy.exit_cost]))
     k = scale // costs.scale
-    budget = int(Fraction(allowance) * scale)
-    exit_extra = int(Fraction(policy.exit_cost) * scale)
+    budget = _rescale(allowance, scale)
+    exit_extra = _rescale(policy.exit_cost, scale)
     # the ZOC's hexes by index: a list as long as the map, made for every search, cost
     # more than a short search itself (issue 35 item 5)
     zoc_set = _zoc_indices(index, zset)

@@ -13,20 +13,41 @@ use the same rounding (Rule 9: 29 against 10 is 2:1).
 
 from __future__ import annotations
 
+import itertools
 import math
 import re
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
-from fractions import Fraction
+from typing import TYPE_CHECKING, TypeAlias
+
+# Fraction is imported where a value is made: importing fractions pulls decimal and costs a
+# command 9 M instructions, and most commands of most games make no fraction (issue 35)
+if TYPE_CHECKING:
+    from fractions import Fraction
 
 #: movement and combat quantities: whole numbers or exact fractions, never floats
-Number = int | Fraction
+Number: TypeAlias = "int | Fraction"
+
+_FRACTION: list[type[Fraction]] = []
+
+
+def fraction_type() -> type[Fraction]:
+    """:class:`fractions.Fraction`, imported when first asked: a function that makes a
+    fraction calls this rather than importing it, since an import statement run per
+    call (a search unscales every hex it reaches) cost more than the import saved."""
+    if not _FRACTION:
+        from fractions import Fraction
+
+        _FRACTION.append(Fraction)
+    return _FRACTION[0]
+
 
 _ODDS = re.compile(r"^\s*(?:<=|>=|≤|≥)?\s*(\d+)\s*:\s*(\d+)\s*([+-]?)\s*$")
 _DIFF = re.compile(r"^\s*(?:<=|>=|≤|≥)?\s*([+-]?\d+)\s*([+-]?)\s*$")
 
 
 def _exact(x: Number, what: str) -> Fraction:
+    Fraction = fraction_type()
     if isinstance(x, bool) or not isinstance(x, int | Fraction):
         raise TypeError(f"{what} must be an int or Fraction, not {type(x).__name__}")
     return Fraction(x)
@@ -34,10 +55,15 @@ def _exact(x: Number, what: str) -> Fraction:
 
 def parse_odds(label: str) -> Fraction:
     """The ratio of a column label: ``"3:1"`` is 3, ``"1:2"`` is 1/2, ``"7:1+"`` is 7."""
+    return fraction_type()(*_odds_terms(label))
+
+
+def _odds_terms(label: str) -> tuple[int, int]:
+    """A column label's two numbers: ``"1:2"`` is (1, 2)."""
     m = _ODDS.match(label)
     if not m or int(m.group(2)) == 0:
         raise ValueError(f"{label!r} is not an odds column like '3:1' or '1:2'")
-    return Fraction(int(m.group(1)), int(m.group(2)))
+    return int(m.group(1)), int(m.group(2))
 
 
 def parse_differential(label: str) -> int:
@@ -104,6 +130,8 @@ def odds_column(attack: Number, defense: Number, labels: Sequence[str]) -> Colum
     column covers it; a game whose last column does not may rule otherwise).  A
     defense of zero counts as above the table.
     """
+    if type(attack) is int and type(defense) is int:
+        return _whole_odds_column(attack, defense, labels)
     ratio = odds_ratio(attack, defense)
     keys = [parse_odds(lab) for lab in labels]
     if ratio is None:
@@ -111,9 +139,32 @@ def odds_column(attack: Number, defense: Number, labels: Sequence[str]) -> Colum
     return _pick(ratio, keys, labels)
 
 
+def _whole_odds_column(attack: int, defense: int, labels: Sequence[str]) -> Column:
+    """:func:`odds_column` of whole strengths (most games' always), comparing cross
+    products: the same column as the exact ratio's, without making a Fraction (importing
+    fractions was 9 M instructions of a command that resolves a combat; issue 35)."""
+    if attack < 0 or defense < 0:
+        raise ValueError(f"negative strength {attack} to {defense}")
+    terms = [_odds_terms(lab) for lab in labels]
+    if defense == 0:
+        return Column(len(terms) - 1, labels[-1], above=True)
+    # p/q < r/s exactly when p*s < r*q (every q, s > 0)
+    if not terms or any(p * s >= r * q for (p, q), (r, s) in itertools.pairwise(terms)):
+        raise ValueError(f"columns {list(labels)} must be strictly increasing")
+    best = -1
+    for i, (p, q) in enumerate(terms):
+        if p * defense <= attack * q:  # p/q <= attack/defense
+            best = i
+    if best < 0:
+        return Column(0, labels[0], below=True)
+    p, q = terms[-1]
+    return Column(best, labels[best], above=attack * q > p * defense)
+
+
 def differential_column(attack: Number, defense: Number, labels: Sequence[str]) -> Column:
     """The differential column: ``attack - defense`` rounded down (for the defender)."""
     diff = _exact(attack, "attack") - _exact(defense, "defense")
+    Fraction = fraction_type()
     keys = [Fraction(parse_differential(lab)) for lab in labels]
     return _pick(Fraction(math.floor(diff)), keys, labels)
 

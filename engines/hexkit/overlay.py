@@ -20,16 +20,20 @@ from __future__ import annotations
 
 from collections.abc import Callable, Iterable, Iterator, Mapping
 from dataclasses import dataclass, field
-from fractions import Fraction
 from types import MappingProxyType
-from typing import Any
+from typing import TYPE_CHECKING, Any, TypeAlias
 
 from engines.hexkit.geometry import Hexside, hexside
 from engines.hexkit.hexid import HexId
 from engines.hexkit.hexmap import HexMap
 from engines.hexkit.shared import Shared
 
-Cost = int | Fraction
+# Fraction is imported where a value is made: importing fractions pulls decimal and costs a
+# command 9 M instructions, and most commands of most games make no fraction (issue 35)
+if TYPE_CHECKING:
+    from fractions import Fraction
+
+Cost: TypeAlias = "int | Fraction"
 _EMPTY: frozenset[str] = frozenset()
 
 

@@ -12,20 +12,25 @@ from __future__ import annotations
 import re
 from collections.abc import Mapping
 from dataclasses import dataclass, field
-from fractions import Fraction
 from types import MappingProxyType
-from typing import Any
+from typing import TYPE_CHECKING, Any, TypeAlias
 
 from engines.hexkit.odds import (
     Column,
     Number,
     differential_column,
+    fraction_type,
     odds_column,
     parse_differential,
     parse_odds,
     shift_column,
 )
 from engines.hexkit.shared import Shared
+
+# Fraction is imported where a value is made: importing fractions pulls decimal and costs a
+# command 9 M instructions, and most commands of most games make no fraction (issue 35)
+if TYPE_CHECKING:
+    from fractions import Fraction
 
 #: table kinds the loader knows how to check
 KINDS = ("odds", "differential", "chart", "lookup")
@@ -156,7 +161,7 @@ class DifferentialCRT(_RollTable):
         return self.row_for(roll)[j]
 
 
-Cost = int | Fraction
+Cost: TypeAlias = "int | Fraction"
 _FRACTION = re.compile(r"^\s*(\d+)\s*/\s*(\d+)\s*$")
 
 
@@ -178,7 +183,7 @@ def parse_cost(value: Any) -> Cost | None:
             return int(text)
         m = _FRACTION.match(text)
         if m and int(m.group(2)) != 0:
-            f = Fraction(int(m.group(1)), int(m.group(2)))
+            f = fraction_type()(int(m.group(1)), int(m.group(2)))
             return f.numerator if f.denominator == 1 else f
     raise ValueError(f"{value!r} is not a cost (write 2, \"1/2\" or \"P\")")
 

@@ -35,6 +35,9 @@ def other(side: str) -> str:
 
 @dataclass(frozen=True)
 class UnitInfo(Shared):
+    """A unit: its attack, defense and movement factors, entry turn (11.1) and set-up
+    group (13.0)."""
+
     id: str
     name: str
     side: str

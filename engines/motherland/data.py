@@ -45,6 +45,9 @@ ALLIED_NATIONS = frozenset({"romanian", "hungarian", "italian", "finnish"})
 
 @dataclass(frozen=True)
 class Counter:
+    """A unit counter: side, nation, type and its factors by remaining step (a chit
+    unit's come from its strength chit)."""
+
     id: str
     side: str
     name: str
@@ -77,6 +80,9 @@ class Counter:
 
 @dataclass(frozen=True)
 class Chit:
+    """A Soviet strength chit: its letter, its front and back factors and the setup
+    number the chits file gives it."""
+
     id: str
     letter: str
     front: tuple[int, int]
@@ -90,6 +96,9 @@ class Chit:
 
 @dataclass(frozen=True)
 class TurnInfo:
+    """One turn of the Turn Record Track: date, weather, replacements, production and
+    what arrives or is withdrawn."""
+
     turn: int
     date: str
     weather: str
@@ -106,6 +115,9 @@ class TurnInfo:
 
 @dataclass(frozen=True)
 class ScenarioData:
+    """A scenario: its turns, special rules, victory conditions, setup and the
+    control and eliminated assets it starts with."""
+
     id: str
     title: str
     first: int
@@ -122,6 +134,10 @@ class ScenarioData:
 
 @dataclass(frozen=True)
 class Terrain:
+    """A Terrain Effects Chart row: the cost for leg and mechanized units to enter, the
+    combat column shift, and the units excepted where it is prohibited to the others
+    (High Mountain, 5.1.5)."""
+
     leg: int
     mech: int
     shift: int

@@ -4,10 +4,11 @@ The position is typed data (``self.pos``, ``position.py``; pbem.codec derives it
 snapshot).  :class:`MotherlandState` holds what every rule reads (who is where and whose,
 stacks and ZOCs as the hex kit's board facts of the placement, a unit's factors and
 name, city control, with a per-position cache ``_cache`` forgotten by ``_touch`` after
-every change) and the hooks of the engine
-contract the step runtime leaves to the game.  It holds no rules.  The rules tell their
-events to the runtime's log (``s.tell(Event(...))``) and queue the frames they lead to
-with ``s.queue_frames(..., first=True)``: the last queued runs first.
+every change, as the runtime's ``position_changed`` after every step that acted) and
+the hooks of the engine contract the step runtime leaves to the game.  It holds no
+rules.  The rules tell their events to the runtime's log (``s.tell(Event(...))``) and
+queue the frames they lead to with ``s.queue_frames(..., first=True)``: the last queued
+runs first.
 
 The rules are modules of plain functions taking the state first, one per rule area, in
 the book's order: ``supply.py`` supply (9.0), isolation, Air Supply range;
@@ -29,7 +30,6 @@ supply lines, rail connection and movement are the hex kit's
 
 from __future__ import annotations
 
-import dataclasses
 import re
 from collections.abc import Mapping
 from typing import Any
@@ -68,7 +68,7 @@ from engines.motherland.data import (
 from engines.motherland.notation import of_kind, parse
 from engines.motherland.position import Combat, Position, Unit
 from engines.motherland.sequence import phase_title, turn_sequence
-from engines.motherland.steps import STEPS, MotherlandChoice
+from engines.motherland.steps import STEPS
 from pbem import typedcopy
 from pbem.engine import CHANCE, Action, Decision, Result, State
 from pbem.steps import Choice, Frame, Misfit, Roll, StepState
@@ -226,6 +226,10 @@ class MotherlandState(StepState[Position]):
         if len(self._pcache) > 20_000:
             self._pcache.clear()
 
+    def position_changed(self) -> None:
+        # the runtime's call after every step that acted: the cached facts go
+        self._touch()
+
     def sig(self, side: str) -> str:
         """Where ``side``'s units are: the key of caches that depend on them only."""
         # a string, not the facts' tuple of Placed: each unit's reach is looked up by it
@@ -347,6 +351,9 @@ class MotherlandState(StepState[Position]):
     #: a decision's options (a movement phase's thousands of moves) listed once for the
     #: settling, the decision shown, the default and the refusal check
     memo_options = True
+    #: a decision's options listed with it up to this many (a movement phase offers
+    #: thousands, a retreat a handful)
+    show_at_most = 40
     start = "game"
 
     def __init__(self, engine: Any, scenario: str, options: dict[str, str]) -> None:
@@ -435,16 +442,6 @@ class MotherlandState(StepState[Position]):
 
     def parse_action(self, text: str) -> Action:
         return parse(text)
-
-    def _decision(self) -> Decision:
-        # the runtime's, but the options shown only up to the step's show_at_most (a
-        # movement phase offers thousands), which Choice.show cannot say by position
-        decision = super()._decision()
-        step = self.step()
-        assert isinstance(step, MotherlandChoice)
-        if len(decision.options) > step.show_at_most:
-            return dataclasses.replace(decision, options=())
-        return decision
 
     def _decision_head(self) -> tuple[str, str]:
         # side and prompt as _decision words them, without listing the options (a game's

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from dataclasses import dataclass
+from functools import partial
 from typing import TYPE_CHECKING
 
 from pbem.view import BoardView, Box, Cell, Edge, Layout, Line, Piece, TerrainStyle
@@ -58,8 +59,13 @@ def _static(data: GameData) -> _Static:
     return made
 
 
+def _map_fields(data: GameData) -> dict[str, object]:
+    static = _static(data)
+    return {"layout": static.layout, "terrain": static.terrain, "cells": static.cells,
+            "edges": static.edges, "lines": static.lines, "boxes": static.boxes}
+
+
 def build_view(state: MotherlandState, side: str | None) -> BoardView:
-    static = _static(state.data)
     pieces = []
     for uid, u in sorted(state.pos.units.items()):
         c = state.c(uid)
@@ -87,8 +93,10 @@ def build_view(state: MotherlandState, side: str | None) -> BoardView:
     control = state.pos.control
     overlays = tuple((f"control:{s}", tuple(sorted(h for h, v in control.items() if v == s)))
                      for s in ("axis", "soviet"))
-    return BoardView(
-        title=f"For the Motherland! - {state.sc.title}", side=side,
-        layout=static.layout, terrain=static.terrain, cells=static.cells,
-        edges=static.edges, lines=static.lines, pieces=tuple(pieces), boxes=static.boxes,
-        status=state.status(), overlays=overlays)
+    # the map's parts are made when first read: 'legal' and 'act' only name the view's
+    # units (pbem.engine.State.counters; issue 35 item 3)
+    data = state.data
+    return BoardView.deferred(
+        partial(_map_fields, data), hexes=lambda: data.hexmap.ids,
+        title=f"For the Motherland! - {state.sc.title}", side=side, pieces=tuple(pieces),
+        status=state.status(), highlights=(), overlays=overlays)

@@ -33,6 +33,9 @@ def frac(text: Any) -> Fraction:
 
 @dataclass(frozen=True)
 class UnitInfo(Shared):
+    """A unit of the order of battle: formation, steps, target type (2.1), fire type,
+    size, movement allowance, range and armor."""
+
     id: str
     side: str
     formation: str
@@ -53,6 +56,9 @@ class UnitInfo(Shared):
 
 @dataclass(frozen=True)
 class Formation(Shared):
+    """A formation: its setup area or hexes, assigned units, and when and where it
+    enters as a reinforcement."""
+
     id: str
     side: str
     name: str

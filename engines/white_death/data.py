@@ -47,6 +47,9 @@ class Cost:
 
 @dataclass(frozen=True)
 class UnitType:
+    """A unit type as its counter and the Unit Identification Chart give it (Rule 2):
+    class, combat and antitank factors, morale, mobility and size."""
+
     key: str
     cls: str  # P, L, H, A
     cf: Fraction
@@ -85,6 +88,9 @@ GARRISON_TYPE = UnitType("intrinsic-garrison", "P", Fraction(4), False, Fraction
 
 @dataclass(frozen=True)
 class UnitDef:
+    """One unit of the order of battle (Rule 2): its side, type, division and full
+    strength."""
+
     uid: str
     side: str
     type: UnitType
@@ -109,6 +115,8 @@ class Group:
 
 @dataclass(frozen=True)
 class Reinforcement:
+    """Units that enter on a turn through an area (Rule 17)."""
+
     turn: int
     side: str
     units: tuple[str, ...]
@@ -117,12 +125,17 @@ class Reinforcement:
 
 @dataclass(frozen=True)
 class Objective:
+    """A place and the victory points it scores for the side holding it, by side."""
+
     place: str
     points: Mapping[str, int]
 
 
 @dataclass(frozen=True)
 class ScenarioDef:
+    """A scenario or the campaign: its turns, setup groups, reduced units, objectives,
+    whether it has an opening and whether the players set up their own units."""
+
     id: str
     title: str
     turns: tuple[int, int]
@@ -136,6 +149,10 @@ class ScenarioDef:
 
 @dataclass(frozen=True)
 class Tables:
+    """The charts the rules read: movement (Rule 7), frozen lakes (Rule 13), terrain and
+    combat (Rule 12), conventional fire (Rule 9), antitank fire (Rule 10), barrage
+    (Rule 11) and weather (Rule 16)."""
+
     movement: Mapping[str, Mapping[str, Cost]]
     lake: Mapping[str, Mapping[str, Fraction | None]]
     defense: Mapping[str, Mapping[str, int]]

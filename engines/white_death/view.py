@@ -9,11 +9,10 @@ Functions of the position, the catalog and the side that looks, not methods of t
 from __future__ import annotations
 
 from collections.abc import Callable, Iterable, Mapping, Sequence
-from dataclasses import replace
 from functools import partial
-from typing import Any
+from typing import Any, cast
 
-from engines.hexkit.board import board_view
+from engines.hexkit.board import map_fields
 from engines.hexkit.scenario import ScenarioSet
 from engines.white_death.base import other
 from engines.white_death.data import SIDES, Catalog, UnitDef
@@ -79,17 +78,17 @@ def _hex_pieces(pos: Position, h: str, uids: Sequence[str], side: str | None,
     return tuple(pieces)
 
 
-def _frame(cat: Catalog, title: str) -> tuple[BoardView, tuple[Line, ...]]:
-    """The view's map-only parts (the kit's, shared by every view of the map) and its
-    lines with the Lowatj's course added (Rule 7: river hexes are terrain, so the
-    display gets the course as a line), made once per catalog and title."""
-    key = ("view-frame", title)
-    got = cat.static.get(key)
-    if got is None:
-        base = board_view(cat.map, title=title)
-        got = cat.static[key] = (base, (*base.lines, *river_lines(cat.data)))
-    out: tuple[BoardView, tuple[Line, ...]] = got
-    return out
+def _map_fields(cat: Catalog) -> dict[str, object]:
+    """The view's map-only parts (the kit's, shared by every view of the map) with the
+    Lowatj's course added to its lines (Rule 7: river hexes are terrain, so the display
+    gets the course as a line), the lines made once per catalog."""
+    fields = map_fields(cat.map)
+    lines = cat.static.get("view-lines")
+    if lines is None:
+        lines = cat.static["view-lines"] = (*cast(tuple[Line, ...], fields["lines"]),
+                                            *river_lines(cat.data))
+    fields["lines"] = lines
+    return fields
 
 
 def _memo(cat: Catalog, name: str, limit: int) -> Memo[Any, Any]:
@@ -130,12 +129,17 @@ def board(pos: Position, cat: Catalog, side: str | None, *, title: str, status: 
                tuple([(units[x].strength, units[x].deployed) for x in uids]))
         pieces.extend(kept.get(key, partial(_hex_pieces, pos, h, uids, side, shown, bunker,
                                             udef)))
-    base, lines = _frame(cat, title)
     overlays: tuple[tuple[str, tuple[str, ...]], ...] = ()
     if side is not None:
         zset = zoc if isinstance(zoc, frozenset) else frozenset(zoc)
         sorted_zoc = _memo(cat, "view-zoc", 256).get(
             zset, lambda: tuple(sorted(zset)))
         overlays = ((f"zoc:{other(side)}", sorted_zoc),)
-    return replace(base, side=side, status=status, lines=lines, pieces=tuple(pieces),
-                   highlights=tuple(sorted(set(pos.assaults))), overlays=overlays)
+    # the map's parts are made when first read: 'legal' and 'act' only name the view's
+    # units (pbem.engine.State.counters), and making the cells of the whole map was a
+    # third of such a command (issue 35 item 3)
+    mapped = cat.map
+    return BoardView.deferred(
+        partial(_map_fields, cat), hexes=lambda: mapped.ids, title=title, side=side,
+        pieces=tuple(pieces), status=status, highlights=tuple(sorted(set(pos.assaults))),
+        overlays=overlays)

@@ -139,10 +139,12 @@ def replay_cmd(ctx: click.Context, game_ref: str, start: int, fast: bool, step: 
 
             echo(game_html(game, html, referee))
             return
+        from pbem.choices import count_words
+
         with key_poller() as poller:
             shown = replay_game(rich_console(), game, start=start, pacing=_pacing(fast, step, pace),
                                 poll=poller.poll if poller.active else None)
-        echo(f"replayed {shown} files of {game.name}")
+        echo(f"replayed {count_words(shown, 'file')} of {game.name}")
 
 
 @click.command("demo")

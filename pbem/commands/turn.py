@@ -211,11 +211,12 @@ def legal_cmd(ctx: click.Context, game_ref: str, focus: str | None, show_all: bo
             echo(game.awaiting())
             return
         from pbem.choices import columns, count_words, folded, group, unit_table
-        from pbem.naming import prompt_named
+        from pbem.naming import cites, prompt_named
 
         prompt = prompt_named(decision.prompt, game.state.counters(game.side),
                               game.state.engine.sides)
-        echo(prompt + (f" ({decision.rule})" if decision.rule else ""))
+        echo(prompt + (f" ({decision.rule})" if decision.rule
+                       and not cites(decision.prompt, decision.rule) else ""))
 
         grouped = group(game.state, game.side, actions)
         one = grouped.find(focus) if focus else None

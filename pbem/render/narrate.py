@@ -26,7 +26,7 @@ from rich.text import Text
 
 from pbem import history
 from pbem.engine import ChanceRequest, Decision, Event, State, counter_text
-from pbem.naming import agree, named
+from pbem.naming import agree, cites, named
 from pbem.render.board import board_screen, fit_window, focus_hex
 from pbem.render.theme import style as named_style
 from pbem.view import BoardView
@@ -106,7 +106,7 @@ class DecisionPrompt:
         head = Text()
         head.append(f"{d.side}: ", named_style(console, "narrate.header"))
         head.append(agree(d.prompt))
-        if d.rule:
+        if d.rule and not cites(d.prompt, d.rule):
             head.append(f"  ({d.rule})", named_style(console, "narrate.prompt"))
         yield head
         for i, option in enumerate(d.options, 1):

@@ -120,7 +120,8 @@
     }
     P.status.textContent = s.status;
     P.sub.textContent = s.game + ": you play " + s.side + " \u2014 " + s.awaiting +
-      (s.pending ? " (" + s.pending + " actions in this file)" : "");
+      (s.pending ? " (" + s.pending + (s.pending === 1 ? " action" : " actions") +
+       " in this file)" : "");
     clear(question); clear(options); rule.textContent = "";
     if (s.prompt) {
       question.textContent = s.prompt.prompt;

@@ -51,7 +51,7 @@ from pbem.envelope import open_envelope, peek
 from pbem.errors import DuplicateFile, PbemError, UsageError
 from pbem.grammar import hexes_of, names, units_of
 from pbem.history import Rolled
-from pbem.naming import told
+from pbem.naming import cites, told
 from pbem.play import write_outbox
 from pbem.session import Game, Home
 from pbem.text import displayable
@@ -316,7 +316,9 @@ class Board(Gate):
         decision = game.my_decision()
         prompt = None
         if decision is not None:
-            prompt = {"side": decision.side, "prompt": decision.prompt, "rule": decision.rule,
+            # the rule shown under the prompt, unless the prompt names it already (13.0)
+            rule = "" if cites(decision.prompt, decision.rule) else decision.rule
+            prompt = {"side": decision.side, "prompt": decision.prompt, "rule": rule,
                       "options": [{"text": o.notation(),
                                    "default": decision.default is not None
                                    and o == decision.default} for o in decision.options],

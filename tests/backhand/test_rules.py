@@ -13,7 +13,7 @@ from engines.backhand.state import BBState
 from engines.backhand.steps.turn import next_weather
 from engines.backhand.supply import supply_net
 from engines.backhand.victory import victory
-from pbem.errors import IllegalAction
+from pbem.errors import ActionSyntaxError, IllegalAction
 from pbem.setup import setup
 
 SC = "high-water-mark"
@@ -525,8 +525,11 @@ def test_13_1_no_refit_once_every_unit_of_the_formation_is_eliminated() -> None:
     elim = ", ".join(f'"{u}" = {{ at = "elim", steps = 0 }}' for u in ("LAH-1", "LAH-2", "LAH-Pz"))
     s = at(f'clear = true\nturn = 7\nunits = {{ {elim} }}\n{REFIT}', "backhand-blow")
     assert not any(o.notation().startswith("refit LAH") for o in s.legal_actions())
-    with pytest.raises(IllegalAction, match=r"13\.1"):
+    # neither where its units lie eliminated (no hex: refused as written) nor in a box
+    with pytest.raises(ActionSyntaxError, match="a hex or a refit box"):
         s.apply("refit LAH elim")
+    with pytest.raises(IllegalAction, match=r"13\.1"):
+        s.apply("refit LAH box1")
 
 
 def _german_sp(no: int, stage: int, step: str, side: str = "german") -> str:

@@ -57,7 +57,7 @@ def _a_game(run: Any, tmp_path: Path) -> None:
     status = json.loads(run("b", "status", "g", "--json").output)
     assert status["your_move"] and status["seq"] == 2
     r = run("b", "replay", "g", "--fast")
-    assert r.exit_code == 0 and "replayed 1 files of g" in r.output
+    assert r.exit_code == 0 and "replayed 1 file of g" in r.output
     assert run("b", "show", "g").exit_code == 0
     audit = run(None, "audit", "inv.pbem", "acc.pbem", "t2.pbem")
     assert audit.exit_code == 0 and "CLEAN" in audit.output

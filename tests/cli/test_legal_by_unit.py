@@ -125,7 +125,7 @@ def test_the_prompt_names_the_unit_as_its_counter(run: Run, tmp_path: Path) -> N
     """Mortain's US set-up (13.0) names the unit to place as its counter reads."""
     mortain_homes(tmp_path, "US player sets up 1/33")
     lines = legal(run, tmp_path, "bert")
-    assert lines[0] == "the US player sets up 1/33 Armd 4-3-10 (ccb area, 13.0) (13.0)"
+    assert lines[0] == "the US player sets up 1/33 Armd 4-3-10 (ccb area, 13.0)"  # 13.0 said once
     assert lines[2].split() == ["1/33", "Armd", "4-3-10", "place", "37"]
 
 

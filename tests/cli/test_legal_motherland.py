@@ -81,5 +81,5 @@ def test_tab_completes_an_attack_a_word_at_a_time(soviet_attacks: Path) -> None:
 
     assert prompt._complete("att", 0) == "attack "
     assert "attack 1714 " in offers("attack ")
-    assert offers("attack 1714 with ") == ["attack 1714 with 43A ", "attack 1714 with 50A",
+    assert offers("attack 1714 with ") == ["attack 1714 with 50A",
                                            "attack 1714 with 43A", "attack 1714 with 49A"]

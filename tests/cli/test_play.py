@@ -74,7 +74,7 @@ def test_replay_whole_game(cli, tmp_path: Path) -> None:  # type: ignore[no-unty
     cli("a", "send", "g", "-o", "t2.pbem")
     cli("b", "receive", "t2.pbem")
     r = cli("b", "replay", "g", "--fast")
-    assert r.exit_code == 0 and "red passes" in r.output and "replayed 1 files" in r.output
+    assert r.exit_code == 0 and "red passes" in r.output and "replayed 1 file" in r.output
     # a file that is not there is a wrong number (issue 17 item 8), not 'replayed 0 files'
     r = cli("b", "replay", "g", "--fast", "--from", "99")
     assert r.exit_code == 2 and "has files 0..2, not 99" in r.output, r.output
@@ -187,3 +187,28 @@ def test_where_highlights_a_units_destinations_on_a_real_map(tmp_path: Path) -> 
     r = CliRunner().invoke(main, ["--home", str(tmp_path / "ivan"), "show", "luki", "--where",
                                   "no-such-unit"], catch_exceptions=False)
     assert r.exit_code == 2 and "no legal action takes no-such-unit" in r.output
+
+
+def test_where_alone_names_its_form_or_takes_the_unit_picked(tmp_path: Path) -> None:
+    """A bare 'where' once answered "no legal action takes  anywhere now" (an empty unit);
+    after a unit is picked by its number it shows that unit's hexes."""
+    from pbem.session import Home
+
+    erich, ivan = Home(tmp_path / "erich"), Home(tmp_path / "ivan")
+    erich.keys.create("Erich", "", None)
+    ivan.keys.create("Ivan", "", None)
+    game = erich.new_game("white-death", "purkayev", "german", name="luki")
+    joined = ivan.join(game.files[0], "invite", name="luki")
+    erich.receive(joined.files[1], "reply")
+    ivan.receive(erich.game("luki").file(2)[1], "file 2")
+    ivan.game("luki").act("impulse 4")
+    r = CliRunner().invoke(main, ["--home", str(tmp_path / "ivan"), "play", "luki", "--fast"],
+                           input="status\nwhere\n1\nwhere\nquit\n", catch_exceptions=False,
+                           env={"COLUMNS": "100"})
+    assert r.exit_code == 0, r.output
+    assert "anywhere now" not in r.output
+    assert "| 1 action in this file" in r.output  # 'impulse 4', not "1 actions"
+    assert "where UNIT: the board with the hexes UNIT may go to or act on lit" in r.output
+    # '1' picked the first unit of the list; the bare 'where' then lit its hexes
+    first = r.output.split("    1. ", 1)[1].split()[0]
+    assert f"\n{first}: " in r.output

@@ -121,6 +121,14 @@ def test_completion_a_word_at_a_time_from_the_legal_actions() -> None:
     assert G.complete("attack", legal) == []
 
 
+def test_completion_offers_a_whole_action_that_goes_on_once() -> None:
+    """A path that may stop at 3110 or go on: 'move G01 3110' and 'move G01 3110 ' were
+    two offers readline shows as the same word twice."""
+    legal = [G.parse(t) for t in ("move G01 3110", "move G01 3110 3111", "move G01 3210")]
+    assert G.complete("move G01 ", legal) == ["move G01 3110", "move G01 3210"]
+    assert G.complete("move G01 3110 ", legal) == ["move G01 3110 3111"]
+
+
 def test_what_the_table_expects_next() -> None:
     assert G.expects("move G01 ") == ["<path: a hex (four digits)>"]
     # after one hex of a path: another, or the end
@@ -154,3 +162,15 @@ def test_the_action_a_text_parses_to_is_the_one_listed() -> None:
     assert G["support"](1).notation() == "support 1"
     with pytest.raises(TypeError, match="not a support value"):
         G["support"](True)  # equal to 1 as a key, but no number
+
+
+def test_a_list_stops_at_a_word_that_opens_the_optional_part_after_it() -> None:
+    """A unit type that reads any token (``and``, ``air``) must not swallow ``and air``:
+    the list ends where the optional part's first word stands, so the flag is read."""
+    loose = Grammar(Form("attack", "attack {target:hex} with {units:unit+} [and air]"),
+                    types={"unit": Type.token(), "hex": Type.hex()})
+    act = loose.parse("attack 2514 with G01 G02 and air")
+    assert act.words("units") == ("G01", "G02") and act.flag("and air")
+    assert act.notation() == "attack 2514 with G01 G02 and air"
+    plain = loose.parse("attack 2514 with G01")
+    assert plain.words("units") == ("G01",) and not plain.flag("and air")

@@ -401,3 +401,200 @@ def test_a_decider_by_role_needs_the_state_to_name_the_phasing_side() -> None:
         s.non_phasing_side()
     with pytest.raises(NotImplementedError, match="names no phasing side"):
         StepState.phasing_side(s)
+
+
+# -- a task a side works through until it stops (issue 34: For the Motherland!'s own
+# Choice base, now the runtime's declared attributes) ------------------------------------
+
+
+@dataclass
+class KPos:
+    left: int = 2
+    must: bool = False  # the rules say a side may not stop yet: "done" is not offered
+    auto: bool = False  # play the task whose sole option is taken without asking
+    owner_decides: bool = False  # play the task of the owner of unit A1
+    log: list[str] = field(default_factory=list)
+
+
+@dataclass
+class SideArgs:
+    side: str = ""
+
+
+class KStart(Procedure["KState"]):
+    name = "start"
+
+    def run(self, s: KState, args: NoArgs, flow: Flow) -> list[Event]:
+        if s.pos.owner_decides:
+            flow.goto("yield", UnitsArgs(("A1", "B1")))
+        else:
+            flow.goto("gather_auto" if s.pos.auto else "gather", SideArgs("b"))
+        return []
+
+
+class Gather(Choice["KState"]):
+    name = "gather"
+    kind = "gather"
+    rule = "T 1"
+    Args = SideArgs
+    decider_field = "side"
+    ending = TextAction("done")
+    when_empty = "end"
+    default_option = 0
+    prompt_template = "the {side} player gathers ({left} left)"
+
+    def prompt_fields(self, s: KState, args: SideArgs) -> dict[str, int]:
+        return {"left": s.pos.left}
+
+    def options(self, s: KState, args: SideArgs) -> list[Action]:
+        takes: list[Action] = [TextAction(f"take {n}") for n in range(1, s.pos.left + 1)]
+        return takes if s.pos.must else [*takes, TextAction("done")]
+
+    def apply(self, s: KState, args: SideArgs, action: Action, flow: Flow) -> list[Event]:
+        assert isinstance(action, TextAction) and action.text.startswith("take "), action
+        s.pos.left -= int(action.text.split()[1])
+        s.pos.log.append(action.text)
+        return []
+
+    def end(self, s: KState, args: SideArgs, flow: Flow) -> list[Event]:
+        s.pos.log.append(f"stopped with {s.pos.left}")
+        flow.end()
+        return []
+
+
+class Yield(Gather):
+    """A decision of the owner of the unit the frame names (its units: the first)."""
+
+    name = "yield"
+    kind = "yield"
+    decider_field = ""
+    decider_unit = "units"
+
+
+@dataclass
+class UnitsArgs:
+    units: tuple[str, ...] = ()
+
+
+class GatherAuto(Gather):
+    name = "gather_auto"
+    kind = "gather-auto"
+    auto = True
+    show_at_most = 10
+
+
+class KState(StepState[KPos]):
+    steps = step_table(KStart(), Gather(), GatherAuto(), Yield())
+    start = "start"
+    Position = KPos
+    show_at_most = 3
+    changed = 0  # how often the runtime said the position may have changed
+
+    def position_changed(self) -> None:
+        self.changed += 1
+
+    def owner(self, unit: str) -> str:
+        return unit[0].lower()  # A1 is side a's
+
+    def _result(self) -> Result | None:
+        return Result(None, "rules", f"left {self.pos.left}")
+
+    def _view(self, side: str | None) -> BoardView:
+        return BoardView("Tasks", side, Layout(cols=(1, 1), rows=(1, 1)), (), ())
+
+    def parse_action(self, text: str) -> Action:
+        return TextAction(text)
+
+
+class KEngine(Engine):
+    id = "tasks"
+    title = "Tasks"
+    rules_version = "1"
+    sides = ("a", "b")
+    state_class = KState
+
+    def scenarios(self) -> list[ScenarioInfo]:
+        return [ScenarioInfo("one", "One")]
+
+    def _new_state(self, scenario: str, options: Mapping[str, str]) -> State:
+        state = KState(self, scenario, options)
+        state.begin(KPos())
+        return state
+
+
+TASKS = KEngine()
+
+
+def task(pos: KPos) -> KState:
+    s = KState(TASKS, "one", {})
+    s.begin(pos)
+    return s
+
+
+def test_the_side_comes_from_the_frames_field_and_the_ending_is_the_default_where_listed(
+) -> None:
+    d = task(KPos(left=2)).decision()
+    assert d is not None
+    assert (d.side, d.prompt, d.default) == ("b", "the b player gathers (2 left)",
+                                             TextAction("done"))
+    # a side that may not stop yet: the ending is not listed, nor the default
+    d = task(KPos(left=2, must=True)).decision()
+    assert d is not None and d.default == TextAction("take 1")
+
+
+def test_the_side_is_the_owner_of_the_unit_the_frame_names() -> None:
+    d = task(KPos(left=2, owner_decides=True)).decision()
+    assert d is not None and (d.side, d.prompt) == ("a", "the a player gathers (2 left)")
+
+
+def test_the_ending_action_ends_the_task_through_end_never_apply() -> None:
+    s = task(KPos(left=2))
+    s.apply("take 1")
+    assert s.current_player() == "b"  # a take leaves the task open
+    s.apply("done")
+    assert s.pos.log == ["take 1", "stopped with 1"]
+    assert s.stack == []
+
+
+def test_a_task_with_nothing_offered_ends_itself_without_asking() -> None:
+    s = task(KPos(left=0, must=True))
+    assert s.stack == [] and s.pos.log == []
+    # with auto, a sole option is taken too, and the task then ends itself
+    s = task(KPos(left=1, must=True, auto=True))
+    assert s.stack == [] and s.pos.log == ["take 1"]
+
+
+def test_when_empty_is_ask_or_end() -> None:
+    class Odd(Gather):
+        name = "odd"
+        when_empty = "stop"
+
+    s = task(KPos(left=1))
+    with pytest.raises(ValueError, match="odd: when_empty is 'ask' or 'end', not 'stop'"):
+        Odd().settle(s, SideArgs("b"), Flow())
+
+
+def test_options_are_listed_with_the_decision_only_up_to_show_at_most() -> None:
+    s = task(KPos(left=2))  # three options: the state's show_at_most, 3
+    d = s.decision()
+    assert d is not None and len(d.options) == 3
+    s = task(KPos(left=3))  # four: none listed, though all are legal
+    d = s.decision()
+    assert d is not None and d.options == () and len(s.legal_actions()) == 4
+    assert d.default == TextAction("done")
+    s = task(KPos(left=3, auto=True))  # the step's own limit, 10, comes first
+    d = s.decision()
+    assert d is not None and len(d.options) == 4
+
+
+def test_the_state_hears_after_each_step_that_acted_not_after_asking() -> None:
+    s = task(KPos(left=2))
+    begun = s.changed  # the start procedure ran
+    assert begun == 1
+    s.decision()
+    s.legal_actions()
+    assert s.changed == begun
+    s.apply("take 1")
+    assert s.changed == begun + 1
+    s.apply("done")
+    assert s.changed == begun + 2

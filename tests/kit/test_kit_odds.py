@@ -86,6 +86,52 @@ def test_odds_round_in_the_defenders_favour(a: int, d: int) -> None:
     assert odds_column(a + 1, d, FTM).index >= col.index
 
 
+@given(st.integers(0, 200), st.integers(0, 200), st.sampled_from([FTM, WD]))
+def test_whole_strengths_pick_the_exact_ratios_column(a: int, d: int,
+                                                      labels: list[str]) -> None:
+    """Whole strengths are compared as cross products, not as a Fraction (issue 35):
+    the column, and whether the odds ran off either end, are the exact ratio's."""
+    assert odds_column(a, d, labels) == odds_column(Fraction(a), Fraction(d), labels)
+
+
+def test_whole_strengths_check_the_columns_and_strengths_as_ratios_do() -> None:
+    for a, d in ((3, 1), (Fraction(3), Fraction(1))):
+        with pytest.raises(ValueError, match="strictly increasing"):
+            odds_column(a, d, ["1:1", "2:1", "4:2"])
+        with pytest.raises(ValueError, match="negative strength"):
+            odds_column(-a, d, FTM)
+        with pytest.raises(ValueError, match="not an odds column"):
+            odds_column(a, d, ["1:0", "2:1"])
+
+
+def test_whole_numbers_never_import_fractions() -> None:
+    """Importing fractions (it pulls decimal) was 9 M instructions of every command (issue
+    35 item 3): the kit imports it only to make a fraction, so a game of whole numbers
+    (For the Motherland!, Mortain) loads, picks odds and searches moves without it."""
+    import os
+    import subprocess
+    import sys
+    from pathlib import Path
+
+    code = """
+import sys
+import engines.motherland.rules, engines.mortain.state
+from kit.helpers import make_map
+from engines.hexkit.movement import MoveClass, MoveCosts, reachable
+from engines.hexkit.odds import odds_column
+assert odds_column(7, 3, ["1:2", "1:1", "2:1", "3:1"]).label == "2:1"
+costs = MoveCosts(make_map(4, 4), MoveClass("leg", enter={"clear": 1}))
+assert reachable(costs, "0101", 2).cost["0103"] == 2
+assert "fractions" not in sys.modules, "fractions imported"
+"""
+    tests = str(Path(__file__).resolve().parent.parent)
+    env = {**os.environ, "PYTHONPATH": os.pathsep.join(
+        [tests, *filter(None, [os.environ.get("PYTHONPATH")])])}
+    done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
+                          env=env)
+    assert done.returncode == 0, done.stderr[-2000:]
+
+
 def test_zero_defense_is_off_the_top() -> None:
     col = odds_column(3, 0, FTM)
     assert col.label == "7:1+" and col.above

@@ -99,3 +99,21 @@ def test_summary_and_awaiting_list_no_options(tmp_path: Path, monkeypatch) -> No
     fresh = soviet.game("g")
     assert fresh.summary() == expected
     assert fresh.awaiting() == expected["awaiting"]
+
+
+def test_a_decision_lists_its_options_only_up_to_forty() -> None:
+    """A movement phase (5.0) offers nearly a thousand moves: the decision shown lists none
+    (they stay legal, and the default ends the phase), while a small task lists all."""
+    from pbem import registry
+
+    engine = registry.get("for-the-motherland")
+    s = engine.new_state("1-barbarossa")
+    expend = s.decision()
+    assert expend is not None and expend.kind == "expend-base"
+    assert expend.options == tuple(s.legal_actions()) and expend.options
+    assert expend.default is not None and expend.default.notation() == "end expending"
+    s.apply(expend.default)
+    move = s.decision()
+    assert move is not None and move.kind == "movement"
+    assert move.options == () and len(s.legal_actions()) > 40
+    assert move.default is not None and move.default.notation() == "end movement"

@@ -37,6 +37,7 @@ def test_the_maps_parts_are_made_once_per_data_set_and_show_its_own_map() -> Non
             state.apply_outcome(chooser.outcome(state.chance_request()))
             continue
         kept = state.view("axis")
+        assert kept.cells  # made (or found) before the data set's parts are dropped
         state.data.__dict__.pop("_view_static")
         assert state.view("axis") == kept
         state.apply(chooser.pick(state.legal_actions()))
@@ -46,3 +47,25 @@ def test_the_maps_parts_are_made_once_per_data_set_and_show_its_own_map() -> Non
     cells = small.new_state("4-uranus").view(None).cells
     assert {c.hex for c in cells} == set(small.data.hexmap.ids) != \
         {c.hex for c in state.view(None).cells}
+
+
+def test_naming_the_units_makes_none_of_the_maps_parts() -> None:
+    """'legal' and 'act' only name a view's units (State.counters): the view leaves the
+    map's 951 cells, hexsides and railroads to their first reading (issue 35 item 3), and
+    answers the map's hex ids (a listing's units on the map or in a box) without them."""
+    from pbem.view import DEFERRED
+
+    state = ENGINE.new_state("4-uranus")
+    chooser = Chooser("view-deferred")
+    for _ in range(120):
+        if state.is_chance():
+            state.apply_outcome(chooser.outcome(state.chance_request()))
+            continue
+        for side in (None, "axis", "soviet"):
+            view = state.view(side)
+            assert state.counters(side)
+            hexes = view.hexes()
+            assert not any(name in vars(view) for name in DEFERRED), side
+            assert hexes == {c.hex for c in view.cells} and len(hexes) == 951
+            assert [b.name for b in view.boxes][:2] == ["assets", "baku"]
+        state.apply(chooser.pick(state.legal_actions()))

@@ -36,6 +36,7 @@ from pbem.engine import (
 )
 from pbem.errors import ActionSyntaxError
 from pbem.steps import (
+    PHASING,
     Choice,
     Entry,
     Flow,
@@ -223,9 +224,7 @@ class Movement(Choice["BridgeheadState"]):
     rule = "3.1"
     prompt_template = "the {side} player moves (turn {turn}), or ends the phase"
     default_action = End()
-
-    def side(self, s: BridgeheadState, args: NoArgs) -> str:
-        return s.pos.phasing
+    decider = PHASING  # the state's phasing_side()
 
     def prompt_fields(self, s: BridgeheadState, args: NoArgs) -> dict[str, int]:
         return {"turn": s.pos.turn}
@@ -280,9 +279,7 @@ class Combat(Choice["BridgeheadState"]):
     rule = "5.1"
     prompt_template = "the {side} player attacks a hex, or ends the phase"
     default_action = End()
-
-    def side(self, s: BridgeheadState, args: NoArgs) -> str:
-        return s.pos.phasing
+    decider = PHASING  # the state's phasing_side()
 
     def options(self, s: BridgeheadState, args: NoArgs) -> list[Action]:
         out: list[Action] = []
@@ -381,15 +378,11 @@ class RetreatChoice(Choice["BridgeheadState"]):
     auto = True  # one hex to go to is no decision
     prompt_template = "the {side} player retreats {unit} one hex"
     order = "retreat to the first hex listed"
-
-    def side(self, s: BridgeheadState, args: Retreating) -> str:
-        return rules().units[args.unit].side
+    default_option = 0  # what the standing order answers
+    decider_unit = "unit"  # the retreating unit's owner (BridgeheadState.owner)
 
     def options(self, s: BridgeheadState, args: Retreating) -> list[Action]:
         return [Retreat(h) for h in s.retreats(args.unit)]
-
-    def default(self, s: BridgeheadState, args: Retreating) -> Action:
-        return self.options(s, args)[0]
 
     def why_not(self, s: BridgeheadState, args: Retreating, action: Action) -> Refusal:
         return Refusal("6.2", f"{args.unit} retreats to an adjacent empty hex out of "
@@ -449,6 +442,12 @@ class BridgeheadState(StepState[Position]):
         """The side's units on the map, in id order."""
         return [u for u, h in sorted(self.pos.units.items())
                 if h and rules().units[u].side == side]
+
+    def phasing_side(self) -> str:
+        return self.pos.phasing
+
+    def owner(self, unit: str) -> str:
+        return rules().units[unit].side
 
     def facts(self) -> BoardFacts:
         """The kit's facts of where the units stand, computed once per placement."""

@@ -17,7 +17,7 @@ from engines.white_death.state import WDState
 from engines.white_death.supply import ezoc
 from engines.white_death.view import SIDE_COLOR, river_lines
 from pbem.testing import Chooser
-from pbem.view import BoardView, Piece
+from pbem.view import DEFERRED, BoardView, Piece
 
 from .conftest import decisions
 
@@ -83,3 +83,24 @@ def test_kept_view_is_the_plain_view_for_every_side() -> None:
             state.apply(choose.pick(state.legal_actions()))
     # the games reach what the keys must tell apart: hidden stacks, bunkers, assaults
     assert seen_hidden and seen_bunker and seen_revealed
+
+
+def test_naming_the_units_makes_none_of_the_maps_parts() -> None:
+    """'legal' and 'act' only name a view's units (State.counters): White Death's view
+    leaves the map's cells, hexsides and lines, a third of such a command on Purkayev's
+    map, to their first reading (issue 35 item 3); read, they are the kit's map parts with
+    the Lowatj's course among the lines (Rule 7) and the hex ids the view answered."""
+    state = ENGINE.new_state("purkayev", ENGINE.resolve_options({}))
+    assert isinstance(state, WDState)
+    rivers = river_lines(state.cat.data)
+    assert rivers
+    choose = Chooser("view-deferred")
+    for _ in decisions(state, choose, 80):
+        for side in (None, *SIDES):
+            view = state.view(side)
+            assert state.counters(side)
+            hexes = view.hexes()
+            assert not any(name in vars(view) for name in DEFERRED), side
+            assert view.lines[-len(rivers):] == rivers and view.cells
+            assert hexes == {c.hex for c in view.cells}
+        state.apply(choose.pick(state.legal_actions()))

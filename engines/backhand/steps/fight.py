@@ -12,7 +12,7 @@ from engines.backhand.combat import (
 from engines.backhand.control import control_events, eliminate, put
 from engines.backhand.data import roll_lookup
 from engines.backhand.fronts import ap_left, paying_front
-from engines.backhand.notation import Word, w
+from engines.backhand.notation import w
 from engines.backhand.position import (
     OFF,
     AdvanceArgs,
@@ -31,10 +31,11 @@ from engines.backhand.retreat import (
     second_hexes,
 )
 from engines.backhand.state import BBState
-from engines.backhand.steps import BBChoice, SideChoice
+from engines.backhand.steps import SideChoice
 from engines.backhand.uprisings import uprisings_due
 from pbem.engine import Action, ChanceRequest, Event, Outcome
-from pbem.steps import Flow, Refusal, Roll
+from pbem.grammar import Act
+from pbem.steps import Choice, Flow, Refusal, Roll
 
 
 class CombatPhase(SideChoice):
@@ -51,12 +52,11 @@ class CombatPhase(SideChoice):
     def options(self, s: BBState, a: PhaseArgs) -> list[Action]:
         return [*(w("attack", h) for h in attack_targets(s, a)), w("end")]
 
-    def default(self, s: BBState, a: PhaseArgs) -> Action:
-        return w("end")
+    default_action = w("end")
 
     def why_not(self, s: BBState, a: PhaseArgs, action: Action) -> str | Refusal:
-        if isinstance(action, Word) and action.word == "attack" and action.args:
-            h = action.args[0]
+        if isinstance(action, Act) and action.kind == "attack":
+            h = action.text("hex")
             if h in s.data.map and s.data.map.terrain_of(h) == "swamp":
                 return Refusal("16.724", "no combat into or out of a swamp hex")
             if a.kind == "sp" and ap_left(s, a.side) <= 0:
@@ -65,11 +65,11 @@ class CombatPhase(SideChoice):
         return super().why_not(s, a, action)
 
     def apply(self, s: BBState, a: PhaseArgs, action: Action, flow: Flow) -> list[Event]:
-        assert isinstance(action, Word)
-        if action.word == "end":
+        assert isinstance(action, Act)
+        if action.kind == "end":
             flow.end()
             return []
-        flow.call("attackers", AttackArgs(a.side, a.kind, action.args[0]))
+        flow.call("attackers", AttackArgs(a.side, a.kind, action.text("hex")))
         return []
 
 
@@ -93,23 +93,22 @@ class Attackers(SideChoice):
         out.append(w("cancel"))
         return out
 
-    def default(self, s: BBState, a: AttackArgs) -> Action:
-        return w("cancel")
+    default_action = w("cancel")
 
     def why_not(self, s: BBState, a: AttackArgs, action: Action) -> str | Refusal:
-        if isinstance(action, Word) and action.word == "resolve":
+        if isinstance(action, Act) and action.kind == "resolve":
             return Refusal("16.0", "in a Soviet attack at least one unit must be in range of "
                            "a Front Marker with activity points")
         return Refusal("16.0", f"{action.notation()!r}: not a unit able to attack {a.target}")
 
     def apply(self, s: BBState, a: AttackArgs, action: Action, flow: Flow) -> list[Event]:
-        assert isinstance(action, Word)
-        if action.word == "cancel":
+        assert isinstance(action, Act)
+        if action.kind == "cancel":
             flow.end()
             return []
-        if action.word == "with":
+        if action.kind == "with":
             flow.goto("attackers", AttackArgs(a.side, a.kind, a.target,
-                                              tuple(sorted([*a.units, action.args[0]]))))
+                                              tuple(sorted([*a.units, action.text("unit")]))))
             return []
         if a.kind == "sp":
             if a.side == "german":
@@ -125,19 +124,20 @@ class Attackers(SideChoice):
                       hexes=(a.target,), units=a.units)]
 
 
-class Chit(BBChoice):
+class Chit(Choice[BBState]):
     """Combat chits (stand-in chart): the attacker, then the defender, may play one."""
 
     name = "chit"
     kind = "chit"
     rule = "16.73"
     Args = AttackArgs
+    order = "play no chit"
+    order_policies = (("play", "play the first chit held"),)
 
     def side(self, s: BBState, a: AttackArgs) -> str:
         return a.side if len(a.chits) == 0 else other(a.side)
 
-    def prompt(self, s: BBState, a: AttackArgs) -> str:
-        return f"play a combat chit in the attack on {a.target}?"
+    prompt_template = "play a combat chit in the attack on {target}?"
 
     def options(self, s: BBState, a: AttackArgs) -> list[Action]:
         side = self.side(s, a)
@@ -150,12 +150,11 @@ class Chit(BBChoice):
                 out.append(w("chit", c))
         return [*out, w("no-chit")]
 
-    def default(self, s: BBState, a: AttackArgs) -> Action:
-        return w("no-chit")
+    default_action = w("no-chit")
 
     def apply(self, s: BBState, a: AttackArgs, action: Action, flow: Flow) -> list[Event]:
-        assert isinstance(action, Word)
-        c = action.args[0] if action.args else "-"
+        assert isinstance(action, Act)
+        c = action.text("chit") if action.kind == "chit" else "-"
         ev = []
         if c != "-":
             s.pos.used_chits = sorted([*s.pos.used_chits, c])
@@ -209,6 +208,9 @@ class Hits(SideChoice):
     kind = "take-loss"
     rule = "16.0"
     Args = HitArgs
+    order = "retreat first where it cancels a hit"
+    order_policies = (("losses", "take hits as step losses"),
+                      ("stand", "never retreat when not forced"))
 
     def prompt(self, s: BBState, a: HitArgs) -> str:
         what = "must retreat" if must_retreat(s, a) else "takes"
@@ -227,15 +229,15 @@ class Hits(SideChoice):
         return out
 
     def default(self, s: BBState, a: HitArgs) -> Action:
-        opts = s.listed(self, a)
-        rets = [o for o in opts if isinstance(o, Word) and o.word == "retreat"]
+        opts = s.options_for(self, a)
+        rets = [o for o in opts if isinstance(o, Act) and o.kind == "retreat"]
         return rets[0] if rets else opts[0]
 
     def why_not(self, s: BBState, a: HitArgs, action: Action) -> str | Refusal:
-        if isinstance(action, Word) and action.word == "retreat":
+        if isinstance(action, Act) and action.kind == "retreat":
             if a.river:
                 return Refusal("16.722", "a retreat stops after crossing a river")
-            n = action.args[0] if action.args else ""
+            n = action.text("hex")
             if (a.retreated and n in s.data.map and n in s.data.nbrs[a.target]
                     and s.data.map.has_side(a.target, n, "river")):
                 return Refusal("16.722", "a unit cannot cross a river to extend a retreat "
@@ -244,16 +246,16 @@ class Hits(SideChoice):
                 return Refusal("16.723", "nothing left to retreat for")
             return Refusal("16.724", "not a hex the stack may retreat into (enemy, EZOC, "
                            "stacking, swamp for motorized units)")
-        if isinstance(action, Word) and action.word == "lose" and must_retreat(s, a):
+        if isinstance(action, Act) and action.kind == "lose" and must_retreat(s, a):
             return Refusal("16.0", "an R result: the stack retreats first")
         return super().why_not(s, a, action)
 
     def apply(self, s: BBState, a: HitArgs, action: Action, flow: Flow) -> list[Event]:
-        assert isinstance(action, Word)
+        assert isinstance(action, Act)
         ev: list[Event] = []
         hits, target, retreated, river = a.hits, a.target, a.retreated, a.river
-        if action.word == "lose":
-            u = action.args[0]
+        if action.kind == "lose":
+            u = action.text("unit")
             s.pos.units[u].steps -= 1
             hits -= 1
             ev.append(Event(f"{u} loses a step", "loss", rule=self.rule, units=(u,)))
@@ -263,8 +265,8 @@ class Hits(SideChoice):
                                 rule="2.45", units=(u,)))
             if s.pos.units[u].steps <= 0:
                 ev += eliminate(s, u, self.rule)
-        elif action.word == "retreat":
-            n = action.args[0]
+        elif action.kind == "retreat":
+            n = action.text("hex")
             stack = movable(s, a)
             river = s.data.map.has_side(target, n, "river")
             before = list(s.pos.sov_control)
@@ -278,7 +280,7 @@ class Hits(SideChoice):
             target = n
         nxt = HitArgs(a.side, a.attacker, a.kind, target, hits, a.retreat, retreated, river,
                       a.units, a.then, a.no_advance)
-        if action.word != "done" and (self.options(s, nxt) != [w("done")]):
+        if action.kind != "done" and (self.options(s, nxt) != [w("done")]):
             flow.goto("hits", nxt)
             return ev
         # the hits are taken: the attacker's hits, the advance or the end of the combat
@@ -312,8 +314,7 @@ class AdvanceStep(SideChoice):
     rule = "16.722"
     Args = AdvanceArgs
 
-    def prompt(self, s: BBState, a: AdvanceArgs) -> str:
-        return f"advance into {a.target}?"
+    prompt_template = "advance into {target}?"
 
     def options(self, s: BBState, a: AdvanceArgs) -> list[Action]:
         m = s.data.map
@@ -334,12 +335,11 @@ class AdvanceStep(SideChoice):
                     out.append(w("advance", u))
         return [*out, w("done")]
 
-    def default(self, s: BBState, a: AdvanceArgs) -> Action:
-        return w("done")
+    default_action = w("done")
 
     def why_not(self, s: BBState, a: AdvanceArgs, action: Action) -> str | Refusal:
-        if isinstance(action, Word) and action.word == "advance" and len(action.args) == 2:
-            u, n = action.args
+        if isinstance(action, Act) and action.kind == "advance" and action["to"] is not None:
+            u, n = action.text("unit"), action.text("to")
             if u in a.across:
                 return Refusal("16.722", f"{u} attacked across a river: no second hex")
             if n in s.data.map and s.data.map.has_side(a.target, n, "river"):
@@ -349,8 +349,8 @@ class AdvanceStep(SideChoice):
         return super().why_not(s, a, action)
 
     def apply(self, s: BBState, a: AdvanceArgs, action: Action, flow: Flow) -> list[Event]:
-        assert isinstance(action, Word)
-        if action.word == "done":
+        assert isinstance(action, Act)
+        if action.kind == "done":
             advanced = tuple(sorted({s.pos.units[u].at for u in a.units
                                      if s.pos.units[u].at == a.target or u in a.second}))
             due = uprisings_due(s, advanced) if a.side == "soviet" else ()
@@ -359,12 +359,12 @@ class AdvanceStep(SideChoice):
             else:
                 flow.end()
             return []
-        u = action.args[0]
+        u = action.text("unit")
         origin = s.pos.units[u].at
-        dest = action.args[1] if len(action.args) == 2 else a.target
+        dest = action.text("to") if action["to"] is not None else a.target
         before = list(s.pos.sov_control)
         put(s, [u], dest)
-        if len(action.args) == 2:
+        if action["to"] is not None:
             flow.goto("advance", AdvanceArgs(a.side, a.kind, a.target, a.units, a.retreated,
                                              a.across, (*a.second, u)))
         return [Event(f"{u} advances {origin} to {dest}", "move", rule=self.rule,

@@ -6,12 +6,13 @@ from engines.backhand.control import control_events, put
 from engines.backhand.data import roll_lookup
 from engines.backhand.fronts import ap_left, paying_front
 from engines.backhand.movement import destinations, movers, pays
-from engines.backhand.notation import Word, w
+from engines.backhand.notation import moved, w
 from engines.backhand.position import Cities, MoveArgs, PhaseArgs
 from engines.backhand.state import BBState
 from engines.backhand.steps import SideChoice
 from engines.backhand.uprisings import rise, uprisings_due
 from pbem.engine import Action, ChanceRequest, Event, Outcome
+from pbem.grammar import Act
 from pbem.steps import Flow, Refusal, Roll
 
 
@@ -31,12 +32,11 @@ class MovePhase(SideChoice):
     def options(self, s: BBState, a: PhaseArgs) -> list[Action]:
         return [*(w("move", *name) for name, _ in movers(s, a)), w("end")]
 
-    def default(self, s: BBState, a: PhaseArgs) -> Action:
-        return w("end")
+    default_action = w("end")
 
     def why_not(self, s: BBState, a: PhaseArgs, action: Action) -> str | Refusal:
-        if isinstance(action, Word) and action.word == "move" and action.args:
-            u = action.args[0]
+        if isinstance(action, Act) and action.kind == "move":
+            u = action.text("unit")
             x = s.pos.units.get(u)
             if x is not None and x.admin:
                 return Refusal("15.1", f"{u} used Administrative Movement this segment")
@@ -50,11 +50,11 @@ class MovePhase(SideChoice):
         return super().why_not(s, a, action)
 
     def apply(self, s: BBState, a: PhaseArgs, action: Action, flow: Flow) -> list[Event]:
-        assert isinstance(action, Word)
-        if action.word == "end":
+        assert isinstance(action, Act)
+        if action.kind == "end":
             flow.end()
             return []
-        units = next(m for n, m in movers(s, a) if n == action.args)
+        units = next(m for n, m in movers(s, a) if n == moved(action))
         flow.call("move-to", MoveArgs(a.side, a.kind, units, s.pos.units[units[0]].at))
         return []
 
@@ -71,12 +71,11 @@ class MoveTo(SideChoice):
     def options(self, s: BBState, a: MoveArgs) -> list[Action]:
         return [*(w("to", h) for h in destinations(s, a.units, a.origin)), w("stay")]
 
-    def default(self, s: BBState, a: MoveArgs) -> Action:
-        return w("stay")
+    default_action = w("stay")
 
     def why_not(self, s: BBState, a: MoveArgs, action: Action) -> str | Refusal:
-        if isinstance(action, Word) and action.word == "to" and action.args:
-            h = action.args[0]
+        if isinstance(action, Act) and action.kind == "to":
+            h = action.text("hex")
             if h in s.data.map and not s.stack_ok(h, a.side, list(a.units)):
                 return Refusal("10.1" if a.side == "soviet" else "10.2",
                                f"{h} would be over the stacking limit")
@@ -84,11 +83,11 @@ class MoveTo(SideChoice):
                        "TEC, enemy units and EZOCs)")
 
     def apply(self, s: BBState, a: MoveArgs, action: Action, flow: Flow) -> list[Event]:
-        assert isinstance(action, Word)
+        assert isinstance(action, Act)
         flow.end()
-        if action.word == "stay":
+        if action.kind == "stay":
             return []
-        h = action.args[0]
+        h = action.text("hex")
         if pays(s, a, a.units):
             if a.side == "german":
                 s.pos.ap["german"] -= 1

@@ -7,17 +7,113 @@ from engines.backhand.admin import admin_targets, any_admin_target, groups_in, g
 from engines.backhand.control import put, update_control
 from engines.backhand.data import FRONTS
 from engines.backhand.fronts import in_range
-from engines.backhand.notation import Word, w
-from engines.backhand.position import OFF, Count, MoveArgs, PhaseArgs, SegState
+from engines.backhand.notation import moved, w
+from engines.backhand.position import (
+    OFF,
+    Count,
+    MoveArgs,
+    PhaseArgs,
+    PhaseCall,
+    SegSpec,
+    SegState,
+)
 from engines.backhand.reinforcements import ersatz_pairs
 from engines.backhand.state import BBState
-from engines.backhand.steps import BBChoice, SideChoice
+from engines.backhand.steps import SideChoice
 from engines.backhand.supply import supply_net
 from pbem.engine import Action, ChanceRequest, Event, Outcome
-from pbem.steps import Flow, NoArgs, Refusal, Roll
+from pbem.grammar import Act
+from pbem.steps import Choice, Flow, NoArgs, Procedure, Refusal, Roll
 
 
-class Fronts(BBChoice):
+class SegOpen(Procedure[BBState]):
+    """4.2 II, VI, VII: the segment's side phases; its units have not moved nor fought
+    yet; a Soviet segment opens with the Front Markers (4.2 II.A, 14.2)."""
+
+    name = "seg-open"
+    rule = "4.2"
+    Args = SegSpec
+
+    def run(self, s: BBState, a: SegSpec, flow: Flow) -> list[Event]:
+        pos = s.pos
+        pos.phasing, pos.seg_over, pos.admin_moves = a.side, False, 0
+        kind = f"Schwerpunkt {a.no}" if a.kind == "sp" else "General"
+        pos.segment = f"{a.side} {kind}"
+        pos.fronts_moved = []
+        for x in pos.units.values():
+            x.moved = x.fought = x.admin = False
+        if a.side == "soviet":
+            flow.goto("fronts")
+        else:
+            flow.end()
+        return [Event(f"{pos.segment} segment", "phase", rule=self.rule)]
+
+
+class BoxShift(Procedure[BBState]):
+    """15.1 (2): the phasing side's units in Box #1 (not refitting) go to Box #2, then
+    its units may leave the map for Box #1."""
+
+    name = "box-shift"
+    rule = "15.1"
+    Args = PhaseArgs
+
+    def run(self, s: BBState, a: PhaseArgs, flow: Flow) -> list[Event]:
+        pos = s.pos
+        moved = [u for u, x in sorted(pos.units.items())
+                 if x.at == "box1" and s.side_of(u) == a.side and not x.refit]
+        for u in moved:
+            pos.units[u].at = "box2"
+        flow.goto("admin-out", a)
+        if not moved:
+            return []
+        return [Event(f"Box #1 to Box #2: {', '.join(moved)}", "move", rule="15.1 (2)")]
+
+
+class SegC3I(Procedure[BBState]):
+    """4.2 II.D: a Schwerpunkt Segment's C3I points buy its activity; the German's after
+    a Rochade is declared buys none (8.2: the activity roll with no points); a General
+    Segment has neither."""
+
+    name = "seg-c3i"
+    rule = "4.2 II.D"
+    Args = PhaseArgs
+
+    def run(self, s: BBState, a: PhaseArgs, flow: Flow) -> list[Event]:
+        if a.kind != "sp":
+            flow.end()
+        elif a.side == "german" and s.pos.rochade_now:
+            flow.goto("activity", Count(0))
+        else:
+            flow.goto("c3i", a)
+        return []
+
+
+class Phase(Procedure[BBState]):
+    """4.2 II.E: the Movement or the Combat Phase, in the order declared (4.2 II.C)."""
+
+    name = "phase"
+    rule = "4.2 II.E"
+    Args = PhaseCall
+
+    def run(self, s: BBState, a: PhaseCall, flow: Flow) -> list[Event]:
+        flow.goto(a.phase, PhaseArgs(a.side, a.kind))
+        return []
+
+
+class SegClose(Procedure[BBState]):
+    """The segment's end."""
+
+    name = "seg-close"
+    rule = "4.2"
+
+    def run(self, s: BBState, args: NoArgs, flow: Flow) -> list[Event]:
+        for k in s.pos.ap:
+            s.pos.ap[k] = 0  # unspent activity points do not carry over (stand-in)
+        flow.end()
+        return []
+
+
+class Fronts(Choice[BBState]):
     """14.2: each Front Marker moves at most one hex per Soviet segment."""
 
     name = "fronts"
@@ -25,8 +121,7 @@ class Fronts(BBChoice):
     rule = "14.2"
     decider = "soviet"
 
-    def prompt(self, s: BBState, args: NoArgs) -> str:
-        return "move the Front Markers one hex each"
+    prompt_template = "move the Front Markers one hex each"
 
     def options(self, s: BBState, args: NoArgs) -> list[Action]:
         out: list[Action] = []
@@ -39,19 +134,17 @@ class Fronts(BBChoice):
                     out.append(w("front", f, n))
         return [*out, w("done")]
 
-    def default(self, s: BBState, args: NoArgs) -> Action:
-        return w("done")
+    default_action = w("done")
 
-    def why_not(self, s: BBState, args: NoArgs, action: Action) -> str | Refusal:
-        return Refusal("14.1", "a Front Marker moves one hex a segment, into a hex free of "
-                       "the enemy that traces to a Soviet supply source")
+    refusal = Refusal("14.1", "a Front Marker moves one hex a segment, into a hex free of "
+                      "the enemy that traces to a Soviet supply source")
 
     def apply(self, s: BBState, args: NoArgs, action: Action, flow: Flow) -> list[Event]:
-        assert isinstance(action, Word)
-        if action.word == "done":
+        assert isinstance(action, Act)
+        if action.kind == "done":
             flow.end()
             return []
-        f, h = action.args
+        f, h = action.text("front"), action.text("hex")
         s.pos.fronts[f] = h
         s.pos.fronts_moved.append(f)
         return [Event(f"{f} Front Marker to {h}", "move", rule=self.rule, hexes=(h,))]
@@ -66,34 +159,33 @@ class AdminIn(SideChoice):
     rule = "15.1"
     Args = PhaseArgs
 
-    def prompt(self, s: BBState, a: PhaseArgs) -> str:
-        return "administrative movement from Box #2 to the map"
+    prompt_template = "administrative movement from Box #2 to the map"
 
     def options(self, s: BBState, a: PhaseArgs) -> list[Action]:
         return [*(w("admin", name) for name, g in groups_in(s, a)
                   if any_admin_target(s, a, g)), w("done")]
 
-    def default(self, s: BBState, a: PhaseArgs) -> Action:
-        return w("done")
+    default_action = w("done")
 
     def why_not(self, s: BBState, a: PhaseArgs, action: Action) -> str | Refusal:
-        if isinstance(action, Word) and action.args:
-            x = s.pos.units.get(action.args[0])
-            form = s.data.formations.get(action.args[0])
-            units = form.members if form is not None else (action.args[0],) if x else ()
+        if isinstance(action, Act) and action.kind == "admin":
+            name = action.text("unit")
+            x = s.pos.units.get(name)
+            form = s.data.formations.get(name)
+            units = form.members if form is not None else (name,) if x else ()
             if any(s.pos.units[u].refit and s.pos.units[u].at == "box2" for u in units):
-                return Refusal("13.1", f"{action.args[0]} is under Frontnahe Auffrischung: "
+                return Refusal("13.1", f"{name} is under Frontnahe Auffrischung: "
                                "no administrative movement this turn")
         return Refusal("15.1", "one unit or formation a segment (five under the Rochade, "
                        "15.12) plus Variable Reinforcements, from Box #2 to a hex free of "
                        "EZOCs next to a friendly unit with a clear line to a supply source")
 
     def apply(self, s: BBState, a: PhaseArgs, action: Action, flow: Flow) -> list[Event]:
-        assert isinstance(action, Word)
-        if action.word == "done":
+        assert isinstance(action, Act)
+        if action.kind == "done":
             flow.end()
             return []
-        grp = next(g for name, g in groups_in(s, a) if name == action.args[0])
+        grp = next(g for name, g in groups_in(s, a) if name == action.text("unit"))
         flow.call("admin-place", MoveArgs(a.side, a.kind, grp, "box2"))
         return []
 
@@ -111,12 +203,11 @@ class AdminPlace(SideChoice):
         return [w("place", h) for h in admin_targets(s, PhaseArgs(a.side, a.kind),
                                                         a.units)]
 
-    def default(self, s: BBState, a: MoveArgs) -> Action:
-        return s.listed(self, a)[0]
+    default_option = 0  # the first listed
 
     def apply(self, s: BBState, a: MoveArgs, action: Action, flow: Flow) -> list[Event]:
-        assert isinstance(action, Word)
-        h = action.args[0]
+        assert isinstance(action, Act)
+        h = action.text("hex")
         put(s, a.units, h)
         for u in a.units:
             s.pos.units[u].admin = True
@@ -138,30 +229,28 @@ class AdminOut(SideChoice):
     rule = "15.1"
     Args = PhaseArgs
 
-    def prompt(self, s: BBState, a: PhaseArgs) -> str:
-        return "administrative movement from the map to Box #1"
+    prompt_template = "administrative movement from the map to Box #1"
 
     def options(self, s: BBState, a: PhaseArgs) -> list[Action]:
         return [*(w("admin-out", *name) for name, _ in groups_out(s, a)), w("done")]
 
-    def default(self, s: BBState, a: PhaseArgs) -> Action:
-        return w("done")
+    default_action = w("done")
 
     def why_not(self, s: BBState, a: PhaseArgs, action: Action) -> str | Refusal:
-        if isinstance(action, Word) and action.args and a.side == "soviet":
-            x = s.pos.units.get(action.args[0])
+        if isinstance(action, Act) and action.kind == "admin-out" and a.side == "soviet":
+            x = s.pos.units.get(action.text("unit"))
             if x is not None and x.at not in OFF and not in_range(s, x.at):
-                return Refusal("15.11", f"{action.args[0]} is out of range of both Front "
+                return Refusal("15.11", f"{action.text('unit')} is out of range of both Front "
                                "Markers")
         return Refusal("15.1", "the pick-up hex must be In Supply and free of EZOCs, the "
                        "unit must not have moved administratively")
 
     def apply(self, s: BBState, a: PhaseArgs, action: Action, flow: Flow) -> list[Event]:
-        assert isinstance(action, Word)
-        if action.word == "done":
+        assert isinstance(action, Act)
+        if action.kind == "done":
             flow.end()
             return []
-        grp = next(g for name, g in groups_out(s, a) if name == action.args)
+        grp = next(g for name, g in groups_out(s, a) if name == moved(action))
         origin = s.pos.units[grp[0]].at
         put(s, grp, "box1")
         for u in grp:
@@ -179,23 +268,25 @@ class Order(SideChoice):
     kind = "phase-order"
     rule = "4.2 II.C"
     Args = PhaseArgs
+    # a Schwerpunkt segment's opening (4.2 II.C-D): inside the side's own file after its
+    # administrative movement, but where a segment opens at a handover (turn 1, or a
+    # segment with no administrative movement) it ends the other side's file; with both
+    # kinds ordered that file runs on to the Activity roll
+    order = "Movement Phase first"
+    order_policies = (("combat-first", "Combat Phase first"),)
 
-    def prompt(self, s: BBState, a: PhaseArgs) -> str:
-        return "declare the order of the phases"
+    prompt_template = "declare the order of the phases"
 
     def options(self, s: BBState, a: PhaseArgs) -> list[Action]:
         return [w("order", "move-first"), w("order", "combat-first")]
 
-    def default(self, s: BBState, a: PhaseArgs) -> Action:
-        return w("order", "move-first")
+    default_action = w("order", "move-first")
 
     def apply(self, s: BBState, a: PhaseArgs, action: Action, flow: Flow) -> list[Event]:
-        assert isinstance(action, Word)
-        seg = s.stack[-2].args
-        assert isinstance(seg, SegState)
-        seg.first = "move" if action.args[0] == "move-first" else "combat"
+        assert isinstance(action, Act)
+        segment_frame(s).first = "move" if action.text("order") == "move-first" else "combat"
         flow.end()
-        return [Event(f"phases: {action.args[0]}", "info", rule=self.rule)]
+        return [Event(f"phases: {action.text('order')}", "info", rule=self.rule)]
 
 
 class SpendC3I(SideChoice):
@@ -205,24 +296,28 @@ class SpendC3I(SideChoice):
     kind = "c3i"
     rule = "4.2 II.D"
     Args = PhaseArgs
+    # opens the segment with the phase order (4.2 II.C): the same files it ends
+    order = "spend two C3I points (all held if fewer)"
+    order_policies = (("max", "spend as many as the Activity Table allows (four, or all "
+                       "held if fewer)"),)
 
     def prompt(self, s: BBState, a: PhaseArgs) -> str:
         return f"spend C3I points ({s.pos.c3i[a.side]} held)"
 
     def options(self, s: BBState, a: PhaseArgs) -> list[Action]:
         top = min(4, s.pos.c3i[a.side])
-        return [w("spend", str(n)) for n in range(top + 1)]
+        return [w("spend", n) for n in range(top + 1)]
 
     def default(self, s: BBState, a: PhaseArgs) -> Action:
-        return w("spend", str(min(2, s.pos.c3i[a.side])))
+        return w("spend", min(2, s.pos.c3i[a.side]))
 
     def why_not(self, s: BBState, a: PhaseArgs, action: Action) -> str | Refusal:
         return Refusal("8.0", f"{s.pos.c3i[a.side]} C3I points held; at most 4 a segment "
                        "(the stand-in Activity Table's columns)")
 
     def apply(self, s: BBState, a: PhaseArgs, action: Action, flow: Flow) -> list[Event]:
-        assert isinstance(action, Word)
-        n = int(action.args[0])
+        assert isinstance(action, Act)
+        n = action.number("n")
         if n == 0:
             s.pos.seg_over = True
             flow.end()
@@ -257,7 +352,7 @@ class Activity(Roll[BBState]):
         return ev
 
 
-class Split(BBChoice):
+class Split(Choice[BBState]):
     """9.0: an odd number of activity points: the Soviet player picks the front with one
     more."""
 
@@ -267,18 +362,16 @@ class Split(BBChoice):
     Args = Count
     decider = "soviet"
 
-    def prompt(self, s: BBState, a: Count) -> str:
-        return f"{a.n} activity points: which front receives the extra point?"
+    prompt_template = "{n} activity points: which front receives the extra point?"
 
     def options(self, s: BBState, a: Count) -> list[Action]:
         return [w("extra", f) for f in FRONTS]
 
-    def default(self, s: BBState, a: Count) -> Action:
-        return w("extra", "southwest")
+    default_action = w("extra", "southwest")
 
     def apply(self, s: BBState, a: Count, action: Action, flow: Flow) -> list[Event]:
-        assert isinstance(action, Word)
-        f = action.args[0]
+        assert isinstance(action, Act)
+        f = action.text("front")
         for g in FRONTS:
             s.pos.ap[g] = a.n // 2 + (1 if g == f else 0)
         flow.end()
@@ -286,7 +379,7 @@ class Split(BBChoice):
                       f"{s.pos.ap['voronezh']}", "info", rule=self.rule)]
 
 
-class Ersatz(BBChoice):
+class Ersatz(Choice[BBState]):
     """13.2 Personalersatz: a reduced non-motorized unit flips back by disbanding a
     Variable Reinforcement stacked with it (or both in the boxes)."""
 
@@ -295,26 +388,33 @@ class Ersatz(BBChoice):
     rule = "13.2"
     decider = "german"
 
-    def prompt(self, s: BBState, args: NoArgs) -> str:
-        return "Personalersatz: disband a Variable Reinforcement to restore a step"
+    prompt_template = "Personalersatz: disband a Variable Reinforcement to restore a step"
 
     def options(self, s: BBState, args: NoArgs) -> list[Action]:
         return [*(w("ersatz", u, v) for u, v in ersatz_pairs(s)), w("done")]
 
-    def default(self, s: BBState, args: NoArgs) -> Action:
-        return w("done")
+    default_action = w("done")
 
-    def why_not(self, s: BBState, args: NoArgs, action: Action) -> str | Refusal:
-        return Refusal("13.2", "a reduced German non-motorized unit (not eliminated) and a "
-                       "Variable Reinforcement in the same hex, or both in the boxes")
+    refusal = Refusal("13.2", "a reduced German non-motorized unit (not eliminated) and a "
+                      "Variable Reinforcement in the same hex, or both in the boxes")
 
     def apply(self, s: BBState, args: NoArgs, action: Action, flow: Flow) -> list[Event]:
-        assert isinstance(action, Word)
-        if action.word == "done":
+        assert isinstance(action, Act)
+        if action.kind == "done":
             flow.end()
             return []
-        u, v = action.args
+        u, v = action.text("unit"), action.text("value")
         s.pos.units[u].steps += 1
         s.pos.units[v].at = "out"
         update_control(s)
         return [Event(f"{v} disbanded: {u} regains a step", "reinforce", rule=self.rule)]
+
+
+def segment_frame(s: BBState) -> SegState:
+    """The segment in progress (the innermost ``seg-run`` frame): the phase order declared
+    at 4.2 II.C is kept in it, where the games saved so far hold it."""
+    for frame in reversed(s.stack):
+        if frame.step == "seg-run":
+            assert isinstance(frame.args, SegState)
+            return frame.args
+    raise RuntimeError("no segment in progress (4.2 II.C is declared in one)")

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from engines.backhand.control import lose_steps, put
 from engines.backhand.data import SIDES, roll_lookup
-from engines.backhand.notation import Word, w
+from engines.backhand.notation import w
 from engines.backhand.position import Cities, Count, UnitArg
 from engines.backhand.reinforcements import (
     apply_refits,
@@ -14,11 +14,11 @@ from engines.backhand.reinforcements import (
     replaceable,
 )
 from engines.backhand.state import BBState
-from engines.backhand.steps import BBChoice
 from engines.backhand.supply import attrition_drm, check_supply
 from engines.backhand.victory import victory
 from pbem.engine import Action, ChanceRequest, Event, Outcome
-from pbem.steps import Flow, NoArgs, Procedure, Refusal, Roll
+from pbem.grammar import Act
+from pbem.steps import Choice, Flow, NoArgs, Procedure, Refusal, Roll
 
 
 class Advance(Procedure[BBState]):
@@ -67,22 +67,24 @@ class WeatherRoll(Roll[BBState]):
                       "weather", rule="5.1")]
 
 
-class Rochade(BBChoice):
+class Rochade(Choice[BBState]):
     """8.2: from turn 7, once, on a Frozen turn."""
 
     name = "rochade"
     kind = "rochade"
     rule = "8.2"
     decider = "german"
+    # after the weather roll: with sealed dice the Soviet resolves that roll in a file of
+    # its own, which stops at this German decision
+    order = "no Rochade"
+    order_policies = (("declare", "declare the Rochade at the first turn it is allowed"),)
 
-    def prompt(self, s: BBState, args: NoArgs) -> str:
-        return "declare the Rochade this game turn?"
+    prompt_template = "declare the Rochade this game turn?"
 
     def options(self, s: BBState, args: NoArgs) -> list[Action]:
         return [w("rochade"), w("no-rochade")]
 
-    def default(self, s: BBState, args: NoArgs) -> Action:
-        return w("no-rochade")
+    default_action = w("no-rochade")
 
     def apply(self, s: BBState, args: NoArgs, action: Action, flow: Flow) -> list[Event]:
         flow.end()
@@ -177,12 +179,17 @@ class VariableDraw(Roll[BBState]):
         return ev
 
 
-class Reinforce(BBChoice):
+class Reinforce(Choice[BBState]):
     """11.1: the turn's scheduled reinforcements on the map or in Box #1."""
 
     name = "reinforce"
     kind = "reinforce"
     rule = "11.1"
+    # the administrative segment's decisions (this, 12.0 and 13.1): each side's in turn
+    # (4.2 I.F-I), so every one stops the other side's file
+    # (docs/engines/backhand-blow.md)
+    order = "the turn's reinforcements enter on the map"
+    order_policies = (("box", "the turn's reinforcements go to Box #1"),)
     Args = UnitArg
     auto = True
 
@@ -198,13 +205,12 @@ class Reinforce(BBChoice):
             return [w("none")]
         return [w("arrive", "map"), w("arrive", "box")]
 
-    def default(self, s: BBState, args: UnitArg) -> Action:
-        return s.listed(self, args)[0]
+    default_option = 0  # the first listed
 
     def apply(self, s: BBState, args: UnitArg, action: Action, flow: Flow) -> list[Event]:
         flow.end()
-        assert isinstance(action, Word)
-        return arrive(s, args.unit, to_box=action.args == ("box",))
+        assert isinstance(action, Act)
+        return arrive(s, args.unit, to_box=action == w("arrive", "box"))
 
 
 class ReplacementRoll(Roll[BBState]):
@@ -222,13 +228,16 @@ class ReplacementRoll(Roll[BBState]):
                       rule=self.rule)]
 
 
-class Replace(BBChoice):
+class Replace(Choice[BBState]):
     """12.0: one step per reduced unit per turn, In Supply and in range of a front."""
 
     name = "replace"
     kind = "replace"
     rule = "12.0"
     decider = "soviet"
+    order = "spend no replacements (they accumulate)"
+    order_policies = (("all", "a replacement step to each eligible unit, by unit id, "
+                       "while replacements of its kind last"),)
 
     def prompt(self, s: BBState, args: NoArgs) -> str:
         r = s.pos.replacements
@@ -237,21 +246,20 @@ class Replace(BBChoice):
     def options(self, s: BBState, args: NoArgs) -> list[Action]:
         return [*(w("replace", u) for u in replaceable(s)), w("done")]
 
-    def default(self, s: BBState, args: NoArgs) -> Action:
-        return w("done")
+    default_action = w("done")
 
     def why_not(self, s: BBState, args: NoArgs, action: Action) -> str | Refusal:
-        if isinstance(action, Word) and action.word == "replace":
+        if isinstance(action, Act) and action.kind == "replace":
             return Refusal("12.0", "a replacement goes to a reduced Soviet unit In Supply and "
                            "in range of a Front Marker, once a turn, of a kind still held")
         return super().why_not(s, args, action)
 
     def apply(self, s: BBState, args: NoArgs, action: Action, flow: Flow) -> list[Event]:
-        assert isinstance(action, Word)
-        if action.word == "done":
+        assert isinstance(action, Act)
+        if action.kind == "done":
             flow.end()
             return []
-        u = action.args[0]
+        u = action.text("unit")
         s.pos.replacements["mot" if s.motorized(u) else "non"] -= 1
         s.pos.units[u].steps += 1
         s.pos.units[u].replaced = True
@@ -272,7 +280,7 @@ class RefitPay(Procedure[BBState]):
         return ev
 
 
-class Refit(BBChoice):
+class Refit(Choice[BBState]):
     """13.1: place this turn's Frontnahe Auffrischung markers; their steps come next
     turn (RefitPay)."""
 
@@ -280,27 +288,26 @@ class Refit(BBChoice):
     kind = "refit"
     rule = "13.1"
     decider = "german"
+    order = "place no Frontnahe Auffrischung marker"
+    order_policies = (("first", "the markers on the first eligible formations, by id"),)
 
-    def prompt(self, s: BBState, args: NoArgs) -> str:
-        return "place the Frontnahe Auffrischung markers"
+    prompt_template = "place the Frontnahe Auffrischung markers"
 
     def options(self, s: BBState, args: NoArgs) -> list[Action]:
         return [*(w("refit", fid, h) for _, fid, h in refit_places(s)), w("done")]
 
-    def default(self, s: BBState, args: NoArgs) -> Action:
-        return w("done")
+    default_action = w("done")
 
-    def why_not(self, s: BBState, args: NoArgs, action: Action) -> str | Refusal:
-        return Refusal("13.1", "one Heer and one Waffen-SS marker a turn, on the units of a "
-                       "motorized formation in one hex (or box), In Supply and not adjacent "
-                       "to an enemy unit")
+    refusal = Refusal("13.1", "one Heer and one Waffen-SS marker a turn, on the units of a "
+                      "motorized formation in one hex (or box), In Supply and not adjacent "
+                      "to an enemy unit")
 
     def apply(self, s: BBState, args: NoArgs, action: Action, flow: Flow) -> list[Event]:
-        assert isinstance(action, Word)
-        if action.word == "done":
+        assert isinstance(action, Act)
+        if action.kind == "done":
             flow.end()
             return []
-        fid, h = action.args
+        fid, h = action.text("unit"), action.text("to")
         marker = "ss" if s.data.formations[fid].ss else "heer"
         s.pos.refit_marks[marker] = f"{fid}@{h}"
         here = [u for u in s.data.formations[fid].members if s.pos.units[u].at == h]

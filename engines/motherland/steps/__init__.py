@@ -3,7 +3,7 @@
 The sequence of play (3.0, 3.1) is data (``sequence.py``): :class:`AxisFirstTurn` (turns
 1-11) and :class:`SovietFirstTurn` (turns 12-22), each phase a :class:`PhaseStart` whose
 work the rules queue up as frames (the runtime's ``queue_frames``).  Every decision the rules give
-a side is one :class:`MotherlandChoice` (21 kinds, ``Engine.decision_kinds``), every die
+a side is one :class:`~pbem.steps.Choice` (21 kinds, ``Engine.decision_kinds``), every die
 roll one :class:`MotherlandRoll`, a chit draw :class:`DrawChits`, and the bookkeeping
 between them a :class:`MotherlandProcedure` (``base.py``).  The steps are grouped by the
 phase that runs them (``movement.py``, ``combat.py``, ``supply.py``, ``admin.py``); the
@@ -42,7 +42,7 @@ from engines.motherland.steps.admin import (
     SurrenderRoll,
     TurkeyRoll,
 )
-from engines.motherland.steps.base import MotherlandChoice, MotherlandProcedure, _procedure
+from engines.motherland.steps.base import MotherlandProcedure, _procedure
 from engines.motherland.steps.combat import (
     AdvanceChoice,
     CombatChoice,
@@ -80,7 +80,7 @@ from engines.motherland.supply import (
 )
 from pbem.steps import Step, step_table
 
-__all__ = ["STEPS", "MotherlandChoice", "MotherlandProcedure"]
+__all__ = ["STEPS", "MotherlandProcedure"]
 
 
 PROCEDURES: tuple[MotherlandProcedure, ...] = (

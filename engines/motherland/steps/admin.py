@@ -4,12 +4,13 @@ Turkey, Stalin and the sudden-death rolls."""
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, ClassVar
 
 from engines.motherland.admin import evacuable, evacuate, on_production, produce, produce_hexes
 from engines.motherland.args import ReplaceArgs, RollArgs, UnitArgs
 from engines.motherland.const import AXIS, DONE, SOVIET
-from engines.motherland.notation import EVACUATE, PRODUCE, ending
+from engines.motherland.notation import EVACUATE, PRODUCE, act
+from engines.motherland.notation import ending as end_word
 from engines.motherland.optional import on_turkey
 from engines.motherland.reinforcements import (
     combine,
@@ -19,11 +20,11 @@ from engines.motherland.reinforcements import (
     replace,
     replace_options,
 )
-from engines.motherland.steps.base import MotherlandChoice, MotherlandRoll
+from engines.motherland.steps.base import MotherlandRoll
 from engines.motherland.victory import on_stalin, on_sudden_death, on_surrender
-from pbem.engine import Action
+from pbem.engine import Action, Event
 from pbem.grammar import Act
-from pbem.steps import Flow, NoArgs
+from pbem.steps import Choice, Flow, NoArgs
 
 if TYPE_CHECKING:
     from engines.motherland.state import MotherlandState
@@ -36,15 +37,16 @@ class TurkeyRoll(MotherlandRoll):
         on_turkey(s, args, roll)
 
 
-class Conversions(MotherlandChoice):
+class Conversions(Choice["MotherlandState"]):
     """17.2: the Soviet player may convert armies to Guards or Shock armies."""
 
     name = "convert"
     kind = "conversion"
     rule = "17.2"
-    done = DONE["convert"]
-    forced = "once"
+    ending: ClassVar[Act] = end_word(DONE["convert"])
     Args = NoArgs
+    default_option = 0
+    when_empty, auto = "end", True
     #: 17.2.1: a converted unit's new B chit bears on no other conversion (17.2.2 asks for
     #: supply and ZOC only), so the draws may wait until the Soviet player is done
     lets_wait = frozenset({"chits"})
@@ -53,50 +55,61 @@ class Conversions(MotherlandChoice):
     decider = SOVIET
 
     def options(self, s: MotherlandState, args: NoArgs) -> list[Action]:
-        return [*convert_options(s), ending(self.done)]
+        return [*convert_options(s), self.ending]
 
-    def word(self, s: MotherlandState, args: NoArgs, a: Act, flow: Flow) -> None:
+    def apply(self, s: MotherlandState, args: NoArgs, action: Action,
+              flow: Flow) -> list[Event]:
+        a = act(action)
         convert(s, a.text("unit"), a.text("to"))
+        return []
 
 
-class Kampfgruppen(MotherlandChoice):
+class Kampfgruppen(Choice["MotherlandState"]):
     """15.2: the Axis may combine two Kampfgruppen into a full corps."""
 
     name = "combine"
     kind = "kampfgruppe"
     rule = "15.2"
-    done = DONE["combine"]
-    forced = "once"
+    ending: ClassVar[Act] = end_word(DONE["combine"])
     Args = NoArgs
+    default_option = 0
+    when_empty, auto = "end", True
     prompt_template = "the Axis player may combine Kampfgruppen"
 
     decider = AXIS
 
     def options(self, s: MotherlandState, args: NoArgs) -> list[Action]:
-        return [*combine_options(s), ending(self.done)]
+        return [*combine_options(s), self.ending]
 
-    def word(self, s: MotherlandState, args: NoArgs, a: Act, flow: Flow) -> None:
+    def apply(self, s: MotherlandState, args: NoArgs, action: Action,
+              flow: Flow) -> list[Event]:
+        a = act(action)
         combine(s, a.text("unit"), a.text("with"))
+        return []
 
 
-class Replacements(MotherlandChoice):
+class Replacements(Choice["MotherlandState"]):
     """15.1: in a Mud turn the Axis spends its replacement points."""
 
     name = "replace"
     kind = "replacements"
     rule = "15.1"
-    done = DONE["replace"]
-    forced = "once"
+    ending: ClassVar[Act] = end_word(DONE["replace"])
     Args = ReplaceArgs
+    default_option = 0
+    when_empty, auto = "end", True
     prompt_template = "the Axis player spends replacements (i{i}/p{p})"
 
     decider = AXIS
 
     def options(self, s: MotherlandState, args: ReplaceArgs) -> list[Action]:
-        return [*replace_options(s, args), ending(self.done)]
+        return [*replace_options(s, args), self.ending]
 
-    def word(self, s: MotherlandState, args: ReplaceArgs, a: Act, flow: Flow) -> None:
+    def apply(self, s: MotherlandState, args: ReplaceArgs, action: Action,
+              flow: Flow) -> list[Event]:
+        a = act(action)
         replace(s, args, a.text("unit"))
+        return []
 
 
 class ProductionRoll(MotherlandRoll):
@@ -106,14 +119,15 @@ class ProductionRoll(MotherlandRoll):
         on_production(s, roll)
 
 
-class Production(MotherlandChoice):
+class Production(Choice["MotherlandState"]):
     """12.1: the Soviet player places the Offensive Support unit produced."""
 
     name = "produce"
     kind = "production"
     rule = "12.1"
-    forced = "drop"
     Args = UnitArgs
+    default_option = 0
+    when_empty = "end"
     prompt_template = "the Soviet player places the produced unit"
 
     decider = SOVIET
@@ -121,30 +135,37 @@ class Production(MotherlandChoice):
     def options(self, s: MotherlandState, args: UnitArgs) -> list[Action]:
         return [PRODUCE(args.unit, h) for h in produce_hexes(s)]
 
-    def word(self, s: MotherlandState, args: UnitArgs, a: Act, flow: Flow) -> None:
+    def apply(self, s: MotherlandState, args: UnitArgs, action: Action,
+              flow: Flow) -> list[Event]:
+        a = act(action)
         flow.end()
         produce(s, a.text("unit"), a.text("hex"))
+        return []
 
 
-class Evacuation(MotherlandChoice):
+class Evacuation(Choice["MotherlandState"]):
     """12.2: the Soviet player may evacuate one factory."""
 
     name = "evacuate"
     kind = "evacuation"
     rule = "12.2"
-    done = DONE["evacuate"]
-    forced = "once"
+    ending: ClassVar[Act] = end_word(DONE["evacuate"])
     Args = NoArgs
+    default_option = 0
+    when_empty, auto = "end", True
     prompt_template = "the Soviet player may evacuate one factory"
 
     decider = SOVIET
 
     def options(self, s: MotherlandState, args: NoArgs) -> list[Action]:
-        return [*(EVACUATE(x) for x in evacuable(s)), ending(self.done)]
+        return [*(EVACUATE(x) for x in evacuable(s)), self.ending]
 
-    def word(self, s: MotherlandState, args: NoArgs, a: Act, flow: Flow) -> None:
+    def apply(self, s: MotherlandState, args: NoArgs, action: Action,
+              flow: Flow) -> list[Event]:
+        a = act(action)
         flow.end()
         evacuate(s, a.text("unit"))
+        return []
 
 
 class SuddenDeathRoll(MotherlandRoll):

@@ -4,7 +4,7 @@ advances after combat (8.7)."""
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, ClassVar
 
 from engines.motherland.args import (
     AdvanceArgs,
@@ -29,7 +29,8 @@ from engines.motherland.combat import (
     take_refusal,
 )
 from engines.motherland.const import DONE, SOVIET
-from engines.motherland.notation import KEEP, act, ending
+from engines.motherland.notation import KEEP, act
+from engines.motherland.notation import ending as end_word
 from engines.motherland.retreat import (
     advance_options,
     advance_refusal,
@@ -40,28 +41,30 @@ from engines.motherland.retreat import (
     retreat_options,
     retreat_refusal,
 )
-from engines.motherland.steps.base import FIRST_LISTED, MotherlandChoice, MotherlandRoll
+from engines.motherland.steps.base import FIRST_LISTED, MotherlandRoll
 from pbem.engine import Action, ChanceRequest, Event, Outcome
 from pbem.errors import IllegalAction
 from pbem.grammar import Act
-from pbem.steps import Flow, Refusal, Roll
+from pbem.steps import Choice, Flow, Refusal, Roll
 
 if TYPE_CHECKING:
     from engines.motherland.state import MotherlandState
 
 
-class CombatChoice(MotherlandChoice):
+class CombatChoice(Choice["MotherlandState"]):
     """8.0: the phasing side declares attacks, one at a time, until it ends the phase."""
 
     name = "combat"
     kind = "combat"
     rule = "8.0"
-    done = DONE["combat"]
+    ending: ClassVar[Act] = end_word(DONE["combat"])
     Args = SideArgs
+    default_option = 0
+    decider_field = "side"
     prompt_template = "the {side} player declares attacks"
 
     def options(self, s: MotherlandState, args: SideArgs) -> list[Action]:
-        return [*attack_options(s), ending(self.done)]
+        return [*attack_options(s), self.ending]
 
     def check(self, s: MotherlandState, args: SideArgs, action: Action) -> None:
         pass  # an attack is checked rule by rule as it is applied
@@ -71,28 +74,28 @@ class CombatChoice(MotherlandChoice):
         # hex (8.0); with none listed no hex can be attacked, and ending the phase is the
         # one option (sealed rules 2, issue 32)
         options = s.options_for(self, args)
-        return options[0] if options == [ending(self.done)] else None
+        return options[0] if options == [self.ending] else None
 
-    def answer(self, s: MotherlandState, args: SideArgs, action: Action, flow: Flow) -> None:
+    def apply(self, s: MotherlandState, args: SideArgs, action: Action, flow: Flow) -> list[Event]:
         if act(action).kind == "attack":
             apply_attack(s, act(action))
-        elif action == ending(self.done):
-            flow.end()
         else:
             raise IllegalAction(f"{action.notation()!r} is not a combat-phase action",
                                 rule="8.0")
+        return []
 
 
-class Generals(MotherlandChoice):
+class Generals(Choice["MotherlandState"]):
     """16.5: before chits are drawn the Soviet player may use a General."""
 
     name = "generals"
     kind = "generals"
     rule = "16.5"
     order = "use no General when chits are drawn in the other side's file"
-    done = DONE["generals"]
-    forced = "once"
+    ending: ClassVar[Act] = end_word(DONE["generals"])
     Args = UnitsArgs
+    default_option = 0
+    when_empty, auto = "end", True
     #: 16.5: the Soviet player declares a General "when drawing" a unit's chit, before the
     #: draw; a General's draw tells nothing about the other units, so the draws of the
     #: Generals declared may wait until the Soviet player has declared them all
@@ -111,21 +114,25 @@ class Generals(MotherlandChoice):
             len(s.pos.cups[letter]) > n for letter, n in taken.items())
 
     def options(self, s: MotherlandState, args: UnitsArgs) -> list[Action]:
-        return [*generals_options(s, args), ending(self.done)]
+        return [*generals_options(s, args), self.ending]
 
-    def word(self, s: MotherlandState, args: UnitsArgs, a: Act, flow: Flow) -> None:
+    def apply(self, s: MotherlandState, args: UnitsArgs, action: Action,
+              flow: Flow) -> list[Event]:
+        a = act(action)
         apply_general(s, args, a)
+        return []
 
 
-class KeepChit(MotherlandChoice):
+class KeepChit(Choice["MotherlandState"]):
     """16.5: of a General's two chits the Soviet player keeps one."""
 
     name = "keep"
     kind = "chit-choice"
     rule = "16.5"
     order = f"which of a General's two chits to keep: {FIRST_LISTED}"
-    forced = "drop"
     Args = KeepArgs
+    default_option = 0
+    when_empty = "end"
     prompt_template = "the Soviet player keeps one of two chits for {unit}"
 
     decider = SOVIET
@@ -133,9 +140,12 @@ class KeepChit(MotherlandChoice):
     def options(self, s: MotherlandState, args: KeepArgs) -> list[Action]:
         return [KEEP(cid, args.unit) for cid in sorted(set(args.drawn))]
 
-    def word(self, s: MotherlandState, args: KeepArgs, a: Act, flow: Flow) -> None:
+    def apply(self, s: MotherlandState, args: KeepArgs, action: Action,
+              flow: Flow) -> list[Event]:
+        a = act(action)
         flow.end()
         keep_chit(s, a.text("unit"), a.text("chit"), args.drawn)
+        return []
 
 
 class DrawChits(Roll["MotherlandState"]):
@@ -157,7 +167,6 @@ class DrawChits(Roll["MotherlandState"]):
     def resolve(self, s: MotherlandState, args: DrawArgs, outcome: Outcome,
                 flow: Flow) -> list[Event]:
         on_chits(s, args, tuple(str(x) for x in outcome))
-        s._touch()
         return []
 
     def settle(self, s: MotherlandState, args: DrawArgs, flow: Flow) -> list[Event] | None:
@@ -173,7 +182,6 @@ class DrawChits(Roll["MotherlandState"]):
             unit.steps = 2
             s.tell(Event(f"Cup {args.letter} is empty: {uid} takes the stand-in chit {fallback}",
                          rule="11.1"))
-            s._touch()
             return []
         args.count = min(args.count, len(cup))
         return None
@@ -186,7 +194,7 @@ class CrtRoll(MotherlandRoll):
         on_crt(s, roll)
 
 
-class TakeResult(MotherlandChoice):
+class TakeResult(Choice["MotherlandState"]):
     """8.5: the side hit takes a result as step losses and hexes of retreat (by default
     retreating where possible)."""
 
@@ -198,6 +206,11 @@ class TakeResult(MotherlandChoice):
     order_policies = (("losses", "as step losses where possible, retreats for the rest "
                                  "(holding the ground)"),)
     Args = TakeArgs
+    #: retreats where possible (8.5): the options run from all losses to all retreats
+    default_option = -1
+    #: a sole way to take the result is no decision
+    auto = True
+    decider_field = "side"
     prompt_template = ("the {side} player takes {code} on {units} as step losses and hexes "
                        "of retreat")
 
@@ -207,33 +220,25 @@ class TakeResult(MotherlandChoice):
     def options(self, s: MotherlandState, args: TakeArgs) -> list[Action]:
         return take_options(s, args)
 
-    def default(self, s: MotherlandState, args: TakeArgs) -> Action | None:
-        opts = s.options_for(self, args)
-        return opts[-1] if opts else None  # retreats where possible (8.5)
-
     def why_not(self, s: MotherlandState, args: TakeArgs, action: Action) -> Refusal:
         return take_refusal(s, args, action)
 
-    def answer(self, s: MotherlandState, args: TakeArgs, action: Action, flow: Flow) -> None:
+    def apply(self, s: MotherlandState, args: TakeArgs, action: Action, flow: Flow) -> list[Event]:
         apply_take(s, args, act(action), flow)
-
-    def settle(self, s: MotherlandState, args: TakeArgs, flow: Flow) -> list[Event] | None:
-        opts = s.options_for(self, args)
-        if len(opts) != 1:
-            return None
-        self.answer(s, args, opts[0], flow)
         return []
 
 
-class LoseSteps(MotherlandChoice):
+class LoseSteps(Choice["MotherlandState"]):
     """8.5.1: the owner allocates step losses, each unit losing one before any loses two."""
 
     name = "lose"
     kind = "step-loss"
     rule = "8.5.1"
     order = f"allocate step losses: {FIRST_LISTED}"
-    forced = "forced"
     Args = LoseArgs
+    default_option = 0
+    when_empty, auto = "end", True
+    decider_field = "side"
     prompt_template = "the {side} player allocates {n} step loss(es) among {units}"
 
     def prompt_fields(self, s: MotherlandState, args: LoseArgs) -> dict[str, str]:
@@ -242,16 +247,19 @@ class LoseSteps(MotherlandChoice):
     def options(self, s: MotherlandState, args: LoseArgs) -> list[Action]:
         return list(lose_options(s, args))
 
-    def word(self, s: MotherlandState, args: LoseArgs, a: Act, flow: Flow) -> None:
+    def apply(self, s: MotherlandState, args: LoseArgs, action: Action,
+              flow: Flow) -> list[Event]:
+        a = act(action)
         uid = a.text("unit")
         args.taken[uid] = args.taken.get(uid, 0) + 1
         args.n -= 1
         lose_step(s, uid, args.why)
         if args.n <= 0:
             flow.end()
+        return []
 
 
-class RetreatChoice(MotherlandChoice):
+class RetreatChoice(Choice["MotherlandState"]):
     """8.6.1: among retreat hexes of equal priority the owner chooses; a unit with none
     takes its retreat as steps (8.5.1), a sole hex is taken without asking.  The rules are
     ``retreat.py``'s: a move is checked once, by the runtime's refusal of what is neither
@@ -262,6 +270,8 @@ class RetreatChoice(MotherlandChoice):
     rule = "8.6.1"
     order = f"among equal-priority retreat hexes: {FIRST_LISTED}"
     Args = RetreatArgs
+    default_option = 0
+    decider_field = "side"
 
     def prompt(self, s: MotherlandState, args: RetreatArgs) -> str:
         return (f"the {args.side} player retreats {retreat_left(args)} away from "
@@ -279,9 +289,10 @@ class RetreatChoice(MotherlandChoice):
         assert refusal is not None, "a retreat accepted is not refused"
         return refusal
 
-    def answer(self, s: MotherlandState, args: RetreatArgs, action: Action,
-               flow: Flow) -> None:
+    def apply(self, s: MotherlandState, args: RetreatArgs, action: Action,
+              flow: Flow) -> list[Event]:
         retreat(s, args, act(action))
+        return []
 
     def settle(self, s: MotherlandState, args: RetreatArgs,
                flow: Flow) -> list[Event] | None:
@@ -290,7 +301,7 @@ class RetreatChoice(MotherlandChoice):
         return []
 
 
-class AdvanceChoice(MotherlandChoice):
+class AdvanceChoice(Choice["MotherlandState"]):
     """8.7: the winner may advance into the vacated hex (armor a second hex, 8.7.1)."""
 
     name = "advance"
@@ -298,23 +309,24 @@ class AdvanceChoice(MotherlandChoice):
     rule = "8.7"
     order = ("no advance after combat (8.1 step 5: the defender's own advance when the "
              "attacker retreats or dies)")
-    done = DONE["advance"]
-    forced = "once"
+    ending: ClassVar[Act] = end_word(DONE["advance"])
     Args = AdvanceArgs
+    default_option = 0
+    when_empty, auto = "end", True
+    decider_field = "side"
     prompt_template = "the {side} player may advance up to {n} hex(es) into {first}"
 
     def prompt_fields(self, s: MotherlandState, args: AdvanceArgs) -> dict[str, str]:
         return {"first": " ".join(args.first)}
 
     def options(self, s: MotherlandState, args: AdvanceArgs) -> list[Action]:
-        return [*advance_options(s, args), ending(self.done)]
+        return [*advance_options(s, args), self.ending]
 
     def why_not(self, s: MotherlandState, args: AdvanceArgs, action: Action) -> Refusal:
         return advance_refusal(action)
 
-    def answer(self, s: MotherlandState, args: AdvanceArgs, action: Action,
-               flow: Flow) -> None:
-        if act(action).kind == "advance":
-            apply_advance(s, args, act(action))
-        else:
-            flow.end()
+    def apply(self, s: MotherlandState, args: AdvanceArgs, action: Action,
+              flow: Flow) -> list[Event]:
+        assert act(action).kind == "advance"  # the ending word goes to end()
+        apply_advance(s, args, act(action))
+        return []

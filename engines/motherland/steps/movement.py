@@ -4,13 +4,14 @@ over-stacking (6.0) and the Baku raid (21.1)."""
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, ClassVar
 
 from engines.motherland.args import HexArgs, MoveArgs, NArgs, RollArgs, SideArgs
 from engines.motherland.combat import eliminate
 from engines.motherland.const import AXIS, DONE, SOVIET
 from engines.motherland.movement import apply_move, move_options
-from engines.motherland.notation import BAKU_FACTORY, ELIMINATE, PLACE, act, ending
+from engines.motherland.notation import BAKU_FACTORY, ELIMINATE, PLACE, act
+from engines.motherland.notation import ending as end_word
 from engines.motherland.optional import apply_baku, on_baku
 from engines.motherland.overrun import apply_overrun
 from engines.motherland.reinforcements import (
@@ -21,18 +22,18 @@ from engines.motherland.reinforcements import (
     reinf_pool,
 )
 from engines.motherland.stacking import over_limit
-from engines.motherland.steps.base import FIRST_LISTED, MotherlandChoice, MotherlandRoll
+from engines.motherland.steps.base import FIRST_LISTED, MotherlandRoll
 from engines.motherland.strategic import apply_ship, apply_strategic
-from pbem.engine import Action
+from pbem.engine import Action, Event
 from pbem.errors import IllegalAction
 from pbem.grammar import Act
-from pbem.steps import Flow
+from pbem.steps import Choice, Flow
 
 if TYPE_CHECKING:
     from engines.motherland.state import MotherlandState
 
 
-class MoveChoice(MotherlandChoice):
+class MoveChoice(Choice["MotherlandState"]):
     """5.0, 5.4: the phasing side moves (its units, overruns, Strategic Movement, Sea
     Transport, the Baku raid) until it ends the phase.  Each kind of move is checked by its
     own rule, so a move along any legal path is taken, not only the one listed."""
@@ -41,18 +42,21 @@ class MoveChoice(MotherlandChoice):
     kind = "movement"
     rule = "5.0"
     Args = MoveArgs
+    default_option = 0
+    decider_field = "side"
     prompt_template = "the {side} player moves (or ends the phase)"
 
-    def ending(self, s: MotherlandState, args: MoveArgs) -> str:
-        return DONE["exploit" if args.exploit else "move"]
+    def ending_for(self, s: MotherlandState, args: MoveArgs) -> Action | None:
+        return end_word(DONE["exploit" if args.exploit else "move"])
 
     def options(self, s: MotherlandState, args: MoveArgs) -> list[Action]:
         return move_options(s, args)
 
     def check(self, s: MotherlandState, args: MoveArgs, action: Action) -> None:
-        pass  # each kind of move refuses with its own rule (answer)
+        pass  # each kind of move refuses with its own rule (apply)
 
-    def answer(self, s: MotherlandState, args: MoveArgs, action: Action, flow: Flow) -> None:
+    def apply(self, s: MotherlandState, args: MoveArgs, action: Action,
+              flow: Flow) -> list[Event]:
         exploit, a = args.exploit, act(action)
         if a.kind == "move":
             apply_move(s, a, exploit)
@@ -70,36 +74,41 @@ class MoveChoice(MotherlandChoice):
             apply_ship(s, a)
         elif a.kind == "baku":
             apply_baku(s, args, a)
-        elif a == ending(self.ending(s, args)):
-            flow.end()
         else:
             raise IllegalAction(f"{action.notation()!r} is not a movement-phase action",
                                 rule="5.0")
+        return []
 
 
-class Reinforcements(MotherlandChoice):
+class Reinforcements(Choice["MotherlandState"]):
     """17.0: the phasing side places its reinforcements; those left wait a turn."""
 
     name = "reinf"
     kind = "reinforcements"
     rule = "17.0"
-    done = DONE["reinf"]
-    forced = "once"
+    ending: ClassVar[Act] = end_word(DONE["reinf"])
     Args = SideArgs
+    default_option = 0
+    when_empty, auto = "end", True
+    decider_field = "side"
     prompt_template = "the {side} player places reinforcements"
 
     def options(self, s: MotherlandState, args: SideArgs) -> list[Action]:
         opts: list[Action] = []
         for uid in reinf_pool(s, args.side):
             opts += [PLACE(uid, h) for h in reinf_hexes(s, uid)]
-        return [*opts, ending(self.done)]
+        return [*opts, self.ending]
 
-    def end(self, s: MotherlandState, args: SideArgs, flow: Flow) -> None:
+    def end(self, s: MotherlandState, args: SideArgs, flow: Flow) -> list[Event]:
         flow.end()
         reinf_leftover(s, args.side)
+        return []
 
-    def word(self, s: MotherlandState, args: SideArgs, a: Act, flow: Flow) -> None:
+    def apply(self, s: MotherlandState, args: SideArgs, action: Action,
+              flow: Flow) -> list[Event]:
+        a = act(action)
         place_reinforcement(s, a.text("unit"), a.text("hex"))
+        return []
 
 
 class ReturningRoll(MotherlandRoll):
@@ -109,24 +118,29 @@ class ReturningRoll(MotherlandRoll):
         on_returning(s, args, roll)
 
 
-class Overstacked(MotherlandChoice):
+class Overstacked(Choice["MotherlandState"]):
     """6.0: the opponent eliminates the units over the stacking limit."""
 
     name = "stack"
     kind = "stacking"
     rule = "6.0"
     order = f"eliminate the opponent's excess units: {FIRST_LISTED}"
-    forced = "forced"
     Args = HexArgs
+    default_option = 0
+    when_empty, auto = "end", True
+    decider_field = "side"
     prompt_template = "the {side} player eliminates the opponent's excess units at {hex}"
 
     def options(self, s: MotherlandState, args: HexArgs) -> list[Action]:
         return [ELIMINATE(x) for x in over_limit(s, args.hex)]
 
-    def word(self, s: MotherlandState, args: HexArgs, a: Act, flow: Flow) -> None:
+    def apply(self, s: MotherlandState, args: HexArgs, action: Action,
+              flow: Flow) -> list[Event]:
+        a = act(action)
         eliminate(s, a.text("unit"), "over the stacking limit, chosen by the opponent (6.0)")
         if not over_limit(s, args.hex):
             flow.end()
+        return []
 
 
 class BakuRoll(MotherlandRoll):
@@ -143,14 +157,15 @@ class BakuFactoriesRoll(MotherlandRoll):
         s.queue("baku_factories", NArgs(roll), first=True)
 
 
-class BakuFactories(MotherlandChoice):
+class BakuFactories(Choice["MotherlandState"]):
     """21.1.2: the Axis picks the factories the Baku raid destroys."""
 
     name = "baku_factories"
     kind = "baku-factories"
     rule = "21.1.2"
-    forced = "forced"
     Args = NArgs
+    default_option = 0
+    when_empty, auto = "end", True
     prompt_template = "the Axis player picks factories destroyed"
 
     decider = AXIS
@@ -159,8 +174,11 @@ class BakuFactories(MotherlandChoice):
         return [BAKU_FACTORY(x) for x in sorted(s.on_map(SOVIET))
                 if s.c(x).asset == "factory"]
 
-    def word(self, s: MotherlandState, args: NArgs, a: Act, flow: Flow) -> None:
+    def apply(self, s: MotherlandState, args: NArgs, action: Action,
+              flow: Flow) -> list[Event]:
+        a = act(action)
         eliminate(s, a.text("unit"), "destroyed by the Baku raid (21.1.2)")
         args.n -= 1
         if args.n <= 0:
             flow.end()
+        return []

@@ -3,7 +3,7 @@ Air Supply, Partisans and isolation attrition."""
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, ClassVar
 
 from engines.motherland.args import CountArgs, PlaceArgs, RollArgs
 from engines.motherland.combat import lose_step
@@ -14,15 +14,16 @@ from engines.motherland.notation import (
     ISOLATION_LOSS,
     OUT_OF_SUPPLY,
     PARTISAN,
-    ending,
+    act,
 )
+from engines.motherland.notation import ending as end_word
 from engines.motherland.partisans import (
     base_hexes,
     on_partisan,
     partisan_moves,
     partisan_targets,
 )
-from engines.motherland.steps.base import FIRST_LISTED, MotherlandChoice, MotherlandRoll
+from engines.motherland.steps.base import FIRST_LISTED, MotherlandRoll
 from engines.motherland.supply import (
     air_available,
     air_supply,
@@ -34,66 +35,75 @@ from engines.motherland.supply import (
 )
 from pbem.engine import Action, Event
 from pbem.grammar import Act
-from pbem.steps import Flow, NoArgs
+from pbem.steps import Choice, Flow, NoArgs
 
 if TYPE_CHECKING:
     from engines.motherland.state import MotherlandState
 
 
-class ExpendBases(MotherlandChoice):
+class ExpendBases(Choice["MotherlandState"]):
     """9.3.4: the Axis may expend Supply Bases off the railroad net."""
 
     name = "expend"
     kind = "expend-base"
     rule = "9.3.4"
-    done = DONE["expend"]
-    forced = "once"
+    ending: ClassVar[Act] = end_word(DONE["expend"])
     Args = NoArgs
+    default_option = 0
+    when_empty, auto = "end", True
     prompt_template = "the Axis player may expend Supply Bases"
 
     decider = AXIS
 
     def options(self, s: MotherlandState, args: NoArgs) -> list[Action]:
-        return [*(EXPEND(x) for x in expendable(s)), ending(self.done)]
+        return [*(EXPEND(x) for x in expendable(s)), self.ending]
 
-    def word(self, s: MotherlandState, args: NoArgs, a: Act, flow: Flow) -> None:
+    def apply(self, s: MotherlandState, args: NoArgs, action: Action,
+              flow: Flow) -> list[Event]:
+        a = act(action)
         expend(s, a.text("unit"))
+        return []
 
 
-class AirSupply(MotherlandChoice):
+class AirSupply(Choice["MotherlandState"]):
     """14.2: the Axis may fly Air Supply to German units Out of Supply in range."""
 
     name = "airsupply"
     kind = "air-supply"
     rule = "14.2"
-    done = DONE["airsupply"]
-    forced = "once"
+    ending: ClassVar[Act] = end_word(DONE["airsupply"])
     Args = NoArgs
+    default_option = 0
+    when_empty, auto = "end", True
     prompt_template = "the Axis player may fly Air Supply"
 
     decider = AXIS
 
     def options(self, s: MotherlandState, args: NoArgs) -> list[Action]:
-        done = [ending(self.done)]
+        done = [self.ending]
         if s.mud or air_available(s) <= 0:
             return list(done)
         return [*(AIR_SUPPLY(x) for x in sorted(s.on_map(AXIS))
                   if s.german(x) and s.u(x).supply == "out"
                   and in_air_range(s, s.u(x).hex)), *done]
 
-    def word(self, s: MotherlandState, args: NoArgs, a: Act, flow: Flow) -> None:
+    def apply(self, s: MotherlandState, args: NoArgs, action: Action,
+              flow: Flow) -> list[Event]:
+        a = act(action)
         air_supply(s, a.text("unit"))
+        return []
 
 
-class PartisanMarkers(MotherlandChoice):
+class PartisanMarkers(Choice["MotherlandState"]):
     """10.1: the Soviet player marks German units Out of Supply, nearest first."""
 
     name = "partisan_oos"
     kind = "partisan-markers"
     rule = "10.1"
     order = f"Out of Supply markers from partisans, nearest units first: {FIRST_LISTED}"
-    forced = "forced"
     Args = CountArgs
+    default_option = 0
+    when_empty, auto = "end", True
     prompt_template = "the Soviet player marks German units Out of Supply, nearest first"
 
     decider = SOVIET
@@ -101,25 +111,29 @@ class PartisanMarkers(MotherlandChoice):
     def options(self, s: MotherlandState, args: CountArgs) -> list[Action]:
         return [OUT_OF_SUPPLY(x) for x in partisan_targets(s, args.hex)]
 
-    def word(self, s: MotherlandState, args: CountArgs, a: Act, flow: Flow) -> None:
+    def apply(self, s: MotherlandState, args: CountArgs, action: Action,
+              flow: Flow) -> list[Event]:
+        a = act(action)
         uid = a.text("unit")
         s.u(uid).supply = "out"
         args.n -= 1
         s.tell(Event(f"Partisans: {uid} is Out of Supply (10.1)", rule="10.1"))
         if args.n <= 0:
             flow.end()
+        return []
 
 
-class PartisanPlacement(MotherlandChoice):
+class PartisanPlacement(Choice["MotherlandState"]):
     """10.2: the Soviet player places Partisan markers on Supply Bases (those not on one
     must be placed when they can)."""
 
     name = "partisan_place"
     kind = "partisan-placement"
     rule = "10.2"
-    done = DONE["partisan_place"]
-    forced = "once"
+    ending: ClassVar[Act] = end_word(DONE["partisan_place"])
     Args = PlaceArgs
+    default_option = 0
+    when_empty, auto = "end", True
     prompt_template = "the Soviet player places Partisan markers"
 
     decider = SOVIET
@@ -130,13 +144,16 @@ class PartisanPlacement(MotherlandChoice):
         loose = {p for p, h in s.pos.partisans.items() if h not in bases}
         must = any(p in loose for p, _ in moves)
         return [*(PARTISAN(p, b) for p, b in moves),
-                *([] if must else [ending(self.done)])]
+                *([] if must else [self.ending])]
 
-    def word(self, s: MotherlandState, args: PlaceArgs, a: Act, flow: Flow) -> None:
+    def apply(self, s: MotherlandState, args: PlaceArgs, action: Action,
+              flow: Flow) -> list[Event]:
+        a = act(action)
         p, base = a.text("partisan"), a.text("unit")
         s.pos.partisans[p] = s.u(base).hex
         args.moved = sorted([*args.moved, p])
         s.tell(Event(f"Partisan marker {p} goes to {base} at {s.u(base).hex} (10.2)", rule="10.2"))
+        return []
 
 
 class PartisanRoll(MotherlandRoll):
@@ -153,23 +170,28 @@ class IsolationRoll(MotherlandRoll):
         on_isolation(s, args, roll)
 
 
-class IsolationLosses(MotherlandChoice):
+class IsolationLosses(Choice["MotherlandState"]):
     """9.1.3: the owner takes isolation attrition among the isolated units of a hex."""
 
     name = "isolation"
     kind = "isolation-losses"
     rule = "9.1.3"
     order = f"isolation losses: {FIRST_LISTED}"
-    forced = "forced"
     Args = CountArgs
+    default_option = 0
+    when_empty, auto = "end", True
+    decider_field = "side"
     prompt_template = "the {side} player takes {n} isolation loss(es) at {hex}"
 
     def options(self, s: MotherlandState, args: CountArgs) -> list[Action]:
         return [ISOLATION_LOSS(x) for x in sorted(s.units_at(args.hex, args.side))
                 if isolated(s, x)]
 
-    def word(self, s: MotherlandState, args: CountArgs, a: Act, flow: Flow) -> None:
+    def apply(self, s: MotherlandState, args: CountArgs, action: Action,
+              flow: Flow) -> list[Event]:
+        a = act(action)
         args.n -= 1
         lose_step(s, a.text("unit"), "isolation attrition (9.1.3)")
         if args.n <= 0:
             flow.end()
+        return []
