@@ -3,7 +3,7 @@
 ``State.clone()`` deep-copies a game state.  A state that keeps a reference to its map,
 its compiled movement costs or its scenario data must not copy them: they never change,
 they are large, and their read-only mappings cannot be deep-copied at all.  Classes
-that mix in :class:`Shared` are returned as themselves by ``copy`` and ``deepcopy``.
+that derive from :class:`Shared` are returned as themselves by ``copy`` and ``deepcopy``.
 """
 
 from __future__ import annotations
@@ -12,7 +12,7 @@ from typing import Any, Self
 
 
 class Shared:
-    """Mixin: ``copy.copy(x) is x`` and ``copy.deepcopy(x) is x``."""
+    """The base of immutable kit data: ``copy.copy(x) is x`` and ``copy.deepcopy(x) is x``."""
 
     __slots__ = ()
 

@@ -108,7 +108,7 @@ class MotherlandEngine(Engine):
         for info in self.scenarios():
             st = self.new_state(info.id)
             assert isinstance(st, MotherlandState)
-            for h in sorted(st.occ()):
+            for h in st.stacks():
                 if over_limit(st, h):
                     problems.append(f"{info.id}: the setup overstacks {h} (6.0)")
                 if h in self.data.water:

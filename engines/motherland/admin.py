@@ -68,7 +68,7 @@ def produce_hexes(s: MotherlandState) -> list[str]:
     already stands, which would overstack it (6.3, 6.4)."""
     near = supply_net(s, SOVIET)[0]  # 9.6: Offensive Support has no sea supply
     ez = s.zoc(AXIS)
-    occ = s.occ()
+    occ = s.stacks()
     tec = s.data.tec
 
     def open_to_leg(h: str) -> bool:  # not High Mountain (5.1.5)

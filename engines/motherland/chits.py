@@ -139,7 +139,7 @@ def apply_general(s: MotherlandState, t: UnitsArgs, a: Act) -> None:
 
 
 def admin_chits(s: MotherlandState) -> None:
-    axis_hexes = {s.u(x).hex for x in s.on_map(AXIS)}
+    axis_hexes = s.occupied(AXIS)
     need = []
     for uid in sorted(s.on_map(SOVIET)):
         if s.c(uid).type not in CHIT_TYPES:

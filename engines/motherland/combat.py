@@ -118,7 +118,7 @@ def _attacked_before(s: MotherlandState, target: str, side: str) -> str:
 def attack_options(s: MotherlandState) -> list[Action]:
     side = s._side()
     out: list[Action] = []
-    for target in sorted({s.u(x).hex for x in s.on_map(other(side))}):
+    for target in sorted(s.occupied(other(side))):
         if _attacked_before(s, target, side):
             continue
         units = _attackers_for(s, target, side)

@@ -13,9 +13,11 @@ from functools import cached_property
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
+from engines.hexkit.facts import ZocRule
 from engines.hexkit.hexmap import HexMap
 from engines.hexkit.scenario import Doc, ScenarioSet, load_scenario_path, parse_doc, parse_map
 from engines.hexkit.shared import Shared
+from engines.motherland.const import BLOCKING_SIDES
 from pbem.engine import package_files
 from pbem.errors import ScenarioError
 
@@ -171,6 +173,16 @@ class GameData(Shared):
         """Sea and lake hexes (terrain classes marked ``water``): no unit stands there."""
         wet = {t.name for t in self.hexmap.legend if t.flag("water")}
         return frozenset(h for h, t in self.hexmap.terrain.items() if t in wet)
+
+    @cached_property
+    def zoc_rule(self) -> ZocRule:
+        """4.1 as the kit's board facts take it: the units that exert a ZOC by type, not
+        across sea, lake, out-of-play hexsides or the Chongar rail bridge (16.7), nor into
+        sea or lake hexes (a ZOC covers land only).  Built once per data set: the facts
+        know a rule by identity, and it reads only the counters, fixed for the game."""
+        counters, water = self.counters, self.water
+        return ZocRule(exerts=lambda p: counters[p.unit].exerts_zoc,
+                       blocking_sides=BLOCKING_SIDES, blocks=lambda _h, n: n in water)
 
     @cached_property
     def all_neighbors(self) -> dict[str, tuple[str, ...]]:

@@ -60,7 +60,7 @@ def over_limit(s: MotherlandState, h: str) -> list[str]:
 
 def stacking(s: MotherlandState) -> None:
     tasks = []
-    for h in sorted(s.occ()):
+    for h in s.stacks():
         over = over_limit(s, h)
         if over:
             owner = s.c(over[0]).side

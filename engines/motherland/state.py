@@ -2,12 +2,13 @@
 
 The position is typed data (``self.pos``, ``position.py``; pbem.codec derives its
 snapshot).  :class:`MotherlandState` holds what every rule reads (who is where and whose,
-stacks, ZOCs, a unit's factors and name, city control, with a per-position cache
-``_cache`` forgotten by ``_touch`` after every change, as the runtime's
-``position_changed`` after every step that acted) and the hooks of the engine contract
-the step runtime leaves to the game.  It holds no rules.  The rules tell their
-events to the runtime's log (``s.tell(Event(...))``) and queue the frames they lead to
-with ``s.queue_frames(..., first=True)``: the last queued runs first.
+stacks and ZOCs as the hex kit's board facts of the placement, a unit's factors and
+name, city control, with a per-position cache ``_cache`` forgotten by ``_touch`` after
+every change, as the runtime's ``position_changed`` after every step that acted) and
+the hooks of the engine contract the step runtime leaves to the game.  It holds no
+rules.  The rules tell their events to the runtime's log (``s.tell(Event(...))``) and
+queue the frames they lead to with ``s.queue_frames(..., first=True)``: the last queued
+runs first.
 
 The rules are modules of plain functions taking the state first, one per rule area, in
 the book's order: ``supply.py`` supply (9.0), isolation, Air Supply range;
@@ -21,17 +22,19 @@ victory (19.0); ``optional.py`` (21.0).  A rule module imports the state only fo
 type and never imports the steps; the steps (``steps/``, one module per phase) and the
 sequence of play (``sequence.py``: setup, each phase's work, the turn's end) call them.
 
-``const.py`` holds the shared names (re-exported here); ZOC extent, supply lines, rail
-connection and movement are the hex kit's (``engines.hexkit.zoc.zoc_map``,
-``engines.hexkit.movement.spread``, ``breadth_first``, ``reachable``).
+``const.py`` holds the shared names (re-exported here); occupancy, stacks, ZOC extent,
+supply lines, rail connection and movement are the hex kit's
+(``engines.hexkit.facts.BoardFacts``, ``engines.hexkit.movement.spread``,
+``breadth_first``, ``reachable``).
 """
 
 from __future__ import annotations
 
 import re
+from collections.abc import Mapping
 from typing import Any
 
-from engines.hexkit.zoc import zoc_map
+from engines.hexkit.facts import BoardFacts, Placed, board_facts
 from engines.motherland import rules
 from engines.motherland.args import GameArgs, MoveArgs, PhaseArgs, SideArgs
 from engines.motherland.const import (
@@ -167,25 +170,52 @@ class MotherlandState(StepState[Position]):
         # past the last phase of the last turn the game is over (the view still works)
         return phases[index] if index < len(phases) else ("over", "")
 
+    # on_map, units_at, stacks, occupied and zoc are asked thousands of times per file
+    # (each unit's listed moves reads the enemy's ZOC and occupancy): they are the kit's
+    # board facts of the placement (engines/hexkit/facts.py).  The facts are found once
+    # per change, kept in ``_cache`` with the engine's other facts of the position, which
+    # ``_touch`` forgets after every change: every rule here already calls it, and
+    # building the placement per question (as 48th Panzer Korps does) would walk every
+    # counter of the game, most of them off the map, each time.  ``board_facts`` hands a
+    # placement met again (a clone, a take-back) the facts already computed, and a side's
+    # ZOC is kept across the other side's moves.
+
+    def facts(self) -> BoardFacts:
+        """The board facts of where the units stand: occupancy, stacks and ZOCs (4.1)."""
+        found: BoardFacts | None = self._cache.get("facts")
+        if found is None:
+            # most changes move no unit (a supply status, a chit, movement points): the
+            # units' hexes, compared with the last facts', are a tenth of the placement's
+            # cost of building and hashing
+            units = self.pos.units
+            key = (tuple(units), tuple(u.hex for u in units.values()))
+            kept = self._facts
+            if kept is not None and kept[0] == key:
+                found = kept[1]
+            else:
+                counters = self.data.counters
+                # ZOC is by type (4.1), read from the counter by the rule: no mark
+                found = board_facts(self.data.hexmap, [
+                    Placed(uid, u.hex, counters[uid].side)
+                    for uid, u in units.items() if u.hex])
+                self._facts = (key, found)
+            self._cache["facts"] = found
+        return found
+
     def on_map(self, side: str | None = None) -> list[str]:
-        # asked thousands of times per file while every counter of the game (most of
-        # them off the map) sits in s["units"]: kept until the next change
         key = ("on_map", side)
         hit: tuple[str, ...] | None = self._cache.get(key)
         if hit is None:
-            hit = tuple(uid for uid, u in self.pos.units.items()
-                        if u.hex and (side is None or self.c(uid).side == side))
-            self._cache[key] = hit
+            hit = self._cache[key] = tuple(p.unit for p in self.facts().units(side))
         return list(hit)
 
-    def occ(self) -> dict[str, list[str]]:
-        hit = self._cache.get("occ")
+    def stacks(self, side: str | None = None) -> Mapping[str, tuple[str, ...]]:
+        """Every hex holding units (of ``side``, else of anyone), in hex order, with its
+        units in id order."""
+        key = ("stacks", side)
+        hit: Mapping[str, tuple[str, ...]] | None = self._cache.get(key)
         if hit is None:
-            hit = {}
-            for uid, u in self.pos.units.items():
-                if u.hex:
-                    hit.setdefault(u.hex, []).append(uid)
-            self._cache["occ"] = hit
+            hit = self._cache[key] = self.facts().stacks(side)
         return hit
 
     def _touch(self) -> None:
@@ -202,24 +232,29 @@ class MotherlandState(StepState[Position]):
 
     def sig(self, side: str) -> str:
         """Where ``side``'s units are: the key of caches that depend on them only."""
+        # a string, not the facts' tuple of Placed: each unit's reach is looked up by it
+        # (movement.py), and a string keeps its hash where a tuple hashes every unit again
         key = ("sig", side)
-        hit = self._cache.get(key)
+        hit: str | None = self._cache.get(key)
         if hit is None:
-            hit = "|".join(sorted(f"{x}@{self.pos.units[x].hex}" for x in self.on_map(side)))
-            self._cache[key] = hit
-        return str(hit)
+            hit = self._cache[key] = "|".join(f"{p.unit}@{p.hex}"
+                                              for p in self.facts().units(side))
+        return hit
+
+    # on_map, stacks, occupied and zoc are asked once per hex of every search
+    # (move_step_cost): their answers are kept for the change beside the facts, since
+    # asking the facts again builds a key (and hashes the ZOC rule's fields) each time
 
     def occupied(self, side: str) -> frozenset[str]:
         """Hexes holding at least one of ``side``'s units."""
         key = ("occupied", side)
-        hit = self._cache.get(key)
+        hit: frozenset[str] | None = self._cache.get(key)
         if hit is None:
-            hit = frozenset(self.pos.units[x].hex for x in self.on_map(side))
-            self._cache[key] = hit
+            hit = self._cache[key] = self.facts().occupied(side)
         return hit
 
     def units_at(self, h: str, side: str | None = None) -> list[str]:
-        return [x for x in self.occ().get(h, []) if side is None or self.c(x).side == side]
+        return list(self.stacks(side).get(h, ()))
 
     def has_enemy(self, h: str, side: str) -> bool:
         return h in self.occupied(SOVIET if side == AXIS else AXIS)
@@ -229,23 +264,11 @@ class MotherlandState(StepState[Position]):
 
     def zoc(self, side: str) -> frozenset[str]:
         """Hexes in the ZOC of ``side``'s units (4.1): not across sea, lake, out-of-play
-        hexsides or the Chongar rail bridge (16.7)."""
+        hexsides or the Chongar rail bridge (16.7) (``GameData.zoc_rule``)."""
         key = ("zoc", side)
-        hit = self._cache.get(key)
+        hit: frozenset[str] | None = self._cache.get(key)
         if hit is None:
-            # a function of where side's units stand (which exert a ZOC is fixed by type):
-            # kept across the other side's moves, which would otherwise recompute it
-            lasting = ("zoc", self.sig(side))
-            hit = self._pcache.get(lasting)
-            if hit is None:
-                water = self.data.water
-                hit = zoc_map(self.data.hexmap,
-                              [(uid, self.u(uid).hex) for uid in self.on_map(side)
-                               if self.c(uid).exerts_zoc],
-                              blocking_sides=BLOCKING_SIDES,
-                              blocks=lambda _h, n: n in water).hexes  # land hexes only
-                self._pcache[lasting] = hit
-            self._cache[key] = hit
+            hit = self._cache[key] = self.facts().zoc(side, self.data.zoc_rule).hexes
         return hit
 
     def ezoc(self, side: str, h: str) -> bool:
@@ -320,7 +343,11 @@ class MotherlandState(StepState[Position]):
     Position = Position
     #: the scenario's tables and the cache of pure functions of their keys: the same
     #: whatever the position (:meth:`clone`)
-    clone_shares = ("sc", "_pcache")
+    clone_shares = ("sc", "_pcache", "_facts")
+    #: the units' ids and hexes and the board facts of them: a pure function of the key
+    #: kept with them, replaced (never changed in place) when the units move, so a clone
+    #: shares it
+    _facts: tuple[tuple[tuple[str, ...], tuple[str, ...]], BoardFacts] | None = None
     #: a decision's options (a movement phase's thousands of moves) listed once for the
     #: settling, the decision shown, the default and the refusal check
     memo_options = True
@@ -383,7 +410,10 @@ class MotherlandState(StepState[Position]):
         twin.__dict__.update(self.__dict__)
         twin.options = dict(self.options)
         twin.history = list(self.history)
-        twin._cache = {}
+        # the board facts are of the placement, which the copy shares until its first
+        # change (whose _touch forgets them): kept, not found again
+        facts = self._cache.get("facts")
+        twin._cache = {} if facts is None else {"facts": facts}
         # as the runtime's clone: its options memo is the original's, for one decision
         twin.forget_options()
         twin.pos = self.pos.copy()

@@ -78,7 +78,7 @@ def _strategic_free(s: MotherlandState, side: str) -> frozenset[str]:
         hit = s._pcache.get(lasting)
         if hit is None:
             near: set[str] = set()
-            spots = {s.u(x).hex for x in s.on_map(other(side))}
+            spots = set(s.occupied(other(side)))
             spots.update(h for h in partisans if h)
             for h in sorted(spots):
                 near.update(y for y, _ in s.data.near(h, 2))

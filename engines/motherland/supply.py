@@ -2,7 +2,14 @@
 (9.1.3), expended Supply Bases (9.3.4), sea supply (9.6) and Air Supply range (14.2).
 
 The networks and blocked hexes are cached per position (``_cache``): besides the Mutual
-Supply Phase, reinforcements, Strategic Movement and the victory check read them.
+Supply Phase, reinforcements, Strategic Movement and the victory check read them.  They
+read the kit's board facts (enemy units and ZOC, friendly units) but are not floods of
+them (``engines.hexkit.facts.SpreadFlood``): a line is also blocked by enemy-held cities
+(9.2, ``pos.control``), the sources depend on who holds Helsinki (9.3.1) and which Supply
+Bases are expended or under a Partisan (9.3.4, 10.3), and a Soviet line may cross
+Frozen Access in snow (9.2.1), none of which is in the placement the facts are keyed
+by; one flood rule per such combination would be a second cache keyed by the same
+facts the ``_cache`` already forgets on every change, so the engine floods them itself.
 """
 
 from __future__ import annotations
@@ -70,8 +77,7 @@ def supply_start(s: MotherlandState) -> None:
     s.pos.partisans = dict(sorted(s.pos.partisans.items()))
     s.pos.expended = []
     # 9.6.1 note, judged as the phase begins (see sea_supply)
-    s.pos.odessa_closed = any(s.c(uid).side == AXIS
-                                  for uid in s.occ().get(SEVASTOPOL, []))
+    s.pos.odessa_closed = bool(s.units_at(SEVASTOPOL, AXIS))
 
 
 def supply_blocked(s: MotherlandState, side: str) -> frozenset[str]:
@@ -80,14 +86,10 @@ def supply_blocked(s: MotherlandState, side: str) -> frozenset[str]:
     hit = s._cache.get(key)
     if hit is None:
         enemy = other(side)
-        ez = s.zoc(enemy)
-        out = set()
-        for h in s.data.land:
-            if s.has_enemy(h, side) or (h in ez and not s.has_friend(h, side)):
-                out.add(h)
-        for h, mark in s.pos.control.items():
-            if mark == enemy and not s.has_friend(h, side):
-                out.add(h)
+        ez, foes, friends = s.zoc(enemy), s.occupied(enemy), s.occupied(side)
+        out = {h for h in s.data.land if h in foes or (h in ez and h not in friends)}
+        out.update(h for h, mark in s.pos.control.items()
+                   if mark == enemy and h not in friends)
         hit = frozenset(out)
         s._cache[key] = hit
     return hit

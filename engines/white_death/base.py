@@ -1,5 +1,5 @@
 """What every White Death module shares: the sides, a die's arguments (:class:`DieArgs`),
-the phase a step belongs to (:class:`Phased`) and a unit's part of the movement listing.
+the phase a step belongs to (:func:`phase_of`) and a unit's part of the movement listing.
 
 The state itself, the position's lookups (which units are where, whose they are, what
 the catalog says of them, whether a stack is legal, Rule 4), is
@@ -10,7 +10,7 @@ the catalog says of them, whether a stack is legal, Rule 4), is
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, Any, ClassVar, NamedTuple
+from typing import TYPE_CHECKING, Any, NamedTuple
 
 from pbem.engine import Action
 
@@ -64,18 +64,11 @@ class DieArgs:
 
 
 
-class Phased:
-    """What every White Death step says besides the runtime's: the phase of play it
-    belongs to (Rule 5), "" for one that belongs to the phase around it."""
-
-    phase: ClassVar[str] = ""
-    #: the field of the frame's arguments that names the phase instead (the fire steps'
-    #: ``stage``: defense or assault), "" for none
-    phase_arg: ClassVar[str] = ""
-
-    def phase_of(self, args: Any) -> str:
-        return str(getattr(args, self.phase_arg)) if self.phase_arg else self.phase
-
-
 def phase_of(step: object, args: Any) -> str:
-    return step.phase_of(args) if isinstance(step, Phased) else ""
+    """The phase of play (Rule 5) a step belongs to: its ``phase`` (a class attribute of
+    the step), or the field of its frame's arguments its ``phase_arg`` names (the fire
+    steps' ``stage``: defense or assault); "" for a step that belongs to the phase around
+    it.  Read by name, so a step says it with two attributes and no base class to mix
+    into the runtime's."""
+    field = getattr(step, "phase_arg", "")
+    return str(getattr(args, field)) if field else str(getattr(step, "phase", ""))

@@ -23,7 +23,6 @@ from engines.white_death import (
     supply,
     turns,
 )
-from engines.white_death.base import Phased
 from engines.white_death.notation import act, typed
 from pbem.engine import Action, Event
 from pbem.errors import IllegalAction
@@ -46,7 +45,7 @@ class _Foreign(Exception):
     """An action the decision at hand does not take (:meth:`WDChoice.not_now` names why)."""
 
 
-class WDChoice(Phased, Choice["WDState"]):
+class WDChoice(Choice["WDState"]):
     """A decision: its actions are the phase's candidates that pass their rule's check
     (moves are generated legal), computed once per decision by the runtime's options memo
     (``WDState.memo_options``).  The phasing side decides (Rule 5) unless a step

@@ -33,7 +33,7 @@ from engines.white_death.assault import (
     _open_combat,
     _resolve_next,
 )
-from engines.white_death.base import DieArgs, Phased
+from engines.white_death.base import DieArgs
 from engines.white_death.combat import _fright_checks, _on_mc
 from engines.white_death.decisions import (
     Advance,
@@ -58,7 +58,7 @@ from engines.white_death.turns import (
     _start_turn,
     release_due,
 )
-from pbem.engine import Event, Outcome
+from pbem.engine import Event
 from pbem.steps import Entry, Flow, Frame, NoArgs, Procedure, Roll, Sequence, step_table
 
 if TYPE_CHECKING:
@@ -68,7 +68,7 @@ if TYPE_CHECKING:
 # ------------------------------------------------------------------ kinds of step
 
 
-class WDProcedure(Phased, Procedure["WDState"]):
+class WDProcedure(Procedure["WDState"]):
     def run(self, s: WDState, args: Any, flow: Flow) -> list[Event]:
         s._changed()
         events = self.act(s, args, flow)
@@ -79,7 +79,7 @@ class WDProcedure(Phased, Procedure["WDState"]):
         raise NotImplementedError
 
 
-class WDRoll(Phased, Roll["WDState"]):
+class WDRoll(Roll["WDState"]):
     """A die (every one of the game is 1d6): its purpose, rule and hex are the frame's
     (``DieArgs``), or a turn's roll declares its purpose; told as rolled, then applied by
     its rule (``then``)."""
@@ -94,14 +94,9 @@ class WDRoll(Phased, Roll["WDState"]):
     def purpose_fields(self, s: WDState, args: Any) -> dict[str, int]:
         return {"turn": s.pos.turn}
 
-    def resolve(self, s: WDState, args: Any, outcome: Outcome, flow: Flow) -> list[Event]:
-        events = super().resolve(s, args, outcome, flow)
-        # the state's cached facts: WDState names no position_changed for the runtime
-        s._changed()
-        return events
 
 
-class WDSequence(Phased, Sequence["WDState"]):
+class WDSequence(Sequence["WDState"]):
     pass
 
 

@@ -263,6 +263,10 @@ class WDState(StepState[Position]):
         self._listing.clear()
         self.forget_options()
 
+    def position_changed(self) -> None:
+        # the runtime's call after each step that acted: the caches of the position go
+        self._changed()
+
     def _changed(self) -> None:
         """Forget what the position may have changed, units' hexes aside (the rules call
         :meth:`_relocated` wherever a unit changes hex)."""

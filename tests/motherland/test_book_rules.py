@@ -232,7 +232,7 @@ def test_8_6_each_hex_of_a_retreat_is_farther_from_the_combat_hex(
     second = {n.split()[-1] for n in notations(st)}
     assert second and all(grid.distance(h, "1214") == 2 for h in second)
     near = next(h for h in st.data.neighbors["1213"] if grid.distance(h, "1214") == 1
-                and not st.occ().get(h))
+                and not st.units_at(h))
     with pytest.raises(IllegalAction):
         st.apply(f"retreat 9K 10K to {near}")
 
