@@ -46,7 +46,7 @@ log per action), :meth:`StepState.queue` (steps to run after the current step's 
 :meth:`StepState.options_for` (a decision's options computed once, with
 :attr:`StepState.memo_options`), ``replace=True`` on a :class:`Flow` move, the declared
 :class:`Choice` attributes, and the engine's kinds, standing orders and restore derived
-from its step table (``Engine.state_class``).  docs/engine-guide.md section 14 gives
+from its step table (``Engine.state_class``).  docs/engine-guide.md section 3 gives
 the order of events and of queued steps.
 docs/engine-guide.md's worked example is its tutorial, Bridgehead, one whole game on this
 runtime: tests/tutorial/tutorial_engine.py (the toy engine, tests/toy/, only tests it).
@@ -604,7 +604,7 @@ class StepState(State, Generic[P]):
     def tell(self, event: Event, *, last: bool = False) -> None:
         """Tell ``event`` from wherever a rule finds it (a helper deep in a step: a unit
         eliminated on the way), without returning it through every caller.  The order
-        (docs/engine-guide.md, "Engine layout"): an action's or outcome's events are one
+        (docs/engine-guide.md section 3, "Telling events"): an action's or outcome's events are one
         log in the order things happened: each step's told events in the order told,
         then the list the step returned (as if told as it returned), step after step as
         the runtime runs them; then, in the order told, those told with ``last``: what a
