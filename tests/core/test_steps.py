@@ -23,7 +23,6 @@ from pbem.engine import (
     Outcome,
     Result,
     ScenarioInfo,
-    Snapshot,
     State,
     TextAction,
 )
@@ -174,6 +173,7 @@ class CountEngine(Engine):
     title = "Count"
     rules_version = "1"
     sides = ("a", "b")
+    state_class = CountState
 
     def scenarios(self) -> list[ScenarioInfo]:
         return [ScenarioInfo("one", "One")]
@@ -181,11 +181,6 @@ class CountEngine(Engine):
     def _new_state(self, scenario: str, options: Mapping[str, str]) -> State:
         state = CountState(self, scenario, options)
         state.begin(Pos())
-        return state
-
-    def _restore(self, snapshot: Snapshot) -> State:
-        state = CountState(self, snapshot["scenario"], snapshot["options"])
-        state.restore_body(snapshot["body"])
         return state
 
 

@@ -23,7 +23,6 @@ from pbem.engine import (
     Outcome,
     Result,
     ScenarioInfo,
-    Snapshot,
     State,
     TextAction,
 )
@@ -145,6 +144,7 @@ class QEngine(Engine):
     title = "Queue"
     rules_version = "1"
     sides = ("a", "b")
+    state_class = QState
 
     def scenarios(self) -> list[ScenarioInfo]:
         return [ScenarioInfo("empty", "Empty cup"), ScenarioInfo("full", "A chip")]
@@ -152,11 +152,6 @@ class QEngine(Engine):
     def _new_state(self, scenario: str, options: Mapping[str, str]) -> State:
         state = QState(self, scenario, options)
         state.begin(QPos(cup=["chip"] if scenario == "full" else []))
-        return state
-
-    def _restore(self, snapshot: Snapshot) -> State:
-        state = QState(self, snapshot["scenario"], snapshot["options"])
-        state.restore_body(snapshot["body"])
         return state
 
 

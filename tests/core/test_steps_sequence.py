@@ -21,7 +21,6 @@ from pbem.engine import (
     Event,
     Result,
     ScenarioInfo,
-    Snapshot,
     State,
     TextAction,
 )
@@ -140,6 +139,7 @@ class DuelEngine(Engine):
     title = "Duel"
     rules_version = "1"
     sides = ("a", "b")
+    state_class = DuelState
 
     def scenarios(self) -> list[ScenarioInfo]:
         return [ScenarioInfo("one", "One")]
@@ -147,11 +147,6 @@ class DuelEngine(Engine):
     def _new_state(self, scenario: str, options: Mapping[str, str]) -> State:
         state = DuelState(self, scenario, options)
         state.begin(Pos())
-        return state
-
-    def _restore(self, snapshot: Snapshot) -> State:
-        state = DuelState(self, snapshot["scenario"], snapshot["options"])
-        state.restore_body(snapshot["body"])
         return state
 
 
