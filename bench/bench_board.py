@@ -1,6 +1,7 @@
 """The browser board's cost (issue 35.4): first state, a click's act, the page's size.
 
     python bench/bench_board.py [ENGINE SCENARIO] [--turns T] [--acts N] [--seed K]
+                                [--base TREE]
 
 Two selfplay bots play T turns (default 1) of the scenario (default White Death's
 Purkayev) through files; the board is then opened on the home whose decision it is, as
@@ -8,16 +9,27 @@ Purkayev) through files; the board is then opened on the home whose decision it 
 
 * first state: the page's first ``/api/state`` on a fresh board (the save read, what
   arrived replayed, the dice log);
-* act: one click, as the page does it: ``/api/act`` with a legal action, then
-  ``/api/state`` to redraw; the median of N clicks (default 10);
-* apply: the engine's own apply of the same actions on a copy, the floor a click is
-  compared with;
-* answer: the page's redraw as sent, the ``/api/state`` answer's JSON made from the
-  state (the median of 20, on the position the clicks left);
-* save: one save of the game (``Game.write``: signed, written atomically), which with
-  twice the apply is a click's target;
+* act: one click, as the page does it: ``POST /api/act`` with a legal action, with the
+  version of the state the page holds; when its answer carries the redraw (``"state"``)
+  that is the click, else (a board before that) ``GET /api/state`` follows, as that
+  page then asked.  Each route is called as the server calls it, its JSON made (the HTTP
+  handling around it, the same for every request, is left out: one request less is not
+  counted).  The median of N clicks (default 10), and their sum against the sum of the
+  same clicks' apply and save below;
+* apply: the engine's own apply of the same actions on a copy (concealed as ``act``
+  conceals them, a committed plan's reveal included), the floor a click is compared with;
+* save: one save of the game (``Game.write``: signed, written atomically, the rollback
+  mark written), after each click, on the game as the click left it; with twice the apply
+  it is a click's target;
+* answer: the redraw as sent in full, the ``/api/state`` answer of a page that holds
+  nothing yet (the median of 20, on the position the clicks left), and the bytes a click's
+  redraw sent;
 * page: the bytes of the page, and of the page without its map's data (the SVG and the
   hex centers), which the 200 KB target is about.
+
+``--base TREE`` measures another checkout (a ``git archive main`` of the base) in a fresh
+process first, then this one: the same game (the bots' keys and dice follow from the
+seed), one after the other in the same run.
 """
 
 from __future__ import annotations
@@ -25,16 +37,20 @@ from __future__ import annotations
 import argparse
 import json
 import statistics
+import subprocess
 import sys
 import tempfile
 import time
 from collections.abc import Callable
 from pathlib import Path
-from typing import TypeVar
+from typing import Any, TypeVar
 
 ROOT = Path(__file__).resolve().parent.parent
+if "--tree" in sys.argv:  # the checkout measured (--base runs this script on the base)
+    ROOT = Path(sys.argv[sys.argv.index("--tree") + 1]).resolve()
 sys.path.insert(0, str(ROOT))
 
+import pbem  # noqa: E402
 from pbem.selfplay import selfplay  # noqa: E402
 from pbem.session import Home  # noqa: E402
 from pbem.web.server import ROUTES, Board, Request  # noqa: E402
@@ -48,14 +64,24 @@ def cpu_ms(fn: Callable[[], T]) -> tuple[float, T]:
     return (time.process_time() - start) * 1000, value
 
 
-def main() -> int:
-    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    parser.add_argument("engine", nargs="?", default="white-death")
-    parser.add_argument("scenario", nargs="?", default="purkayev")
-    parser.add_argument("--turns", type=int, default=1)
-    parser.add_argument("--acts", type=int, default=10)
-    parser.add_argument("--seed", type=int, default=1)
-    args = parser.parse_args()
+def click(board: Board, text: str, have: Any) -> tuple[float, bytes, Any]:
+    """One click as the page makes it: CPU ms, the bytes of the redraw it got, and the
+    version of the state the page then holds."""
+    act = ROUTES[("POST", "/api/act")]
+    ms, answer = cpu_ms(lambda: act(board, Request("POST", "/api/act", {},
+                                                   {"text": text, "have": have})))
+    body = json.loads(answer.body)
+    if not body.get("ok"):
+        raise SystemExit(f"the board refused {text}: {body.get('error')}")
+    if "state" in body:
+        return ms, json.dumps(body["state"]).encode(), body["state"].get("version")
+    redraw = ROUTES[("GET", "/api/state")]
+    query = {} if have is None else {"have": [str(have)]}
+    more, state = cpu_ms(lambda: redraw(board, Request("GET", "/api/state", query, {})))
+    return ms + more, state.body, json.loads(state.body).get("version")
+
+
+def measure(args: argparse.Namespace) -> int:
     with tempfile.TemporaryDirectory() as tmp:
         root = Path(tmp)
         result = selfplay(args.engine, args.scenario, args.seed, root, max_turns=args.turns)
@@ -63,11 +89,16 @@ def main() -> int:
         homes = [Home(root / f"home-{label}", clock=lambda: 0) for label in ("a", "b")]
         home = next(h for h in homes if h.game(name).my_decision() is not None)
         board = Board(home, name)
-        first, state = cpu_ms(board.state)
+        redraw = ROUTES[("GET", "/api/state")]
+        asked = Request("GET", "/api/state", {}, {})
+        first, answer = cpu_ms(lambda: redraw(board, asked))
+        have = json.loads(answer.body).get("version")
         page_ms, page = cpu_ms(board.page)
         map_bytes = len(json.dumps(board.map(board.game())))
         acts: list[float] = []
         applies: list[float] = []
+        saves: list[float] = []
+        sent: list[int] = []
         for _ in range(args.acts):
             game = board.game()
             if game.my_decision() is None:
@@ -76,38 +107,65 @@ def main() -> int:
             legal = game.state.legal_actions()
             action = next((a for a in legal if a.notation().startswith("move")), legal[0])
             copy = game.state.clone()
+            # as 'act' applies it: a committed plan's reveal carries its salt
+            concealed = copy.conceal(copy.parse_action(action.notation()), game._commit_salt)
             start = time.process_time()
-            copy.apply(action)
+            copy.apply(concealed, side=game.side)
             applies.append((time.process_time() - start) * 1000)
-            start = time.process_time()
-            board.command("act", action.notation())  # the click
-            board.state()  # the page redrawn
-            acts.append((time.process_time() - start) * 1000)
-        redraw = ROUTES[("GET", "/api/state")]
-        asked = Request("GET", "/api/state", {}, {})
+            ms, body, have = click(board, action.notation(), have)
+            acts.append(ms)
+            sent.append(len(body))
+            # one save of the game as the click left it (signed, written atomically, the
+            # rollback mark too): with the apply, what a click may cost (issue 35: within
+            # 2x the apply plus one save)
+            if board.game().my_decision() is not None:
+                saves.append(cpu_ms(home.game(name).write)[0])
         answers = [cpu_ms(lambda: redraw(board, asked))[0] for _ in range(20)]
-        # one save of the game as it stands (signed, written atomically): with the
-        # apply, what a click may cost (issue 35: within 2x the apply plus one save)
-        saves = [cpu_ms(home.game(name).write)[0] for _ in range(5)]
+        full = redraw(board, asked).body
         size = len(page.encode())
+        tree = Path(pbem.__file__).resolve().parent.parent
         print(f"board: {args.engine} {args.scenario} after {result.files} files "
-              f"({args.turns} turns, seed {args.seed})")
+              f"({args.turns} turns, seed {args.seed}), pbem of {tree}")
         print(f"first state   {first:8.1f} ms CPU   (page {page_ms:.1f} ms CPU)")
-        if acts:
-            print(f"act + state   {statistics.median(acts):8.1f} ms CPU   median of "
-                  f"{len(acts)} clicks (max {max(acts):.1f})")
-            print(f"engine apply  {statistics.median(applies):8.2f} ms CPU   median, the "
-                  "floor")
-            save = statistics.median(saves)
-            print(f"one save      {save:8.2f} ms CPU   median of {len(saves)}: a click's "
-                  f"target is 2x the apply plus one save, "
-                  f"{2 * statistics.median(applies) + save:.2f} ms")
+        if acts and saves:
+            apply, save = statistics.median(applies), statistics.median(saves)
+            target = 2 * apply + save
+            print(f"act + redraw  {statistics.median(acts):8.2f} ms CPU   median of "
+                  f"{len(acts)} clicks (max {max(acts):.1f}), as the page makes them")
+            print(f"engine apply  {apply:8.2f} ms CPU   median, the floor")
+            print(f"one save      {save:8.2f} ms CPU   median of {len(saves)}")
+            print(f"target        {target:8.2f} ms CPU   2x the apply plus one save: the "
+                  f"click is {statistics.median(acts) / target:.2f}x it (summed over the "
+                  f"clicks: {sum(acts) / (2 * sum(applies) + save * len(acts)):.2f}x)")
+            print(f"click answer  {statistics.median(sent) / 1024:8.1f} KB   median redraw "
+                  "sent per click")
         print(f"state answer  {statistics.median(answers):8.2f} ms CPU   median of "
-              f"{len(answers)}: the redraw as sent, state and its JSON")
+              f"{len(answers)}: the whole redraw as a fresh page is sent it")
         print(f"page          {size / 1024:8.1f} KB   ({(size - map_bytes) / 1024:.1f} KB "
               f"without the map's data, {map_bytes / 1024:.1f} KB)")
-        print(f"state JSON    {len(json.dumps(state)) / 1024:8.1f} KB")
+        print(f"state JSON    {len(full) / 1024:8.1f} KB", flush=True)
     return 0
+
+
+def main() -> int:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("engine", nargs="?", default="white-death")
+    parser.add_argument("scenario", nargs="?", default="purkayev")
+    parser.add_argument("--turns", type=int, default=1)
+    parser.add_argument("--acts", type=int, default=10)
+    parser.add_argument("--seed", type=int, default=1)
+    parser.add_argument("--base", type=Path,
+                        help="another checkout, measured first in a fresh process")
+    parser.add_argument("--tree", type=Path, help=argparse.SUPPRESS)
+    args = parser.parse_args()
+    if args.base is not None:
+        argv = [a for a in sys.argv[1:] if a not in ("--base", str(args.base))]
+        print("-- base", flush=True)
+        rc = subprocess.call([sys.executable, __file__, *argv, "--tree", str(args.base)])
+        if rc:
+            return rc
+        print("-- this checkout", flush=True)
+    return measure(args)
 
 
 if __name__ == "__main__":
