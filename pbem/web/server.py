@@ -537,10 +537,14 @@ class Board(Gate):
         """A command's answer carrying the redraw that follows it (``state``): the page
         makes one request a click, not two, and the game this request read and wrote is
         not read again.  A redraw that fails leaves it out: the command is done and
-        saved, and the page asks for the state, which says why it cannot be shown."""
+        saved (never answered as failed), and the page asks for the state, which says why
+        it cannot be shown."""
         try:
             state = self.answer(have, self._game)
         except PbemError:
+            return json_answer(200, out)
+        except Exception:  # a bug in the redraw: told where 'pbem board' runs, and by /api/state
+            traceback.print_exc(file=sys.stderr)
             return json_answer(200, out)
         head = page_json(out)
         return Answer(200, f'{head[:-1]}, "state": '.encode() + state + b"}",

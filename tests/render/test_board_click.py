@@ -167,3 +167,20 @@ def test_the_listed_actions_are_taken_apart_once_not_at_every_redraw(
     max_leaves=12))
 def test_page_json_is_the_json_of_what_the_page_may_show(value: Any) -> None:
     assert page_json(value) == json.dumps(displayable(value))
+
+
+def test_a_redraw_that_fails_leaves_the_click_done_and_said_so(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """The act is saved before its redraw is made: a redraw that fails (a bug) must not
+    answer the click as failed ("nothing was saved"); the page then asks for the state,
+    whose answer tells the failure as before."""
+    home, board = opened(tmp_path)
+    move = a_move(board.game())
+
+    def broken(game: object = None) -> dict[str, Any]:
+        raise RuntimeError("the redraw broke")
+
+    monkeypatch.setattr(board, "state", broken)
+    answer = act(board, move, None)
+    assert answer["ok"] and answer["action"] == move and "state" not in answer
+    assert home.game("selfplay-1").pending_actions() == [move]
