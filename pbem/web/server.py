@@ -308,11 +308,18 @@ class Board(Gate):
         if not isinstance(action, Act):
             return names(action)
         kept = self._names.get(id(action))
-        if kept is None or kept[0] is not action:
+        if kept is None:
             if len(self._names) >= 65536:  # a bound on what it holds alive, not a record
                 self._names.clear()
             kept = self._names[id(action)] = (action, names(action))
         return kept[1]
+
+    def named_by_each(self, actions: list[Action]) -> list[tuple[str, ...]]:
+        """:meth:`named_by` of each action, the kept ones looked up in one pass: an entry
+        holds its action alive, so no other object can have its id meanwhile."""
+        kept = list(map(self._names.get, map(id, actions)))
+        return [k[1] if k is not None else self.named_by(a)
+                for k, a in zip(kept, actions, strict=True)]
 
     def counters_of(self, game: Game, units: set[str]) -> dict[str, str]:
         """:meth:`counters`, of ``units`` only where the engine keeps the default (each
@@ -420,12 +427,10 @@ class Board(Gate):
             # the actions a click on the map cannot name ("end movement", "pass"): buttons
             on_map = {p.id for p in view.pieces}
             shown = cell_hexes(view) | on_map
-            words: set[str] = set()
-            for action in game.state.legal_actions():
-                parts = self.named_by(action)  # its typed units and hexes, or its words
-                words.update(parts)
-                if shown.isdisjoint(parts):
-                    general.append(action.notation())
+            legal = game.state.legal_actions()
+            each = self.named_by_each(legal)  # their typed units and hexes, or words
+            general = [a.notation() for a, parts in zip(legal, each, strict=True)
+                       if shown.isdisjoint(parts)]
             # a unit an action names that has no counter on the map (a reinforcement to
             # enter, Mortain 11.1): a button picks it as a tap on its counter would.  Only
             # an engine's own counters know such a unit: the default's are read off the
@@ -433,6 +438,7 @@ class Board(Gate):
             if type(game.state).counters is not State.counters:
                 # named by id and counter, as play lists it: the default names the id
                 counters = self.counters(game)
+                words: set[str] = set().union(*each)
                 waiting = [{"id": u, "name": text if text.split()[:1] == [u]
                             else f"{u} {text}"}
                            for u in reading_order(counters) if u in words and u not in on_map
