@@ -184,3 +184,27 @@ def test_a_redraw_that_fails_leaves_the_click_done_and_said_so(
     answer = act(board, move, None)
     assert answer["ok"] and answer["action"] == move and "state" not in answer
     assert home.game("selfplay-1").pending_actions() == [move]
+
+
+def test_a_tap_on_a_unit_reads_the_kept_names_of_the_listing(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """/api/where (a tap on a unit) took every listed action apart again on each tap:
+    Mortain's 2,593 moves, 3.4 ms a tap; what it answers is unchanged."""
+    home, board = opened(tmp_path, "mortain", "counterattack")
+    game = board.game()
+    assert game.my_decision() is not None and len(game.state.legal_actions()) > 1000
+    units = [p.id for p in game.view().pieces if p.side == game.side][:4]
+    first = [board.where(u) for u in units]
+    assert any(w["hexes"] for w in first)
+    taken: list[object] = []
+
+    def counting(action: Any, known: Any) -> tuple[str, ...]:
+        taken.append(action)
+        return ()
+
+    monkeypatch.setattr(server, "units_of", counting)
+    monkeypatch.setattr(server, "hexes_of", counting)
+    assert [board.where(u) for u in units] == first
+    assert taken == []
+    monkeypatch.undo()
+    assert [Board(home, "selfplay-1").where(u) for u in units] == first
