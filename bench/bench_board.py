@@ -14,8 +14,13 @@ Purkayev) through files; the board is then opened on the home whose decision it 
   that is the click, else (a board before that) ``GET /api/state`` follows, as that
   page then asked.  Each route is called as the server calls it, its JSON made (the HTTP
   handling around it, the same for every request, is left out: one request less is not
-  counted).  The median of N clicks (default 10), and their sum against the sum of the
-  same clicks' apply and save below;
+  counted here).  Every other one of N clicks (default 10): their median, and their sum
+  against the sum of the same clicks' apply and save below;
+* over HTTP: every other click is made through the board's own server on loopback, as
+  the browser makes it (one connection kept open), and the CPU time of the server's
+  thread answering it is summed (``time.thread_time`` around each request it handles:
+  reading the request, the checks, the route, the answer written), so the requests a
+  click makes count, the HTTP handling of each included;
 * apply: the engine's own apply of the same actions on a copy (concealed as ``act``
   conceals them, a committed plan's reveal included), the floor a click is compared with;
 * save: one save of the game (``Game.write``: signed, written atomically, the rollback
@@ -35,11 +40,13 @@ seed), one after the other in the same run.
 from __future__ import annotations
 
 import argparse
+import http.client
 import json
 import statistics
 import subprocess
 import sys
 import tempfile
+import threading
 import time
 from collections.abc import Callable
 from pathlib import Path
@@ -53,7 +60,7 @@ sys.path.insert(0, str(ROOT))
 import pbem  # noqa: E402
 from pbem.selfplay import selfplay  # noqa: E402
 from pbem.session import Home  # noqa: E402
-from pbem.web.server import ROUTES, Board, Request  # noqa: E402
+from pbem.web.server import ROUTES, Board, Handler, Request, serve  # noqa: E402
 
 T = TypeVar("T")
 
@@ -81,6 +88,61 @@ def click(board: Board, text: str, have: Any) -> tuple[float, bytes, Any]:
     return ms + more, state.body, json.loads(state.body).get("version")
 
 
+class Served:
+    """The board served on loopback, the CPU time of each request its thread answered."""
+
+    def __init__(self, board: Board) -> None:
+        self.spent: list[float] = []
+        real = Handler.handle_one_request
+        spent = self.spent
+
+        def timed(handler: Handler) -> None:
+            start = time.thread_time()
+            real(handler)
+            if handler.command:  # not the empty read when the connection closes
+                spent.append((time.thread_time() - start) * 1000)
+
+        Handler.handle_one_request = timed  # type: ignore[method-assign]
+        self.server = serve(board)
+        self.thread = threading.Thread(target=self.server.serve_forever, daemon=True)
+        self.thread.start()
+        port = self.server.server_address[1]
+        self.conn = http.client.HTTPConnection("127.0.0.1", port, timeout=60)
+        self.headers = {"Host": f"127.0.0.1:{port}",
+                        "Cookie": f"{board.cookie_name}={board.token}"}
+
+    def ask(self, method: str, path: str, body: Any = None) -> Any:
+        headers = dict(self.headers)
+        data = None
+        if body is not None:
+            data = json.dumps(body).encode()
+            headers["Content-Type"] = "application/json"
+        self.conn.request(method, path, body=data, headers=headers)
+        return json.loads(self.conn.getresponse().read())
+
+    def click(self, text: str, have: Any) -> tuple[float, Any]:
+        """A click as the page makes it: the server's CPU ms, the version it then holds."""
+        self.spent.clear()
+        answer = self.ask("POST", "/api/act", {"text": text, "have": have})
+        if not answer.get("ok"):
+            raise SystemExit(f"the board refused {text}: {answer.get('error')}")
+        asked = 1
+        if "state" in answer:
+            have = answer["state"].get("version")
+        else:
+            query = "" if have is None else f"?have={have}"
+            have = self.ask("GET", "/api/state" + query).get("version")
+            asked = 2
+        while len(self.spent) < asked:  # the server's thread ends its turn after answering
+            time.sleep(0.001)
+        return sum(self.spent), have
+
+    def stop(self) -> None:
+        self.conn.close()
+        self.server.shutdown()
+        self.server.server_close()
+
+
 def measure(args: argparse.Namespace) -> int:
     with tempfile.TemporaryDirectory() as tmp:
         root = Path(tmp)
@@ -95,11 +157,13 @@ def measure(args: argparse.Namespace) -> int:
         have = json.loads(answer.body).get("version")
         page_ms, page = cpu_ms(board.page)
         map_bytes = len(json.dumps(board.map(board.game())))
+        served = Served(board)
         acts: list[float] = []
+        over_http: list[float] = []
         applies: list[float] = []
         saves: list[float] = []
         sent: list[int] = []
-        for _ in range(args.acts):
+        for k in range(args.acts):
             game = board.game()
             if game.my_decision() is None:
                 break
@@ -112,14 +176,19 @@ def measure(args: argparse.Namespace) -> int:
             start = time.process_time()
             copy.apply(concealed, side=game.side)
             applies.append((time.process_time() - start) * 1000)
-            ms, body, have = click(board, action.notation(), have)
-            acts.append(ms)
-            sent.append(len(body))
+            if k % 2:
+                ms, have = served.click(action.notation(), have)
+                over_http.append(ms)
+            else:
+                ms, body, have = click(board, action.notation(), have)
+                acts.append(ms)
+                sent.append(len(body))
             # one save of the game as the click left it (signed, written atomically, the
             # rollback mark too): with the apply, what a click may cost (issue 35: within
             # 2x the apply plus one save)
             if board.game().my_decision() is not None:
                 saves.append(cpu_ms(home.game(name).write)[0])
+        served.stop()
         answers = [cpu_ms(lambda: redraw(board, asked))[0] for _ in range(20)]
         full = redraw(board, asked).body
         size = len(page.encode())
@@ -132,11 +201,14 @@ def measure(args: argparse.Namespace) -> int:
             target = 2 * apply + save
             print(f"act + redraw  {statistics.median(acts):8.2f} ms CPU   median of "
                   f"{len(acts)} clicks (max {max(acts):.1f}), as the page makes them")
+            if over_http:
+                print(f"over HTTP     {statistics.median(over_http):8.2f} ms CPU   median of "
+                      f"{len(over_http)} clicks, the server's thread, HTTP included")
             print(f"engine apply  {apply:8.2f} ms CPU   median, the floor")
             print(f"one save      {save:8.2f} ms CPU   median of {len(saves)}")
             print(f"target        {target:8.2f} ms CPU   2x the apply plus one save: the "
                   f"click is {statistics.median(acts) / target:.2f}x it (summed over the "
-                  f"clicks: {sum(acts) / (2 * sum(applies) + save * len(acts)):.2f}x)")
+                  f"clicks: {sum(acts) / (2 * sum(applies[::2]) + save * len(acts)):.2f}x)")
             print(f"click answer  {statistics.median(sent) / 1024:8.1f} KB   median redraw "
                   "sent per click")
         print(f"state answer  {statistics.median(answers):8.2f} ms CPU   median of "
