@@ -423,7 +423,9 @@ class Board(Gate):
         if decision is not None and decision.options:
             cells = cell_hexes(view)  # made once per map, not per redraw
             for option in decision.options:
-                named = [h for h in hexes_of(option, cells.__contains__) if h in cells]
+                said = self._parts(option)[2] if isinstance(option, Act) else \
+                    hexes_of(option, cells.__contains__)
+                named = [h for h in said if h in cells]
                 if named:
                     targets.setdefault(named[-1], []).append(option.notation())
         mine = [{"id": p.id, "hex": p.location, "label": p.label, "name": p.name}
