@@ -1,7 +1,7 @@
 """The browser board's cost (issue 35.4): first state, a click's act, the page's size.
 
     python bench/bench_board.py [ENGINE SCENARIO] [--turns T] [--acts N] [--seed K]
-                                [--base TREE]
+                                [--rounds R] [--base TREE]
 
 Two selfplay bots play T turns (default 1) of the scenario (default White Death's
 Purkayev) through files; the board is then opened on the home whose decision it is, as
@@ -14,24 +14,26 @@ Purkayev) through files; the board is then opened on the home whose decision it 
   that is the click, else (a board before that) ``GET /api/state`` follows, as that
   page then asked.  Each route is called as the server calls it, its JSON made (the HTTP
   handling around it, the same for every request, is left out: one request less is not
-  counted here).  Every other one of N clicks (default 10): their median, and their sum
-  against the sum of the same clicks' apply and save below;
-* over HTTP: every other click is made through the board's own server on loopback, as
-  the browser makes it (one connection kept open), and the CPU time of the server's
-  thread answering it is summed (``time.thread_time`` around each request it handles:
-  reading the request, the checks, the route, the answer written), so the requests a
-  click makes count, the HTTP handling of each included;
+  counted here).  Up to N clicks (default 10), until the file is sealed: their median,
+  and their sum against the sum of the same clicks' apply and save below;
+* over HTTP: the same game played again and the same clicks made through the board's
+  own server on loopback, as the browser makes them (one connection kept open), and the
+  CPU time of the server's thread answering each click summed (``time.thread_time``
+  around each request it handles: reading the request, the checks, the route, the answer
+  written), so the requests a click makes count, the HTTP handling of each included;
 * apply: the engine's own apply of the same actions on a copy (concealed as ``act``
   conceals them, a committed plan's reveal included), the floor a click is compared with;
 * save: one save of the game (``Game.write``: signed, written atomically, the rollback
   mark written), after each click, on the game as the click left it; with twice the apply
   it is a click's target;
 * answer: the redraw as sent in full, the ``/api/state`` answer of a page that holds
-  nothing yet (the median of 20, on the position the clicks left), and the bytes a click's
-  redraw sent;
+  nothing yet (the median of 20, on the opening position), and the bytes a click's redraw
+  sent;
 * page: the bytes of the page, and of the page without its map's data (the SVG and the
   hex centers), which the 200 KB target is about.
 
+``--rounds R`` plays the game R times (each time in this process, then over HTTP) and
+pools the clicks: the same clicks again, for a steadier median on a busy machine.
 ``--base TREE`` measures another checkout (a ``git archive main`` of the base) in a fresh
 process first, then this one: the same game (the bots' keys and dice follow from the
 seed), one after the other in the same run.
@@ -49,6 +51,7 @@ import tempfile
 import threading
 import time
 from collections.abc import Callable
+from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, TypeVar
 
@@ -143,7 +146,21 @@ class Served:
         self.server.server_close()
 
 
-def measure(args: argparse.Namespace) -> int:
+@dataclass
+class Clicks:
+    """What the clicks of one or more plays of the same game cost."""
+
+    acts: list[float] = field(default_factory=list)
+    over_http: list[float] = field(default_factory=list)
+    applies: list[float] = field(default_factory=list)
+    saves: list[float] = field(default_factory=list)
+    sent: list[int] = field(default_factory=list)
+
+
+def play(args: argparse.Namespace, clicks: Clicks, http: bool,
+         first: Callable[[Board, int], None] | None = None) -> None:
+    """The game played by the bots, then up to N clicks on its board, made in this process
+    or (``http``) through its server; ``first(board, files)`` sees the fresh board."""
     with tempfile.TemporaryDirectory() as tmp:
         root = Path(tmp)
         result = selfplay(args.engine, args.scenario, args.seed, root, max_turns=args.turns)
@@ -151,23 +168,16 @@ def measure(args: argparse.Namespace) -> int:
         homes = [Home(root / f"home-{label}", clock=lambda: 0) for label in ("a", "b")]
         home = next(h for h in homes if h.game(name).my_decision() is not None)
         board = Board(home, name)
-        redraw = ROUTES[("GET", "/api/state")]
-        asked = Request("GET", "/api/state", {}, {})
-        first, answer = cpu_ms(lambda: redraw(board, asked))
+        if first is not None:
+            first(board, result.files)
+        answer = ROUTES[("GET", "/api/state")](board, Request("GET", "/api/state", {}, {}))
         have = json.loads(answer.body).get("version")
-        page_ms, page = cpu_ms(board.page)
-        map_bytes = len(json.dumps(board.map(board.game())))
-        served = Served(board)
-        acts: list[float] = []
-        over_http: list[float] = []
-        applies: list[float] = []
-        saves: list[float] = []
-        sent: list[int] = []
-        for k in range(args.acts):
+        served = Served(board) if http else None
+        for _ in range(args.acts):
             game = board.game()
             if game.my_decision() is None:
                 break
-            # the first listed action that does not end the file (a click, not a seal)
+            # the first listed move, else the first action listed
             legal = game.state.legal_actions()
             action = next((a for a in legal if a.notation().startswith("move")), legal[0])
             copy = game.state.clone()
@@ -175,47 +185,68 @@ def measure(args: argparse.Namespace) -> int:
             concealed = copy.conceal(copy.parse_action(action.notation()), game._commit_salt)
             start = time.process_time()
             copy.apply(concealed, side=game.side)
-            applies.append((time.process_time() - start) * 1000)
-            if k % 2:
+            applies = (time.process_time() - start) * 1000
+            if served is not None:
                 ms, have = served.click(action.notation(), have)
-                over_http.append(ms)
-            else:
-                ms, body, have = click(board, action.notation(), have)
-                acts.append(ms)
-                sent.append(len(body))
+                clicks.over_http.append(ms)
+                continue
+            clicks.applies.append(applies)
+            ms, body, have = click(board, action.notation(), have)
+            clicks.acts.append(ms)
+            clicks.sent.append(len(body))
             # one save of the game as the click left it (signed, written atomically, the
             # rollback mark too): with the apply, what a click may cost (issue 35: within
             # 2x the apply plus one save)
             if board.game().my_decision() is not None:
-                saves.append(cpu_ms(home.game(name).write)[0])
-        served.stop()
-        answers = [cpu_ms(lambda: redraw(board, asked))[0] for _ in range(20)]
-        full = redraw(board, asked).body
-        size = len(page.encode())
-        tree = Path(pbem.__file__).resolve().parent.parent
-        print(f"board: {args.engine} {args.scenario} after {result.files} files "
-              f"({args.turns} turns, seed {args.seed}), pbem of {tree}")
-        print(f"first state   {first:8.1f} ms CPU   (page {page_ms:.1f} ms CPU)")
-        if acts and saves:
-            apply, save = statistics.median(applies), statistics.median(saves)
-            target = 2 * apply + save
-            print(f"act + redraw  {statistics.median(acts):8.2f} ms CPU   median of "
-                  f"{len(acts)} clicks (max {max(acts):.1f}), as the page makes them")
-            if over_http:
-                print(f"over HTTP     {statistics.median(over_http):8.2f} ms CPU   median of "
-                      f"{len(over_http)} clicks, the server's thread, HTTP included")
-            print(f"engine apply  {apply:8.2f} ms CPU   median, the floor")
-            print(f"one save      {save:8.2f} ms CPU   median of {len(saves)}")
-            print(f"target        {target:8.2f} ms CPU   2x the apply plus one save: the "
-                  f"click is {statistics.median(acts) / target:.2f}x it (summed over the "
-                  f"clicks: {sum(acts) / (2 * sum(applies[::2]) + save * len(acts)):.2f}x)")
-            print(f"click answer  {statistics.median(sent) / 1024:8.1f} KB   median redraw "
-                  "sent per click")
-        print(f"state answer  {statistics.median(answers):8.2f} ms CPU   median of "
-              f"{len(answers)}: the whole redraw as a fresh page is sent it")
-        print(f"page          {size / 1024:8.1f} KB   ({(size - map_bytes) / 1024:.1f} KB "
-              f"without the map's data, {map_bytes / 1024:.1f} KB)")
-        print(f"state JSON    {len(full) / 1024:8.1f} KB", flush=True)
+                clicks.saves.append(cpu_ms(home.game(name).write)[0])
+        if served is not None:
+            served.stop()
+
+
+def measure(args: argparse.Namespace) -> int:
+    clicks = Clicks()
+    seen: dict[str, Any] = {}
+
+    def opened(board: Board, files: int) -> None:
+        redraw = ROUTES[("GET", "/api/state")]
+        asked = Request("GET", "/api/state", {}, {})
+        seen["first"] = cpu_ms(lambda: redraw(board, asked))[0]
+        seen["page_ms"], page = cpu_ms(board.page)
+        seen["size"] = len(page.encode())
+        seen["map"] = len(json.dumps(board.map(board.game())))
+        seen["files"] = files
+        # the whole redraw on the opening position, once its history is made
+        seen["answers"] = [cpu_ms(lambda: redraw(board, asked))[0] for _ in range(20)]
+        seen["full"] = len(redraw(board, asked).body)
+
+    for r in range(args.rounds):
+        play(args, clicks, http=False, first=opened if r == 0 else None)
+        play(args, clicks, http=True)
+    tree = Path(pbem.__file__).resolve().parent.parent
+    print(f"board: {args.engine} {args.scenario} after {seen['files']} files "
+          f"({args.turns} turns, seed {args.seed}), {args.rounds} rounds, pbem of {tree}")
+    print(f"first state   {seen['first']:8.1f} ms CPU   (page {seen['page_ms']:.1f} ms CPU)")
+    acts, applies, saves = clicks.acts, clicks.applies, clicks.saves
+    if acts and saves:
+        apply, save = statistics.median(applies), statistics.median(saves)
+        target = 2 * apply + save
+        print(f"act + redraw  {statistics.median(acts):8.2f} ms CPU   median of "
+              f"{len(acts)} clicks (max {max(acts):.1f}), as the page makes them")
+        print(f"over HTTP     {statistics.median(clicks.over_http):8.2f} ms CPU   median of "
+              f"{len(clicks.over_http)} clicks, the server's thread, HTTP included")
+        print(f"engine apply  {apply:8.2f} ms CPU   median, the floor")
+        print(f"one save      {save:8.2f} ms CPU   median of {len(saves)}")
+        print(f"target        {target:8.2f} ms CPU   2x the apply plus one save: the "
+              f"click is {statistics.median(acts) / target:.2f}x it (summed over the "
+              f"clicks: {sum(acts) / (2 * sum(applies) + save * len(acts)):.2f}x)")
+        print(f"click answer  {statistics.median(clicks.sent) / 1024:8.1f} KB   median redraw "
+              "sent per click")
+    answers, size, map_bytes = seen["answers"], seen["size"], seen["map"]
+    print(f"state answer  {statistics.median(answers):8.2f} ms CPU   median of "
+          f"{len(answers)}: the whole redraw as a fresh page is sent it")
+    print(f"page          {size / 1024:8.1f} KB   ({(size - map_bytes) / 1024:.1f} KB "
+          f"without the map's data, {map_bytes / 1024:.1f} KB)")
+    print(f"state JSON    {seen['full'] / 1024:8.1f} KB", flush=True)
     return 0
 
 
@@ -226,6 +257,8 @@ def main() -> int:
     parser.add_argument("--turns", type=int, default=1)
     parser.add_argument("--acts", type=int, default=10)
     parser.add_argument("--seed", type=int, default=1)
+    parser.add_argument("--rounds", type=int, default=1,
+                        help="play the game again R times and pool the clicks")
     parser.add_argument("--base", type=Path,
                         help="another checkout, measured first in a fresh process")
     parser.add_argument("--tree", type=Path, help=argparse.SUPPRESS)
