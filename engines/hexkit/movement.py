@@ -610,9 +610,12 @@ class MoveCosts(Shared):
             priced[(i, j)] = c
         scale = math.lcm(self.scale, _denominator(priced.values()))
         k = scale // self.scale
+        # the rows a priced step leaves (a set, not a scan of every row's steps: a thaw
+        # overlay is asked of each class in the first listing of a thaw turn)
+        changed = {i for i, _ in priced}
         rows = []
         for i, row in enumerate(self.steps):
-            if k == 1 and not any((i, j) in priced for j, _ in row):
+            if k == 1 and i not in changed:
                 rows.append(row)
                 continue
             new_row = []
