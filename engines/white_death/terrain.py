@@ -42,6 +42,11 @@ _TEC_FEATURES = ("town", "forest", "swamp", "high", "creek", "river")
 
 
 
+#: steps of one class, weather and set of bridges priced one by one before its table is
+#: made (:meth:`Terrain.enter_ticks`): a step alone costs about 1/1,000 of a table (5 us)
+SINGLE_STEPS = 64
+
+
 class Compiled:
     """One mobility class's costs under one weather and set of bridges: the kit's
     :class:`MoveCosts`, and its rows in ticks, hex index by hex index, one per neighbour
@@ -85,6 +90,8 @@ class Terrain:
         self._vl: tuple[str, ...] | None = None
         #: the kit's compiled costs under (class, frozen, bridges): :meth:`move_costs`
         self._compiled: dict[tuple[str, bool, frozenset[str]], Compiled] = {}
+        #: steps priced one by one under a key with no table yet: :meth:`enter_ticks`
+        self._single: dict[tuple[str, bool, frozenset[str]], int] = {}
         self._entries: dict[tuple[str, str, bool, bool], int | None] = {}
         self._classes: dict[str, MoveClass] = {}
         self._views: dict[tuple[bool, tuple[str, ...]], OverlaidMap] = {}
@@ -306,6 +313,17 @@ class Terrain:
         except ValueError:  # not a step: asked of the chart directly
             c = self._enter_cost(mob, frm, to, frozen, bridges)
             return None if c is None else self.to_ticks(c)
+        key = (mob, frozen, frozenset(bridges))
+        if key not in self._compiled:
+            # a few steps of a class no listing has searched (an advance after combat,
+            # Rule 15): each priced by the chart, the kit's reference (the same answer
+            # as the table's), rather than a table of the whole map made and kept for
+            # one step; the table once the class is asked for more
+            asked = self._single.get(key, 0)
+            if asked < SINGLE_STEPS:
+                self._single[key] = asked + 1
+                c = self._enter_cost(mob, frm, to, frozen, bridges)
+                return None if c is None else self.to_ticks(c)
         return self.move_costs(mob, frozen, bridges).row(i)[k]
 
     def enter_row(self, mob: str, frm: str, frozen: bool,

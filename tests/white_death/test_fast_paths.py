@@ -11,11 +11,12 @@ from __future__ import annotations
 from engines.hexkit.facts import BoardFacts
 from engines.hexkit.graph import region
 from engines.white_death import ENGINE, movement
+from engines.white_death.data import MOBILITIES
 from engines.white_death.movement import rail_destinations, stacks_near
 from engines.white_death.notation import act
 from engines.white_death.state import WDState
 from engines.white_death.supply import _reach, enemy_hexes, ezoc, supply_floods
-from engines.white_death.terrain import SUPPLY_ROADS
+from engines.white_death.terrain import SINGLE_STEPS, SUPPLY_ROADS, Terrain
 from pbem.errors import IllegalAction
 from pbem.testing import Chooser
 
@@ -171,3 +172,30 @@ def test_stacks_near_kept_across_moves_match_fresh_ones() -> None:
                 assert fresh.stack_ok_with(h, uid, gone) == ok, (h, uid, gone)
         state.apply(choose.pick(state.legal_actions()))
     assert carried > 1000
+
+
+def test_a_few_steps_are_priced_without_a_table_as_the_table_prices_them() -> None:
+    """An advance after combat (Rule 15) prices one step of a class no listing searched:
+    no table of the whole map is made for it (issue 35: 10,000 steps for one), and each
+    step priced alone is the table's answer, frozen, in a thaw and across bridges (Rules
+    7, 13, 20); the table once the class is asked for more."""
+    cat = ENGINE.catalog()
+    m = Terrain(cat).map
+    ids, index, adjacency = m.ids, m.index, m.adjacency
+    bridges = tuple(h for h in ids if any("river" in f for f in m.features_of(h)))[:2]
+    near = [index[h] for h in bridges] + [adjacency[index[h]][0] for h in bridges]
+    steps = [(ids[i], ids[j]) for i in near for j in adjacency[i]]
+    steps += [(ids[i], ids[adjacency[i][-1]]) for i in range(0, len(ids), 17)]
+    steps = steps[:SINGLE_STEPS]
+    assert len(steps) == SINGLE_STEPS
+    tabled = Terrain(cat)
+    for mob in MOBILITIES:
+        for frozen, bridged in ((True, ()), (False, ()), (True, bridges), (False, bridges)):
+            alone = Terrain(cat)
+            want = [tabled.move_costs(mob, frozen, bridged).row(index[a])[
+                adjacency[index[a]].index(index[b])] for a, b in steps]
+            got = [alone.enter_ticks(mob, a, b, frozen, bridged) for a, b in steps]
+            assert got == want, (mob, frozen, bridged)
+            assert not alone._compiled
+            alone.enter_ticks(mob, *steps[0], frozen, bridged)
+            assert (mob, frozen, frozenset(bridged)) in alone._compiled
