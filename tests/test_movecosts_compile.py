@@ -18,7 +18,7 @@ import pytest
 
 from engines.hexkit import movement
 from engines.hexkit.hexmap import HexMap
-from engines.hexkit.movement import Cost, MoveClass, MoveCosts
+from engines.hexkit.movement import Cost, MoveClass, MoveCosts, StepCosts
 from engines.hexkit.overlay import OverlaidMap, Overlay
 from tests.kit.helpers import make_map
 
@@ -102,6 +102,20 @@ def _differences(where: str, costs: MoveCosts, want: dict[tuple[str, str], Cost 
     return bad
 
 
+def _row_differences(where: str, costs: StepCosts, want: dict[tuple[str, str], Cost | None]
+                     ) -> list[str]:
+    """:class:`StepCosts` row by row (the rows in reverse: none depends on another)."""
+    ids, adjacency = costs._ids, costs._adjacency
+    bad = []
+    for i in reversed(range(len(ids))):
+        for j, c in zip(adjacency[i], costs.row(i), strict=True):
+            got = None if c < 0 else movement._unscale(c, costs.scale)
+            if got != want[(ids[i], ids[j])]:
+                bad.append(f"{where}: step {ids[i]}->{ids[j]}: row {got!r}, step_cost "
+                           f"{want[(ids[i], ids[j])]!r}")
+    return bad
+
+
 CLASSES = list(_engine_classes())
 
 
@@ -110,11 +124,17 @@ CLASSES = list(_engine_classes())
 def test_compiled_costs_are_step_cost_on_the_real_map_and_overlaid(
         engine: str, hexmap: HexMap, mc: MoveClass, adjust: Adjust) -> None:
     costs = MoveCosts(hexmap, mc, adjust)
-    bad = _differences(f"{engine} {mc.name}", costs, _reference(hexmap, mc, adjust))
+    want = _reference(hexmap, mc, adjust)
+    bad = _differences(f"{engine} {mc.name}", costs, want)
+    if adjust is None:
+        bad += _row_differences(f"{engine} {mc.name} rows", StepCosts(hexmap, mc), want)
     for n, overlay in enumerate(_overlays(engine, hexmap)):
         view = OverlaidMap(hexmap, overlay)
         want = _reference(view, mc, adjust)
         bad += _differences(f"{engine} {mc.name} overlay {n}", costs.overlaid(overlay), want)
+        if adjust is None:
+            bad += _row_differences(f"{engine} {mc.name} overlay {n} rows",
+                                    StepCosts(view, mc), want)
         # the fast pricer on the overlaid map, every step (not only those it touches)
         pricer = movement._Pricer.of(view, mc)
         assert pricer is not None
@@ -154,9 +174,13 @@ def test_every_option_of_the_data_form_prices_as_step_cost() -> None:
     for mc in classes:
         costs = MoveCosts(m, mc)
         bad += _differences(mc.name, costs, _reference(m, mc, None))
+        bad += _row_differences(f"{mc.name} rows", StepCosts(m, mc), _reference(m, mc, None))
         for n, overlay in enumerate(_overlays("kit", m)):
+            view = OverlaidMap(m, overlay)
             bad += _differences(f"{mc.name} overlay {n}", costs.overlaid(overlay),
-                                _reference(OverlaidMap(m, overlay), mc, None))
+                                _reference(view, mc, None))
+            bad += _row_differences(f"{mc.name} overlay {n} rows", StepCosts(view, mc),
+                                    _reference(view, mc, None))
     assert not bad, "\n".join(bad[:20])
 
 
@@ -208,3 +232,12 @@ def test_an_adjusted_cost_is_priced_as_step_cost_then_adjust() -> None:
     assert not _differences("adjusted", MoveCosts(m, mc, adjust), _reference(m, mc, adjust))
     with pytest.raises(ValueError, match="leg: negative cost -1 from 0101 to 0102"):
         MoveCosts(m, mc, lambda a, b, c: -1 if (a, b) == ("0101", "0102") else c)
+
+
+def test_step_costs_refuse_a_class_that_prices_steps_its_own_way() -> None:
+    class Odd(MoveClass):
+        def step_cost(self, hexmap: HexMap | OverlaidMap, a: str, b: str) -> Cost | None:
+            return 1
+
+    with pytest.raises(ValueError, match="odd: priced by its own step_cost"):
+        StepCosts(make_map(2, 2), Odd("odd", enter={"clear": 1}))

@@ -467,6 +467,47 @@ class _Pricer:
         return total
 
 
+class StepCosts:
+    """A :class:`MoveClass`'s costs on a map, or on a map seen through an overlay, each
+    row priced when first asked: for a game's own search, which reads the rows of the
+    few hexes its units can reach, where a :class:`MoveCosts` prices every step of the
+    map first (White Death's listings: a table of 10,000 steps for each mobility class,
+    most of a first listing's time; issue 35).
+
+    ``row(i)`` is hex ``i``'s steps in the map's adjacency order, each in units of
+    1/``scale`` MP (``-1``: prohibited); ``scale`` is the common denominator of the
+    class's costs (a :class:`MoveCosts` scales by those its steps meet instead: the
+    same costs).  For a class that prices steps its own way (a subclass overriding
+    ``step_cost``) or with a cost that is not a non-negative int or Fraction, compile
+    a :class:`MoveCosts`."""
+
+    def __init__(self, hexmap: HexMap | OverlaidMap, move_class: MoveClass) -> None:
+        pricer = _Pricer.of(hexmap, move_class)
+        if pricer is None:
+            raise ValueError(f"{move_class.name}: priced by its own step_cost, or a cost "
+                             "not a non-negative int or Fraction: compile a MoveCosts")
+        base = hexmap.base if isinstance(hexmap, OverlaidMap) else hexmap
+        self.move_class = move_class
+        self.scale = pricer.scale
+        self._ids, self._adjacency, self._step = base.ids, base.adjacency, pricer.step
+        self._rows: list[tuple[int, ...] | None] = [None] * len(base.ids)
+
+    def row(self, i: int) -> tuple[int, ...]:
+        got = self._rows[i]
+        if got is None:
+            ids, step, a = self._ids, self._step, self._ids[i]
+            got = self._rows[i] = tuple(-1 if c is None else c for c in
+                                        (step(a, ids[j]) for j in self._adjacency[i]))
+        return got
+
+    def __len__(self) -> int:
+        return len(self._rows)
+
+    def rows_priced(self) -> int:
+        """How many rows have been asked for (and priced)."""
+        return sum(r is not None for r in self._rows)
+
+
 class MoveCosts(Shared):
     """A :class:`MoveClass` compiled against one map: every directed step's cost.
 

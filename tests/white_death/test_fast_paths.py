@@ -10,13 +10,15 @@ from __future__ import annotations
 
 from engines.hexkit.facts import BoardFacts
 from engines.hexkit.graph import region
+from engines.hexkit.movement import MoveCosts
 from engines.white_death import ENGINE, movement
 from engines.white_death.data import MOBILITIES
 from engines.white_death.movement import rail_destinations, stacks_near
 from engines.white_death.notation import act
+from engines.white_death.position import MP_TICKS
 from engines.white_death.state import WDState
 from engines.white_death.supply import _reach, enemy_hexes, ezoc, supply_floods
-from engines.white_death.terrain import SINGLE_STEPS, SUPPLY_ROADS, Terrain
+from engines.white_death.terrain import SUPPLY_ROADS, Terrain
 from pbem.errors import IllegalAction
 from pbem.testing import Chooser
 
@@ -174,28 +176,28 @@ def test_stacks_near_kept_across_moves_match_fresh_ones() -> None:
     assert carried > 1000
 
 
-def test_a_few_steps_are_priced_without_a_table_as_the_table_prices_them() -> None:
-    """An advance after combat (Rule 15) prices one step of a class no listing searched:
-    no table of the whole map is made for it (issue 35: 10,000 steps for one), and each
-    step priced alone is the table's answer, frozen, in a thaw and across bridges (Rules
-    7, 13, 20); the table once the class is asked for more."""
+def test_move_costs_price_the_rows_read_as_the_whole_map_table_prices_them() -> None:
+    """Rule 7's costs, frozen, in a thaw and across bridges (Rules 13, 20), row by row
+    as a search reads them, are the kit's table of the whole map (``MoveCosts``, and
+    its overlay), for every mobility class; an advance after combat (Rule 15) that
+    prices one step prices one row, not the map's 10,000 steps (issue 35)."""
     cat = ENGINE.catalog()
-    m = Terrain(cat).map
-    ids, index, adjacency = m.ids, m.index, m.adjacency
-    bridges = tuple(h for h in ids if any("river" in f for f in m.features_of(h)))[:2]
-    near = [index[h] for h in bridges] + [adjacency[index[h]][0] for h in bridges]
-    steps = [(ids[i], ids[j]) for i in near for j in adjacency[i]]
-    steps += [(ids[i], ids[adjacency[i][-1]]) for i in range(0, len(ids), 17)]
-    steps = steps[:SINGLE_STEPS]
-    assert len(steps) == SINGLE_STEPS
-    tabled = Terrain(cat)
+    ter = Terrain(cat)
+    m = ter.map
+    bridges = tuple(h for h in m.ids if any("river" in f for f in m.features_of(h)))[:2]
     for mob in MOBILITIES:
+        whole = MoveCosts(m, ter.move_class(mob))
         for frozen, bridged in ((True, ()), (False, ()), (True, bridges), (False, bridges)):
+            table = whole if frozen and not bridged else whole.overlaid(
+                ter._move_overlay(frozen, bridged))
+            k = MP_TICKS // table.scale
+            want = [tuple(None if c < 0 else c * k for _, c in row) for row in table.steps]
             alone = Terrain(cat)
-            want = [tabled.move_costs(mob, frozen, bridged).row(index[a])[
-                adjacency[index[a]].index(index[b])] for a, b in steps]
-            got = [alone.enter_ticks(mob, a, b, frozen, bridged) for a, b in steps]
-            assert got == want, (mob, frozen, bridged)
-            assert not alone._compiled
-            alone.enter_ticks(mob, *steps[0], frozen, bridged)
-            assert (mob, frozen, frozenset(bridged)) in alone._compiled
+            assert [alone.enter_row(mob, h, frozen, bridged) for h in m.ids] == want, \
+                (mob, frozen, bridged)
+    alone = Terrain(cat)
+    a = bridges[0]
+    b = m.ids[m.adjacency[m.index[a]][0]]
+    assert alone.enter_ticks("l", a, b, False, bridges) == ter.enter_ticks(
+        "l", a, b, False, bridges)
+    assert alone.move_costs("l", False, bridges).costs.rows_priced() == 1
