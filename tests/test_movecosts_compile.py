@@ -20,6 +20,7 @@ from engines.hexkit import movement
 from engines.hexkit.hexmap import HexMap
 from engines.hexkit.movement import Cost, MoveClass, MoveCosts, StepCosts
 from engines.hexkit.overlay import OverlaidMap, Overlay
+from engines.hexkit.pricing import Pricer
 from tests.kit.helpers import make_map
 
 Adjust: TypeAlias = "Callable[[str, str, Cost], Cost | None] | None"
@@ -136,7 +137,7 @@ def test_compiled_costs_are_step_cost_on_the_real_map_and_overlaid(
             bad += _row_differences(f"{engine} {mc.name} overlay {n} rows",
                                     StepCosts(view, mc), want)
         # the fast pricer on the overlaid map, every step (not only those it touches)
-        pricer = movement._Pricer.of(view, mc)
+        pricer = Pricer.of(view, mc)
         assert pricer is not None
         bad += [f"{engine} {mc.name} overlay {n}: step {a}->{b}: priced "
                 f"{pricer.cost(view, a, b)!r}, step_cost {c!r}"
