@@ -18,9 +18,10 @@ import pytest
 
 from engines.hexkit import movement
 from engines.hexkit.hexmap import HexMap
-from engines.hexkit.movement import Cost, MoveClass, MoveCosts, StepCosts
+from engines.hexkit.movement import Cost, MoveClass, MoveCosts, StepCosts, reachable
 from engines.hexkit.overlay import OverlaidMap, Overlay
 from engines.hexkit.pricing import Pricer
+from engines.hexkit.zoc import STOP_ON_ENTRY
 from tests.kit.helpers import make_map
 
 Adjust: TypeAlias = "Callable[[str, str, Cost], Cost | None] | None"
@@ -106,10 +107,11 @@ def _differences(where: str, costs: MoveCosts, want: dict[tuple[str, str], Cost 
 def _row_differences(where: str, costs: StepCosts, want: dict[tuple[str, str], Cost | None]
                      ) -> list[str]:
     """:class:`StepCosts` row by row (the rows in reverse: none depends on another)."""
-    ids, adjacency = costs._ids, costs._adjacency
+    ids, adjacency = costs.map.ids, costs.map.adjacency
     bad = []
     for i in reversed(range(len(ids))):
-        for j, c in zip(adjacency[i], costs.row(i), strict=True):
+        assert [j for j, _ in costs.row(i)] == list(adjacency[i])
+        for j, c in costs.row(i):
             got = None if c < 0 else movement._unscale(c, costs.scale)
             if got != want[(ids[i], ids[j])]:
                 bad.append(f"{where}: step {ids[i]}->{ids[j]}: row {got!r}, step_cost "
@@ -242,3 +244,21 @@ def test_step_costs_refuse_a_class_that_prices_steps_its_own_way() -> None:
 
     with pytest.raises(ValueError, match="odd: priced by its own step_cost"):
         StepCosts(make_map(2, 2), Odd("odd", enter={"clear": 1}))
+
+
+@pytest.mark.parametrize(("engine", "hexmap", "mc", "adjust"),
+                         [c for c in CLASSES if c[3] is None],
+                         ids=[f"{e}:{mc.name}" for e, _, mc, a in CLASSES if a is None])
+def test_a_search_over_rows_priced_as_read_is_the_search_over_the_table(
+        engine: str, hexmap: HexMap, mc: MoveClass, adjust: Adjust) -> None:
+    """:func:`reachable` over :class:`StepCosts` (Backhand Blow's moves) finds what it
+    finds over the compiled table: every hex's cost, path, end and stop, with a ZOC."""
+    table, rows = MoveCosts(hexmap, mc), StepCosts(hexmap, mc)
+    ids = hexmap.ids
+    zoc = frozenset(ids[7::23])
+    for start in ids[::97]:
+        for allowance in (1, Fraction(5, 2), 6):
+            want = reachable(table, start, allowance, zoc=zoc, policy=STOP_ON_ENTRY)
+            got = reachable(rows, start, allowance, zoc=zoc, policy=STOP_ON_ENTRY)
+            assert got == want, (engine, mc.name, start, allowance)
+    assert rows.rows_priced() < len(ids)

@@ -218,17 +218,18 @@ def _denominator(values: Iterable[Cost | None]) -> int:
 
 class StepCosts:
     """A :class:`MoveClass`'s costs on a map, or on a map seen through an overlay, each
-    row priced when first asked: for a game's own search, which reads the rows of the
-    few hexes its units can reach, where a :class:`MoveCosts` prices every step of the
-    map first (White Death's listings: a table of 10,000 steps for each mobility class,
-    most of a first listing's time; issue 35).
+    row priced when first asked: for searches that read the rows of the few hexes a
+    unit can reach, where a :class:`MoveCosts` prices every step of the map first (a
+    table of 10,000 steps for each of White Death's mobility classes, most of a first
+    listing's time; issue 35).  :func:`reachable` searches either.
 
-    ``row(i)`` is hex ``i``'s steps in the map's adjacency order, each in units of
-    1/``scale`` MP (``-1``: prohibited); ``scale`` is the common denominator of the
-    class's costs (a :class:`MoveCosts` scales by those its steps meet instead: the
-    same costs).  For a class that prices steps its own way (a subclass overriding
-    ``step_cost``) or with a cost that is not a non-negative int or Fraction, compile
-    a :class:`MoveCosts`."""
+    ``row(i)`` (or ``steps[i]``) is hex ``i``'s steps as a :class:`MoveCosts` row: in the
+    map's adjacency order, ``(neighbour index, cost)`` in units of 1/``scale`` MP, ``-1``
+    prohibited.  ``scale`` is the common denominator of the class's costs (a
+    :class:`MoveCosts` scales by those its steps meet instead: the same costs).  For a
+    class that prices steps its own way (a subclass overriding ``step_cost``), with a
+    cost that is not a non-negative int or Fraction, or with an ``adjust``, compile a
+    :class:`MoveCosts`."""
 
     def __init__(self, hexmap: HexMap | OverlaidMap, move_class: MoveClass) -> None:
         from engines.hexkit.pricing import Pricer
@@ -237,19 +238,25 @@ class StepCosts:
         if pricer is None:
             raise ValueError(f"{move_class.name}: priced by its own step_cost, or a cost "
                              "not a non-negative int or Fraction: compile a MoveCosts")
-        base = hexmap.base if isinstance(hexmap, OverlaidMap) else hexmap
+        #: the map the rows index (the printed one under an overlay)
+        self.map = hexmap.base if isinstance(hexmap, OverlaidMap) else hexmap
         self.move_class = move_class
         self.scale = pricer.scale
-        self._ids, self._adjacency, self._step = base.ids, base.adjacency, pricer.step
-        self._rows: list[tuple[int, ...] | None] = [None] * len(base.ids)
+        #: what :func:`reachable` reads of a :class:`MoveCosts`: the rows by hex index
+        self.steps = self
+        self._step = pricer.step
+        self._rows: list[tuple[tuple[int, int], ...] | None] = [None] * len(self.map.ids)
 
-    def row(self, i: int) -> tuple[int, ...]:
+    def row(self, i: int) -> tuple[tuple[int, int], ...]:
         got = self._rows[i]
         if got is None:
-            ids, step, a = self._ids, self._step, self._ids[i]
-            got = self._rows[i] = tuple(-1 if c is None else c for c in
-                                        (step(a, ids[j]) for j in self._adjacency[i]))
+            ids, step, a = self.map.ids, self._step, self.map.ids[i]
+            got = self._rows[i] = tuple(
+                (j, -1 if c is None else c)
+                for j, c in ((j, step(a, ids[j])) for j in self.map.adjacency[i]))
         return got
+
+    __getitem__ = row
 
     def __len__(self) -> int:
         return len(self._rows)
@@ -505,7 +512,7 @@ def _as_set(x: Iterable[HexId] | None) -> frozenset[HexId]:
 
 
 def reachable(
-    costs: MoveCosts,
+    costs: MoveCosts | StepCosts,
     start: HexId,
     allowance: Cost,
     *,

@@ -63,7 +63,8 @@ class Compiled:
         got = self.ticks[i]
         if got is None:
             k = self.k
-            got = self.ticks[i] = tuple(None if c < 0 else c * k for c in self.costs.row(i))
+            got = self.ticks[i] = tuple(None if c < 0 else c * k
+                                          for _, c in self.costs.row(i))
         return got
 
 
