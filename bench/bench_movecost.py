@@ -8,6 +8,11 @@ and under a thaw, Backhand Blow's six weather and motor columns, 48th Panzer Kor
 and mech (with its slope rule), Mortain's one.  Prints the steps priced and the median
 CPU time (``time.process_time``) of building them all, over ``--repeat`` runs.
 
+These are the kit's whole-map compile (``MoveCosts``), which 48th Panzer Korps, Mortain
+and the data cache use; White Death and Backhand Blow now price rows as their searches
+read them (``StepCosts``, the same pricer a row at a time), which
+``bench/bench_engines.py`` shows in their listings.
+
 ``--tree DIR`` measures another checkout (a ``git archive`` of main) in a child process
 beside this one, the two interleaved run by run, so both columns come from one run on
 one machine; the child imports DIR's ``engines``, this script's code.
