@@ -126,6 +126,8 @@ def breadth_first(
     *,
     step_ok: Callable[[HexId, HexId], bool] | None = None,
     max_steps: int | None = None,
+    enter: Callable[[HexId], bool] | None = None,
+    ends: Collection[HexId] | None = None,
 ) -> dict[HexId, tuple[HexId, ...]]:
     """Every hex reachable from ``start`` hex by hex, each with the first path found (the
     fewest hexes; among equally short ones, the one ``neighbors`` lists first).
@@ -137,15 +139,31 @@ def breadth_first(
     the railroad's links, not into an enemy ZOC).  The paths come back in the order the
     hexes were reached, ``start`` left out.  (:func:`trace` does the same over the map's
     own :meth:`~engines.hexkit.hexmap.HexMap.neighbor_table`.)
+
+    ``enter(hex)``: a rule on the hex entered alone, the same search as the ``step_ok``
+    that asks it (a set's ``__contains__`` is no Python call a step).  ``ends``: only
+    the paths to these hexes, the rest searched through but not written (a Strategic
+    Movement's listing wants those to cities, some 20 of 700 hexes reached); the paths
+    are those of the whole search, in the same order.
     """
-    _, parent, _ = _breadth_first(neighbors, [start], step_ok=step_ok, max_steps=max_steps)
+    _, parent, _ = _breadth_first(neighbors, [start], enter=enter, step_ok=step_ok,
+                                  max_steps=max_steps)
     # each hex's path is its predecessor's and one more, in the order the hexes were
     # reached (not walked back from each: 15 steps a hex on a Strategic Movement)
     paths: dict[HexId, tuple[HexId, ...]] = {start: (start,)}
-    for n, p in parent.items():
-        paths[n] = (*paths[p], n)
-    del paths[start]
-    return paths
+    if ends is None:
+        for n, p in parent.items():
+            paths[n] = (*paths[p], n)
+        del paths[start]
+        return paths
+    out: dict[HexId, tuple[HexId, ...]] = {}
+    for n in parent:
+        if n in ends:
+            back = [n]
+            while back[-1] != start:
+                back.append(parent[back[-1]])
+            out[n] = tuple(reversed(back))
+    return out
 
 
 def lightest_chain(

@@ -449,9 +449,8 @@ def move_options(s: MotherlandState, t: MoveArgs) -> list[Action]:
         for uid in sorted(s.on_map(side)):
             if strategic_ok_unit(s, uid):
                 continue
-            for dest, path in sorted(strategic_reach(s, uid).items()):
-                if dest in s.data.cities:
-                    out.append(_move(uid, path, STRATEGIC))
+            for _dest, path in sorted(strategic_reach(s, uid, cities=True).items()):
+                out.append(_move(uid, path, STRATEGIC))
         out += ship_options(s)
     out += baku_options(s, t)
     out.append(ending(DONE["exploit" if exploit else "move"]))

@@ -11,7 +11,9 @@ import pytest
 from engines.motherland import MotherlandEngine
 from engines.motherland.notation import STRATEGIC, parse
 from engines.motherland.state import MotherlandState
+from engines.motherland.strategic import _strategic_free, strategic_ok_unit, strategic_reach
 from pbem.grammar import Form
+from pbem.testing import Chooser
 
 
 def first_movement(engine: MotherlandEngine, scenario: str) -> MotherlandState:
@@ -47,3 +49,35 @@ def test_5_3_strategic_moves_are_listed_without_checking_each_hex(
     assert all(a._text is None for a in listed)  # written when asked
     for a in listed:
         assert parse(a.notation()) == a and a.notation().startswith(f"strategic {a['unit']} ")
+
+
+
+def test_5_3_the_listing_searches_once_per_kind_and_writes_paths_to_cities_alone(
+        engine: MotherlandEngine) -> None:
+    """The hexes a Strategic Movement may pass (5.3.1, 5.3.3, 5.1.5) are gathered once for
+    the position and every unit of a side, nation and kind, not once per unit searched;
+    the listing's paths are those of the whole search to the cities in it."""
+    st = engine.new_state("6-for-the-motherland", engine.resolve_options({}))
+    assert isinstance(st, MotherlandState)
+    choose = Chooser(f"census/{engine.id}/6-for-the-motherland/1")
+    searched: list[str] = []
+    for _ in range(300):  # the census game's first Movement Phase with 10 searches
+        if st.is_chance():
+            st.apply_outcome(choose.outcome(st.chance_request()))
+            continue
+        legal = st.legal_actions()
+        frame = st.stack[-1]
+        if frame.step == "move" and not frame.args.exploit:
+            free = _strategic_free(st, frame.args.side)
+            searched = [uid for uid in sorted(st.on_map(frame.args.side))
+                        if not strategic_ok_unit(st, uid) and st.u(uid).hex in free]
+            if len(searched) >= 10:
+                break
+        st.apply(legal[choose.below(len(legal))])
+    gathered = [k for k in st._cache if k[0] == "strategic-usable"]
+    assert len(searched) >= 10 and 1 <= len(gathered) <= len(searched) / 5
+    cities = st.data.cities
+    for uid in searched:
+        whole = strategic_reach(st, uid)
+        assert strategic_reach(st, uid, cities=True) == {
+            h: p for h, p in whole.items() if h in cities}
