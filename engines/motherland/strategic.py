@@ -155,7 +155,7 @@ def _strategic_bfs(s: MotherlandState, uid: str, start: str,
             a: tuple(b for b in ns if (a, b) not in shut)
             for a, ns in s.data.neighbors.items()}
     # 5.3: up to 15 hexes, each step clear of the enemy (5.3.1) and open (5.3.3)
-    return breadth_first(table, start, max_steps=15, enter=usable.__contains__, ends=ends)
+    return breadth_first(table, start, max_steps=15, within=usable, ends=ends)
 
 
 def _strategic_step_ok(s: MotherlandState, uid: str, a: str, b: str, free: frozenset[str]) -> bool:

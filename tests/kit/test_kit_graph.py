@@ -1,5 +1,5 @@
 """The kit's hex-by-hex search with a rule on the hex entered and only some paths
-written (engines/hexkit/graph.py ``breadth_first``'s ``enter`` and ``ends``): the same
+written (engines/hexkit/graph.py ``breadth_first``'s ``within`` and ``ends``): the same
 paths as the search that asks a step rule and writes every path (For the Motherland!
 5.3: a Strategic Movement's listing wants the paths to cities alone)."""
 
@@ -11,9 +11,9 @@ GRID = {"a": ("c", "b"), "b": ("a", "d"), "c": ("a", "d"), "d": ("c", "b", "e"),
         "e": ("d", "f"), "f": ("e",)}
 
 
-def test_enter_is_the_step_rule_that_asks_the_hex_entered_alone() -> None:
+def test_within_is_the_step_rule_that_asks_the_hex_entered_alone() -> None:
     # c is enemy-held: d is reached through b, as a step rule on the hex entered finds
-    assert breadth_first(GRID, "a", enter=lambda h: h != "c") == breadth_first(
+    assert breadth_first(GRID, "a", within=set(GRID) - {"c"}) == breadth_first(
         GRID, "a", step_ok=lambda _a, b: b != "c") == {
         "b": ("a", "b"), "d": ("a", "b", "d"), "e": ("a", "b", "d", "e"),
         "f": ("a", "b", "d", "e", "f")}
