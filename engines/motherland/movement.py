@@ -124,14 +124,11 @@ def _minor_river_free(s: MotherlandState, uid: str) -> bool:
                 and s.phase() == ("move", AXIS) and s.german(uid))
 
 
-def _board_cost(s: MotherlandState, uid: str, a: str, b: str,
-                memo: tuple[dict[str, int | None], dict[frozenset[str], int | None]]
-                | None = None) -> int | None:
+def _board_cost(s: MotherlandState, uid: str, a: str, b: str) -> int | None:
     """The MP of a step from ``a`` into adjacent ``b`` by the map alone (terrain,
     hexside, the ice: 5.1), None where the map bars it; units, ZOC and borders are
     the caller's.  A function of :meth:`_cost_key` only, so compiled once per key
-    (:meth:`_move_costs`, which passes ``memo``: the terrain cost of each hex and
-    the cost of each set of hexside features, the same for every step of the key)."""
+    (:meth:`_move_costs`, through :func:`_price_table`)."""
     water = s.data.water
     if a in water or b in water:
         # 5.1.7: Soviet infantry cross Frozen Access hexsides on Snow Turns
@@ -141,20 +138,42 @@ def _board_cost(s: MotherlandState, uid: str, a: str, b: str,
         tc = 0 if b in water else terrain_cost(s, uid, b)
         if b in water:
             tc = s.data.tec["clear"].leg
-    elif memo is None:
+    else:
         tc = terrain_cost(s, uid, b)
-    else:
-        tc = memo[0][b] if b in memo[0] else memo[0].setdefault(
-            b, terrain_cost(s, uid, b))
-    if memo is None:
-        sc = _side_cost(s, uid, a, b)
-    else:
-        f = s.data.side_features(a, b)
-        sc = memo[1][f] if f in memo[1] else memo[1].setdefault(
-            f, _features_cost(s, uid, f))
+    sc = _side_cost(s, uid, a, b)
     if tc is None or sc is None:
         return None
     return tc + sc
+
+
+def _price_table(s: MotherlandState, uid: str) -> dict[tuple[str, str], int | None]:
+    """:func:`_board_cost` of every step of the map, read a hex's terrain cost and a set
+    of hexside features' cost once each (the same for every step of the key): a step
+    on land is their sum, one into or out of the water is :func:`_board_cost`'s.  A
+    new key's table was half of compiling it, and the movement listing that met the
+    key first (a new weather, turn 1's Minor Rivers) the slowest of a game (issue 35)."""
+    water, sides = s.data.water, s.data.hexsides_both_ways()
+    # a hex with no neighbour on land is never entered from land: left out
+    terrain = {b: terrain_cost(s, uid, b) for b in s.data.land}
+    sided: dict[frozenset[str], int | None] = {}
+    plain = _features_cost(s, uid, frozenset())
+    table: dict[tuple[str, str], int | None] = {}
+    for a, ns in s.data.all_neighbors.items():
+        wet = a in water
+        for b in ns:
+            if wet or b in water:
+                table[a, b] = _board_cost(s, uid, a, b)
+                continue
+            tc = terrain[b]
+            f = sides.get((a, b))
+            if f is None:
+                sc = plain
+            elif f in sided:
+                sc = sided[f]
+            else:
+                sc = sided[f] = _features_cost(s, uid, f)
+            table[a, b] = None if tc is None or sc is None else tc + sc
+    return table
 
 
 def _cost_key(s: MotherlandState, uid: str) -> tuple[str, bool, bool, bool]:
@@ -178,9 +197,7 @@ def _move_costs(s: MotherlandState, uid: str) -> MoveCosts:
     hit = _COSTS.get(key)
     if hit is None or hit[0] is not s.data:
         # priced now, so that the kept costs hold the map's facts and not this state
-        memo: tuple[dict[str, int | None], dict[frozenset[str], int | None]] = ({}, {})
-        table = {(a, b): _board_cost(s, uid, a, b, memo)
-                 for a, ns in s.data.all_neighbors.items() for b in ns}
+        table = _price_table(s, uid)
         priced = _Priced(f"motherland:{key[1:]}", {}, price=table.get)
         hit = _COSTS[key] = (s.data, MoveCosts(s.data.hexmap, priced))
     return hit[1]

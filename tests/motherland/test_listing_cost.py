@@ -81,3 +81,28 @@ def test_5_3_the_listing_searches_once_per_kind_and_writes_paths_to_cities_alone
         whole = strategic_reach(st, uid)
         assert strategic_reach(st, uid, cities=True) == {
             h: p for h, p in whole.items() if h in cities}
+
+
+@pytest.mark.parametrize("snow", [False, True])
+def test_5_1_a_keys_step_costs_are_priced_per_hex_and_hexside_as_step_by_step(
+        engine: MotherlandEngine, monkeypatch: pytest.MonkeyPatch, snow: bool) -> None:
+    """The table a new cost key compiles reads each hex's terrain cost and each set of
+    hexside features' cost once, and prices every step of the map as the step-by-step
+    rule does (5.1, 5.1.5 mountains, 5.1.7 the ice, 5.1.8 snow, 20.1 rule 1's Minor
+    Rivers), in the map's order."""
+    from engines.motherland import movement
+
+    st = engine.new_state("3-fall-blau", engine.resolve_options({}))
+    assert isinstance(st, MotherlandState)
+    monkeypatch.setattr(MotherlandState, "snow", property(lambda _s: snow))
+    seen: set[tuple[object, ...]] = set()
+    for uid in sorted(st.pos.units):
+        key = movement._cost_key(st, uid)
+        if key in seen:
+            continue
+        seen.add(key)
+        table = movement._price_table(st, uid)
+        assert list(table.items()) == [
+            ((a, b), movement._board_cost(st, uid, a, b))
+            for a, ns in st.data.all_neighbors.items() for b in ns], key
+    assert len(seen) >= 3
