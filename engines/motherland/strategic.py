@@ -78,12 +78,9 @@ def _strategic_free(s: MotherlandState, side: str) -> frozenset[str]:
         lasting = ("stratfree", side, s.sig(other(side)), partisans)
         hit = s._pcache.get(lasting)
         if hit is None:
-            near: set[str] = set()
             spots = set(s.occupied(other(side)))
             spots.update(h for h in partisans if h)
-            for h in sorted(spots):
-                near.update(y for y, _ in s.data.near(h, 2))
-            hit = frozenset(h for h in s.data.land if h not in near)
+            hit = s.data.land_set.difference(*(s.data.around(h, 2) for h in spots))
             s._pcache[lasting] = hit
         s._cache[key] = hit
     return hit

@@ -106,3 +106,25 @@ def test_5_1_a_keys_step_costs_are_priced_per_hex_and_hexside_as_step_by_step(
             ((a, b), movement._board_cost(st, uid, a, b))
             for a, ns in st.data.all_neighbors.items() for b in ns], key
     assert len(seen) >= 3
+
+
+def test_5_3_1_and_9_3_3_the_hexes_near_units_are_unions_of_sets_kept_per_hex(
+        engine: MotherlandEngine) -> None:
+    """The hexes within two of an enemy unit or partisan (5.3.1) and within five of a Soviet unit
+    (9.3.3) are the union of each unit's hexes, kept per hex with the map: a second
+    position asks the map nothing again, and the sets are those the distances give."""
+    from engines.motherland.supply import _soviet_close
+
+    st = first_movement(engine, "3-fall-blau")
+    st.legal_actions()
+    grid, data = st.data.hexmap.grid, st.data
+    spots = {st.u(uid).hex for uid in st.on_map("soviet")
+             if st.u(uid).supply != "out" and st.c(uid).type != "economic"}
+    kept = {h: data.around(h, 5) for h in spots}
+    assert all(data.around(h, 5) is kept[h] for h in spots)  # asked once per hex
+    close = _soviet_close(st)
+    assert close == {y for h in spots for y in grid.within(h, 5)}
+    assert all(min(grid.distance(h, y) for h in spots) <= 5 for y in close)
+    free = _strategic_free(st, "axis")
+    enemy = set(st.occupied("soviet")) | {h for h in st.pos.partisans.values() if h}
+    assert free == {h for h in data.land if all(grid.distance(h, e) >= 3 for e in enemy)}
