@@ -6,7 +6,6 @@ moves read them too.
 
 from __future__ import annotations
 
-import functools
 import itertools
 from collections.abc import Callable
 from dataclasses import dataclass, field
@@ -439,20 +438,19 @@ def unit_moves(s: MotherlandState, uid: str, exploit: bool) -> list[Act]:
     key = ("moves", *_reach_key(s, uid, exploit))
     hit: list[Act] | None = s._pcache.get(key)
     if hit is None:
-        hit = s._pcache[key] = [_move(uid, path) for _dest, path
-                                in sorted(reach(s, uid, exploit).items())]
+        hit = s._pcache[key] = _moves(MOVE, uid, reach(s, uid, exploit))
     return hit
 
 
-def _move(uid: str, path: tuple[str, ...], form: Form = MOVE) -> Act:
+def _moves(form: Form, uid: str, paths: dict[str, tuple[str, ...]]) -> list[Act]:
+    """``uid``'s moves along ``paths`` in the order of their ends."""
     # a campaign lists some 100,000 distinct moves: made without checking each hex
     # against its type and writing the text at once (MOVE(...) does both), which cost a
     # fifth of its self-play; the ids come from the map and the counter sheet, and the
     # contract tests parse every listed action's text back to it (pbem.testing).  A
     # Strategic Movement (5.3) has the same shape: a movement phase's first listing made
     # thousands of them, a sixth of the slowest listings' time (issue 35 item 5)
-    values = (uid, path[0], path[1:])
-    return form.made(values, functools.partial(Act, form, values))
+    return form.unchecked((uid, path[0], path[1:]) for _end, path in sorted(paths.items()))
 
 
 def move_options(s: MotherlandState, t: MoveArgs) -> list[Action]:
@@ -466,8 +464,7 @@ def move_options(s: MotherlandState, t: MoveArgs) -> list[Action]:
         for uid in sorted(s.on_map(side)):
             if strategic_ok_unit(s, uid):
                 continue
-            for _dest, path in sorted(strategic_reach(s, uid, cities=True).items()):
-                out.append(_move(uid, path, STRATEGIC))
+            out += _moves(STRATEGIC, uid, strategic_reach(s, uid, cities=True))
         out += ship_options(s)
     out += baku_options(s, t)
     out.append(ending(DONE["exploit" if exploit else "move"]))
