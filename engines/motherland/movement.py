@@ -222,10 +222,12 @@ def _reach_key(s: MotherlandState, uid: str, exploit: bool) -> tuple[Any, ...]:
             s.pos.phase, s.sig(other(c.side)), s.pos.turkey)
 
 
-def reach(s: MotherlandState, uid: str, exploit: bool = False) -> dict[str, tuple[str, ...]]:
-    """Every hex the unit can move to now, with one least-cost path to each."""
+def reach(s: MotherlandState, uid: str, exploit: bool = False,
+          reach_key: tuple[Any, ...] | None = None) -> dict[str, tuple[str, ...]]:
+    """Every hex the unit can move to now, with one least-cost path to each
+    (``reach_key``: :func:`_reach_key`'s, when the caller has it)."""
     u, c = s.u(uid), s.c(uid)
-    key = ("reach", *_reach_key(s, uid, exploit))
+    key = ("reach", *(reach_key or _reach_key(s, uid, exploit)))
     hit = s._pcache.get(key)
     if hit is not None:
         return hit  # type: ignore[no-any-return]
@@ -435,10 +437,11 @@ def apply_move(s: MotherlandState, a: Act, exploit: bool) -> None:
 def unit_moves(s: MotherlandState, uid: str, exploit: bool) -> list[Act]:
     """The unit's moves, one to each hex it can reach (5.1), kept while its reach is: a
     movement phase lists every unit's moves after each move, most of them unchanged."""
-    key = ("moves", *_reach_key(s, uid, exploit))
+    reach_key = _reach_key(s, uid, exploit)
+    key = ("moves", *reach_key)
     hit: list[Act] | None = s._pcache.get(key)
     if hit is None:
-        hit = s._pcache[key] = _moves(MOVE, uid, reach(s, uid, exploit))
+        hit = s._pcache[key] = _moves(MOVE, uid, reach(s, uid, exploit, reach_key))
     return hit
 
 
