@@ -87,7 +87,9 @@ def supply_blocked(s: MotherlandState, side: str) -> frozenset[str]:
     if hit is None:
         enemy = other(side)
         ez, foes, friends = s.zoc(enemy), s.occupied(enemy), s.occupied(side)
-        out = {h for h in s.data.land if h in foes or (h in ez and h not in friends)}
+        # enemy units, and the enemy's ZOC where no friendly unit stands, on land (set
+        # operations: a loop over every land hex was a tenth of a first listing's supply)
+        out = set(s.data.land_set & (foes | (ez - friends)))
         out.update(h for h, mark in s.pos.control.items()
                    if mark == enemy and h not in friends)
         hit = frozenset(out)
