@@ -128,3 +128,26 @@ def test_5_3_1_and_9_3_3_the_hexes_near_units_are_unions_of_sets_kept_per_hex(
     free = _strategic_free(st, "axis")
     enemy = set(st.occupied("soviet")) | {h for h in st.pos.partisans.values() if h}
     assert free == {h for h in data.land if all(grid.distance(h, e) >= 3 for e in enemy)}
+
+
+def test_7_1_an_overrun_listed_again_is_found_not_checked_again(
+        engine: MotherlandEngine, monkeypatch: pytest.MonkeyPatch) -> None:
+    """An overrun listed at every listing of the phase (7.1) is made once: listed again,
+    it is the action made before, found by its values ("and air" given too), not checked
+    and written again."""
+    from engines.motherland.overrun import overrun_options
+
+    st = first_movement(engine, "5-zitadelle")
+    first = overrun_options(st, False)
+    assert len(first) >= 10
+    built: list[str] = []
+    build = Form._build
+
+    def counted(form: Form, values: tuple[Any, ...], named: dict[str, Any]) -> Any:
+        built.append(form.name)
+        return build(form, values, named)
+
+    monkeypatch.setattr(Form, "_build", counted)
+    again = overrun_options(st, False)
+    assert again == first and all(a is b for a, b in zip(again, first, strict=True))
+    assert built == []
