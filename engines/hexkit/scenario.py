@@ -38,7 +38,7 @@ from engines.hexkit.tables import (
 from pbem import datacache
 from pbem.engine import ScenarioInfo, package_files
 from pbem.errors import ScenarioError
-from pbem.sha import content_digest, sha256
+from pbem.sha import content_digest
 
 if TYPE_CHECKING:
     # imported for its type only: importlib.resources costs every command 18 M
@@ -337,11 +337,9 @@ def parse_map(doc: Doc) -> HexMap:
 
 @functools.cache
 def _kit_code() -> bytes:
-    """SHA-256 of this kit's source: a cached map is only used by the code that built it."""
-    # one input: the same digest as an update a file, with pbem.sha's hash (importing
-    # hashlib maps OpenSSL, 11.7 M instructions, more than hashing the kit's ~150 KB)
-    return sha256(b"".join(path.name.encode() + b"\0" + path.read_bytes()
-                           for path in sorted(Path(__file__).parent.glob("*.py")))).digest()
+    """SHA-256 of this kit's source: a cached map is only used by the code that built it
+    (kept under the files' stamps, :func:`pbem.datacache.files_digest`)."""
+    return datacache.files_digest(sorted(Path(__file__).parent.glob("*.py")))
 
 
 def _map_data(hexmap: HexMap) -> dict[str, Any]:
