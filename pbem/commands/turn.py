@@ -15,7 +15,7 @@ import click
 from pbem.cli import (
     complete_action,
     complete_game,
-    console,
+    console_width,
     echo,
     handled,
     hold_option,
@@ -227,7 +227,7 @@ def legal_cmd(ctx: click.Context, game_ref: str, focus: str | None, show_all: bo
                 echo(f"  {text}")
             return
         cells = frozenset(c.hex for c in game.view().cells)
-        width = max(40, console.width - 4)
+        width = max(40, console_width() - 4)
         if focus:
             if one is not None:
                 echo(f"  {one.title()}: {count_words(len(one.actions), 'action')}")
