@@ -23,7 +23,6 @@ it in ``card.json`` is readable without the passphrase.  Pinned correspondents l
 from __future__ import annotations
 
 import functools
-import json
 import os
 import sys
 import unicodedata
@@ -489,7 +488,7 @@ class KeyStore:
         stamp = (st.st_ino, st.st_dev, st.st_size, st.st_mtime_ns)
         if self._card is not None and self._card[0] == stamp:
             return self._card[1]
-        card = _read_card(self.card_path)
+        card = _kept_card(self.card_path, stamp)
         self._card = (stamp, card)
         return card
 
@@ -579,16 +578,41 @@ class KeyStore:
 
 
 def _json_bytes(data: Any) -> bytes:
+    import json
+
     return (json.dumps(data, indent=2, ensure_ascii=False) + "\n").encode("utf-8")
 
 
 def _read_json(path: Path) -> Any:
+    import json
+
     try:
         return json.loads(path.read_text(encoding="utf-8"))
     except FileNotFoundError:
         raise KeyStoreError("missing", path=str(path)) from None
     except (OSError, ValueError) as exc:
         raise KeyStoreError(f"cannot read: {exc}", path=str(path)) from None
+
+
+def _kept_card(path: Path, stamp: tuple[int, int, int, int]) -> Card:
+    """The card of ``card.json``, kept in the data cache under the file's stamp (its
+    inode, device, size and modification time: a card is replaced whole, never edited
+    in place): 'legal' and 'act' then read no JSON, and do not import the json module
+    (5.3 M instructions, issue 35).  The kept form is the file's own fields, checked
+    again as the file's are (:meth:`Card.from_json`)."""
+    from pbem import datacache
+
+    key = datacache.make_key("card", str(path), *(str(n) for n in stamp))
+    kept = datacache.load("card", key)
+    if type(kept) is dict and all(type(k) is str and type(v) is str
+                                  for k, v in kept.items()):
+        try:
+            return Card.from_json(kept)
+        except (FormatError, SignatureError):
+            pass  # not a card this code kept: read the file
+    card = _read_card(path)
+    datacache.store("card", key, card.to_json())
+    return card
 
 
 def _read_card(path: Path) -> Card:

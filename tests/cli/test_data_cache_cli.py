@@ -29,9 +29,10 @@ def test_cache_written_read_and_rebuilt_when_damaged(
     assert not cache.exists()
     first = _legal(ivan.path)
     entries = sorted(cache.iterdir())
-    # "code": the kit's code digest, kept by its files' stamps (datacache.files_digest)
+    # "code": the kit's code digest, kept by its files' stamps (datacache.files_digest);
+    # "card": the player's card, kept by card.json's stamp (pbem.identity)
     assert {p.name.rsplit("-", 1)[0] for p in entries} == {"toml", "hexmap", "stand-ins",
-                                                          "code"}
+                                                          "code", "card"}
     stamps = {p: p.stat().st_mtime_ns for p in entries}
     assert _legal(ivan.path) == first
     assert {p: p.stat().st_mtime_ns for p in entries} == stamps  # read, not rewritten
