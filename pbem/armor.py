@@ -19,8 +19,6 @@ checks, and the headers, which a person reads, must say what the file says.
 
 from __future__ import annotations
 
-import base64
-import binascii
 import re
 from typing import Any
 
@@ -73,6 +71,8 @@ def armor(data: bytes) -> str:
     lines = [BEGIN]
     lines += [f"{k}: {v}" for k, v in headers_for(data).items()]
     lines.append("")
+    import base64  # here: a binary file, what 'receive' mostly reads, needs none (issue 35)
+
     b64 = base64.b64encode(data).decode("ascii")
     lines += [b64[i : i + 64] for i in range(0, len(b64), 64)]
     lines.append(END)
@@ -84,6 +84,9 @@ def is_armored(text: str) -> bool:
 
 
 def _decode_block(block: str) -> bytes:
+    import base64
+    import binascii
+
     headers: dict[str, str] = {}
     payload: list[str] = []
     in_headers = True

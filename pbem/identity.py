@@ -514,14 +514,36 @@ class KeyStore:
         """Every pinned correspondent, in the order they were first pinned."""
         if not self.contacts_path.exists():
             return []
+        # kept as the card is (_kept_card): 'receive' checks every file's sender against
+        # them, and reading the JSON cost the json module's import (issue 35)
+        from pbem import datacache
+
+        try:
+            st = os.stat(self.contacts_path)
+        except OSError:
+            key = None
+        else:
+            key = datacache.make_key("contacts", str(self.contacts_path), str(st.st_ino),
+                                     str(st.st_dev), str(st.st_size), str(st.st_mtime_ns))
+            kept = datacache.load("contacts", key)
+            if type(kept) is list and all(
+                    type(e) is dict and all(type(k) is str and type(v) is str
+                                            for k, v in e.items()) for e in kept):
+                try:
+                    return [Card.from_json(entry) for entry in kept]
+                except (FormatError, SignatureError):
+                    pass  # not what this code kept: read the file
         data = _read_json(self.contacts_path)
         entries = data.get("contacts") if isinstance(data, dict) else None
         if not isinstance(entries, list):
             raise KeyStoreError('expected {"contacts": [...]}', path=str(self.contacts_path))
         try:
-            return [Card.from_json(entry) for entry in entries]
+            cards = [Card.from_json(entry) for entry in entries]
         except (FormatError, SignatureError) as exc:
             raise KeyStoreError(f"bad contact: {exc}", path=str(self.contacts_path)) from None
+        if key is not None:
+            datacache.store("contacts", key, [card.to_json() for card in cards])
+        return cards
 
     def pin_contact(self, card: Card) -> None:
         """Remember a correspondent's key (trust on first use).

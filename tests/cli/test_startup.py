@@ -339,6 +339,7 @@ def test_every_engines_turn_commands_skip_what_they_do_not_use(
 
     names = check("receive", str(incoming))
     assert any(n.startswith("engines.") and n != "engines.hexkit" for n in names)
+    assert "base64" not in names  # a binary file: the armor's base64 is not needed
     if engine_id == "mortain":
         assert "pbem.view" not in names and "engines.hexkit.board" not in names
     # the card is kept in the data cache: no JSON read, no json module (5.3 M)

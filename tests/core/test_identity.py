@@ -649,3 +649,26 @@ def test_card_is_kept_between_commands_by_its_files_stamp(
     other = Card("Bob", "", real_key())
     write_atomic(store.card_path, json.dumps(other.to_json()).encode(), mode=0o644)
     assert KeyStore(tmp_path / "home").card() == other
+
+
+def test_contacts_are_kept_between_commands_by_their_files_stamp(
+        tmp_path: Path, data_cache: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """contacts.json is read once, then found in the data cache under the file's stamp
+    ('receive' checks every sender against it without reading JSON, issue 35); pinning
+    another contact writes a new file, which is read again."""
+    import pbem.identity as identity
+
+    store = KeyStore(tmp_path / "home")
+    store.create("Alice", "", None)
+    bob, carol = Card("Bob", "", real_key(1)), Card("Carol", "", real_key(2))
+    store.pin_contact(bob)
+    assert KeyStore(tmp_path / "home").contacts() == [bob]  # read, and kept
+
+    def unread(path: Path) -> object:
+        raise AssertionError(f"read {path}")
+
+    with monkeypatch.context() as m:
+        m.setattr(identity, "_read_json", unread)
+        assert KeyStore(tmp_path / "home").contacts() == [bob]
+    store.pin_contact(carol)
+    assert KeyStore(tmp_path / "home").contacts() == [bob, carol]
