@@ -758,7 +758,9 @@ def load_scenario_path(path: str | Path | Traversable, label: str | None = None)
     docs: dict[str, Doc] = {}
     traversables: list[Traversable] = []
     for name, t in _toml_files(root):
-        docs[name] = parse_doc(f"{source.rstrip('/')}/{name}", t.read_bytes())
+        # a file's digest kept under its stamp (the invite's pin and the cache's keys)
+        raw = datacache.read_known(t) if isinstance(t, Path) else t.read_bytes()
+        docs[name] = parse_doc(f"{source.rstrip('/')}/{name}", raw)
         traversables.append(t)
     if not docs:
         raise ScenarioError("no .toml files", path=source)

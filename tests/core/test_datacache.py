@@ -254,3 +254,32 @@ def test_an_entry_is_checked_without_hashing_it(data_cache: Path,
     monkeypatch.setattr(datacache, "sha256", counted)
     assert datacache.load("hexmap", key) == big
     assert hashed == []
+
+
+def test_a_data_files_digest_is_kept_by_its_stamp(data_cache: Path, tmp_path: Path,
+                                                  monkeypatch: pytest.MonkeyPatch) -> None:
+    """A scenario file's SHA-256 (the invite's pin, the parsed tables' key) is taken once
+    and then found by the file's stamp: a later command reads the file but hashes none
+    of it (issue 35: 47 instructions a byte); a file changed is hashed again."""
+    from pbem import sha
+
+    path = tmp_path / "map.toml"
+    path.write_bytes(b"[map]\ntitle = 'x'\n" * 200)
+    whole = sha.sha256(path.read_bytes()).digest()
+    assert datacache.read_known(path) == path.read_bytes()
+    hashed: list[int] = []
+    real = sha.sha256
+
+    def counted(data: bytes = b"") -> Any:
+        hashed.append(len(data))
+        return real(data)
+
+    monkeypatch.setattr(sha, "sha256", counted)
+    monkeypatch.setattr(sha, "_digests", {})  # a new process
+    raw = datacache.read_known(path)
+    assert sha.content_digest(raw) == whole
+    assert [n for n in hashed if n >= len(raw)] == []  # none of the file hashed
+    path.write_bytes(b"[map]\ntitle = 'y'\n" * 201)
+    raw = datacache.read_known(path)
+    assert sha.content_digest(raw) == real(raw).digest()
+    assert len(raw) in hashed
