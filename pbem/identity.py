@@ -514,8 +514,9 @@ class KeyStore:
         """Every pinned correspondent, in the order they were first pinned."""
         if not self.contacts_path.exists():
             return []
-        # kept as the card is (_kept_card): 'receive' checks every file's sender against
-        # them, and reading the JSON cost the json module's import (issue 35)
+        # kept as the card is (_kept_card), by size and time: 'receive' checks every
+        # file's sender against them, and reading the JSON cost the json module's import
+        # (issue 35); pinning writes the file anew, at a new time
         from pbem import datacache
 
         try:
@@ -523,8 +524,7 @@ class KeyStore:
         except OSError:
             key = None
         else:
-            key = datacache.make_key("contacts", str(self.contacts_path), str(st.st_ino),
-                                     str(st.st_dev), str(st.st_size), str(st.st_mtime_ns))
+            key = datacache.make_key("contacts", str(st.st_size), str(st.st_mtime_ns))
             kept = datacache.load("contacts", key)
             if type(kept) is list and all(
                     type(e) is dict and all(type(k) is str and type(v) is str
@@ -617,14 +617,17 @@ def _read_json(path: Path) -> Any:
 
 
 def _kept_card(path: Path, stamp: tuple[int, int, int, int]) -> Card:
-    """The card of ``card.json``, kept in the data cache under the file's stamp (its
-    inode, device, size and modification time: a card is replaced whole, never edited
-    in place): 'legal' and 'act' then read no JSON, and do not import the json module
-    (5.3 M instructions, issue 35).  The kept form is the file's own fields, checked
-    again as the file's are (:meth:`Card.from_json`)."""
+    """The card of ``card.json``, kept in the data cache under the file's size and
+    modification time, as Python keeps bytecode under its source's: 'legal' and 'act'
+    then read no JSON, and do not import the json module (5.3 M instructions, issue
+    35).  The kept form is the file's own fields, checked again as the file's are
+    (:meth:`Card.from_json`)."""
     from pbem import datacache
 
-    key = datacache.make_key("card", str(path), *(str(n) for n in stamp))
+    # by size and modification time (a card is replaced whole, at a new time), not by
+    # path or inode: the cache is this home's own, and a copy of the home (a backup put
+    # back, another machine) keeps both, so its entries still serve
+    key = datacache.make_key("card", str(stamp[2]), str(stamp[3]))
     kept = datacache.load("card", key)
     if type(kept) is dict and all(type(k) is str and type(v) is str
                                   for k, v in kept.items()):

@@ -630,9 +630,9 @@ def test_plain_key_file_read_without_the_pem_module_gives_the_same_key(tmp_path:
 def test_card_is_kept_between_commands_by_its_files_stamp(
         tmp_path: Path, data_cache: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     """A command reads card.json once: the next (a new KeyStore, as in a new process)
-    finds the card in the data cache under the file's inode, size and time, without
+    finds the card in the data cache under the file's size and time, without
     reading JSON (issue 35: 'legal' and 'act' then import no json module); a card
-    replaced (write_atomic: a new inode) is read again."""
+    replaced (another size and time) is read again."""
     import pbem.identity as identity
     from pbem.atomic import write_atomic
 
