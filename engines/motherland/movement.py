@@ -124,14 +124,12 @@ def _minor_river_free(s: MotherlandState, uid: str) -> bool:
                 and s.phase() == ("move", AXIS) and s.german(uid))
 
 
-def _board_cost(s: MotherlandState, uid: str, a: str, b: str,
-                memo: tuple[dict[str, int | None], dict[frozenset[str], int | None]]
-                | None = None) -> int | None:
+def _board_cost(s: MotherlandState, uid: str, a: str, b: str) -> int | None:
     """The MP of a step from ``a`` into adjacent ``b`` by the map alone (terrain,
     hexside, the ice: 5.1), None where the map bars it; units, ZOC and borders are
     the caller's.  A function of :meth:`_cost_key` only, so compiled once per key
-    (:meth:`_move_costs`, which passes ``memo``: the terrain cost of each hex and
-    the cost of each set of hexside features, the same for every step of the key)."""
+    (:meth:`_move_costs`, which prices the steps off the ice as this does, the terrain
+    cost of each hex and the cost of each set of hexside features found once)."""
     water = s.data.water
     if a in water or b in water:
         # 5.1.7: Soviet infantry cross Frozen Access hexsides on Snow Turns
@@ -141,17 +139,9 @@ def _board_cost(s: MotherlandState, uid: str, a: str, b: str,
         tc = 0 if b in water else terrain_cost(s, uid, b)
         if b in water:
             tc = s.data.tec["clear"].leg
-    elif memo is None:
+    else:
         tc = terrain_cost(s, uid, b)
-    else:
-        tc = memo[0][b] if b in memo[0] else memo[0].setdefault(
-            b, terrain_cost(s, uid, b))
-    if memo is None:
-        sc = _side_cost(s, uid, a, b)
-    else:
-        f = s.data.side_features(a, b)
-        sc = memo[1][f] if f in memo[1] else memo[1].setdefault(
-            f, _features_cost(s, uid, f))
+    sc = _side_cost(s, uid, a, b)
     if tc is None or sc is None:
         return None
     return tc + sc
@@ -166,8 +156,11 @@ def _cost_key(s: MotherlandState, uid: str) -> tuple[str, bool, bool, bool]:
     # types share one table per (mech, snow), so a new weather compiles a few tables
     # and not one for each type (issue 35 item 5: the slowest listings of a game)
     snow = s.snow
-    kind = c.type if c.type in costed_types(s) or (
-        snow and soviet_infantry(s, uid)) else ""
+    kind = c.type if c.type in costed_types(s) else ""
+    if not kind and snow and soviet_infantry(s, uid):
+        # 5.1.7 names the three Soviet infantry types together: one table for them all
+        # (three on the first Snow Turn were most of its first movement listing)
+        kind = "soviet_infantry"
     return kind, c.mech, snow, _minor_river_free(s, uid)
 
 
@@ -177,10 +170,27 @@ def _move_costs(s: MotherlandState, uid: str) -> MoveCosts:
     key = (id(s.data), *_cost_key(s, uid))
     hit = _COSTS.get(key)
     if hit is None or hit[0] is not s.data:
-        # priced now, so that the kept costs hold the map's facts and not this state
-        memo: tuple[dict[str, int | None], dict[frozenset[str], int | None]] = ({}, {})
-        table = {(a, b): _board_cost(s, uid, a, b, memo)
-                 for a, ns in s.data.all_neighbors.items() for b in ns}
+        # priced now, so that the kept costs hold the map's facts and not this state:
+        # _board_cost step by step, with the terrain of each hex and the cost of each
+        # set of hexside features found once for the key (the same for all its steps)
+        water, side_features = s.data.water, s.data.side_features
+        hexes: dict[str, int | None] = {}
+        crossings: dict[frozenset[str], int | None] = {}
+        table: dict[tuple[str, str], int | None] = {}
+        for a, ns in s.data.all_neighbors.items():
+            on_ice = a in water
+            for b in ns:
+                if on_ice or b in water:  # the ice (5.1.7): a few steps, as the rule says
+                    table[(a, b)] = _board_cost(s, uid, a, b)
+                    continue
+                tc = hexes.get(b, -1)
+                if tc == -1:
+                    tc = hexes[b] = terrain_cost(s, uid, b)
+                f = side_features(a, b)
+                sc = crossings.get(f, -1)
+                if sc == -1:
+                    sc = crossings[f] = _features_cost(s, uid, f)
+                table[(a, b)] = None if tc is None or sc is None else tc + sc
         priced = _Priced(f"motherland:{key[1:]}", {}, price=table.get)
         hit = _COSTS[key] = (s.data, MoveCosts(s.data.hexmap, priced))
     return hit[1]
