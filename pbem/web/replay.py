@@ -35,6 +35,7 @@ from pbem.render.narrate import (
     KIND_ALIASES,
     KIND_TAGS,
     Frame,
+    FrameCutter,
     frames_from_records,
 )
 from pbem.render.svg import board_svg, box_rects, svg_geometry
@@ -236,13 +237,17 @@ def build(files: list[bytes], side: str | None, *, sources: list[str] | None = N
     add(first, [Event("the game begins", "phase")], {"file": 0, "by": setup.creator_side})
     known = {0: files[0]}
     for seq, raw in enumerate(files[1:], start=1):
+        # the frames cut from the verifier's own replay of the file (no second replay on
+        # a copy): a refused file's are dropped with it
+        cut = FrameCutter(side, seq=seq)
         try:
-            frames = file_frames(verifier, raw, seq, side)
             # not transactional: a refused file ends the replay, and the copy that would
             # keep the verifier intact costs a deep copy of the state per file
-            accepted = verifier.add(open_envelope(raw), known, transactional=False)
+            accepted = verifier.add(open_envelope(raw), known, transactional=False,
+                                    watch=cut)
         except PbemError:
             break  # the audit names the failure; the replay shows what verified
+        frames = cut.finish(verifier.state)
         known[seq] = raw
         header = f"file {seq} from the {accepted.side} player"
         if accepted.kind == "accept":

@@ -1,0 +1,73 @@
+"""The replay page replays each file once (issue 35 item 2): its frames are cut from the
+verifier's own replay (``pbem.render.narrate.FrameCutter`` told by ``Verifier.add``), not
+from a second replay of every file on a copy of the state, and they are the frames that
+replay on a copy gives."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import pytest
+
+from pbem.audit import audit
+from pbem.engine import State
+from pbem.envelope import open_envelope
+from pbem.registry import get
+from pbem.render.narrate import FrameCutter, frames_from_records
+from pbem.selfplay import selfplay
+from pbem.transcript import Verifier
+from pbem.web.replay import build
+
+
+@pytest.fixture(scope="module")
+def files(tmp_path_factory: pytest.TempPathFactory) -> list[bytes]:
+    root = tmp_path_factory.mktemp("sp")
+    result = selfplay("skirmish", "short", 2, root)
+    assert result.desyncs == 0 and result.rolls > 0
+    return [p.read_bytes() for p in sorted((root / "files").glob("*.pbem"))]
+
+
+def _counted(monkeypatch: pytest.MonkeyPatch) -> list[str]:
+    applied: list[str] = []
+    real_apply, real_outcome = State.apply, State.apply_outcome
+
+    def apply(self: State, action: Any, **kw: Any) -> Any:
+        applied.append(f"a {action}")
+        return real_apply(self, action, **kw)
+
+    def apply_outcome(self: State, outcome: Any) -> Any:
+        applied.append(f"r {tuple(outcome)}")
+        return real_outcome(self, outcome)
+
+    monkeypatch.setattr(State, "apply", apply)
+    monkeypatch.setattr(State, "apply_outcome", apply_outcome)
+    return applied
+
+
+def test_the_page_applies_each_action_and_roll_once(
+        files: list[bytes], monkeypatch: pytest.MonkeyPatch) -> None:
+    report = audit([(f"file {n}", data) for n, data in enumerate(files)])
+    assert report.clean, report.problems
+    played = sum(len(open_envelope(f).decode().get("records", [])) for f in files[2:])
+    applied = _counted(monkeypatch)
+    book = build(files, None, report=report)
+    assert len(applied) == played  # twice before: the verifier's and a copy's
+    assert len(book.data["frames"]) > len(files)
+
+
+@pytest.mark.parametrize("side", [None, "red", "blue"])
+def test_the_verifiers_frames_are_those_a_replay_on_a_copy_gives(
+        files: list[bytes], side: str | None) -> None:
+    verifier = Verifier(get("skirmish"), open_envelope(files[0]))
+    cut_some = False
+    for seq, raw in enumerate(files[1:], start=1):
+        env = open_envelope(raw)
+        records = env.decode().get("records", [])
+        on_copy = frames_from_records(verifier.state, records, side, seq=seq)
+        cut = FrameCutter(side, seq=seq)
+        verifier.add(env, transactional=False, watch=cut)
+        frames = cut.finish(verifier.state)
+        assert [(view, list(events)) for view, events in frames] == \
+            [(view, list(events)) for view, events in on_copy], f"file {seq}"
+        cut_some |= len(frames) > 1 and any(e.kind == "roll" for _, ev in frames for e in ev)
+    assert cut_some
