@@ -14,7 +14,7 @@ from __future__ import annotations
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any
+from typing import Any, Protocol
 
 from pbem import canonical, dice, orders
 from pbem.armor import read_any
@@ -23,7 +23,7 @@ from pbem.errors import ChainError, PbemError, UsageError, quote
 from pbem.identity import fingerprint
 from pbem.registry import get as get_engine
 from pbem.text import safe
-from pbem.transcript import RollRecord, Verifier, parse_invite
+from pbem.transcript import Accepted, RollRecord, Verifier, Watch, parse_invite
 
 ARMOR_SUFFIXES = (".pbem", ".asc", ".txt")
 
@@ -116,6 +116,20 @@ def collect(paths: list[Path]) -> list[tuple[str, bytes]]:
 Opened = tuple[str, Envelope, dict[str, Any]]
 
 
+class Replaying(Protocol):
+    """Told of the audit's replay file by file: ``pbem audit --html`` makes its page from
+    it (:class:`pbem.web.replay.PageMaker`) instead of replaying the files again."""
+
+    def start(self, verifier: Verifier) -> Replaying | None:
+        """The game's verifier, before its first file; None: nothing to tell."""
+
+    def file(self, seq: int) -> Watch:
+        """What :meth:`Verifier.add` tells of file ``seq``'s records."""
+
+    def accepted(self, accepted: Accepted, verifier: Verifier) -> None:
+        """File ``accepted.seq`` verified (a refused file is never told)."""
+
+
 @dataclass
 class Audit:
     """Every game among the files given (docs/protocol.md 5.3, the auditor's procedure)."""
@@ -205,9 +219,10 @@ def _named_game(env: Envelope, body: dict[str, Any]) -> bytes | None:
 
 def audit_games(datas: list[tuple[str, bytes]],
                 progress: Callable[[int, int], None] | None = None, *,
-                game: str | None = None) -> Audit:
+                game: str | None = None, watch: Replaying | None = None) -> Audit:
     """Every game among ``datas``, each verified on its own (docs/protocol.md 5.3);
-    ``game``: only the game whose id starts with these hex digits."""
+    ``game``: only the game whose id starts with these hex digits; ``watch``: told of the
+    replay when the files hold one game to audit (a replay page is of one game)."""
     audit = Audit()
     opened = _opened(datas, audit)
     # step 3: a game is every game id among the files (an invite names its own): one
@@ -246,7 +261,8 @@ def audit_games(datas: list[tuple[str, bytes]],
             progress(done + n, total)
 
     for game_id in ids:
-        audit.games.append(_audit_game(game_id, per[game_id], step))
+        audit.games.append(_audit_game(game_id, per[game_id], step,
+                                       watch if len(ids) == 1 else None))
         done += len(per[game_id])
     return audit
 
@@ -279,7 +295,8 @@ def audit(datas: list[tuple[str, bytes]],
 
 
 def _audit_game(game_id: bytes, files: list[Opened],
-                progress: Callable[[int, int], None] | None = None) -> AuditReport:
+                progress: Callable[[int, int], None] | None = None,
+                watch: Replaying | None = None) -> AuditReport:
     """Steps 5 to 9 of the procedure for the files naming one game."""
     report = AuditReport(game_id=game_id)
     copies = [(s, e, b) for s, e, b in files if e.kind == "invite"]
@@ -327,7 +344,8 @@ def _audit_game(game_id: bytes, files: list[Opened],
                                    fingerprint(invite.key), chain="anchor", dice="anchor",
                                    replay="ok"))
     kept = _pinned(setup.creator.key, others, report)
-    _replay(report, verifier, source, invite, kept, progress)
+    _replay(report, verifier, source, invite, kept, progress,
+            watch.start(verifier) if watch is not None else None)
     report.rolls = list(verifier.rolls)
     if verifier.result:
         report.result = verifier.result.text
@@ -376,7 +394,8 @@ def _pinned(creator: bytes, files: list[Opened], report: AuditReport) -> list[Op
 
 
 def _replay(report: AuditReport, verifier: Verifier, source: str, invite: Envelope,
-            files: list[Opened], progress: Callable[[int, int], None] | None) -> None:
+            files: list[Opened], progress: Callable[[int, int], None] | None,
+            watch: Replaying | None = None) -> None:
     """Steps 8 and 9: duplicates, equivocation, then the replay in order of place."""
     rest = sorted(files, key=lambda t: (t[2].get("seq") if type(t[2].get("seq")) is int
                                         else -1, t[0]))
@@ -407,7 +426,9 @@ def _replay(report: AuditReport, verifier: Verifier, source: str, invite: Envelo
             row.note = "after an earlier failure"
             continue
         try:
-            accepted = verifier.add(env, {k: v[1] for k, v in seen.items()}, body=body)
+            accepted = verifier.add(env, {k: v[1] for k, v in seen.items()}, body=body,
+                                    watch=watch.file(seq) if watch and type(seq) is int
+                                    else None)
         except PbemError as exc:
             row.chain = "FAIL"
             said = str(exc)
@@ -424,6 +445,8 @@ def _replay(report: AuditReport, verifier: Verifier, source: str, invite: Envelo
             broken = True
             continue
         assert seq is not None
+        if watch is not None:
+            watch.accepted(accepted, verifier)
         seen[seq] = (src, env.raw)
         identities[seq] = env.identity
         row.chain = "ok"

@@ -5,18 +5,21 @@ replay on a copy gives."""
 
 from __future__ import annotations
 
+from pathlib import Path
 from typing import Any
 
 import pytest
+from click.testing import CliRunner
 
 from pbem.audit import audit
+from pbem.cli import main
 from pbem.engine import State
 from pbem.envelope import open_envelope
 from pbem.registry import get
 from pbem.render.narrate import FrameCutter, frames_from_records
 from pbem.selfplay import selfplay
 from pbem.transcript import Verifier
-from pbem.web.replay import build
+from pbem.web.replay import build, replay_html
 
 
 @pytest.fixture(scope="module")
@@ -71,3 +74,26 @@ def test_the_verifiers_frames_are_those_a_replay_on_a_copy_gives(
             [(view, list(events)) for view, events in on_copy], f"file {seq}"
         cut_some |= len(frames) > 1 and any(e.kind == "roll" for _, ev in frames for e in ev)
     assert cut_some
+
+
+@pytest.mark.parametrize("side", [None, "blue"])
+def test_audit_html_makes_its_page_from_the_audits_replay(
+        files: list[bytes], side: str | None, tmp_path: Path,
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    """``pbem audit --html`` replays the game once in all: the audit's replay makes the
+    page (three times before: the audit's, the page's verifier's, a copy's); the page is
+    the one :func:`build` makes from the same files."""
+    folder = tmp_path / "files"
+    folder.mkdir()
+    for n, data in enumerate(files):
+        (folder / f"{n:05d}.pbem").write_bytes(data)
+    played = sum(len(open_envelope(f).decode().get("records", [])) for f in files[2:])
+    applied = _counted(monkeypatch)
+    page = tmp_path / "replay.html"
+    argv = ["audit", str(folder), "--html", str(page), *(["--side", side] if side else [])]
+    result = CliRunner().invoke(main, argv, catch_exceptions=False)
+    assert result.exit_code == 0, result.output
+    assert len(applied) == played
+    monkeypatch.undo()
+    report = audit([(f"file {n}", data) for n, data in enumerate(files)])
+    assert page.read_text(encoding="utf-8") == replay_html(build(files, side, report=report))
