@@ -268,12 +268,14 @@ def audit_games(datas: list[tuple[str, bytes]],
 
 
 def audit(datas: list[tuple[str, bytes]],
-          progress: Callable[[int, int], None] | None = None) -> AuditReport:
+          progress: Callable[[int, int], None] | None = None, *,
+          watch: Replaying | None = None) -> AuditReport:
     """Verify ``datas`` as one game; ``progress(done, total)`` is told after each file.
 
     The game is the one with the most files among them (a tie: the smallest game id);
-    every other file is listed as set aside, and an unreadable one as bad."""
-    whole = audit_games(datas, progress)
+    every other file is listed as set aside, and an unreadable one as bad.  ``watch``:
+    as for :func:`audit_games`."""
+    whole = audit_games(datas, progress, watch=watch)
     if not whole.games:
         report = AuditReport()
         report.problems.append("a transcript needs an invite; found no file of any game")

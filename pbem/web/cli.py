@@ -31,7 +31,12 @@ def audit_html(datas: list[tuple[str, bytes]], report: AuditReport, path: Path,
     """Write the audited files' replay page (the referee's view of a finished game);
     ``made``: the page the audit's replay made (:func:`pbem.audit.audit_games`' ``watch``),
     else, when it made none (no invite, a side the engine has not), made here."""
-    if made is not None and made.first is not None and report.verifier is not None:
+    # the audit replayed the files this page would (each place's first copy, in order, to
+    # the first gap or failure) unless two versions of a place or a file without one
+    # made it choose otherwise
+    if made is not None and made.first is not None and report.verifier is not None and all(
+            row.chain != "FORK" and (row.seq is not None or row.chain == "set aside")
+            for row in report.files):
         book = made.finish(report.verifier, report)
     else:
         names, files = ordered_files(datas)

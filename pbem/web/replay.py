@@ -299,8 +299,18 @@ def build(files: list[bytes], side: str | None, *, sources: list[str] | None = N
     if not files:
         raise UsageError("no files to replay")
     names = sources or [f"file {i}" for i in range(len(files))]
+    made = None
     if report is None:
-        report = audit(list(zip(names, files, strict=True)))
+        # the page made from the audit's replay: the game replayed once, not twice
+        watching = PageMaker(side)
+        report = audit(list(zip(names, files, strict=True)), watch=watching)
+        made = watching if watching.first is not None else None
+    # the audit's replay is this one when the files are the game's 0, 1, 2... as given,
+    # each once (a save's are); else (a gap, a second copy, another game's file) the
+    # replay below stops where its own order does
+    if made is not None and report.verifier is not None and \
+            [(row.seq, row.source) for row in report.files] == list(enumerate(names)):
+        return made.finish(report.verifier, report)
     invite = open_envelope(files[0])
     setup = parse_invite(invite)
     engine: Engine = get_engine(setup.engine_id)

@@ -97,3 +97,25 @@ def test_audit_html_makes_its_page_from_the_audits_replay(
     monkeypatch.undo()
     report = audit([(f"file {n}", data) for n, data in enumerate(files)])
     assert page.read_text(encoding="utf-8") == replay_html(build(files, side, report=report))
+
+
+def test_replay_html_from_a_saves_files_replays_once(
+        files: list[bytes], monkeypatch: pytest.MonkeyPatch) -> None:
+    """``pbem replay --html`` (``build`` with no audit given) makes the page from the audit
+    it runs: each action and roll applied once (twice before)."""
+    played = sum(len(open_envelope(f).decode().get("records", [])) for f in files[2:])
+    applied = _counted(monkeypatch)
+    book = build(files, "red")
+    assert len(applied) == played
+    monkeypatch.undo()
+    report = audit([(f"file {n}", data) for n, data in enumerate(files)])
+    assert replay_html(book) == replay_html(build(files, "red", report=report))
+
+
+def test_files_out_of_place_replay_in_the_order_given(files: list[bytes]) -> None:
+    """Files that are not the game's 0, 1, 2... in order (here a second copy of file 3)
+    are replayed as given, up to the first that does not follow, as before: the audit
+    (which sets the copy aside as a duplicate) verifies more than this page shows."""
+    book = build([*files[:4], files[3], *files[4:]], "red")
+    assert {f["file"] for f in book.data["frames"]} == {0, 1, 2, 3}
+    assert book.report.clean
