@@ -1,7 +1,7 @@
 """What a referee waits for: the audit and the replay page, against the crypto floor.
 
     .venv/bin/python bench/bench_audit.py [--fixtures DIR] [--engines E:S,...] [--quick]
-                                          [--skip-linear] [--base DIR]
+                                          [--skip-linear] [--base DIR] [--valgrind]
 
 Issue 35's figures for ``pbem audit`` and ``pbem audit --html`` (the replay page a referee
 writes from the files alone; ``pbem replay --html`` builds the same page from a save),
@@ -25,7 +25,10 @@ decode (about 0.15-0.2 ms; nothing that checks a file can do less).
    empty home (cold: the audit fills its data cache) and again in that home (warm), since
    a fresh process pays its start-up however few the files.  ``--base DIR`` (a ``git
    archive`` of another checkout) measures that tree's rows beside this one's, one after
-   the other on the same files.
+   the other on the same files.  ``--valgrind``: every child's figure is its count of
+   instructions (cachegrind, ``PYTHONHASHSEED=0``, one run each), the floor a child that
+   checks the files less one that only reads them: a before/after that CPU time on a
+   shared machine (a third up or down from run to run) cannot show.
 
 Every command is timed by its own CPU time, the steadier figure on a shared machine; the
 figures are medians of ``--reps`` runs (3; ``--quick``: 1).  Building the fixtures plays
@@ -37,6 +40,7 @@ from __future__ import annotations
 import argparse
 import json
 import os
+import re
 import resource
 import statistics
 import subprocess
@@ -72,6 +76,27 @@ finally:
     with open(os.environ["BENCH_RUSAGE"], "w", encoding="utf-8") as out:
         json.dump({"cpu": u.ru_utime + u.ru_stime, "maxrss_kb": u.ru_maxrss}, out)
 """
+
+
+#: the floor counted in instructions: the same files read and the first checked (the
+#: crypto library's first use loads it), then (argument "1") every file checked
+_FLOOR = """
+import sys
+from pathlib import Path
+from pbem.envelope import open_envelope
+from pbem.sha import sha256
+datas = [Path(p).read_bytes() for p in sys.argv[2:]]
+open_envelope(datas[0]).decode()
+from pbem import identity
+identity._verified.clear()
+if sys.argv[1] == "1":
+    for data in datas:
+        sha256(data).digest()
+        open_envelope(data).decode()
+"""
+
+#: ``--valgrind``: every child's figure is its instruction count (millions), not CPU time
+VALGRIND = False
 
 
 def game_files(fixtures: Path, engine: str, scenario: str, seed: int = 1) -> list[Path]:
@@ -133,21 +158,46 @@ def env_for(tree: Path) -> dict[str, str]:
     return env
 
 
-def child(argv: list[str], home: Path | None = None, tree: Path = ROOT) -> dict[str, float]:
-    """Run ``pbem ARGV`` in a fresh process: its CPU seconds and peak resident KB.
+def child(argv: list[str], home: Path | None = None, tree: Path = ROOT,
+          script: str = _REPORTER) -> dict[str, float]:
+    """Run ``pbem ARGV`` in a fresh process: its CPU seconds (with ``--valgrind``: its
+    instructions, millions) and peak resident KB.
 
     ``home``: the ``PBEM_HOME`` (default: one that does not exist, so no data cache)."""
     with tempfile.TemporaryDirectory() as tmp:
         report = Path(tmp) / "rusage.json"
         env = {**env_for(tree), "BENCH_RUSAGE": str(report),
                "PBEM_HOME": str(home or Path(tmp) / "h")}
-        done = subprocess.run([sys.executable, "-c", _REPORTER, *argv], cwd=tmp, env=env,
-                              capture_output=True, text=True)
+        command = [sys.executable, "-c", script, *argv]
+        if VALGRIND:
+            env["PYTHONHASHSEED"] = "0"  # the same dict and set orders in every run
+            command = ["valgrind", "--tool=cachegrind", "--cache-sim=no",
+                       "--cachegrind-out-file=/dev/null", *command]
+        done = subprocess.run(command, cwd=tmp, env=env, capture_output=True, text=True)
         if done.returncode != 0:
             raise SystemExit(f"pbem {' '.join(argv[:2])} failed ({done.returncode}):\n"
                              f"{done.stdout[-2000:]}{done.stderr[-2000:]}")
-        result: dict[str, float] = json.loads(report.read_text(encoding="utf-8"))
+        if script != _REPORTER:
+            result: dict[str, float] = {}
+        else:
+            result = json.loads(report.read_text(encoding="utf-8"))
+        if VALGRIND:
+            found = re.search(r"I\s+refs:\s+([\d,]+)", done.stderr)
+            if not found:
+                raise SystemExit(f"valgrind gave no count: {done.stderr[-2000:]}")
+            result["cpu"] = int(found.group(1).replace(",", "")) / 1e6
         return result
+
+
+def floor_of(paths: list[Path], reps: int) -> float:
+    """The floor per file: CPU ms in this process, or (``--valgrind``) millions of
+    instructions, a child that checks the files less one that only reads them."""
+    if not VALGRIND:
+        return median([floor_ms([p.read_bytes() for p in paths]) for _ in range(reps)])
+    names = [str(p) for p in paths]
+    checked = child(["1", *names], script=_FLOOR)["cpu"]
+    read = child(["0", *names], script=_FLOOR)["cpu"]
+    return (checked - read) / len(paths)
 
 
 def median(values: list[float]) -> float:
@@ -194,21 +244,22 @@ def engine_rows(tree: Path, names: list[str], reps: int) -> dict[str, float]:
 def engines(fixtures: Path, pairs: list[tuple[str, str]], reps: int,
             trees: dict[str, Path]) -> None:
     print("\n2. fresh process per command: pbem --version, audit --json, audit --html "
-          "(CPU s)")
+          + ("(millions of instructions, valgrind)" if VALGRIND else "(CPU s)"))
     print(f"   {'engine:scenario':36} {'tree':>4} {'files':>5} {'floor':>6} {'start':>6} "
           f"{'none':>6} {'cold':>6} {'warm':>6} {'/file':>6} {'x floor':>7} {'+cold':>6} "
           f"{'+warm':>6} {'html':>6} {'replay':>6} {'x audit':>7} {'peak MB':>7} "
           f"{'page KB':>7}")
     for engine, scenario in pairs:
         files = game_files(fixtures, engine, scenario)
-        floor = median([floor_ms([p.read_bytes() for p in files]) for _ in range(reps)])
+        floor = floor_of(files, reps)
         names = [str(p) for p in files]
         for label, tree in trees.items():
             row = engine_rows(tree, names, reps)
             n = len(files)
-            per_file = row["none"] * 1000 / n
+            scale = 1 if VALGRIND else 1000  # per file: M instructions, or ms
+            per_file = row["none"] * scale / n
             # what the audit costs beyond the same process's start-up, per file
-            beyond = {k: (row[k] - row["start"]) * 1000 / n / floor for k in ("cold", "warm")}
+            beyond = {k: (row[k] - row["start"]) * scale / n / floor for k in ("cold", "warm")}
             replay_s = row["html"] - row["warm"]
             print(f"   {engine + ':' + scenario:36} {label:>4} {n:5d} {floor:6.3f} "
                   f"{row['start']:6.2f} {row['none']:6.2f} {row['cold']:6.2f} "
@@ -216,6 +267,9 @@ def engines(fixtures: Path, pairs: list[tuple[str, str]], reps: int,
                   f"{beyond['cold']:6.1f} {beyond['warm']:6.1f} "
                   f"{row['html']:6.2f} {replay_s:6.2f} {replay_s / row['warm']:7.2f} "
                   f"{row['peak']:7.0f} {row['page']:7.0f}", flush=True)
+    if VALGRIND:
+        print("   every figure in millions of instructions (floor, /file: per file); peak MB "
+              "is valgrind's, not pbem's")
     print("   floor, /file: ms per file; start: 'pbem --version' (Python's and pbem's "
           "start-up), seconds;\n"
           "   none: 'audit --json' with no home (no data cache: a referee who has none); "
@@ -243,10 +297,15 @@ def main() -> None:
     parser.add_argument("--base", type=Path,
                         help="another checkout (a git archive), its engines table measured "
                              "beside this one's, one after the other")
+    parser.add_argument("--valgrind", action="store_true",
+                        help="the engines table in instructions (valgrind's cachegrind), "
+                             "one run each: steady on a busy machine, slow")
     parser.add_argument("--skip-linear", action="store_true",
                         help="only the engines (no ultramarathon)")
     args = parser.parse_args()
-    reps = 1 if args.quick else args.reps
+    reps = 1 if args.quick or args.valgrind else args.reps
+    global VALGRIND
+    VALGRIND = args.valgrind
     fixtures = args.fixtures or Path(tempfile.mkdtemp(prefix="bench-audit-"))
     fixtures.mkdir(parents=True, exist_ok=True)
     spec = LONG if args.long else args.engines
