@@ -1,6 +1,7 @@
 """The browser board's cost (issue 35.4): first state, a click's act, the page's size.
 
     python bench/bench_board.py [ENGINE SCENARIO] [--turns T] [--acts N] [--seed K]
+                                [--rounds R] [--base TREE]
 
 Two selfplay bots play T turns (default 1) of the scenario (default White Death's
 Purkayev) through files; the board is then opened on the home whose decision it is, as
@@ -8,36 +9,61 @@ Purkayev) through files; the board is then opened on the home whose decision it 
 
 * first state: the page's first ``/api/state`` on a fresh board (the save read, what
   arrived replayed, the dice log);
-* act: one click, as the page does it: ``/api/act`` with a legal action, then
-  ``/api/state`` to redraw; the median of N clicks (default 10);
-* apply: the engine's own apply of the same actions on a copy, the floor a click is
-  compared with;
-* answer: the page's redraw as sent, the ``/api/state`` answer's JSON made from the
-  state (the median of 20, on the position the clicks left);
-* save: one save of the game (``Game.write``: signed, written atomically), which with
-  twice the apply is a click's target;
+* act: one click, as the page does it: ``POST /api/act`` with a legal action, with the
+  version of the state the page holds; when its answer carries the redraw (``"state"``)
+  that is the click, else (a board before that) ``GET /api/state`` follows, as that
+  page then asked.  Each route is called as the server calls it, its JSON made (the HTTP
+  handling around it, the same for every request, is left out: one request less is not
+  counted here).  Up to N clicks (default 10), until the file is sealed: their median,
+  and their sum against the sum of the same clicks' apply and save below;
+* over HTTP: the same game played again and the same clicks made through the board's
+  own server on loopback, as the browser makes them (one connection kept open), and the
+  CPU time of the server's thread answering each click summed (``time.thread_time``
+  around each request it handles: reading the request, the checks, the route, the answer
+  written), so the requests a click makes count, the HTTP handling of each included;
+* apply: the engine's own apply of the same actions on a copy (concealed as ``act``
+  conceals them, a committed plan's reveal included), the floor a click is compared with;
+* save: one save of the game (``Game.write``: signed, written atomically, the rollback
+  mark written), after each click, on the game as the click left it; with twice the apply
+  it is a click's target;
+* answer: the redraw as sent in full, the ``/api/state`` answer of a page that holds
+  nothing yet (the median of 20, on the opening position), and the bytes a click's redraw
+  sent;
 * page: the bytes of the page, and of the page without its map's data (the SVG and the
   hex centers), which the 200 KB target is about.
+
+``--rounds R`` plays the game R times (each time in this process, then over HTTP) and
+pools the clicks: the same clicks again, for a steadier median on a busy machine.
+``--base TREE`` measures another checkout (a ``git archive main`` of the base) in a fresh
+process first, then this one: the same game (the bots' keys and dice follow from the
+seed), one after the other in the same run.
 """
 
 from __future__ import annotations
 
 import argparse
+import http.client
 import json
 import statistics
+import subprocess
 import sys
 import tempfile
+import threading
 import time
 from collections.abc import Callable
+from dataclasses import dataclass, field
 from pathlib import Path
-from typing import TypeVar
+from typing import Any, TypeVar
 
 ROOT = Path(__file__).resolve().parent.parent
+if "--tree" in sys.argv:  # the checkout measured (--base runs this script on the base)
+    ROOT = Path(sys.argv[sys.argv.index("--tree") + 1]).resolve()
 sys.path.insert(0, str(ROOT))
 
+import pbem  # noqa: E402
 from pbem.selfplay import selfplay  # noqa: E402
 from pbem.session import Home  # noqa: E402
-from pbem.web.server import ROUTES, Board, Request  # noqa: E402
+from pbem.web.server import ROUTES, Board, Handler, Request, serve  # noqa: E402
 
 T = TypeVar("T")
 
@@ -48,14 +74,93 @@ def cpu_ms(fn: Callable[[], T]) -> tuple[float, T]:
     return (time.process_time() - start) * 1000, value
 
 
-def main() -> int:
-    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    parser.add_argument("engine", nargs="?", default="white-death")
-    parser.add_argument("scenario", nargs="?", default="purkayev")
-    parser.add_argument("--turns", type=int, default=1)
-    parser.add_argument("--acts", type=int, default=10)
-    parser.add_argument("--seed", type=int, default=1)
-    args = parser.parse_args()
+def click(board: Board, text: str, have: Any) -> tuple[float, bytes, Any]:
+    """One click as the page makes it: CPU ms, the bytes of the redraw it got, and the
+    version of the state the page then holds."""
+    act = ROUTES[("POST", "/api/act")]
+    ms, answer = cpu_ms(lambda: act(board, Request("POST", "/api/act", {},
+                                                   {"text": text, "have": have})))
+    body = json.loads(answer.body)
+    if not body.get("ok"):
+        raise SystemExit(f"the board refused {text}: {body.get('error')}")
+    if "state" in body:
+        return ms, json.dumps(body["state"]).encode(), body["state"].get("version")
+    redraw = ROUTES[("GET", "/api/state")]
+    query = {} if have is None else {"have": [str(have)]}
+    more, state = cpu_ms(lambda: redraw(board, Request("GET", "/api/state", query, {})))
+    return ms + more, state.body, json.loads(state.body).get("version")
+
+
+class Served:
+    """The board served on loopback, the CPU time of each request its thread answered."""
+
+    def __init__(self, board: Board) -> None:
+        self.spent: list[float] = []
+        real = Handler.handle_one_request
+        spent = self.spent
+
+        def timed(handler: Handler) -> None:
+            start = time.thread_time()
+            real(handler)
+            if handler.command:  # not the empty read when the connection closes
+                spent.append((time.thread_time() - start) * 1000)
+
+        Handler.handle_one_request = timed  # type: ignore[method-assign]
+        self.server = serve(board)
+        self.thread = threading.Thread(target=self.server.serve_forever, daemon=True)
+        self.thread.start()
+        port = self.server.server_address[1]
+        self.conn = http.client.HTTPConnection("127.0.0.1", port, timeout=60)
+        self.headers = {"Host": f"127.0.0.1:{port}",
+                        "Cookie": f"{board.cookie_name}={board.token}"}
+
+    def ask(self, method: str, path: str, body: Any = None) -> Any:
+        headers = dict(self.headers)
+        data = None
+        if body is not None:
+            data = json.dumps(body).encode()
+            headers["Content-Type"] = "application/json"
+        self.conn.request(method, path, body=data, headers=headers)
+        return json.loads(self.conn.getresponse().read())
+
+    def click(self, text: str, have: Any) -> tuple[float, Any]:
+        """A click as the page makes it: the server's CPU ms, the version it then holds."""
+        self.spent.clear()
+        answer = self.ask("POST", "/api/act", {"text": text, "have": have})
+        if not answer.get("ok"):
+            raise SystemExit(f"the board refused {text}: {answer.get('error')}")
+        asked = 1
+        if "state" in answer:
+            have = answer["state"].get("version")
+        else:
+            query = "" if have is None else f"?have={have}"
+            have = self.ask("GET", "/api/state" + query).get("version")
+            asked = 2
+        while len(self.spent) < asked:  # the server's thread ends its turn after answering
+            time.sleep(0.001)
+        return sum(self.spent), have
+
+    def stop(self) -> None:
+        self.conn.close()
+        self.server.shutdown()
+        self.server.server_close()
+
+
+@dataclass
+class Clicks:
+    """What the clicks of one or more plays of the same game cost."""
+
+    acts: list[float] = field(default_factory=list)
+    over_http: list[float] = field(default_factory=list)
+    applies: list[float] = field(default_factory=list)
+    saves: list[float] = field(default_factory=list)
+    sent: list[int] = field(default_factory=list)
+
+
+def play(args: argparse.Namespace, clicks: Clicks, http: bool,
+         first: Callable[[Board, int], None] | None = None) -> None:
+    """The game played by the bots, then up to N clicks on its board, made in this process
+    or (``http``) through its server; ``first(board, files)`` sees the fresh board."""
     with tempfile.TemporaryDirectory() as tmp:
         root = Path(tmp)
         result = selfplay(args.engine, args.scenario, args.seed, root, max_turns=args.turns)
@@ -63,51 +168,109 @@ def main() -> int:
         homes = [Home(root / f"home-{label}", clock=lambda: 0) for label in ("a", "b")]
         home = next(h for h in homes if h.game(name).my_decision() is not None)
         board = Board(home, name)
-        first, state = cpu_ms(board.state)
-        page_ms, page = cpu_ms(board.page)
-        map_bytes = len(json.dumps(board.map(board.game())))
-        acts: list[float] = []
-        applies: list[float] = []
+        if first is not None:
+            first(board, result.files)
+        answer = ROUTES[("GET", "/api/state")](board, Request("GET", "/api/state", {}, {}))
+        have = json.loads(answer.body).get("version")
+        served = Served(board) if http else None
         for _ in range(args.acts):
             game = board.game()
             if game.my_decision() is None:
                 break
-            # the first listed action that does not end the file (a click, not a seal)
+            # the first listed move, else the first action listed
             legal = game.state.legal_actions()
             action = next((a for a in legal if a.notation().startswith("move")), legal[0])
             copy = game.state.clone()
+            # as 'act' applies it: a committed plan's reveal carries its salt
+            concealed = copy.conceal(copy.parse_action(action.notation()), game._commit_salt)
             start = time.process_time()
-            copy.apply(action)
-            applies.append((time.process_time() - start) * 1000)
-            start = time.process_time()
-            board.command("act", action.notation())  # the click
-            board.state()  # the page redrawn
-            acts.append((time.process_time() - start) * 1000)
+            copy.apply(concealed, side=game.side)
+            applies = (time.process_time() - start) * 1000
+            if served is not None:
+                ms, have = served.click(action.notation(), have)
+                clicks.over_http.append(ms)
+                continue
+            clicks.applies.append(applies)
+            ms, body, have = click(board, action.notation(), have)
+            clicks.acts.append(ms)
+            clicks.sent.append(len(body))
+            # one save of the game as the click left it (signed, written atomically, the
+            # rollback mark too): with the apply, what a click may cost (issue 35: within
+            # 2x the apply plus one save)
+            if board.game().my_decision() is not None:
+                clicks.saves.append(cpu_ms(home.game(name).write)[0])
+        if served is not None:
+            served.stop()
+
+
+def measure(args: argparse.Namespace) -> int:
+    clicks = Clicks()
+    seen: dict[str, Any] = {}
+
+    def opened(board: Board, files: int) -> None:
         redraw = ROUTES[("GET", "/api/state")]
         asked = Request("GET", "/api/state", {}, {})
-        answers = [cpu_ms(lambda: redraw(board, asked))[0] for _ in range(20)]
-        # one save of the game as it stands (signed, written atomically): with the
-        # apply, what a click may cost (issue 35: within 2x the apply plus one save)
-        saves = [cpu_ms(home.game(name).write)[0] for _ in range(5)]
-        size = len(page.encode())
-        print(f"board: {args.engine} {args.scenario} after {result.files} files "
-              f"({args.turns} turns, seed {args.seed})")
-        print(f"first state   {first:8.1f} ms CPU   (page {page_ms:.1f} ms CPU)")
-        if acts:
-            print(f"act + state   {statistics.median(acts):8.1f} ms CPU   median of "
-                  f"{len(acts)} clicks (max {max(acts):.1f})")
-            print(f"engine apply  {statistics.median(applies):8.2f} ms CPU   median, the "
-                  "floor")
-            save = statistics.median(saves)
-            print(f"one save      {save:8.2f} ms CPU   median of {len(saves)}: a click's "
-                  f"target is 2x the apply plus one save, "
-                  f"{2 * statistics.median(applies) + save:.2f} ms")
-        print(f"state answer  {statistics.median(answers):8.2f} ms CPU   median of "
-              f"{len(answers)}: the redraw as sent, state and its JSON")
-        print(f"page          {size / 1024:8.1f} KB   ({(size - map_bytes) / 1024:.1f} KB "
-              f"without the map's data, {map_bytes / 1024:.1f} KB)")
-        print(f"state JSON    {len(json.dumps(state)) / 1024:8.1f} KB")
+        seen["first"] = cpu_ms(lambda: redraw(board, asked))[0]
+        seen["page_ms"], page = cpu_ms(board.page)
+        seen["size"] = len(page.encode())
+        seen["map"] = len(json.dumps(board.map(board.game())))
+        seen["files"] = files
+        # the whole redraw on the opening position, once its history is made
+        seen["answers"] = [cpu_ms(lambda: redraw(board, asked))[0] for _ in range(20)]
+        seen["full"] = len(redraw(board, asked).body)
+
+    for r in range(args.rounds):
+        play(args, clicks, http=False, first=opened if r == 0 else None)
+        play(args, clicks, http=True)
+    tree = Path(pbem.__file__).resolve().parent.parent
+    print(f"board: {args.engine} {args.scenario} after {seen['files']} files "
+          f"({args.turns} turns, seed {args.seed}), {args.rounds} rounds, pbem of {tree}")
+    print(f"first state   {seen['first']:8.1f} ms CPU   (page {seen['page_ms']:.1f} ms CPU)")
+    acts, applies, saves = clicks.acts, clicks.applies, clicks.saves
+    if acts and saves:
+        apply, save = statistics.median(applies), statistics.median(saves)
+        target = 2 * apply + save
+        print(f"act + redraw  {statistics.median(acts):8.2f} ms CPU   median of "
+              f"{len(acts)} clicks (max {max(acts):.1f}), as the page makes them")
+        print(f"over HTTP     {statistics.median(clicks.over_http):8.2f} ms CPU   median of "
+              f"{len(clicks.over_http)} clicks, the server's thread, HTTP included")
+        print(f"engine apply  {apply:8.2f} ms CPU   median, the floor")
+        print(f"one save      {save:8.2f} ms CPU   median of {len(saves)}")
+        print(f"target        {target:8.2f} ms CPU   2x the apply plus one save: the "
+              f"click is {statistics.median(acts) / target:.2f}x it (summed over the "
+              f"clicks: {sum(acts) / (2 * sum(applies) + save * len(acts)):.2f}x)")
+        print(f"click answer  {statistics.median(clicks.sent) / 1024:8.1f} KB   median redraw "
+              "sent per click")
+    answers, size, map_bytes = seen["answers"], seen["size"], seen["map"]
+    print(f"state answer  {statistics.median(answers):8.2f} ms CPU   median of "
+          f"{len(answers)}: the whole redraw as a fresh page is sent it")
+    print(f"page          {size / 1024:8.1f} KB   ({(size - map_bytes) / 1024:.1f} KB "
+          f"without the map's data, {map_bytes / 1024:.1f} KB)")
+    print(f"state JSON    {seen['full'] / 1024:8.1f} KB", flush=True)
     return 0
+
+
+def main() -> int:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("engine", nargs="?", default="white-death")
+    parser.add_argument("scenario", nargs="?", default="purkayev")
+    parser.add_argument("--turns", type=int, default=1)
+    parser.add_argument("--acts", type=int, default=10)
+    parser.add_argument("--seed", type=int, default=1)
+    parser.add_argument("--rounds", type=int, default=1,
+                        help="play the game again R times and pool the clicks")
+    parser.add_argument("--base", type=Path,
+                        help="another checkout, measured first in a fresh process")
+    parser.add_argument("--tree", type=Path, help=argparse.SUPPRESS)
+    args = parser.parse_args()
+    if args.base is not None:
+        argv = [a for a in sys.argv[1:] if a not in ("--base", str(args.base))]
+        print("-- base", flush=True)
+        rc = subprocess.call([sys.executable, __file__, *argv, "--tree", str(args.base)])
+        if rc:
+            return rc
+        print("-- this checkout", flush=True)
+    return measure(args)
 
 
 if __name__ == "__main__":

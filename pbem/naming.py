@@ -8,7 +8,7 @@ events without drawing a board, name units without loading it.
 from __future__ import annotations
 
 import re
-from collections.abc import Callable, Iterable, Mapping
+from collections.abc import Iterable, Mapping
 from typing import Any
 
 #: "1 hexes", "against 1 assaulted hexes": an engine's count put before a plural noun
@@ -27,12 +27,22 @@ def counted(n: int, noun: str) -> str:
     return f"{n} {noun}" if n == 1 else f"{n} {noun}s"
 
 
-def _literal(text: str) -> Callable[[re.Match[str]], str]:
-    return lambda _: text
+def _joins(ch: str) -> bool:
+    """Whether ``ch`` beside a unit's id makes it part of a longer word (``\\w`` or ``/``)."""
+    return ch.isalnum() or ch in "_/"
 
 
-def _token(unit: str) -> re.Pattern[str]:
-    return re.compile(rf"(?<![\w/]){re.escape(unit)}(?![\w/])")
+def _token(text: str, unit: str) -> int:
+    """Where ``unit`` first stands in ``text`` as a word of its own (not inside ``11/33``
+    or ``1/33A``), or -1: what ``(?<![\\w/])UNIT(?![\\w/])`` finds, without compiling a
+    pattern for each unit (a board's first move of each unit, every terminal 'act')."""
+    at = text.find(unit)
+    while at >= 0:
+        end = at + len(unit)
+        if not (at and _joins(text[at - 1])) and not (end < len(text) and _joins(text[end])):
+            return at
+        at = text.find(unit, at + 1)
+    return -1
 
 
 def named(text: str, counters: Mapping[str, str], units: Iterable[str] | None = None) -> str:
@@ -47,8 +57,9 @@ def named(text: str, counters: Mapping[str, str], units: Iterable[str] | None = 
         if not counter or counter in text or (designation and designation in text):
             continue  # the engine's sentence names it already
         head = counter if counter.split()[:1] == [unit] else f"{unit} {counter}"
-        # a function, not the text as a template: a counter's '\\' must stay as it is
-        text = _token(unit).sub(_literal(head), text, count=1)
+        at = _token(text, unit)
+        if at >= 0:
+            text = text[:at] + head + text[at + len(unit):]
     return agree(text)
 
 

@@ -10,7 +10,7 @@ from typing import Any
 
 from engines.hexkit import HexMap, ScenarioSet, load_scenario_dir
 from engines.hexkit.facts import Placed, ZocRule
-from engines.hexkit.movement import MoveCosts, move_class_from_chart
+from engines.hexkit.movement import StepCosts, move_class_from_chart
 from engines.hexkit.shared import Shared
 from engines.hexkit.tables import OddsCRT, Table, parse_roll_key
 
@@ -194,20 +194,21 @@ class Data(Shared):
         return Fraction(x, 2)
 
 
-class _Costs(dict[tuple[str, bool], MoveCosts]):
-    """The Terrain Effects Chart's columns compiled against the map, each on first use."""
+class _Costs(dict[tuple[str, bool], StepCosts]):
+    """The Terrain Effects Chart's columns on the map, each made on first use and each
+    row priced when a search first reads it (a move reaches a few hexes of the map)."""
 
     def __init__(self, data: Data) -> None:
         super().__init__()
         self._data = data
 
-    def __missing__(self, key: tuple[str, bool]) -> MoveCosts:
+    def __missing__(self, key: tuple[str, bool]) -> StepCosts:
         weather, mot = key
         if weather not in WEATHERS:
             raise KeyError(key)
         col = f"{COLUMN[weather]}_{'mot' if mot else 'non'}"
         d = self._data
-        made = MoveCosts(d.map, move_class_from_chart(col, d.tec, col, d.map,
+        made = StepCosts(d.map, move_class_from_chart(col, d.tec, col, d.map,
                                                       negated_by={"river": ["bridge"]}))
         self[key] = made
         return made

@@ -216,6 +216,56 @@ def _denominator(values: Iterable[Cost | None]) -> int:
     return d
 
 
+class StepCosts:
+    """A :class:`MoveClass`'s costs on a map, or on a map seen through an overlay, each
+    row priced when first asked: for searches that read the rows of the few hexes a
+    unit can reach, where a :class:`MoveCosts` prices every step of the map first (a
+    table of 10,000 steps for each of White Death's mobility classes, most of a first
+    listing's time; issue 35).  :func:`reachable` searches either.
+
+    ``row(i)`` (or ``steps[i]``) is hex ``i``'s steps as a :class:`MoveCosts` row: in the
+    map's adjacency order, ``(neighbour index, cost)`` in units of 1/``scale`` MP, ``-1``
+    prohibited.  ``scale`` is the common denominator of the class's costs (a
+    :class:`MoveCosts` scales by those its steps meet instead: the same costs).  For a
+    class that prices steps its own way (a subclass overriding ``step_cost``), with a
+    cost that is not a non-negative int or Fraction, or with an ``adjust``, compile a
+    :class:`MoveCosts`."""
+
+    def __init__(self, hexmap: HexMap | OverlaidMap, move_class: MoveClass) -> None:
+        from engines.hexkit.pricing import Pricer
+
+        pricer = Pricer.of(hexmap, move_class)
+        if pricer is None:
+            raise ValueError(f"{move_class.name}: priced by its own step_cost, or a cost "
+                             "not a non-negative int or Fraction: compile a MoveCosts")
+        #: the map the rows index (the printed one under an overlay)
+        self.map = hexmap.base if isinstance(hexmap, OverlaidMap) else hexmap
+        self.move_class = move_class
+        self.scale = pricer.scale
+        #: what :func:`reachable` reads of a :class:`MoveCosts`: the rows by hex index
+        self.steps = self
+        self._step = pricer.step
+        self._rows: list[tuple[tuple[int, int], ...] | None] = [None] * len(self.map.ids)
+
+    def row(self, i: int) -> tuple[tuple[int, int], ...]:
+        got = self._rows[i]
+        if got is None:
+            ids, step, a = self.map.ids, self._step, self.map.ids[i]
+            got = self._rows[i] = tuple(
+                (j, -1 if c is None else c)
+                for j, c in ((j, step(a, ids[j])) for j in self.map.adjacency[i]))
+        return got
+
+    __getitem__ = row
+
+    def __len__(self) -> int:
+        return len(self._rows)
+
+    def rows_priced(self) -> int:
+        """How many rows have been asked for (and priced)."""
+        return sum(r is not None for r in self._rows)
+
+
 class MoveCosts(Shared):
     """A :class:`MoveClass` compiled against one map: every directed step's cost.
 
@@ -277,6 +327,12 @@ class MoveCosts(Shared):
     def _compile(self) -> None:
         hexmap, move_class, adjust = self.map, self.move_class, self.adjust
         ids, adjacency = hexmap.ids, hexmap.adjacency
+        from engines.hexkit.pricing import Pricer
+
+        pricer = Pricer.of(hexmap, move_class)
+        if pricer is not None:
+            self.scale, self.steps = pricer.table(hexmap, adjust)
+            return
         step_cost = move_class.step_cost
         raw: list[list[tuple[int, Cost | None]]] = []
         # the costs that are not whole numbers, for the common denominator (most maps
@@ -343,8 +399,12 @@ class MoveCosts(Shared):
         view = OverlaidMap(self.map, overlay)
         ids = self.map.ids
         priced: dict[tuple[int, int], Cost | None] = {}
+        from engines.hexkit.pricing import Pricer
+
+        pricer = Pricer.of(view, self.move_class)
+        step_cost = self.move_class.step_cost if pricer is None else pricer.cost
         for i, j in sorted(overlay.touched(self.map)):
-            c = self.move_class.step_cost(view, ids[i], ids[j])
+            c = step_cost(view, ids[i], ids[j])
             if c is not None and self.adjust is not None:
                 c = self.adjust(ids[i], ids[j], c)
             if c is not None and c < 0:
@@ -353,9 +413,12 @@ class MoveCosts(Shared):
             priced[(i, j)] = c
         scale = math.lcm(self.scale, _denominator(priced.values()))
         k = scale // self.scale
+        # the rows a priced step leaves (a set, not a scan of every row's steps: a thaw
+        # overlay is asked of each class in the first listing of a thaw turn)
+        changed = {i for i, _ in priced}
         rows = []
         for i, row in enumerate(self.steps):
-            if k == 1 and not any((i, j) in priced for j, _ in row):
+            if k == 1 and i not in changed:
                 rows.append(row)
                 continue
             new_row = []
@@ -449,7 +512,7 @@ def _as_set(x: Iterable[HexId] | None) -> frozenset[HexId]:
 
 
 def reachable(
-    costs: MoveCosts,
+    costs: MoveCosts | StepCosts,
     start: HexId,
     allowance: Cost,
     *,

@@ -148,11 +148,21 @@ class Data(Shared):
 
     def _slope(self, extra: int, a: str, b: str, cost: Any) -> Any:
         """4: a slope hexside costs extra going up, unless the move follows a road."""
-        if self.map.connected("road", a, b):
-            return cost
-        if self.map.faces_toward("slope", a, b) == b:
+        if (a, b) in self._uphill:
             return cost + extra
         return cost
+
+    @functools.cached_property
+    def _uphill(self) -> frozenset[tuple[str, str]]:
+        """The steps up a slope hexside off the road (4), found once from the map's few
+        slopes: the table asks :meth:`_slope` of every step of the map (25,000)."""
+        m = self.map
+        out = set()
+        for (feature, (a, b)), toward in m.facing.items():
+            up = (b, a) if toward == a else (a, b)
+            if feature == "slope" and toward in (a, b) and not m.connected("road", *up):
+                out.add(up)
+        return frozenset(out)
 
     def entry_cost(self, u: str, h: str) -> Fraction:
         """9.1: the normal cost of the first hex entered (road cost at a road hex)."""

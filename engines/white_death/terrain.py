@@ -24,7 +24,7 @@ from typing import TYPE_CHECKING
 
 from engines.hexkit.hexmap import HexMap
 from engines.hexkit.los import line_of_sight
-from engines.hexkit.movement import MoveClass, MoveCosts, region
+from engines.hexkit.movement import MoveClass, StepCosts, region
 from engines.hexkit.overlay import OverlaidMap, Overlay
 from engines.white_death.data import ALIASES, Catalog
 from engines.white_death.position import MP_TICKS
@@ -44,25 +44,27 @@ _TEC_FEATURES = ("town", "forest", "swamp", "high", "creek", "river")
 
 class Compiled:
     """One mobility class's costs under one weather and set of bridges: the kit's
-    :class:`MoveCosts`, and its rows in ticks, hex index by hex index, one per neighbour
-    in the map's adjacency order (``None``: prohibited), each made when first read."""
+    :class:`StepCosts` (each row priced when first read: a listing reads the rows of
+    the hexes its units can reach, not the map's 10,000 steps), in ticks, hex index by
+    hex index, one per neighbour in the map's adjacency order (``None``: prohibited)."""
 
     __slots__ = ("costs", "k", "ticks")
 
-    def __init__(self, costs: MoveCosts) -> None:
+    def __init__(self, costs: StepCosts) -> None:
         if MP_TICKS % costs.scale:
             raise ScenarioError(f"{costs.move_class.name}: a movement cost finer than "
                                 f"1/{MP_TICKS} MP (Rule 7; MP_TICKS)")
         self.costs = costs
         #: ticks in one of the kit's units
         self.k = MP_TICKS // costs.scale
-        self.ticks: list[tuple[int | None, ...] | None] = [None] * len(costs.steps)
+        self.ticks: list[tuple[int | None, ...] | None] = [None] * len(costs)
 
     def row(self, i: int) -> tuple[int | None, ...]:
         got = self.ticks[i]
         if got is None:
             k = self.k
-            got = self.ticks[i] = tuple(None if c < 0 else c * k for _, c in self.costs.steps[i])
+            got = self.ticks[i] = tuple(None if c < 0 else c * k
+                                          for _, c in self.costs.row(i))
         return got
 
 
@@ -316,9 +318,9 @@ class Terrain:
 
     def move_costs(self, mob: str, frozen: bool, bridges: Collection[str]) -> Compiled:
         """Rule 7's costs for mobility class ``mob`` over the whole map as the weather and
-        the bridges make it (Rules 13, 16, 20): the kit's :class:`MoveCosts` of the
-        printed map (kept between commands by the data cache), overlaid
-        (:meth:`move_view`'s overlay) where a thaw or a bridge changes a step."""
+        the bridges make it (Rules 13, 16, 20): the kit's :class:`StepCosts` of the
+        printed map, or of the map seen through :meth:`move_view`'s overlay where a thaw
+        or a bridge changes a step."""
         key = (mob, frozen, frozenset(bridges))
         got = self._compiled.get(key)
         if got is None:
@@ -326,13 +328,10 @@ class Terrain:
         return got
 
     def _compile(self, mob: str, frozen: bool, bridges: frozenset[str]) -> Compiled:
-        printed = (mob, True, frozenset[str]())
-        base = self._compiled.get(printed)
-        if base is None:
-            base = self._compiled[printed] = Compiled(MoveCosts(self.map, self.move_class(mob)))
-        if frozen and not bridges:
-            return base
-        return Compiled(base.costs.overlaid(self._move_overlay(frozen, tuple(sorted(bridges)))))
+        view: HexMap | OverlaidMap = self.map
+        if not frozen or bridges:
+            view = self.move_view(frozen, bridges)
+        return Compiled(StepCosts(view, self.move_class(mob)))
 
     def _entry_ticks(self, mob: str, to: str, frozen: bool,
                      bridges: Collection[str]) -> int | None:

@@ -105,6 +105,7 @@
   }
 
   function render(s, acted) {
+    var before = state;
     state = s;
     var arrived = s.files !== seenFiles && seenFiles !== -1;
     var first = seenFiles === -1;
@@ -164,7 +165,7 @@
     ordersBox.appendChild(el("div", {}, "yours: " + s.orders.mine));
     ordersBox.appendChild(el("div", {}, "your opponent's: " + s.orders.theirs));
     if (s.message) ordersBox.appendChild(el("div", {}, "your message with this file: " + s.message));
-    P.fillDice(s.rolls);
+    if (!before || s.rolls !== before.rolls) P.fillDice(s.rolls);
     if (s.notice && s.notice.text) say(s.notice.kind, s.notice.text);
     if (!selected) { P.clearTargets(); where = null; offer(); }
     document.body.setAttribute("data-my-turn", s.my_turn ? "1" : "0");
@@ -172,41 +173,70 @@
     document.body.setAttribute("data-files", String(s.files));
   }
 
-  function refresh(acted) {
-    return api("GET", "api/state").then(function (s) {
-      if (s.ok === false) { say("refused", "refused: " + s.error); return; }
+  // A redraw as pbem sends it: the whole state, or, when it names the version this page
+  // holds ("since"), only what changed: each key it has replaces ours, and each list keeps
+  // our first "keep" items before its own.  null: it is not about the state we hold (two
+  // answers crossed), and the whole state must be asked for.
+  function merged(d) {
+    if (d.since === undefined) return d;
+    if (!state || state.version !== d.since) return null;
+    var s = {};
+    Object.keys(state).forEach(function (k) { s[k] = state[k]; });
+    Object.keys(d).forEach(function (k) { if (k !== "since" && k !== "keep") s[k] = d[k]; });
+    Object.keys(d.keep).forEach(function (k) {
+      // a list that did not change stays the very list (the dice log is not built again)
+      var same = d.keep[k] === state[k].length && !d[k].length;
+      s[k] = same ? state[k] : state[k].slice(0, d.keep[k]).concat(d[k]);
+    });
+    return s;
+  }
+  function held() { return state ? state.version : null; }
+
+  // whole: ask for the whole state, not what changed since ours
+  function refresh(acted, whole) {
+    var path = "api/state" + (state && !whole ? "?have=" + encodeURIComponent(state.version) : "");
+    return api("GET", path).then(function (d) {
+      if (d.ok === false) { say("refused", "refused: " + d.error); return; }
+      var s = merged(d);
+      if (!s) return refresh(acted, true);
       render(s, acted);
     })
       .catch(function (e) { say("refused", String(e.message || e)); });
+  }
+  // a command's answer carries the redraw that follows it: one request a click
+  function redraw(r, acted) {
+    var s = r.state ? merged(r.state) : null;
+    if (s) { render(s, acted); return; }
+    return refresh(acted, !!r.state);
   }
 
   function act(text) {
     if (busy) return;
     busy = true;
     unselect();
-    api("POST", "api/act", { text: text }).then(function (r) {
+    api("POST", "api/act", { text: text, have: held() }).then(function (r) {
       busy = false;
       if (!r.ok) { say("refused", "refused: " + r.error); document.body.setAttribute("data-refused", r.error); return; }
       document.body.removeAttribute("data-refused");
       var lines = r.events.map(function (e) { return e[1]; });
       say(r.sealed ? "sealed" : "done", r.sealed ? r.sealed.text : (text + (lines.length ? ": " + lines.join("; ") : "")));
-      return refresh(true);
+      return redraw(r, true);
     }).catch(failed);
   }
   actBtn.addEventListener("click", function () { if (actInput.value.trim()) act(actInput.value.trim()); });
   actInput.addEventListener("keydown", function (evt) { if (evt.key === "Enter") actBtn.click(); });
   undoBtn.addEventListener("click", function () {
-    api("POST", "api/undo", {}).then(function (r) {
+    api("POST", "api/undo", { have: held() }).then(function (r) {
       say(r.ok ? "done" : "refused", r.ok ? r.events[0][1] : "refused: " + r.error);
-      return refresh(false);
+      return r.ok ? redraw(r, false) : refresh(false);
     }).catch(failed);
   });
   sayBtn.addEventListener("click", function () {
-    api("POST", "api/say", { text: sayInput.value }).then(function (r) {
+    api("POST", "api/say", { text: sayInput.value, have: held() }).then(function (r) {
       say(r.ok ? "done" : "refused", r.ok ? r.events[0][1] : "refused: " + r.error);
       if (!r.ok) { document.body.setAttribute("data-refused", r.error); return; }
       document.body.removeAttribute("data-refused");
-      return refresh(false);
+      return redraw(r, false);
     }).catch(failed);
   });
 
@@ -273,7 +303,8 @@
   setInterval(function () {
     if (state && !state.my_turn && !busy && !state.result) refresh(false);
   }, 2000);
-  window.pbemLive = { refresh: refresh, act: act, select: select, clickHex: clickHex };
+  window.pbemLive = { refresh: refresh, act: act, select: select, clickHex: clickHex,
+    state: function () { return state; } };
   refresh(false).then(function () {
     var rows = state ? state.frames[state.frames.length - 1].pieces.map(function (k) { return state.pieces[k]; }) : [];
     var places = state ? Object.keys(state.targets || {}) : [];

@@ -29,7 +29,9 @@ terminal is seen, never overwritten.
 from __future__ import annotations
 
 import hmac
+import itertools
 import json
+import re
 import secrets
 import shlex
 import socket
@@ -37,7 +39,7 @@ import sys
 import threading
 import traceback
 from abc import ABC, abstractmethod
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from pathlib import Path
@@ -47,15 +49,15 @@ from urllib.parse import parse_qs, urlsplit
 from pbem import orders
 from pbem.audit import AuditReport, body_summary, explain_roll
 from pbem.choices import reading_order
-from pbem.engine import State
+from pbem.engine import Action, State, counter_text
 from pbem.envelope import open_envelope, peek
 from pbem.errors import DuplicateFile, PbemError, UsageError
-from pbem.grammar import hexes_of, names, units_of
+from pbem.grammar import Act, hexes_of, names, units_of
 from pbem.history import Rolled
 from pbem.naming import cites, told
 from pbem.play import write_outbox
 from pbem.session import Game, Home
-from pbem.text import displayable
+from pbem.text import displayable, safe
 from pbem.transcript import Verifier
 from pbem.view import Piece
 from pbem.web.replay import (
@@ -74,6 +76,29 @@ MAX_BODY = 64 * 1024
 DRAIN_SECONDS = 0.5
 #: seconds a connection may sit idle, or take to send its request, before it is closed
 TIMEOUT = 10.0
+
+#: what ``json.dumps`` writes of a character :func:`pbem.text.safe` may escape: a control
+#: (``\r``, ``\b``, ``\f``, ``\u0007``) or any character beyond ASCII (``\u202e``)
+_ESCAPED = re.compile(r"\\(u[0-9a-f]{4}|[rbf])")
+
+
+def page_json(value: Any) -> str:
+    """``json.dumps(displayable(value))``, the same text, without walking ``value`` in Python
+    when no string in it needs :func:`pbem.text.safe` (nearly always).
+
+    ``json.dumps`` writes every control and every character beyond ASCII as an escape, so
+    a text with no escape of a character ``safe`` changes has none in its strings; else
+    (or when unsure: a backslash of the text before an ``r``) the slow way.  Walking a
+    redraw's data string by string was a third of its JSON (issue 35 item 4)."""
+    text = json.dumps(value)
+    for found in _ESCAPED.finditer(text):
+        code = found.group(1)
+        if len(code) == 1:
+            return json.dumps(displayable(value))
+        ch = chr(int(code[1:], 16))
+        if safe(ch) != ch:
+            return json.dumps(displayable(value))
+    return text
 
 
 @dataclass
@@ -96,9 +121,23 @@ class History:
         if self.encoded is None:
             lists: dict[str, list[Any]] = {"frames": self.frames, "pieces": self.table.rows,
                                            "rolls": self.rolls}
-            self.encoded = {key: ", ".join(json.dumps(displayable(item)) for item in items)
+            self.encoded = {key: ", ".join(page_json(item) for item in items)
                             for key, items in lists.items()}
         return self.encoded
+
+
+@dataclass
+class Sent:
+    """The last redraw this board sent (to any of its pages): a page that holds it is sent
+    only what changed since (:meth:`Board.answer`)."""
+
+    version: str
+    history: History
+    #: each key's JSON as sent, but the lists'
+    texts: dict[str, str]
+    #: the JSON of each list's items after the history's (the board now, the counters
+    #: only it shows, this file's rolls)
+    tails: dict[str, list[str]]
 
 
 def reindexed(frames: list[dict[str, Any]], table: PieceTable) -> PieceTable:
@@ -221,6 +260,16 @@ class Board(Gate):
     _known: Known = field(default_factory=dict)
     #: the counters' texts of one position: the position, its length, the texts
     _counters: tuple[State, int, dict[str, str]] | None = None
+    #: what each listed action names, by the action: the action, its units, its hexes,
+    #: both (:meth:`named_by`)
+    _names: dict[int, tuple[Act, tuple[str, ...], tuple[str, ...], tuple[str, ...]]] = \
+        field(default_factory=dict)
+    #: the last redraw sent, and this board's versions of it: unique to this board object
+    #: (a lobby that opens a game's board again starts another), so a page's version is
+    #: never taken for one it was not sent
+    _sent: Sent | None = None
+    _versions: Iterator[int] = field(default_factory=itertools.count)
+    _nonce: str = field(default_factory=lambda: secrets.token_hex(4))
     notice: dict[str, str] = field(default_factory=dict)
 
     def game(self) -> Game:
@@ -250,6 +299,49 @@ class Board(Gate):
             # from the view the redraw draws, where the engine reads them off it
             kept = self._counters = (state, len(state.history), game.counters())
         return kept[2]
+
+    def named_by(self, action: Action) -> tuple[str, ...]:
+        """What ``action`` names (:func:`pbem.grammar.names`), made once per action: a
+        form makes each of its actions once and the engine lists that same object
+        position after position, so a redraw reads its buttons off the listing without
+        taking thousands of actions apart again (Mortain's 2,500 moves: 5 ms a redraw,
+        issue 35 item 4).  An action that is not an :class:`~pbem.grammar.Act` (frozen)
+        is read each time."""
+        if not isinstance(action, Act):
+            return names(action)
+        return self._parts(action)[3]
+
+    def _parts(self, action: Act) -> tuple[Act, tuple[str, ...], tuple[str, ...],
+                                            tuple[str, ...]]:
+        kept = self._names.get(id(action))
+        if kept is None:
+            if len(self._names) >= 65536:  # a bound on what it holds alive, not a record
+                self._names.clear()
+            units, hexes = units_of(action, bool), hexes_of(action, bool)
+            kept = self._names[id(action)] = (action, units, hexes, names(action))
+        return kept
+
+    def named_by_each(self, actions: list[Action]) -> list[tuple[str, ...]]:
+        """:meth:`named_by` of each action, the kept ones looked up in one pass: an entry
+        holds its action alive, so no other object can have its id meanwhile."""
+        kept = list(map(self._names.get, map(id, actions)))
+        return [k[3] if k is not None else self.named_by(a)
+                for k, a in zip(kept, actions, strict=True)]
+
+    def counters_of(self, game: Game, units: set[str]) -> dict[str, str]:
+        """:meth:`counters`, of ``units`` only where the engine keeps the default (each
+        the first counter of its id the view shows its side): an act names the few units
+        its events name, and reading every counter of the board for them was a tenth of a
+        click (issue 35 item 4).  An engine's own counters are asked whole."""
+        if not units:
+            return {}
+        if type(game.state).counters is not State.counters:
+            return self.counters(game)
+        out: dict[str, str] = {}
+        for piece in game.view().pieces:
+            if piece.id in units and not piece.hidden and piece.id not in out:
+                out[piece.id] = counter_text(piece.id, piece.name, piece.label)
+        return out
 
     # -- what the page shows ----------------------------------------------------------------
 
@@ -306,10 +398,11 @@ class Board(Gate):
                                 game.files[-1])
         return self._history
 
-    def state(self) -> dict[str, Any]:
-        """Everything the page shows now, as JSON data."""
-        self.import_folder()
-        game = self.game()
+    def state(self, game: Game | None = None) -> dict[str, Any]:
+        """Everything the page shows now, as JSON data.  ``game``: the game this request
+        read already (a click's act), used unless the shared folder brought a file."""
+        if self.import_folder(game) or game is None:
+            game = self.game()
         history = self.history(game)
         table = Present(history=history.table, known=self._known)
         view = game.view()  # with what only this side knows (its committed plan)
@@ -330,7 +423,9 @@ class Board(Gate):
         if decision is not None and decision.options:
             cells = cell_hexes(view)  # made once per map, not per redraw
             for option in decision.options:
-                named = [h for h in hexes_of(option, cells.__contains__) if h in cells]
+                said = self._parts(option)[2] if isinstance(option, Act) else \
+                    hexes_of(option, cells.__contains__)
+                named = [h for h in said if h in cells]
                 if named:
                     targets.setdefault(named[-1], []).append(option.notation())
         mine = [{"id": p.id, "hex": p.location, "label": p.label, "name": p.name}
@@ -339,21 +434,24 @@ class Board(Gate):
         waiting: list[dict[str, str]] = []
         if decision is not None and not decision.options:
             # the actions a click on the map cannot name ("end movement", "pass"): buttons
-            hexes, ids = cell_hexes(view), {p.id for p in view.pieces}
-            words: set[str] = set()
-            for action in game.state.legal_actions():
-                parts = names(action)  # its typed units and hexes, or its words
-                words.update(parts)
-                if hexes.isdisjoint(parts) and ids.isdisjoint(parts):
-                    general.append(action.notation())
-            # a unit an action names that has no counter on the map (a reinforcement to
-            # enter, Mortain 11.1): a button picks it as a tap on its counter would
             on_map = {p.id for p in view.pieces}
-            # named by id and counter, as play lists it: the default names the id
-            counters = self.counters(game)
-            waiting = [{"id": u, "name": text if text.split()[:1] == [u] else f"{u} {text}"}
-                       for u in reading_order(counters) if u in words and u not in on_map
-                       for text in (counters[u],)]
+            shown = cell_hexes(view) | on_map
+            legal = game.state.legal_actions()
+            each = self.named_by_each(legal)  # their typed units and hexes, or words
+            general = [a.notation() for a, parts in zip(legal, each, strict=True)
+                       if shown.isdisjoint(parts)]
+            # a unit an action names that has no counter on the map (a reinforcement to
+            # enter, Mortain 11.1): a button picks it as a tap on its counter would.  Only
+            # an engine's own counters know such a unit: the default's are read off the
+            # view's counters, every one of them in on_map
+            if type(game.state).counters is not State.counters:
+                # named by id and counter, as play lists it: the default names the id
+                counters = self.counters(game)
+                words: set[str] = set().union(*each)
+                waiting = [{"id": u, "name": text if text.split()[:1] == [u]
+                            else f"{u} {text}"}
+                           for u in reading_order(counters) if u in words and u not in on_map
+                           for text in (counters[u],)]
         pending_rolls = [{"name": f"{game.verifier.seq + 1}.{r.index}", "side": game.side,
                           "purpose": "", "rule": "", "dice": "",
                           "result": ", ".join(str(o) for o in r.outcome), "after": "",
@@ -406,6 +504,67 @@ class Board(Gate):
             parts.append(f"{json.dumps(displayable(key))}: {text}")
         return ("{" + ", ".join(parts) + "}").encode()
 
+    def answer(self, have: object = None, game: Game | None = None) -> bytes:
+        """The redraw as a page is sent it: :meth:`state_json` with its ``version``, or,
+        to a page that holds the last redraw sent (``have`` is its version), only what
+        changed since: the keys whose JSON did not change are left out, and each list
+        (frames, pieces, rolls) gives the count of its first items the page keeps
+        (``keep``) and the items after them.  A click's redraw was the whole state, 28 KB
+        of White Death's, of which the board now, the prompt and the units moved are what
+        changes (issue 35 item 4).  ``game``: as this request read it."""
+        value = self.state(game)
+        history = self._history
+        assert history is not None  # state() made it
+        made = history.json()
+        kept = {"frames": len(history.frames), "pieces": len(history.table.rows),
+                "rolls": len(history.rolls)}
+        last = self._sent
+        since = last if last is not None and have == last.version else None
+        version = f"{self._nonce}.{next(self._versions)}"
+        texts: dict[str, str] = {}
+        tails: dict[str, list[str]] = {}
+        keep: dict[str, int] = {}
+        parts: list[str] = []
+        for key, item in value.items():
+            if key in kept:
+                tail = tails[key] = [page_json(x) for x in item[kept[key]:]]
+                if since is not None and since.history is history:
+                    old = since.tails[key]
+                    same = 0
+                    while same < min(len(old), len(tail)) and old[same] == tail[same]:
+                        same += 1
+                    keep[key], items = kept[key] + same, tail[same:]
+                else:
+                    keep[key], items = 0, ([made[key]] if made[key] else []) + tail
+                text = "[" + ", ".join(items) + "]"
+            else:
+                text = texts[key] = page_json(item)
+                if since is not None and since.texts.get(key) == text:
+                    continue  # the page has it
+            parts.append(f"{json.dumps(key)}: {text}")
+        parts.append(f'"version": {json.dumps(version)}')
+        if since is not None:
+            parts.append(f'"since": {json.dumps(since.version)}, "keep": {json.dumps(keep)}')
+        self._sent = Sent(version, history, texts, tails)
+        return ("{" + ", ".join(parts) + "}").encode()
+
+    def redrawn(self, out: dict[str, Any], have: object) -> Answer:
+        """A command's answer carrying the redraw that follows it (``state``): the page
+        makes one request a click, not two, and the game this request read and wrote is
+        not read again.  A redraw that fails leaves it out: the command is done and
+        saved (never answered as failed), and the page asks for the state, which says why
+        it cannot be shown."""
+        try:
+            state = self.answer(have, self._game)
+        except PbemError:
+            return json_answer(200, out)
+        except Exception:  # a bug in the redraw: told where 'pbem board' runs, and by /api/state
+            traceback.print_exc(file=sys.stderr)
+            return json_answer(200, out)
+        head = page_json(out)
+        return Answer(200, f'{head[:-1]}, "state": '.encode() + state + b"}",
+                      "application/json; charset=utf-8")
+
     # -- what the page does -------------------------------------------------------------------
 
     def where(self, unit: str) -> dict[str, Any]:
@@ -419,26 +578,33 @@ class Board(Gate):
         hexes: dict[str, list[str]] = {}
         other: list[str] = []
         for action in game.state.legal_actions():
-            text = action.notation()
             # what the action names as typed arguments (a bridge 0507/0606 is both of its
-            # hexes), or the words of its text for an engine without a grammar
-            if unit not in units_of(action, unit.__eq__):
+            # hexes), kept from tap to tap (Mortain's 2,593 moves: 3.4 ms a tap), or the
+            # words of its text for an engine without a grammar
+            if isinstance(action, Act):
+                _, units, named, _ = self._parts(action)
+            else:
+                units = units_of(action, unit.__eq__)
+                named = hexes_of(action, cells.__contains__)
+            if unit not in units:
                 continue
-            targets = [h for h in hexes_of(action, cells.__contains__)
-                       if h in cells and h not in here and h != unit]
+            text = action.notation()
+            targets = [h for h in named if h in cells and h not in here and h != unit]
             if not targets:
                 other.append(text)
             for h in targets[-1:]:  # the destination: the last hex the action names
                 hexes.setdefault(h, []).append(text)
         return {"hexes": dict(sorted(hexes.items())), "other": other}
 
-    def act(self, text: str) -> dict[str, Any]:
-        game = self.game()
+    def act(self, text: str, game: Game | None = None) -> dict[str, Any]:
+        """Apply ``text`` to the game (``game``: as this request read it) and save it."""
+        if game is None:
+            game = self.game()
         events, rolls, seq = game.act(text)
         seen = [e for e in events if e.visible(game.side)]
         # each unit an event names, named as its counter reads (issue 33), and a roll the
         # engine tells told once, as play says it
-        counters = self.counters(game) if any(e.units for e in seen) else {}
+        counters = self.counters_of(game, {u for e in seen for u in e.units})
         lines = [[kind, line] for kind, line in told(seen, rolls, game.side, counters)]
         out: dict[str, Any] = {"ok": True, "action": text, "events": lines}
         if seq is not None:
@@ -456,13 +622,17 @@ class Board(Gate):
                        "text": f"{result}file {seq} is sealed and signed: {path}; {how}"}
         return self.notice
 
-    def import_folder(self) -> None:
-        """Import the opponent's next files from the shared folder, in order."""
+    def import_folder(self, game: Game | None = None) -> bool:
+        """Import the opponent's next files from the shared folder, in order (``game``: as
+        this request read it); whether any was offered to the game (its save may have
+        changed: read it again)."""
         if self.folder is None or not self.folder.is_dir():
-            return
-        game = self.game()
+            return False
+        if game is None:
+            game = self.game()
         if game.has_pen() or game.result is not None:
-            return
+            return False
+        offered = False
         waiting: dict[int, tuple[Path, bytes]] = {}
         for path in sorted(self.folder.glob("*.pbem")):
             try:
@@ -479,20 +649,22 @@ class Board(Gate):
                 self.notice = {"kind": "info", "text": f"{waiting[nxt][0]} is the opponent's "
                                "first file: import it with 'pbem receive' (compare the "
                                "fingerprint)"}
-                return
+                return offered
             path, data = waiting[nxt]
+            offered = True
             try:
                 report = self.home.receive(data, str(path))
             except DuplicateFile:
                 pass
             except PbemError as exc:
                 self.notice = {"kind": "refused", "text": f"refused {path}: {exc}"}
-                return
+                return offered
             else:
                 self.notice = {"kind": "info", "text": report.text}
                 if report.sealed is not None:
                     self.sealed(self.game(), report.sealed)
             nxt += 1
+        return offered
 
     def command(self, word: str, arg: str) -> dict[str, Any]:
         try:
@@ -505,7 +677,7 @@ class Board(Gate):
     def _command(self, word: str, arg: str) -> dict[str, Any]:
         game = self.game()
         if word == "act":
-            return self.act(arg)
+            return self.act(arg, game)
         if word == "undo":
             return {"ok": True, "events": [["info", f"undone: {game.undo()}"]]}
         if word == "say":
@@ -560,7 +732,7 @@ class Answer:
 
 
 def json_answer(status: int, value: Any) -> Answer:
-    return Answer(status, json.dumps(displayable(value)).encode(),
+    return Answer(status, page_json(value).encode(),
                   "application/json; charset=utf-8")
 
 
@@ -583,7 +755,9 @@ def _page(board: Board, request: Request) -> Answer:
 
 @route("GET", "/api/state")
 def _state(board: Board, request: Request) -> Answer:
-    return Answer(200, board.state_json(), "application/json; charset=utf-8")
+    have = request.query.get("have", [])
+    return Answer(200, board.answer(have[0] if have else None),
+                  "application/json; charset=utf-8")
 
 
 @route("GET", "/api/where")
@@ -600,19 +774,20 @@ def _text(request: Request) -> str:
     return text
 
 
+# each command's answer carries the redraw that follows it (Board.redrawn)
 @route("POST", "/api/act")
 def _act(board: Board, request: Request) -> Answer:
-    return json_answer(200, board.command("act", _text(request)))
+    return board.redrawn(board.command("act", _text(request)), request.body.get("have"))
 
 
 @route("POST", "/api/say")
 def _say(board: Board, request: Request) -> Answer:
-    return json_answer(200, board.command("say", _text(request)))
+    return board.redrawn(board.command("say", _text(request)), request.body.get("have"))
 
 
 @route("POST", "/api/undo")
 def _undo(board: Board, request: Request) -> Answer:
-    return json_answer(200, board.command("undo", ""))
+    return board.redrawn(board.command("undo", ""), request.body.get("have"))
 
 
 class Handler(BaseHTTPRequestHandler):

@@ -1212,3 +1212,20 @@ def test_9_the_release_is_told_where_a_unit_only_leaves_the_map() -> None:
     assert s.pos.units["686/II"].where == "dead" and s.pos.released
     assert [e.rule for e in events
             if e.text == "the 7th Luftwaffe Field Division is released"] == ["9"]
+
+
+def test_slope_extra_is_charged_on_every_uphill_step_off_the_road_only() -> None:
+    """4: climbing a slope hexside costs extra unless the move follows a road; the
+    compiled tables read the uphill steps from a set found once (issue 35), which must be
+    the rule read step by step from the map, for every step of it."""
+    from engines.panzer48.data import data
+
+    d = data()
+    m = d.map
+    uphill = 0
+    for i, a in enumerate(m.ids):
+        for b in (m.ids[j] for j in m.adjacency[i]):
+            climbs = not m.connected("road", a, b) and m.faces_toward("slope", a, b) == b
+            uphill += climbs
+            assert d._slope(3, a, b, 1) == (4 if climbs else 1), (a, b)
+    assert uphill > 50

@@ -12,6 +12,7 @@ import sys
 import threading
 from collections.abc import Iterator
 from pathlib import Path
+from typing import Any
 
 import pytest
 from cdp import Browser
@@ -581,18 +582,38 @@ def click_once(b: Browser, board: Board, moved: set[str]) -> str:
 
 
 def play_file(b: Browser, board: Board, limit: int = 120) -> list[str]:
-    """Click until the file seals (the opponent decides next)."""
+    """Click until the file seals (the opponent decides next).  Each click is one request
+    (issue 35 item 4): the act's answer carries the redraw, so the page never asks for the
+    state while it is its turn; what it holds, merged from what changed, is the whole
+    state the board shows."""
     wait_idle(b)
     b.wait("document.body.dataset.myTurn === '1'")
     files = int(b.js("document.body.dataset.files"))
     moved: set[str] = set()
     clicks = []
-    for _ in range(limit):
-        clicks.append(click_once(b, board, moved))
-        if b.js("document.body.dataset.myTurn") != "1":
-            break
+    asked: list[str] = []
+    find = board.find
+
+    def counted(method: str, path: str) -> Any:
+        asked.append(f"{method} {path}")
+        return find(method, path)
+
+    board.find = counted  # type: ignore[method-assign]
+    try:
+        for _ in range(limit):
+            clicks.append(click_once(b, board, moved))
+            if b.js("document.body.dataset.myTurn") != "1":
+                break
+            assert "GET /api/state" not in asked, (clicks[-1], asked)
+            asked.clear()
+    finally:
+        del board.find
     b.wait(f"Number(document.body.dataset.files) > {files}")
     assert "sealed and signed" in b.js("document.getElementById('notice').textContent")
+    with board.lock:
+        shown = json.loads(board.state_json())
+    held = json.loads(b.js("JSON.stringify(pbemLive.state())"))
+    assert {k: v for k, v in held.items() if k != "version"} == shown
     if os.environ.get("PBEM_SHOW_CLICKS"):
         print("clicks:", clicks)
     return clicks

@@ -10,12 +10,15 @@ from __future__ import annotations
 
 from engines.hexkit.facts import BoardFacts
 from engines.hexkit.graph import region
+from engines.hexkit.movement import MoveCosts
 from engines.white_death import ENGINE, movement
+from engines.white_death.data import MOBILITIES
 from engines.white_death.movement import rail_destinations, stacks_near
 from engines.white_death.notation import act
+from engines.white_death.position import MP_TICKS
 from engines.white_death.state import WDState
 from engines.white_death.supply import _reach, enemy_hexes, ezoc, supply_floods
-from engines.white_death.terrain import SUPPLY_ROADS
+from engines.white_death.terrain import SUPPLY_ROADS, Terrain
 from pbem.errors import IllegalAction
 from pbem.testing import Chooser
 
@@ -171,3 +174,30 @@ def test_stacks_near_kept_across_moves_match_fresh_ones() -> None:
                 assert fresh.stack_ok_with(h, uid, gone) == ok, (h, uid, gone)
         state.apply(choose.pick(state.legal_actions()))
     assert carried > 1000
+
+
+def test_move_costs_price_the_rows_read_as_the_whole_map_table_prices_them() -> None:
+    """Rule 7's costs, frozen, in a thaw and across bridges (Rules 13, 20), row by row
+    as a search reads them, are the kit's table of the whole map (``MoveCosts``, and
+    its overlay), for every mobility class; an advance after combat (Rule 15) that
+    prices one step prices one row, not the map's 10,000 steps (issue 35)."""
+    cat = ENGINE.catalog()
+    ter = Terrain(cat)
+    m = ter.map
+    bridges = tuple(h for h in m.ids if any("river" in f for f in m.features_of(h)))[:2]
+    for mob in MOBILITIES:
+        whole = MoveCosts(m, ter.move_class(mob))
+        for frozen, bridged in ((True, ()), (False, ()), (True, bridges), (False, bridges)):
+            table = whole if frozen and not bridged else whole.overlaid(
+                ter._move_overlay(frozen, bridged))
+            k = MP_TICKS // table.scale
+            want = [tuple(None if c < 0 else c * k for _, c in row) for row in table.steps]
+            alone = Terrain(cat)
+            assert [alone.enter_row(mob, h, frozen, bridged) for h in m.ids] == want, \
+                (mob, frozen, bridged)
+    alone = Terrain(cat)
+    a = bridges[0]
+    b = m.ids[m.adjacency[m.index[a]][0]]
+    assert alone.enter_ticks("l", a, b, False, bridges) == ter.enter_ticks(
+        "l", a, b, False, bridges)
+    assert alone.move_costs("l", False, bridges).costs.rows_priced() == 1

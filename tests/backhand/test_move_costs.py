@@ -1,0 +1,31 @@
+"""Backhand Blow's movement costs (6.0, the Terrain Effects Chart) are priced a row at a
+time as its move searches read them (issue 35: six tables of the whole map's 12,000
+steps were built before the first move could be listed)."""
+
+from __future__ import annotations
+
+from engines.backhand import ENGINE
+from engines.backhand.data import load
+from engines.hexkit.movement import StepCosts
+from pbem.testing import Chooser
+
+
+def test_a_move_listing_prices_only_the_rows_its_searches_read() -> None:
+    state = ENGINE.new_state("high-water-mark", ENGINE.resolve_options({}))
+    choose = Chooser("backhand/move-costs/1")
+    costs = load().costs
+    for _ in range(200):
+        if state.is_chance():
+            state.apply_outcome(choose.outcome(state.chance_request()))
+            continue
+        before = {k: c.rows_priced() for k, c in costs.items()}
+        legal = state.legal_actions()
+        priced = {k: c.rows_priced() - before.get(k, 0) for k, c in costs.items()}
+        if any(priced.values()):
+            break
+        state.apply(legal[choose.below(len(legal))], side=state.current_player())
+    else:
+        raise AssertionError("no move listed in 200 steps")
+    assert all(isinstance(c, StepCosts) for c in costs.values())
+    # the units that may move reach a part of the map, not all of its 2,091 hexes
+    assert 0 < sum(priced.values()) < len(load().map.ids) // 2, priced
