@@ -406,6 +406,7 @@ def _replay(report: AuditReport, verifier: Verifier, source: str, invite: Envelo
     identities: dict[int, tuple[str, bytes, bytes]] = {0: invite.identity}
     broken = False
     added: list[tuple[Envelope, dict[str, Any]]] = []
+    placed = _Placed(seen)
     for done, (src, env, body) in enumerate(rest, start=1):
         if progress is not None:
             progress(done, len(rest))
@@ -434,8 +435,7 @@ def _replay(report: AuditReport, verifier: Verifier, source: str, invite: Envelo
             # file (and starts without the caches its engine keeps) cost 0.3-0.9 ms a file,
             # 3-10% of an audit; the first refusal ends the replay, and the verifier is
             # made again from the files accepted before it (below)
-            accepted = verifier.add(env, {k: v[1] for k, v in seen.items()}, body=body,
-                                    transactional=False,
+            accepted = verifier.add(env, placed, body=body, transactional=False,
                                     watch=watch.file(seq) if watch and type(seq) is int
                                     else None)
         except PbemError as exc:
@@ -477,6 +477,19 @@ def _replay(report: AuditReport, verifier: Verifier, source: str, invite: Envelo
         report.commitments += [f"file {seq}: {t}" for t in marks]
         row.note = "; ".join(notes)
     return verifier
+
+
+class _Placed:
+    """The files verified so far by place, as the verifier reads them (only for a file
+    that does not follow): a view of the audit's own table, where a copy made for every
+    file grew with the game (2,000 places copied for the 2,000th file)."""
+
+    def __init__(self, seen: dict[int, tuple[str, bytes]]) -> None:
+        self._seen = seen
+
+    def get(self, seq: int, /) -> bytes | None:
+        held = self._seen.get(seq)
+        return None if held is None else held[1]
 
 
 def _again(verifier: Verifier, invite: Envelope,

@@ -69,3 +69,22 @@ def test_a_file_refused_after_its_moves_changes_nothing_reported() -> None:
     assert report.verifier.rolls == before.verifier.rolls
     roll = f"{len(files) - 1}.0"
     assert explain_roll(report, roll)[0].startswith(f"no roll {roll} in this transcript")
+
+
+def test_the_verifier_reads_one_view_of_the_files_placed(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    """The files verified so far reach the verifier as one view of the audit's table,
+    not a copy of it made for every file (the 2,000th file copied 2,000 places)."""
+    from pbem.transcript import Verifier
+
+    files = _files()
+    given: list[Any] = []
+    real = Verifier.add
+
+    def add(self: Verifier, env: Any, known: Any = None, **kw: Any) -> Any:
+        given.append(known)  # held: no id reused by a later copy
+        return real(self, env, known, **kw)
+
+    monkeypatch.setattr(Verifier, "add", add)
+    assert audit(files).clean
+    assert len(given) == len(files) - 1 and all(k is given[0] for k in given)
