@@ -60,14 +60,20 @@ def may_end(s: MortainState, unit: str, h: HexId, occ: dict[HexId, str]) -> bool
 
 
 def search(s: MortainState, unit: str, start: HexId, allowance: int, occ: dict[HexId, str],
-           ezoc: frozenset[HexId] | None) -> Reach:
+           ezoc: frozenset[HexId] | None, enemy: frozenset[HexId] | None = None,
+           gone: frozenset[str] | None = None) -> Reach:
+    """``unit``'s reach from ``start``; ``enemy`` (the hexes of ``occ`` the other side
+    holds) and ``gone`` (the demolished bridges) passed by a caller that searches for
+    every unit of a side in one position."""
     side = s.side_of(unit)
     ezoc = s.zoc_of(other(side)) if ezoc is None else ezoc
-    enemy = frozenset(h for h, u in occ.items() if s.side_of(u) != side)
+    if enemy is None:
+        enemy = frozenset(h for h, u in occ.items() if s.side_of(u) != side)
     # the search depends only on these (the enemy stands still while a side moves, so
     # every unit of a phase reuses it); where it may end is checked against the hexes
     # occupied now
-    key = (start, allowance, enemy, ezoc, frozenset(s.pos.demolished))
+    key = (start, allowance, enemy, ezoc,
+           frozenset(s.pos.demolished) if gone is None else gone)
 
     def search() -> Reach:
         costs = (s.r.costs.overlaid(s.overlay()) if s.pos.demolished
@@ -187,13 +193,30 @@ def move_options(s: MortainState, mobile: bool) -> list[Action]:
                 may[key] = may_enter(s, u, h, mobile, occ, ezoc)
             if may[key]:
                 out.append(ENTER(u, h))
-    for u, h in s.on_map(pos.phasing).items():
+    # what reach() would work out for every unit, once for the side: the enemy's hexes,
+    # the demolished bridges, who stands stacked (11.0) and whether 17.0 applies; the
+    # moves are made in bulk (their values are the counter sheet's ids and the map's
+    # hexes), a movement listing's thousand-odd actions were a third of its time
+    side = pos.phasing
+    enemy = frozenset(h for h, v in occ.items() if s.side_of(v) != side)
+    gone = frozenset(pos.demolished)
+    stacks = s.facts().stacks()
+    turn_one = pos.turn == 1 and side == "german"
+    for u, h in s.on_map(side).items():
         if not may_move(s, u, mobile, ezoc):
             continue
         mp = allowance(s, u, mobile)
-        found = reach(s, u, h, mp, occ, ezoc)
-        out += [MOVE(u, e) for e in found.ends]
-        if pos.phasing == "german" and can_exit(s, u, h, found, mp):
+        found = search(s, u, h, mp, occ, ezoc, enemy, gone)
+        if turn_one:
+            ends = [e for e in found.ends if can_end(s, u, e, occ)]
+        elif occ.get(h) == u:
+            ends = [e for e in found.ends if e == h or e not in occ]  # S5
+        else:
+            ends = [e for e in found.ends if e not in occ]
+        if len(stacks[h]) > 1:  # 11.0: an arrival on an occupied hex never ends there
+            ends = [e for e in ends if e != h]
+        out += MOVE.unchecked((u, e) for e in ends)
+        if side == "german" and can_exit(s, u, h, found, mp):
             out.append(EXIT(u))
     if not mobile and pos.phasing not in pos.replaced:
         out += [REPLACE(u) for u in replaceable(s)]

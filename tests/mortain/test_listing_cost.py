@@ -1,0 +1,108 @@
+"""Mortain Counterattack's movement listings (S3, S4, 11.0, 17.0): what a listing does once
+for the side instead of once per unit or per action (issue 35: no decision listing over
+10 ms at the 99th percentile).  Each test asserts the work skipped and that the listing
+reads as before: every unit's moves are the ends of its own search (reach)."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import pytest
+
+from engines.mortain import ENGINE, movement
+from engines.mortain.data import other
+from engines.mortain.notation import MOVE, parse
+from engines.mortain.state import MortainState
+from pbem.grammar import Act, Form
+from pbem.testing import Chooser
+
+
+def movement_listing(moves: int, *, turn: int | None = None) -> MortainState:
+    """The census game (seed 1) at its first movement decision listing ``moves`` moves
+    or more (on ``turn`` if given), not listed yet (a state lists a decision once)."""
+    def play(stop: int | None) -> tuple[MortainState, int]:
+        st = ENGINE.new_state("counterattack", ENGINE.resolve_options({}))
+        assert isinstance(st, MortainState)
+        choose = Chooser("census/mortain/counterattack/1")
+        for i in range(600):
+            if st.is_chance():
+                st.apply_outcome(choose.outcome(st.chance_request()))
+                continue
+            if i == stop:
+                return st, i
+            legal = st.legal_actions()
+            if stop is None and st.stack[-1].step == "move" and (
+                    turn is None or st.pos.turn == turn) and sum(
+                    a.notation().startswith("move ") for a in legal) >= moves:
+                return st, i
+            st.apply(legal[choose.below(len(legal))])
+        raise AssertionError(f"no movement listing of {moves} moves")
+    return play(play(None)[1])[0]
+
+
+def moves_by_reach(st: MortainState) -> dict[str, list[str]]:
+    """Each unit's moves as reach() finds them one unit at a time."""
+    pos = st.pos
+    ezoc = st.zoc_of(other(pos.phasing))
+    occ = st.occupant()
+    out: dict[str, list[str]] = {}
+    for u, h in st.on_map(pos.phasing).items():
+        mobile = st.stack[-1].args.mobile
+        if movement.may_move(st, u, mobile, ezoc):
+            mp = movement.allowance(st, u, mobile)
+            out[u] = [f"move {u} {e}" for e in movement.reach(st, u, h, mp, occ, ezoc).ends]
+    return out
+
+
+@pytest.mark.parametrize("turn", [1, None])
+def test_s3_a_listing_moves_each_unit_to_the_ends_of_its_own_search(turn: int | None) -> None:
+    """The listing filters each search's ends as reach() does: S5 stacking, 11.0's
+    arrival on an occupied hex, and on turn 1 17.0's German units not ending adjacent."""
+    st = movement_listing(100 if turn == 1 else 1000, turn=turn)
+    listed: dict[str, list[str]] = {}
+    for a in st.legal_actions():
+        if a.notation().startswith("move "):
+            listed.setdefault(a.notation().split()[1], []).append(a.notation())
+    want = {u: ms for u, ms in moves_by_reach(st).items() if ms}
+    assert listed == want and sum(map(len, want.values())) >= (100 if turn else 1000)
+
+
+def test_s3_moves_are_listed_without_checking_each_hex(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    """A move's unit and hex come from the counter sheet and the map, so the form does not
+    check each against its type nor write its text until asked (a US movement listing
+    made a thousand and more); the text then reads back to the very action."""
+    st = movement_listing(1000)
+    monkeypatch.setattr(MOVE, "_made", {})  # none made by an earlier listing
+    built: list[str] = []
+    build = Form._build
+
+    def counted(form: Form, values: tuple[Any, ...], named: dict[str, Any]) -> Any:
+        built.append(form.name)
+        return build(form, values, named)
+
+    monkeypatch.setattr(Form, "_build", counted)
+    listed = [a for a in st.legal_actions() if isinstance(a, Act) and a.kind == "move"]
+    assert len(listed) >= 1000 and "move" not in built
+    assert all(a._text is None for a in listed)  # written when asked
+    for a in listed:
+        assert parse(a.notation()) == a
+
+
+def test_s3_the_enemys_hexes_are_gathered_once_a_listing(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    """Every unit's search of one listing reads the same set of the enemy's hexes, made
+    once for the side, not once per unit (an arrival's 11.0 check of an entry hex makes
+    its own)."""
+    st = movement_listing(1000)
+    seen: list[object] = []
+    search = movement.search
+
+    def recorded(*args: Any, **kw: Any) -> Any:
+        seen.append(args[6] if len(args) > 6 else kw.get("enemy"))
+        return search(*args, **kw)
+
+    monkeypatch.setattr(movement, "search", recorded)
+    st.legal_actions()
+    shared = [e for e in seen if e is not None]  # an arrival's entry searches its own
+    assert len(shared) >= 10 and all(e is shared[0] for e in shared)
