@@ -11,7 +11,7 @@ import pytest
 
 from engines.mortain import ENGINE, movement
 from engines.mortain.data import other
-from engines.mortain.notation import MOVE, parse
+from engines.mortain.notation import MOVE, PLACE, parse
 from engines.mortain.state import MortainState
 from pbem.grammar import Act, Form
 from pbem.testing import Chooser
@@ -106,3 +106,28 @@ def test_s3_the_enemys_hexes_are_gathered_once_a_listing(
     st.legal_actions()
     shared = [e for e in seen if e is not None]  # an arrival's entry searches its own
     assert len(shared) >= 10 and all(e is shared[0] for e in shared)
+
+
+def test_13_0_set_up_places_are_listed_without_checking_each_hex(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    """Each US unit set up lists the places of its area (13.0; some 540 for most), made
+    in bulk as moves are, in hex order, one unit a hex (S5); each text reads back to the
+    very action."""
+    st = ENGINE.new_state("counterattack", ENGINE.resolve_options({}))
+    assert isinstance(st, MortainState) and st.stack[-1].step == "us-setup"
+    monkeypatch.setattr(PLACE, "_made", {})
+    built: list[str] = []
+    build = Form._build
+
+    def counted(form: Form, values: tuple[Any, ...], named: dict[str, Any]) -> Any:
+        built.append(form.name)
+        return build(form, values, named)
+
+    monkeypatch.setattr(Form, "_build", counted)
+    listed = [a for a in st.legal_actions() if isinstance(a, Act)]
+    assert len(listed) >= 30 and "place" not in built
+    assert all(a._text is None for a in listed)
+    hexes = [a.text("to") for a in listed]
+    assert hexes == sorted(hexes) and len({a.text("unit") for a in listed}) == 1
+    for a in listed:
+        assert parse(a.notation()) == a
