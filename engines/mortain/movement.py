@@ -96,14 +96,16 @@ def others(s: MortainState, unit: str) -> dict[HexId, str]:
 
 
 def can_move_on(s: MortainState, unit: str, h: HexId, allowance: int,
-                ezoc: frozenset[HexId]) -> bool:
+                ezoc: frozenset[HexId], occ: dict[HexId, str] | None = None,
+                enemy: frozenset[HexId] | None = None) -> bool:
     """11.0: whether ``unit``, arriving in ``h`` where it may not end its move (stacked,
     or 17.0), could move on to a hex where it may: not out of an enemy ZOC (S3: the
-    arrival entered it, so it stops there)."""
+    arrival entered it, so it stops there).  ``occ`` (:func:`others`) and ``enemy``
+    passed by a caller that asks for many hexes of one position."""
     if h in ezoc:
         return False
-    occ = others(s, unit)
-    found = search(s, unit, h, allowance, occ, ezoc)
+    occ = others(s, unit) if occ is None else occ
+    found = search(s, unit, h, allowance, occ, ezoc, enemy)
     return any(e != h and may_end(s, unit, e, occ) for e in found.ends)
 
 
@@ -142,6 +144,17 @@ def no_116th(s: MortainState, unit: str, h: HexId, occ: dict[HexId, str]) -> boo
         return False
     return any(n in occ and occ[n] != unit and s.side_of(occ[n]) == "german"
                for n in s.r.map.neighbors(h))
+
+
+def german_beside(s: MortainState, occ: dict[HexId, str]) -> dict[HexId, set[str]]:
+    """17.0: the German units (as ``occ`` names them) next to each hex: :func:`no_116th`
+    for every hex of a listing at once."""
+    out: dict[HexId, set[str]] = {}
+    for g, v in occ.items():
+        if s.side_of(v) == "german":
+            for n in s.r.map.neighbors(g):
+                out.setdefault(n, set()).add(v)
+    return out
 
 
 def may_move(s: MortainState, unit: str, mobile: bool,
@@ -183,16 +196,6 @@ def move_options(s: MortainState, mobile: bool) -> list[Action]:
         found = reach(s, u, pos.units[u].hex, pos.mp_left[u], others(s, u), ezoc)
         return [MOVE(u, e) for e in found.ends]
     occ = s.occupant()
-    # whether an arrival may enter a hex depends on the allowance it has left there,
-    # not on which German unit it is
-    may: dict[tuple[int, HexId], bool] = {}
-    for u in arrivals(s, mobile) if entries_open(s) else ():
-        for h in r.entry:
-            key = (allowance(s, u, mobile) - r.entry_cost(h), h)
-            if key not in may:
-                may[key] = may_enter(s, u, h, mobile, occ, ezoc)
-            if may[key]:
-                out.append(ENTER(u, h))
     # what reach() would work out for every unit, once for the side: the enemy's hexes,
     # the demolished bridges, who stands stacked (11.0) and whether 17.0 applies; the
     # moves are made in bulk (their values are the counter sheet's ids and the map's
@@ -202,13 +205,25 @@ def move_options(s: MortainState, mobile: bool) -> list[Action]:
     gone = frozenset(pos.demolished)
     stacks = s.facts().stacks()
     turn_one = pos.turn == 1 and side == "german"
+    # whether an arrival may enter a hex depends on the allowance it has left there,
+    # not on which German unit it is
+    may: dict[tuple[int, HexId], bool] = {}
+    for u in arrivals(s, mobile) if entries_open(s) else ():
+        for h in r.entry:
+            key = (allowance(s, u, mobile) - r.entry_cost(h), h)
+            if key not in may:
+                may[key] = may_enter(s, u, h, mobile, occ, ezoc, enemy)
+            if may[key]:
+                out.append(ENTER(u, h))
+    beside = german_beside(s, occ) if turn_one else {}
     for u, h in s.on_map(side).items():
         if not may_move(s, u, mobile, ezoc):
             continue
         mp = allowance(s, u, mobile)
         found = search(s, u, h, mp, occ, ezoc, enemy, gone)
-        if turn_one:
-            ends = [e for e in found.ends if can_end(s, u, e, occ)]
+        if turn_one:  # can_end: S5, and 17.0 by the hexes beside German units
+            ends = [e for e in found.ends if (e not in occ or occ[e] == u)
+                    and not any(v != u for v in beside.get(e, ()))]
         elif occ.get(h) == u:
             ends = [e for e in found.ends if e == h or e not in occ]  # S5
         else:
@@ -228,15 +243,17 @@ def move_options(s: MortainState, mobile: bool) -> list[Action]:
 
 
 def may_enter(s: MortainState, u: str, h: HexId, mobile: bool,
-              occ: dict[HexId, str], ezoc: frozenset[HexId]) -> bool:
+              occ: dict[HexId, str], ezoc: frozenset[HexId],
+              enemy: frozenset[HexId] | None = None) -> bool:
     """11.0: into an empty entry hex; through one where the arrival may not end (a
-    German unit there, or on turn 1 one next to it, 17.0) if it can move on."""
+    German unit there, or on turn 1 one next to it, 17.0) if it can move on.  ``u`` is
+    off the map, so the hexes others hold (:func:`others`) are ``occ``'s."""
     if h in occ and s.side_of(occ[h]) != "german":
         return False
     if h not in occ and not no_116th(s, u, h, occ):
         return True
     left = allowance(s, u, mobile) - s.r.entry_cost(h)
-    return can_move_on(s, u, h, left, ezoc)
+    return can_move_on(s, u, h, left, ezoc, occ, enemy)
 
 
 def can_exit(s: MortainState, u: str, h: HexId, reach: Reach,

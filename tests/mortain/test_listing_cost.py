@@ -5,6 +5,7 @@ reads as before: every unit's moves are the ends of its own search (reach)."""
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from typing import Any
 
 import pytest
@@ -17,9 +18,11 @@ from pbem.grammar import Act, Form
 from pbem.testing import Chooser
 
 
-def movement_listing(moves: int, *, turn: int | None = None) -> MortainState:
+def movement_listing(moves: int, *, turn: int | None = None,
+                     where: Callable[[MortainState], bool] | None = None) -> MortainState:
     """The census game (seed 1) at its first movement decision listing ``moves`` moves
-    or more (on ``turn`` if given), not listed yet (a state lists a decision once)."""
+    or more (on ``turn`` if given, where ``where`` holds if given), not listed yet (a
+    state lists a decision once)."""
     def play(stop: int | None) -> tuple[MortainState, int]:
         st = ENGINE.new_state("counterattack", ENGINE.resolve_options({}))
         assert isinstance(st, MortainState)
@@ -32,7 +35,8 @@ def movement_listing(moves: int, *, turn: int | None = None) -> MortainState:
                 return st, i
             legal = st.legal_actions()
             if stop is None and st.stack[-1].step == "move" and (
-                    turn is None or st.pos.turn == turn) and sum(
+                    turn is None or st.pos.turn == turn) and (
+                    where is None or where(st)) and sum(
                     a.notation().startswith("move ") for a in legal) >= moves:
                 return st, i
             st.apply(legal[choose.below(len(legal))])
@@ -131,3 +135,38 @@ def test_13_0_set_up_places_are_listed_without_checking_each_hex(
     assert hexes == sorted(hexes) and len({a.text("unit") for a in listed}) == 1
     for a in listed:
         assert parse(a.notation()) == a
+
+
+def test_11_0_an_arrivals_entry_hexes_are_checked_against_the_listings_occupants(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    """Whether an arrival could move on from an entry hex it may not end in (11.0, 17.0 on
+    turn 1) is asked of the hexes the listing found occupied (the arrival is off the
+    map, so they are those the others hold), not gathered again for each hex asked; and
+    17.0's hexes beside German units are found once for every unit's moves."""
+    def entry_in_question(st: MortainState) -> bool:
+        occ = st.occupant()
+        return movement.entries_open(st) and bool(movement.arrivals(st, False)) and any(
+            h in occ or movement.no_116th(st, "G01", h, occ) for h in st.r.entry)
+
+    st = movement_listing(50, turn=1, where=entry_in_question)
+    asked: list[str] = []
+    others, no_116th = movement.others, movement.no_116th
+
+    def counted(s: MortainState, unit: str) -> dict[str, str]:
+        asked.append(unit)
+        return others(s, unit)
+
+    beside: list[str] = []
+
+    def counted_116th(s: MortainState, unit: str, h: str, occ: dict[str, str]) -> bool:
+        beside.append(unit)
+        return no_116th(s, unit, h, occ)
+
+    monkeypatch.setattr(movement, "others", counted)
+    monkeypatch.setattr(movement, "no_116th", counted_116th)
+    legal = [a.notation() for a in st.legal_actions()]
+    entries = [t for t in legal if t.startswith("enter ")]
+    moves = [t for t in legal if t.startswith("move ")]
+    assert entries and len(moves) >= 50 and asked == []
+    on_map = set(st.on_map("german"))  # their moves' 17.0 is read off one table
+    assert beside and not on_map & set(beside)
