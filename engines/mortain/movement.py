@@ -60,14 +60,20 @@ def may_end(s: MortainState, unit: str, h: HexId, occ: dict[HexId, str]) -> bool
 
 
 def search(s: MortainState, unit: str, start: HexId, allowance: int, occ: dict[HexId, str],
-           ezoc: frozenset[HexId] | None) -> Reach:
+           ezoc: frozenset[HexId] | None, enemy: frozenset[HexId] | None = None,
+           gone: frozenset[str] | None = None) -> Reach:
+    """``unit``'s reach from ``start``; ``enemy`` (the hexes of ``occ`` the other side
+    holds) and ``gone`` (the demolished bridges) passed by a caller that searches for
+    every unit of a side in one position."""
     side = s.side_of(unit)
     ezoc = s.zoc_of(other(side)) if ezoc is None else ezoc
-    enemy = frozenset(h for h, u in occ.items() if s.side_of(u) != side)
+    if enemy is None:
+        enemy = frozenset(h for h, u in occ.items() if s.side_of(u) != side)
     # the search depends only on these (the enemy stands still while a side moves, so
     # every unit of a phase reuses it); where it may end is checked against the hexes
     # occupied now
-    key = (start, allowance, enemy, ezoc, frozenset(s.pos.demolished))
+    key = (start, allowance, enemy, ezoc,
+           frozenset(s.pos.demolished) if gone is None else gone)
 
     def search() -> Reach:
         costs = (s.r.costs.overlaid(s.overlay()) if s.pos.demolished
@@ -90,14 +96,16 @@ def others(s: MortainState, unit: str) -> dict[HexId, str]:
 
 
 def can_move_on(s: MortainState, unit: str, h: HexId, allowance: int,
-                ezoc: frozenset[HexId]) -> bool:
+                ezoc: frozenset[HexId], occ: dict[HexId, str] | None = None,
+                enemy: frozenset[HexId] | None = None) -> bool:
     """11.0: whether ``unit``, arriving in ``h`` where it may not end its move (stacked,
     or 17.0), could move on to a hex where it may: not out of an enemy ZOC (S3: the
-    arrival entered it, so it stops there)."""
+    arrival entered it, so it stops there).  ``occ`` (:func:`others`) and ``enemy``
+    passed by a caller that asks for many hexes of one position."""
     if h in ezoc:
         return False
-    occ = others(s, unit)
-    found = search(s, unit, h, allowance, occ, ezoc)
+    occ = others(s, unit) if occ is None else occ
+    found = search(s, unit, h, allowance, occ, ezoc, enemy)
     return any(e != h and may_end(s, unit, e, occ) for e in found.ends)
 
 
@@ -136,6 +144,17 @@ def no_116th(s: MortainState, unit: str, h: HexId, occ: dict[HexId, str]) -> boo
         return False
     return any(n in occ and occ[n] != unit and s.side_of(occ[n]) == "german"
                for n in s.r.map.neighbors(h))
+
+
+def german_beside(s: MortainState, occ: dict[HexId, str]) -> dict[HexId, set[str]]:
+    """17.0: the German units (as ``occ`` names them) next to each hex: :func:`no_116th`
+    for every hex of a listing at once."""
+    out: dict[HexId, set[str]] = {}
+    for g, v in occ.items():
+        if s.side_of(v) == "german":
+            for n in s.r.map.neighbors(g):
+                out.setdefault(n, set()).add(v)
+    return out
 
 
 def may_move(s: MortainState, unit: str, mobile: bool,
@@ -177,6 +196,15 @@ def move_options(s: MortainState, mobile: bool) -> list[Action]:
         found = reach(s, u, pos.units[u].hex, pos.mp_left[u], others(s, u), ezoc)
         return [MOVE(u, e) for e in found.ends]
     occ = s.occupant()
+    # what reach() would work out for every unit, once for the side: the enemy's hexes,
+    # the demolished bridges, who stands stacked (11.0) and whether 17.0 applies; the
+    # moves are made in bulk (their values are the counter sheet's ids and the map's
+    # hexes), a movement listing's thousand-odd actions were a third of its time
+    side = pos.phasing
+    enemy = frozenset(h for h, v in occ.items() if s.side_of(v) != side)
+    gone = frozenset(pos.demolished)
+    stacks = s.facts().stacks()
+    turn_one = pos.turn == 1 and side == "german"
     # whether an arrival may enter a hex depends on the allowance it has left there,
     # not on which German unit it is
     may: dict[tuple[int, HexId], bool] = {}
@@ -184,16 +212,26 @@ def move_options(s: MortainState, mobile: bool) -> list[Action]:
         for h in r.entry:
             key = (allowance(s, u, mobile) - r.entry_cost(h), h)
             if key not in may:
-                may[key] = may_enter(s, u, h, mobile, occ, ezoc)
+                may[key] = may_enter(s, u, h, mobile, occ, ezoc, enemy)
             if may[key]:
                 out.append(ENTER(u, h))
-    for u, h in s.on_map(pos.phasing).items():
+    beside = german_beside(s, occ) if turn_one else {}
+    for u, h in s.on_map(side).items():
         if not may_move(s, u, mobile, ezoc):
             continue
         mp = allowance(s, u, mobile)
-        found = reach(s, u, h, mp, occ, ezoc)
-        out += [MOVE(u, e) for e in found.ends]
-        if pos.phasing == "german" and can_exit(s, u, h, found, mp):
+        found = search(s, u, h, mp, occ, ezoc, enemy, gone)
+        if turn_one:  # can_end: S5, and 17.0 by the hexes beside German units
+            ends = [e for e in found.ends if (e not in occ or occ[e] == u)
+                    and not any(v != u for v in beside.get(e, ()))]
+        elif occ.get(h) == u:
+            ends = [e for e in found.ends if e == h or e not in occ]  # S5
+        else:
+            ends = [e for e in found.ends if e not in occ]
+        if len(stacks[h]) > 1:  # 11.0: an arrival on an occupied hex never ends there
+            ends = [e for e in ends if e != h]
+        out += MOVE.unchecked((u, e) for e in ends)
+        if side == "german" and can_exit(s, u, h, found, mp):
             out.append(EXIT(u))
     if not mobile and pos.phasing not in pos.replaced:
         out += [REPLACE(u) for u in replaceable(s)]
@@ -205,15 +243,17 @@ def move_options(s: MortainState, mobile: bool) -> list[Action]:
 
 
 def may_enter(s: MortainState, u: str, h: HexId, mobile: bool,
-              occ: dict[HexId, str], ezoc: frozenset[HexId]) -> bool:
+              occ: dict[HexId, str], ezoc: frozenset[HexId],
+              enemy: frozenset[HexId] | None = None) -> bool:
     """11.0: into an empty entry hex; through one where the arrival may not end (a
-    German unit there, or on turn 1 one next to it, 17.0) if it can move on."""
+    German unit there, or on turn 1 one next to it, 17.0) if it can move on.  ``u`` is
+    off the map, so the hexes others hold (:func:`others`) are ``occ``'s."""
     if h in occ and s.side_of(occ[h]) != "german":
         return False
     if h not in occ and not no_116th(s, u, h, occ):
         return True
     left = allowance(s, u, mobile) - s.r.entry_cost(h)
-    return can_move_on(s, u, h, left, ezoc)
+    return can_move_on(s, u, h, left, ezoc, occ, enemy)
 
 
 def can_exit(s: MortainState, u: str, h: HexId, reach: Reach,

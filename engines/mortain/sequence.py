@@ -75,8 +75,10 @@ class UsSetup(Choice[MortainState]):
     def options(self, s: MortainState, args: NoArgs) -> list[Action]:
         u = self._next(s)
         occ = s.occupant()
-        return [PLACE(u, h) for h in sorted(s.r.areas[s.r.units[u].group])
-                if h not in occ]
+        # made in bulk: the unit is the counter sheet's and the hexes the map's, and
+        # each unit set up lists some 540 places new, checked and written one by one
+        return list(PLACE.unchecked((u, h) for h in sorted(s.r.areas[s.r.units[u].group])
+                                    if h not in occ))
 
     def why_not(self, s: MortainState, args: NoArgs, action: Action) -> str | Refusal:
         a = act(action)
