@@ -97,6 +97,21 @@ def encode(value: Value) -> bytes:
     return packed
 
 
+def normalize(value: Value, depth: int = 0) -> Value:
+    """``value`` in the form :func:`encode` packs (maps in key order, tuples as lists),
+    checked as :func:`encode` checks it; ``depth``: the number of containers around it."""
+    return _normalize(value, depth)
+
+
+def pack_normal(value: Value) -> bytes:
+    """The canonical bytes of a value already in normal form (:func:`normalize`, or
+    built in it, as :func:`pbem.codec.to_canonical` builds a position): the msgpack pass
+    of :func:`encode` without the walk that puts it in that form."""
+    packed = msgpack.packb(value, use_bin_type=True)
+    assert isinstance(packed, bytes)
+    return packed
+
+
 def digest(value: Value) -> bytes:
     """SHA-256 of the canonical encoding: the state digest and body hash of the protocol."""
     return sha256(encode(value)).digest()

@@ -61,7 +61,7 @@ from collections.abc import Callable, Iterable, Iterator, Mapping
 from dataclasses import dataclass
 from typing import Any, ClassVar, Generic, TypeVar
 
-from pbem import codec, typedcopy
+from pbem import canonical, codec, typedcopy
 from pbem.engine import (
     CHANCE,
     Action,
@@ -1054,6 +1054,21 @@ class StepState(State, Generic[P]):
 
     def _snapshot(self) -> Snapshot:
         return {"position": self.setup_position(), "stack": self.stack_data()}
+
+    def normal_body(self) -> Any:
+        """The body in canonical normal form in one typed pass (pbem.codec.to_canonical),
+        when the engine keeps this class's snapshot; None (the generic way, which also
+        names any fault) when it does not, or the position holds what its types do not
+        promise."""
+        cls = type(self)
+        if (cls._snapshot is not StepState._snapshot
+                or cls.setup_position is not StepState.setup_position):
+            return None
+        try:
+            position = codec.to_canonical(self.pos, 2)
+        except Exception:  # the generic way raises the error it always raised, or succeeds
+            return None
+        return {"position": position, "stack": canonical.normalize(self.stack_data(), 2)}
 
     def setup_position(self) -> Any:
         """The position's data, as the snapshot body's ``position`` holds it (pbem.setup
