@@ -539,19 +539,20 @@ class State(ABC):
             return None
         try:
             # the snapshot's keys in canonical order
-            return canonical.pack_normal({
-                "body": body,
-                "engine": canonical.normalize(self.engine.id, 1),
-                "options": canonical.normalize(dict(self.options), 1),
-                "rules_version": canonical.normalize(self.engine.rules_version, 1),
-                "scenario": canonical.normalize(self.scenario, 1),
-            })
+            return canonical.pack_map([
+                ("body", body),
+                ("engine", canonical.encode(self.engine.id)),
+                ("options", canonical.pack_normal(canonical.normalize(dict(self.options), 1))),
+                ("rules_version", canonical.encode(self.engine.rules_version)),
+                ("scenario", canonical.encode(self.scenario)),
+            ])
         except Exception:  # an integer beyond 64 bits: the generic way raises its error
             return None
 
-    def normal_body(self) -> Any:
-        """``canonical.normalize(self._snapshot(), 1)`` built by a quicker way, or None:
-        the engine has none (the generic encoding of :meth:`snapshot` is taken)."""
+    def normal_body(self) -> bytes | None:
+        """``canonical.encode`` of :meth:`_snapshot` as the body of :meth:`snapshot` (one
+        level down) by a quicker way, or None: the engine has none (the generic encoding of
+        :meth:`snapshot` is taken)."""
         return None
 
     def digest(self) -> bytes:

@@ -1055,8 +1055,8 @@ class StepState(State, Generic[P]):
     def _snapshot(self) -> Snapshot:
         return {"position": self.setup_position(), "stack": self.stack_data()}
 
-    def normal_body(self) -> Any:
-        """The body in canonical normal form in one typed pass (pbem.codec.to_canonical),
+    def normal_body(self) -> bytes | None:
+        """The body's canonical bytes in one typed pass (pbem.codec.to_canonical_bytes),
         when the engine keeps this class's snapshot; None (the generic way, which also
         names any fault) when it does not, or the position holds what its types do not
         promise."""
@@ -1065,10 +1065,11 @@ class StepState(State, Generic[P]):
                 or cls.setup_position is not StepState.setup_position):
             return None
         try:
-            position = codec.to_canonical(self.pos, 2)
+            position = codec.to_canonical_bytes(self.pos, 2)
+            stack = canonical.pack_normal(canonical.normalize(self.stack_data(), 2))
         except Exception:  # the generic way raises the error it always raised, or succeeds
             return None
-        return {"position": position, "stack": canonical.normalize(self.stack_data(), 2)}
+        return canonical.pack_map([("position", position), ("stack", stack)])
 
     def setup_position(self) -> Any:
         """The position's data, as the snapshot body's ``position`` holds it (pbem.setup

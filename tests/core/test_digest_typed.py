@@ -84,8 +84,13 @@ def test_a_position_off_its_types_gets_the_generic_bytes_or_error() -> None:
     state = MOTHERLAND.new_state("4-uranus", MOTHERLAND.resolve_options({}))
     assert isinstance(state, StepState)
     unit = next(iter(state.pos.units.values()))
-    # a bool where an int is declared: the generic path keeps it a bool, and so must this
+    unit.steps = 1
+    _fresh_encoding(state)  # the record is kept encoded with its 1
+    # a bool where an int is declared (True == 1 in Python): the generic path keeps it a
+    # bool, and so must this, whatever it kept
     unit.steps = True
+    assert _fresh_encoding(state) == canonical.encode(state.snapshot())
+    unit.steps = 1
     assert _fresh_encoding(state) == canonical.encode(state.snapshot())
     unit.steps = 1.5  # type: ignore[assignment]
     with pytest.raises(FormatError, match="floats are not allowed"):
@@ -93,6 +98,33 @@ def test_a_position_off_its_types_gets_the_generic_bytes_or_error() -> None:
     unit.steps = 2**64
     with pytest.raises(FormatError, match="does not fit msgpack's 64 bits"):
         _fresh_encoding(state)
+
+
+def test_a_record_that_did_not_change_is_not_encoded_again(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    state = MOTHERLAND.new_state("4-uranus", MOTHERLAND.resolve_options({}))
+    assert isinstance(state, StepState)
+    _fresh_encoding(state)
+    packed: list[Any] = []
+    pack_normal = canonical.pack_normal
+
+    def counting(value: Any) -> bytes:
+        if type(value) is dict and "steps" in value:
+            packed.append(value)
+        return pack_normal(value)
+    monkeypatch.setattr(canonical, "pack_normal", counting)
+    unit = state.pos.units[sorted(state.pos.units)[5]]
+    unit.mp += 1
+    assert _fresh_encoding(state) == canonical.encode(state.snapshot())
+    # the changed unit alone, of the 171 (the generic encoding above packs them in one)
+    assert [record["mp"] for record in packed] == [unit.mp]
+
+
+@pytest.mark.parametrize("size", [0, 1, 15, 16, 65535, 65536])
+def test_a_map_of_packed_values_is_the_map_msgpack_writes(size: int) -> None:
+    entries = {f"k{n:06d}": n for n in range(size)}
+    assert canonical.pack_map([(k, canonical.encode(v)) for k, v in entries.items()]) == (
+        canonical.encode(entries))
 
 
 class Colour(enum.Enum):
@@ -147,6 +179,7 @@ def test_to_canonical_is_the_generic_normal_form_of_every_kind_of_field() -> Non
         normal = codec.to_canonical(node, depth)
         assert normal == canonical.normalize(codec.to_data(node), depth)
         assert canonical.pack_normal(normal) == canonical.encode(codec.to_data(node))
+        assert codec.to_canonical_bytes(node, depth) == canonical.encode(codec.to_data(node))
 
 
 def test_to_canonical_refuses_exactly_what_passes_the_depth_limit() -> None:
@@ -161,6 +194,10 @@ def test_to_canonical_refuses_exactly_what_passes_the_depth_limit() -> None:
             typed: bytes | None = canonical.pack_normal(codec.to_canonical(node, 0))
         except (codec._Slow, FormatError):  # FormatError: from the field typed Any
             typed = None
-        assert typed == generic, f"{levels} levels"
+        try:
+            typed_bytes: bytes | None = codec.to_canonical_bytes(node, 0)
+        except (codec._Slow, FormatError):
+            typed_bytes = None
+        assert typed == typed_bytes == generic, f"{levels} levels"
         node = dataclasses.replace(_node(), child=node)
     assert generic is None  # the loop went past the limit
