@@ -484,6 +484,8 @@ _Packer = Callable[[Any, int], bytes]
 _PACKERS: dict[Any, _Packer] = {}
 #: the records a map of plain records keeps encoded, at most, before it starts again
 RECORDS_KEPT = 8192
+#: the packers that keep some part encoded (a dataclass holding none is packed in one go)
+_KEEPING: set[_Packer] = set()
 
 
 def _packer(tp: Any) -> _Packer:
@@ -508,7 +510,8 @@ def _make_packer(tp: Any) -> _Packer:
         packers = [_packer(hint) for _, hint in fields]
     finally:
         _BUILDING.discard(tp)
-    if len(names) < 2:
+    if len(names) < 2 or not _KEEPING.intersection(packers):
+        # nothing inside is kept encoded: one pack of the whole is the quicker
         normal = _normal(tp)
         return lambda v, d: canonical.pack_normal(normal(v, d))
     get = operator.attrgetter(*names)
@@ -519,6 +522,7 @@ def _make_packer(tp: Any) -> _Packer:
         inner = d + 1
         return canonical.pack_map([(name, one(x, inner)) for name, one, x
                                    in zip(names, packers, get(v), strict=True)])
+    _KEEPING.add(pack)
     return pack
 
 
@@ -563,4 +567,5 @@ def _records_packer(record: Any, normal: _Normal) -> _Packer:
             names_packed = [keys[key] for key in order]
         return canonical.map_header(len(order)) + b"".join(
             itertools.chain.from_iterable(zip(names_packed, packed, strict=True)))
+    _KEEPING.add(pack)
     return pack
