@@ -496,10 +496,9 @@ def _packer(tp: Any) -> _Packer:
 
 
 def _make_packer(tp: Any) -> _Packer:
-    if typing.get_origin(tp) is dict and typing.get_args(tp)[0] is str:
-        rows = _plain_rows(typing.get_args(tp)[1])
-        if rows is not None:
-            return _records_packer(typing.get_args(tp)[1], _normal(tp))
+    if (typing.get_origin(tp) is dict and typing.get_args(tp)[0] is str
+            and _keyed_fields(typing.get_args(tp)[1]) is not None):
+        return _records_packer(typing.get_args(tp)[1], _normal(tp))
     if not (isinstance(tp, type) and dataclasses.is_dataclass(tp)) or tp in _BUILDING:
         normal = _normal(tp)
         return lambda v, d: canonical.pack_normal(normal(v, d))
@@ -526,16 +525,42 @@ def _make_packer(tp: Any) -> _Packer:
     return pack
 
 
+def _keyed_fields(tp: Any) -> list[tuple[str, frozenset[Any], frozenset[Any] | None]] | None:
+    """For a dataclass of two or more fields each of which a value of exactly its declared
+    type stands for by equality (plain types, enums, Fraction, a set of ``int``, ``str`` or
+    ``bytes``): per field in map order, its name, the one type its values may have, and
+    the one type of a set's elements (None for a field that is not a set); None for any
+    other type."""
+    if not (isinstance(tp, type) and dataclasses.is_dataclass(tp)):
+        return None
+    fields = sorted(_fields(tp))
+    if len(fields) < 2:
+        return None
+    out: list[tuple[str, frozenset[Any], frozenset[Any] | None]] = []
+    for name, hint in fields:
+        origin, args = typing.get_origin(hint), typing.get_args(hint)
+        if (_is_scalar(hint) or _is_fraction(hint)
+                or (isinstance(hint, type) and issubclass(hint, enum.Enum))):
+            out.append((name, frozenset({hint}), None))
+        elif origin in (set, frozenset) and args[0] in (int, str, bytes):
+            out.append((name, frozenset({origin}), frozenset({args[0]})))
+        else:
+            return None
+    return out
+
+
 def _records_packer(record: Any, normal: _Normal) -> _Packer:
-    """The bytes of a ``dict[str, record]`` of plain records, each record's bytes kept by
-    its values.  Kept only where every field holds exactly its declared type, so that equal
-    values are the same values (``True == 1`` and ``1.0 == 1`` in Python, not in msgpack);
-    anything else is written the unkept way (``normal``), as before."""
-    rows = _plain_rows(record)
-    assert rows is not None
-    names, get = rows
-    hints = dict(_fields(record))
-    declared = [frozenset({hints[name]}) for name in names]
+    """The bytes of a ``dict[str, record]``, each record's bytes kept by its fields' values
+    (a set's as a frozenset).  Kept only where every field holds exactly its declared type,
+    so that equal values are the same values (``True == 1`` and ``1.0 == 1`` in Python, not
+    in msgpack); anything else is written the unkept way (``normal``), as before."""
+    spec = _keyed_fields(record)
+    assert spec is not None
+    names = tuple(name for name, _, _ in spec)
+    get = operator.attrgetter(*names)
+    sets = [(i, kind == frozenset({set})) for i, (_, kind, elements) in enumerate(spec)
+            if elements is not None]
+    one = _normal(record)
     kept: dict[tuple[Any, ...], bytes] = {}
     keys: dict[str, bytes] = {}
 
@@ -543,18 +568,31 @@ def _records_packer(record: Any, normal: _Normal) -> _Packer:
         if d + 1 >= canonical.MAX_DEPTH or not set(map(type, v)) <= _STR:
             raise _Slow
         order = sorted(v)
-        values = list(map(get, map(v.__getitem__, order)))
-        if values and not all(set(map(type, column)) <= want for want, column
-                              in zip(declared, zip(*values, strict=True), strict=True)):
-            return canonical.pack_normal(normal(v, d))
+        records = list(map(v.__getitem__, order))
+        values = list(map(get, records))
+        if values:
+            columns = list(zip(*values, strict=True))
+            if not all(set(map(type, column)) <= want for (_, want, _), column
+                       in zip(spec, columns, strict=True)):
+                return canonical.pack_normal(normal(v, d))
+            for i, mutable in sets:
+                elements = spec[i][2]
+                assert elements is not None
+                if not set(map(type, itertools.chain.from_iterable(columns[i]))) <= elements:
+                    return canonical.pack_normal(normal(v, d))
+                if mutable:  # a set is no key: the frozenset of its elements is
+                    columns[i] = tuple(map(frozenset, columns[i]))
+            if any(mutable for _, mutable in sets):
+                values = list(zip(*columns, strict=True))
         try:
             packed = [kept[row] for row in values]
         except KeyError:
             if len(kept) + len(values) > RECORDS_KEPT:
                 kept.clear()
-            for row in values:
+            inner = d + 1
+            for row, item in zip(values, records, strict=True):
                 if row not in kept:
-                    kept[row] = canonical.pack_normal(dict(zip(names, row, strict=True)))
+                    kept[row] = canonical.pack_normal(one(item, inner))
             packed = [kept[row] for row in values]
         try:
             names_packed = [keys[key] for key in order]

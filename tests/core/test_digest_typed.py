@@ -144,6 +144,15 @@ class Leaf:
 
 
 @dataclasses.dataclass
+class Rec:
+    marks: set[str]
+    colour: Colour
+    share: Fraction
+    ids: frozenset[int]
+    n: int
+
+
+@dataclasses.dataclass
 class Node:
     label: str
     leaves: dict[str, Leaf]
@@ -156,6 +165,7 @@ class Node:
     maybe: Leaf | None
     fixed: tuple[int, str]
     free: Any
+    recs: dict[str, Rec] = dataclasses.field(default_factory=dict)
     child: Node | None = None
     _cache: int = 0
 
@@ -168,6 +178,8 @@ def _node() -> Node:
         tags={"zeta", "alpha", "Beta", "ω"}, spots=frozenset({(2, 2), (1, 300), (1, -5)}),
         colour=Colour.BLUE, pair=Pair.ONE, share=Fraction(-3, 4), maybe=None,
         fixed=(7, "seven"), free={"z": (1, [2, {"y": None, "b": b"\x00"}]), "a": True},
+        recs={"r2": Rec({"b", "a"}, Colour.RED, Fraction(1, 3), frozenset({3, -1}), 0),
+              "r1": Rec(set(), Colour.BLUE, Fraction(2), frozenset(), 5)},
         child=Node(label="c", leaves={}, by_hex={}, tags=set(), spots=frozenset(),
                    colour=Colour.RED, pair=Pair.ONE, share=Fraction(5), maybe=Leaf("m", 9, True),
                    fixed=(0, ""), free=[]))
@@ -180,6 +192,30 @@ def test_to_canonical_is_the_generic_normal_form_of_every_kind_of_field() -> Non
         assert normal == canonical.normalize(codec.to_data(node), depth)
         assert canonical.pack_normal(normal) == canonical.encode(codec.to_data(node))
         assert codec.to_canonical_bytes(node, depth) == canonical.encode(codec.to_data(node))
+
+
+def test_kept_records_follow_every_change_of_their_fields() -> None:
+    node = _node()
+
+    def same() -> None:
+        assert codec.to_canonical_bytes(node, 0) == canonical.encode(codec.to_data(node))
+    same()
+    rec = node.recs["r2"]
+    rec.marks.add("c")  # changed in place: the kept bytes of the old set must not serve
+    same()
+    rec.marks.discard("c")
+    same()
+    rec.n = False  # 0 before, and False == 0 in Python
+    same()
+    rec.n = 0
+    rec.share = Fraction(2, 6)  # == 1/3, the same value
+    same()
+    rec.colour = Colour.BLUE
+    same()
+    rec.ids = frozenset({True})  # == {1} in Python
+    same()
+    rec.marks = {"a", 1}  # type: ignore[arg-type]  # not what the type promises
+    same()
 
 
 def test_to_canonical_refuses_exactly_what_passes_the_depth_limit() -> None:
