@@ -97,6 +97,41 @@ def encode(value: Value) -> bytes:
     return packed
 
 
+def normalize(value: Value, depth: int = 0) -> Value:
+    """``value`` in the form :func:`encode` packs (maps in key order, tuples as lists),
+    checked as :func:`encode` checks it; ``depth``: the number of containers around it."""
+    return _normalize(value, depth)
+
+
+def pack_normal(value: Value) -> bytes:
+    """The canonical bytes of a value already in normal form (:func:`normalize`, or
+    built in it, as :func:`pbem.codec.to_canonical` builds a position): the msgpack pass
+    of :func:`encode` without the walk that puts it in that form."""
+    packed = msgpack.packb(value, use_bin_type=True)
+    assert isinstance(packed, bytes)
+    return packed
+
+
+def map_header(size: int) -> bytes:
+    """The msgpack head of a map of ``size`` entries, in its shortest form."""
+    if size < 16:
+        return bytes((0x80 | size,))
+    if size < 2**16:
+        return b"\xde" + size.to_bytes(2, "big")
+    return b"\xdf" + size.to_bytes(4, "big")
+
+
+def pack_map(entries: Sequence[tuple[str, bytes]]) -> bytes:
+    """The canonical bytes of a map given each value's canonical bytes: what
+    :func:`encode` writes for it when ``entries`` are in key order (the caller's part), so
+    a part kept encoded need not be built again to be written."""
+    parts = [map_header(len(entries))]
+    for key, packed in entries:
+        parts.append(pack_normal(key))
+        parts.append(packed)
+    return b"".join(parts)
+
+
 def digest(value: Value) -> bytes:
     """SHA-256 of the canonical encoding: the state digest and body hash of the protocol."""
     return sha256(encode(value)).digest()

@@ -61,7 +61,7 @@ from collections.abc import Callable, Iterable, Iterator, Mapping
 from dataclasses import dataclass
 from typing import Any, ClassVar, Generic, TypeVar
 
-from pbem import codec, typedcopy
+from pbem import canonical, codec, typedcopy
 from pbem.engine import (
     CHANCE,
     Action,
@@ -1054,6 +1054,22 @@ class StepState(State, Generic[P]):
 
     def _snapshot(self) -> Snapshot:
         return {"position": self.setup_position(), "stack": self.stack_data()}
+
+    def normal_body(self) -> bytes | None:
+        """The body's canonical bytes in one typed pass (pbem.codec.to_canonical_bytes),
+        when the engine keeps this class's snapshot; None (the generic way, which also
+        names any fault) when it does not, or the position holds what its types do not
+        promise."""
+        cls = type(self)
+        if (cls._snapshot is not StepState._snapshot
+                or cls.setup_position is not StepState.setup_position):
+            return None
+        try:
+            position = codec.to_canonical_bytes(self.pos, 2)
+            stack = canonical.pack_normal(canonical.normalize(self.stack_data(), 2))
+        except Exception:  # the generic way raises the error it always raised, or succeeds
+            return None
+        return canonical.pack_map([("position", position), ("stack", stack)])
 
     def setup_position(self) -> Any:
         """The position's data, as the snapshot body's ``position`` holds it (pbem.setup
