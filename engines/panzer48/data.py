@@ -138,13 +138,19 @@ class Data(Shared):
         self.enter = {mode: {k: int(x[mode]) for k, x in terr["enter"].items()}
                       for mode in ("leg", "mech")}
         self.road_cost = frac(terr["road"])
-        edge = []
+
+    @functools.cached_property
+    def edge(self) -> frozenset[str]:
+        """The map's edge hexes (a retreat off the map, reinforcements' entry), found when
+        first asked: a command that never reads them need not parse every hex's
+        coordinates (issue 35)."""
         grid = self.map.grid
+        edge = []
         for h in self.map.ids:
             c, r = grid.coords_of(h)
             if c in grid.cols or r in grid.rows:
                 edge.append(h)
-        self.edge = frozenset(edge)
+        return frozenset(edge)
 
     def _slope(self, extra: int, a: str, b: str, cost: Any) -> Any:
         """4: a slope hexside costs extra going up, unless the move follows a road."""
