@@ -4,9 +4,13 @@ steps were built before the first move could be listed)."""
 
 from __future__ import annotations
 
+import pytest
+
 from engines.backhand import ENGINE
 from engines.backhand.data import load
 from engines.hexkit.movement import StepCosts
+from pbem.errors import IllegalAction
+from pbem.setup import setup
 from pbem.testing import Chooser
 
 
@@ -29,3 +33,29 @@ def test_a_move_listing_prices_only_the_rows_its_searches_read() -> None:
     assert all(isinstance(c, StepCosts) for c in costs.values())
     # the units that may move reach a part of the map, not all of its 2,091 hexes
     assert 0 < sum(priced.values()) < len(load().map.ids) // 2, priced
+
+
+def test_a_move_is_checked_against_its_destinations_not_a_listing(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    """15.0: replaying a received file checks each 'to HEX' against the hexes in reach,
+    without making the listing's action for every one of them (issue 35); a hex out of
+    reach is refused as before."""
+    from engines.backhand.steps.move import MoveTo
+
+    def listed(*args: object) -> object:
+        raise AssertionError("the whole listing was made to check one move")
+
+    s = setup(ENGINE, "high-water-mark",
+              'clear = true\nplace = { "LAH-1" = "3616" }\nphasing = "german"\n'
+              'ap = { german = 1 }\nstack = [["game", 0, {}], ["turn", 13, {}], '
+              '["seg-run", 6, { side = "german", kind = "sp", no = 1, stage = 6, '
+              'first = "move" }], ["move", 0, { side = "german", kind = "sp" }]]')
+    s.apply("move LAH-1")
+    far = s.clone()
+    with monkeypatch.context() as m:
+        m.setattr(MoveTo, "options", listed)
+        s.apply("to 3716")
+    with pytest.raises(IllegalAction, match="out of reach"):
+        far.apply("to 0101")
+    assert s.pos.units["LAH-1"].at == "3716"  # type: ignore[attr-defined]
+    assert "to 3716" in {a.notation() for a in far.legal_actions()}
