@@ -23,7 +23,15 @@ def destinations(s: BBState, units: tuple[str, ...], origin: str) -> list[str]:
                              lambda: tuple(_destinations(s, units, origin))))
 
 
-def _destinations(s: BBState, units: tuple[str, ...], origin: str) -> list[str]:
+def reaches(s: BBState, units: tuple[str, ...], origin: str, h: str) -> bool:
+    """Whether ``h`` is among :func:`destinations`, by a search that stops once ``h``'s
+    cost is final: checking one move of a received file needs no more of the map (every
+    hex the search has finished is one the whole search reaches at the same cost)."""
+    return h in _destinations(s, units, origin, goal=h)
+
+
+def _destinations(s: BBState, units: tuple[str, ...], origin: str,
+                  goal: str | None = None) -> list[str]:
     pos, m = s.pos, s.data.map
     side = s.side_of(units[0])
     mot = any(s.motorized(u) for u in units)
@@ -35,7 +43,7 @@ def _destinations(s: BBState, units: tuple[str, ...], origin: str) -> list[str]:
     alone = s.stack_fits(sorted(set(units)), side)  # into a hex no friend holds
     reach = reachable(costs, origin, ma, zoc=ez, policy=STOP_ON_ENTRY, blocked=enemy,
                       can_end=lambda h: s.stack_ok(h, side, units) if h in friends
-                      else alone)
+                      else alone, goal=goal)
     ends = set(reach.ends)
     if pos.weather != "frozen":
         # 15.31: across a river by spending all MPs, from a hex adjacent to it

@@ -59,3 +59,36 @@ def test_a_move_is_checked_against_its_destinations_not_a_listing(
         far.apply("to 0101")
     assert s.pos.units["LAH-1"].at == "3716"  # type: ignore[attr-defined]
     assert "to 3716" in {a.notation() for a in far.legal_actions()}
+
+
+def test_a_checked_move_searches_only_until_its_hex_and_agrees_with_the_listing(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    """15.0: the check of 'to HEX' stops its search once HEX's cost is final (issue 35:
+    the whole reach searched to find one hex was 36 M instructions of a receive), and
+    takes exactly the hexes the listing offers, in mud (15.31's river crossings) and
+    frozen weather alike."""
+    from engines.backhand import movement
+
+    for weather in ("frozen", "mud"):
+        s = setup(ENGINE, "high-water-mark",
+                  f'clear = true\nweather = "{weather}"\nplace = {{ "LAH-1" = "3616", '
+                  '"12T" = "3917", "3-3" = "3618" }\nphasing = "german"\n'
+                  'ap = { german = 1 }\nstack = [["game", 0, {}], ["turn", 13, {}], '
+                  '["seg-run", 6, { side = "german", kind = "sp", no = 1, stage = 6, '
+                  'first = "move" }], ["move", 0, { side = "german", kind = "sp" }]]')
+        units = ("LAH-1",)
+        listed = set(movement.destinations(s, units, "3616"))
+        assert listed
+        near = [h for h in s.data.map.ids if s.data.map.distance(h, "3616") <= 9]
+        assert {h for h in near if movement.reaches(s, units, "3616", h)} == listed
+    goals: list[object] = []
+    search = movement.reachable
+
+    def spy(*args: object, **kwargs: object) -> object:
+        goals.append(kwargs.get("goal"))
+        return search(*args, **kwargs)  # type: ignore[arg-type]
+
+    monkeypatch.setattr(movement, "reachable", spy)
+    s.apply("move LAH-1")
+    s.apply(f"to {sorted(listed)[0]}")
+    assert goals == [sorted(listed)[0]]

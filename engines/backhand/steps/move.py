@@ -5,7 +5,7 @@ from __future__ import annotations
 from engines.backhand.control import control_events, put
 from engines.backhand.data import roll_lookup
 from engines.backhand.fronts import ap_left, paying_front
-from engines.backhand.movement import destinations, movers, pays
+from engines.backhand.movement import destinations, movers, pays, reaches
 from engines.backhand.notation import moved, w
 from engines.backhand.position import Cities, MoveArgs, PhaseArgs
 from engines.backhand.state import BBState
@@ -87,12 +87,13 @@ class MoveTo(SideChoice):
     default_action = w("stay")
 
     def check(self, s: BBState, a: MoveArgs, action: Action) -> None:
-        """What :meth:`options` lists, asked of the destinations themselves: replaying a
-        received file checks every move, and making each listed hex's action to find
-        one among them cost 20 M instructions of a 12-file game's receive (issue 35)."""
+        """What :meth:`options` lists, asked of the move itself: replaying a received
+        file checks every move, and making each listed hex's action to find one among
+        them cost 20 M instructions of a 12-file game's receive (issue 35), searching
+        the whole reach to find one hex in it as many again."""
         if isinstance(action, Act) and (
-                action.kind == "stay" or (action.kind == "to" and action.text("hex") in
-                                          destinations(s, a.units, a.origin))):
+                action.kind == "stay" or (action.kind == "to" and reaches(
+                    s, a.units, a.origin, action.text("hex")))):
             return
         super().check(s, a, action)
 
