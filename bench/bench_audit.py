@@ -1,6 +1,7 @@
 """What a referee waits for: the audit and the replay page, against the crypto floor.
 
     .venv/bin/python bench/bench_audit.py [--fixtures DIR] [--engines E:S,...] [--quick]
+                                          [--skip-linear] [--base DIR] [--valgrind]
 
 Issue 35's figures for ``pbem audit`` and ``pbem audit --html`` (the replay page a referee
 writes from the files alone; ``pbem replay --html`` builds the same page from a save),
@@ -18,7 +19,16 @@ decode (about 0.15-0.2 ms; nothing that checks a file can do less).
    seconds (user + system of the child), per file and as a multiple of the floor (target:
    within 20x), the page's size, the replay's own cost (``--html`` less the audit: target
    at most 2x the audit) and the peak resident memory of the ``--html`` run (target:
-   200 MB whatever the length).
+   200 MB whatever the length).  Beside them, the start-up of the same kind of process
+   (``pbem --version``: Python, click and pbem's command line) and the audit's cost per
+   file beyond it, as a multiple of the floor: with no home (no data cache), in a new
+   empty home (cold: the audit fills its data cache) and again in that home (warm), since
+   a fresh process pays its start-up however few the files.  ``--base DIR`` (a ``git
+   archive`` of another checkout) measures that tree's rows beside this one's, one after
+   the other on the same files.  ``--valgrind``: every child's figure is its count of
+   instructions (cachegrind, ``PYTHONHASHSEED=0``, one run each), the floor a child that
+   checks the files less one that only reads them: a before/after that CPU time on a
+   shared machine (a third up or down from run to run) cannot show.
 
 Every command is timed by its own CPU time, the steadier figure on a shared machine; the
 figures are medians of ``--reps`` runs (3; ``--quick``: 1).  Building the fixtures plays
@@ -30,6 +40,7 @@ from __future__ import annotations
 import argparse
 import json
 import os
+import re
 import resource
 import statistics
 import subprocess
@@ -67,6 +78,27 @@ finally:
 """
 
 
+#: the floor counted in instructions: the same files read and the first checked (the
+#: crypto library's first use loads it), then (argument "1") every file checked
+_FLOOR = """
+import sys
+from pathlib import Path
+from pbem.envelope import open_envelope
+from pbem.sha import sha256
+datas = [Path(p).read_bytes() for p in sys.argv[2:]]
+open_envelope(datas[0]).decode()
+from pbem import identity
+identity._verified.clear()
+if sys.argv[1] == "1":
+    for data in datas:
+        sha256(data).digest()
+        open_envelope(data).decode()
+"""
+
+#: ``--valgrind``: every child's figure is its instruction count (millions), not CPU time
+VALGRIND = False
+
+
 def game_files(fixtures: Path, engine: str, scenario: str, seed: int = 1) -> list[Path]:
     """The turn files of one selfplay game, played into ``fixtures`` the first time."""
     from pbem.registry import get
@@ -83,11 +115,21 @@ def game_files(fixtures: Path, engine: str, scenario: str, seed: int = 1) -> lis
     return sorted((where / "files").iterdir())
 
 
+def forget_verified() -> None:
+    """Empty the process's memo of verified signatures (``pbem.identity``), as a fresh
+    process has it: the second repetition of a floor or an audit in this process hit it
+    for every file, and measured no Ed25519 verify at all."""
+    from pbem import identity
+
+    identity._verified.clear()
+
+
 def floor_ms(datas: list[bytes]) -> float:
     """CPU ms per file of what checking a file cannot skip."""
     from pbem.envelope import open_envelope
     from pbem.sha import sha256
 
+    forget_verified()
     started = time.process_time()
     for data in datas:
         sha256(data).digest()
@@ -99,6 +141,7 @@ def audit_ms(paths: list[Path]) -> float:
     from pbem.audit import audit, collect
 
     datas = collect(paths)
+    forget_verified()
     started = time.process_time()
     report = audit(datas)
     spent = time.process_time() - started
@@ -107,18 +150,54 @@ def audit_ms(paths: list[Path]) -> float:
     return spent * 1000 / len(paths)
 
 
-def child(argv: list[str]) -> dict[str, float]:
-    """Run ``pbem ARGV`` in a fresh process: its CPU seconds and peak resident KB."""
+def env_for(tree: Path) -> dict[str, str]:
+    """The environment of a child running ``tree``'s pbem (its checkout first on the path)."""
+    env = dict(os.environ)
+    env.pop("PYTHONDONTWRITEBYTECODE", None)  # a referee's Python keeps its bytecode
+    env["PYTHONPATH"] = os.pathsep.join((str(tree), str(tree / "tests" / "toy")))
+    return env
+
+
+def child(argv: list[str], home: Path | None = None, tree: Path = ROOT,
+          script: str = _REPORTER) -> dict[str, float]:
+    """Run ``pbem ARGV`` in a fresh process: its CPU seconds (with ``--valgrind``: its
+    instructions, millions) and peak resident KB.
+
+    ``home``: the ``PBEM_HOME`` (default: one that does not exist, so no data cache)."""
     with tempfile.TemporaryDirectory() as tmp:
         report = Path(tmp) / "rusage.json"
-        env = {**os.environ, "BENCH_RUSAGE": str(report), "PBEM_HOME": str(Path(tmp) / "h")}
-        done = subprocess.run([sys.executable, "-c", _REPORTER, *argv], cwd=tmp, env=env,
-                              capture_output=True, text=True)
+        env = {**env_for(tree), "BENCH_RUSAGE": str(report),
+               "PBEM_HOME": str(home or Path(tmp) / "h")}
+        command = [sys.executable, "-c", script, *argv]
+        if VALGRIND:
+            env["PYTHONHASHSEED"] = "0"  # the same dict and set orders in every run
+            command = ["valgrind", "--tool=cachegrind", "--cache-sim=no",
+                       "--cachegrind-out-file=/dev/null", *command]
+        done = subprocess.run(command, cwd=tmp, env=env, capture_output=True, text=True)
         if done.returncode != 0:
             raise SystemExit(f"pbem {' '.join(argv[:2])} failed ({done.returncode}):\n"
                              f"{done.stdout[-2000:]}{done.stderr[-2000:]}")
-        result: dict[str, float] = json.loads(report.read_text(encoding="utf-8"))
+        if script != _REPORTER:
+            result: dict[str, float] = {}
+        else:
+            result = json.loads(report.read_text(encoding="utf-8"))
+        if VALGRIND:
+            found = re.search(r"I\s+refs:\s+([\d,]+)", done.stderr)
+            if not found:
+                raise SystemExit(f"valgrind gave no count: {done.stderr[-2000:]}")
+            result["cpu"] = int(found.group(1).replace(",", "")) / 1e6
         return result
+
+
+def floor_of(paths: list[Path], reps: int) -> float:
+    """The floor per file: CPU ms in this process, or (``--valgrind``) millions of
+    instructions, a child that checks the files less one that only reads them."""
+    if not VALGRIND:
+        return median([floor_ms([p.read_bytes() for p in paths]) for _ in range(reps)])
+    names = [str(p) for p in paths]
+    checked = child(["1", *names], script=_FLOOR)["cpu"]
+    read = child(["0", *names], script=_FLOOR)["cpu"]
+    return (checked - read) / len(paths)
 
 
 def median(values: list[float]) -> float:
@@ -141,30 +220,70 @@ def linear(fixtures: Path, reps: int) -> None:
     print(f"   2,000 / 200           {rows[1][1] / rows[0][1]:7.2f}x   (target: 1.2x at most)")
 
 
-def engines(fixtures: Path, pairs: list[tuple[str, str]], reps: int) -> None:
-    print("\n2. fresh process per command: audit --json, audit --html (CPU s)")
-    print(f"   {'engine:scenario':36} {'files':>5} {'floor':>7} {'audit':>7} {'/file':>7} "
-          f"{'x floor':>7} {'html':>7} {'replay':>7} {'x audit':>7} {'peak MB':>7} "
+def engine_rows(tree: Path, names: list[str], reps: int) -> dict[str, float]:
+    """Median CPU seconds of one tree's start-up, cold and warm audits and replay page."""
+    got: dict[str, list[float]] = {k: [] for k in ("start", "none", "cold", "warm", "html",
+                                                    "peak", "page")}
+    for _ in range(reps):
+        with tempfile.TemporaryDirectory() as tmp:
+            # a referee's home: made, empty (cold), then as the first audit left it (warm)
+            home = Path(tmp) / "home"
+            home.mkdir()
+            page = Path(tmp) / "replay.html"
+            got["start"].append(child(["--version"], home, tree)["cpu"])
+            got["none"].append(child(["audit", "--json", *names], None, tree)["cpu"])
+            got["cold"].append(child(["audit", "--json", *names], home, tree)["cpu"])
+            got["warm"].append(child(["audit", "--json", *names], home, tree)["cpu"])
+            html = child(["audit", *names, "--html", str(page)], home, tree)
+            got["html"].append(html["cpu"])
+            got["peak"].append(html["maxrss_kb"] / 1024)
+            got["page"].append(page.stat().st_size / 1024)
+    return {k: max(v) if k == "peak" else median(v) for k, v in got.items()}
+
+
+def engines(fixtures: Path, pairs: list[tuple[str, str]], reps: int,
+            trees: dict[str, Path]) -> None:
+    print("\n2. fresh process per command: pbem --version, audit --json, audit --html "
+          + ("(millions of instructions, valgrind)" if VALGRIND else "(CPU s)"))
+    print(f"   {'engine:scenario':36} {'tree':>4} {'files':>5} {'floor':>6} {'start':>6} "
+          f"{'none':>6} {'cold':>6} {'warm':>6} {'/file':>6} {'x floor':>7} {'+cold':>6} "
+          f"{'+warm':>6} {'html':>6} {'replay':>6} {'x audit':>7} {'peak MB':>7} "
           f"{'page KB':>7}")
     for engine, scenario in pairs:
         files = game_files(fixtures, engine, scenario)
-        floor = median([floor_ms([p.read_bytes() for p in files]) for _ in range(reps)])
+        floor = floor_of(files, reps)
         names = [str(p) for p in files]
-        audits = [child(["audit", "--json", *names])["cpu"] for _ in range(reps)]
-        with tempfile.TemporaryDirectory() as tmp:
-            page = Path(tmp) / "replay.html"
-            htmls = [child(["audit", *names, "--html", str(page)]) for _ in range(reps)]
-            size = page.stat().st_size
-        audit_s = median(audits)
-        html_s = median([h["cpu"] for h in htmls])
-        peak = max(h["maxrss_kb"] for h in htmls) / 1024
-        per_file = audit_s * 1000 / len(files)
-        replay_s = html_s - audit_s
-        print(f"   {engine + ':' + scenario:36} {len(files):5d} {floor:7.3f} {audit_s:7.2f} "
-              f"{per_file:7.2f} {per_file / floor:7.1f} {html_s:7.2f} {replay_s:7.2f} "
-              f"{replay_s / audit_s:7.2f} {peak:7.0f} {size / 1024:7.0f}", flush=True)
-    print("   (floor and /file in ms; x floor: target 20x at most; x audit: the replay page's "
-          "own cost over the audit's, target 2x; peak MB: target 200)")
+        for label, tree in trees.items():
+            row = engine_rows(tree, names, reps)
+            n = len(files)
+            scale = 1 if VALGRIND else 1000  # per file: M instructions, or ms
+            per_file = row["none"] * scale / n
+            # what the audit costs beyond the same process's start-up, per file
+            beyond = {k: (row[k] - row["start"]) * scale / n / floor for k in ("cold", "warm")}
+            replay_s = row["html"] - row["warm"]
+            print(f"   {engine + ':' + scenario:36} {label:>4} {n:5d} {floor:6.3f} "
+                  f"{row['start']:6.2f} {row['none']:6.2f} {row['cold']:6.2f} "
+                  f"{row['warm']:6.2f} {per_file:6.2f} {per_file / floor:7.1f} "
+                  f"{beyond['cold']:6.1f} {beyond['warm']:6.1f} "
+                  f"{row['html']:6.2f} {replay_s:6.2f} {replay_s / row['warm']:7.2f} "
+                  f"{row['peak']:7.0f} {row['page']:7.0f}", flush=True)
+    if VALGRIND:
+        print("   every figure in millions of instructions (floor, /file: per file); peak MB "
+              "is valgrind's, not pbem's")
+    print("   floor, /file: ms per file; start: 'pbem --version' (Python's and pbem's "
+          "start-up), seconds;\n"
+          "   none: 'audit --json' with no home (no data cache: a referee who has none); "
+          "cold: the same in a\n"
+          "   new empty home; warm: again in that home (its data cache as the cold audit "
+          "left it);\n"
+          "   /file, x floor: the no-home audit per file and as a multiple of the floor "
+          "(target: 20x at most);\n"
+          "   +cold, +warm: the audit's cost beyond start-up ((audit - start) / files) as a "
+          "multiple of the floor;\n"
+          "   html: 'audit --html' in the warm home; replay: html less the warm audit; "
+          "x audit: replay / warm audit\n"
+          "   (target: 2x at most); peak MB: the html run's peak resident memory "
+          "(target: 200)")
 
 
 def main() -> None:
@@ -175,10 +294,18 @@ def main() -> None:
     parser.add_argument("--long", action="store_true", help="the engines' longest scenarios")
     parser.add_argument("--reps", type=int, default=3)
     parser.add_argument("--quick", action="store_true", help="one repetition")
+    parser.add_argument("--base", type=Path,
+                        help="another checkout (a git archive), its engines table measured "
+                             "beside this one's, one after the other")
+    parser.add_argument("--valgrind", action="store_true",
+                        help="the engines table in instructions (valgrind's cachegrind), "
+                             "one run each: steady on a busy machine, slow")
     parser.add_argument("--skip-linear", action="store_true",
                         help="only the engines (no ultramarathon)")
     args = parser.parse_args()
-    reps = 1 if args.quick else args.reps
+    reps = 1 if args.quick or args.valgrind else args.reps
+    global VALGRIND
+    VALGRIND = args.valgrind
     fixtures = args.fixtures or Path(tempfile.mkdtemp(prefix="bench-audit-"))
     fixtures.mkdir(parents=True, exist_ok=True)
     spec = LONG if args.long else args.engines
@@ -186,7 +313,8 @@ def main() -> None:
     resource.setrlimit(resource.RLIMIT_CORE, (0, 0))
     if not args.skip_linear:
         linear(fixtures, reps)
-    engines(fixtures, [(e, s) for e, s in pairs], reps)
+    trees = ({"base": args.base.resolve()} if args.base else {}) | {"this": ROOT}
+    engines(fixtures, [(e, s) for e, s in pairs], reps, trees)
 
 
 if __name__ == "__main__":

@@ -19,8 +19,6 @@ checks, and the headers, which a person reads, must say what the file says.
 
 from __future__ import annotations
 
-import base64
-import binascii
 import re
 from typing import Any
 
@@ -29,9 +27,11 @@ from pbem.errors import FormatError, quote
 
 BEGIN = "-----BEGIN PBEM FILE-----"
 END = "-----END PBEM FILE-----"
-_BLOCK = re.compile(re.escape(BEGIN) + r"(.*?)" + re.escape(END), re.S)
-_HEADER = re.compile(r"^([A-Za-z-]+):\s*(.*?)\s*$")
-_QUOTE = re.compile(r"^[ \t>]*")
+# a pattern's text: re compiles it when first used (and keeps it), so a command that
+# never needs it does not compile it at import (issue 35: 0.65 M instructions each)
+_BLOCK = re.escape(BEGIN) + r"(.*?)" + re.escape(END)
+_HEADER = r"^([A-Za-z-]+):\s*(.*?)\s*$"
+_QUOTE = r"^[ \t>]*"
 
 
 def _claims(data: bytes) -> tuple[str, dict[str, Any]]:
@@ -71,6 +71,8 @@ def armor(data: bytes) -> str:
     lines = [BEGIN]
     lines += [f"{k}: {v}" for k, v in headers_for(data).items()]
     lines.append("")
+    import base64  # here: a binary file, what 'receive' mostly reads, needs none (issue 35)
+
     b64 = base64.b64encode(data).decode("ascii")
     lines += [b64[i : i + 64] for i in range(0, len(b64), 64)]
     lines.append(END)
@@ -82,17 +84,20 @@ def is_armored(text: str) -> bool:
 
 
 def _decode_block(block: str) -> bytes:
+    import base64
+    import binascii
+
     headers: dict[str, str] = {}
     payload: list[str] = []
     in_headers = True
     for raw in block.replace("\r\n", "\n").replace("\r", "\n").split("\n"):
-        line = _QUOTE.sub("", raw, count=1).strip()
+        line = re.sub(_QUOTE, "", raw, count=1).strip()
         if not line:
             if payload:
                 continue
             in_headers = False if headers else in_headers
             continue
-        match = _HEADER.match(line) if in_headers and not payload else None
+        match = re.match(_HEADER, line) if in_headers and not payload else None
         if match:
             # a repeated header would leave a reader to pick one of two claims
             # (docs/protocol.md 4): refused, whatever the values
@@ -129,7 +134,7 @@ def _decode_block(block: str) -> bytes:
 
 def dearmor_all(text: str) -> list[bytes]:
     """Every armored file in ``text`` (an email body may quote several)."""
-    return [_decode_block(m.group(1)) for m in _BLOCK.finditer(text)]
+    return [_decode_block(m.group(1)) for m in re.finditer(_BLOCK, text, re.S)]
 
 
 def dearmor(text: str) -> bytes:

@@ -14,7 +14,7 @@ from __future__ import annotations
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any
+from typing import Any, Protocol
 
 from pbem import canonical, dice, orders
 from pbem.armor import read_any
@@ -23,7 +23,7 @@ from pbem.errors import ChainError, PbemError, UsageError, quote
 from pbem.identity import fingerprint
 from pbem.registry import get as get_engine
 from pbem.text import safe
-from pbem.transcript import RollRecord, Verifier, parse_invite
+from pbem.transcript import Accepted, RollRecord, Verifier, Watch, parse_invite
 
 ARMOR_SUFFIXES = (".pbem", ".asc", ".txt")
 
@@ -116,6 +116,20 @@ def collect(paths: list[Path]) -> list[tuple[str, bytes]]:
 Opened = tuple[str, Envelope, dict[str, Any]]
 
 
+class Replaying(Protocol):
+    """Told of the audit's replay file by file: ``pbem audit --html`` makes its page from
+    it (:class:`pbem.web.replay.PageMaker`) instead of replaying the files again."""
+
+    def start(self, verifier: Verifier) -> Replaying | None:
+        """The game's verifier, before its first file; None: nothing to tell."""
+
+    def file(self, seq: int) -> Watch:
+        """What :meth:`Verifier.add` tells of file ``seq``'s records."""
+
+    def accepted(self, accepted: Accepted, verifier: Verifier) -> None:
+        """File ``accepted.seq`` verified (a refused file is never told)."""
+
+
 @dataclass
 class Audit:
     """Every game among the files given (docs/protocol.md 5.3, the auditor's procedure)."""
@@ -205,9 +219,10 @@ def _named_game(env: Envelope, body: dict[str, Any]) -> bytes | None:
 
 def audit_games(datas: list[tuple[str, bytes]],
                 progress: Callable[[int, int], None] | None = None, *,
-                game: str | None = None) -> Audit:
+                game: str | None = None, watch: Replaying | None = None) -> Audit:
     """Every game among ``datas``, each verified on its own (docs/protocol.md 5.3);
-    ``game``: only the game whose id starts with these hex digits."""
+    ``game``: only the game whose id starts with these hex digits; ``watch``: told of the
+    replay when the files hold one game to audit (a replay page is of one game)."""
     audit = Audit()
     opened = _opened(datas, audit)
     # step 3: a game is every game id among the files (an invite names its own): one
@@ -246,18 +261,21 @@ def audit_games(datas: list[tuple[str, bytes]],
             progress(done + n, total)
 
     for game_id in ids:
-        audit.games.append(_audit_game(game_id, per[game_id], step))
+        audit.games.append(_audit_game(game_id, per[game_id], step,
+                                       watch if len(ids) == 1 else None))
         done += len(per[game_id])
     return audit
 
 
 def audit(datas: list[tuple[str, bytes]],
-          progress: Callable[[int, int], None] | None = None) -> AuditReport:
+          progress: Callable[[int, int], None] | None = None, *,
+          watch: Replaying | None = None) -> AuditReport:
     """Verify ``datas`` as one game; ``progress(done, total)`` is told after each file.
 
     The game is the one with the most files among them (a tie: the smallest game id);
-    every other file is listed as set aside, and an unreadable one as bad."""
-    whole = audit_games(datas, progress)
+    every other file is listed as set aside, and an unreadable one as bad.  ``watch``:
+    as for :func:`audit_games`."""
+    whole = audit_games(datas, progress, watch=watch)
     if not whole.games:
         report = AuditReport()
         report.problems.append("a transcript needs an invite; found no file of any game")
@@ -279,7 +297,8 @@ def audit(datas: list[tuple[str, bytes]],
 
 
 def _audit_game(game_id: bytes, files: list[Opened],
-                progress: Callable[[int, int], None] | None = None) -> AuditReport:
+                progress: Callable[[int, int], None] | None = None,
+                watch: Replaying | None = None) -> AuditReport:
     """Steps 5 to 9 of the procedure for the files naming one game."""
     report = AuditReport(game_id=game_id)
     copies = [(s, e, b) for s, e, b in files if e.kind == "invite"]
@@ -321,13 +340,14 @@ def _audit_game(game_id: bytes, files: list[Opened],
     for dup_source, dup, _ in (signed or copies)[1:]:
         report.files.append(FileRow(dup_source, 0, "invite", setup.creator_side,
                                     fingerprint(dup.key), note=f"duplicate of {source}"))
-    report.verifier = verifier
     report.engine, report.scenario = setup.engine_id, setup.scenario
     report.files.insert(0, FileRow(source, 0, "invite", setup.creator_side,
                                    fingerprint(invite.key), chain="anchor", dice="anchor",
                                    replay="ok"))
     kept = _pinned(setup.creator.key, others, report)
-    _replay(report, verifier, source, invite, kept, progress)
+    verifier = _replay(report, verifier, source, invite, kept, progress,
+                       watch.start(verifier) if watch is not None else None)
+    report.verifier = verifier
     report.rolls = list(verifier.rolls)
     if verifier.result:
         report.result = verifier.result.text
@@ -376,13 +396,17 @@ def _pinned(creator: bytes, files: list[Opened], report: AuditReport) -> list[Op
 
 
 def _replay(report: AuditReport, verifier: Verifier, source: str, invite: Envelope,
-            files: list[Opened], progress: Callable[[int, int], None] | None) -> None:
-    """Steps 8 and 9: duplicates, equivocation, then the replay in order of place."""
+            files: list[Opened], progress: Callable[[int, int], None] | None,
+            watch: Replaying | None = None) -> Verifier:
+    """Steps 8 and 9: duplicates, equivocation, then the replay in order of place; the
+    verifier after the last file it accepted."""
     rest = sorted(files, key=lambda t: (t[2].get("seq") if type(t[2].get("seq")) is int
                                         else -1, t[0]))
     seen: dict[int, tuple[str, bytes]] = {0: (source, invite.raw)}
     identities: dict[int, tuple[str, bytes, bytes]] = {0: invite.identity}
     broken = False
+    added: list[tuple[Envelope, dict[str, Any]]] = []
+    placed = _Placed(seen)
     for done, (src, env, body) in enumerate(rest, start=1):
         if progress is not None:
             progress(done, len(rest))
@@ -407,7 +431,13 @@ def _replay(report: AuditReport, verifier: Verifier, source: str, invite: Envelo
             row.note = "after an earlier failure"
             continue
         try:
-            accepted = verifier.add(env, {k: v[1] for k, v in seen.items()}, body=body)
+            # not transactional: the copy that keeps a verifier as it was through a refused
+            # file (and starts without the caches its engine keeps) cost 0.3-0.9 ms a file,
+            # 3-10% of an audit; the first refusal ends the replay, and the verifier is
+            # made again from the files accepted before it (below)
+            accepted = verifier.add(env, placed, body=body, transactional=False,
+                                    watch=watch.file(seq) if watch and type(seq) is int
+                                    else None)
         except PbemError as exc:
             row.chain = "FAIL"
             said = str(exc)
@@ -422,8 +452,12 @@ def _replay(report: AuditReport, verifier: Verifier, source: str, invite: Envelo
             report.problems.append(f"{src}: {said}")
             report.exit_code = report.exit_code or exc.exit_code
             broken = True
+            verifier = _again(verifier, invite, added)
             continue
+        added.append((env, body))
         assert seq is not None
+        if watch is not None:
+            watch.accepted(accepted, verifier)
         seen[seq] = (src, env.raw)
         identities[seq] = env.identity
         row.chain = "ok"
@@ -442,6 +476,31 @@ def _replay(report: AuditReport, verifier: Verifier, source: str, invite: Envelo
         notes += marks
         report.commitments += [f"file {seq}: {t}" for t in marks]
         row.note = "; ".join(notes)
+    return verifier
+
+
+class _Placed:
+    """The files verified so far by place, as the verifier reads them (only for a file
+    that does not follow): a view of the audit's own table, where a copy made for every
+    file grew with the game (2,000 places copied for the 2,000th file)."""
+
+    def __init__(self, seen: dict[int, tuple[str, bytes]]) -> None:
+        self._seen = seen
+
+    def get(self, seq: int, /) -> bytes | None:
+        held = self._seen.get(seq)
+        return None if held is None else held[1]
+
+
+def _again(verifier: Verifier, invite: Envelope,
+           added: list[tuple[Envelope, dict[str, Any]]]) -> Verifier:
+    """The verifier as it stood before the file it refused: made again from the invite
+    and the files it accepted (each verified before, so each is taken again)."""
+    fresh = Verifier(verifier.engine, invite, keep_rolls=verifier.keep_rolls,
+                     setup=verifier.setup)
+    for env, body in added:
+        fresh.add(env, body=body, transactional=False)
+    return fresh
 
 
 def explain_roll(report: AuditReport, name: str) -> list[str]:

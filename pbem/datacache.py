@@ -8,10 +8,15 @@ key hashing both (a file's SHA-256 is what an invite pins, ``scenario_files``), 
 
 A cache file is data, never code: plain msgpack of maps, lists, strings, numbers and
 bytes (never pickle, which runs code when read), with ext types refused.  Each entry
-carries its kind, its key and the SHA-256 of its payload, and is used only when all
+carries its kind, its key and the CRC-32 of its payload, and is used only when all
 three match; anything else (a flipped byte, a truncated or foreign file, a payload the
 caller cannot rebuild from) reads as a miss, and the caller derives the data again and
 writes the entry anew.  A damaged cache costs time, never a wrong answer or a refusal.
+The payload's check is for damage, not forgery: whoever can write the home can write
+any check beside a payload, so a cryptographic hash buys nothing over CRC-32, which
+catches every flipped byte or cut and costs a thirtieth of SHA-256 (whose builtin form
+took 16 M instructions for 48th Panzer Korps' 330 KB of kept map and move costs, every
+command: issue 35).
 Nothing is cached unless :func:`configure` named a folder (the command line does, for
 its home); library callers and tests derive as before.
 
@@ -27,6 +32,8 @@ from __future__ import annotations
 import contextlib
 import os
 import time
+import zlib
+from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
 
@@ -35,7 +42,8 @@ import msgpack
 from pbem.sha import sha256
 
 MAGIC = "pbem-cache"
-VERSION = 1
+#: 2: the payload checked by CRC-32 (1: by SHA-256; read as a miss, and written anew)
+VERSION = 2
 #: an entry larger than this is not read (the largest map's entry is about 1 MB)
 MAX_ENTRY = 32 * 1024 * 1024
 #: an entry not read for this long is removed when another is written
@@ -99,7 +107,7 @@ def load(kind: str, key: bytes) -> Any | None:
         magic, version, stored_kind, stored_key, digest, payload = entry
         if (magic != MAGIC or type(version) is not int or version != VERSION
                 or stored_kind != kind or stored_key != key or type(payload) is not bytes
-                or sha256(payload).digest() != digest):
+                or type(digest) is not int or zlib.crc32(payload) != digest):
             return None
         value = msgpack.unpackb(payload, raw=False, use_list=True, strict_map_key=True,
                                 ext_hook=_no_ext, timestamp=0)
@@ -124,7 +132,7 @@ def store(kind: str, key: bytes, value: Any) -> None:
         payload = msgpack.packb(value, use_bin_type=True, strict_types=True)
     except (TypeError, ValueError, OverflowError):
         return
-    entry = msgpack.packb([MAGIC, VERSION, kind, key, sha256(payload).digest(),
+    entry = msgpack.packb([MAGIC, VERSION, kind, key, zlib.crc32(payload),
                            payload], use_bin_type=True)
     if len(entry) > MAX_ENTRY:
         return
@@ -177,3 +185,58 @@ def prune(folder: Path, now: float | None = None) -> list[str]:
         except OSError:
             pass  # gone already (another command pruned it), or not ours to remove
     return removed
+
+
+def files_digest(paths: Sequence[Path]) -> bytes:
+    """SHA-256 over each file's name and bytes, in the order given: the code a kept
+    entry was derived by (a kit's modules), part of that entry's key.
+
+    Reading and hashing the hex kit's 150 KB of source took 10 M instructions of every
+    command that loads a game, as much as the rest of reading its data (issue 35).  The
+    digest is kept here under each file's path, size, modification time and inode, as
+    Python keeps a module's bytecode under its source's size and modification time: a
+    file replaced or edited gets a new stamp, so the digest is made again from its
+    bytes.  Without a cache folder, or when a file cannot be read, it is made from the
+    bytes every time (a missing file raises, as reading it does)."""
+    stamps: list[bytes | str] = []
+    for path in paths:
+        try:
+            st = os.stat(path)
+        except OSError:
+            stamps = []
+            break
+        stamps.append(f"{path}\0{st.st_size}\0{st.st_mtime_ns}\0{st.st_ino}")
+    key = make_key("code", *stamps) if stamps else None
+    if key is not None:
+        kept = load("code", key)
+        if type(kept) is bytes and len(kept) == 32:
+            return kept
+    digest = sha256(b"".join(path.name.encode() + b"\0" + path.read_bytes()
+                             for path in paths)).digest()
+    if key is not None:
+        store("code", key, digest)
+    return digest
+
+
+def read_known(path: Path) -> bytes:
+    """The bytes of the data file ``path``, their SHA-256 (what an invite pins, and the
+    key of what is derived from them) kept here under the file's path, size,
+    modification time and inode, as :func:`files_digest` keeps code's: the scenario
+    files' 20-100 KB took 47 instructions a byte to hash, every command (issue 35).
+    The stamp is taken before and after the read: a file changing meanwhile is hashed
+    from the bytes read, and its digest not kept."""
+    from pbem.sha import content_digest, remember_digest
+
+    before = os.stat(path)
+    raw = path.read_bytes()
+    after = os.stat(path)
+    stamp = [(st.st_size, st.st_mtime_ns, st.st_ino, st.st_dev) for st in (before, after)]
+    if stamp[0] != stamp[1] or len(raw) != before.st_size:
+        return raw
+    key = make_key("digest", str(path), *(str(n) for n in stamp[0]))
+    kept = load("digest", key)
+    if type(kept) is bytes and len(kept) == 32:
+        remember_digest(raw, kept)
+    else:
+        store("digest", key, content_digest(raw))
+    return raw

@@ -37,12 +37,15 @@ from pbem import canonical
 from pbem.errors import ActionSyntaxError, IllegalAction, MismatchError, NotYourTurn
 from pbem.history import Acted, Ordered, Record, Rolled
 from pbem.sha import content_digest, hmac_sha256, sha256
-from pbem.view import BoardView
 
 if TYPE_CHECKING:
     # importlib.resources imports tempfile, shutil, random and zipfile: 18 M instructions
     # of every command that loads a game (issue 19); see package_files
     from importlib.resources.abc import Traversable
+
+    # the board's picture loads when a board is drawn (issue 35: an engine whose units'
+    # names need no view lists, acts and receives without it)
+    from pbem.view import BoardView
 
 def package_files(package: str) -> Traversable:
     """``importlib.resources.files(package)``: a package's folder, where engines keep

@@ -23,7 +23,6 @@ it in ``card.json`` is readable without the passphrase.  Pinned correspondents l
 from __future__ import annotations
 
 import functools
-import json
 import os
 import sys
 import unicodedata
@@ -489,7 +488,7 @@ class KeyStore:
         stamp = (st.st_ino, st.st_dev, st.st_size, st.st_mtime_ns)
         if self._card is not None and self._card[0] == stamp:
             return self._card[1]
-        card = _read_card(self.card_path)
+        card = _kept_card(self.card_path, stamp)
         self._card = (stamp, card)
         return card
 
@@ -515,14 +514,36 @@ class KeyStore:
         """Every pinned correspondent, in the order they were first pinned."""
         if not self.contacts_path.exists():
             return []
+        # kept as the card is (_kept_card), by size and time: 'receive' checks every
+        # file's sender against them, and reading the JSON cost the json module's import
+        # (issue 35); pinning writes the file anew, at a new time
+        from pbem import datacache
+
+        try:
+            st = os.stat(self.contacts_path)
+        except OSError:
+            key = None
+        else:
+            key = datacache.make_key("contacts", str(st.st_size), str(st.st_mtime_ns))
+            kept = datacache.load("contacts", key)
+            if type(kept) is list and all(
+                    type(e) is dict and all(type(k) is str and type(v) is str
+                                            for k, v in e.items()) for e in kept):
+                try:
+                    return [Card.from_json(entry) for entry in kept]
+                except (FormatError, SignatureError):
+                    pass  # not what this code kept: read the file
         data = _read_json(self.contacts_path)
         entries = data.get("contacts") if isinstance(data, dict) else None
         if not isinstance(entries, list):
             raise KeyStoreError('expected {"contacts": [...]}', path=str(self.contacts_path))
         try:
-            return [Card.from_json(entry) for entry in entries]
+            cards = [Card.from_json(entry) for entry in entries]
         except (FormatError, SignatureError) as exc:
             raise KeyStoreError(f"bad contact: {exc}", path=str(self.contacts_path)) from None
+        if key is not None:
+            datacache.store("contacts", key, [card.to_json() for card in cards])
+        return cards
 
     def pin_contact(self, card: Card) -> None:
         """Remember a correspondent's key (trust on first use).
@@ -579,16 +600,44 @@ class KeyStore:
 
 
 def _json_bytes(data: Any) -> bytes:
+    import json
+
     return (json.dumps(data, indent=2, ensure_ascii=False) + "\n").encode("utf-8")
 
 
 def _read_json(path: Path) -> Any:
+    import json
+
     try:
         return json.loads(path.read_text(encoding="utf-8"))
     except FileNotFoundError:
         raise KeyStoreError("missing", path=str(path)) from None
     except (OSError, ValueError) as exc:
         raise KeyStoreError(f"cannot read: {exc}", path=str(path)) from None
+
+
+def _kept_card(path: Path, stamp: tuple[int, int, int, int]) -> Card:
+    """The card of ``card.json``, kept in the data cache under the file's size and
+    modification time, as Python keeps bytecode under its source's: 'legal' and 'act'
+    then read no JSON, and do not import the json module (5.3 M instructions, issue
+    35).  The kept form is the file's own fields, checked again as the file's are
+    (:meth:`Card.from_json`)."""
+    from pbem import datacache
+
+    # by size and modification time (a card is replaced whole, at a new time), not by
+    # path or inode: the cache is this home's own, and a copy of the home (a backup put
+    # back, another machine) keeps both, so its entries still serve
+    key = datacache.make_key("card", str(stamp[2]), str(stamp[3]))
+    kept = datacache.load("card", key)
+    if type(kept) is dict and all(type(k) is str and type(v) is str
+                                  for k, v in kept.items()):
+        try:
+            return Card.from_json(kept)
+        except (FormatError, SignatureError):
+            pass  # not a card this code kept: read the file
+    card = _read_card(path)
+    datacache.store("card", key, card.to_json())
+    return card
 
 
 def _read_card(path: Path) -> Card:

@@ -77,7 +77,17 @@ def content_digest(data: bytes | str) -> bytes:
     return found
 
 
-__all__ = ["BIG", "content_digest", "hkdf_sha256", "hmac_sha256", "sha256", "small_sha256"]
+def remember_digest(data: bytes, digest: bytes) -> None:
+    """Take ``digest`` as :func:`content_digest` of ``data`` for this process: the data
+    cache's digest of a file it read, kept under the file's stamp
+    (:func:`pbem.datacache.read_known`)."""
+    if len(_digests) >= _DIGESTS_KEPT:
+        _digests.clear()
+    _digests[data] = digest
+
+
+__all__ = ["BIG", "content_digest", "hkdf_sha256", "hmac_sha256", "remember_digest",
+           "sha256", "small_sha256"]
 
 _BLOCK = 64  # SHA-256's block size in bytes, RFC 2104's B
 _OUTER = bytes(x ^ 0x5C for x in range(256))

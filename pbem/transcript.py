@@ -27,7 +27,7 @@ from dataclasses import dataclass, field
 from typing import Any, Protocol
 
 from pbem import canonical, dice, history, orders
-from pbem.engine import CHANCE, Engine, Event, Result, State
+from pbem.engine import CHANCE, ChanceRequest, Engine, Event, Result, State
 from pbem.envelope import Envelope, open_envelope, signed_identity
 from pbem.errors import (
     ChainError,
@@ -48,6 +48,24 @@ class Known(Protocol):
     its save (read only for the place asked about)."""
 
     def get(self, seq: int, /) -> bytes | None: ...
+
+
+class Watch(Protocol):
+    """Told of each record of a turn file as :meth:`Verifier.add` replays it: a replay
+    page cuts its frames from the verifier's own replay (:class:`pbem.render.narrate.
+    FrameCutter`) instead of replaying every file a second time on a copy."""
+
+    def action(self, state: State, text: str, ordered_by: str | None) -> None:
+        """Action ``text`` is about to be applied to ``state``; ``ordered_by``: the side
+        whose standing order plays it (None: the sender's own action)."""
+
+    def acted(self, events: list[Event]) -> None:
+        """What the action just applied told."""
+
+    def rolled(self, state: State, request: ChanceRequest, outcome: tuple[Any, ...],
+               index: int, told: list[Event]) -> None:
+        """Roll ``index`` of the file came out ``outcome`` (asked as ``request``, before
+        it) and told ``told``; ``state`` is the position after it."""
 
 
 DICE_MODES = ("open", "sealed")
@@ -503,14 +521,16 @@ class Verifier:
     # -- the checks and the replay -----------------------------------------------------------
 
     def add(self, env: Envelope, known: Known | None = None, *,
-            transactional: bool = True, body: dict[str, Any] | None = None) -> Accepted:
+            transactional: bool = True, body: dict[str, Any] | None = None,
+            watch: Watch | None = None) -> Accepted:
         """Check ``env`` is the next file of this game and replay it; all or nothing.
 
         ``transactional=False`` skips the copy that makes a refusal leave this verifier
         as it was: for callers that throw the verifier away on any error (the session
         reloads its game from the save file for every import).  ``body``: what
         ``env.decode()`` gave the caller already (the audit decodes each file to sort
-        them; issue 19: once per file), read here and never changed.
+        them; issue 19: once per file), read here and never changed.  ``watch``: told of
+        each record as it is replayed (a refused file may have told some first).
         """
         if env.kind not in ("accept", "turn"):
             raise FormatError(f"a {env.kind} file cannot follow in a game")
@@ -552,7 +572,8 @@ class Verifier:
             work.orders = dict(self.orders)
         else:
             work = self
-        accepted = work._accept(env, body) if env.kind == "accept" else work._turn(env, body)
+        accepted = (work._accept(env, body) if env.kind == "accept"
+                    else work._turn(env, body, watch))
         work.seq = seq
         work.last_hash = env.hash
         if work is not self:
@@ -582,7 +603,8 @@ class Verifier:
         self.chains[side] = ChainPos(0, 0, anchor, anchor)
         return Accepted(1, "accept", side, env.hash)
 
-    def _turn(self, env: Envelope, body: dict[str, Any]) -> Accepted:
+    def _turn(self, env: Envelope, body: dict[str, Any], watch: Watch | None = None
+              ) -> Accepted:
         what = f"turn {body['seq']}"
         check_fields(body, TURN_FIELDS, what)
         seq: int = body["seq"]
@@ -612,7 +634,7 @@ class Verifier:
         records = _need(body, "records", list, what)
         if len(records) > MAX_RECORDS:
             raise FormatError(f"{what} has more than {MAX_RECORDS} records")
-        self.replay_records(seq, side, seed, records, accepted, links)
+        self.replay_records(seq, side, seed, records, accepted, links, watch)
         # the end of the file: whose decision is next
         draw = _need(body, "draw", str, what)
         end = _need(body, "end", str, what)
@@ -685,7 +707,8 @@ class Verifier:
         return accepted
 
     def replay_records(self, seq: int, side: str, seed: bytes, records: list[Any],
-                       accepted: Accepted, links: tuple[bytes, bytes] = (b"", b"")) -> None:
+                       accepted: Accepted, links: tuple[bytes, bytes] = (b"", b""),
+                       watch: Watch | None = None) -> None:
         """Apply the sender's actions and re-derive each roll from the seed."""
         roll_index = 0
         last_action = f"(asked for by file {seq - 1})" if self.sealed else "(start of file)"
@@ -704,7 +727,12 @@ class Verifier:
                     raise DesyncError(f"{where}: the {player} side's standing order answers "
                                       f"{due!r} here, not {quote(typed.text)}")
                 assert isinstance(player, str)
-                accepted.events += self.state.apply(typed.text, side=player, order=True)
+                if watch is not None:
+                    watch.action(self.state, typed.text, player)
+                told = self.state.apply(typed.text, side=player, order=True)
+                if watch is not None:
+                    watch.acted(told)
+                accepted.events += told
                 accepted.actions.append(typed.text)
                 accepted.ordered.append(typed.text)
                 last_action = typed.text
@@ -715,11 +743,16 @@ class Verifier:
                     raise ChainError(f"{where}: action {quote(typed.text)} by the {side} "
                                      f"player when it is {player or 'nobody'}'s turn",
                                      reason="out-of-turn")
+                if watch is not None:
+                    watch.action(self.state, typed.text, None)
                 try:
-                    accepted.events += self.state.apply(typed.text, side=side)
+                    told = self.state.apply(typed.text, side=side)
                 except PbemError as exc:
                     raise DesyncError(f"{where}: {quote(typed.text)} is refused here: "
                                       f"{exc}") from None
+                if watch is not None:
+                    watch.acted(told)
+                accepted.events += told
                 accepted.actions.append(typed.text)
                 accepted.acted = True
                 last_action = typed.text
@@ -745,6 +778,8 @@ class Verifier:
                 except DiceError as exc:
                     raise DiceError(f"{where}: roll {name}: {exc}") from None
                 told = self.state.apply_outcome(roll.outcome)
+                if watch is not None:
+                    watch.rolled(self.state, request, typed.outcome, roll_index, told)
                 accepted.events += told
                 rec = RollRecord(seq, roll_index, side, request.purpose, request.rule,
                                  request.describe(), roll.outcome, seed, last_action,

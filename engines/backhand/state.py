@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from collections.abc import Callable, Mapping
 from operator import attrgetter
-from typing import Any, TypeVar
+from typing import TYPE_CHECKING, Any, TypeVar
 
 from engines.backhand import view
 from engines.backhand.data import Data, load
@@ -22,7 +22,9 @@ from pbem.engine import Action, Decision, Engine, Event, Outcome, Result
 from pbem.grammar import Act
 from pbem.memo import Memo
 from pbem.steps import StepState
-from pbem.view import BoardView
+
+if TYPE_CHECKING:  # the picture loads when a board is drawn (issue 35)
+    from pbem.view import BoardView
 
 T = TypeVar("T")
 

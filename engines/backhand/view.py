@@ -5,11 +5,10 @@ from __future__ import annotations
 from typing import TYPE_CHECKING
 
 from engines.backhand.data import FRONTS
-from engines.hexkit.board import board_view
-from pbem.view import BoardView, Piece
 
 if TYPE_CHECKING:
     from engines.backhand.state import BBState
+    from pbem.view import BoardView
 
 
 def status_line(s: BBState) -> str:
@@ -20,6 +19,11 @@ def status_line(s: BBState) -> str:
 
 
 def board(s: BBState, side: str | None) -> BoardView:
+    # the picture's classes load when a board is drawn: legal, act and receive draw
+    # none, they write the status line alone (issue 35)
+    from engines.hexkit.board import board_view
+    from pbem.view import Piece
+
     pieces = []
     for u, x in sorted(s.pos.units.items()):
         if x.at in ("pending", "cup", "elim", "out"):

@@ -221,10 +221,15 @@ class HexGrid(Shared):
 
     def from_cube(self, c: Cube) -> HexId | None:
         """The id of a cube position, or ``None`` when it falls outside the grid."""
-        col, row = cube_to_offset(self.parity, c)
-        if not (self.cols[0] <= col <= self.cols[1] and self.rows[0] <= row <= self.rows[1]):
-            return None
-        return self.numbering.format(col, row)
+        # looked up, not converted and written: every cell's id is known (_cubes), and a
+        # search of the hexes within five of each unit (For the Motherland! 9.3.3) wrote
+        # 91 ids a unit (issue 35 item 5).  Kept beside the fields, not as one: a map
+        # from the data cache is rebuilt from its fields alone (scenario._map_from_data)
+        found: dict[Cube, HexId] | None = self.__dict__.get("_ids")
+        if found is None:
+            found = {cube: h for h, cube in self._cubes.items()}
+            object.__setattr__(self, "_ids", found)
+        return found.get(c)
 
     def neighbor(self, h: HexId, direction: int) -> HexId | None:
         return self.from_cube(self.to_cube(h) + DIRECTIONS[direction % 6])

@@ -126,6 +126,8 @@ def breadth_first(
     *,
     step_ok: Callable[[HexId, HexId], bool] | None = None,
     max_steps: int | None = None,
+    within: Container[HexId] | None = None,
+    ends: Collection[HexId] | None = None,
 ) -> dict[HexId, tuple[HexId, ...]]:
     """Every hex reachable from ``start`` hex by hex, each with the first path found (the
     fewest hexes; among equally short ones, the one ``neighbors`` lists first).
@@ -137,15 +139,31 @@ def breadth_first(
     the railroad's links, not into an enemy ZOC).  The paths come back in the order the
     hexes were reached, ``start`` left out.  (:func:`trace` does the same over the map's
     own :meth:`~engines.hexkit.hexmap.HexMap.neighbor_table`.)
+
+    ``within``: the hexes that may be entered, the same search as a ``step_ok`` that
+    asks whether the hex entered is in it, without a Python call a step.  ``ends``: only
+    the paths to these hexes, the rest searched through but not written (a Strategic
+    Movement's listing wants those to cities, some 20 of 700 hexes reached); the paths
+    are those of the whole search, in the same order.
     """
-    _, parent, _ = _breadth_first(neighbors, [start], step_ok=step_ok, max_steps=max_steps)
+    _, parent, _ = _breadth_first(neighbors, [start], within=within, step_ok=step_ok,
+                                  max_steps=max_steps)
     # each hex's path is its predecessor's and one more, in the order the hexes were
     # reached (not walked back from each: 15 steps a hex on a Strategic Movement)
     paths: dict[HexId, tuple[HexId, ...]] = {start: (start,)}
-    for n, p in parent.items():
-        paths[n] = (*paths[p], n)
-    del paths[start]
-    return paths
+    if ends is None:
+        for n, p in parent.items():
+            paths[n] = (*paths[p], n)
+        del paths[start]
+        return paths
+    out: dict[HexId, tuple[HexId, ...]] = {}
+    for n in parent:
+        if n in ends:
+            back = [n]
+            while back[-1] != start:
+                back.append(parent[back[-1]])
+            out[n] = tuple(reversed(back))
+    return out
 
 
 def lightest_chain(
@@ -191,10 +209,12 @@ def _breadth_first(
     step_ok: Callable[[HexId, HexId], bool] | None = None,
     max_steps: int | None = None,
     is_target: Callable[[HexId], bool] | None = None,
+    within: Container[HexId] | None = None,
 ) -> tuple[dict[HexId, int], dict[HexId, HexId], HexId | None]:
     """The one hex-by-hex search under :func:`region`, :func:`trace` and
     :func:`breadth_first`: from every start at once, over a neighbour table in its
-    order, into hexes ``enter`` allows by steps ``step_ok`` allows, at most ``max_steps``
+    order, into hexes of ``within`` that ``enter`` allows by steps ``step_ok`` allows,
+    at most ``max_steps``
     hexes.  Each hex reached with its distance and its predecessor (both in the order
     reached), and the first target reached, where the search stops."""
     dist = dict.fromkeys(starts, 0)
@@ -211,7 +231,8 @@ def _breadth_first(
         if max_steps is not None and d >= max_steps:
             continue
         for n in adjacent(h, ()):
-            if n in dist or (enter is not None and not enter(n)) or \
+            if n in dist or (within is not None and n not in within) or \
+                    (enter is not None and not enter(n)) or \
                     (step_ok is not None and not step_ok(h, n)):
                 continue
             dist[n] = d + 1

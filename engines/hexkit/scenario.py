@@ -38,7 +38,7 @@ from engines.hexkit.tables import (
 from pbem import datacache
 from pbem.engine import ScenarioInfo, package_files
 from pbem.errors import ScenarioError
-from pbem.sha import content_digest, sha256
+from pbem.sha import content_digest
 
 if TYPE_CHECKING:
     # imported for its type only: importlib.resources costs every command 18 M
@@ -49,15 +49,17 @@ Key = str | int
 T = TypeVar("T")
 _MISSING: Any = object()
 
-_HEADER = re.compile(r"^\s*(\[\[?)\s*(.+?)\s*\]\]?\s*(#.*)?$")
-_KEYTOK = re.compile(r'"((?:[^"\\]|\\.)*)"|\'([^\']*)\'|([A-Za-z0-9_-]+)')
-_TOML_LINE = re.compile(r"at line (\d+)")
+# a pattern's text: re compiles it when first used (and keeps it), so a command that
+# never needs it does not compile it at import (issue 35: 0.65 M instructions each)
+_HEADER = r"^\s*(\[\[?)\s*(.+?)\s*\]\]?\s*(#.*)?$"
+_KEYTOK = r'"((?:[^"\\]|\\.)*)"|\'([^\']*)\'|([A-Za-z0-9_-]+)'
+_TOML_LINE = r"at line (\d+)"
 
 
 def _split_keys(text: str) -> list[str]:
     """Split a dotted TOML key (``a."b c".d``) into its parts."""
     out = []
-    for m in _KEYTOK.finditer(text):
+    for m in re.finditer(_KEYTOK, text):
         out.append(next(g for g in m.groups() if g is not None))
     return out
 
@@ -110,7 +112,7 @@ class Doc(Shared):
         current: tuple[str, ...] = ()
         current_ok = True
         for i, line in enumerate(self._lines, 1):
-            m = _HEADER.match(line)
+            m = re.match(_HEADER, line)
             if m and not line.lstrip().startswith("#"):
                 parts = tuple(_split_keys(m.group(2)))
                 current = parts
@@ -279,7 +281,7 @@ def parse_doc(name: str, raw: bytes) -> Doc:
         try:
             data = tomllib.loads(text)
         except tomllib.TOMLDecodeError as exc:
-            m = _TOML_LINE.search(str(exc))
+            m = re.search(_TOML_LINE, str(exc))
             where = f"{name}:{m.group(1)}" if m else name
             raise ScenarioError(f"TOML syntax: {exc}", path=where) from None
         datacache.store("toml", key, data)
@@ -337,11 +339,9 @@ def parse_map(doc: Doc) -> HexMap:
 
 @functools.cache
 def _kit_code() -> bytes:
-    """SHA-256 of this kit's source: a cached map is only used by the code that built it."""
-    # one input: the same digest as an update a file, with pbem.sha's hash (importing
-    # hashlib maps OpenSSL, 11.7 M instructions, more than hashing the kit's ~150 KB)
-    return sha256(b"".join(path.name.encode() + b"\0" + path.read_bytes()
-                           for path in sorted(Path(__file__).parent.glob("*.py")))).digest()
+    """SHA-256 of this kit's source: a cached map is only used by the code that built it
+    (kept under the files' stamps, :func:`pbem.datacache.files_digest`)."""
+    return datacache.files_digest(sorted(Path(__file__).parent.glob("*.py")))
 
 
 def _map_data(hexmap: HexMap) -> dict[str, Any]:
@@ -758,7 +758,9 @@ def load_scenario_path(path: str | Path | Traversable, label: str | None = None)
     docs: dict[str, Doc] = {}
     traversables: list[Traversable] = []
     for name, t in _toml_files(root):
-        docs[name] = parse_doc(f"{source.rstrip('/')}/{name}", t.read_bytes())
+        # a file's digest kept under its stamp (the invite's pin and the cache's keys)
+        raw = datacache.read_known(t) if isinstance(t, Path) else t.read_bytes()
+        docs[name] = parse_doc(f"{source.rstrip('/')}/{name}", raw)
         traversables.append(t)
     if not docs:
         raise ScenarioError("no .toml files", path=source)

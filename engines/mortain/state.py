@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import functools
 from collections.abc import Mapping
-from typing import Any, ClassVar
+from typing import TYPE_CHECKING, Any, ClassVar
 
 from engines.hexkit.facts import BoardFacts, board_facts
 from engines.hexkit.hexid import HexId
@@ -17,7 +17,9 @@ from engines.mortain.position import Combat, Phase, Position, Side, Status
 from engines.mortain.victory import german_exits, mortain_captured
 from pbem.engine import Action, Decision, Result
 from pbem.steps import Frame, Misfit, Step, StepState
-from pbem.view import BoardView
+
+if TYPE_CHECKING:  # the picture loads when a board is drawn (issue 35)
+    from pbem.view import BoardView
 
 #: the steps of an attack, called by the combat phase (S7, S8)
 COMBAT_STEPS = frozenset({"combat", "attackers", "support", "def-support", "combat-roll",

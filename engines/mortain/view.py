@@ -4,14 +4,13 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-from engines.hexkit.board import board_view
 from engines.mortain.position import Status
 from engines.mortain.victory import german_exits
 from pbem.engine import counter_text
-from pbem.view import BoardView, Piece
 
 if TYPE_CHECKING:
     from engines.mortain.state import MortainState
+    from pbem.view import BoardView
 
 
 def status_line(s: MortainState, side: str | None) -> str:
@@ -25,6 +24,11 @@ def status_line(s: MortainState, side: str | None) -> str:
 
 
 def board(s: MortainState, side: str | None) -> BoardView:
+    # the picture's classes load when a board is drawn: legal, act and receive draw
+    # none, they write the status line alone (issue 35)
+    from engines.hexkit.board import board_view
+    from pbem.view import Piece
+
     pieces = []
     for u, x in sorted(s.pos.units.items()):
         if x.status is not Status.MAP:

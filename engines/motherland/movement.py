@@ -6,7 +6,6 @@ moves read them too.
 
 from __future__ import annotations
 
-import functools
 import itertools
 from collections.abc import Callable
 from dataclasses import dataclass, field
@@ -31,7 +30,7 @@ from engines.motherland.terrain import (
 from engines.motherland.victory import claim_path
 from pbem.engine import Action, Event
 from pbem.errors import IllegalAction
-from pbem.grammar import Act
+from pbem.grammar import Act, Form
 
 if TYPE_CHECKING:
     from engines.motherland.state import MotherlandState
@@ -128,8 +127,7 @@ def _board_cost(s: MotherlandState, uid: str, a: str, b: str) -> int | None:
     """The MP of a step from ``a`` into adjacent ``b`` by the map alone (terrain,
     hexside, the ice: 5.1), None where the map bars it; units, ZOC and borders are
     the caller's.  A function of :meth:`_cost_key` only, so compiled once per key
-    (:meth:`_move_costs`, which prices the steps off the ice as this does, the terrain
-    cost of each hex and the cost of each set of hexside features found once)."""
+    (:meth:`_move_costs`, through :func:`_price_table`)."""
     water = s.data.water
     if a in water or b in water:
         # 5.1.7: Soviet infantry cross Frozen Access hexsides on Snow Turns
@@ -145,6 +143,36 @@ def _board_cost(s: MotherlandState, uid: str, a: str, b: str) -> int | None:
     if tc is None or sc is None:
         return None
     return tc + sc
+
+
+def _price_table(s: MotherlandState, uid: str) -> dict[tuple[str, str], int | None]:
+    """:func:`_board_cost` of every step of the map, read a hex's terrain cost and a set
+    of hexside features' cost once each (the same for every step of the key): a step
+    on land is their sum, one into or out of the water is :func:`_board_cost`'s.  A
+    new key's table was half of compiling it, and the movement listing that met the
+    key first (a new weather, turn 1's Minor Rivers) the slowest of a game (issue 35)."""
+    water, sides = s.data.water, s.data.hexsides_both_ways()
+    # a hex with no neighbour on land is never entered from land: left out
+    terrain = {b: terrain_cost(s, uid, b) for b in s.data.land}
+    sided: dict[frozenset[str], int | None] = {}
+    plain = _features_cost(s, uid, frozenset())
+    table: dict[tuple[str, str], int | None] = {}
+    for a, ns in s.data.all_neighbors.items():
+        wet = a in water
+        for b in ns:
+            if wet or b in water:
+                table[a, b] = _board_cost(s, uid, a, b)
+                continue
+            tc = terrain[b]
+            f = sides.get((a, b))
+            if f is None:
+                sc = plain
+            elif f in sided:
+                sc = sided[f]
+            else:
+                sc = sided[f] = _features_cost(s, uid, f)
+            table[a, b] = None if tc is None or sc is None else tc + sc
+    return table
 
 
 def _cost_key(s: MotherlandState, uid: str) -> tuple[str, bool, bool, bool]:
@@ -170,30 +198,13 @@ def _move_costs(s: MotherlandState, uid: str) -> MoveCosts:
     key = (id(s.data), *_cost_key(s, uid))
     hit = _COSTS.get(key)
     if hit is None or hit[0] is not s.data:
-        # priced now, so that the kept costs hold the map's facts and not this state:
-        # _board_cost step by step, with the terrain of each hex and the cost of each
-        # set of hexside features found once for the key (the same for all its steps)
-        water, side_features = s.data.water, s.data.side_features
-        hexes: dict[str, int | None] = {}
-        crossings: dict[frozenset[str], int | None] = {}
-        table: dict[tuple[str, str], int | None] = {}
-        for a, ns in s.data.all_neighbors.items():
-            on_ice = a in water
-            for b in ns:
-                if on_ice or b in water:  # the ice (5.1.7): a few steps, as the rule says
-                    table[(a, b)] = _board_cost(s, uid, a, b)
-                    continue
-                tc = hexes.get(b, -1)
-                if tc == -1:
-                    tc = hexes[b] = terrain_cost(s, uid, b)
-                f = side_features(a, b)
-                sc = crossings.get(f, -1)
-                if sc == -1:
-                    sc = crossings[f] = _features_cost(s, uid, f)
-                table[(a, b)] = None if tc is None or sc is None else tc + sc
+        # priced now, so that the kept costs hold the map's facts and not this state
+        table = _price_table(s, uid)
         priced = _Priced(f"motherland:{key[1:]}", {}, price=table.get)
         hit = _COSTS[key] = (s.data, MoveCosts(s.data.hexmap, priced))
     return hit[1]
+
+
 def _can_move(s: MotherlandState, uid: str, exploit: bool) -> bool:
     u, c = s.u(uid), s.c(uid)
     if not u.hex or u.mode in ("strat", "sea", "done"):
@@ -216,10 +227,12 @@ def _reach_key(s: MotherlandState, uid: str, exploit: bool) -> tuple[Any, ...]:
             s.pos.phase, s.sig(other(c.side)), s.pos.turkey)
 
 
-def reach(s: MotherlandState, uid: str, exploit: bool = False) -> dict[str, tuple[str, ...]]:
-    """Every hex the unit can move to now, with one least-cost path to each."""
+def reach(s: MotherlandState, uid: str, exploit: bool = False,
+          reach_key: tuple[Any, ...] | None = None) -> dict[str, tuple[str, ...]]:
+    """Every hex the unit can move to now, with one least-cost path to each
+    (``reach_key``: :func:`_reach_key`'s, when the caller has it)."""
     u, c = s.u(uid), s.c(uid)
-    key = ("reach", *_reach_key(s, uid, exploit))
+    key = ("reach", *(reach_key or _reach_key(s, uid, exploit)))
     hit = s._pcache.get(key)
     if hit is not None:
         return hit  # type: ignore[no-any-return]
@@ -429,21 +442,23 @@ def apply_move(s: MotherlandState, a: Act, exploit: bool) -> None:
 def unit_moves(s: MotherlandState, uid: str, exploit: bool) -> list[Act]:
     """The unit's moves, one to each hex it can reach (5.1), kept while its reach is: a
     movement phase lists every unit's moves after each move, most of them unchanged."""
-    key = ("moves", *_reach_key(s, uid, exploit))
+    reach_key = _reach_key(s, uid, exploit)
+    key = ("moves", *reach_key)
     hit: list[Act] | None = s._pcache.get(key)
     if hit is None:
-        hit = s._pcache[key] = [_move(uid, path) for _dest, path
-                                in sorted(reach(s, uid, exploit).items())]
+        hit = s._pcache[key] = _moves(MOVE, uid, reach(s, uid, exploit, reach_key))
     return hit
 
 
-def _move(uid: str, path: tuple[str, ...]) -> Act:
+def _moves(form: Form, uid: str, paths: dict[str, tuple[str, ...]]) -> list[Act]:
+    """``uid``'s moves along ``paths`` in the order of their ends."""
     # a campaign lists some 100,000 distinct moves: made without checking each hex
     # against its type and writing the text at once (MOVE(...) does both), which cost a
     # fifth of its self-play; the ids come from the map and the counter sheet, and the
-    # contract tests parse every listed action's text back to it (pbem.testing)
-    values = (uid, path[0], path[1:])
-    return MOVE.made(values, functools.partial(Act, MOVE, values))
+    # contract tests parse every listed action's text back to it (pbem.testing).  A
+    # Strategic Movement (5.3) has the same shape: a movement phase's first listing made
+    # thousands of them, a sixth of the slowest listings' time (issue 35 item 5)
+    return form.unchecked((uid, path[0], path[1:]) for _end, path in sorted(paths.items()))
 
 
 def move_options(s: MotherlandState, t: MoveArgs) -> list[Action]:
@@ -457,9 +472,7 @@ def move_options(s: MotherlandState, t: MoveArgs) -> list[Action]:
         for uid in sorted(s.on_map(side)):
             if strategic_ok_unit(s, uid):
                 continue
-            for dest, path in sorted(strategic_reach(s, uid).items()):
-                if dest in s.data.cities:
-                    out.append(STRATEGIC(uid, path[0], path[1:]))
+            out += _moves(STRATEGIC, uid, strategic_reach(s, uid, cities=True))
         out += ship_options(s)
     out += baku_options(s, t)
     out.append(ending(DONE["exploit" if exploit else "move"]))

@@ -121,18 +121,21 @@ def overrun_options(s: MotherlandState, exploit: bool) -> list[Action]:
         u, c = s.u(uid), s.c(uid)
         if u.mp >= cost and c.is_combat and u.mode not in ("strat", "sea", "done"):
             by_hex.setdefault(u.hex, []).append(uid)
+    enemy = s.occupied(SOVIET if side == AXIS else AXIS)  # has_enemy, read once
     for h, units in sorted(by_hex.items()):
         keys = sorted({(s.c(x).mech, s.u(x).start) for x in units})
         for mech, start in keys:
             group = [x for x in units if s.c(x).mech == mech
                      and s.u(x).start == start]
             for target in s.data.neighbors[h]:
-                if not s.has_enemy(target, side):
+                if target not in enemy:
                     continue
                 g = [x for x in group if not _overrun_why(s, target, [x], exploit)[0]]
                 if not g or _overrun_why(s, target, g, exploit)[0]:
                     continue
-                out.append(OVERRUN(target, tuple(g)))
+                # every argument given, "and air" too: the action made before is found
+                # by its values (given two, the form checks and writes it again)
+                out.append(OVERRUN(target, tuple(g), False))
                 if side == AXIS and air_ok(s, target, g) and \
                         not _overrun_hopeless(s, target, g):
                     out.append(OVERRUN(target, tuple(g), True))

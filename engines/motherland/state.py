@@ -32,7 +32,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Mapping
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from engines.hexkit.facts import BoardFacts, Placed, board_facts
 from engines.motherland import rules
@@ -72,7 +72,9 @@ from engines.motherland.steps import STEPS
 from pbem import typedcopy
 from pbem.engine import CHANCE, Action, Decision, Result, State
 from pbem.steps import Choice, Frame, Misfit, Roll, StepState
-from pbem.view import BoardView
+
+if TYPE_CHECKING:  # the picture loads when a board is drawn (issue 35)
+    from pbem.view import BoardView
 
 #: a rule number in a reason's words (:meth:`MotherlandState.cited`)
 _CITED = re.compile(r"\b\d+\.\d+(?:\.\d+)*")

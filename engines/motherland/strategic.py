@@ -4,6 +4,7 @@
 from __future__ import annotations
 
 import itertools
+from collections.abc import Collection
 from typing import TYPE_CHECKING
 
 from engines.hexkit.movement import breadth_first
@@ -77,18 +78,19 @@ def _strategic_free(s: MotherlandState, side: str) -> frozenset[str]:
         lasting = ("stratfree", side, s.sig(other(side)), partisans)
         hit = s._pcache.get(lasting)
         if hit is None:
-            near: set[str] = set()
             spots = set(s.occupied(other(side)))
             spots.update(h for h in partisans if h)
-            for h in sorted(spots):
-                near.update(y for y, _ in s.data.near(h, 2))
-            hit = frozenset(h for h in s.data.land if h not in near)
+            hit = s.data.land_set.difference(*(s.data.around(h, 2) for h in spots))
             s._pcache[lasting] = hit
         s._cache[key] = hit
     return hit
 
 
-def strategic_reach(s: MotherlandState, uid: str) -> dict[str, tuple[str, ...]]:
+def strategic_reach(s: MotherlandState, uid: str, *,
+                    cities: bool = False) -> dict[str, tuple[str, ...]]:
+    """Every hex ``uid`` may end a Strategic Movement in now (5.3, 5.3.1), with the path
+    of fewest hexes to each; ``cities``: those in cities alone (what the movement phase
+    lists: the rest of the search is not written out)."""
     side = s.c(uid).side
     start = s.u(uid).hex
     marks = s._cache.get("marks")
@@ -100,49 +102,57 @@ def strategic_reach(s: MotherlandState, uid: str) -> dict[str, tuple[str, ...]]:
     # the search reads the unit's side, nation (5.2.1) and, for the terrain a type
     # alone may enter, its type: the units of a stack mostly share it
     kind = (side, c.nation, c.type if c.type in costed_types(s) else "")
-    key = ("sreach", kind, start, s.sig(other(side)), marks)
+    key = ("sreach", kind, start, s.sig(other(side)), marks, cities)
     hit = s._pcache.get(key)
     if hit is None:
-        hit = _strategic_bfs(s, uid, start)
+        hit = _strategic_bfs(s, uid, start, s.data.cities if cities else None)
         s._pcache[key] = hit
     # 5.3.1: the move ends where the unit is in supply by any supply rule
     ends = supplied_hexes(s, uid)
     return hit if ends is None else {h: p for h, p in hit.items() if h in ends}
 
 
-def _strategic_bfs(s: MotherlandState, uid: str, start: str) -> dict[str, tuple[str, ...]]:
+def _strategic_bfs(s: MotherlandState, uid: str, start: str,
+                   ends: Collection[str] | None) -> dict[str, tuple[str, ...]]:
     side = s.c(uid).side
     free = _strategic_free(s, side)
     if start not in free:
         return {}
-    # _strategic_step_ok's tests, the sets gathered once for the search
-    cities = s.data.cities
-    enterable = free - frozenset(h for h, mark in s.pos.control.items()
-                              if mark == other(side) and h in cities)
-    enterable -= barred_countries(s, uid)
     c = s.c(uid)
     kind = c.type if c.type in costed_types(s) else ""
-    lasting = ("terrain_ok", kind, s.snow)
-    passable: frozenset[str] | None = s._pcache.get(lasting)
-    if passable is None:
-        # where the Terrain Effects Chart lets a unit of this kind in at all (5.1.5):
-        # a fact of the map, the weather and the type
-        passable = frozenset(h for h in {b for ns in s.data.neighbors.values()
-                                         for b in ns}
-                             if terrain_cost(s, uid, h) is not None)
-        s._pcache[lasting] = passable
+    barred = barred_countries(s, uid)
+    # _strategic_step_ok's tests, the sets gathered once for the position and every
+    # unit of a side, nation and kind: a first listing searched from a dozen hexes,
+    # each set over the whole map (issue 35 item 5)
+    key = ("strategic-usable", side, barred, kind, s.snow)
+    usable: frozenset[str] | None = s._cache.get(key)
+    if usable is None:
+        cities = s.data.cities
+        enterable = free - frozenset(h for h, mark in s.pos.control.items()
+                                     if mark == other(side) and h in cities)
+        enterable -= barred
+        lasting = ("terrain_ok", kind, s.snow)
+        passable: frozenset[str] | None = s._pcache.get(lasting)
+        if passable is None:
+            # where the Terrain Effects Chart lets a unit of this kind in at all (5.1.5):
+            # a fact of the map, the weather and the type
+            passable = frozenset(h for h in {b for ns in s.data.neighbors.values()
+                                             for b in ns}
+                                 if terrain_cost(s, uid, h) is not None)
+            s._pcache[lasting] = passable
+        usable = s._cache[key] = enterable & passable
 
-    shut = s._pcache.get("strategic_shut")
-    if shut is None:
-        # the hexsides no Strategic Movement crosses (5.3.3), both ways: of the map
-        shut = s._pcache["strategic_shut"] = frozenset(
-            ab for ab, f in s.data.hexsides_both_ways().items() if f & _NO_STRATEGIC)
-    usable = enterable & passable
-
-    def step_ok(a: str, b: str) -> bool:
-        return b in usable and (a, b) not in shut
+    table: dict[str, tuple[str, ...]] | None = s._pcache.get("strategic_neighbors")
+    if table is None:
+        # the map's neighbours less those across a hexside no Strategic Movement crosses
+        # (5.3.3), in the map's order: the search then asks only the hex entered
+        shut = frozenset(ab for ab, f in s.data.hexsides_both_ways().items()
+                         if f & _NO_STRATEGIC)
+        table = s._pcache["strategic_neighbors"] = {
+            a: tuple(b for b in ns if (a, b) not in shut)
+            for a, ns in s.data.neighbors.items()}
     # 5.3: up to 15 hexes, each step clear of the enemy (5.3.1) and open (5.3.3)
-    return breadth_first(s.data.neighbors, start, max_steps=15, step_ok=step_ok)
+    return breadth_first(table, start, max_steps=15, within=usable, ends=ends)
 
 
 def _strategic_step_ok(s: MotherlandState, uid: str, a: str, b: str, free: frozenset[str]) -> bool:

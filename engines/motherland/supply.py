@@ -87,7 +87,9 @@ def supply_blocked(s: MotherlandState, side: str) -> frozenset[str]:
     if hit is None:
         enemy = other(side)
         ez, foes, friends = s.zoc(enemy), s.occupied(enemy), s.occupied(side)
-        out = {h for h in s.data.land if h in foes or (h in ez and h not in friends)}
+        # enemy units, and the enemy's ZOC where no friendly unit stands, on land (set
+        # operations: a loop over every land hex was a tenth of a first listing's supply)
+        out = set(s.data.land_set & (foes | (ez - friends)))
         out.update(h for h, mark in s.pos.control.items()
                    if mark == enemy and h not in friends)
         hit = frozenset(out)
@@ -204,13 +206,13 @@ def supplied_at(s: MotherlandState, uid: str, h: str) -> bool:
         if c.nation == "finnish":
             # 9.3.1 source F only; 9.3.3 is for all Axis units, the Finns included
             near, anylen, _ = supply_net(s, AXIS, "F")
-            return h in near or (h in anylen and _soviet_distance(s, h) >= 6)
+            return h in near or (h in anylen and h not in _soviet_close(s))
         if c.nation == "turkish":
             return h in supply_net(s, AXIS, "T")[0]
         near, anylen, _ = supply_net(s, AXIS)
         if h in near:
             return True
-        if h in anylen and _soviet_distance(s, h) >= 6:  # 9.3.3
+        if h in anylen and h not in _soviet_close(s):  # 9.3.3
             return True
         if c.nation == "german" and c.type not in ("air_base",):
             return h in sea_supply(s, AXIS)
@@ -248,14 +250,13 @@ def supplied_hexes(s: MotherlandState, uid: str) -> frozenset[str] | None:
 
 def _supplied_hexes(s: MotherlandState, kind: tuple[str, object, bool]) -> frozenset[str]:
     # as supplied_at, read for whole sets of hexes: a hex with a line of any length
-    # is in supply by 9.3.3 where no Soviet unit is within five (_soviet_distance)
+    # is in supply by 9.3.3 where no Soviet unit is within five (_soviet_close)
     side, which, sea = kind
     if side == "axis":
         if which == "turkish":
             return frozenset(supply_net(s, AXIS, "T")[0])
         near, anylen, _ = supply_net(s, AXIS, "F" if which == "finnish" else "")
-        _soviet_distance(s, "")
-        close = s._cache["soviet_within5"]
+        close = _soviet_close(s)
         out = set(near).union(h for h in anylen if h not in close)
         if sea:
             out.update(sea_supply(s, AXIS))
@@ -280,29 +281,26 @@ def isolated(s: MotherlandState, uid: str) -> bool:
     return h not in supply_net(s, SOVIET, net)[1]
 
 
-def _soviet_distance(s: MotherlandState, h: str) -> int:
-    """Hexes to the nearest Soviet unit not Out of Supply (9.3.3), counted up to 6."""
-    # asked for every hex a Strategic Movement may end in (5.3.1): the hexes within
-    # five of those units are gathered once per position
-    near = s._cache.get("soviet_within5")
-    if near is None:
+def _soviet_close(s: MotherlandState) -> frozenset[str]:
+    """The hexes within five of a Soviet unit not Out of Supply (9.3.3: a line of any
+    length supplies an Axis unit six or more hexes from every one)."""
+    # asked for every hex a Strategic Movement may end in (5.3.1): gathered once per
+    # position, the union of each unit's hexes within five (a loop over them was half
+    # of some movement phases' first listing: issue 35 item 5)
+    close: frozenset[str] | None = s._cache.get("soviet_within5")
+    if close is None:
         spots = tuple(sorted({s.u(uid).hex for uid in s.on_map(SOVIET)
                               if s.u(uid).supply != "out"
                               and s.c(uid).type != "economic"}))
         # a function of those hexes alone: kept across the Axis moves that leave them
         # as they are (issue 35 item 5: a third of a Strategic Movement listing)
         lasting = ("within5", spots)
-        near = s._pcache.get(lasting)
-        if near is None:
-            found: dict[str, int] = {}
-            for x in spots:
-                for y, d in s.data.near(x, 5):
-                    if d < found.get(y, 6):
-                        found[y] = d
-            near = found
-            s._pcache[lasting] = near
-        s._cache["soviet_within5"] = near
-    return int(near.get(h, 6))
+        close = s._pcache.get(lasting)
+        if close is None:
+            close = frozenset().union(*(s.data.around(x, 5) for x in spots))
+            s._pcache[lasting] = close
+        s._cache["soviet_within5"] = close
+    return close
 
 
 def _near_factory(s: MotherlandState, h: str) -> bool:

@@ -4,7 +4,6 @@ Soviet plan's commitments (9.1) and their reveal.
 
 from __future__ import annotations
 
-import hashlib
 from collections.abc import Iterable
 from typing import TYPE_CHECKING
 
@@ -12,6 +11,7 @@ from engines.panzer48.data import other
 from engines.panzer48.stacking import fits
 from engines.panzer48.zoc import zoc
 from pbem.engine import Commitment, Event
+from pbem.sha import sha256
 
 if TYPE_CHECKING:
     from engines.panzer48.state import P48State
@@ -22,7 +22,7 @@ if TYPE_CHECKING:
 #: playing on one state): it is public, so such a plan is not secret; a session always
 #: commits with the salt from the side's own secret (State.conceal)
 def open_salt(formation: str) -> bytes:
-    return hashlib.sha256(b"pbem/48th-panzer-korps/open-salt\0" + formation.encode()).digest()
+    return sha256(b"pbem/48th-panzer-korps/open-salt\0" + formation.encode()).digest()
 
 
 def plan_value(formation: str, area: str) -> list[str]:

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from collections.abc import Callable, Mapping
 from operator import attrgetter
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from engines.hexkit.facts import BoardFacts, Placed, board_facts
 from engines.panzer48.data import SIDES, Data, UnitInfo, data
@@ -22,7 +22,9 @@ from engines.panzer48.view import board, status_line
 from pbem.engine import Action, Decision, Result
 from pbem.grammar import Act
 from pbem.steps import Frame, Misfit, StepState
-from pbem.view import BoardView
+
+if TYPE_CHECKING:  # the picture loads when a board is drawn (issue 35)
+    from pbem.view import BoardView
 
 #: the steps of the sequence of play (3) that only the turn's sequences call, each with
 #: the arguments they give it (or that run and move on without a decision): a position is

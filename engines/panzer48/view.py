@@ -4,12 +4,11 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-from engines.hexkit.board import board_view
 from engines.panzer48.victory import score
-from pbem.view import BoardView, Piece
 
 if TYPE_CHECKING:
     from engines.panzer48.state import P48State
+    from pbem.view import BoardView
 
 
 def status_line(s: P48State, side: str | None) -> str:
@@ -20,6 +19,11 @@ def status_line(s: P48State, side: str | None) -> str:
 
 
 def board(s: P48State, side: str | None) -> BoardView:
+    # the picture's classes load when a board is drawn: legal, act and receive draw
+    # none, they write the status line alone (issue 35)
+    from engines.hexkit.board import board_view
+    from pbem.view import Piece
+
     pieces = []
     for u in s.on_map():
         info, x = s.d.units[u], s.pos.units[u]

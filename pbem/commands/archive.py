@@ -138,9 +138,15 @@ def audit_cmd(ctx: click.Context, paths: tuple[Path, ...], game: str | None, rol
     from pbem.audit import audit_games, collect, explain_roll
 
     data_cache_of(ctx)
+    page = None
+    if html:
+        from pbem.web.replay import PageMaker
+
+        # the page is made from the audit's own replay, not from a second one after it
+        page = PageMaker(side)
     with handled(), progress_bar("verifying") as progress:
         datas = collect(list(paths))
-        whole = audit_games(datas, progress, game=game)
+        whole = audit_games(datas, progress, game=game, watch=page)
     with handled():
         ids = ", ".join(g.game_id.hex()[:12] for g in whole.games)
         if html:
@@ -151,7 +157,7 @@ def audit_cmd(ctx: click.Context, paths: tuple[Path, ...], game: str | None, rol
                                  "the one to replay with --game ID")
             only = whole.games[0]
             mine = {row.source for row in only.files if row.chain != "set aside"}
-            echo(audit_html([d for d in datas if d[0] in mine], only, html, side))
+            echo(audit_html([d for d in datas if d[0] in mine], only, html, side, page))
         if as_json:
             click.echo(json.dumps(whole.to_json(), indent=2))
             sys.exit(whole.code())

@@ -5,7 +5,6 @@ Loaded only when one of its commands runs (:class:`pbem.cli.LazyGroup`).
 
 from __future__ import annotations
 
-import json
 import sys
 from pathlib import Path
 from typing import Any
@@ -15,7 +14,7 @@ import click
 from pbem.cli import (
     complete_action,
     complete_game,
-    console,
+    console_width,
     echo,
     handled,
     hold_option,
@@ -200,6 +199,8 @@ def legal_cmd(ctx: click.Context, game_ref: str, focus: str | None, show_all: bo
         # has a grammar): "legal GAME 1009" finds the bridge 1008/1009 too
         actions = [a.notation() for a in legal if not focus or focus in names(a)]
         if as_json:
+            import json
+
             click.echo(json.dumps({
                 "game": game.name, "your_move": decision is not None,
                 "decision": decision.kind if decision else None,
@@ -227,7 +228,7 @@ def legal_cmd(ctx: click.Context, game_ref: str, focus: str | None, show_all: bo
                 echo(f"  {text}")
             return
         cells = frozenset(c.hex for c in game.view().cells)
-        width = max(40, console.width - 4)
+        width = max(40, console_width() - 4)
         if focus:
             if one is not None:
                 echo(f"  {one.title()}: {count_words(len(one.actions), 'action')}")

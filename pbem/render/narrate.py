@@ -142,51 +142,81 @@ def roll_event(purpose: str, request: str, outcome: Sequence[object], *, name: s
     return Event(f"{head}{request} {result} for {purpose}{tail}", "roll", rule=rule)
 
 
+class FrameCutter:
+    """Cuts a file's replay into frames as the records are applied: each action starts a
+    frame, the rolls it leads to join it, and each frame carries ``side``'s view after
+    its last record.  Told by :func:`frames_from_records`' replay on a copy, or by the
+    verifier's own (:meth:`pbem.transcript.Verifier.add`'s ``watch``): a replay page made
+    from the files needs the verifier's replay anyway, and a second one on a copy of the
+    state was a third of the page's cost (issue 35 item 2).
+
+    With ``tell_rolls`` every roll is told with its purpose (named ``seq.index`` when
+    ``seq`` is given), before the events the engine reports for its result; when the
+    engine tells a roll itself (an event of kind ``roll``), its words are kept and only
+    the name is added."""
+
+    def __init__(self, side: str | None, *, seq: int | None = None,
+                 tell_rolls: bool = True) -> None:
+        self.side, self.seq, self.tell_rolls = side, seq, tell_rolls
+        self.frames: list[Frame] = []
+        self._events: list[Event] = []
+        self._started = False
+
+    def action(self, state: State, text: str, ordered_by: str | None) -> None:
+        if self._started:  # the frame before ends at the position before this action
+            self.frames.append((state.view(self.side), self._events))
+        self._events, self._started = [], True
+        if ordered_by is not None:
+            self._events.append(Event(f"by the {ordered_by} player's standing order: {text}",
+                                      "info"))
+
+    def acted(self, events: list[Event]) -> None:
+        self._events += events
+
+    def rolled(self, state: State, request: ChanceRequest, outcome: tuple[Any, ...],
+               index: int, told: list[Event]) -> None:
+        name = f"{self.seq}.{index}" if self.seq is not None else ""
+        if self.tell_rolls and any(e.kind == "roll" for e in told):
+            # the engine tells its own rolls: only give them their names
+            told = [replace(e, text=f"roll {name}: {e.text}") if e.kind == "roll"
+                    and name else e for e in told]
+        elif self.tell_rolls:
+            told = [roll_event(request.purpose, request.describe(), outcome, name=name,
+                               rule=request.rule), *told]
+        self._events += told
+        self._started = True
+
+    def finish(self, state: State) -> list[Frame]:
+        """The frames, the last one ending at ``state`` (the position after the file)."""
+        if self._started:
+            self.frames.append((state.view(self.side), self._events))
+            self._started = False
+        return self.frames
+
+
 def frames_from_records(state: State, records: Sequence[Sequence[Any]], side: str | None, *,
                         seq: int | None = None, tell_rolls: bool = True) -> list[Frame]:
-    """Replay a file's records on a copy of ``state`` and cut them into replay frames.
+    """Replay a file's records on a copy of ``state`` and cut them into replay frames
+    (:class:`FrameCutter`).
 
     ``records`` are the session's ``["a", notation]`` (an action), ``["o", notation]``
     (the other side's standing order answering its decision) and ``["r", index,
     outcome]`` (a roll); ``state`` is the position before the first one and is left
-    untouched.  Each action starts a frame, the rolls it leads to join it, and each frame
-    carries ``side``'s view after its last record.  With ``tell_rolls`` every roll is
-    told with its purpose (named ``seq.index`` when ``seq`` is given), before the events
-    the engine reports for its result; when the engine tells a roll itself (an event of
-    kind ``roll``), its words are kept and only the name is added.
+    untouched.
     """
     work = state.clone()
-    frames: list[Frame] = []
-    events: list[Event] = []
-    started = False
+    cut = FrameCutter(side, seq=seq, tell_rolls=tell_rolls)
     for record in history.read_all(records):
         if isinstance(record, history.Played):
-            if started:
-                frames.append((work.view(side), events))
-            events, started = [], True
-            if isinstance(record, history.Ordered):
-                # the decider's side, taken before the action changes whose turn it is
-                who = work.current_player()
-                events.append(Event(f"by the {who} player's standing order: {record.text}",
-                                    "info"))
-            events += work.apply(record.text)
+            # the decider's side, taken before the action changes whose turn it is
+            who = work.current_player() if isinstance(record, history.Ordered) else None
+            cut.action(work, record.text, who)
+            cut.acted(work.apply(record.text))
         else:
             request: ChanceRequest = work.chance_request()
-            outcome = record.outcome
-            told = work.apply_outcome(outcome)
-            name = f"{seq}.{record.index}" if seq is not None else ""
-            if tell_rolls and any(e.kind == "roll" for e in told):
-                # the engine tells its own rolls: only give them their names
-                told = [replace(e, text=f"roll {name}: {e.text}") if e.kind == "roll"
-                        and name else e for e in told]
-            elif tell_rolls:
-                told = [roll_event(request.purpose, request.describe(), outcome, name=name,
-                                   rule=request.rule), *told]
-            events += told
-            started = True
-    if started:
-        frames.append((work.view(side), events))
-    return frames
+            cut.rolled(work, request, record.outcome, record.index,
+                       work.apply_outcome(record.outcome))
+    return cut.finish(work)
 
 
 # --- keys ------------------------------------------------------------------------------------
@@ -475,6 +505,7 @@ __all__ = [
     "KIND_TAGS",
     "DecisionPrompt",
     "Frame",
+    "FrameCutter",
     "KeyPoller",
     "NarrationLine",
     "ReplayResult",

@@ -23,6 +23,10 @@ from typing import TYPE_CHECKING, Any
 
 from pbem.atomic import write_atomic
 from pbem.errors import PbemError
+
+# with the session, which every command that seals loads: 'act' says what became of its
+# file without loading the transports (issue 35)
+from pbem.session import sealed_lines
 from pbem.transport.base import Delivered, TransportError
 
 if TYPE_CHECKING:
@@ -75,7 +79,9 @@ class Route:
 
 
 def _path(home: Path) -> Path:
-    return Path(home) / "transport" / "routes.json"
+    from pbem.session import ROUTES
+
+    return Path(home).joinpath(*ROUTES)
 
 
 def _read(path: Path) -> dict[str, Any]:
@@ -198,21 +204,6 @@ def deliver_file(game: Game, seq: int, data: bytes, route: Route, *,
         record_sent(game.home.path, game.game_id, seq, done.how, done.where,
                     now=game.home.clock())
     return done
-
-
-def sealed_lines(game: Game, seq: int) -> list[str]:
-    """What became of file ``seq``, just sealed: sent (and how), held, not sent and why,
-    or, for a game without a route, the commands that send it."""
-    from pbem.text import bound, safe
-
-    said = game.home.deliveries.get((game.game_id, seq))
-    if said is not None:
-        # a server's or another package's words may be in it: never raw to a terminal
-        return [safe(bound(said, 2000))]
-    name = game.name
-    return [f"not sent: {name} has no route; send it with 'pbem send {name} --folder DIR' "
-            f"(or --email, or -o FILE), or give the game its route once: 'pbem route "
-            f"{name} --folder DIR' (or --email)"]
 
 
 def on_sealed(game: Game, seq: int) -> None:

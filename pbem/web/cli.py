@@ -12,7 +12,7 @@ import click
 
 from pbem.audit import AuditReport
 from pbem.errors import UsageError
-from pbem.web.replay import build, ordered_files, replay_html, write_html
+from pbem.web.replay import PageMaker, build, ordered_files, replay_html, write_html
 
 
 def game_html(game: Any, path: Path, referee: bool) -> str:
@@ -27,12 +27,22 @@ def game_html(game: Any, path: Path, referee: bool) -> str:
 
 
 def audit_html(datas: list[tuple[str, bytes]], report: AuditReport, path: Path,
-               side: str | None) -> str:
-    """Write the audited files' replay page (the referee's view of a finished game)."""
-    names, files = ordered_files(datas)
-    if not files:
-        raise UsageError("no invite among the files: nothing to replay")
-    book = build(files, side, sources=names, report=report)
+               side: str | None, made: PageMaker | None = None) -> str:
+    """Write the audited files' replay page (the referee's view of a finished game);
+    ``made``: the page the audit's replay made (:func:`pbem.audit.audit_games`' ``watch``),
+    else, when it made none (no invite, a side the engine has not), made here."""
+    # the audit replayed the files this page would (each place's first copy, in order, to
+    # the first gap or failure) unless two versions of a place or a file without one
+    # made it choose otherwise
+    if made is not None and made.first is not None and report.verifier is not None and all(
+            row.chain != "FORK" and (row.seq is not None or row.chain == "set aside")
+            for row in report.files):
+        book = made.finish(report.verifier, report)
+    else:
+        names, files = ordered_files(datas)
+        if not files:
+            raise UsageError("no invite among the files: nothing to replay")
+        book = build(files, side, sources=names, report=report)
     write_html(path, replay_html(book))
     return f"replay page written to {path} ({len(book.data['frames'])} frames)"
 

@@ -25,7 +25,7 @@ from importlib import resources
 from typing import Any
 
 from pbem.audit import AuditReport, audit, body_summary, explain_roll
-from pbem.engine import Engine, Event, State, counter_text
+from pbem.engine import Engine, Event, counter_text
 from pbem.envelope import open_envelope
 from pbem.errors import PbemError, UsageError
 from pbem.naming import named
@@ -35,11 +35,12 @@ from pbem.render.narrate import (
     KIND_ALIASES,
     KIND_TAGS,
     Frame,
+    FrameCutter,
     frames_from_records,
 )
 from pbem.render.svg import board_svg, box_rects, svg_geometry
 from pbem.text import displayable
-from pbem.transcript import Verifier, parse_invite
+from pbem.transcript import Accepted, Verifier, parse_invite
 from pbem.view import BoardView, Piece
 
 #: hex radius of the page's map in SVG units (the page scales it to the window)
@@ -201,6 +202,93 @@ def _file_rows(report: AuditReport) -> list[dict[str, Any]]:
              "replay": row.replay, "note": row.note} for row in report.files]
 
 
+class PageMaker:
+    """The page's data made as a verifier replays the game, file by file: the audit's own
+    replay (``pbem audit --html``: :func:`pbem.audit.audit_games`' ``watch``) or
+    :func:`build`'s.  Each frame is made into page data at once: a view per action kept
+    to the end held a long game's every view alive (1.5 GB for a White Death campaign,
+    issue 35 item 1); cutting the frames from the audit's replay instead of replaying the
+    files again was most of the page's own cost (issue 35 item 2)."""
+
+    def __init__(self, side: str | None) -> None:
+        self.side = side
+        self.table = PieceTable()
+        self.frames: list[dict[str, Any]] = []
+        self.slots = 0
+        self.first: BoardView | None = None
+        self._cut = FrameCutter(side)
+
+    def start(self, verifier: Verifier) -> PageMaker | None:
+        """Begin at ``verifier``'s position (the game's start); None: this side has no
+        view in the game's engine (:func:`build` says so)."""
+        if self.side is not None and self.side not in verifier.engine.sides:
+            return None
+        self.first = verifier.state.view(self.side)
+        self._add(self.first, [Event("the game begins", "phase")],
+                  {"file": 0, "by": verifier.setup.creator_side})
+        return self
+
+    def _add(self, view: BoardView, events: list[Event], extra: dict[str, Any]) -> None:
+        for b in view.boxes:
+            self.slots = max(self.slots, sum(1 for p in view.pieces if p.location == b.name))
+        self.frames.append(frame_data(view, events, self.side, self.table, **extra))
+
+    def file(self, seq: int) -> FrameCutter:
+        """What to tell of file ``seq``'s replay (its frames, kept once it is accepted)."""
+        self._cut = FrameCutter(self.side, seq=seq)
+        return self._cut
+
+    def accepted(self, accepted: Accepted, verifier: Verifier) -> None:
+        """File ``accepted.seq`` verified: its frames join the page."""
+        seq, side = accepted.seq, self.side
+        header = f"file {seq} from the {accepted.side} player"
+        if accepted.kind == "accept":
+            self._add(verifier.state.view(side),
+                      [Event(f"{header}: accepted the invitation", "phase")],
+                      {"file": seq, "by": accepted.side})
+            return
+        lead = [Event(header, "phase")]
+        if accepted.message:
+            lead.append(Event(f"message: {accepted.message}", "info"))
+        frames = self._cut.finish(verifier.state)
+        for k, (view, events) in enumerate(frames):
+            self._add(view, [*(lead if k == 0 else []), *events],
+                      {"file": seq, "by": accepted.side})
+        if not frames:
+            self._add(verifier.state.view(side), lead, {"file": seq, "by": accepted.side})
+
+    def finish(self, verifier: Verifier, report: AuditReport) -> ReplayBook:
+        """The page's data, the replay over (``verifier``: the game after its last verified
+        file; ``report``: the audit of the same files, its verdict and rolls)."""
+        side, engine, setup, first = self.side, verifier.engine, verifier.setup, self.first
+        assert first is not None, "start() first"
+        if side is None and verifier.result is None:
+            raise UsageError("the referee's view (everything) is for a finished game only; "
+                             f"name a side ({', '.join(engine.sides)})")
+        if verifier.result is not None:
+            self._add(verifier.state.view(side),
+                      [Event(f"game over: {verifier.result.text}", "phase")],
+                      {"file": verifier.seq, "by": ""})
+        title = first.title
+        data: dict[str, Any] = {
+            "version": 1,
+            "title": title,
+            "side": side or "referee",
+            "engine": engine.id,
+            "scenario": setup.scenario,
+            "game": setup.game_id.hex(),
+            "verdict": report.verdict(),
+            "clean": report.clean,
+            "result": report.result,
+            "map": map_data(first, max(3, self.slots)),
+            "pieces": self.table.rows,
+            "frames": self.frames,
+            "rolls": _roll_rows(report),
+            "files": _file_rows(report),
+        }
+        return ReplayBook(title, side, engine.id, setup.scenario, report, data)
+
+
 def build(files: list[bytes], side: str | None, *, sources: list[str] | None = None,
           report: AuditReport | None = None) -> ReplayBook:
     """Replay data for a game's files (in sequence order, the invite first).
@@ -211,76 +299,40 @@ def build(files: list[bytes], side: str | None, *, sources: list[str] | None = N
     if not files:
         raise UsageError("no files to replay")
     names = sources or [f"file {i}" for i in range(len(files))]
+    made = None
     if report is None:
-        report = audit(list(zip(names, files, strict=True)))
+        # the page made from the audit's replay: the game replayed once, not twice
+        watching = PageMaker(side)
+        report = audit(list(zip(names, files, strict=True)), watch=watching)
+        made = watching if watching.first is not None else None
+    # the audit's replay is this one when the files are the game's 0, 1, 2... as given,
+    # each once (a save's are); else (a gap, a second copy, another game's file) the
+    # replay below stops where its own order does
+    if made is not None and report.verifier is not None and \
+            [(row.seq, row.source) for row in report.files] == list(enumerate(names)):
+        return made.finish(report.verifier, report)
     invite = open_envelope(files[0])
     setup = parse_invite(invite)
     engine: Engine = get_engine(setup.engine_id)
     if side is not None and side not in engine.sides:
         raise UsageError(f"{engine.id} has sides {', '.join(engine.sides)}, not {side!r}")
     verifier = Verifier(engine, invite)
-    # each frame made into page data at once: a view per action kept to the end held a
-    # long game's every view alive (1.5 GB for a White Death campaign, issue 35 item 1)
-    table = PieceTable()
-    frames_out: list[dict[str, Any]] = []
-    slots = 0
-
-    def add(view: BoardView, events: list[Event], extra: dict[str, Any]) -> None:
-        nonlocal slots
-        for b in view.boxes:
-            slots = max(slots, sum(1 for p in view.pieces if p.location == b.name))
-        frames_out.append(frame_data(view, events, side, table, **extra))
-
-    start: State = verifier.state
-    first = start.view(side)
-    add(first, [Event("the game begins", "phase")], {"file": 0, "by": setup.creator_side})
+    maker = PageMaker(side).start(verifier)
+    assert maker is not None  # the side is the engine's
     known = {0: files[0]}
     for seq, raw in enumerate(files[1:], start=1):
+        # the frames cut from the verifier's own replay of the file (no second replay on
+        # a copy): a refused file's are dropped with it
         try:
-            frames = file_frames(verifier, raw, seq, side)
             # not transactional: a refused file ends the replay, and the copy that would
             # keep the verifier intact costs a deep copy of the state per file
-            accepted = verifier.add(open_envelope(raw), known, transactional=False)
+            accepted = verifier.add(open_envelope(raw), known, transactional=False,
+                                    watch=maker.file(seq))
         except PbemError:
             break  # the audit names the failure; the replay shows what verified
         known[seq] = raw
-        header = f"file {seq} from the {accepted.side} player"
-        if accepted.kind == "accept":
-            add(verifier.state.view(side),
-                [Event(f"{header}: accepted the invitation", "phase")],
-                {"file": seq, "by": accepted.side})
-            continue
-        lead = [Event(header, "phase")]
-        if accepted.message:
-            lead.append(Event(f"message: {accepted.message}", "info"))
-        for k, (view, events) in enumerate(frames):
-            add(view, [*(lead if k == 0 else []), *events], {"file": seq, "by": accepted.side})
-        if not frames:
-            add(verifier.state.view(side), lead, {"file": seq, "by": accepted.side})
-    if side is None and verifier.result is None:
-        raise UsageError("the referee's view (everything) is for a finished game only; "
-                         f"name a side ({', '.join(engine.sides)})")
-    if verifier.result is not None:
-        add(verifier.state.view(side), [Event(f"game over: {verifier.result.text}", "phase")],
-            {"file": verifier.seq, "by": ""})
-    title = first.title
-    data: dict[str, Any] = {
-        "version": 1,
-        "title": title,
-        "side": side or "referee",
-        "engine": engine.id,
-        "scenario": setup.scenario,
-        "game": setup.game_id.hex(),
-        "verdict": report.verdict(),
-        "clean": report.clean,
-        "result": report.result,
-        "map": map_data(first, max(3, slots)),
-        "pieces": table.rows,
-        "frames": frames_out,
-        "rolls": _roll_rows(report),
-        "files": _file_rows(report),
-    }
-    return ReplayBook(title, side, engine.id, setup.scenario, report, data)
+        maker.accepted(accepted, verifier)
+    return maker.finish(verifier, report)
 
 
 def script_json(value: Any) -> str:

@@ -29,7 +29,11 @@ def test_cache_written_read_and_rebuilt_when_damaged(
     assert not cache.exists()
     first = _legal(ivan.path)
     entries = sorted(cache.iterdir())
-    assert {p.name.rsplit("-", 1)[0] for p in entries} == {"toml", "hexmap", "stand-ins"}
+    # "code": the kit's code digest, kept by its files' stamps (datacache.files_digest);
+    # "card": the player's card, kept by card.json's stamp (pbem.identity); "digest": each
+    # data file's SHA-256, kept by its stamp (datacache.read_known)
+    assert {p.name.rsplit("-", 1)[0] for p in entries} == {"toml", "hexmap", "stand-ins",
+                                                          "code", "card", "digest"}
     stamps = {p: p.stat().st_mtime_ns for p in entries}
     assert _legal(ivan.path) == first
     assert {p: p.stat().st_mtime_ns for p in entries} == stamps  # read, not rewritten

@@ -245,3 +245,133 @@ def test_real_engine_turn_commands_import_nothing_they_do_not_use(tmp_path: Path
     assert listing["your_move"], listing["prompt"]
     action = listing["default"] or listing["actions"][0]
     assert loaded(imported("--home", home, "act", "selfplay-1", action)) == []
+
+
+#: every engine's scenario that issue 35 item 3 measures (bench/bench_ir.py --engine)
+TURN_GAMES = [("white-death", "purkayev"), ("for-the-motherland", "4-uranus"),
+              ("48th-panzer-korps", "chir"), ("mortain", "counterattack"),
+              ("backhand-blow", "high-water-mark")]
+#: the modules whose regular expressions re compiles when first used: none of them is
+#: compiled at import by a turn command, which never uses them (issue 35: 0.65 M
+#: instructions a pattern)
+LAZY_PATTERNS = ("pbem.dice", "pbem.portable", "pbem.session", "pbem.armor",
+                 "engines.hexkit.hexid", "engines.hexkit.scenario", "engines.hexkit.tables")
+
+_PATTERNS_PROBE = """
+import re, sys
+compiled = []
+real = re.compile
+def compile(pattern, flags=0):
+    caller = sys._getframe(1)
+    if caller.f_code.co_name == "<module>":
+        compiled.append(caller.f_globals.get("__name__"))
+    return real(pattern, flags)
+re.compile = compile
+from pbem.cli import main
+try:
+    main(sys.argv[1:])
+except SystemExit as exc:
+    assert not exc.code, exc.code
+names = sorted(sys.modules)  # before the probe's own json
+import json
+print(json.dumps([names, compiled]))
+"""
+
+
+def _installed_engines() -> dict[str, str]:
+    """The environment with the installed engines alone, as a player's (the test suite's
+    PBEM_ENGINES adds the toy engine, which the registry would load first)."""
+    import os
+
+    return {k: v for k, v in os.environ.items() if k != "PBEM_ENGINES"}
+
+
+def _turn_probe(*argv: str) -> tuple[list[str], list[str]]:
+    """The modules a command imported, and the modules that compiled a pattern at import."""
+    out = subprocess.run([sys.executable, "-c", _PATTERNS_PROBE, *argv],
+                         capture_output=True, text=True, check=True,
+                         env=_installed_engines())
+    names, compiled = json.loads(out.stdout.splitlines()[-1])
+    return names, compiled
+
+
+@pytest.mark.parametrize(("engine_id", "scenario"), TURN_GAMES)
+def test_every_engines_turn_commands_skip_what_they_do_not_use(
+        tmp_path: Path, engine_id: str, scenario: str) -> None:
+    """Each engine's receive, legal and act (issue 35 item 3) import nothing on
+    TURN_UNWANTED nor hashlib (OpenSSL: 11.6 M instructions; pbem.sha hashes with
+    CPython's own SHA-256), and compile no pattern they never use; Mortain's act and
+    receive, whose units' names need no board, do not load the board's picture."""
+    import shutil
+
+    play = tmp_path / "play"
+
+    def on_file(count: int) -> None:
+        if count == 3:
+            shutil.copytree(play, tmp_path / "before")
+            raise _Enough
+
+    with pytest.raises(_Enough):
+        selfplay(engine_id, scenario, 1, play, on_file=on_file)
+    incoming = sorted((tmp_path / "before" / "files").iterdir())[-1]
+    # the home that has not imported the latest file yet (tried in a scratch copy)
+    for label in ("a", "b"):
+        scratch = tmp_path / f"scratch-{label}"
+        shutil.copytree(tmp_path / "before" / f"home-{label}", scratch)
+        tried = subprocess.run([sys.executable, "-c", "from pbem.cli import main; main()",
+                                "--home", str(scratch), "receive", str(incoming)],
+                               capture_output=True, text=True, env=_installed_engines())
+        if tried.returncode == 0 and " from the " in tried.stdout:
+            home = str(tmp_path / "before" / f"home-{label}")
+            break
+    else:
+        raise AssertionError(f"no home imports {incoming.name}")
+    unwanted = (*TURN_UNWANTED, "hashlib")
+    _turn_probe("--home", home, "legal", "selfplay-1")  # the data cache filled, as after
+    # a first command
+
+    def check(command: str, *argv: str) -> list[str]:
+        names, compiled = _turn_probe("--home", home, command, *argv)
+        assert [n for n in names
+                if any(n == u or n.startswith(u + ".") for u in unwanted)] == [], command
+        assert sorted(set(compiled) & set(LAZY_PATTERNS)) == [], command
+        return names
+
+    names = check("receive", str(incoming))
+    assert any(n.startswith("engines.") and n != "engines.hexkit" for n in names)
+    assert "base64" not in names  # a binary file: the armor's base64 is not needed
+    if engine_id == "mortain":
+        assert "pbem.view" not in names and "engines.hexkit.board" not in names
+    # the card is kept in the data cache: no JSON read, no json module (5.3 M)
+    assert "json" not in check("legal", "selfplay-1")
+    legal = subprocess.run([sys.executable, "-c", "from pbem.cli import main; main()",
+                            "--home", home, "legal", "selfplay-1", "--json"],
+                           capture_output=True, text=True, check=True,
+                           env=_installed_engines())
+    listing = json.loads(legal.stdout)
+    assert listing["your_move"], listing["prompt"]
+    names = check("act", "selfplay-1", listing["default"] or listing["actions"][0])
+    assert "json" not in names
+    if engine_id == "mortain":
+        assert "pbem.view" not in names and "engines.hexkit.board" not in names
+
+
+@pytest.mark.parametrize("columns", [None, "123", "0", "wide", " 90"])
+@pytest.mark.parametrize("term", [None, "xterm-256color", "dumb"])
+def test_console_width_is_riches_without_rich(monkeypatch: pytest.MonkeyPatch,
+                                              columns: str | None, term: str | None) -> None:
+    """'pbem legal' folds a long list to the width rich's Console would measure, measured
+    without importing rich (issue 35: 77.7 M instructions): the same number whatever
+    COLUMNS and TERM say."""
+    from rich.console import Console
+
+    from pbem.cli import console, console_width
+
+    console.reset()  # type: ignore[attr-defined]  # the command line's own console, measured anew
+
+    for name, value in (("COLUMNS", columns), ("TERM", term)):
+        if value is None:
+            monkeypatch.delenv(name, raising=False)
+        else:
+            monkeypatch.setenv(name, value)
+    assert console_width() == Console(highlight=False, soft_wrap=True).width

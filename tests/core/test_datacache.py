@@ -115,10 +115,10 @@ def test_code_is_never_run(data_cache: Path) -> None:
     path.write_bytes(pickle.dumps(Boom()))
     assert datacache.load("toml", key) is None
     payload = msgpack.packb(msgpack.ExtType(1, b"\x00"))
-    import hashlib
+    import zlib
 
     path.write_bytes(msgpack.packb([datacache.MAGIC, datacache.VERSION, "toml", key,
-                                    hashlib.sha256(payload).digest(), payload]))
+                                    zlib.crc32(payload), payload]))
     assert datacache.load("toml", key) is None
 
 
@@ -204,3 +204,82 @@ def test_an_entry_is_read_by_its_size(data_cache: Path, monkeypatch: pytest.Monk
     monkeypatch.setattr(datacache, "open", Counting, raising=False)
     assert datacache.load("toml", key) == VALUE
     assert asked == [_entry(data_cache).stat().st_size + 1]
+
+
+def test_files_digest_is_kept_by_the_files_stamps(data_cache: Path, tmp_path: Path,
+                                                  monkeypatch: pytest.MonkeyPatch) -> None:
+    """The digest of a kit's source (the code its kept maps were built by) is read once
+    and then found by the files' stamps (issue 35: hashing the hex kit's 150 KB took
+    10 M instructions a command); an edited file is read and hashed again."""
+    from pbem.sha import sha256
+
+    a, b = tmp_path / "a.py", tmp_path / "b.py"
+    a.write_bytes(b"x = 1\n")
+    b.write_bytes(b"y = 2\n")
+    whole = sha256(b"a.py\0x = 1\nb.py\0y = 2\n").digest()
+    assert datacache.files_digest([a, b]) == whole
+    read: list[str] = []
+    real = Path.read_bytes
+
+    def counted(self: Path) -> bytes:
+        read.append(self.name)
+        return real(self)
+
+    monkeypatch.setattr(Path, "read_bytes", counted)
+    assert datacache.files_digest([a, b]) == whole
+    assert read == []  # kept: no source read
+    b.write_bytes(b"y = 30\n")  # another size: another stamp
+    assert datacache.files_digest([a, b]) == sha256(b"a.py\0x = 1\nb.py\0y = 30\n").digest()
+    assert read == ["a.py", "b.py"]
+    datacache.configure(None)  # no cache: made from the bytes every time
+    assert datacache.files_digest([a, b]) == sha256(b"a.py\0x = 1\nb.py\0y = 30\n").digest()
+    assert read == ["a.py", "b.py", "a.py", "b.py"]
+
+
+def test_an_entry_is_checked_without_hashing_it(data_cache: Path,
+                                                monkeypatch: pytest.MonkeyPatch) -> None:
+    """A kept entry's payload is checked by its CRC-32, not hashed again with SHA-256 at
+    every read (issue 35: 16 M instructions of every 48th Panzer Korps command); the
+    damage it catches is in the tests above."""
+    big = {"hexes": [[f"{n:04d}", n] for n in range(5000)]}
+    key = datacache.make_key("hexmap", b"m")
+    datacache.store("hexmap", key, big)
+    hashed: list[int] = []
+    real = datacache.sha256
+
+    def counted(data: bytes = b"") -> Any:
+        hashed.append(len(data))
+        return real(data)
+
+    monkeypatch.setattr(datacache, "sha256", counted)
+    assert datacache.load("hexmap", key) == big
+    assert hashed == []
+
+
+def test_a_data_files_digest_is_kept_by_its_stamp(data_cache: Path, tmp_path: Path,
+                                                  monkeypatch: pytest.MonkeyPatch) -> None:
+    """A scenario file's SHA-256 (the invite's pin, the parsed tables' key) is taken once
+    and then found by the file's stamp: a later command reads the file but hashes none
+    of it (issue 35: 47 instructions a byte); a file changed is hashed again."""
+    from pbem import sha
+
+    path = tmp_path / "map.toml"
+    path.write_bytes(b"[map]\ntitle = 'x'\n" * 200)
+    whole = sha.sha256(path.read_bytes()).digest()
+    assert datacache.read_known(path) == path.read_bytes()
+    hashed: list[int] = []
+    real = sha.sha256
+
+    def counted(data: bytes = b"") -> Any:
+        hashed.append(len(data))
+        return real(data)
+
+    monkeypatch.setattr(sha, "sha256", counted)
+    monkeypatch.setattr(sha, "_digests", {})  # a new process
+    raw = datacache.read_known(path)
+    assert sha.content_digest(raw) == whole
+    assert [n for n in hashed if n >= len(raw)] == []  # none of the file hashed
+    path.write_bytes(b"[map]\ntitle = 'y'\n" * 201)
+    raw = datacache.read_known(path)
+    assert sha.content_digest(raw) == real(raw).digest()
+    assert len(raw) in hashed

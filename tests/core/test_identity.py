@@ -625,3 +625,50 @@ def test_plain_key_file_read_without_the_pem_module_gives_the_same_key(tmp_path:
         else:
             assert isinstance(loaded, Ed25519PrivateKey) and fast is not None
             assert fast.private_bytes_raw() == loaded.private_bytes_raw()
+
+
+def test_card_is_kept_between_commands_by_its_files_stamp(
+        tmp_path: Path, data_cache: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """A command reads card.json once: the next (a new KeyStore, as in a new process)
+    finds the card in the data cache under the file's size and time, without
+    reading JSON (issue 35: 'legal' and 'act' then import no json module); a card
+    replaced (another size and time) is read again."""
+    import pbem.identity as identity
+    from pbem.atomic import write_atomic
+
+    store = KeyStore(tmp_path / "home")
+    card = store.create("Alice", "alice@example.org", None).card
+    assert KeyStore(tmp_path / "home").card() == card  # read, and kept
+
+    def unread(path: Path) -> object:
+        raise AssertionError(f"read {path}")
+
+    with monkeypatch.context() as m:
+        m.setattr(identity, "_read_json", unread)
+        assert KeyStore(tmp_path / "home").card() == card
+    other = Card("Bob", "", real_key())
+    write_atomic(store.card_path, json.dumps(other.to_json()).encode(), mode=0o644)
+    assert KeyStore(tmp_path / "home").card() == other
+
+
+def test_contacts_are_kept_between_commands_by_their_files_stamp(
+        tmp_path: Path, data_cache: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """contacts.json is read once, then found in the data cache under the file's stamp
+    ('receive' checks every sender against it without reading JSON, issue 35); pinning
+    another contact writes a new file, which is read again."""
+    import pbem.identity as identity
+
+    store = KeyStore(tmp_path / "home")
+    store.create("Alice", "", None)
+    bob, carol = Card("Bob", "", real_key(1)), Card("Carol", "", real_key(2))
+    store.pin_contact(bob)
+    assert KeyStore(tmp_path / "home").contacts() == [bob]  # read, and kept
+
+    def unread(path: Path) -> object:
+        raise AssertionError(f"read {path}")
+
+    with monkeypatch.context() as m:
+        m.setattr(identity, "_read_json", unread)
+        assert KeyStore(tmp_path / "home").contacts() == [bob]
+    store.pin_contact(carol)
+    assert KeyStore(tmp_path / "home").contacts() == [bob, carol]
