@@ -139,6 +139,14 @@ class Data(Shared):
         self._placed: dict[str, dict[str, Placed]] = {}
 
     @functools.cached_property
+    def watched(self) -> tuple[str, ...]:
+        """The hexes whose control the game records (3.1, 11.2, 18.2): the cities and
+        the variable reinforcements' hexes, in hex order; a fact of the data, asked after
+        every move."""
+        return tuple(sorted(set(self.cities) | {t.variable for t in self.units.values()
+                                                if t.variable}))
+
+    @functools.cached_property
     def nbrs(self) -> dict[str, tuple[str, ...]]:
         """The map's adjacency as tuples, in the kit's order (the supply floods, 7.0, and
         the attacks, 16.0, read it per hex), made when first asked: a command that lists
