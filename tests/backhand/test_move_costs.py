@@ -37,10 +37,10 @@ def test_a_move_listing_prices_only_the_rows_its_searches_read() -> None:
 
 def test_a_move_is_checked_against_its_destinations_not_a_listing(
         monkeypatch: pytest.MonkeyPatch) -> None:
-    """15.0: replaying a received file checks each 'to HEX' against the hexes in reach,
-    without making the listing's action for every one of them (issue 35); a hex out of
-    reach is refused as before."""
-    from engines.backhand.steps.move import MoveTo
+    """15.0: replaying a received file checks each 'move UNIT' against the units that may
+    move and each 'to HEX' against the hexes in reach, without making the listing's
+    action for every one of them (issue 35); a hex out of reach is refused as before."""
+    from engines.backhand.steps.move import MovePhase, MoveTo
 
     def listed(*args: object) -> object:
         raise AssertionError("the whole listing was made to check one move")
@@ -50,10 +50,11 @@ def test_a_move_is_checked_against_its_destinations_not_a_listing(
               'ap = { german = 1 }\nstack = [["game", 0, {}], ["turn", 13, {}], '
               '["seg-run", 6, { side = "german", kind = "sp", no = 1, stage = 6, '
               'first = "move" }], ["move", 0, { side = "german", kind = "sp" }]]')
-    s.apply("move LAH-1")
-    far = s.clone()
     with monkeypatch.context() as m:
+        m.setattr(MovePhase, "options", listed)
         m.setattr(MoveTo, "options", listed)
+        s.apply("move LAH-1")
+        far = s.clone()
         s.apply("to 3716")
     with pytest.raises(IllegalAction, match="out of reach"):
         far.apply("to 0101")

@@ -34,6 +34,21 @@ class MovePhase(SideChoice):
 
     default_action = w("end")
 
+    def check(self, s: BBState, a: PhaseArgs, action: Action) -> None:
+        """What :meth:`options` lists, asked of the movers themselves (a received file's
+        every move is checked): 'end', or a unit or formation stack that may move."""
+        if isinstance(action, Act) and (
+                action.kind == "end" or (action.kind == "move" and moved(action) in
+                                         {name for name, _ in movers(s, a)})):
+            return
+        super().check(s, a, action)
+
+    def only_option(self, s: BBState, a: PhaseArgs) -> Action | None:
+        # the runtime's default for a step that takes only what it lists, as this one
+        # does: "end" when nothing may move (sealed rules 2)
+        options = s.options_for(self, a)
+        return options[0] if len(options) == 1 else None
+
     def why_not(self, s: BBState, a: PhaseArgs, action: Action) -> str | Refusal:
         if isinstance(action, Act) and action.kind == "move":
             u = action.text("unit")
