@@ -105,3 +105,33 @@ def test_the_adjacency_table_is_made_when_a_rule_first_reads_it() -> None:
     assert "nbrs" not in vars(fresh)
     m = fresh.map
     assert fresh.nbrs["3616"] == tuple(m.neighbors("3616")) and len(fresh.nbrs) == len(m.ids)
+
+
+def test_a_unit_that_moves_alone_is_not_looked_for_among_the_movers_again(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    """15.0: 'move UNIT' moves that unit: once checked, the units that may move are not
+    listed again to find it (issue 35: 10 M instructions of a 12-file game's receive);
+    a formation's stack (15.2) still is, for its members free to move."""
+    from engines.backhand.steps import move
+
+    asked: list[object] = []
+    listing = move.movers
+
+    def spy(*args: object) -> object:
+        asked.append(args[1])
+        return listing(*args)  # type: ignore[arg-type]
+
+    s = setup(ENGINE, "high-water-mark",
+              'clear = true\nplace = { "LAH-1" = "3616", "LAH-2" = "2912", '
+              '"LAH-Pz" = "2912" }\nphasing = "german"\nap = { german = 2 }\n'
+              'stack = [["game", 0, {}], ["turn", 13, {}], ["seg-run", 6, { side = "german", '
+              'kind = "sp", no = 1, stage = 6, first = "move" }], ["move", 0, '
+              '{ side = "german", kind = "sp" }]]')
+    monkeypatch.setattr(move, "movers", spy)
+    s.apply("move LAH-1")
+    assert len(asked) == 1  # the check's
+    s.apply("to 3716")
+    asked.clear()
+    s.apply("move LAH 2912")
+    assert len(asked) == 2  # the check's, and the stack's members
+    assert s.frame().args.units == ("LAH-2", "LAH-Pz")  # type: ignore[attr-defined]

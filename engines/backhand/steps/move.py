@@ -82,7 +82,10 @@ class MovePhase(SideChoice):
         if action.kind == "end":
             flow.end()
             return []
-        units = next(m for n, m in movers(s, a) if n == moved(action))
+        name = moved(action)
+        # a unit moves alone (what check took is listed); only a formation's stack (15.2)
+        # is asked of the movers, for its members free to move from its hex
+        units = name if len(name) == 1 else next(m for n, m in movers(s, a) if n == name)
         flow.call("move-to", MoveArgs(a.side, a.kind, units, s.pos.units[units[0]].at))
         return []
 
