@@ -61,18 +61,24 @@ def pays(s: BBState, a: PhaseArgs | MoveArgs | AttackArgs, units: tuple[str, ...
                                       if not u.startswith("UP-"))
 
 
+def may_move(s: BBState, a: PhaseArgs, u: str) -> bool:
+    """Whether unit ``u`` may move alone in this phase (15.0, 15.1, 13.1, 4.2 VI.E), its
+    activity point paid (15.2, 15.3): what :func:`movers` lists, asked of one unit."""
+    x = s.pos.units[u]
+    if (x.at in OFF or s.side_of(u) != a.side or s.stationary(u) or x.moved
+            or x.admin or x.refit or (a.kind == "general" and x.fought)):
+        return False
+    if pays(s, a, (u,)):
+        if a.side == "german" and s.pos.ap["german"] <= 0:
+            return False
+        if a.side == "soviet" and paying_front(s, [x.at]) is None:
+            return False
+    return True
+
+
 def movers(s: BBState, a: PhaseArgs) -> list[tuple[tuple[str, ...], tuple[str, ...]]]:
-    out: list[tuple[tuple[str, ...], tuple[str, ...]]] = []
-    for u, x in sorted(s.pos.units.items()):
-        if (x.at in OFF or s.side_of(u) != a.side or s.stationary(u) or x.moved
-                or x.admin or x.refit or (a.kind == "general" and x.fought)):
-            continue
-        if pays(s, a, (u,)):
-            if a.side == "german" and s.pos.ap["german"] <= 0:
-                continue
-            if a.side == "soviet" and paying_front(s, [x.at]) is None:
-                continue
-        out.append(((u,), (u,)))
+    out: list[tuple[tuple[str, ...], tuple[str, ...]]] = [
+        ((u,), (u,)) for u in sorted(s.pos.units) if may_move(s, a, u)]
     if a.side == "german" and (a.kind != "sp" or s.pos.ap["german"] > 0):
         for fid in s.data.formations:
             # 15.2: the formation's units that begin the phase stacked in a hex, and

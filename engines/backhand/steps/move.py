@@ -5,7 +5,7 @@ from __future__ import annotations
 from engines.backhand.control import control_events, put
 from engines.backhand.data import roll_lookup
 from engines.backhand.fronts import ap_left, paying_front
-from engines.backhand.movement import destinations, movers, pays, reaches
+from engines.backhand.movement import destinations, may_move, movers, pays, reaches
 from engines.backhand.notation import moved, w
 from engines.backhand.position import Cities, MoveArgs, PhaseArgs
 from engines.backhand.state import BBState
@@ -37,10 +37,11 @@ class MovePhase(SideChoice):
     def check(self, s: BBState, a: PhaseArgs, action: Action) -> None:
         """What :meth:`options` lists, asked of the movers themselves (a received file's
         every move is checked): 'end', or a unit or formation stack that may move."""
-        if isinstance(action, Act) and (
-                action.kind == "end" or (action.kind == "move" and moved(action) in
-                                         {name for name, _ in movers(s, a)})):
-            return
+        if isinstance(action, Act) and action.kind in ("end", "move"):
+            name = () if action.kind == "end" else moved(action)
+            if not name or (name in {n for n, _ in movers(s, a)} if len(name) > 1 else
+                            name[0] in s.pos.units and may_move(s, a, name[0])):
+                return
         super().check(s, a, action)
 
     def only_option(self, s: BBState, a: PhaseArgs) -> Action | None:
