@@ -40,8 +40,7 @@ def _update_control(s: BBState) -> None:
 
 def soviet_controlled(s: BBState) -> list[str]:
     """The watched hexes (cities, variable reinforcement hexes) Soviet controlled now."""
-    watch = sorted(set(s.data.cities) | {t.variable for t in s.data.units.values()
-                                            if t.variable})
+    watch = s.data.watched
     sz, gz = s.zoc("soviet"), s.zoc("german")
     occ_s, occ_g = s.occupied("soviet"), s.occupied("german")
     return [h for h in watch

@@ -130,8 +130,6 @@ class Data(Shared):
         self.west_of_donets = frozenset(m.area("west_of_donets"))
         self.soviet_supply = frozenset(m.area("soviet_supply"))
         self.german_supply = frozenset(m.area("west_edge"))
-        # the map's adjacency as tuples, in the kit's order (the floods read it per hex)
-        self.nbrs: dict[str, tuple[str, ...]] = {h: tuple(m.neighbors(h)) for h in m.ids}
         self._range: dict[str, frozenset[str]] = {}
         #: (weather, motorized) -> the compiled chart column, made when first asked for:
         #: a command meets one weather, and compiling all six was most of a load
@@ -139,6 +137,22 @@ class Data(Shared):
         #: each unit's Placed in each hex it has stood in, made once (a placement is
         #: built for every position asked who is where)
         self._placed: dict[str, dict[str, Placed]] = {}
+
+    @functools.cached_property
+    def watched(self) -> tuple[str, ...]:
+        """The hexes whose control the game records (3.1, 11.2, 18.2): the cities and
+        the variable reinforcements' hexes, in hex order; a fact of the data, asked after
+        every move."""
+        return tuple(sorted(set(self.cities) | {t.variable for t in self.units.values()
+                                                if t.variable}))
+
+    @functools.cached_property
+    def nbrs(self) -> dict[str, tuple[str, ...]]:
+        """The map's adjacency as tuples, in the kit's order (the supply floods, 7.0, and
+        the attacks, 16.0, read it per hex), made when first asked: a command that lists
+        a move reads none of it (issue 35)."""
+        m = self.map
+        return {h: tuple(m.neighbors(h)) for h in m.ids}
 
     def front_range(self, front_hex: str) -> frozenset[str]:
         """14.0: the hexes within twelve of a Front Marker in ``front_hex`` (its own hex

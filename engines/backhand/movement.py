@@ -23,7 +23,15 @@ def destinations(s: BBState, units: tuple[str, ...], origin: str) -> list[str]:
                              lambda: tuple(_destinations(s, units, origin))))
 
 
-def _destinations(s: BBState, units: tuple[str, ...], origin: str) -> list[str]:
+def reaches(s: BBState, units: tuple[str, ...], origin: str, h: str) -> bool:
+    """Whether ``h`` is among :func:`destinations`, by a search that stops once ``h``'s
+    cost is final: checking one move of a received file needs no more of the map (every
+    hex the search has finished is one the whole search reaches at the same cost)."""
+    return h in _destinations(s, units, origin, goal=h)
+
+
+def _destinations(s: BBState, units: tuple[str, ...], origin: str,
+                  goal: str | None = None) -> list[str]:
     pos, m = s.pos, s.data.map
     side = s.side_of(units[0])
     mot = any(s.motorized(u) for u in units)
@@ -35,7 +43,7 @@ def _destinations(s: BBState, units: tuple[str, ...], origin: str) -> list[str]:
     alone = s.stack_fits(sorted(set(units)), side)  # into a hex no friend holds
     reach = reachable(costs, origin, ma, zoc=ez, policy=STOP_ON_ENTRY, blocked=enemy,
                       can_end=lambda h: s.stack_ok(h, side, units) if h in friends
-                      else alone)
+                      else alone, goal=goal)
     ends = set(reach.ends)
     if pos.weather != "frozen":
         # 15.31: across a river by spending all MPs, from a hex adjacent to it
@@ -53,18 +61,24 @@ def pays(s: BBState, a: PhaseArgs | MoveArgs | AttackArgs, units: tuple[str, ...
                                       if not u.startswith("UP-"))
 
 
+def may_move(s: BBState, a: PhaseArgs, u: str) -> bool:
+    """Whether unit ``u`` may move alone in this phase (15.0, 15.1, 13.1, 4.2 VI.E), its
+    activity point paid (15.2, 15.3): what :func:`movers` lists, asked of one unit."""
+    x = s.pos.units[u]
+    if (x.at in OFF or s.side_of(u) != a.side or s.stationary(u) or x.moved
+            or x.admin or x.refit or (a.kind == "general" and x.fought)):
+        return False
+    if pays(s, a, (u,)):
+        if a.side == "german" and s.pos.ap["german"] <= 0:
+            return False
+        if a.side == "soviet" and paying_front(s, [x.at]) is None:
+            return False
+    return True
+
+
 def movers(s: BBState, a: PhaseArgs) -> list[tuple[tuple[str, ...], tuple[str, ...]]]:
-    out: list[tuple[tuple[str, ...], tuple[str, ...]]] = []
-    for u, x in sorted(s.pos.units.items()):
-        if (x.at in OFF or s.side_of(u) != a.side or s.stationary(u) or x.moved
-                or x.admin or x.refit or (a.kind == "general" and x.fought)):
-            continue
-        if pays(s, a, (u,)):
-            if a.side == "german" and s.pos.ap["german"] <= 0:
-                continue
-            if a.side == "soviet" and paying_front(s, [x.at]) is None:
-                continue
-        out.append(((u,), (u,)))
+    out: list[tuple[tuple[str, ...], tuple[str, ...]]] = [
+        ((u,), (u,)) for u in sorted(s.pos.units) if may_move(s, a, u)]
     if a.side == "german" and (a.kind != "sp" or s.pos.ap["german"] > 0):
         for fid in s.data.formations:
             # 15.2: the formation's units that begin the phase stacked in a hex, and

@@ -21,7 +21,7 @@ import math
 from collections.abc import Callable, Collection, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from types import MappingProxyType
-from typing import TYPE_CHECKING, Any, TypeAlias
+from typing import TYPE_CHECKING, Any, TypeAlias, overload
 
 from engines.hexkit.geometry import Hexside, hexside
 from engines.hexkit.graph import breadth_first as breadth_first
@@ -266,6 +266,53 @@ class StepCosts:
         return sum(r is not None for r in self._rows)
 
 
+#: one hex's steps in a compiled table: ``(neighbour index, scaled cost or -1)``
+Row: TypeAlias = tuple[tuple[int, int], ...]
+
+
+class KeptRows(Shared, Sequence[Row]):
+    """A kept compilation's rows (:mod:`pbem.datacache`), each made a row when first
+    read: a command's searches read the rows of the few hexes a unit can reach, and
+    making every row of 48th Panzer Korps' two tables was most of loading its data
+    (issue 35).  Equal to any sequence of the same rows."""
+
+    __slots__ = ("_flat", "_rows")
+
+    def __init__(self, flat: list[list[int]]) -> None:
+        #: each row as the cache writes it: neighbour, cost, neighbour, cost...
+        self._flat = flat
+        self._rows: list[Row | None] = [None] * len(flat)
+
+    @overload
+    def __getitem__(self, i: int) -> Row: ...
+
+    @overload
+    def __getitem__(self, i: slice) -> Sequence[Row]: ...
+
+    def __getitem__(self, i: int | slice) -> Row | Sequence[Row]:
+        if isinstance(i, slice):
+            return tuple(self[k] for k in range(*i.indices(len(self._rows))))
+        got = self._rows[i]
+        if got is None:
+            flat = self._flat[i]
+            got = self._rows[i] = tuple(zip(flat[0::2], flat[1::2], strict=True))
+        return got
+
+    def __len__(self) -> int:
+        return len(self._rows)
+
+    def __eq__(self, other: object) -> bool:
+        if not isinstance(other, Sequence) or len(other) != len(self):
+            return NotImplemented if not isinstance(other, Sequence) else False
+        return all(a == b for a, b in zip(self, other, strict=True))
+
+    __hash__ = None  # type: ignore[assignment]
+
+    def rows_made(self) -> int:
+        """How many rows have been read (and made)."""
+        return sum(r is not None for r in self._rows)
+
+
 class MoveCosts(Shared):
     """A :class:`MoveClass` compiled against one map: every directed step's cost.
 
@@ -276,7 +323,7 @@ class MoveCosts(Shared):
     #: the common denominator every cost is scaled by
     scale: int
     #: per hex index: (neighbor index, scaled int cost or -1 when prohibited)
-    steps: tuple[tuple[tuple[int, int], ...], ...]
+    steps: Sequence[Row]
 
     def __init__(self, hexmap: HexMap, move_class: MoveClass,
                  adjust: Callable[[HexId, HexId, Cost], Cost | None] | None = None, *,
@@ -314,14 +361,16 @@ class MoveCosts(Shared):
         try:
             scale, rows = kept  # a miss (None), or not what this code writes: rebuilt
             adjacency = self.map.adjacency
-            steps = tuple(tuple(zip(row[0::2], row[1::2], strict=True)) for row in rows)
-            if type(scale) is not int or scale < 1 or len(steps) != len(adjacency) or \
-                    any(len(s) != len(a) for s, a in zip(steps, adjacency, strict=True)):
+            if type(scale) is not int or scale < 1 or type(rows) is not list or \
+                    len(rows) != len(adjacency) or \
+                    any(type(r) is not list or len(r) != 2 * len(a)
+                        for r, a in zip(rows, adjacency, strict=True)):
                 return False
         except (TypeError, ValueError):
             return False
         self.scale = scale
-        self.steps = tuple(steps)
+        # each row made when a search first reads it (most are never read in a command)
+        self.steps = KeptRows(rows)
         return True
 
     def _compile(self) -> None:

@@ -123,7 +123,18 @@ class Data(Shared):
         self.areas = {k: frozenset(self.map.area(k)) for k in
                       ("german_side", "front_german", "front_soviet", "south_exit")}
         self.don_bridges = tuple(sorted(self.map.sides_with("river_bridge")))
-        self.costs = {
+        self.enter = {mode: {k: int(x[mode]) for k, x in terr["enter"].items()}
+                      for mode in ("leg", "mech")}
+        self.road_cost = frac(terr["road"])
+
+    @functools.cached_property
+    def costs(self) -> dict[str, MoveCosts]:
+        """Each mode's movement costs (4, the Terrain Effects Chart), read back from the
+        data cache when first asked: a command whose position moves no unit (a legal
+        listing of a combat decision) need not read two tables of the whole map (issue
+        35)."""
+        terr = self.scen.doc("tables.toml").get_table("terrain")
+        return {
             mode: MoveCosts(self.map, MoveClass(
                 mode,
                 enter={k: int(x[mode]) for k, x in terr["enter"].items()},
@@ -135,16 +146,19 @@ class Data(Shared):
                 # _slope reads the map (in the kit's key) and this number, by this code
                 adjust_key=_code() + str(int(terr["hexside"]["slope"][mode])).encode())
             for mode in ("leg", "mech")}
-        self.enter = {mode: {k: int(x[mode]) for k, x in terr["enter"].items()}
-                      for mode in ("leg", "mech")}
-        self.road_cost = frac(terr["road"])
-        edge = []
+
+    @functools.cached_property
+    def edge(self) -> frozenset[str]:
+        """The map's edge hexes (a retreat off the map, reinforcements' entry), found when
+        first asked: a command that never reads them need not parse every hex's
+        coordinates (issue 35)."""
         grid = self.map.grid
+        edge = []
         for h in self.map.ids:
             c, r = grid.coords_of(h)
             if c in grid.cols or r in grid.rows:
                 edge.append(h)
-        self.edge = frozenset(edge)
+        return frozenset(edge)
 
     def _slope(self, extra: int, a: str, b: str, cost: Any) -> Any:
         """4: a slope hexside costs extra going up, unless the move follows a road."""

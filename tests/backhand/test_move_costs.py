@@ -4,9 +4,13 @@ steps were built before the first move could be listed)."""
 
 from __future__ import annotations
 
+import pytest
+
 from engines.backhand import ENGINE
 from engines.backhand.data import load
 from engines.hexkit.movement import StepCosts
+from pbem.errors import IllegalAction
+from pbem.setup import setup
 from pbem.testing import Chooser
 
 
@@ -29,3 +33,105 @@ def test_a_move_listing_prices_only_the_rows_its_searches_read() -> None:
     assert all(isinstance(c, StepCosts) for c in costs.values())
     # the units that may move reach a part of the map, not all of its 2,091 hexes
     assert 0 < sum(priced.values()) < len(load().map.ids) // 2, priced
+
+
+def test_a_move_is_checked_against_its_destinations_not_a_listing(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    """15.0: replaying a received file checks each 'move UNIT' against the units that may
+    move and each 'to HEX' against the hexes in reach, without making the listing's
+    action for every one of them (issue 35); a hex out of reach is refused as before."""
+    from engines.backhand.steps.move import MovePhase, MoveTo
+
+    def listed(*args: object) -> object:
+        raise AssertionError("the whole listing was made to check one move")
+
+    s = setup(ENGINE, "high-water-mark",
+              'clear = true\nplace = { "LAH-1" = "3616" }\nphasing = "german"\n'
+              'ap = { german = 1 }\nstack = [["game", 0, {}], ["turn", 13, {}], '
+              '["seg-run", 6, { side = "german", kind = "sp", no = 1, stage = 6, '
+              'first = "move" }], ["move", 0, { side = "german", kind = "sp" }]]')
+    with monkeypatch.context() as m:
+        m.setattr(MovePhase, "options", listed)
+        m.setattr(MoveTo, "options", listed)
+        s.apply("move LAH-1")
+        far = s.clone()
+        s.apply("to 3716")
+    with pytest.raises(IllegalAction, match="out of reach"):
+        far.apply("to 0101")
+    assert s.pos.units["LAH-1"].at == "3716"  # type: ignore[attr-defined]
+    assert "to 3716" in {a.notation() for a in far.legal_actions()}
+
+
+def test_a_checked_move_searches_only_until_its_hex_and_agrees_with_the_listing(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    """15.0: the check of 'to HEX' stops its search once HEX's cost is final (issue 35:
+    the whole reach searched to find one hex was 36 M instructions of a receive), and
+    takes exactly the hexes the listing offers, in mud (15.31's river crossings) and
+    frozen weather alike."""
+    from engines.backhand import movement
+
+    for weather in ("frozen", "mud"):
+        s = setup(ENGINE, "high-water-mark",
+                  f'clear = true\nweather = "{weather}"\nplace = {{ "LAH-1" = "3616", '
+                  '"12T" = "3917", "3-3" = "3618" }\nphasing = "german"\n'
+                  'ap = { german = 1 }\nstack = [["game", 0, {}], ["turn", 13, {}], '
+                  '["seg-run", 6, { side = "german", kind = "sp", no = 1, stage = 6, '
+                  'first = "move" }], ["move", 0, { side = "german", kind = "sp" }]]')
+        units = ("LAH-1",)
+        listed = set(movement.destinations(s, units, "3616"))
+        assert listed
+        near = [h for h in s.data.map.ids if s.data.map.distance(h, "3616") <= 9]
+        assert {h for h in near if movement.reaches(s, units, "3616", h)} == listed
+    goals: list[object] = []
+    search = movement.reachable
+
+    def spy(*args: object, **kwargs: object) -> object:
+        goals.append(kwargs.get("goal"))
+        return search(*args, **kwargs)  # type: ignore[arg-type]
+
+    monkeypatch.setattr(movement, "reachable", spy)
+    s.apply("move LAH-1")
+    s.apply(f"to {sorted(listed)[0]}")
+    assert goals == [sorted(listed)[0]]
+
+
+def test_the_adjacency_table_is_made_when_a_rule_first_reads_it() -> None:
+    """Issue 35: a load made every hex's neighbours as tuples (2,091 hexes) that only the
+    supply floods (7.0) and the attacks (16.0) read; asked, it is the map's adjacency."""
+    from engines.backhand.data import ENGINE_ID, Data
+    from engines.hexkit import load_scenario_dir
+
+    fresh = Data(load_scenario_dir(ENGINE_ID))
+    assert "nbrs" not in vars(fresh)
+    m = fresh.map
+    assert fresh.nbrs["3616"] == tuple(m.neighbors("3616")) and len(fresh.nbrs) == len(m.ids)
+
+
+def test_a_unit_that_moves_alone_is_not_looked_for_among_the_movers_again(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    """15.0: 'move UNIT' is checked against that unit alone and moves it, without
+    listing every unit that may move, twice (issue 35: 13 M instructions of a 12-file
+    game's receive); a formation's stack (15.2) still is, for its members free to move."""
+    from engines.backhand.steps import move
+
+    asked: list[object] = []
+    listing = move.movers
+
+    def spy(*args: object) -> object:
+        asked.append(args[1])
+        return listing(*args)  # type: ignore[arg-type]
+
+    s = setup(ENGINE, "high-water-mark",
+              'clear = true\nplace = { "LAH-1" = "3616", "LAH-2" = "2912", '
+              '"LAH-Pz" = "2912" }\nphasing = "german"\nap = { german = 2 }\n'
+              'stack = [["game", 0, {}], ["turn", 13, {}], ["seg-run", 6, { side = "german", '
+              'kind = "sp", no = 1, stage = 6, first = "move" }], ["move", 0, '
+              '{ side = "german", kind = "sp" }]]')
+    monkeypatch.setattr(move, "movers", spy)
+    s.apply("move LAH-1")
+    assert asked == []  # checked and moved as one unit (movement.may_move)
+    s.apply("to 3716")
+    asked.clear()
+    s.apply("move LAH 2912")
+    assert len(asked) == 2  # the check's, and the stack's members
+    assert s.frame().args.units == ("LAH-2", "LAH-Pz")  # type: ignore[attr-defined]

@@ -822,3 +822,15 @@ def test_15_0_move_of_a_unit_that_does_not_exist() -> None:
     with pytest.raises(IllegalAction, match=r"15\.0.*no unit 999") as e:
         s.apply("move 999")
     assert "cannot move now" not in str(e.value)
+
+
+def test_3_1_the_watched_hexes_are_a_fact_of_the_data() -> None:
+    """3.1, 11.2, 18.2: control is recorded for the cities and the variable
+    reinforcements' hexes, found once from the data (issue 35: every move of a received
+    file read the whole order of battle again); only those hexes are ever recorded."""
+    s = at('clear = true\nplace = { "12T" = "3917" }')
+    d = s.data
+    expected = set(d.cities) | {t.variable for t in d.units.values() if t.variable}
+    assert d.watched == tuple(sorted(expected)) and "watched" in vars(d)
+    put(s, ["12T"], d.cities[0])
+    assert s.pos.sov_control and set(s.pos.sov_control) <= set(d.watched)  # type: ignore[attr-defined]

@@ -173,6 +173,28 @@ def test_compiled_movement_costs_are_kept_and_read_back(
     assert MoveCosts(hexmap, _tiny_class()).steps == first.steps
 
 
+def test_kept_costs_make_a_row_only_when_a_search_reads_it(data_cache: Path) -> None:
+    """Issue 35: making every row of a kept table was most of loading 48th Panzer Korps'
+    data (two tables of 2,160 rows, each command), where a command reads a few rows.  A
+    table read back from the cache makes none until asked, and answers as the compiled
+    one: a cost, a search, every row."""
+    from engines.hexkit.movement import KeptRows, MoveCosts, reachable
+
+    hexmap = load_scenario_path(TINY).map
+    assert hexmap is not None
+    first = MoveCosts(hexmap, _tiny_class())
+    again = MoveCosts(hexmap, _tiny_class())
+    assert isinstance(again.steps, KeptRows) and again.steps.rows_made() == 0
+    start = hexmap.ids[0]
+    near = reachable(again, start, 1)
+    assert 0 < again.steps.rows_made() < len(hexmap.ids)
+    assert near.cost == reachable(first, start, 1).cost
+    a, b = start, hexmap.neighbors(start)[0]
+    assert again.cost(a, b) == first.cost(a, b)
+    assert again.steps == first.steps and first.steps == again.steps
+    assert list(again.steps) == list(first.steps) and again.steps[1:3] == first.steps[1:3]
+
+
 def scenario_free_compile(hexmap: HexMap, move_class: Any) -> Any:
     """The costs compiled with no cache at all."""
     from engines.hexkit.movement import MoveCosts

@@ -5,7 +5,7 @@ from __future__ import annotations
 from engines.backhand.control import control_events, put
 from engines.backhand.data import roll_lookup
 from engines.backhand.fronts import ap_left, paying_front
-from engines.backhand.movement import destinations, movers, pays
+from engines.backhand.movement import destinations, may_move, movers, pays, reaches
 from engines.backhand.notation import moved, w
 from engines.backhand.position import Cities, MoveArgs, PhaseArgs
 from engines.backhand.state import BBState
@@ -33,6 +33,22 @@ class MovePhase(SideChoice):
         return [*(w("move", *name) for name, _ in movers(s, a)), w("end")]
 
     default_action = w("end")
+
+    def check(self, s: BBState, a: PhaseArgs, action: Action) -> None:
+        """What :meth:`options` lists, asked of the movers themselves (a received file's
+        every move is checked): 'end', or a unit or formation stack that may move."""
+        if isinstance(action, Act) and action.kind in ("end", "move"):
+            name = () if action.kind == "end" else moved(action)
+            if not name or (name in {n for n, _ in movers(s, a)} if len(name) > 1 else
+                            name[0] in s.pos.units and may_move(s, a, name[0])):
+                return
+        super().check(s, a, action)
+
+    def only_option(self, s: BBState, a: PhaseArgs) -> Action | None:
+        # the runtime's default for a step that takes only what it lists, as this one
+        # does: "end" when nothing may move (sealed rules 2)
+        options = s.options_for(self, a)
+        return options[0] if len(options) == 1 else None
 
     def why_not(self, s: BBState, a: PhaseArgs, action: Action) -> str | Refusal:
         if isinstance(action, Act) and action.kind == "move":
@@ -67,7 +83,10 @@ class MovePhase(SideChoice):
         if action.kind == "end":
             flow.end()
             return []
-        units = next(m for n, m in movers(s, a) if n == moved(action))
+        name = moved(action)
+        # a unit moves alone (what check took is listed); only a formation's stack (15.2)
+        # is asked of the movers, for its members free to move from its hex
+        units = name if len(name) == 1 else next(m for n, m in movers(s, a) if n == name)
         flow.call("move-to", MoveArgs(a.side, a.kind, units, s.pos.units[units[0]].at))
         return []
 
@@ -85,6 +104,24 @@ class MoveTo(SideChoice):
         return [*(w("to", h) for h in destinations(s, a.units, a.origin)), w("stay")]
 
     default_action = w("stay")
+
+    def check(self, s: BBState, a: MoveArgs, action: Action) -> None:
+        """What :meth:`options` lists, asked of the move itself: replaying a received
+        file checks every move, and making each listed hex's action to find one among
+        them cost 20 M instructions of a 12-file game's receive (issue 35), searching
+        the whole reach to find one hex in it as many again."""
+        if isinstance(action, Act) and (
+                action.kind == "stay" or (action.kind == "to" and reaches(
+                    s, a.units, a.origin, action.text("hex")))):
+            return
+        super().check(s, a, action)
+
+    def only_option(self, s: BBState, a: MoveArgs) -> Action | None:
+        # what the runtime's default answers for a step that takes only what it lists,
+        # which this one is (its check above lists nothing more): "stay" when no hex is
+        # in reach (sealed rules 2)
+        options = s.options_for(self, a)
+        return options[0] if len(options) == 1 else None
 
     def why_not(self, s: BBState, a: MoveArgs, action: Action) -> str | Refusal:
         if isinstance(action, Act) and action.kind == "to":
