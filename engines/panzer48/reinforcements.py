@@ -4,7 +4,7 @@ Soviet plan's commitments (9.1) and their reveal.
 
 from __future__ import annotations
 
-from collections.abc import Iterable
+from collections.abc import Container, Iterable
 from typing import TYPE_CHECKING
 
 from engines.panzer48.data import other
@@ -14,6 +14,7 @@ from pbem.engine import Commitment, Event
 from pbem.sha import sha256
 
 if TYPE_CHECKING:
+    from engines.hexkit.facts import BoardFacts
     from engines.panzer48.state import P48State
     from pbem.grammar import Act
 
@@ -139,24 +140,37 @@ def setup_hexes(s: P48State, u: str) -> list[str]:
     """9: the hexes where ``u`` may be placed: its formation's hexes, the front
     line (personnel) or within 3 hexes of its area on its side, where it fits (6),
     never a weapon in an enemy ZOC."""
+    cands = _setup_candidates(s, u)
+    if not cands:
+        return []
+    enemy_zoc, facts = zoc(s, other(s.d.units[u].side)), s.facts()
+    return [h for h in sorted(cands) if _may_set_up(s, u, h, enemy_zoc, facts)]
+
+
+def may_set_up(s: P48State, u: str, h: str) -> bool:
+    """9: ``h`` is one of :func:`setup_hexes` of ``u``, asked of that hex alone (a
+    received file's every placement is checked: listing each unit's hexes cost most of
+    a set-up's replay, issue 35)."""
+    return h in _setup_candidates(s, u) and _may_set_up(
+        s, u, h, zoc(s, other(s.d.units[u].side)), s.facts())
+
+
+def _setup_candidates(s: P48State, u: str) -> list[str]:
+    # 9: where the unit's set-up rule lets it go, before stacking (6) and ZOC (5)
     info, d = s.d.units[u], s.d
     f = d.formations[info.formation]
-    side = info.side
     if f.hexes:
-        cands = list(f.hexes)
-    elif f.assigned:
+        return list(f.hexes)
+    if f.assigned:
         return []  # 9: the 26th Tank group sets up directly in its hexes
-    elif info.target == "P":
-        cands = sorted(d.areas["front_german" if side == "german" else "front_soviet"])
-    else:
-        cands = [h for h in d.map.within(f.area, 3) if d.side_of_hex(h) == side]
-    out = []
-    enemy_zoc = zoc(s, other(side))
-    facts = s.facts()
-    for h in sorted(cands):
-        if h == s.pos.units[u].hex or not fits(s, h, side, [u], facts):
-            continue
-        if info.target == "W" and h in enemy_zoc:
-            continue  # 9: weapons never in enemy ZOC
-        out.append(h)
-    return out
+    if info.target == "P":
+        return sorted(d.areas["front_german" if info.side == "german" else "front_soviet"])
+    return [h for h in d.map.within(f.area, 3) if d.side_of_hex(h) == info.side]
+
+
+def _may_set_up(s: P48State, u: str, h: str, enemy_zoc: Container[str],
+                facts: BoardFacts) -> bool:
+    info = s.d.units[u]
+    if h == s.pos.units[u].hex or not fits(s, h, info.side, [u], facts):
+        return False
+    return not (info.target == "W" and h in enemy_zoc)  # 9: weapons never in enemy ZOC

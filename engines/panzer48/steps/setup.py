@@ -5,6 +5,7 @@ from __future__ import annotations
 from engines.panzer48.notation import COMMIT, PLACE, PLAN, SETUP_DONE, act
 from engines.panzer48.reinforcements import (
     digest_of,
+    may_set_up,
     open_salt,
     place_defaults,
     plan_formations,
@@ -13,6 +14,7 @@ from engines.panzer48.reinforcements import (
 from engines.panzer48.state import P48State
 from engines.panzer48.victory import update_control
 from pbem.engine import Action, Event
+from pbem.grammar import Act
 from pbem.steps import Choice, Flow, NoArgs, Refusal
 
 
@@ -37,6 +39,31 @@ class Setup(Choice[P48State]):
             if s.d.units[u].side == s.pos.setup_side and x.where == "map" and not x.placed:
                 out += [PLACE(u, h) for h in setup_hexes(s, u)]
         return [*out, SETUP_DONE]
+
+    def check(self, s: P48State, args: NoArgs, action: Action) -> None:
+        """What :meth:`options` lists, asked of the one unit and hex placed (a received
+        file's every placement is checked, and listing every unit's set-up hexes to find
+        one cost most of a set-up's replay, issue 35): 'setup-done', or ``place U H``
+        for a unit of the side setting up, on the map and not yet placed, and ``H``
+        one of its set-up hexes (9)."""
+        if isinstance(action, Act) and (action == SETUP_DONE or (
+                action.form is PLACE and self._may_place(s, action))):
+            return
+        super().check(s, args, action)
+
+    def _may_place(self, s: P48State, action: Act) -> bool:
+        u, h = action.text("unit"), action.text("hex")
+        x = s.pos.units.get(u)
+        return (x is not None and action == PLACE(u, h)
+                and s.d.units[u].side == s.pos.setup_side and x.where == "map"
+                and not x.placed and may_set_up(s, u, h))
+
+    def only_option(self, s: P48State, args: NoArgs) -> Action | None:
+        # the runtime's default for a step that takes only what it lists, as this one
+        # does (its check above takes nothing more): 'setup-done' when nothing is left
+        # to place (sealed rules 2)
+        options = s.options_for(self, args)
+        return options[0] if len(options) == 1 else None
 
 
     def why_not(self, s: P48State, args: NoArgs, action: Action) -> str | Refusal:

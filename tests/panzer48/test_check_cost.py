@@ -1,0 +1,85 @@
+"""48th Panzer Korps checks a received action against that action alone, not a listing of
+every option (issue 35: replaying a file checks every action it holds), and takes exactly
+what the listing holds: an action the listing leaves out, taken by a check, would be a
+signed illegal move replayed as legal."""
+
+from __future__ import annotations
+
+import pytest
+
+from engines.panzer48 import ENGINE
+from engines.panzer48.notation import PLACE, act
+from engines.panzer48.state import P48State
+from engines.panzer48.steps.setup import Setup
+from pbem.engine import Action
+from pbem.errors import IllegalAction
+from pbem.testing import Chooser
+
+
+def _new(scenario: str) -> P48State:
+    state = ENGINE.new_state(scenario, ENGINE.resolve_options({}))
+    assert isinstance(state, P48State)
+    return state
+
+
+def _accepted(s: P48State, action: Action) -> bool:
+    try:
+        s.step().check(s, s.frame().args, action)  # type: ignore[attr-defined]
+    except IllegalAction:
+        return False
+    return True
+
+
+def test_a_placement_is_checked_without_listing_every_unit_s_hexes(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    """9: 'place U H' is checked against U's set-up hexes alone; a hex it may not set
+    up in is refused, in 9's words, as before."""
+    s = _new("first-day")
+    assert s.decision() is not None and s.decision().kind == "setup"  # type: ignore[union-attr]
+    # listed on a clone: the options memo of this decision would answer the check
+    legal = [act(a) for a in s.clone().legal_actions()]
+    place = next(a for a in legal if a.form is PLACE)
+    u = place.text("unit")
+    other = next(h for h in sorted(s.d.map.ids) if PLACE(u, h) not in legal)
+
+    def listed(*args: object) -> object:
+        raise AssertionError("every unit's set-up hexes were listed to check one placement")
+
+    with monkeypatch.context() as m:
+        m.setattr(Setup, "options", listed)
+        s.apply(place.notation())
+    assert s.pos.units[u].hex == place.text("hex") and s.pos.units[u].placed
+    with pytest.raises(IllegalAction, match="may not set up in"):
+        s.apply(f"place {u} {other}")
+
+
+@pytest.mark.parametrize("scenario,seed", [("first-day", 1), ("chir", 2)])
+def test_the_set_up_check_takes_exactly_what_the_listing_holds(scenario: str,
+                                                                seed: int) -> None:
+    """9 / 6 / 5: over the set-up of a seeded playout, every listed placement is taken
+    and a near miss (a neighbouring hex, the unit's own hex, a hex off the map, another
+    unit, an enemy unit, a unit already placed, no unit) is refused exactly when the
+    listing does not hold it."""
+    s = _new(scenario)
+    choose = Chooser(f"panzer48/check-cost/{scenario}/{seed}")
+    decisions = tried = 0
+    while s.decision() is not None and s.decision().kind == "setup":  # type: ignore[union-attr]
+        legal = s.legal_actions()
+        listed = set(legal)
+        if decisions % 4 == 0:
+            hexes = sorted({act(a).text("hex") for a in legal if act(a).form is PLACE})
+            near = {n for h in hexes[:: max(1, len(hexes) // 6)]
+                    for n in s.d.map.neighbors(h)}
+            units = [*sorted(s.pos.units), "no-such-unit"]
+            for u in units[:: max(1, len(units) // 40)]:
+                here = s.pos.units[u].hex if u in s.pos.units else ""
+                mine = {act(a).text("hex") for a in legal
+                        if act(a).form is PLACE and act(a).text("unit") == u}
+                for h in sorted(mine | near | {"9999", here} - {""}):
+                    action = PLACE(u, h)
+                    assert _accepted(s, action) == (action in listed), (u, h)
+                    tried += 1
+            assert all(_accepted(s, a) for a in legal)
+        decisions += 1
+        s.apply(choose.pick(legal), side=s.current_player())
+    assert decisions > 20 and tried > 500, (decisions, tried)
