@@ -18,7 +18,7 @@ from engines.panzer48.notation import CHECK, COMMIT, OPEN, RETREAT, parse
 from engines.panzer48.position import Combat, Position, SideArgs
 from engines.panzer48.reinforcements import digest_of, open_salt, plan_formations
 from engines.panzer48.victory import score
-from engines.panzer48.view import board, status_line
+from engines.panzer48.view import board, counters, status_line
 from pbem.engine import Action, Decision, Result
 from pbem.grammar import Act
 from pbem.steps import Frame, Misfit, StepState
@@ -237,6 +237,9 @@ class P48State(StepState[Position]):
 
     def _view(self, side: str | None) -> BoardView:
         return board(self, side)
+
+    def counters(self, side: str | None) -> dict[str, str]:
+        return counters(self, side)
 
     def parse_action(self, text: str) -> Action:
         return parse(text)

@@ -83,3 +83,29 @@ def test_the_set_up_check_takes_exactly_what_the_listing_holds(scenario: str,
         decisions += 1
         s.apply(choose.pick(legal), side=s.current_player())
     assert decisions > 20 and tried > 500, (decisions, tried)
+
+
+def test_counters_are_the_views_without_drawing_it(monkeypatch: pytest.MonkeyPatch) -> None:
+    """What a listing names units by (State.counters) is what the board view's pieces
+    print, at every position of a seeded playout, and no view is drawn for it (each
+    drew the status line, scoring 10 again: issue 35)."""
+    from engines.panzer48 import state as p48state
+    from pbem.engine import view_counters
+
+    s = _new("first-day")
+    choose = Chooser("panzer48/check-cost/counters")
+    for _ in range(150):
+        for side in (None, "soviet", "german"):
+            assert s.counters(side) == view_counters(s.view(side))
+        if s.is_terminal():
+            break
+        if s.is_chance():
+            s.apply_outcome(choose.outcome(s.chance_request()))
+        else:
+            s.apply(choose.pick(s.legal_actions()), side=s.current_player())
+
+    def drawn(*args: object) -> object:
+        raise AssertionError("the board was drawn to name the units")
+
+    monkeypatch.setattr(p48state, "board", drawn)
+    assert s.counters("german")
