@@ -124,16 +124,21 @@ def next_hexes(s: P48State) -> list[str]:
     out = []
     facts = s.facts()
     stacks = facts.stacks()
+    # each unit's MPs left and cost table, once for the six neighbours: settling the
+    # move lists these after every step of it (issue 35); a step fits the allowance
+    # when its cost is within what is left (spent + cost <= allowance, exactly)
+    left = [(u, allowance(s, u) - pos.units[u].spent,
+             s.d.costs["leg" if s.d.units[u].leg else "mech"]) for u in pos.moving]
     for n in s.d.map.neighbors(h):
         if n in stacks and s.d.units[stacks[n][0]].side == other(side):
             continue
-        costs = [step_cost(s, u, h, n) for u in pos.moving]
-        if any(c is None or pos.units[u].spent + c > allowance(s, u)
-               for u, c in zip(pos.moving, costs, strict=True)):
+        costs = [(u, table.cost(h, n)) for u, room, table in left]
+        if any(c is None or c > room
+               for (_, c), (_, room, _) in zip(costs, left, strict=True)):
             continue
         if not fits(s, n, side, pos.moving, facts) and not may_pass(s,
-                pos.moving, n, {u: pos.units[u].spent + c for u, c in
-                                zip(pos.moving, costs, strict=True) if c is not None},
+                pos.moving, n, {u: pos.units[u].spent + c for u, c in costs
+                                if c is not None},
                 facts, frozenset([h])):
             continue  # 6: through a full hex only if the move can end beyond it
         out.append(n)

@@ -109,3 +109,27 @@ def test_counters_are_the_views_without_drawing_it(monkeypatch: pytest.MonkeyPat
 
     monkeypatch.setattr(p48state, "board", drawn)
     assert s.counters("german")
+
+
+def test_a_moving_stack_s_next_hexes_price_each_step_once(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    """4: the hexes a moving stack may step into are listed after every step of its move
+    (the runtime settles it): each unit's MPs left are worked out once per listing, and
+    a step's cost is read from the table as it is, not made into a Fraction and added to
+    what was spent for every neighbour; the hexes listed are the same."""
+    from engines.panzer48 import movement
+    from pbem.setup import setup
+
+    s = setup(ENGINE, "chir", 'only = true\nphase = "turns"\nphasing = "german"\n'
+              'step = "movement"\nreleased = true\n'
+              'at = { "110PG/I" = "1021", "110PG/II" = "1021", "349R" = "1124" }')
+    s.apply("move 1021")
+    s.pos.units["110PG/I"].spent += 1  # type: ignore[attr-defined]
+    before = {a.notation() for a in s.clone().legal_actions()}
+    assert any(a.startswith("to ") for a in before)
+
+    def priced(*args: object) -> object:
+        raise AssertionError("a step's cost was made a Fraction to list the next hexes")
+
+    monkeypatch.setattr(movement, "step_cost", priced)
+    assert {a.notation() for a in s.clone().legal_actions()} == before
