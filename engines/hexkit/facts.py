@@ -206,7 +206,34 @@ class BoardFacts(Shared):
         kept = _SIDE_ZOCS.get(key, lambda: (self.map, self._zoc(side, rule)))
         return kept[1] if kept[0] is self.map else self._zoc(side, rule)
 
-    def _zoc(self, side: str, rule: ZocRule) -> ZocMap:
+    def in_zoc(self, side: str, h: HexId, rule: ZocRule = ALL_EXERT) -> bool:
+        """Whether ``h`` is in :meth:`zoc` of ``side`` under ``rule``, asked of that hex
+        alone: a rule that reads a few hexes after every move (48th Panzer Korps 10: the
+        control of towns and bridges) need not map every hex the moving side controls,
+        at each of its steps."""
+        known = self._found.get(("zoc", side, rule))
+        if known is not None or rule.blocking_sides or rule.blocks is not None:
+            return h in (known if known is not None else self.zoc(side, rule))
+        hexes = self._once(("zoc-hexes", side, rule), lambda: self._side_zoc_hexes(side, rule))
+        if rule.include_own_hex and h in hexes:
+            return True
+        i = self.map.index.get(h)
+        if i is None:
+            return False
+        # adjacency is symmetric (the six directions and their opposites): h is around
+        # an exerting unit exactly when one stands around h
+        ids = self.map.ids
+        return any(ids[j] in hexes for j in self.map.adjacency[i])
+
+    def _side_zoc_hexes(self, side: str, rule: ZocRule) -> frozenset[HexId]:
+        # kept across the other side's moves, as _side_zoc's maps are
+        key = (id(self.map), side, self.units(side), rule)
+        kept = _SIDE_ZOC_HEXES.get(key, lambda: (self.map, frozenset(
+            p.hex for p in self._exerting(side, rule))))
+        return kept[1] if kept[0] is self.map else frozenset(
+            p.hex for p in self._exerting(side, rule))
+
+    def _exerting(self, side: str, rule: ZocRule) -> Iterable[Placed]:
         exerting: Iterable[Placed] = self.units(side)
         if rule.stack is not None:
             stack = rule.stack
@@ -223,6 +250,10 @@ class BoardFacts(Shared):
             exerting = sorted(picked, key=_unit_of)
         if rule.exerts is not None:
             exerting = [p for p in exerting if rule.exerts(p)]
+        return exerting
+
+    def _zoc(self, side: str, rule: ZocRule) -> ZocMap:
+        exerting = self._exerting(side, rule)
         return zoc_map(self.map, [(p.unit, p.hex) for p in exerting],
                        blocking_sides=sorted(rule.blocking_sides), blocks=rule.blocks,
                        include_own_hex=rule.include_own_hex)
@@ -255,6 +286,11 @@ _RECENT: Memo[tuple[int, Placement], BoardFacts] = Memo(64)
 #: sides' ZOCs, by map, side, that side's units and the rule: with the map they were
 #: taken on, which a hit must be
 _SIDE_ZOCS: Memo[tuple[int, str, Placement, ZocRule], tuple[HexMap, ZocMap]] = Memo(256)
+
+
+#: the hexes of sides' units exerting a ZOC (BoardFacts.in_zoc), keyed as _SIDE_ZOCS
+_SIDE_ZOC_HEXES: Memo[tuple[int, str, Placement, ZocRule], tuple[HexMap, frozenset[HexId]]] = (
+    Memo(256))
 
 
 def board_facts(hexmap: HexMap, placement: Iterable[Placed]) -> BoardFacts:

@@ -5,7 +5,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING
 
 from engines.panzer48.data import SIDES, other
-from engines.panzer48.zoc import zoc
+from engines.panzer48.zoc import ZOC, zoc
 
 if TYPE_CHECKING:
     from engines.hexkit.zoc import ZocMap
@@ -15,14 +15,16 @@ if TYPE_CHECKING:
 def update_control(s: P48State) -> None:
     """10: a side controls a hex its unit most recently entered, or on which it
     exerted a ZOC while the hex was neither enemy-occupied nor in an enemy ZOC."""
-    zs = {side: zoc(s, side) for side in SIDES}
-    stacks = s.stacks()
+    # asked of the control hexes alone: this runs after every step of every move, and
+    # the moving side's whole ZOC map, new at each step, was a fifth of a replay (issue 35)
+    facts = s.facts()
+    stacks = facts.stacks()
     for h in sorted(s.pos.control):
         if h in stacks:
             s.pos.control[h] = s.d.units[stacks[h][0]].side
             continue
         for side in SIDES:
-            if h in zs[side] and h not in zs[other(side)]:
+            if facts.in_zoc(side, h, ZOC) and not facts.in_zoc(other(side), h, ZOC):
                 s.pos.control[h] = side
 
 

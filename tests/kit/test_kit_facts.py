@@ -224,3 +224,31 @@ def test_a_sides_zoc_is_kept_while_only_the_other_side_moves() -> None:
     marked = [p._replace(mark=3) if p.unit == "r2" else p for p in PLACEMENT]
     BoardFacts(M, marked).zoc("red", rule)
     assert calls == ["r1", "r2", "r1", "r2", "r1", "r2"]
+
+
+@settings(max_examples=60, deadline=None)
+@given(st.lists(st.tuples(st.sampled_from(sorted(M.ids)), st.sampled_from(["blue", "red"]),
+                          st.sampled_from(["1", "2", "1r", "2r"])), max_size=12))
+def test_in_zoc_is_membership_of_the_zoc_map_for_every_rule(
+        spots: list[tuple[HexId, str, str]]) -> None:
+    """Asked of one hex, a side's ZOC holds it exactly when the whole map does, under
+    every kind of rule (by stack, by unit, the own hex, blocked hexsides), and a hex off
+    the map is in no ZOC."""
+    units = [Placed(f"u{i:02d}", h, side, mark) for i, (h, side, mark) in enumerate(spots)]
+    rules = (ZocRule(), THREE, ZocRule(exerts=lambda p: str(p.mark).startswith("1")),
+             ZocRule(stack=_three_steps, include_own_hex=True),
+             ZocRule(blocking_sides=frozenset({"river"})))
+    for rule in rules:
+        for side in ("blue", "red"):
+            asked = BoardFacts(M, units)  # asked first: no map made yet to read from
+            whole = BoardFacts(M, units).zoc(side, rule)
+            assert {h for h in M.ids if asked.in_zoc(side, h, rule)} == whole.hexes
+            assert not asked.in_zoc(side, "9999", rule)
+
+
+def test_in_zoc_makes_no_map_of_the_sides_zoc() -> None:
+    """48th Panzer Korps 10 asks a few hexes after every step of a move: the moving
+    side's ZOC map, new at each step, is not made for them."""
+    f = BoardFacts(M, PLACEMENT)
+    assert f.in_zoc("blue", "0302", THREE) and not f.in_zoc("blue", "0505", THREE)
+    assert ("zoc", "blue", THREE) not in f._found

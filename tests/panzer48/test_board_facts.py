@@ -6,6 +6,7 @@ from __future__ import annotations
 
 from engines.panzer48 import ENGINE
 from engines.panzer48.state import P48State
+from engines.panzer48.victory import update_control
 from engines.panzer48.zoc import zoc
 from pbem.setup import setup
 
@@ -64,3 +65,15 @@ def test_the_snapshot_holds_the_position_not_the_board_facts() -> None:
     back = ENGINE.restore(fresh)
     assert isinstance(back, P48State)
     assert back.at("1021") == s.at("1021") and zoc(back, "german") == zoc(s, "german")
+
+
+def test_10_control_is_asked_of_the_towns_and_bridges_not_a_whole_zoc_map() -> None:
+    """10: a town next to a Soviet stack of 4 steps (5: a ZOC) and in no German ZOC
+    becomes Soviet; control is updated after every step of every move, so it asks the
+    control hexes alone and makes neither side's ZOC map (issue 35)."""
+    s = state('at = { "89T" = "3408" }')
+    assert s.pos.control["3508"] == "german"
+    update_control(s)
+    assert s.pos.control["3508"] == "soviet"
+    assert not [k for k in s.facts()._found if k[0] == "zoc"]
+    assert "3508" in zoc(s, "soviet")
