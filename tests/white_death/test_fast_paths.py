@@ -201,3 +201,43 @@ def test_move_costs_price_the_rows_read_as_the_whole_map_table_prices_them() -> 
     assert alone.enter_ticks("l", a, b, False, bridges) == ter.enter_ticks(
         "l", a, b, False, bridges)
     assert alone.move_costs("l", False, bridges).costs.rows_priced() == 1
+
+
+def test_setup_group_hexes_measure_each_hex_once_per_disc() -> None:
+    """Campaign setup (Rule 22) places a group within a distance of its place: the
+    hexes, nearest first, are those of the plain definition (least distance to any hex
+    of the place), found with one distance per hex of each base hex's disc rather than
+    one per hex of the place for each (the start of every replay places every group)."""
+    from engines.hexkit.hexmap import HexMap
+    from engines.white_death.placement import group_hexes
+
+    state = ENGINE.new_state("campaign", ENGINE.resolve_options({}))
+    assert isinstance(state, WDState)
+    cat = state.cat
+    m = cat.map
+    groups = list(cat.opening) + list(state.sc.groups)
+    wide = [g for g in groups if len(cat.resolve(g.near)) > 2]
+    assert wide, "no setup group of the campaign has a place of several hexes"
+    calls = [0]
+    plain = HexMap.distance
+
+    def counted(self: HexMap, a: str, b: str) -> int:
+        calls[0] += 1
+        return plain(self, a, b)
+
+    for g in wide:
+        for extra in (0, 2):
+            base = cat.resolve(g.near)
+            radius = g.within + extra
+            near = {h: min(m.distance(h, x) for x in base)
+                    for b in base for h in m.within(b, radius)}
+            want = sorted(near, key=lambda h: (near[h], h))
+            discs = sum(len(m.within(b, radius)) for b in base)
+            calls[0] = 0
+            HexMap.distance = counted  # type: ignore[method-assign]
+            try:
+                got = group_hexes(cat, g, extra)
+            finally:
+                HexMap.distance = plain  # type: ignore[method-assign]
+            assert got == want, g.near
+            assert calls[0] <= discs, (g.near, calls[0], discs)
