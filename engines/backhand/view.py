@@ -2,13 +2,20 @@
 
 from __future__ import annotations
 
+from functools import partial
 from typing import TYPE_CHECKING
 
 from engines.backhand.data import FRONTS
+from pbem.memo import Memo
 
 if TYPE_CHECKING:
+    from engines.backhand.data import Data
+    from engines.backhand.position import Unit
     from engines.backhand.state import BBState
-    from pbem.view import BoardView
+    from pbem.view import BoardView, Piece
+
+#: where a counter is not drawn: not yet arrived, in the cup, eliminated, out of play
+_OFF = ("pending", "cup", "elim", "out")
 
 
 def status_line(s: BBState) -> str:
@@ -18,24 +25,45 @@ def status_line(s: BBState) -> str:
             f"G{p.ap['german']}")
 
 
+def _kept(data: Data) -> Memo[tuple[str, str, int, bool], Piece]:
+    got: Memo[tuple[str, str, int, bool], Piece] | None = data.__dict__.get("_view_pieces")
+    if got is None:
+        got = data.__dict__["_view_pieces"] = Memo(8192)
+    return got
+
+
+def _piece(s: BBState, u: str, x: Unit) -> Piece:
+    from pbem.view import Piece
+
+    sd = s.side_of(u)
+    a, d = s.factors(u)
+    label = f"({a}-{d})" if (not u.startswith("UP-") and s.data.units[u].bracket) \
+        else f"{a}-{d}"
+    return Piece(u, sd, label, x.at, name=u, color="#c03030" if sd == "soviet" else "#8090a0",
+                 markers=("OOS",) if x.oos else ())
+
+
+def _front(f: str, at: str) -> Piece:
+    from pbem.view import Piece
+
+    return Piece(f"front-{f}", "soviet", f"{f[:2].upper()} Front", at,
+                 name=f"{f} Front Marker", color="#ffd040")
+
+
 def board(s: BBState, side: str | None) -> BoardView:
+    """The board, every counter kept in the data set under all it reads (its id, where it
+    is, its steps and whether it is out of supply: its side, factors by steps and bracket
+    are the order of battle's): a click's redraw asks the view of each new position, and
+    making its 84 counters again was most of it, three times the engine's apply (353 ->
+    108 us a view along a random game of High Water Mark; issue 35)."""
     # the picture's classes load when a board is drawn: legal, act and receive draw
     # none, they write the status line alone (issue 35)
     from engines.hexkit.board import board_view
-    from pbem.view import Piece
 
-    pieces = []
-    for u, x in sorted(s.pos.units.items()):
-        if x.at in ("pending", "cup", "elim", "out"):
-            continue
-        sd = s.side_of(u)
-        a, d = s.factors(u)
-        label = f"({a}-{d})" if (not u.startswith("UP-") and s.data.units[u].bracket) \
-            else f"{a}-{d}"
-        pieces.append(Piece(u, sd, label, x.at, name=u,
-                            color="#c03030" if sd == "soviet" else "#8090a0",
-                            markers=("OOS",) if x.oos else ()))
-    for f in FRONTS:
-        pieces.append(Piece(f"front-{f}", "soviet", f"{f[:2].upper()} Front",
-                            s.pos.fronts[f], name=f"{f} Front Marker", color="#ffd040"))
+    kept = _kept(s.data)
+    pieces = [kept.get((u, x.at, x.steps, x.oos), partial(_piece, s, u, x))
+              for u, x in sorted(s.pos.units.items()) if x.at not in _OFF]
+    fronts = s.pos.fronts
+    pieces.extend(kept.get((f"front-{f}", fronts[f], 0, False), partial(_front, f, fronts[f]))
+                  for f in FRONTS)
     return board_view(s.data.map, pieces, side=side, status=s.status_line(side))

@@ -2,15 +2,18 @@
 
 from __future__ import annotations
 
+from functools import partial
 from typing import TYPE_CHECKING
 
 from engines.mortain.position import Status
 from engines.mortain.victory import german_exits
 from pbem.engine import counter_text
+from pbem.memo import Memo
 
 if TYPE_CHECKING:
+    from engines.mortain.data import Rules
     from engines.mortain.state import MortainState
-    from pbem.view import BoardView
+    from pbem.view import BoardView, Piece
 
 
 def status_line(s: MortainState, side: str | None) -> str:
@@ -23,22 +26,37 @@ def status_line(s: MortainState, side: str | None) -> str:
             f"{len(pos.chits.get('german', []))}; exited {german_exits(s)}/5")
 
 
+def _kept(r: Rules) -> Memo[tuple[str, str, bool], Piece]:
+    got: Memo[tuple[str, str, bool], Piece] | None = r.__dict__.get("_view_pieces")
+    if got is None:
+        got = r.__dict__["_view_pieces"] = Memo(4096)
+    return got
+
+
+def _piece(r: Rules, u: str, at: str, depleted: bool) -> Piece:
+    from pbem.view import Piece
+
+    info = r.units[u]
+    a, d = info.factors(depleted)
+    return Piece(u, info.side, f"{a}-{d}-{info.ma}", at, name=info.name,
+                 markers=("depleted",) if depleted else (),
+                 color="#4060a0" if info.side == "us" else "#606060")
+
+
 def board(s: MortainState, side: str | None) -> BoardView:
+    """The board, each counter kept in the scenario's rules under all it reads (its id,
+    hex and whether it is depleted: its side, factors and name are the counter's): a
+    click's redraw asks the view of each new position, and an action moves a unit or
+    two (issue 35)."""
     # the picture's classes load when a board is drawn: legal, act and receive draw
     # none, they write the status line alone (issue 35)
     from engines.hexkit.board import board_view
-    from pbem.view import Piece
 
-    pieces = []
-    for u, x in sorted(s.pos.units.items()):
-        if x.status is not Status.MAP:
-            continue
-        info = s.r.units[u]
-        a, d = info.factors(x.depleted)
-        pieces.append(Piece(u, info.side, f"{a}-{d}-{info.ma}", x.hex, name=info.name,
-                            markers=("depleted",) if x.depleted else (),
-                            color="#4060a0" if info.side == "us" else "#606060"))
-    return board_view(s.r.map, pieces, side=side, status=status_line(s, side),
+    r = s.r
+    kept = _kept(r)
+    pieces = [kept.get((u, x.hex, x.depleted), partial(_piece, r, u, x.hex, x.depleted))
+              for u, x in sorted(s.pos.units.items()) if x.status is Status.MAP]
+    return board_view(r.map, pieces, side=side, status=status_line(s, side),
                       highlights=[s.pos.combat.target] if s.pos.combat else ())
 
 

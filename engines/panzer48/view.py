@@ -2,14 +2,17 @@
 
 from __future__ import annotations
 
+from functools import partial
 from typing import TYPE_CHECKING
 
 from engines.panzer48.victory import score
 from pbem.engine import counter_text
+from pbem.memo import Memo
 
 if TYPE_CHECKING:
+    from engines.panzer48.data import Data
     from engines.panzer48.state import P48State
-    from pbem.view import BoardView
+    from pbem.view import BoardView, Piece
 
 
 def status_line(s: P48State, side: str | None) -> str:
@@ -23,30 +26,47 @@ def counters(s: P48State, side: str | None) -> dict[str, str]:
     """What :func:`board`'s pieces print, by unit id (every unit on the map, none hidden:
     the default reads them off the view), without drawing the board: a listing names
     its units by them twice, and each view wrote the status line, scoring 10 again."""
+    d, units = s.d, s.pos.units
     out: dict[str, str] = {}
     for u in s.on_map():
-        info = s.d.units[u]
-        out[u] = counter_text(u, info.name, _label(s, u))
+        info = d.units[u]
+        out[u] = counter_text(u, info.name,
+                              f"{info.steps - units[u].losses}{info.target}{info.fire}")
     return out
 
 
-def _label(s: P48State, u: str) -> str:
-    info = s.d.units[u]
-    return f"{s.steps_of(u)}{info.target}{info.fire}"
+def _kept(d: Data) -> Memo[tuple[str, str, int, bool, bool], Piece]:
+    got: Memo[tuple[str, str, int, bool, bool], Piece] | None = d.__dict__.get("_view_pieces")
+    if got is None:
+        got = d.__dict__["_view_pieces"] = Memo(4096)
+    return got
+
+
+def _piece(d: Data, u: str, at: str, losses: int, flipped: bool, retreated: bool) -> Piece:
+    from pbem.view import Piece
+
+    info = d.units[u]
+    marks = tuple(m for m, on in (("flipped", flipped), ("retreated", retreated)) if on)
+    return Piece(u, info.side, f"{info.steps - losses}{info.target}{info.fire}", at,
+                 name=info.name, markers=marks,
+                 color="#c04040" if info.side == "soviet" else "#6080a0")
 
 
 def board(s: P48State, side: str | None) -> BoardView:
+    """The board, each counter kept in the data set under all it reads (its id, hex,
+    losses, flipped (3.1) and retreated: its side, steps, target and fire numbers are the
+    counter's): a click's redraw asks the view of each new position, and an action moves
+    a unit or two (issue 35)."""
     # the picture's classes load when a board is drawn: legal, act and receive draw
     # none, they write the status line alone (issue 35)
     from engines.hexkit.board import board_view
-    from pbem.view import Piece
 
+    d, units = s.d, s.pos.units
+    kept = _kept(d)
     pieces = []
     for u in s.on_map():
-        info, x = s.d.units[u], s.pos.units[u]
-        marks = tuple(m for m, on in (("flipped", x.flipped), ("retreated", x.retreated))
-                      if on)
-        pieces.append(Piece(u, info.side, _label(s, u),
-                            x.hex, name=info.name, markers=marks,
-                            color="#c04040" if info.side == "soviet" else "#6080a0"))
-    return board_view(s.d.map, pieces, side=side, status=status_line(s, side))
+        x = units[u]
+        pieces.append(kept.get((u, x.hex, x.losses, x.flipped, x.retreated),
+                               partial(_piece, d, u, x.hex, x.losses, x.flipped,
+                                       x.retreated)))
+    return board_view(d.map, pieces, side=side, status=status_line(s, side))

@@ -172,11 +172,13 @@ def group_hexes(cat: Catalog, g: Group, extra: int = 0) -> list[str]:
     m = cat.map
     base = cat.resolve(g.near)
     radius = g.within + extra
+    # a hex's nearest base hex x is within ``radius`` of it, so x's own disc holds it:
+    # the least distance over the discs that hold a hex is its distance to the place
     seen: dict[str, int] = {}
     for b in base:
         for h in m.within(b, radius):
-            d = min(m.distance(h, x) for x in base)
-            if h not in seen or d < seen[h]:
+            d = m.distance(h, b)
+            if d < seen.get(h, radius + 1):
                 seen[h] = d
     return sorted(seen, key=lambda h: (seen[h], h))
 

@@ -197,25 +197,40 @@ class WDState(StepState[Position]):
         back for a placement met again (a take-back, a clone's)."""
         got = self._pcache.get("facts")
         if got is None:
-            units = self.pos.units
-            # a unit's side and Rule 3 mark are fixed by its id (a garrison's too: one
-            # type per catalog): its Placed is kept with the catalog's map-derived facts
-            # and made again only where it stands elsewhere
-            kept: dict[str, Placed] = self._static.setdefault("placed", {})
-            placed = []
-            # each side's units on the map are kept across moves (_kept_positions): not
-            # every unit of the game, most of them off the map, looked over again
-            for side in ("german", "soviet"):
-                for uid in self.side_units(side):
-                    h = units[uid].loc
-                    p = kept.get(uid)
-                    if p is None or p.hex != h:
-                        mark = p.mark if p is not None else zoc_mark(self, uid)
-                        p = kept[uid] = Placed(uid, h, side, mark)
-                    placed.append(p)
-            got = self._pcache["facts"] = board_facts(self.map, placed)
+            got = self._pcache["facts"] = board_facts(
+                self.map, self._placed("german") + self._placed("soviet"))
         out: BoardFacts = got
         return out
+
+    def foe_facts(self, side: str) -> BoardFacts:
+        """The board facts of ``side``'s enemies alone: their occupancy, Rule 3's ZOCs and
+        Rule 15's traces read nothing else, and ``side``'s own moves leave them as they
+        were (:meth:`_kept_positions` carries them), so a movement phase's moves do not
+        make the whole placement's facts again to ask for the enemy's ZOC."""
+        key = ("foe-facts", side)
+        got = self._pcache.get(key)
+        if got is None:
+            got = self._pcache[key] = board_facts(self.map, self._placed(other(side)))
+        out: BoardFacts = got
+        return out
+
+    def _placed(self, side: str) -> list[Placed]:
+        units = self.pos.units
+        # a unit's side and Rule 3 mark are fixed by its id (a garrison's too: one
+        # type per catalog): its Placed is kept with the catalog's map-derived facts
+        # and made again only where it stands elsewhere
+        kept: dict[str, Placed] = self._static.setdefault("placed", {})
+        placed = []
+        # each side's units on the map are kept across moves (_kept_positions): not
+        # every unit of the game, most of them off the map, looked over again
+        for uid in self.side_units(side):
+            h = units[uid].loc
+            p = kept.get(uid)
+            if p is None or p.hex != h:
+                mark = p.mark if p is not None else zoc_mark(self, uid)
+                p = kept[uid] = Placed(uid, h, side, mark)
+            placed.append(p)
+        return placed
 
     def units_at(self, h: str, side: str | None = None) -> list[str]:
         if side is None:
@@ -346,6 +361,7 @@ class WDState(StepState[Position]):
             tag = k[0]
             if ((tag == "side-units" and k[1] == foe) or (tag == "ekey" and k[1] == side)
                     or (tag == "by-enemies" and k[2] == side)
+                    or (tag == "foe-facts" and k[1] == side)
                     or (tag == "at" and k[1] != was and k[1] != h)
                     or (tag == "occupied" and k[1] == foe)):
                 out[k] = v

@@ -11,7 +11,7 @@ from __future__ import annotations
 from collections.abc import Callable, Collection, Mapping
 from typing import TYPE_CHECKING, Any, NamedTuple
 
-from engines.hexkit.facts import BoardFacts, Placed, RegionFlood, ZocRule, board_facts
+from engines.hexkit.facts import BoardFacts, Placed, RegionFlood, ZocRule
 from engines.white_death import rules
 from engines.white_death.base import DieArgs, other
 from engines.white_death.data import SIDES
@@ -94,8 +94,8 @@ def by_enemies(s: WDState, what: str, side: str, build: Callable[[], Any]) -> An
 
 def ezoc(s: WDState, side: str, ski_only: bool = False) -> Collection[str]:
     """Hexes in the ZOC of ``side``'s enemies (ski_only: of enemy ski units; Rule 3.B):
-    the board facts' (a side's ZOC is kept per placement of that side's units)."""
-    return s.facts().zoc(other(side), SKI_ZOC if ski_only else ZOC).sources
+    the enemy's board facts' (a side's ZOC is kept per placement of that side's units)."""
+    return s.foe_facts(side).zoc(other(side), SKI_ZOC if ski_only else ZOC).sources
 
 
 def weapons_barred(s: WDState, uid: str, h: str) -> bool:
@@ -107,7 +107,7 @@ def weapons_barred(s: WDState, uid: str, h: str) -> bool:
 
 
 def enemy_hexes(s: WDState, side: str) -> frozenset[str]:
-    return s.facts().occupied(other(side))
+    return s.foe_facts(side).occupied(other(side))
 
 
 def _free(s: WDState, side: str) -> frozenset[str]:
@@ -179,7 +179,7 @@ def enemy_facts(s: WDState, side: str) -> BoardFacts:
     (their units, their ZOCs: both the same as in the whole placement's facts), so
     floods asked of these are kept across ``side``'s own moves, which leave this
     placement as it was."""
-    return board_facts(s.map, s.facts().units(other(side)))
+    return s.foe_facts(side)
 
 
 def _reach(s: WDState, side: str) -> Mapping[str, int]:

@@ -130,17 +130,21 @@ def frame_data(view: BoardView, events: list[Event], side: str | None, table: Pi
     shown: list[int] = []
     for location, stack in stacks(view).items():
         if location in cells:
-            top = next((p for p in stack if not p.hidden), stack[0])
+            # most stacks are one counter, or topped by one the viewer may identify
+            top = stack[0] if not stack[0].hidden else \
+                next((p for p in stack if not p.hidden), stack[0])
             shown.append(table.add(top, len(stack) - 1))
         elif location in boxes:
             shown.extend(table.add(p, 0) for p in stack)
-    where = {p.id: p.location for p in view.pieces}
     told: list[list[str]] = []
     lit: list[str] = []
     # each unit an event names, named as its counter reads, as the terminal's replay does;
     # only those units' counters are read (named() looks up no other), not the whole
-    # board's: a tenth of a White Death replay page was every counter's text per frame
+    # board's: a tenth of a White Death replay page was every counter's text per frame.
+    # The board's "now" frame names none: walking the counters again for where each
+    # stands was a seventh of that frame, made on every click's redraw (issue 35)
     wanted = {u for e in events if e.visible(side) for u in e.units}
+    where = {p.id: p.location for p in view.pieces} if wanted else {}
     counters = {p.id: counter_text(p.id, p.name, p.label) for p in view.pieces
                 if p.id in wanted and not p.hidden} if wanted else {}
     for e in events:

@@ -8,6 +8,10 @@ random games on the shipped map, so a key left incomplete shows up as a differen
 
 from __future__ import annotations
 
+from typing import Any
+
+import pytest
+
 from engines.hexkit.facts import BoardFacts
 from engines.hexkit.graph import region
 from engines.hexkit.movement import MoveCosts
@@ -17,7 +21,7 @@ from engines.white_death.movement import rail_destinations, stacks_near
 from engines.white_death.notation import act
 from engines.white_death.position import MP_TICKS
 from engines.white_death.state import WDState
-from engines.white_death.supply import _reach, enemy_hexes, ezoc, supply_floods
+from engines.white_death.supply import _reach, enemy_facts, enemy_hexes, ezoc, supply_floods
 from engines.white_death.terrain import SUPPLY_ROADS, Terrain
 from pbem.errors import IllegalAction
 from pbem.testing import Chooser
@@ -201,3 +205,85 @@ def test_move_costs_price_the_rows_read_as_the_whole_map_table_prices_them() -> 
     assert alone.enter_ticks("l", a, b, False, bridges) == ter.enter_ticks(
         "l", a, b, False, bridges)
     assert alone.move_costs("l", False, bridges).costs.rows_priced() == 1
+
+
+def test_setup_group_hexes_measure_each_hex_once_per_disc() -> None:
+    """Campaign setup (Rule 22) places a group within a distance of its place: the
+    hexes, nearest first, are those of the plain definition (least distance to any hex
+    of the place), found with one distance per hex of each base hex's disc rather than
+    one per hex of the place for each (the start of every replay places every group)."""
+    from engines.hexkit.hexmap import HexMap
+    from engines.white_death.placement import group_hexes
+
+    state = ENGINE.new_state("campaign", ENGINE.resolve_options({}))
+    assert isinstance(state, WDState)
+    cat = state.cat
+    m = cat.map
+    groups = list(cat.opening) + list(state.sc.groups)
+    wide = [g for g in groups if len(cat.resolve(g.near)) > 2]
+    assert wide, "no setup group of the campaign has a place of several hexes"
+    calls = [0]
+    plain = HexMap.distance
+
+    def counted(self: HexMap, a: str, b: str) -> int:
+        calls[0] += 1
+        return plain(self, a, b)
+
+    for g in wide:
+        for extra in (0, 2):
+            base = cat.resolve(g.near)
+            radius = g.within + extra
+            near = {h: min(m.distance(h, x) for x in base)
+                    for b in base for h in m.within(b, radius)}
+            want = sorted(near, key=lambda h: (near[h], h))
+            discs = sum(len(m.within(b, radius)) for b in base)
+            calls[0] = 0
+            HexMap.distance = counted  # type: ignore[method-assign]
+            try:
+                got = group_hexes(cat, g, extra)
+            finally:
+                HexMap.distance = plain  # type: ignore[method-assign]
+            assert got == want, g.near
+            assert calls[0] <= discs, (g.near, calls[0], discs)
+
+
+def test_a_move_keeps_the_enemy_facts_it_reads(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Rule 3's ZOC and Rule 15's traces read the enemy's units alone: a phasing unit's
+    move keeps the facts of the enemy (the same object, so its ZOCs and floods are not
+    worked out again), and checking and making the move builds no board facts at all
+    (a movement phase replayed used to build the whole placement's facts per move)."""
+    from engines.white_death import state as state_module
+
+    built = [0]
+    plain = state_module.board_facts
+    foe = ""
+
+    def counted(hexmap: Any, placement: Any) -> BoardFacts:
+        # facts holding the enemy's units (the enemy's alone, or the whole placement's);
+        # (Rule 3.A's antitank fire at an AFV leaving a ZOC traces the firers' supply
+        # through the mover's side alone)
+        placement = list(placement)
+        built[0] += any(p.side == foe for p in placement)
+        return plain(hexmap, placement)
+
+    monkeypatch.setattr(state_module, "board_facts", counted)
+    moved = 0
+    for state in _walk("second-relief", 7, 300) + _walk("campaign", 8, 200):
+        if state.phase != "movement" or state.pos.passing:
+            continue
+        side = state.pos.phasing
+        foe = "german" if side == "soviet" else "soviet"
+        for a in [a for a in state.legal_actions() if a.kind == "move"][:3]:
+            c = state.clone()
+            assert isinstance(c, WDState)
+            before = enemy_facts(c, side)
+            zone = set(ezoc(c, side))
+            built[0] = 0
+            c.apply(a)
+            assert enemy_facts(c, side) is before
+            assert built[0] == 0, a.notation()
+            fresh = BoardFacts(c.map, c.facts().units(foe))
+            assert enemy_facts(c, side).placement == fresh.placement
+            assert set(ezoc(c, side)) == zone
+            moved += 1
+    assert moved > 20

@@ -70,7 +70,7 @@ def test_near_tokens_kept_across_moves_match_fresh_ones() -> None:
 
 def test_position_caches_carried_across_moves_match_fresh_ones() -> None:
     """``_put`` brings the units by hex and the mover's side's occupied hexes up to date
-    and keeps each side's units and the traces through the side that did not move: along
+    and keeps each side's units and the traces and facts of the side that did not move: along
     games (one state, so the carried entries are the ones checked) every carried entry
     equals a fresh clone's."""
     carried = 0
@@ -97,6 +97,9 @@ def test_position_caches_carried_across_moves_match_fresh_ones() -> None:
                     assert v == fresh.units_at(k[1], k[2]), k
                 elif k[0] == "ekey":
                     assert v == enemy_key(fresh, k[1]), k
+                elif k[0] == "foe-facts":
+                    # the facts of the enemies of a side whose moves carried them
+                    assert v.placement == fresh.foe_facts(k[1]).placement, k
                 else:
                     assert k[0] == "by-enemies", k
                     assert kept[("ekey", k[2])] == enemy_key(fresh, k[2]), k

@@ -1,0 +1,67 @@
+"""For the Motherland!'s board view keeps each counter under what it reads (issue 35):
+along random games it shows what the plain per-call computation shows, to each side and
+to the referee, so a key left incomplete (a step lost, a chit drawn, a unit out of supply
+(9.5)) shows up as a difference."""
+
+from __future__ import annotations
+
+from engines.motherland import ENGINE
+from engines.motherland.state import MotherlandState
+from engines.motherland.view import _SIDE_COLORS
+from pbem.testing import Chooser
+from pbem.view import BoardView, Piece
+
+
+def _plain_pieces(state: MotherlandState) -> tuple[Piece, ...]:
+    """The counters as they were made before anything was kept: every one, every call."""
+    pieces = []
+    for uid, u in sorted(state.pos.units.items()):
+        c = state.c(uid)
+        loc = u.hex or u.box
+        if loc in ("out",):
+            continue
+        markers = []
+        if u.supply:
+            markers.append(f"{u.supply} of supply")
+        if u.chit:
+            a, d = state.factors(uid)[:2]
+            markers.append(f"chit {u.chit} ({a}-{d})")
+        a, d, m = state.factors(uid)
+        label = f"{a}-{d}-{m}" if c.type not in ("combined_arms", "guards", "shock", "tank",
+                                                  "mech_group", "fortress") or u.chit \
+            else f"{c.letter}-{m}"
+        pieces.append(Piece(uid, c.side, label, loc, state.label(uid), tuple(markers),
+                            False, _SIDE_COLORS[c.side]))
+    return tuple(pieces)
+
+
+def test_kept_counters_are_the_plain_counters_along_random_games() -> None:
+    seen_supply = seen_chit = seen_reduced = reused = 0
+    for scenario, steps in (("4-uranus", 600), ("1-barbarossa", 400)):
+        state = ENGINE.new_state(scenario, ENGINE.resolve_options({}))
+        assert isinstance(state, MotherlandState)
+        choose = Chooser(f"view-kept/{scenario}")
+        last: dict[str, Piece] = {}
+        for _ in range(steps):
+            if state.is_terminal():
+                break
+            if state.is_chance():
+                state.apply_outcome(choose.outcome(state.chance_request()))
+                continue
+            plain = _plain_pieces(state)
+            for side in (None, "axis", "soviet"):
+                got: BoardView = state.view(side)
+                counters = tuple(p for p in got.pieces if p.id in state.pos.units)
+                assert counters == plain, (scenario, side, state.status())
+            pieces = {p.id: p for p in got.pieces}
+            # a counter the action left alone is the one drawn before, not made again
+            reused += sum(1 for k, p in pieces.items() if last.get(k) is p)
+            last = pieces
+            units = state.pos.units.values()
+            seen_supply += any(u.supply for u in units)
+            seen_chit += any(u.chit for u in units)
+            seen_reduced += any(u.steps == 1 and len(state.c(k).factors) > 1
+                                for k, u in state.pos.units.items())
+            state.apply(choose.pick(state.legal_actions()))
+    # the games reach what the key must tell apart
+    assert seen_supply and seen_chit and seen_reduced and reused

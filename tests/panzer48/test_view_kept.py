@@ -1,0 +1,55 @@
+"""48th Panzer Korps' board view keeps each counter under what it reads (issue 35): along
+random games it shows what the plain per-call computation shows, to each side and to the
+referee, so a key left incomplete (a step lost, a unit flipped by a prepared attack (3.1)
+or retreated) shows up as a difference."""
+
+from __future__ import annotations
+
+from engines.hexkit.board import board_view
+from engines.panzer48 import ENGINE
+from engines.panzer48.state import P48State
+from engines.panzer48.view import status_line
+from pbem.testing import Chooser
+from pbem.view import BoardView, Piece
+
+
+def _plain(s: P48State, side: str | None) -> BoardView:
+    """The view as it was made before anything was kept: every counter, every call."""
+    pieces = []
+    for u in s.on_map():
+        info, x = s.d.units[u], s.pos.units[u]
+        marks = tuple(m for m, on in (("flipped", x.flipped), ("retreated", x.retreated))
+                      if on)
+        pieces.append(Piece(u, info.side, f"{s.steps_of(u)}{info.target}{info.fire}",
+                            x.hex, name=info.name, markers=marks,
+                            color="#c04040" if info.side == "soviet" else "#6080a0"))
+    return board_view(s.d.map, pieces, side=side, status=status_line(s, side))
+
+
+def test_kept_view_is_the_plain_view_along_random_games() -> None:
+    seen_loss = seen_flipped = seen_retreated = reused = 0
+    for scenario in ("first-day", "chir"):
+        s = ENGINE.new_state(scenario, ENGINE.resolve_options({}))
+        assert isinstance(s, P48State)
+        choose = Chooser(f"view-kept/{scenario}")
+        last: dict[str, Piece] = {}
+        for _ in range(500):
+            if s.is_terminal():
+                break
+            if s.is_chance():
+                s.apply_outcome(choose.outcome(s.chance_request()))
+                continue
+            for side in (None, "soviet", "german"):
+                got = s.view(side)
+                assert got == _plain(s, side), (scenario, side, s.pos.phase)
+            pieces = {p.id: p for p in got.pieces}
+            # a counter the action left alone is the one drawn before, not made again
+            reused += sum(1 for k, p in pieces.items() if last.get(k) is p)
+            last = pieces
+            on = [s.pos.units[u] for u in s.on_map()]
+            seen_loss += any(x.losses for x in on)
+            seen_flipped += any(x.flipped for x in on)
+            seen_retreated += any(x.retreated for x in on)
+            s.apply(choose.pick(s.legal_actions()))
+    # the games reach what the key must tell apart
+    assert seen_loss and seen_flipped and seen_retreated and reused

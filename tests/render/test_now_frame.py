@@ -1,0 +1,47 @@
+"""The board's "now" frame, made on every click's redraw, walks the view's counters once
+(issue 35): where each unit stands is looked up only for the units an event names, and
+a frame whose events name units still lights the hexes they stand in."""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from dataclasses import replace
+
+from render_maps import small_view
+
+from pbem.engine import Event
+from pbem.view import Piece
+from pbem.web.replay import PieceTable, frame_data
+
+
+class Counted(tuple[Piece, ...]):
+    """The view's counters, counting the walks over them."""
+
+    walks = 0
+
+    def __iter__(self) -> Iterator[Piece]:
+        Counted.walks += 1
+        return super().__iter__()
+
+
+def test_the_now_frame_walks_the_counters_once() -> None:
+    view = small_view()
+    counted = replace(view, pieces=Counted(view.pieces))
+    table = PieceTable()
+    Counted.walks = 0
+    now = frame_data(counted, [], "german", table, file=None, now=True)
+    assert Counted.walks == 1
+    # the same frame as the plain view's: each stack's top counter the viewer may
+    # identify (the hidden Soviet pair under 7 Rifle), the reserve box's counter
+    assert now == frame_data(view, [], "german", PieceTable(), file=None, now=True)
+    shown = [table.rows[i][0] for i in now["pieces"]]
+    assert sorted(shown) == ["g1", "g3", "g9", "s1", "s4"] and now["hexes"] == []
+
+
+def test_an_event_naming_a_unit_lights_the_hex_it_stands_in() -> None:
+    view = small_view()
+    frame = frame_data(view, [Event("NKVD deploys", "info", units=("s4",)),
+                              Event("only the Soviet sees", visible_to=("soviet",),
+                                    units=("g3",))], "german", PieceTable())
+    assert frame["hexes"] == ["0705"]
+    assert [kind for kind, _ in frame["events"]] == ["info"]
