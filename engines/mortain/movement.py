@@ -5,6 +5,7 @@
 from __future__ import annotations
 
 import dataclasses
+from collections.abc import Mapping
 from typing import TYPE_CHECKING, Any
 
 from engines.hexkit.hexid import HexId
@@ -22,6 +23,7 @@ from engines.mortain.notation import (
 )
 from engines.mortain.position import Status
 from pbem.engine import Action
+from pbem.grammar import Act
 from pbem.memo import Memo
 from pbem.steps import Refusal
 
@@ -221,16 +223,8 @@ def move_options(s: MortainState, mobile: bool) -> list[Action]:
             continue
         mp = allowance(s, u, mobile)
         found = search(s, u, h, mp, occ, ezoc, enemy, gone)
-        if turn_one:  # can_end: S5, and 17.0 by the hexes beside German units
-            ends = [e for e in found.ends if (e not in occ or occ[e] == u)
-                    and not any(v != u for v in beside.get(e, ()))]
-        elif occ.get(h) == u:
-            ends = [e for e in found.ends if e == h or e not in occ]  # S5
-        else:
-            ends = [e for e in found.ends if e not in occ]
-        if len(stacks[h]) > 1:  # 11.0: an arrival on an occupied hex never ends there
-            ends = [e for e in ends if e != h]
-        out += MOVE.unchecked((u, e) for e in ends)
+        out += MOVE.unchecked((u, e) for e in unit_ends(u, h, found, occ, stacks, beside,
+                                                         turn_one))
         if side == "german" and can_exit(s, u, h, found, mp):
             out.append(EXIT(u))
     if not mobile and pos.phasing not in pos.replaced:
@@ -240,6 +234,63 @@ def move_options(s: MortainState, mobile: bool) -> list[Action]:
                 for verb, u, b in bridge_work(s)]
     out.append(END_MOVEMENT)
     return out
+
+
+def unit_ends(u: str, h: HexId, found: Reach, occ: dict[HexId, str],
+              stacks: Mapping[HexId, tuple[str, ...]], beside: dict[HexId, set[str]],
+              turn_one: bool) -> list[HexId]:
+    """Where ``u``, on ``h`` with ``found`` its reach, may end its move: the ends of its
+    moves :func:`move_options` lists (``beside``: :func:`german_beside` when
+    ``turn_one``), and :func:`listed` checks one against."""
+    if turn_one:  # can_end: S5, and 17.0 by the hexes beside German units
+        ends = [e for e in found.ends if (e not in occ or occ[e] == u)
+                and not any(v != u for v in beside.get(e, ()))]
+    elif occ.get(h) == u:
+        ends = [e for e in found.ends if e == h or e not in occ]  # S5
+    else:
+        ends = [e for e in found.ends if e not in occ]
+    if len(stacks[h]) > 1:  # 11.0: an arrival on an occupied hex never ends there
+        ends = [e for e in ends if e != h]
+    return ends
+
+
+def listed(s: MortainState, mobile: bool, a: Act) -> bool:
+    """Whether :func:`move_options` lists ``a``, asked of its one unit (a received file's
+    every move is checked, and listing the side's every move to find one was 85% of
+    applying it): 'end movement', and a move, entry (11.0) or exit (19.1) worked out as
+    the listing works it out for that unit; ``False`` for anything else, which the
+    listing itself then decides (a unit stranded by 11.0 or 17.0, replacements, S9's
+    bridges, and every action refused)."""
+    kind, values = a.kind, a.values
+    if kind not in ("move", "enter", "exit", "end-movement") or stranded(s) is not None:
+        return False
+    if kind == "end-movement":
+        return a == END_MOVEMENT
+    pos, r = s.pos, s.r
+    side = pos.phasing
+    occ = s.occupant()
+    ezoc = s.zoc_of(other(side))
+    enemy = frozenset(h for h, v in occ.items() if s.side_of(v) != side)
+    if kind == "enter":
+        if len(values) != 2 or not entries_open(s):
+            return False
+        u, h = values
+        return (isinstance(u, str) and isinstance(h, str) and u in arrivals(s, mobile)
+                and h in r.entry and may_enter(s, u, h, mobile, occ, ezoc, enemy))
+    u = values[0]
+    on_map = s.on_map(side)
+    if not isinstance(u, str) or u not in on_map or not may_move(s, u, mobile, ezoc):
+        return False
+    h = on_map[u]
+    mp = allowance(s, u, mobile)
+    found = search(s, u, h, mp, occ, ezoc, enemy, frozenset(pos.demolished))
+    if kind == "exit":
+        return len(values) == 1 and side == "german" and can_exit(s, u, h, found, mp)
+    turn_one = pos.turn == 1 and side == "german"
+    beside = german_beside(s, occ) if turn_one else {}
+    return len(values) == 2 and values[1] in unit_ends(u, h, found, occ,
+                                                        s.facts().stacks(), beside,
+                                                        turn_one)
 
 
 def may_enter(s: MortainState, u: str, h: HexId, mobile: bool,
