@@ -63,10 +63,12 @@ def may_end(s: MortainState, unit: str, h: HexId, occ: dict[HexId, str]) -> bool
 
 def search(s: MortainState, unit: str, start: HexId, allowance: int, occ: dict[HexId, str],
            ezoc: frozenset[HexId] | None, enemy: frozenset[HexId] | None = None,
-           gone: frozenset[str] | None = None) -> Reach:
+           gone: frozenset[str] | None = None, goal: HexId | None = None) -> Reach:
     """``unit``'s reach from ``start``; ``enemy`` (the hexes of ``occ`` the other side
     holds) and ``gone`` (the demolished bridges) passed by a caller that searches for
-    every unit of a side in one position."""
+    every unit of a side in one position.  With ``goal`` the search stops once the goal's
+    cost is final (the kit's ``goal``): every hex it has finished is one the whole search
+    reaches, so ``goal`` is among its ends exactly when it is among the whole search's."""
     side = s.side_of(unit)
     ezoc = s.zoc_of(other(side)) if ezoc is None else ezoc
     if enemy is None:
@@ -74,14 +76,16 @@ def search(s: MortainState, unit: str, start: HexId, allowance: int, occ: dict[H
     # the search depends only on these (the enemy stands still while a side moves, so
     # every unit of a phase reuses it); where it may end is checked against the hexes
     # occupied now
-    key = (start, allowance, enemy, ezoc,
-           frozenset(s.pos.demolished) if gone is None else gone)
+    key: tuple[Any, ...] = (start, allowance, enemy, ezoc,
+                            frozenset(s.pos.demolished) if gone is None else gone)
+    if goal is not None:  # a part of the search: not the whole one's entry
+        key = (*key, goal)
 
     def search() -> Reach:
         costs = (s.r.costs.overlaid(s.overlay()) if s.pos.demolished
                  else s.r.costs)
         return reachable(costs, start, allowance, zoc=ezoc, policy=STOP_ON_ENTRY,
-                         blocked=enemy)
+                         blocked=enemy, goal=goal)
     return _REACH.get(key, search)
 
 
@@ -283,14 +287,17 @@ def listed(s: MortainState, mobile: bool, a: Act) -> bool:
         return False
     h = on_map[u]
     mp = allowance(s, u, mobile)
-    found = search(s, u, h, mp, occ, ezoc, enemy, frozenset(pos.demolished))
-    if kind == "exit":
-        return len(values) == 1 and side == "german" and can_exit(s, u, h, found, mp)
+    gone = frozenset(pos.demolished)
+    if kind == "exit":  # 19.1 reads the costs of every west edge hex: the whole search
+        return (len(values) == 1 and side == "german"
+                and can_exit(s, u, h, search(s, u, h, mp, occ, ezoc, enemy, gone), mp))
+    if len(values) != 2 or not isinstance(values[1], str):
+        return False
+    # a move's check searches only until its hex's cost is final
+    found = search(s, u, h, mp, occ, ezoc, enemy, gone, goal=values[1])
     turn_one = pos.turn == 1 and side == "german"
     beside = german_beside(s, occ) if turn_one else {}
-    return len(values) == 2 and values[1] in unit_ends(u, h, found, occ,
-                                                        s.facts().stacks(), beside,
-                                                        turn_one)
+    return values[1] in unit_ends(u, h, found, occ, s.facts().stacks(), beside, turn_one)
 
 
 def may_enter(s: MortainState, u: str, h: HexId, mobile: bool,

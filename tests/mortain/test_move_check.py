@@ -104,8 +104,9 @@ def test_s3_a_move_is_taken_exactly_when_the_listing_holds_it() -> None:
 
 def test_s3_a_received_move_is_checked_without_listing_the_side(
         monkeypatch: pytest.MonkeyPatch) -> None:
-    """Issue 35: replaying a move, an entry or 'end movement' lists nothing; a move the
-    listing lacks is refused in its words (S5, 18.0) and changes nothing."""
+    """Issue 35: replaying a move or 'end movement' lists nothing, and the move's search
+    stops at its hex; a move the listing lacks is refused in its words (S5) and changes
+    nothing."""
     st = ENGINE.new_state("counterattack", ENGINE.resolve_options({}))
     assert isinstance(st, MortainState)
     choose = Chooser("mortcheck/received")
@@ -126,11 +127,22 @@ def test_s3_a_received_move_is_checked_without_listing_the_side(
     def listing(*args: object) -> object:
         raise AssertionError("the side's moves were listed to check one")
 
+    goals: list[object] = []
+    search = movement.reachable
+
+    def spy(*args: object, **kwargs: object) -> object:
+        goals.append(kwargs.get("goal"))
+        return search(*args, **kwargs)  # type: ignore[arg-type]
+
     with monkeypatch.context() as m:
         m.setattr(Move, "options", listing)
+        m.setattr(movement, "reachable", spy)
+        movement._REACH.clear()
         taken.apply(move)
         taken.apply(END_MOVEMENT)
     assert taken.pos.units[unit].hex == parse_act(move).text("to")
+    # the move's search stopped once its hex's cost was final
+    assert goals == [parse_act(move).text("to")]
     other = next(u for u, x in sorted(st.pos.units.items())
                  if x.status is Status.MAP and u != unit and st.side_of(u) == "us")
     before = st.pos.units[unit].hex
