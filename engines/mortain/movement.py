@@ -272,8 +272,9 @@ def listed(s: MortainState, mobile: bool, a: Act) -> bool:
         return a == END_MOVEMENT
     pos, r = s.pos, s.r
     side = pos.phasing
-    occ = s.occupant()
-    ezoc = s.zoc_of(other(side))
+    facts = s.facts()
+    occ = s.occupant(facts)
+    ezoc = s.zoc_of(other(side), facts)
     enemy = frozenset(h for h, v in occ.items() if s.side_of(v) != side)
     if kind == "enter":
         if len(values) != 2 or not entries_open(s):
@@ -282,7 +283,7 @@ def listed(s: MortainState, mobile: bool, a: Act) -> bool:
         return (isinstance(u, str) and isinstance(h, str) and u in arrivals(s, mobile)
                 and h in r.entry and may_enter(s, u, h, mobile, occ, ezoc, enemy))
     u = values[0]
-    on_map = s.on_map(side)
+    on_map = s.on_map(side, facts)
     if not isinstance(u, str) or u not in on_map or not may_move(s, u, mobile, ezoc):
         return False
     h = on_map[u]
@@ -297,7 +298,7 @@ def listed(s: MortainState, mobile: bool, a: Act) -> bool:
     found = search(s, u, h, mp, occ, ezoc, enemy, gone, goal=values[1])
     turn_one = pos.turn == 1 and side == "german"
     beside = german_beside(s, occ) if turn_one else {}
-    return values[1] in unit_ends(u, h, found, occ, s.facts().stacks(), beside, turn_one)
+    return values[1] in unit_ends(u, h, found, occ, facts.stacks(), beside, turn_one)
 
 
 def may_enter(s: MortainState, u: str, h: HexId, mobile: bool,

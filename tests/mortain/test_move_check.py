@@ -127,6 +127,18 @@ def test_s3_a_received_move_is_checked_without_listing_the_side(
     def listing(*args: object) -> object:
         raise AssertionError("the side's moves were listed to check one")
 
+    # the units on the map are gathered once for the check, not for each lookup
+    gathered: list[object] = []
+    facts = MortainState.facts
+
+    def counted(self: MortainState) -> object:
+        gathered.append(self)
+        return facts(self)
+
+    with monkeypatch.context() as m:
+        m.setattr(MortainState, "facts", counted)
+        assert movement.listed(st, False, parse_act(move))
+    assert len(gathered) == 1
     goals: list[object] = []
     search = movement.reachable
 
