@@ -5,6 +5,7 @@
 from __future__ import annotations
 
 import dataclasses
+from collections.abc import Mapping
 from typing import TYPE_CHECKING, Any
 
 from engines.hexkit.hexid import HexId
@@ -22,6 +23,7 @@ from engines.mortain.notation import (
 )
 from engines.mortain.position import Status
 from pbem.engine import Action
+from pbem.grammar import Act
 from pbem.memo import Memo
 from pbem.steps import Refusal
 
@@ -61,10 +63,12 @@ def may_end(s: MortainState, unit: str, h: HexId, occ: dict[HexId, str]) -> bool
 
 def search(s: MortainState, unit: str, start: HexId, allowance: int, occ: dict[HexId, str],
            ezoc: frozenset[HexId] | None, enemy: frozenset[HexId] | None = None,
-           gone: frozenset[str] | None = None) -> Reach:
+           gone: frozenset[str] | None = None, goal: HexId | None = None) -> Reach:
     """``unit``'s reach from ``start``; ``enemy`` (the hexes of ``occ`` the other side
     holds) and ``gone`` (the demolished bridges) passed by a caller that searches for
-    every unit of a side in one position."""
+    every unit of a side in one position.  With ``goal`` the search stops once the goal's
+    cost is final (the kit's ``goal``): every hex it has finished is one the whole search
+    reaches, so ``goal`` is among its ends exactly when it is among the whole search's."""
     side = s.side_of(unit)
     ezoc = s.zoc_of(other(side)) if ezoc is None else ezoc
     if enemy is None:
@@ -72,14 +76,16 @@ def search(s: MortainState, unit: str, start: HexId, allowance: int, occ: dict[H
     # the search depends only on these (the enemy stands still while a side moves, so
     # every unit of a phase reuses it); where it may end is checked against the hexes
     # occupied now
-    key = (start, allowance, enemy, ezoc,
-           frozenset(s.pos.demolished) if gone is None else gone)
+    key: tuple[Any, ...] = (start, allowance, enemy, ezoc,
+                            frozenset(s.pos.demolished) if gone is None else gone)
+    if goal is not None:  # a part of the search: not the whole one's entry
+        key = (*key, goal)
 
     def search() -> Reach:
         costs = (s.r.costs.overlaid(s.overlay()) if s.pos.demolished
                  else s.r.costs)
         return reachable(costs, start, allowance, zoc=ezoc, policy=STOP_ON_ENTRY,
-                         blocked=enemy)
+                         blocked=enemy, goal=goal)
     return _REACH.get(key, search)
 
 
@@ -221,16 +227,8 @@ def move_options(s: MortainState, mobile: bool) -> list[Action]:
             continue
         mp = allowance(s, u, mobile)
         found = search(s, u, h, mp, occ, ezoc, enemy, gone)
-        if turn_one:  # can_end: S5, and 17.0 by the hexes beside German units
-            ends = [e for e in found.ends if (e not in occ or occ[e] == u)
-                    and not any(v != u for v in beside.get(e, ()))]
-        elif occ.get(h) == u:
-            ends = [e for e in found.ends if e == h or e not in occ]  # S5
-        else:
-            ends = [e for e in found.ends if e not in occ]
-        if len(stacks[h]) > 1:  # 11.0: an arrival on an occupied hex never ends there
-            ends = [e for e in ends if e != h]
-        out += MOVE.unchecked((u, e) for e in ends)
+        out += MOVE.unchecked((u, e) for e in unit_ends(u, h, found, occ, stacks, beside,
+                                                         turn_one))
         if side == "german" and can_exit(s, u, h, found, mp):
             out.append(EXIT(u))
     if not mobile and pos.phasing not in pos.replaced:
@@ -240,6 +238,67 @@ def move_options(s: MortainState, mobile: bool) -> list[Action]:
                 for verb, u, b in bridge_work(s)]
     out.append(END_MOVEMENT)
     return out
+
+
+def unit_ends(u: str, h: HexId, found: Reach, occ: dict[HexId, str],
+              stacks: Mapping[HexId, tuple[str, ...]], beside: dict[HexId, set[str]],
+              turn_one: bool) -> list[HexId]:
+    """Where ``u``, on ``h`` with ``found`` its reach, may end its move: the ends of its
+    moves :func:`move_options` lists (``beside``: :func:`german_beside` when
+    ``turn_one``), and :func:`listed` checks one against."""
+    if turn_one:  # can_end: S5, and 17.0 by the hexes beside German units
+        ends = [e for e in found.ends if (e not in occ or occ[e] == u)
+                and not any(v != u for v in beside.get(e, ()))]
+    elif occ.get(h) == u:
+        ends = [e for e in found.ends if e == h or e not in occ]  # S5
+    else:
+        ends = [e for e in found.ends if e not in occ]
+    if len(stacks[h]) > 1:  # 11.0: an arrival on an occupied hex never ends there
+        ends = [e for e in ends if e != h]
+    return ends
+
+
+def listed(s: MortainState, mobile: bool, a: Act) -> bool:
+    """Whether :func:`move_options` lists ``a``, asked of its one unit (a received file's
+    every move is checked, and listing the side's every move to find one was 85% of
+    applying it): 'end movement', and a move, entry (11.0) or exit (19.1) worked out as
+    the listing works it out for that unit; ``False`` for anything else, which the
+    listing itself then decides (a unit stranded by 11.0 or 17.0, replacements, S9's
+    bridges, and every action refused)."""
+    kind, values = a.kind, a.values
+    if kind not in ("move", "enter", "exit", "end-movement") or stranded(s) is not None:
+        return False
+    if kind == "end-movement":
+        return a == END_MOVEMENT
+    pos, r = s.pos, s.r
+    side = pos.phasing
+    facts = s.facts()
+    occ = s.occupant(facts)
+    ezoc = s.zoc_of(other(side), facts)
+    enemy = frozenset(h for h, v in occ.items() if s.side_of(v) != side)
+    if kind == "enter":
+        if len(values) != 2 or not entries_open(s):
+            return False
+        u, h = values
+        return (isinstance(u, str) and isinstance(h, str) and u in arrivals(s, mobile)
+                and h in r.entry and may_enter(s, u, h, mobile, occ, ezoc, enemy))
+    u = values[0]
+    on_map = s.on_map(side, facts)
+    if not isinstance(u, str) or u not in on_map or not may_move(s, u, mobile, ezoc):
+        return False
+    h = on_map[u]
+    mp = allowance(s, u, mobile)
+    gone = frozenset(pos.demolished)
+    if kind == "exit":  # 19.1 reads the costs of every west edge hex: the whole search
+        return (len(values) == 1 and side == "german"
+                and can_exit(s, u, h, search(s, u, h, mp, occ, ezoc, enemy, gone), mp))
+    if len(values) != 2 or not isinstance(values[1], str):
+        return False
+    # a move's check searches only until its hex's cost is final
+    found = search(s, u, h, mp, occ, ezoc, enemy, gone, goal=values[1])
+    turn_one = pos.turn == 1 and side == "german"
+    beside = german_beside(s, occ) if turn_one else {}
+    return values[1] in unit_ends(u, h, found, occ, facts.stacks(), beside, turn_one)
 
 
 def may_enter(s: MortainState, u: str, h: HexId, mobile: bool,

@@ -24,6 +24,7 @@ from engines.mortain.state import MortainState
 from engines.mortain.support import allotment
 from engines.mortain.victory import german_exits, mortain_captured, note_mortain
 from pbem.engine import Action, ChanceRequest, Event, Outcome
+from pbem.grammar import Act
 from pbem.steps import (
     PHASING,
     Choice,
@@ -216,6 +217,19 @@ class Move(Choice[MortainState]):
     def options(self, s: MortainState, args: Phase) -> list[Action]:
         return movement.move_options(s, args.mobile)
 
+    def check(self, s: MortainState, args: Phase, action: Action) -> None:
+        """What :meth:`options` lists, asked of the one unit that acts
+        (:func:`movement.listed`); anything it does not settle, the listing decides."""
+        if isinstance(action, Act) and movement.listed(s, args.mobile, action):
+            return
+        super().check(s, args, action)
+
+    def only_option(self, s: MortainState, args: Phase) -> Action | None:
+        # the runtime's default for a step that takes only what it lists, as this one
+        # does (sealed rules 2)
+        options = s.options_for(self, args)
+        return options[0] if len(options) == 1 else None
+
     def default(self, s: MortainState, args: Phase) -> Action:
         options = s.options_for(self, args)
         if movement.stranded(s) is not None:
@@ -251,7 +265,9 @@ class Move(Choice[MortainState]):
             if args.mobile and not info.mobile:
                 return Refusal("S4", f"only mobile units (movement 10+) move in the mobile "
                                f"movement phase; {u} has {info.ma}")
-            if s.pos.units[u].status is Status.MAP and movement.no_116th(s, u, to, s.occupant()):
+            # a hex off the map has no neighbours to ask 17.0 of: refused below (S3)
+            if s.pos.units[u].status is Status.MAP and to in s.r.map and \
+                    movement.no_116th(s, u, to, s.occupant()):
                 return Refusal("17.0", "on turn 1 no German unit may end its move adjacent "
                                "to another German unit")
             if u in s.pos.moved:

@@ -57,19 +57,26 @@ class MortainState(StepState[Position]):
         return board_facts(self.r.map, [placed(u, x.hex) for u, x in self.pos.units.items()
                                         if x.status is Status.MAP])
 
-    def on_map(self, side: str | None = None) -> dict[str, HexId]:
-        return {p.unit: p.hex for p in self.facts().units(side)}
+    # ``facts``: :meth:`facts` as a caller that asks several of these of one position
+    # took it once (each call gathers the units on the map again)
 
-    def occupant(self) -> dict[HexId, str]:
+    def on_map(self, side: str | None = None,
+               facts: BoardFacts | None = None) -> dict[str, HexId]:
+        f = self.facts() if facts is None else facts
+        return {p.unit: p.hex for p in f.units(side)}
+
+    def occupant(self, facts: BoardFacts | None = None) -> dict[HexId, str]:
         # one unit a hex (S5), but for an arrival moving on (11.0): then the unit with
         # the later id is the one named, as the engine always named it (same games)
-        return {h: us[-1] for h, us in self.facts().stacks().items()}
+        f = self.facts() if facts is None else facts
+        return {h: us[-1] for h, us in f.stacks().items()}
 
     def side_of(self, unit: str) -> str:
         return self.r.units[unit].side
 
-    def zoc_of(self, side: str) -> frozenset[HexId]:
-        return self.facts().zoc(side, self.r.zoc_rule(self.pos.demolished)).hexes
+    def zoc_of(self, side: str, facts: BoardFacts | None = None) -> frozenset[HexId]:
+        f = self.facts() if facts is None else facts
+        return f.zoc(side, self.r.zoc_rule(self.pos.demolished)).hexes
 
     def overlay(self) -> Overlay:
         if not self.pos.demolished:
