@@ -21,6 +21,8 @@ from pbem.errors import IllegalAction, PbemError
 from pbem.steps import StepState
 
 if TYPE_CHECKING:
+    from collections.abc import Iterator
+
     from pbem.session import Game
 
 
@@ -49,6 +51,20 @@ class Chooser:
         for _ in range(request.count):
             drawn.append(pool.pop(self.below(len(pool))))
         return tuple(drawn)
+
+
+def decisions(state: State, chooser: Chooser, steps: int) -> Iterator[State]:
+    """Play ``state`` on for at most ``steps`` steps (a roll or a decision each), with
+    ``chooser``'s rolls and choices, until the game ends: ``state`` is yielded at each
+    decision before its choice is made, for the caller to look at, not change."""
+    for _ in range(steps):
+        if state.is_terminal():
+            return
+        if state.is_chance():
+            state.apply_outcome(chooser.outcome(state.chance_request()))
+            continue
+        yield state
+        state.apply(chooser.pick(state.legal_actions()))
 
 
 @dataclass

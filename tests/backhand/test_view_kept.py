@@ -9,7 +9,7 @@ from engines.backhand import ENGINE
 from engines.backhand.data import FRONTS
 from engines.backhand.state import BBState
 from engines.hexkit.board import board_view
-from pbem.testing import Chooser
+from pbem.testing import Chooser, decisions
 from pbem.view import BoardView, Piece
 
 
@@ -40,12 +40,7 @@ def test_kept_view_is_the_plain_view_along_random_games() -> None:
         choose = Chooser(f"view-kept/{scenario}")
         first = dict(s.pos.fronts)
         last: dict[str, Piece] = {}
-        for _ in range(steps):
-            if s.is_terminal():
-                break
-            if s.is_chance():
-                s.apply_outcome(choose.outcome(s.chance_request()))
-                continue
+        for _ in decisions(s, choose, steps):
             for side in (None, "soviet", "german"):
                 got = s.view(side)
                 assert got == _plain(s, side), (scenario, side, s.pos.segment)
@@ -57,7 +52,6 @@ def test_kept_view_is_the_plain_view_along_random_games() -> None:
             seen_reduced += any(u.steps < s.data.units[k].steps
                                 for k, u in s.pos.units.items() if not k.startswith("UP-"))
             fronts_moved += s.pos.fronts != first
-            s.apply(choose.pick(s.legal_actions()))
         # out of supply (9.0) is a mark of the counter: flipped on a unit the view drew
         # before, the next view shows it, and flipped back, it is gone again
         unit = next(k for k, p in sorted(last.items()) if not k.startswith("front-"))

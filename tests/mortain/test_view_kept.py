@@ -10,7 +10,7 @@ from engines.mortain import ENGINE
 from engines.mortain.position import Status
 from engines.mortain.state import MortainState
 from engines.mortain.view import status_line
-from pbem.testing import Chooser
+from pbem.testing import Chooser, decisions
 from pbem.view import BoardView, Piece
 
 
@@ -36,12 +36,7 @@ def test_kept_view_is_the_plain_view_along_random_games() -> None:
         assert isinstance(s, MortainState)
         choose = Chooser(f"view-kept/{seed}")
         last: dict[str, Piece] = {}
-        for _ in range(400):
-            if s.is_terminal():
-                break
-            if s.is_chance():
-                s.apply_outcome(choose.outcome(s.chance_request()))
-                continue
+        for _ in decisions(s, choose, 400):
             for side in (None, "us", "german"):
                 got = s.view(side)
                 assert got == _plain(s, side), (seed, side, s.pos.phase)
@@ -53,6 +48,5 @@ def test_kept_view_is_the_plain_view_along_random_games() -> None:
             last = pieces
             seen_depleted += any(x.depleted and x.status is Status.MAP
                                  for x in s.pos.units.values())
-            s.apply(choose.pick(s.legal_actions()))
     # the games reach what the key must tell apart
     assert seen_depleted and moved and reused

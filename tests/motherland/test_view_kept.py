@@ -8,7 +8,7 @@ from __future__ import annotations
 from engines.motherland import ENGINE
 from engines.motherland.state import MotherlandState
 from engines.motherland.view import _SIDE_COLORS
-from pbem.testing import Chooser
+from pbem.testing import Chooser, decisions
 from pbem.view import BoardView, Piece
 
 
@@ -42,12 +42,7 @@ def test_kept_counters_are_the_plain_counters_along_random_games() -> None:
         assert isinstance(state, MotherlandState)
         choose = Chooser(f"view-kept/{scenario}")
         last: dict[str, Piece] = {}
-        for _ in range(steps):
-            if state.is_terminal():
-                break
-            if state.is_chance():
-                state.apply_outcome(choose.outcome(state.chance_request()))
-                continue
+        for _ in decisions(state, choose, steps):
             plain = _plain_pieces(state)
             for side in (None, "axis", "soviet"):
                 got: BoardView = state.view(side)
@@ -62,6 +57,5 @@ def test_kept_counters_are_the_plain_counters_along_random_games() -> None:
             seen_chit += any(u.chit for u in units)
             seen_reduced += any(u.steps == 1 and len(state.c(k).factors) > 1
                                 for k, u in state.pos.units.items())
-            state.apply(choose.pick(state.legal_actions()))
     # the games reach what the key must tell apart
     assert seen_supply and seen_chit and seen_reduced and reused

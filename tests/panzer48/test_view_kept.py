@@ -9,7 +9,7 @@ from engines.hexkit.board import board_view
 from engines.panzer48 import ENGINE
 from engines.panzer48.state import P48State
 from engines.panzer48.view import status_line
-from pbem.testing import Chooser
+from pbem.testing import Chooser, decisions
 from pbem.view import BoardView, Piece
 
 
@@ -33,12 +33,7 @@ def test_kept_view_is_the_plain_view_along_random_games() -> None:
         assert isinstance(s, P48State)
         choose = Chooser(f"view-kept/{scenario}")
         last: dict[str, Piece] = {}
-        for _ in range(500):
-            if s.is_terminal():
-                break
-            if s.is_chance():
-                s.apply_outcome(choose.outcome(s.chance_request()))
-                continue
+        for _ in decisions(s, choose, 500):
             for side in (None, "soviet", "german"):
                 got = s.view(side)
                 assert got == _plain(s, side), (scenario, side, s.pos.phase)
@@ -50,6 +45,5 @@ def test_kept_view_is_the_plain_view_along_random_games() -> None:
             seen_loss += any(x.losses for x in on)
             seen_flipped += any(x.flipped for x in on)
             seen_retreated += any(x.retreated for x in on)
-            s.apply(choose.pick(s.legal_actions()))
     # the games reach what the key must tell apart
     assert seen_loss and seen_flipped and seen_retreated and reused
