@@ -6,8 +6,9 @@ import os
 import sys
 import threading
 import types
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from pathlib import Path
+from typing import Any
 
 import pytest
 from hypothesis import HealthCheck, settings
@@ -115,3 +116,24 @@ def data_cache(tmp_path: Path) -> Iterator[Path]:
     datacache.configure(folder)
     yield folder
     datacache.configure(None)
+
+
+@pytest.fixture
+def count_forms_built(monkeypatch: pytest.MonkeyPatch) -> Callable[[], list[str]]:
+    """Called, starts recording the name of the grammar form of each action checked and
+    written as it is made (``Form._build``) and returns the record: a listing that makes
+    its actions in bulk (``Form.unchecked``) adds none (issue 35)."""
+    from pbem.grammar import Form
+
+    def start() -> list[str]:
+        built: list[str] = []
+        build = Form._build
+
+        def counted(form: Form, values: tuple[Any, ...], named: dict[str, Any]) -> Any:
+            built.append(form.name)
+            return build(form, values, named)
+
+        monkeypatch.setattr(Form, "_build", counted)
+        return built
+
+    return start

@@ -14,7 +14,7 @@ from engines.mortain import ENGINE, movement
 from engines.mortain.data import other
 from engines.mortain.notation import MOVE, PLACE, parse
 from engines.mortain.state import MortainState
-from pbem.grammar import Act, Form
+from pbem.grammar import Act
 from pbem.testing import Chooser
 
 
@@ -72,20 +72,14 @@ def test_s3_a_listing_moves_each_unit_to_the_ends_of_its_own_search(turn: int | 
 
 
 def test_s3_moves_are_listed_without_checking_each_hex(
-        monkeypatch: pytest.MonkeyPatch) -> None:
+        monkeypatch: pytest.MonkeyPatch,
+        count_forms_built: Callable[[], list[str]]) -> None:
     """A move's unit and hex come from the counter sheet and the map, so the form does not
     check each against its type nor write its text until asked (a US movement listing
     made a thousand and more); the text then reads back to the very action."""
     st = movement_listing(1000)
     monkeypatch.setattr(MOVE, "_made", {})  # none made by an earlier listing
-    built: list[str] = []
-    build = Form._build
-
-    def counted(form: Form, values: tuple[Any, ...], named: dict[str, Any]) -> Any:
-        built.append(form.name)
-        return build(form, values, named)
-
-    monkeypatch.setattr(Form, "_build", counted)
+    built = count_forms_built()
     listed = [a for a in st.legal_actions() if isinstance(a, Act) and a.kind == "move"]
     assert len(listed) >= 1000 and "move" not in built
     assert all(a._text is None for a in listed)  # written when asked
@@ -113,21 +107,15 @@ def test_s3_the_enemys_hexes_are_gathered_once_a_listing(
 
 
 def test_13_0_set_up_places_are_listed_without_checking_each_hex(
-        monkeypatch: pytest.MonkeyPatch) -> None:
+        monkeypatch: pytest.MonkeyPatch,
+        count_forms_built: Callable[[], list[str]]) -> None:
     """Each US unit set up lists the places of its area (13.0; some 540 for most), made
     in bulk as moves are, in hex order, one unit a hex (S5); each text reads back to the
     very action."""
     st = ENGINE.new_state("counterattack", ENGINE.resolve_options({}))
     assert isinstance(st, MortainState) and st.stack[-1].step == "us-setup"
     monkeypatch.setattr(PLACE, "_made", {})
-    built: list[str] = []
-    build = Form._build
-
-    def counted(form: Form, values: tuple[Any, ...], named: dict[str, Any]) -> Any:
-        built.append(form.name)
-        return build(form, values, named)
-
-    monkeypatch.setattr(Form, "_build", counted)
+    built = count_forms_built()
     listed = [a for a in st.legal_actions() if isinstance(a, Act)]
     assert len(listed) >= 30 and "place" not in built
     assert all(a._text is None for a in listed)

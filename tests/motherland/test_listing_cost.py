@@ -4,7 +4,7 @@ percentile).  Each test asserts the work skipped and that the listing reads as b
 
 from __future__ import annotations
 
-from typing import Any
+from collections.abc import Callable
 
 import pytest
 
@@ -12,7 +12,6 @@ from engines.motherland import MotherlandEngine
 from engines.motherland.notation import STRATEGIC, parse
 from engines.motherland.state import MotherlandState
 from engines.motherland.strategic import _strategic_free, strategic_ok_unit, strategic_reach
-from pbem.grammar import Form
 from pbem.testing import Chooser
 
 
@@ -30,20 +29,14 @@ def first_movement(engine: MotherlandEngine, scenario: str) -> MotherlandState:
 
 
 def test_5_3_strategic_moves_are_listed_without_checking_each_hex(
-        engine: MotherlandEngine, monkeypatch: pytest.MonkeyPatch) -> None:
+        engine: MotherlandEngine, monkeypatch: pytest.MonkeyPatch,
+        count_forms_built: Callable[[], list[str]]) -> None:
     """A Strategic Movement is listed as a move is: its hexes come from the map, so the
     form does not check each against its type nor write its text until asked (a first
     listing made thousands); the text then reads back to the very action."""
     st = first_movement(engine, "3-fall-blau")
     monkeypatch.setattr(STRATEGIC, "_made", {})  # none made by an earlier test
-    built: list[str] = []
-    build = Form._build
-
-    def counted(form: Form, values: tuple[Any, ...], named: dict[str, Any]) -> Any:
-        built.append(form.name)
-        return build(form, values, named)
-
-    monkeypatch.setattr(Form, "_build", counted)
+    built = count_forms_built()
     listed = [a for a in st.legal_actions() if a.kind == "strategic"]
     assert len(listed) >= 10 and "strategic" not in built
     assert all(a._text is None for a in listed)  # written when asked
@@ -131,7 +124,7 @@ def test_5_3_1_and_9_3_3_the_hexes_near_units_are_unions_of_sets_kept_per_hex(
 
 
 def test_7_1_an_overrun_listed_again_is_found_not_checked_again(
-        engine: MotherlandEngine, monkeypatch: pytest.MonkeyPatch) -> None:
+        engine: MotherlandEngine, count_forms_built: Callable[[], list[str]]) -> None:
     """An overrun listed at every listing of the phase (7.1) is made once: listed again,
     it is the action made before, found by its values ("and air" given too), not checked
     and written again."""
@@ -140,14 +133,7 @@ def test_7_1_an_overrun_listed_again_is_found_not_checked_again(
     st = first_movement(engine, "5-zitadelle")
     first = overrun_options(st, False)
     assert len(first) >= 10
-    built: list[str] = []
-    build = Form._build
-
-    def counted(form: Form, values: tuple[Any, ...], named: dict[str, Any]) -> Any:
-        built.append(form.name)
-        return build(form, values, named)
-
-    monkeypatch.setattr(Form, "_build", counted)
+    built = count_forms_built()
     again = overrun_options(st, False)
     assert again == first and all(a is b for a, b in zip(again, first, strict=True))
     assert built == []
