@@ -21,7 +21,15 @@ from engines.white_death.movement import rail_destinations, stacks_near
 from engines.white_death.notation import act
 from engines.white_death.position import MP_TICKS
 from engines.white_death.state import WDState
-from engines.white_death.supply import _reach, enemy_facts, enemy_hexes, ezoc, supply_floods
+from engines.white_death.supply import (
+    _traces,
+    art_supplied_at,
+    enemy_facts,
+    enemy_hexes,
+    ezoc,
+    supply_roads,
+    traced,
+)
 from engines.white_death.terrain import SUPPLY_ROADS, Terrain
 from pbem.errors import IllegalAction
 from pbem.testing import Chooser
@@ -65,16 +73,23 @@ def test_listed_moves_are_the_checked_moves() -> None:
     assert seen > 10
 
 
+def _supply_answers(state: WDState, side: str) -> tuple[tuple[bool, bool], ...]:
+    """Rule 15.C's and 15.B's answers for every third hex of the map."""
+    return tuple((traced(state, side, h), art_supplied_at(state, side, h))
+                 for h in state.map.ids[::3])
+
+
 def test_traces_kept_per_enemy_position_match_fresh_ones() -> None:
     for state in _walk("second-relief", 3, 300)[::4]:
-        kept = {s: (ezoc(state, s), _reach(state, s), enemy_hexes(state, s)) for s in
-                ("soviet", "german")}
+        kept = {s: (ezoc(state, s), _supply_answers(state, s), enemy_hexes(state, s))
+                for s in ("soviet", "german")}
         rails = {uid: rail_destinations(state, uid) for uid in sorted(state.pos.units)
                  if state.on_map(uid)}
         state.cat.memo.clear()
         state._moved()
         for s, (z, r, e) in kept.items():
-            assert (ezoc(state, s), _reach(state, s), enemy_hexes(state, s)) == (z, r, e)
+            assert (ezoc(state, s), _supply_answers(state, s), enemy_hexes(state, s)) == (
+                z, r, e)
         for uid, dests in rails.items():
             assert rail_destinations(state, uid) == dests
 
@@ -91,16 +106,17 @@ def _plain_has_zoc(state: WDState, uid: str) -> bool:
     return True
 
 
-def test_supply_floods_are_the_plain_traces() -> None:
-    """Rule 3's ZOC and Rule 15's traces as the kit's board facts (fresh facts, nothing kept) are
-    the plain breadth-first searches through the hexes free of enemy units and their
-    Rule 3 ZOCs: 15.C from the friendly edge, 15.B along roads and railroads from it and
-    then seven hexes on."""
-    compared = 0
+def test_supply_traces_are_the_plain_floods() -> None:
+    """Rule 3's ZOC and Rule 15's traces, asked hex by hex (each search stopping at the
+    first edge or known hex, its answers kept for the next), are the plain breadth-first
+    floods over the whole map through the hexes free of enemy units and their Rule 3
+    ZOCs: 15.C from the friendly edge, 15.B along roads and railroads from it and then
+    seven hexes on. Every hex of the map is asked, in an order that meets the kept
+    answers (joined and cut off) from every side."""
+    compared = cut_off = 0
     for scenario, seed in (("second-relief", 5), ("campaign", 6)):
         for state in _walk(scenario, seed, 240)[::5]:
             facts = BoardFacts(state.map, state.facts().placement)
-            floods = supply_floods(state)
             for side in ("soviet", "german"):
                 foe = "german" if side == "soviet" else "soviet"
                 enemy = {state.pos.units[u].loc for u in state.side_units(foe)}
@@ -108,17 +124,49 @@ def test_supply_floods_are_the_plain_traces() -> None:
                         for n in state.map.neighbors(state.pos.units[u].loc)}
                 assert zone == set(ezoc(state, side))
                 free = frozenset(h for h in state.map.ids if h not in enemy | zone)
-                edge = [h for h in state.ter.edge_hexes(side) if h in free]
+                edges = state.ter.edge_hexes(side)
+                edge = [h for h in edges if h in free]
                 plain = region(state.map, edge, passable=free)
-                assert dict(facts.flood(side, floods.edge)) == plain
-                assert dict(_reach(state, side)) == plain
                 ends = [h for h in edge if state.map.network_neighbors("road", h)
                         or state.ter.rail_hex(h)]
                 roads = region(state.map, ends, passable=free, networks=SUPPLY_ROADS)
-                assert dict(facts.flood(side, floods.artillery)) == region(
-                    state.map, roads, passable=free, max_steps=7)
+                assert dict(facts.flood(side, supply_roads(state))) == roads
+                art = region(state.map, roads, passable=free, max_steps=7)
+                ids = state.map.ids
+                for h in ids[len(ids) // 2:] + ids[:len(ids) // 2][::-1]:
+                    near = state.map.neighbors(h)
+                    want = h in plain or any(n in plain for n in near) or h in edges
+                    assert traced(state, side, h) == want, (scenario, side, h)
+                    cut_off += h in free and h not in plain
+                    want = h in art or any(art.get(n, 99) <= 6 for n in near)
+                    assert art_supplied_at(state, side, h) == want, (scenario, side, h)
                 compared += 1
-    assert compared > 20
+    assert compared > 20 and cut_off > 20
+
+
+def test_a_trace_searches_from_the_hex_asked() -> None:
+    """Rule 15.C asked of one unit meets the hexes between it and the nearest friendly
+    edge, not the whole map: the traces of a whole game's isolation checks (the combat
+    and morale of an assault) used to flood some 1,500 of the map's 1,700 hexes per
+    enemy position; and a second unit next to the first is answered from what the
+    first search met."""
+    state = _walk("second-relief", 5, 120)[-1]
+    state.cat.memo.clear()
+    state._moved()
+    side = state.pos.phasing
+    uid = next(u for u in state.side_units(side)
+               if state.pos.units[u].loc not in state.ter.edge_hexes(side)
+               and traced(state, side, state.pos.units[u].loc))
+    state.cat.memo.clear()
+    state._moved()
+    h = state.pos.units[uid].loc
+    assert traced(state, side, h)
+    t = _traces(state, side)
+    met = len(t._joined) + len(t._cut)
+    assert 0 < met < len(state.map.ids) // 4
+    for n in state.map.neighbors(h):
+        traced(state, side, n)
+    assert len(t._joined) + len(t._cut) < met + 7 * 6
 
 
 def test_clone_is_independent_and_shares_the_catalog() -> None:
