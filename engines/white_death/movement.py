@@ -215,17 +215,19 @@ def _move_checks(s: WDState, a: Act, u: U) -> None:
     if city_bound(s, uid) and to not in s.ter.vl_hexes():
         raise IllegalAction("the Velikiye Luki garrison may not leave the city until released",
                             rule="Rule 22")
-    cost = move_cost(s, uid, frm, to)
+    # in ticks (move_cost's MPs, in ints): checked once per move replayed, where
+    # building and comparing Fractions was a tenth of the check
+    cost = move_ticks(s, uid, frm, to)
     if cost is None:
         rule, why = prohibited_why(s, uid, frm, to)
         raise IllegalAction(why, rule=rule)
-    if cost > left(s, uid):
-        raise IllegalAction(f"{uid} needs {fmt_amount(cost)} MPs to enter {to} and has "
-                            f"{fmt_amount(left(s, uid))}", rule="Rule 6.A")
+    if cost > left_ticks(s, u):
+        raise IllegalAction(f"{uid} needs {fmt_amount(Fraction(cost, MP_TICKS))} MPs to "
+                            f"enter {to} and has {fmt_amount(left(s, uid))}", rule="Rule 6.A")
     if weapons_barred(s, uid, to):
         raise IllegalAction(f"{uid} is a weapons unit and may not enter an enemy ZOC unless "
                             "a personnel or AFV unit is there", rule="Rule 3.C")
-    if not s.stack_ok_with(to, uid) and not can_pass(s, uid, frm, to, cost):
+    if not s.stack_ok_with(to, uid) and not _can_pass(s, uid, frm, to, cost):
         raise IllegalAction(f"{uid} may not end its move in {to} (stacking) and could not "
                             "move on from it", rule="Rule 4")
 
@@ -374,16 +376,13 @@ def move_ticks(s: WDState, uid: str, frm: str, to: str) -> int | None:
     return cost
 
 
-def can_pass(s: WDState, uid: str, frm: str, to: str, cost: Fraction) -> bool:
+def _can_pass(s: WDState, uid: str, frm: str, to: str, cost: int) -> bool:
     """Rule 4: a unit may move through a full hex, though not end its move there.
 
     Allowed when nothing can stop it there (no enemy ZOC, no die to roll) and it can
-    still move on to a hex where it may stop; it must then move on at once.
+    still move on to a hex where it may stop; it must then move on at once. ``cost``:
+    the step into ``to``, in ticks.
     """
-    return _can_pass(s, uid, frm, to, s.ter.to_ticks(cost))
-
-
-def _can_pass(s: WDState, uid: str, frm: str, to: str, cost: int) -> bool:
     side = s.side_of(uid)
     t = s.utype(uid)
     if to in ezoc(s, side) or (t.afv and frm in ezoc(s, side)) or lake_roll_due(s,
