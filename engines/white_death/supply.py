@@ -178,7 +178,7 @@ class _Traces:
     the next search stops as soon as it meets one of them. The same answers as the flood
     (``test_fast_paths``), since both are whether the hex's free area holds an edge hex."""
 
-    __slots__ = ("_adjacency", "_blocked", "_cut", "_edge", "_index", "_joined")
+    __slots__ = ("_adjacency", "_blocked", "_cut", "_edge", "_index", "_joined", "art")
 
     def __init__(self, s: WDState, side: str) -> None:
         m = s.map
@@ -189,6 +189,9 @@ class _Traces:
         self._edge = _edge_indices(s, side)
         self._joined: set[int] = set()
         self._cut: set[int] = set()
+        #: Rule 15.B's answers by hex (:func:`art_supplied_at`): a barrage listing asks
+        #: each artillery unit's once per target
+        self.art: dict[str, bool] = {}
 
     def reaches(self, h: str) -> bool:
         """Whether ``h`` is free and joined to a friendly edge (the flood's hexes)."""
@@ -268,12 +271,19 @@ def art_supplied_at(s: WDState, side: str, h: str) -> bool:
     deep, rather than by a flood from every road hex over the map: every road hex of
     the trace is itself free, so a line from one to a free hex next to ``h`` is a line
     back from that hex, the same length."""
+    t = _traces(s, side)
+    got = t.art.get(h)
+    if got is None:
+        got = t.art[h] = _art_search(s, side, h, t._blocked)
+    return got
+
+
+def _art_search(s: WDState, side: str, h: str, blocked: frozenset[int]) -> bool:
     roads = enemy_facts(s, side).flood(side, supply_roads(s))
     if h in roads:
         return True
     m = s.map
     index, ids, adjacency = m.index, m.ids, m.adjacency
-    blocked = _traces(s, side)._blocked
     ring = [i for i in adjacency[index[h]] if i not in blocked]
     met = set(ring)
     for step in range(7):  # the free hexes next to h (step 0), then six steps on
