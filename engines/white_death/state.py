@@ -49,7 +49,14 @@ from engines.hexkit.facts import BoardFacts, Placed, board_facts
 from engines.hexkit.hexmap import HexMap
 from engines.white_death import rules, sequence, view
 from engines.white_death.base import BOXES, Listed, other, phase_of
-from engines.white_death.data import GARRISON_TYPE, Catalog, ScenarioDef, UnitDef, UnitType
+from engines.white_death.data import (
+    GARRISON_TYPE,
+    SIDES,
+    Catalog,
+    ScenarioDef,
+    UnitDef,
+    UnitType,
+)
 from engines.white_death.notation import parse
 from engines.white_death.position import Position, U
 from engines.white_death.supply import ezoc, zoc_mark
@@ -113,6 +120,10 @@ class WDState(StepState[Position]):
         #: hex, each side's units on the map, the enemy's ZOCs and traces): kept across
         #: other changes, cleared by :meth:`_relocated` whenever a unit changes hex
         self._pcache: dict[Any, Any] = {}
+        #: each side's units by hex (:meth:`units_at`), kept across a unit's move but for
+        #: the two hexes it changes (``_put``): apart from ``_pcache``, whose other
+        #: entries a move looks over one by one, as they are many (a hex each asked)
+        self._at: dict[tuple[str, str], list[str]] = {}
         #: each side's stacks within two hexes of a hex (Rule 4's look ahead): kept across a
         #: unit's move but for the hexes within two of where it left and arrived (``_put``)
         self._near: dict[tuple[str, str], tuple[tuple[str, tuple[str, ...]], ...]] = {}
@@ -144,6 +155,7 @@ class WDState(StepState[Position]):
         new.stack = [Frame(f.step, f.args, f.pc) for f in self.stack]
         new._cache = {}
         new._pcache = {}
+        new._at = {}
         new._near = {}
         new._neartok = {}
         new._stack = {}
@@ -235,11 +247,11 @@ class WDState(StepState[Position]):
     def units_at(self, h: str, side: str | None = None) -> list[str]:
         if side is None:
             return self._by_hex().get(h, [])
-        key = ("at", h, side)
-        got = self._pcache.get(key)
+        key = (h, side)
+        got = self._at.get(key)
         if got is None:
-            got = self._pcache[key] = [x for x in self._by_hex().get(h, [])
-                                      if self.side_of(x) == side]
+            got = self._at[key] = [x for x in self._by_hex().get(h, [])
+                                  if self.side_of(x) == side]
         out: list[str] = got
         return out
 
@@ -272,6 +284,7 @@ class WDState(StepState[Position]):
         """Forget every cache (after any change made from outside the rules too)."""
         self._cache.clear()
         self._pcache.clear()
+        self._at.clear()
         self._near.clear()
         self._neartok.clear()
         self._stack.clear()
@@ -291,6 +304,7 @@ class WDState(StepState[Position]):
     def _relocated(self) -> None:
         self.forget_options()
         self._pcache.clear()
+        self._at.clear()
         self._cache.clear()
         self._near.clear()
         self._neartok.clear()
@@ -327,11 +341,16 @@ class WDState(StepState[Position]):
         neartok, self._neartok = self._neartok, {}
         stack, self._stack = self._stack, {}
         pcache, self._pcache = self._pcache, {}  # _relocated clears in place
+        at, self._at = self._at, {}
         self._relocated()
         # the map hexes the unit left or entered (none when it goes from box to box)
         changed = tuple(x for x in (was, h) if x not in BOXES)
         if changed:
             self._pcache = self._kept_positions(pcache, uid, was, h)
+            for x in changed:
+                for side in SIDES:
+                    at.pop((x, side), None)
+            self._at = at
             # only the stacks of those hexes changed (the unit's place in the stacking
             # order too): the answers for hexes farther than two from them still hold, and
             # Rule 4's for every other hex (it reads the hex's stack and the unit asked of)
@@ -362,7 +381,6 @@ class WDState(StepState[Position]):
             if ((tag == "side-units" and k[1] == foe) or (tag == "ekey" and k[1] == side)
                     or (tag == "by-enemies" and k[2] == side)
                     or (tag == "foe-facts" and k[1] == side)
-                    or (tag == "at" and k[1] != was and k[1] != h)
                     or (tag == "occupied" and k[1] == foe)):
                 out[k] = v
         mine: list[str] | None = pcache.get(("side-units", side))

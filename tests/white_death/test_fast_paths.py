@@ -169,6 +169,35 @@ def test_a_trace_searches_from_the_hex_asked() -> None:
     assert len(t._joined) + len(t._cut) < met + 7 * 6
 
 
+def test_units_by_hex_kept_across_a_move_are_the_fresh_ones() -> None:
+    """Each side's units by hex (``units_at``) are kept across a move but for the two
+    hexes it changes: after every move, each hex asked before answers what a fresh
+    state (a clone keeps no cache) answers, and a hex the move did not touch answers
+    from what was kept."""
+    moved = 0
+    for state in _walk("second-relief", 9, 300) + _walk("campaign", 10, 200):
+        if state.phase != "movement" or state.pos.passing:
+            continue
+        for a in [a for a in state.legal_actions() if a.kind == "move"][:3]:
+            c = state.clone()
+            assert isinstance(c, WDState)
+            hexes = sorted({n for u in c.pos.units if c.on_map(u)
+                            for n in (c.pos.units[u].loc, *c.map.neighbors(c.pos.units[u].loc))})
+            before = {(h, side): c.units_at(h, side) for h in hexes
+                      for side in ("soviet", "german")}
+            c.apply(a)
+            fresh = c.clone()
+            assert isinstance(fresh, WDState)
+            touched = {a.text("hex"), state.pos.units[a.text("unit")].loc}
+            for (h, side), was in before.items():
+                now = c.units_at(h, side)
+                assert now == fresh.units_at(h, side), (a.notation(), h, side)
+                if h not in touched and c.pos.phasing == state.pos.phasing:
+                    assert now is was, (a.notation(), h, side)
+            moved += 1
+    assert moved > 20
+
+
 def test_clone_is_independent_and_shares_the_catalog() -> None:
     state = _walk("campaign", 4, 120)[-1]
     digest = state.digest()
