@@ -369,7 +369,8 @@ class WDState(StepState[Position]):
         ``h``, one of them at least a map hex) still holds, brought up to date: the units
         by hex and the mover's side's occupied hexes changed in those hexes only, its
         side's units on the map only if it entered or left the map; and what is traced
-        through the mover's side's enemies (``enemy_key``, ``by_enemies``) did not move.
+        through the mover's side's enemies (``enemy_key``, ``by_enemies``, their ZOCs:
+        ``ezoc``) did not move.
         Anything else is dropped (a key not named here is never carried)."""
         side = self.side_of(uid)
         foe = other(side)
@@ -381,6 +382,7 @@ class WDState(StepState[Position]):
             if ((tag == "side-units" and k[1] == foe) or (tag == "ekey" and k[1] == side)
                     or (tag == "by-enemies" and k[2] == side)
                     or (tag == "foe-facts" and k[1] == side)
+                    or (tag == "ezoc" and k[1] == side)
                     or (tag == "occupied" and k[1] == foe)):
                 out[k] = v
         mine: list[str] | None = pcache.get(("side-units", side))

@@ -94,8 +94,17 @@ def by_enemies(s: WDState, what: str, side: str, build: Callable[[], Any]) -> An
 
 def ezoc(s: WDState, side: str, ski_only: bool = False) -> Collection[str]:
     """Hexes in the ZOC of ``side``'s enemies (ski_only: of enemy ski units; Rule 3.B):
-    the enemy's board facts' (a side's ZOC is kept per placement of that side's units)."""
-    return s.foe_facts(side).zoc(other(side), SKI_ZOC if ski_only else ZOC).sources
+    the enemy's board facts' (a side's ZOC is kept per placement of that side's units).
+    Kept with the position's caches across ``side``'s own moves too (``ezoc`` in
+    ``_kept_positions``): asked four times a move checked and made, where the facts'
+    own lookup hashes the ZOC rule's fields each time."""
+    key = ("ezoc", side, ski_only)
+    got = s._pcache.get(key)
+    if got is None:
+        got = s._pcache[key] = s.foe_facts(side).zoc(
+            other(side), SKI_ZOC if ski_only else ZOC).sources
+    out: Collection[str] = got
+    return out
 
 
 def weapons_barred(s: WDState, uid: str, h: str) -> bool:

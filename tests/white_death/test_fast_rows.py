@@ -11,7 +11,7 @@ from engines.white_death import ENGINE
 from engines.white_death.movement import near_token, stacks_near
 from engines.white_death.notation import act
 from engines.white_death.state import WDState
-from engines.white_death.supply import enemy_key
+from engines.white_death.supply import enemy_key, ezoc
 from engines.white_death.terrain import enter_row, enter_ticks, wrong_bank
 from pbem.testing import Chooser
 
@@ -70,7 +70,8 @@ def test_near_tokens_kept_across_moves_match_fresh_ones() -> None:
 
 def test_position_caches_carried_across_moves_match_fresh_ones() -> None:
     """``_put`` brings the units by hex and the mover's side's occupied hexes up to date
-    and keeps each side's units and the traces and facts of the side that did not move: along
+    and keeps each side's units, the units by hex and side of the hexes it did not change,
+    and the ZOCs, traces and facts of the side that did not move: along
     games (one state, so the carried entries are the ones checked) every carried entry
     equals a fresh clone's."""
     carried = 0
@@ -79,9 +80,11 @@ def test_position_caches_carried_across_moves_match_fresh_ones() -> None:
         for _ in decisions(state, choose, 1200):
             state.apply(choose.pick(state.legal_actions()))
             kept = dict(state._pcache)
-            carried += len(kept)
+            carried += len(kept) + len(state._at)
             fresh = state.clone()
             assert isinstance(fresh, WDState)
+            for (h, side), units in state._at.items():
+                assert units == fresh.units_at(h, side), (h, side)
             for k, v in kept.items():
                 if k == "byhex":
                     assert v == fresh._by_hex()
@@ -93,8 +96,9 @@ def test_position_caches_carried_across_moves_match_fresh_ones() -> None:
                     assert v == fresh.occupied(k[1]), k
                 elif k[0] == "side-units":
                     assert v == fresh.side_units(k[1]), k
-                elif k[0] == "at":
-                    assert v == fresh.units_at(k[1], k[2]), k
+                elif k[0] == "ezoc":
+                    # the enemy's ZOC, carried across the side's own moves (Rule 3)
+                    assert set(v) == set(ezoc(fresh, k[1], k[2])), k
                 elif k[0] == "ekey":
                     assert v == enemy_key(fresh, k[1]), k
                 elif k[0] == "foe-facts":
