@@ -16,6 +16,7 @@ from engines.white_death.combat import _lose, _morale
 from engines.white_death.notation import act, fmt_amount
 from engines.white_death.position import Barrage, PhaseLoss
 from engines.white_death.supply import art_supplied, enemy_hexes, pool_of
+from engines.white_death.terrain import SIGHT_MAX
 from pbem.engine import Event
 from pbem.errors import IllegalAction
 from pbem.grammar import Act
@@ -128,14 +129,18 @@ def sees(s: WDState, obs: str, target: str) -> bool:
     d = s.map.distance(h, target)
     if s.pos.weather == "snow":
         return d <= 1
-    rng = s.ter.sight_range(h, target)
-    if any("guards-rocket" in s.utype(x).flags and s.pos.units[x].deployed
-           for x in s.units_at(target)):
-        rng += 1
     if "obs" in s.utype(obs).flags and any(
             s.utype(x).artillery and s.pos.units[x].deployed
             for x in s.units_at(target, other(s.side_of(obs)))) and d <= 7:
         return True  # Rule 11.B.3.D: sound and flash ranging need no line of sight
+    if d > SIGHT_MAX + 1:
+        # the map's range (11.B.3.B) and the Guards rockets' one hex more: an observer
+        # farther off never sees, whatever line its range would trace
+        return False
+    rng = s.ter.sight_range(h, target)
+    if any("guards-rocket" in s.utype(x).flags and s.pos.units[x].deployed
+           for x in s.units_at(target)):
+        rng += 1
     return d <= rng and s.ter.los(h, target)
 
 

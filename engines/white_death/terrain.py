@@ -37,6 +37,8 @@ if TYPE_CHECKING:
 RAILS_AND_ROADS = ("road", "railroad", "rail")
 #: Rule 15.B: "a road or railroad" (the map's three networks that carry supply)
 SUPPLY_ROADS = ("road", "railroad", "rail")
+#: Rule 11.B.3.B: the farthest the map lets a unit observe (:meth:`Terrain.sight_range`)
+SIGHT_MAX = 3
 #: hex features the Terrain Effects Chart prices (by their chart names)
 _TEC_FEATURES = ("town", "forest", "swamp", "high", "creek", "river")
 
@@ -256,11 +258,11 @@ class Terrain:
         if got is None:
             got = 2
             if "high" in self.terrain(h) and "high" not in self.terrain(target):
-                got = 3
+                got = SIGHT_MAX
             line = self.map.grid.line(h, target)
             if len(line) > 1 and len(line[1]) == 1 and self.map.faces_toward(
                     "slope", h, line[1][0]) == h:
-                got = 3
+                got = SIGHT_MAX
             self._sight[(h, target)] = got
         return got
 

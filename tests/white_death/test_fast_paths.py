@@ -16,6 +16,7 @@ from engines.hexkit.facts import BoardFacts
 from engines.hexkit.graph import region
 from engines.hexkit.movement import MoveCosts
 from engines.white_death import ENGINE, movement
+from engines.white_death.artillery import sees
 from engines.white_death.data import MOBILITIES
 from engines.white_death.movement import rail_destinations, stacks_near
 from engines.white_death.notation import act
@@ -196,6 +197,50 @@ def test_units_by_hex_kept_across_a_move_are_the_fresh_ones() -> None:
                     assert now is was, (a.notation(), h, side)
             moved += 1
     assert moved > 20
+
+
+def _plain_sees(state: WDState, obs: str, target: str) -> bool:
+    """Rule 11.B.3 as it was written before the far observers were skipped: the range
+    traced for every observer."""
+    h = state.pos.units[obs].loc
+    d = state.map.distance(h, target)
+    if state.pos.weather == "snow":
+        return d <= 1
+    rng = state.ter.sight_range(h, target)
+    if any("guards-rocket" in state.utype(x).flags and state.pos.units[x].deployed
+           for x in state.units_at(target)):
+        rng += 1
+    if "obs" in state.utype(obs).flags and any(
+            state.utype(x).artillery and state.pos.units[x].deployed
+            for x in state.units_at(target, "german" if state.side_of(obs) == "soviet"
+                                    else "soviet")) and d <= 7:
+        return True
+    return d <= rng and state.ter.los(h, target)
+
+
+def test_an_observer_out_of_range_traces_no_line(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Rule 11.B.3: whether a unit observes a hex is what the whole rule says (the
+    map's range, the Guards rockets' hex more, sound and flash ranging, the line of
+    sight), for every unit and every hex holding an enemy unit along seeded games; an
+    observer more than four hexes off is refused without tracing its range's line."""
+    traced: list[tuple[str, str]] = []
+    plain = Terrain.sight_range
+    monkeypatch.setattr(Terrain, "sight_range", lambda self, h, t: (
+        traced.append((h, t)), plain(self, h, t))[1])
+    compared = far = 0
+    for state in _walk("first-relief", 15, 300)[::6] + _walk("campaign", 16, 200)[::6]:
+        for obs in [u for u in sorted(state.pos.units) if state.on_map(u)]:
+            side = state.side_of(obs)
+            for target in sorted(state.occupied("german" if side == "soviet" else "soviet")):
+                traced.clear()
+                assert sees(state, obs, target) == _plain_sees(state, obs, target), (
+                    obs, target)
+                compared += 1
+                if state.map.distance(state.pos.units[obs].loc, target) > 4 and \
+                        state.pos.weather != "snow":
+                    assert traced == [(state.pos.units[obs].loc, target)]  # the plain one's
+                    far += 1
+    assert compared > 1000 and far > 100
 
 
 def test_clone_is_independent_and_shares_the_catalog() -> None:
