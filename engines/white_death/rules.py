@@ -24,13 +24,30 @@ def odds_column(tables: Tables, value: Fraction, defense: Fraction | int) -> int
         return len(tables.columns) - 1
     if value < 0:
         return -1
-    col = odds.odds_column(Fraction(value), Fraction(defense), _labels(tables.columns))
-    return -1 if col.below else col.index
+    # the kit's odds_column, its columns' ratios read once per table rather than parsed
+    # from their labels at every combat and fire plan (a listing's fire options ask it
+    # per target and amount)
+    ratio = Fraction(value) / Fraction(defense)
+    best = -1
+    for i, key in enumerate(_keys(tables.columns)):
+        if key <= ratio:
+            best = i
+    return best
 
 
 @functools.cache
 def _labels(columns: tuple[tuple[int, int], ...]) -> tuple[str, ...]:
     return tuple(f"{a}:{b}" for a, b in columns)
+
+
+@functools.cache
+def _keys(columns: tuple[tuple[int, int], ...]) -> tuple[Fraction, ...]:
+    """The columns' ratios as the kit reads their labels, checked as it checks them."""
+    labels = _labels(columns)
+    keys = [odds.parse_odds(lab) for lab in labels]
+    if not keys or keys != sorted(keys) or len(set(keys)) != len(keys):
+        raise ValueError(f"columns {list(labels)} must be strictly increasing")
+    return tuple(keys)
 
 
 def column_label(tables: Tables, col: int) -> str:

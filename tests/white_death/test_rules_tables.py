@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from fractions import Fraction
 
+from engines.hexkit import odds
 from engines.white_death import WhiteDeath, rules
 from engines.white_death.data import Catalog
 
@@ -19,6 +20,23 @@ def test_9_odds_of_29_against_10_are_2_to_1(engine: WhiteDeath) -> None:
     assert rules.column_label(t, rules.odds_column(t, Fraction(30), 10)) == "3:1"
     assert rules.column_label(t, rules.odds_column(t, Fraction(9), 10)) == "1:2"
     assert rules.odds_column(t, Fraction(2), 10) == -1  # below 1:4: no effect
+
+
+def test_9_odds_columns_are_the_kits(engine: WhiteDeath) -> None:
+    """Rule 9.C.3's column, its ratios read once per table, is the kit's
+    ``odds_column`` of the table's labels for every value and defense: below the
+    first column, on each, between, above the last."""
+    t = cat(engine).tables
+    labels = [f"{a}:{b}" for a, b in t.columns]
+    seen = set()
+    for defense in (1, 2, 3, 7, 10, Fraction(5, 2), Fraction(1, 4)):
+        for twelfths in range(0, 12 * 12 * 10 + 1, 5):
+            value = Fraction(twelfths, 12)
+            kit = odds.odds_column(value, Fraction(defense), labels)
+            want = -1 if kit.below else kit.index
+            assert rules.odds_column(t, value, defense) == want, (value, defense)
+            seen.add(want)
+    assert seen == set(range(-1, len(t.columns)))
 
 
 def test_10_fractional_antitank_values_are_kept(engine: WhiteDeath) -> None:
