@@ -24,7 +24,7 @@ from typing import TYPE_CHECKING
 
 from engines.hexkit.hexmap import HexMap
 from engines.hexkit.los import line_of_sight
-from engines.hexkit.movement import MoveClass, StepCosts, region
+from engines.hexkit.movement import MoveClass, StepCosts
 from engines.hexkit.overlay import OverlaidMap, Overlay
 from engines.white_death.data import ALIASES, Catalog
 from engines.white_death.position import MP_TICKS
@@ -468,15 +468,24 @@ class Terrain:
         """Which side of the river a hex is on: the lowest hex id of its part of the map
         once the river hexes are taken out ("" for a river hex)."""
         if not self._bank:
-            river = {x for x in self.map.ids if "river" in self.terrain(x)}
-            land = frozenset(x for x in self.map.ids if x not in river)
-            for start in sorted(self.map.ids):
-                if start in river or start in self._bank:
+            # the parts of the map by the map's indices (ids in order, so the first hex
+            # met of a part is its lowest id): once per process in a thaw, where the
+            # kit's region per part asked a Python test of every hex it met
+            ids, adjacency = self.map.ids, self.map.adjacency
+            river = {i for i, x in enumerate(ids) if "river" in self.terrain(x)}
+            part: list[int] = [-1] * len(ids)
+            for start in range(len(ids)):
+                if start in river or part[start] >= 0:
                     continue
-                for x in region(self.map, [start], passable=land):
-                    self._bank[x] = start
-            for x in river:
-                self._bank[x] = ""
+                part[start] = start
+                todo = [start]
+                while todo:
+                    for k in adjacency[todo.pop()]:
+                        if part[k] < 0 and k not in river:
+                            part[k] = start
+                            todo.append(k)
+            self._bank.update((x, "" if i in river else ids[part[i]])
+                              for i, x in enumerate(ids))
         return self._bank[h]
 
     def wrong_bank(self, mob: str, via: str, frm: str, to: str, frozen: bool,

@@ -6,6 +6,7 @@ bridges (Rules 7, 13, 16.B, 20), whatever the shared one was asked before.
 
 from __future__ import annotations
 
+from engines.hexkit.graph import region
 from engines.white_death import ENGINE
 from engines.white_death.state import WDState
 from engines.white_death.terrain import Terrain
@@ -55,3 +56,19 @@ def test_kept_answers_equal_a_fresh_terrains() -> None:
                             fresh.enter_cost(mob, None, frm, frozen, bridges)
         state.apply(choose.pick(state.legal_actions()))
     assert compared > 5000 and bridged > 50, (compared, bridged)
+
+
+def test_banks_are_the_parts_of_the_map_without_the_river() -> None:
+    """Rule 16.B's banks: each land hex is labelled with the lowest hex id of its part of
+    the map once the river hexes are taken out (the kit's region from each part's lowest
+    hex, as they were found before), a river hex with none; both sides of the Lowatj."""
+    ter = ENGINE.new_state("campaign", ENGINE.resolve_options({})).ter
+    m = ter.map
+    river = {x for x in m.ids if "river" in ter.terrain(x)}
+    land = frozenset(x for x in m.ids if x not in river)
+    want: dict[str, str] = dict.fromkeys(river, "")
+    for start in sorted(m.ids):
+        if start not in want:
+            want.update(dict.fromkeys(region(m, [start], passable=land), start))
+    assert {h: ter.bank(h) for h in m.ids} == want
+    assert len(set(want.values()) - {""}) >= 2
