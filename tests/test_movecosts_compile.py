@@ -119,6 +119,23 @@ def _row_differences(where: str, costs: StepCosts, want: dict[tuple[str, str], C
     return bad
 
 
+def _step_differences(where: str, costs: StepCosts, want: dict[tuple[str, str], Cost | None]
+                      ) -> list[str]:
+    """:meth:`StepCosts.step` asked of every step before any row is priced: the rows'
+    costs, and no row priced for them."""
+    ids, adjacency = costs.map.ids, costs.map.adjacency
+    bad = []
+    for i in reversed(range(len(ids))):
+        for k, j in enumerate(adjacency[i]):
+            c = costs.step(i, k)
+            got = None if c < 0 else movement._unscale(c, costs.scale)
+            if got != want[(ids[i], ids[j])]:
+                bad.append(f"{where}: step {ids[i]}->{ids[j]}: alone {got!r}, step_cost "
+                           f"{want[(ids[i], ids[j])]!r}")
+    assert costs.rows_priced() == 0
+    return bad
+
+
 CLASSES = list(_engine_classes())
 
 
@@ -131,6 +148,7 @@ def test_compiled_costs_are_step_cost_on_the_real_map_and_overlaid(
     bad = _differences(f"{engine} {mc.name}", costs, want)
     if adjust is None:
         bad += _row_differences(f"{engine} {mc.name} rows", StepCosts(hexmap, mc), want)
+        bad += _step_differences(f"{engine} {mc.name} steps", StepCosts(hexmap, mc), want)
     for n, overlay in enumerate(_overlays(engine, hexmap)):
         view = OverlaidMap(hexmap, overlay)
         want = _reference(view, mc, adjust)
@@ -138,6 +156,8 @@ def test_compiled_costs_are_step_cost_on_the_real_map_and_overlaid(
         if adjust is None:
             bad += _row_differences(f"{engine} {mc.name} overlay {n} rows",
                                     StepCosts(view, mc), want)
+            bad += _step_differences(f"{engine} {mc.name} overlay {n} steps",
+                                     StepCosts(view, mc), want)
         # the fast pricer on the overlaid map, every step (not only those it touches)
         pricer = Pricer.of(view, mc)
         assert pricer is not None

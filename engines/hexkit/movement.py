@@ -258,6 +258,16 @@ class StepCosts:
 
     __getitem__ = row
 
+    def step(self, i: int, k: int) -> int:
+        """Hex ``i``'s ``k``-th step (``row(i)[k]``'s cost, ``-1`` prohibited), priced
+        alone when its row has not been: a check of one move asks one step of a hex, a
+        listing every step of the hexes its units stand in."""
+        got = self._rows[i]
+        if got is not None:
+            return got[k][1]
+        c = self._step(self.map.ids[i], self.map.ids[self.map.adjacency[i][k]])
+        return -1 if c is None else c
+
     def __len__(self) -> int:
         return len(self._rows)
 

@@ -50,7 +50,7 @@ class Compiled:
     the hexes its units can reach, not the map's 10,000 steps), in ticks, hex index by
     hex index, one per neighbour in the map's adjacency order (``None``: prohibited)."""
 
-    __slots__ = ("costs", "k", "ticks")
+    __slots__ = ("costs", "k", "steps", "ticks")
 
     def __init__(self, costs: StepCosts) -> None:
         if MP_TICKS % costs.scale:
@@ -60,6 +60,8 @@ class Compiled:
         #: ticks in one of the kit's units
         self.k = MP_TICKS // costs.scale
         self.ticks: list[tuple[int | None, ...] | None] = [None] * len(costs)
+        #: single steps asked before their row, by ``(i, k)``
+        self.steps: dict[tuple[int, int], int | None] = {}
 
     def row(self, i: int) -> tuple[int | None, ...]:
         got = self.ticks[i]
@@ -68,6 +70,19 @@ class Compiled:
             got = self.ticks[i] = tuple(None if c < 0 else c * k
                                           for _, c in self.costs.row(i))
         return got
+
+    def step(self, i: int, k: int) -> int | None:
+        """``row(i)[k]``, the row not priced for it: a move checked and made (a file
+        replayed, an audit) asks one step of the hex it leaves."""
+        got = self.ticks[i]
+        if got is not None:
+            return got[k]
+        key = (i, k)
+        if key in self.steps:
+            return self.steps[key]
+        c = self.costs.step(i, k)
+        one = self.steps[key] = None if c < 0 else c * self.k
+        return one
 
 
 class Terrain:
@@ -310,7 +325,7 @@ class Terrain:
         except ValueError:  # not a step: asked of the chart directly
             c = self._enter_cost(mob, frm, to, frozen, bridges)
             return None if c is None else self.to_ticks(c)
-        return self.move_costs(mob, frozen, bridges).row(i)[k]
+        return self.move_costs(mob, frozen, bridges).step(i, k)
 
     def enter_row(self, mob: str, frm: str, frozen: bool,
                   bridges: Collection[str]) -> tuple[int | None, ...]:

@@ -243,6 +243,35 @@ def test_an_observer_out_of_range_traces_no_line(monkeypatch: pytest.MonkeyPatch
     assert compared > 1000 and far > 100
 
 
+def test_a_move_replayed_prices_its_step_alone() -> None:
+    """A move checked and made without a listing (a file received, an audit) prices the
+    one step it takes, not the six of the hex it leaves (Rule 7's costs, the same as
+    the row's): a game played on one state is replayed on another with a terrain of its
+    own (nothing priced) action by action, and no row is priced for its moves."""
+    state = ENGINE.new_state("first-relief", ENGINE.resolve_options({}))
+    twin = ENGINE.new_state("first-relief", ENGINE.resolve_options({}))
+    assert isinstance(state, WDState) and isinstance(twin, WDState)
+    twin.ter = Terrain(twin.cat)  # its own, nothing priced (the catalog's is shared)
+    choose = Chooser("fast-paths/steps/1")
+    moved = 0
+    for _ in range(400):
+        if state.is_terminal():
+            break
+        if state.is_chance():
+            outcome = choose.outcome(state.chance_request())
+            state.apply_outcome(outcome)
+            twin.apply_outcome(outcome)
+            continue
+        a = choose.pick(state.legal_actions())
+        state.apply(a)
+        priced = sum(c.costs.rows_priced() for c in twin.ter._compiled.values())
+        twin.apply(a.notation())
+        if a.kind == "move":
+            assert sum(c.costs.rows_priced() for c in twin.ter._compiled.values()) == priced
+            moved += 1
+    assert twin.digest() == state.digest() and moved > 20
+
+
 def test_clone_is_independent_and_shares_the_catalog() -> None:
     state = _walk("campaign", 4, 120)[-1]
     digest = state.digest()
@@ -306,7 +335,8 @@ def test_move_costs_price_the_rows_read_as_the_whole_map_table_prices_them() -> 
     """Rule 7's costs, frozen, in a thaw and across bridges (Rules 13, 20), row by row
     as a search reads them, are the kit's table of the whole map (``MoveCosts``, and
     its overlay), for every mobility class; an advance after combat (Rule 15) that
-    prices one step prices one row, not the map's 10,000 steps (issue 35)."""
+    prices one step prices that step alone, not its row, nor the map's 10,000 steps
+    (issue 35)."""
     cat = ENGINE.catalog()
     ter = Terrain(cat)
     m = ter.map
@@ -326,7 +356,8 @@ def test_move_costs_price_the_rows_read_as_the_whole_map_table_prices_them() -> 
     b = m.ids[m.adjacency[m.index[a]][0]]
     assert alone.enter_ticks("l", a, b, False, bridges) == ter.enter_ticks(
         "l", a, b, False, bridges)
-    assert alone.move_costs("l", False, bridges).costs.rows_priced() == 1
+    compiled = alone.move_costs("l", False, bridges)
+    assert compiled.costs.rows_priced() == 0 and len(compiled.steps) == 1
 
 
 def test_setup_group_hexes_measure_each_hex_once_per_disc() -> None:
