@@ -22,8 +22,8 @@ from engines.white_death.notation import MOVE, act, fmt_amount
 from engines.white_death.position import MP_TICKS, U
 from engines.white_death.reinforcements import entry_hexes
 from engines.white_death.supply import (
-    _free,
     by_enemies,
+    enemy_blocked,
     enemy_hexes,
     ezoc,
     has_zoc,
@@ -493,15 +493,16 @@ def _rail_net(s: WDState, side: str, start: str) -> RailPart:
     """Rule 8: the rail hexes joined to ``start`` through hexes free of enemy units and
     ZOCs, and whether they reach a friendly edge. Every hex of such a part of the
     network has the same answer, so it is traced once per position of the enemy."""
-    free = _free(s, side)
     parts: dict[str, RailPart] = by_enemies(s, "rail", side, dict)
     got = parts.get(start)
     if got is not None:
         return got
-    seen = tuple(region(s.map, [start], passable=free, networks=RAILS))  # sorted
+    blocked = enemy_blocked(s, side)
+    seen = tuple(region(s.map, [start], passable=lambda h: h not in blocked,
+                        networks=RAILS))  # sorted
     got = RailPart(seen, frozenset(seen), tuple(h for h in seen if s.ter.is_town(h)),
                    not s.ter.edge_hexes(side).isdisjoint(seen))
-    if start in free:  # a start in an enemy ZOC is a part of its own
+    if start not in blocked:  # a start in an enemy ZOC is a part of its own
         for h in seen:
             parts[h] = got
     return got

@@ -119,13 +119,13 @@ def enemy_hexes(s: WDState, side: str) -> frozenset[str]:
     return s.foe_facts(side).occupied(other(side))
 
 
-def _free(s: WDState, side: str) -> frozenset[str]:
-    def build() -> frozenset[str]:
-        bad = enemy_hexes(s, side) | frozenset(ezoc(s, side))
-        return frozenset(h for h in s.map.ids if h not in bad)
-
-    free: frozenset[str] = by_enemies(s, "free", side, build)
-    return free
+def enemy_blocked(s: WDState, side: str) -> frozenset[str]:
+    """The hexes holding ``side``'s enemies or in their ZOC: what Rule 8's rail line may
+    not enter (kept per position of the enemy; its few hundred hexes rather than the
+    map's other 1,500, free)."""
+    blocked: frozenset[str] = by_enemies(
+        s, "blocked", side, lambda: enemy_hexes(s, side) | frozenset(ezoc(s, side)))
+    return blocked
 
 
 def _blocked(f: BoardFacts, side: str) -> frozenset[str]:
