@@ -250,8 +250,13 @@ def retreat_path(s: WDState, uid: str) -> tuple[str, ...] | None:
         return 0 if h not in bad and s.ter.enter_cost_terrain(mob, h) is not None \
             else None
 
+    far: dict[str, int] = {}  # routes of a retreat share their ends: each measured once
+
     def away(h: str) -> int:
-        return min((s.map.distance(h, e) for e in enemies), default=99)
+        got = far.get(h)
+        if got is None:
+            got = far[h] = min((s.map.distance(h, e) for e in enemies), default=99)
+        return got
 
     opts = retreat_options(
         s.map, start, 2, rank, farther=False, max_length=5,
