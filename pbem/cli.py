@@ -675,8 +675,7 @@ def collector_paused(command: F) -> F:
     engines): 5-7 M instructions of each command (issue 35, bench/bench_ir.py).
     Reference counting frees everything else as before; a process that runs many
     commands (a test runner) gets its collector back after each, with what the command
-    made and kept frozen as start-up's objects are (enabling the collector over them
-    would examine them all in one pass: more than the collections saved)."""
+    made in the oldest generation, collected there when it becomes garbage."""
 
     @functools.wraps(command)
     def paused(*args: Any, **kwargs: Any) -> Any:
@@ -685,7 +684,12 @@ def collector_paused(command: F) -> F:
         try:
             return command(*args, **kwargs)
         finally:
+            # everything tracked, the command's objects too, to the oldest generation in
+            # one step (freeze, then unfreeze into it): enabling the collector over them
+            # where they are would examine them all at once, and frozen they could never
+            # be collected in a process that goes on after the command
             gc.freeze()
+            gc.unfreeze()
             if was:
                 gc.enable()
 
