@@ -15,6 +15,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 import pbem.web.server as server
+from pbem import gamefiles, session
 from pbem.match import Match
 from pbem.selfplay import selfplay
 from pbem.session import Game, Home
@@ -136,6 +137,33 @@ def test_a_click_reads_the_save_once_and_no_counter_it_does_not_name(
     answer = act(board, move, held["version"])
     assert answer["ok"] and answer["events"] and "since" in answer["state"]
     assert calls == {"current": 1, "counters": 0}, calls
+
+
+def test_a_click_that_rolls_nothing_writes_the_save_alone(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """The rollback mark beside the save moves where undo cannot go back (a roll, a
+    seal: tests/core/test_rollback_mark.py); a move writes one file, not two."""
+    home, board = opened(tmp_path)
+    held = json.loads(board.answer())
+    game = board.game()
+    move = a_move(game)
+    written: list[str] = []
+
+    def counting(module: Any) -> None:
+        real = module.write_atomic
+
+        def wrapped(path: Path, data: bytes, mode: int = 0o600) -> None:
+            written.append(Path(path).name)
+            real(path, data, mode)
+        monkeypatch.setattr(module, "write_atomic", wrapped)
+
+    counting(session)
+    counting(gamefiles)
+    answer = act(board, move, held["version"])
+    assert answer["ok"] and not answer.get("sealed") and game.pending_records[-1].text == move
+    assert written == [game.path.name]
+    # and the game goes on from that save, as loaded afresh
+    assert home.game("selfplay-1").pending_actions() == game.pending_actions()
 
 
 def test_the_listed_actions_are_taken_apart_once_not_at_every_redraw(
