@@ -281,6 +281,8 @@ class Board(Gate):
         import) changes the save, and the next request loads it afresh."""
         if self._game is None or not self._game.current():
             self._game = self.home.game(self.name)
+            # a click's save is not kept for 'pbem status' too: the next status reads it
+            self._game.keep_summary = False
         return self._game
 
     def find(self, method: str, path: str) -> tuple[Responder | None, bool]:

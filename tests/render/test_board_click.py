@@ -166,6 +166,27 @@ def test_a_click_that_rolls_nothing_writes_the_save_alone(
     assert home.game("selfplay-1").pending_actions() == game.pending_actions()
 
 
+def test_a_click_leaves_the_status_summary_to_the_next_status(
+        tmp_path: Path, data_cache: Path) -> None:
+    """With the data cache on (as 'pbem board' has it), a save written by 'pbem act' keeps
+    what 'pbem status' reads of it; a click does not write that entry (0.5 ms of it), and
+    the next status reads the save, says what the click left, and keeps it then."""
+    home, board = opened(tmp_path)
+    held = json.loads(board.answer())
+    game = board.game()
+    entries = sorted(data_cache.glob("summary-*"))
+    assert entries  # the selfplay's saves kept theirs
+    stamps = [p.stat().st_mtime_ns for p in entries]
+    before = home.statuses("selfplay-1")[0]
+    answer = act(board, a_move(game), held["version"])
+    assert answer["ok"] and not answer.get("sealed")
+    assert sorted(data_cache.glob("summary-*")) == entries
+    assert [p.stat().st_mtime_ns for p in entries] == stamps
+    after = home.statuses("selfplay-1")[0]
+    assert after == {**game.status(), "overdue": after["overdue"]} and after != before
+    assert [p.stat().st_mtime_ns for p in entries] != stamps  # kept by that status
+
+
 def test_the_listed_actions_are_taken_apart_once_not_at_every_redraw(
         tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     _, board = opened(tmp_path)
