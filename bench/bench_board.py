@@ -27,9 +27,13 @@ Purkayev) through files; the board is then opened on the home whose decision it 
   legal actions, as the click's redraw lists them), the engine's part of a click beyond
   its apply; with the apply and the save taken from the click, what the board itself
   adds (``board's own``);
-* save: one save of the game (``Game.write``: signed, written atomically; the rollback
-  mark only where undo cannot go back, as a click writes it), after each click, on the
-  game as the click left it; with twice the apply it is a click's target;
+* save: one save of the game (``Game.write``, as ``pbem act`` saves: signed, written
+  atomically; the rollback mark where it moves, what ``pbem status`` reads kept in the
+  data cache), after each click, on the game as the click left it; with twice the apply
+  it is a click's target;
+* save file: the same save's body signed and written atomically, and nothing beside it
+  (no rollback mark, no cache entry): the one save the target allows, measured the same
+  way in every checkout (``target (file)``);
 * answer: the redraw as sent in full, the ``/api/state`` answer of a page that holds
   nothing yet (the median of 20, on the opening position), and the bytes a click's redraw
   sent;
@@ -70,8 +74,10 @@ sys.path.insert(0, str(ROOT))
 
 import pbem  # noqa: E402
 from pbem import datacache  # noqa: E402
+from pbem.atomic import write_atomic  # noqa: E402
+from pbem.envelope import seal  # noqa: E402
 from pbem.selfplay import selfplay  # noqa: E402
-from pbem.session import Home  # noqa: E402
+from pbem.session import Home, read_save  # noqa: E402
 from pbem.web.server import ROUTES, Board, Handler, Request, serve  # noqa: E402
 
 T = TypeVar("T")
@@ -164,6 +170,7 @@ class Clicks:
     applies: list[float] = field(default_factory=list)
     saves: list[float] = field(default_factory=list)
     listings: list[float] = field(default_factory=list)
+    files: list[float] = field(default_factory=list)
     sent: list[int] = field(default_factory=list)
 
 
@@ -217,7 +224,15 @@ def play(args: argparse.Namespace, clicks: Clicks, http: bool,
             # one save of the game as the click left it (signed, written atomically): with
             # the apply, what a click may cost (issue 35: within 2x the apply plus one save)
             if board.game().my_decision() is not None:
-                clicks.saves.append(cpu_ms(home.game(name).write)[0])
+                saver = home.game(name)
+                clicks.saves.append(cpu_ms(saver.write)[0])
+                # the save file alone, the same in every checkout: its body signed and
+                # written atomically (temp, fsync, rename, fsync of the folder), nothing
+                # written beside it (a rollback mark, a cache entry)
+                _, saved = read_save(home, saver.path)
+                scratch = saver.path.with_name(".bench-save-file")
+                clicks.files.append(cpu_ms(lambda: write_atomic(
+                    scratch, seal(home.identity(), "save", saved)))[0])  # noqa: B023
         if served is not None:
             served.stop()
         datacache.configure(None)
@@ -260,13 +275,22 @@ def measure(args: argparse.Namespace) -> int:
         listing = statistics.median(clicks.listings)
         print(f"next listing  {listing:8.2f} ms CPU   median: the decision the click leaves, "
               "listed on the applied copy")
-        print(f"one save      {save:8.2f} ms CPU   median of {len(saves)}")
-        print(f"board's own   {statistics.median(acts) - apply - listing - save:8.2f} ms CPU   "
-              "the click's median less the apply, the listing and the save: what the "
-              "board adds (the redraw, the events' words, the save's check)")
+        print(f"one save      {save:8.2f} ms CPU   median of {len(saves)} (Game.write, as "
+              "'pbem act' saves)")
+        file = statistics.median(clicks.files)
+        print(f"save file     {file:8.2f} ms CPU   median: the save's body signed and written "
+              "atomically, nothing beside it")
+        print(f"board's own   {statistics.median(acts) - apply - listing - file:8.2f} ms CPU   "
+              "the click's median less the apply, the listing and the save file: what the "
+              "board adds (the redraw, the events' words, the save's check and what it "
+              "writes beside the save)")
         print(f"target        {target:8.2f} ms CPU   2x the apply plus one save: the "
               f"click is {statistics.median(acts) / target:.2f}x it (summed over the "
               f"clicks: {sum(acts) / (2 * sum(applies) + save * len(acts)):.2f}x)")
+        target = 2 * apply + file
+        print(f"target (file) {target:8.2f} ms CPU   2x the apply plus the save file: the "
+              f"click is {statistics.median(acts) / target:.2f}x it (summed over the "
+              f"clicks: {sum(acts) / (2 * sum(applies) + file * len(acts)):.2f}x)")
         print(f"click answer  {statistics.median(clicks.sent) / 1024:8.1f} KB   median redraw "
               "sent per click")
     answers, size, map_bytes = seen["answers"], seen["size"], seen["map"]
