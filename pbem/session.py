@@ -612,6 +612,7 @@ class Game:
         #: where the home's rollback mark last moved for this game (:meth:`_undoable_key`
         #: of the save loaded or written then); None: not yet, the next write moves it
         self._marked: tuple[int, int] | None = None
+        self._record: SealRecord | None = None
 
     # -- the match's facts, for the callers of a game ----------------------------------------
 
@@ -726,7 +727,10 @@ class Game:
 
     @property
     def record(self) -> SealRecord:
-        return SealRecord(self.home.path, self.game_id)
+        # made once: its folder is the home's and the game's, and each save asks for it
+        if self._record is None:
+            self._record = SealRecord(self.home.path, self.game_id)
+        return self._record
 
     # -- persistence ---------------------------------------------------------------------------
 
