@@ -166,6 +166,30 @@ def test_a_click_that_rolls_nothing_writes_the_save_alone(
     assert home.game("selfplay-1").pending_actions() == game.pending_actions()
 
 
+def test_a_click_compares_the_save_on_disk_without_hashing_it(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """The save on disk is compared with the one the board read or wrote (has another
+    pbem command saved the game since?) byte for byte: hashing it was three SHA-256 of
+    the save a click.  A save changed behind the board is still seen, and reloaded."""
+    home, board = opened(tmp_path)
+    held = json.loads(board.answer())
+    game = board.game()
+    hashed: list[int] = []
+    real = session.sha256
+
+    def counting(data: bytes = b"") -> Any:
+        hashed.append(len(data))
+        return real(data)
+
+    monkeypatch.setattr(session, "sha256", counting)
+    answer = act(board, a_move(game), held["version"])
+    assert answer["ok"] and hashed == []
+    monkeypatch.undo()
+    other = home.game("selfplay-1")  # a terminal's 'pbem say' meanwhile
+    other.say("from the terminal")
+    assert board.game() is not game and board.game().message == "from the terminal"
+
+
 def test_a_click_leaves_the_status_summary_to_the_next_status(
         tmp_path: Path, data_cache: Path) -> None:
     """With the data cache on (as 'pbem board' has it), a save written by 'pbem act' keeps
