@@ -196,7 +196,8 @@ class Choice(Step[S]):
     count)."""
 
     kind: ClassVar[str]
-    #: take the only option without asking (a forced choice is no decision)
+    #: take the only option without asking (a forced choice is no decision):
+    #: :meth:`auto_option`
     auto: ClassVar[bool] = False
     #: list the options in the Decision (False when they are too many to show)
     show: ClassVar[bool] = True
@@ -353,6 +354,15 @@ class Choice(Step[S]):
         cls = type(self)
         if cls.check is not Choice.check or cls.accepts is not Choice.accepts:
             return None
+        options = s.options_for(self, args)
+        return options[0] if len(options) == 1 else None
+
+    def auto_option(self, s: S, args: Any) -> Action | None:
+        """What an :attr:`auto` step takes without asking: its one option, or ``None``
+        when it has none or several (the side is asked).  By default: the one option
+        :meth:`options` lists.  A step whose full listing is costly and whose one option
+        it can tell without it overrides this, exactly equal to the listing's answer
+        (48th Panzer Korps' moving stack, settled after each of its steps: issue 35)."""
         options = s.options_for(self, args)
         return options[0] if len(options) == 1 else None
 
@@ -979,11 +989,11 @@ class StepState(State, Generic[P]):
                     continue
                 if not step.auto:
                     return
-                options = self.options_for(step, frame.args)
-                if len(options) != 1:
+                only = step.auto_option(self, frame.args)
+                if only is None:
                     return
                 self.forget_options()  # the step may change the position
-                self._ran(events, step.take(self, frame.args, options[0], flow))
+                self._ran(events, step.take(self, frame.args, only, flow))
                 self._move(flow, stay=True)
                 continue
             if isinstance(step, Sequence):

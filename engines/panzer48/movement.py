@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from collections.abc import Container, Iterable
+from collections.abc import Container, Iterable, Iterator
 from fractions import Fraction
 from typing import TYPE_CHECKING
 
@@ -114,14 +114,23 @@ def moving_hex(s: P48State) -> str:
     return s.pos.units[s.pos.moving[0]].hex
 
 
-def next_hexes(s: P48State) -> list[str]:
-    """4 / 5 / 6: the hexes the moving unit or stack may step into next: within every
-    unit's allowance, not enemy-occupied, and a full hex only if the move can end beyond."""
+def may_step_to(s: P48State, n: str) -> bool:
+    """Whether :func:`reachable` yields ``n``, asked of that hex alone (a received step
+    is checked without pricing every neighbour's onward moves through full hexes:
+    issue 35)."""
+    return next(reachable(s, n), None) is not None
+
+
+def reachable(s: P48State, only: str | None = None) -> Iterator[str]:
+    """4 / 5 / 6: the hexes the moving unit or stack may step into next, one by one in
+    the map's order of neighbours (``only``: that hex alone, if it is one): within every
+    unit's allowance, not enemy-occupied, and a full hex only if the move can end beyond.
+    One by one, so a caller that needs to know only whether there are one or two stops
+    there (the move's settling, issue 35)."""
     pos, side = s.pos, s.pos.phasing
     h = moving_hex(s)
     if any(pos.units[u].halted for u in pos.moving):
-        return []  # 5 (stand-in): entering an enemy-controlled hex ends the move
-    out = []
+        return  # 5 (stand-in): entering an enemy-controlled hex ends the move
     facts = s.facts()
     stacks = facts.stacks()
     # each unit's MPs left and cost table, once for the six neighbours: settling the
@@ -130,6 +139,8 @@ def next_hexes(s: P48State) -> list[str]:
     left = [(u, allowance(s, u) - pos.units[u].spent,
              s.d.costs["leg" if s.d.units[u].leg else "mech"]) for u in pos.moving]
     for n in s.d.map.neighbors(h):
+        if only is not None and n != only:
+            continue
         if n in stacks and s.d.units[stacks[n][0]].side == other(side):
             continue
         costs = [(u, table.cost(h, n)) for u, room, table in left]
@@ -141,5 +152,4 @@ def next_hexes(s: P48State) -> list[str]:
                                 if c is not None},
                 facts, frozenset([h])):
             continue  # 6: through a full hex only if the move can end beyond it
-        out.append(n)
-    return out
+        yield n
