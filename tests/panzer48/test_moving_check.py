@@ -1,5 +1,6 @@
 """48th Panzer Korps' moving stack (4 / 5 / 6 / 3.2 / 10) is checked, and settled after
-each of its steps, without listing every option (issue 35: the settling's full listing was
+each of its steps, and the Movement Phase's choice of what moves next (4 / 9.1 / 8.3) is
+checked, without listing every option (issue 35: the settling's full listing was
 the largest part of a replay).  Both must agree with the listing exactly: a check that
 took an action the listing lacks would replay a signed illegal move as legal, and a
 settling that took a step when the listing had a choice would play a side's move for it.
@@ -16,16 +17,19 @@ from engines.panzer48 import ENGINE
 from engines.panzer48.notation import (
     DROP,
     END_MOVEMENT,
+    ENTER,
     EXIT,
     HASTY,
     MOVE,
+    MOVE_STACK,
     PICKUP,
+    REVEAL,
     STOP,
     TO,
     act,
 )
 from engines.panzer48.state import P48State
-from engines.panzer48.steps.movement import Moving
+from engines.panzer48.steps.movement import Movement, Moving
 from pbem.engine import Action
 from pbem.errors import IllegalAction
 from pbem.grammar import Act
@@ -138,4 +142,75 @@ def test_a_replayed_step_lists_no_moving_stack_s_options(
     before = s.digest()
     with pytest.raises(IllegalAction, match="cannot move to 9999"):
         s.apply("to 9999")
+    assert s.digest() == before
+
+
+def phase_near_misses(s: P48State) -> list[Act]:
+    """What a file could hold at the Movement Phase's choice: a move of every unit (on
+    the map or not, either side's), a stack's move from every occupied hex and from
+    empty ones, entries of every unit at every entry hex and at hexes around them, the
+    end of the phase, every formation's reveal, and a moving stack's actions."""
+    units = [*sorted(s.pos.units), "no-such-unit"]
+    occupied = sorted(s.stacks())
+    entries = sorted({h for hs in s.d.entry.values() for h in hs})
+    around = sorted({n for h in entries[::5] for n in s.d.map.neighbors(h)})
+    out: list[Act] = [*map(MOVE, units), *map(MOVE_STACK, [*occupied, "0101", "9999"])]
+    for u in units[::3]:
+        out += [ENTER(u, h) for h in [*entries[::2], *around[::4], "9999"]]
+    waiting = [u for u, x in sorted(s.pos.units.items()) if x.where in ("due", "off")]
+    for u in waiting:
+        out += [ENTER(u, h) for h in [*entries, *around]]
+    out += [END_MOVEMENT, *map(REVEAL, sorted(s.d.formations)), STOP, TO(entries[0])]
+    return out
+
+
+def test_the_movement_phase_s_check_takes_exactly_what_the_listing_holds() -> None:
+    """4 / 9.1 / 8.3: at every Movement Phase choice of seeded playouts, the one-action
+    test takes every listed action (a unit's or a stack's move, an entry, the end, the
+    reveal) and refuses every near miss the listing lacks, which the check refuses."""
+    seen: dict[str, int] = {}
+    refused = 0
+    for scenario, seed in (("first-day", 1), ("chir", 3), ("chir", 6)):
+        s = _new(scenario)
+        step = s.steps["movement"]
+        assert isinstance(step, Movement)
+        for st in decisions(s, Chooser(f"panzer48/moving-check/{scenario}/{seed}"), 4000):
+            assert isinstance(st, P48State)
+            if st.frame().step != "movement":
+                continue
+            held = set(st.legal_actions())
+            for a in [*map(act, held), *phase_near_misses(st)]:
+                fast = step._listed(st, a)
+                assert fast == (a in held), (a, st.pos.turn, st.pos.phasing)
+                if a in held:
+                    seen[a.kind] = seen.get(a.kind, 0) + 1
+                else:
+                    assert _refused(st, a), a
+                    refused += 1
+    assert min(seen.get(k, 0) for k in ("move", "move-stack", "end-movement", "enter",
+                                        "reveal")) > 0, seen
+    assert refused > 10000, refused
+
+
+def test_a_replayed_move_lists_no_movement_phase_options(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    """Issue 35: starting a unit's or a stack's move lists no other unit's moves or
+    entries; a unit that may not move is refused in 4's words and changes nothing."""
+    from pbem.setup import setup
+
+    s = setup(ENGINE, "chir", 'only = true\nphase = "turns"\nphasing = "german"\n'
+              'step = "movement"\nreleased = true\n'
+              'at = { "110PG/I" = "1021", "110PG/II" = "1021", "349R" = "1124" }')
+
+    def listed(*args: object) -> object:
+        raise AssertionError("the Movement Phase's options were listed")
+
+    with monkeypatch.context() as m:
+        m.setattr(Movement, "options", listed)
+        s.apply("move 1021")
+    assert s.pos.moving == ["110PG/I", "110PG/II"]  # type: ignore[attr-defined]
+    s.apply("stop")
+    before = s.digest()
+    with pytest.raises(IllegalAction, match="110PG/I cannot move now"):
+        s.apply("move 110PG/I")
     assert s.digest() == before

@@ -62,11 +62,7 @@ class Movement(Choice[P48State]):
             return [REVEAL(reveal[0])]
         out: list[Action] = []
         for u in sorted(s.pos.units):
-            x = s.pos.units[u]
-            # 8.3: units that went off the map re-enter in their owner's next Movement
-            # Phase (not the one they retreated in)
-            if s.d.units[u].side == side and (x.where == "due" or (
-                    x.where == "off" and not x.retreated)):
+            if self._may_enter(s, u):
                 out += [ENTER(u, h) for h in entry_hexes(s, u)]
         ready = [u for u in s.on_map(side) if movable(s, u)]
         out += [MOVE(u) for u in ready]
@@ -82,6 +78,44 @@ class Movement(Choice[P48State]):
     def default(self, s: P48State, args: NoArgs) -> Action:
         opts = s.options_for(self, args)
         return END_MOVEMENT if END_MOVEMENT in opts else opts[0]
+
+    def check(self, s: P48State, args: NoArgs, action: Action) -> None:
+        """What :meth:`options` lists, asked of the one action received (a replayed file
+        checks each move it starts, issue 35): the area to reveal (9.1), a unit or a
+        hex's stack that may move (4), a unit's entry at one hex (9.1 / 8.3), the end of
+        the phase (9.1 / 8.3), each by the same test the listing makes of it; anything
+        else, and whatever this refuses, goes to the listing, the revealed form
+        (:meth:`accepts`) and their refusal."""
+        if isinstance(action, Act) and self._listed(s, action):
+            return
+        super().check(s, args, action)
+
+    def _listed(self, s: P48State, a: Act) -> bool:
+        side = s.pos.phasing
+        reveal = areas_to_reveal(s)
+        if reveal:
+            return a == REVEAL(reveal[0])
+        if a.form is MOVE:
+            u = a.text("unit")
+            placed = s.facts().placed(u)
+            return placed is not None and placed.side == side and movable(s, u)
+        if a.form is MOVE_STACK:
+            ready = [u for u in s.facts().at(a.text("hex"), side) if movable(s, u)]
+            return len(ready) > 1
+        if a.form is ENTER:
+            u = a.text("unit")
+            return self._may_enter(s, u) and a.text("hex") in entry_hexes(s, u)
+        if a == END_MOVEMENT:
+            return not any(entry_hexes(s, u) for u in sorted(s.pos.units)
+                           if self._may_enter(s, u))
+        return False
+
+    def _may_enter(self, s: P48State, u: str) -> bool:
+        # 8.3: units that went off the map re-enter in their owner's next Movement
+        # Phase (not the one they retreated in)
+        x = s.pos.units.get(u)
+        return x is not None and s.d.units[u].side == s.pos.phasing and (
+            x.where == "due" or (x.where == "off" and not x.retreated))
 
     def accepts(self, s: P48State, args: NoArgs, action: Action) -> bool:
         """The revealed form a session writes: ``open F AREA SALT`` (9.1)."""
