@@ -118,10 +118,13 @@ def check_release(s: P48State, moved: Iterable[str] = ()) -> None:
     that just entered a hex; a Soviet unit standing that near releases nothing."""
     if s.pos.released:
         return
-    lw = [u for u in s.on_map("german") if s.d.units[u].formation == "7lw"]
+    # the division's units looked up only when a Soviet unit moved: this runs after
+    # every step of every move, most of them German or far from it (issue 35)
+    soviet = [m for m in moved if s.d.units[m].side == "soviet"
+              and s.pos.units[m].where == "map"]
+    lw = [u for u in s.on_map("german") if s.d.units[u].formation == "7lw"] if soviet else []
     near = any(s.d.map.distance(s.pos.units[m].hex, s.pos.units[g].hex) <= 2
-               for m in moved if s.d.units[m].side == "soviet"
-               and s.pos.units[m].where == "map" for g in lw)
+               for m in soviet for g in lw)
     if s.pos.turn >= 7 or near:
         s.pos.released = True
         s.tell(Event("the 7th Luftwaffe Field Division is released", "info", rule="9"))

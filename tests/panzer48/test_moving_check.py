@@ -214,3 +214,29 @@ def test_a_replayed_move_lists_no_movement_phase_options(
     with pytest.raises(IllegalAction, match="110PG/I cannot move now"):
         s.apply("move 110PG/I")
     assert s.digest() == before
+
+
+def test_a_step_past_the_first_asks_neither_who_stays_nor_the_division(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    """5 / 9: a German stack's step after its first asks neither who stays behind (the
+    enemy ZOC's roll is for leaving a hex vacant at the move's start) nor where the 7th
+    Luftwaffe's units stand (only a Soviet unit's move releases it); issue 35: each
+    was asked at every step of every move."""
+    from pbem.setup import setup
+
+    s = setup(ENGINE, "chir", 'only = true\nphase = "turns"\nphasing = "german"\n'
+              'step = "movement"\n'
+              'at = { "110PG/I" = "1021", "110PG/II" = "1021", "349R" = "1124" }')
+    assert isinstance(s, P48State) and not s.pos.released
+    s.apply("move 1021")
+    s.apply(next(a for a in s.legal_actions() if act(a).form is TO))
+    step = next(a for a in s.legal_actions() if act(a).form is TO)
+
+    def asked(*args: object) -> object:
+        raise AssertionError("who stays, or the division's units, were asked")
+
+    with monkeypatch.context() as m:
+        m.setattr(P48State, "at", asked)
+        m.setattr(P48State, "on_map", asked)
+        s.apply(step)
+    assert s.pos.units["110PG/I"].hex == act(step).text("hex")

@@ -325,9 +325,11 @@ class Moving(Choice[P48State]):
         h = moving_hex(s)
         if a.kind == "to":
             n = a.text("hex")
-            staying = [u for u in s.at(h, side) if u not in pos.moving]
-            if pos.moved_hexes == 0 and h in zoc(s, other(side)) and not staying:
-                flow.call("zoc-exit", ExitArgs(n))  # 5: leaving it vacant
+            # 5: leaving an enemy-controlled hex vacant, at the move's first step (who
+            # stays is asked only then: every step of a move comes here)
+            if pos.moved_hexes == 0 and h in zoc(s, other(side)) and not [
+                    u for u in s.at(h, side) if u not in pos.moving]:
+                flow.call("zoc-exit", ExitArgs(n))
                 return []
             step_group(s, n)
             return []
