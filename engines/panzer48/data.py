@@ -10,12 +10,13 @@ import functools
 from dataclasses import dataclass
 from fractions import Fraction
 from types import MappingProxyType
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from engines.hexkit import HexMap, ScenarioSet, load_scenario_dir
-from engines.hexkit.movement import MoveClass
 from engines.hexkit.shared import Shared
-from engines.hexkit.stepcosts import StepCosts
+
+if TYPE_CHECKING:  # movement's modules load when a move is first priced (issue 35)
+    from engines.hexkit.stepcosts import StepCosts
 
 ENGINE_ID = "48th-panzer-korps"
 SIDES = ("soviet", "german")
@@ -132,7 +133,11 @@ class Data(Shared):
         when first asked: a move asks the costs around the hexes it passes, a few dozen
         steps, and compiling both modes' tables of the whole map (25,000 steps each) was
         a third of a short game's audit without a data cache, reading them back from
-        the cache a tenth with one (issue 35)."""
+        the cache a tenth with one; a command that moves no unit (a legal listing of a
+        combat decision) loads none of the kit's movement modules (issue 35)."""
+        from engines.hexkit.movement import MoveClass
+        from engines.hexkit.stepcosts import StepCosts
+
         terr = self.scen.doc("tables.toml").get_table("terrain")
         return {
             mode: StepCosts(self.map, MoveClass(

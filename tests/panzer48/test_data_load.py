@@ -57,3 +57,28 @@ def test_every_step_costs_what_the_compiled_table_says(mode: str) -> None:
             assert got == want and type(got) is type(want), (a, b, got, want)
             kinds.add(type(want).__name__)
     assert kinds == {"int", "Fraction"}, kinds
+
+
+def test_a_command_that_moves_nothing_loads_no_movement_module() -> None:
+    """Issue 35: listing the set-up's placements, drawing the board and its status line
+    price no move, so the kit's movement modules (costs, searches, overlays) stay
+    unloaded; the first move priced loads them."""
+    import subprocess
+    import sys
+
+    probe = ("import sys\n"
+             "from engines.panzer48 import ENGINE\n"
+             "s = ENGINE.new_state('first-day', ENGINE.resolve_options({}))\n"
+             "assert s.legal_actions() and s.view('german').pieces\n"
+             "kit = ('engines.hexkit.movement', 'engines.hexkit.overlay', "
+             "'engines.hexkit.stepcosts')\n"
+             "print(sorted(m for m in kit if m in sys.modules))\n"
+             "from engines.panzer48.data import data\n"
+             "h = data().map.ids[0]\n"
+             "data().costs['leg'].cost(h, data().map.neighbors(h)[0])\n"
+             "print(sorted(m for m in kit if m in sys.modules))\n")
+    out = subprocess.run([sys.executable, "-c", probe], capture_output=True, text=True,
+                         check=True).stdout.splitlines()
+    assert out[0] == "[]"
+    assert out[1] == "['engines.hexkit.movement', 'engines.hexkit.overlay', " \
+                     "'engines.hexkit.stepcosts']"
