@@ -10,6 +10,12 @@ from engines.panzer48.data import data
 
 @dataclass
 class Unit:
+    """A unit's state in the position: where it is, its losses (7.3), and what it did
+    this turn and phase (3.1 flipped, 3.2 moved, 4 / 5 / 8 the rest).
+
+    A docstring of its own: a dataclass without one has its signature worked out for
+    it at every import (issue 35)."""
+
     #: "map", "setup" (not yet placed), "due" (reinforcement), "dead", "exited", "off" (8.3)
     where: str
     hex: str = ""
@@ -36,6 +42,9 @@ class Unit:
 
 @dataclass
 class Fire:
+    """A fire announced in an attack (7.2): its target and the units firing and
+    supporting it."""
+
     target: str
     units: list[str]
     support: list[str]
@@ -43,6 +52,9 @@ class Fire:
 
 @dataclass
 class Combat:
+    """The attack in progress (7): its hex, attacker, whether prepared (3.1) or hasty
+    (3.2), the units in it and its stage, fires, retreat (8.3) and advance (8.4)."""
+
     hex: str
     attacker: str
     prepared: bool
@@ -65,6 +77,10 @@ class Combat:
 
 @dataclass
 class Position:
+    """What a snapshot saves: the turn and phase (3), every unit, control of the towns
+    and bridges (10), the Soviet plan (9.1), the unit or stack moving (4), the attack
+    in progress (7), exits and kills (10)."""
+
     turn: int
     last_turn: int
     phasing: str
@@ -87,6 +103,9 @@ class Position:
 
 @dataclass
 class MoraleArgs:
+    """A fire's result on its target (7.2 / 8.1): the morale and loss it caused, the
+    target's steps before the loss, and whether the target is the attacker's."""
+
     unit: str
     morale: int
     loss: int
@@ -96,6 +115,9 @@ class MoraleArgs:
 
 @dataclass
 class RetreatArgs:
+    """A retreat's units, start hex and length in hexes (8.3), the defender's or the
+    attacker's."""
+
     units: list[str]
     start: str
     length: int
@@ -104,12 +126,17 @@ class RetreatArgs:
 
 @dataclass
 class SideArgs:
+    """The side whose player turn it is (3), and the count of player turns begun (the
+    turn's sequences count in it)."""
+
     side: str = ""
     stage: int = 0
 
 
 @dataclass
 class ExitArgs:
+    """The hex a stack leaving an enemy-controlled hex steps into (5)."""
+
     to: str = ""
 
 
