@@ -121,33 +121,47 @@ def may_step_to(s: P48State, n: str) -> bool:
     return next(reachable(s, n), None) is not None
 
 
-def reachable(s: P48State, only: str | None = None) -> Iterator[str]:
+def reachable(s: P48State, only: str | None = None,
+              facts: BoardFacts | None = None) -> Iterator[str]:
     """4 / 5 / 6: the hexes the moving unit or stack may step into next, one by one in
     the map's order of neighbours (``only``: that hex alone, if it is one): within every
     unit's allowance, not enemy-occupied, and a full hex only if the move can end beyond.
     One by one, so a caller that needs to know only whether there are one or two stops
-    there (the move's settling, issue 35)."""
+    there (the move's settling, issue 35); ``facts``: the state's board facts, where the
+    caller has them."""
     pos, side = s.pos, s.pos.phasing
     h = moving_hex(s)
     if any(pos.units[u].halted for u in pos.moving):
         return  # 5 (stand-in): entering an enemy-controlled hex ends the move
-    facts = s.facts()
+    facts = s.facts() if facts is None else facts
     stacks = facts.stacks()
     # each unit's MPs left and cost table, once for the six neighbours: settling the
     # move lists these after every step of it (issue 35); a step fits the allowance
-    # when its cost is within what is left (spent + cost <= allowance, exactly)
-    left = [(u, allowance(s, u) - pos.units[u].spent,
-             s.d.costs["leg" if s.d.units[u].leg else "mech"]) for u in pos.moving]
+    # when its cost is within what is left (spent + cost <= allowance, exactly), a
+    # whole number of MP left compared as an int (a Fraction's comparison is ten times
+    # an int's, and most allowances are whole)
+    left = []
+    for u in pos.moving:
+        room = allowance(s, u) - pos.units[u].spent
+        left.append((u, room.numerator if room.denominator == 1 else room,
+                     s.d.costs["leg" if s.d.units[u].leg else "mech"]))
+    # 6: the stack's own size once, for the stacking limit in each neighbour (fits)
+    info, moving = s.d.units, pos.moving
+    size = sum(info[u].size for u in set(moving))
+    limit = s.d.stack_limit[side]
     for n in s.d.map.neighbors(h):
         if only is not None and n != only:
             continue
-        if n in stacks and s.d.units[stacks[n][0]].side == other(side):
+        here = stacks.get(n, ())
+        if here and info[here[0]].side == other(side):
             continue
         costs = [(u, table.cost(h, n)) for u, room, table in left]
         if any(c is None or c > room
                for (_, c), (_, room, _) in zip(costs, left, strict=True)):
             continue
-        if not fits(s, n, side, pos.moving, facts) and not may_pass(s,
+        # fits(s, n, side, moving, facts): the side's units there and the stack's
+        fit = size + sum(info[v].size for v in facts.at(n, side) if v not in moving) <= limit
+        if not fit and not may_pass(s,
                 pos.moving, n, {u: pos.units[u].spent + c for u, c in costs
                                 if c is not None},
                 facts, frozenset([h])):

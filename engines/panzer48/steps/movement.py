@@ -244,8 +244,8 @@ class Moving(Choice[P48State]):
             yield STOP  # 5: the roll failed, nobody moves
             return
         h = moving_hex(s)
-        yield from map(TO, reachable(s))
         facts = s.facts()  # listing moves no unit: one placement throughout
+        yield from map(TO, reachable(s, facts=facts))
         yield from (PICKUP(u) for u in facts.at(h, side) if self._may_pick_up(s, u, h, facts))
         yield from map(DROP, self._droppable(s, h, facts))
         yield from map(HASTY, self._hasty_targets(s, h, facts))
