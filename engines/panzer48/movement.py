@@ -39,7 +39,13 @@ def movable(s: P48State, u: str) -> bool:
         return False
     if info.formation == "7lw" and not s.pos.released:
         return False  # 9: not until released
-    return allowance(s, u) > x.spent
+    # allowance(s, u) > x.spent in integers (a Fraction's comparison is ten times an
+    # int's, and the Movement Phase asks it of every unit at every choice): the
+    # allowance is the whole MA, or half of it when flipped (3.1 / 4)
+    spent, ma = x.spent, info.ma
+    if x.flipped:
+        return ma * spent.denominator > 2 * spent.numerator
+    return ma * spent.denominator > spent.numerator
 
 
 def allowance(s: P48State, u: str) -> Fraction:

@@ -114,8 +114,8 @@ class Movement(Choice[P48State]):
         # 8.3: units that went off the map re-enter in their owner's next Movement
         # Phase (not the one they retreated in)
         x = s.pos.units.get(u)
-        return x is not None and s.d.units[u].side == s.pos.phasing and (
-            x.where == "due" or (x.where == "off" and not x.retreated))
+        return x is not None and (x.where == "due" or (
+            x.where == "off" and not x.retreated)) and s.d.units[u].side == s.pos.phasing
 
     def accepts(self, s: P48State, args: NoArgs, action: Action) -> bool:
         """The revealed form a session writes: ``open F AREA SALT`` (9.1)."""
