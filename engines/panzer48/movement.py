@@ -146,13 +146,18 @@ def reachable(s: P48State, only: str | None = None,
     # when its cost is within what is left (spent + cost <= allowance, exactly), a
     # whole number of MP left compared as an int (a Fraction's comparison is ten times
     # an int's, and most allowances are whole)
-    left = []
-    for u in pos.moving:
-        room = allowance(s, u) - pos.units[u].spent
-        left.append((u, room.numerator if room.denominator == 1 else room,
-                     s.d.costs["leg" if s.d.units[u].leg else "mech"]))
-    # 6: the stack's own size once, for the stacking limit in each neighbour (fits)
     info, moving = s.d.units, pos.moving
+    left = []
+    for u in moving:
+        x = pos.units[u]
+        spent: Fraction | int = x.spent
+        if spent.denominator == 1 and not x.flipped:
+            room: Fraction | int = info[u].ma - spent.numerator
+        else:
+            room = allowance(s, u) - spent
+            room = room.numerator if room.denominator == 1 else room
+        left.append((u, room, s.d.costs["leg" if info[u].leg else "mech"]))
+    # 6: the stack's own size once, for the stacking limit in each neighbour (fits)
     size = sum(info[u].size for u in set(moving))
     limit = s.d.stack_limit[side]
     for n in s.d.map.neighbors(h):
