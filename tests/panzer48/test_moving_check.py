@@ -79,7 +79,10 @@ def test_a_moving_stack_s_check_takes_exactly_what_the_listing_holds() -> None:
             assert isinstance(st, P48State)
             if st.frame().step != "moving":
                 continue
-            held = set(st.legal_actions())
+            listed = st.legal_actions()
+            # the listing the settling began, finished: the step's whole listing, in order
+            assert listed == step.options(st, st.frame().args)
+            held = set(listed)
             for a in [*map(act, held), *near_misses(st)]:
                 fast = step._listed(st, a)
                 assert fast == (a in held), (a, st.pos.turn, st.pos.moving)
@@ -139,6 +142,18 @@ def test_a_replayed_step_lists_no_moving_stack_s_options(
         m.setattr(Moving, "options", listed)
         s.apply(to.notation())
     assert s.pos.units["110PG/I"].hex == to.text("hex")  # type: ignore[attr-defined]
+    # a side's listing now goes on from where the settling stopped, not from the start
+    begun = Moving._listing
+    starts: list[int] = []
+
+    def counted(self: Moving, st: P48State) -> Any:
+        starts.append(1)
+        return begun(self, st)
+
+    with monkeypatch.context() as m:
+        m.setattr(Moving, "_listing", counted)
+        after = s.legal_actions()
+    assert not starts and len(after) > 2 and after == s.clone().legal_actions()
     before = s.digest()
     with pytest.raises(IllegalAction, match="cannot move to 9999"):
         s.apply("to 9999")

@@ -207,8 +207,12 @@ class Moving(Choice[P48State]):
         # settled after every step of a move (auto): most stops have a next hex and
         # 'stop', so the listing is followed only until a second option shows, never
         # pricing every neighbour's onward moves through full hexes (issue 35)
-        first = list(islice(self._listing(s), 2))
-        return first[0] if len(first) == 1 else None
+        listing = self._listing(s)
+        first = list(islice(listing, 2))
+        if len(first) == 1:
+            return first[0]
+        s.options_begun(self, args, first, listing)  # a listing goes on from here
+        return None
 
     def check(self, s: P48State, args: NoArgs, action: Action) -> None:
         """What :meth:`options` lists, asked of the one action received (a replayed move
