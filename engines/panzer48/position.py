@@ -10,11 +10,8 @@ from engines.panzer48.data import data
 
 @dataclass
 class Unit:
-    """A unit's state in the position: where it is, its losses (7.3), and what it did
-    this turn and phase (3.1 flipped, 3.2 moved, 4 / 5 / 8 the rest).
-
-    A docstring of its own: a dataclass without one has its signature worked out for
-    it at every import (issue 35)."""
+    """A unit's place, its losses, and its marks for this turn and phase (rules 3.1, 3.2,
+    4 and 5)."""
 
     #: "map", "setup" (not yet placed), "due" (reinforcement), "dead", "exited", "off" (8.3)
     where: str
@@ -42,8 +39,8 @@ class Unit:
 
 @dataclass
 class Fire:
-    """A fire announced in an attack (7.2): its target and the units firing and
-    supporting it."""
+    """One fire under way in a combat (7): its target and the units firing and
+    supporting."""
 
     target: str
     units: list[str]
@@ -52,8 +49,8 @@ class Fire:
 
 @dataclass
 class Combat:
-    """The attack in progress (7): its hex, attacker, whether prepared (3.1) or hasty
-    (3.2), the units in it and its stage, fires, retreat (8.3) and advance (8.4)."""
+    """The attack under way (7, 8): its hex, side and kind (prepared or hasty), the units
+    on both sides, and its fire, retreat and advance."""
 
     hex: str
     attacker: str
@@ -77,9 +74,8 @@ class Combat:
 
 @dataclass
 class Position:
-    """What a snapshot saves: the turn and phase (3), every unit, control of the towns
-    and bridges (10), the Soviet plan (9.1), the unit or stack moving (4), the attack
-    in progress (7), exits and kills (10)."""
+    """The game's state between actions: turn and phase, units, hex control, the Soviet's
+    committed reinforcement plan (9.1), the move and combat under way, exits and kills."""
 
     turn: int
     last_turn: int
@@ -103,8 +99,8 @@ class Position:
 
 @dataclass
 class MoraleArgs:
-    """A fire's result on its target (7.2 / 8.1): the morale and loss it caused, the
-    target's steps before the loss, and whether the target is the attacker's."""
+    """A morale check after fire (8): the unit, its morale, the steps lost, the steps
+    before, and whose unit it is."""
 
     unit: str
     morale: int
@@ -115,8 +111,8 @@ class MoraleArgs:
 
 @dataclass
 class RetreatArgs:
-    """A retreat's units, start hex and length in hexes (8.3), the defender's or the
-    attacker's."""
+    """A retreat (8.3): the units retreating, where from, how far, and whether they
+    defended."""
 
     units: list[str]
     start: str
@@ -126,8 +122,7 @@ class RetreatArgs:
 
 @dataclass
 class SideArgs:
-    """The side whose player turn it is (3), and the count of player turns begun (the
-    turn's sequences count in it)."""
+    """The side a turn's step works for, and the stage the turn is at."""
 
     side: str = ""
     stage: int = 0
@@ -135,7 +130,7 @@ class SideArgs:
 
 @dataclass
 class ExitArgs:
-    """The hex a stack leaving an enemy-controlled hex steps into (5)."""
+    """The hex a unit leaves an enemy ZOC into (5)."""
 
     to: str = ""
 

@@ -725,6 +725,8 @@ class Request:
 
 @dataclass(frozen=True)
 class Answer:
+    """An HTTP reply: status, body, content type and extra headers."""
+
     status: int
     body: bytes
     kind: str
