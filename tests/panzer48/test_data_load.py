@@ -83,23 +83,3 @@ def test_a_command_that_moves_nothing_loads_no_movement_module() -> None:
     assert out[1] == "['engines.hexkit.movement', 'engines.hexkit.overlay', " \
                      "'engines.hexkit.stepcosts']"
 
-
-def test_every_record_of_the_engine_says_what_it_is() -> None:
-    """Each dataclass of the engine (the position, its units, the steps' arguments) has
-    a docstring of its own: one without has its signature worked out by
-    ``inspect.signature`` for its ``__doc__`` at every import of the engine, in every
-    command (issue 35)."""
-    import dataclasses
-    import sys
-
-    import engines.panzer48  # noqa: F401
-
-    records = [(m, name) for m, mod in sorted(sys.modules.items())
-               if m.startswith("engines.panzer48") for name, obj in sorted(vars(mod).items())
-               if isinstance(obj, type) and dataclasses.is_dataclass(obj)
-               and obj.__module__ == m]
-    assert len(records) >= 8, records
-    bare = [(m, name) for m, name in records
-            if (getattr(sys.modules[m], name).__dict__.get("__doc__") or "").startswith(
-                name + "(")]
-    assert bare == []
