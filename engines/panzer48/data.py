@@ -16,7 +16,7 @@ from engines.hexkit import HexMap, ScenarioSet, load_scenario_dir
 from engines.hexkit.shared import Shared
 
 if TYPE_CHECKING:  # movement's modules load when a move is first priced (issue 35)
-    from engines.hexkit.stepcosts import StepCosts
+    from engines.hexkit.pricedsteps import PricedSteps
 
 ENGINE_ID = "48th-panzer-korps"
 SIDES = ("soviet", "german")
@@ -128,7 +128,7 @@ class Data(Shared):
         self.road_cost = frac(terr["road"])
 
     @functools.cached_property
-    def costs(self) -> dict[str, StepCosts]:
+    def costs(self) -> dict[str, PricedSteps]:
         """Each mode's movement costs (4, the Terrain Effects Chart), each step priced
         when first asked: a move asks the costs around the hexes it passes, a few dozen
         steps, and compiling both modes' tables of the whole map (25,000 steps each) was
@@ -136,11 +136,11 @@ class Data(Shared):
         the cache a tenth with one; a command that moves no unit (a legal listing of a
         combat decision) loads none of the kit's movement modules (issue 35)."""
         from engines.hexkit.movement import MoveClass
-        from engines.hexkit.stepcosts import StepCosts
+        from engines.hexkit.pricedsteps import PricedSteps
 
         terr = self.scen.doc("tables.toml").get_table("terrain")
         return {
-            mode: StepCosts(self.map, MoveClass(
+            mode: PricedSteps(self.map, MoveClass(
                 mode,
                 enter={k: int(x[mode]) for k, x in terr["enter"].items()},
                 hexside={k: int(x[mode]) for k, x in terr["hexside"].items() if k != "slope"},

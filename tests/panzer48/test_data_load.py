@@ -6,8 +6,8 @@ import pytest
 
 from engines.hexkit import load_scenario_dir
 from engines.hexkit.movement import MoveCosts
+from engines.hexkit.pricedsteps import PricedSteps
 from engines.hexkit.pricing import Pricer
-from engines.hexkit.stepcosts import StepCosts
 from engines.panzer48.data import ENGINE_ID, Data, data
 
 
@@ -19,7 +19,7 @@ def test_movement_costs_and_the_map_edge_are_made_when_first_asked() -> None:
     fresh = Data(load_scenario_dir(ENGINE_ID))
     assert "costs" not in vars(fresh) and "edge" not in vars(fresh)
     assert sorted(fresh.costs) == ["leg", "mech"]
-    assert all(isinstance(c, StepCosts) for c in fresh.costs.values())
+    assert all(isinstance(c, PricedSteps) for c in fresh.costs.values())
     assert fresh.edge == data().edge and fresh.edge
 
 
@@ -71,7 +71,7 @@ def test_a_command_that_moves_nothing_loads_no_movement_module() -> None:
              "s = ENGINE.new_state('first-day', ENGINE.resolve_options({}))\n"
              "assert s.legal_actions() and s.view('german').pieces\n"
              "kit = ('engines.hexkit.movement', 'engines.hexkit.overlay', "
-             "'engines.hexkit.stepcosts')\n"
+             "'engines.hexkit.pricedsteps')\n"
              "print(sorted(m for m in kit if m in sys.modules))\n"
              "from engines.panzer48.data import data\n"
              "h = data().map.ids[0]\n"
@@ -81,5 +81,5 @@ def test_a_command_that_moves_nothing_loads_no_movement_module() -> None:
                          check=True).stdout.splitlines()
     assert out[0] == "[]"
     assert out[1] == "['engines.hexkit.movement', 'engines.hexkit.overlay', " \
-                     "'engines.hexkit.stepcosts']"
+                     "'engines.hexkit.pricedsteps']"
 

@@ -4,8 +4,13 @@
 search over the whole map needs.  A game that only ever asks the cost of the steps its
 units take, one at a time (48th Panzer Korps: a moving stack's next hexes), pays for the
 whole map's table in every command that moves a unit (the table is most of a replay's
-data when no data cache is kept).  :class:`StepCosts` answers :meth:`MoveCosts.cost`
+data when no data cache is kept).  :class:`PricedSteps` answers :meth:`MoveCosts.cost`
 exactly, step by step.
+
+Not :class:`~engines.hexkit.movement.StepCosts`, which prices a hex's whole row of
+steps in scaled integers for :func:`~engines.hexkit.movement.reachable`'s searches and
+refuses an ``adjust``: this one answers single steps as ``Cost`` values, with an
+``adjust`` and a class's own ``step_cost`` allowed.
 """
 
 from __future__ import annotations
@@ -23,7 +28,7 @@ from engines.hexkit.shared import Shared
 _UNSET: Any = object()
 
 
-class StepCosts(Shared):
+class PricedSteps(Shared):
     """:meth:`MoveCosts.cost` of ``move_class`` on ``hexmap`` with ``adjust`` applied, as
     :class:`~engines.hexkit.movement.MoveCosts` would compile it, each step priced when
     first asked and kept (the costs never change: a clone shares them)."""
