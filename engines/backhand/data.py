@@ -122,7 +122,7 @@ class Data(Shared):
         m = self.map
         self.cities = tuple(sorted(h for h in m.ids if m.has_feature(h, "city")))
         self.city_names = {h: m.places_at(h)[0] for h in self.cities}
-        cities = frozenset(self.cities)
+        cities = self.city_hexes = frozenset(self.cities)
         #: 6.0: a unit's ZOC reaches the six hexes around it but not into a city (its own
         #: hex is never in it, so a unit in a city still has the city out of its ZOC); one
         #: rule, as the kit's board facts key a rule by identity

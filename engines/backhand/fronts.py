@@ -49,9 +49,9 @@ def displace_fronts(s: BBState) -> None:
     a source, then hex id. The net is what Fronts (14.2) offers a marker to move to."""
     m = s.data.map
     germans = s.occupied("german")
-    gz = s.zoc("german")
     sov = s.occupied("soviet")
     sources = sorted(s.data.soviet_supply)
+    gz = s.zoc_hexes("german")
 
     def ok(x: str) -> bool:
         return x not in germans and (x not in gz or x in sov)

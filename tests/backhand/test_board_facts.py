@@ -59,3 +59,53 @@ def test_7_0_and_15_1_floods_are_the_rules_traces() -> None:
     for side in ("soviet", "german"):
         assert set(supply_net(s, side)) == _flood(s, side, True)
         assert set(clear_region(s, side)) == _flood(s, side, False)
+
+
+def test_6_0_the_zoc_hexes_alone_are_those_of_the_zoc_map() -> None:
+    """Issue 35: 3.1's control and 14.1's markers read a side's ZOC after every move as
+    the set of its hexes (BBState.zoc_hexes: around the side's units, but no city);
+    over seeded playouts of both scenarios it is exactly the hexes of the kit's whole
+    ZOC map (6.0), a city next to a unit of the side among them."""
+    from pbem.testing import Chooser, decisions
+
+    for scenario, seed in (("high-water-mark", "bbzoc/1"), ("backhand-blow", "bbzoc/2")):
+        st = ENGINE.new_state(scenario, ENGINE.resolve_options({}))
+        assert isinstance(st, BBState)
+        m = st.data.map
+        asked = beside_city = 0
+        for n, s in enumerate(decisions(st, Chooser(seed), 1500)):
+            if n % 25:
+                continue
+            assert isinstance(s, BBState)
+            for side in ("soviet", "german"):
+                assert s.zoc_hexes(side) == frozenset(s.zoc(side))
+                beside_city += sum(1 for h in s.data.cities for x in m.neighbors(h)
+                                   if x in s.occupied(side))
+                asked += 1
+        assert asked > 40 and beside_city > 0, (asked, beside_city)
+
+
+def test_3_1_control_after_a_move_reads_no_zoc_map(monkeypatch: object) -> None:
+    """Issue 35: a unit put in a hex updates the control of the watched hexes (3.1) and
+    the Front Markers (14.1) without mapping either side's ZOC: after a German move the
+    German ZOC was mapped anew, only to read some forty hexes of it."""
+    import pytest
+
+    from engines.backhand.control import put, update_control
+
+    assert isinstance(monkeypatch, pytest.MonkeyPatch)
+    # 1719 holds variable reinforcements (11.2): watched, and no city
+    s = at('clear = true\nplace = { "12T" = "1618", "LAH-1" = "1516" }')
+    update_control(s)
+    assert "1719" in s.pos.sov_control and "2510" not in s.pos.sov_control
+
+    def mapped(*args: object) -> object:
+        raise AssertionError("a side's whole ZOC mapped to read a few hexes of it")
+
+    monkeypatch.setattr(BBState, "zoc", mapped)
+    put(s, ["LAH-1"], "1720")  # both ZOCs reach 1719 now: nobody controls it
+    assert "1719" not in s.pos.sov_control
+    put(s, ["12T"], "2510")  # into Kharkov: a city is controlled by its occupant alone
+    assert s.pos.sov_control == ["2510"]
+    monkeypatch.undo()
+    assert "1719" in s.zoc("german") and "1719" not in s.zoc("soviet")
