@@ -74,21 +74,30 @@ def floods(d: Data) -> Floods:
 
 
 def _flood(d: Data, blocked: Callable[[BoardFacts, str], frozenset[str]]) -> RegionFlood:
-    # the flood asks ``passable`` of every hex it reaches: the blocked set is made once a
-    # flood (for the facts and side last asked of, held so their identity stays theirs)
+    # the blocked set is made once a flood (for the facts and side last asked of, held so
+    # their identity stays theirs), and the flood enters the map's other hexes, one set
+    # (issue 35: a call for each hex it reached was a third of a flood)
     last: list[tuple[BoardFacts | None, str, frozenset[str]]] = [(None, "", frozenset())]
+    every = frozenset(d.map.ids)
 
-    def passable(f: BoardFacts, side: str, h: str) -> bool:
+    def blocked_now(f: BoardFacts, side: str) -> frozenset[str]:
         kept = last[0]
         if kept[0] is not f or kept[1] != side:
             kept = last[0] = (f, side, blocked(f, side))
-        return h not in kept[2]
+        return kept[2]
+
+    def passable(f: BoardFacts, side: str, h: str) -> bool:
+        return h not in blocked_now(f, side)
+
+    def enterable(f: BoardFacts, side: str) -> frozenset[str]:
+        return every - blocked_now(f, side)
 
     def sources(f: BoardFacts, side: str) -> list[str]:
+        out = blocked_now(f, side)
         return [h for h in sorted(d.soviet_supply if side == "soviet" else d.german_supply)
-                if passable(f, side, h)]
+                if h not in out]
 
-    return RegionFlood(sources, passable)
+    return RegionFlood(sources, passable, enterable=enterable)
 
 
 def check_supply(s: BBState) -> tuple[str, ...]:
