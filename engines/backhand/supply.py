@@ -7,6 +7,8 @@ from typing import TYPE_CHECKING, NamedTuple
 
 from engines.backhand.position import OFF, other
 from engines.hexkit.facts import BoardFacts, RegionFlood
+from engines.hexkit.hexmap import HexMap
+from pbem.memo import Memo
 
 if TYPE_CHECKING:
     from collections.abc import Callable, Mapping
@@ -25,7 +27,7 @@ def in_supply(s: BBState, h: str, side: str) -> bool:
     f = s.facts()  # asked for every unit of a listing: the facts looked up once
     if h in f.stacks(other(side)):
         return False
-    net = f.flood(side, floods(s.data).supply)
+    net = _net(s, f, "supply", side)
     return h in net or h in supply_sources(s, side) or any(
         n in net for n in s.data.nbrs[h])
 
@@ -33,14 +35,37 @@ def in_supply(s: BBState, h: str, side: str) -> bool:
 def supply_net(s: BBState, side: str) -> Mapping[str, int]:
     """The passable hexes joined to a passable source (impassable: enemy units, and
     EZOC hexes no friendly unit is in), each with its distance from the nearest: one
-    flood of the board facts for every unit."""
-    return s.facts().flood(side, floods(s.data).supply)
+    flood for every unit."""
+    return _net(s, s.facts(), "supply", side)
 
 
 def clear_region(s: BBState, side: str) -> Mapping[str, int]:
     """15.1 (1): hexes joined to a friendly source by hexes free of enemy units and
     EZOCs (a friendly unit does not negate an EZOC here)."""
-    return s.facts().flood(side, floods(s.data).clear)
+    return _net(s, s.facts(), "clear", side)
+
+
+#: the floods by what they read of the placement: the kind, the side and the hexes it
+#: may not enter (with the map it ran on, which a hit must be).  A move that blocks or
+#: frees no hex for a side (a unit behind its lines, a unit of the other side out of
+#: reach of any ZOC) changes nothing of its flood: a third of the floods of a game.
+_NETS: Memo[tuple[str, str, frozenset[str]], tuple[HexMap, Mapping[str, int]]] = Memo(64)
+#: the last answer for each kind and side, with the board facts it was for (asked for
+#: every unit of a listing)
+_LAST: dict[tuple[str, str], tuple[BoardFacts, Mapping[str, int]]] = {}
+
+
+def _net(s: BBState, f: BoardFacts, kind: str, side: str) -> Mapping[str, int]:
+    last = _LAST.get((kind, side))
+    if last is not None and last[0] is f:
+        return last[1]
+    fl = floods(s.data)
+    rule, blocked = (fl.supply, fl.supply_blocked) if kind == "supply" else (
+        fl.clear, fl.clear_blocked)
+    kept = _NETS.get((kind, side, blocked(f, side)), lambda: (f.map, f.flood(side, rule)))
+    found = kept[1] if kept[0] is f.map else f.flood(side, rule)
+    _LAST[(kind, side)] = (f, found)
+    return found
 
 
 class Floods(NamedTuple):
@@ -49,6 +74,9 @@ class Floods(NamedTuple):
 
     supply: RegionFlood
     clear: RegionFlood
+    #: the hexes each may not enter, for the facts and side (the last kept)
+    supply_blocked: Callable[[BoardFacts, str], frozenset[str]]
+    clear_blocked: Callable[[BoardFacts, str], frozenset[str]]
 
 
 @functools.cache
@@ -70,10 +98,13 @@ def floods(d: Data) -> Floods:
         enemy = other(side)
         return f.occupied(enemy) | f.zoc(enemy, rule).hexes
 
-    return Floods(_flood(d, supply_blocked), _flood(d, clear_blocked))
+    supply, blocked_for_supply = _flood(d, supply_blocked)
+    clear, blocked_for_clear = _flood(d, clear_blocked)
+    return Floods(supply, clear, blocked_for_supply, blocked_for_clear)
 
 
-def _flood(d: Data, blocked: Callable[[BoardFacts, str], frozenset[str]]) -> RegionFlood:
+def _flood(d: Data, blocked: Callable[[BoardFacts, str], frozenset[str]]
+           ) -> tuple[RegionFlood, Callable[[BoardFacts, str], frozenset[str]]]:
     # the blocked set is made once a flood (for the facts and side last asked of, held so
     # their identity stays theirs), and the flood enters the map's other hexes, one set
     # (issue 35: a call for each hex it reached was a third of a flood)
@@ -97,7 +128,7 @@ def _flood(d: Data, blocked: Callable[[BoardFacts, str], frozenset[str]]) -> Reg
         return [h for h in sorted(d.soviet_supply if side == "soviet" else d.german_supply)
                 if h not in out]
 
-    return RegionFlood(sources, passable, enterable=enterable)
+    return RegionFlood(sources, passable, enterable=enterable), blocked_now
 
 
 def check_supply(s: BBState) -> tuple[str, ...]:

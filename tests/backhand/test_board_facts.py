@@ -109,3 +109,36 @@ def test_3_1_control_after_a_move_reads_no_zoc_map(monkeypatch: object) -> None:
     assert s.pos.sov_control == ["2510"]
     monkeypatch.undo()
     assert "1719" in s.zoc("german") and "1719" not in s.zoc("soviet")
+
+
+def test_7_0_a_move_that_blocks_no_hex_floods_nothing_anew(monkeypatch: object) -> None:
+    """Issue 35: the supply net (7.0) and the clear region (15.1 (1)) are kept by the
+    hexes they may not enter: a German unit moving behind its lines changes neither
+    German flood, which is not made again; a move next to the enemy is, and every
+    answer is the plain trace of the rules."""
+    import pytest
+
+    from engines.backhand.control import put
+    from engines.hexkit import facts
+
+    assert isinstance(monkeypatch, pytest.MonkeyPatch)
+    s = at('clear = true\nplace = { "LAH-1" = "1516", "LAH-2" = "1210", "12T" = "3019" }')
+    before = dict(supply_net(s, "german")), dict(clear_region(s, "german"))
+    made: list[object] = []
+    flood = facts.region
+
+    def spy(*args: object, **kwargs: object) -> object:
+        made.append(args[1])
+        return flood(*args, **kwargs)  # type: ignore[arg-type]
+
+    monkeypatch.setattr(facts, "region", spy)
+    put(s, ["LAH-2"], "1211")  # far from any Soviet unit or ZOC
+    assert (dict(supply_net(s, "german")), dict(clear_region(s, "german"))) == before
+    assert made == []
+    assert set(supply_net(s, "german")) == _flood(s, "german", True)
+    put(s, ["LAH-2"], "2919")  # beside 12T: its ZOC there is negated for supply now
+    assert "2919" in supply_net(s, "german") and "2919" not in before[0]
+    assert set(supply_net(s, "german")) == _flood(s, "german", True)
+    # 15.1 (1): not for the clear region, which blocks the same hexes as before
+    assert dict(clear_region(s, "german")) == before[1]
+    assert len(made) == 1
