@@ -45,6 +45,12 @@ def clear_region(s: BBState, side: str) -> Mapping[str, int]:
     return _net(s, s.facts(), "clear", side)
 
 
+def supply_blocked(s: BBState, side: str) -> frozenset[str]:
+    """7.0: the hexes ``side``'s supply may not enter: enemy units, and EZOC hexes no
+    friendly unit is in."""
+    return floods(s.data).supply_blocked(s.facts(), side)
+
+
 #: the floods by what they read of the placement: the kind, the side and the hexes it
 #: may not enter (with the map it ran on, which a hit must be).  A move that blocks or
 #: frees no hex for a side (a unit behind its lines, a unit of the other side out of

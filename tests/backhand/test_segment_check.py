@@ -11,10 +11,12 @@ from __future__ import annotations
 import pytest
 
 from engines.backhand import ENGINE
+from engines.backhand.fronts import marker_moves
 from engines.backhand.notation import w
 from engines.backhand.position import OFF
 from engines.backhand.state import BBState
 from engines.backhand.steps.segment import AdminIn, AdminOut, Fronts
+from engines.backhand.supply import supply_net
 from pbem.engine import Action
 from pbem.errors import IllegalAction
 from pbem.grammar import Act
@@ -68,7 +70,8 @@ def test_15_1_14_2_an_action_is_taken_exactly_when_the_listing_holds_it(
         scenario: str, seed: str, steps: int) -> None:
     st = ENGINE.new_state(scenario, ENGINE.resolve_options({}))
     assert isinstance(st, BBState)
-    seen = {"front": 0, "admin": 0, "admin-out": 0, "formation": 0, "refused": 0}
+    seen = {"front": 0, "admin": 0, "admin-out": 0, "formation": 0, "refused": 0,
+            "marker out of the net": 0}
     for at in decisions(st, Chooser(seed), steps):
         assert isinstance(at, BBState)
         name = at.stack[-1].step
@@ -78,6 +81,14 @@ def test_15_1_14_2_an_action_is_taken_exactly_when_the_listing_holds_it(
         assert isinstance(step, Fronts | AdminIn | AdminOut)
         args = at.stack[-1].args
         held = set(at.legal_actions())
+        if name == "fronts":
+            # 14.2 by a trace from the marker: the hexes around it in the supply net
+            net = supply_net(at, "soviet")
+            for f, h in sorted(at.pos.fronts.items()):
+                assert marker_moves(at, f) == [
+                    n for n in sorted(at.data.map.neighbors(h))
+                    if n in net and at.data.map.terrain_of(n) != "sea"], (f, h)
+                seen["marker out of the net"] += h not in net
         for a in [*held, *near_misses(at, name)]:
             assert step.listed(at, args, a) == (a in held), (a, at.pos.turn, at.pos.segment)
             # the check refuses what the listing lacks, in the listing's words and rule
@@ -125,3 +136,26 @@ def test_15_1_14_2_a_received_done_is_checked_without_a_flood(
         assert isinstance(step, Fronts | AdminIn | AdminOut)
         args = fresh.stack[-1].args if name != "fronts" else step.Args()
         step.check(fresh, args, w("done"))
+
+
+def test_14_2_a_marker_out_of_the_supply_net_is_offered_the_nets_hexes() -> None:
+    """14.2 (14.1): a marker the enemy stands on, or cut off from every Soviet source,
+    is offered the hexes around it in the supply net (not joined through its own hex:
+    the net is asked, not a trace from the marker)."""
+    from pbem.setup import setup
+
+    offered: list[str] = []
+    # the enemy in the marker's hex, then only its ZOC there (3018 is next to 3019)
+    for place in ('"LAH-1" = "3019"', '"LAH-1" = "3018"'):
+        s = setup(ENGINE, "high-water-mark",
+                  f'clear = true\nplace = {{ {place}, "12T" = "2819" }}\n'
+                  'fronts = { southwest = "3019", voronezh = "3919" }')
+        assert isinstance(s, BBState)
+        net = supply_net(s, "soviet")
+        for f, h in sorted(s.pos.fronts.items()):
+            expected = [n for n in sorted(s.data.map.neighbors(h))
+                        if n in net and s.data.map.terrain_of(n) != "sea"]
+            assert marker_moves(s, f) == expected, (place, f)
+        assert "3019" not in net
+        offered += marker_moves(s, "southwest")
+    assert offered  # the marker in the ZOC alone has free hexes of the net around it

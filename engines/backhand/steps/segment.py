@@ -13,7 +13,7 @@ from engines.backhand.admin import (
 )
 from engines.backhand.control import put, update_control
 from engines.backhand.data import FRONTS
-from engines.backhand.fronts import in_range
+from engines.backhand.fronts import in_range, marker_moves
 from engines.backhand.notation import moved, w
 from engines.backhand.position import (
     OFF,
@@ -27,7 +27,6 @@ from engines.backhand.position import (
 from engines.backhand.reinforcements import ersatz_pairs
 from engines.backhand.state import BBState
 from engines.backhand.steps import SideChoice
-from engines.backhand.supply import supply_net
 from pbem.engine import Action, ChanceRequest, Event, Outcome
 from pbem.grammar import Act
 from pbem.steps import Choice, Flow, NoArgs, Procedure, Refusal, Roll
@@ -131,14 +130,8 @@ class Fronts(Choice[BBState]):
     prompt_template = "move the Front Markers one hex each"
 
     def options(self, s: BBState, args: NoArgs) -> list[Action]:
-        out: list[Action] = []
-        net = supply_net(s, "soviet")  # free of the enemy and tracing to a source (14.1)
-        for f in FRONTS:
-            if f in s.pos.fronts_moved:
-                continue
-            for n in sorted(s.data.nbrs[s.pos.fronts[f]]):
-                if n in net and s.data.map.terrain_of(n) != "sea":
-                    out.append(w("front", f, n))
+        out: list[Action] = [w("front", f, n) for f in FRONTS if f not in s.pos.fronts_moved
+                             for n in marker_moves(s, f)]
         return [*out, w("done")]
 
     default_action = w("done")
@@ -158,8 +151,7 @@ class Fronts(Choice[BBState]):
         f, h = action.text("front"), action.text("hex")
         if f not in FRONTS or f in s.pos.fronts_moved or h not in s.data.nbrs[s.pos.fronts[f]]:
             return False
-        return (h in supply_net(s, "soviet") and s.data.map.terrain_of(h) != "sea"
-                and action == w("front", f, h))
+        return h in marker_moves(s, f) and action == w("front", f, h)
 
     refusal = Refusal("14.1", "a Front Marker moves one hex a segment, into a hex free of "
                       "the enemy that traces to a Soviet supply source")
