@@ -66,7 +66,7 @@ def refusal(st: BBState, step: Choice[BBState], action: Action, *,
     ("high-water-mark", "bbcheck/1", 3000),
     ("backhand-blow", "bbcheck/2", 3000),
 ])
-def test_15_1_14_2_an_action_is_taken_exactly_when_the_listing_holds_it(
+def test_15_1_and_14_2_an_action_is_taken_exactly_when_the_listing_holds_it(
         scenario: str, seed: str, steps: int) -> None:
     st = ENGINE.new_state(scenario, ENGINE.resolve_options({}))
     assert isinstance(st, BBState)
@@ -103,7 +103,7 @@ def test_15_1_14_2_an_action_is_taken_exactly_when_the_listing_holds_it(
     assert seen["refused"] > 1000, seen
 
 
-def test_15_1_14_2_a_received_done_is_checked_without_a_flood(
+def test_15_1_and_14_2_a_received_done_is_checked_without_a_flood(
         monkeypatch: pytest.MonkeyPatch) -> None:
     """Issue 35: checking 'done' at the Front Markers (14.2) and administrative
     movement (15.1) lists nothing and floods no supply net nor clear region; an
