@@ -98,9 +98,11 @@ def hexes_for(s: BBState, a: PhaseArgs, grp: tuple[str, ...]) -> list[str]:
 
 
 def admin_hexes(s: BBState, a: PhaseArgs) -> list[str]:
-    """The hexes of 15.1 (1) and 15.11 for ``a.side``, kept for the position (they read
-    the units' places and the Front Markers)."""
-    return s.cached(("admin-hexes", f"{a.side} {s.pos.fronts}"), lambda: _admin_hexes(s, a))
+    """The hexes of 15.1 (1) and 15.11 for ``a.side``, kept for the placement and the
+    Front Markers, which is all they read: a received 'admin' is checked, its 'place'
+    listed and checked, at the same placement (issue 35)."""
+    return list(s.placed("admin-hexes", f"{a.side} {s.pos.fronts}",
+                         lambda: tuple(_admin_hexes(s, a))))
 
 
 def _admin_hexes(s: BBState, a: PhaseArgs) -> list[str]:

@@ -159,3 +159,32 @@ def test_14_2_a_marker_out_of_the_supply_net_is_offered_the_nets_hexes() -> None
         assert "3019" not in net
         offered += marker_moves(s, "southwest")
     assert offered  # the marker in the ZOC alone has free hexes of the net around it
+
+
+def test_15_1_the_administrative_hexes_are_kept_for_the_placement(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    """Issue 35: 15.1 (1)'s hexes read the placement and the Front Markers alone: a
+    received 'admin' and the 'place' after it, two actions at one placement, find them
+    once; a Front Marker moved or a unit placed asks again."""
+    from engines.backhand import admin
+    from engines.backhand.control import put
+    from engines.backhand.position import PhaseArgs
+    from pbem.setup import setup
+
+    s = setup(ENGINE, "high-water-mark",
+              'clear = true\nturn = 3\nplace = { "12T" = "3616", "LAH-1" = "2912" }')
+    assert isinstance(s, BBState)
+    soviet = PhaseArgs("soviet", "sp")
+    first = admin.admin_hexes(s, soviet)
+    assert first
+    found = admin._admin_hexes
+
+    def again(*args: object) -> object:
+        raise AssertionError("15.1 (1)'s hexes made again for the same placement")
+
+    monkeypatch.setattr(admin, "_admin_hexes", again)
+    s.invalidate()  # as between two actions
+    assert admin.admin_hexes(s, soviet) == first
+    monkeypatch.setattr(admin, "_admin_hexes", found)
+    put(s, ["12T"], "3617")
+    assert admin.admin_hexes(s, soviet) != first
