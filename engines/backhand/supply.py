@@ -27,9 +27,58 @@ def in_supply(s: BBState, h: str, side: str) -> bool:
     f = s.facts()  # asked for every unit of a listing: the facts looked up once
     if h in f.stacks(other(side)):
         return False
-    net = _net(s, f, "supply", side)
-    return h in net or h in supply_sources(s, side) or any(
-        n in net for n in s.data.nbrs[h])
+    if h in supply_sources(s, side):
+        return True
+    last = _LAST_TRACE.get(side)
+    if last is None or last[0] is not f:
+        blocked = floods(s.data).supply_blocked(f, side)
+        known = _DECIDED.get((side, blocked), dict)
+        last = _LAST_TRACE[side] = (f, blocked, known)
+    return _joined(s, h, side, last[1], last[2])
+
+
+#: the hexes a supply search has decided, by the side and the hexes its supply may not
+#: enter (all it reads of the placement): joined to a source or not (a free hex is
+#: joined to a source exactly when every free hex it is joined to is)
+_DECIDED: Memo[tuple[str, frozenset[str]], dict[str, bool]] = Memo(64)
+_LAST_TRACE: dict[str, tuple[BoardFacts, frozenset[str], dict[str, bool]]] = {}
+
+
+def _joined(s: BBState, h: str, side: str, blocked: frozenset[str],
+            known: dict[str, bool]) -> bool:
+    """Whether a search from ``h`` through free hexes reaches a free source: what the
+    supply net asks (``h`` in the net, or next to it), but searched from the unit and
+    stopped at the first source or hex already decided, where the net floods the whole
+    map (issue 35: the units of a side are mostly joined to a source by their
+    neighbours' searches).  A hex the search leaves undecided is one whose search ran
+    from a blocked start (its free neighbours need not be joined to one another)."""
+    if h in known:
+        return known[h]
+    sources, nbrs = supply_sources(s, side), s.data.nbrs
+    seen = [h]
+    visited = {h}
+    found = False
+    for x in seen:  # grows as the search goes: breadth first
+        for n in nbrs[x]:
+            if n in visited or n in blocked:
+                continue
+            was = known.get(n)
+            if was is False:
+                continue  # a part of the map joined to no source: nothing to find there
+            if was or n in sources:
+                found = True
+                break
+            visited.add(n)
+            seen.append(n)
+        if found:
+            break
+    if not found or h not in blocked:
+        # exhausted: every free hex met is cut off; found from a free start: every hex
+        # met is joined to the start, and so to the source
+        for x in seen:
+            if x not in blocked:
+                known[x] = found
+    return found
 
 
 def supply_net(s: BBState, side: str) -> Mapping[str, int]:

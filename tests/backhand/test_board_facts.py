@@ -142,3 +142,49 @@ def test_7_0_a_move_that_blocks_no_hex_floods_nothing_anew(monkeypatch: object) 
     # 15.1 (1): not for the clear region, which blocks the same hexes as before
     assert dict(clear_region(s, "german")) == before[1]
     assert len(made) == 1
+
+
+def test_7_0_a_unit_is_in_supply_exactly_when_the_net_says(monkeypatch: object) -> None:
+    """Issue 35: a unit's supply (7.0) is searched from its hex, stopping at a source or
+    at a hex a search already decided, not by flooding the net of the whole map; over
+    seeded playouts of both scenarios it answers for every unit's hex, and for hexes
+    of every kind around them (enemy units, EZOCs, cut off, sources), what the net does:
+    in it, a source, or next to it."""
+    import pytest
+
+    from engines.backhand.supply import in_supply, supply_sources
+    from engines.hexkit import facts
+    from pbem.testing import Chooser, decisions
+
+    assert isinstance(monkeypatch, pytest.MonkeyPatch)
+    flooded: list[object] = []
+    region = facts.region
+
+    def spy(*args: object, **kwargs: object) -> object:
+        flooded.append(args[1])
+        return region(*args, **kwargs)  # type: ignore[arg-type]
+
+    monkeypatch.setattr(facts, "region", spy)
+    for scenario, seed in (("high-water-mark", "bbsupply/1"), ("backhand-blow", "bbsupply/2")):
+        st = ENGINE.new_state(scenario, ENGINE.resolve_options({}))
+        assert isinstance(st, BBState)
+        m = st.data.map
+        asked = out = 0
+        for n, s in enumerate(decisions(st, Chooser(seed), 1200)):
+            if n % 20:
+                continue
+            assert isinstance(s, BBState)
+            for side in ("soviet", "german"):
+                hexes = {x.at for x in s.pos.units.values() if x.at in m.index}
+                hexes |= {y for h in sorted(hexes) for y in m.neighbors(h)}
+                hexes |= set(sorted(supply_sources(s, side))[:3])
+                before = len(flooded)
+                got = {h: in_supply(s, h, side) for h in sorted(hexes)}
+                assert len(flooded) == before  # no flood of the map for it
+                net, enemy = supply_net(s, side), s.occupied(other(side))
+                assert got == {h: h not in enemy and (
+                    h in net or h in supply_sources(s, side)
+                    or any(y in net for y in m.neighbors(h))) for h in sorted(hexes)}
+                asked += len(got)
+                out += sum(1 for h, ok in got.items() if not ok and h not in enemy)
+        assert asked > 5000 and out > 0, (asked, out)
