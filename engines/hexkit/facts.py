@@ -30,7 +30,15 @@ in the placement or fixed with the rule: the memo cannot see anything else.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Collection, Hashable, Iterable, Mapping, Sequence
+from collections.abc import (
+    Callable,
+    Collection,
+    Container,
+    Hashable,
+    Iterable,
+    Mapping,
+    Sequence,
+)
 from dataclasses import dataclass
 from types import MappingProxyType
 from typing import Any, NamedTuple, TypeVar
@@ -93,14 +101,19 @@ class RegionFlood(Shared):
     ``sources(facts, side)`` are where it starts (White Death 15.C: the side's friendly
     map edge), ``passable(facts, side, hex)`` what it may enter (free of enemy units and
     of enemy ZOC); ``networks`` and ``max_steps`` are
-    :func:`~engines.hexkit.graph.region`'s.  The answer is every hex reached with its
-    distance from the nearest source, in hex order.
+    :func:`~engines.hexkit.graph.region`'s; ``enterable(facts, side)``, where given, is
+    the set of the hexes it may enter, in place of asking ``passable`` of each.  The
+    answer is every hex reached with its distance from the nearest source, in hex order.
     """
 
     sources: Callable[[BoardFacts, str], Iterable[HexId]]
     passable: Callable[[BoardFacts, str, HexId], bool] | None = None
     networks: tuple[str, ...] | None = None
     max_steps: int | None = None
+    #: in place of ``passable``: every hex it may enter, as one set made for the flood
+    #: (a flood of a big map asks thousands of hexes: a set's lookup costs a fraction
+    #: of a call for each)
+    enterable: Callable[[BoardFacts, str], Container[HexId]] | None = None
 
 
 @dataclass(frozen=True, eq=False)
@@ -295,7 +308,10 @@ class BoardFacts(Shared):
             found = spread(rule.neighbors, rule.budgets(self, side), blocked=blocked)
             return MappingProxyType(dict(sorted(found.items())))
         passable = rule.passable
-        ok = None if passable is None else (lambda h: passable(self, side, h))
+        ok: Callable[[HexId], bool] | Container[HexId] | None = (
+            None if passable is None else (lambda h: passable(self, side, h)))
+        if rule.enterable is not None:
+            ok = rule.enterable(self, side)
         return MappingProxyType(region(self.map, rule.sources(self, side), passable=ok,
                                        networks=rule.networks, max_steps=rule.max_steps))
 

@@ -175,6 +175,26 @@ def test_a_region_flood_is_the_kits_region_through_the_sides_free_hexes() -> Non
     assert f.flood("blue", EDGE_SUPPLY) is flood
 
 
+def test_a_region_flood_may_take_the_hexes_it_enters_as_one_set() -> None:
+    """The same flood as :data:`EDGE_SUPPLY`, its free hexes made once as a set (a flood
+    of a big map asks thousands of them, Backhand Blow 7.0): the same hexes and
+    distances, the set made once, and no hex asked one by one."""
+    made: list[str] = []
+
+    def free_hexes(f: BoardFacts, side: str) -> frozenset[HexId]:
+        made.append(side)
+        return frozenset(h for h in M.ids if _free(f, side, h))
+
+    def asked(f: BoardFacts, side: str, h: HexId) -> bool:
+        raise AssertionError("a hex asked alone")
+
+    as_set = RegionFlood(sources=EDGE_SUPPLY.sources, passable=asked, enterable=free_hexes)
+    f = BoardFacts(M, PLACEMENT)
+    flood = f.flood("blue", as_set)
+    assert dict(flood) == dict(BoardFacts(M, PLACEMENT).flood("blue", EDGE_SUPPLY))
+    assert "0303" not in flood and made == ["blue"]
+
+
 def test_a_spread_flood_is_the_kits_spread_from_the_sides_sources() -> None:
     table = {h: tuple(M.neighbors(h)) for h in M.ids}
     # For the Motherland! 9.2: four hexes from each unit of the side here, not into enemy
