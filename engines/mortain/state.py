@@ -30,11 +30,22 @@ COMBAT_STEPS = frozenset({"combat", "attackers", "support", "def-support", "comb
 PHASE_TITLES = {"movement": "movement", "combat": "combat", "mobile": "mobile movement"}
 
 
+#: the state's attribute keeping the position's facts (:meth:`MortainState.facts`)
+_FACTS = "_facts"
+
+
+def _occupant(f: BoardFacts) -> dict[HexId, str]:
+    # one unit a hex (S5), but for an arrival moving on (11.0): then the unit with
+    # the later id is the one named, as the engine always named it (same games)
+    return {h: us[-1] for h, us in f.stacks().items()}
+
+
 class MortainState(StepState[Position]):
     steps: ClassVar[Mapping[str, Step[Any]]]
     start = "game"
     Position = Position
     memo_options = True  # a decision's options are listed once, not per ask
+    clone_drops = (_FACTS,)
 
     @functools.cached_property
     def r(self) -> Rules:
@@ -52,10 +63,36 @@ class MortainState(StepState[Position]):
     def facts(self) -> BoardFacts:
         """The kit's facts of the units on the map now, kept per placement: the listing
         of a phase's moves asks the same ZOC and occupancy of one position again and
-        again."""
-        placed = self.r.placed
-        return board_facts(self.r.map, [placed(u, x.hex) for u, x in self.pos.units.items()
-                                        if x.status is Status.MAP])
+        again.
+
+        Kept on the state until a unit is placed, moves or leaves the map
+        (:meth:`units_moved`, which every rule that does so calls at once) or the runtime
+        forgets the options (before and after every step's call): gathering the units on
+        the map for each question was a quarter of an audit's replay (issue 35)."""
+        return self._kept_facts()[1]
+
+    def _kept_facts(self) -> tuple[object, BoardFacts, dict[HexId, str]]:
+        kept: tuple[object, BoardFacts, dict[HexId, str]] | None = \
+            self.__dict__.get(_FACTS)
+        # a position put in place of another (a restore) has facts of its own
+        if kept is None or kept[0] is not self.pos:
+            placed = self.r.placed
+            f = board_facts(self.r.map, [placed(u, x.hex) for u, x in self.pos.units.items()
+                                         if x.status is Status.MAP])
+            kept = self.__dict__[_FACTS] = (self.pos, f, _occupant(f))
+        return kept
+
+    def units_moved(self) -> None:
+        """A unit was placed, moved or left the map: the facts kept go (the rules call
+        this as soon as they change a unit's status or hex, since they ask the facts
+        again before their step is over)."""
+        self.__dict__.pop(_FACTS, None)
+
+    def forget_options(self) -> None:
+        # the runtime's call around every step, and a test's that edits the position by
+        # hand between two asks
+        super().forget_options()
+        self.units_moved()
 
     # ``facts``: :meth:`facts` as a caller that asks several of these of one position
     # took it once (each call gathers the units on the map again)
@@ -66,10 +103,11 @@ class MortainState(StepState[Position]):
         return {p.unit: p.hex for p in f.units(side)}
 
     def occupant(self, facts: BoardFacts | None = None) -> dict[HexId, str]:
-        # one unit a hex (S5), but for an arrival moving on (11.0): then the unit with
-        # the later id is the one named, as the engine always named it (same games)
-        f = self.facts() if facts is None else facts
-        return {h: us[-1] for h, us in f.stacks().items()}
+        """Who stands in each occupied hex: kept with the facts, so a caller reads it and
+        never changes it."""
+        if facts is None:
+            return self._kept_facts()[2]
+        return _occupant(facts)
 
     def side_of(self, unit: str) -> str:
         return self.r.units[unit].side
