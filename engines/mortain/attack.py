@@ -431,7 +431,6 @@ class Advance(Choice[MortainState]):
         u = a.text("unit")
         frm = s.pos.units[u].hex
         s.pos.units[u].hex = c.target
-        s.units_moved()
         note_mortain(s)
         return [Event(f"{u} advances {frm} to {c.target}", "move", hexes=(frm, c.target),
                       units=(u,), rule="S7.9")]

@@ -77,7 +77,6 @@ def deplete(s: MortainState, unit: str, rule: str, why: str = "") -> None:
     x = s.pos.units[unit]
     if x.depleted:
         x.status, x.hex, x.depleted = Status.ELIMINATED, "", False
-        s.units_moved()
         what = "eliminated"
     else:
         x.depleted = True
@@ -89,7 +88,6 @@ def eliminate(s: MortainState, unit: str, rule: str) -> None:
     """The unit leaves the map whatever its strength (ICRT De, Ae); tells the loss."""
     x = s.pos.units[unit]
     x.status, x.hex, x.depleted = Status.ELIMINATED, "", False
-    s.units_moved()
     s.tell(Event(f"{unit} is eliminated", "loss", units=(unit,), rule=rule))
 
 
@@ -97,7 +95,6 @@ def retreat(s: MortainState, unit: str, to: HexId) -> None:
     """S7.7: ``unit`` retreats to ``to`` (one of :func:`retreat_ends`); tells it."""
     frm = s.pos.units[unit].hex
     s.pos.units[unit].hex = to
-    s.units_moved()
     note_mortain(s)
     s.tell(Event(f"{unit} retreats {frm} to {to}", "retreat", hexes=(frm, to), units=(unit,),
                  rule="S7.7"))

@@ -96,7 +96,6 @@ class UsSetup(Choice[MortainState]):
         a = act(action)
         u, h = a.text("unit"), a.text("to")
         s.pos.units[u] = Unit(Status.MAP, h, False)
-        s.units_moved()
         note_mortain(s)
         events = [Event(f"US {u} sets up in {h}", "move", hexes=(h,), units=(u,),
                         rule="13.0")]
@@ -344,7 +343,6 @@ class Move(Choice[MortainState]):
             left = movement.allowance(s, u, args.mobile) - s.r.entry_cost(h)
             stops = h in s.zoc_of("us")
             x.status, x.hex = Status.MAP, h
-            s.units_moved()
             pos.mp_left[u] = left
             if stops:  # S3: entering an enemy ZOC ends the move, an arrival's too
                 pos.moved.add(u)
@@ -359,7 +357,6 @@ class Move(Choice[MortainState]):
             h = a.text("to")
             frm = x.hex
             x.hex = h
-            s.units_moved()
             # an arrival stays in mp_left: entries stay open after it moves on (11.0)
             pos.moved.add(u)
             pos.arriving = ""
@@ -370,7 +367,6 @@ class Move(Choice[MortainState]):
         if verb == "exit":
             frm = x.hex
             x.status, x.hex = Status.EXITED, ""
-            s.units_moved()
             pos.moved.add(u)
             pos.mp_left.pop(u, None)
             return [Event(f"{u} exits the map west from {frm}"
@@ -391,7 +387,6 @@ class Move(Choice[MortainState]):
         rule = "11.2" if pos.phasing == "us" else "11.3"
         if x.status is Status.ELIMINATED:
             x.status, x.hex, x.depleted = Status.MAP, SUPPLY[pos.phasing], True
-            s.units_moved()
             # an arrival (11.0): it moves on if a friendly unit stands on the hex
             pos.mp_left[u] = movement.allowance(s, u, False)
             if movement.must_move_on(s, u):

@@ -65,34 +65,26 @@ class MortainState(StepState[Position]):
         of a phase's moves asks the same ZOC and occupancy of one position again and
         again.
 
-        Kept on the state until a unit is placed, moves or leaves the map
-        (:meth:`units_moved`, which every rule that does so calls at once) or the runtime
-        forgets the options (before and after every step's call): gathering the units on
-        the map for each question was a quarter of an audit's replay (issue 35)."""
-        return self._kept_facts()[1]
+        Kept on the state with where each unit stands, and made again when that
+        differs (a unit placed, moved or gone from the map, by a rule or by hand) or the
+        position is another: gathering the units on the map for each question was a
+        quarter of an audit's replay, and a move's check and the next one's read the
+        same placement (issue 35)."""
+        return self._kept_facts()[2]
 
-    def _kept_facts(self) -> tuple[object, BoardFacts, dict[HexId, str]]:
-        kept: tuple[object, BoardFacts, dict[HexId, str]] | None = \
+    def _kept_facts(self) -> tuple[object, tuple[str, ...], BoardFacts, dict[HexId, str]]:
+        pos = self.pos
+        where = tuple([x.hex if x.status is Status.MAP else "" for x in pos.units.values()])
+        kept: tuple[object, tuple[str, ...], BoardFacts, dict[HexId, str]] | None = \
             self.__dict__.get(_FACTS)
-        # a position put in place of another (a restore) has facts of its own
-        if kept is None or kept[0] is not self.pos:
+        # the same position object (its units in the same order) with its units where
+        # they were: the same facts
+        if kept is None or kept[0] is not pos or kept[1] != where:
             placed = self.r.placed
-            f = board_facts(self.r.map, [placed(u, x.hex) for u, x in self.pos.units.items()
+            f = board_facts(self.r.map, [placed(u, x.hex) for u, x in pos.units.items()
                                          if x.status is Status.MAP])
-            kept = self.__dict__[_FACTS] = (self.pos, f, _occupant(f))
+            kept = self.__dict__[_FACTS] = (pos, where, f, _occupant(f))
         return kept
-
-    def units_moved(self) -> None:
-        """A unit was placed, moved or left the map: the facts kept go (the rules call
-        this as soon as they change a unit's status or hex, since they ask the facts
-        again before their step is over)."""
-        self.__dict__.pop(_FACTS, None)
-
-    def forget_options(self) -> None:
-        # the runtime's call around every step, and a test's that edits the position by
-        # hand between two asks
-        super().forget_options()
-        self.units_moved()
 
     # ``facts``: :meth:`facts` as a caller that asks several of these of one position
     # took it once (each call gathers the units on the map again)
@@ -106,7 +98,7 @@ class MortainState(StepState[Position]):
         """Who stands in each occupied hex: kept with the facts, so a caller reads it and
         never changes it."""
         if facts is None:
-            return self._kept_facts()[2]
+            return self._kept_facts()[3]
         return _occupant(facts)
 
     def side_of(self, unit: str) -> str:
