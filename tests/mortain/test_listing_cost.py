@@ -158,3 +158,28 @@ def test_11_0_an_arrivals_entry_hexes_are_checked_against_the_listings_occupants
     assert entries and len(moves) >= 50 and asked == []
     on_map = set(st.on_map("german"))  # their moves' 17.0 is read off one table
     assert beside and not on_map & set(beside)
+
+
+def test_11_1_a_default_with_no_unit_to_enter_reads_no_listing(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    """The movement default enters a waiting German unit (11.1) or ends movement: with
+    none waiting (the US player's every phase) it is 'end movement' without reading the
+    thousand-odd moves listed (a board click's redraw asks the default), and the same
+    action as a default that read them."""
+    from engines.mortain.notation import END_MOVEMENT
+    from engines.mortain.sequence import Move
+
+    st = movement_listing(1000, where=lambda s: s.pos.phasing == "us")
+    step = st.steps["move"]
+    assert isinstance(step, Move)
+    args = st.stack[-1].args
+    listing = step.options(st, args)
+    assert not [a for a in listing if isinstance(a, Act) and a.kind == "enter"]
+
+    def listed(*_: object) -> object:
+        raise AssertionError("the movement listing was read for the default")
+
+    with monkeypatch.context() as m:
+        m.setattr(Move, "options", listed)
+        st.forget_options()
+        assert step.default(st, args) == END_MOVEMENT
