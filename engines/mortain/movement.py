@@ -207,7 +207,7 @@ def move_options(s: MortainState, mobile: bool) -> list[Action]:
     # moves are made in bulk (their values are the counter sheet's ids and the map's
     # hexes), a movement listing's thousand-odd actions were a third of its time
     side = pos.phasing
-    enemy = frozenset(h for h, v in occ.items() if s.side_of(v) != side)
+    enemy = s.enemy_hexes(side)
     gone = frozenset(pos.demolished)
     stacks = s.facts().stacks()
     turn_one = pos.turn == 1 and side == "german"
@@ -275,7 +275,7 @@ def listed(s: MortainState, mobile: bool, a: Act) -> bool:
     facts = s.facts()
     occ = s.occupant(facts)
     ezoc = s.zoc_of(other(side), facts)
-    enemy = frozenset(h for h, v in occ.items() if s.side_of(v) != side)
+    enemy = s.enemy_hexes(side, facts)
     if kind == "enter":
         if len(values) != 2 or not entries_open(s):
             return False

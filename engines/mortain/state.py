@@ -40,6 +40,23 @@ def _occupant(f: BoardFacts) -> dict[HexId, str]:
     return {h: us[-1] for h, us in f.stacks().items()}
 
 
+def _enemy_hexes(s: MortainState, side: str, occ: Mapping[HexId, str]) -> frozenset[HexId]:
+    return frozenset(h for h, v in occ.items() if s.side_of(v) != side)
+
+
+class _Kept:
+    """The facts of one placement of one position (:meth:`MortainState.facts`): where
+    each unit stood, the kit's facts, each hex's occupant and, by side, the hexes held
+    against it."""
+
+    __slots__ = ("enemy", "facts", "occ", "pos", "where")
+
+    def __init__(self, pos: object, where: tuple[str, ...], facts: BoardFacts) -> None:
+        self.pos, self.where, self.facts = pos, where, facts
+        self.occ = _occupant(facts)
+        self.enemy: dict[str, frozenset[HexId]] = {}
+
+
 class MortainState(StepState[Position]):
     steps: ClassVar[Mapping[str, Step[Any]]]
     start = "game"
@@ -70,20 +87,19 @@ class MortainState(StepState[Position]):
         position is another: gathering the units on the map for each question was a
         quarter of an audit's replay, and a move's check and the next one's read the
         same placement (issue 35)."""
-        return self._kept_facts()[2]
+        return self._kept_facts().facts
 
-    def _kept_facts(self) -> tuple[object, tuple[str, ...], BoardFacts, dict[HexId, str]]:
+    def _kept_facts(self) -> _Kept:
         pos = self.pos
         where = tuple([x.hex if x.status is Status.MAP else "" for x in pos.units.values()])
-        kept: tuple[object, tuple[str, ...], BoardFacts, dict[HexId, str]] | None = \
-            self.__dict__.get(_FACTS)
+        kept: _Kept | None = self.__dict__.get(_FACTS)
         # the same position object (its units in the same order) with its units where
         # they were: the same facts
-        if kept is None or kept[0] is not pos or kept[1] != where:
+        if kept is None or kept.pos is not pos or kept.where != where:
             placed = self.r.placed
             f = board_facts(self.r.map, [placed(u, x.hex) for u, x in pos.units.items()
                                          if x.status is Status.MAP])
-            kept = self.__dict__[_FACTS] = (pos, where, f, _occupant(f))
+            kept = self.__dict__[_FACTS] = _Kept(pos, where, f)
         return kept
 
     # ``facts``: :meth:`facts` as a caller that asks several of these of one position
@@ -97,9 +113,26 @@ class MortainState(StepState[Position]):
     def occupant(self, facts: BoardFacts | None = None) -> dict[HexId, str]:
         """Who stands in each occupied hex: kept with the facts, so a caller reads it and
         never changes it."""
+        kept: _Kept | None = self.__dict__.get(_FACTS)
         if facts is None:
-            return self._kept_facts()[3]
-        return _occupant(facts)
+            kept = self._kept_facts()
+        elif kept is None or kept.facts is not facts:
+            return _occupant(facts)
+        return kept.occ
+
+    def enemy_hexes(self, side: str, facts: BoardFacts | None = None) -> frozenset[HexId]:
+        """The hexes whose unit (as :meth:`occupant` names it) is not ``side``'s: what a
+        unit of ``side`` may not enter (S3), kept with the facts (every check of a move
+        and every listing of a side's moves asks it)."""
+        kept: _Kept | None = self.__dict__.get(_FACTS)
+        if facts is None:
+            kept = self._kept_facts()
+        elif kept is None or kept.facts is not facts:
+            return _enemy_hexes(self, side, _occupant(facts))
+        found = kept.enemy.get(side)
+        if found is None:
+            found = kept.enemy[side] = _enemy_hexes(self, side, kept.occ)
+        return found
 
     def side_of(self, unit: str) -> str:
         return self.r.units[unit].side

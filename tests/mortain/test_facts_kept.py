@@ -47,6 +47,11 @@ def test_the_units_on_the_map_are_gathered_once_a_position(
     assert st.occupant() is occ
     st.zoc_of("german")
     st.on_map("us")
+    # a move's check asks these of the facts it took: the same answers, not made again
+    assert st.occupant(st.facts()) is occ
+    enemy = st.enemy_hexes("us")
+    assert st.enemy_hexes("us", st.facts()) is enemy
+    assert enemy == {h for h, u in occ.items() if st.side_of(u) == "german"}
     assert len(gathered) == 1
     # moves checked and taken one after another: each gathers the units once, after its
     # unit has moved (19.0's Mortain hexes read it), and the next move's check reads
@@ -71,8 +76,11 @@ def test_a_unit_that_moves_is_seen_where_it_went_at_once() -> None:
     frm = st.pos.units[unit].hex
     twin = st.clone()
     assert st.occupant()[frm] == unit and to not in st.occupant()
+    held = st.enemy_hexes("german")
+    assert frm in held and to not in held
     st.apply(move)
     assert st.occupant()[to] == unit and frm not in st.occupant()
+    assert to in st.enemy_hexes("german") and frm not in st.enemy_hexes("german")
     assert st.on_map("us")[unit] == to
     # the clone stood still
     assert twin.occupant()[frm] == unit and twin.on_map("us")[unit] == frm
