@@ -227,8 +227,12 @@ def move_options(s: MortainState, mobile: bool) -> list[Action]:
             continue
         mp = allowance(s, u, mobile)
         found = search(s, u, h, mp, occ, ezoc, enemy, gone)
-        out += MOVE.unchecked((u, e) for e in unit_ends(u, h, found.ends, occ, stacks,
-                                                         beside, turn_one))
+        if turn_one:
+            out += MOVE.unchecked((u, e) for e in unit_ends(u, h, found.ends, occ, stacks,
+                                                             beside, turn_one))
+        else:  # unit_ends' S5 alone: its reach's ends never hold h (nor 11.0's case)
+            out += [a for a, e in zip(moves_to(u, found), found.ends, strict=True)
+                    if e not in occ]
         if side == "german" and can_exit(s, u, h, found, mp):
             out.append(EXIT(u))
     if not mobile and pos.phasing not in pos.replaced:
@@ -238,6 +242,23 @@ def move_options(s: MortainState, mobile: bool) -> list[Action]:
                 for verb, u, b in bridge_work(s)]
     out.append(END_MOVEMENT)
     return out
+
+
+#: each unit's moves to the ends of a reach of its, by unit and reach (with the reach,
+#: which a hit must be): a board click lists a phase's thousand-odd moves again after
+#: each move, every other unit's reach the same (issue 35)
+_MOVES: dict[tuple[str, int], tuple[Reach, tuple[Act, ...]]] = {}
+
+
+def moves_to(u: str, found: Reach) -> tuple[Act, ...]:
+    """``move u e`` for each of ``found``'s ends, in their order."""
+    key = (u, id(found))
+    hit = _MOVES.get(key)
+    if hit is None or hit[0] is not found:
+        if len(_MOVES) >= 4096:
+            _MOVES.clear()
+        hit = _MOVES[key] = (found, tuple(MOVE.unchecked((u, e) for e in found.ends)))
+    return hit[1]
 
 
 def unit_ends(u: str, h: HexId, found: Sequence[HexId], occ: dict[HexId, str],
