@@ -33,6 +33,8 @@ if TYPE_CHECKING:
 #: movement searches by everything they depend on (a pure function's results: sharing them
 #: between states and games cannot change a game)
 _REACH: Memo[tuple[Any, ...], Reach] = Memo(20_001)
+#: whether a move's search reaches its hex (listed), by everything it depends on
+_REACHES: Memo[tuple[Any, ...], bool] = Memo(20_001)
 
 
 def allowance(s: MortainState, unit: str, mobile: bool) -> int:
@@ -322,7 +324,11 @@ def listed(s: MortainState, mobile: bool, a: Act) -> bool:
     beside = german_beside(s, occ) if turn_one else {}
     if not unit_ends(u, h, (to,), occ, facts.stacks(), beside, turn_one):
         return False
-    return reaches(_costs(s), h, mp, to, zoc=ezoc, policy=STOP_ON_ENTRY, blocked=enemy)
+    # by everything the answer depends on, as search() keeps its reaches: a board click
+    # checks the same move on the saved game's state again after checking it once
+    key = (h, mp, to, enemy, ezoc, gone)
+    return _REACHES.get(key, lambda: reaches(_costs(s), h, mp, to, zoc=ezoc,
+                                             policy=STOP_ON_ENTRY, blocked=enemy))
 
 
 def may_enter(s: MortainState, u: str, h: HexId, mobile: bool,
