@@ -23,14 +23,26 @@ Purkayev) through files; the board is then opened on the home whose decision it 
   written), so the requests a click makes count, the HTTP handling of each included;
 * apply: the engine's own apply of the same actions on a copy (concealed as ``act``
   conceals them, a committed plan's reveal included), the floor a click is compared with;
-* save: one save of the game (``Game.write``: signed, written atomically, the rollback
-  mark written), after each click, on the game as the click left it; with twice the apply
+* next listing: the decision the click leaves, listed on that copy (its options and
+  legal actions, as the click's redraw lists them), the engine's part of a click beyond
+  its apply; with the apply and the save taken from the click, what the board itself
+  adds (``board's own``);
+* save: one save of the game (``Game.write``, as ``pbem act`` saves: signed, written
+  atomically; the rollback mark where it moves, what ``pbem status`` reads kept in the
+  data cache), after each click, on the game as the click left it; with twice the apply
   it is a click's target;
+* save file: the same save's body signed and written atomically, and nothing beside it
+  (no rollback mark, no cache entry): the one save the target allows, measured the same
+  way in every checkout (``target (file)``);
 * answer: the redraw as sent in full, the ``/api/state`` answer of a page that holds
   nothing yet (the median of 20, on the opening position), and the bytes a click's redraw
   sent;
 * page: the bytes of the page, and of the page without its map's data (the SVG and the
   hex centers), which the 200 KB target is about.
+
+The home's data cache is on, as ``pbem board`` has it (``--no-data-cache``: off, as this
+script measured before): a save keeps there what ``pbem status`` reads of it, and the
+dice chains keep links there.
 
 ``--rounds R`` plays the game R times (each time in this process, then over HTTP) and
 pools the clicks: the same clicks again, for a steadier median on a busy machine.
@@ -61,8 +73,11 @@ if "--tree" in sys.argv:  # the checkout measured (--base runs this script on th
 sys.path.insert(0, str(ROOT))
 
 import pbem  # noqa: E402
+from pbem import datacache  # noqa: E402
+from pbem.atomic import write_atomic  # noqa: E402
+from pbem.envelope import seal  # noqa: E402
 from pbem.selfplay import selfplay  # noqa: E402
-from pbem.session import Home  # noqa: E402
+from pbem.session import Home, read_save  # noqa: E402
 from pbem.web.server import ROUTES, Board, Handler, Request, serve  # noqa: E402
 
 T = TypeVar("T")
@@ -154,6 +169,8 @@ class Clicks:
     over_http: list[float] = field(default_factory=list)
     applies: list[float] = field(default_factory=list)
     saves: list[float] = field(default_factory=list)
+    listings: list[float] = field(default_factory=list)
+    files: list[float] = field(default_factory=list)
     sent: list[int] = field(default_factory=list)
 
 
@@ -167,6 +184,9 @@ def play(args: argparse.Namespace, clicks: Clicks, http: bool,
         name = f"selfplay-{args.seed}"
         homes = [Home(root / f"home-{label}", clock=lambda: 0) for label in ("a", "b")]
         home = next(h for h in homes if h.game(name).my_decision() is not None)
+        # the home's data cache, as 'pbem board' has it (pbem.cli.home_of): what a save
+        # keeps for 'pbem status', the dice chains' kept links
+        datacache.configure(None if args.no_data_cache else home.path / "cache")
         board = Board(home, name)
         if first is not None:
             first(board, result.files)
@@ -186,21 +206,36 @@ def play(args: argparse.Namespace, clicks: Clicks, http: bool,
             start = time.process_time()
             copy.apply(concealed, side=game.side)
             applies = (time.process_time() - start) * 1000
+            # the decision the click leaves, listed as its redraw lists it (the options,
+            # and a listing's moves for its buttons)
+            start = time.process_time()
+            copy.decision()
+            copy.legal_actions()
+            listing = (time.process_time() - start) * 1000
             if served is not None:
                 ms, have = served.click(action.notation(), have)
                 clicks.over_http.append(ms)
                 continue
             clicks.applies.append(applies)
+            clicks.listings.append(listing)
             ms, body, have = click(board, action.notation(), have)
             clicks.acts.append(ms)
             clicks.sent.append(len(body))
-            # one save of the game as the click left it (signed, written atomically, the
-            # rollback mark too): with the apply, what a click may cost (issue 35: within
-            # 2x the apply plus one save)
+            # one save of the game as the click left it (signed, written atomically): with
+            # the apply, what a click may cost (issue 35: within 2x the apply plus one save)
             if board.game().my_decision() is not None:
-                clicks.saves.append(cpu_ms(home.game(name).write)[0])
+                saver = home.game(name)
+                clicks.saves.append(cpu_ms(saver.write)[0])
+                # the save file alone, the same in every checkout: its body signed and
+                # written atomically (temp, fsync, rename, fsync of the folder), nothing
+                # written beside it (a rollback mark, a cache entry)
+                _, saved = read_save(home, saver.path)
+                scratch = saver.path.with_name(".bench-save-file")
+                clicks.files.append(cpu_ms(lambda: write_atomic(
+                    scratch, seal(home.identity(), "save", saved)))[0])  # noqa: B023
         if served is not None:
             served.stop()
+        datacache.configure(None)
 
 
 def measure(args: argparse.Namespace) -> int:
@@ -223,8 +258,10 @@ def measure(args: argparse.Namespace) -> int:
         play(args, clicks, http=False, first=opened if r == 0 else None)
         play(args, clicks, http=True)
     tree = Path(pbem.__file__).resolve().parent.parent
+    cache = "off" if args.no_data_cache else "on"
     print(f"board: {args.engine} {args.scenario} after {seen['files']} files "
-          f"({args.turns} turns, seed {args.seed}), {args.rounds} rounds, pbem of {tree}")
+          f"({args.turns} turns, seed {args.seed}), {args.rounds} rounds, data cache "
+          f"{cache}, pbem of {tree}")
     print(f"first state   {seen['first']:8.1f} ms CPU   (page {seen['page_ms']:.1f} ms CPU)")
     acts, applies, saves = clicks.acts, clicks.applies, clicks.saves
     if acts and saves:
@@ -235,10 +272,25 @@ def measure(args: argparse.Namespace) -> int:
         print(f"over HTTP     {statistics.median(clicks.over_http):8.2f} ms CPU   median of "
               f"{len(clicks.over_http)} clicks, the server's thread, HTTP included")
         print(f"engine apply  {apply:8.2f} ms CPU   median, the floor")
-        print(f"one save      {save:8.2f} ms CPU   median of {len(saves)}")
+        listing = statistics.median(clicks.listings)
+        print(f"next listing  {listing:8.2f} ms CPU   median: the decision the click leaves, "
+              "listed on the applied copy")
+        print(f"one save      {save:8.2f} ms CPU   median of {len(saves)} (Game.write, as "
+              "'pbem act' saves)")
+        file = statistics.median(clicks.files)
+        print(f"save file     {file:8.2f} ms CPU   median: the save's body signed and written "
+              "atomically, nothing beside it")
+        print(f"board's own   {statistics.median(acts) - apply - listing - file:8.2f} ms CPU   "
+              "the click's median less the apply, the listing and the save file: what the "
+              "board adds (the redraw, the events' words, the save's check and what it "
+              "writes beside the save)")
         print(f"target        {target:8.2f} ms CPU   2x the apply plus one save: the "
               f"click is {statistics.median(acts) / target:.2f}x it (summed over the "
               f"clicks: {sum(acts) / (2 * sum(applies) + save * len(acts)):.2f}x)")
+        target = 2 * apply + file
+        print(f"target (file) {target:8.2f} ms CPU   2x the apply plus the save file: the "
+              f"click is {statistics.median(acts) / target:.2f}x it (summed over the "
+              f"clicks: {sum(acts) / (2 * sum(applies) + file * len(acts)):.2f}x)")
         print(f"click answer  {statistics.median(clicks.sent) / 1024:8.1f} KB   median redraw "
               "sent per click")
     answers, size, map_bytes = seen["answers"], seen["size"], seen["map"]
@@ -259,6 +311,8 @@ def main() -> int:
     parser.add_argument("--seed", type=int, default=1)
     parser.add_argument("--rounds", type=int, default=1,
                         help="play the game again R times and pool the clicks")
+    parser.add_argument("--no-data-cache", action="store_true",
+                        help="measure without the home's data cache ('pbem board' has it)")
     parser.add_argument("--base", type=Path,
                         help="another checkout, measured first in a fresh process")
     parser.add_argument("--tree", type=Path, help=argparse.SUPPRESS)

@@ -30,6 +30,9 @@ ARMOR_SUFFIXES = (".pbem", ".asc", ".txt")
 
 @dataclass
 class FileRow:
+    """One file's line of an audit: what it is, who signed it, and how its signature,
+    chain link, dice and replay checked."""
+
     source: str
     seq: int | None
     kind: str
@@ -44,6 +47,9 @@ class FileRow:
 
 @dataclass
 class AuditReport:
+    """What :func:`audit` found: every file's row, the rolls, the problems, and the game
+    they belong to."""
+
     files: list[FileRow] = field(default_factory=list)
     rolls: list[RollRecord] = field(default_factory=list)
     problems: list[str] = field(default_factory=list)

@@ -9,13 +9,14 @@ from __future__ import annotations
 
 import atexit
 import contextlib
+import functools
 import gc
 import os
 import re
 import sys
 from collections.abc import Callable, Iterator
 from pathlib import Path
-from typing import TYPE_CHECKING, Any, ClassVar, NoReturn, cast
+from typing import TYPE_CHECKING, Any, ClassVar, NoReturn, TypeVar, cast
 
 #: new container objects between two collections of the youngest generation (_settle)
 GC_YOUNG = 20_000
@@ -659,6 +660,40 @@ def read_incoming_file(path: Path) -> bytes:
 
     # armored: base64 is 4/3 of the bytes, plus lines, headers and quoting
     return read_bounded(path, 2 * MAX_EXCHANGED)
+
+
+F = TypeVar("F", bound=Callable[..., Any])
+
+
+def collector_paused(command: F) -> F:
+    """Run ``command`` with the cyclic garbage collector off, as it was after.
+
+    For the turn commands ('legal', 'act', 'receive'), whose every object lives until the
+    process ends: loading the game's engine and replaying its pending actions passed 8-9
+    collections (one of the middle generation, which walks every class and function the
+    engine made) that found at most 40 unreachable objects (none in three of the five
+    engines): 5-7 M instructions of each command (issue 35, bench/bench_ir.py).
+    Reference counting frees everything else as before; a process that runs many
+    commands (a test runner) gets its collector back after each, with what the command
+    made in the oldest generation, collected there when it becomes garbage."""
+
+    @functools.wraps(command)
+    def paused(*args: Any, **kwargs: Any) -> Any:
+        was = gc.isenabled()
+        gc.disable()
+        try:
+            return command(*args, **kwargs)
+        finally:
+            # everything tracked, the command's objects too, to the oldest generation in
+            # one step (freeze, then unfreeze into it): enabling the collector over them
+            # where they are would examine them all at once, and frozen they could never
+            # be collected in a process that goes on after the command
+            gc.freeze()
+            gc.unfreeze()
+            if was:
+                gc.enable()
+
+    return cast(F, paused)
 
 
 #: files and rolls ``pbem audit`` lists without --all (besides every file with a note)

@@ -29,9 +29,11 @@ class SealRecord:
 
     ``<home>/sealed/<game id>/NNNNNN.pbem`` is every file this home sealed, written before
     the save that holds it and never replaced, and ``version`` the highest save version
-    written or loaded.  A save put back from a backup (or brought from another machine)
-    no longer knows a file it sealed: without this record pbem would seal a second,
-    different file for that place, which the opponent rightly keeps as equivocation.
+    loaded, or written at a point undo cannot take back (``Game.write``: a file sealed or
+    imported, a die rolled).  A save put back from a backup (or brought from another
+    machine) no longer knows a file it sealed: without this record pbem would seal a
+    second, different file for that place, which the opponent rightly keeps as
+    equivocation.
     With it, the different file is refused and the original offered (``pbem send
     --seq``), and the old save is recognized on load as older than one already seen
     (TUF's rule against rollback: remember the highest version).

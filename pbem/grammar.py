@@ -103,11 +103,15 @@ class Type:
 
 @dataclass(frozen=True)
 class _Lit:
+    """A literal word of a form's template."""
+
     word: str
 
 
 @dataclass(frozen=True)
 class _Slot:
+    """A typed argument of a form's template (``{name:type}``; ``many``: a list of them)."""
+
     name: str
     type: Type
     many: bool

@@ -85,6 +85,8 @@ SCREEN_UNITS = 32
 
 @dataclass
 class Pacing:
+    """How fast a replay tells the game (seconds a line), and how much of it."""
+
     pace: float = 0.6
     fast: bool = False
     step: bool = False

@@ -26,6 +26,9 @@ from pbem.testing import Chooser
 
 @dataclass
 class SelfplayResult:
+    """What one self-played game made: its files, actions, rolls, result and final
+    digest."""
+
     engine: str
     scenario: str
     files: int = 0

@@ -93,6 +93,18 @@ _TOLD, _LAST, _QUEUED, _MEMO = ("_runtime_told", "_runtime_last", "_runtime_queu
                                 "_runtime_options")
 #: the last entry of a snapshot's stack while rolls wait (sealed dice): never a step's name
 WAITING = "(rolls waiting)"
+
+
+class _Begun:
+    """An options listing begun and stopped (:meth:`StepState.options_begun`): the
+    options listed so far, and the iterator of the rest.  A plain class: a dataclass
+    would be made at every import of the runtime."""
+
+    __slots__ = ("rest", "seen")
+
+    def __init__(self, seen: tuple[Action, ...], rest: Iterator[Action]) -> None:
+        self.seen = seen
+        self.rest = rest
 #: :attr:`Choice.decider` for a decision of the side whose player turn it is, or of its
 #: opponent, where the rules name the side by that role: the state names the phasing side
 #: once (:meth:`StepState.phasing_side`).  Never a side's name (in parentheses)
@@ -196,7 +208,8 @@ class Choice(Step[S]):
     count)."""
 
     kind: ClassVar[str]
-    #: take the only option without asking (a forced choice is no decision)
+    #: take the only option without asking (a forced choice is no decision):
+    #: :meth:`auto_option`
     auto: ClassVar[bool] = False
     #: list the options in the Decision (False when they are too many to show)
     show: ClassVar[bool] = True
@@ -353,6 +366,15 @@ class Choice(Step[S]):
         cls = type(self)
         if cls.check is not Choice.check or cls.accepts is not Choice.accepts:
             return None
+        options = s.options_for(self, args)
+        return options[0] if len(options) == 1 else None
+
+    def auto_option(self, s: S, args: Any) -> Action | None:
+        """What an :attr:`auto` step takes without asking: its one option, or ``None``
+        when it has none or several (the side is asked).  By default: the one option
+        :meth:`options` lists.  A step whose full listing is costly and whose one option
+        it can tell without it overrides this, exactly equal to the listing's answer
+        (48th Panzer Korps' moving stack, settled after each of its steps: issue 35)."""
         options = s.options_for(self, args)
         return options[0] if len(options) == 1 else None
 
@@ -638,12 +660,28 @@ class StepState(State, Generic[P]):
         clone or a snapshot."""
         if not self.memo_options:
             return step.options(self, args)
-        memo: tuple[Step[Any], Any, tuple[Action, ...]] | None = self.__dict__.get(_MEMO)
+        memo: tuple[Step[Any], Any, tuple[Action, ...] | _Begun] | None = (
+            self.__dict__.get(_MEMO))
         if memo is not None and memo[0] is step and memo[1] == args:
-            return list(memo[2])
+            listed = memo[2]
+            if isinstance(listed, _Begun):  # finished now, from where it stopped
+                listed = (*listed.seen, *listed.rest)
+                self.__dict__[_MEMO] = (step, args, listed)
+            return list(listed)
         options = step.options(self, args)
         self.__dict__[_MEMO] = (step, args, tuple(options))
         return options
+
+    def options_begun(self, step: Choice[Any], args: Any, seen: Iterable[Action],
+                      rest: Iterator[Action]) -> None:
+        """Keep a listing of ``step``'s options that was begun and stopped (its first
+        options ``seen``, and ``rest`` yielding the others in :meth:`Choice.options`'
+        order) as the options memo, when :attr:`memo_options` is on: finished only if
+        the decision is listed before the next step runs.  For a
+        :meth:`Choice.auto_option` that looks no further than it must (48th Panzer
+        Korps' moving stack): a side's listing then goes on from where it stopped."""
+        if self.memo_options:
+            self.__dict__[_MEMO] = (step, args, _Begun(tuple(seen), rest))
 
     def forget_options(self) -> None:
         """Drop the options memo (the position changed outside a step)."""
@@ -979,11 +1017,11 @@ class StepState(State, Generic[P]):
                     continue
                 if not step.auto:
                     return
-                options = self.options_for(step, frame.args)
-                if len(options) != 1:
+                only = step.auto_option(self, frame.args)
+                if only is None:
                     return
                 self.forget_options()  # the step may change the position
-                self._ran(events, step.take(self, frame.args, options[0], flow))
+                self._ran(events, step.take(self, frame.args, only, flow))
                 self._move(flow, stay=True)
                 continue
             if isinstance(step, Sequence):

@@ -69,6 +69,9 @@ def decisions(state: State, chooser: Chooser, steps: int) -> Iterator[State]:
 
 @dataclass
 class PlayoutReport:
+    """What a seeded playout did: its steps, actions and rolls, how it ended, and its
+    history."""
+
     steps: int = 0
     actions: int = 0
     rolls: int = 0

@@ -10,6 +10,8 @@ from engines.backhand.position import OFF, PhaseArgs, other
 from engines.backhand.supply import clear_region, in_supply
 
 if TYPE_CHECKING:
+    from collections.abc import Callable
+
     from engines.backhand.state import BBState
 
 
@@ -18,25 +20,58 @@ def groups_in(s: BBState, a: PhaseArgs) -> list[tuple[str, tuple[str, ...]]]:
     (or all units part of the same formation)"), by the name that moves them; none
     under Frontnahe Auffrischung (13.1, 15.1)."""
     pos = s.pos
-    rochade = (a.side == "german" and pos.rochade_now
-               and pos.rochade_segment in ("", pos.segment))
-    limit = 5 if rochade else 1  # 15.12: five in any one segment of the turn
+    limit = _limit_in(s, a)
     out: list[tuple[str, tuple[str, ...]]] = []
     forms: set[str] = set()
-    for u, x in sorted(pos.units.items()):
-        if x.at != "box2" or s.side_of(u) != a.side or x.refit:
+    for u in sorted(pos.units):
+        if not _may_come_in(s, a, limit, u):
             continue
         t = s.data.units[u]
-        if not t.variable and pos.admin_moves >= limit:
-            continue
         out.append((u, (u,)))
         if t.formation and t.formation not in forms:
             forms.add(t.formation)
-            grp = tuple(m for m in s.data.formations[t.formation].members
-                        if pos.units[m].at == "box2" and not pos.units[m].refit)
+            grp = _formation_in(s, t.formation)
             if len(grp) > 1:
                 out.append((t.formation, grp))
     return out
+
+
+def group_in(s: BBState, a: PhaseArgs, name: str) -> tuple[str, ...] | None:
+    """The units :func:`groups_in` lists under ``name`` (its first entry of that name),
+    asked of that unit or formation alone: ``None`` where it lists none, or where a unit
+    and a formation share the name (then the listing decides).  A received file's every
+    administrative move is checked, and the listing reads every unit of the side."""
+    pos = s.pos
+    limit = _limit_in(s, a)
+    form = s.data.formations.get(name)
+    if name in pos.units:
+        if form is not None or name not in s.data.units:
+            return None
+        return (name,) if _may_come_in(s, a, limit, name) else None
+    if form is None or not any(_may_come_in(s, a, limit, m) for m in form.members):
+        return None
+    grp = _formation_in(s, name)
+    return grp if len(grp) > 1 else None
+
+
+def _limit_in(s: BBState, a: PhaseArgs) -> int:
+    pos = s.pos
+    rochade = (a.side == "german" and pos.rochade_now
+               and pos.rochade_segment in ("", pos.segment))
+    return 5 if rochade else 1  # 15.12: five in any one segment of the turn
+
+
+def _may_come_in(s: BBState, a: PhaseArgs, limit: int, u: str) -> bool:
+    x = s.pos.units[u]
+    if x.at != "box2" or s.side_of(u) != a.side or x.refit:
+        return False
+    return s.data.units[u].variable != "" or s.pos.admin_moves < limit
+
+
+def _formation_in(s: BBState, fid: str) -> tuple[str, ...]:
+    units = s.pos.units
+    return tuple(m for m in s.data.formations[fid].members
+                 if units[m].at == "box2" and not units[m].refit)
 
 
 def admin_targets(s: BBState, a: PhaseArgs, grp: tuple[str, ...]) -> list[str]:
@@ -63,9 +98,11 @@ def hexes_for(s: BBState, a: PhaseArgs, grp: tuple[str, ...]) -> list[str]:
 
 
 def admin_hexes(s: BBState, a: PhaseArgs) -> list[str]:
-    """The hexes of 15.1 (1) and 15.11 for ``a.side``, kept for the position (they read
-    the units' places and the Front Markers)."""
-    return s.cached(("admin-hexes", f"{a.side} {s.pos.fronts}"), lambda: _admin_hexes(s, a))
+    """The hexes of 15.1 (1) and 15.11 for ``a.side``, kept for the placement and the
+    Front Markers, which is all they read: a received 'admin' is checked, its 'place'
+    listed and checked, at the same placement (issue 35)."""
+    return list(s.placed("admin-hexes", f"{a.side} {s.pos.fronts}",
+                         lambda: tuple(_admin_hexes(s, a))))
 
 
 def _admin_hexes(s: BBState, a: PhaseArgs) -> list[str]:
@@ -93,14 +130,8 @@ def groups_out(s: BBState, a: PhaseArgs) -> list[tuple[tuple[str, ...], tuple[st
     """Each unit alone (its id), and all units of a formation stacked in one hex
     together (the formation and the hex): 15.1 (3) "one unit (or all units part of
     the same formation that are stacked in the same hex)"."""
-    ez = s.zoc(other(a.side))
+    free = _free_out(s, a)
     pos = s.pos
-
-    def free(u: str) -> bool:
-        x = pos.units[u]
-        return not (x.at in OFF or s.side_of(u) != a.side or s.stationary(u) or x.admin
-                    or x.refit or x.oos or x.at in ez or not in_supply(s, x.at, a.side)
-                    or (a.side == "soviet" and not in_range(s, x.at)))
     out: list[tuple[tuple[str, ...], tuple[str, ...]]] = []
     stacks: set[tuple[str, str]] = set()
     for u in sorted(pos.units):
@@ -118,3 +149,41 @@ def groups_out(s: BBState, a: PhaseArgs) -> list[tuple[tuple[str, ...], tuple[st
             if len(grp) > 1:
                 out.append(((t.formation, h), grp))
     return out
+
+
+def group_out(s: BBState, a: PhaseArgs, name: tuple[str, ...]) -> tuple[str, ...] | None:
+    """The units :func:`groups_out` lists under ``name`` (a unit, or a formation and
+    its hex), asked of those units alone, else ``None``: a received file's every
+    administrative move is checked, and the listing traces supply (7.0) for every unit
+    of the side, a flood of the whole map after every move (issue 35)."""
+    pos = s.pos
+    free = _free_out(s, a)
+
+    def first(u: str) -> bool:
+        return free(u) and (s.data.units[u].variable != "" or pos.admin_moves < 100)
+    if len(name) == 1:
+        u = name[0]
+        return (u,) if u in pos.units and first(u) else None
+    if len(name) != 2 or name[0] not in s.data.formations:
+        return None
+    fid, h = name
+    members = s.data.formations[fid].members
+    if not any(pos.units[m].at == h and first(m) for m in members):
+        return None
+    grp = tuple(m for m in members if pos.units[m].at == h and free(m))
+    return grp if len(grp) > 1 else None
+
+
+def _free_out(s: BBState, a: PhaseArgs) -> Callable[[str], bool]:
+    """15.1 (3), 15.11: whether a unit may be taken off the map (the tests cheapest
+    first, supply last: it floods the map once for the placement)."""
+    ez = s.zoc(other(a.side))
+    pos = s.pos
+
+    def free(u: str) -> bool:
+        x = pos.units[u]
+        return not (x.at in OFF or s.side_of(u) != a.side or s.stationary(u) or x.admin
+                    or x.refit or x.oos or x.at in ez
+                    or (a.side == "soviet" and not in_range(s, x.at))
+                    or not in_supply(s, x.at, a.side))
+    return free

@@ -41,10 +41,9 @@ def _update_control(s: BBState) -> None:
 def soviet_controlled(s: BBState) -> list[str]:
     """The watched hexes (cities, variable reinforcement hexes) Soviet controlled now."""
     watch = s.data.watched
-    sz, gz = s.zoc("soviet"), s.zoc("german")
     occ_s, occ_g = s.occupied("soviet"), s.occupied("german")
-    return [h for h in watch
-            if h in occ_s or (h not in occ_g and h in sz and h not in gz)]
+    sz, gz = s.zoc_hexes("soviet"), s.zoc_hexes("german")
+    return [h for h in watch if h in occ_s or (h not in occ_g and h in sz and h not in gz)]
 
 
 def control_events(s: BBState, before: list[str]) -> list[Event]:

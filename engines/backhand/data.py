@@ -6,13 +6,16 @@ import functools
 from dataclasses import dataclass
 from fractions import Fraction
 from types import MappingProxyType
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from engines.hexkit import HexMap, ScenarioSet, load_scenario_dir
 from engines.hexkit.facts import Placed, ZocRule
 from engines.hexkit.movement import StepCosts, move_class_from_chart
 from engines.hexkit.shared import Shared
 from engines.hexkit.tables import OddsCRT, Table, parse_roll_key
+
+if TYPE_CHECKING:
+    from collections.abc import Mapping
 
 ENGINE_ID = "backhand-blow"
 SIDES = ("soviet", "german")
@@ -122,7 +125,7 @@ class Data(Shared):
         m = self.map
         self.cities = tuple(sorted(h for h in m.ids if m.has_feature(h, "city")))
         self.city_names = {h: m.places_at(h)[0] for h in self.cities}
-        cities = frozenset(self.cities)
+        cities = self.city_hexes = frozenset(self.cities)
         #: 6.0: a unit's ZOC reaches the six hexes around it but not into a city (its own
         #: hex is never in it, so a unit in a city still has the city out of its ZOC); one
         #: rule, as the kit's board facts key a rule by identity
@@ -146,13 +149,13 @@ class Data(Shared):
         return tuple(sorted(set(self.cities) | {t.variable for t in self.units.values()
                                                 if t.variable}))
 
-    @functools.cached_property
-    def nbrs(self) -> dict[str, tuple[str, ...]]:
-        """The map's adjacency as tuples, in the kit's order (the supply floods, 7.0, and
-        the attacks, 16.0, read it per hex), made when first asked: a command that lists
-        a move reads none of it (issue 35)."""
-        m = self.map
-        return {h: tuple(m.neighbors(h)) for h in m.ids}
+    @property
+    def nbrs(self) -> Mapping[str, tuple[str, ...]]:
+        """Every hex's neighbours, in hex order (the supply floods, 7.0, and the attacks,
+        16.0, read it per hex; none reads their order): the kit's table that its floods
+        and traces walk, made once for the map when first asked (a command that lists
+        a move reads none of it), rather than a second table of the same (issue 35)."""
+        return self.map.neighbor_table()
 
     def front_range(self, front_hex: str) -> frozenset[str]:
         """14.0: the hexes within twelve of a Front Marker in ``front_hex`` (its own hex

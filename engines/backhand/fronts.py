@@ -7,7 +7,7 @@ from typing import TYPE_CHECKING
 
 from engines.backhand.data import FRONTS
 from engines.backhand.position import BOXES
-from engines.backhand.supply import supply_net
+from engines.backhand.supply import supply_blocked, supply_net
 from engines.hexkit.movement import trace
 from pbem.engine import Event
 
@@ -40,6 +40,25 @@ def ap_left(s: BBState, side: str) -> int:
     return sum(s.pos.ap[f] for f in FRONTS)
 
 
+def marker_moves(s: BBState, front: str) -> list[str]:
+    """14.2: the hexes ``front``'s marker may move to: those around it in the Soviet
+    supply net (14.1: free of the enemy and joined to a Soviet source), in hex order,
+    but sea.  A marker in the net (as 14.1 keeps it) has every free hex around it in the
+    net too, joined through the marker: a trace from the marker tells, where the net
+    would flood the whole map (issue 35); a marker out of it asks the net."""
+    h = s.pos.fronts[front]
+    m = s.data.map
+    around = [n for n in s.data.nbrs[h] if m.terrain_of(n) != "sea"]
+    blocked = supply_blocked(s, "soviet")
+
+    def free(x: str) -> bool:
+        return x not in blocked
+    if free(h) and trace(m, h, s.data.soviet_supply, passable=free) is not None:
+        return [n for n in around if free(n)]
+    net = supply_net(s, "soviet")
+    return [n for n in around if n in net]
+
+
 def displace_fronts(s: BBState) -> None:
     """14.1: a Front Marker whose hex the enemy entered or that cannot trace to a
     Soviet source goes "to the next available hex ... closer to a Soviet supply source
@@ -49,9 +68,9 @@ def displace_fronts(s: BBState) -> None:
     a source, then hex id. The net is what Fronts (14.2) offers a marker to move to."""
     m = s.data.map
     germans = s.occupied("german")
-    gz = s.zoc("german")
     sov = s.occupied("soviet")
     sources = sorted(s.data.soviet_supply)
+    gz = s.zoc_hexes("german")
 
     def ok(x: str) -> bool:
         return x not in germans and (x not in gz or x in sov)

@@ -15,6 +15,8 @@ def other(side: str) -> str:
 
 @dataclass
 class Unit:
+    """A unit's place (a hex or an off-map box), its steps and its marks for this turn."""
+
     at: str  # a hex, or pending/cup/elim/out/box1/box2
     steps: int
     oos: bool = False
@@ -28,6 +30,9 @@ class Unit:
 
 @dataclass
 class Position:
+    """The game's state between actions: turn and weather, units, fronts, the C3I,
+    activity-point and replacement tracks, the chit cup and the segment under way."""
+
     turn: int
     last_turn: int
     victory: str
@@ -58,6 +63,9 @@ class Position:
 
 @dataclass(frozen=True)
 class SegSpec:
+    """A segment of the turn (4.2): its side, its kind (a Special Phase ``sp`` or a
+    General Phase) and its number."""
+
     side: str = "soviet"
     kind: str = "sp"  # sp or general
     no: int = 1
@@ -65,6 +73,9 @@ class SegSpec:
 
 @dataclass
 class SegState:
+    """A segment under way (4.2 II): which one, the stage it is at and the phase the side
+    declared first."""
+
     side: str = "soviet"
     kind: str = "sp"
     no: int = 1
@@ -84,12 +95,17 @@ class PhaseCall:
 
 @dataclass(frozen=True)
 class PhaseArgs:
+    """The side and the segment's kind a phase's step works for."""
+
     side: str = "soviet"
     kind: str = "sp"
 
 
 @dataclass(frozen=True)
 class MoveArgs:
+    """A move under way: the side, the segment's kind, the units moving together and
+    where they started."""
+
     side: str = "soviet"
     kind: str = "sp"
     units: tuple[str, ...] = ()
@@ -98,6 +114,9 @@ class MoveArgs:
 
 @dataclass(frozen=True)
 class AttackArgs:
+    """An attack being declared: the side, the segment's kind, the target hex, the
+    attacking units and the chits played."""
+
     side: str = "soviet"
     kind: str = "sp"
     target: str = ""
@@ -107,6 +126,9 @@ class AttackArgs:
 
 @dataclass(frozen=True)
 class HitArgs:
+    """A combat result being taken: the side taking the hits, how many, and the retreat
+    and advance that follow (16.7)."""
+
     side: str = "soviet"  # the side taking the hits
     attacker: str = "soviet"
     kind: str = "sp"
@@ -122,6 +144,9 @@ class HitArgs:
 
 @dataclass(frozen=True)
 class AdvanceArgs:
+    """An advance after combat: the attackers who may advance into the target hex and on
+    (16.722), and those that have."""
+
     side: str = "soviet"
     kind: str = "sp"
     target: str = ""
@@ -133,14 +158,22 @@ class AdvanceArgs:
 
 @dataclass(frozen=True)
 class UnitArg:
+    """A step's one name: a unit, or the side a reinforcement step serves (11.1)."""
+
     unit: str = ""
 
 
 @dataclass(frozen=True)
 class Cities:
+    """The names a step works through one at a time: the units out of supply (7.0), the
+    hexes that may rise (17.0)."""
+
     cities: tuple[str, ...] = ()
 
 
 @dataclass(frozen=True)
 class Count:
+    """A step's count: the C3I spent on the Activity Table, the variable reinforcements
+    to draw."""
+
     n: int = 0

@@ -147,6 +147,19 @@ class BBState(StepState[Position]):
         the units exerting it, in hex order."""
         return self.facts().zoc(side, self.data.zoc_rule).sources
 
+    def zoc_hexes(self, side: str) -> frozenset[str]:
+        """The hexes of :meth:`zoc` of ``side`` without the units exerting it: the hexes
+        around its units but the cities (6.0).  The rules that read the ZOC of the side
+        that moved after every move (3.1's control of the watched hexes, 14.1's Front
+        Markers) need not make the whole map of it (issue 35: the kit's map lists the
+        exerting units of every hex, in order)."""
+        def make() -> frozenset[str]:
+            m = self.data.map
+            index, ids, adjacency = m.index, m.ids, m.adjacency
+            around = {ids[j] for h in self.facts().occupied(side) for j in adjacency[index[h]]}
+            return frozenset(around - self.data.city_hexes)
+        return self.cached(("zoc-hexes", side), make)
+
     def stack_ok(self, h: str, side: str, adding: list[str] | tuple[str, ...]) -> bool:
         """10.1, 10.2: ``adding`` joining ``side``'s units in ``h``."""
         here = self.facts().at(h, side)

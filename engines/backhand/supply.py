@@ -7,6 +7,8 @@ from typing import TYPE_CHECKING, NamedTuple
 
 from engines.backhand.position import OFF, other
 from engines.hexkit.facts import BoardFacts, RegionFlood
+from engines.hexkit.hexmap import HexMap
+from pbem.memo import Memo
 
 if TYPE_CHECKING:
     from collections.abc import Callable, Mapping
@@ -25,22 +27,100 @@ def in_supply(s: BBState, h: str, side: str) -> bool:
     f = s.facts()  # asked for every unit of a listing: the facts looked up once
     if h in f.stacks(other(side)):
         return False
-    net = f.flood(side, floods(s.data).supply)
-    return h in net or h in supply_sources(s, side) or any(
-        n in net for n in s.data.nbrs[h])
+    if h in supply_sources(s, side):
+        return True
+    last = _LAST_TRACE.get(side)
+    if last is None or last[0] is not f:
+        blocked = floods(s.data).supply_blocked(f, side)
+        known = _DECIDED.get((side, blocked), dict)
+        last = _LAST_TRACE[side] = (f, blocked, known)
+    return _joined(s, h, side, last[1], last[2])
+
+
+#: the hexes a supply search has decided, by the side and the hexes its supply may not
+#: enter (all it reads of the placement): joined to a source or not (a free hex is
+#: joined to a source exactly when every free hex it is joined to is)
+_DECIDED: Memo[tuple[str, frozenset[str]], dict[str, bool]] = Memo(64)
+_LAST_TRACE: dict[str, tuple[BoardFacts, frozenset[str], dict[str, bool]]] = {}
+
+
+def _joined(s: BBState, h: str, side: str, blocked: frozenset[str],
+            known: dict[str, bool]) -> bool:
+    """Whether a search from ``h`` through free hexes reaches a free source: what the
+    supply net asks (``h`` in the net, or next to it), but searched from the unit and
+    stopped at the first source or hex already decided, where the net floods the whole
+    map (issue 35: the units of a side are mostly joined to a source by their
+    neighbours' searches).  A hex the search leaves undecided is one whose search ran
+    from a blocked start (its free neighbours need not be joined to one another)."""
+    if h in known:
+        return known[h]
+    sources, nbrs = supply_sources(s, side), s.data.nbrs
+    seen = [h]
+    visited = {h}
+    found = False
+    for x in seen:  # grows as the search goes: breadth first
+        for n in nbrs[x]:
+            if n in visited or n in blocked:
+                continue
+            was = known.get(n)
+            if was is False:
+                continue  # a part of the map joined to no source: nothing to find there
+            if was or n in sources:
+                found = True
+                break
+            visited.add(n)
+            seen.append(n)
+        if found:
+            break
+    if not found or h not in blocked:
+        # exhausted: every free hex met is cut off; found from a free start: every hex
+        # met is joined to the start, and so to the source
+        for x in seen:
+            if x not in blocked:
+                known[x] = found
+    return found
 
 
 def supply_net(s: BBState, side: str) -> Mapping[str, int]:
     """The passable hexes joined to a passable source (impassable: enemy units, and
     EZOC hexes no friendly unit is in), each with its distance from the nearest: one
-    flood of the board facts for every unit."""
-    return s.facts().flood(side, floods(s.data).supply)
+    flood for every unit."""
+    return _net(s, s.facts(), "supply", side)
 
 
 def clear_region(s: BBState, side: str) -> Mapping[str, int]:
     """15.1 (1): hexes joined to a friendly source by hexes free of enemy units and
     EZOCs (a friendly unit does not negate an EZOC here)."""
-    return s.facts().flood(side, floods(s.data).clear)
+    return _net(s, s.facts(), "clear", side)
+
+
+def supply_blocked(s: BBState, side: str) -> frozenset[str]:
+    """7.0: the hexes ``side``'s supply may not enter: enemy units, and EZOC hexes no
+    friendly unit is in."""
+    return floods(s.data).supply_blocked(s.facts(), side)
+
+
+#: the floods by what they read of the placement: the kind, the side and the hexes it
+#: may not enter (with the map it ran on, which a hit must be).  A move that blocks or
+#: frees no hex for a side (a unit behind its lines, a unit of the other side out of
+#: reach of any ZOC) changes nothing of its flood: a third of the floods of a game.
+_NETS: Memo[tuple[str, str, frozenset[str]], tuple[HexMap, Mapping[str, int]]] = Memo(64)
+#: the last answer for each kind and side, with the board facts it was for (asked for
+#: every unit of a listing)
+_LAST: dict[tuple[str, str], tuple[BoardFacts, Mapping[str, int]]] = {}
+
+
+def _net(s: BBState, f: BoardFacts, kind: str, side: str) -> Mapping[str, int]:
+    last = _LAST.get((kind, side))
+    if last is not None and last[0] is f:
+        return last[1]
+    fl = floods(s.data)
+    rule, blocked = (fl.supply, fl.supply_blocked) if kind == "supply" else (
+        fl.clear, fl.clear_blocked)
+    kept = _NETS.get((kind, side, blocked(f, side)), lambda: (f.map, f.flood(side, rule)))
+    found = kept[1] if kept[0] is f.map else f.flood(side, rule)
+    _LAST[(kind, side)] = (f, found)
+    return found
 
 
 class Floods(NamedTuple):
@@ -49,6 +129,9 @@ class Floods(NamedTuple):
 
     supply: RegionFlood
     clear: RegionFlood
+    #: the hexes each may not enter, for the facts and side (the last kept)
+    supply_blocked: Callable[[BoardFacts, str], frozenset[str]]
+    clear_blocked: Callable[[BoardFacts, str], frozenset[str]]
 
 
 @functools.cache
@@ -70,25 +153,37 @@ def floods(d: Data) -> Floods:
         enemy = other(side)
         return f.occupied(enemy) | f.zoc(enemy, rule).hexes
 
-    return Floods(_flood(d, supply_blocked), _flood(d, clear_blocked))
+    supply, blocked_for_supply = _flood(d, supply_blocked)
+    clear, blocked_for_clear = _flood(d, clear_blocked)
+    return Floods(supply, clear, blocked_for_supply, blocked_for_clear)
 
 
-def _flood(d: Data, blocked: Callable[[BoardFacts, str], frozenset[str]]) -> RegionFlood:
-    # the flood asks ``passable`` of every hex it reaches: the blocked set is made once a
-    # flood (for the facts and side last asked of, held so their identity stays theirs)
+def _flood(d: Data, blocked: Callable[[BoardFacts, str], frozenset[str]]
+           ) -> tuple[RegionFlood, Callable[[BoardFacts, str], frozenset[str]]]:
+    # the blocked set is made once a flood (for the facts and side last asked of, held so
+    # their identity stays theirs), and the flood enters the map's other hexes, one set
+    # (issue 35: a call for each hex it reached was a third of a flood)
     last: list[tuple[BoardFacts | None, str, frozenset[str]]] = [(None, "", frozenset())]
+    every = frozenset(d.map.ids)
 
-    def passable(f: BoardFacts, side: str, h: str) -> bool:
+    def blocked_now(f: BoardFacts, side: str) -> frozenset[str]:
         kept = last[0]
         if kept[0] is not f or kept[1] != side:
             kept = last[0] = (f, side, blocked(f, side))
-        return h not in kept[2]
+        return kept[2]
+
+    def passable(f: BoardFacts, side: str, h: str) -> bool:
+        return h not in blocked_now(f, side)
+
+    def enterable(f: BoardFacts, side: str) -> frozenset[str]:
+        return every - blocked_now(f, side)
 
     def sources(f: BoardFacts, side: str) -> list[str]:
+        out = blocked_now(f, side)
         return [h for h in sorted(d.soviet_supply if side == "soviet" else d.german_supply)
-                if passable(f, side, h)]
+                if h not in out]
 
-    return RegionFlood(sources, passable)
+    return RegionFlood(sources, passable, enterable=enterable), blocked_now
 
 
 def check_supply(s: BBState) -> tuple[str, ...]:

@@ -30,7 +30,15 @@ in the placement or fixed with the rule: the memo cannot see anything else.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Collection, Hashable, Iterable, Mapping, Sequence
+from collections.abc import (
+    Callable,
+    Collection,
+    Container,
+    Hashable,
+    Iterable,
+    Mapping,
+    Sequence,
+)
 from dataclasses import dataclass
 from types import MappingProxyType
 from typing import Any, NamedTuple, TypeVar
@@ -93,14 +101,19 @@ class RegionFlood(Shared):
     ``sources(facts, side)`` are where it starts (White Death 15.C: the side's friendly
     map edge), ``passable(facts, side, hex)`` what it may enter (free of enemy units and
     of enemy ZOC); ``networks`` and ``max_steps`` are
-    :func:`~engines.hexkit.graph.region`'s.  The answer is every hex reached with its
-    distance from the nearest source, in hex order.
+    :func:`~engines.hexkit.graph.region`'s; ``enterable(facts, side)``, where given, is
+    the set of the hexes it may enter, in place of asking ``passable`` of each.  The
+    answer is every hex reached with its distance from the nearest source, in hex order.
     """
 
     sources: Callable[[BoardFacts, str], Iterable[HexId]]
     passable: Callable[[BoardFacts, str, HexId], bool] | None = None
     networks: tuple[str, ...] | None = None
     max_steps: int | None = None
+    #: in place of ``passable``: every hex it may enter, as one set made for the flood
+    #: (a flood of a big map asks thousands of hexes: a set's lookup costs a fraction
+    #: of a call for each)
+    enterable: Callable[[BoardFacts, str], Container[HexId]] | None = None
 
 
 @dataclass(frozen=True, eq=False)
@@ -225,6 +238,32 @@ class BoardFacts(Shared):
         ids = self.map.ids
         return any(ids[j] in hexes for j in self.map.adjacency[i])
 
+    def zoc_hexes(self, side: str, rule: ZocRule = ALL_EXERT) -> frozenset[HexId]:
+        """The hexes of :meth:`zoc` of ``side`` under ``rule``, without the units exerting
+        it in each: for a rule that asks :meth:`in_zoc` of the same few hexes after
+        every step of a move (48th Panzer Korps 10: the towns and bridges, both sides),
+        one set made from the exerting units' hexes and kept across the other side's
+        moves, as :meth:`zoc` is."""
+        known = self._found.get(("zoc", side, rule))
+        if known is not None or rule.blocking_sides or rule.blocks is not None:
+            return self.zoc(side, rule).hexes
+        return self._once(("zoc-set", side, rule), lambda: self._side_zoc_set(side, rule))
+
+    def _side_zoc_set(self, side: str, rule: ZocRule) -> frozenset[HexId]:
+        key = (id(self.map), side, self.units(side), rule)
+        kept = _SIDE_ZOC_SETS.get(key, lambda: (self.map, self._zoc_set(side, rule)))
+        return kept[1] if kept[0] is self.map else self._zoc_set(side, rule)
+
+    def _zoc_set(self, side: str, rule: ZocRule) -> frozenset[HexId]:
+        # in_zoc's reading, for every hex at once: around an exerting unit's hex (and
+        # that hex, with include_own_hex), on the map
+        sources = self._side_zoc_hexes(side, rule)
+        ids, index, adjacency = self.map.ids, self.map.index, self.map.adjacency
+        around = {ids[j] for h in sources for j in adjacency[index[h]]}
+        if rule.include_own_hex:
+            around |= sources
+        return frozenset(around)
+
     def _side_zoc_hexes(self, side: str, rule: ZocRule) -> frozenset[HexId]:
         # kept across the other side's moves, as _side_zoc's maps are
         key = (id(self.map), side, self.units(side), rule)
@@ -269,7 +308,10 @@ class BoardFacts(Shared):
             found = spread(rule.neighbors, rule.budgets(self, side), blocked=blocked)
             return MappingProxyType(dict(sorted(found.items())))
         passable = rule.passable
-        ok = None if passable is None else (lambda h: passable(self, side, h))
+        ok: Callable[[HexId], bool] | Container[HexId] | None = (
+            None if passable is None else (lambda h: passable(self, side, h)))
+        if rule.enterable is not None:
+            ok = rule.enterable(self, side)
         return MappingProxyType(region(self.map, rule.sources(self, side), passable=ok,
                                        networks=rule.networks, max_steps=rule.max_steps))
 
@@ -290,6 +332,11 @@ _SIDE_ZOCS: Memo[tuple[int, str, Placement, ZocRule], tuple[HexMap, ZocMap]] = M
 
 #: the hexes of sides' units exerting a ZOC (BoardFacts.in_zoc), keyed as _SIDE_ZOCS
 _SIDE_ZOC_HEXES: Memo[tuple[int, str, Placement, ZocRule], tuple[HexMap, frozenset[HexId]]] = (
+    Memo(256))
+
+
+#: the hexes of sides' ZOCs (BoardFacts.zoc_hexes), keyed as _SIDE_ZOCS
+_SIDE_ZOC_SETS: Memo[tuple[int, str, Placement, ZocRule], tuple[HexMap, frozenset[HexId]]] = (
     Memo(256))
 
 

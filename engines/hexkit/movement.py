@@ -754,3 +754,124 @@ def crossings(hexmap: HexMap, path: Sequence[HexId], features: Iterable[str]) ->
         if wanted & hexmap.hexsides.get(side, frozenset()):
             out.append(side)
     return out
+
+
+#: per costs table, the least cost of any step in it (a bound for :func:`reaches`), with
+#: the table it was read from, which a hit must be
+_LEAST_STEP: dict[int, tuple[object, int]] = {}
+#: per map, each hex index's cube position (q, r), with the map, which a hit must be
+_CUBES: dict[int, tuple[object, tuple[tuple[int, int], ...]]] = {}
+
+
+def _least_step(costs: MoveCosts | StepCosts) -> int:
+    """The least scaled cost of a step ``costs`` allows (0 when it cannot tell cheaply: a
+    table computed per hex on demand is not read whole for a bound)."""
+    hit = _LEAST_STEP.get(id(costs))
+    if hit is not None and hit[0] is costs:
+        return hit[1]
+    if not isinstance(costs, MoveCosts):
+        return 0
+    least = min((c for row in costs.steps for _, c in row if c >= 0), default=0)
+    if len(_LEAST_STEP) >= 64:
+        _LEAST_STEP.clear()
+    _LEAST_STEP[id(costs)] = (costs, least)
+    return least
+
+
+def _cubes(hexmap: HexMap) -> tuple[tuple[int, int], ...]:
+    hit = _CUBES.get(id(hexmap))
+    if hit is not None and hit[0] is hexmap:
+        return hit[1]
+    to_cube = hexmap.grid.to_cube
+    found = tuple((c.q, c.r) for c in map(to_cube, hexmap.ids))
+    if len(_CUBES) >= 16:
+        _CUBES.clear()
+    _CUBES[id(hexmap)] = (hexmap, found)
+    return found
+
+
+def reaches(
+    costs: MoveCosts | StepCosts,
+    start: HexId,
+    allowance: Cost,
+    goal: HexId,
+    *,
+    zoc: Iterable[HexId] | None = None,
+    policy: ZocPolicy = IGNORE_ZOC,
+    blocked: Iterable[HexId] | None = None,
+) -> bool:
+    """Whether ``goal`` is among the hexes :func:`reachable` finds from ``start`` with
+    the same arguments (``cost``'s keys; ``False`` for ``start`` itself, which is no
+    move): the one answer a check of one move needs.
+
+    The same search, steered towards ``goal``: a hex is taken in the order of its cost
+    so far plus the least any path from it to ``goal`` could cost (its distance times the
+    table's cheapest step, never more than the real cost), and a hex whose bound is over
+    the allowance is never taken.  That bound never overstates, so the goal is reached
+    exactly when the whole search reaches it, after a fraction of its hexes: a move's
+    check searched every hex cheaper than its goal, in every direction (issue 35)."""
+    hexmap = costs.map
+    index = hexmap.index
+    if start not in index:
+        raise KeyError(f"{start} is not on the map")
+    if goal == start or goal not in index:
+        return False
+    zset = _as_set(zoc)
+    is_blocked = _as_set(blocked).__contains__
+    scale = math.lcm(costs.scale, _denominator([allowance, policy.exit_cost]))
+    k = scale // costs.scale
+    budget = _rescale(allowance, scale)
+    exit_extra = _rescale(policy.exit_cost, scale)
+    zoc_set = _zoc_indices(index, zset)
+    least = _least_step(costs) * k
+    cubes = _cubes(hexmap)
+    g = index[goal]
+    gq, gr = cubes[g]
+
+    def bound(j: int) -> int:
+        q, r = cubes[j]
+        dq, dr = q - gq, r - gr
+        return least * ((abs(dq) + abs(dr) + abs(dq + dr)) // 2)
+
+    ids, steps = hexmap.ids, costs.steps
+    may_enter, zoc_to_zoc = policy.may_enter, policy.zoc_to_zoc
+    stop_on_entry = policy.stop_on_entry
+    s = index[start]
+    if bound(s) > budget:
+        return False
+    best: dict[int, int] = {s: 0}
+    done: set[int] = set()
+    heap: list[tuple[int, int, int]] = [(bound(s), 0, s)]
+    pop, push, get_best = heapq.heappop, heapq.heappush, best.get
+    while heap:
+        _, c, i = pop(heap)
+        if i in done or c != get_best(i):
+            continue
+        if i == g:
+            return True
+        done.add(i)
+        # a hex entered in an enemy ZOC under stop_on_entry is left by no path
+        here_zoc = i in zoc_set
+        if i != s and here_zoc and stop_on_entry:
+            continue
+        extra = exit_extra if here_zoc else 0
+        for j, step in steps[i]:
+            if step < 0:
+                continue
+            there_zoc = j in zoc_set
+            if there_zoc and not may_enter:
+                continue
+            if here_zoc and there_zoc and not zoc_to_zoc:
+                continue
+            if is_blocked(ids[j]):
+                continue
+            nc = c + step * k + extra
+            if nc > budget:
+                continue
+            old = get_best(j)
+            if (old is None or nc < old) and j not in done:
+                f = nc + bound(j)
+                if f <= budget:
+                    best[j] = nc
+                    push(heap, (f, nc, j))
+    return False

@@ -24,6 +24,7 @@ from engines.mortain.position import Combat, Status
 from engines.mortain.state import MortainState
 from engines.mortain.victory import note_mortain
 from pbem.engine import Action, ChanceRequest, Event, Outcome
+from pbem.grammar import Act
 from pbem.steps import NON_PHASING, PHASING, Choice, Flow, NoArgs, Procedure, Refusal, Roll
 
 #: S7.7, the refusal of a retreat not listed (the defender's and each attacker's)
@@ -60,6 +61,13 @@ class CombatPhase(Choice[MortainState]):
                 out.append(BOMBARD(h))
         out.append(END_COMBAT)
         return out
+
+    def check(self, s: MortainState, args: NoArgs, action: Action) -> None:
+        """What :meth:`options` lists, asked of the one hex declared
+        (:func:`combat.declared`); anything it does not settle, the listing decides."""
+        if isinstance(action, Act) and combat.declared(s, action):
+            return
+        super().check(s, args, action)
 
     def why_not(self, s: MortainState, args: NoArgs, action: Action) -> str | Refusal:
         a = act(action)

@@ -11,6 +11,7 @@ from engines.mortain.data import other
 from engines.mortain.position import Status
 from engines.mortain.victory import note_mortain
 from pbem.engine import Event
+from pbem.grammar import Act
 
 if TYPE_CHECKING:
     from engines.mortain.state import MortainState
@@ -30,6 +31,31 @@ def eligible(s: MortainState, target: HexId) -> list[str]:
             continue
         out.append(u)
     return sorted(out)
+
+
+def declared(s: MortainState, a: Act) -> bool:
+    """Whether the combat phase lists ``a`` (``CombatPhase.options``), asked of its one
+    hex: 'end combat', and an attack (S7) or a bombardment (S8.3) of a hex holding an
+    enemy unit not attacked yet this phase, with a unit that may attack it (S7.1, 14.2)
+    or, for a bombardment, a support fire marker held and a friendly unit beside it,
+    worked out as the listing works it out.  Listing every enemy hex to check one
+    declaration was most of applying it (issue 35).  ``False`` for anything else, which
+    the listing then decides."""
+    if a.kind == "end-combat":
+        return not a.values
+    if a.kind not in ("attack", "bombard") or len(a.values) != 1:
+        return False
+    h = a.values[0]
+    pos = s.pos
+    occ = s.occupant()
+    if not isinstance(h, str) or h not in occ or h in pos.targets:
+        return False
+    if s.side_of(occ[h]) == pos.phasing:
+        return False
+    if a.kind == "attack":
+        return bool(eligible(s, h))
+    return bool(pos.chits.get(pos.phasing)) and any(
+        n in occ and s.side_of(occ[n]) == pos.phasing for n in s.r.map.neighbors(h))
 
 
 def strengths(s: MortainState) -> tuple[int, int, str]:

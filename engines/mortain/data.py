@@ -124,7 +124,6 @@ class Rules(Shared):
             "all", enter=dict(self.enter_cost),
             networks={"road": self.road_cost, "trail": self.trail_cost},
             hexside={"see": None}, negated_by={"see": ("bridge",)})
-        self.costs = MoveCosts(self.map, self.move_class)
         support = data.table("support").extra
         self.pool: Mapping[str, tuple[str, ...]] = {
             s: tuple(sorted(str(x) for x in support["pool"][s])) for s in SIDES}
@@ -136,27 +135,60 @@ class Rules(Shared):
         self.last_turn = len(self.dates)
         self.entry = tuple(self.map.area("german_entry"))
         self.west_edge = frozenset(self.map.area("west_edge"))
-        self.on_network = frozenset(self.map.network_hexes("road")) | frozenset(
-            self.map.network_hexes("trail"))
-        self.hedgerow_no_zoc = frozenset(
-            h for h in self.map.ids
-            if self.map.terrain_of(h) == "hedgerow" and h not in self.on_network)
-        self.see_unbridged = frozenset(
-            pair for side, feats in self.map.hexsides.items()
-            if "see" in feats and "bridge" not in feats for pair in (side, side[::-1]))
-        #: 19.1: the edge hexes where a road (trail) leads off the map: it ends there.  A
-        #: road running along the edge (0103, the trail's 0109 and 0110) does not leave it
-        edge = [h for h in self.map.ids if len(self.map.neighbors(h)) < 6]
-        self.road_off, self.trail_off = (
-            frozenset(h for h in edge if len(self.map.network_neighbors(net, h)) == 1)
-            for net in ("road", "trail"))
         #: the ZOC rule of each set of demolished bridges met (at most one a set: 2^S9's
         #: bridges)
         self._zoc_rules: dict[frozenset[str], ZocRule] = {}
         #: each unit's Placed in each hex it has stood in (at most the map's hexes a unit)
         self._placed: dict[str, dict[HexId, Placed]] = {u: {} for u in units}
-        self.areas = {"ccb": self._near_cuves(), "9th": frozenset(self.map.area("see_north")),
-                      "30th": frozenset(self.map.area("us_setup"))}
+
+    # -- derived from the map when first asked: a command that moves no unit (a combat
+    # decision's legal, act or receive) reads none of them (issue 35) ------------------
+
+    @functools.cached_property
+    def costs(self) -> MoveCosts:
+        return MoveCosts(self.map, self.move_class)
+
+    @functools.cached_property
+    def areas(self) -> Mapping[str, frozenset[HexId]]:
+        """13.0: each US set-up group's area."""
+        return {"ccb": self._near_cuves(), "9th": frozenset(self.map.area("see_north")),
+                "30th": frozenset(self.map.area("us_setup"))}
+
+    @functools.cached_property
+    def on_network(self) -> frozenset[HexId]:
+        return frozenset(self.map.network_hexes("road")) | frozenset(
+            self.map.network_hexes("trail"))
+
+    @functools.cached_property
+    def hedgerow_no_zoc(self) -> frozenset[HexId]:
+        """14.1: hedgerow hexes without road or trail, into which no ZOC extends."""
+        return frozenset(h for h in self.map.ids
+                         if self.map.terrain_of(h) == "hedgerow" and h not in self.on_network)
+
+    @functools.cached_property
+    def see_unbridged(self) -> frozenset[tuple[HexId, HexId]]:
+        """14.2: the See hexsides without a bridge, both ways."""
+        return frozenset(pair for side, feats in self.map.hexsides.items()
+                         if "see" in feats and "bridge" not in feats
+                         for pair in (side, side[::-1]))
+
+    @functools.cached_property
+    def _off_map(self) -> tuple[frozenset[HexId], frozenset[HexId]]:
+        #: 19.1: the edge hexes where a road (trail) leads off the map: it ends there.  A
+        #: road running along the edge (0103, the trail's 0109 and 0110) does not leave it
+        m = self.map
+        edge = [h for h, near in zip(m.ids, m.adjacency, strict=True) if len(near) < 6]
+        road, trail = (frozenset(h for h in edge if len(m.network_neighbors(net, h)) == 1)
+                       for net in ("road", "trail"))
+        return road, trail
+
+    @property
+    def road_off(self) -> frozenset[HexId]:
+        return self._off_map[0]
+
+    @property
+    def trail_off(self) -> frozenset[HexId]:
+        return self._off_map[1]
 
     def _near_cuves(self) -> frozenset[HexId]:
         """13.0: CCB within three hexes of any Cuves town hex (and northwest of the start

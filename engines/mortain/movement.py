@@ -5,11 +5,11 @@
 from __future__ import annotations
 
 import dataclasses
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from typing import TYPE_CHECKING, Any
 
 from engines.hexkit.hexid import HexId
-from engines.hexkit.movement import Reach, reachable
+from engines.hexkit.movement import MoveCosts, Reach, reachable, reaches
 from engines.hexkit.zoc import STOP_ON_ENTRY
 from engines.mortain.data import SUPPLY, other
 from engines.mortain.notation import (
@@ -33,6 +33,8 @@ if TYPE_CHECKING:
 #: movement searches by everything they depend on (a pure function's results: sharing them
 #: between states and games cannot change a game)
 _REACH: Memo[tuple[Any, ...], Reach] = Memo(20_001)
+#: whether a move's search reaches its hex (listed), by everything it depends on
+_REACHES: Memo[tuple[Any, ...], bool] = Memo(20_001)
 
 
 def allowance(s: MortainState, unit: str, mobile: bool) -> int:
@@ -63,12 +65,11 @@ def may_end(s: MortainState, unit: str, h: HexId, occ: dict[HexId, str]) -> bool
 
 def search(s: MortainState, unit: str, start: HexId, allowance: int, occ: dict[HexId, str],
            ezoc: frozenset[HexId] | None, enemy: frozenset[HexId] | None = None,
-           gone: frozenset[str] | None = None, goal: HexId | None = None) -> Reach:
+           gone: frozenset[str] | None = None) -> Reach:
     """``unit``'s reach from ``start``; ``enemy`` (the hexes of ``occ`` the other side
     holds) and ``gone`` (the demolished bridges) passed by a caller that searches for
-    every unit of a side in one position.  With ``goal`` the search stops once the goal's
-    cost is final (the kit's ``goal``): every hex it has finished is one the whole search
-    reaches, so ``goal`` is among its ends exactly when it is among the whole search's."""
+    every unit of a side in one position (a move's check asks the kit's ``reaches``
+    of its one hex instead, :func:`listed`)."""
     side = s.side_of(unit)
     ezoc = s.zoc_of(other(side)) if ezoc is None else ezoc
     if enemy is None:
@@ -78,15 +79,16 @@ def search(s: MortainState, unit: str, start: HexId, allowance: int, occ: dict[H
     # occupied now
     key: tuple[Any, ...] = (start, allowance, enemy, ezoc,
                             frozenset(s.pos.demolished) if gone is None else gone)
-    if goal is not None:  # a part of the search: not the whole one's entry
-        key = (*key, goal)
 
     def search() -> Reach:
-        costs = (s.r.costs.overlaid(s.overlay()) if s.pos.demolished
-                 else s.r.costs)
-        return reachable(costs, start, allowance, zoc=ezoc, policy=STOP_ON_ENTRY,
-                         blocked=enemy, goal=goal)
+        return reachable(_costs(s), start, allowance, zoc=ezoc, policy=STOP_ON_ENTRY,
+                         blocked=enemy)
     return _REACH.get(key, search)
+
+
+def _costs(s: MortainState) -> MoveCosts:
+    """The movement costs now: across a demolished bridge the See is unbridged (14.2)."""
+    return s.r.costs.overlaid(s.overlay()) if s.pos.demolished else s.r.costs
 
 
 def shares_hex(s: MortainState, unit: str) -> bool:
@@ -207,7 +209,7 @@ def move_options(s: MortainState, mobile: bool) -> list[Action]:
     # moves are made in bulk (their values are the counter sheet's ids and the map's
     # hexes), a movement listing's thousand-odd actions were a third of its time
     side = pos.phasing
-    enemy = frozenset(h for h, v in occ.items() if s.side_of(v) != side)
+    enemy = s.enemy_hexes(side)
     gone = frozenset(pos.demolished)
     stacks = s.facts().stacks()
     turn_one = pos.turn == 1 and side == "german"
@@ -227,8 +229,12 @@ def move_options(s: MortainState, mobile: bool) -> list[Action]:
             continue
         mp = allowance(s, u, mobile)
         found = search(s, u, h, mp, occ, ezoc, enemy, gone)
-        out += MOVE.unchecked((u, e) for e in unit_ends(u, h, found, occ, stacks, beside,
-                                                         turn_one))
+        if turn_one:
+            out += MOVE.unchecked((u, e) for e in unit_ends(u, h, found.ends, occ, stacks,
+                                                             beside, turn_one))
+        else:  # unit_ends' S5 alone: its reach's ends never hold h (nor 11.0's case)
+            out += [a for a, e in zip(moves_to(u, found), found.ends, strict=True)
+                    if e not in occ]
         if side == "german" and can_exit(s, u, h, found, mp):
             out.append(EXIT(u))
     if not mobile and pos.phasing not in pos.replaced:
@@ -240,19 +246,36 @@ def move_options(s: MortainState, mobile: bool) -> list[Action]:
     return out
 
 
-def unit_ends(u: str, h: HexId, found: Reach, occ: dict[HexId, str],
+#: each unit's moves to the ends of a reach of its, by unit and reach (with the reach,
+#: which a hit must be): a board click lists a phase's thousand-odd moves again after
+#: each move, every other unit's reach the same (issue 35)
+_MOVES: dict[tuple[str, int], tuple[Reach, tuple[Act, ...]]] = {}
+
+
+def moves_to(u: str, found: Reach) -> tuple[Act, ...]:
+    """``move u e`` for each of ``found``'s ends, in their order."""
+    key = (u, id(found))
+    hit = _MOVES.get(key)
+    if hit is None or hit[0] is not found:
+        if len(_MOVES) >= 4096:
+            _MOVES.clear()
+        hit = _MOVES[key] = (found, tuple(MOVE.unchecked((u, e) for e in found.ends)))
+    return hit[1]
+
+
+def unit_ends(u: str, h: HexId, found: Sequence[HexId], occ: dict[HexId, str],
               stacks: Mapping[HexId, tuple[str, ...]], beside: dict[HexId, set[str]],
               turn_one: bool) -> list[HexId]:
-    """Where ``u``, on ``h`` with ``found`` its reach, may end its move: the ends of its
-    moves :func:`move_options` lists (``beside``: :func:`german_beside` when
-    ``turn_one``), and :func:`listed` checks one against."""
+    """Which of ``found`` (the ends of its reach, never ``h`` itself) ``u``, on ``h``,
+    may end its move in: the ends of its moves :func:`move_options` lists (``beside``:
+    :func:`german_beside` when ``turn_one``), and :func:`listed` checks one against."""
     if turn_one:  # can_end: S5, and 17.0 by the hexes beside German units
-        ends = [e for e in found.ends if (e not in occ or occ[e] == u)
+        ends = [e for e in found if (e not in occ or occ[e] == u)
                 and not any(v != u for v in beside.get(e, ()))]
     elif occ.get(h) == u:
-        ends = [e for e in found.ends if e == h or e not in occ]  # S5
+        ends = [e for e in found if e == h or e not in occ]  # S5
     else:
-        ends = [e for e in found.ends if e not in occ]
+        ends = [e for e in found if e not in occ]
     if len(stacks[h]) > 1:  # 11.0: an arrival on an occupied hex never ends there
         ends = [e for e in ends if e != h]
     return ends
@@ -275,7 +298,7 @@ def listed(s: MortainState, mobile: bool, a: Act) -> bool:
     facts = s.facts()
     occ = s.occupant(facts)
     ezoc = s.zoc_of(other(side), facts)
-    enemy = frozenset(h for h, v in occ.items() if s.side_of(v) != side)
+    enemy = s.enemy_hexes(side, facts)
     if kind == "enter":
         if len(values) != 2 or not entries_open(s):
             return False
@@ -294,11 +317,18 @@ def listed(s: MortainState, mobile: bool, a: Act) -> bool:
                 and can_exit(s, u, h, search(s, u, h, mp, occ, ezoc, enemy, gone), mp))
     if len(values) != 2 or not isinstance(values[1], str):
         return False
-    # a move's check searches only until its hex's cost is final
-    found = search(s, u, h, mp, occ, ezoc, enemy, gone, goal=values[1])
+    to = values[1]
+    # where the unit may end (S5, 11.0, 17.0) is asked of the one hex first; the search
+    # then goes towards that hex only, and says whether the whole search reaches it
     turn_one = pos.turn == 1 and side == "german"
     beside = german_beside(s, occ) if turn_one else {}
-    return values[1] in unit_ends(u, h, found, occ, facts.stacks(), beside, turn_one)
+    if not unit_ends(u, h, (to,), occ, facts.stacks(), beside, turn_one):
+        return False
+    # by everything the answer depends on, as search() keeps its reaches: a board click
+    # checks the same move on the saved game's state again after checking it once
+    key = (h, mp, to, enemy, ezoc, gone)
+    return _REACHES.get(key, lambda: reaches(_costs(s), h, mp, to, zoc=ezoc,
+                                             policy=STOP_ON_ENTRY, blocked=enemy))
 
 
 def may_enter(s: MortainState, u: str, h: HexId, mobile: bool,

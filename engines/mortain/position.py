@@ -17,6 +17,9 @@ class Status(enum.Enum):
 
 @dataclass
 class Unit:
+    """A unit's status (not yet on the map, on it, eliminated or exited), its hex, and
+    whether it is depleted."""
+
     status: Status = Status.OFF
     hex: str = ""
     depleted: bool = False
@@ -39,6 +42,9 @@ class Combat:
 
 @dataclass
 class Position:
+    """The game's state between actions: turn and phase, units, this phase's moves and
+    attacks, support fire markers, and the one combat under way."""
+
     turn: int
     last_turn: int
     phasing: str
@@ -69,15 +75,17 @@ class Position:
     winner: str = ""
 
 
-#: a movement step's argument: the mobile movement phase (S4) or not (S3)
 @dataclass(frozen=True)
 class Phase:
+    """A movement step's argument: the mobile movement phase (S4) or not (S3)."""
+
     mobile: bool = False
 
 
-#: the side a step of both player turns works for (10.1)
 @dataclass(frozen=True)
 class Side:
+    """The side a step of both player turns works for (10.1)."""
+
     side: str = "german"
 
 

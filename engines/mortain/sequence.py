@@ -231,13 +231,17 @@ class Move(Choice[MortainState]):
         return options[0] if len(options) == 1 else None
 
     def default(self, s: MortainState, args: Phase) -> Action:
-        options = s.options_for(self, args)
         if movement.stranded(s) is not None:
-            return options[0]
+            return s.options_for(self, args)[0]
+        # the listing enters a unit only while one waits and entries are open (11.0,
+        # 11.1): otherwise its thousand-odd moves need not be read to find none, which
+        # was a third of a board click's redraw (issue 35)
+        if not (movement.entries_open(s) and movement.arrivals(s, args.mobile)):
+            return END_MOVEMENT
         # ending movement with German units still to enter throws away their turn of
         # arrival (11.1): the default enters the first of them (the book's order) at the
         # free entry hex nearest Mortain (19.0), what a German player does first
-        enters = [a for a in map(act, options) if a.kind == "enter"]
+        enters = [a for a in map(act, s.options_for(self, args)) if a.kind == "enter"]
         if enters:
             unit = enters[0].text("unit")
             return min((a for a in enters if a.text("unit") == unit),

@@ -30,11 +30,39 @@ COMBAT_STEPS = frozenset({"combat", "attackers", "support", "def-support", "comb
 PHASE_TITLES = {"movement": "movement", "combat": "combat", "mobile": "mobile movement"}
 
 
+#: the state's attribute keeping the position's facts (:meth:`MortainState.facts`)
+_FACTS = "_facts"
+
+
+def _occupant(f: BoardFacts) -> dict[HexId, str]:
+    # one unit a hex (S5), but for an arrival moving on (11.0): then the unit with
+    # the later id is the one named, as the engine always named it (same games)
+    return {h: us[-1] for h, us in f.stacks().items()}
+
+
+def _enemy_hexes(s: MortainState, side: str, occ: Mapping[HexId, str]) -> frozenset[HexId]:
+    return frozenset(h for h, v in occ.items() if s.side_of(v) != side)
+
+
+class _Kept:
+    """The facts of one placement of one position (:meth:`MortainState.facts`): where
+    each unit stood, the kit's facts, each hex's occupant and, by side, the hexes held
+    against it."""
+
+    __slots__ = ("enemy", "facts", "occ", "pos", "where")
+
+    def __init__(self, pos: object, where: tuple[str, ...], facts: BoardFacts) -> None:
+        self.pos, self.where, self.facts = pos, where, facts
+        self.occ = _occupant(facts)
+        self.enemy: dict[str, frozenset[HexId]] = {}
+
+
 class MortainState(StepState[Position]):
     steps: ClassVar[Mapping[str, Step[Any]]]
     start = "game"
     Position = Position
     memo_options = True  # a decision's options are listed once, not per ask
+    clone_drops = (_FACTS,)
 
     @functools.cached_property
     def r(self) -> Rules:
@@ -52,10 +80,27 @@ class MortainState(StepState[Position]):
     def facts(self) -> BoardFacts:
         """The kit's facts of the units on the map now, kept per placement: the listing
         of a phase's moves asks the same ZOC and occupancy of one position again and
-        again."""
-        placed = self.r.placed
-        return board_facts(self.r.map, [placed(u, x.hex) for u, x in self.pos.units.items()
-                                        if x.status is Status.MAP])
+        again.
+
+        Kept on the state with where each unit stands, and made again when that
+        differs (a unit placed, moved or gone from the map, by a rule or by hand) or the
+        position is another: gathering the units on the map for each question was a
+        quarter of an audit's replay, and a move's check and the next one's read the
+        same placement (issue 35)."""
+        return self._kept_facts().facts
+
+    def _kept_facts(self) -> _Kept:
+        pos = self.pos
+        where = tuple([x.hex if x.status is Status.MAP else "" for x in pos.units.values()])
+        kept: _Kept | None = self.__dict__.get(_FACTS)
+        # the same position object (its units in the same order) with its units where
+        # they were: the same facts
+        if kept is None or kept.pos is not pos or kept.where != where:
+            placed = self.r.placed
+            f = board_facts(self.r.map, [placed(u, x.hex) for u, x in pos.units.items()
+                                         if x.status is Status.MAP])
+            kept = self.__dict__[_FACTS] = _Kept(pos, where, f)
+        return kept
 
     # ``facts``: :meth:`facts` as a caller that asks several of these of one position
     # took it once (each call gathers the units on the map again)
@@ -66,10 +111,28 @@ class MortainState(StepState[Position]):
         return {p.unit: p.hex for p in f.units(side)}
 
     def occupant(self, facts: BoardFacts | None = None) -> dict[HexId, str]:
-        # one unit a hex (S5), but for an arrival moving on (11.0): then the unit with
-        # the later id is the one named, as the engine always named it (same games)
-        f = self.facts() if facts is None else facts
-        return {h: us[-1] for h, us in f.stacks().items()}
+        """Who stands in each occupied hex: kept with the facts, so a caller reads it and
+        never changes it."""
+        kept: _Kept | None = self.__dict__.get(_FACTS)
+        if facts is None:
+            kept = self._kept_facts()
+        elif kept is None or kept.facts is not facts:
+            return _occupant(facts)
+        return kept.occ
+
+    def enemy_hexes(self, side: str, facts: BoardFacts | None = None) -> frozenset[HexId]:
+        """The hexes whose unit (as :meth:`occupant` names it) is not ``side``'s: what a
+        unit of ``side`` may not enter (S3), kept with the facts (every check of a move
+        and every listing of a side's moves asks it)."""
+        kept: _Kept | None = self.__dict__.get(_FACTS)
+        if facts is None:
+            kept = self._kept_facts()
+        elif kept is None or kept.facts is not facts:
+            return _enemy_hexes(self, side, _occupant(facts))
+        found = kept.enemy.get(side)
+        if found is None:
+            found = kept.enemy[side] = _enemy_hexes(self, side, kept.occ)
+        return found
 
     def side_of(self, unit: str) -> str:
         return self.r.units[unit].side

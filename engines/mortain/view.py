@@ -60,14 +60,29 @@ def board(s: MortainState, side: str | None) -> BoardView:
                       highlights=[s.pos.combat.target] if s.pos.combat else ())
 
 
+def _texts(r: Rules) -> dict[tuple[str, bool], str]:
+    got: dict[tuple[str, bool], str] | None = r.__dict__.get("_counter_texts")
+    if got is None:
+        got = r.__dict__["_counter_texts"] = {}
+    return got
+
+
 def counters(s: MortainState, side: str | None) -> dict[str, str]:
+    """How each counter reads, kept in the scenario's rules by unit and whether it is
+    depleted (all a text reads: two at most a unit): every legal, and every redraw of a
+    board click, names the units again (issue 35)."""
     # no hidden units in this game: a reinforcement still to enter (11.1) or a US unit
     # still to set up (13.0) reads as its counter does, not as the bare id G01
     out = {}
-    for u in s.r.order:  # the book's order (11.1, 13.0)
-        info, x = s.r.units[u], s.pos.units[u]
+    r = s.r
+    texts = _texts(r)
+    for u in r.order:  # the book's order (11.1, 13.0)
+        info, x = r.units[u], s.pos.units[u]
         if side is not None and info.side != side and x.status is not Status.MAP:
             continue  # the enemy's units off the map are none of ours to name
-        a, d = info.factors(x.depleted)
-        out[u] = counter_text(u, info.name, f"{a}-{d}-{info.ma}")
+        text = texts.get((u, x.depleted))
+        if text is None:
+            a, d = info.factors(x.depleted)
+            text = texts[(u, x.depleted)] = counter_text(u, info.name, f"{a}-{d}-{info.ma}")
+        out[u] = text
     return out

@@ -10,43 +10,60 @@ from engines.motherland.const import AXIS
 
 @dataclass
 class GameArgs:
+    """The game frame's argument: whether the first turn has begun."""
+
     started: bool = False
 
 
 @dataclass(frozen=True)
 class PhaseArgs:
+    """The phase's place in the turn (3.1)."""
+
     index: int = 0  # 3.1: the phase's place in the turn (MotherlandState.phases)
 
 
 @dataclass
 class SideArgs:
+    """The side a step works for (arrivals, reinforcements, combat)."""
+
     side: str = AXIS
 
 
 @dataclass
 class MoveArgs:
+    """The moving side, and whether this is exploitation movement."""
+
     side: str = AXIS
     exploit: bool = False
 
 
 @dataclass
 class UnitsArgs:
+    """The units a step works through (generals, chit draws)."""
+
     units: list[str] = field(default_factory=list)
 
 
 @dataclass
 class UnitArgs:
+    """The unit a step is about (the unit produced, 12.1)."""
+
     unit: str = ""
 
 
 @dataclass
 class KeepArgs:
+    """The strength chits drawn for an army, one to keep (16.5)."""
+
     unit: str = ""
     drawn: list[str] = field(default_factory=list)
 
 
 @dataclass
 class TakeArgs:
+    """A combat result to take (8.5): the side, the steps, the units in the hex, those
+    stuck, the side's role and the result's code."""
+
     side: str = AXIS
     n: int = 0
     units: list[str] = field(default_factory=list)
@@ -57,6 +74,9 @@ class TakeArgs:
 
 @dataclass
 class LoseArgs:
+    """Step losses to allocate (8.5.1): the side, how many, the units, what each has lost
+    so far, and why."""
+
     side: str = AXIS
     n: int = 0
     units: list[str] = field(default_factory=list)
@@ -66,6 +86,9 @@ class LoseArgs:
 
 @dataclass
 class RetreatArgs:
+    """A retreat (8.6.1): the side, the hex it leaves, its role in the combat, and the
+    hexes still to go by unit."""
+
     side: str = AXIS
     center: str = ""
     role: str = ""
@@ -74,6 +97,9 @@ class RetreatArgs:
 
 @dataclass
 class AdvanceArgs:
+    """An advance after combat (8.7): the side, the units that may advance, how far, and
+    who has moved."""
+
     side: str = AXIS
     units: list[str] = field(default_factory=list)
     n: int = 0
@@ -83,12 +109,17 @@ class AdvanceArgs:
 
 @dataclass
 class HexArgs:
+    """The side and the hex a step is about (overstacking, 6.0)."""
+
     side: str = AXIS
     hex: str = ""
 
 
 @dataclass
 class CountArgs:
+    """The side, the hex and the count a step works to (isolation, 9.1.3; partisans out
+    of supply, 10.1)."""
+
     side: str = AXIS
     hex: str = ""
     n: int = 0
@@ -96,11 +127,16 @@ class CountArgs:
 
 @dataclass
 class PlaceArgs:
+    """The partisans placed so far this phase."""
+
     moved: list[str] = field(default_factory=list)
 
 
 @dataclass
 class ReplaceArgs:
+    """Replacements (15.1): where the step is in the list, the points left, and whether
+    it is finishing."""
+
     i: int = 0
     p: int = 0
     fin: bool = False
@@ -108,11 +144,16 @@ class ReplaceArgs:
 
 @dataclass
 class NArgs:
+    """A roll's number, for the step it sets (Baku's factories, 21.1.2)."""
+
     n: int = 0
 
 
 @dataclass
 class ApplySideArgs:
+    """One side's combat result to apply (8.5): its role, the mandatory and further
+    losses, and whether it is eliminated."""
+
     side: str = AXIS
     role: str = ""
     mand: int = 0
@@ -122,17 +163,23 @@ class ApplySideArgs:
 
 @dataclass
 class RoleArgs:
+    """The side's role in the combat (attacker or defender) whose advance begins (8.7)."""
+
     role: str = ""
 
 
 @dataclass
 class StuckArgs:
+    """Units that cannot retreat and the steps they lose instead (8.5.1)."""
+
     units: list[str] = field(default_factory=list)
     n: int = 0
 
 
 @dataclass
 class RollArgs:
+    """What a roll is for: its purpose, and the unit, hex and side it concerns."""
+
     purpose: str = ""
     unit: str = ""
     hex: str = ""
@@ -142,6 +189,9 @@ class RollArgs:
 
 @dataclass
 class DrawArgs:
+    """A draw of strength chits for a unit: its letter, how many, and the rule that calls
+    for it (11.1)."""
+
     unit: str = ""
     letter: str = ""
     count: int = 1

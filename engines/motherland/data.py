@@ -186,13 +186,19 @@ class GameData(Shared):
 
     @cached_property
     def all_neighbors(self) -> dict[str, tuple[str, ...]]:
-        return {h: tuple(self.hexmap.neighbors(h)) for h in self.hexmap.ids}
+        # read off the map's neighbour table in one pass (each hex's neighbors() in the
+        # same order): asking the map hex by hex was half of building these two, which
+        # every act and receive that reaches an advance (8.7) does (issue 35)
+        ids = self.hexmap.ids
+        return {h: tuple([ids[j] for j in near])
+                for h, near in zip(ids, self.hexmap.adjacency, strict=True)}
 
     @cached_property
     def neighbors(self) -> dict[str, tuple[str, ...]]:
         """Land neighbors of every hex (water hexes are entered only by Frozen Access)."""
         wet = self.water
-        return {h: tuple(n for n in ns if n not in wet) for h, ns in self.all_neighbors.items()}
+        return {h: ns if wet.isdisjoint(ns) else tuple([n for n in ns if n not in wet])
+                for h, ns in self.all_neighbors.items()}
 
     @cached_property
     def land(self) -> tuple[str, ...]:

@@ -9,14 +9,14 @@ from __future__ import annotations
 import functools
 from dataclasses import dataclass
 from fractions import Fraction
-from pathlib import Path
 from types import MappingProxyType
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from engines.hexkit import HexMap, ScenarioSet, load_scenario_dir
-from engines.hexkit.movement import MoveClass, MoveCosts
 from engines.hexkit.shared import Shared
-from pbem.sha import sha256
+
+if TYPE_CHECKING:  # movement's modules load when a move is first priced (issue 35)
+    from engines.hexkit.pricedsteps import PricedSteps
 
 ENGINE_ID = "48th-panzer-korps"
 SIDES = ("soviet", "german")
@@ -128,23 +128,26 @@ class Data(Shared):
         self.road_cost = frac(terr["road"])
 
     @functools.cached_property
-    def costs(self) -> dict[str, MoveCosts]:
-        """Each mode's movement costs (4, the Terrain Effects Chart), read back from the
-        data cache when first asked: a command whose position moves no unit (a legal
-        listing of a combat decision) need not read two tables of the whole map (issue
-        35)."""
+    def costs(self) -> dict[str, PricedSteps]:
+        """Each mode's movement costs (4, the Terrain Effects Chart), each step priced
+        when first asked: a move asks the costs around the hexes it passes, a few dozen
+        steps, and compiling both modes' tables of the whole map (25,000 steps each) was
+        a third of a short game's audit without a data cache, reading them back from
+        the cache a tenth with one; a command that moves no unit (a legal listing of a
+        combat decision) loads none of the kit's movement modules (issue 35)."""
+        from engines.hexkit.movement import MoveClass
+        from engines.hexkit.pricedsteps import PricedSteps
+
         terr = self.scen.doc("tables.toml").get_table("terrain")
         return {
-            mode: MoveCosts(self.map, MoveClass(
+            mode: PricedSteps(self.map, MoveClass(
                 mode,
                 enter={k: int(x[mode]) for k, x in terr["enter"].items()},
                 hexside={k: int(x[mode]) for k, x in terr["hexside"].items() if k != "slope"},
                 networks={"road": frac(terr["road"])},
                 negated_by={"river": ["river_bridge", "bridge"], "stream": ["bridge"]},
                 network_crosses=True),
-                adjust=functools.partial(self._slope, int(terr["hexside"]["slope"][mode])),
-                # _slope reads the map (in the kit's key) and this number, by this code
-                adjust_key=_code() + str(int(terr["hexside"]["slope"][mode])).encode())
+                adjust=functools.partial(self._slope, int(terr["hexside"]["slope"][mode])))
             for mode in ("leg", "mech")}
 
     @functools.cached_property
@@ -169,7 +172,7 @@ class Data(Shared):
     @functools.cached_property
     def _uphill(self) -> frozenset[tuple[str, str]]:
         """The steps up a slope hexside off the road (4), found once from the map's few
-        slopes: the table asks :meth:`_slope` of every step of the map (25,000)."""
+        slopes, for every step :meth:`_slope` is asked of."""
         m = self.map
         out = set()
         for (feature, (a, b)), toward in m.facing.items():
@@ -191,9 +194,3 @@ class Data(Shared):
 @functools.cache
 def data() -> Data:
     return Data(load_scenario_dir(ENGINE_ID))
-
-
-@functools.cache
-def _code() -> bytes:
-    """SHA-256 of this module: the slope adjustment's code, for the kept movement costs."""
-    return sha256(Path(__file__).read_bytes()).digest()

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from collections.abc import Container, Iterable
+from collections.abc import Container, Iterable, Iterator
 from fractions import Fraction
 from typing import TYPE_CHECKING
 
@@ -39,7 +39,13 @@ def movable(s: P48State, u: str) -> bool:
         return False
     if info.formation == "7lw" and not s.pos.released:
         return False  # 9: not until released
-    return allowance(s, u) > x.spent
+    # allowance(s, u) > x.spent in integers (a Fraction's comparison is ten times an
+    # int's, and the Movement Phase asks it of every unit at every choice): the
+    # allowance is the whole MA, or half of it when flipped (3.1 / 4)
+    spent, ma = x.spent, info.ma
+    if x.flipped:
+        return ma * spent.denominator > 2 * spent.numerator
+    return ma * spent.denominator > spent.numerator
 
 
 def allowance(s: P48State, u: str) -> Fraction:
@@ -114,32 +120,61 @@ def moving_hex(s: P48State) -> str:
     return s.pos.units[s.pos.moving[0]].hex
 
 
-def next_hexes(s: P48State) -> list[str]:
-    """4 / 5 / 6: the hexes the moving unit or stack may step into next: within every
-    unit's allowance, not enemy-occupied, and a full hex only if the move can end beyond."""
+def may_step_to(s: P48State, n: str) -> bool:
+    """Whether :func:`reachable` yields ``n``, asked of that hex alone (a received step
+    is checked without pricing every neighbour's onward moves through full hexes:
+    issue 35)."""
+    return next(reachable(s, n), None) is not None
+
+
+def reachable(s: P48State, only: str | None = None,
+              facts: BoardFacts | None = None) -> Iterator[str]:
+    """4 / 5 / 6: the hexes the moving unit or stack may step into next, one by one in
+    the map's order of neighbours (``only``: that hex alone, if it is one): within every
+    unit's allowance, not enemy-occupied, and a full hex only if the move can end beyond.
+    One by one, so a caller that needs to know only whether there are one or two stops
+    there (the move's settling, issue 35); ``facts``: the state's board facts, where the
+    caller has them."""
     pos, side = s.pos, s.pos.phasing
     h = moving_hex(s)
     if any(pos.units[u].halted for u in pos.moving):
-        return []  # 5 (stand-in): entering an enemy-controlled hex ends the move
-    out = []
-    facts = s.facts()
+        return  # 5 (stand-in): entering an enemy-controlled hex ends the move
+    facts = s.facts() if facts is None else facts
     stacks = facts.stacks()
     # each unit's MPs left and cost table, once for the six neighbours: settling the
     # move lists these after every step of it (issue 35); a step fits the allowance
-    # when its cost is within what is left (spent + cost <= allowance, exactly)
-    left = [(u, allowance(s, u) - pos.units[u].spent,
-             s.d.costs["leg" if s.d.units[u].leg else "mech"]) for u in pos.moving]
+    # when its cost is within what is left (spent + cost <= allowance, exactly), a
+    # whole number of MP left compared as an int (a Fraction's comparison is ten times
+    # an int's, and most allowances are whole)
+    info, moving = s.d.units, pos.moving
+    left = []
+    for u in moving:
+        x = pos.units[u]
+        spent: Fraction | int = x.spent
+        if spent.denominator == 1 and not x.flipped:
+            room: Fraction | int = info[u].ma - spent.numerator
+        else:
+            room = allowance(s, u) - spent
+            room = room.numerator if room.denominator == 1 else room
+        left.append((u, room, s.d.costs["leg" if info[u].leg else "mech"]))
+    # 6: the stack's own size once, for the stacking limit in each neighbour (fits)
+    size = sum(info[u].size for u in set(moving))
+    limit = s.d.stack_limit[side]
     for n in s.d.map.neighbors(h):
-        if n in stacks and s.d.units[stacks[n][0]].side == other(side):
+        if only is not None and n != only:
+            continue
+        here = stacks.get(n, ())
+        if here and info[here[0]].side == other(side):
             continue
         costs = [(u, table.cost(h, n)) for u, room, table in left]
         if any(c is None or c > room
                for (_, c), (_, room, _) in zip(costs, left, strict=True)):
             continue
-        if not fits(s, n, side, pos.moving, facts) and not may_pass(s,
+        # fits(s, n, side, moving, facts): the side's units there and the stack's
+        fit = size + sum(info[v].size for v in facts.at(n, side) if v not in moving) <= limit
+        if not fit and not may_pass(s,
                 pos.moving, n, {u: pos.units[u].spent + c for u, c in costs
                                 if c is not None},
                 facts, frozenset([h])):
             continue  # 6: through a full hex only if the move can end beyond it
-        out.append(n)
-    return out
+        yield n

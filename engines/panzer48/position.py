@@ -10,6 +10,9 @@ from engines.panzer48.data import data
 
 @dataclass
 class Unit:
+    """A unit's place, its losses, and its marks for this turn and phase (rules 3.1, 3.2,
+    4 and 5)."""
+
     #: "map", "setup" (not yet placed), "due" (reinforcement), "dead", "exited", "off" (8.3)
     where: str
     hex: str = ""
@@ -36,6 +39,9 @@ class Unit:
 
 @dataclass
 class Fire:
+    """One fire under way in a combat (7): its target and the units firing and
+    supporting."""
+
     target: str
     units: list[str]
     support: list[str]
@@ -43,6 +49,9 @@ class Fire:
 
 @dataclass
 class Combat:
+    """The attack under way (7, 8): its hex, side and kind (prepared or hasty), the units
+    on both sides, and its fire, retreat and advance."""
+
     hex: str
     attacker: str
     prepared: bool
@@ -65,6 +74,9 @@ class Combat:
 
 @dataclass
 class Position:
+    """The game's state between actions: turn and phase, units, hex control, the Soviet's
+    committed reinforcement plan (9.1), the move and combat under way, exits and kills."""
+
     turn: int
     last_turn: int
     phasing: str
@@ -87,6 +99,9 @@ class Position:
 
 @dataclass
 class MoraleArgs:
+    """A morale check after fire (8): the unit, its morale, the steps lost, the steps
+    before, and whose unit it is."""
+
     unit: str
     morale: int
     loss: int
@@ -96,6 +111,9 @@ class MoraleArgs:
 
 @dataclass
 class RetreatArgs:
+    """A retreat (8.3): the units retreating, where from, how far, and whether they
+    defended."""
+
     units: list[str]
     start: str
     length: int
@@ -104,12 +122,16 @@ class RetreatArgs:
 
 @dataclass
 class SideArgs:
+    """The side a turn's step works for, and the stage the turn is at."""
+
     side: str = ""
     stage: int = 0
 
 
 @dataclass
 class ExitArgs:
+    """The hex a unit leaves an enemy ZOC into (5)."""
+
     to: str = ""
 
 

@@ -118,10 +118,13 @@ def check_release(s: P48State, moved: Iterable[str] = ()) -> None:
     that just entered a hex; a Soviet unit standing that near releases nothing."""
     if s.pos.released:
         return
-    lw = [u for u in s.on_map("german") if s.d.units[u].formation == "7lw"]
+    # the division's units looked up only when a Soviet unit moved: this runs after
+    # every step of every move, most of them German or far from it (issue 35)
+    soviet = [m for m in moved if s.d.units[m].side == "soviet"
+              and s.pos.units[m].where == "map"]
+    lw = [u for u in s.on_map("german") if s.d.units[u].formation == "7lw"] if soviet else []
     near = any(s.d.map.distance(s.pos.units[m].hex, s.pos.units[g].hex) <= 2
-               for m in moved if s.d.units[m].side == "soviet"
-               and s.pos.units[m].where == "map" for g in lw)
+               for m in soviet for g in lw)
     if s.pos.turn >= 7 or near:
         s.pos.released = True
         s.tell(Event("the 7th Luftwaffe Field Division is released", "info", rule="9"))
@@ -144,15 +147,15 @@ def setup_hexes(s: P48State, u: str) -> list[str]:
     if not cands:
         return []
     enemy_zoc, facts = zoc(s, other(s.d.units[u].side)), s.facts()
-    return [h for h in sorted(cands) if _may_set_up(s, u, h, enemy_zoc, facts)]
+    return _where_set_up(s, u, sorted(cands), enemy_zoc, facts)
 
 
 def may_set_up(s: P48State, u: str, h: str) -> bool:
     """9: ``h`` is one of :func:`setup_hexes` of ``u``, asked of that hex alone (a
     received file's every placement is checked: listing each unit's hexes cost most of
     a set-up's replay, issue 35)."""
-    return h in _setup_candidates(s, u) and _may_set_up(
-        s, u, h, zoc(s, other(s.d.units[u].side)), s.facts())
+    return h in _setup_candidates(s, u) and bool(_where_set_up(
+        s, u, [h], zoc(s, other(s.d.units[u].side)), s.facts()))
 
 
 def _setup_candidates(s: P48State, u: str) -> list[str]:
@@ -168,9 +171,16 @@ def _setup_candidates(s: P48State, u: str) -> list[str]:
     return [h for h in d.map.within(f.area, 3) if d.side_of_hex(h) == info.side]
 
 
-def _may_set_up(s: P48State, u: str, h: str, enemy_zoc: Container[str],
-                facts: BoardFacts) -> bool:
-    info = s.d.units[u]
-    if h == s.pos.units[u].hex or not fits(s, h, info.side, [u], facts):
-        return False
-    return not (info.target == "W" and h in enemy_zoc)  # 9: weapons never in enemy ZOC
+def _where_set_up(s: P48State, u: str, hexes: Iterable[str], enemy_zoc: Container[str],
+                facts: BoardFacts) -> list[str]:
+    """Those of ``hexes`` (in their order) where ``u`` may set up: not its own hex, within
+    the stacking limit (6), and a weapon never in an enemy ZOC (9)."""
+    d = s.d
+    info, units = d.units[u], d.units
+    own, side, weapon = s.pos.units[u].hex, info.side, info.target == "W"
+    # 6: fits(s, h, side, [u], facts), summed without sets: u stands in no hex but its
+    # own, so it is none of the units there (a set-up lists every hex of every unit)
+    room = d.stack_limit[side] - info.size
+    return [h for h in hexes if h != own
+            and sum(units[v].size for v in facts.at(h, side)) <= room
+            and not (weapon and h in enemy_zoc)]

@@ -95,10 +95,11 @@ class PreparedPhase(Procedure[P48State]):
         for x in pos.units.values():
             x.moved = x.attacked = x.retreated = x.failed = x.halted = False
             x.spent = Fraction(0)
-        enemy = [pos.units[u].hex for u in s.on_map(other(args.side))]
+        # adjacent: a neighbour on the map (both hexes are), asked of each unit's six
+        enemy = {pos.units[u].hex for u in s.on_map(other(args.side))}
         pos.began_adjacent = sorted(
             u for u in s.on_map(args.side)
-            if any(s.d.map.distance(pos.units[u].hex, h) == 1 for h in enemy))
+            if any(n in enemy for n in s.d.map.neighbors(pos.units[u].hex)))
         flow.goto("prepared")
         return [Event(f"turn {pos.turn}: {args.side} prepared combat phase", "phase",
                       rule="3.1")]

@@ -91,10 +91,20 @@ class P48State(StepState[Position]):
         info = self.d.units
         # a unit stands in no hex while 9's default set-up looks for one for it
         # (reinforcements.place_defaults puts it on the map first); the mark is what 5
-        # reads of a unit (zoc.ZOC): its steps left and whether it retreated
-        found = board_facts(self.d.map, [
-            Placed(u, x.hex, info[u].side, (info[u].steps - x.losses, x.retreated))
-            for u, x in units.items() if x.where == "map" and x.hex])
+        # reads of a unit (zoc.ZOC): its steps left and whether it retreated.  A unit
+        # placed as before keeps its Placed (a step of a move changes a unit or two)
+        before = kept[1].placed if kept is not None else None
+        placed = []
+        for u, (where, h, losses, retreated) in zip(units, key[1],
+                                                    strict=True):
+            if where != "map" or not h:
+                continue
+            mark = (info[u].steps - losses, retreated)
+            p = before(u) if before is not None else None
+            if p is None or p.hex != h or p.mark != mark:
+                p = Placed(u, h, info[u].side, mark)
+            placed.append(p)
+        found = board_facts(self.d.map, placed)
         self._facts = (key, found)
         return found
 

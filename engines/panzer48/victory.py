@@ -15,16 +15,18 @@ if TYPE_CHECKING:
 def update_control(s: P48State) -> None:
     """10: a side controls a hex its unit most recently entered, or on which it
     exerted a ZOC while the hex was neither enemy-occupied nor in an enemy ZOC."""
-    # asked of the control hexes alone: this runs after every step of every move, and
-    # the moving side's whole ZOC map, new at each step, was a fifth of a replay (issue 35)
+    # each side's ZOC as a set of hexes, not a map of who exerts it: this runs after
+    # every step of every move, and the moving side's whole ZOC map, new at each step,
+    # was a fifth of a replay, asking each control hex alone a third (issue 35)
     facts = s.facts()
     stacks = facts.stacks()
+    zocs = {side: facts.zoc_hexes(side, ZOC) for side in SIDES}
     for h in sorted(s.pos.control):
         if h in stacks:
             s.pos.control[h] = s.d.units[stacks[h][0]].side
             continue
         for side in SIDES:
-            if facts.in_zoc(side, h, ZOC) and not facts.in_zoc(other(side), h, ZOC):
+            if h in zocs[side] and h not in zocs[other(side)]:
                 s.pos.control[h] = side
 
 

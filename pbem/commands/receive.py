@@ -13,6 +13,7 @@ import click
 
 from pbem.cli import (
     EXISTING,
+    collector_paused,
     confirm_first_contact,
     echo,
     echo_err,
@@ -110,6 +111,7 @@ def screen_incoming(home: Any, path: Path, source: str, data: bytes, yes: bool) 
               help="Pin a new opponent's key without asking (you compared the fingerprint).")
 @hold_option
 @click.pass_context
+@collector_paused
 def receive_cmd(ctx: click.Context, files: tuple[Path, ...], yes: bool, hold: bool) -> None:
     """Verify and replay files from your opponent (no acting)."""
     home = None

@@ -12,6 +12,7 @@ from typing import Any
 import click
 
 from pbem.cli import (
+    collector_paused,
     complete_action,
     complete_game,
     console_width,
@@ -39,6 +40,7 @@ SCREEN_UNITS = 32
 @click.argument("actions", nargs=-1, required=True, shell_complete=complete_action)
 @hold_option
 @click.pass_context
+@collector_paused
 def act_cmd(ctx: click.Context, game_ref: str, actions: tuple[str, ...], hold: bool) -> None:
     """Apply actions in the engine's notation, one argument each: all of them, or none."""
     from pbem.errors import ActionSyntaxError, IllegalAction, NotYourTurn
@@ -181,6 +183,7 @@ def setup_cmd(ctx: click.Context, game_ref: str, placements: str | None,
               help="Every action, one a line (without it a long list is shown by unit).")
 @click.option("--json", "as_json", is_flag=True)
 @click.pass_context
+@collector_paused
 def legal_cmd(ctx: click.Context, game_ref: str, focus: str | None, show_all: bool,
               as_json: bool) -> None:
     """What you may do now: by unit with counts, or one UNIT's options (or a HEX's).

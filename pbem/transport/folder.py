@@ -127,6 +127,9 @@ def _same_file(existing: bytes, data: bytes) -> bool:
 
 @dataclass
 class _Seen:
+    """A file in the shared folder as last looked at: its size, time and hash, and what
+    became of it."""
+
     size: int
     mtime_ns: int
     sha: str

@@ -59,3 +59,132 @@ def test_7_0_and_15_1_floods_are_the_rules_traces() -> None:
     for side in ("soviet", "german"):
         assert set(supply_net(s, side)) == _flood(s, side, True)
         assert set(clear_region(s, side)) == _flood(s, side, False)
+
+
+def test_6_0_the_zoc_hexes_alone_are_those_of_the_zoc_map() -> None:
+    """Issue 35: 3.1's control and 14.1's markers read a side's ZOC after every move as
+    the set of its hexes (BBState.zoc_hexes: around the side's units, but no city);
+    over seeded playouts of both scenarios it is exactly the hexes of the kit's whole
+    ZOC map (6.0), a city next to a unit of the side among them."""
+    from pbem.testing import Chooser, decisions
+
+    for scenario, seed in (("high-water-mark", "bbzoc/1"), ("backhand-blow", "bbzoc/2")):
+        st = ENGINE.new_state(scenario, ENGINE.resolve_options({}))
+        assert isinstance(st, BBState)
+        m = st.data.map
+        asked = beside_city = 0
+        for n, s in enumerate(decisions(st, Chooser(seed), 1500)):
+            if n % 25:
+                continue
+            assert isinstance(s, BBState)
+            for side in ("soviet", "german"):
+                assert s.zoc_hexes(side) == frozenset(s.zoc(side))
+                beside_city += sum(1 for h in s.data.cities for x in m.neighbors(h)
+                                   if x in s.occupied(side))
+                asked += 1
+        assert asked > 40 and beside_city > 0, (asked, beside_city)
+
+
+def test_3_1_control_after_a_move_reads_no_zoc_map(monkeypatch: object) -> None:
+    """Issue 35: a unit put in a hex updates the control of the watched hexes (3.1) and
+    the Front Markers (14.1) without mapping either side's ZOC: after a German move the
+    German ZOC was mapped anew, only to read some forty hexes of it."""
+    import pytest
+
+    from engines.backhand.control import put, update_control
+
+    assert isinstance(monkeypatch, pytest.MonkeyPatch)
+    # 1719 holds variable reinforcements (11.2): watched, and no city
+    s = at('clear = true\nplace = { "12T" = "1618", "LAH-1" = "1516" }')
+    update_control(s)
+    assert "1719" in s.pos.sov_control and "2510" not in s.pos.sov_control
+
+    def mapped(*args: object) -> object:
+        raise AssertionError("a side's whole ZOC mapped to read a few hexes of it")
+
+    monkeypatch.setattr(BBState, "zoc", mapped)
+    put(s, ["LAH-1"], "1720")  # both ZOCs reach 1719 now: nobody controls it
+    assert "1719" not in s.pos.sov_control
+    put(s, ["12T"], "2510")  # into Kharkov: a city is controlled by its occupant alone
+    assert s.pos.sov_control == ["2510"]
+    monkeypatch.undo()
+    assert "1719" in s.zoc("german") and "1719" not in s.zoc("soviet")
+
+
+def test_7_0_a_move_that_blocks_no_hex_floods_nothing_anew(monkeypatch: object) -> None:
+    """Issue 35: the supply net (7.0) and the clear region (15.1 (1)) are kept by the
+    hexes they may not enter: a German unit moving behind its lines changes neither
+    German flood, which is not made again; a move next to the enemy is, and every
+    answer is the plain trace of the rules."""
+    import pytest
+
+    from engines.backhand.control import put
+    from engines.hexkit import facts
+
+    assert isinstance(monkeypatch, pytest.MonkeyPatch)
+    s = at('clear = true\nplace = { "LAH-1" = "1516", "LAH-2" = "1210", "12T" = "3019" }')
+    before = dict(supply_net(s, "german")), dict(clear_region(s, "german"))
+    made: list[object] = []
+    flood = facts.region
+
+    def spy(*args: object, **kwargs: object) -> object:
+        made.append(args[1])
+        return flood(*args, **kwargs)  # type: ignore[arg-type]
+
+    monkeypatch.setattr(facts, "region", spy)
+    put(s, ["LAH-2"], "1211")  # far from any Soviet unit or ZOC
+    assert (dict(supply_net(s, "german")), dict(clear_region(s, "german"))) == before
+    assert made == []
+    assert set(supply_net(s, "german")) == _flood(s, "german", True)
+    put(s, ["LAH-2"], "2919")  # beside 12T: its ZOC there is negated for supply now
+    assert "2919" in supply_net(s, "german") and "2919" not in before[0]
+    assert set(supply_net(s, "german")) == _flood(s, "german", True)
+    # 15.1 (1): not for the clear region, which blocks the same hexes as before
+    assert dict(clear_region(s, "german")) == before[1]
+    assert len(made) == 1
+
+
+def test_7_0_a_unit_is_in_supply_exactly_when_the_net_says(monkeypatch: object) -> None:
+    """Issue 35: a unit's supply (7.0) is searched from its hex, stopping at a source or
+    at a hex a search already decided, not by flooding the net of the whole map; over
+    seeded playouts of both scenarios it answers for every unit's hex, and for hexes
+    of every kind around them (enemy units, EZOCs, cut off, sources), what the net does:
+    in it, a source, or next to it."""
+    import pytest
+
+    from engines.backhand.supply import in_supply, supply_sources
+    from engines.hexkit import facts
+    from pbem.testing import Chooser, decisions
+
+    assert isinstance(monkeypatch, pytest.MonkeyPatch)
+    flooded: list[object] = []
+    region = facts.region
+
+    def spy(*args: object, **kwargs: object) -> object:
+        flooded.append(args[1])
+        return region(*args, **kwargs)  # type: ignore[arg-type]
+
+    monkeypatch.setattr(facts, "region", spy)
+    for scenario, seed in (("high-water-mark", "bbsupply/1"), ("backhand-blow", "bbsupply/2")):
+        st = ENGINE.new_state(scenario, ENGINE.resolve_options({}))
+        assert isinstance(st, BBState)
+        m = st.data.map
+        asked = out = 0
+        for n, s in enumerate(decisions(st, Chooser(seed), 1200)):
+            if n % 20:
+                continue
+            assert isinstance(s, BBState)
+            for side in ("soviet", "german"):
+                hexes = {x.at for x in s.pos.units.values() if x.at in m.index}
+                hexes |= {y for h in sorted(hexes) for y in m.neighbors(h)}
+                hexes |= set(sorted(supply_sources(s, side))[:3])
+                before = len(flooded)
+                got = {h: in_supply(s, h, side) for h in sorted(hexes)}
+                assert len(flooded) == before  # no flood of the map for it
+                net, enemy = supply_net(s, side), s.occupied(other(side))
+                assert got == {h: h not in enemy and (
+                    h in net or h in supply_sources(s, side)
+                    or any(y in net for y in m.neighbors(h))) for h in sorted(hexes)}
+                asked += len(got)
+                out += sum(1 for h, ok in got.items() if not ok and h not in enemy)
+        assert asked > 5000 and out > 0, (asked, out)

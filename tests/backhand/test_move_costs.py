@@ -97,14 +97,16 @@ def test_a_checked_move_searches_only_until_its_hex_and_agrees_with_the_listing(
 
 def test_the_adjacency_table_is_made_when_a_rule_first_reads_it() -> None:
     """Issue 35: a load made every hex's neighbours as tuples (2,091 hexes) that only the
-    supply floods (7.0) and the attacks (16.0) read; asked, it is the map's adjacency."""
+    supply floods (7.0) and the attacks (16.0) read; asked, it is the map's adjacency,
+    and the very table the kit's floods and traces walk (not a second one)."""
     from engines.backhand.data import ENGINE_ID, Data
     from engines.hexkit import load_scenario_dir
 
     fresh = Data(load_scenario_dir(ENGINE_ID))
     assert "nbrs" not in vars(fresh)
     m = fresh.map
-    assert fresh.nbrs["3616"] == tuple(m.neighbors("3616")) and len(fresh.nbrs) == len(m.ids)
+    assert fresh.nbrs["3616"] == tuple(sorted(m.neighbors("3616")))
+    assert len(fresh.nbrs) == len(m.ids) and fresh.nbrs is m.neighbor_table()
 
 
 def test_a_unit_that_moves_alone_is_not_looked_for_among_the_movers_again(

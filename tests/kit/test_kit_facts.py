@@ -175,6 +175,26 @@ def test_a_region_flood_is_the_kits_region_through_the_sides_free_hexes() -> Non
     assert f.flood("blue", EDGE_SUPPLY) is flood
 
 
+def test_a_region_flood_may_take_the_hexes_it_enters_as_one_set() -> None:
+    """The same flood as :data:`EDGE_SUPPLY`, its free hexes made once as a set (a flood
+    of a big map asks thousands of them, Backhand Blow 7.0): the same hexes and
+    distances, the set made once, and no hex asked one by one."""
+    made: list[str] = []
+
+    def free_hexes(f: BoardFacts, side: str) -> frozenset[HexId]:
+        made.append(side)
+        return frozenset(h for h in M.ids if _free(f, side, h))
+
+    def asked(f: BoardFacts, side: str, h: HexId) -> bool:
+        raise AssertionError("a hex asked alone")
+
+    as_set = RegionFlood(sources=EDGE_SUPPLY.sources, passable=asked, enterable=free_hexes)
+    f = BoardFacts(M, PLACEMENT)
+    flood = f.flood("blue", as_set)
+    assert dict(flood) == dict(BoardFacts(M, PLACEMENT).flood("blue", EDGE_SUPPLY))
+    assert "0303" not in flood and made == ["blue"]
+
+
 def test_a_spread_flood_is_the_kits_spread_from_the_sides_sources() -> None:
     table = {h: tuple(M.neighbors(h)) for h in M.ids}
     # For the Motherland! 9.2: four hexes from each unit of the side here, not into enemy
@@ -244,6 +264,30 @@ def test_in_zoc_is_membership_of_the_zoc_map_for_every_rule(
             whole = BoardFacts(M, units).zoc(side, rule)
             assert {h for h in M.ids if asked.in_zoc(side, h, rule)} == whole.hexes
             assert not asked.in_zoc(side, "9999", rule)
+
+
+@settings(max_examples=60, deadline=None)
+@given(st.lists(st.tuples(st.sampled_from(sorted(M.ids)), st.sampled_from(["blue", "red"]),
+                          st.sampled_from(["1", "2", "1r", "2r"])), max_size=12))
+def test_zoc_hexes_are_the_zoc_map_s_hexes_for_every_rule(
+        spots: list[tuple[HexId, str, str]]) -> None:
+    """A side's ZOC as a set of hexes (what 48th Panzer Korps 10 reads after every step
+    of a move) is exactly the whole map's hexes, under every kind of rule, asked before
+    the map is made and after it; for a rule that nothing blocks, no map is made for
+    it."""
+    units = [Placed(f"u{i:02d}", h, side, mark) for i, (h, side, mark) in enumerate(spots)]
+    rules = (ZocRule(), THREE, ZocRule(exerts=lambda p: str(p.mark).startswith("1")),
+             ZocRule(stack=_three_steps, include_own_hex=True),
+             ZocRule(blocking_sides=frozenset({"river"})))
+    for rule in rules:
+        for side in ("blue", "red"):
+            asked = BoardFacts(M, units)
+            whole = BoardFacts(M, units).zoc(side, rule)
+            assert asked.zoc_hexes(side, rule) == whole.hexes
+            if not rule.blocking_sides:
+                assert ("zoc", side, rule) not in asked._found
+            asked.zoc(side, rule)
+            assert asked.zoc_hexes(side, rule) == whole.hexes
 
 
 def test_in_zoc_makes_no_map_of_the_sides_zoc() -> None:

@@ -18,6 +18,7 @@ from engines.hexkit.movement import (
     breadth_first,
     lightest_chain,
     reachable,
+    reaches,
     region,
     spread,
     trace,
@@ -147,6 +148,49 @@ def test_a_search_for_one_goal_agrees_with_the_whole_search(
             assert found.path_to(goal) == reach.path_to(goal)
         else:
             assert goal not in found.cost
+
+
+@settings(max_examples=60, deadline=None)
+@given(small_worlds(), st.data())
+def test_the_steered_search_reaches_a_goal_exactly_when_the_whole_search_does(
+        world: tuple[HexMap, str, Cost, frozenset[str], ZocPolicy], data: st.DataObject) -> None:
+    """reaches(): the one answer a check of one move needs (issue 35), for every hex of
+    the map, with hexes blocked by enemy units, under every ZOC policy; never the start
+    (no move)."""
+    m, start, allowance, zoc, policy = world
+    blocked = frozenset(data.draw(st.lists(st.sampled_from(m.ids), max_size=3)))
+    costs = MoveCosts(m, LEG)
+    reach = reachable(costs, start, allowance, zoc=zoc, policy=policy, blocked=blocked)
+    for goal in [*m.ids, "9999"]:
+        got = reaches(costs, start, allowance, goal, zoc=zoc, policy=policy, blocked=blocked)
+        assert got == (goal in reach.cost and goal != start), goal
+
+
+class CountedRows(tuple):  # type: ignore[type-arg]
+    """A costs table's rows, counting the hexes a search steps out of."""
+
+    read = 0
+
+    def __getitem__(self, i):  # type: ignore[no-untyped-def]
+        CountedRows.read += 1
+        return super().__getitem__(i)
+
+
+def test_the_steered_search_steps_out_of_few_hexes_beyond_the_way_to_its_goal() -> None:
+    """A goal four hexes east on an open map with a long allowance: the whole search for
+    that goal (reachable's goal) steps out of every hex cheaper than it, in every
+    direction; reaches() out of the hexes towards it."""
+    m = make_map(15, 15)
+    costs = MoveCosts(m, LEG)
+    whole = object.__new__(MoveCosts)
+    whole.__dict__.update(costs.__dict__)
+    whole.steps = CountedRows(costs.steps)
+    CountedRows.read = 0
+    assert "1108" in reachable(whole, "0708", 8, goal="1108").cost
+    searched = CountedRows.read
+    CountedRows.read = 0
+    assert reaches(whole, "0708", 8, "1108")
+    assert CountedRows.read <= 8 and searched >= 40, (CountedRows.read, searched)
 
 
 def line_map(terrain: str = "....", **kw: object) -> HexMap:

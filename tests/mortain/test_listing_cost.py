@@ -79,6 +79,7 @@ def test_s3_moves_are_listed_without_checking_each_hex(
     made a thousand and more); the text then reads back to the very action."""
     st = movement_listing(1000)
     monkeypatch.setattr(MOVE, "_made", {})  # none made by an earlier listing
+    monkeypatch.setattr(movement, "_MOVES", {})
     built = count_forms_built()
     listed = [a for a in st.legal_actions() if isinstance(a, Act) and a.kind == "move"]
     assert len(listed) >= 1000 and "move" not in built
@@ -158,3 +159,55 @@ def test_11_0_an_arrivals_entry_hexes_are_checked_against_the_listings_occupants
     assert entries and len(moves) >= 50 and asked == []
     on_map = set(st.on_map("german"))  # their moves' 17.0 is read off one table
     assert beside and not on_map & set(beside)
+
+
+def test_11_1_a_default_with_no_unit_to_enter_reads_no_listing(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    """The movement default enters a waiting German unit (11.1) or ends movement: with
+    none waiting (the US player's every phase) it is 'end movement' without reading the
+    thousand-odd moves listed (a board click's redraw asks the default), and the same
+    action as a default that read them."""
+    from engines.mortain.notation import END_MOVEMENT
+    from engines.mortain.sequence import Move
+
+    st = movement_listing(1000, where=lambda s: s.pos.phasing == "us")
+    step = st.steps["move"]
+    assert isinstance(step, Move)
+    args = st.stack[-1].args
+    listing = step.options(st, args)
+    assert not [a for a in listing if isinstance(a, Act) and a.kind == "enter"]
+
+    def listed(*_: object) -> object:
+        raise AssertionError("the movement listing was read for the default")
+
+    with monkeypatch.context() as m:
+        m.setattr(Move, "options", listed)
+        st.forget_options()
+        assert step.default(st, args) == END_MOVEMENT
+
+
+def test_s3_a_listing_after_a_move_reuses_the_other_units_moves(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    """A board click lists the phase's moves again after each move: every other unit's
+    reach is the one found before (the enemy stands still), and so are its moves, which
+    are only filtered again against the hexes now occupied (S5); the listing reads as
+    each unit's own search."""
+    st = movement_listing(1000, where=lambda s: s.pos.phasing == "us")
+    st.legal_actions()
+    move = next(a for a in st.legal_actions() if isinstance(a, Act) and a.kind == "move")
+    st.apply(move)
+    made: list[object] = []
+    real = MOVE.unchecked
+
+    def counted(many: Any) -> Any:
+        made.append(many)
+        return real(many)
+
+    monkeypatch.setattr(MOVE, "unchecked", counted)
+    listed: dict[str, list[str]] = {}
+    for a in st.legal_actions():
+        if a.notation().startswith("move "):
+            listed.setdefault(a.notation().split()[1], []).append(a.notation())
+    assert made == []
+    want = {u: ms for u, ms in moves_by_reach(st).items() if ms}
+    assert listed == want and move.notation().split()[1] not in listed

@@ -105,7 +105,7 @@ def test_s3_a_move_is_taken_exactly_when_the_listing_holds_it() -> None:
 def test_s3_a_received_move_is_checked_without_listing_the_side(
         monkeypatch: pytest.MonkeyPatch) -> None:
     """Issue 35: replaying a move or 'end movement' lists nothing, and the move's search
-    stops at its hex; a move the listing lacks is refused in its words (S5) and changes
+    goes towards its hex alone; a move the listing lacks is refused in its words (S5) and changes
     nothing."""
     st = ENGINE.new_state("counterattack", ENGINE.resolve_options({}))
     assert isinstance(st, MortainState)
@@ -140,20 +140,29 @@ def test_s3_a_received_move_is_checked_without_listing_the_side(
         assert movement.listed(st, False, parse_act(move))
     assert len(gathered) == 1
     goals: list[object] = []
-    search = movement.reachable
+    steer = movement.reaches
+
+    def whole(*args: object, **kwargs: object) -> object:
+        raise AssertionError("a unit's whole reach was searched to check one move")
 
     def spy(*args: object, **kwargs: object) -> object:
-        goals.append(kwargs.get("goal"))
-        return search(*args, **kwargs)  # type: ignore[arg-type]
+        goals.append(args[3])
+        return steer(*args, **kwargs)  # type: ignore[arg-type]
 
     with monkeypatch.context() as m:
         m.setattr(Move, "options", listing)
-        m.setattr(movement, "reachable", spy)
+        m.setattr(movement, "reachable", whole)
+        m.setattr(movement, "reaches", spy)
         movement._REACH.clear()
+        movement._REACHES.clear()
         taken.apply(move)
         taken.apply(END_MOVEMENT)
-    assert taken.pos.units[unit].hex == parse_act(move).text("to")
-    # the move's search stopped once its hex's cost was final
+        # the same move checked again on the same position (a board click's server
+        # loads the saved game again) is answered by the first search
+        again = st.clone()
+        again.apply(move)
+    assert taken.pos.units[unit].hex == again.pos.units[unit].hex == parse_act(move).text("to")
+    # the move's search went towards its one hex (the kit's reaches), once
     assert goals == [parse_act(move).text("to")]
     other = next(u for u, x in sorted(st.pos.units.items())
                  if x.status is Status.MAP and u != unit and st.side_of(u) == "us")

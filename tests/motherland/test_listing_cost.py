@@ -137,3 +137,29 @@ def test_7_1_an_overrun_listed_again_is_found_not_checked_again(
     again = overrun_options(st, False)
     assert again == first and all(a is b for a, b in zip(again, first, strict=True))
     assert built == []
+
+
+def test_5_1_7_the_land_neighbours_are_read_off_the_maps_table(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    """Every hex's neighbours (and its land neighbours, 5.1.7: no sea or lake hex) are
+    read off the map's neighbour table in one pass, not asked of the map hex by hex (an
+    act or receive that reaches an advance (8.7) built them so: 16 M instructions, now 9), and
+    read as the map's own neighbours() in its order."""
+    from engines.hexkit.hexmap import HexMap
+    from engines.motherland.data import load
+
+    data = load()
+    asked: list[str] = []
+    real = HexMap.neighbors
+
+    def counted(self: HexMap, h: str) -> list[str]:
+        asked.append(h)
+        return real(self, h)
+
+    monkeypatch.setattr(HexMap, "neighbors", counted)
+    every, land = data.all_neighbors, data.neighbors
+    assert asked == []
+    m = data.hexmap
+    assert every == {h: tuple(real(m, h)) for h in m.ids}
+    assert land == {h: tuple(n for n in real(m, h) if n not in data.water) for h in m.ids}
+    assert any(len(land[h]) < len(every[h]) for h in m.ids)  # some hexes border water

@@ -4,6 +4,9 @@ snapshot holds none of it."""
 
 from __future__ import annotations
 
+import pytest
+
+from engines.hexkit.facts import ALL_EXERT, BoardFacts, ZocRule
 from engines.panzer48 import ENGINE
 from engines.panzer48.state import P48State
 from engines.panzer48.victory import update_control
@@ -73,7 +76,39 @@ def test_10_control_is_asked_of_the_towns_and_bridges_not_a_whole_zoc_map() -> N
     control hexes alone and makes neither side's ZOC map (issue 35)."""
     s = state('at = { "89T" = "3408" }')
     assert s.pos.control["3508"] == "german"
-    update_control(s)
+    asked: list[str] = []
+    in_zoc = BoardFacts.in_zoc
+
+    def one_hex(self: BoardFacts, side: str, h: str, rule: ZocRule = ALL_EXERT) -> bool:
+        asked.append(h)
+        return in_zoc(self, side, h, rule)
+
+    with pytest.MonkeyPatch.context() as m:
+        m.setattr(BoardFacts, "in_zoc", one_hex)
+        update_control(s)
     assert s.pos.control["3508"] == "soviet"
     assert not [k for k in s.facts()._found if k[0] == "zoc"]
+    # each side's ZOC read once as a set of hexes, not each control hex asked alone
+    assert not asked and [k[0] for k in s.facts()._found if k[0] == "zoc-set"]
     assert "3508" in zoc(s, "soviet")
+
+
+def test_a_step_remakes_the_placement_of_the_units_that_moved_alone() -> None:
+    """4: after a stack's step the board facts are new (the placement changed), but the
+    units that stayed where they were keep their placed records: a step of a move made
+    every unit's again (issue 35: the facts are rebuilt after every step); the facts
+    are those of a placement built from scratch."""
+    from engines.hexkit.facts import BoardFacts
+
+    s = state('phasing = "german"\nstep = "movement"\nreleased = true\n'
+              'at = { "110PG/I" = "1021", "110PG/II" = "1021", "349R" = "1124" }')
+    before = s.facts()
+    s.apply("move 110PG/I")
+    s.apply(next(a for a in s.legal_actions() if a.notation().startswith("to ")))
+    after = s.facts()
+    assert after is not before
+    assert after.placed("110PG/II") is before.placed("110PG/II")
+    assert after.placed("349R") is before.placed("349R")
+    assert after.placed("110PG/I") != before.placed("110PG/I")
+    fresh = BoardFacts(s.d.map, after.placement)
+    assert fresh.stacks() == after.stacks() and fresh.placement == after.placement

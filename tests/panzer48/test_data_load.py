@@ -2,19 +2,84 @@
 
 from __future__ import annotations
 
+import pytest
+
 from engines.hexkit import load_scenario_dir
 from engines.hexkit.movement import MoveCosts
+from engines.hexkit.pricedsteps import PricedSteps
+from engines.hexkit.pricing import Pricer
 from engines.panzer48.data import ENGINE_ID, Data, data
 
 
-def test_movement_tables_and_the_map_edge_are_made_when_first_asked() -> None:
-    """A load reads neither mode's movement costs (4, the Terrain Effects Chart: two
-    tables of the whole map) nor the map's edge (the Map-Edge retreat): a legal
-    listing of a combat decision reads neither, and both were most of a load.  Asked,
-    they are the ones every load shares."""
+def test_movement_costs_and_the_map_edge_are_made_when_first_asked() -> None:
+    """A load reads neither mode's movement costs (4, the Terrain Effects Chart) nor the
+    map's edge (the Map-Edge retreat): a legal listing of a combat decision reads
+    neither, and both were most of a load.  Asked, the edge is the one every load
+    shares."""
     fresh = Data(load_scenario_dir(ENGINE_ID))
     assert "costs" not in vars(fresh) and "edge" not in vars(fresh)
     assert sorted(fresh.costs) == ["leg", "mech"]
-    assert all(isinstance(c, MoveCosts) for c in fresh.costs.values())
-    assert fresh.costs["leg"].steps == data().costs["leg"].steps
+    assert all(isinstance(c, PricedSteps) for c in fresh.costs.values())
     assert fresh.edge == data().edge and fresh.edge
+
+
+def test_a_step_s_cost_is_priced_alone_not_with_the_whole_map(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    """4: a move asks the costs of the steps around the hexes it passes; pricing them
+    compiles no table of the whole map's 25,000 steps (a third of a short game's audit
+    without a data cache, issue 35), and a step not on the map is refused as before."""
+    def compiled(*args: object) -> object:
+        raise AssertionError("the whole map's movement costs were compiled")
+
+    monkeypatch.setattr(Pricer, "table", compiled)
+    monkeypatch.setattr(MoveCosts, "_compile", compiled)
+    fresh = Data(load_scenario_dir(ENGINE_ID))
+    h = sorted(fresh.map.ids)[len(fresh.map.ids) // 2]
+    n = fresh.map.neighbors(h)[0]
+    assert fresh.costs["leg"].cost(h, n) == data().costs["leg"].cost(h, n)
+    with pytest.raises(ValueError, match="not adjacent"):
+        fresh.costs["mech"].cost(h, h)
+
+
+@pytest.mark.parametrize("mode", ["leg", "mech"])
+def test_every_step_costs_what_the_compiled_table_says(mode: str) -> None:
+    """4 (the Terrain Effects Chart, slopes, roads, rivers and their bridges): every step
+    of the map, priced alone, costs exactly what the kit's compiled table of the same
+    class and slope rule gives, an int where a whole number of MP (the map prohibits
+    no step)."""
+    lazy = Data(load_scenario_dir(ENGINE_ID)).costs[mode]
+    table = MoveCosts(lazy.map, lazy.move_class, lazy.adjust)
+    m = lazy.map
+    kinds = set()
+    for a in m.ids:
+        for b in m.neighbors(a):
+            want, got = table.cost(a, b), lazy.cost(a, b)
+            assert got == want and type(got) is type(want), (a, b, got, want)
+            kinds.add(type(want).__name__)
+    assert kinds == {"int", "Fraction"}, kinds
+
+
+def test_a_command_that_moves_nothing_loads_no_movement_module() -> None:
+    """Issue 35: listing the set-up's placements, drawing the board and its status line
+    price no move, so the kit's movement modules (costs, searches, overlays) stay
+    unloaded; the first move priced loads them."""
+    import subprocess
+    import sys
+
+    probe = ("import sys\n"
+             "from engines.panzer48 import ENGINE\n"
+             "s = ENGINE.new_state('first-day', ENGINE.resolve_options({}))\n"
+             "assert s.legal_actions() and s.view('german').pieces\n"
+             "kit = ('engines.hexkit.movement', 'engines.hexkit.overlay', "
+             "'engines.hexkit.pricedsteps')\n"
+             "print(sorted(m for m in kit if m in sys.modules))\n"
+             "from engines.panzer48.data import data\n"
+             "h = data().map.ids[0]\n"
+             "data().costs['leg'].cost(h, data().map.neighbors(h)[0])\n"
+             "print(sorted(m for m in kit if m in sys.modules))\n")
+    out = subprocess.run([sys.executable, "-c", probe], capture_output=True, text=True,
+                         check=True).stdout.splitlines()
+    assert out[0] == "[]"
+    assert out[1] == "['engines.hexkit.movement', 'engines.hexkit.overlay', " \
+                     "'engines.hexkit.pricedsteps']"
+

@@ -15,6 +15,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 import pbem.web.server as server
+from pbem import gamefiles, session
 from pbem.match import Match
 from pbem.selfplay import selfplay
 from pbem.session import Game, Home
@@ -136,6 +137,78 @@ def test_a_click_reads_the_save_once_and_no_counter_it_does_not_name(
     answer = act(board, move, held["version"])
     assert answer["ok"] and answer["events"] and "since" in answer["state"]
     assert calls == {"current": 1, "counters": 0}, calls
+
+
+def test_a_click_that_rolls_nothing_writes_the_save_alone(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """The rollback mark beside the save moves where undo cannot go back (a roll, a
+    seal: tests/core/test_rollback_mark.py); a move writes one file, not two."""
+    home, board = opened(tmp_path)
+    held = json.loads(board.answer())
+    game = board.game()
+    move = a_move(game)
+    written: list[str] = []
+
+    def counting(module: Any) -> None:
+        real = module.write_atomic
+
+        def wrapped(path: Path, data: bytes, mode: int = 0o600) -> None:
+            written.append(Path(path).name)
+            real(path, data, mode)
+        monkeypatch.setattr(module, "write_atomic", wrapped)
+
+    counting(session)
+    counting(gamefiles)
+    answer = act(board, move, held["version"])
+    assert answer["ok"] and not answer.get("sealed") and game.pending_records[-1].text == move
+    assert written == [game.path.name]
+    # and the game goes on from that save, as loaded afresh
+    assert home.game("selfplay-1").pending_actions() == game.pending_actions()
+
+
+def test_a_click_compares_the_save_on_disk_without_hashing_it(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """The save on disk is compared with the one the board read or wrote (has another
+    pbem command saved the game since?) byte for byte: hashing it was three SHA-256 of
+    the save a click.  A save changed behind the board is still seen, and reloaded."""
+    home, board = opened(tmp_path)
+    held = json.loads(board.answer())
+    game = board.game()
+    hashed: list[int] = []
+    real = session.sha256
+
+    def counting(data: bytes = b"") -> Any:
+        hashed.append(len(data))
+        return real(data)
+
+    monkeypatch.setattr(session, "sha256", counting)
+    answer = act(board, a_move(game), held["version"])
+    assert answer["ok"] and hashed == []
+    monkeypatch.undo()
+    other = home.game("selfplay-1")  # a terminal's 'pbem say' meanwhile
+    other.say("from the terminal")
+    assert board.game() is not game and board.game().message == "from the terminal"
+
+
+def test_a_click_leaves_the_status_summary_to_the_next_status(
+        tmp_path: Path, data_cache: Path) -> None:
+    """With the data cache on (as 'pbem board' has it), a save written by 'pbem act' keeps
+    what 'pbem status' reads of it; a click does not write that entry (0.5 ms of it), and
+    the next status reads the save, says what the click left, and keeps it then."""
+    home, board = opened(tmp_path)
+    held = json.loads(board.answer())
+    game = board.game()
+    entries = sorted(data_cache.glob("summary-*"))
+    assert entries  # the selfplay's saves kept theirs
+    stamps = [p.stat().st_mtime_ns for p in entries]
+    before = home.statuses("selfplay-1")[0]
+    answer = act(board, a_move(game), held["version"])
+    assert answer["ok"] and not answer.get("sealed")
+    assert sorted(data_cache.glob("summary-*")) == entries
+    assert [p.stat().st_mtime_ns for p in entries] == stamps
+    after = home.statuses("selfplay-1")[0]
+    assert after == {**game.status(), "overdue": after["overdue"]} and after != before
+    assert [p.stat().st_mtime_ns for p in entries] != stamps  # kept by that status
 
 
 def test_the_listed_actions_are_taken_apart_once_not_at_every_redraw(

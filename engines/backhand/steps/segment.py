@@ -3,10 +3,17 @@ the order of the phases, C3I and activity points) and its close (13.2)."""
 
 from __future__ import annotations
 
-from engines.backhand.admin import admin_targets, any_admin_target, groups_in, groups_out
+from engines.backhand.admin import (
+    admin_targets,
+    any_admin_target,
+    group_in,
+    group_out,
+    groups_in,
+    groups_out,
+)
 from engines.backhand.control import put, update_control
 from engines.backhand.data import FRONTS
-from engines.backhand.fronts import in_range
+from engines.backhand.fronts import in_range, marker_moves
 from engines.backhand.notation import moved, w
 from engines.backhand.position import (
     OFF,
@@ -20,7 +27,6 @@ from engines.backhand.position import (
 from engines.backhand.reinforcements import ersatz_pairs
 from engines.backhand.state import BBState
 from engines.backhand.steps import SideChoice
-from engines.backhand.supply import supply_net
 from pbem.engine import Action, ChanceRequest, Event, Outcome
 from pbem.grammar import Act
 from pbem.steps import Choice, Flow, NoArgs, Procedure, Refusal, Roll
@@ -124,17 +130,28 @@ class Fronts(Choice[BBState]):
     prompt_template = "move the Front Markers one hex each"
 
     def options(self, s: BBState, args: NoArgs) -> list[Action]:
-        out: list[Action] = []
-        net = supply_net(s, "soviet")  # free of the enemy and tracing to a source (14.1)
-        for f in FRONTS:
-            if f in s.pos.fronts_moved:
-                continue
-            for n in sorted(s.data.nbrs[s.pos.fronts[f]]):
-                if n in net and s.data.map.terrain_of(n) != "sea":
-                    out.append(w("front", f, n))
+        out: list[Action] = [w("front", f, n) for f in FRONTS if f not in s.pos.fronts_moved
+                             for n in marker_moves(s, f)]
         return [*out, w("done")]
 
     default_action = w("done")
+
+    def check(self, s: BBState, args: NoArgs, action: Action) -> None:
+        if not self.listed(s, args, action):
+            super().check(s, args, action)
+
+    def listed(self, s: BBState, args: NoArgs, action: Action) -> bool:
+        """Whether :meth:`options` lists ``action``, asked of the one marker and hex
+        named: a received file's every step is checked, and the listing floods the
+        Soviet supply net (14.1), the whole map, to check a 'done' (issue 35)."""
+        if not isinstance(action, Act) or action.kind not in ("done", "front"):
+            return False
+        if action.kind == "done":
+            return action == w("done")
+        f, h = action.text("front"), action.text("hex")
+        if f not in FRONTS or f in s.pos.fronts_moved or h not in s.data.nbrs[s.pos.fronts[f]]:
+            return False
+        return h in marker_moves(s, f) and action == w("front", f, h)
 
     refusal = Refusal("14.1", "a Front Marker moves one hex a segment, into a hex free of "
                       "the enemy that traces to a Soviet supply source")
@@ -167,6 +184,23 @@ class AdminIn(SideChoice):
 
     default_action = w("done")
 
+    def check(self, s: BBState, a: PhaseArgs, action: Action) -> None:
+        if not self.listed(s, a, action):
+            super().check(s, a, action)
+
+    def listed(self, s: BBState, a: PhaseArgs, action: Action) -> bool:
+        """Whether :meth:`options` lists ``action``, asked of the one unit or formation
+        named (``False`` where a unit and a formation share the name: the listing
+        decides): a received file's every step is checked, and the listing floods the
+        clear region (15.1 (1)), the whole map, to check a 'done' (issue 35)."""
+        if not isinstance(action, Act) or action.kind not in ("done", "admin"):
+            return False
+        if action.kind == "done":
+            return action == w("done")
+        name = action.text("unit")
+        grp = group_in(s, a, name)
+        return grp is not None and any_admin_target(s, a, grp) and action == w("admin", name)
+
     def why_not(self, s: BBState, a: PhaseArgs, action: Action) -> str | Refusal:
         if isinstance(action, Act) and action.kind == "admin":
             name = action.text("unit")
@@ -185,7 +219,8 @@ class AdminIn(SideChoice):
         if action.kind == "done":
             flow.end()
             return []
-        grp = next(g for name, g in groups_in(s, a) if name == action.text("unit"))
+        name = action.text("unit")
+        grp = group_in(s, a, name) or next(g for n, g in groups_in(s, a) if n == name)
         flow.call("admin-place", MoveArgs(a.side, a.kind, grp, "box2"))
         return []
 
@@ -236,6 +271,22 @@ class AdminOut(SideChoice):
 
     default_action = w("done")
 
+    def check(self, s: BBState, a: PhaseArgs, action: Action) -> None:
+        if not self.listed(s, a, action):
+            super().check(s, a, action)
+
+    def listed(self, s: BBState, a: PhaseArgs, action: Action) -> bool:
+        """Whether :meth:`options` lists ``action``, asked of the one unit or formation
+        stack named: a received file's every step is checked, and the listing traces
+        supply (7.0) for every unit of the side, a flood of the whole map after every
+        move, to check a 'done' (issue 35)."""
+        if not isinstance(action, Act) or action.kind not in ("done", "admin-out"):
+            return False
+        if action.kind == "done":
+            return action == w("done")
+        name = moved(action)
+        return group_out(s, a, name) is not None and action == w("admin-out", *name)
+
     def why_not(self, s: BBState, a: PhaseArgs, action: Action) -> str | Refusal:
         if isinstance(action, Act) and action.kind == "admin-out" and a.side == "soviet":
             x = s.pos.units.get(action.text("unit"))
@@ -250,7 +301,8 @@ class AdminOut(SideChoice):
         if action.kind == "done":
             flow.end()
             return []
-        grp = next(g for name, g in groups_out(s, a) if name == moved(action))
+        name = moved(action)
+        grp = group_out(s, a, name) or next(g for n, g in groups_out(s, a) if n == name)
         origin = s.pos.units[grp[0]].at
         put(s, grp, "box1")
         for u in grp:

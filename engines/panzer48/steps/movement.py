@@ -2,14 +2,19 @@
 
 from __future__ import annotations
 
+from collections.abc import Iterator
+from itertools import islice
+from typing import TYPE_CHECKING
+
 from engines.panzer48.data import other
 from engines.panzer48.movement import (
     after_move,
     allowance,
     entry_hexes,
+    may_step_to,
     movable,
     moving_hex,
-    next_hexes,
+    reachable,
     step_group,
 )
 from engines.panzer48.notation import (
@@ -32,7 +37,11 @@ from engines.panzer48.stacking import fits
 from engines.panzer48.state import P48State
 from engines.panzer48.zoc import zoc
 from pbem.engine import Action, ChanceRequest, Event, Outcome
+from pbem.grammar import Act
 from pbem.steps import PHASING, Choice, Flow, NoArgs, Refusal, Roll
+
+if TYPE_CHECKING:
+    from engines.hexkit.facts import BoardFacts
 
 
 class Movement(Choice[P48State]):
@@ -53,11 +62,7 @@ class Movement(Choice[P48State]):
             return [REVEAL(reveal[0])]
         out: list[Action] = []
         for u in sorted(s.pos.units):
-            x = s.pos.units[u]
-            # 8.3: units that went off the map re-enter in their owner's next Movement
-            # Phase (not the one they retreated in)
-            if s.d.units[u].side == side and (x.where == "due" or (
-                    x.where == "off" and not x.retreated)):
+            if self._may_enter(s, u):
                 out += [ENTER(u, h) for h in entry_hexes(s, u)]
         ready = [u for u in s.on_map(side) if movable(s, u)]
         out += [MOVE(u) for u in ready]
@@ -73,6 +78,44 @@ class Movement(Choice[P48State]):
     def default(self, s: P48State, args: NoArgs) -> Action:
         opts = s.options_for(self, args)
         return END_MOVEMENT if END_MOVEMENT in opts else opts[0]
+
+    def check(self, s: P48State, args: NoArgs, action: Action) -> None:
+        """What :meth:`options` lists, asked of the one action received (a replayed file
+        checks each move it starts, issue 35): the area to reveal (9.1), a unit or a
+        hex's stack that may move (4), a unit's entry at one hex (9.1 / 8.3), the end of
+        the phase (9.1 / 8.3), each by the same test the listing makes of it; anything
+        else, and whatever this refuses, goes to the listing, the revealed form
+        (:meth:`accepts`) and their refusal."""
+        if isinstance(action, Act) and self._listed(s, action):
+            return
+        super().check(s, args, action)
+
+    def _listed(self, s: P48State, a: Act) -> bool:
+        side = s.pos.phasing
+        reveal = areas_to_reveal(s)
+        if reveal:
+            return a == REVEAL(reveal[0])
+        if a.form is MOVE:
+            u = a.text("unit")
+            placed = s.facts().placed(u)
+            return placed is not None and placed.side == side and movable(s, u)
+        if a.form is MOVE_STACK:
+            ready = [u for u in s.facts().at(a.text("hex"), side) if movable(s, u)]
+            return len(ready) > 1
+        if a.form is ENTER:
+            u = a.text("unit")
+            return self._may_enter(s, u) and a.text("hex") in entry_hexes(s, u)
+        if a == END_MOVEMENT:
+            return not any(entry_hexes(s, u) for u in sorted(s.pos.units)
+                           if self._may_enter(s, u))
+        return False
+
+    def _may_enter(self, s: P48State, u: str) -> bool:
+        # 8.3: units that went off the map re-enter in their owner's next Movement
+        # Phase (not the one they retreated in)
+        x = s.pos.units.get(u)
+        return x is not None and (x.where == "due" or (
+            x.where == "off" and not x.retreated)) and s.d.units[u].side == s.pos.phasing
 
     def accepts(self, s: P48State, args: NoArgs, action: Action) -> bool:
         """The revealed form a session writes: ``open F AREA SALT`` (9.1)."""
@@ -158,33 +201,93 @@ class Moving(Choice[P48State]):
         return f"moving {', '.join(s.pos.moving)} at {x.hex}"
 
     def options(self, s: P48State, args: NoArgs) -> list[Action]:
+        return list(self._listing(s))
+
+    def auto_option(self, s: P48State, args: NoArgs) -> Action | None:
+        # settled after every step of a move (auto): most stops have a next hex and
+        # 'stop', so the listing is followed only until a second option shows, never
+        # pricing every neighbour's onward moves through full hexes (issue 35)
+        listing = self._listing(s)
+        first = list(islice(listing, 2))
+        if len(first) == 1:
+            return first[0]
+        s.options_begun(self, args, first, listing)  # a listing goes on from here
+        return None
+
+    def check(self, s: P48State, args: NoArgs, action: Action) -> None:
+        """What :meth:`options` lists, asked of the one action received (a replayed move
+        checks each of its steps, issue 35): a step to one hex (4 / 5 / 6), a pick-up
+        or drop of one unit (4 / 6), a hasty attack on one hex (3.2 / 6), the exit (10)
+        or the stop (6), each by the same test the listing makes of it; anything else,
+        and whatever this refuses, goes to the listing and its refusal."""
+        if isinstance(action, Act) and self._listed(s, action):
+            return
+        super().check(s, args, action)
+
+    def _listed(self, s: P48State, a: Act) -> bool:
+        pos = s.pos
+        if any(pos.units[u].failed for u in pos.moving):
+            return a == STOP
+        if a.form is TO:
+            return may_step_to(s, a.text("hex"))
+        facts = s.facts()
+        h = moving_hex(s)
+        if a.form is PICKUP:
+            return self._may_pick_up(s, a.text("unit"), h, facts)
+        if a.form is DROP:
+            return a.text("unit") in self._droppable(s, h, facts)
+        if a.form is HASTY:
+            return a.text("hex") in self._hasty_targets(s, h, facts)
+        if a == EXIT:
+            return self._may_exit(s, h)
+        return a == STOP and fits(s, h, pos.phasing, facts=facts)
+
+    def _listing(self, s: P48State) -> Iterator[Action]:
         pos, side = s.pos, s.pos.phasing
         if any(pos.units[u].failed for u in pos.moving):
-            return [STOP]  # 5: the roll failed, nobody moves
+            yield STOP  # 5: the roll failed, nobody moves
+            return
         h = moving_hex(s)
-        out: list[Action] = [TO(n) for n in next_hexes(s)]
         facts = s.facts()  # listing moves no unit: one placement throughout
-        out += [PICKUP(u) for u in facts.at(h, side) if u not in pos.moving
-                and movable(s, u) and pos.moved_hexes > 0]
-        if len(pos.moving) > 1:
-            # 6: a dropped unit's move ends here, so it must fit with those staying
-            staying = [u for u in facts.at(h, side) if u not in pos.moving]
-            room = s.d.stack_limit[side] - sum(s.d.units[v].size for v in staying)
-            out += [DROP(u) for u in pos.moving if s.d.units[u].size <= room]
+        yield from map(TO, reachable(s, facts=facts))
+        yield from (PICKUP(u) for u in facts.at(h, side) if self._may_pick_up(s, u, h, facts))
+        yield from map(DROP, self._droppable(s, h, facts))
+        yield from map(HASTY, self._hasty_targets(s, h, facts))
+        if self._may_exit(s, h):
+            yield EXIT
+        if fits(s, h, side, facts=facts):
+            yield STOP
+
+    def _may_pick_up(self, s: P48State, u: str, h: str, facts: BoardFacts) -> bool:
+        pos = s.pos
+        return (u in facts.at(h, pos.phasing) and u not in pos.moving and movable(s, u)
+                and pos.moved_hexes > 0)
+
+    def _droppable(self, s: P48State, h: str, facts: BoardFacts) -> list[str]:
+        pos, side = s.pos, s.pos.phasing
+        if len(pos.moving) <= 1:
+            return []
+        # 6: a dropped unit's move ends here, so it must fit with those staying
+        staying = [u for u in facts.at(h, side) if u not in pos.moving]
+        room = s.d.stack_limit[side] - sum(s.d.units[v].size for v in staying)
+        return [u for u in pos.moving if s.d.units[u].size <= room]
+
+    def _hasty_targets(self, s: P48State, h: str, facts: BoardFacts) -> list[str]:
+        pos, side = s.pos, s.pos.phasing
         # 6: stacking is satisfied "prior to hasty combat"
-        fit = fits(s, h, side, facts=facts)
-        if fit and any(not pos.units[u].attacked and not pos.units[u].flipped
-                       for u in pos.moving):
-            stacks = facts.stacks()
-            out += [HASTY(n) for n in s.d.map.neighbors(h)
-                    if n in stacks and s.d.units[stacks[n][0]].side == other(side)]
-        if (side == "soviet" and h in s.d.areas["south_exit"]
+        if not (fits(s, h, side, facts=facts) and any(
+                not pos.units[u].attacked and not pos.units[u].flipped
+                for u in pos.moving)):
+            return []
+        stacks = facts.stacks()
+        return [n for n in s.d.map.neighbors(h)
+                if n in stacks and s.d.units[stacks[n][0]].side == other(side)]
+
+    def _may_exit(self, s: P48State, h: str) -> bool:
+        pos = s.pos
+        return (pos.phasing == "soviet" and h in s.d.areas["south_exit"]
                 and all(pos.units[u].spent + s.d.exit_cost <= allowance(s, u)
-                        for u in pos.moving)):
-            out.append(EXIT)
-        if fit:
-            out.append(STOP)
-        return out
+                        for u in pos.moving))
 
     def default(self, s: P48State, args: NoArgs) -> Action:
         opts = s.options_for(self, args)
@@ -226,9 +329,11 @@ class Moving(Choice[P48State]):
         h = moving_hex(s)
         if a.kind == "to":
             n = a.text("hex")
-            staying = [u for u in s.at(h, side) if u not in pos.moving]
-            if pos.moved_hexes == 0 and h in zoc(s, other(side)) and not staying:
-                flow.call("zoc-exit", ExitArgs(n))  # 5: leaving it vacant
+            # 5: leaving an enemy-controlled hex vacant, at the move's first step (who
+            # stays is asked only then: every step of a move comes here)
+            if pos.moved_hexes == 0 and h in zoc(s, other(side)) and not [
+                    u for u in s.at(h, side) if u not in pos.moving]:
+                flow.call("zoc-exit", ExitArgs(n))
                 return []
             step_group(s, n)
             return []
