@@ -110,8 +110,12 @@ def passphrase_from_env() -> bytes | None:
 # --- Ed25519 point checks, in plain integers ----------------------------------------------
 
 _P = 2**255 - 19
-_D = -121665 * pow(121666, -1, _P) % _P
-_SQRT_M1 = pow(2, (_P - 1) // 4, _P)
+# RFC 8032 section 5.1's constants as numbers: d = -121665/121666 mod p and
+# sqrt(-1) = 2**((p-1)/4) mod p, which two modular powers computed at import cost 1.4 M
+# instructions of every command that loads a game (issue 35; tests/core/test_identity.py
+# derives them again)
+_D = 37095705934669439343138083508754565189542113879843219016388785533085940283555
+_SQRT_M1 = 19681161376707505956807079304988542015446066515923890162744021073123829784752
 _IDENTITY = (0, 1)
 
 

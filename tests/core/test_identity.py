@@ -672,3 +672,28 @@ def test_contacts_are_kept_between_commands_by_their_files_stamp(
         assert KeyStore(tmp_path / "home").contacts() == [bob]
     store.pin_contact(carol)
     assert KeyStore(tmp_path / "home").contacts() == [bob, carol]
+
+
+def test_curve_constants_are_rfc_8032s_and_not_computed_at_import() -> None:
+    """The point check's d and sqrt(-1) (RFC 8032 section 5.1) are the numbers the
+    formulas give, written out: importing pbem.identity computes no modular power (two
+    were 1.4 M instructions of every command that loads a game, issue 35)."""
+    import subprocess
+
+    from pbem import identity
+
+    p = 2**255 - 19
+    assert p == identity._P
+    assert -121665 * pow(121666, -1, p) % p == identity._D
+    assert pow(2, (p - 1) // 4, p) == identity._SQRT_M1
+    assert identity._SQRT_M1 ** 2 % p == p - 1
+    probe = ("import builtins, sys\n"
+             "import pbem.errors, pbem.portable, pbem.atomic, pbem.sha\n"
+             "calls = []\n"
+             "real = builtins.pow\n"
+             "builtins.pow = lambda *a: calls.append(a) or real(*a)\n"
+             "import pbem.identity\n"
+             "print(len(calls))\n")
+    out = subprocess.run([sys.executable, "-c", probe], capture_output=True, text=True,
+                         check=True)
+    assert out.stdout.split() == ["0"]
