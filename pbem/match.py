@@ -208,7 +208,10 @@ class Match:
             "to_act": head[0] if head else None,
             "decision": head[1] if head else None,
             "your_move": head is not None and head[0] == self.side and self.has_pen(),
-            "pending_actions": len(self.pending_actions()),
+            # counted in the records' wire form (history.wire: ``["a", text]``), not typed:
+            # every save of a click typed the file's whole record so far, 47 us for 35
+            # records, a cost that grew with the file (issue 35 item 4)
+            "pending_actions": sum(1 for r in self.pending if r[0] == "a"),
             "awaiting": self._awaiting(head),
             "result": self.result.to_data() if self.result else None,
             "dice": setup.dice_mode,

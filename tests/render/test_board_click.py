@@ -15,7 +15,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 import pbem.web.server as server
-from pbem import gamefiles, session
+from pbem import gamefiles, history, session
 from pbem.match import Match
 from pbem.selfplay import selfplay
 from pbem.session import Game, Home
@@ -281,3 +281,54 @@ def test_a_tap_on_a_unit_reads_the_kept_names_of_the_listing(
     assert taken == []
     monkeypatch.undo()
     assert [Board(home, "selfplay-1").where(u) for u in units] == first
+
+
+def test_a_save_writes_back_the_verified_position_it_loaded_without_encoding_it(
+        tmp_path: Path) -> None:
+    """A click (or a 'pbem act') saves the position of the game's last file, which it did
+    not change: the save writes back the bytes it was loaded with, not a second encoding
+    of that position (0.3-0.5 ms of a click).  Once something is applied to that
+    position, the save holds its new encoding."""
+    home, board = opened(tmp_path)
+    held = json.loads(board.answer())
+    game = board.game()
+    verified = game.match.verifier.state
+    _, body = session.read_save(home, game.path)
+    loaded = body["cache"]["snapshot"]
+    assert isinstance(loaded, bytes) and verified._encoded is None
+    answer = act(board, a_move(game), held["version"])
+    assert answer["ok"] and not answer.get("sealed")
+    assert verified._encoded is None  # not encoded again to be saved
+    _, body = session.read_save(home, game.path)
+    assert body["cache"]["snapshot"] == loaded
+    # the position changed under the verifier (as a file taken in changes it)
+    verified.apply(verified.legal_actions()[0], side=verified.current_player())
+    game.write()
+    _, body = session.read_save(home, game.path)
+    assert body["cache"]["snapshot"] == verified.encoded() != loaded
+
+
+def test_a_click_types_none_of_the_files_records_to_save_it(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """The save's summary counts this file's actions in their wire form: typing every
+    record of the file at each save grew with the file.  The count is the one the
+    typed records give ('pbem status' shows it)."""
+    home, board = opened(tmp_path)
+    held = json.loads(board.answer())
+    game = board.game()
+    for _ in range(3):
+        answer = act(board, a_move(game), held["version"])
+        assert answer["ok"] and not answer.get("sealed"), answer
+        held = answer["state"]
+    typed: list[int] = []
+    real = history.read_all
+
+    def counting(data: Any, where: str = "record") -> Any:
+        typed.append(1)
+        return real(data, where)
+
+    monkeypatch.setattr(history, "read_all", counting)
+    answer = act(board, a_move(game), held["version"])
+    assert answer["ok"] and not answer.get("sealed") and typed == []
+    monkeypatch.undo()
+    assert game.summary()["pending_actions"] == len(game.pending_actions()) == 4
