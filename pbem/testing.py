@@ -67,6 +67,20 @@ def decisions(state: State, chooser: Chooser, steps: int) -> Iterator[State]:
         state.apply(chooser.pick(state.legal_actions()))
 
 
+def turns(state: State, chooser: Chooser, steps: int) -> Iterator[list[Action]]:
+    """Play ``state`` on for at most ``steps`` steps (a roll or a decision each), with
+    ``chooser``'s rolls, until the game ends: at each decision its legal actions are
+    yielded, and the caller applies one of its own choosing before asking for the next
+    (where :func:`decisions` chooses for it)."""
+    for _ in range(steps):
+        if state.is_terminal():
+            return
+        if state.is_chance():
+            state.apply_outcome(chooser.outcome(state.chance_request()))
+            continue
+        yield state.legal_actions()
+
+
 @dataclass
 class PlayoutReport:
     """What a seeded playout did: its steps, actions and rolls, how it ended, and its
