@@ -64,7 +64,8 @@ def test_s7_a_declaration_is_taken_exactly_when_the_listing_holds_it(seed: str) 
     assert isinstance(step, CombatPhase)
     seen = {"attack": 0, "bombard": 0, "refused attack": 0, "refused bombard": 0,
             "attacked already": 0}
-    for legal in turns(st, choose, 3000):
+    for _ in turns(st, choose, 3000):
+        legal = st.legal_actions()
         if st.stack[-1].step == "combat":
             held = set(legal)
             for a in [*map(parse_act, legal), *near_misses(st)]:
