@@ -35,14 +35,9 @@ from pbem.engine import Action
 from pbem.errors import IllegalAction
 from pbem.grammar import Act
 from pbem.testing import Chooser, decisions
+from tests.panzer48.test_check_cost import accepted, new_state
 
 S = TypeVar("S", Moving, Movement)
-
-
-def _new(scenario: str) -> P48State:
-    state = ENGINE.new_state(scenario, ENGINE.resolve_options({}))
-    assert isinstance(state, P48State)
-    return state
 
 
 def near_misses(s: P48State) -> list[Act]:
@@ -60,19 +55,11 @@ def near_misses(s: P48State) -> list[Act]:
             EXIT, STOP, END_MOVEMENT, MOVE(pos.moving[0])]
 
 
-def _refused(s: P48State, action: Action) -> bool:
-    try:
-        s.step().check(s, s.frame().args, action)  # type: ignore[attr-defined]
-    except IllegalAction:
-        return True
-    return False
-
-
 def _at_step(kind: type[S], runs: tuple[tuple[str, int], ...]) -> Iterator[tuple[P48State, S]]:
     """Each decision of the step ``kind`` in seeded playouts of the ``runs`` (scenario,
     seed), with the step."""
     for scenario, seed in runs:
-        s = _new(scenario)
+        s = new_state(scenario)
         step = s.steps[kind.name]
         assert isinstance(step, kind)
         for st in decisions(s, Chooser(f"panzer48/moving-check/{scenario}/{seed}"), 4000):
@@ -93,7 +80,7 @@ def _takes_exactly(st: P48State, step: Moving | Movement, held: set[Action],
         if a in held:
             seen[a.kind] = seen.get(a.kind, 0) + 1
         else:
-            assert _refused(st, a), a
+            assert not accepted(st, a), a
             refused += 1
     return refused
 
@@ -135,7 +122,7 @@ def test_a_moving_stack_is_settled_as_its_listing_says(
 
     monkeypatch.setattr(Moving, "auto_option", both)
     for scenario, seed in (("first-day", 4), ("chir", 5)):
-        s = _new(scenario)
+        s = new_state(scenario)
         for _ in decisions(s, Chooser(f"panzer48/moving-settle/{scenario}/{seed}"), 3000):
             pass
     assert asked["one"] > 10 and asked["several"] > 300, asked
