@@ -53,16 +53,25 @@ class Chooser:
         return tuple(drawn)
 
 
-def decisions(state: State, chooser: Chooser, steps: int) -> Iterator[State]:
+def turns(state: State, chooser: Chooser, steps: int) -> Iterator[State]:
     """Play ``state`` on for at most ``steps`` steps (a roll or a decision each), with
-    ``chooser``'s rolls and choices, until the game ends: ``state`` is yielded at each
-    decision before its choice is made, for the caller to look at, not change."""
+    ``chooser``'s rolls, until the game ends: ``state`` is yielded at each decision, and
+    the caller applies an action of its own choosing before asking for the next (where
+    :func:`decisions` chooses for it)."""
     for _ in range(steps):
         if state.is_terminal():
             return
         if state.is_chance():
             state.apply_outcome(chooser.outcome(state.chance_request()))
             continue
+        yield state
+
+
+def decisions(state: State, chooser: Chooser, steps: int) -> Iterator[State]:
+    """Play ``state`` on for at most ``steps`` steps (a roll or a decision each), with
+    ``chooser``'s rolls and choices, until the game ends: ``state`` is yielded at each
+    decision before its choice is made, for the caller to look at, not change."""
+    for _ in turns(state, chooser, steps):
         yield state
         state.apply(chooser.pick(state.legal_actions()))
 

@@ -137,3 +137,43 @@ def count_forms_built(monkeypatch: pytest.MonkeyPatch) -> Callable[[], list[str]
         return built
 
     return start
+
+
+def _first(*args: Any, **kwargs: Any) -> Any:
+    return args[0] if args else None
+
+
+@pytest.fixture
+def record_calls(monkeypatch: pytest.MonkeyPatch) -> Callable[..., list[Any]]:
+    """Called with an object and the name of one of its functions, puts in its place one
+    that keeps ``keep(*args, **kwargs)`` of each call (by default its first argument) in
+    a record, then calls the real one; returns the record.  The test's ``monkeypatch``
+    puts the real one back (at the test's end, or at its ``undo()``)."""
+
+    def start(owner: object, name: str, keep: Callable[..., Any] = _first) -> list[Any]:
+        record: list[Any] = []
+        real = getattr(owner, name)
+
+        def recorded(*args: Any, **kwargs: Any) -> Any:
+            record.append(keep(*args, **kwargs))
+            return real(*args, **kwargs)
+
+        monkeypatch.setattr(owner, name, recorded)
+        return record
+
+    return start
+
+
+def _length(data: bytes = b"") -> int:
+    return len(data)
+
+
+@pytest.fixture
+def record_hashing(record_calls: Callable[..., list[Any]]) -> Callable[[object], list[int]]:
+    """Called with a module, records the length of each thing its ``sha256`` hashes (see
+    :func:`record_calls`) and returns the record."""
+
+    def start(module: object) -> list[int]:
+        return record_calls(module, "sha256", _length)
+
+    return start

@@ -3,6 +3,9 @@ facts: the answers follow the units as they stand, and the floods are the rules'
 
 from __future__ import annotations
 
+from collections.abc import Callable, Iterator
+from typing import Any
+
 from engines.backhand import ENGINE
 from engines.backhand.position import other
 from engines.backhand.state import BBState
@@ -25,6 +28,27 @@ def test_a_unit_moved_in_place_is_answered_where_it_stands_now() -> None:
     assert "2609" not in s.zoc("soviet") and "3009" in s.zoc("soviet")
     assert s.units_at("2610") == [] and s.units_at("3010") == ["12T"]
     assert s.occupied("soviet") == {"3010": ("12T",)}
+
+
+def _sampled(scenario: str, seed: str, steps: int, every: int) -> Iterator[BBState]:
+    """Every ``every``-th decision of a seeded playout of ``scenario`` (at most ``steps``
+    steps): the state is the one playout's, looked at, then played on."""
+    from pbem.testing import Chooser, decisions
+
+    st = ENGINE.new_state(scenario, ENGINE.resolve_options({}))
+    assert isinstance(st, BBState)
+    for n, s in enumerate(decisions(st, Chooser(seed), steps)):
+        if n % every:
+            continue
+        assert isinstance(s, BBState)
+        yield s
+
+
+def _floods_made(record_calls: Callable[..., list[Any]]) -> list[Any]:
+    """The side (or region) of each flood of the kit's facts.region from now on."""
+    from engines.hexkit import facts
+
+    return record_calls(facts, "region", lambda *args, **kwargs: args[1])
 
 
 def _flood(s: BBState, side: str, friendly_negates: bool) -> set[str]:
@@ -66,17 +90,10 @@ def test_6_0_the_zoc_hexes_alone_are_those_of_the_zoc_map() -> None:
     the set of its hexes (BBState.zoc_hexes: around the side's units, but no city);
     over seeded playouts of both scenarios it is exactly the hexes of the kit's whole
     ZOC map (6.0), a city next to a unit of the side among them."""
-    from pbem.testing import Chooser, decisions
-
     for scenario, seed in (("high-water-mark", "bbzoc/1"), ("backhand-blow", "bbzoc/2")):
-        st = ENGINE.new_state(scenario, ENGINE.resolve_options({}))
-        assert isinstance(st, BBState)
-        m = st.data.map
         asked = beside_city = 0
-        for n, s in enumerate(decisions(st, Chooser(seed), 1500)):
-            if n % 25:
-                continue
-            assert isinstance(s, BBState)
+        for s in _sampled(scenario, seed, 1500, 25):
+            m = s.data.map
             for side in ("soviet", "german"):
                 assert s.zoc_hexes(side) == frozenset(s.zoc(side))
                 beside_city += sum(1 for h in s.data.cities for x in m.neighbors(h)
@@ -111,27 +128,17 @@ def test_3_1_control_after_a_move_reads_no_zoc_map(monkeypatch: object) -> None:
     assert "1719" in s.zoc("german") and "1719" not in s.zoc("soviet")
 
 
-def test_7_0_a_move_that_blocks_no_hex_floods_nothing_anew(monkeypatch: object) -> None:
+def test_7_0_a_move_that_blocks_no_hex_floods_nothing_anew(
+        record_calls: Callable[..., list[Any]]) -> None:
     """Issue 35: the supply net (7.0) and the clear region (15.1 (1)) are kept by the
     hexes they may not enter: a German unit moving behind its lines changes neither
     German flood, which is not made again; a move next to the enemy is, and every
     answer is the plain trace of the rules."""
-    import pytest
-
     from engines.backhand.control import put
-    from engines.hexkit import facts
 
-    assert isinstance(monkeypatch, pytest.MonkeyPatch)
     s = at('clear = true\nplace = { "LAH-1" = "1516", "LAH-2" = "1210", "12T" = "3019" }')
     before = dict(supply_net(s, "german")), dict(clear_region(s, "german"))
-    made: list[object] = []
-    flood = facts.region
-
-    def spy(*args: object, **kwargs: object) -> object:
-        made.append(args[1])
-        return flood(*args, **kwargs)  # type: ignore[arg-type]
-
-    monkeypatch.setattr(facts, "region", spy)
+    made = _floods_made(record_calls)
     put(s, ["LAH-2"], "1211")  # far from any Soviet unit or ZOC
     assert (dict(supply_net(s, "german")), dict(clear_region(s, "german"))) == before
     assert made == []
@@ -144,36 +151,20 @@ def test_7_0_a_move_that_blocks_no_hex_floods_nothing_anew(monkeypatch: object) 
     assert len(made) == 1
 
 
-def test_7_0_a_unit_is_in_supply_exactly_when_the_net_says(monkeypatch: object) -> None:
+def test_7_0_a_unit_is_in_supply_exactly_when_the_net_says(
+        record_calls: Callable[..., list[Any]]) -> None:
     """Issue 35: a unit's supply (7.0) is searched from its hex, stopping at a source or
     at a hex a search already decided, not by flooding the net of the whole map; over
     seeded playouts of both scenarios it answers for every unit's hex, and for hexes
     of every kind around them (enemy units, EZOCs, cut off, sources), what the net does:
     in it, a source, or next to it."""
-    import pytest
-
     from engines.backhand.supply import in_supply, supply_sources
-    from engines.hexkit import facts
-    from pbem.testing import Chooser, decisions
 
-    assert isinstance(monkeypatch, pytest.MonkeyPatch)
-    flooded: list[object] = []
-    region = facts.region
-
-    def spy(*args: object, **kwargs: object) -> object:
-        flooded.append(args[1])
-        return region(*args, **kwargs)  # type: ignore[arg-type]
-
-    monkeypatch.setattr(facts, "region", spy)
+    flooded = _floods_made(record_calls)
     for scenario, seed in (("high-water-mark", "bbsupply/1"), ("backhand-blow", "bbsupply/2")):
-        st = ENGINE.new_state(scenario, ENGINE.resolve_options({}))
-        assert isinstance(st, BBState)
-        m = st.data.map
         asked = out = 0
-        for n, s in enumerate(decisions(st, Chooser(seed), 1200)):
-            if n % 20:
-                continue
-            assert isinstance(s, BBState)
+        for s in _sampled(scenario, seed, 1200, 20):
+            m = s.data.map
             for side in ("soviet", "german"):
                 hexes = {x.at for x in s.pos.units.values() if x.at in m.index}
                 hexes |= {y for h in sorted(hexes) for y in m.neighbors(h)}

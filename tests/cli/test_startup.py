@@ -10,6 +10,7 @@ import json
 import subprocess
 import sys
 from pathlib import Path
+from typing import Any
 
 import click
 import pytest
@@ -152,23 +153,41 @@ class _Enough(Exception):
     pass
 
 
-def test_receive_and_act_import_no_mail_board_or_rich(tmp_path: Path) -> None:
-    """A .pbem file is told from mail by its first bytes without the mail stack, and act
-    loads the board renderer (for a suggestion) only when an action is refused."""
+def before_file(tmp_path: Path, engine: str, scenario: str, count: int, *,
+                side: str, home: str) -> tuple[Path, str]:
+    """A self-played game stopped as its ``count``-th file is written: that file and the
+    home that has yet to receive it (``home`` when the file is ``side``'s, else the other
+    one), copied as they stood under tmp_path/before."""
     import shutil
 
     play = tmp_path / "play"
 
-    def on_file(count: int) -> None:
-        if count == 6:
+    def on_file(n: int) -> None:
+        if n == count:
             shutil.copytree(play, tmp_path / "before")
             raise _Enough
 
     with pytest.raises(_Enough):
-        selfplay("skirmish", "long", 1, play, on_file=on_file)
+        selfplay(engine, scenario, 1, play, on_file=on_file)
     incoming = sorted((tmp_path / "before" / "files").iterdir())[-1]
-    home = str(tmp_path / "before" / ("home-b" if incoming.name.endswith("-red.pbem")
-                                      else "home-a"))
+    other = {"home-a": "home-b", "home-b": "home-a"}[home]
+    return incoming, str(tmp_path / "before" / (home if incoming.name.endswith(f"-{side}.pbem")
+                                                else other))
+
+
+def legal_json(home: str) -> dict[str, Any]:
+    """What 'pbem legal selfplay-1 --json' prints in ``home``."""
+    legal = subprocess.run([sys.executable, "-c", "from pbem.cli import main; main()",
+                            "--home", home, "legal", "selfplay-1", "--json"],
+                           capture_output=True, text=True, check=True)
+    listing: dict[str, Any] = json.loads(legal.stdout)
+    return listing
+
+
+def test_receive_and_act_import_no_mail_board_or_rich(tmp_path: Path) -> None:
+    """A .pbem file is told from mail by its first bytes without the mail stack, and act
+    loads the board renderer (for a suggestion) only when an action is refused."""
+    incoming, home = before_file(tmp_path, "skirmish", "long", 6, side="red", home="home-b")
     # nor cryptography's key-file serialization: an unencrypted key.pem is read directly
     unwanted = ("pbem.transport.mail", "email", "pbem.play", "pbem.render", "rich",
                 "pbem.audit", "cryptography.hazmat.primitives.serialization")
@@ -177,10 +196,7 @@ def test_receive_and_act_import_no_mail_board_or_rich(tmp_path: Path) -> None:
         return [n for n in names if any(n == u or n.startswith(u + ".") for u in unwanted)]
 
     assert loaded(imported("--home", home, "receive", str(incoming))) == []
-    legal = subprocess.run([sys.executable, "-c", "from pbem.cli import main; main()",
-                            "--home", home, "legal", "selfplay-1", "--json"],
-                           capture_output=True, text=True, check=True)
-    action = json.loads(legal.stdout)["actions"][0]
+    action = legal_json(home)["actions"][0]
     assert loaded(imported("--home", home, "act", "selfplay-1", action)) == []
 
 
@@ -251,20 +267,7 @@ def test_turn_commands_run_without_the_garbage_collector(tmp_path: Path) -> None
     runs several commands: what they made is in the oldest generation, not frozen (it
     can still be collected) nor left in the young ones (the next collection would walk
     it all)."""
-    import shutil
-
-    play = tmp_path / "play"
-
-    def on_file(count: int) -> None:
-        if count == 6:
-            shutil.copytree(play, tmp_path / "before")
-            raise _Enough
-
-    with pytest.raises(_Enough):
-        selfplay("skirmish", "long", 1, play, on_file=on_file)
-    incoming = sorted((tmp_path / "before" / "files").iterdir())[-1]
-    home = str(tmp_path / "before" / ("home-b" if incoming.name.endswith("-red.pbem")
-                                      else "home-a"))
+    incoming, home = before_file(tmp_path, "skirmish", "long", 6, side="red", home="home-b")
 
     def probe(*argv: str) -> None:
         out = subprocess.run([sys.executable, "-c", _COLLECTOR_PROBE, "--home", home,
@@ -275,11 +278,9 @@ def test_turn_commands_run_without_the_garbage_collector(tmp_path: Path) -> None
         assert frozen == 0 and young < 2_000, argv
 
     probe("receive", str(incoming))
-    legal = subprocess.run([sys.executable, "-c", "from pbem.cli import main; main()",
-                            "--home", home, "legal", "selfplay-1", "--json"],
-                           capture_output=True, text=True, check=True)
+    action = legal_json(home)["actions"][0]
     probe("legal", "selfplay-1")
-    probe("act", "selfplay-1", json.loads(legal.stdout)["actions"][0])
+    probe("act", "selfplay-1", action)
 
 
 _IMPORT_PROBE = """
@@ -330,21 +331,9 @@ def test_real_engine_turn_commands_import_nothing_they_do_not_use(tmp_path: Path
     """White Death's receive, legal and act (its data cache warm, as a player's home is
     after the first command) load the engine and the kit, and nothing on the list above:
     a regression fails here by the module's name, not by a timing."""
-    import shutil
-
-    play = tmp_path / "play"
-
-    def on_file(count: int) -> None:
-        if count == 3:
-            shutil.copytree(play, tmp_path / "before")
-            raise _Enough
-
-    with pytest.raises(_Enough):
-        selfplay("white-death", "purkayev", 1, play, on_file=on_file)
-    incoming = sorted((tmp_path / "before" / "files").iterdir())[-1]
     # the creator (home-a) plays the first side, the Soviet: it receives the German's file
-    home = str(tmp_path / "before" / ("home-a" if incoming.name.endswith("-german.pbem")
-                                      else "home-b"))
+    incoming, home = before_file(tmp_path, "white-death", "purkayev", 3, side="german",
+                                 home="home-a")
     imported("--home", home, "legal", "selfplay-1")  # the data cache filled, as after a
     # first command
 
@@ -356,10 +345,7 @@ def test_real_engine_turn_commands_import_nothing_they_do_not_use(tmp_path: Path
     assert "engines.white_death" in names  # it did replay the file with the engine
     assert loaded(names) == []
     assert loaded(imported("--home", home, "legal", "selfplay-1")) == []
-    legal = subprocess.run([sys.executable, "-c", "from pbem.cli import main; main()",
-                            "--home", home, "legal", "selfplay-1", "--json"],
-                           capture_output=True, text=True, check=True)
-    listing = json.loads(legal.stdout)
+    listing = legal_json(home)
     assert listing["your_move"], listing["prompt"]
     action = listing["default"] or listing["actions"][0]
     assert loaded(imported("--home", home, "act", "selfplay-1", action)) == []

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import pickle
+from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
@@ -236,28 +237,22 @@ def test_files_digest_is_kept_by_the_files_stamps(data_cache: Path, tmp_path: Pa
     assert read == ["a.py", "b.py", "a.py", "b.py"]
 
 
-def test_an_entry_is_checked_without_hashing_it(data_cache: Path,
-                                                monkeypatch: pytest.MonkeyPatch) -> None:
+def test_an_entry_is_checked_without_hashing_it(
+        data_cache: Path, record_hashing: Callable[[object], list[int]]) -> None:
     """A kept entry's payload is checked by its CRC-32, not hashed again with SHA-256 at
     every read (issue 35: 16 M instructions of every 48th Panzer Korps command); the
     damage it catches is in the tests above."""
     big = {"hexes": [[f"{n:04d}", n] for n in range(5000)]}
     key = datacache.make_key("hexmap", b"m")
     datacache.store("hexmap", key, big)
-    hashed: list[int] = []
-    real = datacache.sha256
-
-    def counted(data: bytes = b"") -> Any:
-        hashed.append(len(data))
-        return real(data)
-
-    monkeypatch.setattr(datacache, "sha256", counted)
+    hashed = record_hashing(datacache)
     assert datacache.load("hexmap", key) == big
     assert hashed == []
 
 
-def test_a_data_files_digest_is_kept_by_its_stamp(data_cache: Path, tmp_path: Path,
-                                                  monkeypatch: pytest.MonkeyPatch) -> None:
+def test_a_data_files_digest_is_kept_by_its_stamp(
+        data_cache: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch,
+        record_hashing: Callable[[object], list[int]]) -> None:
     """A scenario file's SHA-256 (the invite's pin, the parsed tables' key) is taken once
     and then found by the file's stamp: a later command reads the file but hashes none
     of it (issue 35: 47 instructions a byte); a file changed is hashed again."""
@@ -267,14 +262,8 @@ def test_a_data_files_digest_is_kept_by_its_stamp(data_cache: Path, tmp_path: Pa
     path.write_bytes(b"[map]\ntitle = 'x'\n" * 200)
     whole = sha.sha256(path.read_bytes()).digest()
     assert datacache.read_known(path) == path.read_bytes()
-    hashed: list[int] = []
     real = sha.sha256
-
-    def counted(data: bytes = b"") -> Any:
-        hashed.append(len(data))
-        return real(data)
-
-    monkeypatch.setattr(sha, "sha256", counted)
+    hashed = record_hashing(sha)
     monkeypatch.setattr(sha, "_digests", {})  # a new process
     raw = datacache.read_known(path)
     assert sha.content_digest(raw) == whole

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 
 import pytest
 from hypothesis import given, settings
@@ -246,48 +246,54 @@ def test_a_sides_zoc_is_kept_while_only_the_other_side_moves() -> None:
     assert calls == ["r1", "r2", "r1", "r2", "r1", "r2"]
 
 
-@settings(max_examples=60, deadline=None)
-@given(st.lists(st.tuples(st.sampled_from(sorted(M.ids)), st.sampled_from(["blue", "red"]),
-                          st.sampled_from(["1", "2", "1r", "2r"])), max_size=12))
-def test_in_zoc_is_membership_of_the_zoc_map_for_every_rule(
-        spots: list[tuple[HexId, str, str]]) -> None:
-    """Asked of one hex, a side's ZOC holds it exactly when the whole map does, under
-    every kind of rule (by stack, by unit, the own hex, blocked hexsides), and a hex off
-    the map is in no ZOC."""
+#: units anywhere on M, of either side, with marks the rules below read
+SPOTS = st.lists(st.tuples(st.sampled_from(sorted(M.ids)), st.sampled_from(["blue", "red"]),
+                           st.sampled_from(["1", "2", "1r", "2r"])), max_size=12)
+
+
+def _every_rule(spots: list[tuple[HexId, str, str]]
+                ) -> Iterator[tuple[list[Placed], ZocRule, str]]:
+    """The units of ``spots``, with each kind of rule (by stack, by unit, the own hex,
+    blocked hexsides) and each side."""
     units = [Placed(f"u{i:02d}", h, side, mark) for i, (h, side, mark) in enumerate(spots)]
     rules = (ZocRule(), THREE, ZocRule(exerts=lambda p: str(p.mark).startswith("1")),
              ZocRule(stack=_three_steps, include_own_hex=True),
              ZocRule(blocking_sides=frozenset({"river"})))
     for rule in rules:
         for side in ("blue", "red"):
-            asked = BoardFacts(M, units)  # asked first: no map made yet to read from
-            whole = BoardFacts(M, units).zoc(side, rule)
-            assert {h for h in M.ids if asked.in_zoc(side, h, rule)} == whole.hexes
-            assert not asked.in_zoc(side, "9999", rule)
+            yield units, rule, side
 
 
 @settings(max_examples=60, deadline=None)
-@given(st.lists(st.tuples(st.sampled_from(sorted(M.ids)), st.sampled_from(["blue", "red"]),
-                          st.sampled_from(["1", "2", "1r", "2r"])), max_size=12))
+@given(SPOTS)
+def test_in_zoc_is_membership_of_the_zoc_map_for_every_rule(
+        spots: list[tuple[HexId, str, str]]) -> None:
+    """Asked of one hex, a side's ZOC holds it exactly when the whole map does, under
+    every kind of rule (by stack, by unit, the own hex, blocked hexsides), and a hex off
+    the map is in no ZOC."""
+    for units, rule, side in _every_rule(spots):
+        asked = BoardFacts(M, units)  # asked first: no map made yet to read from
+        whole = BoardFacts(M, units).zoc(side, rule)
+        assert {h for h in M.ids if asked.in_zoc(side, h, rule)} == whole.hexes
+        assert not asked.in_zoc(side, "9999", rule)
+
+
+@settings(max_examples=60, deadline=None)
+@given(SPOTS)
 def test_zoc_hexes_are_the_zoc_map_s_hexes_for_every_rule(
         spots: list[tuple[HexId, str, str]]) -> None:
     """A side's ZOC as a set of hexes (what 48th Panzer Korps 10 reads after every step
     of a move) is exactly the whole map's hexes, under every kind of rule, asked before
     the map is made and after it; for a rule that nothing blocks, no map is made for
     it."""
-    units = [Placed(f"u{i:02d}", h, side, mark) for i, (h, side, mark) in enumerate(spots)]
-    rules = (ZocRule(), THREE, ZocRule(exerts=lambda p: str(p.mark).startswith("1")),
-             ZocRule(stack=_three_steps, include_own_hex=True),
-             ZocRule(blocking_sides=frozenset({"river"})))
-    for rule in rules:
-        for side in ("blue", "red"):
-            asked = BoardFacts(M, units)
-            whole = BoardFacts(M, units).zoc(side, rule)
-            assert asked.zoc_hexes(side, rule) == whole.hexes
-            if not rule.blocking_sides:
-                assert ("zoc", side, rule) not in asked._found
-            asked.zoc(side, rule)
-            assert asked.zoc_hexes(side, rule) == whole.hexes
+    for units, rule, side in _every_rule(spots):
+        asked = BoardFacts(M, units)
+        whole = BoardFacts(M, units).zoc(side, rule)
+        assert asked.zoc_hexes(side, rule) == whole.hexes
+        if not rule.blocking_sides:
+            assert ("zoc", side, rule) not in asked._found
+        asked.zoc(side, rule)
+        assert asked.zoc_hexes(side, rule) == whole.hexes
 
 
 def test_in_zoc_makes_no_map_of_the_sides_zoc() -> None:

@@ -16,7 +16,7 @@ from engines.mortain.state import MortainState
 from pbem.engine import Action
 from pbem.errors import IllegalAction
 from pbem.grammar import Act
-from pbem.testing import Chooser
+from pbem.testing import Chooser, turns
 
 
 def parse_act(action: Action) -> Act:
@@ -64,12 +64,7 @@ def test_s7_a_declaration_is_taken_exactly_when_the_listing_holds_it(seed: str) 
     assert isinstance(step, CombatPhase)
     seen = {"attack": 0, "bombard": 0, "refused attack": 0, "refused bombard": 0,
             "attacked already": 0}
-    for _ in range(3000):
-        if st.over() or not st.stack:
-            break
-        if st.is_chance():
-            st.apply_outcome(choose.outcome(st.chance_request()))
-            continue
+    for _ in turns(st, choose, 3000):
         legal = st.legal_actions()
         if st.stack[-1].step == "combat":
             held = set(legal)

@@ -16,10 +16,12 @@ from engines.mortain.state import MortainState
 from pbem.testing import Chooser
 
 
-def at_us_movement() -> MortainState:
+def at_us_movement(seed: str = "mortfacts/1") -> MortainState:
+    """The US player's movement on turn 2 of a playout seeded by ``seed`` that ends
+    every movement at once."""
     st = ENGINE.new_state("counterattack", ENGINE.resolve_options({}))
     assert isinstance(st, MortainState)
-    choose = Chooser("mortfacts/1")
+    choose = Chooser(seed)
     while st.stack[-1].step != "move" or st.pos.phasing != "us" or st.pos.turn != 2:
         if st.is_chance():
             st.apply_outcome(choose.outcome(st.chance_request()))

@@ -187,7 +187,7 @@ def test_11_1_a_default_with_no_unit_to_enter_reads_no_listing(
 
 
 def test_s3_a_listing_after_a_move_reuses_the_other_units_moves(
-        monkeypatch: pytest.MonkeyPatch) -> None:
+        record_calls: Callable[..., list[Any]]) -> None:
     """A board click lists the phase's moves again after each move: every other unit's
     reach is the one found before (the enemy stands still), and so are its moves, which
     are only filtered again against the hexes now occupied (S5); the listing reads as
@@ -196,14 +196,7 @@ def test_s3_a_listing_after_a_move_reuses_the_other_units_moves(
     st.legal_actions()
     move = next(a for a in st.legal_actions() if isinstance(a, Act) and a.kind == "move")
     st.apply(move)
-    made: list[object] = []
-    real = MOVE.unchecked
-
-    def counted(many: Any) -> Any:
-        made.append(many)
-        return real(many)
-
-    monkeypatch.setattr(MOVE, "unchecked", counted)
+    made = record_calls(MOVE, "unchecked")
     listed: dict[str, list[str]] = {}
     for a in st.legal_actions():
         if a.notation().startswith("move "):

@@ -16,7 +16,8 @@ from engines.mortain.state import MortainState
 from pbem.engine import Action
 from pbem.errors import IllegalAction
 from pbem.grammar import Act
-from pbem.testing import Chooser
+from pbem.testing import Chooser, turns
+from tests.mortain.test_facts_kept import at_us_movement
 
 
 def near_misses(st: MortainState, legal: list[Action]) -> list[Act]:
@@ -65,12 +66,7 @@ def test_s3_a_move_is_taken_exactly_when_the_listing_holds_it() -> None:
     choose = Chooser("mortcheck/1")
     decisions = 0
     seen = {"move": 0, "enter": 0, "exit": 0, "stranded": 0, "turn-one": 0}
-    for _ in range(700):
-        if st.over() or not st.stack:
-            break
-        if st.is_chance():
-            st.apply_outcome(choose.outcome(st.chance_request()))
-            continue
+    for _ in turns(st, choose, 700):
         legal = st.legal_actions()
         if st.stack[-1].step == "move":
             step = st.steps["move"]
@@ -107,16 +103,7 @@ def test_s3_a_received_move_is_checked_without_listing_the_side(
     """Issue 35: replaying a move or 'end movement' lists nothing, and the move's search
     goes towards its hex alone; a move the listing lacks is refused in its words (S5) and changes
     nothing."""
-    st = ENGINE.new_state("counterattack", ENGINE.resolve_options({}))
-    assert isinstance(st, MortainState)
-    choose = Chooser("mortcheck/received")
-    while st.stack[-1].step != "move" or st.pos.phasing != "us" or st.pos.turn != 2:
-        if st.is_chance():
-            st.apply_outcome(choose.outcome(st.chance_request()))
-        else:
-            legal = st.legal_actions()
-            st.apply(END_MOVEMENT if END_MOVEMENT in legal else
-                     legal[choose.below(len(legal))])
+    st = at_us_movement("mortcheck/received")
     legal = st.legal_actions()
     move = next(a for a in legal if parse_act(a).kind == "move")
     unit = parse_act(move).text("unit")

@@ -16,13 +16,15 @@ from pbem.errors import IllegalAction
 from pbem.testing import Chooser
 
 
-def _new(scenario: str) -> P48State:
+def new_state(scenario: str) -> P48State:
+    """A new game of ``scenario``, its options the defaults."""
     state = ENGINE.new_state(scenario, ENGINE.resolve_options({}))
     assert isinstance(state, P48State)
     return state
 
 
-def _accepted(s: P48State, action: Action) -> bool:
+def accepted(s: P48State, action: Action) -> bool:
+    """Whether the step at hand's check takes ``action``."""
     try:
         s.step().check(s, s.frame().args, action)  # type: ignore[attr-defined]
     except IllegalAction:
@@ -34,7 +36,7 @@ def test_a_placement_is_checked_without_listing_every_unit_s_hexes(
         monkeypatch: pytest.MonkeyPatch) -> None:
     """9: 'place U H' is checked against U's set-up hexes alone; a hex it may not set
     up in is refused, in 9's words, as before."""
-    s = _new("first-day")
+    s = new_state("first-day")
     assert s.decision() is not None and s.decision().kind == "setup"  # type: ignore[union-attr]
     # listed on a clone: the options memo of this decision would answer the check
     legal = [act(a) for a in s.clone().legal_actions()]
@@ -60,7 +62,7 @@ def test_the_set_up_check_takes_exactly_what_the_listing_holds(scenario: str,
     and a near miss (a neighbouring hex, the unit's own hex, a hex off the map, another
     unit, an enemy unit, a unit already placed, no unit) is refused exactly when the
     listing does not hold it."""
-    s = _new(scenario)
+    s = new_state(scenario)
     choose = Chooser(f"panzer48/check-cost/{scenario}/{seed}")
     decisions = tried = 0
     while s.decision() is not None and s.decision().kind == "setup":  # type: ignore[union-attr]
@@ -77,9 +79,9 @@ def test_the_set_up_check_takes_exactly_what_the_listing_holds(scenario: str,
                         if act(a).form is PLACE and act(a).text("unit") == u}
                 for h in sorted(mine | near | {"9999", here} - {""}):
                     action = PLACE(u, h)
-                    assert _accepted(s, action) == (action in listed), (u, h)
+                    assert accepted(s, action) == (action in listed), (u, h)
                     tried += 1
-            assert all(_accepted(s, a) for a in legal)
+            assert all(accepted(s, a) for a in legal)
         decisions += 1
         s.apply(choose.pick(legal), side=s.current_player())
     assert decisions > 20 and tried > 500, (decisions, tried)
@@ -92,7 +94,7 @@ def test_counters_are_the_views_without_drawing_it(monkeypatch: pytest.MonkeyPat
     from engines.panzer48 import state as p48state
     from pbem.engine import view_counters
 
-    s = _new("first-day")
+    s = new_state("first-day")
     choose = Chooser("panzer48/check-cost/counters")
     for _ in range(150):
         for side in (None, "soviet", "german"):

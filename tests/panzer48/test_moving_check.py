@@ -9,7 +9,8 @@ listing holds it, and every settling takes what the listing's sole option is."""
 
 from __future__ import annotations
 
-from typing import Any
+from collections.abc import Iterator
+from typing import Any, TypeVar
 
 import pytest
 
@@ -34,12 +35,9 @@ from pbem.engine import Action
 from pbem.errors import IllegalAction
 from pbem.grammar import Act
 from pbem.testing import Chooser, decisions
+from tests.panzer48.test_check_cost import accepted, new_state
 
-
-def _new(scenario: str) -> P48State:
-    state = ENGINE.new_state(scenario, ENGINE.resolve_options({}))
-    assert isinstance(state, P48State)
-    return state
+S = TypeVar("S", Moving, Movement)
 
 
 def near_misses(s: P48State) -> list[Act]:
@@ -57,12 +55,34 @@ def near_misses(s: P48State) -> list[Act]:
             EXIT, STOP, END_MOVEMENT, MOVE(pos.moving[0])]
 
 
-def _refused(s: P48State, action: Action) -> bool:
-    try:
-        s.step().check(s, s.frame().args, action)  # type: ignore[attr-defined]
-    except IllegalAction:
-        return True
-    return False
+def _at_step(kind: type[S], runs: tuple[tuple[str, int], ...]) -> Iterator[tuple[P48State, S]]:
+    """Each decision of the step ``kind`` in seeded playouts of the ``runs`` (scenario,
+    seed), with the step."""
+    for scenario, seed in runs:
+        s = new_state(scenario)
+        step = s.steps[kind.name]
+        assert isinstance(step, kind)
+        for st in decisions(s, Chooser(f"panzer48/moving-check/{scenario}/{seed}"), 4000):
+            assert isinstance(st, P48State)
+            if st.frame().step == kind.name:
+                yield st, step
+
+
+def _takes_exactly(st: P48State, step: Moving | Movement, held: set[Action],
+                   misses: list[Act], seen: dict[str, int], where: tuple[object, ...]) -> int:
+    """The step's one-action test takes each of ``held`` (counted in ``seen`` by kind)
+    and refuses each of ``misses`` the listing lacks, which its check refuses: how many
+    it refused.  ``where`` ends an assertion's message."""
+    refused = 0
+    for a in [*map(act, held), *misses]:
+        fast = step._listed(st, a)
+        assert fast == (a in held), (a, *where)
+        if a in held:
+            seen[a.kind] = seen.get(a.kind, 0) + 1
+        else:
+            assert not accepted(st, a), a
+            refused += 1
+    return refused
 
 
 def test_a_moving_stack_s_check_takes_exactly_what_the_listing_holds() -> None:
@@ -71,26 +91,13 @@ def test_a_moving_stack_s_check_takes_exactly_what_the_listing_holds() -> None:
     listing lacks; the check refuses those in the listing's words."""
     seen: dict[str, int] = {}
     refused = 0
-    for scenario, seed in (("first-day", 1), ("first-day", 2), ("chir", 3), ("chir", 4)):
-        s = _new(scenario)
-        step = s.steps["moving"]
-        assert isinstance(step, Moving)
-        for st in decisions(s, Chooser(f"panzer48/moving-check/{scenario}/{seed}"), 4000):
-            assert isinstance(st, P48State)
-            if st.frame().step != "moving":
-                continue
-            listed = st.legal_actions()
-            # the listing the settling began, finished: the step's whole listing, in order
-            assert listed == step.options(st, st.frame().args)
-            held = set(listed)
-            for a in [*map(act, held), *near_misses(st)]:
-                fast = step._listed(st, a)
-                assert fast == (a in held), (a, st.pos.turn, st.pos.moving)
-                if a in held:
-                    seen[a.kind] = seen.get(a.kind, 0) + 1
-                else:
-                    assert _refused(st, a), a
-                    refused += 1
+    runs = (("first-day", 1), ("first-day", 2), ("chir", 3), ("chir", 4))
+    for st, step in _at_step(Moving, runs):
+        listed = st.legal_actions()
+        # the listing the settling began, finished: the step's whole listing, in order
+        assert listed == step.options(st, st.frame().args)
+        refused += _takes_exactly(st, step, set(listed), near_misses(st), seen,
+                                  (st.pos.turn, st.pos.moving))
     # the playouts met every kind of the moving stack's actions but the exit (10: a
     # Soviet stack on the south edge's roads), which the near misses ask at each stop
     assert seen.get("to", 0) > 1000 and seen.get("stop", 0) > 200, seen
@@ -115,7 +122,7 @@ def test_a_moving_stack_is_settled_as_its_listing_says(
 
     monkeypatch.setattr(Moving, "auto_option", both)
     for scenario, seed in (("first-day", 4), ("chir", 5)):
-        s = _new(scenario)
+        s = new_state(scenario)
         for _ in decisions(s, Chooser(f"panzer48/moving-settle/{scenario}/{seed}"), 3000):
             pass
     assert asked["one"] > 10 and asked["several"] > 300, asked
@@ -185,23 +192,9 @@ def test_the_movement_phase_s_check_takes_exactly_what_the_listing_holds() -> No
     reveal) and refuses every near miss the listing lacks, which the check refuses."""
     seen: dict[str, int] = {}
     refused = 0
-    for scenario, seed in (("first-day", 1), ("chir", 3), ("chir", 6)):
-        s = _new(scenario)
-        step = s.steps["movement"]
-        assert isinstance(step, Movement)
-        for st in decisions(s, Chooser(f"panzer48/moving-check/{scenario}/{seed}"), 4000):
-            assert isinstance(st, P48State)
-            if st.frame().step != "movement":
-                continue
-            held = set(st.legal_actions())
-            for a in [*map(act, held), *phase_near_misses(st)]:
-                fast = step._listed(st, a)
-                assert fast == (a in held), (a, st.pos.turn, st.pos.phasing)
-                if a in held:
-                    seen[a.kind] = seen.get(a.kind, 0) + 1
-                else:
-                    assert _refused(st, a), a
-                    refused += 1
+    for st, step in _at_step(Movement, (("first-day", 1), ("chir", 3), ("chir", 6))):
+        refused += _takes_exactly(st, step, set(st.legal_actions()), phase_near_misses(st),
+                                  seen, (st.pos.turn, st.pos.phasing))
     assert min(seen.get(k, 0) for k in ("move", "move-stack", "end-movement", "enter",
                                         "reveal")) > 0, seen
     assert refused > 10000, refused

@@ -7,6 +7,7 @@ apart once per action, not once per redraw."""
 from __future__ import annotations
 
 import json
+from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
@@ -167,21 +168,15 @@ def test_a_click_that_rolls_nothing_writes_the_save_alone(
 
 
 def test_a_click_compares_the_save_on_disk_without_hashing_it(
-        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch,
+        record_hashing: Callable[[object], list[int]]) -> None:
     """The save on disk is compared with the one the board read or wrote (has another
     pbem command saved the game since?) byte for byte: hashing it was three SHA-256 of
     the save a click.  A save changed behind the board is still seen, and reloaded."""
     home, board = opened(tmp_path)
     held = json.loads(board.answer())
     game = board.game()
-    hashed: list[int] = []
-    real = session.sha256
-
-    def counting(data: bytes = b"") -> Any:
-        hashed.append(len(data))
-        return real(data)
-
-    monkeypatch.setattr(session, "sha256", counting)
+    hashed = record_hashing(session)
     answer = act(board, a_move(game), held["version"])
     assert answer["ok"] and hashed == []
     monkeypatch.undo()

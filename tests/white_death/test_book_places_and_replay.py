@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from typing import Any
 
 import pytest
@@ -35,19 +36,12 @@ def test_4_C_opponent_sees_a_unit_move_but_not_which() -> None:
     assert not any(unit in text for text in german)
 
 
-def test_the_data_is_parsed_once_per_engine(monkeypatch: Any) -> None:
+def test_the_data_is_parsed_once_per_engine(record_calls: Callable[..., list[Any]]) -> None:
     """Issue 19: listing scenarios, hashing the data files and making a state each read
     the parsed data; one command used to parse every TOML file twice."""
     import engines.white_death as module
 
-    calls: list[str] = []
-    real = module.load_scenario_dir
-
-    def counted(name: str) -> Any:
-        calls.append(name)
-        return real(name)
-
-    monkeypatch.setattr(module, "load_scenario_dir", counted)
+    calls = record_calls(module, "load_scenario_dir")
     engine = type(ENGINE)()
     first = engine.scenarios()[0].id
     engine.scenario_files(first)
