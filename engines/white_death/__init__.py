@@ -14,7 +14,6 @@ from types import MappingProxyType
 
 from engines.hexkit.scenario import ScenarioSet, load_scenario_dir, load_scenario_path
 from engines.white_death.data import Catalog, load_catalog
-from engines.white_death.placement import setup_initial
 from engines.white_death.sequence import STEPS
 from engines.white_death.state import WDState
 from pbem.engine import Engine, OrderSpec, ScenarioInfo, Snapshot, State
@@ -142,6 +141,9 @@ class WhiteDeath(Engine):
         return problems
 
     def _new_state(self, scenario: str, options: Mapping[str, str]) -> State:
+        # the set-up's module loads for a new game alone (issue 35: a turn command's import)
+        from engines.white_death.placement import setup_initial
+
         state = WDState(self, scenario, dict(options))
         setup_initial(state)
         return state

@@ -18,7 +18,6 @@ from engines.white_death import (
     assault,
     listing,
     movement,
-    placement,
     reinforcements,
     supply,
     turns,
@@ -149,6 +148,10 @@ class Setup(WDChoice):
     default_action = act("auto-setup")
 
     def check_action(self, s: WDState, a: Act) -> None:
+        # the set-up's module loads with the Campaign's set-up alone: no other step of
+        # any scenario reads it (issue 35: a turn command's import)
+        from engines.white_death import placement
+
         match a.kind:
             case "place":
                 placement.check_place(s, a)
@@ -158,6 +161,8 @@ class Setup(WDChoice):
                 raise _Foreign
 
     def do_action(self, s: WDState, a: Act) -> list[Event]:
+        from engines.white_death import placement
+
         match a.kind:
             case "place":
                 return placement.do_place(s, a)
@@ -174,6 +179,8 @@ class Setup(WDChoice):
                 f"({len(s.pos.setup_raster)} units left to place)")
 
     def candidates(self, s: WDState, args: Any) -> list[Act]:
+        from engines.white_death import placement
+
         return placement._setup_candidates(s)
 
     def after(self, s: WDState, args: Any, a: Act, flow: Flow) -> None:

@@ -43,7 +43,7 @@ from __future__ import annotations
 import copy
 from collections.abc import Iterable
 from dataclasses import replace
-from typing import Any, ClassVar, Protocol, runtime_checkable
+from typing import TYPE_CHECKING, Any, ClassVar, Protocol, runtime_checkable
 
 from engines.hexkit.facts import BoardFacts, Placed, board_facts
 from engines.hexkit.hexmap import HexMap
@@ -66,7 +66,9 @@ from pbem.engine import Action, Decision, Engine, Result, State
 from pbem.errors import IllegalAction
 from pbem.grammar import Act
 from pbem.steps import Frame, Misfit, Step, StepState
-from pbem.view import BoardView
+
+if TYPE_CHECKING:
+    from pbem.view import BoardView
 
 # the names other modules and the tests import from here
 __all__ = ["BOXES", "SIDE_COLOR", "U", "WDState", "other", "river_lines"]

@@ -10,15 +10,16 @@ from __future__ import annotations
 
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from functools import partial
-from typing import Any, cast
+from typing import TYPE_CHECKING, Any, cast
 
-from engines.hexkit.board import map_fields
-from engines.hexkit.scenario import ScenarioSet
 from engines.white_death.base import other
 from engines.white_death.data import SIDES, Catalog, UnitDef
 from engines.white_death.position import Position
 from pbem.memo import Memo
-from pbem.view import BoardView, Line, Piece
+
+if TYPE_CHECKING:  # the board's types load when a board is drawn (issue 35)
+    from engines.hexkit.scenario import ScenarioSet
+    from pbem.view import BoardView, Line, Piece
 
 SIDE_COLOR = {"soviet": "#c03030", "german": "#303030"}
 
@@ -28,6 +29,8 @@ _RIVERS: dict[int, tuple[Line, ...]] = {}
 def river_lines(data: ScenarioSet) -> tuple[Line, ...]:
     """Each river's course from the map file's ``[rivers]`` table, for drawing."""
     if id(data) not in _RIVERS:
+        from pbem.view import Line
+
         rivers = data.doc(data.map_doc).get_table("rivers", default={}) \
             if data.map_doc is not None else {}
         _RIVERS[id(data)] = tuple(
@@ -52,6 +55,8 @@ def _hex_pieces(pos: Position, h: str, uids: Sequence[str], side: str | None,
     """The counters of one hex as ``side`` sees them (Rule 4.C): its own and the
     referee's in full, an enemy stack by its top non-intrinsic counter alone unless the
     hex is ``revealed`` (an assault's barrage, fire and advance show it)."""
+    from pbem.view import Piece
+
     pieces: list[Piece] = []
     stack = list(reversed(uids))  # the last unit in is on top
     for s in SIDES:
@@ -82,10 +87,12 @@ def _map_fields(cat: Catalog) -> dict[str, object]:
     """The view's map-only parts (the kit's, shared by every view of the map) with the
     Lowatj's course added to its lines (Rule 7: river hexes are terrain, so the display
     gets the course as a line), the lines made once per catalog."""
+    from engines.hexkit.board import map_fields
+
     fields = map_fields(cat.map)
     lines = cat.static.get("view-lines")
     if lines is None:
-        lines = cat.static["view-lines"] = (*cast(tuple[Line, ...], fields["lines"]),
+        lines = cat.static["view-lines"] = (*cast("tuple[Line, ...]", fields["lines"]),
                                             *river_lines(cat.data))
     fields["lines"] = lines
     return fields
@@ -113,6 +120,10 @@ def board(pos: Position, cat: Catalog, side: str | None, *, title: str, status: 
     are made once, and the enemy's ZOC, a set the rules keep per enemy position, is
     sorted once per set (issue 35: the view was most of the page's and the click's cost).
     """
+    # 'legal', 'act' and 'receive' draw no board: the view's classes and the kit's board
+    # builder load with the first one drawn (issue 35: pbem.view and hexkit.board ~10 M)
+    from pbem.view import BoardView
+
     revealed = set(pos.assaults) if (side == pos.phasing and phase in (
         "barrage", "defense", "assault", "advance")) else set()
     bunkers: dict[str, int] = {}

@@ -1,0 +1,74 @@
+"""What a turn command imports of an engine (issue 35: importing the engine was 21-62 M
+instructions of each ``legal``/``act``/``receive``).  A game restored from its snapshot,
+listed, and moved once loads none of the modules only a new game, the set-up or the
+board needs: each is imported where it is first used."""
+
+from __future__ import annotations
+
+import json
+import subprocess
+import sys
+
+import pytest
+
+#: engine package, scenario, and the modules a restored game's turn must not load
+CASES = {
+    "white-death": ("engines.white_death", "purkayev",
+                    # the Campaign's set-up (Rule 22) and the board (Rule 4.C)
+                    ("engines.white_death.placement", "pbem.view", "engines.hexkit.board")),
+}
+
+#: answers every pending roll with ones (a draw with the cup's first counters)
+_SETTLE = """
+def settle(state):
+    while state.is_chance():
+        r = state.chance_request()
+        state.apply_outcome(tuple(1 for _ in r.dice) if r.kind == "dice"
+                            else tuple(r.contents[:r.count]))
+"""
+
+_NEW = _SETTLE + """
+import json, sys
+from {package} import ENGINE
+state = ENGINE.new_state({scenario!r}, ENGINE.resolve_options({{}}))
+settle(state)
+for _ in range(3):  # a few actions in, past any set-up
+    state.apply(state.legal_actions()[0])
+    settle(state)
+print(json.dumps(state.snapshot()))
+"""
+
+_TURN = _SETTLE + """
+import json, sys
+from {package} import ENGINE
+state = ENGINE.restore(json.loads(sys.stdin.read()))
+legal = state.legal_actions()
+side = state.current_player()
+assert legal and side, (legal, side)
+state.status_line(side)
+state.apply(legal[0])
+settle(state)
+state.legal_actions()
+print(json.dumps(sorted(m for m in {forbidden!r} if m in sys.modules)))
+"""
+
+
+def _run(code: str, stdin: str = "") -> str:
+    out = subprocess.run([sys.executable, "-c", code], input=stdin, capture_output=True,
+                         text=True)
+    assert out.returncode == 0, out.stderr
+    return out.stdout.splitlines()[-1]
+
+
+@pytest.mark.parametrize("engine", sorted(CASES))
+def test_a_turn_loads_no_setup_or_board_module(engine: str) -> None:
+    package, scenario, forbidden = CASES[engine]
+    snapshot = _run(_NEW.format(package=package, scenario=scenario))
+    loaded = json.loads(_run(_TURN.format(package=package, forbidden=forbidden), snapshot))
+    assert loaded == []
+    # and each still loads where it is used: a new game sets up, a view draws the board
+    probe = (f"import sys\nfrom {package} import ENGINE\n"
+             f"s = ENGINE.new_state({scenario!r}, ENGINE.resolve_options({{}}))\n"
+             "assert s.view(None).pieces and s.view(None).lines\n"
+             f"print(sorted(m for m in {forbidden!r} if m not in sys.modules))\n")
+    assert _run(probe) == "[]"
