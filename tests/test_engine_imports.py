@@ -11,11 +11,18 @@ import sys
 
 import pytest
 
-#: engine package, scenario, and the modules a restored game's turn must not load
+#: engine package, scenario, the modules a restored game's turn must not load, and what
+#: a new game (``s``) does that loads them all
 CASES = {
     "white-death": ("engines.white_death", "purkayev",
                     # the Campaign's set-up (Rule 22) and the board (Rule 4.C)
-                    ("engines.white_death.placement", "pbem.view", "engines.hexkit.board")),
+                    ("engines.white_death.placement", "pbem.view", "engines.hexkit.board"),
+                    "assert s.view(None).pieces and s.view(None).lines"),
+    # three actions in, the order of the phases (6.0): it and the C3I points that follow
+    # move nothing; the Front Markers (14.2) at the start trace to a source
+    "backhand-blow": ("engines.backhand", "high-water-mark",
+                      ("engines.hexkit.movement", "engines.hexkit.overlay"),
+                      "assert s.legal_actions()"),
 }
 
 #: answers every pending roll with ones (a draw with the cup's first counters)
@@ -46,7 +53,7 @@ legal = state.legal_actions()
 side = state.current_player()
 assert legal and side, (legal, side)
 state.status_line(side)
-state.apply(legal[0])
+state.apply(legal[-1])
 settle(state)
 state.legal_actions()
 print(json.dumps(sorted(m for m in {forbidden!r} if m in sys.modules)))
@@ -61,14 +68,14 @@ def _run(code: str, stdin: str = "") -> str:
 
 
 @pytest.mark.parametrize("engine", sorted(CASES))
-def test_a_turn_loads_no_setup_or_board_module(engine: str) -> None:
-    package, scenario, forbidden = CASES[engine]
+def test_a_turn_loads_no_module_of_another_phase_the_setup_or_the_board(engine: str) -> None:
+    package, scenario, forbidden, use = CASES[engine]
     snapshot = _run(_NEW.format(package=package, scenario=scenario))
     loaded = json.loads(_run(_TURN.format(package=package, forbidden=forbidden), snapshot))
     assert loaded == []
-    # and each still loads where it is used: a new game sets up, a view draws the board
+    # and each still loads where it is used
     probe = (f"import sys\nfrom {package} import ENGINE\n"
              f"s = ENGINE.new_state({scenario!r}, ENGINE.resolve_options({{}}))\n"
-             "assert s.view(None).pieces and s.view(None).lines\n"
+             f"{use}\n"
              f"print(sorted(m for m in {forbidden!r} if m not in sys.modules))\n")
     assert _run(probe) == "[]"

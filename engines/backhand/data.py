@@ -10,12 +10,13 @@ from typing import TYPE_CHECKING, Any
 
 from engines.hexkit import HexMap, ScenarioSet, load_scenario_dir
 from engines.hexkit.facts import Placed, ZocRule
-from engines.hexkit.movement import StepCosts, move_class_from_chart
 from engines.hexkit.shared import Shared
 from engines.hexkit.tables import OddsCRT, Table, parse_roll_key
 
 if TYPE_CHECKING:
     from collections.abc import Mapping
+
+    from engines.hexkit.movement import StepCosts
 
 ENGINE_ID = "backhand-blow"
 SIDES = ("soviet", "german")
@@ -211,7 +212,7 @@ class Data(Shared):
         return Fraction(x, 2)
 
 
-class _Costs(dict[tuple[str, bool], StepCosts]):
+class _Costs(dict[tuple[str, bool], "StepCosts"]):
     """The Terrain Effects Chart's columns on the map, each made on first use and each
     row priced when a search first reads it (a move reaches a few hexes of the map)."""
 
@@ -223,6 +224,10 @@ class _Costs(dict[tuple[str, bool], StepCosts]):
         weather, mot = key
         if weather not in WEATHERS:
             raise KeyError(key)
+        # the kit's movement modules load with the first move priced: a command of
+        # another phase (combat, the administrative segment) moves nothing (issue 35)
+        from engines.hexkit.movement import StepCosts, move_class_from_chart
+
         col = f"{COLUMN[weather]}_{'mot' if mot else 'non'}"
         d = self._data
         made = StepCosts(d.map, move_class_from_chart(col, d.tec, col, d.map,

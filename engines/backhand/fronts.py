@@ -8,7 +8,6 @@ from typing import TYPE_CHECKING
 from engines.backhand.data import FRONTS
 from engines.backhand.position import BOXES
 from engines.backhand.supply import supply_blocked, supply_net
-from engines.hexkit.movement import trace
 from pbem.engine import Event
 
 if TYPE_CHECKING:
@@ -46,6 +45,10 @@ def marker_moves(s: BBState, front: str) -> list[str]:
     but sea.  A marker in the net (as 14.1 keeps it) has every free hex around it in the
     net too, joined through the marker: a trace from the marker tells, where the net
     would flood the whole map (issue 35); a marker out of it asks the net."""
+    # the kit's search loads when a marker first moves or is displaced, not with every
+    # command (issue 35)
+    from engines.hexkit.movement import trace
+
     h = s.pos.fronts[front]
     m = s.data.map
     around = [n for n in s.data.nbrs[h] if m.terrain_of(n) != "sea"]
@@ -66,6 +69,8 @@ def displace_fronts(s: BBState) -> None:
     German units, out of German ZOC unless a Soviet unit is there, joined to a source),
     among those nearer a source than the marker if there are any; ties by distance to
     a source, then hex id. The net is what Fronts (14.2) offers a marker to move to."""
+    from engines.hexkit.movement import trace
+
     m = s.data.map
     germans = s.occupied("german")
     sov = s.occupied("soviet")

@@ -3,16 +3,30 @@ costs."""
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
+import sys
+from typing import TYPE_CHECKING, Any
 
 from engines.backhand.fronts import paying_front
 from engines.backhand.position import BOXES, OFF, AttackArgs, MoveArgs, PhaseArgs, other
 from engines.backhand.reinforcements import formation_places
-from engines.hexkit.movement import reachable
 from engines.hexkit.zoc import STOP_ON_ENTRY
 
 if TYPE_CHECKING:
     from engines.backhand.state import BBState
+
+#: this module: its ``reachable`` is read as an attribute, so that the kit's search loads
+#: with the first move looked at (the other phases' commands never search: issue 35) and
+#: stays this module's name for it
+_THIS = sys.modules[__name__]
+
+
+def __getattr__(name: str) -> Any:
+    if name == "reachable":
+        from engines.hexkit.movement import reachable
+
+        globals()["reachable"] = reachable
+        return reachable
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
 
 
 def destinations(s: BBState, units: tuple[str, ...], origin: str) -> list[str]:
@@ -41,7 +55,7 @@ def _destinations(s: BBState, units: tuple[str, ...], origin: str,
     costs = s.data.costs[(pos.weather, mot)]
     friends = s.occupied(side)
     alone = s.stack_fits(sorted(set(units)), side)  # into a hex no friend holds
-    reach = reachable(costs, origin, ma, zoc=ez, policy=STOP_ON_ENTRY, blocked=enemy,
+    reach = _THIS.reachable(costs, origin, ma, zoc=ez, policy=STOP_ON_ENTRY, blocked=enemy,
                       can_end=lambda h: s.stack_ok(h, side, units) if h in friends
                       else alone, goal=goal)
     ends = set(reach.ends)
