@@ -76,8 +76,10 @@ from pbem.steps import Choice, Frame, Misfit, Roll, StepState
 if TYPE_CHECKING:  # the picture loads when a board is drawn (issue 35)
     from pbem.view import BoardView
 
-#: a rule number in a reason's words (:meth:`MotherlandState.cited`)
-_CITED = re.compile(r"\b\d+\.\d+(?:\.\d+)*")
+#: a rule number in a reason's words (:meth:`MotherlandState.cited`): the pattern's text,
+#: compiled (and kept) by ``re`` when first searched, not by every command's import
+#: (issue 35)
+_CITED = r"\b\d+\.\d+(?:\.\d+)*"
 
 # the shared names moved to const.py; importers of this module keep finding them here
 __all__ = [
@@ -312,7 +314,7 @@ class MotherlandState(StepState[Position]):
     def cited(text: str) -> str:
         """The first rule number a reason cites ("cannot trace a Supply Line (9.1.1)"), for
         events whose reason comes from the caller."""
-        found = _CITED.search(text)
+        found = re.search(_CITED, text)
         return found.group(0) if found else ""
 
     def is_allied(self, uid: str) -> bool:
