@@ -548,6 +548,9 @@ class WDState(StepState[Position]):
     def status_line(self, side: str | None) -> str:
         return view.status_line(self.pos, self.last_turn, self.phase, side)
 
+    def counters(self, side: str | None) -> dict[str, str]:
+        return view.counters(self.pos, side, self.phase, self._by_hex(), self.udef)
+
     def _view(self, side: str | None) -> BoardView:
         return view.board(self.pos, self.cat, side, title=f"White Death: {self.sc.title}",
                           status=self.status_line(side), phase=self.phase,

@@ -15,6 +15,7 @@ from typing import TYPE_CHECKING, Any, cast
 from engines.white_death.base import other
 from engines.white_death.data import SIDES, Catalog, UnitDef
 from engines.white_death.position import Position
+from pbem.engine import counter_text
 from pbem.memo import Memo
 
 if TYPE_CHECKING:  # the board's types load when a board is drawn (issue 35)
@@ -47,6 +48,36 @@ def status_line(pos: Position, last_turn: int, phase: str, side: str | None) -> 
     own = " ".join(supply[x] for x in SIDES if side is None or x == side)
     return (f"Turn {pos.turn}/{last_turn}, {pos.weather}; {pos.phasing} {phase}; MPs left "
             f"Soviet {pos.mps['soviet']}, German {pos.mps['german']}; supply {own}")
+
+
+def _revealed(pos: Position, side: str | None, phase: str) -> set[str]:
+    """The hexes whose whole stacks ``side`` sees (Rule 4.C): an assault's barrage, fire
+    and advance show the assaulted hexes to the phasing side."""
+    return set(pos.assaults) if (side == pos.phasing and phase in (
+        "barrage", "defense", "assault", "advance")) else set()
+
+
+def counters(pos: Position, side: str | None, phase: str,
+             stacks: Mapping[str, Sequence[str]], udef: Callable[[str], UnitDef]
+             ) -> dict[str, str]:
+    """What :func:`board`'s pieces that ``side`` may identify print, by unit id, in the
+    board's order, without drawing the board (the default reads them off the view): a
+    listing and an action name their units by them, and the view's classes and the kit's
+    board builder need not load for that (issue 35)."""
+    revealed = _revealed(pos, side, phase)
+    out: dict[str, str] = {}
+    for h, uids in sorted(stacks.items()):
+        stack = list(reversed(uids))  # the last unit in is on top
+        for s in SIDES:
+            mine = [x for x in stack if udef(x).side == s]
+            if not (side is None or side == s or h in revealed):
+                mine = [x for x in mine if "intrinsic" not in udef(x).type.flags][:1]
+            for x in mine:
+                if x not in out:
+                    d = udef(x)
+                    out[x] = counter_text(x, f"{d.type.key} ({d.div})",
+                                          f"{x} {pos.units[x].strength}")
+    return out
 
 
 def _hex_pieces(pos: Position, h: str, uids: Sequence[str], side: str | None,
@@ -124,8 +155,7 @@ def board(pos: Position, cat: Catalog, side: str | None, *, title: str, status: 
     # builder load with the first one drawn (issue 35: pbem.view and hexkit.board ~10 M)
     from pbem.view import BoardView
 
-    revealed = set(pos.assaults) if (side == pos.phasing and phase in (
-        "barrage", "defense", "assault", "advance")) else set()
+    revealed = _revealed(pos, side, phase)
     bunkers: dict[str, int] = {}
     for b in pos.bunkers:
         if b.strength > bunkers.get(b.hex, 0):

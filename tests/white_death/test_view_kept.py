@@ -15,7 +15,8 @@ from engines.white_death.data import SIDES, Catalog, UnitDef
 from engines.white_death.position import Position
 from engines.white_death.state import WDState
 from engines.white_death.supply import ezoc
-from engines.white_death.view import SIDE_COLOR, river_lines
+from engines.white_death.view import SIDE_COLOR, counters, river_lines
+from pbem.engine import view_counters
 from pbem.testing import Chooser
 from pbem.view import DEFERRED, BoardView, Piece
 
@@ -104,3 +105,27 @@ def test_naming_the_units_makes_none_of_the_maps_parts() -> None:
             assert view.lines[-len(rivers):] == rivers and view.cells
             assert hexes == {c.hex for c in view.cells}
         state.apply(choose.pick(state.legal_actions()))
+
+
+def test_the_units_are_named_as_the_view_names_them_without_drawing_it() -> None:
+    """'legal' and 'act' name the units by State.counters: White Death's reads them off
+    the position (issue 35: the board's classes stay unloaded), and along random games it
+    is, for each side and the referee, what the default reads off the drawn view, in its
+    order: an enemy stack by its top counter, an assaulted hex in full (Rule 4.C)."""
+    seen_hidden = seen_revealed = 0
+    for scenario, steps in (("purkayev", 700), ("campaign", 500), ("first-relief", 500)):
+        state = ENGINE.new_state(scenario, ENGINE.resolve_options({}))
+        assert isinstance(state, WDState)
+        choose = Chooser(f"counters/{scenario}")
+        for _ in decisions(state, choose, steps):
+            for side in (None, *SIDES):
+                view = state.view(side)
+                want = view_counters(view)
+                assert list(state.counters(side).items()) == list(want.items()), \
+                    (scenario, side, state.phase)
+                seen_hidden += any(p.hidden for p in view.pieces)
+                # an assaulted hex shown in full names more than the unrevealed stack
+                seen_revealed += state.counters(side) != counters(
+                    state.pos, side, "movement", state._by_hex(), state.udef)
+            state.apply(choose.pick(state.legal_actions()))
+    assert seen_hidden and seen_revealed
