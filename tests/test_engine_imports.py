@@ -98,3 +98,15 @@ def test_a_rule_citation_pattern_is_compiled_when_first_searched() -> None:
              "print(MotherlandState.cited('cannot trace a Supply Line (9.1.1), see 4.2'))\n")
     out = _run_all(probe)
     assert out == ["[]", "9.1.1"]
+
+
+@pytest.mark.parametrize("package", ["engines.backhand", "engines.motherland",
+                                     "engines.mortain", "engines.panzer48",
+                                     "engines.white_death"])
+def test_the_kits_retreat_search_loads_with_the_first_retreat(package: str) -> None:
+    """Importing an engine (every turn command does) leaves the kit's retreat search
+    unloaded (issue 35: 1.2 M instructions): the function that finds a retreat imports
+    it, as each engine's retreat tests and golden games exercise."""
+    probe = (f"import sys\nimport {package}\n"
+             "print('engines.hexkit.retreat' in sys.modules)\n")
+    assert _run(probe) == "False"

@@ -7,7 +7,6 @@ from __future__ import annotations
 from typing import TYPE_CHECKING
 
 from engines.backhand.position import OFF, AdvanceArgs, HitArgs, other
-from engines.hexkit.retreat import priority_ranker, retreat_options
 
 if TYPE_CHECKING:
     from engines.backhand.state import BBState
@@ -47,6 +46,10 @@ def retreats(s: BBState, a: HitArgs) -> list[str]:
     One hex of the kit's retreat search: every neighbour is farther from the hex than the
     hex itself, and every allowed hex ranks the same, so the kit's options are exactly the
     allowed neighbours, sorted (the order this engine always listed them in)."""
+    # the kit's retreat search loads with the first retreat looked at (a combat's
+    # result), not with every command of the game (issue 35: 1.2 M instructions)
+    from engines.hexkit.retreat import priority_ranker, retreat_options
+
     if not defending(a) or a.retreated >= 2 or a.river:
         return []
     if a.hits == 0 and not a.retreat:

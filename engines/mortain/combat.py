@@ -6,7 +6,6 @@ from __future__ import annotations
 from typing import TYPE_CHECKING
 
 from engines.hexkit.hexid import HexId
-from engines.hexkit.retreat import retreat_options
 from engines.mortain.data import other
 from engines.mortain.position import Status
 from engines.mortain.victory import note_mortain
@@ -104,6 +103,10 @@ def retreat_ends(s: MortainState, unit: str, length: int) -> list[HexId]:
     """S7.7: where ``unit`` can end a retreat of ``length`` hexes: each hex farther from
     where it began, never into an enemy unit or ZOC, an occupied hex or across an
     unbridged See hexside (14.2); only complete retreats count."""
+    # the kit's retreat search loads with the first retreat looked at (a combat's
+    # result), not with every command of the game (issue 35: 1.2 M instructions)
+    from engines.hexkit.retreat import retreat_options
+
     side = s.side_of(unit)
     start = s.pos.units[unit].hex
     occ = s.occupant()

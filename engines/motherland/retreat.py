@@ -5,7 +5,6 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-from engines.hexkit.retreat import retreat_options as kit_retreat_options
 from engines.motherland import rules
 from engines.motherland.args import AdvanceArgs, LoseArgs, RetreatArgs, RoleArgs
 from engines.motherland.combat import alive_in_combat, lose_step
@@ -37,6 +36,10 @@ def retreat_hexes(s: MotherlandState, units: list[str], center: str) -> list[str
     One hex at a time through the kit's :func:`engines.hexkit.retreat.retreat_options`:
     farther from the combat hex, the hexside allowed (8.6.4), ranked by 8.6.1.
     """
+    # the kit's retreat search loads with the first retreat looked at (a combat's
+    # result), not with every command of the game (issue 35: 1.2 M instructions)
+    from engines.hexkit.retreat import retreat_options as kit_retreat_options
+
     if not units:
         return []
     side = s.c(units[0]).side

@@ -7,7 +7,6 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
 from engines.hexkit import HexMap
-from engines.hexkit.retreat import retreat_options
 from engines.panzer48.data import other
 from engines.panzer48.position import Combat, RetreatArgs
 from engines.panzer48.stacking import fits
@@ -71,6 +70,10 @@ def retreat_plan(s: P48State, args: RetreatArgs) -> RetreatPlan:
     runs on past its length, as far as it must, to leave an enemy ZOC ("until it
     reaches a noncontrolled hex") or an overstacked hex ("until it reaches a hex in
     which it can legally stack")."""
+    # the kit's retreat search loads with the first retreat looked at (a combat's
+    # result), not with every command of the game (issue 35: 1.2 M instructions)
+    from engines.hexkit.retreat import retreat_options
+
     side = s.d.units[args.units[0]].side
     ez = zoc(s, other(side))
     weapons = any(s.d.units[u].target == "W" for u in args.units)

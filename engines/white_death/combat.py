@@ -10,7 +10,6 @@ from __future__ import annotations
 from fractions import Fraction
 from typing import TYPE_CHECKING
 
-from engines.hexkit.retreat import retreat_options
 from engines.white_death import rules
 from engines.white_death.base import DieArgs, other
 from engines.white_death.supply import enemy_hexes, ezoc, isolated
@@ -239,6 +238,10 @@ def retreat_path(s: WDState, uid: str) -> tuple[str, ...] | None:
     through an enemy ZOC first (14.C.1 costs a strength point), then the end farthest
     from the nearest enemy unit ("generally away from enemy units"), then the lowest
     end hex and route, so both players' programs move the unit alike."""
+    # the kit's retreat search loads with the first retreat looked at (a combat's
+    # result), not with every command of the game (issue 35: 1.2 M instructions)
+    from engines.hexkit.retreat import retreat_options
+
     side = s.side_of(uid)
     start = s.pos.units[uid].loc
     enemies = sorted(enemy_hexes(s, side))
