@@ -345,14 +345,23 @@ def _kit_code() -> bytes:
 
 
 def _map_data(hexmap: HexMap) -> dict[str, Any]:
-    """A built map as plain data, every collection in the map's own order."""
+    """A built map as plain data, every collection in the map's own order.
+
+    Per hex in columns (the ids, then each value's list), not a record a hex: msgpack
+    makes a list of small ints in C, and :func:`_map_from_data` zips the columns into
+    the map's tables without a Python call a hex (the records, a list and a named tuple
+    made through its Python ``__new__`` for each of 2,160 hexes, were most of reading
+    48th Panzer Korps' map back: issue 35)."""
     grid = hexmap.grid
+    cubes = grid._cubes.values()
+    kinds = {t.name: i for i, t in enumerate(hexmap.legend)}
     return {
         "title": hexmap.title,
         "grid": [grid.parity, list(grid.cols), list(grid.rows),
                  grid.numbering.col_digits, grid.numbering.row_digits],
-        "cubes": [[h, c.q, c.r, c.s] for h, c in grid._cubes.items()],
-        "terrain": [[h, t] for h, t in hexmap.terrain.items()],
+        "cells": [list(grid._cubes), [c.q for c in cubes], [c.r for c in cubes],
+                  [c.s for c in cubes]],
+        "terrain": [list(hexmap.terrain), [kinds[t] for t in hexmap.terrain.values()]],
         "legend": [[t.name, t.char, t.color, t.glyph, dict(t.attrs)] for t in hexmap.legend],
         "hex_features": [[h, sorted(v)] for h, v in hexmap.hex_features.items()],
         "hexsides": [[a, b, sorted(v)] for (a, b), v in hexmap.hexsides.items()],
@@ -366,23 +375,36 @@ def _map_data(hexmap: HexMap) -> dict[str, Any]:
     }
 
 
+#: a Cube from a ``(q, r, s)`` tuple, called from C (Cube's own ``__new__`` is Python)
+_cube_of = functools.partial(tuple.__new__, Cube)
+
+
 def _map_from_data(data: dict[str, Any]) -> HexMap:
     """Inverse of :func:`_map_data`: the same map, neighbor table included."""
     parity, cols, rows, col_digits, row_digits = data["grid"]
     if {f.name for f in fields(HexGrid)} != {"parity", "cols", "rows", "numbering", "_cubes"}:
         raise ValueError("HexGrid changed: build the map")
+    cells, qs, rs, ss = data["cells"]
+    if not len(cells) == len(qs) == len(rs) == len(ss):
+        raise ValueError("the grid's columns differ in length")
     grid = object.__new__(HexGrid)  # its cells come from the entry, not from numbering
     for name, value in (("parity", parity), ("cols", (cols[0], cols[1])),
                         ("rows", (rows[0], rows[1])),
                         ("numbering", Numbering(col_digits, row_digits)),
-                        ("_cubes", {h: Cube(q, r, s) for h, q, r, s in data["cubes"]})):
+                        ("_cubes", dict(zip(cells, map(_cube_of, zip(qs, rs, ss, strict=True)),
+                                            strict=True)))):
         object.__setattr__(grid, name, value)
+    legend = tuple(TerrainClass(name, char, color, glyph, MappingProxyType(attrs))
+                   for name, char, color, glyph, attrs in data["legend"])
+    kinds = tuple(t.name for t in legend)
+    hexes, codes = data["terrain"]
+    if not all(type(k) is int and 0 <= k < len(kinds) for k in set(codes)):
+        raise ValueError("a terrain code is not in the legend")
     hexmap = HexMap(
         title=data["title"],
         grid=grid,
-        terrain=MappingProxyType({h: t for h, t in data["terrain"]}),
-        legend=tuple(TerrainClass(name, char, color, glyph, MappingProxyType(attrs))
-                     for name, char, color, glyph, attrs in data["legend"]),
+        terrain=MappingProxyType(dict(zip(hexes, map(kinds.__getitem__, codes), strict=True))),
+        legend=legend,
         hex_features=MappingProxyType({h: frozenset(v) for h, v in data["hex_features"]}),
         hexsides=MappingProxyType({(a, b): frozenset(v) for a, b, v in data["hexsides"]}),
         facing=MappingProxyType({(f, (a, b)): h for f, a, b, h in data["facing"]}),
@@ -394,7 +416,7 @@ def _map_from_data(data: dict[str, Any]) -> HexMap:
                                 for n, name, title, entry in data["boxes"]}),
         styles=MappingProxyType(dict(data["styles"])),
     )
-    adjacency = tuple(tuple(near) for near in data["adjacency"])
+    adjacency = tuple(map(tuple, data["adjacency"]))
     if len(adjacency) != len(hexmap.terrain):
         raise ValueError("the neighbor table does not fit the map")
     hexmap.__dict__["adjacency"] = adjacency  # the cached_property's own slot

@@ -41,6 +41,43 @@ def test_every_shipped_map_comes_back_the_same(engine_id: str) -> None:
     _same_map(scenario._map_from_data(scenario._map_data(built)), built)
 
 
+def test_kept_map_is_columns_and_a_bad_code_is_a_miss(
+        data_cache: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """Issue 35: a kept map holds its per-hex data as columns (a list per value), not a
+    record per hex, so reading it back makes no Python call a hex; an entry whose
+    columns do not fit (a terrain code the legend lacks, columns of unequal length) is
+    not a map this code wrote, and the map is built again, the same."""
+    sset = load_scenario_path(files("scenarios") / "48th-panzer-korps", label="48pk")
+    built = scenario._build_map(sset.docs[sset.map_doc or ""])
+    data = scenario._map_data(built)
+    cells, qs, rs, ss = data["cells"]
+    assert len(cells) == len(qs) == len(rs) == len(ss) == 2160
+    assert all(type(q) is int for q in qs)
+    hexes, codes = data["terrain"]
+    assert len(hexes) == len(codes) == len(built.terrain)
+    for bad in ({"terrain": [hexes, [len(built.legend)] * len(codes)]},
+                {"cells": [cells, qs, rs, ss[:-1]]}):
+        with pytest.raises(ValueError):
+            scenario._map_from_data({**data, **bad})
+    before = set(data_cache.iterdir())
+    first = load_scenario_path(TINY).map
+    entry, = (p for p in set(data_cache.iterdir()) - before if p.name.startswith("hexmap"))
+    kept = datacache.load("hexmap", _key_of(entry))
+    assert kept is not None
+    kept["terrain"][1][0] = 99
+    datacache.store("hexmap", _key_of(entry), kept)
+    built_again: list[HexMap] = []
+    real_build = scenario._build_map
+
+    def counting(doc: Any) -> HexMap:
+        built_again.append(real_build(doc))
+        return built_again[-1]
+
+    monkeypatch.setattr(scenario, "_build_map", counting)
+    _same_map(load_scenario_path(TINY).map, first)
+    assert len(built_again) == 1
+
+
 def test_second_load_parses_nothing(data_cache: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     first = load_scenario_path(TINY)
     kinds = {p.name.rsplit("-", 1)[0] for p in data_cache.iterdir()}
