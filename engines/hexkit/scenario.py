@@ -23,7 +23,7 @@ from pathlib import Path
 from types import MappingProxyType
 from typing import TYPE_CHECKING, Any, TypeVar
 
-from engines.hexkit.geometry import Cube, HexGrid, Hexside
+from engines.hexkit.geometry import HexGrid, Hexside, cube_of
 from engines.hexkit.hexid import HexId, Numbering
 from engines.hexkit.hexmap import HexMap, OffMapBox, TerrainClass
 from engines.hexkit.shared import Shared
@@ -375,10 +375,6 @@ def _map_data(hexmap: HexMap) -> dict[str, Any]:
     }
 
 
-#: a Cube from a ``(q, r, s)`` tuple, called from C (Cube's own ``__new__`` is Python)
-_cube_of = functools.partial(tuple.__new__, Cube)
-
-
 def _map_from_data(data: dict[str, Any]) -> HexMap:
     """Inverse of :func:`_map_data`: the same map, neighbor table included."""
     parity, cols, rows, col_digits, row_digits = data["grid"]
@@ -391,7 +387,7 @@ def _map_from_data(data: dict[str, Any]) -> HexMap:
     for name, value in (("parity", parity), ("cols", (cols[0], cols[1])),
                         ("rows", (rows[0], rows[1])),
                         ("numbering", Numbering(col_digits, row_digits)),
-                        ("_cubes", dict(zip(cells, map(_cube_of, zip(qs, rs, ss, strict=True)),
+                        ("_cubes", dict(zip(cells, map(cube_of, zip(qs, rs, ss, strict=True)),
                                             strict=True)))):
         object.__setattr__(grid, name, value)
     legend = tuple(TerrainClass(name, char, color, glyph, MappingProxyType(attrs))
