@@ -299,16 +299,42 @@ def _pair(doc: Doc, path: Sequence[Key]) -> tuple[int, int]:
     return v[0], v[1]
 
 
+def _has_float(node: Any) -> bool:
+    stack = [node]
+    while stack:
+        item = stack.pop()
+        kind = type(item)
+        if kind is float:
+            return True
+        if kind is dict:
+            stack.extend(item.values())
+        elif kind is list:
+            stack.extend(item)
+        elif isinstance(item, float | Mapping | list):  # a subclass: as _refuse_floats
+            return True
+    return False
+
+
 def _refuse_floats(doc: Doc, node: Any, path: tuple[Key, ...]) -> None:
-    """Map data feeds game state, where a float would differ between machines."""
+    """Map data feeds game state, where a float would differ between machines.
+
+    Looked for first without paths or sorting (a walk of 2,000 values that built a path
+    each was a tenth of building 48th Panzer Korps' map, issue 35); only a table that
+    has one is walked again in key order, to name the first."""
+    if not _has_float(node):
+        return
+    _name_float(doc, node, path)
+
+
+def _name_float(doc: Doc, node: Any, path: tuple[Key, ...]) -> None:
     if isinstance(node, float):
         raise doc.error(path, f"{node!r} is a float; write an integer or a fraction \"3/2\"")
     if isinstance(node, Mapping):
         for k in sorted(node):
-            _refuse_floats(doc, node[k], (*path, k))
+            _name_float(doc, node[k], (*path, k))
     elif isinstance(node, list):
         for i, item in enumerate(node):
-            _refuse_floats(doc, item, (*path, i))
+            _name_float(doc, item, (*path, i))
 
 
 def parse_map(doc: Doc) -> HexMap:
@@ -468,6 +494,12 @@ def _build_map(doc: Doc) -> HexMap:
     first_line = doc.line_of(gpath)
     terrain: dict[HexId, str] = {}
     outer, inner = (grid.rows, grid.cols) if by == "row" else (grid.cols, grid.rows)
+    # the ids of the grid's cells, by line and place in the line: the grid wrote each
+    # once, and formatting every hex again was a fifth of building a map (issue 35)
+    cells = iter(grid._cubes)
+    by_col = [[next(cells) for _ in range(grid.rows[0], grid.rows[1] + 1)]
+              for _ in range(grid.cols[0], grid.cols[1] + 1)]
+    lines = by_col if by == "column" else [list(t) for t in zip(*by_col, strict=True)]
     seen: set[int] = set()
     for i, line in enumerate(text.split("\n")):
         if not line.strip():
@@ -489,6 +521,7 @@ def _build_map(doc: Doc) -> HexMap:
             raise ScenarioError(
                 f"{_fmt_key(gpath)}: {by} {n} has {len(chars)} hexes, the map needs {want}",
                 path=where)
+        ids = lines[n - outer[0]]
         for k, ch in enumerate(chars):
             if ch not in by_char:
                 raise ScenarioError(
@@ -497,8 +530,7 @@ def _build_map(doc: Doc) -> HexMap:
             cls = by_char[ch]
             if cls is None:
                 continue
-            col, row = (inner[0] + k, n) if by == "row" else (n, inner[0] + k)
-            terrain[numbering.format(col, row)] = cls.name
+            terrain[ids[k]] = cls.name
     missing = sorted(set(range(outer[0], outer[1] + 1)) - seen)
     if missing:
         raise doc.error(gpath, f"no line for {by}s {missing}")
@@ -529,7 +561,7 @@ def _build_map(doc: Doc) -> HexMap:
 
     def side_of(path: tuple[Key, ...], a: str, b: str) -> Hexside:
         for h in (a, b):
-            if not numbering.is_id(h) or h not in terrain:
+            if h not in terrain:  # whose keys are all ids: no separate check of the form
                 raise doc.error(path, f"{h!r} is not a hex on the map")
         if not grid.adjacent(a, b):
             raise doc.error(path, f"{a} and {b} are not adjacent")
