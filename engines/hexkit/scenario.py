@@ -356,7 +356,10 @@ def parse_map(doc: Doc) -> HexMap:
             hexmap.__dict__["source"] = key
             return hexmap
     hexmap = _build_map(doc)
-    datacache.store("hexmap", key, _map_data(hexmap))
+    if datacache.directory() is not None:
+        # only when kept: the kept form holds the neighbor table, which a command with
+        # no home (a referee's first audit) would otherwise make for nothing (issue 35)
+        datacache.store("hexmap", key, _map_data(hexmap))
     # what the map was built from, for what is derived from it and kept in turn (the
     # compiled movement costs, hexkit.movement.MoveCosts)
     hexmap.__dict__["source"] = key

@@ -286,3 +286,32 @@ def test_the_key_does_not_follow_string_hashing(tmp_path: Path) -> None:
                            env={"PYTHONHASHSEED": str(seed), "PATH": "/usr/bin:/bin"}
                            ).stdout for seed in (1, 2, 3)}
     assert len(keys) == 1 and len(keys.pop().strip()) == 64
+
+
+def test_a_map_not_kept_makes_no_neighbor_table_until_asked() -> None:
+    """Issue 35: with no cache (a referee's first audit, a library caller) the map is
+    not written out as kept data, so its neighbor table is made when a rule first asks
+    for it, not at load; it is then the table a kept map carries."""
+    assert datacache.directory() is None
+    hexmap = load_scenario_path(TINY).map
+    assert "adjacency" not in hexmap.__dict__
+    assert hexmap.neighbors("0303") and "adjacency" in hexmap.__dict__
+    assert scenario._map_from_data(scenario._map_data(hexmap)).adjacency == hexmap.adjacency
+
+
+def test_map_build_names_the_first_bad_hex() -> None:
+    """The terrain is checked against the grid and the legend as sets (issue 35); a bad
+    one is still named, the first in the terrain's order."""
+    from engines.hexkit.geometry import HexGrid
+    from engines.hexkit.hexmap import TerrainClass
+
+    grid = HexGrid("odd", (1, 3), (1, 3))
+    legend = [TerrainClass("clear", ".")]
+    good = {"0101": "clear", "0102": "clear"}
+    assert list(HexMap.build(grid=grid, terrain=good, legend=legend).terrain) == list(good)
+    with pytest.raises(ValueError, match="hex 0104 is outside the map grid"):
+        HexMap.build(grid=grid, terrain={**good, "0104": "clear", "0105": "clear"},
+                     legend=legend)
+    with pytest.raises(ValueError, match="hex 0201 has terrain 'bog', which the legend"):
+        HexMap.build(grid=grid, terrain={**good, "0201": "bog", "0202": "fen"},
+                     legend=legend)
