@@ -304,13 +304,13 @@ def _has_float(node: Any) -> bool:
     while stack:
         item = stack.pop()
         kind = type(item)
-        if kind is float:
-            return True
         if kind is dict:
             stack.extend(item.values())
         elif kind is list:
             stack.extend(item)
-        elif isinstance(item, float | Mapping | list):  # a subclass: as _refuse_floats
+        elif kind is str or kind is int or kind is bool:
+            continue  # by type alone: an isinstance of Mapping (an ABC) a value cost 2,000
+        elif isinstance(item, float | Mapping | list):  # a float, or a subclass: walked
             return True
     return False
 
