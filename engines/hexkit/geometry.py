@@ -15,9 +15,10 @@ depend on the order: north, northeast, southeast, south, southwest, northwest
 
 from __future__ import annotations
 
-from collections.abc import Iterator
+import functools
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
-from typing import Literal, NamedTuple
+from typing import Literal, NamedTuple, cast
 
 from engines.hexkit.hexid import FOUR_DIGIT, HexId, Numbering
 from engines.hexkit.shared import Shared
@@ -58,6 +59,10 @@ DIRECTIONS: tuple[Cube, ...] = (
     Cube(-1, 1, 0),
     Cube(-1, 0, 1),
 )
+
+
+#: a Cube from a ``(q, r, s)`` tuple, made in C (Cube's own ``__new__`` is a Python call)
+cube_of = cast(Callable[[tuple[int, int, int]], Cube], functools.partial(tuple.__new__, Cube))
 
 
 def cube(q: int, r: int) -> Cube:
@@ -190,9 +195,25 @@ class HexGrid(Shared):
             raise ValueError(f"parity must be 'odd' or 'even', not {self.parity!r}")
         if self.cols[0] > self.cols[1] or self.rows[0] > self.rows[1]:
             raise ValueError(f"empty grid: columns {self.cols}, rows {self.rows}")
-        for c, r in self.coords():
-            h = self.numbering.format(c, r)
-            self._cubes[h] = offset_to_cube(self.parity, c, r)
+        # each column's and each row's digits written once, each cell's id joined from
+        # them, and its cube made from its column's shift: formatting and converting
+        # every cell (2,160 on 48th Panzer Korps' map) was most of making a grid, which
+        # loading a map from its file does (issue 35).  The corners are formatted as
+        # before, so a grid whose numbers do not fit its digits is refused the same.
+        cols = range(self.cols[0], self.cols[1] + 1)
+        rows = range(self.rows[0], self.rows[1] + 1)
+        numbering = self.numbering
+        numbering.format(cols[0], rows[0])
+        numbering.format(cols[-1], rows[-1])
+        row_texts = [(f"{r:0{numbering.row_digits}d}", r) for r in rows]
+        odd = self.parity == "odd"
+        cells = self._cubes
+        for c in cols:
+            text = f"{c:0{numbering.col_digits}d}"
+            # oddq_to_cube / evenq_to_cube: r = row - shift
+            shift = (c - (c & 1)) // 2 if odd else (c + (c & 1)) // 2
+            for rt, r in row_texts:
+                cells[text + rt] = cube_of((c, r - shift, shift - r - c))
 
     def coords(self) -> Iterator[tuple[int, int]]:
         for c in range(self.cols[0], self.cols[1] + 1):

@@ -23,7 +23,7 @@ from pathlib import Path
 from types import MappingProxyType
 from typing import TYPE_CHECKING, Any, TypeVar
 
-from engines.hexkit.geometry import Cube, HexGrid, Hexside
+from engines.hexkit.geometry import HexGrid, Hexside, cube_of
 from engines.hexkit.hexid import HexId, Numbering
 from engines.hexkit.hexmap import HexMap, OffMapBox, TerrainClass
 from engines.hexkit.shared import Shared
@@ -299,16 +299,42 @@ def _pair(doc: Doc, path: Sequence[Key]) -> tuple[int, int]:
     return v[0], v[1]
 
 
+def _has_float(node: Any) -> bool:
+    stack = [node]
+    while stack:
+        item = stack.pop()
+        kind = type(item)
+        if kind is dict:
+            stack.extend(item.values())
+        elif kind is list:
+            stack.extend(item)
+        elif kind is str or kind is int or kind is bool:
+            continue  # by type alone: an isinstance of Mapping (an ABC) a value cost 2,000
+        elif isinstance(item, float | Mapping | list):  # a float, or a subclass: walked
+            return True
+    return False
+
+
 def _refuse_floats(doc: Doc, node: Any, path: tuple[Key, ...]) -> None:
-    """Map data feeds game state, where a float would differ between machines."""
+    """Map data feeds game state, where a float would differ between machines.
+
+    Looked for first without paths or sorting (a walk of 2,000 values that built a path
+    each was a tenth of building 48th Panzer Korps' map, issue 35); only a table that
+    has one is walked again in key order, to name the first."""
+    if not _has_float(node):
+        return
+    _name_float(doc, node, path)
+
+
+def _name_float(doc: Doc, node: Any, path: tuple[Key, ...]) -> None:
     if isinstance(node, float):
         raise doc.error(path, f"{node!r} is a float; write an integer or a fraction \"3/2\"")
     if isinstance(node, Mapping):
         for k in sorted(node):
-            _refuse_floats(doc, node[k], (*path, k))
+            _name_float(doc, node[k], (*path, k))
     elif isinstance(node, list):
         for i, item in enumerate(node):
-            _refuse_floats(doc, item, (*path, i))
+            _name_float(doc, item, (*path, i))
 
 
 def parse_map(doc: Doc) -> HexMap:
@@ -330,7 +356,10 @@ def parse_map(doc: Doc) -> HexMap:
             hexmap.__dict__["source"] = key
             return hexmap
     hexmap = _build_map(doc)
-    datacache.store("hexmap", key, _map_data(hexmap))
+    if datacache.directory() is not None:
+        # only when kept: the kept form holds the neighbor table, which a command with
+        # no home (a referee's first audit) would otherwise make for nothing (issue 35)
+        datacache.store("hexmap", key, _map_data(hexmap))
     # what the map was built from, for what is derived from it and kept in turn (the
     # compiled movement costs, hexkit.movement.MoveCosts)
     hexmap.__dict__["source"] = key
@@ -345,14 +374,23 @@ def _kit_code() -> bytes:
 
 
 def _map_data(hexmap: HexMap) -> dict[str, Any]:
-    """A built map as plain data, every collection in the map's own order."""
+    """A built map as plain data, every collection in the map's own order.
+
+    Per hex in columns (the ids, then each value's list), not a record a hex: msgpack
+    makes a list of small ints in C, and :func:`_map_from_data` zips the columns into
+    the map's tables without a Python call a hex (the records, a list and a named tuple
+    made through its Python ``__new__`` for each of 2,160 hexes, were most of reading
+    48th Panzer Korps' map back: issue 35)."""
     grid = hexmap.grid
+    cubes = grid._cubes.values()
+    kinds = {t.name: i for i, t in enumerate(hexmap.legend)}
     return {
         "title": hexmap.title,
         "grid": [grid.parity, list(grid.cols), list(grid.rows),
                  grid.numbering.col_digits, grid.numbering.row_digits],
-        "cubes": [[h, c.q, c.r, c.s] for h, c in grid._cubes.items()],
-        "terrain": [[h, t] for h, t in hexmap.terrain.items()],
+        "cells": [list(grid._cubes), [c.q for c in cubes], [c.r for c in cubes],
+                  [c.s for c in cubes]],
+        "terrain": [list(hexmap.terrain), [kinds[t] for t in hexmap.terrain.values()]],
         "legend": [[t.name, t.char, t.color, t.glyph, dict(t.attrs)] for t in hexmap.legend],
         "hex_features": [[h, sorted(v)] for h, v in hexmap.hex_features.items()],
         "hexsides": [[a, b, sorted(v)] for (a, b), v in hexmap.hexsides.items()],
@@ -371,18 +409,27 @@ def _map_from_data(data: dict[str, Any]) -> HexMap:
     parity, cols, rows, col_digits, row_digits = data["grid"]
     if {f.name for f in fields(HexGrid)} != {"parity", "cols", "rows", "numbering", "_cubes"}:
         raise ValueError("HexGrid changed: build the map")
+    cells, qs, rs, ss = data["cells"]
+    if not len(cells) == len(qs) == len(rs) == len(ss):
+        raise ValueError("the grid's columns differ in length")
     grid = object.__new__(HexGrid)  # its cells come from the entry, not from numbering
     for name, value in (("parity", parity), ("cols", (cols[0], cols[1])),
                         ("rows", (rows[0], rows[1])),
                         ("numbering", Numbering(col_digits, row_digits)),
-                        ("_cubes", {h: Cube(q, r, s) for h, q, r, s in data["cubes"]})):
+                        ("_cubes", dict(zip(cells, map(cube_of, zip(qs, rs, ss, strict=True)),
+                                            strict=True)))):
         object.__setattr__(grid, name, value)
+    legend = tuple(TerrainClass(name, char, color, glyph, MappingProxyType(attrs))
+                   for name, char, color, glyph, attrs in data["legend"])
+    kinds = tuple(t.name for t in legend)
+    hexes, codes = data["terrain"]
+    if not all(type(k) is int and 0 <= k < len(kinds) for k in set(codes)):
+        raise ValueError("a terrain code is not in the legend")
     hexmap = HexMap(
         title=data["title"],
         grid=grid,
-        terrain=MappingProxyType({h: t for h, t in data["terrain"]}),
-        legend=tuple(TerrainClass(name, char, color, glyph, MappingProxyType(attrs))
-                     for name, char, color, glyph, attrs in data["legend"]),
+        terrain=MappingProxyType(dict(zip(hexes, map(kinds.__getitem__, codes), strict=True))),
+        legend=legend,
         hex_features=MappingProxyType({h: frozenset(v) for h, v in data["hex_features"]}),
         hexsides=MappingProxyType({(a, b): frozenset(v) for a, b, v in data["hexsides"]}),
         facing=MappingProxyType({(f, (a, b)): h for f, a, b, h in data["facing"]}),
@@ -394,7 +441,7 @@ def _map_from_data(data: dict[str, Any]) -> HexMap:
                                 for n, name, title, entry in data["boxes"]}),
         styles=MappingProxyType(dict(data["styles"])),
     )
-    adjacency = tuple(tuple(near) for near in data["adjacency"])
+    adjacency = tuple(map(tuple, data["adjacency"]))
     if len(adjacency) != len(hexmap.terrain):
         raise ValueError("the neighbor table does not fit the map")
     hexmap.__dict__["adjacency"] = adjacency  # the cached_property's own slot
@@ -450,6 +497,12 @@ def _build_map(doc: Doc) -> HexMap:
     first_line = doc.line_of(gpath)
     terrain: dict[HexId, str] = {}
     outer, inner = (grid.rows, grid.cols) if by == "row" else (grid.cols, grid.rows)
+    # the ids of the grid's cells, by line and place in the line: the grid wrote each
+    # once, and formatting every hex again was a fifth of building a map (issue 35)
+    cells = iter(grid._cubes)
+    by_col = [[next(cells) for _ in range(grid.rows[0], grid.rows[1] + 1)]
+              for _ in range(grid.cols[0], grid.cols[1] + 1)]
+    lines = by_col if by == "column" else [list(t) for t in zip(*by_col, strict=True)]
     seen: set[int] = set()
     for i, line in enumerate(text.split("\n")):
         if not line.strip():
@@ -471,6 +524,7 @@ def _build_map(doc: Doc) -> HexMap:
             raise ScenarioError(
                 f"{_fmt_key(gpath)}: {by} {n} has {len(chars)} hexes, the map needs {want}",
                 path=where)
+        ids = lines[n - outer[0]]
         for k, ch in enumerate(chars):
             if ch not in by_char:
                 raise ScenarioError(
@@ -479,8 +533,7 @@ def _build_map(doc: Doc) -> HexMap:
             cls = by_char[ch]
             if cls is None:
                 continue
-            col, row = (inner[0] + k, n) if by == "row" else (n, inner[0] + k)
-            terrain[numbering.format(col, row)] = cls.name
+            terrain[ids[k]] = cls.name
     missing = sorted(set(range(outer[0], outer[1] + 1)) - seen)
     if missing:
         raise doc.error(gpath, f"no line for {by}s {missing}")
@@ -511,7 +564,7 @@ def _build_map(doc: Doc) -> HexMap:
 
     def side_of(path: tuple[Key, ...], a: str, b: str) -> Hexside:
         for h in (a, b):
-            if not numbering.is_id(h) or h not in terrain:
+            if h not in terrain:  # whose keys are all ids: no separate check of the form
                 raise doc.error(path, f"{h!r} is not a hex on the map")
         if not grid.adjacent(a, b):
             raise doc.error(path, f"{a} and {b} are not adjacent")

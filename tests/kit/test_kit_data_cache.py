@@ -41,6 +41,43 @@ def test_every_shipped_map_comes_back_the_same(engine_id: str) -> None:
     _same_map(scenario._map_from_data(scenario._map_data(built)), built)
 
 
+def test_kept_map_is_columns_and_a_bad_code_is_a_miss(
+        data_cache: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """Issue 35: a kept map holds its per-hex data as columns (a list per value), not a
+    record per hex, so reading it back makes no Python call a hex; an entry whose
+    columns do not fit (a terrain code the legend lacks, columns of unequal length) is
+    not a map this code wrote, and the map is built again, the same."""
+    sset = load_scenario_path(files("scenarios") / "48th-panzer-korps", label="48pk")
+    built = scenario._build_map(sset.docs[sset.map_doc or ""])
+    data = scenario._map_data(built)
+    cells, qs, rs, ss = data["cells"]
+    assert len(cells) == len(qs) == len(rs) == len(ss) == 2160
+    assert all(type(q) is int for q in qs)
+    hexes, codes = data["terrain"]
+    assert len(hexes) == len(codes) == len(built.terrain)
+    for bad in ({"terrain": [hexes, [len(built.legend)] * len(codes)]},
+                {"cells": [cells, qs, rs, ss[:-1]]}):
+        with pytest.raises(ValueError):
+            scenario._map_from_data({**data, **bad})
+    before = set(data_cache.iterdir())
+    first = load_scenario_path(TINY).map
+    entry, = (p for p in set(data_cache.iterdir()) - before if p.name.startswith("hexmap"))
+    kept = datacache.load("hexmap", _key_of(entry))
+    assert kept is not None
+    kept["terrain"][1][0] = 99
+    datacache.store("hexmap", _key_of(entry), kept)
+    built_again: list[HexMap] = []
+    real_build = scenario._build_map
+
+    def counting(doc: Any) -> HexMap:
+        built_again.append(real_build(doc))
+        return built_again[-1]
+
+    monkeypatch.setattr(scenario, "_build_map", counting)
+    _same_map(load_scenario_path(TINY).map, first)
+    assert len(built_again) == 1
+
+
 def test_second_load_parses_nothing(data_cache: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     first = load_scenario_path(TINY)
     kinds = {p.name.rsplit("-", 1)[0] for p in data_cache.iterdir()}
@@ -249,3 +286,32 @@ def test_the_key_does_not_follow_string_hashing(tmp_path: Path) -> None:
                            env={"PYTHONHASHSEED": str(seed), "PATH": "/usr/bin:/bin"}
                            ).stdout for seed in (1, 2, 3)}
     assert len(keys) == 1 and len(keys.pop().strip()) == 64
+
+
+def test_a_map_not_kept_makes_no_neighbor_table_until_asked() -> None:
+    """Issue 35: with no cache (a referee's first audit, a library caller) the map is
+    not written out as kept data, so its neighbor table is made when a rule first asks
+    for it, not at load; it is then the table a kept map carries."""
+    assert datacache.directory() is None
+    hexmap = load_scenario_path(TINY).map
+    assert "adjacency" not in hexmap.__dict__
+    assert hexmap.neighbors("0303") and "adjacency" in hexmap.__dict__
+    assert scenario._map_from_data(scenario._map_data(hexmap)).adjacency == hexmap.adjacency
+
+
+def test_map_build_names_the_first_bad_hex() -> None:
+    """The terrain is checked against the grid and the legend as sets (issue 35); a bad
+    one is still named, the first in the terrain's order."""
+    from engines.hexkit.geometry import HexGrid
+    from engines.hexkit.hexmap import TerrainClass
+
+    grid = HexGrid("odd", (1, 3), (1, 3))
+    legend = [TerrainClass("clear", ".")]
+    good = {"0101": "clear", "0102": "clear"}
+    assert list(HexMap.build(grid=grid, terrain=good, legend=legend).terrain) == list(good)
+    with pytest.raises(ValueError, match="hex 0104 is outside the map grid"):
+        HexMap.build(grid=grid, terrain={**good, "0104": "clear", "0105": "clear"},
+                     legend=legend)
+    with pytest.raises(ValueError, match="hex 0201 has terrain 'bog', which the legend"):
+        HexMap.build(grid=grid, terrain={**good, "0201": "bog", "0202": "fen"},
+                     legend=legend)

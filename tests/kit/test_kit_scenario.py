@@ -366,3 +366,72 @@ notes = "anything else is kept"
     assert crt.result(crt.column(5, 2), 2) == "D2"
     with pytest.raises(ScenarioError, match=r"crt.toml:\d+: crt.kind: unknown kind"):
         parse_table(parse_doc("crt.toml", b'[crt]\nkind = "magic"\n'), "crt", ("crt",))
+
+
+def _by(by: str, lines: list[str]) -> str:
+    grid = "\n".join(lines)
+    return f"""
+[map]
+offset = "even"
+cols = [3, 6]
+rows = [2, 4]
+
+[map.legend]
+"." = {{ name = "clear" }}
+"f" = {{ name = "forest" }}
+"x" = {{ off_map = true }}
+
+[map.terrain]
+by = "{by}"
+grid = \"\"\"
+{grid}
+\"\"\"
+"""
+
+
+def test_terrain_by_row_and_by_column_places_each_hex_alike(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """Issue 35: the terrain grid takes each hex's id from the grid's cells (written
+    once a column and a row) instead of formatting it again; a map written by rows and
+    the same map by columns place every hex alike, and no id is formatted per hex."""
+    from engines.hexkit.hexid import Numbering
+
+    # column c, row r: forest where (c + r) % 3 == 0, off the map at 0603
+    def char(c: int, r: int) -> str:
+        return "x" if (c, r) == (6, 3) else "f" if (c + r) % 3 == 0 else "."
+
+    rows = [f"{r:02d} " + "".join(char(c, r) for c in range(3, 7)) for r in range(2, 5)]
+    cols = [f"{c:02d} " + "".join(char(c, r) for r in range(2, 5)) for c in range(3, 7)]
+    expected = {f"{c:02d}{r:02d}": "forest" if char(c, r) == "f" else "clear"
+                for c in range(3, 7) for r in range(2, 5) if char(c, r) != "x"}
+    formatted: list[tuple[int, int]] = []
+    real = Numbering.format
+
+    def counted(self: Numbering, col: int, row: int) -> str:
+        formatted.append((col, row))
+        return real(self, col, row)
+
+    monkeypatch.setattr(Numbering, "format", counted)
+    for by, lines in (("row", rows), ("column", cols)):
+        root = tmp_path / by
+        root.mkdir()
+        (root / "map.toml").write_text(_by(by, lines), encoding="utf-8")
+        terrain = load_scenario_path(root).map.terrain
+        assert list(terrain.items()) == sorted(expected.items()), by
+    assert len(formatted) <= 4  # the two grids' corners
+
+
+def test_float_in_map_named_first_in_key_order_and_looked_for_once(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """Issue 35: a map is searched for floats without building a path a value; only a
+    map that has one is walked again to name it, the first in key order as before."""
+    from engines.hexkit import scenario
+
+    root = _copy(tmp_path)
+    with monkeypatch.context() as m:
+        m.setattr(scenario, "_name_float", lambda *a: pytest.fail("walked with paths"))
+        assert load_scenario_path(root).map is not None
+    _edit(root / "map.toml", '"h" = { name = "hill", color = "#b09060", high = true }',
+          '"h" = { name = "hill", color = "#b09060", height = 1.5, depth = 2.5 }')
+    msg = _error(root)
+    assert "map.legend.h.depth" in msg and "float" in msg
