@@ -5,7 +5,7 @@ as a difference."""
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterable, Mapping, Sequence
+from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
 from dataclasses import replace
 
 from engines.hexkit.board import board_view
@@ -67,21 +67,27 @@ def _plain(state: WDState, side: str | None) -> BoardView:
                         zoc=ezoc(state, side) if side is not None else ())
 
 
-def test_kept_view_is_the_plain_view_for_every_side() -> None:
-    seen_hidden = seen_revealed = seen_bunker = 0
+def _every_side_along_games(seed: str) -> Iterator[tuple[str, WDState, str | None]]:
+    """Each side and the referee at each decision of seeded games of three scenarios
+    (a Purkayev, a Campaign and a First Relief game), the state played on after each."""
     for scenario, steps in (("purkayev", 700), ("campaign", 500), ("first-relief", 500)):
         state = ENGINE.new_state(scenario, ENGINE.resolve_options({}))
         assert isinstance(state, WDState)
-        choose = Chooser(f"view-kept/{scenario}")
+        choose = Chooser(f"{seed}/{scenario}")
         for _ in decisions(state, choose, steps):
             for side in (None, *SIDES):
-                got = state.view(side)
-                assert got == _plain(state, side), (scenario, side, state.phase)
-                seen_hidden += any(p.hidden for p in got.pieces)
-                seen_bunker += any(m.startswith("bunker") for p in got.pieces
-                                   for m in p.markers)
-                seen_revealed += side == state.pos.phasing and bool(state.pos.assaults)
+                yield scenario, state, side
             state.apply(choose.pick(state.legal_actions()))
+
+
+def test_kept_view_is_the_plain_view_for_every_side() -> None:
+    seen_hidden = seen_revealed = seen_bunker = 0
+    for scenario, state, side in _every_side_along_games("view-kept"):
+        got = state.view(side)
+        assert got == _plain(state, side), (scenario, side, state.phase)
+        seen_hidden += any(p.hidden for p in got.pieces)
+        seen_bunker += any(m.startswith("bunker") for p in got.pieces for m in p.markers)
+        seen_revealed += side == state.pos.phasing and bool(state.pos.assaults)
     # the games reach what the keys must tell apart: hidden stacks, bunkers, assaults
     assert seen_hidden and seen_bunker and seen_revealed
 
@@ -113,19 +119,13 @@ def test_the_units_are_named_as_the_view_names_them_without_drawing_it() -> None
     is, for each side and the referee, what the default reads off the drawn view, in its
     order: an enemy stack by its top counter, an assaulted hex in full (Rule 4.C)."""
     seen_hidden = seen_revealed = 0
-    for scenario, steps in (("purkayev", 700), ("campaign", 500), ("first-relief", 500)):
-        state = ENGINE.new_state(scenario, ENGINE.resolve_options({}))
-        assert isinstance(state, WDState)
-        choose = Chooser(f"counters/{scenario}")
-        for _ in decisions(state, choose, steps):
-            for side in (None, *SIDES):
-                view = state.view(side)
-                want = view_counters(view)
-                assert list(state.counters(side).items()) == list(want.items()), \
-                    (scenario, side, state.phase)
-                seen_hidden += any(p.hidden for p in view.pieces)
-                # an assaulted hex shown in full names more than the unrevealed stack
-                seen_revealed += state.counters(side) != counters(
-                    state.pos, side, "movement", state._by_hex(), state.udef)
-            state.apply(choose.pick(state.legal_actions()))
+    for scenario, state, side in _every_side_along_games("counters"):
+        view = state.view(side)
+        want = view_counters(view)
+        assert list(state.counters(side).items()) == list(want.items()), \
+            (scenario, side, state.phase)
+        seen_hidden += any(p.hidden for p in view.pieces)
+        # an assaulted hex shown in full names more than the unrevealed stack
+        seen_revealed += state.counters(side) != counters(
+            state.pos, side, "movement", state._by_hex(), state.udef)
     assert seen_hidden and seen_revealed
