@@ -132,12 +132,12 @@ def test_a_click_reads_the_save_once_and_no_counter_it_does_not_name(
         return wrapped
 
     monkeypatch.setattr(Game, "current", counting("current", Game.current))
-    # White Death keeps the default counters: an act names its events' units off the
-    # view, a redraw has no unit off the map to name
+    # White Death names its units off the position (its own State.counters, no view
+    # drawn): a click asks it once, for its events' units, not once a unit
     monkeypatch.setattr(Match, "counters", counting("counters", Match.counters))
     answer = act(board, move, held["version"])
     assert answer["ok"] and answer["events"] and "since" in answer["state"]
-    assert calls == {"current": 1, "counters": 0}, calls
+    assert calls == {"current": 1, "counters": 1}, calls
 
 
 def test_a_click_that_rolls_nothing_writes_the_save_alone(
