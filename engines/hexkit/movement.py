@@ -21,7 +21,7 @@ import math
 from collections.abc import Callable, Collection, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from types import MappingProxyType
-from typing import TYPE_CHECKING, Any, TypeAlias, overload
+from typing import TYPE_CHECKING, Any, TypeAlias, TypeVar, overload
 
 from engines.hexkit.geometry import Hexside, hexside
 from engines.hexkit.graph import breadth_first as breadth_first
@@ -43,6 +43,8 @@ if TYPE_CHECKING:
     from fractions import Fraction
 
 Cost: TypeAlias = "int | Fraction"
+#: a cost in a class's own values (:data:`Cost`) or a pricer's scaled ints
+_C = TypeVar("_C", bound="int | Fraction")
 
 
 def _no_costs() -> Mapping[str, Cost | None]:
@@ -127,15 +129,10 @@ class MoveClass(Shared):
                 if f in self.leave_features and f not in into:
                     total += self.leave_features[f]
         if not (along and self.network_crosses):
-            for f in sorted(feats):
-                if f not in self.hexside:
-                    continue
-                if any(n in feats for n in self.negated_by.get(f, ())):
-                    continue
-                extra = self.hexside[f]
-                if extra is None:
-                    return None
-                total += extra
+            extra = crossing_cost(feats, self.hexside, self.negated_by)
+            if extra is None:
+                return None
+            total += extra
         return total
 
     def entry_cost(self, hexmap: HexMap | OverlaidMap, b: HexId,
@@ -203,6 +200,24 @@ def _cache_key(hexmap: HexMap, move_class: MoveClass,
     fields_ = {f: _canon(getattr(move_class, f)) for f in move_class.__dataclass_fields__}
     return datacache.make_key("movecosts", hexmap.source, repr(sorted(fields_.items())),
                               adjust_key or b"")
+
+
+def crossing_cost(feats: Collection[str], hexside: Mapping[str, _C | None],
+                  negated_by: Mapping[str, Sequence[str]]) -> _C | int | None:
+    """What crossing a hexside with ``feats`` adds to a step (``None``: barred): each of
+    the class's hexside features there, unless a feature that negates it is there too (a
+    bridge over the river), taken in name order so that a barred crossing is found the
+    same way every time.  :meth:`MoveClass.step_cost` reads it in the class's costs, the
+    integer :class:`~engines.hexkit.pricing.Pricer` in its scaled ones."""
+    extras: list[_C] = []
+    for f in sorted(feats):
+        if f not in hexside or any(n in feats for n in negated_by.get(f, ())):
+            continue
+        extra = hexside[f]
+        if extra is None:
+            return None
+        extras.append(extra)
+    return sum(extras)
 
 
 def _denominator(values: Iterable[Cost | None]) -> int:

@@ -14,7 +14,7 @@ from typing import Any
 from engines.hexkit.geometry import Hexside
 from engines.hexkit.hexid import HexId
 from engines.hexkit.hexmap import HexMap
-from engines.hexkit.movement import Cost, MoveClass, _denominator, _unscale
+from engines.hexkit.movement import Cost, MoveClass, _denominator, _unscale, crossing_cost
 from engines.hexkit.odds import fraction_type
 from engines.hexkit.overlay import OverlaidMap
 
@@ -256,14 +256,4 @@ class Pricer:
 
     def _crossing(self, feats: frozenset[str]) -> int | None:
         """The hexside's extra cost (``None``: barred), as ``step_cost`` adds it."""
-        mc, total = self.mc, 0
-        for f in sorted(feats):
-            if f not in self.hexside:
-                continue
-            if any(n in feats for n in mc.negated_by.get(f, ())):
-                continue
-            extra = self.hexside[f]
-            if extra is None:
-                return None
-            total += extra
-        return total
+        return crossing_cost(feats, self.hexside, self.mc.negated_by)
