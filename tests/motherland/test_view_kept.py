@@ -7,32 +7,15 @@ from __future__ import annotations
 
 from engines.motherland import ENGINE
 from engines.motherland.state import MotherlandState
-from engines.motherland.view import _SIDE_COLORS
+from engines.motherland.view import _piece
 from pbem.testing import Chooser, decisions
 from pbem.view import BoardView, Piece
 
 
 def _plain_pieces(state: MotherlandState) -> tuple[Piece, ...]:
     """The counters as they were made before anything was kept: every one, every call."""
-    pieces = []
-    for uid, u in sorted(state.pos.units.items()):
-        c = state.c(uid)
-        loc = u.hex or u.box
-        if loc in ("out",):
-            continue
-        markers = []
-        if u.supply:
-            markers.append(f"{u.supply} of supply")
-        if u.chit:
-            a, d = state.factors(uid)[:2]
-            markers.append(f"chit {u.chit} ({a}-{d})")
-        a, d, m = state.factors(uid)
-        label = f"{a}-{d}-{m}" if c.type not in ("combined_arms", "guards", "shock", "tank",
-                                                  "mech_group", "fortress") or u.chit \
-            else f"{c.letter}-{m}"
-        pieces.append(Piece(uid, c.side, label, loc, state.label(uid), tuple(markers),
-                            False, _SIDE_COLORS[c.side]))
-    return tuple(pieces)
+    return tuple(_piece(state, uid, u.hex or u.box)
+                 for uid, u in sorted(state.pos.units.items()) if (u.hex or u.box) != "out")
 
 
 def test_kept_counters_are_the_plain_counters_along_random_games() -> None:
