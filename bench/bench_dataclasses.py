@@ -14,10 +14,13 @@ docstring, a docstring made from ``inspect.signature`` of the class.
    use; ``eng-ENGINE-SCENARIO`` built there when missing): the dataclasses the command
    made, by package, and how many of them had no docstring of their own; with ``--base
    DIR`` (a ``git archive`` of another checkout) that checkout's count beside this one's.
-2. **Costed** (valgrind, ``PYTHONHASHSEED=0``): importing a module of 50 dataclasses of
-   six fields (half of them frozen, their methods' code kept) against the same module's
-   50 plain classes, and against 50 such dataclasses without docstrings: instructions per
-   dataclass, and what a missing docstring adds.  ``--no-valgrind`` leaves this part out.
+2. **Costed** (valgrind, ``PYTHONHASHSEED=0``, a warm start: bytecode and kept files
+   written): importing a module of 50 dataclasses of six fields (half of them frozen)
+   against the same module's 50 plain classes, made three ways: from the kept record of
+   each class's shape (pbem.dataclass_code's ``_process_class``, what pbem's and the
+   engines' modules get), by Python's dataclasses with only the methods' compiled code
+   kept (that path turned off), and by Python's dataclasses alone (a module not kept);
+   and what a missing docstring adds.  ``--no-valgrind`` leaves this part out.
 """
 
 from __future__ import annotations
@@ -37,9 +40,11 @@ sys.path.insert(0, str(ROOT / "bench"))
 import bench_ir  # noqa: E402
 
 #: run ahead of the command: records each class dataclasses made (module, whether it had
-#: a docstring of its own) into the file BENCH_DATACLASSES names
+#: a docstring of its own) into the file BENCH_DATACLASSES names; pbem imported first, as
+#: it puts its own _process_class in place (pbem/__init__.py makes no dataclass)
 PROBE = """
 import atexit, dataclasses, json, os
+import pbem
 _made = []
 _process = dataclasses._process_class
 def _counted(cls, *args, **kwargs):
@@ -99,8 +104,9 @@ def module_text(decorated: bool, documented: bool) -> str:
     return "\n".join(lines) + "\n"
 
 
-def cost(tmp: Path) -> tuple[float, float]:
-    """Instructions per dataclass (documented), and what a missing docstring adds."""
+def cost(tmp: Path) -> tuple[float, float, float, float]:
+    """Instructions per dataclass (documented): made from kept records, by dataclasses
+    with its methods' code kept, by dataclasses alone; what a missing docstring adds."""
     folder = tmp / "synthetic"
     folder.mkdir()
     for name, decorated, documented in (("bench_dc_plain", False, True),
@@ -113,8 +119,12 @@ def cost(tmp: Path) -> tuple[float, float]:
     start = ("import gc, atexit; gc.disable(); atexit.register(gc.freeze); import pbem.cli; "
              "from pbem import dataclass_code; ")
 
-    def counted(module: str) -> float:
-        code = start + (f"dataclass_code.keep({module!r}); import {module}" if module else "")
+    def counted(module: str, how: str = "record") -> float:
+        code = start + {
+            "record": f"dataclass_code.keep({module!r}); ",
+            "code": f"dataclass_code.keep({module!r}); import dataclasses; "
+                    "dataclasses._process_class = dataclass_code._plain_process; ",
+            "alone": ""}[how] + f"import {module}"
         for _ in range(2):  # the bytecode and the kept methods' code written first
             subprocess.run([sys.executable, "-c", code], env=env, cwd=folder,
                            capture_output=True, check=True)
@@ -128,7 +138,9 @@ def cost(tmp: Path) -> tuple[float, float]:
 
     plain, doc, nodoc = (counted(m) for m in ("bench_dc_plain", "bench_dc_doc",
                                               "bench_dc_nodoc"))
-    return (doc - plain) / 50, (nodoc - doc) / 50
+    code_only, alone = (counted("bench_dc_doc", how) for how in ("code", "alone"))
+    return (doc - plain) / 50, (code_only - plain) / 50, (alone - plain) / 50, (
+        nodoc - doc) / 50
 
 
 def main() -> None:
@@ -158,9 +170,11 @@ def main() -> None:
                                  f"{by['engines']:2d}; {bare:2d} bare)")
                 print(f"   {spec:30} {label:4} " + "   ".join(cells), flush=True)
         if not args.no_valgrind:
-            each, bare = cost(Path(tmp))
-            print("2. one dataclass of six fields, its methods' code kept: "
-                  f"{each:.2f} M instructions; without a docstring {bare:+.2f} M more")
+            each, code_only, alone, bare = cost(Path(tmp))
+            print("2. one dataclass of six fields, made from its kept record: "
+                  f"{each:.3f} M instructions (by dataclasses with its methods' code kept "
+                  f"{code_only:.3f} M, by dataclasses alone {alone:.3f} M); without a "
+                  f"docstring {bare:+.3f} M more")
 
 
 if __name__ == "__main__":
