@@ -36,7 +36,13 @@ import marshal
 import os
 import re
 import sys
-from types import CellType, CodeType, FunctionType, MemberDescriptorType
+from types import (
+    CellType,
+    CodeType,
+    FunctionType,
+    GetSetDescriptorType,
+    MemberDescriptorType,
+)
 from typing import Any
 
 #: the modules whose dataclasses are kept: pbem's and the bundled engines' (one
@@ -380,7 +386,10 @@ def _shape(cls: Any, params: tuple[Any, ...]) -> Any:
         else:
             kind = 0
         default = getattr(cls, name, MISSING)
-        if isinstance(default, Field):
+        if type(default) in _PLAIN:
+            # neither a Field nor a slot, and hashable: field(default=default)
+            shape[name] = (name, kind, kw_only, default is MISSING)
+        elif isinstance(default, Field):
             value, factory, kw = default.default, default.default_factory, default.kw_only
             if ((kind and factory is not MISSING) or (kind == 1 and kw is not MISSING)
                     or (kind == 0 and value.__class__.__hash__ is None)):
@@ -400,7 +409,8 @@ def _shape(cls: Any, params: tuple[Any, ...]) -> Any:
         found[name] = (annotation, kind, default, kw_only)
         fields[name] = None  # its place: _apply puts the Field there
     for name, value in own.items():
-        if isinstance(value, Field) and name not in annotations:
+        if type(value) not in _NOT_FIELD and isinstance(value, Field) and (
+                name not in annotations):
             return None
     hash_action = _dc._hash_action[unsafe_hash, eq, frozen, has_explicit_hash]
     if ((order and not eq) or hash_action is _dc._hash_exception
@@ -424,6 +434,7 @@ def _apply(cls: Any, params: tuple[Any, ...], found: tuple[Any, ...],
     Field, MISSING = dc.Field, dc.MISSING
     kinds = (dc._FIELD, dc._FIELD_CLASSVAR, dc._FIELD_INITVAR)
     classvar = kinds[1]
+    new_field, empty = Field.__new__, dc._EMPTY_METADATA
     # the Field objects, as _get_field makes them (one the class body gave is changed
     # as dataclasses changes it: a class refused below is then made by dataclasses,
     # which sets the same values on it again), with what _init_fn passes its
@@ -435,13 +446,19 @@ def _apply(cls: Any, params: tuple[Any, ...], found: tuple[Any, ...],
     for name, f in fields.items():
         if f is None:  # this class's field, in its place
             annotation, kind, default, kw_only = own_found[name]
-            if isinstance(default, Field):
+            if name in specs:
                 f = default
                 if kind != 1 and f.kw_only is MISSING:
                     f.kw_only = kw_only
             else:
-                f = Field(default, MISSING, True, True, None, True, None,
-                          MISSING if kind == 1 else kw_only)
+                # field(default=default): every slot Field.__init__ sets, set here
+                f = new_field(Field)
+                f.default = default
+                f.default_factory = MISSING
+                f.init = f.repr = f.compare = True
+                f.hash = None
+                f.metadata = empty
+                f.kw_only = MISSING if kind == 1 else kw_only
             f.name = name
             f.type = annotation
             f._field_type = kinds[kind]
@@ -556,6 +573,14 @@ def _wrapper_code() -> CodeType | None:
 
 
 _BOOL = {bool}
+#: types whose instances are neither a Field nor a slot's descriptor (isinstance of them
+#: is False: none can claim another __class__), and whose instances hash: a default of
+#: one is taken as it is, without isinstance's slower look at __class__
+_PLAIN = frozenset((str, int, bool, float, complex, bytes, tuple, frozenset, type(None),
+                    type(dataclasses.MISSING)))
+#: the same for what else a class body holds: no Field among them
+_NOT_FIELD = _PLAIN | {dict, FunctionType, staticmethod, classmethod, property,
+                       GetSetDescriptorType}
 _wrapper: CodeType | None = None
 
 
