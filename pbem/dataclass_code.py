@@ -365,7 +365,18 @@ def _shape(cls: Any, params: tuple[Any, ...]) -> Any:
                 any_frozen_base = True
     if has_dataclass_bases and any_frozen_base != frozen:
         return None
-    found = {}
+    # the Field objects, as _get_field makes them (one the class body gave is changed as
+    # dataclasses changes it: a class refused below is then made by dataclasses, which
+    # sets the same values on it again); with no dataclass base, in the same pass, what
+    # _init_fn passes its __create_fn__ and its check of the fields' order
+    kinds = (_dc._FIELD, _dc._FIELD_CLASSVAR, _dc._FIELD_INITVAR)
+    new_field, empty = Field.__new__, _dc._EMPTY_METADATA
+    init = params[0]
+    alone = not has_dataclass_bases
+    types: list[Any] = []
+    defaults: list[Any] = []
+    std_names: list[str] = []
+    seen_default = False
     specs = []
     heads = _heads
     kw_only_seen = False
@@ -386,28 +397,67 @@ def _shape(cls: Any, params: tuple[Any, ...]) -> Any:
         else:
             kind = 0
         default = getattr(cls, name, MISSING)
-        if type(default) in _PLAIN:
-            # neither a Field nor a slot, and hashable: field(default=default)
-            shape[name] = (name, kind, kw_only, default is MISSING)
-        elif isinstance(default, Field):
-            value, factory, kw = default.default, default.default_factory, default.kw_only
-            if ((kind and factory is not MISSING) or (kind == 1 and kw is not MISSING)
-                    or (kind == 0 and value.__class__.__hash__ is None)):
-                return None
-            specs.append(name)
-            shape[name] = (name, kind, not default.init, not kw_only if kw is MISSING
-                           else not kw, value is MISSING, factory is MISSING,
-                           not default.repr, not default.compare,
-                           2 if default.hash is None else not default.hash)
-        else:
-            if default is not MISSING and isinstance(default, MemberDescriptorType):
+        if type(default) not in _PLAIN:
+            if isinstance(default, Field):
+                value, factory, kw = (default.default, default.default_factory,
+                                      default.kw_only)
+                if ((kind and factory is not MISSING) or (kind == 1 and kw is not MISSING)
+                        or (kind == 0 and value.__class__.__hash__ is None)):
+                    return None
+                specs.append(name)
+                shape[name] = (name, kind, not default.init, not kw_only if kw is MISSING
+                               else not kw, value is MISSING, factory is MISSING,
+                               not default.repr, not default.compare,
+                               2 if default.hash is None else not default.hash)
+                f = default
+                if kind != 1 and kw is MISSING:
+                    f.kw_only = kw_only
+                f.name = name
+                f.type = annotation
+                f._field_type = kinds[kind]
+                fields[name] = f
+                if alone and kind != 1:
+                    types.append(annotation)
+                    if factory is not MISSING:
+                        defaults.append(factory)
+                    elif value is not MISSING and (f.init or slots):
+                        defaults.append(value)
+                    if f.init and not f.kw_only:
+                        std_names.append(name)
+                        if not (value is MISSING and factory is MISSING):
+                            seen_default = True
+                        elif seen_default and init:
+                            return None
+                continue
+            if isinstance(default, MemberDescriptorType):
                 default = MISSING
             elif kind == 0 and default.__class__.__hash__ is None:
                 return None
-            # init, repr and compare true, hash None, no factory: field()'s defaults
-            shape[name] = (name, kind, kw_only, default is MISSING)
-        found[name] = (annotation, kind, default, kw_only)
-        fields[name] = None  # its place: _apply puts the Field there
+        # field(default=default): init, repr and compare true, hash None, no factory;
+        # every slot Field.__init__ sets, set here
+        shape[name] = (name, kind, kw_only, default is MISSING)
+        f = new_field(Field)
+        f.name = name
+        f.type = annotation
+        f.default = default
+        f.default_factory = MISSING
+        f.init = f.repr = f.compare = True
+        f.hash = None
+        f.metadata = empty
+        f.kw_only = MISSING if kind == 1 else kw_only
+        f._field_type = kinds[kind]
+        fields[name] = f
+        if alone and kind != 1:
+            types.append(annotation)
+            if default is not MISSING:
+                defaults.append(default)
+                if not kw_only:
+                    std_names.append(name)
+                    seen_default = True
+            elif not kw_only:
+                std_names.append(name)
+                if seen_default and init:
+                    return None
     for name, value in own.items():
         if type(value) not in _NOT_FIELD and isinstance(value, Field) and (
                 name not in annotations):
@@ -420,7 +470,8 @@ def _shape(cls: Any, params: tuple[Any, ...]) -> Any:
             or "__post_init__" in fields):
         return None
     key = (params, has_explicit_hash, hasattr(cls, "__post_init__"), *shape.values())
-    return module, cached, key, (ns, fields, found, specs, hash_action)
+    return module, cached, key, (ns, fields, (types, defaults, std_names) if alone
+                                 else None, specs, hash_action)
 
 
 def _apply(cls: Any, params: tuple[Any, ...], found: tuple[Any, ...],
@@ -429,56 +480,32 @@ def _apply(cls: Any, params: tuple[Any, ...], found: tuple[Any, ...],
     unchanged, for a record that does not fit: a file damaged, or from another build)."""
     (init, repr_, eq, order, unsafe_hash, frozen, match_args, _, slots,
      weakref_slot) = params
-    ns, fields, own_found, specs, hash_action = found
+    ns, fields, made_init, specs, hash_action = found
     dc = _dc
     Field, MISSING = dc.Field, dc.MISSING
-    kinds = (dc._FIELD, dc._FIELD_CLASSVAR, dc._FIELD_INITVAR)
-    classvar = kinds[1]
-    new_field, empty = Field.__new__, dc._EMPTY_METADATA
-    # the Field objects, as _get_field makes them (one the class body gave is changed
-    # as dataclasses changes it: a class refused below is then made by dataclasses,
-    # which sets the same values on it again), with what _init_fn passes its
-    # __create_fn__, and its check of the fields' order
-    types: list[Any] = []
-    defaults = []
-    std_names = []
-    seen_default = False
-    for name, f in fields.items():
-        if f is None:  # this class's field, in its place
-            annotation, kind, default, kw_only = own_found[name]
-            if name in specs:
-                f = default
-                if kind != 1 and f.kw_only is MISSING:
-                    f.kw_only = kw_only
-            else:
-                # field(default=default): every slot Field.__init__ sets, set here
-                f = new_field(Field)
-                f.default = default
-                f.default_factory = MISSING
-                f.init = f.repr = f.compare = True
-                f.hash = None
-                f.metadata = empty
-                f.kw_only = MISSING if kind == 1 else kw_only
-            f.name = name
-            f.type = annotation
-            f._field_type = kinds[kind]
-            fields[name] = f
-            if kind == 1:
+    if made_init is not None:
+        types, defaults, std_names = made_init
+    else:
+        # a dataclass base's fields first: what _init_fn passes its __create_fn__, and
+        # its check of the fields' order, over them all
+        classvar = dc._FIELD_CLASSVAR
+        types, defaults, std_names = [], [], []
+        seen_default = False
+        for f in fields.values():
+            if f._field_type is classvar:
                 continue
-        elif f._field_type is classvar:
-            continue
-        types.append(f.type)
-        factory, default = f.default_factory, f.default
-        if factory is not MISSING:
-            defaults.append(factory)
-        elif default is not MISSING and (f.init or slots):
-            defaults.append(default)
-        if f.init and not f.kw_only:
-            std_names.append(f.name)
-            if not (default is MISSING and factory is MISSING):
-                seen_default = True
-            elif seen_default and init:
-                return None
+            types.append(f.type)
+            factory, default = f.default_factory, f.default
+            if factory is not MISSING:
+                defaults.append(factory)
+            elif default is not MISSING and (f.init or slots):
+                defaults.append(default)
+            if f.init and not f.kw_only:
+                std_names.append(f.name)
+                if not (default is MISSING and factory is MISSING):
+                    seen_default = True
+                elif seen_default and init:
+                    return None
     # the record holds the methods dataclasses makes for these arguments, each taking
     # what it is given (else it is not one _record made: a file damaged)
     count = len(types) + len(defaults) + 4
