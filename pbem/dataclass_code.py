@@ -33,6 +33,7 @@ import contextlib
 import dataclasses
 import functools
 import marshal
+import operator
 import os
 import re
 import sys
@@ -207,7 +208,9 @@ _METHODS = frozenset(("__init__", "__repr__", "__eq__", "__lt__", "__le__", "__g
                       "__ge__", "__setattr__", "__delattr__", "__hash__"))
 _FROZEN = ("__setattr__", "__delattr__")
 #: _methods' answers, by the decorator's arguments and whether a __hash__ is added
-_made_methods: dict[tuple[tuple[bool, ...], bool], tuple[str, ...]] = {}
+_made_methods: dict[tuple[tuple[bool, ...], bool],
+                    tuple[tuple[str, ...], tuple[int, ...]]] = {}
+_ARGCOUNT = operator.attrgetter("co_argcount")
 
 
 def _head(annotation: str) -> tuple[str | None, str] | tuple[()]:
@@ -260,8 +263,11 @@ def _record(captured: list[CodeType]) -> Record | None:
     return tuple(names), tuple(codes)
 
 
-def _methods(params: tuple[bool, ...], hash_add: bool) -> tuple[str, ...]:
-    """The methods dataclasses makes (and so a fitting record holds), in its order."""
+def _methods(params: tuple[bool, ...], hash_add: bool
+             ) -> tuple[tuple[str, ...], tuple[int, ...]]:
+    """The methods dataclasses makes (and so a fitting record holds), in its order, and
+    how many arguments each's __create_fn__ takes but the __init__'s (the frozen ones
+    two, the rest none)."""
     init, repr_, eq, order, _, frozen = params[:6]
     names = ["__init__"] if init else []
     names += ["__repr__"] if repr_ else []
@@ -269,7 +275,8 @@ def _methods(params: tuple[bool, ...], hash_add: bool) -> tuple[str, ...]:
     names += ["__lt__", "__le__", "__gt__", "__ge__"] if order else []
     names += ["__setattr__", "__delattr__"] if frozen else []
     names += ["__hash__"] if hash_add else []
-    _made_methods[params, hash_add] = made = tuple(names)
+    counts = tuple(2 if name in _FROZEN else 0 for name in names if name != "__init__")
+    _made_methods[params, hash_add] = made = (tuple(names), counts)
     return made
 
 
@@ -508,17 +515,13 @@ def _apply(cls: Any, params: tuple[Any, ...], found: tuple[Any, ...],
                     return None
     # the record holds the methods dataclasses makes for these arguments, each taking
     # what it is given (else it is not one _record made: a file damaged)
-    count = len(types) + len(defaults) + 4
     hash_add = hash_action is dc._hash_add
-    expected = _made_methods.get((params, hash_add)) or _methods(params, hash_add)
+    expected, counts = _made_methods.get((params, hash_add)) or _methods(params, hash_add)
     try:
         names, codes = record
-        if names != expected:
+        if names != expected or tuple(map(_ARGCOUNT, codes)) != (
+                (len(types) + len(defaults) + 4, *counts) if init else counts):
             return None
-        for name, code in zip(names, codes, strict=True):
-            if code.co_name != "__create_fn__" or code.co_argcount != (
-                    count if name == "__init__" else 2 if name in _FROZEN else 0):
-                return None
     except (TypeError, ValueError, AttributeError):
         return None
 
