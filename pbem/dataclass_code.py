@@ -476,7 +476,11 @@ def _shape(cls: Any, params: tuple[Any, ...]) -> Any:
             or (weakref_slot and not slots) or (slots and "__slots__" in own)
             or "__post_init__" in fields):
         return None
-    key = (params, has_explicit_hash, hasattr(cls, "__post_init__"), *shape.values())
+    # hasattr, without its AttributeError where the answer is plain: a class of type's
+    # with no base but object has the attribute if its own body does
+    has_post_init = "__post_init__" in own or (
+        (type(cls) is not type or len(cls.__mro__) != 2) and hasattr(cls, "__post_init__"))
+    key = (params, has_explicit_hash, has_post_init, *shape.values())
     return module, cached, key, (ns, fields, (types, defaults, std_names) if alone
                                  else None, specs, hash_action)
 

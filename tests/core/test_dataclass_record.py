@@ -380,6 +380,21 @@ class Nothing:
 
 
 @dataclass
+class PostBase:
+    """A base with a __post_init__."""
+    n: int = 0
+
+    def __post_init__(self) -> None:
+        self.n += 1
+
+
+@dataclass
+class PostDerived(PostBase):
+    """A __post_init__ inherited: the __init__ calls it."""
+    m: int = 0
+
+
+@dataclass
 class Required:
     """No defaults: made only by the comparison of classes."""
     a: int
@@ -404,17 +419,17 @@ def test_each_feature_is_made_as_dataclasses_makes_it(features: Path) -> None:
     args = (["probe_feat"], [str(features)], ("probe_feat.",))
     first = _compare(*args)
     assert first["differ"] == []
-    assert first["classes"] == 16 and first["behaviour"] == 15
-    assert _summary(first, "made") == {"kept": 0, "new": 16, "plain": 0}
-    assert _summary(first, "again")["kept"] == 16
+    assert first["classes"] == 18 and first["behaviour"] == 17
+    assert _summary(first, "made") == {"kept": 0, "new": 18, "plain": 0}
+    assert _summary(first, "again")["kept"] == 18
     second = _compare(*args)
     assert second["differ"] == []
-    assert _summary(second, "made") == {"kept": 16, "new": 0, "plain": 0}
+    assert _summary(second, "made") == {"kept": 18, "new": 0, "plain": 0}
     # without bytecode written nothing is kept: made by dataclasses, then from the
     # record the process made, the same classes
     (features / "probe_feat" / "__pycache__").rename(features / "gone")
     unwritten = _compare(*args, write=False)
-    assert unwritten["differ"] == [] and _summary(unwritten, "made")["new"] == 16
+    assert unwritten["differ"] == [] and _summary(unwritten, "made")["new"] == 18
     assert not (features / "probe_feat" / "__pycache__").exists()
 
 
@@ -424,7 +439,7 @@ sys.path.insert(0, sys.argv[1])
 from pbem import dataclass_code
 dataclass_code.keep("probe_feat")
 from probe_feat import feat
-out = {}
+out = {"post": repr(feat.PostDerived())}
 for name in ("Frozen", "FrozenSlots", "Slots", "KwOnly", "Options", "Ordered", "Derived"):
     cls = getattr(feat, name)
     a = cls()
@@ -455,14 +470,15 @@ def test_instances_pickle_as_dataclasses_makes_them(features: Path) -> None:
         return result
 
     plain = run(False)
-    assert plain.pop("made") == {"kept": 0, "new": 0, "plain": 16}
-    assert run(True).pop("made") == {"kept": 0, "new": 16, "plain": 0}
+    assert plain.pop("made") == {"kept": 0, "new": 0, "plain": 18}
+    assert run(True).pop("made") == {"kept": 0, "new": 18, "plain": 0}
     kept = run(True)
-    assert kept.pop("made") == {"kept": 16, "new": 0, "plain": 0}
+    assert kept.pop("made") == {"kept": 18, "new": 0, "plain": 0}
     assert kept == plain
     assert plain["marker"] == ["Marker(a=1, b=3, made=[9])", [9], ["a", "b", "made"],
                                ["a", "seed", "other"]]
     assert plain["frozen"] == "cannot assign to field 'x'"
+    assert plain["post"] == "PostDerived(n=1, m=0)"
 
 
 def test_a_changed_class_is_made_afresh(features: Path) -> None:
@@ -483,7 +499,7 @@ def test_a_changed_class_is_made_afresh(features: Path) -> None:
     assert report["differ"] == []
     # Frozen and Derived have new shapes; Slots' shape is the same: its record is
     # used, with the new default
-    assert _summary(report, "made") == {"kept": 14, "new": 2, "plain": 0}
+    assert _summary(report, "made") == {"kept": 16, "new": 2, "plain": 0}
     probe = ("import sys; sys.path.insert(0, sys.argv[1]); import pbem, dataclasses; "
              "from pbem import dataclass_code; dataclass_code.keep('probe_feat'); "
              "from probe_feat import feat; print(repr(feat.Slots()), "
@@ -516,5 +532,5 @@ def test_a_record_that_does_not_fit_is_not_used(features: Path) -> None:
     report = _compare(*args)
     assert report["differ"] == []
     # none fits: each class made by dataclasses, its own record kept again
-    assert _summary(report, "made") == {"kept": 0, "new": 16, "plain": 0}
-    assert _summary(_compare(*args), "made") == {"kept": 16, "new": 0, "plain": 0}
+    assert _summary(report, "made") == {"kept": 0, "new": 18, "plain": 0}
+    assert _summary(_compare(*args), "made") == {"kept": 18, "new": 0, "plain": 0}
