@@ -6,14 +6,17 @@
 Python 3.11 makes a dataclass at every start of the process that imports its module:
 its fields read from the annotations, its ``__init__``, ``__repr__``, ``__eq__`` (and, when
 frozen, ``__setattr__``, ``__delattr__``, ``__hash__``) written out and run
-(pbem.dataclass_code keeps their compiled code, not the rest), and, for a class without a
-docstring, a docstring made from ``inspect.signature`` of the class.
+(pbem.dataclass_code keeps their compiled code and, for pbem's and the engines' classes,
+a record of what dataclasses derived for each class's shape, so that a class is made
+without writing its methods out again), and, for a class without a docstring, a
+docstring made from ``inspect.signature`` of the class.
 
 1. **Counted**: ``receive``, ``legal`` and ``act`` of each engine's 12-file game, set up
    as bench_ir.py sets them up (``--fixtures``: the folder bench_ir.py and bench_cli.py
    use; ``eng-ENGINE-SCENARIO`` built there when missing): the dataclasses the command
-   made, by package, and how many of them had no docstring of their own; with ``--base
-   DIR`` (a ``git archive`` of another checkout) that checkout's count beside this one's.
+   made, by package, how many of them had no docstring of their own and how many
+   pbem.dataclass_code made from a kept record; with ``--base DIR`` (a ``git archive``
+   of another checkout) that checkout's count beside this one's.
 2. **Costed** (valgrind, ``PYTHONHASHSEED=0``, a warm start: bytecode and kept files
    written): importing a module of 50 dataclasses of six fields (half of them frozen)
    against the same module's 50 plain classes, made three ways: from the kept record of
@@ -34,6 +37,7 @@ import subprocess
 import sys
 import tempfile
 from pathlib import Path
+from typing import Any
 
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT / "bench"))
@@ -51,9 +55,10 @@ def _counted(cls, *args, **kwargs):
     _made.append([cls.__module__, bool(cls.__dict__.get("__doc__"))])
     return _process(cls, *args, **kwargs)
 dataclasses._process_class = _counted
+_how = getattr(pbem.dataclass_code, "made", None)  # a checkout before records: None
 if os.environ.get("BENCH_DATACLASSES"):
     atexit.register(lambda: open(os.environ["BENCH_DATACLASSES"], "w").write(
-        json.dumps(_made)))
+        json.dumps({"made": _made, "how": _how})))
 """
 
 ENGINES = ["white-death:purkayev", "for-the-motherland:4-uranus", "48th-panzer-korps:chir",
@@ -65,9 +70,10 @@ def probed(*args: str) -> list[str]:
 
 
 def count(spec: str, fixtures: Path, work: Path, tree: Path = ROOT
-          ) -> dict[str, list[list[object]]]:
-    """The classes each of receive, legal and act made in the engine's game."""
-    made: dict[str, list[list[object]]] = {}
+          ) -> dict[str, dict[str, Any]]:
+    """The classes each of receive, legal and act made in the engine's game, and how
+    pbem.dataclass_code made them (from a kept record, new, or by dataclasses alone)."""
+    made: dict[str, dict[str, Any]] = {}
     target = bench_ir.engine_fixture(fixtures, spec)
 
     def record(argv: list[str], env: dict[str, str], cwd: Path) -> float:
@@ -164,10 +170,12 @@ def main() -> None:
                 made = count(spec, args.fixtures.resolve(), work, tree)
                 cells = []
                 for command in ("receive", "legal", "act"):
-                    by = collections.Counter(str(m).split(".")[0] for m, _ in made[command])
-                    bare = sum(1 for _, documented in made[command] if not documented)
-                    cells.append(f"{command} {len(made[command]):3d} ({by['pbem']:2d} / "
-                                 f"{by['engines']:2d}; {bare:2d} bare)")
+                    classes, how = made[command]["made"], made[command]["how"]
+                    by = collections.Counter(str(m).split(".")[0] for m, _ in classes)
+                    bare = sum(1 for _, documented in classes if not documented)
+                    records = (f", {how['kept']:2d} from records" if how else "")
+                    cells.append(f"{command} {len(classes):3d} ({by['pbem']:2d} / "
+                                 f"{by['engines']:2d}; {bare:2d} bare{records})")
                 print(f"   {spec:30} {label:4} " + "   ".join(cells), flush=True)
         if not args.no_valgrind:
             each, code_only, alone, bare = cost(Path(tmp))
