@@ -37,6 +37,7 @@ import operator
 import os
 import re
 import sys
+from _thread import get_ident
 from types import (
     CellType,
     CodeType,
@@ -106,10 +107,11 @@ def _code(module: str, cached: str, source: str) -> CodeType:
     kept = _table(module, cached)
     entry = kept.get(source)
     code = entry if type(entry) is CodeType else None
-    if _captured is not None:
-        # a method of a class whose record is being made: kept in the record
+    captured = _captured.get(get_ident()) if _captured else None
+    if captured is not None:
+        # a method of a class whose record this thread is making: kept in the record
         code = code or _compile(source)
-        _captured.append(code)
+        captured.append(code)
         return code
     if code is None:
         code = _compile(source)
@@ -188,9 +190,10 @@ class KeptMatches:
         return getattr(self.pattern, name)
 
 
-#: the module codes ``_exec`` ran while dataclasses made a class whose record was not
-#: kept (:func:`_process_class`), in order
-_captured: list[CodeType] | None = None
+#: by thread: the module codes ``_exec`` ran while dataclasses made a class whose record
+#: was not kept (:func:`_process_class`), in order (another thread's import may make
+#: a class of its own meanwhile)
+_captured: dict[int, list[CodeType]] = {}
 #: how each class of the kept modules was made this process: from its kept record
 #: ("kept"), by dataclasses with its record kept for the next process ("new"), or by
 #: dataclasses alone ("plain": a class :func:`_process_class` does not take on)
@@ -297,7 +300,6 @@ def _process_class(cls: type, init: Any, repr: Any, eq: Any, order: Any,
     kept, and anything else (an error dataclasses would raise, an argument not a bool,
     an annotation not a string, a module not kept), goes to dataclasses' own, which
     changes nothing it would not; a new shape's record is kept for the next process."""
-    global _captured
     params = (init, repr, eq, order, unsafe_hash, frozen, match_args, kw_only, slots,
               weakref_slot)
     shape = _shape(cls, params)
@@ -314,12 +316,13 @@ def _process_class(cls: type, init: Any, repr: Any, eq: Any, order: Any,
             made["kept"] += 1
             return done
     made["new"] += 1
-    _captured = []
+    thread = get_ident()
+    captured: list[CodeType] = []
+    _captured[thread] = captured
     try:
         done = _plain_process(cls, *params)
-        captured = _captured
     finally:
-        _captured = None
+        del _captured[thread]
     fresh = _record(captured)
     if fresh is not None:
         kept[key] = _used[module][key] = fresh

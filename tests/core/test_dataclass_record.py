@@ -534,3 +534,66 @@ def test_a_record_that_does_not_fit_is_not_used(features: Path) -> None:
     # none fits: each class made by dataclasses, its own record kept again
     assert _summary(report, "made") == {"kept": 0, "new": 18, "plain": 0}
     assert _summary(_compare(*args), "made") == {"kept": 18, "new": 0, "plain": 0}
+
+
+THREADS = '''
+import sys, threading
+sys.path.insert(0, sys.argv[1])
+from pbem import dataclass_code
+dataclass_code.keep("probe_threads")
+done = threading.Event()
+real = dataclass_code._compile
+
+
+def compiling(source):
+    # the first thread's class waits, half made, until the second's is made
+    if "alpha" in source and threading.current_thread().name == "first":
+        done.wait(30)
+    return real(source)
+
+
+dataclass_code._compile = compiling
+
+
+def second():
+    from probe_threads import two  # noqa: F401
+    done.set()
+
+
+first = threading.Thread(target=lambda: __import__("probe_threads.one"), name="first")
+first.start()
+threading.Thread(target=second, name="second").start()
+first.join()
+print(dataclass_code.made)
+'''
+
+
+def test_records_made_in_two_threads_at_once_are_each_their_own(tmp_path: Path) -> None:
+    """Two threads importing kept modules at once, one class made while the other is
+    half made: each record holds its own class's methods (the capture is per thread)."""
+    pkg = tmp_path / "probe_threads"
+    pkg.mkdir()
+    (pkg / "__init__.py").write_text("")
+    body = '''
+from __future__ import annotations
+from dataclasses import dataclass
+
+
+@dataclass(frozen=True)
+class {name}:
+    """A class."""
+    {field}: int = 0
+    other_{field}: str = ""
+'''
+    (pkg / "one.py").write_text(body.format(name="One", field="alpha"))
+    (pkg / "two.py").write_text(body.format(name="Two", field="beta"))
+    env = dict(os.environ)
+    env.pop("PYTHONDONTWRITEBYTECODE", None)
+    done = subprocess.run([sys.executable, "-c", THREADS, str(tmp_path)], env=env,
+                          capture_output=True, text=True, cwd=ROOT, timeout=120)
+    assert done.returncode == 0, done.stderr[-3000:]
+    assert "'new': 2" in done.stdout
+    report = _compare(["probe_threads.one", "probe_threads.two"], [str(tmp_path)],
+                      ("probe_threads.",))
+    assert report["differ"] == []
+    assert _summary(report, "made") == {"kept": 2, "new": 0, "plain": 0}
