@@ -75,7 +75,7 @@ def displace_fronts(s: BBState) -> None:
     germans = s.occupied("german")
     sov = s.occupied("soviet")
     sources = sorted(s.data.soviet_supply)
-    gz = s.zoc_hexes("german")
+    gz = s.german_zoc()
 
     def ok(x: str) -> bool:
         return x not in germans and (x not in gz or x in sov)

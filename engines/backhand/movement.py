@@ -55,10 +55,18 @@ def _destinations(s: BBState, units: tuple[str, ...], origin: str,
     costs = s.data.costs[(pos.weather, mot)]
     friends = s.occupied(side)
     alone = s.stack_fits(sorted(set(units)), side)  # into a hex no friend holds
+
+    def can_end(h: str) -> bool:
+        return s.stack_ok(h, side, units) if h in friends else alone
+    # with a goal only the goal's stacking is asked: the search has finished every hex
+    # it stopped at, and the kit asks can_end of each (issue 35: one stacking check a
+    # hex of the search, each reading the placement, to check one received move)
     reach = _THIS.reachable(costs, origin, ma, zoc=ez, policy=STOP_ON_ENTRY, blocked=enemy,
-                      can_end=lambda h: s.stack_ok(h, side, units) if h in friends
-                      else alone, goal=goal)
-    ends = set(reach.ends)
+                            can_end=can_end if goal is None else None, goal=goal)
+    if goal is None:
+        ends = set(reach.ends)
+    else:
+        ends = {goal} if goal in reach.ends and can_end(goal) else set()
     if pos.weather != "frozen":
         # 15.31: across a river by spending all MPs, from a hex adjacent to it
         for n in m.neighbors(origin):

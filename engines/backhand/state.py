@@ -8,7 +8,7 @@ are stand-ins read from scenarios/backhand-blow/tables.toml (docs/engines/backha
 
 from __future__ import annotations
 
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Container, Mapping
 from operator import attrgetter
 from typing import TYPE_CHECKING, Any, TypeVar
 
@@ -147,18 +147,24 @@ class BBState(StepState[Position]):
         the units exerting it, in hex order."""
         return self.facts().zoc(side, self.data.zoc_rule).sources
 
-    def zoc_hexes(self, side: str) -> frozenset[str]:
-        """The hexes of :meth:`zoc` of ``side`` without the units exerting it: the hexes
-        around its units but the cities (6.0).  The rules that read the ZOC of the side
-        that moved after every move (3.1's control of the watched hexes, 14.1's Front
-        Markers) need not make the whole map of it (issue 35: the kit's map lists the
-        exerting units of every hex, in order)."""
+    def german_zoc(self) -> frozenset[str]:
+        """The hexes of :meth:`zoc` of the German side without the units exerting it:
+        the hexes around its units but the cities (6.0), for 14.1's trace of the Front
+        Markers after every move, which need not map the units exerting each (issue 35)."""
         def make() -> frozenset[str]:
             m = self.data.map
             index, ids, adjacency = m.index, m.ids, m.adjacency
-            around = {ids[j] for h in self.facts().occupied(side) for j in adjacency[index[h]]}
+            around = {ids[j] for h in self.facts().occupied("german")
+                      for j in adjacency[index[h]]}
             return frozenset(around - self.data.city_hexes)
-        return self.cached(("zoc-hexes", side), make)
+        return self.cached(("zoc-hexes", "german"), make)
+
+    def in_zoc(self, h: str, occupied: Container[str]) -> bool:
+        """6.0: whether ``h`` is in the ZOC of the units in the hexes ``occupied`` (a
+        side's :meth:`occupied`): next to one of them and not a city.  For the rules that
+        ask a few hexes after every move (3.1's eight watched hexes, 14.1's trace of a
+        Front Marker), where the whole ZOC of either side is hundreds (issue 35)."""
+        return h not in self.data.city_hexes and any(n in occupied for n in self.data.nbrs[h])
 
     def stack_ok(self, h: str, side: str, adding: list[str] | tuple[str, ...]) -> bool:
         """10.1, 10.2: ``adding`` joining ``side``'s units in ``h``."""

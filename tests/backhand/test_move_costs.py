@@ -8,6 +8,7 @@ import pytest
 
 from engines.backhand import ENGINE
 from engines.backhand.data import load
+from engines.backhand.state import BBState
 from engines.hexkit.movement import StepCosts
 from pbem.errors import IllegalAction
 from pbem.setup import setup
@@ -93,6 +94,36 @@ def test_a_checked_move_searches_only_until_its_hex_and_agrees_with_the_listing(
     s.apply("move LAH-1")
     s.apply(f"to {sorted(listed)[0]}")
     assert goals == [sorted(listed)[0]]
+
+
+def test_a_checked_move_asks_the_stacking_of_its_own_hex_alone(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    """10.2, 15.0: the check of 'to HEX' asks whether the units may stack in HEX and in
+    no other hex the search finished (issue 35: a stacking check for every hex of the
+    search, each reading the placement, was 7% of an audit); a hex a full stack holds
+    is refused and one with room taken, exactly as the listing offers them."""
+    from engines.backhand import movement
+
+    s = setup(ENGINE, "high-water-mark",
+              'clear = true\nplace = { "LAH-1" = "3616", "3-3" = "3716", "3-394" = "3716", '
+              '"6-114" = "3716", "6-11Pz" = "3716", "7-6" = "3615" }\nphasing = "german"\n'
+              'ap = { german = 1 }')
+    assert isinstance(s, BBState)
+    units = ("LAH-1",)
+    listed = set(movement.destinations(s, units, "3616"))
+    assert "3716" not in listed and "3615" in listed  # 10.2: full; room for one more
+    asked: list[str] = []
+    stack_ok = BBState.stack_ok
+
+    def spy(self: BBState, h: str, side: str, adding: object) -> bool:
+        asked.append(h)
+        return stack_ok(self, h, side, adding)  # type: ignore[arg-type]
+
+    monkeypatch.setattr(BBState, "stack_ok", spy)
+    for h in ("3716", "3615", "3617"):
+        asked.clear()
+        assert movement.reaches(s, units, "3616", h) == (h in listed)
+        assert asked == ([h] if h in ("3716", "3615") else []), asked
 
 
 def test_the_adjacency_table_is_made_when_a_rule_first_reads_it() -> None:
