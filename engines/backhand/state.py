@@ -15,7 +15,7 @@ from typing import TYPE_CHECKING, Any, TypeVar
 from engines.backhand import view
 from engines.backhand.data import Data, load
 from engines.backhand.notation import parse_action, w
-from engines.backhand.position import OFF, Position
+from engines.backhand.position import OFF, PLACINGS, Position
 from engines.backhand.victory import victory
 from engines.hexkit.facts import BoardFacts, Placement, board_facts
 from pbem.engine import Action, Decision, Engine, Event, Outcome, Result
@@ -35,8 +35,9 @@ T = TypeVar("T")
 _PLACED: Memo[tuple[str, str, Placement], Any] = Memo(2048)
 _FITS: Memo[tuple[str, tuple[str, ...]], bool] = Memo(2048 * 8)
 
-#: the units' ids and hexes, and the board facts of them
-_Kept = tuple[tuple[tuple[str, ...], tuple[str, ...]], BoardFacts]
+#: the units' ids and hexes, the board facts of them, and the units' mapping, the count
+#: of placings and the number of units when they were last read
+_Kept = tuple[tuple[tuple[str, ...], tuple[str, ...]], BoardFacts, dict[str, Any], int, int]
 _AT = attrgetter("at")
 
 
@@ -72,16 +73,22 @@ class BBState(StepState[Position]):
     def facts(self) -> BoardFacts:
         """The kit's board facts of where the units stand: occupancy, stacks, ZOC (6.0)
         and the supply floods (7.0, 15.1), keyed by every unit's place read now, so a
-        position changed in place is never answered from the facts of before."""
+        position changed in place is never answered from the facts of before.  Asked
+        again of the same units with no unit put anywhere since (position.PLACINGS),
+        they are the facts kept, without reading every unit's place again."""
         units = self.pos.units
-        key = (tuple(units), tuple(map(_AT, units.values())))
         kept = self._facts
-        if kept is not None and kept[0] == key:
+        if (kept is not None and kept[2] is units and kept[3] == PLACINGS[0]
+                and kept[4] == len(units)):
             return kept[1]
-        placed = self.data.placed
-        found = board_facts(self.data.map, [placed(u, x.at)
-                                            for u, x in units.items() if x.at not in OFF])
-        self._facts = (key, found)
+        key = (tuple(units), tuple(map(_AT, units.values())))
+        if kept is not None and kept[0] == key:
+            found = kept[1]
+        else:
+            placed = self.data.placed
+            found = board_facts(self.data.map, [placed(u, x.at) for u, x in units.items()
+                                                if x.at not in OFF])
+        self._facts = (key, found, units, PLACINGS[0], len(units))
         return found
 
     def placed(self, kind: str, side: str, make: Callable[[], T]) -> T:

@@ -30,6 +30,36 @@ def test_a_unit_moved_in_place_is_answered_where_it_stands_now() -> None:
     assert s.occupied("soviet") == {"3010": ("12T",)}
 
 
+def test_the_facts_of_units_standing_still_are_kept_without_reading_every_place(
+        monkeypatch: object) -> None:
+    """Issue 35: rules ask the board facts thousands of times an audit; while no unit is
+    put anywhere they are the facts kept, without reading each unit's place to key
+    them (a tenth of an audit); a unit moved in place, a new unit and a unit taken out
+    of the mapping are each answered where they stand now."""
+    import pytest
+
+    from engines.backhand import state
+    from engines.backhand.position import Unit
+
+    assert isinstance(monkeypatch, pytest.MonkeyPatch)
+    s = at('clear = true\nplace = { "12T" = "2610" }')
+    first = s.facts()
+    read: list[object] = []
+    monkeypatch.setattr(state, "_AT", lambda x: read.append(x) or x.at)
+    assert s.facts() is first and s.occupied("soviet") == {"2610": ("12T",)}
+    assert read == []
+    s.pos.units["12T"].at = "3010"
+    assert s.occupied("soviet") == {"3010": ("12T",)} and read
+    s.pos.units["UP-1"] = Unit(at="2510", steps=1)
+    assert s.occupied("soviet") == {"2510": ("UP-1",), "3010": ("12T",)}
+    del s.pos.units["UP-1"]
+    assert s.occupied("soviet") == {"3010": ("12T",)}
+    twin = s.clone()
+    assert isinstance(twin, BBState)
+    twin.pos.units["12T"].at = "2610"
+    assert twin.units_at("2610") == ["12T"] and s.units_at("3010") == ["12T"]
+
+
 def _sampled(scenario: str, seed: str, steps: int, every: int) -> Iterator[BBState]:
     """Every ``every``-th decision of a seeded playout of ``scenario`` (at most ``steps``
     steps): the state is the one playout's, looked at, then played on."""
