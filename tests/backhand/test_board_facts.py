@@ -137,6 +137,48 @@ def test_6_0_a_hex_in_zoc_is_one_of_the_zoc_map() -> None:
         assert asked > 40 and beside_city > 0, (asked, beside_city)
 
 
+def test_14_1_a_marker_traces_to_a_source_exactly_when_a_search_finds_a_path() -> None:
+    """Issue 35: whether a Front Marker is still joined to a Soviet source (14.1, asked
+    for both markers after every move) is mostly answered by the path its hex last
+    traced by, when every hex of it is still passable; over seeded playouts of both
+    scenarios, for the markers' hexes, the hexes around them and hexes across the map,
+    with the paths kept from every earlier answer, it says what a search from the hex
+    says: the hex free of German units and of German ZOC unless a Soviet unit is there,
+    and a path of such hexes to a Soviet source."""
+    from engines.backhand import fronts
+    from engines.hexkit.graph import trace
+
+    kept = 0
+    for scenario, seed in (("high-water-mark", "bbfront/1"), ("backhand-blow", "bbfront/2")):
+        asked = cut = 0
+        for s in _sampled(scenario, seed, 1500, 15):
+            m = s.data.map
+            germans, sov, gz = s.occupied("german"), s.occupied("soviet"), s.zoc("german")
+
+            def ok(x: str) -> bool:
+                return x not in germans and (x not in gz or x in sov)  # noqa: B023
+            hexes = set(s.pos.fronts.values())
+            hexes |= {y for h in sorted(hexes) for y in m.neighbors(h)}
+            hexes |= set(m.ids[::97]) | {y for h in germans for y in m.neighbors(h)}
+            for h in sorted(hexes):
+                plain = ok(h) and trace(m, h, s.data.soviet_supply, passable=ok) is not None
+                kept += h in fronts._PATHS
+                assert fronts.traces(s, h, ok) == plain, (scenario, h)
+                asked += 1
+                cut += not plain
+        assert asked > 3000 and cut > 300, (asked, cut)
+    assert kept > 1000, kept
+    # a kept path closed: another path is searched for, and none found is none
+    s = at("clear = true")
+    h = "2510"
+    assert fronts.traces(s, h, lambda x: True)
+    path = fronts._PATHS[h]
+    assert fronts.traces(s, h, lambda x: x not in path[1:-1])
+    assert fronts._PATHS[h] != path
+    ring = set(s.data.map.neighbors(h))
+    assert not fronts.traces(s, h, lambda x: x not in ring)
+
+
 def test_3_1_control_after_a_move_reads_no_zoc_map(monkeypatch: object) -> None:
     """Issue 35: a unit put in a hex updates the control of the watched hexes (3.1) and
     the Front Markers (14.1) without mapping either side's ZOC: after a German move the
