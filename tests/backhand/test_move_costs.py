@@ -8,11 +8,12 @@ import pytest
 
 from engines.backhand import ENGINE
 from engines.backhand.data import load
+from engines.backhand.notation import w
 from engines.backhand.state import BBState
 from engines.hexkit.movement import StepCosts
 from pbem.errors import IllegalAction
 from pbem.setup import setup
-from pbem.testing import Chooser
+from pbem.testing import Chooser, decisions
 
 
 def test_a_move_listing_prices_only_the_rows_its_searches_read() -> None:
@@ -124,6 +125,53 @@ def test_a_checked_move_asks_the_stacking_of_its_own_hex_alone(
         asked.clear()
         assert movement.reaches(s, units, "3616", h) == (h in listed)
         assert asked == ([h] if h in ("3716", "3615") else []), asked
+
+
+@pytest.mark.parametrize(("scenario", "seed"), [
+    ("high-water-mark", "bbmove/1"), ("backhand-blow", "bbmove/2")])
+def test_15_0_a_checked_move_takes_exactly_the_hexes_the_listing_offers(
+        scenario: str, seed: str) -> None:
+    """15.0, 15.31, 10.1, 10.2: the check of a received 'to HEX' searches only the hexes
+    a move of the unit's MPs from its hex to HEX can pass (issue 35); over seeded
+    playouts of both scenarios, at moves of every weather met, it takes every hex the
+    listing offers and refuses every other hex within reach and beyond, in the
+    listing's own words and rule."""
+    from engines.backhand import movement
+    from engines.backhand.steps.move import MoveTo
+    from pbem.steps import Choice
+
+    st = ENGINE.new_state(scenario, ENGINE.resolve_options({}))
+    assert isinstance(st, BBState)
+    moves = taken = refused = 0
+    weathers: set[str] = set()
+    for at in decisions(st, Chooser(seed), 4000):
+        assert isinstance(at, BBState)
+        if at.stack[-1].step != "move-to":
+            continue
+        moves += 1
+        if moves % 3:
+            continue
+        a = at.stack[-1].args
+        step = at.steps["move-to"]
+        assert isinstance(step, MoveTo)
+        listed = set(movement.destinations(at, a.units, a.origin))
+        ma = max(at.data.units[u].ma for u in a.units)
+        weathers.add(at.pos.weather)
+        for h in sorted(at.data.map.within(a.origin, ma + 1)):
+            action = w("to", h)
+            assert movement.reaches(at, a.units, a.origin, h) == (h in listed), (h, a)
+            got = []
+            for check in (MoveTo.check, Choice.check):
+                try:
+                    check(step, at, a, action)
+                    got.append(None)
+                except IllegalAction as exc:
+                    got.append((str(exc), exc.rule))
+            assert got[0] == got[1], (h, a, got)
+            taken += h in listed
+            refused += h not in listed
+    assert moves > 60 and taken > 300 and refused > 2000, (moves, taken, refused)
+    assert "frozen" in weathers and (scenario != "backhand-blow" or "mud" in weathers), weathers
 
 
 def test_the_adjacency_table_is_made_when_a_rule_first_reads_it() -> None:
