@@ -179,6 +179,28 @@ def test_14_1_a_marker_traces_to_a_source_exactly_when_a_search_finds_a_path() -
     assert not fronts.traces(s, h, lambda x: x not in ring)
 
 
+def test_15_1_a_hex_is_in_the_clear_region_exactly_when_the_flood_says() -> None:
+    """Issue 35: a received administrative placement (15.1 (1)) asks the clear region
+    of a hex or two by a search from the hex, not a flood of the map; over seeded
+    playouts of both scenarios it answers what the flood does for the hexes in and
+    around every unit's hex and across the map, enemy hexes and EZOCs among them."""
+    from engines.backhand.supply import in_clear_region
+
+    for scenario, seed in (("high-water-mark", "bbclear/1"), ("backhand-blow", "bbclear/2")):
+        asked = outside = 0
+        for s in _sampled(scenario, seed, 1200, 30):
+            m = s.data.map
+            hexes = {x.at for x in s.pos.units.values() if x.at in m.index}
+            hexes |= {y for h in sorted(hexes) for y in m.neighbors(h)} | set(m.ids[::41])
+            for side in ("soviet", "german"):
+                region = clear_region(s, side)
+                for h in sorted(hexes):
+                    assert in_clear_region(s, side, h) == (h in region), (scenario, side, h)
+                    asked += 1
+                    outside += h not in region
+        assert asked > 5000 and outside > 1000, (asked, outside)
+
+
 def test_3_1_control_after_a_move_reads_no_zoc_map(monkeypatch: object) -> None:
     """Issue 35: a unit put in a hex updates the control of the watched hexes (3.1) and
     the Front Markers (14.1) without mapping either side's ZOC: after a German move the
