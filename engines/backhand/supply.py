@@ -56,10 +56,15 @@ def _joined(s: BBState, h: str, side: str, blocked: frozenset[str],
     if h in known:
         return known[h]
     sources, nbrs = supply_sources(s, side), s.data.nbrs
+    # the hex nearest a source first (the map bare): a unit's search runs toward the
+    # sources rather than around it (issue 35); the answer is the same in any order
+    toward = _toward_sources(s.data, side)
+    heap = [(0, h)]
     seen = [h]
     visited = {h}
     found = False
-    for x in seen:  # grows as the search goes: breadth first
+    while heap and not found:
+        _, x = heapq.heappop(heap)
         for n in nbrs[x]:
             if n in visited or n in blocked:
                 continue
@@ -71,8 +76,7 @@ def _joined(s: BBState, h: str, side: str, blocked: frozenset[str],
                 break
             visited.add(n)
             seen.append(n)
-        if found:
-            break
+            heapq.heappush(heap, (toward[n], n))
     if not found or h not in blocked:
         # exhausted: every free hex met is cut off; found from a free start: every hex
         # met is joined to the start, and so to the source

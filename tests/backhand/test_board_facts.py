@@ -201,6 +201,20 @@ def test_15_1_a_hex_is_in_the_clear_region_exactly_when_the_flood_says() -> None
         assert asked > 5000 and outside > 1000, (asked, outside)
 
 
+def test_7_0_a_units_supply_is_searched_toward_the_sources() -> None:
+    """Issue 35: a unit's supply (7.0) is searched from its hex toward the nearest
+    source, not breadth first around it: a German unit twenty hexes from the west edge
+    with the way open meets a few hexes per hex of the way, not the hundreds within
+    twenty hexes of it."""
+    from engines.backhand import supply
+
+    s = at('clear = true\nplace = { "LAH-1" = "2012", "12T" = "4020" }')
+    assert supply.in_supply(s, "2012", "german")
+    known = supply._LAST_TRACE["german"][2]
+    far = min(s.data.map.distance("2012", x) for x in s.data.german_supply)
+    assert far >= 15 and len(known) <= 4 * far, (far, len(known))
+
+
 def test_3_1_control_after_a_move_reads_no_zoc_map(monkeypatch: object) -> None:
     """Issue 35: a unit put in a hex updates the control of the watched hexes (3.1) and
     the Front Markers (14.1) without mapping either side's ZOC: after a German move the
