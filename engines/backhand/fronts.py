@@ -16,12 +16,22 @@ if TYPE_CHECKING:
     from engines.backhand.state import BBState
 
 
+#: 14.0: how far a Front Marker reaches, in hexes
+FRONT_RANGE = 12
+
+
 def in_range(s: BBState, h: str, front: str | None = None) -> bool:
-    """14.0: within twelve hexes of a Front Marker (the line may cross the enemy)."""
+    """14.0: within twelve hexes of a Front Marker (the line may cross the enemy): the
+    hex distance of a map hex, asked of the hexes a rule names (issue 35: the set of
+    every hex within twelve of each hex a marker stood in, 469 of them, was made for a
+    few questions)."""
     if h in BOXES:
         return True
+    m = s.data.map
+    if h not in m:
+        return False
     fronts = [front] if front else list(FRONTS)
-    return any(h in s.data.front_range(s.pos.fronts[f]) for f in fronts)
+    return any(m.distance(h, s.pos.fronts[f]) <= FRONT_RANGE for f in fronts)
 
 
 def paying_front(s: BBState, hexes: list[str]) -> str | None:

@@ -215,6 +215,33 @@ def test_7_0_a_units_supply_is_searched_toward_the_sources() -> None:
     assert far >= 15 and len(known) <= 4 * far, (far, len(known))
 
 
+def test_14_0_a_hex_in_range_of_a_marker_is_one_within_twelve_hexes(
+        monkeypatch: object) -> None:
+    """14.0 (issue 35): a hex's range to a Front Marker is its hex distance, asked of
+    the hex, not the set of every hex within twelve of the marker made for it; over
+    seeded playouts of both scenarios, for every hex of the map, it is exactly the
+    hexes the map has within twelve of either marker, or of the one named."""
+    import pytest
+
+    from engines.backhand.fronts import in_range
+
+    assert isinstance(monkeypatch, pytest.MonkeyPatch)
+    for scenario, seed in (("high-water-mark", "bbrange/1"), ("backhand-blow", "bbrange/2")):
+        markers: set[tuple[str, str]] = set()
+        for s in _sampled(scenario, seed, 1200, 150):
+            m = s.data.map
+            near = {f: set(m.within(h, 12)) for f, h in s.pos.fronts.items()}
+            with monkeypatch.context() as patched:
+                patched.setattr(type(m), "within", None)  # not asked: the distance is
+                for h in m.ids:
+                    assert in_range(s, h) == any(h in n for n in near.values()), h
+                    for f, n in near.items():
+                        assert in_range(s, h, f) == (h in n), (f, h)
+                assert in_range(s, "box1") and not in_range(s, "elim")
+            markers |= set(s.pos.fronts.items())
+        assert len(markers) > 4, markers
+
+
 def test_3_1_control_after_a_move_reads_no_zoc_map(monkeypatch: object) -> None:
     """Issue 35: a unit put in a hex updates the control of the watched hexes (3.1) and
     the Front Markers (14.1) without mapping either side's ZOC: after a German move the
