@@ -1,10 +1,12 @@
 """Backhand Blow's segment opening checks a received action against what it names: the
-Front Markers (14.2), administrative movement onto the map (15.1 (1)) and off it (15.1
-(3)) are asked of the one marker, unit or formation instead of listing the side's every
-option (issue 35: each listing floods the whole map, the supply net or the clear region,
-to check a 'done').  A check that took what the listing does not would replay an illegal
-action as legal: over seeded playouts, every listed action is taken and every near miss
-is refused exactly when the listing lacks it, with the listing's own refusal."""
+Front Markers (14.2), administrative movement onto the map (15.1 (1)), its placement and
+off the map (15.1 (3)), and the Combat Phase's attacks (16.0) are asked of the one
+marker, unit, formation or hex instead of listing the side's every option (issue 35:
+each listing floods the whole map, the supply net or the clear region, to check a
+'done', or asks every unit of the side what it could attack).  A check that took what
+the listing does not would replay an illegal action as legal: over seeded playouts,
+every listed action is taken and every near miss is refused exactly when the listing
+lacks it, with the listing's own refusal."""
 
 from __future__ import annotations
 
@@ -15,6 +17,7 @@ from engines.backhand.fronts import marker_moves
 from engines.backhand.notation import w
 from engines.backhand.position import OFF
 from engines.backhand.state import BBState
+from engines.backhand.steps.fight import CombatPhase
 from engines.backhand.steps.segment import AdminIn, AdminOut, AdminPlace, Fronts
 from engines.backhand.supply import supply_net
 from pbem.engine import Action
@@ -24,7 +27,7 @@ from pbem.setup import setup
 from pbem.steps import Choice
 from pbem.testing import Chooser, decisions
 
-CHECKED = ("fronts", "admin-in", "admin-out", "admin-place")
+CHECKED = ("fronts", "admin-in", "admin-out", "admin-place", "combat")
 
 
 def near_misses(st: BBState, step: str) -> list[Act]:
@@ -38,6 +41,13 @@ def near_misses(st: BBState, step: str) -> list[Act]:
         for f, h in sorted(pos.fronts.items()):
             out += [w("front", f, n) for n in (h, *data.map.neighbors(h), "0101", "4125")]
         return out
+    if step == "combat":
+        # every hex in or next to a unit of either side (friends, swamps, empty hexes,
+        # enemies no unit can reach), and far ones
+        hexes = {x.at for x in pos.units.values() if x.at in data.map.index}
+        hexes |= {n for h in sorted(hexes) for n in data.map.neighbors(h)}
+        hexes |= {"0101", "4125", "2510"}
+        return [w("end"), w("done"), *(w("attack", h) for h in sorted(hexes))]
     if step == "admin-place":
         # every hex in or next to a unit of either side or a marker, and far ones
         hexes = {x.at for x in pos.units.values() if x.at in data.map.index}
@@ -77,15 +87,15 @@ def test_15_1_and_14_2_an_action_is_taken_exactly_when_the_listing_holds_it(
         scenario: str, seed: str, steps: int) -> None:
     st = ENGINE.new_state(scenario, ENGINE.resolve_options({}))
     assert isinstance(st, BBState)
-    seen = {"front": 0, "admin": 0, "admin-out": 0, "place": 0, "formation": 0,
-            "refused": 0, "marker out of the net": 0}
+    seen = {"front": 0, "admin": 0, "admin-out": 0, "place": 0, "attack": 0,
+            "formation": 0, "refused": 0, "marker out of the net": 0}
     for at in decisions(st, Chooser(seed), steps):
         assert isinstance(at, BBState)
         name = at.stack[-1].step
         if name not in CHECKED:
             continue
         step = at.steps[name]
-        assert isinstance(step, Fronts | AdminIn | AdminOut | AdminPlace)
+        assert isinstance(step, Fronts | AdminIn | AdminOut | AdminPlace | CombatPhase)
         args = at.stack[-1].args
         held = set(at.legal_actions())
         if name == "fronts":
@@ -107,7 +117,7 @@ def test_15_1_and_14_2_an_action_is_taken_exactly_when_the_listing_holds_it(
             seen["refused"] += a not in held
     # the playouts met markers moving, units and formations coming in and going out
     assert min(seen["front"], seen["admin"], seen["admin-out"], seen["place"],
-               seen["formation"]) > 5, seen
+               seen["attack"], seen["formation"]) > 5, seen
     assert seen["refused"] > 1000, seen
 
 
