@@ -157,6 +157,13 @@ class Data(Shared):
         a move reads none of it), rather than a second table of the same (issue 35)."""
         return self.map.neighbor_table()
 
+    @functools.cached_property
+    def axial(self) -> Mapping[str, tuple[int, int]]:
+        """Every hex's cube coordinates q and r (s is -q - r), as plain ints for the
+        hex distances a search asks at every step it weighs (15.0's check of a move)."""
+        to_cube = self.map.grid.to_cube
+        return {h: (c.q, c.r) for h in self.map.ids for c in (to_cube(h),)}
+
     def placed(self, unit: str, h: str) -> Placed:
         """``unit`` in ``h`` as the kit's board facts take it (an Uprising Force, 17.0, is
         Soviet)."""

@@ -104,18 +104,19 @@ def _off_the_way(s: BBState, origin: str, goal: str, ma: int, least: Cost,
     the goal costing at least ``least`` each (a step is one hex: the hex distance counts
     them at least).  The goal's cost is the same without them (issue 35: a received
     move's check searched every hex cheaper than its goal, the way away from it too)."""
-    to_cube = s.data.map.grid.to_cube
-    o, g = to_cube(origin), to_cube(goal)
+    axial = s.data.axial
+    oq, orr = axial[origin]
+    gq, gr = axial[goal]
     steps = ma // least  # the most hexes a move of ma can enter
     memo: dict[str, bool] = {}
 
     def blocked(h: str) -> bool:
         out = memo.get(h)
         if out is None:
-            c = to_cube(h)
+            q, r = axial[h]
             out = memo[h] = h in enemy or (
-                abs(c.q - o.q) + abs(c.r - o.r) + abs(c.s - o.s)
-                + abs(c.q - g.q) + abs(c.r - g.r) + abs(c.s - g.s)) // 2 > steps
+                abs(q - oq) + abs(r - orr) + abs(q + r - oq - orr)
+                + abs(q - gq) + abs(r - gr) + abs(q + r - gq - gr)) // 2 > steps
         return out
     return blocked
 
