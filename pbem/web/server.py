@@ -340,18 +340,25 @@ class Board(Gate):
                     for k, a in zip(kept, actions, strict=True)]
 
     def counters_of(self, game: Game, units: set[str]) -> dict[str, str]:
-        """:meth:`counters`, of ``units`` only where the engine keeps the default (each
-        the first counter of its id the view shows its side): an act names the few units
-        its events name, and reading every counter of the board for them was a tenth of a
-        click (issue 35 item 4).  An engine's own counters are asked whole."""
+        """:meth:`counters` of ``units``, read off the view (each the first counter of
+        its id the view shows its side): an act names the few units its events name, and
+        reading every counter of the board for them was a tenth of a click (issue 35 item
+        4).  The view is the one the click's redraw draws (made once per position), so
+        reading it costs no drawing; an engine's own ``State.counters`` prints what its
+        view shows for every unit on it (tests/core/test_counters_on_view.py), so it is
+        asked only for a unit the view does not show (Mortain's reinforcement still to
+        enter, 11.1): White Death's, made for every counter of the board, was an eighth
+        of a click."""
         if not units:
             return {}
-        if type(game.state).counters is not State.counters:
-            return self.counters(game)
         out: dict[str, str] = {}
         for piece in game.view().pieces:
             if piece.id in units and not piece.hidden and piece.id not in out:
                 out[piece.id] = counter_text(piece.id, piece.name, piece.label)
+        if len(out) < len(units) and type(game.state).counters is not State.counters \
+                and game.state.counters_off_map:
+            counters = self.counters(game)
+            out.update((u, counters[u]) for u in sorted(units - out.keys()) if u in counters)
         return out
 
     # -- what the page shows ----------------------------------------------------------------
@@ -456,8 +463,11 @@ class Board(Gate):
             # a unit an action names that has no counter on the map (a reinforcement to
             # enter, Mortain 11.1): a button picks it as a tap on its counter would.  Only
             # an engine's own counters know such a unit: the default's are read off the
-            # view's counters, every one of them in on_map
-            if type(game.state).counters is not State.counters:
+            # view's counters, every one of them in on_map, and an engine whose own are
+            # its view's says so (State.counters_off_map: White Death's, made for every
+            # counter of the board, were a tenth of a click)
+            if type(game.state).counters is not State.counters and \
+                    game.state.counters_off_map:
                 # named by id and counter, as play lists it: the default names the id
                 counters = self.counters(game)
                 words: set[str] = set().union(*each)

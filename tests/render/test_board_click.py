@@ -132,12 +132,14 @@ def test_a_click_reads_the_save_once_and_no_counter_it_does_not_name(
         return wrapped
 
     monkeypatch.setattr(Game, "current", counting("current", Game.current))
-    # White Death names its units off the position (its own State.counters, no view
-    # drawn): a click asks it once, for its events' units, not once a unit
+    # White Death's own State.counters are its view's (counters_off_map False): a click
+    # names its events' units off the view its redraw draws, and never asks them for
+    # every counter of the board, neither for its events nor for the units waiting off
+    # the map (tests/core/test_counters_on_view.py)
     monkeypatch.setattr(Match, "counters", counting("counters", Match.counters))
     answer = act(board, move, held["version"])
     assert answer["ok"] and answer["events"] and "since" in answer["state"]
-    assert calls == {"current": 1, "counters": 1}, calls
+    assert calls == {"current": 1, "counters": 0}, calls
 
 
 def test_a_click_that_rolls_nothing_writes_the_save_alone(
@@ -327,3 +329,4 @@ def test_a_click_types_none_of_the_files_records_to_save_it(
     assert answer["ok"] and not answer.get("sealed") and typed == []
     monkeypatch.undo()
     assert game.summary()["pending_actions"] == len(game.pending_actions()) == 4
+
