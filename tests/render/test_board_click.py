@@ -330,3 +330,27 @@ def test_a_click_types_none_of_the_files_records_to_save_it(
     monkeypatch.undo()
     assert game.summary()["pending_actions"] == len(game.pending_actions()) == 4
 
+
+def test_a_click_makes_no_json_encoder(tmp_path: Path,
+                                       monkeypatch: pytest.MonkeyPatch) -> None:
+    """The redraw's values are encoded by one encoder made once (server.dumps), not one
+    made by ``json.dumps`` for each of the few dozen small values a click sends; the
+    text is ``json.dumps``'s."""
+    import json.encoder
+
+    _, board = opened(tmp_path)
+    held = json.loads(board.answer())
+    made: list[object] = []
+    real = json.encoder.c_make_encoder
+    assert real is not None
+
+    def making(*args: Any) -> Any:
+        made.append(args)
+        return real(*args)
+
+    monkeypatch.setattr(json.encoder, "c_make_encoder", making)
+    answer = act(board, a_move(board.game()), held["version"])
+    assert answer["ok"] and "since" in answer["state"]
+    assert made == []
+    for value in ({"a": [1, 2.5, None, True]}, [], "x\u00e9", 3, None, [{"k": "v"}] * 3):
+        assert server.dumps(value) == json.dumps(value)
