@@ -152,6 +152,10 @@ class Sent:
     history: History
     #: each key's JSON as sent, but the lists'
     texts: dict[str, str]
+    #: each key's value those texts were made of, but the lists': a key whose value is
+    #: equal now is not encoded again (every value of a key is of one JSON shape, its
+    #: dicts' keys in one order, so equal values make the same text)
+    values: dict[str, Any]
     #: the JSON of each list's items after the history's (the board now, the counters
     #: only it shows, this file's rolls)
     tails: dict[str, list[str]]
@@ -289,6 +293,11 @@ class Board(Gate):
     #: never taken for one it was not sent
     _sent: Sent | None = None
     _versions: Iterator[int] = field(default_factory=itertools.count)
+    #: the page's row of each of this side's counters (``mine``), by the counter (kept
+    #: with it): an engine hands the same counter again while its unit stays, so the row
+    #: is the same object, and its JSON is made once (``_mine_json``)
+    _mine: dict[int, tuple[Piece, dict[str, str]]] = field(default_factory=dict)
+    _mine_json: dict[int, tuple[dict[str, str], str]] = field(default_factory=dict)
     _nonce: str = field(default_factory=lambda: secrets.token_hex(4))
     notice: dict[str, str] = field(default_factory=dict)
 
@@ -463,8 +472,7 @@ class Board(Gate):
                 named = [h for h in said if h in cells]
                 if named:
                     targets.setdefault(named[-1], []).append(option.notation())
-        mine = [{"id": p.id, "hex": p.location, "label": p.label, "name": p.name}
-                for p in view.pieces if p.side == game.side and not p.hidden]
+        mine = [self._mine_row(p) for p in view.pieces if p.side == game.side and not p.hidden]
         general: list[str] = []
         waiting: list[dict[str, str]] = []
         if decision is not None and not decision.options:
@@ -525,6 +533,31 @@ class Board(Gate):
             "folder": str(self.folder) if self.folder else None,
         }
 
+    def _mine_row(self, piece: Piece) -> dict[str, str]:
+        """The page's row of one of this side's counters, made once per counter."""
+        kept = self._mine.get(id(piece))
+        if kept is None or kept[0] is not piece:
+            if len(self._mine) >= 65536:  # a bound on what it holds alive, not a record
+                self._mine.clear()
+            kept = self._mine[id(piece)] = (piece, {"id": piece.id, "hex": piece.location,
+                                                    "label": piece.label, "name": piece.name})
+        return kept[1]
+
+    def _mine_text(self, rows: list[dict[str, str]]) -> str:
+        """``page_json(rows)``, each row's JSON made once (a row is never changed: a
+        counter that changes is another row): a click moves a unit or two, and the JSON
+        of every one of this side's counters, made again, was a fifth of the redraw's
+        (issue 35 item 4)."""
+        texts: list[str] = []
+        for row in rows:
+            kept = self._mine_json.get(id(row))
+            if kept is None or kept[0] is not row:
+                if len(self._mine_json) >= 65536:
+                    self._mine_json.clear()
+                kept = self._mine_json[id(row)] = (row, page_json(row))
+            texts.append(kept[1])
+        return "[" + ", ".join(texts) + "]"
+
     def state_json(self) -> bytes:
         """:meth:`state` as the page is sent it: ``json.dumps(displayable(...))``, the same
         bytes, with the history's frames, counters and rolls made once per history rather
@@ -565,6 +598,7 @@ class Board(Gate):
         since = last if last is not None and have == last.version else None
         version = f"{self._nonce}.{next(self._versions)}"
         texts: dict[str, str] = {}
+        values: dict[str, Any] = {}
         tails: dict[str, list[str]] = {}
         keep: dict[str, int] = {}
         parts: list[str] = []
@@ -581,14 +615,19 @@ class Board(Gate):
                     keep[key], items = 0, ([made[key]] if made[key] else []) + tail
                 text = "[" + ", ".join(items) + "]"
             else:
-                text = texts[key] = page_json(item)
+                values[key] = item
+                if since is not None and key in since.texts and since.values[key] == item:
+                    texts[key] = since.texts[key]
+                    continue  # the page has it: not even encoded again
+                text = texts[key] = self._mine_text(item) if key == "mine" else \
+                    page_json(item)
                 if since is not None and since.texts.get(key) == text:
                     continue  # the page has it
             parts.append(f"{json.dumps(key)}: {text}")
         parts.append(f'"version": {json.dumps(version)}')
         if since is not None:
             parts.append(f'"since": {json.dumps(since.version)}, "keep": {dumps(keep)}')
-        self._sent = Sent(version, history, texts, tails)
+        self._sent = Sent(version, history, texts, values, tails)
         return ("{" + ", ".join(parts) + "}").encode()
 
     def redrawn(self, out: dict[str, Any], have: object) -> Answer:

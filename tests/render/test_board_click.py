@@ -354,3 +354,37 @@ def test_a_click_makes_no_json_encoder(tmp_path: Path,
     assert made == []
     for value in ({"a": [1, 2.5, None, True]}, [], "x\u00e9", 3, None, [{"k": "v"}] * 3):
         assert server.dumps(value) == json.dumps(value)
+
+
+def test_a_click_encodes_only_what_changed(tmp_path: Path,
+                                           monkeypatch: pytest.MonkeyPatch) -> None:
+    """A value equal to the one the page holds is not encoded again (the game's name, the
+    side, the orders), and of this side's counters only the rows of the units the click
+    moved are: each row's JSON is made once per counter (issue 35 item 4).  What the page
+    then holds is the whole state (test_each_click_answers_with_its_redraw_...)."""
+    _, board = opened(tmp_path)
+    held = json.loads(board.answer())
+    game = board.game()
+    real = server.page_json
+    encoded: list[Any] = []
+
+    def encoding(value: Any) -> str:
+        encoded.append(value)
+        return real(value)
+
+    monkeypatch.setattr(server, "page_json", encoding)
+    moved = 0
+    for _ in range(4):  # an impulse's start, then its moves
+        answer = act(board, a_move(game), held["version"])
+        assert answer["ok"] and "sealed" not in answer, answer
+        held = merged(held, answer["state"])
+        assert held is not None
+        assert not [v for v in encoded if v in (game.name, game.side, held["orders"])]
+        rows = [v for v in encoded if isinstance(v, dict) and "hex" in v and "label" in v]
+        lists = [v for v in encoded if isinstance(v, list) and v and isinstance(v[0], dict)
+                 and "hex" in v[0]]
+        assert lists == [] and len(rows) <= 2, (rows, lists)
+        moved += len(rows)
+        encoded.clear()
+    assert moved >= 2
+    assert {k: v for k, v in held.items() if k != "version"} == whole(board)
