@@ -182,8 +182,10 @@ def reindexed(frames: list[dict[str, Any]], table: PieceTable) -> PieceTable:
     return fresh
 
 
-#: a counter's row of the piece table as a key, by the counter itself and its depth
-Known = dict[tuple[int, int], tuple[Piece, tuple[Any, ...]]]
+#: a counter's row of the piece table as a key, by the counter itself and its depth; with
+#: the index of the history's table it was found in, and where (None: not found there)
+Known = dict[tuple[int, int], tuple[Piece, tuple[Any, ...], dict[Any, int] | None,
+                                    int | None]]
 
 
 @dataclass
@@ -200,13 +202,21 @@ class Present(PieceTable):
     known: Known = field(default_factory=dict)
 
     def add(self, piece: Piece, depth: int) -> int:
+        index = self.history.index
         kept = self.known.get((id(piece), depth))
+        if kept is not None and kept[2] is index and kept[0] is piece:
+            # found in this history's table before: a table only grows, never renumbers
+            # (a history made afresh has another), so the row is where it was; looking
+            # its nine fields up again was a third of the board's frame (issue 35 item 4)
+            return kept[3]  # type: ignore[return-value]
         if kept is None or kept[0] is not piece:
             if len(self.known) >= 65536:  # a bound on what it holds alive, not a record
                 self.known.clear()
-            kept = self.known[(id(piece), depth)] = (piece, tuple(piece_row(piece, depth)))
+            kept = (piece, tuple(piece_row(piece, depth)), None, None)
         key = kept[1]
-        found = self.history.index.get(key)
+        found = index.get(key)
+        self.known[(id(piece), depth)] = (piece, key, index if found is not None else None,
+                                          found)
         if found is None:
             found = self.index.get(key)
             if found is None:
@@ -478,13 +488,18 @@ class Board(Gate):
         if decision is not None and not decision.options:
             # the actions a click on the map cannot name ("end movement", "pass"): buttons
             on_map = {p.id for p in view.pieces}
-            shown = cell_hexes(view) | on_map
+            cells = cell_hexes(view)
             legal = game.state.legal_actions()
             each = self.named_by_each(legal)  # their typed units and hexes, or words
             # picked in C (compress), each of the few picked then written: a Python step
-            # for each of Mortain's 2,593 moves was 0.24 ms a redraw (issue 35 item 4)
-            general = [a.notation()
-                       for a in itertools.compress(legal, map(shown.isdisjoint, each))]
+            # for each of Mortain's 2,593 moves was 0.24 ms a redraw (issue 35 item 4).
+            # Fewer actions than hexes (White Death's 53 moves, 1,720 hexes): each action
+            # asked of the hexes and of the counters, rather than a set of every hex made
+            # (a fifth of the redraw)
+            flags = map(operator.and_, map(cells.isdisjoint, each),
+                        map(on_map.isdisjoint, each)) if len(legal) < len(cells) else \
+                map((cells | on_map).isdisjoint, each)
+            general = [a.notation() for a in itertools.compress(legal, flags)]
             # a unit an action names that has no counter on the map (a reinforcement to
             # enter, Mortain 11.1): a button picks it as a tap on its counter would.  Only
             # an engine's own counters know such a unit: the default's are read off the

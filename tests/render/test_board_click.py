@@ -388,3 +388,76 @@ def test_a_click_encodes_only_what_changed(tmp_path: Path,
         encoded.clear()
     assert moved >= 2
     assert {k: v for k, v in held.items() if k != "version"} == whole(board)
+
+
+class _Union(frozenset[str]):
+    """A map's hexes that count the sets made of them and something else."""
+
+    made = 0
+
+    def __or__(self, other: Any) -> frozenset[str]:
+        _Union.made += 1
+        return frozenset(self) | other
+
+
+@pytest.mark.parametrize(("engine", "scenario", "union"),
+                         [("white-death", "purkayev", False),
+                          ("mortain", "counterattack", True)])
+def test_the_buttons_are_the_actions_that_name_nothing_on_the_map(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch, engine: str, scenario: str,
+        union: bool) -> None:
+    """The redraw's buttons (general) are the listed actions that name no hex of the map
+    and no counter on it.  With fewer actions than hexes (White Death's few dozen moves,
+    1,720 hexes) each action is asked of the hexes and of the counters, and no set of
+    every hex is made (a fifth of the redraw); with more (Mortain's 2,593 moves, 672
+    hexes), one set of both is.  Either way, the same buttons."""
+    _, board = opened(tmp_path, engine, scenario)
+    real = server.cell_hexes
+    monkeypatch.setattr(server, "cell_hexes", lambda view: _Union(real(view)))
+    held = json.loads(board.answer())
+    for _ in range(4):
+        game = board.game()
+        if game.my_decision() is None:
+            break
+        _Union.made = 0
+        answer = act(board, a_move(game), held["version"])
+        assert answer["ok"], answer
+        held = merged(held, answer["state"])
+        assert held is not None
+        view, legal = game.view(), game.state.legal_actions()
+        decision = game.my_decision()
+        if decision is None or decision.options:
+            continue
+        shown = set(real(view)) | {p.id for p in view.pieces}
+        assert held["general"] == [a.notation() for a in legal
+                                   if shown.isdisjoint(board.named_by(a))][:40]
+        assert _Union.made == (1 if union else 0)
+
+
+def test_a_redraw_finds_a_counter_of_the_history_once(tmp_path: Path) -> None:
+    """A counter the history's table holds is looked up there once, not again at every
+    redraw (its nine fields hashed for each counter of the board: a third of the frame);
+    a counter that moved is a new row, looked up once."""
+    _, board = opened(tmp_path)
+    held = json.loads(board.answer())
+    history = board._history
+    assert history is not None
+
+    class Counting(dict[Any, int]):
+        asked = 0
+
+        def get(self, key: Any, default: Any = None) -> Any:
+            Counting.asked += 1
+            return super().get(key, default)
+
+    history.table.index = Counting(history.table.index)
+    again = merged(held, json.loads(board.answer(held["version"])))  # looked up once more
+    assert again is not None
+    held = again
+    Counting.asked = 0
+    answer = act(board, a_move(board.game()), held["version"])
+    assert answer["ok"] and "since" in answer["state"]
+    assert Counting.asked <= 2
+    now = merged(held, answer["state"])
+    assert now is not None
+    assert {k: v for k, v in now.items() if k != "version"} == whole(board)
