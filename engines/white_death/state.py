@@ -88,6 +88,8 @@ class WDState(StepState[Position]):
 
     steps: ClassVar[dict[str, Step[Any]]] = sequence.STEPS
     start = "game"
+    #: its counters are its view's (view.counters): no unit off the map is named
+    counters_off_map = False
 
     cat: Catalog
     #: the catalog's map and charts
