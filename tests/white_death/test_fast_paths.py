@@ -225,6 +225,20 @@ def test_a_move_brings_the_units_by_hex_up_to_date_in_place() -> None:
     assert moved > 20
 
 
+def test_banks_read_the_chart_names_of_river_hexes_alone() -> None:
+    """Rule 16.B's banks take the river hexes out of the map: only a hex whose printed
+    terrain or a feature names a river has its chart names read for it (reading every
+    hex's built 1,720 sets); the banks themselves are checked hex by hex in
+    test_terrain_object."""
+    state = ENGINE.new_state("campaign", ENGINE.resolve_options({}))
+    assert isinstance(state, WDState)
+    ter = Terrain(state.cat)
+    assert ter.bank(state.map.ids[0]) != ""
+    read = set(ter._terrain)
+    rivers = {x for x in state.map.ids if "river" in state.map.features_of(x)}
+    assert rivers and read == rivers
+
+
 def _plain_sees(state: WDState, obs: str, target: str) -> bool:
     """Rule 11.B.3 as it was written before the far observers were skipped: the range
     traced for every observer."""
