@@ -345,6 +345,11 @@ def parse_map(doc: Doc) -> HexMap:
     half of loading a game's data.  A kept map is one this code built from this very
     text, so it passed every check below; an entry that does not read back is rebuilt.
     """
+    if datacache.directory() is None:
+        # nothing is kept, so no key: hashing the kit's 200 KB of source for it was 11 M
+        # instructions of a command with no home (a referee's first audit, issue 35);
+        # with no source, nothing derived from the map is kept either (MoveCosts)
+        return _build_map(doc)
     key = datacache.make_key("hexmap", _kit_code(), content_digest(doc.text))
     kept = datacache.load("hexmap", key)
     if kept is not None:
@@ -356,10 +361,7 @@ def parse_map(doc: Doc) -> HexMap:
             hexmap.__dict__["source"] = key
             return hexmap
     hexmap = _build_map(doc)
-    if datacache.directory() is not None:
-        # only when kept: the kept form holds the neighbor table, which a command with
-        # no home (a referee's first audit) would otherwise make for nothing (issue 35)
-        datacache.store("hexmap", key, _map_data(hexmap))
+    datacache.store("hexmap", key, _map_data(hexmap))
     # what the map was built from, for what is derived from it and kept in turn (the
     # compiled movement costs, hexkit.movement.MoveCosts)
     hexmap.__dict__["source"] = key
@@ -693,6 +695,8 @@ def _find_stand_ins(doc: Doc, node: Any, path: tuple[Key, ...]) -> Iterator[Stan
 def _stand_ins_of(doc: Doc) -> list[StandIn]:
     """Every stand-in of ``doc``; kept between commands (pbem.datacache) by the file's
     text, as walking every file's tables for them took as long as reading them."""
+    if datacache.directory() is None:
+        return list(_find_stand_ins(doc, doc.data, ()))  # nothing kept: no key to make
     key = datacache.make_key("stand-ins", _kit_code(), content_digest(doc.text))
     kept = datacache.load("stand-ins", key)
     if type(kept) is list and all(type(k) is list and len(k) == 2

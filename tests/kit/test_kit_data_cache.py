@@ -315,3 +315,28 @@ def test_map_build_names_the_first_bad_hex() -> None:
     with pytest.raises(ValueError, match="hex 0201 has terrain 'bog', which the legend"):
         HexMap.build(grid=grid, terrain={**good, "0201": "bog", "0202": "fen"},
                      legend=legend)
+
+
+def test_a_map_not_kept_hashes_no_kit_code() -> None:
+    """Issue 35: the kit's source is hashed only for the key of a kept map or stand-ins
+    list; with no cache (a referee's first audit) nothing is kept, so loading the data
+    reads and hashes none of it (11 M instructions of a White Death audit)."""
+    assert datacache.directory() is None
+    scenario._kit_code.cache_clear()
+    sset = load_scenario_path(TINY)
+    assert sset.map is not None and sset.map.source is None
+    assert scenario._kit_code.cache_info().misses == 0
+
+
+@pytest.mark.parametrize("engine_id", ["white-death", "for-the-motherland", "backhand-blow",
+                                       "48th-panzer-korps", "mortain"])
+def test_the_neighbor_table_is_the_grids_neighbors(engine_id: str) -> None:
+    """The neighbor table by index (made from each cube's coordinates as one number) is
+    the grid's own neighbors on the map, in its N..NW order, for every shipped map."""
+    sset = load_scenario_path(files("scenarios") / engine_id, label=engine_id)
+    hexmap = scenario._build_map(sset.docs[sset.map_doc or ""])
+    index = hexmap.index
+    want = tuple(tuple(index[n] for n in hexmap.grid.neighbors(h) if n in index)
+                 for h in hexmap.ids)
+    assert hexmap.adjacency == want
+    assert any(len(row) < 6 for row in want) and any(len(row) == 6 for row in want)
