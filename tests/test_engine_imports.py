@@ -20,6 +20,20 @@ CASES = {
                     "assert s.view(None).pieces and s.view(None).lines"),
     # three actions in, the order of the phases (6.0): it and the C3I points that follow
     # move nothing; the Front Markers (14.2) at the start trace to a source
+    # the US set-up (13.0) moves nothing: the movement rules (S3, 11.0, 19.1), the kit's
+    # searches and its hex-number checks (pbem scenario check) load where first used
+    "mortain": ("engines.mortain", "counterattack",
+                ("engines.mortain.movement", "engines.hexkit.movement",
+                 "engines.hexkit.overlay", "engines.hexkit.zoc", "engines.hexkit.graph",
+                 "engines.hexkit.checks"),
+                "for _ in range(30):  # past the set-up, through a movement phase\n"
+                "    while s.is_chance():\n"
+                "        r = s.chance_request()\n"
+                "        s.apply_outcome(tuple(1 for _ in r.dice) if r.kind == 'dice'\n"
+                "                        else tuple(r.contents[:r.count]))\n"
+                "    s.apply(s.legal_actions()[-1])\n"
+                "s.zoc_of('us')\n"
+                "assert not ENGINE.check_scenarios()"),
     "backhand-blow": ("engines.backhand", "high-water-mark",
                       ("engines.hexkit.movement", "engines.hexkit.overlay"),
                       "assert s.legal_actions()"),
