@@ -124,3 +124,17 @@ def test_the_kits_retreat_search_loads_with_the_first_retreat(package: str) -> N
     probe = (f"import sys\nimport {package}\n"
              "print('engines.hexkit.retreat' in sys.modules)\n")
     assert _run(probe) == "False"
+
+
+@pytest.mark.parametrize("package", ["engines.mortain", "engines.panzer48"])
+def test_the_kits_odds_load_with_the_first_crt(package: str) -> None:
+    """Importing an engine whose combat tables are its own and loading its data (every
+    turn command does) leaves the kit's odds arithmetic unloaded (issue 35: 2.1 M
+    instructions): the kit's CRTs import it when one is made or consulted."""
+    probe = (f"import sys\nimport {package} as e\ne.ENGINE.scenarios()\n"
+             "print('engines.hexkit.odds' in sys.modules)\n"
+             "from engines.hexkit.tables import DifferentialCRT, Table\n"
+             "crt = DifferentialCRT(Table('t', 'differential', ('-1', '0', '+1'),\n"
+             "                            (('1', ('A', 'B', 'C')),)))\n"
+             "print('engines.hexkit.odds' in sys.modules, crt.result(crt.column(3, 3), 1))\n")
+    assert _run_all(probe) == ["False", "True B"]
