@@ -23,7 +23,7 @@ from pathlib import Path
 from types import MappingProxyType
 from typing import TYPE_CHECKING, Any, TypeVar
 
-from engines.hexkit.geometry import HexGrid, Hexside, cube_of
+from engines.hexkit.geometry import HexGrid, Hexside
 from engines.hexkit.hexid import HexId, Numbering
 from engines.hexkit.hexmap import HexMap, OffMapBox, TerrainClass
 from engines.hexkit.shared import Shared
@@ -409,7 +409,7 @@ def _map_data(hexmap: HexMap) -> dict[str, Any]:
 def _map_from_data(data: dict[str, Any]) -> HexMap:
     """Inverse of :func:`_map_data`: the same map, neighbor table included."""
     parity, cols, rows, col_digits, row_digits = data["grid"]
-    if {f.name for f in fields(HexGrid)} != {"parity", "cols", "rows", "numbering", "_cubes"}:
+    if {f.name for f in fields(HexGrid)} != {"parity", "cols", "rows", "numbering"}:
         raise ValueError("HexGrid changed: build the map")
     cells, qs, rs, ss = data["cells"]
     if not len(cells) == len(qs) == len(rs) == len(ss):
@@ -418,8 +418,8 @@ def _map_from_data(data: dict[str, Any]) -> HexMap:
     for name, value in (("parity", parity), ("cols", (cols[0], cols[1])),
                         ("rows", (rows[0], rows[1])),
                         ("numbering", Numbering(col_digits, row_digits)),
-                        ("_cubes", dict(zip(cells, map(cube_of, zip(qs, rs, ss, strict=True)),
-                                            strict=True)))):
+                        # the cubes made from these when first asked (HexGrid._cubes)
+                        ("_columns", (cells, qs, rs, ss))):
         object.__setattr__(grid, name, value)
     legend = tuple(TerrainClass(name, char, color, glyph, MappingProxyType(attrs))
                    for name, char, color, glyph, attrs in data["legend"])
