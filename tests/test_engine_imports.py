@@ -138,3 +138,15 @@ def test_the_kits_odds_load_with_the_first_crt(package: str) -> None:
              "                            (('1', ('A', 'B', 'C')),)))\n"
              "print('engines.hexkit.odds' in sys.modules, crt.result(crt.column(3, 3), 1))\n")
     assert _run_all(probe) == ["False", "True B"]
+
+
+def test_48th_panzer_korps_loads_the_kits_zoc_search_with_the_first_zoc() -> None:
+    """48th Panzer Korps' engine and data leave the kit's ZOC search unloaded (issue 35:
+    1.7 M instructions of a listing that asks no ZOC, as a fire's); the first ZOC (5)
+    asked loads it."""
+    probe = ("import sys\nfrom engines.panzer48 import ENGINE\nENGINE.scenarios()\n"
+             "print('engines.hexkit.zoc' in sys.modules)\n"
+             "s = ENGINE.new_state('chir', ENGINE.resolve_options({}))\n"
+             "from engines.panzer48.zoc import zoc\n"
+             "print('engines.hexkit.zoc' in sys.modules, bool(zoc(s, 'german').hexes))\n")
+    assert _run_all(probe) == ["False", "True True"]
