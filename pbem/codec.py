@@ -66,10 +66,21 @@ _ENCODERS: dict[Any, _Encoder] = {}
 _DECODERS: dict[Any, _Decoder] = {}
 
 
-def _fields(cls: type) -> list[tuple[str, Any]]:
-    hints = typing.get_type_hints(cls)
-    return [(f.name, hints[f.name]) for f in dataclasses.fields(cls)
-            if f.init and not f.name.startswith("_")]
+#: each dataclass's coded fields with their resolved hints, once a process: the encoder,
+#: the decoder, the canonical form and the packer of a class each ask for them, and
+#: typing.get_type_hints compiles and evaluates every string annotation of the class and
+#: its bases anew at each call (0.6 M instructions a class of six fields; about a hundred
+#: annotations compiled by a turn command's three asks, issue 35)
+_FIELDS: dict[type, tuple[tuple[str, Any], ...]] = {}
+
+
+def _fields(cls: type) -> tuple[tuple[str, Any], ...]:
+    found = _FIELDS.get(cls)
+    if found is None:
+        hints = typing.get_type_hints(cls)
+        found = _FIELDS[cls] = tuple((f.name, hints[f.name]) for f in dataclasses.fields(cls)
+                                     if f.init and not f.name.startswith("_"))
+    return found
 
 
 def _encoder(tp: Any) -> _Encoder:

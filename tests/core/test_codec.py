@@ -132,3 +132,31 @@ def test_a_dataclass_inside_a_container_reads_its_type_hints_once(monkeypatch):
     assert data == {"leaves": {"a": {"n": 1}, "b": {"n": 2}}, "row": [{"n": 3}, {"n": 4}]}
     # once per class for encoding and once for decoding, however many leaves and calls
     assert calls.count(Leaf) == 2 and calls.count(Holder) == 2
+
+
+def test_a_dataclass_hints_are_resolved_once_for_every_coder(monkeypatch) -> None:
+    """The encoder, the decoder, the canonical form and the canonical bytes of a class all
+    read its fields; typing.get_type_hints compiles and evaluates each string annotation
+    at every call, so the class's hints are resolved once a process (issue 35), and every
+    coder gives what it gave."""
+    import typing
+
+    @dataclass(frozen=True)
+    class Once:
+        n: int
+        tag: str
+
+    resolved: list[type] = []
+    real = typing.get_type_hints
+
+    def counting(obj: object, *args: object, **kwargs: object) -> dict[str, object]:
+        resolved.append(obj)  # type: ignore[arg-type]
+        return real(obj, *args, **kwargs)  # type: ignore[arg-type]
+
+    monkeypatch.setattr(typing, "get_type_hints", counting)
+    value = Once(3, "x")
+    assert codec.to_data(value) == {"n": 3, "tag": "x"}
+    assert codec.from_data(Once, {"n": 3, "tag": "x"}) == value
+    assert codec.to_canonical(value, 0) == {"n": 3, "tag": "x"}
+    assert codec.to_canonical_bytes(value, 0) == canonical.encode({"n": 3, "tag": "x"})
+    assert resolved.count(Once) == 1
