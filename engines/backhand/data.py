@@ -149,7 +149,7 @@ class Data(Shared):
         return tuple(sorted(set(self.cities) | {t.variable for t in self.units.values()
                                                 if t.variable}))
 
-    @property
+    @functools.cached_property
     def nbrs(self) -> Mapping[str, tuple[str, ...]]:
         """Every hex's neighbours, in hex order (the supply floods, 7.0, and the attacks,
         16.0, read it per hex; none reads their order): the kit's table that its floods

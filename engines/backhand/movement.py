@@ -84,11 +84,25 @@ def _destinations(s: BBState, units: tuple[str, ...], origin: str,
     return sorted(ends)
 
 
+#: :func:`least_step` of each move class met, by its id (with the class, which a hit
+#: must be): asked for every move checked
+_LEAST: dict[int, tuple[MoveClass, Cost]] = {}
+
+
 def least_step(mc: MoveClass) -> Cost:
     """The least a step of ``mc`` can cost (15.0, the TEC): the cheapest hex to enter or
     network to move along, every extra (a hexside, a hex feature, leaving a terrain)
     adding to it; 0 (no bound) for a class that prices a hex otherwise or lowers a
     cost anywhere."""
+    kept = _LEAST.get(id(mc))
+    if kept is not None and kept[0] is mc:
+        return kept[1]
+    least = _least_step(mc)
+    _LEAST[id(mc)] = (mc, least)
+    return least
+
+
+def _least_step(mc: MoveClass) -> Cost:
     extras = [*mc.leave.values(), *mc.hexside.values(), *mc.hex_features.values(),
               *mc.leave_features.values()]
     if mc.dearest or mc.overrides or any(x is not None and x < 0 for x in extras):

@@ -39,6 +39,7 @@ _FITS: Memo[tuple[str, tuple[str, ...]], bool] = Memo(2048 * 8)
 #: of placings and the number of units when they were last read
 _Kept = tuple[tuple[tuple[str, ...], tuple[str, ...]], BoardFacts, dict[str, Any], int, int]
 _AT = attrgetter("at")
+_OFF = frozenset(OFF)
 
 
 class BBState(StepState[Position]):
@@ -85,9 +86,9 @@ class BBState(StepState[Position]):
         if kept is not None and kept[0] == key:
             found = kept[1]
         else:
-            placed = self.data.placed
-            found = board_facts(self.data.map, [placed(u, x.at) for u, x in units.items()
-                                                if x.at not in OFF])
+            placed, off = self.data.placed, _OFF
+            found = board_facts(self.data.map, [placed(u, at) for u, at in zip(
+                key[0], key[1], strict=True) if at not in off])
         self._facts = (key, found, units, PLACINGS[0], len(units))
         return found
 
