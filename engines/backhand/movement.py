@@ -119,15 +119,15 @@ def _off_the_way(s: BBState, origin: str, goal: str, ma: int, least: Cost,
     them at least).  The goal's cost is the same without them (issue 35: a received
     move's check searched every hex cheaper than its goal, the way away from it too)."""
     axial = s.data.axial
-    oq, orr = axial[origin]
-    gq, gr = axial[goal]
+    oq, orr = axial(origin)
+    gq, gr = axial(goal)
     steps = ma // least  # the most hexes a move of ma can enter
     memo: dict[str, bool] = {}
 
     def blocked(h: str) -> bool:
         out = memo.get(h)
         if out is None:
-            q, r = axial[h]
+            q, r = axial(h)
             out = memo[h] = h in enemy or (
                 abs(q - oq) + abs(r - orr) + abs(q + r - oq - orr)
                 + abs(q - gq) + abs(r - gr) + abs(q + r - gq - gr)) // 2 > steps
