@@ -155,18 +155,6 @@ class BBState(StepState[Position]):
         the units exerting it, in hex order."""
         return self.facts().zoc(side, self.data.zoc_rule).sources
 
-    def german_zoc(self) -> frozenset[str]:
-        """The hexes of :meth:`zoc` of the German side without the units exerting it:
-        the hexes around its units but the cities (6.0), for 14.1's trace of the Front
-        Markers after every move, which need not map the units exerting each (issue 35)."""
-        def make() -> frozenset[str]:
-            m = self.data.map
-            index, ids, adjacency = m.index, m.ids, m.adjacency
-            around = {ids[j] for h in self.facts().occupied("german")
-                      for j in adjacency[index[h]]}
-            return frozenset(around - self.data.city_hexes)
-        return self.cached(("zoc-hexes", "german"), make)
-
     def in_zoc(self, h: str, occupied: Container[str]) -> bool:
         """6.0: whether ``h`` is in the ZOC of the units in the hexes ``occupied`` (a
         side's :meth:`occupied`): next to one of them and not a city.  For the rules that
