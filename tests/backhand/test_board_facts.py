@@ -60,6 +60,31 @@ def test_the_facts_of_units_standing_still_are_kept_without_reading_every_place(
     assert twin.units_at("2610") == ["12T"] and s.units_at("3010") == ["12T"]
 
 
+def test_a_unit_is_made_with_its_fields_and_counted_placed_once() -> None:
+    """Issue 35: a unit stores its fields at once (a restore makes every unit) and
+    counts its place once: its __init__ takes exactly the dataclass's fields, in their
+    order and with their defaults, and a unit made or moved is a placing."""
+    import dataclasses
+    import inspect
+
+    from engines.backhand import position
+
+    params = list(inspect.signature(position.Unit.__init__).parameters.values())[1:]
+    fields = dataclasses.fields(position.Unit)
+    assert [p.name for p in params] == [f.name for f in fields]
+    assert [p.default for p in params] == [
+        inspect.Parameter.empty if f.default is dataclasses.MISSING else f.default
+        for f in fields]
+    before = position.PLACINGS[0]
+    u = position.Unit("2510", 2, moved=True)
+    assert position.PLACINGS[0] == before + 1 and u.moved and not u.fought
+    u.fought = True
+    assert position.PLACINGS[0] == before + 1
+    u.at = "2511"
+    assert position.PLACINGS[0] == before + 2 and u == position.Unit("2511", 2, moved=True,
+                                                                     fought=True)
+
+
 def _sampled(scenario: str, seed: str, steps: int, every: int) -> Iterator[BBState]:
     """Every ``every``-th decision of a seeded playout of ``scenario`` (at most ``steps``
     steps): the state is the one playout's, looked at, then played on."""
