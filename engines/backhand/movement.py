@@ -54,7 +54,7 @@ def _destinations(s: BBState, units: tuple[str, ...], origin: str,
     mot = any(s.motorized(u) for u in units)
     ma = min(s.data.units[u].ma for u in units)
     enemy = s.occupied(other(side))
-    ez = s.zoc(other(side))
+    ez = s.zoc_set(other(side))
     costs = s.data.costs[(pos.weather, mot)]
     friends = s.occupied(side)
     alone = s.stack_fits(sorted(set(units)), side)  # into a hex no friend holds

@@ -24,6 +24,7 @@ from pbem.memo import Memo
 from pbem.steps import StepState
 
 if TYPE_CHECKING:  # the picture loads when a board is drawn (issue 35)
+    from engines.hexkit.zoc import ZocMap
     from pbem.view import BoardView
 
 T = TypeVar("T")
@@ -33,6 +34,8 @@ T = TypeVar("T")
 # origin and units asked of, and the placement (the map and the order of battle never
 # change).
 _PLACED: Memo[tuple[str, str, Placement], Any] = Memo(2048)
+#: each side's last ZOC map and the set of its hexes (BBState.zoc_set)
+_ZOC_SETS: dict[str, tuple[ZocMap, frozenset[str]]] = {}
 _FITS: Memo[tuple[str, tuple[str, ...]], bool] = Memo(2048 * 8)
 
 #: the units' ids and hexes, the board facts of them, and the units' mapping, the count
@@ -154,6 +157,16 @@ class BBState(StepState[Position]):
         """The ZOC ``side``'s units exert (none into cities, 6.0): its hexes, each with
         the units exerting it, in hex order."""
         return self.facts().zoc(side, self.data.zoc_rule).sources
+
+    def zoc_set(self, side: str) -> frozenset[str]:
+        """The hexes of :meth:`zoc` of ``side`` as one set, the same set while the
+        side's units stand (the kit keeps its ZOC map so): a move's search reads it as
+        a set, and a set made anew for each search is hashed anew (issue 35)."""
+        zmap = self.facts().zoc(side, self.data.zoc_rule)
+        kept = _ZOC_SETS.get(side)
+        if kept is None or kept[0] is not zmap:
+            kept = _ZOC_SETS[side] = (zmap, frozenset(zmap.sources))
+        return kept[1]
 
     def in_zoc(self, h: str, occupied: Container[str]) -> bool:
         """6.0: whether ``h`` is in the ZOC of the units in the hexes ``occupied`` (a

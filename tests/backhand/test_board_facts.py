@@ -85,6 +85,21 @@ def test_a_unit_is_made_with_its_fields_and_counted_placed_once() -> None:
                                                                      fought=True)
 
 
+def test_6_0_a_sides_zoc_set_is_kept_while_its_units_stand() -> None:
+    """Issue 35: a move's search reads the enemy's ZOC as a set (6.0): the same set
+    while the enemy's units stand (a set made anew for every search was hashed anew),
+    a new one once they move, each the hexes of the ZOC map."""
+    from engines.backhand.control import put
+
+    s = at('clear = true\nplace = { "12T" = "2610", "LAH-1" = "1516" }')
+    first = s.zoc_set("soviet")
+    assert first == frozenset(s.zoc("soviet"))
+    put(s, ["LAH-1"], "1517")  # the other side moves: the Soviet ZOC stands
+    assert s.zoc_set("soviet") is first
+    put(s, ["12T"], "3010")
+    assert s.zoc_set("soviet") == frozenset(s.zoc("soviet")) != first
+
+
 def _sampled(scenario: str, seed: str, steps: int, every: int) -> Iterator[BBState]:
     """Every ``every``-th decision of a seeded playout of ``scenario`` (at most ``steps``
     steps): the state is the one playout's, looked at, then played on."""
