@@ -17,7 +17,7 @@ from engines.backhand.data import Data, load
 from engines.backhand.notation import parse_action, w
 from engines.backhand.position import OFF, PLACINGS, Position
 from engines.backhand.victory import victory
-from engines.hexkit.facts import BoardFacts, Placement, board_facts
+from engines.hexkit.facts import BoardFacts, Placement
 from pbem.engine import Action, Decision, Engine, Event, Outcome, Result
 from pbem.grammar import Act
 from pbem.memo import Memo
@@ -36,6 +36,9 @@ T = TypeVar("T")
 _PLACED: Memo[tuple[str, str, Placement], Any] = Memo(2048)
 #: each side's last ZOC map and the set of its hexes (BBState.zoc_set)
 _ZOC_SETS: dict[str, tuple[ZocMap, frozenset[str]]] = {}
+#: the board facts of recent placements (a listing's probes and clones meet one again),
+#: by the units' ids and places
+_BOARDS: Memo[tuple[tuple[str, ...], tuple[str, ...]], BoardFacts] = Memo(64)
 _FITS: Memo[tuple[str, tuple[str, ...]], bool] = Memo(2048 * 8)
 
 #: the units' ids and hexes, the board facts of them, and the units' mapping, the count
@@ -89,11 +92,16 @@ class BBState(StepState[Position]):
         if kept is not None and kept[0] == key:
             found = kept[1]
         else:
-            placed, off = self.data.placed, _OFF
-            found = board_facts(self.data.map, [placed(u, at) for u, at in zip(
-                key[0], key[1], strict=True) if at not in off])
+            # by the units' ids and places, strings whose hashes Python keeps, where
+            # the kit's memo of recent placements hashes each unit's Placed (issue 35)
+            found = _BOARDS.get(key, lambda: self._board_facts(key))
         self._facts = (key, found, units, PLACINGS[0], len(units))
         return found
+
+    def _board_facts(self, key: tuple[tuple[str, ...], tuple[str, ...]]) -> BoardFacts:
+        placed, off = self.data.placed, _OFF
+        return BoardFacts(self.data.map, [placed(u, at) for u, at in zip(*key, strict=True)
+                                          if at not in off])
 
     def placed(self, kind: str, side: str, make: Callable[[], T]) -> T:
         """``make()`` for this placement of the units, remembered across actions."""

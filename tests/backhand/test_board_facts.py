@@ -100,6 +100,29 @@ def test_6_0_a_sides_zoc_set_is_kept_while_its_units_stand() -> None:
     assert s.zoc_set("soviet") == frozenset(s.zoc("soviet")) != first
 
 
+def test_the_facts_of_a_placement_met_again_are_the_ones_made_before(
+        monkeypatch: object) -> None:
+    """Issue 35: two states with the units in the same places (a listing's probe, a
+    position restored) share the board facts made for the first, found by the units'
+    ids and places, without the kit's memo, which hashes every unit's Placed."""
+    import pytest
+
+    from engines.hexkit import facts
+
+    assert isinstance(monkeypatch, pytest.MonkeyPatch)
+    s = at('clear = true\nplace = { "12T" = "2610", "LAH-1" = "1516" }')
+    made = s.facts()
+
+    def kit(*args: object) -> object:
+        raise AssertionError("the kit's memo of placements asked")
+
+    monkeypatch.setattr(facts, "board_facts", kit)
+    twin = at('clear = true\nplace = { "12T" = "2610", "LAH-1" = "1516" }')
+    assert twin.facts() is made and twin.units_at("2610") == ["12T"]
+    other = at('clear = true\nplace = { "12T" = "2611", "LAH-1" = "1516" }')
+    assert other.facts() is not made and other.units_at("2611") == ["12T"]
+
+
 def _sampled(scenario: str, seed: str, steps: int, every: int) -> Iterator[BBState]:
     """Every ``every``-th decision of a seeded playout of ``scenario`` (at most ``steps``
     steps): the state is the one playout's, looked at, then played on."""
