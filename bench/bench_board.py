@@ -44,6 +44,15 @@ The home's data cache is on, as ``pbem board`` has it (``--no-data-cache``: off,
 script measured before): a save keeps there what ``pbem status`` reads of it, and the
 dice chains keep links there.
 
+``--valgrind``: the same clicks counted in instructions, which do not move with the
+machine's load: the game is played once as above, then its board is opened three times in
+a child process under valgrind's callgrind, which counts only what runs inside
+``operator.call`` (``--toggle-collect``) and gives each such call its own count
+(``--dump-after``): once with each click counted, once with the engine's apply of each
+click's action on a copy, once with a save after each click (``Game.write`` of the game
+loaded afresh, as above).  The medians give the click against 2x the apply plus one save,
+the issue's target, on a busy machine.  Slow (a minute or two an engine).
+
 ``--rounds R`` plays the game R times (each time in this process, then over HTTP) and
 pools the clicks: the same clicks again, for a steadier median on a busy machine.
 ``--base TREE`` measures another checkout (a ``git archive main`` of the base) in a fresh
@@ -56,6 +65,9 @@ from __future__ import annotations
 import argparse
 import http.client
 import json
+import operator
+import os
+import shutil
 import statistics
 import subprocess
 import sys
@@ -238,6 +250,88 @@ def play(args: argparse.Namespace, clicks: Clicks, http: bool,
         datacache.configure(None)
 
 
+def fixture(args: argparse.Namespace, root: Path) -> None:
+    """The bots' game under ``root``, as :func:`play` plays it."""
+    selfplay(args.engine, args.scenario, args.seed, root, max_turns=args.turns)
+
+
+def counted_child(args: argparse.Namespace, mode: str, root: Path) -> int:
+    """Under callgrind (:func:`counted`): the clicks of :func:`play` on the game under
+    ``root``, with what ``mode`` names run inside ``operator.call``, the one call that
+    valgrind counts: each click (``click``), the engine's apply of each click's action on
+    a copy (``apply``), or a save of the game as each click left it (``save``)."""
+    name = f"selfplay-{args.seed}"
+    homes = [Home(root / f"home-{label}", clock=lambda: 0) for label in ("a", "b")]
+    home = next(h for h in homes if h.game(name).my_decision() is not None)
+    datacache.configure(None if args.no_data_cache else home.path / "cache")
+    board = Board(home, name)
+    redraw = ROUTES[("GET", "/api/state")]
+    have = json.loads(redraw(board, Request("GET", "/api/state", {}, {})).body).get("version")
+    act = ROUTES[("POST", "/api/act")]
+    for _ in range(args.acts):
+        game = board.game()
+        if game.my_decision() is None:
+            break
+        legal = game.state.legal_actions()
+        action = next((a for a in legal if a.notation().startswith("move")), legal[0])
+        if mode == "apply":
+            copy = game.state.clone()
+            concealed = copy.conceal(copy.parse_action(action.notation()), game._commit_salt)
+            operator.call(copy.apply, concealed, side=game.side)
+        request = Request("POST", "/api/act", {}, {"text": action.notation(), "have": have})
+        answer = operator.call(act, board, request) if mode == "click" else act(board, request)
+        body = json.loads(answer.body)
+        if not body.get("ok") or "state" not in body:
+            raise SystemExit(f"the board's click on {action.notation()} gave no redraw: "
+                             f"{body.get('error')}")
+        have = body["state"].get("version")
+        if mode == "save" and board.game().my_decision() is not None:
+            operator.call(home.game(name).write)
+    datacache.configure(None)
+    return 0
+
+
+def counted(args: argparse.Namespace, mode: str, game: Path) -> list[int]:
+    """The instructions of each call :func:`counted_child` makes in ``mode``, on a copy of
+    the game under ``game``, in a child process under callgrind."""
+    with tempfile.TemporaryDirectory() as tmp:
+        root = Path(tmp) / "game"
+        shutil.copytree(game, root)
+        out = Path(tmp) / "callgrind.out"
+        argv = [sys.executable, __file__, args.engine, args.scenario, "--acts", str(args.acts),
+                "--seed", str(args.seed), "--tree", str(ROOT), "--count-child", mode,
+                str(root)]
+        if args.no_data_cache:
+            argv.append("--no-data-cache")
+        done = subprocess.run(["valgrind", "--tool=callgrind", "--toggle-collect=_operator_call",
+                               "--dump-after=_operator_call", f"--callgrind-out-file={out}",
+                               *argv], capture_output=True, text=True,
+                              env={**os.environ, "PYTHONHASHSEED": "0"}, check=False)
+        if done.returncode:
+            raise SystemExit(f"valgrind failed ({mode}): {done.stderr[-2000:]}")
+        counts = []
+        # one file per dump, numbered in order (the last, at exit, holds nothing counted)
+        for path in sorted(Path(tmp).glob("callgrind.out.*"),
+                           key=lambda p: int(p.name.rsplit(".", 1)[1])):
+            for line in path.read_text().splitlines():
+                if line.startswith("totals:"):
+                    counts.append(int(line.split()[1]))
+        return [c for c in counts if c]
+
+
+def count_clicks(args: argparse.Namespace) -> None:
+    """The ``--valgrind`` figures: the click, the apply and the save in instructions."""
+    with tempfile.TemporaryDirectory() as tmp:
+        game = Path(tmp) / "game"
+        fixture(args, game)
+        clicks, applies, saves = (counted(args, mode, game)
+                                  for mode in ("click", "apply", "save"))
+    click, apply, save = (statistics.median(c) / 1e6 for c in (clicks, applies, saves))
+    print(f"instructions  click {click:.3f} M (median of {len(clicks)}), apply {apply:.3f} M, "
+          f"save {save:.3f} M (callgrind): the click is {click / (2 * apply + save):.2f}x "
+          "2x the apply plus one save", flush=True)
+
+
 def measure(args: argparse.Namespace) -> int:
     clicks = Clicks()
     seen: dict[str, Any] = {}
@@ -299,6 +393,8 @@ def measure(args: argparse.Namespace) -> int:
     print(f"page          {size / 1024:8.1f} KB   ({(size - map_bytes) / 1024:.1f} KB "
           f"without the map's data, {map_bytes / 1024:.1f} KB)")
     print(f"state JSON    {seen['full'] / 1024:8.1f} KB", flush=True)
+    if args.valgrind:
+        count_clicks(args)
     return 0
 
 
@@ -315,8 +411,15 @@ def main() -> int:
                         help="measure without the home's data cache ('pbem board' has it)")
     parser.add_argument("--base", type=Path,
                         help="another checkout, measured first in a fresh process")
+    parser.add_argument("--valgrind", action="store_true",
+                        help="count the clicks, applies and saves in instructions too")
+    parser.add_argument("--count-only", action="store_true",
+                        help="with --valgrind: the instruction counts alone, no CPU times")
     parser.add_argument("--tree", type=Path, help=argparse.SUPPRESS)
+    parser.add_argument("--count-child", nargs=2, help=argparse.SUPPRESS)
     args = parser.parse_args()
+    if args.count_child is not None:
+        return counted_child(args, args.count_child[0], Path(args.count_child[1]))
     if args.base is not None:
         argv = [a for a in sys.argv[1:] if a not in ("--base", str(args.base))]
         print("-- base", flush=True)
@@ -324,6 +427,9 @@ def main() -> int:
         if rc:
             return rc
         print("-- this checkout", flush=True)
+    if args.count_only:
+        count_clicks(args)
+        return 0
     return measure(args)
 
 

@@ -413,13 +413,20 @@ class State(ABC):
         """The game turn now (for status lines and selfplay caps); 0 if the game has none."""
         return 0
 
+    #: whether an engine's own :meth:`counters` may name a unit its view does not show
+    #: (a reinforcement still to enter, a unit still to set up); an engine whose counters
+    #: are its view's, read without drawing it, says False, and the board then never asks
+    #: them for a unit it cannot see on the map (tests/core/test_counters_on_view.py)
+    counters_off_map: ClassVar[bool] = True
+
     def counters(self, side: str | None) -> dict[str, str]:
         """What each unit ``side`` may identify prints on its counter (designation and
         factors), by the id actions use: how a listing, a prompt or a replay names it.
 
         Defaults to the pieces of ``side``'s view that it may identify; an engine whose
         actions name units not on the map (a reinforcement still to enter, a unit still
-        to set up) adds them, so that 'G01' reads 'I/2 3-3-10' before it enters."""
+        to set up) adds them, so that 'G01' reads 'I/2 3-3-10' before it enters.  An
+        override prints for every unit on the view what the view's counter prints."""
         return view_counters(self.view(side))
 
     @abstractmethod

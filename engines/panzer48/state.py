@@ -50,6 +50,8 @@ class P48State(StepState[Position]):
     # a move's options (every hex in reach, every stack that may move) are the costly
     # part of a decision: listed once for its prompt, listing, check and default
     memo_options = True
+    #: its counters are its view's, every unit on the map (view.counters)
+    counters_off_map = False
 
     @property
     def d(self) -> Data:

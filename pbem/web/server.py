@@ -43,6 +43,7 @@ from abc import ABC, abstractmethod
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
+from json.encoder import c_make_encoder, encode_basestring_ascii  # type: ignore[attr-defined]
 from pathlib import Path
 from typing import Any
 from urllib.parse import parse_qs, urlsplit
@@ -82,6 +83,22 @@ TIMEOUT = 10.0
 _ESCAPED = re.compile(r"\\(u[0-9a-f]{4}|[rbf])")
 
 
+#: ``json.dumps``'s own C encoder, with its defaults (no circular check: a redraw's data is
+#: made afresh, a tree), made once: ``json.dumps`` makes it again and goes through three
+#: Python calls for every value, and a click's redraw encodes a few dozen small ones (a
+#: third of its JSON's time, issue 35 item 4)
+_ENCODE = None if c_make_encoder is None else c_make_encoder(
+    None, json.JSONEncoder().default, encode_basestring_ascii, None, ": ", ", ", False,
+    False, True)
+
+
+def dumps(value: Any) -> str:
+    """``json.dumps(value)``, the same text."""
+    if _ENCODE is None or isinstance(value, str):
+        return json.dumps(value)
+    return "".join(_ENCODE(value, 0))
+
+
 def page_json(value: Any) -> str:
     """``json.dumps(displayable(value))``, the same text, without walking ``value`` in Python
     when no string in it needs :func:`pbem.text.safe` (nearly always).
@@ -90,7 +107,7 @@ def page_json(value: Any) -> str:
     a text with no escape of a character ``safe`` changes has none in its strings; else
     (or when unsure: a backslash of the text before an ``r``) the slow way.  Walking a
     redraw's data string by string was a third of its JSON (issue 35 item 4)."""
-    text = json.dumps(value)
+    text = dumps(value)
     for found in _ESCAPED.finditer(text):
         code = found.group(1)
         if len(code) == 1:
@@ -135,6 +152,10 @@ class Sent:
     history: History
     #: each key's JSON as sent, but the lists'
     texts: dict[str, str]
+    #: each key's value those texts were made of, but the lists': a key whose value is
+    #: equal now is not encoded again (every value of a key is of one JSON shape, its
+    #: dicts' keys in one order, so equal values make the same text)
+    values: dict[str, Any]
     #: the JSON of each list's items after the history's (the board now, the counters
     #: only it shows, this file's rolls)
     tails: dict[str, list[str]]
@@ -161,8 +182,10 @@ def reindexed(frames: list[dict[str, Any]], table: PieceTable) -> PieceTable:
     return fresh
 
 
-#: a counter's row of the piece table as a key, by the counter itself and its depth
-Known = dict[tuple[int, int], tuple[Piece, tuple[Any, ...]]]
+#: a counter's row of the piece table as a key, by the counter itself and its depth; with
+#: the index of the history's table it was found in, and where (None: not found there)
+Known = dict[tuple[int, int], tuple[Piece, tuple[Any, ...], dict[Any, int] | None,
+                                    int | None]]
 
 
 @dataclass
@@ -179,13 +202,21 @@ class Present(PieceTable):
     known: Known = field(default_factory=dict)
 
     def add(self, piece: Piece, depth: int) -> int:
+        index = self.history.index
         kept = self.known.get((id(piece), depth))
+        if kept is not None and kept[2] is index and kept[0] is piece:
+            # found in this history's table before: a table only grows, never renumbers
+            # (a history made afresh has another), so the row is where it was; looking
+            # its nine fields up again was a third of the board's frame (issue 35 item 4)
+            return kept[3]  # type: ignore[return-value]
         if kept is None or kept[0] is not piece:
             if len(self.known) >= 65536:  # a bound on what it holds alive, not a record
                 self.known.clear()
-            kept = self.known[(id(piece), depth)] = (piece, tuple(piece_row(piece, depth)))
+            kept = (piece, tuple(piece_row(piece, depth)), None, None)
         key = kept[1]
-        found = self.history.index.get(key)
+        found = index.get(key)
+        self.known[(id(piece), depth)] = (piece, key, index if found is not None else None,
+                                          found)
         if found is None:
             found = self.index.get(key)
             if found is None:
@@ -272,6 +303,11 @@ class Board(Gate):
     #: never taken for one it was not sent
     _sent: Sent | None = None
     _versions: Iterator[int] = field(default_factory=itertools.count)
+    #: the page's row of each of this side's counters (``mine``), by the counter (kept
+    #: with it): an engine hands the same counter again while its unit stays, so the row
+    #: is the same object, and its JSON is made once (``_mine_json``)
+    _mine: dict[int, tuple[Piece, dict[str, str]]] = field(default_factory=dict)
+    _mine_json: dict[int, tuple[dict[str, str], str]] = field(default_factory=dict)
     _nonce: str = field(default_factory=lambda: secrets.token_hex(4))
     notice: dict[str, str] = field(default_factory=dict)
 
@@ -340,18 +376,25 @@ class Board(Gate):
                     for k, a in zip(kept, actions, strict=True)]
 
     def counters_of(self, game: Game, units: set[str]) -> dict[str, str]:
-        """:meth:`counters`, of ``units`` only where the engine keeps the default (each
-        the first counter of its id the view shows its side): an act names the few units
-        its events name, and reading every counter of the board for them was a tenth of a
-        click (issue 35 item 4).  An engine's own counters are asked whole."""
+        """:meth:`counters` of ``units``, read off the view (each the first counter of
+        its id the view shows its side): an act names the few units its events name, and
+        reading every counter of the board for them was a tenth of a click (issue 35 item
+        4).  The view is the one the click's redraw draws (made once per position), so
+        reading it costs no drawing; an engine's own ``State.counters`` prints what its
+        view shows for every unit on it (tests/core/test_counters_on_view.py), so it is
+        asked only for a unit the view does not show (Mortain's reinforcement still to
+        enter, 11.1): White Death's, made for every counter of the board, was an eighth
+        of a click."""
         if not units:
             return {}
-        if type(game.state).counters is not State.counters:
-            return self.counters(game)
         out: dict[str, str] = {}
         for piece in game.view().pieces:
             if piece.id in units and not piece.hidden and piece.id not in out:
                 out[piece.id] = counter_text(piece.id, piece.name, piece.label)
+        if len(out) < len(units) and type(game.state).counters is not State.counters \
+                and game.state.counters_off_map:
+            counters = self.counters(game)
+            out.update((u, counters[u]) for u in sorted(units - out.keys()) if u in counters)
         return out
 
     # -- what the page shows ----------------------------------------------------------------
@@ -439,25 +482,32 @@ class Board(Gate):
                 named = [h for h in said if h in cells]
                 if named:
                     targets.setdefault(named[-1], []).append(option.notation())
-        mine = [{"id": p.id, "hex": p.location, "label": p.label, "name": p.name}
-                for p in view.pieces if p.side == game.side and not p.hidden]
+        mine = [self._mine_row(p) for p in view.pieces if p.side == game.side and not p.hidden]
         general: list[str] = []
         waiting: list[dict[str, str]] = []
         if decision is not None and not decision.options:
             # the actions a click on the map cannot name ("end movement", "pass"): buttons
             on_map = {p.id for p in view.pieces}
-            shown = cell_hexes(view) | on_map
+            cells = cell_hexes(view)
             legal = game.state.legal_actions()
             each = self.named_by_each(legal)  # their typed units and hexes, or words
             # picked in C (compress), each of the few picked then written: a Python step
-            # for each of Mortain's 2,593 moves was 0.24 ms a redraw (issue 35 item 4)
-            general = [a.notation()
-                       for a in itertools.compress(legal, map(shown.isdisjoint, each))]
+            # for each of Mortain's 2,593 moves was 0.24 ms a redraw (issue 35 item 4).
+            # Fewer actions than hexes (White Death's 53 moves, 1,720 hexes): each action
+            # asked of the hexes and of the counters, rather than a set of every hex made
+            # (a fifth of the redraw)
+            flags = map(operator.and_, map(cells.isdisjoint, each),
+                        map(on_map.isdisjoint, each)) if len(legal) < len(cells) else \
+                map((cells | on_map).isdisjoint, each)
+            general = [a.notation() for a in itertools.compress(legal, flags)]
             # a unit an action names that has no counter on the map (a reinforcement to
             # enter, Mortain 11.1): a button picks it as a tap on its counter would.  Only
             # an engine's own counters know such a unit: the default's are read off the
-            # view's counters, every one of them in on_map
-            if type(game.state).counters is not State.counters:
+            # view's counters, every one of them in on_map, and an engine whose own are
+            # its view's says so (State.counters_off_map: White Death's, made for every
+            # counter of the board, were a tenth of a click)
+            if type(game.state).counters is not State.counters and \
+                    game.state.counters_off_map:
                 # named by id and counter, as play lists it: the default names the id
                 counters = self.counters(game)
                 words: set[str] = set().union(*each)
@@ -497,6 +547,31 @@ class Board(Gate):
             "notice": self.notice,
             "folder": str(self.folder) if self.folder else None,
         }
+
+    def _mine_row(self, piece: Piece) -> dict[str, str]:
+        """The page's row of one of this side's counters, made once per counter."""
+        kept = self._mine.get(id(piece))
+        if kept is None or kept[0] is not piece:
+            if len(self._mine) >= 65536:  # a bound on what it holds alive, not a record
+                self._mine.clear()
+            kept = self._mine[id(piece)] = (piece, {"id": piece.id, "hex": piece.location,
+                                                    "label": piece.label, "name": piece.name})
+        return kept[1]
+
+    def _mine_text(self, rows: list[dict[str, str]]) -> str:
+        """``page_json(rows)``, each row's JSON made once (a row is never changed: a
+        counter that changes is another row): a click moves a unit or two, and the JSON
+        of every one of this side's counters, made again, was a fifth of the redraw's
+        (issue 35 item 4)."""
+        texts: list[str] = []
+        for row in rows:
+            kept = self._mine_json.get(id(row))
+            if kept is None or kept[0] is not row:
+                if len(self._mine_json) >= 65536:
+                    self._mine_json.clear()
+                kept = self._mine_json[id(row)] = (row, page_json(row))
+            texts.append(kept[1])
+        return "[" + ", ".join(texts) + "]"
 
     def state_json(self) -> bytes:
         """:meth:`state` as the page is sent it: ``json.dumps(displayable(...))``, the same
@@ -538,6 +613,7 @@ class Board(Gate):
         since = last if last is not None and have == last.version else None
         version = f"{self._nonce}.{next(self._versions)}"
         texts: dict[str, str] = {}
+        values: dict[str, Any] = {}
         tails: dict[str, list[str]] = {}
         keep: dict[str, int] = {}
         parts: list[str] = []
@@ -554,14 +630,19 @@ class Board(Gate):
                     keep[key], items = 0, ([made[key]] if made[key] else []) + tail
                 text = "[" + ", ".join(items) + "]"
             else:
-                text = texts[key] = page_json(item)
+                values[key] = item
+                if since is not None and key in since.texts and since.values[key] == item:
+                    texts[key] = since.texts[key]
+                    continue  # the page has it: not even encoded again
+                text = texts[key] = self._mine_text(item) if key == "mine" else \
+                    page_json(item)
                 if since is not None and since.texts.get(key) == text:
                     continue  # the page has it
             parts.append(f"{json.dumps(key)}: {text}")
         parts.append(f'"version": {json.dumps(version)}')
         if since is not None:
-            parts.append(f'"since": {json.dumps(since.version)}, "keep": {json.dumps(keep)}')
-        self._sent = Sent(version, history, texts, tails)
+            parts.append(f'"since": {json.dumps(since.version)}, "keep": {dumps(keep)}')
+        self._sent = Sent(version, history, texts, values, tails)
         return ("{" + ", ".join(parts) + "}").encode()
 
     def redrawn(self, out: dict[str, Any], have: object) -> Answer:

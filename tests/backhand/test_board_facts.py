@@ -138,10 +138,11 @@ def _sampled(scenario: str, seed: str, steps: int, every: int) -> Iterator[BBSta
 
 
 def _floods_made(record_calls: Callable[..., list[Any]]) -> list[Any]:
-    """The side (or region) of each flood of the kit's facts.region from now on."""
-    from engines.hexkit import facts
+    """The side (or region) of each flood of the kit's facts from now on: each calls
+    graph.region, which the facts import with their first flood."""
+    from engines.hexkit import graph
 
-    return record_calls(facts, "region", lambda *args, **kwargs: args[1])
+    return record_calls(graph, "region", lambda *args, **kwargs: args[1])
 
 
 def _flood(s: BBState, side: str, friendly_negates: bool) -> set[str]:

@@ -132,12 +132,14 @@ def test_a_click_reads_the_save_once_and_no_counter_it_does_not_name(
         return wrapped
 
     monkeypatch.setattr(Game, "current", counting("current", Game.current))
-    # White Death names its units off the position (its own State.counters, no view
-    # drawn): a click asks it once, for its events' units, not once a unit
+    # White Death's own State.counters are its view's (counters_off_map False): a click
+    # names its events' units off the view its redraw draws, and never asks them for
+    # every counter of the board, neither for its events nor for the units waiting off
+    # the map (tests/core/test_counters_on_view.py)
     monkeypatch.setattr(Match, "counters", counting("counters", Match.counters))
     answer = act(board, move, held["version"])
     assert answer["ok"] and answer["events"] and "since" in answer["state"]
-    assert calls == {"current": 1, "counters": 1}, calls
+    assert calls == {"current": 1, "counters": 0}, calls
 
 
 def test_a_click_that_rolls_nothing_writes_the_save_alone(
@@ -327,3 +329,135 @@ def test_a_click_types_none_of_the_files_records_to_save_it(
     assert answer["ok"] and not answer.get("sealed") and typed == []
     monkeypatch.undo()
     assert game.summary()["pending_actions"] == len(game.pending_actions()) == 4
+
+
+def test_a_click_makes_no_json_encoder(tmp_path: Path,
+                                       monkeypatch: pytest.MonkeyPatch) -> None:
+    """The redraw's values are encoded by one encoder made once (server.dumps), not one
+    made by ``json.dumps`` for each of the few dozen small values a click sends; the
+    text is ``json.dumps``'s."""
+    import json.encoder
+
+    _, board = opened(tmp_path)
+    held = json.loads(board.answer())
+    made: list[object] = []
+    real = json.encoder.c_make_encoder
+    assert real is not None
+
+    def making(*args: Any) -> Any:
+        made.append(args)
+        return real(*args)
+
+    monkeypatch.setattr(json.encoder, "c_make_encoder", making)
+    answer = act(board, a_move(board.game()), held["version"])
+    assert answer["ok"] and "since" in answer["state"]
+    assert made == []
+    for value in ({"a": [1, 2.5, None, True]}, [], "x\u00e9", 3, None, [{"k": "v"}] * 3):
+        assert server.dumps(value) == json.dumps(value)
+
+
+def test_a_click_encodes_only_what_changed(tmp_path: Path,
+                                           monkeypatch: pytest.MonkeyPatch) -> None:
+    """A value equal to the one the page holds is not encoded again (the game's name, the
+    side, the orders), and of this side's counters only the rows of the units the click
+    moved are: each row's JSON is made once per counter (issue 35 item 4).  What the page
+    then holds is the whole state (test_each_click_answers_with_its_redraw_...)."""
+    _, board = opened(tmp_path)
+    held = json.loads(board.answer())
+    game = board.game()
+    real = server.page_json
+    encoded: list[Any] = []
+
+    def encoding(value: Any) -> str:
+        encoded.append(value)
+        return real(value)
+
+    monkeypatch.setattr(server, "page_json", encoding)
+    moved = 0
+    for _ in range(4):  # an impulse's start, then its moves
+        answer = act(board, a_move(game), held["version"])
+        assert answer["ok"] and "sealed" not in answer, answer
+        held = merged(held, answer["state"])
+        assert held is not None
+        assert not [v for v in encoded if v in (game.name, game.side, held["orders"])]
+        rows = [v for v in encoded if isinstance(v, dict) and "hex" in v and "label" in v]
+        lists = [v for v in encoded if isinstance(v, list) and v and isinstance(v[0], dict)
+                 and "hex" in v[0]]
+        assert lists == [] and len(rows) <= 2, (rows, lists)
+        moved += len(rows)
+        encoded.clear()
+    assert moved >= 2
+    assert {k: v for k, v in held.items() if k != "version"} == whole(board)
+
+
+class _Union(frozenset[str]):
+    """A map's hexes that count the sets made of them and something else."""
+
+    made = 0
+
+    def __or__(self, other: Any) -> frozenset[str]:
+        _Union.made += 1
+        return frozenset(self) | other
+
+
+@pytest.mark.parametrize(("engine", "scenario", "union"),
+                         [("white-death", "purkayev", False),
+                          ("mortain", "counterattack", True)])
+def test_the_buttons_are_the_actions_that_name_nothing_on_the_map(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch, engine: str, scenario: str,
+        union: bool) -> None:
+    """The redraw's buttons (general) are the listed actions that name no hex of the map
+    and no counter on it.  With fewer actions than hexes (White Death's few dozen moves,
+    1,720 hexes) each action is asked of the hexes and of the counters, and no set of
+    every hex is made (a fifth of the redraw); with more (Mortain's 2,593 moves, 672
+    hexes), one set of both is.  Either way, the same buttons."""
+    _, board = opened(tmp_path, engine, scenario)
+    real = server.cell_hexes
+    monkeypatch.setattr(server, "cell_hexes", lambda view: _Union(real(view)))
+    held = json.loads(board.answer())
+    for _ in range(4):
+        game = board.game()
+        if game.my_decision() is None:
+            break
+        _Union.made = 0
+        answer = act(board, a_move(game), held["version"])
+        assert answer["ok"], answer
+        held = merged(held, answer["state"])
+        assert held is not None
+        view, legal = game.view(), game.state.legal_actions()
+        decision = game.my_decision()
+        if decision is None or decision.options:
+            continue
+        shown = set(real(view)) | {p.id for p in view.pieces}
+        assert held["general"] == [a.notation() for a in legal
+                                   if shown.isdisjoint(board.named_by(a))][:40]
+        assert _Union.made == (1 if union else 0)
+
+
+def test_a_redraw_finds_a_counter_of_the_history_once(tmp_path: Path) -> None:
+    """A counter the history's table holds is looked up there once, not again at every
+    redraw (its nine fields hashed for each counter of the board: a third of the frame);
+    a counter that moved is a new row, looked up once."""
+    _, board = opened(tmp_path)
+    held = json.loads(board.answer())
+    history = board._history
+    assert history is not None
+
+    class Counting(dict[Any, int]):
+        asked = 0
+
+        def get(self, key: Any, default: Any = None) -> Any:
+            Counting.asked += 1
+            return super().get(key, default)
+
+    history.table.index = Counting(history.table.index)
+    again = merged(held, json.loads(board.answer(held["version"])))  # looked up once more
+    assert again is not None
+    held = again
+    Counting.asked = 0
+    answer = act(board, a_move(board.game()), held["version"])
+    assert answer["ok"] and "since" in answer["state"]
+    assert Counting.asked <= 2
+    now = merged(held, answer["state"])
+    assert now is not None
+    assert {k: v for k, v in now.items() if k != "version"} == whole(board)
