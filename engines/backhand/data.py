@@ -140,6 +140,7 @@ class Data(Shared):
         #: each unit's Placed in each hex it has stood in, made once (a placement is
         #: built for every position asked who is where)
         self._placed: dict[str, dict[str, Placed]] = {}
+        self._axial: dict[str, tuple[int, int]] = {}
 
     @functools.cached_property
     def watched(self) -> tuple[str, ...]:
@@ -149,7 +150,7 @@ class Data(Shared):
         return tuple(sorted(set(self.cities) | {t.variable for t in self.units.values()
                                                 if t.variable}))
 
-    @property
+    @functools.cached_property
     def nbrs(self) -> Mapping[str, tuple[str, ...]]:
         """Every hex's neighbours, in hex order (the supply floods, 7.0, and the attacks,
         16.0, read it per hex; none reads their order): the kit's table that its floods
@@ -157,12 +158,16 @@ class Data(Shared):
         a move reads none of it), rather than a second table of the same (issue 35)."""
         return self.map.neighbor_table()
 
-    @functools.cached_property
-    def axial(self) -> Mapping[str, tuple[int, int]]:
-        """Every hex's cube coordinates q and r (s is -q - r), as plain ints for the
-        hex distances a search asks at every step it weighs (15.0's check of a move)."""
-        to_cube = self.map.grid.to_cube
-        return {h: (c.q, c.r) for h in self.map.ids for c in (to_cube(h),)}
+    def axial(self, h: str) -> tuple[int, int]:
+        """Hex ``h``'s cube coordinates q and r (s is -q - r) as plain ints, kept once
+        asked: the hex distances a search weighs at every step it takes (15.0's check
+        of a move, 7.0's and 15.1's searches toward a source) read a few hexes of the
+        map, not all of them."""
+        got = self._axial.get(h)
+        if got is None:
+            c = self.map.grid.to_cube(h)
+            got = self._axial[h] = (c.q, c.r)
+        return got
 
     def placed(self, unit: str, h: str) -> Placed:
         """``unit`` in ``h`` as the kit's board facts take it (an Uprising Force, 17.0, is

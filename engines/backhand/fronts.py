@@ -108,10 +108,11 @@ def displace_fronts(s: BBState) -> None:
     germans = s.occupied("german")
     sov = s.occupied("soviet")
     sources = sorted(s.data.soviet_supply)
-    gz = s.german_zoc()
-
+    # the German ZOC of the hexes asked, each read off its neighbours: mostly the hexes
+    # of a path a marker traced by before, a few dozen, where the ZOC of every German
+    # unit is hundreds (issue 35)
     def ok(x: str) -> bool:
-        return x not in germans and (x not in gz or x in sov)
+        return x not in germans and (x in sov or not s.in_zoc(x, germans))
 
     def to_source(x: str) -> int:
         return min(m.distance(x, y) for y in sources)

@@ -54,7 +54,7 @@ def _destinations(s: BBState, units: tuple[str, ...], origin: str,
     mot = any(s.motorized(u) for u in units)
     ma = min(s.data.units[u].ma for u in units)
     enemy = s.occupied(other(side))
-    ez = s.zoc(other(side))
+    ez = s.zoc_set(other(side))
     costs = s.data.costs[(pos.weather, mot)]
     friends = s.occupied(side)
     alone = s.stack_fits(sorted(set(units)), side)  # into a hex no friend holds
@@ -84,11 +84,25 @@ def _destinations(s: BBState, units: tuple[str, ...], origin: str,
     return sorted(ends)
 
 
+#: :func:`least_step` of each move class met, by its id (with the class, which a hit
+#: must be): asked for every move checked
+_LEAST: dict[int, tuple[MoveClass, Cost]] = {}
+
+
 def least_step(mc: MoveClass) -> Cost:
     """The least a step of ``mc`` can cost (15.0, the TEC): the cheapest hex to enter or
     network to move along, every extra (a hexside, a hex feature, leaving a terrain)
     adding to it; 0 (no bound) for a class that prices a hex otherwise or lowers a
     cost anywhere."""
+    kept = _LEAST.get(id(mc))
+    if kept is not None and kept[0] is mc:
+        return kept[1]
+    least = _least_step(mc)
+    _LEAST[id(mc)] = (mc, least)
+    return least
+
+
+def _least_step(mc: MoveClass) -> Cost:
     extras = [*mc.leave.values(), *mc.hexside.values(), *mc.hex_features.values(),
               *mc.leave_features.values()]
     if mc.dearest or mc.overrides or any(x is not None and x < 0 for x in extras):
@@ -105,15 +119,15 @@ def _off_the_way(s: BBState, origin: str, goal: str, ma: int, least: Cost,
     them at least).  The goal's cost is the same without them (issue 35: a received
     move's check searched every hex cheaper than its goal, the way away from it too)."""
     axial = s.data.axial
-    oq, orr = axial[origin]
-    gq, gr = axial[goal]
+    oq, orr = axial(origin)
+    gq, gr = axial(goal)
     steps = ma // least  # the most hexes a move of ma can enter
     memo: dict[str, bool] = {}
 
     def blocked(h: str) -> bool:
         out = memo.get(h)
         if out is None:
-            q, r = axial[h]
+            q, r = axial(h)
             out = memo[h] = h in enemy or (
                 abs(q - oq) + abs(r - orr) + abs(q + r - oq - orr)
                 + abs(q - gq) + abs(r - gr) + abs(q + r - gq - gr)) // 2 > steps

@@ -17,13 +17,14 @@ from engines.backhand.data import Data, load
 from engines.backhand.notation import parse_action, w
 from engines.backhand.position import OFF, PLACINGS, Position
 from engines.backhand.victory import victory
-from engines.hexkit.facts import BoardFacts, Placement, board_facts
+from engines.hexkit.facts import BoardFacts, Placement
 from pbem.engine import Action, Decision, Engine, Event, Outcome, Result
 from pbem.grammar import Act
 from pbem.memo import Memo
 from pbem.steps import StepState
 
 if TYPE_CHECKING:  # the picture loads when a board is drawn (issue 35)
+    from engines.hexkit.zoc import ZocMap
     from pbem.view import BoardView
 
 T = TypeVar("T")
@@ -33,12 +34,18 @@ T = TypeVar("T")
 # origin and units asked of, and the placement (the map and the order of battle never
 # change).
 _PLACED: Memo[tuple[str, str, Placement], Any] = Memo(2048)
+#: each side's last ZOC map and the set of its hexes (BBState.zoc_set)
+_ZOC_SETS: dict[str, tuple[ZocMap, frozenset[str]]] = {}
+#: the board facts of recent placements (a listing's probes and clones meet one again),
+#: by the units' ids and places
+_BOARDS: Memo[tuple[tuple[str, ...], tuple[str, ...]], BoardFacts] = Memo(64)
 _FITS: Memo[tuple[str, tuple[str, ...]], bool] = Memo(2048 * 8)
 
 #: the units' ids and hexes, the board facts of them, and the units' mapping, the count
 #: of placings and the number of units when they were last read
 _Kept = tuple[tuple[tuple[str, ...], tuple[str, ...]], BoardFacts, dict[str, Any], int, int]
 _AT = attrgetter("at")
+_OFF = frozenset(OFF)
 
 
 class BBState(StepState[Position]):
@@ -85,11 +92,16 @@ class BBState(StepState[Position]):
         if kept is not None and kept[0] == key:
             found = kept[1]
         else:
-            placed = self.data.placed
-            found = board_facts(self.data.map, [placed(u, x.at) for u, x in units.items()
-                                                if x.at not in OFF])
+            # by the units' ids and places, strings whose hashes Python keeps, where
+            # the kit's memo of recent placements hashes each unit's Placed (issue 35)
+            found = _BOARDS.get(key, lambda: self._board_facts(key))
         self._facts = (key, found, units, PLACINGS[0], len(units))
         return found
+
+    def _board_facts(self, key: tuple[tuple[str, ...], tuple[str, ...]]) -> BoardFacts:
+        placed, off = self.data.placed, _OFF
+        return BoardFacts(self.data.map, [placed(u, at) for u, at in zip(*key, strict=True)
+                                          if at not in off])
 
     def placed(self, kind: str, side: str, make: Callable[[], T]) -> T:
         """``make()`` for this placement of the units, remembered across actions."""
@@ -154,17 +166,15 @@ class BBState(StepState[Position]):
         the units exerting it, in hex order."""
         return self.facts().zoc(side, self.data.zoc_rule).sources
 
-    def german_zoc(self) -> frozenset[str]:
-        """The hexes of :meth:`zoc` of the German side without the units exerting it:
-        the hexes around its units but the cities (6.0), for 14.1's trace of the Front
-        Markers after every move, which need not map the units exerting each (issue 35)."""
-        def make() -> frozenset[str]:
-            m = self.data.map
-            index, ids, adjacency = m.index, m.ids, m.adjacency
-            around = {ids[j] for h in self.facts().occupied("german")
-                      for j in adjacency[index[h]]}
-            return frozenset(around - self.data.city_hexes)
-        return self.cached(("zoc-hexes", "german"), make)
+    def zoc_set(self, side: str) -> frozenset[str]:
+        """The hexes of :meth:`zoc` of ``side`` as one set, the same set while the
+        side's units stand (the kit keeps its ZOC map so): a move's search reads it as
+        a set, and a set made anew for each search is hashed anew (issue 35)."""
+        zmap = self.facts().zoc(side, self.data.zoc_rule)
+        kept = _ZOC_SETS.get(side)
+        if kept is None or kept[0] is not zmap:
+            kept = _ZOC_SETS[side] = (zmap, frozenset(zmap.sources))
+        return kept[1]
 
     def in_zoc(self, h: str, occupied: Container[str]) -> bool:
         """6.0: whether ``h`` is in the ZOC of the units in the hexes ``occupied`` (a

@@ -56,7 +56,7 @@ def _joined(s: BBState, h: str, side: str, blocked: frozenset[str],
     if h in known:
         return known[h]
     sources, nbrs = supply_sources(s, side), s.data.nbrs
-    # the hex nearest a source first (the map bare): a unit's search runs toward the
+    # the hex nearest the sources' columns first: a unit's search runs toward the
     # sources rather than around it (issue 35); the answer is the same in any order
     toward = _toward_sources(s.data, side)
     heap = [(0, h)]
@@ -76,7 +76,7 @@ def _joined(s: BBState, h: str, side: str, blocked: frozenset[str],
                 break
             visited.add(n)
             seen.append(n)
-            heapq.heappush(heap, (toward[n], n))
+            heapq.heappush(heap, (toward(n), n))
     if not found or h not in blocked:
         # exhausted: every free hex met is cut off; found from a free start: every hex
         # met is joined to the start, and so to the source
@@ -112,7 +112,7 @@ def in_clear_region(s: BBState, side: str, h: str) -> bool:
     if h in sources:
         return True
     toward, nbrs = _toward_sources(s.data, side), s.data.nbrs
-    heap = [(toward[h], h)]
+    heap = [(toward(h), h)]
     seen = {h}
     while heap:
         _, x = heapq.heappop(heap)
@@ -122,19 +122,27 @@ def in_clear_region(s: BBState, side: str, h: str) -> bool:
             if n in sources:
                 return True
             seen.add(n)
-            heapq.heappush(heap, (toward[n], n))
+            heapq.heappush(heap, (toward(n), n))
     return False
 
 
-@functools.cache
-def _toward_sources(d: Data, side: str) -> Mapping[str, int]:
-    """Every hex's distance in hexes from ``side``'s nearest source, the map bare: the
-    order :func:`in_clear_region` searches in (any order gives the same answer)."""
-    from engines.hexkit.graph import region
+def _toward_sources(d: Data, side: str) -> Callable[[str], int]:
+    """How far a hex is from the columns of ``side``'s sources (the map edges a side's
+    supply is traced to, 7.0): the order :func:`in_clear_region` and :func:`_joined`
+    search in, the hex nearest first; any order gives the same answer."""
+    columns = _source_columns(d, side)
+    axial = d.axial
 
-    far = len(d.map.ids)
-    near = region(d.map, sorted(d.soviet_supply if side == "soviet" else d.german_supply))
-    return {h: near.get(h, far) for h in d.map.ids}
+    def toward(h: str) -> int:
+        q = axial(h)[0]
+        return min(abs(q - c) for c in columns)
+    return toward
+
+
+@functools.cache
+def _source_columns(d: Data, side: str) -> tuple[int, ...]:
+    return tuple(sorted({d.axial(h)[0] for h in (
+        d.soviet_supply if side == "soviet" else d.german_supply)}))
 
 
 def supply_blocked(s: BBState, side: str) -> frozenset[str]:
