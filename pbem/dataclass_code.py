@@ -11,40 +11,62 @@ generated methods' code there too, for pbem's and its engines' modules only, in
 What is kept is exactly what ``exec`` would compile: each entry is found by the whole
 source text dataclasses wrote (never a hash of it), compiled as ``exec`` compiles it from
 ``dataclasses.py`` (file name ``<string>``, no ``__future__`` flags), and run in the same
-namespaces.  A file written by another Python build, unreadable or damaged is ignored
-and replaced; a folder that cannot be written (or ``PYTHONDONTWRITEBYTECODE``) only means
-compiling as before.  The file is as trusted as the ``.pyc`` beside it: whoever can write
-one can write the other.
+namespaces.  On Python 3.11 a class of these modules is made from a record instead
+(issue 35: writing the methods' text out again to find their code, and the rest of
+dataclasses' steps, cost 0.52 M instructions a class of six fields): the code
+dataclasses compiled for a class of the same shape (the decorator's arguments and every
+field's name, kind and flags), run with the values dataclasses passes it; anything else
+is made by dataclasses itself (:func:`_process_class`).  A file written by another Python
+build, unreadable or damaged is ignored and replaced (a record that does not fit its
+class is not used); a folder that cannot be written (or ``PYTHONDONTWRITEBYTECODE``) only
+means compiling as before.  The file is as trusted as the ``.pyc`` beside it: whoever can
+write one can write the other.
 """
 
 # no 'from __future__ import annotations' here: exec and compile called from this module
 # would pass its flags on to the code dataclasses generates
 
+import abc
 import atexit
 import builtins
 import contextlib
 import dataclasses
 import functools
 import marshal
+import operator
 import os
 import re
 import sys
-from types import CodeType
+from _thread import get_ident
+from types import (
+    CellType,
+    CodeType,
+    FunctionType,
+    GetSetDescriptorType,
+    MemberDescriptorType,
+)
 from typing import Any
 
 #: the modules whose dataclasses are kept: pbem's and the bundled engines' (one
 #: distribution, so an uninstall takes their __pycache__ with it), and a package that
 #: asks with :func:`keep`; never a library pbem merely uses
 PREFIXES: tuple[str, ...] = ("pbem.", "engines.")
+#: an entry's key: the source text dataclasses wrote (its ``exec``), or a method's shape
+#: (:func:`_process_class`: the method's name and what of the class its text depends on)
+Key = str | tuple[Any, ...]
+#: an entry: the code of a source text, or a shape's record (the methods' names and the
+#: code of each one's __create_fn__, in the order dataclasses made them)
+Record = tuple[tuple[str, ...], tuple[CodeType, ...]]
+Entry = CodeType | Record
 #: the file starts with this: code from another interpreter build is never loaded
-HEADER = b"pbem-dataclass-code\0" + sys.version.encode() + b"\0"
+HEADER = b"pbem-dataclass-code 2\0" + sys.version.encode() + b"\0"
 SUFFIX = ".dataclasses"
 
 #: by module name: the entries its file held; those this process used; the modules that
 #: compiled something their file did not hold (their files are written at exit, with
 #: what was used: an entry of a class since changed goes)
-_kept: dict[str, dict[str, CodeType]] = {}
-_used: dict[str, dict[str, CodeType]] = {}
+_kept: dict[str, dict[Key, Entry]] = {}
+_used: dict[str, dict[Key, Entry]] = {}
 _missed: set[str] = set()
 _paths: dict[str, str] = {}
 #: top-level modules kept by name (a prefix ends with a dot: it names a package's modules)
@@ -56,7 +78,7 @@ def _path(cached: str) -> str:
     return base + SUFFIX
 
 
-def _read(path: str) -> dict[str, CodeType]:
+def _read(path: str) -> dict[Key, Entry]:
     try:
         with open(path, "rb") as handle:
             data = handle.read()
@@ -66,18 +88,31 @@ def _read(path: str) -> dict[str, CodeType]:
     except Exception:  # missing, unreadable or damaged: compiled as before
         return {}
     if type(table) is not dict or not all(
-            type(k) is str and type(v) is CodeType for k, v in table.items()):
+            type(k) in (str, tuple) and type(v) in (CodeType, tuple)
+            for k, v in table.items()):
         return {}
     return table
 
 
-def _code(module: str, cached: str, source: str) -> CodeType:
+def _table(module: str, cached: str) -> dict[Key, Entry]:
     kept = _kept.get(module)
     if kept is None:
         _paths[module] = _path(cached)
         kept = _kept[module] = _read(_paths[module])
         _used[module] = {}
-    code = kept.get(source)
+    return kept
+
+
+def _code(module: str, cached: str, source: str) -> CodeType:
+    kept = _table(module, cached)
+    entry = kept.get(source)
+    code = entry if type(entry) is CodeType else None
+    captured = _captured.get(get_ident()) if _captured else None
+    if captured is not None:
+        # a method of a class whose record this thread is making: kept in the record
+        code = code or _compile(source)
+        captured.append(code)
+        return code
     if code is None:
         code = _compile(source)
         _missed.add(module)
@@ -155,12 +190,450 @@ class KeptMatches:
         return getattr(self.pattern, name)
 
 
+#: by thread: the module codes ``_exec`` ran while dataclasses made a class whose record
+#: was not kept (:func:`_process_class`), in order (another thread's import may make
+#: a class of its own meanwhile)
+_captured: dict[int, list[CodeType]] = {}
+#: how each class of the kept modules was made this process: from its kept record
+#: ("kept"), by dataclasses with its record kept for the next process ("new"), or by
+#: dataclasses alone ("plain": a class :func:`_process_class` does not take on)
+made: dict[str, int] = {"kept": 0, "new": 0, "plain": 0}
+#: dataclasses' own ``_process_class``, which :func:`_process_class` falls back on
+_plain_process: Any = None
+#: a string annotation's ``module.name`` head as dataclasses' pattern matches it: (module
+#: or None, name), or () where it does not match
+_heads: dict[str, tuple[str | None, str] | tuple[()]] = {}
+_dc: Any = dataclasses
+_KW = 3  # the KW_ONLY marker: no field
+#: the methods a record may hold, and what their __create_fn__ takes: the frozen ones
+#: (cls, FrozenInstanceError); __init__ the values _init_fn passes; the rest nothing
+_METHODS = frozenset(("__init__", "__repr__", "__eq__", "__lt__", "__le__", "__gt__",
+                      "__ge__", "__setattr__", "__delattr__", "__hash__"))
+_FROZEN = ("__setattr__", "__delattr__")
+#: _methods' answers, by the decorator's arguments and whether a __hash__ is added
+_made_methods: dict[tuple[tuple[bool, ...], bool],
+                    tuple[tuple[str, ...], tuple[int, ...]]] = {}
+_ARGCOUNT = operator.attrgetter("co_argcount")
+
+
+def _head(annotation: str) -> tuple[str | None, str] | tuple[()]:
+    pattern = _dc._MODULE_IDENTIFIER_RE
+    found = getattr(pattern, "pattern", pattern).match(annotation)
+    head: tuple[str | None, str] | tuple[()] = (
+        (found.group(1), found.group(2)) if found else ())
+    _heads[annotation] = head
+    return head
+
+
+def _kind(annotation: str, cls: type, ns: dict[str, Any], typing: Any) -> int:
+    """0 a field, 1 a ClassVar, 2 an InitVar, 3 the KW_ONLY marker: as dataclasses'
+    ``_is_type`` decides for a string annotation (Python 3.11), asked in its order."""
+    head = _heads.get(annotation)
+    if head is None:
+        head = _head(annotation)
+    if not head:
+        return 0
+    if head[0] is None:
+        # dataclasses looks the bare name up in the class's module: a name the module
+        # does not define (int, str, tuple[...]) is none of the three
+        value = ns.get(head[1])
+        if value is None:
+            return 0
+        if _dc._is_kw_only(value, _dc):
+            return _KW
+        if _dc._is_classvar(value, typing):
+            return 1
+        return 2 if _dc._is_initvar(value, _dc) else 0
+    if _dc._is_type(annotation, cls, _dc, _dc.KW_ONLY, _dc._is_kw_only):
+        return _KW
+    if _dc._is_type(annotation, cls, typing, typing.ClassVar, _dc._is_classvar):
+        return 1
+    return 2 if _dc._is_type(annotation, cls, _dc, _dc.InitVar, _dc._is_initvar) else 0
+
+
+def _record(captured: list[CodeType]) -> Record | None:
+    """(the methods' names, the code of each one's __create_fn__) of the module codes
+    dataclasses ran for a class, in its order."""
+    names = []
+    codes = []
+    for code in captured:
+        outer = [c for c in code.co_consts if type(c) is CodeType]
+        inner = [c for c in outer[0].co_consts if type(c) is CodeType] if outer else []
+        if len(outer) != 1 or len(inner) != 1 or inner[0].co_name not in _METHODS:
+            return None
+        names.append(inner[0].co_name)
+        codes.append(outer[0])
+    return tuple(names), tuple(codes)
+
+
+def _methods(params: tuple[bool, ...], hash_add: bool
+             ) -> tuple[tuple[str, ...], tuple[int, ...]]:
+    """The methods dataclasses makes (and so a fitting record holds), in its order, and
+    how many arguments each's __create_fn__ takes but the __init__'s (the frozen ones
+    two, the rest none)."""
+    init, repr_, eq, order, _, frozen = params[:6]
+    names = ["__init__"] if init else []
+    names += ["__repr__"] if repr_ else []
+    names += ["__eq__"] if eq else []
+    names += ["__lt__", "__le__", "__gt__", "__ge__"] if order else []
+    names += ["__setattr__", "__delattr__"] if frozen else []
+    names += ["__hash__"] if hash_add else []
+    counts = tuple(2 if name in _FROZEN else 0 for name in names if name != "__init__")
+    _made_methods[params, hash_add] = made = (tuple(names), counts)
+    return made
+
+
+def _process_class(cls: type, init: Any, repr: Any, eq: Any, order: Any,
+                   unsafe_hash: Any, frozen: Any, match_args: Any, kw_only: Any,
+                   slots: Any, weakref_slot: Any) -> Any:
+    """dataclasses' ``_process_class`` (Python 3.11), a class of the kept modules made
+    from a record of what dataclasses made for a class of its shape (issue 35).
+
+    The shape is everything the text of the generated methods is written from: the
+    decorator's arguments, each field's name, kind (field, ClassVar, InitVar) and flags
+    (init, kw_only, repr, compare, hash, whether it has a default or a default factory)
+    in dataclasses' order, whether the class has an explicit ``__hash__`` and a
+    ``__post_init__``.  The record is the code of each method dataclasses made for it,
+    in its order; a class is made from it with the same steps and values dataclasses
+    uses (the fields found as it finds them, each method's ``__create_fn__`` called with
+    what it passes), without writing out and looking up the methods' text.  A shape not
+    kept, and anything else (an error dataclasses would raise, an argument not a bool,
+    an annotation not a string, a module not kept), goes to dataclasses' own, which
+    changes nothing it would not; a new shape's record is kept for the next process."""
+    params = (init, repr, eq, order, unsafe_hash, frozen, match_args, kw_only, slots,
+              weakref_slot)
+    shape = _shape(cls, params)
+    if shape is None:
+        made["plain"] += 1
+        return _plain_process(cls, *params)
+    module, cached, key, found = shape
+    kept = _table(module, cached)
+    record = kept.get(key)
+    if type(record) is tuple:
+        done = _apply(cls, params, found, record)
+        if done is not None:
+            _used[module][key] = record
+            made["kept"] += 1
+            return done
+    made["new"] += 1
+    thread = get_ident()
+    captured: list[CodeType] = []
+    _captured[thread] = captured
+    try:
+        done = _plain_process(cls, *params)
+    finally:
+        del _captured[thread]
+    fresh = _record(captured)
+    if fresh is not None:
+        kept[key] = _used[module][key] = fresh
+        _missed.add(module)
+    return done
+
+
+def _shape(cls: Any, params: tuple[Any, ...]) -> Any:
+    """(module, its cached path, the class's shape, what _apply needs) of a class this
+    takes on, its fields found as dataclasses finds them, with every check dataclasses
+    makes before it changes the class; None for a class left to dataclasses.  Changes
+    nothing."""
+    if set(map(type, params)) != _BOOL:
+        return None
+    (_, _, eq, order, unsafe_hash, frozen, _, kw_only, slots, weakref_slot) = params
+    module = cls.__module__
+    if type(module) is not str or not (module.startswith(PREFIXES) or module in _exact):
+        return None
+    loaded = sys.modules.get(module)
+    typing = sys.modules.get("typing")
+    if loaded is None or not typing:
+        return None
+    ns = loaded.__dict__
+    cached = ns.get("__cached__")
+    own = cls.__dict__
+    annotations = own.get("__annotations__", {})
+    if type(cached) is not str or type(annotations) is not dict:
+        return None
+    Field, MISSING = _dc.Field, _dc.MISSING
+    class_hash = own.get("__hash__", MISSING)
+    has_explicit_hash = not (class_hash is MISSING
+                             or (class_hash is None and "__eq__" in own))
+    fields: dict[str, Any] = {}  # the bases' Field objects, then this class's places
+    shape: dict[str, tuple[Any, ...]] = {}
+    any_frozen_base = has_dataclass_bases = False
+    # every class's last base is object, which has no __dataclass_fields__
+    for base in cls.__mro__[-2:0:-1]:
+        base_fields = getattr(base, "__dataclass_fields__", None)
+        if base_fields is not None:
+            has_dataclass_bases = True
+            for f in base_fields.values():
+                fields[f.name] = f
+                kind = f._field_type
+                shape[f.name] = (
+                    f.name, 1 if kind is _dc._FIELD_CLASSVAR else
+                    2 if kind is _dc._FIELD_INITVAR else 0, not f.init, not f.kw_only,
+                    f.default is MISSING, f.default_factory is MISSING, not f.repr,
+                    not f.compare, 2 if f.hash is None else not f.hash)
+            if base.__dataclass_params__.frozen:
+                any_frozen_base = True
+    if has_dataclass_bases and any_frozen_base != frozen:
+        return None
+    # the Field objects, as _get_field makes them (one the class body gave is changed as
+    # dataclasses changes it: a class refused below is then made by dataclasses, which
+    # sets the same values on it again); with no dataclass base, in the same pass, what
+    # _init_fn passes its __create_fn__ and its check of the fields' order
+    kinds = (_dc._FIELD, _dc._FIELD_CLASSVAR, _dc._FIELD_INITVAR)
+    new_field, empty = Field.__new__, _dc._EMPTY_METADATA
+    init = params[0]
+    alone = not has_dataclass_bases
+    types: list[Any] = []
+    defaults: list[Any] = []
+    std_names: list[str] = []
+    seen_default = False
+    specs = []
+    heads = _heads
+    kw_only_seen = False
+    for name, annotation in annotations.items():
+        if type(annotation) is not str:
+            return None
+        head = heads.get(annotation)
+        if head is None:
+            head = _head(annotation)
+        # a name the module does not define (int, str, tuple[...]) is a plain field
+        if head and (head[0] is not None or ns.get(head[1]) is not None):
+            kind = _kind(annotation, cls, ns, typing)
+            if kind == _KW:
+                if kw_only_seen:
+                    return None
+                kw_only_seen = kw_only = True
+                continue
+        else:
+            kind = 0
+        default = getattr(cls, name, MISSING)
+        if type(default) not in _PLAIN:
+            if isinstance(default, Field):
+                value, factory, kw = (default.default, default.default_factory,
+                                      default.kw_only)
+                if ((kind and factory is not MISSING) or (kind == 1 and kw is not MISSING)
+                        or (kind == 0 and value.__class__.__hash__ is None)):
+                    return None
+                specs.append(name)
+                shape[name] = (name, kind, not default.init, not kw_only if kw is MISSING
+                               else not kw, value is MISSING, factory is MISSING,
+                               not default.repr, not default.compare,
+                               2 if default.hash is None else not default.hash)
+                f = default
+                if kind != 1 and kw is MISSING:
+                    f.kw_only = kw_only
+                f.name = name
+                f.type = annotation
+                f._field_type = kinds[kind]
+                fields[name] = f
+                if alone and kind != 1:
+                    types.append(annotation)
+                    if factory is not MISSING:
+                        defaults.append(factory)
+                    elif value is not MISSING and (f.init or slots):
+                        defaults.append(value)
+                    if f.init and not f.kw_only:
+                        std_names.append(name)
+                        if not (value is MISSING and factory is MISSING):
+                            seen_default = True
+                        elif seen_default and init:
+                            return None
+                continue
+            if isinstance(default, MemberDescriptorType):
+                default = MISSING
+            elif kind == 0 and default.__class__.__hash__ is None:
+                return None
+        # field(default=default): init, repr and compare true, hash None, no factory;
+        # every slot Field.__init__ sets, set here
+        shape[name] = (name, kind, kw_only, default is MISSING)
+        f = new_field(Field)
+        f.name = name
+        f.type = annotation
+        f.default = default
+        f.default_factory = MISSING
+        f.init = f.repr = f.compare = True
+        f.hash = None
+        f.metadata = empty
+        f.kw_only = MISSING if kind == 1 else kw_only
+        f._field_type = kinds[kind]
+        fields[name] = f
+        if alone and kind != 1:
+            types.append(annotation)
+            if default is not MISSING:
+                defaults.append(default)
+                if not kw_only:
+                    std_names.append(name)
+                    seen_default = True
+            elif not kw_only:
+                std_names.append(name)
+                if seen_default and init:
+                    return None
+    for name, value in own.items():
+        if type(value) not in _NOT_FIELD and isinstance(value, Field) and (
+                name not in annotations):
+            return None
+    hash_action = _dc._hash_action[unsafe_hash, eq, frozen, has_explicit_hash]
+    if ((order and not eq) or hash_action is _dc._hash_exception
+            or (order and any(name in own for name in ("__lt__", "__le__", "__gt__", "__ge__")))
+            or (frozen and ("__setattr__" in own or "__delattr__" in own))
+            or (weakref_slot and not slots) or (slots and "__slots__" in own)
+            or "__post_init__" in fields):
+        return None
+    # hasattr, without its AttributeError where the answer is plain: a class of type's
+    # with no base but object has the attribute if its own body does
+    has_post_init = "__post_init__" in own or (
+        (type(cls) is not type or len(cls.__mro__) != 2) and hasattr(cls, "__post_init__"))
+    key = (params, has_explicit_hash, has_post_init, *shape.values())
+    return module, cached, key, (ns, fields, (types, defaults, std_names) if alone
+                                 else None, specs, hash_action)
+
+
+def _apply(cls: Any, params: tuple[Any, ...], found: tuple[Any, ...],
+           record: tuple[Any, ...]) -> Any:
+    """The class made from its shape's record, in dataclasses' steps (None, the class
+    unchanged, for a record that does not fit: a file damaged, or from another build)."""
+    (init, repr_, eq, order, unsafe_hash, frozen, match_args, _, slots,
+     weakref_slot) = params
+    ns, fields, made_init, specs, hash_action = found
+    dc = _dc
+    Field, MISSING = dc.Field, dc.MISSING
+    if made_init is not None:
+        types, defaults, std_names = made_init
+    else:
+        # a dataclass base's fields first: what _init_fn passes its __create_fn__, and
+        # its check of the fields' order, over them all
+        classvar = dc._FIELD_CLASSVAR
+        types, defaults, std_names = [], [], []
+        seen_default = False
+        for f in fields.values():
+            if f._field_type is classvar:
+                continue
+            types.append(f.type)
+            factory, default = f.default_factory, f.default
+            if factory is not MISSING:
+                defaults.append(factory)
+            elif default is not MISSING and (f.init or slots):
+                defaults.append(default)
+            if f.init and not f.kw_only:
+                std_names.append(f.name)
+                if not (default is MISSING and factory is MISSING):
+                    seen_default = True
+                elif seen_default and init:
+                    return None
+    # the record holds the methods dataclasses makes for these arguments, each taking
+    # what it is given (else it is not one _record made: a file damaged)
+    hash_add = hash_action is dc._hash_add
+    expected, counts = _made_methods.get((params, hash_add)) or _methods(params, hash_add)
+    try:
+        names, codes = record
+        if names != expected or tuple(map(_ARGCOUNT, codes)) != (
+                (len(types) + len(defaults) + 4, *counts) if init else counts):
+            return None
+    except (TypeError, ValueError, AttributeError):
+        return None
+
+    cls.__dataclass_params__ = dc._DataclassParams(init, repr_, eq, order, unsafe_hash,
+                                                   frozen)
+    for name in specs:
+        # dataclasses reads each field's attribute again here: nothing has set one since
+        # it was read, so only one that was a Field (field(...)) can be one
+        f = fields[name]
+        if isinstance(getattr(cls, name, None), Field):
+            if f.default is MISSING:
+                delattr(cls, name)
+            else:
+                setattr(cls, name, f.default)
+    cls.__dataclass_fields__ = fields
+    own = cls.__dict__
+    qualname = cls.__qualname__
+    for name, code in zip(names, codes, strict=True):
+        if name == "__init__":
+            fn = FunctionType(code, ns)(*types, MISSING, dc._HAS_DEFAULT_FACTORY, object,
+                                        *defaults, None)
+        elif name in _FROZEN:
+            fn = FunctionType(code, ns)(cls, dc.FrozenInstanceError)
+        else:
+            fn = FunctionType(code, ns)()
+            if name == "__repr__":
+                fn = _recursive_repr(fn)
+            elif name == "__hash__":
+                fn.__qualname__ = f"{qualname}.{fn.__name__}"
+                cls.__hash__ = fn
+                continue
+        # dataclasses' _set_new_attribute: never over a method the class defines
+        if name not in own:
+            fn.__qualname__ = f"{qualname}.{fn.__name__}"
+            setattr(cls, name, fn)
+    if hash_action is dc._hash_set_none:
+        cls.__hash__ = None
+    if not cls.__doc__:
+        try:
+            text_sig = str(dc.inspect.signature(cls)).replace(" -> None", "")
+        except (TypeError, ValueError):
+            text_sig = ""
+        cls.__doc__ = cls.__name__ + text_sig
+    if match_args and "__match_args__" not in own:
+        setattr(cls, "__match_args__", tuple(std_names))  # noqa: B010 (mypy: read-only)
+    if slots:
+        cls = dc._add_slots(cls, frozen, weakref_slot)
+    abc.update_abstractmethods(cls)
+    return cls
+
+
+def _recursive_repr(fn: Any) -> Any:
+    """dataclasses' ``_recursive_repr(fn)``: its wrapper, made from its own code, with
+    what ``functools.wraps`` copies onto it (Python 3.11's WRAPPER_ASSIGNMENTS)."""
+    if _wrapper is None:
+        return _dc._recursive_repr(fn)
+    wrapper = FunctionType(_wrapper, _dc.__dict__, None, None,
+                           (CellType(set()), CellType(fn)))
+    wrapper.__module__ = fn.__module__
+    wrapper.__name__ = fn.__name__
+    wrapper.__qualname__ = fn.__qualname__
+    wrapper.__doc__ = fn.__doc__
+    wrapper.__annotations__ = fn.__annotations__
+    wrapper.__dict__.update(fn.__dict__)
+    wrapper.__wrapped__ = fn  # type: ignore[attr-defined]
+    return wrapper
+
+
+def _wrapper_code() -> CodeType | None:
+    # the wrapper's code, where it closes over (repr_running, user_function) and wraps
+    # copies the five attributes and __dict__ above; else dataclasses' own is called
+    found = [c for c in _dc._recursive_repr.__code__.co_consts if type(c) is CodeType]
+    if (len(found) == 1 and found[0].co_freevars == ("repr_running", "user_function")
+            and functools.WRAPPER_ASSIGNMENTS == (
+                "__module__", "__name__", "__qualname__", "__doc__", "__annotations__")
+            and functools.WRAPPER_UPDATES == ("__dict__",)):
+        return found[0]
+    return None
+
+
+_BOOL = {bool}
+#: types whose instances are neither a Field nor a slot's descriptor (isinstance of them
+#: is False: none can claim another __class__), and whose instances hash: a default of
+#: one is taken as it is, without isinstance's slower look at __class__
+_PLAIN = frozenset((str, int, bool, float, complex, bytes, tuple, frozenset, type(None),
+                    type(dataclasses.MISSING)))
+#: the same for what else a class body holds: no Field among them
+_NOT_FIELD = _PLAIN | {dict, FunctionType, staticmethod, classmethod, property,
+                       GetSetDescriptorType}
+_wrapper: CodeType | None = None
+
+
 def install() -> None:
-    """Route dataclasses' one ``exec`` through :func:`_exec`, and keep the matches of its
-    annotation pattern (:class:`KeptMatches`), once per process."""
+    """Route dataclasses' one ``exec`` through :func:`_exec`, its ``_process_class``
+    through :func:`_process_class` (Python 3.11's, whose steps that follows), and keep
+    the matches of its annotation pattern (:class:`KeptMatches`), once per process."""
+    global _plain_process, _wrapper
     if vars(dataclasses).get("exec") is None:
         dataclasses.exec = _exec  # type: ignore[attr-defined]
         atexit.register(save)
+        plain = vars(dataclasses).get("_process_class")
+        if sys.version_info[:2] == (3, 11) and plain is not None:
+            _wrapper = _wrapper_code()
+            _plain_process = plain
+            dataclasses._process_class = _process_class  # type: ignore[attr-defined]
     pattern = vars(dataclasses).get("_MODULE_IDENTIFIER_RE")
     # a compiled pattern, as Python 3.11's dataclasses has; one already wrapped, or a
     # dataclasses without it, is left as it is

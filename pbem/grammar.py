@@ -56,12 +56,18 @@ class Type:
     #: what the word should be, for a refusal: "a hex (four digits)"
     what: str
     joined: str = ""
-    _regex: re.Pattern[str] = field(init=False, repr=False, compare=False)
 
     def __post_init__(self) -> None:
         if self.kind not in ("unit", "hex", "int", "word"):
             raise ValueError(f"unknown argument kind {self.kind!r}")
-        object.__setattr__(self, "_regex", re.compile(self.pattern))
+
+    @functools.cached_property
+    def _regex(self) -> re.Pattern[str]:
+        # compiled when a word of this type is first read or written, not when the
+        # engine's grammar is made at import: a command that parses no such word (an
+        # 'end combat', a listing of literal words) compiles none (about 0.35 M
+        # instructions a pattern, issue 35)
+        return re.compile(self.pattern)
 
     @staticmethod
     def token(what: str = "a unit id", pattern: str = r"[^\s\[\]{}]+") -> Type:

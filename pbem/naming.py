@@ -12,14 +12,18 @@ from collections.abc import Iterable, Mapping
 from typing import Any
 
 #: "1 hexes", "against 1 assaulted hexes": an engine's count put before a plural noun
-_ONE_HEXES = re.compile(r"\b1 ((?:[a-z]+ )?)hexes\b")
+_ONE_HEXES = r"\b1 ((?:[a-z]+ )?)hexes\b"
 
 
 def agree(text: str) -> str:
     """An engine's sentence with its count and noun agreeing: ``"retreat 1 hexes"`` ->
     ``"retreat 1 hex"``.  Said on the screen only: the engine's words stay as the
     golden games record them."""
-    return _ONE_HEXES.sub(r"1 \1hex", text)
+    # most lines name no hexes: the pattern is not even compiled for them (re compiles
+    # it when first used, and keeps it)
+    if "1 " not in text or "hexes" not in text:
+        return text
+    return re.sub(_ONE_HEXES, r"1 \1hex", text)
 
 
 def counted(n: int, noun: str) -> str:

@@ -9,7 +9,6 @@ from __future__ import annotations
 
 import importlib
 import os
-import re
 import sys
 from typing import TYPE_CHECKING
 
@@ -53,7 +52,7 @@ def _listed(engine_id: str) -> list[str]:
             if not dot or suffix not in ("dist-info", "egg-info"):
                 continue
             # the distribution's name, normalized (PEP 503) as importlib.metadata does
-            package = re.sub(r"[-_.]+", "_", stem.partition("-")[0]).lower()
+            package = _normalized(stem.partition("-")[0])
             if package in seen:
                 continue
             seen.add(package)
@@ -75,6 +74,17 @@ def _listed(engine_id: str) -> list[str]:
                     if eq and key.strip() == engine_id:
                         found.append(value.strip())
     return found
+
+
+def _normalized(name: str) -> str:
+    """A distribution's name as PEP 503 normalizes it (each run of ``-``, ``_`` and ``.``
+    one ``_``, lower case), without compiling a pattern for it on every command that
+    loads a game (issue 35)."""
+    for mark in "-.":
+        name = name.replace(mark, "_")
+    while "__" in name:
+        name = name.replace("__", "_")
+    return name.lower()
 
 
 def _load(spec: str, origin: str) -> Engine:

@@ -20,6 +20,20 @@ CASES = {
                     "assert s.view(None).pieces and s.view(None).lines"),
     # three actions in, the order of the phases (6.0): it and the C3I points that follow
     # move nothing; the Front Markers (14.2) at the start trace to a source
+    # the US set-up (13.0) moves nothing: the movement rules (S3, 11.0, 19.1), the kit's
+    # searches and its hex-number checks (pbem scenario check) load where first used
+    "mortain": ("engines.mortain", "counterattack",
+                ("engines.mortain.movement", "engines.hexkit.movement",
+                 "engines.hexkit.overlay", "engines.hexkit.zoc", "engines.hexkit.graph",
+                 "engines.hexkit.checks"),
+                "for _ in range(30):  # past the set-up, through a movement phase\n"
+                "    while s.is_chance():\n"
+                "        r = s.chance_request()\n"
+                "        s.apply_outcome(tuple(1 for _ in r.dice) if r.kind == 'dice'\n"
+                "                        else tuple(r.contents[:r.count]))\n"
+                "    s.apply(s.legal_actions()[-1])\n"
+                "s.zoc_of('us')\n"
+                "assert not ENGINE.check_scenarios()"),
     "backhand-blow": ("engines.backhand", "high-water-mark",
                       ("engines.hexkit.movement", "engines.hexkit.overlay"),
                       "assert s.legal_actions()"),
@@ -110,3 +124,29 @@ def test_the_kits_retreat_search_loads_with_the_first_retreat(package: str) -> N
     probe = (f"import sys\nimport {package}\n"
              "print('engines.hexkit.retreat' in sys.modules)\n")
     assert _run(probe) == "False"
+
+
+@pytest.mark.parametrize("package", ["engines.mortain", "engines.panzer48"])
+def test_the_kits_odds_load_with_the_first_crt(package: str) -> None:
+    """Importing an engine whose combat tables are its own and loading its data (every
+    turn command does) leaves the kit's odds arithmetic unloaded (issue 35: 2.1 M
+    instructions): the kit's CRTs import it when one is made or consulted."""
+    probe = (f"import sys\nimport {package} as e\ne.ENGINE.scenarios()\n"
+             "print('engines.hexkit.odds' in sys.modules)\n"
+             "from engines.hexkit.tables import DifferentialCRT, Table\n"
+             "crt = DifferentialCRT(Table('t', 'differential', ('-1', '0', '+1'),\n"
+             "                            (('1', ('A', 'B', 'C')),)))\n"
+             "print('engines.hexkit.odds' in sys.modules, crt.result(crt.column(3, 3), 1))\n")
+    assert _run_all(probe) == ["False", "True B"]
+
+
+def test_48th_panzer_korps_loads_the_kits_zoc_search_with_the_first_zoc() -> None:
+    """48th Panzer Korps' engine and data leave the kit's ZOC search unloaded (issue 35:
+    1.7 M instructions of a listing that asks no ZOC, as a fire's); the first ZOC (5)
+    asked loads it."""
+    probe = ("import sys\nfrom engines.panzer48 import ENGINE\nENGINE.scenarios()\n"
+             "print('engines.hexkit.zoc' in sys.modules)\n"
+             "s = ENGINE.new_state('chir', ENGINE.resolve_options({}))\n"
+             "from engines.panzer48.zoc import zoc\n"
+             "print('engines.hexkit.zoc' in sys.modules, bool(zoc(s, 'german').hexes))\n")
+    assert _run_all(probe) == ["False", "True True"]

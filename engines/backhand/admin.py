@@ -7,7 +7,7 @@ from typing import TYPE_CHECKING
 
 from engines.backhand.fronts import in_range
 from engines.backhand.position import OFF, PhaseArgs, other
-from engines.backhand.supply import clear_region, in_supply
+from engines.backhand.supply import clear_region, in_clear_region, in_supply
 
 if TYPE_CHECKING:
     from collections.abc import Callable
@@ -81,20 +81,71 @@ def admin_targets(s: BBState, a: PhaseArgs, grp: tuple[str, ...]) -> list[str]:
 
 
 def any_admin_target(s: BBState, a: PhaseArgs, grp: tuple[str, ...]) -> bool:
-    """Whether ``grp`` has a hex to be placed in: only offered if it has (15.1 (1))."""
-    return any(s.stack_ok(h, a.side, grp) for h in hexes_for(s, a, grp))
+    """Whether ``grp`` has a hex to be placed in: only offered if it has (15.1 (1)).
+    :func:`admin_targets` asked hex by hex, the clear region last and by a search from
+    the hex (:func:`~engines.backhand.supply.in_clear_region`): a received 'admin' is
+    checked, and the region floods the whole map (issue 35)."""
+    near = _near(s, a)
+    placed = _formation_placed(s, grp)
+    if placed:
+        hexes = sorted(placed)
+    else:
+        cand = set(near)
+        for h in near:
+            cand.update(s.data.map.neighbors(h))
+        hexes = sorted(cand)
+    return any(_target(s, a, grp, near, h) for h in hexes)
+
+
+def is_admin_target(s: BBState, a: PhaseArgs, grp: tuple[str, ...], h: str) -> bool:
+    """Whether ``h`` is among :func:`admin_targets` of ``grp``, asked of ``h`` alone (a
+    received 'place' is checked; the listing floods the clear region, issue 35)."""
+    if h not in s.data.map.index:
+        return False
+    placed = _formation_placed(s, grp)
+    return (not placed or h in placed) and _target(s, a, grp, _near(s, a), h)
+
+
+def _target(s: BBState, a: PhaseArgs, grp: tuple[str, ...], near: set[str], h: str) -> bool:
+    """:func:`admin_targets`' tests of map hex ``h`` but the formation's hex (15.12): in
+    or next to ``near``, :func:`_admin_hex`, the stacking, and the clear region last."""
+    return ((h in near or any(n in near for n in s.data.map.neighbors(h)))
+            and _admin_hex(s, a, h) and s.stack_ok(h, a.side, grp)
+            and in_clear_region(s, a.side, h))
+
+
+def _near(s: BBState, a: PhaseArgs) -> set[str]:
+    """15.1 (1): the hexes an administrative placement must be in or next to: the
+    side's units', and the Front Markers' for the Soviets (15.11)."""
+    near = set(s.occupied(a.side))
+    if a.side == "soviet":
+        near |= set(s.pos.fronts.values())
+    return near
+
+
+def _admin_hex(s: BBState, a: PhaseArgs, h: str) -> bool:
+    """:func:`_admin_hexes`' tests of a candidate hex but the clear region, asked of one
+    hex: free of EZOCs, no sea, in a Front Marker's range for the Soviets (15.11)."""
+    if h in s.zoc(other(a.side)) or s.data.map.terrain_of(h) == "sea":
+        return False
+    return a.side != "soviet" or in_range(s, h)
 
 
 def hexes_for(s: BBState, a: PhaseArgs, grp: tuple[str, ...]) -> list[str]:
     """15.12: "all units part of the same formation must be placed in the same hex":
     a unit whose formation already had units placed this segment joins them."""
     hexes = admin_hexes(s, a)
+    placed = _formation_placed(s, grp)
+    return [h for h in hexes if h in placed] if placed else hexes
+
+
+def _formation_placed(s: BBState, grp: tuple[str, ...]) -> set[str]:
+    """15.12: the hexes ``grp``'s formation had units placed in this segment."""
     form = s.data.units[grp[0]].formation
     if not form:
-        return hexes
-    placed = {s.pos.units[m].at for m in s.data.formations[form].members
-              if s.pos.units[m].admin and s.pos.units[m].at not in OFF}
-    return [h for h in hexes if h in placed] if placed else hexes
+        return set()
+    return {s.pos.units[m].at for m in s.data.formations[form].members
+            if s.pos.units[m].admin and s.pos.units[m].at not in OFF}
 
 
 def admin_hexes(s: BBState, a: PhaseArgs) -> list[str]:
@@ -108,11 +159,8 @@ def admin_hexes(s: BBState, a: PhaseArgs) -> list[str]:
 def _admin_hexes(s: BBState, a: PhaseArgs) -> list[str]:
     """15.1 (1) and 15.11 but stacking: the same for every unit placed."""
     region = clear_region(s, a.side)
-    friends = s.occupied(a.side)
     ez = s.zoc(other(a.side))
-    near = set(friends)
-    if a.side == "soviet":
-        near |= set(s.pos.fronts.values())
+    near = _near(s, a)
     cand = set(near)
     for h in near:
         cand.update(s.data.map.neighbors(h))

@@ -127,6 +127,24 @@ def attack_targets(s: BBState, a: PhaseArgs) -> list[str]:
     return out
 
 
+def is_attack_target(s: BBState, a: PhaseArgs, h: str) -> bool:
+    """Whether ``h`` is among :func:`attack_targets`, asked of ``h`` alone: an enemy
+    hex, no swamp (16.724), next to a unit able to attack, and for a Soviet
+    Schwerpunkt attack one of those in range of a front with points to pay (16.0)."""
+    if a.kind == "sp" and ap_left(s, a.side) <= 0:
+        return False
+    m = s.data.map
+    if h not in m or h not in s.occupied(other(a.side)) or m.terrain_of(h) == "swamp":
+        return False
+    friends = s.occupied(a.side)
+    attackers = [u for n in s.data.nbrs[h] for u in friends.get(n, ())
+                 if able_to_attack(s, u, a)]
+    if not attackers:
+        return False
+    return not (a.kind == "sp" and a.side == "soviet" and paying_front(
+        s, [s.pos.units[u].at for u in attackers]) is None)
+
+
 def crt_result(s: BBState, a: AttackArgs, raw: int) -> tuple[HitArgs, list[Event]]:
     """The attack's result for the 2d6 roll ``raw`` (16.1: the odds column, the roll
     modified; automatic 4/0 worse than 1:2; 16.8 SNAFU on 3 and 11): the defender's hits,

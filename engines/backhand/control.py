@@ -39,11 +39,13 @@ def _update_control(s: BBState) -> None:
 
 
 def soviet_controlled(s: BBState) -> list[str]:
-    """The watched hexes (cities, variable reinforcement hexes) Soviet controlled now."""
-    watch = s.data.watched
+    """The watched hexes (cities, variable reinforcement hexes) Soviet controlled now:
+    asked after every move, of eight hexes, so each one's ZOC is read off its own
+    neighbours (a unit next to it, not into a city, 6.0) rather than from the ZOC of
+    every unit of both sides (issue 35)."""
     occ_s, occ_g = s.occupied("soviet"), s.occupied("german")
-    sz, gz = s.zoc_hexes("soviet"), s.zoc_hexes("german")
-    return [h for h in watch if h in occ_s or (h not in occ_g and h in sz and h not in gz)]
+    return [h for h in s.data.watched if h in occ_s or (
+        h not in occ_g and s.in_zoc(h, occ_s) and not s.in_zoc(h, occ_g))]
 
 
 def control_events(s: BBState, before: list[str]) -> list[Event]:

@@ -134,7 +134,6 @@ class Data(Shared):
         self.west_of_donets = frozenset(m.area("west_of_donets"))
         self.soviet_supply = frozenset(m.area("soviet_supply"))
         self.german_supply = frozenset(m.area("west_edge"))
-        self._range: dict[str, frozenset[str]] = {}
         #: (weather, motorized) -> the compiled chart column, made when first asked for:
         #: a command meets one weather, and compiling all six was most of a load
         self.costs = _Costs(self)
@@ -158,13 +157,12 @@ class Data(Shared):
         a move reads none of it), rather than a second table of the same (issue 35)."""
         return self.map.neighbor_table()
 
-    def front_range(self, front_hex: str) -> frozenset[str]:
-        """14.0: the hexes within twelve of a Front Marker in ``front_hex`` (its own hex
-        counted); a fact of the map, kept per hex."""
-        out = self._range.get(front_hex)
-        if out is None:
-            out = self._range[front_hex] = frozenset(self.map.within(front_hex, 12))
-        return out
+    @functools.cached_property
+    def axial(self) -> Mapping[str, tuple[int, int]]:
+        """Every hex's cube coordinates q and r (s is -q - r), as plain ints for the
+        hex distances a search asks at every step it weighs (15.0's check of a move)."""
+        to_cube = self.map.grid.to_cube
+        return {h: (c.q, c.r) for h in self.map.ids for c in (to_cube(h),)}
 
     def placed(self, unit: str, h: str) -> Placed:
         """``unit`` in ``h`` as the kit's board facts take it (an Uprising Force, 17.0, is

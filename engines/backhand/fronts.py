@@ -11,15 +11,27 @@ from engines.backhand.supply import supply_blocked, supply_net
 from pbem.engine import Event
 
 if TYPE_CHECKING:
+    from collections.abc import Callable
+
     from engines.backhand.state import BBState
 
 
+#: 14.0: how far a Front Marker reaches, in hexes
+FRONT_RANGE = 12
+
+
 def in_range(s: BBState, h: str, front: str | None = None) -> bool:
-    """14.0: within twelve hexes of a Front Marker (the line may cross the enemy)."""
+    """14.0: within twelve hexes of a Front Marker (the line may cross the enemy): the
+    hex distance of a map hex, asked of the hexes a rule names (issue 35: the set of
+    every hex within twelve of each hex a marker stood in, 469 of them, was made for a
+    few questions)."""
     if h in BOXES:
         return True
+    m = s.data.map
+    if h not in m:
+        return False
     fronts = [front] if front else list(FRONTS)
-    return any(h in s.data.front_range(s.pos.fronts[f]) for f in fronts)
+    return any(m.distance(h, s.pos.fronts[f]) <= FRONT_RANGE for f in fronts)
 
 
 def paying_front(s: BBState, hexes: list[str]) -> str | None:
@@ -45,10 +57,6 @@ def marker_moves(s: BBState, front: str) -> list[str]:
     but sea.  A marker in the net (as 14.1 keeps it) has every free hex around it in the
     net too, joined through the marker: a trace from the marker tells, where the net
     would flood the whole map (issue 35); a marker out of it asks the net."""
-    # the kit's search loads when a marker first moves or is displaced, not with every
-    # command (issue 35)
-    from engines.hexkit.movement import trace
-
     h = s.pos.fronts[front]
     m = s.data.map
     around = [n for n in s.data.nbrs[h] if m.terrain_of(n) != "sea"]
@@ -56,10 +64,37 @@ def marker_moves(s: BBState, front: str) -> list[str]:
 
     def free(x: str) -> bool:
         return x not in blocked
-    if free(h) and trace(m, h, s.data.soviet_supply, passable=free) is not None:
+    if traces(s, h, free):
         return [n for n in around if free(n)]
     net = supply_net(s, "soviet")
     return [n for n in around if n in net]
+
+
+#: the path a marker's hex last traced to a Soviet source by (14.1), by the hex: the
+#: map never changes, so a path whose every hex is still passable is a trace again
+_PATHS: dict[str, tuple[str, ...]] = {}
+
+
+def traces(s: BBState, h: str, passable: Callable[[str], bool]) -> bool:
+    """14.1: whether a Front Marker in ``h`` traces to a Soviet source through hexes
+    ``passable`` allows (``h`` among them).  Asked for both markers after every move of
+    either side, and mostly answered by the path the hex last traced by, every hex of
+    it still passable, instead of a search from the marker (issue 35: a tenth of an
+    audit); a path no longer open is searched for again."""
+    if not passable(h):
+        return False
+    path = _PATHS.get(h)
+    if path is not None and all(passable(x) for x in path):
+        return True
+    # the kit's search loads when a marker first moves or is displaced, not with every
+    # command (issue 35)
+    from engines.hexkit.movement import trace
+
+    found = trace(s.data.map, h, s.data.soviet_supply, passable=passable)
+    if found is None:
+        return False
+    _PATHS[h] = tuple(found)
+    return True
 
 
 def displace_fronts(s: BBState) -> None:
@@ -69,13 +104,11 @@ def displace_fronts(s: BBState) -> None:
     German units, out of German ZOC unless a Soviet unit is there, joined to a source),
     among those nearer a source than the marker if there are any; ties by distance to
     a source, then hex id. The net is what Fronts (14.2) offers a marker to move to."""
-    from engines.hexkit.movement import trace
-
     m = s.data.map
     germans = s.occupied("german")
     sov = s.occupied("soviet")
     sources = sorted(s.data.soviet_supply)
-    gz = s.zoc_hexes("german")
+    gz = s.german_zoc()
 
     def ok(x: str) -> bool:
         return x not in germans and (x not in gz or x in sov)
@@ -86,7 +119,7 @@ def displace_fronts(s: BBState) -> None:
         h = s.pos.fronts[f]
         # the usual case, a marker still joined to a source, by a trace from the marker
         # (cheaper after every move than the flood of the whole net)
-        if ok(h) and trace(m, h, s.data.soviet_supply, passable=ok):
+        if traces(s, h, ok):
             continue
         net = supply_net(s, "soviet")
         legal = [x for x in sorted(net) if m.terrain_of(x) != "sea"]

@@ -12,7 +12,10 @@ from engines.backhand.reinforcements import formation_places
 from engines.hexkit.zoc import STOP_ON_ENTRY
 
 if TYPE_CHECKING:
+    from collections.abc import Callable, Mapping
+
     from engines.backhand.state import BBState
+    from engines.hexkit.movement import Cost, MoveClass
 
 #: this module: its ``reachable`` is read as an attribute, so that the kit's search loads
 #: with the first move looked at (the other phases' commands never search: issue 35) and
@@ -55,10 +58,22 @@ def _destinations(s: BBState, units: tuple[str, ...], origin: str,
     costs = s.data.costs[(pos.weather, mot)]
     friends = s.occupied(side)
     alone = s.stack_fits(sorted(set(units)), side)  # into a hex no friend holds
-    reach = _THIS.reachable(costs, origin, ma, zoc=ez, policy=STOP_ON_ENTRY, blocked=enemy,
-                      can_end=lambda h: s.stack_ok(h, side, units) if h in friends
-                      else alone, goal=goal)
-    ends = set(reach.ends)
+
+    def can_end(h: str) -> bool:
+        return s.stack_ok(h, side, units) if h in friends else alone
+    # with a goal only the goal's stacking is asked: the search has finished every hex
+    # it stopped at, and the kit asks can_end of each (issue 35: one stacking check a
+    # hex of the search, each reading the placement, to check one received move)
+    blocked: Mapping[str, object] | Callable[[str], bool] = enemy
+    least = least_step(costs.move_class)
+    if goal is not None and least:
+        blocked = _off_the_way(s, origin, goal, ma, least, enemy)
+    reach = _THIS.reachable(costs, origin, ma, zoc=ez, policy=STOP_ON_ENTRY, blocked=blocked,
+                            can_end=can_end if goal is None else None, goal=goal)
+    if goal is None:
+        ends = set(reach.ends)
+    else:
+        ends = {goal} if goal in reach.ends and can_end(goal) else set()
     if pos.weather != "frozen":
         # 15.31: across a river by spending all MPs, from a hex adjacent to it
         for n in m.neighbors(origin):
@@ -67,6 +82,43 @@ def _destinations(s: BBState, units: tuple[str, ...], origin: str,
                     is not None and s.stack_ok(n, side, list(units))):
                 ends.add(n)
     return sorted(ends)
+
+
+def least_step(mc: MoveClass) -> Cost:
+    """The least a step of ``mc`` can cost (15.0, the TEC): the cheapest hex to enter or
+    network to move along, every extra (a hexside, a hex feature, leaving a terrain)
+    adding to it; 0 (no bound) for a class that prices a hex otherwise or lowers a
+    cost anywhere."""
+    extras = [*mc.leave.values(), *mc.hexside.values(), *mc.hex_features.values(),
+              *mc.leave_features.values()]
+    if mc.dearest or mc.overrides or any(x is not None and x < 0 for x in extras):
+        return 0
+    return min([c for c in mc.enter.values() if c is not None] + list(mc.networks.values()),
+               default=0)
+
+
+def _off_the_way(s: BBState, origin: str, goal: str, ma: int, least: Cost,
+                 enemy: Mapping[str, object]) -> Callable[[str], bool]:
+    """The hexes a search for ``goal`` need not enter: the enemy's, and those no move of
+    ``ma`` MPs from ``origin`` to ``goal`` can pass, its hexes from the origin and on to
+    the goal costing at least ``least`` each (a step is one hex: the hex distance counts
+    them at least).  The goal's cost is the same without them (issue 35: a received
+    move's check searched every hex cheaper than its goal, the way away from it too)."""
+    axial = s.data.axial
+    oq, orr = axial[origin]
+    gq, gr = axial[goal]
+    steps = ma // least  # the most hexes a move of ma can enter
+    memo: dict[str, bool] = {}
+
+    def blocked(h: str) -> bool:
+        out = memo.get(h)
+        if out is None:
+            q, r = axial[h]
+            out = memo[h] = h in enemy or (
+                abs(q - oq) + abs(r - orr) + abs(q + r - oq - orr)
+                + abs(q - gq) + abs(r - gr) + abs(q + r - gq - gr)) // 2 > steps
+        return out
+    return blocked
 
 
 def pays(s: BBState, a: PhaseArgs | MoveArgs | AttackArgs, units: tuple[str, ...]) -> bool:

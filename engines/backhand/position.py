@@ -13,9 +13,23 @@ def other(side: str) -> str:
     return "german" if side == "soviet" else "soviet"
 
 
+#: how many times a unit was put anywhere, in any position (a unit made, or its ``at``
+#: set): a state keeps its board facts while this and its units stand as they were
+#: (never part of a position: a cache's key)
+PLACINGS = [0]
+
+
 @dataclass
 class Unit:
     """A unit's place (a hex or an off-map box), its steps and its marks for this turn."""
+
+    def __setattr__(self, name: str, value: object) -> None:
+        # every rule that moves a unit sets ``at`` in place, and a new unit sets it in
+        # its __init__: counted here, the board facts of the units need not read every
+        # unit's place each time a rule asks them (issue 35: a tenth of an audit)
+        if name == "at":
+            PLACINGS[0] += 1
+        object.__setattr__(self, name, value)
 
     at: str  # a hex, or pending/cup/elim/out/box1/box2
     steps: int

@@ -8,14 +8,14 @@ are stand-ins read from scenarios/backhand-blow/tables.toml (docs/engines/backha
 
 from __future__ import annotations
 
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Container, Mapping
 from operator import attrgetter
 from typing import TYPE_CHECKING, Any, TypeVar
 
 from engines.backhand import view
 from engines.backhand.data import Data, load
 from engines.backhand.notation import parse_action, w
-from engines.backhand.position import OFF, Position
+from engines.backhand.position import OFF, PLACINGS, Position
 from engines.backhand.victory import victory
 from engines.hexkit.facts import BoardFacts, Placement, board_facts
 from pbem.engine import Action, Decision, Engine, Event, Outcome, Result
@@ -35,8 +35,9 @@ T = TypeVar("T")
 _PLACED: Memo[tuple[str, str, Placement], Any] = Memo(2048)
 _FITS: Memo[tuple[str, tuple[str, ...]], bool] = Memo(2048 * 8)
 
-#: the units' ids and hexes, and the board facts of them
-_Kept = tuple[tuple[tuple[str, ...], tuple[str, ...]], BoardFacts]
+#: the units' ids and hexes, the board facts of them, and the units' mapping, the count
+#: of placings and the number of units when they were last read
+_Kept = tuple[tuple[tuple[str, ...], tuple[str, ...]], BoardFacts, dict[str, Any], int, int]
 _AT = attrgetter("at")
 
 
@@ -72,16 +73,22 @@ class BBState(StepState[Position]):
     def facts(self) -> BoardFacts:
         """The kit's board facts of where the units stand: occupancy, stacks, ZOC (6.0)
         and the supply floods (7.0, 15.1), keyed by every unit's place read now, so a
-        position changed in place is never answered from the facts of before."""
+        position changed in place is never answered from the facts of before.  Asked
+        again of the same units with no unit put anywhere since (position.PLACINGS),
+        they are the facts kept, without reading every unit's place again."""
         units = self.pos.units
-        key = (tuple(units), tuple(map(_AT, units.values())))
         kept = self._facts
-        if kept is not None and kept[0] == key:
+        if (kept is not None and kept[2] is units and kept[3] == PLACINGS[0]
+                and kept[4] == len(units)):
             return kept[1]
-        placed = self.data.placed
-        found = board_facts(self.data.map, [placed(u, x.at)
-                                            for u, x in units.items() if x.at not in OFF])
-        self._facts = (key, found)
+        key = (tuple(units), tuple(map(_AT, units.values())))
+        if kept is not None and kept[0] == key:
+            found = kept[1]
+        else:
+            placed = self.data.placed
+            found = board_facts(self.data.map, [placed(u, x.at) for u, x in units.items()
+                                                if x.at not in OFF])
+        self._facts = (key, found, units, PLACINGS[0], len(units))
         return found
 
     def placed(self, kind: str, side: str, make: Callable[[], T]) -> T:
@@ -147,18 +154,24 @@ class BBState(StepState[Position]):
         the units exerting it, in hex order."""
         return self.facts().zoc(side, self.data.zoc_rule).sources
 
-    def zoc_hexes(self, side: str) -> frozenset[str]:
-        """The hexes of :meth:`zoc` of ``side`` without the units exerting it: the hexes
-        around its units but the cities (6.0).  The rules that read the ZOC of the side
-        that moved after every move (3.1's control of the watched hexes, 14.1's Front
-        Markers) need not make the whole map of it (issue 35: the kit's map lists the
-        exerting units of every hex, in order)."""
+    def german_zoc(self) -> frozenset[str]:
+        """The hexes of :meth:`zoc` of the German side without the units exerting it:
+        the hexes around its units but the cities (6.0), for 14.1's trace of the Front
+        Markers after every move, which need not map the units exerting each (issue 35)."""
         def make() -> frozenset[str]:
             m = self.data.map
             index, ids, adjacency = m.index, m.ids, m.adjacency
-            around = {ids[j] for h in self.facts().occupied(side) for j in adjacency[index[h]]}
+            around = {ids[j] for h in self.facts().occupied("german")
+                      for j in adjacency[index[h]]}
             return frozenset(around - self.data.city_hexes)
-        return self.cached(("zoc-hexes", side), make)
+        return self.cached(("zoc-hexes", "german"), make)
+
+    def in_zoc(self, h: str, occupied: Container[str]) -> bool:
+        """6.0: whether ``h`` is in the ZOC of the units in the hexes ``occupied`` (a
+        side's :meth:`occupied`): next to one of them and not a city.  For the rules that
+        ask a few hexes after every move (3.1's eight watched hexes, 14.1's trace of a
+        Front Marker), where the whole ZOC of either side is hundreds (issue 35)."""
+        return h not in self.data.city_hexes and any(n in occupied for n in self.data.nbrs[h])
 
     def stack_ok(self, h: str, side: str, adding: list[str] | tuple[str, ...]) -> bool:
         """10.1, 10.2: ``adding`` joining ``side``'s units in ``h``."""

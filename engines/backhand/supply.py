@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import functools
+import heapq
 from typing import TYPE_CHECKING, NamedTuple
 
 from engines.backhand.position import OFF, other
@@ -55,10 +56,15 @@ def _joined(s: BBState, h: str, side: str, blocked: frozenset[str],
     if h in known:
         return known[h]
     sources, nbrs = supply_sources(s, side), s.data.nbrs
+    # the hex nearest a source first (the map bare): a unit's search runs toward the
+    # sources rather than around it (issue 35); the answer is the same in any order
+    toward = _toward_sources(s.data, side)
+    heap = [(0, h)]
     seen = [h]
     visited = {h}
     found = False
-    for x in seen:  # grows as the search goes: breadth first
+    while heap and not found:
+        _, x = heapq.heappop(heap)
         for n in nbrs[x]:
             if n in visited or n in blocked:
                 continue
@@ -70,8 +76,7 @@ def _joined(s: BBState, h: str, side: str, blocked: frozenset[str],
                 break
             visited.add(n)
             seen.append(n)
-        if found:
-            break
+            heapq.heappush(heap, (toward[n], n))
     if not found or h not in blocked:
         # exhausted: every free hex met is cut off; found from a free start: every hex
         # met is joined to the start, and so to the source
@@ -92,6 +97,44 @@ def clear_region(s: BBState, side: str) -> Mapping[str, int]:
     """15.1 (1): hexes joined to a friendly source by hexes free of enemy units and
     EZOCs (a friendly unit does not negate an EZOC here)."""
     return _net(s, s.facts(), "clear", side)
+
+
+def in_clear_region(s: BBState, side: str, h: str) -> bool:
+    """Whether ``h`` is in :func:`clear_region` of ``side``: free of enemy units and
+    EZOCs, and joined to a free source by such hexes.  Searched from ``h``, the hex
+    nearest a source first, where the region floods the whole map (issue 35: asked of
+    a hex or two to check a received administrative move, 15.1 (1)); the answer is the
+    region's, whatever the order of the search."""
+    blocked = floods(s.data).clear_blocked(s.facts(), side)
+    if h in blocked:
+        return False
+    sources = supply_sources(s, side)
+    if h in sources:
+        return True
+    toward, nbrs = _toward_sources(s.data, side), s.data.nbrs
+    heap = [(toward[h], h)]
+    seen = {h}
+    while heap:
+        _, x = heapq.heappop(heap)
+        for n in nbrs[x]:
+            if n in seen or n in blocked:
+                continue
+            if n in sources:
+                return True
+            seen.add(n)
+            heapq.heappush(heap, (toward[n], n))
+    return False
+
+
+@functools.cache
+def _toward_sources(d: Data, side: str) -> Mapping[str, int]:
+    """Every hex's distance in hexes from ``side``'s nearest source, the map bare: the
+    order :func:`in_clear_region` searches in (any order gives the same answer)."""
+    from engines.hexkit.graph import region
+
+    far = len(d.map.ids)
+    near = region(d.map, sorted(d.soviet_supply if side == "soviet" else d.german_supply))
+    return {h: near.get(h, far) for h in d.map.ids}
 
 
 def supply_blocked(s: BBState, side: str) -> frozenset[str]:

@@ -41,14 +41,15 @@ from collections.abc import (
 )
 from dataclasses import dataclass
 from types import MappingProxyType
-from typing import Any, NamedTuple, TypeVar
+from typing import TYPE_CHECKING, Any, NamedTuple, TypeVar
 
-from engines.hexkit.graph import region, spread
 from engines.hexkit.hexid import HexId
 from engines.hexkit.hexmap import HexMap
 from engines.hexkit.shared import Shared
-from engines.hexkit.zoc import ZocMap, zoc_map
 from pbem.memo import Memo
+
+if TYPE_CHECKING:  # the searches load with the first ZOC or flood asked (issue 35)
+    from engines.hexkit.zoc import ZocMap
 
 T = TypeVar("T")
 
@@ -292,6 +293,8 @@ class BoardFacts(Shared):
         return exerting
 
     def _zoc(self, side: str, rule: ZocRule) -> ZocMap:
+        from engines.hexkit.zoc import zoc_map
+
         exerting = self._exerting(side, rule)
         return zoc_map(self.map, [(p.unit, p.hex) for p in exerting],
                        blocking_sides=sorted(rule.blocking_sides), blocks=rule.blocks,
@@ -303,6 +306,8 @@ class BoardFacts(Shared):
         return self._once(("flood", side, rule), lambda: self._flood(side, rule))
 
     def _flood(self, side: str, rule: Flood) -> Mapping[HexId, int]:
+        from engines.hexkit.graph import region, spread
+
         if isinstance(rule, SpreadFlood):
             blocked = rule.blocked(self, side) if rule.blocked is not None else frozenset()
             found = spread(rule.neighbors, rule.budgets(self, side), blocked=blocked)

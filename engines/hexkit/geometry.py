@@ -17,7 +17,7 @@ from __future__ import annotations
 
 import functools
 from collections.abc import Callable, Iterator
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from typing import Literal, NamedTuple, cast
 
 from engines.hexkit.hexid import FOUR_DIGIT, HexId, Numbering
@@ -175,6 +175,11 @@ def hexside(a: HexId, b: HexId) -> Hexside:
     return (a, b) if a < b else (b, a)
 
 
+#: how many cubes :meth:`HexGrid.to_cube` works out from their ids before it makes the
+#: grid's whole table (a listing asks thousands)
+WORKED_OUT = 64
+
+
 @dataclass(frozen=True)
 class HexGrid(Shared):
     """The rectangular numbering grid of a map: parity, digit widths and bounds.
@@ -187,8 +192,6 @@ class HexGrid(Shared):
     cols: tuple[int, int] = (1, 1)
     rows: tuple[int, int] = (1, 1)
     numbering: Numbering = FOUR_DIGIT
-    _cubes: dict[HexId, Cube] = field(default_factory=dict, init=False, repr=False,
-                                      compare=False, hash=False)
 
     def __post_init__(self) -> None:
         if self.parity not in ("odd", "even"):
@@ -200,20 +203,33 @@ class HexGrid(Shared):
         # every cell (2,160 on 48th Panzer Korps' map) was most of making a grid, which
         # loading a map from its file does (issue 35).  The corners are formatted as
         # before, so a grid whose numbers do not fit its digits is refused the same.
-        cols = range(self.cols[0], self.cols[1] + 1)
+        self.numbering.format(self.cols[0], self.rows[0])
+        self.numbering.format(self.cols[1], self.rows[1])
+
+    @functools.cached_property
+    def _cubes(self) -> dict[HexId, Cube]:
+        """Every cell's cube by its id, in column then row order, made when first
+        asked: a command that asks no geometry of the grid, or only a few distances
+        (:meth:`to_cube`), need not make 2,160 of them for 48th Panzer Korps' map, which
+        was a fifth of loading its map from the data cache (issue 35).  A grid read
+        back from the cache (``hexkit.scenario._map_from_data``) left its cells' ids and
+        cube columns in ``_columns``."""
+        kept = self.__dict__.pop("_columns", None)
+        if kept is not None:
+            ids, qs, rs, ss = kept
+            return dict(zip(ids, map(cube_of, zip(qs, rs, ss, strict=True)), strict=True))
+        cells: dict[HexId, Cube] = {}
         rows = range(self.rows[0], self.rows[1] + 1)
         numbering = self.numbering
-        numbering.format(cols[0], rows[0])
-        numbering.format(cols[-1], rows[-1])
         row_texts = [(f"{r:0{numbering.row_digits}d}", r) for r in rows]
         odd = self.parity == "odd"
-        cells = self._cubes
-        for c in cols:
+        for c in range(self.cols[0], self.cols[1] + 1):
             text = f"{c:0{numbering.col_digits}d}"
             # oddq_to_cube / evenq_to_cube: r = row - shift
             shift = (c - (c & 1)) // 2 if odd else (c + (c & 1)) // 2
             for rt, r in row_texts:
                 cells[text + rt] = cube_of((c, r - shift, shift - r - c))
+        return cells
 
     def coords(self) -> Iterator[tuple[int, int]]:
         for c in range(self.cols[0], self.cols[1] + 1):
@@ -234,7 +250,17 @@ class HexGrid(Shared):
         return self.numbering.parse(h)
 
     def to_cube(self, h: HexId) -> Cube:
-        c = self._cubes.get(h)
+        cells: dict[HexId, Cube] | None = self.__dict__.get("_cubes")
+        if cells is None:
+            # the first few worked out from the id, as the table would give them (its
+            # cubes are the same conversion): a command asks a handful of distances
+            asked = self.__dict__.get("_asked", 0)
+            if asked < WORKED_OUT:
+                self.__dict__["_asked"] = asked + 1
+                col, row = self.numbering.parse(h)
+                return offset_to_cube(self.parity, col, row)
+            cells = self._cubes
+        c = cells.get(h)
         if c is None:
             col, row = self.numbering.parse(h)
             return offset_to_cube(self.parity, col, row)

@@ -20,7 +20,7 @@ from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
 from functools import cached_property
 from types import MappingProxyType
-from typing import Any, ClassVar
+from typing import Any, ClassVar, cast
 
 from engines.hexkit.geometry import DIRECTIONS, HexGrid, Hexside, hexside
 from engines.hexkit.hexid import HexId
@@ -203,13 +203,19 @@ class HexMap(Shared):
         each neighbor's id: every process that loads a map pays this once, and on a
         1,700-hex map the id route took a third of a second.
         """
-        cubes = [self.grid.to_cube(h) for h in self.ids]
-        at = {(c.q, c.r): i for i, c in enumerate(cubes)}
-        steps = [(d.q, d.r) for d in DIRECTIONS]
-        out = []
-        for c in cubes:
-            near = (at.get((c.q + dq, c.r + dr)) for dq, dr in steps)
-            out.append(tuple(j for j in near if j is not None))
+        # each cube's (q, r) as one int, q * 2**32 + r (r is far inside 2**31 on any
+        # map), and the six steps as six sums: no pair made and hashed per neighbor,
+        # which was half of a map's first use with no data cache (issue 35)
+        wide = 1 << 32
+        keys = [q * wide + r for q, r, _ in map(self.grid.to_cube, self.ids)]
+        at = {k: i for i, k in enumerate(keys)}.get
+        d0, d1, d2, d3, d4, d5 = (d.q * wide + d.r for d in DIRECTIONS)
+        out: list[tuple[int, ...]] = []
+        for k in keys:
+            near = (at(k + d0), at(k + d1), at(k + d2), at(k + d3), at(k + d4), at(k + d5))
+            # an inner hex (most of them) has all six: its tuple is kept as it is
+            out.append(tuple([j for j in near if j is not None]) if None in near
+                       else cast("tuple[int, ...]", near))
         return tuple(out)
 
     def hexes(self) -> tuple[HexId, ...]:

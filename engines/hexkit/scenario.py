@@ -23,7 +23,7 @@ from pathlib import Path
 from types import MappingProxyType
 from typing import TYPE_CHECKING, Any, TypeVar
 
-from engines.hexkit.geometry import HexGrid, Hexside, cube_of
+from engines.hexkit.geometry import HexGrid, Hexside
 from engines.hexkit.hexid import HexId, Numbering
 from engines.hexkit.hexmap import HexMap, OffMapBox, TerrainClass
 from engines.hexkit.shared import Shared
@@ -345,6 +345,11 @@ def parse_map(doc: Doc) -> HexMap:
     half of loading a game's data.  A kept map is one this code built from this very
     text, so it passed every check below; an entry that does not read back is rebuilt.
     """
+    if datacache.directory() is None:
+        # nothing is kept, so no key: hashing the kit's 200 KB of source for it was 11 M
+        # instructions of a command with no home (a referee's first audit, issue 35);
+        # with no source, nothing derived from the map is kept either (MoveCosts)
+        return _build_map(doc)
     key = datacache.make_key("hexmap", _kit_code(), content_digest(doc.text))
     kept = datacache.load("hexmap", key)
     if kept is not None:
@@ -356,10 +361,7 @@ def parse_map(doc: Doc) -> HexMap:
             hexmap.__dict__["source"] = key
             return hexmap
     hexmap = _build_map(doc)
-    if datacache.directory() is not None:
-        # only when kept: the kept form holds the neighbor table, which a command with
-        # no home (a referee's first audit) would otherwise make for nothing (issue 35)
-        datacache.store("hexmap", key, _map_data(hexmap))
+    datacache.store("hexmap", key, _map_data(hexmap))
     # what the map was built from, for what is derived from it and kept in turn (the
     # compiled movement costs, hexkit.movement.MoveCosts)
     hexmap.__dict__["source"] = key
@@ -407,7 +409,7 @@ def _map_data(hexmap: HexMap) -> dict[str, Any]:
 def _map_from_data(data: dict[str, Any]) -> HexMap:
     """Inverse of :func:`_map_data`: the same map, neighbor table included."""
     parity, cols, rows, col_digits, row_digits = data["grid"]
-    if {f.name for f in fields(HexGrid)} != {"parity", "cols", "rows", "numbering", "_cubes"}:
+    if {f.name for f in fields(HexGrid)} != {"parity", "cols", "rows", "numbering"}:
         raise ValueError("HexGrid changed: build the map")
     cells, qs, rs, ss = data["cells"]
     if not len(cells) == len(qs) == len(rs) == len(ss):
@@ -416,8 +418,8 @@ def _map_from_data(data: dict[str, Any]) -> HexMap:
     for name, value in (("parity", parity), ("cols", (cols[0], cols[1])),
                         ("rows", (rows[0], rows[1])),
                         ("numbering", Numbering(col_digits, row_digits)),
-                        ("_cubes", dict(zip(cells, map(cube_of, zip(qs, rs, ss, strict=True)),
-                                            strict=True)))):
+                        # the cubes made from these when first asked (HexGrid._cubes)
+                        ("_columns", (cells, qs, rs, ss))):
         object.__setattr__(grid, name, value)
     legend = tuple(TerrainClass(name, char, color, glyph, MappingProxyType(attrs))
                    for name, char, color, glyph, attrs in data["legend"])
@@ -693,6 +695,8 @@ def _find_stand_ins(doc: Doc, node: Any, path: tuple[Key, ...]) -> Iterator[Stan
 def _stand_ins_of(doc: Doc) -> list[StandIn]:
     """Every stand-in of ``doc``; kept between commands (pbem.datacache) by the file's
     text, as walking every file's tables for them took as long as reading them."""
+    if datacache.directory() is None:
+        return list(_find_stand_ins(doc, doc.data, ()))  # nothing kept: no key to make
     key = datacache.make_key("stand-ins", _kit_code(), content_digest(doc.text))
     kept = datacache.load("stand-ins", key)
     if type(kept) is list and all(type(k) is list and len(k) == 2

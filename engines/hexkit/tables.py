@@ -15,22 +15,17 @@ from dataclasses import dataclass, field
 from types import MappingProxyType
 from typing import TYPE_CHECKING, Any, TypeAlias
 
-from engines.hexkit.odds import (
-    Column,
-    Number,
-    differential_column,
-    fraction_type,
-    odds_column,
-    parse_differential,
-    parse_odds,
-    shift_column,
-)
 from engines.hexkit.shared import Shared
 
 # Fraction is imported where a value is made: importing fractions pulls decimal and costs a
-# command 9 M instructions, and most commands of most games make no fraction (issue 35)
+# command 9 M instructions, and most commands of most games make no fraction (issue 35).
+# The odds arithmetic loads with the first CRT made or consulted: a game's data file
+# declares its tables, which every command loads, and most commands resolve no combat
+# (issue 35: 2.1 M instructions a command)
 if TYPE_CHECKING:
     from fractions import Fraction
+
+    from engines.hexkit.odds import Column, Number
 
 #: table kinds the loader knows how to check
 KINDS = ("odds", "differential", "chart", "lookup")
@@ -127,6 +122,8 @@ class OddsCRT(_RollTable):
     """An odds combat results table (columns ``"1:3" ... "7:1+"``, rows by die roll)."""
 
     def __init__(self, table: Table) -> None:
+        from engines.hexkit.odds import parse_odds
+
         self.table = table
         self.labels = table.columns
         self.ratios: tuple[Fraction, ...] = tuple(parse_odds(c) for c in table.columns)
@@ -136,9 +133,13 @@ class OddsCRT(_RollTable):
 
     def column(self, attack: Number, defense: Number, shift: int = 0) -> Column:
         """The column after rounding for the defender and then shifting (8.2)."""
+        from engines.hexkit.odds import odds_column, shift_column
+
         return shift_column(odds_column(attack, defense, self.labels), shift, self.labels)
 
     def result(self, column: Column | str, roll: int) -> Any:
+        from engines.hexkit.odds import Column
+
         j = column.index if isinstance(column, Column) else self.labels.index(column)
         return self.row_for(roll)[j]
 
@@ -147,6 +148,8 @@ class DifferentialCRT(_RollTable):
     """A differential CRT (columns ``"-3" ... "+6"``: attack minus defense)."""
 
     def __init__(self, table: Table) -> None:
+        from engines.hexkit.odds import parse_differential
+
         self.table = table
         self.labels = table.columns
         self.values: tuple[int, ...] = tuple(parse_differential(c) for c in table.columns)
@@ -155,10 +158,14 @@ class DifferentialCRT(_RollTable):
         self._init_rows()
 
     def column(self, attack: Number, defense: Number, shift: int = 0) -> Column:
+        from engines.hexkit.odds import differential_column, shift_column
+
         return shift_column(differential_column(attack, defense, self.labels), shift,
                             self.labels)
 
     def result(self, column: Column | str, roll: int) -> Any:
+        from engines.hexkit.odds import Column
+
         j = column.index if isinstance(column, Column) else self.labels.index(column)
         return self.row_for(roll)[j]
 
@@ -187,6 +194,8 @@ def parse_cost(value: Any) -> Cost | None:
             return int(text)
         m = re.match(_FRACTION, text)
         if m and int(m.group(2)) != 0:
+            from engines.hexkit.odds import fraction_type
+
             f = fraction_type()(int(m.group(1)), int(m.group(2)))
             return f.numerator if f.denominator == 1 else f
     raise ValueError(f"{value!r} is not a cost (write 2, \"1/2\" or \"P\")")

@@ -7,7 +7,6 @@ from collections.abc import Mapping
 from types import MappingProxyType
 
 import engines.mortain.sequence  # noqa: F401  (defining the steps fills MortainState.steps)
-from engines.hexkit.checks import check_named_hexes
 from engines.hexkit.scenario import load_scenario_dir
 from engines.mortain.data import ENGINE_ID, NAMED_HEXES, SIDES, rules
 from engines.mortain.position import new_position
@@ -60,6 +59,9 @@ class MortainEngine(Engine):
         return state
 
     def check_scenarios(self) -> list[str]:
+        # only ``pbem scenario check`` asks (issue 35: not with every turn command)
+        from engines.hexkit.checks import check_named_hexes
+
         problems = super().check_scenarios()
         problems += [f"{self.id}: {p}" for p in check_named_hexes(rules().map, NAMED_HEXES)]
         return problems

@@ -7,15 +7,18 @@ from __future__ import annotations
 import functools
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
+from typing import TYPE_CHECKING
 
 from engines.hexkit.facts import Placed, ZocRule
 from engines.hexkit.geometry import hexside
 from engines.hexkit.hexid import HexId
 from engines.hexkit.hexmap import HexMap
-from engines.hexkit.movement import MoveClass, MoveCosts
 from engines.hexkit.scenario import ScenarioSet, load_scenario_dir
 from engines.hexkit.shared import Shared
-from engines.hexkit.zoc import ZocMap, zoc_map
+
+if TYPE_CHECKING:  # the kit's movement and ZOC searches load when first used (issue 35)
+    from engines.hexkit.movement import MoveClass, MoveCosts
+    from engines.hexkit.zoc import ZocMap
 
 ENGINE_ID = "mortain"
 SIDES = ("us", "german")
@@ -120,10 +123,6 @@ class Rules(Shared):
         tec = data.table("tec").extra
         self.enter_cost: Mapping[str, int] = {k: int(v) for k, v in tec["half_mp"].items()}
         self.road_cost, self.trail_cost = int(tec["road"]), int(tec["trail"])
-        self.move_class = MoveClass(
-            "all", enter=dict(self.enter_cost),
-            networks={"road": self.road_cost, "trail": self.trail_cost},
-            hexside={"see": None}, negated_by={"see": ("bridge",)})
         support = data.table("support").extra
         self.pool: Mapping[str, tuple[str, ...]] = {
             s: tuple(sorted(str(x) for x in support["pool"][s])) for s in SIDES}
@@ -145,7 +144,18 @@ class Rules(Shared):
     # decision's legal, act or receive) reads none of them (issue 35) ------------------
 
     @functools.cached_property
+    def move_class(self) -> MoveClass:
+        from engines.hexkit.movement import MoveClass
+
+        return MoveClass(
+            "all", enter=dict(self.enter_cost),
+            networks={"road": self.road_cost, "trail": self.trail_cost},
+            hexside={"see": None}, negated_by={"see": ("bridge",)})
+
+    @functools.cached_property
     def costs(self) -> MoveCosts:
+        from engines.hexkit.movement import MoveCosts
+
         return MoveCosts(self.map, self.move_class)
 
     @functools.cached_property
@@ -232,6 +242,8 @@ class Rules(Shared):
 
     def zoc(self, hexes: Mapping[str, HexId], demolished: Iterable[str] = ()) -> ZocMap:
         """The ZOC of units at ``hexes`` (:meth:`zoc_rule`), once."""
+        from engines.hexkit.zoc import zoc_map
+
         return zoc_map(self.map, sorted(hexes.items()), blocks=self.zoc_rule(demolished).blocks)
 
     def crt_row(self, target: HexId, across_see: bool = False) -> str:

@@ -3,7 +3,6 @@ and its phases as steps in the book's order; the attack's steps are in ``attack`
 
 from __future__ import annotations
 
-from engines.mortain import movement
 from engines.mortain.attack import (
     Advance,
     Attackers,
@@ -215,11 +214,17 @@ class Move(Choice[MortainState]):
         return f"the {s.pos.phasing} player's {what} phase, turn {s.pos.turn}"
 
     def options(self, s: MortainState, args: Phase) -> list[Action]:
+        # the movement rules and the kit's searches load with the first movement phase: a
+        # command of the combat phase or the set-up reads none of them (issue 35)
+        from engines.mortain import movement
+
         return movement.move_options(s, args.mobile)
 
     def check(self, s: MortainState, args: Phase, action: Action) -> None:
         """What :meth:`options` lists, asked of the one unit that acts
         (:func:`movement.listed`); anything it does not settle, the listing decides."""
+        from engines.mortain import movement
+
         if isinstance(action, Act) and movement.listed(s, args.mobile, action):
             return
         super().check(s, args, action)
@@ -231,6 +236,8 @@ class Move(Choice[MortainState]):
         return options[0] if len(options) == 1 else None
 
     def default(self, s: MortainState, args: Phase) -> Action:
+        from engines.mortain import movement
+
         if movement.stranded(s) is not None:
             return s.options_for(self, args)[0]
         # the listing enters a unit only while one waits and entries are open (11.0,
@@ -250,6 +257,8 @@ class Move(Choice[MortainState]):
         return END_MOVEMENT
 
     def why_not(self, s: MortainState, args: Phase, action: Action) -> str | Refusal:
+        from engines.mortain import movement
+
         a = act(action)
         verb = a.kind
         u = a.units()[0] if a.units() else ""
@@ -330,6 +339,8 @@ class Move(Choice[MortainState]):
         return f"{action.notation()!r} is not allowed now: {self.prompt(s, args)}"
 
     def apply(self, s: MortainState, args: Phase, action: Action, flow: Flow) -> list[Event]:
+        from engines.mortain import movement
+
         pos = s.pos
         a = act(action)
         verb = a.kind

@@ -9,7 +9,6 @@ from typing import TYPE_CHECKING, Any, ClassVar
 
 from engines.hexkit.facts import BoardFacts, board_facts
 from engines.hexkit.hexid import HexId
-from engines.hexkit.overlay import Overlay
 from engines.mortain import view
 from engines.mortain.data import SIDES, Rules, other, rules
 from engines.mortain.notation import act, parse
@@ -19,6 +18,7 @@ from pbem.engine import Action, Decision, Result
 from pbem.steps import Frame, Misfit, Step, StepState
 
 if TYPE_CHECKING:  # the picture loads when a board is drawn (issue 35)
+    from engines.hexkit.overlay import Overlay
     from pbem.view import BoardView
 
 #: the steps of an attack, called by the combat phase (S7, S8)
@@ -142,6 +142,9 @@ class MortainState(StepState[Position]):
         return f.zoc(side, self.r.zoc_rule(self.pos.demolished)).hexes
 
     def overlay(self) -> Overlay:
+        # with the movement searches that read it, not with the engine (issue 35)
+        from engines.hexkit.overlay import Overlay
+
         if not self.pos.demolished:
             return Overlay()
         sides = {tuple(s.split("/")): {"bridge"} for s in sorted(self.pos.demolished)}

@@ -483,3 +483,8 @@ class MotherlandState(StepState[Position]):
         from engines.motherland.view import build_view
 
         return build_view(self, side)
+
+    def counters(self, side: str | None) -> dict[str, str]:
+        from engines.motherland.view import counters
+
+        return counters(self, side)

@@ -6,12 +6,13 @@ from dataclasses import dataclass
 from functools import partial
 from typing import TYPE_CHECKING
 
+from pbem.engine import counter_text
 from pbem.memo import Memo
-from pbem.view import BoardView, Box, Cell, Edge, Layout, Line, Piece, TerrainStyle
 
 if TYPE_CHECKING:
     from engines.motherland.data import GameData
     from engines.motherland.state import MotherlandState
+    from pbem.view import BoardView, Box, Cell, Edge, Layout, Line, Piece, TerrainStyle
 
 _SIDE_COLORS = {"axis": "#a0a8b0", "soviet": "#d06050"}
 _EDGE_COLORS = {"minor_river": "#5080d0", "major_river": "#2040b0", "sea": "#3060c0",
@@ -43,6 +44,8 @@ def _static(data: GameData) -> _Static:
     kept: _Static | None = data.__dict__.get("_view_static")
     if kept is not None:
         return kept
+    from pbem.view import Box, Cell, Edge, Layout, Line, TerrainStyle
+
     hm = data.hexmap
     grid = hm.grid
     names = data.place_names
@@ -66,7 +69,19 @@ def _map_fields(data: GameData) -> dict[str, object]:
             "edges": static.edges, "lines": static.lines, "boxes": static.boxes}
 
 
+def _factors(state: MotherlandState, uid: str) -> str:
+    """What the counter prints: its factors, a chit army's letter until a chit is drawn
+    for it (11.0)."""
+    c, u = state.c(uid), state.u(uid)
+    a, d, m = state.factors(uid)
+    return f"{a}-{d}-{m}" if c.type not in ("combined_arms", "guards", "shock", "tank",
+                                             "mech_group", "fortress") or u.chit \
+        else f"{c.letter}-{m}"
+
+
 def _piece(state: MotherlandState, uid: str, loc: str) -> Piece:
+    from pbem.view import Piece
+
     c, u = state.c(uid), state.u(uid)
     markers = []
     if u.supply:
@@ -74,12 +89,24 @@ def _piece(state: MotherlandState, uid: str, loc: str) -> Piece:
     if u.chit:
         a, d = state.factors(uid)[:2]
         markers.append(f"chit {u.chit} ({a}-{d})")
-    a, d, m = state.factors(uid)
-    label = f"{a}-{d}-{m}" if c.type not in ("combined_arms", "guards", "shock", "tank",
-                                              "mech_group", "fortress") or u.chit \
-        else f"{c.letter}-{m}"
-    return Piece(uid, c.side, label, loc, state.label(uid), tuple(markers), False,
-                 _SIDE_COLORS[c.side])
+    return Piece(uid, c.side, _factors(state, uid), loc, state.label(uid), tuple(markers),
+                 False, _SIDE_COLORS[c.side])
+
+
+def counters(state: MotherlandState, side: str | None) -> dict[str, str]:
+    """What :func:`build_view`'s pieces print, by id (nothing is hidden: 6.6), without
+    drawing the board: ``act`` and ``legal`` name their units by them, and the board's
+    classes (``pbem.view``) were a tenth of such a command's imports (issue 35)."""
+    out: dict[str, str] = {}
+    for uid, u in sorted(state.pos.units.items()):
+        if (u.hex or u.box) != "out":
+            out[uid] = counter_text(uid, state.label(uid), _factors(state, uid))
+    for p, h in sorted(state.pos.partisans.items()):
+        if h:
+            out[f"partisan:{p}"] = counter_text(f"partisan:{p}", p, "P")
+    if state.pos.stalin == "moscow":
+        out["stalin"] = counter_text("stalin", "Stalin", "Stalin")
+    return out
 
 
 def _kept(data: GameData) -> Memo[tuple[str, str, int, str, str], Piece]:
@@ -96,6 +123,8 @@ def build_view(state: MotherlandState, side: str | None) -> BoardView:
     mix's, a chit's factors the chits'): a click's redraw asks the view of each new
     position, and making Operation Uranus' 116 counters again was four fifths of it
     (679 -> 141 us a view along a random game; issue 35)."""
+    from pbem.view import BoardView, Piece
+
     kept = _kept(state.data)
     pieces = []
     for uid, u in sorted(state.pos.units.items()):

@@ -10,9 +10,9 @@ from __future__ import annotations
 from typing import TYPE_CHECKING, cast
 
 from engines.hexkit.facts import Placed, ZocRule
-from engines.hexkit.zoc import ZocMap
 
-if TYPE_CHECKING:
+if TYPE_CHECKING:  # the kit's ZOC search loads with the first ZOC asked (issue 35)
+    from engines.hexkit.zoc import ZocMap
     from engines.panzer48.state import P48State
 
 

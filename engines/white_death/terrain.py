@@ -486,8 +486,15 @@ class Terrain:
             # the parts of the map by the map's indices (ids in order, so the first hex
             # met of a part is its lowest id): once per process in a thaw, where the
             # kit's region per part asked a Python test of every hex it met
-            ids, adjacency = self.map.ids, self.map.adjacency
-            river = {i for i, x in enumerate(ids) if "river" in self.terrain(x)}
+            m = self.map
+            ids, adjacency, index = m.ids, m.adjacency, m.index
+            # only a hex whose printed terrain or a feature names a river can have it
+            # among its chart names (_terrain_of takes it from nowhere else): reading
+            # every hex's chart names built 1,720 sets, most never asked for again
+            names = {"river", *(k for k, v in ALIASES.items() if v == "river")}
+            maybe = {*(x for x, t in m.terrain.items() if t in names),
+                     *(x for x, fs in m.hex_features.items() if not names.isdisjoint(fs))}
+            river = {index[x] for x in maybe if "river" in self.terrain(x)}
             part: list[int] = [-1] * len(ids)
             for start in range(len(ids)):
                 if start in river or part[start] >= 0:

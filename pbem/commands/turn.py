@@ -222,9 +222,13 @@ def legal_cmd(ctx: click.Context, game_ref: str, focus: str | None, show_all: bo
         echo(prompt + (f" ({decision.rule})" if decision.rule
                        and not cites(decision.prompt, decision.rule) else ""))
 
-        grouped = group(game.state, game.side, actions)
-        one = grouped.find(focus) if focus else None
-        if show_all or (len(actions) <= LIST_WHOLE and one is None):
+        # a short list is printed as it is: grouping it would draw the side's view only for
+        # where each unit stands (issue 35: the board and pbem.view, ~12 M instructions)
+        short = len(actions) <= LIST_WHOLE
+        grouped = (None if show_all or (short and not focus)
+                   else group(game.state, game.side, actions))
+        one = grouped.find(focus) if grouped is not None and focus else None
+        if grouped is None or (short and one is None):
             if focus and not actions:
                 echo(f"  no action names {focus} now")
             for text in actions:

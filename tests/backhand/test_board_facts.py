@@ -30,6 +30,36 @@ def test_a_unit_moved_in_place_is_answered_where_it_stands_now() -> None:
     assert s.occupied("soviet") == {"3010": ("12T",)}
 
 
+def test_the_facts_of_units_standing_still_are_kept_without_reading_every_place(
+        monkeypatch: object) -> None:
+    """Issue 35: rules ask the board facts thousands of times an audit; while no unit is
+    put anywhere they are the facts kept, without reading each unit's place to key
+    them (a tenth of an audit); a unit moved in place, a new unit and a unit taken out
+    of the mapping are each answered where they stand now."""
+    import pytest
+
+    from engines.backhand import state
+    from engines.backhand.position import Unit
+
+    assert isinstance(monkeypatch, pytest.MonkeyPatch)
+    s = at('clear = true\nplace = { "12T" = "2610" }')
+    first = s.facts()
+    read: list[object] = []
+    monkeypatch.setattr(state, "_AT", lambda x: read.append(x) or x.at)
+    assert s.facts() is first and s.occupied("soviet") == {"2610": ("12T",)}
+    assert read == []
+    s.pos.units["12T"].at = "3010"
+    assert s.occupied("soviet") == {"3010": ("12T",)} and read
+    s.pos.units["UP-1"] = Unit(at="2510", steps=1)
+    assert s.occupied("soviet") == {"2510": ("UP-1",), "3010": ("12T",)}
+    del s.pos.units["UP-1"]
+    assert s.occupied("soviet") == {"3010": ("12T",)}
+    twin = s.clone()
+    assert isinstance(twin, BBState)
+    twin.pos.units["12T"].at = "2610"
+    assert twin.units_at("2610") == ["12T"] and s.units_at("3010") == ["12T"]
+
+
 def _sampled(scenario: str, seed: str, steps: int, every: int) -> Iterator[BBState]:
     """Every ``every``-th decision of a seeded playout of ``scenario`` (at most ``steps``
     steps): the state is the one playout's, looked at, then played on."""
@@ -45,10 +75,11 @@ def _sampled(scenario: str, seed: str, steps: int, every: int) -> Iterator[BBSta
 
 
 def _floods_made(record_calls: Callable[..., list[Any]]) -> list[Any]:
-    """The side (or region) of each flood of the kit's facts.region from now on."""
-    from engines.hexkit import facts
+    """The side (or region) of each flood of the kit's facts from now on: each calls
+    graph.region, which the facts import with their first flood."""
+    from engines.hexkit import graph
 
-    return record_calls(facts, "region", lambda *args, **kwargs: args[1])
+    return record_calls(graph, "region", lambda *args, **kwargs: args[1])
 
 
 def _flood(s: BBState, side: str, friendly_negates: bool) -> set[str]:
@@ -85,21 +116,131 @@ def test_7_0_and_15_1_floods_are_the_rules_traces() -> None:
         assert set(clear_region(s, side)) == _flood(s, side, False)
 
 
-def test_6_0_the_zoc_hexes_alone_are_those_of_the_zoc_map() -> None:
-    """Issue 35: 3.1's control and 14.1's markers read a side's ZOC after every move as
-    the set of its hexes (BBState.zoc_hexes: around the side's units, but no city);
-    over seeded playouts of both scenarios it is exactly the hexes of the kit's whole
-    ZOC map (6.0), a city next to a unit of the side among them."""
+def test_6_0_a_hex_in_zoc_is_one_of_the_zoc_map() -> None:
+    """Issue 35: 3.1's control and 14.1's markers ask a few hexes after every move
+    whether a side's ZOC reaches them (BBState.in_zoc: next to one of the side's units,
+    no city), reading no ZOC map; over seeded playouts of both scenarios it answers for
+    every hex of the map what the kit's whole ZOC map (6.0) says, a city next to a
+    unit of the side among them; the German ZOC as the set of its hexes
+    (BBState.german_zoc) is the map's hexes too."""
     for scenario, seed in (("high-water-mark", "bbzoc/1"), ("backhand-blow", "bbzoc/2")):
         asked = beside_city = 0
         for s in _sampled(scenario, seed, 1500, 25):
             m = s.data.map
             for side in ("soviet", "german"):
-                assert s.zoc_hexes(side) == frozenset(s.zoc(side))
+                occupied, zoc = s.occupied(side), s.zoc(side)
+                assert {h for h in m.ids if s.in_zoc(h, occupied)} == set(zoc)
+                if side == "german":  # 14.1's trace of the markers reads it whole
+                    assert s.german_zoc() == frozenset(zoc)
                 beside_city += sum(1 for h in s.data.cities for x in m.neighbors(h)
-                                   if x in s.occupied(side))
+                                   if x in occupied)
                 asked += 1
         assert asked > 40 and beside_city > 0, (asked, beside_city)
+
+
+def test_14_1_a_marker_traces_to_a_source_exactly_when_a_search_finds_a_path() -> None:
+    """Issue 35: whether a Front Marker is still joined to a Soviet source (14.1, asked
+    for both markers after every move) is mostly answered by the path its hex last
+    traced by, when every hex of it is still passable; over seeded playouts of both
+    scenarios, for the markers' hexes, the hexes around them and hexes across the map,
+    with the paths kept from every earlier answer, it says what a search from the hex
+    says: the hex free of German units and of German ZOC unless a Soviet unit is there,
+    and a path of such hexes to a Soviet source."""
+    from engines.backhand import fronts
+    from engines.hexkit.graph import trace
+
+    kept = 0
+    for scenario, seed in (("high-water-mark", "bbfront/1"), ("backhand-blow", "bbfront/2")):
+        asked = cut = 0
+        for s in _sampled(scenario, seed, 1500, 15):
+            m = s.data.map
+            germans, sov, gz = s.occupied("german"), s.occupied("soviet"), s.zoc("german")
+
+            def ok(x: str) -> bool:
+                return x not in germans and (x not in gz or x in sov)  # noqa: B023
+            hexes = set(s.pos.fronts.values())
+            hexes |= {y for h in sorted(hexes) for y in m.neighbors(h)}
+            hexes |= set(m.ids[::97]) | {y for h in germans for y in m.neighbors(h)}
+            for h in sorted(hexes):
+                plain = ok(h) and trace(m, h, s.data.soviet_supply, passable=ok) is not None
+                kept += h in fronts._PATHS
+                assert fronts.traces(s, h, ok) == plain, (scenario, h)
+                asked += 1
+                cut += not plain
+        assert asked > 3000 and cut > 300, (asked, cut)
+    assert kept > 1000, kept
+    # a kept path closed: another path is searched for, and none found is none
+    s = at("clear = true")
+    h = "2510"
+    assert fronts.traces(s, h, lambda x: True)
+    path = fronts._PATHS[h]
+    assert fronts.traces(s, h, lambda x: x not in path[1:-1])
+    assert fronts._PATHS[h] != path
+    ring = set(s.data.map.neighbors(h))
+    assert not fronts.traces(s, h, lambda x: x not in ring)
+
+
+def test_15_1_a_hex_is_in_the_clear_region_exactly_when_the_flood_says() -> None:
+    """Issue 35: a received administrative placement (15.1 (1)) asks the clear region
+    of a hex or two by a search from the hex, not a flood of the map; over seeded
+    playouts of both scenarios it answers what the flood does for the hexes in and
+    around every unit's hex and across the map, enemy hexes and EZOCs among them."""
+    from engines.backhand.supply import in_clear_region
+
+    for scenario, seed in (("high-water-mark", "bbclear/1"), ("backhand-blow", "bbclear/2")):
+        asked = outside = 0
+        for s in _sampled(scenario, seed, 1200, 30):
+            m = s.data.map
+            hexes = {x.at for x in s.pos.units.values() if x.at in m.index}
+            hexes |= {y for h in sorted(hexes) for y in m.neighbors(h)} | set(m.ids[::41])
+            for side in ("soviet", "german"):
+                region = clear_region(s, side)
+                for h in sorted(hexes):
+                    assert in_clear_region(s, side, h) == (h in region), (scenario, side, h)
+                    asked += 1
+                    outside += h not in region
+        assert asked > 5000 and outside > 1000, (asked, outside)
+
+
+def test_7_0_a_units_supply_is_searched_toward_the_sources() -> None:
+    """Issue 35: a unit's supply (7.0) is searched from its hex toward the nearest
+    source, not breadth first around it: a German unit twenty hexes from the west edge
+    with the way open meets a few hexes per hex of the way, not the hundreds within
+    twenty hexes of it."""
+    from engines.backhand import supply
+
+    s = at('clear = true\nplace = { "LAH-1" = "2012", "12T" = "4020" }')
+    assert supply.in_supply(s, "2012", "german")
+    known = supply._LAST_TRACE["german"][2]
+    far = min(s.data.map.distance("2012", x) for x in s.data.german_supply)
+    assert far >= 15 and len(known) <= 4 * far, (far, len(known))
+
+
+def test_14_0_a_hex_in_range_of_a_marker_is_one_within_twelve_hexes(
+        monkeypatch: object) -> None:
+    """14.0 (issue 35): a hex's range to a Front Marker is its hex distance, asked of
+    the hex, not the set of every hex within twelve of the marker made for it; over
+    seeded playouts of both scenarios, for every hex of the map, it is exactly the
+    hexes the map has within twelve of either marker, or of the one named."""
+    import pytest
+
+    from engines.backhand.fronts import in_range
+
+    assert isinstance(monkeypatch, pytest.MonkeyPatch)
+    for scenario, seed in (("high-water-mark", "bbrange/1"), ("backhand-blow", "bbrange/2")):
+        markers: set[tuple[str, str]] = set()
+        for s in _sampled(scenario, seed, 1200, 150):
+            m = s.data.map
+            near = {f: set(m.within(h, 12)) for f, h in s.pos.fronts.items()}
+            with monkeypatch.context() as patched:
+                patched.setattr(type(m), "within", None)  # not asked: the distance is
+                for h in m.ids:
+                    assert in_range(s, h) == any(h in n for n in near.values()), h
+                    for f, n in near.items():
+                        assert in_range(s, h, f) == (h in n), (f, h)
+                assert in_range(s, "box1") and not in_range(s, "elim")
+            markers |= set(s.pos.fronts.items())
+        assert len(markers) > 4, markers
 
 
 def test_3_1_control_after_a_move_reads_no_zoc_map(monkeypatch: object) -> None:

@@ -8,16 +8,21 @@ import pytest
 
 from engines.backhand import ENGINE
 from engines.backhand.data import load
+from engines.backhand.notation import w
+from engines.backhand.state import BBState
 from engines.hexkit.movement import StepCosts
 from pbem.errors import IllegalAction
 from pbem.setup import setup
-from pbem.testing import Chooser
+from pbem.testing import Chooser, decisions
 
 
 def test_a_move_listing_prices_only_the_rows_its_searches_read() -> None:
     state = ENGINE.new_state("high-water-mark", ENGINE.resolve_options({}))
     choose = Chooser("backhand/move-costs/1")
     costs = load().costs
+    # the tables made fresh: an earlier test's playouts in this process priced rows of
+    # their own, which the first listing here would not price again
+    costs.clear()
     for _ in range(200):
         if state.is_chance():
             state.apply_outcome(choose.outcome(state.chance_request()))
@@ -93,6 +98,83 @@ def test_a_checked_move_searches_only_until_its_hex_and_agrees_with_the_listing(
     s.apply("move LAH-1")
     s.apply(f"to {sorted(listed)[0]}")
     assert goals == [sorted(listed)[0]]
+
+
+def test_a_checked_move_asks_the_stacking_of_its_own_hex_alone(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    """10.2, 15.0: the check of 'to HEX' asks whether the units may stack in HEX and in
+    no other hex the search finished (issue 35: a stacking check for every hex of the
+    search, each reading the placement, was 7% of an audit); a hex a full stack holds
+    is refused and one with room taken, exactly as the listing offers them."""
+    from engines.backhand import movement
+
+    s = setup(ENGINE, "high-water-mark",
+              'clear = true\nplace = { "LAH-1" = "3616", "3-3" = "3716", "3-394" = "3716", '
+              '"6-114" = "3716", "6-11Pz" = "3716", "7-6" = "3615" }\nphasing = "german"\n'
+              'ap = { german = 1 }')
+    assert isinstance(s, BBState)
+    units = ("LAH-1",)
+    listed = set(movement.destinations(s, units, "3616"))
+    assert "3716" not in listed and "3615" in listed  # 10.2: full; room for one more
+    asked: list[str] = []
+    stack_ok = BBState.stack_ok
+
+    def spy(self: BBState, h: str, side: str, adding: object) -> bool:
+        asked.append(h)
+        return stack_ok(self, h, side, adding)  # type: ignore[arg-type]
+
+    monkeypatch.setattr(BBState, "stack_ok", spy)
+    for h in ("3716", "3615", "3617"):
+        asked.clear()
+        assert movement.reaches(s, units, "3616", h) == (h in listed)
+        assert asked == ([h] if h in ("3716", "3615") else []), asked
+
+
+@pytest.mark.parametrize(("scenario", "seed"), [
+    ("high-water-mark", "bbmove/1"), ("backhand-blow", "bbmove/2")])
+def test_15_0_a_checked_move_takes_exactly_the_hexes_the_listing_offers(
+        scenario: str, seed: str) -> None:
+    """15.0, 15.31, 10.1, 10.2: the check of a received 'to HEX' searches only the hexes
+    a move of the unit's MPs from its hex to HEX can pass (issue 35); over seeded
+    playouts of both scenarios, at moves of every weather met, it takes every hex the
+    listing offers and refuses every other hex within reach and beyond, in the
+    listing's own words and rule."""
+    from engines.backhand import movement
+    from engines.backhand.steps.move import MoveTo
+    from pbem.steps import Choice
+
+    st = ENGINE.new_state(scenario, ENGINE.resolve_options({}))
+    assert isinstance(st, BBState)
+    moves = taken = refused = 0
+    weathers: set[str] = set()
+    for at in decisions(st, Chooser(seed), 4000):
+        assert isinstance(at, BBState)
+        if at.stack[-1].step != "move-to":
+            continue
+        moves += 1
+        if moves % 3:
+            continue
+        a = at.stack[-1].args
+        step = at.steps["move-to"]
+        assert isinstance(step, MoveTo)
+        listed = set(movement.destinations(at, a.units, a.origin))
+        ma = max(at.data.units[u].ma for u in a.units)
+        weathers.add(at.pos.weather)
+        for h in sorted(at.data.map.within(a.origin, ma + 1)):
+            action = w("to", h)
+            assert movement.reaches(at, a.units, a.origin, h) == (h in listed), (h, a)
+            got = []
+            for check in (MoveTo.check, Choice.check):
+                try:
+                    check(step, at, a, action)
+                    got.append(None)
+                except IllegalAction as exc:
+                    got.append((str(exc), exc.rule))
+            assert got[0] == got[1], (h, a, got)
+            taken += h in listed
+            refused += h not in listed
+    assert moves > 60 and taken > 300 and refused > 2000, (moves, taken, refused)
+    assert "frozen" in weathers and (scenario != "backhand-blow" or "mud" in weathers), weathers
 
 
 def test_the_adjacency_table_is_made_when_a_rule_first_reads_it() -> None:

@@ -1,10 +1,12 @@
 """Backhand Blow's segment opening checks a received action against what it names: the
-Front Markers (14.2), administrative movement onto the map (15.1 (1)) and off it (15.1
-(3)) are asked of the one marker, unit or formation instead of listing the side's every
-option (issue 35: each listing floods the whole map, the supply net or the clear region,
-to check a 'done').  A check that took what the listing does not would replay an illegal
-action as legal: over seeded playouts, every listed action is taken and every near miss
-is refused exactly when the listing lacks it, with the listing's own refusal."""
+Front Markers (14.2), administrative movement onto the map (15.1 (1)), its placement and
+off the map (15.1 (3)), and the Combat Phase's attacks (16.0) are asked of the one
+marker, unit, formation or hex instead of listing the side's every option (issue 35:
+each listing floods the whole map, the supply net or the clear region, to check a
+'done', or asks every unit of the side what it could attack).  A check that took what
+the listing does not would replay an illegal action as legal: over seeded playouts,
+every listed action is taken and every near miss is refused exactly when the listing
+lacks it, with the listing's own refusal."""
 
 from __future__ import annotations
 
@@ -15,7 +17,8 @@ from engines.backhand.fronts import marker_moves
 from engines.backhand.notation import w
 from engines.backhand.position import OFF
 from engines.backhand.state import BBState
-from engines.backhand.steps.segment import AdminIn, AdminOut, Fronts
+from engines.backhand.steps.fight import CombatPhase
+from engines.backhand.steps.segment import AdminIn, AdminOut, AdminPlace, Fronts
 from engines.backhand.supply import supply_net
 from pbem.engine import Action
 from pbem.errors import IllegalAction
@@ -24,7 +27,7 @@ from pbem.setup import setup
 from pbem.steps import Choice
 from pbem.testing import Chooser, decisions
 
-CHECKED = ("fronts", "admin-in", "admin-out")
+CHECKED = ("fronts", "admin-in", "admin-out", "admin-place", "combat")
 
 
 def near_misses(st: BBState, step: str) -> list[Act]:
@@ -38,6 +41,20 @@ def near_misses(st: BBState, step: str) -> list[Act]:
         for f, h in sorted(pos.fronts.items()):
             out += [w("front", f, n) for n in (h, *data.map.neighbors(h), "0101", "4125")]
         return out
+    if step == "combat":
+        # every hex in or next to a unit of either side (friends, swamps, empty hexes,
+        # enemies no unit can reach), and far ones
+        hexes = {x.at for x in pos.units.values() if x.at in data.map.index}
+        hexes |= {n for h in sorted(hexes) for n in data.map.neighbors(h)}
+        hexes |= {"0101", "4125", "2510"}
+        return [w("end"), w("done"), *(w("attack", h) for h in sorted(hexes))]
+    if step == "admin-place":
+        # every hex in or next to a unit of either side or a marker, and far ones
+        hexes = {x.at for x in pos.units.values() if x.at in data.map.index}
+        hexes |= set(pos.fronts.values())
+        hexes |= {n for h in sorted(hexes) for n in data.map.neighbors(h)}
+        hexes |= {"0101", "4125", "2510"}
+        return [w("done"), w("stay"), *(w("place", h) for h in sorted(hexes))]
     if step == "admin-in":
         names = [*sorted(pos.units), *data.formations, "ZZ9"]
         return [w("done"), w("end"), *(w("admin", n) for n in names)]
@@ -70,15 +87,15 @@ def test_15_1_and_14_2_an_action_is_taken_exactly_when_the_listing_holds_it(
         scenario: str, seed: str, steps: int) -> None:
     st = ENGINE.new_state(scenario, ENGINE.resolve_options({}))
     assert isinstance(st, BBState)
-    seen = {"front": 0, "admin": 0, "admin-out": 0, "formation": 0, "refused": 0,
-            "marker out of the net": 0}
+    seen = {"front": 0, "admin": 0, "admin-out": 0, "place": 0, "attack": 0,
+            "formation": 0, "refused": 0, "marker out of the net": 0}
     for at in decisions(st, Chooser(seed), steps):
         assert isinstance(at, BBState)
         name = at.stack[-1].step
         if name not in CHECKED:
             continue
         step = at.steps[name]
-        assert isinstance(step, Fronts | AdminIn | AdminOut)
+        assert isinstance(step, Fronts | AdminIn | AdminOut | AdminPlace | CombatPhase)
         args = at.stack[-1].args
         held = set(at.legal_actions())
         if name == "fronts":
@@ -99,7 +116,8 @@ def test_15_1_and_14_2_an_action_is_taken_exactly_when_the_listing_holds_it(
                     a.kind == "admin" and a.text("unit") in at.data.formations)
             seen["refused"] += a not in held
     # the playouts met markers moving, units and formations coming in and going out
-    assert min(seen["front"], seen["admin"], seen["admin-out"], seen["formation"]) > 5, seen
+    assert min(seen["front"], seen["admin"], seen["admin-out"], seen["place"],
+               seen["attack"], seen["formation"]) > 5, seen
     assert seen["refused"] > 1000, seen
 
 
@@ -131,11 +149,45 @@ def test_15_1_and_14_2_a_received_done_is_checked_without_a_flood(
         monkeypatch.setattr(step, "options", flood)
     monkeypatch.setattr(supply, "floods", flood)
     fresh = s.clone()
-    for name in CHECKED:
+    for name in ("fronts", "admin-in", "admin-out"):
         step = fresh.steps[name]
         assert isinstance(step, Fronts | AdminIn | AdminOut)
         args = fresh.stack[-1].args if name != "fronts" else step.Args()
         step.check(fresh, args, w("done"))
+
+
+def test_15_1_a_received_placement_is_checked_without_a_flood(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    """Issue 35: a received 'place HEX' (15.1 (1)) is checked against HEX alone, by a
+    search from it to a German source, without listing the placements nor flooding the
+    clear region of the whole map; a hex in an EZOC or away from the side's units is
+    refused."""
+    from engines.backhand import admin
+
+    text = ('clear = true\nturn = 3\nplace = { "LAH-1" = "box2", "LAH-2" = "2912", '
+            '"12T" = "3617", "3-3" = "3616" }\nphasing = "german"\n'
+            'stack = [["game", 0, {}], ["turn", 13, {}], ["seg-run", 3, { side = "german", '
+            'kind = "sp", no = 1, stage = 3, first = "move" }], ["admin-in", 0, '
+            '{ side = "german", kind = "sp" }]]')
+    s = setup(ENGINE, "high-water-mark", text)
+    assert isinstance(s, BBState)
+    s.apply("admin LAH-1")
+    listed = [a.notation() for a in s.clone().legal_actions()]
+    # next to 3-3, in 12T's ZOC (6.0): refused, as it is not listed
+    ezoc = next(h for h in s.data.map.neighbors("3616") if h in s.zoc("soviet"))
+    assert "place 2913" in listed and f"place {ezoc}" not in listed
+
+    for hex_ in (ezoc, "0101"):  # a refusal falls through to the listing's words
+        with pytest.raises(IllegalAction):
+            s.clone().apply(f"place {hex_}")
+
+    def flood(*args: object) -> object:
+        raise AssertionError("a listing or a flood of the map to check one placement")
+
+    monkeypatch.setattr(AdminPlace, "options", flood)
+    monkeypatch.setattr(admin, "clear_region", flood)
+    s.apply("place 2913")
+    assert s.pos.units["LAH-1"].at == "2913"
 
 
 def test_14_2_a_marker_out_of_the_supply_net_is_offered_the_nets_hexes() -> None:

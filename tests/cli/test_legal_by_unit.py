@@ -130,6 +130,24 @@ def test_the_prompt_names_the_unit_as_its_counter(run: Run, tmp_path: Path) -> N
 
 
 
+def test_a_short_list_is_printed_without_the_board(
+        run: Run, tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """A decision of 30 actions or fewer is printed one a line, as it is: the side's view
+    (the board's picture, ~10 M instructions of a 'legal', issue 35) is not drawn for it,
+    only to group a long list by unit or to find the unit a 'legal GAME UNIT' names."""
+    from engines.mortain.state import MortainState
+
+    mortain_homes(tmp_path, "german player's combat phase, turn 1")
+    every = legal(run, tmp_path, "anna", "--all")
+
+    def no_view(self: MortainState, side: str | None) -> object:
+        raise AssertionError("the view was drawn")
+
+    monkeypatch.setattr(MortainState, "view", no_view)
+    assert legal(run, tmp_path, "anna") == every
+    assert 1 < len(every) <= 31 and every[-1] == "  end combat"
+
+
 @pytest.fixture(scope="module")
 def bridge_turn_3(tmp_path_factory: pytest.TempPathFactory) -> Path:
     """Mortain, the US movement phase of turn 3 with the US engineer Eng/CCB beside the

@@ -174,3 +174,19 @@ def test_a_list_stops_at_a_word_that_opens_the_optional_part_after_it() -> None:
     assert act.notation() == "attack 2514 with G01 G02 and air"
     plain = loose.parse("attack 2514 with G01")
     assert plain.words("units") == ("G01",) and not plain.flag("and air")
+
+
+
+def test_a_type_compiles_its_pattern_only_when_a_word_of_it_is_read() -> None:
+    """Making an engine's grammar at import compiles no pattern (issue 35: a command that
+    parses only literal words, 'end combat', compiles none); the first word of a type
+    read compiles its pattern, which still refuses a word it does not match."""
+    grammar = Grammar(Form("end", "end combat"), Form("move", "move {unit:unit} {to:hex}"),
+                      types={"unit": Type.token(), "hex": Type.hex()})
+    hexes = grammar.types["hex"]
+    assert grammar.parse("end combat").notation() == "end combat"
+    assert "_regex" not in vars(hexes)
+    assert grammar.parse("move G01 2514").notation() == "move G01 2514"
+    assert "_regex" in vars(hexes)
+    with pytest.raises(ActionSyntaxError):
+        grammar.parse("move G01 25x4")

@@ -63,3 +63,14 @@ def test_an_unloadable_entry_is_refused_as_the_full_lookup_refuses_it(
         registry.get("mortain")
     assert str(quick.value) == str(full.value)
     assert "cannot load engine 'no_such_module:ENGINE'" in str(full.value)
+
+
+@pytest.mark.parametrize("name", ["pbem", "Foo.Bar-Baz", "x_-_y", "A--b..c_d", "__a", "z."])
+def test_a_distribution_name_is_normalized_as_pep_503_says(name: str) -> None:
+    """Each run of '-', '_' and '.' is one '_', in lower case: the rule
+    importlib.metadata applies, written without a pattern compiled per command."""
+    import re
+
+    from pbem.registry import _normalized
+
+    assert _normalized(name) == re.sub(r"[-_.]+", "_", name).lower()

@@ -41,6 +41,34 @@ def test_every_shipped_map_comes_back_the_same(engine_id: str) -> None:
     _same_map(scenario._map_from_data(scenario._map_data(built)), built)
 
 
+@pytest.mark.parametrize("engine_id", ["white-death", "for-the-motherland", "backhand-blow",
+                                       "48th-panzer-korps", "mortain"])
+def test_a_kept_grid_makes_its_cubes_when_first_asked(engine_id: str) -> None:
+    """Issue 35: a map read back from the data cache makes its grid's table of cubes
+    (2,160 on 48th Panzer Korps' map) only when a question needs it; the first few
+    cubes asked are worked out from their ids, and are the table's own."""
+    from engines.hexkit.geometry import WORKED_OUT, Cube
+
+    sset = load_scenario_path(files("scenarios") / engine_id, label=engine_id)
+    built = scenario._build_map(sset.docs[sset.map_doc or ""])
+    table = built.grid._cubes
+    grid = scenario._map_from_data(scenario._map_data(built)).grid
+    assert "_cubes" not in grid.__dict__
+    ids = list(table)
+    first = [grid.to_cube(h) for h in ids[:WORKED_OUT]]
+    assert "_cubes" not in grid.__dict__
+    assert first == [table[h] for h in ids[:WORKED_OUT]]
+    assert all(type(c) is Cube for c in first)
+    grid.to_cube(ids[-1])
+    assert list(grid.__dict__["_cubes"].items()) == list(table.items())
+    # every cell's cube worked out from its id is the table's
+    other = scenario._map_from_data(scenario._map_data(built)).grid
+    for h in ids:
+        other.__dict__["_asked"] = 0
+        assert other.to_cube(h) == table[h], h
+    assert "_cubes" not in other.__dict__
+
+
 def test_kept_map_is_columns_and_a_bad_code_is_a_miss(
         data_cache: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     """Issue 35: a kept map holds its per-hex data as columns (a list per value), not a
@@ -315,3 +343,28 @@ def test_map_build_names_the_first_bad_hex() -> None:
     with pytest.raises(ValueError, match="hex 0201 has terrain 'bog', which the legend"):
         HexMap.build(grid=grid, terrain={**good, "0201": "bog", "0202": "fen"},
                      legend=legend)
+
+
+def test_a_map_not_kept_hashes_no_kit_code() -> None:
+    """Issue 35: the kit's source is hashed only for the key of a kept map or stand-ins
+    list; with no cache (a referee's first audit) nothing is kept, so loading the data
+    reads and hashes none of it (11 M instructions of a White Death audit)."""
+    assert datacache.directory() is None
+    scenario._kit_code.cache_clear()
+    sset = load_scenario_path(TINY)
+    assert sset.map is not None and sset.map.source is None
+    assert scenario._kit_code.cache_info().misses == 0
+
+
+@pytest.mark.parametrize("engine_id", ["white-death", "for-the-motherland", "backhand-blow",
+                                       "48th-panzer-korps", "mortain"])
+def test_the_neighbor_table_is_the_grids_neighbors(engine_id: str) -> None:
+    """The neighbor table by index (made from each cube's coordinates as one number) is
+    the grid's own neighbors on the map, in its N..NW order, for every shipped map."""
+    sset = load_scenario_path(files("scenarios") / engine_id, label=engine_id)
+    hexmap = scenario._build_map(sset.docs[sset.map_doc or ""])
+    index = hexmap.index
+    want = tuple(tuple(index[n] for n in hexmap.grid.neighbors(h) if n in index)
+                 for h in hexmap.ids)
+    assert hexmap.adjacency == want
+    assert any(len(row) < 6 for row in want) and any(len(row) == 6 for row in want)

@@ -8,6 +8,7 @@ from __future__ import annotations
 from engines.motherland import ENGINE
 from engines.motherland.state import MotherlandState
 from engines.motherland.view import _piece
+from pbem.engine import view_counters
 from pbem.testing import Chooser, decisions
 from pbem.view import BoardView, Piece
 
@@ -19,7 +20,7 @@ def _plain_pieces(state: MotherlandState) -> tuple[Piece, ...]:
 
 
 def test_kept_counters_are_the_plain_counters_along_random_games() -> None:
-    seen_supply = seen_chit = seen_reduced = reused = 0
+    seen_supply = seen_chit = seen_reduced = reused = seen_partisan = seen_stalin = 0
     for scenario, steps in (("4-uranus", 600), ("1-barbarossa", 400)):
         state = ENGINE.new_state(scenario, ENGINE.resolve_options({}))
         assert isinstance(state, MotherlandState)
@@ -31,6 +32,12 @@ def test_kept_counters_are_the_plain_counters_along_random_games() -> None:
                 got: BoardView = state.view(side)
                 counters = tuple(p for p in got.pieces if p.id in state.pos.units)
                 assert counters == plain, (scenario, side, state.status())
+                # how 'legal' and 'act' name the units, read off the position without
+                # drawing the board: what the view's counters say, in the same order
+                named = state.counters(side)
+                assert list(named.items()) == list(view_counters(got).items()), side
+                seen_partisan += any(k.startswith("partisan:") for k in named)
+                seen_stalin += "stalin" in named
             pieces = {p.id: p for p in got.pieces}
             # a counter the action left alone is the one drawn before, not made again
             reused += sum(1 for k, p in pieces.items() if last.get(k) is p)
@@ -42,3 +49,4 @@ def test_kept_counters_are_the_plain_counters_along_random_games() -> None:
                                 for k, u in state.pos.units.items())
     # the games reach what the key must tell apart
     assert seen_supply and seen_chit and seen_reduced and reused
+    assert seen_partisan and seen_stalin

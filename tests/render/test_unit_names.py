@@ -109,3 +109,12 @@ def test_naming_a_unit_compiles_no_pattern(monkeypatch: pytest.MonkeyPatch) -> N
     counters = {"1192/357": "rifle-rgt (357) 6"}
     assert named("1192/357 moves 3923 to 3922; 11192/357 stays", counters, ["1192/357"]) \
         == "1192/357 rifle-rgt (357) 6 moves 3923 to 3922; 11192/357 stays"
+
+
+def test_counts_agree_only_where_a_one_stands_before_hexes() -> None:
+    """The quick look before the pattern (a line without '1 ' or 'hexes' is returned as it
+    is) changes no line: "11 hexes", "1 hex" and "hexes 1" stay."""
+    for line in ("move 11 hexes", "retreat 1 hex", "hexes 1 away", "21 hexes",
+                 "no count at all", "1 open hexes", "against 1 assaulted hexes!"):
+        expected = re.sub(r"\b1 ((?:[a-z]+ )?)hexes\b", r"1 \1hex", line)
+        assert agree(line) == expected

@@ -199,6 +199,46 @@ def test_units_by_hex_kept_across_a_move_are_the_fresh_ones() -> None:
     assert moved > 20
 
 
+def test_a_move_brings_the_units_by_hex_up_to_date_in_place() -> None:
+    """A move changes the units by hex and its side's occupied hexes in the two hexes it
+    touches, in the dicts kept before it (copying both every move was 23 M instructions
+    of the purkayev audit): they are the dicts read before the move, and they equal a
+    fresh state's (a clone keeps no cache), for both sides."""
+    moved = 0
+    for state in _walk("second-relief", 9, 300) + _walk("campaign", 10, 200):
+        if state.phase != "movement" or state.pos.passing:
+            continue
+        for a in [a for a in state.legal_actions() if a.kind == "move"][:3]:
+            c = state.clone()
+            assert isinstance(c, WDState)
+            side = c.pos.phasing
+            by, occ = c._by_hex(), c.occupied(side)
+            c.apply(a)
+            fresh = c.clone()
+            assert isinstance(fresh, WDState)
+            assert c._by_hex() == fresh._by_hex(), a.notation()
+            for s in ("soviet", "german"):
+                assert c.occupied(s) == fresh.occupied(s), (a.notation(), s)
+            if c.pos.units[a.text("unit")].loc == a.text("hex"):
+                assert c._by_hex() is by and c.occupied(side) is occ, a.notation()
+                moved += 1
+    assert moved > 20
+
+
+def test_banks_read_the_chart_names_of_river_hexes_alone() -> None:
+    """Rule 16.B's banks take the river hexes out of the map: only a hex whose printed
+    terrain or a feature names a river has its chart names read for it (reading every
+    hex's built 1,720 sets); the banks themselves are checked hex by hex in
+    test_terrain_object."""
+    state = ENGINE.new_state("campaign", ENGINE.resolve_options({}))
+    assert isinstance(state, WDState)
+    ter = Terrain(state.cat)
+    assert ter.bank(state.map.ids[0]) != ""
+    read = set(ter._terrain)
+    rivers = {x for x in state.map.ids if "river" in state.map.features_of(x)}
+    assert rivers and read == rivers
+
+
 def _plain_sees(state: WDState, obs: str, target: str) -> bool:
     """Rule 11.B.3 as it was written before the far observers were skipped: the range
     traced for every observer."""

@@ -7,6 +7,7 @@ from engines.backhand.combat import (
     attack_targets,
     can_attack,
     crt_result,
+    is_attack_target,
     random_event,
 )
 from engines.backhand.control import control_events, eliminate, put
@@ -53,6 +54,21 @@ class CombatPhase(SideChoice):
         return [*(w("attack", h) for h in attack_targets(s, a)), w("end")]
 
     default_action = w("end")
+
+    def check(self, s: BBState, a: PhaseArgs, action: Action) -> None:
+        if not self.listed(s, a, action):
+            super().check(s, a, action)
+
+    def listed(self, s: BBState, a: PhaseArgs, action: Action) -> bool:
+        """Whether :meth:`options` lists ``action``, asked of the one hex named: a
+        received file's every attack is checked, and the listing asks every unit of the
+        side which hexes it could attack (issue 35)."""
+        if not isinstance(action, Act) or action.kind not in ("end", "attack"):
+            return False
+        if action.kind == "end":
+            return action == w("end")
+        h = action.text("hex")
+        return is_attack_target(s, a, h) and action == w("attack", h)
 
     def why_not(self, s: BBState, a: PhaseArgs, action: Action) -> str | Refusal:
         if isinstance(action, Act) and action.kind == "attack":

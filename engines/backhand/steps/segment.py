@@ -10,6 +10,7 @@ from engines.backhand.admin import (
     group_out,
     groups_in,
     groups_out,
+    is_admin_target,
 )
 from engines.backhand.control import put, update_control
 from engines.backhand.data import FRONTS
@@ -239,6 +240,20 @@ class AdminPlace(SideChoice):
                                                         a.units)]
 
     default_option = 0  # the first listed
+
+    def check(self, s: BBState, a: MoveArgs, action: Action) -> None:
+        if not self.listed(s, a, action):
+            super().check(s, a, action)
+
+    def listed(self, s: BBState, a: MoveArgs, action: Action) -> bool:
+        """Whether :meth:`options` lists ``action``, asked of the one hex named: a
+        received file's every placement is checked, and the listing floods the clear
+        region (15.1 (1)), the whole map (issue 35)."""
+        if not isinstance(action, Act) or action.kind != "place":
+            return False
+        h = action.text("hex")
+        return (is_admin_target(s, PhaseArgs(a.side, a.kind), a.units, h)
+                and action == w("place", h))
 
     def apply(self, s: BBState, a: MoveArgs, action: Action, flow: Flow) -> list[Event]:
         assert isinstance(action, Act)
