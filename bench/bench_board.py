@@ -51,7 +51,8 @@ a child process under valgrind's callgrind, which counts only what runs inside
 (``--dump-after``): once with each click counted, once with the engine's apply of each
 click's action on a copy, once with a save after each click (``Game.write`` of the game
 loaded afresh, as above).  The medians give the click against 2x the apply plus one save,
-the issue's target, on a busy machine.  Slow (a minute or two an engine).
+the issue's target, on a busy machine (a save's system time, its fsyncs, is not
+counted: the ratio reads above the CPU one).  Slow: a few minutes an engine and checkout.
 
 ``--rounds R`` plays the game R times (each time in this process, then over HTTP) and
 pools the clicks: the same clicks again, for a steadier median on a busy machine.

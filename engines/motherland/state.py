@@ -118,6 +118,8 @@ PHASE_NAMES = {"supply": "Mutual Supply Phase", "move": "Movement Phase",
 class MotherlandState(StepState[Position]):
     """One position of For the Motherland!."""
 
+    #: its counters are its view's (State.counters): no unit off the map is named
+    counters_off_map = False
     data: GameData
     sc: ScenarioData
     #: facts about the position as it stands, cleared by ``_touch`` after any change
