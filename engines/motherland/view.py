@@ -71,7 +71,19 @@ def _map_fields(data: GameData) -> dict[str, object]:
 
 def _factors(state: MotherlandState, uid: str) -> str:
     """What the counter prints: its factors, a chit army's letter until a chit is drawn
-    for it (11.0)."""
+    for it (11.0); kept in the data set under all it reads (its steps, chit and supply:
+    the type and factors are the counter mix's, a chit's factors the chits'), for both
+    the names a listing gives its units and the board's pieces (issue 35)."""
+    u = state.u(uid)
+    key = (uid, u.steps, u.chit, u.supply)
+    memo: Memo[tuple[str, int, str, str], str] | None = \
+        state.data.__dict__.get("_view_factors")
+    if memo is None:
+        memo = state.data.__dict__["_view_factors"] = Memo(8192)
+    return memo.get(key, partial(_printed, state, uid))
+
+
+def _printed(state: MotherlandState, uid: str) -> str:
     c, u = state.c(uid), state.u(uid)
     a, d, m = state.factors(uid)
     return f"{a}-{d}-{m}" if c.type not in ("combined_arms", "guards", "shock", "tank",
@@ -96,7 +108,11 @@ def _piece(state: MotherlandState, uid: str, loc: str) -> Piece:
 def counters(state: MotherlandState, side: str | None) -> dict[str, str]:
     """What :func:`build_view`'s pieces print, by id (nothing is hidden: 6.6), without
     drawing the board: ``act`` and ``legal`` name their units by them, and the board's
-    classes (``pbem.view``) were a tenth of such a command's imports (issue 35)."""
+    classes (``pbem.view``) were a tenth of such a command's imports (issue 35).  Kept
+    with the position (``_cache``, forgotten at every change): a listing asks twice."""
+    kept: dict[str, str] | None = state._cache.get("counters")
+    if kept is not None:
+        return dict(kept)
     out: dict[str, str] = {}
     for uid, u in sorted(state.pos.units.items()):
         if (u.hex or u.box) != "out":
@@ -106,7 +122,8 @@ def counters(state: MotherlandState, side: str | None) -> dict[str, str]:
             out[f"partisan:{p}"] = counter_text(f"partisan:{p}", p, "P")
     if state.pos.stalin == "moscow":
         out["stalin"] = counter_text("stalin", "Stalin", "Stalin")
-    return out
+    state._cache["counters"] = out
+    return dict(out)
 
 
 def _kept(data: GameData) -> Memo[tuple[str, str, int, str, str], Piece]:
