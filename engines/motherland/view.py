@@ -71,19 +71,7 @@ def _map_fields(data: GameData) -> dict[str, object]:
 
 def _factors(state: MotherlandState, uid: str) -> str:
     """What the counter prints: its factors, a chit army's letter until a chit is drawn
-    for it (11.0); kept in the data set under all it reads (its steps, chit and supply:
-    the type and factors are the counter mix's, a chit's factors the chits'), for both
-    the names a listing gives its units and the board's pieces (issue 35)."""
-    u = state.u(uid)
-    key = (uid, u.steps, u.chit, u.supply)
-    memo: Memo[tuple[str, int, str, str], str] | None = \
-        state.data.__dict__.get("_view_factors")
-    if memo is None:
-        memo = state.data.__dict__["_view_factors"] = Memo(8192)
-    return memo.get(key, partial(_printed, state, uid))
-
-
-def _printed(state: MotherlandState, uid: str) -> str:
+    for it (11.0)."""
     c, u = state.c(uid), state.u(uid)
     a, d, m = state.factors(uid)
     return f"{a}-{d}-{m}" if c.type not in ("combined_arms", "guards", "shock", "tank",
