@@ -96,7 +96,11 @@ def _piece(state: MotherlandState, uid: str, loc: str) -> Piece:
 def counters(state: MotherlandState, side: str | None) -> dict[str, str]:
     """What :func:`build_view`'s pieces print, by id (nothing is hidden: 6.6), without
     drawing the board: ``act`` and ``legal`` name their units by them, and the board's
-    classes (``pbem.view``) were a tenth of such a command's imports (issue 35)."""
+    classes (``pbem.view``) were a tenth of such a command's imports (issue 35).  Kept
+    with the position (``_cache``, forgotten at every change): a listing asks twice."""
+    kept: dict[str, str] | None = state._cache.get("counters")
+    if kept is not None:
+        return dict(kept)
     out: dict[str, str] = {}
     for uid, u in sorted(state.pos.units.items()):
         if (u.hex or u.box) != "out":
@@ -106,7 +110,8 @@ def counters(state: MotherlandState, side: str | None) -> dict[str, str]:
             out[f"partisan:{p}"] = counter_text(f"partisan:{p}", p, "P")
     if state.pos.stalin == "moscow":
         out["stalin"] = counter_text("stalin", "Stalin", "Stalin")
-    return out
+    state._cache["counters"] = out
+    return dict(out)
 
 
 def _kept(data: GameData) -> Memo[tuple[str, str, int, str, str], Piece]:

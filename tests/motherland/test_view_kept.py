@@ -50,3 +50,26 @@ def test_kept_counters_are_the_plain_counters_along_random_games() -> None:
     # the games reach what the key must tell apart
     assert seen_supply and seen_chit and seen_reduced and reused
     assert seen_partisan and seen_stalin
+
+
+def test_the_names_are_worked_out_once_a_position() -> None:
+    """A grouped listing asks the units' names twice (the prompt, then the groups): the
+    second time finds them kept with the position, and a change forgets them."""
+    state = ENGINE.new_state("4-uranus", ENGINE.resolve_options({}))
+    assert isinstance(state, MotherlandState)
+    choose = Chooser("names-kept")
+    asked: list[str] = []
+    plain = MotherlandState.factors
+
+    def counted(self: MotherlandState, uid: str) -> tuple[int, int, int]:
+        asked.append(uid)
+        return plain(self, uid)
+
+    state.factors = counted.__get__(state)  # type: ignore[method-assign]
+    for _ in decisions(state, choose, 30):
+        asked.clear()
+        first = state.counters("axis")
+        once = len(asked)
+        assert once and state.counters("soviet") == first and len(asked) == once
+        first["nobody"] = "changed by its caller"
+        assert "nobody" not in state.counters(None)
