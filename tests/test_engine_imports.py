@@ -34,6 +34,9 @@ CASES = {
                 "    s.apply(s.legal_actions()[-1])\n"
                 "s.zoc_of('us')\n"
                 "assert not ENGINE.check_scenarios()"),
+    # a turn names its units off the position (State.counters), not the board's picture
+    "for-the-motherland": ("engines.motherland", "4-uranus", ("pbem.view",),
+                           "assert s.view(None).cells"),
     "backhand-blow": ("engines.backhand", "high-water-mark",
                       ("engines.hexkit.movement", "engines.hexkit.overlay"),
                       "assert s.legal_actions()"),
