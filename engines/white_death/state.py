@@ -74,6 +74,18 @@ if TYPE_CHECKING:
 __all__ = ["BOXES", "SIDE_COLOR", "U", "WDState", "other", "river_lines"]
 
 
+#: what of the position caches a unit's move leaves standing (``_kept_positions``), by
+#: the mover's side: per key tag, the place in the key of the side it is about and that
+#: side. The enemy's units on the map and their stacks did not move; what the mover's
+#: side reads of its enemies (their key, the traces through them, their facts and
+#: ZOCs) did not either.
+_CARRIED: dict[str, dict[str, tuple[int, str]]] = {
+    side: {"side-units": (1, other(side)), "occupied": (1, other(side)),
+           "ekey": (1, side), "by-enemies": (2, side), "foe-facts": (1, side),
+           "ezoc": (1, side)}
+    for side in SIDES}
+
+
 @runtime_checkable
 class CatalogSource(Protocol):
     """What a White Death state is made from: an engine that gives its catalog."""
@@ -377,18 +389,13 @@ class WDState(StepState[Position]):
         ``ezoc``) did not move.
         Anything else is dropped (a key not named here is never carried)."""
         side = self.side_of(uid)
-        foe = other(side)
+        keep = _CARRIED[side]
         out: dict[Any, Any] = {}
         for k, v in pcache.items():
-            if type(k) is not tuple:
-                continue
-            tag = k[0]
-            if ((tag == "side-units" and k[1] == foe) or (tag == "ekey" and k[1] == side)
-                    or (tag == "by-enemies" and k[2] == side)
-                    or (tag == "foe-facts" and k[1] == side)
-                    or (tag == "ezoc" and k[1] == side)
-                    or (tag == "occupied" and k[1] == foe)):
-                out[k] = v
+            if type(k) is tuple:
+                rule = keep.get(k[0])
+                if rule is not None and k[rule[0]] == rule[1]:
+                    out[k] = v
         mine: list[str] | None = pcache.get(("side-units", side))
         if mine is not None:
             if was in BOXES:
@@ -408,7 +415,8 @@ class WDState(StepState[Position]):
                 here = [y for y in by.get(x, ()) if y != uid]
                 if x == h:
                     here.append(uid)
-                    here.sort(key=lambda y: (units[y].seq, y))
+                    if len(here) > 1:  # a unit alone is in order
+                        here.sort(key=lambda y: (units[y].seq, y))
                 if here:
                     by[x] = here
                 else:
@@ -416,8 +424,9 @@ class WDState(StepState[Position]):
             out["byhex"] = by
             occ: dict[str, tuple[str, ...]] | None = pcache.get(("occupied", side))
             if occ is not None:
+                side_of = self.side_of
                 for x in changed:
-                    stack = tuple(y for y in by.get(x, ()) if self.side_of(y) == side)
+                    stack = tuple([y for y in by.get(x, ()) if side_of(y) == side])
                     if stack:
                         occ[x] = stack
                     else:
