@@ -88,9 +88,10 @@ sys.path.insert(0, str(ROOT))
 import pbem  # noqa: E402
 from pbem import datacache  # noqa: E402
 from pbem.atomic import write_atomic  # noqa: E402
+from pbem.engine import Action, State  # noqa: E402
 from pbem.envelope import seal  # noqa: E402
 from pbem.selfplay import selfplay  # noqa: E402
-from pbem.session import Home, read_save  # noqa: E402
+from pbem.session import Game, Home, read_save  # noqa: E402
 from pbem.web.server import ROUTES, Board, Handler, Request, serve  # noqa: E402
 
 T = TypeVar("T")
@@ -187,6 +188,19 @@ class Clicks:
     sent: list[int] = field(default_factory=list)
 
 
+def played(game: Game) -> Action:
+    """What a measured click plays: the first listed move, else the first action listed."""
+    legal = game.state.legal_actions()
+    return next((a for a in legal if a.notation().startswith("move")), legal[0])
+
+
+def as_act_applies(game: Game, action: Action) -> tuple[State, Action]:
+    """A copy of the game's position and ``action`` as 'act' applies it to it (a
+    committed plan's reveal carries its salt)."""
+    copy = game.state.clone()
+    return copy, copy.conceal(copy.parse_action(action.notation()), game._commit_salt)
+
+
 def play(args: argparse.Namespace, clicks: Clicks, http: bool,
          first: Callable[[Board, int], None] | None = None) -> None:
     """The game played by the bots, then up to N clicks on its board, made in this process
@@ -210,12 +224,8 @@ def play(args: argparse.Namespace, clicks: Clicks, http: bool,
             game = board.game()
             if game.my_decision() is None:
                 break
-            # the first listed move, else the first action listed
-            legal = game.state.legal_actions()
-            action = next((a for a in legal if a.notation().startswith("move")), legal[0])
-            copy = game.state.clone()
-            # as 'act' applies it: a committed plan's reveal carries its salt
-            concealed = copy.conceal(copy.parse_action(action.notation()), game._commit_salt)
+            action = played(game)
+            copy, concealed = as_act_applies(game, action)
             start = time.process_time()
             copy.apply(concealed, side=game.side)
             applies = (time.process_time() - start) * 1000
@@ -273,11 +283,9 @@ def counted_child(args: argparse.Namespace, mode: str, root: Path) -> int:
         game = board.game()
         if game.my_decision() is None:
             break
-        legal = game.state.legal_actions()
-        action = next((a for a in legal if a.notation().startswith("move")), legal[0])
+        action = played(game)
         if mode == "apply":
-            copy = game.state.clone()
-            concealed = copy.conceal(copy.parse_action(action.notation()), game._commit_salt)
+            copy, concealed = as_act_applies(game, action)
             operator.call(copy.apply, concealed, side=game.side)
         request = Request("POST", "/api/act", {}, {"text": action.notation(), "have": have})
         answer = operator.call(act, board, request) if mode == "click" else act(board, request)

@@ -8,6 +8,7 @@ random games on the shipped map, so a key left incomplete shows up as a differen
 
 from __future__ import annotations
 
+from collections.abc import Iterator
 from typing import Any
 
 import pytest
@@ -32,6 +33,7 @@ from engines.white_death.supply import (
     traced,
 )
 from engines.white_death.terrain import SUPPLY_ROADS, Terrain
+from pbem.engine import Action
 from pbem.errors import IllegalAction
 from pbem.testing import Chooser
 
@@ -170,32 +172,39 @@ def test_a_trace_searches_from_the_hex_asked() -> None:
     assert len(t._joined) + len(t._cut) < met + 7 * 6
 
 
-def test_units_by_hex_kept_across_a_move_are_the_fresh_ones() -> None:
-    """Each side's units by hex (``units_at``) are kept across a move but for the two
-    hexes it changes: after every move, each hex asked before answers what a fresh
-    state (a clone keeps no cache) answers, and a hex the move did not touch answers
-    from what was kept."""
-    moved = 0
+def _moves() -> Iterator[tuple[WDState, Action, WDState]]:
+    """Up to three listed moves of each movement-phase position of seeded walks of two
+    scenarios: the position, the move, and a clone of the position to make it on."""
     for state in _walk("second-relief", 9, 300) + _walk("campaign", 10, 200):
         if state.phase != "movement" or state.pos.passing:
             continue
         for a in [a for a in state.legal_actions() if a.kind == "move"][:3]:
             c = state.clone()
             assert isinstance(c, WDState)
-            hexes = sorted({n for u in c.pos.units if c.on_map(u)
-                            for n in (c.pos.units[u].loc, *c.map.neighbors(c.pos.units[u].loc))})
-            before = {(h, side): c.units_at(h, side) for h in hexes
-                      for side in ("soviet", "german")}
-            c.apply(a)
-            fresh = c.clone()
-            assert isinstance(fresh, WDState)
-            touched = {a.text("hex"), state.pos.units[a.text("unit")].loc}
-            for (h, side), was in before.items():
-                now = c.units_at(h, side)
-                assert now == fresh.units_at(h, side), (a.notation(), h, side)
-                if h not in touched and c.pos.phasing == state.pos.phasing:
-                    assert now is was, (a.notation(), h, side)
-            moved += 1
+            yield state, a, c
+
+
+def test_units_by_hex_kept_across_a_move_are_the_fresh_ones() -> None:
+    """Each side's units by hex (``units_at``) are kept across a move but for the two
+    hexes it changes: after every move, each hex asked before answers what a fresh
+    state (a clone keeps no cache) answers, and a hex the move did not touch answers
+    from what was kept."""
+    moved = 0
+    for state, a, c in _moves():
+        hexes = sorted({n for u in c.pos.units if c.on_map(u)
+                        for n in (c.pos.units[u].loc, *c.map.neighbors(c.pos.units[u].loc))})
+        before = {(h, side): c.units_at(h, side) for h in hexes
+                  for side in ("soviet", "german")}
+        c.apply(a)
+        fresh = c.clone()
+        assert isinstance(fresh, WDState)
+        touched = {a.text("hex"), state.pos.units[a.text("unit")].loc}
+        for (h, side), was in before.items():
+            now = c.units_at(h, side)
+            assert now == fresh.units_at(h, side), (a.notation(), h, side)
+            if h not in touched and c.pos.phasing == state.pos.phasing:
+                assert now is was, (a.notation(), h, side)
+        moved += 1
     assert moved > 20
 
 
@@ -205,23 +214,18 @@ def test_a_move_brings_the_units_by_hex_up_to_date_in_place() -> None:
     of the purkayev audit): they are the dicts read before the move, and they equal a
     fresh state's (a clone keeps no cache), for both sides."""
     moved = 0
-    for state in _walk("second-relief", 9, 300) + _walk("campaign", 10, 200):
-        if state.phase != "movement" or state.pos.passing:
-            continue
-        for a in [a for a in state.legal_actions() if a.kind == "move"][:3]:
-            c = state.clone()
-            assert isinstance(c, WDState)
-            side = c.pos.phasing
-            by, occ = c._by_hex(), c.occupied(side)
-            c.apply(a)
-            fresh = c.clone()
-            assert isinstance(fresh, WDState)
-            assert c._by_hex() == fresh._by_hex(), a.notation()
-            for s in ("soviet", "german"):
-                assert c.occupied(s) == fresh.occupied(s), (a.notation(), s)
-            if c.pos.units[a.text("unit")].loc == a.text("hex"):
-                assert c._by_hex() is by and c.occupied(side) is occ, a.notation()
-                moved += 1
+    for _state, a, c in _moves():
+        side = c.pos.phasing
+        by, occ = c._by_hex(), c.occupied(side)
+        c.apply(a)
+        fresh = c.clone()
+        assert isinstance(fresh, WDState)
+        assert c._by_hex() == fresh._by_hex(), a.notation()
+        for s in ("soviet", "german"):
+            assert c.occupied(s) == fresh.occupied(s), (a.notation(), s)
+        if c.pos.units[a.text("unit")].loc == a.text("hex"):
+            assert c._by_hex() is by and c.occupied(side) is occ, a.notation()
+            moved += 1
     assert moved > 20
 
 
