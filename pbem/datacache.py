@@ -120,6 +120,10 @@ def load(kind: str, key: bytes) -> Any | None:
     return value
 
 
+#: the folders this process has pruned (:func:`store`)
+_PRUNED: set[Path] = set()
+
+
 def store(kind: str, key: bytes, value: Any) -> None:
     """Keep ``value`` (exact dict, list, str, int, float, bool, None, bytes only) for
     ``(kind, key)``; a value of any other type, or a home that cannot be written, is
@@ -141,7 +145,12 @@ def store(kind: str, key: bytes, value: Any) -> None:
         _write(path, entry)
     except OSError:
         return
-    prune(path.parent)
+    # once a process and folder: the entries go after UNUSED_DAYS unused, so a second
+    # look in the same command finds nothing the first left, and each look reads every
+    # entry's time (a receive stored four entries and stat'ed 42 files, issue 35)
+    if path.parent not in _PRUNED:
+        _PRUNED.add(path.parent)
+        prune(path.parent)
 
 
 def _write(path: Path, data: bytes) -> None:

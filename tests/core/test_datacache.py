@@ -133,7 +133,10 @@ def test_unwritable_home_only_skips_the_cache(tmp_path: Path) -> None:
         datacache.configure(None)
 
 
-def test_unused_entries_are_pruned_when_another_is_written(data_cache: Path) -> None:
+def test_unused_entries_are_pruned_when_another_is_written(
+        data_cache: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """A later command's first write prunes (a process prunes a folder once: the writes
+    that set the entries up here are an earlier command's)."""
     import os
 
     day = 24 * 3600
@@ -153,6 +156,7 @@ def test_unused_entries_are_pruned_when_another_is_written(data_cache: Path) -> 
     os.utime(data_cache / "notes.txt", (long_ago, long_ago))
     # read: marked used (not pruned), and still the same value
     assert datacache.load("toml", used) == VALUE
+    monkeypatch.setattr(datacache, "_PRUNED", set())  # the later command
     datacache.store("toml", fresh, VALUE)
     names = sorted(p.name for p in data_cache.iterdir())
     assert datacache._path("toml", old).name not in names  # type: ignore[union-attr]
@@ -272,3 +276,19 @@ def test_a_data_files_digest_is_kept_by_its_stamp(
     raw = datacache.read_known(path)
     assert sha.content_digest(raw) == real(raw).digest()
     assert len(raw) in hashed
+
+
+def test_a_process_prunes_a_folder_once(data_cache: Path,
+                                        monkeypatch: pytest.MonkeyPatch) -> None:
+    """Storing prunes the cache folder, but once a process (issue 35): an entry goes after
+    weeks unused, so a second look in the same command finds nothing the first left, and
+    each look reads every entry's time."""
+    looked: list[Path] = []
+    real = datacache.prune
+    monkeypatch.setattr(datacache, "prune", lambda folder: looked.append(folder) or real(folder))
+    monkeypatch.setattr(datacache, "_PRUNED", set())
+    for n in range(3):
+        datacache.store("toml", datacache.make_key("once", str(n)), VALUE)
+    assert looked == [data_cache]
+    assert all(datacache.load("toml", datacache.make_key("once", str(n))) == VALUE
+               for n in range(3))
