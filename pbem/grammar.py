@@ -132,7 +132,29 @@ class _Opt:
 
 
 _Part = _Lit | _Slot | _Opt
-_SLOT = re.compile(r"\{([a-z_][a-z0-9_]*):([a-z_][a-z0-9_]*)(\+?)\}")
+#: a slot's name and its type's name: a lower-case letter or '_', then those or digits
+_HEAD = frozenset("abcdefghijklmnopqrstuvwxyz_")
+_NAME = _HEAD | frozenset("0123456789")
+
+
+def _ident(text: str) -> bool:
+    return bool(text) and text[0] in _HEAD and all(c in _NAME for c in text)
+
+
+def _slot(word: str) -> tuple[str, str, bool] | None:
+    """A template word's slot, ``{name:type}`` or ``{name:type+}``: its name, its type's
+    name and whether it takes a list; ``None`` for any other word.  Read by hand, not by a
+    pattern: every engine's grammar reads its templates when the engine is imported, and
+    that pattern was one more compiled by every turn command (issue 35)."""
+    if len(word) < 5 or word[0] != "{" or word[-1] != "}":
+        return None
+    name, colon, kind = word[1:-1].partition(":")
+    many = kind.endswith("+")
+    if many:
+        kind = kind[:-1]
+    if not (colon and _ident(name) and _ident(kind)):
+        return None
+    return name, kind, many
 
 
 def _compile(template: str, types: Mapping[str, Type]) -> tuple[_Part, ...]:
@@ -149,13 +171,14 @@ def _compile(template: str, types: Mapping[str, Type]) -> tuple[_Part, ...]:
             word = word[:-1]
         if not word:
             raise ValueError(f"{template!r}: words are separated by one space")
-        m = _SLOT.fullmatch(word)
+        slot = _slot(word)
         part: _Lit | _Slot
-        if m:
-            if m[2] not in types:
-                raise ValueError(f"{template!r}: no type {m[2]!r} (the grammar has "
+        if slot is not None:
+            name, kind, many = slot
+            if kind not in types:
+                raise ValueError(f"{template!r}: no type {kind!r} (the grammar has "
                                  f"{', '.join(sorted(types))})")
-            part = _Slot(m[1], types[m[2]], bool(m[3]))
+            part = _Slot(name, types[kind], many)
         elif "{" in word or "}" in word or "[" in word or "]" in word:
             raise ValueError(f"{template!r}: cannot read {word!r}")
         else:

@@ -287,9 +287,13 @@ class Home:
     # -- games ---------------------------------------------------------------------------------
 
     def save_paths(self) -> list[Path]:
-        if not self.games_dir.is_dir():
+        # the names that end with the suffix, as a glob of '*.pbsave' finds them, without
+        # compiling the glob's pattern (issue 35: a receive looks its game up here)
+        try:
+            names = os.listdir(self.games_dir)
+        except (FileNotFoundError, NotADirectoryError):
             return []
-        return sorted(self.games_dir.glob(f"*{SAVE_SUFFIX}"))
+        return sorted(self.games_dir / n for n in names if n.endswith(SAVE_SUFFIX))
 
     def games(self) -> list[Game]:
         return [Game.load(self, p) for p in self.save_paths()]

@@ -15,6 +15,7 @@ from __future__ import annotations
 
 import functools
 import itertools
+import os
 import re
 import sys
 from collections.abc import Iterator, Mapping, Sequence
@@ -64,12 +65,18 @@ def _split_keys(text: str) -> list[str]:
     return out
 
 
+#: what TOML writes as a bare key (A-Z, a-z, 0-9, '_', '-'); a key of others is quoted.
+#: A set, not a pattern: every table read formats its keys, and a command that reads no
+#: bad file would compile the pattern for nothing (issue 35)
+_BARE_KEY = frozenset("ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789_-")
+
+
 def _fmt_key(path: Sequence[Key]) -> str:
     out = ""
     for k in path:
         if isinstance(k, int):
             out += f"[{k}]"
-        elif re.fullmatch(r"[A-Za-z0-9_-]+", k):
+        elif k and all(c in _BARE_KEY for c in k):
             out += ("." if out else "") + k
         else:
             out += ("." if out else "") + f'"{k}"'
@@ -372,7 +379,10 @@ def parse_map(doc: Doc) -> HexMap:
 def _kit_code() -> bytes:
     """SHA-256 of this kit's source: a cached map is only used by the code that built it
     (kept under the files' stamps, :func:`pbem.datacache.files_digest`)."""
-    return datacache.files_digest(sorted(Path(__file__).parent.glob("*.py")))
+    # the folder's names that end in .py, as a glob of '*.py' finds them, without compiling
+    # the glob's pattern at every command that loads a map (issue 35)
+    kit = Path(__file__).parent
+    return datacache.files_digest(sorted(kit / n for n in os.listdir(kit) if n.endswith(".py")))
 
 
 def _map_data(hexmap: HexMap) -> dict[str, Any]:

@@ -4,6 +4,8 @@ completion, and the typed arguments the tools pick actions by."""
 from __future__ import annotations
 
 import pytest
+from hypothesis import given
+from hypothesis import strategies as st
 
 from pbem.engine import TextAction
 from pbem.errors import ActionSyntaxError
@@ -190,3 +192,27 @@ def test_a_type_compiles_its_pattern_only_when_a_word_of_it_is_read() -> None:
     assert "_regex" in vars(hexes)
     with pytest.raises(ActionSyntaxError):
         grammar.parse("move G01 25x4")
+
+
+@given(st.text(alphabet="{}:+_aZz09-[] ", max_size=12))
+def test_a_template_word_is_read_as_a_slot_as_the_pattern_read_it(word: str) -> None:
+    """The hand-read slot (issue 35: no pattern compiled at every engine import) takes
+    exactly the words ``\\{([a-z_][a-z0-9_]*):([a-z_][a-z0-9_]*)(\\+?)\\}`` matched."""
+    import re
+
+    from pbem.grammar import _slot
+
+    m = re.fullmatch(r"\{([a-z_][a-z0-9_]*):([a-z_][a-z0-9_]*)(\+?)\}", word)
+    assert _slot(word) == (None if m is None else (m[1], m[2], bool(m[3])))
+
+
+@pytest.mark.parametrize("word", ["{u:unit}", "{units:unit+}", "{_a1:b_2}", "{a:b++}",
+                                  "{A:unit}", "{1a:b}", "{a:b:c}", "{a:}", "{:b}", "{ab}",
+                                  "a:b", "{a:b}x", "x{a:b}", "{a:b+c}"])
+def test_the_slot_words_the_pattern_named(word: str) -> None:
+    import re
+
+    from pbem.grammar import _slot
+
+    m = re.fullmatch(r"\{([a-z_][a-z0-9_]*):([a-z_][a-z0-9_]*)(\+?)\}", word)
+    assert _slot(word) == (None if m is None else (m[1], m[2], bool(m[3])))

@@ -367,3 +367,20 @@ def test_a_game_kept_loaded_reads_its_history_after_its_own_writes(table: Any) -
     game.files._held = {0: game.files[0]}  # as if only the invite had been read
     assert list(game.files)[seq] == table.game(table.alice).files[seq]
     assert len(list(game.files)) == seq + 1
+
+
+def test_a_homes_saves_are_the_files_named_as_saves(tmp_path: Path) -> None:
+    """The games a home lists are the entries of its games folder whose names end in the
+    save suffix, sorted, as a glob of '*.pbsave' found them (issue 35: found without the
+    glob's pattern); no folder, no games."""
+    from pbem.session import SAVE_SUFFIX, Home
+
+    home = Home(tmp_path / "home", clock=lambda: 0)
+    assert home.save_paths() == []
+    home.games_dir.mkdir(parents=True)
+    for name in ("b" + SAVE_SUFFIX, "a" + SAVE_SUFFIX, ".hidden" + SAVE_SUFFIX,
+                 "notes.txt", "c" + SAVE_SUFFIX + ".tmp"):
+        (home.games_dir / name).write_bytes(b"")
+    assert home.save_paths() == sorted(home.games_dir.glob(f"*{SAVE_SUFFIX}"))
+    assert [p.name for p in home.save_paths()] == [".hidden" + SAVE_SUFFIX, "a" + SAVE_SUFFIX,
+                                                   "b" + SAVE_SUFFIX]

@@ -435,3 +435,24 @@ def test_float_in_map_named_first_in_key_order_and_looked_for_once(
           '"h" = { name = "hill", color = "#b09060", height = 1.5, depth = 2.5 }')
     msg = _error(root)
     assert "map.legend.h.depth" in msg and "float" in msg
+
+
+@pytest.mark.parametrize("path", [("units", "a-1", "hex"), ("x y", 3, "ok_key"),
+                                  ("", "é", "A9"), (), (0,), ("with.dot",)])
+def test_a_key_path_is_written_as_toml_writes_its_keys(path: tuple[str | int, ...]) -> None:
+    """An error names the key where a scenario file went wrong, a bare key as it is and
+    any other in quotes: the kit tells them by a set of characters, not a pattern compiled
+    by every command (issue 35), with the same words the pattern gave."""
+    import re
+
+    from engines.hexkit.scenario import _fmt_key
+
+    out = ""
+    for k in path:
+        if isinstance(k, int):
+            out += f"[{k}]"
+        elif re.fullmatch(r"[A-Za-z0-9_-]+", k):
+            out += ("." if out else "") + k
+        else:
+            out += ("." if out else "") + f'"{k}"'
+    assert _fmt_key(path) == (out or "(top level)")
