@@ -377,11 +377,9 @@ def _completion_home(ctx: click.Context) -> Path:
 
 def complete_game(ctx: click.Context, param: click.Parameter, incomplete: str) -> list[str]:
     """Game names in the home (from the save files' names: nothing is decrypted)."""
-    from pbem.session import SAVE_SUFFIX
+    from pbem.session import SAVE_SUFFIX, saves_in
 
-    folder = _completion_home(ctx) / "games"
-    names = sorted(p.name[:-len(SAVE_SUFFIX)] for p in folder.glob(f"*{SAVE_SUFFIX}")) \
-        if folder.is_dir() else []
+    names = [p.name[:-len(SAVE_SUFFIX)] for p in saves_in(_completion_home(ctx) / "games")]
     return [n for n in names if n.startswith(incomplete)]
 
 

@@ -244,6 +244,17 @@ class ReceiveReport:
     game: Game | None = None
 
 
+def saves_in(folder: Path) -> list[Path]:
+    """The save files in ``folder`` (none when it is missing), sorted: the names that end
+    with the suffix, as a glob of '*.pbsave' finds them, without compiling the glob's
+    pattern (issue 35: a receive looks its game up here)."""
+    try:
+        names = os.listdir(folder)
+    except (FileNotFoundError, NotADirectoryError):
+        return []
+    return sorted(folder / n for n in names if n.endswith(SAVE_SUFFIX))
+
+
 class Home:
     """One player's folder: identity, contacts, games, evidence."""
 
@@ -287,13 +298,7 @@ class Home:
     # -- games ---------------------------------------------------------------------------------
 
     def save_paths(self) -> list[Path]:
-        # the names that end with the suffix, as a glob of '*.pbsave' finds them, without
-        # compiling the glob's pattern (issue 35: a receive looks its game up here)
-        try:
-            names = os.listdir(self.games_dir)
-        except (FileNotFoundError, NotADirectoryError):
-            return []
-        return sorted(self.games_dir / n for n in names if n.endswith(SAVE_SUFFIX))
+        return saves_in(self.games_dir)
 
     def games(self) -> list[Game]:
         return [Game.load(self, p) for p in self.save_paths()]
