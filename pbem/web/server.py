@@ -45,7 +45,7 @@ from dataclasses import dataclass, field
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from json.encoder import c_make_encoder, encode_basestring_ascii  # type: ignore[attr-defined]
 from pathlib import Path
-from typing import Any
+from typing import Any, TypeVar
 from urllib.parse import parse_qs, urlsplit
 
 from pbem import orders
@@ -231,6 +231,26 @@ class Present(PieceTable):
 
 #: the names of an action as :meth:`Board.named_by` keeps them (its entry's last part)
 _NAMES: Callable[[Any], tuple[str, ...]] = operator.itemgetter(3)
+
+_K = TypeVar("_K")
+_V = TypeVar("_V")
+
+
+def _by_identity(table: dict[int, tuple[_K, _V]], obj: _K, make: Callable[[_K], _V]) -> _V:
+    """``make(obj)``, kept in ``table`` under the object's id with the object itself (so
+    no other object can take that id while the entry stands); the table is emptied at
+    65,536 entries, a bound on what it holds alive, not a record."""
+    kept = table.get(id(obj))
+    if kept is None or kept[0] is not obj:
+        if len(table) >= 65536:
+            table.clear()
+        kept = table[id(obj)] = (obj, make(obj))
+    return kept[1]
+
+
+def _mine_row_of(piece: Piece) -> dict[str, str]:
+    return {"id": piece.id, "hex": piece.location, "label": piece.label, "name": piece.name}
+
 
 #: what answers one request, bound to its board or lobby (``Gate.find``)
 Responder = Callable[["Request"], "Answer"]
@@ -557,28 +577,15 @@ class Board(Gate):
 
     def _mine_row(self, piece: Piece) -> dict[str, str]:
         """The page's row of one of this side's counters, made once per counter."""
-        kept = self._mine.get(id(piece))
-        if kept is None or kept[0] is not piece:
-            if len(self._mine) >= 65536:  # a bound on what it holds alive, not a record
-                self._mine.clear()
-            kept = self._mine[id(piece)] = (piece, {"id": piece.id, "hex": piece.location,
-                                                    "label": piece.label, "name": piece.name})
-        return kept[1]
+        return _by_identity(self._mine, piece, _mine_row_of)
 
     def _mine_text(self, rows: list[dict[str, str]]) -> str:
         """``page_json(rows)``, each row's JSON made once (a row is never changed: a
         counter that changes is another row): a click moves a unit or two, and the JSON
         of every one of this side's counters, made again, was a fifth of the redraw's
         (issue 35 item 4)."""
-        texts: list[str] = []
-        for row in rows:
-            kept = self._mine_json.get(id(row))
-            if kept is None or kept[0] is not row:
-                if len(self._mine_json) >= 65536:
-                    self._mine_json.clear()
-                kept = self._mine_json[id(row)] = (row, page_json(row))
-            texts.append(kept[1])
-        return "[" + ", ".join(texts) + "]"
+        return "[" + ", ".join([_by_identity(self._mine_json, row, page_json)
+                                for row in rows]) + "]"
 
     def state_json(self) -> bytes:
         """:meth:`state` as the page is sent it: ``json.dumps(displayable(...))``, the same
