@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 from collections.abc import Iterable
-from fractions import Fraction
 from typing import TYPE_CHECKING
 
 from engines.panzer48.data import TARGET_ORDER, other
@@ -11,6 +10,8 @@ from engines.panzer48.position import Fire
 from pbem.engine import Event
 
 if TYPE_CHECKING:
+    from fractions import Fraction
+
     from engines.panzer48.state import P48State
 
 
@@ -125,7 +126,8 @@ def fire_value(s: P48State, fire: Fire, cap: int | None) -> tuple[int, list[str]
 def round_half_down(x: Fraction) -> int:
     """7.4: round to the nearest whole number, one half down."""
     whole = x.numerator // x.denominator
-    return whole + 1 if x - whole > Fraction(1, 2) else whole
+    # x - whole > 1/2 in integers: Fraction is imported where a value is made (issue 35)
+    return whole + 1 if 2 * (x.numerator - whole * x.denominator) > x.denominator else whole
 
 
 def fire_shift(s: P48State, fire: Fire, prepared_attack: bool) -> int:

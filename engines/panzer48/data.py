@@ -8,7 +8,6 @@ from __future__ import annotations
 
 import functools
 from dataclasses import dataclass
-from fractions import Fraction
 from types import MappingProxyType
 from typing import TYPE_CHECKING, Any
 
@@ -16,6 +15,8 @@ from engines.hexkit import HexMap, ScenarioSet, load_scenario_dir
 from engines.hexkit.shared import Shared
 
 if TYPE_CHECKING:  # movement's modules load when a move is first priced (issue 35)
+    from fractions import Fraction
+
     from engines.hexkit.pricedsteps import PricedSteps
 
 ENGINE_ID = "48th-panzer-korps"
@@ -28,6 +29,10 @@ def other(side: str) -> str:
 
 
 def frac(text: Any) -> Fraction:
+    # fractions (with decimal and numbers) is imported where a value is made: a command
+    # that prices no move and resolves no fire never needs one (issue 35)
+    from fractions import Fraction
+
     return Fraction(str(text))
 
 
@@ -103,8 +108,6 @@ class Data(Shared):
             str(k): tuple(v) for k, v in sorted(u.get_table("entry").items())
             if k != "stand_in"})
         t = scen.doc("tables.toml")
-        self.weapons = {fc: {tc: frac(v) for tc, v in row.items()}
-                        for fc, row in t.get_table("weapons").items() if fc != "stand_in"}
         self.shifts = {k: int(v) for k, v in t.get_table("shifts").items() if k != "stand_in"}
         crt = t.get_table("crt")
         self.crt_columns: tuple[int, ...] = tuple(int(c) for c in crt["columns"])
@@ -119,13 +122,34 @@ class Data(Shared):
         self.towns = {str(k): int(x) for k, x in v["towns"].items()}
         self.bridge_vp = int(v["bridge"])
         terr = t.get_table("terrain")
-        self.exit_cost = frac(terr["exit"])
         self.areas = {k: frozenset(self.map.area(k)) for k in
                       ("german_side", "front_german", "front_soviet", "south_exit")}
         self.don_bridges = tuple(sorted(self.map.sides_with("river_bridge")))
         self.enter = {mode: {k: int(x[mode]) for k, x in terr["enter"].items()}
                       for mode in ("leg", "mech")}
-        self.road_cost = frac(terr["road"])
+
+    # the chart values that are fractions, made when first asked (:func:`frac`)
+
+    @functools.cached_property
+    def weapons(self) -> dict[str, dict[str, Fraction]]:
+        """7.4: the Weapons Effectiveness Chart, fire class -> target class -> modifier."""
+        return {fc: {tc: frac(v) for tc, v in row.items()}
+                for fc, row in self.scen.doc("tables.toml").get_table("weapons").items()
+                if fc != "stand_in"}
+
+    @functools.cached_property
+    def exit_cost(self) -> Fraction:
+        """10: the movement points a Soviet unit spends to leave by the south edge."""
+        return frac(self._terrain["exit"])
+
+    @functools.cached_property
+    def road_cost(self) -> Fraction:
+        """4: a road hex's cost (9.1: an arrival's first hex on a road)."""
+        return frac(self._terrain["road"])
+
+    @property
+    def _terrain(self) -> dict[str, Any]:
+        return self.scen.doc("tables.toml").get_table("terrain")
 
     @functools.cached_property
     def costs(self) -> dict[str, PricedSteps]:
@@ -138,7 +162,7 @@ class Data(Shared):
         from engines.hexkit.movement import MoveClass
         from engines.hexkit.pricedsteps import PricedSteps
 
-        terr = self.scen.doc("tables.toml").get_table("terrain")
+        terr = self._terrain
         return {
             mode: PricedSteps(self.map, MoveClass(
                 mode,
@@ -185,7 +209,7 @@ class Data(Shared):
         """9.1: the normal cost of the first hex entered (road cost at a road hex)."""
         if self.map.network_neighbors("road", h):
             return self.road_cost
-        return Fraction(self.enter["leg" if self.units[u].leg else "mech"][self.map.terrain_of(h)])
+        return frac(self.enter["leg" if self.units[u].leg else "mech"][self.map.terrain_of(h)])
 
     def side_of_hex(self, h: str) -> str:
         return "german" if h in self.areas["german_side"] else "soviet"

@@ -2,10 +2,8 @@
 
 from __future__ import annotations
 
-from fractions import Fraction
-
 from engines.panzer48.data import other
-from engines.panzer48.position import SideArgs
+from engines.panzer48.position import NO_MPS, SideArgs
 from engines.panzer48.reinforcements import arrivals, check_release
 from engines.panzer48.state import P48State
 from engines.panzer48.steps.combat import (
@@ -94,7 +92,7 @@ class PreparedPhase(Procedure[P48State]):
         pos.phasing, pos.phase = args.side, "prepared"
         for x in pos.units.values():
             x.moved = x.attacked = x.retreated = x.failed = x.halted = False
-            x.spent = Fraction(0)
+            x.spent = NO_MPS
         # adjacent: a neighbour on the map (both hexes are), asked of each unit's six
         enemy = {pos.units[u].hex for u in s.on_map(other(args.side))}
         pos.began_adjacent = sorted(
