@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import functools
 from dataclasses import dataclass
+from math import gcd
 from types import MappingProxyType
 from typing import TYPE_CHECKING, Any
 
@@ -34,6 +35,20 @@ def frac(text: Any) -> Fraction:
     from fractions import Fraction
 
     return Fraction(str(text))
+
+
+def ratio(text: Any) -> tuple[int, int]:
+    """A chart's value (``"1/4"``, ``"2"``) as the ``(numerator, denominator)`` in lowest
+    terms of :func:`frac`'s Fraction, made in integers where the text is plain digits: a
+    fire (7.4) is resolved without importing fractions (issue 35)."""
+    text = str(text)
+    n, slash, d = text.partition("/")
+    if n.isdecimal() and (not slash or (d.isdecimal() and int(d))):
+        num, den = int(n), int(d) if slash else 1
+        g = gcd(num, den)
+        return num // g, den // g
+    value = frac(text)
+    return value.numerator, value.denominator
 
 
 @dataclass(frozen=True)
@@ -108,6 +123,10 @@ class Data(Shared):
             str(k): tuple(v) for k, v in sorted(u.get_table("entry").items())
             if k != "stand_in"})
         t = scen.doc("tables.toml")
+        #: 7.4: the Weapons Effectiveness Chart, fire class -> target class -> modifier
+        #: as a :func:`ratio`
+        self.weapons = {fc: {tc: ratio(v) for tc, v in row.items()}
+                        for fc, row in t.get_table("weapons").items() if fc != "stand_in"}
         self.shifts = {k: int(v) for k, v in t.get_table("shifts").items() if k != "stand_in"}
         crt = t.get_table("crt")
         self.crt_columns: tuple[int, ...] = tuple(int(c) for c in crt["columns"])
@@ -128,14 +147,7 @@ class Data(Shared):
         self.enter = {mode: {k: int(x[mode]) for k, x in terr["enter"].items()}
                       for mode in ("leg", "mech")}
 
-    # the chart values that are fractions, made when first asked (:func:`frac`)
-
-    @functools.cached_property
-    def weapons(self) -> dict[str, dict[str, Fraction]]:
-        """7.4: the Weapons Effectiveness Chart, fire class -> target class -> modifier."""
-        return {fc: {tc: frac(v) for tc, v in row.items()}
-                for fc, row in self.scen.doc("tables.toml").get_table("weapons").items()
-                if fc != "stand_in"}
+    # the movement costs that are fractions, made when first asked (:func:`frac`)
 
     @functools.cached_property
     def exit_cost(self) -> Fraction:

@@ -85,15 +85,19 @@ side = state.current_player()
 legal = state.legal_actions()
 state.status_line(side)
 state.counters(side)
-state.apply(legal[0])
+state.apply("fire 44MR Adam")
+state.apply("roll")
+told = state.apply_outcome((6,))
 state.legal_actions()
-print(json.dumps(['fractions' in sys.modules, [a.notation() for a in legal]]))
+print(json.dumps(['fractions' in sys.modules, [a.notation() for a in legal],
+                  [e.text for e in told]]))
 """
 
 
-def test_a_fire_decision_is_listed_and_answered_without_fractions() -> None:
-    """A game restored at a fire (7.2) is listed, shown and answered without importing
-    fractions: no move is priced and no fire resolved."""
+def test_a_fire_is_listed_and_resolved_without_fractions() -> None:
+    """A game restored at a fire (7.2) is listed, shown, and its fire resolved on the
+    Combat Results Table (7.4's weapons modifier, rounded) without importing fractions:
+    no move is priced."""
     s = state('phasing = "soviet"\nstep = "attack-fire"\n'
               'combat = { hex = "2036", attacker = "soviet", prepared = false, '
               'stage = "attack", attackers = ["44MR", "14MR"], defenders = ["Adam"] }\n'
@@ -101,6 +105,40 @@ def test_a_fire_decision_is_listed_and_answered_without_fractions() -> None:
     out = subprocess.run([sys.executable, "-c", _TURN], input=json.dumps(s.snapshot()),
                          capture_output=True, text=True)
     assert out.returncode == 0, out.stderr
-    loaded, legal = json.loads(out.stdout)
+    loaded, legal, told = json.loads(out.stdout)
     assert "fire 44MR Adam" in legal
+    assert any("value" in t for t in told), told
     assert loaded is False
+
+
+@pytest.mark.parametrize("text", ["1", "1/4", "2", "1/2", "3/6", "0", "0/5", "10/4", 2,
+                                  "1.5", "-1/2", " 1/4", "3e-1"])
+def test_a_chart_ratio_is_the_fractions_value(text: object) -> None:
+    """7.4's modifiers read as integer pairs are exactly the Fraction of the same text,
+    for plain digits and for every other form Fraction reads."""
+    from engines.panzer48.data import frac, ratio
+
+    value = frac(text)
+    assert ratio(text) == (value.numerator, value.denominator)
+
+
+def test_a_bad_chart_ratio_is_refused_as_fraction_refuses_it() -> None:
+    from engines.panzer48.data import ratio
+
+    with pytest.raises(ZeroDivisionError):
+        ratio("1/0")
+    with pytest.raises(ValueError):
+        ratio("a quarter")
+
+
+def test_rounding_in_integers_is_rounding_the_fraction() -> None:
+    """7.4: nearest, one half down, the same in integers as of the Fraction, reduced or
+    not."""
+    from engines.panzer48.combat import _round_half_down, round_half_down
+
+    for num in range(0, 60):
+        for den in (1, 2, 3, 4, 6, 8):
+            want = round_half_down(Fraction(num, den))
+            assert _round_half_down(num, den) == want
+            assert _round_half_down(3 * num, 3 * den) == want
+    assert [round_half_down(Fraction(n, 4)) for n in range(9)] == [0, 0, 0, 1, 1, 1, 1, 2, 2]
