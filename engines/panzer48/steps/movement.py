@@ -396,3 +396,7 @@ class ZocExit(Roll[P48State]):
         step_group(s, args.to)
         return []
 
+
+#: this module's steps, which the step table (engines.panzer48.sequence.StepTable) makes
+#: when one of them is first asked for
+STEPS = (Movement(), Moving(), ZocExit())
