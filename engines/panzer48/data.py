@@ -141,11 +141,18 @@ class Data(Shared):
         self.towns = {str(k): int(x) for k, x in v["towns"].items()}
         self.bridge_vp = int(v["bridge"])
         terr = t.get_table("terrain")
-        self.areas = {k: frozenset(self.map.area(k)) for k in
-                      ("german_side", "front_german", "front_soviet", "south_exit")}
         self.don_bridges = tuple(sorted(self.map.sides_with("river_bridge")))
         self.enter = {mode: {k: int(x[mode]) for k, x in terr["enter"].items()}
                       for mode in ("leg", "mech")}
+
+    @functools.cached_property
+    def areas(self) -> dict[str, frozenset[str]]:
+        """The map's areas the rules name: each side's half (9.1's arrivals), the front
+        lines' hexes (9's set-up) and the south edge's exits (10), made when first asked:
+        a fire's turn reads none of them (issue 35: 1 M instructions, 1,319 hexes on the
+        German side)."""
+        return {k: frozenset(self.map.area(k)) for k in
+                ("german_side", "front_german", "front_soviet", "south_exit")}
 
     # the movement costs that are fractions, made when first asked (:func:`frac`)
 
