@@ -2,7 +2,8 @@
 (issue 35).  The score (10) finds the German ZOC only for the road paths of exited Soviet
 units: the status line every command shows scores the position, and with no exits it
 asks no ZOC (the kit's ZOC search was loaded and run for nothing on a fire's act and
-receive).  The map's areas the rules name are collected when a rule first reads one."""
+receive).  The map's areas the rules name are collected when a rule first reads one, and
+the kit's scenario checks load with the check."""
 
 from __future__ import annotations
 
@@ -67,3 +68,14 @@ def test_the_areas_are_collected_when_a_rule_first_reads_one() -> None:
     assert out.returncode == 0, out.stderr
     assert out.stdout.splitlines() == [
         "False", "['front_german', 'front_soviet', 'german_side', 'south_exit'] True"]
+
+
+def test_the_kits_scenario_checks_load_with_the_check() -> None:
+    """The kit's named-hex checks load with 'pbem scenario check' (9's set-up hexes),
+    not with the engine every turn command imports; the check still passes."""
+    probe = ("import sys\nfrom engines.panzer48 import ENGINE\nENGINE.scenarios()\n"
+             "print('engines.hexkit.checks' in sys.modules)\n"
+             "print(ENGINE.check_scenarios(), 'engines.hexkit.checks' in sys.modules)\n")
+    out = subprocess.run([sys.executable, "-c", probe], capture_output=True, text=True)
+    assert out.returncode == 0, out.stderr
+    assert out.stdout.splitlines() == ["False", "[] True"]
