@@ -6,7 +6,7 @@ from collections.abc import Container, Iterable, Iterator
 from typing import TYPE_CHECKING
 
 from engines.panzer48.data import other
-from engines.panzer48.position import mps, spent_of
+from engines.panzer48.position import add_mps, spent_of
 from engines.panzer48.reinforcements import check_release
 from engines.panzer48.stacking import fits
 from engines.panzer48.victory import update_control
@@ -27,7 +27,7 @@ def step_group(s: P48State, n: str) -> None:
     for u in pos.moving:
         c = step_cost(s, u, h, n)
         assert c is not None
-        pos.units[u].spent = mps(spent_of(pos.units[u].spent) + c)
+        pos.units[u].spent = add_mps(pos.units[u].spent, c)
         pos.units[u].hex = n
         pos.units[u].halted = halts
     pos.moved_hexes += 1

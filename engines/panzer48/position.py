@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from dataclasses import dataclass, field
+from math import gcd
 from typing import TYPE_CHECKING
 
 from engines.panzer48.data import data
@@ -26,6 +27,16 @@ def mps(value: Fraction | int) -> MPs:
     if isinstance(value, int):
         return (value, 1)
     return (value.numerator, value.denominator)
+
+
+def add_mps(pair: MPs, value: Fraction | int) -> MPs:
+    """``pair`` + ``value`` as a pair, reduced as the Fraction's sum is, without making
+    one: a step of a move adds its cost to each moving unit's (4)."""
+    n, d = pair
+    vn, vd = (value, 1) if isinstance(value, int) else (value.numerator, value.denominator)
+    num, den = n * vd + vn * d, d * vd
+    g = gcd(num, den)
+    return num // g, den // g
 
 
 def spent_of(pair: MPs) -> Fraction:

@@ -142,3 +142,13 @@ def test_rounding_in_integers_is_rounding_the_fraction() -> None:
             assert _round_half_down(num, den) == want
             assert _round_half_down(3 * num, 3 * den) == want
     assert [round_half_down(Fraction(n, 4)) for n in range(9)] == [0, 0, 0, 1, 1, 1, 1, 2, 2]
+
+
+def test_adding_to_the_pair_is_adding_to_the_fraction() -> None:
+    """4: a step's cost added to the MPs spent, in integers, is the Fraction's sum."""
+    from engines.panzer48.position import add_mps, mps
+
+    values = [Fraction(0), Fraction(1, 2), Fraction(1), Fraction(3, 2), Fraction(2, 3), 2, 0]
+    for a in values:
+        for b in values:
+            assert add_mps(mps(a), b) == mps(Fraction(a) + b)
