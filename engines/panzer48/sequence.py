@@ -2,8 +2,7 @@
 
 from __future__ import annotations
 
-from collections.abc import Iterator, Mapping
-from importlib import import_module
+from collections.abc import Mapping
 from typing import Any
 
 from engines.panzer48.data import other
@@ -12,7 +11,16 @@ from engines.panzer48.reinforcements import arrivals, check_release
 from engines.panzer48.state import P48State
 from engines.panzer48.victory import score
 from pbem.engine import Event
-from pbem.steps import Entry, Flow, NoArgs, Procedure, Sequence, Step, step_table
+from pbem.steps import (
+    Entry,
+    Flow,
+    LazyStepTable,
+    NoArgs,
+    Procedure,
+    Sequence,
+    Step,
+    step_table,
+)
 
 
 class Game(Procedure[P48State]):
@@ -164,47 +172,12 @@ ELSEWHERE: dict[str, str] = {
 }
 
 
-class StepTable(Mapping[str, Step[Any]]):
-    """The step table (as ``pbem.steps.step_table`` makes it) whose steps of
-    :data:`ELSEWHERE` are made when one of their module's is first asked for: a turn in
-    the Prepared Combat Phase never imports the set-up's, the movement's or (until a
-    retreat) the retreat's steps, and one in the Movement Phase not the combat's until a
-    hasty attack (issue 35: each module a turn command imports costs it 0.4-1.4 M
-    instructions to load).  Asking whether a step exists, or the names in order, loads
-    nothing."""
-
-    def __init__(self, here: Mapping[str, Step[Any]]) -> None:
-        #: the names in the table's order: the sequence's own, then :data:`ELSEWHERE`'s
-        self._names = (*here, *ELSEWHERE)
-        self._made: dict[str, Step[Any]] = dict(here)
-        if len(set(self._names)) != len(self._names):
-            raise ValueError("two steps of the same name")
-
-    def __getitem__(self, name: str) -> Step[Any]:
-        step = self._made.get(name)
-        if step is None:
-            module = ELSEWHERE[name]  # KeyError: no such step
-            made = step_table(*import_module(f"engines.panzer48.steps.{module}").STEPS)
-            if set(made) != {n for n, m in ELSEWHERE.items() if m == module}:
-                raise ValueError(f"engines.panzer48.steps.{module} makes the steps "
-                                 f"{sorted(made)}, not those ELSEWHERE names")
-            self._made.update(made)
-            step = made[name]
-        return step
-
-    def __contains__(self, name: object) -> bool:
-        return name in self._made or name in ELSEWHERE
-
-    def __iter__(self) -> Iterator[str]:
-        return iter(self._names)
-
-    def __len__(self) -> int:
-        return len(self._names)
-
-
-STEPS: Mapping[str, Step[Any]] = StepTable(step_table(
+#: a turn in the Prepared Combat Phase never imports the set-up's, the movement's or
+#: (until a retreat) the retreat's steps, and one in the Movement Phase not the combat's
+#: until a hasty attack
+STEPS: Mapping[str, Step[Any]] = LazyStepTable(step_table(
     Game(), Turn(), PlayerTurn(), PreparedPhase(), MovementPhase(), PlayerTurnEnd(),
-    TurnEnd()))
+    TurnEnd()), ELSEWHERE, "engines.panzer48.steps")
 
 
 P48State.steps = STEPS

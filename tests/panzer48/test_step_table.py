@@ -11,10 +11,10 @@ import sys
 import pytest
 
 from engines.panzer48 import ENGINE
-from engines.panzer48.sequence import ELSEWHERE, STEPS, StepTable
+from engines.panzer48.sequence import ELSEWHERE, STEPS
 from engines.panzer48.state import P48State
 from pbem.setup import setup
-from pbem.steps import Choice
+from pbem.steps import Choice, LazyStepTable
 
 #: the table's names in the order it had when every module was imported to build it
 ORDER = ["game", "turn", "player-turn", "prepared-phase", "movement-phase",
@@ -45,7 +45,7 @@ def test_the_table_names_every_step_in_its_order() -> None:
 
 def test_a_module_that_makes_other_steps_than_the_table_names_is_refused(
         monkeypatch: pytest.MonkeyPatch) -> None:
-    table = StepTable({})
+    table = LazyStepTable({}, ELSEWHERE, "engines.panzer48.steps")
     monkeypatch.setitem(ELSEWHERE, "setup", "combat")
     with pytest.raises(ValueError, match=r"engines\.panzer48\.steps\.combat makes the steps"):
         table["setup"]

@@ -366,7 +366,7 @@ class MoraleRoll(Roll[P48State]):
         return []
 
 
-#: this module's steps, which the step table (engines.panzer48.sequence.StepTable) makes
+#: this module's steps, which the step table (engines.panzer48.sequence.STEPS) makes
 #: when one of them is first asked for
 STEPS = (Prepared(), Declare(), FireStep(), AttackFire(), FireRoll(), MoraleOption(),
          MoraleRoll())

@@ -397,6 +397,6 @@ class ZocExit(Roll[P48State]):
         return []
 
 
-#: this module's steps, which the step table (engines.panzer48.sequence.StepTable) makes
+#: this module's steps, which the step table (engines.panzer48.sequence.STEPS) makes
 #: when one of them is first asked for
 STEPS = (Movement(), Moving(), ZocExit())

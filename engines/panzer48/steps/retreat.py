@@ -257,6 +257,6 @@ class AdvanceStart(Procedure[P48State]):
         return []
 
 
-#: this module's steps, which the step table (engines.panzer48.sequence.StepTable) makes
+#: this module's steps, which the step table (engines.panzer48.sequence.STEPS) makes
 #: when one of them is first asked for
 STEPS = (RetreatStart(), Retreat(), Overstacked(), Advance(), AdvanceStart())

@@ -154,6 +154,6 @@ class Plan(Choice[P48State]):
                       f"(area committed: {dig[:16]}...)", "commit", rule="9.1")]
 
 
-#: this module's steps, which the step table (engines.panzer48.sequence.StepTable) makes
+#: this module's steps, which the step table (engines.panzer48.sequence.STEPS) makes
 #: when one of them is first asked for
 STEPS = (Setup(), Plan())
