@@ -498,3 +498,52 @@ def test_a_listing_with_a_few_new_actions_is_named_without_a_step_per_action(
         sys.settrace(None)
     assert named == [server.names(a) for a in legal]
     assert steps < 200, steps
+
+
+def test_a_board_copies_the_position_it_plays_with_the_load_not_at_the_first_click(
+        tmp_path: Path, record_calls: Callable[..., list[Any]]) -> None:
+    """The board loads a game whose decision is ours to play it: the working copy of the
+    verified position is made then, so the first click applies its action without copying
+    the position first (48th Panzer Korps: a third of that click); the click's events and
+    its save are those of the copy, and the verified position stays as its file left it."""
+    home, board = opened(tmp_path, "48th-panzer-korps", "chir")
+    held = json.loads(board.answer())
+    game = board.game()
+    verified = game.match.verifier.state
+    before = verified.encoded()
+    clones = record_calls(type(verified), "clone")
+    text = a_move(game)
+    answer = act(board, text, held["version"])
+    assert answer["ok"] and not answer.get("sealed")
+    assert clones == []
+    assert game.state is not verified and verified.encoded() == before
+    assert game.pending_actions() == [text]
+    # what a fresh load of the save plays from is the same position
+    assert home.game("selfplay-1").state.digest() == game.state.digest()
+
+
+def test_the_soviet_plan_is_found_again_without_its_salts_made_at_every_redraw(
+        tmp_path: Path, record_calls: Callable[..., list[Any]]) -> None:
+    """48th Panzer Korps 9.1: the Soviet side's screens show its secret plan, found again
+    from the commitments by trying each scheduled area with the side's own salt.  Each
+    formation's salt (an HMAC of the side's secret) and each digest tried are made once per
+    game, not again at every click's redraw; the plan shown is the same."""
+    from engines.panzer48 import reinforcements
+    from pbem.engine import Commitment
+
+    home, board = opened(tmp_path, "48th-panzer-korps", "chir")
+    held = json.loads(board.answer())
+    game = board.game()
+    assert game.side == "soviet"
+    notes = game.match.private_notes()
+    assert notes and notes[0].startswith("your plan (9.1, secret): ")
+    salts = record_calls(Commitment, "salt")
+    digests = record_calls(Commitment, "make")
+    answer = act(board, a_move(game), held["version"])
+    shown = merged(held, answer["state"])
+    assert answer["ok"] and shown is not None and notes[0] in shown["status"]
+    assert game.match.private_notes() == notes
+    assert salts == [] and digests == []
+    reinforcements.digest_of.cache_clear()
+    assert game.match.private_notes() == notes
+    assert salts == [] and digests  # the digests made again, the salts still kept
