@@ -527,7 +527,8 @@ class Board(Gate):
                 named = [h for h in said if h in cells]
                 if named:
                     targets.setdefault(named[-1], []).append(option.notation())
-        mine = [self._mine_row(p) for p in view.pieces if p.side == game.side and not p.hidden]
+        side = game.side  # a property of a property: asked once, not once per counter
+        mine = [self._mine_row(p) for p in view.pieces if p.side == side and not p.hidden]
         general: list[str] = []
         waiting: list[dict[str, str]] = []
         if decision is not None and not decision.options:
