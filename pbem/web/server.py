@@ -94,7 +94,11 @@ _ENCODE = None if c_make_encoder is None else c_make_encoder(
 
 def dumps(value: Any) -> str:
     """``json.dumps(value)``, the same text."""
-    if _ENCODE is None or isinstance(value, str):
+    if isinstance(value, str):
+        # what json.dumps writes of a string (ASCII, quoted), without its encoder made
+        # and its three Python calls: a redraw writes each key it sends
+        return encode_basestring_ascii(value)
+    if _ENCODE is None:
         return json.dumps(value)
     return "".join(_ENCODE(value, 0))
 
@@ -675,10 +679,10 @@ class Board(Gate):
                     page_json(item)
                 if since is not None and since.texts.get(key) == text:
                     continue  # the page has it
-            parts.append(f"{json.dumps(key)}: {text}")
-        parts.append(f'"version": {json.dumps(version)}')
+            parts.append(f"{dumps(key)}: {text}")
+        parts.append(f'"version": {dumps(version)}')
         if since is not None:
-            parts.append(f'"since": {json.dumps(since.version)}, "keep": {dumps(keep)}')
+            parts.append(f'"since": {dumps(since.version)}, "keep": {dumps(keep)}')
         self._sent = Sent(version, history, texts, values, tails)
         return ("{" + ", ".join(parts) + "}").encode()
 

@@ -331,11 +331,12 @@ def test_a_click_types_none_of_the_files_records_to_save_it(
     assert game.summary()["pending_actions"] == len(game.pending_actions()) == 4
 
 
-def test_a_click_makes_no_json_encoder(tmp_path: Path,
-                                       monkeypatch: pytest.MonkeyPatch) -> None:
+def test_a_click_makes_no_json_encoder(tmp_path: Path, monkeypatch: pytest.MonkeyPatch,
+                                       record_calls: Callable[..., list[Any]]) -> None:
     """The redraw's values are encoded by one encoder made once (server.dumps), not one
-    made by ``json.dumps`` for each of the few dozen small values a click sends; the
-    text is ``json.dumps``'s."""
+    made by ``json.dumps`` for each of the few dozen small values a click sends, and its
+    keys' names by the encoder's own string function, not ``json.dumps`` and its two
+    Python calls; the text is ``json.dumps``'s."""
     import json.encoder
 
     _, board = opened(tmp_path)
@@ -349,10 +350,12 @@ def test_a_click_makes_no_json_encoder(tmp_path: Path,
         return real(*args)
 
     monkeypatch.setattr(json.encoder, "c_make_encoder", making)
+    dumped = record_calls(json, "dumps")
     answer = act(board, a_move(board.game()), held["version"])
     assert answer["ok"] and "since" in answer["state"]
-    assert made == []
-    for value in ({"a": [1, 2.5, None, True]}, [], "x\u00e9", 3, None, [{"k": "v"}] * 3):
+    assert made == [] and dumped == []
+    for value in ({"a": [1, 2.5, None, True]}, [], "x\u00e9", 3, None, [{"k": "v"}] * 3,
+                  "\u202e\x00\"\\", "\ud800", "version"):
         assert server.dumps(value) == json.dumps(value)
 
 
