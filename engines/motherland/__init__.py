@@ -11,10 +11,8 @@ from functools import cached_property
 from pathlib import Path
 from types import MappingProxyType
 
-from engines.hexkit.checks import check_named_hexes
 from engines.motherland.data import ENGINE_ID, GameData, load
 from engines.motherland.sequence import setup
-from engines.motherland.stacking import over_limit
 from engines.motherland.state import MotherlandState
 from pbem.engine import (
     Engine,
@@ -103,6 +101,9 @@ class MotherlandEngine(Engine):
     def check_scenarios(self) -> list[str]:
         """Every hex the book names where the book says, and legal setups (``pbem scenario
         check``)."""
+        from engines.hexkit.checks import check_named_hexes
+        from engines.motherland.stacking import over_limit
+
         problems = check_named_hexes(self.data.hexmap, BOOK_HEXES + ENGINE_HEXES)
         problems += super().check_scenarios()
         for info in self.scenarios():

@@ -24,7 +24,6 @@ from engines.motherland.const import AXIS, BLOCKING_SIDES, SOVIET, other
 from engines.motherland.data import ALLIED_NATIONS, CHIT_TYPES, CORPS_TYPES
 from engines.motherland.notation import ATTACK, LOSE, TAKE, of_kind
 from engines.motherland.position import Combat
-from engines.motherland.supply import air_available, in_air_range
 from engines.motherland.terrain import soviet_infantry, turn1_frozen
 from pbem.engine import Action, Event
 from pbem.errors import IllegalAction
@@ -96,6 +95,7 @@ def _rrgun_ok(s: MotherlandState, target: str) -> bool:
 
 
 def air_ok(s: MotherlandState, target: str, units: Iterable[str]) -> bool:
+    from engines.motherland.supply import air_available, in_air_range
     return (air_available(s) > 0 and not s.snow and in_air_range(s, target)
             and all(s.german(x) for x in units))
 

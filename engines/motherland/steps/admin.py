@@ -4,7 +4,7 @@ Turkey, Stalin and the sudden-death rolls."""
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, ClassVar
+from typing import TYPE_CHECKING, Any, ClassVar
 
 from engines.motherland.admin import evacuable, evacuate, on_production, produce, produce_hexes
 from engines.motherland.args import ReplaceArgs, RollArgs, UnitArgs
@@ -23,7 +23,7 @@ from engines.motherland.reinforcements import (
 from engines.motherland.victory import on_stalin, on_sudden_death, on_surrender
 from pbem.engine import Action, Event
 from pbem.grammar import Act
-from pbem.steps import Choice, Flow, NoArgs, Roll
+from pbem.steps import Choice, Flow, NoArgs, Roll, Step
 
 if TYPE_CHECKING:
     from engines.motherland.state import MotherlandState
@@ -201,3 +201,10 @@ class SurrenderRoll(Roll["MotherlandState"]):
 
     def then(self, s: MotherlandState, args: RollArgs, roll: int) -> None:
         on_surrender(s, roll)
+
+
+#: the steps this module makes (the table's, engines.motherland.steps.StepTable)
+STEPS: tuple[Step[Any], ...] = (
+    TurkeyRoll(), Conversions(), Kampfgruppen(), Replacements(), ProductionRoll(),
+    Production(), Evacuation(), SuddenDeathRoll(), StalinRoll(), SurrenderRoll(),
+)

@@ -4,7 +4,7 @@ advances after combat (8.7)."""
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, ClassVar
+from typing import TYPE_CHECKING, Any, ClassVar
 
 from engines.motherland.args import (
     AdvanceArgs,
@@ -45,7 +45,7 @@ from engines.motherland.steps.base import FIRST_LISTED
 from pbem.engine import Action, ChanceRequest, Event, Outcome
 from pbem.errors import IllegalAction
 from pbem.grammar import Act
-from pbem.steps import Choice, Flow, Refusal, Roll
+from pbem.steps import Choice, Flow, Refusal, Roll, Step
 
 if TYPE_CHECKING:
     from engines.motherland.state import MotherlandState
@@ -333,3 +333,10 @@ class AdvanceChoice(Choice["MotherlandState"]):
         assert act(action).kind == "advance"  # the ending word goes to end()
         apply_advance(s, args, act(action))
         return []
+
+
+#: the steps this module makes (the table's, engines.motherland.steps.StepTable)
+STEPS: tuple[Step[Any], ...] = (
+    CombatChoice(), Generals(), KeepChit(), DrawChits(), CrtRoll(), TakeResult(), LoseSteps(),
+    RetreatChoice(), AdvanceChoice(),
+)

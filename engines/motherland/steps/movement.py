@@ -4,7 +4,7 @@ over-stacking (6.0) and the Baku raid (21.1)."""
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, ClassVar
+from typing import TYPE_CHECKING, Any, ClassVar
 
 from engines.motherland.args import HexArgs, MoveArgs, NArgs, RollArgs, SideArgs
 from engines.motherland.combat import eliminate
@@ -27,7 +27,7 @@ from engines.motherland.strategic import apply_ship, apply_strategic
 from pbem.engine import Action, Event
 from pbem.errors import IllegalAction
 from pbem.grammar import Act
-from pbem.steps import Choice, Flow, Roll
+from pbem.steps import Choice, Flow, Roll, Step
 
 if TYPE_CHECKING:
     from engines.motherland.state import MotherlandState
@@ -191,3 +191,10 @@ class BakuFactories(Choice["MotherlandState"]):
         if args.n <= 0:
             flow.end()
         return []
+
+
+#: the steps this module makes (the table's, engines.motherland.steps.StepTable)
+STEPS: tuple[Step[Any], ...] = (
+    MoveChoice(), Reinforcements(), ReturningRoll(), Overstacked(), BakuRoll(),
+    BakuFactoriesRoll(), BakuFactories(),
+)

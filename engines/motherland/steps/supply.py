@@ -3,7 +3,7 @@ Air Supply, Partisans and isolation attrition."""
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, ClassVar
+from typing import TYPE_CHECKING, Any, ClassVar
 
 from engines.motherland.args import CountArgs, PlaceArgs, RollArgs
 from engines.motherland.combat import lose_step
@@ -35,7 +35,7 @@ from engines.motherland.supply import (
 )
 from pbem.engine import Action, Event
 from pbem.grammar import Act
-from pbem.steps import Choice, Flow, NoArgs, Roll
+from pbem.steps import Choice, Flow, NoArgs, Roll, Step
 
 if TYPE_CHECKING:
     from engines.motherland.state import MotherlandState
@@ -201,3 +201,10 @@ class IsolationLosses(Choice["MotherlandState"]):
         if args.n <= 0:
             flow.end()
         return []
+
+
+#: the steps this module makes (the table's, engines.motherland.steps.StepTable)
+STEPS: tuple[Step[Any], ...] = (
+    ExpendBases(), AirSupply(), PartisanMarkers(), PartisanPlacement(), PartisanRoll(),
+    IsolationRoll(), IsolationLosses(),
+)

@@ -1,0 +1,113 @@
+"""For the Motherland!'s step table loads a phase's steps, and the rules only they run, with
+the first frame of one of them (issue 35: every module a turn command imports costs it
+0.4-0.5 M instructions to load): a turn in a Combat Phase (8.0) reads none of the
+movement, supply or administrative steps, and the table reads as the eager one did."""
+
+from __future__ import annotations
+
+import json
+import subprocess
+import sys
+
+from engines.motherland import ENGINE
+from engines.motherland.steps import ELSEWHERE, STEPS
+from pbem.steps import Step
+
+#: the steps of the phases a Combat Phase turn never reaches, their rules (5.0, 5.3, 5.5,
+#: 7.0, 9.0, 10.0, 12.0, 17.0, 21.0) and the kit's hex-number checks (pbem scenario check)
+OTHER_PHASES = (
+    "engines.motherland.steps.movement", "engines.motherland.steps.supply",
+    "engines.motherland.steps.admin", "engines.motherland.movement",
+    "engines.motherland.strategic", "engines.motherland.overrun",
+    "engines.motherland.optional", "engines.motherland.partisans",
+    "engines.motherland.reinforcements", "engines.motherland.admin",
+    "engines.motherland.stacking", "engines.hexkit.checks",
+)
+
+_SETTLE = """
+import json, sys
+from engines.motherland import ENGINE
+def settle(state):
+    while state.is_chance():
+        r = state.chance_request()
+        state.apply_outcome(tuple(1 for _ in r.dice) if r.kind == "dice"
+                            else tuple(r.contents[:r.count]))
+"""
+
+#: Operation Uranus played by each decision's last option to the Soviet Combat Phase
+_TO_COMBAT = _SETTLE + """
+s = ENGINE.new_state("4-uranus", ENGINE.resolve_options({}))
+settle(s)
+while s.phase()[0] != "combat":
+    s.apply(s.legal_actions()[-1])
+    settle(s)
+print(json.dumps(s.snapshot()))
+"""
+
+#: a restored Combat Phase: the attacks listed, one made, its result listed and taken
+_COMBAT_TURN = _SETTLE + """
+s = ENGINE.restore(json.loads(sys.stdin.read()))
+attacks = [a for a in s.legal_actions() if str(a).startswith("attack")]
+assert attacks, s.legal_actions()
+s.apply(attacks[0])
+settle(s)
+after = s.legal_actions()
+assert after and s.decision().kind != "combat", after
+s.apply(after[0])
+settle(s)
+s.legal_actions()
+print(json.dumps(sorted(m for m in {forbidden!r} if m in sys.modules)))
+"""
+
+
+def _run(code: str, stdin: str = "") -> str:
+    out = subprocess.run([sys.executable, "-c", code], input=stdin, capture_output=True,
+                         text=True)
+    assert out.returncode == 0, out.stderr
+    return out.stdout.splitlines()[-1]
+
+
+def test_a_combat_phase_turn_loads_no_step_or_rule_of_another_phase() -> None:
+    snapshot = _run(_TO_COMBAT)
+    loaded = json.loads(_run(_COMBAT_TURN.format(forbidden=OTHER_PHASES), snapshot))
+    assert loaded == []
+    # each still loads where it is used: the whole table, the set-up's check (6.0)
+    probe = ("import sys\nfrom engines.motherland import ENGINE\n"
+             "from engines.motherland.steps import STEPS\n"
+             "list(STEPS.values())\n"
+             "import engines.motherland.movement, engines.motherland.admin\n"
+             "assert not ENGINE.check_scenarios()\n"
+             f"print(sorted(m for m in {OTHER_PHASES!r} if m not in sys.modules))\n")
+    assert _run(probe) == "[]"
+
+
+def test_asking_for_a_step_by_name_loads_only_its_phase() -> None:
+    probe = ("import sys\nfrom engines.motherland.steps import STEPS\n"
+             "mods = ('movement', 'combat', 'supply', 'admin')\n"
+             "def loaded():\n"
+             "    return [m for m in mods if 'engines.motherland.steps.' + m in sys.modules]\n"
+             "print(loaded(), 'move' in STEPS, 'nothing' in STEPS, len(STEPS), loaded())\n"
+             "print(STEPS['move'].kind, loaded())\n")
+    out = subprocess.run([sys.executable, "-c", probe], capture_output=True, text=True)
+    assert out.returncode == 0, out.stderr
+    assert out.stdout.splitlines() == ["[] True False 54 []", "movement ['movement']"]
+
+
+def test_the_table_names_every_step_of_its_modules_in_order() -> None:
+    steps = list(STEPS.values())
+    assert [s.name for s in steps] == list(STEPS)
+    assert len(set(STEPS)) == len(steps) == 54
+    # every step class of the four phase modules is in the table, under the module
+    # ELSEWHERE names for it
+    for module in sorted(set(ELSEWHERE.values())):
+        mod = sys.modules[f"engines.motherland.steps.{module}"]
+        classes = {c for c in vars(mod).values()
+                   if isinstance(c, type) and issubclass(c, Step)
+                   and c.__module__ == mod.__name__}
+        assert classes == {type(STEPS[n]) for n, m in ELSEWHERE.items() if m == module}
+    # the standing orders in the table's order, as before the table loaded lazily (16.5
+    # generals, 8.5 results first)
+    assert [o.kind for o in ENGINE.standing_orders()] == [
+        "result-choice", "step-loss", "retreat-choice", "advance", "generals",
+        "chit-choice", "stacking", "partisan-markers", "isolation-losses"]
+    assert len(ENGINE.decision_kinds()) == 21
