@@ -89,9 +89,11 @@ class MotherlandEngine(Engine):
 
     def scenarios(self) -> list[ScenarioInfo]:
         out = []
-        for sid, sc in sorted(self.data.scenarios.items()):
-            out.append(ScenarioInfo(sid, sc.title, f"Turns {sc.first}-{sc.last} (20.0)",
-                                    self.data.files, (sc.first, sc.last)))
+        scenarios = self.data.scenarios
+        for sid in sorted(scenarios):
+            title, first, last = scenarios.head(sid)
+            out.append(ScenarioInfo(sid, title, f"Turns {first}-{last} (20.0)",
+                                    self.data.files, (first, last)))
         return out
 
     def options(self) -> list[OptionSpec]:

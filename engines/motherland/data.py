@@ -7,7 +7,7 @@ counters by id and looks their fixed properties up in :class:`GameData`.
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Iterator, Mapping
 from dataclasses import dataclass, field
 from functools import cached_property
 from pathlib import Path
@@ -154,7 +154,7 @@ class GameData(Shared):
     chits: dict[str, Chit]
     empty_cup: dict[str, str]
     turns: dict[int, TurnInfo]
-    scenarios: dict[str, ScenarioData]
+    scenarios: Scenarios
     crt_columns: tuple[str, ...]
     crt_rows: tuple[tuple[str, ...], ...]
     tec: dict[str, Terrain]
@@ -397,6 +397,38 @@ def _scenario(doc: Doc, counters: Mapping[str, Counter], hexmap: HexMap) -> Scen
         soviet_recaptured=tuple(setup.get("soviet_recaptured", [])))
 
 
+class Scenarios(Mapping[str, ScenarioData]):
+    """The scenarios by id, each built (its setup checked against the counters and the
+    map) when first asked for: a game reads one of the six (issue 35: building all six was
+    2.2 M instructions of every command's load).  ``pbem scenario check`` builds each."""
+
+    def __init__(self, docs: Mapping[str, Doc], counters: Mapping[str, Counter],
+                 hexmap: HexMap) -> None:
+        self._docs = dict(sorted(docs.items()))
+        self._counters = counters
+        self._hexmap = hexmap
+        self._built: dict[str, ScenarioData] = {}
+
+    def __getitem__(self, sid: str) -> ScenarioData:
+        built = self._built.get(sid)
+        if built is None:
+            built = self._built[sid] = _scenario(self._docs[sid], self._counters,
+                                                 self._hexmap)
+        return built
+
+    def __iter__(self) -> Iterator[str]:
+        return iter(self._docs)
+
+    def __len__(self) -> int:
+        return len(self._docs)
+
+    def head(self, sid: str) -> tuple[str, int, int]:
+        """The scenario's title and its first and last turns (20.0), its setup unread."""
+        doc = self._docs[sid]
+        turns = doc.get_list("scenario", "turns")
+        return doc.get_str("scenario", "title"), int(turns[0]), int(turns[1])
+
+
 def load(root: Traversable | Path | None = None, map_file: Path | None = None) -> GameData:
     """Load the shipped data (or ``root``); ``map_file`` replaces the map (tests)."""
     if root is None:
@@ -436,10 +468,8 @@ def load(root: Traversable | Path | None = None, map_file: Path | None = None) -
         if isinstance(spec, dict):
             tec[name] = Terrain(spec["leg"], spec["mech"], spec["shift"],
                                 spec.get("prohibited_except", ""))
-    scenarios = {}
-    for name in sorted(sset.scenarios):
-        sd = _scenario(sset.scenario(name), counters, hexmap)
-        scenarios[sd.id] = sd
+    scenarios = Scenarios({sid: sset.scenario(sid) for sid in sset.scenarios}, counters,
+                          hexmap)
     if not scenarios:
         raise ScenarioError("no scenario files", path=str(root))
     return GameData(

@@ -8,8 +8,12 @@ from __future__ import annotations
 import json
 import subprocess
 import sys
+from typing import Any
 
-from engines.motherland import ENGINE
+import pytest
+
+from engines.hexkit.scenario import Doc
+from engines.motherland import ENGINE, MotherlandEngine, data
 from engines.motherland.steps import ELSEWHERE, STEPS
 from pbem.steps import Step
 
@@ -111,3 +115,35 @@ def test_the_table_names_every_step_of_its_modules_in_order() -> None:
         "result-choice", "step-loss", "retreat-choice", "advance", "generals",
         "chit-choice", "stacking", "partisan-markers", "isolation-losses"]
     assert len(ENGINE.decision_kinds()) == 21
+
+
+def test_a_game_builds_only_its_own_scenario(monkeypatch: pytest.MonkeyPatch) -> None:
+    """The data of a scenario (its setup checked against the counters and the map) is
+    built when a game of it first asks, not the six of them on every load (issue 35:
+    2.2 M instructions a command); the list of scenarios reads as before (20.0)."""
+    before = ENGINE.new_state("4-uranus", ENGINE.resolve_options({})).snapshot()
+    built: list[str] = []
+    real = data._scenario
+
+    def counting(doc: Doc, counters: Any, hexmap: Any) -> data.ScenarioData:
+        sd = real(doc, counters, hexmap)
+        built.append(sd.id)
+        return sd
+
+    monkeypatch.setattr(data, "_scenario", counting)
+    engine = MotherlandEngine()
+    infos = engine.scenarios()
+    assert [(i.id, i.title, i.turns, i.description) for i in infos] == [
+        ("1-barbarossa", "Operation Barbarossa", (1, 7), "Turns 1-7 (20.0)"),
+        ("2-road-to-stalingrad", "Road to Stalingrad", (1, 12), "Turns 1-12 (20.0)"),
+        ("3-fall-blau", "Fall Blau", (8, 17), "Turns 8-17 (20.0)"),
+        ("4-uranus", "Operation Uranus", (12, 14), "Turns 12-14 (20.0)"),
+        ("5-zitadelle", "Operation Zitadelle", (16, 22), "Turns 16-22 (20.0)"),
+        ("6-for-the-motherland", "For the Motherland!", (1, 22), "Turns 1-22 (20.0)")]
+    assert {i.files for i in infos} == {engine.data.files}
+    assert built == []
+    st = engine.new_state("4-uranus", engine.resolve_options({}))
+    assert built == ["4-uranus"]
+    assert st.snapshot() == before
+    assert infos[3].title == engine.data.scenarios["4-uranus"].title
+    assert built == ["4-uranus"]
