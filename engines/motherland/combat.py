@@ -66,7 +66,7 @@ def attack_group_ok(s: MotherlandState, units: list[str]) -> str:
 
 def _attackers_for(s: MotherlandState, target: str, side: str) -> list[str]:
     out = []
-    for n in s.data.neighbors[target]:
+    for n in s.data.neighbors_of(target):
         for uid in s.units_at(n, side):
             c, u = s.c(uid), s.u(uid)
             if u.attacked or u.displaced or not c.is_combat or c.type == "fortress":

@@ -201,6 +201,28 @@ class GameData(Shared):
                 for h, ns in self.all_neighbors.items()}
 
     @cached_property
+    def _land_of(self) -> dict[str, tuple[str, ...]]:
+        return {}
+
+    def neighbors_of(self, h: str) -> tuple[str, ...]:
+        """``neighbors[h]``, found for that hex alone until something builds the whole
+        table: a combat, a retreat or an advance (8.0, 8.6, 8.7) reads a few hexes', and
+        building the 951 hexes' for them was about a tenth of an act's own work (issue
+        35).  KeyError for a hex not on the map, as the table."""
+        built = self.__dict__.get("neighbors")
+        if built is not None:
+            return built[h]  # type: ignore[no-any-return]
+        hit = self._land_of.get(h)
+        if hit is None:
+            # as all_neighbors and neighbors make each entry, in the same order
+            hm = self.hexmap
+            ids, wet = hm.ids, self.water
+            ns = tuple([ids[j] for j in hm.adjacency[hm.index[h]]])
+            hit = self._land_of[h] = (
+                ns if wet.isdisjoint(ns) else tuple([n for n in ns if n not in wet]))
+        return hit
+
+    @cached_property
     def land(self) -> tuple[str, ...]:
         return tuple(h for h in self.hexmap.ids if h not in self.water)
 

@@ -60,7 +60,9 @@ assert after and s.decision().kind != "combat", after
 s.apply(after[0])
 settle(s)
 s.legal_actions()
-print(json.dumps(sorted(m for m in {forbidden!r} if m in sys.modules)))
+# and the neighbours of the 951 hexes: the attacks read a few hexes' (8.0)
+built = [k for k in ("all_neighbors", "neighbors") if k in ENGINE.data.__dict__]
+print(json.dumps(sorted(m for m in {forbidden!r} if m in sys.modules) + built))
 """
 
 
@@ -147,3 +149,18 @@ def test_a_game_builds_only_its_own_scenario(monkeypatch: pytest.MonkeyPatch) ->
     assert st.snapshot() == before
     assert infos[3].title == engine.data.scenarios["4-uranus"].title
     assert built == ["4-uranus"]
+
+
+def test_a_hexs_neighbours_are_found_alone_until_the_table_is_built() -> None:
+    """A combat, a retreat or an advance (8.0, 8.6, 8.7) reads a few hexes' land
+    neighbours, found each alone and the same as the whole table's (issue 35: building
+    the table of the 951 hexes was about a tenth of an act's own work)."""
+    table = ENGINE.data.neighbors  # the reference, built whole
+    fresh = MotherlandEngine().data
+    for h in fresh.hexmap.ids:
+        assert fresh.neighbors_of(h) == table[h], h
+    assert "neighbors" not in fresh.__dict__ and "all_neighbors" not in fresh.__dict__
+    assert any(len(ns) < 6 for ns in table.values())  # water and the edges are left out
+    with pytest.raises(KeyError):
+        fresh.neighbors_of("9999")
+    assert ENGINE.data.neighbors_of("1010") is table["1010"]
