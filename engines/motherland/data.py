@@ -10,6 +10,8 @@ from __future__ import annotations
 from collections.abc import Iterator, Mapping
 from dataclasses import dataclass, field
 from functools import cached_property
+from itertools import compress
+from operator import itemgetter
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
@@ -172,7 +174,10 @@ class GameData(Shared):
     def water(self) -> frozenset[str]:
         """Sea and lake hexes (terrain classes marked ``water``): no unit stands there."""
         wet = {t.name for t in self.hexmap.legend if t.flag("water")}
-        return frozenset(h for h, t in self.hexmap.terrain.items() if t in wet)
+        # read in C, not hex by hex in Python: every act and receive that reaches a
+        # combat asks it once (issue 35)
+        terrain = self.hexmap.terrain
+        return frozenset(compress(terrain, map(wet.__contains__, terrain.values())))
 
     @cached_property
     def zoc_rule(self) -> ZocRule:
@@ -253,8 +258,7 @@ class GameData(Shared):
         out: dict[str, str] = {}
         for name in ("soviet_union", "bulgaria", "germany", "finland", "hungary", "romania",
                      "turkey"):
-            for h in self.hexmap.areas.get(name, ()):
-                out[h] = name
+            out.update(dict.fromkeys(self.hexmap.areas.get(name, ()), name))
         return out
 
     def country_of(self, h: str) -> str:
@@ -296,10 +300,12 @@ class GameData(Shared):
 
     @cached_property
     def _sides(self) -> dict[tuple[str, str], frozenset[str]]:
-        out: dict[tuple[str, str], frozenset[str]] = {}
-        for (a, b), f in self.hexmap.hexsides.items():
-            out[(a, b)] = f
-            out[(b, a)] = f
+        # each hexside as the map keeps it, then turned round, both in C (a retreat's
+        # first hexside asks it: issue 35); a look-up table, never iterated in order
+        sides = self.hexmap.hexsides
+        out = dict(sides)
+        out.update(zip(zip(map(itemgetter(1), sides), map(itemgetter(0), sides), strict=True),
+                       sides.values(), strict=True))
         return out
 
     def side_features(self, a: str, b: str) -> frozenset[str]:

@@ -164,3 +164,26 @@ def test_a_hexs_neighbours_are_found_alone_until_the_table_is_built() -> None:
     with pytest.raises(KeyError):
         fresh.neighbors_of("9999")
     assert ENGINE.data.neighbors_of("1010") is table["1010"]
+
+
+def test_the_maps_tables_read_in_c_are_those_read_hex_by_hex() -> None:
+    """The water (5.1), the countries (5.2.1) and the hexsides both ways (8.6.4) as a
+    loop over the map reads them, entry for entry and in the same order."""
+    d = MotherlandEngine().data
+    hm = d.hexmap
+    wet = {t.name for t in hm.legend if t.flag("water")}
+    assert d.water == frozenset(h for h, t in hm.terrain.items() if t in wet)
+    assert d.water and len(d.water) < len(hm.terrain)
+    country: dict[str, str] = {}
+    for name in ("soviet_union", "bulgaria", "germany", "finland", "hungary", "romania",
+                 "turkey"):
+        for h in hm.areas.get(name, ()):
+            country[h] = name
+    assert list(d.country.items()) == list(country.items())
+    sides: dict[tuple[str, str], frozenset[str]] = {}
+    for (a, b), f in hm.hexsides.items():
+        sides[(a, b)] = f
+        sides[(b, a)] = f
+    assert d.hexsides_both_ways() == sides
+    (a, b), f = next(iter(hm.hexsides.items()))
+    assert d.side_features(b, a) == d.side_features(a, b) == f != frozenset()
