@@ -187,3 +187,23 @@ def test_the_maps_tables_read_in_c_are_those_read_hex_by_hex() -> None:
     assert d.hexsides_both_ways() == sides
     (a, b), f = next(iter(hm.hexsides.items()))
     assert d.side_features(b, a) == d.side_features(a, b) == f != frozenset()
+
+
+def test_an_ending_is_parsed_when_first_listed_not_when_its_step_is_made() -> None:
+    """Making every step compiles no phase word's pattern ('end combat', 8.0): a command
+    that lists no ending (a retreat's listing, 8.6) never needs it (issue 35: about 1 M
+    instructions); the step still ends with the same action once asked."""
+    probe = ("import re\n"
+             "from engines.motherland.steps import STEPS\n"
+             "def compiled():\n"
+             "    return any(isinstance(k[1], str) and k[1].startswith('movement|combat')\n"
+             "               for k in re._cache)\n"
+             "made = list(STEPS.values())\n"
+             "print(compiled())\n"
+             "end = STEPS['combat'].ending_for(None, None)\n"
+             "print(end, compiled(), end is STEPS['combat'].ending_for(None, None))\n"
+             "print(STEPS['advance'].ending_for(None, None), STEPS['reinf'].ended())\n")
+    out = subprocess.run([sys.executable, "-c", probe], capture_output=True, text=True)
+    assert out.returncode == 0, out.stderr
+    assert out.stdout.splitlines() == ["False", "end combat True True",
+                                       "end advance end reinforcements"]

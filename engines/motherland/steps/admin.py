@@ -4,13 +4,12 @@ Turkey, Stalin and the sudden-death rolls."""
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any, ClassVar
+from typing import TYPE_CHECKING, Any
 
 from engines.motherland.admin import evacuable, evacuate, on_production, produce, produce_hexes
 from engines.motherland.args import ReplaceArgs, RollArgs, UnitArgs
 from engines.motherland.const import AXIS, DONE, SOVIET
 from engines.motherland.notation import EVACUATE, PRODUCE, act
-from engines.motherland.notation import ending as end_word
 from engines.motherland.optional import on_turkey
 from engines.motherland.reinforcements import (
     combine,
@@ -20,9 +19,9 @@ from engines.motherland.reinforcements import (
     replace,
     replace_options,
 )
+from engines.motherland.steps.base import EndedChoice
 from engines.motherland.victory import on_stalin, on_sudden_death, on_surrender
 from pbem.engine import Action, Event
-from pbem.grammar import Act
 from pbem.steps import Choice, Flow, NoArgs, Roll, Step
 
 if TYPE_CHECKING:
@@ -39,13 +38,13 @@ class TurkeyRoll(Roll["MotherlandState"]):
         on_turkey(s, args, roll)
 
 
-class Conversions(Choice["MotherlandState"]):
+class Conversions(EndedChoice):
     """17.2: the Soviet player may convert armies to Guards or Shock armies."""
 
     name = "convert"
     kind = "conversion"
     rule = "17.2"
-    ending: ClassVar[Act] = end_word(DONE["convert"])
+    done = DONE["convert"]
     Args = NoArgs
     default_option = 0
     when_empty, auto = "end", True
@@ -57,7 +56,7 @@ class Conversions(Choice["MotherlandState"]):
     decider = SOVIET
 
     def options(self, s: MotherlandState, args: NoArgs) -> list[Action]:
-        return [*convert_options(s), self.ending]
+        return [*convert_options(s), self.ended()]
 
     def apply(self, s: MotherlandState, args: NoArgs, action: Action,
               flow: Flow) -> list[Event]:
@@ -66,13 +65,13 @@ class Conversions(Choice["MotherlandState"]):
         return []
 
 
-class Kampfgruppen(Choice["MotherlandState"]):
+class Kampfgruppen(EndedChoice):
     """15.2: the Axis may combine two Kampfgruppen into a full corps."""
 
     name = "combine"
     kind = "kampfgruppe"
     rule = "15.2"
-    ending: ClassVar[Act] = end_word(DONE["combine"])
+    done = DONE["combine"]
     Args = NoArgs
     default_option = 0
     when_empty, auto = "end", True
@@ -81,7 +80,7 @@ class Kampfgruppen(Choice["MotherlandState"]):
     decider = AXIS
 
     def options(self, s: MotherlandState, args: NoArgs) -> list[Action]:
-        return [*combine_options(s), self.ending]
+        return [*combine_options(s), self.ended()]
 
     def apply(self, s: MotherlandState, args: NoArgs, action: Action,
               flow: Flow) -> list[Event]:
@@ -90,13 +89,13 @@ class Kampfgruppen(Choice["MotherlandState"]):
         return []
 
 
-class Replacements(Choice["MotherlandState"]):
+class Replacements(EndedChoice):
     """15.1: in a Mud turn the Axis spends its replacement points."""
 
     name = "replace"
     kind = "replacements"
     rule = "15.1"
-    ending: ClassVar[Act] = end_word(DONE["replace"])
+    done = DONE["replace"]
     Args = ReplaceArgs
     default_option = 0
     when_empty, auto = "end", True
@@ -105,7 +104,7 @@ class Replacements(Choice["MotherlandState"]):
     decider = AXIS
 
     def options(self, s: MotherlandState, args: ReplaceArgs) -> list[Action]:
-        return [*replace_options(s, args), self.ending]
+        return [*replace_options(s, args), self.ended()]
 
     def apply(self, s: MotherlandState, args: ReplaceArgs, action: Action,
               flow: Flow) -> list[Event]:
@@ -148,13 +147,13 @@ class Production(Choice["MotherlandState"]):
         return []
 
 
-class Evacuation(Choice["MotherlandState"]):
+class Evacuation(EndedChoice):
     """12.2: the Soviet player may evacuate one factory."""
 
     name = "evacuate"
     kind = "evacuation"
     rule = "12.2"
-    ending: ClassVar[Act] = end_word(DONE["evacuate"])
+    done = DONE["evacuate"]
     Args = NoArgs
     default_option = 0
     when_empty, auto = "end", True
@@ -163,7 +162,7 @@ class Evacuation(Choice["MotherlandState"]):
     decider = SOVIET
 
     def options(self, s: MotherlandState, args: NoArgs) -> list[Action]:
-        return [*(EVACUATE(x) for x in evacuable(s)), self.ending]
+        return [*(EVACUATE(x) for x in evacuable(s)), self.ended()]
 
     def apply(self, s: MotherlandState, args: NoArgs, action: Action,
               flow: Flow) -> list[Event]:

@@ -8,16 +8,32 @@ queue go to the runtime (``StepState.tell``, ``queue_frames``)."""
 from __future__ import annotations
 
 from collections.abc import Callable
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, ClassVar
 
-from pbem.engine import Event
-from pbem.steps import Flow, NoArgs, Procedure
+from engines.motherland.notation import ending
+from pbem.engine import Action, Event
+from pbem.steps import Choice, Flow, NoArgs, Procedure
 
 if TYPE_CHECKING:
     from engines.motherland.state import MotherlandState
+    from pbem.grammar import Act
 
 #: the default of a standing order among options of equal standing (Choice.order)
 FIRST_LISTED = "the first choice in the engine's listed order"
+
+
+class EndedChoice(Choice["MotherlandState"]):
+    """A decision its side ends with a word (``done``, one of const.DONE): the step's
+    ending action (``Choice.ending_for``) parsed when first listed or checked, not when
+    the step is made: a command that lists no ending compiles no phase word (issue 35)."""
+
+    done: ClassVar[str]
+
+    def ended(self) -> Act:
+        return ending(self.done)
+
+    def ending_for(self, s: MotherlandState, args: Any) -> Action | None:
+        return self.ended()
 
 
 class MotherlandProcedure(Procedure["MotherlandState"]):

@@ -4,7 +4,7 @@ over-stacking (6.0) and the Baku raid (21.1)."""
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any, ClassVar
+from typing import TYPE_CHECKING, Any
 
 from engines.motherland.args import HexArgs, MoveArgs, NArgs, RollArgs, SideArgs
 from engines.motherland.combat import eliminate
@@ -22,11 +22,10 @@ from engines.motherland.reinforcements import (
     reinf_pool,
 )
 from engines.motherland.stacking import over_limit
-from engines.motherland.steps.base import FIRST_LISTED
+from engines.motherland.steps.base import FIRST_LISTED, EndedChoice
 from engines.motherland.strategic import apply_ship, apply_strategic
 from pbem.engine import Action, Event
 from pbem.errors import IllegalAction
-from pbem.grammar import Act
 from pbem.steps import Choice, Flow, Roll, Step
 
 if TYPE_CHECKING:
@@ -80,13 +79,13 @@ class MoveChoice(Choice["MotherlandState"]):
         return []
 
 
-class Reinforcements(Choice["MotherlandState"]):
+class Reinforcements(EndedChoice):
     """17.0: the phasing side places its reinforcements; those left wait a turn."""
 
     name = "reinf"
     kind = "reinforcements"
     rule = "17.0"
-    ending: ClassVar[Act] = end_word(DONE["reinf"])
+    done = DONE["reinf"]
     Args = SideArgs
     default_option = 0
     when_empty, auto = "end", True
@@ -97,7 +96,7 @@ class Reinforcements(Choice["MotherlandState"]):
         opts: list[Action] = []
         for uid in reinf_pool(s, args.side):
             opts += [PLACE(uid, h) for h in reinf_hexes(s, uid)]
-        return [*opts, self.ending]
+        return [*opts, self.ended()]
 
     def end(self, s: MotherlandState, args: SideArgs, flow: Flow) -> list[Event]:
         flow.end()
