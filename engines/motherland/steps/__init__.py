@@ -43,13 +43,15 @@ def _rule(where: str, takes_args: bool = False) -> Callable[[MotherlandState, An
     """The rule ``module:function`` of this engine, imported when the procedure first runs
     it; given the frame's arguments when ``takes_args``."""
     module, _, name = where.partition(":")
+    found: list[Callable[..., None]] = []  # the rule, once imported
 
     def run(s: MotherlandState, a: Any) -> None:
-        rule = getattr(import_module(f"engines.motherland.{module}"), name)
+        if not found:
+            found.append(getattr(import_module(f"engines.motherland.{module}"), name))
         if takes_args:
-            rule(s, a)
+            found[0](s, a)
         else:
-            rule(s)
+            found[0](s)
     return run
 
 
@@ -109,16 +111,17 @@ class StepTable(Mapping[str, Step[Any]]):
             raise ValueError("two steps of the same name")
 
     def __getitem__(self, name: str) -> Step[Any]:
-        step = self._made.get(name)
-        if step is None:
-            module = ELSEWHERE[name]  # KeyError: no such step
-            made = step_table(*import_module(f"engines.motherland.steps.{module}").STEPS)
-            if set(made) != {n for n, m in ELSEWHERE.items() if m == module}:
-                raise ValueError(f"engines.motherland.steps.{module} makes the steps "
-                                 f"{sorted(made)}, not those ELSEWHERE names")
-            self._made.update(made)
-            step = made[name]
-        return step
+        try:  # the runtime asks a step for every frame it runs: the made ones first
+            return self._made[name]
+        except KeyError:
+            pass
+        module = ELSEWHERE[name]  # KeyError: no such step
+        made = step_table(*import_module(f"engines.motherland.steps.{module}").STEPS)
+        if set(made) != {n for n, m in ELSEWHERE.items() if m == module}:
+            raise ValueError(f"engines.motherland.steps.{module} makes the steps "
+                             f"{sorted(made)}, not those ELSEWHERE names")
+        self._made.update(made)
+        return made[name]
 
     def __contains__(self, name: object) -> bool:
         return name in self._made or name in ELSEWHERE
