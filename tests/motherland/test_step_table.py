@@ -207,3 +207,17 @@ def test_an_ending_is_parsed_when_first_listed_not_when_its_step_is_made() -> No
     assert out.returncode == 0, out.stderr
     assert out.stdout.splitlines() == ["False", "end combat True True",
                                        "end advance end reinforcements"]
+
+
+def test_the_procedures_are_instances_of_one_class_named_as_before() -> None:
+    """The seventeen procedures (supply 9.0, combat 8.2-8.7, chits 11.1, ...) are made
+    without a class each (issue 35: 2.3 M instructions of every import), each naming its
+    step, rule and arguments as the runtime reads them."""
+    from engines.motherland.args import ApplySideArgs
+    from engines.motherland.steps import PROCEDURES
+    from pbem.steps import NoArgs
+
+    assert len({type(p) for p in PROCEDURES}) == 1
+    assert [p.name for p in PROCEDURES] == list(STEPS)[-17:]
+    assert (STEPS["apply_side"].rule, STEPS["apply_side"].Args) == ("8.5", ApplySideArgs)
+    assert (STEPS["stacking"].rule, STEPS["stacking"].Args) == ("6.0", NoArgs)
