@@ -18,14 +18,15 @@ from engines.motherland.steps import ELSEWHERE, STEPS
 from pbem.steps import Step
 
 #: the steps of the phases a Combat Phase turn never reaches, their rules (5.0, 5.3, 5.5,
-#: 7.0, 9.0, 10.0, 12.0, 17.0, 21.0) and the kit's hex-number checks (pbem scenario check)
+#: 7.0, 9.0, 10.0, 12.0, 17.0, 21.0) and their frames' arguments, and the kit's hex-number
+#: checks (pbem scenario check)
 OTHER_PHASES = (
     "engines.motherland.steps.movement", "engines.motherland.steps.supply",
     "engines.motherland.steps.admin", "engines.motherland.movement",
     "engines.motherland.strategic", "engines.motherland.overrun",
     "engines.motherland.optional", "engines.motherland.partisans",
     "engines.motherland.reinforcements", "engines.motherland.admin",
-    "engines.motherland.stacking", "engines.hexkit.checks",
+    "engines.motherland.stacking", "engines.motherland.phase_args", "engines.hexkit.checks",
 )
 
 _SETTLE = """

@@ -7,10 +7,11 @@ from __future__ import annotations
 from typing import TYPE_CHECKING, Any
 
 from engines.motherland.admin import evacuable, evacuate, on_production, produce, produce_hexes
-from engines.motherland.args import ReplaceArgs, RollArgs, UnitArgs
+from engines.motherland.args import RollArgs
 from engines.motherland.const import AXIS, DONE, SOVIET
 from engines.motherland.notation import EVACUATE, PRODUCE, act
 from engines.motherland.optional import on_turkey
+from engines.motherland.phase_args import ReplaceArgs, UnitArgs
 from engines.motherland.reinforcements import (
     combine,
     combine_options,

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any
 
-from engines.motherland.args import CountArgs, PlaceArgs, RollArgs
+from engines.motherland.args import RollArgs
 from engines.motherland.combat import lose_step
 from engines.motherland.const import AXIS, DONE, SOVIET
 from engines.motherland.notation import (
@@ -22,6 +22,7 @@ from engines.motherland.partisans import (
     partisan_moves,
     partisan_targets,
 )
+from engines.motherland.phase_args import CountArgs, PlaceArgs
 from engines.motherland.steps.base import FIRST_LISTED, EndedChoice
 from engines.motherland.supply import (
     air_available,
