@@ -11,10 +11,8 @@ from functools import cached_property
 from pathlib import Path
 from types import MappingProxyType
 
-from engines.hexkit.checks import check_named_hexes
 from engines.motherland.data import ENGINE_ID, GameData, load
 from engines.motherland.sequence import setup
-from engines.motherland.stacking import over_limit
 from engines.motherland.state import MotherlandState
 from pbem.engine import (
     Engine,
@@ -91,9 +89,11 @@ class MotherlandEngine(Engine):
 
     def scenarios(self) -> list[ScenarioInfo]:
         out = []
-        for sid, sc in sorted(self.data.scenarios.items()):
-            out.append(ScenarioInfo(sid, sc.title, f"Turns {sc.first}-{sc.last} (20.0)",
-                                    self.data.files, (sc.first, sc.last)))
+        scenarios = self.data.scenarios
+        for sid in sorted(scenarios):
+            title, first, last = scenarios.head(sid)
+            out.append(ScenarioInfo(sid, title, f"Turns {first}-{last} (20.0)",
+                                    self.data.files, (first, last)))
         return out
 
     def options(self) -> list[OptionSpec]:
@@ -103,6 +103,9 @@ class MotherlandEngine(Engine):
     def check_scenarios(self) -> list[str]:
         """Every hex the book names where the book says, and legal setups (``pbem scenario
         check``)."""
+        from engines.hexkit.checks import check_named_hexes
+        from engines.motherland.stacking import over_limit
+
         problems = check_named_hexes(self.data.hexmap, BOOK_HEXES + ENGINE_HEXES)
         problems += super().check_scenarios()
         for info in self.scenarios():

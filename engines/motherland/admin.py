@@ -9,9 +9,10 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-from engines.motherland.args import ReplaceArgs, RollArgs, UnitArgs
+from engines.motherland.args import RollArgs
 from engines.motherland.chits import drop_chit
 from engines.motherland.const import AXIS, BAKU_ENTRY, SOVIET
+from engines.motherland.phase_args import ReplaceArgs, UnitArgs
 from engines.motherland.supply import rail_from, supply_blocked, supply_net
 from pbem.engine import Event
 from pbem.steps import Frame

@@ -45,13 +45,6 @@ class UnitsArgs:
 
 
 @dataclass
-class UnitArgs:
-    """The unit a step is about (the unit produced, 12.1)."""
-
-    unit: str = ""
-
-
-@dataclass
 class KeepArgs:
     """The strength chits drawn for an army, one to keep (16.5)."""
 
@@ -105,48 +98,6 @@ class AdvanceArgs:
     n: int = 0
     first: list[str] = field(default_factory=list)
     moved: dict[str, int] = field(default_factory=dict)
-
-
-@dataclass
-class HexArgs:
-    """The side and the hex a step is about (overstacking, 6.0)."""
-
-    side: str = AXIS
-    hex: str = ""
-
-
-@dataclass
-class CountArgs:
-    """The side, the hex and the count a step works to (isolation, 9.1.3; partisans out
-    of supply, 10.1)."""
-
-    side: str = AXIS
-    hex: str = ""
-    n: int = 0
-
-
-@dataclass
-class PlaceArgs:
-    """The partisans placed so far this phase."""
-
-    moved: list[str] = field(default_factory=list)
-
-
-@dataclass
-class ReplaceArgs:
-    """Replacements (15.1): where the step is in the list, the points left, and whether
-    it is finishing."""
-
-    i: int = 0
-    p: int = 0
-    fin: bool = False
-
-
-@dataclass
-class NArgs:
-    """A roll's number, for the step it sets (Baku's factories, 21.1.2)."""
-
-    n: int = 0
 
 
 @dataclass

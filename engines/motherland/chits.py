@@ -144,7 +144,7 @@ def admin_chits(s: MotherlandState) -> None:
     for uid in sorted(s.on_map(SOVIET)):
         if s.c(uid).type not in CHIT_TYPES:
             continue
-        near = any(n in axis_hexes for n in s.data.neighbors[s.u(uid).hex])
+        near = any(n in axis_hexes for n in s.data.neighbors_of(s.u(uid).hex))
         if near and not s.u(uid).chit:
             need.append(uid)  # 11.1.2
         elif not near and s.u(uid).chit:

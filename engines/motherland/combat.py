@@ -24,7 +24,6 @@ from engines.motherland.const import AXIS, BLOCKING_SIDES, SOVIET, other
 from engines.motherland.data import ALLIED_NATIONS, CHIT_TYPES, CORPS_TYPES
 from engines.motherland.notation import ATTACK, LOSE, TAKE, of_kind
 from engines.motherland.position import Combat
-from engines.motherland.supply import air_available, in_air_range
 from engines.motherland.terrain import soviet_infantry, turn1_frozen
 from pbem.engine import Action, Event
 from pbem.errors import IllegalAction
@@ -67,7 +66,7 @@ def attack_group_ok(s: MotherlandState, units: list[str]) -> str:
 
 def _attackers_for(s: MotherlandState, target: str, side: str) -> list[str]:
     out = []
-    for n in s.data.neighbors[target]:
+    for n in s.data.neighbors_of(target):
         for uid in s.units_at(n, side):
             c, u = s.c(uid), s.u(uid)
             if u.attacked or u.displaced or not c.is_combat or c.type == "fortress":
@@ -96,6 +95,7 @@ def _rrgun_ok(s: MotherlandState, target: str) -> bool:
 
 
 def air_ok(s: MotherlandState, target: str, units: Iterable[str]) -> bool:
+    from engines.motherland.supply import air_available, in_air_range
     return (air_available(s) > 0 and not s.snow and in_air_range(s, target)
             and all(s.german(x) for x in units))
 

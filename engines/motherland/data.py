@@ -7,9 +7,11 @@ counters by id and looks their fixed properties up in :class:`GameData`.
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Iterator, Mapping
 from dataclasses import dataclass, field
 from functools import cached_property
+from itertools import compress
+from operator import itemgetter
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
@@ -154,7 +156,7 @@ class GameData(Shared):
     chits: dict[str, Chit]
     empty_cup: dict[str, str]
     turns: dict[int, TurnInfo]
-    scenarios: dict[str, ScenarioData]
+    scenarios: Scenarios
     crt_columns: tuple[str, ...]
     crt_rows: tuple[tuple[str, ...], ...]
     tec: dict[str, Terrain]
@@ -172,7 +174,10 @@ class GameData(Shared):
     def water(self) -> frozenset[str]:
         """Sea and lake hexes (terrain classes marked ``water``): no unit stands there."""
         wet = {t.name for t in self.hexmap.legend if t.flag("water")}
-        return frozenset(h for h, t in self.hexmap.terrain.items() if t in wet)
+        # read in C, not hex by hex in Python: every act and receive that reaches a
+        # combat asks it once (issue 35)
+        terrain = self.hexmap.terrain
+        return frozenset(compress(terrain, map(wet.__contains__, terrain.values())))
 
     @cached_property
     def zoc_rule(self) -> ZocRule:
@@ -199,6 +204,28 @@ class GameData(Shared):
         wet = self.water
         return {h: ns if wet.isdisjoint(ns) else tuple([n for n in ns if n not in wet])
                 for h, ns in self.all_neighbors.items()}
+
+    @cached_property
+    def _land_of(self) -> dict[str, tuple[str, ...]]:
+        return {}
+
+    def neighbors_of(self, h: str) -> tuple[str, ...]:
+        """``neighbors[h]``, found for that hex alone until something builds the whole
+        table: a combat, a retreat or an advance (8.0, 8.6, 8.7) reads a few hexes', and
+        building the 951 hexes' for them was about a tenth of an act's own work (issue
+        35).  KeyError for a hex not on the map, as the table."""
+        built = self.__dict__.get("neighbors")
+        if built is not None:
+            return built[h]  # type: ignore[no-any-return]
+        hit = self._land_of.get(h)
+        if hit is None:
+            # as all_neighbors and neighbors make each entry, in the same order
+            hm = self.hexmap
+            ids, wet = hm.ids, self.water
+            ns = tuple([ids[j] for j in hm.adjacency[hm.index[h]]])
+            hit = self._land_of[h] = (
+                ns if wet.isdisjoint(ns) else tuple([n for n in ns if n not in wet]))
+        return hit
 
     @cached_property
     def land(self) -> tuple[str, ...]:
@@ -231,8 +258,7 @@ class GameData(Shared):
         out: dict[str, str] = {}
         for name in ("soviet_union", "bulgaria", "germany", "finland", "hungary", "romania",
                      "turkey"):
-            for h in self.hexmap.areas.get(name, ()):
-                out[h] = name
+            out.update(dict.fromkeys(self.hexmap.areas.get(name, ()), name))
         return out
 
     def country_of(self, h: str) -> str:
@@ -274,10 +300,12 @@ class GameData(Shared):
 
     @cached_property
     def _sides(self) -> dict[tuple[str, str], frozenset[str]]:
-        out: dict[tuple[str, str], frozenset[str]] = {}
-        for (a, b), f in self.hexmap.hexsides.items():
-            out[(a, b)] = f
-            out[(b, a)] = f
+        # each hexside as the map keeps it, then turned round, both in C (a retreat's
+        # first hexside asks it: issue 35); a look-up table, never iterated in order
+        sides = self.hexmap.hexsides
+        out = dict(sides)
+        out.update(zip(zip(map(itemgetter(1), sides), map(itemgetter(0), sides), strict=True),
+                       sides.values(), strict=True))
         return out
 
     def side_features(self, a: str, b: str) -> frozenset[str]:
@@ -397,6 +425,38 @@ def _scenario(doc: Doc, counters: Mapping[str, Counter], hexmap: HexMap) -> Scen
         soviet_recaptured=tuple(setup.get("soviet_recaptured", [])))
 
 
+class Scenarios(Mapping[str, ScenarioData]):
+    """The scenarios by id, each built (its setup checked against the counters and the
+    map) when first asked for: a game reads one of the six (issue 35: building all six was
+    2.2 M instructions of every command's load).  ``pbem scenario check`` builds each."""
+
+    def __init__(self, docs: Mapping[str, Doc], counters: Mapping[str, Counter],
+                 hexmap: HexMap) -> None:
+        self._docs = dict(sorted(docs.items()))
+        self._counters = counters
+        self._hexmap = hexmap
+        self._built: dict[str, ScenarioData] = {}
+
+    def __getitem__(self, sid: str) -> ScenarioData:
+        built = self._built.get(sid)
+        if built is None:
+            built = self._built[sid] = _scenario(self._docs[sid], self._counters,
+                                                 self._hexmap)
+        return built
+
+    def __iter__(self) -> Iterator[str]:
+        return iter(self._docs)
+
+    def __len__(self) -> int:
+        return len(self._docs)
+
+    def head(self, sid: str) -> tuple[str, int, int]:
+        """The scenario's title and its first and last turns (20.0), its setup unread."""
+        doc = self._docs[sid]
+        turns = doc.get_list("scenario", "turns")
+        return doc.get_str("scenario", "title"), int(turns[0]), int(turns[1])
+
+
 def load(root: Traversable | Path | None = None, map_file: Path | None = None) -> GameData:
     """Load the shipped data (or ``root``); ``map_file`` replaces the map (tests)."""
     if root is None:
@@ -436,10 +496,8 @@ def load(root: Traversable | Path | None = None, map_file: Path | None = None) -
         if isinstance(spec, dict):
             tec[name] = Terrain(spec["leg"], spec["mech"], spec["shift"],
                                 spec.get("prohibited_except", ""))
-    scenarios = {}
-    for name in sorted(sset.scenarios):
-        sd = _scenario(sset.scenario(name), counters, hexmap)
-        scenarios[sd.id] = sd
+    scenarios = Scenarios({sid: sset.scenario(sid) for sid in sset.scenarios}, counters,
+                          hexmap)
     if not scenarios:
         raise ScenarioError("no scenario files", path=str(root))
     return GameData(

@@ -115,11 +115,19 @@ def act(action: Action) -> Act:
 
 
 def ending(text: str) -> Act:
-    """The action of a word that ends a waiting task (``end movement``: const.DONE)."""
-    found = GRAMMAR.parse(text)
-    if found.kind not in _ENDS:
-        raise ValueError(f"{text!r} ends no task")
+    """The action of a word that ends a waiting task (``end movement``: const.DONE), parsed
+    once a process: the first compiles the phase word's pattern, which a command that
+    lists no ending never needs (a retreat's listing; issue 35)."""
+    found = _ENDINGS.get(text)
+    if found is None:
+        found = GRAMMAR.parse(text)
+        if found.kind not in _ENDS:
+            raise ValueError(f"{text!r} ends no task")
+        _ENDINGS[text] = found
     return found
+
+
+_ENDINGS: dict[str, Act] = {}
 
 
 def is_end(action: Action) -> bool:

@@ -5,8 +5,9 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-from engines.motherland.args import CountArgs, PlaceArgs, RollArgs
+from engines.motherland.args import RollArgs
 from engines.motherland.const import AXIS, SOVIET
+from engines.motherland.phase_args import CountArgs, PlaceArgs
 from pbem.engine import Event
 from pbem.steps import Frame
 

@@ -6,11 +6,12 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-from engines.motherland.args import ReplaceArgs, RollArgs, SideArgs
+from engines.motherland.args import RollArgs, SideArgs
 from engines.motherland.chits import draw_task, drop_chit
 from engines.motherland.const import AXIS, SOVIET, other
 from engines.motherland.data import CORPS_TYPES
 from engines.motherland.notation import COMBINE, CONVERT, REPLACE
+from engines.motherland.phase_args import ReplaceArgs
 from engines.motherland.supply import supply_net
 from engines.motherland.terrain import may_enter_country, terrain_cost
 from engines.motherland.victory import claim

@@ -242,7 +242,7 @@ def advance_options(s: MotherlandState, t: AdvanceArgs) -> list[Action]:
         cap = min(t.n, 2 if s.c(uid).type in ARMOR_TYPES else 1)  # 8.7.1
         if m >= cap:
             continue
-        for n in s.data.neighbors[u.hex]:
+        for n in s.data.neighbors_of(u.hex):
             if m == 0 and n not in t.first:
                 continue  # 8.7.2 first hex: the vacated hex
             if _advance_step_ok(s, uid, u.hex, n, second=m > 0):

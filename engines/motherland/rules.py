@@ -8,8 +8,10 @@ die roll, the D2 example's three ways, the advance examples).
 from __future__ import annotations
 
 from dataclasses import dataclass
+from typing import TYPE_CHECKING
 
-from engines.hexkit.odds import Column, modified_roll, odds_column, shift_column
+if TYPE_CHECKING:
+    from engines.hexkit.odds import Column
 
 
 @dataclass(frozen=True)
@@ -44,12 +46,18 @@ def decode(code: str) -> Outcome:
 
 def column(attack: int, defense: int, columns: tuple[str, ...], shift: int) -> Column:
     """8.1 step 2 odds rounded for the defender, then 8.2 shifts from the end columns."""
+    # the kit's odds arithmetic loads with a combat's first odds, not with every command
+    # (issue 35)
+    from engines.hexkit.odds import odds_column, shift_column
+
     col = odds_column(attack, defense, columns)
     return shift_column(col, shift, columns)
 
 
 def final_roll(die: int, modifiers: list[int]) -> int:
     """8.2.1: modifiers are cumulative; a modified roll above 9 is 9 (and never below 1)."""
+    from engines.hexkit.odds import modified_roll
+
     return modified_roll(die, modifiers, low=1, high=9)
 
 

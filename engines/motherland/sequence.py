@@ -12,13 +12,9 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-from engines.motherland.admin import admin_tasks
 from engines.motherland.args import GameArgs, MoveArgs, PhaseArgs, SideArgs
 from engines.motherland.const import AXIS, SOVIET
-from engines.motherland.movement import exploit_mp
 from engines.motherland.position import Air, Position, Unit
-from engines.motherland.supply import supply_tasks
-from engines.motherland.victory import claim, end_game
 from pbem.engine import Event
 from pbem.steps import Entry, Flow, Frame, Procedure, Sequence
 
@@ -35,6 +31,7 @@ if TYPE_CHECKING:
 
 
 def setup(s: MotherlandState) -> Position:
+    from engines.motherland.victory import claim
     d, sc = s.data, s.sc
     units = {uid: Unit(steps=d.counters[uid].max_steps) for uid in sorted(d.counters)}
     for uid, h in (*sc.axis, *sc.soviet):
@@ -106,7 +103,9 @@ def push_phase(s: MotherlandState) -> None:
         unit.defended = False
         unit.displaced = False
     s.pos.hit = []
+    # each phase's rules load with the first phase of their kind (issue 35)
     if name == "supply":
+        from engines.motherland.supply import supply_tasks
         s.queue_frames(supply_tasks(s), first=True)
     elif name == "move":
         for uid in s.on_map(side):
@@ -123,6 +122,7 @@ def push_phase(s: MotherlandState) -> None:
     elif name == "combat":
         s.queue_frames([Frame("combat", SideArgs(side))], first=True)
     elif name == "exploit":
+        from engines.motherland.movement import exploit_mp
         s.pos.late = False
         for uid in s.on_map(side):
             u = s.u(uid)
@@ -132,6 +132,7 @@ def push_phase(s: MotherlandState) -> None:
             u.mp = exploit_mp(s, uid)  # may set mode "one" or "done" (5.4)
         s.queue_frames([Frame("move", MoveArgs(side, True))], first=True)
     else:
+        from engines.motherland.admin import admin_tasks
         s.queue_frames(admin_tasks(s), first=True)
     s.queue_frames([Frame("stacking")])
 
@@ -153,6 +154,8 @@ def turn_sequence(s: MotherlandState) -> str:
 
 def next_turn(s: MotherlandState) -> bool:
     """The turn is over: on to the next, or past the last the game ends (19.0)."""
+    from engines.motherland.victory import end_game
+
     s.pos.phase = len(s.phases())
     if s.turn >= s.sc.last:
         end_game(s)

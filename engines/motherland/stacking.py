@@ -5,9 +5,9 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-from engines.motherland.args import HexArgs
 from engines.motherland.const import SOVIET, other
 from engines.motherland.data import CORPS_TYPES, SOVIET_ARMY_TYPES
+from engines.motherland.phase_args import HexArgs
 from pbem.steps import Frame
 
 if TYPE_CHECKING:

@@ -18,7 +18,7 @@ from collections.abc import Iterable
 from typing import TYPE_CHECKING
 
 from engines.hexkit.movement import spread
-from engines.motherland.args import CountArgs, PlaceArgs, RollArgs
+from engines.motherland.args import RollArgs
 from engines.motherland.chits import drop_chit
 from engines.motherland.const import (
     AXIS,
@@ -32,6 +32,7 @@ from engines.motherland.const import (
     TUAPSE,
     other,
 )
+from engines.motherland.phase_args import CountArgs, PlaceArgs
 from engines.motherland.terrain import soviet_infantry
 from pbem.engine import Event
 from pbem.steps import Frame

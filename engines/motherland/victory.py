@@ -10,12 +10,10 @@ from __future__ import annotations
 from collections.abc import Iterable
 from typing import TYPE_CHECKING
 
-from engines.hexkit.movement import lightest_chain
 from engines.motherland.args import RollArgs
 from engines.motherland.const import AXIS, LENINGRAD, MOSCOW, SOVIET, other
 from engines.motherland.data import SOVIET_ARMY_TYPES
 from engines.motherland.position import GameEnd
-from engines.motherland.supply import supply_blocked, supply_spread
 from pbem.engine import Event
 from pbem.steps import Frame
 
@@ -111,6 +109,8 @@ def on_surrender(s: MotherlandState, roll: int) -> None:
 
 def front_line_gap(s: MotherlandState, side: str) -> int:
     """19.2: hexes missing from ``side``'s best Baltic-to-Black-Sea front line."""
+    from engines.hexkit.movement import lightest_chain
+
     z = s.zoc(side)
     good = {h for h in s.data.land if not s.has_enemy(h, side)
             and (s.has_friend(h, side) or h in z)}
@@ -123,6 +123,8 @@ def front_line_gap(s: MotherlandState, side: str) -> int:
 
 def _city_counts(s: MotherlandState, h: str, side: str) -> bool:
     """19.1.3 a line of any length to a supply source; 19.1.4 not empty in enemy ZOC."""
+    from engines.motherland.supply import supply_blocked, supply_spread
+
     if not s.has_friend(h, side) and h in s.zoc(other(side)):
         return False
     if side == AXIS:

@@ -12,6 +12,11 @@ rules are the plain functions of the rule modules (``supply.py``, ``combat.py``,
 ``retreat.py``, ...), which never import the steps.  A step says who decides, what is
 offered, what the default is, and which rule applies an answer.
 
+A phase's module of steps, and the rules only it runs, load with the first frame of one of
+its steps (:class:`StepTable`): a turn in a Combat Phase never imports the movement,
+supply or administrative steps (issue 35: every module a turn command imports costs it
+0.4-0.5 M instructions to load).
+
 Events go to the runtime's log (``StepState.tell``) where the rules find them; the
 frames a rule queues (``StepState.queue_frames``, the last queued first) run once the step
 has moved its flow, the runtime putting them on the stack.
@@ -19,98 +24,115 @@ has moved its flow, the runtime putting them on the stack.
 
 from __future__ import annotations
 
-from typing import Any
+from collections.abc import Callable, Iterator, Mapping
+from importlib import import_module
+from typing import TYPE_CHECKING, Any
 
-from engines.motherland.admin import recovery
 from engines.motherland.args import ApplySideArgs, RoleArgs, SideArgs, StuckArgs, UnitsArgs
-from engines.motherland.chits import admin_chits, admin_draws, combat_chits
-from engines.motherland.combat import apply_side, combat_end, combat_resolve, stuck_steps
-from engines.motherland.optional import turkey
-from engines.motherland.partisans import partisan_effects
-from engines.motherland.reinforcements import arrivals
-from engines.motherland.retreat import advance_start
 from engines.motherland.sequence import AxisFirstTurn, Game, PhaseStart, SovietFirstTurn
-from engines.motherland.stacking import stacking
-from engines.motherland.steps.admin import (
-    Conversions,
-    Evacuation,
-    Kampfgruppen,
-    Production,
-    ProductionRoll,
-    Replacements,
-    StalinRoll,
-    SuddenDeathRoll,
-    SurrenderRoll,
-    TurkeyRoll,
-)
 from engines.motherland.steps.base import MotherlandProcedure, _procedure
-from engines.motherland.steps.combat import (
-    AdvanceChoice,
-    CombatChoice,
-    CrtRoll,
-    DrawChits,
-    Generals,
-    KeepChit,
-    LoseSteps,
-    RetreatChoice,
-    TakeResult,
-)
-from engines.motherland.steps.movement import (
-    BakuFactories,
-    BakuFactoriesRoll,
-    BakuRoll,
-    MoveChoice,
-    Overstacked,
-    Reinforcements,
-    ReturningRoll,
-)
-from engines.motherland.steps.supply import (
-    AirSupply,
-    ExpendBases,
-    IsolationLosses,
-    IsolationRoll,
-    PartisanMarkers,
-    PartisanPlacement,
-    PartisanRoll,
-)
-from engines.motherland.supply import (
-    isolation_rolls,
-    remove_expended,
-    supply_start,
-    supply_status,
-)
-from pbem.steps import Step, step_table
+from pbem.steps import NoArgs, Step, step_table
 
-__all__ = ["STEPS", "MotherlandProcedure"]
+if TYPE_CHECKING:
+    from engines.motherland.state import MotherlandState
+
+__all__ = ["STEPS", "MotherlandProcedure", "StepTable"]
 
 
-PROCEDURES: tuple[MotherlandProcedure, ...] = (
-    _procedure("supply_start", "9.0", lambda s, a: supply_start(s)),  # 14.0, 16.5, 17.3
-    _procedure("supply_status", "9.1", lambda s, a: supply_status(s)),
-    _procedure("partisan_effects", "10.1", lambda s, a: partisan_effects(s)),
-    _procedure("isolation_rolls", "9.1.3", lambda s, a: isolation_rolls(s)),
-    _procedure("remove_expended", "9.3.4", lambda s, a: remove_expended(s)),
-    _procedure("arrivals", "17.0", lambda s, a: arrivals(s, a), SideArgs),
-    _procedure("stacking", "6.0", lambda s, a: stacking(s)),
-    _procedure("turkey", "21.2", lambda s, a: turkey(s)),
-    _procedure("admin_chits", "11.1.2", lambda s, a: admin_chits(s)),
-    _procedure("admin_draws", "11.1.2", lambda s, a: admin_draws(s, a), UnitsArgs),
-    _procedure("recovery", "14.0", lambda s, a: recovery(s)),
-    _procedure("combat_chits", "11.1.1", lambda s, a: combat_chits(s, a), UnitsArgs),
-    _procedure("combat_resolve", "8.2", lambda s, a: combat_resolve(s)),
-    _procedure("apply_side", "8.5", lambda s, a: apply_side(s, a), ApplySideArgs),
-    _procedure("advance_start", "8.7", lambda s, a: advance_start(s, a), RoleArgs),
-    _procedure("stuck_steps", "8.5.1", lambda s, a: stuck_steps(s, a), StuckArgs),
-    _procedure("combat_end", "8.0", lambda s, a: combat_end(s)),
-)
+def _rule(where: str, takes_args: bool = False) -> Callable[[MotherlandState, Any], None]:
+    """The rule ``module:function`` of this engine, imported when the procedure first runs
+    it; given the frame's arguments when ``takes_args``."""
+    module, _, name = where.partition(":")
+    found: list[Callable[..., None]] = []  # the rule, once imported
+
+    def run(s: MotherlandState, a: Any) -> None:
+        if not found:
+            found.append(getattr(import_module(f"engines.motherland.{module}"), name))
+        if takes_args:
+            found[0](s, a)
+        else:
+            found[0](s)
+    return run
 
 
-STEPS: dict[str, Step[Any]] = step_table(
-    Game(), PhaseStart(), AxisFirstTurn(), SovietFirstTurn(),
-    MoveChoice(), CombatChoice(), Reinforcements(), TakeResult(), LoseSteps(),
-    RetreatChoice(), AdvanceChoice(), Generals(), KeepChit(), Overstacked(), ExpendBases(),
-    AirSupply(), PartisanMarkers(), PartisanPlacement(), IsolationLosses(), Conversions(),
-    Kampfgruppen(), Replacements(), Production(), Evacuation(), BakuFactories(),
-    CrtRoll(), ReturningRoll(), PartisanRoll(), IsolationRoll(), ProductionRoll(),
-    SuddenDeathRoll(), StalinRoll(), SurrenderRoll(), BakuRoll(), BakuFactoriesRoll(),
-    TurkeyRoll(), DrawChits(), *PROCEDURES)
+def _procedures() -> tuple[MotherlandProcedure, ...]:
+    made = []
+    for step, rule, where, args in (
+        ("supply_start", "9.0", "supply:supply_start", NoArgs),  # 14.0, 16.5, 17.3
+        ("supply_status", "9.1", "supply:supply_status", NoArgs),
+        ("partisan_effects", "10.1", "partisans:partisan_effects", NoArgs),
+        ("isolation_rolls", "9.1.3", "supply:isolation_rolls", NoArgs),
+        ("remove_expended", "9.3.4", "supply:remove_expended", NoArgs),
+        ("arrivals", "17.0", "reinforcements:arrivals", SideArgs),
+        ("stacking", "6.0", "stacking:stacking", NoArgs),
+        ("turkey", "21.2", "optional:turkey", NoArgs),
+        ("admin_chits", "11.1.2", "chits:admin_chits", NoArgs),
+        ("admin_draws", "11.1.2", "chits:admin_draws", UnitsArgs),
+        ("recovery", "14.0", "admin:recovery", NoArgs),
+        ("combat_chits", "11.1.1", "chits:combat_chits", UnitsArgs),
+        ("combat_resolve", "8.2", "combat:combat_resolve", NoArgs),
+        ("apply_side", "8.5", "combat:apply_side", ApplySideArgs),
+        ("advance_start", "8.7", "retreat:advance_start", RoleArgs),
+        ("stuck_steps", "8.5.1", "combat:stuck_steps", StuckArgs),
+        ("combat_end", "8.0", "combat:combat_end", NoArgs),
+    ):
+        made.append(_procedure(step, rule, _rule(where, args is not NoArgs), args))
+    return tuple(made)
+
+
+PROCEDURES = _procedures()
+
+#: the steps each phase's module makes (its ``STEPS``), by name, in the table's order (the
+#: order ``Engine.standing_orders`` lists them in)
+ELSEWHERE: dict[str, str] = {
+    "move": "movement", "combat": "combat", "reinf": "movement", "take": "combat",
+    "lose": "combat", "retreat": "combat", "advance": "combat", "generals": "combat",
+    "keep": "combat", "stack": "movement", "expend": "supply", "airsupply": "supply",
+    "partisan_oos": "supply", "partisan_place": "supply", "isolation": "supply",
+    "convert": "admin", "combine": "admin", "replace": "admin", "produce": "admin",
+    "evacuate": "admin", "baku_factories": "movement", "roll-crt": "combat",
+    "roll-returning": "movement", "roll-partisan": "supply", "roll-isolation": "supply",
+    "roll-production": "admin", "roll-sudden-death": "admin", "roll-stalin": "admin",
+    "roll-surrender": "admin", "roll-baku": "movement", "roll-baku-factories": "movement",
+    "roll-turkey": "admin", "draw": "combat",
+}
+
+
+class StepTable(Mapping[str, Step[Any]]):
+    """The step table (as ``pbem.steps.step_table`` makes it) whose steps of
+    :data:`ELSEWHERE` are made when one of their module's is first asked for: asking
+    whether a step exists, or the names in order, loads nothing."""
+
+    def __init__(self, here: Mapping[str, Step[Any]], before: tuple[str, ...]) -> None:
+        #: the names in the table's order: ``before``, then :data:`ELSEWHERE`'s, then the rest
+        self._names = (*before, *ELSEWHERE, *(n for n in here if n not in before))
+        self._made: dict[str, Step[Any]] = dict(here)
+        if len(set(self._names)) != len(self._names) or set(here) & set(ELSEWHERE):
+            raise ValueError("two steps of the same name")
+
+    def __getitem__(self, name: str) -> Step[Any]:
+        try:  # the runtime asks a step for every frame it runs: the made ones first
+            return self._made[name]
+        except KeyError:
+            pass
+        module = ELSEWHERE[name]  # KeyError: no such step
+        made = step_table(*import_module(f"engines.motherland.steps.{module}").STEPS)
+        if set(made) != {n for n, m in ELSEWHERE.items() if m == module}:
+            raise ValueError(f"engines.motherland.steps.{module} makes the steps "
+                             f"{sorted(made)}, not those ELSEWHERE names")
+        self._made.update(made)
+        return made[name]
+
+    def __contains__(self, name: object) -> bool:
+        return name in self._made or name in ELSEWHERE
+
+    def __iter__(self) -> Iterator[str]:
+        return iter(self._names)
+
+    def __len__(self) -> int:
+        return len(self._names)
+
+
+_SEQUENCE = (Game(), PhaseStart(), AxisFirstTurn(), SovietFirstTurn())
+STEPS: Mapping[str, Step[Any]] = StepTable(step_table(*_SEQUENCE, *PROCEDURES),
+                                           tuple(s.name for s in _SEQUENCE))

@@ -4,14 +4,14 @@ Turkey, Stalin and the sudden-death rolls."""
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, ClassVar
+from typing import TYPE_CHECKING, Any
 
 from engines.motherland.admin import evacuable, evacuate, on_production, produce, produce_hexes
-from engines.motherland.args import ReplaceArgs, RollArgs, UnitArgs
+from engines.motherland.args import RollArgs
 from engines.motherland.const import AXIS, DONE, SOVIET
 from engines.motherland.notation import EVACUATE, PRODUCE, act
-from engines.motherland.notation import ending as end_word
 from engines.motherland.optional import on_turkey
+from engines.motherland.phase_args import ReplaceArgs, UnitArgs
 from engines.motherland.reinforcements import (
     combine,
     combine_options,
@@ -20,10 +20,10 @@ from engines.motherland.reinforcements import (
     replace,
     replace_options,
 )
+from engines.motherland.steps.base import EndedChoice
 from engines.motherland.victory import on_stalin, on_sudden_death, on_surrender
 from pbem.engine import Action, Event
-from pbem.grammar import Act
-from pbem.steps import Choice, Flow, NoArgs, Roll
+from pbem.steps import Choice, Flow, NoArgs, Roll, Step
 
 if TYPE_CHECKING:
     from engines.motherland.state import MotherlandState
@@ -39,13 +39,13 @@ class TurkeyRoll(Roll["MotherlandState"]):
         on_turkey(s, args, roll)
 
 
-class Conversions(Choice["MotherlandState"]):
+class Conversions(EndedChoice):
     """17.2: the Soviet player may convert armies to Guards or Shock armies."""
 
     name = "convert"
     kind = "conversion"
     rule = "17.2"
-    ending: ClassVar[Act] = end_word(DONE["convert"])
+    done = DONE["convert"]
     Args = NoArgs
     default_option = 0
     when_empty, auto = "end", True
@@ -57,7 +57,7 @@ class Conversions(Choice["MotherlandState"]):
     decider = SOVIET
 
     def options(self, s: MotherlandState, args: NoArgs) -> list[Action]:
-        return [*convert_options(s), self.ending]
+        return [*convert_options(s), self.ended()]
 
     def apply(self, s: MotherlandState, args: NoArgs, action: Action,
               flow: Flow) -> list[Event]:
@@ -66,13 +66,13 @@ class Conversions(Choice["MotherlandState"]):
         return []
 
 
-class Kampfgruppen(Choice["MotherlandState"]):
+class Kampfgruppen(EndedChoice):
     """15.2: the Axis may combine two Kampfgruppen into a full corps."""
 
     name = "combine"
     kind = "kampfgruppe"
     rule = "15.2"
-    ending: ClassVar[Act] = end_word(DONE["combine"])
+    done = DONE["combine"]
     Args = NoArgs
     default_option = 0
     when_empty, auto = "end", True
@@ -81,7 +81,7 @@ class Kampfgruppen(Choice["MotherlandState"]):
     decider = AXIS
 
     def options(self, s: MotherlandState, args: NoArgs) -> list[Action]:
-        return [*combine_options(s), self.ending]
+        return [*combine_options(s), self.ended()]
 
     def apply(self, s: MotherlandState, args: NoArgs, action: Action,
               flow: Flow) -> list[Event]:
@@ -90,13 +90,13 @@ class Kampfgruppen(Choice["MotherlandState"]):
         return []
 
 
-class Replacements(Choice["MotherlandState"]):
+class Replacements(EndedChoice):
     """15.1: in a Mud turn the Axis spends its replacement points."""
 
     name = "replace"
     kind = "replacements"
     rule = "15.1"
-    ending: ClassVar[Act] = end_word(DONE["replace"])
+    done = DONE["replace"]
     Args = ReplaceArgs
     default_option = 0
     when_empty, auto = "end", True
@@ -105,7 +105,7 @@ class Replacements(Choice["MotherlandState"]):
     decider = AXIS
 
     def options(self, s: MotherlandState, args: ReplaceArgs) -> list[Action]:
-        return [*replace_options(s, args), self.ending]
+        return [*replace_options(s, args), self.ended()]
 
     def apply(self, s: MotherlandState, args: ReplaceArgs, action: Action,
               flow: Flow) -> list[Event]:
@@ -148,13 +148,13 @@ class Production(Choice["MotherlandState"]):
         return []
 
 
-class Evacuation(Choice["MotherlandState"]):
+class Evacuation(EndedChoice):
     """12.2: the Soviet player may evacuate one factory."""
 
     name = "evacuate"
     kind = "evacuation"
     rule = "12.2"
-    ending: ClassVar[Act] = end_word(DONE["evacuate"])
+    done = DONE["evacuate"]
     Args = NoArgs
     default_option = 0
     when_empty, auto = "end", True
@@ -163,7 +163,7 @@ class Evacuation(Choice["MotherlandState"]):
     decider = SOVIET
 
     def options(self, s: MotherlandState, args: NoArgs) -> list[Action]:
-        return [*(EVACUATE(x) for x in evacuable(s)), self.ending]
+        return [*(EVACUATE(x) for x in evacuable(s)), self.ended()]
 
     def apply(self, s: MotherlandState, args: NoArgs, action: Action,
               flow: Flow) -> list[Event]:
@@ -201,3 +201,10 @@ class SurrenderRoll(Roll["MotherlandState"]):
 
     def then(self, s: MotherlandState, args: RollArgs, roll: int) -> None:
         on_surrender(s, roll)
+
+
+#: the steps this module makes (the table's, engines.motherland.steps.StepTable)
+STEPS: tuple[Step[Any], ...] = (
+    TurkeyRoll(), Conversions(), Kampfgruppen(), Replacements(), ProductionRoll(),
+    Production(), Evacuation(), SuddenDeathRoll(), StalinRoll(), SurrenderRoll(),
+)

@@ -8,35 +8,52 @@ queue go to the runtime (``StepState.tell``, ``queue_frames``)."""
 from __future__ import annotations
 
 from collections.abc import Callable
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, ClassVar
 
-from pbem.engine import Event
-from pbem.steps import Flow, NoArgs, Procedure
+from engines.motherland.notation import ending
+from pbem.engine import Action, Event
+from pbem.steps import Choice, Flow, NoArgs, Procedure
 
 if TYPE_CHECKING:
     from engines.motherland.state import MotherlandState
+    from pbem.grammar import Act
 
 #: the default of a standing order among options of equal standing (Choice.order)
 FIRST_LISTED = "the first choice in the engine's listed order"
 
 
+class EndedChoice(Choice["MotherlandState"]):
+    """A decision its side ends with a word (``done``, one of const.DONE): the step's
+    ending action (``Choice.ending_for``) parsed when first listed or checked, not when
+    the step is made: a command that lists no ending compiles no phase word (issue 35)."""
+
+    done: ClassVar[str]
+
+    def ended(self) -> Act:
+        return ending(self.done)
+
+    def ending_for(self, s: MotherlandState, args: Any) -> Action | None:
+        return self.ended()
+
+
 class MotherlandProcedure(Procedure["MotherlandState"]):
-    """Bookkeeping: the rule runs, the frame ends."""
+    """Bookkeeping: one rule runs with the frame's arguments, the frame ends.  One class
+    for the seventeen, each procedure an instance naming its step, rule and arguments:
+    a class made for each was 2.3 M instructions of every command's import (issue 35)."""
+
+    def __init__(self, step: str, rule: str, do: Callable[[MotherlandState, Any], None],
+                 args: type[Any] = NoArgs) -> None:
+        # what a class of its own would declare, read off the step by the runtime
+        vars(self).update(name=step, rule=rule, Args=args)
+        self._do = do
 
     def run(self, s: MotherlandState, args: Any, flow: Flow) -> list[Event]:
-        self.do(s, args)
+        self._do(s, args)
         flow.end()
         return []
-
-    def do(self, s: MotherlandState, args: Any) -> None:
-        raise NotImplementedError
 
 
 def _procedure(step: str, rule: str, do: Callable[[MotherlandState, Any], None],
                args: type[Any] = NoArgs) -> MotherlandProcedure:
     """A procedure that runs one rule of the state with the frame's arguments."""
-    cls = type(f"Procedure_{step}", (MotherlandProcedure,),
-               {"name": step, "rule": rule, "Args": args,
-                "do": lambda self, s, a: do(s, a)})
-    procedure: MotherlandProcedure = cls()
-    return procedure
+    return MotherlandProcedure(step, rule, do, args)

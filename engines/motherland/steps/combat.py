@@ -4,7 +4,7 @@ advances after combat (8.7)."""
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, ClassVar
+from typing import TYPE_CHECKING, Any
 
 from engines.motherland.args import (
     AdvanceArgs,
@@ -30,7 +30,6 @@ from engines.motherland.combat import (
 )
 from engines.motherland.const import DONE, SOVIET
 from engines.motherland.notation import KEEP, act
-from engines.motherland.notation import ending as end_word
 from engines.motherland.retreat import (
     advance_options,
     advance_refusal,
@@ -41,30 +40,29 @@ from engines.motherland.retreat import (
     retreat_options,
     retreat_refusal,
 )
-from engines.motherland.steps.base import FIRST_LISTED
+from engines.motherland.steps.base import FIRST_LISTED, EndedChoice
 from pbem.engine import Action, ChanceRequest, Event, Outcome
 from pbem.errors import IllegalAction
-from pbem.grammar import Act
-from pbem.steps import Choice, Flow, Refusal, Roll
+from pbem.steps import Choice, Flow, Refusal, Roll, Step
 
 if TYPE_CHECKING:
     from engines.motherland.state import MotherlandState
 
 
-class CombatChoice(Choice["MotherlandState"]):
+class CombatChoice(EndedChoice):
     """8.0: the phasing side declares attacks, one at a time, until it ends the phase."""
 
     name = "combat"
     kind = "combat"
     rule = "8.0"
-    ending: ClassVar[Act] = end_word(DONE["combat"])
+    done = DONE["combat"]
     Args = SideArgs
     default_option = 0
     decider_field = "side"
     prompt_template = "the {side} player declares attacks"
 
     def options(self, s: MotherlandState, args: SideArgs) -> list[Action]:
-        return [*attack_options(s), self.ending]
+        return [*attack_options(s), self.ended()]
 
     def check(self, s: MotherlandState, args: SideArgs, action: Action) -> None:
         pass  # an attack is checked rule by rule as it is applied
@@ -74,7 +72,7 @@ class CombatChoice(Choice["MotherlandState"]):
         # hex (8.0); with none listed no hex can be attacked, and ending the phase is the
         # one option (sealed rules 2, issue 32)
         options = s.options_for(self, args)
-        return options[0] if options == [self.ending] else None
+        return options[0] if options == [self.ended()] else None
 
     def apply(self, s: MotherlandState, args: SideArgs, action: Action, flow: Flow) -> list[Event]:
         if act(action).kind == "attack":
@@ -85,14 +83,14 @@ class CombatChoice(Choice["MotherlandState"]):
         return []
 
 
-class Generals(Choice["MotherlandState"]):
+class Generals(EndedChoice):
     """16.5: before chits are drawn the Soviet player may use a General."""
 
     name = "generals"
     kind = "generals"
     rule = "16.5"
     order = "use no General when chits are drawn in the other side's file"
-    ending: ClassVar[Act] = end_word(DONE["generals"])
+    done = DONE["generals"]
     Args = UnitsArgs
     default_option = 0
     when_empty, auto = "end", True
@@ -114,7 +112,7 @@ class Generals(Choice["MotherlandState"]):
             len(s.pos.cups[letter]) > n for letter, n in taken.items())
 
     def options(self, s: MotherlandState, args: UnitsArgs) -> list[Action]:
-        return [*generals_options(s, args), self.ending]
+        return [*generals_options(s, args), self.ended()]
 
     def apply(self, s: MotherlandState, args: UnitsArgs, action: Action,
               flow: Flow) -> list[Event]:
@@ -304,7 +302,7 @@ class RetreatChoice(Choice["MotherlandState"]):
         return []
 
 
-class AdvanceChoice(Choice["MotherlandState"]):
+class AdvanceChoice(EndedChoice):
     """8.7: the winner may advance into the vacated hex (armor a second hex, 8.7.1)."""
 
     name = "advance"
@@ -312,7 +310,7 @@ class AdvanceChoice(Choice["MotherlandState"]):
     rule = "8.7"
     order = ("no advance after combat (8.1 step 5: the defender's own advance when the "
              "attacker retreats or dies)")
-    ending: ClassVar[Act] = end_word(DONE["advance"])
+    done = DONE["advance"]
     Args = AdvanceArgs
     default_option = 0
     when_empty, auto = "end", True
@@ -323,7 +321,7 @@ class AdvanceChoice(Choice["MotherlandState"]):
         return {"first": " ".join(args.first)}
 
     def options(self, s: MotherlandState, args: AdvanceArgs) -> list[Action]:
-        return [*advance_options(s, args), self.ending]
+        return [*advance_options(s, args), self.ended()]
 
     def why_not(self, s: MotherlandState, args: AdvanceArgs, action: Action) -> Refusal:
         return advance_refusal(action)
@@ -333,3 +331,10 @@ class AdvanceChoice(Choice["MotherlandState"]):
         assert act(action).kind == "advance"  # the ending word goes to end()
         apply_advance(s, args, act(action))
         return []
+
+
+#: the steps this module makes (the table's, engines.motherland.steps.StepTable)
+STEPS: tuple[Step[Any], ...] = (
+    CombatChoice(), Generals(), KeepChit(), DrawChits(), CrtRoll(), TakeResult(), LoseSteps(),
+    RetreatChoice(), AdvanceChoice(),
+)

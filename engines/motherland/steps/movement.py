@@ -4,9 +4,9 @@ over-stacking (6.0) and the Baku raid (21.1)."""
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, ClassVar
+from typing import TYPE_CHECKING, Any
 
-from engines.motherland.args import HexArgs, MoveArgs, NArgs, RollArgs, SideArgs
+from engines.motherland.args import MoveArgs, RollArgs, SideArgs
 from engines.motherland.combat import eliminate
 from engines.motherland.const import AXIS, DONE, SOVIET
 from engines.motherland.movement import apply_move, move_options
@@ -14,6 +14,7 @@ from engines.motherland.notation import BAKU_FACTORY, ELIMINATE, PLACE, act
 from engines.motherland.notation import ending as end_word
 from engines.motherland.optional import apply_baku, on_baku
 from engines.motherland.overrun import apply_overrun
+from engines.motherland.phase_args import HexArgs, NArgs
 from engines.motherland.reinforcements import (
     on_returning,
     place_reinforcement,
@@ -22,12 +23,11 @@ from engines.motherland.reinforcements import (
     reinf_pool,
 )
 from engines.motherland.stacking import over_limit
-from engines.motherland.steps.base import FIRST_LISTED
+from engines.motherland.steps.base import FIRST_LISTED, EndedChoice
 from engines.motherland.strategic import apply_ship, apply_strategic
 from pbem.engine import Action, Event
 from pbem.errors import IllegalAction
-from pbem.grammar import Act
-from pbem.steps import Choice, Flow, Roll
+from pbem.steps import Choice, Flow, Roll, Step
 
 if TYPE_CHECKING:
     from engines.motherland.state import MotherlandState
@@ -80,13 +80,13 @@ class MoveChoice(Choice["MotherlandState"]):
         return []
 
 
-class Reinforcements(Choice["MotherlandState"]):
+class Reinforcements(EndedChoice):
     """17.0: the phasing side places its reinforcements; those left wait a turn."""
 
     name = "reinf"
     kind = "reinforcements"
     rule = "17.0"
-    ending: ClassVar[Act] = end_word(DONE["reinf"])
+    done = DONE["reinf"]
     Args = SideArgs
     default_option = 0
     when_empty, auto = "end", True
@@ -97,7 +97,7 @@ class Reinforcements(Choice["MotherlandState"]):
         opts: list[Action] = []
         for uid in reinf_pool(s, args.side):
             opts += [PLACE(uid, h) for h in reinf_hexes(s, uid)]
-        return [*opts, self.ending]
+        return [*opts, self.ended()]
 
     def end(self, s: MotherlandState, args: SideArgs, flow: Flow) -> list[Event]:
         flow.end()
@@ -191,3 +191,10 @@ class BakuFactories(Choice["MotherlandState"]):
         if args.n <= 0:
             flow.end()
         return []
+
+
+#: the steps this module makes (the table's, engines.motherland.steps.StepTable)
+STEPS: tuple[Step[Any], ...] = (
+    MoveChoice(), Reinforcements(), ReturningRoll(), Overstacked(), BakuRoll(),
+    BakuFactoriesRoll(), BakuFactories(),
+)

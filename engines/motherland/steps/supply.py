@@ -3,9 +3,9 @@ Air Supply, Partisans and isolation attrition."""
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, ClassVar
+from typing import TYPE_CHECKING, Any
 
-from engines.motherland.args import CountArgs, PlaceArgs, RollArgs
+from engines.motherland.args import RollArgs
 from engines.motherland.combat import lose_step
 from engines.motherland.const import AXIS, DONE, SOVIET
 from engines.motherland.notation import (
@@ -16,14 +16,14 @@ from engines.motherland.notation import (
     PARTISAN,
     act,
 )
-from engines.motherland.notation import ending as end_word
 from engines.motherland.partisans import (
     base_hexes,
     on_partisan,
     partisan_moves,
     partisan_targets,
 )
-from engines.motherland.steps.base import FIRST_LISTED
+from engines.motherland.phase_args import CountArgs, PlaceArgs
+from engines.motherland.steps.base import FIRST_LISTED, EndedChoice
 from engines.motherland.supply import (
     air_available,
     air_supply,
@@ -34,20 +34,19 @@ from engines.motherland.supply import (
     on_isolation,
 )
 from pbem.engine import Action, Event
-from pbem.grammar import Act
-from pbem.steps import Choice, Flow, NoArgs, Roll
+from pbem.steps import Choice, Flow, NoArgs, Roll, Step
 
 if TYPE_CHECKING:
     from engines.motherland.state import MotherlandState
 
 
-class ExpendBases(Choice["MotherlandState"]):
+class ExpendBases(EndedChoice):
     """9.3.4: the Axis may expend Supply Bases off the railroad net."""
 
     name = "expend"
     kind = "expend-base"
     rule = "9.3.4"
-    ending: ClassVar[Act] = end_word(DONE["expend"])
+    done = DONE["expend"]
     Args = NoArgs
     default_option = 0
     when_empty, auto = "end", True
@@ -56,7 +55,7 @@ class ExpendBases(Choice["MotherlandState"]):
     decider = AXIS
 
     def options(self, s: MotherlandState, args: NoArgs) -> list[Action]:
-        return [*(EXPEND(x) for x in expendable(s)), self.ending]
+        return [*(EXPEND(x) for x in expendable(s)), self.ended()]
 
     def apply(self, s: MotherlandState, args: NoArgs, action: Action,
               flow: Flow) -> list[Event]:
@@ -65,13 +64,13 @@ class ExpendBases(Choice["MotherlandState"]):
         return []
 
 
-class AirSupply(Choice["MotherlandState"]):
+class AirSupply(EndedChoice):
     """14.2: the Axis may fly Air Supply to German units Out of Supply in range."""
 
     name = "airsupply"
     kind = "air-supply"
     rule = "14.2"
-    ending: ClassVar[Act] = end_word(DONE["airsupply"])
+    done = DONE["airsupply"]
     Args = NoArgs
     default_option = 0
     when_empty, auto = "end", True
@@ -80,7 +79,7 @@ class AirSupply(Choice["MotherlandState"]):
     decider = AXIS
 
     def options(self, s: MotherlandState, args: NoArgs) -> list[Action]:
-        done = [self.ending]
+        done = [self.ended()]
         if s.mud or air_available(s) <= 0:
             return list(done)
         return [*(AIR_SUPPLY(x) for x in sorted(s.on_map(AXIS))
@@ -123,14 +122,14 @@ class PartisanMarkers(Choice["MotherlandState"]):
         return []
 
 
-class PartisanPlacement(Choice["MotherlandState"]):
+class PartisanPlacement(EndedChoice):
     """10.2: the Soviet player places Partisan markers on Supply Bases (those not on one
     must be placed when they can)."""
 
     name = "partisan_place"
     kind = "partisan-placement"
     rule = "10.2"
-    ending: ClassVar[Act] = end_word(DONE["partisan_place"])
+    done = DONE["partisan_place"]
     Args = PlaceArgs
     default_option = 0
     when_empty, auto = "end", True
@@ -144,7 +143,7 @@ class PartisanPlacement(Choice["MotherlandState"]):
         loose = {p for p, h in s.pos.partisans.items() if h not in bases}
         must = any(p in loose for p, _ in moves)
         return [*(PARTISAN(p, b) for p, b in moves),
-                *([] if must else [self.ending])]
+                *([] if must else [self.ended()])]
 
     def apply(self, s: MotherlandState, args: PlaceArgs, action: Action,
               flow: Flow) -> list[Event]:
@@ -201,3 +200,10 @@ class IsolationLosses(Choice["MotherlandState"]):
         if args.n <= 0:
             flow.end()
         return []
+
+
+#: the steps this module makes (the table's, engines.motherland.steps.StepTable)
+STEPS: tuple[Step[Any], ...] = (
+    ExpendBases(), AirSupply(), PartisanMarkers(), PartisanPlacement(), PartisanRoll(),
+    IsolationRoll(), IsolationLosses(),
+)
