@@ -13,7 +13,7 @@ rules are the plain functions of the rule modules (``supply.py``, ``combat.py``,
 offered, what the default is, and which rule applies an answer.
 
 A phase's module of steps, and the rules only it runs, load with the first frame of one of
-its steps (:class:`StepTable`): a turn in a Combat Phase never imports the movement,
+its steps (:class:`pbem.steps.LazyStepTable`): a turn in a Combat Phase never imports the movement,
 supply or administrative steps (issue 35: every module a turn command imports costs it
 0.4-0.5 M instructions to load).
 
@@ -24,19 +24,19 @@ has moved its flow, the runtime putting them on the stack.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterator, Mapping
+from collections.abc import Callable, Mapping
 from importlib import import_module
 from typing import TYPE_CHECKING, Any
 
 from engines.motherland.args import ApplySideArgs, RoleArgs, SideArgs, StuckArgs, UnitsArgs
 from engines.motherland.sequence import AxisFirstTurn, Game, PhaseStart, SovietFirstTurn
 from engines.motherland.steps.base import MotherlandProcedure, _procedure
-from pbem.steps import NoArgs, Step, step_table
+from pbem.steps import LazyStepTable, NoArgs, Step, step_table
 
 if TYPE_CHECKING:
     from engines.motherland.state import MotherlandState
 
-__all__ = ["STEPS", "MotherlandProcedure", "StepTable"]
+__all__ = ["STEPS", "MotherlandProcedure"]
 
 
 def _rule(where: str, takes_args: bool = False) -> Callable[[MotherlandState, Any], None]:
@@ -98,41 +98,7 @@ ELSEWHERE: dict[str, str] = {
 }
 
 
-class StepTable(Mapping[str, Step[Any]]):
-    """The step table (as ``pbem.steps.step_table`` makes it) whose steps of
-    :data:`ELSEWHERE` are made when one of their module's is first asked for: asking
-    whether a step exists, or the names in order, loads nothing."""
-
-    def __init__(self, here: Mapping[str, Step[Any]], before: tuple[str, ...]) -> None:
-        #: the names in the table's order: ``before``, then :data:`ELSEWHERE`'s, then the rest
-        self._names = (*before, *ELSEWHERE, *(n for n in here if n not in before))
-        self._made: dict[str, Step[Any]] = dict(here)
-        if len(set(self._names)) != len(self._names) or set(here) & set(ELSEWHERE):
-            raise ValueError("two steps of the same name")
-
-    def __getitem__(self, name: str) -> Step[Any]:
-        try:  # the runtime asks a step for every frame it runs: the made ones first
-            return self._made[name]
-        except KeyError:
-            pass
-        module = ELSEWHERE[name]  # KeyError: no such step
-        made = step_table(*import_module(f"engines.motherland.steps.{module}").STEPS)
-        if set(made) != {n for n, m in ELSEWHERE.items() if m == module}:
-            raise ValueError(f"engines.motherland.steps.{module} makes the steps "
-                             f"{sorted(made)}, not those ELSEWHERE names")
-        self._made.update(made)
-        return made[name]
-
-    def __contains__(self, name: object) -> bool:
-        return name in self._made or name in ELSEWHERE
-
-    def __iter__(self) -> Iterator[str]:
-        return iter(self._names)
-
-    def __len__(self) -> int:
-        return len(self._names)
-
-
 _SEQUENCE = (Game(), PhaseStart(), AxisFirstTurn(), SovietFirstTurn())
-STEPS: Mapping[str, Step[Any]] = StepTable(step_table(*_SEQUENCE, *PROCEDURES),
-                                           tuple(s.name for s in _SEQUENCE))
+STEPS: Mapping[str, Step[Any]] = LazyStepTable(
+    step_table(*_SEQUENCE, *PROCEDURES), ELSEWHERE, "engines.motherland.steps",
+    tuple(s.name for s in _SEQUENCE))

@@ -203,7 +203,7 @@ class SurrenderRoll(Roll["MotherlandState"]):
         on_surrender(s, roll)
 
 
-#: the steps this module makes (the table's, engines.motherland.steps.StepTable)
+#: the steps this module makes (the table's, engines.motherland.steps.STEPS)
 STEPS: tuple[Step[Any], ...] = (
     TurkeyRoll(), Conversions(), Kampfgruppen(), Replacements(), ProductionRoll(),
     Production(), Evacuation(), SuddenDeathRoll(), StalinRoll(), SurrenderRoll(),

@@ -333,7 +333,7 @@ class AdvanceChoice(EndedChoice):
         return []
 
 
-#: the steps this module makes (the table's, engines.motherland.steps.StepTable)
+#: the steps this module makes (the table's, engines.motherland.steps.STEPS)
 STEPS: tuple[Step[Any], ...] = (
     CombatChoice(), Generals(), KeepChit(), DrawChits(), CrtRoll(), TakeResult(), LoseSteps(),
     RetreatChoice(), AdvanceChoice(),

@@ -193,7 +193,7 @@ class BakuFactories(Choice["MotherlandState"]):
         return []
 
 
-#: the steps this module makes (the table's, engines.motherland.steps.StepTable)
+#: the steps this module makes (the table's, engines.motherland.steps.STEPS)
 STEPS: tuple[Step[Any], ...] = (
     MoveChoice(), Reinforcements(), ReturningRoll(), Overstacked(), BakuRoll(),
     BakuFactoriesRoll(), BakuFactories(),

@@ -202,7 +202,7 @@ class IsolationLosses(Choice["MotherlandState"]):
         return []
 
 
-#: the steps this module makes (the table's, engines.motherland.steps.StepTable)
+#: the steps this module makes (the table's, engines.motherland.steps.STEPS)
 STEPS: tuple[Step[Any], ...] = (
     ExpendBases(), AirSupply(), PartisanMarkers(), PartisanPlacement(), PartisanRoll(),
     IsolationRoll(), IsolationLosses(),
