@@ -61,7 +61,7 @@ from collections.abc import Callable, Iterable, Iterator, Mapping
 from dataclasses import dataclass
 from typing import Any, ClassVar, Generic, TypeVar
 
-from pbem import canonical, codec, typedcopy
+from pbem import canonical, codec
 from pbem.engine import (
     CHANCE,
     Action,
@@ -1065,6 +1065,10 @@ class StepState(State, Generic[P]):
         (caches of what the position implies) are left out, to be made again when asked.
         ``copy.deepcopy`` of the whole state cost 2-6 ms (9-18 ms late in long games) on
         the engines without a copy of their own (issue 35 item 5)."""
+        # loaded with the first clone: a command that adds no file transactionally (a
+        # receive, a legal listing) need not load it (issue 35)
+        from pbem.typedcopy import copier
+
         twin = object.__new__(type(self))
         state = self.__dict__.copy()
         # queued frames and told events live only while a step runs
@@ -1081,9 +1085,9 @@ class StepState(State, Generic[P]):
                 state[name] = copy.deepcopy(value, memo)
         state["options"] = dict(self.options)
         state["history"] = list(self.history)
-        state["pos"] = typedcopy.copier(self.Position)(self.pos)
+        state["pos"] = copier(self.Position)(self.pos)
         steps = self.steps
-        state["stack"] = [Frame(f.step, typedcopy.copier(steps[f.step].Args)(f.args), f.pc)
+        state["stack"] = [Frame(f.step, copier(steps[f.step].Args)(f.args), f.pc)
                           for f in self.stack]
         twin.__dict__.update(state)
         return twin

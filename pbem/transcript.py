@@ -299,6 +299,8 @@ def parse_invite(env: Envelope, body: dict[str, Any] | None = None) -> Setup:
 def _pace(body: dict[str, Any], what: str) -> tuple[int | None, str]:
     """The optional ``pace`` and ``reminders`` (protocol.md 3.1): one form each, absent
     when not agreed, so every invite written before them is read as before."""
+    if "pace" not in body and "reminders" not in body:
+        return None, ""  # a game without a pace does not load its module (issue 35)
     from pbem.pace import MAX_PACE, MIN_PACE, REMINDERS
 
     pace: int | None = None

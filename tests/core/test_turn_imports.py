@@ -1,0 +1,52 @@
+"""What a turn command imports of pbem's own modules (issue 35: each costs ~0.4-0.9 M
+instructions to load, and a ``receive`` loaded two it never ran): the typed copy loads
+with the first clone, the pace's module with the first invite that has a pace."""
+
+from __future__ import annotations
+
+import subprocess
+import sys
+
+
+def _run(code: str) -> list[str]:
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True)
+    assert out.returncode == 0, out.stderr
+    return out.stdout.splitlines()
+
+
+def test_a_game_restored_listed_and_moved_loads_no_typed_copy() -> None:
+    probe = (
+        "import json, sys\n"
+        "from engines.mortain import ENGINE\n"
+        "s = ENGINE.new_state('counterattack', ENGINE.resolve_options({}))\n"
+        "s = ENGINE.restore(json.loads(json.dumps(s.snapshot())))\n"
+        "s.apply(s.legal_actions()[0])\n"
+        "s.legal_actions()\n"
+        "print('pbem.typedcopy' in sys.modules)\n"
+        "twin = s.clone()\n"
+        "print('pbem.typedcopy' in sys.modules, twin.pos == s.pos and twin.pos is not s.pos,\n"
+        "      twin.digest() == s.digest())\n")
+    assert _run(probe) == ["False", "True True True"]
+
+
+def test_an_invite_without_a_pace_loads_no_pace_module() -> None:
+    probe = (
+        "import sys\n"
+        "from pbem.errors import FormatError\n"
+        "from pbem.transcript import _pace\n"
+        "print(_pace({}, 'invite'), 'pbem.pace' in sys.modules)\n"
+        "print(_pace({'pace': 86400, 'reminders': 'watch'}, 'invite'),\n"
+        "      'pbem.pace' in sys.modules)\n"
+        "for body in ({'pace': 5}, {'reminders': 'watch'}, {'reminders': 'mail', 'pace': 86400}):\n"
+        "    try:\n"
+        "        _pace(body, 'invite')\n"
+        "    except FormatError as exc:\n"
+        "        print(exc)\n")
+    assert _run(probe) == [
+        "(None, '') False",
+        "(86400, 'watch') True",
+        "invite pace 5 is out of range (3600..31622400 seconds)",
+        "invite has reminders but no pace to remind by",
+        "invite reminders 'mail' is not supported by this version (only 'watch', or the "
+        "field left out)",
+    ]
