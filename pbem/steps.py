@@ -59,7 +59,7 @@ import copy
 import dataclasses
 from collections.abc import Callable, Iterable, Iterator, Mapping
 from dataclasses import dataclass
-from typing import Any, ClassVar, Generic, TypeVar
+from typing import TYPE_CHECKING, Any, ClassVar, Generic, TypeVar
 
 from pbem import canonical, codec
 from pbem.engine import (
@@ -76,7 +76,12 @@ from pbem.engine import (
 )
 from pbem.errors import FormatError, IllegalAction
 
-S = TypeVar("S", bound="StepState[Any]")
+if TYPE_CHECKING:
+    S = TypeVar("S", bound="StepState[Any]")
+else:
+    # the bound is for mypy: at run time typing would compile its text into a ForwardRef
+    # on every command that loads a game, and nothing reads it (issue 35)
+    S = TypeVar("S")
 P = TypeVar("P")
 
 #: a sequence that runs away (a procedure that neither ends nor moves on) is a bug: stop

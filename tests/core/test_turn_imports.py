@@ -50,3 +50,40 @@ def test_an_invite_without_a_pace_loads_no_pace_module() -> None:
         "invite reminders 'mail' is not supported by this version (only 'watch', or the "
         "field left out)",
     ]
+
+
+def test_loading_the_runtime_and_the_kits_data_compiles_no_annotation() -> None:
+    """The runtime's TypeVar bound is mypy's alone: at run time typing compiled its text
+    into a ForwardRef on every command that loads a game (issue 35)."""
+    probe = (
+        "import builtins, typing, pbem.engine, pbem.codec, pbem.canonical\n"
+        "real, seen = builtins.compile, []\n"
+        "def counting(source, *args, **kwargs):\n"
+        "    if isinstance(source, str):\n"
+        "        seen.append(source)\n"
+        "    return real(source, *args, **kwargs)\n"
+        "builtins.compile = counting\n"
+        "import pbem.steps\n"
+        "print(seen, pbem.steps.S.__name__)\n")
+    assert _run(probe) == ["[] S"]
+
+
+def test_the_kits_code_digest_sorts_names_not_paths(monkeypatch) -> None:
+    """The kit's own files, in name order, as the sorted paths gave them, without
+    pathlib's comparisons (issue 35: some 80 of them, 0.3 M instructions a command)."""
+    import os
+    from pathlib import Path, PurePath
+
+    from engines.hexkit import scenario
+    from pbem import datacache
+
+    kit = Path(scenario.__file__).parent
+    want = datacache.files_digest(sorted(kit.glob("*.py")))
+
+    def refused(self: PurePath, other: PurePath) -> bool:
+        raise AssertionError("paths compared")
+
+    monkeypatch.setattr(PurePath, "__lt__", refused)
+    assert scenario._kit_code.__wrapped__() == want
+    assert [n for n in sorted(os.listdir(kit)) if n.endswith(".py")] == sorted(
+        p.name for p in kit.glob("*.py"))
