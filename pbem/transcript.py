@@ -28,7 +28,7 @@ from typing import Any, Protocol
 
 from pbem import canonical, dice, history, orders
 from pbem.engine import CHANCE, ChanceRequest, Engine, Event, Result, State
-from pbem.envelope import Envelope, open_envelope, signed_identity
+from pbem.envelope import Envelope, binary_form, open_envelope, signed_identity
 from pbem.errors import (
     ChainError,
     DesyncError,
@@ -815,10 +815,8 @@ class Verifier:
 
 def load_envelope(data: bytes, source: str) -> Envelope:
     """Open an exchanged file (binary or armored), naming ``source`` in any error."""
-    from pbem.armor import read_any
-
     try:
-        return open_envelope(read_any(data))
+        return open_envelope(binary_form(data))
     except FormatError as exc:
         raise FormatError(str(exc), path=source) from None
     except SignatureError as exc:

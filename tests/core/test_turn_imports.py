@@ -87,3 +87,22 @@ def test_the_kits_code_digest_sorts_names_not_paths(monkeypatch) -> None:
     assert scenario._kit_code.__wrapped__() == want
     assert [n for n in sorted(os.listdir(kit)) if n.endswith(".py")] == sorted(
         p.name for p in kit.glob("*.py"))
+
+
+def test_a_binary_file_is_read_without_the_armors_module() -> None:
+    """envelope.binary_form gives what armor.read_any gives, for either form, and loads
+    the armor's module only for a file that is not binary (issue 35: every receive
+    loaded it for the binary file it was given)."""
+    probe = (
+        "import sys\n"
+        "from pbem import envelope\n"
+        "from pbem.identity import Identity\n"
+        "data = envelope.seal(Identity.generate('ann'), 'card', {'text': 'hi'})\n"
+        "print(data[:1] == b'\\x96', envelope.binary_form(data) is data,\n"
+        "      'pbem.armor' in sys.modules)\n"
+        "from pbem.armor import armor, read_any\n"
+        "text = armor(data)\n"
+        "for form in (text.encode(), text.encode('utf-16'), b'junk', b''):\n"
+        "    print(envelope.binary_form(form) == read_any(form))\n"
+        "print(envelope.binary_form(text.encode()) == data)\n")
+    assert _run(probe) == ["True True False", "True", "True", "True", "True", "True"]
