@@ -24,7 +24,7 @@ from __future__ import annotations
 
 import copy
 from dataclasses import dataclass, field
-from typing import Any, Protocol
+from typing import TYPE_CHECKING, Any, Protocol
 
 from pbem import canonical, dice, history, orders
 from pbem.engine import CHANCE, ChanceRequest, Engine, Event, Result, State
@@ -42,30 +42,30 @@ from pbem.errors import (
 )
 from pbem.identity import Card
 
+if TYPE_CHECKING:
+    # for mypy only: a Protocol class costs ~0.15 M instructions to make (issue 35)
+    class Known(Protocol):
+        """The files a game already holds, by place: a dict, or the session's files beside
+        its save (read only for the place asked about)."""
 
-class Known(Protocol):
-    """The files a game already holds, by place: a dict, or the session's files beside
-    its save (read only for the place asked about)."""
+        def get(self, seq: int, /) -> bytes | None: ...
 
-    def get(self, seq: int, /) -> bytes | None: ...
+    class Watch(Protocol):
+        """Told of each record of a turn file as :meth:`Verifier.add` replays it: a replay
+        page cuts its frames from the verifier's own replay (:class:`pbem.render.narrate.
+        FrameCutter`) instead of replaying every file a second time on a copy."""
 
+        def action(self, state: State, text: str, ordered_by: str | None) -> None:
+            """Action ``text`` is about to be applied to ``state``; ``ordered_by``: the side
+            whose standing order plays it (None: the sender's own action)."""
 
-class Watch(Protocol):
-    """Told of each record of a turn file as :meth:`Verifier.add` replays it: a replay
-    page cuts its frames from the verifier's own replay (:class:`pbem.render.narrate.
-    FrameCutter`) instead of replaying every file a second time on a copy."""
+        def acted(self, events: list[Event]) -> None:
+            """What the action just applied told."""
 
-    def action(self, state: State, text: str, ordered_by: str | None) -> None:
-        """Action ``text`` is about to be applied to ``state``; ``ordered_by``: the side
-        whose standing order plays it (None: the sender's own action)."""
-
-    def acted(self, events: list[Event]) -> None:
-        """What the action just applied told."""
-
-    def rolled(self, state: State, request: ChanceRequest, outcome: tuple[Any, ...],
-               index: int, told: list[Event]) -> None:
-        """Roll ``index`` of the file came out ``outcome`` (asked as ``request``, before
-        it) and told ``told``; ``state`` is the position after it."""
+        def rolled(self, state: State, request: ChanceRequest, outcome: tuple[Any, ...],
+                   index: int, told: list[Event]) -> None:
+            """Roll ``index`` of the file came out ``outcome`` (asked as ``request``, before
+            it) and told ``told``; ``state`` is the position after it."""
 
 
 DICE_MODES = ("open", "sealed")

@@ -106,3 +106,16 @@ def test_a_binary_file_is_read_without_the_armors_module() -> None:
         "    print(envelope.binary_form(form) == read_any(form))\n"
         "print(envelope.binary_form(text.encode()) == data)\n")
     assert _run(probe) == ["True True False", "True", "True", "True", "True", "True"]
+
+
+def test_the_runtime_makes_no_protocol_class_on_a_turn_commands_path() -> None:
+    """The protocols a turn command's modules name (an engine's state class, the known
+    files, a replay's watcher, the match's transcript) are for mypy alone: a Protocol
+    class cost ~0.15 M instructions to make at every import (issue 35)."""
+    probe = (
+        "import typing\n"
+        "from pbem import engine, match, steps, transcript, session\n"
+        "print(sorted(f'{m.__name__}.{n}' for m in (engine, match, steps, transcript, session)\n"
+        "             for n, v in vars(m).items() if isinstance(v, type)\n"
+        "             and v.__module__ == m.__name__ and getattr(v, '_is_protocol', False)))\n")
+    assert _run(probe) == ["[]"]
