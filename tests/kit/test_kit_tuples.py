@@ -78,3 +78,23 @@ def test_loading_the_kit_tuples_compiles_no_annotation() -> None:
     out = subprocess.run([sys.executable, "-c", probe], capture_output=True, text=True,
                          check=True)
     assert out.stdout.strip() == "[]"
+
+
+def test_loading_the_kits_movement_compiles_no_annotation() -> None:
+    """Its cost TypeVar's bound is mypy's alone (issue 35: typing compiled it at import)."""
+    probe = (
+        "import builtins, sys, typing, fractions\n"
+        "import engines.hexkit.graph, engines.hexkit.hexmap, engines.hexkit.odds\n"
+        "import engines.hexkit.tables, engines.hexkit.zoc, engines.hexkit.geometry\n"
+        "assert 'engines.hexkit.movement' not in sys.modules\n"
+        "real, seen = builtins.compile, []\n"
+        "def counting(source, *args, **kwargs):\n"
+        "    if isinstance(source, str):\n"
+        "        seen.append(source)\n"
+        "    return real(source, *args, **kwargs)\n"
+        "builtins.compile = counting\n"
+        "import engines.hexkit.movement\n"
+        "print(seen)\n")
+    out = subprocess.run([sys.executable, "-c", probe], capture_output=True, text=True,
+                         check=True)
+    assert out.stdout.strip() == "[]"
