@@ -26,7 +26,7 @@ import copy
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any, Protocol
 
-from pbem import canonical, dice, history, orders
+from pbem import canonical, dice, history
 from pbem.engine import CHANCE, ChanceRequest, Engine, Event, Result, State
 from pbem.envelope import Envelope, binary_form, open_envelope, signed_identity
 from pbem.errors import (
@@ -43,6 +43,8 @@ from pbem.errors import (
 from pbem.identity import Card
 
 if TYPE_CHECKING:
+    from pbem import orders
+
     # for mypy only: a Protocol class costs ~0.15 M instructions to make (issue 35)
     class Known(Protocol):
         """The files a game already holds, by place: a dict, or the session's files beside
@@ -678,7 +680,11 @@ class Verifier:
                                  reason="incomplete")
             if player == CHANCE:
                 player = self.setup.other(side)  # sealed: the opponent finalizes the rolls
-            if orders.answer(self.state, side, self.orders) is not None:
+            # the standing orders load where a file reads them: a listing that replays
+            # nothing does not (issue 35)
+            from pbem.orders import answer
+
+            if answer(self.state, side, self.orders) is not None:
                 raise ChainError(f"{what} stops at a decision the {player} player's standing "
                                  "orders answer: the sender must apply them and play on",
                                  reason="incomplete")
@@ -721,7 +727,9 @@ class Verifier:
         if "orders" in body:
             # in force from the end of this file: they answer the sender's decisions in
             # the opponent's files to come
-            self.orders[side] = orders.parse(self.engine, body["orders"], what)
+            from pbem.orders import parse
+
+            self.orders[side] = parse(self.engine, body["orders"], what)
             accepted.orders = dict(self.orders[side])
         accepted.draw, accepted.end = draw, end
         self.last_side = side
@@ -738,8 +746,10 @@ class Verifier:
             where = f"file {seq} record {n}"
             typed = history.read(record, where, request=recorded, index=roll_index)
             if isinstance(typed, history.Ordered):
+                from pbem.orders import answer
+
                 player = self.state.current_player()
-                due = orders.answer(self.state, side, self.orders)
+                due = answer(self.state, side, self.orders)
                 if due is None:
                     raise ChainError(f"{where}: {quote(typed.text)} is played as a standing "
                                      f"order of the {player or 'nobody'} side, but no order "

@@ -119,3 +119,15 @@ def test_the_runtime_makes_no_protocol_class_on_a_turn_commands_path() -> None:
         "             for n, v in vars(m).items() if isinstance(v, type)\n"
         "             and v.__module__ == m.__name__ and getattr(v, '_is_protocol', False)))\n")
     assert _run(probe) == ["[]"]
+
+
+def test_the_runtime_loads_the_standing_orders_where_a_file_reads_them() -> None:
+    """A listing (the save's verifier restored, nothing replayed) does not load them
+    (issue 35: ~0.5 M instructions of every legal); the replays that read orders are
+    tests/core/test_orders.py's."""
+    probe = (
+        "import sys\n"
+        "from pbem import match, session, transcript\n"
+        "from pbem.commands import turn\n"
+        "print('pbem.orders' in sys.modules)\n")
+    assert _run(probe) == ["False"]
