@@ -14,7 +14,7 @@ from __future__ import annotations
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any, Protocol
+from typing import TYPE_CHECKING, Any, Protocol
 
 from pbem import canonical, dice, orders
 from pbem.armor import read_any
@@ -23,7 +23,10 @@ from pbem.errors import ChainError, PbemError, UsageError, quote
 from pbem.identity import fingerprint
 from pbem.registry import get as get_engine
 from pbem.text import safe
-from pbem.transcript import Accepted, RollRecord, Verifier, Watch, parse_invite
+from pbem.transcript import Accepted, RollRecord, Verifier, parse_invite
+
+if TYPE_CHECKING:
+    from pbem.transcript import Watch
 
 ARMOR_SUFFIXES = (".pbem", ".asc", ".txt")
 

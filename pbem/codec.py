@@ -23,8 +23,10 @@ naming the field (``position.units[3].hex: expected str, got int``).
 
 from __future__ import annotations
 
+import builtins
 import dataclasses
 import enum
+import inspect
 import itertools
 import operator
 import sys
@@ -77,10 +79,134 @@ _FIELDS: dict[type, tuple[tuple[str, Any], ...]] = {}
 def _fields(cls: type) -> tuple[tuple[str, Any], ...]:
     found = _FIELDS.get(cls)
     if found is None:
-        hints = typing.get_type_hints(cls)
+        hints = type_hints(cls)
         found = _FIELDS[cls] = tuple((f.name, hints[f.name]) for f in dataclasses.fields(cls)
                                      if f.init and not f.name.startswith("_"))
     return found
+
+
+def type_hints(cls: type) -> dict[str, Any]:
+    """``typing.get_type_hints(cls)``, with the annotations written in the plain forms
+    (names, dotted names, ``X[...]`` subscripts, ``|`` unions, ``None``, ``...``) read by
+    :func:`_resolved` instead of compiled: get_type_hints makes each string a
+    ``ForwardRef``, which compiles it (about 0.15 M instructions an annotation, some 25
+    in a Mortain ``receive``, issue 35).  Any other form (a quoted name, ``Annotated``, a
+    call) is left to get_type_hints, and so is every error."""
+    hints: dict[str, Any] = {}
+    for base in reversed(cls.__mro__):
+        own = inspect.get_annotations(base)  # the class's own, as get_type_hints reads
+        module = getattr(sys.modules.get(base.__module__, None), "__dict__", {})
+        local = base.__dict__
+        for name, value in own.items():
+            if value is None:
+                value = types.NoneType
+            elif isinstance(value, str):
+                value = _resolved(value, module, local)
+                if value is _UNRESOLVED:
+                    return typing.get_type_hints(cls)
+            elif not _plain_hint(value):
+                return typing.get_type_hints(cls)
+            hints[name] = value
+    return hints
+
+
+#: what a name in an annotation may stand for here: a class, typing.Any, or a generic
+#: alias of them (list[int], Status | None); anything else (typing's special forms that
+#: get_type_hints converts or strips: Optional, Annotated, ClassVar, ...) is theirs
+_UNRESOLVED: Any = object()
+_ALIASES = (types.GenericAlias, types.UnionType, typing._GenericAlias)  # type: ignore[attr-defined]
+_PUNCTUATION = frozenset("[],|.")
+
+
+def _plain_hint(value: Any) -> bool:
+    if isinstance(value, type) or value is Any or value is None or value is Ellipsis:
+        return True
+    if isinstance(value, _ALIASES):
+        origin = typing.get_origin(value)
+        if origin is typing.Annotated or not (
+                isinstance(origin, type) or origin is typing.Union):
+            return False
+        return all(_plain_hint(arg) for arg in typing.get_args(value))
+    return False
+
+
+def _resolved(text: str, module: dict[str, Any], local: Any) -> Any:
+    """The value ``eval`` gives ``text`` as get_type_hints evaluates a class's annotation
+    (names looked up in the module, then the class, then the builtins), for the plain
+    forms only; ``_UNRESOLVED`` for anything else."""
+    tokens: list[str] = []
+    word = ""
+    for char in text:
+        if char in _PUNCTUATION or char == " ":
+            if word:
+                tokens.append(word)
+                word = ""
+            if char != " ":
+                tokens.append(char)
+        else:
+            word += char
+    if word:
+        tokens.append(word)
+    at = 0
+
+    def union() -> Any:
+        nonlocal at
+        value = subscripted()
+        while at < len(tokens) and tokens[at] == "|":
+            at += 1
+            value = value | subscripted()
+        return value
+
+    def subscripted() -> Any:
+        nonlocal at
+        value = atom()
+        while at < len(tokens) and tokens[at] == "[":
+            at += 1
+            items = [union()]
+            comma = False
+            while tokens[at] == ",":
+                comma = True
+                at += 1
+                if tokens[at] == "]":
+                    break
+                items.append(union())
+            if tokens[at] != "]":
+                raise LookupError(text)
+            at += 1
+            value = value[tuple(items) if comma else items[0]]
+        return value
+
+    def atom() -> Any:
+        nonlocal at
+        token = tokens[at]
+        at += 1
+        if token == "None":
+            return None
+        if token == "." and tokens[at:at + 2] == [".", "."]:
+            at += 2
+            return Ellipsis
+        if not token.isidentifier():
+            raise LookupError(text)
+        if token in module:
+            value = module[token]
+        elif token in local:
+            value = local[token]
+        else:
+            value = getattr(builtins, token)
+        while at < len(tokens) and tokens[at] == ".":
+            if not tokens[at + 1].isidentifier():
+                raise LookupError(text)
+            value = getattr(value, tokens[at + 1])
+            at += 2
+        return value
+
+    try:
+        value = union()
+    except (LookupError, AttributeError, TypeError):
+        return _UNRESOLVED
+    if at != len(tokens) or value is Ellipsis or not _plain_hint(value):
+        return _UNRESOLVED
+    return types.NoneType if value is None else value
 
 
 def _encoder(tp: Any) -> _Encoder:

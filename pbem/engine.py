@@ -592,15 +592,17 @@ def copy_data(value: Any) -> Any:
     return value
 
 
-class StepStateClass(Protocol):
-    """What :class:`Engine` derives its defaults from: a ``pbem.steps.StepState``
-    subclass (named here by shape: pbem.steps builds on this module)."""
+if TYPE_CHECKING:
+    # for mypy only: a Protocol class costs ~0.15 M instructions to make (issue 35)
+    class StepStateClass(Protocol):
+        """What :class:`Engine` derives its defaults from: a ``pbem.steps.StepState``
+        subclass (named here by shape: pbem.steps builds on this module)."""
 
-    def choice_kinds(self) -> tuple[str, ...]: ...
+        def choice_kinds(self) -> tuple[str, ...]: ...
 
-    def order_specs(self) -> list[OrderSpec]: ...
+        def order_specs(self) -> list[OrderSpec]: ...
 
-    def restored(self, engine: Engine, snapshot: Snapshot) -> State: ...
+        def restored(self, engine: Engine, snapshot: Snapshot) -> State: ...
 
 
 class Engine(ABC):

@@ -101,6 +101,18 @@ def seal(identity: Identity, kind: str, body: dict[str, Any]) -> bytes:
                              body_bytes])
 
 
+def binary_form(data: bytes) -> bytes:
+    """The binary bytes of an exchanged file given in either form, as
+    :func:`pbem.armor.read_any` gives them: a binary file, which starts with its
+    envelope's 0x96 (a msgpack array of six), as it is, without loading the armor's
+    module (issue 35: every receive loaded it for the binary file it was given)."""
+    if data[:1] == b"\x96":
+        return data
+    from pbem.armor import read_any
+
+    return read_any(data)
+
+
 def _parse(data: bytes, max_size: int) -> tuple[str, bytes, bytes, bytes]:
     if len(data) > max_size:
         raise FormatError(f"file of {len(data)} bytes is larger than the limit of {max_size}")

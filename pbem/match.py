@@ -34,17 +34,19 @@ if TYPE_CHECKING:
 Step = tuple[list["Event"], list["RollRecord"], "str | None"]
 
 
-class Transcript(Protocol):
-    """The game's exchanged files in sequence order, as the match reads and adds them
-    (:class:`pbem.gamefiles.GameFiles` is the saved one; a list-like in memory serves)."""
+if TYPE_CHECKING:
+    # for mypy only: a Protocol class costs ~0.15 M instructions to make (issue 35)
+    class Transcript(Protocol):
+        """The game's exchanged files in sequence order, as the match reads and adds them
+        (:class:`pbem.gamefiles.GameFiles` is the saved one; a list-like in memory serves)."""
 
-    def __len__(self) -> int: ...
+        def __len__(self) -> int: ...
 
-    def __getitem__(self, seq: int) -> bytes: ...
+        def __getitem__(self, seq: int) -> bytes: ...
 
-    def get(self, seq: int, default: bytes | None = None) -> bytes | None: ...
+        def get(self, seq: int, default: bytes | None = None) -> bytes | None: ...
 
-    def append(self, data: bytes, direction: str, when: int) -> None: ...
+        def append(self, data: bytes, direction: str, when: int) -> None: ...
 
 
 class Match:

@@ -59,9 +59,9 @@ import copy
 import dataclasses
 from collections.abc import Callable, Iterable, Iterator, Mapping
 from dataclasses import dataclass
-from typing import Any, ClassVar, Generic, TypeVar
+from typing import TYPE_CHECKING, Any, ClassVar, Generic, TypeVar
 
-from pbem import canonical, codec, typedcopy
+from pbem import canonical, codec
 from pbem.engine import (
     CHANCE,
     Action,
@@ -76,7 +76,12 @@ from pbem.engine import (
 )
 from pbem.errors import FormatError, IllegalAction
 
-S = TypeVar("S", bound="StepState[Any]")
+if TYPE_CHECKING:
+    S = TypeVar("S", bound="StepState[Any]")
+else:
+    # the bound is for mypy: at run time typing would compile its text into a ForwardRef
+    # on every command that loads a game, and nothing reads it (issue 35)
+    S = TypeVar("S")
 P = TypeVar("P")
 
 #: a sequence that runs away (a procedure that neither ends nor moves on) is a bug: stop
@@ -564,53 +569,18 @@ def step_table(*steps: Step[Any]) -> dict[str, Step[Any]]:
     return table
 
 
-class LazyStepTable(Mapping[str, Step[Any]]):
-    """A step table (as :func:`step_table` makes it) whose steps of ``elsewhere`` are made
-    when one of their module's is first asked for: ``elsewhere`` names, for each such step,
-    the module of ``package`` whose ``STEPS`` makes it.  An engine splits its steps by the
-    phase that runs them, and a turn command imports only its phase's (issue 35: every
-    module a turn command imports costs it about half a million instructions to load).
-    Asking whether a step exists, or the names in order, loads nothing.
+if TYPE_CHECKING:
+    from pbem.steptable import LazyStepTable as LazyStepTable
+else:
+    def __getattr__(name: str) -> Any:
+        # pbem.steps.LazyStepTable loads with the first engine that makes one: its class,
+        # a Mapping, cost every turn command of every other engine 0.32 M instructions
+        # to make (issue 35)
+        if name == "LazyStepTable":
+            from pbem.steptable import LazyStepTable
 
-    The names are in the order of the table made whole: ``before`` (default: all of
-    ``here``), then ``elsewhere``'s, then the rest of ``here``: the order the engine's
-    standing orders list them in."""
-
-    def __init__(self, here: Mapping[str, Step[Any]], elsewhere: Mapping[str, str],
-                 package: str, before: tuple[str, ...] | None = None) -> None:
-        first = tuple(here) if before is None else before
-        self._names = (*first, *elsewhere, *(n for n in here if n not in first))
-        self._made: dict[str, Step[Any]] = dict(here)
-        self._elsewhere = elsewhere
-        self._package = package
-        if (len(set(self._names)) != len(self._names) or set(here) & set(elsewhere)
-                or not set(first) <= set(here)):
-            raise ValueError("two steps of the same name")
-
-    def __getitem__(self, name: str) -> Step[Any]:
-        try:  # the runtime asks a step for every frame it runs: the made ones first
-            return self._made[name]
-        except KeyError:
-            pass
-        module = self._elsewhere[name]  # KeyError: no such step
-        from importlib import import_module
-
-        where = f"{self._package}.{module}"
-        made = step_table(*import_module(where).STEPS)
-        if set(made) != {n for n, m in self._elsewhere.items() if m == module}:
-            raise ValueError(f"{where} makes the steps {sorted(made)}, not those the "
-                             "table names")
-        self._made.update(made)
-        return made[name]
-
-    def __contains__(self, name: object) -> bool:
-        return name in self._made or name in self._elsewhere
-
-    def __iter__(self) -> Iterator[str]:
-        return iter(self._names)
-
-    def __len__(self) -> int:
-        return len(self._names)
+            return LazyStepTable
+        raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
 
 
 class Misfit(Exception):
@@ -1114,6 +1084,10 @@ class StepState(State, Generic[P]):
         (caches of what the position implies) are left out, to be made again when asked.
         ``copy.deepcopy`` of the whole state cost 2-6 ms (9-18 ms late in long games) on
         the engines without a copy of their own (issue 35 item 5)."""
+        # loaded with the first clone: a command that adds no file transactionally (a
+        # receive, a legal listing) need not load it (issue 35)
+        from pbem.typedcopy import copier
+
         twin = object.__new__(type(self))
         state = self.__dict__.copy()
         # queued frames and told events live only while a step runs
@@ -1130,9 +1104,9 @@ class StepState(State, Generic[P]):
                 state[name] = copy.deepcopy(value, memo)
         state["options"] = dict(self.options)
         state["history"] = list(self.history)
-        state["pos"] = typedcopy.copier(self.Position)(self.pos)
+        state["pos"] = copier(self.Position)(self.pos)
         steps = self.steps
-        state["stack"] = [Frame(f.step, typedcopy.copier(steps[f.step].Args)(f.args), f.pc)
+        state["stack"] = [Frame(f.step, copier(steps[f.step].Args)(f.args), f.pc)
                           for f in self.stack]
         twin.__dict__.update(state)
         return twin

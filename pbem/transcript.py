@@ -24,11 +24,11 @@ from __future__ import annotations
 
 import copy
 from dataclasses import dataclass, field
-from typing import Any, Protocol
+from typing import TYPE_CHECKING, Any, Protocol
 
-from pbem import canonical, dice, history, orders
+from pbem import canonical, dice, history
 from pbem.engine import CHANCE, ChanceRequest, Engine, Event, Result, State
-from pbem.envelope import Envelope, open_envelope, signed_identity
+from pbem.envelope import Envelope, binary_form, open_envelope, signed_identity
 from pbem.errors import (
     ChainError,
     DesyncError,
@@ -42,30 +42,32 @@ from pbem.errors import (
 )
 from pbem.identity import Card
 
+if TYPE_CHECKING:
+    from pbem import orders
 
-class Known(Protocol):
-    """The files a game already holds, by place: a dict, or the session's files beside
-    its save (read only for the place asked about)."""
+    # for mypy only: a Protocol class costs ~0.15 M instructions to make (issue 35)
+    class Known(Protocol):
+        """The files a game already holds, by place: a dict, or the session's files beside
+        its save (read only for the place asked about)."""
 
-    def get(self, seq: int, /) -> bytes | None: ...
+        def get(self, seq: int, /) -> bytes | None: ...
 
+    class Watch(Protocol):
+        """Told of each record of a turn file as :meth:`Verifier.add` replays it: a replay
+        page cuts its frames from the verifier's own replay (:class:`pbem.render.narrate.
+        FrameCutter`) instead of replaying every file a second time on a copy."""
 
-class Watch(Protocol):
-    """Told of each record of a turn file as :meth:`Verifier.add` replays it: a replay
-    page cuts its frames from the verifier's own replay (:class:`pbem.render.narrate.
-    FrameCutter`) instead of replaying every file a second time on a copy."""
+        def action(self, state: State, text: str, ordered_by: str | None) -> None:
+            """Action ``text`` is about to be applied to ``state``; ``ordered_by``: the side
+            whose standing order plays it (None: the sender's own action)."""
 
-    def action(self, state: State, text: str, ordered_by: str | None) -> None:
-        """Action ``text`` is about to be applied to ``state``; ``ordered_by``: the side
-        whose standing order plays it (None: the sender's own action)."""
+        def acted(self, events: list[Event]) -> None:
+            """What the action just applied told."""
 
-    def acted(self, events: list[Event]) -> None:
-        """What the action just applied told."""
-
-    def rolled(self, state: State, request: ChanceRequest, outcome: tuple[Any, ...],
-               index: int, told: list[Event]) -> None:
-        """Roll ``index`` of the file came out ``outcome`` (asked as ``request``, before
-        it) and told ``told``; ``state`` is the position after it."""
+        def rolled(self, state: State, request: ChanceRequest, outcome: tuple[Any, ...],
+                   index: int, told: list[Event]) -> None:
+            """Roll ``index`` of the file came out ``outcome`` (asked as ``request``, before
+            it) and told ``told``; ``state`` is the position after it."""
 
 
 DICE_MODES = ("open", "sealed")
@@ -299,6 +301,8 @@ def parse_invite(env: Envelope, body: dict[str, Any] | None = None) -> Setup:
 def _pace(body: dict[str, Any], what: str) -> tuple[int | None, str]:
     """The optional ``pace`` and ``reminders`` (protocol.md 3.1): one form each, absent
     when not agreed, so every invite written before them is read as before."""
+    if "pace" not in body and "reminders" not in body:
+        return None, ""  # a game without a pace does not load its module (issue 35)
     from pbem.pace import MAX_PACE, MIN_PACE, REMINDERS
 
     pace: int | None = None
@@ -676,7 +680,11 @@ class Verifier:
                                  reason="incomplete")
             if player == CHANCE:
                 player = self.setup.other(side)  # sealed: the opponent finalizes the rolls
-            if orders.answer(self.state, side, self.orders) is not None:
+            # the standing orders load where a file reads them: a listing that replays
+            # nothing does not (issue 35)
+            from pbem.orders import answer
+
+            if answer(self.state, side, self.orders) is not None:
                 raise ChainError(f"{what} stops at a decision the {player} player's standing "
                                  "orders answer: the sender must apply them and play on",
                                  reason="incomplete")
@@ -719,7 +727,9 @@ class Verifier:
         if "orders" in body:
             # in force from the end of this file: they answer the sender's decisions in
             # the opponent's files to come
-            self.orders[side] = orders.parse(self.engine, body["orders"], what)
+            from pbem.orders import parse
+
+            self.orders[side] = parse(self.engine, body["orders"], what)
             accepted.orders = dict(self.orders[side])
         accepted.draw, accepted.end = draw, end
         self.last_side = side
@@ -736,8 +746,10 @@ class Verifier:
             where = f"file {seq} record {n}"
             typed = history.read(record, where, request=recorded, index=roll_index)
             if isinstance(typed, history.Ordered):
+                from pbem.orders import answer
+
                 player = self.state.current_player()
-                due = orders.answer(self.state, side, self.orders)
+                due = answer(self.state, side, self.orders)
                 if due is None:
                     raise ChainError(f"{where}: {quote(typed.text)} is played as a standing "
                                      f"order of the {player or 'nobody'} side, but no order "
@@ -813,10 +825,8 @@ class Verifier:
 
 def load_envelope(data: bytes, source: str) -> Envelope:
     """Open an exchanged file (binary or armored), naming ``source`` in any error."""
-    from pbem.armor import read_any
-
     try:
-        return open_envelope(read_any(data))
+        return open_envelope(binary_form(data))
     except FormatError as exc:
         raise FormatError(str(exc), path=source) from None
     except SignatureError as exc:

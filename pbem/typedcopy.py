@@ -31,6 +31,8 @@ import typing
 from collections.abc import Callable
 from typing import Any, TypeVar
 
+from pbem import codec
+
 T = TypeVar("T")
 
 #: a copier; ``None`` stands for "shared": the value never changes
@@ -130,7 +132,7 @@ def _dataclass(cls: type) -> _Copy | None:
         return lambda v: _dataclass_copy(type(v))(v)
     _DERIVING.add(cls)
     try:
-        hints = typing.get_type_hints(cls)
+        hints = codec.type_hints(cls)
         fields = dataclasses.fields(cls)
         plans: list[tuple[str, _Copy | None]] = []
         for f in fields:

@@ -30,6 +30,7 @@ in the placement or fixed with the rule: the memo cannot see anything else.
 
 from __future__ import annotations
 
+import collections
 from collections.abc import (
     Callable,
     Collection,
@@ -54,15 +55,25 @@ if TYPE_CHECKING:  # the searches load with the first ZOC or flood asked (issue 
 T = TypeVar("T")
 
 
-class Placed(NamedTuple):
+if TYPE_CHECKING:
+    class _PlacedFields(NamedTuple):
+        unit: str
+        hex: HexId
+        side: str
+        mark: Hashable = None
+else:
+    # not typing.NamedTuple's class form, which compiles each string annotation (as
+    # engines.hexkit.geometry.Cube, issue 35)
+    _PlacedFields = collections.namedtuple("Placed", ("unit", "hex", "side", "mark"),
+                                           defaults=(None,), module=__name__)
+
+
+class Placed(_PlacedFields):
     """One unit on the map: its id, hex and side, and ``mark``: what else the engine's
     ZOC or flood rules read of it (48th Panzer Korps 5: its steps and whether it has
     retreated), so that a change to it is a change of placement."""
 
-    unit: str
-    hex: HexId
-    side: str
-    mark: Hashable = None
+    __slots__ = ()
 
 
 Placement = tuple[Placed, ...]

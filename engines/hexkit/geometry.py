@@ -15,10 +15,11 @@ depend on the order: north, northeast, southeast, south, southwest, northwest
 
 from __future__ import annotations
 
+import collections
 import functools
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass
-from typing import Literal, NamedTuple, cast
+from typing import TYPE_CHECKING, Literal, NamedTuple, cast
 
 from engines.hexkit.hexid import FOUR_DIGIT, HexId, Numbering
 from engines.hexkit.shared import Shared
@@ -29,12 +30,22 @@ Parity = Literal["odd", "even"]
 Hexside = tuple[HexId, HexId]
 
 
-class Cube(NamedTuple):
+if TYPE_CHECKING:
+    class _CubeFields(NamedTuple):
+        q: int
+        r: int
+        s: int
+else:
+    # the same tuple made without typing.NamedTuple's class form, which compiles each of
+    # its string annotations into a ForwardRef (1.28 M instructions a class against
+    # 0.40 M: every command that loads a game pays it, issue 35)
+    _CubeFields = collections.namedtuple("Cube", ("q", "r", "s"), module=__name__)
+
+
+class Cube(_CubeFields):
     """A hex in cube coordinates; ``q`` grows east, ``r`` grows south-west."""
 
-    q: int
-    r: int
-    s: int
+    __slots__ = ()
 
     def __add__(self, other: object) -> Cube:  # type: ignore[override,unused-ignore]
         if not isinstance(other, Cube):

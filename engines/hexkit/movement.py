@@ -43,8 +43,12 @@ if TYPE_CHECKING:
     from fractions import Fraction
 
 Cost: TypeAlias = "int | Fraction"
-#: a cost in a class's own values (:data:`Cost`) or a pricer's scaled ints
-_C = TypeVar("_C", bound="int | Fraction")
+#: a cost in a class's own values (:data:`Cost`) or a pricer's scaled ints; the bound is
+#: for mypy (at run time typing would compile its text into a ForwardRef, issue 35)
+if TYPE_CHECKING:
+    _C = TypeVar("_C", bound="int | Fraction")
+else:
+    _C = TypeVar("_C")
 
 
 def _no_costs() -> Mapping[str, Cost | None]:

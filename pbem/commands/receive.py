@@ -73,12 +73,11 @@ def read_incoming(path: Path) -> list[tuple[str, bytes]]:
 
 def screen_incoming(home: Any, path: Path, source: str, data: bytes, yes: bool) -> bool:
     """Before importing: an invite is for 'pbem join'; an accept is a first contact."""
-    from pbem.armor import read_any
-    from pbem.envelope import open_envelope
+    from pbem.envelope import binary_form, open_envelope
     from pbem.identity import Card
 
     try:
-        env = open_envelope(read_any(data))
+        env = open_envelope(binary_form(data))
         body = env.decode()
     except PbemError:
         return True  # the import names the problem
@@ -185,12 +184,11 @@ def receive_cmd(ctx: click.Context, files: tuple[Path, ...], yes: bool, hold: bo
 def by_sequence(items: list[tuple[Path, str, bytes]]) -> list[tuple[Path, str, bytes]]:
     """Files in game and sequence order; a file that cannot be read keeps its place last
     (its import names the problem)."""
-    from pbem.armor import read_any
-    from pbem.envelope import peek
+    from pbem.envelope import binary_form, peek
 
     def key(item: tuple[Path, str, bytes]) -> tuple[int, bytes, int]:
         try:
-            info = peek(read_any(item[2]))
+            info = peek(binary_form(item[2]))
         except PbemError:
             return 1, b"", 0
         return 0, info.game_id, info.seq

@@ -11,6 +11,7 @@ from pathlib import Path
 import pytest
 
 from pbem import registry
+from pbem.errors import MismatchError
 
 
 def _dist(root: Path, folder: str, text: str) -> None:
@@ -28,16 +29,16 @@ def test_listed_reads_entry_points_txt(tmp_path: Path, monkeypatch: pytest.Monke
     _dist(second, "Games-2.0.dist-info", "[pbem.engines]\nwhite-death = shadowed:ENGINE\n")
     (second / "not-a-dist.dist-info").mkdir()  # no entry_points.txt
     monkeypatch.setattr(sys, "path", [str(tmp_path / "missing"), str(first), str(second)])
-    assert registry._listed("white-death") == ["first.module:ENGINE", "egg.module:ENGINE"]
-    assert registry._listed("other") == ["x:Y"]
-    assert registry._listed("nobody") == []
+    assert list(registry._listed("white-death")) == ["first.module:ENGINE", "egg.module:ENGINE"]
+    assert list(registry._listed("other")) == ["x:Y"]
+    assert list(registry._listed("nobody")) == []
 
 
 def test_installed_engines_agree_with_importlib_metadata() -> None:
     from importlib.metadata import entry_points
 
     for ep in entry_points(group=registry.GROUP):
-        assert registry._listed(ep.name)[:1] == [ep.value]
+        assert list(registry._listed(ep.name))[:1] == [ep.value]
         assert type(registry.get(ep.name)) is type(registry._load(ep.value, "test"))
 
 
@@ -55,14 +56,50 @@ def test_an_unloadable_entry_is_refused_as_the_full_lookup_refuses_it(
 
     _dist(tmp_path, "broken-1.dist-info", "[pbem.engines]\nmortain = no_such_module:ENGINE\n")
     monkeypatch.setattr(sys, "path", [str(tmp_path), *sys.path])
-    assert registry._listed("mortain")[0] == "no_such_module:ENGINE"
+    assert next(registry._listed("mortain")) == "no_such_module:ENGINE"
     with pytest.raises(UsageError) as quick:
         registry.get("mortain")
-    monkeypatch.setattr(registry, "_listed", lambda engine_id: [])
+    monkeypatch.setattr(registry, "_listed", lambda engine_id: iter(()))
     with pytest.raises(UsageError) as full:
         registry.get("mortain")
     assert str(quick.value) == str(full.value)
     assert "cannot load engine 'no_such_module:ENGINE'" in str(full.value)
+
+
+def test_the_lookup_stops_at_the_first_distribution_that_names_the_engine(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """The distributions after the one whose engine loads are not opened (issue 35: every
+    command that loads a game read all 36 of a development venv's), and an engine only a
+    distribution further down the path names is still found."""
+    import builtins
+
+    first, last = tmp_path / "first", tmp_path / "last"
+    _dist(first, "a_games-1.dist-info", "[pbem.engines]\nskirmish = toy_engine:ENGINE\n")
+    _dist(first, "b_games-1.dist-info", "[pbem.engines]\nskirmish = shadowed:ENGINE\n")
+    _dist(last, "late_games-1.dist-info", "[pbem.engines]\nskirmish = late:ENGINE\n")
+    monkeypatch.setattr(sys, "path", [str(first), *sys.path, str(last)])
+    monkeypatch.setenv("PBEM_ENGINES", "")
+    opened: list[str] = []
+    real_open = builtins.open
+
+    def recording(file: str, *args: object, **kwargs: object) -> object:
+        opened.append(str(file))
+        return real_open(file, *args, **kwargs)  # type: ignore[call-overload]
+
+    monkeypatch.setattr(builtins, "open", recording)
+    assert registry.get("skirmish").id == "skirmish"
+    monkeypatch.setattr(builtins, "open", real_open)
+    read = [name for name in opened if name.endswith("entry_points.txt")]
+    assert read == [str(first / "a_games-1.dist-info" / "entry_points.txt")]
+    # the late distribution is the only one that names it: still found, the same engine
+    monkeypatch.setattr(sys, "path", [*sys.path[1:-1], str(last)])
+    (tmp_path / "mods").mkdir()
+    (tmp_path / "mods" / "late.py").write_text("from toy_engine import ENGINE\n")
+    monkeypatch.syspath_prepend(str(tmp_path / "mods"))
+    assert "late:ENGINE" in list(registry._listed("skirmish"))
+    assert type(registry.get("skirmish")).__name__ == "SkirmishEngine"
+    with pytest.raises(MismatchError, match="no engine 'nobody' is installed"):
+        registry.get("nobody")
 
 
 @pytest.mark.parametrize("name", ["pbem", "Foo.Bar-Baz", "x_-_y", "A--b..c_d", "__a", "z."])
