@@ -6,6 +6,7 @@ board needs: each is imported where it is first used."""
 from __future__ import annotations
 
 import json
+import re
 import subprocess
 import sys
 
@@ -153,3 +154,36 @@ def test_48th_panzer_korps_loads_the_kits_zoc_search_with_the_first_zoc() -> Non
              "from engines.panzer48.zoc import zoc\n"
              "print('engines.hexkit.zoc' in sys.modules, bool(zoc(s, 'german').hexes))\n")
     assert _run_all(probe) == ["False", "True True"]
+
+
+def test_backhand_blow_loads_fractions_with_the_first_odds_worked_out() -> None:
+    """Backhand Blow's engine, its data and a restored game's turn leave ``fractions``
+    (and ``decimal``, which it imports) unloaded (issue 35: 9 M instructions of every
+    ``legal``, ``act`` and ``receive``): the kit checks a CRT's odds columns (16.1) in
+    integers, and works out odds from whole strengths in integers too; the first attack's
+    strength (16.722 halves it across a river) loads it, as the golden games' attacks
+    show."""
+    probe = ("import sys\nfrom engines.backhand import ENGINE\nENGINE.scenarios()\n"
+             "s = ENGINE.new_state('high-water-mark', ENGINE.resolve_options({}))\n"
+             "s.legal_actions()\n"
+             "print(sorted(m for m in ('fractions', 'decimal') if m in sys.modules))\n"
+             "crt = s.data.crt\n"
+             "print('fractions' in sys.modules,\n"
+             "      *(crt.column(a, d).label for a, d in ((7, 2), (1, 3), (19, 2))))\n")
+    assert _run_all(probe) == ["[]", "False 3:1 1:2 9:1"]
+
+
+def test_an_odds_crt_whose_columns_do_not_increase_is_refused() -> None:
+    """The kit's odds CRT (White Death, Backhand Blow) checks its columns increase left
+    to right without making fractions: equal or falling odds are refused by name."""
+    from engines.hexkit.tables import OddsCRT, Table
+
+    def crt(*columns: str) -> OddsCRT:
+        return OddsCRT(Table("crt", "odds", columns, (("1", tuple("A" * len(columns))),),
+                             None, "crt.toml [tables.crt]"))
+
+    assert crt("1:3", "1:2", "2:3", "1:1", "3:2", "2:1", "7:1+").labels[-1] == "7:1+"
+    for bad in (("1:1", "1:2"), ("1:2", "2:4"), ("2:1", "3:2", "4:1")):
+        with pytest.raises(ValueError, match=re.escape(
+                "crt.toml [tables.crt]: odds columns must increase left to right")):
+            crt(*bad)

@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import functools
 from dataclasses import dataclass
-from fractions import Fraction
 from types import MappingProxyType
 from typing import TYPE_CHECKING, Any
 
@@ -106,7 +105,6 @@ class Data(Shared):
         self.uprising_factors = _factors(units.get_str("uprising", "factors"))
         self.uprising_tr = units.get_int("uprising", "tr")
         self.front_setup = {f: units.get_str("fronts", f) for f in FRONTS}
-        self.crt = OddsCRT(data.table("crt"))
         self.tec = data.chart("tec")
         self.activity = data.table("activity")
         self.weather = data.table("weather")
@@ -141,6 +139,13 @@ class Data(Shared):
         #: built for every position asked who is where)
         self._placed: dict[str, dict[str, Placed]] = {}
         self._axial: dict[str, tuple[int, int]] = {}
+
+    @functools.cached_property
+    def crt(self) -> OddsCRT:
+        """The Combat Results Table (16.1), made with the first attack resolved: its
+        odds columns are fractions, and a command that resolves no attack loads neither
+        them nor the fractions module (9 M instructions with decimal: issue 35)."""
+        return OddsCRT(self.set.table("crt"))
 
     @functools.cached_property
     def watched(self) -> tuple[str, ...]:
@@ -210,9 +215,6 @@ class Data(Shared):
             if int(lo) <= turn <= int(hi):
                 return col
         return self.variable.columns[-1]
-
-    def half(self, x: int) -> Fraction:
-        return Fraction(x, 2)
 
 
 class _Costs(dict[tuple[str, bool], "StepCosts"]):
