@@ -96,11 +96,15 @@ class Data(Shared):
                     str(spec.get("variable", "")), str(spec.get("front", "")),
                     str(spec.get("city", "")))
         self.units: MappingProxyType[str, UnitType] = MappingProxyType(dict(sorted(out.items())))
+        # each formation's units in unit order, found in one pass over the units
+        members: dict[str, list[str]] = {}
+        for uid, t in self.units.items():
+            if t.formation:
+                members.setdefault(t.formation, []).append(uid)
         forms = {}
         for fid, spec in units.get_table("formations").items():
-            members = tuple(u for u, t in self.units.items() if t.formation == fid)
             forms[fid] = Formation(fid, spec["name"], bool(spec["ss"]), bool(spec["motorized"]),
-                                   members)
+                                   tuple(members.get(fid, ())))
         self.formations = MappingProxyType(dict(sorted(forms.items())))
         self.uprising_factors = _factors(units.get_str("uprising", "factors"))
         self.uprising_tr = units.get_int("uprising", "tr")
@@ -122,7 +126,10 @@ class Data(Shared):
         self.chit_schedule = {int(k): list(v) for k, v in
                               turns.get_table("chit_schedule").items() if k != "stand_in"}
         m = self.map
-        self.cities = tuple(sorted(h for h in m.ids if m.has_feature(h, "city")))
+        # the hexes with features, not every hex of the map asked for one: asking 2,091
+        # hexes was a third of a load's cost of this data (issue 35)
+        self.cities = tuple(sorted(h for h, features in m.hex_features.items()
+                                   if "city" in features and h in m))
         self.city_names = {h: m.places_at(h)[0] for h in self.cities}
         cities = self.city_hexes = frozenset(self.cities)
         #: 6.0: a unit's ZOC reaches the six hexes around it but not into a city (its own
