@@ -149,9 +149,8 @@ class Data(Shared):
 
     @functools.cached_property
     def crt(self) -> OddsCRT:
-        """The Combat Results Table (16.1), made with the first attack resolved: its
-        odds columns are fractions, and a command that resolves no attack loads neither
-        them nor the fractions module (9 M instructions with decimal: issue 35)."""
+        """The Combat Results Table (16.1), made with the first attack resolved: a
+        command that resolves none reads no odds (issue 35)."""
         return OddsCRT(self.set.table("crt"))
 
     @functools.cached_property
@@ -164,11 +163,12 @@ class Data(Shared):
 
     @functools.cached_property
     def nbrs(self) -> Mapping[str, tuple[str, ...]]:
-        """Every hex's neighbours, in hex order (the supply floods, 7.0, and the attacks,
-        16.0, read it per hex; none reads their order): the kit's table that its floods
-        and traces walk, made once for the map when first asked (a command that lists
-        a move reads none of it), rather than a second table of the same (issue 35)."""
-        return self.map.neighbor_table()
+        """Every hex's neighbours, in hex order (the supply floods, 7.0, the Front
+        Markers' traces, 14.1, and the attacks, 16.0, read it per hex; none reads their
+        order), each hex's made when first read: a receive with a move reads a few
+        hundred hexes', and the kit's whole table of 2,091 hexes was 20 M instructions
+        of it (issue 35)."""
+        return _Neighbours(self.map)
 
     def axial(self, h: str) -> tuple[int, int]:
         """Hex ``h``'s cube coordinates q and r (s is -q - r) as plain ints, kept once
@@ -222,6 +222,29 @@ class Data(Shared):
             if int(lo) <= turn <= int(hi):
                 return col
         return self.variable.columns[-1]
+
+
+class _Neighbours(dict[str, tuple[str, ...]]):
+    """The kit's neighbour table (:meth:`HexMap.neighbor_table`: a hex's on-map
+    neighbours, sorted), read by hex and made one hex at a time from the map's adjacency;
+    a hex off the map is a ``KeyError`` as there.  Only read by hex: ``in`` and ``get``
+    answer for the whole map, not the hexes made so far."""
+
+    def __init__(self, hexmap: HexMap) -> None:
+        super().__init__()
+        self._map = hexmap
+
+    def __missing__(self, h: str) -> tuple[str, ...]:
+        m = self._map
+        ids = m.ids
+        near = self[h] = tuple(sorted([ids[j] for j in m.adjacency[m.index[h]]]))
+        return near
+
+    def __contains__(self, h: object) -> bool:
+        return h in self._map.index
+
+    def get(self, h: str, default: Any = None) -> Any:
+        return self[h] if h in self._map.index else default
 
 
 class _Costs(dict[tuple[str, bool], "StepCosts"]):

@@ -90,7 +90,8 @@ def traces(s: BBState, h: str, passable: Callable[[str], bool]) -> bool:
     # command (issue 35)
     from engines.hexkit.movement import trace
 
-    found = trace(s.data.map, h, s.data.soviet_supply, passable=passable)
+    found = trace(s.data.map, h, s.data.soviet_supply, passable=passable,
+                  neighbors=s.data.nbrs)
     if found is None:
         return False
     _PATHS[h] = tuple(found)
