@@ -187,3 +187,27 @@ def test_an_odds_crt_whose_columns_do_not_increase_is_refused() -> None:
         with pytest.raises(ValueError, match=re.escape(
                 "crt.toml [tables.crt]: odds columns must increase left to right")):
             crt(*bad)
+
+
+def test_backhand_blow_compiles_no_annotation_at_import() -> None:
+    """Importing Backhand Blow (every turn command does) makes no class that compiles
+    its string annotations at import, as a ``typing.NamedTuple`` does (issue 35: 1.2 M
+    instructions for the four of 7.0's floods); the floods still read as before."""
+    probe = ("import sys, typing\n"
+             # the kit's modules first: their own classes are the kit's to make
+             "import engines.hexkit, engines.hexkit.facts, engines.hexkit.zoc\n"
+             "import engines.hexkit.checks, pbem.engine, pbem.steps, pbem.grammar\n"
+             "made = []\n"
+             "init = typing.ForwardRef.__init__\n"
+             "def counted(self, arg, *a, **k):\n"
+             "    made.append(arg)\n"
+             "    init(self, arg, *a, **k)\n"
+             "typing.ForwardRef.__init__ = counted\n"
+             "from engines.backhand import ENGINE\n"
+             "print(made)\n"
+             "from engines.backhand.data import load\n"
+             "from engines.backhand.supply import floods\n"
+             "f = floods(load())\n"
+             "print(f.supply is not f.clear, callable(f.supply_blocked),\n"
+             "      callable(f.clear_blocked))\n")
+    assert _run_all(probe) == ["[]", "True True True"]
