@@ -84,13 +84,16 @@ class Data(Shared):
         units = data.doc("units.toml")
         types = units.get_table("types")
         out: dict[str, UnitType] = {}
+        # each printed step's factors parsed once: most counters share theirs
+        steps: dict[str, tuple[int, int]] = {}
         for side in SIDES:
             for uid, spec in units.get_table(side).items():
                 kind = spec["t"]
                 mot, stat = types[kind]
                 out[uid] = UnitType(
                     uid, side, kind, bool(mot), bool(stat), str(spec.get("f", "")),
-                    tuple(_factors(s) for s in spec["s"]), int(spec["tr"]), int(spec["ma"]),
+                    tuple([steps[t] if t in steps else steps.setdefault(t, _factors(t))
+                           for t in spec["s"]]), int(spec["tr"]), int(spec["ma"]),
                     bool(spec.get("bracket", False)), str(spec.get("at", "")),
                     int(spec.get("arrive", 0)), str(spec.get("entry", "")),
                     str(spec.get("variable", "")), str(spec.get("front", "")),
