@@ -38,9 +38,13 @@ CASES = {
     # a turn names its units off the position (State.counters), not the board's picture
     "for-the-motherland": ("engines.motherland", "4-uranus", ("pbem.view",),
                            "assert s.view(None).cells"),
+    # a unit's moves (15.0) load the kit's movement search; a Front Marker's trace
+    # (14.1) does not
     "backhand-blow": ("engines.backhand", "high-water-mark",
                       ("engines.hexkit.movement", "engines.hexkit.overlay"),
-                      "assert s.legal_actions()"),
+                      "from engines.backhand.movement import destinations\n"
+                      "u = sorted(u for u, x in s.pos.units.items() if x.at[:1].isdigit())[0]\n"
+                      "assert destinations(s, (u,), s.pos.units[u].at)"),
 }
 
 #: answers every pending roll with ones (a draw with the cup's first counters)
@@ -211,3 +215,18 @@ def test_backhand_blow_compiles_no_annotation_at_import() -> None:
              "print(f.supply is not f.clear, callable(f.supply_blocked),\n"
              "      callable(f.clear_blocked))\n")
     assert _run_all(probe) == ["[]", "True True True"]
+
+
+def test_backhand_blow_traces_a_front_marker_without_the_movement_search() -> None:
+    """A Front Marker's trace to a Soviet source (14.1), run after every placement a
+    process first makes (reinforcements arriving, 11.1), loads the kit's hex-counting
+    searches alone, not its movement search (issue 35: 5.1 M instructions of an act
+    that moves nothing); the first move's search loads that."""
+    probe = ("import sys\nfrom engines.backhand import ENGINE\n"
+             "from engines.backhand import fronts\n"
+             "s = ENGINE.new_state('high-water-mark', ENGINE.resolve_options({}))\n"
+             "print(fronts.traces(s, s.pos.fronts['voronezh'], lambda h: True),\n"
+             "      'engines.hexkit.graph' in sys.modules,\n"
+             "      sorted(m for m in ('engines.hexkit.movement', 'engines.hexkit.overlay')\n"
+             "             if m in sys.modules))\n")
+    assert _run(probe) == "True True []"
